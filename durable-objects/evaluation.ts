@@ -949,7 +949,7 @@ export class EvaluationDO extends DurableObject<Bindings> {
     if (this.llm) return this.llm;
     try {
       // Spread: Env is an interface without an index signature; the LLM layer reads it as a string map.
-      this.llm = createLlm(settingsFromEnv({ ...this.env } as LlmEnv));
+      this.llm = createLlm(settingsFromEnv({ ...this.env }));
       return this.llm;
     } catch (e) {
       if (!(e instanceof LlmSettingsError)) throw e;

@@ -15,11 +15,11 @@ import { JobMessageSchema, retryDelaySeconds } from './jobs.js';
 export const JOBS_DLQ = 'tribunal-jobs-dlq';
 
 /** Handles one batch of dead-lettered job messages. */
-export async function handleDeadLetters(batch: MessageBatch<unknown>, env: Bindings): Promise<void> {
+export async function handleDeadLetters(batch: MessageBatch, env: Bindings): Promise<void> {
   await Promise.all(batch.messages.map((msg) => handleDeadLetter(msg, env)));
 }
 
-async function handleDeadLetter(msg: Message<unknown>, env: Bindings): Promise<void> {
+async function handleDeadLetter(msg: Message, env: Bindings): Promise<void> {
   const parsed = JobMessageSchema.safeParse(msg.body);
   if (!parsed.success) {
     log('error', 'dlq.invalid_message', { messageId: msg.id });

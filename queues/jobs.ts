@@ -27,11 +27,11 @@ export function retryDelaySeconds(attempts: number): number {
 }
 
 /** Handles one batch of job messages; every message is acked or retried explicitly. */
-export async function handleJobs(batch: MessageBatch<unknown>, env: Bindings): Promise<void> {
+export async function handleJobs(batch: MessageBatch, env: Bindings): Promise<void> {
   await Promise.all(batch.messages.map((msg) => handleJob(msg, env)));
 }
 
-async function handleJob(msg: Message<unknown>, env: Bindings): Promise<void> {
+async function handleJob(msg: Message, env: Bindings): Promise<void> {
   const parsed = JobMessageSchema.safeParse(msg.body);
   if (!parsed.success) {
     log('error', 'queue.invalid_message', { messageId: msg.id, body: JSON.stringify(msg.body)?.slice(0, 200) });

@@ -25,7 +25,7 @@ export default {
           if (r.kicked.length + r.errors.length > 0) log('info', 'sweeper.run', { kicked: r.kicked.length, errors: r.errors.length });
         })
         // findStalled (D1) can throw; the next cron run retries, but the failure must show in the logs.
-        .catch((e: unknown) => log('error', 'sweeper.failed', { error: messageOf(e) })),
+        .catch((e: unknown) => { log('error', 'sweeper.failed', { error: messageOf(e) }); }),
     );
   },
 } satisfies ExportedHandler<Bindings>;

@@ -56,7 +56,7 @@ export async function freePort(): Promise<number> {
     srv.listen(0, '127.0.0.1', () => {
       const addr = srv.address();
       const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
+      srv.close(() => { resolve(port); });
     });
   });
 }

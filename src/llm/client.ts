@@ -76,7 +76,7 @@ function defaultSleep(ms: number): Promise<void> {
 
 /** The provider's own message out of an SDK error (`error.message` of the JSON body, else the SDK's text). */
 function providerMessage(e: APIError): string {
-  const body = e.error as { message?: unknown } | undefined;
+  const body = e.error;
   if (body && typeof body.message === 'string' && body.message !== '') return body.message;
   return e.message;
 }
@@ -151,7 +151,7 @@ function readCompletion(body: unknown, providerId: string, fallbackModel: string
     kind: 'reply',
     content: text,
     model: typeof rec.model === 'string' && rec.model !== '' ? rec.model : fallbackModel,
-    usage: typeof rec.usage === 'object' ? (rec.usage as ProviderUsage | null) : undefined,
+    usage: typeof rec.usage === 'object' ? (rec.usage) : undefined,
   };
 }
 
@@ -232,7 +232,7 @@ export function createLlm(settingsInput: LlmSettings | LlmSettingsInput, deps: L
         // The SDK's own timeout is a backstop only: our signal fires first and is what we report.
         { signal: controller.signal, timeout: settings.timeoutMs + 5_000, maxRetries: 0 },
       );
-      return readCompletion(body as unknown, providerId, model);
+      return readCompletion(body, providerId, model);
     } catch (e) {
       return classify(e, providerId, settings.timeoutMs, timedOut, now());
     } finally {

@@ -35,7 +35,7 @@ const pointwise: PointwiseTask = {
 };
 
 function config(over: Record<string, unknown> = {}): EngineState['config'] {
-  return chatEvalConfigSchema.parse({ method: 'chateval', ...over }) as EngineState['config'];
+  return chatEvalConfigSchema.parse({ method: 'chateval', ...over });
 }
 
 function preset(id: string): Record<string, unknown> {
@@ -134,7 +134,7 @@ describe.each([false, true])('chateval (roundTrip %s)', (roundTrip) => {
       ['turn3/agent0', 'turn3/agent1', 'turn3/agent2'],
     ]);
     expect(plannedCalls(method, state)).toBe(15);
-    const [, sum1, speak2, sum2] = waves as LlmCallRequest[][];
+    const [, sum1, speak2, sum2] = waves;
     const s10 = sum1?.[0] as LlmCallRequest;
     expect(s10).toMatchObject({ agent: 'summarizer', label: 'Summarizer (General Public)', stage: 'turn 1 summary', model: 'sum-model' });
     expect(promptText(s10)).toContain(

@@ -31,7 +31,7 @@ const TASK: PointwiseTask = {
 
 function start(overrides: Record<string, unknown> = {}, task: Task = TASK): EngineState {
   const config = debateConfigSchema.parse({ method: 'debate', domain: 'summeval', ...overrides });
-  return createEvaluation(method, config as EngineState['config'], task);
+  return createEvaluation(method, config, task);
 }
 
 function run(script: Script, overrides: Record<string, unknown> = {}, roundTrip = false) {
@@ -225,7 +225,7 @@ describe('DEBATE prompts', () => {
       const { waves } = driveByWaves(method, start({ domain: c.domain }, c.task), (r) => (r.agent === 'critic' ? 'NO_ISSUE' : 'Score: 1'));
       const p = msg(waves[0]?.[0], 1);
       const cfg = singleAgentConfigSchema.parse({ method: 'single', template: '{{aspect}} ({{min}}-{{max}}) - {{aspect_description}}\n\n{{evaluation_steps}}', parser: { type: 'leading-number', min: 0, max: 5 }, aspectSet: c.preset });
-      const g = driveByWaves(baseline, createEvaluation(baseline, cfg as unknown as EngineState['config'], c.task), () => '1');
+      const g = driveByWaves(baseline, createEvaluation(baseline, cfg, c.task), () => '1');
       const geval = promptText(g.waves[0]?.[0] as LlmCallRequest);
       expect(known).toBeDefined();
       // Criteria line and steps, character for character.

@@ -32,7 +32,7 @@ const pointwise: PointwiseTask = {
 };
 
 function config(over: Record<string, unknown> = {}): EngineState['config'] {
-  return ensembleConfigSchema.parse({ method: 'ensemble', ...over }) as EngineState['config'];
+  return ensembleConfigSchema.parse({ method: 'ensemble', ...over });
 }
 
 function scores(a: number, b: number): string {

@@ -19,7 +19,7 @@ const task: Task = {
 };
 
 function configOf(input: Record<string, unknown> = {}): EngineState['config'] {
-  return moreConfigSchema.parse({ method: 'more', ...input }) as EngineState['config'];
+  return moreConfigSchema.parse({ method: 'more', ...input });
 }
 
 /** Advocates and aggregators echo their id; the judge answers with `judge`. */

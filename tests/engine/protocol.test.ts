@@ -65,7 +65,7 @@ const method = toy as unknown as AnyMethod;
 const task: Task = { kind: 'pairwise', question: 'Which is better?', answerA: 'first answer', answerB: 'second answer' };
 
 function config(overrides: Record<string, unknown> = {}): EngineState['config'] {
-  return ToyConfig.parse({ method: 'toy', ...overrides }) as EngineState['config'];
+  return ToyConfig.parse({ method: 'toy', ...overrides });
 }
 
 /** Scores by which answer text is shown first, so swapping the order is visible. */

@@ -19,7 +19,7 @@ const task: Task = {
 };
 
 function configOf(input: Record<string, unknown> = {}): EngineState['config'] {
-  return samreConfigSchema.parse({ method: 'samre', ...input }) as EngineState['config'];
+  return samreConfigSchema.parse({ method: 'samre', ...input });
 }
 
 /** Round `r`'s judge replies `judge[r-1]` (repairs too); juror `i` replies `jurors[i]`; advocates echo their id. */

@@ -35,7 +35,7 @@ function configOf(presetId: string | undefined, overrides: Record<string, unknow
 }
 
 const start = (config: SingleAgentConfig, task: PairwiseTask | PointwiseTask): EngineState =>
-  createEvaluation(method, config as unknown as EngineState['config'], task);
+  createEvaluation(method, config, task);
 
 const pair: PairwiseTask = { kind: 'pairwise', question: 'Q?', answerA: 'ALPHA answer', answerB: 'BETA answer' };
 const summary: PointwiseTask = {

@@ -263,7 +263,7 @@ describe('usage and cost', () => {
 
   it('counts cached prompt tokens for a repeated long prefix, and sums cost', async () => {
     const { llm } = harness();
-    const instructions = `${'You are a careful, impartial judge of answer quality. '.repeat(140)}`;
+    const instructions = 'You are a careful, impartial judge of answer quality. '.repeat(140);
     const ask = (q: string) =>
       req('gpt-4o', {
         messages: [

@@ -93,7 +93,7 @@ describe('customer items', () => {
     human: 4.5,
   };
   const dir = mkdtempSync(join(tmpdir(), 'tribunal-meta-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(() => { rmSync(dir, { recursive: true, force: true }); });
 
   it('schema: label kind must match task kind, scores inside the scale, no extra keys', () => {
     expect(LabelledItemSchema.safeParse(pairwise).success).toBe(true);

@@ -25,13 +25,12 @@ import {
 function fromTable<L>(labels: readonly L[], table: number[][]): { human: L[]; judge: L[] } {
   const human: L[] = [];
   const judge: L[] = [];
-  table.forEach((row, r) =>
-    row.forEach((count, c) => {
+  table.forEach((row, r) => { row.forEach((count, c) => {
       for (let k = 0; k < count; k++) {
         human.push(labels[r]!);
         judge.push(labels[c]!);
       }
-    }),
+    }); },
   );
   return { human, judge };
 }
@@ -49,7 +48,7 @@ describe('UniEval test vector (Topical-Chat, 360 items, turn level)', () => {
     understandability: [0.380038, 0.467807, 0.360741],
     overall: [0.632796, 0.662583, 0.487272],
   };
-  it('has 360 items', () => expect(rows).toHaveLength(360));
+  it('has 360 items', () => { expect(rows).toHaveLength(360); });
   for (const [dimension, [r, rho, tau]] of Object.entries(expected)) {
     it(`${dimension}: Pearson, Spearman, Kendall τ-b to 1e-6`, () => {
       const predicted = rows.map((row) => row.predict_scores[dimension]!);

@@ -80,7 +80,7 @@ const CASES: Case[] = [
       let sent = 0;
       const stream = new ReadableStream<Uint8Array>({
         pull(controller) {
-          if (sent > Number(testEnv.MAX_BODY_BYTES) + chunk.length) return controller.close();
+          if (sent > Number(testEnv.MAX_BODY_BYTES) + chunk.length) { controller.close(); return; }
           sent += chunk.length;
           controller.enqueue(chunk);
         },

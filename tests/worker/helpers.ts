@@ -155,7 +155,7 @@ export async function countRows(table: 'usage' | 'transcripts' | 'verdicts', id:
 export async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms);
+    timer = setTimeout(() => { reject(new Error(`${what} did not finish within ${ms} ms`)); }, ms);
   });
   try {
     return await Promise.race([p, timeout]);

@@ -74,7 +74,7 @@ describe('live events', () => {
     expect(res.status).toBe(101);
     const ws = res.webSocket!;
     const events: Ev[] = [];
-    const closed = new Promise<void>((resolve) => ws.addEventListener('close', () => resolve()));
+    const closed = new Promise<void>((resolve) => { ws.addEventListener('close', () => { resolve(); }); });
     ws.addEventListener('message', (m) => {
       events.push(JSON.parse(m.data as string) as Ev);
     });
@@ -89,7 +89,7 @@ describe('evaluations that end without the object running them', () => {
     const { id } = await insertJob({ preset: 'fastchat-pair', task: PAIRWISE });
     const res = await forwardEvents(testEnv, id, new Request('http://x/events'));
     const text = res.text();
-    const batch = createMessageBatch<unknown>('tribunal-jobs-dlq', [{ id: 'dlq-sse', timestamp: Date.now(), attempts: 1, body: { id } }]);
+    const batch = createMessageBatch('tribunal-jobs-dlq', [{ id: 'dlq-sse', timestamp: Date.now(), attempts: 1, body: { id } }]);
     const ctx = createExecutionContext();
     await worker.queue(batch, testEnv, ctx);
     expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(['dlq-sse']);
@@ -102,7 +102,7 @@ describe('evaluations that end without the object running them', () => {
     const res = await forwardEvents(testEnv, id, new Request('http://x/events', { headers: { Upgrade: 'websocket' } }));
     const ws = res.webSocket!;
     const events: Ev[] = [];
-    const closed = new Promise<void>((resolve) => ws.addEventListener('close', () => resolve()));
+    const closed = new Promise<void>((resolve) => { ws.addEventListener('close', () => { resolve(); }); });
     ws.addEventListener('message', (m) => {
       events.push(JSON.parse(m.data as string) as Ev);
     });

@@ -24,7 +24,7 @@ afterEach(drainAlarms);
 describe('at-least-once delivery', () => {
   it('the same id delivered twice in one batch → one verdict, no call repeated', async () => {
     const { id } = await insertJob({ preset: 'chateval-faireval', task: PAIRWISE, mock: { latency: 20 } });
-    const batch = createMessageBatch<unknown>('tribunal-jobs', [
+    const batch = createMessageBatch('tribunal-jobs', [
       { id: 'm1', timestamp: Date.now(), attempts: 1, body: { id } },
       { id: 'm2', timestamp: Date.now(), attempts: 1, body: { id } },
     ]);
@@ -48,7 +48,7 @@ describe('at-least-once delivery', () => {
     await waitForEnd(id);
     const before = await mockRequests(id);
     // Two redeliveries; the handler acks each only after its start() returned, so the checks follow both.
-    const batch = createMessageBatch<unknown>('tribunal-jobs', [
+    const batch = createMessageBatch('tribunal-jobs', [
       { id: 'r1', timestamp: Date.now(), attempts: 2, body: { id } },
       { id: 'r2', timestamp: Date.now(), attempts: 2, body: { id } },
     ]);
@@ -64,7 +64,7 @@ describe('at-least-once delivery', () => {
   });
 
   it('invalid bodies are acked, never retried', async () => {
-    const batch = createMessageBatch<unknown>('tribunal-jobs', [
+    const batch = createMessageBatch('tribunal-jobs', [
       { id: 'bad1', timestamp: Date.now(), attempts: 1, body: 'nope' },
       { id: 'bad2', timestamp: Date.now(), attempts: 1, body: { id: 42 } },
     ]);
@@ -76,7 +76,7 @@ describe('at-least-once delivery', () => {
   });
 
   it('an unknown id is acked (the row does not exist)', async () => {
-    const batch = createMessageBatch<unknown>('tribunal-jobs', [{ id: 'x', timestamp: Date.now(), attempts: 1, body: { id: 'ev_missing' } }]);
+    const batch = createMessageBatch('tribunal-jobs', [{ id: 'x', timestamp: Date.now(), attempts: 1, body: { id: 'ev_missing' } }]);
     const ctx = createExecutionContext();
     await worker.queue(batch, testEnv, ctx);
     expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(['x']);

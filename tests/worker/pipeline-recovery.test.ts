@@ -73,7 +73,7 @@ describe('eviction', () => {
 describe('dead-letter queue', () => {
   it('marks a never-started evaluation failed with queue_delivery_failed', async () => {
     const { id } = await insertJob({ preset: 'fastchat-pair', task: PAIRWISE });
-    const batch = createMessageBatch<unknown>('tribunal-jobs-dlq', [{ id: 'd1', timestamp: Date.now(), attempts: 1, body: { id } }]);
+    const batch = createMessageBatch('tribunal-jobs-dlq', [{ id: 'd1', timestamp: Date.now(), attempts: 1, body: { id } }]);
     const ctx = createExecutionContext();
     await worker.queue(batch, testEnv, ctx);
     expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(['d1']);
@@ -89,7 +89,7 @@ describe('dead-letter queue', () => {
     const { id } = await insertJob({ preset: 'fastchat-pair', task: PAIRWISE });
     await testEnv.JOBS.send({ id });
     expect((await waitForEnd(id)).status).toBe('succeeded');
-    const batch = createMessageBatch<unknown>('tribunal-jobs-dlq', [{ id: 'd2', timestamp: Date.now(), attempts: 1, body: { id } }]);
+    const batch = createMessageBatch('tribunal-jobs-dlq', [{ id: 'd2', timestamp: Date.now(), attempts: 1, body: { id } }]);
     const ctx = createExecutionContext();
     await worker.queue(batch, testEnv, ctx);
     await getQueueResult(batch, ctx);

@@ -39,8 +39,7 @@ export const evaluations = new Hono<AppEnv>()
     validate('json', CreateEvaluationRequestSchema),
     async (c) => {
       const key = c.req.valid('header')['idempotency-key'] ?? null;
-      const { body, replayed } = await createEvaluationJob(c.env, c.var.tenant, c.req.valid('json'), key, (work) =>
-        c.executionCtx.waitUntil(work),
+      const { body, replayed } = await createEvaluationJob(c.env, c.var.tenant, c.req.valid('json'), key, (work) => { c.executionCtx.waitUntil(work); },
       );
       c.header('Location', body.links.self);
       // A replay answers exactly like the first request (202) and says so in a header.

@@ -71,7 +71,7 @@ export async function createEvaluationJob(
 ): Promise<CreateResult> {
   const judge = resolveJudge(request.preset, request.config);
   // Spread: Env has no index signature; the LLM layer reads it as a string map.
-  checkLlmConfig({ ...env } as LlmEnv, judge);
+  checkLlmConfig({ ...env }, judge);
   const callsPlanned = planTask(judge, request.task, 'task');
   const id = newId('ev');
   const hash = idempotencyKey === null ? null : await requestHash(request);

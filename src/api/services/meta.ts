@@ -33,7 +33,7 @@ export async function createMetaEvaluation(
 ): Promise<{ id: string; itemsTotal: number }> {
   const judge = resolveJudge(request.preset, request.config);
   // Spread: Env has no index signature; the LLM layer reads it as a string map.
-  checkLlmConfig({ ...env } as LlmEnv, judge);
+  checkLlmConfig({ ...env }, judge);
   const id = newId('me');
   const now = Date.now();
   const evaluations: NewEvaluation[] = request.items.map((item, i) => ({

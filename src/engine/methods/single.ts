@@ -305,7 +305,7 @@ export const singleAgentConfigSchema = z
   })
   .strict()
   .superRefine((c, ctx) => {
-    if (yields(c.parser as ParserSpec) === 'none') {
+    if (yields(c.parser) === 'none') {
       ctx.addIssue({ code: 'custom', path: ['parser'], message: `parser "${c.parser.type}" yields no score or winner` });
     }
   });
@@ -324,7 +324,7 @@ export interface SingleAgentState {
 
 /** The parser for this task: pointwise scoring parsers take the aspect's scale. */
 function parserFor(config: SingleAgentConfig, task: Task): ParserSpec {
-  const spec = config.parser as ParserSpec;
+  const spec = config.parser;
   if (task.kind !== 'pointwise' || !('min' in spec)) return spec;
   return { ...spec, min: task.aspect.scale.min, max: task.aspect.scale.max };
 }
@@ -367,7 +367,7 @@ function checkFits(config: SingleAgentConfig, task: Task): void {
     );
   }
   const want = task.kind === 'pairwise' ? 'pair' : 'score';
-  if (yields(config.parser as ParserSpec) !== want) {
+  if (yields(config.parser) !== want) {
     throw new EngineInputError(`parser "${config.parser.type}" does not fit a ${task.kind} task`, 'parser_task_mismatch');
   }
   if (task.kind === 'pointwise' && /\{\{\s*aspect_description\s*\}\}/.test(user + system)) {

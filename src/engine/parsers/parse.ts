@@ -43,7 +43,7 @@ function ok(value: ParsedValue): ParseResult {
 /** Last match of a global regex, or undefined. */
 function lastMatch(re: RegExp, text: string): RegExpExecArray | undefined {
   let last: RegExpExecArray | undefined;
-  for (const m of text.matchAll(re)) last = m as RegExpExecArray;
+  for (const m of text.matchAll(re)) last = m;
   return last;
 }
 

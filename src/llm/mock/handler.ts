@@ -138,7 +138,7 @@ function readBody(raw: unknown): ChatBody | string {
     if (!r || typeof r.role !== 'string' || typeof r.content !== 'string') return 'each message needs a string role and content';
     messages.push({ role: r.role, content: r.content, ...(typeof r.name === 'string' ? { name: r.name } : {}) });
   }
-  return { model: b.model, messages, ...(typeof b.response_format === 'object' && b.response_format !== null ? { response_format: b.response_format as ChatBody['response_format'] } : {}) };
+  return { model: b.model, messages, ...(typeof b.response_format === 'object' && b.response_format !== null ? { response_format: b.response_format } : {}) };
 }
 
 function faultFor(d: MockDirectives, key: string, attempt: number): MockFault | undefined {

@@ -95,7 +95,7 @@ export async function startMockServer(options: StartMockOptions = {}): Promise<M
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(listenPort ?? 0, host, () => resolve());
+    server.listen(listenPort ?? 0, host, () => { resolve(); });
   });
   const { port } = server.address() as AddressInfo;
   const shownHost = host.includes(':') ? `[${host}]` : host;
@@ -108,7 +108,7 @@ export async function startMockServer(options: StartMockOptions = {}): Promise<M
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
-        server.close((err) => (err ? reject(err) : resolve()));
+        server.close((err) => { err ? reject(err) : resolve(); });
       }),
   };
 }
