@@ -269,8 +269,9 @@ async function main(): Promise<void> {
   });
   const mock = {
     baseUrl: `http://127.0.0.1:${mockPort}/v1`,
-    close: async () => {
+    close: () => {
       mockProc.kill('SIGTERM');
+      return Promise.resolve();
     },
   };
   for (let i = 0; i < 100; i++) {
@@ -303,7 +304,7 @@ async function main(): Promise<void> {
       rows.push(row);
       process.stderr.write(`${preset}: ratio ${f2(row.ratioP50)}, overhead p50 ${f0(row.overheadP50)} ms, failed ${row.failed}\n`);
     }
-    const inflightPreset = values['inflight-preset'] ?? 'chateval-faireval';
+    const inflightPreset = values['inflight-preset'];
     const prepared = await Promise.all(Array.from({ length: INFLIGHT }, () => prepare(inflightPreset, n++)));
     const t0 = Date.now();
     const subs = await Promise.all(prepared.map((p) => submit(stack.url, p)));

@@ -32,7 +32,6 @@ import { getMethod } from '../src/engine/registry.js';
 import type { Task } from '../src/engine/task.js';
 import type { Bindings } from '../src/env.js';
 import { createLlm } from '../src/llm/client.js';
-import type { LlmEnv } from '../src/llm/settings.js';
 import { LlmSettingsError, settingsFromEnv } from '../src/llm/settings.js';
 import { PipelineError } from '../src/pipeline/errors.js';
 import type { EvaluationError, EvaluationEvent, EvaluationStatus } from '../src/pipeline/events.js';
@@ -283,40 +282,42 @@ export class EvaluationDO extends DurableObject<Bindings> {
    * Progress for `GET /v1/evaluations/:id`, or null when this object never started an evaluation. An
    * evaluation that ended before it ran here shows its terminal status with no calls.
    */
-  async snapshot(): Promise<EvaluationSnapshot | null> {
+  snapshot(): Promise<EvaluationSnapshot | null> {
     const l = this.load();
     if (!l) {
       const ended = this.endedMarker();
-      if (!ended) return null;
+      if (!ended) return Promise.resolve(null);
       const error = parseStoredError(ended.error);
-      return { status: ended.status, callsDone: 0, callsPlanned: 0, startedAt: ended.at, updatedAt: ended.at, ...(error ? { error } : {}) };
+      return Promise.resolve({ status: ended.status, callsDone: 0, callsPlanned: 0, startedAt: ended.at, updatedAt: ended.at, ...(error ? { error } : {}) });
     }
     const error = parseStoredError(l.meta.error);
-    return {
+    return Promise.resolve({
       status: l.meta.status,
       callsDone: l.callsDone,
       callsPlanned: l.meta.calls_planned,
       startedAt: l.meta.started_at,
       updatedAt: l.meta.updated_at,
       ...(error ? { error } : {}),
-    };
+    });
   }
 
   /** Stored calls with their timing, in recording order (for benchmarks: overhead = gaps between calls). */
-  async timings(): Promise<CallTiming[]> {
-    return this.ctx.storage.sql
+  timings(): Promise<CallTiming[]> {
+    const rows = this.ctx.storage.sql
       .exec<{ call_id: string; ok: number; started_at: number; finished_at: number; latency_ms: number | null; attempts: number }>(
         'SELECT call_id, ok, started_at, finished_at, latency_ms, attempts FROM results ORDER BY seq',
       )
-      .toArray()
-      .map((r) => ({
+      .toArray();
+    return Promise.resolve(
+      rows.map((r) => ({
         callId: r.call_id,
         ok: r.ok === 1,
         startedAt: r.started_at,
         finishedAt: r.finished_at,
         latencyMs: r.latency_ms,
         attempts: r.attempts,
-      }));
+      })),
+    );
   }
 
   /**
@@ -358,17 +359,19 @@ export class EvaluationDO extends DurableObject<Bindings> {
   }
 
   /** Hibernation API: subscribers only listen; a `ping` text gets `pong`. */
-  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+  override webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
     if (message === 'ping') ws.send('pong');
+    return Promise.resolve();
   }
 
   /** Hibernation API: acknowledge the client's close. */
-  override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
+  override webSocketClose(ws: WebSocket, code: number): Promise<void> {
     try {
       ws.close(code === 1005 ? 1000 : code, 'bye');
     } catch {
       // Already closed.
     }
+    return Promise.resolve();
   }
 
   // -------------------------------------------------------------------------------------------- alarm
@@ -454,7 +457,8 @@ export class EvaluationDO extends DurableObject<Bindings> {
     const budget = stepBudgetMs(this.env.STEP_BUDGET_MS);
     const began = Date.now();
     const running = new Map<string, Promise<void>>();
-    let thrown: { error: unknown } | null = null;
+    // Set from the calls' callbacks; the assertion keeps TS from narrowing it to `null` for good.
+    let thrown = null as { error: unknown } | null;
     let first = true;
     for (;;) {
       const firstRound = first;
@@ -478,7 +482,7 @@ export class EvaluationDO extends DurableObject<Bindings> {
       }
       await Promise.race(running.values());
     }
-    if (thrown) throw (thrown as { error: unknown }).error;
+    if (thrown) throw thrown.error;
     return 'ran';
   }
 
@@ -930,7 +934,8 @@ export class EvaluationDO extends DurableObject<Bindings> {
         do {
           this.progressPending = false;
           await recordProgress(this.env.DB, l.meta.id, l.callsDone, Date.now());
-        } while (this.progressPending);
+          // Callers set it again while we awaited; TS cannot see that and would narrow it to `false`.
+        } while (this.progressPending as boolean);
       } catch (e) {
         log('warn', 'progress.error', { evaluationId: l.meta.id, error: messageOf(e) });
       } finally {

@@ -34,7 +34,7 @@ export async function handleJobs(batch: MessageBatch, env: Bindings): Promise<vo
 async function handleJob(msg: Message, env: Bindings): Promise<void> {
   const parsed = JobMessageSchema.safeParse(msg.body);
   if (!parsed.success) {
-    log('error', 'queue.invalid_message', { messageId: msg.id, body: JSON.stringify(msg.body)?.slice(0, 200) });
+    log('error', 'queue.invalid_message', { messageId: msg.id, body: (JSON.stringify(msg.body) as string | undefined)?.slice(0, 200) });
     msg.ack();
     return;
   }

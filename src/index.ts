@@ -18,7 +18,7 @@ export default {
     if (batch.queue === JOBS_DLQ) await handleDeadLetters(batch, env);
     else await handleJobs(batch, env);
   },
-  async scheduled(_controller, env, ctx): Promise<void> {
+  scheduled(_controller, env, ctx): Promise<void> {
     ctx.waitUntil(
       sweep(env)
         .then((r) => {
@@ -27,5 +27,6 @@ export default {
         // findStalled (D1) can throw; the next cron run retries, but the failure must show in the logs.
         .catch((e: unknown) => { log('error', 'sweeper.failed', { error: messageOf(e) }); }),
     );
+    return Promise.resolve();
   },
 } satisfies ExportedHandler<Bindings>;

@@ -30,11 +30,12 @@ app.use('/v1/*', auth());
 app.onError(onError);
 app.notFound(notFound);
 
-const routes = app
+// Only its type is used (hono's RPC typing); building it registers the routes.
+const _routes = app
   .route('/', service)
   .route('/v1/evaluations', evaluations)
   .route('/v1/methods', methods)
   .route('/v1/meta-evaluations', metaEvaluations);
 
 /** Route types for `hc<AppType>()`. */
-export type AppType = typeof routes;
+export type AppType = typeof _routes;

@@ -141,7 +141,8 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
 
 /** Logs an unexpected error as one JSON line and answers 500 `internal` with the request id. */
 export function internalError(c: Context<AppEnv>, err: unknown): Response {
-  const requestId = c.get('requestId') ?? 'unknown';
+  // Unset when the error came before the request-id middleware ran.
+  const requestId = (c.get('requestId') as string | undefined) ?? 'unknown';
   console.error(
     JSON.stringify({
       level: 'error',

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { MethodConfigSchema } from '../engine/registry.js';
 import { TaskSchema } from '../engine/task.js';
-import { TranscriptEntrySchema, VerdictSchema, WinnerSchema } from '../engine/verdict.js';
+import { TranscriptEntrySchema, VerdictSchema } from '../engine/verdict.js';
 import { LabelledItemSchema } from '../meta/labelled.js';
 import { AgreementReportSchema } from '../meta/metrics.js';
 

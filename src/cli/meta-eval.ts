@@ -128,7 +128,7 @@ export async function runMetaEval(options: MetaEvalOptions): Promise<MetaEvalRes
   const base = (options.target ?? stack?.url ?? '').replace(/\/$/, '');
   const runId = `meta-${Date.now().toString(36)}`;
   const startedAt = Date.now();
-  const results: ItemResult[] = new Array(items.length);
+  const results = new Array<ItemResult>(items.length);
   let next = 0;
   let done = 0;
   let failed = 0;

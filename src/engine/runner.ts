@@ -13,8 +13,8 @@ import { applyResult, outcome, readyCalls } from './protocol.js';
 export interface RunOptions {
   /** Calls in flight at once. Default 8. */
   concurrency?: number;
-  /** Called after every applied result with the new state (e.g. to persist or to snapshot in tests). */
-  onState?: (state: EngineState) => void | EngineState;
+  /** Called after every applied result with the new state (e.g. to persist or to snapshot in tests); a returned state replaces it. */
+  onState?: (state: EngineState) => EngineState | undefined;
   /** Called when a call starts. */
   onCall?: (request: LlmCallRequest) => void;
 }

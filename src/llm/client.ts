@@ -75,9 +75,9 @@ function defaultSleep(ms: number): Promise<void> {
 }
 
 /** The provider's own message out of an SDK error (`error.message` of the JSON body, else the SDK's text). */
-function providerMessage(e: APIError): string {
+function providerMessage(e: { readonly error: unknown; readonly message: string }): string {
   const body = e.error;
-  if (body && typeof body.message === 'string' && body.message !== '') return body.message;
+  if (typeof body === 'object' && body !== null && 'message' in body && typeof body.message === 'string' && body.message !== '') return body.message;
   return e.message;
 }
 
@@ -139,7 +139,7 @@ function readCompletion(body: unknown, providerId: string, fallbackModel: string
   if (typeof body !== 'object' || body === null) return malformed('the body is not a JSON object');
   const rec = body as { choices?: unknown; model?: unknown; usage?: unknown };
   if (!Array.isArray(rec.choices) || rec.choices.length === 0) return malformed('no choices');
-  const first = rec.choices[0] as { message?: { content?: unknown; refusal?: unknown } } | undefined;
+  const first = rec.choices[0] as { message?: { content?: unknown; refusal?: unknown } | null } | undefined;
   const message = first?.message;
   if (typeof message !== 'object' || message === null) return malformed('the first choice has no message');
   // A refusal is still a reply: the parser rejects it and the protocol's repair turn takes over.
@@ -226,6 +226,10 @@ export function createLlm(settingsInput: LlmSettings | LlmSettingsInput, deps: L
           model,
           messages: request.messages.map((m) => (m.name ? { role: m.role, content: m.content, name: m.name } : { role: m.role, content: m.content })),
           temperature: request.temperature,
+          // Kept over its successor `max_completion_tokens`: this client serves any OpenAI-compatible endpoint,
+          // and not all of them (e.g. older Azure API versions, Ollama, vLLM releases) honour the newer field,
+          // so switching would silently drop the limit there. The mock ignores both.
+          // eslint-disable-next-line @typescript-eslint/no-deprecated -- wire compatibility with non-OpenAI providers, see above
           max_tokens: request.maxTokens,
           ...(format ? { response_format: format } : {}),
         },

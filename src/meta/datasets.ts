@@ -100,7 +100,8 @@ export function loadFairEval(): LabelledItem[] {
  * output = the response; group = dialogue index (`0`-`59`; the file lists each dialogue's 6 responses in a row).
  */
 export function loadTopicalChat(aspect: TopicalChatAspect): LabelledItem[] {
-  const scale = TOPICAL_CHAT_ASPECTS[aspect];
+  // Callers pass strings from the command line cast to the type: check it for real.
+  const scale = (TOPICAL_CHAT_ASPECTS as Partial<Record<string, { min: number; max: number }>>)[aspect];
   if (!scale) throw new Error(`unknown Topical-Chat aspect "${aspect}"; expected one of ${Object.keys(TOPICAL_CHAT_ASPECTS).join(', ')}`);
   const rows = z.array(TopicalChatRowSchema).parse(readJson('topical_chat/topical_chat_usr_360.json'));
   return validated(
@@ -200,7 +201,7 @@ export function parseLabelledItems(text: string, sourceName = 'input'): Labelled
   if (trimmed.startsWith('[')) {
     const parsed: unknown = JSON.parse(trimmed);
     if (!Array.isArray(parsed)) throw new Error(`${sourceName}: expected a JSON array of items`);
-    entries = parsed.map((value, i) => ({ where: `${sourceName}[${i}]`, value }));
+    entries = parsed.map((value: unknown, i) => ({ where: `${sourceName}[${i}]`, value }));
   } else {
     entries = [];
     text.split('\n').forEach((line, i) => {

@@ -61,7 +61,8 @@ export function confusionMatrix<L>(human: readonly L[], judge: readonly L[], lab
     const h = index.get(human[i] as L);
     const j = index.get(judge[i] as L);
     if (h === undefined || j === undefined) throw new Error(`label not in [${order.join(', ')}] at item ${i}`);
-    (counts[h] as number[])[j]! += 1;
+    const row = at(counts, h);
+    row[j] = at(row, j) + 1;
   }
   return { labels: order, counts };
 }
@@ -86,14 +87,14 @@ export function kappaFromConfusion(counts: readonly (readonly number[])[]): numb
     for (let c = 0; c < k; c++) {
       const v = counts[r]?.[c] ?? 0;
       total += v;
-      rows[r]! += v;
-      cols[c]! += v;
+      rows[r] = at(rows, r) + v;
+      cols[c] = at(cols, c) + v;
       if (r === c) agree += v;
     }
   }
   if (total === 0) return Number.NaN;
   let expected = 0;
-  for (let i = 0; i < k; i++) expected += (rows[i]! / total) * (cols[i]! / total);
+  for (let i = 0; i < k; i++) expected += (at(rows, i) / total) * (at(cols, i) / total);
   // p_e = 1 only when both raters used one single label: κ is 0/0 there, as in scikit-learn.
   if (expected >= 1 - 1e-12) return Number.NaN;
   return (agree / total - expected) / (1 - expected);
@@ -137,8 +138,8 @@ export function pearson(x: readonly number[], y: readonly number[]): number {
   let mx = 0;
   let my = 0;
   for (let i = 0; i < n; i++) {
-    mx += x[i]!;
-    my += y[i]!;
+    mx += at(x, i);
+    my += at(y, i);
   }
   mx /= n;
   my /= n;
@@ -146,8 +147,8 @@ export function pearson(x: readonly number[], y: readonly number[]): number {
   let sxx = 0;
   let syy = 0;
   for (let i = 0; i < n; i++) {
-    const dx = x[i]! - mx;
-    const dy = y[i]! - my;
+    const dx = at(x, i) - mx;
+    const dy = at(y, i) - my;
     sxy += dx * dy;
     sxx += dx * dx;
     syy += dy * dy;
@@ -159,13 +160,13 @@ export function pearson(x: readonly number[], y: readonly number[]): number {
 
 /** 1-based ranks, ties given the mean of the ranks they span (as scipy's `rankdata(method='average')`). */
 export function averageRanks(values: readonly number[]): number[] {
-  const order = values.map((_, i) => i).sort((a, b) => values[a]! - values[b]!);
+  const order = values.map((_, i) => i).sort((a, b) => at(values, a) - at(values, b));
   const ranks = new Array<number>(values.length);
   for (let start = 0; start < order.length; ) {
     let end = start + 1;
-    while (end < order.length && values[order[end]!] === values[order[start]!]) end++;
+    while (end < order.length && values[at(order, end)] === values[at(order, start)]) end++;
     const rank = (start + 1 + end) / 2; // mean of ranks start+1 … end
-    for (let k = start; k < end; k++) ranks[order[k]!] = rank;
+    for (let k = start; k < end; k++) ranks[at(order, k)] = rank;
     start = end;
   }
   return ranks;
@@ -188,23 +189,23 @@ export function kendallTauB(x: readonly number[], y: readonly number[]): number 
   if (n < 2) return Number.NaN;
   // Sort by (x, y): then a discordant pair is exactly an inversion (strictly greater y earlier, strictly
   // smaller x), since equal x values are ordered by y and contribute no inversion.
-  const order = x.map((_, i) => i).sort((a, b) => x[a]! - x[b]! || y[a]! - y[b]!);
+  const order = x.map((_, i) => i).sort((a, b) => at(x, a) - at(x, b) || at(y, a) - at(y, b));
   const { ranks: yRank, size } = denseRanks(y);
   const tree = new Array<number>(size + 1).fill(0); // Fenwick tree over dense y ranks
   let discordant = 0;
   for (let seen = 0; seen < n; seen++) {
-    const r = yRank[order[seen]!]!;
+    const r = at(yRank, at(order, seen));
     let notGreater = 0;
-    for (let i = r + 1; i > 0; i -= i & -i) notGreater += tree[i]!;
+    for (let i = r + 1; i > 0; i -= i & -i) notGreater += at(tree, i);
     discordant += seen - notGreater;
-    for (let i = r + 1; i <= size; i += i & -i) tree[i]! += 1;
+    for (let i = r + 1; i <= size; i += i & -i) tree[i] = at(tree, i) + 1;
   }
-  const tiedX = tiedPairs(order.map((i) => x[i]!));
+  const tiedX = tiedPairs(order.map((i) => at(x, i)));
   const tiedY = tiedPairs([...y].sort((a, b) => a - b));
   let tiedBoth = 0;
   for (let start = 0; start < n; ) {
     let end = start + 1;
-    while (end < n && x[order[end]!] === x[order[start]!] && y[order[end]!] === y[order[start]!]) end++;
+    while (end < n && x[at(order, end)] === x[at(order, start)] && y[at(order, end)] === y[at(order, start)]) end++;
     tiedBoth += ((end - start) * (end - start - 1)) / 2;
     start = end;
   }
@@ -219,7 +220,7 @@ export function kendallTauB(x: readonly number[], y: readonly number[]): number 
 function denseRanks(values: readonly number[]): { ranks: number[]; size: number } {
   const distinct = [...new Set(values)].sort((a, b) => a - b);
   const index = new Map(distinct.map((v, i) => [v, i] as const));
-  return { ranks: values.map((v) => index.get(v)!), size: distinct.length };
+  return { ranks: values.map((v) => index.get(v) as number), size: distinct.length };
 }
 
 /** Σ c(c−1)/2 over runs of equal values in a sorted array. */
@@ -270,8 +271,8 @@ export function groupCorrelation(
   });
   const perGroup: number[] = [];
   for (const idx of members.values()) {
-    const gx = idx.map((i) => x[i]!);
-    const gy = idx.map((i) => y[i]!);
+    const gx = idx.map((i) => at(x, i));
+    const gy = idx.map((i) => at(y, i));
     if (isConstant(gx) || isConstant(gy)) continue;
     const value = correlation(gx, gy);
     if (!Number.isNaN(value)) perGroup.push(value);
@@ -357,7 +358,7 @@ function quantile(sorted: readonly number[], p: number): number {
   const pos = (sorted.length - 1) * p;
   const below = Math.floor(pos);
   const above = Math.min(sorted.length - 1, below + 1);
-  return sorted[below]! + (sorted[above]! - sorted[below]!) * (pos - below);
+  return at(sorted, below) + (at(sorted, above) - at(sorted, below)) * (pos - below);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -578,8 +579,13 @@ function mean(values: readonly number[]): number {
   return sum / values.length;
 }
 
+/** `values[i]` for an index known to be in range (a loop bound or an index taken from the same data). */
+function at<T>(values: readonly T[], i: number): T {
+  return values[i] as T;
+}
+
 function pick<T>(values: readonly T[], indices: readonly number[]): T[] {
-  return indices.map((i) => values[i]!);
+  return indices.map((i) => at(values, i));
 }
 
 function finite(value: number): number | null {

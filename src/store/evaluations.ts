@@ -245,7 +245,11 @@ export async function listTranscript(db: D1Database, id: string): Promise<Transc
 
 /** JSON with object keys sorted at every depth, so equal documents give equal text. */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (value === null || typeof value !== 'object') {
+    // JSON.stringify gives undefined (not a string, whatever its type says) for undefined, functions and symbols.
+    const text = JSON.stringify(value) as string | undefined;
+    return text ?? 'null';
+  }
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   const entries = Object.entries(value as Record<string, unknown>)
     .filter(([, v]) => v !== undefined)

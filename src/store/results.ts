@@ -104,7 +104,7 @@ export async function markRunning(db: D1Database, id: string, callsPlanned: numb
     )
     .bind(callsPlanned, now, now, id)
     .run();
-  return (r.meta.changes ?? 0) > 0;
+  return r.meta.changes > 0;
 }
 
 /**
@@ -136,7 +136,7 @@ export async function markEnded(
   now: number,
 ): Promise<boolean> {
   const r = await endStatement(db, id, status, error, null, now).run();
-  return (r.meta.changes ?? 0) > 0;
+  return r.meta.changes > 0;
 }
 
 function endStatement(

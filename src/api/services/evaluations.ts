@@ -28,7 +28,6 @@ import { TranscriptSchema, VerdictSummarySchema } from '../schemas.js';
 import { isTerminal } from '../../pipeline/events.js';
 import { log, messageOf } from '../../pipeline/log.js';
 import type { z } from 'zod';
-import type { LlmEnv } from '../../llm/settings.js';
 import { checkLlmConfig, planTask, resolveJudge } from './judge.js';
 
 /** New evaluation id: `ev_` + 32 hex chars (a random UUID without dashes). */

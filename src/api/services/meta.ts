@@ -15,7 +15,6 @@ import type { CreateMetaEvaluationRequest, MetaEvaluation, MetaProgress } from '
 import { isTerminal } from '../../pipeline/events.js';
 import { log, messageOf } from '../../pipeline/log.js';
 import { newId } from './evaluations.js';
-import type { LlmEnv } from '../../llm/settings.js';
 import { checkLlmConfig, planTask, resolveJudge } from './judge.js';
 
 /** Messages per `sendBatch` call: the platform's maximum, 100. */

@@ -54,7 +54,7 @@ function scaleNear(text: string, at: number): Scale | undefined {
       const min = Number(m[1]);
       const max = Number(m[2]);
       if (!(max > min) || max - min > 100) continue;
-      const d = Math.abs((m.index ?? 0) - at);
+      const d = Math.abs(m.index - at);
       if (!best || d < best.d) best = { d, s: { min, max } };
     }
   }
@@ -63,7 +63,7 @@ function scaleNear(text: string, at: number): Scale | undefined {
 
 function lastIndex(text: string, re: RegExp): number {
   let at = -1;
-  for (const m of text.matchAll(re)) at = m.index ?? at;
+  for (const m of text.matchAll(re)) at = m.index;
   return at;
 }
 
@@ -95,7 +95,7 @@ function candidates(text: string): Candidate[] {
     const line = m[1]?.trim();
     if (!line) continue;
     out.push({
-      at: (m.index ?? 0) + m[0].length,
+      at: m.index + m[0].length,
       make: (s) => {
         const scale = withScale(s, { min: 1, max: 10 });
         return /^vote$/i.test(line) && scale.min === 0 && scale.max === 1
@@ -122,7 +122,7 @@ function candidates(text: string): Candidate[] {
     const label = m[1]?.trim();
     // ChatEval's "The score of Assistant 1: <score>" is its own format, not a label.
     if (!label || /assistant|score of/i.test(label)) continue;
-    const at = m.index ?? 0;
+    const at = m.index;
     out.push({ at, make: (s) => ({ kind: 'labelled', label, ...withScale(s, { min: 1, max: 5 }) }) });
   }
   return out;

@@ -108,7 +108,7 @@ export async function startMockServer(options: StartMockOptions = {}): Promise<M
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
-        server.close((err) => { err ? reject(err) : resolve(); });
+        server.close((err) => { if (err) reject(err); else resolve(); });
       }),
   };
 }
