@@ -24,7 +24,7 @@ function kappa(human: Label[], judge: Label[]): number {
   return (po - pe) / (1 - pe);
 }
 
-let stack: LocalStack;
+let stack: LocalStack | undefined;
 let run: MetaEvalResult;
 const dir = mkdtempSync(join(tmpdir(), 'tribunal-meta-test-'));
 
@@ -52,7 +52,7 @@ describe('npm run meta-eval', () => {
     const items = loadFairEval().slice(0, 10);
     const stored = await Promise.all(
       run.results.map(async (r) => {
-        const res = await fetch(`${stack.url}/v1/evaluations/${r.evaluationId}`);
+        const res = await fetch(`${stack!.url}/v1/evaluations/${r.evaluationId}`);
         return (await res.json()) as { status: string; metadata: { item: string }; verdict: { winner: Label; positionFlip: boolean | null; calls: number; usage: { promptTokens: number } } };
       }),
     );

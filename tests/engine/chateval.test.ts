@@ -296,7 +296,7 @@ describe.each([false, true])('chateval (roundTrip %s)', (roundTrip) => {
     const v = verdictOf(outcome);
     expect(v.votes[1]).toEqual({ agent: 'agent1', label: 'Critic', winner: 'tie', parsed: false });
     expect(v.unparsed).toEqual([
-      { callId: 'turn2/agent1', agent: 'agent1', stage: 'turn 2', reason: expect.stringContaining('The score of Assistant 1') },
+      { callId: 'turn2/agent1', agent: 'agent1', stage: 'turn 2', reason: expect.stringContaining('The score of Assistant 1') as string },
     ]);
     // One A vote and one tie: no majority.
     expect(v.winner).toBe('tie');

@@ -201,7 +201,7 @@ describe('malformed replies', () => {
     expect(value(spec, 'Score: 2\n...revised. **Score:** 3')).toEqual({ kind: 'score', score: 3 });
     // DEBATE paper 004 Appendix F.1 scorer reply.
     expect(value(spec, 'Therefore, the score of 1 for fluency seems harsh; a score of 2 might be more appropriate.')).toEqual({ kind: 'score', score: 2 });
-    expect(value({ type: 'labelled-score', label: 'Coherence', min: 1, max: 5 }, 'Incoherence: 4')).toMatchObject({ failed: expect.any(String) });
+    expect(value({ type: 'labelled-score', label: 'Coherence', min: 1, max: 5 }, 'Incoherence: 4')).toMatchObject({ failed: expect.any(String) as string });
     expect(value(spec, 'Score: 9')).toEqual({ failed: 'Score 9 is outside the scale 1-5' });
   });
 

@@ -159,7 +159,7 @@ describe('protocol core', () => {
   it('the in-process runner reaches the same verdict as wave-by-wave driving', async () => {
     const state = createEvaluation(method, config({ calibration: { enabled: true, combine: 'sum-scores' } }), task);
     const byWaves = driveByWaves(method, state, scoresFor).outcome;
-    const run = await runEvaluation(method, state, async (req) => toResult(req, scoresFor(req)), { concurrency: 3 });
+    const run = await runEvaluation(method, state, (req) => Promise.resolve(toResult(req, scoresFor(req))), { concurrency: 3 });
     expect(run.outcome).toEqual(byWaves);
     expect(transcriptOf(run.state)).toHaveLength(4);
   });

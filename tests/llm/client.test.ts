@@ -52,8 +52,9 @@ function harness(settings: Partial<LlmSettingsInput> = {}, deps: LlmDeps = {}) {
   const llm = createLlm(
     { providers: { default: { baseUrl: a.baseUrl } }, defaultModel: 'mock-judge', timeoutMs: 5_000, ...settings },
     {
-      sleep: async (ms) => {
+      sleep: (ms) => {
         delays.push(ms);
+        return Promise.resolve();
       },
       random: () => 0.5,
       onAttempt: (i) => attempts.push(i),

@@ -18,10 +18,10 @@ describe('service routes', () => {
   it('GET /v1/methods lists every preset with a resolved config and every method', async () => {
     const r = await api('/v1/methods');
     expect(r.status).toBe(200);
-    const body = (await r.json()) as {
+    const body = await r.json<{
       methods: { id: string; taskKinds: string[] }[];
       presets: { id: string; method: string; taskKind: string; paper: string; config: Record<string, unknown> }[];
-    };
+    }>();
     expect(body.presets.map((p) => p.id)).toEqual(PRESETS.map((p) => p.id));
     for (const p of body.presets) {
       expect(p.config.method).toBe(p.method);
@@ -37,7 +37,7 @@ describe('service routes', () => {
   it('GET /openapi.json is OpenAPI 3.1 built from the request schemas, with every $ref resolvable', async () => {
     const r = await api('/openapi.json');
     expect(r.status).toBe(200);
-    const doc = (await r.json()) as OpenApiDoc;
+    const doc = await r.json<OpenApiDoc>();
     expect(doc.openapi).toBe('3.1.0');
     const post = doc.paths['/v1/evaluations']?.post;
     expect(post?.requestBody?.content['application/json']?.schema.$ref).toBe('#/components/schemas/CreateEvaluationRequest');

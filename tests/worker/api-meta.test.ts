@@ -14,7 +14,7 @@ const judge = (seed: string) => ({ preset: 'chateval-single', config: { defaults
 async function waitForReport(id: string, timeoutMs = 20_000): Promise<MetaEvaluation> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const m = (await (await api(`/v1/meta-evaluations/${id}`)).json()) as MetaEvaluation;
+    const m = await (await api(`/v1/meta-evaluations/${id}`)).json<MetaEvaluation>();
     if (m.report) return m;
     if (Date.now() > deadline) throw new Error(`no report: ${JSON.stringify(m.progress)}`);
     await new Promise((r) => setTimeout(r, 50));
@@ -32,10 +32,10 @@ describe('meta-evaluations', () => {
       ],
     });
     expect(r.status).toBe(202);
-    const accepted = (await r.json()) as { id: string; status: string; itemsTotal: number; links: { self: string } };
+    const accepted = await r.json<{ id: string; status: string; itemsTotal: number; links: { self: string } }>();
     expect(accepted).toMatchObject({ status: 'running', itemsTotal: 3, links: { self: `/v1/meta-evaluations/${accepted.id}` } });
 
-    const first = (await (await api(`/v1/meta-evaluations/${accepted.id}`)).json()) as MetaEvaluation;
+    const first = await (await api(`/v1/meta-evaluations/${accepted.id}`)).json<MetaEvaluation>();
     expect(first.progress.total).toBe(3);
     expect(first.items.map((i) => i.itemId)).toEqual(['q1', 'q2', 'q3']);
 
@@ -65,7 +65,7 @@ describe('meta-evaluations', () => {
       ],
     });
     expect(r.status).toBe(202);
-    const { id } = (await r.json()) as { id: string };
+    const { id } = await r.json<{ id: string }>();
     const done = await waitForReport(id);
     expect(done.progress).toMatchObject({ total: 2, succeeded: 2 });
     expect(done.report).toMatchObject({ kind: 'pairwise', n: 2, nScored: 0, nMissing: 2 });
@@ -80,7 +80,7 @@ describe('meta-evaluations', () => {
     }));
     const r = await postJson('/v1/meta-evaluations', { preset: 'geval-summeval', config: { defaults: { model: mockModel({ seed: 'meta-2' }) } }, items });
     expect(r.status).toBe(202);
-    const { id } = (await r.json()) as { id: string };
+    const { id } = await r.json<{ id: string }>();
     const done = await waitForReport(id);
     expect(done.report?.kind).toBe('pointwise');
     expect(done.report?.n).toBe(4);
@@ -90,7 +90,7 @@ describe('meta-evaluations', () => {
     const items = Array.from({ length: 120 }, (_, i) => ({ id: `i${String(i).padStart(3, '0')}`, task: pair(i), human: i % 2 ? 'A' : 'B' }));
     const r = await postJson('/v1/meta-evaluations', { ...judge('meta-big'), items });
     expect(r.status).toBe(202);
-    const { id } = (await r.json()) as { id: string };
+    const { id } = await r.json<{ id: string }>();
     const n = await testEnv.DB.prepare('SELECT count(*) AS n FROM evaluations WHERE meta_id = ?').bind(id).first<{ n: number }>();
     const links = await testEnv.DB.prepare('SELECT count(*) AS n FROM meta_evaluation_items WHERE meta_id = ?').bind(id).first<{ n: number }>();
     expect(n?.n).toBe(120);
@@ -114,7 +114,7 @@ describe('meta-evaluations', () => {
     ];
     for (const [b, code, mentions] of cases) {
       const res = await postJson('/v1/meta-evaluations', b);
-      const body = (await res.json()) as ErrorJson;
+      const body = await res.json<ErrorJson>();
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(body.error.code).toBe(code);
       expect(body.error.message).toContain(mentions);
@@ -124,6 +124,6 @@ describe('meta-evaluations', () => {
   it('404 for an unknown meta-evaluation', async () => {
     const r = await api('/v1/meta-evaluations/me_nope');
     expect(r.status).toBe(404);
-    expect(((await r.json()) as ErrorJson).error.code).toBe('not_found');
+    expect((await r.json<ErrorJson>()).error.code).toBe('not_found');
   });
 });

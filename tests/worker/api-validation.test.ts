@@ -158,7 +158,7 @@ describe('bad input → 4xx with a stable code and a message naming the field, n
   for (const c of CASES) {
     it(c.name, async () => {
       const r = await c.send();
-      const body = (await r.json()) as ErrorJson;
+      const body = await r.json<ErrorJson>();
       expect(r.status, JSON.stringify(body)).toBe(c.status);
       expect(body.error.code).toBe(c.code);
       expect(body.error.message).toContain(c.mentions);

@@ -127,7 +127,7 @@ export async function waitForSnapshot(
 export async function mockRequests(seed: string): Promise<number> {
   const base = testEnv.TEST_MOCK_URL.replace(/\/v1$/, '');
   const r = await fetch(`${base}/_test/requests?seed=${encodeURIComponent(seed)}`);
-  return ((await r.json()) as { count: number }).count;
+  return (await r.json<{ count: number }>()).count;
 }
 
 /** The fields of a stored verdict (D1 `verdicts`, without transcript) the tests assert on. */

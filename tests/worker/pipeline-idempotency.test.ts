@@ -64,10 +64,11 @@ describe('at-least-once delivery', () => {
   });
 
   it('invalid bodies are acked, never retried', async () => {
-    const batch = createMessageBatch('tribunal-jobs', [
+    const invalid: ServiceBindingQueueMessage[] = [
       { id: 'bad1', timestamp: Date.now(), attempts: 1, body: 'nope' },
       { id: 'bad2', timestamp: Date.now(), attempts: 1, body: { id: 42 } },
-    ]);
+    ];
+    const batch = createMessageBatch('tribunal-jobs', invalid);
     const ctx = createExecutionContext();
     await worker.queue(batch, testEnv, ctx);
     const result = await getQueueResult(batch, ctx);

@@ -57,7 +57,7 @@ describe('SseHub', () => {
       // The client goes away; only the keep-alive's failing write can notice.
       await reader.cancel();
       expect(hub.size).toBe(1);
-      await pollUntil(async () => hub.size, (n) => n === 0, 2_000);
+      await pollUntil(() => Promise.resolve(hub.size), (n) => n === 0, 2_000);
       expect(hub.size).toBe(0);
       expect(timerOf(hub)).toBeNull();
       expect(cleared).toHaveBeenCalledWith(timer);
