@@ -32,7 +32,7 @@ import { getMethod } from '../src/engine/registry.js';
 import type { Task } from '../src/engine/task.js';
 import type { Bindings } from '../src/env.js';
 import { createLlm } from '../src/llm/client.js';
-import { LlmSettingsError, settingsFromEnv } from '../src/llm/settings.js';
+import { llmEnvOf, LlmSettingsError, settingsFromEnv } from '../src/llm/settings.js';
 import { PipelineError } from '../src/pipeline/errors.js';
 import type { EvaluationError, EvaluationEvent, EvaluationStatus } from '../src/pipeline/events.js';
 import { encodeSse, encodeWs, isTerminal } from '../src/pipeline/events.js';
@@ -954,7 +954,7 @@ export class EvaluationDO extends DurableObject<Bindings> {
     if (this.llm) return this.llm;
     try {
       // Spread: Env is an interface without an index signature; the LLM layer reads it as a string map.
-      this.llm = createLlm(settingsFromEnv({ ...this.env }));
+      this.llm = createLlm(settingsFromEnv(llmEnvOf(this.env)));
       return this.llm;
     } catch (e) {
       if (!(e instanceof LlmSettingsError)) throw e;

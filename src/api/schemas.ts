@@ -6,6 +6,7 @@
  *
  * Schemas that appear in the OpenAPI components carry `.meta({ id })`.
  */
+import { EvaluationStatusSchema as StatusSchema } from '../pipeline/status.js';
 import { z } from 'zod';
 import { MethodConfigSchema } from '../engine/registry.js';
 import { TaskSchema } from '../engine/task.js';
@@ -69,9 +70,7 @@ export const CreateEvaluationRequestSchema = z
 export type CreateEvaluationRequest = z.infer<typeof CreateEvaluationRequestSchema>;
 
 /** Lifecycle of an evaluation; `succeeded`, `failed` and `cancelled` are final. */
-export const EvaluationStatusSchema = z
-  .enum(['queued', 'running', 'succeeded', 'failed', 'cancelled'])
-  .meta({ id: 'EvaluationStatus' });
+export const EvaluationStatusSchema = StatusSchema.meta({ id: 'EvaluationStatus' });
 /** Lifecycle of an evaluation. */
 export type EvaluationStatus = z.infer<typeof EvaluationStatusSchema>;
 

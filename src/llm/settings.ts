@@ -99,6 +99,14 @@ export interface LlmEnv {
   [name: string]: unknown;
 }
 
+/**
+ * The Worker's bindings as the LLM layer reads them: a string map of variables and secrets. A copy, because
+ * the generated `Env` interface has no index signature (provider keys are named by `LLM_PROVIDERS`).
+ */
+export function llmEnvOf(env: object): LlmEnv {
+  return { ...env };
+}
+
 /** A deployment configuration error. `code` is stable. */
 export class LlmSettingsError extends Error {
   override readonly name = 'LlmSettingsError';

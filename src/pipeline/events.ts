@@ -11,16 +11,10 @@
 import type { LlmError } from '../engine/call.js';
 import type { Verdict, Vote } from '../engine/verdict.js';
 
-/** Lifecycle status of an evaluation (the `evaluations.status` column). */
-export type EvaluationStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+import type { EvaluationStatus } from './status.js';
 
-/** Statuses after which nothing changes. */
-export const TERMINAL_STATUSES: readonly EvaluationStatus[] = ['succeeded', 'failed', 'cancelled'];
-
-/** True for `succeeded`, `failed` and `cancelled`. */
-export function isTerminal(status: string): boolean {
-  return (TERMINAL_STATUSES as readonly string[]).includes(status);
-}
+export type { EvaluationStatus } from './status.js';
+export { isTerminal, TERMINAL_STATUSES } from './status.js';
 
 /** A stable error as stored and shown: a code and a human reason. */
 export interface EvaluationError {

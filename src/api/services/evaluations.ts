@@ -28,6 +28,7 @@ import { TranscriptSchema, VerdictSummarySchema } from '../schemas.js';
 import { isTerminal } from '../../pipeline/events.js';
 import { log, messageOf } from '../../pipeline/log.js';
 import type { z } from 'zod';
+import { llmEnvOf } from '../../llm/settings.js';
 import { checkLlmConfig, planTask, resolveJudge } from './judge.js';
 
 /** New evaluation id: `ev_` + 32 hex chars (a random UUID without dashes). */
@@ -70,7 +71,7 @@ export async function createEvaluationJob(
 ): Promise<CreateResult> {
   const judge = resolveJudge(request.preset, request.config);
   // Spread: Env has no index signature; the LLM layer reads it as a string map.
-  checkLlmConfig({ ...env }, judge);
+  checkLlmConfig(llmEnvOf(env), judge);
   const callsPlanned = planTask(judge, request.task, 'task');
   const id = newId('ev');
   const hash = idempotencyKey === null ? null : await requestHash(request);

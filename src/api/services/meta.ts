@@ -15,6 +15,7 @@ import type { CreateMetaEvaluationRequest, MetaEvaluation, MetaProgress } from '
 import { isTerminal } from '../../pipeline/events.js';
 import { log, messageOf } from '../../pipeline/log.js';
 import { newId } from './evaluations.js';
+import { llmEnvOf } from '../../llm/settings.js';
 import { checkLlmConfig, planTask, resolveJudge } from './judge.js';
 
 /** Messages per `sendBatch` call: the platform's maximum, 100. */
@@ -32,7 +33,7 @@ export async function createMetaEvaluation(
 ): Promise<{ id: string; itemsTotal: number }> {
   const judge = resolveJudge(request.preset, request.config);
   // Spread: Env has no index signature; the LLM layer reads it as a string map.
-  checkLlmConfig({ ...env }, judge);
+  checkLlmConfig(llmEnvOf(env), judge);
   const id = newId('me');
   const now = Date.now();
   const evaluations: NewEvaluation[] = request.items.map((item, i) => ({
