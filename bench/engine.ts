@@ -15,7 +15,7 @@ import type { LlmCallResult } from '../src/engine/call.js';
 import { applyResult, createEvaluation, outcome, readyCalls } from '../src/engine/protocol.js';
 import { getMethod, PRESETS, resolveMethodConfig } from '../src/engine/registry.js';
 import type { Task } from '../src/engine/task.js';
-import { createLlm } from '../src/llm/client.js';
+import { createLlmWithMock } from '../src/llm/mock/in-process.js';
 import { IN_PROCESS_MOCK_URL } from '../src/llm/settings.js';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '20' } } });
@@ -34,7 +34,7 @@ const pointwise = (aspect: string, max: number): Task => ({
   aspect: { name: aspect, scale: { min: 1, max } },
 });
 
-const llm = createLlm({ providers: { default: { baseUrl: IN_PROCESS_MOCK_URL } }, defaultModel: 'mock-judge' });
+const llm = createLlmWithMock({ providers: { default: { baseUrl: IN_PROCESS_MOCK_URL } }, defaultModel: 'mock-judge' });
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);

@@ -28,7 +28,7 @@ import { applyResult, createEvaluation, outcome, readyCalls } from '../src/engin
 import { getMethod, PRESETS as PRESET_LIST, resolveMethodConfig } from '../src/engine/registry.js';
 import type { Task } from '../src/engine/task.js';
 import { startLocalStack } from '../src/cli/local-stack.js';
-import { createLlm } from '../src/llm/client.js';
+import { createLlmWithMock } from '../src/llm/mock/in-process.js';
 import { spawn } from 'node:child_process';
 import { freePort, REPO_ROOT } from '../src/cli/local-stack.js';
 import { IN_PROCESS_MOCK_URL } from '../src/llm/settings.js';
@@ -97,7 +97,7 @@ function fixAspect(preset: string, task: Task): Task {
   return { ...task, aspect: { name: 'naturalness', scale: { min: 1, max: 3 } } };
 }
 
-const inProcessLlm = createLlm({ providers: { default: { baseUrl: IN_PROCESS_MOCK_URL } }, defaultModel: MODEL });
+const inProcessLlm = createLlmWithMock({ providers: { default: { baseUrl: IN_PROCESS_MOCK_URL } }, defaultModel: MODEL });
 
 /** Sequential LLM stages of a preset on a task: driven in-process wave by wave against the same mock. */
 async function criticalStages(preset: string, task: Task): Promise<number> {

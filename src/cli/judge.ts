@@ -23,7 +23,7 @@ import { applyResult, createEvaluation, outcome, readyCalls } from '../engine/pr
 import { formatIssues, getMethod, resolveMethodConfig } from '../engine/registry.js';
 import { runEvaluation } from '../engine/runner.js';
 import { TaskSchema } from '../engine/task.js';
-import { createLlm } from '../llm/client.js';
+import { createLlmWithMock } from '../llm/mock/in-process.js';
 import { settingsFromEnv } from '../llm/settings.js';
 
 /** The part of a stored transcript replay needs: each reply's call id, model and text, in order. */
@@ -100,7 +100,7 @@ async function main(): Promise<void> {
     // The deployment's own settings reader, so LLM_PROVIDERS, timeouts, attempts and prices apply here too.
     const baseUrl = values['base-url'] || process.env.LLM_BASE_URL || 'mock';
     const model = values.model || process.env.LLM_MODEL || (baseUrl === 'mock' ? 'mock-judge' : undefined);
-    const llm = createLlm(settingsFromEnv({ ...process.env, LLM_BASE_URL: baseUrl, ...(model ? { LLM_MODEL: model } : {}) }));
+    const llm = createLlmWithMock(settingsFromEnv({ ...process.env, LLM_BASE_URL: baseUrl, ...(model ? { LLM_MODEL: model } : {}) }, { inProcessMock: true }));
     done = (await runEvaluation(method, state, llm, { onCall: (r) => process.stderr.write(`→ ${r.id} (${r.label}, ${r.stage})\n`) })).outcome;
   }
   if (done.status === 'succeeded' && !values.transcript) {

@@ -79,15 +79,38 @@ export interface LlmCallRequest {
   parser: ParserSpec;
 }
 
+/** One failed HTTP attempt of an LLM call, as the LLM layer saw it. */
+export const LlmAttemptSchema = z
+  .object({
+    /** 1-based attempt number. */
+    attempt: z.number().int().positive(),
+    /**
+     * What happened: `http` (the provider answered with an error status), `timeout` (no reply within the
+     * per-attempt limit), `network` (no connection, reset, aborted), `empty_reply` (a reply without text),
+     * `malformed` (a body that is not a chat completion).
+     */
+    kind: z.enum(['http', 'timeout', 'network', 'empty_reply', 'malformed']),
+    /** The attempt's code, from the same set as {@link LlmErrorSchema}'s `code`. */
+    code: z.string(),
+    /** HTTP status, for `http` attempts. */
+    status: z.number().int().optional(),
+    /** Duration of the attempt, ms. */
+    latencyMs: z.number().nonnegative(),
+  })
+  .strict();
+export type LlmAttempt = z.infer<typeof LlmAttemptSchema>;
+
 /** A terminal LLM failure after the LLM layer's retries. */
 export const LlmErrorSchema = z
   .object({
     /** Stable code: `rate_limited`, `timeout`, `provider_error`, `auth`, `bad_request`, `not_found`, `network`, `empty_reply`. */
     code: z.string(),
-    /** Human-readable reason, quoting the provider's message where there is one. */
+    /** Human-readable reason, quoting the provider's message where there is one (secrets removed). */
     message: z.string(),
     /** HTTP status from the provider, when there was one. */
     status: z.number().int().optional(),
+    /** Every attempt the LLM layer made, in order; absent when it made none (e.g. an unknown provider). */
+    attempts: z.array(LlmAttemptSchema).optional(),
   })
   .strict();
 export type LlmError = z.infer<typeof LlmErrorSchema>;

@@ -7,22 +7,24 @@
  *
  * Per request: the provider (`request.provider`, else the default) and model (`request.model`, else the
  * default) are chosen, so agents of one debate can use different models and providers. Provider
- * trouble never throws: it ends in `{ ok: false, error: { code, message, status } }` after the retry
- * policy. Runs in workerd and Node (no Node-only imports).
+ * trouble never throws: it ends in `{ ok: false, error: { code, message, status, attempts } }` after the
+ * retry policy, the message listing every attempt (`attempts.ts` says which code stands for the call)
+ * and holding no secret (`redact.ts`). Runs in workerd and Node (no Node-only imports), and does not
+ * contain the mock LLM: Node code reaches the in-process mock through `createLlmWithMock`.
  */
-import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError, AzureOpenAI } from 'openai';
-import type { LlmCallRequest, LlmCallResult, LlmError, LlmFunction } from '../engine/call.js';
-import { createMockState, handleMockRequest } from './mock/handler.js';
-import type { MockState } from './mock/handler.js';
+import OpenAI, { AzureOpenAI } from 'openai';
+import type { LlmAttempt, LlmCallRequest, LlmCallResult, LlmError, LlmFunction } from '../engine/call.js';
+import { dominantAttemptIndex, summarizeAttempts } from './attempts.js';
 import type { PriceTable } from './pricing.js';
 import { DEFAULT_PRICES, priceFor } from './pricing.js';
-import type { HeaderLookup } from './retry.js';
-import { backoffDelayMs, retryAfterMs } from './retry.js';
+import type { AttemptOutcome } from './outcome.js';
+import { classify, readCompletion } from './outcome.js';
+import { createRedactor } from './redact.js';
+import { backoffDelayMs } from './retry.js';
 import type { LlmSettings, LlmSettingsInput, ProviderSettings } from './settings.js';
-import { IN_PROCESS_MOCK_URL, resolveSettings } from './settings.js';
-import { rejectsJsonSchema, responseFormatFor } from './structured.js';
+import { IN_PROCESS_MOCK_URL, LlmSettingsError, resolveSettings } from './settings.js';
+import { responseFormatFor } from './structured.js';
 import type { JsonSchemaResponseFormat } from './structured.js';
-import type { ProviderUsage } from './usage.js';
 import { usageOf } from './usage.js';
 
 /** What {@link LlmDeps.onAttempt} reports after each attempt (for logs, metrics and tests). */
@@ -34,6 +36,8 @@ export interface AttemptInfo {
   /** 1-based attempt number. */
   attempt: number;
   ok: boolean;
+  /** What went wrong, when the attempt failed. */
+  kind?: LlmAttempt['kind'];
   /** Error code when the attempt failed. */
   code?: string;
   /** HTTP status when there was one. */
@@ -58,101 +62,18 @@ export interface LlmDeps {
   now?: () => number;
   /** Called after every attempt. Must not throw. */
   onAttempt?: (info: AttemptInfo) => void;
-  /** State of the in-process mock (provider base URL {@link IN_PROCESS_MOCK_URL}); default: a fresh one per client. */
-  mockState?: MockState;
+  /**
+   * Answers the requests of providers whose base URL is {@link IN_PROCESS_MOCK_URL}. Default none: such
+   * providers are refused (`createLlmWithMock` in `mock/in-process.ts` sets it; the Worker never does).
+   */
+  inProcessMock?: typeof fetch;
 }
 
-/** The outcome of one HTTP attempt. */
-type AttemptOutcome =
-  | { kind: 'reply'; content: string; model: string; usage: ProviderUsage | null | undefined }
-  | { kind: 'error'; error: LlmError; retryable: boolean; retryAfterMs?: number; schemaRejected?: boolean };
-
-/** Placeholder base URL under which the in-process mock is served (never resolved by DNS). */
-const IN_PROCESS_BASE = 'http://in-process.mock.invalid/v1';
+/** Placeholder base URL under which the in-process mock is served (`.invalid`: never resolved by DNS). */
+export const IN_PROCESS_BASE = 'http://in-process.mock.invalid/v1';
 
 function defaultSleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** The provider's own message out of an SDK error (`error.message` of the JSON body, else the SDK's text). */
-function providerMessage(e: { readonly error: unknown; readonly message: string }): string {
-  const body = e.error;
-  if (typeof body === 'object' && body !== null && 'message' in body && typeof body.message === 'string' && body.message !== '') return body.message;
-  return e.message;
-}
-
-function statusCode(status: number): { code: string; retryable: boolean } {
-  if (status === 429) return { code: 'rate_limited', retryable: true };
-  if (status === 408) return { code: 'timeout', retryable: true };
-  // 409: OpenAI documents it as a transient lock conflict; the SDK retries it too.
-  if (status === 409) return { code: 'provider_error', retryable: true };
-  if (status >= 500) return { code: 'provider_error', retryable: true };
-  if (status === 401 || status === 403) return { code: 'auth', retryable: false };
-  if (status === 404) return { code: 'not_found', retryable: false };
-  return { code: 'bad_request', retryable: false };
-}
-
-/** Maps anything a call threw to an attempt outcome. `timedOut` is set when our own timer aborted it. */
-function classify(e: unknown, providerId: string, timeoutMs: number, timedOut: boolean, now: number): AttemptOutcome {
-  if (timedOut || e instanceof APIConnectionTimeoutError) {
-    return { kind: 'error', retryable: true, error: { code: 'timeout', message: `provider "${providerId}" gave no reply within ${timeoutMs} ms` } };
-  }
-  if (e instanceof APIUserAbortError) {
-    return { kind: 'error', retryable: true, error: { code: 'network', message: `request to provider "${providerId}" was aborted` } };
-  }
-  if (e instanceof APIError && typeof e.status === 'number') {
-    const status = e.status;
-    const msg = providerMessage(e);
-    const { code, retryable } = statusCode(status);
-    // OpenAI answers 429 for exhausted credit too; waiting does not help there.
-    const quota = status === 429 && (e.code === 'insufficient_quota' || /insufficient.quota|exceeded your current quota/i.test(msg));
-    return {
-      kind: 'error',
-      retryable: retryable && !quota,
-      schemaRejected: rejectsJsonSchema(status, msg),
-      error: { code, status, message: `provider "${providerId}" returned HTTP ${status}: ${msg}` },
-      ...(() => {
-        const ra = retryAfterMs(e.headers as HeaderLookup | undefined, now);
-        return ra === undefined ? {} : { retryAfterMs: ra };
-      })(),
-    };
-  }
-  if (e instanceof APIError) {
-    // APIConnectionError: DNS, TLS, reset connections; the cause holds the detail.
-    const cause = e.cause instanceof Error ? `: ${e.cause.message}` : '';
-    return { kind: 'error', retryable: true, error: { code: 'network', message: `cannot reach provider "${providerId}": ${e.message}${cause}` } };
-  }
-  if (e instanceof SyntaxError) {
-    return { kind: 'error', retryable: true, error: { code: 'provider_error', message: `provider "${providerId}" sent a malformed response body: ${e.message}` } };
-  }
-  const msg = e instanceof Error ? e.message : String(e);
-  return { kind: 'error', retryable: true, error: { code: 'network', message: `call to provider "${providerId}" failed: ${msg}` } };
-}
-
-/** Reads the reply out of a completion body, checking its shape (the body may be anything). */
-function readCompletion(body: unknown, providerId: string, fallbackModel: string): AttemptOutcome {
-  const malformed = (why: string): AttemptOutcome => ({
-    kind: 'error',
-    retryable: true,
-    error: { code: 'provider_error', message: `provider "${providerId}" sent a malformed completion: ${why}` },
-  });
-  if (typeof body !== 'object' || body === null) return malformed('the body is not a JSON object');
-  const rec = body as { choices?: unknown; model?: unknown; usage?: unknown };
-  if (!Array.isArray(rec.choices) || rec.choices.length === 0) return malformed('no choices');
-  const first = rec.choices[0] as { message?: { content?: unknown; refusal?: unknown } | null } | undefined;
-  const message = first?.message;
-  if (typeof message !== 'object' || message === null) return malformed('the first choice has no message');
-  // A refusal is still a reply: the parser rejects it and the protocol's repair turn takes over.
-  const text = typeof message.content === 'string' ? message.content : typeof message.refusal === 'string' ? message.refusal : '';
-  if (text.trim() === '') {
-    return { kind: 'error', retryable: true, error: { code: 'empty_reply', message: `provider "${providerId}" returned an empty reply` } };
-  }
-  return {
-    kind: 'reply',
-    content: text,
-    model: typeof rec.model === 'string' && rec.model !== '' ? rec.model : fallbackModel,
-    usage: typeof rec.usage === 'object' ? (rec.usage) : undefined,
-  };
 }
 
 /**
@@ -160,15 +81,19 @@ function readCompletion(body: unknown, providerId: string, fallbackModel: string
  *
  * Behaviour per call (defaults from {@link LlmSettings}):
  * - each attempt is aborted after `timeoutMs` (default 60 s) through an AbortSignal;
- * - 429, 408, 409, 5xx, network errors, timeouts, malformed bodies and empty replies are retried up to
- *   `retry.maxAttempts` attempts in all (default 5), empty replies at most `retry.maxEmptyRetries` times;
- *   the wait is the provider's `retry-after-ms` / `Retry-After` when given (a wait above
- *   `retry.maxRetryAfterMs` ends the call instead), else full-jitter exponential backoff;
+ * - every transient fault (429, 408, 409, 5xx, network errors, timeouts, malformed bodies, empty replies)
+ *   is retried under the one policy `retry`: up to `maxAttempts` attempts in all (default 5); the wait is
+ *   the provider's `retry-after-ms` / `Retry-After` when given (a wait above `maxRetryAfterMs` ends the
+ *   call instead), else full-jitter exponential backoff from `baseDelayMs` capped at `maxDelayMs`;
  * - 400, 401, 403, 404 and other 4xx end the call at once, quoting the provider's message;
  * - `json` parsers send `response_format: json_schema` where the provider supports it; a 400 that
- *   rejects it is retried once without, and that provider+model is remembered as text-only for the
- *   life of this function (one isolate).
+ *   rejects it is retried once without (not counted against `maxAttempts`), and that provider+model is
+ *   remembered as text-only for the life of this function (one isolate).
+ * A failure's message lists every attempt and its code is chosen as `attempts.ts` describes; the
+ * providers' keys, `settings.secrets` and anything shaped like a credential are removed from it.
  * The result carries `attempts` (HTTP attempts made) and, on success, `latencyMs` (wall time incl. waits).
+ * @throws LlmSettingsError `mock_unavailable` when a provider uses {@link IN_PROCESS_MOCK_URL} and
+ *   `deps.inProcessMock` is not given.
  */
 export function createLlm(settingsInput: LlmSettings | LlmSettingsInput, deps: LlmDeps = {}): LlmFunction {
   const settings = resolveSettings(settingsInput);
@@ -176,20 +101,21 @@ export function createLlm(settingsInput: LlmSettings | LlmSettingsInput, deps: L
   const random = deps.random ?? Math.random;
   const now = deps.now ?? Date.now;
   const prices: PriceTable = { ...DEFAULT_PRICES, ...settings.prices };
+  const redact = createRedactor([...Object.values(settings.providers).map((p) => p.apiKey), ...settings.secrets]);
   const clients = new Map<string, OpenAI>();
   /** `provider\u0000model` pairs that rejected json_schema: later calls go straight to text. */
   const noJsonSchema = new Set<string>();
-  let mockState: MockState | undefined = deps.mockState;
+  for (const [id, p] of Object.entries(settings.providers)) {
+    if (p.baseUrl === IN_PROCESS_MOCK_URL && !deps.inProcessMock) {
+      throw new LlmSettingsError('mock_unavailable', `provider "${id}" uses the in-process mock, which this build does not include: use createLlmWithMock (Node) or a mock server`);
+    }
+  }
 
   function clientFor(providerId: string, p: ProviderSettings): OpenAI {
     const cached = clients.get(providerId);
     if (cached) return cached;
     const inProcess = p.baseUrl === IN_PROCESS_MOCK_URL;
-    let fetchImpl: typeof fetch | undefined = deps.fetch;
-    if (inProcess) {
-      const state = (mockState ??= createMockState());
-      fetchImpl = async (input, init) => handleMockRequest(new Request(input, init), { state });
-    }
+    const fetchImpl = inProcess ? deps.inProcessMock : deps.fetch;
     const common = {
       baseURL: inProcess ? IN_PROCESS_BASE : p.baseUrl,
       // The SDK refuses to start without a key; keyless endpoints (Ollama, vLLM, the mock) get a dummy.
@@ -244,17 +170,31 @@ export function createLlm(settingsInput: LlmSettings | LlmSettingsInput, deps: L
     }
   }
 
+  /**
+   * The call's error from its failed attempts (see `attempts.ts`): the final attempt's when it ended the
+   * call on a fault retrying cannot fix (`terminal`), else the dominant one's; the message lists them all.
+   */
+  function finalError(failures: readonly { record: LlmAttempt; error: LlmError; fallback: boolean }[], terminal: LlmError | undefined): LlmError {
+    const records = failures.map((f) => f.record);
+    // The structured-output fallback's 400 is a capability probe, not a cause of the failure.
+    const causes = failures.filter((f) => !f.fallback);
+    const chosen = terminal ?? causes[dominantAttemptIndex(causes.map((f) => f.record))]?.error ?? failures.at(-1)?.error;
+    if (!chosen) throw new Error('finalError needs at least one failed attempt');
+    return {
+      code: chosen.code,
+      message: redact(`${chosen.message} (${summarizeAttempts(records)})`),
+      ...(chosen.status !== undefined ? { status: chosen.status } : {}),
+      attempts: records,
+    };
+  }
+
   return async function llm(request: LlmCallRequest): Promise<LlmCallResult> {
     const started = now();
     const providerId = request.provider ?? settings.defaultProvider;
     const provider = settings.providers[providerId];
     if (!provider) {
-      return {
-        id: request.id,
-        ok: false,
-        attempts: 0,
-        error: { code: 'bad_request', message: `unknown provider "${providerId}"; configured: ${Object.keys(settings.providers).join(', ')}` },
-      };
+      // Names no other provider: the deployment's provider table is not the caller's business.
+      return { id: request.id, ok: false, attempts: 0, error: { code: 'bad_request', message: redact(`unknown provider "${providerId}"`) } };
     }
     const model = request.model ?? settings.defaultModel;
     const client = clientFor(providerId, provider);
@@ -264,16 +204,15 @@ export function createLlm(settingsInput: LlmSettings | LlmSettingsInput, deps: L
       parser.type === 'json' && provider.supportsJsonSchema && !noJsonSchema.has(schemaKey) ? responseFormatFor(parser) : undefined;
 
     const policy = settings.retry;
-    let attempts = 0;
+    const failures: { record: LlmAttempt; error: LlmError; fallback: boolean }[] = [];
     let retriesUsed = 0;
-    let empties = 0;
     for (;;) {
-      attempts += 1;
+      const attempt = failures.length + 1;
       const t0 = now();
       const out = await attemptOnce(client, providerId, request, model, format);
       const latencyMs = now() - t0;
       const report = (extra: Partial<AttemptInfo>) =>
-        deps.onAttempt?.({ id: request.id, provider: providerId, model, attempt: attempts, structured: format !== undefined, latencyMs, ok: false, ...extra });
+        deps.onAttempt?.({ id: request.id, provider: providerId, model, attempt, structured: format !== undefined, latencyMs, ok: false, ...extra });
 
       if (out.kind === 'reply') {
         report({ ok: true });
@@ -283,47 +222,44 @@ export function createLlm(settingsInput: LlmSettings | LlmSettingsInput, deps: L
           content: out.content,
           model: out.model,
           usage: usageOf(out.usage, request.messages, out.content, priceFor(model, providerId, prices)),
-          attempts,
+          attempts: attempt,
           latencyMs: now() - started,
         };
       }
 
       const { error } = out;
-      const failed = (): LlmCallResult => ({ id: request.id, ok: false, error, attempts });
       const status = error.status !== undefined ? { status: error.status } : {};
+      const fallback = out.schemaRejected === true && format !== undefined;
+      failures.push({ record: { attempt, kind: out.attemptKind, code: error.code, ...status, latencyMs }, error, fallback });
+      const fail = (terminal?: LlmError): LlmCallResult => ({ id: request.id, ok: false, attempts: attempt, error: finalError(failures, terminal) });
 
       // Structured output refused: one immediate retry as plain text, not counted against the retry budget.
-      if (out.schemaRejected && format) {
+      if (fallback) {
         noJsonSchema.add(schemaKey);
         format = undefined;
-        report({ code: error.code, ...status, delayMs: 0 });
+        report({ kind: out.attemptKind, code: error.code, ...status, delayMs: 0 });
         continue;
       }
-      if (error.code === 'empty_reply') empties += 1;
-      const exhausted =
-        !out.retryable ||
-        retriesUsed + 1 >= policy.maxAttempts ||
-        (error.code === 'empty_reply' && empties > policy.maxEmptyRetries);
-      if (exhausted) {
-        report({ code: error.code, ...status });
-        return failed();
+      if (!out.retryable) {
+        report({ kind: out.attemptKind, code: error.code, ...status });
+        return fail(error);
+      }
+      if (retriesUsed + 1 >= policy.maxAttempts) {
+        report({ kind: out.attemptKind, code: error.code, ...status });
+        return fail();
       }
       let delayMs: number;
       if (out.retryAfterMs !== undefined) {
         if (out.retryAfterMs > policy.maxRetryAfterMs) {
-          report({ code: error.code, ...status });
-          return {
-            id: request.id,
-            ok: false,
-            attempts,
-            error: { ...error, message: `${error.message} (asked to retry after ${Math.ceil(out.retryAfterMs / 1000)} s, longer than the ${policy.maxRetryAfterMs / 1000} s we wait)` },
-          };
+          report({ kind: out.attemptKind, code: error.code, ...status });
+          const wait = `asked to retry after ${Math.ceil(out.retryAfterMs / 1000)} s, longer than the ${policy.maxRetryAfterMs / 1000} s we wait`;
+          return fail({ ...error, message: `${error.message} (${wait})` });
         }
         delayMs = out.retryAfterMs;
       } else {
         delayMs = backoffDelayMs(retriesUsed + 1, policy, random);
       }
-      report({ code: error.code, ...status, delayMs });
+      report({ kind: out.attemptKind, code: error.code, ...status, delayMs });
       retriesUsed += 1;
       await sleep(delayMs);
     }

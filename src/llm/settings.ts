@@ -5,12 +5,22 @@
  *
  * API keys come only from secrets (`LLM_API_KEY`, or the secret a provider names in `apiKeySecret`);
  * a caller's own key (BYOK) is accepted only through the explicit `byokKey` option and only when the
- * deployment sets `ALLOW_BYOK = "true"`. Settings hold keys in memory: never log or persist them.
+ * deployment sets `ALLOW_BYOK = "true"`. Settings hold keys in memory: never log or persist them (the
+ * client removes them, and every other secret value of the environment, from the messages it builds).
+ *
+ * A broken configuration is the operator's problem, not the caller's: {@link LlmSettingsError} carries a
+ * generic caller-facing message and code (`llm_not_configured`), and {@link settingsFromEnv} writes the
+ * diagnosis (`reason`, `detail`) to the operator's logs as `llm.settings_invalid`.
  */
 import { z } from 'zod';
+import { log } from '../pipeline/log.js';
 import { ModelPriceSchema } from './pricing.js';
+import { isSecretName, redactSecrets, rememberSecrets } from './redact.js';
 
-/** Base URL that selects the bundled in-process mock (no network). */
+/**
+ * Base URL that selects the in-process mock (no network). Only Node code that opts in can use it
+ * (`src/llm/mock/in-process.ts`); the Worker bundle does not contain the mock and refuses it.
+ */
 export const IN_PROCESS_MOCK_URL = 'mock://in-process/v1';
 
 /** Id of the provider built from `LLM_BASE_URL` / `LLM_API_KEY`. */
@@ -24,7 +34,7 @@ export const ProviderSettingsSchema = z
      * `https://api.groq.com/openai/v1`, `https://openrouter.ai/api/v1`, `http://localhost:11434/v1`,
      * `https://gateway.ai.cloudflare.com/v1/{account}/{gateway}/compat`; for Azure (with `azureApiVersion`)
      * `https://{resource}.openai.azure.com/openai`, where a request's model is the deployment name.
-     * {@link IN_PROCESS_MOCK_URL} answers from the bundled mock without any network.
+     * {@link IN_PROCESS_MOCK_URL} answers from the in-process mock (Node only, see `createLlmWithMock`).
      */
     baseUrl: z.string().min(1),
     /** Bearer key (resolved from a secret; never from a request body). Absent: no Authorization header. */
@@ -39,19 +49,23 @@ export const ProviderSettingsSchema = z
   .strict();
 export type ProviderSettings = z.infer<typeof ProviderSettingsSchema>;
 
-/** Retry policy of the client's own retry loop (the SDK's retries are off). */
+/**
+ * The one retry policy of the client's own retry loop (the SDK's retries are off). It covers every
+ * transient fault alike: 429, 408, 409, 5xx, timeouts, network errors, empty replies and malformed bodies.
+ */
 export const RetryPolicySchema = z
   .object({
-    /** Attempts per call, first try included, 1-20. Default 5. */
+    /** Attempts per call, first try included, 1-20. Default 5 (env `LLM_MAX_ATTEMPTS`). */
     maxAttempts: z.number().int().min(1).max(20).default(5),
-    /** Backoff base in ms: attempt n waits a random time in [0, base·2^(n-1)] (full jitter). Default 500. */
+    /** Backoff base in ms: retry n waits a random time in [0, base·2^(n-1)] (full jitter). Default 500 (env `LLM_RETRY_BASE_MS`). */
     baseDelayMs: z.number().int().nonnegative().default(500),
-    /** Cap of one backoff delay in ms. Default 20,000. */
+    /** Cap of one backoff delay in ms. Default 20,000 (env `LLM_RETRY_MAX_MS`). */
     maxDelayMs: z.number().int().nonnegative().default(20_000),
-    /** Longest `Retry-After` honoured, in ms; a provider asking for longer ends the call as `rate_limited`. Default 60,000. */
+    /**
+     * Longest `Retry-After` honoured, in ms; a provider asking for longer ends the call as `rate_limited`.
+     * Default 60,000 (env `LLM_RETRY_AFTER_MAX_MS`).
+     */
     maxRetryAfterMs: z.number().int().nonnegative().default(60_000),
-    /** Retries after an empty reply (they count against `maxAttempts` too). Default 2. */
-    maxEmptyRetries: z.number().int().nonnegative().default(2),
   })
   .strict();
 export type RetryPolicy = z.infer<typeof RetryPolicySchema>;
@@ -71,6 +85,11 @@ export const LlmSettingsSchema = z
     retry: RetryPolicySchema.prefault({}),
     /** Price overrides merged over {@link DEFAULT_PRICES} (USD per 1M tokens). */
     prices: z.record(z.string(), ModelPriceSchema).default({}),
+    /**
+     * Secret values removed from every message the client builds, besides the providers' own keys (which
+     * are always removed): the deployment's other secrets. Default none; {@link settingsFromEnv} fills it.
+     */
+    secrets: z.array(z.string()).default([]),
   })
   .strict();
 export type LlmSettings = z.infer<typeof LlmSettingsSchema>;
@@ -79,7 +98,7 @@ export type LlmSettingsInput = z.input<typeof LlmSettingsSchema>;
 
 /** The environment variables and secrets the LLM layer reads (all strings, all optional). */
 export interface LlmEnv {
-  /** Default provider's base URL; `mock` = the bundled in-process mock. Required: empty is a configuration error. */
+  /** Default provider's base URL. Required: empty is a configuration error. `mock` (in-process mock) only where allowed. */
   LLM_BASE_URL?: string;
   /** Secret: default provider's key. */
   LLM_API_KEY?: string;
@@ -87,8 +106,14 @@ export interface LlmEnv {
   LLM_MODEL?: string;
   /** Per-attempt timeout, ms. Default 60000. */
   LLM_TIMEOUT_MS?: string;
-  /** Attempts per call including the first. Default 5. */
+  /** Attempts per call including the first, for every transient fault. Default 5. */
   LLM_MAX_ATTEMPTS?: string;
+  /** Backoff base, ms (full-jitter exponential). Default 500. */
+  LLM_RETRY_BASE_MS?: string;
+  /** Longest backoff wait, ms. Default 20000. */
+  LLM_RETRY_MAX_MS?: string;
+  /** Longest provider `Retry-After` waited for, ms; longer ends the call. Default 60000. */
+  LLM_RETRY_AFTER_MAX_MS?: string;
   /** JSON table of extra providers: `{"groq": {"baseUrl": "...", "apiKeySecret": "GROQ_API_KEY"}}`. */
   LLM_PROVIDERS?: string;
   /** Optional JSON price overrides: `{"gpt-4o": {"input": 2.5, "output": 10}}` (USD per 1M tokens). */
@@ -107,15 +132,41 @@ export function llmEnvOf(env: object): LlmEnv {
   return { ...env };
 }
 
-/** A deployment configuration error. `code` is stable. */
+/**
+ * Why LLM settings are unusable: `missing_base_url` (LLM_BASE_URL empty), `mock_unavailable` (`mock`
+ * where the in-process mock is not included, e.g. the Worker), `invalid_providers`, `invalid_prices`,
+ * `invalid_number`, `invalid_settings`; or `byok_disabled` (a caller's key where ALLOW_BYOK is off).
+ */
+export type LlmSettingsReason =
+  | 'missing_base_url'
+  | 'mock_unavailable'
+  | 'invalid_providers'
+  | 'invalid_prices'
+  | 'invalid_number'
+  | 'invalid_settings'
+  | 'byok_disabled';
+
+/** The caller-facing message of every deployment configuration fault: it names no variable, value or provider. */
+export const LLM_NOT_CONFIGURED_MESSAGE = "this deployment cannot call an LLM: its LLM settings are missing or invalid (the operator's logs say why)";
+
+/**
+ * LLM settings that cannot be used. `code` and `message` are for callers and hold no internals; `reason`
+ * and `detail` are the operator's diagnosis, for logs only.
+ */
 export class LlmSettingsError extends Error {
   override readonly name = 'LlmSettingsError';
+  /** Stable caller-facing code: `llm_not_configured` (the deployment's fault) or `byok_disabled` (the caller's). */
+  readonly code: 'llm_not_configured' | 'byok_disabled';
+  /** What is wrong, for the operator, with secrets removed. */
+  readonly detail: string;
   constructor(
-    message: string,
-    /** `invalid_providers`, `invalid_prices`, `invalid_number`, `byok_disabled`, `invalid_settings`, `llm_not_configured`. */
-    readonly code: 'invalid_providers' | 'invalid_prices' | 'invalid_number' | 'byok_disabled' | 'invalid_settings' | 'llm_not_configured',
+    /** Stable operator-facing reason. */
+    readonly reason: LlmSettingsReason,
+    detail: string,
   ) {
-    super(message);
+    super(reason === 'byok_disabled' ? detail : LLM_NOT_CONFIGURED_MESSAGE);
+    this.code = reason === 'byok_disabled' ? 'byok_disabled' : 'llm_not_configured';
+    this.detail = redactSecrets(detail);
   }
 }
 
@@ -138,51 +189,93 @@ function str(env: LlmEnv, name: string): string | undefined {
   return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
 }
 
-function positiveInt(env: LlmEnv, name: string): number | undefined {
+/** An integer variable ≥ `min`, or undefined when unset. */
+function intVar(env: LlmEnv, name: string, min: 0 | 1): number | undefined {
   const raw = str(env, name);
   if (raw === undefined) return undefined;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new LlmSettingsError(`${name} must be a positive integer, got "${raw}"`, 'invalid_number');
+  if (!Number.isInteger(n) || n < min) {
+    throw new LlmSettingsError('invalid_number', `${name} must be ${min === 1 ? 'a positive' : 'a non-negative'} integer, got "${raw}"`);
+  }
   return n;
 }
 
-function parseJsonVar(env: LlmEnv, name: string, code: 'invalid_providers' | 'invalid_prices'): unknown {
+function parseJsonVar(env: LlmEnv, name: string, reason: 'invalid_providers' | 'invalid_prices'): unknown {
   const raw = str(env, name);
   if (raw === undefined) return undefined;
   try {
     return JSON.parse(raw) as unknown;
   } catch (e) {
-    throw new LlmSettingsError(`${name} is not valid JSON: ${e instanceof Error ? e.message : String(e)}`, code);
+    throw new LlmSettingsError(reason, `${name} is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
   }
+}
+
+/** The environment's secret values: every `*_API_KEY` / `*_TOKEN` / `*_SECRET` / `*_PASSWORD` variable. */
+function envSecrets(env: LlmEnv): string[] {
+  return Object.entries(env).flatMap(([name, v]) => (isSecretName(name) && typeof v === 'string' ? [v] : []));
+}
+
+/** Options of {@link settingsFromEnv}. */
+export interface SettingsFromEnvOptions {
+  /** A caller's own key for the default provider; only accepted when `ALLOW_BYOK` is `"true"`. */
+  byokKey?: string;
+  /**
+   * Whether `LLM_BASE_URL = "mock"` may select the in-process mock. Default false: the Worker does not
+   * include the mock. Node callers that build their client with `createLlmWithMock` set it.
+   */
+  inProcessMock?: boolean;
 }
 
 /**
  * Builds settings from the Worker environment.
  *
- * - provider `default`: `LLM_BASE_URL` (`mock` = {@link IN_PROCESS_MOCK_URL}) with secret `LLM_API_KEY`,
- *   or `opts.byokKey` when given and `ALLOW_BYOK` is `"true"`;
+ * - provider `default`: `LLM_BASE_URL` with secret `LLM_API_KEY`, or `opts.byokKey` when given and
+ *   `ALLOW_BYOK` is `"true"`; `mock` selects {@link IN_PROCESS_MOCK_URL} only with `opts.inProcessMock`;
  * - `LLM_PROVIDERS` adds named providers, each key read from the env secret its `apiKeySecret` names
  *   (a missing secret leaves the provider keyless: calls then fail as `auth` unless the endpoint needs none);
- * - `LLM_MODEL` (default `gpt-4o-mini`), `LLM_TIMEOUT_MS` (default 60000 ms), `LLM_MAX_ATTEMPTS` (default 5),
- *   `LLM_PRICES` (optional price overrides).
+ * - `LLM_MODEL` (default `gpt-4o-mini`), `LLM_TIMEOUT_MS` (default 60000 ms), `LLM_PRICES` (optional
+ *   price overrides); the retry policy from `LLM_MAX_ATTEMPTS` (default 5), `LLM_RETRY_BASE_MS` (500),
+ *   `LLM_RETRY_MAX_MS` (20000), `LLM_RETRY_AFTER_MAX_MS` (60000);
+ * - `secrets`: every secret value of the environment (see {@link isSecretName}) and the BYOK key, which
+ *   are also remembered for the logger's redaction.
  *
- * @throws LlmSettingsError on malformed variables; `llm_not_configured` when `LLM_BASE_URL` is empty (why:
- *   a deployment that forgot it must fail loudly, not answer with the mock's hash-based verdicts);
+ * A deployment fault is logged (`llm.settings_invalid`, with `reason` and `detail`) before it is thrown.
+ * @throws LlmSettingsError `llm_not_configured` on malformed variables, an empty `LLM_BASE_URL` (why: a
+ *   deployment that forgot it must fail loudly, not answer with mock verdicts) or a refused `mock`;
  *   `byok_disabled` when a BYOK key is given but the deployment does not allow it.
  */
-export function settingsFromEnv(env: LlmEnv, opts: { byokKey?: string } = {}): LlmSettings {
+export function settingsFromEnv(env: LlmEnv, opts: SettingsFromEnvOptions = {}): LlmSettings {
   const byok = opts.byokKey?.trim();
+  const secrets = [...envSecrets(env), ...(byok ? [byok] : [])];
+  rememberSecrets(secrets);
+  try {
+    return readSettings(env, opts, byok, secrets);
+  } catch (e) {
+    if (e instanceof LlmSettingsError && e.code === 'llm_not_configured') {
+      log('error', 'llm.settings_invalid', { reason: e.reason, detail: e.detail });
+    }
+    throw e;
+  }
+}
+
+function readSettings(env: LlmEnv, opts: SettingsFromEnvOptions, byok: string | undefined, secrets: string[]): LlmSettings {
   if (byok) {
     if (str(env, 'ALLOW_BYOK')?.toLowerCase() !== 'true') {
-      throw new LlmSettingsError('this deployment does not accept caller-supplied API keys (ALLOW_BYOK is off)', 'byok_disabled');
+      throw new LlmSettingsError('byok_disabled', 'this deployment does not accept caller-supplied API keys (ALLOW_BYOK is off)');
     }
   }
   const defaultKey = byok || str(env, 'LLM_API_KEY');
   const base = str(env, 'LLM_BASE_URL');
   if (base === undefined) {
     throw new LlmSettingsError(
-      'LLM_BASE_URL is not set: point it at an OpenAI-compatible endpoint (e.g. https://api.openai.com/v1), or set it to "mock" for the bundled mock LLM',
-      'llm_not_configured',
+      'missing_base_url',
+      'LLM_BASE_URL is not set: point it at an OpenAI-compatible endpoint (e.g. https://api.openai.com/v1), or at a mock server (`npm run mock-llm`)',
+    );
+  }
+  if (base === 'mock' && !opts.inProcessMock) {
+    throw new LlmSettingsError(
+      'mock_unavailable',
+      'LLM_BASE_URL = "mock" selects the in-process mock LLM, which this build does not include (dev and tests only): run `npm run mock-llm` and set LLM_BASE_URL to the URL it prints',
     );
   }
   const providers: Record<string, ProviderSettings> = {
@@ -198,7 +291,7 @@ export function settingsFromEnv(env: LlmEnv, opts: { byokKey?: string } = {}): L
   if (table !== undefined) {
     const parsed = z.record(z.string().min(1).max(64), EnvProviderSchema).safeParse(table);
     if (!parsed.success) {
-      throw new LlmSettingsError(`LLM_PROVIDERS: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, 'invalid_providers');
+      throw new LlmSettingsError('invalid_providers', `LLM_PROVIDERS: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
     }
     for (const [id, p] of Object.entries(parsed.data)) {
       const key = p.apiKeySecret ? str(env, p.apiKeySecret) : undefined;
@@ -214,18 +307,25 @@ export function settingsFromEnv(env: LlmEnv, opts: { byokKey?: string } = {}): L
   }
 
   const prices = parseJsonVar(env, 'LLM_PRICES', 'invalid_prices');
-  const maxAttempts = positiveInt(env, 'LLM_MAX_ATTEMPTS');
+  const retry = {
+    maxAttempts: intVar(env, 'LLM_MAX_ATTEMPTS', 1),
+    baseDelayMs: intVar(env, 'LLM_RETRY_BASE_MS', 0),
+    maxDelayMs: intVar(env, 'LLM_RETRY_MAX_MS', 0),
+    maxRetryAfterMs: intVar(env, 'LLM_RETRY_AFTER_MAX_MS', 0),
+  };
   const result = LlmSettingsSchema.safeParse({
     providers,
     defaultModel: str(env, 'LLM_MODEL'),
-    timeoutMs: positiveInt(env, 'LLM_TIMEOUT_MS'),
-    retry: maxAttempts !== undefined ? { maxAttempts } : undefined,
+    timeoutMs: intVar(env, 'LLM_TIMEOUT_MS', 1),
+    // Unset variables are left out so the schema's defaults apply.
+    retry: Object.fromEntries(Object.entries(retry).filter(([, v]) => v !== undefined)),
     prices,
+    secrets,
   });
   if (!result.success) {
     throw new LlmSettingsError(
-      `invalid LLM settings: ${result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
       prices !== undefined && result.error.issues.some((i) => i.path[0] === 'prices') ? 'invalid_prices' : 'invalid_settings',
+      `invalid LLM settings: ${result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
     );
   }
   return result.data;
@@ -235,7 +335,7 @@ export function settingsFromEnv(env: LlmEnv, opts: { byokKey?: string } = {}): L
 export function resolveSettings(input: LlmSettingsInput): LlmSettings {
   const r = LlmSettingsSchema.safeParse(input);
   if (!r.success) {
-    throw new LlmSettingsError(`invalid LLM settings: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, 'invalid_settings');
+    throw new LlmSettingsError('invalid_settings', `invalid LLM settings: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   }
   return r.data;
 }

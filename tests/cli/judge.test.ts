@@ -12,7 +12,7 @@ import { createEvaluation } from '../../src/engine/protocol.js';
 import { getMethod, resolveMethodConfig } from '../../src/engine/registry.js';
 import { runEvaluation } from '../../src/engine/runner.js';
 import type { Task } from '../../src/engine/task.js';
-import { createLlm } from '../../src/llm/client.js';
+import { createLlmWithMock } from '../../src/llm/mock/in-process.js';
 import { IN_PROCESS_MOCK_URL } from '../../src/llm/settings.js';
 
 const task: Task = {
@@ -21,7 +21,7 @@ const task: Task = {
   answerA: 'Practise 15 minutes daily on a typing tutor, never looking at the keys.',
   answerB: 'Type a lot.',
 };
-const llm = createLlm({ providers: { default: { baseUrl: IN_PROCESS_MOCK_URL } }, defaultModel: 'mock-judge' });
+const llm = createLlmWithMock({ providers: { default: { baseUrl: IN_PROCESS_MOCK_URL } }, defaultModel: 'mock-judge' });
 
 async function judged(preset: string) {
   const config = resolveMethodConfig(preset, {});

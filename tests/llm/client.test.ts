@@ -2,19 +2,20 @@
  * The LLM client against the mock server: retries and attempt counts under each fault, Retry-After,
  * terminal errors, structured output and its fallback, usage and cost, routing per request.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LlmCallRequest, LlmCallResult } from '../../src/engine/call.js';
 import { describeFormat, parseReply } from '../../src/engine/parsers/parse.js';
 import type { ParserSpec } from '../../src/engine/parsers/spec.js';
 import type { AttemptInfo, LlmDeps } from '../../src/llm/client.js';
 import { createLlm } from '../../src/llm/client.js';
+import { createLlmWithMock } from '../../src/llm/mock/in-process.js';
 import { mockModel } from '../../src/llm/mock/model-name.js';
 import type { MockServer } from '../../src/llm/mock/node.js';
 import { startMockServer } from '../../src/llm/mock/node.js';
 import { costUsd, priceFor } from '../../src/llm/pricing.js';
 import { retryAfterMs } from '../../src/llm/retry.js';
 import type { LlmSettingsInput } from '../../src/llm/settings.js';
-import { LlmSettingsError, settingsFromEnv } from '../../src/llm/settings.js';
+import { LLM_NOT_CONFIGURED_MESSAGE, LlmSettingsError, settingsFromEnv } from '../../src/llm/settings.js';
 import { estimatePromptTokens } from '../../src/llm/tokens.js';
 import { sumUsage } from '../../src/llm/usage.js';
 
@@ -145,21 +146,62 @@ describe('retries', () => {
     expect(attempts[0]?.code).toBe('provider_error');
   });
 
-  it('retries an empty reply, bounded by maxEmptyRetries', async () => {
-    const { llm } = harness();
-    const r1 = ok(await llm(req(mockModel({ fail: [['empty', 1]], seed: 'empty1' }))));
-    expect(r1.attempts).toBe(2);
+  it('retries empty replies under the same policy as every other transient fault', async () => {
+    const { llm, delays } = harness();
+    // Four empty replies in a row: the old separate bound (2 retries) would have failed this call.
+    const r1 = ok(await llm(req(mockModel({ fail: [['empty', 4]], seed: 'empty4' }))));
+    expect(r1.attempts).toBe(5);
+    expect(delays).toEqual([250, 500, 1000, 2000]);
     const r2 = err(await llm(req(mockModel({ fail: [['empty', 9]], seed: 'empty9' }))));
     expect(r2.error.code).toBe('empty_reply');
-    expect(r2.attempts).toBe(3); // first try + 2 empty retries (default)
+    expect(r2.attempts).toBe(5);
+    expect(r2.error.message).toContain('(5 attempts: empty_reply ×5)');
   });
 
-  it('stops after maxAttempts and reports the last error', async () => {
+  it('stops after maxAttempts and reports every attempt', async () => {
     const { llm } = harness({ retry: { maxAttempts: 4 } });
     const r = err(await llm(req(mockModel({ fail: [[503, 10]], seed: 'exhaust' }))));
     expect(r.attempts).toBe(4);
     expect(r.error).toMatchObject({ code: 'provider_error', status: 503 });
     expect(r.error.message).toContain('The server had an error');
+    expect(r.error.message).toContain('(4 attempts: 503 ×4)');
+    expect(r.error.attempts?.map((a) => [a.attempt, a.kind, a.code, a.status])).toEqual([
+      [1, 'http', 'provider_error', 503],
+      [2, 'http', 'provider_error', 503],
+      [3, 'http', 'provider_error', 503],
+      [4, 'http', 'provider_error', 503],
+    ]);
+    for (const a of r.error.attempts ?? []) expect(a.latencyMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('a slow last attempt does not turn a rate-limited call into a timeout: the dominant cause is reported', async () => {
+    const { llm } = harness({ timeoutMs: 150 });
+    const r = err(await llm(req(mockModel({ fail: [[429, 4], ['timeout', 1]], retryAfterMs: 1, seed: 'mostly429' }))));
+    expect(r.error).toMatchObject({ code: 'rate_limited', status: 429 });
+    expect(r.error.message).toContain('HTTP 429');
+    expect(r.error.message).toContain('(5 attempts: 429 ×4, timeout)');
+    expect(r.error.attempts?.map((a) => a.kind)).toEqual(['http', 'http', 'http', 'http', 'timeout']);
+    expect(r.error.attempts?.[4]?.latencyMs).toBeGreaterThanOrEqual(150);
+  });
+
+  it('reports timeout when timeouts dominate, and breaks a tie towards the later cause', async () => {
+    const { llm } = harness({ timeoutMs: 150 });
+    const timeouts = err(await llm(req(mockModel({ fail: [[429, 2], ['timeout', 3]], retryAfterMs: 1, seed: 'mostlyTimeout' }))));
+    expect(timeouts.error.code).toBe('timeout');
+    expect(timeouts.error.status).toBeUndefined();
+    expect(timeouts.error.message).toContain('(5 attempts: 429 ×2, timeout ×3)');
+    const four = harness({ retry: { maxAttempts: 4 } }).llm;
+    const tie = err(await four(req(mockModel({ fail: [[500, 2], [429, 2]], seed: 'tie' }))));
+    expect(tie.error).toMatchObject({ code: 'rate_limited', status: 429 });
+    expect(tie.error.message).toContain('(4 attempts: 500 ×2, 429 ×2)');
+  });
+
+  it('a fault retrying cannot fix ends the call and is the one reported', async () => {
+    const { llm } = harness();
+    const r = err(await llm(req(mockModel({ fail: [[500, 2], [401, 1]], seed: 'then401' }))));
+    expect(r.attempts).toBe(3);
+    expect(r.error).toMatchObject({ code: 'auth', status: 401 });
+    expect(r.error.message).toContain('(3 attempts: 500 ×2, 401)');
   });
 
   it('a mix of faults counts every attempt', async () => {
@@ -332,6 +374,8 @@ describe('routing per request', () => {
     const unknown = err(await llm(req('x', { provider: 'nope' })));
     expect(unknown.error.code).toBe('bad_request');
     expect(unknown.attempts).toBe(0);
+    // The deployment's provider ids are not the caller's business.
+    expect(unknown.error.message).toBe('unknown provider "nope"');
   });
 
   it('Azure providers put the deployment in the path, api-version in the query and the key in api-key', async () => {
@@ -367,34 +411,82 @@ describe('settingsFromEnv', () => {
     expect(s.providers.groq).toMatchObject({ apiKey: 'gsk-1', supportsJsonSchema: true });
     expect(s.providers.az).toMatchObject({ azureApiVersion: '2024-10-21', supportsJsonSchema: false });
     expect(s.providers.az?.apiKey).toBeUndefined();
+    // Every secret value of the environment is scrubbed from provider messages.
+    expect(s.secrets.sort()).toEqual(['gsk-1', 'sk-default']);
   });
 
   it('BYOK only when allowed', () => {
-    expect(() => settingsFromEnv({ LLM_BASE_URL: 'mock', LLM_API_KEY: 'mine' }, { byokKey: 'theirs' })).toThrow(LlmSettingsError);
-    const s = settingsFromEnv({ LLM_BASE_URL: 'mock', LLM_API_KEY: 'mine', ALLOW_BYOK: 'true' }, { byokKey: 'theirs' });
+    expect(() => settingsFromEnv({ LLM_BASE_URL: 'http://x/v1', LLM_API_KEY: 'mine' }, { byokKey: 'theirs' })).toThrow(LlmSettingsError);
+    const s = settingsFromEnv({ LLM_BASE_URL: 'http://x/v1', LLM_API_KEY: 'mine', ALLOW_BYOK: 'true' }, { byokKey: 'theirs' });
     expect(s.providers.default?.apiKey).toBe('theirs');
   });
 
-  it('rejects malformed variables with stable codes', () => {
-    const code = (f: () => unknown) => {
-      try {
-        f();
-      } catch (e) {
-        return e instanceof LlmSettingsError ? e.code : 'other';
-      }
-      return 'none';
-    };
-    expect(code(() => settingsFromEnv({ LLM_BASE_URL: 'mock', LLM_PROVIDERS: '{' }))).toBe('invalid_providers');
-    expect(code(() => settingsFromEnv({ LLM_BASE_URL: 'mock', LLM_PROVIDERS: '{"x": {"url": "y"}}' }))).toBe('invalid_providers');
-    expect(code(() => settingsFromEnv({ LLM_BASE_URL: 'mock', LLM_TIMEOUT_MS: 'soon' }))).toBe('invalid_number');
-    // A deployment that forgot its endpoint fails loudly instead of answering with mock verdicts.
-    expect(code(() => settingsFromEnv({ LLM_API_KEY: 'sk-real' }))).toBe('llm_not_configured');
-    expect(code(() => settingsFromEnv({ LLM_BASE_URL: '  ' }))).toBe('llm_not_configured');
+  it('reads the retry policy from its variables, defaults otherwise', () => {
+    const s = settingsFromEnv({ LLM_BASE_URL: 'http://x/v1', LLM_MAX_ATTEMPTS: '7', LLM_RETRY_BASE_MS: '0', LLM_RETRY_MAX_MS: '1000', LLM_RETRY_AFTER_MAX_MS: '5000' });
+    expect(s.retry).toEqual({ maxAttempts: 7, baseDelayMs: 0, maxDelayMs: 1000, maxRetryAfterMs: 5000 });
+    expect(settingsFromEnv({ LLM_BASE_URL: 'http://x/v1' }).retry).toEqual({ maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 20_000, maxRetryAfterMs: 60_000 });
   });
 
-  it('LLM_BASE_URL "mock" answers from the in-process mock', async () => {
-    const llm = createLlm(settingsFromEnv({ LLM_BASE_URL: 'mock', LLM_MODEL: 'mock-judge' }));
-    const r = ok(await llm(req(undefined)));
+  it('rejects malformed variables: a generic error for callers, the reason in the operator log', () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const caught = (f: () => unknown): LlmSettingsError => {
+        try {
+          f();
+        } catch (e) {
+          if (e instanceof LlmSettingsError) return e;
+          throw e;
+        }
+        throw new Error('expected an LlmSettingsError');
+      };
+      const cases: [Record<string, string>, string][] = [
+        [{ LLM_BASE_URL: 'http://x/v1', LLM_PROVIDERS: '{' }, 'invalid_providers'],
+        [{ LLM_BASE_URL: 'http://x/v1', LLM_PROVIDERS: '{"x": {"url": "y"}}' }, 'invalid_providers'],
+        [{ LLM_BASE_URL: 'http://x/v1', LLM_TIMEOUT_MS: 'soon' }, 'invalid_number'],
+        [{ LLM_BASE_URL: 'http://x/v1', LLM_RETRY_BASE_MS: '-1' }, 'invalid_number'],
+        [{ LLM_BASE_URL: 'http://x/v1', LLM_MAX_ATTEMPTS: '50' }, 'invalid_settings'],
+        // A deployment that forgot its endpoint fails loudly instead of answering with mock verdicts.
+        [{ LLM_API_KEY: 'sk-real' }, 'missing_base_url'],
+        [{ LLM_BASE_URL: '  ' }, 'missing_base_url'],
+        // The Worker holds no mock.
+        [{ LLM_BASE_URL: 'mock' }, 'mock_unavailable'],
+      ];
+      for (const [env, reason] of cases) {
+        const e = caught(() => settingsFromEnv(env));
+        expect([e.reason, e.code, e.message]).toEqual([reason, 'llm_not_configured', LLM_NOT_CONFIGURED_MESSAGE]);
+        const line = JSON.parse(String(logged.mock.calls.at(-1)?.[0])) as Record<string, unknown>;
+        expect(line).toMatchObject({ level: 'error', event: 'llm.settings_invalid', reason, detail: e.detail });
+      }
+      expect(caught(() => settingsFromEnv({ LLM_BASE_URL: 'http://x/v1', LLM_PROVIDERS: '{"x": {"url": "y"}}' })).detail).toContain('LLM_PROVIDERS');
+      // The caller's mistake keeps its own code and says what to do; it is not the operator's problem.
+      logged.mockClear();
+      const byok = caught(() => settingsFromEnv({ LLM_BASE_URL: 'http://x/v1' }, { byokKey: 'theirs' }));
+      expect([byok.code, byok.message]).toEqual(['byok_disabled', 'this deployment does not accept caller-supplied API keys (ALLOW_BYOK is off)']);
+      expect(logged).not.toHaveBeenCalled();
+    } finally {
+      logged.mockRestore();
+    }
+  });
+
+  it('a broken LLM_PROVIDERS never quotes a key, not even to the operator', () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      // A key pasted inline (instead of naming its secret) and broken JSON: JSON.parse quotes the text.
+      const env = { LLM_BASE_URL: 'http://x/v1', LLM_PROVIDERS: '{"groq": {"baseUrl": "u", "apiKey": "gsk_live1234567890abcdef"' };
+      expect(() => settingsFromEnv(env)).toThrow(LlmSettingsError);
+      const text = logged.mock.calls.map((c) => String(c[0])).join('\n');
+      expect(text).toContain('llm.settings_invalid');
+      expect(text).not.toContain('gsk_live1234567890abcdef');
+    } finally {
+      logged.mockRestore();
+    }
+  });
+
+  it('LLM_BASE_URL "mock" answers from the in-process mock where the caller opts in (Node only)', async () => {
+    const settings = settingsFromEnv({ LLM_BASE_URL: 'mock', LLM_MODEL: 'mock-judge' }, { inProcessMock: true });
+    const r = ok(await createLlmWithMock(settings)(req(undefined)));
     expect(parseReply({ type: 'fastchat-verdict' }, r.content).ok).toBe(true);
+    // The Worker's client has no mock to answer with: it refuses instead of failing every call.
+    expect(() => createLlm(settings)).toThrow(LlmSettingsError);
   });
 });

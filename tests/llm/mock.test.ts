@@ -201,6 +201,25 @@ describe('faults through the model name', () => {
     const bad = await complete([{ role: 'user', content: 'x' }], 'mock-judge?nope=1');
     expect(bad.status).toBe(400);
   });
+
+  it('echoKey: error bodies quote the key the request carried; replies do not change', async () => {
+    expect(mockModel({ permanent: 503, echoKey: true })).toBe('mock-judge?permanent=503&echoKey=1');
+    expect(parseMockModel('mock-judge?echoKey=1').echoKey).toBe(true);
+    expect(parseMockModel('mock-judge').echoKey).toBe(false);
+    expect(() => parseMockModel('mock-judge?echoKey=yes')).toThrow(/echoKey/);
+    const send = (model: string, headers: Record<string, string>) =>
+      handleMockRequest(
+        new Request('http://mock/v1/chat/completions', { method: 'POST', headers, body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] }) }),
+        { state: createMockState() },
+      );
+    const bearer = (await (await send(mockModel({ permanent: 503, echoKey: true }), { authorization: 'Bearer k-123456' })).json()) as { error: { message: string } };
+    expect(bearer.error.message).toContain('Incorrect API key provided: k-123456. Request header: "Authorization: Bearer k-123456".');
+    const azure = (await (await send(mockModel({ permanent: 401, echoKey: true }), { 'api-key': 'az-987654' })).json()) as { error: { message: string } };
+    expect(azure.error.message).toContain('Incorrect API key provided: az-987654.');
+    const quiet = (await (await send(mockModel({ permanent: 401 }), { authorization: 'Bearer k-123456' })).json()) as { error: { message: string } };
+    expect(quiet.error.message).not.toContain('k-123456');
+    expect((await send(mockModel({ echoKey: true }), { authorization: 'Bearer k-123456' })).status).toBe(200);
+  });
 });
 
 describe('scripted mode', () => {

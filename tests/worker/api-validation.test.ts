@@ -31,7 +31,8 @@ const CASES: Case[] = [
       apiWith({ LLM_BASE_URL: '' }, '/v1/evaluations', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(valid) }),
     status: 503,
     code: 'llm_not_configured',
-    mentions: 'LLM_BASE_URL is not set',
+    // Generic for callers: the diagnosis (LLM_BASE_URL is not set) goes to the operator's logs.
+    mentions: 'cannot call an LLM',
   },
   {
     name: 'malformed JSON',

@@ -67,12 +67,14 @@ export function checkLlmConfig(env: LlmEnv, judge: ResolvedJudge): void {
   try {
     providers = Object.keys(settingsFromEnv(env).providers);
   } catch (err) {
-    if (err instanceof LlmSettingsError) throw new ApiError(503, 'llm_not_configured', `this deployment cannot call an LLM: ${err.message}`);
+    // err.message is caller-safe; the diagnosis went to the operator's logs (llm.settings_invalid).
+    if (err instanceof LlmSettingsError) throw new ApiError(503, 'llm_not_configured', err.message);
     throw err;
   }
   for (const f of providerFields(judge.config)) {
     if (!providers.includes(f.provider)) {
-      throw new ApiError(400, 'invalid_config', `config.${f.path}: unknown provider "${f.provider}"; this deployment has: ${providers.join(', ')}`);
+      // The deployment's other provider ids are not listed: they are the operator's business.
+      throw new ApiError(400, 'invalid_config', `config.${f.path}: unknown provider "${f.provider}": this deployment has no provider by that name`);
     }
   }
 }

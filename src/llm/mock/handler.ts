@@ -101,23 +101,40 @@ function latencyOf(d: MockDirectives, fallback: number | [number, number] | unde
   return Math.round(l[0] + unitFromHash(`${key}\u0000latency\u0000${attempt}`) * (l[1] - l[0]));
 }
 
-function statusError(status: number, d: MockDirectives, model: string): Response {
+/** The key a request carried (`Authorization: Bearer …`, else Azure's `api-key`), or '' without one. */
+function keyOf(request: Request): string {
+  const auth = request.headers.get('authorization') ?? '';
+  return /^Bearer\s+(.+)$/i.exec(auth)?.[1] ?? request.headers.get('api-key') ?? '';
+}
+
+/**
+ * An OpenAI-style error response for `status`. With `echoKey`, the message quotes the request's key and
+ * its header, as careless providers do.
+ */
+function statusError(status: number, d: MockDirectives, model: string, request: Request): Response {
+  const key = keyOf(request);
+  const echo = d.echoKey ? ` Incorrect API key provided: ${key}. Request header: "Authorization: Bearer ${key}".` : '';
   switch (status) {
     case 429: {
       const headers: Record<string, string> =
         d.retryAfterMs !== undefined ? { 'retry-after-ms': String(d.retryAfterMs) } : { 'retry-after': String(d.retryAfterSeconds) };
-      return openAiError(429, 'Rate limit reached for requests (mock). Please try again later.', 'requests', 'rate_limit_exceeded', headers);
+      return openAiError(429, `Rate limit reached for requests (mock). Please try again later.${echo}`, 'requests', 'rate_limit_exceeded', headers);
     }
     case 400:
-      return openAiError(400, 'Invalid request (mock fault).', 'invalid_request_error', null);
+      return openAiError(400, `Invalid request (mock fault).${echo}`, 'invalid_request_error', null);
     case 401:
-      return openAiError(401, 'Incorrect API key provided (mock).', 'invalid_request_error', 'invalid_api_key');
+      return openAiError(401, `Incorrect API key provided (mock).${echo}`, 'invalid_request_error', 'invalid_api_key');
     case 403:
-      return openAiError(403, 'You are not allowed to use this model (mock).', 'invalid_request_error', 'model_not_allowed');
+      return openAiError(403, `You are not allowed to use this model (mock).${echo}`, 'invalid_request_error', 'model_not_allowed');
     case 404:
-      return openAiError(404, `The model \`${model}\` does not exist or you do not have access to it (mock).`, 'invalid_request_error', 'model_not_found');
+      return openAiError(404, `The model \`${model}\` does not exist or you do not have access to it (mock).${echo}`, 'invalid_request_error', 'model_not_found');
     default:
-      return openAiError(status, `The server had an error while processing your request (mock ${status}).`, status >= 500 ? 'server_error' : 'invalid_request_error', null);
+      return openAiError(
+        status,
+        `The server had an error while processing your request (mock ${status}).${echo}`,
+        status >= 500 ? 'server_error' : 'invalid_request_error',
+        null,
+      );
   }
 }
 
@@ -186,12 +203,12 @@ async function chatCompletion(request: Request, options: MockServerOptions, stat
 
   await wait(latencyOf(d, options.latencyMs, key, attempt), request.signal);
 
-  if (d.permanent !== undefined) return statusError(d.permanent, d, body.model);
+  if (d.permanent !== undefined) return statusError(d.permanent, d, body.model, request);
   if (d.rejectJsonSchema && body.response_format?.type === 'json_schema') {
     return openAiError(400, "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.", 'invalid_request_error', null);
   }
   const fault = faultFor(d, key, attempt);
-  if (fault?.kind === 'status') return statusError(fault.status, d, body.model);
+  if (fault?.kind === 'status') return statusError(fault.status, d, body.model, request);
   if (fault?.kind === 'timeout') {
     await wait(d.hangMs, request.signal);
     return openAiError(504, 'Gateway timeout (mock hang).', 'server_error', null);

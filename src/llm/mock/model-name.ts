@@ -22,6 +22,7 @@
  * | `jsonSchema` | `reject` | answer 400 "response_format json_schema is not supported" to structured-output requests |
  * | `usage` | `omit` | leave `usage` out of replies (exercises client-side estimates) |
  * | `ns` | text | scripted-mode namespace (rules set with the control endpoint or in code) |
+ * | `echoKey` | `1` | every error body quotes the key the request carried (`Authorization: Bearer …` or `api-key`), as some providers do: tests prove it is redacted |
  *
  * Faults: an HTTP status (`500`, `502`, `503`, `429`, `400`, `401`, `403`, `404`, …), `timeout` (hang),
  * `malformed` (200 with a broken JSON body), `empty` (200 with empty content), `truncated` (200 with half
@@ -71,6 +72,8 @@ export interface MockDirectives {
   rejectJsonSchema: boolean;
   omitUsage: boolean;
   namespace: string;
+  /** Error bodies quote the request's key. Default false. */
+  echoKey: boolean;
 }
 
 /** Thrown for a model name the mock cannot read; the handler turns it into a 400. */
@@ -107,6 +110,7 @@ export function parseMockModel(model: string): MockDirectives {
     rejectJsonSchema: false,
     omitUsage: false,
     namespace: 'default',
+    echoKey: false,
   };
   if (q < 0) return d;
   for (const [key, value] of new URLSearchParams(model.slice(q + 1))) {
@@ -154,6 +158,10 @@ export function parseMockModel(model: string): MockDirectives {
       case 'ns':
         d.namespace = value;
         break;
+      case 'echoKey':
+        if (value !== '1' && value !== 'true' && value !== '0' && value !== 'false') throw new MockModelNameError(`echoKey=${value} must be 1 or 0`);
+        d.echoKey = value === '1' || value === 'true';
+        break;
       default:
         throw new MockModelNameError(`unknown mock model option "${key}"`);
     }
@@ -187,6 +195,8 @@ export interface MockModelOptions {
   usage?: 'omit';
   /** Scripted-mode namespace. */
   ns?: string;
+  /** Error bodies quote the request's key (to test redaction). */
+  echoKey?: boolean;
 }
 
 /** Builds a mock model name, e.g. `mockModel({ fail: [[500, 2]], seed: 't1' })` → `mock-judge?fail=500:2&seed=t1`. */
@@ -205,6 +215,7 @@ export function mockModel(opts: MockModelOptions = {}): string {
   if (opts.jsonSchema) params.set('jsonSchema', opts.jsonSchema);
   if (opts.usage) params.set('usage', opts.usage);
   if (opts.ns !== undefined) params.set('ns', opts.ns);
+  if (opts.echoKey) params.set('echoKey', '1');
   const q = params.toString().replaceAll('%2C', ',').replaceAll('%3A', ':');
   return q ? `${base}?${q}` : base;
 }

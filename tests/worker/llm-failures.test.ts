@@ -1,0 +1,125 @@
+/**
+ * LLM failures through the whole pipeline (API → queue → Durable Object → D1 → API / SSE / logs):
+ * a provider that echoes the deployment's key never shows it anywhere, while the caller still learns
+ * the status and kind of error; a call that met 429s and then one slow attempt is reported as
+ * rate-limited, with every attempt listed.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Evaluation, EvaluationAccepted } from '../../src/api/schemas.js';
+import type { LlmAttempt } from '../../src/engine/call.js';
+import { mockModel } from '../../src/llm/mock/model-name.js';
+import { forwardEvents, evaluationStub } from '../../src/pipeline/stub.js';
+import type { ErrorJson } from './api-fetch.js';
+import { api, apiWith, postJson } from './api-fetch.js';
+import { drainAlarms, PAIRWISE, parseSse, testEnv, waitForEnd } from './helpers.js';
+
+afterEach(drainAlarms);
+
+/** Everything the pipeline logged while `run` ran (console.log / warn / error, one JSON line each). */
+async function capturingLogs<T>(run: () => Promise<T>): Promise<{ result: T; logs: string }> {
+  const lines: string[] = [];
+  const spies = (['log', 'warn', 'error'] as const).map((level) =>
+    vi.spyOn(console, level).mockImplementation((...args: unknown[]) => {
+      lines.push(args.map(String).join(' '));
+    }),
+  );
+  try {
+    const result = await run();
+    return { result, logs: lines.join('\n') };
+  } finally {
+    for (const s of spies) s.mockRestore();
+  }
+}
+
+/** Submits a one-call evaluation whose every agent uses `model`, waits for its end, returns its id. */
+async function runToEnd(model: string): Promise<string> {
+  const res = await postJson('/v1/evaluations', { preset: 'chateval-single', config: { defaults: { model } }, task: PAIRWISE });
+  expect(res.status).toBe(202);
+  const { id } = await res.json<EvaluationAccepted>();
+  await waitForEnd(id, 25_000);
+  return id;
+}
+
+describe('redaction', () => {
+  it("a provider echoing the deployment's key: not in the stored error, the API, the SSE stream or the logs", async () => {
+    const key = testEnv.LLM_API_KEY ?? '';
+    expect(key.length).toBeGreaterThan(10);
+    const { result: id, logs } = await capturingLogs(async () => {
+      const id = await runToEnd(mockModel({ permanent: 401, echoKey: true, seed: `echo-${Date.now()}` }));
+      // Read everything a caller can while still capturing, so the reads' own logs are checked too.
+      const view = await (await api(`/v1/evaluations/${id}`)).text();
+      const transcript = await (await api(`/v1/evaluations/${id}/transcript`)).text();
+      const sse = await (await forwardEvents(testEnv, id, new Request('http://x/events'))).text();
+      const snapshot = JSON.stringify(await evaluationStub(testEnv, id).snapshot());
+      for (const text of [view, transcript, sse, snapshot]) expect(text).not.toContain(key);
+      // The caller still learns the status and the kind of error, and sees where the key was.
+      const evaluation = JSON.parse(view) as Evaluation;
+      expect(evaluation.status).toBe('failed');
+      expect(evaluation.error?.code).toBe('auth');
+      expect(evaluation.error?.message).toContain('HTTP 401');
+      expect(evaluation.error?.message).toContain('Incorrect API key provided: [redacted]');
+      const finished = parseSse(sse).find((e) => e.type === 'call.finished');
+      expect(finished?.data.error).toMatchObject({ code: 'auth', status: 401, attempts: [{ attempt: 1, kind: 'http', code: 'auth', status: 401 }] });
+      expect(JSON.stringify(finished?.data.error)).toContain('Bearer [redacted]');
+      return id;
+    });
+    const row = await testEnv.DB.prepare('SELECT error_code, error_message FROM evaluations WHERE id = ?').bind(id).first<{ error_code: string; error_message: string }>();
+    expect(row?.error_code).toBe('auth');
+    expect(row?.error_message).not.toContain(key);
+    expect(row?.error_message).toContain('[redacted]');
+    // The capture saw the pipeline's own lines (so the check below can fail), and none holds the key.
+    expect(logs).toContain('"event":"call.finished"');
+    expect(logs).toContain('"event":"evaluation.ended"');
+    expect(logs).not.toContain(key);
+  });
+});
+
+describe('configuration faults are the operator\'s business', () => {
+  const submit = (overrides: Record<string, string>, config: Record<string, unknown> = {}) =>
+    apiWith(overrides, '/v1/evaluations', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ preset: 'chateval-single', config, task: PAIRWISE }),
+    });
+
+  it('a broken LLM_PROVIDERS: callers get a generic llm_not_configured, the operator log gets the reason', async () => {
+    const broken = '{"groq": {"baseUrl": "https://api.groq.com/openai/v1", "apiKey": "gsk_pastedInline0123456789"';
+    const { result, logs } = await capturingLogs(async () => {
+      const res = await submit({ LLM_PROVIDERS: broken });
+      return { status: res.status, body: await res.text() };
+    });
+    expect(result.status).toBe(503);
+    const error = (JSON.parse(result.body) as ErrorJson).error;
+    expect(error.code).toBe('llm_not_configured');
+    expect(error.message).toBe("this deployment cannot call an LLM: its LLM settings are missing or invalid (the operator's logs say why)");
+    for (const internal of ['LLM_PROVIDERS', 'JSON', 'groq', 'gsk_']) expect(result.body).not.toContain(internal);
+    expect(logs).toContain('"event":"llm.settings_invalid"');
+    expect(logs).toContain('"reason":"invalid_providers"');
+    expect(logs).not.toContain('gsk_pastedInline0123456789');
+  });
+
+  it("an unknown provider is named, the deployment's others are not", async () => {
+    const providers = JSON.stringify({ 'secret-vendor': { baseUrl: 'https://vendor.test/v1' } });
+    const res = await submit({ LLM_PROVIDERS: providers }, { defaults: { provider: 'nope' } });
+    expect(res.status).toBe(400);
+    const text = await res.text();
+    expect((JSON.parse(text) as ErrorJson).error.message).toBe('config.defaults.provider: unknown provider "nope": this deployment has no provider by that name');
+    expect(text).not.toContain('secret-vendor');
+  });
+});
+
+describe('reporting every attempt', () => {
+  it('429 ×4 then one attempt past its time limit ends rate_limited, not timeout, with each attempt listed', async () => {
+    // retryAfterMs keeps the 429 waits short; the fifth attempt hangs past LLM_TIMEOUT_MS (5 s in this suite).
+    const id = await runToEnd(mockModel({ fail: [[429, 4], ['timeout', 1]], retryAfterMs: 10, seed: `dominant-${Date.now()}` }));
+    const evaluation = await (await api(`/v1/evaluations/${id}`)).json<Evaluation>();
+    expect(evaluation.status).toBe('failed');
+    expect(evaluation.error?.code).toBe('rate_limited');
+    expect(evaluation.error?.message).toContain('(5 attempts: 429 ×4, timeout)');
+    const sse = parseSse(await (await forwardEvents(testEnv, id, new Request('http://x/events'))).text());
+    const error = sse.find((e) => e.type === 'call.finished')?.data.error as { status?: number; attempts?: LlmAttempt[] } | undefined;
+    expect(error?.status).toBe(429);
+    expect(error?.attempts?.map((a) => a.kind)).toEqual(['http', 'http', 'http', 'http', 'timeout']);
+    expect(error?.attempts?.[4]?.latencyMs).toBeGreaterThanOrEqual(5_000);
+  });
+});
