@@ -10,7 +10,7 @@ import { app } from './api/app.js';
 import type { Bindings } from './env.js';
 import { log, messageOf } from './pipeline/log.js';
 
-export { EvaluationDO } from '../durable-objects/evaluation.js';
+export { EvaluationDO } from '../durable-objects/evaluation/index.js';
 
 export default {
   fetch: (request, env, ctx) => app.fetch(request, env, ctx),

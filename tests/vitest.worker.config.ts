@@ -11,7 +11,10 @@ export default defineConfig({
   plugins: [
     cloudflareTest({
       wrangler: { configPath: `${root}wrangler.toml` },
+      // The production Worker plus test-only classes; EVALUATION runs the test subclass (its hooks replace casts into privates).
+      main: `${root}tests/worker/test-entry.ts`,
       miniflare: {
+        durableObjects: { EVALUATION: { className: 'TestEvaluationDO', useSQLite: true } },
         bindings: {
           TEST_MIGRATIONS: migrations,
           LLM_BASE_URL: mock.url,

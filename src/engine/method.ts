@@ -102,6 +102,12 @@ export interface MethodDefinition<C extends { method: string }, S> {
   readonly method: C['method'];
   /** The paper section the implementation follows. */
   readonly paper: string;
+  /**
+   * Version of this method's protocol, a positive integer. Bump it with any change that, for the same
+   * stored results, alters the calls it lists (ids, order, messages, parameters) or how it folds replies:
+   * running evaluations are pinned to the version they started with (src/engine/version.ts). Default 1.
+   */
+  readonly version?: number;
   /** Task kinds the method accepts. */
   readonly taskKinds: readonly Task['kind'][];
   /** zod schema of the full config (defaults filled). */

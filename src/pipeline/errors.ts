@@ -13,6 +13,13 @@ export type PipelineErrorCode =
   | 'invalid_evaluation'
   /** The engine listed no ready calls and no outcome (a method bug). */
   | 'engine_stuck'
+  /**
+   * The deployment's engine version for the method differs from the one the evaluation started with
+   * (src/engine/version.ts): its stored calls cannot be replayed, so it ends without new calls.
+   */
+  | 'engine_version_changed'
+  /** A status change the status module does not allow (src/pipeline/status.ts): a bug. */
+  | 'invalid_transition'
   /** The alarm kept throwing (bug, storage reset) past the retry bound. */
   | 'internal_error'
   /** The job message went to the dead-letter queue: no consumer managed to start the evaluation. */

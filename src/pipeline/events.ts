@@ -73,10 +73,13 @@ export interface VoteEvent {
   data: { evaluationId: string } & Vote;
 }
 
+/** A verdict without its transcript, as events and the `verdicts` row carry it (the transcript is stored per call). */
+export type VerdictSummary = Omit<Verdict, 'transcript'>;
+
 /** `verdict`: the verdict without its transcript (the transcript is the `call.finished` events). */
 export interface VerdictEvent {
   type: 'verdict';
-  data: { evaluationId: string; verdict: Omit<Verdict, 'transcript'> };
+  data: { evaluationId: string; verdict: VerdictSummary };
 }
 
 /** Any live progress event. */

@@ -59,6 +59,11 @@ export class SseHub {
     return this.writers.size;
   }
 
+  /** True while the keep-alive timer runs (exactly while subscribers exist). */
+  get pinging(): boolean {
+    return this.timer !== null;
+  }
+
   /**
    * A new subscriber's stream: `initial` (the replay, already SSE-encoded) first; with `end` the stream
    * closes right after it, else it receives every {@link send} until {@link closeAll}.

@@ -1,25 +1,28 @@
 /**
  * @module
  * Reaching an evaluation's Durable Object: the stub by evaluation id, and {@link forwardEvents} for the
- * API's `GET /v1/evaluations/:id/events` route.
+ * API's `GET /v1/evaluations/:id/events` route. Typed by the RPC contract (./rpc.ts), not by the class,
+ * so nothing here imports the Durable Object.
  */
-import type { EvaluationDO } from '../../durable-objects/evaluation.js';
+import type { EvaluationRpc } from './rpc.js';
+import { EVALUATION_ID_HEADER } from './rpc.js';
 
-/** The bindings these helpers need. */
-export interface EvaluationNamespaceEnv {
-  EVALUATION: DurableObjectNamespace<EvaluationDO>;
-}
+export { EVALUATION_ID_HEADER } from './rpc.js';
+export type { CallTiming, EvaluationRpc, EvaluationSnapshot, StatusResult } from './rpc.js';
+
+/** An object that answers the evaluation RPC: `EvaluationDO` in production, a test subclass in tests. */
+export type EvaluationObject = EvaluationRpc & Rpc.DurableObjectBranded;
 
 /**
- * Request header carrying the evaluation id to the object's `fetch`: an object addressed by
- * `idFromName` cannot rely on `ctx.id.name` (it may be undefined in production), and on an object that
- * never ran the evaluation the id is needed to look the row up in D1. The object checks it against its
- * own id, so a client-supplied value cannot point it elsewhere; {@link forwardEvents} always overwrites it.
+ * The bindings these helpers need. Generic in the class, so callers keep their binding's own stub type
+ * (`Env.EVALUATION` names `EvaluationDO`) without this module importing it.
  */
-export const EVALUATION_ID_HEADER = 'X-Tribunal-Evaluation-Id';
+export interface EvaluationNamespaceEnv<T extends EvaluationObject = EvaluationObject> {
+  EVALUATION: DurableObjectNamespace<T>;
+}
 
 /** The stub of the Durable Object that runs evaluation `id` (`idFromName(id)`: one object per evaluation). */
-export function evaluationStub(env: EvaluationNamespaceEnv, id: string): DurableObjectStub<EvaluationDO> {
+export function evaluationStub<T extends EvaluationObject>(env: EvaluationNamespaceEnv<T>, id: string): DurableObjectStub<T> {
   return env.EVALUATION.get(env.EVALUATION.idFromName(id));
 }
 
@@ -31,7 +34,7 @@ export function evaluationStub(env: EvaluationNamespaceEnv, id: string): Durable
  * @example
  * app.get('/v1/evaluations/:id/events', (c) => forwardEvents(c.env, c.req.param('id'), c.req.raw));
  */
-export function forwardEvents(env: EvaluationNamespaceEnv, id: string, request: Request): Promise<Response> {
+export function forwardEvents<T extends EvaluationObject>(env: EvaluationNamespaceEnv<T>, id: string, request: Request): Promise<Response> {
   const forwarded = new Request(request);
   forwarded.headers.set(EVALUATION_ID_HEADER, id);
   return evaluationStub(env, id).fetch(forwarded);

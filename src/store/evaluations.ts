@@ -4,7 +4,8 @@
  * the verdict, transcript rows and usage sums. The pipeline's writes live in ./results.ts.
  * Times are epoch milliseconds; JSON columns hold documents validated by the API's zod schemas.
  */
-import type { EvaluationStatus } from '../pipeline/events.js';
+import type { Usage } from '../engine/call.js';
+import type { EvaluationStatus } from '../pipeline/status.js';
 import { sha256Hex } from './hash.js';
 
 /** A new `evaluations` row as the API inserts it (status `queued`). */
@@ -219,7 +220,7 @@ export async function getUsageSums(db: D1Database, id: string): Promise<UsageSum
   };
 }
 
-/** One `transcripts` row. */
+/** One `transcripts` row, with the usage of its call. */
 export interface TranscriptRow {
   seq: number;
   callId: string;
@@ -229,18 +230,56 @@ export interface TranscriptRow {
   model: string;
   content: string;
   parseError: string | null;
+  /** Tokens and cost of this reply, from the call's `usage` row (zeros if that row is missing). */
+  usage: Usage;
 }
 
-/** The stored transcript of one evaluation in recording order. */
+/**
+ * The stored transcript of one evaluation in recording order: every successful call's reply, for
+ * succeeded, failed and cancelled evaluations alike (the final write stores them all), each with its
+ * usage (joined from the `usage` row of the same call, the one source of billing).
+ */
 export async function listTranscript(db: D1Database, id: string): Promise<TranscriptRow[]> {
   const { results } = await db
     .prepare(
-      `SELECT seq, call_id AS callId, agent, label, stage, model, content, parse_error AS parseError
-       FROM transcripts WHERE evaluation_id = ? ORDER BY seq`,
+      `SELECT t.seq, t.call_id, t.agent, t.label, t.stage, t.model, t.content, t.parse_error,
+         u.prompt_tokens, u.completion_tokens, u.cached_prompt_tokens, u.estimated, u.cost_usd
+       FROM transcripts t LEFT JOIN usage u ON u.evaluation_id = t.evaluation_id AND u.call_id = t.call_id
+       WHERE t.evaluation_id = ? ORDER BY t.seq`,
     )
     .bind(id)
-    .all<TranscriptRow>();
-  return results;
+    .all<{
+      seq: number;
+      call_id: string;
+      agent: string;
+      label: string;
+      stage: string;
+      model: string;
+      content: string;
+      parse_error: string | null;
+      prompt_tokens: number | null;
+      completion_tokens: number | null;
+      cached_prompt_tokens: number | null;
+      estimated: number | null;
+      cost_usd: number | null;
+    }>();
+  return results.map((r) => ({
+    seq: r.seq,
+    callId: r.call_id,
+    agent: r.agent,
+    label: r.label,
+    stage: r.stage,
+    model: r.model,
+    content: r.content,
+    parseError: r.parse_error,
+    usage: {
+      promptTokens: r.prompt_tokens ?? 0,
+      completionTokens: r.completion_tokens ?? 0,
+      cachedPromptTokens: r.cached_prompt_tokens ?? 0,
+      estimated: (r.estimated ?? 0) !== 0,
+      costUsd: r.cost_usd ?? 0,
+    },
+  }));
 }
 
 /** JSON with object keys sorted at every depth, so equal documents give equal text. */

@@ -4,20 +4,19 @@
  * transcript, usage and status in ONE `batch()`, which D1 runs as one transaction), failures, and the
  * sweeper's stalled-job query.
  *
- * Every status change is guarded by `status IN ('queued','running')`, so an evaluation that has ended
- * never changes again, whoever writes second (DO, DLQ consumer, API cancel). Row inserts are keyed
- * (`verdicts` PK, `transcripts (evaluation_id, seq)`, `usage (evaluation_id, call_id)`) and use
- * `ON CONFLICT DO NOTHING`, so a repeated final write is a no-op. Times are epoch milliseconds.
+ * Every status change is guarded by the status module's SQL guard (`sqlMayBecome`, i.e. the row has not
+ * ended), so an evaluation that has ended never changes again, whoever writes second (DO, DLQ consumer,
+ * API cancel). Row inserts are keyed (`verdicts` PK, `transcripts (evaluation_id, seq)`,
+ * `usage (evaluation_id, call_id)`) and use `ON CONFLICT DO NOTHING`, so a repeated final write is a
+ * no-op. Times are epoch milliseconds.
  */
 import type { Usage } from '../engine/call.js';
-import type { Verdict } from '../engine/verdict.js';
-import type { EvaluationError, EvaluationStatus } from '../pipeline/events.js';
+import type { EvaluationError, VerdictSummary } from '../pipeline/events.js';
+import type { EndStatus, EvaluationStatus, TerminalStatus } from '../pipeline/status.js';
+import { SQL_NOT_ENDED, sqlMayBecome } from '../pipeline/status.js';
 
-/** SQL guard of every status change: the row has not ended yet. */
-const NOT_ENDED = `status IN ('queued', 'running')`;
-
-/** SQL guard of the final write's row inserts; binds the evaluation id once. */
-const ROW_NOT_ENDED = `EXISTS (SELECT 1 FROM evaluations WHERE id = ? AND ${NOT_ENDED})`;
+/** SQL guard of the verdict insert: the row may still become `succeeded`; binds the evaluation id once. */
+const ROW_MAY_SUCCEED = `EXISTS (SELECT 1 FROM evaluations WHERE id = ? AND ${sqlMayBecome('succeeded')})`;
 
 /**
  * The stored error of a row from its `error_code` / `error_message` columns, or null when it has none.
@@ -92,17 +91,20 @@ export async function readStatus(
 }
 
 /**
- * Marks the evaluation running (keeps the first `started_at`); no-op once it has ended.
+ * Marks the evaluation running (keeps the first `started_at` and the first `engine_version`); no-op once
+ * it has ended.
+ * @param engineVersion the engine version the object started it with (src/engine/version.ts).
  * @returns true when a row changed; false means the row has ended (or does not exist), so the caller
  *   must not go on as if it were running.
  */
-export async function markRunning(db: D1Database, id: string, callsPlanned: number, now: number): Promise<boolean> {
+export async function markRunning(db: D1Database, id: string, callsPlanned: number, now: number, engineVersion: string): Promise<boolean> {
   const r = await db
     .prepare(
-      `UPDATE evaluations SET status = 'running', calls_planned = ?, started_at = COALESCE(started_at, ?), updated_at = ?
-       WHERE id = ? AND ${NOT_ENDED}`,
+      `UPDATE evaluations SET status = 'running', calls_planned = ?, started_at = COALESCE(started_at, ?), updated_at = ?,
+         engine_version = COALESCE(engine_version, ?)
+       WHERE id = ? AND ${sqlMayBecome('running')}`,
     )
-    .bind(callsPlanned, now, now, id)
+    .bind(callsPlanned, now, now, engineVersion, id)
     .run();
   return r.meta.changes > 0;
 }
@@ -118,7 +120,7 @@ export async function recordProgress(db: D1Database, id: string, callsDone: numb
     .prepare(
       `UPDATE evaluations SET status = 'running', started_at = COALESCE(started_at, ?), calls_done = MAX(calls_done, ?),
          updated_at = MAX(updated_at, ?)
-       WHERE id = ? AND ${NOT_ENDED}`,
+       WHERE id = ? AND ${sqlMayBecome('running')}`,
     )
     .bind(now, callsDone, now, id)
     .run();
@@ -131,36 +133,47 @@ export async function recordProgress(db: D1Database, id: string, callsDone: numb
 export async function markEnded(
   db: D1Database,
   id: string,
-  status: 'failed' | 'cancelled',
+  status: EndStatus,
   error: EvaluationError | null,
   now: number,
 ): Promise<boolean> {
-  const r = await endStatement(db, id, status, error, null, now).run();
+  const r = await endStatement(db, id, status, error, null, null, now).run();
   return r.meta.changes > 0;
 }
 
 function endStatement(
   db: D1Database,
   id: string,
-  status: 'succeeded' | 'failed' | 'cancelled',
+  status: TerminalStatus,
   error: EvaluationError | null,
   callsDone: number | null,
+  engineVersion: string | null,
   now: number,
 ): D1PreparedStatement {
   return db
     .prepare(
       `UPDATE evaluations SET status = ?, error_code = ?, error_message = ?, calls_done = COALESCE(?, calls_done),
-         finished_at = ?, updated_at = ?
-       WHERE id = ? AND ${NOT_ENDED}`,
+         engine_version = COALESCE(engine_version, ?), finished_at = ?, updated_at = ?
+       WHERE id = ? AND ${sqlMayBecome(status)}`,
     )
-    .bind(status, error?.code ?? null, error?.message ?? null, callsDone, now, now, id);
+    .bind(status, error?.code ?? null, error?.message ?? null, callsDone, engineVersion, now, now, id);
 }
 
-/** One LLM call to bill: a `usage` row. */
-export interface UsageRow {
+/**
+ * One successful LLM call as stored by the Durable Object: a `transcripts` row (what was said) and a
+ * `usage` row (what it cost), both keyed by the call id.
+ */
+export interface StoredCall {
   callId: string;
+  agent: string;
+  label: string;
+  stage: string;
+  /** Model that answered, as the provider reported it. */
   model: string;
+  content: string;
   usage: Usage;
+  /** Why the reply did not parse, when the engine said so; null when it parsed or is unknown. */
+  parseError: string | null;
   /** Attempts the LLM layer made, default 1. */
   attempts: number;
   /** Wall time of the call, ms. */
@@ -173,52 +186,53 @@ export interface UsageRow {
 export interface FinalWrite {
   id: string;
   tenant: string;
-  status: 'succeeded' | 'failed' | 'cancelled';
-  /** The verdict (succeeded only); its transcript goes to `transcripts`, the rest to `verdicts`. */
-  verdict?: Verdict;
+  status: TerminalStatus;
+  /** The verdict (succeeded only), stored in `verdicts` without its transcript. */
+  verdict?: VerdictSummary;
   error?: EvaluationError;
-  usage: UsageRow[];
+  /** Every successful stored call in recording order: one transcript and one usage row each. */
+  calls: StoredCall[];
   callsDone: number;
+  /** The engine version the evaluation ran under (kept if D1 already has one). */
+  engineVersion: string | null;
   now: number;
 }
 
 /**
- * The final write as statements for ONE `db.batch()` (one transaction): verdict and transcript rows (both
- * only while the row has not ended, so a DLQ/cancel that won the race leaves neither a verdict nor
- * orphan transcript rows behind), usage rows, then the guarded status update. Idempotent: running it
- * again changes nothing.
+ * The final write as statements for ONE `db.batch()` (one transaction): the verdict (only while the
+ * row may still become `succeeded`, so a DLQ/cancel that won the race leaves no verdict behind),
+ * transcript and usage rows, then the guarded status update. Idempotent: running it again changes nothing.
  *
- * Usage rows are written unguarded on purpose: every call they record was made and billed by the
- * provider, whoever ended the row first, so metering must show it.
+ * Transcript and usage rows are written unguarded on purpose: every call they record was made and billed
+ * by the provider, whoever ended the row first, so metering must show it and the transcript must keep
+ * what was said, for failed and cancelled evaluations too. `seq` is the call's place in `calls`.
  */
 export function finalStatements(db: D1Database, w: FinalWrite): D1PreparedStatement[] {
   const out: D1PreparedStatement[] = [];
   if (w.status === 'succeeded' && w.verdict) {
-    const { transcript, ...rest } = w.verdict;
-    const score = rest.score ?? null;
-    const flip = rest.positionFlip === null ? null : rest.positionFlip ? 1 : 0;
+    const v = w.verdict;
+    const flip = v.positionFlip === null ? null : v.positionFlip ? 1 : 0;
     out.push(
       db
         .prepare(
           `INSERT INTO verdicts (evaluation_id, winner, score, confidence, position_flip, verdict, created_at)
-           SELECT ?, ?, ?, ?, ?, ?, ? WHERE ${ROW_NOT_ENDED}
+           SELECT ?, ?, ?, ?, ?, ?, ? WHERE ${ROW_MAY_SUCCEED}
            ON CONFLICT DO NOTHING`,
         )
-        .bind(w.id, rest.winner ?? null, score, rest.confidence, flip, JSON.stringify(rest), w.now, w.id),
+        .bind(w.id, v.winner ?? null, v.score ?? null, v.confidence, flip, JSON.stringify(v), w.now, w.id),
     );
-    transcript.forEach((t, seq) => {
-      out.push(
-        db
-          .prepare(
-            `INSERT INTO transcripts (evaluation_id, seq, call_id, agent, label, stage, model, content, parse_error)
-             SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE ${ROW_NOT_ENDED}
-             ON CONFLICT DO NOTHING`,
-          )
-          .bind(w.id, seq, t.callId, t.agent, t.label, t.stage, t.model, t.content, t.parseError ?? null, w.id),
-      );
-    });
   }
-  for (const u of w.usage) {
+  w.calls.forEach((t, seq) => {
+    out.push(
+      db
+        .prepare(
+          `INSERT INTO transcripts (evaluation_id, seq, call_id, agent, label, stage, model, content, parse_error)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+        )
+        .bind(w.id, seq, t.callId, t.agent, t.label, t.stage, t.model, t.content, t.parseError),
+    );
+  });
+  for (const u of w.calls) {
     out.push(
       db
         .prepare(
@@ -242,7 +256,7 @@ export function finalStatements(db: D1Database, w: FinalWrite): D1PreparedStatem
         ),
     );
   }
-  out.push(endStatement(db, w.id, w.status, w.error ?? null, w.callsDone, w.now));
+  out.push(endStatement(db, w.id, w.status, w.error ?? null, w.callsDone, w.engineVersion, w.now));
   return out;
 }
 
@@ -265,7 +279,7 @@ export async function writeFinal(db: D1Database, w: FinalWrite): Promise<boolean
 export async function findStalled(db: D1Database, olderThan: number, limit: number): Promise<string[]> {
   const r = await db
     .prepare(
-      `SELECT id FROM evaluations WHERE ${NOT_ENDED} AND updated_at < ?
+      `SELECT id FROM evaluations WHERE ${SQL_NOT_ENDED} AND updated_at < ?
        ORDER BY updated_at LIMIT ?`,
     )
     .bind(olderThan, limit)
@@ -275,5 +289,5 @@ export async function findStalled(db: D1Database, olderThan: number, limit: numb
 
 /** Bumps `updated_at` of a re-kicked evaluation so the next sweep does not pick it again at once. */
 export async function touch(db: D1Database, id: string, now: number): Promise<void> {
-  await db.prepare(`UPDATE evaluations SET updated_at = ? WHERE id = ? AND ${NOT_ENDED}`).bind(now, id).run();
+  await db.prepare(`UPDATE evaluations SET updated_at = ? WHERE id = ? AND ${SQL_NOT_ENDED}`).bind(now, id).run();
 }

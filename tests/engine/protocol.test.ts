@@ -163,4 +163,23 @@ describe('protocol core', () => {
     expect(run.outcome).toEqual(byWaves);
     expect(transcriptOf(run.state)).toHaveLength(4);
   });
+
+  it('the runner turns a throwing LLM function into a failed outcome, after the other call in flight settled', async () => {
+    const state = createEvaluation(method, config(), task);
+    let j1Settled = false;
+    const run = await runEvaluation(method, state, async (req) => {
+      if (req.id === 'j0') throw new Error('socket closed');
+      await new Promise((r) => setTimeout(r, 20));
+      j1Settled = true;
+      return toResult(req, scoresFor(req));
+    });
+    expect(j1Settled).toBe(true);
+    expect(run.outcome).toEqual({ status: 'failed', error: { callId: 'j0', code: 'driver_error', message: 'socket closed' } });
+  });
+
+  it('the runner throws for a protocol that lists no calls and no verdict', async () => {
+    const stuck: AnyMethod = { ...method, step: () => ({ kind: 'calls', calls: [] }) };
+    await expect(runEvaluation(stuck, createEvaluation(stuck, config(), task), () => Promise.reject(new Error('never called')))).rejects.toThrow(/stuck/);
+  });
 });
+

@@ -1,19 +1,23 @@
 /**
  * Workerd-side helpers of the pipeline suite: inserting evaluation rows through the API's store,
- * enqueueing, waiting for a terminal status in D1 with a bounded poll, counting mock LLM requests and
- * draining Durable Object alarms between tests (alarms are not reset between tests: workers-sdk#5388).
+ * waiting for a terminal status in D1 (`vi.waitFor`), counting mock LLM requests, driving the test
+ * subclass of the Durable Object ({@link runInTestObject}), checking that no alarm is pending, and
+ * draining alarms between tests (alarms are not reset between tests: workers-sdk#5388).
  */
 import { listDurableObjectIds, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import type { EvaluationSnapshot } from '../../durable-objects/evaluation.js';
+import { vi } from 'vitest';
 import { mergeConfig, resolveMethodConfig, getMethod } from '../../src/engine/registry.js';
 import { createEvaluation, plannedCalls } from '../../src/engine/protocol.js';
 import type { Task } from '../../src/engine/task.js';
 import type { Bindings } from '../../src/env.js';
 import { mockModel } from '../../src/llm/mock/model-name.js';
 import type { MockModelOptions } from '../../src/llm/mock/model-name.js';
+import type { EvaluationSnapshot } from '../../src/pipeline/rpc.js';
+import { isTerminal } from '../../src/pipeline/status.js';
 import { evaluationStub } from '../../src/pipeline/stub.js';
 import { getVerdictJson, insertEvaluation } from '../../src/store/evaluations.js';
+import { TestEvaluationDO } from './test-evaluation-do.js';
 
 /** The test bindings: the Worker's plus the mock's URL. */
 export const testEnv = env as unknown as Bindings & { TEST_MOCK_URL: string };
@@ -96,31 +100,26 @@ export async function statusRow(id: string): Promise<StatusRow | null> {
     .first<StatusRow>();
 }
 
-/** Polls D1 (every 25 ms, at most `timeoutMs`, default 20 s) until the evaluation has ended. */
+/** Waits (polling D1 every 25 ms, at most `timeoutMs`, default 20 s) until the evaluation has ended. */
 export async function waitForEnd(id: string, timeoutMs = 20_000): Promise<StatusRow> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const row = await statusRow(id);
-    if (row && ['succeeded', 'failed', 'cancelled'].includes(row.status)) return row;
-    if (Date.now() > deadline) throw new Error(`evaluation ${id} still ${row?.status ?? 'missing'} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  return vi.waitFor(
+    async () => {
+      const row = await statusRow(id);
+      if (!row || !isTerminal(row.status)) throw new Error(`evaluation ${id} still ${row?.status ?? 'missing'}`);
+      return row;
+    },
+    { timeout: timeoutMs, interval: 25 },
+  );
 }
 
-/** Polls the object's snapshot until `predicate` holds (bounded). */
+/** Waits (polling every 10 ms, at most `timeoutMs`) until the object's snapshot satisfies `predicate`. */
 export async function waitForSnapshot(
   id: string,
   predicate: (s: EvaluationSnapshot | null) => boolean,
   timeoutMs = 20_000,
 ): Promise<EvaluationSnapshot | null> {
-  const deadline = Date.now() + timeoutMs;
   const stub = evaluationStub(testEnv, id);
-  for (;;) {
-    const s = await stub.snapshot();
-    if (predicate(s)) return s;
-    if (Date.now() > deadline) throw new Error(`snapshot of ${id} never matched: ${JSON.stringify(s)}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  return pollUntil(() => stub.snapshot(), predicate, timeoutMs, 10);
 }
 
 /** Chat-completion requests the mock received for this seed (the evaluation id by default). */
@@ -130,10 +129,17 @@ export async function mockRequests(seed: string): Promise<number> {
   return (await r.json<{ count: number }>()).count;
 }
 
+/** The engine version D1 recorded for an evaluation (migrations/0002_engine_version.sql), or null. */
+export async function engineVersionIn(id: string): Promise<string | null> {
+  const row = await testEnv.DB.prepare('SELECT engine_version FROM evaluations WHERE id = ?').bind(id).first<{ engine_version: string | null }>();
+  return row?.engine_version ?? null;
+}
+
 /** The fields of a stored verdict (D1 `verdicts`, without transcript) the tests assert on. */
 export interface StoredVerdict {
   method: string;
   calls: number;
+  usage: { promptTokens: number; completionTokens: number };
   score?: number;
   votes: unknown[];
   details: unknown;
@@ -182,14 +188,35 @@ export function parseSse(text: string): SseEvent[] {
     });
 }
 
-/** Polls `read` (every 20 ms, at most `timeoutMs`) until `predicate` holds; returns the last value read. */
-export async function pollUntil<T>(read: () => Promise<T>, predicate: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (predicate(v) || Date.now() > deadline) return v;
-    await new Promise((r) => setTimeout(r, 20));
-  }
+/**
+ * Waits until `predicate` holds for a value `read` returns (every `intervalMs`, default 20; at most
+ * `timeoutMs`, default 10 s) and returns that value; fails with the last value read otherwise.
+ */
+export async function pollUntil<T>(read: () => Promise<T>, predicate: (v: T) => boolean, timeoutMs = 10_000, intervalMs = 20): Promise<T> {
+  return vi.waitFor(
+    async () => {
+      const v = await read();
+      if (!predicate(v)) throw new Error(`condition not met; last value: ${JSON.stringify(v)}`);
+      return v;
+    },
+    { timeout: timeoutMs, interval: intervalMs },
+  );
+}
+
+/**
+ * Runs `fn` inside the evaluation's object with the instance typed as {@link TestEvaluationDO} (the
+ * class tests/vitest.worker.config.ts binds to `EVALUATION`), so tests use its hooks, never casts.
+ */
+export async function runInTestObject<R>(id: string, fn: (o: TestEvaluationDO, state: DurableObjectState) => R | Promise<R>): Promise<R> {
+  return runInDurableObject(evaluationStub(testEnv, id), (o, state) => {
+    if (!(o instanceof TestEvaluationDO)) throw new Error('EVALUATION does not run TestEvaluationDO: see tests/vitest.worker.config.ts');
+    return fn(o, state);
+  });
+}
+
+/** The evaluation object's pending alarm (epoch ms), or null: with nothing in flight, null means nothing more will happen. */
+export async function pendingAlarm(id: string): Promise<number | null> {
+  return runInDurableObject(evaluationStub(testEnv, id), (_o, state) => state.storage.getAlarm());
 }
 
 /** Deletes every pending alarm of every evaluation object, so no work leaks into the next test. */

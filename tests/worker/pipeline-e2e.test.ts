@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { evaluationStub } from '../../src/pipeline/stub.js';
 import type { Task } from '../../src/engine/task.js';
-import { countRows, drainAlarms, insertJob, mockRequests, PAIRWISE, POINTWISE, storedVerdict, testEnv, waitForEnd } from './helpers.js';
+import { listTranscript } from '../../src/store/evaluations.js';
+import { countRows, drainAlarms, engineVersionIn, insertJob, mockRequests, PAIRWISE, POINTWISE, storedVerdict, testEnv, waitForEnd } from './helpers.js';
 
 afterEach(drainAlarms);
 
@@ -38,6 +39,15 @@ describe('submit → verdict through the real queue and the mock LLM over HTTP',
       const snap = await evaluationStub(testEnv, id).snapshot();
       expect(snap?.status).toBe('succeeded');
       expect(snap?.callsDone).toBe(v.calls);
+      // Pinned engine version, in the object and in D1.
+      expect(snap?.engineVersion).toBe(`1/${c.method}@1`);
+      expect(await engineVersionIn(id)).toBe(`1/${c.method}@1`);
+      // The transcript carries each reply's usage; together they are the verdict's usage.
+      const transcript = await listTranscript(testEnv.DB, id);
+      expect(transcript.map((t) => t.seq)).toEqual([...Array(v.calls).keys()]);
+      const tokens = transcript.reduce((n, t) => n + t.usage.promptTokens + t.usage.completionTokens, 0);
+      expect(tokens).toBe(v.usage.promptTokens + v.usage.completionTokens);
+      expect(tokens).toBeGreaterThan(0);
     });
   }
 });

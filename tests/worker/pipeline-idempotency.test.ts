@@ -1,7 +1,5 @@
-import { createExecutionContext, createMessageBatch, getQueueResult, runInDurableObject } from 'cloudflare:test';
+import { createExecutionContext, createMessageBatch, getQueueResult } from 'cloudflare:test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { EvaluationDO } from '../../durable-objects/evaluation.js';
-import type { Bindings } from '../../src/env.js';
 import worker from '../../src/index.js';
 import { evaluationStub } from '../../src/pipeline/stub.js';
 import {
@@ -11,7 +9,9 @@ import {
   LONG_DEBATE,
   mockRequests,
   PAIRWISE,
+  pendingAlarm,
   POINTWISE,
+  runInTestObject,
   storedVerdict,
   stubbornCritic,
   testEnv,
@@ -93,14 +93,12 @@ describe('alarms', () => {
     await stub.start(id);
     // While the real alarm waits on the LLM, fire extra invocations in the same instance.
     await waitForSnapshot(id, (s) => (s?.callsDone ?? 0) >= 1);
-    await Promise.all([
-      runInDurableObject(stub, (o: EvaluationDO) => o.alarm()),
-      runInDurableObject(stub, (o: EvaluationDO) => o.alarm()),
-    ]);
+    await Promise.all([runInTestObject(id, (o) => o.alarm()), runInTestObject(id, (o) => o.alarm())]);
     const row = await waitForEnd(id);
     expect(row.status, row.error_message ?? '').toBe('succeeded');
-    await runInDurableObject(stub, (o: EvaluationDO) => o.alarm());
-    await runInDurableObject(stub, (o: EvaluationDO) => o.alarm());
+    // Late duplicate deliveries of the alarm after the end.
+    await runInTestObject(id, (o) => o.alarm());
+    await runInTestObject(id, (o) => o.alarm());
 
     const calls = (await storedVerdict(id))!.calls;
     expect(calls).toBe(7);
@@ -109,16 +107,18 @@ describe('alarms', () => {
     expect(await countRows('transcripts', id)).toBe(calls);
     const timings = await stub.timings();
     expect(timings.map((t) => t.callId)).toEqual(['score0', 'critic1', 'score1', 'critic2', 'score2', 'critic3', 'score3']);
-    for (const t of timings) expect(t.finishedAt).toBeGreaterThanOrEqual(t.startedAt);
+    // The object's clock brackets each call: its span holds the mock's 40 ms latency.
+    for (const t of timings) expect(t.finishedAt - t.startedAt).toBeGreaterThanOrEqual(40);
+    // Nothing more will happen: the duplicates armed no alarm.
+    expect(await pendingAlarm(id)).toBeNull();
   });
 
   it('start() is idempotent and concurrent starts share one D1 read', async () => {
     const { id } = await insertJob({ preset: 'fastchat-pair', task: PAIRWISE, mock: { latency: 30 } });
     const stub = evaluationStub(testEnv, id);
     // On the instance, with the object's D1 binding spied on: counts loadJob's SELECT.
-    const { statuses, reads } = await runInDurableObject(stub, async (o: EvaluationDO) => {
-      const db = (o as unknown as { env: Bindings }).env.DB;
-      const spy = vi.spyOn(db, 'prepare');
+    const { statuses, reads } = await runInTestObject(id, async (o) => {
+      const spy = vi.spyOn(o.bindings.DB, 'prepare');
       try {
         const results = await Promise.all([o.start(id), o.start(id), o.start(id)]);
         const loads = spy.mock.calls.filter(([sql]) => /^SELECT id, tenant, status, method\b.* FROM evaluations WHERE id = \?/s.test(sql));

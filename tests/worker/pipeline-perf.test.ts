@@ -20,9 +20,11 @@ it('every dependent call starts after its predecessor is stored, in protocol ord
   expect(t.map((x) => x.callId)).toEqual(['score0', 'critic1', 'score1', 'critic2', 'score2', 'critic3', 'score3']);
   for (const [i, x] of t.entries()) {
     expect(x.ok).toBe(true);
-    expect(x.finishedAt).toBeGreaterThanOrEqual(x.startedAt);
-    // The LLM layer's own time fits inside the time the object measured around it.
-    expect(x.latencyMs ?? 0).toBeLessThanOrEqual(x.finishedAt - x.startedAt);
+    // The object's clock brackets the call: its span holds the mock's 50 ms, and so does the LLM layer's
+    // own time, which fits inside the span.
+    expect(x.finishedAt - x.startedAt).toBeGreaterThanOrEqual(50);
+    expect(x.latencyMs).toBeGreaterThanOrEqual(50);
+    expect(x.latencyMs!).toBeLessThanOrEqual(x.finishedAt - x.startedAt);
     if (i > 0) expect(x.startedAt).toBeGreaterThanOrEqual(t[i - 1]!.finishedAt);
   }
 });

@@ -4,13 +4,11 @@ import {
   createScheduledController,
   abortAllDurableObjects,
   getQueueResult,
-  runInDurableObject,
+  runDurableObjectAlarm,
   waitOnExecutionContext,
 } from 'cloudflare:test';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EvaluationDO } from '../../durable-objects/evaluation.js';
 import { sweep } from '../../queues/sweeper.js';
-import type { Bindings } from '../../src/env.js';
 import worker from '../../src/index.js';
 import { evaluationStub } from '../../src/pipeline/stub.js';
 import {
@@ -20,8 +18,10 @@ import {
   LONG_DEBATE,
   mockRequests,
   PAIRWISE,
+  pendingAlarm,
   pollUntil,
   POINTWISE,
+  runInTestObject,
   statusRow,
   storedVerdict,
   stubbornCritic,
@@ -121,10 +121,9 @@ describe('sweeper', () => {
     // Deterministic "alarm lost mid-debate": drive one step by hand, then delete the alarm it re-armed.
     // (Evicting while an alarm runs does not work for this: eviction waits for the running alarm, which
     // finishes the whole debate within its step budget.)
-    await runInDurableObject(stub, async (o: EvaluationDO, state) => {
-      const inner = o as unknown as { env: Bindings };
+    await runInTestObject(id, async (o, state) => {
       // This instance only (gone after the eviction below): one round of calls per alarm invocation.
-      inner.env = { ...inner.env, STEP_BUDGET_MS: '0' };
+      o.useBindings({ STEP_BUDGET_MS: '0' });
       await o.start(id);
       await state.storage.deleteAlarm();
       await o.alarm();
@@ -134,8 +133,10 @@ describe('sweeper', () => {
     await abortAllDurableObjects(); // evicts every object, this one included
     const stalled = await pollUntil(() => statusRow(id), (r) => r?.status === 'running', 3_000);
     expect(stalled?.status).toBe('running');
-    await new Promise((r) => setTimeout(r, 200));
-    // Nothing moves on its own: the alarm is gone.
+    // Nothing moves on its own: the alarm is gone, so no step will run until something re-kicks it.
+    expect(await pendingAlarm(id)).toBeNull();
+    // A stub made before the eviction is broken: take a fresh one.
+    expect(await runDurableObjectAlarm(evaluationStub(testEnv, id))).toBe(false);
     expect(await mockRequests(id)).toBe(1);
     await testEnv.DB.prepare('UPDATE evaluations SET updated_at = 0 WHERE id = ?').bind(id).run();
     const report = await sweep(testEnv);

@@ -1,0 +1,159 @@
+/**
+ * @module
+ * Keeping D1 in step with the object: the single final write (verdict + transcript + usage + status in
+ * one D1 `batch()`, then the `finalized` flag), its retries with backoff, taking D1's end when D1 ended
+ * the row elsewhere, giving up when the row is gone, and the coalesced progress writes.
+ */
+import { log, messageOf } from '../../src/pipeline/log.js';
+import { isTerminal } from '../../src/pipeline/status.js';
+import { readStatus, recordProgress, writeFinal } from '../../src/store/results.js';
+import type { Loaded, Runtime } from './runtime.js';
+import { parseErrorsOf, verdictOf } from './runtime.js';
+import { parseStoredError, storedError } from './storage.js';
+
+/** Delay before the first retry of a failed final D1 write, ms; doubles per consecutive failure. */
+export const FINALIZE_RETRY_MS = 1_000;
+
+/** Cap of the final write's retry delay, ms (5 min): a D1 outage must not become a busy loop. */
+export const FINALIZE_MAX_RETRY_MS = 5 * 60_000;
+
+/**
+ * Consecutive failed final writes after which each further failure asks D1 whether the row still
+ * exists: a deleted row can never take the write, so the object gives up instead of retrying forever.
+ */
+export const FINALIZE_CHECK_AFTER = 5;
+
+/** The final write and progress writes of one instance. */
+export class FinalWriter {
+  /**
+   * The final write in progress: `end()` awaits D1 (the input gate opens), so the alarm may reach
+   * `finalize()` meanwhile; both then share this one write instead of writing and broadcasting twice.
+   */
+  private inProgress: Promise<void> | null = null;
+  /** Progress write coalescing: one D1 write in flight, the latest value written after it. */
+  private progressInFlight = false;
+  private progressPending = false;
+
+  constructor(private readonly rt: Runtime) {}
+
+  /**
+   * The final D1 write, exactly once: verdict + transcript + usage + status in ONE batch, then the
+   * `finalized` flag. On failure an alarm retries it. Then the terminal events go out and streams close.
+   * Single-flight: concurrent callers (end() and the alarm) share the write in progress.
+   */
+  finalize(l: Loaded): Promise<void> {
+    if (l.meta.finalized === 1) return Promise.resolve();
+    this.inProgress ??= this.writeOnce(l).finally(() => {
+      this.inProgress = null;
+    });
+    return this.inProgress;
+  }
+
+  private async writeOnce(l: Loaded): Promise<void> {
+    const status = l.meta.status;
+    if (l.meta.finalized === 1 || !isTerminal(status)) return;
+    const verdict = verdictOf(l);
+    const error = parseStoredError(l.meta.error);
+    try {
+      const changed = await writeFinal(this.rt.env.DB, {
+        id: l.meta.id,
+        tenant: l.meta.tenant,
+        status,
+        ...(verdict ? { verdict } : {}),
+        ...(error ? { error } : {}),
+        calls: this.rt.store.storedCalls(parseErrorsOf(l)),
+        callsDone: l.callsDone,
+        engineVersion: l.meta.engine_version,
+        now: Date.now(),
+      });
+      // Nothing changed: D1 had ended the row already (the DLQ fallback, or this object's own markEnded)
+      // or it is gone. Subscribers and the snapshot must show what D1 shows, not what was decided here.
+      if (!changed && !(await this.adoptD1End(l))) return;
+    } catch (e) {
+      await this.writeFailed(l, e);
+      return;
+    }
+    l.meta.finalized = 1;
+    this.rt.store.saveCounter('finalized', 1);
+    log('info', 'evaluation.finalized', { evaluationId: l.meta.id, status: l.meta.status, calls: l.callsDone });
+    this.rt.announceEnd(l);
+  }
+
+  /**
+   * After a final write that changed no status: takes D1's terminal status and error. False when the
+   * row is gone (the object gave up, see {@link abandonMissingRow}), so the caller stops.
+   */
+  private async adoptD1End(l: Loaded): Promise<boolean> {
+    const row = await readStatus(this.rt.env.DB, l.meta.id);
+    if (!row) {
+      this.abandonMissingRow(l, 'finalize.row_missing');
+      return false;
+    }
+    // The usual case is this object's own earlier markEnded (a cancel): same status, nothing to adopt.
+    if (isTerminal(row.status) && (row.status !== l.meta.status || storedError(row.error) !== l.meta.error)) {
+      this.rt.followD1(l, row.status, row.error);
+    }
+    return true;
+  }
+
+  /**
+   * A failed final write: retried by the alarm with exponential backoff ({@link FINALIZE_RETRY_MS}
+   * doubling, capped at {@link FINALIZE_MAX_RETRY_MS}). The count lives in storage, apart from
+   * `alarm_failures`, because the alarm itself returns normally. From {@link FINALIZE_CHECK_AFTER}
+   * failures on, a row missing in D1 ends the retries: that write can never land.
+   */
+  private async writeFailed(l: Loaded, e: unknown): Promise<void> {
+    const failures = l.meta.finalize_failures + 1;
+    l.meta.finalize_failures = failures;
+    this.rt.store.saveCounter('finalize_failures', failures);
+    log('error', 'finalize.error', { evaluationId: l.meta.id, failures, error: messageOf(e) });
+    if (failures >= FINALIZE_CHECK_AFTER) {
+      try {
+        if ((await readStatus(this.rt.env.DB, l.meta.id)) === null) {
+          this.abandonMissingRow(l, 'finalize.row_missing');
+          return;
+        }
+      } catch (readError) {
+        // D1 itself is failing: keep retrying with backoff.
+        log('warn', 'finalize.check_failed', { evaluationId: l.meta.id, error: messageOf(readError) });
+      }
+    }
+    const delay = Math.min(FINALIZE_RETRY_MS * 2 ** Math.min(failures - 1, 30), FINALIZE_MAX_RETRY_MS);
+    await this.rt.ctx.storage.setAlarm(Date.now() + delay);
+  }
+
+  /**
+   * The D1 row is gone: nothing can take the final write (its rows would violate the foreign keys), so
+   * stop here for good: failed `not_found`, finalized, streams told and closed.
+   */
+  abandonMissingRow(l: Loaded, event: string): void {
+    log('error', event, { evaluationId: l.meta.id });
+    this.rt.followD1(l, 'failed', { code: 'not_found', message: 'the evaluation row no longer exists in D1' });
+    l.meta.finalized = 1;
+    this.rt.store.saveCounter('finalized', 1);
+    this.rt.announceEnd(l);
+  }
+
+  /** Keeps D1's `calls_done` / `updated_at` fresh off the critical path: never awaited by the call loop. */
+  pushProgress(l: Loaded): void {
+    if (this.progressInFlight) {
+      this.progressPending = true;
+      return;
+    }
+    this.progressInFlight = true;
+    const write = async (): Promise<void> => {
+      try {
+        do {
+          this.progressPending = false;
+          await recordProgress(this.rt.env.DB, l.meta.id, l.callsDone, Date.now());
+          // Callers set it again while we awaited; TS cannot see that and would narrow it to `false`.
+        } while (this.progressPending as boolean);
+      } catch (e) {
+        log('warn', 'progress.error', { evaluationId: l.meta.id, error: messageOf(e) });
+      } finally {
+        this.progressInFlight = false;
+      }
+    };
+    this.rt.ctx.waitUntil(write());
+  }
+}

@@ -1,0 +1,212 @@
+/**
+ * @module
+ * `EvaluationDO`: one Durable Object per evaluation (`idFromName(evaluationId)`) that drives the engine
+ * to a verdict from its alarm. This file is the glue: RPC ({@link EvaluationRpc}), the alarm and
+ * `fetch` (live events). The parts, each in its own file of this folder:
+ * - schema.ts / storage.ts: the object's SQLite (numbered migrations, rows);
+ * - runtime.ts: the in-memory cache, replay pinned to the engine version, local status changes;
+ * - lifecycle.ts: start, cancel / fail, the `ended` marker; final-write.ts: the single final D1 write,
+ *   its retries, progress writes;
+ * - step.ts: one alarm step through the shared call pool; streams.ts + events.ts: SSE / WebSocket
+ *   subscribers and the (pure) events they get.
+ *
+ * Event-sourced: every LLM result is written to the object's SQLite (`results`, keyed by call id) the
+ * moment it arrives and before anything else happens; the engine state is the fold of `applyResult`
+ * over the stored results, cached in memory and rebuilt after eviction. A stored result is never
+ * requested again, so a repeated alarm, a repeated queue delivery or an eviction never repeats a call.
+ * How concurrent calls may interleave: docs/architecture.md.
+ */
+import { DurableObject } from 'cloudflare:workers';
+import type { AnyMethod } from '../../src/engine/method.js';
+import { engineVersionOf } from '../../src/engine/version.js';
+import type { Bindings } from '../../src/env.js';
+import { PipelineError } from '../../src/pipeline/errors.js';
+import type { EvaluationError } from '../../src/pipeline/events.js';
+import type { CallTiming, EvaluationRpc, EvaluationSnapshot, StatusResult } from '../../src/pipeline/rpc.js';
+import { EVALUATION_ID_HEADER } from '../../src/pipeline/rpc.js';
+import type { EvaluationStatus } from '../../src/pipeline/status.js';
+import { isTerminal } from '../../src/pipeline/status.js';
+import type { StartJob } from '../../src/store/results.js';
+import { readStatus } from '../../src/store/results.js';
+import type { EvaluationEvent } from '../../src/pipeline/events.js';
+import { notRunEvent, replayEvents } from './events.js';
+import { FinalWriter } from './final-write.js';
+import { Lifecycle } from './lifecycle.js';
+import { Runtime, verdictOf } from './runtime.js';
+import { Stepper } from './step.js';
+import type { EndedRow } from './storage.js';
+import { EvaluationStore, parseStoredError, storedError } from './storage.js';
+import { Streams } from './streams.js';
+
+export { DEFAULT_STEP_BUDGET_MS, MAX_ALARM_FAILURES, MAX_PARALLEL_CALLS, stepBudgetMs } from './step.js';
+export { FINALIZE_CHECK_AFTER, FINALIZE_MAX_RETRY_MS, FINALIZE_RETRY_MS } from './final-write.js';
+
+/** The Durable Object that runs one evaluation. RPC: {@link start}, {@link cancel}, {@link fail}, {@link snapshot}, {@link timings}; `fetch` serves events. */
+export class EvaluationDO extends DurableObject<Bindings> implements EvaluationRpc {
+  /** In-memory state and platform handles shared by the parts. Protected: test subclasses drive it. */
+  protected readonly rt: Runtime;
+  /** The final D1 write and progress writes. */
+  protected readonly final: FinalWriter;
+  private readonly lifecycle: Lifecycle;
+  private readonly stepper: Stepper;
+
+  constructor(ctx: DurableObjectState, env: Bindings) {
+    super(ctx, env);
+    // Synchronous SQLite: the migrations run here, before any event reaches the object.
+    const store = new EvaluationStore(ctx.storage);
+    const hooks = { engineVersion: (method: AnyMethod) => this.engineVersion(method) };
+    this.rt = new Runtime(ctx, env, store, new Streams(ctx), hooks);
+    this.final = new FinalWriter(this.rt);
+    this.lifecycle = new Lifecycle(this.rt, this.final, hooks);
+    this.stepper = new Stepper(this.rt, this.final);
+  }
+
+  /**
+   * The engine version this code has for `method` (src/engine/version.ts); an evaluation started under
+   * another one is not replayed. Overridden only by tests, to simulate a deploy that changed it.
+   */
+  protected engineVersion(method: AnyMethod): string {
+    return engineVersionOf(method);
+  }
+
+  // ---------------------------------------------------------------------------------------------- RPC
+
+  /**
+   * Starts the evaluation `id` (idempotent): see {@link Lifecycle.start}.
+   * @param job the row as just inserted, when the caller has it (the API's fast start): saves the D1
+   *   read on the critical path. The queue consumer and the sweeper pass only the id.
+   */
+  async start(id: string, job?: StartJob): Promise<StatusResult> {
+    this.checkId(id, 'start');
+    return await this.lifecycle.start(id, job);
+  }
+
+  /**
+   * Cancels: no new LLM calls are made; results of calls already in flight are still stored (and
+   * billed). D1 shows `cancelled` when this returns. No-op on an ended evaluation.
+   * @param id the evaluation id (checked against this object's id: `ctx.id.name` may be undefined in production).
+   * @param reason optional human reason, stored as the error message (code `cancelled`).
+   */
+  async cancel(id: string, reason?: string): Promise<StatusResult> {
+    this.checkId(id, 'cancel');
+    return await this.lifecycle.end(id, 'cancelled', { code: 'cancelled', message: reason ?? 'cancelled by the caller' });
+  }
+
+  /**
+   * Ends the evaluation `id` as failed with a pipeline reason (e.g. `queue_delivery_failed` from the DLQ
+   * consumer) unless it has already ended. Calls in flight are recorded, no new ones are made.
+   */
+  async fail(id: string, error: EvaluationError): Promise<StatusResult> {
+    this.checkId(id, 'fail');
+    return await this.lifecycle.end(id, 'failed', error);
+  }
+
+  /**
+   * Progress for `GET /v1/evaluations/:id`, or null when this object never started an evaluation. An
+   * evaluation that ended before it ran here shows its terminal status with no calls.
+   */
+  snapshot(): Promise<EvaluationSnapshot | null> {
+    const l = this.rt.load();
+    if (!l) {
+      const ended = this.rt.store.ended();
+      if (!ended) return Promise.resolve(null);
+      const error = parseStoredError(ended.error);
+      return Promise.resolve({ status: ended.status, callsDone: 0, callsPlanned: 0, startedAt: ended.at, updatedAt: ended.at, ...(error ? { error } : {}) });
+    }
+    const error = parseStoredError(l.meta.error);
+    return Promise.resolve({
+      status: l.meta.status,
+      callsDone: l.callsDone,
+      callsPlanned: l.meta.calls_planned,
+      startedAt: l.meta.started_at,
+      updatedAt: l.meta.updated_at,
+      engineVersion: l.meta.engine_version,
+      ...(error ? { error } : {}),
+    });
+  }
+
+  /** Stored calls with their timing, in recording order (for benchmarks: overhead = gaps between calls). */
+  timings(): Promise<CallTiming[]> {
+    return Promise.resolve(this.rt.store.timings());
+  }
+
+  // ------------------------------------------------------------------------------------- alarm, fetch
+
+  /** One step: an owed final write, or the ready calls, then re-arm (see step.ts). */
+  override alarm(): Promise<void> {
+    return this.stepper.alarm();
+  }
+
+  /**
+   * Live events: a WebSocket upgrade is accepted with the hibernation API; any other request gets SSE.
+   * Both first replay everything so far, then stream live events, and end after the terminal event.
+   * The evaluation id comes in the {@link EVALUATION_ID_HEADER} header (set by `forwardEvents`). On an
+   * object that never ran the evaluation, D1 is asked: an ended row gets its terminal status and the
+   * stream closes at once instead of waiting for a start that will never come.
+   */
+  override async fetch(request: Request): Promise<Response> {
+    const id = request.headers.get(EVALUATION_ID_HEADER) ?? this.rt.loaded?.meta.id ?? this.rt.store.ended()?.id ?? this.ctx.id.name;
+    if (id !== undefined && !this.isOwnId(id)) return new Response('wrong evaluation for this object', { status: 400 });
+    let ended: EndedRow | null = null;
+    if (!this.rt.load()) {
+      ended = this.rt.store.ended();
+      if (!ended && id !== undefined) {
+        const row = await readStatus(this.env.DB, id);
+        // The input gate was open while D1 answered: a start or an end may have landed meanwhile.
+        ended = this.rt.load() ? null : this.rt.store.ended();
+        if (!this.rt.load() && !ended && row && isTerminal(row.status)) {
+          ended = { id, status: row.status, error: storedError(row.error), at: row.updatedAt };
+        }
+      }
+    }
+    const { events, done } = this.replay(id ?? '', ended);
+    return this.rt.streams.open(request, events, done);
+  }
+
+  /** Hibernation API: subscribers only listen; a `ping` text gets `pong`. */
+  override webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    if (message === 'ping') ws.send('pong');
+    return Promise.resolve();
+  }
+
+  /** Hibernation API: acknowledge the client's close. */
+  override webSocketClose(ws: WebSocket, code: number): Promise<void> {
+    try {
+      ws.close(code === 1005 ? 1000 : code, 'bye');
+    } catch {
+      // Already closed.
+    }
+    return Promise.resolve();
+  }
+
+  /**
+   * Everything so far for a new subscriber, and whether the subscription ends after it.
+   * @param id the evaluation id (for an object that has not run it)
+   * @param endedBefore set when the evaluation ended without running here
+   */
+  private replay(id: string, endedBefore: EndedRow | null): { events: EvaluationEvent[]; done: boolean } {
+    const l = this.rt.load();
+    if (!l) {
+      if (endedBefore) return { events: [notRunEvent(endedBefore.id, endedBefore.status, parseStoredError(endedBefore.error), endedBefore.at)], done: true };
+      return { events: [notRunEvent(id, 'queued' satisfies EvaluationStatus, null, Date.now())], done: false };
+    }
+    const ended = isTerminal(l.meta.status) && l.meta.finalized === 1;
+    const events = replayEvents({
+      status: this.rt.statusView(l),
+      ended,
+      verdict: verdictOf(l),
+      stored: this.rt.store.storedResults(),
+      inFlight: [...this.rt.inFlight.values()].map(({ request: r, startedAt }) => ({ callId: r.id, agent: r.agent, label: r.label, stage: r.stage, startedAt })),
+    });
+    return { events, done: ended };
+  }
+
+  /** Throws `wrong_object` (a rejected RPC) unless `id` is the evaluation this object was addressed for. */
+  private checkId(id: string, op: string): void {
+    if (!this.isOwnId(id)) throw new PipelineError('wrong_object', `${op}(${id}) reached the object of another evaluation`);
+  }
+
+  private isOwnId(id: string): boolean {
+    return this.env.EVALUATION.idFromName(id).equals(this.ctx.id);
+  }
+}

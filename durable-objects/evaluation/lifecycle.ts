@@ -1,0 +1,236 @@
+/**
+ * @module
+ * Starting and ending an evaluation: the idempotent start (one D1 read shared by concurrent starts),
+ * confirming `running` in D1 off the critical path, cancel / fail, and the `ended` marker for an
+ * evaluation that ended before it ran here (settled against D1 on every repeat, so a failed D1 write
+ * is retried by the next start, cancel or sweep).
+ *
+ * Every `await` here opens the input gate: after each one the code re-reads the cache and the marker
+ * before acting (see docs/architecture.md, "Interleaving").
+ */
+import { createEvaluation, EngineInputError, plannedCalls } from '../../src/engine/protocol.js';
+import { getMethod } from '../../src/engine/registry.js';
+import type { Task } from '../../src/engine/task.js';
+import type { EngineState } from '../../src/engine/protocol.js';
+import type { EvaluationError } from '../../src/pipeline/events.js';
+import { log, messageOf } from '../../src/pipeline/log.js';
+import type { StatusResult } from '../../src/pipeline/rpc.js';
+import type { EndStatus, EvaluationStatus } from '../../src/pipeline/status.js';
+import { isTerminal } from '../../src/pipeline/status.js';
+import type { StartJob } from '../../src/store/results.js';
+import { loadJob, markEnded, markRunning, readStatus } from '../../src/store/results.js';
+import { notRunEvent } from './events.js';
+import type { FinalWriter } from './final-write.js';
+import type { Loaded, Runtime, RuntimeHooks } from './runtime.js';
+import type { EndedRow, MetaRow } from './storage.js';
+import { parseStoredError, storedError } from './storage.js';
+
+/** Start and end of the evaluation of one instance. */
+export class Lifecycle {
+  /** One `start()` at a time: concurrent starts share the first one's D1 read. */
+  private starting: Promise<StatusResult> | null = null;
+
+  constructor(
+    private readonly rt: Runtime,
+    private readonly final: FinalWriter,
+    private readonly hooks: RuntimeHooks,
+  ) {}
+
+  /**
+   * Starts the evaluation `id` (idempotent). The first call loads the row from D1 (unless `job` is
+   * given), stores config, task, tenant and engine version here, arms the alarm and marks D1 running;
+   * later calls only make sure an alarm is armed while work (or the final write) remains. An evaluation
+   * D1 already shows as ended is not started.
+   * @param job the row as just inserted (the API's fast start); its status, if any, is ignored.
+   */
+  async start(id: string, job?: StartJob): Promise<StatusResult> {
+    const current = this.rt.load();
+    if (current) {
+      await this.ensureAlarm(current.meta);
+      return { status: current.meta.status };
+    }
+    const ended = this.rt.store.ended();
+    // Re-sent every time: an end whose D1 write failed would otherwise leave D1 `queued` forever, and
+    // the sweeper's start is what retries it.
+    if (ended) return this.settleEnded(ended);
+    this.starting ??= this.firstStart(id, job?.id === id ? job : undefined).finally(() => {
+      this.starting = null;
+    });
+    return this.starting;
+  }
+
+  /**
+   * Ends the evaluation (cancel, pipeline failure) unless it has ended: D1 shows the end when this
+   * returns; calls in flight are still stored and billed in the final write, no new call is made.
+   */
+  async end(id: string, status: EndStatus, error: EvaluationError): Promise<StatusResult> {
+    const l = this.rt.load();
+    if (!l) {
+      const ended = this.rt.store.ended();
+      // Already ended here: re-send the marker's end, as its first D1 write may have failed.
+      if (ended) return this.settleEnded(ended);
+      // Never started here (still queued, or start() is waiting on D1): leave the marker before the D1
+      // write opens the input gate, so a start arriving meanwhile (a fast start whose job still says
+      // queued, a queue delivery) returns instead of running the evaluation.
+      return this.settleEnded(this.endHere(id, status, error));
+    }
+    if (isTerminal(l.meta.status)) return { status: l.meta.status };
+    this.rt.setTerminal(l, status, error);
+    // D1 shows the end at once; transcript and usage of calls still in flight follow in the final write.
+    await markEnded(this.rt.env.DB, l.meta.id, status, error, Date.now());
+    await this.afterEnd(l);
+    return { status };
+  }
+
+  /** After an end decided here: the final write now, or once the calls in flight are stored. */
+  private async afterEnd(l: Loaded): Promise<void> {
+    if (this.rt.inFlight.size === 0) await this.final.finalize(l);
+    else await this.rt.ctx.storage.setAlarm(Date.now() + 1);
+  }
+
+  /** Arms the alarm if work (or the final write) remains and no invocation of this instance is busy. */
+  private async ensureAlarm(meta: MetaRow): Promise<void> {
+    const owed = !isTerminal(meta.status) || meta.finalized === 0;
+    if (!owed || this.rt.inFlight.size > 0) return;
+    if ((await this.rt.ctx.storage.getAlarm()) === null) await this.rt.ctx.storage.setAlarm(Date.now() + 1);
+  }
+
+  private async firstStart(id: string, given?: StartJob): Promise<StatusResult> {
+    let job: StartJob;
+    if (given) {
+      job = given;
+    } else {
+      const row = await loadJob(this.rt.env.DB, id);
+      // The input gate was open while D1 answered: a concurrent start may have finished, or a cancel /
+      // fail may have ended the evaluation here (it leaves the `ended` marker).
+      const again = this.rt.load();
+      if (again) return { status: again.meta.status };
+      const ended = this.rt.store.ended();
+      if (ended) return { status: ended.status };
+      if (!row) {
+        log('warn', 'start.not_found', { evaluationId: id });
+        return { status: 'not_found' };
+      }
+      if (isTerminal(row.status)) {
+        // Ended before it ever ran here: remember it and release subscribers waiting for a start (the
+        // status came from D1, so there is nothing to write back).
+        this.announceEnded(this.endHere(id, row.status, row.error));
+        return { status: row.status };
+      }
+      job = row;
+    }
+    const now = Date.now();
+    let prepared: { meta: MetaRow; l: Loaded };
+    try {
+      const method = getMethod(job.method);
+      const state = createEvaluation(method, JSON.parse(job.config) as EngineState['config'], JSON.parse(job.task) as Task);
+      const meta: MetaRow = {
+        id,
+        tenant: job.tenant,
+        method: job.method,
+        config: job.config,
+        task: job.task,
+        status: 'running',
+        calls_planned: plannedCalls(method, state),
+        started_at: now,
+        updated_at: now,
+        error: null,
+        finalized: 0,
+        alarm_failures: 0,
+        finalize_failures: 0,
+        engine_version: this.hooks.engineVersion(method),
+        verdict: null,
+      };
+      prepared = { meta, l: { meta, engine: { method, state }, callsDone: 0 } };
+    } catch (e) {
+      // Bad stored input cannot get better by retrying: fail it (the API validates, so this is rare).
+      const code = e instanceof EngineInputError ? e.code : 'invalid_evaluation';
+      log('error', 'start.invalid', { evaluationId: id, error: messageOf(e) });
+      // Marker first (synchronous), so a start or cancel arriving while D1 answers sees the end. A D1
+      // error propagates (the queue retries; the sweeper's start re-sends it from the marker).
+      return this.settleEnded(this.endHere(id, 'failed', { code, message: messageOf(e) }));
+    }
+    const { meta, l } = prepared;
+    this.rt.store.insertMeta(meta);
+    this.rt.loaded = l;
+    await this.rt.ctx.storage.setAlarm(Date.now() + 1);
+    // Off the critical path: the first call need not wait for D1. The guard (status queued/running)
+    // keeps the write from reviving an ended row, and confirmRunning ends the run here if it had ended.
+    this.rt.ctx.waitUntil(this.confirmRunning(l, now));
+    log('info', 'evaluation.started', { evaluationId: id, method: job.method, callsPlanned: meta.calls_planned, engineVersion: meta.engine_version });
+    this.rt.broadcastStatus(l);
+    return { status: 'running' };
+  }
+
+  /**
+   * Marks D1 running; when no row changed, D1 has ended the evaluation without this object knowing (a
+   * DLQ failure written straight to D1, a cancel that reached a different path) or the row is gone: the
+   * run ends here with D1's status, no new calls are made, and results of calls in flight are still
+   * stored (and billed in the final write).
+   */
+  private async confirmRunning(l: Loaded, now: number): Promise<void> {
+    try {
+      if (await markRunning(this.rt.env.DB, l.meta.id, l.meta.calls_planned, now, l.meta.engine_version)) return;
+      const row = await readStatus(this.rt.env.DB, l.meta.id);
+      if (isTerminal(l.meta.status)) return;
+      if (!row) {
+        this.final.abandonMissingRow(l, 'start.row_missing');
+        return;
+      }
+      if (!isTerminal(row.status)) return;
+      log('warn', 'start.ended_elsewhere', { evaluationId: l.meta.id, status: row.status });
+      this.rt.followD1(l, row.status, row.error);
+      await this.afterEnd(l);
+    } catch (e) {
+      log('warn', 'start.mark_running_failed', { evaluationId: l.meta.id, error: messageOf(e) });
+    }
+  }
+
+  /**
+   * Records that the evaluation ended without running here: a synchronous storage write, so it holds
+   * before any await lets a start in. Subscribers are told later ({@link announceEnded}), once D1 has
+   * settled the status: D1 may have ended the row otherwise already.
+   */
+  private endHere(id: string, status: EvaluationStatus, error: EvaluationError | null): EndedRow {
+    const row: EndedRow = { id, status, error: storedError(error), at: Date.now() };
+    this.rt.store.putEnded(row);
+    return row;
+  }
+
+  /** Sends the marker's terminal status to every subscriber and closes their streams. */
+  private announceEnded(row: EndedRow): void {
+    this.rt.streams.broadcast(notRunEvent(row.id, row.status, parseStoredError(row.error), row.at));
+    this.rt.streams.closeAll();
+  }
+
+  /**
+   * Makes D1 agree with the `ended` marker and returns the settled status: re-sends the guarded,
+   * idempotent `markEnded` (an earlier attempt may have thrown after the marker was written, which
+   * would leave D1 `queued` and the sweeper re-kicking it forever); when it changes nothing, D1 already
+   * ended the row (the marker adopts D1's status) or has no such row (the marker goes). Subscribers get
+   * the settled status. A D1 error propagates, so the API or the queue can retry; streams stay open
+   * until a retry settles it.
+   */
+  private async settleEnded(marker: EndedRow): Promise<StatusResult> {
+    if (marker.status !== 'failed' && marker.status !== 'cancelled') {
+      // Taken from D1 itself (firstStart): nothing to write back.
+      return { status: marker.status };
+    }
+    if (await markEnded(this.rt.env.DB, marker.id, marker.status, parseStoredError(marker.error), Date.now())) {
+      this.announceEnded(this.rt.store.ended() ?? marker);
+      return { status: marker.status };
+    }
+    const row = await readStatus(this.rt.env.DB, marker.id);
+    if (!row) {
+      this.rt.store.deleteEnded();
+      this.rt.streams.closeAll();
+      return { status: 'not_found' };
+    }
+    if (isTerminal(row.status)) {
+      const d1Error = storedError(row.error);
+      this.rt.store.adoptEnded(row.status, d1Error);
+      this.announceEnded({ ...marker, status: row.status, error: d1Error });
+    }
+    return { status: row.status };
+  }
+}

@@ -1,0 +1,205 @@
+/**
+ * @module
+ * One alarm step: finish an owed final write, or run the ready LLM calls through the shared call pool
+ * (src/engine/pool.ts), storing each result the moment it arrives and before anything else happens,
+ * then re-arm while work remains. A stored result is never requested again.
+ */
+import type { LlmCallRequest, LlmCallResult, LlmFunction } from '../../src/engine/call.js';
+import { runCallPool } from '../../src/engine/pool.js';
+import { applyResult, outcome, readyCalls } from '../../src/engine/protocol.js';
+import { createLlm } from '../../src/llm/client.js';
+import { llmEnvOf, LlmSettingsError, settingsFromEnv } from '../../src/llm/settings.js';
+import { log, messageOf } from '../../src/pipeline/log.js';
+import { isTerminal } from '../../src/pipeline/status.js';
+import { callFinishedEvent, callStartedEvent } from './events.js';
+import type { FinalWriter } from './final-write.js';
+import type { Loaded, Runtime } from './runtime.js';
+
+/** Calls running at once per alarm invocation at most: Workers allow 6 open outgoing connections per invocation. */
+export const MAX_PARALLEL_CALLS = 6;
+
+/** Consecutive throwing alarm invocations after which the evaluation is failed with `internal_error`. Default 5. */
+export const MAX_ALARM_FAILURES = 5;
+
+/** Default of `STEP_BUDGET_MS`: how long one alarm invocation keeps launching new calls, ms. */
+export const DEFAULT_STEP_BUDGET_MS = 30_000;
+
+/** Reads `STEP_BUDGET_MS` (ms; `0` = one round of ready calls per alarm invocation). Default {@link DEFAULT_STEP_BUDGET_MS}. */
+export function stepBudgetMs(raw: string | undefined): number {
+  const n = Number(raw);
+  return raw !== undefined && raw.trim() !== '' && Number.isFinite(n) && n >= 0 ? n : DEFAULT_STEP_BUDGET_MS;
+}
+
+/** The alarm's work for one instance. */
+export class Stepper {
+  private llm: LlmFunction | null = null;
+
+  constructor(
+    private readonly rt: Runtime,
+    private readonly final: FinalWriter,
+  ) {}
+
+  /**
+   * One alarm invocation. A throw lets the platform retry; after {@link MAX_ALARM_FAILURES} consecutive
+   * throws a running evaluation fails with `internal_error`.
+   */
+  async alarm(): Promise<void> {
+    const l = this.rt.load();
+    if (!l) return;
+    try {
+      await this.step(l);
+      if (l.meta.alarm_failures > 0) {
+        l.meta.alarm_failures = 0;
+        this.rt.store.saveCounter('alarm_failures', 0);
+      }
+    } catch (e) {
+      const failures = l.meta.alarm_failures + 1;
+      l.meta.alarm_failures = failures;
+      this.rt.store.saveCounter('alarm_failures', failures);
+      log('error', 'alarm.error', { evaluationId: l.meta.id, failures, error: messageOf(e) });
+      if (failures >= MAX_ALARM_FAILURES) {
+        if (!isTerminal(l.meta.status)) {
+          this.rt.setTerminal(l, 'failed', { code: 'internal_error', message: `gave up after ${failures} failed steps: ${messageOf(e)}` });
+        }
+        await this.final.finalize(l);
+        return;
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Ends the step when there is nothing left to run: an ended evaluation gets its owed final write (once
+   * no call is in flight), a concluded protocol gets its outcome applied and written. True when it ended.
+   */
+  private async settled(l: Loaded): Promise<boolean> {
+    if (isTerminal(l.meta.status)) {
+      if (l.meta.finalized === 0 && this.rt.inFlight.size === 0) await this.final.finalize(l);
+      return true;
+    }
+    const done = l.engine ? outcome(l.engine.method, l.engine.state) : null;
+    if (!done) return false;
+    if (done.status === 'succeeded') {
+      const { transcript: _transcript, ...verdict } = done.verdict;
+      this.rt.setTerminal(l, 'succeeded', null, verdict);
+    } else {
+      this.rt.setTerminal(l, 'failed', { ...done.error });
+    }
+    await this.final.finalize(l);
+    return true;
+  }
+
+  private async step(l: Loaded): Promise<void> {
+    if (await this.settled(l)) return;
+    if (!this.llmFn(l)) {
+      // Misconfigured deployment (e.g. LLM_BASE_URL empty): retrying cannot help, so end it with the reason.
+      await this.settled(l);
+      return;
+    }
+    const ran = await this.pool(l);
+    // Everything ready is already in flight in this instance: whoever started it re-arms.
+    if (ran === 'in_flight') return;
+    if (ran === 'stuck' && !isTerminal(l.meta.status)) {
+      this.rt.setTerminal(l, 'failed', { code: 'engine_stuck', message: `method "${l.meta.method}" listed no calls and no verdict` });
+      await this.final.finalize(l);
+      return;
+    }
+    if (await this.settled(l)) return;
+    // Calls still in flight belong to a concurrent invocation of this instance, which re-arms itself.
+    if (this.rt.inFlight.size > 0) return;
+    // Inside alarm(), Date.now() alone is dropped after a few hops locally; +1 chains reliably.
+    await this.rt.ctx.storage.setAlarm(Date.now() + 1);
+  }
+
+  /**
+   * Runs the ready calls through the call pool, at most {@link MAX_PARALLEL_CALLS} at once, launching
+   * each newly ready call as soon as a result makes it ready (no alarm hop between dependent calls: a
+   * hop cost 10-40 ms locally). New calls are launched only within the step budget (`STEP_BUDGET_MS`);
+   * the first round always is. Calls in flight in another invocation of this instance are skipped.
+   * @returns `ran` once calls were launched; when the first round found nothing to launch, `in_flight`
+   *   if this instance has calls in flight, else `stuck`.
+   */
+  private async pool(l: Loaded): Promise<'ran' | 'in_flight' | 'stuck'> {
+    const budget = stepBudgetMs(this.rt.env.STEP_BUDGET_MS);
+    const began = Date.now();
+    const { launched } = await runCallPool({
+      concurrency: MAX_PARALLEL_CALLS,
+      // Re-checked after every await: a cancel or an outcome stops new launches at once.
+      ready: () => {
+        const engine = l.engine;
+        if (!engine || isTerminal(l.meta.status) || outcome(engine.method, engine.state) !== null) return [];
+        return readyCalls(engine.method, engine.state);
+      },
+      skip: (id) => this.rt.inFlight.has(id),
+      more: () => Date.now() - began < budget,
+      run: (request) => this.call(l, request),
+    });
+    if (launched > 0) return 'ran';
+    return this.rt.inFlight.size > 0 ? 'in_flight' : 'stuck';
+  }
+
+  /** Makes one LLM call and stores its result the moment it arrives. Throws only for bugs/storage errors. */
+  private async call(l: Loaded, request: LlmCallRequest): Promise<void> {
+    const startedAt = Date.now();
+    this.rt.inFlight.set(request.id, { request, startedAt });
+    this.rt.streams.broadcast(
+      callStartedEvent(l.meta.id, { callId: request.id, agent: request.agent, label: request.label, stage: request.stage, model: request.model, startedAt }),
+    );
+    let result: LlmCallResult;
+    try {
+      const llm = this.llmFn(l);
+      if (!llm) throw new Error('LLM settings vanished after step() checked them');
+      result = await llm(request);
+    } finally {
+      this.rt.inFlight.delete(request.id);
+    }
+    this.record(l, request, result, startedAt);
+  }
+
+  /**
+   * Stores a result (INSERT OR IGNORE on the call id) and folds it into the cached state, synchronously,
+   * so the stored order is the applied order and a rebuild after eviction gives the same state.
+   */
+  private record(l: Loaded, request: LlmCallRequest, result: LlmCallResult, startedAt: number): void {
+    const finishedAt = Date.now();
+    const latencyMs = result.ok ? (result.latencyMs ?? finishedAt - startedAt) : finishedAt - startedAt;
+    const attempts = result.attempts ?? 1;
+    const stored = { callId: request.id, agent: request.agent, label: request.label, stage: request.stage, result, startedAt, finishedAt, latencyMs };
+    if (!this.rt.store.insertResult({ ...stored, attempts })) {
+      log('warn', 'call.duplicate', { evaluationId: l.meta.id, callId: request.id });
+      return;
+    }
+    if (l.engine) l.engine.state = applyResult(l.engine.method, l.engine.state, result);
+    l.callsDone += 1;
+    l.meta.updated_at = finishedAt;
+    log(result.ok ? 'info' : 'warn', 'call.finished', {
+      evaluationId: l.meta.id,
+      callId: request.id,
+      agent: request.agent,
+      ok: result.ok,
+      latencyMs,
+      attempts,
+      overheadMs: result.ok && result.latencyMs !== undefined ? finishedAt - startedAt - result.latencyMs : undefined,
+      errorCode: result.ok ? undefined : result.error.code,
+    });
+    this.rt.streams.broadcast(callFinishedEvent(l.meta.id, stored));
+    this.final.pushProgress(l);
+  }
+
+  /**
+   * The LLM function, or null after ending the evaluation `failed` with the settings' own code (e.g.
+   * `llm_not_configured`) when the deployment's LLM variables are unusable: a retry cannot fix that, so
+   * the alarm must not throw its way to `internal_error`.
+   */
+  private llmFn(l: Loaded): LlmFunction | null {
+    if (this.llm) return this.llm;
+    try {
+      this.llm = createLlm(settingsFromEnv(llmEnvOf(this.rt.env)));
+      return this.llm;
+    } catch (e) {
+      if (!(e instanceof LlmSettingsError)) throw e;
+      if (!isTerminal(l.meta.status)) this.rt.setTerminal(l, 'failed', { code: e.code, message: e.message });
+      return null;
+    }
+  }
+}

@@ -1,0 +1,254 @@
+/**
+ * @module
+ * The object's rows: the `evaluation` row (config, task, status, counters), the `ended` marker, and the
+ * `results` log every LLM result is written to before anything else happens. Every read and write of
+ * the object's SQLite goes through {@link EvaluationStore}; all of them are synchronous, so none opens
+ * the input gate (see docs/architecture.md).
+ */
+import type { LlmCallResult } from '../../src/engine/call.js';
+import type { EvaluationError } from '../../src/pipeline/events.js';
+import type { CallTiming } from '../../src/pipeline/rpc.js';
+import type { EvaluationStatus } from '../../src/pipeline/status.js';
+import type { VerdictSummary } from '../../src/pipeline/events.js';
+import type { StoredCall } from '../../src/store/results.js';
+import type { StoredResultView } from './events.js';
+import { migrate } from './schema.js';
+
+/** The single `evaluation` row. */
+export type MetaRow = {
+  id: string;
+  tenant: string;
+  method: string;
+  /** Resolved method config, JSON text. */
+  config: string;
+  /** Task, JSON text. */
+  task: string;
+  status: EvaluationStatus;
+  calls_planned: number;
+  started_at: number;
+  updated_at: number;
+  /** {@link EvaluationError} as JSON text, or null. */
+  error: string | null;
+  /** 1 once the final D1 write landed (or was given up on). */
+  finalized: number;
+  alarm_failures: number;
+  /** Consecutive failed final writes (backoff and the give-up check). */
+  finalize_failures: number;
+  /** The engine version the evaluation started with (src/engine/version.ts). */
+  engine_version: string;
+  /** {@link VerdictSummary} as JSON text once the protocol concluded, else null. */
+  verdict: string | null;
+};
+
+/**
+ * The `ended` marker: the evaluation ended (cancel, DLQ failure, invalid or already-ended job) while this
+ * object had not started it, so there is no `evaluation` row to carry the status.
+ */
+export type EndedRow = {
+  id: string;
+  status: EvaluationStatus;
+  /** {@link EvaluationError} as JSON text, or null. */
+  error: string | null;
+  /** Epoch ms. */
+  at: number;
+};
+
+/** A `results` row. */
+export type ResultRow = {
+  seq: number;
+  call_id: string;
+  agent: string;
+  label: string;
+  stage: string;
+  ok: number;
+  /** {@link LlmCallResult} as JSON text. */
+  result: string;
+  attempts: number;
+  started_at: number;
+  finished_at: number;
+  latency_ms: number | null;
+};
+
+/** A result to store: what the call asked, what came back, and when. */
+export interface NewResult {
+  callId: string;
+  agent: string;
+  label: string;
+  stage: string;
+  result: LlmCallResult;
+  attempts: number;
+  startedAt: number;
+  finishedAt: number;
+  latencyMs: number;
+}
+
+/** The error stored as JSON text, or null when there is none. */
+export function parseStoredError(text: string | null): EvaluationError | null {
+  return text ? (JSON.parse(text) as EvaluationError) : null;
+}
+
+/** An error as stored: JSON text, or null. */
+export function storedError(error: EvaluationError | null): string | null {
+  return error ? JSON.stringify(error) : null;
+}
+
+/** Typed access to the object's SQLite. The constructor migrates the schema (./schema.ts). */
+export class EvaluationStore {
+  private readonly sql: SqlStorage;
+
+  constructor(storage: DurableObjectStorage) {
+    migrate(storage);
+    this.sql = storage.sql;
+  }
+
+  /** The `evaluation` row, or null when this object never started an evaluation. */
+  meta(): MetaRow | null {
+    return this.sql.exec<MetaRow>('SELECT * FROM evaluation').toArray()[0] ?? null;
+  }
+
+  /** Inserts the `evaluation` row (`INSERT OR IGNORE`: a second start keeps the first). */
+  insertMeta(m: MetaRow): void {
+    this.sql.exec(
+      `INSERT OR IGNORE INTO evaluation (singleton, id, tenant, method, config, task, status, calls_planned, started_at, updated_at, engine_version)
+       VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      m.id,
+      m.tenant,
+      m.method,
+      m.config,
+      m.task,
+      m.status,
+      m.calls_planned,
+      m.started_at,
+      m.updated_at,
+      m.engine_version,
+    );
+  }
+
+  /** Writes status, error, verdict and `updated_at` of the `evaluation` row. */
+  saveStatus(m: Pick<MetaRow, 'status' | 'error' | 'verdict' | 'updated_at'>): void {
+    this.sql.exec('UPDATE evaluation SET status = ?, error = ?, verdict = ?, updated_at = ?', m.status, m.error, m.verdict, m.updated_at);
+  }
+
+  /** Writes one counter or flag of the `evaluation` row. */
+  saveCounter(column: 'updated_at' | 'finalized' | 'alarm_failures' | 'finalize_failures', value: number): void {
+    // `column` is one of the literal names above, never input.
+    this.sql.exec(`UPDATE evaluation SET ${column} = ?`, value);
+  }
+
+  /** The `ended` marker, or null. */
+  ended(): EndedRow | null {
+    return this.sql.exec<EndedRow>('SELECT id, status, error, at FROM ended').toArray()[0] ?? null;
+  }
+
+  /** Writes the `ended` marker (replacing one that exists). */
+  putEnded(row: EndedRow): void {
+    this.sql.exec('INSERT OR REPLACE INTO ended (singleton, id, status, error, at) VALUES (1, ?, ?, ?, ?)', row.id, row.status, row.error, row.at);
+  }
+
+  /** Takes D1's status and error into the `ended` marker. */
+  adoptEnded(status: EvaluationStatus, error: string | null): void {
+    this.sql.exec('UPDATE ended SET status = ?, error = ?', status, error);
+  }
+
+  /** Drops the `ended` marker (D1 has no such evaluation). */
+  deleteEnded(): void {
+    this.sql.exec('DELETE FROM ended');
+  }
+
+  /**
+   * Stores one result (`INSERT OR IGNORE` on the call id) and bumps `updated_at`.
+   * @returns false when a result with that call id was already stored (nothing written).
+   */
+  insertResult(r: NewResult): boolean {
+    const cursor = this.sql.exec(
+      `INSERT OR IGNORE INTO results (call_id, agent, label, stage, ok, result, attempts, started_at, finished_at, latency_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      r.callId,
+      r.agent,
+      r.label,
+      r.stage,
+      r.result.ok ? 1 : 0,
+      JSON.stringify(r.result),
+      r.attempts,
+      r.startedAt,
+      r.finishedAt,
+      r.latencyMs,
+    );
+    if (cursor.rowsWritten === 0) return false;
+    this.saveCounter('updated_at', r.finishedAt);
+    return true;
+  }
+
+  /** Every stored result in recording order (the replay input). */
+  *results(): Generator<LlmCallResult> {
+    for (const row of this.sql.exec<Pick<ResultRow, 'result'>>('SELECT result FROM results ORDER BY seq')) {
+      yield JSON.parse(row.result) as LlmCallResult;
+    }
+  }
+
+  /** Stored results counted (repairs and failures included). */
+  resultCount(): number {
+    return this.sql.exec<{ n: number }>('SELECT count(*) AS n FROM results').one().n;
+  }
+
+  /** Every stored result with its call and timing, in recording order (for the event replay). */
+  storedResults(): StoredResultView[] {
+    return this.resultRows().map((r) => ({
+      callId: r.call_id,
+      agent: r.agent,
+      label: r.label,
+      stage: r.stage,
+      result: JSON.parse(r.result) as LlmCallResult,
+      startedAt: r.started_at,
+      finishedAt: r.finished_at,
+      latencyMs: r.latency_ms,
+    }));
+  }
+
+  /** Stored calls with their timing, in recording order. */
+  timings(): CallTiming[] {
+    return this.resultRows().map((r) => ({
+      callId: r.call_id,
+      ok: r.ok === 1,
+      startedAt: r.started_at,
+      finishedAt: r.finished_at,
+      latencyMs: r.latency_ms,
+      attempts: r.attempts,
+    }));
+  }
+
+  private resultRows(): ResultRow[] {
+    return this.sql.exec<ResultRow>('SELECT * FROM results ORDER BY seq').toArray();
+  }
+
+  /**
+   * Every successful stored call in recording order, as the final write stores it (transcript + usage).
+   * @param parseErrors why a reply did not parse, by call id, from the engine state when there is one.
+   */
+  storedCalls(parseErrors: ReadonlyMap<string, string>): StoredCall[] {
+    const out: StoredCall[] = [];
+    for (const r of this.sql.exec<ResultRow>('SELECT * FROM results WHERE ok = 1 ORDER BY seq')) {
+      const res = JSON.parse(r.result) as LlmCallResult;
+      if (!res.ok) continue;
+      out.push({
+        callId: res.id,
+        agent: r.agent,
+        label: r.label,
+        stage: r.stage,
+        model: res.model,
+        content: res.content,
+        usage: res.usage,
+        parseError: parseErrors.get(res.id) ?? null,
+        attempts: r.attempts,
+        latencyMs: r.latency_ms,
+        at: r.finished_at,
+      });
+    }
+    return out;
+  }
+}
+
+/** The verdict stored in the `evaluation` row, or null. */
+export function storedVerdict(m: Pick<MetaRow, 'verdict'>): VerdictSummary | null {
+  return m.verdict ? (JSON.parse(m.verdict) as VerdictSummary) : null;
+}

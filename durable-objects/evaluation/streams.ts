@@ -1,0 +1,65 @@
+/**
+ * @module
+ * The object's subscribers: SSE streams (in memory, with backpressure and keep-alive: src/pipeline/sse.ts)
+ * and WebSockets (hibernation API: they live in `ctx.getWebSockets()`, so they survive hibernation).
+ * Both get the replay first, then every broadcast, and are closed after the terminal event.
+ */
+import type { EvaluationEvent } from '../../src/pipeline/events.js';
+import { encodeSse, encodeWs } from '../../src/pipeline/events.js';
+import { SseHub } from '../../src/pipeline/sse.js';
+
+/** Close code and reason sent to WebSocket subscribers when the evaluation ended. */
+const ENDED = { code: 1000, reason: 'evaluation ended' } as const;
+
+/** Every subscriber of one object. */
+export class Streams {
+  private readonly sse = new SseHub();
+
+  constructor(private readonly ctx: DurableObjectState) {}
+
+  /** Sends one event to every subscriber (a socket closing meanwhile is skipped). */
+  broadcast(event: EvaluationEvent): void {
+    this.sse.send(event);
+    const sockets = this.ctx.getWebSockets();
+    if (sockets.length === 0) return;
+    const frame = encodeWs(event);
+    for (const ws of sockets) {
+      try {
+        ws.send(frame);
+      } catch {
+        // A socket closing concurrently: nothing to deliver to.
+      }
+    }
+  }
+
+  /** Ends every subscription (after the terminal event). */
+  closeAll(): void {
+    this.sse.closeAll();
+    for (const ws of this.ctx.getWebSockets()) {
+      try {
+        ws.close(ENDED.code, ENDED.reason);
+      } catch {
+        // Already closed.
+      }
+    }
+  }
+
+  /**
+   * Serves one subscriber: a WebSocket upgrade is accepted with the hibernation API, anything else gets
+   * SSE. The replay goes first; with `done` the subscription ends right after it.
+   */
+  open(request: Request, replay: readonly EvaluationEvent[], done: boolean): Response {
+    if (request.headers.get('Upgrade')?.toLowerCase() === 'websocket') {
+      const pair = new WebSocketPair();
+      const [client, server] = [pair[0], pair[1]];
+      this.ctx.acceptWebSocket(server);
+      for (const e of replay) server.send(encodeWs(e));
+      if (done) server.close(ENDED.code, ENDED.reason);
+      return new Response(null, { status: 101, webSocket: client });
+    }
+    const readable = this.sse.open(replay.map(encodeSse).join(''), done);
+    return new Response(readable, {
+      headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' },
+    });
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * The object's numbered SQLite migrations (durable-objects/evaluation/schema.ts): an object created
+ * before versioning, with or without the hand-added `finalize_failures` column, is brought to the
+ * current schema with its rows kept, and running the migrations again changes nothing.
+ */
+import { describe, expect, it } from 'vitest';
+import { migrate, SCHEMA_VERSION } from '../../durable-objects/evaluation/schema.js';
+import { newTestId, runInTestObject } from './helpers.js';
+
+/** The `evaluation` table as objects created before versioning have it. */
+const LEGACY_EVALUATION = `CREATE TABLE evaluation (
+  singleton INTEGER PRIMARY KEY CHECK (singleton = 1), id TEXT NOT NULL, tenant TEXT NOT NULL, method TEXT NOT NULL,
+  config TEXT NOT NULL, task TEXT NOT NULL, status TEXT NOT NULL, calls_planned INTEGER NOT NULL, started_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL, error TEXT, finalized INTEGER NOT NULL DEFAULT 0, alarm_failures INTEGER NOT NULL DEFAULT 0`;
+
+describe('object schema migrations', () => {
+  for (const withFinalizeFailures of [false, true]) {
+    it(`an object from before versioning${withFinalizeFailures ? ' (finalize_failures added by hand)' : ''} migrates and keeps its rows`, async () => {
+      const id = newTestId('ev_schema');
+      const result = await runInTestObject(id, (_o, state) => {
+        const sql = state.storage.sql;
+        // This object was migrated by its constructor: rebuild the legacy layout in its place.
+        sql.exec('DROP TABLE schema_version');
+        sql.exec('DROP TABLE evaluation');
+        sql.exec(`${LEGACY_EVALUATION}${withFinalizeFailures ? ', finalize_failures INTEGER NOT NULL DEFAULT 3' : ''})`);
+        sql.exec(
+          `INSERT INTO evaluation (singleton, id, tenant, method, config, task, status, calls_planned, started_at, updated_at)
+           VALUES (1, ?, 't', 'debate', '{}', '{}', 'running', 7, 1, 2)`,
+          id,
+        );
+        const before = migrate(state.storage);
+        const again = migrate(state.storage);
+        const row = sql.exec<{ engine_version: string; finalize_failures: number; verdict: string | null; calls_planned: number }>(
+          'SELECT engine_version, finalize_failures, verdict, calls_planned FROM evaluation',
+        ).one();
+        return { before, again, row };
+      });
+      expect(result.before).toBe(0);
+      expect(result.again).toBe(SCHEMA_VERSION);
+      expect(result.row).toEqual({ engine_version: '1/debate@1', finalize_failures: withFinalizeFailures ? 3 : 0, verdict: null, calls_planned: 7 });
+    });
+  }
+});

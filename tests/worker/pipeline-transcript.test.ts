@@ -1,0 +1,106 @@
+/**
+ * Failed and cancelled evaluations keep what was said (issue 14): the final write stores a transcript
+ * row for every successful call, whoever ended the evaluation, and `GET /v1/evaluations/:id/transcript`
+ * shows each message with its usage, matching the billed `usage` rows.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { mockModel } from '../../src/llm/mock/model-name.js';
+import { evaluationStub } from '../../src/pipeline/stub.js';
+import { api } from './api-fetch.js';
+import {
+  countRows,
+  drainAlarms,
+  insertJob,
+  LONG_DEBATE,
+  PAIRWISE,
+  pendingAlarm,
+  pollUntil,
+  POINTWISE,
+  stubbornCritic,
+  testEnv,
+  waitForEnd,
+  waitForSnapshot,
+} from './helpers.js';
+
+afterEach(drainAlarms);
+
+/** The transcript as the API serves it (the fields asserted here). */
+interface TranscriptJson {
+  status: string;
+  complete: boolean;
+  messages: { seq: number; callId: string; content: string; parseError: string | null; usage: { promptTokens: number; completionTokens: number } }[];
+}
+
+async function transcriptOf(id: string): Promise<TranscriptJson> {
+  const r = await api(`/v1/evaluations/${id}/transcript`);
+  expect(r.status).toBe(200);
+  return r.json<TranscriptJson>();
+}
+
+/** Prompt + completion tokens of the evaluation's `usage` rows, per call id. */
+async function billedTokens(id: string): Promise<Record<string, number>> {
+  const { results } = await testEnv.DB.prepare('SELECT call_id, prompt_tokens + completion_tokens AS n FROM usage WHERE evaluation_id = ?')
+    .bind(id)
+    .all<{ call_id: string; n: number }>();
+  return Object.fromEntries(results.map((r) => [r.call_id, r.n]));
+}
+
+describe('transcript of evaluations that did not succeed', () => {
+  it('failed: the messages said before the failure, each with the usage that was billed', async () => {
+    const id = `ev_tfail_${Date.now()}`;
+    const critic = { model: mockModel({ seed: id, permanent: 401 }) };
+    await insertJob({ id, tenant: 'default', ...LONG_DEBATE, config: { ...LONG_DEBATE.config, critic }, task: POINTWISE });
+    await testEnv.JOBS.send({ id });
+    const row = await waitForEnd(id);
+    expect(row.error_code).toBe('auth');
+    const t = await transcriptOf(id);
+    expect(t).toMatchObject({ status: 'failed', complete: true });
+    // The scorer's first reply; the failed critic call said nothing and is not billed.
+    expect(t.messages.map((m) => [m.seq, m.callId])).toEqual([[0, 'score0']]);
+    expect(t.messages[0]?.content.length).toBeGreaterThan(0);
+    const billed = await billedTokens(id);
+    expect(Object.keys(billed)).toEqual(['score0']);
+    expect(t.messages[0]!.usage.promptTokens + t.messages[0]!.usage.completionTokens).toBe(billed.score0);
+    expect(billed.score0).toBeGreaterThan(0);
+  });
+
+  it('cancelled mid-debate: every stored reply, the one in flight at the cancel included', async () => {
+    const ns = `tcancel-${Date.now()}`;
+    await stubbornCritic(ns);
+    const { id } = await insertJob({ tenant: 'default', ...LONG_DEBATE, task: POINTWISE, mock: { mode: 'scripted', ns, latency: 80 } });
+    const stub = evaluationStub(testEnv, id);
+    await stub.start(id);
+    await waitForSnapshot(id, (s) => (s?.callsDone ?? 0) >= 2);
+    expect((await stub.cancel(id)).status).toBe('cancelled');
+    // The final write follows once the call in flight is stored.
+    const snap = await waitForSnapshot(id, (s) => s?.status === 'cancelled' && s.callsDone >= 3);
+    const done = snap?.callsDone ?? 0;
+    await pollUntil(() => countRows('transcripts', id), (n) => n === done, 5_000);
+    expect(await pollUntil(() => pendingAlarm(id), (a) => a === null, 5_000)).toBeNull();
+    const t = await transcriptOf(id);
+    expect(t).toMatchObject({ status: 'cancelled', complete: true });
+    expect(t.messages.map((m) => m.callId)).toEqual(['score0', 'critic1', 'score1', 'critic2', 'score2', 'critic3', 'score3'].slice(0, done));
+    expect(t.messages.map((m) => m.seq)).toEqual([...Array(done).keys()]);
+    const billed = await billedTokens(id);
+    for (const m of t.messages) expect(m.usage.promptTokens + m.usage.completionTokens, m.callId).toBe(billed[m.callId]);
+    expect(await countRows('usage', id)).toBe(done);
+  });
+
+  it('replies that did not parse keep their parse errors, each followed by its repair', async () => {
+    // Every distinct prompt (a repair's too) gets one reply in no known format: all repairs fail as well.
+    const { id } = await insertJob({ tenant: 'default', preset: 'fastchat-pair', task: PAIRWISE, mock: { fail: [['wrong-format', 1]] } });
+    await testEnv.JOBS.send({ id });
+    expect((await waitForEnd(id)).status).toBe('succeeded');
+    const t = await transcriptOf(id);
+    const first = t.messages.filter((m) => !m.callId.includes('#'));
+    expect(first.length).toBeGreaterThan(0);
+    for (const m of t.messages) expect(m.parseError, m.callId).toMatch(/no final verdict/);
+    for (const m of first) {
+      const repair = t.messages.find((r) => r.callId === `${m.callId}#1`);
+      expect(repair!.seq, `${m.callId}#1`).toBeGreaterThan(m.seq);
+    }
+    // parseRetries 3 (the default): a first attempt and three repairs per call, all billed.
+    expect(t.messages).toHaveLength(4 * first.length);
+    expect(await countRows('usage', id)).toBe(t.messages.length);
+  });
+});

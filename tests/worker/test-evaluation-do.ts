@@ -1,0 +1,58 @@
+/**
+ * @module
+ * `TestEvaluationDO`: `EvaluationDO` with hooks tests drive through `runInDurableObject` (see
+ * `runInTestObject` in ./helpers.ts) instead of casting into private members, as cloudflare/agents does.
+ * Without a hook in use it behaves exactly like the production class.
+ */
+import { EvaluationDO } from '../../durable-objects/evaluation/index.js';
+import type { Loaded } from '../../durable-objects/evaluation/runtime.js';
+import type { AnyMethod } from '../../src/engine/method.js';
+import type { Bindings } from '../../src/env.js';
+import type { EvaluationError } from '../../src/pipeline/events.js';
+import type { EndStatus } from '../../src/pipeline/status.js';
+
+/** The production class plus test hooks. */
+export class TestEvaluationDO extends EvaluationDO {
+  /**
+   * Appended to every engine version this code reports, for every instance (module state, shared by the
+   * tests and the objects of one test file): a non-empty value simulates a deploy whose engine version
+   * changed. Evict the objects (`abortAllDurableObjects`) after setting it, as a deploy would; reset it
+   * after the test.
+   */
+  static engineVersionSuffix = '';
+
+  protected override engineVersion(method: AnyMethod): string {
+    return super.engineVersion(method) + TestEvaluationDO.engineVersionSuffix;
+  }
+
+  /** The bindings this instance uses (spy on `bindings.DB` to watch or break its D1 calls). */
+  get bindings(): Bindings {
+    return this.rt.env;
+  }
+
+  /** Replaces bindings for this instance only (e.g. `STEP_BUDGET_MS: '0'`); a fresh instance after eviction has the real ones. */
+  useBindings(patch: Partial<Bindings>): void {
+    this.rt.env = { ...this.rt.env, ...patch };
+  }
+
+  /** Ends the started evaluation in the object's own storage only, as `cancel()` does before its D1 writes. */
+  endLocally(status: EndStatus, error: EvaluationError): void {
+    this.rt.setTerminal(this.started(), status, error);
+  }
+
+  /** Runs the final write now (single-flight: concurrent calls share one D1 batch). */
+  finalizeNow(): Promise<void> {
+    return this.final.finalize(this.started());
+  }
+
+  /** Sets the count of consecutive failed final writes (the backoff grows with it). */
+  setFinalizeFailures(n: number): void {
+    this.started().meta.finalize_failures = n;
+  }
+
+  private started(): Loaded {
+    const l = this.rt.load();
+    if (!l) throw new Error('the object has not started an evaluation');
+    return l;
+  }
+}
