@@ -4,6 +4,8 @@
  * indexes field by field. Every pipeline event carries `evaluationId` and, where there is one, `callId`.
  */
 
+import { redactSecrets } from '../llm/redact.js';
+
 /** Severity of a log line. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -17,7 +19,8 @@ export type LogFields = Record<string, string | number | boolean | null | undefi
  * @param fields extra fields; `undefined` values are dropped.
  */
 export function log(level: LogLevel, event: string, fields: LogFields = {}): void {
-  const line = JSON.stringify({ ts: Date.now(), level, event, ...fields });
+  // Defence in depth: provider messages are redacted where they are built, and every line once more here.
+  const line = redactSecrets(JSON.stringify({ ts: Date.now(), level, event, ...fields }));
   if (level === 'error') console.error(line);
   else if (level === 'warn') console.warn(line);
   else console.log(line);

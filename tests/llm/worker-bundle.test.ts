@@ -44,7 +44,7 @@ describe('the Worker bundle', () => {
     const files = [...reachable(resolve(ROOT, 'src/index.ts'))].map((f) => relative(ROOT, f));
     // The walk reaches the LLM layer (so the check below can fail) …
     expect(files).toContain('src/llm/client.ts');
-    expect(files).toContain('durable-objects/evaluation.ts');
+    expect(files).toContain('durable-objects/evaluation/index.ts');
     // … and nothing of the mock.
     expect(files.filter((f) => f.startsWith('src/llm/mock/'))).toEqual([]);
   });
