@@ -13,11 +13,13 @@
  * Every route is an `@hono/zod-openapi` definition, so the OpenAPI document (`GET /openapi.json`, ./openapi.ts)
  * is generated from the same definitions that validate requests and type this client. Public: `/health`,
  * `/openapi.json`, `/docs`. Everything under `/v1` needs a bearer token when the `API_KEYS` secret is set.
- * Errors are always `{ error: { code, message, issues? } }` (./errors.ts).
+ * Errors are always `{ error: { code, message, issues? } }` (./errors.ts); a known path with another method
+ * is 405 with `Allow` (./method-not-allowed.ts).
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Hono, Schema } from 'hono';
-import { notFound, onError, validationHook } from './errors.js';
+import { onError, validationHook } from './errors.js';
+import { notFoundOrMethodNotAllowed } from './method-not-allowed.js';
 import { auth } from './middleware/auth.js';
 import { requestId } from './middleware/request-id.js';
 import { openApiDocument, openApiRoute } from './openapi.js';
@@ -33,7 +35,7 @@ export const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 app.use(requestId());
 app.use('/v1/*', auth());
 app.onError(onError);
-app.notFound(notFound);
+app.notFound(notFoundOrMethodNotAllowed(() => app.routes));
 
 // Only its type is used (hono's RPC typing); building it registers the routes.
 const _routes = app

@@ -20,7 +20,7 @@ const DESCRIPTION = `Hosted LLM-judge API: the multi-agent debate evaluators of 
 
 **Retries.** A client that retries a POST must send an \`Idempotency-Key\` header: without one, a retry after a connection reset creates a second evaluation.
 
-**Errors** are always \`{ "error": { "code", "message", "issues"? } }\` with a stable \`code\`; \`issues\` lists each failing field. An unknown query parameter is a 400.
+**Errors** are always \`{ "error": { "code", "message", "issues"? } }\` with a stable \`code\`; \`issues\` lists each failing field. An unknown query parameter is a 400, a known path with another method a 405 with \`Allow\`.
 
 **Auth.** When the deployment sets \`API_KEYS\`, every \`/v1\` route needs \`Authorization: Bearer <token>\`; the tenant is derived from the token.`;
 

@@ -28,7 +28,7 @@ export const MAX_META_ITEMS = 500;
 /** Task (pairwise or pointwise); the engine's schema, with its per-text limits. */
 export const Task = TaskSchema.meta({
   id: 'Task',
-  description: `What is judged; \`kind\` selects the variant. Texts are 1-${MAX_TEXT_CHARS} characters.`,
+  description: `What is judged; \`kind\` selects the variant. Texts are 1-${MAX_TEXT_CHARS} characters, not only whitespace, without NUL characters.`,
   examples: [PAIRWISE_TASK_EXAMPLE, POINTWISE_TASK_EXAMPLE],
 });
 
