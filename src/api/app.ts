@@ -6,36 +6,57 @@
  * import { hc } from 'hono/client';
  * import type { AppType } from './src/api/app.js';
  * const client = hc<AppType>('https://tribunal.example.com', { headers: { Authorization: 'Bearer …' } });
- * const res = await client.v1.evaluations.$post({ json: { preset: 'chateval-faireval', task } });
+ * const res = await client.v1.evaluations.$post({ json: { preset: 'chateval-faireval', task }, header: {} });
+ * if (res.status === 202) console.log((await res.json()).id); // narrowed by status: errors are typed too
  * ```
  *
- * Public: `/health`, `/openapi.json`, `/docs`. Everything under `/v1` needs a bearer token when the
- * `API_KEYS` secret is set. Errors are always `{ error: { code, message, issues? } }` (./errors.ts).
+ * Every route is an `@hono/zod-openapi` definition, so the OpenAPI document (`GET /openapi.json`, ./openapi.ts)
+ * is generated from the same definitions that validate requests and type this client. Public: `/health`,
+ * `/openapi.json`, `/docs`. Everything under `/v1` needs a bearer token when the `API_KEYS` secret is set.
+ * Errors are always `{ error: { code, message, issues? } }` (./errors.ts); a known path with another method
+ * is 405 with `Allow` (./method-not-allowed.ts).
  */
-import { Hono } from 'hono';
-import { notFound, onError } from './errors.js';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Hono, Schema } from 'hono';
+import { onError, validationHook } from './errors.js';
+import { notFoundOrMethodNotAllowed } from './method-not-allowed.js';
 import { auth } from './middleware/auth.js';
 import { requestId } from './middleware/request-id.js';
-import { service } from './routes/docs.js';
+import { openApiDocument, openApiRoute } from './openapi.js';
 import { evaluations } from './routes/evaluations.js';
 import { metaEvaluations } from './routes/meta-evaluations.js';
 import { methods } from './routes/methods.js';
+import { service } from './routes/service.js';
 import type { AppEnv } from './types.js';
 
-/** The API as a hono app: `app.fetch(request, env, ctx)`. */
-export const app = new Hono<AppEnv>();
+/** The API as a hono app: `app.fetch(request, env, ctx)`. Validation failures go through {@link validationHook}. */
+export const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 
 app.use(requestId());
 app.use('/v1/*', auth());
 app.onError(onError);
-app.notFound(notFound);
+app.notFound(notFoundOrMethodNotAllowed(() => app.routes));
 
 // Only its type is used (hono's RPC typing); building it registers the routes.
 const _routes = app
   .route('/', service)
   .route('/v1/evaluations', evaluations)
   .route('/v1/methods', methods)
-  .route('/v1/meta-evaluations', metaEvaluations);
+  .route('/v1/meta-evaluations', metaEvaluations)
+  .openapi(openApiRoute, (c) => c.json(openApiDocument(app), 200));
 
-/** Route types for `hc<AppType>()`. */
-export type AppType = typeof _routes;
+/** True for the input type of {@link NoQuery}-style query schemas (`{}` or `{ [k: string]: never }`). */
+type IsEmptyQuery<Q> = [keyof Q] extends [never] ? true : string extends keyof Q ? ([Q[string]] extends [never] ? true : false) : false;
+/** A route's input without the query of a route that takes no query parameters. */
+type WithoutEmptyQuery<I> = I extends { query: infer Q } ? (IsEmptyQuery<Q> extends true ? Omit<I, 'query'> : I) : I;
+/**
+ * The routes' schema as a client sees it: a route without query parameters asks for no `query` argument
+ * (the server still refuses unknown ones with 400).
+ */
+type ClientSchema<S extends Schema> = { [P in keyof S]: { [M in keyof S[P]]: ClientEndpoint<S[P][M]> } };
+/** Distributes over the endpoint's per-status variants, so a client still narrows responses by status. */
+type ClientEndpoint<E> = E extends { input: infer I } ? Omit<E, 'input'> & { input: WithoutEmptyQuery<I> } : E;
+type RoutesSchema = typeof _routes extends OpenAPIHono<AppEnv, infer S> ? S : never;
+
+/** Route types for `hc<AppType>()`: inputs, and every documented response (errors included) by status. */
+export type AppType = Hono<AppEnv, ClientSchema<RoutesSchema>>;

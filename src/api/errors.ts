@@ -5,7 +5,7 @@
  * shape, mapping user mistakes (zod, engine input errors, hono's own 4xx) to 4xx and only real bugs to
  * 500 `internal`, logged as one structured JSON line with the request id.
  */
-import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
+import type { Context, ErrorHandler, ValidationTargets } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
@@ -18,8 +18,9 @@ import type { AppEnv } from './types.js';
  * - `invalid_request` 400: body, path or header fails its schema (see `issues`);
  * - `invalid_config` / `unknown_preset` / `unknown_method` / `task_kind_unsupported` 400: the judge config;
  * - `byok_disabled` 400, `byok_not_supported` 501: the `X-LLM-Api-Key` header;
- * - `payload_too_large` 413, `unauthorized` 401, `not_found` 404, `idempotency_conflict` 409,
- *   `already_ended` 409, `unavailable` 503 (health), `internal` 500 (a bug; quote the request id).
+ * - `payload_too_large` 413, `unauthorized` 401, `not_found` 404, `method_not_allowed` 405 (with `Allow`),
+ *   `idempotency_conflict` 409, `already_ended` 409, `unavailable` 503 (health), `llm_not_configured` 503,
+ *   `internal` 500 (a bug; quote the request id).
  */
 export const ErrorCodeSchema = z.enum([
   'invalid_json',
@@ -34,6 +35,7 @@ export const ErrorCodeSchema = z.enum([
   'payload_too_large',
   'unauthorized',
   'not_found',
+  'method_not_allowed',
   'idempotency_conflict',
   'already_ended',
   'unavailable',
@@ -81,12 +83,21 @@ export class ApiError extends HTTPException {
   }
 }
 
-/** zod issues as `{ path, message }` with dotted paths, prefixed by `prefix` (e.g. `items.3`). */
-export function toIssues(error: Pick<z.ZodError, 'issues'>, prefix?: string): Issue[] {
-  return error.issues.map((i) => {
-    const parts = [...(prefix ? [prefix] : []), ...i.path.map(String)];
-    return { path: parts.length ? parts.join('.') : '(root)', message: i.message };
-  });
+/**
+ * zod issues as `{ path, message }` with dotted paths, prefixed by `prefix` (e.g. `items.3`). An object's
+ * unknown keys become one issue each, at the key's own path, so the message names the field (or query
+ * parameter) itself rather than its parent.
+ */
+export function toIssues(error: Pick<z.ZodError, 'issues'>, prefix?: string, unknownKey = 'field'): Issue[] {
+  const pathOf = (segments: readonly PropertyKey[]): string => {
+    const parts = [...(prefix ? [prefix] : []), ...segments.map(String)];
+    return parts.length ? parts.join('.') : '(root)';
+  };
+  return error.issues.flatMap((i) =>
+    i.code === 'unrecognized_keys'
+      ? i.keys.map((key) => ({ path: pathOf([...i.path, key]), message: `unknown ${unknownKey} "${key}"` }))
+      : [{ path: pathOf(i.path), message: i.message }],
+  );
 }
 
 /** A 400 `invalid_request` whose message lists every issue (`path: message; ...`). */
@@ -107,10 +118,30 @@ function body(code: ErrorCode, message: string, extra: { issues?: Issue[]; reque
   return { error: { code, message, ...extra } };
 }
 
+/** What each validation target is called in messages (`invalid request body: …`). */
+const TARGET_NAMES: Partial<Record<keyof ValidationTargets, string>> = {
+  json: 'request body',
+  header: 'headers',
+  param: 'path',
+  query: 'query',
+};
+
+/**
+ * The routes' validation hook (`OpenAPIHono({ defaultHook })`): a failed zod check becomes 400
+ * `invalid_request` whose message names every failing field and whose `issues` list them. Unknown query
+ * parameters fail too: every route declares its query schema as a strict object.
+ */
+export const validationHook = (result: { success: true } | { success: false; error: z.ZodError; target: keyof ValidationTargets }): void => {
+  if (result.success) return;
+  const issues = toIssues(result.error, undefined, result.target === 'query' ? 'query parameter' : 'field');
+  throw invalidRequest(issues, TARGET_NAMES[result.target] ?? result.target);
+};
+
 /** Code for a bare `HTTPException` thrown by hono itself (validator, body parsing). */
 function codeForStatus(status: number): ErrorCode {
   if (status === 401) return 'unauthorized';
   if (status === 404) return 'not_found';
+  if (status === 405) return 'method_not_allowed';
   if (status === 413) return 'payload_too_large';
   if (status === 415) return 'unsupported_media_type';
   return status >= 500 ? 'internal' : 'invalid_request';
@@ -157,6 +188,7 @@ export function internalError(c: Context<AppEnv>, err: unknown): Response {
   return c.json(body('internal', `internal error; quote request id ${requestId}`, { requestId }), 500);
 }
 
-/** JSON 404 for unknown routes. */
-export const notFound: NotFoundHandler<AppEnv> = (c) =>
-  c.json(body('not_found', `no route for ${c.req.method} ${c.req.path}; see GET /docs`), 404);
+/** The standard error body (for handlers that answer an error themselves, e.g. 404 / 405). */
+export function errorBody(code: ErrorCode, message: string): ErrorBody {
+  return body(code, message);
+}

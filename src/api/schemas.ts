@@ -1,18 +1,20 @@
 /**
  * @module
- * The API's zod schemas: one per concept, used for request validation (`zValidator`), the OpenAPI
- * document (`z.toJSONSchema`, see ./openapi.ts) and the typed `hc` client. Engine schemas (task, verdict,
- * method config) and the metrics report are reused as they are, never copied.
+ * The API's zod schemas: one per concept, used for request validation and the OpenAPI document by the
+ * route definitions (`createRoute`, ./routes/) and for the typed `hc` client. Engine schemas (task,
+ * verdict, method config) and the metrics report are reused as they are, never copied.
  *
- * Schemas that appear in the OpenAPI components carry `.meta({ id })`.
+ * Schemas that appear in the OpenAPI components carry `.meta({ id })`; `examples` there are JSON Schema
+ * examples (whole-body examples are on the routes, ./examples.ts).
  */
 import { EvaluationStatusSchema as StatusSchema } from '../pipeline/status.js';
-import { z } from 'zod';
-import { MethodConfigSchema } from '../engine/registry.js';
-import { TaskSchema } from '../engine/task.js';
+import { z } from '@hono/zod-openapi';
+import { MAX_TEXT_CHARS, TaskSchema } from '../engine/task.js';
 import { TranscriptEntrySchema, VerdictSchema } from '../engine/verdict.js';
 import { LabelledItemSchema } from '../meta/labelled.js';
 import { AgreementReportSchema } from '../meta/metrics.js';
+import { FIELD_EXAMPLES, PAIRWISE_TASK_EXAMPLE, POINTWISE_TASK_EXAMPLE } from './examples.js';
+import { configField } from './method-config.js';
 
 export { ErrorBodySchema } from './errors.js';
 
@@ -24,10 +26,11 @@ export const MAX_METADATA_VALUE_CHARS = 1024;
 export const MAX_META_ITEMS = 500;
 
 /** Task (pairwise or pointwise); the engine's schema, with its per-text limits. */
-export const Task = TaskSchema.meta({ id: 'Task' });
-
-/** Full method config (`method` discriminates); documents what `config` may contain. */
-export const MethodConfig = MethodConfigSchema.meta({ id: 'MethodConfig' });
+export const Task = TaskSchema.meta({
+  id: 'Task',
+  description: `What is judged; \`kind\` selects the variant. Texts are 1-${MAX_TEXT_CHARS} characters, not only whitespace, without NUL characters.`,
+  examples: [PAIRWISE_TASK_EXAMPLE, POINTWISE_TASK_EXAMPLE],
+});
 
 /** Caller's key-value annotations, stored and echoed back; never read by the judge. */
 export const MetadataSchema = z
@@ -40,6 +43,7 @@ export const MetadataSchema = z
     id: 'Metadata',
     maxProperties: MAX_METADATA_KEYS,
     description: `Up to ${MAX_METADATA_KEYS} keys (1-64 chars); values are strings (≤ ${MAX_METADATA_VALUE_CHARS} chars), numbers or booleans.`,
+    examples: [FIELD_EXAMPLES.metadata],
   });
 
 const presetField = z
@@ -49,18 +53,15 @@ const presetField = z
   .optional()
   .describe('Preset id from GET /v1/methods. Its config is the base the `config` overrides merge into.');
 
-const configField = z
-  .record(z.string(), z.unknown())
-  .optional()
-  .describe(
-    'Overrides deep-merged over the preset config (objects merge, arrays and scalars replace), or a full config with `method` when no preset is given. The result must satisfy MethodConfig.',
-  );
+const judgeConfig = configField(
+  'Overrides deep-merged over the preset\'s config (objects merge, arrays and scalars replace), or a full config with `method` when no preset is given. The result must satisfy MethodConfig.',
+).optional();
 
 /** Body of `POST /v1/evaluations`. Unknown fields are rejected. */
 export const CreateEvaluationRequestSchema = z
   .object({
     preset: presetField,
-    config: configField,
+    config: judgeConfig,
     task: Task,
     metadata: MetadataSchema.optional(),
   })
@@ -177,9 +178,9 @@ export const TranscriptSchema = z
 
 /** Optional body of `POST /v1/evaluations/{id}/cancel`. */
 export const CancelRequestSchema = z
-  .object({ reason: z.string().min(1).max(500).optional() })
+  .object({ reason: z.string().min(1).max(500).optional().describe('Why; stored with the cancellation.') })
   .strict()
-  .meta({ id: 'CancelRequest' });
+  .meta({ id: 'CancelRequest', examples: [{ reason: 'superseded by a newer run' }] });
 
 /** Answer to a cancel request. */
 export const CancelResponseSchema = z
@@ -196,7 +197,7 @@ export const PresetInfoSchema = z
     paper: z.string(),
     taskKind: z.enum(['pairwise', 'pointwise']),
     method: z.string(),
-    config: z.record(z.string(), z.unknown()),
+    config: configField<Record<string, unknown>>('The full config this preset runs (defaults filled).'),
   })
   .strict()
   .meta({ id: 'PresetInfo' });
@@ -224,7 +225,7 @@ export type { LabelledItem } from '../meta/labelled.js';
 export const CreateMetaEvaluationRequestSchema = z
   .object({
     preset: presetField,
-    config: configField,
+    config: judgeConfig,
     items: z.array(LabelledItemSchema).min(1).max(MAX_META_ITEMS),
   })
   .strict()

@@ -10,11 +10,23 @@ import { z } from 'zod';
 /** Largest accepted text field, in characters (a judge prompt must still fit a context window). */
 export const MAX_TEXT_CHARS = 100_000;
 
+/** No NUL character anywhere (linear to check; rendered as the field's `pattern` in the API document). */
+// eslint-disable-next-line no-control-regex -- matching NUL is the point
+const NO_NUL = /^[^\u0000]*$/;
+/** At least one character that is not whitespace. */
+const NOT_BLANK = /\S/;
+
+/**
+ * A task text: 1-{@link MAX_TEXT_CHARS} characters, not only whitespace, no NUL. Why: a blank text or a
+ * NUL (which many providers reject or truncate at) would be judged as if it were content.
+ */
 const text = (what: string) =>
   z
     .string()
-    .min(1, `${what} must not be empty`)
-    .max(MAX_TEXT_CHARS, `${what} is longer than ${MAX_TEXT_CHARS} characters`);
+    .min(1, { message: `${what} must not be empty`, abort: true })
+    .max(MAX_TEXT_CHARS, `${what} is longer than ${MAX_TEXT_CHARS} characters`)
+    .regex(NO_NUL, `${what} must not contain NUL characters`)
+    .refine((s) => NOT_BLANK.test(s), `${what} must not be only whitespace`);
 
 /** A pairwise task: which of two answers to one question is better. */
 export const PairwiseTaskSchema = z
@@ -36,9 +48,14 @@ export type PairwiseTask = z.infer<typeof PairwiseTaskSchema>;
 export const AspectSchema = z
   .object({
     /** Aspect name, e.g. `coherence`, `naturalness`. Presets know the papers' aspects by name. */
-    name: z.string().min(1).max(64),
+    name: z
+      .string()
+      .min(1, { abort: true })
+      .max(64)
+      .regex(NO_NUL, 'aspect name must not contain NUL characters')
+      .refine((s) => NOT_BLANK.test(s), 'aspect name must not be only whitespace'),
     /** What the aspect means; presets fill it for the papers' aspects when omitted. */
-    description: z.string().max(4_000).optional(),
+    description: z.string().max(4_000).regex(NO_NUL, 'aspect description must not contain NUL characters').optional(),
     /** Score scale, inclusive; e.g. SummEval 1-5, Topical-Chat naturalness 1-3, groundedness 0-1. */
     scale: z
       .object({ min: z.number().int(), max: z.number().int() })

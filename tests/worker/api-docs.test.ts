@@ -58,12 +58,26 @@ describe('service routes', () => {
     }
   });
 
-  it('GET /docs serves a self-contained HTML page', async () => {
+  it('GET /docs serves the reference page with same-origin scripts only, under a CSP that forbids other origins', async () => {
     const r = await api('/docs');
     expect(r.status).toBe(200);
     expect(r.headers.get('Content-Type')).toContain('text/html');
     const html = await r.text();
     expect(html).toContain('/openapi.json');
-    expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href="http/);
+    // No CDN: every script is a path on this Worker, and nothing names another origin.
+    const scripts = [...html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)].map((m) => m[1]!);
+    expect(scripts).toEqual(['/docs/assets/scalar.js', '/docs/assets/init.js']);
+    expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
+    expect(html).not.toMatch(/<script>|<script[^>]*>[^<]/);
+    const csp = r.headers.get('Content-Security-Policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).toContain("default-src 'none'");
+    for (const src of scripts) {
+      const js = await api(src);
+      expect(js.status, src).toBe(200);
+      expect(js.headers.get('Content-Type'), src).toContain('javascript');
+      expect((await js.text()).length, src).toBeGreaterThan(0);
+    }
   });
 });

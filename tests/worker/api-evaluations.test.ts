@@ -240,11 +240,18 @@ describe('typed client', () => {
   it('hc<AppType> posts and reads with inferred types', async () => {
     const client = hc<AppType>('http://tribunal.test', { fetch: (input: RequestInfo | URL, init?: RequestInit) => api(new Request(input, init).url.replace('http://tribunal.test', ''), new Request(input, init)) });
     const res = await client.v1.evaluations.$post({ json: body('client-1'), header: {} });
-    // The route's only typed success is 202, so `res.json()` is already EvaluationAccepted.
     expect(res.status).toBe(202);
+    // Error responses are typed too: narrowing on the status gives EvaluationAccepted.
+    if (res.status !== 202) throw new Error(`unexpected ${res.status}`);
     const accepted = await res.json();
     const got = await client.v1.evaluations[':id'].$get({ param: { id: accepted.id } });
     expect(got.status).toBe(200);
+    if (got.status !== 200) throw new Error(`unexpected ${got.status}`);
+    expect((await got.json()).links.self).toBe(`/v1/evaluations/${accepted.id}`);
+    // A typed error: the 404 body is the API's error shape.
+    const missing = await client.v1.evaluations[':id'].$get({ param: { id: 'ev_missing' } });
+    if (missing.status !== 404) throw new Error(`unexpected ${missing.status}`);
+    expect((await missing.json()).error.code).toBe('not_found');
     await waitForEnd(accepted.id);
   });
 });

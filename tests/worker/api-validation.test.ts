@@ -137,7 +137,7 @@ const CASES: Case[] = [
     send: () => postJson('/v1/evaluations', valid, { 'Idempotency-Key': 'x'.repeat(300) }),
     status: 400,
     code: 'invalid_request',
-    mentions: 'idempotency-key',
+    mentions: 'Idempotency-Key',
   },
   {
     name: 'BYOK header while ALLOW_BYOK is false',

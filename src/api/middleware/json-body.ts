@@ -4,9 +4,13 @@
  * oversized bodies get 413 `payload_too_large` and malformed ones 400 `invalid_json` naming the problem
  * (hono's validator would only say "Malformed JSON"). The body is re-attached to the request so
  * `zValidator('json', ...)` downstream parses the same bytes.
+ *
+ * Keys named `__proto__`, `constructor` or `prototype` are refused anywhere in the body (400
+ * `invalid_request` naming each path): assigned to a plain object they set or shadow its prototype, so
+ * they would be silently dropped (e.g. `config.__proto__` merged over a preset) or worse, never used.
  */
 import { createMiddleware } from 'hono/factory';
-import { ApiError } from '../errors.js';
+import { ApiError, invalidRequest } from '../errors.js';
 import type { AppEnv } from '../types.js';
 
 /** Fallback body limit in bytes when `MAX_BODY_BYTES` is unset or not a positive integer: 1 MiB. */
@@ -51,16 +55,52 @@ export const jsonBody = (options: { optional?: boolean } = {}) =>
     } catch {
       throw new ApiError(400, 'invalid_json', 'request body is not valid UTF-8');
     }
+    let parsed: unknown;
     try {
-      JSON.parse(text);
+      parsed = JSON.parse(text);
     } catch (err) {
       const detail = err instanceof Error ? err.message : String(err);
       throw new ApiError(400, 'invalid_json', `request body is not valid JSON: ${detail}`);
+    }
+    const forbidden = forbiddenKeyPaths(parsed);
+    if (forbidden.length > 0) {
+      throw invalidRequest(
+        forbidden.map((path) => ({ path, message: `key "${path.split('.').at(-1) ?? path}" is not allowed` })),
+        'request body',
+      );
     }
     // The stream is consumed: hand the same bytes to the validator.
     c.req.raw = new Request(c.req.raw, { body: bytes });
     return next();
   });
+
+/** Keys refused anywhere in a JSON body (see the module note). */
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Most forbidden-key paths reported for one body: 10. */
+const MAX_REPORTED = 10;
+
+/**
+ * Dotted paths (`config.__proto__`, `items.0.task.constructor`) of every forbidden key in a parsed JSON
+ * value, up to {@link MAX_REPORTED}. Iterative, so a deeply nested body cannot overflow the stack.
+ */
+export function forbiddenKeyPaths(value: unknown): string[] {
+  const found: string[] = [];
+  const stack: { value: unknown; path: string }[] = [{ value, path: '' }];
+  while (stack.length > 0 && found.length < MAX_REPORTED) {
+    const item = stack.pop();
+    if (item === undefined || typeof item.value !== 'object' || item.value === null) continue;
+    const entries: [string, unknown][] = Array.isArray(item.value)
+      ? item.value.map((v: unknown, i) => [String(i), v])
+      : Object.entries(item.value as Record<string, unknown>);
+    for (const [key, child] of entries) {
+      const path = item.path ? `${item.path}.${key}` : key;
+      if (FORBIDDEN_KEYS.has(key)) found.push(path);
+      else stack.push({ value: child, path });
+    }
+  }
+  return found.slice(0, MAX_REPORTED).sort();
+}
 
 function withJsonType(headers: Headers): Headers {
   const h = new Headers(headers);

@@ -1,14 +1,21 @@
 /**
  * @module
- * `/v1/evaluations`: create (202), read, transcript, cancel and live events. Handlers stay thin; the
- * work is in ../services/evaluations.ts.
+ * `/v1/evaluations`: create (202), read, transcript, cancel and live events. Each route is one
+ * definition (`createRoute`): its path, inputs and responses validate requests, type the handler and the
+ * `hc` client, and document the operation. Handlers stay thin; the work is in ../services/evaluations.ts.
  */
-import { Hono } from 'hono';
-import { z } from 'zod';
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { byok } from '../middleware/byok.js';
 import { jsonBody } from '../middleware/json-body.js';
-import { validate } from '../middleware/validate.js';
-import { CancelRequestSchema, CreateEvaluationRequestSchema } from '../schemas.js';
+import { CANCEL_EXAMPLES, CREATE_EVALUATION_EXAMPLES, FIELD_EXAMPLES } from '../examples.js';
+import {
+  CancelRequestSchema,
+  CancelResponseSchema,
+  CreateEvaluationRequestSchema,
+  EvaluationAcceptedSchema,
+  EvaluationSchema,
+  TranscriptSchema,
+} from '../schemas.js';
 import {
   cancelEvaluation,
   createEvaluationJob,
@@ -18,49 +25,153 @@ import {
 } from '../services/evaluations.js';
 import type { AppEnv } from '../types.js';
 import { forwardEvents } from '../../pipeline/stub.js';
+import { BAD_QUERY, errorResponse, EvaluationIdParams, judgeBodyResponses, jsonResponse, notFound, NoQuery, v1Responses } from './common.js';
 
 /** `Idempotency-Key`: 1-255 visible ASCII characters. */
 export const IdempotencyHeaderSchema = z.object({
-  'idempotency-key': z
+  // Matched case-insensitively against the request's headers.
+  'Idempotency-Key': z
     .string()
     .min(1)
     .max(255)
     .regex(/^[\x21-\x7e]+$/, 'Idempotency-Key must be visible ASCII')
-    .optional(),
+    .optional()
+    .openapi({
+      param: {
+        description:
+          'Makes a retry safe: the same key with the same body returns the first answer instead of creating a second evaluation. ' +
+          'Send one whenever a request may be retried (a retry after a connection reset without it creates a duplicate).',
+      },
+      example: FIELD_EXAMPLES.idempotencyKey,
+    }),
+});
+
+const create = createRoute({
+  method: 'post',
+  path: '/',
+  operationId: 'createEvaluation',
+  tags: ['evaluations'],
+  summary: 'Create an evaluation',
+  description:
+    'Validates the task and the judge (`preset` + `config` overrides), stores the job and queues it; never waits for the LLM. ' +
+    'Poll `GET /v1/evaluations/{id}` or follow `/events` for the verdict.\n\n' +
+    '**Retries:** send an `Idempotency-Key`. A retry with the same key and body returns the same evaluation ' +
+    '(202 again, header `Idempotent-Replayed: true`); the same key with another body is 409 `idempotency_conflict`. ' +
+    'Without a key, a retry after a lost response creates a second evaluation.',
+  middleware: [byok(), jsonBody()] as const,
+  request: {
+    query: NoQuery,
+    headers: IdempotencyHeaderSchema,
+    body: {
+      required: true,
+      content: { 'application/json': { schema: CreateEvaluationRequestSchema, examples: CREATE_EVALUATION_EXAMPLES } },
+    },
+  },
+  responses: v1Responses(
+    judgeBodyResponses({
+      202: {
+        ...jsonResponse(EvaluationAcceptedSchema, 'Accepted: queued (also the answer to an idempotent replay).'),
+        headers: z.object({
+          Location: z.string().openapi({ description: 'The evaluation\'s URL (relative).' }),
+          'Idempotent-Replayed': z.literal('true').optional().openapi({ description: 'Present when this answers a retry with the same `Idempotency-Key`.' }),
+        }),
+      },
+      409: errorResponse(['idempotency_conflict'], 'the `Idempotency-Key` was used with a different body.'),
+    }),
+  ),
+});
+
+const get = createRoute({
+  method: 'get',
+  path: '/{id}',
+  operationId: 'getEvaluation',
+  tags: ['evaluations'],
+  summary: 'Get an evaluation',
+  description: 'Status, progress (live from the Durable Object while running), the verdict without its transcript, usage and cost, and the error if it failed.',
+  request: { params: EvaluationIdParams, query: NoQuery },
+  responses: v1Responses({ 200: jsonResponse(EvaluationSchema, 'The evaluation.'), 400: BAD_QUERY, 404: notFound('evaluation') }),
+});
+
+const transcript = createRoute({
+  method: 'get',
+  path: '/{id}/transcript',
+  operationId: 'getEvaluationTranscript',
+  tags: ['evaluations'],
+  summary: 'Get the transcript',
+  description: 'Every stored reply in recording order; `complete` is false until the evaluation ended.',
+  request: { params: EvaluationIdParams, query: NoQuery },
+  responses: v1Responses({ 200: jsonResponse(TranscriptSchema, 'The transcript.'), 400: BAD_QUERY, 404: notFound('evaluation') }),
+});
+
+const cancel = createRoute({
+  method: 'post',
+  path: '/{id}/cancel',
+  operationId: 'cancelEvaluation',
+  tags: ['evaluations'],
+  summary: 'Cancel an evaluation',
+  description: 'No new LLM calls are made; calls already in flight are still recorded and billed. The body is optional.',
+  middleware: [jsonBody({ optional: true })] as const,
+  request: {
+    params: EvaluationIdParams,
+    query: NoQuery,
+    body: { required: false, content: { 'application/json': { schema: CancelRequestSchema, examples: CANCEL_EXAMPLES } } },
+  },
+  responses: v1Responses({
+    200: jsonResponse(CancelResponseSchema, 'Cancelled.'),
+    400: errorResponse(['invalid_json', 'invalid_request'], 'the body or the query fails its schema (see `issues`).'),
+    404: notFound('evaluation'),
+    409: errorResponse(['already_ended'], 'the evaluation succeeded, failed or was cancelled before.'),
+    415: errorResponse(['unsupported_media_type'], 'a body was sent whose Content-Type is not application/json.'),
+  }),
+});
+
+const events = createRoute({
+  method: 'get',
+  path: '/{id}/events',
+  operationId: 'streamEvaluationEvents',
+  tags: ['evaluations'],
+  summary: 'Live events (SSE or WebSocket)',
+  description:
+    'Server-sent events by default (`text/event-stream`); send `Upgrade: websocket` for a WebSocket with one JSON `{type, data}` frame per event. ' +
+    'Everything so far is replayed first. Events: `status`, `call.started`, `call.finished`, `vote`, `verdict`; the stream closes after a terminal `status`.',
+  request: { params: EvaluationIdParams, query: NoQuery },
+  responses: v1Responses({
+    200: {
+      description: 'Event stream: `event: <type>` and `data: <JSON>` lines per event.',
+      content: { 'text/event-stream': { schema: z.string().openapi({ example: 'event: status\ndata: {"status":"running"}\n\n' }) } },
+    },
+    101: { description: 'Switching to a WebSocket (request sent with `Upgrade: websocket`).' },
+    400: BAD_QUERY,
+    404: notFound('evaluation'),
+  }),
 });
 
 /** Routes under `/v1/evaluations`. */
-export const evaluations = new Hono<AppEnv>()
-  .post(
-    '/',
-    byok(),
-    jsonBody(),
-    validate('header', IdempotencyHeaderSchema),
-    validate('json', CreateEvaluationRequestSchema),
-    async (c) => {
-      const key = c.req.valid('header')['idempotency-key'] ?? null;
-      const { body, replayed } = await createEvaluationJob(c.env, c.var.tenant, c.req.valid('json'), key, (work) => { c.executionCtx.waitUntil(work); },
-      );
-      c.header('Location', body.links.self);
-      // A replay answers exactly like the first request (202) and says so in a header.
-      if (replayed) c.header('Idempotent-Replayed', 'true');
-      return c.json(body, 202);
-    },
-  )
-  .get('/:id', async (c) => {
-    const row = await requireEvaluation(c.env, c.var.tenant, c.req.param('id'));
+export const evaluations = new OpenAPIHono<AppEnv>()
+  .openapi(create, async (c) => {
+    const key = c.req.valid('header')['Idempotency-Key'] ?? null;
+    const { body, replayed } = await createEvaluationJob(c.env, c.var.tenant, c.req.valid('json'), key, (work) => {
+      c.executionCtx.waitUntil(work);
+    });
+    c.header('Location', body.links.self);
+    // A replay answers exactly like the first request (202) and says so in a header.
+    if (replayed) c.header('Idempotent-Replayed', 'true');
+    return c.json(body, 202);
+  })
+  .openapi(get, async (c) => {
+    const row = await requireEvaluation(c.env, c.var.tenant, c.req.valid('param').id);
     return c.json(await viewEvaluation(c.env, row), 200);
   })
-  .get('/:id/transcript', async (c) => {
-    const row = await requireEvaluation(c.env, c.var.tenant, c.req.param('id'));
+  .openapi(transcript, async (c) => {
+    const row = await requireEvaluation(c.env, c.var.tenant, c.req.valid('param').id);
     return c.json(await viewTranscript(c.env, row), 200);
   })
-  .post('/:id/cancel', jsonBody({ optional: true }), validate('json', CancelRequestSchema), async (c) => {
-    const row = await requireEvaluation(c.env, c.var.tenant, c.req.param('id'));
+  .openapi(cancel, async (c) => {
+    const row = await requireEvaluation(c.env, c.var.tenant, c.req.valid('param').id);
     return c.json(await cancelEvaluation(c.env, row, c.req.valid('json').reason), 200);
   })
-  .get('/:id/events', async (c) => {
-    const row = await requireEvaluation(c.env, c.var.tenant, c.req.param('id'));
+  .openapi(events, async (c) => {
+    const row = await requireEvaluation(c.env, c.var.tenant, c.req.valid('param').id);
     // The Durable Object serves SSE (default) or a WebSocket (`Upgrade: websocket`) itself.
     return forwardEvents(c.env, row.id, c.req.raw);
   });

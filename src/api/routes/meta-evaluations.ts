@@ -2,23 +2,55 @@
  * @module
  * `/v1/meta-evaluations`: judge a labelled batch and read its agreement report.
  */
-import { Hono } from 'hono';
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import type { z } from 'zod';
+import { CREATE_META_EVALUATION_EXAMPLES } from '../examples.js';
 import { byok } from '../middleware/byok.js';
 import { jsonBody } from '../middleware/json-body.js';
-import { validate } from '../middleware/validate.js';
-import { CreateMetaEvaluationRequestSchema } from '../schemas.js';
-import type { MetaEvaluationAcceptedSchema } from '../schemas.js';
+import { CreateMetaEvaluationRequestSchema, MetaEvaluationAcceptedSchema, MetaEvaluationSchema } from '../schemas.js';
 import { createMetaEvaluation, viewMetaEvaluation } from '../services/meta.js';
 import type { AppEnv } from '../types.js';
-import type { z } from 'zod';
+import { BAD_QUERY, judgeBodyResponses, jsonResponse, MetaEvaluationIdParams, notFound, NoQuery, v1Responses } from './common.js';
+
+const create = createRoute({
+  method: 'post',
+  path: '/',
+  operationId: 'createMetaEvaluation',
+  tags: ['meta-evaluations'],
+  summary: 'Judge a labelled batch',
+  description:
+    'Measures how well a judge agrees with human labels: 1-500 labelled items of one task kind with unique ids, one evaluation per item, ' +
+    'all with the same judge. Errors about an item name it (`items.3.task`).',
+  middleware: [byok(), jsonBody()] as const,
+  request: {
+    query: NoQuery,
+    body: {
+      required: true,
+      content: { 'application/json': { schema: CreateMetaEvaluationRequestSchema, examples: CREATE_META_EVALUATION_EXAMPLES } },
+    },
+  },
+  responses: v1Responses(judgeBodyResponses({ 202: jsonResponse(MetaEvaluationAcceptedSchema, 'Accepted: every item is queued.') })),
+});
+
+const get = createRoute({
+  method: 'get',
+  path: '/{id}',
+  operationId: 'getMetaEvaluation',
+  tags: ['meta-evaluations'],
+  summary: 'Get a meta-evaluation',
+  description:
+    'Progress, and once every item ended the agreement report: accuracy and Cohen\'s κ for pairwise items; Pearson, Spearman and Kendall correlations for pointwise ones.',
+  request: { params: MetaEvaluationIdParams, query: NoQuery },
+  responses: v1Responses({ 200: jsonResponse(MetaEvaluationSchema, 'The meta-evaluation.'), 400: BAD_QUERY, 404: notFound('meta-evaluation') }),
+});
 
 /** Routes under `/v1/meta-evaluations`. */
-export const metaEvaluations = new Hono<AppEnv>()
-  .post('/', byok(), jsonBody(), validate('json', CreateMetaEvaluationRequestSchema), async (c) => {
+export const metaEvaluations = new OpenAPIHono<AppEnv>()
+  .openapi(create, async (c) => {
     const { id, itemsTotal } = await createMetaEvaluation(c.env, c.var.tenant, c.req.valid('json'));
     const self = `/v1/meta-evaluations/${id}`;
     c.header('Location', self);
     const body: z.infer<typeof MetaEvaluationAcceptedSchema> = { id, status: 'running', itemsTotal, links: { self } };
     return c.json(body, 202);
   })
-  .get('/:id', async (c) => c.json(await viewMetaEvaluation(c.env, c.var.tenant, c.req.param('id')), 200));
+  .openapi(get, async (c) => c.json(await viewMetaEvaluation(c.env, c.var.tenant, c.req.valid('param').id), 200));

@@ -3,11 +3,12 @@
  * `GET /v1/methods`: every method and every preset with its config resolved against the method's
  * defaults, so callers see exactly what a preset runs.
  */
-import { Hono } from 'hono';
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import type { z } from 'zod';
 import { METHODS, PRESETS, resolveMethodConfig } from '../../engine/registry.js';
-import type { MethodsResponseSchema } from '../schemas.js';
+import { MethodsResponseSchema } from '../schemas.js';
 import type { AppEnv } from '../types.js';
+import { BAD_QUERY, jsonResponse, NoQuery, v1Responses } from './common.js';
 
 type MethodsResponse = z.infer<typeof MethodsResponseSchema>;
 
@@ -29,8 +30,21 @@ export function methodsResponse(): MethodsResponse {
   return cached;
 }
 
+const list = createRoute({
+  method: 'get',
+  path: '/',
+  operationId: 'listMethods',
+  tags: ['methods'],
+  summary: 'List methods and presets',
+  description:
+    'Each method with the paper it implements and the task kinds it accepts; each preset with its config resolved against the method defaults, ' +
+    'its task kind and the paper section it reproduces. A preset id goes in `preset`; its config is the base that `config` overrides.',
+  request: { query: NoQuery },
+  responses: v1Responses({ 200: jsonResponse(MethodsResponseSchema, 'Methods and presets.'), 400: BAD_QUERY }),
+});
+
 /** Routes under `/v1/methods`. */
-export const methods = new Hono<AppEnv>().get('/', (c) => {
+export const methods = new OpenAPIHono<AppEnv>().openapi(list, (c) => {
   c.header('Cache-Control', 'public, max-age=300');
   return c.json(methodsResponse(), 200);
 });

@@ -54,7 +54,8 @@ export const ParserSpecSchema = z.discriminatedUnion('type', [
       },
     })
     .strict(),
-]);
+  // The id names the recursion (`fallback`) for schema generators (JSON Schema / OpenAPI `$ref`).
+]).meta({ id: 'ParserSpec' });
 export type ParserSpec =
   | { type: 'text' }
   | { type: 'chateval-scores'; min: number; max: number }

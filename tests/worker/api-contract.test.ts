@@ -1,0 +1,203 @@
+/**
+ * The API contract is written once: every route the app serves is an operation of the generated OpenAPI
+ * document (and nothing else is), each fully documented; every route refuses unknown query parameters;
+ * the examples in the document are requests the API accepts; `config` is typed per method.
+ */
+import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { app } from '../../src/api/app.js';
+import { methodConfigId } from '../../src/api/method-config.js';
+import type { OpenApiDocument } from '../../src/api/openapi.js';
+import { openApiDocument } from '../../src/api/openapi.js';
+import { CancelRequestSchema, CreateEvaluationRequestSchema, CreateMetaEvaluationRequestSchema } from '../../src/api/schemas.js';
+import { planTask, resolveJudge } from '../../src/api/services/judge.js';
+import { METHODS } from '../../src/engine/registry.js';
+import type { ErrorJson } from './api-fetch.js';
+import { api } from './api-fetch.js';
+import { testEnv } from './helpers.js';
+
+const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+interface Operation {
+  operationId?: string;
+  summary?: string;
+  description?: string;
+  parameters?: { name: string; in: string }[];
+  requestBody?: { content: Record<string, { examples?: Record<string, { value: unknown }> }> };
+  responses?: Record<string, { description?: string; content?: Record<string, { schema?: { $ref?: string } }> }>;
+}
+
+async function fetchDocument(): Promise<OpenApiDocument> {
+  const r = await api('/openapi.json');
+  expect(r.status).toBe(200);
+  return r.json<OpenApiDocument>();
+}
+
+/** Every documented operation as `METHOD /path` with its object. */
+function operations(doc: OpenApiDocument): { key: string; path: string; method: string; op: Operation }[] {
+  return Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
+    HTTP_METHODS.flatMap((method) => {
+      const op = (item as Partial<Record<string, Operation>>)[method];
+      return op ? [{ key: `${method.toUpperCase()} ${path}`, path, method, op }] : [];
+    }),
+  );
+}
+
+/** The routes the app actually serves, as `METHOD /path` in OpenAPI's `{param}` notation. */
+function servedRoutes(): string[] {
+  const keys = app.routes.filter((r) => r.method !== 'ALL').map((r) => `${r.method} ${r.path.replace(/:([^/]+)/g, '{$1}')}`);
+  return [...new Set(keys)].sort();
+}
+
+describe('the OpenAPI document is generated from the routes', () => {
+  it('documents exactly the routes the app serves', async () => {
+    const doc = await fetchDocument();
+    expect(operations(doc).map((o) => o.key).sort()).toEqual(servedRoutes());
+    // The walk sees real routes (guards against an empty comparison passing).
+    expect(servedRoutes()).toEqual(expect.arrayContaining(['POST /v1/evaluations', 'GET /v1/evaluations/{id}', 'GET /docs', 'GET /openapi.json']));
+  });
+
+  it('a route added without a definition is caught by the comparison', () => {
+    const extra = [...app.routes, { method: 'GET', path: '/v1/undocumented', handler: () => new Response() }];
+    const served = extra.filter((r) => r.method !== 'ALL').map((r) => `${r.method} ${r.path}`);
+    const documented = new Set(operations(openApiDocument(app)).map((o) => o.key.replace(/\{([^}]+)\}/g, ':$1')));
+    expect(served.filter((k) => !documented.has(k))).toEqual(['GET /v1/undocumented']);
+  });
+
+  it('every operation has a unique operationId, a summary, a description and documented responses (2xx and errors)', async () => {
+    const ops = operations(await fetchDocument());
+    const ids = ops.map((o) => o.op.operationId);
+    expect(new Set(ids).size).toBe(ops.length);
+    for (const { key, op } of ops) {
+      expect(op.operationId, key).toMatch(/^[a-z][A-Za-z]+$/);
+      expect(op.summary?.length, key).toBeGreaterThan(3);
+      expect(op.description?.length, key).toBeGreaterThan(20);
+      const statuses = Object.keys(op.responses ?? {});
+      expect(statuses.some((s) => /^[12]/.test(s)), key).toBe(true);
+      expect(statuses, key).toContain('400');
+      for (const [status, res] of Object.entries(op.responses ?? {})) {
+        expect(res.description?.length, `${key} ${status}`).toBeGreaterThan(0);
+        // Every error documents the error body and names its stable codes.
+        if (/^[45]/.test(status) && status !== '503') {
+          expect(res.content?.['application/json']?.schema?.$ref, `${key} ${status}`).toBe('#/components/schemas/Error');
+          expect(res.description, `${key} ${status}`).toMatch(/^`[a-z_]+`/);
+        }
+      }
+    }
+  });
+
+  it('every route declares its query schema (so unknown parameters cannot pass unnoticed)', () => {
+    const routes = app.openAPIRegistry.definitions.flatMap((d) => (d.type === 'route' ? [d.route] : []));
+    expect(routes.length).toBe(servedRoutes().length);
+    for (const r of routes) expect(r.request?.query, `${r.method} ${r.path}`).toBeDefined();
+  });
+
+  it('documents config per method: a MethodConfig variant for each method, keyed by `method`, unknown keys refused', async () => {
+    const doc = await fetchDocument();
+    const schemas = doc.components?.schemas as Record<string, { anyOf?: { $ref: string }[]; allOf?: { $ref: string }[]; properties?: Record<string, { enum?: string[]; allOf?: { $ref: string }[] }>; additionalProperties?: unknown }>;
+    const variants = schemas.MethodConfig?.anyOf?.map((v) => v.$ref.split('/').pop());
+    expect(variants).toEqual([...METHODS.keys()].map(methodConfigId));
+    for (const method of METHODS.keys()) {
+      const variant = schemas[methodConfigId(method)];
+      expect(variant?.properties?.method?.enum, method).toEqual([method]);
+      expect(variant?.additionalProperties, method).toBe(false);
+    }
+    const ref = { $ref: '#/components/schemas/MethodConfig' };
+    expect(schemas.CreateEvaluationRequest?.properties?.config?.allOf).toEqual([ref]);
+    expect(schemas.CreateMetaEvaluationRequest?.properties?.config?.allOf).toEqual([ref]);
+    expect(schemas.PresetInfo?.properties?.config?.allOf).toEqual([ref]);
+  });
+});
+
+describe('request examples in the document', () => {
+  /** Request schema of each operation that documents body examples. */
+  const BODY_SCHEMAS: Record<string, z.ZodType> = {
+    createEvaluation: CreateEvaluationRequestSchema,
+    createMetaEvaluation: CreateMetaEvaluationRequestSchema,
+    cancelEvaluation: CancelRequestSchema,
+  };
+
+  it('every body example passes its schema, and every judge in one resolves and accepts its tasks', async () => {
+    const withExamples = operations(await fetchDocument()).filter((o) => o.op.requestBody);
+    expect(withExamples.map((o) => o.op.operationId).sort()).toEqual(Object.keys(BODY_SCHEMAS).sort());
+    let checked = 0;
+    for (const { key, op } of withExamples) {
+      const examples = Object.entries(op.requestBody?.content['application/json']?.examples ?? {});
+      expect(examples.length, `${key} has examples`).toBeGreaterThan(0);
+      const schema = BODY_SCHEMAS[op.operationId ?? '']!;
+      for (const [name, example] of examples) {
+        const parsed = schema.safeParse(example.value);
+        expect(parsed.error?.issues ?? [], `${key} example ${name}`).toEqual([]);
+        const body = example.value as { preset?: string; config?: Record<string, unknown>; task?: unknown; items?: { task: unknown }[] };
+        if ('task' in body || 'items' in body) {
+          const judge = resolveJudge(body.preset, body.config);
+          const tasks = body.items ? body.items.map((i) => i.task) : [body.task];
+          for (const task of tasks) expect(planTask(judge, CreateEvaluationRequestSchema.shape.task.parse(task))).toBeGreaterThan(0);
+        }
+        checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(6);
+  });
+});
+
+describe('unknown query parameters are a 400 on every route, never ignored', () => {
+  /** A request for each documented operation, with path parameters filled and a valid body where one is needed. */
+  function requestFor(path: string, method: string, op: Operation): { url: string; init: RequestInit } {
+    const url = path.replace('{id}', 'ev_contract').replace('{file}', 'init.js');
+    const example = Object.values(op.requestBody?.content['application/json']?.examples ?? {})[0]?.value;
+    const init: RequestInit = { method: method.toUpperCase() };
+    if (example !== undefined) {
+      init.headers = { 'Content-Type': 'application/json' };
+      init.body = JSON.stringify(example);
+    }
+    return { url, init };
+  }
+
+  it('answers 400 invalid_request naming the parameter, for every documented operation', async () => {
+    const ops = operations(await fetchDocument());
+    expect(ops.length).toBeGreaterThanOrEqual(12);
+    for (const { key, path, method, op } of ops) {
+      const { url, init } = requestFor(path, method, op);
+      const r = await api(`${url}?dry_run=true`, init);
+      const body = await r.json<ErrorJson>();
+      expect(r.status, `${key}: ${JSON.stringify(body)}`).toBe(400);
+      expect(body.error.code, key).toBe('invalid_request');
+      expect(body.error.message, key).toContain('dry_run');
+      expect(body.error.issues, key).toEqual([{ path: 'dry_run', message: 'unknown query parameter "dry_run"' }]);
+    }
+  });
+
+  it('POST /v1/evaluations?dry_run=true stores nothing (it used to be ignored and billed)', async () => {
+    const count = async () => (await testEnv.DB.prepare('SELECT count(*) AS n FROM evaluations').first<{ n: number }>())?.n;
+    const before = await count();
+    const { url, init } = requestFor('/v1/evaluations', 'post', (operations(await fetchDocument()).find((o) => o.key === 'POST /v1/evaluations')!).op);
+    const r = await api(`${url}?dry_run=true&preset=x`, init);
+    expect(r.status).toBe(400);
+    const issues = (await r.json<ErrorJson>()).error.issues?.map((i) => i.path);
+    expect(issues).toEqual(['dry_run', 'preset']);
+    expect(await count()).toBe(before);
+  });
+});
+
+describe('the reference page is served by the Worker itself', () => {
+  it('serves Scalar\'s browser bundle from the static assets, and its settings turn every online feature off', async () => {
+    const bundle = await api('/docs/assets/scalar.js');
+    expect(bundle.status).toBe(200);
+    const js = await bundle.text();
+    expect(js.length).toBeGreaterThan(1_000_000);
+    expect(js).toContain('createApiReference');
+    const init = await (await api('/docs/assets/init.js')).text();
+    expect(init).toContain("Scalar.createApiReference('#tribunal-reference'");
+    const config = JSON.parse(/createApiReference\('#tribunal-reference', (.*)\);/.exec(init)?.[1] ?? '{}') as Record<string, unknown>;
+    expect(config).toMatchObject({ url: '/openapi.json', withDefaultFonts: false, telemetry: false, hideClientButton: true, agent: { disabled: true } });
+    expect(config).not.toHaveProperty('proxyUrl');
+  });
+
+  it('serves no other asset, and an unknown script name is a 400 naming it', async () => {
+    expect((await api('/standalone.js')).status).toBe(404);
+    const r = await api('/docs/assets/other.js');
+    expect(r.status).toBe(400);
+    expect((await r.json<ErrorJson>()).error.issues?.[0]?.path).toBe('file');
+  });
+});
