@@ -152,12 +152,12 @@ export type Evaluation = z.infer<typeof EvaluationSchema>;
 
 /**
  * One stored reply of the debate, in recording order: the engine's {@link TranscriptEntrySchema} fields
- * without usage, plus `seq`, with `parseError` null instead of absent.
+ * with the call's usage (from its billing row), plus `seq`, with `parseError` null instead of absent.
  */
 export const TranscriptMessageSchema = z
   .object({
     seq: z.number().int().nonnegative(),
-    ...TranscriptEntrySchema.pick({ callId: true, agent: true, label: true, stage: true, model: true, content: true }).shape,
+    ...TranscriptEntrySchema.pick({ callId: true, agent: true, label: true, stage: true, model: true, content: true, usage: true }).shape,
     parseError: z.string().nullable(),
   })
   .strict()

@@ -75,10 +75,12 @@ describe('POST /v1/evaluations', () => {
 
     const t = await api(`/v1/evaluations/${accepted.id}/transcript`);
     expect(t.status).toBe(200);
-    const transcript = await t.json<{ complete: boolean; messages: { seq: number; content: string }[] }>();
+    const transcript = await t.json<{ complete: boolean; messages: { seq: number; content: string; usage: { promptTokens: number; costUsd: number } }[] }>();
     expect(transcript.complete).toBe(true);
     expect(transcript.messages.length).toBe(ev.verdict?.calls);
     expect(transcript.messages[0]?.content.length).toBeGreaterThan(0);
+    // Each reply carries its call's usage; together they are the evaluation's usage.
+    expect(transcript.messages.reduce((n, m) => n + m.usage.promptTokens, 0)).toBe(ev.usage.promptTokens);
   });
 
   it('accepts a full config with "method" and no preset', async () => {
