@@ -14,6 +14,7 @@ import type { Usage } from '../engine/call.js';
 import type { EvaluationError, VerdictSummary } from '../pipeline/events.js';
 import type { EndStatus, EvaluationStatus, TerminalStatus } from '../pipeline/status.js';
 import { SQL_NOT_ENDED, sqlMayBecome } from '../pipeline/status.js';
+import { endEffectStatements } from './on-end.js';
 
 /** SQL guard of the verdict insert: the row may still become `succeeded`; binds the evaluation id once. */
 const ROW_MAY_SUCCEED = `EXISTS (SELECT 1 FROM evaluations WHERE id = ? AND ${sqlMayBecome('succeeded')})`;
@@ -137,8 +138,12 @@ export async function markEnded(
   error: EvaluationError | null,
   now: number,
 ): Promise<boolean> {
-  const r = await endStatement(db, id, status, error, null, null, now).run();
-  return r.meta.changes > 0;
+  const results = await db.batch([
+    ...endEffectStatements(db, { id, status, error, now }),
+    endStatement(db, id, status, error, null, null, now),
+  ]);
+  // The status update is the batch's last statement.
+  return (results.at(-1)?.meta.changes ?? 0) > 0;
 }
 
 function endStatement(
@@ -256,6 +261,7 @@ export function finalStatements(db: D1Database, w: FinalWrite): D1PreparedStatem
         ),
     );
   }
+  out.push(...endEffectStatements(db, { id: w.id, status: w.status, error: w.error ?? null, now: w.now }));
   out.push(endStatement(db, w.id, w.status, w.error ?? null, w.callsDone, w.engineVersion, w.now));
   return out;
 }
