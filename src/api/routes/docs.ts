@@ -18,11 +18,11 @@ export const service = new Hono<AppEnv>()
   .get('/health', async (c) => {
     try {
       await c.env.DB.prepare('SELECT 1').first();
-      const body: z.infer<typeof HealthSchema> = { status: 'ok', d1: 'ok' };
+      const body: z.infer<typeof HealthSchema> = { service: 'tribunal', status: 'ok', d1: 'ok' };
       return c.json(body, 200);
     } catch (err) {
       log('error', 'api.health_d1_failed', { error: messageOf(err) });
-      const body: z.infer<typeof HealthSchema> = { status: 'unavailable', d1: 'error' };
+      const body: z.infer<typeof HealthSchema> = { service: 'tribunal', status: 'unavailable', d1: 'error' };
       return c.json(body, 503);
     }
   });
