@@ -11,9 +11,10 @@
  */
 import { execFile } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, openSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseEnv } from 'node:util';
 import { startMockServer } from '../llm/mock/node.js';
 import type { MockServer } from '../llm/mock/node.js';
 import { startCronTimer } from './cron.js';
@@ -195,13 +196,18 @@ async function startMiniflare(config: RuntimeConfig, options: LocalStackOptions,
 }
 
 async function startWrangler(config: RuntimeConfig, options: LocalStackOptions, url: string): Promise<Runtime> {
+  const { readWranglerConfig } = await import('./worker-options.js');
+  const wranglerConfig = readWranglerConfig({ config: config.configPath });
   const args = ['dev', '--port', String(config.port), '--ip', config.host, '--persist-to', config.persistTo, '--show-interactive-dev-session=false'];
-  const secrets = Object.fromEntries(Object.entries(config.bindings).filter(([k]) => k in (options.secrets ?? {}) || k === 'LLM_API_KEY'));
-  for (const [k, v] of Object.entries(config.bindings)) if (!(k in secrets)) args.push('--var', `${k}:${v}`);
+  const fromEnv = config.varsFromEnv ? Object.keys(wranglerConfig.vars).filter((k) => process.env[k] !== undefined && !(k in config.bindings)) : [];
+  const vars: Record<string, string> = { ...Object.fromEntries(fromEnv.map((k) => [k, process.env[k] ?? ''])), ...config.bindings };
+  const secrets = Object.fromEntries(Object.entries(vars).filter(([k]) => k in (options.secrets ?? {}) || k === 'LLM_API_KEY'));
+  for (const [k, v] of Object.entries(vars)) if (!(k in secrets)) args.push('--var', `${k}:${v}`);
   // An explicit env file makes wrangler skip .dev.vars; secrets go there, not on the command line.
   const file = join(mkdtempSync(join(tmpdir(), 'tribunal-')), 'secrets.env');
   writeFileSync(file, Object.entries(secrets).map(([k, v]) => `${k}=${JSON.stringify(v)}\n`).join(''), { mode: 0o600 });
-  if (config.devVars) args.push('--env-file', join(REPO_ROOT, '.dev.vars'));
+  const devVarsFile = join(REPO_ROOT, '.dev.vars');
+  if (config.devVars && existsSync(devVarsFile)) args.push('--env-file', devVarsFile);
   args.push('--env-file', file);
   const child = spawnGroup(WRANGLER, args, { cwd: REPO_ROOT, stdio: outputOf(options), env: { ...process.env, ...WRANGLER_ENV } });
   const deadline = Date.now() + 60_000;
@@ -212,9 +218,9 @@ async function startWrangler(config: RuntimeConfig, options: LocalStackOptions, 
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  const { readWranglerConfig } = await import('./worker-options.js');
-  const crons = readWranglerConfig({ config: config.configPath }).triggers.crons ?? [];
-  return { child, crons, fromEnv: [], fromDevVars: [], reload: () => Promise.reject(new Error('wrangler dev reloads by itself')) };
+  const crons = wranglerConfig.triggers.crons ?? [];
+  const fromDevVars = config.devVars && existsSync(devVarsFile) ? Object.keys(parseEnv(readFileSync(devVarsFile, 'utf8'))) : [];
+  return { child, crons, fromEnv, fromDevVars, reload: () => Promise.reject(new Error('wrangler dev reloads by itself')) };
 }
 
 /** Starts the mock LLM (if needed), migrations, the bundle and the runtime; resolves once `/health` answers as Tribunal. */
