@@ -1,7 +1,8 @@
 /**
  * Pipeline bench: how much time the HTTP → Queue → Durable Object → D1 pipeline adds to the LLM calls.
  *
- * Runs the whole service on local workerd (`wrangler dev`, local D1/Queues/DOs) against the project's
+ * Runs the whole service on local workerd (the local stack: the bundle on Miniflare, or `wrangler dev`
+ * with `--runtime wrangler`; local D1/Queues/DOs) against the project's
  * mock LLM over HTTP at a fixed latency L. Per protocol (one preset each) it submits K evaluations, and
  * once they end reads each one's event replay (`GET /v1/evaluations/:id/events`: every call's start and
  * stored-result times on the Durable Object's clock) and prints:
@@ -18,11 +19,12 @@
  *
  * ```
  * npm run bench -- [--latency 250] [--k 5] [--inflight 100] [--presets a,b,c] [--step-budget 30000] [--fast-start false]
+ *   [--runtime miniflare|wrangler]
  * ```
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { choiceOption, parseCli, runCli } from '../src/cli/args.js';
 import type { LlmCallRequest } from '../src/engine/call.js';
 import { applyResult, createEvaluation, outcome, readyCalls } from '../src/engine/protocol.js';
 import { getMethod, PRESETS as PRESET_LIST, resolveMethodConfig } from '../src/engine/registry.js';
@@ -33,7 +35,20 @@ import { spawn } from 'node:child_process';
 import { freePort, REPO_ROOT } from '../src/cli/local-stack.js';
 import { IN_PROCESS_MOCK_URL } from '../src/llm/settings.js';
 
-const { values } = parseArgs({
+const CLI = {
+  usage: `usage: npm run bench -- [options]
+
+How much time the HTTP → Queue → Durable Object → D1 pipeline adds to the LLM calls (BENCHMARKS.md).
+
+  --latency L          mock LLM latency in ms (default 250)
+  --k K                evaluations per protocol (default 5)
+  --inflight N         evaluations submitted at once in the last phase (default 100)
+  --presets a,b        presets to run (default: one per protocol)
+  --inflight-preset P  preset of the last phase (default chateval-faireval)
+  --step-budget MS     STEP_BUDGET_MS for the run
+  --fast-start B       FAST_START for the run (true / false)
+  --runtime R          miniflare (default) or wrangler
+  -h, --help           this text`,
   options: {
     latency: { type: 'string', default: '250' },
     k: { type: 'string', default: '5' },
@@ -42,8 +57,19 @@ const { values } = parseArgs({
     'inflight-preset': { type: 'string', default: 'chateval-faireval' },
     'step-budget': { type: 'string' },
     'fast-start': { type: 'string' },
+    runtime: { type: 'string', default: 'miniflare' },
   },
+} as const;
+// Parsed here (the script reads its options at the top level); runCli below reports mistakes.
+let parsed: ReturnType<typeof parseCli<typeof CLI.options>> | undefined;
+await runCli(CLI, (v) => {
+  parsed = v;
+  choiceOption(v.runtime, 'runtime', ['miniflare', 'wrangler']);
+  return undefined;
 });
+if (!parsed) process.exit();
+const values = parsed;
+const RUNTIME = values.runtime === 'wrangler' ? 'wrangler' : 'miniflare';
 const L = Number(values.latency);
 const K = Number(values.k);
 const INFLIGHT = Number(values.inflight);
@@ -263,7 +289,7 @@ async function main(): Promise<void> {
   // The mock runs in its own process so its CPU work (judge replies, cache accounting) does not share an
   // event loop with this script's polling.
   const mockPort = await freePort();
-  const mockProc = spawn(join(REPO_ROOT, 'node_modules', '.bin', 'tsx'), ['src/llm/mock/cli.ts', '--port', String(mockPort), '--latency', String(L)], {
+  const mockProc = spawn(process.execPath, ['--import', 'tsx', 'src/llm/mock/cli.ts', '--port', String(mockPort), '--latency', String(L)], {
     cwd: REPO_ROOT,
     stdio: 'ignore',
   });
@@ -282,12 +308,13 @@ async function main(): Promise<void> {
     }
   }
   const stack = await startLocalStack({
+    runtime: RUNTIME,
     port: 0,
     persistTo: join(tmpdir(), `tribunal-bench-${process.pid}-${Date.now()}`),
     llmBaseUrl: mock.baseUrl,
     llmApiKey: 'bench',
     llmModel: MODEL,
-    logFile: join(tmpdir(), 'tribunal-bench-wrangler.log'),
+    logFile: join(tmpdir(), `tribunal-bench-${RUNTIME}.log`),
     vars: {
       ...(values['step-budget'] !== undefined ? { STEP_BUDGET_MS: values['step-budget'] } : {}),
       ...(values['fast-start'] !== undefined ? { FAST_START: values['fast-start'] } : {}),
@@ -314,7 +341,7 @@ async function main(): Promise<void> {
     const row = await summarise(stack.url, `${INFLIGHT} in flight (${inflightPreset})`, subs, results);
     rows.push(row);
     const lines = [
-      `L = ${L} ms mock LLM latency over HTTP; K = ${K} evaluations per protocol; local workerd (wrangler dev); STEP_BUDGET_MS = ${values['step-budget'] ?? 'default'}; FAST_START = ${values['fast-start'] ?? 'default'}`,
+      `L = ${L} ms mock LLM latency over HTTP; K = ${K} evaluations per protocol; local workerd (${RUNTIME === 'wrangler' ? 'wrangler dev' : 'Miniflare direct'}); STEP_BUDGET_MS = ${values['step-budget'] ?? 'default'}; FAST_START = ${values['fast-start'] ?? 'default'}`,
       '',
       '| protocol | evals | failed | LLM stages | wall / (stages × L) p50 (max) | wall / (stages × observed call) p50 | pipeline overhead per call p50 / p99 (ms) | LLM transport per call p50 (ms) | start p50 (ms) | finish p50 (ms) | LLM calls |',
       '|---|---|---|---|---|---|---|---|---|---|---|',
@@ -332,4 +359,7 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+await main().catch((e: unknown) => {
+  process.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});

@@ -1,8 +1,10 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
+import { bindingsOverDevVars } from '../src/cli/worker-options.js';
 import { startTestMockServer } from './worker/mock-llm-server.js';
 
 const root = new URL('..', import.meta.url).pathname;
+const configPath = `${root}wrangler.toml`;
 const migrations = await readD1Migrations(`${root}migrations`);
 // The mock LLM runs in this (Node) process; Worker code reaches it over real HTTP through LLM_BASE_URL.
 const mock = await startTestMockServer();
@@ -10,12 +12,16 @@ const mock = await startTestMockServer();
 export default defineConfig({
   plugins: [
     cloudflareTest({
-      wrangler: { configPath: `${root}wrangler.toml` },
+      wrangler: { configPath },
       // The production Worker plus test-only classes; EVALUATION runs the test subclass (its hooks replace casts into privates).
       main: `${root}tests/worker/test-entry.ts`,
       miniflare: {
         durableObjects: { EVALUATION: { className: 'TestEvaluationDO', useSQLite: true } },
         bindings: {
+          // The pool reads a developer's .dev.vars / .env through wrangler (no option turns that off):
+          // every key found there is set back to wrangler.toml's value (or '' for a secret), so tests
+          // run on their own bindings (API_KEYS there made 55 tests fail with 401).
+          ...bindingsOverDevVars(configPath),
           TEST_MIGRATIONS: migrations,
           LLM_BASE_URL: mock.url,
           TEST_MOCK_URL: mock.url,

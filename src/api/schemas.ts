@@ -293,6 +293,11 @@ export type MetaEvaluation = z.infer<typeof MetaEvaluationSchema>;
 
 /** Answer to `GET /health`. */
 export const HealthSchema = z
-  .object({ status: z.enum(['ok', 'unavailable']), d1: z.enum(['ok', 'error']) })
+  .object({
+    /** Always `tribunal`: lets a client (npm start) tell this service from another server on the port. */
+    service: z.literal('tribunal'),
+    status: z.enum(['ok', 'unavailable']),
+    d1: z.enum(['ok', 'error']),
+  })
   .strict()
   .meta({ id: 'Health' });

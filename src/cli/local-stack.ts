@@ -1,23 +1,53 @@
 /**
  * @module
- * Starts the whole pipeline locally on embedded workerd: local D1 migrations, `wrangler dev` with
- * local D1, Queues and Durable Objects, and the bundled mock LLM when no API key is configured.
- * Used by `npm start`, the meta-evaluation runner and the pipeline bench. Node only.
+ * Starts the whole pipeline locally on embedded workerd with local D1, Queues and Durable Objects, the
+ * bundled mock LLM when no API key is configured, and the wrangler.toml crons (the sweeper) fired on
+ * their schedule. Used by `npm start`, the meta-evaluation runner, the benches and the e2e tests.
+ *
+ * Two runtimes: `miniflare` (default) runs the deployed bundle (`wrangler deploy --dry-run`) on
+ * Miniflare's API in a child process (src/cli/miniflare-runtime.ts); `wrangler` runs `wrangler dev`
+ * (kept for comparison: `npm run bench:runtime`). Either owns a process group, so stopping the stack
+ * stops workerd too and frees its port. Node only.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, openSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseEnv } from 'node:util';
 import { startMockServer } from '../llm/mock/node.js';
+import type { MockServer } from '../llm/mock/node.js';
+import { startCronTimer } from './cron.js';
+import type { RuntimeReply } from './miniflare-runtime.js';
+import type { RuntimeConfig } from './worker-options.js';
+import { assertPortFree, freePort, PortInUseError, waitForPortFree } from './ports.js';
+import { exited, signalGroup, spawnGroup, stopGroup } from './process-group.js';
+
+export { freePort } from './ports.js';
 
 /** Repository root (this file is src/cli/local-stack.ts). */
 export const REPO_ROOT = new URL('../../', import.meta.url).pathname;
 
+const WRANGLER = join(REPO_ROOT, 'node_modules', '.bin', 'wrangler');
+const CONFIG_PATH = join(REPO_ROOT, 'wrangler.toml');
+
+/**
+ * Environment of every wrangler process: no telemetry, no `request.cf` download and no update check
+ * (each is a network call that prints an `ENOTFOUND` stack trace offline).
+ */
+export const WRANGLER_ENV: Record<string, string> = {
+  WRANGLER_SEND_METRICS: 'false',
+  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+  // The banner is where wrangler checks the registry for a newer version.
+  WRANGLER_HIDE_BANNER: 'true',
+};
+
+/** The local runtime: Miniflare's API on the deployed bundle, or `wrangler dev`. */
+export type LocalRuntime = 'miniflare' | 'wrangler';
+
 /** Options of {@link startLocalStack}. */
 export interface LocalStackOptions {
-  /** Port for the API; 0 = a free port. Default 8787. */
+  /** Port for the API; 0 = a free port. Default 8787. A taken port fails at once. */
   port?: number;
   /** Directory for local D1/DO state; default `.wrangler/state` in the repo (kept across restarts). */
   persistTo?: string;
@@ -27,14 +57,30 @@ export interface LocalStackOptions {
   llmApiKey?: string;
   /** Default model; default `mock-judge` with the mock, else wrangler.toml's LLM_MODEL. */
   llmModel?: string;
-  /** Port of the mock LLM when it is started; 0 = a free port. Default 8788. */
+  /** Port of the mock LLM when it is started; 0 = a free port. Default 8788. A taken port fails at once. */
   mockPort?: number;
-  /** Inherit wrangler's output (npm start) or keep quiet (runner, bench). Default false. */
+  /** Inherit the runtime's output (npm start) or keep quiet (runner, bench, tests). Default false. */
   verbose?: boolean;
-  /** Write wrangler's output to this file (when not verbose). */
+  /** Write the runtime's output to this file (when not verbose). */
   logFile?: string;
-  /** Extra `--var KEY:VALUE` pairs for wrangler dev. */
+  /** Vars over wrangler.toml's, e.g. `{ STALL_SECONDS: '1' }`. */
   vars?: Record<string, string>;
+  /** Secrets for the Worker, e.g. `{ API_KEYS: '…' }`: passed as bindings, never on a command line. */
+  secrets?: Record<string, string>;
+  /** Runtime. Default `miniflare`. */
+  runtime?: LocalRuntime;
+  /** Apply the developer's `.dev.vars` / `.env` (npm start). Default false: bindings come from wrangler.toml and these options only. */
+  devVars?: boolean;
+  /** wrangler.toml `[vars]` present in the environment override the file (npm start; miniflare runtime). Default false. */
+  varsFromEnv?: boolean;
+  /** Fire the crons on their schedule (default), every `everyMs` (tests), or not at all (`false`). */
+  crons?: boolean | { everyMs: number };
+  /** One log line per request (miniflare runtime; wrangler dev always logs them). Default false. */
+  logRequests?: boolean;
+  /** Told about a cron that is not run locally or not accepted. Default: written to stderr. */
+  onProblem?: (message: string) => void;
+  /** Queue consumer settings over wrangler.toml's (miniflare runtime), e.g. to hold messages in a local queue in a test. */
+  queueConsumers?: RuntimeConfig['queueConsumers'];
 }
 
 /** A running local stack. */
@@ -45,103 +91,221 @@ export interface LocalStack {
   llmBaseUrl: string;
   /** True when the bundled mock LLM serves the calls. */
   usingMock: boolean;
+  runtime: LocalRuntime;
+  /** Process id (and process group id) of the runtime: its CPU is that group's. */
+  runtimePid: number;
+  /** wrangler.toml vars taken from the environment, and keys taken from `.dev.vars` / `.env` (names only). */
+  fromEnv: string[];
+  fromDevVars: string[];
+  /** Rebuilds the bundle and swaps it in, state kept (miniflare runtime; npm start's file watcher). */
+  reload(): Promise<void>;
+  /** Stops the crons, the runtime's whole process group (SIGTERM, then SIGKILL) and the mock; resolves once the API port is free. */
   stop(): Promise<void>;
+  /** SIGKILLs the runtime's process group, as a crash would (the mock keeps running); resolves once the API port is free. */
+  kill(): Promise<void>;
 }
 
-/** A free TCP port on 127.0.0.1. */
-export async function freePort(): Promise<number> {
+/** Runs a wrangler command quietly; rejects with its output when it fails. */
+function wrangler(args: readonly string[], what: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => { resolve(port); });
+    // CI: no prompt (migrations ask for confirmation on a terminal).
+    execFile(WRANGLER, args, { cwd: REPO_ROOT, env: { ...process.env, ...WRANGLER_ENV, CI: 'true' } }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${what} failed:\n${stdout}\n${stderr}`));
+      else resolve();
     });
   });
 }
 
-const WRANGLER = join(REPO_ROOT, 'node_modules', '.bin', 'wrangler');
-
-/** Applies the numbered migrations to the local D1 in `persistTo`. Throws with wrangler's output on failure. */
-export function applyLocalMigrations(persistTo: string): void {
-  const r = spawnSync(WRANGLER, ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistTo], {
-    cwd: REPO_ROOT,
-    encoding: 'utf8',
-    env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false' },
-  });
-  if (r.status !== 0) throw new Error(`D1 migrations failed:\n${r.stdout}\n${r.stderr}`);
+/** Applies the numbered migrations to the local D1 in `persistTo`. Rejects with wrangler's output on failure. */
+export function applyLocalMigrations(persistTo: string): Promise<void> {
+  return wrangler(['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistTo], 'D1 migrations');
 }
 
-async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited with code ${child.exitCode}`);
-    try {
-      const r = await fetch(`${url}/health`);
-      if (r.ok) return;
-    } catch {
-      // not listening yet
+/** Bundles the Worker exactly as `wrangler deploy` would (dry run) into `outDir`; resolves to the entry module. */
+export async function buildWorker(outDir: string): Promise<string> {
+  await wrangler(['deploy', '--dry-run', '--outdir', outDir], 'bundling the Worker (wrangler deploy --dry-run)');
+  return join(outDir, 'index.js');
+}
+
+/** True when `/health` answers as Tribunal does (another server on the port does not). */
+async function answersAsTribunal(url: string): Promise<boolean> {
+  try {
+    const r = await fetch(`${url}/health`, { signal: AbortSignal.timeout(5_000) });
+    const body = (await r.json()) as { service?: unknown };
+    return body.service === 'tribunal';
+  } catch {
+    return false;
+  }
+}
+
+function outputOf(options: LocalStackOptions): 'inherit' | 'ignore' | ['ignore', number, number] {
+  if (options.verbose) return 'inherit';
+  if (!options.logFile) return 'ignore';
+  const fd = openSync(options.logFile, 'a');
+  return ['ignore', fd, fd];
+}
+
+interface Runtime {
+  child: ChildProcess;
+  crons: string[];
+  fromEnv: string[];
+  fromDevVars: string[];
+  reload(): Promise<void>;
+}
+
+async function startMiniflare(config: RuntimeConfig, options: LocalStackOptions, outDir: string): Promise<Runtime> {
+  const out = outputOf(options);
+  const child = spawnGroup(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'src/cli/miniflare-runtime.ts')], {
+    cwd: REPO_ROOT,
+    stdio: out === 'inherit' ? ['ignore', 'inherit', 'inherit', 'ipc'] : out === 'ignore' ? ['ignore', 'ignore', 'ignore', 'ipc'] : [...out, 'ipc'],
+    env: { ...process.env, ...WRANGLER_ENV, ...(options.verbose ? {} : { WRANGLER_LOG: 'error' }) },
+  });
+  const next = (): Promise<RuntimeReply> =>
+    new Promise((resolve) => {
+      const onMessage = (m: RuntimeReply) => {
+        child.off('exit', onExit);
+        resolve(m);
+      };
+      const onExit = (code: number | null) => {
+        child.off('message', onMessage);
+        resolve({ type: 'failed', message: `the runtime exited (code ${code ?? 'signal'}) before answering` });
+      };
+      child.once('message', onMessage);
+      child.once('exit', onExit);
+    });
+  const ready = next();
+  child.send({ type: 'start', config });
+  const reply = await ready;
+  if (reply.type !== 'ready') {
+    await stopGroup(child);
+    throw new Error(`the local runtime did not start: ${'message' in reply ? reply.message : reply.type}`);
+  }
+  return {
+    child,
+    crons: reply.crons,
+    fromEnv: reply.fromEnv,
+    fromDevVars: reply.fromDevVars,
+    reload: async () => {
+      const scriptPath = await buildWorker(outDir);
+      const done = next();
+      child.send({ type: 'reload', scriptPath });
+      const r = await done;
+      if (r.type !== 'reloaded') throw new Error(`reload failed: ${'message' in r ? r.message : r.type}`);
+    },
+  };
+}
+
+async function startWrangler(config: RuntimeConfig, options: LocalStackOptions, url: string): Promise<Runtime> {
+  const { readWranglerConfig } = await import('./worker-options.js');
+  const wranglerConfig = readWranglerConfig({ config: config.configPath });
+  const args = ['dev', '--port', String(config.port), '--ip', config.host, '--persist-to', config.persistTo, '--show-interactive-dev-session=false'];
+  const fromEnv = config.varsFromEnv ? Object.keys(wranglerConfig.vars).filter((k) => process.env[k] !== undefined && !(k in config.bindings)) : [];
+  const vars: Record<string, string> = { ...Object.fromEntries(fromEnv.map((k) => [k, process.env[k] ?? ''])), ...config.bindings };
+  const secrets = Object.fromEntries(Object.entries(vars).filter(([k]) => k in (options.secrets ?? {}) || k === 'LLM_API_KEY'));
+  for (const [k, v] of Object.entries(vars)) if (!(k in secrets)) args.push('--var', `${k}:${v}`);
+  // An explicit env file makes wrangler skip .dev.vars; secrets go there, not on the command line.
+  const file = join(mkdtempSync(join(tmpdir(), 'tribunal-')), 'secrets.env');
+  writeFileSync(file, Object.entries(secrets).map(([k, v]) => `${k}=${JSON.stringify(v)}\n`).join(''), { mode: 0o600 });
+  const devVarsFile = join(REPO_ROOT, '.dev.vars');
+  if (config.devVars && existsSync(devVarsFile)) args.push('--env-file', devVarsFile);
+  args.push('--env-file', file);
+  const child = spawnGroup(WRANGLER, args, { cwd: REPO_ROOT, stdio: outputOf(options), env: { ...process.env, ...WRANGLER_ENV } });
+  const deadline = Date.now() + 60_000;
+  while (!(await answersAsTribunal(url))) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stopGroup(child);
+      throw new Error(child.exitCode !== null ? `wrangler dev exited with code ${child.exitCode}` : 'wrangler dev did not answer within 60 s');
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`the local API did not become healthy within ${timeoutMs} ms`);
+  const crons = wranglerConfig.triggers.crons ?? [];
+  const fromDevVars = config.devVars && existsSync(devVarsFile) ? Object.keys(parseEnv(readFileSync(devVarsFile, 'utf8'))) : [];
+  return { child, crons, fromEnv, fromDevVars, reload: () => Promise.reject(new Error('wrangler dev reloads by itself')) };
 }
 
-/** Starts mock LLM (if needed), migrations and `wrangler dev`; resolves once `/health` answers. */
+/** Starts the mock LLM (if needed), migrations, the bundle and the runtime; resolves once `/health` answers as Tribunal. */
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
+  const runtimeKind = options.runtime ?? 'miniflare';
+  const host = '127.0.0.1';
+  const port = options.port === 0 ? await freePort() : (options.port ?? 8787);
+  if (options.port !== 0) await assertPortFree(port, 'the API', 'stop what runs there or set PORT (npm start) to another port');
   const persistTo = options.persistTo ?? join(REPO_ROOT, '.wrangler', 'state');
   const apiKey = options.llmApiKey ?? process.env.LLM_API_KEY;
   const usingMock = options.llmBaseUrl === undefined && !apiKey;
-  const mock = usingMock
-    ? await startMockServer({ port: options.mockPort ?? 8788, })
-    : undefined;
-  const llmBaseUrl = options.llmBaseUrl ?? (mock ? mock.baseUrl : 'https://api.openai.com/v1');
-  const port = options.port === 0 ? await freePort() : (options.port ?? 8787);
-  applyLocalMigrations(persistTo);
-
-  const vars: Record<string, string> = {
-    LLM_BASE_URL: llmBaseUrl,
-    ...(options.llmModel ? { LLM_MODEL: options.llmModel } : usingMock ? { LLM_MODEL: 'mock-judge' } : {}),
-    ...options.vars,
-  };
-  const args = ['dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', persistTo, '--show-interactive-dev-session=false'];
-  for (const [k, v] of Object.entries(vars)) args.push('--var', `${k}:${v}`);
-  if (apiKey) {
-    // Secrets go through an env file, not argv, so they do not show in `ps`.
-    const dir = mkdtempSync(join(tmpdir(), 'tribunal-'));
-    const file = join(dir, '.dev.vars');
-    writeFileSync(file, `LLM_API_KEY=${JSON.stringify(apiKey)}\n`, { mode: 0o600 });
-    args.push('--env-file', file);
-  }
-  const child = spawn(WRANGLER, args, {
-    cwd: REPO_ROOT,
-    stdio: options.verbose ? 'inherit' : options.logFile ? ['ignore', openSync(options.logFile, 'a'), openSync(options.logFile, 'a')] : 'ignore',
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
-    detached: false,
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.exitCode === null) {
-      child.kill('SIGTERM');
-      await new Promise((r) => {
-        const t = setTimeout(() => {
-          child.kill('SIGKILL');
-          r(undefined);
-        }, 5_000);
-        child.once('exit', () => {
-          clearTimeout(t);
-          r(undefined);
-        });
-      });
+  let mock: MockServer | undefined;
+  if (usingMock) {
+    const mockPort = options.mockPort ?? 8788;
+    try {
+      mock = await startMockServer({ port: mockPort });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
+      throw new PortInUseError(mockPort, 'the mock LLM', 'stop what runs there or set MOCK_LLM_PORT to another port (0 = any free port)');
     }
-    await mock?.close();
+  }
+  const llmBaseUrl = options.llmBaseUrl ?? (mock ? mock.baseUrl : 'https://api.openai.com/v1');
+  const onProblem = options.onProblem ?? ((m: string) => process.stderr.write(`${m}\n`));
+  const config: RuntimeConfig = {
+    configPath: CONFIG_PATH,
+    scriptPath: '',
+    persistTo,
+    host,
+    port,
+    bindings: {
+      LLM_BASE_URL: llmBaseUrl,
+      ...(options.llmModel ? { LLM_MODEL: options.llmModel } : usingMock ? { LLM_MODEL: 'mock-judge' } : {}),
+      ...options.vars,
+      ...(apiKey ? { LLM_API_KEY: apiKey } : {}),
+      ...options.secrets,
+    },
+    devVars: options.devVars ?? false,
+    varsFromEnv: options.varsFromEnv ?? false,
+    logRequests: options.logRequests ?? false,
+    ...(options.queueConsumers ? { queueConsumers: options.queueConsumers } : {}),
   };
+  if (runtimeKind === 'wrangler' && options.queueConsumers) throw new Error('queueConsumers needs the miniflare runtime');
+  const url = `http://${host}:${port}`;
+  let runtime: Runtime;
   try {
-    await waitForHealth(url, child, 60_000);
+    const outDir = mkdtempSync(join(tmpdir(), 'tribunal-bundle-'));
+    const [scriptPath] = await Promise.all([runtimeKind === 'miniflare' ? buildWorker(outDir) : '', applyLocalMigrations(persistTo)]);
+    runtime =
+      runtimeKind === 'miniflare' ? await startMiniflare({ ...config, scriptPath }, options, outDir) : await startWrangler(config, options, url);
+    if (!(await answersAsTribunal(url))) {
+      await stopGroup(runtime.child);
+      throw new Error(`${url}/health does not answer as Tribunal: is another server on port ${port}?`);
+    }
   } catch (e) {
-    await stop();
+    await mock?.close();
     throw e;
   }
-  return { url, llmBaseUrl, usingMock, stop };
+  const { child } = runtime;
+  const cronTimer =
+    options.crons === false
+      ? undefined
+      : startCronTimer({ url, crons: runtime.crons, onProblem, ...(typeof options.crons === 'object' ? { everyMs: options.crons.everyMs } : {}) });
+  const portFreed = async () => {
+    if (!(await waitForPortFree(port, 10_000))) throw new Error(`port ${port} is still bound after the runtime stopped`);
+  };
+  return {
+    url,
+    llmBaseUrl,
+    usingMock,
+    runtime: runtimeKind,
+    runtimePid: child.pid ?? 0,
+    fromEnv: runtime.fromEnv,
+    fromDevVars: runtime.fromDevVars,
+    reload: () => runtime.reload(),
+    stop: async () => {
+      cronTimer?.stop();
+      await stopGroup(child);
+      await mock?.close();
+      await portFreed();
+    },
+    kill: async () => {
+      cronTimer?.stop();
+      signalGroup(child, 'SIGKILL');
+      await exited(child, 10_000);
+      await portFreed();
+    },
+  };
 }

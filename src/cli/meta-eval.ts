@@ -7,20 +7,24 @@
  *
  * ```
  * npm run meta-eval -- --dataset faireval --preset chateval-faireval [--limit 10] [--concurrency 8]
- *   [--aspect coherence] [--base-url https://api.openai.com/v1] [--model gpt-4o-mini] [--target https://…]
- *   [--out reports/run.json]
+ *   [--aspect coherence] [--base-url https://api.openai.com/v1] [--model gpt-4o-mini]
+ *   [--target https://… [--token T]] [--config '{"turns": 3}' | --config @overrides.json] [--out reports/run.json]
  * ```
+ *
+ * Exits 1 when any item failed or no item could be scored, with the reasons on stderr.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { LabelledItem } from '../meta/datasets.js';
 import { loadDatasetByName } from '../meta/datasets.js';
 import type { AgreementReport } from '../meta/metrics.js';
 import { reportOfJudged, toMarkdown } from '../meta/metrics.js';
 import type { Verdict } from '../engine/verdict.js';
+import type { CliOptions, CliSpec, CliValues } from './args.js';
+import { describeError, intOption, isMain, jsonObjectOption, runCli, UsageError } from './args.js';
 import { REPO_ROOT, startLocalStack } from './local-stack.js';
+import { outcomeOfRun } from './meta-eval-outcome.js';
 
 /** Options of {@link runMetaEval}. */
 export interface MetaEvalOptions {
@@ -38,8 +42,12 @@ export interface MetaEvalOptions {
   target?: string;
   /** OpenAI-compatible base URL for the local stack; default: the bundled mock. */
   baseUrl?: string;
-  /** Model for every agent (sent as a config override). */
+  /** Model for every agent (sent as a config override, `defaults.model`, over `config`'s). */
   model?: string;
+  /** Config overrides sent with every evaluation (merged over the preset by the API). */
+  config?: Record<string, unknown>;
+  /** Bearer token for `target` (its `API_KEYS`); sent as `Authorization: Bearer <token>`. */
+  token?: string;
   /** Where the JSON report goes; default `reports/meta-eval-<dataset>-<preset>-<time>.json`. */
   out?: string;
   /** Progress bar on stderr. Default true. */
@@ -75,29 +83,44 @@ interface EvaluationView {
 
 const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
 
+/** The config overrides every item is sent with: `config`, with `model` as `defaults.model` over it. */
+function overridesOf(options: MetaEvalOptions): Record<string, unknown> | undefined {
+  if (!options.model) return options.config;
+  const defaults = options.config?.defaults;
+  const base = typeof defaults === 'object' && defaults !== null ? defaults : {};
+  return { ...options.config, defaults: { ...base, model: options.model } };
+}
+
+function authOf(options: MetaEvalOptions): Record<string, string> {
+  return options.token ? { authorization: `Bearer ${options.token}` } : {};
+}
+
 async function submit(base: string, options: MetaEvalOptions, runId: string, item: LabelledItem): Promise<string> {
+  const config = overridesOf(options);
   const body = {
     preset: options.preset,
-    ...(options.model ? { config: { defaults: { model: options.model } } } : {}),
+    ...(config ? { config } : {}),
     task: item.task,
     metadata: { item: item.id },
   };
   const r = await fetch(`${base}/v1/evaluations`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'idempotency-key': `${runId}:${item.id}` },
+    headers: { 'content-type': 'application/json', 'idempotency-key': `${runId}:${item.id}`, ...authOf(options) },
     body: JSON.stringify(body),
   });
   const json = (await r.json()) as { id?: string; error?: { message: string } };
-  if (!r.ok || !json.id) throw new Error(`submit ${item.id}: HTTP ${r.status} ${json.error?.message ?? ''}`);
+  if (!r.ok || !json.id) throw new Error(`submit: HTTP ${r.status} ${json.error?.message ?? ''}`.trimEnd());
   return json.id;
 }
 
-async function waitFor(base: string, id: string, timeoutMs: number): Promise<EvaluationView> {
+async function waitFor(base: string, id: string, timeoutMs: number, headers: Record<string, string>): Promise<EvaluationView> {
   const deadline = Date.now() + timeoutMs;
   let delay = 50;
   for (;;) {
-    const r = await fetch(`${base}/v1/evaluations/${id}`);
-    const view = (await r.json()) as EvaluationView;
+    const r = await fetch(`${base}/v1/evaluations/${id}`, { headers });
+    const view = (await r.json()) as EvaluationView & { error?: { message?: string } };
+    // An error answer (401, 404, 5xx) has no status: it ends the wait, with the service's reason.
+    if (!r.ok) return { id, status: 'failed', error: { code: 'runner_error', message: `poll: HTTP ${r.status} ${view.error?.message ?? ''}`.trimEnd() } };
     if (TERMINAL.has(view.status)) return view;
     if (Date.now() > deadline) return { ...view, error: { code: 'runner_timeout', message: `no verdict after ${timeoutMs} ms` } };
     await new Promise((res) => setTimeout(res, delay));
@@ -110,6 +133,15 @@ function bar(done: number, total: number, failed: number, startedAt: number): st
   const filled = total === 0 ? width : Math.round((done / total) * width);
   const secs = ((Date.now() - startedAt) / 1000).toFixed(0);
   return `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}  failed ${failed}  ${secs}s `;
+}
+
+/** Fails at once, naming the URL, when `--target` does not answer (instead of one failure per item). */
+async function reachable(base: string): Promise<void> {
+  try {
+    await fetch(`${base}/health`, { signal: AbortSignal.timeout(15_000) });
+  } catch (e) {
+    throw new Error(`cannot reach --target ${base}: ${describeError(e)}`);
+  }
 }
 
 /** Runs a meta-evaluation end to end and writes the JSON report. */
@@ -126,6 +158,7 @@ export async function runMetaEval(options: MetaEvalOptions): Promise<MetaEvalRes
         ...(options.model ? { llmModel: options.model } : {}),
       });
   const base = (options.target ?? stack?.url ?? '').replace(/\/$/, '');
+  if (options.target) await reachable(base);
   const runId = `meta-${Date.now().toString(36)}`;
   const startedAt = Date.now();
   const results = new Array<ItemResult>(items.length);
@@ -142,7 +175,7 @@ export async function runMetaEval(options: MetaEvalOptions): Promise<MetaEvalRes
         let result: ItemResult;
         try {
           const id = await submit(base, options, runId, item);
-          const view = await waitFor(base, id, options.itemTimeoutMs ?? 600_000);
+          const view = await waitFor(base, id, options.itemTimeoutMs ?? 600_000, authOf(options));
           result = {
             item,
             evaluationId: id,
@@ -151,7 +184,7 @@ export async function runMetaEval(options: MetaEvalOptions): Promise<MetaEvalRes
             ...(view.error ? { error: view.error } : {}),
           };
         } catch (e) {
-          result = { item, evaluationId: '', status: 'failed', error: { code: 'runner_error', message: String(e) } };
+          result = { item, evaluationId: '', status: 'failed', error: { code: 'runner_error', message: describeError(e) } };
         }
         results[i] = result;
         done += 1;
@@ -212,43 +245,81 @@ export async function runMetaEval(options: MetaEvalOptions): Promise<MetaEvalRes
   return { report, results, totals, markdown, outFile };
 }
 
-function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      dataset: { type: 'string' },
-      preset: { type: 'string' },
-      aspect: { type: 'string' },
-      limit: { type: 'string' },
-      concurrency: { type: 'string' },
-      target: { type: 'string' },
-      'base-url': { type: 'string' },
-      model: { type: 'string' },
-      out: { type: 'string' },
-    },
-  });
-  if (!values.dataset || !values.preset) {
-    console.error('usage: npm run meta-eval -- --dataset <faireval|topical-chat|summeval|mt-bench|file> --preset <preset> [--aspect A] [--limit N] [--concurrency C] [--target URL] [--base-url URL] [--model M] [--out FILE]');
-    process.exit(2);
-  }
-  return runMetaEval({
+/** Command line of `npm run meta-eval`. */
+export const META_EVAL_CLI = {
+  usage: `usage: npm run meta-eval -- --dataset D --preset P [options]
+
+Judges every labelled item through the HTTP API and prints agreement with the human labels.
+
+  --dataset D         faireval, topical-chat, summeval, mt-bench, or a .json/.jsonl file of
+                      { id, task, human, group? } items (e.g. datasets/examples/my-labels.jsonl)
+  --preset P          preset id (GET /v1/methods lists them)
+  --aspect A          aspect for topical-chat and summeval (e.g. coherence)
+  --limit N           the first N items only
+  --concurrency C     evaluations in flight at once (default 8)
+  --config C          config overrides for every item: inline JSON or @file.json
+  --model M           model for every agent (config defaults.model)
+  --target URL        a running deployment; default: a local stack started for this run
+  --token T           bearer token for --target (default TRIBUNAL_TOKEN)
+  --base-url URL      OpenAI-compatible endpoint for the local stack (default: the bundled mock)
+  --out FILE          JSON report (default reports/meta-eval-<dataset>-<preset>-<time>.json)
+  -h, --help          this text
+
+Exit codes: 0 every item judged; 1 an item failed, none could be scored, or an error; 2 a usage error.`,
+  options: {
+    dataset: { type: 'string' },
+    preset: { type: 'string' },
+    aspect: { type: 'string' },
+    limit: { type: 'string' },
+    concurrency: { type: 'string' },
+    config: { type: 'string' },
+    target: { type: 'string' },
+    token: { type: 'string' },
+    'base-url': { type: 'string' },
+    model: { type: 'string' },
+    out: { type: 'string' },
+  },
+} as const satisfies CliSpec<CliOptions>;
+
+/** Options of a run from the command line; throws {@link UsageError} for what is missing or malformed. */
+export function metaEvalOptionsOf(values: CliValues<typeof META_EVAL_CLI.options>, env: NodeJS.ProcessEnv = process.env): MetaEvalOptions {
+  if (!values.dataset) throw new UsageError('--dataset is required');
+  if (!values.preset) throw new UsageError('--preset is required');
+  const token = values.token ?? env.TRIBUNAL_TOKEN;
+  if (token && !values.target) throw new UsageError('--token goes with --target (the local stack has no API keys)');
+  if (values.target && values['base-url']) throw new UsageError('--base-url configures the local stack; a --target uses its own LLM settings');
+  const limit = intOption(values.limit, 'limit', 1);
+  const concurrency = intOption(values.concurrency, 'concurrency', 1, 1000);
+  const config = jsonObjectOption(values.config, 'config');
+  return {
     dataset: values.dataset,
     preset: values.preset,
     ...(values.aspect ? { aspect: values.aspect } : {}),
-    ...(values.limit ? { limit: Number(values.limit) } : {}),
-    ...(values.concurrency ? { concurrency: Number(values.concurrency) } : {}),
+    ...(limit !== undefined ? { limit } : {}),
+    ...(concurrency !== undefined ? { concurrency } : {}),
     ...(values.target ? { target: values.target } : {}),
+    ...(token ? { token } : {}),
+    ...(config ? { config } : {}),
     ...(values['base-url'] ? { baseUrl: values['base-url'] } : {}),
     ...(values.model ? { model: values.model } : {}),
     ...(values.out ? { out: values.out } : {}),
-  }).then((r) => {
-    console.log(r.markdown);
-    console.log(`\nJSON report: ${r.outFile}`);
-  });
+  };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  main().catch((e: unknown) => {
-    console.error(e instanceof Error ? e.message : e);
-    process.exit(1);
-  });
+async function main(values: CliValues<typeof META_EVAL_CLI.options>): Promise<number> {
+  const options = metaEvalOptionsOf(values);
+  try {
+    // Checked before anything starts: a wrong path, aspect or item is the user's to fix (exit 2).
+    loadDatasetByName(options.dataset, options.aspect !== undefined ? { aspect: options.aspect } : {});
+  } catch (e) {
+    throw new UsageError(`--dataset ${options.dataset}: ${describeError(e)}`);
+  }
+  const run = await runMetaEval(options);
+  console.log(run.markdown);
+  console.log(`\nJSON report: ${run.outFile}`);
+  const outcome = outcomeOfRun(run);
+  for (const line of outcome.lines) console.error(line);
+  return outcome.exitCode;
 }
+
+if (isMain(import.meta.url)) await runCli(META_EVAL_CLI, main);

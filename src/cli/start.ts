@@ -1,29 +1,161 @@
 /**
- * `npm start`: the whole service on local workerd (wrangler dev) with local D1, Queues and Durable
- * Objects; the bundled mock LLM serves the calls when no LLM_API_KEY is set.
- * Environment: PORT (default 8787), LLM_API_KEY, LLM_BASE_URL, LLM_MODEL.
+ * @module
+ * `npm start`: the whole service on local workerd (the deployed bundle on Miniflare) with local D1,
+ * Queues, Durable Objects and the cron sweeper; the bundled mock LLM serves the calls when no
+ * LLM_API_KEY / LLM_BASE_URL is set. Rebuilds and reloads on source changes. Ctrl+C or SIGTERM stops
+ * the runtime's whole process group and the mock, and leaves both ports free.
  */
-import { startLocalStack } from './local-stack.js';
+import { watch } from 'node:fs';
+import type { FSWatcher } from 'node:fs';
+import { join } from 'node:path';
+import type { CliOptions, CliSpec, CliValues } from './args.js';
+import { choiceOption, describeError, intOption, isMain, runCli, UsageError } from './args.js';
+import type { LocalStack } from './local-stack.js';
+import { REPO_ROOT, startLocalStack } from './local-stack.js';
+import { whenOrphaned } from './process-group.js';
 
-const stack = await startLocalStack({
-  port: Number(process.env.PORT ?? 8787),
-  ...(process.env.LLM_BASE_URL ? { llmBaseUrl: process.env.LLM_BASE_URL } : {}),
-  ...(process.env.LLM_MODEL ? { llmModel: process.env.LLM_MODEL } : {}),
-  verbose: true,
-});
-console.log(
-  [
-    '',
-    `Tribunal is running at ${stack.url}  (docs: ${stack.url}/docs, OpenAPI: ${stack.url}/openapi.json)`,
-    stack.usingMock
-      ? `No LLM_API_KEY set: using the bundled mock LLM at ${stack.llmBaseUrl} (deterministic judge replies).`
-      : `LLM endpoint: ${stack.llmBaseUrl}`,
-    'Press Ctrl+C to stop.',
-    '',
-  ].join('\n'),
-);
-const shutdown = () => {
-  void stack.stop().then(() => process.exit(0));
-};
-process.on('SIGINT', shutdown);
-process.on('SIGTERM', shutdown);
+/** Command line of `npm start`. */
+export const START_CLI = {
+  usage: `usage: npm start [-- options]
+
+Runs Tribunal locally: the API on http://127.0.0.1:8787 (docs at /docs), local D1, Queues, Durable
+Objects and the cron sweeper, state in .wrangler/state; the bundled mock LLM when no LLM key is set.
+
+  --port N            API port (default PORT, else 8787)
+  --mock-port N       mock LLM port (default MOCK_LLM_PORT, else 8788; 0 = any free port)
+  --persist-to DIR    local state directory (default .wrangler/state)
+  --runtime R         miniflare (default) or wrangler (wrangler dev)
+  --log-requests      one log line per request
+  --no-watch          do not rebuild and reload on source changes
+  -h, --help          this text
+
+Environment: LLM_API_KEY, LLM_BASE_URL, LLM_MODEL (the LLM; else the mock), API_KEYS (comma-separated
+sha-256 hex digests of accepted bearer tokens: /v1 then requires one), keys named by LLM_PROVIDERS,
+and any wrangler.toml [vars] name (e.g. STALL_SECONDS) to override it. .dev.vars applies as with wrangler dev.`,
+  options: {
+    port: { type: 'string' },
+    'mock-port': { type: 'string' },
+    'persist-to': { type: 'string' },
+    runtime: { type: 'string' },
+    'log-requests': { type: 'boolean', default: false },
+    'no-watch': { type: 'boolean', default: false },
+  },
+} as const satisfies CliSpec<CliOptions>;
+
+/** `API_KEYS` as the Worker reads it (sha-256 hex digests); anything else is refused, never passed on silently. */
+export function apiKeysOf(value: string | undefined): string | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const keys = value.split(',').map((k) => k.trim()).filter((k) => k.length > 0);
+  const bad = keys.filter((k) => !/^[0-9a-fA-F]{64}$/.test(k));
+  if (bad.length > 0) {
+    throw new UsageError(
+      `API_KEYS must be comma-separated sha-256 hex digests of tokens, not the tokens (${bad.length} entr${bad.length === 1 ? 'y is' : 'ies are'} not 64 hex characters); ` +
+        `e.g. API_KEYS=$(printf %s "$TOKEN" | sha256sum | cut -d' ' -f1)`,
+    );
+  }
+  return keys.join(',');
+}
+
+/** Secrets LLM_PROVIDERS names (`apiKeySecret`) that are set in `env`. */
+function providerSecretsOf(env: NodeJS.ProcessEnv): Record<string, string> {
+  let providers: unknown;
+  try {
+    providers = env.LLM_PROVIDERS ? JSON.parse(env.LLM_PROVIDERS) : {};
+  } catch (e) {
+    throw new UsageError(`LLM_PROVIDERS is not valid JSON (${describeError(e)})`);
+  }
+  const out: Record<string, string> = {};
+  for (const p of Object.values(providers as Record<string, { apiKeySecret?: unknown }>)) {
+    const name = p.apiKeySecret;
+    if (typeof name === 'string' && env[name] !== undefined) out[name] = env[name];
+  }
+  return out;
+}
+
+/** Rebuilds and reloads on changes under the Worker's sources (debounced); one reload at a time. */
+function watchSources(stack: LocalStack): FSWatcher[] {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const onChange = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      running = running.then(async () => {
+        const t0 = Date.now();
+        try {
+          await stack.reload();
+          console.log(`[tribunal] sources changed: reloaded in ${Date.now() - t0} ms`);
+        } catch (e) {
+          console.error(`[tribunal] reload failed, still serving the previous build: ${describeError(e)}`);
+        }
+      });
+    }, 300);
+  };
+  return ['src', 'queues', 'durable-objects', 'migrations', 'wrangler.toml'].map((p) => watch(join(REPO_ROOT, p), { recursive: true }, onChange));
+}
+
+async function main(values: CliValues<typeof START_CLI.options>): Promise<undefined> {
+  const env = process.env;
+  const port = intOption(values.port ?? env.PORT, values.port !== undefined ? 'port' : 'port (PORT)', 1, 65_535) ?? 8787;
+  const mockPort = intOption(values['mock-port'] ?? env.MOCK_LLM_PORT, values['mock-port'] !== undefined ? 'mock-port' : 'mock-port (MOCK_LLM_PORT)', 0, 65_535) ?? 8788;
+  const runtime = choiceOption(values.runtime, 'runtime', ['miniflare', 'wrangler'] as const) ?? 'miniflare';
+  const apiKeys = apiKeysOf(env.API_KEYS);
+  const stack = await startLocalStack({
+    port,
+    mockPort,
+    runtime,
+    ...(values['persist-to'] ? { persistTo: values['persist-to'] } : {}),
+    ...(env.LLM_BASE_URL ? { llmBaseUrl: env.LLM_BASE_URL } : {}),
+    ...(env.LLM_MODEL ? { llmModel: env.LLM_MODEL } : {}),
+    secrets: { ...providerSecretsOf(env), ...(apiKeys ? { API_KEYS: apiKeys } : {}) },
+    devVars: true,
+    varsFromEnv: true,
+    logRequests: values['log-requests'],
+    verbose: true,
+  });
+  const watchers = values['no-watch'] || runtime === 'wrangler' ? [] : watchSources(stack);
+  const auth = apiKeys
+    ? `API_KEYS from the environment (${apiKeys.split(',').length}): /v1 requires "Authorization: Bearer <token>".`
+    : stack.fromDevVars.includes('API_KEYS')
+      ? 'API_KEYS from .dev.vars: /v1 requires "Authorization: Bearer <token>".'
+      : 'No API_KEYS: /v1 is open (local development).';
+  console.log(
+    [
+      '',
+      `Tribunal is running at ${stack.url}  (docs: ${stack.url}/docs, OpenAPI: ${stack.url}/openapi.json)`,
+      stack.usingMock
+        ? `No LLM_API_KEY set: using the bundled mock LLM at ${stack.llmBaseUrl} (deterministic judge replies).`
+        : `LLM endpoint: ${stack.llmBaseUrl}`,
+      auth,
+      ...(stack.fromEnv.length > 0 ? [`From the environment: ${stack.fromEnv.join(', ')}.`] : []),
+      ...(stack.fromDevVars.length > 0 ? [`From .dev.vars / .env: ${stack.fromDevVars.join(', ')}.`] : []),
+      `Runtime: ${runtime === 'miniflare' ? 'Miniflare (the deployed bundle)' : 'wrangler dev'}, state in ${values['persist-to'] ?? '.wrangler/state'}; crons (the sweeper) run on schedule.`,
+      'Press Ctrl+C to stop.',
+      '',
+    ].join('\n'),
+  );
+  let stopping = false;
+  const shutdown = (reason: string) => {
+    if (stopping) {
+      // A second Ctrl+C: do not wait for a graceful stop.
+      void stack.kill().finally(() => process.exit(130));
+      return;
+    }
+    stopping = true;
+    for (const w of watchers) w.close();
+    console.log(`\n${reason}: stopping…`);
+    stack.stop().then(
+      () => process.exit(0),
+      (e: unknown) => {
+        console.error(`error while stopping: ${describeError(e)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+  // npm passes SIGTERM to the shell it runs us in, which dies without passing it on.
+  whenOrphaned(() => { shutdown('npm exited'); });
+  return undefined;
+}
+
+if (isMain(import.meta.url)) await runCli(START_CLI, main);

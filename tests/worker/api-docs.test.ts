@@ -12,7 +12,7 @@ describe('service routes', () => {
   it('GET /health checks D1', async () => {
     const r = await api('/health');
     expect(r.status).toBe(200);
-    expect(await r.json()).toEqual({ status: 'ok', d1: 'ok' });
+    expect(await r.json()).toEqual({ service: 'tribunal', status: 'ok', d1: 'ok' });
   });
 
   it('GET /v1/methods lists every preset with a resolved config and every method', async () => {

@@ -66,10 +66,10 @@ export const service = new OpenAPIHono<AppEnv>()
   .openapi(health, async (c) => {
     try {
       await c.env.DB.prepare('SELECT 1').first();
-      return c.json({ status: 'ok', d1: 'ok' } as const, 200);
+      return c.json({ service: 'tribunal', status: 'ok', d1: 'ok' } as const, 200);
     } catch (err) {
       log('error', 'api.health_d1_failed', { error: messageOf(err) });
-      return c.json({ status: 'unavailable', d1: 'error' } as const, 503);
+      return c.json({ service: 'tribunal', status: 'unavailable', d1: 'error' } as const, 503);
     }
   })
   .openapi(docs, (c) => {

@@ -3,41 +3,59 @@
  * `npm run mock-llm -- [--port 8788] [--host 127.0.0.1] [--mode judge|scripted] [--latency 100 | 50-300]`
  * Starts the mock OpenAI-compatible server and prints its base URL (for `LLM_BASE_URL`).
  */
-import { parseArgs } from 'node:util';
+import { choiceOption, intOption, isMain, runCli } from '../../cli/args.js';
+import { whenOrphaned } from '../../cli/process-group.js';
+import type { CliOptions, CliSpec, CliValues } from '../../cli/args.js';
 import type { MockMode } from './model-name.js';
 import { startMockServer } from './node.js';
 
-const { values } = parseArgs({
+/** Command line of `npm run mock-llm`. */
+export const MOCK_LLM_CLI = {
+  usage: `usage: npm run mock-llm -- [--port 8788] [--host 127.0.0.1] [--mode judge|scripted] [--latency MS | MIN-MAX]
+
+Serves the bundled OpenAI-compatible mock (/v1/chat/completions, /v1/models) until Ctrl+C.
+
+  --port N            TCP port (default MOCK_LLM_PORT, else 8788; 0 = any free port)
+  --host H            interface (default 127.0.0.1)
+  --mode M            judge (answers in the format the prompt asks for) or scripted (default judge)
+  --latency L         added latency per reply in ms, or a MIN-MAX range (default 0)
+  -h, --help          this text
+
+Per-request controls go in the model name, e.g. mock-judge?latency=250&fail=429:2 (src/llm/mock/model-name.ts).`,
   options: {
-    port: { type: 'string', default: '8788' },
+    port: { type: 'string' },
     host: { type: 'string', default: '127.0.0.1' },
     mode: { type: 'string', default: 'judge' },
     latency: { type: 'string' },
   },
-});
+} as const satisfies CliSpec<CliOptions>;
 
-const port = Number(values.port);
-if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-  console.error(`--port must be 0-65535, got ${values.port}`);
-  process.exit(2);
+function latencyOf(value: string | undefined): number | [number, number] | undefined {
+  if (value === undefined) return undefined;
+  const range = /^(\d+)-(\d+)$/.exec(value);
+  if (range) return [Number(range[1]), Number(range[2])];
+  const ms = intOption(value, 'latency', 0, 600_000);
+  return ms;
 }
-if (values.mode !== 'judge' && values.mode !== 'scripted') {
-  console.error(`--mode must be judge or scripted, got ${values.mode}`);
-  process.exit(2);
-}
-const mode: MockMode = values.mode;
-let latency: number | [number, number] | undefined;
-if (values.latency !== undefined) {
-  const range = /^(\d+)-(\d+)$/.exec(values.latency);
-  latency = range ? [Number(range[1]), Number(range[2])] : Number(values.latency);
-  if (typeof latency === 'number' && !Number.isFinite(latency)) {
-    console.error(`--latency must be ms or min-max, got ${values.latency}`);
-    process.exit(2);
+
+async function main(values: CliValues<typeof MOCK_LLM_CLI.options>): Promise<undefined> {
+  const fromEnv = process.env.MOCK_LLM_PORT;
+  const port = values.port !== undefined ? intOption(values.port, 'port', 0, 65_535) : fromEnv ? intOption(fromEnv, 'port (MOCK_LLM_PORT)', 0, 65_535) : 8788;
+  const mode: MockMode = choiceOption(values.mode, 'mode', ['judge', 'scripted'] as const) ?? 'judge';
+  const latency = latencyOf(values.latency);
+  let server;
+  try {
+    server = await startMockServer({ port, host: values.host, defaultMode: mode, ...(latency !== undefined ? { latencyMs: latency } : {}) });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new Error(`${(e as Error).message}: pick another with --port N (or --port 0 for any free one)`);
+    throw e;
   }
+  console.log(`mock LLM (${mode} mode) listening: LLM_BASE_URL=${server.baseUrl}`);
+  const stop = () => void server.close().then(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  whenOrphaned(stop);
+  return undefined;
 }
 
-const server = await startMockServer({ port, host: values.host, defaultMode: mode, ...(latency !== undefined ? { latencyMs: latency } : {}) });
-console.log(`mock LLM (${mode} mode) listening: LLM_BASE_URL=${server.baseUrl}`);
-const stop = () => void server.close().then(() => process.exit(0));
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
+if (isMain(import.meta.url)) await runCli(MOCK_LLM_CLI, main);

@@ -81,7 +81,10 @@ async function serve(req: IncomingMessage, res: ServerResponse, origin: string, 
   }
 }
 
-/** Starts the mock on `host:port` (default 127.0.0.1, a free port). Each server has its own state. */
+/**
+ * Starts the mock on `host:port` (default 127.0.0.1, a free port). Each server has its own state.
+ * Rejects with an error whose `code` is `EADDRINUSE` when the port is taken.
+ */
 export async function startMockServer(options: StartMockOptions = {}): Promise<MockServer> {
   const { port: listenPort, host: listenHost, around, unref, ...mockOptions } = options;
   const host = listenHost ?? '127.0.0.1';
@@ -94,7 +97,10 @@ export async function startMockServer(options: StartMockOptions = {}): Promise<M
     void serve(req, res, origin, answer);
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (e: NodeJS.ErrnoException) => {
+      // A taken port is the usual mistake: say which one, keep the code for callers that add a hint.
+      reject(e.code === 'EADDRINUSE' ? Object.assign(new Error(`port ${listenPort ?? 0} on ${host} is already in use`, { cause: e }), { code: e.code }) : e);
+    });
     server.listen(listenPort ?? 0, host, () => { resolve(); });
   });
   const { port } = server.address() as AddressInfo;

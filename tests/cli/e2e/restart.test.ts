@@ -1,16 +1,16 @@
 /**
- * Losing the runtime mid-debate loses no work: `wrangler dev` (local workerd with persisted D1 and
- * Durable Object state) is stopped while an evaluation is half done and started again on the same state;
- * the evaluation finishes, and no LLM call whose result was stored before the stop is made again.
+ * Losing the runtime mid-debate loses no work: the local runtime (workerd with persisted D1 and Durable
+ * Object state) is stopped while an evaluation is half done and started again on the same state; the
+ * evaluation finishes, and no LLM call whose result was stored before the stop is made again.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import type { LocalStack } from '../../src/cli/local-stack.js';
-import { startLocalStack } from '../../src/cli/local-stack.js';
-import type { MockServer } from '../../src/llm/mock/node.js';
-import { startMockServer } from '../../src/llm/mock/node.js';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import type { LocalStack } from '../../../src/cli/local-stack.js';
+import { startLocalStack } from '../../../src/cli/local-stack.js';
+import type { MockServer } from '../../../src/llm/mock/node.js';
+import { startMockServer } from '../../../src/llm/mock/node.js';
 
 interface View {
   status: string;
@@ -33,13 +33,6 @@ async function view(url: string, id: string): Promise<View> {
   return (await (await fetch(`${url}/v1/evaluations/${id}`)).json()) as View;
 }
 
-async function until(what: string, timeoutMs: number, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('a restart of the local runtime mid-debate', () => {
   it('resumes from persisted state and repeats no stored call', async () => {
@@ -56,8 +49,9 @@ describe('a restart of the local runtime mid-debate', () => {
         return response;
       },
     });
-    // STALL_SECONDS 1: after the restart the sweeper may re-kick at once (local cron is triggered by hand).
-    const options = { port: 0, persistTo, llmBaseUrl: mock.baseUrl, llmApiKey: 'local', llmModel: 'mock-judge', vars: { STALL_SECONDS: '1' } };
+    // STALL_SECONDS 1 and the cron every second: after the restart the sweeper re-kicks within seconds
+    // (an alarm persisted with the DO may resume the evaluation first).
+    const options = { port: 0, persistTo, llmBaseUrl: mock.baseUrl, llmApiKey: 'local', llmModel: 'mock-judge', vars: { STALL_SECONDS: '1' }, crons: { everyMs: 1_000 } };
     stack = await startLocalStack(options);
     const r = await fetch(`${stack.url}/v1/evaluations`, {
       method: 'POST',
@@ -70,16 +64,13 @@ describe('a restart of the local runtime mid-debate', () => {
     });
     const { id } = (await r.json()) as { id: string };
     const first = stack;
-    await until('two stored calls', 30_000, async () => (await view(first.url, id)).progress.callsDone >= 2);
+    await vi.waitFor(async () => { expect((await view(first.url, id)).progress.callsDone).toBeGreaterThanOrEqual(2); }, { timeout: 30_000, interval: 100 });
     await first.stop();
     const storedBeforeStop = [...answered.values()].reduce((a, b) => a + b, 0);
 
     stack = await startLocalStack(options);
     const second = stack;
-    await new Promise((res) => setTimeout(res, 1_200));
-    // The sweeper re-kicks evaluations without progress; an alarm persisted with the DO may resume it first.
-    await fetch(`${second.url}/cdn-cgi/handler/scheduled`);
-    await until('the verdict', 60_000, async () => (await view(second.url, id)).status !== 'running');
+    await vi.waitFor(async () => { expect((await view(second.url, id)).status).not.toBe('running'); }, { timeout: 60_000, interval: 100 });
 
     const end = await view(second.url, id);
     expect(end.status).toBe('succeeded');
@@ -90,5 +81,9 @@ describe('a restart of the local runtime mid-debate', () => {
     expect(repeats).toBeLessThanOrEqual(2);
     expect(end.verdict?.calls).toBe(8);
     expect(answered.size).toBe(8);
+
+    // npm start's file watcher path: a rebuilt bundle swapped in keeps the state and serves on.
+    await second.reload();
+    expect((await view(second.url, id)).status).toBe('succeeded');
   }, 150_000);
 });

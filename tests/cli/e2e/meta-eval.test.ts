@@ -1,17 +1,19 @@
 /**
- * The meta-evaluation runner end to end: 10 FairEval items through the real pipeline (wrangler dev on
- * local workerd, local D1/Queues/DOs) against the mock LLM; the report's numbers are recomputed here from
- * the verdicts stored by the service, read back through the API independently of the runner.
+ * The meta-evaluation runner end to end: 10 FairEval items through the real pipeline (local workerd,
+ * local D1/Queues/DOs) against the mock LLM; the report's numbers are recomputed here from the verdicts
+ * stored by the service, read back through the API independently of the runner. Then the CLI as a user
+ * runs it: the README's own-data example, and a run whose items fail (exit 1, reasons on the terminal).
  */
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalStack } from '../../src/cli/local-stack.js';
-import { startLocalStack } from '../../src/cli/local-stack.js';
-import { runMetaEval } from '../../src/cli/meta-eval.js';
-import type { MetaEvalResult } from '../../src/cli/meta-eval.js';
-import { loadFairEval } from '../../src/meta/datasets.js';
+import type { LocalStack } from '../../../src/cli/local-stack.js';
+import { startLocalStack } from '../../../src/cli/local-stack.js';
+import { runMetaEval } from '../../../src/cli/meta-eval.js';
+import type { MetaEvalResult } from '../../../src/cli/meta-eval.js';
+import { loadFairEval } from '../../../src/meta/datasets.js';
 
 type Label = 'A' | 'B' | 'tie';
 
@@ -84,5 +86,33 @@ describe('npm run meta-eval', () => {
     expect(json.results).toHaveLength(10);
     expect(run.markdown).toContain('| accuracy');
     expect(run.markdown).toContain('calls 80');
+  });
+});
+
+function metaEvalCli(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', 'src/cli/meta-eval.ts', ...args], { timeout: 120_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
+    });
+  });
+}
+
+describe('npm run meta-eval on the command line', () => {
+  it("judges the README's example file (datasets/examples/my-labels.jsonl) and exits 0", async () => {
+    const r = await metaEvalCli(['--dataset', 'datasets/examples/my-labels.jsonl', '--preset', 'fastchat-pair', '--target', stack!.url, '--out', join(dir, 'example.json')]);
+    expect(r.stderr).not.toMatch(/did not succeed|could be scored/);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('items 6 · succeeded 6 · failed 0');
+    const json = JSON.parse(readFileSync(join(dir, 'example.json'), 'utf8')) as { results: { status: string }[] };
+    expect(json.results.map((x) => x.status)).toEqual(Array.from({ length: 6 }, () => 'succeeded'));
+  });
+
+  it('exits 1 when items fail, printing the reasons on the terminal', async () => {
+    const r = await metaEvalCli(['--dataset', 'datasets/examples/my-labels.jsonl', '--preset', 'no-such-preset', '--target', stack!.url, '--limit', '4', '--out', join(dir, 'failed.json')]);
+    expect(r.code).toBe(1);
+    const lines = r.stderr.split('\n');
+    expect(lines).toContain('4 of 4 items did not succeed:');
+    expect(lines.find((l) => l.startsWith('  4 × runner_error: submit: HTTP 400'))).toMatch(/no-such-preset/);
+    expect(lines).toContain('none of the 4 items could be scored (no verdict, or every reply unparsed)');
   });
 });

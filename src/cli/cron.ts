@@ -1,0 +1,125 @@
+/**
+ * @module
+ * Cron triggers for the local stack: neither `wrangler dev` nor Miniflare fires `[triggers] crons` by
+ * itself, so the stack does, through the runtime's scheduled-event route
+ * (`/cdn-cgi/handler/scheduled?cron=…`), on the crons' own schedule (UTC, as Cloudflare runs them).
+ * Node only.
+ */
+
+const FIELDS = [
+  { name: 'minute', min: 0, max: 59 },
+  { name: 'hour', min: 0, max: 23 },
+  { name: 'day of month', min: 1, max: 31 },
+  { name: 'month', min: 1, max: 12, names: ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'] },
+  { name: 'day of week', min: 0, max: 7, names: ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'] },
+] as const;
+
+/** A parsed cron expression: the allowed values of each field, and whether the day fields were restricted. */
+export interface Cron {
+  expr: string;
+  sets: Set<number>[];
+  domAny: boolean;
+  dowAny: boolean;
+}
+
+function valueOf(text: string, field: (typeof FIELDS)[number]): number {
+  const named = 'names' in field ? (field.names as readonly string[]).indexOf(text.toUpperCase()) : -1;
+  const n = named >= 0 ? named + (field.name === 'month' ? 1 : 0) : /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isInteger(n) || n < field.min || n > field.max) throw new Error(`${field.name}: ${JSON.stringify(text)} is not in ${field.min}-${field.max}`);
+  return n;
+}
+
+/**
+ * Parses a five-field cron expression: `*`, numbers, names (JAN, MON), ranges `a-b`, steps `x/n`, lists.
+ * Throws for anything else (Cloudflare's `L`, `W` and `#` are not supported locally).
+ */
+export function parseCron(expr: string): Cron {
+  const parts = expr.trim().split(/\s+/);
+  if (parts.length !== 5) throw new Error(`cron ${JSON.stringify(expr)}: expected 5 fields, got ${parts.length}`);
+  const sets = FIELDS.map((field, i) => {
+    const part = parts[i] ?? '*';
+    const set = new Set<number>();
+    for (const item of part.split(',')) {
+      const [range = '', stepText] = item.split('/');
+      const step = stepText === undefined ? 1 : Number(stepText);
+      if (!Number.isInteger(step) || step < 1) throw new Error(`cron ${JSON.stringify(expr)}: bad step in ${JSON.stringify(item)}`);
+      let lo: number;
+      let hi: number;
+      if (range === '*') [lo, hi] = [field.min, field.max];
+      else if (range.includes('-')) {
+        const [a = '', b = ''] = range.split('-');
+        [lo, hi] = [valueOf(a, field), valueOf(b, field)];
+      } else {
+        lo = valueOf(range, field);
+        hi = stepText === undefined ? lo : field.max;
+      }
+      for (let v = lo; v <= hi; v += step) set.add(field.name === 'day of week' && v === 7 ? 0 : v);
+    }
+    return set;
+  });
+  return { expr, sets, domAny: parts[2] === '*', dowAny: parts[4] === '*' };
+}
+
+/** True when `cron` fires in the minute of `date` (UTC). Day of month and day of week combine as in cron(8). */
+export function cronMatches(cron: Cron, date: Date): boolean {
+  const [minute, hour, dom, month, dow] = cron.sets as [Set<number>, Set<number>, Set<number>, Set<number>, Set<number>];
+  if (!minute.has(date.getUTCMinutes()) || !hour.has(date.getUTCHours()) || !month.has(date.getUTCMonth() + 1)) return false;
+  const domOk = dom.has(date.getUTCDate());
+  const dowOk = dow.has(date.getUTCDay());
+  if (cron.domAny || cron.dowAny) return domOk && dowOk;
+  return domOk || dowOk;
+}
+
+/** Options of {@link startCronTimer}. */
+export interface CronTimerOptions {
+  /** Base URL of the runtime (its `/cdn-cgi/handler/scheduled` route fires the Worker's `scheduled`). */
+  url: string;
+  /** The Worker's crons (wrangler.toml `[triggers] crons`); expressions that do not parse are reported and skipped. */
+  crons: readonly string[];
+  /** Fire every cron every `everyMs` instead of on its schedule (tests with a short STALL_SECONDS). */
+  everyMs?: number;
+  /** Told about a cron that cannot be parsed, or a trigger the runtime did not accept. Default: ignore. */
+  onProblem?: (message: string) => void;
+}
+
+/** Fires the crons until `stop()`; the timer never keeps the process alive by itself. */
+export function startCronTimer(options: CronTimerOptions): { stop(): void } {
+  const crons: Cron[] = [];
+  for (const expr of options.crons) {
+    try {
+      crons.push(parseCron(expr));
+    } catch (e) {
+      options.onProblem?.(`cron ${JSON.stringify(expr)} is not run locally: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const fire = async (cron: Cron, at: Date) => {
+    try {
+      const r = await fetch(`${options.url}/cdn-cgi/handler/scheduled?cron=${encodeURIComponent(cron.expr)}&time=${at.getTime()}`);
+      await r.body?.cancel();
+      if (!r.ok && !stopped) options.onProblem?.(`scheduled event for ${cron.expr}: HTTP ${r.status}`);
+    } catch {
+      // The runtime is down (stopping, or crashed in a test): the next tick tries again.
+    }
+  };
+  const tick = () => {
+    if (stopped) return;
+    const now = new Date();
+    for (const cron of crons) if (options.everyMs !== undefined || cronMatches(cron, now)) void fire(cron, now);
+    schedule();
+  };
+  const schedule = () => {
+    // On the minute, as the platform does; a little after it, so the minute has begun on every clock.
+    const delay = options.everyMs ?? 60_000 - (Date.now() % 60_000) + 50;
+    timer = setTimeout(tick, delay);
+    timer.unref();
+  };
+  if (crons.length > 0) schedule();
+  return {
+    stop: () => {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+}

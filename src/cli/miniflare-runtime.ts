@@ -1,0 +1,76 @@
+/**
+ * @module
+ * The local runtime without `wrangler dev`: the deployed Worker bundle (`wrangler deploy --dry-run`
+ * output) on Miniflare's API directly, with the D1, Queues, Durable Objects and vars that wrangler.toml
+ * declares (read through wrangler's own `unstable_getMiniflareWorkerOptions`, so nothing is configured
+ * twice). No proxy worker, no file watcher, no per-request log line unless asked.
+ *
+ * Runs as a child process of the local stack (src/cli/local-stack.ts), which owns its process group:
+ * it gets {@link RuntimeConfig} over IPC, answers `ready` (or `failed`), reloads a rebuilt bundle on
+ * `reload`, and ends with its workerd on SIGTERM/SIGINT or when the parent goes away. Node only.
+ */
+import { isMain } from './args.js';
+import type { MiniflareInstance, RuntimeConfig } from './worker-options.js';
+import { Miniflare, miniflareOptionsOf } from './worker-options.js';
+
+export type { RuntimeConfig } from './worker-options.js';
+
+/** Parent → runtime. */
+export type RuntimeRequest = { type: 'start'; config: RuntimeConfig } | { type: 'reload'; scriptPath: string };
+
+/** Runtime → parent. */
+export type RuntimeReply =
+  | { type: 'ready'; url: string; crons: string[]; fromEnv: string[]; fromDevVars: string[] }
+  | { type: 'failed'; message: string }
+  | { type: 'reloaded' }
+  | { type: 'reload-failed'; message: string };
+
+function reply(message: RuntimeReply): void {
+  process.send?.(message);
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Serves the Worker until told to stop; see the module comment for the protocol. */
+function serve(): void {
+  let mf: MiniflareInstance | undefined;
+  let current: RuntimeConfig | undefined;
+  let ending = false;
+  const end = (code: number) => {
+    if (ending) return;
+    ending = true;
+    void (mf?.dispose() ?? Promise.resolve()).finally(() => process.exit(code));
+  };
+  process.on('SIGTERM', () => { end(0); });
+  process.on('SIGINT', () => { end(0); });
+  // The parent went away without stopping us: do not outlive it.
+  process.on('disconnect', () => { end(0); });
+  process.on('message', (request: RuntimeRequest) => {
+    void (async () => {
+      if (request.type === 'start') {
+        try {
+          current = request.config;
+          const { options, crons, fromEnv, fromDevVars } = miniflareOptionsOf(current);
+          mf = new Miniflare(options);
+          const url = await mf.ready;
+          reply({ type: 'ready', url: url.origin, crons, fromEnv, fromDevVars });
+        } catch (e) {
+          reply({ type: 'failed', message: messageOf(e) });
+          end(1);
+        }
+      } else if (current && mf) {
+        try {
+          current = { ...current, scriptPath: request.scriptPath };
+          await mf.setOptions(miniflareOptionsOf(current).options);
+          reply({ type: 'reloaded' });
+        } catch (e) {
+          reply({ type: 'reload-failed', message: messageOf(e) });
+        }
+      }
+    })();
+  });
+}
+
+if (isMain(import.meta.url) && process.send) serve();

@@ -1,0 +1,83 @@
+/**
+ * A crash right after acceptance strands nothing: evaluations are accepted (202, row in D1), the
+ * runtime is SIGKILLed at once — local queues live in memory, so their messages are lost with it — and
+ * started again on the same persisted state. The local stack fires the wrangler.toml cron (the sweeper)
+ * by itself, and every accepted evaluation ends with a verdict.
+ *
+ * To make "accepted, never started" certain rather than a race, the API does not start objects itself
+ * (FAST_START false) and the job queue holds its messages (a batch waits up to 60 s for 100 messages):
+ * at the kill, every evaluation's only start signal is a message in memory. Without the sweeper they
+ * stay `queued` for good.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { LocalStack, LocalStackOptions } from '../../../src/cli/local-stack.js';
+import { startLocalStack } from '../../../src/cli/local-stack.js';
+import type { MockServer } from '../../../src/llm/mock/node.js';
+import { startMockServer } from '../../../src/llm/mock/node.js';
+
+const ACCEPTED = 30;
+const persistTo = join(mkdtempSync(join(tmpdir(), 'tribunal-crash-')), 'state');
+let mock: MockServer | undefined;
+let stack: LocalStack | undefined;
+
+afterAll(async () => {
+  await stack?.stop();
+  await mock?.close();
+});
+
+interface View {
+  status: string;
+  verdict: { calls: number } | null;
+}
+
+async function statuses(url: string, ids: readonly string[]): Promise<View[]> {
+  return Promise.all(ids.map(async (id) => (await (await fetch(`${url}/v1/evaluations/${id}`)).json()) as View));
+}
+
+describe('a crash right after accepting evaluations', () => {
+  it('ends every accepted evaluation after a restart on the same state, the sweeper firing on its own', async () => {
+    mock = await startMockServer({ port: 0 });
+    const options: LocalStackOptions = {
+      port: 0,
+      persistTo,
+      llmBaseUrl: mock.baseUrl,
+      llmApiKey: 'local',
+      llmModel: 'mock-judge',
+      // The sweeper re-kicks what made no progress for 1 s; its cron fires every second (deployed: each minute).
+      vars: { STALL_SECONDS: '1', FAST_START: 'false' },
+      crons: { everyMs: 1_000 },
+      queueConsumers: { 'tribunal-jobs': { maxBatchSize: 100, maxBatchTimeout: 60 } },
+    };
+    stack = await startLocalStack(options);
+    const first = stack;
+    const ids = await Promise.all(
+      Array.from({ length: ACCEPTED }, async (_, i) => {
+        const r = await fetch(`${first.url}/v1/evaluations`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'idempotency-key': `crash-${i}` },
+          body: JSON.stringify({
+            preset: 'fastchat-pair',
+            task: { kind: 'pairwise', question: `(${i}) Which reply is more helpful?`, answerA: `Short reply ${i}.`, answerB: `A longer, more careful reply ${i}.` },
+          }),
+        });
+        expect(r.status).toBe(202);
+        return ((await r.json()) as { id: string }).id;
+      }),
+    );
+    await first.kill();
+
+    stack = await startLocalStack(options);
+    const second = stack;
+    // Nothing had started: each evaluation's queue message died with the runtime.
+    expect((await statuses(second.url, ids)).map((v) => v.status)).toEqual(ids.map(() => 'queued'));
+
+    await expect
+      .poll(async () => (await statuses(second.url, ids)).map((v) => v.status), { timeout: 90_000, interval: 500 })
+      .toEqual(ids.map(() => 'succeeded'));
+    // fastchat-pair judges both orders: two calls each, every one with its verdict.
+    expect((await statuses(second.url, ids)).map((v) => v.verdict?.calls)).toEqual(ids.map(() => 2));
+  });
+});

@@ -1,0 +1,19 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Tests that start a local runtime (workerd through Miniflare or `wrangler dev`, or `npm start` itself)
+ * and talk to it over HTTP: restarts, crashes, the CLIs end to end. One file at a time (each runtime
+ * takes a core), after the node and worker projects.
+ */
+export default defineConfig({
+  test: {
+    name: 'e2e',
+    root: new URL('..', import.meta.url).pathname,
+    include: ['tests/cli/e2e/**/*.test.ts'],
+    environment: 'node',
+    fileParallelism: false,
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
+    sequence: { groupOrder: 1 },
+  },
+});
