@@ -7,7 +7,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', '.wrangler/', 'coverage/', 'worker-configuration.d.ts', 'bench/peers/', 'eslint.config.js'] },
+  { ignores: ['node_modules/', 'dist/', '.wrangler/', 'coverage/', 'worker-configuration.d.ts', 'bench/peers/', 'src/web/public/vendor/', 'eslint.config.js'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {

@@ -4,8 +4,9 @@
  * browser bundle) rendering `/openapi.json`, with the descriptions' Markdown, the request examples and a
  * "try it" client that sends requests to this deployment.
  *
- * Nothing comes from a CDN: the bundle is a Workers static asset (wrangler.toml `[assets]`, the package's
- * `dist/browser` directory, pinned by package-lock.json) that the Worker serves at
+ * Nothing comes from a CDN: the bundle is a Workers static asset (wrangler.toml `[assets]`: `npm install`'s
+ * "prepare" script copies the package's standalone build, pinned by package-lock.json, into
+ * src/web/public/vendor/) that the Worker serves at
  * {@link SCALAR_BUNDLE_PATH}; the page's settings are a script served by the Worker too, so the page's
  * Content-Security-Policy can forbid inline scripts and every other origin. Scalar's own online features
  * (hosted fonts, its request proxy, "open in client", the AI agent, telemetry) are switched off.
@@ -16,7 +17,7 @@ export const SCALAR_BUNDLE_PATH = '/docs/assets/scalar.js';
 /** Where the Worker serves the page's Scalar settings. */
 export const SCALAR_INIT_PATH = '/docs/assets/init.js';
 /** The bundle's path inside the static assets (`[assets] directory`). */
-export const SCALAR_ASSET = '/standalone.js';
+export const SCALAR_ASSET = '/vendor/scalar.js';
 
 /** The page's scripts by file name (`/docs/assets/{file}`). */
 export const DOCS_ASSETS = ['scalar.js', 'init.js'] as const;

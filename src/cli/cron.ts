@@ -72,14 +72,26 @@ export function cronMatches(cron: Cron, date: Date): boolean {
 
 /** Options of {@link startCronTimer}. */
 export interface CronTimerOptions {
-  /** Base URL of the runtime (its `/cdn-cgi/handler/scheduled` route fires the Worker's `scheduled`). */
-  url: string;
+  /**
+   * Fires the Worker's `scheduled` handler for `cron` at `at`; resolves to a problem to report, or null.
+   * Default for {@link httpTrigger}: the runtime's `/cdn-cgi/handler/scheduled` route.
+   */
+  trigger: (cron: string, at: Date) => Promise<string | null>;
   /** The Worker's crons (wrangler.toml `[triggers] crons`); expressions that do not parse are reported and skipped. */
   crons: readonly string[];
   /** Fire every cron every `everyMs` instead of on its schedule (tests with a short STALL_SECONDS). */
   everyMs?: number;
   /** Told about a cron that cannot be parsed, or a trigger the runtime did not accept. Default: ignore. */
   onProblem?: (message: string) => void;
+}
+
+/** A {@link CronTimerOptions.trigger} through a runtime's `/cdn-cgi/handler/scheduled` route (wrangler dev `--test-scheduled`). */
+export function httpTrigger(url: string): CronTimerOptions['trigger'] {
+  return async (cron, at) => {
+    const r = await fetch(`${url}/cdn-cgi/handler/scheduled?cron=${encodeURIComponent(cron)}&time=${at.getTime()}`);
+    await r.body?.cancel();
+    return r.ok ? null : `scheduled event for ${cron}: HTTP ${r.status}`;
+  };
 }
 
 /** Fires the crons until `stop()`; the timer never keeps the process alive by itself. */
@@ -96,9 +108,8 @@ export function startCronTimer(options: CronTimerOptions): { stop(): void } {
   let stopped = false;
   const fire = async (cron: Cron, at: Date) => {
     try {
-      const r = await fetch(`${options.url}/cdn-cgi/handler/scheduled?cron=${encodeURIComponent(cron.expr)}&time=${at.getTime()}`);
-      await r.body?.cancel();
-      if (!r.ok && !stopped) options.onProblem?.(`scheduled event for ${cron.expr}: HTTP ${r.status}`);
+      const problem = await options.trigger(cron.expr, at);
+      if (problem !== null && !stopped) options.onProblem?.(problem);
     } catch {
       // The runtime is down (stopping, or crashed in a test): the next tick tries again.
     }

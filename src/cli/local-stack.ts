@@ -17,8 +17,9 @@ import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { startMockServer } from '../llm/mock/node.js';
 import type { MockServer } from '../llm/mock/node.js';
-import { startCronTimer } from './cron.js';
-import type { RuntimeReply } from './miniflare-runtime.js';
+import type { CronTimerOptions } from './cron.js';
+import { httpTrigger, startCronTimer } from './cron.js';
+import type { RuntimeReply, RuntimeRequest } from './miniflare-runtime.js';
 import type { RuntimeConfig } from './worker-options.js';
 import { assertPortFree, freePort, PortInUseError, waitForPortFree } from './ports.js';
 import { exited, signalGroup, spawnGroup, stopGroup } from './process-group.js';
@@ -151,6 +152,8 @@ interface Runtime {
   fromEnv: string[];
   fromDevVars: string[];
   reload(): Promise<void>;
+  /** Fires the Worker's `scheduled` handler (see ./cron.ts). */
+  trigger: CronTimerOptions['trigger'];
 }
 
 async function startMiniflare(config: RuntimeConfig, options: LocalStackOptions, outDir: string): Promise<Runtime> {
@@ -192,6 +195,11 @@ async function startMiniflare(config: RuntimeConfig, options: LocalStackOptions,
       const r = await done;
       if (r.type !== 'reloaded') throw new Error(`reload failed: ${'message' in r ? r.message : r.type}`);
     },
+    trigger: (cron, at) => {
+      const request: RuntimeRequest = { type: 'scheduled', cron, time: at.getTime() };
+      child.send(request);
+      return Promise.resolve(null);
+    },
   };
 }
 
@@ -220,7 +228,14 @@ async function startWrangler(config: RuntimeConfig, options: LocalStackOptions, 
   }
   const crons = wranglerConfig.triggers.crons ?? [];
   const fromDevVars = config.devVars && existsSync(devVarsFile) ? Object.keys(parseEnv(readFileSync(devVarsFile, 'utf8'))) : [];
-  return { child, crons, fromEnv, fromDevVars, reload: () => Promise.reject(new Error('wrangler dev reloads by itself')) };
+  return {
+    child,
+    crons,
+    fromEnv,
+    fromDevVars,
+    reload: () => Promise.reject(new Error('wrangler dev reloads by itself')),
+    trigger: httpTrigger(url),
+  };
 }
 
 /** Starts the mock LLM (if needed), migrations, the bundle and the runtime; resolves once `/health` answers as Tribunal. */
@@ -282,7 +297,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const cronTimer =
     options.crons === false
       ? undefined
-      : startCronTimer({ url, crons: runtime.crons, onProblem, ...(typeof options.crons === 'object' ? { everyMs: options.crons.everyMs } : {}) });
+      : startCronTimer({ trigger: runtime.trigger, crons: runtime.crons, onProblem, ...(typeof options.crons === 'object' ? { everyMs: options.crons.everyMs } : {}) });
   const portFreed = async () => {
     if (!(await waitForPortFree(port, 10_000))) throw new Error(`port ${port} is still bound after the runtime stopped`);
   };

@@ -16,7 +16,11 @@ import { Miniflare, miniflareOptionsOf } from './worker-options.js';
 export type { RuntimeConfig } from './worker-options.js';
 
 /** Parent → runtime. */
-export type RuntimeRequest = { type: 'start'; config: RuntimeConfig } | { type: 'reload'; scriptPath: string };
+export type RuntimeRequest =
+  | { type: 'start'; config: RuntimeConfig }
+  | { type: 'reload'; scriptPath: string }
+  /** Fire the Worker's `scheduled` handler (no reply; a failure is written to stderr). */
+  | { type: 'scheduled'; cron: string; time: number };
 
 /** Runtime → parent. */
 export type RuntimeReply =
@@ -59,6 +63,16 @@ function serve(): void {
         } catch (e) {
           reply({ type: 'failed', message: messageOf(e) });
           end(1);
+        }
+      } else if (request.type === 'scheduled') {
+        // Straight to the Worker: with [assets], the HTTP entry is the asset router, which has no
+        // scheduled handler, so /cdn-cgi/handler/scheduled cannot reach ours.
+        try {
+          const worker = await mf?.getWorker();
+          const r = await worker?.scheduled({ cron: request.cron, scheduledTime: new Date(request.time) });
+          if (r && r.outcome !== 'ok') process.stderr.write(`scheduled event for ${request.cron}: ${r.outcome}\n`);
+        } catch (e) {
+          if (!ending) process.stderr.write(`scheduled event for ${request.cron} failed: ${messageOf(e)}\n`);
         }
       } else if (current && mf) {
         try {

@@ -30,6 +30,8 @@ export interface MiniflareInstance {
   readonly ready: Promise<URL>;
   setOptions(options: MiniflareOptions): Promise<void>;
   dispose(): Promise<void>;
+  /** The entry Worker (not the asset router in front of it) as a service binding. */
+  getWorker(): Promise<{ scheduled(options: { cron: string; scheduledTime: Date }): Promise<{ outcome: string }> }>;
 }
 export const Miniflare = miniflareApi.Miniflare as unknown as new (options: MiniflareOptions) => MiniflareInstance;
 

@@ -3,7 +3,7 @@
  * `.dev.vars`: the local stack ignores it unless asked (npm start asks), and the vitest pool's bindings
  * undo it key by key (API_KEYS there once made 55 worker tests fail with 401).
  */
-import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -16,6 +16,8 @@ const DIGEST = 'a'.repeat(64);
 function projectWithDevVars(): string {
   const dir = mkdtempSync(join(tmpdir(), 'tribunal-devvars-'));
   copyFileSync('wrangler.toml', join(dir, 'wrangler.toml'));
+  // wrangler checks that the [assets] directory exists.
+  mkdirSync(join(dir, 'src', 'web', 'public'), { recursive: true });
   writeFileSync(join(dir, '.dev.vars'), `API_KEYS=${DIGEST}\nLLM_MODEL=my-local-model\nOPENAI_API_KEY=sk-dev\n`);
   return join(dir, 'wrangler.toml');
 }

@@ -195,7 +195,7 @@ describe('the reference page is served by the Worker itself', () => {
   });
 
   it('serves no other asset, and an unknown script name is a 400 naming it', async () => {
-    expect((await api('/standalone.js')).status).toBe(404);
+    expect((await api('/vendor/scalar.js')).status).toBe(404);
     const r = await api('/docs/assets/other.js');
     expect(r.status).toBe(400);
     expect((await r.json<ErrorJson>()).error.issues?.[0]?.path).toBe('file');
