@@ -68,6 +68,8 @@ describe("ChatEval Topical-Chat script: float(text.split('\\n')[-1][-1])", () =>
   const spec: ParserSpec = { type: 'last-char' };
   it('the last character of the last raw line', () => {
     expect(read(spec, 'Explaination: fine.\nNaturalness: 3')).toEqual(score(3));
+    // A bare score parses.
+    expect(read(spec, '2')).toEqual(score(2));
     // A two-digit number reads as its last digit, as in the script.
     expect(read(spec, 'Score: 10')).toEqual(score(0));
     expect(read(spec, 'Naturalness: 3.').ok).toBe(false);

@@ -92,10 +92,10 @@ describe.each([false, true])('chateval strategies (roundTrip %s)', (roundTrip) =
     expect(promptText(t1a0)).toContain(CODE_ROLES['General Public']);
     expect(t1a0).toMatchObject({ agent: 'agent0', label: 'General Public', stage: 'turn 1', temperature: 0, maxTokens: 512 });
     const v = verdictOf(outcome);
-    // The script's `average`: totals over the agents (8 + 7, 5 + 6); confidence = gap of the means / 9.
-    expect(v).toMatchObject({ winner: 'A', scores: { a: 15, b: 11 }, calls: 4, positionFlip: null });
+    // The higher total wins (8 + 7 against 5 + 6); uncalibrated, the scores are the mean over agents.
+    expect(v).toMatchObject({ winner: 'A', scores: { a: 7.5, b: 5.5 }, calls: 4, positionFlip: null });
     expect(v.confidence).toBeCloseTo(2 / 9);
-    expect(v.details).toMatchObject({ meanScores: { a: 7.5, b: 5.5 }, tally: { A: 2, B: 0, tie: 0 }, aggregate: 'total' });
+    expect(v.details).toMatchObject({ totalScores: { a: 15, b: 11 }, meanScores: { a: 7.5, b: 5.5 }, tally: { A: 2, B: 0, tie: 0 }, aggregate: 'total' });
     expect(v.votes).toEqual([
       { agent: 'agent0', label: 'General Public', winner: 'A', scores: { a: 8, b: 5 }, parsed: true },
       { agent: 'agent1', label: 'Critic', winner: 'A', scores: { a: 7, b: 6 }, parsed: true },
@@ -114,7 +114,7 @@ describe.each([false, true])('chateval strategies (roundTrip %s)', (roundTrip) =
     expect(plannedCalls(method, state)).toBe(6);
     const v = verdictOf(outcome);
     // Totals (21, 13): A, although one agent of three prefers B.
-    expect(v).toMatchObject({ winner: 'A', scores: { a: 21, b: 13 } });
+    expect(v).toMatchObject({ winner: 'A', scores: { a: 7, b: 13 / 3 }, details: { totalScores: { a: 21, b: 13 } } });
     expect(v.votes.map((x) => x.winner)).toEqual(['A', 'B', 'A']);
     expect(v.confidence).toBeCloseTo((7 - 13 / 3) / 9);
   });
@@ -169,9 +169,9 @@ describe('chateval verdicts', () => {
     const three = { agents: [{}, {}, {}], roleGroup: 'generic' };
     const replies = { agent0: scores(1, 10), agent1: scores(6, 5), agent2: scores(6, 5) };
     const total = verdictOf(run(config(three), pairwise, scripted(replies)).outcome);
-    expect(total).toMatchObject({ winner: 'B', scores: { a: 13, b: 20 } });
+    expect(total).toMatchObject({ winner: 'B', scores: { a: 13 / 3, b: 20 / 3 } });
     const maj = verdictOf(run(config({ ...three, aggregate: 'majority' }), pairwise, scripted(replies)).outcome);
-    expect(maj).toMatchObject({ winner: 'A', scores: { a: 13, b: 20 } });
+    expect(maj).toMatchObject({ winner: 'A', scores: { a: 13 / 3, b: 20 / 3 } });
     expect(maj.confidence).toBeCloseTo(1 / 3);
   });
 

@@ -53,17 +53,17 @@ describe.each([false, true])('ensemble (roundTrip %s)', (roundTrip) => {
     expect(promptText(gp)).toContain('The score of Assistant 2: [score only]');
     expect(gp).toMatchObject({ temperature: 0, maxTokens: 512, stage: 'ensemble', parser: { type: 'chateval-scores', min: 1, max: 10, read: 'script' } });
     const v = verdictOf(outcome);
-    expect(v.scores).toEqual({ a: 18, b: 15 });
-    expect(v.details).toMatchObject({ meanScores: { a: 6, b: 5 } });
+    expect(v.scores).toEqual({ a: 6, b: 5 });
+    expect(v.details).toMatchObject({ totalScores: { a: 18, b: 15 } });
     expect(v.winner).toBe('A');
     expect(v.confidence).toBeCloseTo(1 / 9);
     expect(v.votes.map((x) => x.winner)).toEqual(['A', 'B', 'A']);
   });
 
-  it('takes the winner from the totals, not the vote count', () => {
+  it('takes the winner from the scores, not the vote count', () => {
     const v = verdictOf(run(config(), pairwise, byAgent({ agent0: scores(6, 5), agent1: scores(6, 5), agent2: scores(1, 9) })).outcome);
     expect(v.votes.map((x) => x.winner)).toEqual(['A', 'A', 'B']);
-    expect(v.scores).toEqual({ a: 13, b: 19 });
+    expect(v.scores).toEqual({ a: 13 / 3, b: 19 / 3 });
     expect(v.winner).toBe('B');
   });
 
@@ -74,7 +74,7 @@ describe.each([false, true])('ensemble (roundTrip %s)', (roundTrip) => {
       ['ensemble/agent1#1'],
     ]);
     const v = verdictOf(outcome);
-    expect(v.scores).toEqual({ a: 14, b: 6 });
+    expect(v.scores).toEqual({ a: 7, b: 3 });
     expect(v.votes[1]).toEqual({ agent: 'agent1', label: 'Critic', winner: 'tie', parsed: false });
     expect(v.unparsed.map((u) => u.callId)).toEqual(['ensemble/agent1']);
     expect(v.calls).toBe(4);

@@ -4,8 +4,9 @@
  * template values of a task, the final instruction and its parser, and the verdict rules.
  *
  * Aggregation follows the authors' scoring script (`calc_faireval_results_calc_score_calibration.py`,
- * method `average`): an order's scores are each answer's **total** over the agents' final replies, the
- * higher total wins; with calibration the core adds the two orders' totals (`sum-scores`). A final reply the
+ * method `average`): an order's winner is the answer with the higher **total** over the agents' final
+ * replies; with calibration the core adds the two orders' totals (`sum-scores`), without it the scores
+ * reported are the mean over the agents. A final reply the
  * script cannot read makes the whole item a tie (`unparsed: 'tie'`); `unparsed: 'ignore'` leaves it out.
  * `aggregate: 'majority'` is the per-agent vote the conference paper's §2 text describes for verdicts.
  */
@@ -118,30 +119,34 @@ export function voteOf(task: Task, agent: ResolvedAgent, value: ParsedValue | nu
 export const UNPARSED_TIE = "a final reply could not be read; the authors' scoring script counts the item as a tie";
 
 /**
- * Pairwise verdict of one order. `scores` are the totals over the parsed agents; `details.meanScores` the
- * means. Confidence: the normalised gap of the means (`total`) or the vote margin (`majority`).
+ * Pairwise verdict of one order. The higher total over the parsed agents wins (the script's `average`; the
+ * mean gives the same winner). Reported `scores`: the totals when the run is position-calibrated, so that
+ * `sum-scores` adds up every agent's score over both orders as the script does; otherwise the mean over the
+ * agents. `details` carries both. Confidence: the normalised gap of the means (`total`) or the vote margin
+ * (`majority`).
  */
 export function pairwiseVerdict(
   votes: Vote[],
-  config: { aggregate: 'total' | 'majority'; unparsed: 'tie' | 'ignore'; scale: { min: number; max: number } },
+  config: { aggregate: 'total' | 'majority'; unparsed: 'tie' | 'ignore'; scale: { min: number; max: number }; calibration: { enabled: boolean } },
   details: Record<string, unknown>,
 ): MethodVerdict {
   const scored = votes.flatMap((v) => (v.scores ? [v.scores] : []));
   const totals = scored.length > 0 ? scored.reduce((t, s) => ({ a: t.a + s.a, b: t.b + s.b }), { a: 0, b: 0 }) : undefined;
   const means = totals ? { a: totals.a / scored.length, b: totals.b / scored.length } : undefined;
+  const reported = config.calibration.enabled ? totals : means;
   const tally = { A: 0, B: 0, tie: 0 };
   for (const v of votes) tally[v.winner ?? 'tie'] += 1;
-  const info = { ...details, tally, aggregate: config.aggregate, ...(means ? { meanScores: means } : {}) };
+  const info = { ...details, tally, aggregate: config.aggregate, ...(totals && means ? { totalScores: totals, meanScores: means } : {}) };
   if (config.unparsed === 'tie' && votes.some((v) => !v.parsed)) {
-    return { winner: 'tie', ...(totals ? { scores: totals } : {}), votes, confidence: 0, forceTie: UNPARSED_TIE, details: info };
+    return { winner: 'tie', ...(reported ? { scores: reported } : {}), votes, confidence: 0, forceTie: UNPARSED_TIE, details: info };
   }
   if (config.aggregate === 'majority') {
     const { winner, margin } = majority(votes.map((v) => v.winner ?? 'tie'));
-    return { winner, ...(totals ? { scores: totals } : {}), votes, confidence: margin, details: info };
+    return { winner, ...(reported ? { scores: reported } : {}), votes, confidence: margin, details: info };
   }
-  if (!totals || !means) return { winner: 'tie', votes, confidence: 0, details: { ...info, noParsedScore: true } };
+  if (!totals || !means || !reported) return { winner: 'tie', votes, confidence: 0, details: { ...info, noParsedScore: true } };
   const confidence = Math.min(1, Math.abs(means.a - means.b) / (config.scale.max - config.scale.min));
-  return { winner: winnerOf(totals.a, totals.b), scores: totals, votes, confidence, details: info };
+  return { winner: winnerOf(totals.a, totals.b), scores: reported, votes, confidence, details: info };
 }
 
 /** Pointwise verdict: mean of the parsed scores (the authors' script); confidence 1 − spread / scale width. */
