@@ -57,6 +57,11 @@ export const PairwiseReportSchema = z
     kappa: EstimateSchema,
     /** Accuracy over scored items where the judge did not say tie; null when it always did. */
     accuracyDecided: num,
+    /**
+     * Accuracy with a judge tie counted as B, as Bandi et al.'s `main.py` scores MT-Bench (`1 if s1 > s2
+     * else 0`); present when the report was asked for it (`tieAsB`).
+     */
+    accuracyTieAsB: num.optional(),
     /** Share of scored judge verdicts that are tie. */
     tieRate: num,
     /** Share of position-calibrated items whose outcome changed when the answers were swapped. */
@@ -75,6 +80,21 @@ export type PairwiseReport = z.infer<typeof PairwiseReportSchema>;
 
 const correlations = <T extends z.ZodType>(estimate: T) => z.object({ pearson: estimate, spearman: estimate, kendall: estimate }).strict();
 
+/** The papers' figure for a dataset: which correlation, defined in words, and its values. */
+export const HeadlineSchema = z
+  .object({
+    /** Short name, e.g. `dialogue level (ChatEval Table 2)`. */
+    label: z.string(),
+    /** How it is computed, in words. */
+    definition: z.string(),
+    pearson: num,
+    spearman: num,
+    kendall: num,
+  })
+  .strict();
+/** See {@link HeadlineSchema}. */
+export type Headline = z.infer<typeof HeadlineSchema>;
+
 /** Agreement of a pointwise judge with human scores. */
 export const PointwiseReportSchema = z
   .object({
@@ -86,6 +106,8 @@ export const PointwiseReportSchema = z
     item: correlations(EstimateSchema),
     /** Group-level correlations: per group, constant groups skipped, mean over groups. */
     group: correlations(GroupEstimateSchema),
+    /** The figure the papers quote for this dataset (the group-level values), named and defined; when asked for. */
+    headline: HeadlineSchema.optional(),
   })
   .strict();
 /** See {@link PointwiseReportSchema}. */
@@ -100,6 +122,10 @@ export type AgreementReport = z.infer<typeof AgreementReportSchema>;
 export interface ReportOptions {
   /** Bootstrap settings for CIs (defaults {@link DEFAULT_BOOTSTRAP}); `false` skips CIs (faster). */
   bootstrap?: BootstrapOptions | false;
+  /** Pointwise: name and define the group-level correlations as the dataset's headline figure. */
+  headline?: { label: string; definition: string };
+  /** Pairwise: also report `accuracyTieAsB`. */
+  tieAsB?: boolean;
 }
 
 /** One pairwise item: human label, judge label (absent when unparsed), and whether swapping flipped it. */
@@ -141,6 +167,7 @@ export function pairwiseReport(items: readonly PairwiseObservation[], options: R
     accuracy: estimate(accuracy),
     kappa: estimate((h, j) => cohenKappa(h, j, PAIR_LABELS)),
     accuracyDecided: finite(accuracy(decided.map((it) => it.human), decided.map((it) => it.judge))),
+    ...(options.tieAsB ? { accuracyTieAsB: finite(accuracy(human, judge.map((j) => (j === 'tie' ? 'B' : j)))) } : {}),
     tieRate: finite(tieRate(judge)),
     flipRate: finite(flips.rate),
     nFlipMeasured: flips.measured,
@@ -171,6 +198,7 @@ export function pointwiseReport(items: readonly PointwiseObservation[], options:
     const ci = boot && bootstrapInterval(result.perGroup.length, (idx) => mean(pick(result.perGroup, idx)), boot);
     return { value: finite(result.value), ci, groupsUsed: result.groupsUsed, groupsSkipped: result.groupsSkipped };
   };
+  const group = { pearson: groupLevel(pearson), spearman: groupLevel(spearman), kendall: groupLevel(kendallTauB) };
   return {
     kind: 'pointwise',
     n: items.length,
@@ -179,7 +207,8 @@ export function pointwiseReport(items: readonly PointwiseObservation[], options:
     bootstrap: boot,
     nGroups: new Set(groups).size,
     item: { pearson: itemLevel(pearson), spearman: itemLevel(spearman), kendall: itemLevel(kendallTauB) },
-    group: { pearson: groupLevel(pearson), spearman: groupLevel(spearman), kendall: groupLevel(kendallTauB) },
+    group,
+    ...(options.headline ? { headline: { ...options.headline, pearson: group.pearson.value, spearman: group.spearman.value, kendall: group.kendall.value } } : {}),
   };
 }
 
@@ -191,19 +220,25 @@ export function toMarkdown(report: AgreementReport): string {
   const fmt = (v: number | null) => (v === null ? 'n/a' : v.toFixed(3));
   const ci = (e: Estimate) => (e.ci ? `[${e.ci.lo.toFixed(3)}, ${e.ci.hi.toFixed(3)}]` : '–');
   const level = report.bootstrap ? `${Math.round(report.bootstrap.level * 100)}% CI` : 'CI';
-  const lines = [
+  const lines: string[] = [];
+  if (report.kind === 'pointwise' && report.headline) {
+    const h = report.headline;
+    lines.push(`**${h.label}**: Spearman ρ ${fmt(h.spearman)}, Kendall τ ${fmt(h.kendall)}, Pearson r ${fmt(h.pearson)} — ${h.definition}`, '');
+  }
+  lines.push(
     `n = ${report.n}, scored = ${report.nScored}, missing = ${report.nMissing}` +
       (report.kind === 'pointwise' ? `, groups = ${report.nGroups}` : ''),
     '',
     `| metric | value | ${level} |`,
     '|---|---|---|',
-  ];
+  );
   const row = (name: string, e: Estimate) => lines.push(`| ${name} | ${fmt(e.value)} | ${ci(e)} |`);
   const plain = (name: string, v: number | null) => lines.push(`| ${name} | ${fmt(v)} | – |`);
   if (report.kind === 'pairwise') {
     row('accuracy', report.accuracy);
     row("Cohen's κ (A/B/tie)", report.kappa);
     plain('accuracy (judge decided)', report.accuracyDecided);
+    if (report.accuracyTieAsB !== undefined) plain('accuracy (judge tie counted as B, as Bandi et al.)', report.accuracyTieAsB);
     plain('tie rate', report.tieRate);
     plain(`position-flip rate (n = ${report.nFlipMeasured})`, report.flipRate);
   } else {
@@ -260,14 +295,16 @@ export interface JudgedItem {
  * pointwise correlates scores with human scores by group. Failed or cancelled items, and verdicts none
  * of whose votes parsed (a rule's default such as ChatEval's tie, not a judgement), count as missing.
  */
-export function reportOfJudged(items: readonly JudgedItem[]): AgreementReport {
+export function reportOfJudged(items: readonly JudgedItem[], options: ReportOptions = {}): AgreementReport {
   const judged = (it: JudgedItem) => it.status === 'succeeded' && it.decided;
   if (items.every((it) => typeof it.human === 'string')) {
     return pairwiseReport(
       items.map((it) => ({ human: it.human as 'A' | 'B' | 'tie', judge: judged(it) ? (it.winner ?? null) : null, flip: it.positionFlip ?? null })),
+      options,
     );
   }
   return pointwiseReport(
     items.map((it) => ({ group: it.group ?? `item:${it.itemId}`, human: Number(it.human), judge: judged(it) ? (it.score ?? null) : null })),
+    options,
   );
 }
