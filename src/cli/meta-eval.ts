@@ -9,9 +9,12 @@
  * npm run meta-eval -- --dataset faireval --preset chateval-faireval [--limit 10] [--concurrency 8]
  *   [--aspect coherence] [--base-url https://api.openai.com/v1] [--model gpt-4o-mini] [--target https://…]
  *   [--out reports/run.json]
+ * npm run meta-eval -- --replay reports/run.json [--preset P] [--config overrides.json]   # no LLM calls
  * ```
+ * The JSON report keeps every item's transcript, so `--replay` can re-aggregate the run under another preset
+ * or config (`meta-replay.ts`).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,6 +22,9 @@ import type { LabelledItem } from '../meta/datasets.js';
 import { loadDatasetByName } from '../meta/datasets.js';
 import type { AgreementReport } from '../meta/metrics.js';
 import { reportOfJudged, toMarkdown } from '../meta/metrics.js';
+import { reportOptionsFor } from '../meta/headline.js';
+import type { StoredReply } from '../engine/replay.js';
+import { runMetaReplay } from './meta-replay.js';
 import type { Verdict } from '../engine/verdict.js';
 import { REPO_ROOT, startLocalStack } from './local-stack.js';
 
@@ -55,6 +61,8 @@ export interface ItemResult {
   status: string;
   verdict?: Omit<Verdict, 'transcript'>;
   error?: { code: string; message: string };
+  /** The stored replies (`GET /v1/evaluations/:id/transcript`), for `--replay`. */
+  transcript?: StoredReply[];
 }
 
 /** What a run produces. */
@@ -105,6 +113,13 @@ async function waitFor(base: string, id: string, timeoutMs: number): Promise<Eva
   }
 }
 
+async function transcriptOf(base: string, id: string): Promise<StoredReply[] | undefined> {
+  const r = await fetch(`${base}/v1/evaluations/${id}/transcript`);
+  if (!r.ok) return undefined;
+  const body = (await r.json()) as { messages?: StoredReply[] };
+  return body.messages?.map(({ callId, model, content }) => ({ callId, model, content }));
+}
+
 function bar(done: number, total: number, failed: number, startedAt: number): string {
   const width = 30;
   const filled = total === 0 ? width : Math.round((done / total) * width);
@@ -143,12 +158,14 @@ export async function runMetaEval(options: MetaEvalOptions): Promise<MetaEvalRes
         try {
           const id = await submit(base, options, runId, item);
           const view = await waitFor(base, id, options.itemTimeoutMs ?? 600_000);
+          const transcript = view.status === 'succeeded' ? await transcriptOf(base, id) : undefined;
           result = {
             item,
             evaluationId: id,
             status: view.status,
             ...(view.verdict ? { verdict: view.verdict } : {}),
             ...(view.error ? { error: view.error } : {}),
+            ...(transcript ? { transcript } : {}),
           };
         } catch (e) {
           result = { item, evaluationId: '', status: 'failed', error: { code: 'runner_error', message: String(e) } };
@@ -178,6 +195,7 @@ export async function runMetaEval(options: MetaEvalOptions): Promise<MetaEvalRes
       positionFlip: r.verdict?.positionFlip ?? null,
       decided: r.verdict?.votes.some((v) => v.parsed) === true,
     })),
+    reportOptionsFor(options.dataset),
   );
   const totals = results.reduce(
     (t, r) => ({
@@ -207,7 +225,7 @@ export async function runMetaEval(options: MetaEvalOptions): Promise<MetaEvalRes
   mkdirSync(dirname(outFile), { recursive: true });
   writeFileSync(
     outFile,
-    JSON.stringify({ options: { ...options, out: undefined }, totals, report, results: results.map((r) => ({ id: r.item.id, evaluationId: r.evaluationId, status: r.status, human: r.item.human, winner: r.verdict?.winner, score: r.verdict?.score, positionFlip: r.verdict?.positionFlip, error: r.error })) }, null, 2),
+    JSON.stringify({ options: { ...options, out: undefined }, totals, report, results: results.map((r) => ({ id: r.item.id, evaluationId: r.evaluationId, status: r.status, human: r.item.human, winner: r.verdict?.winner, score: r.verdict?.score, positionFlip: r.verdict?.positionFlip, error: r.error, transcript: r.transcript })) }, null, 2),
   );
   return { report, results, totals, markdown, outFile };
 }
@@ -224,10 +242,18 @@ function main(): Promise<void> {
       'base-url': { type: 'string' },
       model: { type: 'string' },
       out: { type: 'string' },
+      replay: { type: 'string' },
+      config: { type: 'string' },
     },
   });
+  if (values.replay) {
+    const config = values.config ? (JSON.parse(readFileSync(values.config, 'utf8')) as Record<string, unknown>) : undefined;
+    const r = runMetaReplay({ from: values.replay, ...(values.preset ? { preset: values.preset } : {}), ...(config ? { config } : {}), ...(values.out ? { out: values.out } : {}) });
+    console.log(`${r.markdown}\n\nJSON report: ${r.outFile}`);
+    return Promise.resolve();
+  }
   if (!values.dataset || !values.preset) {
-    console.error('usage: npm run meta-eval -- --dataset <faireval|topical-chat|summeval|mt-bench|file> --preset <preset> [--aspect A] [--limit N] [--concurrency C] [--target URL] [--base-url URL] [--model M] [--out FILE]');
+    console.error('usage: npm run meta-eval -- --dataset <faireval|topical-chat|summeval|mt-bench|file> --preset <preset> [--aspect A] [--limit N] [--concurrency C] [--target URL] [--base-url URL] [--model M] [--out FILE]\n       npm run meta-eval -- --replay RUN.json [--preset P] [--config overrides.json] [--out FILE]');
     process.exit(2);
   }
   return runMetaEval({
