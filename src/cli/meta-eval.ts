@@ -9,9 +9,11 @@
  * npm run meta-eval -- --dataset faireval --preset chateval-faireval [--limit 10] [--concurrency 8]
  *   [--aspect coherence] [--base-url https://api.openai.com/v1] [--model gpt-4o-mini]
  *   [--target https://… [--token T]] [--config '{"turns": 3}' | --config @overrides.json] [--out reports/run.json]
+ * npm run meta-eval -- --replay reports/run.json [--preset P] [--config C]   # no LLM calls
  * ```
  *
- * Exits 1 when any item failed or no item could be scored, with the reasons on stderr.
+ * The JSON report keeps every item's transcript, so `--replay` can re-aggregate the run under another preset
+ * or config (./meta-replay.ts). Exits 1 when any item failed or no item could be scored, with the reasons on stderr.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +22,9 @@ import type { LabelledItem } from '../meta/datasets.js';
 import { loadDatasetByName } from '../meta/datasets.js';
 import type { AgreementReport } from '../meta/metrics.js';
 import { reportOfJudged, toMarkdown } from '../meta/metrics.js';
+import { reportOptionsFor } from '../meta/headline.js';
+import type { StoredReply } from '../engine/replay.js';
+import { runMetaReplay } from './meta-replay.js';
 import type { Verdict } from '../engine/verdict.js';
 import type { CliOptions, CliSpec, CliValues } from './args.js';
 import { describeError, intOption, isMain, jsonObjectOption, runCli, UsageError } from './args.js';
@@ -63,6 +68,8 @@ export interface ItemResult {
   status: string;
   verdict?: Omit<Verdict, 'transcript'>;
   error?: { code: string; message: string };
+  /** The stored replies (`GET /v1/evaluations/:id/transcript`), for `--replay`. */
+  transcript?: StoredReply[];
 }
 
 /** What a run produces. */
@@ -128,6 +135,13 @@ async function waitFor(base: string, id: string, timeoutMs: number, headers: Rec
   }
 }
 
+async function transcriptOf(base: string, id: string, headers: Record<string, string>): Promise<StoredReply[] | undefined> {
+  const r = await fetch(`${base}/v1/evaluations/${id}/transcript`, { headers });
+  if (!r.ok) return undefined;
+  const body = (await r.json()) as { messages?: StoredReply[] };
+  return body.messages?.map(({ callId, model, content }) => ({ callId, model, content }));
+}
+
 function bar(done: number, total: number, failed: number, startedAt: number): string {
   const width = 30;
   const filled = total === 0 ? width : Math.round((done / total) * width);
@@ -176,12 +190,14 @@ export async function runMetaEval(options: MetaEvalOptions): Promise<MetaEvalRes
         try {
           const id = await submit(base, options, runId, item);
           const view = await waitFor(base, id, options.itemTimeoutMs ?? 600_000, authOf(options));
+          const transcript = view.status === 'succeeded' ? await transcriptOf(base, id, authOf(options)) : undefined;
           result = {
             item,
             evaluationId: id,
             status: view.status,
             ...(view.verdict ? { verdict: view.verdict } : {}),
             ...(view.error ? { error: view.error } : {}),
+            ...(transcript ? { transcript } : {}),
           };
         } catch (e) {
           result = { item, evaluationId: '', status: 'failed', error: { code: 'runner_error', message: describeError(e) } };
@@ -211,6 +227,7 @@ export async function runMetaEval(options: MetaEvalOptions): Promise<MetaEvalRes
       positionFlip: r.verdict?.positionFlip ?? null,
       decided: r.verdict?.votes.some((v) => v.parsed) === true,
     })),
+    reportOptionsFor(options.dataset),
   );
   const totals = results.reduce(
     (t, r) => ({
@@ -240,7 +257,7 @@ export async function runMetaEval(options: MetaEvalOptions): Promise<MetaEvalRes
   mkdirSync(dirname(outFile), { recursive: true });
   writeFileSync(
     outFile,
-    JSON.stringify({ options: { ...options, out: undefined }, totals, report, results: results.map((r) => ({ id: r.item.id, evaluationId: r.evaluationId, status: r.status, human: r.item.human, winner: r.verdict?.winner, score: r.verdict?.score, positionFlip: r.verdict?.positionFlip, error: r.error })) }, null, 2),
+    JSON.stringify({ options: { ...options, out: undefined }, totals, report, results: results.map((r) => ({ id: r.item.id, evaluationId: r.evaluationId, status: r.status, human: r.item.human, winner: r.verdict?.winner, score: r.verdict?.score, positionFlip: r.verdict?.positionFlip, error: r.error, transcript: r.transcript })) }, null, 2),
   );
   return { report, results, totals, markdown, outFile };
 }
@@ -248,6 +265,7 @@ export async function runMetaEval(options: MetaEvalOptions): Promise<MetaEvalRes
 /** Command line of `npm run meta-eval`. */
 export const META_EVAL_CLI = {
   usage: `usage: npm run meta-eval -- --dataset D --preset P [options]
+       npm run meta-eval -- --replay RUN.json [--preset P] [--config C] [--out FILE]
 
 Judges every labelled item through the HTTP API and prints agreement with the human labels.
 
@@ -263,6 +281,8 @@ Judges every labelled item through the HTTP API and prints agreement with the hu
   --token T           bearer token for --target (default TRIBUNAL_TOKEN)
   --base-url URL      OpenAI-compatible endpoint for the local stack (default: the bundled mock)
   --out FILE          JSON report (default reports/meta-eval-<dataset>-<preset>-<time>.json)
+  --replay RUN.json   re-aggregate a finished run's stored transcripts under --preset / --config,
+                      without LLM calls (items needing replies the run never recorded are listed)
   -h, --help          this text
 
 Exit codes: 0 every item judged; 1 an item failed, none could be scored, or an error; 2 a usage error.`,
@@ -278,6 +298,7 @@ Exit codes: 0 every item judged; 1 an item failed, none could be scored, or an e
     'base-url': { type: 'string' },
     model: { type: 'string' },
     out: { type: 'string' },
+    replay: { type: 'string' },
   },
 } as const satisfies CliSpec<CliOptions>;
 
@@ -307,6 +328,13 @@ export function metaEvalOptionsOf(values: CliValues<typeof META_EVAL_CLI.options
 }
 
 async function main(values: CliValues<typeof META_EVAL_CLI.options>): Promise<number> {
+  if (values.replay) {
+    if (values.dataset || values.target || values['base-url']) throw new UsageError('--replay reads a finished run: no --dataset, --target or --base-url');
+    const config = jsonObjectOption(values.config, 'config');
+    const r = runMetaReplay({ from: values.replay, ...(values.preset ? { preset: values.preset } : {}), ...(config ? { config } : {}), ...(values.out ? { out: values.out } : {}) });
+    console.log(`${r.markdown}\n\nJSON report: ${r.outFile}`);
+    return 0;
+  }
   const options = metaEvalOptionsOf(values);
   try {
     // Checked before anything starts: a wrong path, aspect or item is the user's to fix (exit 2).

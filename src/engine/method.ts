@@ -37,25 +37,39 @@ export const AgentParamsSchema = z
   .strict();
 export type AgentParams = z.infer<typeof AgentParamsSchema>;
 
+/** How a position-calibrated run combines its two orders (see `calibration.ts`). */
+export const COMBINE_RULES = ['sum-scores', 'mean-scores', 'pooled-mean', 'per-agent-majority', 'agree-or-tie'] as const;
+
 /** How a position-calibrated run combines its two orders. */
 export const CalibrationSchema = z
   .object({
     /** Run the pairwise task in both orders (AB and BA). Default false. */
     enabled: z.boolean().default(false),
     /**
-     * `sum-scores`: sum each answer's scores over both orders, higher sum wins, equal is a tie (ChatEval);
-     * `mean-scores`: the same on means (FairEval's BPC); `agree-or-tie`: a winner only when both orders
-     * agree (FastChat). Default `agree-or-tie`; methods without scores always use it.
+     * `sum-scores`: each order's scores added per answer, the higher total wins, equal totals tie (ChatEval's
+     * `average` over every agent and both orders); `mean-scores`: the mean of the two orders' scores;
+     * `pooled-mean`: the mean over every parsed sample of both orders (FairEval's BPC); `per-agent-majority`:
+     * each agent's scores summed over the orders, the agents' winners decide by majority; `agree-or-tie`: a
+     * winner only when both orders agree (FastChat). Default `agree-or-tie`; methods without scores always use it.
      */
-    combine: z.enum(['sum-scores', 'mean-scores', 'agree-or-tie']).default('agree-or-tie'),
+    combine: z.enum(COMBINE_RULES).default('agree-or-tie'),
   })
   .strict();
 export type Calibration = z.infer<typeof CalibrationSchema>;
 
+/**
+ * How a reply that does not parse is asked again: `instruct` sends the reply back with an instruction naming
+ * the expected format; `resend` sends the identical prompt again, as ChatEval's agents do (`max_retry`).
+ */
+export const RepairSchema = z.enum(['instruct', 'resend']);
+export type Repair = z.infer<typeof RepairSchema>;
+
 /** Fields every method config has. Method schemas extend this object. */
 export const CommonConfigShape = {
-  /** Re-asks with a repair instruction after a reply that does not parse, 0-5. Default 3 (ChatEval's code). */
+  /** Re-asks after a reply that does not parse, 0-5. Default 3. (ChatEval's agents try 3 times in all: 2 re-asks.) */
   parseRetries: z.number().int().min(0).max(5).default(3),
+  /** How a re-ask is sent. Default `instruct`. */
+  repair: RepairSchema.default('instruct'),
   /** Model settings for every agent unless an agent overrides them. */
   defaults: AgentParamsSchema.default({}),
   /** Position calibration for pairwise tasks. Default off. */

@@ -8,18 +8,19 @@
  *   stale delivery) leaves the state unchanged, so drivers may deliver at least once;
  * - {@link outcome} is the verdict or the failure once there is one.
  *
- * Shared by all methods: replies that do not parse are re-asked with a repair instruction up to
- * `parseRetries` times, then handed to the method as unparsed; pairwise tasks with calibration run the
- * method in both orders (ids prefixed `ab/` and `ba/`) and combine the two verdicts.
+ * Shared by all methods: replies that do not parse are re-asked up to `parseRetries` times (with a repair
+ * instruction, or with the identical prompt when `repair` is `resend`), then handed to the method as
+ * unparsed; pairwise tasks with calibration run the method in both orders (ids prefixed `ab/` and `ba/`) and
+ * combine the two verdicts ({@link ./calibration.ts}).
  */
 import type { LlmCallRequest, LlmCallResult, LlmError, Usage } from './call.js';
 import { addUsage, ZERO_USAGE } from './call.js';
-import type { AnyMethod, Calibration, CallSpec } from './method.js';
+import { combineOrders, unswap } from './calibration.js';
+import type { AnyMethod, Calibration, CallSpec, Repair } from './method.js';
 import { parseReply, repairInstruction } from './parsers/parse.js';
 import type { Task } from './task.js';
 import { swapAnswers } from './task.js';
-import type { MethodVerdict, TranscriptEntry, Unparsed, Verdict, Vote } from './verdict.js';
-import { majority, winnerOf } from './verdict.js';
+import type { MethodVerdict, TranscriptEntry, Unparsed, Verdict } from './verdict.js';
 
 /** Version of {@link EngineState}; bumped on any incompatible change. */
 export const ENGINE_STATE_VERSION = 1;
@@ -50,7 +51,7 @@ export interface EngineState {
   v: typeof ENGINE_STATE_VERSION;
   method: string;
   /** The resolved method config (defaults filled). */
-  config: { method: string; parseRetries: number; calibration: Calibration } & Record<string, unknown>;
+  config: { method: string; parseRetries: number; calibration: Calibration; repair?: Repair } & Record<string, unknown>;
   task: Task;
   /** The method's own state, per presentation order. */
   orders: { key: OrderKey; m: unknown }[];
@@ -159,9 +160,12 @@ export function readyCalls(method: AnyMethod, state: EngineState): LlmCallReques
   return pendingSpecs(method, state).map(({ spec, fullId }) => {
     const attempts = state.ledger[fullId]?.attempts ?? [];
     const messages = [...spec.messages];
-    for (const a of attempts) {
-      messages.push({ role: 'assistant', content: a.content });
-      messages.push({ role: 'user', content: repairInstruction(spec.parser, a.parseError ?? 'unknown format') });
+    // `resend` (ChatEval's agents) asks again with the identical prompt; `instruct` names the expected format.
+    if (state.config.repair !== 'resend') {
+      for (const a of attempts) {
+        messages.push({ role: 'assistant', content: a.content });
+        messages.push({ role: 'user', content: repairInstruction(spec.parser, a.parseError ?? 'unknown format') });
+      }
     }
     return { ...spec, id: attempts.length === 0 ? fullId : `${fullId}#${attempts.length}`, messages };
   });
@@ -191,7 +195,7 @@ export function applyResult(method: AnyMethod, state: EngineState, result: LlmCa
       ...(parsed.ok ? {} : { parseError: parsed.reason }),
     },
   ];
-  const final = parsed.ok || attempts.length > state.config.parseRetries;
+  const final = parsed.ok || parsed.final === true || attempts.length > state.config.parseRetries;
   const entry: LedgerEntry = { agent: spec.agent, label: spec.label, stage: spec.stage, attempts, final };
   const next: EngineState = {
     ...state,
@@ -207,75 +211,6 @@ export function applyResult(method: AnyMethod, state: EngineState, result: LlmCa
   const m = method.reduce(state.config, taskFor(state.task, o.key), o.m, reply);
   next.orders = state.orders.map((x, i) => (i === order ? { key: x.key, m } : x));
   return next;
-}
-
-function swapWinner(w: Vote['winner']): Vote['winner'] {
-  return w === 'A' ? 'B' : w === 'B' ? 'A' : w;
-}
-
-/** Maps a verdict cast on the swapped task back to the submitted A/B. */
-function unswap(v: MethodVerdict): MethodVerdict {
-  return {
-    ...v,
-    ...(v.winner !== undefined ? { winner: swapWinner(v.winner) } : {}),
-    ...(v.scores ? { scores: { a: v.scores.b, b: v.scores.a } } : {}),
-    votes: v.votes.map((vote) => ({
-      ...vote,
-      ...(vote.winner !== undefined ? { winner: swapWinner(vote.winner) } : {}),
-      ...(vote.scores ? { scores: { a: vote.scores.b, b: vote.scores.a } } : {}),
-    })),
-  };
-}
-
-/**
- * ChatEval's calibration, per agent: each agent's scores from both orders are summed per answer (an
- * unparsed final reply adds nothing to either side, i.e. counts as a tie for that order), the higher sum
- * is that agent's vote, and the agents' votes decide by majority. Only possible when every vote in both
- * orders is a pair-scored (or unparsed) vote of a distinct agent; otherwise undefined.
- */
-function sumPerAgent(ab: MethodVerdict, ba: MethodVerdict): { winner: 'A' | 'B' | 'tie'; scores: { a: number; b: number }; margin: number } | undefined {
-  const all = [...ab.votes, ...ba.votes];
-  if (all.length === 0 || all.some((v) => v.parsed && !v.scores)) return undefined;
-  const perOrderAgents = [ab.votes, ba.votes].map((vs) => vs.map((v) => v.agent));
-  if (perOrderAgents.some((ids) => new Set(ids).size !== ids.length)) return undefined;
-  const sums = new Map<string, { a: number; b: number }>();
-  for (const v of all) {
-    const s = sums.get(v.agent) ?? { a: 0, b: 0 };
-    sums.set(v.agent, { a: s.a + (v.scores?.a ?? 0), b: s.b + (v.scores?.b ?? 0) });
-  }
-  const totals = [...sums.values()].reduce((t, s) => ({ a: t.a + s.a, b: t.b + s.b }), { a: 0, b: 0 });
-  const { winner, margin } = majority([...sums.values()].map((s) => winnerOf(s.a, s.b)));
-  return { winner, scores: totals, margin };
-}
-
-/** Combines the AB and (mapped-back) BA verdicts as the calibration config says. */
-function combineOrders(ab: MethodVerdict, ba: MethodVerdict, calibration: Calibration): MethodVerdict & { flip: boolean } {
-  const votes = [
-    ...ab.votes.map((v) => ({ ...v, order: 'AB' as const })),
-    ...ba.votes.map((v) => ({ ...v, order: 'BA' as const })),
-  ];
-  const details: Record<string, unknown> = { orders: { AB: ab.details ?? {}, BA: ba.details ?? {} }, combine: calibration.combine };
-  // Why halve on a flip: an outcome that depends on the order is weak evidence whatever its margin.
-  const confidenceOf = (flip: boolean, base = (ab.confidence + ba.confidence) / 2) => base * (flip ? 0.5 : 1);
-  if (calibration.combine !== 'agree-or-tie') {
-    const perAgent = calibration.combine === 'sum-scores' ? sumPerAgent(ab, ba) : undefined;
-    if (perAgent) {
-      const flip = ab.winner !== ba.winner;
-      return { winner: perAgent.winner, scores: perAgent.scores, votes, confidence: confidenceOf(flip, perAgent.margin), details: { ...details, combinedBy: 'per-agent-sum' }, flip };
-    }
-    if (ab.scores && ba.scores) {
-      const div = calibration.combine === 'mean-scores' ? 2 : 1;
-      const scores = { a: (ab.scores.a + ba.scores.a) / div, b: (ab.scores.b + ba.scores.b) / div };
-      // The flip is judged by the same rule that picks the winner: each order's score winner.
-      const flip = winnerOf(ab.scores.a, ab.scores.b) !== winnerOf(ba.scores.a, ba.scores.b);
-      return { winner: winnerOf(scores.a, scores.b), scores, votes, confidence: confidenceOf(flip), details: { ...details, combinedBy: 'scores' }, flip };
-    }
-    // An order without any readable score cannot be summed: say so rather than switch rules silently.
-    details.combinedBy = 'agree-or-tie (an order had no scores)';
-  }
-  const flip = ab.winner !== ba.winner;
-  const winner = flip ? 'tie' : (ab.winner ?? 'tie');
-  return { winner, votes, confidence: confidenceOf(flip), details, flip };
 }
 
 /** Replies that never parsed, from the ledger. */
@@ -341,7 +276,7 @@ export function outcome(method: AnyMethod, state: EngineState): Outcome | null {
   if (!first) return null;
   const combined = second
     ? combineOrders(first, second, state.config.calibration)
-    : { ...first, flip: null };
+    : { ...first, flip: null, details: { ...first.details, ...(first.forceTie !== undefined ? { tieBecause: first.forceTie } : {}) } };
   const { calls, usage } = usageOf(state);
   const verdict: Verdict = {
     method: state.method,

@@ -5,12 +5,12 @@
  */
 import { z } from 'zod';
 import type { AnyMethod, MethodDefinition, Preset } from './method.js';
-import { chatEvalConfigSchema, chatEvalMethod, chatEvalPresets } from './methods/chateval.js';
-import { debateConfigSchema, debateMethod, debatePresets } from './methods/debate.js';
-import { ensembleConfigSchema, ensembleMethod, ensemblePresets } from './methods/ensemble.js';
-import { moreConfigSchema, moreMethod, morePresets } from './methods/more.js';
-import { samreConfigSchema, samreMethod, samrePresets } from './methods/samre.js';
-import { singleAgentConfigSchema, singleAgentMethod, singleAgentPresets } from './methods/single.js';
+import { chatEvalConfigSchema, chatEvalMethod, chatEvalPresets } from './methods/chateval/index.js';
+import { debateConfigSchema, debateMethod, debatePresets } from './methods/debate/index.js';
+import { ensembleConfigSchema, ensembleMethod, ensemblePresets } from './methods/ensemble/index.js';
+import { moreConfigSchema, moreMethod, morePresets } from './methods/more/index.js';
+import { samreConfigSchema, samreMethod, samrePresets } from './methods/samre/index.js';
+import { singleAgentConfigSchema, singleAgentMethod, singleAgentPresets } from './methods/single/index.js';
 import type { EngineState } from './protocol.js';
 import { EngineInputError } from './protocol.js';
 

@@ -86,6 +86,11 @@ export interface MethodVerdict {
   votes: Vote[];
   confidence: number;
   details?: Record<string, unknown>;
+  /**
+   * Set when the method's rule makes the item a tie whatever the scores say (ChatEval's script: a final
+   * reply it cannot read turns the item into a tie); the reason. Position calibration keeps the tie.
+   */
+  forceTie?: string;
 }
 
 /** A pairwise outcome: `A`, `B` or `tie`. */

@@ -1,19 +1,24 @@
+/**
+ * ChatEval's protocol: who speaks when, what each agent sees, the summarizer's memory, and the verdict as the
+ * authors' scoring script computes it (totals per order, totals summed over both orders, an unreadable final
+ * reply makes the item a tie). Prompts are checked byte for byte in `prompts-verbatim.test.ts`.
+ */
 import { describe, expect, it } from 'vitest';
 import type { LlmCallRequest } from '../../src/engine/call.js';
 import type { AnyMethod } from '../../src/engine/method.js';
 import type { EngineState } from '../../src/engine/protocol.js';
 import { createEvaluation, plannedCalls } from '../../src/engine/protocol.js';
 import type { PairwiseTask, PointwiseTask } from '../../src/engine/task.js';
-import { ANNOTATOR_ROLE, APPENDIX_ROLES } from '../../src/engine/methods/chateval-roles.js';
 import {
-  CHATEVAL_TOPICAL_CHAT_SOLO_TEMPLATE,
-  CHATEVAL_TOPICAL_CHAT_TEMPLATE,
+  CHATEVAL_PAIRWISE_FINAL,
   chatEvalConfigSchema,
   chatEvalMethod,
   chatEvalPresets,
-  TOPICAL_CHAT_ROLES,
-  topicalChatRoles,
-} from '../../src/engine/methods/chateval.js';
+  CODE_ROLES,
+  PAPER_ROLES,
+  SAME_ROLE_PAPER,
+  UNPARSED_TIE,
+} from '../../src/engine/methods/chateval/index.js';
 import type { Script } from '../support/waves.js';
 import { driveByWaves, promptText, verdictOf, waveIds } from '../support/waves.js';
 
@@ -44,307 +49,256 @@ function preset(id: string): Record<string, unknown> {
   return p.config;
 }
 
-/** Final turns end with the two score lines; earlier turns are free text naming the speaker. */
-function scores(a: number, b: number): string {
+/** A final reply in the configs' format. */
+function scores(a: number | string, b: number | string): string {
   return `Evaluation evidence: fine.\nThe score of Assistant 1: ${a}\nThe score of Assistant 2: ${b}`;
 }
 
-function isFinal(r: LlmCallRequest): boolean {
-  return r.parser.type !== 'text' && r.agent !== 'summarizer';
-}
+const isFinal = (r: LlmCallRequest) => r.parser.type !== 'text' && r.agent !== 'summarizer';
 
 /** Discussion replies `msg <id>`; final replies from `finals` by agent id. */
 function scripted(finals: Record<string, string>): Script {
   return (r) => (isFinal(r) ? (finals[r.agent] ?? 'no scores here') : `msg ${r.id}`);
 }
 
-function run(cfg: EngineState['config'], task: PairwiseTask | PointwiseTask, script: Script, roundTrip: boolean) {
+/** Each agent's (X, Y) scores wherever ANSWER-X and ANSWER-Y are shown. */
+function prefers(by: Record<string, [number, number]>): Script {
+  return (r) => {
+    if (!isFinal(r)) return `msg ${r.id}`;
+    const xFirst = promptText(r).indexOf('ANSWER-X') < promptText(r).indexOf('ANSWER-Y');
+    const [x, y] = by[r.agent] ?? [5, 5];
+    return xFirst ? scores(x, y) : scores(y, x);
+  };
+}
+
+function run(cfg: EngineState['config'], task: PairwiseTask | PointwiseTask, script: Script, roundTrip = false) {
   return driveByWaves(method, createEvaluation(method, cfg, task), script, { roundTrip });
 }
 
-describe.each([false, true])('chateval (roundTrip %s)', (roundTrip) => {
-  it('one-by-one, 2 agents × 2 turns: 4 sequential calls, each seeing everything said before', () => {
-    const cfg = config();
-    const { waves, outcome } = run(cfg, pairwise, scripted({ agent0: scores(8, 5), agent1: scores(7, 6) }), roundTrip);
+describe.each([false, true])('chateval strategies (roundTrip %s)', (roundTrip) => {
+  it('one-by-one, 2 agents × 2 turns: 4 sequential calls, each seeing every earlier message as [Name]: text', () => {
+    const { waves, outcome } = run(config(), pairwise, scripted({ agent0: scores(8, 5), agent1: scores(7, 6) }), roundTrip);
     expect(waveIds(waves)).toEqual([['turn1/agent0'], ['turn1/agent1'], ['turn2/agent0'], ['turn2/agent1']]);
     const [[t1a0], [t1a1], [t2a0], [t2a1]] = waves as [[LlmCallRequest], [LlmCallRequest], [LlmCallRequest], [LlmCallRequest]];
-    expect(promptText(t1a0)).not.toContain('msg ');
-    expect(promptText(t1a1)).toContain('[General Public]: msg turn1/agent0');
-    expect(promptText(t2a0)).toContain('[General Public]: msg turn1/agent0\n[Critic]: msg turn1/agent1');
-    // The last speaker sees the first speaker's final message too.
+    expect(promptText(t1a0)).toContain('Here is your discuss history:\n\n\nYou are now General Public');
+    expect(promptText(t1a1)).toContain('Here is your discuss history:\n[General Public]: msg turn1/agent0\n\nYou are now Critic');
+    expect(promptText(t2a0)).toContain('[General Public]: msg turn1/agent0\n[Critic]: msg turn1/agent1\n\n');
     expect(promptText(t2a1)).toContain(`[General Public]: ${scores(8, 5)}`);
-    // Only the last turn carries the format instruction and the score parser.
+    // Only the last turn carries the final instruction and the script's reader.
     expect(t1a0.parser).toEqual({ type: 'text' });
-    expect(promptText(t1a0)).not.toContain('The score of Assistant 1: [score only]');
-    expect(t2a0.parser).toEqual({ type: 'chateval-scores', min: 1, max: 10 });
-    expect(promptText(t2a0)).toContain('The score of Assistant 1: [score only]');
-    // Table 6 slots and README defaults.
-    expect(promptText(t1a0)).toContain('ANSWER-X');
-    expect(promptText(t1a0)).toContain(APPENDIX_ROLES[0]?.description);
-    expect(promptText(t1a1)).toContain('please make your talk short and clear, Critic !');
+    expect(promptText(t1a0).endsWith('short and clear, General Public !\n\n')).toBe(true);
+    expect(t2a0.parser).toEqual({ type: 'chateval-scores', min: 1, max: 10, read: 'script' });
+    expect(promptText(t2a0).endsWith(`short and clear, General Public !\n\n${CHATEVAL_PAIRWISE_FINAL}`)).toBe(true);
+    expect(promptText(t1a0)).toContain(CODE_ROLES['General Public']);
     expect(t1a0).toMatchObject({ agent: 'agent0', label: 'General Public', stage: 'turn 1', temperature: 0, maxTokens: 512 });
     const v = verdictOf(outcome);
-    expect(v.winner).toBe('A');
-    expect(v.scores).toEqual({ a: 7.5, b: 5.5 });
-    expect(v.confidence).toBe(1);
-    expect(v.calls).toBe(4);
-    expect(v.positionFlip).toBeNull();
+    // The higher total wins (8 + 7 against 5 + 6); uncalibrated, the scores are the mean over agents.
+    expect(v).toMatchObject({ winner: 'A', scores: { a: 7.5, b: 5.5 }, calls: 4, positionFlip: null });
+    expect(v.confidence).toBeCloseTo(2 / 9);
+    expect(v.details).toMatchObject({ totalScores: { a: 15, b: 11 }, meanScores: { a: 7.5, b: 5.5 }, tally: { A: 2, B: 0, tie: 0 }, aggregate: 'total' });
     expect(v.votes).toEqual([
       { agent: 'agent0', label: 'General Public', winner: 'A', scores: { a: 8, b: 5 }, parsed: true },
       { agent: 'agent1', label: 'Critic', winner: 'A', scores: { a: 7, b: 6 }, parsed: true },
     ]);
   });
 
-  it('simultaneous-talk, 3 agents × 2 turns: 2 waves of 3, round 2 holds the whole round 1', () => {
-    const cfg = config({ strategy: 'simultaneous-talk', agents: [{}, {}, {}] });
-    const { waves, outcome, state } = run(
-      cfg,
-      pairwise,
-      scripted({ agent0: scores(8, 5), agent1: scores(4, 6), agent2: scores(9, 2) }),
-      roundTrip,
-    );
+  it('simultaneous-talk, 3 agents × 2 turns: 2 waves of 3, turn 2 sees all of turn 1', () => {
+    const cfg = config({ strategy: 'simultaneous-talk', roleGroup: 'generic', agents: [{}, {}, {}] });
+    const { waves, outcome, state } = run(cfg, pairwise, scripted({ agent0: scores(8, 5), agent1: scores(4, 6), agent2: scores(9, 2) }), roundTrip);
     expect(waveIds(waves)).toEqual([
       ['turn1/agent0', 'turn1/agent1', 'turn1/agent2'],
       ['turn2/agent0', 'turn2/agent1', 'turn2/agent2'],
     ]);
     for (const r of waves[0] ?? []) expect(promptText(r)).not.toContain('msg turn1');
-    for (const r of waves[1] ?? []) {
-      expect(promptText(r)).toContain(
-        '[General Public]: msg turn1/agent0\n[Critic]: msg turn1/agent1\n[News Author]: msg turn1/agent2',
-      );
-    }
+    for (const r of waves[1] ?? []) expect(promptText(r)).toContain('[General Public]: msg turn1/agent0\n[Critic]: msg turn1/agent1\n[News Author]: msg turn1/agent2');
     expect(plannedCalls(method, state)).toBe(6);
     const v = verdictOf(outcome);
-    expect(v.winner).toBe('A');
+    // Totals (21, 13): A, although one agent of three prefers B.
+    expect(v).toMatchObject({ winner: 'A', scores: { a: 7, b: 13 / 3 }, details: { totalScores: { a: 21, b: 13 } } });
     expect(v.votes.map((x) => x.winner)).toEqual(['A', 'B', 'A']);
-    expect(v.confidence).toBeCloseTo(1 / 3);
-    expect(v.scores).toEqual({ a: 7, b: 13 / 3 });
+    expect(v.confidence).toBeCloseTo((7 - 13 / 3) / 9);
   });
 
-  it('summarizer: one summary per agent per round between turns; the summary replaces the history', () => {
-    const cfg = config({ strategy: 'simultaneous-talk-with-summarizer', turns: 3, agents: [{}, {}, {}], summarizer: { model: 'sum-model' } });
-    const script: Script = (r) =>
-      r.agent === 'summarizer' ? `summary ${r.id}` : isFinal(r) ? scores(6, 6) : `msg ${r.id}`;
+  it("summarizer (code): before turn t > 1 each agent's memory is summarised and the summary joins that memory", () => {
+    const cfg = config({ strategy: 'simultaneous-talk-with-summarizer', turns: 3, roleGroup: 'generic', agents: [{}, {}, {}], summarizer: { model: 'sum-model' } });
+    const script: Script = (r) => (r.agent === 'summarizer' ? `summary ${r.id}` : isFinal(r) ? scores(6, 6) : `msg ${r.id}`);
     const { waves, outcome, state } = run(cfg, pairwise, script, roundTrip);
     expect(waveIds(waves)).toEqual([
       ['turn1/agent0', 'turn1/agent1', 'turn1/agent2'],
-      ['turn1/summary/agent0', 'turn1/summary/agent1', 'turn1/summary/agent2'],
-      ['turn2/agent0', 'turn2/agent1', 'turn2/agent2'],
       ['turn2/summary/agent0', 'turn2/summary/agent1', 'turn2/summary/agent2'],
+      ['turn2/agent0', 'turn2/agent1', 'turn2/agent2'],
+      ['turn3/summary/agent0', 'turn3/summary/agent1', 'turn3/summary/agent2'],
       ['turn3/agent0', 'turn3/agent1', 'turn3/agent2'],
     ]);
     expect(plannedCalls(method, state)).toBe(15);
-    const [, sum1, speak2, sum2] = waves;
-    const s10 = sum1?.[0] as LlmCallRequest;
-    expect(s10).toMatchObject({ agent: 'summarizer', label: 'Summarizer (General Public)', stage: 'turn 1 summary', model: 'sum-model' });
-    expect(promptText(s10)).toContain(
-      'Current summary:\n\n\nNew lines:\n[General Public]: msg turn1/agent0\n[Critic]: msg turn1/agent1\n[News Author]: msg turn1/agent2',
+    const [, sum2, speak2, sum3] = waves;
+    const s20 = sum2?.[0] as LlmCallRequest;
+    expect(s20).toMatchObject({ agent: 'summarizer', label: 'Summarizer (General Public)', stage: 'turn 2 summary', model: 'sum-model' });
+    // summary.py: "Current summary" empty at first; new lines are `[sender] : message` + newline each.
+    expect(promptText(s20)).toContain(
+      'Current summary:\n\n\nNew lines:\n[General Public] : msg turn1/agent0\n[Critic] : msg turn1/agent1\n[News Author] : msg turn1/agent2\n\n\nNew summary:\n',
     );
-    // Round 2: each agent sees its own summary instead of the raw round.
+    // Turn 2: the raw turn 1 stays in memory and the agent's own summary follows it, sent by "Summarizer".
     const p21 = promptText(speak2?.[1] as LlmCallRequest);
-    expect(p21).toContain('summary turn1/summary/agent1');
-    expect(p21).not.toContain('msg turn1/agent0');
-    expect(p21).not.toContain('summary turn1/summary/agent0');
-    // The next summary builds on the current one.
-    expect(promptText(sum2?.[2] as LlmCallRequest)).toContain('Current summary:\nsummary turn1/summary/agent2\n');
-    const v = verdictOf(outcome);
-    expect(v.winner).toBe('tie');
-    expect(v.calls).toBe(15);
+    expect(p21).toContain('[News Author]: msg turn1/agent2\n[Summarizer]: summary turn2/summary/agent1\n\n');
+    expect(p21).not.toContain('summary turn2/summary/agent0');
+    // The next summary starts from the current one and sees the whole memory, its summary included.
+    const s32 = promptText(sum3?.[2] as LlmCallRequest);
+    expect(s32).toContain('Current summary:\nsummary turn2/summary/agent2\n');
+    expect(s32).toContain('[Summarizer] : summary turn2/summary/agent2\n[General Public] : msg turn2/agent0\n');
+    expect(verdictOf(outcome)).toMatchObject({ winner: 'tie', calls: 15 });
   });
 
-  it('majority vote: no majority is a tie; the margin is the confidence', () => {
-    const cfg = config();
-    const v = verdictOf(run(cfg, pairwise, scripted({ agent0: scores(9, 3), agent1: scores(2, 8) }), roundTrip).outcome);
-    expect(v.winner).toBe('tie');
-    expect(v.confidence).toBe(0);
-    expect(v.scores).toEqual({ a: 5.5, b: 5.5 });
-    expect(v.details).toMatchObject({ tally: { A: 1, B: 1, tie: 0 } });
-
-    const four = config({ agents: [{}, {}, {}, {}] });
-    const w = verdictOf(
-      run(four, pairwise, scripted({ agent0: scores(3, 9), agent1: scores(2, 8), agent2: scores(5, 5), agent3: scores(1, 2) }), roundTrip)
-        .outcome,
-    );
-    expect(w.winner).toBe('B');
-    expect(w.confidence).toBe(0.5);
-    expect(w.votes.map((x) => x.label)).toEqual(['General Public', 'Critic', 'News Author', 'Psychologist']);
-  });
-
-  it('pointwise (Topical-Chat preset): 2 agents × 2 turns (§3.2), per-aspect labelled score, mean, 1 − spread confidence', () => {
-    const cfg = config(preset('chateval-topical-chat'));
-    const { waves, outcome } = run(cfg, pointwise, scripted({ agent0: 'Naturalness: 3', agent1: '- Naturalness: 2' }), roundTrip);
-    expect(waveIds(waves)).toEqual([['turn1/agent0'], ['turn1/agent1'], ['turn2/agent0'], ['turn2/agent1']]);
-    const last = waves[3]?.[0] as LlmCallRequest;
-    expect(last.parser).toEqual({ type: 'labelled-score', label: 'Naturalness', min: 1, max: 3 });
-    expect(last.maxTokens).toBe(256);
-    const prompt = promptText(last);
-    expect(prompt).toContain('Naturalness (1-3) Is the degree to which the response sounds natural');
-    expect(prompt).toContain('Corresponding Fact:\n\nMiles Davis recorded Kind of Blue in 1959.');
-    expect(prompt).toMatch(/Evaluation Form \(scores ONLY\):\n\n- Naturalness:$/);
-    // The role prompts name only the referees present: no absent News Author.
-    expect(prompt).toContain('You are General Public, and you are interested in the story and looking for updates on the investigation. You are now going to cooperate with Critic to help rate the response.');
-    expect(prompt).not.toContain('News Author');
-    expect(promptText(waves[0]?.[0] as LlmCallRequest)).not.toContain('Evaluation Form');
-    const v = verdictOf(outcome);
-    expect(v.score).toBe(2.5);
-    expect(v.confidence).toBe(0.5);
-    expect(v.winner).toBeUndefined();
-    expect(v.votes.map((x) => [x.label, x.score])).toEqual([
-      ['Critic', 3],
-      ['General Public', 2],
-    ]);
-  });
-
-  it('calibration (FairEval preset): both orders, each agent\'s scores summed over the orders, majority of agents, positionFlip', () => {
-    const cfg = config(preset('chateval-faireval'));
-    // A judge biased to the first position: Assistant 1 always gets 8, Assistant 2 gets 6.
-    const biased = run(cfg, pairwise, (r) => (isFinal(r) ? scores(8, 6) : `msg ${r.id}`), roundTrip);
-    expect(waveIds(biased.waves)[0]).toEqual(['ab/turn1/agent0', 'ba/turn1/agent0']);
-    expect(biased.waves).toHaveLength(4);
-    expect(plannedCalls(method, biased.state)).toBe(8);
-    // The BA prompts show answer B first.
-    const ba = biased.waves[0]?.[1] as LlmCallRequest;
-    expect(promptText(ba).indexOf('ANSWER-Y')).toBeLessThan(promptText(ba).indexOf('ANSWER-X'));
-    const b = verdictOf(biased.outcome);
-    // Each agent: AB (8, 6) + BA mapped back (6, 8) = (14, 14), a tie; totals over both agents (28, 28).
-    expect(b.scores).toEqual({ a: 28, b: 28 });
-    expect(b.winner).toBe('tie');
-    expect(b.positionFlip).toBe(true);
-    expect(b.details).toMatchObject({ combinedBy: 'per-agent-sum' });
-    // Two tie votes out of two: margin 1, halved for the flip.
-    expect(b.confidence).toBe(0.5);
-    expect(b.votes).toHaveLength(4);
-    expect(b.votes.filter((x) => x.order === 'BA').map((x) => x.scores)).toEqual([
-      { a: 6, b: 8 },
-      { a: 6, b: 8 },
-    ]);
-
-    /** Each agent's (X, Y) scores wherever X and Y are shown. */
-    const prefers =
-      (by: Record<string, [number, number]>): Script =>
-      (r) => {
-        if (!isFinal(r)) return `msg ${r.id}`;
-        const xFirst = promptText(r).indexOf('ANSWER-X') < promptText(r).indexOf('ANSWER-Y');
-        const [x, y] = by[r.agent] ?? [5, 5];
-        return xFirst ? scores(x, y) : scores(y, x);
-      };
-    // Both agents prefer ANSWER-X wherever it stands: 9 vs 5, and 8 vs 4 from the Critic.
-    const f = verdictOf(run(cfg, pairwise, prefers({ agent0: [9, 5], agent1: [8, 4] }), roundTrip).outcome);
-    // agent0 (18, 10), agent1 (16, 8): both A; totals (34, 18).
-    expect(f.scores).toEqual({ a: 34, b: 18 });
-    expect(f.winner).toBe('A');
-    expect(f.positionFlip).toBe(false);
-    expect(f.confidence).toBe(1);
-
-    // The agents decide, not the pooled totals: one agent strongly for Y, two mildly for X.
-    const three = config({ ...preset('chateval-faireval'), agents: [{}, {}, {}] });
-    const m = verdictOf(run(three, pairwise, prefers({ agent0: [1, 10], agent1: [6, 5], agent2: [6, 5] }), roundTrip).outcome);
-    // Sums: agent0 (2, 20) → B, agent1 (12, 10) → A, agent2 (12, 10) → A; totals (26, 40) would say B.
-    expect(m.scores).toEqual({ a: 26, b: 40 });
-    expect(m.winner).toBe('A');
-    expect(m.positionFlip).toBe(false);
-    expect(m.confidence).toBeCloseTo(1 / 3);
-  });
-
-  it('calibration: a final reply that never parses in one order adds nothing to that agent\'s sums', () => {
-    const cfg = config(preset('chateval-faireval'));
-    // General Public prefers ANSWER-X 7 vs 5 in both orders; the Critic prefers ANSWER-Y 5 vs 6 in the
-    // normal order and never gives readable scores in the swapped one.
-    const script: Script = (r) => {
-      if (!isFinal(r)) return `msg ${r.id}`;
-      if (r.agent === 'agent1' && r.id.startsWith('ba/')) return 'I refuse to score.';
-      const xFirst = promptText(r).indexOf('ANSWER-X') < promptText(r).indexOf('ANSWER-Y');
-      const [x, y] = r.agent === 'agent0' ? [7, 5] : [5, 6];
-      return xFirst ? scores(x, y) : scores(y, x);
-    };
-    const { waves, outcome } = run(cfg, pairwise, script, roundTrip);
-    // The unparsed reply is re-asked parseRetries (3) times: 8 first calls + 3 repairs.
-    expect(waveIds(waves).flat().filter((id) => id.startsWith('ba/turn2/agent1'))).toEqual([
-      'ba/turn2/agent1',
-      'ba/turn2/agent1#1',
-      'ba/turn2/agent1#2',
-      'ba/turn2/agent1#3',
-    ]);
-    const v = verdictOf(outcome);
-    expect(v.calls).toBe(11);
-    expect(v.unparsed.map((u) => u.callId)).toEqual(['ba/turn2/agent1']);
-    // agent0: (7, 5) + (7, 5) = (14, 10) → A. agent1: (5, 6) + nothing = (5, 6) → B. One each: a tie.
-    expect(v.scores).toEqual({ a: 19, b: 16 });
-    expect(v.winner).toBe('tie');
-    expect(v.confidence).toBe(0);
-    expect(v.details).toMatchObject({ combinedBy: 'per-agent-sum' });
-    expect(v.votes.filter((x) => x.order === 'BA')).toEqual([
-      { agent: 'agent0', label: 'General Public', winner: 'A', scores: { a: 7, b: 5 }, parsed: true, order: 'BA' },
-      { agent: 'agent1', label: 'Critic', winner: 'tie', parsed: false, order: 'BA' },
-    ]);
-  });
-
-  it('an unparsed final reply is repaired parseRetries times, then a tie vote listed in unparsed', () => {
-    const cfg = config();
-    const { waves, outcome } = run(cfg, pairwise, scripted({ agent0: scores(9, 4), agent1: 'I refuse to score.' }), roundTrip);
-    expect(waveIds(waves)).toEqual([
-      ['turn1/agent0'],
-      ['turn1/agent1'],
-      ['turn2/agent0'],
-      ['turn2/agent1'],
-      ['turn2/agent1#1'],
-      ['turn2/agent1#2'],
-      ['turn2/agent1#3'],
-    ]);
-    const repair = waves[6]?.[0] as LlmCallRequest;
-    expect(repair.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user', 'assistant', 'user']);
-    const v = verdictOf(outcome);
-    expect(v.votes[1]).toEqual({ agent: 'agent1', label: 'Critic', winner: 'tie', parsed: false });
-    expect(v.unparsed).toEqual([
-      { callId: 'turn2/agent1', agent: 'agent1', stage: 'turn 2', reason: expect.stringContaining('The score of Assistant 1') as string },
-    ]);
-    // One A vote and one tie: no majority.
-    expect(v.winner).toBe('tie');
-    expect(v.scores).toEqual({ a: 9, b: 4 });
-    expect(v.calls).toBe(7);
-  });
-
-  it('a repaired reply counts once it parses', () => {
-    const cfg = config({ parseRetries: 1 });
-    const script: Script = (r) => (r.id === 'turn2/agent1' ? 'oops' : isFinal(r) ? scores(3, 7) : `msg ${r.id}`);
-    const v = verdictOf(run(cfg, pairwise, script, roundTrip).outcome);
-    expect(v.winner).toBe('B');
-    expect(v.unparsed).toEqual([]);
-    expect(v.calls).toBe(5);
-  });
-
-  it('same-role ablation: every agent gets the Annotator prompt, names numbered', () => {
-    const cfg = config(preset('chateval-same-role'));
-    const { waves } = run(cfg, pairwise, scripted({ agent0: scores(5, 4), agent1: scores(5, 4) }), roundTrip);
-    // Calibrated preset: each wave holds the same slot in both orders.
-    expect(waveIds(waves).slice(0, 2)).toEqual([
-      ['ab/turn1/agent0', 'ba/turn1/agent0'],
-      ['ab/turn1/agent1', 'ba/turn1/agent1'],
-    ]);
-    expect(waves.slice(0, 2).map((w) => w.map((r) => r.label))).toEqual([
-      ['Annotator 1', 'Annotator 1'],
-      ['Annotator 2', 'Annotator 2'],
-    ]);
-    for (const r of waves.flat()) expect(promptText(r)).toContain(ANNOTATOR_ROLE.description);
-    expect(promptText(waves[1]?.[0] as LlmCallRequest)).toContain('[Annotator 1]: msg ab/turn1/agent0');
-  });
-
-  it('per-agent model settings override the defaults', () => {
-    const cfg = config({ defaults: { model: 'base', temperature: 0.3 }, agents: [{}, { role: 'Scientist', model: 'strong', maxTokens: 100 }] });
-    const { waves } = run(cfg, pairwise, scripted({ agent0: scores(5, 4), agent1: scores(5, 4) }), roundTrip);
-    expect(waves[0]?.[0]).toMatchObject({ model: 'base', temperature: 0.3, maxTokens: 512, label: 'General Public' });
-    expect(waves[1]?.[0]).toMatchObject({ model: 'strong', temperature: 0.3, maxTokens: 100, label: 'Scientist' });
+  it("summarizer (summaryMode 'replace', arXiv text): the history is the latest summary only", () => {
+    const cfg = config({ strategy: 'simultaneous-talk-with-summarizer', summaryMode: 'replace', turns: 3, roleGroup: 'generic', agents: [{}, {}, {}] });
+    const script: Script = (r) => (r.agent === 'summarizer' ? `summary ${r.id}` : isFinal(r) ? scores(6, 6) : `msg ${r.id}`);
+    const { waves } = run(cfg, pairwise, script, roundTrip);
+    const p31 = promptText(waves[4]?.[1] as LlmCallRequest);
+    expect(p31).toContain('Here is your discuss history:\nsummary turn3/summary/agent1\n\n');
+    expect(p31).not.toContain('msg turn');
+    // The summary of turn 3 reads turn 2's messages on top of the previous summary.
+    const s31 = promptText(waves[3]?.[1] as LlmCallRequest);
+    expect(s31).toContain('Current summary:\nsummary turn2/summary/agent1\n');
+    expect(s31).toContain('New lines:\n[General Public] : msg turn2/agent0\n');
+    expect(s31).not.toContain('turn1/agent0');
   });
 });
 
-describe('chateval state', () => {
+describe('chateval verdicts', () => {
+  it("aggregate: 'total' (the script) against 'majority' (§2's text)", () => {
+    const three = { agents: [{}, {}, {}], roleGroup: 'generic' };
+    const replies = { agent0: scores(1, 10), agent1: scores(6, 5), agent2: scores(6, 5) };
+    const total = verdictOf(run(config(three), pairwise, scripted(replies)).outcome);
+    expect(total).toMatchObject({ winner: 'B', scores: { a: 13 / 3, b: 20 / 3 } });
+    const maj = verdictOf(run(config({ ...three, aggregate: 'majority' }), pairwise, scripted(replies)).outcome);
+    expect(maj).toMatchObject({ winner: 'A', scores: { a: 13 / 3, b: 20 / 3 } });
+    expect(maj.confidence).toBeCloseTo(1 / 3);
+  });
+
+  it("FairEval preset: both orders, each answer's scores summed over agents and orders (calc_score_calibration 'average')", () => {
+    const cfg = config(preset('chateval-faireval'));
+    // First-position bias: Assistant 1 always 8, Assistant 2 always 6.
+    const biased = run(cfg, pairwise, (r) => (isFinal(r) ? scores(8, 6) : `msg ${r.id}`));
+    expect(waveIds(biased.waves)[0]).toEqual(['ab/turn1/agent0', 'ba/turn1/agent0']);
+    expect(plannedCalls(method, biased.state)).toBe(8);
+    const ba = biased.waves[0]?.[1] as LlmCallRequest;
+    expect(promptText(ba).indexOf('ANSWER-Y')).toBeLessThan(promptText(ba).indexOf('ANSWER-X'));
+    const b = verdictOf(biased.outcome);
+    // AB totals (16, 12) + BA mapped back (12, 16) = (28, 28).
+    expect(b).toMatchObject({ winner: 'tie', scores: { a: 28, b: 28 }, positionFlip: true });
+    expect(b.details).toMatchObject({ combinedBy: 'sum-scores' });
+    // Each order: (8 − 6) / 9; halved for the flip.
+    expect(b.confidence).toBeCloseTo(1 / 9);
+
+    // The totals decide, not the agents: one agent strongly for Y outweighs two mildly for X.
+    const three = config({ ...preset('chateval-faireval'), roleGroup: 'generic', agents: [{}, {}, {}] });
+    const m = verdictOf(run(three, pairwise, prefers({ agent0: [1, 10], agent1: [6, 5], agent2: [6, 5] })).outcome);
+    expect(m).toMatchObject({ winner: 'B', scores: { a: 26, b: 40 }, positionFlip: false });
+    // The per-agent reading of the arXiv text is an option.
+    const perAgent = config({ ...preset('chateval-faireval'), roleGroup: 'generic', agents: [{}, {}, {}], calibration: { enabled: true, combine: 'per-agent-majority' } });
+    const p = verdictOf(run(perAgent, pairwise, prefers({ agent0: [1, 10], agent1: [6, 5], agent2: [6, 5] })).outcome);
+    expect(p).toMatchObject({ winner: 'A', scores: { a: 26, b: 40 } });
+    expect(p.details).toMatchObject({ combinedBy: 'per-agent-majority' });
+  });
+
+  it('FairEval preset: an unreadable final reply is asked again with the identical prompt, then the item is a tie', () => {
+    const cfg = config(preset('chateval-faireval'));
+    const script: Script = (r) => (r.agent === 'agent1' && r.id.startsWith('ba/turn2') ? 'I refuse to score.' : prefers({ agent0: [9, 2], agent1: [9, 2] })(r, 0));
+    const { waves, outcome } = run(cfg, pairwise, script);
+    const retries = waves.flat().filter((r) => r.id.startsWith('ba/turn2/agent1'));
+    // max_retry 3: three tries in all, each the same single user message.
+    expect(retries.map((r) => r.id)).toEqual(['ba/turn2/agent1', 'ba/turn2/agent1#1', 'ba/turn2/agent1#2']);
+    expect(retries[2]?.messages).toEqual(retries[0]?.messages);
+    const v = verdictOf(outcome);
+    expect(v.calls).toBe(10);
+    expect(v.unparsed.map((u) => u.callId)).toEqual(['ba/turn2/agent1']);
+    // AB (18, 4) + BA (9, 2): A by the numbers, but the script scores the item a tie.
+    expect(v).toMatchObject({ winner: 'tie', scores: { a: 27, b: 6 }, confidence: 0 });
+    expect(v.details).toMatchObject({ tieBecause: UNPARSED_TIE });
+  });
+
+  it('a reply with both score lines but no number is final at once (the agent accepted it) and ties the item', () => {
+    const cfg = config(preset('chateval-faireval'));
+    const script: Script = (r) => (r.id === 'ab/turn2/agent0' ? scores('8/10', '6/10') : prefers({ agent0: [9, 2], agent1: [9, 2] })(r, 0));
+    const v = verdictOf(run(cfg, pairwise, script).outcome);
+    expect(v.calls).toBe(8);
+    expect(v.winner).toBe('tie');
+    expect(v.unparsed.map((u) => u.callId)).toEqual(['ab/turn2/agent0']);
+    // The same reply under `scoreRead: 'lenient'` is read as 8 and 6.
+    const lenient = verdictOf(run(config({ ...preset('chateval-faireval'), scoreRead: 'lenient' }), pairwise, script).outcome);
+    expect(lenient).toMatchObject({ winner: 'A', scores: { a: 8 + 9 + 18, b: 6 + 2 + 4 } });
+  });
+
+  it("unparsed: 'ignore' leaves the reply out; the default repair names the format", () => {
+    const cfg = config({ unparsed: 'ignore', parseRetries: 1 });
+    const { waves, outcome } = run(cfg, pairwise, scripted({ agent0: scores(9, 4), agent1: 'I refuse to score.' }));
+    const repair = waves.at(-1)?.[0] as LlmCallRequest;
+    expect(repair.id).toBe('turn2/agent1#1');
+    expect(repair.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    const v = verdictOf(outcome);
+    expect(v).toMatchObject({ winner: 'A', scores: { a: 9, b: 4 } });
+    expect(v.votes[1]).toEqual({ agent: 'agent1', label: 'Critic', winner: 'tie', parsed: false });
+  });
+
+  it('Topical-Chat preset: Critic, General Public, News Author, 6 sequential turns, last character read, mean', () => {
+    const cfg = config(preset('chateval-topical-chat'));
+    const finals = { agent0: 'Explaination: natural.\nNaturalness: 3', agent1: 'Explaination: ok.\nNaturalness: 2', agent2: 'Naturalness: 2 (somewhat natural)' };
+    const { waves, outcome } = run(cfg, pointwise, scripted(finals));
+    // News Author's unreadable reply is asked twice more with the same prompt.
+    expect(waveIds(waves).flat()).toEqual(['turn1/agent0', 'turn1/agent1', 'turn1/agent2', 'turn2/agent0', 'turn2/agent1', 'turn2/agent2', 'turn2/agent2#1', 'turn2/agent2#2']);
+    const last = waves[5]?.[0] as LlmCallRequest;
+    expect(last).toMatchObject({ parser: { type: 'last-char' }, maxTokens: 256, temperature: 0, label: 'News Author' });
+    const prompt = promptText(last);
+    expect(prompt).toContain('Corresponding Fact:\n\nMiles Davis recorded Kind of Blue in 1959.\n\nResponse:\n\nDid you know');
+    expect(prompt.endsWith('Now, What is your opinion, News Author ?\n\nOutput with the following format strictly:\nExplaination: [Your explaination]\nNaturalness: [Your answer (scores ONLY)]')).toBe(true);
+    expect(promptText(waves[0]?.[0] as LlmCallRequest).endsWith('Critic ?\n\n')).toBe(true);
+    const v = verdictOf(outcome);
+    // News Author's last character is ")": unreadable after 3 tries, left out of the mean (3 + 2) / 2.
+    expect(v.unparsed.map((u) => u.callId)).toEqual(['turn2/agent2']);
+    expect(v.score).toBe(2.5);
+    expect(v.votes.map((x) => [x.label, x.score ?? null])).toEqual([
+      ['Critic', 3],
+      ['General Public', 2],
+      ['News Author', null],
+    ]);
+  });
+});
+
+describe('chateval roles and prompt sources', () => {
+  it('same-role preset (code): Annotator1 and Annotator2; the paper text is an option', () => {
+    const code = run(config(preset('chateval-same-role')), pairwise, scripted({}));
+    expect(code.waves.slice(0, 2).map((w) => w.map((r) => r.label))).toEqual([
+      ['Annotator1', 'Annotator1'],
+      ['Annotator2', 'Annotator2'],
+    ]);
+    expect(promptText(code.waves[1]?.[0] as LlmCallRequest)).toContain('[Annotator1]: msg ab/turn1/agent0\n\nYou are Annotator2, one of the referees in this task.');
+    const paper = run(config({ ...preset('chateval-same-role'), promptSource: 'paper' }), pairwise, scripted({}));
+    expect(paper.waves[1]?.[0]?.label).toBe('Annotator 2');
+    expect(promptText(paper.waves[1]?.[0] as LlmCallRequest)).toContain(SAME_ROLE_PAPER);
+  });
+
+  it("promptSource 'paper': Table 6's template and Appendix A's roles", () => {
+    const { waves } = run(config({ promptSource: 'paper' }), pairwise, scripted({}));
+    const p = promptText(waves[1]?.[0] as LlmCallRequest);
+    expect(p).toContain('Here is your discussion history:\n[General Public]: msg turn1/agent0\n' + PAPER_ROLES.Critic);
+    expect(p).toContain('There are a few other referees assigned the same task, it’s your responsibility');
+  });
+
+  it('per-agent model settings override the defaults; custom roles and role groups', () => {
+    const cfg = config({ defaults: { model: 'base', temperature: 0.3 }, agents: [{}, { role: 'Scientist', model: 'strong', maxTokens: 100 }] });
+    const { waves } = run(cfg, pairwise, scripted({}));
+    expect(waves[0]?.[0]).toMatchObject({ model: 'base', temperature: 0.3, maxTokens: 512, label: 'General Public' });
+    expect(waves[1]?.[0]).toMatchObject({ model: 'strong', temperature: 0.3, maxTokens: 100, label: 'Scientist' });
+    const c = config({ roleGroup: 'coding', agents: [{}, { role: { name: 'Tester', description: 'You are Tester.' } }] });
+    expect(run(c, pairwise, scripted({})).waves.slice(0, 2).map((w) => w[0]?.label)).toEqual(['Guido van Rossum', 'Tester']);
+  });
+
   it('gives the same outcome with and without a JSON round trip after every result', () => {
     const cfg = config({ ...preset('chateval-summarizer'), turns: 3 });
     const script: Script = (r) => (r.agent === 'summarizer' ? `summary ${r.id}` : isFinal(r) ? scores(r.id.startsWith('ab') ? 7 : 4, 5) : `msg ${r.id}`);
     const plain = run(cfg, pairwise, script, false);
     const tripped = run(cfg, pairwise, script, true);
     expect(tripped.outcome).toEqual(plain.outcome);
-    expect(tripped.state).toEqual(plain.state);
     expect(verdictOf(plain.outcome).calls).toBe(2 * (3 * 3 + 2 * 3));
   });
 });
@@ -352,74 +306,24 @@ describe('chateval state', () => {
 describe('chateval config', () => {
   it('fills defaults', () => {
     const c = chatEvalConfigSchema.parse({ method: 'chateval' });
-    expect(c).toMatchObject({ strategy: 'one-by-one', turns: 2, parseRetries: 3, sameRole: false, scale: { min: 1, max: 10 } });
+    expect(c).toMatchObject({ strategy: 'one-by-one', turns: 2, parseRetries: 3, sameRole: false, promptSource: 'code', scoreRead: 'script', aggregate: 'total', unparsed: 'tie', summaryMode: 'append' });
     expect(c.agents).toEqual([{ role: 'General Public' }, { role: 'Critic' }]);
-    expect(c.templates.pairwise).toContain('[The Start of Assistant 1’s Answer]');
-    expect(c.templates.summary).toContain('New summary:');
   });
 
   it('rejects template typos, unknown roles, roles missing and out-of-range sizes', () => {
     const typo = chatEvalConfigSchema.safeParse({ method: 'chateval', templates: { pairwise: 'Q: {{questoin}} {{chat_history}}' } });
     expect(typo.success).toBe(false);
-    expect(typo.error?.issues[0]?.message).toContain('{{questoin}}');
     expect(typo.error?.issues[0]?.path).toEqual(['templates', 'pairwise']);
-    // The summary template cannot use the task's placeholders.
     expect(chatEvalConfigSchema.safeParse({ method: 'chateval', templates: { summary: '{{question}}' } }).success).toBe(false);
     expect(chatEvalConfigSchema.safeParse({ method: 'chateval', agents: [{ role: 'Wizard' }] }).success).toBe(false);
     const missing = chatEvalConfigSchema.safeParse({ method: 'chateval', roleGroup: 'coding', agents: [{}, {}, {}, {}] });
-    expect(missing.success).toBe(false);
     expect(missing.error?.issues[0]?.path).toEqual(['agents', 3, 'role']);
-    expect(chatEvalConfigSchema.safeParse({ method: 'chateval', agents: Array(9).fill({ role: 'Critic' }) }).success).toBe(false);
     expect(chatEvalConfigSchema.safeParse({ method: 'chateval', turns: 11 }).success).toBe(false);
-    expect(chatEvalConfigSchema.safeParse({ method: 'chateval', strategy: 'shouting' }).success).toBe(false);
     expect(chatEvalConfigSchema.safeParse({ method: 'chateval', extra: 1 }).success).toBe(false);
   });
 
-  it('accepts custom roles and role groups', () => {
-    const c = config({ roleGroup: 'coding', agents: [{}, { role: { name: 'Tester', description: 'You are Tester.' } }] });
-    const { waves } = run(c, pairwise, scripted({}), false);
-    expect(waves.slice(0, 2).map((w) => w[0]?.label)).toEqual(['Guido van Rossum', 'Tester']);
-    expect(promptText(waves[0]?.[0] as LlmCallRequest)).toContain('You are Guido van Rossum. You are the creator of the Python programming language');
-  });
-
-  it('Topical-Chat roles: all three reproduce the authors\' prompts verbatim; fewer name only those present', () => {
-    const challenge = "Please think critically by yourself and note that it's fine to challenge other if you want to stick to your point.";
-    expect(TOPICAL_CHAT_ROLES).toEqual([
-      {
-        name: 'Critic',
-        description: `You are Critic, and you will check fluent writing, clear sentences, and good wording in response. You are now going to cooperate with General Public and News Author to help rate the response. ${challenge}`,
-      },
-      {
-        name: 'General Public',
-        description: `You are General Public, and you are interested in the story and looking for updates on the investigation. You are now going to cooperate with Critic and News Author to help rate the response. ${challenge}`,
-      },
-      {
-        name: 'News Author',
-        description: `You are News Author, and you will check the response for consistency with the original article. You are now going to cooperate with Critic and General Public to help rate the response. ${challenge}`,
-      },
-    ]);
-    expect(topicalChatRoles(['Critic', 'General Public']).map((r) => r.description)).toEqual([
-      `You are Critic, and you will check fluent writing, clear sentences, and good wording in response. You are now going to cooperate with General Public to help rate the response. ${challenge}`,
-      `You are General Public, and you are interested in the story and looking for updates on the investigation. You are now going to cooperate with Critic to help rate the response. ${challenge}`,
-    ]);
-    // The ensemble's prompt is this one without the discussion paragraph and history.
-    expect(CHATEVAL_TOPICAL_CHAT_TEMPLATE).toContain('Here is your discuss history:\n{{chat_history}}');
-    expect(CHATEVAL_TOPICAL_CHAT_SOLO_TEMPLATE).not.toContain('discuss');
-    const discussion = CHATEVAL_TOPICAL_CHAT_TEMPLATE.slice(
-      CHATEVAL_TOPICAL_CHAT_TEMPLATE.indexOf('Additionally, There will be'),
-      CHATEVAL_TOPICAL_CHAT_TEMPLATE.indexOf('{{role_description}}'),
-    );
-    expect(CHATEVAL_TOPICAL_CHAT_TEMPLATE.replace(discussion, '')).toBe(CHATEVAL_TOPICAL_CHAT_SOLO_TEMPLATE);
-  });
-
   it('every preset parses and names its paper section', () => {
-    expect(chatEvalPresets.map((p) => p.id)).toEqual([
-      'chateval-faireval',
-      'chateval-topical-chat',
-      'chateval-simultaneous-talk',
-      'chateval-summarizer',
-      'chateval-same-role',
-    ]);
+    expect(chatEvalPresets.map((p) => p.id)).toEqual(['chateval-faireval', 'chateval-topical-chat', 'chateval-simultaneous-talk', 'chateval-summarizer', 'chateval-same-role']);
     for (const p of chatEvalPresets) {
       expect(chatEvalConfigSchema.safeParse(p.config).success, p.id).toBe(true);
       expect(p.paper).toMatch(/§/);

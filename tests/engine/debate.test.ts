@@ -4,6 +4,7 @@ import type { AnyMethod } from '../../src/engine/method.js';
 import {
   COMMANDER_MESSAGE,
   CRITIC_PERSONAS,
+  DEBATE_CODE_TEMPLATES,
   DEBATE_TEMPLATES,
   SCORER_SYSTEM,
   TIE_BREAKER_SYSTEM,
@@ -12,8 +13,8 @@ import {
   debateConfigSchema,
   debateMethod,
   debatePresets,
-} from '../../src/engine/methods/debate.js';
-import { ASPECT_DESCRIPTIONS, singleAgentConfigSchema, singleAgentMethod } from '../../src/engine/methods/single.js';
+} from '../../src/engine/methods/debate/index.js';
+import { ASPECT_DESCRIPTIONS, GEVAL_SUMMEVAL_PROMPTS, singleAgentConfigSchema, singleAgentMethod } from '../../src/engine/methods/single/index.js';
 import type { EngineState } from '../../src/engine/protocol.js';
 import { EngineInputError, createEvaluation } from '../../src/engine/protocol.js';
 import type { PointwiseTask, Task } from '../../src/engine/task.js';
@@ -29,8 +30,11 @@ const TASK: PointwiseTask = {
   aspect: { name: 'coherence', scale: { min: 1, max: 5 } },
 };
 
+/** The paper's reading (Alg. 1, B.1): most tests below follow it; `code` tests pass `promptSource: 'code'`. */
+const PAPER = { promptSource: 'paper', criticSees: 'latest-reply' } as const;
+
 function start(overrides: Record<string, unknown> = {}, task: Task = TASK): EngineState {
-  const config = debateConfigSchema.parse({ method: 'debate', domain: 'summeval', ...overrides });
+  const config = debateConfigSchema.parse({ method: 'debate', domain: 'summeval', ...PAPER, ...overrides });
   return createEvaluation(method, config, task);
 }
 
@@ -70,6 +74,7 @@ describe('DEBATE call order', () => {
     expect(v.calls).toBe(5);
     expect(v.unparsed).toEqual([]);
     expect(v.details).toEqual({
+      promptSource: 'paper',
       iterations: 2,
       stoppedByNoIssue: false,
       tieBreakerUsed: false,
@@ -129,7 +134,7 @@ describe('DEBATE tie-breaker (Appendix C.3)', () => {
     expect(log).toContain('Debate Log of Other Agents:');
     expect(log).toContain('Scorer: Rationale A.\nScore: 4\n\nCritic: The score is too high (critic1).\n\nScorer: Rationale B.');
     expect(log).toContain('Critic: The score is too high (critic2).\n\nScorer: Rationale C.\nScore: 3');
-    expect(log).toContain('Source Text:\n\nPaul Merson had a go');
+    expect(log).toContain('Paul Merson had a go');
     const v = verdictOf(outcome);
     expect(v.score).toBe(2);
     expect(v.votes).toEqual([
@@ -174,23 +179,29 @@ describe('DEBATE tie-breaker (Appendix C.3)', () => {
 });
 
 describe('DEBATE prompts', () => {
-  it('has the Commander formulate a G-Eval style prompt (E.2) for the Scorer', () => {
+  it("opens the Scorer's prompt with the Commander's message (E.1); SummEval's P is G-Eval's prompt file", () => {
     const { waves } = run(debateScript(DISAGREE, 'critic1'));
     const s0 = waves[0]?.[0];
     expect(s0?.messages.map((m) => m.role)).toEqual(['system', 'user']);
     expect(msg(s0, 0)).toBe(SCORER_SYSTEM);
     const p = msg(s0, 1);
-    expect(p.startsWith(COMMANDER_MESSAGE)).toBe(true);
-    expect(p).toContain('You will be given one summary written for a news article. Your task is to rate the summary on one metric.');
-    expect(p).toContain('Coherence (1-5) - the collective quality of all sentences.');
-    expect(p).toContain('1. Read the news article carefully and identify the main topic and key points.');
-    expect(p).toContain('3. Assign a score for coherence on a scale of 1 to 5, where 1 is the lowest and 5 is the highest');
-    expect(p).toContain(`Source Text:\n\n${TASK.source}\n\nSummary:\n\n${TASK.output}`);
-    expect(p).toContain('- Coherence:');
+    expect(p.startsWith(`${COMMANDER_MESSAGE}\n\n`)).toBe(true);
+    expect(p).toContain((GEVAL_SUMMEVAL_PROMPTS.coherence ?? '').replace('{{Document}}', TASK.source).replace('{{Summary}}', TASK.output));
     expect(p).toContain('end your reply with a final line "Score: <score>"');
     expect(s0?.parser).toEqual({ type: 'labelled-score', label: 'Score', min: 1, max: 5 });
     expect(s0?.temperature).toBe(0);
     expect(s0?.maxTokens).toBe(512);
+  });
+
+  it('assembles P after E.2 for aspects without a G-Eval file', () => {
+    const task: PointwiseTask = { ...TASK, aspect: { name: 'conciseness', description: 'Is it short?', scale: { min: 1, max: 5 } } };
+    const { waves } = driveByWaves(method, start({}, task), (r) => (r.agent === 'critic' ? 'NO_ISSUE' : 'Score: 2'));
+    const p = msg(waves[0]?.[0], 1);
+    expect(p).toContain('You will be given one summary written for a news article. Your task is to rate the summary on one metric.');
+    expect(p).toContain('Conciseness (1-5) - Is it short?');
+    expect(p).toContain('3. Assign a score for conciseness on a scale of 1 to 5, where 1 is the lowest and 5 is the highest');
+    expect(p).toContain(`Source Text:\n\n${TASK.source}\n\nSummary:\n\n${TASK.output}`);
+    expect(p).toContain('- Conciseness:');
   });
 
   it('uses the task\'s description and scale, and the context block for Topical-Chat', () => {
@@ -213,7 +224,6 @@ describe('DEBATE prompts', () => {
   it('describes known aspects exactly as the G-Eval baselines do (single.ts ASPECT_DESCRIPTIONS)', () => {
     const baseline = singleAgentMethod as unknown as AnyMethod;
     const cases = [
-      { domain: 'summeval', preset: 'summeval', task: { ...TASK, aspect: { name: 'relevance', scale: { min: 1, max: 5 } } } },
       {
         domain: 'topical-chat',
         preset: 'topical-chat',
@@ -359,6 +369,9 @@ describe('DEBATE config', () => {
     expect(debateConfigSchema.parse({ method: 'debate' })).toEqual({
       method: 'debate',
       parseRetries: 3,
+      repair: 'instruct',
+      promptSource: 'code',
+      criticSees: 'first-reply',
       defaults: {},
       calibration: { enabled: false, combine: 'agree-or-tie' },
       maxIterations: 2,
@@ -394,9 +407,59 @@ describe('DEBATE config', () => {
     for (const p of debatePresets) {
       const c = debateConfigSchema.parse(p.config);
       expect(c.maxIterations).toBe(2);
+      expect(c.promptSource).toBe(p.id === 'debate-tie-breaker' ? 'paper' : 'code');
       expect(p.taskKind).toBe('pointwise');
     }
     expect(debateConfigSchema.parse(debatePresets[2]?.config).useTieBreaker).toBe(true);
     expect(debateConfigSchema.parse(debatePresets[5]?.config).criticPersona).toBe('plain');
+  });
+});
+
+describe("DEBATE as debate.py runs it (promptSource 'code')", () => {
+  const code = { promptSource: 'code', criticSees: 'first-reply' };
+
+  it('the Scorer gets P alone; every Critic message shows P and the first reply; the last reply is read', () => {
+    const replies = { score0: 'Coherence: 4 - fine.', score1: 'I now give it 2 out of 5.', score2: 'After review, 35 is wrong; I say 3.' };
+    const { waves, outcome } = run(debateScript(replies), code);
+    expect(waveIds(waves).flat()).toEqual(['score0', 'critic1', 'score1', 'critic2', 'score2']);
+    const [s0, c1, s1, c2] = [waves[0]?.[0], waves[1]?.[0], waves[2]?.[0], waves[3]?.[0]];
+    const p = (GEVAL_SUMMEVAL_PROMPTS.coherence ?? '').replace('{{Document}}', TASK.source).replace('{{Summary}}', TASK.output);
+    expect(s0?.messages).toEqual([
+      { role: 'system', content: SCORER_SYSTEM },
+      { role: 'user', content: p },
+    ]);
+    expect(s0?.parser).toEqual({ type: 'debate-score', from: 'first' });
+    const forward = DEBATE_CODE_TEMPLATES.critic.replace('{{prompt}}', p).replace('{{response}}', replies.score0);
+    expect(msg(c1, 1)).toBe(forward);
+    expect(c1?.parser).toEqual({ type: 'critique', noIssue: 'code' });
+    expect(msg(s1, 3)).toBe(DEBATE_CODE_TEMPLATES.revise.replace('{{feedback}}', 'The score is too high (critic1).'));
+    // The second critique is shown the first reply again, as `_oai_messages[score_agent][1]`.
+    expect(c2?.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    expect(msg(c2, 3)).toBe(forward);
+    const v = verdictOf(outcome);
+    // evalute_score.py: the first digit of the first integer of the last reply ("35" → 3).
+    expect(v.score).toBe(3);
+    expect(v.details).toMatchObject({ promptSource: 'code', scoreHistory: [4, 2, 3], finalFrom: 'scorer' });
+  });
+
+  it('fluency reads the last digit of the last integer', () => {
+    const task: PointwiseTask = { ...TASK, aspect: { name: 'fluency', scale: { min: 1, max: 3 } } };
+    const state = start({ ...code, maxIterations: 1 }, task);
+    const { waves, outcome } = driveByWaves(method, state, (r) => (r.agent === 'critic' ? 'NO_ISSUE' : 'Fluency: 2 (on 1-3)'));
+    expect(waves[0]?.[0]?.parser).toEqual({ type: 'debate-score', from: 'last' });
+    // Integers 2, 1, 3: the last digit of the last one.
+    expect(verdictOf(outcome).score).toBe(3);
+  });
+
+  it("stops only on the substring NO_ISSUE ('NO ISSUE' does not count); a last reply without a number has no score", () => {
+    const spaced = run(debateScript(DISAGREE, 'critic1', 'NO ISSUE'), code);
+    expect(waveIds(spaced.waves).flat()).toHaveLength(5);
+    const plural = run(debateScript(DISAGREE, 'critic1', 'NO_ISSUES found.'), code);
+    expect(waveIds(plural.waves).flat()).toEqual(['score0', 'critic1']);
+    const none = run(debateScript({ ...DISAGREE, score2: 'I cannot decide.' }), { ...code, parseRetries: 0 });
+    const v = verdictOf(none.outcome);
+    expect(v.score).toBeUndefined();
+    expect(v.confidence).toBe(0);
+    expect(v.details).toMatchObject({ scoreHistory: [4, 2, null], finalFrom: 'none' });
   });
 });

@@ -4,14 +4,8 @@ import type { AnyMethod } from '../../src/engine/method.js';
 import type { EngineState } from '../../src/engine/protocol.js';
 import { createEvaluation, plannedCalls } from '../../src/engine/protocol.js';
 import type { PairwiseTask, PointwiseTask } from '../../src/engine/task.js';
-import { ROLE_LIBRARY } from '../../src/engine/methods/chateval-roles.js';
-import {
-  CHATEVAL_PAIRWISE_FINAL,
-  CHATEVAL_TOPICAL_CHAT_SOLO_TEMPLATE,
-  TOPICAL_CHAT_ASPECTS,
-  TOPICAL_CHAT_ROLES,
-} from '../../src/engine/methods/chateval.js';
-import { ensembleConfigSchema, ensembleMethod, ensemblePresets } from '../../src/engine/methods/ensemble.js';
+import { CHATEVAL_SINGLE_CODE, CODE_ROLES, TOPICAL_CHAT_ROLES, TOPICAL_CHAT_SOLO_TEMPLATES } from '../../src/engine/methods/chateval/index.js';
+import { ensembleConfigSchema, ensembleMethod, ensemblePresets } from '../../src/engine/methods/ensemble/index.js';
 import type { Script } from '../support/waves.js';
 import { driveByWaves, promptText, verdictOf } from '../support/waves.js';
 
@@ -48,44 +42,45 @@ describe.each([false, true])('ensemble (roundTrip %s)', (roundTrip) => {
   const run = (cfg: EngineState['config'], task: PairwiseTask | PointwiseTask, script: Script) =>
     driveByWaves(method, createEvaluation(method, cfg, task), script, { roundTrip });
 
-  it('runs every role once in one parallel wave, no discussion, and averages the scores', () => {
+  it("runs every role once in one parallel wave, no discussion; the higher total wins (the authors' script)", () => {
     const { waves, outcome, state } = run(config(), pairwise, byAgent({ agent0: scores(8, 4), agent1: scores(3, 6), agent2: scores(7, 5) }));
     expect(waves.map((w) => w.map((r) => r.id))).toEqual([['ensemble/agent0', 'ensemble/agent1', 'ensemble/agent2']]);
     expect(plannedCalls(method, state)).toBe(3);
-    const [gp, na, critic] = waves[0] as [LlmCallRequest, LlmCallRequest, LlmCallRequest];
-    expect([gp.label, na.label, critic.label]).toEqual(['General Public', 'News Author', 'Critic']);
-    expect(promptText(na)).toContain(ROLE_LIBRARY['News Author']?.description);
-    expect(promptText(gp)).not.toContain('discussion history');
+    const [gp, critic, na] = waves[0] as [LlmCallRequest, LlmCallRequest, LlmCallRequest];
+    expect([gp.label, critic.label, na.label]).toEqual(['General Public', 'Critic', 'News Author']);
+    expect(promptText(na)).toContain(CODE_ROLES['News Author']);
+    expect(promptText(gp)).not.toContain('discuss');
     expect(promptText(gp)).toContain('The score of Assistant 2: [score only]');
-    expect(gp).toMatchObject({ temperature: 0, maxTokens: 512, stage: 'ensemble', parser: { type: 'chateval-scores', min: 1, max: 10 } });
+    expect(gp).toMatchObject({ temperature: 0, maxTokens: 512, stage: 'ensemble', parser: { type: 'chateval-scores', min: 1, max: 10, read: 'script' } });
     const v = verdictOf(outcome);
     expect(v.scores).toEqual({ a: 6, b: 5 });
+    expect(v.details).toMatchObject({ totalScores: { a: 18, b: 15 } });
     expect(v.winner).toBe('A');
     expect(v.confidence).toBeCloseTo(1 / 9);
     expect(v.votes.map((x) => x.winner)).toEqual(['A', 'B', 'A']);
   });
 
-  it('takes the winner from the means, not the vote count', () => {
+  it('takes the winner from the scores, not the vote count', () => {
     const v = verdictOf(run(config(), pairwise, byAgent({ agent0: scores(6, 5), agent1: scores(6, 5), agent2: scores(1, 9) })).outcome);
     expect(v.votes.map((x) => x.winner)).toEqual(['A', 'A', 'B']);
     expect(v.scores).toEqual({ a: 13 / 3, b: 19 / 3 });
     expect(v.winner).toBe('B');
   });
 
-  it('leaves an unparsed reply out of the means and lists it', () => {
-    const { waves, outcome } = run(config({ parseRetries: 1 }), pairwise, byAgent({ agent0: scores(9, 2), agent2: scores(5, 4) }));
+  it("unparsed: 'ignore' leaves an unparsed reply out of the totals and lists it", () => {
+    const { waves, outcome } = run(config({ parseRetries: 1, unparsed: 'ignore' }), pairwise, byAgent({ agent0: scores(9, 2), agent2: scores(5, 4) }));
     expect(waves.map((w) => w.map((r) => r.id))).toEqual([
       ['ensemble/agent0', 'ensemble/agent1', 'ensemble/agent2'],
       ['ensemble/agent1#1'],
     ]);
     const v = verdictOf(outcome);
     expect(v.scores).toEqual({ a: 7, b: 3 });
-    expect(v.votes[1]).toEqual({ agent: 'agent1', label: 'News Author', winner: 'tie', parsed: false });
+    expect(v.votes[1]).toEqual({ agent: 'agent1', label: 'Critic', winner: 'tie', parsed: false });
     expect(v.unparsed.map((u) => u.callId)).toEqual(['ensemble/agent1']);
     expect(v.calls).toBe(4);
   });
 
-  it('calibrated preset: each role\'s scores summed over both orders, majority of roles', () => {
+  it("calibrated preset: each answer's scores summed over roles and orders", () => {
     const preset = ensemblePresets.find((p) => p.id === 'ensemble-chateval-roles');
     const cfg = config(preset?.config);
     /** Role `agentN` gives (X, Y) wherever ANSWER-X and ANSWER-Y are shown. */
@@ -112,23 +107,22 @@ describe.each([false, true])('ensemble (roundTrip %s)', (roundTrip) => {
     expect(v.scores).toEqual({ a: 48, b: 30 });
     expect(v.winner).toBe('A');
     expect(v.positionFlip).toBe(false);
-    expect(v.confidence).toBe(1);
-    expect(v.details).toMatchObject({ combinedBy: 'per-agent-sum' });
+    expect(v.confidence).toBeCloseTo(3 / 9);
+    expect(v.details).toMatchObject({ combinedBy: 'sum-scores' });
 
-    // One role strongly for Y, two mildly for X: each order's means favour Y, the roles' majority X.
+    // One role strongly for Y, two mildly for X: the totals (26, 40) decide.
     const split = verdictOf(run(cfg, pairwise, prefers({ agent0: [1, 10], agent1: [6, 5], agent2: [6, 5] })).outcome);
-    // Sums: agent0 (2, 20) → B, agent1 (12, 10) → A, agent2 (12, 10) → A; totals (26, 40).
     expect(split.scores).toEqual({ a: 26, b: 40 });
-    expect(split.winner).toBe('A');
+    expect(split.winner).toBe('B');
     expect(split.positionFlip).toBe(false);
-    expect(split.confidence).toBeCloseTo(1 / 3);
   });
 
-  it('shares the single-agent ChatEval prompt and adds only the role description', () => {
+  it("is the authors' single-agent prompt with the role prompt as one more line", () => {
     const { waves } = run(config({ agents: [{ role: 'Critic' }] }), pairwise, byAgent({ agent0: scores(5, 5) }));
     const prompt = promptText(waves[0]?.[0] as LlmCallRequest);
-    const role = ROLE_LIBRARY.Critic?.description ?? '';
-    expect(prompt).toContain(`overall performance.\n${role}\nNow it’s your time to talk, please make your talk short and clear!\n\n${CHATEVAL_PAIRWISE_FINAL}`);
+    const single = CHATEVAL_SINGLE_CODE.replace('{{question}}', pairwise.question).replace('{{answer_a}}', pairwise.answerA).replace('{{answer_b}}', pairwise.answerB);
+    expect(prompt.replace(`${CODE_ROLES.Critic}\n`, '')).toBe(single);
+    expect(prompt).toContain(`overall performance.\n${CODE_ROLES.Critic}\nPlease first provide`);
   });
 
   it('Topical-Chat preset: ChatEval\'s Topical-Chat prompt without the discussion, its three referees, 256 tokens', () => {
@@ -144,15 +138,14 @@ describe.each([false, true])('ensemble (roundTrip %s)', (roundTrip) => {
     expect(waves[0]?.map((r) => r.label)).toEqual(TOPICAL_CHAT_ROLES.map((r) => r.name));
     const first = waves[0]?.[0] as LlmCallRequest;
     expect(first.maxTokens).toBe(256);
+    expect(first.parser).toEqual({ type: 'last-char' });
     expect(promptText(first)).toBe(
-      CHATEVAL_TOPICAL_CHAT_SOLO_TEMPLATE.replace('{{aspect}} ({{scale_min}}-{{scale_max}}) {{aspect_description}}', `Naturalness (1-3) ${TOPICAL_CHAT_ASPECTS.naturalness ?? ''}`)
-        .replace('{{scale_min}}-{{scale_max}} for {{aspect}}', '1-3 for Naturalness')
-        .replace('{{source}}', task.source)
-        .replace('{{context}}', task.context ?? '')
-        .replace('{{output}}', task.output)
+      TOPICAL_CHAT_SOLO_TEMPLATES.naturalness.replace('{{source_text}}', task.source)
+        .replace('{{reference_text}}', task.context ?? '')
+        .replace('{{generated_text}}', task.output)
         .replace('{{role_description}}', TOPICAL_CHAT_ROLES[0]?.description ?? '')
         .replace('{{agent_name}}', 'Critic')
-        .replace('{{final_prompt}}', 'Evaluation Form (scores ONLY):\n\n- Naturalness:'),
+        .replace('{{final_prompt}}', 'Output with the following format strictly:\nExplaination: [Your explaination]\nNaturalness: [Your answer (scores ONLY)]'),
     );
     expect(verdictOf(outcome).score).toBeCloseTo(7 / 3);
   });
@@ -173,8 +166,9 @@ describe('ensemble config', () => {
     const c = ensembleConfigSchema.parse({ method: 'ensemble' });
     expect(c.agents).toHaveLength(3);
     expect(c.templates.pairwise).not.toContain('{{chat_history}}');
+    expect(c.templates.pairwise).toContain('{{compared_text_one}}');
     // No discussion in the ensemble: the history placeholder is a config error.
-    const bad = ensembleConfigSchema.safeParse({ method: 'ensemble', templates: { pairwise: '{{question}} {{chat_history}}' } });
+    const bad = ensembleConfigSchema.safeParse({ method: 'ensemble', templates: { pairwise: '{{source_text}} {{chat_history}}' } });
     expect(bad.success).toBe(false);
     expect(bad.error?.issues[0]?.message).toContain('{{chat_history}}');
     for (const p of ensemblePresets) expect(ensembleConfigSchema.safeParse(p.config).success, p.id).toBe(true);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { LlmCallRequest } from '../../src/engine/call.js';
 import type { AnyMethod } from '../../src/engine/method.js';
-import { moreConfigSchema, moreMethod, morePresets } from '../../src/engine/methods/more.js';
-import { GROUP_ADVOCATE_PROMPT, JUDGE_SCORE_PROMPT, MAX_SCORE_GAP } from '../../src/engine/methods/bandi-prompts.js';
+import { moreConfigSchema, moreMethod, morePresets } from '../../src/engine/methods/more/index.js';
+import { CODE_MORE_DEFEND, GROUP_ADVOCATE_PROMPT, MAX_SCORE_GAP } from '../../src/engine/methods/bandi/index.js';
 import type { EngineState } from '../../src/engine/protocol.js';
 import { createEvaluation, EngineInputError, plannedCalls } from '../../src/engine/protocol.js';
 import type { Task } from '../../src/engine/task.js';
@@ -30,21 +30,19 @@ function scriptWith(judge: (req: LlmCallRequest) => string): Script {
   };
 }
 
-const JUDGE_REPLY =
-  'Relevance: [18, 15]\nAccuracy: [19, 12]\nFeedback for Advocate 1: good.\nFeedback for Advocate 2: weak.\nFinal tally: (95, 87)';
+const JUDGE_REPLY = 'Relevance: [18, 15]\nAccuracy: [19, 12]\nFeedback for Advocate 1: good.\nFeedback for Advocate 2: weak.\nFinal tally: (95, 87)';
 
 function run(config: EngineState['config'], script: Script, roundTrip = false) {
   return driveByWaves(method, createEvaluation(method, config, task), script, { roundTrip });
 }
 
 describe('MORE config', () => {
-  it('fills the paper defaults', () => {
+  it("fills the code's defaults", () => {
     const c = moreConfigSchema.parse({ method: 'more' });
-    expect(c.advocatesPerSide).toBe(3);
-    expect(c.parseRetries).toBe(3);
+    expect(c).toMatchObject({ advocatesPerSide: 3, groupOrder: 'sequential', promptSource: 'code', parseRetries: 3 });
     expect(c.calibration).toEqual({ enabled: false, combine: 'agree-or-tie' });
-    expect(c.templates.advocate).toBe(GROUP_ADVOCATE_PROMPT);
-    expect(c.templates.judge).toBe(JUDGE_SCORE_PROMPT);
+    // Unset templates follow `promptSource`.
+    expect(c.templates.advocate).toBeUndefined();
   });
 
   it('rejects unknown keys and unknown template placeholders', () => {
@@ -54,15 +52,15 @@ describe('MORE config', () => {
     expect(bad.error?.issues[0]?.message).toContain('{{nope}}');
     const ok = moreConfigSchema.parse({ method: 'more', templates: { judge: 'Score {{defense1}} vs {{defense2}}' } });
     expect(ok.templates.judge).toBe('Score {{defense1}} vs {{defense2}}');
-    expect(ok.templates.aggregate).toContain('expert debate strategist');
+    expect(ok.templates.aggregate).toBeUndefined();
   });
 
   it('presets validate and name the paper section', () => {
     const preset = morePresets.find((p) => p.id === 'more-mtbench');
     expect(preset?.paper).toContain('§3.1');
     const { waves } = run(configOf(preset?.config), scriptWith(() => JUDGE_REPLY));
-    // The first wave is every advocate of both sides.
-    expect(waves[0]).toHaveLength(6);
+    // Group 1's advocates first, then its aggregator, then group 2.
+    expect(waves.map((w) => w.length)).toEqual([3, 1, 3, 1, 1]);
   });
 
   it('refuses pointwise tasks', () => {
@@ -72,11 +70,13 @@ describe('MORE config', () => {
 });
 
 describe('MORE protocol', () => {
-  it('runs 2k advocates, then 2 aggregators, then 1 judge, and the judge tuple decides', () => {
+  it("code order: group 1's advocates, its aggregator, group 2's advocates, theirs, the scorer; the tuple decides", () => {
     const { waves, outcome } = run(configOf(), scriptWith(() => JUDGE_REPLY));
     expect(waves.map((w) => w.map((r) => r.id))).toEqual([
-      ['advocate/a/0', 'advocate/a/1', 'advocate/a/2', 'advocate/b/0', 'advocate/b/1', 'advocate/b/2'],
-      ['aggregate/a', 'aggregate/b'],
+      ['advocate/a/0', 'advocate/a/1', 'advocate/a/2'],
+      ['aggregate/a'],
+      ['advocate/b/0', 'advocate/b/1', 'advocate/b/2'],
+      ['aggregate/b'],
       ['judge'],
     ]);
     expect(outcome.status).toBe('succeeded');
@@ -88,34 +88,52 @@ describe('MORE protocol', () => {
     expect(v.calls).toBe(9);
     expect(v.unparsed).toEqual([]);
     expect(v.votes).toEqual([{ agent: 'judge', label: 'Judge', parsed: true, winner: 'A', scores: { a: 95, b: 87 } }]);
-    expect(v.details).toEqual({ advocatesPerSide: 3, judgeScores: { a: 95, b: 87 }, judgeParsed: true });
+    expect(v.details).toEqual({ advocatesPerSide: 3, groupOrder: 'sequential', judgeScores: { a: 95, b: 87 }, judgeParsed: true });
   });
 
-  it('feeds each group its own defences and the judge both aggregated defences', () => {
+  it("renders the code's prompts: group 2 sees group 1's aggregate, team arguments as a Python list", () => {
     const { waves } = run(configOf(), scriptWith(() => JUDGE_REPLY));
-    const [advocates, aggregators, judges] = waves;
-    const adv = advocates?.[4];
-    expect(adv && promptText(adv)).toContain('(Advocate 2) in a group defending this answer: ANSWER-TWO: 90 °C. to the question');
-    expect(adv && promptText(adv)).toContain('Your opponent group defends: ANSWER-ONE: 100 °C.');
-    const aggA = aggregators?.[0];
-    expect(aggA && promptText(aggA)).toContain(
-      'Individual defenses: TEXT<advocate/a/0>\nTEXT<advocate/a/1>\nTEXT<advocate/a/2>\nLatest feedback from the judge: \n',
+    const [advA, aggA, advB, , judges] = waves;
+    const a0 = promptText(advA?.[0] as LlmCallRequest);
+    expect(a0).toBe(
+      CODE_MORE_DEFEND.replace('{{advocate_id}}', '1')
+        .replace('{{answer}}', 'ANSWER-ONE: 100 °C.')
+        .replace('{{question}}', 'What is the boiling point of water at sea level?')
+        .replace('{{opponent_answer}}', 'ANSWER-TWO: 90 °C.')
+        .replace('{{feedback}}', '')
+        .replace('{{opponent_argument}}', '')
+        .replace('{{team_arguments}}', "['', '', '']"),
     );
-    expect(aggA && promptText(aggA)).not.toContain('TEXT<advocate/b/0>');
-    const judge = judges?.[0];
-    const text = judge ? promptText(judge) : '';
-    expect(text).toContain('Defense for 1st answer: TEXT<aggregate/a>\nDefense for 2nd answer: TEXT<aggregate/b>');
-    expect(text).toContain('Answer 1: "ANSWER-ONE: 100 °C.". Answer 2: "ANSWER-TWO: 90 °C.".');
-    expect(text).toContain('Total rounds: 1\nPrevious scores: []');
-    expect(text).not.toContain('TEXT<advocate/');
-    expect(judge?.messages).toHaveLength(1);
-    expect(judge?.parser).toEqual({ type: 'score-tuple', min: 1, max: 120 });
+    const b1 = promptText(advB?.[1] as LlmCallRequest);
+    expect(b1).toContain('(Advocate 2) in a group defending this answer: ANSWER-TWO: 90 °C. to the question');
+    expect(b1).toContain("Opponent's last argument: TEXT<aggregate/a>\n");
+    const agg = promptText(aggA?.[0] as LlmCallRequest);
+    expect(agg).toContain('Individual defenses:\n    TEXT<advocate/a/0>\nTEXT<advocate/a/1>\nTEXT<advocate/a/2>\n\n    Latest feedback from the judge: \n');
+    const judge = judges?.[0] as LlmCallRequest;
+    const text = promptText(judge);
+    expect(text).toContain('Defense for 1st answer: TEXT<aggregate/a>\n    Defense for 2nd answer: TEXT<aggregate/b>');
+    expect(text).toContain('Total rounds: 1\n    Previous scores: []');
+    expect(judge.messages).toHaveLength(1);
+    expect(judge.parser).toEqual({ type: 'bandi-tuple', rule: 'first-int' });
   });
 
-  it('reads the last tuple, and equal totals are a tie', () => {
-    const b = run(configOf(), scriptWith(() => 'Relevance: [20, 1]\n(20, 1) so far... Final score tuple: (80, 90)')).outcome;
+  it("groupOrder 'parallel' and promptSource 'paper' (Alg. 1, Appendix E): both groups at once, last tuple read", () => {
+    const { waves } = run(configOf({ groupOrder: 'parallel', promptSource: 'paper' }), scriptWith(() => JUDGE_REPLY));
+    expect(waves.map((w) => w.length)).toEqual([6, 2, 1]);
+    expect(promptText(waves[0]?.[0] as LlmCallRequest)).toBe(
+      GROUP_ADVOCATE_PROMPT.replace('{{advocate_id}}', '1')
+        .replace('{{answer}}', 'ANSWER-ONE: 100 °C.')
+        .replace('{{question}}', 'What is the boiling point of water at sea level?')
+        .replace('{{opponent_answer}}', 'ANSWER-TWO: 90 °C.')
+        .replace(/\{\{(feedback|opponent_argument|team_arguments)\}\}/g, ''),
+    );
+    expect(waves[2]?.[0]?.parser).toEqual({ type: 'score-tuple', min: 1, max: 120 });
+  });
+
+  it("reads the first round-bracket tuple as the code does, and equal totals are a tie", () => {
+    const b = run(configOf(), scriptWith(() => 'Relevance: [20, 1]\n(60, 90) so far... Final score tuple: (80, 70)')).outcome;
     expect(b.status === 'succeeded' && b.verdict.winner).toBe('B');
-    expect(b.status === 'succeeded' && b.verdict.scores).toEqual({ a: 80, b: 90 });
+    expect(b.status === 'succeeded' && b.verdict.scores).toEqual({ a: 60, b: 90 });
     const tie = run(configOf(), scriptWith(() => 'Final: (70, 70)')).outcome;
     expect(tie.status === 'succeeded' && tie.verdict.winner).toBe('tie');
     expect(tie.status === 'succeeded' && tie.verdict.confidence).toBe(0);
@@ -123,8 +141,8 @@ describe('MORE protocol', () => {
 
   it('an unreadable judge gives a zero-confidence tie, never a made-up score', () => {
     const { waves, outcome } = run(configOf(), scriptWith(() => 'Both advocates argued well.'));
-    // The judge is re-asked parseRetries (3) times: four judge waves after the two earlier ones.
-    expect(waves.map((w) => w.map((r) => r.id)).slice(2)).toEqual([['judge'], ['judge#1'], ['judge#2'], ['judge#3']]);
+    // The judge is re-asked parseRetries (3) times: four judge waves after the four earlier ones.
+    expect(waves.map((w) => w.map((r) => r.id)).slice(4)).toEqual([['judge'], ['judge#1'], ['judge#2'], ['judge#3']]);
     expect(outcome.status).toBe('succeeded');
     if (outcome.status !== 'succeeded') return;
     expect(outcome.verdict.winner).toBe('tie');
@@ -157,19 +175,20 @@ describe('MORE protocol', () => {
     });
     expect(plannedCalls(method, createEvaluation(method, config, task))).toBe(7);
     const { waves } = run(config, scriptWith(() => JUDGE_REPLY));
-    expect(waves.map((w) => w.length)).toEqual([4, 2, 1]);
-    expect(waves[0]?.map((r) => [r.model, r.temperature, r.maxTokens])).toEqual(Array(4).fill(['advocate-model', 0, 512]));
-    expect(waves[1]?.map((r) => r.model)).toEqual(['base-model', 'base-model']);
-    expect(waves[2]?.[0]).toMatchObject({ model: 'judge-model', provider: 'judge-provider', temperature: 0, maxTokens: 1024 });
+    expect(waves.map((w) => w.length)).toEqual([2, 1, 2, 1, 1]);
+    expect(waves[0]?.map((r) => [r.model, r.temperature, r.maxTokens])).toEqual(Array(2).fill(['advocate-model', 0, 2048]));
+    expect(waves[1]?.map((r) => r.model)).toEqual(['base-model']);
+    expect(waves[4]?.[0]).toMatchObject({ model: 'judge-model', provider: 'judge-provider', temperature: 0, maxTokens: 2048 });
   });
 
   it('with calibration runs both orders and maps the swapped scores back', () => {
     const config = configOf({ calibration: { enabled: true, combine: 'sum-scores' } });
     // The judge always prefers ANSWER-ONE, wherever it is shown.
     const judge = (req: LlmCallRequest) => (promptText(req).includes('Answer 1: "ANSWER-ONE') ? '(95, 87)' : '(87, 95)');
+    expect(morePresets[0]?.config).toMatchObject({ parseRetries: 0 });
     const { waves, outcome } = run(config, scriptWith(judge));
-    expect(waves.map((w) => w.length)).toEqual([12, 4, 2]);
-    expect(waves[2]?.map((r) => r.id)).toEqual(['ab/judge', 'ba/judge']);
+    expect(waves.map((w) => w.length)).toEqual([6, 2, 6, 2, 2]);
+    expect(waves[4]?.map((r) => r.id)).toEqual(['ab/judge', 'ba/judge']);
     expect(outcome.status).toBe('succeeded');
     if (outcome.status !== 'succeeded') return;
     expect(outcome.verdict.winner).toBe('A');

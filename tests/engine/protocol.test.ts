@@ -20,6 +20,7 @@ type ToyState = { scores: Record<string, { a: number; b: number } | null> };
 /** Two judges in parallel, each replying "The score of Assistant 1: x / Assistant 2: y". */
 const toy: MethodDefinition<ToyConfig, ToyState> = {
   method: 'toy',
+  version: 1,
   paper: 'none',
   taskKinds: ['pairwise'],
   configSchema: ToyConfig,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { LlmCallRequest } from '../../src/engine/call.js';
 import type { AnyMethod } from '../../src/engine/method.js';
-import { BANDI_JUROR_BACKGROUNDS, FIERCE_ADVOCATE_PROMPT, JUDGE_ROUND_PROMPT, MAX_SCORE_GAP } from '../../src/engine/methods/bandi-prompts.js';
-import { samreConfigSchema, samreMethod, samrePresets } from '../../src/engine/methods/samre.js';
+import { BANDI_JUROR_BACKGROUNDS, CODE_SAMRE_SUMMARIZER, MAX_SCORE_GAP } from '../../src/engine/methods/bandi/index.js';
+import { samreConfigSchema, samreMethod, samrePresets } from '../../src/engine/methods/samre/index.js';
 import type { EngineState } from '../../src/engine/protocol.js';
 import { createEvaluation, plannedCalls } from '../../src/engine/protocol.js';
 import type { Task } from '../../src/engine/task.js';
@@ -22,6 +22,13 @@ function configOf(input: Record<string, unknown> = {}): EngineState['config'] {
   return samreConfigSchema.parse({ method: 'samre', ...input });
 }
 
+/** Alg. 2 as the paper describes it: parallel advocates, early stop, 5 jurors (§3.2's text), lenient reads. */
+const PAPER = { flow: 'paper', earlyStop: true, jurorCount: 5, unparsedRound: 'skip', jurorTie: 'judge-mean' } as const;
+
+function paperOf(input: Record<string, unknown> = {}): EngineState['config'] {
+  return configOf({ ...PAPER, ...input });
+}
+
 /** Round `r`'s judge replies `judge[r-1]` (repairs too); juror `i` replies `jurors[i]`; advocates echo their id. */
 function script(judge: readonly string[], jurors: readonly string[] = []): Script {
   return (req: LlmCallRequest) => {
@@ -30,7 +37,7 @@ function script(judge: readonly string[], jurors: readonly string[] = []): Scrip
     if (round) return judge[Number(round[1]) - 1] ?? 'no tuple';
     const juror = /^(?:ab\/|ba\/)?juror\/(\d+)$/.exec(base);
     if (juror) return jurors[Number(juror[1])] ?? 'no vote';
-    return `ARG<${base}>`;
+    return base.includes('/summary/') ? `SUM<${base}>` : `ARG<${base}>`;
   };
 }
 
@@ -41,15 +48,14 @@ function run(config: EngineState['config'], s: Script, roundTrip = false) {
 const FIVE_A = ['Vote: (1, 0)', 'Vote: (1, 0)', 'Vote: (1, 0)', 'Vote: (1, 0)', 'Vote: (1, 0)'];
 
 describe('SAMRE config', () => {
-  it('fills the paper defaults', () => {
+  it("fills the code's defaults (main.py): 4 rounds all run, 3 jurors, (0, 0) for an unreadable round", () => {
     const c = samreConfigSchema.parse({ method: 'samre' });
-    expect(c.maxRounds).toBe(4);
-    expect(c.earlyStop).toBe(true);
-    expect(c.jurorCount).toBe(5);
+    expect(c).toMatchObject({ flow: 'code', maxRounds: 4, earlyStop: false, jurorCount: 3, unparsedRound: 'zero', jurorTie: 'tie' });
     expect(c.jurorBackgrounds).toEqual([...BANDI_JUROR_BACKGROUNDS]);
-    expect(c.templates.advocate).toBe(FIERCE_ADVOCATE_PROMPT);
-    expect(c.templates.judge).toBe(JUDGE_ROUND_PROMPT);
-    expect(plannedCalls(method, createEvaluation(method, configOf(), task))).toBe(17);
+    expect(c.templates.advocate).toBeUndefined();
+    // Per round: advocate, summary, advocate, summary, judge.
+    expect(plannedCalls(method, createEvaluation(method, configOf(), task))).toBe(4 * 5 + 3);
+    expect(plannedCalls(method, createEvaluation(method, paperOf(), task))).toBe(4 * 3 + 5);
   });
 
   it('rejects unknown template placeholders and keys', () => {
@@ -64,31 +70,64 @@ describe('SAMRE config', () => {
       const bad = samreConfigSchema.safeParse({ method: 'samre', calibration: { enabled: true, combine } });
       expect(bad.success, combine).toBe(false);
       expect(bad.error?.issues[0]?.path).toEqual(['calibration', 'combine']);
-      expect(bad.error?.issues[0]?.message).toContain("use combine 'agree-or-tie' or jurorCount 0");
     }
     const ok = (over: Record<string, unknown>) => samreConfigSchema.safeParse({ method: 'samre', ...over }).success;
     expect(ok({ calibration: { enabled: true, combine: 'agree-or-tie' } })).toBe(true);
     expect(ok({ jurorCount: 0, calibration: { enabled: true, combine: 'sum-scores' } })).toBe(true);
-    // Without calibration the combine rule is never applied.
     expect(ok({ calibration: { enabled: false, combine: 'sum-scores' } })).toBe(true);
   });
 
-  it('presets: with jurors and without', () => {
-    const withJury = samrePresets.find((p) => p.id === 'samre-mtbench');
-    const noJury = samrePresets.find((p) => p.id === 'samre-no-jury');
-    // Alternating signs never stop early: the preset's round limit and jury size show in the waves.
-    const alternating = script(['(90, 80)', '(70, 85)', '(88, 60)', '(60, 61)'], FIVE_A);
-    const jury = run(configOf(withJury?.config), alternating).waves;
-    expect(jury).toHaveLength(9);
-    expect(jury.at(-1)).toHaveLength(5);
-    expect(run(configOf(noJury?.config), alternating).waves).toHaveLength(8);
-    expect(noJury?.paper).toContain('Table 1');
+  it('presets: the code run with jurors, without, and with early stop', () => {
+    const cfg = (id: string) => configOf(samrePresets.find((p) => p.id === id)?.config);
+    const alternating = script(['(90, 80)', '(70, 85)', '(88, 60)', '(60, 61)'], ['Vote: (1, 0)', 'Vote: (1, 0)', 'Vote: (0, 1)']);
+    const jury = run(cfg('samre-mtbench'), alternating).waves;
+    expect(jury).toHaveLength(4 * 5 + 1);
+    expect(jury.at(-1)).toHaveLength(3);
+    expect(run(cfg('samre-no-jury'), alternating).waves).toHaveLength(20);
+    const agreeing = script(['(90, 80)', '(85, 70)'], ['Vote: (1, 0)', 'Vote: (1, 0)', 'Vote: (0, 1)']);
+    expect(run(cfg('samre-early-stop'), agreeing).waves).toHaveLength(2 * 5 + 1);
   });
 });
 
-describe('SAMRE rounds', () => {
+describe('SAMRE code flow', () => {
+  it('one round: advocate 1, its summary, advocate 2 answering that summary, its summary, the judge on the summaries', () => {
+    const { waves, outcome } = run(configOf(), script(['Good. (90, 80)', '(85, 70)', '[70, 75]', 'no tuple'], ['Vote: (1, 0)', 'Reasoning: B.\nVote: (0, 1)', 'Vote: (1, 0)']));
+    expect(waveIds(waves).slice(0, 5)).toEqual([['round1/advocate/a'], ['round1/summary/a'], ['round1/advocate/b'], ['round1/summary/b'], ['round1/judge']]);
+    const [a1, s1, b1, j1, a2] = [0, 1, 2, 4, 5].map((w) => waves[w]?.[0]);
+    expect(promptText(a1 as LlmCallRequest)).toContain("Latest feedback: \n    Opponent's last argument: \n");
+    expect(promptText(s1 as LlmCallRequest)).toBe(CODE_SAMRE_SUMMARIZER.replace('{{content}}', 'ARG<round1/advocate/a>'));
+    expect(promptText(b1 as LlmCallRequest)).toContain("Opponent's last argument: SUM<round1/summary/a>\n");
+    expect(promptText(j1 as LlmCallRequest)).toContain('Defense for 1st answer: SUM<round1/summary/a>\n    Defense for 2nd answer: SUM<round1/summary/b>');
+    expect(j1?.parser).toEqual({ type: 'bandi-tuple', rule: 'last-int' });
+    // Round 2: the judge's whole reply plus the scores it was read as, and the opponent's last summary.
+    expect(promptText(a2 as LlmCallRequest)).toContain("Latest feedback: Good. (90, 80)\n\nScores: (90, 80)\n    Opponent's last argument: SUM<round1/summary/b>\n");
+    const j4 = waves[19]?.[0] as LlmCallRequest;
+    expect(promptText(j4)).toContain('Current round: 4\n    Max rounds: 4\n    Previous scores: [(90, 80), (85, 70), (70, 75)]');
+    const v = verdictOf(outcome);
+    // Round 4 unreadable: (0, 0), counted. Mean ((90+85+70+0)/4, (80+70+75+0)/4).
+    expect(v.scores).toEqual({ a: 61.25, b: 56.25 });
+    expect(v.details).toMatchObject({ roundsRun: 4, stopReason: 'max-rounds', unparsedRounds: [4], jurorSums: { a: 2, b: 1 }, decidedBy: 'jurors' });
+    expect(v.winner).toBe('A');
+    expect(v.confidence).toBeCloseTo(1 / 3);
+    // 23 first calls and 3 re-asks of round 4's judge (the presets re-ask nothing: parseRetries 0).
+    expect(v.calls).toBe(26);
+  });
+
+  it('jurors read the debate as Advocate1 / Advocate2 / Judge lines; an echoed format line votes (0, 1); equal sums tie', () => {
+    const echo = 'Reasoning: [Your brief explanation]\nVote: (1, 0) if you vote for Advocate1, or (0, 1) if you vote for Advocate2';
+    const { waves, outcome } = run(configOf({ maxRounds: 1 }), script(['(90, 80)'], ['Vote: (1, 0)', echo, 'I cannot decide.']));
+    const juror = promptText(waves.at(-1)?.[0] as LlmCallRequest);
+    expect(juror).toContain('This is the debate:\n        Advocate1: SUM<round1/summary/a>\nAdvocate2: SUM<round1/summary/b>\nJudge: (90, 80)\n\nScores: (90, 80)\n');
+    const v = verdictOf(outcome);
+    expect(v.details).toMatchObject({ jurorSums: { a: 1, b: 1 }, decidedBy: 'juror-tie' });
+    expect(v.winner).toBe('tie');
+    expect(v.unparsed.map((u) => u.callId)).toEqual(['juror/2']);
+  });
+});
+
+describe('SAMRE paper flow (Alg. 2): rounds', () => {
   it('stops after round 2 when the score signs agree, then the jury votes in parallel', () => {
-    const { waves, outcome } = run(configOf(), script(['(90, 80)', '(85, 70)'], FIVE_A));
+    const { waves, outcome } = run(paperOf(), script(['(90, 80)', '(85, 70)'], FIVE_A));
     expect(waveIds(waves)).toEqual([
       ['round1/advocate/a', 'round1/advocate/b'],
       ['round1/judge'],
@@ -111,13 +150,13 @@ describe('SAMRE rounds', () => {
       ],
       meanScores: { a: 87.5, b: 75 },
       unparsedRounds: [],
-      jurorTally: { a: 5, b: 0, abstained: 0 },
+      jurorSums: { a: 5, b: 0 },
       decidedBy: 'jurors',
     });
   });
 
   it('runs all rounds when the signs alternate; without jurors the mean decides', () => {
-    const { waves, outcome } = run(configOf({ jurorCount: 0 }), script(['(90, 80)', '(70, 85)', '(88, 60)', '(60, 61)']));
+    const { waves, outcome } = run(paperOf({ jurorCount: 0 }), script(['(90, 80)', '(70, 85)', '(88, 60)', '(60, 61)']));
     expect(waves).toHaveLength(8);
     expect(waveIds(waves).at(-1)).toEqual(['round4/judge']);
     const v = verdictOf(outcome);
@@ -135,7 +174,7 @@ describe('SAMRE rounds', () => {
 
   it('the mean of all rounds decides, not the last rounds', () => {
     // Rounds 2 and 3 both favour B (so the debate stops after 3), but round 1's large margin keeps A ahead.
-    const v = verdictOf(run(configOf({ jurorCount: 0 }), script(['(100, 60)', '(50, 55)', '(40, 45)'])).outcome);
+    const v = verdictOf(run(paperOf({ jurorCount: 0 }), script(['(100, 60)', '(50, 55)', '(40, 45)'])).outcome);
     expect(v.details).toMatchObject({ roundsRun: 3, stopReason: 'sign-agreement' });
     expect(v.scores?.a).toBeCloseTo(190 / 3, 10);
     expect(v.scores?.b).toBeCloseTo(160 / 3, 10);
@@ -143,15 +182,15 @@ describe('SAMRE rounds', () => {
   });
 
   it('a tied round never agrees, and earlyStop: false runs every round', () => {
-    const tied = verdictOf(run(configOf({ jurorCount: 0 }), script(['(80, 80)', '(80, 80)', '(90, 70)', '(95, 70)'])).outcome);
+    const tied = verdictOf(run(paperOf({ jurorCount: 0 }), script(['(80, 80)', '(80, 80)', '(90, 70)', '(95, 70)'])).outcome);
     expect(tied.details).toMatchObject({ roundsRun: 4, stopReason: 'sign-agreement' });
-    const noStop = run(configOf({ jurorCount: 0, earlyStop: false, maxRounds: 3 }), script(['(90, 80)', '(85, 70)', '(99, 1)']));
+    const noStop = run(paperOf({ jurorCount: 0, earlyStop: false, maxRounds: 3 }), script(['(90, 80)', '(85, 70)', '(99, 1)']));
     expect(noStop.waves).toHaveLength(6);
     expect(verdictOf(noStop.outcome).details).toMatchObject({ roundsRun: 3, stopReason: 'max-rounds', earlyStop: false });
   });
 
   it('advocates see the previous judge reply and opponent argument; the judge sees previous scores', () => {
-    const { waves } = run(configOf({ jurorCount: 0 }), script(['Feedback one. (90, 80)', '(70, 85)', '(60, 61)', '(70, 85)']));
+    const { waves } = run(paperOf({ jurorCount: 0 }), script(['Feedback one. (90, 80)', '(70, 85)', '(60, 61)', '(70, 85)']));
     const [r1, , r2, j2] = waves;
     const r1a = r1?.[0] ? promptText(r1[0]) : '';
     expect(r1a).toContain('defending this answer: ANSWER-ONE: 11 to the question: Name a prime number greater than 10.');
@@ -165,7 +204,7 @@ describe('SAMRE rounds', () => {
   });
 
   it('routes per-role models with temperature 0', () => {
-    const config = configOf({
+    const config = paperOf({
       jurorCount: 1,
       advocates: { model: 'adv-model' },
       judge: { model: 'judge-model' },
@@ -173,14 +212,14 @@ describe('SAMRE rounds', () => {
     });
     const { waves } = run(config, script(['(90, 80)', '(85, 70)'], ['Vote: (0, 1)']));
     expect(waves[0]?.map((r) => [r.model, r.temperature])).toEqual([['adv-model', 0], ['adv-model', 0]]);
-    expect(waves[1]?.[0]).toMatchObject({ model: 'judge-model', temperature: 0, maxTokens: 1024 });
+    expect(waves[1]?.[0]).toMatchObject({ model: 'judge-model', temperature: 0, maxTokens: 2048 });
     expect(waves[4]?.[0]).toMatchObject({ model: 'juror-model', temperature: 0.5, agent: 'juror0', label: 'A retired professor of ethics' });
   });
 });
 
 describe('SAMRE jurors', () => {
   it('majority decides against the judge mean, with the vote margin as confidence', () => {
-    const { waves, outcome } = run(configOf(), script(['(90, 80)', '(85, 70)'], ['Vote: (0, 1)', 'Reasoning: clearer.\nVote: (1, 0)', '**Vote:** (0, 1)', '- Vote: [1, 0]', 'vote: (0, 1)']));
+    const { waves, outcome } = run(paperOf(), script(['(90, 80)', '(85, 70)'], ['Vote: (0, 1)', 'Reasoning: clearer.\nVote: (1, 0)', '**Vote:** (0, 1)', '- Vote: [1, 0]', 'vote: (0, 1)']));
     const juror2 = waves[4]?.[2];
     const text = juror2 ? promptText(juror2) : '';
     expect(text).toContain('identity of A middle-aged business owner');
@@ -191,7 +230,7 @@ describe('SAMRE jurors', () => {
     expect(v.winner).toBe('B');
     expect(v.scores).toEqual({ a: 87.5, b: 75 });
     expect(v.confidence).toBeCloseTo(1 / 5, 10);
-    expect(v.details).toMatchObject({ jurorTally: { a: 2, b: 3, abstained: 0 }, decidedBy: 'jurors' });
+    expect(v.details).toMatchObject({ jurorSums: { a: 2, b: 3 }, decidedBy: 'jurors' });
     expect(v.votes.filter((x) => x.agent.startsWith('juror')).map((x) => [x.label, x.winner])).toEqual([
       ['A retired professor of ethics', 'B'],
       ['A young environmental activist', 'A'],
@@ -203,22 +242,22 @@ describe('SAMRE jurors', () => {
 
   it('a juror tie falls back to the judge mean; backgrounds cycle past five', () => {
     const votes = ['Vote: (1, 0)', 'Vote: (0, 1)', 'Vote: (1, 0)', 'Vote: (0, 1)', 'Vote: (1, 1)', 'Vote: (0, 0)'];
-    const { waves, outcome } = run(configOf({ jurorCount: 6 }), script(['(60, 80)', '(70, 75)'], votes));
+    const { waves, outcome } = run(paperOf({ jurorCount: 6 }), script(['(60, 80)', '(70, 75)'], votes));
     expect(waves[4]?.[5]?.label).toBe('A retired professor of ethics');
     const v = verdictOf(outcome);
     expect(v.winner).toBe('B');
     expect(v.scores).toEqual({ a: 65, b: 77.5 });
     expect(v.confidence).toBeCloseTo(12.5 / MAX_SCORE_GAP, 10);
-    expect(v.details).toMatchObject({ jurorTally: { a: 2, b: 2, abstained: 2 }, decidedBy: 'judge-mean-after-juror-tie' });
+    expect(v.details).toMatchObject({ jurorSums: { a: 3, b: 3 }, decidedBy: 'judge-mean-after-juror-tie' });
   });
 
   it('an unparsed juror abstains and is listed as unparsed', () => {
-    const { outcome } = run(configOf({ jurorCount: 3 }), script(['(90, 80)', '(85, 70)'], ['Vote: (0, 1)', 'I abstain.', 'Vote: (0, 1)']));
+    const { outcome } = run(paperOf({ jurorCount: 3 }), script(['(90, 80)', '(85, 70)'], ['Vote: (0, 1)', 'I abstain.', 'Vote: (0, 1)']));
     const v = verdictOf(outcome);
     expect(v.winner).toBe('B');
     expect(v.confidence).toBeCloseTo(2 / 3, 10);
     expect(v.unparsed.map((u) => u.callId)).toEqual(['juror/1']);
-    expect(v.details).toMatchObject({ jurorTally: { a: 0, b: 2, abstained: 1 } });
+    expect(v.details).toMatchObject({ jurorSums: { a: 0, b: 2 } });
   });
 });
 
@@ -227,16 +266,16 @@ describe('SAMRE juror format echoes', () => {
 
   it('a juror echoing the format line, then voting (1, 0), votes for A', () => {
     const reply = `${ECHO}\n\nReasoning: Advocate1 cited the definition of a prime.\nVote: (1, 0)`;
-    const { waves, outcome } = run(configOf({ jurorCount: 1 }), script(['(60, 80)', '(70, 75)'], [reply]));
+    const { waves, outcome } = run(paperOf({ jurorCount: 1 }), script(['(60, 80)', '(70, 75)'], [reply]));
     // Read at once: no repair call.
     expect(waveIds(waves).at(-1)).toEqual(['juror/0']);
     const v = verdictOf(outcome);
     expect(v.winner).toBe('A');
-    expect(v.details).toMatchObject({ jurorTally: { a: 1, b: 0, abstained: 0 }, decidedBy: 'jurors' });
+    expect(v.details).toMatchObject({ jurorSums: { a: 1, b: 0 }, decidedBy: 'jurors' });
   });
 
   it('a juror only echoing the format line is re-asked, and abstains if it never votes', () => {
-    const { waves, outcome } = run(configOf({ jurorCount: 1 }), script(['(60, 80)', '(70, 75)'], [ECHO]));
+    const { waves, outcome } = run(paperOf({ jurorCount: 1 }), script(['(60, 80)', '(70, 75)'], [ECHO]));
     expect(waveIds(waves).slice(4)).toEqual([['juror/0'], ['juror/0#1'], ['juror/0#2'], ['juror/0#3']]);
     const repair = waves[5]?.[0];
     const text = repair ? promptText(repair) : '';
@@ -245,9 +284,9 @@ describe('SAMRE juror format echoes', () => {
     const v = verdictOf(outcome);
     // Never read as the echo's last tuple (0, 1): the juror abstains and the judge mean decides.
     expect(v.details).toMatchObject({
-      jurorTally: { a: 0, b: 0, abstained: 1 },
+      jurorSums: { a: 0, b: 0 },
       decidedBy: 'judge-mean-after-juror-tie',
-      jurors: [{ juror: 0, vote: null, choice: null }],
+      jurors: [{ juror: 0, vote: null }],
     });
     expect(v.unparsed.map((u) => u.callId)).toEqual(['juror/0']);
     expect(v.winner).toBe('B');
@@ -259,17 +298,17 @@ describe('SAMRE juror format echoes', () => {
       if (req.id === 'juror/0#1') return 'Vote: (1, 0)';
       return script(['(60, 80)', '(70, 75)'])(req, 0);
     };
-    const { waves, outcome } = run(configOf({ jurorCount: 1 }), s);
+    const { waves, outcome } = run(paperOf({ jurorCount: 1 }), s);
     expect(waveIds(waves).slice(4)).toEqual([['juror/0'], ['juror/0#1']]);
     const v = verdictOf(outcome);
     expect(v.winner).toBe('A');
-    expect(v.details).toMatchObject({ jurorTally: { a: 1, b: 0, abstained: 0 }, decidedBy: 'jurors' });
+    expect(v.details).toMatchObject({ jurorSums: { a: 1, b: 0 }, decidedBy: 'jurors' });
   });
 });
 
 describe('SAMRE unparsed judge', () => {
   it('skips an unparsed round in the mean and the previous scores, and it breaks sign agreement', () => {
-    const { waves, outcome } = run(configOf({ jurorCount: 0 }), script(['(90, 80)', 'no tuple here', '(85, 70)', '(60, 70)']));
+    const { waves, outcome } = run(paperOf({ jurorCount: 0 }), script(['(90, 80)', 'no tuple here', '(85, 70)', '(60, 70)']));
     // Round 2's judge: first ask plus 3 repairs.
     expect(waveIds(waves).slice(2, 7)).toEqual([
       ['round2/advocate/a', 'round2/advocate/b'],
@@ -290,7 +329,7 @@ describe('SAMRE unparsed judge', () => {
   });
 
   it('no readable round and no jury majority: a tie with confidence 0 and no scores', () => {
-    const v = verdictOf(run(configOf({ jurorCount: 0, maxRounds: 2, parseRetries: 0 }), script(['?', '?'])).outcome);
+    const v = verdictOf(run(paperOf({ jurorCount: 0, maxRounds: 2, parseRetries: 0 }), script(['?', '?'])).outcome);
     expect(v.winner).toBe('tie');
     expect(v.confidence).toBe(0);
     expect(v.scores).toBeUndefined();
@@ -301,17 +340,17 @@ describe('SAMRE unparsed judge', () => {
 describe('SAMRE resumability', () => {
   it('gives the same waves and outcome with a JSON round trip after every result', () => {
     const s = script(['(90, 80)', 'bad', '(70, 85)', '(60, 50)'], ['Vote: (1, 0)', 'Vote: (0, 1)', 'Vote: (1, 0)', 'x', 'Vote: (1, 0)']);
-    const plain = run(configOf(), s);
-    const trip = run(configOf(), s, true);
+    const plain = run(paperOf(), s);
+    const trip = run(paperOf(), s, true);
     expect(waveIds(trip.waves)).toEqual(waveIds(plain.waves));
     expect(trip.outcome).toEqual(plain.outcome);
     const v = verdictOf(trip.outcome);
     expect(v.winner).toBe('A');
-    expect(v.details).toMatchObject({ roundsRun: 4, unparsedRounds: [2], jurorTally: { a: 3, b: 1, abstained: 1 } });
+    expect(v.details).toMatchObject({ roundsRun: 4, unparsedRounds: [2], jurorSums: { a: 3, b: 1 } });
   });
 
   it('calibrated runs keep both orders apart', () => {
-    const config = configOf({ jurorCount: 0, calibration: { enabled: true, combine: 'mean-scores' } });
+    const config = paperOf({ jurorCount: 0, calibration: { enabled: true, combine: 'mean-scores' } });
     const { waves, outcome } = run(config, script(['(90, 80)', '(85, 70)']));
     expect(waveIds(waves)[0]).toEqual(['ab/round1/advocate/a', 'ab/round1/advocate/b', 'ba/round1/advocate/a', 'ba/round1/advocate/b']);
     const v = verdictOf(outcome);

@@ -5,20 +5,23 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { LlmCallRequest } from '../../src/engine/call.js';
 import type { AnyMethod } from '../../src/engine/method.js';
-import type { SingleAgentConfig } from '../../src/engine/methods/single.js';
+import type { SingleAgentConfig } from '../../src/engine/methods/single/index.js';
 import {
-  ASPECT_DESCRIPTIONS,
+  BANDI_BASELINE_PAPER_TEMPLATE,
+  BANDI_BASELINE_TEMPLATE,
+  FAIREVAL_SYSTEM,
+  FAIREVAL_TEMPLATE,
   FASTCHAT_PAIR_MATH_SYSTEM,
   FASTCHAT_PAIR_MATH_TEMPLATE,
   FASTCHAT_PAIR_V2_SYSTEM,
   FASTCHAT_PAIR_V2_TEMPLATE,
+  GEVAL_SUMMEVAL_PROMPTS,
   singleAgentConfigSchema,
   singleAgentMethod,
   singleAgentPresets,
-} from '../../src/engine/methods/single.js';
-import { ROLE_LIBRARY } from '../../src/engine/methods/chateval-roles.js';
-import { CHATEVAL_PAIRWISE_FINAL } from '../../src/engine/methods/chateval.js';
-import { ensembleConfigSchema, ensembleMethod } from '../../src/engine/methods/ensemble.js';
+} from '../../src/engine/methods/single/index.js';
+import { CHATEVAL_SINGLE_CODE, CODE_ROLES } from '../../src/engine/methods/chateval/index.js';
+import { ensembleConfigSchema, ensembleMethod } from '../../src/engine/methods/ensemble/index.js';
 import type { EngineState } from '../../src/engine/protocol.js';
 import { createEvaluation, EngineInputError } from '../../src/engine/protocol.js';
 import type { PairwiseTask, PointwiseTask } from '../../src/engine/task.js';
@@ -56,7 +59,7 @@ const scoreLines = (a: number, b: number) => `Reasons.\nThe score of Assistant 1
 describe('config and presets', () => {
   it('every field is defaulted; presets validate; unknown keys and placeholders are rejected', () => {
     const c = singleAgentConfigSchema.parse({ method: 'single' });
-    expect(c).toMatchObject({ samples: 1, parseRetries: 3, parser: { type: 'chateval-scores', min: 1, max: 10 }, systemPrompt: '' });
+    expect(c).toMatchObject({ samples: 1, parseRetries: 3, parser: { type: 'chateval-scores', min: 1, max: 10, read: 'script' }, systemPrompt: '', unparsed: 'drop' });
     for (const p of singleAgentPresets) expect(() => configOf(p.id), p.id).not.toThrow();
     expect(singleAgentPresets.map((p) => p.id)).toEqual([
       'chateval-single',
@@ -100,68 +103,53 @@ describe('config and presets', () => {
 });
 
 describe('ChatEval single agent', () => {
-  it('one call per order with the shared Table 6 template; the judge\'s scores summed over both orders (§3.2)', () => {
+  it("one call per order with the authors' single-agent config prompt; scores summed over both orders", () => {
     // A judge biased to the first position: 8 for Assistant 1, 6 for Assistant 2, whatever they are.
     const { waves, outcome } = driveByWaves(method, start(configOf('chateval-single'), pair), () => scoreLines(8, 6));
     expect(waves.map((w) => w.map((r) => r.id))).toEqual([['ab/sample0', 'ba/sample0']]);
     const [ab, ba] = waves[0] as [LlmCallRequest, LlmCallRequest];
-    expect(ab).toMatchObject({ agent: 'judge', temperature: 0, maxTokens: 512, parser: { type: 'chateval-scores' } });
-    expect(ab.messages).toHaveLength(1);
-    const text = promptText(ab);
-    // Table 6 (paper 000) verbatim, curly apostrophes included; no history, referees or role.
-    expect(text).toContain('[The Start of Assistant 1’s Answer]\nALPHA answer\n[The End of Assistant 1’s Answer]');
-    expect(text).toContain(
-      '[System]\nWe would like to request your feedback on the performance of two AI assistants in response to the user question displayed above.\nPlease consider the helpfulness, relevance, accuracy, and level of detail of their responses. Each assistant receives an overall score on a scale of 1 to 10, where a higher score indicates better overall performance.\n',
-    );
-    expect(text).not.toContain('discussion history');
-    expect(text).not.toContain('There are a few other referees');
-    expect(text.endsWith(`Now it’s your time to talk, please make your talk short and clear!\n\n${CHATEVAL_PAIRWISE_FINAL}`)).toBe(true);
+    expect(ab).toMatchObject({ agent: 'judge', temperature: 0, maxTokens: 512, parser: { type: 'chateval-scores', read: 'script' } });
+    expect(ab.messages).toEqual([{ role: 'user', content: CHATEVAL_SINGLE_CODE.replace('{{question}}', 'Q?').replace('{{answer_a}}', 'ALPHA answer').replace('{{answer_b}}', 'BETA answer') }]);
     expect(firstShown(ba)).toBe('BETA');
     if (outcome.status !== 'succeeded') throw new Error('failed');
     // AB (8, 6) + BA mapped back (6, 8) = (14, 14): a tie, and the orders disagree.
     expect(outcome.verdict).toMatchObject({ winner: 'tie', scores: { a: 14, b: 14 }, positionFlip: true, calls: 2, unparsed: [] });
-    expect(outcome.verdict.details).toMatchObject({ combinedBy: 'per-agent-sum' });
-    expect(outcome.verdict.confidence).toBe(0.5);
+    expect(outcome.verdict.details).toMatchObject({ combinedBy: 'sum-scores' });
+    expect(outcome.verdict.confidence).toBeCloseTo(1 / 9);
     expect(VerdictSchema.safeParse(outcome.verdict).success).toBe(true);
 
     // A judge preferring ALPHA by 2 wherever it stands: (8, 6) + (8, 6) = (16, 12) → A.
-    const fair = driveByWaves(method, start(configOf('chateval-single'), pair), (req) =>
-      firstShown(req) === 'ALPHA' ? scoreLines(8, 6) : scoreLines(6, 8),
-    );
+    const fair = driveByWaves(method, start(configOf('chateval-single'), pair), (req) => (firstShown(req) === 'ALPHA' ? scoreLines(8, 6) : scoreLines(6, 8)));
     if (fair.outcome.status !== 'succeeded') throw new Error('failed');
     expect(fair.outcome.verdict).toMatchObject({ winner: 'A', scores: { a: 16, b: 12 }, positionFlip: false });
   });
 
-  it('its prompt is the ensemble\'s without the role description', () => {
+  it("its prompt is the ensemble's without the role description", () => {
     const single = driveByWaves(method, start(configOf('chateval-single'), pair), () => scoreLines(5, 5));
     const ensemble = ensembleMethod as unknown as AnyMethod;
     const cfg = ensembleConfigSchema.parse({ method: 'ensemble', agents: [{ role: 'Critic' }] }) as unknown as EngineState['config'];
     const ens = driveByWaves(ensemble, createEvaluation(ensemble, cfg, pair), () => scoreLines(5, 5));
-    const role = ROLE_LIBRARY.Critic?.description ?? '';
-    expect(promptText(ens.waves[0]?.[0] as LlmCallRequest).replace(`${role}\n`, '')).toBe(promptText(single.waves[0]?.[0] as LlmCallRequest));
+    expect(promptText(ens.waves[0]?.[0] as LlmCallRequest).replace(`${CODE_ROLES.Critic}\n`, '')).toBe(promptText(single.waves[0]?.[0] as LlmCallRequest));
   });
 
-  it('an unparsed reply is repaired up to parseRetries, then listed and never scored', () => {
-    // One order, to follow a single call's repairs.
-    const cfg = configOf('chateval-single', { parseRetries: 2, calibration: { enabled: false } });
+  it('an unreadable reply is sent again as is (max_retry), then the item is a tie with no winner', () => {
+    const cfg = configOf('chateval-single', { calibration: { enabled: false } });
     const { waves, outcome } = driveByWaves(method, start(cfg, pair), () => 'I like both.');
     expect(waves.map((w) => w.map((r) => r.id))).toEqual([['sample0'], ['sample0#1'], ['sample0#2']]);
-    // The repair turn carries the failed reply and the format.
-    const repair = waves[1]?.[0];
-    expect(repair?.messages.at(-2)).toEqual({ role: 'assistant', content: 'I like both.' });
-    expect(repair?.messages.at(-1)?.content).toContain('The score of Assistant 1: <score>');
+    expect(waves[2]?.[0]?.messages).toEqual(waves[0]?.[0]?.messages);
     if (outcome.status !== 'succeeded') throw new Error('failed');
     expect(outcome.verdict).toMatchObject({ winner: 'tie', confidence: 0, calls: 3 });
     expect(outcome.verdict.scores).toBeUndefined();
-    expect(outcome.verdict.unparsed).toEqual([
-      { callId: 'sample0', agent: 'judge', stage: 'judge', reason: expect.stringContaining('final two lines') as unknown },
-    ]);
+    expect(outcome.verdict.unparsed).toEqual([{ callId: 'sample0', agent: 'judge', stage: 'judge', reason: expect.stringContaining('The score of Assistant 1:') as unknown }]);
     expect(outcome.verdict.votes).toEqual([{ agent: 'judge', label: 'Judge', parsed: false }]);
   });
 
-  it('a repaired reply counts like a first-time one', () => {
+  it('the default repair sends the reply back with the expected format; a repaired reply counts', () => {
     const script: Script = (req) => (req.id.includes('#') ? scoreLines(3, 9) : 'no scores');
-    const { outcome } = driveByWaves(method, start(configOf('chateval-single', { calibration: { enabled: false } }), pair), script);
+    const { waves, outcome } = driveByWaves(method, start(configOf(undefined), pair), script);
+    const repair = waves[1]?.[0];
+    expect(repair?.messages.at(-2)).toEqual({ role: 'assistant', content: 'no scores' });
+    expect(repair?.messages.at(-1)?.content).toContain('The score of Assistant 1: <score>');
     if (outcome.status !== 'succeeded') throw new Error('failed');
     expect(outcome.verdict).toMatchObject({ winner: 'B', scores: { a: 3, b: 9 }, unparsed: [], calls: 2 });
   });
@@ -176,12 +164,17 @@ describe('FairEval MEC + BPC', () => {
     return alphaFirst ? scoreLines(alpha + 2, beta) : scoreLines(beta + 2, alpha);
   };
 
-  it('3 samples per order in one wave at temperature 1; BPC averages both orders', () => {
+  it("FairEval.py's messages; 3 samples per order in one wave at temperature 1; BPC averages both orders", () => {
     for (const roundTrip of [false, true]) {
       const { waves, outcome } = driveByWaves(method, start(configOf('faireval-mec-bpc'), pair), biased, { roundTrip });
       expect(waves).toHaveLength(1);
       expect(waves[0]?.map((r) => r.id)).toEqual(['ab/sample0', 'ab/sample1', 'ab/sample2', 'ba/sample0', 'ba/sample1', 'ba/sample2']);
       expect(waves[0]?.every((r) => r.temperature === 1)).toBe(true);
+      expect(waves[0]?.[0]?.messages).toEqual([
+        { role: 'system', content: FAIREVAL_SYSTEM },
+        { role: 'user', content: FAIREVAL_TEMPLATE.replace('{{question}}', 'Q?').replace('{{answer_a}}', 'ALPHA answer').replace('{{answer_b}}', 'BETA answer') },
+      ]);
+      expect(waves[0]?.[0]?.parser).toEqual({ type: 'faireval-scores' });
       if (outcome.status !== 'succeeded') throw new Error('failed');
       const v = outcome.verdict;
       // AB means: alpha 8, beta 7 → A; BA (mapped back): alpha 6, beta 9 → B; BPC: alpha 7, beta 8.
@@ -190,8 +183,21 @@ describe('FairEval MEC + BPC', () => {
       expect(v.winner).toBe('B');
       expect(v.votes).toHaveLength(6);
       expect(v.votes.filter((x) => x.order === 'BA')).toHaveLength(3);
-      expect(v.details).toMatchObject({ combine: 'mean-scores', orders: { AB: { samples: 3, parsedSamples: 3 } } });
+      expect(v.details).toMatchObject({ combine: 'pooled-mean', orders: { AB: { samples: 3, parsedSamples: 3 } } });
     }
+  });
+
+  it('BPC pools the parsed samples: an order that lost samples weighs less (FairEval.py get_eval)', () => {
+    // AB: three samples (10, 0). BA: one readable sample, (0, 10) once mapped back; two unreadable.
+    let ba = 0;
+    const script: Script = (req) => (firstShown(req) === 'ALPHA' ? scoreLines(10, 0) : ba++ === 0 ? scoreLines(10, 0) : 'garbled');
+    const pooled = driveByWaves(method, start(configOf('faireval-mec-bpc'), pair), script);
+    if (pooled.outcome.status !== 'succeeded') throw new Error('failed');
+    expect(pooled.outcome.verdict).toMatchObject({ winner: 'A', scores: { a: 7.5, b: 2.5 } });
+    ba = 0;
+    const meanOfOrders = driveByWaves(method, start(configOf('faireval-mec-bpc', { calibration: { enabled: true, combine: 'mean-scores' } }), pair), script);
+    if (meanOfOrders.outcome.status !== 'succeeded') throw new Error('failed');
+    expect(meanOfOrders.outcome.verdict).toMatchObject({ winner: 'tie', scores: { a: 5, b: 5 } });
   });
 
   it('an unparsed sample is excluded from the mean', () => {
@@ -255,18 +261,29 @@ describe('FastChat pairwise', () => {
   });
 });
 
-describe('G-Eval-style pointwise', () => {
-  it('SummEval form with the aspect description and steps; leading number on the task scale', () => {
-    const { waves, outcome } = driveByWaves(method, start(configOf('geval-summeval'), summary), () => '4');
-    const text = promptText(waves[0]?.[0] as LlmCallRequest);
-    expect(text).toContain(`Coherence (1-5) - ${ASPECT_DESCRIPTIONS.summeval.coherence?.description ?? 'x'}`);
-    expect(text).toContain('Assign a score for coherence on a scale of 1 to 5');
-    expect(text).toMatch(/Evaluation Form \(scores ONLY\):\n\n- Coherence:$/);
+describe('G-Eval', () => {
+  it("SummEval: G-Eval's own prompt file as the system message, 20 samples at temperature 2, unreadable counts 0", () => {
+    const replies = (req: LlmCallRequest) => (req.id === 'sample7' ? 'The summary is coherent.' : req.id === 'sample3' ? ' 3.5' : '4');
+    const { waves, outcome } = driveByWaves(method, start(configOf('geval-summeval'), summary), replies);
+    expect(waves).toHaveLength(1);
+    expect(waves[0]).toHaveLength(20);
+    const req = waves[0]?.[0] as LlmCallRequest;
+    expect(req).toMatchObject({ temperature: 2, maxTokens: 5, parser: { type: 'geval-score' } });
+    expect(req.messages).toEqual([{ role: 'system', content: (GEVAL_SUMMEVAL_PROMPTS.coherence ?? '').replace('{{Document}}', 'The article.').replace('{{Summary}}', 'The summary.') }]);
     if (outcome.status !== 'succeeded') throw new Error('failed');
-    expect(outcome.verdict).toMatchObject({ score: 4, confidence: 1, positionFlip: null });
+    // (18 × 4 + 3.5 + 0) / 20, as parse_output and the mean of meta_eval do.
+    expect(outcome.verdict.score).toBeCloseTo(75.5 / 20);
+    expect(outcome.verdict.unparsed.map((u) => u.callId)).toEqual(['sample7']);
   });
 
-  it('Topical-Chat groundedness 0-1 uses the fact and the 0-1 scale; samples average', () => {
+  it('SummEval aspects without a G-Eval file use the assembled form; fluency has no document', () => {
+    const wit: PointwiseTask = { ...summary, aspect: { name: 'wit', description: 'is it witty', scale: { min: 1, max: 5 } } };
+    const { waves } = driveByWaves(method, start(configOf('geval-summeval', { samples: 1 }), wit), () => '3');
+    expect(promptText(waves[0]?.[0] as LlmCallRequest)).toContain('Wit (1-5) - is it witty');
+    expect(GEVAL_SUMMEVAL_PROMPTS.fluency).not.toContain('{{Document}}');
+  });
+
+  it('Topical-Chat (our form with G-Eval settings): the fact and the 0-1 scale; samples average', () => {
     const task: PointwiseTask = {
       kind: 'pointwise',
       source: 'A: hi\nB: hello',
@@ -276,16 +293,16 @@ describe('G-Eval-style pointwise', () => {
     };
     const cfg = configOf('geval-topical-chat', { samples: 2 });
     const { waves, outcome } = driveByWaves(method, start(cfg, task), (req) => (req.id === 'sample0' ? '1' : '- Groundedness: 0'));
-    const req = waves[0]?.[0];
-    expect(req?.parser).toEqual({ type: 'leading-number', min: 0, max: 1 });
-    expect(promptText(req as LlmCallRequest)).toContain('Corresponding Fact:\n\nFACT: cats sleep 16h');
-    expect(promptText(req as LlmCallRequest)).toContain('Groundedness (0-1) - given the fact');
+    const text = promptText(waves[0]?.[0] as LlmCallRequest);
+    expect(text).toContain('Corresponding Fact:\n\nFACT: cats sleep 16h');
+    expect(text).toContain('Groundedness (0-1) - given the fact');
     if (outcome.status !== 'succeeded') throw new Error('failed');
+    // "- Groundedness: 0" does not start with a number: 0 by G-Eval's rule; (1 + 0) / 2.
     expect(outcome.verdict).toMatchObject({ score: 0.5, confidence: 0 });
   });
 
-  it('out-of-scale replies are repaired, and an all-unparsed pointwise verdict has no score', () => {
-    const cfg = configOf('geval-summeval', { parseRetries: 1 });
+  it('a scale-checking parser re-asks out-of-scale replies; an all-unparsed verdict has no score', () => {
+    const cfg = configOf('geval-summeval', { parser: { type: 'leading-number', min: 1, max: 5 }, unparsed: 'drop', samples: 1, parseRetries: 1 });
     const { outcome } = driveByWaves(method, start(cfg, summary), () => '7');
     if (outcome.status !== 'succeeded') throw new Error('failed');
     expect(outcome.verdict.score).toBeUndefined();
@@ -295,18 +312,16 @@ describe('G-Eval-style pointwise', () => {
 });
 
 describe('Bandi et al. baseline', () => {
-  it('the last score tuple decides; confidence is the gap over 0-120', () => {
-    const reply = 'Relevance: [18, 15]\nAccuracy: [17, 16]\nFinal Scores: (95, 87)\nExplanation...\nFinal: (95, 83)';
+  it("the code's prompt and read: the first (s1, s2) tuple, decimals allowed", () => {
+    const reply = 'Relevance: [18, 15]\nAccuracy: [17, 16]\nFinal Scores: (95, 87.5)\nExplanation...\nFinal: (80, 83)';
     const { waves, outcome } = driveByWaves(method, start(configOf('bandi-baseline'), pair), () => reply);
-    const prompt = promptText(waves[0]?.[0] as LlmCallRequest);
-    expect(prompt).toContain('Answer 1: ALPHA answer\nAnswer 2: BETA answer');
-    // Appendix E.3 verbatim: its apostrophes and its last line.
-    expect(prompt).toContain('6. Effectiveness in addressing opponent’s points');
-    expect(prompt).toContain('Don’t overthink!');
-    expect(prompt.endsWith('Example: (18, 9)\nYour scores and explanation:')).toBe(true);
+    const req = waves[0]?.[0] as LlmCallRequest;
+    expect(req.messages).toEqual([{ role: 'user', content: BANDI_BASELINE_TEMPLATE.replace('{{question}}', 'Q?').replace('{{answer_a}}', 'ALPHA answer').replace('{{answer_b}}', 'BETA answer') }]);
+    expect(req).toMatchObject({ temperature: 0, parser: { type: 'bandi-tuple', rule: 'first-decimal' } });
     if (outcome.status !== 'succeeded') throw new Error('failed');
-    expect(outcome.verdict).toMatchObject({ winner: 'A', scores: { a: 95, b: 83 } });
-    expect(outcome.verdict.confidence).toBeCloseTo(12 / 120);
+    expect(outcome.verdict).toMatchObject({ winner: 'A', scores: { a: 95, b: 87.5 } });
+    // Appendix E.3's text is the paper option.
+    expect(BANDI_BASELINE_PAPER_TEMPLATE).toContain('Don’t overthink!');
   });
 });
 

@@ -66,3 +66,15 @@ describe('every preset against the mock judge', () => {
     expect(outcome.verdict.usage.promptTokens).toBeGreaterThan(0);
   });
 });
+
+describe('the mock judge keeps to the scale the authors’ prompts state', () => {
+  it('Topical-Chat groundedness "(0 or 1)": every final reply ends in 0 or 1', async () => {
+    const llm = createLlm({ providers: { default: { baseUrl: mock.baseUrl } }, defaultModel: 'mock-judge', timeoutMs: 10_000 });
+    const config = resolveMethodConfig('chateval-topical-chat', undefined);
+    const method = getMethod(config.method);
+    const task = { ...taskFor('topical-chat', 'pointwise'), aspect: { name: 'groundedness', scale: { min: 0, max: 1 } } } as Task;
+    const { outcome } = await runEvaluation(method, createEvaluation(method, config, task), llm);
+    if (outcome.status !== 'succeeded') throw new Error('failed');
+    for (const v of outcome.verdict.votes) expect([0, 1]).toContain(v.score);
+  });
+});

@@ -51,7 +51,7 @@ describe('POST /v1/evaluations', () => {
     expect(row?.method).toBe('single');
     expect(row?.preset).toBe('chateval-single');
     expect(row?.calls_planned).toBeGreaterThan(0);
-    expect(JSON.parse(row!.config)).toMatchObject({ method: 'single', parseRetries: 3 });
+    expect(JSON.parse(row!.config)).toMatchObject({ method: 'single', parseRetries: 2 });
     expect(JSON.parse(row!.metadata)).toEqual({ run: 'nightly', n: 3, ok: true });
 
     // The queue message reached the consumer: the job ends.

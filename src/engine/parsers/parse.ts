@@ -18,9 +18,12 @@
  *   a short label such as `Coherence:` before the number is tolerated since the form ends with it.
  * - `labelled-score` — ChatEval SummEval pilots (`Relevance: 2`) and DEBATE's scorer (`a score of 2`).
  * - `critique` — DEBATE (paper 004 Alg. 1, Appendix E.1): `NO_ISSUE` / `NO ISSUE` / `NO_ISSUES` in capitals.
+ * - `faireval-scores`, `geval-score`, `last-char`, `debate-score`, `bandi-tuple` and `chateval-scores` with
+ *   `read: 'script'` — the authors' own read rules, in `authors.ts`.
  *
  * Parsers never invent a number: a reply without a readable, in-scale value is a failure with a reason.
  */
+import { noIssueByCode, readBandiTuple, readChatEvalScript, readDebateScore, readFairEval, readGEval, readLastChar } from './authors.js';
 import type { ParseResult, ParserSpec, ParsedValue, Winner } from './spec.js';
 
 /** A decimal number; the sign is part of it so out-of-scale negatives are reported, not misread. */
@@ -185,9 +188,10 @@ function parseLabelledScore(text: string, label: string, min: number, max: numbe
   return ok({ kind: 'score', score: n });
 }
 
-function parseCritique(text: string): ParseResult {
+function parseCritique(text: string, rule: 'code' | undefined): ParseResult {
   // Capitals only, as the prompts ask: "I have no issues with X, but..." is a critique, not agreement.
-  return ok({ kind: 'critique', noIssue: /\bNO[_ -]ISSUES?\b/.test(text), text });
+  const noIssue = rule === 'code' ? noIssueByCode(text) : /\bNO[_ -]ISSUES?\b/.test(text);
+  return ok({ kind: 'critique', noIssue, text });
 }
 
 /** The JSON object in a reply: the last fenced block that parses, else the outermost braces. */
@@ -266,11 +270,21 @@ function parseJson(spec: Extract<ParserSpec, { type: 'json' }>, text: string): P
 /** Parses one reply with the given spec. Pure; never throws. */
 export function parseReply(spec: ParserSpec, text: string): ParseResult {
   if (spec.type === 'text') return ok({ kind: 'text', text });
-  if (spec.type === 'critique') return parseCritique(text);
+  if (spec.type === 'critique') return parseCritique(text, spec.noIssue);
   if (text.trim() === '') return { ok: false, reason: 'the reply is empty' };
   switch (spec.type) {
     case 'chateval-scores':
-      return parseChatEvalScores(text, spec.min, spec.max);
+      return spec.read === 'script' ? readChatEvalScript(text) : parseChatEvalScores(text, spec.min, spec.max);
+    case 'faireval-scores':
+      return readFairEval(text);
+    case 'geval-score':
+      return readGEval(text);
+    case 'last-char':
+      return readLastChar(text);
+    case 'debate-score':
+      return readDebateScore(text, spec.from);
+    case 'bandi-tuple':
+      return readBandiTuple(text, spec.rule);
     case 'score-tuple':
       return spec.line === undefined
         ? parseScoreTuple(text, spec.min, spec.max)
@@ -296,6 +310,16 @@ export function describeFormat(spec: ParserSpec): string {
       return 'free text';
     case 'chateval-scores':
       return `two final lines exactly "The score of Assistant 1: <score>" and "The score of Assistant 2: <score>", each score from ${spec.min} to ${spec.max}`;
+    case 'faireval-scores':
+      return 'two final lines exactly "Score of the Assistant 1: <score>" and "Score of the Assistant 2: <score>"';
+    case 'geval-score':
+      return 'only a number (the score) at the start of the reply';
+    case 'last-char':
+      return 'a final line ending in the score as a single digit, e.g. "Rating: <score>"';
+    case 'debate-score':
+      return 'your score as a number in a line "Score: <score>"';
+    case 'bandi-tuple':
+      return 'a final score tuple in the form (score_1, score_2)';
     case 'score-tuple':
       if (spec.line !== undefined) {
         return `a final line "${spec.line}: (score_1, score_2)" with each score from ${spec.min} to ${spec.max}`;

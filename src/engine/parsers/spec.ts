@@ -11,8 +11,30 @@ const Bounds = { min: z.number(), max: z.number() };
 export const ParserSpecSchema = z.discriminatedUnion('type', [
   /** Free text (discussion turns, advocates' arguments); always parses. */
   z.object({ type: z.literal('text') }).strict(),
-  /** ChatEval: `The score of Assistant 1: x` / `The score of Assistant 2: y` (last occurrences). Default scale 1-10. */
-  z.object({ type: z.literal('chateval-scores'), ...Bounds }).strict(),
+  /**
+   * ChatEval: the last two lines `The score of Assistant 1: x` / `The score of Assistant 2: y`. With `read:
+   * 'script'`, exactly as the authors' pipeline: re-ask when `LLMEvalParser`'s check fails, read the numbers
+   * as their scoring script does (no scale check), and a reply that passes the check but cannot be read is
+   * final (the item becomes a tie); see `authors.ts`.
+   */
+  z.object({ type: z.literal('chateval-scores'), ...Bounds, read: z.literal('script').optional() }).strict(),
+  /** FairEval (FairEval.py `parse_score_from_review`): the last two lines, each read after its last `:`. */
+  z.object({ type: z.literal('faireval-scores') }).strict(),
+  /** G-Eval (`parse_output`): the number at the very start of the reply, `^ ?([\d.]+)`; no scale check. */
+  z.object({ type: z.literal('geval-score') }).strict(),
+  /** ChatEval's Topical-Chat script: the last character of the last line, read as a number; no scale check. */
+  z.object({ type: z.literal('last-char') }).strict(),
+  /**
+   * DEBATE (`evalute_score.py`): the first digit of the first integer in the reply (`from: 'first'`), or the
+   * last digit of the last integer (`from: 'last'`, the script's rule for fluency).
+   */
+  z.object({ type: z.literal('debate-score'), from: z.enum(['first', 'last']) }).strict(),
+  /**
+   * Bandi et al.'s public code: a `(a, b)` tuple read as one of its regexes — the first tuple with decimals
+   * (`main.py`, baseline judge), the first integer tuple (MORE's scorer), or the last integer tuple in round or
+   * square brackets (SAMRE's judge and jurors). No scale check.
+   */
+  z.object({ type: z.literal('bandi-tuple'), rule: z.enum(['first-decimal', 'first-int', 'last-int']) }).strict(),
   /**
    * Bandi et al.: the last `(a, b)` or `[a, b]` tuple in the reply (the authors' rule; judge scale 1-20 per
    * criterion summed). With `line` (e.g. `'Vote'` for SAMRE's jurors, who vote `(1, 0)` / `(0, 1)`), only the
@@ -40,8 +62,11 @@ export const ParserSpecSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('leading-number'), ...Bounds }).strict(),
   /** A `<label>: <number>` line, e.g. `Coherence: 3`, or DEBATE's scorer `Score: 4` / `a score of 4` (last one wins). */
   z.object({ type: z.literal('labelled-score'), label: z.string().min(1), ...Bounds }).strict(),
-  /** DEBATE critic: free text; `NO_ISSUE` / `NO ISSUE` / `NO_ISSUES` marks agreement. Always parses. */
-  z.object({ type: z.literal('critique') }).strict(),
+  /**
+   * DEBATE critic: free text; always parses. Agreement: `NO_ISSUE` / `NO ISSUE` / `NO_ISSUES` in capitals, or
+   * with `noIssue: 'code'` the substring `NO_ISSUE` exactly as `debate.py` tests it (`NO ISSUE` does not count).
+   */
+  z.object({ type: z.literal('critique'), noIssue: z.literal('code').optional() }).strict(),
   /** Structured output: a JSON object of the given shape; when `fallback` is set and the reply is not JSON, the fallback text parser is tried. */
   z
     .object({
@@ -58,7 +83,12 @@ export const ParserSpecSchema = z.discriminatedUnion('type', [
 ]).meta({ id: 'ParserSpec' });
 export type ParserSpec =
   | { type: 'text' }
-  | { type: 'chateval-scores'; min: number; max: number }
+  | { type: 'chateval-scores'; min: number; max: number; read?: 'script' }
+  | { type: 'faireval-scores' }
+  | { type: 'geval-score' }
+  | { type: 'last-char' }
+  | { type: 'debate-score'; from: 'first' | 'last' }
+  | { type: 'bandi-tuple'; rule: 'first-decimal' | 'first-int' | 'last-int' }
   | {
       type: 'score-tuple';
       min: number;
@@ -70,7 +100,7 @@ export type ParserSpec =
   | { type: 'assistant-choice' }
   | { type: 'leading-number'; min: number; max: number }
   | { type: 'labelled-score'; label: string; min: number; max: number }
-  | { type: 'critique' }
+  | { type: 'critique'; noIssue?: 'code' }
   | {
       type: 'json';
       shape: 'pair-scores' | 'winner' | 'score';
@@ -90,5 +120,9 @@ export type ParsedValue =
   | { kind: 'score'; score: number }
   | { kind: 'critique'; noIssue: boolean; text: string };
 
-/** A parse result: a value, or why the reply did not parse (fed back into the repair prompt). */
-export type ParseResult = { ok: true; value: ParsedValue } | { ok: false; reason: string };
+/**
+ * A parse result: a value, or why the reply did not parse (fed back into the repair prompt). `final` marks a
+ * reply the authors' flow accepts without asking again even though their scoring script cannot read it
+ * (ChatEval: the format check passes, the float conversion fails): it is not re-asked.
+ */
+export type ParseResult = { ok: true; value: ParsedValue } | { ok: false; reason: string; final?: boolean };

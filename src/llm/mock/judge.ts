@@ -22,6 +22,7 @@ export type DetectedFormat =
   | { kind: 'text' }
   | { kind: 'critique' }
   | { kind: 'chateval'; min: number; max: number }
+  | { kind: 'faireval'; min: number; max: number }
   | { kind: 'tuple'; min: number; max: number; line?: string }
   | { kind: 'juror' }
   | { kind: 'fastchat' }
@@ -43,6 +44,9 @@ const SCALE_PATTERNS: RegExp[] = [
   /\bscale\s+(?:of\s+|from\s+)?(-?\d+)\s*(?:to|-|–)\s*(-?\d+)/gi,
   /\b(-?\d+)\s*(?:-|–|to)\s*(-?\d+)\s*(?:scale|points?)\b/gi,
   /\(\s*(-?\d+)\s*[-–]\s*(-?\d+)\s*\)/g,
+  // Topical-Chat groundedness: "(0 or 1)", "on a scale of 0 or 1".
+  /\(\s*(-?\d+)\s+or\s+(-?\d+)\s*\)/g,
+  /\bscale\s+of\s+(-?\d+)\s+or\s+(-?\d+)/gi,
   /\b(-?\d+)\s*\(\s*(?:lowest|worst|poor|bad)[^)]*\)\s*(?:to|-|–)\s*(-?\d+)/gi,
 ];
 
@@ -85,6 +89,8 @@ function candidates(text: string): Candidate[] {
     if (shape) out.push({ at: jsonAt, make: (s) => ({ kind: 'json', shape, ...withScale(s, { min: 1, max: 10 }) }) });
   }
   add(/The score of Assistant 1/gi, (s) => ({ kind: 'chateval', ...withScale(s, { min: 1, max: 10 }) }));
+  // FairEval.py: "Score of the Assistant 1: <score>".
+  add(/Score of the Assistant 1/g, (s) => ({ kind: 'faireval', ...withScale(s, { min: 1, max: 10 }) }));
   add(/\[\[A\]\]/g, () => ({ kind: 'fastchat' }));
   add(/Answer\s*:\s*Assistant 1/gi, () => ({ kind: 'choice' }));
   // Bandi et al.'s jurors answer a one-hot tuple.
@@ -212,6 +218,8 @@ export function judgeReply(format: DetectedFormat, key: string): string {
         : `${pickOf(CRITICISMS, h2)} I suggest lowering the score by one point.`;
     case 'chateval':
       return `${reason}\nThe score of Assistant 1: ${scoreIn(h1, format.min, format.max)}\nThe score of Assistant 2: ${scoreIn(h2, format.min, format.max)}`;
+    case 'faireval':
+      return `Evaluation evidence: ${reason}\nScore of the Assistant 1: ${scoreIn(h1, format.min, format.max)}\nScore of the Assistant 2: ${scoreIn(h2, format.min, format.max)}`;
     case 'tuple': {
       const tuple = `(${scoreIn(h1, format.min, format.max)}, ${scoreIn(h2, format.min, format.max)})`;
       return `${reason}\n${format.line ? `${format.line}: ${tuple}` : tuple}`;

@@ -1,0 +1,228 @@
+/**
+ * @module
+ * ChatEval (Chan et al.) as a protocol: N debaters with role prompts discuss for T turns, then each gives a
+ * final judgement. Strategies (Appendix B, as the authors' code runs them):
+ * - `one-by-one` (Alg. 1; `order: sequential`): every agent speaks each turn in order and sees everything
+ *   said before it, its own messages included, as `[Name]: message` lines;
+ * - `simultaneous-talk` (Alg. 2; `order: concurrent`): per turn all agents speak in parallel on the history
+ *   of the earlier turns;
+ * - `simultaneous-talk-with-summarizer` (Alg. 3): as simultaneous-talk, but before each turn after the first
+ *   every agent's memory is summarised by a separate call (`memory_manipulator/summary.py`: "Current summary"
+ *   = that agent's previous summary, "New lines" = its whole memory as `[sender] : message` lines) and the
+ *   summary is **added** to that agent's memory as a message from `Summarizer` (`summaryMode: 'append'`, the
+ *   code). `summaryMode: 'replace'` is the arXiv text: the history is the latest summary only.
+ * Only the last turn carries the final instruction and the score parser. Verdicts: see `shared.ts`.
+ */
+import { z } from 'zod';
+import type { CallSpec, FinalReply, MethodDefinition, StepResult } from '../../method.js';
+import { AgentParamsSchema, CommonConfigShape, resolveAgentParams } from '../../method.js';
+import type { ParsedValue } from '../../parsers/spec.js';
+import type { Task } from '../../task.js';
+import { renderTemplate, templateField, templateText } from '../../template.js';
+import { CHATEVAL_PAIRWISE_CODE, CHATEVAL_PAIRWISE_FINAL, CHATEVAL_PAIRWISE_PAPER, CHATEVAL_POINTWISE_FINAL, CHATEVAL_POINTWISE_GENERIC, CHATEVAL_SUMMARY_CODE } from './prompts.js';
+import type { ResolvedAgent } from './roles.js';
+import { agentsOf, DebaterSchema, resolveAgents } from './roles.js';
+import { finalFormat, JudgePromptShape, pairwiseVerdict, pointwiseVerdict, TASK_PAIRWISE, TASK_POINTWISE, taskVars, voteOf } from './shared.js';
+
+/** Placeholders each template may use. */
+export const TEMPLATE_PLACEHOLDERS = {
+  pairwise: [...TASK_PAIRWISE, 'chat_history'],
+  pointwise: [...TASK_POINTWISE, 'chat_history'],
+  soloPairwise: TASK_PAIRWISE,
+  soloPointwise: TASK_POINTWISE,
+  final: ['aspect', 'scale_min', 'scale_max'],
+  summary: ['summary', 'new_lines'],
+} as const;
+
+/** ChatEval's communication strategies (Appendix B). */
+export const STRATEGIES = ['one-by-one', 'simultaneous-talk', 'simultaneous-talk-with-summarizer'] as const;
+export type Strategy = (typeof STRATEGIES)[number];
+
+/** ChatEval config; every field has a default (General Public + Critic, one-by-one, 2 turns, the authors' prompts). */
+export const chatEvalConfigSchema = z
+  .object({
+    method: z.literal('chateval'),
+    ...CommonConfigShape,
+    ...JudgePromptShape,
+    /** Communication strategy. Default `one-by-one`. */
+    strategy: z.enum(STRATEGIES).default('one-by-one'),
+    /** Discussion turns; every agent speaks once per turn. 1-10, default 2. */
+    turns: z.number().int().min(1).max(10).default(2),
+    /** 1-8 debaters in speaking order. Default General Public + Critic (the FairEval configs). */
+    agents: z.array(DebaterSchema).min(1).max(8).default([{ role: 'General Public' }, { role: 'Critic' }]),
+    /** Same-role ablation (§4.1): every agent gets the Annotator prompt (text per `promptSource`). Default false. */
+    sameRole: z.boolean().default(false),
+    /** Model settings of the summary calls. Default: `defaults`. */
+    summarizer: AgentParamsSchema.default({}),
+    /** `append` (the code): the summary joins the agent's memory; `replace` (arXiv): it is the whole history. Default `append`. */
+    summaryMode: z.enum(['append', 'replace']).default('append'),
+    /** Prompt templates; unset ones are the authors' (per `promptSource`). */
+    templates: z
+      .object({
+        /** Pairwise discussion prompt. Default: the GPT-4 FairEval config's (`code`) or Table 6 (`paper`). */
+        pairwise: templateField(TEMPLATE_PLACEHOLDERS.pairwise),
+        pairwiseFinal: templateField(TEMPLATE_PLACEHOLDERS.final, CHATEVAL_PAIRWISE_FINAL),
+        /** Pointwise discussion prompt for aspects without their own. Default: ours. */
+        pointwise: templateField(TEMPLATE_PLACEHOLDERS.pointwise, CHATEVAL_POINTWISE_GENERIC),
+        /** Pointwise discussion prompts by lower-case aspect name (the authors' are per aspect). Default {}. */
+        pointwiseByAspect: z.record(z.string(), templateText(TEMPLATE_PLACEHOLDERS.pointwise)).default({}),
+        pointwiseFinal: templateField(TEMPLATE_PLACEHOLDERS.final, CHATEVAL_POINTWISE_FINAL),
+        summary: templateField(TEMPLATE_PLACEHOLDERS.summary, CHATEVAL_SUMMARY_CODE),
+      })
+      .strict()
+      .prefault({}),
+  })
+  .strict()
+  .superRefine((c, ctx) => {
+    const r = resolveAgents(c.agents, { group: c.roleGroup, sameRole: c.sameRole, source: c.promptSource });
+    if (!r.ok) {
+      ctx.addIssue({ code: 'custom', path: ['agents', r.missing, 'role'], message: 'this agent needs a role: the role group (or Appendix A) has no role for this position' });
+    }
+  });
+export type ChatEvalConfig = z.infer<typeof chatEvalConfigSchema>;
+
+/** ChatEval's state: reply text by call id and the parsed final-turn replies by agent index. Plain JSON. */
+export interface ChatEvalState {
+  replies: Record<string, string>;
+  /** null when the final reply never parsed. */
+  finals: Record<string, ParsedValue | null>;
+}
+
+interface Slot {
+  /** `turn<t>/agent<k>` or `turn<t>/summary/agent<k>` (the summary made before turn t). */
+  id: string;
+  kind: 'speak' | 'summary';
+  turn: number;
+  agent: number;
+}
+
+const speakId = (turn: number, agent: number) => `turn${turn}/agent${agent}`;
+const summaryId = (turn: number, agent: number) => `turn${turn}/summary/agent${agent}`;
+
+/** Waves of calls in dependency order: one call per wave one-by-one; per turn a summary wave, then a speaking wave. */
+function schedule(config: ChatEvalConfig): Slot[][] {
+  const n = config.agents.length;
+  const each = (kind: Slot['kind'], turn: number) => Array.from({ length: n }, (_, agent): Slot => ({ id: (kind === 'speak' ? speakId : summaryId)(turn, agent), kind, turn, agent }));
+  const waves: Slot[][] = [];
+  for (let turn = 1; turn <= config.turns; turn++) {
+    if (config.strategy === 'simultaneous-talk-with-summarizer' && turn > 1) waves.push(each('summary', turn));
+    const speakers = each('speak', turn);
+    if (config.strategy === 'one-by-one') waves.push(...speakers.map((s) => [s]));
+    else waves.push(speakers);
+  }
+  return waves;
+}
+
+/** One entry of an agent's memory, in order. */
+interface MemoryEntry {
+  sender: string;
+  content: string;
+}
+
+/** What agent `slot.agent` has in memory before `slot` (speaking slot, or summary slot of that turn). */
+function memoryBefore(config: ChatEvalConfig, agents: readonly ResolvedAgent[], state: ChatEvalState, slot: Slot): MemoryEntry[] {
+  const speech = (turn: number, k: number): MemoryEntry => ({ sender: agents[k]?.name ?? `agent${k}`, content: state.replies[speakId(turn, k)] ?? '' });
+  const out: MemoryEntry[] = [];
+  for (let turn = 1; turn <= slot.turn; turn++) {
+    const summary = state.replies[summaryId(turn, slot.agent)];
+    // The summary made before this turn joins the memory first (unless it is the one being made now).
+    if (summary !== undefined && !(turn === slot.turn && slot.kind === 'summary')) out.push({ sender: 'Summarizer', content: summary });
+    if (turn < slot.turn) out.push(...agents.map((_, k) => speech(turn, k)));
+    else if (config.strategy === 'one-by-one' && slot.kind === 'speak') out.push(...agents.slice(0, slot.agent).map((_, k) => speech(turn, k)));
+  }
+  return out;
+}
+
+/** `ChatHistoryMemory.to_string(add_sender_prefix=True)`: `[sender]: content` lines. */
+const historyText = (m: readonly MemoryEntry[]) => m.map((e) => `[${e.sender}]: ${e.content}`).join('\n');
+/** `SummaryMemoryManipulator`'s new lines: `[sender] : content` plus a newline, for each message. */
+const newLinesText = (m: readonly MemoryEntry[]) => m.map((e) => `[${e.sender}] : ${e.content}\n`).join('');
+
+function chatHistory(config: ChatEvalConfig, agents: readonly ResolvedAgent[], state: ChatEvalState, slot: Slot): string {
+  if (config.strategy === 'simultaneous-talk-with-summarizer' && config.summaryMode === 'replace') {
+    return slot.turn > 1 ? (state.replies[summaryId(slot.turn, slot.agent)] ?? '') : '';
+  }
+  return historyText(memoryBefore(config, agents, state, slot));
+}
+
+function discussionTemplate(config: ChatEvalConfig, task: Task): string {
+  if (task.kind === 'pairwise') return config.templates.pairwise ?? (config.promptSource === 'paper' ? CHATEVAL_PAIRWISE_PAPER : CHATEVAL_PAIRWISE_CODE);
+  return config.templates.pointwiseByAspect[task.aspect.name.toLowerCase()] ?? config.templates.pointwise;
+}
+
+function callFor(config: ChatEvalConfig, task: Task, state: ChatEvalState, agents: ResolvedAgent[], slot: Slot): CallSpec {
+  const agent = agents[slot.agent];
+  if (!agent) throw new Error(`no agent ${slot.agent}`);
+  if (slot.kind === 'summary') {
+    const previous = slot.turn > 2 ? (state.replies[summaryId(slot.turn - 1, slot.agent)] ?? '') : '';
+    const memory =
+      config.summaryMode === 'replace'
+        ? agents.map((a, k) => ({ sender: a.name, content: state.replies[speakId(slot.turn - 1, k)] ?? '' }))
+        : memoryBefore(config, agents, state, slot);
+    return {
+      id: slot.id,
+      agent: 'summarizer',
+      label: `Summarizer (${agent.name})`,
+      stage: `turn ${slot.turn} summary`,
+      ...resolveAgentParams(config.defaults, config.summarizer),
+      messages: [{ role: 'user', content: renderTemplate(config.templates.summary, { summary: previous, new_lines: newLinesText(memory) }) }],
+      parser: { type: 'text' },
+    };
+  }
+  const final = slot.turn === config.turns ? finalFormat(task, config, config.templates) : undefined;
+  const vars = { ...taskVars(task, config, agent, final?.prompt ?? ''), chat_history: chatHistory(config, agents, state, slot) };
+  return {
+    id: slot.id,
+    agent: agent.id,
+    label: agent.name,
+    stage: `turn ${slot.turn}`,
+    ...resolveAgentParams(config.defaults, agent.params),
+    messages: [{ role: 'user', content: renderTemplate(discussionTemplate(config, task), vars) }],
+    parser: final?.parser ?? { type: 'text' },
+  };
+}
+
+function agentsFor(config: ChatEvalConfig): ResolvedAgent[] {
+  return agentsOf(config.agents, { group: config.roleGroup, sameRole: config.sameRole, source: config.promptSource });
+}
+
+/** ChatEval as a {@link MethodDefinition}. */
+export const chatEvalMethod: MethodDefinition<ChatEvalConfig, ChatEvalState> = {
+  method: 'chateval',
+  // 2: the authors' prompts, roles and summarizer; summary ids `turn<t>/summary/…` name the turn they precede.
+  version: 2,
+  paper: 'ChatEval (Chan et al.) §2, Appendix A Table 6, Appendix B Alg. 1-3; thunlp/ChatEval configs',
+  taskKinds: ['pairwise', 'pointwise'],
+  configSchema: chatEvalConfigSchema,
+
+  init(): ChatEvalState {
+    return { replies: {}, finals: {} };
+  },
+
+  step(config, task, state): StepResult {
+    const agents = agentsFor(config);
+    for (const wave of schedule(config)) {
+      const missing = wave.filter((s) => state.replies[s.id] === undefined);
+      if (missing.length > 0) return { kind: 'calls', calls: missing.map((s) => callFor(config, task, state, agents, s)) };
+    }
+    const votes = agents.map((a, i) => voteOf(task, a, state.finals[String(i)]));
+    const details = { strategy: config.strategy, turns: config.turns, agents: agents.map((a) => a.name) };
+    return { kind: 'verdict', verdict: task.kind === 'pairwise' ? pairwiseVerdict(votes, config, details) : pointwiseVerdict(task, votes, details) };
+  },
+
+  reduce(config, _task, state, reply: FinalReply): ChatEvalState {
+    const slot = schedule(config)
+      .flat()
+      .find((s) => s.id === reply.callId);
+    if (!slot) return state;
+    // The authors' agent, out of tries, sends an empty message (`content=""`); the others then see that.
+    const content = !reply.ok && config.repair === 'resend' ? '' : reply.content;
+    const next: ChatEvalState = { replies: { ...state.replies, [slot.id]: content }, finals: state.finals };
+    if (slot.kind === 'speak' && slot.turn === config.turns) next.finals = { ...state.finals, [String(slot.agent)]: reply.ok ? reply.value : null };
+    return next;
+  },
+
+  plannedCalls(config): number {
+    return schedule(config).flat().length;
+  },
+};

@@ -1,0 +1,7 @@
+/**
+ * @module
+ * DEBATE: prompts, protocol, presets.
+ */
+export * from './prompts.js';
+export * from './protocol.js';
+export * from './presets.js';

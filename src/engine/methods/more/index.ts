@@ -1,0 +1,6 @@
+/**
+ * @module
+ * MORE: protocol and presets (prompts in `../bandi/`).
+ */
+export * from './protocol.js';
+export * from './presets.js';
