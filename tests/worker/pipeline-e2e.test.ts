@@ -3,6 +3,8 @@ import { evaluationStub } from '../../src/pipeline/stub.js';
 import type { Task } from '../../src/engine/task.js';
 import { listTranscript } from '../../src/store/evaluations.js';
 import { countRows, drainAlarms, engineVersionIn, insertJob, mockRequests, PAIRWISE, POINTWISE, storedVerdict, testEnv, waitForEnd } from './helpers.js';
+import { getMethod } from '../../src/engine/registry.js';
+import { engineVersionOf } from '../../src/engine/version.js';
 
 afterEach(drainAlarms);
 
@@ -40,8 +42,8 @@ describe('submit → verdict through the real queue and the mock LLM over HTTP',
       expect(snap?.status).toBe('succeeded');
       expect(snap?.callsDone).toBe(v.calls);
       // Pinned engine version, in the object and in D1.
-      expect(snap?.engineVersion).toBe(`1/${c.method}@1`);
-      expect(await engineVersionIn(id)).toBe(`1/${c.method}@1`);
+      expect(snap?.engineVersion).toBe(engineVersionOf(getMethod(c.method)));
+      expect(await engineVersionIn(id)).toBe(engineVersionOf(getMethod(c.method)));
       // The transcript carries each reply's usage; together they are the verdict's usage.
       const transcript = await listTranscript(testEnv.DB, id);
       expect(transcript.map((t) => t.seq)).toEqual([...Array(v.calls).keys()]);

@@ -25,6 +25,8 @@ import {
   waitForEnd,
 } from './helpers.js';
 import { TestEvaluationDO } from './test-evaluation-do.js';
+import { getMethod } from '../../src/engine/registry.js';
+import { engineVersionOf } from '../../src/engine/version.js';
 
 afterEach(async () => {
   TestEvaluationDO.engineVersionSuffix = '';
@@ -45,6 +47,9 @@ async function startOneCall(ns: string): Promise<string> {
   return id;
 }
 
+/** The debate method's engine version as deployed (the test subclass's suffix simulates the next deploy). */
+const DEBATE_VERSION = engineVersionOf(getMethod('debate'));
+
 describe('engine version pinning', () => {
   it('a running evaluation whose method version changed ends engine_version_changed; no stored call is repeated', async () => {
     const ns = `version-${Date.now()}`;
@@ -52,8 +57,8 @@ describe('engine version pinning', () => {
     const id = await startOneCall(ns);
     const before = await evaluationStub(testEnv, id).snapshot();
     expect(before?.callsDone).toBe(1);
-    expect(before?.engineVersion).toBe('1/debate@1');
-    expect(await pollUntil(() => engineVersionIn(id), (v) => v !== null, 3_000)).toBe('1/debate@1');
+    expect(before?.engineVersion).toBe(DEBATE_VERSION);
+    expect(await pollUntil(() => engineVersionIn(id), (v) => v !== null, 3_000)).toBe(DEBATE_VERSION);
 
     // The deploy: new code with another version for "debate", fresh instances.
     TestEvaluationDO.engineVersionSuffix = '+changed';
@@ -64,16 +69,16 @@ describe('engine version pinning', () => {
     const row = await waitForEnd(id);
     expect(row.status).toBe('failed');
     expect(row.error_code).toBe('engine_version_changed');
-    expect(row.error_message).toContain('1/debate@1');
-    expect(row.error_message).toContain('1/debate@1+changed');
+    expect(row.error_message).toContain(DEBATE_VERSION);
+    expect(row.error_message).toContain(`${DEBATE_VERSION}+changed`);
     // The stored call was neither repeated nor followed by a new one; it is billed and in the transcript.
     expect(await mockRequests(id)).toBe(1);
     expect(await countRows('usage', id)).toBe(1);
     expect(await countRows('transcripts', id)).toBe(1);
     expect(await countRows('verdicts', id)).toBe(0);
     const after = await evaluationStub(testEnv, id).snapshot();
-    expect(after).toMatchObject({ status: 'failed', callsDone: 1, engineVersion: '1/debate@1', error: { code: 'engine_version_changed' } });
-    expect(await engineVersionIn(id)).toBe('1/debate@1');
+    expect(after).toMatchObject({ status: 'failed', callsDone: 1, engineVersion: DEBATE_VERSION, error: { code: 'engine_version_changed' } });
+    expect(await engineVersionIn(id)).toBe(DEBATE_VERSION);
     // Nothing more will happen.
     expect(await pollUntil(() => pendingAlarm(id), (a) => a === null, 3_000)).toBeNull();
   });
@@ -89,7 +94,7 @@ describe('engine version pinning', () => {
     const calls = (await storedVerdict(id))!.calls;
     expect(calls).toBe(7);
     expect(await mockRequests(id)).toBe(calls);
-    expect(await engineVersionIn(id)).toBe('1/debate@1');
+    expect(await engineVersionIn(id)).toBe(DEBATE_VERSION);
   });
 
   it('an evaluation started after the deploy runs under the new version', async () => {
@@ -101,7 +106,7 @@ describe('engine version pinning', () => {
     await testEnv.JOBS.send({ id });
     const row = await waitForEnd(id);
     expect(row.status, row.error_message ?? '').toBe('succeeded');
-    expect((await evaluationStub(testEnv, id).snapshot())?.engineVersion).toBe('1/debate@1+changed');
-    expect(await engineVersionIn(id)).toBe('1/debate@1+changed');
+    expect((await evaluationStub(testEnv, id).snapshot())?.engineVersion).toBe(`${DEBATE_VERSION}+changed`);
+    expect(await engineVersionIn(id)).toBe(`${DEBATE_VERSION}+changed`);
   });
 });
