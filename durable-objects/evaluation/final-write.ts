@@ -4,6 +4,7 @@
  * one D1 `batch()`, then the `finalized` flag), its retries with backoff, taking D1's end when D1 ended
  * the row elsewhere, giving up when the row is gone, and the coalesced progress writes.
  */
+import { pumpAfterEnding } from '../../src/batches/pump.js';
 import { log, messageOf } from '../../src/pipeline/log.js';
 import { isTerminal } from '../../src/pipeline/status.js';
 import { readStatus, recordProgress, writeFinal } from '../../src/store/results.js';
@@ -77,6 +78,8 @@ export class FinalWriter {
     this.rt.store.saveCounter('finalized', 1);
     log('info', 'evaluation.finalized', { evaluationId: l.meta.id, status: l.meta.status, calls: l.callsDone });
     this.rt.announceEnd(l);
+    // An item of a batch (or maybe one: unknown after eviction) makes room for the batch's next item.
+    if (l.batchId !== null) this.rt.ctx.waitUntil(pumpAfterEnding(this.rt.env, l.meta.id));
   }
 
   /**

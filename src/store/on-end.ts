@@ -7,36 +7,20 @@
  * evaluation, never again on a repeated (idempotent) write, never for a row another writer ended first.
  *
  * Add an effect (webhook events into the outbox, batch progress counters, …) by appending to
- * {@link END_EFFECTS}.
+ * {@link END_EFFECTS}; its module imports the contract from ./ending.ts.
  */
-import type { EvaluationError } from '../pipeline/events.js';
-import type { TerminalStatus } from '../pipeline/status.js';
-import { sqlMayBecome } from '../pipeline/status.js';
+import { batchProgressEffect } from '../batches/progress.js';
+import type { EndEffect, Ending } from './ending.js';
 
-/**
- * An evaluation that is about to end. Times are epoch ms. Anything else of the row (tenant, batch, …) an
- * effect reads in SQL from `evaluations`, so no writer has to load it first.
- */
-export interface Ending {
-  id: string;
-  status: TerminalStatus;
-  error: EvaluationError | null;
-  now: number;
-}
-
-/** One effect of an ending: statements for the ending's transaction, each guarded by {@link endingGuard}. */
-export type EndEffect = (db: D1Database, ending: Ending) => D1PreparedStatement[];
-
-/**
- * SQL condition (binds the evaluation id once) that holds while the row can still be ended with `status`:
- * true in the transaction that ends it, false in every repeat and after another writer ended it.
- */
-export function endingGuard(status: TerminalStatus): string {
-  return `EXISTS (SELECT 1 FROM evaluations WHERE id = ? AND ${sqlMayBecome(status)})`;
-}
+// The contract lives in ./ending.ts (an effect's module imports it from there: no import cycle).
+export { endingGuard } from './ending.js';
+export type { EndEffect, Ending } from './ending.js';
 
 /** Every effect of an ending, in order. */
-export const END_EFFECTS: readonly EndEffect[] = [];
+export const END_EFFECTS: readonly EndEffect[] = [
+  // Batch progress counters and the batch's completion (src/batches/progress.ts).
+  batchProgressEffect,
+];
 
 /** The statements of every effect of `ending`, to run before the guarded status update. */
 export function endEffectStatements(db: D1Database, ending: Ending): D1PreparedStatement[] {

@@ -41,6 +41,8 @@ export interface StartJob {
   config: string;
   /** Task, JSON text. */
   task: string;
+  /** The batch it belongs to (src/batches), null for none; absent when the caller does not know. */
+  batchId?: string | null;
 }
 
 /** An `evaluations` row as loaded from D1: the job plus its current status and error. */
@@ -48,12 +50,24 @@ export interface EvaluationJob extends StartJob {
   status: EvaluationStatus;
   /** Set when the row ended with an error (failed/cancelled), else null. */
   error: EvaluationError | null;
+  /**
+   * Set when the evaluation must end `cancelled` instead of starting: its batch was cancelled while it
+   * waited (src/batches), so it never starts. Null otherwise.
+   */
+  cancel: EvaluationError | null;
 }
 
-/** Loads the job for `id`, or null when there is no such row. */
+/** The error of an item whose batch was cancelled before it started. */
+export const BATCH_CANCELLED_ERROR: EvaluationError = { code: 'cancelled', message: 'the batch was cancelled' };
+
+/** Loads the job for `id` (and whether its batch was cancelled, in the same read), or null when there is no such row. */
 export async function loadJob(db: D1Database, id: string): Promise<EvaluationJob | null> {
   const row = await db
-    .prepare('SELECT id, tenant, status, method, config, task, error_code, error_message FROM evaluations WHERE id = ?')
+    .prepare(
+      `SELECT e.id, e.tenant, e.status, e.method, e.config, e.task, e.error_code, e.error_message, e.batch_id,
+         (SELECT b.cancel_requested_at FROM batches b WHERE b.id = e.batch_id) AS batch_cancelled_at
+       FROM evaluations e WHERE e.id = ?`,
+    )
     .bind(id)
     .first<{
       id: string;
@@ -64,6 +78,8 @@ export async function loadJob(db: D1Database, id: string): Promise<EvaluationJob
       task: string;
       error_code: string | null;
       error_message: string | null;
+      batch_id: string | null;
+      batch_cancelled_at: number | null;
     }>();
   if (!row) return null;
   return {
@@ -73,7 +89,9 @@ export async function loadJob(db: D1Database, id: string): Promise<EvaluationJob
     method: row.method,
     config: row.config,
     task: row.task,
+    batchId: row.batch_id,
     error: errorOf(row.error_code, row.error_message),
+    cancel: row.batch_cancelled_at !== null ? BATCH_CANCELLED_ERROR : null,
   };
 }
 
@@ -280,12 +298,14 @@ export async function writeFinal(db: D1Database, w: FinalWrite): Promise<boolean
 
 /**
  * Evaluations still `queued` or `running` whose `updated_at` is older than `olderThan` (epoch ms),
- * oldest first, at most `limit` (uses the `(status, updated_at)` index).
+ * oldest first, at most `limit` (uses the `(status, updated_at)` index). Items of a batch that its window
+ * has not handed over yet (src/batches/pump.ts) are not stalled: they wait for their turn.
  */
 export async function findStalled(db: D1Database, olderThan: number, limit: number): Promise<string[]> {
   const r = await db
     .prepare(
       `SELECT id FROM evaluations WHERE ${SQL_NOT_ENDED} AND updated_at < ?
+         AND NOT EXISTS (SELECT 1 FROM batches b WHERE b.id = evaluations.batch_id AND evaluations.batch_seq >= b.sent)
        ORDER BY updated_at LIMIT ?`,
     )
     .bind(olderThan, limit)

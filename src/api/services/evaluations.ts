@@ -31,8 +31,8 @@ import type { z } from 'zod';
 import { llmEnvOf } from '../../llm/settings.js';
 import { checkLlmConfig, planTask, resolveJudge } from './judge.js';
 
-/** New evaluation id: `ev_` + 32 hex chars (a random UUID without dashes). */
-export function newId(prefix: 'ev' | 'me'): string {
+/** New id: the prefix (`ev` evaluation, `me` meta-evaluation, `ba` batch), `_`, 32 hex chars (a random UUID without dashes). */
+export function newId(prefix: 'ev' | 'me' | 'ba'): string {
   return `${prefix}_${crypto.randomUUID().replaceAll('-', '')}`;
 }
 
@@ -112,6 +112,7 @@ export async function createEvaluationJob(
         method: judge.method.method,
         config: JSON.stringify(judge.config),
         task: JSON.stringify(request.task),
+        batchId: null,
       }),
     );
   }

@@ -1,0 +1,395 @@
+/**
+ * @module
+ * D1 access for batches: creating one (its row and every item's `evaluations` row in ONE `batch()`, a
+ * single transaction, so a batch exists whole or not at all), reading it, its aggregates, its results in
+ * request order, listing, and the marks of the fan-out and of a cancel. Times are epoch milliseconds.
+ *
+ * Items are inserted as JSON arrays expanded by `json_each`: one statement carries hundreds of rows in
+ * 8 bound parameters (D1 allows 100 per statement) and one JSON parameter of at most
+ * {@link ITEM_CHUNK_BYTES} (D1's limit for a string is 1 MB), so 1,000 small items are one statement and
+ * 10,000 stay far below D1's 1,000 queries per invocation.
+ */
+import type { BatchKind, BatchStatus } from './schemas.js';
+
+/** Most UTF-8 bytes of one chunk's JSON parameter: 800,000 (D1 refuses strings over 1,000,000 bytes). */
+export const ITEM_CHUNK_BYTES = 800_000;
+
+/** One item as stored: its evaluation row's own fields. */
+export interface NewBatchItem {
+  evaluationId: string;
+  seq: number;
+  itemId: string | null;
+  task: unknown;
+  metadata: Record<string, string | number | boolean> | null;
+  callsPlanned: number;
+}
+
+/** A new batch with its items (every evaluation `queued`). */
+export interface NewBatch {
+  id: string;
+  tenant: string;
+  kind: BatchKind;
+  method: string;
+  preset: string | null;
+  /** Resolved method config shared by every item. */
+  config: unknown;
+  webhookUrl: string | null;
+  idempotencyKey: string | null;
+  requestHash: string | null;
+  /** Items in flight at once at most (see ./pump.ts). */
+  concurrency: number;
+  items: readonly NewBatchItem[];
+  now: number;
+}
+
+/** A `batches` row. */
+export interface BatchRecord {
+  id: string;
+  tenant: string;
+  kind: BatchKind;
+  status: BatchStatus;
+  method: string;
+  preset: string | null;
+  webhookUrl: string | null;
+  requestHash: string | null;
+  itemsTotal: number;
+  succeeded: number;
+  failed: number;
+  cancelled: number;
+  concurrency: number;
+  /** Items handed to the pipeline: those with a position below it. */
+  sent: number;
+  cancelRequestedAt: number | null;
+  createdAt: number;
+  completedAt: number | null;
+}
+
+const encoder = new TextEncoder();
+
+/** Item rows as JSON arrays of at most {@link ITEM_CHUNK_BYTES} bytes each (an item over it goes alone). */
+export function itemChunks(items: readonly NewBatchItem[]): string[] {
+  const chunks: string[] = [];
+  let rows: string[] = [];
+  let bytes = 2;
+  for (const item of items) {
+    const row = JSON.stringify({ id: item.evaluationId, seq: item.seq, itemId: item.itemId, task: item.task, metadata: item.metadata, calls: item.callsPlanned });
+    const size = encoder.encode(row).byteLength + 1;
+    if (rows.length > 0 && bytes + size > ITEM_CHUNK_BYTES) {
+      chunks.push(`[${rows.join(',')}]`);
+      rows = [];
+      bytes = 2;
+    }
+    rows.push(row);
+    bytes += size;
+  }
+  if (rows.length > 0) chunks.push(`[${rows.join(',')}]`);
+  return chunks;
+}
+
+/** SQL guard (binds the batch id once): this transaction inserted the batch row (it was not a key replay). */
+export const BATCH_INSERTED = 'EXISTS (SELECT 1 FROM batches WHERE id = ?)';
+
+/**
+ * The statements that create a batch: its row (`ON CONFLICT DO NOTHING`: an `Idempotency-Key` already
+ * used makes it a no-op), then its items, each statement guarded by {@link BATCH_INSERTED} so a no-op
+ * batch row inserts no item either. Run them, with any of the caller's own, in ONE `batch()`.
+ */
+export function insertBatchStatements(db: D1Database, b: NewBatch): D1PreparedStatement[] {
+  const statements = [
+    db
+      .prepare(
+        `INSERT INTO batches (id, tenant, kind, status, method, preset, config, webhook_url, idempotency_key, request_hash,
+           items_total, concurrency, created_at, updated_at)
+         VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+      )
+      .bind(
+        b.id,
+        b.tenant,
+        b.kind,
+        b.method,
+        b.preset,
+        JSON.stringify(b.config),
+        b.webhookUrl,
+        b.idempotencyKey,
+        b.requestHash,
+        b.items.length,
+        b.concurrency,
+        b.now,
+        b.now,
+      ),
+  ];
+  const config = JSON.stringify(b.config);
+  const metaId = b.kind === 'meta_evaluation' ? b.id : null;
+  for (const chunk of itemChunks(b.items)) {
+    statements.push(
+      db
+        .prepare(
+          `INSERT INTO evaluations (id, tenant, status, method, preset, config, task, metadata, meta_id, batch_id, batch_seq, item_id,
+             calls_planned, created_at, updated_at)
+           SELECT json_extract(value, '$.id'), ?, 'queued', ?, ?, ?, json_extract(value, '$.task'), json_extract(value, '$.metadata'), ?, ?,
+             json_extract(value, '$.seq'), json_extract(value, '$.itemId'), json_extract(value, '$.calls'), ?, ?
+           FROM json_each(?) WHERE ${BATCH_INSERTED}`,
+        )
+        .bind(b.tenant, b.method, b.preset, config, metaId, b.id, b.now, b.now, chunk, b.id),
+    );
+  }
+  return statements;
+}
+
+/**
+ * Creates the batch and its items in one transaction, with `extra` statements (guard them with
+ * {@link BATCH_INSERTED}) in the same one.
+ * @returns true when created; false when the tenant's `Idempotency-Key` for this kind is taken (nothing written).
+ */
+export async function insertBatch(db: D1Database, b: NewBatch, extra: readonly D1PreparedStatement[] = []): Promise<boolean> {
+  const results = await db.batch([...insertBatchStatements(db, b), ...extra]);
+  return (results[0]?.meta.changes ?? 0) > 0;
+}
+
+interface BatchRow {
+  id: string;
+  tenant: string;
+  kind: BatchKind;
+  status: BatchStatus;
+  method: string;
+  preset: string | null;
+  webhook_url: string | null;
+  request_hash: string | null;
+  items_total: number;
+  succeeded: number;
+  failed: number;
+  cancelled: number;
+  concurrency: number;
+  sent: number;
+  cancel_requested_at: number | null;
+  created_at: number;
+  completed_at: number | null;
+}
+
+const SELECT = `SELECT id, tenant, kind, status, method, preset, webhook_url, request_hash, items_total, succeeded, failed, cancelled,
+  concurrency, sent, cancel_requested_at, created_at, completed_at FROM batches`;
+
+function toRecord(r: BatchRow): BatchRecord {
+  return {
+    id: r.id,
+    tenant: r.tenant,
+    kind: r.kind,
+    status: r.status,
+    method: r.method,
+    preset: r.preset,
+    webhookUrl: r.webhook_url,
+    requestHash: r.request_hash,
+    itemsTotal: r.items_total,
+    succeeded: r.succeeded,
+    failed: r.failed,
+    cancelled: r.cancelled,
+    concurrency: r.concurrency,
+    sent: r.sent,
+    cancelRequestedAt: r.cancel_requested_at,
+    createdAt: r.created_at,
+    completedAt: r.completed_at,
+  };
+}
+
+/** The batch `id` of `tenant`, or null (another tenant's id reads as absent). */
+export async function getBatch(db: D1Database, tenant: string, id: string): Promise<BatchRecord | null> {
+  const row = await db.prepare(`${SELECT} WHERE id = ? AND tenant = ?`).bind(id, tenant).first<BatchRow>();
+  return row ? toRecord(row) : null;
+}
+
+/** The batch of `kind` holding `key` for `tenant`, or null. */
+export async function findBatchByKey(db: D1Database, tenant: string, kind: BatchKind, key: string): Promise<BatchRecord | null> {
+  const row = await db
+    .prepare(`${SELECT} WHERE tenant = ? AND kind = ? AND idempotency_key = ?`)
+    .bind(tenant, kind, key)
+    .first<BatchRow>();
+  return row ? toRecord(row) : null;
+}
+
+/** A keyset position in a newest-first list: (created_at, id) of the last row shown. */
+export interface ListPosition {
+  t: number;
+  i: string;
+}
+
+/** One page of `tenant`'s batches, newest first, after `after`; one row more than `limit` says a next page exists. */
+export async function listBatches(
+  db: D1Database,
+  tenant: string,
+  o: { kind?: BatchKind | undefined; after: ListPosition | null; limit: number },
+): Promise<BatchRecord[]> {
+  const where = ['tenant = ?'];
+  const binds: (string | number)[] = [tenant];
+  if (o.kind) {
+    where.push('kind = ?');
+    binds.push(o.kind);
+  }
+  if (o.after) {
+    where.push('(created_at < ? OR (created_at = ? AND id < ?))');
+    binds.push(o.after.t, o.after.t, o.after.i);
+  }
+  const { results } = await db
+    .prepare(`${SELECT} WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ?`)
+    .bind(...binds, o.limit + 1)
+    .all<BatchRow>();
+  return results.map(toRecord);
+}
+
+/** Verdict counts and the mean score over the batch's stored verdicts (aggregate SQL). */
+export async function verdictAggregates(
+  db: D1Database,
+  id: string,
+): Promise<{ verdicts: number; winsA: number; winsB: number; ties: number; meanScore: number | null }> {
+  const row = await db
+    .prepare(
+      `SELECT count(*) AS n, COALESCE(SUM(v.winner = 'A'), 0) AS a, COALESCE(SUM(v.winner = 'B'), 0) AS b,
+         COALESCE(SUM(v.winner = 'tie'), 0) AS t, AVG(v.score) AS mean
+       FROM evaluations e JOIN verdicts v ON v.evaluation_id = e.id WHERE e.batch_id = ?`,
+    )
+    .bind(id)
+    .first<{ n: number; a: number; b: number; t: number; mean: number | null }>();
+  return { verdicts: row?.n ?? 0, winsA: row?.a ?? 0, winsB: row?.b ?? 0, ties: row?.t ?? 0, meanScore: row?.mean ?? null };
+}
+
+/** Usage summed over the per-call usage rows (the billing record) of every item of the batch. */
+export async function usageAggregates(
+  db: D1Database,
+  id: string,
+): Promise<{ calls: number; promptTokens: number; completionTokens: number; cachedPromptTokens: number; estimated: boolean; costUsd: number }> {
+  const row = await db
+    .prepare(
+      `SELECT count(*) AS calls, COALESCE(SUM(u.prompt_tokens), 0) AS p, COALESCE(SUM(u.completion_tokens), 0) AS c,
+         COALESCE(SUM(u.cached_prompt_tokens), 0) AS k, COALESCE(MAX(u.estimated), 0) AS e, COALESCE(SUM(u.cost_usd), 0) AS cost
+       FROM evaluations e JOIN usage u ON u.evaluation_id = e.id WHERE e.batch_id = ?`,
+    )
+    .bind(id)
+    .first<{ calls: number; p: number; c: number; k: number; e: number; cost: number }>();
+  return {
+    calls: row?.calls ?? 0,
+    promptTokens: row?.p ?? 0,
+    completionTokens: row?.c ?? 0,
+    cachedPromptTokens: row?.k ?? 0,
+    estimated: (row?.e ?? 0) !== 0,
+    costUsd: row?.cost ?? 0,
+  };
+}
+
+/** One item with its evaluation's outcome, as a results line shows it. */
+export interface ItemOutcomeRow {
+  batch_seq: number;
+  item_id: string | null;
+  id: string;
+  status: string;
+  metadata: string | null;
+  verdict: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  deleted_at: number | null;
+}
+
+/** Items with `batch_seq` > `afterSeq` in request order, at most `limit` + 1 (the extra row says a next page exists). */
+export async function resultsPage(db: D1Database, batchId: string, afterSeq: number, limit: number): Promise<ItemOutcomeRow[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT e.batch_seq, e.item_id, e.id, e.status, e.metadata, v.verdict, e.error_code, e.error_message, e.deleted_at
+       FROM evaluations e LEFT JOIN verdicts v ON v.evaluation_id = e.id
+       WHERE e.batch_id = ? AND e.batch_seq > ? ORDER BY e.batch_seq LIMIT ?`,
+    )
+    .bind(batchId, afterSeq, limit + 1)
+    .all<ItemOutcomeRow>();
+  return results;
+}
+
+/** An item that has not ended, with its position and status. */
+export interface OpenItem {
+  id: string;
+  seq: number;
+  status: 'queued' | 'running';
+}
+
+/** The batch's items that have not ended, after position `afterSeq` in request order, at most `limit`. */
+export async function openItems(db: D1Database, batchId: string, afterSeq: number, limit: number): Promise<OpenItem[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT id, batch_seq AS seq, status FROM evaluations WHERE batch_id = ? AND batch_seq > ? AND status IN ('queued', 'running')
+       ORDER BY batch_seq LIMIT ?`,
+    )
+    .bind(batchId, afterSeq, limit)
+    .all<OpenItem>();
+  return results;
+}
+
+/** Whose window to top up: a batch, or the batch of an evaluation that just ended. */
+export type PumpTarget = { batchId: string } | { evaluationId: string };
+
+/**
+ * Claims the items that fit in the batch's window, in ONE round trip: moves `sent` up to
+ * `ended + concurrency` (at most every item), then reads the still-queued items of the claimed range
+ * [old sent, new sent). Nothing is claimed when the window is full, the batch has completed or a cancel was
+ * asked. Atomic (one transaction): concurrent callers claim disjoint ranges.
+ * @returns the batch and the claimed ids in request order; empty when nothing was claimed.
+ */
+export async function claimWindow(db: D1Database, target: PumpTarget): Promise<{ batchId: string | null; ids: string[] }> {
+  const key = 'batchId' in target ? target.batchId : target.evaluationId;
+  const which = 'batchId' in target ? '?' : '(SELECT batch_id FROM evaluations WHERE id = ?)';
+  const want = 'MIN(items_total, succeeded + failed + cancelled + concurrency)';
+  // The claim's own token: the read finds the range only if this UPDATE wrote it (not an older claim's).
+  const token = crypto.randomUUID();
+  const [, claimed] = await db.batch([
+    db
+      .prepare(
+        `UPDATE batches SET sent_from = sent, sent = ${want}, claim_token = ?
+         WHERE id = ${which} AND completed_at IS NULL AND cancel_requested_at IS NULL AND sent < ${want}`,
+      )
+      .bind(token, key),
+    db
+      .prepare(
+        `SELECT b.id AS batch_id, e.id FROM batches b JOIN evaluations e ON e.batch_id = b.id
+         WHERE b.id = ${which} AND b.claim_token = ? AND e.batch_seq >= b.sent_from AND e.batch_seq < b.sent AND e.status = 'queued'
+         ORDER BY e.batch_seq`,
+      )
+      .bind(key, token),
+  ]);
+  const rows = (claimed?.results ?? []) as { batch_id: string; id: string }[];
+  return { batchId: rows[0]?.batch_id ?? null, ids: rows.map((r) => r.id) };
+}
+
+/**
+ * Open batches untouched since `olderThan`, oldest first: those with items not handed over (no cancel
+ * asked: `cancelling` false), and those still ending after a cancel (`cancelling` true).
+ */
+export async function stalledBatches(db: D1Database, olderThan: number, limit: number): Promise<{ id: string; cancelling: boolean }[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT id, cancel_requested_at IS NOT NULL AS cancelling FROM batches
+       WHERE completed_at IS NULL AND (cancel_requested_at IS NOT NULL OR sent < items_total) AND updated_at < ?
+       ORDER BY updated_at LIMIT ?`,
+    )
+    .bind(olderThan, limit)
+    .all<{ id: string; cancelling: number }>();
+  return results.map((r) => ({ id: r.id, cancelling: r.cancelling === 1 }));
+}
+
+/**
+ * Records a cancel request on a batch that has not completed: `running` becomes `cancelling` (the
+ * ending of its last item makes it `cancelled`). Idempotent.
+ * @returns the batch's status after the call, or null when it has no such batch.
+ */
+export async function requestCancel(db: D1Database, tenant: string, id: string, now: number): Promise<BatchStatus | null> {
+  const [, read] = await db.batch([
+    db
+      .prepare(
+        `UPDATE batches SET status = 'cancelling', cancel_requested_at = ?, updated_at = ?
+         WHERE id = ? AND tenant = ? AND status = 'running'`,
+      )
+      .bind(now, now, id, tenant),
+    db.prepare('SELECT status FROM batches WHERE id = ? AND tenant = ?').bind(id, tenant),
+  ]);
+  return (read?.results[0] as { status: BatchStatus } | undefined)?.status ?? null;
+}
+
+/** The batch's `sent` (positions below it were handed over), or null without such a batch. */
+export async function getBatchSent(db: D1Database, id: string): Promise<number | null> {
+  const row = await db.prepare('SELECT sent FROM batches WHERE id = ?').bind(id).first<{ sent: number }>();
+  return row?.sent ?? null;
+}
