@@ -13,6 +13,7 @@
 import type { EndEffect } from '../store/ending.js';
 import { endingGuard } from '../store/ending.js';
 import type { TerminalStatus } from '../pipeline/status.js';
+import type { BatchCompletion } from './events.js';
 import { batchCompletionEventStatements } from './events.js';
 
 /** The `batches` counter each terminal status adds to (column names are literals, never input). */
@@ -28,26 +29,35 @@ const BATCH_OF_ENDING = '(SELECT batch_id FROM evaluations WHERE id = ?)';
 /** True for a batch row whose items have all ended and that is not marked completed yet. */
 const ALL_ENDED = 'b.completed_at IS NULL AND b.succeeded + b.failed + b.cancelled >= b.items_total';
 
+/** Statements that emit a batch's completion event (see ./events.ts); tests pass their own. */
+export type CompletionEmitter = (db: D1Database, completion: BatchCompletion) => D1PreparedStatement[];
+
 /**
- * The END_EFFECTS entry: count the ending in its batch; if it was the last item, emit the completion
- * event (src/batches/events.ts) and mark the batch `completed`, or `cancelled` when a cancel was asked.
+ * The batch-progress effect with `emit` for the completion event: count the ending in its batch; if it
+ * was the last item, emit the completion event and mark the batch `completed`, or `cancelled` when a
+ * cancel was asked.
  */
-export const batchProgressEffect: EndEffect = (db, ending) => {
-  const column = COUNTER[ending.status];
-  const guard = endingGuard(ending.status);
-  const completing = `FROM batches b WHERE b.id = ${BATCH_OF_ENDING} AND ${ALL_ENDED} AND ${guard}`;
-  return [
-    db
-      .prepare(`UPDATE batches SET ${column} = ${column} + 1, updated_at = ? WHERE id = ${BATCH_OF_ENDING} AND ${guard}`)
-      .bind(ending.now, ending.id, ending.id),
-    // Before the row is marked: `completing` selects it only until then.
-    ...batchCompletionEventStatements(db, { rows: completing, binds: [ending.id, ending.id], now: ending.now }),
-    db
-      .prepare(
-        `UPDATE batches AS b SET status = CASE WHEN b.cancel_requested_at IS NULL THEN 'completed' ELSE 'cancelled' END,
-           completed_at = ?, updated_at = ?
-         WHERE b.id = ${BATCH_OF_ENDING} AND ${ALL_ENDED} AND ${guard}`,
-      )
-      .bind(ending.now, ending.now, ending.id, ending.id),
-  ];
-};
+export function batchProgressEffectWith(emit: CompletionEmitter): EndEffect {
+  return (db, ending) => {
+    const column = COUNTER[ending.status];
+    const guard = endingGuard(ending.status);
+    const completing = `FROM batches b WHERE b.id = ${BATCH_OF_ENDING} AND ${ALL_ENDED} AND ${guard}`;
+    return [
+      db
+        .prepare(`UPDATE batches SET ${column} = ${column} + 1, updated_at = ? WHERE id = ${BATCH_OF_ENDING} AND ${guard}`)
+        .bind(ending.now, ending.id, ending.id),
+      // Before the row is marked: `completing` selects it only until then.
+      ...emit(db, { rows: completing, binds: [ending.id, ending.id], now: ending.now }),
+      db
+        .prepare(
+          `UPDATE batches AS b SET status = CASE WHEN b.cancel_requested_at IS NULL THEN 'completed' ELSE 'cancelled' END,
+             completed_at = ?, updated_at = ?
+           WHERE b.id = ${BATCH_OF_ENDING} AND ${ALL_ENDED} AND ${guard}`,
+        )
+        .bind(ending.now, ending.now, ending.id, ending.id),
+    ];
+  };
+}
+
+/** The END_EFFECTS entry: batch progress, emitting the completion event through ./events.ts. */
+export const batchProgressEffect: EndEffect = batchProgressEffectWith(batchCompletionEventStatements);
