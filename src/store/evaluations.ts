@@ -41,6 +41,9 @@ export interface EvaluationRecord {
   idempotencyKey: string | null;
   requestHash: string | null;
   metaId: string | null;
+  /** The batch (or meta-evaluation) it belongs to, and the caller's id for it there. */
+  batchId: string | null;
+  itemId: string | null;
   callsDone: number;
   callsPlanned: number;
   errorCode: string | null;
@@ -49,6 +52,8 @@ export interface EvaluationRecord {
   updatedAt: number;
   startedAt: number | null;
   finishedAt: number | null;
+  /** Set once the caller deleted it (./erase.ts): task, metadata, transcript and verdict are gone. */
+  deletedAt: number | null;
 }
 
 /** Columns of an insert, in order; {@link insertRowsStatement} binds them. */
@@ -132,6 +137,8 @@ interface EvaluationRow {
   idempotency_key: string | null;
   request_hash: string | null;
   meta_id: string | null;
+  batch_id: string | null;
+  item_id: string | null;
   calls_done: number;
   calls_planned: number;
   error_code: string | null;
@@ -140,11 +147,12 @@ interface EvaluationRow {
   updated_at: number;
   started_at: number | null;
   finished_at: number | null;
+  deleted_at: number | null;
 }
 
 const SELECT = `SELECT id, tenant, status, method, preset, json_extract(task, '$.kind') AS task_kind, metadata,
-  idempotency_key, request_hash, meta_id, calls_done, calls_planned, error_code, error_message,
-  created_at, updated_at, started_at, finished_at FROM evaluations`;
+  idempotency_key, request_hash, meta_id, batch_id, item_id, calls_done, calls_planned, error_code, error_message,
+  created_at, updated_at, started_at, finished_at, deleted_at FROM evaluations`;
 
 function toRecord(r: EvaluationRow): EvaluationRecord {
   return {
@@ -158,6 +166,8 @@ function toRecord(r: EvaluationRow): EvaluationRecord {
     idempotencyKey: r.idempotency_key,
     requestHash: r.request_hash,
     metaId: r.meta_id,
+    batchId: r.batch_id,
+    itemId: r.item_id,
     callsDone: r.calls_done,
     callsPlanned: r.calls_planned,
     errorCode: r.error_code,
@@ -166,10 +176,11 @@ function toRecord(r: EvaluationRow): EvaluationRecord {
     updatedAt: r.updated_at,
     startedAt: r.started_at,
     finishedAt: r.finished_at,
+    deletedAt: r.deleted_at,
   };
 }
 
-/** The evaluation `id` of `tenant`, or null (another tenant's id reads as absent). */
+/** The evaluation `id` of `tenant`, deleted or not, or null (another tenant's id reads as absent). */
 export async function getEvaluation(db: D1Database, tenant: string, id: string): Promise<EvaluationRecord | null> {
   const row = await db.prepare(`${SELECT} WHERE id = ? AND tenant = ?`).bind(id, tenant).first<EvaluationRow>();
   return row ? toRecord(row) : null;

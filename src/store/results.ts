@@ -20,6 +20,12 @@ import { endEffectStatements } from './on-end.js';
 const ROW_MAY_SUCCEED = `EXISTS (SELECT 1 FROM evaluations WHERE id = ? AND ${sqlMayBecome('succeeded')})`;
 
 /**
+ * SQL guard of the verdict and transcript inserts: the caller has not deleted the evaluation (src/store/erase.ts);
+ * binds the evaluation id once. Usage rows are written regardless: billing keeps them.
+ */
+const ROW_NOT_ERASED = 'NOT EXISTS (SELECT 1 FROM evaluations WHERE id = ? AND deleted_at IS NOT NULL)';
+
+/**
  * The stored error of a row from its `error_code` / `error_message` columns, or null when it has none.
  * @param code the `error_code` column.
  * @param message the `error_message` column (an absent message reads as '').
@@ -64,9 +70,9 @@ export const BATCH_CANCELLED_ERROR: EvaluationError = { code: 'cancelled', messa
 export async function loadJob(db: D1Database, id: string): Promise<EvaluationJob | null> {
   const row = await db
     .prepare(
-      `SELECT e.id, e.tenant, e.status, e.method, e.config, e.task, e.error_code, e.error_message, e.batch_id,
-         (SELECT b.cancel_requested_at FROM batches b WHERE b.id = e.batch_id) AS batch_cancelled_at
-       FROM evaluations e WHERE e.id = ?`,
+      `SELECT id, tenant, status, method, config, task, error_code, error_message, batch_id,
+         (SELECT batches.cancel_requested_at FROM batches WHERE batches.id = evaluations.batch_id) AS batch_cancelled_at
+       FROM evaluations WHERE id = ?`,
     )
     .bind(id)
     .first<{
@@ -226,9 +232,10 @@ export interface FinalWrite {
  * row may still become `succeeded`, so a DLQ/cancel that won the race leaves no verdict behind),
  * transcript and usage rows, then the guarded status update. Idempotent: running it again changes nothing.
  *
- * Transcript and usage rows are written unguarded on purpose: every call they record was made and billed
- * by the provider, whoever ended the row first, so metering must show it and the transcript must keep
- * what was said, for failed and cancelled evaluations too. `seq` is the call's place in `calls`.
+ * Transcript and usage rows are written whatever the status on purpose: every call they record was made and
+ * billed by the provider, whoever ended the row first, so metering must show it and the transcript must keep
+ * what was said, for failed and cancelled evaluations too. Only a deletion by the caller keeps the
+ * transcript (and verdict) out; usage is written even then. `seq` is the call's place in `calls`.
  */
 export function finalStatements(db: D1Database, w: FinalWrite): D1PreparedStatement[] {
   const out: D1PreparedStatement[] = [];
@@ -239,10 +246,10 @@ export function finalStatements(db: D1Database, w: FinalWrite): D1PreparedStatem
       db
         .prepare(
           `INSERT INTO verdicts (evaluation_id, winner, score, confidence, position_flip, verdict, created_at)
-           SELECT ?, ?, ?, ?, ?, ?, ? WHERE ${ROW_MAY_SUCCEED}
+           SELECT ?, ?, ?, ?, ?, ?, ? WHERE ${ROW_MAY_SUCCEED} AND ${ROW_NOT_ERASED}
            ON CONFLICT DO NOTHING`,
         )
-        .bind(w.id, v.winner ?? null, v.score ?? null, v.confidence, flip, JSON.stringify(v), w.now, w.id),
+        .bind(w.id, v.winner ?? null, v.score ?? null, v.confidence, flip, JSON.stringify(v), w.now, w.id, w.id),
     );
   }
   w.calls.forEach((t, seq) => {
@@ -250,9 +257,9 @@ export function finalStatements(db: D1Database, w: FinalWrite): D1PreparedStatem
       db
         .prepare(
           `INSERT INTO transcripts (evaluation_id, seq, call_id, agent, label, stage, model, content, parse_error)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+           SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE ${ROW_NOT_ERASED} ON CONFLICT DO NOTHING`,
         )
-        .bind(w.id, seq, t.callId, t.agent, t.label, t.stage, t.model, t.content, t.parseError),
+        .bind(w.id, seq, t.callId, t.agent, t.label, t.stage, t.model, t.content, t.parseError, w.id),
     );
   });
   for (const u of w.calls) {

@@ -139,10 +139,11 @@ async function enqueue(env: Bindings, id: string): Promise<void> {
   }
 }
 
-/** The evaluation or 404 `not_found`. */
+/** The evaluation or 404 `not_found` (also once the caller deleted it: `DELETE /v1/evaluations/{id}`). */
 export async function requireEvaluation(env: Bindings, tenant: string, id: string): Promise<EvaluationRecord> {
   const row = await getEvaluation(env.DB, tenant, id);
   if (!row) throw new ApiError(404, 'not_found', `no evaluation "${id}"`);
+  if (row.deletedAt !== null) throw new ApiError(404, 'not_found', `evaluation "${id}" was deleted`);
   return row;
 }
 
@@ -192,6 +193,7 @@ export async function viewEvaluation(env: Bindings, row: EvaluationRecord): Prom
     usage,
     error: errorOf(row.errorCode, row.errorMessage),
     metaId: row.metaId,
+    batchId: row.batchId,
     createdAt: iso(row.createdAt) ?? '',
     startedAt: iso(row.startedAt),
     finishedAt: iso(row.finishedAt),
