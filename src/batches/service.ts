@@ -15,8 +15,10 @@ import type { EvaluationStatus } from '../pipeline/status.js';
 import { z } from 'zod';
 import { startCancelFanout } from './pump.js';
 import type { Batch, BatchAccepted, BatchCounts, BatchKind, BatchResultLine, BatchSummary, CreateBatchRequest } from './schemas.js';
-import type { BatchRecord, ItemOutcomeRow, ListPosition } from './store.js';
-import { getBatch, listBatches, requestCancel, resultsPage, usageAggregates, verdictAggregates } from './store.js';
+import type { ItemOutcomeRow, ListPosition } from './read.js';
+import { listBatches, resultsPage, usageAggregates, verdictAggregates } from './read.js';
+import type { BatchRecord } from './store.js';
+import { getBatch, requestCancel } from './store.js';
 import { submitBatch } from './submit.js';
 
 /** Relative links of a batch. */
