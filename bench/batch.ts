@@ -86,7 +86,14 @@ async function runBatch(url: string, preset: string, n: number, run: number, ndj
   const accepted = (await r.json()) as { id?: string };
   if (r.status !== 202 || !accepted.id) throw new Error(`POST /v1/batches: HTTP ${r.status} ${JSON.stringify(accepted)}`);
   for (;;) {
-    const view = (await (await fetch(`${url}/v1/batches/${accepted.id}`)).json()) as BatchView;
+    let view: BatchView;
+    try {
+      view = (await (await fetch(`${url}/v1/batches/${accepted.id}`, { signal: AbortSignal.timeout(15_000) })).json()) as BatchView;
+    } catch (e) {
+      // A slow answer must not stop the bench; say so (it is part of what is measured).
+      process.stderr.write(`GET /v1/batches/${accepted.id} at +${((Date.now() - t0) / 1000).toFixed(1)} s: ${e instanceof Error ? e.message : String(e)}\n`);
+      continue;
+    }
     if (view.completedAt !== null) return { acceptMs, lastMs: Date.parse(view.completedAt) - t0, view };
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
