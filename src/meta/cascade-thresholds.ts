@@ -108,6 +108,26 @@ export function thresholdTable(items: readonly CascadeItem[], stage: number): Th
   }));
 }
 
+/** One row of a rule table: a stage's rules with one switch flipped from the run's. */
+export interface RuleRow extends Omit<ThresholdRow, 'minConfidence'> {
+  /** `as run`, or the switched rule and its new value, e.g. `orderFlip: false`. */
+  change: string;
+}
+
+const SWITCHES = ['orderFlip', 'split', 'tie', 'unparsed'] as const;
+
+/**
+ * Agreement and cost with each on/off rule of `stage` switched in turn (the run's rules first): what a stage
+ * whose confidence takes few values (FastChat's both orders: 1 or 0.5) can be tuned by. The switches are read
+ * from the first item's recorded rules (one cascade config per run).
+ */
+export function ruleTable(items: readonly CascadeItem[], stage: number): RuleRow[] {
+  const recorded = items[0]?.cascade.stages[stage]?.rules;
+  if (!recorded) return [];
+  const row = (change: string, patch: Partial<Escalate>): RuleRow => ({ change, ...priceRules(items, (k, rules) => (k === stage ? { ...rules, ...patch } : rules)) });
+  return [row('as run', {}), ...SWITCHES.map((key) => row(`${key}: ${String(!recorded[key])}`, { [key]: !recorded[key] }))];
+}
+
 /** P(X ≤ k) for X ~ Binomial(n, p), summed in log space (exact for the sizes a labelled run has). */
 export function binomialCdf(k: number, n: number, p: number): number {
   if (k >= n) return 1;

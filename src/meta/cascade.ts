@@ -11,8 +11,8 @@
  */
 import { z } from 'zod';
 import type { CascadeDetails } from '../engine/methods/cascade/index.js';
-import type { CascadeItem, CalibratedThreshold, ThresholdRow } from './cascade-thresholds.js';
-import { agrees, calibrateThreshold, thresholdTable } from './cascade-thresholds.js';
+import type { CascadeItem, CalibratedThreshold, RuleRow, ThresholdRow } from './cascade-thresholds.js';
+import { agrees, calibrateThreshold, ruleTable, thresholdTable } from './cascade-thresholds.js';
 
 export type { CascadeItem } from './cascade-thresholds.js';
 
@@ -70,12 +70,14 @@ export interface CascadeReport {
   calibrationRun: boolean;
   stages: StageSummary[];
   overall: { agreement: number | null; spend: Spend };
-  /** What the last stage on every item costs: measured where it ran, its mean per item elsewhere. */
-  lastStageAlone: Spend & { basis: 'measured' | 'extrapolated'; measuredOn: number };
-  /** `lastStageAlone` minus the cascade's spend (a calibration run: minus what the cascade would spend). */
-  saved: Spend & { costShare: number | null };
+  /** What the last stage on every item costs: measured where it ran, its mean per item elsewhere; null when it never ran. */
+  lastStageAlone: (Spend & { basis: 'measured' | 'extrapolated'; measuredOn: number }) | null;
+  /** `lastStageAlone` minus the cascade's spend (a calibration run: minus what the cascade would spend); null with it. */
+  saved: (Spend & { costShare: number | null }) | null;
   /** Per stage that can escalate: agreement and cost per `minConfidence`, the other rules as run. */
   thresholds: { stage: number; label: string; rows: ThresholdRow[] }[];
+  /** Per stage that can escalate: agreement and cost with each on/off rule switched. */
+  rules: { stage: number; label: string; rows: RuleRow[] }[];
   /** Per stage that can escalate (pairwise): the calibrated `minConfidence`. */
   calibrated: CalibratedThreshold[];
 }
@@ -128,9 +130,11 @@ export function cascadeReport(items: readonly CascadeItem[], options: CascadeRep
   const lastRan = items.filter((it) => it.cascade.stages[last]?.ran === true);
   const measured = lastRan.map((it) => it.cascade.stages[last]).flatMap((x) => (x ? [spendOf(x)] : [])).reduce(plus, ZERO);
   const perItem = lastRan.length === 0 ? ZERO : scale(measured, 1 / lastRan.length);
-  const lastStageAlone = { ...plus(measured, scale(perItem, items.length - lastRan.length)), basis: lastRan.length === items.length ? ('measured' as const) : ('extrapolated' as const), measuredOn: lastRan.length };
+  const lastStageAlone =
+    lastRan.length === 0
+      ? null
+      : { ...plus(measured, scale(perItem, items.length - lastRan.length)), basis: lastRan.length === items.length ? ('measured' as const) : ('extrapolated' as const), measuredOn: lastRan.length };
   const spent = items.map(cascadeSpend).reduce(plus, ZERO);
-  const saved = plus(lastStageAlone, scale(spent, -1));
 
   const escalating = first.cascade.stages.slice(0, last);
   return {
@@ -140,8 +144,9 @@ export function cascadeReport(items: readonly CascadeItem[], options: CascadeRep
     stages,
     overall: { agreement: meanAgreement(items, (it) => it.cascade.decidedBy.stage), spend: calibrationRun ? spent : stages.map((s) => s.spend).reduce(plus, ZERO) },
     lastStageAlone,
-    saved: { ...saved, costShare: lastStageAlone.costUsd > 0 ? saved.costUsd / lastStageAlone.costUsd : null },
+    saved: lastStageAlone && { ...plus(lastStageAlone, scale(spent, -1)), costShare: lastStageAlone.costUsd > 0 ? (lastStageAlone.costUsd - spent.costUsd) / lastStageAlone.costUsd : null },
     thresholds: escalating.map((s, k) => ({ stage: k, label: s.label, rows: thresholdTable(items, k) })),
+    rules: escalating.map((s, k) => ({ stage: k, label: s.label, rows: ruleTable(items, k) })),
     calibrated: typeof first.human === 'number' ? [] : escalating.map((_, k) => calibrateThreshold(items, k, options.alpha, options.delta)),
   };
 }
@@ -160,6 +165,17 @@ const pct = (v: number | null) => (v === null ? 'n/a' : `${(v * 100).toFixed(0)}
 const usd = (v: number | null) => (v === null ? 'n/a' : `$${v.toFixed(4)}`);
 const tokens = (s: Spend) => `${Math.round(s.promptTokens)} / ${Math.round(s.completionTokens)}`;
 
+function savingsLine(r: CascadeReport): string {
+  const alone = r.lastStageAlone;
+  const saved = r.saved;
+  if (!alone || !saved) return 'Last stage on every item: not measured (it ran for no item; a calibration run, `runAllStages: true`, measures it).';
+  return (
+    `Last stage on every item (${alone.basis}${alone.basis === 'extrapolated' ? ` from the ${alone.measuredOn} items it ran for` : ''}): ` +
+    `${Math.round(alone.calls)} calls, ${tokens(alone)} tokens, ${usd(alone.costUsd)}. ` +
+    `Escalation saved ${Math.round(saved.calls)} calls, ${tokens(saved)} tokens, ${usd(saved.costUsd)}${saved.costShare !== null ? ` (${pct(saved.costShare)} of the cost)` : ''}.`
+  );
+}
+
 /** Markdown: the stage table, the savings line, a threshold table per escalating stage and the calibrated thresholds. */
 export function cascadeMarkdown(r: CascadeReport): string {
   const lines = [
@@ -170,9 +186,7 @@ export function cascadeMarkdown(r: CascadeReport): string {
     ...r.stages.map((s) => `| ${s.stage} ${s.label} | ${s.reached} | ${s.decided} (${pct(r.n === 0 ? null : s.decided / r.n)}) | ${f3(s.agreementDecided)} | ${f3(s.agreementAll)} | ${s.spend.calls} | ${tokens(s.spend)} | ${usd(s.spend.costUsd)} |`),
     `| overall | ${r.n} | ${r.n} | ${f3(r.overall.agreement)} | – | ${r.overall.spend.calls} | ${tokens(r.overall.spend)} | ${usd(r.overall.spend.costUsd)} |`,
     '',
-    `Last stage on every item (${r.lastStageAlone.basis}${r.lastStageAlone.basis === 'extrapolated' ? ` from the ${r.lastStageAlone.measuredOn} items it ran for` : ''}): ` +
-      `${Math.round(r.lastStageAlone.calls)} calls, ${tokens(r.lastStageAlone)} tokens, ${usd(r.lastStageAlone.costUsd)}. ` +
-      `Escalation saved ${Math.round(r.saved.calls)} calls, ${tokens(r.saved)} tokens, ${usd(r.saved.costUsd)}${r.saved.costShare !== null ? ` (${pct(r.saved.costShare)} of the cost)` : ''}.`,
+    savingsLine(r),
   ];
   for (const t of r.thresholds) {
     lines.push(
@@ -182,6 +196,16 @@ export function cascadeMarkdown(r: CascadeReport): string {
       `| minConfidence | decided per stage | ${r.metric} | calls / item | cost / item | items priced | not priced (stage not run) |`,
       '|---|---|---|---|---|---|---|',
       ...t.rows.map((row) => `| ${row.minConfidence.toFixed(3)} | ${row.decidedShare.map(pct).join(' / ')} | ${f3(row.agreement)} | ${row.callsPerItem === null ? 'n/a' : row.callsPerItem.toFixed(2)} | ${usd(row.costPerItem)} | ${row.priced} | ${row.unpriced} |`),
+    );
+  }
+  for (const t of r.rules) {
+    lines.push(
+      '',
+      `#### Rules of stage ${t.stage} (${t.label}), one switched at a time`,
+      '',
+      `| rules | decided per stage | ${r.metric} | calls / item | cost / item | items priced | not priced (stage not run) |`,
+      '|---|---|---|---|---|---|---|',
+      ...t.rows.map((row) => `| ${row.change} | ${row.decidedShare.map(pct).join(' / ')} | ${f3(row.agreement)} | ${row.callsPerItem === null ? 'n/a' : row.callsPerItem.toFixed(2)} | ${usd(row.costPerItem)} | ${row.priced} | ${row.unpriced} |`),
     );
   }
   for (const c of r.calibrated) {

@@ -11,7 +11,7 @@ import { getMethod, resolveMethodConfig } from '../../src/engine/registry.js';
 import type { PairwiseTask } from '../../src/engine/task.js';
 import type { CascadeItem } from '../../src/meta/cascade.js';
 import { cascadeMarkdown, cascadeReport, cascadeReportOfJudged } from '../../src/meta/cascade.js';
-import { binomialCdf, calibrateThreshold, thresholdTable } from '../../src/meta/cascade-thresholds.js';
+import { binomialCdf, calibrateThreshold, ruleTable, thresholdTable } from '../../src/meta/cascade-thresholds.js';
 import { driveByWaves, verdictOf } from '../support/waves.js';
 
 const RULES = { orderFlip: true, split: false, tie: false, unparsed: true, minConfidence: 0 };
@@ -60,10 +60,18 @@ describe('cascadeReport', () => {
 
   it('the last stage on every item is extrapolated from the 2 it ran for; escalation saved 8 calls and 47.5% of the cost', () => {
     expect(r.lastStageAlone).toMatchObject({ basis: 'extrapolated', measuredOn: 2, calls: 32, promptTokens: 3200, completionTokens: 1600 });
-    expect(r.lastStageAlone.costUsd).toBeCloseTo(0.32, 12);
+    expect(r.lastStageAlone?.costUsd).toBeCloseTo(0.32, 12);
     expect(r.saved).toMatchObject({ calls: 8, promptTokens: 1520, completionTokens: 760 });
-    expect(r.saved.costUsd).toBeCloseTo(0.152, 12);
-    expect(r.saved.costShare).toBeCloseTo(0.475, 12);
+    expect(r.saved?.costUsd).toBeCloseTo(0.152, 12);
+    expect(r.saved?.costShare).toBeCloseTo(0.475, 12);
+  });
+
+  it('without any item reaching the last stage, its cost is not guessed', () => {
+    const early = ITEMS.slice(0, 2);
+    const e = cascadeReport(early);
+    expect(e?.lastStageAlone).toBeNull();
+    expect(e?.saved).toBeNull();
+    expect(e && cascadeMarkdown(e)).toContain('Last stage on every item: not measured');
   });
 
   it('thresholds: 0 and 0.5 are the run; 1 escalates item 2, whose debate was never run (unpriced)', () => {
@@ -75,6 +83,15 @@ describe('cascadeReport', () => {
     expect(rows[2]).toMatchObject({ priced: 3, unpriced: 1, decidedShare: [1 / 3, 2 / 3], agreement: 2 / 3, callsPerItem: 22 / 3 });
     expect(rows[2]?.costPerItem).toBeCloseTo(0.166 / 3, 12);
     expect(r.thresholds.map((t) => t.stage)).toEqual([0]);
+  });
+
+  it('rules switched one at a time: without orderFlip items 3-4 stop at the cheap tie (accuracy 1/4, 2 calls each)', () => {
+    const rows = ruleTable(ITEMS, 0);
+    expect(rows.map((x) => x.change)).toEqual(['as run', 'orderFlip: false', 'split: true', 'tie: true', 'unparsed: false']);
+    expect(rows[0]).toMatchObject({ agreement: 0.5, decidedShare: [0.5, 0.5] });
+    expect(rows[1]).toMatchObject({ priced: 4, agreement: 0.25, decidedShare: [1, 0], callsPerItem: 2 });
+    expect(rows.slice(2).map((x) => x.agreement)).toEqual([0.5, 0.5, 0.5]);
+    expect(r.rules[0]?.rows).toEqual(rows);
   });
 
   it('the markdown has the stage table, the savings line and the threshold table', () => {
@@ -98,7 +115,7 @@ describe('cascadeReport', () => {
     expect(c?.lastStageAlone).toMatchObject({ basis: 'measured', measuredOn: 4, calls: 32 });
     // What the cascade would have spent: 2 + 2 + 10 + 10 calls.
     expect(c?.overall.spend.calls).toBe(24);
-    expect(c?.saved.calls).toBe(8);
+    expect(c?.saved?.calls).toBe(8);
     const t1 = thresholdTable(all, 0).at(-1);
     expect(t1).toMatchObject({ minConfidence: 1, priced: 4, unpriced: 0, decidedShare: [0.25, 0.75], agreement: 0.5 });
   });
