@@ -12,11 +12,16 @@
  * instruction, or with the identical prompt when `repair` is `resend`), then handed to the method as
  * unparsed; pairwise tasks with calibration run the method in both orders (ids prefixed `ab/` and `ba/`) and
  * combine the two verdicts ({@link ./calibration.ts}).
+ *
+ * A method that runs other methods' protocols inside its state (the cascade, `MethodDefinition.applyRaw`)
+ * is nested: its `step` lists complete requests, and the core records each raw reply in the ledger (for the
+ * transcript, usage and idempotency) and hands it to `applyRaw`, leaving parsing, re-asks and calibration
+ * to the inner protocols.
  */
 import type { LlmCallRequest, LlmCallResult, LlmError, Usage } from './call.js';
 import { addUsage, ZERO_USAGE } from './call.js';
 import { combineOrders, unswap } from './calibration.js';
-import type { AnyMethod, Calibration, CallSpec, Repair } from './method.js';
+import type { AnyMethod, Calibration, CallSpec, RawApplied, Repair } from './method.js';
 import { parseReply, repairInstruction } from './parsers/parse.js';
 import type { Task } from './task.js';
 import { swapAnswers } from './task.js';
@@ -86,8 +91,8 @@ function taskFor(task: Task, key: OrderKey): Task {
   return key === 'ba' && task.kind === 'pairwise' ? swapAnswers(task) : task;
 }
 
-/** Splits `ab/turn1/agent0#2` into base id `ab/turn1/agent0` and attempt 2. */
-function splitId(id: string): { base: string; attempt: number } {
+/** Splits `ab/turn1/agent0#2` into base id `ab/turn1/agent0` and attempt 2 (a call id without `#n` is attempt 0). */
+export function splitCallId(id: string): { base: string; attempt: number } {
   const hash = id.lastIndexOf('#');
   if (hash < 0) return { base: id, attempt: 0 };
   const n = Number(id.slice(hash + 1));
@@ -107,7 +112,8 @@ export function createEvaluation(method: AnyMethod, config: EngineState['config'
       'task_kind_unsupported',
     );
   }
-  const keys: OrderKey[] = task.kind === 'pairwise' && config.calibration.enabled ? ['ab', 'ba'] : ['main'];
+  // A nesting method has no calibration of its own: its inner protocols calibrate.
+  const keys: OrderKey[] = !method.applyRaw && task.kind === 'pairwise' && config.calibration.enabled ? ['ab', 'ba'] : ['main'];
   return {
     v: ENGINE_STATE_VERSION,
     method: method.method,
@@ -157,6 +163,7 @@ function pendingSpec(method: AnyMethod, state: EngineState, base: string): { ord
 /** LLM calls that can run now. Empty when the evaluation is finished or failed. */
 export function readyCalls(method: AnyMethod, state: EngineState): LlmCallRequest[] {
   if (state.failure) return [];
+  if (method.applyRaw) return nestedCalls(method, state);
   return pendingSpecs(method, state).map(({ spec, fullId }) => {
     const attempts = state.ledger[fullId]?.attempts ?? [];
     const messages = [...spec.messages];
@@ -177,7 +184,8 @@ export function readyCalls(method: AnyMethod, state: EngineState): LlmCallReques
  */
 export function applyResult(method: AnyMethod, state: EngineState, result: LlmCallResult): EngineState {
   if (state.failure) return state;
-  const { base, attempt } = splitId(result.id);
+  if (method.applyRaw) return applyNested(method, state, result);
+  const { base, attempt } = splitCallId(result.id);
   const pending = pendingSpec(method, state, base);
   if (!pending) return state;
   const prior = state.ledger[base];
@@ -213,6 +221,39 @@ export function applyResult(method: AnyMethod, state: EngineState, result: LlmCa
   return next;
 }
 
+/** A nesting method's requests, as its `step` lists them (ids and messages final). */
+function nestedCalls(method: AnyMethod, state: EngineState): LlmCallRequest[] {
+  const o = state.orders[0];
+  if (!o) return [];
+  const r = method.step(state.config, state.task, o.m);
+  return r.kind === 'calls' ? r.calls : [];
+}
+
+/**
+ * {@link applyResult} for a nesting method: a result whose id its `step` does not list now is ignored; a
+ * failure ends the evaluation; a reply is recorded in the ledger with what the inner protocol made of it.
+ */
+function applyNested(method: AnyMethod, state: EngineState, result: LlmCallResult): EngineState {
+  const o = state.orders[0];
+  const spec = nestedCalls(method, state).find((c) => c.id === result.id);
+  if (!o || !spec || !method.applyRaw) return state;
+  const { base, attempt } = splitCallId(result.id);
+  const prior = state.ledger[base];
+  if ((prior?.attempts.length ?? 0) !== attempt) return state;
+  if (!result.ok) return { ...state, failure: { callId: result.id, ...result.error } };
+  const applied: RawApplied<unknown> = method.applyRaw(state.config, state.task, o.m, result);
+  const attempts: Attempt[] = [
+    ...(prior?.attempts ?? []),
+    { content: result.content, model: result.model, usage: result.usage, ...(applied.parseError !== undefined ? { parseError: applied.parseError } : {}) },
+  ];
+  return {
+    ...state,
+    ledger: { ...state.ledger, [base]: { agent: spec.agent, label: spec.label, stage: spec.stage, attempts, final: applied.final } },
+    log: [...state.log, `${base}#${attempt}`],
+    orders: [{ key: o.key, m: applied.state }],
+  };
+}
+
 /** Replies that never parsed, from the ledger. */
 function unparsedOf(state: EngineState): Unparsed[] {
   const out: Unparsed[] = [];
@@ -226,7 +267,7 @@ function unparsedOf(state: EngineState): Unparsed[] {
 /** The transcript in recording order, with usage per reply. */
 export function transcriptOf(state: EngineState): TranscriptEntry[] {
   return state.log.flatMap((key) => {
-    const { base, attempt } = splitId(key);
+    const { base, attempt } = splitCallId(key);
     const e = state.ledger[base];
     const a = e?.attempts[attempt];
     if (!e || !a) return [];
@@ -276,7 +317,7 @@ export function outcome(method: AnyMethod, state: EngineState): Outcome | null {
   if (!first) return null;
   const combined = second
     ? combineOrders(first, second, state.config.calibration)
-    : { ...first, flip: null, details: { ...first.details, ...(first.forceTie !== undefined ? { tieBecause: first.forceTie } : {}) } };
+    : { ...first, flip: first.positionFlip ?? null, details: { ...first.details, ...(first.forceTie !== undefined ? { tieBecause: first.forceTie } : {}) } };
   const { calls, usage } = usageOf(state);
   const verdict: Verdict = {
     method: state.method,

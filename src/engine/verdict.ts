@@ -91,6 +91,11 @@ export interface MethodVerdict {
    * reply it cannot read turns the item into a tie); the reason. Position calibration keeps the tie.
    */
   forceTie?: string;
+  /**
+   * Whether swapping the answers changed the outcome, for a method that runs one order itself but decides by
+   * a calibrated inner protocol (a cascade's deciding stage). Default: null for one order.
+   */
+  positionFlip?: boolean | null;
 }
 
 /** A pairwise outcome: `A`, `B` or `tie`. */
