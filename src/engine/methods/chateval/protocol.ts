@@ -12,6 +12,7 @@
  *   summary is **added** to that agent's memory as a message from `Summarizer` (`summaryMode: 'append'`, the
  *   code). `summaryMode: 'replace'` is the arXiv text: the history is the latest summary only.
  * Only the last turn carries the final instruction and the score parser. Verdicts: see `shared.ts`.
+ * Under a budget (`truncate`) only the final turn can be cut, once an agent gave its final judgement.
  */
 import { z } from 'zod';
 import type { CallSpec, FinalReply, MethodDefinition, StepResult } from '../../method.js';

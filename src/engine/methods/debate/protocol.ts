@@ -16,6 +16,8 @@
  *   Critic is told to say NO_ISSUE (any of NO_ISSUE / NO ISSUE / NO_ISSUES), the last parsed score stands.
  * The code's autogen Commander also auto-replies once per exchange with an LLM of its own; those replies are
  * not reproduced (no text of theirs reaches the score).
+ * Under a budget (`truncate`, only when one refuses a call after the first score) the loop ends there and
+ * the Scorer's last score stands.
  */
 import { z } from 'zod';
 import type { ChatMessage } from '../../call.js';

@@ -14,6 +14,8 @@
  * - `earlyStop` (Alg. 2 line 5: stop when the judge prefers the same answer twice in a row) is off in the
  *   code; the `samre-early-stop` preset turns it on. `flow: 'paper'` is Appendix E.1 with parallel advocates.
  * Confidence: the juror margin |A − B| / jurors when jurors decide, else the normalised gap of the means.
+ * Under a budget (`truncate`, only when one refuses a call): the complete rounds are kept and the jurors who
+ * voted decide (none: the judge's mean); docs/fidelity.md lists how that departs from Alg. 2.
  */
 import type { FinalReply, MethodDefinition, StepResult } from '../../method.js';
 import { renderTemplate } from '../../template.js';
