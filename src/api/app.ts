@@ -26,6 +26,8 @@ import { openApiDocument, openApiRoute } from './openapi.js';
 import { evaluations } from './routes/evaluations.js';
 import { metaEvaluations } from './routes/meta-evaluations.js';
 import { methods } from './routes/methods.js';
+import { openai } from './routes/openai.js';
+import { openAiErrorShape } from '../openai/errors.js';
 import { service } from './routes/service.js';
 import type { AppEnv } from './types.js';
 
@@ -33,6 +35,9 @@ import type { AppEnv } from './types.js';
 export const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 
 app.use(requestId());
+// Before auth, so a 401 on the OpenAI-compatible paths is in OpenAI's error shape too.
+app.use('/v1/chat/*', openAiErrorShape());
+app.use('/v1/models/*', openAiErrorShape());
 app.use('/v1/*', auth());
 app.onError(onError);
 app.notFound(notFoundOrMethodNotAllowed(() => app.routes));
@@ -43,6 +48,7 @@ const _routes = app
   .route('/v1/evaluations', evaluations)
   .route('/v1/methods', methods)
   .route('/v1/meta-evaluations', metaEvaluations)
+  .route('/v1', openai)
   .openapi(openApiRoute, (c) => c.json(openApiDocument(app), 200));
 
 /** True for the input type of {@link NoQuery}-style query schemas (`{}` or `{ [k: string]: never }`). */
