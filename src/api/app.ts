@@ -1,20 +1,15 @@
 /**
  * @module
- * The HTTP API: `app` (mounted by the Worker entry, src/index.ts) and `AppType` for a typed client:
- *
- * ```ts
- * import { hc } from 'hono/client';
- * import type { AppType } from './src/api/app.js';
- * const client = hc<AppType>('https://tribunal.example.com', { headers: { Authorization: 'Bearer …' } });
- * const res = await client.v1.evaluations.$post({ json: { preset: 'chateval-faireval', task }, header: {} });
- * if (res.status === 202) console.log((await res.json()).id); // narrowed by status: errors are typed too
- * ```
+ * The HTTP API: `app` (mounted by the Worker entry, src/index.ts) and `AppType`, the routes' types for
+ * `hc<AppType>()` (narrowed by status; used by the tests). Users get the typed client `tribunal/client`
+ * (src/client), whose types are generated from the OpenAPI document and carry no Worker types.
  *
  * Every route is an `@hono/zod-openapi` definition, so the OpenAPI document (`GET /openapi.json`, ./openapi.ts)
  * is generated from the same definitions that validate requests and type this client. Public: `/health`,
  * `/openapi.json`, `/docs`. Everything under `/v1` needs a bearer token when the `API_KEYS` secret is set.
- * Errors are always `{ error: { code, message, issues? } }` (./errors.ts); a known path with another method
- * is 405 with `Allow` (./method-not-allowed.ts).
+ * Errors are `{ error: { code, message, issues? } }` (./errors.ts), and in OpenAI's shape on the
+ * OpenAI-compatible paths (src/openai/errors.ts); a known path with another method is 405 with `Allow`
+ * (./method-not-allowed.ts).
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Hono, Schema } from 'hono';

@@ -14,6 +14,7 @@ import { forwardEvents } from '../pipeline/stub.js';
 import type { EvaluationEvent, EvaluationStatus } from '../pipeline/events.js';
 import { isTerminal } from '../pipeline/status.js';
 import { log, messageOf } from '../pipeline/log.js';
+import { parseSseBlock } from '../client/sse.js';
 
 /** What {@link followEvaluation} yields: an event, or a keep-alive the object sent while nothing happened. */
 export type FollowItem = { kind: 'event'; event: EvaluationEvent } | { kind: 'ping' };
@@ -28,20 +29,13 @@ const RESUBSCRIBE_MAX_MS = 1_000;
 
 const EVENT_TYPES: ReadonlySet<string> = new Set(['status', 'call.started', 'call.finished', 'vote', 'verdict']);
 
-/** One SSE block parsed: an event, a comment (keep-alive), or nothing usable. */
-function parseBlock(block: string): FollowItem | null {
-  let type: string | null = null;
-  let data = '';
-  let comment = false;
-  for (const line of block.split('\n')) {
-    if (line.startsWith(':')) comment = true;
-    else if (line.startsWith('event:')) type = line.slice(6).trim();
-    else if (line.startsWith('data:')) data += line.slice(5).trimStart();
-  }
-  if (type === null) return comment ? { kind: 'ping' } : null;
-  if (!EVENT_TYPES.has(type)) return null;
+/** One SSE block read: an event, a comment (keep-alive), or nothing usable. */
+function itemOf(text: string): FollowItem | null {
+  const block = parseSseBlock(text);
+  if (block.event === null) return block.comment ? { kind: 'ping' } : null;
+  if (!EVENT_TYPES.has(block.event)) return null;
   // The object's own encoding (src/pipeline/events.ts `encodeSse`): `type` selects the data's shape.
-  return { kind: 'event', event: { type, data: JSON.parse(data) as unknown } as EvaluationEvent };
+  return { kind: 'event', event: { type: block.event, data: JSON.parse(block.data) as unknown } as EvaluationEvent };
 }
 
 /** A stable key of an event for de-duplication across replays; null for events that always pass. */
@@ -84,7 +78,7 @@ export async function* followEvaluation<T extends EvaluationObject>(env: Evaluat
             buffer += decoder.decode(next.value, { stream: true });
             let cut: number;
             while ((cut = buffer.indexOf('\n\n')) !== -1) {
-              const item = parseBlock(buffer.slice(0, cut));
+              const item = itemOf(buffer.slice(0, cut));
               buffer = buffer.slice(cut + 2);
               if (!item) continue;
               if (item.kind === 'ping') {

@@ -16,7 +16,8 @@ import { CHAT_COMPLETION_EXAMPLES } from '../../openai/examples.js';
 import { chatValidationHook, shouldRetry } from '../../openai/errors.js';
 import { followToOutcome, judgeRequestOf, outcomeError, startJudge, waitBoundMs } from '../../openai/completion.js';
 import { listModels, modelEntry, ModelNameError, parseModelId } from '../../openai/models.js';
-import { ChatCompletionRequestSchema, ChatCompletionSchema, ModelListSchema, ModelSchema, OpenAIErrorBodySchema } from '../../openai/schemas.js';
+import { ChatCompletionRequestSchema, ChatCompletionSchema, JudgeVerdictSchema, ModelListSchema, ModelSchema, OpenAIErrorBodySchema } from '../../openai/schemas.js';
+import { ChatCompletionChunkSchema } from '../../openai/chunks.js';
 import type { OpenAIErrorCode } from '../../openai/schemas.js';
 import { streamAnswer } from '../../openai/stream.js';
 import { chatCompletionOf, completionIdOf } from '../../openai/verdict.js';
@@ -114,8 +115,14 @@ const retrieve = createRoute({
   },
 });
 
+const door = new OpenAPIHono<AppEnv>();
+// Bodies carried as text (the message's JSON, the stream's chunks): components of their own, so the
+// document and the client generated from it name them.
+door.openAPIRegistry.register('JudgeVerdict', JudgeVerdictSchema);
+door.openAPIRegistry.register('ChatCompletionChunk', ChatCompletionChunkSchema);
+
 /** Routes of the OpenAI-compatible door, mounted under `/v1`. */
-export const openai = new OpenAPIHono<AppEnv>()
+export const openai = door
   .openapi(
     chat,
     async (c) => {
