@@ -332,7 +332,7 @@ export interface components {
             confidence: number;
             positionFlip: boolean | null;
             rationale: string;
-            rationaleFrom: components["schemas"]["RationaleSource"];
+            rationaleFrom: components["schemas"]["RationaleSource"] | null;
             unparsed: number;
             calls: number;
             costUsd: number;
@@ -343,7 +343,7 @@ export interface components {
             agent: string;
             label: string;
             stage: string;
-        } | null;
+        };
         EvaluationLinks: {
             self: string;
             events: string;
@@ -368,7 +368,7 @@ export interface components {
                 finish_reason: "stop" | null;
                 logprobs: null;
             }[];
-            usage?: components["schemas"]["ChatUsage"];
+            usage?: components["schemas"]["ChatUsage"] | null;
             tribunal?: {
                 /** @enum {string} */
                 event: "message";
@@ -390,7 +390,7 @@ export interface components {
             prompt_tokens_details: {
                 cached_tokens: number;
             };
-        } | null;
+        };
         /** @description A judge method's config; `method` selects the variant. Without a preset it is required; with a preset it may be left out (it is the preset's method). Objects merge key by key over the preset's config, arrays and scalars replace. Unknown keys are refused (400 `invalid_config`). */
         MethodConfig: components["schemas"]["SingleConfig"] | components["schemas"]["EnsembleConfig"] | components["schemas"]["ChatevalConfig"] | components["schemas"]["MoreConfig"] | components["schemas"]["SamreConfig"] | components["schemas"]["DebateConfig"];
         /** @description Config of method `single` (ChatEval single agent; FairEval MEC+BPC; FastChat MT-Bench pair-v2; G-Eval; Bandi et al. baseline). Fields left out take the preset's value, else the default shown. */

@@ -68,7 +68,8 @@ export const ChatCompletionChunkSchema = z
         })
         .strict(),
     ),
-    usage: ChatUsageSchema.nullable().optional(),
+    // A union, not `.nullable()`: the document generator would mark the shared ChatUsage component itself nullable.
+    usage: z.union([ChatUsageSchema, z.null()]).optional(),
     tribunal: ChunkExtensionSchema.optional(),
   })
   .strict()

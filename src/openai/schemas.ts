@@ -127,7 +127,8 @@ export const JudgeVerdictSchema = z
     positionFlip: z.boolean().nullable(),
     /** A short excerpt of the decisive reply (at most 600 characters); empty when no reply parsed. */
     rationale: z.string(),
-    rationaleFrom: RationaleSourceSchema.nullable(),
+    /** The reply the rationale comes from; null when none parsed. (A union: `.nullable()` would mark the component itself nullable in the document.) */
+    rationaleFrom: z.union([RationaleSourceSchema, z.null()]),
     /** Replies that never parsed. */
     unparsed: z.number().int().nonnegative(),
     /** LLM calls made, repairs included. */
