@@ -350,47 +350,6 @@ export interface components {
             transcript: string;
             cancel: string;
         };
-        ChatCompletionChunk: {
-            id: string;
-            /** @enum {string} */
-            object: "chat.completion.chunk";
-            created: number;
-            model: string;
-            choices: {
-                /** @enum {number} */
-                index: 0;
-                delta: {
-                    /** @enum {string} */
-                    role?: "assistant";
-                    content?: string;
-                };
-                /** @enum {string|null} */
-                finish_reason: "stop" | null;
-                logprobs: null;
-            }[];
-            usage?: components["schemas"]["ChatUsage"] | null;
-            tribunal?: {
-                /** @enum {string} */
-                event: "message";
-                callId: string;
-                agent: string;
-                label: string;
-                stage: string;
-                ok: boolean;
-            } | {
-                /** @enum {string} */
-                event: "verdict";
-                verdict: components["schemas"]["JudgeVerdict"];
-            };
-        };
-        ChatUsage: {
-            prompt_tokens: number;
-            completion_tokens: number;
-            total_tokens: number;
-            prompt_tokens_details: {
-                cached_tokens: number;
-            };
-        };
         /** @description A judge method's config; `method` selects the variant. Without a preset it is required; with a preset it may be left out (it is the preset's method). Objects merge key by key over the preset's config, arrays and scalars replace. Unknown keys are refused (400 `invalid_config`). */
         MethodConfig: components["schemas"]["SingleConfig"] | components["schemas"]["EnsembleConfig"] | components["schemas"]["ChatevalConfig"] | components["schemas"]["MoreConfig"] | components["schemas"]["SamreConfig"] | components["schemas"]["DebateConfig"];
         /** @description Config of method `single` (ChatEval single agent; FairEval MEC+BPC; FastChat MT-Bench pair-v2; G-Eval; Bandi et al. baseline). Fields left out take the preset's value, else the default shown. */
@@ -1605,6 +1564,47 @@ export interface components {
             }[];
             usage: components["schemas"]["ChatUsage"];
         };
+        ChatUsage: {
+            prompt_tokens: number;
+            completion_tokens: number;
+            total_tokens: number;
+            prompt_tokens_details: {
+                cached_tokens: number;
+            };
+        };
+        ChatCompletionChunk: {
+            id: string;
+            /** @enum {string} */
+            object: "chat.completion.chunk";
+            created: number;
+            model: string;
+            choices: {
+                /** @enum {number} */
+                index: 0;
+                delta: {
+                    /** @enum {string} */
+                    role?: "assistant";
+                    content?: string;
+                };
+                /** @enum {string|null} */
+                finish_reason: "stop" | null;
+                logprobs: null;
+            }[];
+            usage?: components["schemas"]["ChatUsage"] | null;
+            tribunal?: {
+                /** @enum {string} */
+                event: "message";
+                callId: string;
+                agent: string;
+                label: string;
+                stage: string;
+                ok: boolean;
+            } | {
+                /** @enum {string} */
+                event: "verdict";
+                verdict: components["schemas"]["JudgeVerdict"];
+            };
+        };
         OpenAIError: {
             error: {
                 message: string;
@@ -2396,7 +2396,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The verdict (`stream` false), or the debate as server-sent `chat.completion.chunk` events (`stream` true). */
+            /** @description The verdict (`stream` false), or the debate as server-sent events (`stream` true): each `data:` line a ChatCompletionChunk, then `data: [DONE]`. */
             200: {
                 headers: {
                     /** @description The evaluation this request created or found again (`GET /v1/evaluations/{id}`). */
@@ -2409,7 +2409,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ChatCompletion"];
-                    "text/event-stream": string;
+                    "text/event-stream": components["schemas"]["ChatCompletionChunk"];
                 };
             };
             /** @description `invalid_json`, `invalid_request`, `invalid_config`, `unknown_preset`, `task_kind_unsupported`, `byok_disabled`: the body, a header or the query fails its schema, a refused parameter, no task in the message (see `issues`), an unknown judge, or a task the preset does not take. */

@@ -57,7 +57,7 @@ const chat = createRoute({
   },
   responses: {
     200: {
-      description: 'The verdict (`stream` false), or the debate as server-sent `chat.completion.chunk` events (`stream` true).',
+      description: 'The verdict (`stream` false), or the debate as server-sent events (`stream` true): each `data:` line a ChatCompletionChunk, then `data: [DONE]`.',
       headers: z.object({
         'Tribunal-Evaluation-Id': EVALUATION_HEADER,
         'Tribunal-Unused-Parameters': z.string().optional().openapi({ description: 'No-effect parameters the request set, comma-separated.' }),
@@ -65,7 +65,8 @@ const chat = createRoute({
       }),
       content: {
         'application/json': { schema: ChatCompletionSchema },
-        'text/event-stream': { schema: z.string().openapi({ example: 'data: {"id":"chatcmpl-ev_…","object":"chat.completion.chunk",…}\n\ndata: [DONE]\n\n' }) },
+        // As OpenAI's own document does: the stream's schema is the chunk each `data:` line carries.
+        'text/event-stream': { schema: ChatCompletionChunkSchema },
       },
     },
     400: openAiErrorResponse(
@@ -116,10 +117,9 @@ const retrieve = createRoute({
 });
 
 const door = new OpenAPIHono<AppEnv>();
-// Bodies carried as text (the message's JSON, the stream's chunks): components of their own, so the
-// document and the client generated from it name them.
+// The verdict travels as JSON text in the message: a component of its own, so the document and the
+// client generated from it name it.
 door.openAPIRegistry.register('JudgeVerdict', JudgeVerdictSchema);
-door.openAPIRegistry.register('ChatCompletionChunk', ChatCompletionChunkSchema);
 
 /** Routes of the OpenAI-compatible door, mounted under `/v1`. */
 export const openai = door
