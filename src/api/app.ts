@@ -28,6 +28,8 @@ import { metaEvaluations } from './routes/meta-evaluations.js';
 import { methods } from './routes/methods.js';
 import { service } from './routes/service.js';
 import type { AppEnv } from './types.js';
+import { webhookDeliveries, webhookSigningSecret } from '../webhooks/routes/deliveries.js';
+import { webhookEndpoints } from '../webhooks/routes/endpoints.js';
 
 /** The API as a hono app: `app.fetch(request, env, ctx)`. Validation failures go through {@link validationHook}. */
 export const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
@@ -43,6 +45,9 @@ const _routes = app
   .route('/v1/evaluations', evaluations)
   .route('/v1/methods', methods)
   .route('/v1/meta-evaluations', metaEvaluations)
+  .route('/v1/webhook-endpoints', webhookEndpoints)
+  .route('/v1/webhook-deliveries', webhookDeliveries)
+  .route('/v1/webhook-signing-secret', webhookSigningSecret)
   .openapi(openApiRoute, (c) => c.json(openApiDocument(app), 200));
 
 /** True for the input type of {@link NoQuery}-style query schemas (`{}` or `{ [k: string]: never }`). */

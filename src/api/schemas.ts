@@ -15,6 +15,7 @@ import { LabelledItemSchema } from '../meta/labelled.js';
 import { AgreementReportSchema } from '../meta/metrics.js';
 import { FIELD_EXAMPLES, PAIRWISE_TASK_EXAMPLE, POINTWISE_TASK_EXAMPLE } from './examples.js';
 import { configField } from './method-config.js';
+import { OneOffWebhookSchema } from '../webhooks/schemas.js';
 
 export { ErrorBodySchema } from './errors.js';
 
@@ -64,6 +65,7 @@ export const CreateEvaluationRequestSchema = z
     config: judgeConfig,
     task: Task,
     metadata: MetadataSchema.optional(),
+    webhook: OneOffWebhookSchema.optional(),
   })
   .strict()
   .meta({ id: 'CreateEvaluationRequest' });

@@ -15,6 +15,7 @@ import { METHODS } from '../../src/engine/registry.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api } from './api-fetch.js';
 import { testEnv } from './helpers.js';
+import { CreateWebhookEndpointSchema, UpdateWebhookEndpointSchema } from '../../src/webhooks/schemas.js';
 
 const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
@@ -115,6 +116,8 @@ describe('request examples in the document', () => {
     createEvaluation: CreateEvaluationRequestSchema,
     createMetaEvaluation: CreateMetaEvaluationRequestSchema,
     cancelEvaluation: CancelRequestSchema,
+    createWebhookEndpoint: CreateWebhookEndpointSchema,
+    updateWebhookEndpoint: UpdateWebhookEndpointSchema,
   };
 
   it('every body example passes its schema, and every judge in one resolves and accepts its tasks', async () => {

@@ -10,19 +10,23 @@ import { webhookEventId, webhookEventStatements } from '../../src/webhooks/event
 import { sha256HexSync } from '../../src/webhooks/sha256.js';
 import { sql } from '../../src/webhooks/sql.js';
 import { drainAlarms, insertJob, PAIRWISE, testEnv, waitForEnd } from './helpers.js';
+import { sinkUrl } from './webhooks-helpers.js';
 
 afterEach(drainAlarms);
 
 let n = 0;
-/** Registers an endpoint row for `tenant` (the API comes later in this suite; here only the outbox matters). */
+/**
+ * Registers an endpoint row for `tenant` directly (here only the outbox matters; the post-commit kick
+ * still sends its deliveries, to the test receiver, which answers 200).
+ */
 async function endpointRow(tenant: string, events: string[] | null = null, disabled = false): Promise<string> {
   n += 1;
   const id = `we_outbox_${n}`;
   await testEnv.DB.prepare(
     `INSERT INTO webhook_endpoints (id, tenant, url, events, secret, disabled_at, created_at, updated_at)
-     VALUES (?, ?, 'https://receiver.example/hook', ?, 'whsec_dGVzdA==', ?, 0, 0)`,
+     VALUES (?, ?, ?, ?, 'whsec_dGVzdA==', ?, 0, 0)`,
   )
-    .bind(id, tenant, events ? JSON.stringify(events) : null, disabled ? 1 : null)
+    .bind(id, tenant, sinkUrl('outbox'), events ? JSON.stringify(events) : null, disabled ? 1 : null)
     .run();
   return id;
 }
