@@ -36,6 +36,7 @@ const DOCUMENT_CONFIG = {
     { name: 'meta-evaluations', description: 'Agreement of a judge with human labels over a labelled batch.' },
     { name: 'methods', description: 'Judge methods and the paper presets built on them.' },
     { name: 'service', description: 'Health, this document and the reference page.' },
+    { name: 'triggers', description: 'Webhook-triggered evaluations: a signed incoming event becomes one evaluation, at most once per delivery id.' },
     { name: 'webhooks', description: 'Signed callbacks (Standard Webhooks): endpoints, the delivery log, the signing secret for one-off URLs.' },
   ],
 };

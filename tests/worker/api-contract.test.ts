@@ -16,6 +16,8 @@ import type { ErrorJson } from './api-fetch.js';
 import { api } from './api-fetch.js';
 import { testEnv } from './helpers.js';
 import { CreateWebhookEndpointSchema, UpdateWebhookEndpointSchema } from '../../src/webhooks/schemas.js';
+import { CreateTriggerRequestSchema } from '../../src/triggers/schemas.js';
+import { z as zod } from 'zod';
 
 const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
@@ -118,6 +120,9 @@ describe('request examples in the document', () => {
     cancelEvaluation: CancelRequestSchema,
     createWebhookEndpoint: CreateWebhookEndpointSchema,
     updateWebhookEndpoint: UpdateWebhookEndpointSchema,
+    createTrigger: CreateTriggerRequestSchema,
+    // A sender's event: any JSON object (the trigger's mapping reads it).
+    receiveHook: zod.record(zod.string(), zod.unknown()),
   };
 
   it('every body example passes its schema, and every judge in one resolves and accepts its tasks', async () => {
