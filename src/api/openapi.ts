@@ -10,6 +10,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { METHOD_CONFIG_ID, MethodConfig } from './method-config.js';
 import { BAD_QUERY, NoQuery } from './routes/common.js';
 import type { AppEnv } from './types.js';
+import { registerWebhookEvents } from '../webhooks/openapi.js';
 
 /** The generated document (OpenAPI 3.1). */
 export type OpenApiDocument = ReturnType<OpenAPIHono['getOpenAPI31Document']>;
@@ -54,6 +55,8 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>): OpenApiDocument {
       scheme: 'bearer',
       description: 'Required when the deployment sets API_KEYS; the tenant is derived from the token.',
     });
+    // The events Tribunal POSTs to receivers (the document's `webhooks` section).
+    registerWebhookEvents(app.openAPIRegistry);
     doc = app.getOpenAPI31Document(DOCUMENT_CONFIG);
     documents.set(app, doc);
   }
