@@ -6,8 +6,8 @@
  * After failed attempt n (1-based) the next one waits a random time in
  * [{@link MIN_DELAY_SECONDS}, min({@link MAX_DELAY_SECONDS}, {@link BASE_DELAY_SECONDS} · 2^(n-1))] seconds,
  * never past the delivery's window ({@link RETRY_WINDOW_MS} after its first try or manual retry): the last
- * attempt lands at the window's end, after which the delivery is `failed`. Expected schedule: ~10
- * attempts in the first ~4 h, then one every ~3 h, about 17 in all.
+ * attempt lands at the window's end, after which the delivery is `failed`. Expected schedule for a
+ * receiver that stays down (simulated): ~10 attempts in the first 4 h, then one every ~3 h, ~18 in all.
  */
 
 /** First retry waits at most this long, seconds (30 s); doubles per attempt. */

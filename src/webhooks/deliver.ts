@@ -25,8 +25,12 @@ export type AttemptOutcome =
   | { kind: 'failed'; reason: string }
   | { kind: 'retry'; delaySeconds: number };
 
-/** How far ahead of its due time a delivery may be attempted, ms (a queue delay rounds to seconds). */
-const DUE_TOLERANCE_MS = 2_000;
+/**
+ * How far ahead of its due time a delivery may be attempted, ms (250): a queue message may arrive a
+ * moment before the time D1 recorded. Below the 1 s minimum backoff, so a duplicate message that comes
+ * right after an attempt never makes the next one early.
+ */
+const DUE_TOLERANCE_MS = 250;
 
 /** A claimed delivery with everything needed to send it. */
 interface Claimed {
@@ -50,38 +54,31 @@ interface Claimed {
 
 /**
  * Claims delivery `id` for one attempt: pending, due, and not leased by a running attempt. Sets a lease
- * for the timeout plus 30 s and counts the attempt. Null when another message got it first, or there
- * is nothing to do.
+ * for `leaseMs` and counts the attempt, and reads what the attempt needs, in ONE D1 round trip (a
+ * `batch()`: the claim, then the read). A delivery another message holds, or that is not due or no
+ * longer pending, comes back as a skip.
  */
 async function claim(env: Bindings, id: string, now: number, leaseMs: number): Promise<Claimed | AttemptOutcome> {
-  const claimed = await env.DB.prepare(
-    `UPDATE webhook_deliveries SET lease_until = ?, attempts = attempts + 1, updated_at = ?
-     WHERE id = ? AND status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ?)
-     RETURNING id`,
-  )
-    .bind(now + leaseMs, now, id, now + DUE_TOLERANCE_MS, now)
-    .first<{ id: string }>();
-  if (!claimed) {
-    const row = await env.DB.prepare('SELECT status, next_attempt_at, lease_until FROM webhook_deliveries WHERE id = ?')
-      .bind(id)
-      .first<{ status: string; next_attempt_at: number | null; lease_until: number | null }>();
-    if (row?.status !== 'pending') return { kind: 'skipped', why: 'not_pending' };
-    return { kind: 'skipped', why: row.lease_until !== null && row.lease_until >= now ? 'leased' : 'not_due' };
-  }
-  const row = await env.DB.prepare(
-    `SELECT d.attempts, d.event_id, d.endpoint_id, d.url, d.window_ends_at, ev.payload,
-       ep.id IS NOT NULL AS ep_found, ep.url AS ep_url, ep.secret AS ep_secret, ep.previous_secret AS ep_prev,
-       ep.previous_expires_at AS ep_prev_exp, ep.disabled_at AS ep_disabled_at, ep.disabled_reason AS ep_disabled_reason,
-       s.secret AS t_secret, s.previous_secret AS t_prev, s.previous_expires_at AS t_prev_exp
-     FROM webhook_deliveries d JOIN webhook_events ev ON ev.id = d.event_id
-       LEFT JOIN webhook_endpoints ep ON ep.id = d.endpoint_id
-       LEFT JOIN webhook_signing_secrets s ON s.tenant = d.tenant
-     WHERE d.id = ?`,
-  )
-    .bind(id)
-    .first<Claimed>();
-  // The row was claimed a moment ago; only a concurrent erase (data retention) removes it.
-  return row ?? { kind: 'skipped', why: 'not_pending' };
+  const [claimed, read] = await env.DB.batch<Claimed & { status: string; next_attempt_at: number | null; lease_until: number | null }>([
+    env.DB.prepare(
+      `UPDATE webhook_deliveries SET lease_until = ?, attempts = attempts + 1, updated_at = ?
+       WHERE id = ? AND status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ?)`,
+    ).bind(now + leaseMs, now, id, now + DUE_TOLERANCE_MS, now),
+    env.DB.prepare(
+      `SELECT d.status, d.next_attempt_at, d.lease_until, d.attempts, d.event_id, d.endpoint_id, d.url, d.window_ends_at, ev.payload,
+         ep.id IS NOT NULL AS ep_found, ep.url AS ep_url, ep.secret AS ep_secret, ep.previous_secret AS ep_prev,
+         ep.previous_expires_at AS ep_prev_exp, ep.disabled_at AS ep_disabled_at, ep.disabled_reason AS ep_disabled_reason,
+         s.secret AS t_secret, s.previous_secret AS t_prev, s.previous_expires_at AS t_prev_exp
+       FROM webhook_deliveries d JOIN webhook_events ev ON ev.id = d.event_id
+         LEFT JOIN webhook_endpoints ep ON ep.id = d.endpoint_id
+         LEFT JOIN webhook_signing_secrets s ON s.tenant = d.tenant
+       WHERE d.id = ?`,
+    ).bind(id),
+  ]);
+  const row = read?.results[0];
+  if ((claimed?.meta.changes ?? 0) > 0 && row) return row;
+  if (row?.status !== 'pending') return { kind: 'skipped', why: 'not_pending' };
+  return { kind: 'skipped', why: row.lease_until !== null && row.lease_until >= now ? 'leased' : 'not_due' };
 }
 
 /** The receiver's URL and the secrets to sign with, or why it cannot be sent to. */

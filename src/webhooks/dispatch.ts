@@ -59,7 +59,10 @@ export async function dispatchDeliveriesCausedBy(env: Bindings, causeId: string)
     .bind(causeId)
     .all<{ id: string }>();
   const ids = results.map((r) => r.id);
-  if (ids.length > 0) await enqueueDeliveries(env, ids);
+  if (ids.length > 0) {
+    await enqueueDeliveries(env, ids);
+    log('info', 'webhooks.dispatched', { causeId, deliveries: ids.length });
+  }
   return ids.length;
 }
 
