@@ -1,15 +1,17 @@
 /**
  * @module
- * The Worker entry: the HTTP API (`fetch`), the job, dead-letter and batches queue consumers (`queue`,
+ * The Worker entry: the HTTP API (`fetch`), the job, batches, webhook and dead-letter queue consumers (`queue`,
  * routed by queue name), the sweeper (`scheduled`), and the `EvaluationDO` class.
  */
 import { BATCHES_QUEUE, handleBatchMessages } from '../queues/batches.js';
 import { handleDeadLetters, JOBS_DLQ } from '../queues/dead-letter.js';
 import { handleJobs } from '../queues/jobs.js';
 import { sweep } from '../queues/sweeper.js';
+import { handleWebhookDeadLetters, handleWebhookDeliveries, WEBHOOKS_DLQ, WEBHOOKS_QUEUE } from '../queues/webhooks.js';
 import { app } from './api/app.js';
 import type { Bindings } from './env.js';
 import { log, messageOf } from './pipeline/log.js';
+import { sweepDeliveries } from './webhooks/dispatch.js';
 
 export { EvaluationDO } from '../durable-objects/evaluation/index.js';
 
@@ -18,6 +20,8 @@ export default {
   async queue(batch, env, _ctx): Promise<void> {
     if (batch.queue === JOBS_DLQ) await handleDeadLetters(batch, env);
     else if (batch.queue === BATCHES_QUEUE) await handleBatchMessages(batch, env);
+    else if (batch.queue === WEBHOOKS_QUEUE) await handleWebhookDeliveries(batch, env);
+    else if (batch.queue === WEBHOOKS_DLQ) await handleWebhookDeadLetters(batch, env);
     else await handleJobs(batch, env);
   },
   scheduled(_controller, env, ctx): Promise<void> {
@@ -29,6 +33,8 @@ export default {
         // findStalled (D1) can throw; the next cron run retries, but the failure must show in the logs.
         .catch((e: unknown) => { log('error', 'sweeper.failed', { error: messageOf(e) }); }),
     );
+    // Webhook deliveries overdue in D1 (a lost queue message): re-enqueued; the next run retries a failure.
+    ctx.waitUntil(sweepDeliveries(env).catch((e: unknown) => { log('error', 'webhooks.sweep_failed', { error: messageOf(e) }); }));
     return Promise.resolve();
   },
 } satisfies ExportedHandler<Bindings>;

@@ -5,15 +5,14 @@
  * (./pump.ts), the items a cancel visits, and the cancel mark. The API's other reads: ./read.ts. Times
  * are epoch milliseconds.
  *
- * Items are inserted as JSON arrays expanded by `json_each`: one statement carries hundreds of rows in
- * 8 bound parameters (D1 allows 100 per statement) and one JSON parameter of at most
- * {@link ITEM_CHUNK_BYTES} (D1's limit for a string is 1 MB), so 1,000 small items are one statement and
- * 10,000 stay far below D1's 1,000 queries per invocation.
+ * Items are inserted through the evaluations store's bulk insert (`insertRowsJsonStatements`: the one
+ * column list, JSON arrays expanded by `json_each`, 2 bound parameters per statement of hundreds of
+ * rows), so 1,000 small items are a statement or two and 10,000 stay far below D1's 1,000 queries per
+ * invocation.
  */
+import type { NewEvaluation } from '../store/evaluations.js';
+import { insertRowsJsonStatements } from '../store/evaluations.js';
 import type { BatchKind, BatchStatus } from './schemas.js';
-
-/** Most UTF-8 bytes of one chunk's JSON parameter: 800,000 (D1 refuses strings over 1,000,000 bytes). */
-export const ITEM_CHUNK_BYTES = 800_000;
 
 /** One item as stored: its evaluation row's own fields. */
 export interface NewBatchItem {
@@ -65,28 +64,6 @@ export interface BatchRecord {
   completedAt: number | null;
 }
 
-const encoder = new TextEncoder();
-
-/** Item rows as JSON arrays of at most {@link ITEM_CHUNK_BYTES} bytes each (an item over it goes alone). */
-export function itemChunks(items: readonly NewBatchItem[]): string[] {
-  const chunks: string[] = [];
-  let rows: string[] = [];
-  let bytes = 2;
-  for (const item of items) {
-    const row = JSON.stringify({ id: item.evaluationId, seq: item.seq, itemId: item.itemId, task: item.task, metadata: item.metadata, calls: item.callsPlanned });
-    const size = encoder.encode(row).byteLength + 1;
-    if (rows.length > 0 && bytes + size > ITEM_CHUNK_BYTES) {
-      chunks.push(`[${rows.join(',')}]`);
-      rows = [];
-      bytes = 2;
-    }
-    rows.push(row);
-    bytes += size;
-  }
-  if (rows.length > 0) chunks.push(`[${rows.join(',')}]`);
-  return chunks;
-}
-
 /** SQL guard (binds the batch id once): this transaction inserted the batch row (it was not a key replay). */
 export const BATCH_INSERTED = 'EXISTS (SELECT 1 FROM batches WHERE id = ?)';
 
@@ -119,21 +96,27 @@ export function insertBatchStatements(db: D1Database, b: NewBatch): D1PreparedSt
         b.now,
       ),
   ];
-  const config = JSON.stringify(b.config);
   const metaId = b.kind === 'meta_evaluation' ? b.id : null;
-  for (const chunk of itemChunks(b.items)) {
-    statements.push(
-      db
-        .prepare(
-          `INSERT INTO evaluations (id, tenant, status, method, preset, config, task, metadata, meta_id, batch_id, batch_seq, item_id,
-             calls_planned, created_at, updated_at)
-           SELECT json_extract(value, '$.id'), ?, 'queued', ?, ?, ?, json_extract(value, '$.task'), json_extract(value, '$.metadata'), ?, ?,
-             json_extract(value, '$.seq'), json_extract(value, '$.itemId'), json_extract(value, '$.calls'), ?, ?
-           FROM json_each(?) WHERE ${BATCH_INSERTED}`,
-        )
-        .bind(b.tenant, b.method, b.preset, config, metaId, b.id, b.now, b.now, chunk, b.id),
-    );
-  }
+  const rows = b.items.map(
+    (item): NewEvaluation => ({
+      id: item.evaluationId,
+      tenant: b.tenant,
+      method: b.method,
+      preset: b.preset,
+      config: b.config,
+      task: item.task,
+      metadata: item.metadata,
+      idempotencyKey: null,
+      requestHash: null,
+      metaId,
+      callsPlanned: item.callsPlanned,
+      batchId: b.id,
+      batchSeq: item.seq,
+      itemId: item.itemId,
+      now: b.now,
+    }),
+  );
+  statements.push(...insertRowsJsonStatements(db, rows, { sql: BATCH_INSERTED, binds: [b.id] }));
   return statements;
 }
 

@@ -24,7 +24,8 @@ import { requestHash } from '../store/evaluations.js';
 import { batchConcurrency, pump } from './pump.js';
 import type { BatchKind } from './schemas.js';
 import type { BatchRecord, NewBatchItem } from './store.js';
-import { findBatchByKey, insertBatch, ITEM_CHUNK_BYTES } from './store.js';
+import { findBatchByKey, insertBatch } from './store.js';
+import { INSERT_JSON_CHUNK_BYTES as ITEM_CHUNK_BYTES } from '../store/evaluations.js';
 
 /** An item to submit. */
 export interface SubmitItem {

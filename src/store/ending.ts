@@ -1,9 +1,8 @@
 /**
  * @module
- * The contract of an effect of an evaluation's ending (see ./on-end.ts, which lists the effects): what an
- * effect is told, its type, and the guard every one of its statements carries. A leaf module, so an
- * effect's own module (src/batches/progress.ts, …) imports this and ./on-end.ts imports the effect,
- * without an import cycle.
+ * An evaluation that is about to end, and the guard every statement of its transaction carries. Apart
+ * from ./on-end.ts (which lists the effects) so that an effect's own module can import these without an
+ * import cycle through the list that imports it.
  */
 import type { EvaluationError } from '../pipeline/events.js';
 import type { TerminalStatus } from '../pipeline/status.js';

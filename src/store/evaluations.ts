@@ -24,6 +24,12 @@ export interface NewEvaluation {
   requestHash: string | null;
   metaId: string | null;
   callsPlanned: number;
+  /** One-off callback URL (`webhook.url`, already accepted by the URL guard), or null/absent. */
+  webhookUrl?: string | null;
+  /** The batch (or meta-evaluation) it is an item of, its position there (0-based) and the caller's item id. */
+  batchId?: string | null;
+  batchSeq?: number | null;
+  itemId?: string | null;
   /** Creation time, epoch ms. */
   now: number;
 }
@@ -70,6 +76,10 @@ const INSERT_COLUMNS = [
   'request_hash',
   'meta_id',
   'calls_planned',
+  'webhook_url',
+  'batch_id',
+  'batch_seq',
+  'item_id',
   'created_at',
   'updated_at',
 ] as const;
@@ -92,6 +102,10 @@ function insertValues(e: NewEvaluation): (string | number | null)[] {
     e.requestHash,
     e.metaId,
     e.callsPlanned,
+    e.webhookUrl ?? null,
+    e.batchId ?? null,
+    e.batchSeq ?? null,
+    e.itemId ?? null,
     e.now,
     e.now,
   ];
@@ -105,6 +119,48 @@ export function insertRowsStatement(db: D1Database, rows: readonly NewEvaluation
   const tuple = `(${INSERT_COLUMNS.map(() => '?').join(', ')})`;
   const sql = `INSERT INTO evaluations (${INSERT_COLUMNS.join(', ')}) VALUES ${rows.map(() => tuple).join(', ')} ON CONFLICT DO NOTHING`;
   return db.prepare(sql).bind(...rows.flatMap(insertValues));
+}
+
+/** Most UTF-8 bytes of one JSON parameter of {@link insertRowsJsonStatements}: 800,000 (D1 refuses strings over 1,000,000). */
+export const INSERT_JSON_CHUNK_BYTES = 800_000;
+
+const encoder = new TextEncoder();
+
+/** Rows as JSON arrays of their {@link insertValues}, at most {@link INSERT_JSON_CHUNK_BYTES} each (a larger row goes alone). */
+function jsonChunks(rows: readonly NewEvaluation[]): string[] {
+  const chunks: string[] = [];
+  let current: string[] = [];
+  let bytes = 2;
+  for (const row of rows) {
+    const json = JSON.stringify(insertValues(row));
+    const size = encoder.encode(json).byteLength + 1;
+    if (current.length > 0 && bytes + size > INSERT_JSON_CHUNK_BYTES) {
+      chunks.push(`[${current.join(',')}]`);
+      current = [];
+      bytes = 2;
+    }
+    current.push(json);
+    bytes += size;
+  }
+  if (current.length > 0) chunks.push(`[${current.join(',')}]`);
+  return chunks;
+}
+
+/**
+ * Bulk inserts (`ON CONFLICT DO NOTHING`) for many rows: each statement expands one JSON parameter (an
+ * array of rows, each an array in {@link INSERT_COLUMNS} order) with `json_each`, so hundreds of rows
+ * take 1 + `guard.binds` bound parameters instead of {@link EVALUATION_INSERT_PARAMS} each — 1,000
+ * small items are one statement. Every statement inserts only while `guard.sql` holds (e.g. "this
+ * transaction created the batch"). Run them in the caller's `batch()`.
+ */
+export function insertRowsJsonStatements(
+  db: D1Database,
+  rows: readonly NewEvaluation[],
+  guard: { sql: string; binds: readonly (string | number | null)[] } = { sql: '1', binds: [] },
+): D1PreparedStatement[] {
+  const select = INSERT_COLUMNS.map((_c, i) => `json_extract(value, '$[${String(i)}]')`).join(', ');
+  const sql = `INSERT INTO evaluations (${INSERT_COLUMNS.join(', ')}) SELECT ${select} FROM json_each(?) WHERE ${guard.sql} ON CONFLICT DO NOTHING`;
+  return jsonChunks(rows).map((chunk) => db.prepare(sql).bind(chunk, ...guard.binds));
 }
 
 /**

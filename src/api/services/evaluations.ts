@@ -30,6 +30,8 @@ import { log, messageOf } from '../../pipeline/log.js';
 import type { z } from 'zod';
 import { llmEnvOf } from '../../llm/settings.js';
 import { checkLlmConfig, planTask, resolveJudge } from './judge.js';
+import { checkBudgetPrices, withBudget } from '../../budgets/request.js';
+import { requireSigningSecret, requireWebhookUrl } from '../../webhooks/require.js';
 
 /** New id: the prefix (`ev` evaluation, `me` meta-evaluation, `ba` batch), `_`, 32 hex chars (a random UUID without dashes). */
 export function newId(prefix: 'ev' | 'me' | 'ba'): string {
@@ -69,10 +71,14 @@ export async function createEvaluationJob(
   idempotencyKey: string | null,
   waitUntil?: (work: Promise<unknown>) => void,
 ): Promise<CreateResult> {
-  const judge = resolveJudge(request.preset, request.config);
+  const judge = resolveJudge(request.preset, withBudget(request.config, request.budget));
   // Spread: Env has no index signature; the LLM layer reads it as a string map.
   checkLlmConfig(llmEnvOf(env), judge);
+  checkBudgetPrices(llmEnvOf(env), judge);
   const callsPlanned = planTask(judge, request.task, 'task');
+  // A one-off callback: its URL passes the outbound guard, and the tenant can sign it.
+  const webhookUrl = request.webhook ? requireWebhookUrl(env, request.webhook.url, 'webhook.url') : null;
+  if (webhookUrl !== null) await requireSigningSecret(env, tenant, 'webhook.url');
   const id = newId('ev');
   const hash = idempotencyKey === null ? null : await requestHash(request);
   const now = Date.now();
@@ -88,6 +94,7 @@ export async function createEvaluationJob(
     requestHash: hash,
     metaId: null,
     callsPlanned,
+    webhookUrl,
     now,
   });
   if (!result.inserted) {
