@@ -12,6 +12,7 @@ import { sha256Hex } from '../../src/store/hash.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api, apiWith, postJson } from './api-fetch.js';
 import { countRows, drainAlarms, mockRequests, pendingAlarm, pollUntil, statusRow, testEnv, waitForEnd, waitForSnapshot } from './helpers.js';
+import { configureSink, deliveriesOf, endpointOf, sinkUrl } from './webhooks-helpers.js';
 import { createBatchId, getBatch, items, pairItem, resultsPage, singleCallJudge, waitForBatch } from './batches-support.js';
 
 afterEach(drainAlarms);
@@ -120,6 +121,33 @@ describe('DELETE /v1/evaluations/{id}', () => {
     expect(view.counts).toEqual(before.counts);
     expect(view.usage.calls).toBe(before.usage.calls);
     expect(view.verdicts.verdicts).toBe(1);
+  });
+
+  it('erases the evaluation\'s webhook events, their deliveries and attempts (the payload carries the verdict)', async () => {
+    const ep = await endpointOf('default', sinkUrl('delete-events'), ['evaluation.succeeded']);
+    await configureSink('delete-events', [ep.secret]);
+    const r = await postJson('/v1/evaluations', { ...singleCallJudge('delete-events'), task: pairItem(7) });
+    const { id } = await r.json<{ id: string }>();
+    await waitForEnd(id);
+    // Delivered once (so an attempt row exists too).
+    await expect.poll(async () => (await deliveriesOf(id)).map((d) => d.status), { timeout: 20_000 }).toEqual(['delivered']);
+    const rowsAbout = async () => {
+      const q = (sql: string) => testEnv.DB.prepare(sql).bind(id).first<{ n: number }>();
+      return {
+        events: (await q('SELECT count(*) AS n FROM webhook_events WHERE subject_id = ?'))?.n,
+        deliveries: (await q('SELECT count(*) AS n FROM webhook_deliveries WHERE event_id IN (SELECT id FROM webhook_events WHERE subject_id = ?)'))?.n,
+        attempts: (await q(`SELECT count(*) AS n FROM webhook_attempts WHERE delivery_id IN
+          (SELECT d.id FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE e.subject_id = ?)`))?.n,
+      };
+    };
+    expect(await rowsAbout()).toEqual({ events: 1, deliveries: 1, attempts: 1 });
+    const orphansBefore = await testEnv.DB.prepare('SELECT count(*) AS n FROM webhook_attempts').first<{ n: number }>();
+    expect((await del(id)).status).toBe(204);
+    expect(await rowsAbout()).toEqual({ events: 0, deliveries: 0, attempts: 0 });
+    const orphansAfter = await testEnv.DB.prepare('SELECT count(*) AS n FROM webhook_attempts').first<{ n: number }>();
+    expect(orphansAfter!.n).toBe(orphansBefore!.n - 1);
+    expect(await countRows('usage', id)).toBe(1);
+    await api(`/v1/webhook-endpoints/${ep.id}`, { method: 'DELETE' });
   });
 
   it('404 for an unknown id and for another tenant\'s evaluation, which stays untouched', async () => {
