@@ -33,6 +33,21 @@ CREATE TABLE batches (
   sent_from           INTEGER NOT NULL DEFAULT 0,
   claim_token         TEXT,
   cancel_requested_at INTEGER,
+  -- The event id of the batch's completion event (`batch.completed` / `meta_evaluation.completed`), fixed
+  -- at creation (src/batches/events.ts): the ending that completes the batch knows the batch only in SQL.
+  -- NULL for meta-evaluations created before this migration (they emit no completion event).
+  completion_event_id TEXT,
+  -- The batch's budget (JSON, src/budgets/schema.ts) or NULL. What its ended items spent, and what the
+  -- items in flight may still spend (the budgets they were granted at launch, src/batches/budget.ts).
+  budget              TEXT,
+  spent_calls         INTEGER NOT NULL DEFAULT 0,
+  spent_tokens        INTEGER NOT NULL DEFAULT 0,
+  spent_cost_usd      REAL NOT NULL DEFAULT 0,
+  reserved_calls      INTEGER NOT NULL DEFAULT 0,
+  reserved_tokens     INTEGER NOT NULL DEFAULT 0,
+  reserved_cost_usd   REAL NOT NULL DEFAULT 0,
+  -- Set once nothing is left to launch an item with: the items never launched end `failed` (budget_exceeded).
+  budget_exhausted_at INTEGER,
   created_at          INTEGER NOT NULL,
   updated_at          INTEGER NOT NULL,
   completed_at        INTEGER                    -- set once, in the transaction of the last item's ending

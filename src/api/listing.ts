@@ -12,7 +12,7 @@ export const MAX_LIST_PAGE = 100;
 const iso = z.iso.datetime({ offset: true });
 
 /** `key:value`: the key up to the first `:`, the value after it. */
-const METADATA_FILTER = /^([^:]{1,64}):(.{0,1024})$/s;
+const METADATA_FILTER = /^([^:]{1,64}):([\s\S]{0,1024})$/;
 
 /** Query of `GET /v1/evaluations`. Unknown parameters are a 400 naming them. */
 export const ListEvaluationsQuery = z

@@ -7,12 +7,15 @@
  * final write, a cancel racing the object's end, the dead-letter consumer) adds nothing, and D1 runs
  * transactions one at a time, so exactly one ending sees the last count and completes the batch.
  *
- * Cost: two or three single-row statements per ending, whatever the batch's size (evaluations outside a
+ * A batch with a budget also books the item's usage and releases its grant (./budget.ts).
+ *
+ * Cost: a few single-row statements per ending, whatever the batch's size (evaluations outside a
  * batch match no row).
  */
 import type { EndEffect } from '../store/ending.js';
 import { endingGuard } from '../store/ending.js';
 import type { TerminalStatus } from '../pipeline/status.js';
+import { budgetEndStatement } from './budget.js';
 import type { BatchCompletion } from './events.js';
 import { batchCompletionEventStatements } from './events.js';
 
@@ -43,11 +46,12 @@ export function batchProgressEffectWith(emit: CompletionEmitter): EndEffect {
     const guard = endingGuard(ending.status);
     const completing = `FROM batches b WHERE b.id = ${BATCH_OF_ENDING} AND ${ALL_ENDED} AND ${guard}`;
     return [
+      budgetEndStatement(db, ending.id, ending.now, BATCH_OF_ENDING, guard),
       db
         .prepare(`UPDATE batches SET ${column} = ${column} + 1, updated_at = ? WHERE id = ${BATCH_OF_ENDING} AND ${guard}`)
         .bind(ending.now, ending.id, ending.id),
       // Before the row is marked: `completing` selects it only until then.
-      ...emit(db, { rows: completing, binds: [ending.id, ending.id], now: ending.now }),
+      ...emit(db, { rows: completing, binds: [ending.id, ending.id], causeId: ending.id, now: ending.now }),
       db
         .prepare(
           `UPDATE batches AS b SET status = CASE WHEN b.cancel_requested_at IS NULL THEN 'completed' ELSE 'cancelled' END,

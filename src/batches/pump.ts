@@ -20,7 +20,9 @@
  * positions not claimed yet are never re-kicked (`findStalled` skips them).
  *
  * A cancel (src/batches/service.ts) stops the pump and is fanned out through the batches queue a page
- * at a time ({@link cancelPage}), so a batch of 10,000 never needs 10,000 calls in one invocation.
+ * at a time ({@link cancelPage}), so a batch of 10,000 never needs 10,000 calls in one invocation. A
+ * batch with a budget is claimed by ./budget.ts; once its budget is used up, the same fan-out ends its
+ * items never launched as `failed` (`budget_exceeded`).
  */
 import { z } from 'zod';
 import type { Bindings } from '../env.js';
@@ -28,7 +30,8 @@ import { log, messageOf } from '../pipeline/log.js';
 import { evaluationStub } from '../pipeline/stub.js';
 import { BATCH_CANCELLED_ERROR, markEnded } from '../store/results.js';
 import type { PumpTarget } from './store.js';
-import { claimWindow, getBatchSent, openItems, stalledBatches } from './store.js';
+import { claimWindow, getBatchFanout, openItems, stalledBatches } from './store.js';
+import { BATCH_BUDGET_ERROR, claimBudgeted } from './budget.js';
 
 /** Messages per `sendBatch` call: the platform's maximum, 100. */
 export const QUEUE_BATCH_MAX = 100;
@@ -108,11 +111,22 @@ async function startIds(env: Bindings, ids: readonly string[], batchId: string):
  * @returns how many items this call handed over (0 when the window was full or the batch is done).
  */
 export async function pump(env: Bindings, target: PumpTarget, how: 'queue' | 'start' = 'queue'): Promise<number> {
-  const { batchId, ids } = await claimWindow(env.DB, target);
+  const claim = await claimWindow(env.DB, target);
+  const { batchId, ids } = claim.budgeted === null ? claim : await claimBudgetedOrExhaust(env, claim.budgeted);
   if (batchId === null || ids.length === 0) return 0;
   if (how === 'start') await startIds(env, ids, batchId);
   else await sendIds(env, ids, batchId);
   return ids.length;
+}
+
+/** The claim of a batch with a budget (./budget.ts); a used-up budget starts ending the items never launched. */
+async function claimBudgetedOrExhaust(env: Bindings, batchId: string): Promise<{ batchId: string; ids: string[] }> {
+  const c = await claimBudgeted(env.DB, batchId);
+  if (c.exhausted) {
+    log('info', 'batch.budget_exhausted', { batchId });
+    await startCancelFanout(env, batchId);
+  }
+  return { batchId, ids: c.ids };
 }
 
 /** The Durable Object's call once an evaluation's final write has landed: never throws (it runs after the response). */
@@ -163,13 +177,17 @@ export async function startCancelFanout(env: Bindings, batchId: string): Promise
  * @throws when an item could not be cancelled (the queue retries the page).
  */
 export async function cancelPage(env: Bindings, message: BatchMessage): Promise<{ cancelled: number; next: boolean }> {
-  const sent = await getBatchSent(env.DB, message.batchId);
-  if (sent === null) return { cancelled: 0, next: false };
+  const fanout = await getBatchFanout(env.DB, message.batchId);
+  if (fanout === null) return { cancelled: 0, next: false };
+  const { sent } = fanout;
   const page = await openItems(env.DB, message.batchId, message.afterSeq, CANCEL_PAGE);
   const failures: string[] = [];
   await eachLimited(page, CANCEL_CONCURRENCY, async ({ id, seq, status }) => {
     try {
-      if (status === 'queued' && seq >= sent) await markEnded(env.DB, id, 'cancelled', BATCH_CANCELLED_ERROR, Date.now());
+      if (status === 'queued' && seq >= sent) {
+        if (fanout.budget) await markEnded(env.DB, id, 'failed', BATCH_BUDGET_ERROR, Date.now());
+        else await markEnded(env.DB, id, 'cancelled', BATCH_CANCELLED_ERROR, Date.now());
+      }
       else await evaluationStub(env, id).cancel(id, BATCH_CANCELLED_ERROR.message);
     } catch (err) {
       failures.push(id);

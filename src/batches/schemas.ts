@@ -15,6 +15,8 @@ import {
   UsageTotalsSchema,
   VerdictSummarySchema,
 } from '../api/schemas.js';
+import { BudgetSchema } from '../budgets/schema.js';
+import { OneOffWebhookSchema } from '../webhooks/schemas.js';
 
 /** Most items per batch: 10,000. */
 export const MAX_BATCH_ITEMS = 10_000;
@@ -29,16 +31,11 @@ export const BatchItemSchema = z
   .strict()
   .meta({ id: 'BatchItem' });
 
-/** Where the batch's completion event is also sent (`webhook.url`); delivery follows the webhooks rules. */
-export const WebhookTargetSchema = z
-  .object({
-    url: z
-      .url({ protocol: /^https$/, message: 'webhook.url must be an https URL' })
-      .max(2048)
-      .describe('https URL that receives the signed `batch.completed` event (Standard Webhooks).'),
-  })
-  .strict()
-  .meta({ id: 'WebhookTarget' });
+/**
+ * Where the batch's events also go (`webhook.url`): the webhooks concern's one-off target, so the same
+ * guard and signing secret apply. For a batch the event is `batch.completed`.
+ */
+export const WebhookTargetSchema = OneOffWebhookSchema;
 
 /** Body of `POST /v1/batches` (the NDJSON form carries the same fields: see the route). */
 export const CreateBatchRequestSchema = z
@@ -47,6 +44,11 @@ export const CreateBatchRequestSchema = z
     config: CreateEvaluationRequestSchema.shape.config,
     items: z.array(BatchItemSchema).min(1).max(MAX_BATCH_ITEMS),
     webhook: WebhookTargetSchema.optional(),
+    budget: BudgetSchema.optional().describe(
+      'Spending limits of the whole batch. Checked at submit against the estimate (`POST /v1/estimates`): 400 naming `budget.<limit>` when even the cheapest ' +
+        'run of every item cannot fit. While it runs, each item is launched with a share of what is left as its own budget (enforced call by call); ' +
+        'once nothing is left, items not launched end `failed` with `budget_exceeded`. Per-item limits go in `config.budget` instead.',
+    ),
   })
   .strict()
   .superRefine((body, ctx) => {

@@ -20,6 +20,8 @@ import { listBatches, resultsPage, usageAggregates, verdictAggregates } from './
 import type { BatchRecord } from './store.js';
 import { getBatch, requestCancel } from './store.js';
 import { submitBatch } from './submit.js';
+import { checkBatchBudget } from './budget.js';
+import { requireSigningSecret, requireWebhookUrl } from '../webhooks/require.js';
 
 /** Relative links of a batch. */
 export function batchLinks(id: string): BatchAccepted['links'] {
@@ -39,13 +41,17 @@ export async function createBatch(
 ): Promise<{ body: BatchAccepted; replayed: boolean }> {
   const judge = resolveJudge(request.preset, request.config);
   checkLlmConfig(llmEnvOf(env), judge);
+  const webhookUrl = request.webhook ? requireWebhookUrl(env, request.webhook.url, 'webhook.url') : null;
+  if (webhookUrl !== null) await requireSigningSecret(env, tenant, 'webhook.url');
+  if (request.budget) await checkBatchBudget(env, request, judge);
   const r = await submitBatch(env, {
     tenant,
     kind: 'batch',
     preset: request.preset ?? null,
     judge,
     items: request.items.map((i) => ({ itemId: i.id ?? null, task: i.task, metadata: i.metadata ?? null })),
-    webhookUrl: request.webhook?.url ?? null,
+    webhookUrl,
+    budget: request.budget ?? null,
     idempotencyKey,
     request,
   });

@@ -12,6 +12,8 @@
  */
 import type { NewEvaluation } from '../store/evaluations.js';
 import { insertRowsJsonStatements } from '../store/evaluations.js';
+import type { Budget } from '../budgets/schema.js';
+import { completionEventId } from './events.js';
 import type { BatchKind, BatchStatus } from './schemas.js';
 
 /** One item as stored: its evaluation row's own fields. */
@@ -38,6 +40,8 @@ export interface NewBatch {
   requestHash: string | null;
   /** Items in flight at once at most (see ./pump.ts). */
   concurrency: number;
+  /** The batch's budget (./budget.ts), or null/absent. */
+  budget?: Budget | null;
   items: readonly NewBatchItem[];
   now: number;
 }
@@ -77,8 +81,8 @@ export function insertBatchStatements(db: D1Database, b: NewBatch): D1PreparedSt
     db
       .prepare(
         `INSERT INTO batches (id, tenant, kind, status, method, preset, config, webhook_url, idempotency_key, request_hash,
-           items_total, concurrency, created_at, updated_at)
-         VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+           items_total, concurrency, completion_event_id, budget, created_at, updated_at)
+         VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
       )
       .bind(
         b.id,
@@ -92,6 +96,8 @@ export function insertBatchStatements(db: D1Database, b: NewBatch): D1PreparedSt
         b.requestHash,
         b.items.length,
         b.concurrency,
+        completionEventId(b.kind, b.id),
+        b.budget ? JSON.stringify(b.budget) : null,
         b.now,
         b.now,
       ),
@@ -222,19 +228,21 @@ export type PumpTarget = { batchId: string } | { evaluationId: string };
  * asked. Atomic (one transaction): concurrent callers claim disjoint ranges.
  * @returns the batch and the claimed ids in request order; empty when nothing was claimed.
  */
-export async function claimWindow(db: D1Database, target: PumpTarget): Promise<{ batchId: string | null; ids: string[] }> {
+export async function claimWindow(db: D1Database, target: PumpTarget): Promise<{ batchId: string | null; ids: string[]; budgeted: string | null }> {
   const key = 'batchId' in target ? target.batchId : target.evaluationId;
   const which = 'batchId' in target ? '?' : '(SELECT batch_id FROM evaluations WHERE id = ?)';
   const want = 'MIN(items_total, succeeded + failed + cancelled + concurrency)';
   // The claim's own token: the read finds the range only if this UPDATE wrote it (not an older claim's).
   const token = crypto.randomUUID();
-  const [, claimed] = await db.batch([
+  const [, budgeted, claimed] = await db.batch([
     db
       .prepare(
         `UPDATE batches SET sent_from = sent, sent = ${want}, claim_token = ?
-         WHERE id = ${which} AND completed_at IS NULL AND cancel_requested_at IS NULL AND sent < ${want}`,
+         WHERE id = ${which} AND completed_at IS NULL AND cancel_requested_at IS NULL AND budget IS NULL AND sent < ${want}`,
       )
       .bind(token, key),
+      // A batch with a budget is claimed by ./budget.ts (each item with its grant) instead.
+    db.prepare(`SELECT id FROM batches WHERE id = ${which} AND budget IS NOT NULL AND completed_at IS NULL`).bind(key),
     db
       .prepare(
         `SELECT b.id AS batch_id, e.id FROM batches b JOIN evaluations e ON e.batch_id = b.id
@@ -244,18 +252,19 @@ export async function claimWindow(db: D1Database, target: PumpTarget): Promise<{
       .bind(key, token),
   ]);
   const rows = (claimed?.results ?? []) as { batch_id: string; id: string }[];
-  return { batchId: rows[0]?.batch_id ?? null, ids: rows.map((r) => r.id) };
+  const budgetedId = (budgeted?.results[0] as { id: string } | undefined)?.id ?? null;
+  return { batchId: rows[0]?.batch_id ?? null, ids: rows.map((r) => r.id), budgeted: budgetedId };
 }
 
 /**
  * Open batches untouched since `olderThan`, oldest first: those with items not handed over (no cancel
- * asked: `cancelling` false), and those still ending after a cancel (`cancelling` true).
+ * asked: `cancelling` false), and those still ending after a cancel or a used-up budget (`cancelling` true).
  */
 export async function stalledBatches(db: D1Database, olderThan: number, limit: number): Promise<{ id: string; cancelling: boolean }[]> {
   const { results } = await db
     .prepare(
-      `SELECT id, cancel_requested_at IS NOT NULL AS cancelling FROM batches
-       WHERE completed_at IS NULL AND (cancel_requested_at IS NOT NULL OR sent < items_total) AND updated_at < ?
+      `SELECT id, cancel_requested_at IS NOT NULL OR budget_exhausted_at IS NOT NULL AS cancelling FROM batches
+       WHERE completed_at IS NULL AND (cancel_requested_at IS NOT NULL OR budget_exhausted_at IS NOT NULL OR sent < items_total) AND updated_at < ?
        ORDER BY updated_at LIMIT ?`,
     )
     .bind(olderThan, limit)
@@ -281,8 +290,14 @@ export async function requestCancel(db: D1Database, tenant: string, id: string, 
   return (read?.results[0] as { status: BatchStatus } | undefined)?.status ?? null;
 }
 
-/** The batch's `sent` (positions below it were handed over), or null without such a batch. */
-export async function getBatchSent(db: D1Database, id: string): Promise<number | null> {
-  const row = await db.prepare('SELECT sent FROM batches WHERE id = ?').bind(id).first<{ sent: number }>();
-  return row?.sent ?? null;
+/**
+ * What a fan-out page of batch `id` needs: its `sent` (positions below it were handed over) and why its
+ * open items end (`budget`: its budget was used up, no cancel asked); null without such a batch.
+ */
+export async function getBatchFanout(db: D1Database, id: string): Promise<{ sent: number; budget: boolean } | null> {
+  const row = await db
+    .prepare('SELECT sent, cancel_requested_at IS NULL AND budget_exhausted_at IS NOT NULL AS budget FROM batches WHERE id = ?')
+    .bind(id)
+    .first<{ sent: number; budget: number }>();
+  return row ? { sent: row.sent, budget: row.budget === 1 } : null;
 }

@@ -18,6 +18,7 @@ import type { ResolvedJudge } from '../api/services/judge.js';
 import { planTask } from '../api/services/judge.js';
 import { newId } from '../api/services/evaluations.js';
 import { ApiError } from '../api/errors.js';
+import type { Budget } from '../budgets/schema.js';
 import type { Task } from '../engine/task.js';
 import type { Bindings } from '../env.js';
 import { requestHash } from '../store/evaluations.js';
@@ -42,6 +43,8 @@ export interface BatchSubmission {
   judge: ResolvedJudge;
   items: readonly SubmitItem[];
   webhookUrl: string | null;
+  /** The batch's budget (checked by the caller, see ./budget.ts), or null/absent. */
+  budget?: Budget | null;
   /** The caller's `Idempotency-Key`, or null. */
   idempotencyKey: string | null;
   /** The validated request, hashed for the key check. */
@@ -96,6 +99,7 @@ export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Su
       preset: s.preset,
       config: s.judge.config,
       webhookUrl: s.webhookUrl,
+      budget: s.budget ?? null,
       idempotencyKey: s.idempotencyKey,
       requestHash: hash,
       concurrency: batchConcurrency(env.BATCH_CONCURRENCY),

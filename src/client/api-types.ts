@@ -761,7 +761,7 @@ export interface webhooks {
         put?: never;
         /**
          * Event batch.completed
-         * @description Every item of a batch ended. POSTed to every enabled endpoint subscribed to `batch.completed` (signed with its secret) and to the request's one-off `webhook.url` (signed with the tenant's signing secret). Answer 2xx within 10 s; anything else, a timeout or a network error is retried with backoff for about a day; 410 disables the endpoint. Redirects are not followed.
+         * @description Every item of a batch ended (`data.status` `cancelled` after a cancel); sent to the batch's `webhook.url` too. Statistics and cost: `data.links.self`; one line per item: `data.links.results`. POSTed to every enabled endpoint subscribed to `batch.completed` (signed with its secret) and to the request's one-off `webhook.url` (signed with the tenant's signing secret). Answer 2xx within 10 s; anything else, a timeout or a network error is retried with backoff for about a day; 410 disables the endpoint. Redirects are not followed.
          */
         post: operations["batchCompletedEvent"];
         delete?: never;
@@ -781,7 +781,7 @@ export interface webhooks {
         put?: never;
         /**
          * Event meta_evaluation.completed
-         * @description A meta-evaluation's agreement report is ready. POSTed to every enabled endpoint subscribed to `meta_evaluation.completed` (signed with its secret) and to the request's one-off `webhook.url` (signed with the tenant's signing secret). Answer 2xx within 10 s; anything else, a timeout or a network error is retried with backoff for about a day; 410 disables the endpoint. Redirects are not followed.
+         * @description Every item of a meta-evaluation ended: its agreement report is ready at `data.links.metaEvaluation`. POSTed to every enabled endpoint subscribed to `meta_evaluation.completed` (signed with its secret) and to the request's one-off `webhook.url` (signed with the tenant's signing secret). Answer 2xx within 10 s; anything else, a timeout or a network error is retried with backoff for about a day; 410 disables the endpoint. Redirects are not followed.
          */
         post: operations["metaEvaluationCompletedEvent"];
         delete?: never;
@@ -825,6 +825,33 @@ export interface components {
                 self: string;
                 transcript: string;
                 events: string;
+            };
+        };
+        /** @description The completed batch; win rates, usage and cost: `links.self`; one line per item: `links.results`. */
+        BatchEventData: {
+            id: string;
+            /** @enum {string} */
+            kind: "batch" | "meta_evaluation";
+            /**
+             * @description `cancelled` when a cancel was asked before every item ended.
+             * @enum {string}
+             */
+            status: "completed" | "cancelled";
+            method: string;
+            preset: string | null;
+            itemsTotal: number;
+            counts: {
+                succeeded: number;
+                failed: number;
+                cancelled: number;
+            };
+            createdAt: string;
+            completedAt: string;
+            links: {
+                self: string;
+                results: string;
+                /** @description The agreement report (meta-evaluations only). */
+                metaEvaluation: string | null;
             };
         };
         /** @description The assistant message's content, as JSON text. */
@@ -2295,20 +2322,28 @@ export interface components {
             /** @description Overrides deep-merged over the preset's config (objects merge, arrays and scalars replace), or a full config with `method` when no preset is given. The result must satisfy MethodConfig. */
             config?: components["schemas"]["MethodConfig"];
             items: components["schemas"]["BatchItem"][];
-            webhook?: components["schemas"]["WebhookTarget"];
+            webhook?: components["schemas"]["OneOffWebhook"];
+            /**
+             * @description Spending limits of the whole batch. Checked at submit against the estimate (`POST /v1/estimates`): 400 naming `budget.<limit>` when even the cheapest run of every item cannot fit. While it runs, each item is launched with a share of what is left as its own budget (enforced call by call); once nothing is left, items not launched end `failed` with `budget_exceeded`. Per-item limits go in `config.budget` instead.
+             * @example {
+             *       "maxCostUsd": 0.05
+             *     }
+             * @example {
+             *       "maxCalls": 12,
+             *       "maxTokens": 60000
+             *     }
+             */
+            budget?: {
+                maxCostUsd?: number;
+                maxCalls?: number;
+                maxTokens?: number;
+            };
         };
         BatchItem: {
             /** @description Your id for the item (unique in the batch); results carry it back. */
             id?: string;
             task: components["schemas"]["Task"];
             metadata?: components["schemas"]["Metadata"];
-        };
-        WebhookTarget: {
-            /**
-             * Format: uri
-             * @description https URL that receives the signed `batch.completed` event (Standard Webhooks).
-             */
-            url: string;
         };
         BatchList: {
             data: components["schemas"]["BatchSummary"][];
@@ -2352,7 +2387,7 @@ export interface components {
             /** @description ISO 8601 UTC. */
             cancelRequestedAt: string | null;
             links: components["schemas"]["BatchLinks"];
-            webhook: components["schemas"]["WebhookTarget"] & (Record<string, never> | null);
+            webhook: components["schemas"]["OneOffWebhook"] & (Record<string, never> | null);
             verdicts: components["schemas"]["BatchVerdictStats"];
             usage: components["schemas"]["UsageTotals"];
         };
@@ -5670,10 +5705,7 @@ export interface operations {
                     type: "batch.completed";
                     /** @description When the event happened (ISO 8601). */
                     timestamp: string;
-                    /** @description The batch summary, as `GET /v1/batches/{id}` shows it. */
-                    data: {
-                        [key: string]: unknown;
-                    };
+                    data: components["schemas"]["BatchEventData"];
                 };
             };
         };
@@ -5722,10 +5754,7 @@ export interface operations {
                     type: "meta_evaluation.completed";
                     /** @description When the event happened (ISO 8601). */
                     timestamp: string;
-                    /** @description The meta-evaluation summary, as `GET /v1/meta-evaluations/{id}` shows it. */
-                    data: {
-                        [key: string]: unknown;
-                    };
+                    data: components["schemas"]["BatchEventData"];
                 };
             };
         };

@@ -14,6 +14,8 @@ afterEach(drainAlarms);
 
 describe('POST /v1/batches', () => {
   it('JSON: 202 with links; every item stored in order and judged; the batch completes with counts, verdict stats and usage', async () => {
+    // A one-off webhook.url is signed with the tenant's signing secret, created once.
+    expect((await api('/v1/webhook-signing-secret', { method: 'POST' })).status).toBeLessThan(300);
     const r = await postBatch({ ...singleCallJudge('batch-json'), items: items(5), webhook: { url: 'https://ci.example.com/hook' } });
     const accepted = await r.json<BatchAccepted>();
     expect(r.status, JSON.stringify(accepted)).toBe(202);
@@ -78,7 +80,7 @@ describe('POST /v1/batches', () => {
       [{ ...singleCallJudge('x'), items: [{ id: 'a', task: pairItem(0) }, { id: 'a', task: pairItem(1) }] }, 'invalid_request', 'items.1.id'],
       [{ ...singleCallJudge('x'), items: [] }, 'invalid_request', 'items'],
       [{ ...singleCallJudge('x'), items: [{ task: pairItem(0), extra: 1 }] }, 'invalid_request', 'items.0.extra'],
-      [{ ...singleCallJudge('x'), items: [{ task: pairItem(0) }], webhook: { url: 'http://example.com/x' } }, 'invalid_request', 'webhook.url'],
+      [{ ...singleCallJudge('x'), items: [{ task: pairItem(0) }], webhook: { url: 'http://example.com/x' } }, 'url_not_allowed', 'webhook.url'],
       [{ preset: 'more-mtbench', items: [{ task: pairItem(0) }, { task: { kind: 'pointwise', source: 's', output: 'o', aspect: { name: 'coherence', scale: { min: 1, max: 5 } } } }] }, 'task_kind_unsupported', 'items.1.task'],
       [{ preset: 'nope', items: [{ task: pairItem(0) }] }, 'unknown_preset', 'nope'],
     ];
