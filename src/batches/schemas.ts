@@ -149,6 +149,10 @@ export type BatchSummary = z.infer<typeof BatchSummarySchema>;
 /** Answer to `GET /v1/batches/{id}`: counts, verdict statistics and usage over every item. */
 export const BatchSchema = BatchSummarySchema.extend({
   webhook: WebhookTargetSchema.nullable(),
+  /** The batch's budget as given, or null. */
+  budget: BudgetSchema.nullable(),
+  /** When the budget was used up: items not launched by then end `failed` (`budget_exceeded`). */
+  budgetExhaustedAt: iso.nullable(),
   verdicts: BatchVerdictStatsSchema,
   /** Every LLM call billed for the batch's items (from the per-call usage rows, the billing record). */
   usage: UsageTotalsSchema,

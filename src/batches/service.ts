@@ -100,6 +100,8 @@ export async function viewBatch(env: Bindings, b: BatchRecord): Promise<Batch> {
   return {
     ...summaryOf(b),
     webhook: b.webhookUrl ? { url: b.webhookUrl } : null,
+    budget: b.budget,
+    budgetExhaustedAt: iso(b.budgetExhaustedAt),
     verdicts: {
       verdicts: v.verdicts,
       winsA: v.winsA,

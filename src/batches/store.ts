@@ -64,6 +64,8 @@ export interface BatchRecord {
   /** Items handed to the pipeline: those with a position below it. */
   sent: number;
   cancelRequestedAt: number | null;
+  budget: Budget | null;
+  budgetExhaustedAt: number | null;
   createdAt: number;
   completedAt: number | null;
 }
@@ -153,13 +155,15 @@ export interface BatchRow {
   concurrency: number;
   sent: number;
   cancel_requested_at: number | null;
+  budget: string | null;
+  budget_exhausted_at: number | null;
   created_at: number;
   completed_at: number | null;
 }
 
 /** The columns of {@link BatchRow}. */
 export const BATCH_SELECT = `SELECT id, tenant, kind, status, method, preset, webhook_url, request_hash, items_total, succeeded, failed, cancelled,
-  concurrency, sent, cancel_requested_at, created_at, completed_at FROM batches`;
+  concurrency, sent, cancel_requested_at, budget, budget_exhausted_at, created_at, completed_at FROM batches`;
 
 /** A row as a {@link BatchRecord}. */
 export function toBatchRecord(r: BatchRow): BatchRecord {
@@ -179,6 +183,8 @@ export function toBatchRecord(r: BatchRow): BatchRecord {
     concurrency: r.concurrency,
     sent: r.sent,
     cancelRequestedAt: r.cancel_requested_at,
+    budget: r.budget === null ? null : (JSON.parse(r.budget) as Budget),
+    budgetExhaustedAt: r.budget_exhausted_at,
     createdAt: r.created_at,
     completedAt: r.completed_at,
   };

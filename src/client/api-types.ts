@@ -2388,6 +2388,9 @@ export interface components {
             cancelRequestedAt: string | null;
             links: components["schemas"]["BatchLinks"];
             webhook: components["schemas"]["OneOffWebhook"] & (Record<string, never> | null);
+            budget: components["schemas"]["Budget"] & (Record<string, never> | null);
+            /** @description ISO 8601 UTC. */
+            budgetExhaustedAt: string | null;
             verdicts: components["schemas"]["BatchVerdictStats"];
             usage: components["schemas"]["UsageTotals"];
         };

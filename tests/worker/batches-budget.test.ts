@@ -58,6 +58,7 @@ describe('at submit', () => {
     const id = await createBatchId({ ...singleCallJudge('budget-fits'), items: items(5), budget: { maxCalls: 5, maxTokens: 1_000_000 } });
     const done = await waitForBatch(id);
     expect(done.counts).toMatchObject({ succeeded: 5, failed: 0 });
+    expect(done).toMatchObject({ budget: { maxCalls: 5, maxTokens: 1_000_000 }, budgetExhaustedAt: null });
     const row = await budgetRow(id);
     expect(row).toMatchObject({ spent_calls: 5, reserved_calls: 0, reserved_tokens: 0, budget_exhausted_at: null });
     expect(row.spent_tokens).toBe((await getBatch(id)).usage.promptTokens + (await getBatch(id)).usage.completionTokens);
@@ -93,6 +94,8 @@ describe('while running', () => {
     await pump(testEnv, { batchId: id });
     const done = await waitForBatch(id);
     expect(done.counts).toMatchObject({ succeeded: 3, failed: 2, cancelled: 0 });
+    expect(done.budget).toEqual({ maxCalls: 3 });
+    expect(done.budgetExhaustedAt).not.toBeNull();
     expect(await usageCalls(id)).toBe(3);
     expect(await budgetRow(id)).toMatchObject({ spent_calls: 3, reserved_calls: 0 });
     expect((await budgetRow(id)).budget_exhausted_at).not.toBeNull();
