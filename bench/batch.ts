@@ -92,6 +92,7 @@ async function runBatch(url: string, preset: string, n: number, run: number, ndj
     } catch (e) {
       // A slow answer must not stop the bench; say so (it is part of what is measured).
       process.stderr.write(`GET /v1/batches/${accepted.id} at +${((Date.now() - t0) / 1000).toFixed(1)} s: ${e instanceof Error ? e.message : String(e)}\n`);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
       continue;
     }
     if (view.completedAt !== null) return { acceptMs, lastMs: Date.parse(view.completedAt) - t0, view };
