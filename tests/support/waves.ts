@@ -7,7 +7,7 @@ import type { LlmCallRequest, LlmCallResult } from '../../src/engine/call.js';
 import type { AnyMethod } from '../../src/engine/method.js';
 import type { EngineState, Outcome } from '../../src/engine/protocol.js';
 import type { Verdict } from '../../src/engine/verdict.js';
-import { applyResult, outcome, readyCalls } from '../../src/engine/protocol.js';
+import { applyResult, outcome, readyCalls, samplesOf } from '../../src/engine/protocol.js';
 
 /** A scripted reply: text, or a full result (e.g. a failure). */
 export type ScriptedReply = string | LlmCallResult;
@@ -25,12 +25,16 @@ export function toResult(request: LlmCallRequest, reply: ScriptedReply): LlmCall
     : reply;
 }
 
-/** Drives a protocol wave by wave; throws if it makes more than `maxWaves` waves. */
+/**
+ * Drives a protocol wave by wave; throws if it makes more than `maxWaves` waves. A request with `n` is
+ * answered with one scripted reply per sample it stands for (the script sees each sample's own id), unless
+ * `ignoreN` is set: then, like a provider without `n`, with one choice (the request's own).
+ */
 export function driveByWaves(
   method: AnyMethod,
   initial: EngineState,
   script: Script,
-  options: { roundTrip?: boolean; maxWaves?: number } = {},
+  options: { roundTrip?: boolean; maxWaves?: number; ignoreN?: boolean } = {},
 ): { waves: LlmCallRequest[][]; outcome: Outcome; state: EngineState } {
   let state = initial;
   const waves: LlmCallRequest[][] = [];
@@ -43,7 +47,12 @@ export function driveByWaves(
     if (waves.length >= (options.maxWaves ?? 200)) throw new Error('too many waves');
     waves.push(ready);
     for (const req of ready) {
-      state = applyResult(method, state, toResult(req, script(req, n++)));
+      const ids = req.n === undefined || options.ignoreN ? [req.id] : samplesOf(method, state, req.id);
+      const replies = ids.map((id) => script({ ...req, id }, n++));
+      const texts = replies.flatMap((r) => (typeof r === 'string' ? [r] : []));
+      const first = replies[0] ?? '';
+      const result = texts.length === replies.length && ids.length > 1 ? { ...toResult(req, first), choices: texts } : toResult(req, first);
+      state = applyResult(method, state, result);
       if (options.roundTrip) state = JSON.parse(JSON.stringify(state)) as EngineState;
     }
   }
