@@ -8,6 +8,7 @@
 import type { LlmCallRequest } from '../engine/call.js';
 import type { ModelPrice, PriceTable } from '../llm/pricing.js';
 import { costUsd, DEFAULT_PRICES, priceFor } from '../llm/pricing.js';
+import { supportsNOf } from '../llm/settings.js';
 import type { Spend } from './schema.js';
 import type { PromptCounter } from './tokens.js';
 
@@ -40,6 +41,11 @@ export interface CallMeter {
   target(request: Pick<LlmCallRequest, 'model' | 'provider'>): { model: string; provider: string };
   /** The price of a model at a provider, if the table has one. */
   price(model: string, provider: string): ModelPrice | undefined;
+  /**
+   * Whether the call's provider is declared to honour OpenAI's `n` (`supportsN`): what a driver passes to
+   * `readyCalls` so the requests it meters are the ones it sends.
+   */
+  supportsN(call: Pick<LlmCallRequest, 'provider'>): boolean;
   /** Choices a request brings back at its provider: its `n` where the provider is declared `supportsN`, else 1. */
   choices(request: Pick<LlmCallRequest, 'provider' | 'n'>): number;
   /** The call's worst case: 1 call, prompt + `maxTokens` tokens per choice, their cost at list price. */
@@ -51,10 +57,12 @@ export function createCallMeter(settings: MeterSettings, counter: PromptCounter)
   const table: PriceTable = { ...DEFAULT_PRICES, ...settings.prices };
   const target = (r: Pick<LlmCallRequest, 'model' | 'provider'>) => ({ model: r.model ?? settings.defaultModel, provider: r.provider ?? settings.defaultProvider });
   const price = (model: string, provider: string) => priceFor(model, provider, table);
-  const choices = (r: Pick<LlmCallRequest, 'provider' | 'n'>) => (r.n !== undefined && r.n > 1 && settings.providers?.[target(r).provider]?.supportsN === true ? r.n : 1);
+  const supportsN = supportsNOf(settings);
+  const choices = (r: Pick<LlmCallRequest, 'provider' | 'n'>) => (r.n !== undefined && r.n > 1 && supportsN(r) ? r.n : 1);
   return {
     target,
     price,
+    supportsN,
     choices,
     bound(request) {
       const { model, provider } = target(request);

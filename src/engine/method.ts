@@ -16,7 +16,8 @@ import type { MethodVerdict } from './verdict.js';
 export type CallSpec = LlmCallRequest & {
   /**
    * Names the prompt this call is one independent sample of. Calls of one step with the same `sampleOf`
-   * whose requests are identical but for their ids are asked for in one request with `n` (see
+   * whose requests are identical but for their ids are asked for in one request with `n` where the
+   * driver says their provider takes it (`readyCalls`' `supportsN`; else each is its own call, see
    * `samples.ts`); the request never carries this field. Absent: the call stands alone.
    */
   sampleOf?: string;

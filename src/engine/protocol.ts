@@ -18,9 +18,10 @@
  * transcript, usage and idempotency) and hands it to `applyRaw`, leaving parsing, re-asks and calibration
  * to the inner protocols.
  *
- * Calls a method marks as samples of one prompt (`sampleOf`) go out as one request with `n` (./samples.ts);
- * its further choices are recorded as the other samples' first replies (`request` in the transcript names
- * the request, whose own entry carries its usage), and {@link usageOf} counts it as one call.
+ * Calls a method marks as samples of one prompt (`sampleOf`) go out as one request with `n` (./samples.ts)
+ * where the driver says the provider takes `n` (`readyCalls`' `supportsN`), else as separate calls in one
+ * wave. A request's further choices are recorded as the other samples' first replies (`request` in the
+ * transcript names the request, whose own entry carries its usage), and {@link usageOf} counts it as one call.
  *
  * Budgets (src/budgets/): a driver that refuses a call records it as a failed result with code
  * `budget_exceeded` (no LLM call is made). Applying it hands the refusal to the method's optional
@@ -33,7 +34,7 @@ import { ZERO_USAGE } from './call.js';
 import { combineOrders, unswap } from './calibration.js';
 import type { Attempt, LedgerEntry } from './ledger.js';
 import { splitCallId, transcriptOf, unparsedOf, usageOf } from './ledger.js';
-import type { AnyMethod, Calibration, RawApplied, Repair } from './method.js';
+import type { AnyMethod, Calibration, CallSpec, RawApplied, Repair } from './method.js';
 import { parseReply, repairInstruction } from './parsers/parse.js';
 import type { PendingCall, PlannedRequest } from './samples.js';
 import { groupTag, planRequests } from './samples.js';
@@ -156,10 +157,12 @@ function pendingSpec(method: AnyMethod, state: EngineState, base: string): Pendi
 /** Options of {@link readyCalls}. */
 export interface ReadyOptions {
   /**
-   * Ask for a sampling group's fresh samples in one request with `n` (`samples.ts`). Default true; a nesting
-   * method that records one reply per request (the cascade) passes false, and its samples go as separate calls.
+   * Whether the provider a call goes to is declared to honour OpenAI's `n` (the driver's LLM settings:
+   * `LLM_SUPPORTS_N`, `supportsN` per provider). Only such calls' sampling groups are asked in one request
+   * with `n` (`samples.ts`); every other sample is a call of its own, all in the same wave. Default: none
+   * does, so nothing is grouped. A nesting method (the cascade) passes none: it records one reply per request.
    */
-  nSamples?: boolean;
+  supportsN?: (call: CallSpec) => boolean;
 }
 
 /** The sampling group tag of a pending call, or undefined when it stands alone. */
@@ -168,28 +171,40 @@ function tagOf(state: EngineState, p: PendingCall): string | undefined {
   return p.spec.sampleOf === undefined || key === undefined ? undefined : groupTag(prefixOf(key), p.spec.sampleOf);
 }
 
-/** The requests for the pending calls: sampling groups merged unless `nSamples` is false. */
-function plannedRequests(method: AnyMethod, state: EngineState, nSamples = true): PlannedRequest[] {
+/**
+ * The requests for the pending calls: sampling groups merged where `supportsN` says their provider takes
+ * `n`. {@link applyResult} plans with every group mergeable (`() => true`), so the choices a stored result
+ * carries fill the same members whatever the capability says now: a result without `choices` fills one.
+ */
+function plannedRequests(method: AnyMethod, state: EngineState, supportsN: (call: CallSpec) => boolean): PlannedRequest[] {
   const pending = pendingSpecs(method, state);
-  if (!nSamples) return pending.map((p) => ({ lead: p, members: [p] }));
   const asked = new Set(Object.values(state.ledger).flatMap((e) => (e.sampleOf !== undefined ? [e.sampleOf] : [])));
-  return planRequests(pending, (p) => tagOf(state, p), asked, (id) => state.ledger[id] === undefined);
+  return planRequests(pending, (p) => (supportsN(p.spec) ? tagOf(state, p) : undefined), asked, (id) => state.ledger[id] === undefined);
 }
 
+/** Every sampling group mergeable: the plan a result's choices are matched against. */
+const ANY_PROVIDER = (): boolean => true;
+
+/** No provider takes `n`: the default of {@link ReadyOptions.supportsN}. */
+const NO_PROVIDER = (): boolean => false;
+
 /**
- * The call ids a ready request with `n` stands for, in choice order (its own id first); `[id]` for any other
- * request. Drivers and tests use it to label each choice.
+ * The call ids a result for this ready request fills with its choices, in choice order (its own id
+ * first); `[id]` when it is no sampling group's lead. Drivers and tests use it to label each choice.
  */
 export function samplesOf(method: AnyMethod, state: EngineState, requestId: string): string[] {
-  const planned = method.applyRaw ? undefined : plannedRequests(method, state).find((r) => r.lead.fullId === requestId);
+  const planned = method.applyRaw ? undefined : plannedRequests(method, state, ANY_PROVIDER).find((r) => r.lead.fullId === requestId);
   return planned && planned.members.length > 1 ? planned.members.map((m) => m.fullId) : [requestId];
 }
 
-/** LLM calls that can run now. Empty when the evaluation is finished or failed. */
+/**
+ * LLM calls that can run now. Empty when the evaluation is finished or failed. Samples of one prompt go as
+ * one request with `n` only where `options.supportsN` says the provider takes it; else each is its own call.
+ */
 export function readyCalls(method: AnyMethod, state: EngineState, options: ReadyOptions = {}): LlmCallRequest[] {
   if (state.failure) return [];
   if (method.applyRaw) return nestedCalls(method, state);
-  return plannedRequests(method, state, options.nSamples).map(({ lead: { spec, fullId }, members }) => {
+  return plannedRequests(method, state, options.supportsN ?? NO_PROVIDER).map(({ lead: { spec, fullId }, members }) => {
     const attempts = state.ledger[fullId]?.attempts ?? [];
     const messages = [...spec.messages];
     // `resend` (ChatEval's agents) asks again with the identical prompt; `instruct` names the expected format.
@@ -220,7 +235,7 @@ export function applyResult(method: AnyMethod, state: EngineState, result: LlmCa
 
   const choices = result.choices ?? [result.content];
   // A request with `n` stood for the group's fresh members: its further choices are their first replies.
-  const members = attempt === 0 && choices.length > 1 ? (plannedRequests(method, state).find((r) => r.lead.fullId === base)?.members ?? [pending]) : [pending];
+  const members = attempt === 0 && choices.length > 1 ? (plannedRequests(method, state, ANY_PROVIDER).find((r) => r.lead.fullId === base)?.members ?? [pending]) : [pending];
   let next = recordReply(method, state, pending, { content: choices[0] ?? result.content, model: result.model, usage: result.usage });
   for (const [j, member] of members.entries()) {
     const content = choices[j];

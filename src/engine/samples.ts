@@ -1,16 +1,17 @@
 /**
  * @module
  * Samples in one request: a method marks calls that are independent samples of one prompt (`sampleOf`, e.g.
- * G-Eval's 20, FairEval's 3 per order), and the protocol core asks for the fresh ones in ONE request with
- * OpenAI's `n`, as the authors' scripts did. The LLM layer sends `n` only to a provider declared to support
- * it; a result with fewer choices than asked (the provider ignored `n`) fills the first members, and the
- * rest are asked as separate calls, never grouped again (so a provider without `n` costs one extra wave,
- * not one wave per sample).
+ * G-Eval's 20, FairEval's 3 per order), and where the driver says the call's provider is declared to take
+ * OpenAI's `n` (`readyCalls`' `supportsN`) the protocol core asks for the fresh ones in ONE request with `n`,
+ * as the authors' scripts did. Elsewhere (the default) every sample is a call of its own, all in one wave.
+ * A result with fewer choices than asked (a provider declared `supportsN` that ignored `n`) fills the first
+ * members, and the rest are asked as separate calls, never grouped again (one extra wave, only there).
  *
  * The request's id is its first member's (e.g. `ab/sample0`): the stored result under that id is that
  * member's first attempt, plus the first attempts of the next members when it carries more choices. Which
- * members a request stands for is a function of the state (pending samples of the group, in step order,
- * with nothing recorded), so a replay of the stored results rebuilds the same state.
+ * members a result's choices fill is a function of the state alone (pending samples of the group, in step
+ * order, with nothing recorded; planned with every group mergeable, whatever the capability says now), so
+ * a replay of the stored results rebuilds the same state.
  */
 import type { CallSpec } from './method.js';
 

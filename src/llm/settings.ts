@@ -98,6 +98,16 @@ export const LlmSettingsSchema = z
   })
   .strict();
 export type LlmSettings = z.infer<typeof LlmSettingsSchema>;
+
+/**
+ * Whether a call's provider (its `provider`, else `defaultProvider`) is declared to honour OpenAI's `n`
+ * (`supportsN`); false for a provider the table lacks. The one reading of the capability, shared by the
+ * drivers (which samples the engine groups, `readyCalls`' `supportsN`) and the budget meter (what a
+ * request with `n` may bring back), so both agree with what the client sends.
+ */
+export function supportsNOf(settings: { defaultProvider: string; providers?: Readonly<Record<string, { supportsN?: boolean }>> }): (call: { provider?: string | undefined }) => boolean {
+  return (call) => settings.providers?.[call.provider ?? settings.defaultProvider]?.supportsN === true;
+}
 /** Settings as written by hand: defaults may be left out. */
 export type LlmSettingsInput = z.input<typeof LlmSettingsSchema>;
 

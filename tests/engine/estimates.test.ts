@@ -132,7 +132,8 @@ describe('samples in one request with n', () => {
         const config = resolveMethodConfig(preset, { defaults: { model } });
         const method = getMethod(config.method);
         const llm = createLlmWithMock({ providers: { default: { baseUrl: IN_PROCESS_MOCK_URL, supportsN } }, defaultModel: 'mock' });
-        const { outcome } = await runEvaluation(method, createEvaluation(method, config, task), llm);
+        // The driver passes the same capability the client has, as the Durable Object does.
+        const { outcome } = await runEvaluation(method, createEvaluation(method, config, task), llm, { supportsN: () => supportsN });
         if (outcome.status !== 'succeeded') throw new Error(outcome.error.message);
         const planned = plannedCalls(method, createEvaluation(method, config, task));
         expect(outcome.verdict.calls).toBe(expected === 0 ? planned : expected);

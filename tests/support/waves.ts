@@ -26,15 +26,17 @@ export function toResult(request: LlmCallRequest, reply: ScriptedReply): LlmCall
 }
 
 /**
- * Drives a protocol wave by wave; throws if it makes more than `maxWaves` waves. A request with `n` is
- * answered with one scripted reply per sample it stands for (the script sees each sample's own id), unless
- * `ignoreN` is set: then, like a provider without `n`, with one choice (the request's own).
+ * Drives a protocol wave by wave; throws if it makes more than `maxWaves` waves. With `supportsN` the
+ * provider is declared to take OpenAI's `n` (samples of one prompt then go as one request; default: every
+ * sample its own call). A request with `n` is answered with one scripted reply per sample it stands for (the
+ * script sees each sample's own id), unless `ignoreN` is set: then, like a provider declared `supportsN`
+ * that ignores `n`, with one choice (the request's own).
  */
 export function driveByWaves(
   method: AnyMethod,
   initial: EngineState,
   script: Script,
-  options: { roundTrip?: boolean; maxWaves?: number; ignoreN?: boolean } = {},
+  options: { roundTrip?: boolean; maxWaves?: number; supportsN?: boolean; ignoreN?: boolean } = {},
 ): { waves: LlmCallRequest[][]; outcome: Outcome; state: EngineState } {
   let state = initial;
   const waves: LlmCallRequest[][] = [];
@@ -42,7 +44,7 @@ export function driveByWaves(
   for (;;) {
     const done = outcome(method, state);
     if (done) return { waves, outcome: done, state };
-    const ready = readyCalls(method, state);
+    const ready = readyCalls(method, state, { supportsN: () => options.supportsN === true });
     if (ready.length === 0) throw new Error('stuck: no ready calls and no outcome');
     if (waves.length >= (options.maxWaves ?? 200)) throw new Error('too many waves');
     waves.push(ready);

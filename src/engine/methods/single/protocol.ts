@@ -1,8 +1,8 @@
 /**
  * @module
  * Single-judge baselines: one prompt, one parser, `samples` independent samples of it, asked for in one
- * request with `n` (the core's sampling groups, src/engine/samples.ts: sent as `n` where the provider supports
- * it, else as separate calls, each counted). Each choice is parsed as one sample, so the verdict is the same
+ * request with `n` where the provider is declared to support it (the core's sampling groups,
+ * src/engine/samples.ts), else as separate calls in one wave, each counted. Each choice is parsed as one sample, so the verdict is the same
  * for the same replies either way. Presets reproduce the papers' baselines
  * (`presets.ts`). Aggregation over samples: pair scores → mean per answer, winner by the means; verdicts →
  * majority (a shared top count is a tie); pointwise scores → mean.
@@ -236,7 +236,7 @@ export const singleAgentMethod: MethodDefinition<SingleAgentConfig, SingleAgentS
         : [...(system !== '' ? [{ role: 'system' as const, content: renderTemplate(system, vars) }] : []), { role: 'user' as const, content: prompt }];
     const params = resolveAgentParams(config.defaults, undefined);
     const parser = parserFor(config, task);
-    // Samples of one prompt: the core asks for them in one request with `n`.
+    // Samples of one prompt: the core asks for them in one request with `n` where the provider takes it.
     const sampleOf = config.samples > 1 ? { sampleOf: 'judge' } : {};
     const calls = state.results.flatMap((r, i) => (r !== null ? [] : [{ id: `sample${i}`, agent: 'judge', label: config.label, stage: 'judge', messages, parser, ...params, ...sampleOf }]));
     return { kind: 'calls', calls };
