@@ -1,0 +1,65 @@
+/**
+ * A real headless Chromium for the viewer's browser tests: `playwright-core` driving Debian's `chromium`
+ * (Playwright's own browser download is not reachable here; `.ci/run` installs the package when
+ * missing), on a new empty profile per launch.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
+
+/** Where Debian's chromium package puts the browser. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** The flags of every launch: headless, no sandbox (CI containers run as root), nothing phoning home. */
+export const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+/** A browser on a fresh profile; `close()` ends it and removes the profile. */
+export interface TestBrowser {
+  context: BrowserContext;
+  /** A new tab with the given viewport; its console errors and uncaught exceptions are collected. */
+  page(viewport?: { width: number; height: number }): Promise<Page>;
+  /** Console errors and uncaught exceptions of a page from {@link page}, so far. */
+  errorsOf(page: Page): string[];
+  close(): Promise<void>;
+}
+
+/** Launches Chromium on a new empty `--user-data-dir` (Playwright's persistent context owns that flag). */
+export async function launchBrowser(): Promise<TestBrowser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)`);
+  const profile = mkdtempSync(join(tmpdir(), 'tribunal-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, viewport: { width: 1280, height: 900 } });
+  const errors = new Map<Page, string[]>();
+  return {
+    context,
+    errorsOf: (page) => errors.get(page) ?? [],
+    page: async (viewport) => {
+      const page = await context.newPage();
+      const list: string[] = [];
+      errors.set(page, list);
+      if (viewport) await page.setViewportSize(viewport);
+      page.on('console', (m) => { if (m.type() === 'error') list.push(`console: ${m.text()}`); });
+      page.on('pageerror', (e) => { list.push(`page: ${e.message}`); });
+      return page;
+    },
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Where screenshots go: `docs/screenshots/` (the committed ones the README shows) when
+ * `UPDATE_SCREENSHOTS=1`, else a temporary folder, so a test run does not rewrite committed files
+ * (ids and times differ on every run).
+ */
+export function screenshotDir(repoRoot: string): string {
+  const dir = process.env.UPDATE_SCREENSHOTS === '1' ? join(repoRoot, 'docs', 'screenshots') : join(tmpdir(), 'tribunal-screenshots');
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
