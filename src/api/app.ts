@@ -23,6 +23,7 @@ import { notFoundOrMethodNotAllowed } from './method-not-allowed.js';
 import { auth } from './middleware/auth.js';
 import { requestId } from './middleware/request-id.js';
 import { openApiDocument, openApiRoute } from './openapi.js';
+import { estimates } from './routes/estimates.js';
 import { evaluations } from './routes/evaluations.js';
 import { metaEvaluations } from './routes/meta-evaluations.js';
 import { methods } from './routes/methods.js';
@@ -43,6 +44,7 @@ const _routes = app
   .route('/v1/evaluations', evaluations)
   .route('/v1/methods', methods)
   .route('/v1/meta-evaluations', metaEvaluations)
+  .route('/v1/estimates', estimates)
   .openapi(openApiRoute, (c) => c.json(openApiDocument(app), 200));
 
 /** True for the input type of {@link NoQuery}-style query schemas (`{}` or `{ [k: string]: never }`). */

@@ -8,6 +8,7 @@
  * examples (whole-body examples are on the routes, ./examples.ts).
  */
 import { EvaluationStatusSchema as StatusSchema } from '../pipeline/status.js';
+import { BudgetSchema } from '../budgets/schema.js';
 import { z } from '@hono/zod-openapi';
 import { MAX_TEXT_CHARS, TaskSchema } from '../engine/task.js';
 import { TranscriptEntrySchema, VerdictSchema } from '../engine/verdict.js';
@@ -64,6 +65,8 @@ export const CreateEvaluationRequestSchema = z
     config: judgeConfig,
     task: Task,
     metadata: MetadataSchema.optional(),
+    /** Spending limits of this evaluation (stored as `config.budget`; give it here or there, not both). */
+    budget: BudgetSchema.optional(),
   })
   .strict()
   .meta({ id: 'CreateEvaluationRequest' });

@@ -6,6 +6,7 @@
  * transcript and usage, position calibration and idempotent application of results.
  */
 import { z } from 'zod';
+import { BudgetSchema } from '../budgets/schema.js';
 import type { LlmCallRequest, Usage } from './call.js';
 import type { ParsedValue } from './parsers/spec.js';
 import type { Task } from './task.js';
@@ -92,6 +93,8 @@ export const CommonConfigShape = {
   defaults: AgentParamsSchema.default({}),
   /** Position calibration for pairwise tasks. Default off. */
   calibration: CalibrationSchema.default({ enabled: false, combine: 'agree-or-tie' }),
+  /** Spending limits checked before every call (src/budgets/). Default none; the API's top-level `budget` lands here. */
+  budget: BudgetSchema.optional(),
 };
 
 /** Resolves an agent's model settings against the method defaults (temperature 0, 512 tokens when unset). */
@@ -160,6 +163,15 @@ export interface MethodDefinition<C extends { method: string }, S> {
    * and the config has no `parseRetries`, `repair` or `calibration` of its own (the core reads none).
    */
   applyRaw?(config: C, task: Task, state: S, reply: RawReply): RawApplied<S>;
+  /**
+   * Optional: a budget refused `refused.callId`, a call the last `step` listed (src/budgets/). Returns the
+   * state to go on from: its `step` gives the verdict from what was recorded (its `truncation` saying what
+   * was cut), or the calls of a later stage (e.g. SAMRE's jury), which the budget checks in turn; null when
+   * nothing can be concluded. Without it, or on null, or when the returned state lists the refused call
+   * again, the evaluation fails with `budget_exceeded`. Never called without a budget, so it must not change
+   * what an untruncated run does.
+   */
+  truncate?(config: C, task: Task, state: S, refused: { callId: string }): S | null;
 }
 
 /** A method definition with its types erased, for the registry. */

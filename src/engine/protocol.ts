@@ -17,7 +17,13 @@
  * is nested: its `step` lists complete requests, and the core records each raw reply in the ledger (for the
  * transcript, usage and idempotency) and hands it to `applyRaw`, leaving parsing, re-asks and calibration
  * to the inner protocols.
+ *
+ * Budgets (src/budgets/): a driver that refuses a call records it as a failed result with code
+ * `budget_exceeded` (no LLM call is made). Applying it hands the refusal to the method's optional
+ * `truncate`, which concludes with what it has (the verdict then carries `budgetTruncated: true` and what
+ * was cut), or fails the evaluation like any other failed call. Stored refusals replay like results.
  */
+import { BUDGET_EXCEEDED } from '../budgets/schema.js';
 import type { LlmCallRequest, LlmCallResult, LlmError, Usage } from './call.js';
 import { addUsage, ZERO_USAGE } from './call.js';
 import { combineOrders, unswap } from './calibration.js';
@@ -66,6 +72,8 @@ export interface EngineState {
   log: string[];
   /** The terminal LLM failure that ended the evaluation, if any. */
   failure?: { callId: string } & LlmError;
+  /** Calls a budget refused and the method truncated at (absent when none), in the order refused. */
+  budgetRefused?: { callId: string; message: string }[];
 }
 
 /** Outcome of an evaluation: a verdict, or a terminal failure with its reason. */
@@ -190,7 +198,7 @@ export function applyResult(method: AnyMethod, state: EngineState, result: LlmCa
   if (!pending) return state;
   const prior = state.ledger[base];
   if ((prior?.attempts.length ?? 0) !== attempt) return state;
-  if (!result.ok) return { ...state, failure: { callId: result.id, ...result.error } };
+  if (!result.ok) return (result.error.code === BUDGET_EXCEEDED && truncated(method, state, pending, result.id, result.error.message)) || { ...state, failure: { callId: result.id, ...result.error } };
 
   const { spec, order } = pending;
   const parsed = parseReply(spec.parser, result.content);
@@ -254,6 +262,26 @@ function applyNested(method: AnyMethod, state: EngineState, result: LlmCallResul
   };
 }
 
+/**
+ * The state after a budget refused `callId` (a pending call of order `pending.order`), when the method can
+ * conclude without it: its `truncate` returns a state that no longer lists the refused call. Else undefined.
+ */
+function truncated(method: AnyMethod, state: EngineState, pending: { order: number; spec: CallSpec; fullId: string }, callId: string, message: string): EngineState | undefined {
+  const o = state.orders[pending.order];
+  if (!o || !method.truncate) return undefined;
+  const task = taskFor(state.task, o.key);
+  const m = method.truncate(state.config, task, o.m, { callId: pending.spec.id });
+  if (m === null) return undefined;
+  const after = method.step(state.config, task, m);
+  // A method that lists the refused call again would be refused forever: that is a failure, not a truncation.
+  if (after.kind === 'calls' && after.calls.some((c) => c.id === pending.spec.id)) return undefined;
+  return {
+    ...state,
+    orders: state.orders.map((x, i) => (i === pending.order ? { key: x.key, m } : x)),
+    budgetRefused: [...(state.budgetRefused ?? []), { callId, message }],
+  };
+}
+
 /** Replies that never parsed, from the ledger. */
 function unparsedOf(state: EngineState): Unparsed[] {
   const out: Unparsed[] = [];
@@ -308,10 +336,12 @@ export function plannedCalls(method: AnyMethod, state: EngineState): number {
 export function outcome(method: AnyMethod, state: EngineState): Outcome | null {
   if (state.failure) return { status: 'failed', error: state.failure };
   const verdicts: MethodVerdict[] = [];
+  const cut: Record<string, Record<string, unknown>> = {};
   for (const o of state.orders) {
     const r = method.step(state.config, taskFor(state.task, o.key), o.m);
     if (r.kind !== 'verdict') return null;
     verdicts.push(o.key === 'ba' ? unswap(r.verdict) : r.verdict);
+    if (r.verdict.truncation) cut[o.key] = r.verdict.truncation;
   }
   const [first, second] = verdicts;
   if (!first) return null;
@@ -333,6 +363,7 @@ export function outcome(method: AnyMethod, state: EngineState): Outcome | null {
     usage,
     transcript: transcriptOf(state),
     details: combined.details ?? {},
+    ...(state.budgetRefused ? { budgetTruncated: true as const, truncation: { refused: state.budgetRefused, cut: state.orders.length === 1 ? (cut.main ?? {}) : cut } } : {}),
   };
   return { status: 'succeeded', verdict };
 }

@@ -11,6 +11,7 @@ import type { OpenApiDocument } from '../../src/api/openapi.js';
 import { openApiDocument } from '../../src/api/openapi.js';
 import { CancelRequestSchema, CreateEvaluationRequestSchema, CreateMetaEvaluationRequestSchema } from '../../src/api/schemas.js';
 import { planTask, resolveJudge } from '../../src/api/services/judge.js';
+import { EstimateRequestSchema } from '../../src/estimates/schema.js';
 import { METHODS } from '../../src/engine/registry.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api } from './api-fetch.js';
@@ -115,6 +116,7 @@ describe('request examples in the document', () => {
     createEvaluation: CreateEvaluationRequestSchema,
     createMetaEvaluation: CreateMetaEvaluationRequestSchema,
     cancelEvaluation: CancelRequestSchema,
+    createEstimate: EstimateRequestSchema,
   };
 
   it('every body example passes its schema, and every judge in one resolves and accepts its tasks', async () => {

@@ -30,6 +30,7 @@ import { log, messageOf } from '../../pipeline/log.js';
 import type { z } from 'zod';
 import { llmEnvOf } from '../../llm/settings.js';
 import { checkLlmConfig, planTask, resolveJudge } from './judge.js';
+import { checkBudgetPrices, withBudget } from '../../budgets/request.js';
 
 /** New evaluation id: `ev_` + 32 hex chars (a random UUID without dashes). */
 export function newId(prefix: 'ev' | 'me'): string {
@@ -69,9 +70,10 @@ export async function createEvaluationJob(
   idempotencyKey: string | null,
   waitUntil?: (work: Promise<unknown>) => void,
 ): Promise<CreateResult> {
-  const judge = resolveJudge(request.preset, request.config);
+  const judge = resolveJudge(request.preset, withBudget(request.config, request.budget));
   // Spread: Env has no index signature; the LLM layer reads it as a string map.
   checkLlmConfig(llmEnvOf(env), judge);
+  checkBudgetPrices(llmEnvOf(env), judge);
   const callsPlanned = planTask(judge, request.task, 'task');
   const id = newId('ev');
   const hash = idempotencyKey === null ? null : await requestHash(request);
