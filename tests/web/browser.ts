@@ -3,7 +3,8 @@
  * (Playwright's own browser download is not reachable here; `.ci/run` installs the package when
  * missing), on a new empty profile per launch.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -62,4 +63,24 @@ export function screenshotDir(repoRoot: string): string {
   const dir = process.env.UPDATE_SCREENSHOTS === '1' ? join(repoRoot, 'docs', 'screenshots') : join(tmpdir(), 'tribunal-screenshots');
   mkdirSync(dir, { recursive: true });
   return dir;
+}
+
+/** One accessibility rule broken on a page, as axe-core reports it. */
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: string[];
+}
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * Runs axe-core (WCAG 2.1 A and AA rules: labels, names, contrast, landmarks, ARIA) on the page as it is
+ * now. Injected through the debugging protocol, so the page's Content-Security-Policy stays enforced.
+ */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(AXE_SOURCE);
+  return page.evaluate<AxeViolation[]>(`axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] })
+    .then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) })))`);
 }

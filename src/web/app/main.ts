@@ -169,6 +169,11 @@ async function render(rejectedKey = false): Promise<void> {
 
 function start(): void {
   updateKeyButton();
+  // The skip link must not change the hash: the hash is the route.
+  document.querySelector('.skip-link')?.addEventListener('click', (event) => {
+    event.preventDefault();
+    byId('main', HTMLElement).focus();
+  });
   byId('key-button', HTMLButtonElement).addEventListener('click', () => {
     clearKey();
     updateKeyButton();

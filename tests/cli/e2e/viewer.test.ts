@@ -18,7 +18,7 @@ import type { MockServer } from '../../../src/llm/mock/node.js';
 import { startMockServer } from '../../../src/llm/mock/node.js';
 import { loadFairEval } from '../../../src/meta/datasets.js';
 import type { TestBrowser } from '../../web/browser.js';
-import { launchBrowser, screenshotDir } from '../../web/browser.js';
+import { axeViolations, launchBrowser, screenshotDir } from '../../web/browser.js';
 
 const PHONE = { width: 375, height: 812 };
 const DESKTOP = { width: 1280, height: 900 };
@@ -96,6 +96,7 @@ describe('the viewer without auth', () => {
     await page.addInitScript(TIMELINE_SCRIPT);
     await page.goto(`${stack.url}/#/new`);
     await expect.poll(() => page.getByLabel('Preset').locator('option').count()).toBeGreaterThan(20);
+    expect(await axeViolations(page)).toEqual([]);
     const id = await submit(page, 'chateval-faireval');
     expect(id).toMatch(/^ev_/);
 
@@ -126,6 +127,10 @@ describe('the viewer without auth', () => {
     expect(await page.locator('.transcript-item').count()).toBe(8);
     expect(await page.locator('.pill', { hasText: 'succeeded' }).count()).toBeGreaterThan(0);
     expect(browser.errorsOf(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await axeViolations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'light' });
     await page.screenshot({ path: join(shots, 'evaluation-desktop.png'), fullPage: true });
 
     await page.setViewportSize(PHONE);
@@ -147,6 +152,31 @@ describe('the viewer without auth', () => {
     expect(await page.locator('.msg .badge', { hasText: 'unparsed' }).count()).toBeGreaterThan(0);
     expect(await page.locator('.msg .badge', { hasText: 're-ask 1' }).count()).toBeGreaterThan(0);
     expect(await page.locator('.facts', { hasText: 'Unparsed replies' }).innerText()).toMatch(/Unparsed replies\s+\d/);
+    await page.close();
+  });
+
+  it('can be used from the keyboard, and the accessibility audit does catch a broken page', async () => {
+    const page = await browser.page(DESKTOP);
+    await page.goto(`${stack.url}/#/new`);
+    await page.getByLabel('Preset').waitFor();
+    // The first Tab reaches the skip link, which moves focus to the page's content.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate('document.activeElement.id')).toBe('main');
+    // Keyboard only: pick a preset, fill the example, submit.
+    await page.getByLabel('Preset').focus();
+    await page.keyboard.press('End');
+    expect(await page.getByLabel('Preset').inputValue()).not.toBe('chateval-faireval');
+    await page.getByRole('button', { name: 'Fill in an example' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Start evaluation' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/#\/evaluations\/ev_/);
+    await page.locator('.debate').waitFor();
+    // The audit is not vacuous: an unlabelled field is reported.
+    await page.evaluate("document.querySelector('main').append(Object.assign(document.createElement('input'), { type: 'text' }))");
+    expect((await axeViolations(page)).map((v) => v.id)).toContain('label');
     await page.close();
   });
 
@@ -178,6 +208,7 @@ describe('the viewer without auth', () => {
     expect(await page.locator('.ci-table tbody tr').count()).toBe(2);
     expect(await page.locator('.ci-table .ci-point').count()).toBeGreaterThan(0);
     expect(await page.locator('.table tbody tr', { hasText: items[0]!.id }).count()).toBe(1);
+    expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: join(shots, 'meta-desktop.png'), fullPage: true });
     await page.close();
   });
@@ -197,6 +228,8 @@ describe('the viewer with API_KEYS set', () => {
     const requests: { url: string; authorization: string | undefined }[] = [];
     page.on('request', (r) => { requests.push({ url: r.url(), authorization: r.headers().authorization }); });
     await page.goto(`${stack.url}/#/new`);
+    await page.getByLabel('API key', { exact: true }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
     await page.getByLabel('API key', { exact: true }).fill('wrong-key');
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByText('This key was not accepted.').waitFor();

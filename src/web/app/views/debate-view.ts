@@ -108,7 +108,7 @@ export class DebateView {
     ];
     return h('header', { class: 'msg-head' },
       avatar(c.label),
-      h('span', { class: 'msg-who' }, h('strong', null, c.label), h('span', { class: 'muted' }, [c.agent, c.model].filter((x) => x !== null && x !== c.label).join(' · '))),
+      h('span', { class: 'msg-who' }, h('strong', null, c.label), h('span', { class: 'muted' }, [c.agent, c.model].filter((x) => x !== null && x.toLowerCase() !== c.label.toLowerCase()).join(' · '))),
       h('span', { class: 'msg-badges' }, badges),
       c.latencyMs !== null ? h('span', { class: 'msg-time muted' }, formatDuration(c.latencyMs)) : null);
   }

@@ -71,7 +71,7 @@ export function votesCard(s: DebateState): HTMLElement | null {
       h('table', { class: 'table' },
         h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Agent'), withOrder ? h('th', { scope: 'col' }, 'Order') : null, h('th', { scope: 'col' }, 'Vote'))),
         h('tbody', null, s.votes.map((v) => h('tr', null,
-          h('th', { scope: 'row' }, v.label, v.label !== v.agent ? h('span', { class: 'muted small' }, ` ${v.agent}`) : null),
+          h('th', { scope: 'row' }, v.label, v.label.toLowerCase() !== v.agent.toLowerCase() ? h('span', { class: 'muted small' }, ` ${v.agent}`) : null),
           withOrder ? h('td', null, v.order === 'BA' ? 'swapped' : v.order === 'AB' ? 'as submitted' : '—') : null,
           h('td', null, voteText(v))))))));
 }
