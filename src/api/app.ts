@@ -1,20 +1,15 @@
 /**
  * @module
- * The HTTP API: `app` (mounted by the Worker entry, src/index.ts) and `AppType` for a typed client:
- *
- * ```ts
- * import { hc } from 'hono/client';
- * import type { AppType } from './src/api/app.js';
- * const client = hc<AppType>('https://tribunal.example.com', { headers: { Authorization: 'Bearer …' } });
- * const res = await client.v1.evaluations.$post({ json: { preset: 'chateval-faireval', task }, header: {} });
- * if (res.status === 202) console.log((await res.json()).id); // narrowed by status: errors are typed too
- * ```
+ * The HTTP API: `app` (mounted by the Worker entry, src/index.ts) and `AppType`, the routes' types for
+ * `hc<AppType>()` (narrowed by status; used by the tests). Users get the typed client `tribunal/client`
+ * (src/client), whose types are generated from the OpenAPI document and carry no Worker types.
  *
  * Every route is an `@hono/zod-openapi` definition, so the OpenAPI document (`GET /openapi.json`, ./openapi.ts)
  * is generated from the same definitions that validate requests and type this client. Public: `/health`,
  * `/openapi.json`, `/docs`. Everything under `/v1` needs a bearer token when the `API_KEYS` secret is set.
- * Errors are always `{ error: { code, message, issues? } }` (./errors.ts); a known path with another method
- * is 405 with `Allow` (./method-not-allowed.ts).
+ * Errors are `{ error: { code, message, issues? } }` (./errors.ts), and in OpenAI's shape on the
+ * OpenAI-compatible paths (src/openai/errors.ts); a known path with another method is 405 with `Allow`
+ * (./method-not-allowed.ts).
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Hono, Schema } from 'hono';
@@ -27,6 +22,8 @@ import { estimates } from './routes/estimates.js';
 import { evaluations } from './routes/evaluations.js';
 import { metaEvaluations } from './routes/meta-evaluations.js';
 import { methods } from './routes/methods.js';
+import { openai } from './routes/openai.js';
+import { openAiErrorShape } from '../openai/errors.js';
 import { service } from './routes/service.js';
 import type { AppEnv } from './types.js';
 
@@ -34,6 +31,9 @@ import type { AppEnv } from './types.js';
 export const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 
 app.use(requestId());
+// Before auth, so a 401 on the OpenAI-compatible paths is in OpenAI's error shape too.
+app.use('/v1/chat/*', openAiErrorShape());
+app.use('/v1/models/*', openAiErrorShape());
 app.use('/v1/*', auth());
 app.onError(onError);
 app.notFound(notFoundOrMethodNotAllowed(() => app.routes));
@@ -45,6 +45,7 @@ const _routes = app
   .route('/v1/methods', methods)
   .route('/v1/meta-evaluations', metaEvaluations)
   .route('/v1/estimates', estimates)
+  .route('/v1', openai)
   .openapi(openApiRoute, (c) => c.json(openApiDocument(app), 200));
 
 /** True for the input type of {@link NoQuery}-style query schemas (`{}` or `{ [k: string]: never }`). */

@@ -35,6 +35,7 @@ const DOCUMENT_CONFIG = {
     { name: 'evaluations', description: 'One judged task: create, read, transcript, cancel, live events.' },
     { name: 'meta-evaluations', description: 'Agreement of a judge with human labels over a labelled batch.' },
     { name: 'methods', description: 'Judge methods and the paper presets built on them.' },
+    { name: 'openai', description: 'OpenAI-compatible: every preset as a model `tribunal/<preset>`, judged through chat completions (errors in OpenAI\'s shape).' },
     { name: 'service', description: 'Health, this document and the reference page.' },
   ],
 };
