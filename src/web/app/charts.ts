@@ -129,3 +129,41 @@ export function scatterPlot(points: readonly ScatterPoint[], xDomain: readonly [
     svg('text', { class: 'axis-title', x: left + (w - left - right) / 2, y: hgt - 6, 'text-anchor': 'middle' }, 'Human score'),
     svg('text', { class: 'axis-title', x: 14, y: top + (hgt - top - bottom) / 2, 'text-anchor': 'middle', transform: `rotate(-90 14 ${top + (hgt - top - bottom) / 2})` }, 'Judge score'));
 }
+
+/** Bins of `values`: integers get one bar each, other values ten equal bins over their range. */
+export function bins(values: readonly number[]): { lo: number; hi: number; count: number }[] {
+  if (values.length === 0) return [];
+  const min = Math.min(...values);
+  const max = Math.max(...values);
+  if (values.every(Number.isInteger) && max - min <= 20) {
+    return Array.from({ length: max - min + 1 }, (_v, i) => ({ lo: min + i, hi: min + i, count: values.filter((x) => x === min + i).length }));
+  }
+  const n = 10;
+  const width = (max - min) / n || 1;
+  return Array.from({ length: n }, (_v, i) => {
+    const lo = min + i * width;
+    const hi = i === n - 1 ? max : lo + width;
+    return { lo, hi, count: values.filter((x) => x >= lo && (i === n - 1 ? x <= hi : x < hi)).length };
+  });
+}
+
+/** A histogram of scores, each bar labelled with its count. */
+export function histogram(values: readonly number[], caption: string): SVGSVGElement {
+  const b = bins(values);
+  const [w, hgt, left, bottom, top] = [420, 220, 12, 40, 22];
+  const max = Math.max(1, ...b.map((x) => x.count));
+  const bw = (w - 2 * left) / Math.max(1, b.length);
+  const label = (x: { lo: number; hi: number }) => (x.lo === x.hi ? formatStat(x.lo, 0) : `${formatStat(x.lo, 1)}–${formatStat(x.hi, 1)}`);
+  return svg('svg', { class: 'chart histogram', viewBox: `0 0 ${w} ${hgt}`, role: 'img', 'aria-labelledby': 'hist-title hist-desc' },
+    svg('title', { id: 'hist-title' }, caption),
+    svg('desc', { id: 'hist-desc' }, b.map((x) => `${label(x)}: ${x.count}`).join(', ')),
+    b.map((x, i) => {
+      const barH = ((hgt - top - bottom) * x.count) / max;
+      const cx = left + i * bw + bw / 2;
+      return svg('g', null,
+        svg('rect', { class: 'hist-bar', x: left + i * bw + 3, y: hgt - bottom - barH, width: Math.max(1, bw - 6), height: barH, rx: 3 }),
+        svg('text', { class: 'axis-label', x: cx, y: hgt - bottom - barH - 6, 'text-anchor': 'middle' }, String(x.count)),
+        svg('text', { class: 'axis-label', x: cx, y: hgt - bottom + 18, 'text-anchor': 'middle' }, label(x)));
+    }),
+    svg('line', { class: 'grid', x1: left, x2: w - left, y1: hgt - bottom, y2: hgt - bottom }));
+}

@@ -166,7 +166,7 @@ export function applyTranscript(s: DebateState, t: Transcript): DebateState {
     c.content = m.content;
     c.model = m.model;
     c.seq = m.seq;
-    c.usage = { promptTokens: m.usage.promptTokens, completionTokens: m.usage.completionTokens, costUsd: m.usage.costUsd };
+    c.usage = { promptTokens: m.usage.promptTokens, completionTokens: m.usage.completionTokens, costUsd: m.usage.costUsd ?? 0 };
     if (m.parseError !== null) c.parseError = m.parseError;
     s.calls.set(m.callId, c);
   }

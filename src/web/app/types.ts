@@ -1,34 +1,57 @@
 /**
  * @module
- * The API's shapes as the viewer reads them: type-only imports of the Worker's own zod schemas and event
- * types, so a change to the API contract fails `npm run typecheck` here instead of breaking the page.
- * Nothing here reaches the bundle (`import type` is erased).
+ * The API's shapes as the viewer reads them (type-only imports: no server code reaches the bundle):
+ * - requests and answers from src/client/api-types.ts, the types generated from the API's OpenAPI
+ *   document (`npm run client:types`, kept current by tests/client/api-types.test.ts), which is generated
+ *   from the routes' zod schemas: the viewer is a client of the published contract;
+ * - the live events from src/pipeline/events.ts (the stream's data is not in the document), which names
+ *   only platform-free engine types.
+ * So a change to the contract fails `npm run typecheck` here instead of breaking the page, and the
+ * browser code never type-checks Worker modules (their workerd globals clash with the DOM's).
  */
-import type { z } from 'zod';
-import type { ErrorBody } from '../../api/errors.js';
-import type {
-  CreateEvaluationRequest,
-  Evaluation,
-  EvaluationAccepted,
-  MetaEvaluation,
-  MethodsResponseSchema,
-  TranscriptMessage,
-  TranscriptSchema,
-  UsageTotals,
-  VerdictSummary,
-} from '../../api/schemas.js';
-import type { EvaluationEvent } from '../../pipeline/events.js';
+import type { components } from '../../client/api-types.js';
 
-export type { CreateEvaluationRequest, ErrorBody, Evaluation, EvaluationAccepted, EvaluationEvent, MetaEvaluation, TranscriptMessage, UsageTotals, VerdictSummary };
-export type { Vote } from '../../engine/verdict.js';
-export type { AgreementReport, PairwiseReport, PointwiseReport, Estimate } from '../../meta/metrics.js';
-export type { PairwiseTask, PointwiseTask, Task } from '../../engine/task.js';
+type Schemas = components['schemas'];
 
-/** Answer to `GET /v1/evaluations/{id}/transcript`. */
-export type Transcript = z.infer<typeof TranscriptSchema>;
-/** Answer to `GET /v1/methods`. */
-export type MethodsResponse = z.infer<typeof MethodsResponseSchema>;
-/** One preset of `GET /v1/methods`. */
-export type PresetInfo = MethodsResponse['presets'][number];
+export type { EvaluationEvent } from '../../pipeline/events.js';
+
+/** `{ error: { code, message, issues? } }`. */
+export type ErrorBody = Schemas['Error'];
+/** Body of `POST /v1/evaluations`. */
+export type CreateEvaluationRequest = Schemas['CreateEvaluationRequest'];
+/** Answer to `POST /v1/evaluations`. */
+export type EvaluationAccepted = Schemas['EvaluationAccepted'];
+/** Answer to `GET /v1/evaluations/{id}`. */
+export type Evaluation = Schemas['Evaluation'];
 /** Status of an evaluation. */
-export type EvaluationStatus = Evaluation['status'];
+export type EvaluationStatus = Schemas['EvaluationStatus'];
+/** A verdict without its transcript (the document marks the component nullable, as `Evaluation.verdict` is). */
+export type VerdictSummary = NonNullable<Schemas['VerdictSummary']>;
+/** One agent's vote or score. */
+export type Vote = VerdictSummary['votes'][number];
+/** Answer to `GET /v1/evaluations/{id}/transcript`. */
+export type Transcript = Schemas['Transcript'];
+/** Answer to `GET /v1/methods`. */
+export type MethodsResponse = Schemas['MethodsResponse'];
+/** One preset of `GET /v1/methods`. */
+export type PresetInfo = Schemas['PresetInfo'];
+/** What is judged. */
+export type Task = Schemas['Task'];
+/** Answer to `GET /v1/meta-evaluations/{id}`. */
+export type MetaEvaluation = Schemas['MetaEvaluation'];
+/** An agreement report (pairwise or pointwise). */
+export type AgreementReport = NonNullable<MetaEvaluation['report']>;
+/** A pairwise agreement report. */
+export type PairwiseReport = Extract<AgreementReport, { kind: 'pairwise' }>;
+/** A pointwise agreement report. */
+export type PointwiseReport = Extract<AgreementReport, { kind: 'pointwise' }>;
+/** Metadata as stored: string, number or boolean values. */
+export type Metadata = Schemas['Metadata'];
+
+/**
+ * An evaluation's metadata. The generator writes a nullable `$ref` as `Metadata & (Record<string, never> |
+ * null)`, whose values read as `never`; this is the type the schema means.
+ */
+export function metadataOf(e: { metadata: unknown }): Metadata | null {
+  return e.metadata as Metadata | null;
+}

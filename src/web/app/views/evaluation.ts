@@ -15,6 +15,7 @@ import { readSse } from '../sse.js';
 import type { SseMessage } from '../sse.js';
 import { recallTask } from '../tasks.js';
 import type { Evaluation, EvaluationEvent, Task, Transcript } from '../types.js';
+import { metadataOf } from '../types.js';
 import type { View, ViewContext } from '../view.js';
 import { setTitle, sleep } from '../view.js';
 import { DebateView } from './debate-view.js';
@@ -176,6 +177,7 @@ class EvaluationPage {
   /** The title, breadcrumb and facts, built once (the cancel button keeps its focus); only the status changes. */
   private buildHead(): void {
     const ev = this.evaluation;
+    const metadata = metadataOf(ev);
     this.cancelButton.addEventListener('click', () => { void this.cancel(this.cancelButton); });
     replaceChildren(this.head,
       h('nav', { class: 'breadcrumb', 'aria-label': 'Breadcrumb' }, h('a', { href: '#/' }, 'Evaluations'), ' / ',
@@ -186,7 +188,7 @@ class EvaluationPage {
         ['Method', ev.method],
         ['Task', ev.taskKind],
         ['Created', h('time', { datetime: ev.createdAt, title: formatTime(ev.createdAt) }, formatAgo(ev.createdAt))],
-        ev.metadata && Object.keys(ev.metadata).length > 0 ? ['Metadata', Object.entries(ev.metadata).map(([k, v]) => `${k}=${String(v)}`).join(', ')] : null,
+        metadata && Object.keys(metadata).length > 0 ? ['Metadata', Object.entries(metadata).map(([k, v]) => `${k}=${String(v)}`).join(', ')] : null,
       ], 'facts facts-inline'));
   }
 

@@ -24,7 +24,8 @@ function counts(r: AgreementReport): HTMLElement {
   ], 'facts facts-inline');
 }
 
-function distribution(title: string, d: PairwiseReport['humanLabels']): HTMLElement {
+/** Bars of A / B / tie counts with their shares (a label distribution). */
+export function labelBars(title: string, d: { A: number; B: number; tie: number }): HTMLElement {
   const total = d.A + d.B + d.tie;
   return h('div', { class: 'dist' }, h('h3', null, title),
     h('ul', { class: 'dist-bars' }, PAIR_LABELS.map((l) => {
@@ -51,7 +52,7 @@ function pairwise(r: PairwiseReport): (HTMLElement | null)[] {
     card('Agreement with human labels', estimateTable('Agreement estimates with confidence intervals', rows, [-1, 1], r.bootstrap?.level ?? null)),
     h('div', { class: 'two-col' },
       card('Confusion matrix', confusionMatrix(r.confusion, ['A', 'B', 'Tie']), h('p', { class: 'muted small' }, 'Rows: human label. Columns: judge verdict. The outlined diagonal is agreement.')),
-      card('Labels', distribution('Human', r.humanLabels), distribution('Judge', r.judgeLabels))),
+      card('Labels', labelBars('Human', r.humanLabels), labelBars('Judge', r.judgeLabels))),
   ];
 }
 

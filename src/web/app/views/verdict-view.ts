@@ -14,7 +14,7 @@ import { voteText } from './debate-view.js';
 
 /** `details.decidedBy` of a cascade verdict. */
 function decidedBy(v: VerdictSummary): string | null {
-  const d = v.details.decidedBy as { stage?: unknown; label?: unknown } | undefined;
+  const d = v.details?.decidedBy as { stage?: unknown; label?: unknown } | undefined;
   if (!d || typeof d.stage !== 'number') return null;
   return `stage ${d.stage + 1}${typeof d.label === 'string' && d.label !== '' ? ` (${d.label})` : ''}`;
 }
