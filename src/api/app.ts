@@ -6,13 +6,15 @@
  *
  * Every route is an `@hono/zod-openapi` definition, so the OpenAPI document (`GET /openapi.json`, ./openapi.ts)
  * is generated from the same definitions that validate requests and type this client. Public: `/health`,
- * `/openapi.json`, `/docs`. Everything under `/v1` needs a bearer token when the `API_KEYS` secret is set.
+ * `/openapi.json`, `/docs`. Everything under `/v1` needs a bearer token when the `API_KEYS` secret is set,
+ * except `/v1/hooks/{id}`, which a trigger's sender authenticates by signing the request.
  * Errors are `{ error: { code, message, issues? } }` (./errors.ts), and in OpenAI's shape on the
  * OpenAI-compatible paths (src/openai/errors.ts); a known path with another method is 405 with `Allow`
  * (./method-not-allowed.ts).
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Hono, Schema } from 'hono';
+import { except } from 'hono/combine';
 import { onError, validationHook } from './errors.js';
 import { notFoundOrMethodNotAllowed } from './method-not-allowed.js';
 import { auth } from './middleware/auth.js';
@@ -26,6 +28,9 @@ import { openai } from './routes/openai.js';
 import { openAiErrorShape } from '../openai/errors.js';
 import { service } from './routes/service.js';
 import type { AppEnv } from './types.js';
+import { webhookDeliveries, webhookSigningSecret } from '../webhooks/routes/deliveries.js';
+import { webhookEndpoints } from '../webhooks/routes/endpoints.js';
+import { hooks, triggers } from '../triggers/routes.js';
 
 /** The API as a hono app: `app.fetch(request, env, ctx)`. Validation failures go through {@link validationHook}. */
 export const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
@@ -34,7 +39,8 @@ app.use(requestId());
 // Before auth, so a 401 on the OpenAI-compatible paths is in OpenAI's error shape too.
 app.use('/v1/chat/*', openAiErrorShape());
 app.use('/v1/models/*', openAiErrorShape());
-app.use('/v1/*', auth());
+// `/v1/hooks/*` is authenticated by each request's signature (src/triggers/hook.ts), never by a bearer token.
+app.use('/v1/*', except('/v1/hooks/*', auth()));
 app.onError(onError);
 app.notFound(notFoundOrMethodNotAllowed(() => app.routes));
 
@@ -46,6 +52,11 @@ const _routes = app
   .route('/v1/meta-evaluations', metaEvaluations)
   .route('/v1/estimates', estimates)
   .route('/v1', openai)
+  .route('/v1/webhook-endpoints', webhookEndpoints)
+  .route('/v1/webhook-deliveries', webhookDeliveries)
+  .route('/v1/webhook-signing-secret', webhookSigningSecret)
+  .route('/v1/triggers', triggers)
+  .route('/v1/hooks', hooks)
   .openapi(openApiRoute, (c) => c.json(openApiDocument(app), 200));
 
 /** True for the input type of {@link NoQuery}-style query schemas (`{}` or `{ [k: string]: never }`). */

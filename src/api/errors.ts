@@ -20,7 +20,10 @@ import type { AppEnv } from './types.js';
  * - `byok_disabled` 400, `byok_not_supported` 501: the `X-LLM-Api-Key` header;
  * - `payload_too_large` 413, `unauthorized` 401, `not_found` 404, `method_not_allowed` 405 (with `Allow`),
  *   `idempotency_conflict` 409, `already_ended` 409, `unavailable` 503 (health), `llm_not_configured` 503,
- *   `internal` 500 (a bug; quote the request id).
+ *   `internal` 500 (a bug; quote the request id);
+ * - webhooks and triggers: `url_not_allowed` 400 (the outbound URL guard; the message names the rule),
+ *   `signing_secret_missing` 400, `limit_exceeded` 409, `endpoint_disabled` 409, `invalid_signature` 401
+ *   (an inbound hook's signature), `mapping_failed` 422 (a trigger's mapping cannot fill a task field).
  */
 export const ErrorCodeSchema = z.enum([
   'invalid_json',
@@ -41,6 +44,12 @@ export const ErrorCodeSchema = z.enum([
   'unavailable',
   'llm_not_configured',
   'internal',
+  'url_not_allowed',
+  'signing_secret_missing',
+  'limit_exceeded',
+  'endpoint_disabled',
+  'invalid_signature',
+  'mapping_failed',
 ]);
 /** One of the stable error codes. */
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;

@@ -16,6 +16,7 @@ import { LabelledItemSchema } from '../meta/labelled.js';
 import { AgreementReportSchema } from '../meta/metrics.js';
 import { FIELD_EXAMPLES, PAIRWISE_TASK_EXAMPLE, POINTWISE_TASK_EXAMPLE } from './examples.js';
 import { configField } from './method-config.js';
+import { OneOffWebhookSchema } from '../webhooks/schemas.js';
 
 export { ErrorBodySchema } from './errors.js';
 
@@ -67,6 +68,7 @@ export const CreateEvaluationRequestSchema = z
     metadata: MetadataSchema.optional(),
     /** Spending limits of this evaluation (stored as `config.budget`; give it here or there, not both). */
     budget: BudgetSchema.optional(),
+    webhook: OneOffWebhookSchema.optional(),
   })
   .strict()
   .meta({ id: 'CreateEvaluationRequest' });

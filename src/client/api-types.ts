@@ -306,6 +306,270 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description Every endpoint of the tenant, oldest first, without secrets.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Tribunal POSTs the tenant's events to `url`, signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">`). The answer carries the endpoint's secret, **shown only here**. Deliveries are retried with backoff for about a day; a 410 answer disables the endpoint. At most 20 endpoints per tenant.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook endpoint
+         * @description The endpoint without its secret; `enabled` is false after a 410 answer or a disable, with the reason.
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Deletes the endpoint and its delivery log; its pending deliveries are dropped.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a webhook endpoint
+         * @description Changes the fields sent: `url` (checked by the URL guard; pending deliveries go to the new URL), `events` (null = every type), `description`, `enabled` (`false` fails its pending deliveries; `true` re-enables, then retry failed deliveries by hand).
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an endpoint's secret
+         * @description A new secret, **shown only here**. For 24 hours deliveries carry two signatures (new and previous secret, space-separated in `webhook-signature`), so the receiver can switch without losing events.
+         */
+        post: operations["rotateWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An endpoint's delivery log
+         * @description Deliveries to this endpoint, newest first, each with its attempts (status code or error, duration, the answer's first bytes), status and next try.
+         */
+        get: operations["listWebhookEndpointDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{id}/deliveries/{deliveryId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry a delivery
+         * @description Sends the delivery again now, whatever its status, with a fresh retry window. Same event, same `webhook-id`: receivers deduplicate.
+         */
+        post: operations["retryWebhookEndpointDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The delivery log
+         * @description Every delivery of the tenant's events, newest first: to endpoints and to one-off `webhook.url`s (`endpoint=one-off`). Filter by `subject` (an evaluation, batch or meta-evaluation id) to see what was sent about it.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-deliveries/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry any delivery
+         * @description As `POST /v1/webhook-endpoints/{id}/deliveries/{deliveryId}/retry`, also for one-off URLs.
+         */
+        post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-signing-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Signing secret status
+         * @description Whether the tenant has a signing secret for one-off `webhook.url` callbacks, and since when. The secret itself is never shown again.
+         */
+        get: operations["getWebhookSigningSecret"];
+        put?: never;
+        /**
+         * Create or rotate the signing secret
+         * @description Creates the tenant's signing secret (needed before any request carries `webhook: {url}`), or rotates it. The secret is **shown only in this answer**. After a rotation the previous secret still signs (a second `v1,` signature) for 24 hours.
+         */
+        post: operations["createWebhookSigningSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/triggers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List triggers
+         * @description Every trigger of the tenant, oldest first, without secrets.
+         */
+        get: operations["listTriggers"];
+        put?: never;
+        /**
+         * Create a trigger
+         * @description A URL (`/v1/hooks/{id}`) that turns each signed incoming JSON event into one evaluation: `mapping` says where each task field is (JSON Pointer, template or constant), `filter` which events to judge. The answer carries the secret the sender signs with, **shown only here**. At most 100 triggers per tenant.
+         */
+        post: operations["createTrigger"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/triggers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a trigger
+         * @description The trigger without its secret.
+         */
+        get: operations["getTrigger"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a trigger
+         * @description Its URL answers 404 from now on; evaluations it created stay.
+         */
+        delete: operations["deleteTrigger"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/triggers/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a trigger's secret
+         * @description A new secret, **shown only here**. Requests signed with the previous one are still accepted for 24 hours, so the sender can switch over.
+         */
+        post: operations["rotateTriggerSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/hooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an event to a trigger
+         * @description For senders: any JSON body, signed with the trigger's secret — Standard Webhooks (`webhook-id`, `webhook-timestamp` within 5 minutes of now, `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">`) or GitHub's `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the body>` with `X-GitHub-Delivery`. No bearer token. The delivery id (`webhook-id` / `X-GitHub-Delivery`) makes it idempotent: a retry answers 202 with the same evaluation and judges nothing twice.
+         */
+        post: operations["receiveHook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -327,9 +591,144 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "evaluation.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event evaluation.succeeded
+         * @description An evaluation ended with a verdict (`data.verdict`, without the transcript: follow `data.links.transcript`). POSTed to every enabled endpoint subscribed to `evaluation.succeeded` (signed with its secret) and to the request's one-off `webhook.url` (signed with the tenant's signing secret). Answer 2xx within 10 s; anything else, a timeout or a network error is retried with backoff for about a day; 410 disables the endpoint. Redirects are not followed.
+         */
+        post: operations["evaluationSucceededEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "evaluation.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event evaluation.failed
+         * @description An evaluation failed (`data.error` says why, e.g. an LLM failure after its retries). POSTed to every enabled endpoint subscribed to `evaluation.failed` (signed with its secret) and to the request's one-off `webhook.url` (signed with the tenant's signing secret). Answer 2xx within 10 s; anything else, a timeout or a network error is retried with backoff for about a day; 410 disables the endpoint. Redirects are not followed.
+         */
+        post: operations["evaluationFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "evaluation.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event evaluation.cancelled
+         * @description An evaluation was cancelled. POSTed to every enabled endpoint subscribed to `evaluation.cancelled` (signed with its secret) and to the request's one-off `webhook.url` (signed with the tenant's signing secret). Answer 2xx within 10 s; anything else, a timeout or a network error is retried with backoff for about a day; 410 disables the endpoint. Redirects are not followed.
+         */
+        post: operations["evaluationCancelledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "batch.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event batch.completed
+         * @description Every item of a batch ended. POSTed to every enabled endpoint subscribed to `batch.completed` (signed with its secret) and to the request's one-off `webhook.url` (signed with the tenant's signing secret). Answer 2xx within 10 s; anything else, a timeout or a network error is retried with backoff for about a day; 410 disables the endpoint. Redirects are not followed.
+         */
+        post: operations["batchCompletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "meta_evaluation.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event meta_evaluation.completed
+         * @description A meta-evaluation's agreement report is ready. POSTed to every enabled endpoint subscribed to `meta_evaluation.completed` (signed with its secret) and to the request's one-off `webhook.url` (signed with the tenant's signing secret). Answer 2xx within 10 s; anything else, a timeout or a network error is retried with backoff for about a day; 410 disables the endpoint. Redirects are not followed.
+         */
+        post: operations["metaEvaluationCompletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
+        EvaluationEventData: {
+            id: string;
+            /** @enum {string} */
+            status: "succeeded" | "failed" | "cancelled";
+            method: string;
+            preset: string | null;
+            /** @enum {string} */
+            taskKind: "pairwise" | "pointwise";
+            metadata: {
+                [key: string]: string | number | boolean;
+            } | null;
+            verdict: {
+                [key: string]: unknown;
+            } | null;
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            usage: {
+                calls: number;
+                promptTokens: number;
+                completionTokens: number;
+                cachedPromptTokens: number;
+                estimated: boolean;
+                costUsd: number;
+            };
+            createdAt: string;
+            finishedAt: string;
+            links: {
+                self: string;
+                transcript: string;
+                events: string;
+            };
+        };
         /** @description The assistant message's content, as JSON text. */
         JudgeVerdict: {
             evaluationId: string;
@@ -1321,7 +1720,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal";
+                code: "invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed";
                 message: string;
                 issues?: {
                     path: string;
@@ -1348,6 +1747,7 @@ export interface components {
             task: components["schemas"]["Task"];
             metadata?: components["schemas"]["Metadata"];
             budget?: components["schemas"]["Budget"];
+            webhook?: components["schemas"]["OneOffWebhook"];
         };
         /**
          * @description What is judged; `kind` selects the variant. Texts are 1-100000 characters, not only whitespace, without NUL characters.
@@ -1402,6 +1802,14 @@ export interface components {
          */
         Metadata: {
             [key: string]: string | number | boolean;
+        };
+        /** @description Also POST this request's events (`evaluation.succeeded` | `failed` | `cancelled`) to `url`, signed (Standard Webhooks) with the tenant's signing secret: create it once with `POST /v1/webhook-signing-secret` (400 `signing_secret_missing` otherwise). */
+        OneOffWebhook: {
+            /**
+             * @description An `https` URL of a public host. Refused with 400 `url_not_allowed` naming the rule: other schemes (plain `http` only to loopback when the deployment sets `WEBHOOK_ALLOW_LOOPBACK=true`), credentials in the URL, IP literals in private, loopback, link-local, CGNAT, multicast, reserved or cloud-metadata ranges (any IPv4 notation, IPv4-mapped IPv6 included).
+             * @example https://hooks.example.com/tribunal
+             */
+            url: string;
         };
         Evaluation: {
             id: string;
@@ -1871,7 +2279,7 @@ export interface components {
                 message: string;
                 /** @enum {string} */
                 type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "timeout_error" | "server_error";
-                code: ("invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal") | ("verdict_timeout" | "evaluation_failed" | "evaluation_cancelled");
+                code: ("invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed") | ("verdict_timeout" | "evaluation_failed" | "evaluation_cancelled");
                 param: string | null;
                 issues?: {
                     path: string;
@@ -1962,6 +2370,240 @@ export interface components {
                 description: string;
                 paper: string;
             };
+        };
+        CreatedWebhookEndpoint: {
+            id: string;
+            url: string;
+            events: components["schemas"]["WebhookEventType"][] | null;
+            description: string | null;
+            enabled: boolean;
+            disabledReason: string | null;
+            disabledAt: string | null;
+            createdAt: string;
+            updatedAt: string;
+            /**
+             * @description The signing secret (`whsec_` + base64), shown only in this answer: store it now. Verify deliveries with it (Standard Webhooks).
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+        };
+        /**
+         * @description `evaluation.succeeded` | `evaluation.failed` | `evaluation.cancelled`: an evaluation ended; `batch.completed`: every item of a batch ended; `meta_evaluation.completed`: a meta-evaluation's report is ready.
+         * @enum {string}
+         */
+        WebhookEventType: "evaluation.succeeded" | "evaluation.failed" | "evaluation.cancelled" | "batch.completed" | "meta_evaluation.completed";
+        CreateWebhookEndpointRequest: {
+            /**
+             * @description An `https` URL of a public host. Refused with 400 `url_not_allowed` naming the rule: other schemes (plain `http` only to loopback when the deployment sets `WEBHOOK_ALLOW_LOOPBACK=true`), credentials in the URL, IP literals in private, loopback, link-local, CGNAT, multicast, reserved or cloud-metadata ranges (any IPv4 notation, IPv4-mapped IPv6 included).
+             * @example https://hooks.example.com/tribunal
+             */
+            url: string;
+            /**
+             * @description Event types to receive; absent or null = every type.
+             * @example [
+             *       "evaluation.succeeded",
+             *       "evaluation.failed"
+             *     ]
+             */
+            events?: components["schemas"]["WebhookEventType"][];
+            description?: string;
+        };
+        WebhookEndpointList: {
+            data: components["schemas"]["WebhookEndpoint"][];
+        };
+        WebhookEndpoint: {
+            id: string;
+            url: string;
+            events: components["schemas"]["WebhookEventType"][] | null;
+            description: string | null;
+            enabled: boolean;
+            disabledReason: string | null;
+            disabledAt: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        UpdateWebhookEndpointRequest: {
+            /**
+             * @description An `https` URL of a public host. Refused with 400 `url_not_allowed` naming the rule: other schemes (plain `http` only to loopback when the deployment sets `WEBHOOK_ALLOW_LOOPBACK=true`), credentials in the URL, IP literals in private, loopback, link-local, CGNAT, multicast, reserved or cloud-metadata ranges (any IPv4 notation, IPv4-mapped IPv6 included).
+             * @example https://hooks.example.com/tribunal
+             */
+            url?: string;
+            /**
+             * @description Event types to receive; absent or null = every type.
+             * @example [
+             *       "evaluation.succeeded",
+             *       "evaluation.failed"
+             *     ]
+             */
+            events?: components["schemas"]["WebhookEventType"][] | null;
+            description?: string | null;
+            /** @description `true` re-enables an endpoint disabled by a 410 or by hand; `false` disables it. */
+            enabled?: boolean;
+        };
+        RotatedSecret: {
+            id: string;
+            /**
+             * @description The signing secret (`whsec_` + base64), shown only in this answer: store it now. Verify deliveries with it (Standard Webhooks).
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+            previousSecretExpiresAt: string | null;
+        };
+        WebhookDeliveryList: {
+            data: components["schemas"]["WebhookDelivery"][];
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            nextCursor: string | null;
+        };
+        WebhookDelivery: {
+            id: string;
+            eventId: string;
+            eventType: components["schemas"]["WebhookEventType"];
+            subjectId: string;
+            endpointId: string | null;
+            url: string | null;
+            status: components["schemas"]["WebhookDeliveryStatus"];
+            attempts: number;
+            nextAttemptAt: string | null;
+            lastStatusCode: number | null;
+            lastError: string | null;
+            deliveredAt: string | null;
+            createdAt: string;
+            attemptLog: components["schemas"]["WebhookDeliveryAttempt"][];
+        };
+        /** @enum {string} */
+        WebhookDeliveryStatus: "pending" | "delivered" | "failed";
+        WebhookDeliveryAttempt: {
+            attempt: number;
+            at: string;
+            statusCode: number | null;
+            error: string | null;
+            durationMs: number;
+            responseExcerpt: string | null;
+        };
+        WebhookSigningSecretStatus: {
+            exists: boolean;
+            createdAt: string | null;
+            previousSecretExpiresAt: string | null;
+        };
+        WebhookSigningSecret: {
+            /**
+             * @description The signing secret (`whsec_` + base64), shown only in this answer: store it now. Verify deliveries with it (Standard Webhooks).
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+            createdAt: string;
+            previousSecretExpiresAt: string | null;
+        };
+        CreatedTrigger: {
+            id: string;
+            url: string;
+            description: string | null;
+            preset: string | null;
+            config: {
+                [key: string]: unknown;
+            } | null;
+            mapping: components["schemas"]["TriggerMapping"];
+            filter: components["schemas"]["TriggerFilter"];
+            webhook: components["schemas"]["OneOffWebhook"] & (Record<string, never> | null);
+            createdAt: string;
+            updatedAt: string;
+            /**
+             * @description The secret the sender signs with (Standard Webhooks, or as a GitHub webhook secret), shown only in this answer.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+        };
+        TriggerMapping: {
+            task: components["schemas"]["TaskMapping"];
+            metadata?: {
+                [key: string]: components["schemas"]["MappingRule"];
+            };
+        };
+        /** @description The task built from each incoming request: `kind` and a rule per task field (see `Task`). */
+        TaskMapping: {
+            /** @enum {string} */
+            kind: "pairwise";
+            question: components["schemas"]["MappingRule"];
+            answerA: components["schemas"]["MappingRule"];
+            answerB: components["schemas"]["MappingRule"];
+            reference?: components["schemas"]["MappingRule"];
+        } | {
+            /** @enum {string} */
+            kind: "pointwise";
+            source: components["schemas"]["MappingRule"];
+            context?: components["schemas"]["MappingRule"];
+            output: components["schemas"]["MappingRule"];
+            aspect: components["schemas"]["MappingRule"];
+        };
+        /** @description Where a field comes from: a JSON Pointer (`"/outputs/0/text"`); `{"template": "Q: {{/issue/title}}"}` (placeholders hold pointers; numbers and booleans are inserted as text, objects and arrays as JSON); or `{"value": …}`, a constant. */
+        MappingRule: string | {
+            template: string;
+        } | {
+            /** @description Any JSON value. */
+            value?: unknown;
+        };
+        /** @description Every condition must hold, else the request is acknowledged with 200 `{"ignored": true}` and nothing is created. */
+        TriggerFilter: components["schemas"]["TriggerFilterCondition"][] | null;
+        TriggerFilterCondition: {
+            /**
+             * @description A JSON Pointer (RFC 6901) into the incoming JSON.
+             * @example /pull_request/title
+             */
+            pointer: string;
+            /** @description Any JSON value. */
+            equals?: unknown;
+        } | {
+            /**
+             * @description A JSON Pointer (RFC 6901) into the incoming JSON.
+             * @example /pull_request/title
+             */
+            pointer: string;
+            in: unknown[];
+        } | {
+            /**
+             * @description A JSON Pointer (RFC 6901) into the incoming JSON.
+             * @example /pull_request/title
+             */
+            pointer: string;
+            exists: boolean;
+        };
+        CreateTriggerRequest: {
+            /** @description Preset id from GET /v1/methods. Its config is the base the `config` overrides merge into. */
+            preset?: string;
+            /** @description Overrides deep-merged over the preset's config (objects merge, arrays and scalars replace), or a full config with `method` when no preset is given. The result must satisfy MethodConfig. */
+            config?: components["schemas"]["MethodConfig"];
+            mapping: components["schemas"]["TriggerMapping"];
+            filter?: components["schemas"]["TriggerFilter"];
+            webhook?: components["schemas"]["OneOffWebhook"];
+            description?: string;
+        };
+        TriggerList: {
+            data: components["schemas"]["Trigger"][];
+        };
+        Trigger: {
+            id: string;
+            url: string;
+            description: string | null;
+            preset: string | null;
+            config: {
+                [key: string]: unknown;
+            } | null;
+            mapping: components["schemas"]["TriggerMapping"];
+            filter: components["schemas"]["TriggerFilter"];
+            webhook: components["schemas"]["OneOffWebhook"] & (Record<string, never> | null);
+            createdAt: string;
+            updatedAt: string;
+        };
+        HookIgnored: {
+            /** @enum {boolean} */
+            ignored: true;
+            reason: string;
+        };
+        HookAccepted: {
+            evaluationId: string;
+            status: components["schemas"]["EvaluationStatus"];
+            replayed: boolean;
+            links: components["schemas"]["EvaluationLinks"];
         };
     };
     responses: never;
@@ -2109,7 +2751,7 @@ export interface operations {
                     "application/json": components["schemas"]["EvaluationAccepted"];
                 };
             };
-            /** @description `invalid_json`, `invalid_request`, `invalid_config`, `unknown_preset`, `unknown_method`, `task_kind_unsupported`, `byok_disabled`: the body, a header or the query fails its schema (see `issues`), or the judge config is invalid for the task. */
+            /** @description `invalid_json`, `invalid_request`, `invalid_config`, `unknown_preset`, `unknown_method`, `task_kind_unsupported`, `byok_disabled`, `url_not_allowed`, `signing_secret_missing`: the body, a header or the query fails its schema (see `issues`), the judge config is invalid for the task, or a `webhook.url` is refused by the URL guard or cannot be signed yet. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2517,7 +3159,7 @@ export interface operations {
                     "application/json": components["schemas"]["MetaEvaluationAccepted"];
                 };
             };
-            /** @description `invalid_json`, `invalid_request`, `invalid_config`, `unknown_preset`, `unknown_method`, `task_kind_unsupported`, `byok_disabled`: the body, a header or the query fails its schema (see `issues`), or the judge config is invalid for the task. */
+            /** @description `invalid_json`, `invalid_request`, `invalid_config`, `unknown_preset`, `unknown_method`, `task_kind_unsupported`, `byok_disabled`, `url_not_allowed`, `signing_secret_missing`: the body, a header or the query fails its schema (see `issues`), the judge config is invalid for the task, or a `webhook.url` is refused by the URL guard or cannot be signed yet. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2949,6 +3591,1160 @@ export interface operations {
             };
         };
     };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing or unknown bearer token (only when the deployment sets API_KEYS). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description Registered; store `secret` now. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhookEndpoint"];
+                };
+            };
+            /** @description `invalid_json`, `invalid_request`, `url_not_allowed`: the body or the query fails its schema (see `issues`), or the URL guard refuses the URL (the message names the rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing or unknown bearer token (only when the deployment sets API_KEYS). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `limit_exceeded`: the tenant already has 20 endpoints. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: body over MAX_BODY_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: Content-Type is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Endpoint id (`we_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing or unknown bearer token (only when the deployment sets API_KEYS). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no webhook endpoint with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Endpoint id (`we_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing or unknown bearer token (only when the deployment sets API_KEYS). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no webhook endpoint with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Endpoint id (`we_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description `invalid_json`, `invalid_request`, `url_not_allowed`: the body or the query fails its schema (see `issues`), or the URL guard refuses the URL (the message names the rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing or unknown bearer token (only when the deployment sets API_KEYS). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no webhook endpoint with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: body over MAX_BODY_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: Content-Type is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Endpoint id (`we_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedSecret"];
+                };
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing or unknown bearer token (only when the deployment sets API_KEYS). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no webhook endpoint with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookEndpointDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Only deliveries in this status. */
+                status?: "pending" | "delivered" | "failed";
+                /** @description Page size, 1-100 (default 20). */
+                limit?: number;
+                /** @description The previous page's `nextCursor`. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Endpoint id (`we_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            /** @description `invalid_request`: an unknown or invalid query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing or unknown bearer token (only when the deployment sets API_KEYS). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no webhook endpoint with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    retryWebhookEndpointDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Endpoint id (`we_…`). */
+                id: string;
+                /** @description Delivery id (`dlv_…`). */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued again. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing or unknown bearer token (only when the deployment sets API_KEYS). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no webhook endpoint or delivery with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `endpoint_disabled`: the endpoint is disabled: re-enable it first. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Only deliveries in this status. */
+                status?: "pending" | "delivered" | "failed";
+                /** @description Only deliveries of events about this evaluation, batch or meta-evaluation id. */
+                subject?: string;
+                /** @description Only deliveries to this endpoint (`one-off` for one-off URLs). */
+                endpoint?: string;
+                /** @description Page size, 1-100 (default 20). */
+                limit?: number;
+                /** @description The previous page's `nextCursor`. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            /** @description `invalid_request`: an unknown or invalid query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing or unknown bearer token (only when the deployment sets API_KEYS). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Delivery id (`dlv_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued again. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing or unknown bearer token (only when the deployment sets API_KEYS). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no webhook delivery with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `endpoint_disabled`: its endpoint is disabled: re-enable it first. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhookSigningSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Status. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSigningSecretStatus"];
+                };
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing or unknown bearer token (only when the deployment sets API_KEYS). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createWebhookSigningSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSigningSecret"];
+                };
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing or unknown bearer token (only when the deployment sets API_KEYS). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTriggers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The triggers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TriggerList"];
+                };
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing or unknown bearer token (only when the deployment sets API_KEYS). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createTrigger: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTriggerRequest"];
+            };
+        };
+        responses: {
+            /** @description Created; give `secret` to the sender now. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedTrigger"];
+                };
+            };
+            /** @description `invalid_json`, `invalid_request`, `invalid_config`, `unknown_preset`, `unknown_method`, `task_kind_unsupported`, `url_not_allowed`, `signing_secret_missing`: the body fails its schema (see `issues`), the judge does not resolve or does not take the mapping's task kind, or the callback URL is refused or cannot be signed yet. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing or unknown bearer token (only when the deployment sets API_KEYS). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `limit_exceeded`: the tenant already has 100 triggers. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: body over MAX_BODY_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: Content-Type is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `llm_not_configured`: the deployment has no usable LLM settings. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTrigger: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Trigger id (`trg_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trigger. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Trigger"];
+                };
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing or unknown bearer token (only when the deployment sets API_KEYS). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no trigger with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteTrigger: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Trigger id (`trg_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing or unknown bearer token (only when the deployment sets API_KEYS). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no trigger with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateTriggerSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Trigger id (`trg_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedSecret"];
+                };
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing or unknown bearer token (only when the deployment sets API_KEYS). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no trigger with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    receiveHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Trigger id (`trg_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Valid, but the filter (or a GitHub `ping`) skips it: nothing created. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookIgnored"];
+                };
+            };
+            /** @description Accepted: the evaluation (also for a replayed delivery id). */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookAccepted"];
+                };
+            };
+            /** @description `invalid_json`, `invalid_request`, `invalid_config`, `task_kind_unsupported`: the body is not JSON, `X-GitHub-Delivery` is missing, or the mapped task does not suit the judge. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `invalid_signature`: missing, wrong or stale signature (timestamp more than 5 minutes away): nothing created. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no trigger with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `idempotency_conflict`: this delivery id was used before with a different body. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: body over MAX_BODY_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `mapping_failed`: the mapping cannot fill a task field from this body (the message names it): nothing created. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `llm_not_configured`: the deployment has no usable LLM settings. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getOpenApiDocument: {
         parameters: {
             query?: never;
@@ -2979,6 +4775,257 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    evaluationSucceededEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, so receivers deduplicate. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse values far from now (e.g. 5 minutes) to stop replays. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the `whsec_` secret; two space-separated signatures during a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "evaluation.succeeded";
+                    /** @description When the event happened (ISO 8601). */
+                    timestamp: string;
+                    data: components["schemas"]["EvaluationEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: Tribunal disables the endpoint and stops sending to it. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer: the delivery is retried with backoff. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    evaluationFailedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, so receivers deduplicate. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse values far from now (e.g. 5 minutes) to stop replays. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the `whsec_` secret; two space-separated signatures during a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "evaluation.failed";
+                    /** @description When the event happened (ISO 8601). */
+                    timestamp: string;
+                    data: components["schemas"]["EvaluationEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: Tribunal disables the endpoint and stops sending to it. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer: the delivery is retried with backoff. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    evaluationCancelledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, so receivers deduplicate. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse values far from now (e.g. 5 minutes) to stop replays. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the `whsec_` secret; two space-separated signatures during a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "evaluation.cancelled";
+                    /** @description When the event happened (ISO 8601). */
+                    timestamp: string;
+                    data: components["schemas"]["EvaluationEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: Tribunal disables the endpoint and stops sending to it. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer: the delivery is retried with backoff. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    batchCompletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, so receivers deduplicate. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse values far from now (e.g. 5 minutes) to stop replays. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the `whsec_` secret; two space-separated signatures during a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "batch.completed";
+                    /** @description When the event happened (ISO 8601). */
+                    timestamp: string;
+                    /** @description The batch summary, as `GET /v1/batches/{id}` shows it. */
+                    data: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: Tribunal disables the endpoint and stops sending to it. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer: the delivery is retried with backoff. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    metaEvaluationCompletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, so receivers deduplicate. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse values far from now (e.g. 5 minutes) to stop replays. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the `whsec_` secret; two space-separated signatures during a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "meta_evaluation.completed";
+                    /** @description When the event happened (ISO 8601). */
+                    timestamp: string;
+                    /** @description The meta-evaluation summary, as `GET /v1/meta-evaluations/{id}` shows it. */
+                    data: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: Tribunal disables the endpoint and stops sending to it. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer: the delivery is retried with backoff. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

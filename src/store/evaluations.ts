@@ -24,6 +24,8 @@ export interface NewEvaluation {
   requestHash: string | null;
   metaId: string | null;
   callsPlanned: number;
+  /** One-off callback URL (`webhook.url`, already accepted by the URL guard), or null/absent. */
+  webhookUrl?: string | null;
   /** Creation time, epoch ms. */
   now: number;
 }
@@ -65,6 +67,7 @@ const INSERT_COLUMNS = [
   'request_hash',
   'meta_id',
   'calls_planned',
+  'webhook_url',
   'created_at',
   'updated_at',
 ] as const;
@@ -87,6 +90,7 @@ function insertValues(e: NewEvaluation): (string | number | null)[] {
     e.requestHash,
     e.metaId,
     e.callsPlanned,
+    e.webhookUrl ?? null,
     e.now,
     e.now,
   ];

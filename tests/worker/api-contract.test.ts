@@ -18,6 +18,9 @@ import { ChatCompletionRequestSchema } from '../../src/openai/schemas.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api } from './api-fetch.js';
 import { testEnv } from './helpers.js';
+import { CreateWebhookEndpointSchema, UpdateWebhookEndpointSchema } from '../../src/webhooks/schemas.js';
+import { CreateTriggerRequestSchema } from '../../src/triggers/schemas.js';
+import { z as zod } from 'zod';
 
 const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
@@ -123,6 +126,11 @@ describe('request examples in the document', () => {
     cancelEvaluation: CancelRequestSchema,
     createEstimate: EstimateRequestSchema,
     createChatCompletion: ChatCompletionRequestSchema,
+    createWebhookEndpoint: CreateWebhookEndpointSchema,
+    updateWebhookEndpoint: UpdateWebhookEndpointSchema,
+    createTrigger: CreateTriggerRequestSchema,
+    // A sender's event: any JSON object (the trigger's mapping reads it).
+    receiveHook: zod.record(zod.string(), zod.unknown()),
   };
 
   it('every body example passes its schema, and every judge in one resolves and accepts its tasks', async () => {

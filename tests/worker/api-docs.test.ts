@@ -49,7 +49,7 @@ describe('service routes', () => {
     const req = doc.components.schemas.CreateEvaluationRequest;
     expect(req?.additionalProperties).toBe(false);
     expect(req?.required).toEqual(['task']);
-    expect(Object.keys(req?.properties ?? {}).sort()).toEqual(['budget', 'config', 'metadata', 'preset', 'task']);
+    expect(Object.keys(req?.properties ?? {}).sort()).toEqual(['budget', 'config', 'metadata', 'preset', 'task', 'webhook']);
     for (const id of ['Task', 'MethodConfig', 'Evaluation', 'VerdictSummary', 'Error', 'LabelledItem', 'AgreementReport', 'MetaEvaluation']) {
       expect(doc.components.schemas, id).toHaveProperty(id);
     }

@@ -31,6 +31,7 @@ import type { z } from 'zod';
 import { llmEnvOf } from '../../llm/settings.js';
 import { checkLlmConfig, planTask, resolveJudge } from './judge.js';
 import { checkBudgetPrices, withBudget } from '../../budgets/request.js';
+import { requireSigningSecret, requireWebhookUrl } from '../../webhooks/require.js';
 
 /** New evaluation id: `ev_` + 32 hex chars (a random UUID without dashes). */
 export function newId(prefix: 'ev' | 'me'): string {
@@ -75,6 +76,9 @@ export async function createEvaluationJob(
   checkLlmConfig(llmEnvOf(env), judge);
   checkBudgetPrices(llmEnvOf(env), judge);
   const callsPlanned = planTask(judge, request.task, 'task');
+  // A one-off callback: its URL passes the outbound guard, and the tenant can sign it.
+  const webhookUrl = request.webhook ? requireWebhookUrl(env, request.webhook.url, 'webhook.url') : null;
+  if (webhookUrl !== null) await requireSigningSecret(env, tenant, 'webhook.url');
   const id = newId('ev');
   const hash = idempotencyKey === null ? null : await requestHash(request);
   const now = Date.now();
@@ -90,6 +94,7 @@ export async function createEvaluationJob(
     requestHash: hash,
     metaId: null,
     callsPlanned,
+    webhookUrl,
     now,
   });
   if (!result.inserted) {
