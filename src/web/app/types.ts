@@ -55,3 +55,66 @@ export type Metadata = Schemas['Metadata'];
 export function metadataOf(e: { metadata: unknown }): Metadata | null {
   return e.metadata as Metadata | null;
 }
+
+/*
+ * Listing and batches (`GET /v1/evaluations`, `/v1/batches…`) are not in this branch's OpenAPI document
+ * yet: they are mirrored here from their zod schemas on the batches branch (src/api/listing.ts,
+ * src/batches/schemas.ts) until that branch lands; then each becomes `Schemas['…']` like the types
+ * above. Until then a deployment without those routes answers 404/405, which the pages show as "not
+ * available" (see ./views/unavailable.ts) instead of an error.
+ */
+
+/** Items of a batch by status; `pending` = not ended yet. */
+export interface BatchCounts { total: number; pending: number; ended: number; succeeded: number; failed: number; cancelled: number }
+/** `batch`, or `meta_evaluation` for a labelled batch. */
+export type BatchKind = 'batch' | 'meta_evaluation';
+/** A batch in `GET /v1/batches`. */
+export interface BatchSummary {
+  id: string;
+  kind: BatchKind;
+  status: 'running' | 'cancelling' | 'completed' | 'cancelled';
+  method: string;
+  preset: string | null;
+  counts: BatchCounts;
+  createdAt: string;
+  completedAt: string | null;
+  cancelRequestedAt: string | null;
+  links: { self: string; results: string; cancel: string };
+}
+/** Answer to `GET /v1/batches/{id}`. */
+export interface Batch extends BatchSummary {
+  webhook: { url: string } | null;
+  verdicts: { verdicts: number; winsA: number; winsB: number; ties: number; winRateA: number | null; winRateB: number | null; tieRate: number | null; meanScore: number | null };
+  usage: Schemas['UsageTotals'];
+}
+/** Answer to `GET /v1/batches`. */
+export interface BatchList { data: BatchSummary[]; nextCursor: string | null }
+/** One NDJSON line of `GET /v1/batches/{id}/results`. */
+export interface BatchResultLine {
+  index: number;
+  itemId: string | null;
+  evaluationId: string;
+  status: EvaluationStatus;
+  deleted: boolean;
+  metadata: Metadata | null;
+  verdict: VerdictSummary | null;
+  error: { code: string; message: string } | null;
+}
+/** An evaluation in `GET /v1/evaluations`: the verdict's headline only. */
+export interface EvaluationListItem {
+  id: string;
+  status: EvaluationStatus;
+  method: string;
+  preset: string | null;
+  taskKind: 'pairwise' | 'pointwise';
+  metadata: Metadata | null;
+  batchId: string | null;
+  metaId: string | null;
+  verdict: { winner: 'A' | 'B' | 'tie' | null; score: number | null; confidence: number } | null;
+  error: { code: string; message: string } | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+/** Answer to `GET /v1/evaluations`. */
+export interface EvaluationList { data: EvaluationListItem[]; nextCursor: string | null }

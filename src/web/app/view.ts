@@ -14,11 +14,11 @@ export interface ViewContext {
   /** The query part of the hash (`#/?status=failed`). */
   query: URLSearchParams;
   /** Goes to another page (`#/evaluations/ev_…`). */
-  navigate(hash: string): void;
+  navigate: (hash: string) => void;
   /** Says something to screen readers (a polite live region). */
-  announce(text: string): void;
+  announce: (text: string) => void;
   /** Reports an error from background work (a stream): a 401 shows the key form, others an error panel. */
-  fail(error: unknown): void;
+  fail: (error: unknown) => void;
 }
 
 /** A page: renders into `ctx.root`; a rejection is handled like {@link ViewContext.fail}. */
