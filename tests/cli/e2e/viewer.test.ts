@@ -16,7 +16,7 @@ import type { LocalStack } from '../../../src/cli/local-stack.js';
 import { REPO_ROOT, startLocalStack } from '../../../src/cli/local-stack.js';
 import type { MockServer } from '../../../src/llm/mock/node.js';
 import { startMockServer } from '../../../src/llm/mock/node.js';
-import { loadFairEval } from '../../../src/meta/datasets.js';
+import { loadFairEval, loadSummEval } from '../../../src/meta/datasets.js';
 import type { TestBrowser } from '../../web/browser.js';
 import { axeViolations, BROWSER_REQUIRED, CHROMIUM, CHROMIUM_INSTALLED, launchBrowser, screenshotDir } from '../../web/browser.js';
 
@@ -246,6 +246,25 @@ describe.skipIf(SKIP)('the viewer in headless Chromium', () => {
       expect(await page.locator('.table tbody tr', { hasText: items[0]!.id }).count()).toBe(1);
       expect(await axeViolations(page)).toEqual([]);
       await page.screenshot({ path: join(shots, 'meta-desktop.png'), fullPage: true });
+      await page.close();
+    });
+
+    it('shows a pointwise meta-evaluation\'s judge scores against the human ones in a scatter plot', async () => {
+      const items = loadSummEval('coherence').slice(0, 6).map((i) => ({ id: i.id, task: i.task, human: i.human, group: i.group }));
+      const created = await fetch(`${stack.url}/v1/meta-evaluations`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ preset: 'geval-summeval', items }) });
+      expect(created.status).toBe(202);
+      const { id } = (await created.json()) as { id: string };
+      const page = await browser.page(DESKTOP);
+      await page.goto(`${stack.url}/#/meta/${id}`);
+      await page.locator('svg.scatter').waitFor({ timeout: 90_000 });
+      const meta = (await (await fetch(`${stack.url}/v1/meta-evaluations/${id}`)).json()) as { items: { itemId: string; human: number; score: number | null }[] };
+      const scored = meta.items.filter((i) => i.score !== null);
+      expect(scored.length).toBeGreaterThan(0);
+      const tips = await page.locator('svg.scatter circle title').allTextContents();
+      expect(tips.sort()).toEqual(scored.map((i) => `${i.itemId}: human ${i.human}, judge ${i.score}`).sort());
+      expect(await axeViolations(page)).toEqual([]);
+      await page.screenshot({ path: join(shots, 'meta-pointwise-desktop.png'), fullPage: true });
+      expect(browser.errorsOf(page)).toEqual([]);
       await page.close();
     });
   });

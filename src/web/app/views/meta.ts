@@ -5,9 +5,11 @@
  * evaluation page.
  */
 import { getJson } from '../api.js';
-import { card, facts, idCode, progressBar, statusPill } from '../components.js';
+import type { ScatterPoint } from '../charts.js';
+import { scatterPlot } from '../charts.js';
+import { card, facts, idCode, progressBar, statusPill, winnerChip } from '../components.js';
 import { h, replaceChildren } from '../dom.js';
-import { formatAgo, formatInt, formatTime, shortId } from '../format.js';
+import { formatAgo, formatInt, formatScore, formatTime, shortId } from '../format.js';
 import type { MetaEvaluation } from '../types.js';
 import type { View, ViewContext } from '../view.js';
 import { setTitle, sleep } from '../view.js';
@@ -16,15 +18,40 @@ import { reportSections } from './report-view.js';
 /** How often a running meta-evaluation is read again, ms. */
 const POLL_MS = 2000;
 
+/** A pairwise label as a chip, a score as a number, nothing yet as a dash. */
+function label(v: string | number | null): Node {
+  if (v === null) return h('span', { class: 'muted' }, '—');
+  return typeof v === 'number' ? h('span', null, formatScore(v)) : winnerChip(v);
+}
+
 function itemsTable(m: MetaEvaluation): HTMLElement {
   return card(`Items (${formatInt(m.items.length)})`,
     h('div', { class: 'table-wrap table-scroll' },
       h('table', { class: 'table' },
-        h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Item'), h('th', { scope: 'col' }, 'Evaluation'), h('th', { scope: 'col' }, 'Status'))),
+        h('thead', null, h('tr', null, ['Item', 'Evaluation', 'Status', 'Human', 'Judge'].map((c) => h('th', { scope: 'col' }, c)))),
         h('tbody', null, m.items.map((i) => h('tr', null,
           h('th', { scope: 'row' }, i.itemId),
           h('td', null, h('a', { href: `#/evaluations/${encodeURIComponent(i.evaluationId)}` }, shortId(i.evaluationId))),
-          h('td', null, statusPill(i.status))))))));
+          h('td', null, statusPill(i.status)),
+          h('td', null, label(i.human)),
+          h('td', null, label(i.winner ?? i.score))))))));
+}
+
+/** Whole-number bounds around the values (a 1-5 scale stays 1-5; an empty list gives 0-1). */
+function domainOf(values: readonly number[]): [number, number] {
+  if (values.length === 0) return [0, 1];
+  const lo = Math.floor(Math.min(...values));
+  const hi = Math.ceil(Math.max(...values));
+  return lo === hi ? [lo - 1, hi + 1] : [lo, hi];
+}
+
+/** Pointwise: each scored item's judge score against its human score. */
+function scatterCard(m: MetaEvaluation): HTMLElement | null {
+  const points: ScatterPoint[] = m.items.flatMap((i) => (typeof i.human === 'number' && i.score !== null ? [{ x: i.human, y: i.score, label: i.itemId }] : []));
+  if (points.length === 0) return null;
+  const domain = domainOf(points.flatMap((p) => [p.x, p.y]));
+  return card('Judge against human', scatterPlot(points, domain, domain, `Judge score against human score, ${formatInt(points.length)} items`),
+    h('p', { class: 'muted small' }, 'One point per scored item (integer scores slightly jittered so equal pairs stay visible). On the diagonal, the judge gave the human\'s score.'));
 }
 
 function render(ctx: ViewContext, m: MetaEvaluation): void {
@@ -41,7 +68,7 @@ function render(ctx: ViewContext, m: MetaEvaluation): void {
           ['Progress', `${p.ended} of ${p.total} ended · ${p.succeeded} succeeded${p.failed > 0 ? ` · ${p.failed} failed` : ''}${p.cancelled > 0 ? ` · ${p.cancelled} cancelled` : ''}`],
         ], 'facts facts-inline')),
       m.report
-        ? h('div', { class: 'stack' }, reportSections(m.report))
+        ? h('div', { class: 'stack' }, reportSections(m.report), scatterCard(m))
         : card('Report', h('p', { class: 'muted' }, m.status === 'running' ? 'The report appears once every item has ended.' : 'No report: no item succeeded.'),
           progressBar(p.ended, p.total, 'Items ended')),
       itemsTable(m)));
