@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalStack } from '../../../src/cli/local-stack.js';
 import { REPO_ROOT, startLocalStack } from '../../../src/cli/local-stack.js';
@@ -160,11 +160,15 @@ describe.skipIf(SKIP)('the viewer in headless Chromium', () => {
       await page.close();
     });
 
-    it('without the listing API, the list pages say so and still open a page by its id', async () => {
+    it('on a deployment without the listing API, the list pages say so and still open a page by its id', async () => {
       const created = await fetch(`${stack.url}/v1/evaluations`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ preset: 'fastchat-pair', task: { kind: 'pairwise', question: 'Capital of France?', answerA: 'Paris.', answerB: 'Lyon.' } }) });
       expect(created.status).toBe(202);
       const { id } = (await created.json()) as { id: string };
       const page = await browser.page(DESKTOP);
+      // An older Worker's answers to the list routes: its JSON 405 (POST only) and 404.
+      const refuse = (status: number, code: string) => (route: Route) => route.fulfill({ status, contentType: 'application/json', body: JSON.stringify({ error: { code, message: 'refused by the test' } }) });
+      await page.route(/\/v1\/evaluations\?/, refuse(405, 'method_not_allowed'));
+      await page.route(/\/v1\/batches\?/, refuse(404, 'not_found'));
       for (const [hash, endpoint] of [['#/batches', 'GET /v1/batches'], ['#/', 'GET /v1/evaluations']] as const) {
         await page.goto(`${stack.url}/${hash}`);
         await page.getByRole('heading', { name: 'Not available on this deployment' }).waitFor();
