@@ -10,7 +10,7 @@ import { badge, statusPill, winnerChip } from '../components.js';
 import { isTerminal } from '../debate.js';
 import { h, replaceChildren } from '../dom.js';
 import { formatAgo, formatDuration, formatPct, formatScore, formatTime, shortId } from '../format.js';
-import type { EvaluationList, EvaluationListItem, MethodsResponse } from '../types.js';
+import type { EvaluationList, EvaluationListItem, EvaluationStatus, MethodsResponse } from '../types.js';
 import type { View, ViewContext } from '../view.js';
 import { setTitle, sleep } from '../view.js';
 import { isUnavailable, renderUnavailable } from './unavailable.js';
@@ -22,7 +22,8 @@ type Filter = (typeof FILTERS)[number];
 /** How often a first page with unfinished evaluations is read again, ms. */
 const REFRESH_MS = 3000;
 
-const STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'];
+/** Every status, in lifecycle order: a status the API adds, renames or drops fails the type check here. */
+const STATUSES = Object.keys({ queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 } satisfies Record<EvaluationStatus, 0>);
 
 /** The API query for the filters in the hash (dates as ISO times, start of day UTC). */
 export function listQuery(query: URLSearchParams, cursor: string | null): string {
