@@ -57,40 +57,36 @@ export function metadataOf(e: { metadata: unknown }): Metadata | null {
 }
 
 /*
- * Listing and batches (`GET /v1/evaluations`, `/v1/batches…`) are not in this branch's OpenAPI document
- * yet: they are mirrored here from their zod schemas on the batches branch (src/api/listing.ts,
- * src/batches/schemas.ts) until that branch lands; then each becomes `Schemas['…']` like the types
- * above. Until then a deployment without those routes answers 404/405, which the pages show as "not
- * available" (see ./views/unavailable.ts) instead of an error.
+ * Listing and batches (`GET /v1/evaluations`, `/v1/batches…`) come from another branch (w2-batches).
+ * Each type below is the generated schema of that name once the OpenAPI document has it (after that
+ * branch is merged and `npm run client:types` ran), and until then a mirror of its zod schema
+ * (src/api/listing.ts, src/batches/schemas.ts on that branch): so the pages build either way, and once
+ * the routes exist they are type-checked against the real schemas with no edit here. A deployment
+ * without those routes answers 404/405, which the pages show as "not available" (./views/unavailable.ts).
  */
 
-/** Items of a batch by status; `pending` = not ended yet. */
-export interface BatchCounts { total: number; pending: number; ended: number; succeeded: number; failed: number; cancelled: number }
-/** `batch`, or `meta_evaluation` for a labelled batch. */
-export type BatchKind = 'batch' | 'meta_evaluation';
-/** A batch in `GET /v1/batches`. */
-export interface BatchSummary {
+/** The document's schema `K` when it has one, else the mirror `F`. */
+type FromDocument<K extends string, F> = Schemas extends Record<K, infer T> ? T : F;
+
+interface BatchCountsMirror { total: number; pending: number; ended: number; succeeded: number; failed: number; cancelled: number }
+interface BatchSummaryMirror {
   id: string;
-  kind: BatchKind;
+  kind: 'batch' | 'meta_evaluation';
   status: 'running' | 'cancelling' | 'completed' | 'cancelled';
   method: string;
   preset: string | null;
-  counts: BatchCounts;
+  counts: BatchCountsMirror;
   createdAt: string;
   completedAt: string | null;
   cancelRequestedAt: string | null;
   links: { self: string; results: string; cancel: string };
 }
-/** Answer to `GET /v1/batches/{id}`. */
-export interface Batch extends BatchSummary {
+interface BatchMirror extends BatchSummaryMirror {
   webhook: { url: string } | null;
   verdicts: { verdicts: number; winsA: number; winsB: number; ties: number; winRateA: number | null; winRateB: number | null; tieRate: number | null; meanScore: number | null };
   usage: Schemas['UsageTotals'];
 }
-/** Answer to `GET /v1/batches`. */
-export interface BatchList { data: BatchSummary[]; nextCursor: string | null }
-/** One NDJSON line of `GET /v1/batches/{id}/results`. */
-export interface BatchResultLine {
+interface BatchResultLineMirror {
   index: number;
   itemId: string | null;
   evaluationId: string;
@@ -100,8 +96,7 @@ export interface BatchResultLine {
   verdict: VerdictSummary | null;
   error: { code: string; message: string } | null;
 }
-/** An evaluation in `GET /v1/evaluations`: the verdict's headline only. */
-export interface EvaluationListItem {
+interface EvaluationListItemMirror {
   id: string;
   status: EvaluationStatus;
   method: string;
@@ -116,5 +111,19 @@ export interface EvaluationListItem {
   startedAt: string | null;
   finishedAt: string | null;
 }
+
 /** Answer to `GET /v1/evaluations`. */
-export interface EvaluationList { data: EvaluationListItem[]; nextCursor: string | null }
+export type EvaluationList = FromDocument<'EvaluationList', { data: EvaluationListItemMirror[]; nextCursor: string | null }>;
+/** An evaluation in `GET /v1/evaluations`: the verdict's headline only. */
+export type EvaluationListItem = FromDocument<'EvaluationListItem', EvaluationListItemMirror>;
+/** Answer to `GET /v1/batches`. */
+export type BatchList = FromDocument<'BatchList', { data: BatchSummaryMirror[]; nextCursor: string | null }>;
+/** A batch in `GET /v1/batches`. */
+export type BatchSummary = FromDocument<'BatchSummary', BatchSummaryMirror>;
+/**
+ * Answer to `GET /v1/batches/{id}`, with `webhook` as the schema means it (the generator writes a
+ * nullable `$ref` in a way whose null reads as impossible: see {@link metadataOf}).
+ */
+export type Batch = Omit<FromDocument<'Batch', BatchMirror>, 'webhook'> & { webhook: { url: string } | null };
+/** One NDJSON line of `GET /v1/batches/{id}/results`. */
+export type BatchResultLine = FromDocument<'BatchResultLine', BatchResultLineMirror>;

@@ -183,6 +183,49 @@ describe.skipIf(SKIP)('the viewer in headless Chromium', () => {
       await page.close();
     });
 
+    it('lists evaluations and batches with filters, and shows a batch with its verdicts and results', async ({ skip }) => {
+      // The listing and batch routes come from another branch: until it is merged this test is reported
+      // as skipped (the test above covers the pages without them); once they are in the API, it runs.
+      const doc = (await (await fetch(`${stack.url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
+      skip(doc.paths['/v1/batches'] === undefined, 'GET /v1/batches is not in this API yet (branch w2-batches)');
+      const items = ['q1', 'q2', 'q3', 'q4'].map((id, i) => ({ id, task: { kind: 'pairwise', question: `(${i}) Capital of France?`, answerA: 'Paris.', answerB: `Lyon ${i}.` }, metadata: { run: 'viewer-e2e' } }));
+      const created = await fetch(`${stack.url}/v1/batches`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ preset: 'fastchat-pair', items }) });
+      expect(created.status).toBe(202);
+      const { id } = (await created.json()) as { id: string };
+      const page = await browser.page(DESKTOP);
+
+      // Batches list → the batch's page, which follows it to completion.
+      await page.goto(`${stack.url}/#/batches`);
+      await page.getByRole('link', { name: id.slice(0, 12) }).first().click();
+      await page.waitForURL(new RegExp(`#/batches/${id}$`));
+      await expect.poll(() => page.locator('.title-row .pill').innerText(), { timeout: 90_000 }).toMatch(/completed/i);
+      await expect.poll(() => page.locator('.table tbody tr').count()).toBe(4);
+      const batch = (await (await fetch(`${stack.url}/v1/batches/${id}`)).json()) as { verdicts: { winsA: number; winsB: number; ties: number }; counts: { succeeded: number } };
+      expect(batch.counts.succeeded).toBe(4);
+      const bars = await page.locator('.dist-value').allTextContents();
+      expect(bars.map((t) => Number(t.split(' ')[0]))).toEqual([batch.verdicts.winsA, batch.verdicts.winsB, batch.verdicts.ties]);
+      for (const item of items) expect(await page.locator('.table tbody tr', { hasText: item.id }).count()).toBe(1);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.screenshot({ path: join(shots, 'batch-desktop.png'), fullPage: true });
+
+      // Evaluations list filtered by the batch, from the filter form; the filters stay in the URL.
+      await page.goto(`${stack.url}/#/`);
+      await page.locator('.list-table').waitFor();
+      await page.getByLabel('Batch').fill(id);
+      await page.getByLabel('Status').selectOption('succeeded');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await page.waitForURL(/#\/\?status=succeeded&batch=/);
+      await expect.poll(() => page.locator('.list-table tbody tr').count()).toBe(4);
+      expect(await page.locator('.list-table tbody tr', { hasText: 'succeeded' }).count()).toBe(4);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.screenshot({ path: join(shots, 'evaluations-desktop.png') });
+      // A metadata filter that matches nothing says so.
+      await page.goto(`${stack.url}/#/?metadata=run:nothing-like-this`);
+      await page.getByText('No evaluation matches these filters.').waitFor();
+      expect(browser.errorsOf(page)).toEqual([]);
+      await page.close();
+    });
+
     it('marks replies that never parsed, in the debate and in the verdict', async () => {
       const page = await browser.page(DESKTOP);
       await page.goto(`${stack.url}/#/new`);
