@@ -56,74 +56,15 @@ export function metadataOf(e: { metadata: unknown }): Metadata | null {
   return e.metadata as Metadata | null;
 }
 
-/*
- * Listing and batches (`GET /v1/evaluations`, `/v1/batches…`) come from another branch (w2-batches).
- * Each type below is the generated schema of that name once the OpenAPI document has it (after that
- * branch is merged and `npm run client:types` ran), and until then a mirror of its zod schema
- * (src/api/listing.ts, src/batches/schemas.ts on that branch): so the pages build either way, and once
- * the routes exist they are type-checked against the real schemas with no edit here. A deployment
- * without those routes answers 404/405, which the pages show as "not available" (./views/unavailable.ts).
- */
-
-/** The document's schema `K` when it has one, else the mirror `F`. */
-type FromDocument<K extends string, F> = Schemas extends Record<K, infer T> ? T : F;
-
-interface BatchCountsMirror { total: number; pending: number; ended: number; succeeded: number; failed: number; cancelled: number }
-interface BatchSummaryMirror {
-  id: string;
-  kind: 'batch' | 'meta_evaluation';
-  status: 'running' | 'cancelling' | 'completed' | 'cancelled';
-  method: string;
-  preset: string | null;
-  counts: BatchCountsMirror;
-  createdAt: string;
-  completedAt: string | null;
-  cancelRequestedAt: string | null;
-  links: { self: string; results: string; cancel: string };
-}
-interface BatchMirror extends BatchSummaryMirror {
-  webhook: { url: string } | null;
-  verdicts: { verdicts: number; winsA: number; winsB: number; ties: number; winRateA: number | null; winRateB: number | null; tieRate: number | null; meanScore: number | null };
-  usage: Schemas['UsageTotals'];
-}
-interface BatchResultLineMirror {
-  index: number;
-  itemId: string | null;
-  evaluationId: string;
-  status: EvaluationStatus;
-  deleted: boolean;
-  metadata: Metadata | null;
-  verdict: VerdictSummary | null;
-  error: { code: string; message: string } | null;
-}
-interface EvaluationListItemMirror {
-  id: string;
-  status: EvaluationStatus;
-  method: string;
-  preset: string | null;
-  taskKind: 'pairwise' | 'pointwise';
-  metadata: Metadata | null;
-  batchId: string | null;
-  metaId: string | null;
-  verdict: { winner: 'A' | 'B' | 'tie' | null; score: number | null; confidence: number } | null;
-  error: { code: string; message: string } | null;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-}
-
 /** Answer to `GET /v1/evaluations`. */
-export type EvaluationList = FromDocument<'EvaluationList', { data: EvaluationListItemMirror[]; nextCursor: string | null }>;
+export type EvaluationList = Schemas['EvaluationList'];
 /** An evaluation in `GET /v1/evaluations`: the verdict's headline only. */
-export type EvaluationListItem = FromDocument<'EvaluationListItem', EvaluationListItemMirror>;
+export type EvaluationListItem = Schemas['EvaluationListItem'];
 /** Answer to `GET /v1/batches`. */
-export type BatchList = FromDocument<'BatchList', { data: BatchSummaryMirror[]; nextCursor: string | null }>;
+export type BatchList = Schemas['BatchList'];
 /** A batch in `GET /v1/batches`. */
-export type BatchSummary = FromDocument<'BatchSummary', BatchSummaryMirror>;
-/**
- * Answer to `GET /v1/batches/{id}`, with `webhook` as the schema means it (the generator writes a
- * nullable `$ref` in a way whose null reads as impossible: see {@link metadataOf}).
- */
-export type Batch = Omit<FromDocument<'Batch', BatchMirror>, 'webhook'> & { webhook: { url: string } | null };
+export type BatchSummary = Schemas['BatchSummary'];
+/** Answer to `GET /v1/batches/{id}` (`webhook` and `budget` as the schema means them: see {@link metadataOf}). */
+export type Batch = Omit<Schemas['Batch'], 'webhook' | 'budget'> & { webhook: Schemas['OneOffWebhook'] | null; budget: Schemas['Budget'] | null };
 /** One NDJSON line of `GET /v1/batches/{id}/results`. */
-export type BatchResultLine = FromDocument<'BatchResultLine', BatchResultLineMirror>;
+export type BatchResultLine = Schemas['BatchResultLine'];
