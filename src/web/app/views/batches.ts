@@ -129,6 +129,16 @@ function summary(b: Batch, lines: readonly BatchResultLine[]): HTMLElement {
       card('Cost', facts([['LLM calls', formatInt(b.usage.calls)], ['Tokens', `${formatInt(b.usage.promptTokens)} in · ${formatInt(b.usage.completionTokens)} out`], ['Cost', formatUsd(b.usage.costUsd)]]))));
 }
 
+/** A batch's budget in words, and when it ran out (items not started then fail `budget_exceeded`). */
+function budgetText(b: NonNullable<Batch['budget']>, exhaustedAt: string | null): string {
+  const parts = [
+    b.maxCostUsd !== undefined ? formatUsd(b.maxCostUsd) : null,
+    b.maxCalls !== undefined ? `${formatInt(b.maxCalls)} calls` : null,
+    b.maxTokens !== undefined ? `${formatInt(b.maxTokens)} tokens` : null,
+  ].filter((p) => p !== null);
+  return `at most ${parts.join(', ')}${exhaustedAt ? ` · used up ${formatTime(exhaustedAt)}` : ''}`;
+}
+
 /** One batch. */
 export const batchView: View = async (ctx) => {
   const id = ctx.params.id ?? '';
@@ -158,6 +168,7 @@ export const batchView: View = async (ctx) => {
         ['Created', h('time', { datetime: batch.createdAt, title: formatTime(batch.createdAt) }, formatAgo(batch.createdAt))],
         batch.completedAt ? ['Completed', formatTime(batch.completedAt)] : null,
         batch.webhook ? ['Webhook', batch.webhook.url] : null,
+        batch.budget ? ['Budget', budgetText(batch.budget, batch.budgetExhaustedAt)] : null,
       ], 'facts facts-inline'));
     cancel.hidden = batch.status !== 'running';
     replaceChildren(summarySlot, summary(batch, page.lines));
