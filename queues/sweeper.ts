@@ -2,12 +2,15 @@
  * @module
  * The sweeper (cron): evaluations still `queued`/`running` whose `updated_at` is older than
  * `STALL_SECONDS` are re-kicked by calling their object's idempotent `start(id)` directly (a lost queue
- * message, an alarm that gave up, an object reset mid-step). Bounded per run.
+ * message, an alarm that gave up, an object reset mid-step). Bounded per run. A queued row whose tenant is
+ * at its running cap is left waiting (src/tenants/admission.ts).
  */
 import type { Bindings } from '../src/env.js';
 import { log, messageOf } from '../src/pipeline/log.js';
 import { evaluationStub } from '../src/pipeline/stub.js';
 import { findStalled, touch } from '../src/store/results.js';
+import { admit } from '../src/tenants/admission.js';
+import { deploymentDefaults } from '../src/tenants/limits.js';
 
 /** What one sweep did. */
 export interface SweepReport {
@@ -36,6 +39,12 @@ export async function sweep(env: Bindings): Promise<SweepReport> {
   await Promise.all(
     ids.map(async (id) => {
       try {
+        // The tenant's running cap holds here too: at the cap a queued row keeps waiting (its message comes
+        // back); touched, so a tenant with many waiting rows does not fill every run's batch.
+        if ((await admit(env.DB, id, deploymentDefaults(env).maxRunning, now)) === 'waiting') {
+          await touch(env.DB, id, now);
+          return;
+        }
         const r = await evaluationStub(env, id).start(id);
         // Pushes the row out of the stalled window so the next run does not re-kick it at once.
         await touch(env.DB, id, now);

@@ -1,7 +1,8 @@
 /**
  * @module
  * The Worker entry: the HTTP API (`fetch`), the job and dead-letter queue consumers (`queue`, routed by
- * queue name), the sweeper (`scheduled`), and the `EvaluationDO` class.
+ * queue name), the sweeper (`scheduled`), and the Durable Object classes: `EvaluationDO`, `RateLimiterDO`
+ * (per-tenant request rates) and `ProviderGateDO` (per-provider adaptive concurrency).
  */
 import { handleDeadLetters, JOBS_DLQ } from '../queues/dead-letter.js';
 import { handleJobs } from '../queues/jobs.js';
@@ -11,6 +12,8 @@ import type { Bindings } from './env.js';
 import { log, messageOf } from './pipeline/log.js';
 
 export { EvaluationDO } from '../durable-objects/evaluation/index.js';
+export { ProviderGateDO } from '../durable-objects/provider-gate/index.js';
+export { RateLimiterDO } from '../durable-objects/rate-limiter/index.js';
 
 export default {
   fetch: (request, env, ctx) => app.fetch(request, env, ctx),

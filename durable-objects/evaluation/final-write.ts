@@ -7,6 +7,7 @@
 import { log, messageOf } from '../../src/pipeline/log.js';
 import { isTerminal } from '../../src/pipeline/status.js';
 import { readStatus, recordProgress, writeFinal } from '../../src/store/results.js';
+import { startNextWaiting } from '../../src/tenants/admission.js';
 import type { Loaded, Runtime } from './runtime.js';
 import { parseErrorsOf, verdictOf } from './runtime.js';
 import { parseStoredError, storedError } from './storage.js';
@@ -77,6 +78,8 @@ export class FinalWriter {
     this.rt.store.saveCounter('finalized', 1);
     log('info', 'evaluation.finalized', { evaluationId: l.meta.id, status: l.meta.status, calls: l.callsDone });
     this.rt.announceEnd(l);
+    // The ending freed the tenant's running slot: its oldest waiting evaluation starts now (src/tenants/admission.ts).
+    this.rt.ctx.waitUntil(startNextWaiting(this.rt.env, l.meta.tenant));
   }
 
   /**

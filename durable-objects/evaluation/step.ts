@@ -8,6 +8,7 @@ import type { LlmCallRequest, LlmCallResult, LlmFunction } from '../../src/engin
 import { runCallPool } from '../../src/engine/pool.js';
 import { applyResult, outcome, readyCalls } from '../../src/engine/protocol.js';
 import { createLlm } from '../../src/llm/client.js';
+import { providerGateOf } from '../../src/tenants/provider-gate.js';
 import { llmEnvOf, LlmSettingsError, settingsFromEnv } from '../../src/llm/settings.js';
 import { log, messageOf } from '../../src/pipeline/log.js';
 import { isTerminal } from '../../src/pipeline/status.js';
@@ -194,7 +195,9 @@ export class Stepper {
   private llmFn(l: Loaded): LlmFunction | null {
     if (this.llm) return this.llm;
     try {
-      this.llm = createLlm(settingsFromEnv(llmEnvOf(this.rt.env)));
+      // Every attempt waits for a slot of its provider's adaptive concurrency limit (src/tenants/provider-gate.ts).
+      const gate = providerGateOf(this.rt.env, { tenant: l.meta.tenant, evaluationId: l.meta.id });
+      this.llm = createLlm(settingsFromEnv(llmEnvOf(this.rt.env)), gate ? { gate } : {});
       return this.llm;
     } catch (e) {
       if (!(e instanceof LlmSettingsError)) throw e;

@@ -12,7 +12,9 @@
  *
  * Every route is an `@hono/zod-openapi` definition, so the OpenAPI document (`GET /openapi.json`, ./openapi.ts)
  * is generated from the same definitions that validate requests and type this client. Public: `/health`,
- * `/openapi.json`, `/docs`. Everything under `/v1` needs a bearer token when the `API_KEYS` secret is set.
+ * `/openapi.json`, `/docs`. Everything under `/v1` needs a bearer token when `ADMIN_TOKEN` or `API_KEYS` is
+ * set (./middleware/auth.ts), and each route one scope (`requireScope` in its definition); requests of a key
+ * are rate-limited (./middleware/rate-limit.ts).
  * Errors are always `{ error: { code, message, issues? } }` (./errors.ts); a known path with another method
  * is 405 with `Allow` (./method-not-allowed.ts).
  */
@@ -21,19 +23,23 @@ import type { Hono, Schema } from 'hono';
 import { onError, validationHook } from './errors.js';
 import { notFoundOrMethodNotAllowed } from './method-not-allowed.js';
 import { auth } from './middleware/auth.js';
+import { rateLimit } from './middleware/rate-limit.js';
 import { requestId } from './middleware/request-id.js';
 import { openApiDocument, openApiRoute } from './openapi.js';
+import { admin } from './routes/admin.js';
 import { evaluations } from './routes/evaluations.js';
 import { metaEvaluations } from './routes/meta-evaluations.js';
 import { methods } from './routes/methods.js';
 import { service } from './routes/service.js';
+import { usage } from './routes/usage.js';
 import type { AppEnv } from './types.js';
 
 /** The API as a hono app: `app.fetch(request, env, ctx)`. Validation failures go through {@link validationHook}. */
 export const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 
 app.use(requestId());
-app.use('/v1/*', auth());
+// Who is calling (c.var.tenant, c.var.auth), then the key's request rate; each route checks its scope.
+app.use('/v1/*', auth(), rateLimit());
 app.onError(onError);
 app.notFound(notFoundOrMethodNotAllowed(() => app.routes));
 
@@ -43,6 +49,8 @@ const _routes = app
   .route('/v1/evaluations', evaluations)
   .route('/v1/methods', methods)
   .route('/v1/meta-evaluations', metaEvaluations)
+  .route('/v1/usage', usage)
+  .route('/v1/admin', admin)
   .openapi(openApiRoute, (c) => c.json(openApiDocument(app), 200));
 
 /** True for the input type of {@link NoQuery}-style query schemas (`{}` or `{ [k: string]: never }`). */

@@ -26,6 +26,8 @@ export interface NewEvaluation {
   callsPlanned: number;
   /** Creation time, epoch ms. */
   now: number;
+  /** The managed API key that created it (`key_…`), for usage by key; null or absent otherwise. */
+  keyId?: string | null;
 }
 
 /** An `evaluations` row as the API reads it. */
@@ -67,6 +69,7 @@ const INSERT_COLUMNS = [
   'calls_planned',
   'created_at',
   'updated_at',
+  'key_id',
 ] as const;
 
 /** Bound parameters per inserted evaluation row. */
@@ -89,6 +92,7 @@ function insertValues(e: NewEvaluation): (string | number | null)[] {
     e.callsPlanned,
     e.now,
     e.now,
+    e.keyId ?? null,
   ];
 }
 

@@ -12,6 +12,7 @@ import { openApiDocument } from '../../src/api/openapi.js';
 import { CancelRequestSchema, CreateEvaluationRequestSchema, CreateMetaEvaluationRequestSchema } from '../../src/api/schemas.js';
 import { planTask, resolveJudge } from '../../src/api/services/judge.js';
 import { METHODS } from '../../src/engine/registry.js';
+import { CreateKeyRequestSchema, CreateTenantRequestSchema, UpdateTenantRequestSchema } from '../../src/tenants/schemas.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api } from './api-fetch.js';
 import { testEnv } from './helpers.js';
@@ -115,6 +116,9 @@ describe('request examples in the document', () => {
     createEvaluation: CreateEvaluationRequestSchema,
     createMetaEvaluation: CreateMetaEvaluationRequestSchema,
     cancelEvaluation: CancelRequestSchema,
+    adminCreateTenant: CreateTenantRequestSchema,
+    adminUpdateTenant: UpdateTenantRequestSchema,
+    adminCreateKey: CreateKeyRequestSchema,
   };
 
   it('every body example passes its schema, and every judge in one resolves and accepts its tasks', async () => {

@@ -6,6 +6,7 @@
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { byok } from '../middleware/byok.js';
+import { requireScope, scopeSecurity } from '../middleware/auth.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { CANCEL_EXAMPLES, CREATE_EVALUATION_EXAMPLES, FIELD_EXAMPLES } from '../examples.js';
 import {
@@ -25,7 +26,7 @@ import {
 } from '../services/evaluations.js';
 import type { AppEnv } from '../types.js';
 import { forwardEvents } from '../../pipeline/stub.js';
-import { BAD_QUERY, errorResponse, EvaluationIdParams, judgeBodyResponses, jsonResponse, notFound, NoQuery, v1Responses } from './common.js';
+import { BAD_QUERY, CREATE_TOO_MANY, errorResponse, EvaluationIdParams, judgeBodyResponses, jsonResponse, notFound, NoQuery, v1Responses } from './common.js';
 
 /** `Idempotency-Key`: 1-255 visible ASCII characters. */
 export const IdempotencyHeaderSchema = z.object({
@@ -58,7 +59,8 @@ const create = createRoute({
     '**Retries:** send an `Idempotency-Key`. A retry with the same key and body returns the same evaluation ' +
     '(202 again, header `Idempotent-Replayed: true`); the same key with another body is 409 `idempotency_conflict`. ' +
     'Without a key, a retry after a lost response creates a second evaluation.',
-  middleware: [byok(), jsonBody()] as const,
+  middleware: [requireScope('evaluations:write'), byok(), jsonBody()] as const,
+  security: scopeSecurity('evaluations:write'),
   request: {
     query: NoQuery,
     headers: IdempotencyHeaderSchema,
@@ -77,6 +79,7 @@ const create = createRoute({
         }),
       },
       409: errorResponse(['idempotency_conflict'], 'the `Idempotency-Key` was used with a different body.'),
+      429: CREATE_TOO_MANY,
     }),
   ),
 });
@@ -88,6 +91,8 @@ const get = createRoute({
   tags: ['evaluations'],
   summary: 'Get an evaluation',
   description: 'Status, progress (live from the Durable Object while running), the verdict without its transcript, usage and cost, and the error if it failed.',
+  middleware: [requireScope('read')] as const,
+  security: scopeSecurity('read'),
   request: { params: EvaluationIdParams, query: NoQuery },
   responses: v1Responses({ 200: jsonResponse(EvaluationSchema, 'The evaluation.'), 400: BAD_QUERY, 404: notFound('evaluation') }),
 });
@@ -99,6 +104,8 @@ const transcript = createRoute({
   tags: ['evaluations'],
   summary: 'Get the transcript',
   description: 'Every stored reply in recording order; `complete` is false until the evaluation ended.',
+  middleware: [requireScope('read')] as const,
+  security: scopeSecurity('read'),
   request: { params: EvaluationIdParams, query: NoQuery },
   responses: v1Responses({ 200: jsonResponse(TranscriptSchema, 'The transcript.'), 400: BAD_QUERY, 404: notFound('evaluation') }),
 });
@@ -110,7 +117,8 @@ const cancel = createRoute({
   tags: ['evaluations'],
   summary: 'Cancel an evaluation',
   description: 'No new LLM calls are made; calls already in flight are still recorded and billed. The body is optional.',
-  middleware: [jsonBody({ optional: true })] as const,
+  middleware: [requireScope('evaluations:write'), jsonBody({ optional: true })] as const,
+  security: scopeSecurity('evaluations:write'),
   request: {
     params: EvaluationIdParams,
     query: NoQuery,
@@ -134,6 +142,8 @@ const events = createRoute({
   description:
     'Server-sent events by default (`text/event-stream`); send `Upgrade: websocket` for a WebSocket with one JSON `{type, data}` frame per event. ' +
     'Everything so far is replayed first. Events: `status`, `call.started`, `call.finished`, `vote`, `verdict`; the stream closes after a terminal `status`.',
+  middleware: [requireScope('read')] as const,
+  security: scopeSecurity('read'),
   request: { params: EvaluationIdParams, query: NoQuery },
   responses: v1Responses({
     200: {
@@ -150,9 +160,16 @@ const events = createRoute({
 export const evaluations = new OpenAPIHono<AppEnv>()
   .openapi(create, async (c) => {
     const key = c.req.valid('header')['Idempotency-Key'] ?? null;
-    const { body, replayed } = await createEvaluationJob(c.env, c.var.tenant, c.req.valid('json'), key, (work) => {
-      c.executionCtx.waitUntil(work);
-    });
+    const { body, replayed } = await createEvaluationJob(
+      c.env,
+      c.var.tenant,
+      c.req.valid('json'),
+      key,
+      (work) => {
+        c.executionCtx.waitUntil(work);
+      },
+      { keyId: c.var.auth.keyId, limits: c.var.auth.limits },
+    );
     c.header('Location', body.links.self);
     // A replay answers exactly like the first request (202) and says so in a header.
     if (replayed) c.header('Idempotent-Replayed', 'true');

@@ -6,11 +6,12 @@ import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import type { z } from 'zod';
 import { CREATE_META_EVALUATION_EXAMPLES } from '../examples.js';
 import { byok } from '../middleware/byok.js';
+import { requireScope, scopeSecurity } from '../middleware/auth.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { CreateMetaEvaluationRequestSchema, MetaEvaluationAcceptedSchema, MetaEvaluationSchema } from '../schemas.js';
 import { createMetaEvaluation, viewMetaEvaluation } from '../services/meta.js';
 import type { AppEnv } from '../types.js';
-import { BAD_QUERY, judgeBodyResponses, jsonResponse, MetaEvaluationIdParams, notFound, NoQuery, v1Responses } from './common.js';
+import { BAD_QUERY, CREATE_TOO_MANY, judgeBodyResponses, jsonResponse, MetaEvaluationIdParams, notFound, NoQuery, v1Responses } from './common.js';
 
 const create = createRoute({
   method: 'post',
@@ -21,7 +22,8 @@ const create = createRoute({
   description:
     'Measures how well a judge agrees with human labels: 1-500 labelled items of one task kind with unique ids, one evaluation per item, ' +
     'all with the same judge. Errors about an item name it (`items.3.task`).',
-  middleware: [byok(), jsonBody()] as const,
+  middleware: [requireScope('evaluations:write'), byok(), jsonBody()] as const,
+  security: scopeSecurity('evaluations:write'),
   request: {
     query: NoQuery,
     body: {
@@ -29,7 +31,7 @@ const create = createRoute({
       content: { 'application/json': { schema: CreateMetaEvaluationRequestSchema, examples: CREATE_META_EVALUATION_EXAMPLES } },
     },
   },
-  responses: v1Responses(judgeBodyResponses({ 202: jsonResponse(MetaEvaluationAcceptedSchema, 'Accepted: every item is queued.') })),
+  responses: v1Responses(judgeBodyResponses({ 202: jsonResponse(MetaEvaluationAcceptedSchema, 'Accepted: every item is queued.'), 429: CREATE_TOO_MANY })),
 });
 
 const get = createRoute({
@@ -40,6 +42,8 @@ const get = createRoute({
   summary: 'Get a meta-evaluation',
   description:
     'Progress, and once every item ended the agreement report: accuracy and Cohen\'s κ for pairwise items; Pearson, Spearman and Kendall correlations for pointwise ones.',
+  middleware: [requireScope('read')] as const,
+  security: scopeSecurity('read'),
   request: { params: MetaEvaluationIdParams, query: NoQuery },
   responses: v1Responses({ 200: jsonResponse(MetaEvaluationSchema, 'The meta-evaluation.'), 400: BAD_QUERY, 404: notFound('meta-evaluation') }),
 });
@@ -47,7 +51,10 @@ const get = createRoute({
 /** Routes under `/v1/meta-evaluations`. */
 export const metaEvaluations = new OpenAPIHono<AppEnv>()
   .openapi(create, async (c) => {
-    const { id, itemsTotal } = await createMetaEvaluation(c.env, c.var.tenant, c.req.valid('json'));
+    const { id, itemsTotal } = await createMetaEvaluation(c.env, c.var.tenant, c.req.valid('json'), {
+      keyId: c.var.auth.keyId,
+      limits: c.var.auth.limits,
+    });
     const self = `/v1/meta-evaluations/${id}`;
     c.header('Location', self);
     const body: z.infer<typeof MetaEvaluationAcceptedSchema> = { id, status: 'running', itemsTotal, links: { self } };

@@ -14,7 +14,9 @@ import { ApiError } from '../errors.js';
 import type { CreateMetaEvaluationRequest, MetaEvaluation, MetaProgress } from '../schemas.js';
 import { isTerminal } from '../../pipeline/events.js';
 import { log, messageOf } from '../../pipeline/log.js';
-import { newId } from './evaluations.js';
+import type { CreatorInfo } from './evaluations.js';
+import { limitsFor, newId } from './evaluations.js';
+import { assertQuota } from '../../tenants/quota.js';
 import { llmEnvOf } from '../../llm/settings.js';
 import { checkLlmConfig, planTask, resolveJudge } from './judge.js';
 
@@ -30,12 +32,15 @@ export async function createMetaEvaluation(
   env: Bindings,
   tenant: string,
   request: CreateMetaEvaluationRequest,
+  creator: CreatorInfo = { keyId: null },
 ): Promise<{ id: string; itemsTotal: number }> {
   const judge = resolveJudge(request.preset, request.config);
   // Spread: Env has no index signature; the LLM layer reads it as a string map.
   checkLlmConfig(llmEnvOf(env), judge);
   const id = newId('me');
   const now = Date.now();
+  // Every item is an evaluation: all of them must fit under the tenant's monthly caps.
+  await assertQuota(env.DB, tenant, await limitsFor(env, tenant, creator.limits), request.items.length, now);
   const evaluations: NewEvaluation[] = request.items.map((item, i) => ({
     id: newId('ev'),
     tenant,
@@ -49,6 +54,7 @@ export async function createMetaEvaluation(
     metaId: id,
     callsPlanned: planTask(judge, item.task, `items.${i}.task`),
     now,
+    keyId: creator.keyId,
   }));
   await insertMetaEvaluation(env.DB, {
     id,
