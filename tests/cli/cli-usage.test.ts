@@ -8,6 +8,7 @@ import { freePort } from '../../src/cli/ports.js';
 
 const CLIS = {
   judge: 'src/cli/judge.ts',
+  admin: 'src/cli/admin.ts',
   'meta-eval': 'src/cli/meta-eval.ts',
   'mock-llm': 'src/llm/mock/cli.ts',
   start: 'src/cli/start.ts',

@@ -1,0 +1,197 @@
+/**
+ * Tenant bench: does a burst from one tenant slow another tenant's evaluations?
+ *
+ * Runs the whole service on the local stack (the deployed bundle on Miniflare, local D1 / Queues / Durable
+ * Objects, the mock LLM over HTTP at latency L) with `ADMIN_TOKEN` set, makes two tenants with the same
+ * per-key rate through the admin API, then:
+ * 1. baseline: the steady tenant alone submits one evaluation every `--steady-ms` for `--seconds`;
+ * 2. burst: the same again while the burst tenant submits at `--factor` × its rate for the same time.
+ * Prints the steady tenant's latency (accepted → verdict, the server's clock) in both phases, and for the
+ * burst tenant its 429s (the rate limit), accepted evaluations, the most it had running at once (its cap)
+ * and how long its accepted work took to drain.
+ *
+ * ```
+ * npm run bench:tenants -- [--latency 250] [--seconds 30] [--rate 60/60] [--factor 10] [--steady-ms 2000]
+ *   [--max-running 20] [--preset chateval-single]
+ * ```
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { intOption, parseCli, runCli, UsageError } from '../src/cli/args.js';
+import { startLocalStack } from '../src/cli/local-stack.js';
+
+const CLI = {
+  usage: `usage: npm run bench:tenants -- [options]
+
+One tenant bursts past its rate while another submits steadily: the steady tenant's latency with and
+without the burst, and the burst tenant's 429s (BENCHMARKS.md).
+
+  --latency L       mock LLM latency in ms (default 250)
+  --seconds S       length of each phase (default 30)
+  --rate N/W        both tenants' per-key rate: N requests per W seconds (default 60/60)
+  --factor F        the burst tenant sends F × its rate (default 10)
+  --steady-ms MS    the steady tenant submits one evaluation every MS (default 2000)
+  --max-running N   the burst tenant's running cap (default 20)
+  --preset P        preset of every evaluation (default chateval-single)
+  -h, --help        this text`,
+  options: {
+    latency: { type: 'string', default: '250' },
+    seconds: { type: 'string', default: '30' },
+    rate: { type: 'string', default: '60/60' },
+    factor: { type: 'string', default: '10' },
+    'steady-ms': { type: 'string', default: '2000' },
+    'max-running': { type: 'string', default: '20' },
+    preset: { type: 'string', default: 'chateval-single' },
+  },
+} as const;
+
+let parsed: ReturnType<typeof parseCli<typeof CLI.options>> | undefined;
+await runCli(CLI, (v) => {
+  if (!/^\d+\/\d+$/.test(v.rate)) throw new UsageError('--rate must be N/W, e.g. 60/60');
+  for (const name of ['latency', 'seconds', 'factor', 'steady-ms', 'max-running'] as const) intOption(v[name], name, 1);
+  parsed = v;
+  return undefined;
+});
+if (!parsed) process.exit();
+const values = parsed;
+const L = Number(values.latency);
+const SECONDS = Number(values.seconds);
+const [RATE_N, RATE_W] = values.rate.split('/').map(Number) as [number, number];
+const FACTOR = Number(values.factor);
+const STEADY_MS = Number(values['steady-ms']);
+const MAX_RUNNING = Number(values['max-running']);
+const PRESET = values.preset;
+const ADMIN_TOKEN = 'bench-admin-token';
+const MODEL = `mock-judge?latency=${L}`;
+
+function pct(xs: readonly number[], p: number): number {
+  if (xs.length === 0) return Number.NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] ?? Number.NaN;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function call(url: string, token: string, path: string, body?: unknown): Promise<Response> {
+  return fetch(`${url}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+
+async function json<T>(r: Response): Promise<T> {
+  if (!r.ok) throw new Error(`${r.status} ${await r.text()}`);
+  return (await r.json()) as T;
+}
+
+/** A tenant with one key, through the admin API. */
+async function tenant(url: string, name: string, maxRunning?: number): Promise<{ id: string; key: string }> {
+  const limits = { rateLimit: { requests: RATE_N, windowSeconds: RATE_W }, ...(maxRunning ? { maxRunning } : {}) };
+  const t = await json<{ id: string }>(await call(url, ADMIN_TOKEN, '/v1/admin/tenants', { name, limits }));
+  const k = await json<{ key: string }>(await call(url, ADMIN_TOKEN, '/v1/admin/keys', { tenantId: t.id, label: 'bench' }));
+  return { id: t.id, key: k.key };
+}
+
+let n = 0;
+function body(): unknown {
+  n += 1;
+  return {
+    preset: PRESET,
+    config: { defaults: { model: MODEL } },
+    task: { kind: 'pairwise', question: `(${n}) Which reply explains recursion better?`, answerA: `A function calling itself on a smaller input (${n}).`, answerB: `Recursion is when a loop repeats (${n}).` },
+  };
+}
+
+/** Submits at a fixed interval for `seconds`; returns accepted ids and refusals by status. */
+async function submitAtInterval(url: string, key: string, intervalMs: number, seconds: number): Promise<{ ids: string[]; statuses: Map<number, number> }> {
+  const ids: string[] = [];
+  const statuses = new Map<number, number>();
+  const pending: Promise<void>[] = [];
+  const start = Date.now();
+  for (let i = 0; Date.now() - start < seconds * 1000; i++) {
+    pending.push(
+      call(url, key, '/v1/evaluations', body()).then(async (r) => {
+        statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+        if (r.status === 202) ids.push(((await r.json()) as { id: string }).id);
+        else await r.body?.cancel();
+      }),
+    );
+    const next = start + (i + 1) * intervalMs;
+    await sleep(Math.max(0, next - Date.now()));
+  }
+  await Promise.all(pending);
+  return { ids, statuses };
+}
+
+interface Finished {
+  status: string;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+/** Waits for every evaluation to end; returns each one's accepted → verdict time (ms) and the last end. */
+async function settle(url: string, key: string, ids: readonly string[]): Promise<{ latencies: number[]; failed: number; lastEnd: number }> {
+  const done = new Map<string, Finished>();
+  const deadline = Date.now() + 600_000;
+  while (done.size < ids.length && Date.now() < deadline) {
+    for (const id of ids) {
+      if (done.has(id)) continue;
+      const v = await json<Finished>(await call(url, key, `/v1/evaluations/${id}`));
+      if (v.finishedAt) done.set(id, v);
+    }
+    if (done.size < ids.length) await sleep(500);
+  }
+  const ok = [...done.values()].filter((v) => v.status === 'succeeded' && v.finishedAt);
+  return {
+    latencies: ok.map((v) => Date.parse(v.finishedAt ?? '') - Date.parse(v.createdAt)),
+    failed: ids.length - ok.length,
+    lastEnd: Math.max(0, ...ok.map((v) => Date.parse(v.finishedAt ?? ''))),
+  };
+}
+
+const stack = await startLocalStack({ port: 0, mockPort: 0, persistTo: join(mkdtempSync(join(tmpdir(), 'tribunal-bench-tenants-')), 'state'), secrets: { ADMIN_TOKEN }, crons: false });
+try {
+  const { url } = stack;
+  const steady = await tenant(url, 'steady');
+  const burst = await tenant(url, 'burst', MAX_RUNNING);
+  const burstInterval = (RATE_W * 1000) / RATE_N / FACTOR;
+
+  process.stderr.write(`phase 1: steady tenant alone for ${SECONDS} s\n`);
+  const alone = await submitAtInterval(url, steady.key, STEADY_MS, SECONDS);
+  const aloneDone = await settle(url, steady.key, alone.ids);
+
+  process.stderr.write(`phase 2: steady tenant while the burst tenant sends ${FACTOR}× its rate for ${SECONDS} s\n`);
+  let mostRunning = 0;
+  const sampling = { on: true };
+  const sampler = (async () => {
+    while (sampling.on) {
+      const t = await json<{ current?: { running: number } }>(await call(url, ADMIN_TOKEN, `/v1/admin/tenants/${burst.id}`));
+      mostRunning = Math.max(mostRunning, t.current?.running ?? 0);
+      await sleep(200);
+    }
+  })();
+  const phaseStart = Date.now();
+  const [together, flood] = await Promise.all([submitAtInterval(url, steady.key, STEADY_MS, SECONDS), submitAtInterval(url, burst.key, burstInterval, SECONDS)]);
+  const [togetherDone, floodDone] = await Promise.all([settle(url, steady.key, together.ids), settle(url, burst.key, flood.ids)]);
+  sampling.on = false;
+  await sampler;
+
+  const sent = [...flood.statuses.values()].reduce((a, b) => a + b, 0);
+  const lines = [
+    `L = ${L} ms mock LLM latency; preset ${PRESET}; both tenants ${RATE_N} requests / ${RATE_W} s per key; burst tenant ${FACTOR}× that (one request every ${burstInterval.toFixed(0)} ms) for ${SECONDS} s, running cap ${MAX_RUNNING}; steady tenant one evaluation every ${STEADY_MS} ms; local stack (Miniflare)`,
+    '',
+    '| steady tenant | evaluations | failed | latency p50 (ms) | p95 (ms) | max (ms) |',
+    '|---|---|---|---|---|---|',
+    `| alone | ${alone.ids.length} | ${aloneDone.failed} | ${pct(aloneDone.latencies, 50)} | ${pct(aloneDone.latencies, 95)} | ${Math.max(...aloneDone.latencies)} |`,
+    `| during the burst | ${together.ids.length} | ${togetherDone.failed} | ${pct(togetherDone.latencies, 50)} | ${pct(togetherDone.latencies, 95)} | ${Math.max(...togetherDone.latencies)} |`,
+    '',
+    '| burst tenant | sent | 202 accepted | 429 rate_limited | other | most running at once | accepted work drained after (s) | latency p50 (ms) |',
+    '|---|---|---|---|---|---|---|---|',
+    `| ${FACTOR}× its rate | ${sent} | ${flood.statuses.get(202) ?? 0} | ${flood.statuses.get(429) ?? 0} | ${sent - (flood.statuses.get(202) ?? 0) - (flood.statuses.get(429) ?? 0)} | ${mostRunning} | ${((floodDone.lastEnd - phaseStart) / 1000).toFixed(1)} | ${pct(floodDone.latencies, 50)} |`,
+  ];
+  console.log(lines.join('\n'));
+} finally {
+  await stack.stop();
+}
