@@ -85,9 +85,15 @@ export async function startNextWaiting(env: Bindings, tenant: string): Promise<v
 
 /** Evaluations of `tenant` holding a running slot now. */
 export async function runningCount(db: D1Database, tenant: string): Promise<number> {
-  const row = await db
-    .prepare(`SELECT count(*) AS n FROM evaluations WHERE tenant = ? AND slot_at IS NOT NULL AND ${SQL_NOT_ENDED}`)
-    .bind(tenant)
-    .first<{ n: number }>();
-  return row?.n ?? 0;
+  return (await slotCounts(db, tenant)).running;
+}
+
+/** Evaluations of `tenant` holding a running slot, and queued ones waiting for one. */
+export async function slotCounts(db: D1Database, tenant: string): Promise<{ running: number; waiting: number }> {
+  const [running, waiting] = await db.batch([
+    db.prepare(`SELECT count(*) AS n FROM evaluations WHERE tenant = ? AND slot_at IS NOT NULL AND ${SQL_NOT_ENDED}`).bind(tenant),
+    db.prepare(`SELECT count(*) AS n FROM evaluations WHERE tenant = ? AND slot_at IS NULL AND status = 'queued'`).bind(tenant),
+  ]);
+  const n = (r: D1Result | undefined) => (r?.results[0] as { n: number } | undefined)?.n ?? 0;
+  return { running: n(running), waiting: n(waiting) };
 }

@@ -37,6 +37,7 @@ export const TenantCurrentSchema = z
     evaluationsThisMonth: z.number().int(),
     spendThisMonthUsd: z.number(),
     running: z.number().int().describe('Evaluations holding a running slot now.'),
+    waiting: z.number().int().describe('Queued evaluations waiting for a running slot (the tenant is at its cap).'),
     quotaResetAt: z.string().describe('When the monthly quotas reset: the first day of next month, 00:00 UTC.'),
   })
   .strict()

@@ -6,7 +6,7 @@
 import type { z } from '@hono/zod-openapi';
 import { ApiError, invalidRequest } from '../api/errors.js';
 import type { Bindings } from '../env.js';
-import { runningCount } from './admission.js';
+import { slotCounts } from './admission.js';
 import { newApiKey, newKeyId, newTenantId } from './ids.js';
 import type { TenantLimits } from './limits.js';
 import { effectiveLimits, NO_TENANT_LIMITS } from './limits.js';
@@ -36,8 +36,8 @@ export async function tenantView(env: Bindings, t: TenantRecord, withCurrent = f
   if (!withCurrent) return view;
   const now = Date.now();
   const { start, reset } = monthOf(now);
-  const [used, running] = await Promise.all([usageSince(env.DB, t.id, start), runningCount(env.DB, t.id)]);
-  return { ...view, current: { evaluationsThisMonth: used.evaluations, spendThisMonthUsd: used.spendUsd, running, quotaResetAt: iso(reset) } };
+  const [used, slots] = await Promise.all([usageSince(env.DB, t.id, start), slotCounts(env.DB, t.id)]);
+  return { ...view, current: { evaluationsThisMonth: used.evaluations, spendThisMonthUsd: used.spendUsd, ...slots, quotaResetAt: iso(reset) } };
 }
 
 /** A key as the admin API shows it (never the key itself). */
