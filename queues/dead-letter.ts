@@ -8,6 +8,7 @@ import type { Bindings } from '../src/env.js';
 import type { EvaluationError } from '../src/pipeline/events.js';
 import { log, messageOf } from '../src/pipeline/log.js';
 import { evaluationStub } from '../src/pipeline/stub.js';
+import { afterEnding } from '../src/store/on-end.js';
 import { markEnded } from '../src/store/results.js';
 import { JobMessageSchema, retryDelaySeconds } from './jobs.js';
 
@@ -36,6 +37,7 @@ async function handleDeadLetter(msg: Message, env: Bindings): Promise<void> {
       // The object itself may be what keeps failing: end the row in D1 directly.
       log('warn', 'dlq.object_unreachable', { evaluationId: id, error: messageOf(e) });
       status = (await markEnded(env.DB, id, 'failed', error, Date.now())) ? 'failed' : 'unchanged';
+      if (status === 'failed') await afterEnding(env, id);
     }
     log('warn', 'dlq.failed', { evaluationId: id, status });
     msg.ack();

@@ -1,15 +1,17 @@
 /**
  * @module
- * The Worker entry: the HTTP API (`fetch`), the job and dead-letter queue consumers (`queue`, routed by
- * queue name), the sweeper (`scheduled`), and the Durable Object classes: `EvaluationDO`, `RateLimiterDO`
- * (per-tenant request rates) and `ProviderGateDO` (per-provider adaptive concurrency).
+ * The Worker entry: the HTTP API (`fetch`), the job, webhook and dead-letter queue consumers (`queue`,
+ * routed by queue name), the sweeper (`scheduled`), and the Durable Object classes: `EvaluationDO`,
+ * `RateLimiterDO` (per-tenant request rates) and `ProviderGateDO` (per-provider adaptive concurrency).
  */
 import { handleDeadLetters, JOBS_DLQ } from '../queues/dead-letter.js';
 import { handleJobs } from '../queues/jobs.js';
 import { sweep } from '../queues/sweeper.js';
+import { handleWebhookDeadLetters, handleWebhookDeliveries, WEBHOOKS_DLQ, WEBHOOKS_QUEUE } from '../queues/webhooks.js';
 import { app } from './api/app.js';
 import type { Bindings } from './env.js';
 import { log, messageOf } from './pipeline/log.js';
+import { sweepDeliveries } from './webhooks/dispatch.js';
 
 export { EvaluationDO } from '../durable-objects/evaluation/index.js';
 export { ProviderGateDO } from '../durable-objects/provider-gate/index.js';
@@ -19,6 +21,8 @@ export default {
   fetch: (request, env, ctx) => app.fetch(request, env, ctx),
   async queue(batch, env, _ctx): Promise<void> {
     if (batch.queue === JOBS_DLQ) await handleDeadLetters(batch, env);
+    else if (batch.queue === WEBHOOKS_QUEUE) await handleWebhookDeliveries(batch, env);
+    else if (batch.queue === WEBHOOKS_DLQ) await handleWebhookDeadLetters(batch, env);
     else await handleJobs(batch, env);
   },
   scheduled(_controller, env, ctx): Promise<void> {
@@ -30,6 +34,8 @@ export default {
         // findStalled (D1) can throw; the next cron run retries, but the failure must show in the logs.
         .catch((e: unknown) => { log('error', 'sweeper.failed', { error: messageOf(e) }); }),
     );
+    // Webhook deliveries overdue in D1 (a lost queue message): re-enqueued; the next run retries a failure.
+    ctx.waitUntil(sweepDeliveries(env).catch((e: unknown) => { log('error', 'webhooks.sweep_failed', { error: messageOf(e) }); }));
     return Promise.resolve();
   },
 } satisfies ExportedHandler<Bindings>;

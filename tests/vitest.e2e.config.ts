@@ -9,7 +9,7 @@ export default defineConfig({
   test: {
     name: 'e2e',
     root: new URL('..', import.meta.url).pathname,
-    include: ['tests/cli/e2e/**/*.test.ts'],
+    include: ['tests/cli/e2e/**/*.test.ts', 'tests/client/e2e/**/*.test.ts'],
     environment: 'node',
     fileParallelism: false,
     testTimeout: 180_000,

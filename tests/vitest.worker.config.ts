@@ -1,6 +1,7 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
 import { bindingsOverDevVars } from '../src/cli/worker-options.js';
+import { startWebhookReceiver } from './support/webhook-receiver.js';
 import { startTestMockServer } from './worker/mock-llm-server.js';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -8,6 +9,8 @@ const configPath = `${root}wrangler.toml`;
 const migrations = await readD1Migrations(`${root}migrations`);
 // The mock LLM runs in this (Node) process; Worker code reaches it over real HTTP through LLM_BASE_URL.
 const mock = await startTestMockServer();
+// Webhook receiver for tests/worker/webhooks-*.test.ts: verifies deliveries with the standardwebhooks package.
+const receiver = await startWebhookReceiver();
 
 export default defineConfig({
   plugins: [
@@ -29,6 +32,9 @@ export default defineConfig({
           LLM_TIMEOUT_MS: '5000',
           // A deployment key of no known shape: the mock can echo it, and only literal redaction removes it.
           LLM_API_KEY: 'tribunal-test-deployment-key-4c1f9e27',
+          TEST_RECEIVER_URL: receiver.url,
+          // The receiver listens on 127.0.0.1 over plain http, as a local stack's receivers do.
+          WEBHOOK_ALLOW_LOOPBACK: 'true',
         },
       },
     }),

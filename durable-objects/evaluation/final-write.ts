@@ -6,6 +6,7 @@
  */
 import { log, messageOf } from '../../src/pipeline/log.js';
 import { isTerminal } from '../../src/pipeline/status.js';
+import { afterEnding } from '../../src/store/on-end.js';
 import { readStatus, recordProgress, writeFinal } from '../../src/store/results.js';
 import { startNextWaiting } from '../../src/tenants/admission.js';
 import type { Loaded, Runtime } from './runtime.js';
@@ -70,6 +71,8 @@ export class FinalWriter {
       // Nothing changed: D1 had ended the row already (the DLQ fallback, or this object's own markEnded)
       // or it is gone. Subscribers and the snapshot must show what D1 shows, not what was decided here.
       if (!changed && !(await this.adoptD1End(l))) return;
+      // After the commit (or finding D1 ended): hand the ending's webhook deliveries to their queue.
+      this.rt.ctx.waitUntil(afterEnding(this.rt.env, l.meta.id));
     } catch (e) {
       await this.writeFailed(l, e);
       return;

@@ -18,6 +18,7 @@ import type { StatusResult } from '../../src/pipeline/rpc.js';
 import type { EndStatus, EvaluationStatus } from '../../src/pipeline/status.js';
 import { isTerminal } from '../../src/pipeline/status.js';
 import type { StartJob } from '../../src/store/results.js';
+import { afterEnding } from '../../src/store/on-end.js';
 import { loadJob, markEnded, markRunning, readStatus } from '../../src/store/results.js';
 import { notRunEvent } from './events.js';
 import type { FinalWriter } from './final-write.js';
@@ -77,7 +78,7 @@ export class Lifecycle {
     if (isTerminal(l.meta.status)) return { status: l.meta.status };
     this.rt.setTerminal(l, status, error);
     // D1 shows the end at once; transcript and usage of calls still in flight follow in the final write.
-    await markEnded(this.rt.env.DB, l.meta.id, status, error, Date.now());
+    if (await markEnded(this.rt.env.DB, l.meta.id, status, error, Date.now())) this.rt.ctx.waitUntil(afterEnding(this.rt.env, l.meta.id));
     await this.afterEnd(l);
     return { status };
   }
@@ -217,6 +218,7 @@ export class Lifecycle {
       return { status: marker.status };
     }
     if (await markEnded(this.rt.env.DB, marker.id, marker.status, parseStoredError(marker.error), Date.now())) {
+      this.rt.ctx.waitUntil(afterEnding(this.rt.env, marker.id));
       this.announceEnded(this.rt.store.ended() ?? marker);
       return { status: marker.status };
     }

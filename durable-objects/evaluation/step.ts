@@ -4,7 +4,9 @@
  * (src/engine/pool.ts), storing each result the moment it arrives and before anything else happens,
  * then re-arm while work remains. A stored result is never requested again.
  */
-import type { LlmCallRequest, LlmCallResult, LlmFunction } from '../../src/engine/call.js';
+import { budgetAdmission, budgetOf, loadCallMeter } from '../../src/budgets/gate.js';
+import type { LlmCallRequest, LlmCallResult, LlmError, LlmFunction } from '../../src/engine/call.js';
+import type { Admission } from '../../src/engine/pool.js';
 import { runCallPool } from '../../src/engine/pool.js';
 import { applyResult, outcome, readyCalls } from '../../src/engine/protocol.js';
 import { createLlm } from '../../src/llm/client.js';
@@ -34,6 +36,8 @@ export function stepBudgetMs(raw: string | undefined): number {
 /** The alarm's work for one instance. */
 export class Stepper {
   private llm: LlmFunction | null = null;
+  /** The budget check (src/budgets/gate.ts), made on the first step of an evaluation with a budget. */
+  private admission: ReturnType<typeof budgetAdmission> | null = null;
 
   constructor(
     private readonly rt: Runtime,
@@ -117,13 +121,16 @@ export class Stepper {
    * each newly ready call as soon as a result makes it ready (no alarm hop between dependent calls: a
    * hop cost 10-40 ms locally). New calls are launched only within the step budget (`STEP_BUDGET_MS`);
    * the first round always is. Calls in flight in another invocation of this instance are skipped.
-   * @returns `ran` once calls were launched; when the first round found nothing to launch, `in_flight`
-   *   if this instance has calls in flight, else `stuck`.
+   * A budget (`config.budget`, src/budgets/gate.ts) may hold a call back while others are in flight, or
+   * refuse it: the refusal is stored as its result (`budget_exceeded`, no LLM call).
+   * @returns `ran` once calls were launched or refused; when the first round found nothing to launch,
+   *   `in_flight` if this instance has calls in flight, else `stuck`.
    */
   private async pool(l: Loaded): Promise<'ran' | 'in_flight' | 'stuck'> {
     const budget = stepBudgetMs(this.rt.env.STEP_BUDGET_MS);
+    const admit = await this.budgetCheck(l);
     const began = Date.now();
-    const { launched } = await runCallPool({
+    const { launched, refused } = await runCallPool({
       concurrency: MAX_PARALLEL_CALLS,
       // Re-checked after every await: a cancel or an outcome stops new launches at once.
       ready: () => {
@@ -134,9 +141,28 @@ export class Stepper {
       skip: (id) => this.rt.inFlight.has(id),
       more: () => Date.now() - began < budget,
       run: (request) => this.call(l, request),
+      ...(admit ? { admit, refuse: (request: LlmCallRequest, error: LlmError) => { this.refuse(l, request, error); } } : {}),
     });
-    if (launched > 0) return 'ran';
+    if (launched > 0 || refused > 0) return 'ran';
     return this.rt.inFlight.size > 0 ? 'in_flight' : 'stuck';
+  }
+
+  /**
+   * The evaluation's budget check for the pool, or null without a budget. It counts the calls in flight in
+   * every invocation of this instance, so a call only waits while some call may still settle.
+   */
+  private async budgetCheck(l: Loaded): Promise<((request: LlmCallRequest) => Admission) | null> {
+    if (!l.engine || !budgetOf(l.engine.state.config)) return null;
+    this.admission ??= budgetAdmission(await loadCallMeter(settingsFromEnv(llmEnvOf(this.rt.env))));
+    const admission = this.admission;
+    return (request) => (l.engine ? admission(request, [...this.rt.inFlight.values()].map((c) => c.request), l.engine.state) : 'launch');
+  }
+
+  /** Stores a call the budget refused as its result (`budget_exceeded`, no LLM call made), like any result. */
+  private refuse(l: Loaded, request: LlmCallRequest, error: LlmError): void {
+    const at = Date.now();
+    this.rt.streams.broadcast(callStartedEvent(l.meta.id, { callId: request.id, agent: request.agent, label: request.label, stage: request.stage, model: request.model, startedAt: at }));
+    this.record(l, request, { id: request.id, ok: false, error, attempts: 0 }, at);
   }
 
   /** Makes one LLM call and stores its result the moment it arrives. Throws only for bugs/storage errors. */
@@ -171,7 +197,8 @@ export class Stepper {
       return;
     }
     if (l.engine) l.engine.state = applyResult(l.engine.method, l.engine.state, result);
-    l.callsDone += 1;
+    // A refusal (0 attempts) is stored like a result but is no call.
+    if (attempts > 0) l.callsDone += 1;
     l.meta.updated_at = finishedAt;
     log(result.ok ? 'info' : 'warn', 'call.finished', {
       evaluationId: l.meta.id,

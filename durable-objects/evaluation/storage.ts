@@ -186,9 +186,9 @@ export class EvaluationStore {
     }
   }
 
-  /** Stored results counted (repairs and failures included). */
+  /** Stored results of calls that went out (repairs and failures included; a budget's refusals, 0 attempts, not). */
   resultCount(): number {
-    return this.sql.exec<{ n: number }>('SELECT count(*) AS n FROM results').one().n;
+    return this.sql.exec<{ n: number }>('SELECT count(*) AS n FROM results WHERE attempts > 0').one().n;
   }
 
   /** Every stored result with its call and timing, in recording order (for the event replay). */

@@ -1,25 +1,22 @@
 /**
  * @module
- * The HTTP API: `app` (mounted by the Worker entry, src/index.ts) and `AppType` for a typed client:
- *
- * ```ts
- * import { hc } from 'hono/client';
- * import type { AppType } from './src/api/app.js';
- * const client = hc<AppType>('https://tribunal.example.com', { headers: { Authorization: 'Bearer …' } });
- * const res = await client.v1.evaluations.$post({ json: { preset: 'chateval-faireval', task }, header: {} });
- * if (res.status === 202) console.log((await res.json()).id); // narrowed by status: errors are typed too
- * ```
+ * The HTTP API: `app` (mounted by the Worker entry, src/index.ts) and `AppType`, the routes' types for
+ * `hc<AppType>()` (narrowed by status; used by the tests). Users get the typed client `tribunal/client`
+ * (src/client), whose types are generated from the OpenAPI document and carry no Worker types.
  *
  * Every route is an `@hono/zod-openapi` definition, so the OpenAPI document (`GET /openapi.json`, ./openapi.ts)
  * is generated from the same definitions that validate requests and type this client. Public: `/health`,
  * `/openapi.json`, `/docs`. Everything under `/v1` needs a bearer token when `ADMIN_TOKEN` or `API_KEYS` is
- * set (./middleware/auth.ts), and each route one scope (`requireScope` in its definition); requests of a key
- * are rate-limited (./middleware/rate-limit.ts).
- * Errors are always `{ error: { code, message, issues? } }` (./errors.ts); a known path with another method
- * is 405 with `Allow` (./method-not-allowed.ts).
+ * set (./middleware/auth.ts), except `/v1/hooks/{id}`, which a trigger's sender authenticates by signing the
+ * request; each route needs one scope (`requireScope` in its definition); requests of a key are
+ * rate-limited (./middleware/rate-limit.ts).
+ * Errors are `{ error: { code, message, issues? } }` (./errors.ts), and in OpenAI's shape on the
+ * OpenAI-compatible paths (src/openai/errors.ts); a known path with another method is 405 with `Allow`
+ * (./method-not-allowed.ts).
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Hono, Schema } from 'hono';
+import { except } from 'hono/combine';
 import { onError, validationHook } from './errors.js';
 import { notFoundOrMethodNotAllowed } from './method-not-allowed.js';
 import { auth } from './middleware/auth.js';
@@ -27,19 +24,29 @@ import { rateLimit } from './middleware/rate-limit.js';
 import { requestId } from './middleware/request-id.js';
 import { openApiDocument, openApiRoute } from './openapi.js';
 import { admin } from './routes/admin.js';
+import { estimates } from './routes/estimates.js';
 import { evaluations } from './routes/evaluations.js';
 import { metaEvaluations } from './routes/meta-evaluations.js';
 import { methods } from './routes/methods.js';
+import { openai } from './routes/openai.js';
+import { openAiErrorShape } from '../openai/errors.js';
 import { service } from './routes/service.js';
 import { usage } from './routes/usage.js';
 import type { AppEnv } from './types.js';
+import { webhookDeliveries, webhookSigningSecret } from '../webhooks/routes/deliveries.js';
+import { webhookEndpoints } from '../webhooks/routes/endpoints.js';
+import { hooks, triggers } from '../triggers/routes.js';
 
 /** The API as a hono app: `app.fetch(request, env, ctx)`. Validation failures go through {@link validationHook}. */
 export const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 
 app.use(requestId());
+// Before auth, so a 401 on the OpenAI-compatible paths is in OpenAI's error shape too.
+app.use('/v1/chat/*', openAiErrorShape());
+app.use('/v1/models/*', openAiErrorShape());
 // Who is calling (c.var.tenant, c.var.auth), then the key's request rate; each route checks its scope.
-app.use('/v1/*', auth(), rateLimit());
+// `/v1/hooks/*` is authenticated by each request's signature (src/triggers/hook.ts), never by a bearer token.
+app.use('/v1/*', except('/v1/hooks/*', auth(), rateLimit()));
 app.onError(onError);
 app.notFound(notFoundOrMethodNotAllowed(() => app.routes));
 
@@ -51,6 +58,13 @@ const _routes = app
   .route('/v1/meta-evaluations', metaEvaluations)
   .route('/v1/usage', usage)
   .route('/v1/admin', admin)
+  .route('/v1/estimates', estimates)
+  .route('/v1', openai)
+  .route('/v1/webhook-endpoints', webhookEndpoints)
+  .route('/v1/webhook-deliveries', webhookDeliveries)
+  .route('/v1/webhook-signing-secret', webhookSigningSecret)
+  .route('/v1/triggers', triggers)
+  .route('/v1/hooks', hooks)
   .openapi(openApiRoute, (c) => c.json(openApiDocument(app), 200));
 
 /** True for the input type of {@link NoQuery}-style query schemas (`{}` or `{ [k: string]: never }`). */

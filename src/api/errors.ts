@@ -24,6 +24,9 @@ import type { AppEnv } from './types.js';
  * - `forbidden` 403: the key lacks the route's scope; `rate_limited` 429: the key's request rate is used up
  *   (`Retry-After`); `quota_exceeded` 429: the tenant's monthly quota is used up (`resetAt`, `Retry-After`);
  *   `conflict` 409: the resource exists already.
+ * - webhooks and triggers: `url_not_allowed` 400 (the outbound URL guard; the message names the rule),
+ *   `signing_secret_missing` 400, `limit_exceeded` 409, `endpoint_disabled` 409, `invalid_signature` 401
+ *   (an inbound hook's signature), `mapping_failed` 422 (a trigger's mapping cannot fill a task field).
  */
 export const ErrorCodeSchema = z.enum([
   'invalid_json',
@@ -48,6 +51,12 @@ export const ErrorCodeSchema = z.enum([
   'rate_limited',
   'quota_exceeded',
   'conflict',
+  'url_not_allowed',
+  'signing_secret_missing',
+  'limit_exceeded',
+  'endpoint_disabled',
+  'invalid_signature',
+  'mapping_failed',
 ]);
 /** One of the stable error codes. */
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;

@@ -10,6 +10,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { METHOD_CONFIG_ID, MethodConfig } from './method-config.js';
 import { BAD_QUERY, NoQuery } from './routes/common.js';
 import type { AppEnv } from './types.js';
+import { registerWebhookEvents } from '../webhooks/openapi.js';
 
 /** The generated document (OpenAPI 3.1). */
 export type OpenApiDocument = ReturnType<OpenAPIHono['getOpenAPI31Document']>;
@@ -39,7 +40,10 @@ const DOCUMENT_CONFIG = {
     { name: 'methods', description: 'Judge methods and the paper presets built on them.' },
     { name: 'usage', description: 'Calls, tokens and cost of the caller\'s tenant.' },
     { name: 'admin', description: 'The operator\'s API: tenants, their limits and quotas, API keys, any tenant\'s usage (scope `admin`).' },
+    { name: 'openai', description: 'OpenAI-compatible: every preset as a model `tribunal/<preset>`, judged through chat completions (errors in OpenAI\'s shape).' },
     { name: 'service', description: 'Health, this document and the reference page.' },
+    { name: 'triggers', description: 'Webhook-triggered evaluations: a signed incoming event becomes one evaluation, at most once per delivery id.' },
+    { name: 'webhooks', description: 'Signed callbacks (Standard Webhooks): endpoints, the delivery log, the signing secret for one-off URLs.' },
   ],
 };
 
@@ -58,6 +62,8 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>): OpenApiDocument {
         'A managed key `trb_…` (when the deployment sets ADMIN_TOKEN), an API_KEYS token, or ADMIN_TOKEN itself on /v1/admin. ' +
         'The scopes listed on an operation are the key scopes it needs (`read`, `evaluations:write`, `admin`).',
     });
+    // The events Tribunal POSTs to receivers (the document's `webhooks` section).
+    registerWebhookEvents(app.openAPIRegistry);
     doc = app.getOpenAPI31Document(DOCUMENT_CONFIG);
     documents.set(app, doc);
   }

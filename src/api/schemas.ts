@@ -8,6 +8,7 @@
  * examples (whole-body examples are on the routes, ./examples.ts).
  */
 import { EvaluationStatusSchema as StatusSchema } from '../pipeline/status.js';
+import { BudgetSchema } from '../budgets/schema.js';
 import { z } from '@hono/zod-openapi';
 import { MAX_TEXT_CHARS, TaskSchema } from '../engine/task.js';
 import { TranscriptEntrySchema, VerdictSchema } from '../engine/verdict.js';
@@ -15,6 +16,7 @@ import { LabelledItemSchema } from '../meta/labelled.js';
 import { AgreementReportSchema } from '../meta/metrics.js';
 import { FIELD_EXAMPLES, PAIRWISE_TASK_EXAMPLE, POINTWISE_TASK_EXAMPLE } from './examples.js';
 import { configField } from './method-config.js';
+import { OneOffWebhookSchema } from '../webhooks/schemas.js';
 
 export { ErrorBodySchema } from './errors.js';
 
@@ -64,6 +66,9 @@ export const CreateEvaluationRequestSchema = z
     config: judgeConfig,
     task: Task,
     metadata: MetadataSchema.optional(),
+    /** Spending limits of this evaluation (stored as `config.budget`; give it here or there, not both). */
+    budget: BudgetSchema.optional(),
+    webhook: OneOffWebhookSchema.optional(),
   })
   .strict()
   .meta({ id: 'CreateEvaluationRequest' });

@@ -19,6 +19,7 @@ import { ZERO_USAGE } from '../engine/call.js';
 import type { AnyMethod } from '../engine/method.js';
 import type { EngineState, Outcome } from '../engine/protocol.js';
 import { applyResult, createEvaluation, EngineInputError, outcome, readyCalls } from '../engine/protocol.js';
+import { budgetAdmission, budgetOf, loadCallMeter } from '../budgets/gate.js';
 import { formatIssues, getMethod, PRESETS, resolveMethodConfig } from '../engine/registry.js';
 import { runEvaluation } from '../engine/runner.js';
 import { TaskSchema } from '../engine/task.js';
@@ -135,8 +136,11 @@ async function main(values: CliValues<typeof JUDGE_CLI.options>): Promise<number
     // The deployment's own settings reader, so LLM_PROVIDERS, timeouts, attempts and prices apply here too.
     const baseUrl = values['base-url'] || process.env.LLM_BASE_URL || 'mock';
     const model = values.model || process.env.LLM_MODEL || (baseUrl === 'mock' ? 'mock-judge' : undefined);
-    const llm = createLlmWithMock(settingsFromEnv({ ...process.env, LLM_BASE_URL: baseUrl, ...(model ? { LLM_MODEL: model } : {}) }, { inProcessMock: true }));
-    done = (await runEvaluation(method, state, llm, { onCall: (r) => process.stderr.write(`→ ${r.id} (${r.label}, ${r.stage})\n`) })).outcome;
+    const settings = settingsFromEnv({ ...process.env, LLM_BASE_URL: baseUrl, ...(model ? { LLM_MODEL: model } : {}) }, { inProcessMock: true });
+    const llm = createLlmWithMock(settings);
+    // A `budget` in --config is checked before every call, as the service does.
+    const budget = budgetOf(config) ? { admit: budgetAdmission(await loadCallMeter(settings)) } : {};
+    done = (await runEvaluation(method, state, llm, { onCall: (r) => process.stderr.write(`→ ${r.id} (${r.label}, ${r.stage})\n`), ...budget })).outcome;
   }
   if (done.status === 'succeeded' && !values.transcript) {
     const { transcript: _omitted, ...verdict } = done.verdict;

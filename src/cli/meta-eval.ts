@@ -22,6 +22,7 @@ import type { LabelledItem } from '../meta/datasets.js';
 import { loadDatasetByName } from '../meta/datasets.js';
 import type { AgreementReport } from '../meta/metrics.js';
 import { reportOfJudged, toMarkdown } from '../meta/metrics.js';
+import { cascadeMarkdown, cascadeReportOfJudged } from '../meta/cascade.js';
 import { reportOptionsFor } from '../meta/headline.js';
 import type { StoredReply } from '../engine/replay.js';
 import { runMetaReplay } from './meta-replay.js';
@@ -229,6 +230,8 @@ export async function runMetaEval(options: MetaEvalOptions): Promise<MetaEvalRes
     })),
     reportOptionsFor(options.dataset),
   );
+  // A cascade's stages: agreement and cost per stage, savings, thresholds priced from the recorded verdicts.
+  const cascade = cascadeReportOfJudged(results.map((r) => ({ human: r.item.human, status: r.status, details: r.verdict?.details })));
   const totals = results.reduce(
     (t, r) => ({
       ...t,
@@ -250,6 +253,7 @@ export async function runMetaEval(options: MetaEvalOptions): Promise<MetaEvalRes
     `items ${totals.items} · succeeded ${totals.succeeded} · failed ${totals.failed} · unparsed replies ${totals.unparsed} · ` +
       `calls ${totals.calls} · tokens ${totals.promptTokens} in / ${totals.completionTokens} out · ` +
       `cost $${totals.costUsd.toFixed(4)} · wall ${(wallMs / 1000).toFixed(1)} s`,
+    ...(cascade ? ['', cascadeMarkdown(cascade)] : []),
   ].join('\n');
   const outFile =
     options.out ??
@@ -257,7 +261,7 @@ export async function runMetaEval(options: MetaEvalOptions): Promise<MetaEvalRes
   mkdirSync(dirname(outFile), { recursive: true });
   writeFileSync(
     outFile,
-    JSON.stringify({ options: { ...options, out: undefined }, totals, report, results: results.map((r) => ({ id: r.item.id, evaluationId: r.evaluationId, status: r.status, human: r.item.human, winner: r.verdict?.winner, score: r.verdict?.score, positionFlip: r.verdict?.positionFlip, error: r.error, transcript: r.transcript })) }, null, 2),
+    JSON.stringify({ options: { ...options, out: undefined }, totals, report, ...(cascade ? { cascade } : {}), results: results.map((r) => ({ id: r.item.id, evaluationId: r.evaluationId, status: r.status, human: r.item.human, winner: r.verdict?.winner, score: r.verdict?.score, positionFlip: r.verdict?.positionFlip, error: r.error, transcript: r.transcript })) }, null, 2),
   );
   return { report, results, totals, markdown, outFile };
 }

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { formatIssues } from '../engine/registry.js';
 import { loadDatasetByName } from '../meta/datasets.js';
 import { reportOptionsFor } from '../meta/headline.js';
+import { cascadeMarkdown } from '../meta/cascade.js';
 import { toMarkdown } from '../meta/metrics.js';
 import type { DatasetReplay } from '../meta/replay.js';
 import { replayDataset } from '../meta/replay.js';
@@ -62,6 +63,7 @@ export function runMetaReplay(options: MetaReplayOptions): MetaReplayResult {
     toMarkdown(replay.report),
     '',
     `items ${t.items} · replayed ${t.succeeded} · incomplete ${t.incomplete} · without transcript ${t.noTranscript} · failed ${t.failed} · replies applied ${t.repliesApplied} · LLM calls 0`,
+    ...(replay.cascade ? ['', cascadeMarkdown(replay.cascade)] : []),
     ...(t.incomplete > 0 ? ['', `The config asks for replies the run did not record (first item: ${replay.items.find((i) => i.missing)?.missing?.join(', ') ?? ''}).`] : []),
   ].join('\n');
   const outFile = options.out ?? join(dirname(options.from), `${options.from.replace(/^.*\//, '').replace(/\.json$/, '')}.replay-${preset}-${Date.now()}.json`);

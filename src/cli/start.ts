@@ -110,6 +110,8 @@ async function main(values: CliValues<typeof START_CLI.options>): Promise<undefi
     ...(env.LLM_BASE_URL ? { llmBaseUrl: env.LLM_BASE_URL } : {}),
     ...(env.LLM_MODEL ? { llmModel: env.LLM_MODEL } : {}),
     secrets: { ...providerSecretsOf(env), ...(apiKeys ? { API_KEYS: apiKeys } : {}), ...(adminToken ? { ADMIN_TOKEN: adminToken } : {}) },
+    // Local development: webhook callbacks may go to plain-http receivers on loopback (a deployment never allows it).
+    vars: { WEBHOOK_ALLOW_LOOPBACK: env.WEBHOOK_ALLOW_LOOPBACK ?? 'true' },
     devVars: true,
     varsFromEnv: true,
     logRequests: values['log-requests'],

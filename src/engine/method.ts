@@ -6,7 +6,8 @@
  * transcript and usage, position calibration and idempotent application of results.
  */
 import { z } from 'zod';
-import type { LlmCallRequest } from './call.js';
+import { BudgetSchema } from '../budgets/schema.js';
+import type { LlmCallRequest, Usage } from './call.js';
 import type { ParsedValue } from './parsers/spec.js';
 import type { Task } from './task.js';
 import type { MethodVerdict } from './verdict.js';
@@ -18,6 +19,24 @@ export type CallSpec = LlmCallRequest;
 export type FinalReply =
   | { callId: string; ok: true; value: ParsedValue; content: string }
   | { callId: string; ok: false; reason: string; content: string };
+
+/** A reply as the LLM sent it, for methods that run other methods' protocols (see {@link MethodDefinition.applyRaw}). */
+export interface RawReply {
+  /** The request id, re-ask suffix included (`s0/ab/sample0#1`). */
+  id: string;
+  content: string;
+  model: string;
+  usage: Usage;
+}
+
+/** What a nesting method reports after folding a raw reply: its new state and, for the transcript, how the reply read. */
+export interface RawApplied<S> {
+  state: S;
+  /** Why the reply did not parse (the inner protocol's reader), absent when it parsed. */
+  parseError?: string;
+  /** True when the inner protocol will not ask this call again (parsed, or out of re-asks). */
+  final: boolean;
+}
 
 /** What a method says from its current state. */
 export type StepResult = { kind: 'calls'; calls: CallSpec[] } | { kind: 'verdict'; verdict: MethodVerdict };
@@ -74,6 +93,8 @@ export const CommonConfigShape = {
   defaults: AgentParamsSchema.default({}),
   /** Position calibration for pairwise tasks. Default off. */
   calibration: CalibrationSchema.default({ enabled: false, combine: 'agree-or-tie' }),
+  /** Spending limits checked before every call (src/budgets/). Default none; the API's top-level `budget` lands here. */
+  budget: BudgetSchema.optional(),
 };
 
 /** Resolves an agent's model settings against the method defaults (temperature 0, 512 tokens when unset). */
@@ -134,6 +155,23 @@ export interface MethodDefinition<C extends { method: string }, S> {
   reduce(config: C, task: Task, state: S, reply: FinalReply): S;
   /** Upper bound of first-attempt calls for progress reporting (repairs excluded). */
   plannedCalls(config: C, task: Task): number;
+  /**
+   * Only for methods that run other methods' protocols inside their state (the cascade): those inner
+   * protocols parse, re-ask and calibrate by their own configs, so the core hands such a method raw replies.
+   * When present, `step` lists complete requests (ids and messages as sent, re-asks included), the core
+   * records each reply for the transcript and passes it here instead of parsing it, `reduce` is never called,
+   * and the config has no `parseRetries`, `repair` or `calibration` of its own (the core reads none).
+   */
+  applyRaw?(config: C, task: Task, state: S, reply: RawReply): RawApplied<S>;
+  /**
+   * Optional: a budget refused `refused.callId`, a call the last `step` listed (src/budgets/). Returns the
+   * state to go on from: its `step` gives the verdict from what was recorded (its `truncation` saying what
+   * was cut), or the calls of a later stage (e.g. SAMRE's jury), which the budget checks in turn; null when
+   * nothing can be concluded. Without it, or on null, or when the returned state lists the refused call
+   * again, the evaluation fails with `budget_exceeded`. Never called without a budget, so it must not change
+   * what an untruncated run does.
+   */
+  truncate?(config: C, task: Task, state: S, refused: { callId: string }): S | null;
 }
 
 /** A method definition with its types erased, for the registry. */

@@ -12,11 +12,22 @@
  * instruction, or with the identical prompt when `repair` is `resend`), then handed to the method as
  * unparsed; pairwise tasks with calibration run the method in both orders (ids prefixed `ab/` and `ba/`) and
  * combine the two verdicts ({@link ./calibration.ts}).
+ *
+ * A method that runs other methods' protocols inside its state (the cascade, `MethodDefinition.applyRaw`)
+ * is nested: its `step` lists complete requests, and the core records each raw reply in the ledger (for the
+ * transcript, usage and idempotency) and hands it to `applyRaw`, leaving parsing, re-asks and calibration
+ * to the inner protocols.
+ *
+ * Budgets (src/budgets/): a driver that refuses a call records it as a failed result with code
+ * `budget_exceeded` (no LLM call is made). Applying it hands the refusal to the method's optional
+ * `truncate`, which concludes with what it has (the verdict then carries `budgetTruncated: true` and what
+ * was cut), or fails the evaluation like any other failed call. Stored refusals replay like results.
  */
+import { BUDGET_EXCEEDED } from '../budgets/schema.js';
 import type { LlmCallRequest, LlmCallResult, LlmError, Usage } from './call.js';
 import { addUsage, ZERO_USAGE } from './call.js';
 import { combineOrders, unswap } from './calibration.js';
-import type { AnyMethod, Calibration, CallSpec, Repair } from './method.js';
+import type { AnyMethod, Calibration, CallSpec, RawApplied, Repair } from './method.js';
 import { parseReply, repairInstruction } from './parsers/parse.js';
 import type { Task } from './task.js';
 import { swapAnswers } from './task.js';
@@ -61,6 +72,8 @@ export interface EngineState {
   log: string[];
   /** The terminal LLM failure that ended the evaluation, if any. */
   failure?: { callId: string } & LlmError;
+  /** Calls a budget refused and the method truncated at (absent when none), in the order refused. */
+  budgetRefused?: { callId: string; message: string }[];
 }
 
 /** Outcome of an evaluation: a verdict, or a terminal failure with its reason. */
@@ -86,8 +99,8 @@ function taskFor(task: Task, key: OrderKey): Task {
   return key === 'ba' && task.kind === 'pairwise' ? swapAnswers(task) : task;
 }
 
-/** Splits `ab/turn1/agent0#2` into base id `ab/turn1/agent0` and attempt 2. */
-function splitId(id: string): { base: string; attempt: number } {
+/** Splits `ab/turn1/agent0#2` into base id `ab/turn1/agent0` and attempt 2 (a call id without `#n` is attempt 0). */
+export function splitCallId(id: string): { base: string; attempt: number } {
   const hash = id.lastIndexOf('#');
   if (hash < 0) return { base: id, attempt: 0 };
   const n = Number(id.slice(hash + 1));
@@ -107,7 +120,8 @@ export function createEvaluation(method: AnyMethod, config: EngineState['config'
       'task_kind_unsupported',
     );
   }
-  const keys: OrderKey[] = task.kind === 'pairwise' && config.calibration.enabled ? ['ab', 'ba'] : ['main'];
+  // A nesting method has no calibration of its own: its inner protocols calibrate.
+  const keys: OrderKey[] = !method.applyRaw && task.kind === 'pairwise' && config.calibration.enabled ? ['ab', 'ba'] : ['main'];
   return {
     v: ENGINE_STATE_VERSION,
     method: method.method,
@@ -157,6 +171,7 @@ function pendingSpec(method: AnyMethod, state: EngineState, base: string): { ord
 /** LLM calls that can run now. Empty when the evaluation is finished or failed. */
 export function readyCalls(method: AnyMethod, state: EngineState): LlmCallRequest[] {
   if (state.failure) return [];
+  if (method.applyRaw) return nestedCalls(method, state);
   return pendingSpecs(method, state).map(({ spec, fullId }) => {
     const attempts = state.ledger[fullId]?.attempts ?? [];
     const messages = [...spec.messages];
@@ -177,12 +192,13 @@ export function readyCalls(method: AnyMethod, state: EngineState): LlmCallReques
  */
 export function applyResult(method: AnyMethod, state: EngineState, result: LlmCallResult): EngineState {
   if (state.failure) return state;
-  const { base, attempt } = splitId(result.id);
+  if (method.applyRaw) return applyNested(method, state, result);
+  const { base, attempt } = splitCallId(result.id);
   const pending = pendingSpec(method, state, base);
   if (!pending) return state;
   const prior = state.ledger[base];
   if ((prior?.attempts.length ?? 0) !== attempt) return state;
-  if (!result.ok) return { ...state, failure: { callId: result.id, ...result.error } };
+  if (!result.ok) return (result.error.code === BUDGET_EXCEEDED && truncated(method, state, pending, result.id, result.error.message)) || { ...state, failure: { callId: result.id, ...result.error } };
 
   const { spec, order } = pending;
   const parsed = parseReply(spec.parser, result.content);
@@ -213,6 +229,59 @@ export function applyResult(method: AnyMethod, state: EngineState, result: LlmCa
   return next;
 }
 
+/** A nesting method's requests, as its `step` lists them (ids and messages final). */
+function nestedCalls(method: AnyMethod, state: EngineState): LlmCallRequest[] {
+  const o = state.orders[0];
+  if (!o) return [];
+  const r = method.step(state.config, state.task, o.m);
+  return r.kind === 'calls' ? r.calls : [];
+}
+
+/**
+ * {@link applyResult} for a nesting method: a result whose id its `step` does not list now is ignored; a
+ * failure ends the evaluation; a reply is recorded in the ledger with what the inner protocol made of it.
+ */
+function applyNested(method: AnyMethod, state: EngineState, result: LlmCallResult): EngineState {
+  const o = state.orders[0];
+  const spec = nestedCalls(method, state).find((c) => c.id === result.id);
+  if (!o || !spec || !method.applyRaw) return state;
+  const { base, attempt } = splitCallId(result.id);
+  const prior = state.ledger[base];
+  if ((prior?.attempts.length ?? 0) !== attempt) return state;
+  if (!result.ok) return { ...state, failure: { callId: result.id, ...result.error } };
+  const applied: RawApplied<unknown> = method.applyRaw(state.config, state.task, o.m, result);
+  const attempts: Attempt[] = [
+    ...(prior?.attempts ?? []),
+    { content: result.content, model: result.model, usage: result.usage, ...(applied.parseError !== undefined ? { parseError: applied.parseError } : {}) },
+  ];
+  return {
+    ...state,
+    ledger: { ...state.ledger, [base]: { agent: spec.agent, label: spec.label, stage: spec.stage, attempts, final: applied.final } },
+    log: [...state.log, `${base}#${attempt}`],
+    orders: [{ key: o.key, m: applied.state }],
+  };
+}
+
+/**
+ * The state after a budget refused `callId` (a pending call of order `pending.order`), when the method can
+ * conclude without it: its `truncate` returns a state that no longer lists the refused call. Else undefined.
+ */
+function truncated(method: AnyMethod, state: EngineState, pending: { order: number; spec: CallSpec; fullId: string }, callId: string, message: string): EngineState | undefined {
+  const o = state.orders[pending.order];
+  if (!o || !method.truncate) return undefined;
+  const task = taskFor(state.task, o.key);
+  const m = method.truncate(state.config, task, o.m, { callId: pending.spec.id });
+  if (m === null) return undefined;
+  const after = method.step(state.config, task, m);
+  // A method that lists the refused call again would be refused forever: that is a failure, not a truncation.
+  if (after.kind === 'calls' && after.calls.some((c) => c.id === pending.spec.id)) return undefined;
+  return {
+    ...state,
+    orders: state.orders.map((x, i) => (i === pending.order ? { key: x.key, m } : x)),
+    budgetRefused: [...(state.budgetRefused ?? []), { callId, message }],
+  };
+}
+
 /** Replies that never parsed, from the ledger. */
 function unparsedOf(state: EngineState): Unparsed[] {
   const out: Unparsed[] = [];
@@ -226,7 +295,7 @@ function unparsedOf(state: EngineState): Unparsed[] {
 /** The transcript in recording order, with usage per reply. */
 export function transcriptOf(state: EngineState): TranscriptEntry[] {
   return state.log.flatMap((key) => {
-    const { base, attempt } = splitId(key);
+    const { base, attempt } = splitCallId(key);
     const e = state.ledger[base];
     const a = e?.attempts[attempt];
     if (!e || !a) return [];
@@ -267,16 +336,18 @@ export function plannedCalls(method: AnyMethod, state: EngineState): number {
 export function outcome(method: AnyMethod, state: EngineState): Outcome | null {
   if (state.failure) return { status: 'failed', error: state.failure };
   const verdicts: MethodVerdict[] = [];
+  const cut: Record<string, Record<string, unknown>> = {};
   for (const o of state.orders) {
     const r = method.step(state.config, taskFor(state.task, o.key), o.m);
     if (r.kind !== 'verdict') return null;
     verdicts.push(o.key === 'ba' ? unswap(r.verdict) : r.verdict);
+    if (r.verdict.truncation) cut[o.key] = r.verdict.truncation;
   }
   const [first, second] = verdicts;
   if (!first) return null;
   const combined = second
     ? combineOrders(first, second, state.config.calibration)
-    : { ...first, flip: null, details: { ...first.details, ...(first.forceTie !== undefined ? { tieBecause: first.forceTie } : {}) } };
+    : { ...first, flip: first.positionFlip ?? null, details: { ...first.details, ...(first.forceTie !== undefined ? { tieBecause: first.forceTie } : {}) } };
   const { calls, usage } = usageOf(state);
   const verdict: Verdict = {
     method: state.method,
@@ -292,6 +363,7 @@ export function outcome(method: AnyMethod, state: EngineState): Outcome | null {
     usage,
     transcript: transcriptOf(state),
     details: combined.details ?? {},
+    ...(state.budgetRefused ? { budgetTruncated: true as const, truncation: { refused: state.budgetRefused, cut: state.orders.length === 1 ? (cut.main ?? {}) : cut } } : {}),
   };
   return { status: 'succeeded', verdict };
 }

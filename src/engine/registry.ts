@@ -5,14 +5,38 @@
  */
 import { z } from 'zod';
 import type { AnyMethod, MethodDefinition, Preset } from './method.js';
+import { cascadePresets, createCascade } from './methods/cascade/index.js';
 import { chatEvalConfigSchema, chatEvalMethod, chatEvalPresets } from './methods/chateval/index.js';
 import { debateConfigSchema, debateMethod, debatePresets } from './methods/debate/index.js';
 import { ensembleConfigSchema, ensembleMethod, ensemblePresets } from './methods/ensemble/index.js';
+import { juryConfigSchema, juryMethod, juryPresets } from './methods/jury/index.js';
 import { moreConfigSchema, moreMethod, morePresets } from './methods/more/index.js';
 import { samreConfigSchema, samreMethod, samrePresets } from './methods/samre/index.js';
 import { singleAgentConfigSchema, singleAgentMethod, singleAgentPresets } from './methods/single/index.js';
 import type { EngineState } from './protocol.js';
 import { EngineInputError } from './protocol.js';
+
+function erase<C extends { method: string }, S>(m: MethodDefinition<C, S>): AnyMethod {
+  // Safe: a method is only ever called with the config its own schema produced and the state it made.
+  return m;
+}
+
+/** The methods a cascade stage may run, with their presets. */
+const STAGE_METHODS: readonly { method: AnyMethod; presets: readonly Preset[] }[] = [
+  { method: erase(singleAgentMethod), presets: singleAgentPresets },
+  { method: erase(ensembleMethod), presets: ensemblePresets },
+  { method: erase(chatEvalMethod), presets: chatEvalPresets },
+  { method: erase(moreMethod), presets: morePresets },
+  { method: erase(samreMethod), presets: samrePresets },
+  { method: erase(debateMethod), presets: debatePresets },
+  { method: erase(juryMethod), presets: juryPresets },
+];
+
+// Bound late: the cascade looks stages up here (resolveMethodConfig, getMethod) only when a config is parsed.
+const cascade = createCascade(
+  { resolve: (preset, overrides) => resolveMethodConfig(preset, overrides), method: (id) => getMethod(id) },
+  STAGE_METHODS.reduce((n, { method }) => n + (method.version ?? 1), 0),
+);
 
 /** One schema for any method config; `method` discriminates. Drives validation and OpenAPI. */
 export const MethodConfigSchema = z.discriminatedUnion('method', [
@@ -22,22 +46,15 @@ export const MethodConfigSchema = z.discriminatedUnion('method', [
   moreConfigSchema,
   samreConfigSchema,
   debateConfigSchema,
+  juryConfigSchema,
+  cascade.configSchema,
 ]);
 export type MethodConfig = z.infer<typeof MethodConfigSchema>;
 
-function erase<C extends { method: string }, S>(m: MethodDefinition<C, S>): AnyMethod {
-  // Safe: a method is only ever called with the config its own schema produced and the state it made.
-  return m;
-}
-
 /** Every method with its presets, in a stable order: the one list {@link METHODS} and {@link PRESETS} derive from. */
 const CATALOGUE: readonly { method: AnyMethod; presets: readonly Preset[] }[] = [
-  { method: erase(singleAgentMethod), presets: singleAgentPresets },
-  { method: erase(ensembleMethod), presets: ensemblePresets },
-  { method: erase(chatEvalMethod), presets: chatEvalPresets },
-  { method: erase(moreMethod), presets: morePresets },
-  { method: erase(samreMethod), presets: samrePresets },
-  { method: erase(debateMethod), presets: debatePresets },
+  ...STAGE_METHODS,
+  { method: erase(cascade.method), presets: cascadePresets },
 ];
 
 /** Methods by id. */

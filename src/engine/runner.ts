@@ -4,8 +4,9 @@
  * (./pool.ts), applying each result as it arrives. Used by tests, the CLI and replay; the Durable
  * Object's alarm drives the same pool one invocation at a time and persists each result first.
  */
-import type { LlmCallRequest, LlmCallResult, LlmFunction } from './call.js';
+import type { LlmCallRequest, LlmCallResult, LlmError, LlmFunction } from './call.js';
 import type { AnyMethod } from './method.js';
+import type { Admission } from './pool.js';
 import { runCallPool } from './pool.js';
 import type { EngineState, Outcome } from './protocol.js';
 import { applyResult, outcome, readyCalls } from './protocol.js';
@@ -18,6 +19,11 @@ export interface RunOptions {
   onState?: (state: EngineState) => EngineState | undefined;
   /** Called when a call starts. */
   onCall?: (request: LlmCallRequest) => void;
+  /**
+   * Decides before each launch (a budget: `budgetAdmission` in src/budgets/gate.ts). A refusal is applied
+   * as a failed result with the given error (no LLM call), which a method may truncate at. Default: launch.
+   */
+  admit?: (request: LlmCallRequest, running: readonly LlmCallRequest[], state: EngineState) => Admission;
 }
 
 /**
@@ -36,6 +42,16 @@ export async function runEvaluation(
   await runCallPool({
     concurrency: options.concurrency ?? 8,
     ready: () => readyCalls(method, state),
+    ...(options.admit
+      ? {
+          admit: (req: LlmCallRequest, running: readonly LlmCallRequest[]) => options.admit?.(req, running, state) ?? 'launch',
+          refuse: (req: LlmCallRequest, error: LlmError) => {
+            state = applyResult(method, state, { id: req.id, ok: false, error });
+            const replaced = options.onState?.(state);
+            if (replaced) state = replaced;
+          },
+        }
+      : {}),
     run: async (req) => {
       options.onCall?.(req);
       let result: LlmCallResult;

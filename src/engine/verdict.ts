@@ -50,6 +50,20 @@ export const UnparsedSchema = z
   .strict();
 export type Unparsed = z.infer<typeof UnparsedSchema>;
 
+/** What a budget cut from a run (present only on a verdict a budget cut short). */
+export const TruncationSchema = z
+  .object({
+    /** The calls the budget refused, with the limit each would have passed; none of them was made. */
+    refused: z.array(z.object({ callId: z.string(), message: z.string() }).strict()),
+    /**
+     * What was cut, method-specific: e.g. `{ roundsRun: 2, roundsPlanned: 4, jurorsRun: 0, jurorsPlanned: 3 }`
+     * (SAMRE), `{ iterationsRun: 1, iterationsPlanned: 2 }` (DEBATE); per order (`ab`, `ba`) when calibrated.
+     */
+    cut: z.record(z.string(), z.unknown()),
+  })
+  .strict();
+export type Truncation = z.infer<typeof TruncationSchema>;
+
 /** What an evaluation concludes. */
 export const VerdictSchema = z
   .object({
@@ -74,6 +88,10 @@ export const VerdictSchema = z
     transcript: z.array(TranscriptEntrySchema),
     /** Method-specific facts: rounds run, early stop, per-round scores, juror votes, tie-breaker use. */
     details: z.record(z.string(), z.unknown()).default({}),
+    /** Present (true) only when a budget stopped the run early and the method concluded from what it had. */
+    budgetTruncated: z.literal(true).optional(),
+    /** What the budget cut; present with `budgetTruncated`. */
+    truncation: TruncationSchema.optional(),
   })
   .strict();
 export type Verdict = z.infer<typeof VerdictSchema>;
@@ -91,6 +109,13 @@ export interface MethodVerdict {
    * reply it cannot read turns the item into a tie); the reason. Position calibration keeps the tie.
    */
   forceTie?: string;
+  /**
+   * Whether swapping the answers changed the outcome, for a method that runs one order itself but decides by
+   * a calibrated inner protocol (a cascade's deciding stage). Default: null for one order.
+   */
+  positionFlip?: boolean | null;
+  /** What a budget cut, when the method concluded after its `truncate` (method.ts): e.g. rounds run vs planned. */
+  truncation?: Record<string, unknown>;
 }
 
 /** A pairwise outcome: `A`, `B` or `tie`. */

@@ -50,6 +50,8 @@ export const DEFAULT_PRICES: PriceTable = {
   'anthropic/claude-3.5-haiku': { input: 0.8, cachedInput: 0.08, output: 4 },
   'anthropic/claude-3-haiku': { input: 0.25, cachedInput: 0.03, output: 1.25 },
   'anthropic/claude-opus-4': { input: 15, cachedInput: 1.5, output: 75 },
+  // Cohere's Command R (PoLL's panel, preset poll-3); OpenRouter's `cohere/…` finds it too.
+  'command-r-08-2024': { input: 0.15, output: 0.6 },
   // Llama 3.x 70B: Groq and Together names.
   'llama-3.3-70b-versatile': { input: 0.59, output: 0.79 },
   'llama-3.1-70b-versatile': { input: 0.59, output: 0.79 },

@@ -14,6 +14,8 @@ import { getMethod, resolveMethodConfig } from '../engine/registry.js';
 import type { StoredReply } from '../engine/replay.js';
 import { replayReplies } from '../engine/replay.js';
 import type { Verdict } from '../engine/verdict.js';
+import type { CascadeReport } from './cascade.js';
+import { cascadeReportOfJudged } from './cascade.js';
 import type { LabelledItem } from './labelled.js';
 import type { AgreementReport, ReportOptions } from './metrics.js';
 import { reportOfJudged } from './metrics.js';
@@ -41,6 +43,8 @@ export interface ReplayedItem {
 /** A dataset's replay: the agreement report and each item's outcome. */
 export interface DatasetReplay {
   report: AgreementReport;
+  /** A cascade's per-stage report (replayed calls carry no usage: its tokens and costs are 0). */
+  cascade?: CascadeReport;
   items: ReplayedItem[];
   totals: { items: number; succeeded: number; incomplete: number; noTranscript: number; failed: number; repliesApplied: number };
 }
@@ -89,8 +93,10 @@ export function replayDataset(items: readonly LabelledItem[], replies: ReadonlyM
     settings.report,
   );
   const count = (s: ReplayedItem['status']) => out.filter((r) => r.status === s).length;
+  const cascade = cascadeReportOfJudged(items.map((item) => ({ human: item.human, status: byId.get(item.id)?.status ?? 'no-transcript', details: byId.get(item.id)?.verdict?.details })));
   return {
     report,
+    ...(cascade ? { cascade } : {}),
     items: out,
     totals: { items: out.length, succeeded: count('succeeded'), incomplete: count('incomplete'), noTranscript: count('no-transcript'), failed: count('failed'), repliesApplied: applied },
   };

@@ -24,6 +24,8 @@ export interface NewEvaluation {
   requestHash: string | null;
   metaId: string | null;
   callsPlanned: number;
+  /** One-off callback URL (`webhook.url`, already accepted by the URL guard), or null/absent. */
+  webhookUrl?: string | null;
   /** Creation time, epoch ms. */
   now: number;
   /** The managed API key that created it (`key_…`), for usage by key; null or absent otherwise. */
@@ -67,6 +69,7 @@ const INSERT_COLUMNS = [
   'request_hash',
   'meta_id',
   'calls_planned',
+  'webhook_url',
   'created_at',
   'updated_at',
   'key_id',
@@ -90,6 +93,7 @@ function insertValues(e: NewEvaluation): (string | number | null)[] {
     e.requestHash,
     e.metaId,
     e.callsPlanned,
+    e.webhookUrl ?? null,
     e.now,
     e.now,
     e.keyId ?? null,

@@ -7,38 +7,49 @@
  * evaluation, never again on a repeated (idempotent) write, never for a row another writer ended first.
  *
  * Add an effect (webhook events into the outbox, batch progress counters, …) by appending to
- * {@link END_EFFECTS}.
+ * {@link END_EFFECTS}; keep its code in its own module, importing the types and the guard from
+ * ./ending.ts (importing this module would be a cycle). Work that must wait for the commit (a queue send)
+ * goes into {@link AFTER_END}; every end path calls {@link afterEnding}.
  */
-import type { EvaluationError } from '../pipeline/events.js';
-import type { TerminalStatus } from '../pipeline/status.js';
-import { sqlMayBecome } from '../pipeline/status.js';
+import type { Bindings } from '../env.js';
+import { log, messageOf } from '../pipeline/log.js';
+import { evaluationWebhookEffect } from '../webhooks/evaluation-events.js';
+import { dispatchDeliveriesCausedBy } from '../webhooks/dispatch.js';
+import type { EndEffect, Ending } from './ending.js';
 
-/**
- * An evaluation that is about to end. Times are epoch ms. Anything else of the row (tenant, batch, …) an
- * effect reads in SQL from `evaluations`, so no writer has to load it first.
- */
-export interface Ending {
-  id: string;
-  status: TerminalStatus;
-  error: EvaluationError | null;
-  now: number;
-}
-
-/** One effect of an ending: statements for the ending's transaction, each guarded by {@link endingGuard}. */
-export type EndEffect = (db: D1Database, ending: Ending) => D1PreparedStatement[];
-
-/**
- * SQL condition (binds the evaluation id once) that holds while the row can still be ended with `status`:
- * true in the transaction that ends it, false in every repeat and after another writer ended it.
- */
-export function endingGuard(status: TerminalStatus): string {
-  return `EXISTS (SELECT 1 FROM evaluations WHERE id = ? AND ${sqlMayBecome(status)})`;
-}
+export type { EndEffect, Ending } from './ending.js';
+export { endingGuard } from './ending.js';
 
 /** Every effect of an ending, in order. */
-export const END_EFFECTS: readonly EndEffect[] = [];
+export const END_EFFECTS: readonly EndEffect[] = [evaluationWebhookEffect];
 
 /** The statements of every effect of `ending`, to run before the guarded status update. */
 export function endEffectStatements(db: D1Database, ending: Ending): D1PreparedStatement[] {
   return END_EFFECTS.flatMap((effect) => effect(db, ending));
+}
+
+/**
+ * Work that follows an ending once its transaction committed, e.g. handing the new webhook deliveries to
+ * their queue at once. Best effort: each failure is logged, never thrown, because whatever it would have
+ * done is durable in D1 and picked up by the cron sweeper anyway (only later).
+ */
+export type AfterEnd = (env: Bindings, evaluationId: string) => Promise<unknown>;
+
+/** Every follow-up of a committed ending. */
+export const AFTER_END: readonly AfterEnd[] = [dispatchDeliveriesCausedBy];
+
+/**
+ * Runs every {@link AFTER_END} follow-up for the evaluation `evaluationId`, which has just ended (or was
+ * found ended: repeats are harmless). Never throws.
+ */
+export async function afterEnding(env: Bindings, evaluationId: string): Promise<void> {
+  await Promise.all(
+    AFTER_END.map(async (followUp) => {
+      try {
+        await followUp(env, evaluationId);
+      } catch (e) {
+        log('warn', 'on_end.follow_up_failed', { evaluationId, error: messageOf(e) });
+      }
+    }),
+  );
 }

@@ -3,8 +3,11 @@
  * and the usage and exits 2; nothing prints a stack trace for a user's mistake.
  */
 import { execFile } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { freePort } from '../../src/cli/ports.js';
+
+// Each test spawns a CLI through tsx (1-3 s alone, several times that on a loaded 2-core machine).
+vi.setConfig({ testTimeout: 60_000 });
 
 const CLIS = {
   judge: 'src/cli/judge.ts',

@@ -48,7 +48,7 @@ describe('runCallPool', () => {
       await flush();
       pending.get(id)!.resolve();
     }
-    expect(await pool).toEqual({ launched: 5 });
+    expect(await pool).toEqual({ launched: 5, refused: 0 });
   });
 
   it('launches a call its predecessor made ready within the same run (no round trip)', async () => {
@@ -74,7 +74,7 @@ describe('runCallPool', () => {
       skip: (id) => id === 'x',
       run: () => Promise.reject(new Error('must not run')),
     });
-    expect(report).toEqual({ launched: 0 });
+    expect(report).toEqual({ launched: 0, refused: 0 });
   });
 
   it('always runs the first round, then launches nothing new once `more()` says no', async () => {

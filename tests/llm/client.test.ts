@@ -133,7 +133,7 @@ describe('retries', () => {
   });
 
   it('times out a hanging attempt and retries', async () => {
-    const { llm, attempts } = harness({ timeoutMs: 150 });
+    const { llm, attempts } = harness({ timeoutMs: 1_000 });
     const r = ok(await llm(req(mockModel({ fail: [['timeout', 1]], seed: 'timeout' }))));
     expect(r.attempts).toBe(2);
     expect(attempts[0]?.code).toBe('timeout');

@@ -25,13 +25,17 @@ describe('service routes', () => {
     expect(body.presets.map((p) => p.id)).toEqual(PRESETS.map((p) => p.id));
     for (const p of body.presets) {
       expect(p.config.method).toBe(p.method);
-      // Resolved with defaults: common fields are present even where the preset omits them.
-      expect(p.config).toHaveProperty('parseRetries');
-      expect(p.config).toHaveProperty('calibration');
+      // Resolved with defaults: common fields are present even where the preset omits them (a cascade has
+      // none of its own: each stage's resolved config carries them).
+      const resolved = p.method === 'cascade' ? (p.config.stages as { config: Record<string, unknown> }[]).map((st) => st.config) : [p.config];
+      for (const c of resolved) {
+        expect(c).toHaveProperty('parseRetries');
+        expect(c).toHaveProperty('calibration');
+      }
       expect(p.paper.length).toBeGreaterThan(0);
       expect(body.methods.find((m) => m.id === p.method)?.taskKinds).toContain(p.taskKind);
     }
-    expect(body.methods.map((m) => m.id).sort()).toEqual(['chateval', 'debate', 'ensemble', 'more', 'samre', 'single']);
+    expect(body.methods.map((m) => m.id).sort()).toEqual(['cascade', 'chateval', 'debate', 'ensemble', 'jury', 'more', 'samre', 'single']);
   });
 
   it('GET /openapi.json is OpenAPI 3.1 built from the request schemas, with every $ref resolvable', async () => {
@@ -45,7 +49,7 @@ describe('service routes', () => {
     const req = doc.components.schemas.CreateEvaluationRequest;
     expect(req?.additionalProperties).toBe(false);
     expect(req?.required).toEqual(['task']);
-    expect(Object.keys(req?.properties ?? {}).sort()).toEqual(['config', 'metadata', 'preset', 'task']);
+    expect(Object.keys(req?.properties ?? {}).sort()).toEqual(['budget', 'config', 'metadata', 'preset', 'task', 'webhook']);
     for (const id of ['Task', 'MethodConfig', 'Evaluation', 'VerdictSummary', 'Error', 'LabelledItem', 'AgreementReport', 'MetaEvaluation']) {
       expect(doc.components.schemas, id).toHaveProperty(id);
     }

@@ -110,7 +110,7 @@ function withJsonType(headers: Headers): Headers {
 }
 
 /** Reads a stream fully, throwing 413 as soon as more than `limit` bytes have arrived. */
-async function readLimited(body: ReadableStream<Uint8Array> | null, limit: number): Promise<Uint8Array> {
+export async function readLimited(body: ReadableStream<Uint8Array> | null, limit: number): Promise<Uint8Array> {
   if (!body) return new Uint8Array(0);
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];

@@ -74,8 +74,8 @@ export function v1Responses<R extends object>(own: R): Omit<typeof V1_ERRORS, ke
 
 const JUDGE_BODY_ERRORS = {
   400: errorResponse(
-    ['invalid_json', 'invalid_request', 'invalid_config', 'unknown_preset', 'unknown_method', 'task_kind_unsupported', 'byok_disabled'],
-    'the body, a header or the query fails its schema (see `issues`), or the judge config is invalid for the task.',
+    ['invalid_json', 'invalid_request', 'invalid_config', 'unknown_preset', 'unknown_method', 'task_kind_unsupported', 'byok_disabled', 'url_not_allowed', 'signing_secret_missing'],
+    'the body, a header or the query fails its schema (see `issues`), the judge config is invalid for the task, or a `webhook.url` is refused by the URL guard or cannot be signed yet.',
   ),
   413: errorResponse(['payload_too_large'], 'body over MAX_BODY_BYTES.'),
   415: errorResponse(['unsupported_media_type'], 'Content-Type is not application/json.'),

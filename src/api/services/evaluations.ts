@@ -36,6 +36,8 @@ import type { EffectiveLimits } from '../../tenants/limits.js';
 import { deploymentDefaults, effectiveLimits } from '../../tenants/limits.js';
 import { assertQuota } from '../../tenants/quota.js';
 import { tenantLimits } from '../../tenants/store.js';
+import { checkBudgetPrices, withBudget } from '../../budgets/request.js';
+import { requireSigningSecret, requireWebhookUrl } from '../../webhooks/require.js';
 
 /** New evaluation id: `ev_` + 32 hex chars (a random UUID without dashes). */
 export function newId(prefix: 'ev' | 'me'): string {
@@ -94,10 +96,14 @@ export async function createEvaluationJob(
   waitUntil?: (work: Promise<unknown>) => void,
   creator: CreatorInfo = { keyId: null },
 ): Promise<CreateResult> {
-  const judge = resolveJudge(request.preset, request.config);
+  const judge = resolveJudge(request.preset, withBudget(request.config, request.budget));
   // Spread: Env has no index signature; the LLM layer reads it as a string map.
   checkLlmConfig(llmEnvOf(env), judge);
+  checkBudgetPrices(llmEnvOf(env), judge);
   const callsPlanned = planTask(judge, request.task, 'task');
+  // A one-off callback: its URL passes the outbound guard, and the tenant can sign it.
+  const webhookUrl = request.webhook ? requireWebhookUrl(env, request.webhook.url, 'webhook.url') : null;
+  if (webhookUrl !== null) await requireSigningSecret(env, tenant, 'webhook.url');
   const id = newId('ev');
   const hash = idempotencyKey === null ? null : await requestHash(request);
   const now = Date.now();
@@ -119,6 +125,7 @@ export async function createEvaluationJob(
     requestHash: hash,
     metaId: null,
     callsPlanned,
+    webhookUrl,
     now,
     keyId: creator.keyId,
   });

@@ -11,7 +11,9 @@
  *   `DELETE /_mock/scripts/<ns>` removes them;
  * - `POST /_mock/reset`: forgets attempt counters and the prompt cache (all tests: prefer distinct seeds).
  *
- * Modes: *judge* (default) writes well-formed replies in the format the prompt asks for (see `judge.ts`);
+ * Modes: *judge* (default) writes well-formed replies in the format the prompt asks for (see `judge.ts`),
+ * its verdicts seeded by the prompt, the `seed` and any model name other than `mock-*` (so three model names
+ * judge one prompt three ways);
  * *scripted* answers with the reply of the first rule whose pattern matches the prompt (all messages
  * joined by newlines), and falls back to judge mode when none matches.
  *
@@ -177,7 +179,10 @@ function replyText(body: ChatBody, d: MockDirectives, state: MockState, mode: Mo
   const schemaFormat: DetectedFormat | undefined =
     body.response_format?.type === 'json_schema' ? formatFromJsonSchema(body.response_format.json_schema?.schema) : undefined;
   const format = schemaFormat ?? detectFormat(body.messages);
-  const key = `${d.seed}\u0000${JSON.stringify(body.messages.map((m) => [m.role, m.content]))}`;
+  // A model named for a real one (not `mock-*`) judges as that model: distinct names answer one prompt
+  // differently, as a jury's different model families would; `mock-judge` replies are as before.
+  const model = d.mode === undefined ? `${d.base}\u0000` : '';
+  const key = `${d.seed}\u0000${model}${JSON.stringify(body.messages.map((m) => [m.role, m.content]))}`;
   return judgeReply(format, key);
 }
 

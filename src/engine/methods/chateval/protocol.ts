@@ -12,6 +12,7 @@
  *   summary is **added** to that agent's memory as a message from `Summarizer` (`summaryMode: 'append'`, the
  *   code). `summaryMode: 'replace'` is the arXiv text: the history is the latest summary only.
  * Only the last turn carries the final instruction and the score parser. Verdicts: see `shared.ts`.
+ * Under a budget (`truncate`) only the final turn can be cut, once an agent gave its final judgement.
  */
 import { z } from 'zod';
 import type { CallSpec, FinalReply, MethodDefinition, StepResult } from '../../method.js';
@@ -86,6 +87,8 @@ export interface ChatEvalState {
   replies: Record<string, string>;
   /** null when the final reply never parsed. */
   finals: Record<string, ParsedValue | null>;
+  /** Set when a budget refused a final-turn call: only the agents whose final replies came in vote (absent otherwise). */
+  truncated?: true;
 }
 
 interface Slot {
@@ -201,13 +204,16 @@ export const chatEvalMethod: MethodDefinition<ChatEvalConfig, ChatEvalState> = {
 
   step(config, task, state): StepResult {
     const agents = agentsFor(config);
-    for (const wave of schedule(config)) {
+    for (const wave of state.truncated ? [] : schedule(config)) {
       const missing = wave.filter((s) => state.replies[s.id] === undefined);
       if (missing.length > 0) return { kind: 'calls', calls: missing.map((s) => callFor(config, task, state, agents, s)) };
     }
-    const votes = agents.map((a, i) => voteOf(task, a, state.finals[String(i)]));
+    // After a budget cut only the agents that gave their final judgement vote.
+    const voters = agents.flatMap((a, i) => (!state.truncated || String(i) in state.finals ? [{ a, i }] : []));
+    const votes = voters.map(({ a, i }) => voteOf(task, a, state.finals[String(i)]));
     const details = { strategy: config.strategy, turns: config.turns, agents: agents.map((a) => a.name) };
-    return { kind: 'verdict', verdict: task.kind === 'pairwise' ? pairwiseVerdict(votes, config, details) : pointwiseVerdict(task, votes, details) };
+    const verdict = task.kind === 'pairwise' ? pairwiseVerdict(votes, config, details) : pointwiseVerdict(task, votes, details);
+    return { kind: 'verdict', verdict: state.truncated ? { ...verdict, truncation: { agentsJudged: voters.length, agentsPlanned: agents.length, turnsRun: config.turns } } : verdict };
   },
 
   reduce(config, _task, state, reply: FinalReply): ChatEvalState {
@@ -224,5 +230,15 @@ export const chatEvalMethod: MethodDefinition<ChatEvalConfig, ChatEvalState> = {
 
   plannedCalls(config): number {
     return schedule(config).flat().length;
+  },
+
+  // Scores come only from the final turn, so a budget can cut ChatEval only there, once an agent has given
+  // its final judgement: the others do not vote. Refused earlier, there is nothing to conclude from.
+  truncate(config, _task, state, refused): ChatEvalState | null {
+    const slot = schedule(config)
+      .flat()
+      .find((s) => s.id === refused.callId);
+    const finalTurn = slot?.kind === 'speak' && slot.turn === config.turns;
+    return finalTurn && Object.keys(state.finals).length > 0 ? { ...state, truncated: true } : null;
   },
 };

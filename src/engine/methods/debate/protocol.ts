@@ -16,6 +16,8 @@
  *   Critic is told to say NO_ISSUE (any of NO_ISSUE / NO ISSUE / NO_ISSUES), the last parsed score stands.
  * The code's autogen Commander also auto-replies once per exchange with an LLM of its own; those replies are
  * not reproduced (no text of theirs reaches the score).
+ * Under a budget (`truncate`, only when one refuses a call after the first score) the loop ends there and
+ * the Scorer's last score stands.
  */
 import { z } from 'zod';
 import type { ChatMessage } from '../../call.js';
@@ -88,6 +90,8 @@ export interface DebateTurn {
 /** DEBATE's state: the replies so far, in order. Plain JSON. */
 export interface DebateState {
   turns: DebateTurn[];
+  /** Set when a budget refused the next call: the loop ends with the Scorer's last score (absent otherwise). */
+  truncated?: true;
 }
 
 function asPointwise(task: Task): PointwiseTask {
@@ -217,6 +221,7 @@ type Next = { kind: 'score'; iteration: number } | { kind: 'critic'; iteration: 
 function nextMove(config: DebateConfig, state: DebateState): Next {
   const last = state.turns.at(-1);
   if (!last) return { kind: 'score', iteration: 0 };
+  if (state.truncated) return { kind: 'done', stoppedByNoIssue: false };
   switch (last.role) {
     case 'tiebreaker':
       return { kind: 'done', stoppedByNoIssue: false };
@@ -275,6 +280,9 @@ function conclude(config: DebateConfig, task: PointwiseTask, state: DebateState,
       ...(tie ? { tieBreakerScore: tie.score ?? null } : {}),
       finalFrom: tie?.score !== undefined ? 'tiebreaker' : score !== undefined ? 'scorer' : 'none',
     },
+    ...(state.truncated
+      ? { truncation: { iterationsRun: state.turns.filter((t) => t.role === 'critic').length, iterationsPlanned: config.maxIterations, scorerTurns: scorers.length, tieBreakerCut: config.useTieBreaker && !tie } }
+      : {}),
   };
 }
 
@@ -314,5 +322,10 @@ export const debateMethod: MethodDefinition<DebateConfig, DebateState> = {
   },
   plannedCalls(config): number {
     return 1 + 2 * config.maxIterations + (config.useTieBreaker ? 1 : 0);
+  },
+  // A budget refused a call: the loop ends as if the Critic had no more turns, and the Scorer's last score
+  // stands (a refused re-score leaves the last critique unanswered). Nothing stands before the first score.
+  truncate(_config, _task, state, refused): DebateState | null {
+    return refused.callId === 'score0' ? null : { ...state, truncated: true };
   },
 };

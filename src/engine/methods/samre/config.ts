@@ -60,8 +60,18 @@ export const samreConfigSchema = z
 /** A resolved SAMRE config. */
 export type SamreConfig = z.infer<typeof samreConfigSchema>;
 
-/** SAMRE's state: final replies by call id; rounds and stop are derived. */
-export type SamreState = RepliesState;
+/**
+ * Where a budget cut SAMRE (absent in every run without a budget refusal): `rounds`, the complete rounds
+ * kept when a round call was refused; `jury`, set once a juror's call was refused (only the jurors who
+ * voted count).
+ */
+export interface SamreCut {
+  rounds?: number;
+  jury?: true;
+}
+
+/** SAMRE's state: final replies by call id; rounds and stop are derived (and capped by a budget `cut`). */
+export type SamreState = RepliesState & { cut?: SamreCut };
 
 /** The templates and read rules of a flow. */
 export interface SamreTemplates {

@@ -122,10 +122,13 @@ function sign(s: PairScores | null): number {
 }
 
 /** Where the debate stands: the next wave, or the rounds run and why it stopped. */
-export type Progress = { kind: 'calls'; calls: CallSpec[] } | { kind: 'done'; roundsRun: number; stopReason: 'sign-agreement' | 'max-rounds' };
+export type Progress = { kind: 'calls'; calls: CallSpec[] } | { kind: 'done'; roundsRun: number; stopReason: 'sign-agreement' | 'max-rounds' | 'budget' };
 
-/** Runs the rounds over the recorded replies (Alg. 2 line 5's early stop only when `earlyStop`). */
+/** Runs the rounds over the recorded replies (Alg. 2 line 5's early stop only when `earlyStop`; a budget cut keeps `cut.rounds`). */
 export function progress(config: SamreConfig, t: SamreTemplates, task: PairwiseTask, state: SamreState): Progress {
+  // A cut keeps the complete rounds before the refused call; an early stop would have ended the loop before it.
+  const cut = state.cut?.rounds;
+  if (cut !== undefined) return { kind: 'done', roundsRun: cut, stopReason: 'budget' };
   for (let round = 1; round <= config.maxRounds; round++) {
     for (const wave of roundWaves(config, t, task, state, round)) {
       const calls = wave();
@@ -135,4 +138,10 @@ export function progress(config: SamreConfig, t: SamreTemplates, task: PairwiseT
     if (config.earlyStop && round > 1 && agree) return { kind: 'done', roundsRun: round, stopReason: 'sign-agreement' };
   }
   return { kind: 'done', roundsRun: config.maxRounds, stopReason: 'max-rounds' };
+}
+
+/** The round a round call belongs to (`round3/judge` → 3), or null for a juror's call. */
+export function roundOf(callId: string): number | null {
+  const m = /^round(\d+)\//.exec(callId);
+  return m ? Number(m[1]) : null;
 }

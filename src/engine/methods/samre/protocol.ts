@@ -14,6 +14,8 @@
  * - `earlyStop` (Alg. 2 line 5: stop when the judge prefers the same answer twice in a row) is off in the
  *   code; the `samre-early-stop` preset turns it on. `flow: 'paper'` is Appendix E.1 with parallel advocates.
  * Confidence: the juror margin |A − B| / jurors when jurors decide, else the normalised gap of the means.
+ * Under a budget (`truncate`, only when one refuses a call): the complete rounds are kept and the jurors who
+ * voted decide (none: the judge's mean); docs/fidelity.md lists how that departs from Alg. 2.
  */
 import type { FinalReply, MethodDefinition, StepResult } from '../../method.js';
 import { renderTemplate } from '../../template.js';
@@ -40,7 +42,7 @@ import {
 } from '../bandi/index.js';
 import type { SamreConfig, SamreState, SamreTemplates } from './config.js';
 import { samreConfigSchema } from './config.js';
-import { countedScores, debateTranscript, judgeId, jurorId, progress, roundScores } from './flows.js';
+import { countedScores, debateTranscript, judgeId, jurorId, progress, roundOf, roundScores } from './flows.js';
 
 function templatesOf(config: SamreConfig): SamreTemplates {
   const code = config.flow === 'code';
@@ -62,10 +64,11 @@ function verdictOf(config: SamreConfig, state: SamreState, roundsRun: number, st
   const rounds = Array.from({ length: roundsRun }, (_, i) => ({ round: i + 1, scores: roundScores(config, state, i + 1), parsed: state.replies[judgeId(i + 1)]?.scores != null }));
   const meanScores = meanPair(countedScores(config, state, roundsRun)) ?? null;
   const judgeVotes: Vote[] = rounds.map((x) => ({ agent: 'judge', label: `Judge (round ${x.round})`, parsed: x.parsed, ...(x.scores ? { winner: winnerOf(x.scores.a, x.scores.b), scores: x.scores } : {}) }));
+  // After a budget cut the jury (`cut.jury`), only the jurors who voted count.
   const jurors = Array.from({ length: config.jurorCount }, (_, i) => {
     const reply = state.replies[jurorId(i)];
-    return { juror: i, agent: `juror${i}`, background: background(config, i), vote: reply?.scores ?? null, parsed: reply?.parsed ?? false };
-  });
+    return { juror: i, agent: `juror${i}`, background: background(config, i), vote: reply?.scores ?? null, parsed: reply?.parsed ?? false, voted: reply !== undefined };
+  }).filter((j) => j.voted || !state.cut?.jury);
   const jurorVotes: Vote[] = jurors.map((j) => ({ agent: j.agent, label: j.background, parsed: j.parsed, ...(j.vote ? { scores: j.vote, winner: winnerOf(j.vote.a, j.vote.b) } : {}) }));
   // The code adds the vote tuples up (an unreadable vote is `(0, 0)`).
   const sums: PairScores = jurors.reduce((t, j) => ({ a: t.a + (j.vote?.a ?? 0), b: t.b + (j.vote?.b ?? 0) }), { a: 0, b: 0 });
@@ -73,14 +76,14 @@ function verdictOf(config: SamreConfig, state: SamreState, roundsRun: number, st
   let winner: 'A' | 'B' | 'tie';
   let confidence: number;
   let decidedBy: 'jurors' | 'judge-mean' | 'judge-mean-after-juror-tie' | 'juror-tie' | 'none';
-  if (config.jurorCount > 0 && (sums.a !== sums.b || config.jurorTie === 'tie')) {
+  if (jurors.length > 0 && (sums.a !== sums.b || config.jurorTie === 'tie')) {
     winner = winnerOf(sums.a, sums.b);
-    confidence = Math.min(1, Math.abs(sums.a - sums.b) / config.jurorCount);
+    confidence = Math.min(1, Math.abs(sums.a - sums.b) / jurors.length);
     decidedBy = winner === 'tie' ? 'juror-tie' : 'jurors';
   } else if (meanScores) {
     winner = winnerOf(meanScores.a, meanScores.b);
     confidence = scoreGapConfidence(meanScores);
-    decidedBy = config.jurorCount > 0 ? 'judge-mean-after-juror-tie' : 'judge-mean';
+    decidedBy = jurors.length > 0 ? 'judge-mean-after-juror-tie' : 'judge-mean';
   } else {
     winner = 'tie';
     confidence = 0;
@@ -104,6 +107,7 @@ function verdictOf(config: SamreConfig, state: SamreState, roundsRun: number, st
       jurorSums: sums,
       decidedBy,
     },
+    ...(state.cut ? { truncation: { roundsRun, roundsPlanned: config.maxRounds, jurorsRun: jurors.length, jurorsPlanned: config.jurorCount } } : {}),
   };
 }
 
@@ -124,7 +128,7 @@ export const samreMethod: MethodDefinition<SamreConfig, SamreState> = {
     const p = progress(config, templates, t, state);
     if (p.kind === 'calls') return p;
     const context = debateTranscript(config, state, p.roundsRun);
-    const jurors = Array.from({ length: config.jurorCount }, (_, i) => i)
+    const jurors = Array.from({ length: state.cut?.jury ? 0 : config.jurorCount }, (_, i) => i)
       .filter((i) => !state.replies[jurorId(i)])
       .map((i) => {
         const identity = background(config, i);
@@ -140,5 +144,12 @@ export const samreMethod: MethodDefinition<SamreConfig, SamreState> = {
   plannedCalls(config): number {
     const perRound = config.flow === 'code' ? 5 : 3;
     return config.maxRounds * perRound + config.jurorCount;
+  },
+  // A budget refused a call: a round's call keeps the complete rounds before it (none: nothing to judge),
+  // and the jury still votes (each juror checked in turn); a juror's call ends the jury with the votes cast.
+  truncate(_config, _task, state, refused): SamreState | null {
+    const round = roundOf(refused.callId);
+    if (round === null) return { ...state, cut: { ...state.cut, jury: true } };
+    return round > 1 ? { ...state, cut: { rounds: round - 1 } } : null;
   },
 };

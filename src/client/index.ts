@@ -1,0 +1,232 @@
+/**
+ * @module
+ * The typed Tribunal client (`import { createTribunalClient } from 'tribunal/client'`). Its types are
+ * generated from the API's OpenAPI document (./api-types.ts, `npm run client:types`), which is generated
+ * from the same zod route definitions that validate requests: `request()` reaches every route with its
+ * path parameters, query, headers and body typed, and answers a union narrowed by `status`, errors
+ * included. On top: `submit`, `get`, `transcript`, `cancel`, `events` (the live SSE stream, typed) and
+ * `judge` (submit, follow the events to the end, return the evaluation with its verdict).
+ *
+ * Runs wherever `fetch` does (Node 18+, browsers, Workers); no dependency. Example: ./README.md.
+ */
+import type { components, paths } from './api-types.js';
+import type { EvaluationEvent } from '../pipeline/events.js';
+import { sseBlocks } from './sse.js';
+
+export type { components, paths } from './api-types.js';
+export type { EvaluationEvent } from '../pipeline/events.js';
+
+/** The API's named schemas (`Task`, `Evaluation`, `VerdictSummary`, `ChatCompletion`, …). */
+export type Schemas = components['schemas'];
+export type Task = Schemas['Task'];
+export type CreateEvaluationRequest = Schemas['CreateEvaluationRequest'];
+export type EvaluationAccepted = Schemas['EvaluationAccepted'];
+export type Evaluation = Schemas['Evaluation'];
+/** The verdict without its transcript (the document marks the component itself nullable, as `Evaluation.verdict` is). */
+export type VerdictSummary = NonNullable<Schemas['VerdictSummary']>;
+export type Transcript = Schemas['Transcript'];
+/** The verdict the OpenAI-compatible endpoint puts in the assistant message (JSON text). */
+export type JudgeVerdict = Schemas['JudgeVerdict'];
+
+/** HTTP methods the API uses. */
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+/** Paths that have an operation for `M`. */
+export type PathsWith<M extends HttpMethod> = { [P in keyof paths]: paths[P][M] extends { responses: unknown } ? P : never }[keyof paths];
+/** The operation at `P` for `M`. */
+export type Operation<P extends keyof paths, M extends HttpMethod> = Extract<paths[P][M], { responses: unknown }>;
+
+type Defined<T> = Exclude<T, undefined>;
+type IsNever<T> = [T] extends [never] ? true : false;
+/** `{ [k]: v }` when `v` is a real (non-never) type, else `{}` (a parameter the route does not take). */
+type Field<K extends string, V, Required extends boolean> = IsNever<Defined<V>> extends true ? { [P in K]?: never } : Required extends true ? { [P in K]: Defined<V> } : { [P in K]?: Defined<V> };
+type Parameters_<O> = O extends { parameters: infer P } ? P : never;
+type PathOf<O> = Parameters_<O> extends { path?: infer X } ? X : never;
+type QueryOf<O> = Parameters_<O> extends { query?: infer X } ? X : never;
+type HeaderOf<O> = Parameters_<O> extends { header?: infer X } ? X : never;
+type BodyOf<O> = O extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+type BodyRequired<O> = O extends { requestBody: unknown } ? true : false;
+
+/** What `request()` takes for an operation: its typed parameters and body, plus extra headers and a signal. */
+export type RequestInput<O> = Field<'params', PathOf<O>, true> &
+  Field<'query', QueryOf<O>, false> &
+  Field<'body', BodyOf<O>, BodyRequired<O>> & {
+    /** The route's documented headers (e.g. `Idempotency-Key`) and any other. */
+    headers?: (IsNever<Defined<HeaderOf<O>>> extends true ? unknown : Defined<HeaderOf<O>>) & Record<string, string | undefined>;
+    signal?: AbortSignal;
+  };
+
+type Content<R> = R extends { content: infer C } ? C : never;
+type BodyType<R> = Content<R> extends { 'application/json': infer J } ? J : IsNever<Content<R>> extends true ? null : string;
+/** One documented answer: its status, the body's type at that status, and the headers. */
+export type ResponseOf<O> = O extends { responses: infer R }
+  ? { [S in keyof R & number]: { status: S; ok: `${S}` extends `2${string}` ? true : false; body: BodyType<R[S]>; headers: Headers } }[keyof R & number]
+  : never;
+
+/** An answer that is not 2xx, or a helper's failure; `code` is the API's stable error code. */
+export class TribunalError extends Error {
+  override readonly name = 'TribunalError';
+  constructor(
+    message: string,
+    /** HTTP status (0 for a failure without a response, e.g. a client-side timeout). */
+    readonly status: number,
+    /** Stable code: the API's `error.code`, or `verdict_timeout` / `evaluation_failed` / `evaluation_cancelled` from the helpers. */
+    readonly code: string,
+    /** The error body, or the evaluation that did not succeed. */
+    readonly body: unknown = null,
+  ) {
+    super(message);
+  }
+}
+
+/** Options of {@link createTribunalClient}. */
+export interface TribunalClientOptions {
+  /** The deployment's origin, e.g. `https://tribunal.example.com` (no trailing `/v1`). */
+  baseUrl: string;
+  /** Bearer token; leave out for a deployment without `API_KEYS`. */
+  apiKey?: string | undefined;
+  /** `fetch` to use; default the global one. */
+  fetch?: (input: Request) => Promise<Response>;
+  /** Headers sent with every request. */
+  headers?: Record<string, string>;
+}
+
+/** Options of the helpers that wait. */
+export interface WaitOptions {
+  /** Give up after this many ms (a {@link TribunalError} `verdict_timeout`; the evaluation keeps running). Default 10 minutes. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** An evaluation that succeeded: its verdict is set. */
+export type JudgedEvaluation = Evaluation & { status: 'succeeded'; verdict: VerdictSummary };
+
+/** A {@link TribunalError} from an error answer (`{ error: { code, message } }` in either of the API's shapes). */
+function errorOf(status: number, body: unknown): TribunalError {
+  const error = (body as { error?: { code?: string; message?: string } } | null)?.error;
+  return new TribunalError(error?.message ?? `HTTP ${status}`, status, error?.code ?? 'http_error', body);
+}
+
+const TERMINAL: ReadonlySet<string> = new Set(['succeeded', 'failed', 'cancelled']);
+const DEFAULT_TIMEOUT_MS = 600_000;
+
+/** Creates a client for one deployment. */
+export function createTribunalClient(options: TribunalClientOptions) {
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const doFetch = options.fetch ?? ((r: Request) => fetch(r));
+
+  function headersOf(extra: Record<string, string | undefined> | undefined): Headers {
+    const h = new Headers(options.headers);
+    if (options.apiKey) h.set('Authorization', `Bearer ${options.apiKey}`);
+    for (const [k, v] of Object.entries(extra ?? {})) if (v !== undefined) h.set(k, v);
+    return h;
+  }
+
+  /**
+   * Any route, typed from the OpenAPI document: `request('get', '/v1/evaluations/{id}', { params: { id } })`.
+   * Resolves with every documented status (narrow on `status`); rejects only when no answer came.
+   */
+  async function request<M extends HttpMethod, P extends PathsWith<M>>(method: M, path: P, input: RequestInput<Operation<P, M>>): Promise<ResponseOf<Operation<P, M>>> {
+    const { params, query, body, headers, signal } = input as { params?: Record<string, string>; query?: Record<string, string | number | boolean>; body?: unknown; headers?: Record<string, string | undefined>; signal?: AbortSignal };
+    let url = `${base}${path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params?.[name] ?? ''))}`;
+    const search = new URLSearchParams(Object.entries(query ?? {}).map(([k, v]) => [k, String(v)]));
+    if ([...search].length > 0) url += `?${search.toString()}`;
+    const h = headersOf(headers);
+    if (body !== undefined) h.set('Content-Type', 'application/json');
+    const res = await doFetch(new Request(url, { method: method.toUpperCase(), headers: h, ...(body !== undefined ? { body: JSON.stringify(body) } : {}), ...(signal ? { signal } : {}) }));
+    const type = res.headers.get('Content-Type') ?? '';
+    const parsed: unknown = res.status === 204 ? null : type.includes('json') ? await res.json() : await res.text();
+    return { status: res.status, ok: res.ok, body: parsed, headers: res.headers } as ResponseOf<Operation<P, M>>;
+  }
+
+  /** The body of a 2xx answer, or a {@link TribunalError} with the API's code. */
+  function ok<R extends { ok: boolean; status: number; body: unknown }>(res: R): Extract<R, { ok: true }>['body'] {
+    if (res.ok) return res.body;
+    throw errorOf(res.status, res.body);
+  }
+
+  /** Submits an evaluation (202); the same `idempotencyKey` makes a retry return the same evaluation. */
+  async function submit(req: CreateEvaluationRequest, opts: { idempotencyKey?: string; signal?: AbortSignal } = {}): Promise<EvaluationAccepted> {
+    const headers = opts.idempotencyKey !== undefined ? { 'Idempotency-Key': opts.idempotencyKey } : {};
+    return ok(await request('post', '/v1/evaluations', { body: req, headers, ...(opts.signal ? { signal: opts.signal } : {}) }));
+  }
+
+  /** The evaluation as it stands. */
+  async function get(id: string): Promise<Evaluation> {
+    return ok(await request('get', '/v1/evaluations/{id}', { params: { id } }));
+  }
+
+  /** Every stored reply; `complete` once the evaluation ended. */
+  async function transcript(id: string): Promise<Transcript> {
+    return ok(await request('get', '/v1/evaluations/{id}/transcript', { params: { id } }));
+  }
+
+  /** Cancels (calls in flight are still billed). */
+  async function cancel(id: string, reason?: string): Promise<Schemas['CancelResponse']> {
+    return ok(await request('post', '/v1/evaluations/{id}/cancel', { params: { id }, body: reason !== undefined ? { reason } : {} }));
+  }
+
+  /**
+   * The live events of an evaluation (everything so far first, then as it happens); ends after the
+   * terminal `status` event, or when the server closes the stream.
+   */
+  async function* events(id: string, opts: { signal?: AbortSignal } = {}): AsyncGenerator<EvaluationEvent> {
+    const res = await doFetch(new Request(`${base}/v1/evaluations/${encodeURIComponent(id)}/events`, { headers: headersOf({ Accept: 'text/event-stream' }), ...(opts.signal ? { signal: opts.signal } : {}) }));
+    if (!res.ok || !res.body) throw errorOf(res.status, await res.json().catch(() => null));
+    // Typed `ReadableStream<any>` by the Worker runtime types; a fetch body is bytes everywhere.
+    for await (const block of sseBlocks(res.body as ReadableStream<Uint8Array>)) {
+      if (block.event === null || block.data === '') continue;
+      // The server's own encoding: `event` names the type, `data` is its JSON.
+      yield { type: block.event, data: JSON.parse(block.data) as unknown } as EvaluationEvent;
+    }
+  }
+
+  /**
+   * Waits for the evaluation to end (following its events; a dropped stream is reopened) and returns it.
+   * @throws TribunalError `verdict_timeout` after `timeoutMs` (default 10 min)
+   */
+  async function waitForEnd(id: string, opts: WaitOptions = {}): Promise<Evaluation> {
+    const deadline = Date.now() + (opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const abort = new AbortController();
+    const stop = () => { abort.abort(); };
+    opts.signal?.addEventListener('abort', stop, { once: true });
+    const timer = setTimeout(stop, Math.max(0, deadline - Date.now()));
+    try {
+      for (let attempt = 0; Date.now() < deadline; attempt++) {
+        try {
+          for await (const e of events(id, { signal: abort.signal })) {
+            if (e.type === 'status' && TERMINAL.has(e.data.status)) return await get(id);
+          }
+        } catch (err) {
+          if (abort.signal.aborted) break;
+          if (err instanceof TribunalError && err.status < 500) throw err;
+        }
+        // The stream ended early: the evaluation may have ended meanwhile.
+        const now = await get(id);
+        if (TERMINAL.has(now.status)) return now;
+        await new Promise((r) => setTimeout(r, Math.min(1_000, 50 * 2 ** attempt)));
+      }
+    } finally {
+      clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', stop);
+    }
+    if (opts.signal?.aborted) throw new TribunalError('aborted', 0, 'aborted');
+    throw new TribunalError(`evaluation ${id} did not end within ${opts.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms; it keeps running`, 0, 'verdict_timeout', { evaluationId: id });
+  }
+
+  /**
+   * Submits and waits for the verdict.
+   * @throws TribunalError `evaluation_failed` / `evaluation_cancelled` (the evaluation in `body`), `verdict_timeout`, or the API's code
+   */
+  async function judge(req: CreateEvaluationRequest, opts: WaitOptions & { idempotencyKey?: string } = {}): Promise<JudgedEvaluation> {
+    const accepted = await submit(req, opts);
+    const evaluation = await waitForEnd(accepted.id, opts);
+    if (evaluation.status === 'succeeded' && evaluation.verdict) return evaluation as JudgedEvaluation;
+    const code = evaluation.status === 'cancelled' ? 'evaluation_cancelled' : 'evaluation_failed';
+    throw new TribunalError(`evaluation ${evaluation.id} ${evaluation.status}: ${evaluation.error?.message ?? 'no verdict'}`, 0, code, evaluation);
+  }
+
+  return { request, ok, submit, get, transcript, cancel, events, waitForEnd, judge };
+}
+
+/** A client made by {@link createTribunalClient}. */
+export type TribunalClient = ReturnType<typeof createTribunalClient>;

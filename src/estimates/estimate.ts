@@ -1,0 +1,172 @@
+/**
+ * @module
+ * Estimates without an LLM call: the protocol is driven to its verdict by the synthetic LLM
+ * (./synthetic.ts) through the same runner the CLI uses, counting each prompt with the tokenizer.
+ *
+ * For one task: every strategy runs with `short` replies; the run with the fewest calls (then fewest
+ * tokens) is the shortest path, the one with the most calls (then most tokens) the longest. Then:
+ * - `min`: the shortest path, every reply only its format (a lower bound: no judge replies less);
+ * - `expected`: the longest path, replies of `EXPECTED_REPLY_TOKENS` (256) tokens (or `maxTokens` when lower);
+ * - `max`: the longest path, every reply its full `maxTokens` (an upper bound without repairs);
+ * - `callsWithRepairs`: the longest path with every reply a parser can reject re-asked `parseRetries`
+ *   times, the most requests the evaluation can make.
+ * Fixed-length protocols have one path, so their `calls.min` equals `calls.max`.
+ */
+import type { AnyMethod } from '../engine/method.js';
+import type { EngineState } from '../engine/protocol.js';
+import { createEvaluation } from '../engine/protocol.js';
+import { runEvaluation } from '../engine/runner.js';
+import type { Task } from '../engine/task.js';
+import type { CallMeter } from '../budgets/meter.js';
+import type { CountKind, PromptCounter } from '../budgets/tokens.js';
+import type { ReplyLength, Strategy, SyntheticCall } from './synthetic.js';
+import { createSyntheticLlm, STRATEGIES } from './synthetic.js';
+
+/** Calls, tokens and cost of one run (or a sum of runs), for one model or all. */
+export interface Figures {
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+  costUsd: number;
+}
+
+/** {@link Figures} of nothing. */
+export const NO_FIGURES: Figures = { calls: 0, promptTokens: 0, completionTokens: 0, costUsd: 0 };
+
+/** Sum of two {@link Figures}. */
+export function addFigures(a: Figures, b: Figures): Figures {
+  return { calls: a.calls + b.calls, promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens, costUsd: a.costUsd + b.costUsd };
+}
+
+/** One model at one provider in an estimate. */
+export interface ModelFigures {
+  model: string;
+  provider: string;
+  /** False when the price table has no price for it (its cost counts 0). */
+  priced: boolean;
+  /** How its tokens are counted (src/budgets/tokens.ts). */
+  tokenCount: CountKind;
+  min: Figures;
+  expected: Figures;
+  max: Figures;
+}
+
+/** The estimate of one or more evaluations. */
+export interface Estimate {
+  /** Evaluations estimated. */
+  evaluations: number;
+  min: Figures;
+  expected: Figures;
+  max: Figures;
+  /** Requests if every reply a parser can reject were re-asked `parseRetries` times on the longest path. */
+  callsWithRepairs: number;
+  /** Per model and provider, in the order first called. */
+  models: ModelFigures[];
+}
+
+/** An empty estimate: the identity of {@link addEstimates}. */
+export const NO_ESTIMATE: Estimate = { evaluations: 0, min: NO_FIGURES, expected: NO_FIGURES, max: NO_FIGURES, callsWithRepairs: 0, models: [] };
+
+/** The sum of two estimates (models merged by model and provider). */
+export function addEstimates(a: Estimate, b: Estimate): Estimate {
+  const models = new Map(a.models.map((m) => [`${m.provider}\u0000${m.model}`, m]));
+  for (const m of b.models) {
+    const key = `${m.provider}\u0000${m.model}`;
+    const prior = models.get(key);
+    models.set(key, prior ? { ...prior, min: addFigures(prior.min, m.min), expected: addFigures(prior.expected, m.expected), max: addFigures(prior.max, m.max) } : m);
+  }
+  return {
+    evaluations: a.evaluations + b.evaluations,
+    min: addFigures(a.min, b.min),
+    expected: addFigures(a.expected, b.expected),
+    max: addFigures(a.max, b.max),
+    callsWithRepairs: a.callsWithRepairs + b.callsWithRepairs,
+    models: [...models.values()],
+  };
+}
+
+/** What the estimator needs besides the judge and the task. */
+export interface EstimateDeps {
+  meter: CallMeter;
+  counter: PromptCounter;
+}
+
+interface Run {
+  calls: SyntheticCall[];
+  total: Figures;
+  /** Requests the longest path would make with every rejectable reply re-asked. */
+  withRepairs: number;
+}
+
+function sum(calls: readonly SyntheticCall[]): Figures {
+  return calls.reduce<Figures>((f, c) => addFigures(f, { calls: 1, promptTokens: c.promptTokens, completionTokens: c.completionTokens, costUsd: c.costUsd }), NO_FIGURES);
+}
+
+async function drive(method: AnyMethod, initial: EngineState, strategy: Strategy, length: ReplyLength, deps: EstimateDeps): Promise<Run> {
+  const synthetic = createSyntheticLlm(strategy, length, deps.counter, deps.meter);
+  let withRepairs = 0;
+  const { outcome } = await runEvaluation(method, initial, synthetic.llm, {
+    onCall: (request) => {
+      // Free text never fails to parse; everything else may be re-asked parseRetries times.
+      const rejectable = request.parser.type !== 'text' && request.parser.type !== 'critique';
+      withRepairs += 1 + (rejectable ? initial.config.parseRetries : 0);
+    },
+  });
+  if (outcome.status !== 'succeeded') throw new Error(`estimate run of "${initial.method}" ended ${outcome.status}: ${outcome.error.message}`);
+  return { calls: synthetic.calls, total: sum(synthetic.calls), withRepairs };
+}
+
+/** Orders runs by calls, then by tokens. */
+function compareRuns(a: Run, b: Run): number {
+  return a.total.calls - b.total.calls || a.total.promptTokens + a.total.completionTokens - (b.total.promptTokens + b.total.completionTokens);
+}
+
+function byModel(runs: Record<'min' | 'expected' | 'max', Run>, deps: EstimateDeps): ModelFigures[] {
+  const out = new Map<string, ModelFigures>();
+  for (const level of ['min', 'expected', 'max'] as const) {
+    for (const c of runs[level].calls) {
+      const key = `${c.provider}\u0000${c.model}`;
+      const m = out.get(key) ?? {
+        model: c.model,
+        provider: c.provider,
+        priced: deps.meter.price(c.model, c.provider) !== undefined,
+        tokenCount: deps.counter.kindOf(c.model),
+        min: NO_FIGURES,
+        expected: NO_FIGURES,
+        max: NO_FIGURES,
+      };
+      m[level] = addFigures(m[level], { calls: 1, promptTokens: c.promptTokens, completionTokens: c.completionTokens, costUsd: c.costUsd });
+      out.set(key, m);
+    }
+  }
+  return [...out.values()];
+}
+
+/**
+ * Estimates one evaluation of `task` under a resolved config (see the module notes).
+ * @throws EngineInputError when the method does not take the task (as `createEvaluation`).
+ */
+export async function estimateTask(method: AnyMethod, config: EngineState['config'], task: Task, deps: EstimateDeps): Promise<Estimate> {
+  // The estimate is of the run itself: a budget would cut the synthetic run short.
+  const { budget: _budget, ...unbudgeted } = config;
+  const initial = createEvaluation(method, unbudgeted, task);
+  const short: Run[] = [];
+  for (const strategy of STRATEGIES) short.push(await drive(method, initial, strategy, 'short', deps));
+  const sorted = short.map((run, i) => ({ run, strategy: STRATEGIES[i] ?? 'dispute' })).sort((x, y) => compareRuns(x.run, y.run));
+  const shortest = sorted[0];
+  const longest = sorted.at(-1);
+  if (!shortest || !longest) throw new Error('no estimate run');
+  const runs = {
+    min: shortest.run,
+    expected: await drive(method, initial, longest.strategy, 'expected', deps),
+    max: await drive(method, initial, longest.strategy, 'max', deps),
+  };
+  return {
+    evaluations: 1,
+    min: runs.min.total,
+    expected: runs.expected.total,
+    max: runs.max.total,
+    callsWithRepairs: runs.max.withRepairs,
+    models: byModel(runs, deps),
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * @module
+ * `POST /v1/estimates` behind its route: the body is validated exactly as `POST /v1/evaluations` (or a
+ * batch) would validate it, then every task is estimated (./estimate.ts) with the deployment's default
+ * model, providers and prices. No LLM call, no row: nothing is stored.
+ */
+import { checkLlmConfig, planTask, resolveJudge } from '../api/services/judge.js';
+import { createCallMeter } from '../budgets/meter.js';
+import { checkBudgetPrices, withBudget } from '../budgets/request.js';
+import type { Budget } from '../budgets/schema.js';
+import { createPromptCounter, loadTokenizer, O200K_FACTOR, OTHER_MODEL_FACTOR } from '../budgets/tokens.js';
+import type { Bindings } from '../env.js';
+import { llmEnvOf, settingsFromEnv } from '../llm/settings.js';
+import { budgetFit, range, sampleIndices, scaleEstimate } from './aggregate.js';
+import { addEstimates, estimateTask, NO_ESTIMATE } from './estimate.js';
+import type { EstimateRequest, EstimateResponse } from './schema.js';
+import { MAX_EXACT_ITEMS } from './schema.js';
+import { EXPECTED_REPLY_TOKENS } from './synthetic.js';
+
+const ASSUMPTIONS = [
+  'The protocol is driven to its verdict by a synthetic LLM (no network) whose replies parse under each call\'s own rule; three reply strategies (agreeing, disputing, tying) find the shortest and the longest path.',
+  'min: the shortest path, every reply only its answer format. expected: the longest path, replies of ' +
+    `${EXPECTED_REPLY_TOKENS} completion tokens (or maxTokens when lower). max: the longest path, every reply its full maxTokens.`,
+  'No repairs: calls.withRepairs is the longest path with every reply a parser can reject re-asked parseRetries times; tokens and cost leave repairs out.',
+  `Prompt tokens: cl100k_base, exact for gpt-4/gpt-3.5 models, times ${O200K_FACTOR} for o200k models (gpt-4o, gpt-4.1, o-series), times ${OTHER_MODEL_FACTOR} for other models; 3 tokens per message and 3 per reply.`,
+  'Cost: the price table (defaults and LLM_PRICES), every prompt token at the uncached input price; a model without a price costs 0 (priced: false).',
+];
+
+/**
+ * Estimates the body.
+ * @throws ApiError 400 for a body `POST /v1/evaluations` (or a batch) would refuse; 503 `llm_not_configured`.
+ */
+export async function estimate(env: Bindings, body: EstimateRequest): Promise<EstimateResponse> {
+  const judge = resolveJudge(body.preset, withBudget(body.config, body.budget));
+  const llmEnv = llmEnvOf(env);
+  checkLlmConfig(llmEnv, judge);
+  checkBudgetPrices(llmEnv, judge);
+  const tasks = body.items ? body.items.map((i) => i.task) : body.task ? [body.task] : [];
+  tasks.forEach((t, i) => planTask(judge, t, body.items ? `items.${i}.task` : 'task'));
+  const settings = settingsFromEnv(llmEnv);
+  const counter = createPromptCounter(await loadTokenizer());
+  const deps = { counter, meter: createCallMeter(settings, counter) };
+  const picked = sampleIndices(tasks.length, MAX_EXACT_ITEMS);
+  let sum = NO_ESTIMATE;
+  for (const i of picked) {
+    const task = tasks[i];
+    if (task) sum = addEstimates(sum, await estimateTask(judge.method, judge.config, task, deps));
+  }
+  const total = picked.length < tasks.length ? scaleEstimate(sum, tasks.length / picked.length) : sum;
+  const budget = judge.config.budget as Budget | undefined;
+  return {
+    method: judge.method.method,
+    preset: body.preset ?? null,
+    evaluations: tasks.length,
+    sampled: picked.length < tasks.length ? { items: picked.length, of: tasks.length } : null,
+    adaptive: sum.min.calls < sum.max.calls,
+    calls: { ...range(total, 'calls'), withRepairs: total.callsWithRepairs },
+    promptTokens: range(total, 'promptTokens'),
+    completionTokens: range(total, 'completionTokens'),
+    costUsd: range(total, 'costUsd'),
+    models: total.models.map((m) => ({
+      model: m.model,
+      provider: m.provider,
+      priced: m.priced,
+      tokenCount: m.tokenCount,
+      calls: range(m, 'calls'),
+      promptTokens: range(m, 'promptTokens'),
+      completionTokens: range(m, 'completionTokens'),
+      costUsd: range(m, 'costUsd'),
+    })),
+    budget: budget ? budgetFit(budget, total) : null,
+    assumptions: picked.length < tasks.length ? [...ASSUMPTIONS, `Sampled: ${picked.length} of ${tasks.length} items, evenly spaced, scaled to all.`] : ASSUMPTIONS,
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * @module
+ * An evaluation that is about to end, and the guard every statement of its transaction carries. Apart
+ * from ./on-end.ts (which lists the effects) so that an effect's own module can import these without an
+ * import cycle through the list that imports it.
+ */
+import type { EvaluationError } from '../pipeline/events.js';
+import type { TerminalStatus } from '../pipeline/status.js';
+import { sqlMayBecome } from '../pipeline/status.js';
+
+/**
+ * An evaluation that is about to end. Times are epoch ms. Anything else of the row (tenant, batch, …) an
+ * effect reads in SQL from `evaluations`, so no writer has to load it first.
+ */
+export interface Ending {
+  id: string;
+  status: TerminalStatus;
+  error: EvaluationError | null;
+  now: number;
+}
+
+/** One effect of an ending: statements for the ending's transaction, each guarded by {@link endingGuard}. */
+export type EndEffect = (db: D1Database, ending: Ending) => D1PreparedStatement[];
+
+/**
+ * SQL condition (binds the evaluation id once) that holds while the row can still be ended with `status`:
+ * true in the transaction that ends it, false in every repeat and after another writer ended it.
+ */
+export function endingGuard(status: TerminalStatus): string {
+  return `EXISTS (SELECT 1 FROM evaluations WHERE id = ? AND ${sqlMayBecome(status)})`;
+}

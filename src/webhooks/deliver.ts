@@ -1,0 +1,175 @@
+/**
+ * @module
+ * One delivery attempt, as the queue consumer runs it: claim the delivery (a lease, so duplicate queue
+ * messages never send at once), resolve its receiver and secrets, check the URL again, sign, POST, then
+ * record the attempt and the delivery's new state in ONE D1 batch.
+ *
+ * Outcomes: 2xx → `delivered`; 410 Gone → `failed` and the endpoint disabled (its other pending
+ * deliveries fail with it); any other answer, a timeout or a network error → retried after a backoff
+ * (./backoff.ts) until the delivery's window closes, then `failed`. A receiver that cannot be sent to
+ * (endpoint deleted or disabled, no signing secret, URL refused by the guard) → `failed` at once.
+ */
+import type { Bindings } from '../env.js';
+import { log } from '../pipeline/log.js';
+import type { RetryDecision } from './backoff.js';
+import { nextRetry } from './backoff.js';
+import { postWebhook, webhookTimeoutMs } from './send.js';
+import type { SendOutcome } from './send.js';
+import { signStandardWebhook, validSecrets } from './signature.js';
+import { allowLoopbackOf, checkWebhookUrl } from './url-guard.js';
+
+/** What the consumer does with the message after an attempt. */
+export type AttemptOutcome =
+  | { kind: 'skipped'; why: 'not_pending' | 'not_due' | 'leased' }
+  | { kind: 'delivered' }
+  | { kind: 'failed'; reason: string }
+  | { kind: 'retry'; delaySeconds: number };
+
+/**
+ * How far ahead of its due time a delivery may be attempted, ms (250): a queue message may arrive a
+ * moment before the time D1 recorded. Below the 1 s minimum backoff, so a duplicate message that comes
+ * right after an attempt never makes the next one early.
+ */
+const DUE_TOLERANCE_MS = 250;
+
+/** A claimed delivery with everything needed to send it. */
+interface Claimed {
+  attempts: number;
+  event_id: string;
+  endpoint_id: string | null;
+  url: string | null;
+  window_ends_at: number;
+  payload: string;
+  ep_found: number;
+  ep_url: string | null;
+  ep_secret: string | null;
+  ep_prev: string | null;
+  ep_prev_exp: number | null;
+  ep_disabled_at: number | null;
+  ep_disabled_reason: string | null;
+  t_secret: string | null;
+  t_prev: string | null;
+  t_prev_exp: number | null;
+}
+
+/**
+ * Claims delivery `id` for one attempt: pending, due, and not leased by a running attempt. Sets a lease
+ * for `leaseMs` and counts the attempt, and reads what the attempt needs, in ONE D1 round trip (a
+ * `batch()`: the claim, then the read). A delivery another message holds, or that is not due or no
+ * longer pending, comes back as a skip.
+ */
+async function claim(env: Bindings, id: string, now: number, leaseMs: number): Promise<Claimed | AttemptOutcome> {
+  const [claimed, read] = await env.DB.batch<Claimed & { status: string; next_attempt_at: number | null; lease_until: number | null }>([
+    env.DB.prepare(
+      `UPDATE webhook_deliveries SET lease_until = ?, attempts = attempts + 1, updated_at = ?
+       WHERE id = ? AND status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ?)`,
+    ).bind(now + leaseMs, now, id, now + DUE_TOLERANCE_MS, now),
+    env.DB.prepare(
+      `SELECT d.status, d.next_attempt_at, d.lease_until, d.attempts, d.event_id, d.endpoint_id, d.url, d.window_ends_at, ev.payload,
+         ep.id IS NOT NULL AS ep_found, ep.url AS ep_url, ep.secret AS ep_secret, ep.previous_secret AS ep_prev,
+         ep.previous_expires_at AS ep_prev_exp, ep.disabled_at AS ep_disabled_at, ep.disabled_reason AS ep_disabled_reason,
+         s.secret AS t_secret, s.previous_secret AS t_prev, s.previous_expires_at AS t_prev_exp
+       FROM webhook_deliveries d JOIN webhook_events ev ON ev.id = d.event_id
+         LEFT JOIN webhook_endpoints ep ON ep.id = d.endpoint_id
+         LEFT JOIN webhook_signing_secrets s ON s.tenant = d.tenant
+       WHERE d.id = ?`,
+    ).bind(id),
+  ]);
+  const row = read?.results[0];
+  if ((claimed?.meta.changes ?? 0) > 0 && row) return row;
+  if (row?.status !== 'pending') return { kind: 'skipped', why: 'not_pending' };
+  return { kind: 'skipped', why: row.lease_until !== null && row.lease_until >= now ? 'leased' : 'not_due' };
+}
+
+/** The receiver's URL and the secrets to sign with, or why it cannot be sent to. */
+function receiverOf(c: Claimed, now: number): { url: string; secrets: string[] } | { refused: string } {
+  if (c.endpoint_id !== null) {
+    if (!c.ep_found || c.ep_url === null || c.ep_secret === null) return { refused: 'endpoint deleted' };
+    if (c.ep_disabled_at !== null) return { refused: `endpoint disabled${c.ep_disabled_reason ? `: ${c.ep_disabled_reason}` : ''}` };
+    return { url: c.ep_url, secrets: validSecrets(c.ep_secret, c.ep_prev, c.ep_prev_exp, now) };
+  }
+  if (c.url === null) return { refused: 'no URL' };
+  if (c.t_secret === null) return { refused: 'the tenant has no signing secret (POST /v1/webhook-signing-secret)' };
+  return { url: c.url, secrets: validSecrets(c.t_secret, c.t_prev, c.t_prev_exp, now) };
+}
+
+/**
+ * Makes one attempt of delivery `id` at `now` (epoch ms) and records it. Throws only when D1 fails
+ * (the consumer then retries the message); the HTTP outcome never throws.
+ */
+export async function attemptDelivery(env: Bindings, id: string, now = Date.now()): Promise<AttemptOutcome> {
+  const timeoutMs = webhookTimeoutMs(env);
+  const claimed = await claim(env, id, now, timeoutMs + 30_000);
+  if ('kind' in claimed) return claimed;
+  const receiver = receiverOf(claimed, now);
+  let sent: SendOutcome;
+  let refused: string | null = null;
+  if ('refused' in receiver) {
+    refused = receiver.refused;
+    sent = { statusCode: null, error: refused, durationMs: 0, excerpt: null };
+  } else {
+    const guard = checkWebhookUrl(receiver.url, { allowLoopback: allowLoopbackOf(env) });
+    if (!guard.ok) {
+      refused = `URL refused (rule ${guard.rule}): ${guard.message}`;
+      sent = { statusCode: null, error: refused, durationMs: 0, excerpt: null };
+    } else {
+      const timestamp = Math.floor(Date.now() / 1000);
+      const signature = await signStandardWebhook(receiver.secrets, claimed.event_id, timestamp, claimed.payload);
+      sent = await postWebhook(
+        guard.url,
+        claimed.payload,
+        { 'webhook-id': claimed.event_id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signature },
+        timeoutMs,
+      );
+    }
+  }
+  const finished = Date.now();
+  const ok = sent.statusCode !== null && sent.statusCode >= 200 && sent.statusCode < 300;
+  const gone = sent.statusCode === 410;
+  const retry: RetryDecision = ok || gone || refused !== null ? { retry: false } : nextRetry(claimed.attempts, finished, claimed.window_ends_at);
+  const status = ok ? 'delivered' : retry.retry ? 'pending' : 'failed';
+  const statements: D1PreparedStatement[] = [
+    env.DB.prepare(
+      `INSERT INTO webhook_attempts (delivery_id, attempt, at, status_code, error, duration_ms, response_excerpt)
+       VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+    ).bind(id, claimed.attempts, now, sent.statusCode, sent.error, sent.durationMs, sent.excerpt),
+    env.DB.prepare(
+      `UPDATE webhook_deliveries SET status = ?, next_attempt_at = ?, lease_until = NULL, last_status_code = ?, last_error = ?,
+         delivered_at = ?, updated_at = ?
+       WHERE id = ? AND status = 'pending'`,
+    ).bind(status, retry.retry ? retry.at : null, sent.statusCode, ok ? null : sent.error, ok ? finished : null, finished, id),
+  ];
+  if (gone && claimed.endpoint_id !== null) statements.push(...disableStatements(env.DB, claimed.endpoint_id, 'the receiver answered 410 Gone', finished));
+  await env.DB.batch(statements);
+  log(ok ? 'info' : 'warn', 'webhook.attempt', {
+    deliveryId: id,
+    eventId: claimed.event_id,
+    endpointId: claimed.endpoint_id,
+    attempt: claimed.attempts,
+    statusCode: sent.statusCode,
+    error: sent.error,
+    durationMs: sent.durationMs,
+    outcome: status,
+  });
+  if (ok) return { kind: 'delivered' };
+  if (retry.retry) return { kind: 'retry', delaySeconds: retry.delaySeconds };
+  return { kind: 'failed', reason: sent.error ?? `HTTP ${sent.statusCode ?? '?'}` };
+}
+
+/**
+ * Statements disabling endpoint `endpointId` with `reason` and failing its pending deliveries (they
+ * would only fail one by one when their turn came). Re-enable with PATCH `{enabled: true}` and retry them.
+ */
+export function disableStatements(db: D1Database, endpointId: string, reason: string, now: number): D1PreparedStatement[] {
+  return [
+    db
+      .prepare('UPDATE webhook_endpoints SET disabled_at = ?, disabled_reason = ?, updated_at = ? WHERE id = ? AND disabled_at IS NULL')
+      .bind(now, reason, now, endpointId),
+    db
+      .prepare(
+        `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, last_error = ?, updated_at = ?
+         WHERE endpoint_id = ? AND status = 'pending' AND (lease_until IS NULL OR lease_until < ?)`,
+      )
+      .bind(`endpoint disabled: ${reason}`, now, endpointId, now),
+  ];
+}

@@ -1,0 +1,98 @@
+/**
+ * @module
+ * Handing due deliveries to the `tribunal-webhooks` queue. Two paths, both only sending delivery ids:
+ * - right after an ending's transaction committed ({@link dispatchDeliveriesCausedBy}, an AFTER_END
+ *   follow-up in src/store/on-end.ts): the new deliveries of the events that ending wrote;
+ * - the cron sweeper ({@link sweepDeliveries}): deliveries overdue by {@link SWEEP_GRACE_MS} (a lost or
+ *   failed queue send, a consumer that died mid-attempt, a DLQ'd message), each re-enqueued at most
+ *   once per grace period.
+ * A queue send that fails loses nothing: the row stays due in D1 and the sweeper finds it. Duplicate
+ * messages are harmless: the consumer claims a delivery with a lease before each attempt.
+ */
+import { z } from 'zod';
+import type { Bindings } from '../env.js';
+import { log } from '../pipeline/log.js';
+
+/** Name of the delivery queue (wrangler.toml). */
+export const WEBHOOKS_QUEUE = 'tribunal-webhooks';
+
+/** Name of its dead-letter queue (wrangler.toml). */
+export const WEBHOOKS_DLQ = 'tribunal-webhooks-dlq';
+
+/** Body of a delivery message: the delivery id only (payloads stay in D1). */
+export const DeliveryMessageSchema = z.object({ deliveryId: z.string().min(1).max(100) }).strict();
+/** A parsed delivery message. */
+export type DeliveryMessage = z.infer<typeof DeliveryMessageSchema>;
+
+/**
+ * How overdue a pending delivery must be before the sweeper re-enqueues it, ms (2 min): well past the
+ * queue's own latency, so a message still on its way is not doubled, and the interval at which one row
+ * is re-enqueued at most.
+ */
+export const SWEEP_GRACE_MS = 2 * 60_000;
+
+/** Deliveries re-enqueued per sweep at most (1000). */
+export const SWEEP_LIMIT = 1000;
+
+/** Largest `sendBatch` (the platform's limit: 100 messages). */
+const SEND_BATCH = 100;
+
+/** Sends delivery ids to the queue in batches of at most 100; resolves once all were accepted. */
+export async function enqueueDeliveries(env: Bindings, ids: readonly string[]): Promise<void> {
+  for (let i = 0; i < ids.length; i += SEND_BATCH) {
+    const chunk = ids.slice(i, i + SEND_BATCH).map((deliveryId): MessageSendRequest<DeliveryMessage> => ({ body: { deliveryId } }));
+    await env.WEBHOOKS.sendBatch(chunk);
+  }
+}
+
+/**
+ * Enqueues the not yet attempted deliveries of every event written by the ending of `causeId` (an
+ * evaluation id). Called after the ending committed; a repeat may send a duplicate, which the consumer
+ * drops. A failure propagates to the caller (`afterEnding` logs it; the sweeper sends the rows later).
+ * @returns how many deliveries were enqueued.
+ */
+export async function dispatchDeliveriesCausedBy(env: Bindings, causeId: string): Promise<number> {
+  const { results } = await env.DB.prepare(
+    `SELECT d.id FROM webhook_events e JOIN webhook_deliveries d ON d.event_id = e.id
+     WHERE e.cause_id = ? AND d.status = 'pending' AND d.attempts = 0`,
+  )
+    .bind(causeId)
+    .all<{ id: string }>();
+  const ids = results.map((r) => r.id);
+  if (ids.length > 0) {
+    await enqueueDeliveries(env, ids);
+    log('info', 'webhooks.dispatched', { causeId, deliveries: ids.length });
+  }
+  return ids.length;
+}
+
+/** What one sweep did. */
+export interface DeliverySweepReport {
+  /** Delivery ids re-enqueued. */
+  enqueued: number;
+}
+
+/**
+ * The sweeper's part for webhooks: pending deliveries due for more than {@link SWEEP_GRACE_MS} and not
+ * leased by a running attempt are pushed out by one grace period (so the next sweep does not pick them
+ * again at once) and re-enqueued, at most {@link SWEEP_LIMIT} per run, oldest first.
+ * @param now epoch ms (tests pass their own).
+ */
+export async function sweepDeliveries(env: Bindings, now = Date.now()): Promise<DeliverySweepReport> {
+  const { results } = await env.DB.prepare(
+    `UPDATE webhook_deliveries SET next_attempt_at = ?, updated_at = ?
+     WHERE id IN (
+       SELECT id FROM webhook_deliveries
+       WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ?)
+       ORDER BY next_attempt_at LIMIT ?)
+     RETURNING id`,
+  )
+    .bind(now, now, now - SWEEP_GRACE_MS, now, SWEEP_LIMIT)
+    .all<{ id: string }>();
+  const ids = results.map((r) => r.id);
+  if (ids.length > 0) {
+    await enqueueDeliveries(env, ids);
+    log('warn', 'webhooks.swept', { enqueued: ids.length });
+  }
+  return { enqueued: ids.length };
+}

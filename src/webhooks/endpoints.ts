@@ -1,0 +1,142 @@
+/**
+ * @module
+ * Webhook endpoints of a tenant (D1 `webhook_endpoints`): create (the secret shown once), list, read,
+ * update, delete, rotate the secret. Every read and write is scoped to the tenant: another tenant's id
+ * reads as absent (404). URLs pass the outbound guard before they are stored.
+ */
+import { ApiError } from '../api/errors.js';
+import type { Bindings } from '../env.js';
+import { disableStatements } from './deliver.js';
+import type { WebhookEventType } from './events.js';
+import { isoOrNull, newWebhookObjectId, requireWebhookUrl } from './require.js';
+import type { CreateWebhookEndpoint, UpdateWebhookEndpoint, WebhookEndpoint } from './schemas.js';
+import { MAX_ENDPOINTS_PER_TENANT } from './schemas.js';
+import { newWebhookSecret, ROTATION_GRACE_MS } from './signature.js';
+
+interface EndpointRow {
+  id: string;
+  url: string;
+  events: string | null;
+  description: string | null;
+  disabled_at: number | null;
+  disabled_reason: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+const COLUMNS = 'id, url, events, description, disabled_at, disabled_reason, created_at, updated_at';
+
+function toEndpoint(r: EndpointRow): WebhookEndpoint {
+  return {
+    id: r.id,
+    url: r.url,
+    events: r.events === null ? null : (JSON.parse(r.events) as WebhookEventType[]),
+    description: r.description,
+    enabled: r.disabled_at === null,
+    disabledReason: r.disabled_reason,
+    disabledAt: isoOrNull(r.disabled_at),
+    createdAt: new Date(r.created_at).toISOString(),
+    updatedAt: new Date(r.updated_at).toISOString(),
+  };
+}
+
+function notFound(id: string): ApiError {
+  return new ApiError(404, 'not_found', `no webhook endpoint "${id}"`);
+}
+
+/**
+ * Registers an endpoint; the answer is the only place its secret is shown.
+ * @throws ApiError 400 `url_not_allowed`; 409 `limit_exceeded` beyond {@link MAX_ENDPOINTS_PER_TENANT}.
+ */
+export async function createEndpoint(env: Bindings, tenant: string, body: CreateWebhookEndpoint): Promise<WebhookEndpoint & { secret: string }> {
+  const url = requireWebhookUrl(env, body.url, 'url');
+  const id = newWebhookObjectId('we');
+  const secret = newWebhookSecret();
+  const now = Date.now();
+  // The count and the insert in one statement, so concurrent creates cannot pass the cap together.
+  const r = await env.DB.prepare(
+    `INSERT INTO webhook_endpoints (id, tenant, url, events, description, secret, created_at, updated_at)
+     SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE (SELECT count(*) FROM webhook_endpoints WHERE tenant = ?) < ?`,
+  )
+    .bind(id, tenant, url, body.events ? JSON.stringify(body.events) : null, body.description ?? null, secret, now, now, tenant, MAX_ENDPOINTS_PER_TENANT)
+    .run();
+  if (r.meta.changes === 0) {
+    throw new ApiError(409, 'limit_exceeded', `a tenant has at most ${MAX_ENDPOINTS_PER_TENANT} webhook endpoints; delete one first`);
+  }
+  return { ...(await getEndpoint(env, tenant, id)), secret };
+}
+
+/** Every endpoint of the tenant, oldest first (at most {@link MAX_ENDPOINTS_PER_TENANT}). */
+export async function listEndpoints(env: Bindings, tenant: string): Promise<WebhookEndpoint[]> {
+  const { results } = await env.DB.prepare(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE tenant = ? ORDER BY created_at, id`)
+    .bind(tenant)
+    .all<EndpointRow>();
+  return results.map(toEndpoint);
+}
+
+/** The endpoint or 404 `not_found`. */
+export async function getEndpoint(env: Bindings, tenant: string, id: string): Promise<WebhookEndpoint> {
+  const row = await env.DB.prepare(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = ? AND tenant = ?`).bind(id, tenant).first<EndpointRow>();
+  if (!row) throw notFound(id);
+  return toEndpoint(row);
+}
+
+/**
+ * Changes the fields sent. `enabled: true` re-enables (pending deliveries that failed with it can be
+ * retried); `enabled: false` disables it and fails its pending deliveries. A new URL applies to pending
+ * deliveries too (an endpoint's URL is read at send time).
+ * @throws ApiError 404, 400 `url_not_allowed`.
+ */
+export async function updateEndpoint(env: Bindings, tenant: string, id: string, body: UpdateWebhookEndpoint): Promise<WebhookEndpoint> {
+  const current = await getEndpoint(env, tenant, id);
+  const now = Date.now();
+  const sets: string[] = ['updated_at = ?'];
+  const values: (string | number | null)[] = [now];
+  if (body.url !== undefined) {
+    sets.push('url = ?');
+    values.push(requireWebhookUrl(env, body.url, 'url'));
+  }
+  if (body.events !== undefined) {
+    sets.push('events = ?');
+    values.push(body.events === null ? null : JSON.stringify(body.events));
+  }
+  if (body.description !== undefined) {
+    sets.push('description = ?');
+    values.push(body.description);
+  }
+  if (body.enabled === true) sets.push('disabled_at = NULL', 'disabled_reason = NULL');
+  const statements = [env.DB.prepare(`UPDATE webhook_endpoints SET ${sets.join(', ')} WHERE id = ? AND tenant = ?`).bind(...values, id, tenant)];
+  if (body.enabled === false && current.enabled) statements.push(...disableStatements(env.DB, id, 'disabled by request', now));
+  await env.DB.batch(statements);
+  return getEndpoint(env, tenant, id);
+}
+
+/** Deletes the endpoint with its delivery log; events other receivers get stay. @throws ApiError 404. */
+export async function deleteEndpoint(env: Bindings, tenant: string, id: string): Promise<void> {
+  await getEndpoint(env, tenant, id);
+  await env.DB.batch([
+    env.DB.prepare('DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT id FROM webhook_deliveries WHERE endpoint_id = ? AND tenant = ?)').bind(id, tenant),
+    env.DB.prepare('DELETE FROM webhook_deliveries WHERE endpoint_id = ? AND tenant = ?').bind(id, tenant),
+    env.DB.prepare('DELETE FROM webhook_endpoints WHERE id = ? AND tenant = ?').bind(id, tenant),
+  ]);
+}
+
+/**
+ * A new secret for the endpoint, shown once; the previous one keeps signing (a second `v1,` signature)
+ * for {@link ROTATION_GRACE_MS}. @throws ApiError 404.
+ */
+export async function rotateEndpointSecret(
+  env: Bindings,
+  tenant: string,
+  id: string,
+): Promise<{ id: string; secret: string; previousSecretExpiresAt: string | null }> {
+  const now = Date.now();
+  const secret = newWebhookSecret();
+  const r = await env.DB.prepare(
+    `UPDATE webhook_endpoints SET previous_secret = secret, previous_expires_at = ?, secret = ?, updated_at = ? WHERE id = ? AND tenant = ?`,
+  )
+    .bind(now + ROTATION_GRACE_MS, secret, now, id, tenant)
+    .run();
+  if (r.meta.changes === 0) throw notFound(id);
+  return { id, secret, previousSecretExpiresAt: new Date(now + ROTATION_GRACE_MS).toISOString() };
+}

@@ -1,0 +1,72 @@
+/**
+ * @module
+ * The outbound events in the OpenAPI document's `webhooks` section (OpenAPI 3.1): what Tribunal POSTs to
+ * a receiver for each event type, with the Standard Webhooks headers. Registered by ../api/openapi.ts.
+ */
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
+import { EvaluationEventDataSchema } from './evaluation-events.js';
+import type { WebhookEventType } from './events.js';
+import { WEBHOOK_EVENT_TYPES } from './events.js';
+
+const HEADERS = z.object({
+  'webhook-id': z.string().openapi({ description: 'The event id: the same on every attempt, so receivers deduplicate.', example: 'msg_2f1e0d9c8b7a69584736251403f2e1d0' }),
+  'webhook-timestamp': z.string().openapi({ description: 'Unix seconds of this attempt; refuse values far from now (e.g. 5 minutes) to stop replays.', example: '1767225600' }),
+  'webhook-signature': z.string().openapi({
+    description: '`v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the `whsec_` secret; two space-separated signatures during a secret rotation.',
+    example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+  }),
+});
+
+const DATA: Record<WebhookEventType, z.ZodType> = {
+  'evaluation.succeeded': EvaluationEventDataSchema,
+  'evaluation.failed': EvaluationEventDataSchema,
+  'evaluation.cancelled': EvaluationEventDataSchema,
+  'batch.completed': z.record(z.string(), z.unknown()).openapi({ description: 'The batch summary, as `GET /v1/batches/{id}` shows it.' }),
+  'meta_evaluation.completed': z.record(z.string(), z.unknown()).openapi({ description: 'The meta-evaluation summary, as `GET /v1/meta-evaluations/{id}` shows it.' }),
+};
+
+const WHAT: Record<WebhookEventType, string> = {
+  'evaluation.succeeded': 'An evaluation ended with a verdict (`data.verdict`, without the transcript: follow `data.links.transcript`).',
+  'evaluation.failed': 'An evaluation failed (`data.error` says why, e.g. an LLM failure after its retries).',
+  'evaluation.cancelled': 'An evaluation was cancelled.',
+  'batch.completed': 'Every item of a batch ended.',
+  'meta_evaluation.completed': 'A meta-evaluation\'s agreement report is ready.',
+};
+
+/** The camel-cased operation id of an event's webhook: `evaluation.succeeded` → `evaluationSucceededEvent`. */
+function operationIdOf(type: WebhookEventType): string {
+  return `${type.replace(/[._]([a-z])/g, (_m, c: string) => c.toUpperCase())}Event`;
+}
+
+/** Registers one webhook per event type. */
+export function registerWebhookEvents(registry: OpenAPIHono['openAPIRegistry']): void {
+  for (const type of WEBHOOK_EVENT_TYPES) {
+    registry.registerWebhook({
+      method: 'post',
+      path: type,
+      operationId: operationIdOf(type),
+      tags: ['webhooks'],
+      summary: `Event ${type}`,
+      description:
+        `${WHAT[type]} POSTed to every enabled endpoint subscribed to \`${type}\` (signed with its secret) and to the request's one-off \`webhook.url\` (signed with the tenant's signing secret). ` +
+        'Answer 2xx within 10 s; anything else, a timeout or a network error is retried with backoff for about a day; 410 disables the endpoint. Redirects are not followed.',
+      request: {
+        headers: HEADERS,
+        body: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: z.object({ type: z.literal(type), timestamp: z.string().openapi({ description: 'When the event happened (ISO 8601).' }), data: DATA[type] }).strict(),
+            },
+          },
+        },
+      },
+      responses: {
+        200: { description: 'Received (any 2xx).' },
+        410: { description: 'Gone: Tribunal disables the endpoint and stops sending to it.' },
+        500: { description: 'Any other answer: the delivery is retried with backoff.' },
+      },
+    });
+  }
+}

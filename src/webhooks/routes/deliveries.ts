@@ -1,0 +1,83 @@
+/**
+ * @module
+ * `/v1/webhook-deliveries` (every delivery of the tenant, one-off URLs included, filterable by subject)
+ * and `/v1/webhook-signing-secret` (the tenant's secret for one-off `webhook.url` callbacks).
+ */
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { BAD_QUERY, errorResponse, jsonResponse, notFound, NoQuery, v1Responses } from '../../api/routes/common.js';
+import type { AppEnv } from '../../api/types.js';
+import { listDeliveries, retryDelivery } from '../deliveries.js';
+import { DeliveriesQuery, DeliveryListSchema, DeliverySchema, SigningSecretCreatedSchema, SigningSecretStatusSchema } from '../schemas.js';
+import { createOrRotateSigningSecret, signingSecretStatus } from '../signing-secret.js';
+
+const TAGS = ['webhooks'];
+
+const DeliveryParams = z.object({
+  id: z.string().min(1).max(100).openapi({ param: { description: 'Delivery id (`dlv_…`).' }, example: 'dlv_0a1b2c3d4e5f60718293a4b5c6d7e8f9' }),
+});
+
+const list = createRoute({
+  method: 'get',
+  path: '/',
+  operationId: 'listWebhookDeliveries',
+  tags: TAGS,
+  summary: 'The delivery log',
+  description:
+    'Every delivery of the tenant\'s events, newest first: to endpoints and to one-off `webhook.url`s (`endpoint=one-off`). ' +
+    'Filter by `subject` (an evaluation, batch or meta-evaluation id) to see what was sent about it.',
+  request: { query: DeliveriesQuery },
+  responses: v1Responses({
+    200: jsonResponse(DeliveryListSchema, 'A page of deliveries.'),
+    400: errorResponse(['invalid_request'], 'an unknown or invalid query parameter (see `issues`).'),
+  }),
+});
+
+const retry = createRoute({
+  method: 'post',
+  path: '/{id}/retry',
+  operationId: 'retryWebhookDelivery',
+  tags: TAGS,
+  summary: 'Retry any delivery',
+  description: 'As `POST /v1/webhook-endpoints/{id}/deliveries/{deliveryId}/retry`, also for one-off URLs.',
+  request: { params: DeliveryParams, query: NoQuery },
+  responses: v1Responses({
+    202: jsonResponse(DeliverySchema, 'Queued again.'),
+    400: BAD_QUERY,
+    404: notFound('webhook delivery'),
+    409: errorResponse(['endpoint_disabled'], 'its endpoint is disabled: re-enable it first.'),
+  }),
+});
+
+/** Routes under `/v1/webhook-deliveries`. */
+export const webhookDeliveries = new OpenAPIHono<AppEnv>()
+  .openapi(list, async (c) => c.json(await listDeliveries(c.env, c.var.tenant, c.req.valid('query')), 200))
+  .openapi(retry, async (c) => c.json(await retryDelivery(c.env, c.var.tenant, c.req.valid('param').id), 202));
+
+const getSecret = createRoute({
+  method: 'get',
+  path: '/',
+  operationId: 'getWebhookSigningSecret',
+  tags: TAGS,
+  summary: 'Signing secret status',
+  description: 'Whether the tenant has a signing secret for one-off `webhook.url` callbacks, and since when. The secret itself is never shown again.',
+  request: { query: NoQuery },
+  responses: v1Responses({ 200: jsonResponse(SigningSecretStatusSchema, 'Status.'), 400: BAD_QUERY }),
+});
+
+const createSecret = createRoute({
+  method: 'post',
+  path: '/',
+  operationId: 'createWebhookSigningSecret',
+  tags: TAGS,
+  summary: 'Create or rotate the signing secret',
+  description:
+    'Creates the tenant\'s signing secret (needed before any request carries `webhook: {url}`), or rotates it. The secret is **shown only in this answer**. ' +
+    'After a rotation the previous secret still signs (a second `v1,` signature) for 24 hours.',
+  request: { query: NoQuery },
+  responses: v1Responses({ 200: jsonResponse(SigningSecretCreatedSchema, 'The new secret.'), 400: BAD_QUERY }),
+});
+
+/** Routes under `/v1/webhook-signing-secret`. */
+export const webhookSigningSecret = new OpenAPIHono<AppEnv>()
+  .openapi(getSecret, async (c) => c.json(await signingSecretStatus(c.env, c.var.tenant), 200))
+  .openapi(createSecret, async (c) => c.json(await createOrRotateSigningSecret(c.env, c.var.tenant), 200));

@@ -1,0 +1,37 @@
+/**
+ * The client's types are the API's: src/client/api-types.ts must be what `npm run client:types` generates
+ * from the current OpenAPI document, so a route added or changed without regenerating fails here (as
+ * `npm run types:check` does for the Worker's bindings).
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = new URL('../../', import.meta.url).pathname;
+const COMMITTED = 'src/client/api-types.ts';
+
+function sh(command: string, env: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('sh', ['-c', command], { cwd: root, env: { ...process.env, ...env, PATH: `${join(root, 'node_modules', '.bin')}:${process.env.PATH ?? ''}` }, timeout: 60_000 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${command} failed: ${stderr}`));
+      else resolve(stdout);
+    });
+  });
+}
+
+describe('the client\'s generated types', () => {
+  it('are up to date with the routes (else: npm run client:types)', async () => {
+    const scripts = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    const script = scripts['client:types'] ?? '';
+    expect(script).toContain(`--output ${COMMITTED}`);
+    const dir = mkdtempSync(join(tmpdir(), 'tribunal-client-types-'));
+    const out = join(dir, 'api-types.ts');
+    // The package script itself, writing elsewhere.
+    await sh(script.replace(`--output ${COMMITTED}`, `--output ${out}`), { TMPDIR: dir });
+    const fresh = readFileSync(out, 'utf8');
+    expect(fresh.length).toBeGreaterThan(10_000);
+    expect(readFileSync(join(root, COMMITTED), 'utf8') === fresh, `${COMMITTED} is stale: run npm run client:types`).toBe(true);
+  }, 60_000);
+});

@@ -1,0 +1,154 @@
+/**
+ * Node side of the worker suite: a webhook receiver the Worker reaches over real HTTP (started by
+ * tests/vitest.worker.config.ts, like the mock LLM). It verifies every delivery independently with the
+ * `standardwebhooks` package (the reference implementation receivers use), and answers from a script.
+ *
+ * Sinks are named by the test: deliveries go to `POST /sinks/<name>`. Control routes (JSON):
+ * - `PUT /_control/sinks/<name>` `{ secrets?: string[], script?: Answer[] }` (re)configures a sink:
+ *   the secrets to verify with, and the answers to give in order (the last one repeats; default 200);
+ *   an answer is a status code, `"timeout"` (no answer for {@link HOLD_MS} ms, then the socket is
+ *   dropped) or `{ status, location? }`.
+ * - `GET /_control/sinks/<name>` → `{ requests: ReceivedRequest[] }`.
+ */
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+
+/** How long a `"timeout"` answer holds the request before dropping it, ms. */
+const HOLD_MS = 15_000;
+
+/** One scripted answer. */
+export type Answer = number | 'timeout' | { status: number; location?: string };
+
+/** A delivery as the receiver saw it. */
+export interface ReceivedRequest {
+  webhookId: string | null;
+  webhookTimestamp: string | null;
+  webhookSignature: string | null;
+  userAgent: string | null;
+  body: string;
+  /** Verified by `standardwebhooks` with one of the sink's secrets. */
+  verified: boolean;
+  /** Why verification failed, if it did. */
+  verifyError: string | null;
+  /** What the receiver answered. */
+  answered: number | 'timeout';
+  at: number;
+}
+
+interface Sink {
+  secrets: string[];
+  script: Answer[];
+  requests: ReceivedRequest[];
+}
+
+/** A running receiver. */
+export interface WebhookReceiver {
+  /** Origin, e.g. `http://127.0.0.1:40123`. */
+  url: string;
+  close(): Promise<void>;
+}
+
+async function bodyOf(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function verify(secrets: readonly string[], headers: Record<string, string>, body: string): { verified: boolean; error: string | null } {
+  let error = 'no secret configured';
+  for (const secret of secrets) {
+    try {
+      new Webhook(secret).verify(body, headers);
+      return { verified: true, error: null };
+    } catch (e) {
+      error = e instanceof Error ? e.message : String(e);
+    }
+  }
+  return { verified: false, error };
+}
+
+function json(res: ServerResponse, status: number, value: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(value));
+}
+
+/** Starts the receiver on a free port of 127.0.0.1. */
+export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+  const sinks = new Map<string, Sink>();
+  const sinkOf = (name: string): Sink => {
+    let s = sinks.get(name);
+    if (!s) {
+      s = { secrets: [], script: [], requests: [] };
+      sinks.set(name, s);
+    }
+    return s;
+  };
+  const server = createServer((req, res) => {
+    void (async () => {
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      const control = /^\/_control\/sinks\/([\w.-]+)$/.exec(path);
+      if (control?.[1]) {
+        const sink = sinkOf(control[1]);
+        if (req.method === 'PUT') {
+          const cfg = JSON.parse(await bodyOf(req)) as { secrets?: string[]; script?: Answer[] };
+          sink.secrets = cfg.secrets ?? [];
+          sink.script = cfg.script ?? [];
+          sink.requests = [];
+          json(res, 200, { ok: true });
+        } else {
+          json(res, 200, { requests: sink.requests });
+        }
+        return;
+      }
+      const hook = /^\/sinks\/([\w.-]+)$/.exec(path);
+      if (!hook?.[1] || req.method !== 'POST') {
+        json(res, 404, { error: 'no such route' });
+        return;
+      }
+      const sink = sinkOf(hook[1]);
+      const body = await bodyOf(req);
+      const h = (name: string): string | null => {
+        const v = req.headers[name];
+        return typeof v === 'string' ? v : null;
+      };
+      const headers = { 'webhook-id': h('webhook-id') ?? '', 'webhook-timestamp': h('webhook-timestamp') ?? '', 'webhook-signature': h('webhook-signature') ?? '' };
+      const { verified, error } = verify(sink.secrets, headers, body);
+      const answer = sink.script.length > 1 ? (sink.script.shift() ?? 200) : (sink.script[0] ?? 200);
+      sink.requests.push({
+        webhookId: h('webhook-id'),
+        webhookTimestamp: h('webhook-timestamp'),
+        webhookSignature: h('webhook-signature'),
+        userAgent: h('user-agent'),
+        body,
+        verified,
+        verifyError: error,
+        answered: answer === 'timeout' ? 'timeout' : typeof answer === 'number' ? answer : answer.status,
+        at: Date.now(),
+      });
+      if (answer === 'timeout') {
+        setTimeout(() => res.destroy(), HOLD_MS).unref();
+        return;
+      }
+      const status = typeof answer === 'number' ? answer : answer.status;
+      const extra = typeof answer === 'object' && answer.location ? { location: answer.location } : {};
+      res.writeHead(status, { 'content-type': 'text/plain', ...extra });
+      // A long body: the consumer must read only its first KiBs.
+      res.end(status >= 400 ? `failure ${status} `.repeat(2000) : 'ok');
+    })().catch((e: unknown) => {
+      if (!res.headersSent) json(res, 500, { error: String(e) });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  server.unref();
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => { resolve(); });
+      }),
+  };
+}

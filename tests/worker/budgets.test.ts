@@ -1,0 +1,97 @@
+/**
+ * Budgets through the whole pipeline in workerd: `budget` on POST /v1/evaluations, checked by the
+ * Durable Object before every call with the real tokenizer, the mock LLM over HTTP. A refused call is
+ * never sent to the mock, a truncated SAMRE or DEBATE run succeeds with the flag, a run that cannot
+ * conclude fails `budget_exceeded`.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Evaluation, EvaluationAccepted } from '../../src/api/schemas.js';
+import { loadTokenizer } from '../../src/budgets/tokens.js';
+import { mockModel } from '../../src/llm/mock/model-name.js';
+import type { ErrorJson } from './api-fetch.js';
+import { api, postJson } from './api-fetch.js';
+import { countRows, drainAlarms, mockRequests, PAIRWISE, POINTWISE, statusRow, waitForEnd } from './helpers.js';
+
+afterEach(drainAlarms);
+
+/** Creates an evaluation through the API (the mock model carries the seed) and waits for its end. */
+async function runWith(seed: string, body: Record<string, unknown>): Promise<Evaluation> {
+  const config = { ...(body.config as Record<string, unknown> | undefined), defaults: { model: mockModel({ seed }) } };
+  const r = await postJson('/v1/evaluations', { ...body, config });
+  expect(r.status, await r.clone().text()).toBe(202);
+  const { id } = await r.json<EvaluationAccepted>();
+  await waitForEnd(id);
+  return (await api(`/v1/evaluations/${id}`)).json<Evaluation>();
+}
+
+describe('a budget on POST /v1/evaluations', () => {
+  it('cuts SAMRE after two rounds at maxCalls 12: succeeded with budgetTruncated, 12 calls made and billed', async () => {
+    const ev = await runWith('budget-samre', { preset: 'samre-mtbench', task: PAIRWISE, budget: { maxCalls: 12 } });
+    expect(ev.status, JSON.stringify(ev.error)).toBe('succeeded');
+    const v = ev.verdict;
+    expect(v?.budgetTruncated).toBe(true);
+    expect(v?.truncation?.refused.map((r) => r.callId)).toEqual(['round3/advocate/b', 'juror/0']);
+    expect(v?.truncation?.cut).toEqual({ roundsRun: 2, roundsPlanned: 4, jurorsRun: 0, jurorsPlanned: 3 });
+    expect(v?.calls).toBe(12);
+    expect(ev.usage.calls).toBe(12);
+    expect(await countRows('usage', ev.id)).toBe(12);
+    expect(await countRows('transcripts', ev.id)).toBe(12);
+    // The refused calls never reached the LLM.
+    expect(await mockRequests('budget-samre')).toBe(12);
+  });
+
+  it('cuts DEBATE after its first score at maxCalls 1: the Critic is refused, the first score stands', async () => {
+    const ev = await runWith('budget-debate', { preset: 'debate-summeval', task: POINTWISE, budget: { maxCalls: 1 } });
+    expect(ev.status, JSON.stringify(ev.error)).toBe('succeeded');
+    expect(ev.verdict?.budgetTruncated).toBe(true);
+    expect(ev.verdict?.truncation?.refused.map((r) => r.callId)).toEqual(['critic1']);
+    expect(ev.verdict?.truncation?.cut).toMatchObject({ iterationsRun: 0, iterationsPlanned: 2, scorerTurns: 1 });
+    expect(ev.verdict?.score).toBeTypeOf('number');
+    expect(await mockRequests('budget-debate')).toBe(1);
+  });
+
+  it('fails a method that cannot stop early with budget_exceeded before the call that would pass the budget', async () => {
+    // MORE's advocates run in parallel: 9 calls planned, 5 allowed.
+    const ev = await runWith('budget-more', { preset: 'more-mtbench', task: PAIRWISE, budget: { maxCalls: 5 } });
+    expect(ev.status).toBe('failed');
+    expect(ev.error?.code).toBe('budget_exceeded');
+    expect(ev.error?.message).toContain('budget maxCalls 5');
+    expect(ev.usage.calls).toBe(5);
+    expect(await mockRequests('budget-more')).toBe(5);
+    // Progress counts calls made: the stored refusal is not one.
+    expect(ev.progress.callsDone).toBe(5);
+    expect((await statusRow(ev.id))?.calls_done).toBe(5);
+  });
+
+  it('leaves a run the budget fits untouched: no flag, every planned call made', async () => {
+    const ev = await runWith('budget-fits', { preset: 'debate-summeval', task: POINTWISE, budget: { maxCalls: 5, maxCostUsd: 5 } });
+    expect(ev.status).toBe('succeeded');
+    expect(ev.verdict?.budgetTruncated).toBeUndefined();
+    expect(ev.verdict?.truncation).toBeUndefined();
+  });
+
+  it('refuses a budget given twice, an empty one, and a cost limit on a model without a price (400 naming the field)', async () => {
+    const twice = await postJson('/v1/evaluations', { preset: 'debate-summeval', task: POINTWISE, budget: { maxCalls: 2 }, config: { budget: { maxCalls: 3 } } });
+    expect(twice.status).toBe(400);
+    expect((await twice.json<ErrorJson>()).error.issues?.[0]?.path).toBe('budget');
+
+    const empty = await postJson('/v1/evaluations', { preset: 'debate-summeval', task: POINTWISE, budget: {} });
+    expect(empty.status).toBe(400);
+    expect((await empty.json<ErrorJson>()).error.issues?.[0]?.path).toBe('budget');
+
+    const unpriced = await postJson('/v1/evaluations', { preset: 'debate-summeval', task: POINTWISE, config: { defaults: { model: 'house-model-7b' } }, budget: { maxCostUsd: 0.5 } });
+    expect(unpriced.status).toBe(400);
+    const e = (await unpriced.json<ErrorJson>()).error;
+    expect(e.issues?.[0]?.path).toBe('budget.maxCostUsd');
+    expect(e.message).toContain('"house-model-7b"');
+  });
+});
+
+describe('the tokenizer inside workerd', () => {
+  it('counts cl100k_base tokens: "hello world" is 2', async () => {
+    const t = await loadTokenizer();
+    expect(t.encoding).toBe('cl100k_base');
+    expect(t.count('hello world')).toBe(2);
+    expect(t.count('The score of Assistant 1: 9\nThe score of Assistant 2: 1')).toBe(19);
+  });
+});

@@ -1,0 +1,105 @@
+/**
+ * `POST /v1/estimates` in workerd (the tokenizer included): evaluation and batch bodies, no LLM call and
+ * no row, the same validation as `POST /v1/evaluations`, and the estimate against a real run.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Evaluation, EvaluationAccepted } from '../../src/api/schemas.js';
+import type { EstimateResponse } from '../../src/estimates/schema.js';
+import { mockModel } from '../../src/llm/mock/model-name.js';
+import type { ErrorJson } from './api-fetch.js';
+import { api, postJson } from './api-fetch.js';
+import { drainAlarms, mockRequests, PAIRWISE, POINTWISE, testEnv, waitForEnd } from './helpers.js';
+
+afterEach(drainAlarms);
+
+async function estimateOf(body: Record<string, unknown>): Promise<EstimateResponse> {
+  const r = await postJson('/v1/estimates', body);
+  expect(r.status, await r.clone().text()).toBe(200);
+  return r.json<EstimateResponse>();
+}
+
+async function rows(): Promise<number> {
+  return (await testEnv.DB.prepare('SELECT count(*) AS n FROM evaluations').first<{ n: number }>())?.n ?? -1;
+}
+
+/** Runs the body as an evaluation through the pipeline and returns the calls it made. */
+async function callsMade(body: Record<string, unknown>): Promise<number> {
+  const r = await postJson('/v1/evaluations', body);
+  const { id } = await r.json<EvaluationAccepted>();
+  await waitForEnd(id);
+  const ev = await (await api(`/v1/evaluations/${id}`)).json<Evaluation>();
+  expect(ev.status).toBe('succeeded');
+  return ev.usage.calls;
+}
+
+describe('POST /v1/estimates', () => {
+  it('estimates an evaluation body without an LLM call or a row: SAMRE, 23 calls, gpt-4o-mini priced', async () => {
+    const before = await rows();
+    const seed = 'estimate-samre';
+    const e = await estimateOf({ preset: 'samre-mtbench', task: PAIRWISE, config: { defaults: { model: mockModel({ seed }) } } });
+    expect(await rows()).toBe(before);
+    expect(await mockRequests(seed)).toBe(0);
+    expect(e).toMatchObject({ method: 'samre', preset: 'samre-mtbench', evaluations: 1, sampled: null, adaptive: false, budget: null });
+    expect(e.calls).toMatchObject({ min: 23, expected: 23, max: 23 });
+    expect(e.promptTokens.min).toBeGreaterThan(1000);
+    expect(e.completionTokens.max).toBe(23 * 2048);
+
+    const plain = await estimateOf({ preset: 'samre-mtbench', task: PAIRWISE });
+    expect(plain.models).toHaveLength(1);
+    expect(plain.models[0]).toMatchObject({ model: 'gpt-4o-mini', provider: 'default', priced: true, tokenCount: 'o200k-proxy' });
+    const cost = plain.costUsd;
+    expect(cost.min).toBeGreaterThan(0);
+    expect(cost.min).toBeLessThan(cost.expected);
+    expect(cost.expected).toBeLessThan(cost.max);
+  });
+
+  it('equals the calls a fixed-length run makes and brackets an adaptive one (DEBATE)', async () => {
+    const fixed = { preset: 'chateval-faireval', task: PAIRWISE, config: { defaults: { model: mockModel({ seed: 'estimate-fixed' }) } } };
+    const e1 = await estimateOf(fixed);
+    expect(e1.adaptive).toBe(false);
+    expect(await callsMade(fixed)).toBe(e1.calls.max);
+
+    const adaptive = { preset: 'debate-summeval', task: POINTWISE, config: { defaults: { model: mockModel({ seed: 'estimate-adaptive' }) } } };
+    const e2 = await estimateOf(adaptive);
+    expect(e2.adaptive).toBe(true);
+    expect(e2.calls).toMatchObject({ min: 2, max: 5 });
+    const made = await callsMade(adaptive);
+    expect(made).toBeGreaterThanOrEqual(e2.calls.min);
+    expect(made).toBeLessThanOrEqual(e2.calls.max);
+  });
+
+  it('sums a batch body over its items and compares a budget per limit', async () => {
+    const one = await estimateOf({ preset: 'chateval-single', task: PAIRWISE });
+    const batch = await estimateOf({
+      preset: 'chateval-single',
+      items: [{ task: PAIRWISE }, { id: 'b', task: { ...PAIRWISE, question: 'And deflation?' } }, { task: PAIRWISE, metadata: { k: 1 } }],
+      webhook: { url: 'https://example.com/hook' },
+      budget: { maxCalls: 3, maxCostUsd: 1_000 },
+    });
+    expect(batch.evaluations).toBe(3);
+    expect(batch.calls.max).toBe(3 * one.calls.max);
+    expect(batch.budget).toEqual({ maxCostUsd: 'yes', maxCalls: one.calls.max === 1 ? 'yes' : 'no' });
+  });
+
+  it('validates like POST /v1/evaluations: task or items, known preset, strict query and body', async () => {
+    const both = await postJson('/v1/estimates', { preset: 'chateval-single', task: PAIRWISE, items: [{ task: PAIRWISE }] });
+    expect(both.status).toBe(400);
+    expect((await both.json<ErrorJson>()).error.issues?.[0]?.path).toBe('items');
+
+    const neither = await postJson('/v1/estimates', { preset: 'chateval-single' });
+    expect(neither.status).toBe(400);
+    expect((await neither.json<ErrorJson>()).error.issues?.[0]?.path).toBe('task');
+
+    const kind = await postJson('/v1/estimates', { preset: 'debate-summeval', items: [{ task: POINTWISE }, { task: POINTWISE }, { task: PAIRWISE }] });
+    expect(kind.status).toBe(400);
+
+    const unknown = await postJson('/v1/estimates', { preset: 'no-such-preset', task: PAIRWISE });
+    expect((await unknown.json<ErrorJson>()).error.code).toBe('unknown_preset');
+
+    const query = await postJson('/v1/estimates?dry_run=true', { preset: 'chateval-single', task: PAIRWISE });
+    expect(query.status).toBe(400);
+
+    const extra = await postJson('/v1/estimates', { preset: 'chateval-single', task: PAIRWISE, surprise: 1 });
+    expect((await extra.json<ErrorJson>()).error.issues?.[0]?.path).toBe('surprise');
+  });
+});

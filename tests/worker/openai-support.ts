@@ -1,0 +1,52 @@
+/**
+ * The official OpenAI SDK as the client of the Worker under test: requests go through the Worker entry
+ * (`exports.default.fetch`, the successor of `SELF`, so the queue consumer and the Durable Object behind it are the real ones), or through the app
+ * with bindings overridden (`API_KEYS`, `OPENAI_WAIT_SECONDS`), which the entry cannot take.
+ */
+import { createExecutionContext } from 'cloudflare:test';
+import { exports } from 'cloudflare:workers';
+import OpenAI from 'openai';
+import { app } from '../../src/api/app.js';
+import type { Bindings } from '../../src/env.js';
+import type { ChatCompletion, JudgeVerdict } from '../../src/openai/schemas.js';
+import { JudgeVerdictSchema } from '../../src/openai/schemas.js';
+import { mockModel } from '../../src/llm/mock/model-name.js';
+import type { MockModelOptions } from '../../src/llm/mock/model-name.js';
+import { testEnv } from './helpers.js';
+
+/** Base URL the SDK is given (the host is never resolved: requests go to the Worker in-process). */
+export const BASE_URL = 'http://tribunal.test/v1';
+
+/** Options of {@link sdk}. */
+export interface SdkOptions {
+  /** Bindings over the test's; set = requests go to the app directly instead of the Worker entry. */
+  overrides?: Partial<Bindings>;
+  /** Bearer token; default a dummy (auth is off in tests unless `API_KEYS` is overridden). */
+  apiKey?: string;
+  /** The SDK's retries; default 0 (tests that check `x-should-retry` use its default, 2). */
+  maxRetries?: number;
+}
+
+/** An OpenAI SDK client pointed at the Worker. */
+export function sdk(o: SdkOptions = {}): OpenAI {
+  const overrides = o.overrides;
+  const fetchFn = overrides
+    ? async (input: string | URL | Request, init?: RequestInit) => app.fetch(new Request(input, init), { ...testEnv, ...overrides }, createExecutionContext())
+    : async (input: string | URL | Request, init?: RequestInit) => exports.default.fetch(new Request(input, init));
+  return new OpenAI({ apiKey: o.apiKey ?? 'sk-test-unused', baseURL: BASE_URL, fetch: fetchFn, maxRetries: o.maxRetries ?? 0 });
+}
+
+/** `tribunal/<preset>@<mock model>`: the preset on the test's mock LLM (seeded so request counts are per test). */
+export function judgeModel(preset: string, mock: MockModelOptions): string {
+  return `tribunal/${preset}@${mockModel(mock)}`;
+}
+
+/** The verdict an answer's message carries, checked against its schema. */
+export function verdictOf(completion: ChatCompletion | OpenAI.ChatCompletion): JudgeVerdict {
+  return JudgeVerdictSchema.parse(JSON.parse(completion.choices[0]?.message.content ?? 'null'));
+}
+
+/** Number of evaluation rows in D1. */
+export async function evaluationCount(): Promise<number> {
+  return (await testEnv.DB.prepare('SELECT count(*) AS n FROM evaluations').first<{ n: number }>())?.n ?? 0;
+}
