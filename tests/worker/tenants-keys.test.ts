@@ -178,6 +178,20 @@ describe('auth modes', () => {
     expect((await apiWith({ API_KEYS: digest }, '/v1/usage')).status).toBe(401);
   });
 
+  it('an API_KEYS token that happens to start with trb_ still works; a revoked managed key never falls through to it', async () => {
+    const token = `trb_legacy_${'x'.repeat(20)}`;
+    const digest = await sha256Hex(token);
+    const legacy = await keyed('/v1/usage', as(token), { API_KEYS: digest });
+    expect(legacy.status).toBe(200);
+    expect((await legacy.json<{ tenant: string }>()).tenant).toBe(digest.slice(0, 12));
+    const { key, keyId } = await tenantWithKey();
+    expect((await asAdmin(`/v1/admin/keys/${keyId}/revoke`, { method: 'POST' })).status).toBe(200);
+    // Even listed in API_KEYS, a revoked managed key is refused.
+    const revoked = await keyed('/v1/usage', as(key), { API_KEYS: `${digest},${await sha256Hex(key)}` });
+    expect(revoked.status).toBe(401);
+    expect((await errorOf(revoked)).message).toContain('revoked');
+  });
+
   it('an operator can give an API_KEYS tenant limits by adopting its id', async () => {
     const token = 'legacy-token-for-limits';
     const digest = await sha256Hex(token);

@@ -19,7 +19,6 @@
 import { createMiddleware } from 'hono/factory';
 import { log, messageOf } from '../../pipeline/log.js';
 import { sha256Hex } from '../../store/hash.js';
-import { hashApiKey } from '../../tenants/ids.js';
 import { effectiveLimits, NO_TENANT_LIMITS } from '../../tenants/limits.js';
 import type { Scope } from '../../tenants/scopes.js';
 import { SCOPES } from '../../tenants/scopes.js';
@@ -95,10 +94,10 @@ export const auth = () =>
     }
     await floodGuard(c.env.KEY_FLOOD_GUARD, digest);
 
-    if (token.startsWith('trb_')) {
-      const found = await lookupKey(c.env.DB, await hashApiKey(token));
+    // A `trb_…` token not in the keys table may still be an API_KEYS token (those are any string).
+    const found = token.startsWith('trb_') ? await lookupKey(c.env.DB, digest) : null; // digest = hashApiKey(token)
+    if (found) {
       const now = Date.now();
-      if (!found) throw unauthorized(c, 'invalid API key');
       const { key } = found;
       if (key.revokedAt !== null) throw unauthorized(c, `API key ${key.id} was revoked`);
       if (key.expiresAt !== null && key.expiresAt <= now) throw unauthorized(c, `API key ${key.id} expired at ${new Date(key.expiresAt).toISOString()}`);
@@ -118,7 +117,7 @@ export const auth = () =>
     // Compare against every digest without stopping early, so timing does not reveal which one matched.
     let ok = false;
     for (const k of digests) ok = timingSafeEqualStr(digest, k) || ok;
-    if (!ok) throw unauthorized(c, 'invalid API token');
+    if (!ok) throw unauthorized(c, token.startsWith('trb_') ? 'invalid API key' : 'invalid API token');
     const tenant = tenantOf(digest);
     c.set('tenant', tenant);
     c.set('auth', {
