@@ -2613,6 +2613,7 @@ export interface components {
                     code: string;
                     message: string;
                 };
+                resetAt?: string;
             };
         };
         ChatCompletionRequest: {
@@ -4702,8 +4703,17 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIError"];
                 };
             };
-            /** @description `unauthorized`: missing or unknown bearer token (only when the deployment sets API_KEYS). */
+            /** @description `unauthorized`: missing or unknown bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4731,6 +4741,15 @@ export interface operations {
             };
             /** @description `unsupported_media_type`: Content-Type is not application/json. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description `rate_limited`, `quota_exceeded`: this key's request rate is used up (`Retry-After`), or the tenant's monthly evaluation or spend cap is reached (`error.resetAt`; `Retry-After`: the first day of next month, UTC). */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4812,8 +4831,26 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIError"];
                 };
             };
-            /** @description `unauthorized`: missing or unknown bearer token (only when the deployment sets API_KEYS). */
+            /** @description `unauthorized`: missing or unknown bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds (`RateLimit-Policy` / `RateLimit` on every answer). */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4862,8 +4899,17 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIError"];
                 };
             };
-            /** @description `unauthorized`: missing or unknown bearer token (only when the deployment sets API_KEYS). */
+            /** @description `unauthorized`: missing or unknown bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4873,6 +4919,15 @@ export interface operations {
             };
             /** @description `not_found`: no judge by this name. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds (`RateLimit-Policy` / `RateLimit` on every answer). */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6324,6 +6379,15 @@ export interface operations {
             };
             /** @description `mapping_failed`: the mapping cannot fill a task field from this body (the message names it): nothing created. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `quota_exceeded`: the trigger's tenant reached its monthly evaluation or spend cap (`error.resetAt`; `Retry-After`: the first day of next month, UTC): nothing created; the sender may retry the delivery later. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

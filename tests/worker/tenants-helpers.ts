@@ -4,6 +4,7 @@
  */
 import { waitOnExecutionContext, createExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
+import { Webhook } from 'standardwebhooks';
 import { expect } from 'vitest';
 import { app } from '../../src/api/app.js';
 import type { EvaluationAccepted } from '../../src/api/schemas.js';
@@ -77,4 +78,38 @@ export async function submitOk(key: string, model = 'mock-judge'): Promise<strin
 /** The error body's code and message. */
 export async function errorOf(r: Response): Promise<{ code: string; message: string; resetAt?: string }> {
   return (await r.json<{ error: { code: string; message: string; resetAt?: string } }>()).error;
+}
+
+/** A pairwise trigger mapping for {@link HOOK_EVENT}-shaped events. */
+const HOOK_MAPPING = { task: { kind: 'pairwise', question: '/prompt', answerA: '/a', answerB: '/b' } };
+
+/** An event a trigger made with {@link triggerOf} maps to a pairwise task. */
+export const HOOK_EVENT = { prompt: 'What is the capital of France?', a: 'Paris.', b: 'Lyon.' };
+
+/** A trigger of `key`'s tenant (chateval-single on `model`): its id, its receiving URL and its secret. */
+export async function triggerOf(key: string, model = 'mock-judge'): Promise<{ id: string; url: string; secret: string }> {
+  const r = await keyed('/v1/triggers', as(key, { body: { preset: 'chateval-single', config: { defaults: { model } }, mapping: HOOK_MAPPING } }));
+  expect(r.status, await r.clone().text()).toBe(201);
+  return r.json<{ id: string; url: string; secret: string }>();
+}
+
+let hookDeliveries = 0;
+
+/** POSTs `event` to a trigger's URL, signed per Standard Webhooks with its secret (no bearer token). */
+export async function sendHook(t: { url: string; secret: string }, event: unknown = HOOK_EVENT): Promise<Response> {
+  const body = JSON.stringify(event);
+  hookDeliveries += 1;
+  const msgId = `msg_tenants_${Date.now().toString(36)}_${hookDeliveries}`;
+  const at = new Date();
+  const signature = new Webhook(t.secret).sign(msgId, at, body);
+  return keyed(t.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'webhook-id': msgId, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature },
+    body,
+  });
+}
+
+/** `POST /v1/chat/completions` as `key`: judges {@link PAIRWISE} with chateval-single on `mock` (waits for the verdict). */
+export function chatAs(key: string, mock = 'mock-judge', headers: Record<string, string> = {}): Promise<Response> {
+  return keyed('/v1/chat/completions', as(key, { body: { model: `tribunal/chateval-single@${mock}`, messages: [{ role: 'user', content: JSON.stringify(PAIRWISE) }] }, headers }));
 }

@@ -1,7 +1,7 @@
 /**
  * Tenant isolation for every resource on this base: another tenant's evaluations (read, transcript,
  * events, cancel), meta-evaluations and usage read as absent (404 / empty), exactly as ids that do not
- * exist; the owner still reads them. (Batches, webhooks and triggers need the same walk once merged.)
+ * exist; the owner still reads them. Webhooks, triggers and chat completions: ./tenants-isolation-hooks.test.ts.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { drainAlarms, PAIRWISE, waitForEnd } from './helpers.js';

@@ -43,12 +43,39 @@ describe('scopes', () => {
     }
     const byScope = (s: Scope) => ops.filter((o) => o.op.security?.[0]?.bearer?.[0] === s).map((o) => o.key);
     expect(byScope('evaluations:write')).toEqual(
-      expect.arrayContaining(['POST /v1/evaluations', 'POST /v1/evaluations/{id}/cancel', 'POST /v1/meta-evaluations']),
+      expect.arrayContaining([
+        'POST /v1/evaluations',
+        'POST /v1/evaluations/{id}/cancel',
+        'POST /v1/meta-evaluations',
+        'POST /v1/chat/completions',
+        'POST /v1/triggers',
+        'DELETE /v1/triggers/{id}',
+        'POST /v1/webhook-endpoints',
+        'PATCH /v1/webhook-endpoints/{id}',
+        'POST /v1/webhook-deliveries/{id}/retry',
+        'POST /v1/webhook-signing-secret',
+      ]),
     );
     expect(byScope('read')).toEqual(
-      expect.arrayContaining(['GET /v1/evaluations/{id}', 'GET /v1/evaluations/{id}/transcript', 'GET /v1/evaluations/{id}/events', 'GET /v1/meta-evaluations/{id}', 'GET /v1/methods', 'GET /v1/usage']),
+      expect.arrayContaining([
+        'GET /v1/evaluations/{id}',
+        'GET /v1/evaluations/{id}/transcript',
+        'GET /v1/evaluations/{id}/events',
+        'GET /v1/meta-evaluations/{id}',
+        'GET /v1/methods',
+        'GET /v1/usage',
+        'GET /v1/models',
+        'POST /v1/estimates',
+        'GET /v1/triggers',
+        'GET /v1/webhook-endpoints',
+        'GET /v1/webhook-deliveries',
+        'GET /v1/webhook-signing-secret',
+      ]),
     );
     expect(byScope('admin').every((k) => k.includes(' /v1/admin/'))).toBe(true);
+    // The signed receiver documents no bearer requirement at all.
+    const doc = await (await api('/openapi.json')).json<OpenApiDocument>();
+    expect((doc.paths?.['/v1/hooks/{id}'] as { post?: Operation } | undefined)?.post?.security).toEqual([]);
   });
 
   it('every /v1 operation refuses a key without its scope (403) and lets a key with only that scope past', async () => {
