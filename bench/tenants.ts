@@ -19,7 +19,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { intOption, parseCli, runCli, UsageError } from '../src/cli/args.js';
+import { intOption, parseCliOrExit, UsageError } from '../src/cli/args.js';
 import { startLocalStack } from '../src/cli/local-stack.js';
 
 const CLI = {
@@ -30,7 +30,8 @@ without the burst, and the burst tenant's 429s (BENCHMARKS.md).
 
   --latency L       mock LLM latency in ms (default 250)
   --seconds S       length of each phase (default 30)
-  --rate N/W        both tenants' per-key rate: N requests per W seconds (default 60/60)
+  --rate N/W        the burst tenant's per-key rate: N requests per W seconds (default 60/60;
+                    the steady tenant keeps the deployment's default, as it also polls)
   --factor F        the burst tenant sends F × its rate (default 10)
   --steady-ms MS    the steady tenant submits one evaluation every MS (default 2000)
   --max-running N   the burst tenant's running cap (default 5)
@@ -47,15 +48,10 @@ without the burst, and the burst tenant's 429s (BENCHMARKS.md).
   },
 } as const;
 
-let parsed: ReturnType<typeof parseCli<typeof CLI.options>> | undefined;
-await runCli(CLI, (v) => {
+const values = await parseCliOrExit(CLI, (v) => {
   if (!/^\d+\/\d+$/.test(v.rate)) throw new UsageError('--rate must be N/W, e.g. 60/60');
   for (const name of ['latency', 'seconds', 'factor', 'steady-ms', 'max-running'] as const) intOption(v[name], name, 1);
-  parsed = v;
-  return undefined;
 });
-if (!parsed) process.exit();
-const values = parsed;
 const L = Number(values.latency);
 const SECONDS = Number(values.seconds);
 const [RATE_N, RATE_W] = values.rate.split('/').map(Number) as [number, number];

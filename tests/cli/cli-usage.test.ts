@@ -19,6 +19,7 @@ const CLIS = {
   'bench:engine': 'bench/engine.ts',
   'bench:mock': 'bench/mock-load.ts',
   bench: 'bench/pipeline.ts',
+  'bench:tenants': 'bench/tenants.ts',
 } as const;
 
 function run(file: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
