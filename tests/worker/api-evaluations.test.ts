@@ -43,7 +43,7 @@ describe('POST /v1/evaluations', () => {
       cancel: `/v1/evaluations/${accepted.id}/cancel`,
     });
     expect(r.headers.get('Location')).toBe(`/v1/evaluations/${accepted.id}`);
-    expect(r.headers.get('X-Request-Id')).toBeTruthy();
+    expect(r.headers.get('X-Request-Id')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
 
     const row = await testEnv.DB.prepare('SELECT tenant, method, preset, calls_planned, config, metadata FROM evaluations WHERE id = ?')
       .bind(accepted.id)
