@@ -36,8 +36,9 @@ ALTER TABLE evaluations ADD COLUMN key_id TEXT;
 -- the row is queued or running, so every end path frees it with the status change itself.
 ALTER TABLE evaluations ADD COLUMN slot_at INTEGER;
 
--- Monthly evaluation quota: evaluations of a tenant by creation time.
-CREATE INDEX evaluations_tenant_created ON evaluations (tenant, created_at);
+-- Monthly evaluation quota: evaluations of a tenant by creation time. 0003 (batches/listing) creates an
+-- index of the same name on (tenant, created_at, id), which serves this too.
+CREATE INDEX IF NOT EXISTS evaluations_tenant_created ON evaluations (tenant, created_at);
 -- Running-slot count per tenant: only rows that hold a slot and have not ended are in this index.
 CREATE INDEX evaluations_tenant_slots ON evaluations (tenant) WHERE slot_at IS NOT NULL AND status IN ('queued', 'running');
 -- Evaluations waiting for a running slot, oldest first per tenant (the next one to start when a slot frees).
