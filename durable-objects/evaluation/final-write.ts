@@ -4,6 +4,8 @@
  * one D1 `batch()`, then the `finalized` flag), its retries with backoff, taking D1's end when D1 ended
  * the row elsewhere, giving up when the row is gone, and the coalesced progress writes.
  */
+import { pumpAfterEnding } from '../../src/batches/pump.js';
+import { eraseIfRequested } from './erase.js';
 import { log, messageOf } from '../../src/pipeline/log.js';
 import { isTerminal } from '../../src/pipeline/status.js';
 import { afterEnding } from '../../src/store/on-end.js';
@@ -83,6 +85,10 @@ export class FinalWriter {
     this.rt.announceEnd(l);
     // The ending freed the tenant's running slot: its oldest waiting evaluation starts now (src/tenants/admission.ts).
     this.rt.ctx.waitUntil(startNextWaiting(this.rt.env, l.meta.tenant));
+    // The caller deleted it while this write was owed: erase now that the usage is in D1.
+    eraseIfRequested(this.rt);
+    // An item of a batch (or maybe one: unknown after eviction) makes room for the batch's next item.
+    if (l.batchId !== null) this.rt.ctx.waitUntil(pumpAfterEnding(this.rt.env, l.meta.id));
   }
 
   /**
@@ -138,6 +144,7 @@ export class FinalWriter {
     l.meta.finalized = 1;
     this.rt.store.saveCounter('finalized', 1);
     this.rt.announceEnd(l);
+    eraseIfRequested(this.rt);
   }
 
   /** Keeps D1's `calls_done` / `updated_at` fresh off the critical path: never awaited by the call loop. */

@@ -24,6 +24,7 @@ import { rateLimit } from './middleware/rate-limit.js';
 import { requestId } from './middleware/request-id.js';
 import { openApiDocument, openApiRoute } from './openapi.js';
 import { admin } from './routes/admin.js';
+import { batches } from './routes/batches.js';
 import { estimates } from './routes/estimates.js';
 import { evaluations } from './routes/evaluations.js';
 import { metaEvaluations } from './routes/meta-evaluations.js';
@@ -58,6 +59,7 @@ const _routes = app
   .route('/v1/meta-evaluations', metaEvaluations)
   .route('/v1/usage', usage)
   .route('/v1/admin', admin)
+  .route('/v1/batches', batches)
   .route('/v1/estimates', estimates)
   .route('/v1', openai)
   .route('/v1/webhook-endpoints', webhookEndpoints)

@@ -55,7 +55,7 @@ export interface CallTiming {
   attempts: number;
 }
 
-/** Outcome of `start`, `cancel` and `fail`: the status after the call; `not_found` when D1 has no such evaluation. */
+/** Outcome of `start`, `cancel`, `fail` and `erase`: the status after the call; `not_found` when D1 has no such evaluation. */
 export interface StatusResult {
   status: EvaluationStatus | 'not_found';
 }
@@ -71,6 +71,12 @@ export interface EvaluationRpc {
   cancel(id: string, reason?: string): Promise<StatusResult>;
   /** Ends as failed with a pipeline reason (e.g. `queue_delivery_failed`) unless already ended. */
   fail(id: string, error: EvaluationError): Promise<StatusResult>;
+  /**
+   * Erases the evaluation's data in the object (data retention): cancels it first if it has not ended;
+   * config, task and results go once the owed final write (usage for billing) has landed; the terminal
+   * status stays. Idempotent.
+   */
+  erase(id: string): Promise<StatusResult>;
   /** Progress, or null when this object never heard of an evaluation. */
   snapshot(): Promise<EvaluationSnapshot | null>;
   /** Stored calls with their timing, in recording order. */

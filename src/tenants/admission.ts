@@ -27,6 +27,12 @@ import { deploymentDefaults } from './limits.js';
 const UNDER_CAP = `(SELECT count(*) FROM evaluations s WHERE s.tenant = evaluations.tenant AND s.slot_at IS NOT NULL AND ${SQL_NOT_ENDED})
   < COALESCE((SELECT max_running FROM tenants t WHERE t.id = evaluations.tenant), ?)`;
 
+/**
+ * Excludes batch items the batch has not handed over yet (positions at or past `batches.sent`, see
+ * src/batches/pump.ts): they wait for the batch's own window, not for a running slot.
+ */
+const HANDED_OVER = `NOT EXISTS (SELECT 1 FROM batches b WHERE b.id = evaluations.batch_id AND evaluations.batch_seq >= b.sent)`;
+
 /** What {@link admit} found: admitted (holds a slot), waiting (the tenant is at its cap), ended, or no such row. */
 export type Admission = 'admitted' | 'waiting' | 'ended' | 'not_found';
 
@@ -59,7 +65,7 @@ export async function admitNext(db: D1Database, tenant: string, defaultMaxRunnin
   const row = await db
     .prepare(
       `UPDATE evaluations SET slot_at = ?
-       WHERE id = (SELECT id FROM evaluations WHERE tenant = ? AND slot_at IS NULL AND status = 'queued' ORDER BY created_at LIMIT 1)
+       WHERE id = (SELECT id FROM evaluations WHERE tenant = ? AND slot_at IS NULL AND status = 'queued' AND ${HANDED_OVER} ORDER BY created_at LIMIT 1)
          AND ${UNDER_CAP}
        RETURNING id`,
     )
@@ -92,7 +98,7 @@ export async function runningCount(db: D1Database, tenant: string): Promise<numb
 export async function slotCounts(db: D1Database, tenant: string): Promise<{ running: number; waiting: number }> {
   const [running, waiting] = await db.batch([
     db.prepare(`SELECT count(*) AS n FROM evaluations WHERE tenant = ? AND slot_at IS NOT NULL AND ${SQL_NOT_ENDED}`).bind(tenant),
-    db.prepare(`SELECT count(*) AS n FROM evaluations WHERE tenant = ? AND slot_at IS NULL AND status = 'queued'`).bind(tenant),
+    db.prepare(`SELECT count(*) AS n FROM evaluations WHERE tenant = ? AND slot_at IS NULL AND status = 'queued' AND ${HANDED_OVER}`).bind(tenant),
   ]);
   const n = (r: D1Result | undefined) => (r?.results[0] as { n: number } | undefined)?.n ?? 0;
   return { running: n(running), waiting: n(waiting) };

@@ -54,6 +54,9 @@ describe('scopes', () => {
         'PATCH /v1/webhook-endpoints/{id}',
         'POST /v1/webhook-deliveries/{id}/retry',
         'POST /v1/webhook-signing-secret',
+        'POST /v1/batches',
+        'POST /v1/batches/{id}/cancel',
+        'DELETE /v1/evaluations/{id}',
       ]),
     );
     expect(byScope('read')).toEqual(
@@ -70,6 +73,10 @@ describe('scopes', () => {
         'GET /v1/webhook-endpoints',
         'GET /v1/webhook-deliveries',
         'GET /v1/webhook-signing-secret',
+        'GET /v1/batches',
+        'GET /v1/batches/{id}',
+        'GET /v1/batches/{id}/results',
+        'GET /v1/evaluations',
       ]),
     );
     expect(byScope('admin').every((k) => k.includes(' /v1/admin/'))).toBe(true);

@@ -39,8 +39,8 @@ import { tenantLimits } from '../../tenants/store.js';
 import { checkBudgetPrices, withBudget } from '../../budgets/request.js';
 import { requireSigningSecret, requireWebhookUrl } from '../../webhooks/require.js';
 
-/** New evaluation id: `ev_` + 32 hex chars (a random UUID without dashes). */
-export function newId(prefix: 'ev' | 'me'): string {
+/** New id: the prefix (`ev` evaluation, `me` meta-evaluation, `ba` batch), `_`, 32 hex chars (a random UUID without dashes). */
+export function newId(prefix: 'ev' | 'me' | 'ba'): string {
   return `${prefix}_${crypto.randomUUID().replaceAll('-', '')}`;
 }
 
@@ -151,6 +151,7 @@ export async function createEvaluationJob(
         method: judge.method.method,
         config: JSON.stringify(judge.config),
         task: JSON.stringify(request.task),
+        batchId: null,
       }),
     );
   }
@@ -181,10 +182,11 @@ async function enqueue(env: Bindings, id: string): Promise<void> {
   }
 }
 
-/** The evaluation or 404 `not_found`. */
+/** The evaluation or 404 `not_found` (also once the caller deleted it: `DELETE /v1/evaluations/{id}`). */
 export async function requireEvaluation(env: Bindings, tenant: string, id: string): Promise<EvaluationRecord> {
   const row = await getEvaluation(env.DB, tenant, id);
   if (!row) throw new ApiError(404, 'not_found', `no evaluation "${id}"`);
+  if (row.deletedAt !== null) throw new ApiError(404, 'not_found', `evaluation "${id}" was deleted`);
   return row;
 }
 
@@ -234,6 +236,7 @@ export async function viewEvaluation(env: Bindings, row: EvaluationRecord): Prom
     usage,
     error: errorOf(row.errorCode, row.errorMessage),
     metaId: row.metaId,
+    batchId: row.batchId,
     createdAt: iso(row.createdAt) ?? '',
     startedAt: iso(row.startedAt),
     finishedAt: iso(row.finishedAt),
