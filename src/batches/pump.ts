@@ -28,6 +28,7 @@ import { z } from 'zod';
 import type { Bindings } from '../env.js';
 import { log, messageOf } from '../pipeline/log.js';
 import { evaluationStub } from '../pipeline/stub.js';
+import { afterEnding } from '../store/on-end.js';
 import { BATCH_CANCELLED_ERROR, markEnded } from '../store/results.js';
 import { admit } from '../tenants/admission.js';
 import { deploymentDefaults } from '../tenants/limits.js';
@@ -194,8 +195,11 @@ export async function cancelPage(env: Bindings, message: BatchMessage): Promise<
   await eachLimited(page, CANCEL_CONCURRENCY, async ({ id, seq, status }) => {
     try {
       if (status === 'queued' && seq >= sent) {
-        if (fanout.budget) await markEnded(env.DB, id, 'failed', BATCH_BUDGET_ERROR, Date.now());
-        else await markEnded(env.DB, id, 'cancelled', BATCH_CANCELLED_ERROR, Date.now());
+        const ended = fanout.budget
+          ? await markEnded(env.DB, id, 'failed', BATCH_BUDGET_ERROR, Date.now())
+          : await markEnded(env.DB, id, 'cancelled', BATCH_CANCELLED_ERROR, Date.now());
+        // Its webhook deliveries (and the batch's completion event, if this ending completed it) go out now.
+        if (ended) await afterEnding(env, id);
       }
       else await evaluationStub(env, id).cancel(id, BATCH_CANCELLED_ERROR.message);
     } catch (err) {

@@ -10,8 +10,11 @@ import { pump } from '../../src/batches/pump.js';
 import type { NewBatchItem } from '../../src/batches/store.js';
 import { insertBatch } from '../../src/batches/store.js';
 import { resolveJudge } from '../../src/api/services/judge.js';
+import { createEndpoint } from '../../src/webhooks/endpoints.js';
 import type { ErrorJson } from './api-fetch.js';
+import { api } from './api-fetch.js';
 import { drainAlarms, newTestId, testEnv } from './helpers.js';
+import { configureSink, hookEnv, received, sinkUrl } from './webhooks-helpers.js';
 import { countWhere, createBatchId, getBatch, items, pairItem, postBatch, singleCallJudge, waitForBatch } from './batches-support.js';
 
 afterEach(drainAlarms);
@@ -70,6 +73,9 @@ describe('at submit', () => {
 
 describe('while running', () => {
   it('once the budget is used up, items never launched end failed (budget_exceeded) and the batch completes within it', async () => {
+    // The last ending is a never-launched item ended by the fan-out: its completion event goes out at once.
+    const ep = await createEndpoint(hookEnv, 'default', { url: sinkUrl('budget-done'), events: ['batch.completed'] });
+    await configureSink('budget-done', [ep.secret]);
     const judge = resolveJudge(singleCallJudge('budget-run').preset, singleCallJudge('budget-run').config);
     const id = newTestId('ba_budget');
     const list: NewBatchItem[] = Array.from({ length: 5 }, (_, i) => ({ evaluationId: `${id}_ev${i}`, seq: i, itemId: `i${i}`, task: pairItem(i), metadata: null, callsPlanned: 1 }));
@@ -101,6 +107,11 @@ describe('while running', () => {
     expect((await budgetRow(id)).budget_exhausted_at).not.toBeNull();
     const failed = await db.prepare("SELECT error_code FROM evaluations WHERE batch_id = ? AND status = 'failed'").bind(id).all<{ error_code: string }>();
     expect(failed.results.map((r) => r.error_code)).toEqual(['budget_exceeded', 'budget_exceeded']);
+    await expect.poll(async () => (await received('budget-done')).length, { timeout: 20_000, interval: 50 }).toBe(1);
+    const [got] = await received('budget-done');
+    expect(got?.verified).toBe(true);
+    expect(JSON.parse(got!.body)).toMatchObject({ type: 'batch.completed', data: { id, counts: { succeeded: 3, failed: 2, cancelled: 0 } } });
+    await api(`/v1/webhook-endpoints/${ep.id}`, { method: 'DELETE' });
   });
 
   it('grants: a share of what is left per parallel slot, never more than is left in sum; all of it to one item when too little is left to share', () => {
