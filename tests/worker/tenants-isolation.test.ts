@@ -1,7 +1,8 @@
 /**
  * Tenant isolation for every resource on this base: another tenant's evaluations (read, transcript,
  * events, cancel), meta-evaluations and usage read as absent (404 / empty), exactly as ids that do not
- * exist; the owner still reads them. Webhooks, triggers and chat completions: ./tenants-isolation-hooks.test.ts.
+ * exist; the owner still reads them. Webhooks, triggers and chat completions: ./tenants-isolation-hooks.test.ts;
+ * batches and evaluation listing / deletion: ./tenants-batches.test.ts.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { drainAlarms, PAIRWISE, waitForEnd } from './helpers.js';
