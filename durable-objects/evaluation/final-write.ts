@@ -12,7 +12,7 @@ import { afterEnding } from '../../src/store/on-end.js';
 import { readStatus, recordProgress, writeFinal } from '../../src/store/results.js';
 import { startNextWaiting } from '../../src/tenants/admission.js';
 import type { Loaded, Runtime } from './runtime.js';
-import { parseErrorsOf, verdictOf } from './runtime.js';
+import { choiceIdsOf, parseErrorsOf, verdictOf } from './runtime.js';
 import { parseStoredError, storedError } from './storage.js';
 
 /** Delay before the first retry of a failed final D1 write, ms; doubles per consecutive failure. */
@@ -65,7 +65,7 @@ export class FinalWriter {
         status,
         ...(verdict ? { verdict } : {}),
         ...(error ? { error } : {}),
-        calls: this.rt.store.storedCalls(parseErrorsOf(l)),
+        calls: this.rt.store.storedCalls(parseErrorsOf(l), choiceIdsOf(l)),
         callsDone: l.callsDone,
         engineVersion: l.meta.engine_version,
         now: Date.now(),
