@@ -1,17 +1,30 @@
 /**
  * @module
- * Consumer of `tribunal-jobs`: each message is `{ id }` (ids only, never payloads). Per message it calls
- * the evaluation's Durable Object `start(id)` (idempotent, so at-least-once delivery is harmless) and
- * acks; a thrown error retries the message with exponential backoff by `msg.attempts`; a malformed body
- * is acked and logged, never retried.
+ * Consumer of `tribunal-jobs`: each message is `{ id }` (ids only, never payloads). Per message it takes
+ * one of the tenant's running slots (src/tenants/admission.ts), calls the evaluation's Durable Object
+ * `start(id)` (idempotent, so at-least-once delivery is harmless) and acks; a thrown error retries the
+ * message with exponential backoff by `msg.attempts`; a malformed body is acked and logged, never retried.
+ *
+ * At the tenant's cap the evaluation waits in the queue: the message is sent again with a delay
+ * ({@link capWaitSeconds}) and this delivery acked. Not `msg.retry()`: retries count against the queue's
+ * `max_retries`, and a tenant that stays at its cap for a while would see its work dead-lettered and
+ * failed — waiting is not failing. (A lost re-send is covered by the sweeper, which re-kicks queued rows.)
  */
 import { z } from 'zod';
 import type { Bindings } from '../src/env.js';
 import { log, messageOf } from '../src/pipeline/log.js';
 import { evaluationStub } from '../src/pipeline/stub.js';
+import { admit } from '../src/tenants/admission.js';
+import { deploymentDefaults } from '../src/tenants/limits.js';
 
 /** Body of a job message. */
-export const JobMessageSchema = z.object({ id: z.string().min(1).max(200) }).strict();
+export const JobMessageSchema = z
+  .object({
+    id: z.string().min(1).max(200),
+    /** Times this evaluation has been put back because its tenant was at its running cap (absent: 0). */
+    waits: z.number().int().min(0).max(10_000).optional(),
+  })
+  .strict();
 /** A parsed job message: the evaluation id only (payloads stay in D1; messages are capped at 128 KB). */
 export type JobMessage = z.infer<typeof JobMessageSchema>;
 
@@ -24,6 +37,20 @@ export const MAX_RETRY_DELAY_SECONDS = 300;
  */
 export function retryDelaySeconds(attempts: number): number {
   return Math.min(MAX_RETRY_DELAY_SECONDS, 2 ** Math.max(1, attempts));
+}
+
+/** Base wait of an evaluation whose tenant is at its running cap before its message comes back, seconds. */
+export const CAP_WAIT_SECONDS = 2;
+/** Longest such wait, seconds. */
+export const MAX_CAP_WAIT_SECONDS = 30;
+
+/**
+ * Delay of the re-sent message of an evaluation at its tenant's cap, after `waits` earlier waits: 2, 4, 8,
+ * 16, then 30 s, with ±25 % jitter so evaluations that waited together do not all come back together.
+ */
+export function capWaitSeconds(waits: number, random: () => number = Math.random): number {
+  const base = Math.min(MAX_CAP_WAIT_SECONDS, CAP_WAIT_SECONDS * 2 ** Math.max(0, waits));
+  return Math.max(1, Math.round(base * (0.75 + random() * 0.5)));
 }
 
 /** Handles one batch of job messages; every message is acked or retried explicitly. */
@@ -40,6 +67,16 @@ async function handleJob(msg: Message, env: Bindings): Promise<void> {
   }
   const { id } = parsed.data;
   try {
+    // Ended or missing rows go on to start(), which settles them (idempotent) as before.
+    const admission = await admit(env.DB, id, deploymentDefaults(env).maxRunning, Date.now());
+    if (admission === 'waiting') {
+      const waits = (parsed.data.waits ?? 0) + 1;
+      const delaySeconds = capWaitSeconds(waits - 1);
+      await env.JOBS.send({ id, waits }, { delaySeconds });
+      log('info', 'queue.at_cap', { evaluationId: id, messageId: msg.id, waits, delaySeconds });
+      msg.ack();
+      return;
+    }
     const r = await evaluationStub(env, id).start(id);
     log('info', 'queue.started', { evaluationId: id, messageId: msg.id, attempts: msg.attempts, status: r.status });
     msg.ack();

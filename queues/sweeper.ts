@@ -2,7 +2,8 @@
  * @module
  * The sweeper (cron): evaluations still `queued`/`running` whose `updated_at` is older than
  * `STALL_SECONDS` are re-kicked by calling their object's idempotent `start(id)` directly (a lost queue
- * message, an alarm that gave up, an object reset mid-step). Bounded per run. First, open batches whose
+ * message, an alarm that gave up, an object reset mid-step). Bounded per run. A queued row whose tenant is
+ * at its running cap is left waiting (src/tenants/admission.ts). First, open batches whose
  * window went without progress get it topped up (src/batches/pump.ts): items of a batch not handed over
  * yet are not re-kicked here (`findStalled` skips them), they wait for their turn.
  */
@@ -11,6 +12,8 @@ import type { Bindings } from '../src/env.js';
 import { log, messageOf } from '../src/pipeline/log.js';
 import { evaluationStub } from '../src/pipeline/stub.js';
 import { findStalled, touch } from '../src/store/results.js';
+import { admit } from '../src/tenants/admission.js';
+import { deploymentDefaults } from '../src/tenants/limits.js';
 
 /** What one sweep did. */
 export interface SweepReport {
@@ -44,6 +47,12 @@ export async function sweep(env: Bindings): Promise<SweepReport> {
   await Promise.all(
     ids.map(async (id) => {
       try {
+        // The tenant's running cap holds here too: at the cap a queued row keeps waiting (its message comes
+        // back); touched, so a tenant with many waiting rows does not fill every run's batch.
+        if ((await admit(env.DB, id, deploymentDefaults(env).maxRunning, now)) === 'waiting') {
+          await touch(env.DB, id, now);
+          return;
+        }
         const r = await evaluationStub(env, id).start(id);
         // Pushes the row out of the stalled window so the next run does not re-kick it at once.
         await touch(env.DB, id, now);

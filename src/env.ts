@@ -12,8 +12,16 @@ export interface Bindings extends Env {
    * tests point `LLM_BASE_URL` at the mock server when no key is set; an endpoint needing no key (Ollama) leaves it unset.
    */
   LLM_API_KEY?: string;
-  /** Comma-separated sha-256 hex digests of accepted API bearer tokens. Unset = no auth (local dev). */
+  /**
+   * Comma-separated sha-256 hex digests of accepted API bearer tokens (the older auth mode, still
+   * accepted; tenant = the digest's first 12 hex characters). Unset with `ADMIN_TOKEN` unset = no auth (local dev).
+   */
   API_KEYS?: string;
+  /**
+   * The operator's token for the admin API (`/v1/admin`). Set, it turns managed keys on: every other `/v1`
+   * route then needs a `trb_…` key (or an `API_KEYS` token). Unset with `API_KEYS` unset = no auth (local dev).
+   */
+  ADMIN_TOKEN?: string;
   /** Further provider keys named by LLM_PROVIDERS entries (`apiKeySecret`). */
   [secret: `${string}_API_KEY`]: string | undefined;
 }

@@ -1,7 +1,8 @@
 /**
  * @module
- * The Worker entry: the HTTP API (`fetch`), the job, batches, webhook and dead-letter queue consumers (`queue`,
- * routed by queue name), the sweeper (`scheduled`), and the `EvaluationDO` class.
+ * The Worker entry: the HTTP API (`fetch`), the job, batches, webhook and dead-letter queue consumers
+ * (`queue`, routed by queue name), the sweeper (`scheduled`), and the Durable Object classes: `EvaluationDO`,
+ * `RateLimiterDO` (per-tenant request rates) and `ProviderGateDO` (per-provider adaptive concurrency).
  */
 import { BATCHES_QUEUE, handleBatchMessages } from '../queues/batches.js';
 import { handleDeadLetters, JOBS_DLQ } from '../queues/dead-letter.js';
@@ -14,6 +15,8 @@ import { log, messageOf } from './pipeline/log.js';
 import { sweepDeliveries } from './webhooks/dispatch.js';
 
 export { EvaluationDO } from '../durable-objects/evaluation/index.js';
+export { ProviderGateDO } from '../durable-objects/provider-gate/index.js';
+export { RateLimiterDO } from '../durable-objects/rate-limiter/index.js';
 
 export default {
   fetch: (request, env, ctx) => app.fetch(request, env, ctx),

@@ -10,6 +10,7 @@ import { log, messageOf } from '../../src/pipeline/log.js';
 import { isTerminal } from '../../src/pipeline/status.js';
 import { afterEnding } from '../../src/store/on-end.js';
 import { readStatus, recordProgress, writeFinal } from '../../src/store/results.js';
+import { startNextWaiting } from '../../src/tenants/admission.js';
 import type { Loaded, Runtime } from './runtime.js';
 import { choiceIdsOf, parseErrorsOf, verdictOf } from './runtime.js';
 import { parseStoredError, storedError } from './storage.js';
@@ -82,6 +83,8 @@ export class FinalWriter {
     this.rt.store.saveCounter('finalized', 1);
     log('info', 'evaluation.finalized', { evaluationId: l.meta.id, status: l.meta.status, calls: l.callsDone });
     this.rt.announceEnd(l);
+    // The ending freed the tenant's running slot: its oldest waiting evaluation starts now (src/tenants/admission.ts).
+    this.rt.ctx.waitUntil(startNextWaiting(this.rt.env, l.meta.tenant));
     // The caller deleted it while this write was owed: erase now that the usage is in D1.
     eraseIfRequested(this.rt);
     // An item of a batch (or maybe one: unknown after eviction) makes room for the batch's next item.

@@ -10,6 +10,7 @@ import type { Admission } from '../../src/engine/pool.js';
 import { runCallPool } from '../../src/engine/pool.js';
 import { applyResult, outcome, readyCalls } from '../../src/engine/protocol.js';
 import { createLlm } from '../../src/llm/client.js';
+import { providerGateOf } from '../../src/tenants/provider-gate.js';
 import { llmEnvOf, LlmSettingsError, settingsFromEnv, supportsNOf } from '../../src/llm/settings.js';
 import { log, messageOf } from '../../src/pipeline/log.js';
 import { isTerminal } from '../../src/pipeline/status.js';
@@ -227,7 +228,9 @@ export class Stepper {
     if (this.llm) return this.llm;
     try {
       const settings = settingsFromEnv(llmEnvOf(this.rt.env));
-      this.llm = createLlm(settings);
+      // Every attempt waits for a slot of its provider's adaptive concurrency limit (src/tenants/provider-gate.ts).
+      const gate = providerGateOf(this.rt.env, { tenant: l.meta.tenant, evaluationId: l.meta.id });
+      this.llm = createLlm(settings, gate ? { gate } : {});
       this.supportsN = supportsNOf(settings);
       return this.llm;
     } catch (e) {

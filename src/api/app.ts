@@ -6,8 +6,10 @@
  *
  * Every route is an `@hono/zod-openapi` definition, so the OpenAPI document (`GET /openapi.json`, ./openapi.ts)
  * is generated from the same definitions that validate requests and type this client. Public: `/health`,
- * `/openapi.json`, `/docs`. Everything under `/v1` needs a bearer token when the `API_KEYS` secret is set,
- * except `/v1/hooks/{id}`, which a trigger's sender authenticates by signing the request.
+ * `/openapi.json`, `/docs`. Everything under `/v1` needs a bearer token when `ADMIN_TOKEN` or `API_KEYS` is
+ * set (./middleware/auth.ts), except `/v1/hooks/{id}`, which a trigger's sender authenticates by signing the
+ * request; each route needs one scope (`requireScope` in its definition); requests of a key are
+ * rate-limited (./middleware/rate-limit.ts).
  * Errors are `{ error: { code, message, issues? } }` (./errors.ts), and in OpenAI's shape on the
  * OpenAI-compatible paths (src/openai/errors.ts); a known path with another method is 405 with `Allow`
  * (./method-not-allowed.ts).
@@ -18,8 +20,10 @@ import { except } from 'hono/combine';
 import { onError, validationHook } from './errors.js';
 import { notFoundOrMethodNotAllowed } from './method-not-allowed.js';
 import { auth } from './middleware/auth.js';
+import { rateLimit } from './middleware/rate-limit.js';
 import { requestId } from './middleware/request-id.js';
 import { openApiDocument, openApiRoute } from './openapi.js';
+import { admin } from './routes/admin.js';
 import { batches } from './routes/batches.js';
 import { estimates } from './routes/estimates.js';
 import { evaluations } from './routes/evaluations.js';
@@ -28,6 +32,7 @@ import { methods } from './routes/methods.js';
 import { openai } from './routes/openai.js';
 import { openAiErrorShape } from '../openai/errors.js';
 import { service } from './routes/service.js';
+import { usage } from './routes/usage.js';
 import type { AppEnv } from './types.js';
 import { webhookDeliveries, webhookSigningSecret } from '../webhooks/routes/deliveries.js';
 import { webhookEndpoints } from '../webhooks/routes/endpoints.js';
@@ -40,8 +45,9 @@ app.use(requestId());
 // Before auth, so a 401 on the OpenAI-compatible paths is in OpenAI's error shape too.
 app.use('/v1/chat/*', openAiErrorShape());
 app.use('/v1/models/*', openAiErrorShape());
+// Who is calling (c.var.tenant, c.var.auth), then the key's request rate; each route checks its scope.
 // `/v1/hooks/*` is authenticated by each request's signature (src/triggers/hook.ts), never by a bearer token.
-app.use('/v1/*', except('/v1/hooks/*', auth()));
+app.use('/v1/*', except('/v1/hooks/*', auth(), rateLimit()));
 app.onError(onError);
 app.notFound(notFoundOrMethodNotAllowed(() => app.routes));
 
@@ -51,6 +57,8 @@ const _routes = app
   .route('/v1/evaluations', evaluations)
   .route('/v1/methods', methods)
   .route('/v1/meta-evaluations', metaEvaluations)
+  .route('/v1/usage', usage)
+  .route('/v1/admin', admin)
   .route('/v1/batches', batches)
   .route('/v1/estimates', estimates)
   .route('/v1', openai)

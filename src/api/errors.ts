@@ -22,6 +22,9 @@ import type { AppEnv } from './types.js';
  * - `payload_too_large` 413, `unauthorized` 401, `not_found` 404, `method_not_allowed` 405 (with `Allow`),
  *   `idempotency_conflict` 409, `already_ended` 409, `unavailable` 503 (health), `llm_not_configured` 503,
  *   `internal` 500 (a bug; quote the request id);
+ * - `forbidden` 403: the key lacks the route's scope; `rate_limited` 429: the key's request rate is used up
+ *   (`Retry-After`); `quota_exceeded` 429: the tenant's monthly quota is used up (`resetAt`, `Retry-After`);
+ *   `conflict` 409: the resource exists already.
  * - webhooks and triggers: `url_not_allowed` 400 (the outbound URL guard; the message names the rule),
  *   `signing_secret_missing` 400, `limit_exceeded` 409, `endpoint_disabled` 409, `invalid_signature` 401
  *   (an inbound hook's signature), `mapping_failed` 422 (a trigger's mapping cannot fill a task field).
@@ -45,6 +48,10 @@ export const ErrorCodeSchema = z.enum([
   'unavailable',
   'llm_not_configured',
   'internal',
+  'forbidden',
+  'rate_limited',
+  'quota_exceeded',
+  'conflict',
   'url_not_allowed',
   'signing_secret_missing',
   'limit_exceeded',
@@ -71,6 +78,8 @@ export const ErrorBodySchema = z
         issues: z.array(IssueSchema).optional(),
         /** Request id (also in the `X-Request-Id` header), set on `internal` errors. */
         requestId: z.string().optional(),
+        /** When the quota is available again (ISO 8601, UTC), on `quota_exceeded`. */
+        resetAt: z.string().optional(),
       })
       .strict(),
   })
@@ -78,6 +87,14 @@ export const ErrorBodySchema = z
   .meta({ id: 'Error' });
 /** Body of every error response. */
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+/** What an {@link ApiError} adds to its response besides code and message. */
+export interface ApiErrorExtra {
+  /** Response headers, e.g. `Retry-After`. */
+  headers?: Record<string, string>;
+  /** `error.resetAt`: when a quota is available again (ISO 8601). */
+  resetAt?: string;
+}
 
 /** An error with a stable code; thrown from handlers and middleware, rendered by {@link onError}. */
 export class ApiError extends HTTPException {
@@ -88,6 +105,8 @@ export class ApiError extends HTTPException {
     message: string,
     /** Field-level issues, for `invalid_request`. */
     readonly issues?: Issue[],
+    /** Headers and body fields of the response. */
+    readonly extra: ApiErrorExtra = {},
   ) {
     super(status, { message });
   }
@@ -124,7 +143,7 @@ export function fromEngineError(err: EngineInputError, prefix?: string): ApiErro
   return new ApiError(400, code, prefix ? `${prefix}: ${err.message}` : err.message);
 }
 
-function body(code: ErrorCode, message: string, extra: { issues?: Issue[]; requestId?: string } = {}): ErrorBody {
+function body(code: ErrorCode, message: string, extra: { issues?: Issue[]; requestId?: string; resetAt?: string } = {}): ErrorBody {
   return { error: { code, message, ...extra } };
 }
 
@@ -150,6 +169,7 @@ export const validationHook = (result: { success: true } | { success: false; err
 /** Code for a bare `HTTPException` thrown by hono itself (validator, body parsing). */
 function codeForStatus(status: number): ErrorCode {
   if (status === 401) return 'unauthorized';
+  if (status === 403) return 'forbidden';
   if (status === 404) return 'not_found';
   if (status === 405) return 'method_not_allowed';
   if (status === 413) return 'payload_too_large';
@@ -163,7 +183,9 @@ function codeForStatus(status: number): ErrorCode {
  */
 export const onError: ErrorHandler<AppEnv> = (err, c) => {
   if (err instanceof ApiError) {
-    return c.json(body(err.code, err.message, err.issues ? { issues: err.issues } : {}), err.status);
+    for (const [name, value] of Object.entries(err.extra.headers ?? {})) c.header(name, value);
+    const fields = { ...(err.issues ? { issues: err.issues } : {}), ...(err.extra.resetAt ? { resetAt: err.extra.resetAt } : {}) };
+    return c.json(body(err.code, err.message, fields), err.status);
   }
   if (err instanceof EngineInputError) {
     const e = fromEngineError(err);

@@ -23,7 +23,9 @@ const DESCRIPTION = `Hosted LLM-judge API: the multi-agent debate evaluators of 
 
 **Errors** are always \`{ "error": { "code", "message", "issues"? } }\` with a stable \`code\`; \`issues\` lists each failing field. An unknown query parameter is a 400, a known path with another method a 405 with \`Allow\`.
 
-**Auth.** When the deployment sets \`API_KEYS\`, every \`/v1\` route needs \`Authorization: Bearer <token>\`; the tenant is derived from the token.`;
+**Auth.** When the deployment sets \`ADMIN_TOKEN\` (managed keys) or \`API_KEYS\`, every \`/v1\` route needs \`Authorization: Bearer <key>\`. A key belongs to one tenant, and everything it creates or reads is that tenant's. Each route needs one scope (named in its security requirement): \`read\`, \`evaluations:write\` or \`admin\`; a key without it gets 403 \`forbidden\`.
+
+**Limits.** Each key has a request rate (a token bucket: the quota \`q\` may be used at once, and refills over the window \`w\`). Every response to a key carries \`RateLimit-Policy: "default";q=600;w=60\` and \`RateLimit: "default";r=598;t=1\` (draft-ietf-httpapi-ratelimit-headers: \`r\` requests left, \`t\` seconds until the whole quota is back); past it, 429 \`rate_limited\` with \`Retry-After\`. A tenant may have monthly caps on spend and evaluations (429 \`quota_exceeded\` with \`error.resetAt\`) and a cap on evaluations running at once: evaluations beyond it wait in the queue, they are never refused.`;
 
 /** Document-wide fields (the generator adds paths and components). */
 const DOCUMENT_CONFIG = {
@@ -37,6 +39,8 @@ const DOCUMENT_CONFIG = {
     { name: 'batches', description: 'Many items judged at once: submit (JSON or NDJSON), counts, results as NDJSON pages, cancel.' },
     { name: 'meta-evaluations', description: 'Agreement of a judge with human labels over a labelled batch.' },
     { name: 'methods', description: 'Judge methods and the paper presets built on them.' },
+    { name: 'usage', description: 'Calls, tokens and cost of the caller\'s tenant.' },
+    { name: 'admin', description: 'The operator\'s API: tenants, their limits and quotas, API keys, any tenant\'s usage (scope `admin`).' },
     { name: 'openai', description: 'OpenAI-compatible: every preset as a model `tribunal/<preset>`, judged through chat completions (errors in OpenAI\'s shape).' },
     { name: 'service', description: 'Health, this document and the reference page.' },
     { name: 'triggers', description: 'Webhook-triggered evaluations: a signed incoming event becomes one evaluation, at most once per delivery id.' },
@@ -55,7 +59,9 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>): OpenApiDocument {
     app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
       type: 'http',
       scheme: 'bearer',
-      description: 'Required when the deployment sets API_KEYS; the tenant is derived from the token.',
+      description:
+        'A managed key `trb_…` (when the deployment sets ADMIN_TOKEN), an API_KEYS token, or ADMIN_TOKEN itself on /v1/admin. ' +
+        'The scopes listed on an operation are the key scopes it needs (`read`, `evaluations:write`, `admin`).',
     });
     // The events Tribunal POSTs to receivers (the document's `webhooks` section).
     registerWebhookEvents(app.openAPIRegistry);

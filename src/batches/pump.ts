@@ -30,6 +30,8 @@ import { log, messageOf } from '../pipeline/log.js';
 import { evaluationStub } from '../pipeline/stub.js';
 import { afterEnding } from '../store/on-end.js';
 import { BATCH_CANCELLED_ERROR, markEnded } from '../store/results.js';
+import { admit } from '../tenants/admission.js';
+import { deploymentDefaults } from '../tenants/limits.js';
 import type { PumpTarget } from './store.js';
 import { claimWindow, getBatchFanout, openItems, stalledBatches } from './store.js';
 import { BATCH_BUDGET_ERROR, claimBudgeted } from './budget.js';
@@ -90,12 +92,19 @@ export async function sendIds(env: Bindings, ids: readonly string[], batchId: st
 
 /**
  * Starts each item's Durable Object directly (no queue hop: the next item of a window starts as soon as
- * one ends); an item whose object could not be reached goes to the jobs queue instead.
+ * one ends) once it holds one of its tenant's running slots (src/tenants/admission.ts); an item whose
+ * tenant is at its cap, or whose object could not be reached, goes to the jobs queue instead, where it
+ * waits for a slot like any other evaluation.
  */
 async function startIds(env: Bindings, ids: readonly string[], batchId: string): Promise<void> {
   const failed: string[] = [];
+  const { maxRunning } = deploymentDefaults(env);
   await eachLimited(ids, SEND_CONCURRENCY, async (id) => {
     try {
+      if ((await admit(env.DB, id, maxRunning, Date.now())) !== 'admitted') {
+        failed.push(id);
+        return;
+      }
       await evaluationStub(env, id).start(id);
     } catch (err) {
       failed.push(id);

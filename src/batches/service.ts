@@ -4,6 +4,7 @@
  * the batch row's counters, verdict statistics and usage by aggregate SQL), results as NDJSON pages in
  * request order, list, and cancel.
  */
+import type { CreatorInfo } from '../api/services/evaluations.js';
 import { encodeCursor, decodeCursor } from '../api/cursor.js';
 import { ApiError, invalidRequest } from '../api/errors.js';
 import { checkLlmConfig, resolveJudge } from '../api/services/judge.js';
@@ -31,13 +32,15 @@ export function batchLinks(id: string): BatchAccepted['links'] {
 
 /**
  * Validates the judge and every item, stores the batch, queues its items (see ./submit.ts).
- * @throws ApiError 400 (judge or an item, named `items.N…`), 409 `idempotency_conflict`, 503 `llm_not_configured`.
+ * @throws ApiError 400 (judge or an item, named `items.N…`), 409 `idempotency_conflict`, 429 `quota_exceeded`
+ * (the items do not fit under the tenant's monthly caps), 503 `llm_not_configured`.
  */
 export async function createBatch(
   env: Bindings,
   tenant: string,
   request: CreateBatchRequest,
   idempotencyKey: string | null,
+  creator: CreatorInfo = { keyId: null },
 ): Promise<{ body: BatchAccepted; replayed: boolean }> {
   const judge = resolveJudge(request.preset, request.config);
   checkLlmConfig(llmEnvOf(env), judge);
@@ -53,6 +56,7 @@ export async function createBatch(
     webhookUrl,
     budget: request.budget ?? null,
     idempotencyKey,
+    creator,
     request,
   });
   return { body: { id: r.id, kind: 'batch', status: r.status, itemsTotal: r.itemsTotal, links: batchLinks(r.id) }, replayed: r.replayed };

@@ -43,6 +43,8 @@ export interface NewBatch {
   /** The batch's budget (./budget.ts), or null/absent. */
   budget?: Budget | null;
   items: readonly NewBatchItem[];
+  /** The managed key that submitted it (recorded on every item, for usage by key); null otherwise. */
+  keyId?: string | null;
   now: number;
 }
 
@@ -122,6 +124,7 @@ export function insertBatchStatements(db: D1Database, b: NewBatch): D1PreparedSt
       batchSeq: item.seq,
       itemId: item.itemId,
       now: b.now,
+      keyId: b.keyId ?? null,
     }),
   );
   statements.push(...insertRowsJsonStatements(db, rows, { sql: BATCH_INSERTED, binds: [b.id] }));

@@ -16,7 +16,9 @@
  */
 import type { ResolvedJudge } from '../api/services/judge.js';
 import { planTask } from '../api/services/judge.js';
-import { newId } from '../api/services/evaluations.js';
+import type { CreatorInfo } from '../api/services/evaluations.js';
+import { limitsFor, newId } from '../api/services/evaluations.js';
+import { assertQuota } from '../tenants/quota.js';
 import { ApiError } from '../api/errors.js';
 import type { Budget } from '../budgets/schema.js';
 import type { Task } from '../engine/task.js';
@@ -47,6 +49,8 @@ export interface BatchSubmission {
   budget?: Budget | null;
   /** The caller's `Idempotency-Key`, or null. */
   idempotencyKey: string | null;
+  /** The submitting key and the tenant's limits (read from D1 when absent): monthly quotas, usage by key. */
+  creator?: CreatorInfo;
   /** The validated request, hashed for the key check. */
   request: unknown;
   /** Metadata of each item's evaluation given the new batch's id, instead of the item's own. */
@@ -89,11 +93,19 @@ export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Su
   if (s.metadataOf) for (const item of items) item.metadata = s.metadataOf(id, item);
   const hash = s.idempotencyKey === null ? null : await requestHash({ kind: s.kind, request: s.request });
   const now = Date.now();
+  try {
+    // Every item is an evaluation: all of them must fit under the tenant's monthly caps (src/tenants/quota.ts).
+    await assertQuota(env.DB, s.tenant, await limitsFor(env, s.tenant, s.creator?.limits), items.length, now);
+  } catch (e) {
+    // A retry of a batch accepted before the cap was reached still gets its batch back.
+    if (s.idempotencyKey === null || !(await findBatchByKey(env.DB, s.tenant, s.kind, s.idempotencyKey))) throw e;
+  }
   const created = await insertBatch(
     env.DB,
     {
       id,
       tenant: s.tenant,
+      keyId: s.creator?.keyId ?? null,
       kind: s.kind,
       method: s.judge.method.method,
       preset: s.preset,

@@ -29,8 +29,9 @@ Objects and the cron sweeper, state in .wrangler/state; the bundled mock LLM whe
   --no-watch          do not rebuild and reload on source changes
   -h, --help          this text
 
-Environment: LLM_API_KEY, LLM_BASE_URL, LLM_MODEL (the LLM; else the mock), API_KEYS (comma-separated
-sha-256 hex digests of accepted bearer tokens: /v1 then requires one), keys named by LLM_PROVIDERS,
+Environment: LLM_API_KEY, LLM_BASE_URL, LLM_MODEL (the LLM; else the mock), ADMIN_TOKEN (managed API
+keys: the admin API accepts it, npm run admin creates tenants and keys, /v1 then requires a key), API_KEYS
+(comma-separated sha-256 hex digests of accepted bearer tokens: /v1 then requires one), keys named by LLM_PROVIDERS,
 and any wrangler.toml [vars] name (e.g. STALL_SECONDS) to override it. .dev.vars applies as with wrangler dev.`,
   options: {
     port: { type: 'string' },
@@ -104,6 +105,8 @@ async function main(values: CliValues<typeof START_CLI.options>): Promise<undefi
   const mockPort = intOption(values['mock-port'] ?? env.MOCK_LLM_PORT, values['mock-port'] !== undefined ? 'mock-port' : 'mock-port (MOCK_LLM_PORT)', 0, 65_535) ?? 8788;
   const runtime = choiceOption(values.runtime, 'runtime', ['miniflare', 'wrangler'] as const) ?? 'miniflare';
   const apiKeys = apiKeysOf(env.API_KEYS);
+  // Managed API keys (src/tenants/): the operator's token for /v1/admin (npm run admin).
+  const adminToken = env.ADMIN_TOKEN?.trim() ?? '';
   const stack = await startLocalStack({
     port,
     mockPort,
@@ -111,7 +114,7 @@ async function main(values: CliValues<typeof START_CLI.options>): Promise<undefi
     ...(values['persist-to'] ? { persistTo: values['persist-to'] } : {}),
     ...(env.LLM_BASE_URL ? { llmBaseUrl: env.LLM_BASE_URL } : {}),
     ...(env.LLM_MODEL ? { llmModel: env.LLM_MODEL } : {}),
-    secrets: { ...providerSecretsOf(env), ...(apiKeys ? { API_KEYS: apiKeys } : {}) },
+    secrets: { ...providerSecretsOf(env), ...(apiKeys ? { API_KEYS: apiKeys } : {}), ...(adminToken ? { ADMIN_TOKEN: adminToken } : {}) },
     // Local development: webhook callbacks may go to plain-http receivers on loopback (a deployment never allows it).
     vars: { WEBHOOK_ALLOW_LOOPBACK: env.WEBHOOK_ALLOW_LOOPBACK ?? 'true' },
     devVars: true,
@@ -120,11 +123,17 @@ async function main(values: CliValues<typeof START_CLI.options>): Promise<undefi
     verbose: true,
   });
   const watchers = values['no-watch'] || runtime === 'wrangler' ? [] : watchSources(stack);
+  const adminFrom = adminToken ? 'the environment' : stack.fromDevVars.includes('ADMIN_TOKEN') ? '.dev.vars' : null;
+  const managed = adminFrom
+    ? `ADMIN_TOKEN from ${adminFrom}: managed API keys are on; create tenants and keys with \`TRIBUNAL_ADMIN_TOKEN=… npm run admin\`.`
+    : null;
   const auth = apiKeys
     ? `API_KEYS from the environment (${apiKeys.split(',').length}): /v1 requires "Authorization: Bearer <token>".`
     : stack.fromDevVars.includes('API_KEYS')
       ? 'API_KEYS from .dev.vars: /v1 requires "Authorization: Bearer <token>".'
-      : 'No API_KEYS: /v1 is open (local development).';
+      : managed
+        ? '/v1 requires "Authorization: Bearer <key>".'
+        : 'No ADMIN_TOKEN or API_KEYS: /v1 is open to anyone as tenant "default" (local development).';
   console.log(
     [
       '',
@@ -132,6 +141,7 @@ async function main(values: CliValues<typeof START_CLI.options>): Promise<undefi
       stack.usingMock
         ? `No LLM_API_KEY set: using the bundled mock LLM at ${stack.llmBaseUrl} (deterministic judge replies).`
         : `LLM endpoint: ${stack.llmBaseUrl}`,
+      ...(managed ? [managed] : []),
       auth,
       ...(stack.fromEnv.length > 0 ? [`From the environment: ${stack.fromEnv.join(', ')}.`] : []),
       ...(stack.fromDevVars.length > 0 ? [`From .dev.vars / .env: ${stack.fromDevVars.join(', ')}.`] : []),

@@ -15,6 +15,8 @@
 import OpenAI, { AzureOpenAI } from 'openai';
 import type { LlmAttempt, LlmCallRequest, LlmCallResult, LlmError, LlmFunction } from '../engine/call.js';
 import { dominantAttemptIndex, summarizeAttempts } from './attempts.js';
+import type { ProviderGate } from './gate.js';
+import { gateOutcome } from './gate.js';
 import type { PriceTable } from './pricing.js';
 import { DEFAULT_PRICES, priceFor } from './pricing.js';
 import type { AttemptOutcome } from './outcome.js';
@@ -67,6 +69,12 @@ export interface LlmDeps {
    * providers are refused (`createLlmWithMock` in `mock/in-process.ts` sets it; the Worker never does).
    */
   inProcessMock?: typeof fetch;
+  /**
+   * Admits each attempt under its provider and model's adaptive concurrency limit (./gate.ts): asked
+   * before the attempt goes out, told its outcome after. Waiting for a slot is not part of an attempt's
+   * latency. Default none (no limit beyond the caller's own).
+   */
+  gate?: ProviderGate;
 }
 
 /** Placeholder base URL under which the in-process mock is served (`.invalid`: never resolved by DNS). */
@@ -216,9 +224,11 @@ export function createLlm(settingsInput: LlmSettings | LlmSettingsInput, deps: L
     let retriesUsed = 0;
     for (;;) {
       const attempt = failures.length + 1;
+      const lease = await deps.gate?.acquire({ provider: providerId, model, callId: request.id, attempt });
       const t0 = now();
       const out = await attemptOnce(client, providerId, request, model, format, n);
       const latencyMs = now() - t0;
+      lease?.release(gateOutcome(out.kind === 'reply', out.kind === 'reply' ? undefined : out.error.status));
       const report = (extra: Partial<AttemptInfo>) =>
         deps.onAttempt?.({ id: request.id, provider: providerId, model, attempt, structured: format !== undefined, latencyMs, ok: false, ...extra });
 

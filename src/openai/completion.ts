@@ -8,6 +8,7 @@
 import type { Issue } from '../api/errors.js';
 import { ApiError, invalidRequest } from '../api/errors.js';
 import type { CreateEvaluationRequest, Evaluation } from '../api/schemas.js';
+import type { CreatorInfo } from '../api/services/evaluations.js';
 import { createEvaluationJob, linksOf, requireEvaluation, viewEvaluation, viewTranscript } from '../api/services/evaluations.js';
 import type { Task } from '../engine/task.js';
 import type { Bindings } from '../env.js';
@@ -106,8 +107,9 @@ export async function startJudge(
   req: JudgeRequest,
   idempotencyKey: string | null,
   waitUntil: (work: Promise<unknown>) => void,
+  creator: CreatorInfo = { keyId: null },
 ): Promise<StartedJudge> {
-  const { body, replayed } = await createEvaluationJob(env, tenant, req.evaluation, idempotencyKey, waitUntil);
+  const { body, replayed } = await createEvaluationJob(env, tenant, req.evaluation, idempotencyKey, waitUntil, creator);
   return { id: body.id, replayed };
 }
 

@@ -35,7 +35,7 @@ export function errorTypeOf(status: number): OpenAIErrorType {
 
 /** Tribunal's error body in OpenAI's shape; `param` is the first issue's field, if any. */
 export function toOpenAiError(body: ErrorBody, status: number): OpenAIErrorBody {
-  const { code, message, issues, requestId } = body.error;
+  const { code, message, issues, requestId, resetAt } = body.error;
   return {
     error: {
       message,
@@ -44,6 +44,7 @@ export function toOpenAiError(body: ErrorBody, status: number): OpenAIErrorBody 
       param: issues?.[0]?.path ?? null,
       ...(issues ? { issues } : {}),
       ...(requestId ? { requestId } : {}),
+      ...(resetAt ? { resetAt } : {}),
     },
   };
 }

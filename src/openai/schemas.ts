@@ -234,6 +234,8 @@ export const OpenAIErrorBodySchema = z
         links: EvaluationLinksSchema.optional(),
         /** Why the evaluation failed or was cancelled: its own error code and message. */
         evaluationError: z.object({ code: z.string(), message: z.string() }).strict().optional(),
+        /** `quota_exceeded`: when the tenant's monthly quota is available again (ISO 8601). */
+        resetAt: z.string().optional(),
       })
       .strict(),
   })

@@ -32,6 +32,8 @@ export interface NewEvaluation {
   itemId?: string | null;
   /** Creation time, epoch ms. */
   now: number;
+  /** The managed API key that created it (`key_…`), for usage by key; null or absent otherwise. */
+  keyId?: string | null;
 }
 
 /** An `evaluations` row as the API reads it. */
@@ -82,6 +84,7 @@ const INSERT_COLUMNS = [
   'item_id',
   'created_at',
   'updated_at',
+  'key_id',
 ] as const;
 
 /** Bound parameters per inserted evaluation row. */
@@ -108,6 +111,7 @@ function insertValues(e: NewEvaluation): (string | number | null)[] {
     e.itemId ?? null,
     e.now,
     e.now,
+    e.keyId ?? null,
   ];
 }
 

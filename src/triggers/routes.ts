@@ -5,6 +5,7 @@
  * app's auth middleware skips it explicitly (src/api/app.ts).
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { requireScope, scopeSecurity } from '../api/middleware/auth.js';
 import { jsonBody } from '../api/middleware/json-body.js';
 import { BAD_QUERY, errorResponse, jsonResponse, notFound, NoQuery, v1Responses } from '../api/routes/common.js';
 import type { AppEnv } from '../api/types.js';
@@ -59,7 +60,8 @@ const create = createRoute({
   description:
     'A URL (`/v1/hooks/{id}`) that turns each signed incoming JSON event into one evaluation: `mapping` says where each task field is (JSON Pointer, template or constant), ' +
     '`filter` which events to judge. The answer carries the secret the sender signs with, **shown only here**. At most 100 triggers per tenant.',
-  middleware: [jsonBody()] as const,
+  middleware: [requireScope('evaluations:write'), jsonBody()] as const,
+  security: scopeSecurity('evaluations:write'),
   request: { query: NoQuery, body: { required: true, content: { 'application/json': { schema: CreateTriggerRequestSchema, examples: CREATE_TRIGGER_EXAMPLES } } } },
   responses: v1Responses({
     201: jsonResponse(CreatedTriggerSchema, 'Created; give `secret` to the sender now.'),
@@ -81,6 +83,8 @@ const list = createRoute({
   tags: TAGS,
   summary: 'List triggers',
   description: 'Every trigger of the tenant, oldest first, without secrets.',
+  middleware: [requireScope('read')] as const,
+  security: scopeSecurity('read'),
   request: { query: NoQuery },
   responses: v1Responses({ 200: jsonResponse(TriggerListSchema, 'The triggers.'), 400: BAD_QUERY }),
 });
@@ -92,6 +96,8 @@ const get = createRoute({
   tags: TAGS,
   summary: 'Get a trigger',
   description: 'The trigger without its secret.',
+  middleware: [requireScope('read')] as const,
+  security: scopeSecurity('read'),
   request: { params: TriggerParams, query: NoQuery },
   responses: v1Responses({ 200: jsonResponse(TriggerSchema, 'The trigger.'), 400: BAD_QUERY, 404: notFound('trigger') }),
 });
@@ -103,6 +109,8 @@ const remove = createRoute({
   tags: TAGS,
   summary: 'Delete a trigger',
   description: 'Its URL answers 404 from now on; evaluations it created stay.',
+  middleware: [requireScope('evaluations:write')] as const,
+  security: scopeSecurity('evaluations:write'),
   request: { params: TriggerParams, query: NoQuery },
   responses: v1Responses({ 204: { description: 'Deleted.' }, 400: BAD_QUERY, 404: notFound('trigger') }),
 });
@@ -114,6 +122,8 @@ const rotate = createRoute({
   tags: TAGS,
   summary: 'Rotate a trigger\'s secret',
   description: 'A new secret, **shown only here**. Requests signed with the previous one are still accepted for 24 hours, so the sender can switch over.',
+  middleware: [requireScope('evaluations:write')] as const,
+  security: scopeSecurity('evaluations:write'),
   request: { params: TriggerParams, query: NoQuery },
   responses: v1Responses({ 200: jsonResponse(RotatedSecretSchema, 'The new secret.'), 400: BAD_QUERY, 404: notFound('trigger') }),
 });
@@ -167,6 +177,10 @@ const hook = createRoute({
     409: errorResponse(['idempotency_conflict'], 'this delivery id was used before with a different body.'),
     413: errorResponse(['payload_too_large'], 'body over MAX_BODY_BYTES.'),
     422: errorResponse(['mapping_failed'], 'the mapping cannot fill a task field from this body (the message names it): nothing created.'),
+    429: errorResponse(
+      ['quota_exceeded'],
+      'the trigger\'s tenant reached its monthly evaluation or spend cap (`error.resetAt`; `Retry-After`: the first day of next month, UTC): nothing created; the sender may retry the delivery later.',
+    ),
     500: errorResponse(['internal'], 'a bug; quote `requestId`.'),
     503: errorResponse(['llm_not_configured'], 'the deployment has no usable LLM settings.'),
   },

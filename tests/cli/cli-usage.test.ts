@@ -11,6 +11,7 @@ vi.setConfig({ testTimeout: 60_000 });
 
 const CLIS = {
   judge: 'src/cli/judge.ts',
+  admin: 'src/cli/admin.ts',
   'meta-eval': 'src/cli/meta-eval.ts',
   'mock-llm': 'src/llm/mock/cli.ts',
   start: 'src/cli/start.ts',
@@ -18,6 +19,7 @@ const CLIS = {
   'bench:engine': 'bench/engine.ts',
   'bench:mock': 'bench/mock-load.ts',
   bench: 'bench/pipeline.ts',
+  'bench:tenants': 'bench/tenants.ts',
 } as const;
 
 function run(file: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -14,6 +14,7 @@ import { CreateBatchRequestSchema } from '../../src/batches/schemas.js';
 import { planTask, resolveJudge } from '../../src/api/services/judge.js';
 import { EstimateRequestSchema } from '../../src/estimates/schema.js';
 import { METHODS } from '../../src/engine/registry.js';
+import { CreateKeyRequestSchema, CreateTenantRequestSchema, UpdateTenantRequestSchema } from '../../src/tenants/schemas.js';
 import { judgeRequestOf } from '../../src/openai/completion.js';
 import { ChatCompletionRequestSchema } from '../../src/openai/schemas.js';
 import type { ErrorJson } from './api-fetch.js';
@@ -125,6 +126,9 @@ describe('request examples in the document', () => {
     createEvaluation: CreateEvaluationRequestSchema,
     createMetaEvaluation: CreateMetaEvaluationRequestSchema,
     cancelEvaluation: CancelRequestSchema,
+    adminCreateTenant: CreateTenantRequestSchema,
+    adminUpdateTenant: UpdateTenantRequestSchema,
+    adminCreateKey: CreateKeyRequestSchema,
     createBatch: CreateBatchRequestSchema,
     createEstimate: EstimateRequestSchema,
     createChatCompletion: ChatCompletionRequestSchema,

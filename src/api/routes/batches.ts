@@ -19,9 +19,10 @@ import {
   MAX_BATCH_ITEMS,
 } from '../../batches/schemas.js';
 import { cancelBatch, createBatch, listBatchesView, requireBatch, resultsOf, viewBatch } from '../../batches/service.js';
+import { requireScope, scopeSecurity } from '../middleware/auth.js';
 import { byok } from '../middleware/byok.js';
 import type { AppEnv } from '../types.js';
-import { BAD_QUERY, errorResponse, judgeBodyResponses, jsonResponse, NoQuery, notFound, v1Responses } from './common.js';
+import { BAD_QUERY, CREATE_TOO_MANY, errorResponse, judgeBodyResponses, jsonResponse, NoQuery, notFound, v1Responses } from './common.js';
 import { IdempotencyHeaderSchema } from './evaluations.js';
 
 const NDJSON_EXAMPLE = [
@@ -45,7 +46,8 @@ const create = createRoute({
     'then one item per line (line n is `items[n-2]`). The body limit is `MAX_BATCH_BODY_BYTES` (16 MiB by default).\n\n' +
     '**Retries:** send an `Idempotency-Key`: the same key and body return the same batch (202, `Idempotent-Replayed: true`), ' +
     'another body is 409 `idempotency_conflict`.',
-  middleware: [byok(), batchBody()] as const,
+  middleware: [requireScope('evaluations:write'), byok(), batchBody()] as const,
+  security: scopeSecurity('evaluations:write'),
   request: {
     query: NoQuery,
     headers: IdempotencyHeaderSchema,
@@ -69,6 +71,7 @@ const create = createRoute({
         }),
       },
       409: errorResponse(['idempotency_conflict'], 'the `Idempotency-Key` was used with a different body.'),
+      429: CREATE_TOO_MANY,
     }),
   ),
 });
@@ -80,6 +83,8 @@ const list = createRoute({
   tags: ['batches'],
   summary: 'List batches',
   description: 'The tenant\'s batches (meta-evaluations included, `kind: meta_evaluation`), newest first, with their counts; page with `cursor`.',
+  middleware: [requireScope('read')] as const,
+  security: scopeSecurity('read'),
   request: { query: BatchListQuery },
   responses: v1Responses({ 200: jsonResponse(BatchListSchema, 'One page of batches.'), 400: errorResponse(['invalid_request'], 'a query parameter fails its schema, or the cursor is not one this API returned.') }),
 });
@@ -93,6 +98,8 @@ const get = createRoute({
   description:
     'Status and counts by item status (kept on the batch, each item counted once when it ends), verdict statistics (win rates, mean score) ' +
     'over the stored verdicts, and the LLM calls, tokens and cost billed for every item.',
+  middleware: [requireScope('read')] as const,
+  security: scopeSecurity('read'),
   request: { params: BatchIdParams, query: NoQuery },
   responses: v1Responses({ 200: jsonResponse(BatchSchema, 'The batch.'), 400: BAD_QUERY, 404: notFound('batch') }),
 });
@@ -106,6 +113,8 @@ const results = createRoute({
   description:
     'One JSON line per item in request order: its id, evaluation id, status, verdict summary and error. Items not ended yet appear with their ' +
     'current status. Paged: the `X-Next-Cursor` header (and `Link: <…>; rel="next"`) gives the next page; absent on the last one.',
+  middleware: [requireScope('read')] as const,
+  security: scopeSecurity('read'),
   request: { params: BatchIdParams, query: BatchResultsQuery },
   responses: v1Responses({
     200: {
@@ -131,6 +140,8 @@ const cancel = createRoute({
   description:
     'Items that have not started never start; running items make no new LLM calls (calls in flight are still recorded and billed). ' +
     'The batch is `cancelling` until its last item ends, then `cancelled`. Repeating the request is harmless. No body.',
+  middleware: [requireScope('evaluations:write')] as const,
+  security: scopeSecurity('evaluations:write'),
   request: { params: BatchIdParams, query: NoQuery },
   responses: v1Responses({
     202: jsonResponse(BatchSchema, 'Cancelling: the batch as it is now.'),
@@ -147,7 +158,7 @@ export const batches = new OpenAPIHono<AppEnv>()
     const request = c.req.valid('json');
     // batchBody() turned an NDJSON body into the request object, so the string form never reaches here.
     if (typeof request === 'string') throw new Error('batchBody() did not convert the NDJSON body');
-    const { body, replayed } = await createBatch(c.env, c.var.tenant, request, key);
+    const { body, replayed } = await createBatch(c.env, c.var.tenant, request, key, { keyId: c.var.auth.keyId, limits: c.var.auth.limits });
     c.header('Location', body.links.self);
     if (replayed) c.header('Idempotent-Replayed', 'true');
     return c.json(body, 202);

@@ -52,13 +52,24 @@ export const notFound = (what: string) => errorResponse(['not_found'], `no ${wha
 // strings in the type, and the route's typed responses (handler and `hc` client) would lose those statuses.
 
 const V1_ERRORS = {
-  401: errorResponse(['unauthorized'], 'missing or unknown bearer token (only when the deployment sets API_KEYS).'),
+  401: errorResponse(['unauthorized'], 'missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS).'),
+  403: errorResponse(['forbidden'], 'the key lacks the scope this route needs (see the route\'s security).'),
+  429: errorResponse(
+    ['rate_limited'],
+    'this key\'s request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`.',
+  ),
   500: errorResponse(['internal'], 'a bug; quote `requestId`.'),
 };
 
-/** A `/v1` route's responses: its own plus 401 and 500. */
-export function v1Responses<R extends object>(own: R): R & typeof V1_ERRORS {
-  return { ...own, ...V1_ERRORS };
+/** 429 of a route that creates evaluations: the request rate, or the tenant's monthly quota. */
+export const CREATE_TOO_MANY = errorResponse(
+  ['rate_limited', 'quota_exceeded'],
+  'this key\'s request rate is used up (`Retry-After`), or the tenant\'s monthly evaluation or spend cap is reached (`error.resetAt`, `Retry-After`: the first day of next month, UTC). Evaluations already accepted run to their end.',
+);
+
+/** A `/v1` route's responses: its own plus 401, 403, 429 and 500 (its own win, e.g. a more specific 429). */
+export function v1Responses<R extends object>(own: R): Omit<typeof V1_ERRORS, keyof R> & R {
+  return { ...V1_ERRORS, ...own };
 }
 
 const JUDGE_BODY_ERRORS = {

@@ -4,6 +4,7 @@
  * The work is in src/estimates/service.ts.
  */
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import { requireScope, scopeSecurity } from '../middleware/auth.js';
 import { EstimateRequestSchema, EstimateSchema, ESTIMATE_EXAMPLES } from '../../estimates/schema.js';
 import { estimate } from '../../estimates/service.js';
 import { jsonBody } from '../middleware/json-body.js';
@@ -22,7 +23,8 @@ const create = createRoute({
     '(min / expected / max), in total and per model, and whether a `budget` fits. Makes no LLM call and stores nothing. ' +
     'The protocol is run against a synthetic LLM along its shortest and longest paths, prompts counted with the cl100k_base tokenizer; ' +
     '`assumptions` says how each figure was made. Batches over 100 items are estimated from an even sample of 100, scaled.',
-  middleware: [jsonBody()] as const,
+  middleware: [requireScope('read'), jsonBody()] as const,
+  security: scopeSecurity('read'),
   request: {
     query: NoQuery,
     body: { required: true, content: { 'application/json': { schema: EstimateRequestSchema, examples: ESTIMATE_EXAMPLES } } },

@@ -6,6 +6,7 @@
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { byok } from '../middleware/byok.js';
+import { requireScope, scopeSecurity } from '../middleware/auth.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { CANCEL_EXAMPLES, CREATE_EVALUATION_EXAMPLES, FIELD_EXAMPLES } from '../examples.js';
 import {
@@ -27,7 +28,7 @@ import type { AppEnv } from '../types.js';
 import { EvaluationListSchema, ListEvaluationsQuery } from '../listing.js';
 import { deleteEvaluation, listEvaluationsView } from '../services/evaluation-list.js';
 import { forwardEvents } from '../../pipeline/stub.js';
-import { BAD_QUERY, errorResponse, EvaluationIdParams, judgeBodyResponses, jsonResponse, notFound, NoQuery, v1Responses } from './common.js';
+import { BAD_QUERY, CREATE_TOO_MANY, errorResponse, EvaluationIdParams, judgeBodyResponses, jsonResponse, notFound, NoQuery, v1Responses } from './common.js';
 
 /** `Idempotency-Key`: 1-255 visible ASCII characters. */
 export const IdempotencyHeaderSchema = z.object({
@@ -60,7 +61,8 @@ const create = createRoute({
     '**Retries:** send an `Idempotency-Key`. A retry with the same key and body returns the same evaluation ' +
     '(202 again, header `Idempotent-Replayed: true`); the same key with another body is 409 `idempotency_conflict`. ' +
     'Without a key, a retry after a lost response creates a second evaluation.',
-  middleware: [byok(), jsonBody()] as const,
+  middleware: [requireScope('evaluations:write'), byok(), jsonBody()] as const,
+  security: scopeSecurity('evaluations:write'),
   request: {
     query: NoQuery,
     headers: IdempotencyHeaderSchema,
@@ -79,6 +81,7 @@ const create = createRoute({
         }),
       },
       409: errorResponse(['idempotency_conflict'], 'the `Idempotency-Key` was used with a different body.'),
+      429: CREATE_TOO_MANY,
     }),
   ),
 });
@@ -90,6 +93,8 @@ const get = createRoute({
   tags: ['evaluations'],
   summary: 'Get an evaluation',
   description: 'Status, progress (live from the Durable Object while running), the verdict without its transcript, usage and cost, and the error if it failed.',
+  middleware: [requireScope('read')] as const,
+  security: scopeSecurity('read'),
   request: { params: EvaluationIdParams, query: NoQuery },
   responses: v1Responses({ 200: jsonResponse(EvaluationSchema, 'The evaluation.'), 400: BAD_QUERY, 404: notFound('evaluation') }),
 });
@@ -101,6 +106,8 @@ const transcript = createRoute({
   tags: ['evaluations'],
   summary: 'Get the transcript',
   description: 'Every stored reply in recording order; `complete` is false until the evaluation ended.',
+  middleware: [requireScope('read')] as const,
+  security: scopeSecurity('read'),
   request: { params: EvaluationIdParams, query: NoQuery },
   responses: v1Responses({ 200: jsonResponse(TranscriptSchema, 'The transcript.'), 400: BAD_QUERY, 404: notFound('evaluation') }),
 });
@@ -112,7 +119,8 @@ const cancel = createRoute({
   tags: ['evaluations'],
   summary: 'Cancel an evaluation',
   description: 'No new LLM calls are made; calls already in flight are still recorded and billed. The body is optional.',
-  middleware: [jsonBody({ optional: true })] as const,
+  middleware: [requireScope('evaluations:write'), jsonBody({ optional: true })] as const,
+  security: scopeSecurity('evaluations:write'),
   request: {
     params: EvaluationIdParams,
     query: NoQuery,
@@ -136,6 +144,8 @@ const events = createRoute({
   description:
     'Server-sent events by default (`text/event-stream`); send `Upgrade: websocket` for a WebSocket with one JSON `{type, data}` frame per event. ' +
     'Everything so far is replayed first. Events: `status`, `call.started`, `call.finished`, `vote`, `verdict`; the stream closes after a terminal `status`.',
+  middleware: [requireScope('read')] as const,
+  security: scopeSecurity('read'),
   request: { params: EvaluationIdParams, query: NoQuery },
   responses: v1Responses({
     200: {
@@ -159,6 +169,8 @@ const list = createRoute({
     'and a creation range (`createdAfter` ≤ created < `createdBefore`); filters combine with AND. Page with `cursor` (the previous page\'s ' +
     '`nextCursor`, with the same filters): pages are keyset-paged, so evaluations created meanwhile never shift or repeat a page. ' +
     'Deleted evaluations are not listed.',
+  middleware: [requireScope('read')] as const,
+  security: scopeSecurity('read'),
   request: { query: ListEvaluationsQuery },
   responses: v1Responses({
     200: jsonResponse(EvaluationListSchema, 'One page of evaluations.'),
@@ -177,6 +189,8 @@ const remove = createRoute({
     'has not ended is cancelled first (calls in flight are still recorded and billed). The per-call usage rows billing needs are kept, and a ' +
     'batch still counts the item. Afterwards the evaluation reads as 404 everywhere (`GET`, transcript, events, cancel) and is not listed; ' +
     'its batch\'s results show it with `deleted: true`. Idempotent: deleting again answers 204.',
+  middleware: [requireScope('evaluations:write')] as const,
+  security: scopeSecurity('evaluations:write'),
   request: { params: EvaluationIdParams, query: NoQuery },
   responses: v1Responses({
     204: { description: 'Deleted (also when it was deleted before).' },
@@ -189,9 +203,16 @@ const remove = createRoute({
 export const evaluations = new OpenAPIHono<AppEnv>()
   .openapi(create, async (c) => {
     const key = c.req.valid('header')['Idempotency-Key'] ?? null;
-    const { body, replayed } = await createEvaluationJob(c.env, c.var.tenant, c.req.valid('json'), key, (work) => {
-      c.executionCtx.waitUntil(work);
-    });
+    const { body, replayed } = await createEvaluationJob(
+      c.env,
+      c.var.tenant,
+      c.req.valid('json'),
+      key,
+      (work) => {
+        c.executionCtx.waitUntil(work);
+      },
+      { keyId: c.var.auth.keyId, limits: c.var.auth.limits },
+    );
     c.header('Location', body.links.self);
     // A replay answers exactly like the first request (202) and says so in a header.
     if (replayed) c.header('Idempotent-Replayed', 'true');

@@ -5,11 +5,12 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { CREATE_META_EVALUATION_EXAMPLES } from '../examples.js';
 import { byok } from '../middleware/byok.js';
+import { requireScope, scopeSecurity } from '../middleware/auth.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { CreateMetaEvaluationRequestSchema, MetaEvaluationAcceptedSchema, MetaEvaluationSchema } from '../schemas.js';
 import { createMetaEvaluation, viewMetaEvaluation } from '../services/meta.js';
 import type { AppEnv } from '../types.js';
-import { BAD_QUERY, errorResponse, judgeBodyResponses, jsonResponse, MetaEvaluationIdParams, notFound, NoQuery, v1Responses } from './common.js';
+import { BAD_QUERY, CREATE_TOO_MANY, errorResponse, judgeBodyResponses, jsonResponse, MetaEvaluationIdParams, notFound, NoQuery, v1Responses } from './common.js';
 import { IdempotencyHeaderSchema } from './evaluations.js';
 
 const create = createRoute({
@@ -23,7 +24,8 @@ const create = createRoute({
     'all with the same judge (a labelled batch: it is also listed by `GET /v1/batches`). Errors about an item name it (`items.3.task`).\n\n' +
     '**Retries:** send an `Idempotency-Key`: the same key and body return the same meta-evaluation (202, `Idempotent-Replayed: true`), ' +
     'another body is 409 `idempotency_conflict`.',
-  middleware: [byok(), jsonBody()] as const,
+  middleware: [requireScope('evaluations:write'), byok(), jsonBody()] as const,
+  security: scopeSecurity('evaluations:write'),
   request: {
     query: NoQuery,
     headers: IdempotencyHeaderSchema,
@@ -42,6 +44,7 @@ const create = createRoute({
         }),
       },
       409: errorResponse(['idempotency_conflict'], 'the `Idempotency-Key` was used with a different body.'),
+      429: CREATE_TOO_MANY,
     }),
   ),
 });
@@ -54,6 +57,8 @@ const get = createRoute({
   summary: 'Get a meta-evaluation',
   description:
     'Progress, and once every item ended the agreement report: accuracy and Cohen\'s κ for pairwise items; Pearson, Spearman and Kendall correlations for pointwise ones.',
+  middleware: [requireScope('read')] as const,
+  security: scopeSecurity('read'),
   request: { params: MetaEvaluationIdParams, query: NoQuery },
   responses: v1Responses({ 200: jsonResponse(MetaEvaluationSchema, 'The meta-evaluation.'), 400: BAD_QUERY, 404: notFound('meta-evaluation') }),
 });
@@ -62,7 +67,10 @@ const get = createRoute({
 export const metaEvaluations = new OpenAPIHono<AppEnv>()
   .openapi(create, async (c) => {
     const key = c.req.valid('header')['Idempotency-Key'] ?? null;
-    const { id, status, itemsTotal, replayed } = await createMetaEvaluation(c.env, c.var.tenant, c.req.valid('json'), key);
+    const { id, status, itemsTotal, replayed } = await createMetaEvaluation(c.env, c.var.tenant, c.req.valid('json'), key, {
+      keyId: c.var.auth.keyId,
+      limits: c.var.auth.limits,
+    });
     const self = `/v1/meta-evaluations/${id}`;
     c.header('Location', self);
     if (replayed) c.header('Idempotent-Replayed', 'true');

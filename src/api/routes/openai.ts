@@ -6,6 +6,7 @@
  * OpenAI's shape (src/openai/errors.ts, applied in ../app.ts before auth).
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { requireScope, scopeSecurity } from '../middleware/auth.js';
 import type { AppEnv } from '../types.js';
 import { byok } from '../middleware/byok.js';
 import { jsonBody } from '../middleware/json-body.js';
@@ -29,7 +30,9 @@ function openAiErrorResponse(codes: readonly OpenAIErrorCode[], why: string) {
 }
 
 const COMMON_ERRORS = {
-  401: openAiErrorResponse(['unauthorized'], 'missing or unknown bearer token (only when the deployment sets API_KEYS).'),
+  401: openAiErrorResponse(['unauthorized'], 'missing or unknown bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS).'),
+  403: openAiErrorResponse(['forbidden'], 'the key lacks the scope this route needs (see the route\'s security).'),
+  429: openAiErrorResponse(['rate_limited'], 'this key\'s request rate is used up: retry after `Retry-After` seconds (`RateLimit-Policy` / `RateLimit` on every answer).'),
   500: openAiErrorResponse(['internal'], 'a bug; quote `requestId`.'),
 };
 
@@ -49,7 +52,8 @@ const chat = createRoute({
     '`chat.completion.chunk` events as they are stored, then the verdict, then `data: [DONE]`. Past the bound: 504 `verdict_timeout` with the evaluation id to poll. ' +
     '`temperature`, `top_p`, the penalties and the token limits are accepted and have no effect (the preset fixes them); `n` > 1, `tools`, `logprobs`, `stop`, `seed` and other ' +
     'parameters that would change the meaning are refused. Full conventions: docs/integrations.md.',
-  middleware: [byok(), jsonBody()] as const,
+  middleware: [requireScope('evaluations:write'), byok(), jsonBody()] as const,
+  security: scopeSecurity('evaluations:write'),
   request: {
     query: NoQuery,
     headers: IdempotencyHeaderSchema,
@@ -74,6 +78,10 @@ const chat = createRoute({
       'the body, a header or the query fails its schema, a refused parameter, no task in the message (see `issues`), an unknown judge, or a task the preset does not take.',
     ),
     ...COMMON_ERRORS,
+    429: openAiErrorResponse(
+      ['rate_limited', 'quota_exceeded'],
+      'this key\'s request rate is used up (`Retry-After`), or the tenant\'s monthly evaluation or spend cap is reached (`error.resetAt`; `Retry-After`: the first day of next month, UTC).',
+    ),
     409: openAiErrorResponse(['idempotency_conflict', 'evaluation_cancelled'], 'the `Idempotency-Key` was used with a different judge or task, or the evaluation was cancelled.'),
     413: openAiErrorResponse(['payload_too_large'], 'body over MAX_BODY_BYTES.'),
     415: openAiErrorResponse(['unsupported_media_type'], 'Content-Type is not application/json.'),
@@ -93,6 +101,8 @@ const list = createRoute({
   description:
     'Every preset as an OpenAI model object, `tribunal/<preset>` (its method, task kind and paper in `tribunal`). ' +
     'Any of them also takes `@<model>` to replace the preset\'s default model, e.g. `tribunal/chateval-faireval@gpt-4o-mini`; those are not listed.',
+  middleware: [requireScope('read')] as const,
+  security: scopeSecurity('read'),
   request: { query: NoQuery },
   responses: { 200: jsonResponse(ModelListSchema, 'The judges.'), 400: openAiErrorResponse(['invalid_request'], 'an unknown query parameter (see `issues`).'), ...COMMON_ERRORS },
 });
@@ -104,6 +114,8 @@ const retrieve = createRoute({
   tags: ['openai'],
   summary: 'Get a judge as a model',
   description: 'One judge by model name (URL-encoded: `tribunal%2Fchateval-faireval`), with or without `@<model>`.',
+  middleware: [requireScope('read')] as const,
+  security: scopeSecurity('read'),
   request: {
     params: z.object({ model: z.string().min(1).openapi({ param: { description: 'Model name, URL-encoded.' }, example: 'tribunal/chateval-faireval' }) }),
     query: NoQuery,
@@ -128,9 +140,16 @@ export const openai = door
     async (c) => {
       const key = c.req.valid('header')['Idempotency-Key'] ?? null;
       const req = judgeRequestOf(c.req.valid('json'));
-      const { id, replayed } = await startJudge(c.env, c.var.tenant, req, key, (work) => {
-        c.executionCtx.waitUntil(work);
-      });
+      const { id, replayed } = await startJudge(
+        c.env,
+        c.var.tenant,
+        req,
+        key,
+        (work) => {
+          c.executionCtx.waitUntil(work);
+        },
+        { keyId: c.var.auth.keyId, limits: c.var.auth.limits },
+      );
       const waitMs = waitBoundMs(c.env.OPENAI_WAIT_SECONDS);
       const deadline = Date.now() + waitMs;
       c.header('Tribunal-Evaluation-Id', id);

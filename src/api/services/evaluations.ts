@@ -9,6 +9,7 @@ import type { EvaluationRecord } from '../../store/evaluations.js';
 import type { StartJob } from '../../store/results.js';
 import { errorOf } from '../../store/results.js';
 import {
+  findByIdempotencyKey,
   getEvaluation,
   getUsageSums,
   getVerdictJson,
@@ -30,6 +31,11 @@ import { log, messageOf } from '../../pipeline/log.js';
 import type { z } from 'zod';
 import { llmEnvOf } from '../../llm/settings.js';
 import { checkLlmConfig, planTask, resolveJudge } from './judge.js';
+import { admit } from '../../tenants/admission.js';
+import type { EffectiveLimits } from '../../tenants/limits.js';
+import { deploymentDefaults, effectiveLimits } from '../../tenants/limits.js';
+import { assertQuota } from '../../tenants/quota.js';
+import { tenantLimits } from '../../tenants/store.js';
 import { checkBudgetPrices, withBudget } from '../../budgets/request.js';
 import { requireSigningSecret, requireWebhookUrl } from '../../webhooks/require.js';
 
@@ -44,6 +50,19 @@ export function linksOf(id: string): EvaluationAccepted['links'] {
   return { self, events: `${self}/events`, transcript: `${self}/transcript`, cancel: `${self}/cancel` };
 }
 
+
+/** Who creates an evaluation, besides its tenant: the key (recorded for usage by key) and the tenant's limits. */
+export interface CreatorInfo {
+  /** The managed key (`c.var.auth.keyId`); null for API_KEYS tokens and open mode. */
+  keyId: string | null;
+  /** The tenant's limits as auth loaded them (`c.var.auth.limits`); read from D1 when not given. */
+  limits?: EffectiveLimits | null;
+}
+
+/** The tenant's limits: given by the caller, else read (its `tenants` row over the deployment's defaults). */
+export async function limitsFor(env: Bindings, tenant: string, given: EffectiveLimits | null | undefined): Promise<EffectiveLimits> {
+  return given ?? effectiveLimits(await tenantLimits(env.DB, tenant), env);
+}
 
 /** Outcome of {@link createEvaluationJob}: the answer and whether it replays an earlier request. */
 export interface CreateResult {
@@ -62,7 +81,12 @@ export interface CreateResult {
  * Fast start: unless `FAST_START` is `"false"`, the evaluation's Durable Object is also started right
  * away (after the response, through `waitUntil`). The queue message stays the durable path: `start` is
  * idempotent, so whichever arrives second is a no-op. Why: the queue hop (tens of ms) would otherwise
- * sit on every evaluation's critical path, which matters for one- and two-stage judges.
+ * sit on every evaluation's critical path, which matters for one- and two-stage judges. The fast start
+ * takes one of the tenant's running slots first (src/tenants/admission.ts); at the cap it leaves the
+ * evaluation to the queue, where it waits for a slot.
+ *
+ * Quota: past the tenant's monthly caps the request is 429 `quota_exceeded` (src/tenants/quota.ts),
+ * unless it replays an evaluation created earlier with the same `Idempotency-Key`.
  */
 export async function createEvaluationJob(
   env: Bindings,
@@ -70,6 +94,7 @@ export async function createEvaluationJob(
   request: CreateEvaluationRequest,
   idempotencyKey: string | null,
   waitUntil?: (work: Promise<unknown>) => void,
+  creator: CreatorInfo = { keyId: null },
 ): Promise<CreateResult> {
   const judge = resolveJudge(request.preset, withBudget(request.config, request.budget));
   // Spread: Env has no index signature; the LLM layer reads it as a string map.
@@ -82,6 +107,12 @@ export async function createEvaluationJob(
   const id = newId('ev');
   const hash = idempotencyKey === null ? null : await requestHash(request);
   const now = Date.now();
+  try {
+    await assertQuota(env.DB, tenant, await limitsFor(env, tenant, creator.limits), 1, now);
+  } catch (e) {
+    // A retry of a request accepted before the cap was reached still gets its evaluation back.
+    if (idempotencyKey === null || !(await findByIdempotencyKey(env.DB, tenant, idempotencyKey))) throw e;
+  }
   const result = await insertEvaluation(env.DB, {
     id,
     tenant,
@@ -96,6 +127,7 @@ export async function createEvaluationJob(
     callsPlanned,
     webhookUrl,
     now,
+    keyId: creator.keyId,
   });
   if (!result.inserted) {
     const existing = result.existing;
@@ -127,10 +159,14 @@ export async function createEvaluationJob(
   return { body: { id, status: 'queued', links: linksOf(id) }, replayed: false };
 }
 
-/** Starts the evaluation's Durable Object without waiting for the queue; failures are left to the queue. */
+/**
+ * Starts the evaluation's Durable Object without waiting for the queue, once it holds one of its tenant's
+ * running slots; at the cap, and on any failure, it is left to the queue.
+ */
 async function fastStart(env: Bindings, job: StartJob): Promise<void> {
   const { id } = job;
   try {
+    if ((await admit(env.DB, id, deploymentDefaults(env).maxRunning, Date.now())) !== 'admitted') return;
     await evaluationStub(env, id).start(id, job);
   } catch (err) {
     log('warn', 'api.fast_start_failed', { evaluationId: id, error: messageOf(err) });

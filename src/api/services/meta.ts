@@ -15,6 +15,7 @@ import { ApiError } from '../errors.js';
 import type { CreateMetaEvaluationRequest, MetaEvaluation, MetaProgress } from '../schemas.js';
 import { isTerminal } from '../../pipeline/events.js';
 import { llmEnvOf } from '../../llm/settings.js';
+import type { CreatorInfo } from './evaluations.js';
 import { checkLlmConfig, resolveJudge } from './judge.js';
 
 /** Outcome of {@link createMetaEvaluation}. */
@@ -29,13 +30,15 @@ export interface MetaCreated {
 /**
  * Validates the judge against every item (errors name `items.N.task`), then submits the labelled batch:
  * the batch, its evaluations, the meta row and the item links in one D1 transaction, every id queued.
- * @throws ApiError 400, 409 `idempotency_conflict` (the key was used with another body), 503.
+ * @throws ApiError 400, 409 `idempotency_conflict` (the key was used with another body), 429 `quota_exceeded`
+ * (the items do not fit under the tenant's monthly caps), 503.
  */
 export async function createMetaEvaluation(
   env: Bindings,
   tenant: string,
   request: CreateMetaEvaluationRequest,
   idempotencyKey: string | null = null,
+  creator: CreatorInfo = { keyId: null },
 ): Promise<MetaCreated> {
   const judge = resolveJudge(request.preset, request.config);
   checkLlmConfig(llmEnvOf(env), judge);
@@ -50,6 +53,7 @@ export async function createMetaEvaluation(
     metadataOf: (id, item) => ({ metaId: id, itemId: item.itemId ?? '' }),
     webhookUrl: null,
     idempotencyKey,
+    creator,
     request,
     extra: (id, items) =>
       metaStatements(env.DB, {

@@ -5,6 +5,7 @@
  * the work is in ../endpoints.ts and ../deliveries.ts.
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { requireScope, scopeSecurity } from '../../api/middleware/auth.js';
 import { jsonBody } from '../../api/middleware/json-body.js';
 import { BAD_QUERY, errorResponse, jsonResponse, notFound, NoQuery, v1Responses } from '../../api/routes/common.js';
 import type { AppEnv } from '../../api/types.js';
@@ -58,7 +59,8 @@ const create = createRoute({
   description:
     'Tribunal POSTs the tenant\'s events to `url`, signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">`). ' +
     'The answer carries the endpoint\'s secret, **shown only here**. Deliveries are retried with backoff for about a day; a 410 answer disables the endpoint. At most 20 endpoints per tenant.',
-  middleware: [jsonBody()] as const,
+  middleware: [requireScope('evaluations:write'), jsonBody()] as const,
+  security: scopeSecurity('evaluations:write'),
   request: {
     query: NoQuery,
     body: { required: true, content: { 'application/json': { schema: CreateWebhookEndpointSchema, examples: CREATE_ENDPOINT_EXAMPLES } } },
@@ -79,6 +81,8 @@ const list = createRoute({
   tags: TAGS,
   summary: 'List webhook endpoints',
   description: 'Every endpoint of the tenant, oldest first, without secrets.',
+  middleware: [requireScope('read')] as const,
+  security: scopeSecurity('read'),
   request: { query: NoQuery },
   responses: v1Responses({ 200: jsonResponse(WebhookEndpointListSchema, 'The endpoints.'), 400: BAD_QUERY }),
 });
@@ -90,6 +94,8 @@ const get = createRoute({
   tags: TAGS,
   summary: 'Get a webhook endpoint',
   description: 'The endpoint without its secret; `enabled` is false after a 410 answer or a disable, with the reason.',
+  middleware: [requireScope('read')] as const,
+  security: scopeSecurity('read'),
   request: { params: EndpointParams, query: NoQuery },
   responses: v1Responses({ 200: jsonResponse(WebhookEndpointSchema, 'The endpoint.'), 400: BAD_QUERY, 404: notFound('webhook endpoint') }),
 });
@@ -103,7 +109,8 @@ const update = createRoute({
   description:
     'Changes the fields sent: `url` (checked by the URL guard; pending deliveries go to the new URL), `events` (null = every type), `description`, ' +
     '`enabled` (`false` fails its pending deliveries; `true` re-enables, then retry failed deliveries by hand).',
-  middleware: [jsonBody()] as const,
+  middleware: [requireScope('evaluations:write'), jsonBody()] as const,
+  security: scopeSecurity('evaluations:write'),
   request: {
     params: EndpointParams,
     query: NoQuery,
@@ -125,6 +132,8 @@ const remove = createRoute({
   tags: TAGS,
   summary: 'Delete a webhook endpoint',
   description: 'Deletes the endpoint and its delivery log; its pending deliveries are dropped.',
+  middleware: [requireScope('evaluations:write')] as const,
+  security: scopeSecurity('evaluations:write'),
   request: { params: EndpointParams, query: NoQuery },
   responses: v1Responses({ 204: { description: 'Deleted.' }, 400: BAD_QUERY, 404: notFound('webhook endpoint') }),
 });
@@ -137,6 +146,8 @@ const rotate = createRoute({
   summary: 'Rotate an endpoint\'s secret',
   description:
     'A new secret, **shown only here**. For 24 hours deliveries carry two signatures (new and previous secret, space-separated in `webhook-signature`), so the receiver can switch without losing events.',
+  middleware: [requireScope('evaluations:write')] as const,
+  security: scopeSecurity('evaluations:write'),
   request: { params: EndpointParams, query: NoQuery },
   responses: v1Responses({ 200: jsonResponse(RotatedSecretSchema, 'The new secret.'), 400: BAD_QUERY, 404: notFound('webhook endpoint') }),
 });
@@ -148,6 +159,8 @@ const deliveries = createRoute({
   tags: TAGS,
   summary: 'An endpoint\'s delivery log',
   description: 'Deliveries to this endpoint, newest first, each with its attempts (status code or error, duration, the answer\'s first bytes), status and next try.',
+  middleware: [requireScope('read')] as const,
+  security: scopeSecurity('read'),
   request: { params: EndpointParams, query: EndpointDeliveriesQuery },
   responses: v1Responses({
     200: jsonResponse(DeliveryListSchema, 'A page of deliveries.'),
@@ -163,6 +176,8 @@ const retry = createRoute({
   tags: TAGS,
   summary: 'Retry a delivery',
   description: 'Sends the delivery again now, whatever its status, with a fresh retry window. Same event, same `webhook-id`: receivers deduplicate.',
+  middleware: [requireScope('evaluations:write')] as const,
+  security: scopeSecurity('evaluations:write'),
   request: { params: DeliveryParams, query: NoQuery },
   responses: v1Responses({
     202: jsonResponse(DeliverySchema, 'Queued again.'),

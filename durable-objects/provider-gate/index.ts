@@ -1,0 +1,83 @@
+/**
+ * @module
+ * `ProviderGateDO`: one per provider and model (`idFromName`, src/tenants/provider-gate.ts). It runs the
+ * {@link ConcurrencyGate} (src/llm/gate.ts): grants LLM attempt slots under an AIMD window, tenant by
+ * tenant in turn while the window is full, and learns the window from the attempts' outcomes (a 429
+ * halves it, replies grow it). The window survives evictions and deploys in the object's SQLite; leases
+ * and waiters live in memory only (an attempt waiting here keeps its RPC open). An alarm drops leases
+ * whose holder never released them (an evaluation object evicted mid-attempt), so a slot cannot leak
+ * for longer than the lease lifetime.
+ */
+import { DurableObject } from 'cloudflare:workers';
+import type { Bindings } from '../../src/env.js';
+import type { AimdState } from '../../src/llm/aimd.js';
+import type { GateOutcome, GateStats, Grant } from '../../src/llm/gate.js';
+import { ConcurrencyGate } from '../../src/llm/gate.js';
+import type { GateLimits, ProviderGateRpc } from '../../src/tenants/provider-gate.js';
+import { log } from '../../src/pipeline/log.js';
+
+/** The gate of one provider and model. RPC: {@link acquire}, {@link release}, {@link stats}. */
+export class ProviderGateDO extends DurableObject<Bindings> implements ProviderGateRpc {
+  private gate: ConcurrencyGate | null = null;
+
+  constructor(ctx: DurableObjectState, env: Bindings) {
+    super(ctx, env);
+    ctx.storage.sql.exec('CREATE TABLE IF NOT EXISTS aimd (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), state TEXT NOT NULL)');
+  }
+
+  /** The gate, built on first use with the deployment's bounds and the stored window (bounds apply from the next restart, e.g. a deploy). */
+  private gateFor(limits: GateLimits): ConcurrencyGate {
+    if (this.gate) return this.gate;
+    const row = this.ctx.storage.sql.exec<{ state: string }>('SELECT state FROM aimd').toArray()[0];
+    const stored = row ? (JSON.parse(row.state) as AimdState) : undefined;
+    this.gate = new ConcurrencyGate({ start: limits.start, max: limits.max }, stored);
+    return this.gate;
+  }
+
+  private save(gate: ConcurrencyGate): void {
+    this.ctx.storage.sql.exec(
+      'INSERT INTO aimd (singleton, state) VALUES (1, ?) ON CONFLICT (singleton) DO UPDATE SET state = excluded.state',
+      JSON.stringify(gate.aimd.state),
+    );
+  }
+
+  /** Resolves when attempt `id` of `tenant` may go out (at once while the window has room). */
+  async acquire(id: string, tenant: string, limits: GateLimits): Promise<Grant> {
+    const gate = this.gateFor(limits);
+    const pending = gate.acquire(id, tenant);
+    await this.armReaper(gate);
+    return pending;
+  }
+
+  /** Gives the slot of `id` back with the attempt's outcome. */
+  release(id: string, outcome: GateOutcome): Promise<void> {
+    const gate = this.gate;
+    if (!gate) return Promise.resolve();
+    if (gate.release(id, outcome)) log('warn', 'gate.window_cut', { window: gate.aimd.limit() });
+    this.save(gate);
+    return Promise.resolve();
+  }
+
+  /** The window and counters (for tests and benchmarks). */
+  stats(): Promise<GateStats> {
+    const gate = this.gate;
+    if (gate) return Promise.resolve(gate.stats());
+    return Promise.resolve({ window: 0, inFlight: 0, waiting: 0, maxInFlight: 0, cuts: 0, granted: 0 });
+  }
+
+  /** Drops expired leases and re-arms while leases remain. */
+  override async alarm(): Promise<void> {
+    const gate = this.gate;
+    if (!gate) return;
+    const dropped = gate.reap();
+    if (dropped > 0) log('warn', 'gate.leases_expired', { dropped });
+    await this.armReaper(gate);
+  }
+
+  private async armReaper(gate: ConcurrencyGate): Promise<void> {
+    const at = gate.nextExpiry();
+    if (at === null) return;
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || current > at) await this.ctx.storage.setAlarm(at);
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * @module
+ * A tenant's limits and quotas: what the operator set for it (`tenants` row; null = not set) over the
+ * deployment's defaults (wrangler.toml `[vars]`). Pure; the D1 side is ./store.ts.
+ */
+import { z } from 'zod';
+
+/** A request rate: `requests` per `windowSeconds`, as a token bucket that holds up to `requests`. */
+export const RatePolicySchema = z
+  .object({
+    requests: z.number().int().min(1).max(1_000_000).describe('Requests per window (also the largest burst).'),
+    windowSeconds: z.number().int().min(1).max(86_400).describe('Window length, seconds.'),
+  })
+  .strict();
+/** A request rate (token bucket). */
+export type RatePolicy = z.infer<typeof RatePolicySchema>;
+
+/** What an operator may set per tenant; `null` = the deployment's default (rate, running) or no cap (quotas). */
+export const TenantLimitsSchema = z
+  .object({
+    rateLimit: RatePolicySchema.nullable().describe('Per-key request rate; null = the deployment default (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS).'),
+    maxRunning: z.number().int().min(1).max(10_000).nullable().describe('Evaluations running at once; beyond it they wait in the queue. Null = TENANT_MAX_RUNNING.'),
+    monthlySpendCapUsd: z.number().min(0).max(1e9).nullable().describe('LLM spend per calendar month (UTC), USD; at the cap new submissions get 429 quota_exceeded. Null = no cap.'),
+    monthlyEvaluationCap: z.number().int().min(0).max(1e9).nullable().describe('Evaluations created per calendar month (UTC); null = no cap.'),
+  })
+  .strict();
+/** Per-tenant settings (null = default / no cap). */
+export type TenantLimits = z.infer<typeof TenantLimitsSchema>;
+
+/** No per-tenant setting: every default applies and there is no quota. */
+export const NO_TENANT_LIMITS: TenantLimits = { rateLimit: null, maxRunning: null, monthlySpendCapUsd: null, monthlyEvaluationCap: null };
+
+/** The limits that apply: the tenant's own where set, else the deployment's. */
+export interface EffectiveLimits {
+  rateLimit: RatePolicy;
+  maxRunning: number;
+  monthlySpendCapUsd: number | null;
+  monthlyEvaluationCap: number | null;
+}
+
+/** Deployment default of the per-key rate: 600 requests per 60 s. */
+export const DEFAULT_RATE_POLICY: RatePolicy = { requests: 600, windowSeconds: 60 };
+/** Deployment default of the running cap: 100 evaluations per tenant. */
+export const DEFAULT_MAX_RUNNING = 100;
+
+/** The variables the defaults are read from (strings, as Workers bindings are). */
+export interface LimitVars {
+  RATE_LIMIT_REQUESTS?: string;
+  RATE_LIMIT_WINDOW_SECONDS?: string;
+  TENANT_MAX_RUNNING?: string;
+}
+
+function positiveInt(raw: string | undefined, fallback: number): number {
+  const n = Number(raw);
+  return raw !== undefined && raw.trim() !== '' && Number.isInteger(n) && n > 0 ? n : fallback;
+}
+
+/** The deployment's defaults: `RATE_LIMIT_REQUESTS` / `RATE_LIMIT_WINDOW_SECONDS` (600 / 60), `TENANT_MAX_RUNNING` (100). */
+export function deploymentDefaults(vars: LimitVars): { rateLimit: RatePolicy; maxRunning: number } {
+  return {
+    rateLimit: {
+      requests: positiveInt(vars.RATE_LIMIT_REQUESTS, DEFAULT_RATE_POLICY.requests),
+      windowSeconds: positiveInt(vars.RATE_LIMIT_WINDOW_SECONDS, DEFAULT_RATE_POLICY.windowSeconds),
+    },
+    maxRunning: positiveInt(vars.TENANT_MAX_RUNNING, DEFAULT_MAX_RUNNING),
+  };
+}
+
+/** The tenant's settings over the deployment's defaults. */
+export function effectiveLimits(own: TenantLimits, vars: LimitVars): EffectiveLimits {
+  const d = deploymentDefaults(vars);
+  return {
+    rateLimit: own.rateLimit ?? d.rateLimit,
+    maxRunning: own.maxRunning ?? d.maxRunning,
+    monthlySpendCapUsd: own.monthlySpendCapUsd,
+    monthlyEvaluationCap: own.monthlyEvaluationCap,
+  };
+}

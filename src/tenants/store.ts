@@ -1,0 +1,203 @@
+/**
+ * @module
+ * D1 access to tenants and API keys (migrations/0005_tenants_keys.sql). Keys are looked up by the sha-256
+ * of the presented key, with their tenant's settings, in one query per request: no cache, so a revoked or
+ * expired key is refused on its very next request. Times are epoch milliseconds.
+ */
+import type { TenantLimits } from './limits.js';
+import type { Scope } from './scopes.js';
+import { formatScopes, parseScopes } from './scopes.js';
+
+/** A tenant as stored. */
+export interface TenantRecord {
+  id: string;
+  name: string;
+  limits: TenantLimits;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** An API key as stored (never the key itself). */
+export interface ApiKeyRecord {
+  id: string;
+  tenantId: string;
+  /** The key's first characters (`trb_` + 6), for display. */
+  prefix: string;
+  label: string;
+  scopes: Scope[];
+  createdAt: number;
+  lastUsedAt: number | null;
+  expiresAt: number | null;
+  revokedAt: number | null;
+}
+
+/** A key found by its hash, with its tenant's own settings. */
+export interface KeyLookup {
+  key: ApiKeyRecord;
+  limits: TenantLimits;
+}
+
+interface TenantRow {
+  id: string;
+  name: string;
+  rate_requests: number | null;
+  rate_window_seconds: number | null;
+  max_running: number | null;
+  monthly_spend_cap_usd: number | null;
+  monthly_evaluation_cap: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+interface KeyRow {
+  id: string;
+  tenant_id: string;
+  prefix: string;
+  label: string;
+  scopes: string;
+  created_at: number;
+  last_used_at: number | null;
+  expires_at: number | null;
+  revoked_at: number | null;
+}
+
+const TENANT_COLUMNS = 'id, name, rate_requests, rate_window_seconds, max_running, monthly_spend_cap_usd, monthly_evaluation_cap, created_at, updated_at';
+const KEY_COLUMNS = 'id, tenant_id, prefix, label, scopes, created_at, last_used_at, expires_at, revoked_at';
+
+function limitsOf(r: Omit<TenantRow, 'id' | 'name' | 'created_at' | 'updated_at'>): TenantLimits {
+  return {
+    rateLimit: r.rate_requests !== null && r.rate_window_seconds !== null ? { requests: r.rate_requests, windowSeconds: r.rate_window_seconds } : null,
+    maxRunning: r.max_running,
+    monthlySpendCapUsd: r.monthly_spend_cap_usd,
+    monthlyEvaluationCap: r.monthly_evaluation_cap,
+  };
+}
+
+function toTenant(r: TenantRow): TenantRecord {
+  return { id: r.id, name: r.name, limits: limitsOf(r), createdAt: r.created_at, updatedAt: r.updated_at };
+}
+
+function toKey(r: KeyRow): ApiKeyRecord {
+  return {
+    id: r.id,
+    tenantId: r.tenant_id,
+    prefix: r.prefix,
+    label: r.label,
+    scopes: parseScopes(r.scopes),
+    createdAt: r.created_at,
+    lastUsedAt: r.last_used_at,
+    expiresAt: r.expires_at,
+    revokedAt: r.revoked_at,
+  };
+}
+
+function limitValues(l: TenantLimits): (number | null)[] {
+  return [l.rateLimit?.requests ?? null, l.rateLimit?.windowSeconds ?? null, l.maxRunning, l.monthlySpendCapUsd, l.monthlyEvaluationCap];
+}
+
+/** Inserts a tenant. @returns false when a tenant with this id exists (nothing changed). */
+export async function insertTenant(db: D1Database, t: TenantRecord): Promise<boolean> {
+  const r = await db
+    .prepare(`INSERT INTO tenants (${TENANT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`)
+    .bind(t.id, t.name, ...limitValues(t.limits), t.createdAt, t.updatedAt)
+    .run();
+  return r.meta.changes > 0;
+}
+
+/** The tenant `id`, or null. */
+export async function getTenant(db: D1Database, id: string): Promise<TenantRecord | null> {
+  const row = await db.prepare(`SELECT ${TENANT_COLUMNS} FROM tenants WHERE id = ?`).bind(id).first<TenantRow>();
+  return row ? toTenant(row) : null;
+}
+
+/** The tenant's own settings; none set (every default, no quota) when it has no `tenants` row (API_KEYS, open mode). */
+export async function tenantLimits(db: D1Database, id: string): Promise<TenantLimits> {
+  return (await getTenant(db, id))?.limits ?? { rateLimit: null, maxRunning: null, monthlySpendCapUsd: null, monthlyEvaluationCap: null };
+}
+
+/** Tenants ordered by id, `limit` at most, after the id `after` (a page cursor). */
+export async function listTenants(db: D1Database, page: { limit: number; after?: string | undefined }): Promise<TenantRecord[]> {
+  const { results } = await db
+    .prepare(`SELECT ${TENANT_COLUMNS} FROM tenants WHERE id > ? ORDER BY id LIMIT ?`)
+    .bind(page.after ?? '', page.limit)
+    .all<TenantRow>();
+  return results.map(toTenant);
+}
+
+/** Replaces a tenant's name and settings. @returns the updated tenant, or null when there is none. */
+export async function updateTenant(db: D1Database, id: string, name: string, limits: TenantLimits, now: number): Promise<TenantRecord | null> {
+  const row = await db
+    .prepare(
+      `UPDATE tenants SET name = ?, rate_requests = ?, rate_window_seconds = ?, max_running = ?, monthly_spend_cap_usd = ?,
+         monthly_evaluation_cap = ?, updated_at = ? WHERE id = ? RETURNING ${TENANT_COLUMNS}`,
+    )
+    .bind(name, ...limitValues(limits), now, id)
+    .first<TenantRow>();
+  return row ? toTenant(row) : null;
+}
+
+/** A new key's row: the record plus the hash of the secret. */
+export interface NewApiKey extends ApiKeyRecord {
+  hash: string;
+}
+
+/** Inserts a key (its tenant must exist: the caller checks, D1 does not enforce foreign keys by default). */
+export async function insertKey(db: D1Database, k: NewApiKey): Promise<void> {
+  await db
+    .prepare(`INSERT INTO api_keys (${KEY_COLUMNS}, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+    .bind(k.id, k.tenantId, k.prefix, k.label, formatScopes(k.scopes), k.createdAt, k.lastUsedAt, k.expiresAt, k.revokedAt, k.hash)
+    .run();
+}
+
+/** The key `id`, or null. */
+export async function getKey(db: D1Database, id: string): Promise<ApiKeyRecord | null> {
+  const row = await db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = ?`).bind(id).first<KeyRow>();
+  return row ? toKey(row) : null;
+}
+
+/** Keys (of one tenant, or all) ordered by id, `limit` at most, after the id `after`. */
+export async function listKeys(db: D1Database, page: { tenantId?: string | undefined; limit: number; after?: string | undefined }): Promise<ApiKeyRecord[]> {
+  const where = page.tenantId === undefined ? 'id > ?' : 'tenant_id = ? AND id > ?';
+  const binds = page.tenantId === undefined ? [page.after ?? ''] : [page.tenantId, page.after ?? ''];
+  const { results } = await db
+    .prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE ${where} ORDER BY id LIMIT ?`)
+    .bind(...binds, page.limit)
+    .all<KeyRow>();
+  return results.map(toKey);
+}
+
+/**
+ * Revokes a key: refused from its next request on (the lookup reads D1 every time). Idempotent: a second
+ * revoke keeps the first time. @returns the key as it is now, or null when there is none.
+ */
+export async function revokeKey(db: D1Database, id: string, now: number): Promise<ApiKeyRecord | null> {
+  const row = await db
+    .prepare(`UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? RETURNING ${KEY_COLUMNS}`)
+    .bind(now, id)
+    .first<KeyRow>();
+  return row ? toKey(row) : null;
+}
+
+/** The key whose sha-256 hex is `hash`, with its tenant's settings; null when no key has it. */
+export async function lookupKey(db: D1Database, hash: string): Promise<KeyLookup | null> {
+  const row = await db
+    .prepare(
+      `SELECT k.id, k.tenant_id, k.prefix, k.label, k.scopes, k.created_at, k.last_used_at, k.expires_at, k.revoked_at,
+         t.rate_requests, t.rate_window_seconds, t.max_running, t.monthly_spend_cap_usd, t.monthly_evaluation_cap
+       FROM api_keys k LEFT JOIN tenants t ON t.id = k.tenant_id WHERE k.hash = ?`,
+    )
+    .bind(hash)
+    .first<KeyRow & Omit<TenantRow, 'id' | 'name' | 'created_at' | 'updated_at'>>();
+  return row ? { key: toKey(row), limits: limitsOf(row) } : null;
+}
+
+/** How often `last_used_at` is written per key at most: once a minute. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** Records that a key was used at `now`, unless that was already recorded within {@link LAST_USED_RESOLUTION_MS}. */
+export async function touchKey(db: D1Database, id: string, now: number): Promise<void> {
+  await db
+    .prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at <= ?)')
+    .bind(now, id, now - LAST_USED_RESOLUTION_MS)
+    .run();
+}

@@ -1,0 +1,90 @@
+/**
+ * @module
+ * Usage reports from the `usage` rows (one per billed LLM call, written with the evaluation's end): calls,
+ * prompt / cached prompt / completion tokens and cost in USD, per day (UTC), model, preset or key, over a
+ * time range; and their CSV form. The rows are the one source: a report's totals are their sums.
+ */
+
+/** What a report groups by: the call's UTC day, its model, its evaluation's preset or the key that created it. */
+export const USAGE_GROUPS = ['day', 'model', 'preset', 'key'] as const;
+/** One of {@link USAGE_GROUPS}. */
+export type UsageGroup = (typeof USAGE_GROUPS)[number];
+
+/** Sums over a set of usage rows. */
+export interface UsageSums {
+  calls: number;
+  promptTokens: number;
+  cachedPromptTokens: number;
+  completionTokens: number;
+  costUsd: number;
+  /** True when some token counts were estimated (the provider sent none). */
+  estimated: boolean;
+}
+
+/** One group of a report: its key (a day `YYYY-MM-DD`, a model, a preset or a key id; null = none) and sums. */
+export interface UsageGroupRow extends UsageSums {
+  group: string | null;
+}
+
+/** SQL of each grouping (over `usage u` joined with `evaluations e` when it needs the evaluation). */
+const GROUP_SQL: Record<UsageGroup, { expr: string; join: boolean }> = {
+  day: { expr: "strftime('%Y-%m-%d', u.created_at / 1000, 'unixepoch')", join: false },
+  model: { expr: 'u.model', join: false },
+  preset: { expr: 'e.preset', join: true },
+  key: { expr: 'e.key_id', join: true },
+};
+
+/**
+ * Usage of `tenant` for calls recorded in `[from, to)` (epoch ms), grouped, ordered by group (nulls first).
+ */
+export async function usageReport(
+  db: D1Database,
+  tenant: string,
+  range: { from: number; to: number; groupBy: UsageGroup },
+): Promise<{ rows: UsageGroupRow[]; totals: UsageSums }> {
+  const g = GROUP_SQL[range.groupBy];
+  const { results } = await db
+    .prepare(
+      `SELECT ${g.expr} AS grp, count(*) AS calls, SUM(u.prompt_tokens) AS p, SUM(u.cached_prompt_tokens) AS k,
+         SUM(u.completion_tokens) AS c, SUM(u.cost_usd) AS cost, MAX(u.estimated) AS est
+       FROM usage u ${g.join ? 'LEFT JOIN evaluations e ON e.id = u.evaluation_id' : ''}
+       WHERE u.tenant = ? AND u.created_at >= ? AND u.created_at < ?
+       GROUP BY grp ORDER BY grp`,
+    )
+    .bind(tenant, range.from, range.to)
+    .all<{ grp: string | null; calls: number; p: number; k: number; c: number; cost: number; est: number }>();
+  const rows = results.map((r) => ({
+    group: r.grp,
+    calls: r.calls,
+    promptTokens: r.p,
+    cachedPromptTokens: r.k,
+    completionTokens: r.c,
+    costUsd: r.cost,
+    estimated: r.est !== 0,
+  }));
+  const totals: UsageSums = { calls: 0, promptTokens: 0, cachedPromptTokens: 0, completionTokens: 0, costUsd: 0, estimated: false };
+  for (const r of rows) {
+    totals.calls += r.calls;
+    totals.promptTokens += r.promptTokens;
+    totals.cachedPromptTokens += r.cachedPromptTokens;
+    totals.completionTokens += r.completionTokens;
+    totals.costUsd += r.costUsd;
+    totals.estimated ||= r.estimated;
+  }
+  return { rows, totals };
+}
+
+/** A CSV field (RFC 4180): quoted when it holds a comma, quote or line break. */
+function csvField(v: string | number | boolean | null): string {
+  const s = v === null ? '' : String(v);
+  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+}
+
+/** A report as CSV (RFC 4180, CRLF line ends): a header row, then one row per group; the group column is named after `groupBy`. */
+export function usageCsv(groupBy: UsageGroup, rows: readonly UsageGroupRow[]): string {
+  const header = [groupBy, 'calls', 'prompt_tokens', 'cached_prompt_tokens', 'completion_tokens', 'cost_usd', 'estimated'];
+  const lines = rows.map((r) =>
+    [r.group, r.calls, r.promptTokens, r.cachedPromptTokens, r.completionTokens, r.costUsd, r.estimated].map(csvField).join(','),
+  );
+  return `${[header.join(','), ...lines].join('\r\n')}\r\n`;
+}

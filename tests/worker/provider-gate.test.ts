@@ -1,0 +1,72 @@
+/**
+ * The provider gate in the Worker: every attempt of an evaluation's LLM calls asks the ProviderGateDO of
+ * its provider and model for a slot; the mock's 429 fault controls (`fail=429:n`) cut the window, replies
+ * grow it back, every slot is released, and the window survives in the object's storage.
+ */
+import { runInDurableObject } from 'cloudflare:test';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { LlmCallRequest } from '../../src/engine/call.js';
+import { createLlm } from '../../src/llm/client.js';
+import { mockModel } from '../../src/llm/mock/model-name.js';
+import { llmEnvOf, settingsFromEnv } from '../../src/llm/settings.js';
+import { gateLimitsOf, providerGateOf, providerGateStub } from '../../src/tenants/provider-gate.js';
+import { drainAlarms, insertJob, PAIRWISE, testEnv, waitForEnd } from './helpers.js';
+import { evaluationStub } from '../../src/pipeline/stub.js';
+
+afterEach(drainAlarms);
+
+function request(i: number, model: string): LlmCallRequest {
+  return { id: `g${i}`, agent: 'judge', label: 'Judge', stage: 'verdict', model, messages: [{ role: 'user', content: `Which is better? item ${i}` }], temperature: 0, maxTokens: 32, parser: { type: 'text' } };
+}
+
+describe('the provider gate', () => {
+  it('reads its bounds from the deployment (PROVIDER_CONCURRENCY_MAX = "0" turns it off)', () => {
+    expect(gateLimitsOf(testEnv)).toEqual({ start: 32, max: 256 });
+    expect(gateLimitsOf({ PROVIDER_CONCURRENCY_MAX: '0' })).toBeNull();
+    expect(gateLimitsOf({ PROVIDER_CONCURRENCY_START: '500', PROVIDER_CONCURRENCY_MAX: '64' })).toEqual({ start: 64, max: 64 });
+    expect(providerGateOf({ ...testEnv, PROVIDER_CONCURRENCY_MAX: '0' }, { tenant: 't', evaluationId: 'e' })).toBeUndefined();
+  });
+
+  it('an evaluation\'s attempts go through it: the mock\'s 429s cut the window once, every slot comes back', async () => {
+    const mock = { fail: [[429, 1]] as [number, number][], retryAfterMs: 5, seed: `gate-ev-${Date.now()}` };
+    const model = mockModel(mock);
+    const { id } = await insertJob({ preset: 'faireval-mec-bpc', task: PAIRWISE, mock });
+    await evaluationStub(testEnv, id).start(id);
+    expect((await waitForEnd(id)).status).toBe('succeeded');
+    const stub = providerGateStub(testEnv, 'default', model);
+    // Releases are sent without waiting: the last one may still be on its way.
+    await expect.poll(async () => (await stub.stats()).inFlight).toBe(0);
+    const stats = await stub.stats();
+    const calls = await testEnv.DB.prepare('SELECT count(*) AS n, SUM(attempts) AS attempts FROM usage WHERE evaluation_id = ?').bind(id).first<{ n: number; attempts: number }>();
+    expect(calls?.n).toBeGreaterThan(1);
+    // Two attempts per call (a 429, then the reply), each through the gate; none still held.
+    expect(stats.granted).toBe(calls?.attempts);
+    expect(stats.cuts).toBe(1);
+    expect(stats.window).toBeLessThan(32);
+  });
+
+  it('backs off on 429s and recovers on replies (AIMD), never above its window; the window is stored', async () => {
+    const model = mockModel({ fail: [[429, 1]], retryAfterMs: 5, seed: `gate-aimd-${Date.now()}` });
+    const settings = settingsFromEnv(llmEnvOf(testEnv));
+    const gate = providerGateOf(testEnv, { tenant: 'tn_gatetest', evaluationId: 'ev_gate' });
+    const llm = createLlm(settings, gate ? { gate } : {});
+    const stub = providerGateStub(testEnv, 'default', model);
+    // 32 new prompts at once (the whole window): each first attempt is a 429, all sent in one epoch, so
+    // they cut the window once; each retry is a reply.
+    const first = await Promise.all(Array.from({ length: 32 }, (_, i) => llm(request(i, model))));
+    expect(first.every((r) => r.ok)).toBe(true);
+    const cut = await stub.stats();
+    expect(cut.cuts).toBe(1);
+    expect(cut.window).toBeLessThan(32);
+    // The same prompts again: the mock answers at once now; the window grows back.
+    for (let round = 0; round < 4; round++) await Promise.all(Array.from({ length: 32 }, (_, i) => llm(request(i, model))));
+    // Releases are sent without waiting: the last ones may still be on their way.
+    await expect.poll(async () => (await stub.stats()).inFlight).toBe(0);
+    const recovered = await stub.stats();
+    expect(recovered.cuts).toBe(1);
+    expect(recovered.window).toBeGreaterThan(cut.window);
+    expect(recovered.maxInFlight).toBeLessThanOrEqual(32);
+    const stored = await runInDurableObject(stub, (_o, state) => state.storage.sql.exec<{ state: string }>('SELECT state FROM aimd').one().state);
+    expect(Math.floor((JSON.parse(stored) as { window: number }).window)).toBe(recovered.window);
+  }, 30_000);
+});
