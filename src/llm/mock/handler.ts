@@ -17,6 +17,9 @@
  * *scripted* answers with the reply of the first rule whose pattern matches the prompt (all messages
  * joined by newlines), and falls back to judge mode when none matches.
  *
+ * A request that forces a function call (`tool_choice`) gets one `tool_calls` entry instead of text
+ * (arguments from the function's JSON schema, see `tools.ts`).
+ *
  * Usage figures: `prompt_tokens` from the approximate tokenizer (per-message overhead included),
  * `completion_tokens` likewise, `prompt_tokens_details.cached_tokens` from the prefix cache
  * (`prompt-cache.ts`).
@@ -28,6 +31,7 @@ import { detectFormat, formatFromJsonSchema, judgeReply, WRONG_FORMAT_REPLY } fr
 import type { MockDirectives, MockFault, MockMode } from './model-name.js';
 import { MockModelNameError, parseMockModel } from './model-name.js';
 import { PrefixCache, promptTokenStream } from './prompt-cache.js';
+import { forcedToolCall } from './tools.js';
 
 /** A scripted-mode rule: when `pattern` (a regex source, or a RegExp) matches the prompt, reply `reply`. */
 export interface ScriptRule {
@@ -144,6 +148,9 @@ interface ChatBody {
   model: string;
   messages: (MockMessage & { name?: string })[];
   response_format?: { type?: string; json_schema?: { schema?: unknown } };
+  /** Function calling: a forced call gets `tool_calls` (see ./tools.ts). */
+  tools?: unknown;
+  tool_choice?: unknown;
 }
 
 function readBody(raw: unknown): ChatBody | string {
@@ -157,7 +164,12 @@ function readBody(raw: unknown): ChatBody | string {
     if (!r || typeof r.role !== 'string' || typeof r.content !== 'string') return 'each message needs a string role and content';
     messages.push({ role: r.role, content: r.content, ...(typeof r.name === 'string' ? { name: r.name } : {}) });
   }
-  return { model: b.model, messages, ...(typeof b.response_format === 'object' && b.response_format !== null ? { response_format: b.response_format } : {}) };
+  return {
+    model: b.model,
+    messages,
+    ...(typeof b.response_format === 'object' && b.response_format !== null ? { response_format: b.response_format } : {}),
+    ...(b.tools !== undefined ? { tools: b.tools, tool_choice: b.tool_choice } : {}),
+  };
 }
 
 function faultFor(d: MockDirectives, key: string, attempt: number): MockFault | undefined {
@@ -235,16 +247,21 @@ async function chatCompletion(request: Request, options: MockServerOptions, stat
     finish = 'length';
   }
 
+  const toolCall = fault === undefined ? forcedToolCall(body.tools, body.tool_choice, `${d.seed}\u0000${key}`) : undefined;
+  const message = toolCall
+    ? { role: 'assistant', content: null, tool_calls: [toolCall], refusal: null }
+    : { role: 'assistant', content, refusal: null };
+  if (toolCall) finish = 'tool_calls';
   const stream = promptTokenStream(body.messages);
   const cached = state.cache.lookupAndStore(d.base, stream);
-  const completionTokens = estimateTokens(content);
+  const completionTokens = estimateTokens(toolCall ? toolCall.function.arguments : content);
   return json(200, {
     id: `chatcmpl-mock-${key}-${attempt}`,
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model: body.model,
     system_fingerprint: 'mock',
-    choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: finish }],
+    choices: [{ index: 0, message, logprobs: null, finish_reason: finish }],
     ...(d.omitUsage
       ? {}
       : {
