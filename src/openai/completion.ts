@@ -105,9 +105,8 @@ export async function startJudge(
   tenant: string,
   req: JudgeRequest,
   idempotencyKey: string | null,
-  waitUntil: (work: Promise<unknown>) => void,
 ): Promise<StartedJudge> {
-  const { body, replayed } = await createEvaluationJob(env, tenant, req.evaluation, idempotencyKey, waitUntil);
+  const { body, replayed } = await createEvaluationJob(env, tenant, req.evaluation, idempotencyKey);
   return { id: body.id, replayed };
 }
 

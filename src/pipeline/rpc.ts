@@ -66,6 +66,12 @@ export interface EvaluationRpc {
   cancel(id: string, reason?: string): Promise<StatusResult>;
   /** Ends as failed with a pipeline reason (e.g. `queue_delivery_failed`) unless already ended. */
   fail(id: string, error: EvaluationError): Promise<StatusResult>;
+  /**
+   * Waits up to `timeoutMs` for the evaluation to end with its final D1 write done, and returns its
+   * status then (a terminal one), or the status at the timeout. For the API's `Prefer: wait`; it starts
+   * nothing and changes nothing.
+   */
+  awaitEnd(id: string, timeoutMs: number): Promise<StatusResult>;
   /** Progress, or null when this object never heard of an evaluation. */
   snapshot(): Promise<EvaluationSnapshot | null>;
   /** Stored calls with their timing, in recording order. */

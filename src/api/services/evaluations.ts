@@ -59,17 +59,19 @@ export interface CreateResult {
  * → 409 `idempotency_conflict`. A queue send that fails after the insert is logged and not surfaced:
  * the row is durable and the sweeper re-kicks queued evaluations, so the answer is still 202.
  *
- * Fast start: unless `FAST_START` is `"false"`, the evaluation's Durable Object is also started right
- * away (after the response, through `waitUntil`). The queue message stays the durable path: `start` is
- * idempotent, so whichever arrives second is a no-op. Why: the queue hop (tens of ms) would otherwise
- * sit on every evaluation's critical path, which matters for one- and two-stage judges.
+ * Fast start: unless `FAST_START` is `"false"`, the API starts the evaluation's Durable Object itself
+ * before answering, and sends no queue message when the object took the job: from then on the object's
+ * alarm drives it, durably. Only when that start fails does `{ id }` go to the queue. Why: the queue hop
+ * (tens of ms) sat on every evaluation's critical path, and the message, its consumer and the second
+ * `start` cost the runtime CPU on every evaluation (see BENCHMARKS.md, "Side by side with the peers").
+ * A crash between the insert and the start leaves a `queued` row, which the sweeper re-kicks (as it
+ * does after a failed queue send).
  */
 export async function createEvaluationJob(
   env: Bindings,
   tenant: string,
   request: CreateEvaluationRequest,
   idempotencyKey: string | null,
-  waitUntil?: (work: Promise<unknown>) => void,
 ): Promise<CreateResult> {
   const judge = resolveJudge(request.preset, withBudget(request.config, request.budget));
   // Spread: Env has no index signature; the LLM layer reads it as a string map.
@@ -110,29 +112,34 @@ export async function createEvaluationJob(
     if (existing.status === 'queued') await enqueue(env, existing.id);
     return { body: { id: existing.id, status: existing.status, links: linksOf(existing.id) }, replayed: true };
   }
-  // Kick first: the DO starts while the queue send is still in flight.
-  if (waitUntil && env.FAST_START !== 'false') {
-    waitUntil(
-      fastStart(env, {
-        id,
-        tenant,
-        method: judge.method.method,
-        config: JSON.stringify(judge.config),
-        task: JSON.stringify(request.task),
-      }),
-    );
+  if (env.FAST_START !== 'false') {
+    const started = await fastStart(env, {
+      id,
+      tenant,
+      method: judge.method.method,
+      config: JSON.stringify(judge.config),
+      task: JSON.stringify(request.task),
+    });
+    // The object holds the job and its alarm: the queue message would only find it running.
+    if (started) return { body: { id, status: 'queued', links: linksOf(id) }, replayed: false };
   }
   await enqueue(env, id);
   return { body: { id, status: 'queued', links: linksOf(id) }, replayed: false };
 }
 
-/** Starts the evaluation's Durable Object without waiting for the queue; failures are left to the queue. */
-async function fastStart(env: Bindings, job: StartJob): Promise<void> {
+/**
+ * Starts the evaluation's Durable Object without the queue hop. True when the object took the job (it
+ * stored it and armed its alarm, or the evaluation had ended); false after a failure, logged, which the
+ * caller hands to the queue.
+ */
+async function fastStart(env: Bindings, job: StartJob): Promise<boolean> {
   const { id } = job;
   try {
-    await evaluationStub(env, id).start(id, job);
+    const { status } = await evaluationStub(env, id).start(id, job);
+    return status !== 'not_found';
   } catch (err) {
     log('warn', 'api.fast_start_failed', { evaluationId: id, error: messageOf(err) });
+    return false;
   }
 }
 
@@ -143,6 +150,23 @@ async function enqueue(env: Bindings, id: string): Promise<void> {
   } catch (err) {
     log('warn', 'api.queue_send_failed', { evaluationId: id, error: messageOf(err) });
   }
+}
+
+/**
+ * Waits up to `timeoutMs` for evaluation `id` to end (its Durable Object answers once the final D1 write
+ * is done) and returns it as `GET /v1/evaluations/{id}` shows it; null when it has not ended by then or
+ * the object could not be asked (the caller answers 202: the evaluation runs on, nothing is lost).
+ */
+export async function awaitEnded(env: Bindings, tenant: string, id: string, timeoutMs: number): Promise<Evaluation | null> {
+  try {
+    const { status } = await evaluationStub(env, id).awaitEnd(id, timeoutMs);
+    if (status === 'not_found' || !isTerminal(status)) return null;
+  } catch (err) {
+    log('warn', 'api.await_end_failed', { evaluationId: id, error: messageOf(err) });
+    return null;
+  }
+  const row = await getEvaluation(env.DB, tenant, id);
+  return row && isTerminal(row.status) ? viewEvaluation(env, row) : null;
 }
 
 /** The evaluation or 404 `not_found`. */
