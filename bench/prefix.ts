@@ -121,7 +121,7 @@ async function main(values: { long: boolean | undefined }): Promise<number> {
   rows.sort((a, b) => Number(DEBATE_METHODS.has(b.method)) - Number(DEBATE_METHODS.has(a.method)));
   console.log(
     [
-      `Prompt tokens that repeat a prefix of an earlier wave\'s call of the same evaluation (same model), in-process deterministic mock, one evaluation per preset, ${values.long ? 'long texts (each ~20× the short task)' : 'short texts (bench/engine.ts tasks)'}`,
+      `Prompt tokens that repeat a prefix of an earlier wave's call of the same evaluation (same model), in-process deterministic mock, one evaluation per preset, ${values.long ? 'long texts (each ~20× the short task)' : 'short texts (bench/engine.ts tasks)'}`,
       '',
       '| preset | method | debate? | calls | waves | prompt tokens | shared prefix | cacheable (OpenAI rule: ≥ 1,024 tokens, 128-token steps) |',
       '|---|---|---|---|---|---|---|---|',
