@@ -5,7 +5,7 @@
  */
 import type { Bindings } from '../../env.js';
 import { evaluationStub } from '../../pipeline/stub.js';
-import type { EvaluationRecord } from '../../store/evaluations.js';
+import type { EvaluationRecord, EvaluationWithResults } from '../../store/evaluations.js';
 import type { StartJob } from '../../store/results.js';
 import { errorOf } from '../../store/results.js';
 import {
@@ -14,6 +14,7 @@ import {
   getVerdictJson,
   insertEvaluation,
   listTranscript,
+  readWithResults,
   requestHash,
 } from '../../store/evaluations.js';
 import { ApiError } from '../errors.js';
@@ -165,8 +166,8 @@ export async function awaitEnded(env: Bindings, tenant: string, id: string, time
     log('warn', 'api.await_end_failed', { evaluationId: id, error: messageOf(err) });
     return null;
   }
-  const row = await getEvaluation(env.DB, tenant, id);
-  return row && isTerminal(row.status) ? viewEvaluation(env, row) : null;
+  const read = await readWithResults(env.DB, tenant, id);
+  return read && isTerminal(read.row.status) ? viewEvaluation(env, read.row, read) : null;
 }
 
 /** The evaluation or 404 `not_found`. */
@@ -196,12 +197,15 @@ async function progressOf(env: Bindings, row: EvaluationRecord): Promise<Evaluat
   }
 }
 
-/** The evaluation as `GET /v1/evaluations/{id}` shows it. */
-export async function viewEvaluation(env: Bindings, row: EvaluationRecord): Promise<Evaluation> {
+/**
+ * The evaluation as `GET /v1/evaluations/{id}` shows it.
+ * @param read its verdict JSON and usage sums when the caller read them with the row ({@link readWithResults})
+ */
+export async function viewEvaluation(env: Bindings, row: EvaluationRecord, read?: Omit<EvaluationWithResults, 'row'>): Promise<Evaluation> {
   const [progress, verdictJson, usage] = await Promise.all([
     progressOf(env, row),
-    row.status === 'succeeded' ? getVerdictJson(env.DB, row.id) : Promise.resolve(null),
-    getUsageSums(env.DB, row.id),
+    read ? read.verdictJson : row.status === 'succeeded' ? getVerdictJson(env.DB, row.id) : Promise.resolve(null),
+    read ? read.usage : getUsageSums(env.DB, row.id),
   ]);
   let verdict: VerdictSummary | null = null;
   if (verdictJson !== null) {
