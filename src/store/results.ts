@@ -279,7 +279,7 @@ export async function writeFinal(db: D1Database, w: FinalWrite): Promise<{ chang
   const effects = endEffectStatements(db, { id: w.id, status: w.status, error: w.error ?? null, now: w.now }).length;
   const results = await db.batch(statements);
   // The status update is the batch's last statement, the effects' statements the ones just before it.
-  const effectRows = results.slice(results.length - 1 - effects, results.length - 1).reduce((n, r) => n + (r.meta.changes ?? 0), 0);
+  const effectRows = results.slice(results.length - 1 - effects, results.length - 1).reduce((n, r) => n + r.meta.changes, 0);
   return { changed: (results[results.length - 1]?.meta.changes ?? 0) > 0, effectRows };
 }
 
