@@ -10,7 +10,7 @@
  * npm run bench:engine [-- --runs 20]
  * ```
  */
-import { parseArgs } from 'node:util';
+import { intOption, parseCliOrExit } from '../src/cli/args.js';
 import type { LlmCallResult } from '../src/engine/call.js';
 import { applyResult, createEvaluation, outcome, readyCalls } from '../src/engine/protocol.js';
 import { getMethod, PRESETS, resolveMethodConfig } from '../src/engine/registry.js';
@@ -18,7 +18,16 @@ import type { Task } from '../src/engine/task.js';
 import { createLlmWithMock } from '../src/llm/mock/in-process.js';
 import { IN_PROCESS_MOCK_URL } from '../src/llm/settings.js';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '20' } } });
+const CLI = {
+  usage: `usage: npm run bench:engine -- [--runs N]
+
+What one evaluation costs the Durable Object in CPU and memory, per preset (in-process, bundled mock).
+
+  --runs N     timed runs per preset (default 20)
+  -h, --help   this text`,
+  options: { runs: { type: 'string', default: '20' } },
+} as const;
+const values = await parseCliOrExit(CLI, (v) => intOption(v.runs, 'runs', 1));
 const RUNS = Number(values.runs);
 
 const pairwise: Task = {

@@ -9,11 +9,24 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { intOption, parseCliOrExit } from '../src/cli/args.js';
 import { freePort, REPO_ROOT } from '../src/cli/local-stack.js';
 import { createMockState, handleMockRequest } from '../src/llm/mock/handler.js';
 
-const { values } = parseArgs({ options: { latency: { type: 'string', default: '250' }, concurrent: { type: 'string', default: '20' } } });
+const CLI = {
+  usage: `usage: npm run bench:mock -- [--latency L] [--concurrent N]
+
+The mock LLM's own cost: handler CPU per request in-process, then N concurrent requests to it in its own process.
+
+  --latency L      mock latency in ms (default 250)
+  --concurrent N   concurrent requests (default 20)
+  -h, --help       this text`,
+  options: { latency: { type: 'string', default: '250' }, concurrent: { type: 'string', default: '20' } },
+} as const;
+const values = await parseCliOrExit(CLI, (v) => {
+  intOption(v.latency, 'latency', 0);
+  intOption(v.concurrent, 'concurrent', 1);
+});
 const L = Number(values.latency);
 const N = Number(values.concurrent);
 

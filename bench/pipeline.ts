@@ -24,7 +24,7 @@
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { choiceOption, parseCli, runCli } from '../src/cli/args.js';
+import { choiceOption, parseCliOrExit } from '../src/cli/args.js';
 import type { LlmCallRequest } from '../src/engine/call.js';
 import { applyResult, createEvaluation, outcome, readyCalls } from '../src/engine/protocol.js';
 import { getMethod, PRESETS as PRESET_LIST, resolveMethodConfig } from '../src/engine/registry.js';
@@ -60,15 +60,7 @@ How much time the HTTP → Queue → Durable Object → D1 pipeline adds to the 
     runtime: { type: 'string', default: 'miniflare' },
   },
 } as const;
-// Parsed here (the script reads its options at the top level); runCli below reports mistakes.
-let parsed: ReturnType<typeof parseCli<typeof CLI.options>> | undefined;
-await runCli(CLI, (v) => {
-  parsed = v;
-  choiceOption(v.runtime, 'runtime', ['miniflare', 'wrangler']);
-  return undefined;
-});
-if (!parsed) process.exit();
-const values = parsed;
+const values = await parseCliOrExit(CLI, (v) => choiceOption(v.runtime, 'runtime', ['miniflare', 'wrangler']));
 const RUNTIME = values.runtime === 'wrangler' ? 'wrangler' : 'miniflare';
 const L = Number(values.latency);
 const K = Number(values.k);

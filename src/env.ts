@@ -7,7 +7,10 @@
 
 /** Bindings plus the secrets a deployment may set (`wrangler secret put`, or `.dev.vars` locally). */
 export interface Bindings extends Env {
-  /** Key for the default LLM provider. Unset locally = the bundled mock LLM. */
+  /**
+   * Key for the default LLM provider (`LLM_BASE_URL`). The Worker has no mock of its own: `npm start` and the
+   * tests point `LLM_BASE_URL` at the mock server when no key is set; an endpoint needing no key (Ollama) leaves it unset.
+   */
   LLM_API_KEY?: string;
   /** Comma-separated sha-256 hex digests of accepted API bearer tokens. Unset = no auth (local dev). */
   API_KEYS?: string;

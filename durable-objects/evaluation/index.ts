@@ -134,7 +134,7 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
       const ended = this.rt.store.ended();
       if (!ended) return Promise.resolve(null);
       const error = parseStoredError(ended.error);
-      return Promise.resolve({ status: ended.status, callsDone: 0, callsPlanned: 0, startedAt: ended.at, updatedAt: ended.at, ...(error ? { error } : {}) });
+      return Promise.resolve({ status: ended.status, callsDone: 0, callsPlanned: 0, startedAt: ended.at, updatedAt: ended.at, finalized: true, ...(error ? { error } : {}) });
     }
     const error = parseStoredError(l.meta.error);
     return Promise.resolve({
@@ -144,6 +144,7 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
       startedAt: l.meta.started_at,
       updatedAt: l.meta.updated_at,
       engineVersion: l.meta.engine_version,
+      finalized: l.meta.finalized === 1,
       ...(error ? { error } : {}),
     });
   }

@@ -10,6 +10,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import { EngineInputError } from '../engine/protocol.js';
+import { log } from '../pipeline/log.js';
 import type { AppEnv } from './types.js';
 
 /**
@@ -183,17 +184,14 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
 export function internalError(c: Context<AppEnv>, err: unknown): Response {
   // Unset when the error came before the request-id middleware ran.
   const requestId = (c.get('requestId') as string | undefined) ?? 'unknown';
-  console.error(
-    JSON.stringify({
-      level: 'error',
-      msg: 'unhandled error',
-      requestId,
-      method: c.req.method,
-      path: c.req.path,
-      error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
-      stack: err instanceof Error ? err.stack : undefined,
-    }),
-  );
+  // Through the one logger, so the line is redacted like every other.
+  log('error', 'request.unhandled_error', {
+    requestId,
+    method: c.req.method,
+    path: c.req.path,
+    error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+    stack: err instanceof Error ? err.stack : undefined,
+  });
   return c.json(body('internal', `internal error; quote request id ${requestId}`, { requestId }), 500);
 }
 

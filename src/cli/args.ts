@@ -123,6 +123,22 @@ export async function runCli<O extends CliOptions>(
   }
 }
 
+/**
+ * For scripts that read their options at the top level (benches): the parsed values, or — after
+ * `--help` or a mistake, reported as {@link runCli} does (usage, exit 0 / 2) — the process ends here.
+ * `check` validates further (e.g. {@link choiceOption}); a {@link UsageError} it throws is reported alike.
+ */
+export async function parseCliOrExit<O extends CliOptions>(spec: CliSpec<O>, check: (values: CliValues<O>) => void = () => undefined): Promise<CliValues<O>> {
+  let parsed: CliValues<O> | undefined;
+  await runCli(spec, (v) => {
+    check(v);
+    parsed = v;
+    return undefined;
+  });
+  if (!parsed) process.exit();
+  return parsed;
+}
+
 /** One line for an error and its causes (fetch's "fetch failed" says nothing without its cause). */
 export function describeError(e: unknown): string {
   const parts: string[] = [];

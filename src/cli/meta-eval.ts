@@ -8,7 +8,7 @@
  * ```
  * npm run meta-eval -- --dataset faireval --preset chateval-faireval [--limit 10] [--concurrency 8]
  *   [--aspect coherence] [--base-url https://api.openai.com/v1] [--model gpt-4o-mini]
- *   [--target https://… [--token T]] [--config '{"turns": 3}' | --config @overrides.json] [--out reports/run.json]
+ *   [--target https://… [--token T] [--run-id ID]] [--config '{"turns": 3}' | --config @overrides.json] [--out reports/run.json]
  * npm run meta-eval -- --replay reports/run.json [--preset P] [--config C]   # no LLM calls
  * ```
  *
@@ -54,6 +54,12 @@ export interface MetaEvalOptions {
   config?: Record<string, unknown>;
   /** Bearer token for `target` (its `API_KEYS`); sent as `Authorization: Bearer <token>`. */
   token?: string;
+  /**
+   * Names the run in every item's `Idempotency-Key` (`<runId>:<item id>`). Default: a new id per run.
+   * Passing a crashed run's id again resumes it against the same `target`: items it submitted return
+   * their evaluations instead of being judged (and billed) twice.
+   */
+  runId?: string;
   /** Where the JSON report goes; default `reports/meta-eval-<dataset>-<preset>-<time>.json`. */
   out?: string;
   /** Progress bar on stderr. Default true. */
@@ -103,22 +109,43 @@ function authOf(options: MetaEvalOptions): Record<string, string> {
   return options.token ? { authorization: `Bearer ${options.token}` } : {};
 }
 
-async function submit(base: string, options: MetaEvalOptions, runId: string, item: LabelledItem): Promise<string> {
+/** Attempts per item's POST: a lost answer (network error), 429 or 5xx is sent again with the same key. */
+export const SUBMIT_ATTEMPTS = 4;
+
+/**
+ * Submits one item. The `Idempotency-Key` makes a retry safe: a POST whose answer was lost may have
+ * created the evaluation, and the same key returns it instead of creating a second one.
+ */
+export async function submitItem(base: string, options: MetaEvalOptions, runId: string, item: LabelledItem): Promise<string> {
   const config = overridesOf(options);
-  const body = {
+  const body = JSON.stringify({
     preset: options.preset,
     ...(config ? { config } : {}),
     task: item.task,
     metadata: { item: item.id },
-  };
-  const r = await fetch(`${base}/v1/evaluations`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'idempotency-key': `${runId}:${item.id}`, ...authOf(options) },
-    body: JSON.stringify(body),
   });
-  const json = (await r.json()) as { id?: string; error?: { message: string } };
-  if (!r.ok || !json.id) throw new Error(`submit: HTTP ${r.status} ${json.error?.message ?? ''}`.trimEnd());
-  return json.id;
+  const headers = { 'content-type': 'application/json', 'idempotency-key': `${runId}:${item.id}`, ...authOf(options) };
+  for (let attempt = 1; ; attempt++) {
+    let r: Response;
+    try {
+      r = await fetch(`${base}/v1/evaluations`, { method: 'POST', headers, body });
+    } catch (e) {
+      if (attempt >= SUBMIT_ATTEMPTS) throw new Error(`submit: ${describeError(e)} (${attempt} attempts)`);
+      await backoff(attempt);
+      continue;
+    }
+    const json = (await r.json().catch(() => ({}))) as { id?: string; error?: { message: string } };
+    if (r.ok && json.id) return json.id;
+    const transient = r.status === 429 || r.status >= 500;
+    if (!transient || attempt >= SUBMIT_ATTEMPTS) throw new Error(`submit: HTTP ${r.status} ${json.error?.message ?? ''}`.trimEnd());
+    await backoff(attempt, r.headers.get('retry-after'));
+  }
+}
+
+function backoff(attempt: number, retryAfter?: string | null): Promise<void> {
+  const seconds = Number(retryAfter);
+  const ms = Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds * 1000, 30_000) : 200 * 2 ** (attempt - 1);
+  return new Promise((res) => setTimeout(res, ms));
 }
 
 async function waitFor(base: string, id: string, timeoutMs: number, headers: Record<string, string>): Promise<EvaluationView> {
@@ -174,7 +201,8 @@ export async function runMetaEval(options: MetaEvalOptions): Promise<MetaEvalRes
       });
   const base = (options.target ?? stack?.url ?? '').replace(/\/$/, '');
   if (options.target) await reachable(base);
-  const runId = `meta-${Date.now().toString(36)}`;
+  const runId = options.runId ?? `meta-${Date.now().toString(36)}`;
+  if (options.target && !options.runId) process.stderr.write(`run id ${runId} (if this run stops, --run-id ${runId} resumes it without judging anything twice)\n`);
   const startedAt = Date.now();
   const results = new Array<ItemResult>(items.length);
   let next = 0;
@@ -189,7 +217,7 @@ export async function runMetaEval(options: MetaEvalOptions): Promise<MetaEvalRes
         if (!item) return;
         let result: ItemResult;
         try {
-          const id = await submit(base, options, runId, item);
+          const id = await submitItem(base, options, runId, item);
           const view = await waitFor(base, id, options.itemTimeoutMs ?? 600_000, authOf(options));
           const transcript = view.status === 'succeeded' ? await transcriptOf(base, id, authOf(options)) : undefined;
           result = {
@@ -283,6 +311,8 @@ Judges every labelled item through the HTTP API and prints agreement with the hu
   --model M           model for every agent (config defaults.model)
   --target URL        a running deployment; default: a local stack started for this run
   --token T           bearer token for --target (default TRIBUNAL_TOKEN)
+  --run-id ID         resume a run that stopped (its id is printed at the start): items it submitted
+                      to --target are not judged again (each item's Idempotency-Key is ID:<item id>)
   --base-url URL      OpenAI-compatible endpoint for the local stack (default: the bundled mock)
   --out FILE          JSON report (default reports/meta-eval-<dataset>-<preset>-<time>.json)
   --replay RUN.json   re-aggregate a finished run's stored transcripts under --preset / --config,
@@ -299,6 +329,7 @@ Exit codes: 0 every item judged; 1 an item failed, none could be scored, or an e
     config: { type: 'string' },
     target: { type: 'string' },
     token: { type: 'string' },
+    'run-id': { type: 'string' },
     'base-url': { type: 'string' },
     model: { type: 'string' },
     out: { type: 'string' },
@@ -312,6 +343,9 @@ export function metaEvalOptionsOf(values: CliValues<typeof META_EVAL_CLI.options
   if (!values.preset) throw new UsageError('--preset is required');
   const token = values.token ?? env.TRIBUNAL_TOKEN;
   if (token && !values.target) throw new UsageError('--token goes with --target (the local stack has no API keys)');
+  const runId = values['run-id'];
+  if (runId !== undefined && !values.target) throw new UsageError('--run-id goes with --target (the local stack starts empty on every run)');
+  if (runId !== undefined && !/^[\x21-\x7e]{1,200}$/.test(runId)) throw new UsageError('--run-id must be 1-200 visible ASCII characters');
   if (values.target && values['base-url']) throw new UsageError('--base-url configures the local stack; a --target uses its own LLM settings');
   const limit = intOption(values.limit, 'limit', 1);
   const concurrency = intOption(values.concurrency, 'concurrency', 1, 1000);
@@ -324,6 +358,7 @@ export function metaEvalOptionsOf(values: CliValues<typeof META_EVAL_CLI.options
     ...(concurrency !== undefined ? { concurrency } : {}),
     ...(values.target ? { target: values.target } : {}),
     ...(token ? { token } : {}),
+    ...(runId !== undefined ? { runId } : {}),
     ...(config ? { config } : {}),
     ...(values['base-url'] ? { baseUrl: values['base-url'] } : {}),
     ...(values.model ? { model: values.model } : {}),

@@ -34,6 +34,11 @@ export interface EvaluationSnapshot {
    */
   engineVersion?: string;
   error?: EvaluationError;
+  /**
+   * True once the final D1 write (transcript, usage, verdict) has landed, or when there was nothing to
+   * write (ended before it ran here). A cancel shows in D1 before it: calls in flight are written after.
+   */
+  finalized: boolean;
 }
 
 /** One stored call with its timing, for benchmarks and debugging (see `timings()`). */

@@ -15,6 +15,9 @@ const CLIS = {
   'mock-llm': 'src/llm/mock/cli.ts',
   start: 'src/cli/start.ts',
   'bench:runtime': 'bench/runtime.ts',
+  'bench:engine': 'bench/engine.ts',
+  'bench:mock': 'bench/mock-load.ts',
+  bench: 'bench/pipeline.ts',
 } as const;
 
 function run(file: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -4,11 +4,13 @@
  * example dataset shipped as a real file.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCli, UsageError } from '../../src/cli/args.js';
-import { META_EVAL_CLI, metaEvalOptionsOf } from '../../src/cli/meta-eval.js';
+import { META_EVAL_CLI, metaEvalOptionsOf, submitItem } from '../../src/cli/meta-eval.js';
 import { outcomeOfRun } from '../../src/cli/meta-eval-outcome.js';
 import { loadDatasetByName } from '../../src/meta/datasets.js';
 
@@ -80,5 +82,57 @@ describe("the README's own-data example", () => {
     expect(items.length).toBeGreaterThanOrEqual(5);
     expect(new Set(items.map((i) => i.human))).toEqual(new Set(['A', 'B', 'tie']));
     expect(items.every((i) => i.task.kind === 'pairwise')).toBe(true);
+  });
+});
+
+/** A stand-in for `--target`: answers each POST /v1/evaluations as `script` says, recording the keys. */
+async function fakeTarget(script: ('reset' | number)[]): Promise<{ base: string; keys: string[]; close: () => Promise<void> }> {
+  const keys: string[] = [];
+  const server = createServer((req, res) => {
+    keys.push(String(req.headers['idempotency-key']));
+    const step = script[keys.length - 1] ?? 202;
+    req.resume();
+    req.on('end', () => {
+      // A connection reset after the request arrived: the evaluation may exist, the client never hears.
+      if (step === 'reset') {
+        req.socket.destroy();
+        return;
+      }
+      res.writeHead(step, { 'content-type': 'application/json', 'retry-after': '0' });
+      res.end(JSON.stringify(step === 202 ? { id: 'ev_1', status: 'queued' } : { error: { code: 'x', message: `status ${step}` } }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return { base: `http://127.0.0.1:${port}`, keys, close: () => new Promise((r) => server.close(() => { r(); })) };
+}
+
+describe('meta-eval submits each item once, whatever the network does', () => {
+  const item = { id: 'item-7', task: { kind: 'pairwise' as const, question: 'q', answerA: 'a', answerB: 'b' }, human: 'A' as const };
+
+  it('a lost answer (connection reset) and a 503 are sent again with the same Idempotency-Key', async () => {
+    const target = await fakeTarget(['reset', 503, 202]);
+    try {
+      expect(await submitItem(target.base, { dataset: 'd', preset: 'p', target: target.base }, 'run-x', item)).toBe('ev_1');
+      expect(target.keys).toEqual(['run-x:item-7', 'run-x:item-7', 'run-x:item-7']);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('a 400 is the caller\'s mistake: not sent again', async () => {
+    const target = await fakeTarget([400]);
+    try {
+      await expect(submitItem(target.base, { dataset: 'd', preset: 'p' }, 'run-x', item)).rejects.toThrow('submit: HTTP 400 status 400');
+      expect(target.keys).toHaveLength(1);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('--run-id names the run (to resume one) and goes with --target', () => {
+    expect(optionsOf(['--dataset', 'd', '--preset', 'p', '--target', 'https://t', '--run-id', 'meta-abc']).runId).toBe('meta-abc');
+    expect(() => optionsOf(['--dataset', 'd', '--preset', 'p', '--run-id', 'meta-abc'])).toThrow('--run-id goes with --target');
+    expect(() => optionsOf(['--dataset', 'd', '--preset', 'p', '--target', 'https://t', '--run-id', 'has space'])).toThrow('visible ASCII');
   });
 });

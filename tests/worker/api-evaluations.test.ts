@@ -5,7 +5,8 @@ import type { Evaluation, EvaluationAccepted } from '../../src/api/schemas.js';
 import { sha256Hex } from '../../src/store/hash.js';
 import { mockModel } from '../../src/llm/mock/model-name.js';
 import type { ErrorJson } from './api-fetch.js';
-import { api, apiWith, postJson } from './api-fetch.js';
+import { runDurableObjectAlarm } from 'cloudflare:test';
+import { api, apiWith, apiWithSettled, postJson } from './api-fetch.js';
 import { evaluationStub } from '../../src/pipeline/stub.js';
 import { loadJob } from '../../src/store/results.js';
 import type { StartJob } from '../../src/store/results.js';
@@ -42,7 +43,7 @@ describe('POST /v1/evaluations', () => {
       cancel: `/v1/evaluations/${accepted.id}/cancel`,
     });
     expect(r.headers.get('Location')).toBe(`/v1/evaluations/${accepted.id}`);
-    expect(r.headers.get('X-Request-Id')).toBeTruthy();
+    expect(r.headers.get('X-Request-Id')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
 
     const row = await testEnv.DB.prepare('SELECT tenant, method, preset, calls_planned, config, metadata FROM evaluations WHERE id = ?')
       .bind(accepted.id)
@@ -274,14 +275,15 @@ describe('fast start', () => {
   });
 
   it('with FAST_START "false" only the queue starts evaluations', async () => {
-    const created = await apiWith({ JOBS: lostQueue, FAST_START: 'false' }, '/v1/evaluations', {
+    // Settled: whatever the request left running (a fast start would be one) has finished.
+    const created = await apiWithSettled({ JOBS: lostQueue, FAST_START: 'false' }, '/v1/evaluations', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(body('fast-start-off')),
     });
     const { id } = await created.json<EvaluationAccepted>();
-    await new Promise((r) => setTimeout(r, 300));
     expect((await statusRow(id))?.status).toBe('queued');
+    expect(await evaluationStub(testEnv, id).snapshot()).toBeNull();
   });
 
   it('a cancel that reaches the object before the fast start: the late start runs no call', async () => {
@@ -300,7 +302,8 @@ describe('fast start', () => {
     const late: StartJob = { id: job.id, tenant: job.tenant, method: job.method, config: job.config, task: job.task };
     const stub = evaluationStub(testEnv, id);
     expect((await stub.start(id, late)).status).toBe('cancelled');
-    await new Promise((r) => setTimeout(r, 300));
+    // Nothing left to run: no alarm armed (runDurableObjectAlarm is false when none is set).
+    expect(await runDurableObjectAlarm(stub)).toBe(false);
     expect(await mockRequests(seed)).toBe(0);
     expect((await stub.snapshot())?.status).toBe('cancelled');
     expect((await statusRow(id))?.status).toBe('cancelled');

@@ -72,6 +72,9 @@ describe('transcript of evaluations that did not succeed', () => {
     await stub.start(id);
     await waitForSnapshot(id, (s) => (s?.callsDone ?? 0) >= 2);
     expect((await stub.cancel(id)).status).toBe('cancelled');
+    // D1 says cancelled at once, but a call is in flight (80 ms mock latency): not complete yet.
+    const early = await transcriptOf(id);
+    expect(early).toMatchObject({ status: 'cancelled', complete: false });
     // The final write follows once the call in flight is stored.
     const snap = await waitForSnapshot(id, (s) => s?.status === 'cancelled' && s.callsDone >= 3);
     const done = snap?.callsDone ?? 0;

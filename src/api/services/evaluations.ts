@@ -239,10 +239,21 @@ function stripTranscript(v: unknown): unknown {
   return rest;
 }
 
-/** The stored transcript; `complete` once the evaluation ended (the pipeline writes it at the end). */
+/**
+ * The stored transcript; `complete` once the pipeline's final write has landed. A success is written in
+ * one batch with its transcript; a cancel or failure shows in D1 first and the calls still in flight
+ * follow, so for those the object is asked (an object that is gone has nothing left to write).
+ */
 export async function viewTranscript(env: Bindings, row: EvaluationRecord): Promise<z.infer<typeof TranscriptSchema>> {
-  const messages = await listTranscript(env.DB, row.id);
-  return { id: row.id, status: row.status, complete: isTerminal(row.status), messages };
+  const [messages, complete] = await Promise.all([listTranscript(env.DB, row.id), transcriptComplete(env, row)]);
+  return { id: row.id, status: row.status, complete, messages };
+}
+
+async function transcriptComplete(env: Bindings, row: EvaluationRecord): Promise<boolean> {
+  if (!isTerminal(row.status)) return false;
+  if (row.status === 'succeeded') return true;
+  const snapshot = await evaluationStub(env, row.id).snapshot();
+  return snapshot?.finalized ?? true;
 }
 
 /**
