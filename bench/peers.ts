@@ -40,6 +40,7 @@ Single-judge burst, one LLM call per item, through autoevals, promptfoo and Trib
   --tools T,T         which to run (default autoevals,promptfoo,tribunal)
   --wait W            how Tribunal's client awaits a verdict: prefer (POST with Prefer: wait, the
                       verdict in the response) or sse (POST, then the event stream) (default prefer)
+  --peers-dir D       where the peers are installed (default bench/peers)
   -h, --help          this text
 
 Needs the peers installed: npm --prefix bench/peers ci`,
@@ -49,10 +50,12 @@ Needs the peers installed: npm --prefix bench/peers ci`,
     latency: { type: 'string', default: '250' },
     tools: { type: 'string', default: TOOLS.join(',') },
     wait: { type: 'string', default: 'prefer' },
+    'peers-dir': { type: 'string', default: join(REPO_ROOT, 'bench', 'peers') },
   },
 } as const satisfies CliSpec<CliOptions>;
 
-const PEERS = join(REPO_ROOT, 'bench', 'peers');
+/** Where the peers are installed (`--peers-dir`). */
+let PEERS = join(REPO_ROOT, 'bench', 'peers');
 const MODEL = 'mock-judge';
 
 /** The item `i`: a question and two answers (the second is the weaker one). */
@@ -224,10 +227,11 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   const c = intOption(values.concurrency, 'concurrency', 1, 1000) ?? 16;
   const latency = intOption(values.latency, 'latency', 0) ?? 250;
   const wait = choiceOption(values.wait, 'wait', WAITS) ?? 'prefer';
+  PEERS = values['peers-dir'];
   const tools = values.tools.split(',').map((t) => choiceOption(t.trim(), 'tools', TOOLS) ?? 'tribunal');
   const missing = (['autoevals', 'promptfoo'] as const).filter((p) => tools.includes(p) && !existsSync(join(PEERS, 'node_modules', p, 'package.json')));
   if (missing.length > 0) {
-    process.stderr.write(`bench/peers is not installed (${missing.join(', ')} missing): run  npm --prefix bench/peers ci\n`);
+    process.stderr.write(`the peers are not installed in ${PEERS} (${missing.join(', ')} missing): run  npm --prefix ${PEERS} ci\n`);
     return 2;
   }
   const mock = await startMockProcess(latency);
