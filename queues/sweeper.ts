@@ -2,8 +2,11 @@
  * @module
  * The sweeper (cron): evaluations still `queued`/`running` whose `updated_at` is older than
  * `STALL_SECONDS` are re-kicked by calling their object's idempotent `start(id)` directly (a lost queue
- * message, an alarm that gave up, an object reset mid-step). Bounded per run.
+ * message, an alarm that gave up, an object reset mid-step). Bounded per run. First, open batches whose
+ * window went without progress get it topped up (src/batches/pump.ts): items of a batch not handed over
+ * yet are not re-kicked here (`findStalled` skips them), they wait for their turn.
  */
+import { topUpStalledBatches } from '../src/batches/pump.js';
 import type { Bindings } from '../src/env.js';
 import { log, messageOf } from '../src/pipeline/log.js';
 import { evaluationStub } from '../src/pipeline/stub.js';
@@ -31,6 +34,11 @@ export async function sweep(env: Bindings): Promise<SweepReport> {
   const now = Date.now();
   const fromEnv = Number(env.STALL_SECONDS);
   const stallSeconds = Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : DEFAULT_STALL_SECONDS;
+  try {
+    await topUpStalledBatches(env, now);
+  } catch (e) {
+    log('error', 'sweeper.batches_error', { error: messageOf(e) });
+  }
   const ids = await findStalled(env.DB, now - stallSeconds * 1000, SWEEP_LIMIT);
   const report: SweepReport = { kicked: [], errors: [] };
   await Promise.all(

@@ -1,8 +1,9 @@
 /**
  * @module
- * The Worker entry: the HTTP API (`fetch`), the job, webhook and dead-letter queue consumers (`queue`,
+ * The Worker entry: the HTTP API (`fetch`), the job, batches, webhook and dead-letter queue consumers (`queue`,
  * routed by queue name), the sweeper (`scheduled`), and the `EvaluationDO` class.
  */
+import { BATCHES_QUEUE, handleBatchMessages } from '../queues/batches.js';
 import { handleDeadLetters, JOBS_DLQ } from '../queues/dead-letter.js';
 import { handleJobs } from '../queues/jobs.js';
 import { sweep } from '../queues/sweeper.js';
@@ -18,6 +19,7 @@ export default {
   fetch: (request, env, ctx) => app.fetch(request, env, ctx),
   async queue(batch, env, _ctx): Promise<void> {
     if (batch.queue === JOBS_DLQ) await handleDeadLetters(batch, env);
+    else if (batch.queue === BATCHES_QUEUE) await handleBatchMessages(batch, env);
     else if (batch.queue === WEBHOOKS_QUEUE) await handleWebhookDeliveries(batch, env);
     else if (batch.queue === WEBHOOKS_DLQ) await handleWebhookDeadLetters(batch, env);
     else await handleJobs(batch, env);

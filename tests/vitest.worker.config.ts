@@ -30,6 +30,9 @@ export default defineConfig({
           TEST_MOCK_URL: mock.url,
           // Short timeouts so fault tests finish quickly; retries stay as deployed.
           LLM_TIMEOUT_MS: '5000',
+          // Batches (meta-evaluations too) run wider than deployed, so suites with many items stay quick;
+          // the window itself is tested with its own width (tests/worker/batches-*.test.ts).
+          BATCH_CONCURRENCY: '64',
           // A deployment key of no known shape: the mock can echo it, and only literal redaction removes it.
           LLM_API_KEY: 'tribunal-test-deployment-key-4c1f9e27',
           TEST_RECEIVER_URL: receiver.url,

@@ -4,6 +4,8 @@
  * one D1 `batch()`, then the `finalized` flag), its retries with backoff, taking D1's end when D1 ended
  * the row elsewhere, giving up when the row is gone, and the coalesced progress writes.
  */
+import { pumpAfterEnding } from '../../src/batches/pump.js';
+import { eraseIfRequested } from './erase.js';
 import { log, messageOf } from '../../src/pipeline/log.js';
 import { isTerminal } from '../../src/pipeline/status.js';
 import { afterEnding } from '../../src/store/on-end.js';
@@ -82,6 +84,10 @@ export class FinalWriter {
     this.rt.store.saveCounter('finalized', 1);
     log('info', 'evaluation.finalized', { evaluationId: l.meta.id, status: l.meta.status, calls: l.callsDone });
     this.rt.announceEnd(l);
+    // The caller deleted it while this write was owed: erase now that the usage is in D1.
+    eraseIfRequested(this.rt);
+    // An item of a batch (or maybe one: unknown after eviction) makes room for the batch's next item.
+    if (l.batchId !== null) this.rt.ctx.waitUntil(pumpAfterEnding(this.rt.env, l.meta.id));
   }
 
   /**
@@ -137,6 +143,7 @@ export class FinalWriter {
     l.meta.finalized = 1;
     this.rt.store.saveCounter('finalized', 1);
     this.rt.announceEnd(l);
+    eraseIfRequested(this.rt);
   }
 
   /** Keeps D1's `calls_done` / `updated_at` fresh off the critical path: never awaited by the call loop. */

@@ -6,7 +6,7 @@
  * - schema.ts / storage.ts: the object's SQLite (numbered migrations, rows);
  * - runtime.ts: the in-memory cache, replay pinned to the engine version, local status changes;
  * - lifecycle.ts: start, cancel / fail, the `ended` marker; final-write.ts: the single final D1 write,
- *   its retries, progress writes;
+ *   its retries, progress writes; erase.ts: erasing its data when the caller deletes it;
  * - step.ts: one alarm step through the shared call pool; streams.ts + events.ts: SSE / WebSocket
  *   subscribers and the (pure) events they get.
  *
@@ -29,6 +29,7 @@ import { isTerminal } from '../../src/pipeline/status.js';
 import type { StartJob } from '../../src/store/results.js';
 import { readStatus } from '../../src/store/results.js';
 import type { EvaluationEvent } from '../../src/pipeline/events.js';
+import { erase } from './erase.js';
 import { notRunEvent, replayEvents } from './events.js';
 import { FinalWriter } from './final-write.js';
 import { Lifecycle } from './lifecycle.js';
@@ -44,7 +45,7 @@ export { FINALIZE_CHECK_AFTER, FINALIZE_MAX_RETRY_MS, FINALIZE_RETRY_MS } from '
 /** Longest {@link EvaluationDO.awaitEnd} wait, ms (60 s, the API's `Prefer: wait` cap). */
 export const MAX_AWAIT_END_MS = 60_000;
 
-/** The Durable Object that runs one evaluation. RPC: {@link start}, {@link cancel}, {@link fail}, {@link awaitEnd}, {@link snapshot}, {@link timings}; `fetch` serves events. */
+/** The Durable Object that runs one evaluation. RPC: {@link start}, {@link cancel}, {@link fail}, {@link awaitEnd}, {@link erase}, {@link snapshot}, {@link timings}; `fetch` serves events. */
 export class EvaluationDO extends DurableObject<Bindings> implements EvaluationRpc {
   /** In-memory state and platform handles shared by the parts. Protected: test subclasses drive it. */
   protected readonly rt: Runtime;
@@ -122,6 +123,16 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
     if (l) return isTerminal(l.meta.status) && l.meta.finalized === 1 ? { status: l.meta.status } : null;
     const ended = this.rt.store.ended();
     return ended ? { status: ended.status } : null;
+  }
+
+  /**
+   * Erases the evaluation's data here (`DELETE /v1/evaluations/:id`): cancels it if it has not ended, then
+   * drops config, task and results (once the owed final write has landed); only the terminal status stays.
+   * See erase.ts.
+   */
+  async erase(id: string): Promise<StatusResult> {
+    this.checkId(id, 'erase');
+    return await erase(this.rt, (i, status, error) => this.lifecycle.end(i, status, error), id);
   }
 
   /**

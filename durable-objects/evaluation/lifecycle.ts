@@ -118,6 +118,8 @@ export class Lifecycle {
         this.announceEnded(this.endHere(id, row.status, row.error));
         return { status: row.status };
       }
+      // Its batch was cancelled while it waited in the queue: it ends without a call, as a cancel would.
+      if (row.cancel) return this.settleEnded(this.endHere(id, 'cancelled', row.cancel));
       job = row;
     }
     const now = Date.now();
@@ -142,7 +144,7 @@ export class Lifecycle {
         engine_version: this.hooks.engineVersion(method),
         verdict: null,
       };
-      prepared = { meta, l: { meta, engine: { method, state }, callsDone: 0 } };
+      prepared = { meta, l: { meta, engine: { method, state }, callsDone: 0, ...(job.batchId !== undefined ? { batchId: job.batchId } : {}) } };
     } catch (e) {
       // Bad stored input cannot get better by retrying: fail it (the API validates, so this is rare).
       const code = e instanceof EngineInputError ? e.code : 'invalid_evaluation';

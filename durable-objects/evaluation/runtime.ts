@@ -43,6 +43,11 @@ export interface Loaded {
   engine: Engine | null;
   /** Stored results (repairs and failures included). */
   callsDone: number;
+  /**
+   * The batch the evaluation belongs to, null for none, absent when unknown (a cache: not stored, so
+   * unknown after eviction). Only decides whether the end tops the batch's window up (src/batches/pump.ts).
+   */
+  batchId?: string | null;
 }
 
 /** A call this instance is waiting on. */

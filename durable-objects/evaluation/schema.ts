@@ -92,6 +92,15 @@ export const MIGRATIONS: readonly Migration[] = [
       addColumn(sql, 'evaluation', 'verdict', 'TEXT');
     },
   },
+  {
+    version: 4,
+    name: 'erasure',
+    // The caller deleted the evaluation while its final write was still owed: erase once it lands
+    // (./erase.ts), so the usage of calls in flight still reaches D1 for billing.
+    up: (sql) => {
+      sql.exec('CREATE TABLE IF NOT EXISTS erasure (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), requested_at INTEGER NOT NULL)');
+    },
+  },
 ];
 
 /** The schema version this code expects: the last migration's. */

@@ -96,9 +96,33 @@ export function storedError(error: EvaluationError | null): string | null {
 export class EvaluationStore {
   private readonly sql: SqlStorage;
 
-  constructor(storage: DurableObjectStorage) {
+  constructor(private readonly storage: DurableObjectStorage) {
     migrate(storage);
     this.sql = storage.sql;
+  }
+
+  /** Records that the caller deleted the evaluation while its final write was owed (./erase.ts). */
+  requestErase(at: number): void {
+    this.sql.exec('INSERT OR IGNORE INTO erasure (singleton, requested_at) VALUES (1, ?)', at);
+  }
+
+  /** True when an erase waits for the final write. */
+  eraseRequested(): boolean {
+    return this.sql.exec('SELECT 1 FROM erasure').toArray().length > 0;
+  }
+
+  /**
+   * Erases everything the evaluation stored here (config, task, every result) in one transaction and
+   * leaves only the `ended` marker with its terminal status, as for an evaluation that never ran here:
+   * a late start, snapshot or subscriber sees it ended, and nothing can run it again.
+   */
+  eraseAll(marker: EndedRow): void {
+    this.storage.transactionSync(() => {
+      this.sql.exec('DELETE FROM results');
+      this.sql.exec('DELETE FROM evaluation');
+      this.sql.exec('DELETE FROM erasure');
+      this.sql.exec('INSERT OR REPLACE INTO ended (singleton, id, status, error, at) VALUES (1, ?, ?, ?, ?)', marker.id, marker.status, marker.error, marker.at);
+    });
   }
 
   /** The `evaluation` row, or null when this object never started an evaluation. */

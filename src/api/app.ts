@@ -20,6 +20,7 @@ import { notFoundOrMethodNotAllowed } from './method-not-allowed.js';
 import { auth } from './middleware/auth.js';
 import { requestId } from './middleware/request-id.js';
 import { openApiDocument, openApiRoute } from './openapi.js';
+import { batches } from './routes/batches.js';
 import { estimates } from './routes/estimates.js';
 import { evaluations } from './routes/evaluations.js';
 import { metaEvaluations } from './routes/meta-evaluations.js';
@@ -50,6 +51,7 @@ const _routes = app
   .route('/v1/evaluations', evaluations)
   .route('/v1/methods', methods)
   .route('/v1/meta-evaluations', metaEvaluations)
+  .route('/v1/batches', batches)
   .route('/v1/estimates', estimates)
   .route('/v1', openai)
   .route('/v1/webhook-endpoints', webhookEndpoints)

@@ -34,6 +34,7 @@ const DOCUMENT_CONFIG = {
   security: [{ bearer: [] }],
   tags: [
     { name: 'evaluations', description: 'One judged task: create, read, transcript, cancel, live events.' },
+    { name: 'batches', description: 'Many items judged at once: submit (JSON or NDJSON), counts, results as NDJSON pages, cancel.' },
     { name: 'meta-evaluations', description: 'Agreement of a judge with human labels over a labelled batch.' },
     { name: 'methods', description: 'Judge methods and the paper presets built on them.' },
     { name: 'openai', description: 'OpenAI-compatible: every preset as a model `tribunal/<preset>`, judged through chat completions (errors in OpenAI\'s shape).' },

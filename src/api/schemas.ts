@@ -145,6 +145,8 @@ export const EvaluationSchema = z
     error: EvaluationErrorSchema.nullable(),
     /** Meta-evaluation this evaluation belongs to. */
     metaId: z.string().nullable(),
+    /** Batch this evaluation is an item of (a meta-evaluation's id for its items). */
+    batchId: z.string().nullable(),
     createdAt: z.string(),
     startedAt: z.string().nullable(),
     finishedAt: z.string().nullable(),

@@ -71,7 +71,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List evaluations
+         * @description The tenant's evaluations, newest first, with the verdict's headline: filter by `status`, `preset`, `batch`, a `metadata` entry (`key:value`) and a creation range (`createdAfter` ≤ created < `createdBefore`); filters combine with AND. Page with `cursor` (the previous page's `nextCursor`, with the same filters): pages are keyset-paged, so evaluations created meanwhile never shift or repeat a page. Deleted evaluations are not listed.
+         */
+        get: operations["listEvaluations"];
         put?: never;
         /**
          * Create an evaluation
@@ -100,7 +104,11 @@ export interface paths {
         get: operations["getEvaluation"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete an evaluation
+         * @description Data retention: erases the task, metadata, transcript and verdict, in D1 and in the evaluation's Durable Object. An evaluation that has not ended is cancelled first (calls in flight are still recorded and billed). The per-call usage rows billing needs are kept, and a batch still counts the item. Afterwards the evaluation reads as 404 everywhere (`GET`, transcript, events, cancel) and is not listed; its batch's results show it with `deleted: true`. Idempotent: deleting again answers 204.
+         */
+        delete: operations["deleteEvaluation"];
         options?: never;
         head?: never;
         patch?: never;
@@ -197,7 +205,9 @@ export interface paths {
         put?: never;
         /**
          * Judge a labelled batch
-         * @description Measures how well a judge agrees with human labels: 1-500 labelled items of one task kind with unique ids, one evaluation per item, all with the same judge. Errors about an item name it (`items.3.task`).
+         * @description Measures how well a judge agrees with human labels: 1-500 labelled items of one task kind with unique ids, one evaluation per item, all with the same judge (a labelled batch: it is also listed by `GET /v1/batches`). Errors about an item name it (`items.3.task`).
+         *
+         *     **Retries:** send an `Idempotency-Key`: the same key and body return the same meta-evaluation (202, `Idempotent-Replayed: true`), another body is 409 `idempotency_conflict`.
          */
         post: operations["createMetaEvaluation"];
         delete?: never;
@@ -220,6 +230,94 @@ export interface paths {
         get: operations["getMetaEvaluation"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List batches
+         * @description The tenant's batches (meta-evaluations included, `kind: meta_evaluation`), newest first, with their counts; page with `cursor`.
+         */
+        get: operations["listBatches"];
+        put?: never;
+        /**
+         * Submit a batch
+         * @description Judges 1-10000 items with one judge (`preset` + `config`), one evaluation per item. Every item is validated before anything is stored: a bad item is a 400 naming it (`items.3.task.answerA`) and nothing is created. Answers 202 once every item is stored and queued; follow `GET /v1/batches/{id}` for counts and `GET /v1/batches/{id}/results` for the verdicts. `webhook.url` also receives the signed `batch.completed` event.
+         *
+         *     **Body:** JSON (`application/json`), or NDJSON (`application/x-ndjson`): line 1 is the request without `items` (`{"preset": …}`), then one item per line (line n is `items[n-2]`). The body limit is `MAX_BATCH_BODY_BYTES` (16 MiB by default).
+         *
+         *     **Retries:** send an `Idempotency-Key`: the same key and body return the same batch (202, `Idempotent-Replayed: true`), another body is 409 `idempotency_conflict`.
+         */
+        post: operations["createBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/batches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a batch
+         * @description Status and counts by item status (kept on the batch, each item counted once when it ends), verdict statistics (win rates, mean score) over the stored verdicts, and the LLM calls, tokens and cost billed for every item.
+         */
+        get: operations["getBatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/batches/{id}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Batch results (NDJSON)
+         * @description One JSON line per item in request order: its id, evaluation id, status, verdict summary and error. Items not ended yet appear with their current status. Paged: the `X-Next-Cursor` header (and `Link: <…>; rel="next"`) gives the next page; absent on the last one.
+         */
+        get: operations["getBatchResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/batches/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a batch
+         * @description Items that have not started never start; running items make no new LLM calls (calls in flight are still recorded and billed). The batch is `cancelling` until its last item ends, then `cancelled`. Repeating the request is harmless. No body.
+         */
+        post: operations["cancelBatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -663,7 +761,7 @@ export interface webhooks {
         put?: never;
         /**
          * Event batch.completed
-         * @description Every item of a batch ended. POSTed to every enabled endpoint subscribed to `batch.completed` (signed with its secret) and to the request's one-off `webhook.url` (signed with the tenant's signing secret). Answer 2xx within 10 s; anything else, a timeout or a network error is retried with backoff for about a day; 410 disables the endpoint. Redirects are not followed.
+         * @description Every item of a batch ended (`data.status` `cancelled` after a cancel); sent to the batch's `webhook.url` too. Statistics and cost: `data.links.self`; one line per item: `data.links.results`. POSTed to every enabled endpoint subscribed to `batch.completed` (signed with its secret) and to the request's one-off `webhook.url` (signed with the tenant's signing secret). Answer 2xx within 10 s; anything else, a timeout or a network error is retried with backoff for about a day; 410 disables the endpoint. Redirects are not followed.
          */
         post: operations["batchCompletedEvent"];
         delete?: never;
@@ -683,7 +781,7 @@ export interface webhooks {
         put?: never;
         /**
          * Event meta_evaluation.completed
-         * @description A meta-evaluation's agreement report is ready. POSTed to every enabled endpoint subscribed to `meta_evaluation.completed` (signed with its secret) and to the request's one-off `webhook.url` (signed with the tenant's signing secret). Answer 2xx within 10 s; anything else, a timeout or a network error is retried with backoff for about a day; 410 disables the endpoint. Redirects are not followed.
+         * @description Every item of a meta-evaluation ended: its agreement report is ready at `data.links.metaEvaluation`. POSTed to every enabled endpoint subscribed to `meta_evaluation.completed` (signed with its secret) and to the request's one-off `webhook.url` (signed with the tenant's signing secret). Answer 2xx within 10 s; anything else, a timeout or a network error is retried with backoff for about a day; 410 disables the endpoint. Redirects are not followed.
          */
         post: operations["metaEvaluationCompletedEvent"];
         delete?: never;
@@ -727,6 +825,33 @@ export interface components {
                 self: string;
                 transcript: string;
                 events: string;
+            };
+        };
+        /** @description The completed batch; win rates, usage and cost: `links.self`; one line per item: `links.results`. */
+        BatchEventData: {
+            id: string;
+            /** @enum {string} */
+            kind: "batch" | "meta_evaluation";
+            /**
+             * @description `cancelled` when a cancel was asked before every item ended.
+             * @enum {string}
+             */
+            status: "completed" | "cancelled";
+            method: string;
+            preset: string | null;
+            itemsTotal: number;
+            counts: {
+                succeeded: number;
+                failed: number;
+                cancelled: number;
+            };
+            createdAt: string;
+            completedAt: string;
+            links: {
+                self: string;
+                results: string;
+                /** @description The agreement report (meta-evaluations only). */
+                metaEvaluation: string | null;
             };
         };
         /** @description The assistant message's content, as JSON text. */
@@ -1742,6 +1867,7 @@ export interface components {
             usage: components["schemas"]["UsageTotals"];
             error: components["schemas"]["EvaluationError"];
             metaId: string | null;
+            batchId: string | null;
             createdAt: string;
             startedAt: string | null;
             finishedAt: string | null;
@@ -1904,6 +2030,33 @@ export interface components {
              * @example https://hooks.example.com/tribunal
              */
             url: string;
+        };
+        EvaluationList: {
+            data: components["schemas"]["EvaluationListItem"][];
+            /** @description Pass as `cursor` (with the same filters) for the next page; null on the last one. */
+            nextCursor: string | null;
+        };
+        EvaluationListItem: {
+            id: string;
+            status: components["schemas"]["EvaluationStatus"];
+            method: string;
+            preset: string | null;
+            /** @enum {string} */
+            taskKind: "pairwise" | "pointwise";
+            metadata: components["schemas"]["Metadata"];
+            batchId: string | null;
+            metaId: string | null;
+            verdict: {
+                /** @enum {string|null} */
+                winner: "A" | "B" | "tie" | null;
+                score: number | null;
+                confidence: number;
+            } | null;
+            error: components["schemas"]["EvaluationError"];
+            createdAt: string;
+            startedAt: string | null;
+            finishedAt: string | null;
+            links: components["schemas"]["EvaluationLinks"];
         };
         Transcript: {
             id: string;
@@ -2144,6 +2297,125 @@ export interface components {
                 kendall: number | null;
             };
         } | null;
+        BatchAccepted: {
+            id: string;
+            kind: components["schemas"]["BatchKind"];
+            status: components["schemas"]["BatchStatus"];
+            itemsTotal: number;
+            links: components["schemas"]["BatchLinks"];
+        };
+        /** @enum {string} */
+        BatchKind: "batch" | "meta_evaluation";
+        /**
+         * @description `running` → `completed` once every item ended; after a cancel `cancelling` → `cancelled` once every item ended.
+         * @enum {string}
+         */
+        BatchStatus: "running" | "cancelling" | "completed" | "cancelled";
+        BatchLinks: {
+            self: string;
+            results: string;
+            cancel: string;
+        };
+        CreateBatchRequest: {
+            /** @description Preset id from GET /v1/methods. Its config is the base the `config` overrides merge into. */
+            preset?: string;
+            /** @description Overrides deep-merged over the preset's config (objects merge, arrays and scalars replace), or a full config with `method` when no preset is given. The result must satisfy MethodConfig. */
+            config?: components["schemas"]["MethodConfig"];
+            items: components["schemas"]["BatchItem"][];
+            webhook?: components["schemas"]["OneOffWebhook"];
+            /**
+             * @description Spending limits of the whole batch. Checked at submit against the estimate (`POST /v1/estimates`): 400 naming `budget.<limit>` when even the cheapest run of every item cannot fit. While it runs, each item is launched with a share of what is left as its own budget (enforced call by call); once nothing is left, items not launched end `failed` with `budget_exceeded`. Per-item limits go in `config.budget` instead.
+             * @example {
+             *       "maxCostUsd": 0.05
+             *     }
+             * @example {
+             *       "maxCalls": 12,
+             *       "maxTokens": 60000
+             *     }
+             */
+            budget?: {
+                maxCostUsd?: number;
+                maxCalls?: number;
+                maxTokens?: number;
+            };
+        };
+        BatchItem: {
+            /** @description Your id for the item (unique in the batch); results carry it back. */
+            id?: string;
+            task: components["schemas"]["Task"];
+            metadata?: components["schemas"]["Metadata"];
+        };
+        BatchList: {
+            data: components["schemas"]["BatchSummary"][];
+            /** @description Pass as `cursor` for the next page; null on the last one. */
+            nextCursor: string | null;
+        };
+        BatchSummary: {
+            id: string;
+            kind: components["schemas"]["BatchKind"];
+            status: components["schemas"]["BatchStatus"];
+            method: string;
+            preset: string | null;
+            counts: components["schemas"]["BatchCounts"];
+            /** @description ISO 8601 UTC. */
+            createdAt: string;
+            /** @description ISO 8601 UTC. */
+            completedAt: string | null;
+            /** @description ISO 8601 UTC. */
+            cancelRequestedAt: string | null;
+            links: components["schemas"]["BatchLinks"];
+        };
+        BatchCounts: {
+            total: number;
+            pending: number;
+            ended: number;
+            succeeded: number;
+            failed: number;
+            cancelled: number;
+        };
+        Batch: {
+            id: string;
+            kind: components["schemas"]["BatchKind"];
+            status: components["schemas"]["BatchStatus"];
+            method: string;
+            preset: string | null;
+            counts: components["schemas"]["BatchCounts"];
+            /** @description ISO 8601 UTC. */
+            createdAt: string;
+            /** @description ISO 8601 UTC. */
+            completedAt: string | null;
+            /** @description ISO 8601 UTC. */
+            cancelRequestedAt: string | null;
+            links: components["schemas"]["BatchLinks"];
+            webhook: components["schemas"]["OneOffWebhook"] & (Record<string, never> | null);
+            budget: components["schemas"]["Budget"] & (Record<string, never> | null);
+            /** @description ISO 8601 UTC. */
+            budgetExhaustedAt: string | null;
+            verdicts: components["schemas"]["BatchVerdictStats"];
+            usage: components["schemas"]["UsageTotals"];
+        };
+        BatchVerdictStats: {
+            verdicts: number;
+            winsA: number;
+            winsB: number;
+            ties: number;
+            winRateA: number | null;
+            winRateB: number | null;
+            tieRate: number | null;
+            meanScore: number | null;
+        };
+        BatchResultLine: {
+            /** @description 0-based position of the item in the request. */
+            index: number;
+            /** @description The item's `id` as sent, or null. */
+            itemId: string | null;
+            evaluationId: string;
+            status: components["schemas"]["EvaluationStatus"];
+            deleted: boolean;
+            metadata: components["schemas"]["Metadata"];
+            verdict: components["schemas"]["VerdictSummary"];
+            error: components["schemas"]["EvaluationError"];
+        };
         Estimate: {
             method: string;
             preset: string | null;
@@ -2722,6 +2994,70 @@ export interface operations {
             };
         };
     };
+    listEvaluations: {
+        parameters: {
+            query?: {
+                /** @description Only evaluations in this status. */
+                status?: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+                /** @description Only evaluations of this preset. */
+                preset?: string;
+                /** @description Only the items of this batch (`ba_…`) or meta-evaluation (`me_…`). */
+                batch?: string;
+                /** @description Only evaluations whose metadata has this entry, as `key:value` (split at the first `:`). Compared as text: a string value as it is, a number in JSON form (`n:3`, `score:0.5`), a boolean as `true` / `false`. */
+                metadata?: string;
+                /** @description Only evaluations created at or after this time (ISO 8601). */
+                createdAfter?: string;
+                /** @description Only evaluations created before this time (ISO 8601). */
+                createdBefore?: string;
+                /** @description Evaluations per page, 1-100 (default 20). */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page (opaque; pass the same filters). Absent: the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of evaluations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvaluationList"];
+                };
+            };
+            /** @description `invalid_request`: a query parameter fails its schema (unknown, malformed, out of range), or the cursor is not one this API returned. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing or unknown bearer token (only when the deployment sets API_KEYS). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     createEvaluation: {
         parameters: {
             query?: never;
@@ -2862,6 +3198,63 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Evaluation"];
                 };
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing or unknown bearer token (only when the deployment sets API_KEYS). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no evaluation with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteEvaluation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Evaluation id (`ev_…`), as returned by `POST /v1/evaluations`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (also when it was deleted before). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `invalid_request`: an unknown query parameter (see `issues`). */
             400: {
@@ -3157,7 +3550,10 @@ export interface operations {
     createMetaEvaluation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body returns the first answer instead of creating a second evaluation. Send one whenever a request may be retried (a retry after a connection reset without it creates a duplicate). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3167,9 +3563,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Accepted: every item is queued. */
+            /** @description Accepted: every item is queued (also the answer to an idempotent replay). */
             202: {
                 headers: {
+                    /** @description The meta-evaluation's URL (relative). */
+                    Location: string;
+                    /** @description Present when this answers a retry with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3187,6 +3587,15 @@ export interface operations {
             };
             /** @description `unauthorized`: missing or unknown bearer token (only when the deployment sets API_KEYS). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `idempotency_conflict`: the `Idempotency-Key` was used with a different body. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3282,6 +3691,359 @@ export interface operations {
             };
             /** @description `not_found`: no meta-evaluation with this id for this tenant. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listBatches: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page (opaque). Absent: the first page. */
+                cursor?: string;
+                /** @description Batches per page, 1-100 (default 20), newest first. */
+                limit?: number;
+                /** @description Only batches of this kind. */
+                kind?: "batch" | "meta_evaluation";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of batches. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchList"];
+                };
+            };
+            /** @description `invalid_request`: a query parameter fails its schema, or the cursor is not one this API returned. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing or unknown bearer token (only when the deployment sets API_KEYS). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body returns the first answer instead of creating a second evaluation. Send one whenever a request may be retried (a retry after a connection reset without it creates a duplicate). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBatchRequest"];
+                "application/x-ndjson": string;
+            };
+        };
+        responses: {
+            /** @description Accepted: every item is stored and queued (also the answer to an idempotent replay). */
+            202: {
+                headers: {
+                    /** @description The batch's URL (relative). */
+                    Location: string;
+                    /** @description Present when this answers a retry with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchAccepted"];
+                };
+            };
+            /** @description `invalid_json`, `invalid_request`, `invalid_config`, `unknown_preset`, `unknown_method`, `task_kind_unsupported`, `byok_disabled`, `url_not_allowed`, `signing_secret_missing`: the body, a header or the query fails its schema (see `issues`), the judge config is invalid for the task, or a `webhook.url` is refused by the URL guard or cannot be signed yet. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing or unknown bearer token (only when the deployment sets API_KEYS). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `idempotency_conflict`: the `Idempotency-Key` was used with a different body. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: body over MAX_BODY_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: Content-Type is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `byok_not_supported`: X-LLM-Api-Key sent while ALLOW_BYOK is true (not supported yet). */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `llm_not_configured`: the deployment has no usable LLM settings (an operator must fix them). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Batch id (`ba_…`, or a meta-evaluation's `me_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing or unknown bearer token (only when the deployment sets API_KEYS). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no batch with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBatchResults: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page (opaque). Absent: the first page. */
+                cursor?: string;
+                /** @description Lines per page, 1-1000 (default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Batch id (`ba_…`, or a meta-evaluation's `me_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description NDJSON: one `BatchResultLine` per line. */
+            200: {
+                headers: {
+                    /** @description Cursor of the next page; absent on the last page. */
+                    "X-Next-Cursor"?: string;
+                    /** @description RFC 8288 link to the next page (`rel="next"`); absent on the last page. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["BatchResultLine"];
+                };
+            };
+            /** @description `invalid_request`: a query parameter fails its schema, or the cursor is not one this API returned for this batch. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing or unknown bearer token (only when the deployment sets API_KEYS). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no batch with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Batch id (`ba_…`, or a meta-evaluation's `me_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelling: the batch as it is now. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing or unknown bearer token (only when the deployment sets API_KEYS). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no batch with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `already_ended`: every item of the batch had ended before. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4963,10 +5725,7 @@ export interface operations {
                     type: "batch.completed";
                     /** @description When the event happened (ISO 8601). */
                     timestamp: string;
-                    /** @description The batch summary, as `GET /v1/batches/{id}` shows it. */
-                    data: {
-                        [key: string]: unknown;
-                    };
+                    data: components["schemas"]["BatchEventData"];
                 };
             };
         };
@@ -5015,10 +5774,7 @@ export interface operations {
                     type: "meta_evaluation.completed";
                     /** @description When the event happened (ISO 8601). */
                     timestamp: string;
-                    /** @description The meta-evaluation summary, as `GET /v1/meta-evaluations/{id}` shows it. */
-                    data: {
-                        [key: string]: unknown;
-                    };
+                    data: components["schemas"]["BatchEventData"];
                 };
             };
         };

@@ -55,7 +55,7 @@ export interface CallTiming {
   attempts: number;
 }
 
-/** Outcome of `start`, `cancel` and `fail`: the status after the call; `not_found` when D1 has no such evaluation. */
+/** Outcome of `start`, `cancel`, `fail` and `erase`: the status after the call; `not_found` when D1 has no such evaluation. */
 export interface StatusResult {
   status: EvaluationStatus | 'not_found';
 }
@@ -77,6 +77,12 @@ export interface EvaluationRpc {
    * nothing and changes nothing.
    */
   awaitEnd(id: string, timeoutMs: number): Promise<StatusResult>;
+  /**
+   * Erases the evaluation's data in the object (data retention): cancels it first if it has not ended;
+   * config, task and results go once the owed final write (usage for billing) has landed; the terminal
+   * status stays. Idempotent.
+   */
+  erase(id: string): Promise<StatusResult>;
   /** Progress, or null when this object never heard of an evaluation. */
   snapshot(): Promise<EvaluationSnapshot | null>;
   /** Stored calls with their timing, in recording order. */

@@ -26,6 +26,10 @@ export interface NewEvaluation {
   callsPlanned: number;
   /** One-off callback URL (`webhook.url`, already accepted by the URL guard), or null/absent. */
   webhookUrl?: string | null;
+  /** The batch (or meta-evaluation) it is an item of, its position there (0-based) and the caller's item id. */
+  batchId?: string | null;
+  batchSeq?: number | null;
+  itemId?: string | null;
   /** Creation time, epoch ms. */
   now: number;
 }
@@ -43,6 +47,9 @@ export interface EvaluationRecord {
   idempotencyKey: string | null;
   requestHash: string | null;
   metaId: string | null;
+  /** The batch (or meta-evaluation) it belongs to, and the caller's id for it there. */
+  batchId: string | null;
+  itemId: string | null;
   callsDone: number;
   callsPlanned: number;
   errorCode: string | null;
@@ -51,6 +58,8 @@ export interface EvaluationRecord {
   updatedAt: number;
   startedAt: number | null;
   finishedAt: number | null;
+  /** Set once the caller deleted it (./erase.ts): task, metadata, transcript and verdict are gone. */
+  deletedAt: number | null;
 }
 
 /** Columns of an insert, in order; {@link insertRowsStatement} binds them. */
@@ -68,6 +77,9 @@ const INSERT_COLUMNS = [
   'meta_id',
   'calls_planned',
   'webhook_url',
+  'batch_id',
+  'batch_seq',
+  'item_id',
   'created_at',
   'updated_at',
 ] as const;
@@ -91,6 +103,9 @@ function insertValues(e: NewEvaluation): (string | number | null)[] {
     e.metaId,
     e.callsPlanned,
     e.webhookUrl ?? null,
+    e.batchId ?? null,
+    e.batchSeq ?? null,
+    e.itemId ?? null,
     e.now,
     e.now,
   ];
@@ -104,6 +119,48 @@ export function insertRowsStatement(db: D1Database, rows: readonly NewEvaluation
   const tuple = `(${INSERT_COLUMNS.map(() => '?').join(', ')})`;
   const sql = `INSERT INTO evaluations (${INSERT_COLUMNS.join(', ')}) VALUES ${rows.map(() => tuple).join(', ')} ON CONFLICT DO NOTHING`;
   return db.prepare(sql).bind(...rows.flatMap(insertValues));
+}
+
+/** Most UTF-8 bytes of one JSON parameter of {@link insertRowsJsonStatements}: 800,000 (D1 refuses strings over 1,000,000). */
+export const INSERT_JSON_CHUNK_BYTES = 800_000;
+
+const encoder = new TextEncoder();
+
+/** Rows as JSON arrays of their {@link insertValues}, at most {@link INSERT_JSON_CHUNK_BYTES} each (a larger row goes alone). */
+function jsonChunks(rows: readonly NewEvaluation[]): string[] {
+  const chunks: string[] = [];
+  let current: string[] = [];
+  let bytes = 2;
+  for (const row of rows) {
+    const json = JSON.stringify(insertValues(row));
+    const size = encoder.encode(json).byteLength + 1;
+    if (current.length > 0 && bytes + size > INSERT_JSON_CHUNK_BYTES) {
+      chunks.push(`[${current.join(',')}]`);
+      current = [];
+      bytes = 2;
+    }
+    current.push(json);
+    bytes += size;
+  }
+  if (current.length > 0) chunks.push(`[${current.join(',')}]`);
+  return chunks;
+}
+
+/**
+ * Bulk inserts (`ON CONFLICT DO NOTHING`) for many rows: each statement expands one JSON parameter (an
+ * array of rows, each an array in {@link INSERT_COLUMNS} order) with `json_each`, so hundreds of rows
+ * take 1 + `guard.binds` bound parameters instead of {@link EVALUATION_INSERT_PARAMS} each — 1,000
+ * small items are one statement. Every statement inserts only while `guard.sql` holds (e.g. "this
+ * transaction created the batch"). Run them in the caller's `batch()`.
+ */
+export function insertRowsJsonStatements(
+  db: D1Database,
+  rows: readonly NewEvaluation[],
+  guard: { sql: string; binds: readonly (string | number | null)[] } = { sql: '1', binds: [] },
+): D1PreparedStatement[] {
+  const select = INSERT_COLUMNS.map((_c, i) => `json_extract(value, '$[${String(i)}]')`).join(', ');
+  const sql = `INSERT INTO evaluations (${INSERT_COLUMNS.join(', ')}) SELECT ${select} FROM json_each(?) WHERE ${guard.sql} ON CONFLICT DO NOTHING`;
+  return jsonChunks(rows).map((chunk) => db.prepare(sql).bind(chunk, ...guard.binds));
 }
 
 /**
@@ -136,6 +193,8 @@ interface EvaluationRow {
   idempotency_key: string | null;
   request_hash: string | null;
   meta_id: string | null;
+  batch_id: string | null;
+  item_id: string | null;
   calls_done: number;
   calls_planned: number;
   error_code: string | null;
@@ -144,11 +203,12 @@ interface EvaluationRow {
   updated_at: number;
   started_at: number | null;
   finished_at: number | null;
+  deleted_at: number | null;
 }
 
 const SELECT = `SELECT id, tenant, status, method, preset, json_extract(task, '$.kind') AS task_kind, metadata,
-  idempotency_key, request_hash, meta_id, calls_done, calls_planned, error_code, error_message,
-  created_at, updated_at, started_at, finished_at FROM evaluations`;
+  idempotency_key, request_hash, meta_id, batch_id, item_id, calls_done, calls_planned, error_code, error_message,
+  created_at, updated_at, started_at, finished_at, deleted_at FROM evaluations`;
 
 function toRecord(r: EvaluationRow): EvaluationRecord {
   return {
@@ -162,6 +222,8 @@ function toRecord(r: EvaluationRow): EvaluationRecord {
     idempotencyKey: r.idempotency_key,
     requestHash: r.request_hash,
     metaId: r.meta_id,
+    batchId: r.batch_id,
+    itemId: r.item_id,
     callsDone: r.calls_done,
     callsPlanned: r.calls_planned,
     errorCode: r.error_code,
@@ -170,10 +232,11 @@ function toRecord(r: EvaluationRow): EvaluationRecord {
     updatedAt: r.updated_at,
     startedAt: r.started_at,
     finishedAt: r.finished_at,
+    deletedAt: r.deleted_at,
   };
 }
 
-/** The evaluation `id` of `tenant`, or null (another tenant's id reads as absent). */
+/** The evaluation `id` of `tenant`, deleted or not, or null (another tenant's id reads as absent). */
 export async function getEvaluation(db: D1Database, tenant: string, id: string): Promise<EvaluationRecord | null> {
   const row = await db.prepare(`${SELECT} WHERE id = ? AND tenant = ?`).bind(id, tenant).first<EvaluationRow>();
   return row ? toRecord(row) : null;

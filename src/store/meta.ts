@@ -1,16 +1,13 @@
 /**
  * @module
- * D1 access for meta-evaluations: creating the batch (meta row, one evaluation per item, item links) in
- * ONE `batch()` (a single transaction) of multi-row inserts within D1's 100 bound parameters per
- * statement, progress counts, the rows the agreement report needs, and storing the report once.
- * Times are epoch milliseconds.
+ * D1 access for meta-evaluations. A meta-evaluation is a labelled batch (src/batches): its batch row and
+ * item evaluations are written by the batch machinery, and these statements add, in the same transaction,
+ * what is particular to it: the `meta_evaluations` row (same id as the batch) for the agreement report
+ * and the item links with the human labels. Also: the rows the agreement report needs, and storing the
+ * report once. Times are epoch milliseconds.
  */
+import { BATCH_INSERTED } from '../batches/store.js';
 import type { EvaluationStatus } from '../pipeline/events.js';
-import type { NewEvaluation } from './evaluations.js';
-import { EVALUATION_INSERT_PARAMS, insertRowsStatement } from './evaluations.js';
-
-/** D1's limit of bound parameters per statement. */
-export const D1_MAX_PARAMS = 100;
 
 /** One labelled item linked to its evaluation. */
 export interface NewMetaItem {
@@ -21,51 +18,40 @@ export interface NewMetaItem {
   group: string | null;
 }
 
-/** A new meta-evaluation with its evaluations (status queued) and item links. */
+/** What a new meta-evaluation adds to its batch. */
 export interface NewMetaEvaluation {
+  /** The batch's id. */
   id: string;
   tenant: string;
   preset: string | null;
   /** Resolved method config shared by every item. */
   config: unknown;
-  evaluations: NewEvaluation[];
   items: NewMetaItem[];
   now: number;
 }
 
-function chunk<T>(xs: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < xs.length; i += size) out.push(xs.slice(i, i + size));
-  return out;
-}
-
-const ITEM_PARAMS = 5;
-
 /**
- * Inserts the meta row, the evaluations and the item links as one transaction (500 items ≈ 110
- * statements, far below D1's per-invocation query limit, which a statement per row would exceed).
+ * The meta row and the item links, for the batch's own transaction: each statement inserts only when the
+ * batch row was inserted in it (an `Idempotency-Key` replay writes nothing). The links go as one JSON
+ * array expanded by `json_each` (3 bound parameters, whatever the item count).
  */
-export async function insertMetaEvaluation(db: D1Database, m: NewMetaEvaluation): Promise<void> {
-  const statements: D1PreparedStatement[] = [
+export function metaStatements(db: D1Database, m: NewMetaEvaluation): D1PreparedStatement[] {
+  const links = m.items.map((r) => ({ i: r.itemId, e: r.evaluationId, h: JSON.stringify(r.human), g: r.group }));
+  return [
     db
       .prepare(
         `INSERT INTO meta_evaluations (id, tenant, status, preset, config, items_total, created_at, updated_at)
-         VALUES (?, ?, 'running', ?, ?, ?, ?, ?)`,
+         SELECT ?, ?, 'running', ?, ?, ?, ?, ? WHERE ${BATCH_INSERTED}`,
       )
-      .bind(m.id, m.tenant, m.preset, JSON.stringify(m.config), m.items.length, m.now, m.now),
+      .bind(m.id, m.tenant, m.preset, JSON.stringify(m.config), m.items.length, m.now, m.now, m.id),
+    db
+      .prepare(
+        `INSERT INTO meta_evaluation_items (meta_id, item_id, evaluation_id, human, group_key)
+         SELECT ?, json_extract(value, '$.i'), json_extract(value, '$.e'), json_extract(value, '$.h'), json_extract(value, '$.g')
+         FROM json_each(?) WHERE ${BATCH_INSERTED}`,
+      )
+      .bind(m.id, JSON.stringify(links), m.id),
   ];
-  for (const rows of chunk(m.evaluations, Math.floor(D1_MAX_PARAMS / EVALUATION_INSERT_PARAMS))) {
-    statements.push(insertRowsStatement(db, rows));
-  }
-  for (const rows of chunk(m.items, Math.floor(D1_MAX_PARAMS / ITEM_PARAMS))) {
-    const sql = `INSERT INTO meta_evaluation_items (meta_id, item_id, evaluation_id, human, group_key) VALUES ${rows
-      .map(() => '(?, ?, ?, ?, ?)')
-      .join(', ')}`;
-    statements.push(
-      db.prepare(sql).bind(...rows.flatMap((r) => [m.id, r.itemId, r.evaluationId, JSON.stringify(r.human), r.group])),
-    );
-  }
-  await db.batch(statements);
 }
 
 /** A `meta_evaluations` row. */

@@ -11,6 +11,7 @@
  * ./ending.ts (importing this module would be a cycle). Work that must wait for the commit (a queue send)
  * goes into {@link AFTER_END}; every end path calls {@link afterEnding}.
  */
+import { batchProgressEffect } from '../batches/progress.js';
 import type { Bindings } from '../env.js';
 import { log, messageOf } from '../pipeline/log.js';
 import { evaluationWebhookEffect } from '../webhooks/evaluation-events.js';
@@ -20,8 +21,12 @@ import type { EndEffect, Ending } from './ending.js';
 export type { EndEffect, Ending } from './ending.js';
 export { endingGuard } from './ending.js';
 
-/** Every effect of an ending, in order. */
-export const END_EFFECTS: readonly EndEffect[] = [evaluationWebhookEffect];
+/**
+ * Every effect of an ending, in order: the evaluation's own webhook event, then its batch's progress
+ * counters and the batch's completion (with its `batch.completed` / `meta_evaluation.completed` event,
+ * src/batches/progress.ts), whose data reads the evaluation's row before the status update.
+ */
+export const END_EFFECTS: readonly EndEffect[] = [evaluationWebhookEffect, batchProgressEffect];
 
 /** The statements of every effect of `ending`, to run before the guarded status update. */
 export function endEffectStatements(db: D1Database, ending: Ending): D1PreparedStatement[] {

@@ -20,6 +20,12 @@ import { endEffectStatements } from './on-end.js';
 const ROW_MAY_SUCCEED = `EXISTS (SELECT 1 FROM evaluations WHERE id = ? AND ${sqlMayBecome('succeeded')})`;
 
 /**
+ * SQL guard of the verdict and transcript inserts: the caller has not deleted the evaluation (src/store/erase.ts);
+ * binds the evaluation id once. Usage rows are written regardless: billing keeps them.
+ */
+const ROW_NOT_ERASED = 'NOT EXISTS (SELECT 1 FROM evaluations WHERE id = ? AND deleted_at IS NOT NULL)';
+
+/**
  * The stored error of a row from its `error_code` / `error_message` columns, or null when it has none.
  * @param code the `error_code` column.
  * @param message the `error_message` column (an absent message reads as '').
@@ -41,6 +47,8 @@ export interface StartJob {
   config: string;
   /** Task, JSON text. */
   task: string;
+  /** The batch it belongs to (src/batches), null for none; absent when the caller does not know. */
+  batchId?: string | null;
 }
 
 /** An `evaluations` row as loaded from D1: the job plus its current status and error. */
@@ -48,12 +56,24 @@ export interface EvaluationJob extends StartJob {
   status: EvaluationStatus;
   /** Set when the row ended with an error (failed/cancelled), else null. */
   error: EvaluationError | null;
+  /**
+   * Set when the evaluation must end `cancelled` instead of starting: its batch was cancelled while it
+   * waited (src/batches), so it never starts. Null otherwise.
+   */
+  cancel: EvaluationError | null;
 }
 
-/** Loads the job for `id`, or null when there is no such row. */
+/** The error of an item whose batch was cancelled before it started. */
+export const BATCH_CANCELLED_ERROR: EvaluationError = { code: 'cancelled', message: 'the batch was cancelled' };
+
+/** Loads the job for `id` (and whether its batch was cancelled, in the same read), or null when there is no such row. */
 export async function loadJob(db: D1Database, id: string): Promise<EvaluationJob | null> {
   const row = await db
-    .prepare('SELECT id, tenant, status, method, config, task, error_code, error_message FROM evaluations WHERE id = ?')
+    .prepare(
+      `SELECT id, tenant, status, method, config, task, error_code, error_message, batch_id,
+         (SELECT batches.cancel_requested_at FROM batches WHERE batches.id = evaluations.batch_id) AS batch_cancelled_at
+       FROM evaluations WHERE id = ?`,
+    )
     .bind(id)
     .first<{
       id: string;
@@ -64,6 +84,8 @@ export async function loadJob(db: D1Database, id: string): Promise<EvaluationJob
       task: string;
       error_code: string | null;
       error_message: string | null;
+      batch_id: string | null;
+      batch_cancelled_at: number | null;
     }>();
   if (!row) return null;
   return {
@@ -73,7 +95,9 @@ export async function loadJob(db: D1Database, id: string): Promise<EvaluationJob
     method: row.method,
     config: row.config,
     task: row.task,
+    batchId: row.batch_id,
     error: errorOf(row.error_code, row.error_message),
+    cancel: row.batch_cancelled_at !== null ? BATCH_CANCELLED_ERROR : null,
   };
 }
 
@@ -208,9 +232,10 @@ export interface FinalWrite {
  * row may still become `succeeded`, so a DLQ/cancel that won the race leaves no verdict behind),
  * transcript and usage rows, then the guarded status update. Idempotent: running it again changes nothing.
  *
- * Transcript and usage rows are written unguarded on purpose: every call they record was made and billed
- * by the provider, whoever ended the row first, so metering must show it and the transcript must keep
- * what was said, for failed and cancelled evaluations too. `seq` is the call's place in `calls`.
+ * Transcript and usage rows are written whatever the status on purpose: every call they record was made and
+ * billed by the provider, whoever ended the row first, so metering must show it and the transcript must keep
+ * what was said, for failed and cancelled evaluations too. Only a deletion by the caller keeps the
+ * transcript (and verdict) out; usage is written even then. `seq` is the call's place in `calls`.
  */
 export function finalStatements(db: D1Database, w: FinalWrite): D1PreparedStatement[] {
   const out: D1PreparedStatement[] = [];
@@ -221,10 +246,10 @@ export function finalStatements(db: D1Database, w: FinalWrite): D1PreparedStatem
       db
         .prepare(
           `INSERT INTO verdicts (evaluation_id, winner, score, confidence, position_flip, verdict, created_at)
-           SELECT ?, ?, ?, ?, ?, ?, ? WHERE ${ROW_MAY_SUCCEED}
+           SELECT ?, ?, ?, ?, ?, ?, ? WHERE ${ROW_MAY_SUCCEED} AND ${ROW_NOT_ERASED}
            ON CONFLICT DO NOTHING`,
         )
-        .bind(w.id, v.winner ?? null, v.score ?? null, v.confidence, flip, JSON.stringify(v), w.now, w.id),
+        .bind(w.id, v.winner ?? null, v.score ?? null, v.confidence, flip, JSON.stringify(v), w.now, w.id, w.id),
     );
   }
   w.calls.forEach((t, seq) => {
@@ -232,9 +257,9 @@ export function finalStatements(db: D1Database, w: FinalWrite): D1PreparedStatem
       db
         .prepare(
           `INSERT INTO transcripts (evaluation_id, seq, call_id, agent, label, stage, model, content, parse_error)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+           SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE ${ROW_NOT_ERASED} ON CONFLICT DO NOTHING`,
         )
-        .bind(w.id, seq, t.callId, t.agent, t.label, t.stage, t.model, t.content, t.parseError),
+        .bind(w.id, seq, t.callId, t.agent, t.label, t.stage, t.model, t.content, t.parseError, w.id),
     );
   });
   for (const u of w.calls) {
@@ -285,12 +310,14 @@ export async function writeFinal(db: D1Database, w: FinalWrite): Promise<{ chang
 
 /**
  * Evaluations still `queued` or `running` whose `updated_at` is older than `olderThan` (epoch ms),
- * oldest first, at most `limit` (uses the `(status, updated_at)` index).
+ * oldest first, at most `limit` (uses the `(status, updated_at)` index). Items of a batch that its window
+ * has not handed over yet (src/batches/pump.ts) are not stalled: they wait for their turn.
  */
 export async function findStalled(db: D1Database, olderThan: number, limit: number): Promise<string[]> {
   const r = await db
     .prepare(
       `SELECT id FROM evaluations WHERE ${SQL_NOT_ENDED} AND updated_at < ?
+         AND NOT EXISTS (SELECT 1 FROM batches b WHERE b.id = evaluations.batch_id AND evaluations.batch_seq >= b.sent)
        ORDER BY updated_at LIMIT ?`,
     )
     .bind(olderThan, limit)

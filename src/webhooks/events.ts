@@ -63,8 +63,16 @@ export interface WebhookEventInput {
   /** The tenant: its id, or SQL giving it (e.g. `sql\`SELECT tenant FROM evaluations WHERE id = ${id}\``). */
   tenant: string | SqlExprType;
   type: WebhookEventType;
-  /** The evaluation, batch or meta-evaluation the event is about; with `type` it fixes the event id. */
-  subjectId: string;
+  /**
+   * The evaluation, batch or meta-evaluation the event is about; with `type` it fixes the event id. SQL
+   * giving it (a batch completed by an ending knows its batch only in SQL) needs {@link eventId} too.
+   */
+  subjectId: string | SqlExprType;
+  /**
+   * The event id as SQL, required when {@link subjectId} is SQL: the producer stores
+   * `webhookEventId(type, subject)` where it can compute it (e.g. on the batch row at creation).
+   */
+  eventId?: SqlExprType;
   /**
    * The payload's `data`: a JSON-serialisable value, or SQL giving JSON text, evaluated inside the
    * transaction (so it sees rows written earlier in the same batch, e.g. the verdict).
@@ -89,13 +97,20 @@ function scalar(x: string | SqlExprType | null | undefined): SqlExprType {
   return sql`${x ?? null}`;
 }
 
+/** The event id of an event whose subject is SQL. */
+function requireEventId(e: WebhookEventInput): SqlExprType {
+  if (!e.eventId) throw new Error(`webhook event ${e.type}: a subject given as SQL needs eventId`);
+  return e.eventId;
+}
+
 /**
  * Statements writing one event and its deliveries: run them in the producer's `batch()`, before the
  * statement that commits the cause if the guard reads the cause's "before" state (as `endingGuard` does).
  * Idempotent: a repeat changes nothing (event id conflict; deliveries keyed by event and recipient).
  */
 export function webhookEventStatements(db: D1Database, e: WebhookEventInput): D1PreparedStatement[] {
-  const id = webhookEventId(e.type, e.subjectId);
+  const id: SqlExprType | string = typeof e.subjectId === 'string' ? webhookEventId(e.type, e.subjectId) : scalar(requireEventId(e));
+  const subjectId = scalar(e.subjectId);
   const tenant = scalar(e.tenant);
   const url = scalar(e.oneOffUrl);
   const guard = e.guard ?? rawSql('1');
@@ -108,7 +123,7 @@ export function webhookEventStatements(db: D1Database, e: WebhookEventInput): D1
   const eventWritten = sql`EXISTS (SELECT 1 FROM webhook_events WHERE id = ${id})`;
   return [
     sql`INSERT INTO webhook_events (id, tenant, type, subject_id, cause_id, payload, created_at)
-      SELECT ${id}, ${tenant}, ${e.type}, ${e.subjectId}, ${e.causeId ?? e.subjectId},
+      SELECT ${id}, ${tenant}, ${e.type}, ${subjectId}, ${e.causeId ?? subjectId},
         json_object('type', ${e.type}, 'timestamp', ${timestamp}, 'data', json(${data})), ${e.now}
       WHERE (${guard}) AND (${url} IS NOT NULL OR EXISTS (SELECT 1 FROM webhook_endpoints x WHERE ${subscribed('x')}))
       ON CONFLICT (id) DO NOTHING`.prepare(db),

@@ -5,6 +5,7 @@
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { z } from '@hono/zod-openapi';
+import { BatchEventDataSchema } from '../batches/events.js';
 import { EvaluationEventDataSchema } from './evaluation-events.js';
 import type { WebhookEventType } from './events.js';
 import { WEBHOOK_EVENT_TYPES } from './events.js';
@@ -22,16 +23,16 @@ const DATA: Record<WebhookEventType, z.ZodType> = {
   'evaluation.succeeded': EvaluationEventDataSchema,
   'evaluation.failed': EvaluationEventDataSchema,
   'evaluation.cancelled': EvaluationEventDataSchema,
-  'batch.completed': z.record(z.string(), z.unknown()).openapi({ description: 'The batch summary, as `GET /v1/batches/{id}` shows it.' }),
-  'meta_evaluation.completed': z.record(z.string(), z.unknown()).openapi({ description: 'The meta-evaluation summary, as `GET /v1/meta-evaluations/{id}` shows it.' }),
+  'batch.completed': BatchEventDataSchema,
+  'meta_evaluation.completed': BatchEventDataSchema,
 };
 
 const WHAT: Record<WebhookEventType, string> = {
   'evaluation.succeeded': 'An evaluation ended with a verdict (`data.verdict`, without the transcript: follow `data.links.transcript`).',
   'evaluation.failed': 'An evaluation failed (`data.error` says why, e.g. an LLM failure after its retries).',
   'evaluation.cancelled': 'An evaluation was cancelled.',
-  'batch.completed': 'Every item of a batch ended.',
-  'meta_evaluation.completed': 'A meta-evaluation\'s agreement report is ready.',
+  'batch.completed': 'Every item of a batch ended (`data.status` `cancelled` after a cancel); sent to the batch\'s `webhook.url` too. Statistics and cost: `data.links.self`; one line per item: `data.links.results`.',
+  'meta_evaluation.completed': 'Every item of a meta-evaluation ended: its agreement report is ready at `data.links.metaEvaluation`.',
 };
 
 /** The camel-cased operation id of an event's webhook: `evaluation.succeeded` → `evaluationSucceededEvent`. */

@@ -10,6 +10,7 @@ import { methodConfigId } from '../../src/api/method-config.js';
 import type { OpenApiDocument } from '../../src/api/openapi.js';
 import { openApiDocument } from '../../src/api/openapi.js';
 import { CancelRequestSchema, CreateEvaluationRequestSchema, CreateMetaEvaluationRequestSchema } from '../../src/api/schemas.js';
+import { CreateBatchRequestSchema } from '../../src/batches/schemas.js';
 import { planTask, resolveJudge } from '../../src/api/services/judge.js';
 import { EstimateRequestSchema } from '../../src/estimates/schema.js';
 import { METHODS } from '../../src/engine/registry.js';
@@ -124,6 +125,7 @@ describe('request examples in the document', () => {
     createEvaluation: CreateEvaluationRequestSchema,
     createMetaEvaluation: CreateMetaEvaluationRequestSchema,
     cancelEvaluation: CancelRequestSchema,
+    createBatch: CreateBatchRequestSchema,
     createEstimate: EstimateRequestSchema,
     createChatCompletion: ChatCompletionRequestSchema,
     createWebhookEndpoint: CreateWebhookEndpointSchema,

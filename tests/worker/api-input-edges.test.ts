@@ -76,9 +76,10 @@ describe('task texts that are only whitespace or contain NUL → 400 naming the 
 
 describe('a wrong method on an existing path → 405 with Allow and the standard error body', () => {
   const CASES: { method: string; path: string; allow: string }[] = [
-    { method: 'GET', path: '/v1/evaluations', allow: 'POST' },
-    { method: 'DELETE', path: '/v1/evaluations/ev_x', allow: 'GET, HEAD' },
-    { method: 'PUT', path: '/v1/evaluations/ev_x', allow: 'GET, HEAD' },
+    { method: 'PUT', path: '/v1/evaluations', allow: 'GET, HEAD, POST' },
+    { method: 'DELETE', path: '/v1/evaluations/ev_x/transcript', allow: 'GET, HEAD' },
+    { method: 'PUT', path: '/v1/evaluations/ev_x', allow: 'DELETE, GET, HEAD' },
+    { method: 'GET', path: '/v1/batches/ba_x/cancel', allow: 'POST' },
     { method: 'GET', path: '/v1/evaluations/ev_x/cancel', allow: 'POST' },
     { method: 'POST', path: '/v1/evaluations/ev_x/events', allow: 'GET, HEAD' },
     { method: 'PATCH', path: '/v1/meta-evaluations', allow: 'POST' },

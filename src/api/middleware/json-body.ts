@@ -109,7 +109,7 @@ function withJsonType(headers: Headers): Headers {
   return h;
 }
 
-/** Reads a stream fully, throwing 413 as soon as more than `limit` bytes have arrived. */
+/** Reads a stream fully, throwing 413 `payload_too_large` as soon as more than `limit` bytes have arrived. */
 export async function readLimited(body: ReadableStream<Uint8Array> | null, limit: number): Promise<Uint8Array> {
   if (!body) return new Uint8Array(0);
   const reader = body.getReader();

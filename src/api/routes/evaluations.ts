@@ -1,6 +1,6 @@
 /**
  * @module
- * `/v1/evaluations`: create (202), read, transcript, cancel and live events. Each route is one
+ * `/v1/evaluations`: create (202), list, read, transcript, cancel, live events and delete. Each route is one
  * definition (`createRoute`): its path, inputs and responses validate requests, type the handler and the
  * `hc` client, and document the operation. Handlers stay thin; the work is in ../services/evaluations.ts.
  */
@@ -25,6 +25,8 @@ import {
   viewTranscript,
 } from '../services/evaluations.js';
 import type { AppEnv } from '../types.js';
+import { EvaluationListSchema, ListEvaluationsQuery } from '../listing.js';
+import { deleteEvaluation, listEvaluationsView } from '../services/evaluation-list.js';
 import { forwardEvents } from '../../pipeline/stub.js';
 import { BAD_QUERY, errorResponse, EvaluationIdParams, judgeBodyResponses, jsonResponse, notFound, NoQuery, v1Responses } from './common.js';
 
@@ -192,6 +194,43 @@ const events = createRoute({
   }),
 });
 
+const list = createRoute({
+  method: 'get',
+  path: '/',
+  operationId: 'listEvaluations',
+  tags: ['evaluations'],
+  summary: 'List evaluations',
+  description:
+    'The tenant\'s evaluations, newest first, with the verdict\'s headline: filter by `status`, `preset`, `batch`, a `metadata` entry (`key:value`) ' +
+    'and a creation range (`createdAfter` ≤ created < `createdBefore`); filters combine with AND. Page with `cursor` (the previous page\'s ' +
+    '`nextCursor`, with the same filters): pages are keyset-paged, so evaluations created meanwhile never shift or repeat a page. ' +
+    'Deleted evaluations are not listed.',
+  request: { query: ListEvaluationsQuery },
+  responses: v1Responses({
+    200: jsonResponse(EvaluationListSchema, 'One page of evaluations.'),
+    400: errorResponse(['invalid_request'], 'a query parameter fails its schema (unknown, malformed, out of range), or the cursor is not one this API returned.'),
+  }),
+});
+
+const remove = createRoute({
+  method: 'delete',
+  path: '/{id}',
+  operationId: 'deleteEvaluation',
+  tags: ['evaluations'],
+  summary: 'Delete an evaluation',
+  description:
+    'Data retention: erases the task, metadata, transcript and verdict, in D1 and in the evaluation\'s Durable Object. An evaluation that ' +
+    'has not ended is cancelled first (calls in flight are still recorded and billed). The per-call usage rows billing needs are kept, and a ' +
+    'batch still counts the item. Afterwards the evaluation reads as 404 everywhere (`GET`, transcript, events, cancel) and is not listed; ' +
+    'its batch\'s results show it with `deleted: true`. Idempotent: deleting again answers 204.',
+  request: { params: EvaluationIdParams, query: NoQuery },
+  responses: v1Responses({
+    204: { description: 'Deleted (also when it was deleted before).' },
+    400: BAD_QUERY,
+    404: notFound('evaluation'),
+  }),
+});
+
 /** Routes under `/v1/evaluations`. */
 export const evaluations = new OpenAPIHono<AppEnv>()
   .openapi(create, async (c) => {
@@ -210,6 +249,11 @@ export const evaluations = new OpenAPIHono<AppEnv>()
       }
     }
     return c.json(body, 202);
+  })
+  .openapi(list, async (c) => c.json(await listEvaluationsView(c.env, c.var.tenant, c.req.valid('query')), 200))
+  .openapi(remove, async (c) => {
+    await deleteEvaluation(c.env, c.var.tenant, c.req.valid('param').id);
+    return c.body(null, 204);
   })
   .openapi(get, async (c) => {
     const row = await requireEvaluation(c.env, c.var.tenant, c.req.valid('param').id);

@@ -2,15 +2,15 @@
  * @module
  * `/v1/meta-evaluations`: judge a labelled batch and read its agreement report.
  */
-import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
-import type { z } from 'zod';
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { CREATE_META_EVALUATION_EXAMPLES } from '../examples.js';
 import { byok } from '../middleware/byok.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { CreateMetaEvaluationRequestSchema, MetaEvaluationAcceptedSchema, MetaEvaluationSchema } from '../schemas.js';
 import { createMetaEvaluation, viewMetaEvaluation } from '../services/meta.js';
 import type { AppEnv } from '../types.js';
-import { BAD_QUERY, judgeBodyResponses, jsonResponse, MetaEvaluationIdParams, notFound, NoQuery, v1Responses } from './common.js';
+import { BAD_QUERY, errorResponse, judgeBodyResponses, jsonResponse, MetaEvaluationIdParams, notFound, NoQuery, v1Responses } from './common.js';
+import { IdempotencyHeaderSchema } from './evaluations.js';
 
 const create = createRoute({
   method: 'post',
@@ -20,16 +20,30 @@ const create = createRoute({
   summary: 'Judge a labelled batch',
   description:
     'Measures how well a judge agrees with human labels: 1-500 labelled items of one task kind with unique ids, one evaluation per item, ' +
-    'all with the same judge. Errors about an item name it (`items.3.task`).',
+    'all with the same judge (a labelled batch: it is also listed by `GET /v1/batches`). Errors about an item name it (`items.3.task`).\n\n' +
+    '**Retries:** send an `Idempotency-Key`: the same key and body return the same meta-evaluation (202, `Idempotent-Replayed: true`), ' +
+    'another body is 409 `idempotency_conflict`.',
   middleware: [byok(), jsonBody()] as const,
   request: {
     query: NoQuery,
+    headers: IdempotencyHeaderSchema,
     body: {
       required: true,
       content: { 'application/json': { schema: CreateMetaEvaluationRequestSchema, examples: CREATE_META_EVALUATION_EXAMPLES } },
     },
   },
-  responses: v1Responses(judgeBodyResponses({ 202: jsonResponse(MetaEvaluationAcceptedSchema, 'Accepted: every item is queued.') })),
+  responses: v1Responses(
+    judgeBodyResponses({
+      202: {
+        ...jsonResponse(MetaEvaluationAcceptedSchema, 'Accepted: every item is queued (also the answer to an idempotent replay).'),
+        headers: z.object({
+          Location: z.string().openapi({ description: 'The meta-evaluation\'s URL (relative).' }),
+          'Idempotent-Replayed': z.literal('true').optional().openapi({ description: 'Present when this answers a retry with the same `Idempotency-Key`.' }),
+        }),
+      },
+      409: errorResponse(['idempotency_conflict'], 'the `Idempotency-Key` was used with a different body.'),
+    }),
+  ),
 });
 
 const get = createRoute({
@@ -47,10 +61,12 @@ const get = createRoute({
 /** Routes under `/v1/meta-evaluations`. */
 export const metaEvaluations = new OpenAPIHono<AppEnv>()
   .openapi(create, async (c) => {
-    const { id, itemsTotal } = await createMetaEvaluation(c.env, c.var.tenant, c.req.valid('json'));
+    const key = c.req.valid('header')['Idempotency-Key'] ?? null;
+    const { id, status, itemsTotal, replayed } = await createMetaEvaluation(c.env, c.var.tenant, c.req.valid('json'), key);
     const self = `/v1/meta-evaluations/${id}`;
     c.header('Location', self);
-    const body: z.infer<typeof MetaEvaluationAcceptedSchema> = { id, status: 'running', itemsTotal, links: { self } };
+    if (replayed) c.header('Idempotent-Replayed', 'true');
+    const body: z.infer<typeof MetaEvaluationAcceptedSchema> = { id, status, itemsTotal, links: { self } };
     return c.json(body, 202);
   })
   .openapi(get, async (c) => c.json(await viewMetaEvaluation(c.env, c.var.tenant, c.req.valid('param').id), 200));

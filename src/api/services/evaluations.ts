@@ -34,8 +34,8 @@ import { checkLlmConfig, planTask, resolveJudge } from './judge.js';
 import { checkBudgetPrices, withBudget } from '../../budgets/request.js';
 import { requireSigningSecret, requireWebhookUrl } from '../../webhooks/require.js';
 
-/** New evaluation id: `ev_` + 32 hex chars (a random UUID without dashes). */
-export function newId(prefix: 'ev' | 'me'): string {
+/** New id: the prefix (`ev` evaluation, `me` meta-evaluation, `ba` batch), `_`, 32 hex chars (a random UUID without dashes). */
+export function newId(prefix: 'ev' | 'me' | 'ba'): string {
   return `${prefix}_${crypto.randomUUID().replaceAll('-', '')}`;
 }
 
@@ -120,6 +120,7 @@ export async function createEvaluationJob(
       method: judge.method.method,
       config: JSON.stringify(judge.config),
       task: JSON.stringify(request.task),
+      batchId: null,
     });
     // The object holds the job and its alarm: the queue message would only find it running.
     if (started) return { body: { id, status: 'queued', links: linksOf(id) }, replayed: false };
@@ -167,13 +168,14 @@ export async function awaitEnded(env: Bindings, tenant: string, id: string, time
     return null;
   }
   const read = await readWithResults(env.DB, tenant, id);
-  return read && isTerminal(read.row.status) ? viewEvaluation(env, read.row, read) : null;
+  return read && read.row.deletedAt === null && isTerminal(read.row.status) ? viewEvaluation(env, read.row, read) : null;
 }
 
-/** The evaluation or 404 `not_found`. */
+/** The evaluation or 404 `not_found` (also once the caller deleted it: `DELETE /v1/evaluations/{id}`). */
 export async function requireEvaluation(env: Bindings, tenant: string, id: string): Promise<EvaluationRecord> {
   const row = await getEvaluation(env.DB, tenant, id);
   if (!row) throw new ApiError(404, 'not_found', `no evaluation "${id}"`);
+  if (row.deletedAt !== null) throw new ApiError(404, 'not_found', `evaluation "${id}" was deleted`);
   return row;
 }
 
@@ -226,6 +228,7 @@ export async function viewEvaluation(env: Bindings, row: EvaluationRecord, read?
     usage,
     error: errorOf(row.errorCode, row.errorMessage),
     metaId: row.metaId,
+    batchId: row.batchId,
     createdAt: iso(row.createdAt) ?? '',
     startedAt: iso(row.startedAt),
     finishedAt: iso(row.finishedAt),

@@ -1,78 +1,70 @@
 /**
  * @module
- * Meta-evaluation use cases: judge a labelled batch (one evaluation per item, linked by `meta_id`) and,
- * once every item has ended, compute the agreement report with src/meta/metrics.ts from the stored
- * verdicts and human labels, store it once and serve it from then on.
+ * Meta-evaluation use cases: judge a labelled batch (a batch of kind `meta_evaluation` on the batch
+ * machinery, src/batches: one evaluation per item, `Idempotency-Key` honoured) and, once every item has
+ * ended, compute the agreement report with src/meta/metrics.ts from the stored verdicts and human labels,
+ * store it once and serve it from then on.
  */
+import { submitBatch } from '../../batches/submit.js';
 import type { Bindings } from '../../env.js';
 import type { AgreementReport } from '../../meta/metrics.js';
 import { AgreementReportSchema, reportOfJudged, toMarkdown } from '../../meta/metrics.js';
-import type { NewEvaluation } from '../../store/evaluations.js';
 import type { MetaItemOutcome } from '../../store/meta.js';
-import { getMeta, insertMetaEvaluation, listMetaItems, storeMetaReport } from '../../store/meta.js';
+import { getMeta, listMetaItems, metaStatements, storeMetaReport } from '../../store/meta.js';
 import { ApiError } from '../errors.js';
 import type { CreateMetaEvaluationRequest, MetaEvaluation, MetaProgress } from '../schemas.js';
 import { isTerminal } from '../../pipeline/events.js';
-import { log, messageOf } from '../../pipeline/log.js';
-import { newId } from './evaluations.js';
 import { llmEnvOf } from '../../llm/settings.js';
-import { checkLlmConfig, planTask, resolveJudge } from './judge.js';
+import { checkLlmConfig, resolveJudge } from './judge.js';
 
-/** Messages per `sendBatch` call: the platform's maximum, 100. */
-export const QUEUE_BATCH_MAX = 100;
+/** Outcome of {@link createMetaEvaluation}. */
+export interface MetaCreated {
+  id: string;
+  status: MetaEvaluation['status'];
+  itemsTotal: number;
+  /** True when this answers a retry with the same `Idempotency-Key` and body. */
+  replayed: boolean;
+}
 
 /**
- * Validates the judge against every item (errors name `items.N.task`), stores the batch in one D1
- * transaction, then enqueues every id in `sendBatch` calls of ≤ 100. A failed send is logged, not
- * surfaced: the rows are queued in D1 and the sweeper re-kicks them.
+ * Validates the judge against every item (errors name `items.N.task`), then submits the labelled batch:
+ * the batch, its evaluations, the meta row and the item links in one D1 transaction, every id queued.
+ * @throws ApiError 400, 409 `idempotency_conflict` (the key was used with another body), 503.
  */
 export async function createMetaEvaluation(
   env: Bindings,
   tenant: string,
   request: CreateMetaEvaluationRequest,
-): Promise<{ id: string; itemsTotal: number }> {
+  idempotencyKey: string | null = null,
+): Promise<MetaCreated> {
   const judge = resolveJudge(request.preset, request.config);
-  // Spread: Env has no index signature; the LLM layer reads it as a string map.
   checkLlmConfig(llmEnvOf(env), judge);
-  const id = newId('me');
   const now = Date.now();
-  const evaluations: NewEvaluation[] = request.items.map((item, i) => ({
-    id: newId('ev'),
+  const r = await submitBatch(env, {
     tenant,
-    method: judge.method.method,
+    kind: 'meta_evaluation',
     preset: request.preset ?? null,
-    config: judge.config,
-    task: item.task,
-    metadata: { metaId: id, itemId: item.id },
-    idempotencyKey: null,
-    requestHash: null,
-    metaId: id,
-    callsPlanned: planTask(judge, item.task, `items.${i}.task`),
-    now,
-  }));
-  await insertMetaEvaluation(env.DB, {
-    id,
-    tenant,
-    preset: request.preset ?? null,
-    config: judge.config,
-    evaluations,
-    items: request.items.map((item, i) => ({
-      itemId: item.id,
-      evaluationId: evaluations[i]?.id ?? '',
-      human: item.human,
-      group: item.group ?? null,
-    })),
-    now,
+    judge,
+    items: request.items.map((item) => ({ itemId: item.id, task: item.task, metadata: null })),
+    // As before batches: each evaluation's metadata names its meta-evaluation and item.
+    metadataOf: (id, item) => ({ metaId: id, itemId: item.itemId ?? '' }),
+    webhookUrl: null,
+    idempotencyKey,
+    request,
+    extra: (id, items) =>
+      metaStatements(env.DB, {
+        id,
+        tenant,
+        preset: request.preset ?? null,
+        config: judge.config,
+        // planItems keeps the request's order: items[i] is request.items[i]'s evaluation.
+        items: request.items.map((item, i) => ({ itemId: item.id, evaluationId: items[i]?.evaluationId ?? '', human: item.human, group: item.group ?? null })),
+        now,
+      }),
   });
-  for (let i = 0; i < evaluations.length; i += QUEUE_BATCH_MAX) {
-    const batch = evaluations.slice(i, i + QUEUE_BATCH_MAX).map((e) => ({ body: { id: e.id } }));
-    try {
-      await env.JOBS.sendBatch(batch);
-    } catch (err) {
-      log('warn', 'api.queue_send_failed', { metaId: id, error: messageOf(err) });
-    }
-  }
-  return { id, itemsTotal: evaluations.length };
+  if (!r.replayed) return { id: r.id, status: 'running', itemsTotal: r.itemsTotal, replayed: false };
+  const meta = await getMeta(env.DB, tenant, r.id);
+  return { id: r.id, status: meta?.status ?? 'running', itemsTotal: r.itemsTotal, replayed: true };
 }
 
 function progressOf(items: readonly MetaItemOutcome[]): MetaProgress {

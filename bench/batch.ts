@@ -1,0 +1,150 @@
+/**
+ * Batch bench: one `POST /v1/batches` of N items of a single-call preset (default 1,000 items of
+ * `fastchat-pair` with calibration off: one LLM call each) against the project's mock LLM at latency L, on
+ * the local stack (the deployed bundle on Miniflare, local D1/Queues/DOs; src/cli/local-stack.ts). Prints:
+ * - time to 202: the POST's round trip (validation, the D1 transaction, every id queued);
+ * - time to the last verdict: from the POST to the batch's `completedAt` (set in the transaction of the
+ *   last item's ending; same machine, same clock), and items/s;
+ * - the ideal N × L / C for the batch's provider concurrency C (`BATCH_CONCURRENCY`, set for the run by
+ *   `--c`) and the ratio to it;
+ * - CPU ms per item of the runtime's process group (Node side + workerd) and of the mock (own process).
+ *
+ * ```
+ * npm run bench:batch -- [--items 1000] [--latency 250] [--c 16] [--preset fastchat-pair] [--ndjson] [--runs 1]
+ * ```
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { intOption, runCli } from '../src/cli/args.js';
+import type { CliValues } from '../src/cli/args.js';
+import { REPO_ROOT, startLocalStack } from '../src/cli/local-stack.js';
+import { spawnGroup, stopGroup } from '../src/cli/process-group.js';
+import { groupCpuMs } from './proc-cpu.js';
+
+const CLI = {
+  usage: `usage: npm run bench:batch -- [options]
+
+Time to 202 and to the last verdict of one batch against the mock LLM (BENCHMARKS.md).
+
+  --items N        items in the batch (default 1000)
+  --latency L      mock LLM latency in ms (default 250)
+  --c C            BATCH_CONCURRENCY for the run: items in flight, the C of N × L / C (default 16)
+  --preset P       preset (default fastchat-pair, calibration off: one call per item)
+  --ndjson         send the batch as NDJSON instead of JSON
+  --runs R         batches measured one after the other (default 1)
+  -h, --help       this text`,
+  options: {
+    items: { type: 'string', default: '1000' },
+    latency: { type: 'string', default: '250' },
+    c: { type: 'string', default: '16' },
+    preset: { type: 'string', default: 'fastchat-pair' },
+    ndjson: { type: 'boolean', default: false },
+    runs: { type: 'string', default: '1' },
+  },
+} as const;
+
+/** The mock LLM in its own process group, so its CPU is measured apart from the runtime's. */
+async function startMock(latency: number): Promise<{ baseUrl: string; pgid: number; stop(): Promise<void> }> {
+  const child = spawnGroup(process.execPath, ['--import', 'tsx', 'src/llm/mock/cli.ts', '--port', '0', '--latency', String(latency)], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /LLM_BASE_URL=(\S+)/.exec(out);
+      if (m?.[1]) resolve(m[1]);
+    });
+    child.once('exit', (code) => { reject(new Error(`the mock exited with code ${code ?? 'signal'}`)); });
+  });
+  return { baseUrl, pgid: child.pid ?? 0, stop: () => stopGroup(child) };
+}
+
+function body(preset: string, n: number, run: number, ndjson: boolean): { text: string; type: string } {
+  const header = { preset, ...(preset === 'fastchat-pair' ? { config: { calibration: { enabled: false } } } : {}) };
+  const items = Array.from({ length: n }, (_, i) => ({
+    id: `r${run}-${i}`,
+    task: { kind: 'pairwise', question: `(${run}/${i}) Which answer explains recursion better?`, answerA: `A function that calls itself until a base case (${i}).`, answerB: 'Recursion is recursion.' },
+  }));
+  if (ndjson) return { text: [header, ...items].map((x) => JSON.stringify(x)).join('\n'), type: 'application/x-ndjson' };
+  return { text: JSON.stringify({ ...header, items }), type: 'application/json' };
+}
+
+interface BatchView {
+  completedAt: string | null;
+  counts: { succeeded: number; failed: number; cancelled: number };
+}
+
+/** Submits one batch and waits for its completion, polling every second (the time comes from `completedAt`). */
+async function runBatch(url: string, preset: string, n: number, run: number, ndjson: boolean): Promise<{ acceptMs: number; lastMs: number; view: BatchView }> {
+  const { text, type } = body(preset, n, run, ndjson);
+  const t0 = Date.now();
+  const r = await fetch(`${url}/v1/batches`, { method: 'POST', headers: { 'content-type': type }, body: text });
+  const acceptMs = Date.now() - t0;
+  const accepted = (await r.json()) as { id?: string };
+  if (r.status !== 202 || !accepted.id) throw new Error(`POST /v1/batches: HTTP ${r.status} ${JSON.stringify(accepted)}`);
+  for (;;) {
+    let view: BatchView;
+    try {
+      view = (await (await fetch(`${url}/v1/batches/${accepted.id}`, { signal: AbortSignal.timeout(15_000) })).json()) as BatchView;
+    } catch (e) {
+      // A slow answer must not stop the bench; say so (it is part of what is measured).
+      process.stderr.write(`GET /v1/batches/${accepted.id} at +${((Date.now() - t0) / 1000).toFixed(1)} s: ${e instanceof Error ? e.message : String(e)}\n`);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      continue;
+    }
+    if (view.completedAt !== null) return { acceptMs, lastMs: Date.parse(view.completedAt) - t0, view };
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
+async function main(values: CliValues<typeof CLI.options>): Promise<number> {
+  const n = intOption(values.items, 'items', 1, 10_000) ?? 1000;
+  const latency = intOption(values.latency, 'latency', 0) ?? 250;
+  const c = intOption(values.c, 'c', 1) ?? 16;
+  const runs = intOption(values.runs, 'runs', 1, 20) ?? 1;
+  const mock = await startMock(latency);
+  const stack = await startLocalStack({
+    port: 0,
+    persistTo: join(mkdtempSync(join(tmpdir(), 'tribunal-bench-batch-')), 'state'),
+    llmBaseUrl: mock.baseUrl,
+    llmApiKey: 'bench',
+    llmModel: 'mock-judge',
+    vars: { BATCH_CONCURRENCY: String(c) },
+    logFile: join(tmpdir(), 'tribunal-bench-batch.log'),
+  });
+  try {
+    // Warm-up: the isolate, D1, the queue and the Durable Object namespace are ready before anything is measured.
+    await runBatch(stack.url, values.preset, 20, -1, values.ndjson);
+    const rows: string[] = [];
+    for (let run = 0; run < runs; run++) {
+      const cpu = { runtime: groupCpuMs(stack.runtimePid), mock: groupCpuMs(mock.pgid) };
+      const r = await runBatch(stack.url, values.preset, n, run, values.ndjson);
+      const runtimeCpu = (groupCpuMs(stack.runtimePid) - cpu.runtime) / n;
+      const mockCpu = (groupCpuMs(mock.pgid) - cpu.mock) / n;
+      const ideal = (n * latency) / c;
+      const { succeeded, failed, cancelled } = r.view.counts;
+      rows.push(
+        `| ${run + 1} | ${n} | ${(r.acceptMs / 1000).toFixed(2)} | ${(r.lastMs / 1000).toFixed(2)} | ${(n / (r.lastMs / 1000)).toFixed(1)} | ` +
+          `${(ideal / 1000).toFixed(2)} | ${(r.lastMs / ideal).toFixed(2)} | ${runtimeCpu.toFixed(2)} | ${mockCpu.toFixed(2)} | ${succeeded}/${failed}/${cancelled} |`,
+      );
+    }
+    console.log(
+      [
+        `${values.ndjson ? 'NDJSON' : 'JSON'} batch of ${n} × ${values.preset}${values.preset === 'fastchat-pair' ? ' (calibration off: 1 call per item)' : ''}, mock LLM latency ${latency} ms, local stack (Miniflare)`,
+        '',
+        `| run | items | time to 202 (s) | time to last verdict (s) | items/s | ideal N·L/C, C = ${c} (s) | ratio | runtime CPU ms / item | mock CPU ms / item | succeeded/failed/cancelled |`,
+        '|---|---|---|---|---|---|---|---|---|---|',
+        ...rows,
+      ].join('\n'),
+    );
+    return 0;
+  } finally {
+    await stack.stop();
+    await mock.stop();
+  }
+}
+
+await runCli(CLI, main);

@@ -1,0 +1,95 @@
+/**
+ * @module
+ * `GET /v1/evaluations`: the strict query (filters, page size, cursor) and the answer's schemas. Filters
+ * combine with AND; a page is newest first, keyset-paged on (created, id), so inserts never shift it.
+ */
+import { z } from '@hono/zod-openapi';
+import { EvaluationErrorSchema, EvaluationLinksSchema, EvaluationStatusSchema, MetadataSchema } from './schemas.js';
+
+/** Most evaluations per page: 100 (default 20). */
+export const MAX_LIST_PAGE = 100;
+
+const iso = z.iso.datetime({ offset: true });
+
+/** `key:value`: the key up to the first `:`, the value after it. */
+const METADATA_FILTER = /^([^:]{1,64}):([\s\S]{0,1024})$/;
+
+/** Query of `GET /v1/evaluations`. Unknown parameters are a 400 naming them. */
+export const ListEvaluationsQuery = z
+  .object({
+    status: EvaluationStatusSchema.optional().openapi({ param: { description: 'Only evaluations in this status.' } }),
+    preset: z.string().min(1).max(64).optional().openapi({ param: { description: 'Only evaluations of this preset.' } }),
+    batch: z.string().min(1).max(200).optional().openapi({ param: { description: 'Only the items of this batch (`ba_…`) or meta-evaluation (`me_…`).' } }),
+    metadata: z
+      .string()
+      .regex(METADATA_FILTER, 'expected key:value')
+      .optional()
+      .openapi({
+        param: {
+          description:
+            'Only evaluations whose metadata has this entry, as `key:value` (split at the first `:`). Compared as text: a string value as it is, ' +
+            'a number in JSON form (`n:3`, `score:0.5`), a boolean as `true` / `false`.',
+        },
+        example: 'run:nightly-42',
+      }),
+    createdAfter: iso.optional().openapi({ param: { description: 'Only evaluations created at or after this time (ISO 8601).' }, example: '2026-01-01T00:00:00Z' }),
+    createdBefore: iso.optional().openapi({ param: { description: 'Only evaluations created before this time (ISO 8601).' } }),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_LIST_PAGE)
+      .default(20)
+      .openapi({ param: { description: `Evaluations per page, 1-${MAX_LIST_PAGE} (default 20).` } }),
+    cursor: z
+      .string()
+      .min(1)
+      .max(512)
+      .optional()
+      .openapi({ param: { description: 'The `nextCursor` of the previous page (opaque; pass the same filters). Absent: the first page.' } }),
+  })
+  .strict();
+/** A parsed listing query. */
+export type ListEvaluationsQuery = z.infer<typeof ListEvaluationsQuery>;
+
+/** A `metadata` filter split into key and value. */
+export function metadataFilter(raw: string): { key: string; value: string } {
+  const m = METADATA_FILTER.exec(raw);
+  return { key: m?.[1] ?? raw, value: m?.[2] ?? '' };
+}
+
+/** An evaluation in a list: no usage or transcript, the verdict's headline only. */
+export const EvaluationListItemSchema = z
+  .object({
+    id: z.string(),
+    status: EvaluationStatusSchema,
+    method: z.string(),
+    preset: z.string().nullable(),
+    taskKind: z.enum(['pairwise', 'pointwise']),
+    metadata: MetadataSchema.nullable(),
+    batchId: z.string().nullable(),
+    metaId: z.string().nullable(),
+    /** The verdict's headline once `succeeded` (the whole verdict: `GET /v1/evaluations/{id}`). */
+    verdict: z
+      .object({ winner: z.enum(['A', 'B', 'tie']).nullable(), score: z.number().nullable(), confidence: z.number() })
+      .strict()
+      .nullable(),
+    error: EvaluationErrorSchema.nullable(),
+    createdAt: z.string(),
+    startedAt: z.string().nullable(),
+    finishedAt: z.string().nullable(),
+    links: EvaluationLinksSchema,
+  })
+  .strict()
+  .meta({ id: 'EvaluationListItem' });
+/** An evaluation in a list. */
+export type EvaluationListItem = z.infer<typeof EvaluationListItemSchema>;
+
+/** Answer to `GET /v1/evaluations`. */
+export const EvaluationListSchema = z
+  .object({
+    data: z.array(EvaluationListItemSchema),
+    nextCursor: z.string().nullable().describe('Pass as `cursor` (with the same filters) for the next page; null on the last one.'),
+  })
+  .strict()
+  .meta({ id: 'EvaluationList' });

@@ -1,0 +1,97 @@
+/**
+ * @module
+ * Reads the body of `POST /v1/batches`: JSON (`application/json`, the request object) or NDJSON
+ * (`application/x-ndjson`: line 1 is the header, i.e. the request without `items`; every further
+ * non-empty line is one item, so line n holds `items[n-2]`). Either becomes the same JSON request object
+ * for the route's zod validator, so both forms are validated alike and errors name `items.3.task…`.
+ *
+ * The limit is `MAX_BATCH_BODY_BYTES` (default {@link DEFAULT_MAX_BATCH_BODY_BYTES}), not the evaluation
+ * routes' `MAX_BODY_BYTES`. Malformed JSON is 400 `invalid_json` (NDJSON: naming the line), a body over the
+ * limit 413, another Content-Type 415; keys `__proto__`, `constructor`, `prototype` are refused anywhere.
+ */
+import { createMiddleware } from 'hono/factory';
+import { ApiError, invalidRequest } from '../api/errors.js';
+import { forbiddenKeyPaths, maxBodyBytes, readLimited } from '../api/middleware/json-body.js';
+import type { AppEnv } from '../api/types.js';
+
+/** Default of `MAX_BATCH_BODY_BYTES`: 16 MiB. */
+export const DEFAULT_MAX_BATCH_BODY_BYTES = 16 * 1024 * 1024;
+
+/** Media type of the NDJSON form. */
+export const NDJSON_TYPE = 'application/x-ndjson';
+
+const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
+
+/** Parses one JSON text, or throws 400 `invalid_json` saying `where`. */
+function parseJson(text: string, where: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new ApiError(400, 'invalid_json', `${where} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/**
+ * The request object of an NDJSON body: the header (line 1) with `items` from the following lines. Blank
+ * lines (a trailing newline, `\r\n` endings) are skipped.
+ * @throws ApiError 400 `invalid_json` naming the line, or `invalid_request` for a header that is not an
+ *   object or carries `items` itself.
+ */
+export function parseNdjson(text: string): Record<string, unknown> {
+  let header: Record<string, unknown> | null = null;
+  const items: unknown[] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = (lines[i] ?? '').trim();
+    if (line === '') continue;
+    if (header !== null) {
+      items.push(parseJson(line, `line ${i + 1} (items.${items.length})`));
+      continue;
+    }
+    const value = parseJson(line, `line ${i + 1} (the header)`);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw invalidRequest([{ path: '(root)', message: `line ${i + 1}: the header must be a JSON object (the request without items)` }], 'request body');
+    }
+    if ('items' in value) {
+      throw invalidRequest([{ path: 'items', message: `line ${i + 1}: in NDJSON the items follow the header, one per line` }], 'request body');
+    }
+    header = value as Record<string, unknown>;
+  }
+  if (header === null) throw new ApiError(400, 'invalid_json', 'request body is empty; send the header line, then one item per line');
+  return { ...header, items };
+}
+
+/** Reads, parses and checks the body (see the module note), then hands the request object on as JSON. */
+export const batchBody = () =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    const limit = maxBodyBytes(c.env.MAX_BATCH_BODY_BYTES || String(DEFAULT_MAX_BATCH_BODY_BYTES));
+    const declared = c.req.header('Content-Length');
+    if (declared !== undefined && Number(declared) > limit) throw new ApiError(413, 'payload_too_large', `request body is larger than ${limit} bytes`);
+    const bytes = await readLimited(c.req.raw.body, limit);
+    if (bytes.length === 0) throw new ApiError(400, 'invalid_json', 'request body is empty; send a JSON object or NDJSON');
+    const type = (c.req.header('Content-Type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+    const ndjson = type === NDJSON_TYPE;
+    if (!ndjson && !JSON_TYPE.test(type)) {
+      throw new ApiError(415, 'unsupported_media_type', `Content-Type must be application/json or ${NDJSON_TYPE}, got "${type || '(none)'}"`);
+    }
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+    } catch {
+      throw new ApiError(400, 'invalid_json', 'request body is not valid UTF-8');
+    }
+    const request = ndjson ? parseNdjson(text) : parseJson(text, 'request body');
+    const forbidden = forbiddenKeyPaths(request);
+    if (forbidden.length > 0) {
+      throw invalidRequest(
+        forbidden.map((path) => ({ path, message: `key "${path.split('.').at(-1) ?? path}" is not allowed` })),
+        'request body',
+      );
+    }
+    const headers = new Headers(c.req.raw.headers);
+    headers.set('Content-Type', 'application/json');
+    headers.delete('Content-Length');
+    // The stream is consumed: hand the request object to the validator (the same bytes for JSON).
+    c.req.raw = new Request(c.req.raw, { body: ndjson ? JSON.stringify(request) : bytes, headers });
+    return next();
+  });

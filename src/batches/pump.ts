@@ -1,0 +1,206 @@
+/**
+ * @module
+ * The batch window: at most `concurrency` items of a batch are in flight (handed to the pipeline and not
+ * ended). Why: items started all at once would send every LLM call of the batch to the provider at once
+ * (10,000 calls into its rate limits, then into retries), and on the local runtime 1,000 Durable Objects
+ * awake at once stall workerd; with a window, a batch runs at the provider concurrency C it was given
+ * (`BATCH_CONCURRENCY`), i.e. ideally N × L / C for N single-call items of latency L.
+ *
+ * {@link pump} tops the window up: it claims the positions that fit ([`sent`, `ended + concurrency`),
+ * atomically in D1, see `claimWindow`) and hands their ids over. It is idempotent and safe from
+ * anywhere, and it is called:
+ * - by the API once the batch is stored: the first window, to the jobs queue in `sendBatch` calls of at
+ *   most {@link QUEUE_BATCH_MAX} (ids only);
+ * - by the evaluation's Durable Object once an item's final write has landed: the next item, whose
+ *   object it starts directly (no queue hop per item). The window is computed from the batch's
+ *   counters, so one pump makes up for any pump that was lost;
+ * - by the sweeper for open batches untouched for {@link TOP_UP_AFTER_SECONDS} (a crash between an
+ *   ending and its pump must not stall the last items of a batch).
+ * An id claimed whose send then failed stays `queued` in D1 and the sweeper's ordinary re-kick starts it;
+ * positions not claimed yet are never re-kicked (`findStalled` skips them).
+ *
+ * A cancel (src/batches/service.ts) stops the pump and is fanned out through the batches queue a page
+ * at a time ({@link cancelPage}), so a batch of 10,000 never needs 10,000 calls in one invocation. A
+ * batch with a budget is claimed by ./budget.ts; once its budget is used up, the same fan-out ends its
+ * items never launched as `failed` (`budget_exceeded`).
+ */
+import { z } from 'zod';
+import type { Bindings } from '../env.js';
+import { log, messageOf } from '../pipeline/log.js';
+import { evaluationStub } from '../pipeline/stub.js';
+import { afterEnding } from '../store/on-end.js';
+import { BATCH_CANCELLED_ERROR, markEnded } from '../store/results.js';
+import type { PumpTarget } from './store.js';
+import { claimWindow, getBatchFanout, openItems, stalledBatches } from './store.js';
+import { BATCH_BUDGET_ERROR, claimBudgeted } from './budget.js';
+
+/** Messages per `sendBatch` call: the platform's maximum, 100. */
+export const QUEUE_BATCH_MAX = 100;
+
+/** `sendBatch` calls in flight at once while a window is handed over: 10. */
+export const SEND_CONCURRENCY = 10;
+
+/** Default of `BATCH_CONCURRENCY`, the items of one batch in flight at once: 16. */
+export const DEFAULT_BATCH_CONCURRENCY = 16;
+
+/** Items cancelled per batches-queue message: 100. */
+export const CANCEL_PAGE = 100;
+
+/** Durable Object cancels in flight at once while a page is cancelled: 20. */
+const CANCEL_CONCURRENCY = 20;
+
+/** Seconds without progress after which the sweeper tops an open batch's window up: 30. */
+export const TOP_UP_AFTER_SECONDS = 30;
+
+/** Reads `BATCH_CONCURRENCY` (1-1000; default {@link DEFAULT_BATCH_CONCURRENCY}). */
+export function batchConcurrency(raw: string | undefined): number {
+  const n = Number(raw);
+  return raw !== undefined && raw.trim() !== '' && Number.isInteger(n) && n >= 1 && n <= 1000 ? n : DEFAULT_BATCH_CONCURRENCY;
+}
+
+/** Runs `work` over `items` with at most `concurrency` in flight; resolves when all settled. */
+async function eachLimited<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+      for (let i = next++; i < items.length; i = next++) await work(items[i] as T);
+    }),
+  );
+}
+
+/**
+ * Sends `{ id }` for every id to the jobs queue, {@link QUEUE_BATCH_MAX} per call, {@link SEND_CONCURRENCY}
+ * calls at once. A failed call is logged: the rows are durable and the sweeper re-kicks queued rows.
+ * @returns true when every call succeeded.
+ */
+export async function sendIds(env: Bindings, ids: readonly string[], batchId: string): Promise<boolean> {
+  const chunks: string[][] = [];
+  for (let i = 0; i < ids.length; i += QUEUE_BATCH_MAX) chunks.push(ids.slice(i, i + QUEUE_BATCH_MAX));
+  let ok = true;
+  await eachLimited(chunks, SEND_CONCURRENCY, async (chunk) => {
+    try {
+      await env.JOBS.sendBatch(chunk.map((id) => ({ body: { id } })));
+    } catch (err) {
+      ok = false;
+      log('warn', 'batch.queue_send_failed', { batchId, ids: chunk.length, error: messageOf(err) });
+    }
+  });
+  return ok;
+}
+
+/**
+ * Starts each item's Durable Object directly (no queue hop: the next item of a window starts as soon as
+ * one ends); an item whose object could not be reached goes to the jobs queue instead.
+ */
+async function startIds(env: Bindings, ids: readonly string[], batchId: string): Promise<void> {
+  const failed: string[] = [];
+  await eachLimited(ids, SEND_CONCURRENCY, async (id) => {
+    try {
+      await evaluationStub(env, id).start(id);
+    } catch (err) {
+      failed.push(id);
+      log('warn', 'batch.start_failed', { batchId, evaluationId: id, error: messageOf(err) });
+    }
+  });
+  if (failed.length > 0) await sendIds(env, failed, batchId);
+}
+
+/**
+ * Tops the batch's window up (see the module note).
+ * @param how `queue`: hand the ids to the jobs queue (the API: quick, durable); `start`: start their
+ *   objects directly (an ending item's object: saves the queue hop on every following item).
+ * @returns how many items this call handed over (0 when the window was full or the batch is done).
+ */
+export async function pump(env: Bindings, target: PumpTarget, how: 'queue' | 'start' = 'queue'): Promise<number> {
+  const claim = await claimWindow(env.DB, target);
+  const { batchId, ids } = claim.budgeted === null ? claim : await claimBudgetedOrExhaust(env, claim.budgeted);
+  if (batchId === null || ids.length === 0) return 0;
+  if (how === 'start') await startIds(env, ids, batchId);
+  else await sendIds(env, ids, batchId);
+  return ids.length;
+}
+
+/** The claim of a batch with a budget (./budget.ts); a used-up budget starts ending the items never launched. */
+async function claimBudgetedOrExhaust(env: Bindings, batchId: string): Promise<{ batchId: string; ids: string[] }> {
+  const c = await claimBudgeted(env.DB, batchId);
+  if (c.exhausted) {
+    log('info', 'batch.budget_exhausted', { batchId });
+    await startCancelFanout(env, batchId);
+  }
+  return { batchId, ids: c.ids };
+}
+
+/** The Durable Object's call once an evaluation's final write has landed: never throws (it runs after the response). */
+export async function pumpAfterEnding(env: Bindings, evaluationId: string): Promise<void> {
+  try {
+    await pump(env, { evaluationId }, 'start');
+  } catch (err) {
+    // The next ending's pump, or the sweeper's top-up, makes up for it.
+    log('warn', 'batch.pump_failed', { evaluationId, error: messageOf(err) });
+  }
+}
+
+/**
+ * The sweeper's part, for open batches untouched for {@link TOP_UP_AFTER_SECONDS}: tops the window up, or
+ * queues a cancel's fan-out again (its pages are idempotent) when a cancel has not finished.
+ */
+export async function topUpStalledBatches(env: Bindings, now: number, limit = 20): Promise<string[]> {
+  const stalled = await stalledBatches(env.DB, now - TOP_UP_AFTER_SECONDS * 1000, limit);
+  for (const { id: batchId, cancelling } of stalled) {
+    if (cancelling) {
+      log('warn', 'batch.cancel_resumed', { batchId });
+      await startCancelFanout(env, batchId);
+      continue;
+    }
+    const sent = await pump(env, { batchId });
+    if (sent > 0) log('warn', 'batch.topped_up', { batchId, sent });
+  }
+  return stalled.map((b) => b.id);
+}
+
+/** Body of a batches-queue message: cancel the items of `batchId` after position `afterSeq`. */
+export const BatchMessageSchema = z.object({ op: z.literal('cancel'), batchId: z.string().min(1).max(200), afterSeq: z.number().int().min(-1) }).strict();
+/** A parsed batches-queue message. */
+export type BatchMessage = z.infer<typeof BatchMessageSchema>;
+
+/** Starts the fan-out of a batch's cancel (the first page; each page queues the next). */
+export async function startCancelFanout(env: Bindings, batchId: string): Promise<void> {
+  await env.BATCHES.send({ op: 'cancel', batchId, afterSeq: -1 } satisfies BatchMessage);
+}
+
+/**
+ * One page of a batch's cancel: every item after `afterSeq` that has not ended (up to {@link CANCEL_PAGE}).
+ * An item never handed over (position ≥ `sent`, read after the cancel stopped the pump) has no object and
+ * none will start it: it is ended in D1 directly (with every end effect). Any other is cancelled through
+ * its Durable Object: no new LLM calls, calls in flight stored and billed; one that has not started gets
+ * the object's `ended` marker, so its queue message starts nothing. Then the next page is queued.
+ * Idempotent: a cancel of an ended item changes nothing.
+ * @throws when an item could not be cancelled (the queue retries the page).
+ */
+export async function cancelPage(env: Bindings, message: BatchMessage): Promise<{ cancelled: number; next: boolean }> {
+  const fanout = await getBatchFanout(env.DB, message.batchId);
+  if (fanout === null) return { cancelled: 0, next: false };
+  const { sent } = fanout;
+  const page = await openItems(env.DB, message.batchId, message.afterSeq, CANCEL_PAGE);
+  const failures: string[] = [];
+  await eachLimited(page, CANCEL_CONCURRENCY, async ({ id, seq, status }) => {
+    try {
+      if (status === 'queued' && seq >= sent) {
+        const ended = fanout.budget
+          ? await markEnded(env.DB, id, 'failed', BATCH_BUDGET_ERROR, Date.now())
+          : await markEnded(env.DB, id, 'cancelled', BATCH_CANCELLED_ERROR, Date.now());
+        // Its webhook deliveries (and the batch's completion event, if this ending completed it) go out now.
+        if (ended) await afterEnding(env, id);
+      }
+      else await evaluationStub(env, id).cancel(id, BATCH_CANCELLED_ERROR.message);
+    } catch (err) {
+      failures.push(id);
+      log('warn', 'batch.cancel_item_failed', { batchId: message.batchId, evaluationId: id, error: messageOf(err) });
+    }
+  });
+  if (failures.length > 0) throw new Error(`${failures.length} item(s) of batch ${message.batchId} could not be cancelled`);
+  const last = page[page.length - 1];
+  const next = page.length === CANCEL_PAGE && last !== undefined;
+  if (next) await env.BATCHES.send({ op: 'cancel', batchId: message.batchId, afterSeq: last.seq } satisfies BatchMessage);
+  return { cancelled: page.length, next };
+}

@@ -1,0 +1,188 @@
+/**
+ * @module
+ * Batch use cases behind the thin route handlers (src/api/routes/batches.ts): create, read (counts from
+ * the batch row's counters, verdict statistics and usage by aggregate SQL), results as NDJSON pages in
+ * request order, list, and cancel.
+ */
+import { encodeCursor, decodeCursor } from '../api/cursor.js';
+import { ApiError, invalidRequest } from '../api/errors.js';
+import { checkLlmConfig, resolveJudge } from '../api/services/judge.js';
+import { VerdictSummarySchema } from '../api/schemas.js';
+import type { Bindings } from '../env.js';
+import { llmEnvOf } from '../llm/settings.js';
+import { log } from '../pipeline/log.js';
+import type { EvaluationStatus } from '../pipeline/status.js';
+import { z } from 'zod';
+import { startCancelFanout } from './pump.js';
+import type { Batch, BatchAccepted, BatchCounts, BatchKind, BatchResultLine, BatchSummary, CreateBatchRequest } from './schemas.js';
+import type { ItemOutcomeRow, ListPosition } from './read.js';
+import { listBatches, resultsPage, usageAggregates, verdictAggregates } from './read.js';
+import type { BatchRecord } from './store.js';
+import { getBatch, requestCancel } from './store.js';
+import { submitBatch } from './submit.js';
+import { checkBatchBudget } from './budget.js';
+import { requireSigningSecret, requireWebhookUrl } from '../webhooks/require.js';
+
+/** Relative links of a batch. */
+export function batchLinks(id: string): BatchAccepted['links'] {
+  const self = `/v1/batches/${id}`;
+  return { self, results: `${self}/results`, cancel: `${self}/cancel` };
+}
+
+/**
+ * Validates the judge and every item, stores the batch, queues its items (see ./submit.ts).
+ * @throws ApiError 400 (judge or an item, named `items.N…`), 409 `idempotency_conflict`, 503 `llm_not_configured`.
+ */
+export async function createBatch(
+  env: Bindings,
+  tenant: string,
+  request: CreateBatchRequest,
+  idempotencyKey: string | null,
+): Promise<{ body: BatchAccepted; replayed: boolean }> {
+  const judge = resolveJudge(request.preset, request.config);
+  checkLlmConfig(llmEnvOf(env), judge);
+  const webhookUrl = request.webhook ? requireWebhookUrl(env, request.webhook.url, 'webhook.url') : null;
+  if (webhookUrl !== null) await requireSigningSecret(env, tenant, 'webhook.url');
+  if (request.budget) await checkBatchBudget(env, request, judge);
+  const r = await submitBatch(env, {
+    tenant,
+    kind: 'batch',
+    preset: request.preset ?? null,
+    judge,
+    items: request.items.map((i) => ({ itemId: i.id ?? null, task: i.task, metadata: i.metadata ?? null })),
+    webhookUrl,
+    budget: request.budget ?? null,
+    idempotencyKey,
+    request,
+  });
+  return { body: { id: r.id, kind: 'batch', status: r.status, itemsTotal: r.itemsTotal, links: batchLinks(r.id) }, replayed: r.replayed };
+}
+
+/** The batch or 404 `not_found`. */
+export async function requireBatch(env: Bindings, tenant: string, id: string): Promise<BatchRecord> {
+  const b = await getBatch(env.DB, tenant, id);
+  if (!b) throw new ApiError(404, 'not_found', `no batch "${id}"`);
+  return b;
+}
+
+function iso(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}
+
+/** Items by status, from the batch row's counters (each ending counted once, in its own transaction). */
+export function countsOf(b: BatchRecord): BatchCounts {
+  const ended = b.succeeded + b.failed + b.cancelled;
+  return { total: b.itemsTotal, pending: Math.max(0, b.itemsTotal - ended), ended, succeeded: b.succeeded, failed: b.failed, cancelled: b.cancelled };
+}
+
+/** A batch as lists show it. */
+export function summaryOf(b: BatchRecord): BatchSummary {
+  return {
+    id: b.id,
+    kind: b.kind,
+    status: b.status,
+    method: b.method,
+    preset: b.preset,
+    counts: countsOf(b),
+    createdAt: iso(b.createdAt) ?? '',
+    completedAt: iso(b.completedAt),
+    cancelRequestedAt: iso(b.cancelRequestedAt),
+    links: batchLinks(b.id),
+  };
+}
+
+const rate = (n: number, of: number): number | null => (of > 0 ? n / of : null);
+
+/** `GET /v1/batches/{id}`: the summary plus verdict statistics and usage over every item. */
+export async function viewBatch(env: Bindings, b: BatchRecord): Promise<Batch> {
+  const [v, usage] = await Promise.all([verdictAggregates(env.DB, b.id), usageAggregates(env.DB, b.id)]);
+  const decided = v.winsA + v.winsB + v.ties;
+  return {
+    ...summaryOf(b),
+    webhook: b.webhookUrl ? { url: b.webhookUrl } : null,
+    budget: b.budget,
+    budgetExhaustedAt: iso(b.budgetExhaustedAt),
+    verdicts: {
+      verdicts: v.verdicts,
+      winsA: v.winsA,
+      winsB: v.winsB,
+      ties: v.ties,
+      winRateA: rate(v.winsA, decided),
+      winRateB: rate(v.winsB, decided),
+      tieRate: rate(v.ties, decided),
+      meanScore: v.meanScore,
+    },
+    usage,
+  };
+}
+
+const ResultsCursorSchema = z.object({ b: z.string(), s: z.number().int().min(-1) }).strict();
+const ListCursorSchema = z.object({ t: z.number().int(), i: z.string() }).strict();
+
+/** One results line from an item's row; a deleted item shows neither metadata, verdict nor error. */
+function lineOf(r: ItemOutcomeRow): BatchResultLine {
+  const deleted = r.deleted_at !== null;
+  let verdict: BatchResultLine['verdict'] = null;
+  if (r.verdict !== null && !deleted) {
+    const { transcript: _t, ...rest } = JSON.parse(r.verdict) as Record<string, unknown>;
+    const parsed = VerdictSummarySchema.safeParse(rest);
+    if (parsed.success) verdict = parsed.data;
+    else log('error', 'api.stored_verdict_invalid', { evaluationId: r.id });
+  }
+  return {
+    index: r.batch_seq,
+    itemId: r.item_id,
+    evaluationId: r.id,
+    status: r.status as EvaluationStatus,
+    deleted,
+    metadata: r.metadata !== null && !deleted ? (JSON.parse(r.metadata) as BatchResultLine['metadata']) : null,
+    verdict,
+    error: r.error_code !== null && !deleted ? { code: r.error_code, message: r.error_message ?? '' } : null,
+  };
+}
+
+/**
+ * One page of results in request order: NDJSON text (one {@link BatchResultLine} per line) and the cursor
+ * of the next page (null on the last). Keyset on the item's position, so pages never overlap or skip.
+ * @throws ApiError 400 naming `cursor` for a cursor of another batch or none this API made.
+ */
+export async function resultsOf(env: Bindings, b: BatchRecord, cursor: string | undefined, limit: number): Promise<{ ndjson: string; next: string | null }> {
+  const position = cursor === undefined ? { b: b.id, s: -1 } : decodeCursor(cursor, ResultsCursorSchema);
+  if (position.b !== b.id) throw invalidRequest([{ path: 'cursor', message: 'belongs to another batch' }], 'query');
+  const afterSeq = position.s;
+  const rows = await resultsPage(env.DB, b.id, afterSeq, limit);
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  const next = rows.length > limit && last ? encodeCursor({ b: b.id, s: last.batch_seq }) : null;
+  return { ndjson: page.map((r) => `${JSON.stringify(lineOf(r))}\n`).join(''), next };
+}
+
+/** `GET /v1/batches`: the tenant's batches, newest first. */
+export async function listBatchesView(
+  env: Bindings,
+  tenant: string,
+  q: { cursor?: string | undefined; limit: number; kind?: BatchKind | undefined },
+): Promise<{ data: BatchSummary[]; nextCursor: string | null }> {
+  const after: ListPosition | null = q.cursor === undefined ? null : decodeCursor(q.cursor, ListCursorSchema);
+  const rows = await listBatches(env.DB, tenant, { kind: q.kind, after, limit: q.limit });
+  const page = rows.slice(0, q.limit);
+  const last = page[page.length - 1];
+  return { data: page.map(summaryOf), nextCursor: rows.length > q.limit && last ? encodeCursor({ t: last.createdAt, i: last.id }) : null };
+}
+
+/**
+ * Cancels a batch: marks it `cancelling` at once (from then on an item that has not started never starts:
+ * its object reads the mark when it loads the job), then cancels every item that has not ended through
+ * the batches queue, a page at a time. The batch becomes `cancelled` when its last item ends. Idempotent:
+ * a repeated cancel queues the (harmless) fan-out again.
+ * @throws ApiError 409 `already_ended` when every item had ended before.
+ */
+export async function cancelBatch(env: Bindings, b: BatchRecord): Promise<Batch> {
+  const status = await requestCancel(env.DB, b.tenant, b.id, Date.now());
+  if (status === null) throw new ApiError(404, 'not_found', `no batch "${b.id}"`);
+  if (status === 'completed' || status === 'cancelled') {
+    throw new ApiError(409, 'already_ended', `batch "${b.id}" has already ended (${status})`);
+  }
+  await startCancelFanout(env, b.id);
+  return viewBatch(env, (await getBatch(env.DB, b.tenant, b.id)) ?? b);
+}

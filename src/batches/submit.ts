@@ -1,0 +1,128 @@
+/**
+ * @module
+ * Submitting a batch, shared by `POST /v1/batches` and `POST /v1/meta-evaluations` (a labelled batch):
+ * every item is checked against the judge before anything is stored (a bad item is a 400 naming
+ * `items.N…`, nothing created), the batch and its items are written in ONE D1 transaction, then every
+ * the first window of items goes to the jobs queue (./pump.ts) before the 202; the rest follow as items end.
+ *
+ * Why one transaction, rather than accepting first and writing the items from a queue consumer: a batch
+ * then exists whole or not at all (an `Idempotency-Key` replay can never meet half a batch), and its first
+ * items start as soon as it is accepted. The cost stays small: rows go as `json_each` chunks (1,000 small
+ * items = one statement, see ./store.ts), and only the window's ids are sent. A lost hand-over is made up
+ * by the next pump (a retry of the request, an ending, the sweeper's top-up).
+ *
+ * Idempotency: with a key, the canonical request's sha-256 is stored on the batch row; the same key with
+ * the same body returns the same batch (`replayed`), with another body 409 `idempotency_conflict`.
+ */
+import type { ResolvedJudge } from '../api/services/judge.js';
+import { planTask } from '../api/services/judge.js';
+import { newId } from '../api/services/evaluations.js';
+import { ApiError } from '../api/errors.js';
+import type { Budget } from '../budgets/schema.js';
+import type { Task } from '../engine/task.js';
+import type { Bindings } from '../env.js';
+import { requestHash } from '../store/evaluations.js';
+import { batchConcurrency, pump } from './pump.js';
+import type { BatchKind } from './schemas.js';
+import type { BatchRecord, NewBatchItem } from './store.js';
+import { findBatchByKey, insertBatch } from './store.js';
+import { INSERT_JSON_CHUNK_BYTES as ITEM_CHUNK_BYTES } from '../store/evaluations.js';
+
+/** An item to submit. */
+export interface SubmitItem {
+  itemId: string | null;
+  task: Task;
+  metadata: Record<string, string | number | boolean> | null;
+}
+
+/** What {@link submitBatch} needs. */
+export interface BatchSubmission {
+  tenant: string;
+  kind: BatchKind;
+  preset: string | null;
+  judge: ResolvedJudge;
+  items: readonly SubmitItem[];
+  webhookUrl: string | null;
+  /** The batch's budget (checked by the caller, see ./budget.ts), or null/absent. */
+  budget?: Budget | null;
+  /** The caller's `Idempotency-Key`, or null. */
+  idempotencyKey: string | null;
+  /** The validated request, hashed for the key check. */
+  request: unknown;
+  /** Metadata of each item's evaluation given the new batch's id, instead of the item's own. */
+  metadataOf?: (batchId: string, item: NewBatchItem) => Record<string, string | number | boolean>;
+  /** Statements of the caller for the same transaction (guard each with `BATCH_INSERTED`), given the new batch. */
+  extra?: (batchId: string, items: readonly NewBatchItem[]) => D1PreparedStatement[];
+}
+
+/** Outcome of {@link submitBatch}: the batch, and whether it answers an earlier request with the same key. */
+export interface Submitted {
+  id: string;
+  status: BatchRecord['status'];
+  itemsTotal: number;
+  replayed: boolean;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Plans every item with the judge (the task kind and config checked per item) and checks its stored size.
+ * @throws ApiError 400 naming `items.N.task` (an engine code, or `invalid_request` for an item too large to store).
+ */
+export function planItems(judge: ResolvedJudge, items: readonly SubmitItem[]): NewBatchItem[] {
+  return items.map((item, i) => {
+    const callsPlanned = planTask(judge, item.task, `items.${i}.task`);
+    const size = encoder.encode(JSON.stringify(item.task)).byteLength + encoder.encode(JSON.stringify(item.metadata)).byteLength;
+    if (size > ITEM_CHUNK_BYTES) {
+      throw new ApiError(400, 'invalid_request', `items.${i}.task: ${size} bytes of UTF-8 is more than one stored item may hold (${ITEM_CHUNK_BYTES})`, [
+        { path: `items.${i}.task`, message: `more than ${ITEM_CHUNK_BYTES} bytes of UTF-8` },
+      ]);
+    }
+    return { evaluationId: newId('ev'), seq: i, itemId: item.itemId, task: item.task, metadata: item.metadata, callsPlanned };
+  });
+}
+
+/** Validates, stores and enqueues a batch (see the module note). */
+export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Submitted> {
+  const id = newId(s.kind === 'batch' ? 'ba' : 'me');
+  const items = planItems(s.judge, s.items);
+  if (s.metadataOf) for (const item of items) item.metadata = s.metadataOf(id, item);
+  const hash = s.idempotencyKey === null ? null : await requestHash({ kind: s.kind, request: s.request });
+  const now = Date.now();
+  const created = await insertBatch(
+    env.DB,
+    {
+      id,
+      tenant: s.tenant,
+      kind: s.kind,
+      method: s.judge.method.method,
+      preset: s.preset,
+      config: s.judge.config,
+      webhookUrl: s.webhookUrl,
+      budget: s.budget ?? null,
+      idempotencyKey: s.idempotencyKey,
+      requestHash: hash,
+      concurrency: batchConcurrency(env.BATCH_CONCURRENCY),
+      items,
+      now,
+    },
+    s.extra?.(id, items) ?? [],
+  );
+  if (!created) return replay(env, s, hash);
+  await pump(env, { batchId: id });
+  return { id, status: 'running', itemsTotal: items.length, replayed: false };
+}
+
+/** The batch that holds the request's key: the same batch for the same body, else 409. */
+async function replay(env: Bindings, s: BatchSubmission, hash: string | null): Promise<Submitted> {
+  const key = s.idempotencyKey;
+  const existing = key === null ? null : await findBatchByKey(env.DB, s.tenant, s.kind, key);
+  // Unreachable unless the batch row was deleted between the two statements.
+  if (!existing) throw new Error(`batch insert changed no row, and no batch holds key "${key ?? ''}"`);
+  if (existing.requestHash !== hash) {
+    throw new ApiError(409, 'idempotency_conflict', `Idempotency-Key "${key ?? ''}" was already used with a different request body (batch ${existing.id})`);
+  }
+  // The first request may have stopped before its window reached the queue.
+  await pump(env, { batchId: existing.id });
+  return { id: existing.id, status: existing.status, itemsTotal: existing.itemsTotal, replayed: true };
+}

@@ -1,0 +1,172 @@
+/**
+ * Batch progress is counted in each ending's own D1 transaction (an END_EFFECTS entry), exactly once per
+ * item whatever the end path (final write, cancel, dead letter), however often it repeats and whoever
+ * races; the ending that completes the batch marks it, and emits its completion event, exactly once.
+ */
+import { describe, expect, it } from 'vitest';
+import type { CompletionEmitter } from '../../src/batches/progress.js';
+import { batchProgressEffectWith } from '../../src/batches/progress.js';
+import type { NewBatchItem } from '../../src/batches/store.js';
+import { insertBatch } from '../../src/batches/store.js';
+import type { VerdictSummary } from '../../src/pipeline/events.js';
+import type { TerminalStatus } from '../../src/pipeline/status.js';
+import { sqlMayBecome } from '../../src/pipeline/status.js';
+import { markEnded, writeFinal } from '../../src/store/results.js';
+import { insertJob, newTestId, testEnv } from './helpers.js';
+import { pairItem } from './batches-support.js';
+
+const db = testEnv.DB;
+
+/** A stored batch of `n` queued items (no queue, no objects: the tests end the rows themselves). */
+async function storedBatch(n: number, kind: 'batch' | 'meta_evaluation' = 'batch'): Promise<{ id: string; items: string[] }> {
+  const id = newTestId('ba_progress');
+  const items: NewBatchItem[] = Array.from({ length: n }, (_, i) => ({ evaluationId: `${id}_ev${i}`, seq: i, itemId: null, task: pairItem(i), metadata: null, callsPlanned: 1 }));
+  const created = await insertBatch(db, {
+    id,
+    tenant: 'test',
+    kind,
+    method: 'single',
+    preset: 'fastchat-pair',
+    config: { method: 'single' },
+    webhookUrl: null,
+    idempotencyKey: null,
+    requestHash: null,
+    concurrency: 16,
+    items,
+    now: Date.now(),
+  });
+  expect(created).toBe(true);
+  return { id, items: items.map((i) => i.evaluationId) };
+}
+
+interface Row {
+  status: string;
+  succeeded: number;
+  failed: number;
+  cancelled: number;
+  completed_at: number | null;
+}
+
+const batchRow = async (id: string) =>
+  (await db.prepare('SELECT status, succeeded, failed, cancelled, completed_at FROM batches WHERE id = ?').bind(id).first<Row>())!;
+
+const VERDICT: VerdictSummary = {
+  method: 'single',
+  taskKind: 'pairwise',
+  winner: 'A',
+  votes: [],
+  confidence: 1,
+  positionFlip: null,
+  unparsed: [],
+  calls: 1,
+  usage: { promptTokens: 10, completionTokens: 2, cachedPromptTokens: 0, estimated: false, costUsd: 0 },
+  details: {},
+};
+
+/** The object's final write of a succeeded item with one call. */
+async function succeed(id: string, now = Date.now()): Promise<boolean> {
+  const { changed } = await writeFinal(db, {
+    id,
+    tenant: 'test',
+    status: 'succeeded',
+    verdict: VERDICT,
+    calls: [
+      {
+        callId: 'judge',
+        agent: 'judge',
+        label: 'Judge',
+        stage: 'judge',
+        model: 'mock-judge',
+        content: '[[A]]',
+        usage: VERDICT.usage,
+        parseError: null,
+        attempts: 1,
+        latencyMs: 1,
+        at: now,
+      },
+    ],
+    callsDone: 1,
+    engineVersion: '1/single@1',
+    now,
+  });
+  return changed;
+}
+
+describe('batch progress (END_EFFECTS)', () => {
+  it('each item counts once per terminal status, however often its ending repeats', async () => {
+    const b = await storedBatch(3);
+    const [a, s, c] = b.items as [string, string, string];
+    expect(await markEnded(db, a, 'failed', { code: 'x', message: 'y' }, Date.now())).toBe(true);
+    expect(await markEnded(db, a, 'failed', { code: 'x', message: 'y' }, Date.now())).toBe(false);
+    expect(await markEnded(db, a, 'cancelled', null, Date.now())).toBe(false);
+    expect(await succeed(s)).toBe(true);
+    expect(await succeed(s)).toBe(false);
+    expect(await batchRow(b.id)).toMatchObject({ status: 'running', succeeded: 1, failed: 1, cancelled: 0, completed_at: null });
+
+    expect(await markEnded(db, c, 'cancelled', null, 1_000)).toBe(true);
+    const done = await batchRow(b.id);
+    expect(done).toEqual({ status: 'completed', succeeded: 1, failed: 1, cancelled: 1, completed_at: 1_000 });
+    // Repeats after completion change nothing, the completion time included.
+    await succeed(s, 2_000);
+    await markEnded(db, c, 'cancelled', null, 3_000);
+    expect(await batchRow(b.id)).toEqual(done);
+  });
+
+  it('a cancel racing the final write: whichever lands first counts, the other adds nothing', async () => {
+    for (let round = 0; round < 5; round++) {
+      const b = await storedBatch(1);
+      const id = b.items[0]!;
+      await Promise.all([succeed(id), markEnded(db, id, 'cancelled', null, Date.now()), succeed(id), markEnded(db, id, 'failed', null, Date.now())]);
+      const row = await batchRow(b.id);
+      const ended = await db.prepare('SELECT status FROM evaluations WHERE id = ?').bind(id).first<{ status: TerminalStatus }>();
+      expect(row.succeeded + row.failed + row.cancelled).toBe(1);
+      expect(row[ended!.status]).toBe(1);
+      expect(row.status).toBe('completed');
+    }
+  });
+
+  it('a batch with a cancel asked completes as cancelled', async () => {
+    const b = await storedBatch(2);
+    await db.prepare('UPDATE batches SET status = ?, cancel_requested_at = 1 WHERE id = ?').bind('cancelling', b.id).run();
+    await succeed(b.items[0]!);
+    await markEnded(db, b.items[1]!, 'cancelled', null, Date.now());
+    expect(await batchRow(b.id)).toMatchObject({ status: 'cancelled', succeeded: 1, cancelled: 1 });
+  });
+
+  it('the completion event is emitted once, in the transaction of the last ending, with the batch row at hand', async () => {
+    await db.prepare('CREATE TABLE IF NOT EXISTS test_completion_events (batch_id TEXT, kind TEXT, succeeded INTEGER, at INTEGER)').run();
+    const emit: CompletionEmitter = (d, c) => [
+      d.prepare(`INSERT INTO test_completion_events (batch_id, kind, succeeded, at) SELECT b.id, b.kind, b.succeeded, ? ${c.rows}`).bind(c.now, ...c.binds),
+    ];
+    const effect = batchProgressEffectWith(emit);
+    /** An ending as the pipeline runs it: the effects, then the guarded status update, in one batch. */
+    const end = (id: string, status: TerminalStatus, now: number) =>
+      db.batch([
+        ...effect(db, { id, status, error: null, now }),
+        db.prepare(`UPDATE evaluations SET status = ?, finished_at = ? WHERE id = ? AND ${sqlMayBecome(status)}`).bind(status, now, id),
+      ]);
+    for (const kind of ['batch', 'meta_evaluation'] as const) {
+      const b = await storedBatch(3, kind);
+      await end(b.items[0]!, 'succeeded', 1);
+      await end(b.items[1]!, 'failed', 2);
+      await end(b.items[1]!, 'failed', 3);
+      const none = await db.prepare('SELECT count(*) AS n FROM test_completion_events WHERE batch_id = ?').bind(b.id).first<{ n: number }>();
+      expect(none?.n).toBe(0);
+      // The last item's two endings race; one completes the batch.
+      await Promise.all([end(b.items[2]!, 'succeeded', 4), end(b.items[2]!, 'cancelled', 5), end(b.items[0]!, 'succeeded', 6)]);
+      const events = await db.prepare('SELECT batch_id, kind, succeeded, at FROM test_completion_events WHERE batch_id = ?').bind(b.id).all();
+      expect(events.results).toHaveLength(1);
+      expect(events.results[0]).toMatchObject({ batch_id: b.id, kind });
+      const row = await batchRow(b.id);
+      expect(row.completed_at).toBe((events.results[0] as { at: number }).at);
+    }
+  });
+
+  it('evaluations outside a batch end as before: no batch row is touched', async () => {
+    const b = await storedBatch(1);
+    const before = await batchRow(b.id);
+    const { id } = await insertJob({ preset: 'fastchat-pair', task: pairItem(0) });
+    expect(await markEnded(db, id, 'cancelled', null, Date.now())).toBe(true);
+    expect(await batchRow(b.id)).toEqual(before);
+  });
+});

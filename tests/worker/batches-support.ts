@@ -1,0 +1,72 @@
+/**
+ * Helpers of the batch suites (tests/worker/batches-*.test.ts): a single-call judge with its own mock
+ * seed, pairwise items, submitting a batch (JSON or NDJSON), reading it, and waiting for its counts.
+ */
+import { expect } from 'vitest';
+import type { Batch, BatchResultLine } from '../../src/batches/schemas.js';
+import type { PairwiseTask } from '../../src/engine/task.js';
+import { mockModel } from '../../src/llm/mock/model-name.js';
+import type { MockModelOptions } from '../../src/llm/mock/model-name.js';
+import { api, postJson } from './api-fetch.js';
+import { pollUntil, testEnv } from './helpers.js';
+
+/** fastchat-pair with calibration off: one LLM call per item; `mock` shapes the mock's answers. */
+export function singleCallJudge(seed: string, mock: MockModelOptions = {}) {
+  return { preset: 'fastchat-pair', config: { calibration: { enabled: false }, defaults: { model: mockModel({ seed, ...mock }) } } };
+}
+
+/** A pairwise task made distinct by `i`. */
+export function pairItem(i: number): PairwiseTask {
+  return { kind: 'pairwise', question: `(${i}) Which answer explains recursion better?`, answerA: `A function that calls itself until a base case (${i}).`, answerB: 'Recursion is recursion.' };
+}
+
+/** `n` items with ids `i0`, `i1`, … and metadata `{ n: i }`. */
+export function items(n: number): { id: string; task: PairwiseTask; metadata: { n: number } }[] {
+  return Array.from({ length: n }, (_, i) => ({ id: `i${i}`, task: pairItem(i), metadata: { n: i } }));
+}
+
+/** POSTs a batch as JSON; returns the response. */
+export function postBatch(body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return postJson('/v1/batches', body, headers);
+}
+
+/** POSTs a batch as NDJSON: the header line, then one item per line. */
+export function postNdjson(header: Record<string, unknown>, lines: unknown[], headers: Record<string, string> = {}): Promise<Response> {
+  const body = [JSON.stringify(header), ...lines.map((l) => JSON.stringify(l))].join('\n') + '\n';
+  return api('/v1/batches', { method: 'POST', headers: { 'Content-Type': 'application/x-ndjson', ...headers }, body });
+}
+
+/** POSTs a batch and returns its id (expects 202). */
+export async function createBatchId(body: unknown, headers: Record<string, string> = {}): Promise<string> {
+  const r = await postBatch(body, headers);
+  const json = await r.json<{ id: string }>();
+  expect(r.status, JSON.stringify(json)).toBe(202);
+  return json.id;
+}
+
+/** `GET /v1/batches/{id}`. */
+export async function getBatch(id: string): Promise<Batch> {
+  const r = await api(`/v1/batches/${id}`);
+  expect(r.status).toBe(200);
+  return r.json<Batch>();
+}
+
+/** Waits (polling the API every 25 ms) until the batch satisfies `predicate`, e.g. has completed. */
+export function waitForBatch(id: string, predicate: (b: Batch) => boolean = (b) => b.completedAt !== null, timeoutMs = 25_000): Promise<Batch> {
+  return pollUntil(() => getBatch(id), predicate, timeoutMs, 25);
+}
+
+/** One page of results: the parsed lines and the next cursor. */
+export async function resultsPage(id: string, query = ''): Promise<{ lines: BatchResultLine[]; next: string | null; link: string | null; type: string | null }> {
+  const r = await api(`/v1/batches/${id}/results${query}`);
+  expect(r.status, await r.clone().text()).toBe(200);
+  const text = await r.text();
+  const lines = text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as BatchResultLine);
+  return { lines, next: r.headers.get('X-Next-Cursor'), link: r.headers.get('Link'), type: r.headers.get('Content-Type') };
+}
+
+/** Count of rows in a table, optionally with a WHERE clause. */
+export async function countWhere(table: 'batches' | 'evaluations' | 'meta_evaluations', where = '1', ...binds: (string | number)[]): Promise<number> {
+  const row = await testEnv.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`).bind(...binds).first<{ n: number }>();
+  return row?.n ?? 0;
+}
