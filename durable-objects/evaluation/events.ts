@@ -88,7 +88,7 @@ export function callFinishedEvent(evaluationId: string, r: StoredResultView): Ca
       label: r.label,
       stage: r.stage,
       ok: r.result.ok,
-      ...(r.result.ok ? { content: r.result.content, model: r.result.model } : { error: r.result.error }),
+      ...(r.result.ok ? { content: r.result.content, ...(r.result.choices ? { choices: r.result.choices } : {}), model: r.result.model } : { error: r.result.error }),
       startedAt: r.startedAt,
       finishedAt: r.finishedAt,
       latencyMs: r.latencyMs ?? r.finishedAt - r.startedAt,

@@ -11,7 +11,7 @@ import { isTerminal } from '../../src/pipeline/status.js';
 import { afterEnding } from '../../src/store/on-end.js';
 import { readStatus, recordProgress, writeFinal } from '../../src/store/results.js';
 import type { Loaded, Runtime } from './runtime.js';
-import { parseErrorsOf, verdictOf } from './runtime.js';
+import { choiceIdsOf, parseErrorsOf, verdictOf } from './runtime.js';
 import { parseStoredError, storedError } from './storage.js';
 
 /** Delay before the first retry of a failed final D1 write, ms; doubles per consecutive failure. */
@@ -64,7 +64,7 @@ export class FinalWriter {
         status,
         ...(verdict ? { verdict } : {}),
         ...(error ? { error } : {}),
-        calls: this.rt.store.storedCalls(parseErrorsOf(l)),
+        calls: this.rt.store.storedCalls(parseErrorsOf(l), choiceIdsOf(l)),
         callsDone: l.callsDone,
         engineVersion: l.meta.engine_version,
         now: Date.now(),

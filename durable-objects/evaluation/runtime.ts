@@ -82,6 +82,14 @@ export function parseErrorsOf(l: Loaded): Map<string, string> {
   return out;
 }
 
+/** The call ids each request with `n` answered after its own, by request id (empty without an engine). */
+export function choiceIdsOf(l: Loaded): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  if (!l.engine) return out;
+  for (const t of transcriptOf(l.engine.state)) if (t.request !== undefined) out.set(t.request, [...(out.get(t.request) ?? []), t.callId]);
+  return out;
+}
+
 /** In-memory state of one instance plus its platform handles. */
 export class Runtime {
   /** Cache of storage; null until loaded or when the object never started an evaluation. */

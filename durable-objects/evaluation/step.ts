@@ -10,7 +10,7 @@ import type { Admission } from '../../src/engine/pool.js';
 import { runCallPool } from '../../src/engine/pool.js';
 import { applyResult, outcome, readyCalls } from '../../src/engine/protocol.js';
 import { createLlm } from '../../src/llm/client.js';
-import { llmEnvOf, LlmSettingsError, settingsFromEnv } from '../../src/llm/settings.js';
+import { llmEnvOf, LlmSettingsError, settingsFromEnv, supportsNOf } from '../../src/llm/settings.js';
 import { log, messageOf } from '../../src/pipeline/log.js';
 import { isTerminal } from '../../src/pipeline/status.js';
 import { callFinishedEvent, callStartedEvent } from './events.js';
@@ -35,6 +35,11 @@ export function stepBudgetMs(raw: string | undefined): number {
 /** The alarm's work for one instance. */
 export class Stepper {
   private llm: LlmFunction | null = null;
+  /**
+   * Whether a call's provider takes OpenAI's `n`, from the same settings as {@link llm}: the engine groups
+   * samples into one request only there, so a provider without `n` gets every sample in the same wave.
+   */
+  private supportsN: (call: { provider?: string | undefined }) => boolean = () => false;
   /** The budget check (src/budgets/gate.ts), made on the first step of an evaluation with a budget. */
   private admission: ReturnType<typeof budgetAdmission> | null = null;
 
@@ -135,7 +140,7 @@ export class Stepper {
       ready: () => {
         const engine = l.engine;
         if (!engine || isTerminal(l.meta.status) || outcome(engine.method, engine.state) !== null) return [];
-        return readyCalls(engine.method, engine.state);
+        return readyCalls(engine.method, engine.state, { supportsN: this.supportsN });
       },
       skip: (id) => this.rt.inFlight.has(id),
       more: () => Date.now() - began < budget,
@@ -223,7 +228,9 @@ export class Stepper {
   private llmFn(l: Loaded): LlmFunction | null {
     if (this.llm) return this.llm;
     try {
-      this.llm = createLlm(settingsFromEnv(llmEnvOf(this.rt.env)));
+      const settings = settingsFromEnv(llmEnvOf(this.rt.env));
+      this.llm = createLlm(settings);
+      this.supportsN = supportsNOf(settings);
       return this.llm;
     } catch (e) {
       if (!(e instanceof LlmSettingsError)) throw e;

@@ -248,8 +248,10 @@ export class EvaluationStore {
   /**
    * Every successful stored call in recording order, as the final write stores it (transcript + usage).
    * @param parseErrors why a reply did not parse, by call id, from the engine state when there is one.
+   * @param choiceIds the call ids a request with `n` answered after its own, by request id, from the engine
+   *   state; without it a further choice is filed as `<request id>~<choice>`.
    */
-  storedCalls(parseErrors: ReadonlyMap<string, string>): StoredCall[] {
+  storedCalls(parseErrors: ReadonlyMap<string, string>, choiceIds: ReadonlyMap<string, readonly string[]> = new Map()): StoredCall[] {
     const out: StoredCall[] = [];
     for (const r of this.sql.exec<ResultRow>('SELECT * FROM results WHERE ok = 1 ORDER BY seq')) {
       const res = JSON.parse(r.result) as LlmCallResult;
@@ -266,6 +268,14 @@ export class EvaluationStore {
         attempts: r.attempts,
         latencyMs: r.latency_ms,
         at: r.finished_at,
+        ...(res.choices && res.choices.length > 1
+          ? {
+              choices: res.choices.slice(1).map((content, i) => {
+                const callId = choiceIds.get(res.id)?.[i] ?? `${res.id}~${i + 1}`;
+                return { callId, content, parseError: parseErrors.get(callId) ?? null };
+              }),
+            }
+          : {}),
       });
     }
     return out;

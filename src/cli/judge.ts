@@ -24,7 +24,7 @@ import { formatIssues, getMethod, PRESETS, resolveMethodConfig } from '../engine
 import { runEvaluation } from '../engine/runner.js';
 import { TaskSchema } from '../engine/task.js';
 import { createLlmWithMock } from '../llm/mock/in-process.js';
-import { settingsFromEnv } from '../llm/settings.js';
+import { settingsFromEnv, supportsNOf } from '../llm/settings.js';
 import type { CliOptions, CliSpec, CliValues } from './args.js';
 import { isMain, jsonObjectOption, runCli, UsageError } from './args.js';
 
@@ -140,7 +140,7 @@ async function main(values: CliValues<typeof JUDGE_CLI.options>): Promise<number
     const llm = createLlmWithMock(settings);
     // A `budget` in --config is checked before every call, as the service does.
     const budget = budgetOf(config) ? { admit: budgetAdmission(await loadCallMeter(settings)) } : {};
-    done = (await runEvaluation(method, state, llm, { onCall: (r) => process.stderr.write(`→ ${r.id} (${r.label}, ${r.stage})\n`), ...budget })).outcome;
+    done = (await runEvaluation(method, state, llm, { onCall: (r) => process.stderr.write(`→ ${r.id} (${r.label}, ${r.stage})\n`), supportsN: supportsNOf(settings), ...budget })).outcome;
   }
   if (done.status === 'succeeded' && !values.transcript) {
     const { transcript: _omitted, ...verdict } = done.verdict;

@@ -77,6 +77,12 @@ export interface LlmCallRequest {
   maxTokens: number;
   /** How the reply is parsed; `json` parsers ask the LLM layer for structured output. */
   parser: ParserSpec;
+  /**
+   * Choices wanted from this one request (OpenAI's `n`), 2 or more; absent = 1. The LLM layer sends `n` only
+   * to a provider declared to support it (`supportsN`) and returns what came back in `choices`, which may be
+   * fewer (a provider that ignores `n`): the protocol core asks for the missing samples as separate calls.
+   */
+  n?: number;
 }
 
 /** One failed HTTP attempt of an LLM call, as the LLM layer saw it. */
@@ -121,6 +127,11 @@ export type LlmCallResult =
       id: string;
       ok: true;
       content: string;
+      /**
+       * Every choice's text in the provider's order (`choices[0]` is `content`), only for a request with `n`;
+       * at most `n`, at least 1 (empty choices are left out). `usage` is the whole request's.
+       */
+      choices?: string[];
       /** Model that actually answered (as the provider reported it). */
       model: string;
       usage: Usage;

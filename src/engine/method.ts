@@ -13,7 +13,15 @@ import type { Task } from './task.js';
 import type { MethodVerdict } from './verdict.js';
 
 /** A call a method wants; the core turns it into an {@link LlmCallRequest} (adding repair turns). */
-export type CallSpec = LlmCallRequest;
+export type CallSpec = LlmCallRequest & {
+  /**
+   * Names the prompt this call is one independent sample of. Calls of one step with the same `sampleOf`
+   * whose requests are identical but for their ids are asked for in one request with `n` where the
+   * driver says their provider takes it (`readyCalls`' `supportsN`; else each is its own call, see
+   * `samples.ts`); the request never carries this field. Absent: the call stands alone.
+   */
+  sampleOf?: string;
+};
 
 /** A final reply handed to a method: parsed, or unparsed after all repairs. */
 export type FinalReply =

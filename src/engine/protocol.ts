@@ -18,41 +18,35 @@
  * transcript, usage and idempotency) and hands it to `applyRaw`, leaving parsing, re-asks and calibration
  * to the inner protocols.
  *
+ * Calls a method marks as samples of one prompt (`sampleOf`) go out as one request with `n` (./samples.ts)
+ * where the driver says the provider takes `n` (`readyCalls`' `supportsN`), else as separate calls in one
+ * wave. A request's further choices are recorded as the other samples' first replies (`request` in the
+ * transcript names the request, whose own entry carries its usage), and {@link usageOf} counts it as one call.
+ *
  * Budgets (src/budgets/): a driver that refuses a call records it as a failed result with code
  * `budget_exceeded` (no LLM call is made). Applying it hands the refusal to the method's optional
  * `truncate`, which concludes with what it has (the verdict then carries `budgetTruncated: true` and what
  * was cut), or fails the evaluation like any other failed call. Stored refusals replay like results.
  */
 import { BUDGET_EXCEEDED } from '../budgets/schema.js';
-import type { LlmCallRequest, LlmCallResult, LlmError, Usage } from './call.js';
-import { addUsage, ZERO_USAGE } from './call.js';
+import type { LlmCallRequest, LlmCallResult, LlmError } from './call.js';
+import { ZERO_USAGE } from './call.js';
 import { combineOrders, unswap } from './calibration.js';
+import type { Attempt, LedgerEntry } from './ledger.js';
+import { splitCallId, transcriptOf, unparsedOf, usageOf } from './ledger.js';
 import type { AnyMethod, Calibration, CallSpec, RawApplied, Repair } from './method.js';
 import { parseReply, repairInstruction } from './parsers/parse.js';
+import type { PendingCall, PlannedRequest } from './samples.js';
+import { groupTag, planRequests } from './samples.js';
 import type { Task } from './task.js';
 import { swapAnswers } from './task.js';
-import type { MethodVerdict, TranscriptEntry, Unparsed, Verdict } from './verdict.js';
+import type { MethodVerdict, Verdict } from './verdict.js';
+
+// Readers of the ledger, exported here as ever (drivers and methods import them from the core).
+export { splitCallId, transcriptOf, usageOf };
 
 /** Version of {@link EngineState}; bumped on any incompatible change. */
 export const ENGINE_STATE_VERSION = 1;
-
-/** One reply received for a call (the first answer or a repair). */
-interface Attempt {
-  content: string;
-  model: string;
-  usage: Usage;
-  parseError?: string;
-}
-
-/** Everything recorded for one call id (its first attempt and its repairs). */
-interface LedgerEntry {
-  agent: string;
-  label: string;
-  stage: string;
-  attempts: Attempt[];
-  /** True once the method has been handed the final (parsed or unparsed) reply. */
-  final: boolean;
-}
 
 /** Order key: `main` without calibration, `ab` / `ba` with it. */
 type OrderKey = 'main' | 'ab' | 'ba';
@@ -99,14 +93,6 @@ function taskFor(task: Task, key: OrderKey): Task {
   return key === 'ba' && task.kind === 'pairwise' ? swapAnswers(task) : task;
 }
 
-/** Splits `ab/turn1/agent0#2` into base id `ab/turn1/agent0` and attempt 2 (a call id without `#n` is attempt 0). */
-export function splitCallId(id: string): { base: string; attempt: number } {
-  const hash = id.lastIndexOf('#');
-  if (hash < 0) return { base: id, attempt: 0 };
-  const n = Number(id.slice(hash + 1));
-  // `#0` only appears in the log (first attempts travel without a suffix); both forms mean attempt 0.
-  return Number.isInteger(n) && n >= 0 ? { base: id.slice(0, hash), attempt: n } : { base: id, attempt: 0 };
-}
 
 /**
  * Creates the initial state. `config` must already be resolved by the method's schema
@@ -134,8 +120,8 @@ export function createEvaluation(method: AnyMethod, config: EngineState['config'
 }
 
 /** The method's pending calls per order, with full (prefixed) ids. */
-function pendingSpecs(method: AnyMethod, state: EngineState): { order: number; spec: CallSpec; fullId: string }[] {
-  const out: { order: number; spec: CallSpec; fullId: string }[] = [];
+function pendingSpecs(method: AnyMethod, state: EngineState): PendingCall[] {
+  const out: PendingCall[] = [];
   state.orders.forEach((o, order) => {
     const r = method.step(state.config, taskFor(state.task, o.key), o.m);
     if (r.kind !== 'calls') return;
@@ -154,7 +140,7 @@ function orderKeyOf(base: string): OrderKey {
 }
 
 /** The pending (not yet final) call with this base id, stepping only the order its prefix names. */
-function pendingSpec(method: AnyMethod, state: EngineState, base: string): { order: number; spec: CallSpec; fullId: string } | undefined {
+function pendingSpec(method: AnyMethod, state: EngineState, base: string): PendingCall | undefined {
   if (state.ledger[base]?.final) return undefined;
   const key = orderKeyOf(base);
   // Without calibration the only order is `main`, whose ids carry no prefix whatever they start with.
@@ -168,11 +154,57 @@ function pendingSpec(method: AnyMethod, state: EngineState, base: string): { ord
   return spec ? { order, spec, fullId: base } : undefined;
 }
 
-/** LLM calls that can run now. Empty when the evaluation is finished or failed. */
-export function readyCalls(method: AnyMethod, state: EngineState): LlmCallRequest[] {
+/** Options of {@link readyCalls}. */
+export interface ReadyOptions {
+  /**
+   * Whether the provider a call goes to is declared to honour OpenAI's `n` (the driver's LLM settings:
+   * `LLM_SUPPORTS_N`, `supportsN` per provider). Only such calls' sampling groups are asked in one request
+   * with `n` (`samples.ts`); every other sample is a call of its own, all in the same wave. Default: none
+   * does, so nothing is grouped. A nesting method (the cascade) passes none: it records one reply per request.
+   */
+  supportsN?: (call: CallSpec) => boolean;
+}
+
+/** The sampling group tag of a pending call, or undefined when it stands alone. */
+function tagOf(state: EngineState, p: PendingCall): string | undefined {
+  const key = state.orders[p.order]?.key;
+  return p.spec.sampleOf === undefined || key === undefined ? undefined : groupTag(prefixOf(key), p.spec.sampleOf);
+}
+
+/**
+ * The requests for the pending calls: sampling groups merged where `supportsN` says their provider takes
+ * `n`. {@link applyResult} plans with every group mergeable (`() => true`), so the choices a stored result
+ * carries fill the same members whatever the capability says now: a result without `choices` fills one.
+ */
+function plannedRequests(method: AnyMethod, state: EngineState, supportsN: (call: CallSpec) => boolean): PlannedRequest[] {
+  const pending = pendingSpecs(method, state);
+  const asked = new Set(Object.values(state.ledger).flatMap((e) => (e.sampleOf !== undefined ? [e.sampleOf] : [])));
+  return planRequests(pending, (p) => (supportsN(p.spec) ? tagOf(state, p) : undefined), asked, (id) => state.ledger[id] === undefined);
+}
+
+/** Every sampling group mergeable: the plan a result's choices are matched against. */
+const ANY_PROVIDER = (): boolean => true;
+
+/** No provider takes `n`: the default of {@link ReadyOptions.supportsN}. */
+const NO_PROVIDER = (): boolean => false;
+
+/**
+ * The call ids a result for this ready request fills with its choices, in choice order (its own id
+ * first); `[id]` when it is no sampling group's lead. Drivers and tests use it to label each choice.
+ */
+export function samplesOf(method: AnyMethod, state: EngineState, requestId: string): string[] {
+  const planned = method.applyRaw ? undefined : plannedRequests(method, state, ANY_PROVIDER).find((r) => r.lead.fullId === requestId);
+  return planned && planned.members.length > 1 ? planned.members.map((m) => m.fullId) : [requestId];
+}
+
+/**
+ * LLM calls that can run now. Empty when the evaluation is finished or failed. Samples of one prompt go as
+ * one request with `n` only where `options.supportsN` says the provider takes it; else each is its own call.
+ */
+export function readyCalls(method: AnyMethod, state: EngineState, options: ReadyOptions = {}): LlmCallRequest[] {
   if (state.failure) return [];
   if (method.applyRaw) return nestedCalls(method, state);
-  return pendingSpecs(method, state).map(({ spec, fullId }) => {
+  return plannedRequests(method, state, options.supportsN ?? NO_PROVIDER).map(({ lead: { spec, fullId }, members }) => {
     const attempts = state.ledger[fullId]?.attempts ?? [];
     const messages = [...spec.messages];
     // `resend` (ChatEval's agents) asks again with the identical prompt; `instruct` names the expected format.
@@ -182,7 +214,8 @@ export function readyCalls(method: AnyMethod, state: EngineState): LlmCallReques
         messages.push({ role: 'user', content: repairInstruction(spec.parser, a.parseError ?? 'unknown format') });
       }
     }
-    return { ...spec, id: attempts.length === 0 ? fullId : `${fullId}#${attempts.length}`, messages };
+    const { sampleOf: _sampleOf, ...request } = spec;
+    return { ...request, id: attempts.length === 0 ? fullId : `${fullId}#${attempts.length}`, messages, ...(members.length > 1 ? { n: members.length } : {}) };
   });
 }
 
@@ -200,19 +233,30 @@ export function applyResult(method: AnyMethod, state: EngineState, result: LlmCa
   if ((prior?.attempts.length ?? 0) !== attempt) return state;
   if (!result.ok) return (result.error.code === BUDGET_EXCEEDED && truncated(method, state, pending, result.id, result.error.message)) || { ...state, failure: { callId: result.id, ...result.error } };
 
-  const { spec, order } = pending;
-  const parsed = parseReply(spec.parser, result.content);
-  const attempts: Attempt[] = [
-    ...(prior?.attempts ?? []),
-    {
-      content: result.content,
-      model: result.model,
-      usage: result.usage,
-      ...(parsed.ok ? {} : { parseError: parsed.reason }),
-    },
-  ];
+  const choices = result.choices ?? [result.content];
+  // A request with `n` stood for the group's fresh members: its further choices are their first replies.
+  const members = attempt === 0 && choices.length > 1 ? (plannedRequests(method, state, ANY_PROVIDER).find((r) => r.lead.fullId === base)?.members ?? [pending]) : [pending];
+  let next = recordReply(method, state, pending, { content: choices[0] ?? result.content, model: result.model, usage: result.usage });
+  for (const [j, member] of members.entries()) {
+    const content = choices[j];
+    if (j === 0 || content === undefined) continue;
+    // The member is still pending and fresh unless the method concluded on the replies before it.
+    const now = next.ledger[member.fullId] ? undefined : pendingSpec(method, next, member.fullId);
+    if (now) next = recordReply(method, next, now, { content, model: result.model, usage: ZERO_USAGE, choiceOf: base });
+  }
+  return next;
+}
+
+/** Records one reply for a pending call (its next attempt): parses it, re-asks or hands the method the final reply. */
+function recordReply(method: AnyMethod, state: EngineState, pending: PendingCall, reply: Omit<Attempt, 'parseError'>): EngineState {
+  const { spec, order, fullId: base } = pending;
+  const prior = state.ledger[base];
+  const attempt = prior?.attempts.length ?? 0;
+  const parsed = parseReply(spec.parser, reply.content);
+  const attempts: Attempt[] = [...(prior?.attempts ?? []), { ...reply, ...(parsed.ok ? {} : { parseError: parsed.reason }) }];
   const final = parsed.ok || parsed.final === true || attempts.length > state.config.parseRetries;
-  const entry: LedgerEntry = { agent: spec.agent, label: spec.label, stage: spec.stage, attempts, final };
+  const tag = tagOf(state, pending);
+  const entry: LedgerEntry = { agent: spec.agent, label: spec.label, stage: spec.stage, attempts, final, ...(tag !== undefined ? { sampleOf: tag } : {}) };
   const next: EngineState = {
     ...state,
     ledger: { ...state.ledger, [base]: entry },
@@ -221,10 +265,10 @@ export function applyResult(method: AnyMethod, state: EngineState, result: LlmCa
   if (!final) return next;
   const o = state.orders[order];
   if (!o) return next;
-  const reply = parsed.ok
-    ? { callId: spec.id, ok: true as const, value: parsed.value, content: result.content }
-    : { callId: spec.id, ok: false as const, reason: parsed.reason, content: result.content };
-  const m = method.reduce(state.config, taskFor(state.task, o.key), o.m, reply);
+  const handed = parsed.ok
+    ? { callId: spec.id, ok: true as const, value: parsed.value, content: reply.content }
+    : { callId: spec.id, ok: false as const, reason: parsed.reason, content: reply.content };
+  const m = method.reduce(state.config, taskFor(state.task, o.key), o.m, handed);
   next.orders = state.orders.map((x, i) => (i === order ? { key: x.key, m } : x));
   return next;
 }
@@ -266,7 +310,7 @@ function applyNested(method: AnyMethod, state: EngineState, result: LlmCallResul
  * The state after a budget refused `callId` (a pending call of order `pending.order`), when the method can
  * conclude without it: its `truncate` returns a state that no longer lists the refused call. Else undefined.
  */
-function truncated(method: AnyMethod, state: EngineState, pending: { order: number; spec: CallSpec; fullId: string }, callId: string, message: string): EngineState | undefined {
+function truncated(method: AnyMethod, state: EngineState, pending: PendingCall, callId: string, message: string): EngineState | undefined {
   const o = state.orders[pending.order];
   if (!o || !method.truncate) return undefined;
   const task = taskFor(state.task, o.key);
@@ -280,51 +324,6 @@ function truncated(method: AnyMethod, state: EngineState, pending: { order: numb
     orders: state.orders.map((x, i) => (i === pending.order ? { key: x.key, m } : x)),
     budgetRefused: [...(state.budgetRefused ?? []), { callId, message }],
   };
-}
-
-/** Replies that never parsed, from the ledger. */
-function unparsedOf(state: EngineState): Unparsed[] {
-  const out: Unparsed[] = [];
-  for (const [callId, e] of Object.entries(state.ledger)) {
-    const last = e.attempts.at(-1);
-    if (e.final && last?.parseError !== undefined) out.push({ callId, agent: e.agent, stage: e.stage, reason: last.parseError });
-  }
-  return out;
-}
-
-/** The transcript in recording order, with usage per reply. */
-export function transcriptOf(state: EngineState): TranscriptEntry[] {
-  return state.log.flatMap((key) => {
-    const { base, attempt } = splitCallId(key);
-    const e = state.ledger[base];
-    const a = e?.attempts[attempt];
-    if (!e || !a) return [];
-    return [
-      {
-        callId: attempt === 0 ? base : `${base}#${attempt}`,
-        agent: e.agent,
-        label: e.label,
-        stage: e.stage,
-        model: a.model,
-        content: a.content,
-        usage: a.usage,
-        ...(a.parseError !== undefined ? { parseError: a.parseError } : {}),
-      },
-    ];
-  });
-}
-
-/** Calls recorded so far (repairs included) and their summed usage. */
-export function usageOf(state: EngineState): { calls: number; usage: Usage } {
-  let calls = 0;
-  let usage = ZERO_USAGE;
-  for (const e of Object.values(state.ledger)) {
-    for (const a of e.attempts) {
-      calls += 1;
-      usage = addUsage(usage, a.usage);
-    }
-  }
-  return { calls, usage };
 }
 
 /** Planned first-attempt calls for progress (both orders when calibrated). */

@@ -8,7 +8,7 @@ import type { LlmCallRequest, LlmCallResult, LlmError, LlmFunction } from './cal
 import type { AnyMethod } from './method.js';
 import type { Admission } from './pool.js';
 import { runCallPool } from './pool.js';
-import type { EngineState, Outcome } from './protocol.js';
+import type { EngineState, Outcome, ReadyOptions } from './protocol.js';
 import { applyResult, outcome, readyCalls } from './protocol.js';
 
 /** Options of {@link runEvaluation}. */
@@ -24,6 +24,12 @@ export interface RunOptions {
    * as a failed result with the given error (no LLM call), which a method may truncate at. Default: launch.
    */
   admit?: (request: LlmCallRequest, running: readonly LlmCallRequest[], state: EngineState) => Admission;
+  /**
+   * Whether a call's provider is declared to honour OpenAI's `n` (`supportsNOf(settings)` from
+   * src/llm/settings.ts): samples of one prompt then go as one request with `n`. Default: none does, so
+   * every sample is its own call (see `readyCalls`).
+   */
+  supportsN?: ReadyOptions['supportsN'];
 }
 
 /**
@@ -41,7 +47,7 @@ export async function runEvaluation(
   // After a failure readyCalls is empty: the pool launches nothing more and lets the calls in flight settle.
   await runCallPool({
     concurrency: options.concurrency ?? 8,
-    ready: () => readyCalls(method, state),
+    ready: () => readyCalls(method, state, options.supportsN ? { supportsN: options.supportsN } : {}),
     ...(options.admit
       ? {
           admit: (req: LlmCallRequest, running: readonly LlmCallRequest[]) => options.admit?.(req, running, state) ?? 'launch',

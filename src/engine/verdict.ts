@@ -40,6 +40,11 @@ export const TranscriptEntrySchema = z
     usage: UsageSchema,
     /** Why the reply did not parse (the next entry with the same base id is the repair). */
     parseError: z.string().optional(),
+    /**
+     * Set when this reply came as a further choice of one request with `n` (samples asked at once): that
+     * request's call id. Its usage is counted on the request's own entry, so this entry's usage is zero.
+     */
+    request: z.string().optional(),
   })
   .strict();
 export type TranscriptEntry = z.infer<typeof TranscriptEntrySchema>;

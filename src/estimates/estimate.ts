@@ -106,10 +106,12 @@ async function drive(method: AnyMethod, initial: EngineState, strategy: Strategy
   const synthetic = createSyntheticLlm(strategy, length, deps.counter, deps.meter);
   let withRepairs = 0;
   const { outcome } = await runEvaluation(method, initial, synthetic.llm, {
+    // The deployment's capability, as the Durable Object passes it: the requests estimated are the ones sent.
+    supportsN: (call) => deps.meter.supportsN(call),
     onCall: (request) => {
-      // Free text never fails to parse; everything else may be re-asked parseRetries times.
+      // Free text never fails to parse; everything else may be re-asked parseRetries times, each choice of a request with `n` apart.
       const rejectable = request.parser.type !== 'text' && request.parser.type !== 'critique';
-      withRepairs += 1 + (rejectable ? initial.config.parseRetries : 0);
+      withRepairs += 1 + (rejectable ? initial.config.parseRetries * deps.meter.choices(request) : 0);
     },
   });
   if (outcome.status !== 'succeeded') throw new Error(`estimate run of "${initial.method}" ended ${outcome.status}: ${outcome.error.message}`);

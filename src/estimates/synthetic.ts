@@ -12,6 +12,8 @@
  * - `tie`: every judgement is a tie and critics object (some rules treat ties apart).
  * Reply lengths: `short` (the format alone), `expected` ({@link EXPECTED_REPLY_TOKENS} tokens, or the
  * call's `maxTokens` when lower) and `max` (the call's `maxTokens`).
+ * A request with `n` gets the choices its provider brings back ({@link CallMeter.choices}: `n` where declared
+ * `supportsN`, else one, the rest then asked as separate calls): one prompt, a completion per choice.
  */
 import type { LlmCallRequest, LlmCallResult, LlmFunction } from '../engine/call.js';
 import type { CallMeter } from '../budgets/meter.js';
@@ -67,8 +69,8 @@ export function createSyntheticLlm(strategy: Strategy, length: ReplyLength, coun
   const calls: SyntheticCall[] = [];
   const ordinals = new Map<string, number>();
   const spoken = new Map<string, number>();
-  const answer = (request: LlmCallRequest): LlmCallResult => {
-    const { model, provider } = meter.target(request);
+  /** One reply of `request`'s agent (its next turn) and its completion tokens. */
+  const reply = (request: LlmCallRequest, model: string): { content: string; tokens: number } => {
     // Repairs (`id#n`) never happen: every synthetic reply parses. The base agent keeps its turn count.
     const ordinal = ordinals.get(request.agent) ?? ordinals.size;
     ordinals.set(request.agent, ordinal);
@@ -81,12 +83,19 @@ export function createSyntheticLlm(strategy: Strategy, length: ReplyLength, coun
     const perWord = counter.countText(model, FILLER.repeat(100)) / 100;
     const words = Math.max(0, Math.floor((target - counter.countText(model, bare)) / perWord));
     const content = syntheticReply(request.parser, lean, FILLER.repeat(words).trim());
-    const promptTokens = counter.count(model, request.messages);
     // A provider stops at maxTokens: `max` replies are billed exactly that.
-    const completionTokens = length === 'max' ? request.maxTokens : Math.min(request.maxTokens, counter.countText(model, content));
+    return { content, tokens: length === 'max' ? request.maxTokens : Math.min(request.maxTokens, counter.countText(model, content)) };
+  };
+  const answer = (request: LlmCallRequest): LlmCallResult => {
+    const { model, provider } = meter.target(request);
+    const replies = Array.from({ length: meter.choices(request) }, () => reply(request, model));
+    const content = replies[0]?.content ?? '';
+    const promptTokens = counter.count(model, request.messages);
+    const completionTokens = replies.reduce((n, r) => n + r.tokens, 0);
     const cost = costUsd({ promptTokens, completionTokens, cachedPromptTokens: 0 }, meter.price(model, provider));
     calls.push({ model, provider, promptTokens, completionTokens, costUsd: cost });
-    return { id: request.id, ok: true, content, model, usage: { promptTokens, completionTokens, cachedPromptTokens: 0, estimated: true, costUsd: cost } };
+    const usage = { promptTokens, completionTokens, cachedPromptTokens: 0, estimated: true, costUsd: cost };
+    return { id: request.id, ok: true, content, ...(request.n !== undefined ? { choices: replies.map((r) => r.content) } : {}), model, usage };
   };
   return { llm: (request) => Promise.resolve(answer(request)), calls };
 }

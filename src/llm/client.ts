@@ -86,6 +86,9 @@ function defaultSleep(ms: number): Promise<void> {
  *   the provider's `retry-after-ms` / `Retry-After` when given (a wait above `maxRetryAfterMs` ends the
  *   call instead), else full-jitter exponential backoff from `baseDelayMs` capped at `maxDelayMs`;
  * - 400, 401, 403, 404 and other 4xx end the call at once, quoting the provider's message;
+ * - a request with `n` (samples of one prompt) sends `n` where the provider is declared to support it
+ *   (`supportsN`), else none; the result's `choices` hold what came back (at most `n`, empty ones left out),
+ *   its usage is the one request's;
  * - `json` parsers send `response_format: json_schema` where the provider supports it; a 400 that
  *   rejects it is retried once without (not counted against `maxAttempts`), and that provider+model is
  *   remembered as text-only for the life of this function (one isolate).
@@ -139,6 +142,7 @@ export function createLlm(settingsInput: LlmSettings | LlmSettingsInput, deps: L
     request: LlmCallRequest,
     model: string,
     format: JsonSchemaResponseFormat | undefined,
+    n: number | undefined,
   ): Promise<AttemptOutcome> {
     const controller = new AbortController();
     let timedOut = false;
@@ -158,11 +162,12 @@ export function createLlm(settingsInput: LlmSettings | LlmSettingsInput, deps: L
           // eslint-disable-next-line @typescript-eslint/no-deprecated -- wire compatibility with non-OpenAI providers, see above
           max_tokens: request.maxTokens,
           ...(format ? { response_format: format } : {}),
+          ...(n !== undefined ? { n } : {}),
         },
         // The SDK's own timeout is a backstop only: our signal fires first and is what we report.
         { signal: controller.signal, timeout: settings.timeoutMs + 5_000, maxRetries: 0 },
       );
-      return readCompletion(body, providerId, model);
+      return readCompletion(body, providerId, model, n ?? 1);
     } catch (e) {
       return classify(e, providerId, settings.timeoutMs, timedOut, now());
     } finally {
@@ -203,13 +208,16 @@ export function createLlm(settingsInput: LlmSettings | LlmSettingsInput, deps: L
     let format =
       parser.type === 'json' && provider.supportsJsonSchema && !noJsonSchema.has(schemaKey) ? responseFormatFor(parser) : undefined;
 
+    // `n` only where the provider is declared to honour it; elsewhere one choice comes back and the protocol
+    // core asks for the missing samples as separate calls.
+    const n = request.n !== undefined && request.n > 1 && provider.supportsN ? request.n : undefined;
     const policy = settings.retry;
     const failures: { record: LlmAttempt; error: LlmError; fallback: boolean }[] = [];
     let retriesUsed = 0;
     for (;;) {
       const attempt = failures.length + 1;
       const t0 = now();
-      const out = await attemptOnce(client, providerId, request, model, format);
+      const out = await attemptOnce(client, providerId, request, model, format, n);
       const latencyMs = now() - t0;
       const report = (extra: Partial<AttemptInfo>) =>
         deps.onAttempt?.({ id: request.id, provider: providerId, model, attempt, structured: format !== undefined, latencyMs, ok: false, ...extra });
@@ -220,8 +228,9 @@ export function createLlm(settingsInput: LlmSettings | LlmSettingsInput, deps: L
           id: request.id,
           ok: true,
           content: out.content,
+          ...(request.n !== undefined && request.n > 1 ? { choices: out.choices } : {}),
           model: out.model,
-          usage: usageOf(out.usage, request.messages, out.content, priceFor(model, providerId, prices)),
+          usage: usageOf(out.usage, request.messages, out.choices, priceFor(model, providerId, prices)),
           attempts: attempt,
           latencyMs: now() - started,
         };

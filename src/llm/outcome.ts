@@ -23,7 +23,16 @@ export interface AttemptFailure {
 }
 
 /** The outcome of one HTTP attempt. */
-export type AttemptOutcome = { kind: 'reply'; content: string; model: string; usage: ProviderUsage | null | undefined } | AttemptFailure;
+export type AttemptOutcome =
+  | {
+      kind: 'reply';
+      content: string;
+      /** Every non-empty choice in order (`choices[0]` is `content`), at most the number asked for. */
+      choices: string[];
+      model: string;
+      usage: ProviderUsage | null | undefined;
+    }
+  | AttemptFailure;
 
 /** The provider's own message out of an SDK error (`error.message` of the JSON body, else the SDK's text). */
 function providerMessage(e: { readonly error: unknown; readonly message: string }): string {
@@ -86,8 +95,20 @@ export function classify(e: unknown, providerId: string, timeoutMs: number, time
   return { kind: 'error', attemptKind: 'network', retryable: true, error: { code: 'network', message: `call to provider "${providerId}" failed: ${msg}` } };
 }
 
-/** Reads the reply out of a completion body, checking its shape (the body may be anything). */
-export function readCompletion(body: unknown, providerId: string, fallbackModel: string): AttemptOutcome {
+/** The text of one choice: its content, else its refusal, else ''. */
+function choiceText(choice: unknown): string | undefined {
+  const message = (choice as { message?: { content?: unknown; refusal?: unknown } | null } | undefined)?.message;
+  if (typeof message !== 'object' || message === null) return undefined;
+  // A refusal is still a reply: the parser rejects it and the protocol's repair turn takes over.
+  return typeof message.content === 'string' ? message.content : typeof message.refusal === 'string' ? message.refusal : '';
+}
+
+/**
+ * Reads the reply out of a completion body, checking its shape (the body may be anything).
+ * @param wanted choices asked for (`n`, default 1): up to that many non-empty choices are read, in order; an
+ *   empty choice is left out (it is no sample), and only when none has text is the attempt an empty reply.
+ */
+export function readCompletion(body: unknown, providerId: string, fallbackModel: string, wanted = 1): AttemptOutcome {
   const malformed = (why: string): AttemptOutcome => ({
     kind: 'error',
     attemptKind: 'malformed',
@@ -97,17 +118,20 @@ export function readCompletion(body: unknown, providerId: string, fallbackModel:
   if (typeof body !== 'object' || body === null) return malformed('the body is not a JSON object');
   const rec = body as { choices?: unknown; model?: unknown; usage?: unknown };
   if (!Array.isArray(rec.choices) || rec.choices.length === 0) return malformed('no choices');
-  const first = rec.choices[0] as { message?: { content?: unknown; refusal?: unknown } | null } | undefined;
-  const message = first?.message;
-  if (typeof message !== 'object' || message === null) return malformed('the first choice has no message');
-  // A refusal is still a reply: the parser rejects it and the protocol's repair turn takes over.
-  const text = typeof message.content === 'string' ? message.content : typeof message.refusal === 'string' ? message.refusal : '';
-  if (text.trim() === '') {
+  const texts: string[] = [];
+  for (const [i, choice] of (rec.choices as unknown[]).slice(0, Math.max(1, wanted)).entries()) {
+    const text = choiceText(choice);
+    if (text === undefined) return malformed(i === 0 ? 'the first choice has no message' : `choice ${i} has no message`);
+    if (text.trim() !== '') texts.push(text);
+  }
+  const [text] = texts;
+  if (text === undefined) {
     return { kind: 'error', attemptKind: 'empty_reply', retryable: true, error: { code: 'empty_reply', message: `provider "${providerId}" returned an empty reply` } };
   }
   return {
     kind: 'reply',
     content: text,
+    choices: texts,
     model: typeof rec.model === 'string' && rec.model !== '' ? rec.model : fallbackModel,
     usage: typeof rec.usage === 'object' ? (rec.usage) : undefined,
   };

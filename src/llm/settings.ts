@@ -45,6 +45,11 @@ export const ProviderSettingsSchema = z
     supportsJsonSchema: z.boolean().default(true),
     /** Azure OpenAI `api-version` query parameter; when set, the key goes in the `api-key` header. */
     azureApiVersion: z.string().min(1).optional(),
+    /**
+     * Whether OpenAI's `n` (several choices from one request) may be sent. Default false: many compatible
+     * servers ignore or refuse it. When false, samples of one prompt go as separate calls, each counted.
+     */
+    supportsN: z.boolean().default(false),
   })
   .strict();
 export type ProviderSettings = z.infer<typeof ProviderSettingsSchema>;
@@ -93,6 +98,16 @@ export const LlmSettingsSchema = z
   })
   .strict();
 export type LlmSettings = z.infer<typeof LlmSettingsSchema>;
+
+/**
+ * Whether a call's provider (its `provider`, else `defaultProvider`) is declared to honour OpenAI's `n`
+ * (`supportsN`); false for a provider the table lacks. The one reading of the capability, shared by the
+ * drivers (which samples the engine groups, `readyCalls`' `supportsN`) and the budget meter (what a
+ * request with `n` may bring back), so both agree with what the client sends.
+ */
+export function supportsNOf(settings: { defaultProvider: string; providers?: Readonly<Record<string, { supportsN?: boolean }>> }): (call: { provider?: string | undefined }) => boolean {
+  return (call) => settings.providers?.[call.provider ?? settings.defaultProvider]?.supportsN === true;
+}
 /** Settings as written by hand: defaults may be left out. */
 export type LlmSettingsInput = z.input<typeof LlmSettingsSchema>;
 
@@ -114,7 +129,9 @@ export interface LlmEnv {
   LLM_RETRY_MAX_MS?: string;
   /** Longest provider `Retry-After` waited for, ms; longer ends the call. Default 60000. */
   LLM_RETRY_AFTER_MAX_MS?: string;
-  /** JSON table of extra providers: `{"groq": {"baseUrl": "...", "apiKeySecret": "GROQ_API_KEY"}}`. */
+  /** `"true"`: the default provider honours OpenAI's `n` (OpenAI does; many compatible servers do not). Default false. */
+  LLM_SUPPORTS_N?: string;
+  /** JSON table of extra providers: `{"groq": {"baseUrl": "...", "apiKeySecret": "GROQ_API_KEY", "supportsN": false}}`. */
   LLM_PROVIDERS?: string;
   /** Optional JSON price overrides: `{"gpt-4o": {"input": 2.5, "output": 10}}` (USD per 1M tokens). */
   LLM_PRICES?: string;
@@ -178,6 +195,8 @@ const EnvProviderSchema = z
     apiKeySecret: z.string().min(1).optional(),
     headers: z.record(z.string(), z.string()).optional(),
     supportsJsonSchema: z.boolean().optional(),
+    /** Whether the provider honours OpenAI's `n`. Default false. */
+    supportsN: z.boolean().optional(),
     /** Azure `api-version`; both spellings accepted. */
     azureApiVersion: z.string().min(1).optional(),
     apiVersion: z.string().min(1).optional(),
@@ -198,6 +217,14 @@ function intVar(env: LlmEnv, name: string, min: 0 | 1): number | undefined {
     throw new LlmSettingsError('invalid_number', `${name} must be ${min === 1 ? 'a positive' : 'a non-negative'} integer, got "${raw}"`);
   }
   return n;
+}
+
+/** A `true` / `false` variable, or undefined when unset. */
+function boolVar(env: LlmEnv, name: string): boolean | undefined {
+  const raw = str(env, name)?.toLowerCase();
+  if (raw === undefined) return undefined;
+  if (raw !== 'true' && raw !== 'false') throw new LlmSettingsError('invalid_settings', `${name} must be "true" or "false", got "${raw}"`);
+  return raw === 'true';
 }
 
 function parseJsonVar(env: LlmEnv, name: string, reason: 'invalid_providers' | 'invalid_prices'): unknown {
@@ -231,6 +258,8 @@ export interface SettingsFromEnvOptions {
  *
  * - provider `default`: `LLM_BASE_URL` with secret `LLM_API_KEY`, or `opts.byokKey` when given and
  *   `ALLOW_BYOK` is `"true"`; `mock` selects {@link IN_PROCESS_MOCK_URL} only with `opts.inProcessMock`;
+ * - `LLM_SUPPORTS_N` (`true` / `false`, default false): whether the default provider honours OpenAI's `n`;
+ *   an `LLM_PROVIDERS` entry says so with `"supportsN": true`;
  * - `LLM_PROVIDERS` adds named providers, each key read from the env secret its `apiKeySecret` names
  *   (a missing secret leaves the provider keyless: calls then fail as `auth` unless the endpoint needs none);
  * - `LLM_MODEL` (default `gpt-4o-mini`), `LLM_TIMEOUT_MS` (default 60000 ms), `LLM_PRICES` (optional
@@ -284,6 +313,7 @@ function readSettings(env: LlmEnv, opts: SettingsFromEnvOptions, byok: string | 
       ...(defaultKey ? { apiKey: defaultKey } : {}),
       headers: {},
       supportsJsonSchema: true,
+      supportsN: boolVar(env, 'LLM_SUPPORTS_N') ?? false,
     },
   };
 
@@ -301,6 +331,7 @@ function readSettings(env: LlmEnv, opts: SettingsFromEnvOptions, byok: string | 
         ...(key ? { apiKey: key } : {}),
         headers: p.headers ?? {},
         supportsJsonSchema: p.supportsJsonSchema ?? true,
+        supportsN: p.supportsN ?? false,
         ...(apiVersion ? { azureApiVersion: apiVersion } : {}),
       };
     }

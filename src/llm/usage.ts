@@ -23,18 +23,19 @@ function count(n: number | null | undefined): number | undefined {
 /**
  * Usage of one call. Reported counts are used when present; otherwise both counts are estimated
  * with the approximate tokenizer (see `tokens.ts`) and `estimated` is true. Cost from `price` (0 without).
+ * @param content the reply, or every choice of a request with `n` (one prompt, the choices' completions summed).
  */
 export function usageOf(
   reported: ProviderUsage | null | undefined,
   messages: readonly ChatMessage[],
-  content: string,
+  content: string | readonly string[],
   price: ModelPrice | undefined,
 ): Usage {
   const prompt = count(reported?.prompt_tokens);
   const completion = count(reported?.completion_tokens);
   const estimated = prompt === undefined || completion === undefined;
   const promptTokens = prompt ?? estimatePromptTokens(messages);
-  const completionTokens = completion ?? estimateTokens(content);
+  const completionTokens = completion ?? (typeof content === 'string' ? [content] : content).reduce((n, c) => n + estimateTokens(c), 0);
   const cachedPromptTokens = Math.min(count(reported?.prompt_tokens_details?.cached_tokens) ?? 0, promptTokens);
   return {
     promptTokens,

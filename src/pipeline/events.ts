@@ -57,6 +57,8 @@ export interface CallFinishedEvent {
     stage: string;
     ok: boolean;
     content?: string;
+    /** Every choice of a request with `n` (samples of one prompt asked at once; `choices[0]` is `content`). */
+    choices?: string[];
     model?: string;
     error?: LlmError;
     /** Epoch ms when the call went out / its result was stored. */

@@ -209,6 +209,11 @@ export interface StoredCall {
   latencyMs: number | null;
   /** When the result was stored, epoch ms. */
   at: number;
+  /**
+   * The request's further choices (a request with `n`), each a transcript row of its own after this one,
+   * under the call id of the sample it answered; they have no `usage` row (the request's row bills them).
+   */
+  choices?: { callId: string; content: string; parseError: string | null }[];
 }
 
 /** What the final write records. */
@@ -252,7 +257,9 @@ export function finalStatements(db: D1Database, w: FinalWrite): D1PreparedStatem
         .bind(w.id, v.winner ?? null, v.score ?? null, v.confidence, flip, JSON.stringify(v), w.now, w.id, w.id),
     );
   }
-  w.calls.forEach((t, seq) => {
+  // One transcript row per reply: a request with `n` gives one per choice, in order.
+  const rows = w.calls.flatMap((t) => [t, ...(t.choices ?? []).map((c) => ({ ...t, ...c }))]);
+  rows.forEach((t, seq) => {
     out.push(
       db
         .prepare(

@@ -104,6 +104,53 @@ describe('synthetic replies', () => {
   });
 });
 
+describe('samples in one request with n', () => {
+  const geval = resolveMethodConfig('geval-summeval', { defaults: { model: 'm' } });
+  const meterFor = (supportsN: boolean) => createCallMeter({ defaultModel: 'm', defaultProvider: 'p', prices: { m: { input: 2, output: 4 } }, providers: { p: { supportsN } } }, WORDS);
+
+  it('G-Eval at a provider with n: one request, one prompt, twenty completions; callsWithRepairs counts each choice', async () => {
+    const e = await estimateTask(getMethod('single'), geval, POINTWISE, { counter: WORDS, meter: meterFor(true) });
+    // max: 100 prompt tokens once, 20 choices × maxTokens 5.
+    expect(e.max).toEqual({ calls: 1, promptTokens: 100, completionTokens: 100, costUsd: (100 * 2 + 100 * 4) / 1e6 });
+    // min: each choice a bare score, one token.
+    expect(e.min).toEqual({ calls: 1, promptTokens: 100, completionTokens: 20, costUsd: (100 * 2 + 20 * 4) / 1e6 });
+    // parseRetries 0 (G-Eval re-asks nothing).
+    expect(e.callsWithRepairs).toBe(1);
+    const reasking = await estimateTask(getMethod('single'), resolveMethodConfig('geval-summeval', { parseRetries: 1 }), POINTWISE, { counter: WORDS, meter: meterFor(true) });
+    expect(reasking.callsWithRepairs).toBe(1 + 20);
+  });
+
+  it('G-Eval at a provider without n: twenty calls, twenty prompts', async () => {
+    const e = await estimateTask(getMethod('single'), geval, POINTWISE, { counter: WORDS, meter: meterFor(false) });
+    expect(e.max).toEqual({ calls: 20, promptTokens: 2000, completionTokens: 100, costUsd: (2000 * 2 + 100 * 4) / 1e6 });
+  });
+
+  it('equals a real run against the mock with n (1 call per order) and with n ignored (every sample its own call)', async () => {
+    const counter = createPromptCounter(await loadTokenizer());
+    for (const [preset, task, withN] of [['geval-summeval', POINTWISE, 1], ['faireval-mec-bpc', PAIRWISE, 2]] as const) {
+      for (const [supportsN, model, expected] of [[true, 'mock-judge?seed=n1', withN], [false, 'mock-judge?seed=n2', 0], [true, 'mock-judge?seed=n3&n=ignore', 0]] as const) {
+        const config = resolveMethodConfig(preset, { defaults: { model } });
+        const method = getMethod(config.method);
+        const llm = createLlmWithMock({ providers: { default: { baseUrl: IN_PROCESS_MOCK_URL, supportsN } }, defaultModel: 'mock' });
+        // The driver passes the same capability the client has, as the Durable Object does.
+        const { outcome } = await runEvaluation(method, createEvaluation(method, config, task), llm, { supportsN: () => supportsN });
+        if (outcome.status !== 'succeeded') throw new Error(outcome.error.message);
+        const planned = plannedCalls(method, createEvaluation(method, config, task));
+        expect(outcome.verdict.calls).toBe(expected === 0 ? planned : expected);
+        if (model.includes('n=ignore')) continue;
+        const e = await estimateTask(method, config, task, { counter, meter: createCallMeter({ defaultModel: 'm', defaultProvider: 'default', providers: { default: { supportsN } } }, counter) });
+        expect(e.max.calls).toBe(outcome.verdict.calls);
+      }
+    }
+  });
+
+  it("a budget's worst case of a request with n: one call, one prompt, maxTokens per choice (one choice without n)", () => {
+    const request = { model: 'm', messages: [{ role: 'system' as const, content: 'rate' }], maxTokens: 5, n: 20 };
+    expect(meterFor(true).bound(request)).toMatchObject({ calls: 1, promptTokens: 100, completionTokens: 100, tokens: 200 });
+    expect(meterFor(false).bound(request)).toMatchObject({ calls: 1, promptTokens: 100, completionTokens: 5, tokens: 105 });
+  });
+});
+
 /** Calls a real run makes against the mock LLM (in-process, judge mode) for a preset and a task. */
 async function actualCalls(preset: string, task: Task, seed: string): Promise<number> {
   const config = resolveMethodConfig(preset, { defaults: { model: `mock-judge?seed=${seed}` } });

@@ -7,7 +7,7 @@ import type { LlmCallRequest, LlmCallResult } from '../../src/engine/call.js';
 import type { AnyMethod } from '../../src/engine/method.js';
 import type { EngineState, Outcome } from '../../src/engine/protocol.js';
 import type { Verdict } from '../../src/engine/verdict.js';
-import { applyResult, outcome, readyCalls } from '../../src/engine/protocol.js';
+import { applyResult, outcome, readyCalls, samplesOf } from '../../src/engine/protocol.js';
 
 /** A scripted reply: text, or a full result (e.g. a failure). */
 export type ScriptedReply = string | LlmCallResult;
@@ -25,12 +25,18 @@ export function toResult(request: LlmCallRequest, reply: ScriptedReply): LlmCall
     : reply;
 }
 
-/** Drives a protocol wave by wave; throws if it makes more than `maxWaves` waves. */
+/**
+ * Drives a protocol wave by wave; throws if it makes more than `maxWaves` waves. With `supportsN` the
+ * provider is declared to take OpenAI's `n` (samples of one prompt then go as one request; default: every
+ * sample its own call). A request with `n` is answered with one scripted reply per sample it stands for (the
+ * script sees each sample's own id), unless `ignoreN` is set: then, like a provider declared `supportsN`
+ * that ignores `n`, with one choice (the request's own).
+ */
 export function driveByWaves(
   method: AnyMethod,
   initial: EngineState,
   script: Script,
-  options: { roundTrip?: boolean; maxWaves?: number } = {},
+  options: { roundTrip?: boolean; maxWaves?: number; supportsN?: boolean; ignoreN?: boolean } = {},
 ): { waves: LlmCallRequest[][]; outcome: Outcome; state: EngineState } {
   let state = initial;
   const waves: LlmCallRequest[][] = [];
@@ -38,12 +44,17 @@ export function driveByWaves(
   for (;;) {
     const done = outcome(method, state);
     if (done) return { waves, outcome: done, state };
-    const ready = readyCalls(method, state);
+    const ready = readyCalls(method, state, { supportsN: () => options.supportsN === true });
     if (ready.length === 0) throw new Error('stuck: no ready calls and no outcome');
     if (waves.length >= (options.maxWaves ?? 200)) throw new Error('too many waves');
     waves.push(ready);
     for (const req of ready) {
-      state = applyResult(method, state, toResult(req, script(req, n++)));
+      const ids = req.n === undefined || options.ignoreN ? [req.id] : samplesOf(method, state, req.id);
+      const replies = ids.map((id) => script({ ...req, id }, n++));
+      const texts = replies.flatMap((r) => (typeof r === 'string' ? [r] : []));
+      const first = replies[0] ?? '';
+      const result = texts.length === replies.length && ids.length > 1 ? { ...toResult(req, first), choices: texts } : toResult(req, first);
+      state = applyResult(method, state, result);
       if (options.roundTrip) state = JSON.parse(JSON.stringify(state)) as EngineState;
     }
   }

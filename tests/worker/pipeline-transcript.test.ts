@@ -12,6 +12,7 @@ import {
   drainAlarms,
   insertJob,
   LONG_DEBATE,
+  mockRequests,
   PAIRWISE,
   pendingAlarm,
   pollUntil,
@@ -72,9 +73,6 @@ describe('transcript of evaluations that did not succeed', () => {
     await stub.start(id);
     await waitForSnapshot(id, (s) => (s?.callsDone ?? 0) >= 2);
     expect((await stub.cancel(id)).status).toBe('cancelled');
-    // D1 says cancelled at once, but a call is in flight (80 ms mock latency): not complete yet.
-    const early = await transcriptOf(id);
-    expect(early).toMatchObject({ status: 'cancelled', complete: false });
     // The final write follows once the call in flight is stored.
     const snap = await waitForSnapshot(id, (s) => s?.status === 'cancelled' && s.callsDone >= 3);
     const done = snap?.callsDone ?? 0;
@@ -87,6 +85,22 @@ describe('transcript of evaluations that did not succeed', () => {
     const billed = await billedTokens(id);
     for (const m of t.messages) expect(m.usage.promptTokens + m.usage.completionTokens, m.callId).toBe(billed[m.callId]);
     expect(await countRows('usage', id)).toBe(done);
+  });
+
+  it('is not complete while a call of a cancelled evaluation is still in flight, then is', async () => {
+    // The first call takes 3 s: the cancel lands while it is out, with nothing stored yet.
+    const { id } = await insertJob({ tenant: 'default', ...LONG_DEBATE, task: POINTWISE, mock: { latency: 3000 } });
+    const stub = evaluationStub(testEnv, id);
+    await stub.start(id);
+    await pollUntil(() => mockRequests(id), (n) => n === 1, 5_000);
+    expect((await stub.cancel(id)).status).toBe('cancelled');
+    expect(await transcriptOf(id)).toMatchObject({ status: 'cancelled', complete: false, messages: [] });
+    // Once the call in flight is stored, the final write lands: its reply is kept, and billed.
+    await waitForSnapshot(id, (s) => s?.finalized === true, 15_000);
+    const t = await transcriptOf(id);
+    expect(t).toMatchObject({ status: 'cancelled', complete: true });
+    expect(t.messages.map((m) => m.callId)).toEqual(['score0']);
+    expect(await countRows('usage', id)).toBe(1);
   });
 
   it('replies that did not parse keep their parse errors, each followed by its repair', async () => {

@@ -151,6 +151,8 @@ interface ChatBody {
   /** Function calling: a forced call gets `tool_calls` (see ./tools.ts). */
   tools?: unknown;
   tool_choice?: unknown;
+  /** Choices asked for (OpenAI's `n`, 1-128). Default 1. */
+  n?: number;
 }
 
 function readBody(raw: unknown): ChatBody | string {
@@ -164,11 +166,13 @@ function readBody(raw: unknown): ChatBody | string {
     if (!r || typeof r.role !== 'string' || typeof r.content !== 'string') return 'each message needs a string role and content';
     messages.push({ role: r.role, content: r.content, ...(typeof r.name === 'string' ? { name: r.name } : {}) });
   }
+  if (b.n !== undefined && b.n !== null && (typeof b.n !== 'number' || !Number.isInteger(b.n) || b.n < 1 || b.n > 128)) return "'n' must be an integer from 1 to 128";
   return {
     model: b.model,
     messages,
     ...(typeof b.response_format === 'object' && b.response_format !== null ? { response_format: b.response_format } : {}),
     ...(b.tools !== undefined ? { tools: b.tools, tool_choice: b.tool_choice } : {}),
+    ...(typeof b.n === 'number' ? { n: b.n } : {}),
   };
 }
 
@@ -179,7 +183,8 @@ function faultFor(d: MockDirectives, key: string, attempt: number): MockFault | 
   return undefined;
 }
 
-function replyText(body: ChatBody, d: MockDirectives, state: MockState, mode: MockMode): string {
+/** The reply of choice `choice` (0 = the reply a request without `n` gets; others are seeded apart). */
+function replyText(body: ChatBody, d: MockDirectives, state: MockState, mode: MockMode, choice: number): string {
   const prompt = body.messages.map((m) => m.content).join('\n');
   if (mode === 'scripted') {
     const rule = state.scripts.get(d.namespace)?.find((r) => {
@@ -194,7 +199,7 @@ function replyText(body: ChatBody, d: MockDirectives, state: MockState, mode: Mo
   // A model named for a real one (not `mock-*`) judges as that model: distinct names answer one prompt
   // differently, as a jury's different model families would; `mock-judge` replies are as before.
   const model = d.mode === undefined ? `${d.base}\u0000` : '';
-  const key = `${d.seed}\u0000${model}${JSON.stringify(body.messages.map((m) => [m.role, m.content]))}`;
+  const key = `${d.seed}\u0000${model}${JSON.stringify(body.messages.map((m) => [m.role, m.content]))}${choice === 0 ? '' : `\u0000choice${choice}`}`;
   return judgeReply(format, key);
 }
 
@@ -238,30 +243,31 @@ async function chatCompletion(request: Request, options: MockServerOptions, stat
   }
 
   const mode = d.mode ?? options.defaultMode ?? 'judge';
-  let content = replyText(body, d, state, mode);
-  let finish = 'stop';
-  if (fault?.kind === 'empty') content = '';
-  else if (fault?.kind === 'wrong-format') content = WRONG_FORMAT_REPLY;
-  else if (fault?.kind === 'truncated') {
-    content = content.slice(0, Math.max(1, Math.floor(content.length / 2)));
-    finish = 'length';
-  }
+  // `n` distinct choices, one prompt billed; `n=ignore` in the model name answers one, as many servers do.
+  const count = d.ignoreN ? 1 : (body.n ?? 1);
+  const finish = fault?.kind === 'truncated' ? 'length' : 'stop';
+  const contents = Array.from({ length: count }, (_, i) => {
+    const content = replyText(body, d, state, mode, i);
+    if (fault?.kind === 'empty') return '';
+    if (fault?.kind === 'wrong-format') return WRONG_FORMAT_REPLY;
+    if (fault?.kind === 'truncated') return content.slice(0, Math.max(1, Math.floor(content.length / 2)));
+    return content;
+  });
 
+  // A forced function call is answered with one tool call (./tools.ts), whatever `n` asked.
   const toolCall = fault === undefined ? forcedToolCall(body.tools, body.tool_choice, `${d.seed}\u0000${key}`) : undefined;
-  const message = toolCall
-    ? { role: 'assistant', content: null, tool_calls: [toolCall], refusal: null }
-    : { role: 'assistant', content, refusal: null };
-  if (toolCall) finish = 'tool_calls';
   const stream = promptTokenStream(body.messages);
   const cached = state.cache.lookupAndStore(d.base, stream);
-  const completionTokens = estimateTokens(toolCall ? toolCall.function.arguments : content);
+  const completionTokens = toolCall ? estimateTokens(toolCall.function.arguments) : contents.reduce((n, c) => n + estimateTokens(c), 0);
   return json(200, {
     id: `chatcmpl-mock-${key}-${attempt}`,
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model: body.model,
     system_fingerprint: 'mock',
-    choices: [{ index: 0, message, logprobs: null, finish_reason: finish }],
+    choices: toolCall
+      ? [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [toolCall], refusal: null }, logprobs: null, finish_reason: 'tool_calls' }]
+      : contents.map((content, index) => ({ index, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: finish })),
     ...(d.omitUsage
       ? {}
       : {

@@ -22,6 +22,7 @@
  * | `jsonSchema` | `reject` | answer 400 "response_format json_schema is not supported" to structured-output requests |
  * | `usage` | `omit` | leave `usage` out of replies (exercises client-side estimates) |
  * | `ns` | text | scripted-mode namespace (rules set with the control endpoint or in code) |
+ * | `n` | `ignore` | answer a request with `n` with one choice, as a provider that ignores `n` does (default: `n` distinct choices) |
  * | `echoKey` | `1` | every error body quotes the key the request carried (`Authorization: Bearer …` or `api-key`), as some providers do: tests prove it is redacted |
  *
  * Faults: an HTTP status (`500`, `502`, `503`, `429`, `400`, `401`, `403`, `404`, …), `timeout` (hang),
@@ -74,6 +75,8 @@ export interface MockDirectives {
   namespace: string;
   /** Error bodies quote the request's key. Default false. */
   echoKey: boolean;
+  /** Answer one choice whatever `n` asks. Default false. */
+  ignoreN: boolean;
 }
 
 /** Thrown for a model name the mock cannot read; the handler turns it into a 400. */
@@ -111,6 +114,7 @@ export function parseMockModel(model: string): MockDirectives {
     omitUsage: false,
     namespace: 'default',
     echoKey: false,
+    ignoreN: false,
   };
   if (q < 0) return d;
   for (const [key, value] of new URLSearchParams(model.slice(q + 1))) {
@@ -162,6 +166,10 @@ export function parseMockModel(model: string): MockDirectives {
         if (value !== '1' && value !== 'true' && value !== '0' && value !== 'false') throw new MockModelNameError(`echoKey=${value} must be 1 or 0`);
         d.echoKey = value === '1' || value === 'true';
         break;
+      case 'n':
+        if (value !== 'ignore') throw new MockModelNameError(`n=${value}: the only value is ignore`);
+        d.ignoreN = true;
+        break;
       default:
         throw new MockModelNameError(`unknown mock model option "${key}"`);
     }
@@ -197,6 +205,8 @@ export interface MockModelOptions {
   ns?: string;
   /** Error bodies quote the request's key (to test redaction). */
   echoKey?: boolean;
+  /** `ignore`: one choice whatever `n` asks (a provider without `n`). */
+  n?: 'ignore';
 }
 
 /** Builds a mock model name, e.g. `mockModel({ fail: [[500, 2]], seed: 't1' })` → `mock-judge?fail=500:2&seed=t1`. */
@@ -216,6 +226,7 @@ export function mockModel(opts: MockModelOptions = {}): string {
   if (opts.usage) params.set('usage', opts.usage);
   if (opts.ns !== undefined) params.set('ns', opts.ns);
   if (opts.echoKey) params.set('echoKey', '1');
+  if (opts.n) params.set('n', opts.n);
   const q = params.toString().replaceAll('%2C', ',').replaceAll('%3A', ':');
   return q ? `${base}?${q}` : base;
 }

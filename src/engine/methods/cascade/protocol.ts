@@ -9,6 +9,8 @@
  * raw replies (`MethodDefinition.applyRaw`): stage k's requests are its protocol's own, ids prefixed `s<k>/`
  * (`s0/ab/sample0`, `s1/ba/turn2/agent1#1`), so each stage parses, re-asks and calibrates by its own config,
  * ids stay stable and deterministic, and a duplicate result changes nothing at either level.
+ * A stage's samples go as separate calls (no `supportsN` given to its `readyCalls`), never one request with
+ * `n`: the cascade records one reply per request.
  *
  * Stage configs are resolved when the cascade's config is (`{ preset, config }` → the full config, the
  * cascade's `defaults` under each stage's own), so a stored evaluation replays the stages it started with.

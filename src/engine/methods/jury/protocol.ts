@@ -212,7 +212,8 @@ export const juryMethod: MethodDefinition<JuryConfig, JuryState> = {
     for (const [k, juror] of state.jurors.entries()) {
       const r = singleAgentMethod.step(jurorConfig(config, k), task, juror);
       if (r.kind === 'verdict') verdicts.push(r.verdict);
-      else calls.push(...r.calls.map((c) => ({ ...c, id: callPrefix(k) + c.id, agent: `juror${k}`, stage: 'jury' })));
+      // Each juror's samples are a sampling group of their own (one request with `n` per juror).
+      else calls.push(...r.calls.map((c) => ({ ...c, id: callPrefix(k) + c.id, agent: `juror${k}`, stage: 'jury', ...(c.sampleOf !== undefined ? { sampleOf: callPrefix(k) + c.sampleOf } : {}) })));
     }
     if (calls.length > 0) return { kind: 'calls', calls };
     return { kind: 'verdict', verdict: poolJurors(config, task, verdicts) };

@@ -1,7 +1,9 @@
 /**
  * @module
- * Single-judge baselines: one prompt, one parser, `samples` parallel calls in one wave (a provider's `n` is
- * not used: each sample is its own call and counted as one). Presets reproduce the papers' baselines
+ * Single-judge baselines: one prompt, one parser, `samples` independent samples of it, asked for in one
+ * request with `n` where the provider is declared to support it (the core's sampling groups,
+ * src/engine/samples.ts), else as separate calls in one wave, each counted. Each choice is parsed as one sample, so the verdict is the same
+ * for the same replies either way. Presets reproduce the papers' baselines
  * (`presets.ts`). Aggregation over samples: pair scores → mean per answer, winner by the means; verdicts →
  * majority (a shared top count is a tie); pointwise scores → mean.
  *
@@ -77,7 +79,7 @@ export const singleAgentConfigSchema = z
     referenceTemplate: templateText(ALL_PLACEHOLDERS).default(''),
     /** How replies are parsed. Default `chateval-scores` with the authors' script read. Scoring parsers with bounds take the pointwise aspect's scale. */
     parser: ParserSpecSchema.default({ type: 'chateval-scores', min: 1, max: 10, read: 'script' }),
-    /** Independent samples per order, 1-20, sent as parallel calls in one wave. Default 1. */
+    /** Independent samples per order, 1-20, asked in one request with `n` (separate calls where the provider lacks it). Default 1. */
     samples: z.number().int().min(1).max(20).default(1),
     /** An unparsed sample: `drop` it, make the item a `tie`, or count it as `zero` (pointwise). Default `drop`. */
     unparsed: z.enum(['drop', 'tie', 'zero']).default('drop'),
@@ -211,7 +213,8 @@ function conclude(config: SingleAgentConfig, task: Task, results: readonly Sampl
 export const singleAgentMethod: MethodDefinition<SingleAgentConfig, SingleAgentState> = {
   method: 'single',
   // 2: the authors' prompts and read rules, templates by aspect, the template as system message.
-  version: 2,
+  // 3: samples asked in one request with `n` (the calls listed change).
+  version: 3,
   paper: 'ChatEval single agent; FairEval MEC+BPC; FastChat MT-Bench pair-v2; G-Eval; Bandi et al. baseline',
   taskKinds: ['pairwise', 'pointwise'],
   configSchema: singleAgentConfigSchema,
@@ -233,7 +236,9 @@ export const singleAgentMethod: MethodDefinition<SingleAgentConfig, SingleAgentS
         : [...(system !== '' ? [{ role: 'system' as const, content: renderTemplate(system, vars) }] : []), { role: 'user' as const, content: prompt }];
     const params = resolveAgentParams(config.defaults, undefined);
     const parser = parserFor(config, task);
-    const calls = state.results.flatMap((r, i) => (r !== null ? [] : [{ id: `sample${i}`, agent: 'judge', label: config.label, stage: 'judge', messages, parser, ...params }]));
+    // Samples of one prompt: the core asks for them in one request with `n` where the provider takes it.
+    const sampleOf = config.samples > 1 ? { sampleOf: 'judge' } : {};
+    const calls = state.results.flatMap((r, i) => (r !== null ? [] : [{ id: `sample${i}`, agent: 'judge', label: config.label, stage: 'judge', messages, parser, ...params, ...sampleOf }]));
     return { kind: 'calls', calls };
   },
 
@@ -245,6 +250,7 @@ export const singleAgentMethod: MethodDefinition<SingleAgentConfig, SingleAgentS
   },
 
   plannedCalls(config) {
+    // The separate-calls path, an upper bound: a provider with `n` answers every sample in one request.
     return config.samples;
   },
 };
