@@ -1,19 +1,20 @@
 // @ts-check
 /**
  * Lint: typescript-eslint's strict, type-aware rules over Worker and Node code alike (CI: 0 warnings).
- * Each file is checked with the tsconfig that owns it (tsconfig.json: Worker, tsconfig.node.json: Node).
+ * Each file is checked with the tsconfig that owns it (tsconfig.json: Worker, tsconfig.node.json: Node,
+ * tsconfig.web.json: the browser viewer in src/web/app, DOM globals).
  */
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', '.wrangler/', 'coverage/', 'worker-configuration.d.ts', 'bench/peers/', 'src/web/public/vendor/', 'eslint.config.js'] },
+  { ignores: ['node_modules/', 'dist/', '.wrangler/', 'coverage/', 'worker-configuration.d.ts', 'bench/peers/', 'src/web/public/vendor/', 'src/web/public/app/', 'eslint.config.js'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {
     languageOptions: {
       parserOptions: {
-        project: ['./tsconfig.json', './tsconfig.node.json'],
+        project: ['./tsconfig.json', './tsconfig.web.json', './tsconfig.node.json'],
         tsconfigRootDir: import.meta.dirname,
       },
     },

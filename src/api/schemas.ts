@@ -279,6 +279,13 @@ export const MetaProgressSchema = z
 /** Per-status item counts. */
 export type MetaProgress = z.infer<typeof MetaProgressSchema>;
 
+/** Per item of a meta-evaluation: its human label and the judge's answer, so a reader can plot one against the other. */
+const MetaItemOutcomeShape = {
+  human: LabelledItemSchema.shape.human.describe('The human label sent with the item: A, B or tie (pairwise), or a score (pointwise).'),
+  winner: z.enum(['A', 'B', 'tie']).nullable().describe('The judge\'s winner once the item succeeded (pairwise); null before, or pointwise.'),
+  score: z.number().nullable().describe('The judge\'s score once the item succeeded (pointwise); null before, or pairwise.'),
+};
+
 /** Answer to `GET /v1/meta-evaluations/{id}`; `report` appears once every item ended. */
 export const MetaEvaluationSchema = z
   .object({
@@ -290,7 +297,7 @@ export const MetaEvaluationSchema = z
     report: AgreementReportSchema.meta({ id: 'AgreementReport' }).nullable(),
     /** The report as a Markdown table. */
     reportMarkdown: z.string().nullable(),
-    items: z.array(z.object({ itemId: z.string(), evaluationId: z.string(), status: EvaluationStatusSchema }).strict()),
+    items: z.array(z.object({ itemId: z.string(), evaluationId: z.string(), status: EvaluationStatusSchema, ...MetaItemOutcomeShape }).strict()),
     createdAt: z.string(),
   })
   .strict()

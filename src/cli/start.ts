@@ -90,7 +90,12 @@ function watchSources(stack: LocalStack): FSWatcher[] {
       });
     }, 300);
   };
-  return ['src', 'queues', 'durable-objects', 'migrations', 'wrangler.toml'].map((p) => watch(join(REPO_ROOT, p), { recursive: true }, onChange));
+  // The viewer's build output (src/web/public, written by the bundle's own [build] step) is not a source:
+  // watching it would reload forever.
+  const sources = (_event: string, file: string | null) => {
+    if (!file?.startsWith(join('web', 'public'))) onChange();
+  };
+  return ['src', 'queues', 'durable-objects', 'migrations', 'wrangler.toml'].map((p) => watch(join(REPO_ROOT, p), { recursive: true }, sources));
 }
 
 async function main(values: CliValues<typeof START_CLI.options>): Promise<undefined> {
@@ -123,7 +128,7 @@ async function main(values: CliValues<typeof START_CLI.options>): Promise<undefi
   console.log(
     [
       '',
-      `Tribunal is running at ${stack.url}  (docs: ${stack.url}/docs, OpenAPI: ${stack.url}/openapi.json)`,
+      `Tribunal is running at ${stack.url}  (live viewer: ${stack.url}/, docs: ${stack.url}/docs, OpenAPI: ${stack.url}/openapi.json)`,
       stack.usingMock
         ? `No LLM_API_KEY set: using the bundled mock LLM at ${stack.llmBaseUrl} (deterministic judge replies).`
         : `LLM endpoint: ${stack.llmBaseUrl}`,

@@ -2172,6 +2172,15 @@ export interface components {
                 itemId: string;
                 evaluationId: string;
                 status: components["schemas"]["EvaluationStatus"];
+                /** @description The human label sent with the item: A, B or tie (pairwise), or a score (pointwise). */
+                human: ("A" | "B" | "tie") | number;
+                /**
+                 * @description The judge's winner once the item succeeded (pairwise); null before, or pointwise.
+                 * @enum {string|null}
+                 */
+                winner: "A" | "B" | "tie" | null;
+                /** @description The judge's score once the item succeeded (pointwise); null before, or pairwise. */
+                score: number | null;
             }[];
             createdAt: string;
         };

@@ -38,6 +38,7 @@ describe('meta-evaluations', () => {
     const first = await (await api(`/v1/meta-evaluations/${accepted.id}`)).json<MetaEvaluation>();
     expect(first.progress.total).toBe(3);
     expect(first.items.map((i) => i.itemId)).toEqual(['q1', 'q2', 'q3']);
+    expect(first.items.map((i) => i.human)).toEqual(['A', 'B', 'tie']);
 
     const done = await waitForReport(accepted.id);
     expect(done.status).toBe('succeeded');
@@ -46,6 +47,11 @@ describe('meta-evaluations', () => {
     expect(done.report?.n).toBe(3);
     expect(done.report?.nScored).toBe(3);
     expect(done.reportMarkdown).toContain('|');
+    // Each item's judge answer is its verdict's (the viewer plots it against the human label).
+    for (const item of done.items) {
+      const verdict = (await (await api(`/v1/evaluations/${item.evaluationId}`)).json<{ verdict: { winner: string } }>()).verdict;
+      expect([item.winner, item.score]).toEqual([verdict.winner, null]);
+    }
     const stored = await testEnv.DB.prepare('SELECT status, report FROM meta_evaluations WHERE id = ?')
       .bind(accepted.id)
       .first<{ status: string; report: string }>();
@@ -84,6 +90,11 @@ describe('meta-evaluations', () => {
     const done = await waitForReport(id);
     expect(done.report?.kind).toBe('pointwise');
     expect(done.report?.n).toBe(4);
+    expect(done.items.map((i) => i.human)).toEqual([1, 2, 3, 4]);
+    for (const item of done.items) {
+      const verdict = (await (await api(`/v1/evaluations/${item.evaluationId}`)).json<{ verdict: { score: number } }>()).verdict;
+      expect([item.winner, item.score]).toEqual([null, verdict.score]);
+    }
   });
 
   it('stores 120 items in D1 batches within the parameter limit and links every item', async () => {

@@ -101,7 +101,7 @@ export async function viewMetaEvaluation(env: Bindings, tenant: string, id: stri
     progress,
     report,
     reportMarkdown: report ? toMarkdown(report) : null,
-    items: items.map((it) => ({ itemId: it.itemId, evaluationId: it.evaluationId, status: it.status })),
+    items: items.map((it) => ({ itemId: it.itemId, evaluationId: it.evaluationId, status: it.status, human: it.human, winner: it.winner, score: it.score })),
     createdAt: new Date(meta.createdAt).toISOString(),
   };
 }

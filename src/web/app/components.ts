@@ -1,0 +1,55 @@
+/**
+ * @module
+ * Small pieces every page uses: status pills, winner chips, badges, key-value lists, agent avatars.
+ */
+import { h } from './dom.js';
+import type { Child } from './dom.js';
+import { hueOf, initialsOf } from './format.js';
+
+/** Number of agent colours in app.css (`.agent-c0` … `.agent-c7`, each checked for contrast). */
+const AGENT_COLOURS = 8;
+
+/** A status pill: `running`, `succeeded`… (colour and text, never colour alone). */
+export function statusPill(status: string): HTMLElement {
+  return h('span', { class: `pill pill-${status}` }, h('span', { class: 'pill-dot', 'aria-hidden': 'true' }), status);
+}
+
+/** A pairwise outcome chip: `A`, `B` or `tie`. */
+export function winnerChip(winner: string): HTMLElement {
+  const w = winner === 'A' || winner === 'B' ? winner : 'tie';
+  return h('span', { class: `chip chip-${w.toLowerCase()}` }, w === 'tie' ? 'Tie' : w);
+}
+
+/** A small label, e.g. `unparsed` (kind: `warn`, `error`, `info`, `neutral`). */
+export function badge(text: string, kind: 'warn' | 'error' | 'info' | 'neutral' = 'neutral', title?: string): HTMLElement {
+  return h('span', { class: `badge badge-${kind}`, ...(title ? { title } : {}) }, text);
+}
+
+/** A definition list of label → value rows. */
+export function facts(rows: readonly (readonly [string, Child] | null)[], className = 'facts'): HTMLElement {
+  return h('dl', { class: className }, rows.filter((r): r is readonly [string, Child] => r !== null).map(([k, v]) => h('div', null, h('dt', null, k), h('dd', null, v))));
+}
+
+/** An agent's avatar: initials on a colour derived from its label. */
+export function avatar(label: string): HTMLElement {
+  return h('span', { class: `avatar agent-c${hueOf(label) % AGENT_COLOURS}`, 'aria-hidden': 'true' }, initialsOf(label));
+}
+
+/** A card section with a heading. */
+export function card(title: string, ...children: Child[]): HTMLElement {
+  const id = `card-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+  return h('section', { class: 'card', 'aria-labelledby': id }, h('h2', { id, class: 'card-title' }, title), ...children);
+}
+
+/** A progress bar with an accessible value (`role="progressbar"`). */
+export function progressBar(done: number, total: number, label: string): HTMLElement {
+  const pct = total > 0 ? Math.min(100, Math.round((done / total) * 100)) : 0;
+  const fill = h('span', { class: 'progress-fill' });
+  fill.style.width = `${pct}%`;
+  return h('div', { class: 'progress', role: 'progressbar', 'aria-label': label, 'aria-valuemin': 0, 'aria-valuemax': total, 'aria-valuenow': Math.min(done, total) }, fill);
+}
+
+/** A monospace id that selects whole on click. */
+export function idCode(id: string): HTMLElement {
+  return h('code', { class: 'id' }, id);
+}

@@ -1,0 +1,70 @@
+/**
+ * @module
+ * The API's shapes as the viewer reads them (type-only imports: no server code reaches the bundle):
+ * - requests and answers from src/client/api-types.ts, the types generated from the API's OpenAPI
+ *   document (`npm run client:types`, kept current by tests/client/api-types.test.ts), which is generated
+ *   from the routes' zod schemas: the viewer is a client of the published contract;
+ * - the live events from src/pipeline/events.ts (the stream's data is not in the document), which names
+ *   only platform-free engine types.
+ * So a change to the contract fails `npm run typecheck` here instead of breaking the page, and the
+ * browser code never type-checks Worker modules (their workerd globals clash with the DOM's).
+ */
+import type { components } from '../../client/api-types.js';
+
+type Schemas = components['schemas'];
+
+export type { EvaluationEvent } from '../../pipeline/events.js';
+
+/** `{ error: { code, message, issues? } }`. */
+export type ErrorBody = Schemas['Error'];
+/** Body of `POST /v1/evaluations`. */
+export type CreateEvaluationRequest = Schemas['CreateEvaluationRequest'];
+/** Answer to `POST /v1/evaluations`. */
+export type EvaluationAccepted = Schemas['EvaluationAccepted'];
+/** Answer to `GET /v1/evaluations/{id}`. */
+export type Evaluation = Schemas['Evaluation'];
+/** Status of an evaluation. */
+export type EvaluationStatus = Schemas['EvaluationStatus'];
+/** A verdict without its transcript (the document marks the component nullable, as `Evaluation.verdict` is). */
+export type VerdictSummary = NonNullable<Schemas['VerdictSummary']>;
+/** One agent's vote or score. */
+export type Vote = VerdictSummary['votes'][number];
+/** Answer to `GET /v1/evaluations/{id}/transcript`. */
+export type Transcript = Schemas['Transcript'];
+/** Answer to `GET /v1/methods`. */
+export type MethodsResponse = Schemas['MethodsResponse'];
+/** One preset of `GET /v1/methods`. */
+export type PresetInfo = Schemas['PresetInfo'];
+/** What is judged. */
+export type Task = Schemas['Task'];
+/** Answer to `GET /v1/meta-evaluations/{id}`. */
+export type MetaEvaluation = Schemas['MetaEvaluation'];
+/** An agreement report (pairwise or pointwise). */
+export type AgreementReport = NonNullable<MetaEvaluation['report']>;
+/** A pairwise agreement report. */
+export type PairwiseReport = Extract<AgreementReport, { kind: 'pairwise' }>;
+/** A pointwise agreement report. */
+export type PointwiseReport = Extract<AgreementReport, { kind: 'pointwise' }>;
+/** Metadata as stored: string, number or boolean values. */
+export type Metadata = Schemas['Metadata'];
+
+/**
+ * An evaluation's metadata. The generator writes a nullable `$ref` as `Metadata & (Record<string, never> |
+ * null)`, whose values read as `never`; this is the type the schema means.
+ */
+export function metadataOf(e: { metadata: unknown }): Metadata | null {
+  return e.metadata as Metadata | null;
+}
+
+/** Answer to `GET /v1/evaluations`. */
+export type EvaluationList = Schemas['EvaluationList'];
+/** An evaluation in `GET /v1/evaluations`: the verdict's headline only. */
+export type EvaluationListItem = Schemas['EvaluationListItem'];
+/** Answer to `GET /v1/batches`. */
+export type BatchList = Schemas['BatchList'];
+/** A batch in `GET /v1/batches`. */
+export type BatchSummary = Schemas['BatchSummary'];
+/** Answer to `GET /v1/batches/{id}` (`webhook` and `budget` as the schema means them: see {@link metadataOf}). */
+export type Batch = Omit<Schemas['Batch'], 'webhook' | 'budget'> & { webhook: Schemas['OneOffWebhook'] | null; budget: Schemas['Budget'] | null };
+/** One NDJSON line of `GET /v1/batches/{id}/results`. */
+export type BatchResultLine = Schemas['BatchResultLine'];

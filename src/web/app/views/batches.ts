@@ -1,0 +1,220 @@
+/**
+ * @module
+ * `#/batches`: every batch and meta-evaluation, newest first (`GET /v1/batches`, by kind, cursor-paged).
+ * `#/batches/{id}`: one batch: its counts while it runs (read again every few seconds), the verdicts'
+ * distribution (A / B / tie, or a histogram of scores), calls and cost, and its results page by page
+ * (`GET /v1/batches/{id}/results`, NDJSON). A meta-evaluation's batch opens its report page (./meta.ts).
+ */
+import { describeError, getJson, request } from '../api.js';
+import { histogram } from '../charts.js';
+import { card, facts, idCode, progressBar, statusPill, winnerChip } from '../components.js';
+import { h, replaceChildren } from '../dom.js';
+import { formatAgo, formatInt, formatPct, formatScore, formatTime, formatUsd, shortId } from '../format.js';
+import type { Batch, BatchList, BatchResultLine, BatchSummary } from '../types.js';
+import type { View } from '../view.js';
+import { setTitle, sleep } from '../view.js';
+import { labelBars } from './report-view.js';
+import { isUnavailable, renderUnavailable } from './unavailable.js';
+
+/** How often a running batch is read again, ms. */
+const POLL_MS = 3000;
+
+/** A batch's page, or its meta-evaluation's report page. */
+function batchHref(b: Pick<BatchSummary, 'id' | 'kind'>): string {
+  return b.kind === 'meta_evaluation' ? `#/meta/${encodeURIComponent(b.id)}` : `#/batches/${encodeURIComponent(b.id)}`;
+}
+
+function progressCell(b: BatchSummary): HTMLElement {
+  const c = b.counts;
+  return h('div', { class: 'progress-cell' }, progressBar(c.ended, c.total, `${b.id}: items ended`),
+    h('span', { class: 'muted small' }, `${formatInt(c.ended)}/${formatInt(c.total)}${c.failed > 0 ? ` · ${formatInt(c.failed)} failed` : ''}`));
+}
+
+/** The batches list. */
+export const batchesView: View = async (ctx) => {
+  setTitle('Batches');
+  const kind = ctx.query.get('kind') ?? '';
+  const query = (cursor: string | null) => {
+    const q = new URLSearchParams({ limit: '25' });
+    if (kind) q.set('kind', kind);
+    if (cursor) q.set('cursor', cursor);
+    return `/v1/batches?${q.toString()}`;
+  };
+  let first: BatchList;
+  try {
+    first = await getJson<BatchList>(query(null), ctx.signal);
+  } catch (e) {
+    if (!isUnavailable(e)) throw e;
+    renderUnavailable(ctx, { title: 'Batches', endpoint: 'GET /v1/batches', open: { label: 'Open a meta-evaluation by id', placeholder: 'me_…', href: (id) => `#/meta/${encodeURIComponent(id)}` } });
+    return;
+  }
+  const body = h('tbody');
+  let cursor = first.nextCursor;
+  const more = h('button', { type: 'button', class: 'btn' }, 'Load more');
+  const add = (rows: readonly BatchSummary[]) => {
+    body.append(...rows.map((b) => h('tr', null,
+      h('th', { scope: 'row' }, h('a', { href: batchHref(b), title: b.id }, shortId(b.id))),
+      h('td', null, b.kind === 'meta_evaluation' ? 'meta-evaluation' : 'batch'),
+      h('td', null, b.preset ?? b.method),
+      h('td', null, statusPill(b.status)),
+      h('td', null, progressCell(b)),
+      h('td', { class: 'num hide-sm' }, h('time', { datetime: b.createdAt, title: formatTime(b.createdAt) }, formatAgo(b.createdAt))))));
+    more.hidden = cursor === null;
+  };
+  more.addEventListener('click', () => {
+    if (!cursor) return;
+    more.disabled = true;
+    getJson<BatchList>(query(cursor), ctx.signal).then((page) => {
+      cursor = page.nextCursor;
+      more.disabled = false;
+      add(page.data);
+    }, ctx.fail);
+  });
+  const kindSelect = h('select', { id: 'filter-kind' },
+    [['', 'All'], ['batch', 'Batches'], ['meta_evaluation', 'Meta-evaluations']].map(([v, l]) => h('option', { value: v, selected: v === kind }, l)));
+  kindSelect.addEventListener('change', () => { ctx.navigate(kindSelect.value ? `#/batches?kind=${kindSelect.value}` : '#/batches'); });
+  replaceChildren(ctx.root,
+    h('div', { class: 'page' },
+      h('div', { class: 'page-head title-row' }, h('h1', null, 'Batches'), h('span', { class: 'spacer' }),
+        h('div', { class: 'field field-inline' }, h('label', { for: 'filter-kind' }, 'Show'), kindSelect)),
+      h('p', { class: 'muted' }, 'Batches come from POST /v1/batches (up to 10,000 items, JSON or NDJSON); meta-evaluations from POST /v1/meta-evaluations (labelled items, an agreement report).'),
+      first.data.length === 0
+        ? h('div', { class: 'card empty' }, 'No batches yet.')
+        : [h('div', { class: 'table-wrap card card-flush' },
+            h('table', { class: 'table list-table' },
+              h('caption', { class: 'visually-hidden' }, 'Batches, newest first'),
+              h('thead', null, h('tr', null, ['Batch', 'Kind', 'Preset', 'Status', 'Items ended', 'Created'].map((c, i) => h('th', { scope: 'col', class: i === 5 ? 'num hide-sm' : null }, c)))),
+              body)),
+          h('div', { class: 'pager' }, more)]));
+  add(first.data);
+};
+
+/** One page of results: the NDJSON lines and the next page's cursor. */
+async function resultsPage(id: string, cursor: string | null, signal: AbortSignal): Promise<{ lines: BatchResultLine[]; next: string | null }> {
+  const q = new URLSearchParams({ limit: '100' });
+  if (cursor) q.set('cursor', cursor);
+  const r = await request(`/v1/batches/${encodeURIComponent(id)}/results?${q.toString()}`, { headers: { Accept: 'application/x-ndjson' }, signal });
+  const text = await r.text();
+  const lines = text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as BatchResultLine);
+  return { lines, next: r.headers.get('X-Next-Cursor') };
+}
+
+function resultRow(l: BatchResultLine): HTMLElement {
+  const v = l.verdict;
+  const verdict = v ? (v.taskKind === 'pairwise' ? winnerChip(v.winner ?? 'tie') : h('strong', null, v.score === undefined ? '—' : formatScore(v.score)))
+    : l.error ? h('span', { class: 'error-text small', title: l.error.message }, l.error.code) : h('span', { class: 'muted' }, '—');
+  return h('tr', null,
+    h('td', { class: 'num' }, String(l.index + 1)),
+    h('th', { scope: 'row' }, l.itemId ?? h('span', { class: 'muted' }, '—')),
+    h('td', null, l.deleted ? h('span', { class: 'muted' }, 'deleted') : h('a', { href: `#/evaluations/${encodeURIComponent(l.evaluationId)}`, title: l.evaluationId }, shortId(l.evaluationId))),
+    h('td', null, statusPill(l.status)),
+    h('td', null, h('span', { class: 'vote' }, verdict, v ? h('span', { class: 'muted small' }, formatPct(v.confidence)) : null)));
+}
+
+function summary(b: Batch, lines: readonly BatchResultLine[]): HTMLElement {
+  const c = b.counts;
+  const s = b.verdicts;
+  const scores = lines.flatMap((l) => (l.verdict?.score !== undefined ? [l.verdict.score] : []));
+  const pairwise = s.winsA + s.winsB + s.ties > 0;
+  return h('div', { class: 'summary-grid' },
+    h('div', { class: 'summary-main' },
+      card('Verdicts',
+        s.verdicts === 0 ? h('p', { class: 'muted' }, 'No verdict yet.')
+          : pairwise ? labelBars('Winner', { A: s.winsA, B: s.winsB, tie: s.ties })
+          : [h('p', { class: 'verdict-headline' }, h('span', { class: 'score-big' }, s.meanScore === null ? '—' : formatScore(s.meanScore)), h('span', null, 'mean score')),
+              scores.length > 1 ? histogram(scores, `Scores of the ${formatInt(scores.length)} items shown below`) : null])),
+    h('div', { class: 'summary-side' },
+      card('Items', progressBar(c.ended, c.total, 'Items ended'),
+        facts([['Ended', `${formatInt(c.ended)} of ${formatInt(c.total)}`], ['Succeeded', formatInt(c.succeeded)], ['Failed', formatInt(c.failed)], ['Cancelled', formatInt(c.cancelled)], ['Pending', formatInt(c.pending)]])),
+      card('Cost', facts([['LLM calls', formatInt(b.usage.calls)], ['Tokens', `${formatInt(b.usage.promptTokens)} in · ${formatInt(b.usage.completionTokens)} out`], ['Cost', formatUsd(b.usage.costUsd)]]))));
+}
+
+/** A batch's budget in words, and when it ran out (items not started then fail `budget_exceeded`). */
+function budgetText(b: NonNullable<Batch['budget']>, exhaustedAt: string | null): string {
+  const parts = [
+    b.maxCostUsd !== undefined ? formatUsd(b.maxCostUsd) : null,
+    b.maxCalls !== undefined ? `${formatInt(b.maxCalls)} calls` : null,
+    b.maxTokens !== undefined ? `${formatInt(b.maxTokens)} tokens` : null,
+  ].filter((p) => p !== null);
+  return `at most ${parts.join(', ')}${exhaustedAt ? ` · used up ${formatTime(exhaustedAt)}` : ''}`;
+}
+
+/** One batch. */
+export const batchView: View = async (ctx) => {
+  const id = ctx.params.id ?? '';
+  const path = `/v1/batches/${encodeURIComponent(id)}`;
+  let batch = await getJson<Batch>(path, ctx.signal);
+  if (batch.kind === 'meta_evaluation') {
+    window.location.replace(batchHref(batch));
+    return;
+  }
+  setTitle(`Batch ${shortId(id)}`);
+  let page = await resultsPage(id, null, ctx.signal);
+  let cursor = page.next;
+  let extraPages = 0;
+  const summarySlot = h('div');
+  const headSlot = h('div', { class: 'page-head' });
+  const notice = h('div', { role: 'alert' });
+  const body = h('tbody');
+  const more = h('button', { type: 'button', class: 'btn' }, 'Load more results');
+  const cancel = h('button', { type: 'button', class: 'btn btn-danger btn-small' }, 'Cancel batch');
+  const render = () => {
+    replaceChildren(headSlot,
+      h('nav', { class: 'breadcrumb', 'aria-label': 'Breadcrumb' }, h('a', { href: '#/batches' }, 'Batches'), ' / ', shortId(batch.id)),
+      h('div', { class: 'title-row' }, h('h1', null, `Batch: ${batch.preset ?? batch.method}`), statusPill(batch.status), h('span', { class: 'spacer' }), cancel),
+      facts([
+        ['Batch', idCode(batch.id)],
+        ['Method', batch.method],
+        ['Created', h('time', { datetime: batch.createdAt, title: formatTime(batch.createdAt) }, formatAgo(batch.createdAt))],
+        batch.completedAt ? ['Completed', formatTime(batch.completedAt)] : null,
+        batch.webhook ? ['Webhook', batch.webhook.url] : null,
+        batch.budget ? ['Budget', budgetText(batch.budget, batch.budgetExhaustedAt)] : null,
+      ], 'facts facts-inline'));
+    cancel.hidden = batch.status !== 'running';
+    replaceChildren(summarySlot, summary(batch, page.lines));
+    more.hidden = cursor === null;
+  };
+  const showResults = (lines: readonly BatchResultLine[], append: boolean) => {
+    if (!append) replaceChildren(body);
+    body.append(...lines.map(resultRow));
+  };
+  cancel.addEventListener('click', () => {
+    if (!window.confirm('Cancel this batch? Items not started never start; calls in flight are still billed.')) return;
+    cancel.disabled = true;
+    request(`${path}/cancel`, { method: 'POST', headers: { Accept: 'application/json' } }).then(async (r) => { batch = (await r.json()) as Batch; render(); }, (e: unknown) => {
+      cancel.disabled = false;
+      replaceChildren(notice, h('p', { class: 'notice notice-error' }, `Could not cancel: ${describeError(e)}`));
+    });
+  });
+  more.addEventListener('click', () => {
+    if (!cursor) return;
+    more.disabled = true;
+    resultsPage(id, cursor, ctx.signal).then((p) => {
+      extraPages++;
+      cursor = p.next;
+      more.disabled = false;
+      more.hidden = cursor === null;
+      showResults(p.lines, true);
+    }, ctx.fail);
+  });
+  replaceChildren(ctx.root,
+    h('div', { class: 'page' }, headSlot, notice, summarySlot,
+      card('Results', h('div', { class: 'table-wrap table-scroll' },
+        h('table', { class: 'table' },
+          h('thead', null, h('tr', null, ['#', 'Item', 'Evaluation', 'Status', 'Verdict'].map((c, i) => h('th', { scope: 'col', class: i === 0 ? 'num' : null }, c)))),
+          body)), h('div', { class: 'pager' }, more))));
+  showResults(page.lines, false);
+  render();
+  void (async () => {
+    while (batch.status === 'running' || batch.status === 'cancelling') {
+      await sleep(POLL_MS, ctx.signal);
+      batch = await getJson<Batch>(path, ctx.signal);
+      if (extraPages === 0) {
+        page = await resultsPage(id, null, ctx.signal);
+        cursor = page.next;
+        showResults(page.lines, false);
+      }
+      render();
+    }
+  })().catch((e: unknown) => { if (!ctx.signal.aborted) ctx.fail(e); });
+};

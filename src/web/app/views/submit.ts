@@ -1,0 +1,233 @@
+/**
+ * @module
+ * `#/new`: submit a task with any preset of `GET /v1/methods`. The fields follow the preset's task kind;
+ * config overrides and metadata are optional JSON. The API validates everything; its field issues
+ * (`task.answerA`, `config.turns`) are shown next to the fields they name. A resubmission of the same
+ * body (double click, retry after a network error) reuses its `Idempotency-Key`, so it never creates a
+ * second evaluation.
+ */
+import { ApiFailure, describeError, getJson, postJson } from '../api.js';
+import { h, replaceChildren } from '../dom.js';
+import { rememberTask } from '../tasks.js';
+import type { CreateEvaluationRequest, EvaluationAccepted, MethodsResponse, PresetInfo, Task } from '../types.js';
+import type { View } from '../view.js';
+import { setTitle } from '../view.js';
+
+/** Example tasks for "Fill in an example". */
+const EXAMPLES = {
+  pairwise: {
+    question: 'What is the capital of Australia? Answer in one sentence.',
+    answerA: 'The capital of Australia is Canberra, chosen in 1908 as a compromise between Sydney and Melbourne.',
+    answerB: 'Sydney is the capital of Australia.',
+  },
+  pointwise: {
+    source: 'The city council approved a new bike lane on Main Street on Tuesday. Construction starts in May and is expected to take six weeks.',
+    output: 'The council approved a Main Street bike lane; building starts in May and takes about six weeks.',
+    aspect: 'coherence',
+  },
+};
+
+type FieldName = 'preset' | 'question' | 'answerA' | 'answerB' | 'reference' | 'source' | 'context' | 'output' | 'aspect' | 'aspectDescription' | 'scaleMin' | 'scaleMax' | 'config' | 'metadata';
+
+/** The field a judge error (400 without field issues) is about, by its code. */
+const JUDGE_ERROR_FIELDS: Partial<Record<string, FieldName>> = {
+  invalid_config: 'config',
+  unknown_method: 'config',
+  unknown_preset: 'preset',
+  task_kind_unsupported: 'preset',
+};
+
+/** Which field an API issue path names (`task.answerA` → answerA). */
+export function fieldOfIssue(path: string): FieldName | null {
+  const [head, second, third] = path.split('.');
+  if (head === 'preset' || head === 'config' || head === 'metadata') return head;
+  if (head !== 'task') return null;
+  if (second === 'aspect') return third === 'scale' ? 'scaleMin' : third === 'description' ? 'aspectDescription' : 'aspect';
+  const known: readonly string[] = ['question', 'answerA', 'answerB', 'reference', 'source', 'context', 'output'];
+  return second !== undefined && known.includes(second) ? (second as FieldName) : null;
+}
+
+interface Field {
+  wrap: HTMLElement;
+  input: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
+  error: HTMLElement;
+}
+
+function field(name: FieldName, label: string, control: Field['input'], hint?: string): Field {
+  const id = `f-${name}`;
+  control.id = id;
+  control.name = name;
+  const error = h('p', { id: `${id}-error`, class: 'field-error' });
+  const describedBy = [hint ? `${id}-hint` : null, `${id}-error`].filter(Boolean).join(' ');
+  control.setAttribute('aria-describedby', describedBy);
+  const wrap = h('div', { class: 'field' }, h('label', { for: id }, label), control, hint ? h('p', { id: `${id}-hint`, class: 'hint' }, hint) : null, error);
+  return { wrap, input: control, error };
+}
+
+const area = (rows: number, required = false) => h('textarea', { rows, required, spellcheck: 'true' });
+
+/** Parses an optional JSON object field; throws a message naming the field. */
+function jsonObject(text: string, what: string): Record<string, unknown> | undefined {
+  if (text.trim() === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`${what} is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`${what} must be a JSON object`);
+  return value as Record<string, unknown>;
+}
+
+function presetOptions(presets: readonly PresetInfo[], kind: 'pairwise' | 'pointwise'): HTMLOptGroupElement {
+  const label = kind === 'pairwise' ? 'Pairwise: which of two answers is better' : 'Pointwise: score one output on an aspect';
+  return h('optgroup', { label }, presets.filter((p) => p.taskKind === kind).map((p) => h('option', { value: p.id }, `${p.id} (${p.method})`)));
+}
+
+/** The submit form. */
+export const submitView: View = async (ctx) => {
+  setTitle('New evaluation');
+  const { presets } = await getJson<MethodsResponse>('/v1/methods', ctx.signal);
+  const select = h('select', { required: true }, presetOptions(presets, 'pairwise'), presetOptions(presets, 'pointwise'));
+  const wanted = ctx.query.get('preset');
+  select.value = presets.some((p) => p.id === wanted) ? (wanted ?? '') : presets.some((p) => p.id === 'chateval-faireval') ? 'chateval-faireval' : (presets[0]?.id ?? '');
+
+  const f = {
+    preset: field('preset', 'Preset', select),
+    question: field('question', 'Question', area(3, true), 'The user question both answers respond to.'),
+    answerA: field('answerA', 'Answer A', area(6, true)),
+    answerB: field('answerB', 'Answer B', area(6, true)),
+    reference: field('reference', 'Reference answer (optional)', area(3), 'For reference-guided judges (maths, code).'),
+    aspect: field('aspect', 'Aspect', h('input', { type: 'text', required: true, value: 'coherence' }), 'e.g. coherence, fluency, naturalness, groundedness.'),
+    scaleMin: field('scaleMin', 'Scale from', h('input', { type: 'number', required: true, value: '1', step: '1', inputmode: 'numeric' })),
+    scaleMax: field('scaleMax', 'to', h('input', { type: 'number', required: true, value: '5', step: '1', inputmode: 'numeric' })),
+    aspectDescription: field('aspectDescription', 'Aspect description (optional)', area(2), 'Presets fill it in for the papers\' aspects.'),
+    source: field('source', 'Source', area(6, true), 'The input the output was produced from: an article, a dialogue, a question.'),
+    context: field('context', 'Context (optional)', area(2), 'Extra facts some aspects need (Topical-Chat groundedness).'),
+    output: field('output', 'Output', area(4, true), 'The text being scored.'),
+    config: field('config', 'Config overrides (JSON, optional)', area(4), 'Deep-merged over the preset, e.g. {"turns": 1} or {"defaults": {"model": "gpt-4o-mini"}}.'),
+    metadata: field('metadata', 'Metadata (JSON, optional)', area(2), 'Your key-value annotations, echoed back, e.g. {"run": "nightly-42"}.'),
+  } satisfies Record<FieldName, Field>;
+  for (const x of [f.config, f.metadata]) x.input.classList.add('mono');
+
+  const about = h('div', { class: 'preset-about', 'aria-live': 'polite' });
+  const pairwise = h('fieldset', { class: 'fieldset' }, h('legend', null, 'Task'), f.question.wrap, h('div', { class: 'two-col' }, f.answerA.wrap, f.answerB.wrap), f.reference.wrap);
+  const pointwise = h('fieldset', { class: 'fieldset' }, h('legend', null, 'Task'),
+    h('div', { class: 'three-col' }, f.aspect.wrap, f.scaleMin.wrap, f.scaleMax.wrap), f.aspectDescription.wrap, f.source.wrap, f.context.wrap, f.output.wrap);
+  const formError = h('div', { class: 'form-error', role: 'alert' });
+  const submit = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Start evaluation');
+  const example = h('button', { type: 'button', class: 'btn' }, 'Fill in an example');
+
+  const kind = (): 'pairwise' | 'pointwise' => presets.find((p) => p.id === select.value)?.taskKind ?? 'pairwise';
+  const showPreset = () => {
+    const p = presets.find((x) => x.id === select.value);
+    pairwise.hidden = kind() !== 'pairwise';
+    pointwise.hidden = kind() !== 'pointwise';
+    // Hidden fields must not block submission.
+    for (const x of [f.question, f.answerA, f.answerB]) x.input.disabled = kind() !== 'pairwise';
+    for (const x of [f.aspect, f.scaleMin, f.scaleMax, f.source, f.output]) x.input.disabled = kind() !== 'pointwise';
+    replaceChildren(about, p ? [h('p', null, p.description), h('p', { class: 'muted small' }, `${p.paper} · method ${p.method} · `, h('a', { href: `#/presets?preset=${encodeURIComponent(p.id)}` }, 'full config'))] : null);
+  };
+  select.addEventListener('change', showPreset);
+  example.addEventListener('click', () => {
+    if (kind() === 'pairwise') {
+      f.question.input.value = EXAMPLES.pairwise.question;
+      f.answerA.input.value = EXAMPLES.pairwise.answerA;
+      f.answerB.input.value = EXAMPLES.pairwise.answerB;
+    } else {
+      f.source.input.value = EXAMPLES.pointwise.source;
+      f.output.input.value = EXAMPLES.pointwise.output;
+      f.aspect.input.value = EXAMPLES.pointwise.aspect;
+    }
+  });
+
+  const clearErrors = () => {
+    replaceChildren(formError);
+    for (const x of Object.values(f)) {
+      x.error.textContent = '';
+      x.input.removeAttribute('aria-invalid');
+    }
+  };
+  const fieldError = (name: FieldName, message: string) => {
+    const x = f[name];
+    x.error.textContent = x.error.textContent ? `${x.error.textContent} ${message}` : message;
+    x.input.setAttribute('aria-invalid', 'true');
+  };
+
+  const value = (x: Field) => x.input.value;
+  const optional = (x: Field) => (value(x).trim() === '' ? undefined : value(x));
+  const taskOf = (): Task =>
+    kind() === 'pairwise'
+      ? { kind: 'pairwise', question: value(f.question), answerA: value(f.answerA), answerB: value(f.answerB), ...(optional(f.reference) !== undefined ? { reference: value(f.reference) } : {}) }
+      : {
+          kind: 'pointwise', source: value(f.source), output: value(f.output), ...(optional(f.context) !== undefined ? { context: value(f.context) } : {}),
+          aspect: { name: value(f.aspect), scale: { min: Number(value(f.scaleMin)), max: Number(value(f.scaleMax)) }, ...(optional(f.aspectDescription) !== undefined ? { description: value(f.aspectDescription) } : {}) },
+        };
+
+  let last: { body: string; key: string } | null = null;
+  const form = h('form', { class: 'submit-form stack', novalidate: true, 'aria-labelledby': 'new-title' },
+    h('fieldset', { class: 'fieldset' }, h('legend', null, 'Judge'), f.preset.wrap, about),
+    pairwise, pointwise,
+    h('details', { class: 'fieldset advanced' }, h('summary', null, 'Advanced: config overrides and metadata'), f.config.wrap, f.metadata.wrap),
+    formError,
+    h('div', { class: 'row' }, submit, example));
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    clearErrors();
+    const missing = Object.entries(f).filter(([, x]) => x.input.required && !x.input.disabled && x.input.value.trim() === '');
+    for (const [name] of missing) fieldError(name as FieldName, 'Required.');
+    let body: CreateEvaluationRequest;
+    try {
+      const config = jsonObject(value(f.config), 'Config overrides');
+      const metadata = jsonObject(value(f.metadata), 'Metadata') as CreateEvaluationRequest['metadata'];
+      body = { preset: select.value, task: taskOf(), ...(config ? { config } : {}), ...(metadata ? { metadata } : {}) };
+    } catch (e) {
+      fieldError(/^Metadata/.test(describeError(e)) ? 'metadata' : 'config', describeError(e));
+      body = { preset: select.value, task: taskOf() };
+      missing.push(['config', f.config]);
+    }
+    if (missing.length > 0) {
+      replaceChildren(formError, h('p', { class: 'notice notice-error' }, 'Please fix the highlighted fields.'));
+      form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+      return;
+    }
+    const json = JSON.stringify(body);
+    if (last?.body !== json) last = { body: json, key: crypto.randomUUID() };
+    submit.disabled = true;
+    submit.textContent = 'Starting…';
+    postJson<EvaluationAccepted>('/v1/evaluations', body, { 'Idempotency-Key': last.key }).then(
+      (accepted) => {
+        rememberTask(accepted.id, body.task);
+        ctx.navigate(`#/evaluations/${encodeURIComponent(accepted.id)}`);
+      },
+      (e: unknown) => {
+        submit.disabled = false;
+        submit.textContent = 'Start evaluation';
+        if (e instanceof ApiFailure && e.unauthorized) {
+          ctx.fail(e);
+          return;
+        }
+        const issues = e instanceof ApiFailure ? e.issues : [];
+        // Judge errors come without field issues: the code says which field they are about.
+        const judgeField = e instanceof ApiFailure && issues.length === 0 ? JUDGE_ERROR_FIELDS[e.code] : undefined;
+        if (judgeField) fieldError(judgeField, e instanceof ApiFailure ? e.message : '');
+        const unplaced = issues.filter((i) => {
+          const name = fieldOfIssue(i.path);
+          if (name) fieldError(name, i.message);
+          return name === null;
+        });
+        replaceChildren(formError, h('div', { class: 'notice notice-error' }, h('p', null, describeError(e)),
+          unplaced.length > 0 ? h('ul', null, unplaced.map((i) => h('li', null, `${i.path}: ${i.message}`))) : null));
+        (form.querySelector<HTMLElement>('[aria-invalid="true"]') ?? formError).focus();
+      },
+    );
+  });
+
+  showPreset();
+  replaceChildren(ctx.root,
+    h('div', { class: 'page page-narrow' },
+      h('div', { class: 'page-head' }, h('h1', { id: 'new-title' }, 'New evaluation'),
+        h('p', { class: 'muted' }, 'Pick a judge, enter the task, and watch the agents debate it live.')),
+      form));
+};

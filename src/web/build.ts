@@ -1,0 +1,86 @@
+/**
+ * @module
+ * Builds the live viewer: `src/web/app/main.ts` (strict TypeScript, type-checked by tsconfig.web.json)
+ * bundled by esbuild for the browser into `src/web/public/app/app.js`, with `app.css` next to it and the
+ * page, `index.html`, at the root of the static assets: the viewer is served at `/` (wrangler.toml
+ * `[assets]`). Build output, gitignored.
+ *
+ * Who runs it: `npm run build:web`, which `npm install` / `npm ci` (`prepare`), `npm test` and wrangler's
+ * `[build] command` (every `wrangler deploy`, `wrangler dev`, the local stack's dry-run bundle behind
+ * `npm start`, the e2e tests and the meta-eval runner) call. It takes well under a second.
+ *
+ * Files whose content did not change are not rewritten, so watchers (`wrangler dev`'s asset reload,
+ * `npm start`) see no change when there is none.
+ *
+ * The bundle must contain only the viewer's own code: the API types it imports are `import type` and
+ * erased, and the build fails if any module from outside `src/web/app` reaches the bundle (a value import
+ * of server code would ship zod and the engine to every browser).
+ *
+ * Usage: `node --import tsx src/web/build.ts`. Node only.
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { build } from 'esbuild';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+/** The viewer's sources. */
+export const WEB_SOURCE = join(ROOT, 'src/web/app');
+/** The static assets folder: the page goes to its root (served at `/`). */
+const PUBLIC = join(ROOT, 'src/web/public');
+/** Where the script and styles go (served at `/app/`). */
+export const WEB_OUTPUT = join(PUBLIC, 'app');
+/** Files copied as they are: source name → destination. */
+const COPIED: Record<string, string> = { 'index.html': join(PUBLIC, 'index.html'), 'app.css': join(WEB_OUTPUT, 'app.css') };
+/** Files the build writes; everything else in the output folders (their .gitignore files) is left alone. */
+const OUTPUTS = [join(WEB_OUTPUT, 'app.js'), join(WEB_OUTPUT, 'app.js.map'), ...Object.values(COPIED)];
+
+/** Sizes of what one build wrote, in bytes. */
+export interface WebBuildResult {
+  files: Record<string, number>;
+}
+
+/** Builds the viewer into {@link WEB_OUTPUT}; rejects when esbuild fails or server code reaches the bundle. */
+export async function buildWeb(): Promise<WebBuildResult> {
+  const result = await build({
+    entryPoints: [join(WEB_SOURCE, 'main.ts')],
+    outfile: join(WEB_OUTPUT, 'app.js'),
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    // Browsers of the last two years (fetch streams, structuredClone, :focus-visible are older still).
+    target: ['es2022', 'chrome110', 'firefox115', 'safari16'],
+    minify: true,
+    sourcemap: 'linked',
+    metafile: true,
+    write: false,
+    legalComments: 'none',
+    logLevel: 'silent',
+  });
+  const foreign = Object.keys(result.metafile.inputs).filter((input) => relative(WEB_SOURCE, join(ROOT, input)).startsWith('..'));
+  if (foreign.length > 0) throw new Error(`server code reached the viewer bundle (use \`import type\`): ${foreign.join(', ')}`);
+  const outputs = new Map<string, Uint8Array>(result.outputFiles.map((f) => [f.path, f.contents]));
+  for (const [from, to] of Object.entries(COPIED)) outputs.set(to, readFileSync(join(WEB_SOURCE, from)));
+  mkdirSync(WEB_OUTPUT, { recursive: true });
+  const files: Record<string, number> = {};
+  for (const [path, contents] of outputs) {
+    if (!existsSync(path) || !Buffer.from(contents).equals(readFileSync(path))) writeFileSync(path, contents);
+    files[relative(PUBLIC, path)] = contents.byteLength;
+  }
+  // Outputs of an older build that this one no longer writes.
+  for (const f of OUTPUTS) if (!outputs.has(f)) rmSync(f, { force: true });
+  return { files };
+}
+
+if (process.argv[1] && new URL(import.meta.url).pathname === process.argv[1]) {
+  const started = performance.now();
+  buildWeb().then(
+    (r) => {
+      const sizes = Object.entries(r.files).map(([f, n]) => `${f} ${(n / 1024).toFixed(1)} KiB`).join(', ');
+      process.stdout.write(`viewer built into src/web/public in ${Math.round(performance.now() - started)} ms: ${sizes}\n`);
+    },
+    (e: unknown) => {
+      process.stderr.write(`viewer build failed: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

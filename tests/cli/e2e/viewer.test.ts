@@ -1,0 +1,363 @@
+/**
+ * The live viewer in a real headless Chromium (playwright-core driving Debian's chromium) against the
+ * local stack, the mock LLM answering after 300-700 ms so a debate takes seconds: submit a task from the
+ * form, see the agents' messages arrive one by one and then the verdict, the transcript, an unparsed
+ * reply marked, a meta-evaluation's report with its charts; and with API_KEYS set, the key entered once
+ * per tab and never put in a URL. Screenshots at 1280 and 375 px (docs/screenshots/ with
+ * UPDATE_SCREENSHOTS=1, see tests/web/browser.ts).
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page, Route } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalStack } from '../../../src/cli/local-stack.js';
+import { REPO_ROOT, startLocalStack } from '../../../src/cli/local-stack.js';
+import type { MockServer } from '../../../src/llm/mock/node.js';
+import { startMockServer } from '../../../src/llm/mock/node.js';
+import { loadFairEval, loadSummEval } from '../../../src/meta/datasets.js';
+import type { TestBrowser } from '../../web/browser.js';
+import { axeViolations, BROWSER_REQUIRED, CHROMIUM, CHROMIUM_INSTALLED, launchBrowser, screenshotDir } from '../../web/browser.js';
+
+const PHONE = { width: 375, height: 812 };
+const DESKTOP = { width: 1280, height: 900 };
+const shots = screenshotDir(REPO_ROOT);
+
+/**
+ * Records, in the page, every change of (messages shown done, verdict shown): the proof that messages
+ * arrive one after another and the verdict after them. A string: it runs in the browser, not in Node.
+ */
+const TIMELINE_SCRIPT = `
+window.__timeline = [];
+new MutationObserver(() => {
+  const done = document.querySelectorAll('.msg[data-state="done"]').length;
+  const verdict = document.querySelector('.verdict-headline') !== null;
+  const last = window.__timeline[window.__timeline.length - 1];
+  if (!last || last.done !== done || last.verdict !== verdict) window.__timeline.push({ done, verdict, t: performance.now() });
+}).observe(document, { subtree: true, childList: true, attributes: true });
+`;
+
+interface TimelineEntry { done: number; verdict: boolean; t: number }
+
+let mock: MockServer;
+let browser: TestBrowser;
+const dir = mkdtempSync(join(tmpdir(), 'tribunal-viewer-test-'));
+
+/** Largest screenshot committed for the README, bytes. */
+const MAX_SCREENSHOT_BYTES = 200 * 1024;
+
+// Without Chromium: skipped, loudly, on a developer's machine; in CI (or TRIBUNAL_REQUIRE_BROWSER=1)
+// the suite runs and launchBrowser() fails naming the missing binary.
+const SKIP = !CHROMIUM_INSTALLED && !BROWSER_REQUIRED;
+if (SKIP) console.warn(`viewer browser tests SKIPPED: ${CHROMIUM} is missing (apt-get install -y chromium; CI and TRIBUNAL_REQUIRE_BROWSER=1 fail instead)`);
+
+/** Fills the form with the example task of `preset` and submits it; resolves on the evaluation page. */
+async function submit(page: Page, preset: string, config?: string, screenshot?: string): Promise<string> {
+  await page.getByLabel('Preset').selectOption(preset);
+  await page.getByRole('button', { name: 'Fill in an example' }).click();
+  if (config !== undefined) {
+    await page.getByText('Advanced: config overrides and metadata').click();
+    await page.getByLabel('Config overrides (JSON, optional)').fill(config);
+  }
+  if (screenshot !== undefined) await page.screenshot({ path: join(shots, screenshot), fullPage: true });
+  await page.getByRole('button', { name: 'Start evaluation' }).click();
+  await page.waitForURL(/#\/evaluations\/ev_/);
+  return /#\/evaluations\/(ev_[^/?#]+)/.exec(page.url())?.[1] ?? '';
+}
+
+describe.skipIf(SKIP)('the viewer in headless Chromium', () => {
+  beforeAll(async () => {
+    mock = await startMockServer({ latencyMs: [300, 700] });
+    browser = await launchBrowser();
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser.close();
+    await mock.close();
+    // The committed screenshots stay small (the README loads them all).
+    if (process.env.UPDATE_SCREENSHOTS === '1') {
+      for (const f of readdirSync(shots)) expect([f, statSync(join(shots, f)).size <= MAX_SCREENSHOT_BYTES]).toEqual([f, true]);
+    }
+  });
+
+  describe('the viewer without auth', () => {
+    let stack: LocalStack;
+    beforeAll(async () => {
+      stack = await startLocalStack({ port: 0, persistTo: join(dir, 'open'), llmBaseUrl: mock.baseUrl, llmModel: 'mock-judge', crons: false });
+    }, 120_000);
+    afterAll(async () => { await stack.stop(); });
+
+    it('serves the page at / and its files under /app/ from the static assets; other paths keep the API\'s JSON errors', async () => {
+      const page = await fetch(`${stack.url}/`);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+      expect(await page.text()).toContain('<script type="module" src="/app/app.js">');
+      for (const [path, type] of [['/app/app.js', 'text/javascript'], ['/app/app.css', 'text/css']] as const) {
+        const r = await fetch(`${stack.url}${path}`);
+        expect([r.status, r.headers.get('content-type')?.split(';')[0]], path).toEqual([200, type]);
+      }
+      for (const path of ['/v1/nothing-here', '/index.html', '/vendor/scalar.js']) {
+        const r = await fetch(`${stack.url}${path}`);
+        expect([r.status, ((await r.json()) as { error: { code: string } }).error.code], path).toEqual([404, 'not_found']);
+      }
+      const wrongMethod = await fetch(`${stack.url}/v1/methods`, { method: 'DELETE' });
+      expect([wrongMethod.status, wrongMethod.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
+    });
+
+    it('streams a debate live: messages one by one, then the verdict and the transcript', async () => {
+      const page = await browser.page(DESKTOP);
+      await page.addInitScript(TIMELINE_SCRIPT);
+      await page.goto(`${stack.url}/#/new`);
+      await expect.poll(() => page.getByLabel('Preset').locator('option').count()).toBeGreaterThan(20);
+      expect(await axeViolations(page)).toEqual([]);
+      const id = await submit(page, 'chateval-faireval', undefined, 'submit-desktop.png');
+      expect(id).toMatch(/^ev_/);
+
+      // Mid-debate: some messages shown, no verdict yet, the stream marked live.
+      await page.locator('.msg[data-state="done"]').nth(2).waitFor();
+      expect(await page.locator('.verdict-headline').count()).toBe(0);
+      await expect.poll(() => page.locator('.badge', { hasText: 'live' }).count()).toBe(1);
+      await page.screenshot({ path: join(shots, 'evaluation-live-desktop.png') });
+
+      await page.locator('.verdict-headline').waitFor({ timeout: 60_000 });
+      await page.locator('.transcript').waitFor();
+      const timeline = await page.evaluate<TimelineEntry[]>('window.__timeline');
+      const before = timeline.filter((e) => !e.verdict).map((e) => e.done);
+      // 2 agents × 2 turns × 2 orders = 8 replies, shown as they came (at least 4 distinct steps, the
+      // rounds), all of them before the verdict.
+      expect(new Set(before).size).toBeGreaterThanOrEqual(4);
+      expect(Math.max(...before)).toBe(8);
+      expect(timeline.at(-1)).toMatchObject({ done: 8, verdict: true });
+      expect(timeline.findIndex((e) => e.verdict)).toBeGreaterThan(timeline.findIndex((e) => e.done === 8) - 1);
+
+      // The page says what the API says.
+      const api = (await (await fetch(`${stack.url}/v1/evaluations/${id}`)).json()) as { status: string; verdict: { winner: string; positionFlip: boolean }; usage: { calls: number } };
+      expect(api.status).toBe('succeeded');
+      const headline = await page.locator('.verdict-headline').innerText();
+      expect(headline).toContain(api.verdict.winner === 'tie' ? 'Neither answer is better' : `Answer ${api.verdict.winner} is better`);
+      expect(await page.getByText(api.verdict.positionFlip ? 'swapping the answers changed the outcome' : 'both orders agree').count()).toBe(1);
+      expect(await page.locator('.lane').count()).toBe(2);
+      expect(await page.locator('.transcript-item').count()).toBe(8);
+      expect(await page.locator('.pill', { hasText: 'succeeded' }).count()).toBeGreaterThan(0);
+      expect(browser.errorsOf(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.emulateMedia({ colorScheme: 'dark' });
+      expect(await axeViolations(page)).toEqual([]);
+      await page.emulateMedia({ colorScheme: 'light' });
+      // The verdict, the votes and the debate's first turn: the whole page would be ~400 KB.
+      await page.screenshot({ path: join(shots, 'evaluation-desktop.png'), fullPage: true, clip: { x: 0, y: 0, width: DESKTOP.width, height: 1100 } });
+
+      await page.setViewportSize(PHONE);
+      await page.evaluate('window.scrollTo(0, 0)');
+      // Nothing wider than the phone: no sideways scrolling.
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
+      await page.screenshot({ path: join(shots, 'evaluation-phone.png') });
+      // A phone screen's worth of the debate, cut from the whole page (a scrolled viewport can be
+      // captured before it repaints).
+      const debateTop = await page.evaluate<number>("document.querySelector('.debate').getBoundingClientRect().top + window.scrollY");
+      await page.screenshot({ path: join(shots, 'debate-phone.png'), fullPage: true, clip: { x: 0, y: debateTop, width: PHONE.width, height: PHONE.height } });
+      await page.close();
+    });
+
+    it('on a deployment without the listing API, the list pages say so and still open a page by its id', async () => {
+      const created = await fetch(`${stack.url}/v1/evaluations`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ preset: 'fastchat-pair', task: { kind: 'pairwise', question: 'Capital of France?', answerA: 'Paris.', answerB: 'Lyon.' } }) });
+      expect(created.status).toBe(202);
+      const { id } = (await created.json()) as { id: string };
+      const page = await browser.page(DESKTOP);
+      // An older Worker's answers to the list routes: its JSON 405 (POST only) and 404.
+      const refuse = (status: number, code: string) => (route: Route) => route.fulfill({ status, contentType: 'application/json', body: JSON.stringify({ error: { code, message: 'refused by the test' } }) });
+      await page.route(/\/v1\/evaluations\?/, refuse(405, 'method_not_allowed'));
+      await page.route(/\/v1\/batches\?/, refuse(404, 'not_found'));
+      for (const [hash, endpoint] of [['#/batches', 'GET /v1/batches'], ['#/', 'GET /v1/evaluations']] as const) {
+        await page.goto(`${stack.url}/${hash}`);
+        await page.getByRole('heading', { name: 'Not available on this deployment' }).waitFor();
+        expect(await page.locator('.unavailable code').innerText()).toBe(endpoint);
+        expect(await axeViolations(page)).toEqual([]);
+      }
+      await page.getByLabel('Open an evaluation by id').fill(id);
+      await page.getByRole('button', { name: 'Open' }).click();
+      await page.waitForURL(new RegExp(`#/evaluations/${id}$`));
+      await page.locator('.pill').first().waitFor();
+      expect(browser.errorsOf(page).filter((e) => !/status of 40[45]/.test(e))).toEqual([]);
+      await page.close();
+    });
+
+    it('lists evaluations and batches with filters, and shows a batch with its verdicts and results', async () => {
+      const items = ['q1', 'q2', 'q3', 'q4'].map((id, i) => ({ id, task: { kind: 'pairwise', question: `(${i}) Capital of France?`, answerA: 'Paris.', answerB: `Lyon ${i}.` }, metadata: { run: 'viewer-e2e' } }));
+      const created = await fetch(`${stack.url}/v1/batches`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ preset: 'fastchat-pair', items }) });
+      expect(created.status).toBe(202);
+      const { id } = (await created.json()) as { id: string };
+      const page = await browser.page(DESKTOP);
+
+      // Batches list → the batch's page, which follows it to completion.
+      await page.goto(`${stack.url}/#/batches`);
+      await page.getByRole('link', { name: id.slice(0, 12) }).first().click();
+      await page.waitForURL(new RegExp(`#/batches/${id}$`));
+      await expect.poll(() => page.locator('.title-row .pill').innerText(), { timeout: 90_000 }).toMatch(/completed/i);
+      await expect.poll(() => page.locator('.table tbody tr').count()).toBe(4);
+      const batch = (await (await fetch(`${stack.url}/v1/batches/${id}`)).json()) as { verdicts: { winsA: number; winsB: number; ties: number }; counts: { succeeded: number } };
+      expect(batch.counts.succeeded).toBe(4);
+      const bars = await page.locator('.dist-value').allTextContents();
+      expect(bars.map((t) => Number(t.split(' ')[0]))).toEqual([batch.verdicts.winsA, batch.verdicts.winsB, batch.verdicts.ties]);
+      for (const item of items) expect(await page.locator('.table tbody tr', { hasText: item.id }).count()).toBe(1);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.screenshot({ path: join(shots, 'batch-desktop.png'), fullPage: true });
+
+      // Evaluations list filtered by the batch, from the filter form; the filters stay in the URL.
+      await page.goto(`${stack.url}/#/`);
+      await page.locator('.list-table').waitFor();
+      await page.getByLabel('Batch').fill(id);
+      await page.getByLabel('Status').selectOption('succeeded');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await page.waitForURL(/#\/\?status=succeeded&batch=/);
+      await expect.poll(() => page.locator('.list-table tbody tr').count()).toBe(4);
+      expect(await page.locator('.list-table tbody tr', { hasText: 'succeeded' }).count()).toBe(4);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.screenshot({ path: join(shots, 'evaluations-desktop.png') });
+      // A metadata filter that matches nothing says so.
+      await page.goto(`${stack.url}/#/?metadata=run:nothing-like-this`);
+      await page.getByText('No evaluation matches these filters.').waitFor();
+      expect(browser.errorsOf(page)).toEqual([]);
+      await page.close();
+    });
+
+    it('marks replies that never parsed, in the debate and in the verdict', async () => {
+      const page = await browser.page(DESKTOP);
+      await page.goto(`${stack.url}/#/new`);
+      // Every first answer to a prompt is in no known format, the re-ask's too: the reply never parses.
+      await submit(page, 'fastchat-pair', '{"defaults": {"model": "mock-judge?fail=wrong-format:1&latency=50"}}');
+      await page.locator('.transcript').waitFor({ timeout: 60_000 });
+      expect(await page.locator('.msg .badge', { hasText: 'unparsed' }).count()).toBeGreaterThan(0);
+      expect(await page.locator('.msg .badge', { hasText: 're-ask 1' }).count()).toBeGreaterThan(0);
+      expect(await page.locator('.facts', { hasText: 'Unparsed replies' }).innerText()).toMatch(/Unparsed replies\s+\d/);
+      await page.close();
+    });
+
+    it('can be used from the keyboard, and the accessibility audit does catch a broken page', async () => {
+      const page = await browser.page(DESKTOP);
+      await page.goto(`${stack.url}/#/new`);
+      await page.getByLabel('Preset').waitFor();
+      // The first Tab reaches the skip link, which moves focus to the page's content.
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate('document.activeElement.textContent')).toBe('Skip to content');
+      await page.keyboard.press('Enter');
+      expect(await page.evaluate('document.activeElement.id')).toBe('main');
+      // Keyboard only: pick a preset, fill the example, submit.
+      await page.getByLabel('Preset').focus();
+      await page.keyboard.press('End');
+      expect(await page.getByLabel('Preset').inputValue()).not.toBe('chateval-faireval');
+      await page.getByRole('button', { name: 'Fill in an example' }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('button', { name: 'Start evaluation' }).focus();
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/#\/evaluations\/ev_/);
+      await page.locator('.debate').waitFor();
+      // The audit is not vacuous: an unlabelled field is reported.
+      await page.evaluate("document.querySelector('main').append(Object.assign(document.createElement('input'), { type: 'text' }))");
+      expect((await axeViolations(page)).map((v) => v.id)).toContain('label');
+      await page.close();
+    });
+
+    it('shows the API\'s field errors next to the fields', async () => {
+      const page = await browser.page(DESKTOP);
+      await page.goto(`${stack.url}/#/new`);
+      await page.getByLabel('Preset').selectOption('chateval-faireval');
+      await page.getByRole('button', { name: 'Fill in an example' }).click();
+      await page.getByText('Advanced: config overrides and metadata').click();
+      await page.getByLabel('Config overrides (JSON, optional)').fill('{"turns": "many"}');
+      await page.getByRole('button', { name: 'Start evaluation' }).click();
+      await page.locator('#f-config-error:not(:empty)').waitFor();
+      expect(await page.getByLabel('Config overrides (JSON, optional)').getAttribute('aria-invalid')).toBe('true');
+      expect(page.url()).toContain('#/new');
+      await page.close();
+    });
+
+    it('shows a meta-evaluation\'s report: agreement with intervals and the confusion matrix', async () => {
+      const items = loadFairEval().slice(0, 8).map((i) => ({ id: i.id, task: i.task, human: i.human }));
+      const created = await fetch(`${stack.url}/v1/meta-evaluations`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ preset: 'fastchat-pair', items }) });
+      expect(created.status).toBe(202);
+      const { id } = (await created.json()) as { id: string };
+      const page = await browser.page(DESKTOP);
+      await page.goto(`${stack.url}/#/meta/${id}`);
+      await page.locator('svg.cm').waitFor({ timeout: 90_000 });
+      const report = ((await (await fetch(`${stack.url}/v1/meta-evaluations/${id}`)).json()) as { report: { confusion: number[][] } }).report;
+      const counts = await page.locator('svg.cm .cm-count').allTextContents();
+      expect(counts.map(Number)).toEqual(report.confusion.flat());
+      expect(await page.locator('.ci-table tbody tr').count()).toBe(2);
+      expect(await page.locator('.ci-table .ci-point').count()).toBeGreaterThan(0);
+      expect(await page.locator('.table tbody tr', { hasText: items[0]!.id }).count()).toBe(1);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.screenshot({ path: join(shots, 'meta-desktop.png'), fullPage: true });
+      await page.close();
+    });
+
+    it('shows a pointwise meta-evaluation\'s judge scores against the human ones in a scatter plot', async () => {
+      const items = loadSummEval('coherence').slice(0, 6).map((i) => ({ id: i.id, task: i.task, human: i.human, group: i.group }));
+      const created = await fetch(`${stack.url}/v1/meta-evaluations`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ preset: 'geval-summeval', items }) });
+      expect(created.status).toBe(202);
+      const { id } = (await created.json()) as { id: string };
+      const page = await browser.page(DESKTOP);
+      await page.goto(`${stack.url}/#/meta/${id}`);
+      await page.locator('svg.scatter').waitFor({ timeout: 90_000 });
+      const meta = (await (await fetch(`${stack.url}/v1/meta-evaluations/${id}`)).json()) as { items: { itemId: string; human: number; score: number | null }[] };
+      const scored = meta.items.filter((i) => i.score !== null);
+      expect(scored.length).toBeGreaterThan(0);
+      const tips = await page.locator('svg.scatter circle title').allTextContents();
+      expect(tips.sort()).toEqual(scored.map((i) => `${i.itemId}: human ${i.human}, judge ${i.score}`).sort());
+      expect(await axeViolations(page)).toEqual([]);
+      await page.screenshot({ path: join(shots, 'meta-pointwise-desktop.png'), fullPage: true });
+      expect(browser.errorsOf(page)).toEqual([]);
+      await page.close();
+    });
+  });
+
+  describe('the viewer with API_KEYS set', () => {
+    const TOKEN = 'viewer-e2e-key-7f3a';
+    let stack: LocalStack;
+    beforeAll(async () => {
+      const digest = createHash('sha256').update(TOKEN).digest('hex');
+      stack = await startLocalStack({ port: 0, persistTo: join(dir, 'auth'), llmBaseUrl: mock.baseUrl, llmModel: 'mock-judge', crons: false, secrets: { API_KEYS: digest } });
+    }, 120_000);
+    afterAll(async () => { await stack.stop(); });
+
+    it('asks for the key once per tab, sends it only as a header (streams included), never in a URL', async () => {
+      const page = await browser.page(DESKTOP);
+      const requests: { url: string; authorization: string | undefined }[] = [];
+      page.on('request', (r) => { requests.push({ url: r.url(), authorization: r.headers().authorization }); });
+      await page.goto(`${stack.url}/#/new`);
+      await page.getByLabel('API key', { exact: true }).waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByLabel('API key', { exact: true }).fill('wrong-key');
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByText('This key was not accepted.').waitFor();
+      await page.getByLabel('API key', { exact: true }).fill(TOKEN);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByLabel('Preset').waitFor();
+      await submit(page, 'chateval-faireval');
+      await page.locator('.msg[data-state="done"]').first().waitFor();
+      await page.locator('.verdict-headline').waitFor({ timeout: 60_000 });
+      await page.locator('.transcript').waitFor();
+
+      const events = requests.filter((r) => r.url.includes('/events'));
+      expect(events.length).toBeGreaterThan(0);
+      expect(events.every((r) => r.authorization === `Bearer ${TOKEN}`)).toBe(true);
+      expect(requests.filter((r) => r.url.includes(TOKEN))).toEqual([]);
+
+      // The same tab keeps it across a reload; a new tab asks again (sessionStorage, by choice).
+      await page.reload();
+      await page.locator('.verdict-headline').waitFor();
+      expect(await page.getByLabel('API key', { exact: true }).count()).toBe(0);
+      const other = await browser.page(DESKTOP);
+      await other.goto(page.url());
+      await other.getByLabel('API key', { exact: true }).waitFor();
+      await other.close();
+      // "Forget key" drops it.
+      await page.getByRole('button', { name: 'Forget key' }).click();
+      await page.getByLabel('API key', { exact: true }).waitFor();
+      // The browser logs each refused request (the wrong key's 401s); nothing else went wrong.
+      expect(browser.errorsOf(page).filter((e) => !e.includes('status of 401'))).toEqual([]);
+      await page.close();
+    });
+  });
+});
