@@ -20,8 +20,8 @@ import { join } from 'node:path';
 import { choiceOption, intOption, isMain, runCli } from '../src/cli/args.js';
 import type { CliOptions, CliSpec, CliValues } from '../src/cli/args.js';
 import type { LocalRuntime } from '../src/cli/local-stack.js';
-import { REPO_ROOT, startLocalStack } from '../src/cli/local-stack.js';
-import { spawnGroup, stopGroup } from '../src/cli/process-group.js';
+import { startLocalStack } from '../src/cli/local-stack.js';
+import { startMockProcess } from './mock-process.js';
 import { groupCpuMs, ownCpuMs } from './proc-cpu.js';
 
 const CLI = {
@@ -61,24 +61,6 @@ interface Row {
   get: Phase;
   post: Phase;
   item: Phase;
-}
-
-/** A mock LLM in its own process group, so its CPU is measured apart from the runtime's. */
-async function startMock(latency: number): Promise<{ baseUrl: string; pgid: number; stop(): Promise<void> }> {
-  const child = spawnGroup(process.execPath, ['--import', 'tsx', 'src/llm/mock/cli.ts', '--port', '0', '--latency', String(latency)], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /LLM_BASE_URL=(\S+)/.exec(out);
-      if (m?.[1]) resolve(m[1]);
-    });
-    child.once('exit', (code) => { reject(new Error(`the mock exited with code ${code ?? 'signal'}`)); });
-  });
-  return { baseUrl, pgid: child.pid ?? 0, stop: () => stopGroup(child) };
 }
 
 /** Runs `task` `n` times with `concurrency` in flight; measures requests/s and CPU per request. */
@@ -129,7 +111,7 @@ async function drain(url: string, ids: readonly string[]): Promise<void> {
 
 async function measure(runtime: LocalRuntime, values: CliValues<typeof CLI.options>): Promise<Row> {
   const concurrency = intOption(values.concurrency, 'concurrency', 1, 1000) ?? 16;
-  const mock = await startMock(intOption(values.latency, 'latency', 0) ?? 250);
+  const mock = await startMockProcess(intOption(values.latency, 'latency', 0) ?? 250);
   const t0 = performance.now();
   const stack = await startLocalStack({
     runtime,

@@ -59,7 +59,7 @@ export class FinalWriter {
     const verdict = verdictOf(l);
     const error = parseStoredError(l.meta.error);
     try {
-      const changed = await writeFinal(this.rt.env.DB, {
+      const { changed, effectRows } = await writeFinal(this.rt.env.DB, {
         id: l.meta.id,
         tenant: l.meta.tenant,
         status,
@@ -73,8 +73,10 @@ export class FinalWriter {
       // Nothing changed: D1 had ended the row already (the DLQ fallback, or this object's own markEnded)
       // or it is gone. Subscribers and the snapshot must show what D1 shows, not what was decided here.
       if (!changed && !(await this.adoptD1End(l))) return;
-      // After the commit (or finding D1 ended): hand the ending's webhook deliveries to their queue.
-      this.rt.ctx.waitUntil(afterEnding(this.rt.env, l.meta.id));
+      // After the commit (or finding D1 ended): hand the ending's webhook deliveries to their queue. When
+      // this write ended the row and its effects wrote nothing (no webhook), there is nothing to hand on,
+      // and the follow-ups' D1 read would be one more round trip on every evaluation.
+      if (!changed || effectRows > 0) this.rt.ctx.waitUntil(afterEnding(this.rt.env, l.meta.id));
     } catch (e) {
       await this.writeFailed(l, e);
       return;

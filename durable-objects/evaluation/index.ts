@@ -42,7 +42,10 @@ import { Streams } from './streams.js';
 export { DEFAULT_STEP_BUDGET_MS, MAX_ALARM_FAILURES, MAX_PARALLEL_CALLS, stepBudgetMs } from './step.js';
 export { FINALIZE_CHECK_AFTER, FINALIZE_MAX_RETRY_MS, FINALIZE_RETRY_MS } from './final-write.js';
 
-/** The Durable Object that runs one evaluation. RPC: {@link start}, {@link cancel}, {@link fail}, {@link erase}, {@link snapshot}, {@link timings}; `fetch` serves events. */
+/** Longest {@link EvaluationDO.awaitEnd} wait, ms (60 s, the API's `Prefer: wait` cap). */
+export const MAX_AWAIT_END_MS = 60_000;
+
+/** The Durable Object that runs one evaluation. RPC: {@link start}, {@link cancel}, {@link fail}, {@link awaitEnd}, {@link erase}, {@link snapshot}, {@link timings}; `fetch` serves events. */
 export class EvaluationDO extends DurableObject<Bindings> implements EvaluationRpc {
   /** In-memory state and platform handles shared by the parts. Protected: test subclasses drive it. */
   protected readonly rt: Runtime;
@@ -100,6 +103,26 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
   async fail(id: string, error: EvaluationError): Promise<StatusResult> {
     this.checkId(id, 'fail');
     return await this.lifecycle.end(id, 'failed', error);
+  }
+
+  /**
+   * Waits for the end (final D1 write done) up to `timeoutMs` (capped at {@link MAX_AWAIT_END_MS}): the
+   * API's `Prefer: wait` answers with the verdict instead of making the client open a stream. Read-only.
+   */
+  async awaitEnd(id: string, timeoutMs: number): Promise<StatusResult> {
+    this.checkId(id, 'awaitEnd');
+    const now = this.endedStatus();
+    if (now) return now;
+    await this.rt.streams.whenClosed(Math.min(Math.max(timeoutMs, 0), MAX_AWAIT_END_MS));
+    return this.endedStatus() ?? { status: this.rt.load()?.meta.status ?? 'queued' };
+  }
+
+  /** The terminal status once the evaluation ended here and D1 has it, else null. */
+  private endedStatus(): StatusResult | null {
+    const l = this.rt.load();
+    if (l) return isTerminal(l.meta.status) && l.meta.finalized === 1 ? { status: l.meta.status } : null;
+    const ended = this.rt.store.ended();
+    return ended ? { status: ended.status } : null;
   }
 
   /**

@@ -216,7 +216,9 @@ export class Stepper {
       errorCode: result.ok ? undefined : result.error.code,
     });
     this.rt.streams.broadcast(callFinishedEvent(l.meta.id, stored));
-    this.final.pushProgress(l);
+    // The result that concludes the evaluation goes to D1 with the final write (calls_done included):
+    // a progress write now would be one more D1 round trip per evaluation for nothing.
+    if (!l.engine || outcome(l.engine.method, l.engine.state) === null) this.final.pushProgress(l);
   }
 
   /**

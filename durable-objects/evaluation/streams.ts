@@ -14,6 +14,8 @@ const ENDED = { code: 1000, reason: 'evaluation ended' } as const;
 /** Every subscriber of one object. */
 export class Streams {
   private readonly sse = new SseHub();
+  /** Callers of {@link whenClosed} (the API's `Prefer: wait`): resolved by {@link closeAll}. In memory only. */
+  private readonly waiters = new Set<(closed: boolean) => void>();
 
   constructor(private readonly ctx: DurableObjectState) {}
 
@@ -34,6 +36,8 @@ export class Streams {
 
   /** Ends every subscription (after the terminal event). */
   closeAll(): void {
+    for (const resolve of this.waiters) resolve(true);
+    this.waiters.clear();
     this.sse.closeAll();
     for (const ws of this.ctx.getWebSockets()) {
       try {
@@ -42,6 +46,25 @@ export class Streams {
         // Already closed.
       }
     }
+  }
+
+  /**
+   * Resolves true when the subscriptions are closed after the terminal event ({@link closeAll}), or false
+   * after `timeoutMs`. Memory only: an eviction drops the waiter with the RPC that holds it, and the
+   * caller falls back to the accepted answer.
+   */
+  whenClosed(timeoutMs: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiters.delete(done);
+        resolve(false);
+      }, timeoutMs);
+      const done = (closed: boolean) => {
+        clearTimeout(timer);
+        resolve(closed);
+      };
+      this.waiters.add(done);
+    });
   }
 
   /**

@@ -79,7 +79,7 @@ export interface paths {
         put?: never;
         /**
          * Create an evaluation
-         * @description Validates the task and the judge (`preset` + `config` overrides), stores the job and queues it; never waits for the LLM. Poll `GET /v1/evaluations/{id}` or follow `/events` for the verdict.
+         * @description Validates the task and the judge (`preset` + `config` overrides), stores the job and queues it; never waits for the LLM. Poll `GET /v1/evaluations/{id}` or follow `/events` for the verdict, or send `Prefer: wait=<seconds>` to get it in this response (200, the evaluation as `GET /v1/evaluations/{id}` shows it, header `Preference-Applied`) when it ends in time.
          *
          *     **Retries:** send an `Idempotency-Key`. A retry with the same key and body returns the same evaluation (202 again, header `Idempotent-Replayed: true`); the same key with another body is 409 `idempotency_conflict`. Without a key, a retry after a lost response creates a second evaluation.
          */
@@ -2007,119 +2007,6 @@ export interface components {
                 resetAt?: string;
             };
         };
-        EvaluationAccepted: {
-            id: string;
-            status: components["schemas"]["EvaluationStatus"];
-            links: components["schemas"]["EvaluationLinks"];
-        };
-        /**
-         * @description `queued` → `running` → `succeeded` | `failed` | `cancelled` (terminal: nothing changes after).
-         * @enum {string}
-         */
-        EvaluationStatus: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-        CreateEvaluationRequest: {
-            /** @description Preset id from GET /v1/methods. Its config is the base the `config` overrides merge into. */
-            preset?: string;
-            /** @description Overrides deep-merged over the preset's config (objects merge, arrays and scalars replace), or a full config with `method` when no preset is given. The result must satisfy MethodConfig. */
-            config?: components["schemas"]["MethodConfig"];
-            task: components["schemas"]["Task"];
-            metadata?: components["schemas"]["Metadata"];
-            budget?: components["schemas"]["Budget"];
-            webhook?: components["schemas"]["OneOffWebhook"];
-        };
-        /**
-         * @description What is judged; `kind` selects the variant. Texts are 1-100000 characters, not only whitespace, without NUL characters.
-         * @example {
-         *       "kind": "pairwise",
-         *       "question": "What is the capital of Australia? Answer in one sentence.",
-         *       "answerA": "The capital of Australia is Canberra.",
-         *       "answerB": "Sydney is the capital of Australia."
-         *     }
-         * @example {
-         *       "kind": "pointwise",
-         *       "source": "The city council approved a new bike lane on Main Street on Tuesday. Construction starts in May and is expected to take six weeks.",
-         *       "output": "The council approved a Main Street bike lane; building starts in May and takes about six weeks.",
-         *       "aspect": {
-         *         "name": "coherence",
-         *         "scale": {
-         *           "min": 1,
-         *           "max": 5
-         *         }
-         *       }
-         *     }
-         */
-        Task: {
-            /** @enum {string} */
-            kind: "pairwise";
-            question: string;
-            answerA: string;
-            answerB: string;
-            reference?: string;
-        } | {
-            /** @enum {string} */
-            kind: "pointwise";
-            source: string;
-            context?: string;
-            output: string;
-            aspect: {
-                name: string;
-                description?: string;
-                scale: {
-                    min: number;
-                    max: number;
-                };
-            };
-        };
-        /**
-         * @description Up to 32 keys (1-64 chars); values are strings (≤ 1024 chars), numbers or booleans.
-         * @example {
-         *       "run": "nightly-42",
-         *       "model": "my-model-v3",
-         *       "shard": 7
-         *     }
-         */
-        Metadata: {
-            [key: string]: string | number | boolean;
-        };
-        /** @description Also POST this request's events (`evaluation.succeeded` | `failed` | `cancelled`) to `url`, signed (Standard Webhooks) with the tenant's signing secret: create it once with `POST /v1/webhook-signing-secret` (400 `signing_secret_missing` otherwise). */
-        OneOffWebhook: {
-            /**
-             * @description An `https` URL of a public host. Refused with 400 `url_not_allowed` naming the rule: other schemes (plain `http` only to loopback when the deployment sets `WEBHOOK_ALLOW_LOOPBACK=true`), credentials in the URL, IP literals in private, loopback, link-local, CGNAT, multicast, reserved or cloud-metadata ranges (any IPv4 notation, IPv4-mapped IPv6 included).
-             * @example https://hooks.example.com/tribunal
-             */
-            url: string;
-        };
-        EvaluationList: {
-            data: components["schemas"]["EvaluationListItem"][];
-            /** @description Pass as `cursor` (with the same filters) for the next page; null on the last one. */
-            nextCursor: string | null;
-        };
-        EvaluationListItem: {
-            id: string;
-            status: components["schemas"]["EvaluationStatus"];
-            method: string;
-            preset: string | null;
-            /** @enum {string} */
-            taskKind: "pairwise" | "pointwise";
-            metadata: components["schemas"]["Metadata"] & (Record<string, never> | null);
-            batchId: string | null;
-            metaId: string | null;
-            verdict: {
-                /** @enum {string|null} */
-                winner: "A" | "B" | "tie" | null;
-                score: number | null;
-                confidence: number;
-            } | null;
-            error: components["schemas"]["EvaluationError"];
-            createdAt: string;
-            startedAt: string | null;
-            finishedAt: string | null;
-            links: components["schemas"]["EvaluationLinks"];
-        };
-        EvaluationError: {
-            code: string;
-            message: string;
-        } | null;
         Evaluation: {
             id: string;
             status: components["schemas"]["EvaluationStatus"];
@@ -2127,7 +2014,7 @@ export interface components {
             preset: string | null;
             /** @enum {string} */
             taskKind: "pairwise" | "pointwise";
-            metadata: components["schemas"]["Metadata"] & (Record<string, never> | null);
+            metadata: components["schemas"]["Metadata"];
             progress: components["schemas"]["Progress"];
             verdict: components["schemas"]["VerdictSummary"];
             usage: components["schemas"]["UsageTotals"];
@@ -2139,6 +2026,22 @@ export interface components {
             finishedAt: string | null;
             links: components["schemas"]["EvaluationLinks"];
         };
+        /**
+         * @description `queued` → `running` → `succeeded` | `failed` | `cancelled` (terminal: nothing changes after).
+         * @enum {string}
+         */
+        EvaluationStatus: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+        /**
+         * @description Up to 32 keys (1-64 chars); values are strings (≤ 1024 chars), numbers or booleans.
+         * @example {
+         *       "run": "nightly-42",
+         *       "model": "my-model-v3",
+         *       "shard": 7
+         *     }
+         */
+        Metadata: {
+            [key: string]: string | number | boolean;
+        } | null;
         Progress: {
             callsDone: number;
             callsPlanned: number;
@@ -2210,6 +2113,103 @@ export interface components {
             cachedPromptTokens: number;
             estimated: boolean;
             costUsd: number;
+        };
+        EvaluationError: {
+            code: string;
+            message: string;
+        } | null;
+        EvaluationAccepted: {
+            id: string;
+            status: components["schemas"]["EvaluationStatus"];
+            links: components["schemas"]["EvaluationLinks"];
+        };
+        CreateEvaluationRequest: {
+            /** @description Preset id from GET /v1/methods. Its config is the base the `config` overrides merge into. */
+            preset?: string;
+            /** @description Overrides deep-merged over the preset's config (objects merge, arrays and scalars replace), or a full config with `method` when no preset is given. The result must satisfy MethodConfig. */
+            config?: components["schemas"]["MethodConfig"];
+            task: components["schemas"]["Task"];
+            metadata?: components["schemas"]["Metadata"];
+            budget?: components["schemas"]["Budget"];
+            webhook?: components["schemas"]["OneOffWebhook"];
+        };
+        /**
+         * @description What is judged; `kind` selects the variant. Texts are 1-100000 characters, not only whitespace, without NUL characters.
+         * @example {
+         *       "kind": "pairwise",
+         *       "question": "What is the capital of Australia? Answer in one sentence.",
+         *       "answerA": "The capital of Australia is Canberra.",
+         *       "answerB": "Sydney is the capital of Australia."
+         *     }
+         * @example {
+         *       "kind": "pointwise",
+         *       "source": "The city council approved a new bike lane on Main Street on Tuesday. Construction starts in May and is expected to take six weeks.",
+         *       "output": "The council approved a Main Street bike lane; building starts in May and takes about six weeks.",
+         *       "aspect": {
+         *         "name": "coherence",
+         *         "scale": {
+         *           "min": 1,
+         *           "max": 5
+         *         }
+         *       }
+         *     }
+         */
+        Task: {
+            /** @enum {string} */
+            kind: "pairwise";
+            question: string;
+            answerA: string;
+            answerB: string;
+            reference?: string;
+        } | {
+            /** @enum {string} */
+            kind: "pointwise";
+            source: string;
+            context?: string;
+            output: string;
+            aspect: {
+                name: string;
+                description?: string;
+                scale: {
+                    min: number;
+                    max: number;
+                };
+            };
+        };
+        /** @description Also POST this request's events (`evaluation.succeeded` | `failed` | `cancelled`) to `url`, signed (Standard Webhooks) with the tenant's signing secret: create it once with `POST /v1/webhook-signing-secret` (400 `signing_secret_missing` otherwise). */
+        OneOffWebhook: {
+            /**
+             * @description An `https` URL of a public host. Refused with 400 `url_not_allowed` naming the rule: other schemes (plain `http` only to loopback when the deployment sets `WEBHOOK_ALLOW_LOOPBACK=true`), credentials in the URL, IP literals in private, loopback, link-local, CGNAT, multicast, reserved or cloud-metadata ranges (any IPv4 notation, IPv4-mapped IPv6 included).
+             * @example https://hooks.example.com/tribunal
+             */
+            url: string;
+        };
+        EvaluationList: {
+            data: components["schemas"]["EvaluationListItem"][];
+            /** @description Pass as `cursor` (with the same filters) for the next page; null on the last one. */
+            nextCursor: string | null;
+        };
+        EvaluationListItem: {
+            id: string;
+            status: components["schemas"]["EvaluationStatus"];
+            method: string;
+            preset: string | null;
+            /** @enum {string} */
+            taskKind: "pairwise" | "pointwise";
+            metadata: components["schemas"]["Metadata"];
+            batchId: string | null;
+            metaId: string | null;
+            verdict: {
+                /** @enum {string|null} */
+                winner: "A" | "B" | "tie" | null;
+                score: number | null;
+                confidence: number;
+            } | null;
+            error: components["schemas"]["EvaluationError"];
+            createdAt: string;
+            startedAt: string | null;
+            finishedAt: string | null;
+            links: components["schemas"]["EvaluationLinks"];
         };
         Transcript: {
             id: string;
@@ -2742,7 +2742,7 @@ export interface components {
             evaluationId: string;
             status: components["schemas"]["EvaluationStatus"];
             deleted: boolean;
-            metadata: components["schemas"]["Metadata"] & (Record<string, never> | null);
+            metadata: components["schemas"]["Metadata"];
             verdict: components["schemas"]["VerdictSummary"];
             error: components["schemas"]["EvaluationError"];
         };
@@ -3413,6 +3413,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the same key with the same body returns the first answer instead of creating a second evaluation. Send one whenever a request may be retried (a retry after a connection reset without it creates a duplicate). */
                 "Idempotency-Key"?: string;
+                /** @description `wait=<seconds>` (RFC 7240, at most 60): answer 200 with the ended evaluation, verdict included, when it ends within that time, instead of 202 at once. The fastest way to judge one item: one request, no stream. Without an end in time the answer is the usual 202. */
+                Prefer?: string;
             };
             path?: never;
             cookie?: never;
@@ -3423,6 +3425,21 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Ended within the `Prefer: wait` time: the evaluation with its verdict (or its error). */
+            200: {
+                headers: {
+                    /** @description The evaluation's URL (relative). */
+                    Location: string;
+                    /** @description The `wait` preference honoured, e.g. `wait=30`. */
+                    "Preference-Applied": string;
+                    /** @description Present when this answers a retry with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Evaluation"];
+                };
+            };
             /** @description Accepted: queued (also the answer to an idempotent replay). */
             202: {
                 headers: {

@@ -106,10 +106,9 @@ export async function startJudge(
   tenant: string,
   req: JudgeRequest,
   idempotencyKey: string | null,
-  waitUntil: (work: Promise<unknown>) => void,
   creator: CreatorInfo = { keyId: null },
 ): Promise<StartedJudge> {
-  const { body, replayed } = await createEvaluationJob(env, tenant, req.evaluation, idempotencyKey, waitUntil, creator);
+  const { body, replayed } = await createEvaluationJob(env, tenant, req.evaluation, idempotencyKey, creator);
   return { id: body.id, replayed };
 }
 

@@ -72,6 +72,12 @@ export interface EvaluationRpc {
   /** Ends as failed with a pipeline reason (e.g. `queue_delivery_failed`) unless already ended. */
   fail(id: string, error: EvaluationError): Promise<StatusResult>;
   /**
+   * Waits up to `timeoutMs` for the evaluation to end with its final D1 write done, and returns its
+   * status then (a terminal one), or the status at the timeout. For the API's `Prefer: wait`; it starts
+   * nothing and changes nothing.
+   */
+  awaitEnd(id: string, timeoutMs: number): Promise<StatusResult>;
+  /**
    * Erases the evaluation's data in the object (data retention): cancels it first if it has not ended;
    * config, task and results go once the owed final write (usage for billing) has landed; the terminal
    * status stays. Idempotent.

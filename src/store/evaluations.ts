@@ -261,6 +261,31 @@ export async function getVerdictJson(db: D1Database, id: string): Promise<unknow
   return row ? (JSON.parse(row.verdict) as unknown) : null;
 }
 
+/** An evaluation with its verdict JSON and usage sums, as {@link readWithResults} reads them. */
+export interface EvaluationWithResults {
+  row: EvaluationRecord;
+  /** The stored verdict JSON, or null. */
+  verdictJson: unknown;
+  usage: UsageSums;
+}
+
+/**
+ * The evaluation, its verdict and its usage sums in ONE D1 round trip (a batch of three reads), or null
+ * when `tenant` has no such evaluation. For reads right after an end (`Prefer: wait`), where three
+ * round trips per judged item showed in the runtime's CPU.
+ */
+export async function readWithResults(db: D1Database, tenant: string, id: string): Promise<EvaluationWithResults | null> {
+  const [evaluation, verdict, usage] = await db.batch([
+    db.prepare(`${SELECT} WHERE id = ? AND tenant = ?`).bind(id, tenant),
+    db.prepare('SELECT verdict FROM verdicts WHERE evaluation_id = ?').bind(id),
+    usageSumsStatement(db, id),
+  ]);
+  const row = evaluation?.results[0] as EvaluationRow | undefined;
+  if (!row) return null;
+  const v = verdict?.results[0] as { verdict: string } | undefined;
+  return { row: toRecord(row), verdictJson: v ? (JSON.parse(v.verdict) as unknown) : null, usage: usageSumsOf(usage?.results[0] as UsageSumsRow | undefined) };
+}
+
 /** Usage summed over an evaluation's `usage` rows (tokens are counts, cost in USD). */
 export interface UsageSums {
   calls: number;
@@ -273,14 +298,29 @@ export interface UsageSums {
 
 /** Sums the per-call usage rows of one evaluation (zeros when none). */
 export async function getUsageSums(db: D1Database, id: string): Promise<UsageSums> {
-  const row = await db
+  return usageSumsOf(await usageSumsStatement(db, id).first<UsageSumsRow>());
+}
+
+interface UsageSumsRow {
+  calls: number;
+  p: number;
+  c: number;
+  k: number;
+  e: number;
+  cost: number;
+}
+
+function usageSumsStatement(db: D1Database, id: string): D1PreparedStatement {
+  return db
     .prepare(
       `SELECT count(*) AS calls, COALESCE(SUM(prompt_tokens), 0) AS p, COALESCE(SUM(completion_tokens), 0) AS c,
         COALESCE(SUM(cached_prompt_tokens), 0) AS k, COALESCE(MAX(estimated), 0) AS e, COALESCE(SUM(cost_usd), 0) AS cost
        FROM usage WHERE evaluation_id = ?`,
     )
-    .bind(id)
-    .first<{ calls: number; p: number; c: number; k: number; e: number; cost: number }>();
+    .bind(id);
+}
+
+function usageSumsOf(row: UsageSumsRow | null | undefined): UsageSums {
   return {
     calls: row?.calls ?? 0,
     promptTokens: row?.p ?? 0,

@@ -40,7 +40,11 @@ export function endEffectStatements(db: D1Database, ending: Ending): D1PreparedS
  */
 export type AfterEnd = (env: Bindings, evaluationId: string) => Promise<unknown>;
 
-/** Every follow-up of a committed ending. */
+/**
+ * Every follow-up of a committed ending. The Durable Object's final write runs them only when its
+ * {@link END_EFFECTS} statements changed a row (or D1 had ended the row elsewhere): a follow-up hands on
+ * what an effect wrote, so with nothing written there is nothing to hand on.
+ */
 export const AFTER_END: readonly AfterEnd[] = [dispatchDeliveriesCausedBy];
 
 /**

@@ -294,20 +294,25 @@ export function finalStatements(db: D1Database, w: FinalWrite): D1PreparedStatem
     );
   }
   out.push(...endEffectStatements(db, { id: w.id, status: w.status, error: w.error ?? null, now: w.now }));
+  // Last: writeFinal reads its result (and the effects' just before it).
   out.push(endStatement(db, w.id, w.status, w.error ?? null, w.callsDone, w.engineVersion, w.now));
   return out;
 }
 
 /**
  * Runs {@link finalStatements} as one batch.
- * @returns true when the guarded status update changed the row; false means D1 had already ended it
- *   (elsewhere, e.g. the DLQ fallback, or this object's own earlier `markEnded`) or the row is gone, so
- *   the caller must read D1's status rather than announce its own.
+ * @returns `changed`: true when the guarded status update changed the row; false means D1 had already
+ *   ended it (elsewhere, e.g. the DLQ fallback, or this object's own earlier `markEnded`) or the row is
+ *   gone, so the caller must read D1's status rather than announce its own. `effectRows`: rows the
+ *   ending's `END_EFFECTS` statements changed (0: nothing for the `AFTER_END` follow-ups to hand on).
  */
-export async function writeFinal(db: D1Database, w: FinalWrite): Promise<boolean> {
-  const results = await db.batch(finalStatements(db, w));
-  // The status update is the batch's last statement.
-  return (results[results.length - 1]?.meta.changes ?? 0) > 0;
+export async function writeFinal(db: D1Database, w: FinalWrite): Promise<{ changed: boolean; effectRows: number }> {
+  const statements = finalStatements(db, w);
+  const effects = endEffectStatements(db, { id: w.id, status: w.status, error: w.error ?? null, now: w.now }).length;
+  const results = await db.batch(statements);
+  // The status update is the batch's last statement, the effects' statements the ones just before it.
+  const effectRows = results.slice(results.length - 1 - effects, results.length - 1).reduce((n, r) => n + r.meta.changes, 0);
+  return { changed: (results[results.length - 1]?.meta.changes ?? 0) > 0, effectRows };
 }
 
 /**

@@ -90,7 +90,7 @@ export function mapRequest(mapping: Mapping, doc: unknown): { task: Task; metada
 }
 
 /** Handles one delivery to trigger `triggerId` (see the module note). */
-export async function receiveHook(env: Bindings, triggerId: string, request: Request, waitUntil: (work: Promise<unknown>) => void): Promise<HookOutcome> {
+export async function receiveHook(env: Bindings, triggerId: string, request: Request): Promise<HookOutcome> {
   const found = await triggerForHook(env, triggerId, Date.now());
   if (!found) throw new ApiError(404, 'not_found', `no trigger "${triggerId}"`);
   const { trigger, secrets } = found;
@@ -122,7 +122,6 @@ export async function receiveHook(env: Bindings, triggerId: string, request: Req
       ...(trigger.webhook ? { webhook: trigger.webhook } : {}),
     },
     idempotencyKeyOf(trigger.id, deliveryId),
-    waitUntil,
   );
   return { kind: 'accepted', result };
 }

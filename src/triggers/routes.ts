@@ -188,9 +188,7 @@ const hook = createRoute({
 
 /** Routes under `/v1/hooks` (signature auth; see the module note). */
 export const hooks = new OpenAPIHono<AppEnv>().openapi(hook, async (c) => {
-  const outcome = await receiveHook(c.env, c.req.valid('param').id, c.req.raw, (work) => {
-    c.executionCtx.waitUntil(work);
-  });
+  const outcome = await receiveHook(c.env, c.req.valid('param').id, c.req.raw);
   if (outcome.kind === 'ignored') return c.json({ ignored: true as const, reason: outcome.reason }, 200);
   const { body, replayed } = outcome.result;
   c.header('Location', body.links.self);

@@ -20,6 +20,8 @@ const CLIS = {
   'bench:mock': 'bench/mock-load.ts',
   bench: 'bench/pipeline.ts',
   'bench:tenants': 'bench/tenants.ts',
+  'bench:peers': 'bench/peers.ts',
+  'bench:prefix': 'bench/prefix.ts',
 } as const;
 
 function run(file: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -53,6 +55,13 @@ describe.concurrent.each(Object.entries(CLIS))('%s', (_name, file) => {
 });
 
 describe.concurrent('a user mistake never prints a stack trace', () => {
+  it('bench:peers without the peers installed says how to install them, exit 2', async () => {
+    const r = await run(CLIS['bench:peers'], ['--peers-dir', '/nonexistent/peers']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('npm --prefix /nonexistent/peers ci');
+    expect(r.stderr).not.toMatch(STACK_FRAME);
+  });
+
   it('judge: a task file that does not exist', async () => {
     const r = await run(CLIS.judge, ['--preset', 'fastchat-pair', '--task', '/nonexistent/task.json']);
     expect(r.code).toBe(2);

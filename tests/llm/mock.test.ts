@@ -222,6 +222,42 @@ describe('faults through the model name', () => {
   });
 });
 
+describe('function calling', () => {
+  // autoevals' Battle classifies through a forced `select_choice` call (bench/peers.ts runs it on the mock).
+  const tools = [
+    {
+      type: 'function',
+      function: {
+        name: 'select_choice',
+        parameters: { type: 'object', properties: { reasons: { type: 'string' }, choice: { type: 'string', enum: ['Yes', 'No'] } }, required: ['reasons', 'choice'] },
+      },
+    },
+  ];
+  const messages = [{ role: 'user', content: 'Is the second answer better than the first?' }];
+
+  it('answers a forced call with arguments that fit the function schema, deterministically', async () => {
+    const extra = { tools, tool_choice: { type: 'function', function: { name: 'select_choice' } } };
+    const a = await complete(messages, 'mock-judge', createMockState(), extra);
+    const b = await complete(messages, 'mock-judge', createMockState(), extra);
+    expect(a.status).toBe(200);
+    const choice = a.body.choices[0] as unknown as { message: { content: null; tool_calls: { type: string; function: { name: string; arguments: string } }[] }; finish_reason: string };
+    expect(choice.finish_reason).toBe('tool_calls');
+    expect(choice.message.content).toBeNull();
+    const call = choice.message.tool_calls[0];
+    expect(call?.function.name).toBe('select_choice');
+    const args = JSON.parse(call?.function.arguments ?? '{}') as { reasons: unknown; choice: unknown };
+    expect(typeof args.reasons).toBe('string');
+    expect(['Yes', 'No']).toContain(args.choice);
+    expect(b.body.choices).toEqual(a.body.choices);
+  });
+
+  it('answers with text when no call is forced', async () => {
+    const r = await complete(messages, 'mock-judge', createMockState(), { tools, tool_choice: 'auto' });
+    expect(r.body.choices[0]?.finish_reason).toBe('stop');
+    expect(typeof r.body.choices[0]?.message.content).toBe('string');
+  });
+});
+
 describe('scripted mode', () => {
   it('answers by pattern, set in code', async () => {
     const state = createMockState();

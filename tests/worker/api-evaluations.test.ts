@@ -327,3 +327,97 @@ describe('fast start', () => {
     expect(parsed.at(-1)).toMatchObject({ type: 'status', data: { evaluationId: id, status: 'cancelled' } });
   });
 });
+
+describe('Prefer: wait (the verdict in the POST response)', () => {
+  it('answers 200 with the ended evaluation, as GET shows it, and Preference-Applied', async () => {
+    const r = await postJson('/v1/evaluations', body(`prefer-wait-${Date.now()}`), { Prefer: 'wait=30' });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('Preference-Applied')).toBe('wait=30');
+    const ended = await r.json<Evaluation>();
+    expect(ended.status).toBe('succeeded');
+    expect(ended.verdict).not.toBeNull();
+    expect(r.headers.get('Location')).toBe(`/v1/evaluations/${ended.id}`);
+    // The same record, verdict format and usage as a later read.
+    const got = await api(`/v1/evaluations/${ended.id}`);
+    expect(await got.json<Evaluation>()).toEqual(ended);
+    expect(ended.usage.calls).toBeGreaterThan(0);
+  });
+
+  it('answers the usual 202 when the evaluation has not ended in time; it still runs to its verdict', async () => {
+    const r = await postJson('/v1/evaluations', body(`prefer-wait-slow-${Date.now()}`, { config: { defaults: { model: mockModel({ seed: `slow-${Date.now()}`, latency: 2_500 }) } } }), { Prefer: 'wait=1' });
+    expect(r.status).toBe(202);
+    expect(r.headers.get('Preference-Applied')).toBeNull();
+    const { id } = await r.json<EvaluationAccepted>();
+    expect((await waitForEnd(id)).status).toBe('succeeded');
+  });
+
+  it('falls back to 202 when the object cannot be asked while waiting (e.g. evicted): the evaluation is not lost', async () => {
+    // The namespace as the platform has it, except that waiting on the end fails, as an eviction would make it.
+    const real = testEnv.EVALUATION;
+    const failingWait = {
+      idFromName: (name: string) => real.idFromName(name),
+      get: (id: DurableObjectId) => {
+        const stub = real.get(id);
+        return new Proxy(stub, {
+          get: (target, prop, receiver) =>
+            prop === 'awaitEnd' ? () => Promise.reject(new Error('the object was reset')) : (Reflect.get(target, prop, receiver) as unknown),
+        });
+      },
+    } as unknown as typeof real;
+    const r = await apiWith({ EVALUATION: failingWait }, '/v1/evaluations', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Prefer: 'wait=30' },
+      body: JSON.stringify(body(`prefer-wait-evicted-${Date.now()}`)),
+    });
+    expect(r.status).toBe(202);
+    const { id } = await r.json<EvaluationAccepted>();
+    expect((await waitForEnd(id)).status).toBe('succeeded');
+  });
+
+  it('rejects a malformed or too long wait, naming the header', async () => {
+    for (const prefer of ['wait=61', 'wait=soon', 'respond-async, wait']) {
+      const r = await postJson('/v1/evaluations', body('prefer-bad'), { Prefer: prefer });
+      expect(r.status, prefer).toBe(400);
+      const error = await errorOf(r);
+      expect(JSON.stringify(error), prefer).toContain('Prefer');
+    }
+  });
+
+  it('ignores preferences other than wait (RFC 7240): 202 without Preference-Applied', async () => {
+    const r = await postJson('/v1/evaluations', body(`prefer-other-${Date.now()}`), { Prefer: 'respond-async' });
+    expect(r.status).toBe(202);
+    expect(r.headers.get('Preference-Applied')).toBeNull();
+    await waitForEnd((await r.json<EvaluationAccepted>()).id);
+  });
+});
+
+describe('the queue is the fallback of the fast start', () => {
+  it('sends no queue message when the object took the job, and the evaluation runs to its verdict', async () => {
+    let sent = 0;
+    const counting = { send: () => { sent += 1; return Promise.resolve(); }, sendBatch: () => Promise.resolve() } as unknown as Queue;
+    const r = await apiWith({ JOBS: counting }, '/v1/evaluations', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body(`no-queue-${Date.now()}`)) });
+    expect(r.status).toBe(202);
+    const { id } = await r.json<EvaluationAccepted>();
+    expect((await waitForEnd(id)).status).toBe('succeeded');
+    expect(sent).toBe(0);
+  });
+
+  it('sends { id } to the queue when the fast start fails', async () => {
+    const sentIds: unknown[] = [];
+    const counting = { send: (m: unknown) => { sentIds.push(m); return Promise.resolve(); }, sendBatch: () => Promise.resolve() } as unknown as Queue;
+    const real = testEnv.EVALUATION;
+    const failingStart = {
+      idFromName: (name: string) => real.idFromName(name),
+      get: (id: DurableObjectId) => new Proxy(real.get(id), {
+        get: (target, prop, receiver) => (prop === 'start' ? () => Promise.reject(new Error('overloaded')) : (Reflect.get(target, prop, receiver) as unknown)),
+      }),
+    } as unknown as typeof real;
+    const r = await apiWith({ JOBS: counting, EVALUATION: failingStart }, '/v1/evaluations', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body(`queue-fallback-${Date.now()}`)) });
+    expect(r.status).toBe(202);
+    const { id } = await r.json<EvaluationAccepted>();
+    expect(sentIds).toEqual([{ id }]);
+    // The queue would deliver it: start it as its consumer does.
+    await evaluationStub(testEnv, id).start(id);
+    expect((await waitForEnd(id)).status).toBe('succeeded');
+  });
+});

@@ -64,8 +64,8 @@ const VERDICT: VerdictSummary = {
 };
 
 /** The object's final write of a succeeded item with one call. */
-function succeed(id: string, now = Date.now()): Promise<boolean> {
-  return writeFinal(db, {
+async function succeed(id: string, now = Date.now()): Promise<boolean> {
+  const { changed } = await writeFinal(db, {
     id,
     tenant: 'test',
     status: 'succeeded',
@@ -89,6 +89,7 @@ function succeed(id: string, now = Date.now()): Promise<boolean> {
     engineVersion: '1/single@1',
     now,
   });
+  return changed;
 }
 
 describe('batch progress (END_EFFECTS)', () => {

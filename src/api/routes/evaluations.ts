@@ -18,6 +18,7 @@ import {
   TranscriptSchema,
 } from '../schemas.js';
 import {
+  awaitEnded,
   cancelEvaluation,
   createEvaluationJob,
   requireEvaluation,
@@ -49,6 +50,42 @@ export const IdempotencyHeaderSchema = z.object({
     }),
 });
 
+/** Longest `Prefer: wait` honoured, seconds. */
+export const MAX_PREFER_WAIT_SECONDS = 60;
+
+/**
+ * The `wait` preference of a `Prefer` header (RFC 7240) in seconds: null when the header asks for no
+ * wait, `invalid` when its `wait` is not an integer 0-{@link MAX_PREFER_WAIT_SECONDS}. Other preferences
+ * are not acted on (RFC 7240 lets a server ignore them; `Preference-Applied` says what was).
+ */
+export function preferWaitSeconds(header: string | undefined): number | null | 'invalid' {
+  if (header === undefined) return null;
+  for (const part of header.split(',')) {
+    const m = /^\s*wait\s*(?:=\s*"?([^";\s]*)"?)?\s*(?:;.*)?$/i.exec(part);
+    if (!m) continue;
+    const n = Number(m[1]);
+    return m[1] !== undefined && /^\d+$/.test(m[1]) && n <= MAX_PREFER_WAIT_SECONDS ? n : 'invalid';
+  }
+  return null;
+}
+
+/** Headers of `POST /v1/evaluations`: `Idempotency-Key` and `Prefer: wait=<seconds>`. */
+const CreateHeadersSchema = IdempotencyHeaderSchema.extend({
+  Prefer: z
+    .string()
+    .max(1000)
+    .refine((v) => preferWaitSeconds(v) !== 'invalid', { message: `wait must be a whole number of seconds from 0 to ${MAX_PREFER_WAIT_SECONDS}` })
+    .optional()
+    .openapi({
+      param: {
+        description:
+          `\`wait=<seconds>\` (RFC 7240, at most ${MAX_PREFER_WAIT_SECONDS}): answer 200 with the ended evaluation, verdict included, when it ends within that time, ` +
+          'instead of 202 at once. The fastest way to judge one item: one request, no stream. Without an end in time the answer is the usual 202.',
+      },
+      example: 'wait=30',
+    }),
+});
+
 const create = createRoute({
   method: 'post',
   path: '/',
@@ -57,7 +94,8 @@ const create = createRoute({
   summary: 'Create an evaluation',
   description:
     'Validates the task and the judge (`preset` + `config` overrides), stores the job and queues it; never waits for the LLM. ' +
-    'Poll `GET /v1/evaluations/{id}` or follow `/events` for the verdict.\n\n' +
+    'Poll `GET /v1/evaluations/{id}` or follow `/events` for the verdict, or send `Prefer: wait=<seconds>` to get it in this response ' +
+    '(200, the evaluation as `GET /v1/evaluations/{id}` shows it, header `Preference-Applied`) when it ends in time.\n\n' +
     '**Retries:** send an `Idempotency-Key`. A retry with the same key and body returns the same evaluation ' +
     '(202 again, header `Idempotent-Replayed: true`); the same key with another body is 409 `idempotency_conflict`. ' +
     'Without a key, a retry after a lost response creates a second evaluation.',
@@ -65,7 +103,7 @@ const create = createRoute({
   security: scopeSecurity('evaluations:write'),
   request: {
     query: NoQuery,
-    headers: IdempotencyHeaderSchema,
+    headers: CreateHeadersSchema,
     body: {
       required: true,
       content: { 'application/json': { schema: CreateEvaluationRequestSchema, examples: CREATE_EVALUATION_EXAMPLES } },
@@ -73,6 +111,14 @@ const create = createRoute({
   },
   responses: v1Responses(
     judgeBodyResponses({
+      200: {
+        ...jsonResponse(EvaluationSchema, 'Ended within the `Prefer: wait` time: the evaluation with its verdict (or its error).'),
+        headers: z.object({
+          Location: z.string().openapi({ description: 'The evaluation\'s URL (relative).' }),
+          'Preference-Applied': z.string().openapi({ description: 'The `wait` preference honoured, e.g. `wait=30`.' }),
+          'Idempotent-Replayed': z.literal('true').optional().openapi({ description: 'Present when this answers a retry with the same `Idempotency-Key`.' }),
+        }),
+      },
       202: {
         ...jsonResponse(EvaluationAcceptedSchema, 'Accepted: queued (also the answer to an idempotent replay).'),
         headers: z.object({
@@ -202,20 +248,23 @@ const remove = createRoute({
 /** Routes under `/v1/evaluations`. */
 export const evaluations = new OpenAPIHono<AppEnv>()
   .openapi(create, async (c) => {
-    const key = c.req.valid('header')['Idempotency-Key'] ?? null;
-    const { body, replayed } = await createEvaluationJob(
-      c.env,
-      c.var.tenant,
-      c.req.valid('json'),
-      key,
-      (work) => {
-        c.executionCtx.waitUntil(work);
-      },
-      { keyId: c.var.auth.keyId, limits: c.var.auth.limits },
-    );
+    const headers = c.req.valid('header');
+    const key = headers['Idempotency-Key'] ?? null;
+    const wait = preferWaitSeconds(headers.Prefer);
+    const { body, replayed } = await createEvaluationJob(c.env, c.var.tenant, c.req.valid('json'), key, {
+      keyId: c.var.auth.keyId,
+      limits: c.var.auth.limits,
+    });
     c.header('Location', body.links.self);
-    // A replay answers exactly like the first request (202) and says so in a header.
+    // A replay answers exactly like the first request and says so in a header.
     if (replayed) c.header('Idempotent-Replayed', 'true');
+    if (typeof wait === 'number' && wait > 0) {
+      const ended = await awaitEnded(c.env, c.var.tenant, body.id, wait * 1000);
+      if (ended) {
+        c.header('Preference-Applied', `wait=${wait}`);
+        return c.json(ended, 200);
+      }
+    }
     return c.json(body, 202);
   })
   .openapi(list, async (c) => c.json(await listEvaluationsView(c.env, c.var.tenant, c.req.valid('query')), 200))

@@ -140,16 +140,7 @@ export const openai = door
     async (c) => {
       const key = c.req.valid('header')['Idempotency-Key'] ?? null;
       const req = judgeRequestOf(c.req.valid('json'));
-      const { id, replayed } = await startJudge(
-        c.env,
-        c.var.tenant,
-        req,
-        key,
-        (work) => {
-          c.executionCtx.waitUntil(work);
-        },
-        { keyId: c.var.auth.keyId, limits: c.var.auth.limits },
-      );
+      const { id, replayed } = await startJudge(c.env, c.var.tenant, req, key, { keyId: c.var.auth.keyId, limits: c.var.auth.limits });
       const waitMs = waitBoundMs(c.env.OPENAI_WAIT_SECONDS);
       const deadline = Date.now() + waitMs;
       c.header('Tribunal-Evaluation-Id', id);

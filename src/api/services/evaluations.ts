@@ -5,7 +5,7 @@
  */
 import type { Bindings } from '../../env.js';
 import { evaluationStub } from '../../pipeline/stub.js';
-import type { EvaluationRecord } from '../../store/evaluations.js';
+import type { EvaluationRecord, EvaluationWithResults } from '../../store/evaluations.js';
 import type { StartJob } from '../../store/results.js';
 import { errorOf } from '../../store/results.js';
 import {
@@ -15,6 +15,7 @@ import {
   getVerdictJson,
   insertEvaluation,
   listTranscript,
+  readWithResults,
   requestHash,
 } from '../../store/evaluations.js';
 import { ApiError } from '../errors.js';
@@ -78,12 +79,14 @@ export interface CreateResult {
  * → 409 `idempotency_conflict`. A queue send that fails after the insert is logged and not surfaced:
  * the row is durable and the sweeper re-kicks queued evaluations, so the answer is still 202.
  *
- * Fast start: unless `FAST_START` is `"false"`, the evaluation's Durable Object is also started right
- * away (after the response, through `waitUntil`). The queue message stays the durable path: `start` is
- * idempotent, so whichever arrives second is a no-op. Why: the queue hop (tens of ms) would otherwise
- * sit on every evaluation's critical path, which matters for one- and two-stage judges. The fast start
- * takes one of the tenant's running slots first (src/tenants/admission.ts); at the cap it leaves the
- * evaluation to the queue, where it waits for a slot.
+ * Fast start: unless `FAST_START` is `"false"`, the API starts the evaluation's Durable Object itself
+ * before answering, once it holds one of its tenant's running slots (src/tenants/admission.ts), and sends
+ * no queue message when the object took the job: from then on the object's alarm drives it, durably. At
+ * the cap, or when that start fails, `{ id }` goes to the queue, where it waits for a slot. Why: the queue
+ * hop (tens of ms) sat on every evaluation's critical path, and the message, its consumer and the second
+ * `start` cost the runtime CPU on every evaluation (see BENCHMARKS.md, "Side by side with the peers").
+ * A crash between the insert and the start leaves a `queued` row, which the sweeper re-kicks (as it
+ * does after a failed queue send).
  *
  * Quota: past the tenant's monthly caps the request is 429 `quota_exceeded` (src/tenants/quota.ts),
  * unless it replays an evaluation created earlier with the same `Idempotency-Key`.
@@ -93,7 +96,6 @@ export async function createEvaluationJob(
   tenant: string,
   request: CreateEvaluationRequest,
   idempotencyKey: string | null,
-  waitUntil?: (work: Promise<unknown>) => void,
   creator: CreatorInfo = { keyId: null },
 ): Promise<CreateResult> {
   const judge = resolveJudge(request.preset, withBudget(request.config, request.budget));
@@ -142,34 +144,36 @@ export async function createEvaluationJob(
     if (existing.status === 'queued') await enqueue(env, existing.id);
     return { body: { id: existing.id, status: existing.status, links: linksOf(existing.id) }, replayed: true };
   }
-  // Kick first: the DO starts while the queue send is still in flight.
-  if (waitUntil && env.FAST_START !== 'false') {
-    waitUntil(
-      fastStart(env, {
-        id,
-        tenant,
-        method: judge.method.method,
-        config: JSON.stringify(judge.config),
-        task: JSON.stringify(request.task),
-        batchId: null,
-      }),
-    );
+  if (env.FAST_START !== 'false') {
+    const started = await fastStart(env, {
+      id,
+      tenant,
+      method: judge.method.method,
+      config: JSON.stringify(judge.config),
+      task: JSON.stringify(request.task),
+      batchId: null,
+    });
+    // The object holds the job and its alarm: the queue message would only find it running.
+    if (started) return { body: { id, status: 'queued', links: linksOf(id) }, replayed: false };
   }
   await enqueue(env, id);
   return { body: { id, status: 'queued', links: linksOf(id) }, replayed: false };
 }
 
 /**
- * Starts the evaluation's Durable Object without waiting for the queue, once it holds one of its tenant's
- * running slots; at the cap, and on any failure, it is left to the queue.
+ * Starts the evaluation's Durable Object without the queue hop, once it holds one of its tenant's running
+ * slots. True when the object took the job (it stored it and armed its alarm, or the evaluation had
+ * ended); false at the cap, or after a failure (logged): the caller hands it to the queue.
  */
-async function fastStart(env: Bindings, job: StartJob): Promise<void> {
+async function fastStart(env: Bindings, job: StartJob): Promise<boolean> {
   const { id } = job;
   try {
-    if ((await admit(env.DB, id, deploymentDefaults(env).maxRunning, Date.now())) !== 'admitted') return;
-    await evaluationStub(env, id).start(id, job);
+    if ((await admit(env.DB, id, deploymentDefaults(env).maxRunning, Date.now())) !== 'admitted') return false;
+    const { status } = await evaluationStub(env, id).start(id, job);
+    return status !== 'not_found';
   } catch (err) {
     log('warn', 'api.fast_start_failed', { evaluationId: id, error: messageOf(err) });
+    return false;
   }
 }
 
@@ -180,6 +184,23 @@ async function enqueue(env: Bindings, id: string): Promise<void> {
   } catch (err) {
     log('warn', 'api.queue_send_failed', { evaluationId: id, error: messageOf(err) });
   }
+}
+
+/**
+ * Waits up to `timeoutMs` for evaluation `id` to end (its Durable Object answers once the final D1 write
+ * is done) and returns it as `GET /v1/evaluations/{id}` shows it; null when it has not ended by then or
+ * the object could not be asked (the caller answers 202: the evaluation runs on, nothing is lost).
+ */
+export async function awaitEnded(env: Bindings, tenant: string, id: string, timeoutMs: number): Promise<Evaluation | null> {
+  try {
+    const { status } = await evaluationStub(env, id).awaitEnd(id, timeoutMs);
+    if (status === 'not_found' || !isTerminal(status)) return null;
+  } catch (err) {
+    log('warn', 'api.await_end_failed', { evaluationId: id, error: messageOf(err) });
+    return null;
+  }
+  const read = await readWithResults(env.DB, tenant, id);
+  return read && read.row.deletedAt === null && isTerminal(read.row.status) ? viewEvaluation(env, read.row, read) : null;
 }
 
 /** The evaluation or 404 `not_found` (also once the caller deleted it: `DELETE /v1/evaluations/{id}`). */
@@ -210,12 +231,15 @@ async function progressOf(env: Bindings, row: EvaluationRecord): Promise<Evaluat
   }
 }
 
-/** The evaluation as `GET /v1/evaluations/{id}` shows it. */
-export async function viewEvaluation(env: Bindings, row: EvaluationRecord): Promise<Evaluation> {
+/**
+ * The evaluation as `GET /v1/evaluations/{id}` shows it.
+ * @param read its verdict JSON and usage sums when the caller read them with the row ({@link readWithResults})
+ */
+export async function viewEvaluation(env: Bindings, row: EvaluationRecord, read?: Omit<EvaluationWithResults, 'row'>): Promise<Evaluation> {
   const [progress, verdictJson, usage] = await Promise.all([
     progressOf(env, row),
-    row.status === 'succeeded' ? getVerdictJson(env.DB, row.id) : Promise.resolve(null),
-    getUsageSums(env.DB, row.id),
+    read ? read.verdictJson : row.status === 'succeeded' ? getVerdictJson(env.DB, row.id) : Promise.resolve(null),
+    read ? read.usage : getUsageSums(env.DB, row.id),
   ]);
   let verdict: VerdictSummary | null = null;
   if (verdictJson !== null) {

@@ -17,6 +17,9 @@
  * *scripted* answers with the reply of the first rule whose pattern matches the prompt (all messages
  * joined by newlines), and falls back to judge mode when none matches.
  *
+ * A request that forces a function call (`tool_choice`) gets one `tool_calls` entry instead of text
+ * (arguments from the function's JSON schema, see `tools.ts`).
+ *
  * Usage figures: `prompt_tokens` from the approximate tokenizer (per-message overhead included),
  * `completion_tokens` likewise, `prompt_tokens_details.cached_tokens` from the prefix cache
  * (`prompt-cache.ts`).
@@ -28,6 +31,7 @@ import { detectFormat, formatFromJsonSchema, judgeReply, WRONG_FORMAT_REPLY } fr
 import type { MockDirectives, MockFault, MockMode } from './model-name.js';
 import { MockModelNameError, parseMockModel } from './model-name.js';
 import { PrefixCache, promptTokenStream } from './prompt-cache.js';
+import { forcedToolCall } from './tools.js';
 
 /** A scripted-mode rule: when `pattern` (a regex source, or a RegExp) matches the prompt, reply `reply`. */
 export interface ScriptRule {
@@ -144,6 +148,9 @@ interface ChatBody {
   model: string;
   messages: (MockMessage & { name?: string })[];
   response_format?: { type?: string; json_schema?: { schema?: unknown } };
+  /** Function calling: a forced call gets `tool_calls` (see ./tools.ts). */
+  tools?: unknown;
+  tool_choice?: unknown;
   /** Choices asked for (OpenAI's `n`, 1-128). Default 1. */
   n?: number;
 }
@@ -164,6 +171,7 @@ function readBody(raw: unknown): ChatBody | string {
     model: b.model,
     messages,
     ...(typeof b.response_format === 'object' && b.response_format !== null ? { response_format: b.response_format } : {}),
+    ...(b.tools !== undefined ? { tools: b.tools, tool_choice: b.tool_choice } : {}),
     ...(typeof b.n === 'number' ? { n: b.n } : {}),
   };
 }
@@ -246,16 +254,20 @@ async function chatCompletion(request: Request, options: MockServerOptions, stat
     return content;
   });
 
+  // A forced function call is answered with one tool call (./tools.ts), whatever `n` asked.
+  const toolCall = fault === undefined ? forcedToolCall(body.tools, body.tool_choice, `${d.seed}\u0000${key}`) : undefined;
   const stream = promptTokenStream(body.messages);
   const cached = state.cache.lookupAndStore(d.base, stream);
-  const completionTokens = contents.reduce((n, c) => n + estimateTokens(c), 0);
+  const completionTokens = toolCall ? estimateTokens(toolCall.function.arguments) : contents.reduce((n, c) => n + estimateTokens(c), 0);
   return json(200, {
     id: `chatcmpl-mock-${key}-${attempt}`,
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model: body.model,
     system_fingerprint: 'mock',
-    choices: contents.map((content, index) => ({ index, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: finish })),
+    choices: toolCall
+      ? [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [toolCall], refusal: null }, logprobs: null, finish_reason: 'tool_calls' }]
+      : contents.map((content, index) => ({ index, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: finish })),
     ...(d.omitUsage
       ? {}
       : {

@@ -1,0 +1,269 @@
+/**
+ * Side by side with the peers: the same single-judge burst through autoevals (Battle), promptfoo
+ * (llm-rubric) and Tribunal (`fastchat-pair`, calibration off: one LLM call per item), all against one
+ * mock LLM process at latency L in the same run, closed loop with C items in flight. Prints items/s, the
+ * ratio to autoevals and CPU ms per judged item per process (the judge's process: the library inside this
+ * client, or Tribunal's local runtime; the mock; this client).
+ *
+ * The peers live in bench/peers (own package.json) so the service's install stays lean; without them this
+ * says how to install them and exits 2.
+ *
+ * ```
+ * npm run bench:peers -- [--items 200] [--concurrency 16] [--latency 250] [--tools autoevals,promptfoo,tribunal] [--wait prefer]
+ * ```
+ */
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { choiceOption, intOption, isMain, runCli } from '../src/cli/args.js';
+import type { CliOptions, CliSpec, CliValues } from '../src/cli/args.js';
+import { REPO_ROOT, startLocalStack } from '../src/cli/local-stack.js';
+import type { LocalStack } from '../src/cli/local-stack.js';
+import { startMockProcess } from './mock-process.js';
+import type { MockProcess } from './mock-process.js';
+import { groupCpuMs, ownCpuMs } from './proc-cpu.js';
+
+const TOOLS = ['autoevals', 'promptfoo', 'tribunal'] as const;
+type Tool = (typeof TOOLS)[number];
+const WAITS = ['prefer', 'sse'] as const;
+type Wait = (typeof WAITS)[number];
+
+const CLI = {
+  usage: `usage: npm run bench:peers -- [options]
+
+Single-judge burst, one LLM call per item, through autoevals, promptfoo and Tribunal against one mock.
+
+  --items N           items per tool (default 200)
+  --concurrency C     items in flight (default 16)
+  --latency L         mock LLM latency in ms (default 250)
+  --tools T,T         which to run (default autoevals,promptfoo,tribunal)
+  --wait W            how Tribunal's client awaits a verdict: prefer (POST with Prefer: wait, the
+                      verdict in the response) or sse (POST, then the event stream) (default prefer)
+  --peers-dir D       where the peers are installed (default bench/peers)
+  -h, --help          this text
+
+Needs the peers installed: npm --prefix bench/peers ci`,
+  options: {
+    items: { type: 'string', default: '200' },
+    concurrency: { type: 'string', default: '16' },
+    latency: { type: 'string', default: '250' },
+    tools: { type: 'string', default: TOOLS.join(',') },
+    wait: { type: 'string', default: 'prefer' },
+    'peers-dir': { type: 'string', default: join(REPO_ROOT, 'bench', 'peers') },
+  },
+} as const satisfies CliSpec<CliOptions>;
+
+/** Where the peers are installed (`--peers-dir`). */
+let PEERS = join(REPO_ROOT, 'bench', 'peers');
+const MODEL = 'mock-judge';
+
+/** The item `i`: a question and two answers (the second is the weaker one). */
+function item(i: number): { question: string; answerA: string; answerB: string } {
+  return {
+    question: `(${i}) Which answer explains recursion better?`,
+    answerA: `A function that calls itself on a smaller input until it reaches a base case (${i}).`,
+    answerB: 'Recursion is when something is recursive.',
+  };
+}
+
+interface Row {
+  tool: Tool;
+  itemsPerSecond: number;
+  failed: number;
+  /** CPU ms per item of the process that judges: the library (this client) or Tribunal's runtime. */
+  judgeCpuMs: number | null;
+  mockCpuMs: number;
+  clientCpuMs: number;
+  note: string;
+}
+
+/** Runs `task` for items 0..n-1 with `concurrency` in flight; resolves to the wall seconds and failures. */
+async function closedLoop(n: number, concurrency: number, task: (i: number) => Promise<void>): Promise<{ seconds: number; failed: number; firstError?: string }> {
+  let next = 0;
+  let failed = 0;
+  let firstError: string | undefined;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let i = next++; i < n; i = next++) {
+        try {
+          await task(i);
+        } catch (e) {
+          failed += 1;
+          firstError ??= e instanceof Error ? e.message : String(e);
+        }
+      }
+    }),
+  );
+  return { seconds: (performance.now() - t0) / 1000, failed, ...(firstError ? { firstError } : {}) };
+}
+
+/** Imports a package installed in bench/peers. */
+async function importPeer(name: string, entry: string): Promise<unknown> {
+  return (await import(pathToFileURL(join(PEERS, 'node_modules', name, entry)).href)) as unknown;
+}
+
+type BattleFn = (args: Record<string, unknown>) => Promise<{ score: number | null }>;
+
+async function runAutoevals(n: number, c: number, mock: MockProcess): Promise<Row> {
+  const { Battle } = (await importPeer('autoevals', 'jsdist/index.mjs')) as { Battle: BattleFn };
+  // Warm-up: module and connection set-up are not part of the burst.
+  await Battle({ instructions: 'warm-up', output: 'a', expected: 'b', model: MODEL, openAiApiKey: 'bench', openAiBaseUrl: mock.baseUrl });
+  const before = { mock: groupCpuMs(mock.pgid), client: ownCpuMs() };
+  const r = await closedLoop(n, c, async (i) => {
+    const { question, answerA, answerB } = item(i);
+    const score = await Battle({ instructions: question, output: answerB, expected: answerA, model: MODEL, openAiApiKey: 'bench', openAiBaseUrl: mock.baseUrl });
+    if (typeof score.score !== 'number') throw new Error('Battle returned no score');
+  });
+  const client = (ownCpuMs() - before.client) / n;
+  return { tool: 'autoevals', itemsPerSecond: n / r.seconds, failed: r.failed, judgeCpuMs: client, mockCpuMs: (groupCpuMs(mock.pgid) - before.mock) / n, clientCpuMs: client, note: note('Battle, in this process', r.firstError) };
+}
+
+type EvaluateFn = (suite: Record<string, unknown>, options: Record<string, unknown>) => Promise<{ toEvaluateSummary(): Promise<{ results: { success: boolean; error?: string }[] }> }>;
+
+async function runPromptfoo(n: number, c: number, mock: MockProcess): Promise<Row> {
+  // Offline and quiet: no telemetry, no update check, its config and cache in a scratch directory.
+  Object.assign(process.env, {
+    PROMPTFOO_DISABLE_TELEMETRY: '1',
+    PROMPTFOO_DISABLE_UPDATE: '1',
+    PROMPTFOO_CACHE_ENABLED: 'false',
+    PROMPTFOO_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'tribunal-bench-promptfoo-')),
+    NO_COLOR: '1',
+  });
+  const promptfoo = (await importPeer('promptfoo', 'dist/src/index.js')) as { evaluate?: EvaluateFn; default?: { evaluate: EvaluateFn } };
+  const evaluate = promptfoo.evaluate ?? promptfoo.default?.evaluate;
+  if (!evaluate) throw new Error('promptfoo exports no evaluate()');
+  const grader = { id: `openai:chat:${MODEL}`, config: { apiBaseUrl: mock.baseUrl, apiKey: 'bench' } };
+  const suite = (count: number, offset: number) => ({
+    prompts: ['{{answer}}'],
+    providers: ['echo'],
+    defaultTest: { options: { provider: grader } },
+    tests: Array.from({ length: count }, (_, k) => {
+      const { question, answerB } = item(offset + k);
+      return { vars: { answer: answerB }, assert: [{ type: 'llm-rubric', value: `The answer explains the question well: ${question}` }] };
+    }),
+    writeLatestResults: false,
+  });
+  const options = { maxConcurrency: c, showProgressBar: false, cache: false };
+  await (await evaluate(suite(2, -10), options)).toEvaluateSummary();
+  const before = { mock: groupCpuMs(mock.pgid), client: ownCpuMs() };
+  const t0 = performance.now();
+  const summary = await (await evaluate(suite(n, 0), options)).toEvaluateSummary();
+  const seconds = (performance.now() - t0) / 1000;
+  const errored = summary.results.filter((r) => r.error !== undefined && !r.success);
+  const client = (ownCpuMs() - before.client) / n;
+  return {
+    tool: 'promptfoo',
+    itemsPerSecond: n / seconds,
+    failed: errored.length,
+    judgeCpuMs: client,
+    mockCpuMs: (groupCpuMs(mock.pgid) - before.mock) / n,
+    clientCpuMs: client,
+    note: note(`llm-rubric, maxConcurrency ${c}, in this process`, errored[0]?.error),
+  };
+}
+
+function taskBody(i: number): string {
+  const { question, answerA, answerB } = item(i);
+  return JSON.stringify({ preset: 'fastchat-pair', config: { calibration: { enabled: false } }, task: { kind: 'pairwise', question, answerA, answerB } });
+}
+
+/** POSTs item `i` and awaits its verdict the way `wait` says; throws unless it succeeded. */
+async function judgeOnce(url: string, i: number, wait: Wait): Promise<void> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...(wait === 'prefer' ? { prefer: 'wait=60' } : {}) };
+  const r = await fetch(`${url}/v1/evaluations`, { method: 'POST', headers, body: taskBody(i) });
+  const body = (await r.json()) as { id?: string; status?: string };
+  if (!body.id || (r.status !== 200 && r.status !== 202)) throw new Error(`POST /v1/evaluations: HTTP ${r.status}`);
+  if (wait === 'prefer' && r.status === 200) {
+    if (body.status !== 'succeeded') throw new Error(`evaluation ${body.id} ended ${body.status ?? '?'}`);
+    return;
+  }
+  // The event stream closes after the terminal event (also the fallback when Prefer: wait timed out).
+  const events = await (await fetch(`${url}/v1/evaluations/${body.id}/events`, { headers: { accept: 'text/event-stream' } })).text();
+  if (!events.includes('event: verdict')) throw new Error(`evaluation ${body.id} ended without a verdict`);
+}
+
+async function runTribunal(n: number, c: number, mock: MockProcess, wait: Wait): Promise<Row> {
+  let stack: LocalStack | undefined;
+  try {
+    stack = await startLocalStack({
+      runtime: 'miniflare',
+      port: 0,
+      persistTo: join(mkdtempSync(join(tmpdir(), 'tribunal-bench-peers-')), 'state'),
+      llmBaseUrl: mock.baseUrl,
+      llmApiKey: 'bench',
+      llmModel: MODEL,
+      logFile: join(tmpdir(), 'tribunal-bench-peers.log'),
+      crons: false,
+    });
+    const url = stack.url;
+    await closedLoop(32, c, (i) => judgeOnce(url, -1 - i, wait));
+    const before = { runtime: groupCpuMs(stack.runtimePid), mock: groupCpuMs(mock.pgid), client: ownCpuMs() };
+    const r = await closedLoop(n, c, (i) => judgeOnce(url, i, wait));
+    return {
+      tool: 'tribunal',
+      itemsPerSecond: n / r.seconds,
+      failed: r.failed,
+      judgeCpuMs: (groupCpuMs(stack.runtimePid) - before.runtime) / n,
+      mockCpuMs: (groupCpuMs(mock.pgid) - before.mock) / n,
+      clientCpuMs: (ownCpuMs() - before.client) / n,
+      note: note(`fastchat-pair, calibration off; local runtime Miniflare; verdict ${wait === 'prefer' ? 'in the POST response (Prefer: wait)' : 'over SSE after the POST'}`, r.firstError),
+    };
+  } finally {
+    await stack?.stop();
+  }
+}
+
+function note(text: string, firstError: string | undefined): string {
+  return firstError ? `${text}; first error: ${firstError.slice(0, 120)}` : text;
+}
+
+const f1 = (x: number) => x.toFixed(1);
+const f2 = (x: number) => x.toFixed(2);
+
+async function main(values: CliValues<typeof CLI.options>): Promise<number> {
+  const n = intOption(values.items, 'items', 1) ?? 200;
+  const c = intOption(values.concurrency, 'concurrency', 1, 1000) ?? 16;
+  const latency = intOption(values.latency, 'latency', 0) ?? 250;
+  const wait = choiceOption(values.wait, 'wait', WAITS) ?? 'prefer';
+  PEERS = values['peers-dir'];
+  const tools = values.tools.split(',').map((t) => choiceOption(t.trim(), 'tools', TOOLS) ?? 'tribunal');
+  const missing = (['autoevals', 'promptfoo'] as const).filter((p) => tools.includes(p) && !existsSync(join(PEERS, 'node_modules', p, 'package.json')));
+  if (missing.length > 0) {
+    process.stderr.write(`the peers are not installed in ${PEERS} (${missing.join(', ')} missing): run  npm --prefix ${PEERS} ci\n`);
+    return 2;
+  }
+  const mock = await startMockProcess(latency);
+  const rows: Row[] = [];
+  try {
+    // Tribunal first: the peers run inside this process and may leave timers or handles behind.
+    for (const tool of [...tools].sort((a, b) => (a === 'tribunal' ? -1 : b === 'tribunal' ? 1 : 0))) {
+      process.stderr.write(`running ${tool}…\n`);
+      if (tool === 'autoevals') rows.push(await runAutoevals(n, c, mock));
+      else if (tool === 'promptfoo') rows.push(await runPromptfoo(n, c, mock));
+      else rows.push(await runTribunal(n, c, mock, wait));
+    }
+  } finally {
+    await mock.stop();
+  }
+  rows.sort((a, b) => TOOLS.indexOf(a.tool) - TOOLS.indexOf(b.tool));
+  const base = rows.find((r) => r.tool === 'autoevals')?.itemsPerSecond;
+  console.log(
+    [
+      `${n} items per tool, C = ${c} in flight (closed loop), mock LLM latency L = ${latency} ms (one process), one LLM call per item; ideal C / L = ${f1((c * 1000) / Math.max(latency, 1))} items/s`,
+      'CPU = user + system ms per judged item: judge = the process that judges (the library inside the bench client, or Tribunal\'s local runtime: Node side + workerd)',
+      '',
+      '| tool | items/s | × autoevals | failed | CPU ms / item: judge | mock | bench client | how |',
+      '|---|---|---|---|---|---|---|---|',
+      ...rows.map(
+        (r) =>
+          `| ${r.tool} | ${f1(r.itemsPerSecond)} | ${base ? f2(r.itemsPerSecond / base) : 'n/a'} | ${r.failed} | ${r.judgeCpuMs === null ? 'n/a' : f2(r.judgeCpuMs)} | ${f2(r.mockCpuMs)} | ${r.tool === 'tribunal' ? f2(r.clientCpuMs) : '(= judge)'} | ${r.note} |`,
+      ),
+    ].join('\n'),
+  );
+  // The peers' HTTP agents and timers may hold the event loop open.
+  process.exit(0);
+}
+
+if (isMain(import.meta.url)) await runCli(CLI, main);
