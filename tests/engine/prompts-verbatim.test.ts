@@ -5,7 +5,8 @@
  * - G-Eval: the prompt file's bytes;
  * - FairEval: `gen_prompt`'s `prompt_template.format(question='${question}', answer_1='${answer_1}',
  *   answer_2='${answer_2}', prompt=default_prompt)` and `sys_prompt`, read with `ast.literal_eval`;
- * - Bandi et al.: the Python template strings of `utils/*.py`, `{x}` slots written `{{x}}`.
+ * - Bandi et al.: the Python template strings of `utils/*.py`, `{x}` slots written `{{x}}`;
+ * - DEBATE: the paper's printed text (its repository has no licence), see the last block.
  * Our constants are mapped back to the authors' slot syntax (and slot names) before hashing, so a changed
  * character anywhere fails here.
  */
@@ -33,6 +34,7 @@ import {
   TOPICAL_CHAT_ROLES,
   TOPICAL_CHAT_TEMPLATES,
 } from '../../src/engine/methods/chateval/index.js';
+import { COMMANDER_MESSAGE, CRITIC_PERSONAS, SCORER_SYSTEM, TIE_BREAKER_SYSTEM } from '../../src/engine/methods/debate/prompts.js';
 import { FAIREVAL_SYSTEM, FAIREVAL_TEMPLATE, GEVAL_SUMMEVAL_PROMPTS } from '../../src/engine/methods/single/index.js';
 
 const sha = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
@@ -120,5 +122,29 @@ describe('Bandi et al. code prompts (abirharrasse/LLM-Judging-Architectures @ 2c
       SAMRE_VOTE: 'fbee3d9640332308803197497498dd4d3b671a22348b1c9456f034ee5a7f0784',
       BASELINE: 'e50996779a363ed0cf33cc5652d6ff7dfd10ddddfe96beda38ce3d68c29dcf7b',
     });
+  });
+});
+
+// DEBATE's repository has no licence, so its prompts are taken from the paper where it prints them: the
+// expected values are the SHA-256 of the paper's text (Kim et al. 2024, "DEBATE: Devil's Advocate-Based
+// Assessment and Text Evaluation" — §3's Devil's Advocate message and Appendix E.1's system messages),
+// extracted from the PDF's text outside the repository.
+describe("DEBATE system messages (Kim et al. 2024, §3 and Appendix E.1)", () => {
+  it('Commander and Scorer (E.1)', () => {
+    expect(sha(COMMANDER_MESSAGE)).toBe('156c6ae5999412788f5ed81ad45204e6668791d50f18818007eb15d39ab7770b');
+    expect(sha(SCORER_SYSTEM)).toBe('ae8b435653e574f9c2f3b91365992482583d24346b866206f33393327d911f8f');
+  });
+
+  it("the Critic's personas: strict (§3 Devil's Advocate), moderate, weak, plain (E.1)", () => {
+    expect(Object.fromEntries(Object.entries(CRITIC_PERSONAS).map(([k, v]) => [k, sha(v)]))).toEqual({
+      strict: '741bfe179a19bd5daf8e64305626fe7a90cfcbe5b141d5873ed89ccbb88e4d11',
+      moderate: 'dded5c442720ad8bf3c3de23e123d44db1cc8f6756cf061f43870408ef8dc4ad',
+      weak: 'a1adfb48fc2a4588df52c51a93e68060f544669541859d88c53a33744852a795',
+      plain: 'bb550347210f0cf19ed67bdf90c26a44089e9b566b05032e474003037edb7c0c',
+    });
+  });
+
+  it('Tie-breaker (E.1, written for SummEval)', () => {
+    expect(sha(TIE_BREAKER_SYSTEM)).toBe('96c56668be0f6110001cd2f2cbab2f1ba9e748a03f46fa0d5e57375d81fee2dd');
   });
 });
