@@ -5,7 +5,7 @@
  * app's auth middleware skips it explicitly (src/api/app.ts).
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { requireScope, scopeSecurity } from '../api/middleware/auth.js';
+import { requireScope, scoped, scopeSecurity } from '../api/middleware/auth.js';
 import { jsonBody } from '../api/middleware/json-body.js';
 import { BAD_QUERY, errorResponse, jsonResponse, notFound, NoQuery, v1Responses } from '../api/routes/common.js';
 import type { AppEnv } from '../api/types.js';
@@ -83,8 +83,7 @@ const list = createRoute({
   tags: TAGS,
   summary: 'List triggers',
   description: 'Every trigger of the tenant, oldest first, without secrets.',
-  middleware: [requireScope('read')] as const,
-  security: scopeSecurity('read'),
+  ...scoped('read'),
   request: { query: NoQuery },
   responses: v1Responses({ 200: jsonResponse(TriggerListSchema, 'The triggers.'), 400: BAD_QUERY }),
 });
@@ -96,8 +95,7 @@ const get = createRoute({
   tags: TAGS,
   summary: 'Get a trigger',
   description: 'The trigger without its secret.',
-  middleware: [requireScope('read')] as const,
-  security: scopeSecurity('read'),
+  ...scoped('read'),
   request: { params: TriggerParams, query: NoQuery },
   responses: v1Responses({ 200: jsonResponse(TriggerSchema, 'The trigger.'), 400: BAD_QUERY, 404: notFound('trigger') }),
 });
@@ -109,8 +107,7 @@ const remove = createRoute({
   tags: TAGS,
   summary: 'Delete a trigger',
   description: 'Its URL answers 404 from now on; evaluations it created stay.',
-  middleware: [requireScope('evaluations:write')] as const,
-  security: scopeSecurity('evaluations:write'),
+  ...scoped('evaluations:write'),
   request: { params: TriggerParams, query: NoQuery },
   responses: v1Responses({ 204: { description: 'Deleted.' }, 400: BAD_QUERY, 404: notFound('trigger') }),
 });
@@ -122,8 +119,7 @@ const rotate = createRoute({
   tags: TAGS,
   summary: 'Rotate a trigger\'s secret',
   description: 'A new secret, **shown only here**. Requests signed with the previous one are still accepted for 24 hours, so the sender can switch over.',
-  middleware: [requireScope('evaluations:write')] as const,
-  security: scopeSecurity('evaluations:write'),
+  ...scoped('evaluations:write'),
   request: { params: TriggerParams, query: NoQuery },
   responses: v1Responses({ 200: jsonResponse(RotatedSecretSchema, 'The new secret.'), 400: BAD_QUERY, 404: notFound('trigger') }),
 });

@@ -155,7 +155,7 @@ async function floodGuard(guard: RateLimit | undefined, digest: string): Promise
  * name the same scope in the route's `security` (`security: scopeSecurity('read')`), so the OpenAPI document
  * says what the route needs; tests/worker/tenants-scopes.test.ts checks the two agree on every route.
  * @example
- * createRoute({ method: 'get', path: '/', middleware: [requireScope('read')] as const, security: scopeSecurity('read'), … })
+ * createRoute({ method: 'get', path: '/', ...scoped('read'), … })
  */
 export const requireScope = (scope: Scope) =>
   createMiddleware<AppEnv>(async (c, next) => {
@@ -164,6 +164,14 @@ export const requireScope = (scope: Scope) =>
     }
     return next();
   });
+
+/**
+ * The two route fields a route that needs `scope` and no other middleware spreads in: `...scoped('read')`
+ * = `middleware: [requireScope('read')], security: scopeSecurity('read')`.
+ */
+export function scoped(scope: Scope): { middleware: [ReturnType<typeof requireScope>]; security: { bearer: Scope[] }[] } {
+  return { middleware: [requireScope(scope)], security: scopeSecurity(scope) };
+}
 
 /** The OpenAPI `security` of a route that needs `scope` (bearer auth, with the scope named). */
 export function scopeSecurity(scope: Scope): { bearer: Scope[] }[] {

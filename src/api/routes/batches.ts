@@ -19,7 +19,7 @@ import {
   MAX_BATCH_ITEMS,
 } from '../../batches/schemas.js';
 import { cancelBatch, createBatch, listBatchesView, requireBatch, resultsOf, viewBatch } from '../../batches/service.js';
-import { requireScope, scopeSecurity } from '../middleware/auth.js';
+import { requireScope, scoped, scopeSecurity } from '../middleware/auth.js';
 import { byok } from '../middleware/byok.js';
 import type { AppEnv } from '../types.js';
 import { BAD_QUERY, CREATE_TOO_MANY, errorResponse, judgeBodyResponses, jsonResponse, NoQuery, notFound, v1Responses } from './common.js';
@@ -83,8 +83,7 @@ const list = createRoute({
   tags: ['batches'],
   summary: 'List batches',
   description: 'The tenant\'s batches (meta-evaluations included, `kind: meta_evaluation`), newest first, with their counts; page with `cursor`.',
-  middleware: [requireScope('read')] as const,
-  security: scopeSecurity('read'),
+  ...scoped('read'),
   request: { query: BatchListQuery },
   responses: v1Responses({ 200: jsonResponse(BatchListSchema, 'One page of batches.'), 400: errorResponse(['invalid_request'], 'a query parameter fails its schema, or the cursor is not one this API returned.') }),
 });
@@ -98,8 +97,7 @@ const get = createRoute({
   description:
     'Status and counts by item status (kept on the batch, each item counted once when it ends), verdict statistics (win rates, mean score) ' +
     'over the stored verdicts, and the LLM calls, tokens and cost billed for every item.',
-  middleware: [requireScope('read')] as const,
-  security: scopeSecurity('read'),
+  ...scoped('read'),
   request: { params: BatchIdParams, query: NoQuery },
   responses: v1Responses({ 200: jsonResponse(BatchSchema, 'The batch.'), 400: BAD_QUERY, 404: notFound('batch') }),
 });
@@ -113,8 +111,7 @@ const results = createRoute({
   description:
     'One JSON line per item in request order: its id, evaluation id, status, verdict summary and error. Items not ended yet appear with their ' +
     'current status. Paged: the `X-Next-Cursor` header (and `Link: <…>; rel="next"`) gives the next page; absent on the last one.',
-  middleware: [requireScope('read')] as const,
-  security: scopeSecurity('read'),
+  ...scoped('read'),
   request: { params: BatchIdParams, query: BatchResultsQuery },
   responses: v1Responses({
     200: {
@@ -140,8 +137,7 @@ const cancel = createRoute({
   description:
     'Items that have not started never start; running items make no new LLM calls (calls in flight are still recorded and billed). ' +
     'The batch is `cancelling` until its last item ends, then `cancelled`. Repeating the request is harmless. No body.',
-  middleware: [requireScope('evaluations:write')] as const,
-  security: scopeSecurity('evaluations:write'),
+  ...scoped('evaluations:write'),
   request: { params: BatchIdParams, query: NoQuery },
   responses: v1Responses({
     202: jsonResponse(BatchSchema, 'Cancelling: the batch as it is now.'),

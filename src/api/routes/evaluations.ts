@@ -6,7 +6,7 @@
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { byok } from '../middleware/byok.js';
-import { requireScope, scopeSecurity } from '../middleware/auth.js';
+import { requireScope, scoped, scopeSecurity } from '../middleware/auth.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { CANCEL_EXAMPLES, CREATE_EVALUATION_EXAMPLES, FIELD_EXAMPLES } from '../examples.js';
 import {
@@ -139,8 +139,7 @@ const get = createRoute({
   tags: ['evaluations'],
   summary: 'Get an evaluation',
   description: 'Status, progress (live from the Durable Object while running), the verdict without its transcript, usage and cost, and the error if it failed.',
-  middleware: [requireScope('read')] as const,
-  security: scopeSecurity('read'),
+  ...scoped('read'),
   request: { params: EvaluationIdParams, query: NoQuery },
   responses: v1Responses({ 200: jsonResponse(EvaluationSchema, 'The evaluation.'), 400: BAD_QUERY, 404: notFound('evaluation') }),
 });
@@ -152,8 +151,7 @@ const transcript = createRoute({
   tags: ['evaluations'],
   summary: 'Get the transcript',
   description: 'Every stored reply in recording order; `complete` is false until the evaluation ended.',
-  middleware: [requireScope('read')] as const,
-  security: scopeSecurity('read'),
+  ...scoped('read'),
   request: { params: EvaluationIdParams, query: NoQuery },
   responses: v1Responses({ 200: jsonResponse(TranscriptSchema, 'The transcript.'), 400: BAD_QUERY, 404: notFound('evaluation') }),
 });
@@ -190,8 +188,7 @@ const events = createRoute({
   description:
     'Server-sent events by default (`text/event-stream`); send `Upgrade: websocket` for a WebSocket with one JSON `{type, data}` frame per event. ' +
     'Everything so far is replayed first. Events: `status`, `call.started`, `call.finished`, `vote`, `verdict`; the stream closes after a terminal `status`.',
-  middleware: [requireScope('read')] as const,
-  security: scopeSecurity('read'),
+  ...scoped('read'),
   request: { params: EvaluationIdParams, query: NoQuery },
   responses: v1Responses({
     200: {
@@ -215,8 +212,7 @@ const list = createRoute({
     'and a creation range (`createdAfter` ≤ created < `createdBefore`); filters combine with AND. Page with `cursor` (the previous page\'s ' +
     '`nextCursor`, with the same filters): pages are keyset-paged, so evaluations created meanwhile never shift or repeat a page. ' +
     'Deleted evaluations are not listed.',
-  middleware: [requireScope('read')] as const,
-  security: scopeSecurity('read'),
+  ...scoped('read'),
   request: { query: ListEvaluationsQuery },
   responses: v1Responses({
     200: jsonResponse(EvaluationListSchema, 'One page of evaluations.'),
@@ -235,8 +231,7 @@ const remove = createRoute({
     'has not ended is cancelled first (calls in flight are still recorded and billed). The per-call usage rows billing needs are kept, and a ' +
     'batch still counts the item. Afterwards the evaluation reads as 404 everywhere (`GET`, transcript, events, cancel) and is not listed; ' +
     'its batch\'s results show it with `deleted: true`. Idempotent: deleting again answers 204.',
-  middleware: [requireScope('evaluations:write')] as const,
-  security: scopeSecurity('evaluations:write'),
+  ...scoped('evaluations:write'),
   request: { params: EvaluationIdParams, query: NoQuery },
   responses: v1Responses({
     204: { description: 'Deleted (also when it was deleted before).' },

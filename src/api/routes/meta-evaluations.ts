@@ -5,7 +5,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { CREATE_META_EVALUATION_EXAMPLES } from '../examples.js';
 import { byok } from '../middleware/byok.js';
-import { requireScope, scopeSecurity } from '../middleware/auth.js';
+import { requireScope, scoped, scopeSecurity } from '../middleware/auth.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { CreateMetaEvaluationRequestSchema, MetaEvaluationAcceptedSchema, MetaEvaluationSchema } from '../schemas.js';
 import { createMetaEvaluation, viewMetaEvaluation } from '../services/meta.js';
@@ -57,8 +57,7 @@ const get = createRoute({
   summary: 'Get a meta-evaluation',
   description:
     'Progress, and once every item ended the agreement report: accuracy and Cohen\'s κ for pairwise items; Pearson, Spearman and Kendall correlations for pointwise ones.',
-  middleware: [requireScope('read')] as const,
-  security: scopeSecurity('read'),
+  ...scoped('read'),
   request: { params: MetaEvaluationIdParams, query: NoQuery },
   responses: v1Responses({ 200: jsonResponse(MetaEvaluationSchema, 'The meta-evaluation.'), 400: BAD_QUERY, 404: notFound('meta-evaluation') }),
 });

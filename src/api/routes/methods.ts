@@ -6,7 +6,7 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import type { z } from 'zod';
 import { METHODS, PRESETS, resolveMethodConfig } from '../../engine/registry.js';
-import { requireScope, scopeSecurity } from '../middleware/auth.js';
+import { scoped } from '../middleware/auth.js';
 import { MethodsResponseSchema } from '../schemas.js';
 import type { AppEnv } from '../types.js';
 import { BAD_QUERY, jsonResponse, NoQuery, v1Responses } from './common.js';
@@ -40,8 +40,7 @@ const list = createRoute({
   description:
     'Each method with the paper it implements and the task kinds it accepts; each preset with its config resolved against the method defaults, ' +
     'its task kind and the paper section it reproduces. A preset id goes in `preset`; its config is the base that `config` overrides.',
-  middleware: [requireScope('read')] as const,
-  security: scopeSecurity('read'),
+  ...scoped('read'),
   request: { query: NoQuery },
   responses: v1Responses({ 200: jsonResponse(MethodsResponseSchema, 'Methods and presets.'), 400: BAD_QUERY }),
 });

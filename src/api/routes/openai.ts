@@ -6,7 +6,7 @@
  * OpenAI's shape (src/openai/errors.ts, applied in ../app.ts before auth).
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { requireScope, scopeSecurity } from '../middleware/auth.js';
+import { requireScope, scoped, scopeSecurity } from '../middleware/auth.js';
 import type { AppEnv } from '../types.js';
 import { byok } from '../middleware/byok.js';
 import { jsonBody } from '../middleware/json-body.js';
@@ -101,8 +101,7 @@ const list = createRoute({
   description:
     'Every preset as an OpenAI model object, `tribunal/<preset>` (its method, task kind and paper in `tribunal`). ' +
     'Any of them also takes `@<model>` to replace the preset\'s default model, e.g. `tribunal/chateval-faireval@gpt-4o-mini`; those are not listed.',
-  middleware: [requireScope('read')] as const,
-  security: scopeSecurity('read'),
+  ...scoped('read'),
   request: { query: NoQuery },
   responses: { 200: jsonResponse(ModelListSchema, 'The judges.'), 400: openAiErrorResponse(['invalid_request'], 'an unknown query parameter (see `issues`).'), ...COMMON_ERRORS },
 });
@@ -114,8 +113,7 @@ const retrieve = createRoute({
   tags: ['openai'],
   summary: 'Get a judge as a model',
   description: 'One judge by model name (URL-encoded: `tribunal%2Fchateval-faireval`), with or without `@<model>`.',
-  middleware: [requireScope('read')] as const,
-  security: scopeSecurity('read'),
+  ...scoped('read'),
   request: {
     params: z.object({ model: z.string().min(1).openapi({ param: { description: 'Model name, URL-encoded.' }, example: 'tribunal/chateval-faireval' }) }),
     query: NoQuery,

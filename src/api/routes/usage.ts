@@ -7,7 +7,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { UsageQuerySchema, UsageReportSchema } from '../../tenants/schemas.js';
 import { usageResponse } from '../../tenants/service.js';
-import { requireScope, scopeSecurity } from '../middleware/auth.js';
+import { scoped } from '../middleware/auth.js';
 import type { AppEnv } from '../types.js';
 import { errorResponse, v1Responses } from './common.js';
 
@@ -33,8 +33,7 @@ const report = createRoute({
     'LLM calls, prompt / cached prompt / completion tokens and cost (USD) of this tenant in `[from, to)`, grouped by UTC `day`, `model`, `preset` ' +
     'or `key` (the API key that created the evaluation), summed from the per-call usage rows (written when an evaluation ends). ' +
     'CSV with `format=csv` or `Accept: text/csv`.',
-  middleware: [requireScope('read')] as const,
-  security: scopeSecurity('read'),
+  ...scoped('read'),
   request: { query: UsageQuerySchema },
   responses: v1Responses({ 200: USAGE_OK, 400: USAGE_BAD_QUERY }),
 });

@@ -4,7 +4,7 @@
  * and `/v1/webhook-signing-secret` (the tenant's secret for one-off `webhook.url` callbacks).
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { requireScope, scopeSecurity } from '../../api/middleware/auth.js';
+import { scoped } from '../../api/middleware/auth.js';
 import { BAD_QUERY, errorResponse, jsonResponse, notFound, NoQuery, v1Responses } from '../../api/routes/common.js';
 import type { AppEnv } from '../../api/types.js';
 import { listDeliveries, retryDelivery } from '../deliveries.js';
@@ -26,8 +26,7 @@ const list = createRoute({
   description:
     'Every delivery of the tenant\'s events, newest first: to endpoints and to one-off `webhook.url`s (`endpoint=one-off`). ' +
     'Filter by `subject` (an evaluation, batch or meta-evaluation id) to see what was sent about it.',
-  middleware: [requireScope('read')] as const,
-  security: scopeSecurity('read'),
+  ...scoped('read'),
   request: { query: DeliveriesQuery },
   responses: v1Responses({
     200: jsonResponse(DeliveryListSchema, 'A page of deliveries.'),
@@ -42,8 +41,7 @@ const retry = createRoute({
   tags: TAGS,
   summary: 'Retry any delivery',
   description: 'As `POST /v1/webhook-endpoints/{id}/deliveries/{deliveryId}/retry`, also for one-off URLs.',
-  middleware: [requireScope('evaluations:write')] as const,
-  security: scopeSecurity('evaluations:write'),
+  ...scoped('evaluations:write'),
   request: { params: DeliveryParams, query: NoQuery },
   responses: v1Responses({
     202: jsonResponse(DeliverySchema, 'Queued again.'),
@@ -65,8 +63,7 @@ const getSecret = createRoute({
   tags: TAGS,
   summary: 'Signing secret status',
   description: 'Whether the tenant has a signing secret for one-off `webhook.url` callbacks, and since when. The secret itself is never shown again.',
-  middleware: [requireScope('read')] as const,
-  security: scopeSecurity('read'),
+  ...scoped('read'),
   request: { query: NoQuery },
   responses: v1Responses({ 200: jsonResponse(SigningSecretStatusSchema, 'Status.'), 400: BAD_QUERY }),
 });
@@ -80,8 +77,7 @@ const createSecret = createRoute({
   description:
     'Creates the tenant\'s signing secret (needed before any request carries `webhook: {url}`), or rotates it. The secret is **shown only in this answer**. ' +
     'After a rotation the previous secret still signs (a second `v1,` signature) for 24 hours.',
-  middleware: [requireScope('evaluations:write')] as const,
-  security: scopeSecurity('evaluations:write'),
+  ...scoped('evaluations:write'),
   request: { query: NoQuery },
   responses: v1Responses({ 200: jsonResponse(SigningSecretCreatedSchema, 'The new secret.'), 400: BAD_QUERY }),
 });

@@ -5,7 +5,7 @@
  * the work is in ../endpoints.ts and ../deliveries.ts.
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { requireScope, scopeSecurity } from '../../api/middleware/auth.js';
+import { requireScope, scoped, scopeSecurity } from '../../api/middleware/auth.js';
 import { jsonBody } from '../../api/middleware/json-body.js';
 import { BAD_QUERY, errorResponse, jsonResponse, notFound, NoQuery, v1Responses } from '../../api/routes/common.js';
 import type { AppEnv } from '../../api/types.js';
@@ -81,8 +81,7 @@ const list = createRoute({
   tags: TAGS,
   summary: 'List webhook endpoints',
   description: 'Every endpoint of the tenant, oldest first, without secrets.',
-  middleware: [requireScope('read')] as const,
-  security: scopeSecurity('read'),
+  ...scoped('read'),
   request: { query: NoQuery },
   responses: v1Responses({ 200: jsonResponse(WebhookEndpointListSchema, 'The endpoints.'), 400: BAD_QUERY }),
 });
@@ -94,8 +93,7 @@ const get = createRoute({
   tags: TAGS,
   summary: 'Get a webhook endpoint',
   description: 'The endpoint without its secret; `enabled` is false after a 410 answer or a disable, with the reason.',
-  middleware: [requireScope('read')] as const,
-  security: scopeSecurity('read'),
+  ...scoped('read'),
   request: { params: EndpointParams, query: NoQuery },
   responses: v1Responses({ 200: jsonResponse(WebhookEndpointSchema, 'The endpoint.'), 400: BAD_QUERY, 404: notFound('webhook endpoint') }),
 });
@@ -132,8 +130,7 @@ const remove = createRoute({
   tags: TAGS,
   summary: 'Delete a webhook endpoint',
   description: 'Deletes the endpoint and its delivery log; its pending deliveries are dropped.',
-  middleware: [requireScope('evaluations:write')] as const,
-  security: scopeSecurity('evaluations:write'),
+  ...scoped('evaluations:write'),
   request: { params: EndpointParams, query: NoQuery },
   responses: v1Responses({ 204: { description: 'Deleted.' }, 400: BAD_QUERY, 404: notFound('webhook endpoint') }),
 });
@@ -146,8 +143,7 @@ const rotate = createRoute({
   summary: 'Rotate an endpoint\'s secret',
   description:
     'A new secret, **shown only here**. For 24 hours deliveries carry two signatures (new and previous secret, space-separated in `webhook-signature`), so the receiver can switch without losing events.',
-  middleware: [requireScope('evaluations:write')] as const,
-  security: scopeSecurity('evaluations:write'),
+  ...scoped('evaluations:write'),
   request: { params: EndpointParams, query: NoQuery },
   responses: v1Responses({ 200: jsonResponse(RotatedSecretSchema, 'The new secret.'), 400: BAD_QUERY, 404: notFound('webhook endpoint') }),
 });
@@ -159,8 +155,7 @@ const deliveries = createRoute({
   tags: TAGS,
   summary: 'An endpoint\'s delivery log',
   description: 'Deliveries to this endpoint, newest first, each with its attempts (status code or error, duration, the answer\'s first bytes), status and next try.',
-  middleware: [requireScope('read')] as const,
-  security: scopeSecurity('read'),
+  ...scoped('read'),
   request: { params: EndpointParams, query: EndpointDeliveriesQuery },
   responses: v1Responses({
     200: jsonResponse(DeliveryListSchema, 'A page of deliveries.'),
@@ -176,8 +171,7 @@ const retry = createRoute({
   tags: TAGS,
   summary: 'Retry a delivery',
   description: 'Sends the delivery again now, whatever its status, with a fresh retry window. Same event, same `webhook-id`: receivers deduplicate.',
-  middleware: [requireScope('evaluations:write')] as const,
-  security: scopeSecurity('evaluations:write'),
+  ...scoped('evaluations:write'),
   request: { params: DeliveryParams, query: NoQuery },
   responses: v1Responses({
     202: jsonResponse(DeliverySchema, 'Queued again.'),
