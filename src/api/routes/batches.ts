@@ -22,7 +22,7 @@ import { cancelBatch, createBatch, listBatchesView, requireBatch, resultsOf, vie
 import { requireScope, scoped, scopeSecurity } from '../middleware/auth.js';
 import { byok } from '../middleware/byok.js';
 import type { AppEnv } from '../types.js';
-import { BAD_QUERY, CREATE_TOO_MANY, errorResponse, judgeBodyResponses, jsonResponse, NoQuery, notFound, v1Responses } from './common.js';
+import { acceptedResponses, BAD_QUERY, errorResponse, judgeBodyResponses, jsonResponse, NoQuery, notFound, v1Responses } from './common.js';
 import { IdempotencyHeaderSchema } from './evaluations.js';
 
 const NDJSON_EXAMPLE = [
@@ -63,15 +63,7 @@ const create = createRoute({
   },
   responses: v1Responses(
     judgeBodyResponses({
-      202: {
-        ...jsonResponse(BatchAcceptedSchema, 'Accepted: every item is stored and queued (also the answer to an idempotent replay).'),
-        headers: z.object({
-          Location: z.string().openapi({ description: 'The batch\'s URL (relative).' }),
-          'Idempotent-Replayed': z.literal('true').optional().openapi({ description: 'Present when this answers a retry with the same `Idempotency-Key`.' }),
-        }),
-      },
-      409: errorResponse(['idempotency_conflict'], 'the `Idempotency-Key` was used with a different body.'),
-      429: CREATE_TOO_MANY,
+      ...acceptedResponses(BatchAcceptedSchema, 'batch', 'Accepted: every item is stored and queued (also the answer to an idempotent replay).'),
     }),
   ),
 });

@@ -67,6 +67,31 @@ export const CREATE_TOO_MANY = errorResponse(
   'this key\'s request rate is used up (`Retry-After`), or the tenant\'s monthly evaluation or spend cap is reached (`error.resetAt`, `Retry-After`: the first day of next month, UTC). Evaluations already accepted run to their end.',
 );
 
+/** The `Idempotent-Replayed` header of an answer that may replay a request with the same `Idempotency-Key`. */
+export const IDEMPOTENT_REPLAYED = z
+  .literal('true')
+  .optional()
+  .openapi({ description: 'Present when this answers a retry with the same `Idempotency-Key`.' });
+
+/**
+ * The responses a route that creates something under an `Idempotency-Key` shares: `202` with the created
+ * thing's `Location` (`what` names it, e.g. "batch") and `Idempotent-Replayed`, 409 `idempotency_conflict`
+ * and the rate / quota 429.
+ */
+export function acceptedResponses<T extends z.ZodType>(schema: T, what: string, description: string) {
+  return {
+    202: {
+      ...jsonResponse(schema, description),
+      headers: z.object({
+        Location: z.string().openapi({ description: `The ${what}'s URL (relative).` }),
+        'Idempotent-Replayed': IDEMPOTENT_REPLAYED,
+      }),
+    },
+    409: errorResponse(['idempotency_conflict'], 'the `Idempotency-Key` was used with a different body.'),
+    429: CREATE_TOO_MANY,
+  };
+}
+
 /** A `/v1` route's responses: its own plus 401, 403, 429 and 500 (its own win, e.g. a more specific 429). */
 export function v1Responses<R extends object>(own: R): Omit<typeof V1_ERRORS, keyof R> & R {
   return { ...V1_ERRORS, ...own };

@@ -29,7 +29,7 @@ import type { AppEnv } from '../types.js';
 import { EvaluationListSchema, ListEvaluationsQuery } from '../listing.js';
 import { deleteEvaluation, listEvaluationsView } from '../services/evaluation-list.js';
 import { forwardEvents } from '../../pipeline/stub.js';
-import { BAD_QUERY, CREATE_TOO_MANY, errorResponse, EvaluationIdParams, judgeBodyResponses, jsonResponse, notFound, NoQuery, v1Responses } from './common.js';
+import { acceptedResponses, BAD_QUERY, IDEMPOTENT_REPLAYED, errorResponse, EvaluationIdParams, judgeBodyResponses, jsonResponse, notFound, NoQuery, v1Responses } from './common.js';
 
 /** `Idempotency-Key`: 1-255 visible ASCII characters. */
 export const IdempotencyHeaderSchema = z.object({
@@ -116,18 +116,10 @@ const create = createRoute({
         headers: z.object({
           Location: z.string().openapi({ description: 'The evaluation\'s URL (relative).' }),
           'Preference-Applied': z.string().openapi({ description: 'The `wait` preference honoured, e.g. `wait=30`.' }),
-          'Idempotent-Replayed': z.literal('true').optional().openapi({ description: 'Present when this answers a retry with the same `Idempotency-Key`.' }),
+          'Idempotent-Replayed': IDEMPOTENT_REPLAYED,
         }),
       },
-      202: {
-        ...jsonResponse(EvaluationAcceptedSchema, 'Accepted: queued (also the answer to an idempotent replay).'),
-        headers: z.object({
-          Location: z.string().openapi({ description: 'The evaluation\'s URL (relative).' }),
-          'Idempotent-Replayed': z.literal('true').optional().openapi({ description: 'Present when this answers a retry with the same `Idempotency-Key`.' }),
-        }),
-      },
-      409: errorResponse(['idempotency_conflict'], 'the `Idempotency-Key` was used with a different body.'),
-      429: CREATE_TOO_MANY,
+      ...acceptedResponses(EvaluationAcceptedSchema, 'evaluation', 'Accepted: queued (also the answer to an idempotent replay).'),
     }),
   ),
 });

@@ -10,7 +10,7 @@ import { jsonBody } from '../middleware/json-body.js';
 import { CreateMetaEvaluationRequestSchema, MetaEvaluationAcceptedSchema, MetaEvaluationSchema } from '../schemas.js';
 import { createMetaEvaluation, viewMetaEvaluation } from '../services/meta.js';
 import type { AppEnv } from '../types.js';
-import { BAD_QUERY, CREATE_TOO_MANY, errorResponse, judgeBodyResponses, jsonResponse, MetaEvaluationIdParams, notFound, NoQuery, v1Responses } from './common.js';
+import { acceptedResponses, BAD_QUERY, judgeBodyResponses, jsonResponse, MetaEvaluationIdParams, notFound, NoQuery, v1Responses } from './common.js';
 import { IdempotencyHeaderSchema } from './evaluations.js';
 
 const create = createRoute({
@@ -36,15 +36,7 @@ const create = createRoute({
   },
   responses: v1Responses(
     judgeBodyResponses({
-      202: {
-        ...jsonResponse(MetaEvaluationAcceptedSchema, 'Accepted: every item is queued (also the answer to an idempotent replay).'),
-        headers: z.object({
-          Location: z.string().openapi({ description: 'The meta-evaluation\'s URL (relative).' }),
-          'Idempotent-Replayed': z.literal('true').optional().openapi({ description: 'Present when this answers a retry with the same `Idempotency-Key`.' }),
-        }),
-      },
-      409: errorResponse(['idempotency_conflict'], 'the `Idempotency-Key` was used with a different body.'),
-      429: CREATE_TOO_MANY,
+      ...acceptedResponses(MetaEvaluationAcceptedSchema, 'meta-evaluation', 'Accepted: every item is queued (also the answer to an idempotent replay).'),
     }),
   ),
 });
