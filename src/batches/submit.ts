@@ -23,7 +23,7 @@ import { ApiError } from '../api/errors.js';
 import type { Budget } from '../budgets/schema.js';
 import type { Task } from '../engine/task.js';
 import type { Bindings } from '../env.js';
-import { requestHash } from '../store/evaluations.js';
+import { requestHash } from '../store/hash.js';
 import { batchConcurrency, pump } from './pump.js';
 import type { BatchKind } from './schemas.js';
 import type { BatchRecord, NewBatchItem } from './store.js';

@@ -1,12 +1,10 @@
 /**
  * @module
  * The API's D1 access to evaluations: the idempotent insert, reads by id (always scoped to the tenant),
- * the verdict, transcript rows and usage sums. The pipeline's writes live in ./results.ts.
+ * the verdict and usage sums. Transcript rows: ./transcripts.ts; the pipeline's writes: ./results.ts.
  * Times are epoch milliseconds; JSON columns hold documents validated by the API's zod schemas.
  */
-import type { Usage } from '../engine/call.js';
 import type { EvaluationStatus } from '../pipeline/status.js';
-import { sha256Hex } from './hash.js';
 
 /** A new `evaluations` row as the API inserts it (status `queued`). */
 export interface NewEvaluation {
@@ -329,85 +327,4 @@ function usageSumsOf(row: UsageSumsRow | null | undefined): UsageSums {
     estimated: (row?.e ?? 0) !== 0,
     costUsd: row?.cost ?? 0,
   };
-}
-
-/** One `transcripts` row, with the usage of its call. */
-export interface TranscriptRow {
-  seq: number;
-  callId: string;
-  agent: string;
-  label: string;
-  stage: string;
-  model: string;
-  content: string;
-  parseError: string | null;
-  /** Tokens and cost of this reply, from the call's `usage` row (zeros if that row is missing). */
-  usage: Usage;
-}
-
-/**
- * The stored transcript of one evaluation in recording order: every successful call's reply, for
- * succeeded, failed and cancelled evaluations alike (the final write stores them all), each with its
- * usage (joined from the `usage` row of the same call, the one source of billing).
- */
-export async function listTranscript(db: D1Database, id: string): Promise<TranscriptRow[]> {
-  const { results } = await db
-    .prepare(
-      `SELECT t.seq, t.call_id, t.agent, t.label, t.stage, t.model, t.content, t.parse_error,
-         u.prompt_tokens, u.completion_tokens, u.cached_prompt_tokens, u.estimated, u.cost_usd
-       FROM transcripts t LEFT JOIN usage u ON u.evaluation_id = t.evaluation_id AND u.call_id = t.call_id
-       WHERE t.evaluation_id = ? ORDER BY t.seq`,
-    )
-    .bind(id)
-    .all<{
-      seq: number;
-      call_id: string;
-      agent: string;
-      label: string;
-      stage: string;
-      model: string;
-      content: string;
-      parse_error: string | null;
-      prompt_tokens: number | null;
-      completion_tokens: number | null;
-      cached_prompt_tokens: number | null;
-      estimated: number | null;
-      cost_usd: number | null;
-    }>();
-  return results.map((r) => ({
-    seq: r.seq,
-    callId: r.call_id,
-    agent: r.agent,
-    label: r.label,
-    stage: r.stage,
-    model: r.model,
-    content: r.content,
-    parseError: r.parse_error,
-    usage: {
-      promptTokens: r.prompt_tokens ?? 0,
-      completionTokens: r.completion_tokens ?? 0,
-      cachedPromptTokens: r.cached_prompt_tokens ?? 0,
-      estimated: (r.estimated ?? 0) !== 0,
-      costUsd: r.cost_usd ?? 0,
-    },
-  }));
-}
-
-/** JSON with object keys sorted at every depth, so equal documents give equal text. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') {
-    // JSON.stringify gives undefined (not a string, whatever its type says) for undefined, functions and symbols.
-    const text = JSON.stringify(value) as string | undefined;
-    return text ?? 'null';
-  }
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-}
-
-/** sha-256 hex of {@link canonicalJson}(body): key order and whitespace do not change it. */
-export async function requestHash(body: unknown): Promise<string> {
-  return sha256Hex(canonicalJson(body));
 }

@@ -14,10 +14,10 @@ import {
   getUsageSums,
   getVerdictJson,
   insertEvaluation,
-  listTranscript,
   readWithResults,
-  requestHash,
 } from '../../store/evaluations.js';
+import { requestHash } from '../../store/hash.js';
+import { listTranscript } from '../../store/transcripts.js';
 import { ApiError } from '../errors.js';
 import type {
   CreateEvaluationRequest,
