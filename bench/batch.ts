@@ -18,8 +18,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { intOption, runCli } from '../src/cli/args.js';
 import type { CliValues } from '../src/cli/args.js';
-import { REPO_ROOT, startLocalStack } from '../src/cli/local-stack.js';
-import { spawnGroup, stopGroup } from '../src/cli/process-group.js';
+import { startLocalStack } from '../src/cli/local-stack.js';
+import { startMockProcess } from './mock-process.js';
 import { groupCpuMs } from './proc-cpu.js';
 
 const CLI = {
@@ -43,24 +43,6 @@ Time to 202 and to the last verdict of one batch against the mock LLM (BENCHMARK
     runs: { type: 'string', default: '1' },
   },
 } as const;
-
-/** The mock LLM in its own process group, so its CPU is measured apart from the runtime's. */
-async function startMock(latency: number): Promise<{ baseUrl: string; pgid: number; stop(): Promise<void> }> {
-  const child = spawnGroup(process.execPath, ['--import', 'tsx', 'src/llm/mock/cli.ts', '--port', '0', '--latency', String(latency)], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /LLM_BASE_URL=(\S+)/.exec(out);
-      if (m?.[1]) resolve(m[1]);
-    });
-    child.once('exit', (code) => { reject(new Error(`the mock exited with code ${code ?? 'signal'}`)); });
-  });
-  return { baseUrl, pgid: child.pid ?? 0, stop: () => stopGroup(child) };
-}
 
 function body(preset: string, n: number, run: number, ndjson: boolean): { text: string; type: string } {
   const header = { preset, ...(preset === 'fastchat-pair' ? { config: { calibration: { enabled: false } } } : {}) };
@@ -105,7 +87,7 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   const latency = intOption(values.latency, 'latency', 0) ?? 250;
   const c = intOption(values.c, 'c', 1) ?? 16;
   const runs = intOption(values.runs, 'runs', 1, 20) ?? 1;
-  const mock = await startMock(latency);
+  const mock = await startMockProcess(latency);
   const stack = await startLocalStack({
     port: 0,
     persistTo: join(mkdtempSync(join(tmpdir(), 'tribunal-bench-batch-')), 'state'),
