@@ -2,7 +2,7 @@
  * @module
  * The LLM client: one {@link LlmFunction} over any OpenAI-compatible chat-completions endpoint
  * (OpenAI, Azure OpenAI, OpenRouter, Groq, Together, vLLM, Ollama, Cloudflare AI Gateway's compat
- * endpoint, our mock), built on the `openai` SDK with the SDK's own retries off so that every attempt
+ * endpoint, our mock), speaking the OpenAI wire format with `fetch` (`wire.ts`), so that every attempt
  * is ours to count, time out and report.
  *
  * Per request: the provider (`request.provider`, else the default) and model (`request.model`, else the
@@ -12,7 +12,6 @@
  * and holding no secret (`redact.ts`). Runs in workerd and Node (no Node-only imports), and does not
  * contain the mock LLM: Node code reaches the in-process mock through `createLlmWithMock`.
  */
-import OpenAI, { AzureOpenAI } from 'openai';
 import type { LlmAttempt, LlmCallRequest, LlmCallResult, LlmError, LlmFunction } from '../engine/call.js';
 import { dominantAttemptIndex, summarizeAttempts } from './attempts.js';
 import type { ProviderGate } from './gate.js';
@@ -20,7 +19,6 @@ import { gateOutcome } from './gate.js';
 import type { PriceTable } from './pricing.js';
 import { DEFAULT_PRICES, priceFor } from './pricing.js';
 import type { AttemptOutcome } from './outcome.js';
-import { classify, readCompletion } from './outcome.js';
 import { createRedactor } from './redact.js';
 import { backoffDelayMs } from './retry.js';
 import type { LlmSettings, LlmSettingsInput, ProviderSettings } from './settings.js';
@@ -28,6 +26,8 @@ import { IN_PROCESS_MOCK_URL, LlmSettingsError, resolveSettings } from './settin
 import { responseFormatFor } from './structured.js';
 import type { JsonSchemaResponseFormat } from './structured.js';
 import { usageOf } from './usage.js';
+import type { WireTarget } from './wire.js';
+import { sendChatCompletion, wireTarget } from './wire.js';
 
 /** What {@link LlmDeps.onAttempt} reports after each attempt (for logs, metrics and tests). */
 export interface AttemptInfo {
@@ -54,7 +54,7 @@ export interface AttemptInfo {
 
 /** Injectable effects; every default is the real thing. */
 export interface LlmDeps {
-  /** fetch used by the SDK. Default `globalThis.fetch`. */
+  /** fetch used for provider requests. Default `globalThis.fetch`. */
   fetch?: typeof fetch;
   /** Waits between attempts. Default: a `setTimeout` promise. */
   sleep?: (ms: number) => Promise<void>;
@@ -113,7 +113,7 @@ export function createLlm(settingsInput: LlmSettings | LlmSettingsInput, deps: L
   const now = deps.now ?? Date.now;
   const prices: PriceTable = { ...DEFAULT_PRICES, ...settings.prices };
   const redact = createRedactor([...Object.values(settings.providers).map((p) => p.apiKey), ...settings.secrets]);
-  const clients = new Map<string, OpenAI>();
+  const targets = new Map<string, WireTarget>();
   /** `provider\u0000model` pairs that rejected json_schema: later calls go straight to text. */
   const noJsonSchema = new Set<string>();
   for (const [id, p] of Object.entries(settings.providers)) {
@@ -121,31 +121,21 @@ export function createLlm(settingsInput: LlmSettings | LlmSettingsInput, deps: L
       throw new LlmSettingsError('mock_unavailable', `provider "${id}" uses the in-process mock, which this build does not include: use createLlmWithMock (Node) or a mock server`);
     }
   }
+  // Called unbound: workerd's fetch refuses a `this` other than the global scope.
+  const fetchDefault: typeof fetch = (input, init) => fetch(input, init);
 
-  function clientFor(providerId: string, p: ProviderSettings): OpenAI {
-    const cached = clients.get(providerId);
-    if (cached) return cached;
+  function targetFor(providerId: string, p: ProviderSettings): { target: WireTarget; fetch: typeof fetch } {
     const inProcess = p.baseUrl === IN_PROCESS_MOCK_URL;
-    const fetchImpl = inProcess ? deps.inProcessMock : deps.fetch;
-    const common = {
-      baseURL: inProcess ? IN_PROCESS_BASE : p.baseUrl,
-      // The SDK refuses to start without a key; keyless endpoints (Ollama, vLLM, the mock) get a dummy.
-      apiKey: p.apiKey ?? 'no-key',
-      // Our loop counts, times and reports attempts; SDK retries would hide them.
-      maxRetries: 0,
-      defaultHeaders: p.headers,
-      ...(fetchImpl ? { fetch: fetchImpl } : {}),
-      // Workers are not browsers, but the SDK's browser heuristics must not block it there.
-      dangerouslyAllowBrowser: true,
-      logLevel: 'off' as const,
-    };
-    const client = p.azureApiVersion ? new AzureOpenAI({ ...common, apiVersion: p.azureApiVersion }) : new OpenAI(common);
-    clients.set(providerId, client);
-    return client;
+    const fetchImpl = (inProcess ? deps.inProcessMock : deps.fetch) ?? fetchDefault;
+    const cached = targets.get(providerId);
+    if (cached) return { target: cached, fetch: fetchImpl };
+    const target = wireTarget(p, inProcess ? IN_PROCESS_BASE : p.baseUrl);
+    targets.set(providerId, target);
+    return { target, fetch: fetchImpl };
   }
 
   async function attemptOnce(
-    client: OpenAI,
+    via: { target: WireTarget; fetch: typeof fetch },
     providerId: string,
     request: LlmCallRequest,
     model: string,
@@ -159,25 +149,25 @@ export function createLlm(settingsInput: LlmSettings | LlmSettingsInput, deps: L
       controller.abort();
     }, settings.timeoutMs);
     try {
-      const body = await client.chat.completions.create(
-        {
-          model,
-          messages: request.messages.map((m) => (m.name ? { role: m.role, content: m.content, name: m.name } : { role: m.role, content: m.content })),
-          temperature: request.temperature,
-          // Kept over its successor `max_completion_tokens`: this client serves any OpenAI-compatible endpoint,
-          // and not all of them (e.g. older Azure API versions, Ollama, vLLM releases) honour the newer field,
-          // so switching would silently drop the limit there. The mock ignores both.
-          // eslint-disable-next-line @typescript-eslint/no-deprecated -- wire compatibility with non-OpenAI providers, see above
-          max_tokens: request.maxTokens,
-          ...(format ? { response_format: format } : {}),
-          ...(n !== undefined ? { n } : {}),
-        },
-        // The SDK's own timeout is a backstop only: our signal fires first and is what we report.
-        { signal: controller.signal, timeout: settings.timeoutMs + 5_000, maxRetries: 0 },
+      const body = {
+        model,
+        messages: request.messages.map((m) => (m.name ? { role: m.role, content: m.content, name: m.name } : { role: m.role, content: m.content })),
+        temperature: request.temperature,
+        // Kept over its successor `max_completion_tokens`: this client serves any OpenAI-compatible endpoint,
+        // and not all of them (e.g. older Azure API versions, Ollama, vLLM releases) honour the newer field,
+        // so switching would silently drop the limit there. The mock ignores both.
+        max_tokens: request.maxTokens,
+        ...(format ? { response_format: format } : {}),
+        ...(n !== undefined ? { n } : {}),
+      };
+      return await sendChatCompletion(
+        providerId,
+        via.target,
+        model,
+        body,
+        { fetch: via.fetch, signal: controller.signal, timedOut: () => timedOut, timeoutMs: settings.timeoutMs, now },
+        n ?? 1,
       );
-      return readCompletion(body, providerId, model, n ?? 1);
-    } catch (e) {
-      return classify(e, providerId, settings.timeoutMs, timedOut, now());
     } finally {
       clearTimeout(timer);
     }
@@ -210,7 +200,7 @@ export function createLlm(settingsInput: LlmSettings | LlmSettingsInput, deps: L
       return { id: request.id, ok: false, attempts: 0, error: { code: 'bad_request', message: redact(`unknown provider "${providerId}"`) } };
     }
     const model = request.model ?? settings.defaultModel;
-    const client = clientFor(providerId, provider);
+    const via = targetFor(providerId, provider);
     const schemaKey = `${providerId}\u0000${model}`;
     const parser = request.parser;
     let format =
@@ -226,7 +216,7 @@ export function createLlm(settingsInput: LlmSettings | LlmSettingsInput, deps: L
       const attempt = failures.length + 1;
       const lease = await deps.gate?.acquire({ provider: providerId, model, callId: request.id, attempt });
       const t0 = now();
-      const out = await attemptOnce(client, providerId, request, model, format, n);
+      const out = await attemptOnce(via, providerId, request, model, format, n);
       const latencyMs = now() - t0;
       lease?.release(gateOutcome(out.kind === 'reply', out.kind === 'reply' ? undefined : out.error.status));
       const report = (extra: Partial<AttemptInfo>) =>

@@ -2,13 +2,10 @@
  * @module
  * What one HTTP attempt of the LLM client came to: a reply, or a failure classified into a stable code,
  * an attempt kind (`http`, `timeout`, `network`, `empty_reply`, `malformed`) and whether the retry
- * policy may try again. The messages quote the provider; the client removes secrets before they leave.
+ * policy may try again (the HTTP side is `wire.ts`). The messages quote the provider; the client removes
+ * secrets before they leave.
  */
-import { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type { LlmAttempt, LlmError } from '../engine/call.js';
-import type { HeaderLookup } from './retry.js';
-import { retryAfterMs } from './retry.js';
-import { rejectsJsonSchema } from './structured.js';
 import type { ProviderUsage } from './usage.js';
 
 /** A failed attempt: what the caller may learn, and how the retry loop treats it. */
@@ -33,67 +30,6 @@ export type AttemptOutcome =
       usage: ProviderUsage | null | undefined;
     }
   | AttemptFailure;
-
-/** The provider's own message out of an SDK error (`error.message` of the JSON body, else the SDK's text). */
-function providerMessage(e: { readonly error: unknown; readonly message: string }): string {
-  const body = e.error;
-  if (typeof body === 'object' && body !== null && 'message' in body && typeof body.message === 'string' && body.message !== '') return body.message;
-  return e.message;
-}
-
-function statusCode(status: number): { code: string; retryable: boolean } {
-  if (status === 429) return { code: 'rate_limited', retryable: true };
-  if (status === 408) return { code: 'timeout', retryable: true };
-  // 409: OpenAI documents it as a transient lock conflict; the SDK retries it too.
-  if (status === 409) return { code: 'provider_error', retryable: true };
-  if (status >= 500) return { code: 'provider_error', retryable: true };
-  if (status === 401 || status === 403) return { code: 'auth', retryable: false };
-  if (status === 404) return { code: 'not_found', retryable: false };
-  return { code: 'bad_request', retryable: false };
-}
-
-/** Maps anything a call threw to an attempt outcome. `timedOut` is set when our own timer aborted it. */
-export function classify(e: unknown, providerId: string, timeoutMs: number, timedOut: boolean, now: number): AttemptOutcome {
-  if (timedOut || e instanceof APIConnectionTimeoutError) {
-    return { kind: 'error', attemptKind: 'timeout', retryable: true, error: { code: 'timeout', message: `provider "${providerId}" gave no reply within ${timeoutMs} ms` } };
-  }
-  if (e instanceof APIUserAbortError) {
-    return { kind: 'error', attemptKind: 'network', retryable: true, error: { code: 'network', message: `request to provider "${providerId}" was aborted` } };
-  }
-  if (e instanceof APIError && typeof e.status === 'number') {
-    const status = e.status;
-    const msg = providerMessage(e);
-    const { code, retryable } = statusCode(status);
-    // OpenAI answers 429 for exhausted credit too; waiting does not help there.
-    const quota = status === 429 && (e.code === 'insufficient_quota' || /insufficient.quota|exceeded your current quota/i.test(msg));
-    return {
-      kind: 'error',
-      attemptKind: 'http',
-      retryable: retryable && !quota,
-      schemaRejected: rejectsJsonSchema(status, msg),
-      error: { code, status, message: `provider "${providerId}" returned HTTP ${status}: ${msg}` },
-      ...(() => {
-        const ra = retryAfterMs(e.headers as HeaderLookup | undefined, now);
-        return ra === undefined ? {} : { retryAfterMs: ra };
-      })(),
-    };
-  }
-  if (e instanceof APIError) {
-    // APIConnectionError: DNS, TLS, reset connections; the cause holds the detail.
-    const cause = e.cause instanceof Error ? `: ${e.cause.message}` : '';
-    return { kind: 'error', attemptKind: 'network', retryable: true, error: { code: 'network', message: `cannot reach provider "${providerId}": ${e.message}${cause}` } };
-  }
-  if (e instanceof SyntaxError) {
-    return {
-      kind: 'error',
-      attemptKind: 'malformed',
-      retryable: true,
-      error: { code: 'provider_error', message: `provider "${providerId}" sent a malformed response body: ${e.message}` },
-    };
-  }
-  const msg = e instanceof Error ? e.message : String(e);
-  return { kind: 'error', attemptKind: 'network', retryable: true, error: { code: 'network', message: `call to provider "${providerId}" failed: ${msg}` } };
-}
 
 /** The text of one choice: its content, else its refusal, else ''. */
 function choiceText(choice: unknown): string | undefined {

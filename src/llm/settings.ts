@@ -55,7 +55,7 @@ export const ProviderSettingsSchema = z
 export type ProviderSettings = z.infer<typeof ProviderSettingsSchema>;
 
 /**
- * The one retry policy of the client's own retry loop (the SDK's retries are off). It covers every
+ * The one retry policy of the client's own retry loop (nothing underneath retries). It covers every
  * transient fault alike: 429, 408, 409, 5xx, timeouts, network errors, empty replies and malformed bodies.
  */
 export const RetryPolicySchema = z
