@@ -122,6 +122,7 @@ export function miniflareOptionsOf(config: RuntimeConfig): { options: MiniflareO
     unsafeTriggerHandlers: true,
     // Miniflare's own info lines (one per queue batch) are noise next to the Worker's JSON logs.
     log: new miniflareApi.Log(miniflareApi.LogLevel.WARN),
+    ...(process.env.TRIBUNAL_INSPECTOR_PORT ? { inspectorPort: Number(process.env.TRIBUNAL_INSPECTOR_PORT) } : {}),
   };
   return { options, crons: wrangler.triggers.crons ?? [], fromEnv, fromDevVars: config.devVars ? fromDevVars : [] };
 }

@@ -142,11 +142,12 @@ export interface LlmEnv {
 }
 
 /**
- * The Worker's bindings as the LLM layer reads them: a string map of variables and secrets. A copy, because
- * the generated `Env` interface has no index signature (provider keys are named by `LLM_PROVIDERS`).
+ * The Worker's bindings as the LLM layer reads them: a string map of variables and secrets (the generated
+ * `Env` interface has no index signature; provider keys are named by `LLM_PROVIDERS`). The same object,
+ * not a copy: {@link settingsFromEnv} keeps what it read per environment object.
  */
 export function llmEnvOf(env: object): LlmEnv {
-  return { ...env };
+  return env as LlmEnv;
 }
 
 /**
@@ -275,10 +276,18 @@ export interface SettingsFromEnvOptions {
  */
 export function settingsFromEnv(env: LlmEnv, opts: SettingsFromEnvOptions = {}): LlmSettings {
   const byok = opts.byokKey?.trim();
+  const key = byok ? null : (opts.inProcessMock === true ? 'mock' : 'plain');
+  const cached = key === null ? undefined : readFromEnv.get(env)?.[key];
+  if (cached) {
+    rememberSecrets(cached.secrets);
+    return cached;
+  }
   const secrets = [...envSecrets(env), ...(byok ? [byok] : [])];
   rememberSecrets(secrets);
   try {
-    return readSettings(env, opts, byok, secrets);
+    const settings = readSettings(env, opts, byok, secrets);
+    if (key !== null) readFromEnv.set(env, { ...readFromEnv.get(env), [key]: settings });
+    return settings;
   } catch (e) {
     if (e instanceof LlmSettingsError && e.code === 'llm_not_configured') {
       log('error', 'llm.settings_invalid', { reason: e.reason, detail: e.detail });
@@ -286,6 +295,16 @@ export function settingsFromEnv(env: LlmEnv, opts: SettingsFromEnvOptions = {}):
     throw e;
   }
 }
+
+/**
+ * Settings read from an environment object (bindings do not change while an isolate lives): every Durable
+ * Object instance and request reads the same variables, and parsing them each time cost ~1-2.5 ms of CPU
+ * per evaluation in workerd (issue 13). BYOK settings are never kept.
+ */
+const readFromEnv = new WeakMap<object, { plain?: LlmSettings; mock?: LlmSettings }>();
+
+/** Settings objects that passed the schema ({@link resolveSettings} need not parse them again). */
+const resolved = new WeakSet<object>();
 
 function readSettings(env: LlmEnv, opts: SettingsFromEnvOptions, byok: string | undefined, secrets: string[]): LlmSettings {
   if (byok) {
@@ -359,14 +378,17 @@ function readSettings(env: LlmEnv, opts: SettingsFromEnvOptions, byok: string | 
       `invalid LLM settings: ${result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
     );
   }
+  resolved.add(result.data);
   return result.data;
 }
 
 /** Completes hand-written settings with their defaults. @throws LlmSettingsError when invalid. */
 export function resolveSettings(input: LlmSettingsInput): LlmSettings {
+  if (resolved.has(input)) return input as LlmSettings;
   const r = LlmSettingsSchema.safeParse(input);
   if (!r.success) {
     throw new LlmSettingsError('invalid_settings', `invalid LLM settings: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   }
+  resolved.add(r.data);
   return r.data;
 }
