@@ -45,7 +45,13 @@ export { FINALIZE_CHECK_AFTER, FINALIZE_MAX_RETRY_MS, FINALIZE_RETRY_MS } from '
 /** Longest {@link EvaluationDO.awaitEnd} wait, ms (60 s, the API's `Prefer: wait` cap). */
 export const MAX_AWAIT_END_MS = 60_000;
 
-/** The Durable Object that runs one evaluation. RPC: {@link start}, {@link cancel}, {@link fail}, {@link awaitEnd}, {@link erase}, {@link snapshot}, {@link timings}; `fetch` serves events. */
+/**
+ * When the watchdog alarm of a first step run by `startAndAwait` fires, ms after the start (90 s: past the
+ * longest `Prefer: wait`, so in a live instance it finds the step's calls in flight and leaves them be).
+ */
+export const INLINE_WATCHDOG_MS = 90_000;
+
+/** The Durable Object that runs one evaluation. RPC: {@link start}, {@link cancel}, {@link fail}, {@link awaitEnd}, {@link startAndAwait}, {@link erase}, {@link snapshot}, {@link timings}; `fetch` serves events. */
 export class EvaluationDO extends DurableObject<Bindings> implements EvaluationRpc {
   /** In-memory state and platform handles shared by the parts. Protected: test subclasses drive it. */
   protected readonly rt: Runtime;
@@ -103,6 +109,20 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
   async fail(id: string, error: EvaluationError): Promise<StatusResult> {
     this.checkId(id, 'fail');
     return await this.lifecycle.end(id, 'failed', error);
+  }
+
+  /**
+   * Starts the evaluation and, when this call started it, runs its first step now (no alarm hop; the
+   * watchdog alarm, {@link INLINE_WATCHDOG_MS}, resumes the work if this instance dies mid-step), then
+   * waits for the end as {@link awaitEnd} does. The step goes on after a timeout: only the wait ends.
+   */
+  async startAndAwait(id: string, job: StartJob, timeoutMs: number): Promise<StatusResult> {
+    this.checkId(id, 'startAndAwait');
+    const fresh = !this.rt.load() && !this.rt.store.ended();
+    const started = await this.lifecycle.start(id, job, fresh ? INLINE_WATCHDOG_MS : 1);
+    if (started.status === 'not_found') return started;
+    if (fresh && started.status === 'running') this.ctx.waitUntil(this.stepper.runInline());
+    return await this.awaitEnd(id, timeoutMs);
   }
 
   /**

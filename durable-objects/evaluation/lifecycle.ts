@@ -44,7 +44,8 @@ export class Lifecycle {
    * D1 already shows as ended is not started.
    * @param job the row as just inserted (the API's fast start); its status, if any, is ignored.
    */
-  async start(id: string, job?: StartJob): Promise<StatusResult> {
+  async start(id: string, job?: StartJob, firstAlarmInMs = 1): Promise<StatusResult> {
+    // firstAlarmInMs: when the first alarm fires after a first start, ms (default 1: it runs the first step).
     const current = this.rt.load();
     if (current) {
       await this.ensureAlarm(current.meta);
@@ -54,7 +55,7 @@ export class Lifecycle {
     // Re-sent every time: an end whose D1 write failed would otherwise leave D1 `queued` forever, and
     // the sweeper's start is what retries it.
     if (ended) return this.settleEnded(ended);
-    this.starting ??= this.firstStart(id, job?.id === id ? job : undefined).finally(() => {
+    this.starting ??= this.firstStart(id, job?.id === id ? job : undefined, firstAlarmInMs).finally(() => {
       this.starting = null;
     });
     return this.starting;
@@ -96,7 +97,7 @@ export class Lifecycle {
     if ((await this.rt.ctx.storage.getAlarm()) === null) await this.rt.ctx.storage.setAlarm(Date.now() + 1);
   }
 
-  private async firstStart(id: string, given?: StartJob): Promise<StatusResult> {
+  private async firstStart(id: string, given: StartJob | undefined, firstAlarmInMs: number): Promise<StatusResult> {
     let job: StartJob;
     if (given) {
       job = given;
@@ -156,7 +157,9 @@ export class Lifecycle {
     const { meta, l } = prepared;
     this.rt.store.insertMeta(meta);
     this.rt.loaded = l;
-    await this.rt.ctx.storage.setAlarm(Date.now() + 1);
+    // Normally the alarm runs the first step at once; when the caller runs it (startAndAwait), the alarm is
+    // the watchdog that resumes the work should this instance die mid-step.
+    await this.rt.ctx.storage.setAlarm(Date.now() + firstAlarmInMs);
     // Off the critical path: the first call need not wait for D1. The guard (status queued/running)
     // keeps the write from reviving an ended row, and confirmRunning ends the run here if it had ended.
     this.rt.ctx.waitUntil(this.confirmRunning(l, now));

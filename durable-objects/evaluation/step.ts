@@ -79,6 +79,23 @@ export class Stepper {
   }
 
   /**
+   * The first step, run by the caller of `startAndAwait` instead of by the alarm. The watchdog alarm the
+   * start armed resumes the work should this instance die mid-step; a step that threw re-arms the alarm at
+   * once (the platform's alarm retry then takes over). A step that ended the evaluation with its final write
+   * done clears the watchdog, which would only find nothing to do.
+   */
+  async runInline(): Promise<void> {
+    try {
+      await this.alarm();
+    } catch {
+      await this.rt.ctx.storage.setAlarm(Date.now() + 1);
+      return;
+    }
+    const l = this.rt.load();
+    if (l && isTerminal(l.meta.status) && l.meta.finalized === 1 && this.rt.inFlight.size === 0) await this.rt.ctx.storage.deleteAlarm();
+  }
+
+  /**
    * Ends the step when there is nothing left to run: an ended evaluation gets its owed final write (once
    * no call is in flight), a concluded protocol gets its outcome applied and written. True when it ended.
    */

@@ -78,6 +78,12 @@ export interface EvaluationRpc {
    */
   awaitEnd(id: string, timeoutMs: number): Promise<StatusResult>;
   /**
+   * {@link start}, then, when this call started it, its first step right away instead of one alarm hop
+   * later, then {@link awaitEnd} up to `timeoutMs`: the API's fast start under `Prefer: wait`, one round
+   * trip instead of two. A watchdog alarm resumes the work if the object dies mid-step.
+   */
+  startAndAwait(id: string, job: StartJob, timeoutMs: number): Promise<StatusResult>;
+  /**
    * Erases the evaluation's data in the object (data retention): cancels it first if it has not ended;
    * config, task and results go once the owed final write (usage for billing) has landed; the terminal
    * status stays. Idempotent.

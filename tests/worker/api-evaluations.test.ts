@@ -360,7 +360,7 @@ describe('Prefer: wait (the verdict in the POST response)', () => {
         const stub = real.get(id);
         return new Proxy(stub, {
           get: (target, prop, receiver) =>
-            prop === 'awaitEnd' ? () => Promise.reject(new Error('the object was reset')) : (Reflect.get(target, prop, receiver) as unknown),
+            prop === 'awaitEnd' || prop === 'startAndAwait' ? () => Promise.reject(new Error('the object was reset')) : (Reflect.get(target, prop, receiver) as unknown),
         });
       },
     } as unknown as typeof real;

@@ -19,6 +19,7 @@ import {
 } from '../schemas.js';
 import {
   awaitEnded,
+  endedView,
   cancelEvaluation,
   createEvaluationJob,
   requireEvaluation,
@@ -29,6 +30,7 @@ import type { AppEnv } from '../types.js';
 import { EvaluationListSchema, ListEvaluationsQuery } from '../listing.js';
 import { deleteEvaluation, listEvaluationsView } from '../services/evaluation-list.js';
 import { forwardEvents } from '../../pipeline/stub.js';
+import { isTerminal } from '../../pipeline/status.js';
 import { acceptedResponses, BAD_QUERY, IDEMPOTENT_REPLAYED, errorResponse, EvaluationIdParams, judgeBodyResponses, jsonResponse, notFound, NoQuery, v1Responses } from './common.js';
 
 /** `Idempotency-Key`: 1-255 visible ASCII characters. */
@@ -238,15 +240,23 @@ export const evaluations = new OpenAPIHono<AppEnv>()
     const headers = c.req.valid('header');
     const key = headers['Idempotency-Key'] ?? null;
     const wait = preferWaitSeconds(headers.Prefer);
-    const { body, replayed } = await createEvaluationJob(c.env, c.var.tenant, c.req.valid('json'), key, {
-      keyId: c.var.auth.keyId,
-      limits: c.var.auth.limits,
-    });
+    const waitMs = typeof wait === 'number' ? wait * 1000 : 0;
+    const { body, replayed, waited } = await createEvaluationJob(
+      c.env,
+      c.var.tenant,
+      c.req.valid('json'),
+      key,
+      { keyId: c.var.auth.keyId, limits: c.var.auth.limits },
+      waitMs,
+    );
     c.header('Location', body.links.self);
     // A replay answers exactly like the first request and says so in a header.
     if (replayed) c.header('Idempotent-Replayed', 'true');
     if (typeof wait === 'number' && wait > 0) {
-      const ended = await awaitEnded(c.env, c.var.tenant, body.id, wait * 1000);
+      // The fast start already waited (one round trip to the object); otherwise (a replay, a start left to
+      // the queue at the tenant's cap) wait here.
+      const ended =
+        waited === undefined ? await awaitEnded(c.env, c.var.tenant, body.id, waitMs) : waited !== 'not_found' && isTerminal(waited) ? await endedView(c.env, c.var.tenant, body.id) : null;
       if (ended) {
         c.header('Preference-Applied', `wait=${wait}`);
         return c.json(ended, 200);

@@ -5,6 +5,7 @@
  */
 import type { Bindings } from '../../env.js';
 import { evaluationStub } from '../../pipeline/stub.js';
+import type { StatusResult } from '../../pipeline/rpc.js';
 import type { EvaluationRecord, EvaluationWithResults } from '../../store/evaluations.js';
 import type { StartJob } from '../../store/results.js';
 import { errorOf } from '../../store/results.js';
@@ -69,6 +70,11 @@ export async function limitsFor(env: Bindings, tenant: string, given: EffectiveL
 export interface CreateResult {
   body: EvaluationAccepted;
   replayed: boolean;
+  /**
+   * With `waitMs`, when the fast start took the job: the status after waiting (terminal once it ended with
+   * its final write done), so the caller need not wait again.
+   */
+  waited?: StatusResult['status'];
 }
 
 /**
@@ -97,6 +103,7 @@ export async function createEvaluationJob(
   request: CreateEvaluationRequest,
   idempotencyKey: string | null,
   creator: CreatorInfo = { keyId: null },
+  waitMs = 0,
 ): Promise<CreateResult> {
   const judge = resolveJudge(request.preset, withBudget(request.config, request.budget));
   // Spread: Env has no index signature; the LLM layer reads it as a string map.
@@ -145,16 +152,20 @@ export async function createEvaluationJob(
     return { body: { id: existing.id, status: existing.status, links: linksOf(existing.id) }, replayed: true };
   }
   if (env.FAST_START !== 'false') {
-    const started = await fastStart(env, {
-      id,
-      tenant,
-      method: judge.method.method,
-      config: JSON.stringify(judge.config),
-      task: JSON.stringify(request.task),
-      batchId: null,
-    });
+    const started = await fastStart(
+      env,
+      {
+        id,
+        tenant,
+        method: judge.method.method,
+        config: JSON.stringify(judge.config),
+        task: JSON.stringify(request.task),
+        batchId: null,
+      },
+      waitMs,
+    );
     // The object holds the job and its alarm: the queue message would only find it running.
-    if (started) return { body: { id, status: 'queued', links: linksOf(id) }, replayed: false };
+    if (started) return { body: { id, status: 'queued', links: linksOf(id) }, replayed: false, ...(waitMs > 0 ? { waited: started.status } : {}) };
   }
   await enqueue(env, id);
   return { body: { id, status: 'queued', links: linksOf(id) }, replayed: false };
@@ -162,18 +173,21 @@ export async function createEvaluationJob(
 
 /**
  * Starts the evaluation's Durable Object without the queue hop, once it holds one of its tenant's running
- * slots. True when the object took the job (it stored it and armed its alarm, or the evaluation had
- * ended); false at the cap, or after a failure (logged): the caller hands it to the queue.
+ * slots. With `waitMs` (`Prefer: wait`) the object also runs the first step at once and answers when the
+ * evaluation ended or the wait is over (`startAndAwait`: one round trip, no alarm hop). The status when the
+ * object took the job (it stored it and armed its alarm, or the evaluation had ended); null at the cap, or
+ * after a failure (logged): the caller hands it to the queue.
  */
-async function fastStart(env: Bindings, job: StartJob): Promise<boolean> {
+async function fastStart(env: Bindings, job: StartJob, waitMs: number): Promise<StatusResult | null> {
   const { id } = job;
   try {
-    if ((await admit(env.DB, id, deploymentDefaults(env).maxRunning, Date.now())) !== 'admitted') return false;
-    const { status } = await evaluationStub(env, id).start(id, job);
-    return status !== 'not_found';
+    if ((await admit(env.DB, id, deploymentDefaults(env).maxRunning, Date.now())) !== 'admitted') return null;
+    const stub = evaluationStub(env, id);
+    const result = waitMs > 0 ? await stub.startAndAwait(id, job, waitMs) : await stub.start(id, job);
+    return result.status === 'not_found' ? null : result;
   } catch (err) {
     log('warn', 'api.fast_start_failed', { evaluationId: id, error: messageOf(err) });
-    return false;
+    return null;
   }
 }
 
@@ -199,6 +213,11 @@ export async function awaitEnded(env: Bindings, tenant: string, id: string, time
     log('warn', 'api.await_end_failed', { evaluationId: id, error: messageOf(err) });
     return null;
   }
+  return await endedView(env, tenant, id);
+}
+
+/** The ended evaluation as `GET /v1/evaluations/{id}` shows it, read from D1; null unless it has ended there. */
+export async function endedView(env: Bindings, tenant: string, id: string): Promise<Evaluation | null> {
   const read = await readWithResults(env.DB, tenant, id);
   return read && read.row.deletedAt === null && isTerminal(read.row.status) ? viewEvaluation(env, read.row, read) : null;
 }

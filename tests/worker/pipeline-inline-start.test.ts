@@ -1,0 +1,77 @@
+/**
+ * `startAndAwait` (the API's fast start under `Prefer: wait`): the object runs the first step itself
+ * instead of one alarm hop later, and a watchdog alarm stands in for the alarm should the instance die
+ * mid-step. Nothing is lost or repeated either way.
+ */
+import { abortAllDurableObjects, runDurableObjectAlarm } from 'cloudflare:test';
+import { afterEach, describe, expect, it } from 'vitest';
+import { INLINE_WATCHDOG_MS } from '../../durable-objects/evaluation/index.js';
+import { evaluationStub } from '../../src/pipeline/stub.js';
+import { loadJob } from '../../src/store/results.js';
+import { countRows, drainAlarms, insertJob, mockRequests, pendingAlarm, PAIRWISE, statusRow, testEnv, waitForEnd } from './helpers.js';
+
+afterEach(drainAlarms);
+
+async function jobOf(id: string) {
+  const job = await loadJob(testEnv.DB, id);
+  if (!job) throw new Error(`no row ${id}`);
+  return job;
+}
+
+describe('startAndAwait', () => {
+  it('runs the first step at once and answers with the ended status; no alarm is left behind', async () => {
+    const { id, callsPlanned } = await insertJob({ preset: 'chateval-single', task: PAIRWISE });
+    const stub = evaluationStub(testEnv, id);
+    const r = await stub.startAndAwait(id, await jobOf(id), 30_000);
+    expect(r.status).toBe('succeeded');
+    // Ended with its final write in D1 when the call returned.
+    expect((await statusRow(id))?.status).toBe('succeeded');
+    expect(await countRows('verdicts', id)).toBe(1);
+    // The watchdog was cleared: nothing is pending, and running the (absent) alarm does nothing.
+    expect(await pendingAlarm(id)).toBeNull();
+    expect(await runDurableObjectAlarm(stub)).toBe(false);
+    expect(await mockRequests(id)).toBe(callsPlanned);
+  });
+
+  it('answers with the running status when the wait ends first; the step goes on to the verdict', async () => {
+    const { id, callsPlanned } = await insertJob({ preset: 'chateval-single', task: PAIRWISE, mock: { latency: 400 } });
+    const stub = evaluationStub(testEnv, id);
+    const t0 = Date.now();
+    const r = await stub.startAndAwait(id, await jobOf(id), 50);
+    expect(r.status).toBe('running');
+    // The watchdog, not an immediate alarm, is armed while the step runs.
+    const alarm = await pendingAlarm(id);
+    expect(alarm).not.toBeNull();
+    expect(alarm ?? 0).toBeGreaterThanOrEqual(t0 + INLINE_WATCHDOG_MS - 1_000);
+    const row = await waitForEnd(id);
+    expect(row.status).toBe('succeeded');
+    expect(await countRows('verdicts', id)).toBe(1);
+    expect(await mockRequests(id)).toBe(callsPlanned);
+  });
+
+  it('when the instance dies mid-step, the watchdog alarm makes the call again and the evaluation ends once', async () => {
+    const { id, callsPlanned } = await insertJob({ preset: 'chateval-single', task: PAIRWISE, mock: { latency: 2_000 } });
+    const r = await evaluationStub(testEnv, id).startAndAwait(id, await jobOf(id), 50);
+    expect(r.status).toBe('running');
+    // The call is in flight in this instance; evicting it loses that call (it was never stored).
+    await abortAllDurableObjects();
+    expect(await pendingAlarm(id)).not.toBeNull();
+    // The watchdog fires (here: now) in a fresh instance, which finds no stored result and makes the call.
+    expect(await runDurableObjectAlarm(evaluationStub(testEnv, id))).toBe(true);
+    const row = await waitForEnd(id, 30_000);
+    expect(row.status).toBe('succeeded');
+    expect(await countRows('verdicts', id)).toBe(1);
+    expect(await countRows('transcripts', id)).toBe(callsPlanned);
+  });
+
+  it('on an evaluation this object already runs, it only waits (no second first step)', async () => {
+    const { id, callsPlanned } = await insertJob({ preset: 'chateval-single', task: PAIRWISE, mock: { latency: 200 } });
+    const stub = evaluationStub(testEnv, id);
+    await stub.start(id);
+    const r = await stub.startAndAwait(id, await jobOf(id), 50);
+    expect(r.status).toBe('running');
+    // The ordinary alarm (armed by start, it fires by itself) runs the step; no second first step ran.
+    expect((await waitForEnd(id)).status).toBe('succeeded');
+    expect(await mockRequests(id)).toBe(callsPlanned);
+  });
+});
