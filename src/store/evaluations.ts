@@ -169,14 +169,17 @@ export function insertRowsJsonStatements(
  * Inserts a queued evaluation. With an idempotency key the partial unique index
  * `(tenant, idempotency_key)` turns a second insert into a no-op, and the row that holds the key is
  * returned instead, so concurrent retries converge on one evaluation.
+ * @param after statements run in the same D1 batch right after the insert (one round trip), e.g. taking a
+ *   running slot for the new row; their results come back with `inserted: true`.
  * @returns `inserted: true` and the new row, or `inserted: false` and the existing row with that key.
  */
 export async function insertEvaluation(
   db: D1Database,
   e: NewEvaluation,
-): Promise<{ inserted: true } | { inserted: false; existing: EvaluationRecord }> {
-  const result = await insertRowsStatement(db, [e]).run();
-  if (result.meta.changes > 0) return { inserted: true };
+  after: readonly D1PreparedStatement[] = [],
+): Promise<{ inserted: true; after: D1Result[] } | { inserted: false; existing: EvaluationRecord }> {
+  const [result, ...rest] = after.length === 0 ? [await insertRowsStatement(db, [e]).run()] : await db.batch([insertRowsStatement(db, [e]), ...after]);
+  if (result && result.meta.changes > 0) return { inserted: true, after: rest };
   if (e.idempotencyKey === null) throw new Error(`insert of evaluation ${e.id} changed no row`);
   const existing = await findByIdempotencyKey(db, e.tenant, e.idempotencyKey);
   // Unreachable unless the row was deleted between the two statements.

@@ -43,18 +43,27 @@ export type Admission = 'admitted' | 'waiting' | 'ended' | 'not_found';
  */
 export async function admit(db: D1Database, id: string, defaultMaxRunning: number, now: number): Promise<Admission> {
   const [, read] = await db.batch([
-    db
-      .prepare(
-        `UPDATE evaluations SET slot_at = ?
-         WHERE id = ? AND slot_at IS NULL AND ${SQL_NOT_ENDED} AND ${UNDER_CAP}`,
-      )
-      .bind(now, id, defaultMaxRunning),
+    admitStatement(db, id, defaultMaxRunning, now),
     db.prepare(`SELECT slot_at, ${SQL_NOT_ENDED} AS open FROM evaluations WHERE id = ?`).bind(id),
   ]);
   const row = (read?.results as { slot_at: number | null; open: number }[] | undefined)?.[0];
   if (!row) return 'not_found';
   if (row.open !== 1) return 'ended';
   return row.slot_at !== null ? 'admitted' : 'waiting';
+}
+
+/**
+ * The statement of {@link admit} alone: takes a slot for `id` if it has none and the tenant is under its
+ * cap; it changed one row exactly when it took the slot. For a D1 batch that inserts the row first (the
+ * API's create: one round trip for both).
+ */
+export function admitStatement(db: D1Database, id: string, defaultMaxRunning: number, now: number): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE evaluations SET slot_at = ?
+       WHERE id = ? AND slot_at IS NULL AND ${SQL_NOT_ENDED} AND ${UNDER_CAP}`,
+    )
+    .bind(now, id, defaultMaxRunning);
 }
 
 /**

@@ -33,7 +33,7 @@ import { log, messageOf } from '../../pipeline/log.js';
 import type { z } from 'zod';
 import { llmEnvOf } from '../../llm/settings.js';
 import { checkLlmConfig, planTask, resolveJudge } from './judge.js';
-import { admit } from '../../tenants/admission.js';
+import { admitStatement } from '../../tenants/admission.js';
 import type { EffectiveLimits } from '../../tenants/limits.js';
 import { deploymentDefaults, effectiveLimits } from '../../tenants/limits.js';
 import { assertQuota } from '../../tenants/quota.js';
@@ -122,6 +122,8 @@ export async function createEvaluationJob(
     // A retry of a request accepted before the cap was reached still gets its evaluation back.
     if (idempotencyKey === null || !(await findByIdempotencyKey(env.DB, tenant, idempotencyKey))) throw e;
   }
+  const fast = env.FAST_START !== 'false';
+  // The fast start's running slot is taken in the insert's own D1 batch (one round trip for both).
   const result = await insertEvaluation(env.DB, {
     id,
     tenant,
@@ -137,7 +139,7 @@ export async function createEvaluationJob(
     webhookUrl,
     now,
     keyId: creator.keyId,
-  });
+  }, fast ? [admitStatement(env.DB, id, deploymentDefaults(env).maxRunning, now)] : []);
   if (!result.inserted) {
     const existing = result.existing;
     if (existing.requestHash !== hash) {
@@ -151,7 +153,8 @@ export async function createEvaluationJob(
     if (existing.status === 'queued') await enqueue(env, existing.id);
     return { body: { id: existing.id, status: existing.status, links: linksOf(existing.id) }, replayed: true };
   }
-  if (env.FAST_START !== 'false') {
+  // At the cap (no slot taken) the queue holds it until one frees.
+  if (fast && result.after[0]?.meta.changes === 1) {
     const started = await fastStart(
       env,
       {
@@ -172,16 +175,15 @@ export async function createEvaluationJob(
 }
 
 /**
- * Starts the evaluation's Durable Object without the queue hop, once it holds one of its tenant's running
- * slots. With `waitMs` (`Prefer: wait`) the object also runs the first step at once and answers when the
+ * Starts the evaluation's Durable Object without the queue hop; it holds one of its tenant's running slots
+ * (taken with the insert). With `waitMs` (`Prefer: wait`) the object also runs the first step at once and answers when the
  * evaluation ended or the wait is over (`startAndAwait`: one round trip, no alarm hop). The status when the
- * object took the job (it stored it and armed its alarm, or the evaluation had ended); null at the cap, or
- * after a failure (logged): the caller hands it to the queue.
+ * object took the job (it stored it and armed its alarm, or the evaluation had ended); null after a failure
+ * (logged): the caller hands it to the queue, whose consumer finds the slot already held.
  */
 async function fastStart(env: Bindings, job: StartJob, waitMs: number): Promise<StatusResult | null> {
   const { id } = job;
   try {
-    if ((await admit(env.DB, id, deploymentDefaults(env).maxRunning, Date.now())) !== 'admitted') return null;
     const stub = evaluationStub(env, id);
     const result = waitMs > 0 ? await stub.startAndAwait(id, job, waitMs) : await stub.start(id, job);
     return result.status === 'not_found' ? null : result;
