@@ -19,6 +19,8 @@ import { log } from '../../src/pipeline/log.js';
 /** The gate of one provider and model. RPC: {@link acquire}, {@link release}, {@link stats}. */
 export class ProviderGateDO extends DurableObject<Bindings> implements ProviderGateRpc {
   private gate: ConcurrencyGate | null = null;
+  /** The window as last written to SQLite: an unchanged window is not written again. */
+  private savedState: string | null = null;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
@@ -30,15 +32,16 @@ export class ProviderGateDO extends DurableObject<Bindings> implements ProviderG
     if (this.gate) return this.gate;
     const row = this.ctx.storage.sql.exec<{ state: string }>('SELECT state FROM aimd').toArray()[0];
     const stored = row ? (JSON.parse(row.state) as AimdState) : undefined;
+    this.savedState = row?.state ?? null;
     this.gate = new ConcurrencyGate({ start: limits.start, max: limits.max }, stored);
     return this.gate;
   }
 
   private save(gate: ConcurrencyGate): void {
-    this.ctx.storage.sql.exec(
-      'INSERT INTO aimd (singleton, state) VALUES (1, ?) ON CONFLICT (singleton) DO UPDATE SET state = excluded.state',
-      JSON.stringify(gate.aimd.state),
-    );
+    const state = JSON.stringify(gate.aimd.state);
+    if (state === this.savedState) return;
+    this.ctx.storage.sql.exec('INSERT INTO aimd (singleton, state) VALUES (1, ?) ON CONFLICT (singleton) DO UPDATE SET state = excluded.state', state);
+    this.savedState = state;
   }
 
   /** Resolves when attempt `id` of `tenant` may go out (at once while the window has room). */
