@@ -78,6 +78,8 @@ export interface LocalStackOptions {
   crons?: boolean | { everyMs: number };
   /** One log line per request (miniflare runtime; wrangler dev always logs them). Default false. */
   logRequests?: boolean;
+  /** Port of workerd's V8 inspector (CPU profiles of the Worker's isolates: `npm run bench:profile`). Default none. */
+  inspectorPort?: number;
   /** Told about a cron that is not run locally or not accepted. Default: written to stderr. */
   onProblem?: (message: string) => void;
   /** Queue consumer settings over wrangler.toml's (miniflare runtime), e.g. to hold messages in a local queue in a test. */
@@ -275,6 +277,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     devVars: options.devVars ?? false,
     varsFromEnv: options.varsFromEnv ?? false,
     logRequests: options.logRequests ?? false,
+    ...(options.inspectorPort !== undefined ? { inspectorPort: options.inspectorPort } : {}),
     ...(options.queueConsumers ? { queueConsumers: options.queueConsumers } : {}),
   };
   if (runtimeKind === 'wrangler' && options.queueConsumers) throw new Error('queueConsumers needs the miniflare runtime');

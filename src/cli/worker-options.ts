@@ -67,6 +67,8 @@ export interface RuntimeConfig {
   varsFromEnv: boolean;
   /** One log line per request, as wrangler dev prints. */
   logRequests: boolean;
+  /** Port of workerd's V8 inspector (DevTools protocol, one target per Worker and service). Default none. */
+  inspectorPort?: number;
   /** Settings over wrangler.toml's per consumed queue, e.g. `{ 'tribunal-jobs': { maxBatchTimeout: 60 } }`. */
   queueConsumers?: Record<string, QueueConsumerOverrides>;
 }
@@ -122,7 +124,7 @@ export function miniflareOptionsOf(config: RuntimeConfig): { options: MiniflareO
     unsafeTriggerHandlers: true,
     // Miniflare's own info lines (one per queue batch) are noise next to the Worker's JSON logs.
     log: new miniflareApi.Log(miniflareApi.LogLevel.WARN),
-    ...(process.env.TRIBUNAL_INSPECTOR_PORT ? { inspectorPort: Number(process.env.TRIBUNAL_INSPECTOR_PORT) } : {}),
+    ...(config.inspectorPort !== undefined ? { inspectorPort: config.inspectorPort } : {}),
   };
   return { options, crons: wrangler.triggers.crons ?? [], fromEnv, fromDevVars: config.devVars ? fromDevVars : [] };
 }

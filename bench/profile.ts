@@ -1,0 +1,162 @@
+/**
+ * `npm run bench:profile`: where the Worker's CPU goes per judged item. Runs the local stack with workerd's
+ * V8 inspector on, drives the closed loop of `bench:peers` (single-call `fastchat-pair`, `Prefer: wait`),
+ * takes a sampling CPU profile of the Worker's isolate (API, Durable Objects and consumers share it) over the
+ * measured items, and prints the functions with the most self and inclusive time per item. The profile is
+ * written as a `.cpuprofile` (open it in Chrome DevTools). The sampler slows the isolate down: read the
+ * shares, not the absolute figures (BENCHMARKS.md, "Where the CPU goes").
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { intOption, parseCliOrExit } from '../src/cli/args.js';
+import { freePort } from '../src/cli/ports.js';
+import { startLocalStack } from '../src/cli/local-stack.js';
+import { startMockProcess } from './mock-process.js';
+
+const CLI = {
+  usage: `usage: npm run bench:profile -- [options]
+
+  --items N         measured items (default 200, after 64 warm-up items)
+  --concurrency C   in flight (default 16)
+  --latency L       mock LLM latency in ms (default 250)
+  --interval US     sampling interval in microseconds (default 500)
+  --top K           rows per table (default 30)
+  --out FILE        where the .cpuprofile goes (default $TMPDIR/tribunal.cpuprofile)
+  -h, --help        this text`,
+  options: {
+    items: { type: 'string', default: '200' },
+    concurrency: { type: 'string', default: '16' },
+    latency: { type: 'string', default: '250' },
+    interval: { type: 'string', default: '500' },
+    top: { type: 'string', default: '30' },
+    out: { type: 'string', default: join(tmpdir(), 'tribunal.cpuprofile') },
+  },
+} as const;
+
+const values = await parseCliOrExit(CLI, (v) => {
+  for (const name of ['items', 'concurrency', 'latency', 'interval', 'top'] as const) intOption(v[name], name, 1);
+});
+const N = Number(values.items);
+const C = Number(values.concurrency);
+
+/** The parts of a V8 `Profiler.Profile` read here. */
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** A minimal DevTools-protocol session over the inspector's WebSocket. */
+async function session(url: string): Promise<{ send: (method: string, params?: object) => Promise<unknown>; close: () => void }> {
+  const ws = new WebSocket(url);
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => { resolve(); });
+    ws.once('error', reject);
+  });
+  let next = 0;
+  const pending = new Map<number, (result: unknown) => void>();
+  ws.on('message', (data: Buffer) => {
+    const m = JSON.parse(data.toString()) as { id?: number; result?: unknown };
+    if (m.id !== undefined) pending.get(m.id)?.(m.result);
+  });
+  return {
+    send: (method, params = {}) =>
+      new Promise((resolve) => {
+        next += 1;
+        pending.set(next, resolve);
+        ws.send(JSON.stringify({ id: next, method, params }));
+      }),
+    close: () => { ws.close(); },
+  };
+}
+
+/** Self and inclusive time per function (name, file tail, line), ms per item. */
+function tables(p: CpuProfile, items: number): { total: number; self: [string, number][]; inclusive: [string, number][] } {
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const spent = new Map<number, number>();
+  p.samples.forEach((id, i) => spent.set(id, (spent.get(id) ?? 0) + (p.timeDeltas[i + 1] ?? 0)));
+  const keyOf = (id: number) => {
+    const f = byId.get(id)?.callFrame;
+    return f ? `${f.functionName || '(anonymous)'} ${f.url.split('/').at(-1) ?? ''}:${f.lineNumber + 1}` : '?';
+  };
+  const self = new Map<string, number>();
+  const inclusive = new Map<string, number>();
+  let total = 0;
+  for (const [id, us] of spent) {
+    total += us;
+    self.set(keyOf(id), (self.get(keyOf(id)) ?? 0) + us);
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const k = keyOf(at);
+      if (!seen.has(k)) inclusive.set(k, (inclusive.get(k) ?? 0) + us);
+      seen.add(k);
+    }
+  }
+  const perItem = (m: Map<string, number>): [string, number][] => [...m].map(([k, us]): [string, number] => [k, us / 1000 / items]).sort((a, b) => b[1] - a[1]);
+  return { total: total / 1000 / items, self: perItem(self), inclusive: perItem(inclusive) };
+}
+
+const mock = await startMockProcess(Number(values.latency));
+const inspectorPort = await freePort();
+const stack = await startLocalStack({
+  runtime: 'miniflare',
+  port: 0,
+  persistTo: join(mkdtempSync(join(tmpdir(), 'tribunal-bench-profile-')), 'state'),
+  llmBaseUrl: mock.baseUrl,
+  llmApiKey: 'bench',
+  llmModel: 'gpt-4o-mini',
+  logFile: join(tmpdir(), 'tribunal-bench-profile.log'),
+  crons: false,
+  inspectorPort,
+});
+try {
+  const post = async (i: number) => {
+    const body = { preset: 'fastchat-pair', config: { calibration: { enabled: false } }, task: { kind: 'pairwise', question: `Question ${i}?`, answerA: `Answer A ${i}.`, answerB: `Answer B ${i}.` } };
+    const r = await fetch(`${stack.url}/v1/evaluations`, { method: 'POST', headers: { 'content-type': 'application/json', prefer: 'wait=60' }, body: JSON.stringify(body) });
+    const got = (await r.json()) as { status?: string };
+    if (got.status !== 'succeeded') throw new Error(`item ${i}: HTTP ${r.status}, ${JSON.stringify(got).slice(0, 200)}`);
+  };
+  const loop = async (n: number, from: number) => {
+    let next = 0;
+    const t0 = performance.now();
+    await Promise.all(Array.from({ length: C }, async () => { while (next < n) await post(from + next++); }));
+    return (performance.now() - t0) / 1000;
+  };
+  await loop(64, 1_000_000);
+  const targets = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json()) as { title: string; webSocketDebuggerUrl: string }[];
+  const target = targets.find((t) => t.title.includes('core:user:'));
+  if (!target) throw new Error(`no user Worker among the inspector's targets: ${targets.map((t) => t.title).join(', ')}`);
+  const s = await session(target.webSocketDebuggerUrl);
+  await s.send('Profiler.enable');
+  await s.send('Profiler.setSamplingInterval', { interval: Number(values.interval) });
+  await s.send('Profiler.start');
+  const seconds = await loop(N, 0);
+  const { profile } = (await s.send('Profiler.stop')) as { profile: CpuProfile };
+  s.close();
+  writeFileSync(values.out, JSON.stringify(profile));
+  const t = tables(profile, N);
+  const top = Number(values.top);
+  const rows = (list: [string, number][]) => list.slice(0, top).map(([k, ms]) => `| ${ms.toFixed(3)} | ${((100 * ms) / t.total).toFixed(1)}% | \`${k}\` |`);
+  console.log(
+    [
+      `${N} items, C = ${C}, L = ${values.latency} ms: ${(N / seconds).toFixed(1)} items/s while sampled every ${values.interval} µs (${target.title}); profile in ${values.out}`,
+      `sampled wall time ${t.total.toFixed(2)} ms per item, of which (idle) is the isolate waiting`,
+      '',
+      '| self ms / item | share | function |',
+      '|---|---|---|',
+      ...rows(t.self),
+      '',
+      '| inclusive ms / item | share | function |',
+      '|---|---|---|',
+      ...rows(t.inclusive),
+    ].join('\n'),
+  );
+} finally {
+  await stack.stop();
+  await mock.stop();
+}
+process.exit(0);
