@@ -30,6 +30,7 @@ import { log, messageOf } from '../pipeline/log.js';
 import { evaluationStub } from '../pipeline/stub.js';
 import { afterEnding } from '../store/on-end.js';
 import { BATCH_CANCELLED_ERROR, markEnded } from '../store/results.js';
+import type { StartJob } from '../store/results.js';
 import { admit } from '../tenants/admission.js';
 import { deploymentDefaults } from '../tenants/limits.js';
 import type { PumpTarget } from './store.js';
@@ -94,9 +95,12 @@ export async function sendIds(env: Bindings, ids: readonly string[], batchId: st
  * Starts each item's Durable Object directly (no queue hop: the next item of a window starts as soon as
  * one ends) once it holds one of its tenant's running slots (src/tenants/admission.ts); an item whose
  * tenant is at its cap, or whose object could not be reached, goes to the jobs queue instead, where it
- * waits for a slot like any other evaluation.
+ * waits for a slot like any other evaluation. An item whose job the claim read is started with it and
+ * runs its first step at once (`startAndAwait` without waiting: no D1 read of the job, no alarm hop; the
+ * object's watchdog alarm covers a crash mid-step).
  */
-async function startIds(env: Bindings, ids: readonly string[], batchId: string): Promise<void> {
+async function startIds(env: Bindings, ids: readonly string[], batchId: string, jobs: readonly StartJob[] = []): Promise<void> {
+  const jobOf = new Map(jobs.map((j) => [j.id, j]));
   const failed: string[] = [];
   const { maxRunning } = deploymentDefaults(env);
   await eachLimited(ids, SEND_CONCURRENCY, async (id) => {
@@ -105,7 +109,10 @@ async function startIds(env: Bindings, ids: readonly string[], batchId: string):
         failed.push(id);
         return;
       }
-      await evaluationStub(env, id).start(id);
+      const job = jobOf.get(id);
+      const stub = evaluationStub(env, id);
+      if (job) await stub.startAndAwait(id, job, 0);
+      else await stub.start(id);
     } catch (err) {
       failed.push(id);
       log('warn', 'batch.start_failed', { batchId, evaluationId: id, error: messageOf(err) });
@@ -122,9 +129,10 @@ async function startIds(env: Bindings, ids: readonly string[], batchId: string):
  */
 export async function pump(env: Bindings, target: PumpTarget, how: 'queue' | 'start' = 'queue'): Promise<number> {
   const claim = await claimWindow(env.DB, target);
-  const { batchId, ids } = claim.budgeted === null ? claim : await claimBudgetedOrExhaust(env, claim.budgeted);
+  // A batch with a budget writes each item's grant into its config as it claims it: its objects read the job.
+  const { batchId, ids, jobs } = claim.budgeted === null ? claim : { ...(await claimBudgetedOrExhaust(env, claim.budgeted)), jobs: [] };
   if (batchId === null || ids.length === 0) return 0;
-  if (how === 'start') await startIds(env, ids, batchId);
+  if (how === 'start') await startIds(env, ids, batchId, jobs);
   else await sendIds(env, ids, batchId);
   return ids.length;
 }

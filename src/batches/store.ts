@@ -11,6 +11,7 @@
  * invocation.
  */
 import type { NewEvaluation } from '../store/evaluations.js';
+import type { StartJob } from '../store/results.js';
 import { insertRowsJsonStatements } from '../store/evaluations.js';
 import type { Budget } from '../budgets/schema.js';
 import { completionEventId } from './events.js';
@@ -235,9 +236,10 @@ export type PumpTarget = { batchId: string } | { evaluationId: string };
  * `ended + concurrency` (at most every item), then reads the still-queued items of the claimed range
  * [old sent, new sent). Nothing is claimed when the window is full, the batch has completed or a cancel was
  * asked. Atomic (one transaction): concurrent callers claim disjoint ranges.
- * @returns the batch and the claimed ids in request order; empty when nothing was claimed.
+ * @returns the batch and the claimed ids in request order, with their jobs (what the object's start needs,
+ *   so it need not read them again); empty when nothing was claimed.
  */
-export async function claimWindow(db: D1Database, target: PumpTarget): Promise<{ batchId: string | null; ids: string[]; budgeted: string | null }> {
+export async function claimWindow(db: D1Database, target: PumpTarget): Promise<{ batchId: string | null; ids: string[]; jobs: StartJob[]; budgeted: string | null }> {
   const key = 'batchId' in target ? target.batchId : target.evaluationId;
   const which = 'batchId' in target ? '?' : '(SELECT batch_id FROM evaluations WHERE id = ?)';
   const want = 'MIN(items_total, succeeded + failed + cancelled + concurrency)';
@@ -254,15 +256,20 @@ export async function claimWindow(db: D1Database, target: PumpTarget): Promise<{
     db.prepare(`SELECT id FROM batches WHERE id = ${which} AND budget IS NOT NULL AND completed_at IS NULL`).bind(key),
     db
       .prepare(
-        `SELECT b.id AS batch_id, e.id FROM batches b JOIN evaluations e ON e.batch_id = b.id
+        `SELECT b.id AS batch_id, e.id, e.tenant, e.method, e.config, e.task FROM batches b JOIN evaluations e ON e.batch_id = b.id
          WHERE b.id = ${which} AND b.claim_token = ? AND e.batch_seq >= b.sent_from AND e.batch_seq < b.sent AND e.status = 'queued'
          ORDER BY e.batch_seq`,
       )
       .bind(key, token),
   ]);
-  const rows = (claimed?.results ?? []) as { batch_id: string; id: string }[];
+  const rows = (claimed?.results ?? []) as { batch_id: string; id: string; tenant: string; method: string; config: string; task: string }[];
   const budgetedId = (budgeted?.results[0] as { id: string } | undefined)?.id ?? null;
-  return { batchId: rows[0]?.batch_id ?? null, ids: rows.map((r) => r.id), budgeted: budgetedId };
+  return {
+    batchId: rows[0]?.batch_id ?? null,
+    ids: rows.map((r) => r.id),
+    jobs: rows.map((r) => ({ id: r.id, tenant: r.tenant, method: r.method, config: r.config, task: r.task, batchId: r.batch_id })),
+    budgeted: budgetedId,
+  };
 }
 
 /**
