@@ -1,10 +1,11 @@
 /**
  * The object's numbered SQLite migrations (durable-objects/evaluation/schema.ts): an object created
  * before versioning, with or without the hand-added `finalize_failures` column, is brought to the
- * current schema with its rows kept, and running the migrations again changes nothing.
+ * current schema with its rows kept, and running the migrations again changes nothing; a new object gets
+ * the current schema in one statement, with exactly the tables, columns and indexes the migrations give.
  */
 import { describe, expect, it } from 'vitest';
-import { migrate, SCHEMA_VERSION } from '../../durable-objects/evaluation/schema.js';
+import { migrate, migrateStepwise, SCHEMA_VERSION } from '../../durable-objects/evaluation/schema.js';
 import { newTestId, runInTestObject } from './helpers.js';
 
 /** The `evaluation` table as objects created before versioning have it. */
@@ -40,4 +41,30 @@ describe('object schema migrations', () => {
       expect(result.row).toEqual({ engine_version: '1/debate@1', finalize_failures: withFinalizeFailures ? 3 : 0, verdict: null, calls_planned: 7 });
     });
   }
+
+  it('a new object gets in one statement exactly the schema the migrations build step by step', async () => {
+    const tables = ['schema_version', 'evaluation', 'ended', 'results', 'erasure'];
+    const { fresh, stepwise, version } = await runInTestObject(newTestId('ev_schema_fresh'), (_o, state) => {
+      const sql = state.storage.sql;
+      const shape = () =>
+        Object.fromEntries(
+          tables.map((t) => [
+            t,
+            {
+              columns: sql.exec(`PRAGMA table_info(${t})`).toArray(),
+              indexes: sql.exec(`PRAGMA index_list(${t})`).toArray().map((i) => ({ unique: i.unique, origin: i.origin })),
+            },
+          ]),
+        );
+      // The constructor migrated this new object in one statement.
+      const fromScratch = shape();
+      const storedVersion = sql.exec<{ version: number }>('SELECT version FROM schema_version').one().version;
+      for (const t of tables) sql.exec(`DROP TABLE ${t}`);
+      migrateStepwise(state.storage);
+      return { fresh: fromScratch, stepwise: shape(), version: storedVersion };
+    });
+    expect(version).toBe(SCHEMA_VERSION);
+    expect(fresh).toEqual(stepwise);
+    expect(Object.values(fresh).every((t) => t.columns.length > 0)).toBe(true);
+  });
 });
