@@ -24,6 +24,9 @@ const CLI = {
   --interval US     sampling interval in microseconds (default 500)
   --top K           rows per table (default 30)
   --out FILE        where the .cpuprofile goes (default $TMPDIR/tribunal.cpuprofile)
+  --target T        the inspector target whose title contains T (default core:user:, the Worker; e.g.
+                    d1 for local D1, core:entry for Miniflare's router); --list shows them
+  --list            print the inspector's targets, then profile as asked
   -h, --help        this text`,
   options: {
     items: { type: 'string', default: '200' },
@@ -32,6 +35,8 @@ const CLI = {
     interval: { type: 'string', default: '500' },
     top: { type: 'string', default: '30' },
     out: { type: 'string', default: join(tmpdir(), 'tribunal.cpuprofile') },
+    target: { type: 'string', default: 'core:user:' },
+    list: { type: 'boolean', default: false },
   },
 } as const;
 
@@ -128,8 +133,9 @@ try {
   };
   await loop(64, 1_000_000);
   const targets = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json()) as { title: string; webSocketDebuggerUrl: string }[];
-  const target = targets.find((t) => t.title.includes('core:user:'));
-  if (!target) throw new Error(`no user Worker among the inspector's targets: ${targets.map((t) => t.title).join(', ')}`);
+  if (values.list) console.log(targets.map((t) => t.title).join('\n'));
+  const target = targets.find((t) => t.title.includes(values.target));
+  if (!target) throw new Error(`no inspector target titled …${values.target}…: ${targets.map((t) => t.title).join(', ')}`);
   const s = await session(target.webSocketDebuggerUrl);
   await s.send('Profiler.enable');
   await s.send('Profiler.setSamplingInterval', { interval: Number(values.interval) });

@@ -19,6 +19,23 @@ export interface Ending {
   now: number;
 }
 
+/** Statements whose rows an `AFTER_END` follow-up hands on (webhook deliveries), marked by {@link handOn}. */
+const HANDED_ON = new WeakSet<D1PreparedStatement>();
+
+/**
+ * Marks statements whose written rows an `AFTER_END` follow-up hands on (src/store/on-end.ts): only their
+ * changes make the final write run the follow-ups. @returns the same statements.
+ */
+export function handOn(statements: D1PreparedStatement[]): D1PreparedStatement[] {
+  for (const s of statements) HANDED_ON.add(s);
+  return statements;
+}
+
+/** Whether `statement` was marked with {@link handOn}. */
+export function handedOn(statement: D1PreparedStatement): boolean {
+  return HANDED_ON.has(statement);
+}
+
 /** One effect of an ending: statements for the ending's transaction, each guarded by {@link endingGuard}. */
 export type EndEffect = (db: D1Database, ending: Ending) => D1PreparedStatement[];
 

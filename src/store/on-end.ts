@@ -19,7 +19,7 @@ import { dispatchDeliveriesCausedBy } from '../webhooks/dispatch.js';
 import type { EndEffect, Ending } from './ending.js';
 
 export type { EndEffect, Ending } from './ending.js';
-export { endingGuard } from './ending.js';
+export { endingGuard, handedOn } from './ending.js';
 
 /**
  * Every effect of an ending, in order: the evaluation's own webhook event, then its batch's progress

@@ -14,7 +14,7 @@ import type { Usage } from '../engine/call.js';
 import type { EvaluationError, VerdictSummary } from '../pipeline/events.js';
 import type { EndStatus, EvaluationStatus, TerminalStatus } from '../pipeline/status.js';
 import { SQL_NOT_ENDED, sqlMayBecome } from '../pipeline/status.js';
-import { endEffectStatements } from './on-end.js';
+import { endEffectStatements, handedOn } from './on-end.js';
 
 /** SQL guard of the verdict insert: the row may still become `succeeded`; binds the evaluation id once. */
 const ROW_MAY_SUCCEED = `EXISTS (SELECT 1 FROM evaluations WHERE id = ? AND ${sqlMayBecome('succeeded')})`;
@@ -304,14 +304,16 @@ export function finalStatements(db: D1Database, w: FinalWrite): D1PreparedStatem
  * @returns `changed`: true when the guarded status update changed the row; false means D1 had already
  *   ended it (elsewhere, e.g. the DLQ fallback, or this object's own earlier `markEnded`) or the row is
  *   gone, so the caller must read D1's status rather than announce its own. `effectRows`: rows the
- *   ending's `END_EFFECTS` statements changed (0: nothing for the `AFTER_END` follow-ups to hand on).
+ *   ending's `END_EFFECTS` statements wrote that an `AFTER_END` follow-up hands on (`handedOn`: webhook
+ *   deliveries); 0: nothing to hand on.
  */
 export async function writeFinal(db: D1Database, w: FinalWrite): Promise<{ changed: boolean; effectRows: number }> {
   const statements = finalStatements(db, w);
-  const effects = endEffectStatements(db, { id: w.id, status: w.status, error: w.error ?? null, now: w.now }).length;
   const results = await db.batch(statements);
-  // The status update is the batch's last statement, the effects' statements the ones just before it.
-  const effectRows = results.slice(results.length - 1 - effects, results.length - 1).reduce((n, r) => n + r.meta.changes, 0);
+  // Only what the follow-ups hand on counts (new webhook deliveries): a batch's counters changing is no reason
+  // for the follow-ups' D1 read, and would make one on every item of every batch.
+  const effectRows = statements.reduce((n, s, i) => n + (handedOn(s) ? (results[i]?.meta.changes ?? 0) : 0), 0);
+  // The status update is the batch's last statement.
   return { changed: (results[results.length - 1]?.meta.changes ?? 0) > 0, effectRows };
 }
 

@@ -65,7 +65,12 @@ const VERDICT: VerdictSummary = {
 
 /** The object's final write of a succeeded item with one call. */
 async function succeed(id: string, now = Date.now()): Promise<boolean> {
-  const { changed } = await writeFinal(db, {
+  return (await finalWrite(id, now)).changed;
+}
+
+/** {@link succeed}, with everything the final write reports. */
+function finalWrite(id: string, now = Date.now()): Promise<{ changed: boolean; effectRows: number }> {
+  return writeFinal(db, {
     id,
     tenant: 'test',
     status: 'succeeded',
@@ -89,7 +94,6 @@ async function succeed(id: string, now = Date.now()): Promise<boolean> {
     engineVersion: '1/single@1',
     now,
   });
-  return changed;
 }
 
 describe('batch progress (END_EFFECTS)', () => {
@@ -168,5 +172,19 @@ describe('batch progress (END_EFFECTS)', () => {
     const { id } = await insertJob({ preset: 'fastchat-pair', task: pairItem(0) });
     expect(await markEnded(db, id, 'cancelled', null, Date.now())).toBe(true);
     expect(await batchRow(b.id)).toEqual(before);
+  });
+
+  it('reports only new webhook deliveries as rows to hand on, not the batch counters it changed', async () => {
+    const b = await storedBatch(2);
+    const [plain, hooked] = b.items as [string, string];
+    // No endpoint, no one-off URL: the counters change, nothing is for the follow-ups (no D1 read after it).
+    expect(await finalWrite(plain)).toEqual({ changed: true, effectRows: 0 });
+    expect(await batchRow(b.id)).toMatchObject({ succeeded: 1 });
+    // A one-off callback: its delivery is handed on.
+    await db.prepare('UPDATE evaluations SET webhook_url = ? WHERE id = ?').bind('https://receiver.example/hook', hooked).run();
+    const ended = await finalWrite(hooked);
+    expect(ended.changed).toBe(true);
+    expect(ended.effectRows).toBeGreaterThanOrEqual(1);
+    expect(await batchRow(b.id)).toMatchObject({ status: 'completed', succeeded: 2 });
   });
 });
