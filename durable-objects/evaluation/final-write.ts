@@ -10,7 +10,8 @@ import { log, messageOf } from '../../src/pipeline/log.js';
 import { isTerminal } from '../../src/pipeline/status.js';
 import { afterEnding } from '../../src/store/on-end.js';
 import { readStatus, recordProgress, writeFinal } from '../../src/store/results.js';
-import { startNextWaiting } from '../../src/tenants/admission.js';
+import { admitNextStatement, admittedBy, startAdmitted } from '../../src/tenants/admission.js';
+import { deploymentDefaults } from '../../src/tenants/limits.js';
 import type { Loaded, Runtime } from './runtime.js';
 import { choiceIdsOf, parseErrorsOf, verdictOf } from './runtime.js';
 import { parseStoredError, storedError } from './storage.js';
@@ -55,11 +56,13 @@ export class FinalWriter {
 
   private async writeOnce(l: Loaded): Promise<void> {
     const status = l.meta.status;
+    /** The tenant's waiting evaluation the write admitted to the slot it freed (same transaction). */
+    let next: string | null = null;
     if (l.meta.finalized === 1 || !isTerminal(status)) return;
     const verdict = verdictOf(l);
     const error = parseStoredError(l.meta.error);
     try {
-      const { changed, effectRows } = await writeFinal(this.rt.env.DB, {
+      const { changed, effectRows, after } = await writeFinal(this.rt.env.DB, {
         id: l.meta.id,
         tenant: l.meta.tenant,
         status,
@@ -69,10 +72,14 @@ export class FinalWriter {
         callsDone: l.callsDone,
         engineVersion: l.meta.engine_version,
         now: Date.now(),
-      });
+      }, [admitNextStatement(this.rt.env.DB, l.meta.tenant, deploymentDefaults(this.rt.env).maxRunning, Date.now())]);
+      next = admittedBy(after[0]);
       // Nothing changed: D1 had ended the row already (the DLQ fallback, or this object's own markEnded)
       // or it is gone. Subscribers and the snapshot must show what D1 shows, not what was decided here.
-      if (!changed && !(await this.adoptD1End(l))) return;
+      if (!changed && !(await this.adoptD1End(l))) {
+        this.rt.ctx.waitUntil(startAdmitted(this.rt.env, next));
+        return;
+      }
       // After the commit (or finding D1 ended): hand the ending's webhook deliveries to their queue. When
       // this write ended the row and its effects wrote nothing (no webhook), there is nothing to hand on,
       // and the follow-ups' D1 read would be one more round trip on every evaluation.
@@ -85,8 +92,9 @@ export class FinalWriter {
     this.rt.store.saveCounter('finalized', 1);
     log('info', 'evaluation.finalized', { evaluationId: l.meta.id, status: l.meta.status, calls: l.callsDone });
     this.rt.announceEnd(l);
-    // The ending freed the tenant's running slot: its oldest waiting evaluation starts now (src/tenants/admission.ts).
-    this.rt.ctx.waitUntil(startNextWaiting(this.rt.env, l.meta.tenant));
+    // The ending freed the tenant's running slot, and the write gave it to the oldest waiting evaluation:
+    // that one starts now (src/tenants/admission.ts).
+    this.rt.ctx.waitUntil(startAdmitted(this.rt.env, next));
     // The caller deleted it while this write was owed: erase now that the usage is in D1.
     eraseIfRequested(this.rt);
     // An item of a batch (or maybe one: unknown after eviction) makes room for the batch's next item.

@@ -305,16 +305,22 @@ export function finalStatements(db: D1Database, w: FinalWrite): D1PreparedStatem
  *   ended it (elsewhere, e.g. the DLQ fallback, or this object's own earlier `markEnded`) or the row is
  *   gone, so the caller must read D1's status rather than announce its own. `effectRows`: rows the
  *   ending's `END_EFFECTS` statements wrote that an `AFTER_END` follow-up hands on (`handedOn`: webhook
- *   deliveries); 0: nothing to hand on.
+ *   deliveries); 0: nothing to hand on. `after`: the results of `after`, statements run in the same
+ *   transaction once the row has ended (e.g. handing its running slot on).
  */
-export async function writeFinal(db: D1Database, w: FinalWrite): Promise<{ changed: boolean; effectRows: number }> {
+export async function writeFinal(
+  db: D1Database,
+  w: FinalWrite,
+  after: readonly D1PreparedStatement[] = [],
+): Promise<{ changed: boolean; effectRows: number; after: D1Result[] }> {
   const statements = finalStatements(db, w);
-  const results = await db.batch(statements);
+  const all = await db.batch([...statements, ...after]);
+  const results = all.slice(0, statements.length);
   // Only what the follow-ups hand on counts (new webhook deliveries): a batch's counters changing is no reason
   // for the follow-ups' D1 read, and would make one on every item of every batch.
   const effectRows = statements.reduce((n, s, i) => n + (handedOn(s) ? (results[i]?.meta.changes ?? 0) : 0), 0);
-  // The status update is the batch's last statement.
-  return { changed: (results[results.length - 1]?.meta.changes ?? 0) > 0, effectRows };
+  // The status update is the last of the final write's own statements.
+  return { changed: (results[results.length - 1]?.meta.changes ?? 0) > 0, effectRows, after: all.slice(statements.length) };
 }
 
 /**

@@ -14,8 +14,9 @@
  * to its end, as the evaluation it belongs to is still running. Idempotent: admitting an evaluation that
  * holds a slot answers `admitted` again.
  *
- * When an evaluation ends, its object calls {@link startNextWaiting}: the tenant's oldest waiting
- * evaluation takes the freed slot at once, instead of when its queue message comes back.
+ * When an evaluation ends, its object's final write admits the tenant's oldest waiting evaluation in the
+ * same transaction ({@link admitNextStatement}) and starts it ({@link startAdmitted}): it takes the freed
+ * slot at once, instead of when its queue message comes back.
  */
 import type { Bindings } from '../env.js';
 import { log, messageOf } from '../pipeline/log.js';
@@ -71,16 +72,28 @@ export function admitStatement(db: D1Database, id: string, defaultMaxRunning: nu
  * one statement, so concurrent callers admit different evaluations. @returns its id, or null.
  */
 export async function admitNext(db: D1Database, tenant: string, defaultMaxRunning: number, now: number): Promise<string | null> {
-  const row = await db
+  return admittedBy(await admitNextStatement(db, tenant, defaultMaxRunning, now).run());
+}
+
+/**
+ * The statement of {@link admitNext} alone, for a D1 batch that ends an evaluation first (the final write:
+ * the status update frees the slot, and the same transaction hands it on, with no round trip of its own).
+ * Read its result with {@link admittedBy}.
+ */
+export function admitNextStatement(db: D1Database, tenant: string, defaultMaxRunning: number, now: number): D1PreparedStatement {
+  return db
     .prepare(
       `UPDATE evaluations SET slot_at = ?
        WHERE id = (SELECT id FROM evaluations WHERE tenant = ? AND slot_at IS NULL AND status = 'queued' AND ${HANDED_OVER} ORDER BY created_at LIMIT 1)
          AND ${UNDER_CAP}
        RETURNING id`,
     )
-    .bind(now, tenant, defaultMaxRunning)
-    .first<{ id: string }>();
-  return row?.id ?? null;
+    .bind(now, tenant, defaultMaxRunning);
+}
+
+/** The id {@link admitNextStatement} admitted, or null. */
+export function admittedBy(result: D1Result | undefined): string | null {
+  return (result?.results[0] as { id?: string } | undefined)?.id ?? null;
 }
 
 /**
@@ -89,12 +102,23 @@ export async function admitNext(db: D1Database, tenant: string, defaultMaxRunnin
  */
 export async function startNextWaiting(env: Bindings, tenant: string): Promise<void> {
   try {
-    const id = await admitNext(env.DB, tenant, deploymentDefaults(env).maxRunning, Date.now());
-    if (id === null) return;
+    await startAdmitted(env, await admitNext(env.DB, tenant, deploymentDefaults(env).maxRunning, Date.now()));
+  } catch (e) {
+    log('warn', 'admission.start_next_failed', { tenant, error: messageOf(e) });
+  }
+}
+
+/**
+ * Starts the evaluation an ending admitted ({@link admitNext} or {@link admitNextStatement}); nothing for
+ * null. Never throws: its queue message still comes back to start it.
+ */
+export async function startAdmitted(env: Bindings, id: string | null): Promise<void> {
+  if (id === null) return;
+  try {
     const r = await evaluationStub(env, id).start(id);
     log('info', 'admission.started_next', { evaluationId: id, status: r.status });
   } catch (e) {
-    log('warn', 'admission.start_next_failed', { tenant, error: messageOf(e) });
+    log('warn', 'admission.start_next_failed', { evaluationId: id, error: messageOf(e) });
   }
 }
 

@@ -69,7 +69,7 @@ async function succeed(id: string, now = Date.now()): Promise<boolean> {
 }
 
 /** {@link succeed}, with everything the final write reports. */
-function finalWrite(id: string, now = Date.now()): Promise<{ changed: boolean; effectRows: number }> {
+function finalWrite(id: string, now = Date.now()): ReturnType<typeof writeFinal> {
   return writeFinal(db, {
     id,
     tenant: 'test',
@@ -178,7 +178,7 @@ describe('batch progress (END_EFFECTS)', () => {
     const b = await storedBatch(2);
     const [plain, hooked] = b.items as [string, string];
     // No endpoint, no one-off URL: the counters change, nothing is for the follow-ups (no D1 read after it).
-    expect(await finalWrite(plain)).toEqual({ changed: true, effectRows: 0 });
+    expect(await finalWrite(plain)).toMatchObject({ changed: true, effectRows: 0 });
     expect(await batchRow(b.id)).toMatchObject({ succeeded: 1 });
     // A one-off callback: its delivery is handed on.
     await db.prepare('UPDATE evaluations SET webhook_url = ? WHERE id = ?').bind('https://receiver.example/hook', hooked).run();

@@ -88,6 +88,19 @@ describe('the running cap', () => {
     expect((await waitForEnd(next, 25_000)).status).toBe('succeeded');
   }, 30_000);
 
+  it('an ending hands its slot to the oldest waiting evaluation in its own final write and starts it (no queue message needed)', async () => {
+    const tenant = await newTenant({ maxRunning: 1 });
+    const a = await insertJob({ preset: 'chateval-single', task: PAIRWISE, tenant, mock: { latency: 300 } });
+    const b = await insertJob({ preset: 'chateval-single', task: PAIRWISE, tenant });
+    expect(await admit(testEnv.DB, a.id, 100, Date.now())).toBe('admitted');
+    expect(await admit(testEnv.DB, b.id, 100, Date.now())).toBe('waiting');
+    // b has no queue message and no object: only a's ending can start it.
+    await evaluationStub(testEnv, a.id).start(a.id);
+    expect((await waitForEnd(a.id)).status).toBe('succeeded');
+    expect((await waitForEnd(b.id)).status).toBe('succeeded');
+    expect(await runningCount(testEnv.DB, tenant)).toBe(0);
+  });
+
   it('every end path frees the slot in its own status update; admission is idempotent per evaluation', async () => {
     const tenant = await newTenant({ maxRunning: 1 });
     const jobs = await Promise.all([0, 1, 2].map(() => insertJob({ preset: 'chateval-single', task: PAIRWISE, tenant, mock: { latency: 5_000 } })));
