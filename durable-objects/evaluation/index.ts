@@ -114,7 +114,8 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
   /**
    * Starts the evaluation and, when this call started it, runs its first step now (no alarm hop; the
    * watchdog alarm, {@link INLINE_WATCHDOG_MS}, resumes the work if this instance dies mid-step), then
-   * waits for the end as {@link awaitEnd} does. The step goes on after a timeout: only the wait ends.
+   * waits for the end as {@link awaitEnd} does (`timeoutMs` 0: not at all). The step goes on after a
+   * timeout: only the wait ends.
    */
   async startAndAwait(id: string, job: StartJob, timeoutMs: number): Promise<StatusResult> {
     this.checkId(id, 'startAndAwait');
@@ -122,6 +123,8 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
     const started = await this.lifecycle.start(id, job, fresh ? INLINE_WATCHDOG_MS : 1);
     if (started.status === 'not_found') return started;
     if (fresh && started.status === 'running') this.ctx.waitUntil(this.stepper.runInline());
+    // No wait asked (the API without `Prefer: wait`, a batch's next item): the start's status.
+    if (timeoutMs <= 0) return this.endedStatus() ?? started;
     return await this.awaitEnd(id, timeoutMs);
   }
 

@@ -409,7 +409,7 @@ describe('the queue is the fallback of the fast start', () => {
     const failingStart = {
       idFromName: (name: string) => real.idFromName(name),
       get: (id: DurableObjectId) => new Proxy(real.get(id), {
-        get: (target, prop, receiver) => (prop === 'start' ? () => Promise.reject(new Error('overloaded')) : (Reflect.get(target, prop, receiver) as unknown)),
+        get: (target, prop, receiver) => (prop === 'start' || prop === 'startAndAwait' ? () => Promise.reject(new Error('overloaded')) : (Reflect.get(target, prop, receiver) as unknown)),
       }),
     } as unknown as typeof real;
     const r = await apiWith({ JOBS: counting, EVALUATION: failingStart }, '/v1/evaluations', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body(`queue-fallback-${Date.now()}`)) });

@@ -176,8 +176,8 @@ export async function createEvaluationJob(
 
 /**
  * Starts the evaluation's Durable Object without the queue hop; it holds one of its tenant's running slots
- * (taken with the insert). With `waitMs` (`Prefer: wait`) the object also runs the first step at once and answers when the
- * evaluation ended or the wait is over (`startAndAwait`: one round trip, no alarm hop). The status when the
+ * (taken with the insert). The object runs the first step at once (`startAndAwait`: no alarm hop) and, with
+ * `waitMs` (`Prefer: wait`), answers when the evaluation ended or the wait is over (one round trip). The status when the
  * object took the job (it stored it and armed its alarm, or the evaluation had ended); null after a failure
  * (logged): the caller hands it to the queue, whose consumer finds the slot already held.
  */
@@ -185,7 +185,7 @@ async function fastStart(env: Bindings, job: StartJob, waitMs: number): Promise<
   const { id } = job;
   try {
     const stub = evaluationStub(env, id);
-    const result = waitMs > 0 ? await stub.startAndAwait(id, job, waitMs) : await stub.start(id, job);
+    const result = await stub.startAndAwait(id, job, waitMs);
     return result.status === 'not_found' ? null : result;
   } catch (err) {
     log('warn', 'api.fast_start_failed', { evaluationId: id, error: messageOf(err) });
