@@ -13,7 +13,6 @@
  * npm run bench:batch -- [--items 1000] [--latency 250] [--c 16] [--preset fastchat-pair] [--ndjson] [--runs 1]
  * ```
  */
-import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { intOption, runCli } from '../src/cli/args.js';
@@ -21,6 +20,7 @@ import type { CliValues } from '../src/cli/args.js';
 import { startLocalStack } from '../src/cli/local-stack.js';
 import { startMockProcess } from './mock-process.js';
 import { groupCpuMs } from './proc-cpu.js';
+import { benchStateDir, benchStateRoot } from './state-dir.js';
 
 const CLI = {
   usage: `usage: npm run bench:batch -- [options]
@@ -90,7 +90,7 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   const mock = await startMockProcess(latency);
   const stack = await startLocalStack({
     port: 0,
-    persistTo: join(mkdtempSync(join(tmpdir(), 'tribunal-bench-batch-')), 'state'),
+    persistTo: join(benchStateDir('tribunal-bench-batch-'), 'state'),
     llmBaseUrl: mock.baseUrl,
     llmApiKey: 'bench',
     llmModel: 'mock-judge',
@@ -115,7 +115,7 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
     }
     console.log(
       [
-        `${values.ndjson ? 'NDJSON' : 'JSON'} batch of ${n} × ${values.preset}${values.preset === 'fastchat-pair' ? ' (calibration off: 1 call per item)' : ''}, mock LLM latency ${latency} ms, local stack (Miniflare)`,
+        `${values.ndjson ? 'NDJSON' : 'JSON'} batch of ${n} × ${values.preset}${values.preset === 'fastchat-pair' ? ' (calibration off: 1 call per item)' : ''}, mock LLM latency ${latency} ms, local stack (Miniflare), state on ${benchStateRoot().why}`,
         '',
         `| run | items | time to 202 (s) | time to last verdict (s) | items/s | ideal N·L/C, C = ${c} (s) | ratio | runtime CPU ms / item | mock CPU ms / item | succeeded/failed/cancelled |`,
         '|---|---|---|---|---|---|---|---|---|---|',

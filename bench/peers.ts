@@ -23,6 +23,7 @@ import type { LocalStack } from '../src/cli/local-stack.js';
 import { startMockProcess } from './mock-process.js';
 import type { MockProcess } from './mock-process.js';
 import { groupCpuMs, ownCpuMs } from './proc-cpu.js';
+import { benchStateDir, benchStateRoot } from './state-dir.js';
 
 const TOOLS = ['autoevals', 'promptfoo', 'tribunal'] as const;
 type Tool = (typeof TOOLS)[number];
@@ -190,7 +191,7 @@ async function runTribunal(n: number, c: number, mock: MockProcess, wait: Wait):
     stack = await startLocalStack({
       runtime: 'miniflare',
       port: 0,
-      persistTo: join(mkdtempSync(join(tmpdir(), 'tribunal-bench-peers-')), 'state'),
+      persistTo: join(benchStateDir('tribunal-bench-peers-'), 'state'),
       llmBaseUrl: mock.baseUrl,
       llmApiKey: 'bench',
       llmModel: MODEL,
@@ -251,7 +252,7 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   const base = rows.find((r) => r.tool === 'autoevals')?.itemsPerSecond;
   console.log(
     [
-      `${n} items per tool, C = ${c} in flight (closed loop), mock LLM latency L = ${latency} ms (one process), one LLM call per item; ideal C / L = ${f1((c * 1000) / Math.max(latency, 1))} items/s`,
+      `${n} items per tool, C = ${c} in flight (closed loop), mock LLM latency L = ${latency} ms (one process), one LLM call per item; ideal C / L = ${f1((c * 1000) / Math.max(latency, 1))} items/s; Tribunal's state on ${benchStateRoot().why}`,
       'CPU = user + system ms per judged item: judge = the process that judges (the library inside the bench client, or Tribunal\'s local runtime: Node side + workerd)',
       '',
       '| tool | items/s | × autoevals | failed | CPU ms / item: judge | mock | bench client | how |',

@@ -34,6 +34,7 @@ import { createLlmWithMock } from '../src/llm/mock/in-process.js';
 import { spawn } from 'node:child_process';
 import { freePort, REPO_ROOT } from '../src/cli/local-stack.js';
 import { IN_PROCESS_MOCK_URL } from '../src/llm/settings.js';
+import { benchStateDir, benchStateRoot } from './state-dir.js';
 
 const CLI = {
   usage: `usage: npm run bench -- [options]
@@ -47,6 +48,8 @@ How much time the HTTP → Queue → Durable Object → D1 pipeline adds to the 
   --inflight-preset P  preset of the last phase (default chateval-faireval)
   --step-budget MS     STEP_BUDGET_MS for the run
   --fast-start B       FAST_START for the run (true / false)
+  --supports-n B       LLM_SUPPORTS_N for the run (true / false; default false): the mock, like OpenAI,
+                       answers n choices in one request, so G-Eval's 20 samples can be one call
   --runtime R          miniflare (default) or wrangler
   -h, --help           this text`,
   options: {
@@ -57,10 +60,14 @@ How much time the HTTP → Queue → Durable Object → D1 pipeline adds to the 
     'inflight-preset': { type: 'string', default: 'chateval-faireval' },
     'step-budget': { type: 'string' },
     'fast-start': { type: 'string' },
+    'supports-n': { type: 'string' },
     runtime: { type: 'string', default: 'miniflare' },
   },
 } as const;
-const values = await parseCliOrExit(CLI, (v) => choiceOption(v.runtime, 'runtime', ['miniflare', 'wrangler']));
+const values = await parseCliOrExit(CLI, (v) => {
+  choiceOption(v.runtime, 'runtime', ['miniflare', 'wrangler']);
+  choiceOption(v['supports-n'], 'supports-n', ['true', 'false']);
+});
 const RUNTIME = values.runtime === 'wrangler' ? 'wrangler' : 'miniflare';
 const L = Number(values.latency);
 const K = Number(values.k);
@@ -302,7 +309,7 @@ async function main(): Promise<void> {
   const stack = await startLocalStack({
     runtime: RUNTIME,
     port: 0,
-    persistTo: join(tmpdir(), `tribunal-bench-${process.pid}-${Date.now()}`),
+    persistTo: join(benchStateDir('tribunal-bench-pipeline-'), 'state'),
     llmBaseUrl: mock.baseUrl,
     llmApiKey: 'bench',
     llmModel: MODEL,
@@ -310,6 +317,7 @@ async function main(): Promise<void> {
     vars: {
       ...(values['step-budget'] !== undefined ? { STEP_BUDGET_MS: values['step-budget'] } : {}),
       ...(values['fast-start'] !== undefined ? { FAST_START: values['fast-start'] } : {}),
+      ...(values['supports-n'] !== undefined ? { LLM_SUPPORTS_N: values['supports-n'] } : {}),
     },
   });
   const rows: Row[] = [];
@@ -333,7 +341,7 @@ async function main(): Promise<void> {
     const row = await summarise(stack.url, `${INFLIGHT} in flight (${inflightPreset})`, subs, results);
     rows.push(row);
     const lines = [
-      `L = ${L} ms mock LLM latency over HTTP; K = ${K} evaluations per protocol; local workerd (${RUNTIME === 'wrangler' ? 'wrangler dev' : 'Miniflare direct'}); STEP_BUDGET_MS = ${values['step-budget'] ?? 'default'}; FAST_START = ${values['fast-start'] ?? 'default'}`,
+      `L = ${L} ms mock LLM latency over HTTP; K = ${K} evaluations per protocol; local workerd (${RUNTIME === 'wrangler' ? 'wrangler dev' : 'Miniflare direct'}); STEP_BUDGET_MS = ${values['step-budget'] ?? 'default'}; FAST_START = ${values['fast-start'] ?? 'default'}; LLM_SUPPORTS_N = ${values['supports-n'] ?? 'default (false)'}; state on ${benchStateRoot().why}`,
       '',
       '| protocol | evals | failed | LLM stages | wall / (stages × L) p50 (max) | wall / (stages × observed call) p50 | pipeline overhead per call p50 / p99 (ms) | LLM transport per call p50 (ms) | start p50 (ms) | finish p50 (ms) | LLM calls |',
       '|---|---|---|---|---|---|---|---|---|---|---|',

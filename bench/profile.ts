@@ -6,7 +6,7 @@
  * written as a `.cpuprofile` (open it in Chrome DevTools). The sampler slows the isolate down: read the
  * shares, not the absolute figures (BENCHMARKS.md, "Where the CPU goes").
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
@@ -14,6 +14,7 @@ import { intOption, parseCliOrExit } from '../src/cli/args.js';
 import { freePort } from '../src/cli/ports.js';
 import { startLocalStack } from '../src/cli/local-stack.js';
 import { startMockProcess } from './mock-process.js';
+import { benchStateDir } from './state-dir.js';
 
 const CLI = {
   usage: `usage: npm run bench:profile -- [options]
@@ -110,7 +111,7 @@ const inspectorPort = await freePort();
 const stack = await startLocalStack({
   runtime: 'miniflare',
   port: 0,
-  persistTo: join(mkdtempSync(join(tmpdir(), 'tribunal-bench-profile-')), 'state'),
+  persistTo: join(benchStateDir('tribunal-bench-profile-'), 'state'),
   llmBaseUrl: mock.baseUrl,
   llmApiKey: 'bench',
   llmModel: 'gpt-4o-mini',

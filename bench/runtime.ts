@@ -14,7 +14,6 @@
  *   [--gets 2000] [--posts 300] [--items 300] [--preset bandi-baseline]
  * ```
  */
-import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { choiceOption, intOption, isMain, runCli } from '../src/cli/args.js';
@@ -23,6 +22,7 @@ import type { LocalRuntime } from '../src/cli/local-stack.js';
 import { startLocalStack } from '../src/cli/local-stack.js';
 import { startMockProcess } from './mock-process.js';
 import { groupCpuMs, ownCpuMs } from './proc-cpu.js';
+import { benchStateDir } from './state-dir.js';
 
 const CLI = {
   usage: `usage: npm run bench:runtime -- [options]
@@ -116,7 +116,7 @@ async function measure(runtime: LocalRuntime, values: CliValues<typeof CLI.optio
   const stack = await startLocalStack({
     runtime,
     port: 0,
-    persistTo: join(mkdtempSync(join(tmpdir(), `tribunal-bench-runtime-${runtime}-`)), 'state'),
+    persistTo: join(benchStateDir(`tribunal-bench-runtime-${runtime}-`), 'state'),
     llmBaseUrl: mock.baseUrl,
     llmApiKey: 'bench',
     llmModel: 'mock-judge',

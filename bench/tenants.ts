@@ -16,11 +16,10 @@
  *   [--max-running 5] [--preset chateval-faireval]
  * ```
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { intOption, parseCliOrExit, UsageError } from '../src/cli/args.js';
 import { startLocalStack } from '../src/cli/local-stack.js';
+import { benchStateDir } from './state-dir.js';
 
 const CLI = {
   usage: `usage: npm run bench:tenants -- [options]
@@ -180,7 +179,7 @@ async function settle(url: string, key: string, ids: readonly string[]): Promise
   };
 }
 
-const stack = await startLocalStack({ port: 0, mockPort: 0, persistTo: join(mkdtempSync(join(tmpdir(), 'tribunal-bench-tenants-')), 'state'), secrets: { ADMIN_TOKEN }, crons: false });
+const stack = await startLocalStack({ port: 0, mockPort: 0, persistTo: join(benchStateDir('tribunal-bench-tenants-'), 'state'), secrets: { ADMIN_TOKEN }, crons: false });
 try {
   const { url } = stack;
   // The steady tenant keeps the default rate: it also polls its evaluations for their verdicts.

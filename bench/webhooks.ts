@@ -13,14 +13,12 @@
  * ```
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { intOption, isMain, runCli } from '../src/cli/args.js';
 import type { CliOptions, CliSpec, CliValues } from '../src/cli/args.js';
 import { startLocalStack } from '../src/cli/local-stack.js';
+import { benchStateDir } from './state-dir.js';
 
 const CLI = {
   usage: `usage: npm run bench:webhooks -- [options]
@@ -88,7 +86,7 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   const stack = await startLocalStack({
     port: 0,
     mockPort: 0,
-    persistTo: mkdtempSync(join(tmpdir(), 'tribunal-bench-webhooks-')),
+    persistTo: benchStateDir('tribunal-bench-webhooks-'),
     vars: { WEBHOOK_ALLOW_LOOPBACK: 'true' },
     crons: false,
   });
