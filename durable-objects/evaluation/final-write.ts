@@ -15,6 +15,7 @@ import { deploymentDefaults } from '../../src/tenants/limits.js';
 import type { Loaded, Runtime } from './runtime.js';
 import { choiceIdsOf, parseErrorsOf, verdictOf } from './runtime.js';
 import { parseStoredError, storedError } from './storage.js';
+import { readWithResultsStatements, withResultsTextOf } from '../../src/store/evaluations.js';
 
 /** Delay before the first retry of a failed final D1 write, ms; doubles per consecutive failure. */
 export const FINALIZE_RETRY_MS = 1_000;
@@ -62,7 +63,10 @@ export class FinalWriter {
     const verdict = verdictOf(l);
     const error = parseStoredError(l.meta.error);
     try {
-      const { changed, effectRows, after } = await writeFinal(this.rt.env.DB, {
+      const env = this.rt.env;
+      // Someone waits for the end (`Prefer: wait`): the answer's read rides on this write's round trip.
+      const readBack = this.rt.streams.hasWaiters() ? readWithResultsStatements(env.DB, l.meta.tenant, l.meta.id) : [];
+      const { changed, effectRows, after } = await writeFinal(env.DB, {
         id: l.meta.id,
         tenant: l.meta.tenant,
         status,
@@ -72,8 +76,9 @@ export class FinalWriter {
         callsDone: l.callsDone,
         engineVersion: l.meta.engine_version,
         now: Date.now(),
-      }, [admitNextStatement(this.rt.env.DB, l.meta.tenant, deploymentDefaults(this.rt.env).maxRunning, Date.now())]);
+      }, [admitNextStatement(env.DB, l.meta.tenant, deploymentDefaults(env).maxRunning, Date.now()), ...readBack]);
       next = admittedBy(after[0]);
+      if (readBack.length > 0) this.rt.endedRecord = withResultsTextOf(after.slice(1));
       // Nothing changed: D1 had ended the row already (the DLQ fallback, or this object's own markEnded)
       // or it is gone. Subscribers and the snapshot must show what D1 shows, not what was decided here.
       if (!changed && !(await this.adoptD1End(l))) {

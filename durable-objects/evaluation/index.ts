@@ -140,10 +140,17 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
     return this.endedStatus() ?? { status: this.rt.load()?.meta.status ?? 'queued' };
   }
 
-  /** The terminal status once the evaluation ended here and D1 has it, else null. */
+  /**
+   * The terminal status once the evaluation ended here and D1 has it (with the evaluation as the final write
+   * read it back, when it did), else null.
+   */
   private endedStatus(): StatusResult | null {
     const l = this.rt.load();
-    if (l) return isTerminal(l.meta.status) && l.meta.finalized === 1 ? { status: l.meta.status } : null;
+    if (l) {
+      if (!isTerminal(l.meta.status) || l.meta.finalized !== 1) return null;
+      const ended = this.rt.endedRecord;
+      return ended && ended.row.status === l.meta.status ? { status: l.meta.status, ended } : { status: l.meta.status };
+    }
     const ended = this.rt.store.ended();
     return ended ? { status: ended.status } : null;
   }

@@ -28,6 +28,7 @@ import { statusEvent, terminalEvents } from './events.js';
 import type { EvaluationStore, MetaRow } from './storage.js';
 import { parseStoredError, storedError, storedVerdict } from './storage.js';
 import type { Streams } from './streams.js';
+import type { EvaluationWithResultsText } from '../../src/store/evaluations.js';
 
 /** A method and the state replayed from the stored results. */
 export interface Engine {
@@ -96,6 +97,11 @@ export class Runtime {
   loaded: Loaded | null = null;
   /** Calls this instance is waiting on, by id: never sent twice. */
   readonly inFlight = new Map<string, InFlightCall>();
+  /**
+   * The evaluation as the final write read it back in its own transaction, for callers waiting on the end
+   * (`awaitEnd`); null until then, and when nobody waited. In memory only: a later caller reads D1.
+   */
+  endedRecord: EvaluationWithResultsText | null = null;
 
   constructor(
     readonly ctx: DurableObjectState,

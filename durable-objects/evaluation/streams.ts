@@ -48,6 +48,11 @@ export class Streams {
     }
   }
 
+  /** Whether a caller waits in {@link whenClosed} (the final write then reads the evaluation back for it). */
+  hasWaiters(): boolean {
+    return this.waiters.size > 0;
+  }
+
   /**
    * Resolves true when the subscriptions are closed after the terminal event ({@link closeAll}), or false
    * after `timeoutMs`. Memory only: an eviction drops the waiter with the RPC that holds it, and the

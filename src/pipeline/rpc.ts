@@ -5,6 +5,7 @@
  * `fetch`. It imports no Durable Object, so callers and the object both depend on this module and
  * never on each other; `EvaluationDO` `implements` {@link EvaluationRpc}.
  */
+import type { EvaluationWithResultsText } from '../store/evaluations.js';
 import type { StartJob } from '../store/results.js';
 import type { EvaluationError } from './events.js';
 import type { EvaluationStatus } from './status.js';
@@ -58,6 +59,12 @@ export interface CallTiming {
 /** Outcome of `start`, `cancel`, `fail` and `erase`: the status after the call; `not_found` when D1 has no such evaluation. */
 export interface StatusResult {
   status: EvaluationStatus | 'not_found';
+  /**
+   * `awaitEnd` / `startAndAwait` once it ended: the evaluation as D1 had it right after the final write
+   * (read in that write's own transaction), so the API answers `Prefer: wait` without reading it again.
+   * Absent when the object did not read it (nobody was waiting when it ended here, or it ended elsewhere).
+   */
+  ended?: EvaluationWithResultsText;
 }
 
 /** The RPC methods of the evaluation's Durable Object. Every method checks `id` against the object's own id. */

@@ -276,15 +276,47 @@ export interface EvaluationWithResults {
  * round trips per judged item showed in the runtime's CPU.
  */
 export async function readWithResults(db: D1Database, tenant: string, id: string): Promise<EvaluationWithResults | null> {
-  const [evaluation, verdict, usage] = await db.batch([
+  return withResultsOf(await db.batch(readWithResultsStatements(db, tenant, id)));
+}
+
+/**
+ * The reads of {@link readWithResults}, for a D1 batch that ends the evaluation first (the object's final
+ * write, when the API waits for it: the answer's read rides on the write's round trip). Parse the three
+ * results with {@link withResultsOf}.
+ */
+export function readWithResultsStatements(db: D1Database, tenant: string, id: string): D1PreparedStatement[] {
+  return [
     db.prepare(`${SELECT} WHERE id = ? AND tenant = ?`).bind(id, tenant),
     db.prepare('SELECT verdict FROM verdicts WHERE evaluation_id = ?').bind(id),
     usageSumsStatement(db, id),
-  ]);
+  ];
+}
+
+/** The evaluation with its results out of the results of {@link readWithResultsStatements}; null when it has no row. */
+export function withResultsOf(results: readonly (D1Result | undefined)[]): EvaluationWithResults | null {
+  const read = withResultsTextOf(results);
+  return read && parseResults(read);
+}
+
+/** {@link EvaluationWithResults} with the verdict still JSON text: what crosses an RPC boundary (`unknown` cannot). */
+export interface EvaluationWithResultsText {
+  row: EvaluationRecord;
+  /** The stored verdict JSON text, or null. */
+  verdictText: string | null;
+  usage: UsageSums;
+}
+
+/** {@link withResultsOf} without parsing the verdict. */
+export function withResultsTextOf([evaluation, verdict, usage]: readonly (D1Result | undefined)[]): EvaluationWithResultsText | null {
   const row = evaluation?.results[0] as EvaluationRow | undefined;
   if (!row) return null;
   const v = verdict?.results[0] as { verdict: string } | undefined;
-  return { row: toRecord(row), verdictJson: v ? (JSON.parse(v.verdict) as unknown) : null, usage: usageSumsOf(usage?.results[0] as UsageSumsRow | undefined) };
+  return { row: toRecord(row), verdictText: v?.verdict ?? null, usage: usageSumsOf(usage?.results[0] as UsageSumsRow | undefined) };
+}
+
+/** The verdict of a {@link EvaluationWithResultsText} parsed. */
+export function parseResults(read: EvaluationWithResultsText): EvaluationWithResults {
+  return { row: read.row, verdictJson: read.verdictText === null ? null : (JSON.parse(read.verdictText) as unknown), usage: read.usage };
 }
 
 /** Usage summed over an evaluation's `usage` rows (tokens are counts, cost in USD). */

@@ -24,6 +24,10 @@ describe('startAndAwait', () => {
     const stub = evaluationStub(testEnv, id);
     const r = await stub.startAndAwait(id, await jobOf(id), 30_000);
     expect(r.status).toBe('succeeded');
+    // The final write read the evaluation back in its own transaction for the waiting caller.
+    expect(r.ended?.row).toMatchObject({ id, status: 'succeeded', deletedAt: null });
+    expect(r.ended?.usage.calls).toBe(callsPlanned);
+    expect(JSON.parse(r.ended?.verdictText ?? 'null')).toMatchObject({ method: expect.any(String) as unknown });
     // Ended with its final write in D1 when the call returned.
     expect((await statusRow(id))?.status).toBe('succeeded');
     expect(await countRows('verdicts', id)).toBe(1);
@@ -39,6 +43,7 @@ describe('startAndAwait', () => {
     const t0 = Date.now();
     const r = await stub.startAndAwait(id, await jobOf(id), 50);
     expect(r.status).toBe('running');
+    expect(r.ended).toBeUndefined();
     // The watchdog, not an immediate alarm, is armed while the step runs.
     const alarm = await pendingAlarm(id);
     expect(alarm).not.toBeNull();

@@ -241,7 +241,7 @@ export const evaluations = new OpenAPIHono<AppEnv>()
     const key = headers['Idempotency-Key'] ?? null;
     const wait = preferWaitSeconds(headers.Prefer);
     const waitMs = typeof wait === 'number' ? wait * 1000 : 0;
-    const { body, replayed, waited } = await createEvaluationJob(
+    const { body, replayed, waited, ended: known } = await createEvaluationJob(
       c.env,
       c.var.tenant,
       c.req.valid('json'),
@@ -256,7 +256,7 @@ export const evaluations = new OpenAPIHono<AppEnv>()
       // The fast start already waited (one round trip to the object); otherwise (a replay, a start left to
       // the queue at the tenant's cap) wait here.
       const ended =
-        waited === undefined ? await awaitEnded(c.env, c.var.tenant, body.id, waitMs) : waited !== 'not_found' && isTerminal(waited) ? await endedView(c.env, c.var.tenant, body.id) : null;
+        waited === undefined ? await awaitEnded(c.env, c.var.tenant, body.id, waitMs) : waited !== 'not_found' && isTerminal(waited) ? await endedView(c.env, c.var.tenant, body.id, known) : null;
       if (ended) {
         c.header('Preference-Applied', `wait=${wait}`);
         return c.json(ended, 200);

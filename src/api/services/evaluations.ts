@@ -6,11 +6,12 @@
 import type { Bindings } from '../../env.js';
 import { evaluationStub } from '../../pipeline/stub.js';
 import type { StatusResult } from '../../pipeline/rpc.js';
-import type { EvaluationRecord, EvaluationWithResults } from '../../store/evaluations.js';
+import type { EvaluationRecord, EvaluationWithResults, EvaluationWithResultsText } from '../../store/evaluations.js';
 import type { StartJob } from '../../store/results.js';
 import { errorOf } from '../../store/results.js';
 import {
   findByIdempotencyKey,
+  parseResults,
   getEvaluation,
   getUsageSums,
   getVerdictJson,
@@ -75,6 +76,8 @@ export interface CreateResult {
    * its final write done), so the caller need not wait again.
    */
   waited?: StatusResult['status'];
+  /** With {@link waited} terminal: the evaluation as its final write read it back (no second read needed). */
+  ended?: EvaluationWithResultsText;
 }
 
 /**
@@ -168,7 +171,10 @@ export async function createEvaluationJob(
       waitMs,
     );
     // The object holds the job and its alarm: the queue message would only find it running.
-    if (started) return { body: { id, status: 'queued', links: linksOf(id) }, replayed: false, ...(waitMs > 0 ? { waited: started.status } : {}) };
+    if (started) {
+      const waited = waitMs > 0 ? { waited: started.status, ...(started.ended ? { ended: started.ended } : {}) } : {};
+      return { body: { id, status: 'queued', links: linksOf(id) }, replayed: false, ...waited };
+    }
   }
   await enqueue(env, id);
   return { body: { id, status: 'queued', links: linksOf(id) }, replayed: false };
@@ -208,19 +214,24 @@ async function enqueue(env: Bindings, id: string): Promise<void> {
  * the object could not be asked (the caller answers 202: the evaluation runs on, nothing is lost).
  */
 export async function awaitEnded(env: Bindings, tenant: string, id: string, timeoutMs: number): Promise<Evaluation | null> {
+  let ended: EvaluationWithResultsText | undefined;
   try {
-    const { status } = await evaluationStub(env, id).awaitEnd(id, timeoutMs);
-    if (status === 'not_found' || !isTerminal(status)) return null;
+    const result = await evaluationStub(env, id).awaitEnd(id, timeoutMs);
+    if (result.status === 'not_found' || !isTerminal(result.status)) return null;
+    ended = result.ended;
   } catch (err) {
     log('warn', 'api.await_end_failed', { evaluationId: id, error: messageOf(err) });
     return null;
   }
-  return await endedView(env, tenant, id);
+  return await endedView(env, tenant, id, ended);
 }
 
-/** The ended evaluation as `GET /v1/evaluations/{id}` shows it, read from D1; null unless it has ended there. */
-export async function endedView(env: Bindings, tenant: string, id: string): Promise<Evaluation | null> {
-  const read = await readWithResults(env.DB, tenant, id);
+/**
+ * The ended evaluation as `GET /v1/evaluations/{id}` shows it; null unless it has ended in D1.
+ * @param known the evaluation as the object's final write read it back (`StatusResult.ended`); else read from D1.
+ */
+export async function endedView(env: Bindings, tenant: string, id: string, known?: EvaluationWithResultsText): Promise<Evaluation | null> {
+  const read = known && known.row.id === id && known.row.tenant === tenant ? parseResults(known) : await readWithResults(env.DB, tenant, id);
   return read && read.row.deletedAt === null && isTerminal(read.row.status) ? viewEvaluation(env, read.row, read) : null;
 }
 
