@@ -90,11 +90,19 @@ export class Lifecycle {
     else await this.rt.ctx.storage.setAlarm(Date.now() + 1);
   }
 
-  /** Arms the alarm if work (or the final write) remains and no invocation of this instance is busy. */
+  /**
+   * When work (or the final write) remains and no invocation of this instance is carrying it out, makes the
+   * alarm fire now: none may be armed, or the armed one may be far off — the watchdog of a first step run
+   * by `startAndAwait` (`INLINE_WATCHDOG_MS`, 90 s) in an instance that died, or a final write's backoff.
+   * So the sweeper's start after a restart resumes the work at once instead of when the watchdog fires.
+   */
   private async ensureAlarm(meta: MetaRow): Promise<void> {
     const owed = !isTerminal(meta.status) || meta.finalized === 0;
-    if (!owed || this.rt.inFlight.size > 0) return;
-    if ((await this.rt.ctx.storage.getAlarm()) === null) await this.rt.ctx.storage.setAlarm(Date.now() + 1);
+    if (!owed || this.rt.inFlight.size > 0 || this.rt.stepsRunning > 0) return;
+    // Storage calls keep the input gate closed: no step can begin between the read and the write.
+    const armed = await this.rt.ctx.storage.getAlarm();
+    const now = Date.now();
+    if (armed === null || armed > now + 1) await this.rt.ctx.storage.setAlarm(now + 1);
   }
 
   private async firstStart(id: string, given: StartJob | undefined, firstAlarmInMs: number): Promise<StatusResult> {

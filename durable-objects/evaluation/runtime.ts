@@ -98,6 +98,12 @@ export class Runtime {
   /** Calls this instance is waiting on, by id: never sent twice. */
   readonly inFlight = new Map<string, InFlightCall>();
   /**
+   * Step invocations (the alarm's, or the first step `startAndAwait` runs itself) under way in this
+   * instance. A fresh instance has none: whatever alarm storage holds is then the only thing that will
+   * resume the work (see `Lifecycle.ensureAlarm`).
+   */
+  stepsRunning = 0;
+  /**
    * The evaluation as the final write read it back in its own transaction, for callers waiting on the end
    * (`awaitEnd`); null until then, and when nobody waited. In memory only: a later caller reads D1.
    */

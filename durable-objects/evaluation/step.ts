@@ -56,6 +56,15 @@ export class Stepper {
   async alarm(): Promise<void> {
     const l = this.rt.load();
     if (!l) return;
+    this.rt.stepsRunning += 1;
+    try {
+      await this.guardedStep(l);
+    } finally {
+      this.rt.stepsRunning -= 1;
+    }
+  }
+
+  private async guardedStep(l: Loaded): Promise<void> {
     try {
       await this.step(l);
       if (l.meta.alarm_failures > 0) {

@@ -69,6 +69,32 @@ describe('startAndAwait', () => {
     expect(await countRows('transcripts', id)).toBe(callsPlanned);
   });
 
+  it("a start while the live instance's first step runs leaves the watchdog as it is", async () => {
+    const { id, callsPlanned } = await insertJob({ preset: 'chateval-single', task: PAIRWISE, mock: { latency: 400 } });
+    const stub = evaluationStub(testEnv, id);
+    const t0 = Date.now();
+    expect((await stub.startAndAwait(id, await jobOf(id), 0)).status).toBe('running');
+    // The sweeper's or a queue delivery's start: the step in this instance carries the work.
+    expect((await stub.start(id)).status).toBe('running');
+    expect(await pendingAlarm(id) ?? 0).toBeGreaterThanOrEqual(t0 + INLINE_WATCHDOG_MS - 1_000);
+    expect((await waitForEnd(id)).status).toBe('succeeded');
+    expect(await mockRequests(id)).toBe(callsPlanned);
+  });
+
+  it('after the instance died mid-step, a start (the sweeper after a restart) resumes the work at once, not when the watchdog fires', async () => {
+    const { id, callsPlanned } = await insertJob({ preset: 'chateval-single', task: PAIRWISE, mock: { latency: 1_000 } });
+    expect((await evaluationStub(testEnv, id).startAndAwait(id, await jobOf(id), 50)).status).toBe('running');
+    await abortAllDurableObjects();
+    // A fresh instance: no step of its own is under way, so the watchdog (90 s out) is brought forward
+    // and the evaluation ends well inside this wait.
+    expect(await pendingAlarm(id)).toBeGreaterThan(Date.now() + 60_000);
+    expect((await evaluationStub(testEnv, id).start(id)).status).toBe('running');
+    const row = await waitForEnd(id, 20_000);
+    expect(row.status).toBe('succeeded');
+    expect(await countRows('verdicts', id)).toBe(1);
+    expect(await countRows('transcripts', id)).toBe(callsPlanned);
+  });
+
   it('on an evaluation this object already runs, it only waits (no second first step)', async () => {
     const { id, callsPlanned } = await insertJob({ preset: 'chateval-single', task: PAIRWISE, mock: { latency: 200 } });
     const stub = evaluationStub(testEnv, id);
