@@ -5,6 +5,10 @@
  * ratio to autoevals and CPU ms per judged item per process (the judge's process: the library inside this
  * client, or Tribunal's local runtime; the mock; this client).
  *
+ * A fourth row, `forward`, is the local runtime's floor: a Worker on the same workerd that only forwards
+ * Tribunal's prompt for the item to the mock (bench/forward-worker.ts), with no validation, persistence or
+ * judging. What Tribunal adds per item is the gap between its row and this one.
+ *
  * The peers live in bench/peers (own package.json) so the service's install stays lean; without them this
  * says how to install them and exits 2.
  *
@@ -20,12 +24,16 @@ import { choiceOption, intOption, isMain, runCli } from '../src/cli/args.js';
 import type { CliOptions, CliSpec, CliValues } from '../src/cli/args.js';
 import { REPO_ROOT, startLocalStack } from '../src/cli/local-stack.js';
 import type { LocalStack } from '../src/cli/local-stack.js';
+import { createEvaluation, readyCalls } from '../src/engine/protocol.js';
+import { getMethod, resolveMethodConfig } from '../src/engine/registry.js';
+import type { PairwiseTask } from '../src/engine/task.js';
+import { startForwardProcess } from './forward-worker.js';
 import { startMockProcess } from './mock-process.js';
 import type { MockProcess } from './mock-process.js';
 import { groupCpuMs, ownCpuMs } from './proc-cpu.js';
 import { benchStateDir, benchStateRoot } from './state-dir.js';
 
-const TOOLS = ['autoevals', 'promptfoo', 'tribunal'] as const;
+const TOOLS = ['autoevals', 'promptfoo', 'tribunal', 'forward'] as const;
 type Tool = (typeof TOOLS)[number];
 const WAITS = ['prefer', 'sse'] as const;
 type Wait = (typeof WAITS)[number];
@@ -38,7 +46,8 @@ Single-judge burst, one LLM call per item, through autoevals, promptfoo and Trib
   --items N           items per tool (default 200)
   --concurrency C     items in flight (default 16)
   --latency L         mock LLM latency in ms (default 250)
-  --tools T,T         which to run (default autoevals,promptfoo,tribunal)
+  --tools T,T         which to run (default autoevals,promptfoo,tribunal,forward; forward: a
+                      Worker on the same local runtime that only forwards the prompt to the mock)
   --wait W            how Tribunal's client awaits a verdict: prefer (POST with Prefer: wait, the
                       verdict in the response) or sse (POST, then the event stream) (default prefer)
   --peers-dir D       where the peers are installed (default bench/peers)
@@ -165,9 +174,48 @@ async function runPromptfoo(n: number, c: number, mock: MockProcess): Promise<Ro
   };
 }
 
+/** The judge Tribunal runs for every item: `fastchat-pair` without calibration (one call). */
+const TRIBUNAL_CONFIG = { calibration: { enabled: false } };
+
+function taskOf(i: number): PairwiseTask {
+  return { kind: 'pairwise', ...item(i) };
+}
+
 function taskBody(i: number): string {
-  const { question, answerA, answerB } = item(i);
-  return JSON.stringify({ preset: 'fastchat-pair', config: { calibration: { enabled: false } }, task: { kind: 'pairwise', question, answerA, answerB } });
+  return JSON.stringify({ preset: 'fastchat-pair', config: TRIBUNAL_CONFIG, task: taskOf(i) });
+}
+
+/** The chat-completions body Tribunal sends the mock for item `i` (the engine's own prompt for it). */
+function promptBody(i: number): string {
+  const config = resolveMethodConfig('fastchat-pair', TRIBUNAL_CONFIG);
+  const [call] = readyCalls(getMethod(config.method), createEvaluation(getMethod(config.method), config, taskOf(i)));
+  if (!call) throw new Error('fastchat-pair listed no call');
+  return JSON.stringify({ model: MODEL, messages: call.messages, temperature: call.temperature, max_tokens: call.maxTokens });
+}
+
+async function runForward(n: number, c: number, mock: MockProcess): Promise<Row> {
+  const forward = await startForwardProcess(mock.baseUrl);
+  try {
+    const once = async (i: number) => {
+      const r = await fetch(forward.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: promptBody(i) });
+      const body = (await r.json()) as { choices?: unknown[] };
+      if (!r.ok || !Array.isArray(body.choices)) throw new Error(`forward: HTTP ${r.status}`);
+    };
+    await closedLoop(32, c, (i) => once(-1 - i));
+    const before = { runtime: groupCpuMs(forward.pgid), mock: groupCpuMs(mock.pgid), client: ownCpuMs() };
+    const r = await closedLoop(n, c, once);
+    return {
+      tool: 'forward',
+      itemsPerSecond: n / r.seconds,
+      failed: r.failed,
+      judgeCpuMs: (groupCpuMs(forward.pgid) - before.runtime) / n,
+      mockCpuMs: (groupCpuMs(mock.pgid) - before.mock) / n,
+      clientCpuMs: (ownCpuMs() - before.client) / n,
+      note: note("the local runtime's floor: a Worker on the same workerd that only forwards Tribunal's prompt to the mock (no Tribunal code)", r.firstError),
+    };
+  } finally {
+    await forward.stop();
+  }
 }
 
 /** POSTs item `i` and awaits its verdict the way `wait` says; throws unless it succeeded. */
@@ -243,6 +291,7 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
       process.stderr.write(`running ${tool}…\n`);
       if (tool === 'autoevals') rows.push(await runAutoevals(n, c, mock));
       else if (tool === 'promptfoo') rows.push(await runPromptfoo(n, c, mock));
+      else if (tool === 'forward') rows.push(await runForward(n, c, mock));
       else rows.push(await runTribunal(n, c, mock, wait));
     }
   } finally {
@@ -259,7 +308,7 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
       '|---|---|---|---|---|---|---|---|',
       ...rows.map(
         (r) =>
-          `| ${r.tool} | ${f1(r.itemsPerSecond)} | ${base ? f2(r.itemsPerSecond / base) : 'n/a'} | ${r.failed} | ${r.judgeCpuMs === null ? 'n/a' : f2(r.judgeCpuMs)} | ${f2(r.mockCpuMs)} | ${r.tool === 'tribunal' ? f2(r.clientCpuMs) : '(= judge)'} | ${r.note} |`,
+          `| ${r.tool} | ${f1(r.itemsPerSecond)} | ${base ? f2(r.itemsPerSecond / base) : 'n/a'} | ${r.failed} | ${r.judgeCpuMs === null ? 'n/a' : f2(r.judgeCpuMs)} | ${f2(r.mockCpuMs)} | ${r.tool === 'tribunal' || r.tool === 'forward' ? f2(r.clientCpuMs) : '(= judge)'} | ${r.note} |`,
       ),
     ].join('\n'),
   );

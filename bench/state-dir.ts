@@ -7,7 +7,7 @@
  * items/s on this machine's disk and tmpfs). A deployment's storage does not run on the isolate's thread,
  * so RAM is the closer stand-in; the same writes still happen. BENCHMARKS.md says which each figure used.
  */
-import { accessSync, constants, mkdtempSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -23,7 +23,13 @@ export function benchStateRoot(): { root: string; why: string } {
   }
 }
 
-/** A new, empty directory for one bench run's state, under {@link benchStateRoot}. */
+/**
+ * A new, empty directory for one bench run's state, under {@link benchStateRoot}. It is removed when the
+ * process exits (on tmpfs it holds RAM: every evaluation leaves an SQLite file), unless
+ * `TRIBUNAL_BENCH_KEEP_STATE=1` keeps it for a look afterwards.
+ */
 export function benchStateDir(prefix: string): string {
-  return mkdtempSync(join(benchStateRoot().root, prefix));
+  const dir = mkdtempSync(join(benchStateRoot().root, prefix));
+  if (process.env.TRIBUNAL_BENCH_KEEP_STATE !== '1') process.on('exit', () => { rmSync(dir, { recursive: true, force: true }); });
+  return dir;
 }

@@ -12,6 +12,7 @@ import * as wranglerApi from 'wrangler';
 /** The part of wrangler's config read here (its own type names a package wrangler bundles, so it does not resolve). */
 export interface WranglerConfigView {
   name?: string;
+  compatibility_date?: string;
   vars: Record<string, unknown>;
   triggers: { crons?: string[] };
 }

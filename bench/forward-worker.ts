@@ -1,0 +1,72 @@
+/**
+ * The local runtime's floor for `bench:peers`: a Worker that does nothing but forward each POST body to the
+ * mock's `/chat/completions` and stream the answer back, on the same workerd (Miniflare's API, the same
+ * compatibility date) as Tribunal's local stack, in its own process group so its CPU is measured apart.
+ * No Tribunal code runs in it: what it costs per item is what one HTTP hop through the local runtime and
+ * one outbound call cost, before any validation, persistence or judging.
+ *
+ * Run as a script it prints `FORWARD_URL=<url>` once it serves; {@link startForwardProcess} spawns it.
+ */
+import { join } from 'node:path';
+import { isMain } from '../src/cli/args.js';
+import { REPO_ROOT } from '../src/cli/local-stack.js';
+import { spawnGroup, stopGroup } from '../src/cli/process-group.js';
+import { Miniflare, readWranglerConfig } from '../src/cli/worker-options.js';
+
+/** The forwarding Worker (an ES module): the mock's base URL comes in as the `TARGET` binding. */
+const SCRIPT = `export default {
+  async fetch(request, env) {
+    const answer = await fetch(env.TARGET + '/chat/completions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer bench' },
+      body: await request.text(),
+    });
+    return new Response(answer.body, { status: answer.status, headers: { 'content-type': 'application/json' } });
+  },
+};`;
+
+/** A running forwarding Worker. */
+export interface ForwardProcess {
+  /** Where to POST an OpenAI chat-completions body. */
+  url: string;
+  /** Its process group id (Node side and workerd), for {@link import('./proc-cpu.js').groupCpuMs}. */
+  pgid: number;
+  stop(): Promise<void>;
+}
+
+/** Starts the forwarding Worker in front of the mock at `mockBaseUrl` (`…/v1`); resolves once it serves. */
+export async function startForwardProcess(mockBaseUrl: string): Promise<ForwardProcess> {
+  const child = spawnGroup(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'bench/forward-worker.ts'), mockBaseUrl], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /FORWARD_URL=(\S+)/.exec(out);
+      if (m?.[1]) resolve(m[1]);
+    });
+    child.once('exit', (code) => { reject(new Error(`the forwarding Worker exited with code ${code ?? 'signal'}`)); });
+  });
+  return { url, pgid: child.pid ?? 0, stop: () => stopGroup(child) };
+}
+
+async function serve(target: string): Promise<void> {
+  const { compatibility_date: compatibilityDate } = readWranglerConfig({ config: join(REPO_ROOT, 'wrangler.toml') });
+  const mf = new Miniflare({ modules: true, script: SCRIPT, bindings: { TARGET: target }, host: '127.0.0.1', port: 0, compatibilityDate });
+  const url = await mf.ready;
+  process.stdout.write(`FORWARD_URL=${url.origin}\n`);
+  const end = () => { void mf.dispose().finally(() => process.exit(0)); };
+  process.on('SIGTERM', end);
+  process.on('SIGINT', end);
+}
+
+if (isMain(import.meta.url)) {
+  const target = process.argv[2];
+  if (!target) {
+    process.stderr.write('usage: node --import tsx bench/forward-worker.ts <mock base URL>\n');
+    process.exit(2);
+  }
+  await serve(target);
+}
