@@ -7,8 +7,11 @@
  * once they end reads each one's event replay (`GET /v1/evaluations/:id/events`: every call's start and
  * stored-result times on the Durable Object's clock) and prints:
  * - wall / lower bound: evaluation wall time (D1 `createdAt` → `finishedAt`) over the critical-path lower
- *   bound, sequential LLM stages × L; stages are counted per evaluation by driving the same preset and
- *   task in-process, wave by wave, against the same deterministic mock;
+ *   bound, sequential LLM rounds × L; stages (waves of calls that depend on the wave before) are counted per
+ *   evaluation by driving the same preset and task in-process, wave by wave, against the same deterministic
+ *   mock, and a wave wider than the object runs at once (`MAX_PARALLEL_CALLS`, 6: the platform's open
+ *   connections per invocation) takes ceil(width / 6) rounds (G-Eval's 20 samples: 4) — the one protocol where
+ *   rounds and stages differ, unless `--supports-n true` sends its samples as one request;
  * - pipeline overhead per LLM call, p50 / p99: for every call after an evaluation's first, the time from
  *   the latest stored result before it to its start (persist, engine step, scheduling, prompt build);
  * - LLM transport: how much longer a call took, seen from the Worker, than the mock's L (local HTTP
@@ -34,6 +37,7 @@ import { createLlmWithMock } from '../src/llm/mock/in-process.js';
 import { spawn } from 'node:child_process';
 import { freePort, REPO_ROOT } from '../src/cli/local-stack.js';
 import { IN_PROCESS_MOCK_URL } from '../src/llm/settings.js';
+import { MAX_PARALLEL_CALLS } from '../src/pipeline/limits.js';
 import { benchStateDir, benchStateRoot } from './state-dir.js';
 
 const CLI = {
@@ -73,6 +77,8 @@ const L = Number(values.latency);
 const K = Number(values.k);
 const INFLIGHT = Number(values.inflight);
 const MODEL = 'mock-judge';
+/** The run's LLM_SUPPORTS_N: with it, G-Eval's samples are one request (one round). */
+const SUPPORTS_N = values['supports-n'] === 'true';
 
 /** One preset per protocol. */
 const DEFAULT_PRESETS = [
@@ -122,21 +128,26 @@ function fixAspect(preset: string, task: Task): Task {
   return { ...task, aspect: { name: 'naturalness', scale: { min: 1, max: 3 } } };
 }
 
-const inProcessLlm = createLlmWithMock({ providers: { default: { baseUrl: IN_PROCESS_MOCK_URL } }, defaultModel: MODEL });
+const inProcessLlm = createLlmWithMock({ providers: { default: { baseUrl: IN_PROCESS_MOCK_URL, supportsN: SUPPORTS_N } }, defaultModel: MODEL });
 
-/** Sequential LLM stages of a preset on a task: driven in-process wave by wave against the same mock. */
-async function criticalStages(preset: string, task: Task): Promise<number> {
+/**
+ * Sequential LLM stages of a preset on a task, driven in-process wave by wave against the same mock, and the
+ * rounds they take where a wave is wider than the calls the object runs at once ({@link MAX_PARALLEL_CALLS}).
+ */
+async function criticalStages(preset: string, task: Task, supportsN: boolean): Promise<{ stages: number; rounds: number }> {
   const config = resolveMethodConfig(preset, {});
   const method = getMethod(config.method);
   let state = createEvaluation(method, config, task);
-  let waves = 0;
+  let stages = 0;
+  let rounds = 0;
   while (!outcome(method, state)) {
-    const ready: LlmCallRequest[] = readyCalls(method, state);
-    waves += 1;
+    const ready: LlmCallRequest[] = readyCalls(method, state, { supportsN: () => supportsN });
+    stages += 1;
+    rounds += Math.ceil(ready.length / MAX_PARALLEL_CALLS);
     const results = await Promise.all(ready.map((r) => inProcessLlm(r)));
     for (const r of results) state = applyResult(method, state, r);
   }
-  return waves;
+  return { stages, rounds };
 }
 
 function pct(xs: readonly number[], p: number): number {
@@ -150,12 +161,14 @@ interface Submitted {
   task: Task;
   id: string;
   stages: number;
+  /** Sequential rounds of at most {@link MAX_PARALLEL_CALLS} calls: the lower bound's unit. */
+  rounds: number;
 }
 
-/** A bench task with its critical-path stage count, computed before anything is submitted. */
+/** A bench task with its critical-path stage and round counts, computed before anything is submitted. */
 async function prepare(preset: string, n: number): Promise<Omit<Submitted, 'id'>> {
   const task = fixAspect(preset, taskFor(preset, n));
-  return { preset, task, stages: await criticalStages(preset, task) };
+  return { preset, task, ...(await criticalStages(preset, task, SUPPORTS_N)) };
 }
 
 async function submit(api: string, p: Omit<Submitted, 'id'>): Promise<Submitted> {
@@ -257,18 +270,23 @@ async function summarise(api: string, label: string, subs: readonly Submitted[],
     }
     const lastResult = Math.max(...timings.map((t) => t.finishedAt));
     if (Number.isFinite(lastResult)) finishes.push(finished - lastResult);
-    ratios.push((finished - created) / (s.stages * L));
+    ratios.push((finished - created) / (s.rounds * L));
     // The same wall time over the calls' latencies as the Worker saw them (mock + local HTTP): what is
     // left above 1 is the pipeline's own share.
     const observed = pct(timings.map((t) => t.latencyMs), 50);
-    observedRatios.push((finished - created) / (s.stages * observed));
+    observedRatios.push((finished - created) / (s.rounds * observed));
   }
-  const stageCounts = [...new Set(subs.map((s) => s.stages))].sort((a, b) => a - b);
+  const range = (xs: readonly number[]) => {
+    const counts = [...new Set(xs)].sort((a, b) => a - b);
+    return counts.length > 1 ? `${counts[0]}-${counts.at(-1)}` : String(counts[0] ?? '');
+  };
+  const stages = range(subs.map((s) => s.stages));
+  const rounds = range(subs.map((s) => s.rounds));
   return {
     label,
     evals: subs.length,
     failed,
-    stages: stageCounts.length > 1 ? `${stageCounts[0]}-${stageCounts.at(-1)}` : String(stageCounts[0] ?? ''),
+    stages: rounds === stages ? stages : `${stages} (${rounds} rounds)`,
     ratioP50: pct(ratios, 50),
     ratioMax: pct(ratios, 100),
     observedRatioP50: pct(observedRatios, 50),
@@ -343,7 +361,7 @@ async function main(): Promise<void> {
     const lines = [
       `L = ${L} ms mock LLM latency over HTTP; K = ${K} evaluations per protocol; local workerd (${RUNTIME === 'wrangler' ? 'wrangler dev' : 'Miniflare direct'}); STEP_BUDGET_MS = ${values['step-budget'] ?? 'default'}; FAST_START = ${values['fast-start'] ?? 'default'}; LLM_SUPPORTS_N = ${values['supports-n'] ?? 'default (false)'}; state on ${benchStateRoot().why}`,
       '',
-      '| protocol | evals | failed | LLM stages | wall / (stages × L) p50 (max) | wall / (stages × observed call) p50 | pipeline overhead per call p50 / p99 (ms) | LLM transport per call p50 (ms) | start p50 (ms) | finish p50 (ms) | LLM calls |',
+      '| protocol | evals | failed | LLM stages | wall / (rounds × L) p50 (max) | wall / (rounds × observed call) p50 | pipeline overhead per call p50 / p99 (ms) | LLM transport per call p50 (ms) | start p50 (ms) | finish p50 (ms) | LLM calls |',
       '|---|---|---|---|---|---|---|---|---|---|---|',
       ...rows.map(
         (r) =>

@@ -12,14 +12,14 @@ import { applyResult, outcome, readyCalls } from '../../src/engine/protocol.js';
 import { createLlm } from '../../src/llm/client.js';
 import { providerGateOf } from '../../src/tenants/provider-gate.js';
 import { llmEnvOf, LlmSettingsError, settingsFromEnv, supportsNOf } from '../../src/llm/settings.js';
+import { MAX_PARALLEL_CALLS } from '../../src/pipeline/limits.js';
 import { log, messageOf } from '../../src/pipeline/log.js';
 import { isTerminal } from '../../src/pipeline/status.js';
 import { callFinishedEvent, callStartedEvent } from './events.js';
 import type { FinalWriter } from './final-write.js';
 import type { Loaded, Runtime } from './runtime.js';
 
-/** Calls running at once per alarm invocation at most: Workers allow 6 open outgoing connections per invocation. */
-export const MAX_PARALLEL_CALLS = 6;
+export { MAX_PARALLEL_CALLS };
 
 /** Consecutive throwing alarm invocations after which the evaluation is failed with `internal_error`. Default 5. */
 export const MAX_ALARM_FAILURES = 5;
