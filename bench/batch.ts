@@ -7,7 +7,8 @@
  *   last item's ending; same machine, same clock), and items/s;
  * - the ideal N × L / C for the batch's provider concurrency C (`BATCH_CONCURRENCY`, set for the run by
  *   `--c`) and the ratio to it;
- * - CPU ms per item of the runtime's process group (Node side + workerd) and of the mock (own process).
+ * - CPU ms per item of the runtime's process group (Node side + workerd; workerd's share apart) and of the
+ *   mock (own process).
  *
  * ```
  * npm run bench:batch -- [--items 1000] [--latency 250] [--c 16] [--preset fastchat-pair] [--ndjson] [--runs 1]
@@ -19,7 +20,7 @@ import { intOption, runCli } from '../src/cli/args.js';
 import type { CliValues } from '../src/cli/args.js';
 import { startLocalStack } from '../src/cli/local-stack.js';
 import { startMockProcess } from './mock-process.js';
-import { groupCpuMs } from './proc-cpu.js';
+import { groupCpuMs, runtimeCpuMs } from './proc-cpu.js';
 import { benchStateDir, benchStateRoot } from './state-dir.js';
 
 const CLI = {
@@ -102,22 +103,24 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
     await runBatch(stack.url, values.preset, 20, -1, values.ndjson);
     const rows: string[] = [];
     for (let run = 0; run < runs; run++) {
-      const cpu = { runtime: groupCpuMs(stack.runtimePid), mock: groupCpuMs(mock.pgid) };
+      const cpu = { runtime: runtimeCpuMs(stack.runtimePid), mock: groupCpuMs(mock.pgid) };
       const r = await runBatch(stack.url, values.preset, n, run, values.ndjson);
-      const runtimeCpu = (groupCpuMs(stack.runtimePid) - cpu.runtime) / n;
+      const runtimeAfter = runtimeCpuMs(stack.runtimePid);
+      const runtimeCpu = (runtimeAfter.total - cpu.runtime.total) / n;
+      const workerdCpu = (runtimeAfter.workerd - cpu.runtime.workerd) / n;
       const mockCpu = (groupCpuMs(mock.pgid) - cpu.mock) / n;
       const ideal = (n * latency) / c;
       const { succeeded, failed, cancelled } = r.view.counts;
       rows.push(
         `| ${run + 1} | ${n} | ${(r.acceptMs / 1000).toFixed(2)} | ${(r.lastMs / 1000).toFixed(2)} | ${(n / (r.lastMs / 1000)).toFixed(1)} | ` +
-          `${(ideal / 1000).toFixed(2)} | ${(r.lastMs / ideal).toFixed(2)} | ${runtimeCpu.toFixed(2)} | ${mockCpu.toFixed(2)} | ${succeeded}/${failed}/${cancelled} |`,
+          `${(ideal / 1000).toFixed(2)} | ${(r.lastMs / ideal).toFixed(2)} | ${runtimeCpu.toFixed(2)} (${workerdCpu.toFixed(2)}) | ${mockCpu.toFixed(2)} | ${succeeded}/${failed}/${cancelled} |`,
       );
     }
     console.log(
       [
         `${values.ndjson ? 'NDJSON' : 'JSON'} batch of ${n} × ${values.preset}${values.preset === 'fastchat-pair' ? ' (calibration off: 1 call per item)' : ''}, mock LLM latency ${latency} ms, local stack (Miniflare), state on ${benchStateRoot().why}`,
         '',
-        `| run | items | time to 202 (s) | time to last verdict (s) | items/s | ideal N·L/C, C = ${c} (s) | ratio | runtime CPU ms / item | mock CPU ms / item | succeeded/failed/cancelled |`,
+        `| run | items | time to 202 (s) | time to last verdict (s) | items/s | ideal N·L/C, C = ${c} (s) | ratio | runtime CPU ms / item (workerd) | mock CPU ms / item | succeeded/failed/cancelled |`,
         '|---|---|---|---|---|---|---|---|---|---|',
         ...rows,
       ].join('\n'),

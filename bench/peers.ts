@@ -30,7 +30,7 @@ import type { PairwiseTask } from '../src/engine/task.js';
 import { startForwardProcess } from './forward-worker.js';
 import { startMockProcess } from './mock-process.js';
 import type { MockProcess } from './mock-process.js';
-import { groupCpuMs, ownCpuMs } from './proc-cpu.js';
+import { groupCpuMs, ownCpuMs, runtimeCpuMs } from './proc-cpu.js';
 import { benchStateDir, benchStateRoot } from './state-dir.js';
 
 const TOOLS = ['autoevals', 'promptfoo', 'tribunal', 'forward'] as const;
@@ -83,6 +83,8 @@ interface Row {
   failed: number;
   /** CPU ms per item of the process that judges: the library (this client) or Tribunal's runtime. */
   judgeCpuMs: number | null;
+  /** Of {@link judgeCpuMs}, the local runtime's workerd (null for the libraries). */
+  workerdCpuMs: number | null;
   mockCpuMs: number;
   clientCpuMs: number;
   note: string;
@@ -127,7 +129,7 @@ async function runAutoevals(n: number, c: number, mock: MockProcess): Promise<Ro
     if (typeof score.score !== 'number') throw new Error('Battle returned no score');
   });
   const client = (ownCpuMs() - before.client) / n;
-  return { tool: 'autoevals', itemsPerSecond: n / r.seconds, failed: r.failed, judgeCpuMs: client, mockCpuMs: (groupCpuMs(mock.pgid) - before.mock) / n, clientCpuMs: client, note: note('Battle, in this process', r.firstError) };
+  return { tool: 'autoevals', itemsPerSecond: n / r.seconds, failed: r.failed, judgeCpuMs: client, workerdCpuMs: null, mockCpuMs: (groupCpuMs(mock.pgid) - before.mock) / n, clientCpuMs: client, note: note('Battle, in this process', r.firstError) };
 }
 
 type EvaluateFn = (suite: Record<string, unknown>, options: Record<string, unknown>) => Promise<{ toEvaluateSummary(): Promise<{ results: { success: boolean; error?: string }[] }> }>;
@@ -168,6 +170,7 @@ async function runPromptfoo(n: number, c: number, mock: MockProcess): Promise<Ro
     itemsPerSecond: n / seconds,
     failed: errored.length,
     judgeCpuMs: client,
+    workerdCpuMs: null,
     mockCpuMs: (groupCpuMs(mock.pgid) - before.mock) / n,
     clientCpuMs: client,
     note: note(`llm-rubric, maxConcurrency ${c}, in this process`, errored[0]?.error),
@@ -202,13 +205,15 @@ async function runForward(n: number, c: number, mock: MockProcess): Promise<Row>
       if (!r.ok || !Array.isArray(body.choices)) throw new Error(`forward: HTTP ${r.status}`);
     };
     await closedLoop(32, c, (i) => once(-1 - i));
-    const before = { runtime: groupCpuMs(forward.pgid), mock: groupCpuMs(mock.pgid), client: ownCpuMs() };
+    const before = { runtime: runtimeCpuMs(forward.pgid), mock: groupCpuMs(mock.pgid), client: ownCpuMs() };
     const r = await closedLoop(n, c, once);
+    const runtime = runtimeCpuMs(forward.pgid);
     return {
       tool: 'forward',
       itemsPerSecond: n / r.seconds,
       failed: r.failed,
-      judgeCpuMs: (groupCpuMs(forward.pgid) - before.runtime) / n,
+      judgeCpuMs: (runtime.total - before.runtime.total) / n,
+      workerdCpuMs: (runtime.workerd - before.runtime.workerd) / n,
       mockCpuMs: (groupCpuMs(mock.pgid) - before.mock) / n,
       clientCpuMs: (ownCpuMs() - before.client) / n,
       note: note("the local runtime's floor: a Worker on the same workerd that only forwards Tribunal's prompt to the mock (no Tribunal code)", r.firstError),
@@ -248,13 +253,15 @@ async function runTribunal(n: number, c: number, mock: MockProcess, wait: Wait):
     });
     const url = stack.url;
     await closedLoop(32, c, (i) => judgeOnce(url, -1 - i, wait));
-    const before = { runtime: groupCpuMs(stack.runtimePid), mock: groupCpuMs(mock.pgid), client: ownCpuMs() };
+    const before = { runtime: runtimeCpuMs(stack.runtimePid), mock: groupCpuMs(mock.pgid), client: ownCpuMs() };
     const r = await closedLoop(n, c, (i) => judgeOnce(url, i, wait));
+    const runtime = runtimeCpuMs(stack.runtimePid);
     return {
       tool: 'tribunal',
       itemsPerSecond: n / r.seconds,
       failed: r.failed,
-      judgeCpuMs: (groupCpuMs(stack.runtimePid) - before.runtime) / n,
+      judgeCpuMs: (runtime.total - before.runtime.total) / n,
+      workerdCpuMs: (runtime.workerd - before.runtime.workerd) / n,
       mockCpuMs: (groupCpuMs(mock.pgid) - before.mock) / n,
       clientCpuMs: (ownCpuMs() - before.client) / n,
       note: note(`fastchat-pair, calibration off; local runtime Miniflare; verdict ${wait === 'prefer' ? 'in the POST response (Prefer: wait)' : 'over SSE after the POST'}`, r.firstError),
@@ -302,13 +309,13 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   console.log(
     [
       `${n} items per tool, C = ${c} in flight (closed loop), mock LLM latency L = ${latency} ms (one process), one LLM call per item; ideal C / L = ${f1((c * 1000) / Math.max(latency, 1))} items/s; Tribunal's state on ${benchStateRoot().why}`,
-      'CPU = user + system ms per judged item: judge = the process that judges (the library inside the bench client, or Tribunal\'s local runtime: Node side + workerd)',
+      'CPU = user + system ms per judged item: judge = the process that judges (the library inside the bench client, or the local runtime: Node side + workerd, workerd also apart)',
       '',
-      '| tool | items/s | × autoevals | failed | CPU ms / item: judge | mock | bench client | how |',
-      '|---|---|---|---|---|---|---|---|',
+      '| tool | items/s | × autoevals | failed | CPU ms / item: judge | of which workerd | mock | bench client | how |',
+      '|---|---|---|---|---|---|---|---|---|',
       ...rows.map(
         (r) =>
-          `| ${r.tool} | ${f1(r.itemsPerSecond)} | ${base ? f2(r.itemsPerSecond / base) : 'n/a'} | ${r.failed} | ${r.judgeCpuMs === null ? 'n/a' : f2(r.judgeCpuMs)} | ${f2(r.mockCpuMs)} | ${r.tool === 'tribunal' || r.tool === 'forward' ? f2(r.clientCpuMs) : '(= judge)'} | ${r.note} |`,
+          `| ${r.tool} | ${f1(r.itemsPerSecond)} | ${base ? f2(r.itemsPerSecond / base) : 'n/a'} | ${r.failed} | ${r.judgeCpuMs === null ? 'n/a' : f2(r.judgeCpuMs)} | ${r.workerdCpuMs === null ? 'n/a' : f2(r.workerdCpuMs)} | ${f2(r.mockCpuMs)} | ${r.tool === 'tribunal' || r.tool === 'forward' ? f2(r.clientCpuMs) : '(= judge)'} | ${r.note} |`,
       ),
     ].join('\n'),
   );

@@ -11,7 +11,17 @@ const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding:
 
 /** CPU milliseconds (user + system) used so far by the live processes of process group `pgid`. */
 export function groupCpuMs(pgid: number): number {
-  let ticks = 0;
+  let total = 0;
+  for (const ms of groupCpuByCommand(pgid).values()) total += ms;
+  return total;
+}
+
+/**
+ * CPU milliseconds (user + system) used so far by the live processes of process group `pgid`, by command
+ * name (`workerd`, `node`, …): a local runtime's workerd apart from its Node side.
+ */
+export function groupCpuByCommand(pgid: number): Map<string, number> {
+  const out = new Map<string, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     let stat: string;
@@ -21,11 +31,21 @@ export function groupCpuMs(pgid: number): number {
       continue; // ended meanwhile
     }
     // Fields after the command name (which may hold spaces and parentheses): state ppid pgrp … utime stime.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const close = stat.lastIndexOf(')');
+    const fields = stat.slice(close + 2).split(' ');
     if (Number(fields[2]) !== pgid) continue;
-    ticks += Number(fields[11]) + Number(fields[12]);
+    const command = stat.slice(stat.indexOf('(') + 1, close);
+    out.set(command, (out.get(command) ?? 0) + ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND);
   }
-  return (ticks * 1000) / TICKS_PER_SECOND;
+  return out;
+}
+
+/** CPU of a local runtime's process group so far, ms: all of it, and its workerd (the rest is its Node side). */
+export function runtimeCpuMs(pgid: number): { total: number; workerd: number } {
+  const byCommand = groupCpuByCommand(pgid);
+  let total = 0;
+  for (const ms of byCommand.values()) total += ms;
+  return { total, workerd: byCommand.get('workerd') ?? 0 };
 }
 
 /** CPU milliseconds used so far by this process. */
