@@ -11,7 +11,7 @@
  */
 import { execFile } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
@@ -283,8 +283,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   if (runtimeKind === 'wrangler' && options.queueConsumers) throw new Error('queueConsumers needs the miniflare runtime');
   const url = `http://${host}:${port}`;
   let runtime: Runtime;
+  // The bundle lives as long as the runtime that serves it (a reload rebuilds into the same directory).
+  const outDir = mkdtempSync(join(tmpdir(), 'tribunal-bundle-'));
+  const removeBundle = () => { rmSync(outDir, { recursive: true, force: true }); };
   try {
-    const outDir = mkdtempSync(join(tmpdir(), 'tribunal-bundle-'));
     const [scriptPath] = await Promise.all([runtimeKind === 'miniflare' ? buildWorker(outDir) : '', applyLocalMigrations(persistTo)]);
     runtime =
       runtimeKind === 'miniflare' ? await startMiniflare({ ...config, scriptPath }, options, outDir) : await startWrangler(config, options, url);
@@ -294,6 +296,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     }
   } catch (e) {
     await mock?.close();
+    removeBundle();
     throw e;
   }
   const { child } = runtime;
@@ -317,12 +320,14 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       cronTimer?.stop();
       await stopGroup(child);
       await mock?.close();
+      removeBundle();
       await portFreed();
     },
     kill: async () => {
       cronTimer?.stop();
       signalGroup(child, 'SIGKILL');
       await exited(child, 10_000);
+      removeBundle();
       await portFreed();
     },
   };
