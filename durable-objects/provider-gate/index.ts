@@ -21,6 +21,12 @@ export class ProviderGateDO extends DurableObject<Bindings> implements ProviderG
   private gate: ConcurrencyGate | null = null;
   /** The window as last written to SQLite: an unchanged window is not written again. */
   private savedState: string | null = null;
+  /**
+   * The reaper alarm as this instance last read or set it (epoch ms, null: none); undefined until read. Only
+   * this object changes its alarm, so the copy holds for the instance's life and an acquire (on every LLM
+   * attempt's critical path) needs no storage read.
+   */
+  private armedAt: number | null | undefined = undefined;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
@@ -70,6 +76,8 @@ export class ProviderGateDO extends DurableObject<Bindings> implements ProviderG
 
   /** Drops expired leases and re-arms while leases remain. */
   override async alarm(): Promise<void> {
+    // The alarm that fired is no longer pending.
+    this.armedAt = null;
     const gate = this.gate;
     if (!gate) return;
     const dropped = gate.reap();
@@ -80,7 +88,10 @@ export class ProviderGateDO extends DurableObject<Bindings> implements ProviderG
   private async armReaper(gate: ConcurrencyGate): Promise<void> {
     const at = gate.nextExpiry();
     if (at === null) return;
-    const current = await this.ctx.storage.getAlarm();
-    if (current === null || current > at) await this.ctx.storage.setAlarm(at);
+    this.armedAt ??= await this.ctx.storage.getAlarm();
+    if (this.armedAt === null || this.armedAt > at) {
+      await this.ctx.storage.setAlarm(at);
+      this.armedAt = at;
+    }
   }
 }

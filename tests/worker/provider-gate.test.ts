@@ -3,10 +3,11 @@
  * its provider and model for a slot; the mock's 429 fault controls (`fail=429:n`) cut the window, replies
  * grow it back, every slot is released, and the window survives in the object's storage.
  */
-import { runInDurableObject } from 'cloudflare:test';
+import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LlmCallRequest } from '../../src/engine/call.js';
 import { createLlm } from '../../src/llm/client.js';
+import { DEFAULT_LEASE_MS } from '../../src/llm/gate.js';
 import { mockModel } from '../../src/llm/mock/model-name.js';
 import { llmEnvOf, settingsFromEnv } from '../../src/llm/settings.js';
 import { gateLimitsOf, providerGateOf, providerGateStub } from '../../src/tenants/provider-gate.js';
@@ -69,4 +70,24 @@ describe('the provider gate', () => {
     const stored = await runInDurableObject(stub, (_o, state) => state.storage.sql.exec<{ state: string }>('SELECT state FROM aimd').one().state);
     expect(Math.floor((JSON.parse(stored) as { window: number }).window)).toBe(recovered.window);
   }, 30_000);
+
+  it("arms its reaper at the oldest lease's expiry once, and re-arms after the alarm while a lease is still held", async () => {
+    const stub = providerGateStub(testEnv, 'default', `mock-judge?seed=reaper-${Date.now()}`);
+    const limits = { start: 4, max: 8 };
+    const alarmOf = () => runInDurableObject(stub, (_o, state) => state.storage.getAlarm());
+    const t0 = Date.now();
+    await stub.acquire('held/1', 'tn_reaper', limits);
+    const armed = await alarmOf();
+    expect(armed).toBeGreaterThanOrEqual(t0 + DEFAULT_LEASE_MS - 1_000);
+    // A later lease expires later: the alarm stays where the oldest lease needs it.
+    await stub.acquire('held/2', 'tn_reaper', limits);
+    await stub.release('held/2', 'ok');
+    expect(await alarmOf()).toBe(armed);
+    // The alarm fires (here: now) before the lease expired: nothing is dropped, and the held lease re-arms it.
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await alarmOf()).toBe(armed);
+    expect((await stub.stats()).inFlight).toBe(1);
+    await stub.release('held/1', 'ok');
+    expect((await stub.stats()).inFlight).toBe(0);
+  });
 });
