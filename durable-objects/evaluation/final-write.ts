@@ -29,6 +29,13 @@ export const FINALIZE_MAX_RETRY_MS = 5 * 60_000;
  */
 export const FINALIZE_CHECK_AFTER = 5;
 
+/**
+ * How long a progress write waits before it goes out, ms (50): the results of one wave's parallel calls
+ * arrive within a few ms of each other and become one write, and a wave that concludes the evaluation needs
+ * none (its final write carries `calls_done`). Far below the sweeper's stall threshold (`STALL_SECONDS`).
+ */
+export const PROGRESS_DELAY_MS = 50;
+
 /** The final write and progress writes of one instance. */
 export class FinalWriter {
   /**
@@ -39,6 +46,11 @@ export class FinalWriter {
   /** Progress write coalescing: one D1 write in flight, the latest value written after it. */
   private progressInFlight = false;
   private progressPending = false;
+
+  /** True while a progress write waits or runs (tests wait for it to settle). */
+  get progressBusy(): boolean {
+    return this.progressInFlight;
+  }
 
   constructor(private readonly rt: Runtime) {}
 
@@ -162,7 +174,11 @@ export class FinalWriter {
     eraseIfRequested(this.rt);
   }
 
-  /** Keeps D1's `calls_done` / `updated_at` fresh off the critical path: never awaited by the call loop. */
+  /**
+   * Keeps D1's `calls_done` / `updated_at` fresh off the critical path: never awaited by the call loop. Writes
+   * {@link PROGRESS_DELAY_MS} after the first result that asks, once for every result that arrived meanwhile,
+   * and not at all once the evaluation has ended (the final write has the count).
+   */
   pushProgress(l: Loaded): void {
     if (this.progressInFlight) {
       this.progressPending = true;
@@ -171,8 +187,10 @@ export class FinalWriter {
     this.progressInFlight = true;
     const write = async (): Promise<void> => {
       try {
+        await new Promise((resolve) => setTimeout(resolve, PROGRESS_DELAY_MS));
         do {
           this.progressPending = false;
+          if (isTerminal(l.meta.status)) return;
           await recordProgress(this.rt.env.DB, l.meta.id, l.callsDone, Date.now());
           // Callers set it again while we awaited; TS cannot see that and would narrow it to `false`.
         } while (this.progressPending as boolean);

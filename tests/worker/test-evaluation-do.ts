@@ -45,6 +45,11 @@ export class TestEvaluationDO extends EvaluationDO {
     return this.final.finalize(this.started());
   }
 
+  /** True while a progress write of this instance waits or runs. */
+  progressBusy(): boolean {
+    return this.final.progressBusy;
+  }
+
   /** Sets the count of consecutive failed final writes (the backoff grows with it). */
   setFinalizeFailures(n: number): void {
     this.started().meta.finalize_failures = n;

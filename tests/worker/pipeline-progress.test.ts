@@ -1,0 +1,51 @@
+/**
+ * Progress writes (D1 `calls_done` / `updated_at` while an evaluation runs) are coalesced: the results of one
+ * wave's parallel calls become one write, a wave that concludes the evaluation writes none (the final write
+ * carries the count), and a debate still refreshes D1 between its stages (the sweeper reads `updated_at`).
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { MockInstance } from 'vitest';
+import { PROGRESS_DELAY_MS } from '../../durable-objects/evaluation/final-write.js';
+import { drainAlarms, insertJob, PAIRWISE, runInTestObject, statusRow, waitForEnd } from './helpers.js';
+
+afterEach(drainAlarms);
+
+/** The progress write's statement (src/store/results.ts, recordProgress). */
+const PROGRESS_SQL = /calls_done = MAX\(calls_done, \?\)/;
+
+/**
+ * Starts evaluation `id` on its object with the object's D1 binding spied on, waits for the end, and counts
+ * the progress writes the object prepared meanwhile.
+ */
+async function progressWritesOf(id: string): Promise<number> {
+  // The tests and the object share this isolate: the spy outlives the call that set it.
+  let spy: MockInstance<D1Database['prepare']> | undefined;
+  await runInTestObject(id, async (o) => {
+    spy = vi.spyOn(o.bindings.DB, 'prepare');
+    await o.start(id);
+  });
+  expect((await waitForEnd(id)).status).toBe('succeeded');
+  // A write the last results scheduled goes out (or is dropped) PROGRESS_DELAY_MS later: wait for it to settle.
+  await vi.waitFor(async () => { expect(await runInTestObject(id, (o) => o.progressBusy())).toBe(false); }, { timeout: 5_000, interval: 10 });
+  const count = spy?.mock.calls.filter(([sql]) => PROGRESS_SQL.test(sql)).length;
+  spy?.mockRestore();
+  if (count === undefined) throw new Error('the spy was not set');
+  return count;
+}
+
+describe('progress writes', () => {
+  it('one wave of six parallel calls that concludes the evaluation writes no progress, only the final write', async () => {
+    const { id, callsPlanned } = await insertJob({ preset: 'faireval-mec-bpc', task: PAIRWISE, mock: { latency: 30 } });
+    expect(callsPlanned).toBe(6);
+    expect(await progressWritesOf(id)).toBe(0);
+    expect((await statusRow(id))?.calls_done).toBe(6);
+  });
+
+  it('a debate of four stages refreshes D1 between its stages, at most once per stage before the last', async () => {
+    // Each stage's two calls take 4 × PROGRESS_DELAY_MS, so a stage's write goes out while the next one runs.
+    const { id } = await insertJob({ preset: 'chateval-faireval', task: PAIRWISE, mock: { latency: PROGRESS_DELAY_MS * 4 } });
+    const writes = await progressWritesOf(id);
+    expect(writes).toBeGreaterThanOrEqual(1);
+    expect(writes).toBeLessThanOrEqual(3);
+  });
+});
