@@ -10,8 +10,9 @@
 import { join } from 'node:path';
 import { isMain } from '../src/cli/args.js';
 import { REPO_ROOT } from '../src/cli/local-stack.js';
-import { spawnGroup, stopGroup } from '../src/cli/process-group.js';
 import { Miniflare, readWranglerConfig } from '../src/cli/worker-options.js';
+import type { ServingChild } from './serving-child.js';
+import { startServingChild } from './serving-child.js';
 
 /** The forwarding Worker (an ES module): the mock's base URL comes in as the `TARGET` binding. */
 const SCRIPT = `export default {
@@ -25,31 +26,12 @@ const SCRIPT = `export default {
   },
 };`;
 
-/** A running forwarding Worker. */
-export interface ForwardProcess {
-  /** Where to POST an OpenAI chat-completions body. */
-  url: string;
-  /** Its process group id (Node side and workerd), for {@link import('./proc-cpu.js').groupCpuMs}. */
-  pgid: number;
-  stop(): Promise<void>;
-}
-
-/** Starts the forwarding Worker in front of the mock at `mockBaseUrl` (`…/v1`); resolves once it serves. */
-export async function startForwardProcess(mockBaseUrl: string): Promise<ForwardProcess> {
-  const child = spawnGroup(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'bench/forward-worker.ts'), mockBaseUrl], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /FORWARD_URL=(\S+)/.exec(out);
-      if (m?.[1]) resolve(m[1]);
-    });
-    child.once('exit', (code) => { reject(new Error(`the forwarding Worker exited with code ${code ?? 'signal'}`)); });
-  });
-  return { url, pgid: child.pid ?? 0, stop: () => stopGroup(child) };
+/**
+ * Starts the forwarding Worker in front of the mock at `mockBaseUrl` (`…/v1`); resolves once it serves. Its
+ * `url` takes an OpenAI chat-completions body; its process group holds its Node side and workerd.
+ */
+export function startForwardProcess(mockBaseUrl: string): Promise<ServingChild> {
+  return startServingChild(['bench/forward-worker.ts', mockBaseUrl], /FORWARD_URL=(\S+)/, 'the forwarding Worker');
 }
 
 async function serve(target: string): Promise<void> {

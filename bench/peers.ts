@@ -204,20 +204,7 @@ async function runForward(n: number, c: number, mock: MockProcess): Promise<Row>
       const body = (await r.json()) as { choices?: unknown[] };
       if (!r.ok || !Array.isArray(body.choices)) throw new Error(`forward: HTTP ${r.status}`);
     };
-    await closedLoop(32, c, (i) => once(-1 - i));
-    const before = { runtime: runtimeCpuMs(forward.pgid), mock: groupCpuMs(mock.pgid), client: ownCpuMs() };
-    const r = await closedLoop(n, c, once);
-    const runtime = runtimeCpuMs(forward.pgid);
-    return {
-      tool: 'forward',
-      itemsPerSecond: n / r.seconds,
-      failed: r.failed,
-      judgeCpuMs: (runtime.total - before.runtime.total) / n,
-      workerdCpuMs: (runtime.workerd - before.runtime.workerd) / n,
-      mockCpuMs: (groupCpuMs(mock.pgid) - before.mock) / n,
-      clientCpuMs: (ownCpuMs() - before.client) / n,
-      note: note("the local runtime's floor: a Worker on the same workerd that only forwards Tribunal's prompt to the mock (no Tribunal code)", r.firstError),
-    };
+    return await onRuntime('forward', forward.pgid, mock, n, c, once, "the local runtime's floor: a Worker on the same workerd that only forwards Tribunal's prompt to the mock (no Tribunal code)");
   } finally {
     await forward.stop();
   }
@@ -252,23 +239,32 @@ async function runTribunal(n: number, c: number, mock: MockProcess, wait: Wait):
       crons: false,
     });
     const url = stack.url;
-    await closedLoop(32, c, (i) => judgeOnce(url, -1 - i, wait));
-    const before = { runtime: runtimeCpuMs(stack.runtimePid), mock: groupCpuMs(mock.pgid), client: ownCpuMs() };
-    const r = await closedLoop(n, c, (i) => judgeOnce(url, i, wait));
-    const runtime = runtimeCpuMs(stack.runtimePid);
-    return {
-      tool: 'tribunal',
-      itemsPerSecond: n / r.seconds,
-      failed: r.failed,
-      judgeCpuMs: (runtime.total - before.runtime.total) / n,
-      workerdCpuMs: (runtime.workerd - before.runtime.workerd) / n,
-      mockCpuMs: (groupCpuMs(mock.pgid) - before.mock) / n,
-      clientCpuMs: (ownCpuMs() - before.client) / n,
-      note: note(`fastchat-pair, calibration off; local runtime Miniflare; verdict ${wait === 'prefer' ? 'in the POST response (Prefer: wait)' : 'over SSE after the POST'}`, r.firstError),
-    };
+    const how = `fastchat-pair, calibration off; local runtime Miniflare; verdict ${wait === 'prefer' ? 'in the POST response (Prefer: wait)' : 'over SSE after the POST'}`;
+    return await onRuntime('tribunal', stack.runtimePid, mock, n, c, (i) => judgeOnce(url, i, wait), how);
   } finally {
     await stack?.stop();
   }
+}
+
+/**
+ * The closed loop of a tool served by a local runtime (process group `pgid`): 32 warm-up items (negative
+ * numbers), then `n` measured ones, with the runtime's CPU (workerd apart), the mock's and this client's.
+ */
+async function onRuntime(tool: Tool, pgid: number, mock: MockProcess, n: number, c: number, once: (i: number) => Promise<void>, how: string): Promise<Row> {
+  await closedLoop(32, c, (i) => once(-1 - i));
+  const before = { runtime: runtimeCpuMs(pgid), mock: groupCpuMs(mock.pgid), client: ownCpuMs() };
+  const r = await closedLoop(n, c, once);
+  const runtime = runtimeCpuMs(pgid);
+  return {
+    tool,
+    itemsPerSecond: n / r.seconds,
+    failed: r.failed,
+    judgeCpuMs: (runtime.total - before.runtime.total) / n,
+    workerdCpuMs: (runtime.workerd - before.runtime.workerd) / n,
+    mockCpuMs: (groupCpuMs(mock.pgid) - before.mock) / n,
+    clientCpuMs: (ownCpuMs() - before.client) / n,
+    note: note(how, r.firstError),
+  };
 }
 
 function note(text: string, firstError: string | undefined): string {
