@@ -4,7 +4,8 @@
  * one D1 `batch()`, then the `finalized` flag), its retries with backoff, taking D1's end when D1 ended
  * the row elsewhere, giving up when the row is gone, and the coalesced progress writes.
  */
-import { pumpAfterEnding } from '../../src/batches/pump.js';
+import { handOverClaim } from '../../src/batches/pump.js';
+import { CLAIM_STATEMENTS, claimedBy, claimWindowStatements } from '../../src/batches/store.js';
 import { eraseIfRequested } from './erase.js';
 import { log, messageOf } from '../../src/pipeline/log.js';
 import { isTerminal } from '../../src/pipeline/status.js';
@@ -76,6 +77,10 @@ export class FinalWriter {
     const error = parseStoredError(l.meta.error);
     try {
       const env = this.rt.env;
+      const { maxRunning } = deploymentDefaults(env);
+      // An item of a batch (or maybe one: unknown after eviction) claims the batch's next items, and admits
+      // the first, in this same transaction: the window's handover costs no round trip of its own.
+      const claim = l.batchId !== null ? claimWindowStatements(env.DB, { evaluationId: l.meta.id }, { defaultMaxRunning: maxRunning, now: Date.now() }) : [];
       // Someone waits for the end (`Prefer: wait`): the answer's read rides on this write's round trip.
       const readBack = this.rt.streams.hasWaiters() ? readWithResultsStatements(env.DB, l.meta.tenant, l.meta.id) : [];
       const { changed, effectRows, after } = await writeFinal(env.DB, {
@@ -88,9 +93,14 @@ export class FinalWriter {
         callsDone: l.callsDone,
         engineVersion: l.meta.engine_version,
         now: Date.now(),
-      }, [admitNextStatement(env.DB, l.meta.tenant, deploymentDefaults(env).maxRunning, Date.now()), ...readBack]);
+      }, [admitNextStatement(env.DB, l.meta.tenant, maxRunning, Date.now()), ...claim, ...readBack]);
       next = admittedBy(after[0]);
-      if (readBack.length > 0) this.rt.endedRecord = withResultsTextOf(after.slice(1));
+      if (claim.length > 0) {
+        // Started whichever way this write ends the row: the claim is committed with it.
+        const claimed = claimedBy(after.slice(1, 1 + CLAIM_STATEMENTS));
+        this.rt.ctx.waitUntil(handOverClaim(env, l.meta.id, claimed, admittedBy(after[1 + CLAIM_STATEMENTS])));
+      }
+      if (readBack.length > 0) this.rt.endedRecord = withResultsTextOf(after.slice(1 + claim.length));
       // Nothing changed: D1 had ended the row already (the DLQ fallback, or this object's own markEnded)
       // or it is gone. Subscribers and the snapshot must show what D1 shows, not what was decided here.
       if (!changed && !(await this.adoptD1End(l))) {
@@ -114,8 +124,6 @@ export class FinalWriter {
     this.rt.ctx.waitUntil(startAdmitted(this.rt.env, next));
     // The caller deleted it while this write was owed: erase now that the usage is in D1.
     eraseIfRequested(this.rt);
-    // An item of a batch (or maybe one: unknown after eviction) makes room for the batch's next item.
-    if (l.batchId !== null) this.rt.ctx.waitUntil(pumpAfterEnding(this.rt.env, l.meta.id));
   }
 
   /**

@@ -11,9 +11,10 @@
  * anywhere, and it is called:
  * - by the API once the batch is stored: the first window, to the jobs queue in `sendBatch` calls of at
  *   most {@link QUEUE_BATCH_MAX} (ids only);
- * - by the evaluation's Durable Object once an item's final write has landed: the next item, whose
- *   object it starts directly (no queue hop per item). The window is computed from the batch's
- *   counters, so one pump makes up for any pump that was lost;
+ * - by the evaluation's Durable Object once an item's final write has landed: the next item, claimed
+ *   (and admitted to a running slot) in that write's own transaction, whose object it starts directly
+ *   ({@link handOverClaim}: no queue hop and no D1 round trip per item). The window is computed from the
+ *   batch's counters, so one claim makes up for any that was lost;
  * - by the sweeper for open batches untouched for {@link TOP_UP_AFTER_SECONDS} (a crash between an
  *   ending and its pump must not stall the last items of a batch).
  * An id claimed whose send then failed stays `queued` in D1 and the sweeper's ordinary re-kick starts it;
@@ -33,7 +34,7 @@ import { BATCH_CANCELLED_ERROR, markEnded } from '../store/results.js';
 import type { StartJob } from '../store/results.js';
 import { admit } from '../tenants/admission.js';
 import { deploymentDefaults } from '../tenants/limits.js';
-import type { PumpTarget } from './store.js';
+import type { PumpTarget, WindowClaim } from './store.js';
 import { claimWindow, getBatchFanout, openItems, stalledBatches } from './store.js';
 import { BATCH_BUDGET_ERROR, claimBudgeted } from './budget.js';
 
@@ -99,13 +100,14 @@ export async function sendIds(env: Bindings, ids: readonly string[], batchId: st
  * runs its first step at once (`startAndAwait` without waiting: no D1 read of the job, no alarm hop; the
  * object's watchdog alarm covers a crash mid-step).
  */
-async function startIds(env: Bindings, ids: readonly string[], batchId: string, jobs: readonly StartJob[] = []): Promise<void> {
+async function startIds(env: Bindings, ids: readonly string[], batchId: string, jobs: readonly StartJob[] = [], admitted: readonly string[] = []): Promise<void> {
   const jobOf = new Map(jobs.map((j) => [j.id, j]));
   const failed: string[] = [];
   const { maxRunning } = deploymentDefaults(env);
   await eachLimited(ids, SEND_CONCURRENCY, async (id) => {
     try {
-      if ((await admit(env.DB, id, maxRunning, Date.now())) !== 'admitted') {
+      // Admitted in the claim's own transaction (an ending's final write): no D1 round trip here.
+      if (!admitted.includes(id) && (await admit(env.DB, id, maxRunning, Date.now())) !== 'admitted') {
         failed.push(id);
         return;
       }
@@ -147,12 +149,22 @@ async function claimBudgetedOrExhaust(env: Bindings, batchId: string): Promise<{
   return { batchId, ids: c.ids };
 }
 
-/** The Durable Object's call once an evaluation's final write has landed: never throws (it runs after the response). */
-export async function pumpAfterEnding(env: Bindings, evaluationId: string): Promise<void> {
+/**
+ * The Durable Object's call once an item's final write has landed, with what that write claimed in its own
+ * transaction (`claimWindowStatements`, the first claimed item admitted there too): starts the claimed items
+ * (no D1 round trip for the admitted one); a batch with a budget is claimed here instead (./budget.ts). Never
+ * throws (it runs after the response): the next ending's claim, or the sweeper's top-up, makes up for a
+ * failure, and a claimed item that did not start stays `queued` for the sweeper's re-kick.
+ */
+export async function handOverClaim(env: Bindings, evaluationId: string, claim: WindowClaim, admitted: string | null): Promise<void> {
   try {
-    await pump(env, { evaluationId }, 'start');
+    if (claim.budgeted !== null) {
+      await pump(env, { evaluationId }, 'start');
+      return;
+    }
+    if (claim.batchId === null || claim.ids.length === 0) return;
+    await startIds(env, claim.ids, claim.batchId, claim.jobs, admitted === null ? [] : [admitted]);
   } catch (err) {
-    // The next ending's pump, or the sweeper's top-up, makes up for it.
     log('warn', 'batch.pump_failed', { evaluationId, error: messageOf(err) });
   }
 }

@@ -14,6 +14,7 @@ import type { NewEvaluation } from '../store/evaluations.js';
 import type { StartJob } from '../store/results.js';
 import { insertRowsJsonStatements } from '../store/evaluations.js';
 import type { Budget } from '../budgets/schema.js';
+import { admitSelectedStatement } from '../tenants/admission.js';
 import { completionEventId } from './events.js';
 import type { BatchKind, BatchStatus } from './schemas.js';
 
@@ -239,29 +240,55 @@ export type PumpTarget = { batchId: string } | { evaluationId: string };
  * @returns the batch and the claimed ids in request order, with their jobs (what the object's start needs,
  *   so it need not read them again); empty when nothing was claimed.
  */
-export async function claimWindow(db: D1Database, target: PumpTarget): Promise<{ batchId: string | null; ids: string[]; jobs: StartJob[]; budgeted: string | null }> {
+export async function claimWindow(db: D1Database, target: PumpTarget): Promise<WindowClaim> {
+  return claimedBy(await db.batch(claimWindowStatements(db, target)));
+}
+
+/** What a window claim handed over: the batch and the claimed ids in request order, with their jobs. */
+export interface WindowClaim {
+  /** The batch, or null when nothing was claimed. */
+  batchId: string | null;
+  ids: string[];
+  /** What each claimed item's object needs to start (so it need not read it again). */
+  jobs: StartJob[];
+  /** The batch's id when it has a budget: ./budget.ts claims it instead (nothing was claimed here). */
+  budgeted: string | null;
+}
+
+/**
+ * {@link claimWindow} as statements, to run in any D1 batch (an item's final write claims the next items
+ * in its own transaction); read the results with {@link claimedBy}. Always {@link CLAIM_STATEMENTS} of them,
+ * then, with `admit`, one more that gives the first claimed item a running slot under its tenant's cap
+ * (src/tenants/admission.ts; read it with `admittedBy`).
+ */
+export function claimWindowStatements(db: D1Database, target: PumpTarget, admit?: { defaultMaxRunning: number; now: number }): D1PreparedStatement[] {
   const key = 'batchId' in target ? target.batchId : target.evaluationId;
   const which = 'batchId' in target ? '?' : '(SELECT batch_id FROM evaluations WHERE id = ?)';
   const want = 'MIN(items_total, succeeded + failed + cancelled + concurrency)';
   // The claim's own token: the read finds the range only if this UPDATE wrote it (not an older claim's).
   const token = crypto.randomUUID();
-  const [, budgeted, claimed] = await db.batch([
+  const claimed = `FROM batches b JOIN evaluations e ON e.batch_id = b.id
+         WHERE b.id = ${which} AND b.claim_token = ? AND e.batch_seq >= b.sent_from AND e.batch_seq < b.sent AND e.status = 'queued'
+         ORDER BY e.batch_seq`;
+  return [
     db
       .prepare(
         `UPDATE batches SET sent_from = sent, sent = ${want}, claim_token = ?
          WHERE id = ${which} AND completed_at IS NULL AND cancel_requested_at IS NULL AND budget IS NULL AND sent < ${want}`,
       )
       .bind(token, key),
-      // A batch with a budget is claimed by ./budget.ts (each item with its grant) instead.
+    // A batch with a budget is claimed by ./budget.ts (each item with its grant) instead.
     db.prepare(`SELECT id FROM batches WHERE id = ${which} AND budget IS NOT NULL AND completed_at IS NULL`).bind(key),
-    db
-      .prepare(
-        `SELECT b.id AS batch_id, e.id, e.tenant, e.method, e.config, e.task FROM batches b JOIN evaluations e ON e.batch_id = b.id
-         WHERE b.id = ${which} AND b.claim_token = ? AND e.batch_seq >= b.sent_from AND e.batch_seq < b.sent AND e.status = 'queued'
-         ORDER BY e.batch_seq`,
-      )
-      .bind(key, token),
-  ]);
+    db.prepare(`SELECT b.id AS batch_id, e.id, e.tenant, e.method, e.config, e.task ${claimed}`).bind(key, token),
+    ...(admit ? [admitSelectedStatement(db, `SELECT e.id ${claimed} LIMIT 1`, [key, token], admit.defaultMaxRunning, admit.now)] : []),
+  ];
+}
+
+/** How many statements {@link claimWindowStatements} gives: 3. */
+export const CLAIM_STATEMENTS = 3;
+
+/** The claim in the results of {@link claimWindowStatements} (in their order). */
+export function claimedBy([, budgeted, claimed]: readonly (D1Result | undefined)[]): WindowClaim {
   const rows = (claimed?.results ?? []) as { batch_id: string; id: string; tenant: string; method: string; config: string; task: string }[];
   const budgetedId = (budgeted?.results[0] as { id: string } | undefined)?.id ?? null;
   return {

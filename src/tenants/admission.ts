@@ -92,6 +92,21 @@ export function admitNextStatement(db: D1Database, tenant: string, defaultMaxRun
 }
 
 /** The id {@link admitNextStatement} admitted, or null. */
+/**
+ * Admits the evaluation `candidate` selects (one id; a subquery with its `binds`) to a running slot under its
+ * tenant's cap, as {@link admitStatement} does for a known id: a batch item's final write admits the next
+ * item it claimed in the same transaction. Read the admitted id with {@link admittedBy}.
+ */
+export function admitSelectedStatement(db: D1Database, candidate: string, binds: readonly unknown[], defaultMaxRunning: number, now: number): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE evaluations SET slot_at = ?
+       WHERE id = (${candidate}) AND slot_at IS NULL AND ${SQL_NOT_ENDED} AND ${UNDER_CAP}
+       RETURNING id`,
+    )
+    .bind(now, ...binds, defaultMaxRunning);
+}
+
 export function admittedBy(result: D1Result | undefined): string | null {
   return (result?.results[0] as { id?: string } | undefined)?.id ?? null;
 }
