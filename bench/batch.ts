@@ -8,17 +8,21 @@
  * - the ideal N × L / C for the batch's provider concurrency C (`BATCH_CONCURRENCY`, set for the run by
  *   `--c`) and the ratio to it;
  * - CPU ms per item of the runtime's process group (Node side + workerd; workerd's share apart) and of the
- *   mock (own process).
+ *   mock (own process);
+ * - where an item's time went, from the stack's log (bench/batch-timeline.ts): start → call out, the call,
+ *   call → final write, final write → the next item's start, and how many of the C slots were busy.
  *
  * ```
  * npm run bench:batch -- [--items 1000] [--latency 250] [--c 16] [--preset fastchat-pair] [--ndjson] [--runs 1]
  * ```
  */
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { intOption, runCli } from '../src/cli/args.js';
 import type { CliValues } from '../src/cli/args.js';
 import { startLocalStack } from '../src/cli/local-stack.js';
+import { itemTimeline } from './batch-timeline.js';
 import { startMockProcess } from './mock-process.js';
 import { groupCpuMs, runtimeCpuMs } from './proc-cpu.js';
 import { benchStateDir, benchStateRoot } from './state-dir.js';
@@ -89,6 +93,7 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   const c = intOption(values.c, 'c', 1) ?? 16;
   const runs = intOption(values.runs, 'runs', 1, 20) ?? 1;
   const mock = await startMockProcess(latency);
+  const logFile = join(tmpdir(), 'tribunal-bench-batch.log');
   const stack = await startLocalStack({
     port: 0,
     persistTo: join(benchStateDir('tribunal-bench-batch-'), 'state'),
@@ -96,15 +101,19 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
     llmApiKey: 'bench',
     llmModel: 'mock-judge',
     vars: { BATCH_CONCURRENCY: String(c) },
-    logFile: join(tmpdir(), 'tribunal-bench-batch.log'),
+    logFile,
   });
   try {
     // Warm-up: the isolate, D1, the queue and the Durable Object namespace are ready before anything is measured.
     await runBatch(stack.url, values.preset, 20, -1, values.ndjson);
     const rows: string[] = [];
+    const timelines: string[] = [];
     for (let run = 0; run < runs; run++) {
       const cpu = { runtime: runtimeCpuMs(stack.runtimePid), mock: groupCpuMs(mock.pgid) };
+      const from = Date.now();
       const r = await runBatch(stack.url, values.preset, n, run, values.ndjson);
+      const t = itemTimeline(readFileSync(logFile, 'utf8'), from, from + r.lastMs);
+      if (t) timelines.push(`| ${run + 1} | ${t.items} | ${t.startToCall.toFixed(1)} | ${t.call.toFixed(1)} | ${t.callToFinal.toFixed(1)} | ${t.handover.toFixed(1)} | ${t.busy.toFixed(2)} of ${c} |`);
       const runtimeAfter = runtimeCpuMs(stack.runtimePid);
       const runtimeCpu = (runtimeAfter.total - cpu.runtime.total) / n;
       const workerdCpu = (runtimeAfter.workerd - cpu.runtime.workerd) / n;
@@ -123,6 +132,12 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
         `| run | items | time to 202 (s) | time to last verdict (s) | items/s | ideal N·L/C, C = ${c} (s) | ratio | runtime CPU ms / item (workerd) | mock CPU ms / item | succeeded/failed/cancelled |`,
         '|---|---|---|---|---|---|---|---|---|---|',
         ...rows,
+        '',
+        "Where an item's time went (means, ms, on the object's clock; bench/batch-timeline.ts):",
+        '',
+        '| run | items | start → call out | the call | call → final write | final write → next start | slots busy |',
+        '|---|---|---|---|---|---|---|',
+        ...timelines,
       ].join('\n'),
     );
     return 0;

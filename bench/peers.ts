@@ -188,19 +188,31 @@ function taskBody(i: number): string {
   return JSON.stringify({ preset: 'fastchat-pair', config: TRIBUNAL_CONFIG, task: taskOf(i) });
 }
 
-/** The chat-completions body Tribunal sends the mock for item `i` (the engine's own prompt for it). */
-function promptBody(i: number): string {
+/**
+ * The chat-completions bodies Tribunal sends the mock for items `from`..`to - 1` (the engine's own prompts),
+ * built before the loop so the client's CPU per item is the HTTP call's, as in Tribunal's row.
+ */
+function promptBodies(from: number, to: number): Map<number, string> {
   const config = resolveMethodConfig('fastchat-pair', TRIBUNAL_CONFIG);
-  const [call] = readyCalls(getMethod(config.method), createEvaluation(getMethod(config.method), config, taskOf(i)));
-  if (!call) throw new Error('fastchat-pair listed no call');
-  return JSON.stringify({ model: MODEL, messages: call.messages, temperature: call.temperature, max_tokens: call.maxTokens });
+  const method = getMethod(config.method);
+  const out = new Map<number, string>();
+  for (let i = from; i < to; i++) {
+    const [call] = readyCalls(method, createEvaluation(method, config, taskOf(i)));
+    if (!call) throw new Error('fastchat-pair listed no call');
+    out.set(i, JSON.stringify({ model: MODEL, messages: call.messages, temperature: call.temperature, max_tokens: call.maxTokens }));
+  }
+  return out;
 }
 
 async function runForward(n: number, c: number, mock: MockProcess): Promise<Row> {
+  // The warm-up items are numbered -1..-WARM_UP (see onRuntime).
+  const bodies = promptBodies(-WARM_UP, n);
   const forward = await startForwardProcess(mock.baseUrl);
   try {
     const once = async (i: number) => {
-      const r = await fetch(forward.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: promptBody(i) });
+      const prompt = bodies.get(i);
+      if (prompt === undefined) throw new Error(`no prompt built for item ${i}`);
+      const r = await fetch(forward.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: prompt });
       const body = (await r.json()) as { choices?: unknown[] };
       if (!r.ok || !Array.isArray(body.choices)) throw new Error(`forward: HTTP ${r.status}`);
     };
@@ -246,12 +258,16 @@ async function runTribunal(n: number, c: number, mock: MockProcess, wait: Wait):
   }
 }
 
+/** Warm-up items before a runtime-served tool is measured. */
+const WARM_UP = 32;
+
 /**
- * The closed loop of a tool served by a local runtime (process group `pgid`): 32 warm-up items (negative
- * numbers), then `n` measured ones, with the runtime's CPU (workerd apart), the mock's and this client's.
+ * The closed loop of a tool served by a local runtime (process group `pgid`): {@link WARM_UP} warm-up items
+ * (numbered -1, -2, …), then `n` measured ones, with the runtime's CPU (workerd apart), the mock's and this
+ * client's.
  */
 async function onRuntime(tool: Tool, pgid: number, mock: MockProcess, n: number, c: number, once: (i: number) => Promise<void>, how: string): Promise<Row> {
-  await closedLoop(32, c, (i) => once(-1 - i));
+  await closedLoop(WARM_UP, c, (i) => once(-1 - i));
   const before = { runtime: runtimeCpuMs(pgid), mock: groupCpuMs(mock.pgid), client: ownCpuMs() };
   const r = await closedLoop(n, c, once);
   const runtime = runtimeCpuMs(pgid);

@@ -11,8 +11,12 @@ const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding:
 
 /** CPU milliseconds (user + system) used so far by the live processes of process group `pgid`. */
 export function groupCpuMs(pgid: number): number {
+  return sum(groupCpuByCommand(pgid).values());
+}
+
+function sum(values: Iterable<number>): number {
   let total = 0;
-  for (const ms of groupCpuByCommand(pgid).values()) total += ms;
+  for (const v of values) total += v;
   return total;
 }
 
@@ -43,9 +47,7 @@ export function groupCpuByCommand(pgid: number): Map<string, number> {
 /** CPU of a local runtime's process group so far, ms: all of it, and its workerd (the rest is its Node side). */
 export function runtimeCpuMs(pgid: number): { total: number; workerd: number } {
   const byCommand = groupCpuByCommand(pgid);
-  let total = 0;
-  for (const ms of byCommand.values()) total += ms;
-  return { total, workerd: byCommand.get('workerd') ?? 0 };
+  return { total: sum(byCommand.values()), workerd: byCommand.get('workerd') ?? 0 };
 }
 
 /** CPU milliseconds used so far by this process. */

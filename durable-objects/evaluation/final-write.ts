@@ -5,7 +5,7 @@
  * the row elsewhere, giving up when the row is gone, and the coalesced progress writes.
  */
 import { handOverClaim } from '../../src/batches/pump.js';
-import { CLAIM_STATEMENTS, claimedBy, claimWindowStatements } from '../../src/batches/store.js';
+import { claimWindowStatements } from '../../src/batches/store.js';
 import { eraseIfRequested } from './erase.js';
 import { log, messageOf } from '../../src/pipeline/log.js';
 import { isTerminal } from '../../src/pipeline/status.js';
@@ -80,7 +80,8 @@ export class FinalWriter {
       const { maxRunning } = deploymentDefaults(env);
       // An item of a batch (or maybe one: unknown after eviction) claims the batch's next items, and admits
       // the first, in this same transaction: the window's handover costs no round trip of its own.
-      const claim = l.batchId !== null ? claimWindowStatements(env.DB, { evaluationId: l.meta.id }, { defaultMaxRunning: maxRunning, now: Date.now() }) : [];
+      const claim = l.batchId !== null ? claimWindowStatements(env.DB, { evaluationId: l.meta.id }, { defaultMaxRunning: maxRunning, now: Date.now() }) : null;
+      const claimed = claim?.statements ?? [];
       // Someone waits for the end (`Prefer: wait`): the answer's read rides on this write's round trip.
       const readBack = this.rt.streams.hasWaiters() ? readWithResultsStatements(env.DB, l.meta.tenant, l.meta.id) : [];
       const { changed, effectRows, after } = await writeFinal(env.DB, {
@@ -93,14 +94,14 @@ export class FinalWriter {
         callsDone: l.callsDone,
         engineVersion: l.meta.engine_version,
         now: Date.now(),
-      }, [admitNextStatement(env.DB, l.meta.tenant, maxRunning, Date.now()), ...claim, ...readBack]);
+      }, [admitNextStatement(env.DB, l.meta.tenant, maxRunning, Date.now()), ...claimed, ...readBack]);
       next = admittedBy(after[0]);
-      if (claim.length > 0) {
+      if (claim) {
         // Started whichever way this write ends the row: the claim is committed with it.
-        const claimed = claimedBy(after.slice(1, 1 + CLAIM_STATEMENTS));
-        this.rt.ctx.waitUntil(handOverClaim(env, l.meta.id, claimed, admittedBy(after[1 + CLAIM_STATEMENTS])));
+        const { claim: window, admitted } = claim.read(after.slice(1, 1 + claimed.length));
+        this.rt.ctx.waitUntil(handOverClaim(env, l.meta.id, window, admitted));
       }
-      if (readBack.length > 0) this.rt.endedRecord = withResultsTextOf(after.slice(1 + claim.length));
+      if (readBack.length > 0) this.rt.endedRecord = withResultsTextOf(after.slice(1 + claimed.length));
       // Nothing changed: D1 had ended the row already (the DLQ fallback, or this object's own markEnded)
       // or it is gone. Subscribers and the snapshot must show what D1 shows, not what was decided here.
       if (!changed && !(await this.adoptD1End(l))) {

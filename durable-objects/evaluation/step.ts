@@ -19,8 +19,6 @@ import { callFinishedEvent, callStartedEvent } from './events.js';
 import type { FinalWriter } from './final-write.js';
 import type { Loaded, Runtime } from './runtime.js';
 
-export { MAX_PARALLEL_CALLS };
-
 /** Consecutive throwing alarm invocations after which the evaluation is failed with `internal_error`. Default 5. */
 export const MAX_ALARM_FAILURES = 5;
 

@@ -88,7 +88,8 @@ export class ProviderGateDO extends DurableObject<Bindings> implements ProviderG
   private async armReaper(gate: ConcurrencyGate): Promise<void> {
     const at = gate.nextExpiry();
     if (at === null) return;
-    this.armedAt ??= await this.ctx.storage.getAlarm();
+    // Read once per instance: `??=` would read again whenever none is armed (null).
+    if (this.armedAt === undefined) this.armedAt = await this.ctx.storage.getAlarm();
     if (this.armedAt === null || this.armedAt > at) {
       await this.ctx.storage.setAlarm(at);
       this.armedAt = at;

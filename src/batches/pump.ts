@@ -130,11 +130,18 @@ async function startIds(env: Bindings, ids: readonly string[], batchId: string, 
  * @returns how many items this call handed over (0 when the window was full or the batch is done).
  */
 export async function pump(env: Bindings, target: PumpTarget, how: 'queue' | 'start' = 'queue'): Promise<number> {
-  const claim = await claimWindow(env.DB, target);
+  return handOver(env, await claimWindow(env.DB, target), how, null);
+}
+
+/**
+ * Hands a claim's items over ({@link pump}'s `how`); `admitted`, when the claim's transaction already gave it
+ * a running slot, is started without admission's round trip. A batch with a budget is claimed here instead.
+ */
+async function handOver(env: Bindings, claim: WindowClaim, how: 'queue' | 'start', admitted: string | null): Promise<number> {
   // A batch with a budget writes each item's grant into its config as it claims it: its objects read the job.
   const { batchId, ids, jobs } = claim.budgeted === null ? claim : { ...(await claimBudgetedOrExhaust(env, claim.budgeted)), jobs: [] };
   if (batchId === null || ids.length === 0) return 0;
-  if (how === 'start') await startIds(env, ids, batchId, jobs);
+  if (how === 'start') await startIds(env, ids, batchId, jobs, admitted === null ? [] : [admitted]);
   else await sendIds(env, ids, batchId);
   return ids.length;
 }
@@ -158,12 +165,7 @@ async function claimBudgetedOrExhaust(env: Bindings, batchId: string): Promise<{
  */
 export async function handOverClaim(env: Bindings, evaluationId: string, claim: WindowClaim, admitted: string | null): Promise<void> {
   try {
-    if (claim.budgeted !== null) {
-      await pump(env, { evaluationId }, 'start');
-      return;
-    }
-    if (claim.batchId === null || claim.ids.length === 0) return;
-    await startIds(env, claim.ids, claim.batchId, claim.jobs, admitted === null ? [] : [admitted]);
+    await handOver(env, claim, 'start', admitted);
   } catch (err) {
     log('warn', 'batch.pump_failed', { evaluationId, error: messageOf(err) });
   }

@@ -14,7 +14,7 @@ import type { NewEvaluation } from '../store/evaluations.js';
 import type { StartJob } from '../store/results.js';
 import { insertRowsJsonStatements } from '../store/evaluations.js';
 import type { Budget } from '../budgets/schema.js';
-import { admitSelectedStatement } from '../tenants/admission.js';
+import { admitSelectedStatement, admittedBy } from '../tenants/admission.js';
 import { completionEventId } from './events.js';
 import type { BatchKind, BatchStatus } from './schemas.js';
 
@@ -241,7 +241,8 @@ export type PumpTarget = { batchId: string } | { evaluationId: string };
  *   so it need not read them again); empty when nothing was claimed.
  */
 export async function claimWindow(db: D1Database, target: PumpTarget): Promise<WindowClaim> {
-  return claimedBy(await db.batch(claimWindowStatements(db, target)));
+  const claim = claimWindowStatements(db, target);
+  return claim.read(await db.batch(claim.statements)).claim;
 }
 
 /** What a window claim handed over: the batch and the claimed ids in request order, with their jobs. */
@@ -255,13 +256,19 @@ export interface WindowClaim {
   budgeted: string | null;
 }
 
+/** A window claim as statements for any D1 batch, and how to read their results (in their order). */
+export interface ClaimStatements {
+  statements: D1PreparedStatement[];
+  /** The claim, and the claimed item the same transaction admitted to a running slot (null: none, or not asked). */
+  read(results: readonly (D1Result | undefined)[]): { claim: WindowClaim; admitted: string | null };
+}
+
 /**
- * {@link claimWindow} as statements, to run in any D1 batch (an item's final write claims the next items
- * in its own transaction); read the results with {@link claimedBy}. Always {@link CLAIM_STATEMENTS} of them,
- * then, with `admit`, one more that gives the first claimed item a running slot under its tenant's cap
- * (src/tenants/admission.ts; read it with `admittedBy`).
+ * {@link claimWindow} as statements, to run in any D1 batch (an item's final write claims the next items in its
+ * own transaction). With `admit`, one more statement gives the first claimed item a running slot under its
+ * tenant's cap (src/tenants/admission.ts).
  */
-export function claimWindowStatements(db: D1Database, target: PumpTarget, admit?: { defaultMaxRunning: number; now: number }): D1PreparedStatement[] {
+export function claimWindowStatements(db: D1Database, target: PumpTarget, admit?: { defaultMaxRunning: number; now: number }): ClaimStatements {
   const key = 'batchId' in target ? target.batchId : target.evaluationId;
   const which = 'batchId' in target ? '?' : '(SELECT batch_id FROM evaluations WHERE id = ?)';
   const want = 'MIN(items_total, succeeded + failed + cancelled + concurrency)';
@@ -270,7 +277,7 @@ export function claimWindowStatements(db: D1Database, target: PumpTarget, admit?
   const claimed = `FROM batches b JOIN evaluations e ON e.batch_id = b.id
          WHERE b.id = ${which} AND b.claim_token = ? AND e.batch_seq >= b.sent_from AND e.batch_seq < b.sent AND e.status = 'queued'
          ORDER BY e.batch_seq`;
-  return [
+  const statements = [
     db
       .prepare(
         `UPDATE batches SET sent_from = sent, sent = ${want}, claim_token = ?
@@ -282,13 +289,11 @@ export function claimWindowStatements(db: D1Database, target: PumpTarget, admit?
     db.prepare(`SELECT b.id AS batch_id, e.id, e.tenant, e.method, e.config, e.task ${claimed}`).bind(key, token),
     ...(admit ? [admitSelectedStatement(db, `SELECT e.id ${claimed} LIMIT 1`, [key, token], admit.defaultMaxRunning, admit.now)] : []),
   ];
+  return { statements, read: (results) => ({ claim: claimOf(results), admitted: admit ? admittedBy(results[3]) : null }) };
 }
 
-/** How many statements {@link claimWindowStatements} gives: 3. */
-export const CLAIM_STATEMENTS = 3;
-
-/** The claim in the results of {@link claimWindowStatements} (in their order). */
-export function claimedBy([, budgeted, claimed]: readonly (D1Result | undefined)[]): WindowClaim {
+/** The claim in the results of the first three {@link claimWindowStatements}. */
+function claimOf([, budgeted, claimed]: readonly (D1Result | undefined)[]): WindowClaim {
   const rows = (claimed?.results ?? []) as { batch_id: string; id: string; tenant: string; method: string; config: string; task: string }[];
   const budgetedId = (budgeted?.results[0] as { id: string } | undefined)?.id ?? null;
   return {

@@ -6,38 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import type { CompletionEmitter } from '../../src/batches/progress.js';
 import { batchProgressEffectWith } from '../../src/batches/progress.js';
-import type { NewBatchItem } from '../../src/batches/store.js';
-import { insertBatch } from '../../src/batches/store.js';
-import type { VerdictSummary } from '../../src/pipeline/events.js';
 import type { TerminalStatus } from '../../src/pipeline/status.js';
 import { sqlMayBecome } from '../../src/pipeline/status.js';
 import { markEnded, writeFinal } from '../../src/store/results.js';
-import { insertJob, newTestId, testEnv } from './helpers.js';
-import { pairItem } from './batches-support.js';
+import { insertJob, testEnv } from './helpers.js';
+import { ONE_CALL_VERDICT, pairItem, storedBatch } from './batches-support.js';
 
 const db = testEnv.DB;
-
-/** A stored batch of `n` queued items (no queue, no objects: the tests end the rows themselves). */
-async function storedBatch(n: number, kind: 'batch' | 'meta_evaluation' = 'batch'): Promise<{ id: string; items: string[] }> {
-  const id = newTestId('ba_progress');
-  const items: NewBatchItem[] = Array.from({ length: n }, (_, i) => ({ evaluationId: `${id}_ev${i}`, seq: i, itemId: null, task: pairItem(i), metadata: null, callsPlanned: 1 }));
-  const created = await insertBatch(db, {
-    id,
-    tenant: 'test',
-    kind,
-    method: 'single',
-    preset: 'fastchat-pair',
-    config: { method: 'single' },
-    webhookUrl: null,
-    idempotencyKey: null,
-    requestHash: null,
-    concurrency: 16,
-    items,
-    now: Date.now(),
-  });
-  expect(created).toBe(true);
-  return { id, items: items.map((i) => i.evaluationId) };
-}
 
 interface Row {
   status: string;
@@ -50,18 +25,6 @@ interface Row {
 const batchRow = async (id: string) =>
   (await db.prepare('SELECT status, succeeded, failed, cancelled, completed_at FROM batches WHERE id = ?').bind(id).first<Row>())!;
 
-const VERDICT: VerdictSummary = {
-  method: 'single',
-  taskKind: 'pairwise',
-  winner: 'A',
-  votes: [],
-  confidence: 1,
-  positionFlip: null,
-  unparsed: [],
-  calls: 1,
-  usage: { promptTokens: 10, completionTokens: 2, cachedPromptTokens: 0, estimated: false, costUsd: 0 },
-  details: {},
-};
 
 /** The object's final write of a succeeded item with one call. */
 async function succeed(id: string, now = Date.now()): Promise<boolean> {
@@ -74,7 +37,7 @@ function finalWrite(id: string, now = Date.now()): ReturnType<typeof writeFinal>
     id,
     tenant: 'test',
     status: 'succeeded',
-    verdict: VERDICT,
+    verdict: ONE_CALL_VERDICT,
     calls: [
       {
         callId: 'judge',
@@ -83,7 +46,7 @@ function finalWrite(id: string, now = Date.now()): ReturnType<typeof writeFinal>
         stage: 'judge',
         model: 'mock-judge',
         content: '[[A]]',
-        usage: VERDICT.usage,
+        usage: ONE_CALL_VERDICT.usage,
         parseError: null,
         attempts: 1,
         latencyMs: 1,
@@ -150,7 +113,7 @@ describe('batch progress (END_EFFECTS)', () => {
         db.prepare(`UPDATE evaluations SET status = ?, finished_at = ? WHERE id = ? AND ${sqlMayBecome(status)}`).bind(status, now, id),
       ]);
     for (const kind of ['batch', 'meta_evaluation'] as const) {
-      const b = await storedBatch(3, kind);
+      const b = await storedBatch(3, { kind });
       await end(b.items[0]!, 'succeeded', 1);
       await end(b.items[1]!, 'failed', 2);
       await end(b.items[1]!, 'failed', 3);

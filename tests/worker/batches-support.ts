@@ -4,11 +4,14 @@
  */
 import { expect } from 'vitest';
 import type { Batch, BatchResultLine } from '../../src/batches/schemas.js';
+import type { NewBatchItem } from '../../src/batches/store.js';
+import { insertBatch } from '../../src/batches/store.js';
+import type { VerdictSummary } from '../../src/pipeline/events.js';
 import type { PairwiseTask } from '../../src/engine/task.js';
 import { mockModel } from '../../src/llm/mock/model-name.js';
 import type { MockModelOptions } from '../../src/llm/mock/model-name.js';
 import { api, postJson } from './api-fetch.js';
-import { pollUntil, testEnv } from './helpers.js';
+import { newTestId, pollUntil, testEnv } from './helpers.js';
 
 /** fastchat-pair with calibration off: one LLM call per item; `mock` shapes the mock's answers. */
 export function singleCallJudge(seed: string, mock: MockModelOptions = {}) {
@@ -71,3 +74,45 @@ export async function countWhere(table: 'batches' | 'evaluations' | 'meta_evalua
   const row = await testEnv.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`).bind(...binds).first<{ n: number }>();
   return row?.n ?? 0;
 }
+
+/**
+ * A stored batch of `n` queued `fastchat-pair` items, nothing claimed and no object started (the tests end
+ * or start the rows themselves). Defaults: kind `batch`, tenant `test`, window 16, config `{ method: 'single' }`.
+ */
+export async function storedBatch(
+  n: number,
+  options: { kind?: 'batch' | 'meta_evaluation'; tenant?: string; concurrency?: number; config?: unknown } = {},
+): Promise<{ id: string; items: string[] }> {
+  const id = newTestId('ba_stored');
+  const items: NewBatchItem[] = Array.from({ length: n }, (_, i) => ({ evaluationId: `${id}_ev${i}`, seq: i, itemId: null, task: pairItem(i), metadata: null, callsPlanned: 1 }));
+  const created = await insertBatch(testEnv.DB, {
+    id,
+    tenant: options.tenant ?? 'test',
+    kind: options.kind ?? 'batch',
+    method: 'single',
+    preset: 'fastchat-pair',
+    config: options.config ?? { method: 'single' },
+    webhookUrl: null,
+    idempotencyKey: null,
+    requestHash: null,
+    concurrency: options.concurrency ?? 16,
+    items,
+    now: Date.now(),
+  });
+  expect(created).toBe(true);
+  return { id, items: items.map((i) => i.evaluationId) };
+}
+
+/** A single judge's verdict with one call, for final writes the tests make themselves. */
+export const ONE_CALL_VERDICT: VerdictSummary = {
+  method: 'single',
+  taskKind: 'pairwise',
+  winner: 'A',
+  votes: [],
+  confidence: 1,
+  positionFlip: null,
+  unparsed: [],
+  calls: 1,
+  usage: { promptTokens: 10, completionTokens: 2, cachedPromptTokens: 0, estimated: false, costUsd: 0 },
+  details: {},
+};

@@ -5,86 +5,49 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { MockInstance } from 'vitest';
-import type { NewBatchItem } from '../../src/batches/store.js';
-import { CLAIM_STATEMENTS, claimedBy, claimWindow, claimWindowStatements, insertBatch } from '../../src/batches/store.js';
-import type { VerdictSummary } from '../../src/pipeline/events.js';
+import { claimWindow, claimWindowStatements } from '../../src/batches/store.js';
 import { writeFinal } from '../../src/store/results.js';
-import { admittedBy } from '../../src/tenants/admission.js';
 import { resolveMethodConfig } from '../../src/engine/registry.js';
 import { evaluationStub } from '../../src/pipeline/stub.js';
-import { pairItem } from './batches-support.js';
+import { ONE_CALL_VERDICT, storedBatch } from './batches-support.js';
 import { newTestId, runInTestObject, testEnv, waitForEnd } from './helpers.js';
 
 const db = testEnv.DB;
 
-/** A stored batch of `n` queued `fastchat-pair` items of tenant `tenant`, window `concurrency`, nothing claimed yet. */
-async function storedBatch(n: number, concurrency: number, tenant: string, config: unknown = { method: 'single' }): Promise<{ id: string; items: string[] }> {
-  const id = newTestId('ba_window');
-  const items: NewBatchItem[] = Array.from({ length: n }, (_, i) => ({ evaluationId: `${id}_ev${i}`, seq: i, itemId: null, task: pairItem(i), metadata: null, callsPlanned: 1 }));
-  expect(
-    await insertBatch(db, {
-      id,
-      tenant,
-      kind: 'batch',
-      method: 'single',
-      preset: 'fastchat-pair',
-      config,
-      webhookUrl: null,
-      idempotencyKey: null,
-      requestHash: null,
-      concurrency,
-      items,
-      now: Date.now(),
-    }),
-  ).toBe(true);
-  return { id, items: items.map((i) => i.evaluationId) };
-}
-
-const VERDICT: VerdictSummary = {
-  method: 'single',
-  taskKind: 'pairwise',
-  winner: 'A',
-  votes: [],
-  confidence: 1,
-  positionFlip: null,
-  unparsed: [],
-  calls: 0,
-  usage: { promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0, estimated: false, costUsd: 0 },
-  details: {},
-};
-
 /** Ends item `id` as the object's final write does, with the window's claim (and admission) in the same batch. */
 async function endWithClaim(id: string, tenant: string, defaultMaxRunning: number) {
   const now = Date.now();
+  const claim = claimWindowStatements(db, { evaluationId: id }, { defaultMaxRunning, now });
   const { after } = await writeFinal(
     db,
-    { id, tenant, status: 'succeeded', verdict: VERDICT, calls: [], callsDone: 0, engineVersion: '1/single@1', now },
-    claimWindowStatements(db, { evaluationId: id }, { defaultMaxRunning, now }),
+    { id, tenant, status: 'succeeded', verdict: ONE_CALL_VERDICT, calls: [], callsDone: 0, engineVersion: '1/single@1', now },
+    claim.statements,
   );
-  return { claim: claimedBy(after.slice(0, CLAIM_STATEMENTS)), admitted: admittedBy(after[CLAIM_STATEMENTS]) };
+  return claim.read(after);
 }
 
 const slotOf = async (id: string) => (await db.prepare('SELECT slot_at FROM evaluations WHERE id = ?').bind(id).first<{ slot_at: number | null }>())?.slot_at ?? null;
 
 describe('the batch window', () => {
   it("an ending's own transaction claims the next item with its job and admits it to a running slot", async () => {
-    const b = await storedBatch(3, 1, newTestId('tn_window'));
+    const tenant = newTestId('tn_window');
+    const b = await storedBatch(3, { concurrency: 1, tenant });
     const [first, second, third] = b.items as [string, string, string];
     // The API's first claim: one item (window 1).
     expect((await claimWindow(db, { batchId: b.id })).ids).toEqual([first]);
-    const { claim, admitted } = await endWithClaim(first, 'test', 100);
+    const { claim, admitted } = await endWithClaim(first, tenant, 100);
     expect(claim).toMatchObject({ batchId: b.id, ids: [second], budgeted: null });
     expect(claim.jobs[0]).toMatchObject({ id: second, method: 'single', batchId: b.id });
     expect(admitted).toBe(second);
     expect(await slotOf(second)).not.toBeNull();
     // The window is full again: repeating the ending claims nothing more.
-    expect((await endWithClaim(first, 'test', 100)).claim.ids).toEqual([]);
+    expect((await endWithClaim(first, tenant, 100)).claim.ids).toEqual([]);
     expect(await slotOf(third)).toBeNull();
   });
 
   it("at the tenant's running cap the next item is claimed but not admitted: it waits for a slot like any other", async () => {
     const tenant = newTestId('tn_window_cap');
-    const b = await storedBatch(2, 1, tenant);
+    const b = await storedBatch(2, { concurrency: 1, tenant });
     const [first, second] = b.items as [string, string];
     await claimWindow(db, { batchId: b.id });
     // A cap of 0 running: nothing fits.
@@ -96,7 +59,7 @@ describe('the batch window', () => {
 
   it('through the objects: an ending object starts the next item with no admission round trip of its own', async () => {
     const config = resolveMethodConfig('fastchat-pair', { calibration: { enabled: false } });
-    const b = await storedBatch(2, 1, 'test', config);
+    const b = await storedBatch(2, { concurrency: 1, config });
     const [first, second] = b.items as [string, string];
     expect((await claimWindow(db, { batchId: b.id })).ids).toEqual([first]);
     // The tests and the objects share this isolate: the spy set inside the first object outlives the call.

@@ -7,7 +7,7 @@
  */
 import { runDurableObjectAlarm } from 'cloudflare:test';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_PARALLEL_CALLS } from '../../durable-objects/evaluation/step.js';
+import { MAX_PARALLEL_CALLS } from '../../src/pipeline/limits.js';
 import { evaluationStub } from '../../src/pipeline/stub.js';
 import { listTranscript } from '../../src/store/transcripts.js';
 import { countRows, drainAlarms, insertJob, mockRequests, pendingAlarm, POINTWISE, runInTestObject, storedVerdict, testEnv, waitForEnd } from './helpers.js';
