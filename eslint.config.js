@@ -8,7 +8,19 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', '.wrangler/', 'coverage/', 'worker-configuration.d.ts', 'bench/peers/', 'src/web/public/vendor/', 'src/web/public/app/', 'eslint.config.js'] },
+  {
+    ignores: [
+      'node_modules/',
+      'dist/',
+      '.wrangler/',
+      'coverage/',
+      'worker-configuration.d.ts',
+      'bench/peers/',
+      'src/web/public/vendor/',
+      'src/web/public/app/',
+      'eslint.config.js',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {
@@ -21,7 +33,10 @@ export default tseslint.config(
     rules: {
       // Numbers in messages are the common, harmless case.
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
     },
   },
   {

@@ -45,7 +45,9 @@ export function itemTimeline(log: string, from: number, to: number): ItemTimelin
     if (e.event === 'call.finished') Object.assign(item, { callEnd: e.ts, latency: e.latencyMs ?? 0 });
     if (e.event === 'evaluation.finalized') item.finalized = e.ts;
   }
-  const done = [...byId.values()].filter((i): i is Required<Item> => i.callEnd !== undefined && i.latency !== undefined && i.finalized !== undefined);
+  const done = [...byId.values()].filter(
+    (i): i is Required<Item> => i.callEnd !== undefined && i.latency !== undefined && i.finalized !== undefined,
+  );
   if (done.length === 0) return null;
   const mean = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(xs.length, 1);
   const finals = done.map((i) => i.finalized).sort((a, b) => a - b);

@@ -53,9 +53,15 @@ function body(preset: string, n: number, run: number, ndjson: boolean): { text: 
   const header = { preset, ...(preset === 'fastchat-pair' ? { config: { calibration: { enabled: false } } } : {}) };
   const items = Array.from({ length: n }, (_, i) => ({
     id: `r${run}-${i}`,
-    task: { kind: 'pairwise', question: `(${run}/${i}) Which answer explains recursion better?`, answerA: `A function that calls itself until a base case (${i}).`, answerB: 'Recursion is recursion.' },
+    task: {
+      kind: 'pairwise',
+      question: `(${run}/${i}) Which answer explains recursion better?`,
+      answerA: `A function that calls itself until a base case (${i}).`,
+      answerB: 'Recursion is recursion.',
+    },
   }));
-  if (ndjson) return { text: [header, ...items].map((x) => JSON.stringify(x)).join('\n'), type: 'application/x-ndjson' };
+  if (ndjson)
+    return { text: [header, ...items].map((x) => JSON.stringify(x)).join('\n'), type: 'application/x-ndjson' };
   return { text: JSON.stringify({ ...header, items }), type: 'application/json' };
 }
 
@@ -65,20 +71,31 @@ interface BatchView {
 }
 
 /** Submits one batch and waits for its completion, polling every second (the time comes from `completedAt`). */
-async function runBatch(url: string, preset: string, n: number, run: number, ndjson: boolean): Promise<{ acceptMs: number; lastMs: number; view: BatchView }> {
+async function runBatch(
+  url: string,
+  preset: string,
+  n: number,
+  run: number,
+  ndjson: boolean,
+): Promise<{ acceptMs: number; lastMs: number; view: BatchView }> {
   const { text, type } = body(preset, n, run, ndjson);
   const t0 = Date.now();
   const r = await fetch(`${url}/v1/batches`, { method: 'POST', headers: { 'content-type': type }, body: text });
   const acceptMs = Date.now() - t0;
   const accepted = (await r.json()) as { id?: string };
-  if (r.status !== 202 || !accepted.id) throw new Error(`POST /v1/batches: HTTP ${r.status} ${JSON.stringify(accepted)}`);
+  if (r.status !== 202 || !accepted.id)
+    throw new Error(`POST /v1/batches: HTTP ${r.status} ${JSON.stringify(accepted)}`);
   for (;;) {
     let view: BatchView;
     try {
-      view = (await (await fetch(`${url}/v1/batches/${accepted.id}`, { signal: AbortSignal.timeout(15_000) })).json()) as BatchView;
+      view = (await (
+        await fetch(`${url}/v1/batches/${accepted.id}`, { signal: AbortSignal.timeout(15_000) })
+      ).json()) as BatchView;
     } catch (e) {
       // A slow answer must not stop the bench; say so (it is part of what is measured).
-      process.stderr.write(`GET /v1/batches/${accepted.id} at +${((Date.now() - t0) / 1000).toFixed(1)} s: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.stderr.write(
+        `GET /v1/batches/${accepted.id} at +${((Date.now() - t0) / 1000).toFixed(1)} s: ${e instanceof Error ? e.message : String(e)}\n`,
+      );
       await new Promise((resolve) => setTimeout(resolve, 1000));
       continue;
     }
@@ -113,7 +130,10 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
       const from = Date.now();
       const r = await runBatch(stack.url, values.preset, n, run, values.ndjson);
       const t = itemTimeline(readFileSync(logFile, 'utf8'), from, from + r.lastMs);
-      if (t) timelines.push(`| ${run + 1} | ${t.items} | ${t.startToCall.toFixed(1)} | ${t.call.toFixed(1)} | ${t.callToFinal.toFixed(1)} | ${t.handover.toFixed(1)} | ${t.busy.toFixed(2)} of ${c} |`);
+      if (t)
+        timelines.push(
+          `| ${run + 1} | ${t.items} | ${t.startToCall.toFixed(1)} | ${t.call.toFixed(1)} | ${t.callToFinal.toFixed(1)} | ${t.handover.toFixed(1)} | ${t.busy.toFixed(2)} of ${c} |`,
+        );
       const runtimeAfter = runtimeCpuMs(stack.runtimePid);
       const runtimeCpu = (runtimeAfter.total - cpu.runtime.total) / n;
       const workerdCpu = (runtimeAfter.workerd - cpu.runtime.workerd) / n;

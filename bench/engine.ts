@@ -33,12 +33,14 @@ const RUNS = Number(values.runs);
 const pairwise: Task = {
   kind: 'pairwise',
   question: 'Explain why the sky is blue to a ten-year-old, in a few sentences.',
-  answerA: 'Sunlight has all colours. Air scatters blue light the most, so blue comes at us from every direction of the sky.',
+  answerA:
+    'Sunlight has all colours. Air scatters blue light the most, so blue comes at us from every direction of the sky.',
   answerB: 'Because the ocean reflects onto the sky.',
 };
 const pointwise = (aspect: string, max: number): Task => ({
   kind: 'pointwise',
-  source: 'The council approved a cycling lane on Main Street after a two-year consultation. Works start in May and last six weeks; parking moves to side streets.',
+  source:
+    'The council approved a cycling lane on Main Street after a two-year consultation. Works start in May and last six weeks; parking moves to side streets.',
   output: 'Main Street gets a cycling lane; six weeks of works from May, parking moves.',
   aspect: { name: aspect, scale: { min: 1, max } },
 });
@@ -54,7 +56,12 @@ const rows: string[] = [];
 for (const preset of PRESETS) {
   const config = resolveMethodConfig(preset.id, {});
   const method = getMethod(config.method);
-  const task = preset.taskKind === 'pairwise' ? pairwise : preset.id.includes('topical-chat') ? pointwise('naturalness', 3) : pointwise('coherence', 5);
+  const task =
+    preset.taskKind === 'pairwise'
+      ? pairwise
+      : preset.id.includes('topical-chat')
+        ? pointwise('naturalness', 3)
+        : pointwise('coherence', 5);
   // One real run to record the results a Durable Object would store.
   let state = createEvaluation(method, config, task);
   const stored: LlmCallResult[] = [];

@@ -50,14 +50,20 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   const preset = values.preset;
   const dir = mkdtempSync(join(tmpdir(), 'tribunal-bench-estimates-'));
   const bundle = readFileSync(await buildWorker(join(dir, 'dist')));
-  console.log(`bundle: ${(bundle.length / 1024).toFixed(1)} KiB, gzip ${(gzipSync(bundle).length / 1024).toFixed(1)} KiB`);
+  console.log(
+    `bundle: ${(bundle.length / 1024).toFixed(1)} KiB, gzip ${(gzipSync(bundle).length / 1024).toFixed(1)} KiB`,
+  );
 
   const stack = await startLocalStack({ port: 0, persistTo: join(dir, 'state'), crons: false });
   try {
     const post = async (body: unknown): Promise<{ ms: number; cpuMs: number }> => {
       const cpu0 = groupCpuMs(stack.runtimePid);
       const t0 = performance.now();
-      const r = await fetch(`${stack.url}/v1/estimates`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const r = await fetch(`${stack.url}/v1/estimates`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       await r.text();
       if (r.status !== 200) throw new Error(`POST /v1/estimates: HTTP ${r.status}`);
       return { ms: performance.now() - t0, cpuMs: groupCpuMs(stack.runtimePid) - cpu0 };
@@ -67,7 +73,10 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
     for (const n of [1, 10, 100, 1000]) {
       const runs: { ms: number; cpuMs: number }[] = [];
       for (let k = 0; k < repeat; k++) {
-        const body = n === 1 ? { preset, task: task(k + 1) } : { preset, items: Array.from({ length: n }, (_, i) => ({ task: task(k * n + i) })) };
+        const body =
+          n === 1
+            ? { preset, task: task(k + 1) }
+            : { preset, items: Array.from({ length: n }, (_, i) => ({ task: task(k * n + i) })) };
         runs.push(await post(body));
       }
       console.log(

@@ -36,10 +36,19 @@ export function startForwardProcess(mockBaseUrl: string): Promise<ServingChild> 
 
 async function serve(target: string): Promise<void> {
   const { compatibility_date: compatibilityDate } = readWranglerConfig({ config: join(REPO_ROOT, 'wrangler.toml') });
-  const mf = new Miniflare({ modules: true, script: SCRIPT, bindings: { TARGET: target }, host: '127.0.0.1', port: 0, compatibilityDate });
+  const mf = new Miniflare({
+    modules: true,
+    script: SCRIPT,
+    bindings: { TARGET: target },
+    host: '127.0.0.1',
+    port: 0,
+    compatibilityDate,
+  });
   const url = await mf.ready;
   process.stdout.write(`FORWARD_URL=${url.origin}\n`);
-  const end = () => { void mf.dispose().finally(() => process.exit(0)); };
+  const end = () => {
+    void mf.dispose().finally(() => process.exit(0));
+  };
   process.on('SIGTERM', end);
   process.on('SIGINT', end);
 }

@@ -45,13 +45,24 @@ const state = createMockState();
 const cpu: number[] = [];
 for (let i = 0; i < 220; i++) {
   const t = performance.now();
-  const r = await handleMockRequest(new Request('http://mock/v1/chat/completions', { method: 'POST', body: body(i), headers: { 'content-type': 'application/json' } }), { state });
+  const r = await handleMockRequest(
+    new Request('http://mock/v1/chat/completions', {
+      method: 'POST',
+      body: body(i),
+      headers: { 'content-type': 'application/json' },
+    }),
+    { state },
+  );
   await r.text();
   if (i >= 20) cpu.push(performance.now() - t);
 }
 
 const port = await freePort();
-const mock = spawn(join(REPO_ROOT, 'node_modules', '.bin', 'tsx'), ['src/llm/mock/cli.ts', '--port', String(port), '--latency', String(L)], { cwd: REPO_ROOT, stdio: 'ignore' });
+const mock = spawn(
+  join(REPO_ROOT, 'node_modules', '.bin', 'tsx'),
+  ['src/llm/mock/cli.ts', '--port', String(port), '--latency', String(L)],
+  { cwd: REPO_ROOT, stdio: 'ignore' },
+);
 const url = `http://127.0.0.1:${port}/v1/chat/completions`;
 try {
   for (let i = 0; ; i++) {

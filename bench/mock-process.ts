@@ -15,6 +15,10 @@ export interface MockProcess {
 
 /** Starts the mock at `latency` ms per completion on a free port; resolves once it listens. */
 export async function startMockProcess(latency: number): Promise<MockProcess> {
-  const child = await startServingChild(['src/llm/mock/cli.ts', '--port', '0', '--latency', String(latency)], /LLM_BASE_URL=(\S+)/, 'the mock');
+  const child = await startServingChild(
+    ['src/llm/mock/cli.ts', '--port', '0', '--latency', String(latency)],
+    /LLM_BASE_URL=(\S+)/,
+    'the mock',
+  );
   return { baseUrl: child.url, pgid: child.pgid, stop: () => child.stop() };
 }

@@ -91,7 +91,11 @@ interface Row {
 }
 
 /** Runs `task` for items 0..n-1 with `concurrency` in flight; resolves to the wall seconds and failures. */
-async function closedLoop(n: number, concurrency: number, task: (i: number) => Promise<void>): Promise<{ seconds: number; failed: number; firstError?: string }> {
+async function closedLoop(
+  n: number,
+  concurrency: number,
+  task: (i: number) => Promise<void>,
+): Promise<{ seconds: number; failed: number; firstError?: string }> {
   let next = 0;
   let failed = 0;
   let firstError: string | undefined;
@@ -121,18 +125,44 @@ type BattleFn = (args: Record<string, unknown>) => Promise<{ score: number | nul
 async function runAutoevals(n: number, c: number, mock: MockProcess): Promise<Row> {
   const { Battle } = (await importPeer('autoevals', 'jsdist/index.mjs')) as { Battle: BattleFn };
   // Warm-up: module and connection set-up are not part of the burst.
-  await Battle({ instructions: 'warm-up', output: 'a', expected: 'b', model: MODEL, openAiApiKey: 'bench', openAiBaseUrl: mock.baseUrl });
+  await Battle({
+    instructions: 'warm-up',
+    output: 'a',
+    expected: 'b',
+    model: MODEL,
+    openAiApiKey: 'bench',
+    openAiBaseUrl: mock.baseUrl,
+  });
   const before = { mock: groupCpuMs(mock.pgid), client: ownCpuMs() };
   const r = await closedLoop(n, c, async (i) => {
     const { question, answerA, answerB } = item(i);
-    const score = await Battle({ instructions: question, output: answerB, expected: answerA, model: MODEL, openAiApiKey: 'bench', openAiBaseUrl: mock.baseUrl });
+    const score = await Battle({
+      instructions: question,
+      output: answerB,
+      expected: answerA,
+      model: MODEL,
+      openAiApiKey: 'bench',
+      openAiBaseUrl: mock.baseUrl,
+    });
     if (typeof score.score !== 'number') throw new Error('Battle returned no score');
   });
   const client = (ownCpuMs() - before.client) / n;
-  return { tool: 'autoevals', itemsPerSecond: n / r.seconds, failed: r.failed, judgeCpuMs: client, workerdCpuMs: null, mockCpuMs: (groupCpuMs(mock.pgid) - before.mock) / n, clientCpuMs: client, note: note('Battle, in this process', r.firstError) };
+  return {
+    tool: 'autoevals',
+    itemsPerSecond: n / r.seconds,
+    failed: r.failed,
+    judgeCpuMs: client,
+    workerdCpuMs: null,
+    mockCpuMs: (groupCpuMs(mock.pgid) - before.mock) / n,
+    clientCpuMs: client,
+    note: note('Battle, in this process', r.firstError),
+  };
 }
 
-type EvaluateFn = (suite: Record<string, unknown>, options: Record<string, unknown>) => Promise<{ toEvaluateSummary(): Promise<{ results: { success: boolean; error?: string }[] }> }>;
+type EvaluateFn = (
+  suite: Record<string, unknown>,
+  options: Record<string, unknown>,
+) => Promise<{ toEvaluateSummary(): Promise<{ results: { success: boolean; error?: string }[] }> }>;
 
 async function runPromptfoo(n: number, c: number, mock: MockProcess): Promise<Row> {
   // Offline and quiet: no telemetry, no update check, its config and cache in a scratch directory.
@@ -143,7 +173,10 @@ async function runPromptfoo(n: number, c: number, mock: MockProcess): Promise<Ro
     PROMPTFOO_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'tribunal-bench-promptfoo-')),
     NO_COLOR: '1',
   });
-  const promptfoo = (await importPeer('promptfoo', 'dist/src/index.js')) as { evaluate?: EvaluateFn; default?: { evaluate: EvaluateFn } };
+  const promptfoo = (await importPeer('promptfoo', 'dist/src/index.js')) as {
+    evaluate?: EvaluateFn;
+    default?: { evaluate: EvaluateFn };
+  };
   const evaluate = promptfoo.evaluate ?? promptfoo.default?.evaluate;
   if (!evaluate) throw new Error('promptfoo exports no evaluate()');
   const grader = { id: `openai:chat:${MODEL}`, config: { apiBaseUrl: mock.baseUrl, apiKey: 'bench' } };
@@ -153,7 +186,10 @@ async function runPromptfoo(n: number, c: number, mock: MockProcess): Promise<Ro
     defaultTest: { options: { provider: grader } },
     tests: Array.from({ length: count }, (_, k) => {
       const { question, answerB } = item(offset + k);
-      return { vars: { answer: answerB }, assert: [{ type: 'llm-rubric', value: `The answer explains the question well: ${question}` }] };
+      return {
+        vars: { answer: answerB },
+        assert: [{ type: 'llm-rubric', value: `The answer explains the question well: ${question}` }],
+      };
     }),
     writeLatestResults: false,
   });
@@ -199,7 +235,15 @@ function promptBodies(from: number, to: number): Map<number, string> {
   for (let i = from; i < to; i++) {
     const [call] = readyCalls(method, createEvaluation(method, config, taskOf(i)));
     if (!call) throw new Error('fastchat-pair listed no call');
-    out.set(i, JSON.stringify({ model: MODEL, messages: call.messages, temperature: call.temperature, max_tokens: call.maxTokens }));
+    out.set(
+      i,
+      JSON.stringify({
+        model: MODEL,
+        messages: call.messages,
+        temperature: call.temperature,
+        max_tokens: call.maxTokens,
+      }),
+    );
   }
   return out;
 }
@@ -212,11 +256,23 @@ async function runForward(n: number, c: number, mock: MockProcess): Promise<Row>
     const once = async (i: number) => {
       const prompt = bodies.get(i);
       if (prompt === undefined) throw new Error(`no prompt built for item ${i}`);
-      const r = await fetch(forward.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: prompt });
+      const r = await fetch(forward.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: prompt,
+      });
       const body = (await r.json()) as { choices?: unknown[] };
       if (!r.ok || !Array.isArray(body.choices)) throw new Error(`forward: HTTP ${r.status}`);
     };
-    return await onRuntime('forward', forward.pgid, mock, n, c, once, "the local runtime's floor: a Worker on the same workerd that only forwards Tribunal's prompt to the mock (no Tribunal code)");
+    return await onRuntime(
+      'forward',
+      forward.pgid,
+      mock,
+      n,
+      c,
+      once,
+      "the local runtime's floor: a Worker on the same workerd that only forwards Tribunal's prompt to the mock (no Tribunal code)",
+    );
   } finally {
     await forward.stop();
   }
@@ -224,7 +280,10 @@ async function runForward(n: number, c: number, mock: MockProcess): Promise<Row>
 
 /** POSTs item `i` and awaits its verdict the way `wait` says; throws unless it succeeded. */
 async function judgeOnce(url: string, i: number, wait: Wait): Promise<void> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', ...(wait === 'prefer' ? { prefer: 'wait=60' } : {}) };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    ...(wait === 'prefer' ? { prefer: 'wait=60' } : {}),
+  };
   const r = await fetch(`${url}/v1/evaluations`, { method: 'POST', headers, body: taskBody(i) });
   const body = (await r.json()) as { id?: string; status?: string };
   if (!body.id || (r.status !== 200 && r.status !== 202)) throw new Error(`POST /v1/evaluations: HTTP ${r.status}`);
@@ -233,7 +292,9 @@ async function judgeOnce(url: string, i: number, wait: Wait): Promise<void> {
     return;
   }
   // The event stream closes after the terminal event (also the fallback when Prefer: wait timed out).
-  const events = await (await fetch(`${url}/v1/evaluations/${body.id}/events`, { headers: { accept: 'text/event-stream' } })).text();
+  const events = await (
+    await fetch(`${url}/v1/evaluations/${body.id}/events`, { headers: { accept: 'text/event-stream' } })
+  ).text();
   if (!events.includes('event: verdict')) throw new Error(`evaluation ${body.id} ended without a verdict`);
 }
 
@@ -266,7 +327,15 @@ const WARM_UP = 32;
  * (numbered -1, -2, …), then `n` measured ones, with the runtime's CPU (workerd apart), the mock's and this
  * client's.
  */
-async function onRuntime(tool: Tool, pgid: number, mock: MockProcess, n: number, c: number, once: (i: number) => Promise<void>, how: string): Promise<Row> {
+async function onRuntime(
+  tool: Tool,
+  pgid: number,
+  mock: MockProcess,
+  n: number,
+  c: number,
+  once: (i: number) => Promise<void>,
+  how: string,
+): Promise<Row> {
   await closedLoop(WARM_UP, c, (i) => once(-1 - i));
   const before = { runtime: runtimeCpuMs(pgid), mock: groupCpuMs(mock.pgid), client: ownCpuMs() };
   const r = await closedLoop(n, c, once);
@@ -297,9 +366,13 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   const wait = choiceOption(values.wait, 'wait', WAITS) ?? 'prefer';
   PEERS = values['peers-dir'];
   const tools = values.tools.split(',').map((t) => choiceOption(t.trim(), 'tools', TOOLS) ?? 'tribunal');
-  const missing = (['autoevals', 'promptfoo'] as const).filter((p) => tools.includes(p) && !existsSync(join(PEERS, 'node_modules', p, 'package.json')));
+  const missing = (['autoevals', 'promptfoo'] as const).filter(
+    (p) => tools.includes(p) && !existsSync(join(PEERS, 'node_modules', p, 'package.json')),
+  );
   if (missing.length > 0) {
-    process.stderr.write(`the peers are not installed in ${PEERS} (${missing.join(', ')} missing): run  npm --prefix ${PEERS} ci\n`);
+    process.stderr.write(
+      `the peers are not installed in ${PEERS} (${missing.join(', ')} missing): run  npm --prefix ${PEERS} ci\n`,
+    );
     return 2;
   }
   const mock = await startMockProcess(latency);

@@ -128,13 +128,20 @@ function fixAspect(preset: string, task: Task): Task {
   return { ...task, aspect: { name: 'naturalness', scale: { min: 1, max: 3 } } };
 }
 
-const inProcessLlm = createLlmWithMock({ providers: { default: { baseUrl: IN_PROCESS_MOCK_URL, supportsN: SUPPORTS_N } }, defaultModel: MODEL });
+const inProcessLlm = createLlmWithMock({
+  providers: { default: { baseUrl: IN_PROCESS_MOCK_URL, supportsN: SUPPORTS_N } },
+  defaultModel: MODEL,
+});
 
 /**
  * Sequential LLM stages of a preset on a task, driven in-process wave by wave against the same mock, and the
  * rounds they take where a wave is wider than the calls the object runs at once ({@link MAX_PARALLEL_CALLS}).
  */
-async function criticalStages(preset: string, task: Task, supportsN: boolean): Promise<{ stages: number; rounds: number }> {
+async function criticalStages(
+  preset: string,
+  task: Task,
+  supportsN: boolean,
+): Promise<{ stages: number; rounds: number }> {
   const config = resolveMethodConfig(preset, {});
   const method = getMethod(config.method);
   let state = createEvaluation(method, config, task);
@@ -214,7 +221,9 @@ interface CallTiming {
 
 /** Every call's timings from the evaluation's event replay (SSE). */
 async function callTimings(api: string, id: string): Promise<CallTiming[]> {
-  const text = await (await fetch(`${api}/v1/evaluations/${id}/events`, { headers: { accept: 'text/event-stream' } })).text();
+  const text = await (
+    await fetch(`${api}/v1/evaluations/${id}/events`, { headers: { accept: 'text/event-stream' } })
+  ).text();
   const out: CallTiming[] = [];
   for (const block of text.split('\n\n')) {
     if (!block.includes('event: call.finished')) continue;
@@ -242,7 +251,12 @@ interface Row {
   calls: number;
 }
 
-async function summarise(api: string, label: string, subs: readonly Submitted[], results: Map<string, Finished>): Promise<Row> {
+async function summarise(
+  api: string,
+  label: string,
+  subs: readonly Submitted[],
+  results: Map<string, Finished>,
+): Promise<Row> {
   const overheads: number[] = [];
   const transports: number[] = [];
   const starts: number[] = [];
@@ -273,7 +287,10 @@ async function summarise(api: string, label: string, subs: readonly Submitted[],
     ratios.push((finished - created) / (s.rounds * L));
     // The same wall time over the calls' latencies as the Worker saw them (mock + local HTTP): what is
     // left above 1 is the pipeline's own share.
-    const observed = pct(timings.map((t) => t.latencyMs), 50);
+    const observed = pct(
+      timings.map((t) => t.latencyMs),
+      50,
+    );
     observedRatios.push((finished - created) / (s.rounds * observed));
   }
   const range = (xs: readonly number[]) => {
@@ -306,10 +323,14 @@ async function main(): Promise<void> {
   // The mock runs in its own process so its CPU work (judge replies, cache accounting) does not share an
   // event loop with this script's polling.
   const mockPort = await freePort();
-  const mockProc = spawn(process.execPath, ['--import', 'tsx', 'src/llm/mock/cli.ts', '--port', String(mockPort), '--latency', String(L)], {
-    cwd: REPO_ROOT,
-    stdio: 'ignore',
-  });
+  const mockProc = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/llm/mock/cli.ts', '--port', String(mockPort), '--latency', String(L)],
+    {
+      cwd: REPO_ROOT,
+      stdio: 'ignore',
+    },
+  );
   const mock = {
     baseUrl: `http://127.0.0.1:${mockPort}/v1`,
     close: () => {
@@ -347,7 +368,9 @@ async function main(): Promise<void> {
       const results = await waitAll(stack.url, subs, 180_000);
       const row = await summarise(stack.url, preset, subs, results);
       rows.push(row);
-      process.stderr.write(`${preset}: ratio ${f2(row.ratioP50)}, overhead p50 ${f0(row.overheadP50)} ms, failed ${row.failed}\n`);
+      process.stderr.write(
+        `${preset}: ratio ${f2(row.ratioP50)}, overhead p50 ${f0(row.overheadP50)} ms, failed ${row.failed}\n`,
+      );
     }
     const inflightPreset = values['inflight-preset'];
     const prepared = await Promise.all(Array.from({ length: INFLIGHT }, () => prepare(inflightPreset, n++)));

@@ -47,12 +47,18 @@ function tasks(times: number): { pairwise: Task; pointwise: (aspect: string, max
     pairwise: {
       kind: 'pairwise',
       question: 'Explain why the sky is blue to a ten-year-old, in a few sentences.',
-      answerA: longer('Sunlight has all colours. Air scatters blue light the most, so blue comes at us from every direction of the sky.', times),
+      answerA: longer(
+        'Sunlight has all colours. Air scatters blue light the most, so blue comes at us from every direction of the sky.',
+        times,
+      ),
       answerB: longer('Because the ocean reflects onto the sky.', times),
     },
     pointwise: (aspect, max) => ({
       kind: 'pointwise',
-      source: longer('The council approved a cycling lane on Main Street after a two-year consultation. Works start in May and last six weeks; parking moves to side streets.', times),
+      source: longer(
+        'The council approved a cycling lane on Main Street after a two-year consultation. Works start in May and last six weeks; parking moves to side streets.',
+        times,
+      ),
       output: longer('Main Street gets a cycling lane; six weeks of works from May, parking moves.', times),
       aspect: { name: aspect, scale: { min: 1, max } },
     }),
@@ -85,13 +91,29 @@ export async function prefixShare(presetId: string, times = 1): Promise<PrefixSh
   const { pairwise, pointwise } = tasks(times);
   const preset = PRESETS.find((p) => p.id === presetId);
   if (!preset) throw new Error(`unknown preset ${presetId}`);
-  const llm = createLlmWithMock({ providers: { default: { baseUrl: IN_PROCESS_MOCK_URL } }, defaultModel: 'mock-judge' });
+  const llm = createLlmWithMock({
+    providers: { default: { baseUrl: IN_PROCESS_MOCK_URL } },
+    defaultModel: 'mock-judge',
+  });
   const config = resolveMethodConfig(preset.id, {});
   const method = getMethod(config.method);
-  const task = preset.taskKind === 'pairwise' ? pairwise : preset.id.includes('topical-chat') ? pointwise('naturalness', 3) : pointwise('coherence', 5);
+  const task =
+    preset.taskKind === 'pairwise'
+      ? pairwise
+      : preset.id.includes('topical-chat')
+        ? pointwise('naturalness', 3)
+        : pointwise('coherence', 5);
   let state = createEvaluation(method, config, task);
   const earlier: { model: string; tokens: string[] }[] = [];
-  const out: PrefixShare = { preset: preset.id, method: config.method, calls: 0, waves: 0, promptTokens: 0, sharedTokens: 0, cacheableTokens: 0 };
+  const out: PrefixShare = {
+    preset: preset.id,
+    method: config.method,
+    calls: 0,
+    waves: 0,
+    promptTokens: 0,
+    sharedTokens: 0,
+    cacheableTokens: 0,
+  };
   while (!outcome(method, state)) {
     const wave: LlmCallRequest[] = readyCalls(method, state);
     if (wave.length === 0) break;
@@ -100,10 +122,13 @@ export async function prefixShare(presetId: string, times = 1): Promise<PrefixSh
     for (const s of streams) {
       out.calls += 1;
       out.promptTokens += s.tokens.length;
-      const shared = earlier.filter((e) => e.model === s.model).reduce((best, e) => Math.max(best, commonPrefix(e.tokens, s.tokens)), 0);
+      const shared = earlier
+        .filter((e) => e.model === s.model)
+        .reduce((best, e) => Math.max(best, commonPrefix(e.tokens, s.tokens)), 0);
       out.sharedTokens += shared;
       // The mock's cache rule (prompt-cache.ts): prompts of ≥ 1,024 tokens, prefixes in 128-token steps.
-      if (s.tokens.length >= CACHE_MIN_TOKENS && shared >= CACHE_MIN_TOKENS) out.cacheableTokens += Math.floor(shared / CACHE_STEP_TOKENS) * CACHE_STEP_TOKENS;
+      if (s.tokens.length >= CACHE_MIN_TOKENS && shared >= CACHE_MIN_TOKENS)
+        out.cacheableTokens += Math.floor(shared / CACHE_STEP_TOKENS) * CACHE_STEP_TOKENS;
     }
     // Only after the wave: its calls run at once, so none warms the cache for another.
     earlier.push(...streams);

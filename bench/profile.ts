@@ -55,10 +55,14 @@ interface CpuProfile {
 }
 
 /** A minimal DevTools-protocol session over the inspector's WebSocket. */
-async function session(url: string): Promise<{ send: (method: string, params?: object) => Promise<unknown>; close: () => void }> {
+async function session(
+  url: string,
+): Promise<{ send: (method: string, params?: object) => Promise<unknown>; close: () => void }> {
   const ws = new WebSocket(url);
   await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => { resolve(); });
+    ws.once('open', () => {
+      resolve();
+    });
     ws.once('error', reject);
   });
   let next = 0;
@@ -74,12 +78,17 @@ async function session(url: string): Promise<{ send: (method: string, params?: o
         pending.set(next, resolve);
         ws.send(JSON.stringify({ id: next, method, params }));
       }),
-    close: () => { ws.close(); },
+    close: () => {
+      ws.close();
+    },
   };
 }
 
 /** Self and inclusive time per function (name, file tail, line), ms per item. */
-function tables(p: CpuProfile, items: number): { total: number; self: [string, number][]; inclusive: [string, number][] } {
+function tables(
+  p: CpuProfile,
+  items: number,
+): { total: number; self: [string, number][]; inclusive: [string, number][] } {
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -102,7 +111,8 @@ function tables(p: CpuProfile, items: number): { total: number; self: [string, n
       seen.add(k);
     }
   }
-  const perItem = (m: Map<string, number>): [string, number][] => [...m].map(([k, us]): [string, number] => [k, us / 1000 / items]).sort((a, b) => b[1] - a[1]);
+  const perItem = (m: Map<string, number>): [string, number][] =>
+    [...m].map(([k, us]): [string, number] => [k, us / 1000 / items]).sort((a, b) => b[1] - a[1]);
   return { total: total / 1000 / items, self: perItem(self), inclusive: perItem(inclusive) };
 }
 
@@ -121,22 +131,39 @@ const stack = await startLocalStack({
 });
 try {
   const post = async (i: number) => {
-    const body = { preset: 'fastchat-pair', config: { calibration: { enabled: false } }, task: { kind: 'pairwise', question: `Question ${i}?`, answerA: `Answer A ${i}.`, answerB: `Answer B ${i}.` } };
-    const r = await fetch(`${stack.url}/v1/evaluations`, { method: 'POST', headers: { 'content-type': 'application/json', prefer: 'wait=60' }, body: JSON.stringify(body) });
+    const body = {
+      preset: 'fastchat-pair',
+      config: { calibration: { enabled: false } },
+      task: { kind: 'pairwise', question: `Question ${i}?`, answerA: `Answer A ${i}.`, answerB: `Answer B ${i}.` },
+    };
+    const r = await fetch(`${stack.url}/v1/evaluations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', prefer: 'wait=60' },
+      body: JSON.stringify(body),
+    });
     const got = (await r.json()) as { status?: string };
-    if (got.status !== 'succeeded') throw new Error(`item ${i}: HTTP ${r.status}, ${JSON.stringify(got).slice(0, 200)}`);
+    if (got.status !== 'succeeded')
+      throw new Error(`item ${i}: HTTP ${r.status}, ${JSON.stringify(got).slice(0, 200)}`);
   };
   const loop = async (n: number, from: number) => {
     let next = 0;
     const t0 = performance.now();
-    await Promise.all(Array.from({ length: C }, async () => { while (next < n) await post(from + next++); }));
+    await Promise.all(
+      Array.from({ length: C }, async () => {
+        while (next < n) await post(from + next++);
+      }),
+    );
     return (performance.now() - t0) / 1000;
   };
   await loop(64, 1_000_000);
-  const targets = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json()) as { title: string; webSocketDebuggerUrl: string }[];
+  const targets = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json()) as {
+    title: string;
+    webSocketDebuggerUrl: string;
+  }[];
   if (values.list) console.log(targets.map((t) => t.title).join('\n'));
   const target = targets.find((t) => t.title.includes(values.target));
-  if (!target) throw new Error(`no inspector target titled …${values.target}…: ${targets.map((t) => t.title).join(', ')}`);
+  if (!target)
+    throw new Error(`no inspector target titled …${values.target}…: ${targets.map((t) => t.title).join(', ')}`);
   const s = await session(target.webSocketDebuggerUrl);
   await s.send('Profiler.enable');
   await s.send('Profiler.setSamplingInterval', { interval: Number(values.interval) });
@@ -147,7 +174,8 @@ try {
   writeFileSync(values.out, JSON.stringify(profile));
   const t = tables(profile, N);
   const top = Number(values.top);
-  const rows = (list: [string, number][]) => list.slice(0, top).map(([k, ms]) => `| ${ms.toFixed(3)} | ${((100 * ms) / t.total).toFixed(1)}% | \`${k}\` |`);
+  const rows = (list: [string, number][]) =>
+    list.slice(0, top).map(([k, ms]) => `| ${ms.toFixed(3)} | ${((100 * ms) / t.total).toFixed(1)}% | \`${k}\` |`);
   console.log(
     [
       `${N} items, C = ${C}, L = ${values.latency} ms: ${(N / seconds).toFixed(1)} items/s while sampled every ${values.interval} µs (${target.title}); profile in ${values.out}`,

@@ -64,7 +64,12 @@ interface Row {
 }
 
 /** Runs `task` `n` times with `concurrency` in flight; measures requests/s and CPU per request. */
-async function closedLoop(n: number, concurrency: number, pgids: { runtime: number; mock: number }, task: (i: number) => Promise<void>): Promise<Phase> {
+async function closedLoop(
+  n: number,
+  concurrency: number,
+  pgids: { runtime: number; mock: number },
+  task: (i: number) => Promise<void>,
+): Promise<Phase> {
   const before = { runtime: groupCpuMs(pgids.runtime), mock: groupCpuMs(pgids.mock), client: ownCpuMs() };
   const t0 = performance.now();
   let next = 0;
@@ -85,19 +90,30 @@ async function closedLoop(n: number, concurrency: number, pgids: { runtime: numb
 function taskBody(preset: string, i: number): string {
   return JSON.stringify({
     preset,
-    task: { kind: 'pairwise', question: `(${i}) Which answer explains recursion better?`, answerA: `A function that calls itself until a base case (${i}).`, answerB: 'Recursion is recursion.' },
+    task: {
+      kind: 'pairwise',
+      question: `(${i}) Which answer explains recursion better?`,
+      answerA: `A function that calls itself until a base case (${i}).`,
+      answerB: 'Recursion is recursion.',
+    },
   });
 }
 
 async function post(url: string, preset: string, i: number): Promise<string> {
-  const r = await fetch(`${url}/v1/evaluations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: taskBody(preset, i) });
+  const r = await fetch(`${url}/v1/evaluations`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: taskBody(preset, i),
+  });
   const body = (await r.json()) as { id?: string };
   if (r.status !== 202 || !body.id) throw new Error(`POST /v1/evaluations: HTTP ${r.status}`);
   return body.id;
 }
 
 const ended = async (url: string, id: string) =>
-  ['succeeded', 'failed', 'cancelled'].includes(((await (await fetch(`${url}/v1/evaluations/${id}`)).json()) as { status: string }).status);
+  ['succeeded', 'failed', 'cancelled'].includes(
+    ((await (await fetch(`${url}/v1/evaluations/${id}`)).json()) as { status: string }).status,
+  );
 
 /**
  * Waits until every evaluation in `ids` has ended, asking about one at a time (the oldest still
@@ -127,7 +143,9 @@ async function measure(runtime: LocalRuntime, values: CliValues<typeof CLI.optio
   const preset = values.preset;
   try {
     // Warm-up: the isolate, D1 and the Durable Object namespace are ready before anything is measured.
-    await closedLoop(200, concurrency, pgids, async () => { await (await fetch(`${stack.url}/health`)).arrayBuffer(); });
+    await closedLoop(200, concurrency, pgids, async () => {
+      await (await fetch(`${stack.url}/health`)).arrayBuffer();
+    });
     await drain(stack.url, await Promise.all(Array.from({ length: 20 }, (_, i) => post(stack.url, preset, -1 - i))));
 
     const get = await closedLoop(intOption(values.gets, 'gets', 1) ?? 2000, concurrency, pgids, async () => {
@@ -138,14 +156,18 @@ async function measure(runtime: LocalRuntime, values: CliValues<typeof CLI.optio
     const posted: string[] = [];
     const posts = intOption(values.posts, 'posts', 1) ?? 300;
     const cpuBeforePosts = groupCpuMs(pgids.runtime);
-    const postPhase = await closedLoop(posts, concurrency, pgids, async (i) => { posted.push(await post(stack.url, preset, i)); });
+    const postPhase = await closedLoop(posts, concurrency, pgids, async (i) => {
+      posted.push(await post(stack.url, preset, i));
+    });
     await drain(stack.url, posted);
     // Per POST: accepting it and judging it, whenever that happened.
     postPhase.runtimeCpuMs = (groupCpuMs(pgids.runtime) - cpuBeforePosts) / posts;
     const item = await closedLoop(intOption(values.items, 'items', 1) ?? 300, concurrency, pgids, async (i) => {
       const id = await post(stack.url, preset, 100_000 + i);
       // The event stream closes after the terminal event.
-      const events = await (await fetch(`${stack.url}/v1/evaluations/${id}/events`, { headers: { accept: 'text/event-stream' } })).text();
+      const events = await (
+        await fetch(`${stack.url}/v1/evaluations/${id}/events`, { headers: { accept: 'text/event-stream' } })
+      ).text();
       if (!events.includes('event: verdict')) throw new Error(`evaluation ${id} ended without a verdict`);
     });
     return { runtime, startupMs, get, post: postPhase, item };
@@ -160,7 +182,9 @@ const f1 = (x: number) => x.toFixed(1);
 const f2 = (x: number) => x.toFixed(2);
 
 async function main(values: CliValues<typeof CLI.options>): Promise<number> {
-  const runtimes = values.runtimes.split(',').map((r) => choiceOption(r.trim(), 'runtimes', ['miniflare', 'wrangler'] as const) ?? 'miniflare');
+  const runtimes = values.runtimes
+    .split(',')
+    .map((r) => choiceOption(r.trim(), 'runtimes', ['miniflare', 'wrangler'] as const) ?? 'miniflare');
   const rows: Row[] = [];
   for (const runtime of runtimes) {
     process.stderr.write(`measuring ${runtime}…\n`);

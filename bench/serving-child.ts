@@ -19,7 +19,10 @@ export interface ServingChild {
  * standard output has matched `printed` (whose first group is the URL); rejects if it exits first.
  */
 export async function startServingChild(args: readonly string[], printed: RegExp, what: string): Promise<ServingChild> {
-  const child = spawnGroup(process.execPath, ['--import', 'tsx', ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawnGroup(process.execPath, ['--import', 'tsx', ...args], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -27,7 +30,9 @@ export async function startServingChild(args: readonly string[], printed: RegExp
       const m = printed.exec(out);
       if (m?.[1]) resolve(m[1]);
     });
-    child.once('exit', (code) => { reject(new Error(`${what} exited with code ${code ?? 'signal'}`)); });
+    child.once('exit', (code) => {
+      reject(new Error(`${what} exited with code ${code ?? 'signal'}`));
+    });
   });
   return { url, pgid: child.pid ?? 0, stop: () => stopGroup(child) };
 }

@@ -30,6 +30,9 @@ export function benchStateRoot(): { root: string; why: string } {
  */
 export function benchStateDir(prefix: string): string {
   const dir = mkdtempSync(join(benchStateRoot().root, prefix));
-  if (process.env.TRIBUNAL_BENCH_KEEP_STATE !== '1') process.on('exit', () => { rmSync(dir, { recursive: true, force: true }); });
+  if (process.env.TRIBUNAL_BENCH_KEEP_STATE !== '1')
+    process.on('exit', () => {
+      rmSync(dir, { recursive: true, force: true });
+    });
   return dir;
 }

@@ -77,7 +77,10 @@ async function call(url: string, token: string, path: string, body?: unknown): P
     try {
       return await fetch(`${url}${path}`, {
         method: body === undefined ? 'GET' : 'POST',
-        headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          Authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
     } catch (e) {
@@ -94,9 +97,15 @@ async function json<T>(r: Response): Promise<T> {
 }
 
 /** A tenant with one key, through the admin API. */
-async function tenant(url: string, name: string, limits: Record<string, unknown>): Promise<{ id: string; key: string }> {
+async function tenant(
+  url: string,
+  name: string,
+  limits: Record<string, unknown>,
+): Promise<{ id: string; key: string }> {
   const t = await json<{ id: string }>(await call(url, ADMIN_TOKEN, '/v1/admin/tenants', { name, limits }));
-  const k = await json<{ key: string }>(await call(url, ADMIN_TOKEN, '/v1/admin/keys', { tenantId: t.id, label: 'bench' }));
+  const k = await json<{ key: string }>(
+    await call(url, ADMIN_TOKEN, '/v1/admin/keys', { tenantId: t.id, label: 'bench' }),
+  );
   return { id: t.id, key: k.key };
 }
 
@@ -106,12 +115,22 @@ function body(): unknown {
   return {
     preset: PRESET,
     config: { defaults: { model: MODEL } },
-    task: { kind: 'pairwise', question: `(${n}) Which reply explains recursion better?`, answerA: `A function calling itself on a smaller input (${n}).`, answerB: `Recursion is when a loop repeats (${n}).` },
+    task: {
+      kind: 'pairwise',
+      question: `(${n}) Which reply explains recursion better?`,
+      answerA: `A function calling itself on a smaller input (${n}).`,
+      answerB: `Recursion is when a loop repeats (${n}).`,
+    },
   };
 }
 
 /** Submits at a fixed interval for `seconds`; returns accepted ids and refusals by status. */
-async function submitAtInterval(url: string, key: string, intervalMs: number, seconds: number): Promise<{ ids: string[]; statuses: Map<number, number> }> {
+async function submitAtInterval(
+  url: string,
+  key: string,
+  intervalMs: number,
+  seconds: number,
+): Promise<{ ids: string[]; statuses: Map<number, number> }> {
   const ids: string[] = [];
   const statuses = new Map<number, number>();
   const pending: Promise<void>[] = [];
@@ -138,7 +157,11 @@ interface Finished {
 }
 
 /** Where an evaluation's time went, from its event replay: start (accepted → first call out), each call as the Worker saw it, and the gaps between a result and the next call. */
-async function breakdown(url: string, key: string, ids: readonly string[]): Promise<{ start: number[]; call: number[]; gap: number[] }> {
+async function breakdown(
+  url: string,
+  key: string,
+  ids: readonly string[],
+): Promise<{ start: number[]; call: number[]; gap: number[] }> {
   const out = { start: [] as number[], call: [] as number[], gap: [] as number[] };
   for (const id of ids) {
     const view = await json<Finished>(await call(url, key, `/v1/evaluations/${id}`));
@@ -146,7 +169,15 @@ async function breakdown(url: string, key: string, ids: readonly string[]): Prom
     const calls = text
       .split('\n\n')
       .filter((b) => b.includes('event: call.finished'))
-      .map((b) => JSON.parse(b.split('\n').find((l) => l.startsWith('data: '))?.slice(6) ?? '{}') as { startedAt: number; finishedAt: number; latencyMs: number })
+      .map(
+        (b) =>
+          JSON.parse(
+            b
+              .split('\n')
+              .find((l) => l.startsWith('data: '))
+              ?.slice(6) ?? '{}',
+          ) as { startedAt: number; finishedAt: number; latencyMs: number },
+      )
       .sort((a, b) => a.startedAt - b.startedAt);
     const first = calls[0];
     if (first) out.start.push(first.startedAt - Date.parse(view.createdAt));
@@ -160,7 +191,11 @@ async function breakdown(url: string, key: string, ids: readonly string[]): Prom
 }
 
 /** Waits for every evaluation to end; returns each one's accepted → verdict time (ms) and the last end. */
-async function settle(url: string, key: string, ids: readonly string[]): Promise<{ latencies: number[]; failed: number; lastEnd: number }> {
+async function settle(
+  url: string,
+  key: string,
+  ids: readonly string[],
+): Promise<{ latencies: number[]; failed: number; lastEnd: number }> {
   const done = new Map<string, Finished>();
   const deadline = Date.now() + 600_000;
   while (done.size < ids.length && Date.now() < deadline) {
@@ -179,12 +214,21 @@ async function settle(url: string, key: string, ids: readonly string[]): Promise
   };
 }
 
-const stack = await startLocalStack({ port: 0, mockPort: 0, persistTo: join(benchStateDir('tribunal-bench-tenants-'), 'state'), secrets: { ADMIN_TOKEN }, crons: false });
+const stack = await startLocalStack({
+  port: 0,
+  mockPort: 0,
+  persistTo: join(benchStateDir('tribunal-bench-tenants-'), 'state'),
+  secrets: { ADMIN_TOKEN },
+  crons: false,
+});
 try {
   const { url } = stack;
   // The steady tenant keeps the default rate: it also polls its evaluations for their verdicts.
   const steady = await tenant(url, 'steady', {});
-  const burst = await tenant(url, 'burst', { rateLimit: { requests: RATE_N, windowSeconds: RATE_W }, maxRunning: MAX_RUNNING });
+  const burst = await tenant(url, 'burst', {
+    rateLimit: { requests: RATE_N, windowSeconds: RATE_W },
+    maxRunning: MAX_RUNNING,
+  });
   const burstInterval = (RATE_W * 1000) / RATE_N / FACTOR;
 
   process.stderr.write(`phase 1: steady tenant alone for ${SECONDS} s\n`);
@@ -200,7 +244,9 @@ try {
   // from the first request until none of it is running or waiting.
   const watcher = (async () => {
     while (drainedAt === 0) {
-      const t = await json<{ current?: { running: number; waiting: number } }>(await call(url, ADMIN_TOKEN, `/v1/admin/tenants/${burst.id}`));
+      const t = await json<{ current?: { running: number; waiting: number } }>(
+        await call(url, ADMIN_TOKEN, `/v1/admin/tenants/${burst.id}`),
+      );
       const { running = 0, waiting = 0 } = t.current ?? {};
       mostRunning = Math.max(mostRunning, running);
       mostWaiting = Math.max(mostWaiting, waiting);
@@ -209,14 +255,22 @@ try {
     }
   })();
   const phaseStart = Date.now();
-  const [together, flood] = await Promise.all([submitAtInterval(url, steady.key, STEADY_MS, SECONDS), submitAtInterval(url, burst.key, burstInterval, SECONDS)]);
+  const [together, flood] = await Promise.all([
+    submitAtInterval(url, steady.key, STEADY_MS, SECONDS),
+    submitAtInterval(url, burst.key, burstInterval, SECONDS),
+  ]);
   submitting.on = false;
   const togetherDone = settle(url, steady.key, together.ids);
   await watcher;
   const steadyTogether = await togetherDone;
-  const burstUsage = await json<{ totals: { calls: number } }>(await call(url, ADMIN_TOKEN, `/v1/admin/tenants/${burst.id}/usage`));
+  const burstUsage = await json<{ totals: { calls: number } }>(
+    await call(url, ADMIN_TOKEN, `/v1/admin/tenants/${burst.id}/usage`),
+  );
 
-  const [aloneTime, togetherTime] = [await breakdown(url, steady.key, alone.ids), await breakdown(url, steady.key, together.ids)];
+  const [aloneTime, togetherTime] = [
+    await breakdown(url, steady.key, alone.ids),
+    await breakdown(url, steady.key, together.ids),
+  ];
   const sent = [...flood.statuses.values()].reduce((a, b) => a + b, 0);
   const lines = [
     `L = ${L} ms mock LLM latency; preset ${PRESET}; burst tenant's rate ${RATE_N} requests / ${RATE_W} s per key, sending ${FACTOR}× that (one request every ${burstInterval.toFixed(0)} ms) for ${SECONDS} s, running cap ${MAX_RUNNING}; steady tenant one evaluation every ${STEADY_MS} ms; local stack (Miniflare)`,
@@ -230,7 +284,8 @@ try {
     '|---|---|---|---|---|---|---|---|---|',
     `| ${FACTOR}× its rate | ${sent} | ${flood.statuses.get(202) ?? 0} | ${flood.statuses.get(429) ?? 0} | ${sent - (flood.statuses.get(202) ?? 0) - (flood.statuses.get(429) ?? 0)} | ${mostRunning} | ${mostWaiting} | ${burstUsage.totals.calls} | ${((drainedAt - phaseStart) / 1000).toFixed(1)} |`,
   ];
-  if (networkRetries > 0) lines.push('', `(${networkRetries} requests were sent again after the local server closed their connection.)`);
+  if (networkRetries > 0)
+    lines.push('', `(${networkRetries} requests were sent again after the local server closed their connection.)`);
   console.log(lines.join('\n'));
 } finally {
   await stack.stop();

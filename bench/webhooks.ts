@@ -66,7 +66,13 @@ async function startReceiver(key: () => Buffer, got: Received[]): Promise<{ url:
     req.on('end', () => {
       const at = Date.now();
       const payload = JSON.parse(body) as { timestamp: string; data: { id: string } };
-      got.push({ at, eventId: String(req.headers['webhook-id']), evaluationId: payload.data.id, eventAt: Date.parse(payload.timestamp), verified: verify(key(), req.headers, body) });
+      got.push({
+        at,
+        eventId: String(req.headers['webhook-id']),
+        evaluationId: payload.data.id,
+        eventAt: Date.parse(payload.timestamp),
+        verified: verify(key(), req.headers, body),
+      });
       res.writeHead(204).end();
       onReceived(payload.data.id);
     });
@@ -94,7 +100,9 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   let key = Buffer.alloc(0);
   const receiver = await startReceiver(() => key, got);
   try {
-    const secret = ((await (await fetch(`${stack.url}/v1/webhook-signing-secret`, { method: 'POST' })).json()) as { secret: string }).secret;
+    const secret = (
+      (await (await fetch(`${stack.url}/v1/webhook-signing-secret`, { method: 'POST' })).json()) as { secret: string }
+    ).secret;
     key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
     const posted = new Map<string, number>();
     const waiting = new Map<string, () => void>();
@@ -106,11 +114,20 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
         const i = next++;
         const body = JSON.stringify({
           preset: values.preset,
-          task: { kind: 'pairwise', question: `(${i}) Which answer explains recursion better?`, answerA: 'A function that calls itself until a base case.', answerB: 'Recursion is recursion.' },
+          task: {
+            kind: 'pairwise',
+            question: `(${i}) Which answer explains recursion better?`,
+            answerA: 'A function that calls itself until a base case.',
+            answerB: 'Recursion is recursion.',
+          },
           webhook: { url: receiver.url },
         });
         const t = Date.now();
-        const r = await fetch(`${stack.url}/v1/evaluations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        const r = await fetch(`${stack.url}/v1/evaluations`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
         const { id } = (await r.json()) as { id: string };
         if (r.status !== 202) throw new Error(`POST /v1/evaluations: HTTP ${r.status}`);
         posted.set(id, t);

@@ -28,11 +28,22 @@ async function handleBatchMessage(msg: Message, env: Bindings): Promise<void> {
   const m = parsed.data;
   try {
     const r = await cancelPage(env, m);
-    log('info', 'batch.cancel_page', { batchId: m.batchId, afterSeq: m.afterSeq, cancelled: r.cancelled, next: r.next });
+    log('info', 'batch.cancel_page', {
+      batchId: m.batchId,
+      afterSeq: m.afterSeq,
+      cancelled: r.cancelled,
+      next: r.next,
+    });
     msg.ack();
   } catch (e) {
     const delaySeconds = retryDelaySeconds(msg.attempts);
-    log('warn', 'batch.cancel_page_retry', { batchId: m.batchId, afterSeq: m.afterSeq, attempts: msg.attempts, delaySeconds, error: messageOf(e) });
+    log('warn', 'batch.cancel_page_retry', {
+      batchId: m.batchId,
+      afterSeq: m.afterSeq,
+      attempts: msg.attempts,
+      delaySeconds,
+      error: messageOf(e),
+    });
     msg.retry({ delaySeconds });
   }
 }

@@ -28,7 +28,10 @@ async function handleDeadLetter(msg: Message, env: Bindings): Promise<void> {
     return;
   }
   const { id } = parsed.data;
-  const error: EvaluationError = { code: 'queue_delivery_failed', message: 'the job could not be started after repeated queue deliveries' };
+  const error: EvaluationError = {
+    code: 'queue_delivery_failed',
+    message: 'the job could not be started after repeated queue deliveries',
+  };
   try {
     let status: string;
     try {

@@ -61,7 +61,10 @@ export async function handleJobs(batch: MessageBatch, env: Bindings): Promise<vo
 async function handleJob(msg: Message, env: Bindings): Promise<void> {
   const parsed = JobMessageSchema.safeParse(msg.body);
   if (!parsed.success) {
-    log('error', 'queue.invalid_message', { messageId: msg.id, body: (JSON.stringify(msg.body) as string | undefined)?.slice(0, 200) });
+    log('error', 'queue.invalid_message', {
+      messageId: msg.id,
+      body: (JSON.stringify(msg.body) as string | undefined)?.slice(0, 200),
+    });
     msg.ack();
     return;
   }
@@ -82,7 +85,13 @@ async function handleJob(msg: Message, env: Bindings): Promise<void> {
     msg.ack();
   } catch (e) {
     const delaySeconds = retryDelaySeconds(msg.attempts);
-    log('warn', 'queue.retry', { evaluationId: id, messageId: msg.id, attempts: msg.attempts, delaySeconds, error: messageOf(e) });
+    log('warn', 'queue.retry', {
+      evaluationId: id,
+      messageId: msg.id,
+      attempts: msg.attempts,
+      delaySeconds,
+      error: messageOf(e),
+    });
     msg.retry({ delaySeconds });
   }
 }

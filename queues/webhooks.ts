@@ -37,7 +37,8 @@ async function handleDelivery(msg: Message, env: Bindings): Promise<void> {
   const { deliveryId } = parsed.data;
   try {
     const outcome = await attemptDelivery(env, deliveryId);
-    if (outcome.kind === 'retry' && outcome.delaySeconds <= QUEUE_MAX_DELAY_SECONDS) msg.retry({ delaySeconds: outcome.delaySeconds });
+    if (outcome.kind === 'retry' && outcome.delaySeconds <= QUEUE_MAX_DELAY_SECONDS)
+      msg.retry({ delaySeconds: outcome.delaySeconds });
     else msg.ack();
   } catch (e) {
     const delaySeconds = consumerRetryDelaySeconds(msg.attempts);
@@ -55,8 +56,14 @@ export async function handleWebhookDeadLetters(batch: MessageBatch, env: Binding
     const parsed = DeliveryMessageSchema.safeParse(msg.body);
     if (parsed.success) {
       try {
-        await env.DB.prepare(`UPDATE webhook_deliveries SET last_error = ?, updated_at = ? WHERE id = ? AND status = 'pending'`)
-          .bind('the delivery queue gave up on this message; the sweeper re-enqueues it', Date.now(), parsed.data.deliveryId)
+        await env.DB.prepare(
+          `UPDATE webhook_deliveries SET last_error = ?, updated_at = ? WHERE id = ? AND status = 'pending'`,
+        )
+          .bind(
+            'the delivery queue gave up on this message; the sweeper re-enqueues it',
+            Date.now(),
+            parsed.data.deliveryId,
+          )
           .run();
       } catch (e) {
         msg.retry({ delaySeconds: 30 });
@@ -64,7 +71,10 @@ export async function handleWebhookDeadLetters(batch: MessageBatch, env: Binding
         continue;
       }
     }
-    log('warn', 'webhook.dead_letter', { messageId: msg.id, deliveryId: parsed.success ? parsed.data.deliveryId : null });
+    log('warn', 'webhook.dead_letter', {
+      messageId: msg.id,
+      deliveryId: parsed.success ? parsed.data.deliveryId : null,
+    });
     msg.ack();
   }
 }

@@ -31,13 +31,20 @@ export default {
     ctx.waitUntil(
       sweep(env)
         .then((r) => {
-          if (r.kicked.length + r.errors.length > 0) log('info', 'sweeper.run', { kicked: r.kicked.length, errors: r.errors.length });
+          if (r.kicked.length + r.errors.length > 0)
+            log('info', 'sweeper.run', { kicked: r.kicked.length, errors: r.errors.length });
         })
         // findStalled (D1) can throw; the next cron run retries, but the failure must show in the logs.
-        .catch((e: unknown) => { log('error', 'sweeper.failed', { error: messageOf(e) }); }),
+        .catch((e: unknown) => {
+          log('error', 'sweeper.failed', { error: messageOf(e) });
+        }),
     );
     // Webhook deliveries overdue in D1 (a lost queue message): re-enqueued; the next run retries a failure.
-    ctx.waitUntil(sweepDeliveries(env).catch((e: unknown) => { log('error', 'webhooks.sweep_failed', { error: messageOf(e) }); }));
+    ctx.waitUntil(
+      sweepDeliveries(env).catch((e: unknown) => {
+        log('error', 'webhooks.sweep_failed', { error: messageOf(e) });
+      }),
+    );
     return Promise.resolve();
   },
 } satisfies ExportedHandler<Bindings>;

@@ -5,7 +5,13 @@
  * (tests/pipeline/do-events.test.ts). The object sends what these return (./streams.ts).
  */
 import type { LlmCallResult } from '../../src/engine/call.js';
-import type { CallFinishedEvent, CallStartedEvent, EvaluationError, EvaluationEvent, StatusEvent } from '../../src/pipeline/events.js';
+import type {
+  CallFinishedEvent,
+  CallStartedEvent,
+  EvaluationError,
+  EvaluationEvent,
+  StatusEvent,
+} from '../../src/pipeline/events.js';
 import type { EvaluationStatus } from '../../src/pipeline/status.js';
 import type { VerdictSummary } from '../../src/pipeline/events.js';
 
@@ -88,7 +94,13 @@ export function callFinishedEvent(evaluationId: string, r: StoredResultView): Ca
       label: r.label,
       stage: r.stage,
       ok: r.result.ok,
-      ...(r.result.ok ? { content: r.result.content, ...(r.result.choices ? { choices: r.result.choices } : {}), model: r.result.model } : { error: r.result.error }),
+      ...(r.result.ok
+        ? {
+            content: r.result.content,
+            ...(r.result.choices ? { choices: r.result.choices } : {}),
+            model: r.result.model,
+          }
+        : { error: r.result.error }),
       startedAt: r.startedAt,
       finishedAt: r.finishedAt,
       latencyMs: r.latencyMs ?? r.finishedAt - r.startedAt,
@@ -136,6 +148,11 @@ export function replayEvents(r: ReplayInput): EvaluationEvent[] {
 }
 
 /** The status of an evaluation this object did not run: `queued` while waiting for a start, or the end it learned of. */
-export function notRunEvent(evaluationId: string, status: EvaluationStatus, error: EvaluationError | null, at: number): StatusEvent {
+export function notRunEvent(
+  evaluationId: string,
+  status: EvaluationStatus,
+  error: EvaluationError | null,
+  at: number,
+): StatusEvent {
   return statusEvent({ evaluationId, status, callsDone: 0, callsPlanned: 0, error, at });
 }

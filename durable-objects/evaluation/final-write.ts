@@ -80,21 +80,32 @@ export class FinalWriter {
       const { maxRunning } = deploymentDefaults(env);
       // An item of a batch (or maybe one: unknown after eviction) claims the batch's next items, and admits
       // the first, in this same transaction: the window's handover costs no round trip of its own.
-      const claim = l.batchId !== null ? claimWindowStatements(env.DB, { evaluationId: l.meta.id }, { defaultMaxRunning: maxRunning, now: Date.now() }) : null;
+      const claim =
+        l.batchId !== null
+          ? claimWindowStatements(
+              env.DB,
+              { evaluationId: l.meta.id },
+              { defaultMaxRunning: maxRunning, now: Date.now() },
+            )
+          : null;
       const claimed = claim?.statements ?? [];
       // Someone waits for the end (`Prefer: wait`): the answer's read rides on this write's round trip.
       const readBack = this.rt.streams.hasWaiters() ? readWithResultsStatements(env.DB, l.meta.tenant, l.meta.id) : [];
-      const { changed, effectRows, after } = await writeFinal(env.DB, {
-        id: l.meta.id,
-        tenant: l.meta.tenant,
-        status,
-        ...(verdict ? { verdict } : {}),
-        ...(error ? { error } : {}),
-        calls: this.rt.store.storedCalls(parseErrorsOf(l), choiceIdsOf(l)),
-        callsDone: l.callsDone,
-        engineVersion: l.meta.engine_version,
-        now: Date.now(),
-      }, [admitNextStatement(env.DB, l.meta.tenant, maxRunning, Date.now()), ...claimed, ...readBack]);
+      const { changed, effectRows, after } = await writeFinal(
+        env.DB,
+        {
+          id: l.meta.id,
+          tenant: l.meta.tenant,
+          status,
+          ...(verdict ? { verdict } : {}),
+          ...(error ? { error } : {}),
+          calls: this.rt.store.storedCalls(parseErrorsOf(l), choiceIdsOf(l)),
+          callsDone: l.callsDone,
+          engineVersion: l.meta.engine_version,
+          now: Date.now(),
+        },
+        [admitNextStatement(env.DB, l.meta.tenant, maxRunning, Date.now()), ...claimed, ...readBack],
+      );
       next = admittedBy(after[0]);
       if (claim) {
         // Started whichever way this write ends the row: the claim is committed with it.

@@ -99,7 +99,10 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
    */
   async cancel(id: string, reason?: string): Promise<StatusResult> {
     this.checkId(id, 'cancel');
-    return await this.lifecycle.end(id, 'cancelled', { code: 'cancelled', message: reason ?? 'cancelled by the caller' });
+    return await this.lifecycle.end(id, 'cancelled', {
+      code: 'cancelled',
+      message: reason ?? 'cancelled by the caller',
+    });
   }
 
   /**
@@ -175,7 +178,15 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
       const ended = this.rt.store.ended();
       if (!ended) return Promise.resolve(null);
       const error = parseStoredError(ended.error);
-      return Promise.resolve({ status: ended.status, callsDone: 0, callsPlanned: 0, startedAt: ended.at, updatedAt: ended.at, finalized: true, ...(error ? { error } : {}) });
+      return Promise.resolve({
+        status: ended.status,
+        callsDone: 0,
+        callsPlanned: 0,
+        startedAt: ended.at,
+        updatedAt: ended.at,
+        finalized: true,
+        ...(error ? { error } : {}),
+      });
     }
     const error = parseStoredError(l.meta.error);
     return Promise.resolve({
@@ -210,7 +221,11 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
    * stream closes at once instead of waiting for a start that will never come.
    */
   override async fetch(request: Request): Promise<Response> {
-    const id = request.headers.get(EVALUATION_ID_HEADER) ?? this.rt.loaded?.meta.id ?? this.rt.store.ended()?.id ?? this.ctx.id.name;
+    const id =
+      request.headers.get(EVALUATION_ID_HEADER) ??
+      this.rt.loaded?.meta.id ??
+      this.rt.store.ended()?.id ??
+      this.ctx.id.name;
     if (id !== undefined && !this.isOwnId(id)) return new Response('wrong evaluation for this object', { status: 400 });
     let ended: EndedRow | null = null;
     if (!this.rt.load()) {
@@ -252,7 +267,13 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
   private replay(id: string, endedBefore: EndedRow | null): { events: EvaluationEvent[]; done: boolean } {
     const l = this.rt.load();
     if (!l) {
-      if (endedBefore) return { events: [notRunEvent(endedBefore.id, endedBefore.status, parseStoredError(endedBefore.error), endedBefore.at)], done: true };
+      if (endedBefore)
+        return {
+          events: [
+            notRunEvent(endedBefore.id, endedBefore.status, parseStoredError(endedBefore.error), endedBefore.at),
+          ],
+          done: true,
+        };
       return { events: [notRunEvent(id, 'queued' satisfies EvaluationStatus, null, Date.now())], done: false };
     }
     const ended = isTerminal(l.meta.status) && l.meta.finalized === 1;
@@ -261,14 +282,21 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
       ended,
       verdict: verdictOf(l),
       stored: this.rt.store.storedResults(),
-      inFlight: [...this.rt.inFlight.values()].map(({ request: r, startedAt }) => ({ callId: r.id, agent: r.agent, label: r.label, stage: r.stage, startedAt })),
+      inFlight: [...this.rt.inFlight.values()].map(({ request: r, startedAt }) => ({
+        callId: r.id,
+        agent: r.agent,
+        label: r.label,
+        stage: r.stage,
+        startedAt,
+      })),
     });
     return { events, done: ended };
   }
 
   /** Throws `wrong_object` (a rejected RPC) unless `id` is the evaluation this object was addressed for. */
   private checkId(id: string, op: string): void {
-    if (!this.isOwnId(id)) throw new PipelineError('wrong_object', `${op}(${id}) reached the object of another evaluation`);
+    if (!this.isOwnId(id))
+      throw new PipelineError('wrong_object', `${op}(${id}) reached the object of another evaluation`);
   }
 
   private isOwnId(id: string): boolean {

@@ -79,7 +79,8 @@ export class Lifecycle {
     if (isTerminal(l.meta.status)) return { status: l.meta.status };
     this.rt.setTerminal(l, status, error);
     // D1 shows the end at once; transcript and usage of calls still in flight follow in the final write.
-    if (await markEnded(this.rt.env.DB, l.meta.id, status, error, Date.now())) this.rt.ctx.waitUntil(afterEnding(this.rt.env, l.meta.id));
+    if (await markEnded(this.rt.env.DB, l.meta.id, status, error, Date.now()))
+      this.rt.ctx.waitUntil(afterEnding(this.rt.env, l.meta.id));
     await this.afterEnd(l);
     return { status };
   }
@@ -135,7 +136,11 @@ export class Lifecycle {
     let prepared: { meta: MetaRow; l: Loaded };
     try {
       const method = getMethod(job.method);
-      const state = createEvaluation(method, JSON.parse(job.config) as EngineState['config'], JSON.parse(job.task) as Task);
+      const state = createEvaluation(
+        method,
+        JSON.parse(job.config) as EngineState['config'],
+        JSON.parse(job.task) as Task,
+      );
       const meta: MetaRow = {
         id,
         tenant: job.tenant,
@@ -153,7 +158,15 @@ export class Lifecycle {
         engine_version: this.hooks.engineVersion(method),
         verdict: null,
       };
-      prepared = { meta, l: { meta, engine: { method, state }, callsDone: 0, ...(job.batchId !== undefined ? { batchId: job.batchId } : {}) } };
+      prepared = {
+        meta,
+        l: {
+          meta,
+          engine: { method, state },
+          callsDone: 0,
+          ...(job.batchId !== undefined ? { batchId: job.batchId } : {}),
+        },
+      };
     } catch (e) {
       // Bad stored input cannot get better by retrying: fail it (the API validates, so this is rare).
       const code = e instanceof EngineInputError ? e.code : 'invalid_evaluation';
@@ -171,7 +184,12 @@ export class Lifecycle {
     // Off the critical path: the first call need not wait for D1. The guard (status queued/running)
     // keeps the write from reviving an ended row, and confirmRunning ends the run here if it had ended.
     this.rt.ctx.waitUntil(this.confirmRunning(l, now));
-    log('info', 'evaluation.started', { evaluationId: id, method: job.method, callsPlanned: meta.calls_planned, engineVersion: meta.engine_version });
+    log('info', 'evaluation.started', {
+      evaluationId: id,
+      method: job.method,
+      callsPlanned: meta.calls_planned,
+      engineVersion: meta.engine_version,
+    });
     this.rt.broadcastStatus(l);
     return { status: 'running' };
   }

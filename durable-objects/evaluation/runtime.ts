@@ -87,7 +87,8 @@ export function parseErrorsOf(l: Loaded): Map<string, string> {
 export function choiceIdsOf(l: Loaded): Map<string, string[]> {
   const out = new Map<string, string[]>();
   if (!l.engine) return out;
-  for (const t of transcriptOf(l.engine.state)) if (t.request !== undefined) out.set(t.request, [...(out.get(t.request) ?? []), t.callId]);
+  for (const t of transcriptOf(l.engine.state))
+    if (t.request !== undefined) out.set(t.request, [...(out.get(t.request) ?? []), t.callId]);
   return out;
 }
 
@@ -128,10 +129,18 @@ export class Runtime {
     const meta = this.store.meta();
     if (!meta) return null;
     const replayed = this.replay(meta);
-    const l: Loaded = { meta, engine: 'engine' in replayed ? replayed.engine : null, callsDone: this.store.resultCount() };
+    const l: Loaded = {
+      meta,
+      engine: 'engine' in replayed ? replayed.engine : null,
+      callsDone: this.store.resultCount(),
+    };
     this.loaded = l;
     if ('reason' in replayed && !isTerminal(meta.status)) {
-      log('warn', 'evaluation.engine_version_changed', { evaluationId: meta.id, started: meta.engine_version, reason: replayed.reason });
+      log('warn', 'evaluation.engine_version_changed', {
+        evaluationId: meta.id,
+        started: meta.engine_version,
+        reason: replayed.reason,
+      });
       this.setTerminal(l, 'failed', { code: 'engine_version_changed', message: replayed.reason });
     }
     return l;
@@ -140,12 +149,21 @@ export class Runtime {
   /** The engine rebuilt from the stored results, or why this code cannot rebuild it. */
   private replay(meta: MetaRow): { engine: Engine } | { reason: string } {
     const method = METHODS.get(meta.method);
-    if (!method) return { reason: `started under engine ${meta.engine_version}; this deployment no longer offers method "${meta.method}"` };
+    if (!method)
+      return {
+        reason: `started under engine ${meta.engine_version}; this deployment no longer offers method "${meta.method}"`,
+      };
     const version = this.hooks.engineVersion(method);
     if (version !== meta.engine_version) {
-      return { reason: `started under engine ${meta.engine_version}; this deployment runs ${version}, so its stored calls cannot be replayed` };
+      return {
+        reason: `started under engine ${meta.engine_version}; this deployment runs ${version}, so its stored calls cannot be replayed`,
+      };
     }
-    let state = createEvaluation(method, JSON.parse(meta.config) as EngineState['config'], JSON.parse(meta.task) as Task);
+    let state = createEvaluation(
+      method,
+      JSON.parse(meta.config) as EngineState['config'],
+      JSON.parse(meta.task) as Task,
+    );
     for (const result of this.store.results()) state = applyResult(method, state, result);
     return { engine: { method, state } };
   }
@@ -155,9 +173,17 @@ export class Runtime {
    * @param verdict the verdict when it succeeded (stored for the final write and late subscribers).
    * @throws PipelineError `invalid_transition` for a transition the status module forbids (a bug).
    */
-  setTerminal(l: Loaded, status: TerminalStatus, error: EvaluationError | null, verdict: VerdictSummary | null = null): void {
+  setTerminal(
+    l: Loaded,
+    status: TerminalStatus,
+    error: EvaluationError | null,
+    verdict: VerdictSummary | null = null,
+  ): void {
     if (!canTransition(l.meta.status, status)) {
-      throw new PipelineError('invalid_transition', `evaluation ${l.meta.id} cannot go from ${l.meta.status} to ${status}`);
+      throw new PipelineError(
+        'invalid_transition',
+        `evaluation ${l.meta.id} cannot go from ${l.meta.status} to ${status}`,
+      );
     }
     this.writeEnd(l, status, error, verdict);
   }
@@ -172,7 +198,12 @@ export class Runtime {
     this.writeEnd(l, status, error, status === 'succeeded' ? storedVerdict(l.meta) : null);
   }
 
-  private writeEnd(l: Loaded, status: TerminalStatus, error: EvaluationError | null, verdict: VerdictSummary | null): void {
+  private writeEnd(
+    l: Loaded,
+    status: TerminalStatus,
+    error: EvaluationError | null,
+    verdict: VerdictSummary | null,
+  ): void {
     l.meta.status = status;
     l.meta.error = storedError(error);
     l.meta.verdict = verdict ? JSON.stringify(verdict) : null;

@@ -75,7 +75,9 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 2,
     name: 'finalize_failures',
     // Consecutive failed final writes (backoff and the give-up check), in storage so eviction keeps it.
-    up: (sql) => { addColumn(sql, 'evaluation', 'finalize_failures', 'INTEGER NOT NULL DEFAULT 0'); },
+    up: (sql) => {
+      addColumn(sql, 'evaluation', 'finalize_failures', 'INTEGER NOT NULL DEFAULT 0');
+    },
   },
   {
     version: 3,
@@ -84,7 +86,9 @@ export const MIGRATIONS: readonly Migration[] = [
       // The engine version the evaluation started with (src/engine/version.ts). Evaluations already
       // here started before versions were pinned: they ran the baseline version.
       addColumn(sql, 'evaluation', 'engine_version', 'TEXT');
-      for (const row of sql.exec<{ method: string }>('SELECT method FROM evaluation WHERE engine_version IS NULL').toArray()) {
+      for (const row of sql
+        .exec<{ method: string }>('SELECT method FROM evaluation WHERE engine_version IS NULL')
+        .toArray()) {
         sql.exec('UPDATE evaluation SET engine_version = ?', baselineEngineVersion(row.method));
       }
       // The verdict (without transcript) once the protocol concluded: terminal events and the final
@@ -98,7 +102,9 @@ export const MIGRATIONS: readonly Migration[] = [
     // The caller deleted the evaluation while its final write was still owed: erase once it lands
     // (./erase.ts), so the usage of calls in flight still reaches D1 for billing.
     up: (sql) => {
-      sql.exec('CREATE TABLE IF NOT EXISTS erasure (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), requested_at INTEGER NOT NULL)');
+      sql.exec(
+        'CREATE TABLE IF NOT EXISTS erasure (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), requested_at INTEGER NOT NULL)',
+      );
     },
   },
 ];
@@ -167,7 +173,12 @@ const CURRENT_SCHEMA = `
  */
 export function migrate(storage: DurableObjectStorage): number {
   const sql = storage.sql;
-  const existing = sql.exec<{ n: number }>(`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN (${OWN_TABLES.map(() => '?').join(', ')})`, ...OWN_TABLES).one().n;
+  const existing = sql
+    .exec<{ n: number }>(
+      `SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN (${OWN_TABLES.map(() => '?').join(', ')})`,
+      ...OWN_TABLES,
+    )
+    .one().n;
   if (existing === 0) {
     storage.transactionSync(() => {
       sql.exec(CURRENT_SCHEMA);
@@ -184,7 +195,9 @@ export function migrate(storage: DurableObjectStorage): number {
  */
 export function migrateStepwise(storage: DurableObjectStorage): number {
   const sql = storage.sql;
-  sql.exec('CREATE TABLE IF NOT EXISTS schema_version (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), version INTEGER NOT NULL)');
+  sql.exec(
+    'CREATE TABLE IF NOT EXISTS schema_version (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), version INTEGER NOT NULL)',
+  );
   const before = sql.exec<{ version: number }>('SELECT version FROM schema_version').toArray()[0]?.version ?? 0;
   if (before > SCHEMA_VERSION) log('warn', 'do.schema_newer', { version: before, known: SCHEMA_VERSION });
   for (const m of MIGRATIONS) {

@@ -76,7 +76,10 @@ export class Stepper {
       log('error', 'alarm.error', { evaluationId: l.meta.id, failures, error: messageOf(e) });
       if (failures >= MAX_ALARM_FAILURES) {
         if (!isTerminal(l.meta.status)) {
-          this.rt.setTerminal(l, 'failed', { code: 'internal_error', message: `gave up after ${failures} failed steps: ${messageOf(e)}` });
+          this.rt.setTerminal(l, 'failed', {
+            code: 'internal_error',
+            message: `gave up after ${failures} failed steps: ${messageOf(e)}`,
+          });
         }
         await this.final.finalize(l);
         return;
@@ -99,7 +102,8 @@ export class Stepper {
       return;
     }
     const l = this.rt.load();
-    if (l && isTerminal(l.meta.status) && l.meta.finalized === 1 && this.rt.inFlight.size === 0) await this.rt.ctx.storage.deleteAlarm();
+    if (l && isTerminal(l.meta.status) && l.meta.finalized === 1 && this.rt.inFlight.size === 0)
+      await this.rt.ctx.storage.deleteAlarm();
   }
 
   /**
@@ -134,7 +138,10 @@ export class Stepper {
     // Everything ready is already in flight in this instance: whoever started it re-arms.
     if (ran === 'in_flight') return;
     if (ran === 'stuck' && !isTerminal(l.meta.status)) {
-      this.rt.setTerminal(l, 'failed', { code: 'engine_stuck', message: `method "${l.meta.method}" listed no calls and no verdict` });
+      this.rt.setTerminal(l, 'failed', {
+        code: 'engine_stuck',
+        message: `method "${l.meta.method}" listed no calls and no verdict`,
+      });
       await this.final.finalize(l);
       return;
     }
@@ -170,7 +177,14 @@ export class Stepper {
       skip: (id) => this.rt.inFlight.has(id),
       more: () => Date.now() - began < budget,
       run: (request) => this.call(l, request),
-      ...(admit ? { admit, refuse: (request: LlmCallRequest, error: LlmError) => { this.refuse(l, request, error); } } : {}),
+      ...(admit
+        ? {
+            admit,
+            refuse: (request: LlmCallRequest, error: LlmError) => {
+              this.refuse(l, request, error);
+            },
+          }
+        : {}),
     });
     if (launched > 0 || refused > 0) return 'ran';
     return this.rt.inFlight.size > 0 ? 'in_flight' : 'stuck';
@@ -184,13 +198,29 @@ export class Stepper {
     if (!l.engine || !budgetOf(l.engine.state.config)) return null;
     this.admission ??= budgetAdmission(await loadCallMeter(settingsFromEnv(llmEnvOf(this.rt.env))));
     const admission = this.admission;
-    return (request) => (l.engine ? admission(request, [...this.rt.inFlight.values()].map((c) => c.request), l.engine.state) : 'launch');
+    return (request) =>
+      l.engine
+        ? admission(
+            request,
+            [...this.rt.inFlight.values()].map((c) => c.request),
+            l.engine.state,
+          )
+        : 'launch';
   }
 
   /** Stores a call the budget refused as its result (`budget_exceeded`, no LLM call made), like any result. */
   private refuse(l: Loaded, request: LlmCallRequest, error: LlmError): void {
     const at = Date.now();
-    this.rt.streams.broadcast(callStartedEvent(l.meta.id, { callId: request.id, agent: request.agent, label: request.label, stage: request.stage, model: request.model, startedAt: at }));
+    this.rt.streams.broadcast(
+      callStartedEvent(l.meta.id, {
+        callId: request.id,
+        agent: request.agent,
+        label: request.label,
+        stage: request.stage,
+        model: request.model,
+        startedAt: at,
+      }),
+    );
     this.record(l, request, { id: request.id, ok: false, error, attempts: 0 }, at);
   }
 
@@ -199,7 +229,14 @@ export class Stepper {
     const startedAt = Date.now();
     this.rt.inFlight.set(request.id, { request, startedAt });
     this.rt.streams.broadcast(
-      callStartedEvent(l.meta.id, { callId: request.id, agent: request.agent, label: request.label, stage: request.stage, model: request.model, startedAt }),
+      callStartedEvent(l.meta.id, {
+        callId: request.id,
+        agent: request.agent,
+        label: request.label,
+        stage: request.stage,
+        model: request.model,
+        startedAt,
+      }),
     );
     let result: LlmCallResult;
     try {
@@ -220,7 +257,16 @@ export class Stepper {
     const finishedAt = Date.now();
     const latencyMs = result.ok ? (result.latencyMs ?? finishedAt - startedAt) : finishedAt - startedAt;
     const attempts = result.attempts ?? 1;
-    const stored = { callId: request.id, agent: request.agent, label: request.label, stage: request.stage, result, startedAt, finishedAt, latencyMs };
+    const stored = {
+      callId: request.id,
+      agent: request.agent,
+      label: request.label,
+      stage: request.stage,
+      result,
+      startedAt,
+      finishedAt,
+      latencyMs,
+    };
     if (!this.rt.store.insertResult({ ...stored, attempts })) {
       log('warn', 'call.duplicate', { evaluationId: l.meta.id, callId: request.id });
       return;

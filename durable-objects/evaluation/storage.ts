@@ -121,7 +121,13 @@ export class EvaluationStore {
       this.sql.exec('DELETE FROM results');
       this.sql.exec('DELETE FROM evaluation');
       this.sql.exec('DELETE FROM erasure');
-      this.sql.exec('INSERT OR REPLACE INTO ended (singleton, id, status, error, at) VALUES (1, ?, ?, ?, ?)', marker.id, marker.status, marker.error, marker.at);
+      this.sql.exec(
+        'INSERT OR REPLACE INTO ended (singleton, id, status, error, at) VALUES (1, ?, ?, ?, ?)',
+        marker.id,
+        marker.status,
+        marker.error,
+        marker.at,
+      );
     });
   }
 
@@ -150,7 +156,13 @@ export class EvaluationStore {
 
   /** Writes status, error, verdict and `updated_at` of the `evaluation` row. */
   saveStatus(m: Pick<MetaRow, 'status' | 'error' | 'verdict' | 'updated_at'>): void {
-    this.sql.exec('UPDATE evaluation SET status = ?, error = ?, verdict = ?, updated_at = ?', m.status, m.error, m.verdict, m.updated_at);
+    this.sql.exec(
+      'UPDATE evaluation SET status = ?, error = ?, verdict = ?, updated_at = ?',
+      m.status,
+      m.error,
+      m.verdict,
+      m.updated_at,
+    );
   }
 
   /** Writes one counter or flag of the `evaluation` row. */
@@ -166,7 +178,13 @@ export class EvaluationStore {
 
   /** Writes the `ended` marker (replacing one that exists). */
   putEnded(row: EndedRow): void {
-    this.sql.exec('INSERT OR REPLACE INTO ended (singleton, id, status, error, at) VALUES (1, ?, ?, ?, ?)', row.id, row.status, row.error, row.at);
+    this.sql.exec(
+      'INSERT OR REPLACE INTO ended (singleton, id, status, error, at) VALUES (1, ?, ?, ?, ?)',
+      row.id,
+      row.status,
+      row.error,
+      row.at,
+    );
   }
 
   /** Takes D1's status and error into the `ended` marker. */
@@ -251,7 +269,10 @@ export class EvaluationStore {
    * @param choiceIds the call ids a request with `n` answered after its own, by request id, from the engine
    *   state; without it a further choice is filed as `<request id>~<choice>`.
    */
-  storedCalls(parseErrors: ReadonlyMap<string, string>, choiceIds: ReadonlyMap<string, readonly string[]> = new Map()): StoredCall[] {
+  storedCalls(
+    parseErrors: ReadonlyMap<string, string>,
+    choiceIds: ReadonlyMap<string, readonly string[]> = new Map(),
+  ): StoredCall[] {
     const out: StoredCall[] = [];
     for (const r of this.sql.exec<ResultRow>('SELECT * FROM results WHERE ok = 1 ORDER BY seq')) {
       const res = JSON.parse(r.result) as LlmCallResult;

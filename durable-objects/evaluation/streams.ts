@@ -87,7 +87,11 @@ export class Streams {
     }
     const readable = this.sse.open(replay.map(encodeSse).join(''), done);
     return new Response(readable, {
-      headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' },
+      headers: {
+        'Content-Type': 'text/event-stream; charset=utf-8',
+        'Cache-Control': 'no-cache',
+        'X-Accel-Buffering': 'no',
+      },
     });
   }
 }

@@ -30,7 +30,9 @@ export class ProviderGateDO extends DurableObject<Bindings> implements ProviderG
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
-    ctx.storage.sql.exec('CREATE TABLE IF NOT EXISTS aimd (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), state TEXT NOT NULL)');
+    ctx.storage.sql.exec(
+      'CREATE TABLE IF NOT EXISTS aimd (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), state TEXT NOT NULL)',
+    );
   }
 
   /** The gate, built on first use with the deployment's bounds and the stored window (bounds apply from the next restart, e.g. a deploy). */
@@ -46,7 +48,10 @@ export class ProviderGateDO extends DurableObject<Bindings> implements ProviderG
   private save(gate: ConcurrencyGate): void {
     const state = JSON.stringify(gate.aimd.state);
     if (state === this.savedState) return;
-    this.ctx.storage.sql.exec('INSERT INTO aimd (singleton, state) VALUES (1, ?) ON CONFLICT (singleton) DO UPDATE SET state = excluded.state', state);
+    this.ctx.storage.sql.exec(
+      'INSERT INTO aimd (singleton, state) VALUES (1, ?) ON CONFLICT (singleton) DO UPDATE SET state = excluded.state',
+      state,
+    );
     this.savedState = state;
   }
 

@@ -23,7 +23,9 @@ export class RateLimiterDO extends DurableObject<Bindings> implements RateLimite
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
-    ctx.storage.sql.exec('CREATE TABLE IF NOT EXISTS buckets (key TEXT PRIMARY KEY, tokens REAL NOT NULL, at INTEGER NOT NULL)');
+    ctx.storage.sql.exec(
+      'CREATE TABLE IF NOT EXISTS buckets (key TEXT PRIMARY KEY, tokens REAL NOT NULL, at INTEGER NOT NULL)',
+    );
   }
 
   /**
@@ -35,12 +37,19 @@ export class RateLimiterDO extends DurableObject<Bindings> implements RateLimite
     const sql = this.ctx.storage.sql;
     let bucket = this.buckets.get(key) ?? null;
     if (!bucket) {
-      const row = sql.exec<{ tokens: number; at: number }>('SELECT tokens, at FROM buckets WHERE key = ?', key).toArray()[0];
+      const row = sql
+        .exec<{ tokens: number; at: number }>('SELECT tokens, at FROM buckets WHERE key = ?', key)
+        .toArray()[0];
       bucket = row ? { tokens: row.tokens, at: row.at } : null;
     }
     const { bucket: next, decision } = takeToken(bucket, policy, now);
     this.buckets.set(key, next);
-    sql.exec('INSERT INTO buckets (key, tokens, at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET tokens = excluded.tokens, at = excluded.at', key, next.tokens, next.at);
+    sql.exec(
+      'INSERT INTO buckets (key, tokens, at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET tokens = excluded.tokens, at = excluded.at',
+      key,
+      next.tokens,
+      next.at,
+    );
     if (now - this.lastSweep > IDLE_BUCKET_MS) {
       this.lastSweep = now;
       sql.exec('DELETE FROM buckets WHERE at < ?', now - IDLE_BUCKET_MS);

@@ -70,7 +70,13 @@ const _routes = app
   .openapi(openApiRoute, (c) => c.json(openApiDocument(app), 200));
 
 /** True for the input type of {@link NoQuery}-style query schemas (`{}` or `{ [k: string]: never }`). */
-type IsEmptyQuery<Q> = [keyof Q] extends [never] ? true : string extends keyof Q ? ([Q[string]] extends [never] ? true : false) : false;
+type IsEmptyQuery<Q> = [keyof Q] extends [never]
+  ? true
+  : string extends keyof Q
+    ? [Q[string]] extends [never]
+      ? true
+      : false
+    : false;
 /** A route's input without the query of a route that takes no query parameters. */
 type WithoutEmptyQuery<I> = I extends { query: infer Q } ? (IsEmptyQuery<Q> extends true ? Omit<I, 'query'> : I) : I;
 /**

@@ -135,7 +135,12 @@ export function invalidRequest(issues: Issue[], what = 'request'): ApiError {
   return new ApiError(400, 'invalid_request', `invalid ${what}: ${detail}`, issues);
 }
 
-const ENGINE_CODES: ReadonlySet<string> = new Set(['invalid_config', 'unknown_preset', 'unknown_method', 'task_kind_unsupported']);
+const ENGINE_CODES: ReadonlySet<string> = new Set([
+  'invalid_config',
+  'unknown_preset',
+  'unknown_method',
+  'task_kind_unsupported',
+]);
 
 /** Maps an engine input error (bad preset, config or task kind) to a 400 with the engine's code. */
 export function fromEngineError(err: EngineInputError, prefix?: string): ApiError {
@@ -143,7 +148,11 @@ export function fromEngineError(err: EngineInputError, prefix?: string): ApiErro
   return new ApiError(400, code, prefix ? `${prefix}: ${err.message}` : err.message);
 }
 
-function body(code: ErrorCode, message: string, extra: { issues?: Issue[]; requestId?: string; resetAt?: string } = {}): ErrorBody {
+function body(
+  code: ErrorCode,
+  message: string,
+  extra: { issues?: Issue[]; requestId?: string; resetAt?: string } = {},
+): ErrorBody {
   return { error: { code, message, ...extra } };
 }
 
@@ -160,7 +169,9 @@ const TARGET_NAMES: Partial<Record<keyof ValidationTargets, string>> = {
  * `invalid_request` whose message names every failing field and whose `issues` list them. Unknown query
  * parameters fail too: every route declares its query schema as a strict object.
  */
-export const validationHook = (result: { success: true } | { success: false; error: z.ZodError; target: keyof ValidationTargets }): void => {
+export const validationHook = (
+  result: { success: true } | { success: false; error: z.ZodError; target: keyof ValidationTargets },
+): void => {
   if (result.success) return;
   const issues = toIssues(result.error, undefined, result.target === 'query' ? 'query parameter' : 'field');
   throw invalidRequest(issues, TARGET_NAMES[result.target] ?? result.target);
@@ -184,7 +195,10 @@ function codeForStatus(status: number): ErrorCode {
 export const onError: ErrorHandler<AppEnv> = (err, c) => {
   if (err instanceof ApiError) {
     for (const [name, value] of Object.entries(err.extra.headers ?? {})) c.header(name, value);
-    const fields = { ...(err.issues ? { issues: err.issues } : {}), ...(err.extra.resetAt ? { resetAt: err.extra.resetAt } : {}) };
+    const fields = {
+      ...(err.issues ? { issues: err.issues } : {}),
+      ...(err.extra.resetAt ? { resetAt: err.extra.resetAt } : {}),
+    };
     return c.json(body(err.code, err.message, fields), err.status);
   }
   if (err instanceof EngineInputError) {

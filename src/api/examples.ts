@@ -25,7 +25,8 @@ export const PAIRWISE_TASK_EXAMPLE: PairwiseTask = {
 /** A pointwise task (SummEval style: one summary scored on coherence, 1-5). */
 export const POINTWISE_TASK_EXAMPLE: PointwiseTask = {
   kind: 'pointwise',
-  source: 'The city council approved a new bike lane on Main Street on Tuesday. Construction starts in May and is expected to take six weeks.',
+  source:
+    'The city council approved a new bike lane on Main Street on Tuesday. Construction starts in May and is expected to take six weeks.',
   output: 'The council approved a Main Street bike lane; building starts in May and takes about six weeks.',
   aspect: { name: 'coherence', scale: { min: 1, max: 5 } },
 };
@@ -44,15 +45,26 @@ export const CREATE_EVALUATION_EXAMPLES = {
   },
   overrides: {
     summary: 'Preset with config overrides',
-    description: 'The preset\'s config with one turn and a named model; objects merge, arrays and scalars replace.',
-    value: { preset: 'chateval-faireval', config: { turns: 1, defaults: { temperature: 0 } }, task: PAIRWISE_TASK_EXAMPLE },
+    description: "The preset's config with one turn and a named model; objects merge, arrays and scalars replace.",
+    value: {
+      preset: 'chateval-faireval',
+      config: { turns: 1, defaults: { temperature: 0 } },
+      task: PAIRWISE_TASK_EXAMPLE,
+    },
   },
   method: {
     summary: 'A method without a preset',
     description: 'A full config names its `method`; every other field takes the method default.',
     value: { config: { method: 'single', samples: 1 }, task: PAIRWISE_TASK_EXAMPLE },
   },
-} satisfies Record<string, { summary: string; description: string; value: JudgeExample & { task: Task; metadata?: Record<string, string | number | boolean> } }>;
+} satisfies Record<
+  string,
+  {
+    summary: string;
+    description: string;
+    value: JudgeExample & { task: Task; metadata?: Record<string, string | number | boolean> };
+  }
+>;
 
 /** Named examples of `POST /v1/evaluations/{id}/cancel` bodies. */
 export const CANCEL_EXAMPLES = {

@@ -18,8 +18,18 @@ const METADATA_FILTER = /^([^:]{1,64}):([\s\S]{0,1024})$/;
 export const ListEvaluationsQuery = z
   .object({
     status: EvaluationStatusSchema.optional().openapi({ param: { description: 'Only evaluations in this status.' } }),
-    preset: z.string().min(1).max(64).optional().openapi({ param: { description: 'Only evaluations of this preset.' } }),
-    batch: z.string().min(1).max(200).optional().openapi({ param: { description: 'Only the items of this batch (`ba_…`) or meta-evaluation (`me_…`).' } }),
+    preset: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .openapi({ param: { description: 'Only evaluations of this preset.' } }),
+    batch: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .openapi({ param: { description: 'Only the items of this batch (`ba_…`) or meta-evaluation (`me_…`).' } }),
     metadata: z
       .string()
       .regex(METADATA_FILTER, 'expected key:value')
@@ -32,8 +42,13 @@ export const ListEvaluationsQuery = z
         },
         example: 'run:nightly-42',
       }),
-    createdAfter: iso.optional().openapi({ param: { description: 'Only evaluations created at or after this time (ISO 8601).' }, example: '2026-01-01T00:00:00Z' }),
-    createdBefore: iso.optional().openapi({ param: { description: 'Only evaluations created before this time (ISO 8601).' } }),
+    createdAfter: iso.optional().openapi({
+      param: { description: 'Only evaluations created at or after this time (ISO 8601).' },
+      example: '2026-01-01T00:00:00Z',
+    }),
+    createdBefore: iso
+      .optional()
+      .openapi({ param: { description: 'Only evaluations created before this time (ISO 8601).' } }),
     limit: z.coerce
       .number()
       .int()
@@ -46,7 +61,11 @@ export const ListEvaluationsQuery = z
       .min(1)
       .max(512)
       .optional()
-      .openapi({ param: { description: 'The `nextCursor` of the previous page (opaque; pass the same filters). Absent: the first page.' } }),
+      .openapi({
+        param: {
+          description: 'The `nextCursor` of the previous page (opaque; pass the same filters). Absent: the first page.',
+        },
+      }),
   })
   .strict();
 /** A parsed listing query. */
@@ -89,7 +108,10 @@ export type EvaluationListItem = z.infer<typeof EvaluationListItemSchema>;
 export const EvaluationListSchema = z
   .object({
     data: z.array(EvaluationListItemSchema),
-    nextCursor: z.string().nullable().describe('Pass as `cursor` (with the same filters) for the next page; null on the last one.'),
+    nextCursor: z
+      .string()
+      .nullable()
+      .describe('Pass as `cursor` (with the same filters) for the next page; null on the last one.'),
   })
   .strict()
   .meta({ id: 'EvaluationList' });

@@ -42,14 +42,15 @@ function variantOf(schema: MethodVariant) {
 export const MethodConfig = z.union(MethodConfigSchema.options.map(variantOf)).meta({
   id: METHOD_CONFIG_ID,
   description:
-    'A judge method\'s config; `method` selects the variant. Without a preset it is required; with a preset it may be left out (it is the preset\'s method). ' +
-    'Objects merge key by key over the preset\'s config, arrays and scalars replace. Unknown keys are refused (400 `invalid_config`).',
+    "A judge method's config; `method` selects the variant. Without a preset it is required; with a preset it may be left out (it is the preset's method). " +
+    "Objects merge key by key over the preset's config, arrays and scalars replace. Unknown keys are refused (400 `invalid_config`).",
 });
 
 /** What a request may send as `config`: any method's fields, each optional (typed per method for `hc`). */
 export type ConfigOverrides = Partial<z.input<typeof MethodConfigSchema>>;
 
-const isJsonObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isJsonObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const methodConfigRef = { $ref: `#/components/schemas/${METHOD_CONFIG_ID}` };
 

@@ -45,7 +45,13 @@ export function notFoundOrMethodNotAllowed(routes: () => readonly RouteEntry[]):
     const allowed = allowedMethods(routes(), c.req.path);
     if (allowed.length > 0) {
       c.header('Allow', allowed.join(', '));
-      return c.json(errorBody('method_not_allowed', `${c.req.method} is not allowed on ${c.req.path}; allowed: ${allowed.join(', ')}`), 405);
+      return c.json(
+        errorBody(
+          'method_not_allowed',
+          `${c.req.method} is not allowed on ${c.req.path}; allowed: ${allowed.join(', ')}`,
+        ),
+        405,
+      );
     }
     return c.json(errorBody('not_found', `no route for ${c.req.method} ${c.req.path}; see GET /docs`), 404);
   };

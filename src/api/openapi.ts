@@ -36,15 +36,34 @@ const DOCUMENT_CONFIG = {
   security: [{ bearer: [] }],
   tags: [
     { name: 'evaluations', description: 'One judged task: create, read, transcript, cancel, live events.' },
-    { name: 'batches', description: 'Many items judged at once: submit (JSON or NDJSON), counts, results as NDJSON pages, cancel.' },
+    {
+      name: 'batches',
+      description: 'Many items judged at once: submit (JSON or NDJSON), counts, results as NDJSON pages, cancel.',
+    },
     { name: 'meta-evaluations', description: 'Agreement of a judge with human labels over a labelled batch.' },
     { name: 'methods', description: 'Judge methods and the paper presets built on them.' },
-    { name: 'usage', description: 'Calls, tokens and cost of the caller\'s tenant.' },
-    { name: 'admin', description: 'The operator\'s API: tenants, their limits and quotas, API keys, any tenant\'s usage (scope `admin`).' },
-    { name: 'openai', description: 'OpenAI-compatible: every preset as a model `tribunal/<preset>`, judged through chat completions (errors in OpenAI\'s shape).' },
+    { name: 'usage', description: "Calls, tokens and cost of the caller's tenant." },
+    {
+      name: 'admin',
+      description:
+        "The operator's API: tenants, their limits and quotas, API keys, any tenant's usage (scope `admin`).",
+    },
+    {
+      name: 'openai',
+      description:
+        "OpenAI-compatible: every preset as a model `tribunal/<preset>`, judged through chat completions (errors in OpenAI's shape).",
+    },
     { name: 'service', description: 'Health, this document and the reference page.' },
-    { name: 'triggers', description: 'Webhook-triggered evaluations: a signed incoming event becomes one evaluation, at most once per delivery id.' },
-    { name: 'webhooks', description: 'Signed callbacks (Standard Webhooks): endpoints, the delivery log, the signing secret for one-off URLs.' },
+    {
+      name: 'triggers',
+      description:
+        'Webhook-triggered evaluations: a signed incoming event becomes one evaluation, at most once per delivery id.',
+    },
+    {
+      name: 'webhooks',
+      description:
+        'Signed callbacks (Standard Webhooks): endpoints, the delivery log, the signing secret for one-off URLs.',
+    },
   ],
 };
 
@@ -78,11 +97,15 @@ export const openApiRoute = createRoute({
   operationId: 'getOpenApiDocument',
   tags: ['service'],
   summary: 'This document',
-  description: 'The API contract as OpenAPI 3.1 JSON, generated from the route definitions that validate requests. No auth.',
+  description:
+    'The API contract as OpenAPI 3.1 JSON, generated from the route definitions that validate requests. No auth.',
   security: [],
   request: { query: NoQuery },
   responses: {
-    200: { description: 'OpenAPI 3.1 document.', content: { 'application/json': { schema: z.object({ openapi: z.string() }).loose() } } },
+    200: {
+      description: 'OpenAPI 3.1 document.',
+      content: { 'application/json': { schema: z.object({ openapi: z.string() }).loose() } },
+    },
     400: BAD_QUERY,
   },
 });

@@ -36,10 +36,7 @@ export const Task = TaskSchema.meta({
 
 /** Caller's key-value annotations, stored and echoed back; never read by the judge. */
 export const MetadataSchema = z
-  .record(
-    z.string().min(1).max(64),
-    z.union([z.string().max(MAX_METADATA_VALUE_CHARS), z.number(), z.boolean()]),
-  )
+  .record(z.string().min(1).max(64), z.union([z.string().max(MAX_METADATA_VALUE_CHARS), z.number(), z.boolean()]))
   .refine((m) => Object.keys(m).length <= MAX_METADATA_KEYS, `metadata has more than ${MAX_METADATA_KEYS} keys`)
   .meta({
     id: 'Metadata',
@@ -56,7 +53,7 @@ const presetField = z
   .describe('Preset id from GET /v1/methods. Its config is the base the `config` overrides merge into.');
 
 const judgeConfig = configField(
-  'Overrides deep-merged over the preset\'s config (objects merge, arrays and scalars replace), or a full config with `method` when no preset is given. The result must satisfy MethodConfig.',
+  "Overrides deep-merged over the preset's config (objects merge, arrays and scalars replace), or a full config with `method` when no preset is given. The result must satisfy MethodConfig.",
 ).optional();
 
 /** Body of `POST /v1/evaluations`. Unknown fields are rejected. */
@@ -164,7 +161,15 @@ export type Evaluation = z.infer<typeof EvaluationSchema>;
 export const TranscriptMessageSchema = z
   .object({
     seq: z.number().int().nonnegative(),
-    ...TranscriptEntrySchema.pick({ callId: true, agent: true, label: true, stage: true, model: true, content: true, usage: true }).shape,
+    ...TranscriptEntrySchema.pick({
+      callId: true,
+      agent: true,
+      label: true,
+      stage: true,
+      model: true,
+      content: true,
+      usage: true,
+    }).shape,
     parseError: z.string().nullable(),
   })
   .strict()
@@ -238,10 +243,12 @@ export const CreateMetaEvaluationRequestSchema = z
   .strict()
   .superRefine((body, ctx) => {
     const kinds = new Set(body.items.map((i) => i.task.kind));
-    if (kinds.size > 1) ctx.addIssue({ code: 'custom', path: ['items'], message: 'all items must have the same task kind' });
+    if (kinds.size > 1)
+      ctx.addIssue({ code: 'custom', path: ['items'], message: 'all items must have the same task kind' });
     const seen = new Set<string>();
     body.items.forEach((item, i) => {
-      if (seen.has(item.id)) ctx.addIssue({ code: 'custom', path: ['items', i, 'id'], message: `duplicate item id "${item.id}"` });
+      if (seen.has(item.id))
+        ctx.addIssue({ code: 'custom', path: ['items', i, 'id'], message: `duplicate item id "${item.id}"` });
       seen.add(item.id);
     });
   })
@@ -281,9 +288,17 @@ export type MetaProgress = z.infer<typeof MetaProgressSchema>;
 
 /** Per item of a meta-evaluation: its human label and the judge's answer, so a reader can plot one against the other. */
 const MetaItemOutcomeShape = {
-  human: LabelledItemSchema.shape.human.describe('The human label sent with the item: A, B or tie (pairwise), or a score (pointwise).'),
-  winner: z.enum(['A', 'B', 'tie']).nullable().describe('The judge\'s winner once the item succeeded (pairwise); null before, or pointwise.'),
-  score: z.number().nullable().describe('The judge\'s score once the item succeeded (pointwise); null before, or pairwise.'),
+  human: LabelledItemSchema.shape.human.describe(
+    'The human label sent with the item: A, B or tie (pairwise), or a score (pointwise).',
+  ),
+  winner: z
+    .enum(['A', 'B', 'tie'])
+    .nullable()
+    .describe("The judge's winner once the item succeeded (pairwise); null before, or pointwise."),
+  score: z
+    .number()
+    .nullable()
+    .describe("The judge's score once the item succeeded (pointwise); null before, or pairwise."),
 };
 
 /** Answer to `GET /v1/meta-evaluations/{id}`; `report` appears once every item ended. */
@@ -297,7 +312,16 @@ export const MetaEvaluationSchema = z
     report: AgreementReportSchema.meta({ id: 'AgreementReport' }).nullable(),
     /** The report as a Markdown table. */
     reportMarkdown: z.string().nullable(),
-    items: z.array(z.object({ itemId: z.string(), evaluationId: z.string(), status: EvaluationStatusSchema, ...MetaItemOutcomeShape }).strict()),
+    items: z.array(
+      z
+        .object({
+          itemId: z.string(),
+          evaluationId: z.string(),
+          status: EvaluationStatusSchema,
+          ...MetaItemOutcomeShape,
+        })
+        .strict(),
+    ),
     createdAt: z.string(),
   })
   .strict()

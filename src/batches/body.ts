@@ -27,7 +27,11 @@ function parseJson(text: string, where: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new ApiError(400, 'invalid_json', `${where} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+    throw new ApiError(
+      400,
+      'invalid_json',
+      `${where} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 }
 
@@ -50,14 +54,21 @@ export function parseNdjson(text: string): Record<string, unknown> {
     }
     const value = parseJson(line, `line ${i + 1} (the header)`);
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      throw invalidRequest([{ path: '(root)', message: `line ${i + 1}: the header must be a JSON object (the request without items)` }], 'request body');
+      throw invalidRequest(
+        [{ path: '(root)', message: `line ${i + 1}: the header must be a JSON object (the request without items)` }],
+        'request body',
+      );
     }
     if ('items' in value) {
-      throw invalidRequest([{ path: 'items', message: `line ${i + 1}: in NDJSON the items follow the header, one per line` }], 'request body');
+      throw invalidRequest(
+        [{ path: 'items', message: `line ${i + 1}: in NDJSON the items follow the header, one per line` }],
+        'request body',
+      );
     }
     header = value as Record<string, unknown>;
   }
-  if (header === null) throw new ApiError(400, 'invalid_json', 'request body is empty; send the header line, then one item per line');
+  if (header === null)
+    throw new ApiError(400, 'invalid_json', 'request body is empty; send the header line, then one item per line');
   return { ...header, items };
 }
 
@@ -66,13 +77,19 @@ export const batchBody = () =>
   createMiddleware<AppEnv>(async (c, next) => {
     const limit = maxBodyBytes(c.env.MAX_BATCH_BODY_BYTES || String(DEFAULT_MAX_BATCH_BODY_BYTES));
     const declared = c.req.header('Content-Length');
-    if (declared !== undefined && Number(declared) > limit) throw new ApiError(413, 'payload_too_large', `request body is larger than ${limit} bytes`);
+    if (declared !== undefined && Number(declared) > limit)
+      throw new ApiError(413, 'payload_too_large', `request body is larger than ${limit} bytes`);
     const bytes = await readLimited(c.req.raw.body, limit);
-    if (bytes.length === 0) throw new ApiError(400, 'invalid_json', 'request body is empty; send a JSON object or NDJSON');
+    if (bytes.length === 0)
+      throw new ApiError(400, 'invalid_json', 'request body is empty; send a JSON object or NDJSON');
     const type = (c.req.header('Content-Type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
     const ndjson = type === NDJSON_TYPE;
     if (!ndjson && !JSON_TYPE.test(type)) {
-      throw new ApiError(415, 'unsupported_media_type', `Content-Type must be application/json or ${NDJSON_TYPE}, got "${type || '(none)'}"`);
+      throw new ApiError(
+        415,
+        'unsupported_media_type',
+        `Content-Type must be application/json or ${NDJSON_TYPE}, got "${type || '(none)'}"`,
+      );
     }
     let text: string;
     try {

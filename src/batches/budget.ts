@@ -27,21 +27,39 @@ import type { EvaluationError } from '../pipeline/events.js';
 import type { CreateBatchRequest } from './schemas.js';
 
 /** The error of an item never launched because its batch's budget was used up. */
-export const BATCH_BUDGET_ERROR: EvaluationError = { code: BUDGET_EXCEEDED, message: 'the batch budget was used up before this item was launched' };
+export const BATCH_BUDGET_ERROR: EvaluationError = {
+  code: BUDGET_EXCEEDED,
+  message: 'the batch budget was used up before this item was launched',
+};
 
 /**
  * Refuses a batch budget that cannot be met (see the module note), before anything is stored.
  * @throws ApiError 400 `invalid_request` naming `budget` (given twice) or `budget.<limit>` (too small);
  *   400 `budget.maxCostUsd` for an unpriced model (as `POST /v1/evaluations`).
  */
-export async function checkBatchBudget(env: Bindings, request: CreateBatchRequest, judge: ResolvedJudge): Promise<void> {
+export async function checkBatchBudget(
+  env: Bindings,
+  request: CreateBatchRequest,
+  judge: ResolvedJudge,
+): Promise<void> {
   const budget = request.budget;
   if (!budget) return;
   if (judge.config.budget !== undefined) {
-    throw invalidRequest([{ path: 'budget', message: 'a batch budget and a per-item `config.budget` cannot be combined: give one of them' }]);
+    throw invalidRequest([
+      { path: 'budget', message: 'a batch budget and a per-item `config.budget` cannot be combined: give one of them' },
+    ]);
   }
-  const e = await estimate(env, { ...(request.preset ? { preset: request.preset } : {}), ...(request.config ? { config: request.config } : {}), items: request.items, budget });
-  const lowest: Record<BudgetLimit, number> = { maxCostUsd: e.costUsd.min, maxCalls: e.calls.min, maxTokens: e.promptTokens.min + e.completionTokens.min };
+  const e = await estimate(env, {
+    ...(request.preset ? { preset: request.preset } : {}),
+    ...(request.config ? { config: request.config } : {}),
+    items: request.items,
+    budget,
+  });
+  const lowest: Record<BudgetLimit, number> = {
+    maxCostUsd: e.costUsd.min,
+    maxCalls: e.calls.min,
+    maxTokens: e.promptTokens.min + e.completionTokens.min,
+  };
   for (const [limit, fit] of Object.entries(e.budget ?? {}) as [BudgetLimit, string][]) {
     if (fit !== 'no') continue;
     const message = `${String(budget[limit])} is below the least the batch's ${String(e.evaluations)} items need (estimated ${String(lowest[limit])}; see POST /v1/estimates)`;
@@ -74,7 +92,14 @@ export interface BudgetedClaim {
 const CLAIM_ATTEMPTS = 5;
 
 /** The grants for up to `free` items: while the batch may launch, each a share of what is left. */
-export function grantsFor(budget: Budget, spent: Spend, reserved: Spend, free: number, parallel: number, inFlight: number): Budget[] {
+export function grantsFor(
+  budget: Budget,
+  spent: Spend,
+  reserved: Spend,
+  free: number,
+  parallel: number,
+  inFlight: number,
+): Budget[] {
   const grants: Budget[] = [];
   let held = reserved;
   for (let i = 0; i < free; i++) {
@@ -114,7 +139,9 @@ export async function claimBudgeted(db: D1Database, batchId: string, now = Date.
     if (grants.length === 0) {
       if (inFlight > 0) return { ids: [], exhausted: false };
       const r = await db
-        .prepare('UPDATE batches SET budget_exhausted_at = ?, updated_at = ? WHERE id = ? AND sent = ? AND budget_exhausted_at IS NULL AND completed_at IS NULL')
+        .prepare(
+          'UPDATE batches SET budget_exhausted_at = ?, updated_at = ? WHERE id = ? AND sent = ? AND budget_exhausted_at IS NULL AND completed_at IS NULL',
+        )
         .bind(now, now, batchId, b.sent)
         .run();
       if (r.meta.changes > 0) return { ids: [], exhausted: true };
@@ -133,7 +160,9 @@ export async function claimBudgeted(db: D1Database, batchId: string, now = Date.
         .bind(grants.length, token, add.calls, add.tokens, add.costUsd, now, batchId, b.sent),
       ...grants.map((g, i) =>
         db
-          .prepare(`UPDATE evaluations SET config = json_set(config, '$.budget', json(?)) WHERE batch_id = ? AND batch_seq = ? AND status = 'queued' AND ${mine}`)
+          .prepare(
+            `UPDATE evaluations SET config = json_set(config, '$.budget', json(?)) WHERE batch_id = ? AND batch_seq = ? AND status = 'queued' AND ${mine}`,
+          )
           .bind(JSON.stringify(g), batchId, b.sent + i, batchId, token),
       ),
       db
@@ -155,9 +184,16 @@ export async function claimBudgeted(db: D1Database, batchId: string, now = Date.
  * its grant (its `config.budget`) leaves `reserved_*`. `batchOf` selects the batch id from the ending's
  * evaluation, `guard` is the ending's guard; both bind the evaluation id once.
  */
-export function budgetEndStatement(db: D1Database, id: string, now: number, batchOf: string, guard: string): D1PreparedStatement {
+export function budgetEndStatement(
+  db: D1Database,
+  id: string,
+  now: number,
+  batchOf: string,
+  guard: string,
+): D1PreparedStatement {
   const usage = (expr: string) => `(SELECT COALESCE(${expr}, 0) FROM usage WHERE evaluation_id = ?)`;
-  const grant = (limit: BudgetLimit) => `COALESCE((SELECT json_extract(config, '$.budget.${limit}') FROM evaluations WHERE id = ?), 0)`;
+  const grant = (limit: BudgetLimit) =>
+    `COALESCE((SELECT json_extract(config, '$.budget.${limit}') FROM evaluations WHERE id = ?), 0)`;
   return db
     .prepare(
       `UPDATE batches SET spent_calls = spent_calls + ${usage('count(*)')},

@@ -32,7 +32,9 @@ export const BatchEventDataSchema = z
   .object({
     id: z.string(),
     kind: z.enum(['batch', 'meta_evaluation']),
-    status: z.enum(['completed', 'cancelled']).openapi({ description: '`cancelled` when a cancel was asked before every item ended.' }),
+    status: z
+      .enum(['completed', 'cancelled'])
+      .openapi({ description: '`cancelled` when a cancel was asked before every item ended.' }),
     method: z.string(),
     preset: z.string().nullable(),
     itemsTotal: z.number().int(),
@@ -48,7 +50,10 @@ export const BatchEventDataSchema = z
       .strict(),
   })
   .strict()
-  .meta({ id: 'BatchEventData', description: 'The completed batch; win rates, usage and cost: `links.self`; one line per item: `links.results`.' });
+  .meta({
+    id: 'BatchEventData',
+    description: 'The completed batch; win rates, usage and cost: `links.self`; one line per item: `links.results`.',
+  });
 /** `data` of a batch completion event. */
 export type BatchEventData = z.infer<typeof BatchEventDataSchema>;
 

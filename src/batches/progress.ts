@@ -48,7 +48,9 @@ export function batchProgressEffectWith(emit: CompletionEmitter): EndEffect {
     return [
       budgetEndStatement(db, ending.id, ending.now, BATCH_OF_ENDING, guard),
       db
-        .prepare(`UPDATE batches SET ${column} = ${column} + 1, updated_at = ? WHERE id = ${BATCH_OF_ENDING} AND ${guard}`)
+        .prepare(
+          `UPDATE batches SET ${column} = ${column} + 1, updated_at = ? WHERE id = ${BATCH_OF_ENDING} AND ${guard}`,
+        )
         .bind(ending.now, ending.id, ending.id),
       // Before the row is marked: `completing` selects it only until then.
       ...emit(db, { rows: completing, binds: [ending.id, ending.id], causeId: ending.id, now: ending.now }),

@@ -59,11 +59,17 @@ export const TOP_UP_AFTER_SECONDS = 30;
 /** Reads `BATCH_CONCURRENCY` (1-1000; default {@link DEFAULT_BATCH_CONCURRENCY}). */
 export function batchConcurrency(raw: string | undefined): number {
   const n = Number(raw);
-  return raw !== undefined && raw.trim() !== '' && Number.isInteger(n) && n >= 1 && n <= 1000 ? n : DEFAULT_BATCH_CONCURRENCY;
+  return raw !== undefined && raw.trim() !== '' && Number.isInteger(n) && n >= 1 && n <= 1000
+    ? n
+    : DEFAULT_BATCH_CONCURRENCY;
 }
 
 /** Runs `work` over `items` with at most `concurrency` in flight; resolves when all settled. */
-async function eachLimited<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+async function eachLimited<T>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(concurrency, items.length) }, async () => {
@@ -100,7 +106,13 @@ export async function sendIds(env: Bindings, ids: readonly string[], batchId: st
  * runs its first step at once (`startAndAwait` without waiting: no D1 read of the job, no alarm hop; the
  * object's watchdog alarm covers a crash mid-step).
  */
-async function startIds(env: Bindings, ids: readonly string[], batchId: string, jobs: readonly StartJob[] = [], admitted: readonly string[] = []): Promise<void> {
+async function startIds(
+  env: Bindings,
+  ids: readonly string[],
+  batchId: string,
+  jobs: readonly StartJob[] = [],
+  admitted: readonly string[] = [],
+): Promise<void> {
   const jobOf = new Map(jobs.map((j) => [j.id, j]));
   const failed: string[] = [];
   const { maxRunning } = deploymentDefaults(env);
@@ -137,9 +149,15 @@ export async function pump(env: Bindings, target: PumpTarget, how: 'queue' | 'st
  * Hands a claim's items over ({@link pump}'s `how`); `admitted`, when the claim's transaction already gave it
  * a running slot, is started without admission's round trip. A batch with a budget is claimed here instead.
  */
-async function handOver(env: Bindings, claim: WindowClaim, how: 'queue' | 'start', admitted: string | null): Promise<number> {
+async function handOver(
+  env: Bindings,
+  claim: WindowClaim,
+  how: 'queue' | 'start',
+  admitted: string | null,
+): Promise<number> {
   // A batch with a budget writes each item's grant into its config as it claims it: its objects read the job.
-  const { batchId, ids, jobs } = claim.budgeted === null ? claim : { ...(await claimBudgetedOrExhaust(env, claim.budgeted)), jobs: [] };
+  const { batchId, ids, jobs } =
+    claim.budgeted === null ? claim : { ...(await claimBudgetedOrExhaust(env, claim.budgeted)), jobs: [] };
   if (batchId === null || ids.length === 0) return 0;
   if (how === 'start') await startIds(env, ids, batchId, jobs, admitted === null ? [] : [admitted]);
   else await sendIds(env, ids, batchId);
@@ -163,7 +181,12 @@ async function claimBudgetedOrExhaust(env: Bindings, batchId: string): Promise<{
  * throws (it runs after the response): the next ending's claim, or the sweeper's top-up, makes up for a
  * failure, and a claimed item that did not start stays `queued` for the sweeper's re-kick.
  */
-export async function handOverClaim(env: Bindings, evaluationId: string, claim: WindowClaim, admitted: string | null): Promise<void> {
+export async function handOverClaim(
+  env: Bindings,
+  evaluationId: string,
+  claim: WindowClaim,
+  admitted: string | null,
+): Promise<void> {
   try {
     await handOver(env, claim, 'start', admitted);
   } catch (err) {
@@ -190,7 +213,9 @@ export async function topUpStalledBatches(env: Bindings, now: number, limit = 20
 }
 
 /** Body of a batches-queue message: cancel the items of `batchId` after position `afterSeq`. */
-export const BatchMessageSchema = z.object({ op: z.literal('cancel'), batchId: z.string().min(1).max(200), afterSeq: z.number().int().min(-1) }).strict();
+export const BatchMessageSchema = z
+  .object({ op: z.literal('cancel'), batchId: z.string().min(1).max(200), afterSeq: z.number().int().min(-1) })
+  .strict();
 /** A parsed batches-queue message. */
 export type BatchMessage = z.infer<typeof BatchMessageSchema>;
 
@@ -222,16 +247,17 @@ export async function cancelPage(env: Bindings, message: BatchMessage): Promise<
           : await markEnded(env.DB, id, 'cancelled', BATCH_CANCELLED_ERROR, Date.now());
         // Its webhook deliveries (and the batch's completion event, if this ending completed it) go out now.
         if (ended) await afterEnding(env, id);
-      }
-      else await evaluationStub(env, id).cancel(id, BATCH_CANCELLED_ERROR.message);
+      } else await evaluationStub(env, id).cancel(id, BATCH_CANCELLED_ERROR.message);
     } catch (err) {
       failures.push(id);
       log('warn', 'batch.cancel_item_failed', { batchId: message.batchId, evaluationId: id, error: messageOf(err) });
     }
   });
-  if (failures.length > 0) throw new Error(`${failures.length} item(s) of batch ${message.batchId} could not be cancelled`);
+  if (failures.length > 0)
+    throw new Error(`${failures.length} item(s) of batch ${message.batchId} could not be cancelled`);
   const last = page[page.length - 1];
   const next = page.length === CANCEL_PAGE && last !== undefined;
-  if (next) await env.BATCHES.send({ op: 'cancel', batchId: message.batchId, afterSeq: last.seq } satisfies BatchMessage);
+  if (next)
+    await env.BATCHES.send({ op: 'cancel', batchId: message.batchId, afterSeq: last.seq } satisfies BatchMessage);
   return { cancelled: page.length, next };
 }

@@ -50,14 +50,27 @@ export async function verdictAggregates(
     )
     .bind(id)
     .first<{ n: number; a: number; b: number; t: number; mean: number | null }>();
-  return { verdicts: row?.n ?? 0, winsA: row?.a ?? 0, winsB: row?.b ?? 0, ties: row?.t ?? 0, meanScore: row?.mean ?? null };
+  return {
+    verdicts: row?.n ?? 0,
+    winsA: row?.a ?? 0,
+    winsB: row?.b ?? 0,
+    ties: row?.t ?? 0,
+    meanScore: row?.mean ?? null,
+  };
 }
 
 /** Usage summed over the per-call usage rows (the billing record) of every item of the batch. */
 export async function usageAggregates(
   db: D1Database,
   id: string,
-): Promise<{ calls: number; promptTokens: number; completionTokens: number; cachedPromptTokens: number; estimated: boolean; costUsd: number }> {
+): Promise<{
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+  cachedPromptTokens: number;
+  estimated: boolean;
+  costUsd: number;
+}> {
   const row = await db
     .prepare(
       `SELECT count(*) AS calls, COALESCE(SUM(u.prompt_tokens), 0) AS p, COALESCE(SUM(u.completion_tokens), 0) AS c,
@@ -90,7 +103,12 @@ export interface ItemOutcomeRow {
 }
 
 /** Items with `batch_seq` > `afterSeq` in request order, at most `limit` + 1 (the extra row says a next page exists). */
-export async function resultsPage(db: D1Database, batchId: string, afterSeq: number, limit: number): Promise<ItemOutcomeRow[]> {
+export async function resultsPage(
+  db: D1Database,
+  batchId: string,
+  afterSeq: number,
+  limit: number,
+): Promise<ItemOutcomeRow[]> {
   const { results } = await db
     .prepare(
       `SELECT e.batch_seq, e.item_id, e.id, e.status, e.metadata, v.verdict, e.error_code, e.error_message, e.deleted_at

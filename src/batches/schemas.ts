@@ -24,7 +24,12 @@ export const MAX_BATCH_ITEMS = 10_000;
 /** One item of a batch: a task, optionally the caller's id for it and metadata stored with its evaluation. */
 export const BatchItemSchema = z
   .object({
-    id: z.string().min(1).max(256).optional().describe('Your id for the item (unique in the batch); results carry it back.'),
+    id: z
+      .string()
+      .min(1)
+      .max(256)
+      .optional()
+      .describe('Your id for the item (unique in the batch); results carry it back.'),
     task: Task,
     metadata: MetadataSchema.optional(),
   })
@@ -56,7 +61,12 @@ export const CreateBatchRequestSchema = z
     body.items.forEach((item, i) => {
       if (item.id === undefined) return;
       const first = seen.get(item.id);
-      if (first !== undefined) ctx.addIssue({ code: 'custom', path: ['items', i, 'id'], message: `duplicate item id "${item.id}" (also items.${first}.id)` });
+      if (first !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['items', i, 'id'],
+          message: `duplicate item id "${item.id}" (also items.${first}.id)`,
+        });
       else seen.set(item.id, i);
     });
   })
@@ -72,7 +82,9 @@ export type BatchKind = z.infer<typeof BatchKindSchema>;
 /** Lifecycle of a batch. */
 export const BatchStatusSchema = z
   .enum(['running', 'cancelling', 'completed', 'cancelled'])
-  .describe('`running` → `completed` once every item ended; after a cancel `cancelling` → `cancelled` once every item ended.')
+  .describe(
+    '`running` → `completed` once every item ended; after a cancel `cancelling` → `cancelled` once every item ended.',
+  )
   .meta({ id: 'BatchStatus' });
 /** Lifecycle of a batch. */
 export type BatchStatus = z.infer<typeof BatchStatusSchema>;
@@ -85,7 +97,13 @@ export const BatchLinksSchema = z
 
 /** Answer to `POST /v1/batches` (202, and the same on an idempotent replay). */
 export const BatchAcceptedSchema = z
-  .object({ id: z.string(), kind: BatchKindSchema, status: BatchStatusSchema, itemsTotal: z.number().int().positive(), links: BatchLinksSchema })
+  .object({
+    id: z.string(),
+    kind: BatchKindSchema,
+    status: BatchStatusSchema,
+    itemsTotal: z.number().int().positive(),
+    links: BatchLinksSchema,
+  })
   .strict()
   .meta({ id: 'BatchAccepted' });
 /** Answer to `POST /v1/batches`. */
@@ -175,7 +193,7 @@ export const BatchListSchema = z
 export const BatchResultLineSchema = z
   .object({
     index: z.number().int().nonnegative().describe('0-based position of the item in the request.'),
-    itemId: z.string().nullable().describe('The item\'s `id` as sent, or null.'),
+    itemId: z.string().nullable().describe("The item's `id` as sent, or null."),
     evaluationId: z.string(),
     status: EvaluationStatusSchema,
     /** True after `DELETE /v1/evaluations/{id}`: verdict, metadata and error are erased. */
@@ -235,25 +253,40 @@ export const BatchIdParams = z.object({
   id: z
     .string()
     .min(1)
-    .openapi({ param: { description: 'Batch id (`ba_…`, or a meta-evaluation\'s `me_…`).' }, example: 'ba_0f8e2c1d9b7a4e6f8a1b2c3d4e5f6a7b' }),
+    .openapi({
+      param: { description: "Batch id (`ba_…`, or a meta-evaluation's `me_…`)." },
+      example: 'ba_0f8e2c1d9b7a4e6f8a1b2c3d4e5f6a7b',
+    }),
 });
 
 /** Named examples of `POST /v1/batches` bodies. */
 export const CREATE_BATCH_EXAMPLES = {
   pairwise: {
     summary: 'Pairwise items, one judge call each',
-    description: 'Three answers pairs judged by the single-judge MT-Bench setting; item ids and metadata come back with the results.',
+    description:
+      'Three answers pairs judged by the single-judge MT-Bench setting; item ids and metadata come back with the results.',
     value: {
       preset: 'fastchat-pair',
       items: [
         { id: 'q1', task: PAIRWISE_TASK_EXAMPLE, metadata: { run: 'nightly-42' } },
-        { id: 'q2', task: { ...PAIRWISE_TASK_EXAMPLE, answerA: 'Canberra.', answerB: 'It is Canberra, chosen as a compromise between Sydney and Melbourne.' } },
+        {
+          id: 'q2',
+          task: {
+            ...PAIRWISE_TASK_EXAMPLE,
+            answerA: 'Canberra.',
+            answerB: 'It is Canberra, chosen as a compromise between Sydney and Melbourne.',
+          },
+        },
       ],
     },
   },
   pointwise: {
     summary: 'Pointwise items with a completion webhook',
     description: 'Summaries scored by G-Eval; the signed `batch.completed` event also goes to `webhook.url`.',
-    value: { preset: 'geval-summeval', items: [{ task: POINTWISE_TASK_EXAMPLE }], webhook: { url: 'https://ci.example.com/hooks/tribunal' } },
+    value: {
+      preset: 'geval-summeval',
+      items: [{ task: POINTWISE_TASK_EXAMPLE }],
+      webhook: { url: 'https://ci.example.com/hooks/tribunal' },
+    },
   },
 } satisfies Record<string, { summary: string; description: string; value: z.input<typeof CreateBatchRequestSchema> }>;

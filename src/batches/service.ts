@@ -15,7 +15,15 @@ import { log } from '../pipeline/log.js';
 import type { EvaluationStatus } from '../pipeline/status.js';
 import { z } from 'zod';
 import { startCancelFanout } from './pump.js';
-import type { Batch, BatchAccepted, BatchCounts, BatchKind, BatchResultLine, BatchSummary, CreateBatchRequest } from './schemas.js';
+import type {
+  Batch,
+  BatchAccepted,
+  BatchCounts,
+  BatchKind,
+  BatchResultLine,
+  BatchSummary,
+  CreateBatchRequest,
+} from './schemas.js';
 import type { ItemOutcomeRow, ListPosition } from './read.js';
 import { listBatches, resultsPage, usageAggregates, verdictAggregates } from './read.js';
 import type { BatchRecord } from './store.js';
@@ -59,7 +67,10 @@ export async function createBatch(
     creator,
     request,
   });
-  return { body: { id: r.id, kind: 'batch', status: r.status, itemsTotal: r.itemsTotal, links: batchLinks(r.id) }, replayed: r.replayed };
+  return {
+    body: { id: r.id, kind: 'batch', status: r.status, itemsTotal: r.itemsTotal, links: batchLinks(r.id) },
+    replayed: r.replayed,
+  };
 }
 
 /** The batch or 404 `not_found`. */
@@ -76,7 +87,14 @@ function iso(ms: number | null): string | null {
 /** Items by status, from the batch row's counters (each ending counted once, in its own transaction). */
 export function countsOf(b: BatchRecord): BatchCounts {
   const ended = b.succeeded + b.failed + b.cancelled;
-  return { total: b.itemsTotal, pending: Math.max(0, b.itemsTotal - ended), ended, succeeded: b.succeeded, failed: b.failed, cancelled: b.cancelled };
+  return {
+    total: b.itemsTotal,
+    pending: Math.max(0, b.itemsTotal - ended),
+    ended,
+    succeeded: b.succeeded,
+    failed: b.failed,
+    cancelled: b.cancelled,
+  };
 }
 
 /** A batch as lists show it. */
@@ -150,7 +168,12 @@ function lineOf(r: ItemOutcomeRow): BatchResultLine {
  * of the next page (null on the last). Keyset on the item's position, so pages never overlap or skip.
  * @throws ApiError 400 naming `cursor` for a cursor of another batch or none this API made.
  */
-export async function resultsOf(env: Bindings, b: BatchRecord, cursor: string | undefined, limit: number): Promise<{ ndjson: string; next: string | null }> {
+export async function resultsOf(
+  env: Bindings,
+  b: BatchRecord,
+  cursor: string | undefined,
+  limit: number,
+): Promise<{ ndjson: string; next: string | null }> {
   const position = cursor === undefined ? { b: b.id, s: -1 } : decodeCursor(cursor, ResultsCursorSchema);
   if (position.b !== b.id) throw invalidRequest([{ path: 'cursor', message: 'belongs to another batch' }], 'query');
   const afterSeq = position.s;
@@ -171,7 +194,10 @@ export async function listBatchesView(
   const rows = await listBatches(env.DB, tenant, { kind: q.kind, after, limit: q.limit });
   const page = rows.slice(0, q.limit);
   const last = page[page.length - 1];
-  return { data: page.map(summaryOf), nextCursor: rows.length > q.limit && last ? encodeCursor({ t: last.createdAt, i: last.id }) : null };
+  return {
+    data: page.map(summaryOf),
+    nextCursor: rows.length > q.limit && last ? encodeCursor({ t: last.createdAt, i: last.id }) : null,
+  };
 }
 
 /**

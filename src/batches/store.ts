@@ -109,26 +109,24 @@ export function insertBatchStatements(db: D1Database, b: NewBatch): D1PreparedSt
       ),
   ];
   const metaId = b.kind === 'meta_evaluation' ? b.id : null;
-  const rows = b.items.map(
-    (item): NewEvaluation => ({
-      id: item.evaluationId,
-      tenant: b.tenant,
-      method: b.method,
-      preset: b.preset,
-      config: b.config,
-      task: item.task,
-      metadata: item.metadata,
-      idempotencyKey: null,
-      requestHash: null,
-      metaId,
-      callsPlanned: item.callsPlanned,
-      batchId: b.id,
-      batchSeq: item.seq,
-      itemId: item.itemId,
-      now: b.now,
-      keyId: b.keyId ?? null,
-    }),
-  );
+  const rows = b.items.map((item): NewEvaluation => ({
+    id: item.evaluationId,
+    tenant: b.tenant,
+    method: b.method,
+    preset: b.preset,
+    config: b.config,
+    task: item.task,
+    metadata: item.metadata,
+    idempotencyKey: null,
+    requestHash: null,
+    metaId,
+    callsPlanned: item.callsPlanned,
+    batchId: b.id,
+    batchSeq: item.seq,
+    itemId: item.itemId,
+    now: b.now,
+    keyId: b.keyId ?? null,
+  }));
   statements.push(...insertRowsJsonStatements(db, rows, { sql: BATCH_INSERTED, binds: [b.id] }));
   return statements;
 }
@@ -138,7 +136,11 @@ export function insertBatchStatements(db: D1Database, b: NewBatch): D1PreparedSt
  * {@link BATCH_INSERTED}) in the same one.
  * @returns true when created; false when the tenant's `Idempotency-Key` for this kind is taken (nothing written).
  */
-export async function insertBatch(db: D1Database, b: NewBatch, extra: readonly D1PreparedStatement[] = []): Promise<boolean> {
+export async function insertBatch(
+  db: D1Database,
+  b: NewBatch,
+  extra: readonly D1PreparedStatement[] = [],
+): Promise<boolean> {
   const results = await db.batch([...insertBatchStatements(db, b), ...extra]);
   return (results[0]?.meta.changes ?? 0) > 0;
 }
@@ -202,7 +204,12 @@ export async function getBatch(db: D1Database, tenant: string, id: string): Prom
 }
 
 /** The batch of `kind` holding `key` for `tenant`, or null. */
-export async function findBatchByKey(db: D1Database, tenant: string, kind: BatchKind, key: string): Promise<BatchRecord | null> {
+export async function findBatchByKey(
+  db: D1Database,
+  tenant: string,
+  kind: BatchKind,
+  key: string,
+): Promise<BatchRecord | null> {
   const row = await db
     .prepare(`${BATCH_SELECT} WHERE tenant = ? AND kind = ? AND idempotency_key = ?`)
     .bind(tenant, kind, key)
@@ -268,7 +275,11 @@ export interface ClaimStatements {
  * own transaction). With `admit`, one more statement gives the first claimed item a running slot under its
  * tenant's cap (src/tenants/admission.ts).
  */
-export function claimWindowStatements(db: D1Database, target: PumpTarget, admit?: { defaultMaxRunning: number; now: number }): ClaimStatements {
+export function claimWindowStatements(
+  db: D1Database,
+  target: PumpTarget,
+  admit?: { defaultMaxRunning: number; now: number },
+): ClaimStatements {
   const key = 'batchId' in target ? target.batchId : target.evaluationId;
   const which = 'batchId' in target ? '?' : '(SELECT batch_id FROM evaluations WHERE id = ?)';
   const want = 'MIN(items_total, succeeded + failed + cancelled + concurrency)';
@@ -287,19 +298,38 @@ export function claimWindowStatements(db: D1Database, target: PumpTarget, admit?
     // A batch with a budget is claimed by ./budget.ts (each item with its grant) instead.
     db.prepare(`SELECT id FROM batches WHERE id = ${which} AND budget IS NOT NULL AND completed_at IS NULL`).bind(key),
     db.prepare(`SELECT b.id AS batch_id, e.id, e.tenant, e.method, e.config, e.task ${claimed}`).bind(key, token),
-    ...(admit ? [admitSelectedStatement(db, `SELECT e.id ${claimed} LIMIT 1`, [key, token], admit.defaultMaxRunning, admit.now)] : []),
+    ...(admit
+      ? [admitSelectedStatement(db, `SELECT e.id ${claimed} LIMIT 1`, [key, token], admit.defaultMaxRunning, admit.now)]
+      : []),
   ];
-  return { statements, read: (results) => ({ claim: claimOf(results), admitted: admit ? admittedBy(results[3]) : null }) };
+  return {
+    statements,
+    read: (results) => ({ claim: claimOf(results), admitted: admit ? admittedBy(results[3]) : null }),
+  };
 }
 
 /** The claim in the results of the first three {@link claimWindowStatements}. */
 function claimOf([, budgeted, claimed]: readonly (D1Result | undefined)[]): WindowClaim {
-  const rows = (claimed?.results ?? []) as { batch_id: string; id: string; tenant: string; method: string; config: string; task: string }[];
+  const rows = (claimed?.results ?? []) as {
+    batch_id: string;
+    id: string;
+    tenant: string;
+    method: string;
+    config: string;
+    task: string;
+  }[];
   const budgetedId = (budgeted?.results[0] as { id: string } | undefined)?.id ?? null;
   return {
     batchId: rows[0]?.batch_id ?? null,
     ids: rows.map((r) => r.id),
-    jobs: rows.map((r) => ({ id: r.id, tenant: r.tenant, method: r.method, config: r.config, task: r.task, batchId: r.batch_id })),
+    jobs: rows.map((r) => ({
+      id: r.id,
+      tenant: r.tenant,
+      method: r.method,
+      config: r.config,
+      task: r.task,
+      batchId: r.batch_id,
+    })),
     budgeted: budgetedId,
   };
 }
@@ -308,7 +338,11 @@ function claimOf([, budgeted, claimed]: readonly (D1Result | undefined)[]): Wind
  * Open batches untouched since `olderThan`, oldest first: those with items not handed over (no cancel
  * asked: `cancelling` false), and those still ending after a cancel or a used-up budget (`cancelling` true).
  */
-export async function stalledBatches(db: D1Database, olderThan: number, limit: number): Promise<{ id: string; cancelling: boolean }[]> {
+export async function stalledBatches(
+  db: D1Database,
+  olderThan: number,
+  limit: number,
+): Promise<{ id: string; cancelling: boolean }[]> {
   const { results } = await db
     .prepare(
       `SELECT id, cancel_requested_at IS NOT NULL OR budget_exhausted_at IS NOT NULL AS cancelling FROM batches
@@ -325,7 +359,12 @@ export async function stalledBatches(db: D1Database, olderThan: number, limit: n
  * ending of its last item makes it `cancelled`). Idempotent.
  * @returns the batch's status after the call, or null when it has no such batch.
  */
-export async function requestCancel(db: D1Database, tenant: string, id: string, now: number): Promise<BatchStatus | null> {
+export async function requestCancel(
+  db: D1Database,
+  tenant: string,
+  id: string,
+  now: number,
+): Promise<BatchStatus | null> {
   const [, read] = await db.batch([
     db
       .prepare(
@@ -344,7 +383,9 @@ export async function requestCancel(db: D1Database, tenant: string, id: string, 
  */
 export async function getBatchFanout(db: D1Database, id: string): Promise<{ sent: number; budget: boolean } | null> {
   const row = await db
-    .prepare('SELECT sent, cancel_requested_at IS NULL AND budget_exhausted_at IS NOT NULL AS budget FROM batches WHERE id = ?')
+    .prepare(
+      'SELECT sent, cancel_requested_at IS NULL AND budget_exhausted_at IS NOT NULL AS budget FROM batches WHERE id = ?',
+    )
     .bind(id)
     .first<{ sent: number; budget: number }>();
   return row ? { sent: row.sent, budget: row.budget === 1 } : null;

@@ -76,13 +76,24 @@ const encoder = new TextEncoder();
 export function planItems(judge: ResolvedJudge, items: readonly SubmitItem[]): NewBatchItem[] {
   return items.map((item, i) => {
     const callsPlanned = planTask(judge, item.task, `items.${i}.task`);
-    const size = encoder.encode(JSON.stringify(item.task)).byteLength + encoder.encode(JSON.stringify(item.metadata)).byteLength;
+    const size =
+      encoder.encode(JSON.stringify(item.task)).byteLength + encoder.encode(JSON.stringify(item.metadata)).byteLength;
     if (size > ITEM_CHUNK_BYTES) {
-      throw new ApiError(400, 'invalid_request', `items.${i}.task: ${size} bytes of UTF-8 is more than one stored item may hold (${ITEM_CHUNK_BYTES})`, [
-        { path: `items.${i}.task`, message: `more than ${ITEM_CHUNK_BYTES} bytes of UTF-8` },
-      ]);
+      throw new ApiError(
+        400,
+        'invalid_request',
+        `items.${i}.task: ${size} bytes of UTF-8 is more than one stored item may hold (${ITEM_CHUNK_BYTES})`,
+        [{ path: `items.${i}.task`, message: `more than ${ITEM_CHUNK_BYTES} bytes of UTF-8` }],
+      );
     }
-    return { evaluationId: newId('ev'), seq: i, itemId: item.itemId, task: item.task, metadata: item.metadata, callsPlanned };
+    return {
+      evaluationId: newId('ev'),
+      seq: i,
+      itemId: item.itemId,
+      task: item.task,
+      metadata: item.metadata,
+      callsPlanned,
+    };
   });
 }
 
@@ -132,7 +143,11 @@ async function replay(env: Bindings, s: BatchSubmission, hash: string | null): P
   // Unreachable unless the batch row was deleted between the two statements.
   if (!existing) throw new Error(`batch insert changed no row, and no batch holds key "${key ?? ''}"`);
   if (existing.requestHash !== hash) {
-    throw new ApiError(409, 'idempotency_conflict', `Idempotency-Key "${key ?? ''}" was already used with a different request body (batch ${existing.id})`);
+    throw new ApiError(
+      409,
+      'idempotency_conflict',
+      `Idempotency-Key "${key ?? ''}" was already used with a different request body (batch ${existing.id})`,
+    );
   }
   // The first request may have stopped before its window reached the queue.
   await pump(env, { batchId: existing.id });

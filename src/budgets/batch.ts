@@ -55,7 +55,9 @@ export function itemBudget(budget: Budget, spent: Spend, reserved: Spend = NO_SP
   for (const limit of BUDGET_LIMITS) {
     const max = budget[limit];
     if (max === undefined) continue;
-    const left = (max - (limit === 'maxCostUsd' ? used.costUsd : limit === 'maxCalls' ? used.calls : used.tokens)) * Math.min(1, Math.max(0, share));
+    const left =
+      (max - (limit === 'maxCostUsd' ? used.costUsd : limit === 'maxCalls' ? used.calls : used.tokens)) *
+      Math.min(1, Math.max(0, share));
     const value = limit === 'maxCostUsd' ? left : Math.floor(left);
     if (limit === 'maxCostUsd' ? value <= 0 : value < 1) return null;
     out[limit] = value;

@@ -50,12 +50,19 @@ export function checkSpend(budget: Budget, spent: Spend, reserved: Spend, next: 
   for (const limit of BUDGET_LIMITS) {
     const max = budget[limit];
     if (max === undefined) continue;
-    const over = limit === 'maxCostUsd' ? total.costUsd > max + EPSILON_USD : (limit === 'maxCalls' ? total.calls : total.tokens) > max;
+    const over =
+      limit === 'maxCostUsd'
+        ? total.costUsd > max + EPSILON_USD
+        : (limit === 'maxCalls' ? total.calls : total.tokens) > max;
     if (!over) continue;
     const fmt = limit === 'maxCostUsd' ? usd : (n: number) => String(n);
     const key = limit === 'maxCostUsd' ? 'costUsd' : limit === 'maxCalls' ? 'calls' : 'tokens';
     const inFlight = reserved[key] > 0 ? `, ${fmt(reserved[key])} reserved by calls in flight` : '';
-    return { ok: false, limit, message: `budget ${limit} ${fmt(max)}: this call needs up to ${fmt(next[key])} with ${fmt(spent[key])} spent${inFlight}` };
+    return {
+      ok: false,
+      limit,
+      message: `budget ${limit} ${fmt(max)}: this call needs up to ${fmt(next[key])} with ${fmt(spent[key])} spent${inFlight}`,
+    };
   }
   return { ok: true };
 }
@@ -81,7 +88,9 @@ export function admitCall(
     bounds.set(r.id, b);
     return b;
   };
-  const reserved = inFlight.filter((r) => r.id !== request.id).reduce<Spend>((s, r) => addSpend(s, boundOf(r)), NO_SPEND);
+  const reserved = inFlight
+    .filter((r) => r.id !== request.id)
+    .reduce<Spend>((s, r) => addSpend(s, boundOf(r)), NO_SPEND);
   const next = boundOf(request);
   const check = checkSpend(budget, spentOf(state), reserved, next);
   if (check.ok) return 'launch';
@@ -94,7 +103,9 @@ export function admitCall(
  * The budget check of one evaluation's driver: `admit(state, request, inFlight)` launches everything when
  * the config sets no budget. Keeps each call's worst case by id, so use one per evaluation.
  */
-export function budgetAdmission(meter: CallMeter): (request: LlmCallRequest, inFlight: readonly LlmCallRequest[], state: EngineState) => Admission {
+export function budgetAdmission(
+  meter: CallMeter,
+): (request: LlmCallRequest, inFlight: readonly LlmCallRequest[], state: EngineState) => Admission {
   const bounds = new Map<string, CallBound>();
   return (request, inFlight, state) => {
     const budget = budgetOf(state.config);

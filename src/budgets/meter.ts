@@ -55,10 +55,14 @@ export interface CallMeter {
 /** A {@link CallMeter} for a deployment's settings and a prompt counter. */
 export function createCallMeter(settings: MeterSettings, counter: PromptCounter): CallMeter {
   const table: PriceTable = { ...DEFAULT_PRICES, ...settings.prices };
-  const target = (r: Pick<LlmCallRequest, 'model' | 'provider'>) => ({ model: r.model ?? settings.defaultModel, provider: r.provider ?? settings.defaultProvider });
+  const target = (r: Pick<LlmCallRequest, 'model' | 'provider'>) => ({
+    model: r.model ?? settings.defaultModel,
+    provider: r.provider ?? settings.defaultProvider,
+  });
   const price = (model: string, provider: string) => priceFor(model, provider, table);
   const supportsN = supportsNOf(settings);
-  const choices = (r: Pick<LlmCallRequest, 'provider' | 'n'>) => (r.n !== undefined && r.n > 1 && supportsN(r) ? r.n : 1);
+  const choices = (r: Pick<LlmCallRequest, 'provider' | 'n'>) =>
+    r.n !== undefined && r.n > 1 && supportsN(r) ? r.n : 1;
   return {
     target,
     price,

@@ -18,16 +18,24 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * The config overrides with the top-level budget at `budget` (`config` unchanged without one).
  * @throws ApiError 400 `invalid_request` when both `budget` and `config.budget` are given.
  */
-export function withBudget(config: Record<string, unknown> | undefined, budget: Budget | undefined): Record<string, unknown> | undefined {
+export function withBudget(
+  config: Record<string, unknown> | undefined,
+  budget: Budget | undefined,
+): Record<string, unknown> | undefined {
   if (budget === undefined) return config;
   if (config?.budget !== undefined) {
-    throw invalidRequest([{ path: 'budget', message: 'give the budget once: as `budget` or as `config.budget`, not both' }]);
+    throw invalidRequest([
+      { path: 'budget', message: 'give the budget once: as `budget` or as `config.budget`, not both' },
+    ]);
   }
   return { ...config, budget };
 }
 
 /** Every model and provider a resolved config may call: each agent's settings over `defaults`, over the deployment's. */
-export function modelsOf(config: ResolvedJudge['config'], deployment: { defaultModel: string; defaultProvider: string }): { model: string; provider: string }[] {
+export function modelsOf(
+  config: ResolvedJudge['config'],
+  deployment: { defaultModel: string; defaultProvider: string },
+): { model: string; provider: string }[] {
   const defaults = isObject(config.defaults) ? config.defaults : {};
   const base = {
     model: typeof defaults.model === 'string' ? defaults.model : deployment.defaultModel,
@@ -38,7 +46,10 @@ export function modelsOf(config: ResolvedJudge['config'], deployment: { defaultM
     if (Array.isArray(v)) v.forEach(walk);
     if (!isObject(v)) return;
     if (typeof v.model === 'string' || typeof v.provider === 'string') {
-      const pair = { model: typeof v.model === 'string' ? v.model : base.model, provider: typeof v.provider === 'string' ? v.provider : base.provider };
+      const pair = {
+        model: typeof v.model === 'string' ? v.model : base.model,
+        provider: typeof v.provider === 'string' ? v.provider : base.provider,
+      };
       out.set(`${pair.provider}\u0000${pair.model}`, pair);
     }
     Object.values(v).forEach(walk);
@@ -59,7 +70,10 @@ export function checkBudgetPrices(env: LlmEnv, judge: ResolvedJudge): void {
   const unpriced = modelsOf(judge.config, settings).filter((m) => priceFor(m.model, m.provider, table) === undefined);
   if (unpriced.length === 0) return;
   const names = unpriced.map((m) => `"${m.model}"`).join(', ');
-  throw new ApiError(400, 'invalid_request', `budget.maxCostUsd: no price for ${names} in this deployment's price table (LLM_PRICES), so its cost cannot be limited; set maxCalls or maxTokens instead`, [
-    { path: 'budget.maxCostUsd', message: `no price for ${names}` },
-  ]);
+  throw new ApiError(
+    400,
+    'invalid_request',
+    `budget.maxCostUsd: no price for ${names} in this deployment's price table (LLM_PRICES), so its cost cannot be limited; set maxCalls or maxTokens instead`,
+    [{ path: 'budget.maxCostUsd', message: `no price for ${names}` }],
+  );
 }

@@ -26,12 +26,14 @@ export const BudgetSchema = z
     maxTokens: z.number().int().min(1).max(100_000_000).optional(),
   })
   .strict()
-  .refine((b) => BUDGET_LIMITS.some((k) => b[k] !== undefined), { message: 'a budget sets at least one of maxCostUsd, maxCalls, maxTokens' })
+  .refine((b) => BUDGET_LIMITS.some((k) => b[k] !== undefined), {
+    message: 'a budget sets at least one of maxCostUsd, maxCalls, maxTokens',
+  })
   .meta({
     id: 'Budget',
     description:
-      'Spending limits checked before every LLM call (the prompt counted with a tokenizer, the completion bounded by the call\'s `maxTokens`, the cost from the price table). ' +
-      'Protocols that can stop early (SAMRE rounds and jury, DEBATE iterations, ChatEval\'s final turn) return their verdict with `budgetTruncated: true` and `truncation`; ' +
+      "Spending limits checked before every LLM call (the prompt counted with a tokenizer, the completion bounded by the call's `maxTokens`, the cost from the price table). " +
+      "Protocols that can stop early (SAMRE rounds and jury, DEBATE iterations, ChatEval's final turn) return their verdict with `budgetTruncated: true` and `truncation`; " +
       'others end `failed` with code `budget_exceeded` before spending past it.',
     examples: [{ maxCostUsd: 0.05 }, { maxCalls: 12, maxTokens: 60_000 }],
   });

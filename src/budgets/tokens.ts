@@ -70,7 +70,10 @@ let loading: Promise<TextTokenizer> | null = null;
  * vocabulary takes ~100 ms, which only evaluations with a budget and estimates should pay.
  */
 export function loadTokenizer(): Promise<TextTokenizer> {
-  loading ??= import('gpt-tokenizer/encoding/cl100k_base').then((m) => ({ encoding: 'cl100k_base', count: (text: string) => m.countTokens(text) }));
+  loading ??= import('gpt-tokenizer/encoding/cl100k_base').then((m) => ({
+    encoding: 'cl100k_base',
+    count: (text: string) => m.countTokens(text),
+  }));
   return loading;
 }
 

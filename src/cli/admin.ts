@@ -9,7 +9,17 @@
 import type { CliIo, CliOptions, CliSpec, CliValues } from './args.js';
 import { choiceOption, describeError, intOption, isMain, runCli, UsageError } from './args.js';
 
-const COMMANDS = ['tenants:create', 'tenants:list', 'tenants:get', 'tenants:update', 'keys:create', 'keys:list', 'keys:get', 'keys:revoke', 'usage'] as const;
+const COMMANDS = [
+  'tenants:create',
+  'tenants:list',
+  'tenants:get',
+  'tenants:update',
+  'keys:create',
+  'keys:list',
+  'keys:get',
+  'keys:revoke',
+  'usage',
+] as const;
 type Command = (typeof COMMANDS)[number];
 
 /** Command line of `npm run admin`. */
@@ -86,7 +96,8 @@ function limitOption<T>(value: string | undefined, parse: (v: string) => T): T |
 
 function number(value: string, name: string): number {
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new UsageError(`--${name} must be a number ≥ 0 or "default", got ${JSON.stringify(value)}`);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0)
+    throw new UsageError(`--${name} must be a number ≥ 0 or "default", got ${JSON.stringify(value)}`);
   return n;
 }
 
@@ -95,7 +106,10 @@ function limitsOf(v: Values): Record<string, unknown> {
   const out: Record<string, unknown> = {
     rateLimit: limitOption(v.rate, (r) => {
       const m = /^(\d+)\/(\d+)$/.exec(r);
-      if (!m) throw new UsageError(`--rate must be N/S (requests per S seconds), e.g. 600/60, or "default"; got ${JSON.stringify(r)}`);
+      if (!m)
+        throw new UsageError(
+          `--rate must be N/S (requests per S seconds), e.g. 600/60, or "default"; got ${JSON.stringify(r)}`,
+        );
       return { requests: Number(m[1]), windowSeconds: Number(m[2]) };
     }),
     maxRunning: limitOption(v['max-running'], (x) => intOption(x, 'max-running', 1)),
@@ -108,8 +122,14 @@ function limitsOf(v: Values): Record<string, unknown> {
 /** `--expires`: an ISO 8601 time, or a duration from now (`30d`, `12h`, `90m`). */
 export function expiresAt(value: string, now = Date.now()): string {
   const m = /^(\d+)([dhm])$/.exec(value);
-  if (m) return new Date(now + Number(m[1]) * { d: 86_400_000, h: 3_600_000, m: 60_000 }[m[2] as 'd' | 'h' | 'm']).toISOString();
-  if (Number.isNaN(Date.parse(value))) throw new UsageError(`--expires must be an ISO 8601 time or a duration like 30d, 12h, 90m; got ${JSON.stringify(value)}`);
+  if (m)
+    return new Date(
+      now + Number(m[1]) * { d: 86_400_000, h: 3_600_000, m: 60_000 }[m[2] as 'd' | 'h' | 'm'],
+    ).toISOString();
+  if (Number.isNaN(Date.parse(value)))
+    throw new UsageError(
+      `--expires must be an ISO 8601 time or a duration like 30d, 12h, 90m; got ${JSON.stringify(value)}`,
+    );
   return new Date(value).toISOString();
 }
 
@@ -124,7 +144,11 @@ export function requestOf(command: Command, v: Values): AdminRequest {
   const page = { limit: v.limit, after: v.after };
   switch (command) {
     case 'tenants:create':
-      return { method: 'POST', path: '/v1/admin/tenants', body: { name: need(v, 'name', command), ...(v.id ? { id: v.id } : {}), limits: limitsOf(v) } };
+      return {
+        method: 'POST',
+        path: '/v1/admin/tenants',
+        body: { name: need(v, 'name', command), ...(v.id ? { id: v.id } : {}), limits: limitsOf(v) },
+      };
     case 'tenants:list':
       return { method: 'GET', path: `/v1/admin/tenants${query(page)}` };
     case 'tenants:get':
@@ -142,7 +166,14 @@ export function requestOf(command: Command, v: Values): AdminRequest {
         body: {
           tenantId: need(v, 'tenant', command),
           ...(v.label !== undefined ? { label: v.label } : {}),
-          ...(v.scopes !== undefined ? { scopes: v.scopes.split(',').map((s) => s.trim()).filter((s) => s !== '') } : {}),
+          ...(v.scopes !== undefined
+            ? {
+                scopes: v.scopes
+                  .split(',')
+                  .map((s) => s.trim())
+                  .filter((s) => s !== ''),
+              }
+            : {}),
           ...(v.expires !== undefined ? { expiresAt: expiresAt(v.expires) } : {}),
         },
       };
@@ -186,7 +217,10 @@ export async function runAdmin(argv: readonly string[], deps: AdminDeps = {}): P
   await runCli(
     ADMIN_CLI,
     async (v) => {
-      if (!command) throw new UsageError(first === undefined || first.startsWith('-') ? 'name a command' : `unknown command ${JSON.stringify(first)}`);
+      if (!command)
+        throw new UsageError(
+          first === undefined || first.startsWith('-') ? 'name a command' : `unknown command ${JSON.stringify(first)}`,
+        );
       const token = env.TRIBUNAL_ADMIN_TOKEN?.trim();
       if (!token) throw new UsageError("set TRIBUNAL_ADMIN_TOKEN to the deployment's ADMIN_TOKEN");
       const target = (v.target ?? env.TRIBUNAL_URL ?? 'http://127.0.0.1:8787').replace(/\/+$/, '');
@@ -223,7 +257,8 @@ export async function runAdmin(argv: readonly string[], deps: AdminDeps = {}): P
         return 0;
       }
       out(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
-      if (command === 'keys:create') err('Store the key ("key") now: Tribunal keeps only its hash and cannot show it again.\n');
+      if (command === 'keys:create')
+        err('Store the key ("key") now: Tribunal keeps only its hash and cannot show it again.\n');
       return 0;
     },
     // The command word is not an option: parse what follows it (parseCli refuses stray arguments). Without

@@ -21,7 +21,9 @@ export interface CliSpec<O extends CliOptions> {
 }
 
 /** Parsed option values of a {@link CliSpec}. */
-export type CliValues<O extends CliOptions> = ReturnType<typeof parseArgs<{ options: O; strict: true; allowPositionals: false }>>['values'];
+export type CliValues<O extends CliOptions> = ReturnType<
+  typeof parseArgs<{ options: O; strict: true; allowPositionals: false }>
+>['values'];
 
 /** A user's mistake on the command line: one line, then the usage, exit code 2. */
 export class UsageError extends Error {
@@ -56,7 +58,10 @@ function shortMessage(e: Error & { code?: string }): string {
  * Parses `argv` (default: the process's arguments) against `spec`. Throws {@link HelpRequested} for
  * `--help`/`-h` (anywhere, even beside mistakes) and {@link UsageError} for anything parseArgs rejects.
  */
-export function parseCli<O extends CliOptions>(spec: CliSpec<O>, argv: readonly string[] = process.argv.slice(2)): CliValues<O> {
+export function parseCli<O extends CliOptions>(
+  spec: CliSpec<O>,
+  argv: readonly string[] = process.argv.slice(2),
+): CliValues<O> {
   const untilDashes = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
   if (untilDashes.includes('--help') || untilDashes.includes('-h')) throw new HelpRequested();
   try {
@@ -128,7 +133,10 @@ export async function runCli<O extends CliOptions>(
  * `--help` or a mistake, reported as {@link runCli} does (usage, exit 0 / 2) — the process ends here.
  * `check` validates further (e.g. {@link choiceOption}); a {@link UsageError} it throws is reported alike.
  */
-export async function parseCliOrExit<O extends CliOptions>(spec: CliSpec<O>, check: (values: CliValues<O>) => void = () => undefined): Promise<CliValues<O>> {
+export async function parseCliOrExit<O extends CliOptions>(
+  spec: CliSpec<O>,
+  check: (values: CliValues<O>) => void = () => undefined,
+): Promise<CliValues<O>> {
   let parsed: CliValues<O> | undefined;
   await runCli(spec, (v) => {
     check(v);
@@ -144,7 +152,8 @@ export function describeError(e: unknown): string {
   const parts: string[] = [];
   let current: unknown = e;
   for (let depth = 0; current !== undefined && current !== null && depth < 4; depth++) {
-    const message = current instanceof Error ? current.message : typeof current === 'string' ? current : JSON.stringify(current);
+    const message =
+      current instanceof Error ? current.message : typeof current === 'string' ? current : JSON.stringify(current);
     if (message && !parts.includes(message)) parts.push(message);
     current = current instanceof Error ? current.cause : undefined;
   }
@@ -152,7 +161,12 @@ export function describeError(e: unknown): string {
 }
 
 /** A whole number option in `[min, max]`, or `undefined` when not given. Throws {@link UsageError}. */
-export function intOption(value: string | undefined, name: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
+export function intOption(
+  value: string | undefined,
+  name: string,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (value.trim() === '' || !Number.isInteger(n) || n < min || n > max) {
@@ -162,7 +176,11 @@ export function intOption(value: string | undefined, name: string, min: number, 
 }
 
 /** One of `choices`, or `undefined` when not given. Throws {@link UsageError}. */
-export function choiceOption<C extends string>(value: string | undefined, name: string, choices: readonly C[]): C | undefined {
+export function choiceOption<C extends string>(
+  value: string | undefined,
+  name: string,
+  choices: readonly C[],
+): C | undefined {
   if (value === undefined) return undefined;
   if (!(choices as readonly string[]).includes(value)) {
     throw new UsageError(`--${name} must be one of ${choices.join(', ')}, got ${JSON.stringify(value)}`);
@@ -192,7 +210,8 @@ export function jsonObjectOption(value: string | undefined, name: string): Recor
   } catch (e) {
     throw new UsageError(`--${name}: not valid JSON (${describeError(e)})`);
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError(`--${name}: expected a JSON object`);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new UsageError(`--${name}: expected a JSON object`);
   return parsed as Record<string, unknown>;
 }
 

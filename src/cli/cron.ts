@@ -10,7 +10,12 @@ const FIELDS = [
   { name: 'minute', min: 0, max: 59 },
   { name: 'hour', min: 0, max: 23 },
   { name: 'day of month', min: 1, max: 31 },
-  { name: 'month', min: 1, max: 12, names: ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'] },
+  {
+    name: 'month',
+    min: 1,
+    max: 12,
+    names: ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'],
+  },
   { name: 'day of week', min: 0, max: 7, names: ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'] },
 ] as const;
 
@@ -25,7 +30,8 @@ export interface Cron {
 function valueOf(text: string, field: (typeof FIELDS)[number]): number {
   const named = 'names' in field ? (field.names as readonly string[]).indexOf(text.toUpperCase()) : -1;
   const n = named >= 0 ? named + (field.name === 'month' ? 1 : 0) : /^\d+$/.test(text) ? Number(text) : Number.NaN;
-  if (!Number.isInteger(n) || n < field.min || n > field.max) throw new Error(`${field.name}: ${JSON.stringify(text)} is not in ${field.min}-${field.max}`);
+  if (!Number.isInteger(n) || n < field.min || n > field.max)
+    throw new Error(`${field.name}: ${JSON.stringify(text)} is not in ${field.min}-${field.max}`);
   return n;
 }
 
@@ -42,7 +48,8 @@ export function parseCron(expr: string): Cron {
     for (const item of part.split(',')) {
       const [range = '', stepText] = item.split('/');
       const step = stepText === undefined ? 1 : Number(stepText);
-      if (!Number.isInteger(step) || step < 1) throw new Error(`cron ${JSON.stringify(expr)}: bad step in ${JSON.stringify(item)}`);
+      if (!Number.isInteger(step) || step < 1)
+        throw new Error(`cron ${JSON.stringify(expr)}: bad step in ${JSON.stringify(item)}`);
       let lo: number;
       let hi: number;
       if (range === '*') [lo, hi] = [field.min, field.max];
@@ -62,8 +69,15 @@ export function parseCron(expr: string): Cron {
 
 /** True when `cron` fires in the minute of `date` (UTC). Day of month and day of week combine as in cron(8). */
 export function cronMatches(cron: Cron, date: Date): boolean {
-  const [minute, hour, dom, month, dow] = cron.sets as [Set<number>, Set<number>, Set<number>, Set<number>, Set<number>];
-  if (!minute.has(date.getUTCMinutes()) || !hour.has(date.getUTCHours()) || !month.has(date.getUTCMonth() + 1)) return false;
+  const [minute, hour, dom, month, dow] = cron.sets as [
+    Set<number>,
+    Set<number>,
+    Set<number>,
+    Set<number>,
+    Set<number>,
+  ];
+  if (!minute.has(date.getUTCMinutes()) || !hour.has(date.getUTCHours()) || !month.has(date.getUTCMonth() + 1))
+    return false;
   const domOk = dom.has(date.getUTCDate());
   const dowOk = dow.has(date.getUTCDay());
   if (cron.domAny || cron.dowAny) return domOk && dowOk;
@@ -101,7 +115,9 @@ export function startCronTimer(options: CronTimerOptions): { stop(): void } {
     try {
       crons.push(parseCron(expr));
     } catch (e) {
-      options.onProblem?.(`cron ${JSON.stringify(expr)} is not run locally: ${e instanceof Error ? e.message : String(e)}`);
+      options.onProblem?.(
+        `cron ${JSON.stringify(expr)} is not run locally: ${e instanceof Error ? e.message : String(e)}`,
+      );
     }
   }
   let timer: NodeJS.Timeout | undefined;

@@ -40,7 +40,11 @@ export type ReplayResult = { outcome: Outcome; applied: number } | { missing: st
  * Re-runs a protocol over stored replies, in their recorded order, without any LLM call.
  * Replies the config does not ask for are ignored (apply is idempotent for ids that are not ready).
  */
-export function replay(method: AnyMethod, initial: EngineState, messages: readonly { callId: string; model: string; content: string }[]): ReplayResult {
+export function replay(
+  method: AnyMethod,
+  initial: EngineState,
+  messages: readonly { callId: string; model: string; content: string }[],
+): ReplayResult {
   // Stored in finishing order, which need not be the order calls became ready: look replies up by id.
   const byId = new Map(messages.map((m) => [m.callId, m]));
   let state = initial;
@@ -136,11 +140,20 @@ async function main(values: CliValues<typeof JUDGE_CLI.options>): Promise<number
     // The deployment's own settings reader, so LLM_PROVIDERS, timeouts, attempts and prices apply here too.
     const baseUrl = values['base-url'] || process.env.LLM_BASE_URL || 'mock';
     const model = values.model || process.env.LLM_MODEL || (baseUrl === 'mock' ? 'mock-judge' : undefined);
-    const settings = settingsFromEnv({ ...process.env, LLM_BASE_URL: baseUrl, ...(model ? { LLM_MODEL: model } : {}) }, { inProcessMock: true });
+    const settings = settingsFromEnv(
+      { ...process.env, LLM_BASE_URL: baseUrl, ...(model ? { LLM_MODEL: model } : {}) },
+      { inProcessMock: true },
+    );
     const llm = createLlmWithMock(settings);
     // A `budget` in --config is checked before every call, as the service does.
     const budget = budgetOf(config) ? { admit: budgetAdmission(await loadCallMeter(settings)) } : {};
-    done = (await runEvaluation(method, state, llm, { onCall: (r) => process.stderr.write(`→ ${r.id} (${r.label}, ${r.stage})\n`), supportsN: supportsNOf(settings), ...budget })).outcome;
+    done = (
+      await runEvaluation(method, state, llm, {
+        onCall: (r) => process.stderr.write(`→ ${r.id} (${r.label}, ${r.stage})\n`),
+        supportsN: supportsNOf(settings),
+        ...budget,
+      })
+    ).outcome;
   }
   if (done.status === 'succeeded' && !values.transcript) {
     const { transcript: _omitted, ...verdict } = done.verdict;

@@ -112,10 +112,15 @@ export interface LocalStack {
 function wrangler(args: readonly string[], what: string): Promise<void> {
   return new Promise((resolve, reject) => {
     // CI: no prompt (migrations ask for confirmation on a terminal).
-    execFile(WRANGLER, args, { cwd: REPO_ROOT, env: { ...process.env, ...WRANGLER_ENV, CI: 'true' } }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${what} failed:\n${stdout}\n${stderr}`));
-      else resolve();
-    });
+    execFile(
+      WRANGLER,
+      args,
+      { cwd: REPO_ROOT, env: { ...process.env, ...WRANGLER_ENV, CI: 'true' } },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`${what} failed:\n${stdout}\n${stderr}`));
+        else resolve();
+      },
+    );
   });
 }
 
@@ -162,7 +167,12 @@ async function startMiniflare(config: RuntimeConfig, options: LocalStackOptions,
   const out = outputOf(options);
   const child = spawnGroup(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'src/cli/miniflare-runtime.ts')], {
     cwd: REPO_ROOT,
-    stdio: out === 'inherit' ? ['ignore', 'inherit', 'inherit', 'ipc'] : out === 'ignore' ? ['ignore', 'ignore', 'ignore', 'ipc'] : [...out, 'ipc'],
+    stdio:
+      out === 'inherit'
+        ? ['ignore', 'inherit', 'inherit', 'ipc']
+        : out === 'ignore'
+          ? ['ignore', 'ignore', 'ignore', 'ipc']
+          : [...out, 'ipc'],
     env: { ...process.env, ...WRANGLER_ENV, ...(options.verbose ? {} : { WRANGLER_LOG: 'error' }) },
   });
   const next = (): Promise<RuntimeReply> =>
@@ -208,28 +218,59 @@ async function startMiniflare(config: RuntimeConfig, options: LocalStackOptions,
 async function startWrangler(config: RuntimeConfig, options: LocalStackOptions, url: string): Promise<Runtime> {
   const { readWranglerConfig } = await import('./worker-options.js');
   const wranglerConfig = readWranglerConfig({ config: config.configPath });
-  const args = ['dev', '--port', String(config.port), '--ip', config.host, '--persist-to', config.persistTo, '--show-interactive-dev-session=false'];
-  const fromEnv = config.varsFromEnv ? Object.keys(wranglerConfig.vars).filter((k) => process.env[k] !== undefined && !(k in config.bindings)) : [];
-  const vars: Record<string, string> = { ...Object.fromEntries(fromEnv.map((k) => [k, process.env[k] ?? ''])), ...config.bindings };
-  const secrets = Object.fromEntries(Object.entries(vars).filter(([k]) => k in (options.secrets ?? {}) || k === 'LLM_API_KEY'));
+  const args = [
+    'dev',
+    '--port',
+    String(config.port),
+    '--ip',
+    config.host,
+    '--persist-to',
+    config.persistTo,
+    '--show-interactive-dev-session=false',
+  ];
+  const fromEnv = config.varsFromEnv
+    ? Object.keys(wranglerConfig.vars).filter((k) => process.env[k] !== undefined && !(k in config.bindings))
+    : [];
+  const vars: Record<string, string> = {
+    ...Object.fromEntries(fromEnv.map((k) => [k, process.env[k] ?? ''])),
+    ...config.bindings,
+  };
+  const secrets = Object.fromEntries(
+    Object.entries(vars).filter(([k]) => k in (options.secrets ?? {}) || k === 'LLM_API_KEY'),
+  );
   for (const [k, v] of Object.entries(vars)) if (!(k in secrets)) args.push('--var', `${k}:${v}`);
   // An explicit env file makes wrangler skip .dev.vars; secrets go there, not on the command line.
   const file = join(mkdtempSync(join(tmpdir(), 'tribunal-')), 'secrets.env');
-  writeFileSync(file, Object.entries(secrets).map(([k, v]) => `${k}=${JSON.stringify(v)}\n`).join(''), { mode: 0o600 });
+  writeFileSync(
+    file,
+    Object.entries(secrets)
+      .map(([k, v]) => `${k}=${JSON.stringify(v)}\n`)
+      .join(''),
+    { mode: 0o600 },
+  );
   const devVarsFile = join(REPO_ROOT, '.dev.vars');
   if (config.devVars && existsSync(devVarsFile)) args.push('--env-file', devVarsFile);
   args.push('--env-file', file);
-  const child = spawnGroup(WRANGLER, args, { cwd: REPO_ROOT, stdio: outputOf(options), env: { ...process.env, ...WRANGLER_ENV } });
+  const child = spawnGroup(WRANGLER, args, {
+    cwd: REPO_ROOT,
+    stdio: outputOf(options),
+    env: { ...process.env, ...WRANGLER_ENV },
+  });
   const deadline = Date.now() + 60_000;
   while (!(await answersAsTribunal(url))) {
     if (child.exitCode !== null || Date.now() > deadline) {
       await stopGroup(child);
-      throw new Error(child.exitCode !== null ? `wrangler dev exited with code ${child.exitCode}` : 'wrangler dev did not answer within 60 s');
+      throw new Error(
+        child.exitCode !== null
+          ? `wrangler dev exited with code ${child.exitCode}`
+          : 'wrangler dev did not answer within 60 s',
+      );
     }
     await new Promise((r) => setTimeout(r, 200));
   }
   const crons = wranglerConfig.triggers.crons ?? [];
-  const fromDevVars = config.devVars && existsSync(devVarsFile) ? Object.keys(parseEnv(readFileSync(devVarsFile, 'utf8'))) : [];
+  const fromDevVars =
+    config.devVars && existsSync(devVarsFile) ? Object.keys(parseEnv(readFileSync(devVarsFile, 'utf8'))) : [];
   return {
     child,
     crons,
@@ -245,7 +286,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const runtimeKind = options.runtime ?? 'miniflare';
   const host = '127.0.0.1';
   const port = options.port === 0 ? await freePort() : (options.port ?? 8787);
-  if (options.port !== 0) await assertPortFree(port, 'the API', 'stop what runs there or set PORT (npm start) to another port');
+  if (options.port !== 0)
+    await assertPortFree(port, 'the API', 'stop what runs there or set PORT (npm start) to another port');
   const persistTo = options.persistTo ?? join(REPO_ROOT, '.wrangler', 'state');
   const apiKey = options.llmApiKey ?? process.env.LLM_API_KEY;
   const usingMock = options.llmBaseUrl === undefined && !apiKey;
@@ -256,7 +298,11 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       mock = await startMockServer({ port: mockPort });
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
-      throw new PortInUseError(mockPort, 'the mock LLM', 'stop what runs there or set MOCK_LLM_PORT to another port (0 = any free port)');
+      throw new PortInUseError(
+        mockPort,
+        'the mock LLM',
+        'stop what runs there or set MOCK_LLM_PORT to another port (0 = any free port)',
+      );
     }
   }
   const llmBaseUrl = options.llmBaseUrl ?? (mock ? mock.baseUrl : 'https://api.openai.com/v1');
@@ -280,16 +326,24 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     ...(options.inspectorPort !== undefined ? { inspectorPort: options.inspectorPort } : {}),
     ...(options.queueConsumers ? { queueConsumers: options.queueConsumers } : {}),
   };
-  if (runtimeKind === 'wrangler' && options.queueConsumers) throw new Error('queueConsumers needs the miniflare runtime');
+  if (runtimeKind === 'wrangler' && options.queueConsumers)
+    throw new Error('queueConsumers needs the miniflare runtime');
   const url = `http://${host}:${port}`;
   let runtime: Runtime;
   // The bundle lives as long as the runtime that serves it (a reload rebuilds into the same directory).
   const outDir = mkdtempSync(join(tmpdir(), 'tribunal-bundle-'));
-  const removeBundle = () => { rmSync(outDir, { recursive: true, force: true }); };
+  const removeBundle = () => {
+    rmSync(outDir, { recursive: true, force: true });
+  };
   try {
-    const [scriptPath] = await Promise.all([runtimeKind === 'miniflare' ? buildWorker(outDir) : '', applyLocalMigrations(persistTo)]);
+    const [scriptPath] = await Promise.all([
+      runtimeKind === 'miniflare' ? buildWorker(outDir) : '',
+      applyLocalMigrations(persistTo),
+    ]);
     runtime =
-      runtimeKind === 'miniflare' ? await startMiniflare({ ...config, scriptPath }, options, outDir) : await startWrangler(config, options, url);
+      runtimeKind === 'miniflare'
+        ? await startMiniflare({ ...config, scriptPath }, options, outDir)
+        : await startWrangler(config, options, url);
     if (!(await answersAsTribunal(url))) {
       await stopGroup(runtime.child);
       throw new Error(`${url}/health does not answer as Tribunal: is another server on port ${port}?`);
@@ -303,9 +357,15 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const cronTimer =
     options.crons === false
       ? undefined
-      : startCronTimer({ trigger: runtime.trigger, crons: runtime.crons, onProblem, ...(typeof options.crons === 'object' ? { everyMs: options.crons.everyMs } : {}) });
+      : startCronTimer({
+          trigger: runtime.trigger,
+          crons: runtime.crons,
+          onProblem,
+          ...(typeof options.crons === 'object' ? { everyMs: options.crons.everyMs } : {}),
+        });
   const portFreed = async () => {
-    if (!(await waitForPortFree(port, 10_000))) throw new Error(`port ${port} is still bound after the runtime stopped`);
+    if (!(await waitForPortFree(port, 10_000)))
+      throw new Error(`port ${port} is still bound after the runtime stopped`);
   };
   return {
     url,

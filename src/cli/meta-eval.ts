@@ -83,7 +83,17 @@ export interface ItemResult {
 export interface MetaEvalResult {
   report: AgreementReport;
   results: ItemResult[];
-  totals: { items: number; succeeded: number; failed: number; unparsed: number; calls: number; promptTokens: number; completionTokens: number; costUsd: number; wallMs: number };
+  totals: {
+    items: number;
+    succeeded: number;
+    failed: number;
+    unparsed: number;
+    calls: number;
+    promptTokens: number;
+    completionTokens: number;
+    costUsd: number;
+    wallMs: number;
+  };
   markdown: string;
   outFile: string;
 }
@@ -116,7 +126,12 @@ export const SUBMIT_ATTEMPTS = 4;
  * Submits one item. The `Idempotency-Key` makes a retry safe: a POST whose answer was lost may have
  * created the evaluation, and the same key returns it instead of creating a second one.
  */
-export async function submitItem(base: string, options: MetaEvalOptions, runId: string, item: LabelledItem): Promise<string> {
+export async function submitItem(
+  base: string,
+  options: MetaEvalOptions,
+  runId: string,
+  item: LabelledItem,
+): Promise<string> {
   const config = overridesOf(options);
   const body = JSON.stringify({
     preset: options.preset,
@@ -137,7 +152,8 @@ export async function submitItem(base: string, options: MetaEvalOptions, runId: 
     const json = (await r.json().catch(() => ({}))) as { id?: string; error?: { message: string } };
     if (r.ok && json.id) return json.id;
     const transient = r.status === 429 || r.status >= 500;
-    if (!transient || attempt >= SUBMIT_ATTEMPTS) throw new Error(`submit: HTTP ${r.status} ${json.error?.message ?? ''}`.trimEnd());
+    if (!transient || attempt >= SUBMIT_ATTEMPTS)
+      throw new Error(`submit: HTTP ${r.status} ${json.error?.message ?? ''}`.trimEnd());
     await backoff(attempt, r.headers.get('retry-after'));
   }
 }
@@ -148,22 +164,37 @@ function backoff(attempt: number, retryAfter?: string | null): Promise<void> {
   return new Promise((res) => setTimeout(res, ms));
 }
 
-async function waitFor(base: string, id: string, timeoutMs: number, headers: Record<string, string>): Promise<EvaluationView> {
+async function waitFor(
+  base: string,
+  id: string,
+  timeoutMs: number,
+  headers: Record<string, string>,
+): Promise<EvaluationView> {
   const deadline = Date.now() + timeoutMs;
   let delay = 50;
   for (;;) {
     const r = await fetch(`${base}/v1/evaluations/${id}`, { headers });
     const view = (await r.json()) as EvaluationView & { error?: { message?: string } };
     // An error answer (401, 404, 5xx) has no status: it ends the wait, with the service's reason.
-    if (!r.ok) return { id, status: 'failed', error: { code: 'runner_error', message: `poll: HTTP ${r.status} ${view.error?.message ?? ''}`.trimEnd() } };
+    if (!r.ok)
+      return {
+        id,
+        status: 'failed',
+        error: { code: 'runner_error', message: `poll: HTTP ${r.status} ${view.error?.message ?? ''}`.trimEnd() },
+      };
     if (TERMINAL.has(view.status)) return view;
-    if (Date.now() > deadline) return { ...view, error: { code: 'runner_timeout', message: `no verdict after ${timeoutMs} ms` } };
+    if (Date.now() > deadline)
+      return { ...view, error: { code: 'runner_timeout', message: `no verdict after ${timeoutMs} ms` } };
     await new Promise((res) => setTimeout(res, delay));
     delay = Math.min(500, delay * 1.5);
   }
 }
 
-async function transcriptOf(base: string, id: string, headers: Record<string, string>): Promise<StoredReply[] | undefined> {
+async function transcriptOf(
+  base: string,
+  id: string,
+  headers: Record<string, string>,
+): Promise<StoredReply[] | undefined> {
   const r = await fetch(`${base}/v1/evaluations/${id}/transcript`, { headers });
   if (!r.ok) return undefined;
   const body = (await r.json()) as { messages?: StoredReply[] };
@@ -202,7 +233,10 @@ export async function runMetaEval(options: MetaEvalOptions): Promise<MetaEvalRes
   const base = (options.target ?? stack?.url ?? '').replace(/\/$/, '');
   if (options.target) await reachable(base);
   const runId = options.runId ?? `meta-${Date.now().toString(36)}`;
-  if (options.target && !options.runId) process.stderr.write(`run id ${runId} (if this run stops, --run-id ${runId} resumes it without judging anything twice)\n`);
+  if (options.target && !options.runId)
+    process.stderr.write(
+      `run id ${runId} (if this run stops, --run-id ${runId} resumes it without judging anything twice)\n`,
+    );
   const startedAt = Date.now();
   const results = new Array<ItemResult>(items.length);
   let next = 0;
@@ -229,7 +263,12 @@ export async function runMetaEval(options: MetaEvalOptions): Promise<MetaEvalRes
             ...(transcript ? { transcript } : {}),
           };
         } catch (e) {
-          result = { item, evaluationId: '', status: 'failed', error: { code: 'runner_error', message: describeError(e) } };
+          result = {
+            item,
+            evaluationId: '',
+            status: 'failed',
+            error: { code: 'runner_error', message: describeError(e) },
+          };
         }
         results[i] = result;
         done += 1;
@@ -259,7 +298,9 @@ export async function runMetaEval(options: MetaEvalOptions): Promise<MetaEvalRes
     reportOptionsFor(options.dataset),
   );
   // A cascade's stages: agreement and cost per stage, savings, thresholds priced from the recorded verdicts.
-  const cascade = cascadeReportOfJudged(results.map((r) => ({ human: r.item.human, status: r.status, details: r.verdict?.details })));
+  const cascade = cascadeReportOfJudged(
+    results.map((r) => ({ human: r.item.human, status: r.status, details: r.verdict?.details })),
+  );
   const totals = results.reduce(
     (t, r) => ({
       ...t,
@@ -271,7 +312,17 @@ export async function runMetaEval(options: MetaEvalOptions): Promise<MetaEvalRes
       completionTokens: t.completionTokens + (r.verdict?.usage.completionTokens ?? 0),
       costUsd: t.costUsd + (r.verdict?.usage.costUsd ?? 0),
     }),
-    { items: results.length, succeeded: 0, failed: 0, unparsed: 0, calls: 0, promptTokens: 0, completionTokens: 0, costUsd: 0, wallMs },
+    {
+      items: results.length,
+      succeeded: 0,
+      failed: 0,
+      unparsed: 0,
+      calls: 0,
+      promptTokens: 0,
+      completionTokens: 0,
+      costUsd: 0,
+      wallMs,
+    },
   );
   const markdown = [
     `## Meta-evaluation: ${options.preset} on ${options.dataset}${options.aspect ? ` (${options.aspect})` : ''}`,
@@ -285,11 +336,35 @@ export async function runMetaEval(options: MetaEvalOptions): Promise<MetaEvalRes
   ].join('\n');
   const outFile =
     options.out ??
-    join(REPO_ROOT, 'reports', `meta-eval-${options.dataset.replace(/[^a-z0-9-]/gi, '_')}-${options.preset}-${Date.now()}.json`);
+    join(
+      REPO_ROOT,
+      'reports',
+      `meta-eval-${options.dataset.replace(/[^a-z0-9-]/gi, '_')}-${options.preset}-${Date.now()}.json`,
+    );
   mkdirSync(dirname(outFile), { recursive: true });
   writeFileSync(
     outFile,
-    JSON.stringify({ options: { ...options, out: undefined }, totals, report, ...(cascade ? { cascade } : {}), results: results.map((r) => ({ id: r.item.id, evaluationId: r.evaluationId, status: r.status, human: r.item.human, winner: r.verdict?.winner, score: r.verdict?.score, positionFlip: r.verdict?.positionFlip, error: r.error, transcript: r.transcript })) }, null, 2),
+    JSON.stringify(
+      {
+        options: { ...options, out: undefined },
+        totals,
+        report,
+        ...(cascade ? { cascade } : {}),
+        results: results.map((r) => ({
+          id: r.item.id,
+          evaluationId: r.evaluationId,
+          status: r.status,
+          human: r.item.human,
+          winner: r.verdict?.winner,
+          score: r.verdict?.score,
+          positionFlip: r.verdict?.positionFlip,
+          error: r.error,
+          transcript: r.transcript,
+        })),
+      },
+      null,
+      2,
+    ),
   );
   return { report, results, totals, markdown, outFile };
 }
@@ -338,15 +413,21 @@ Exit codes: 0 every item judged; 1 an item failed, none could be scored, or an e
 } as const satisfies CliSpec<CliOptions>;
 
 /** Options of a run from the command line; throws {@link UsageError} for what is missing or malformed. */
-export function metaEvalOptionsOf(values: CliValues<typeof META_EVAL_CLI.options>, env: NodeJS.ProcessEnv = process.env): MetaEvalOptions {
+export function metaEvalOptionsOf(
+  values: CliValues<typeof META_EVAL_CLI.options>,
+  env: NodeJS.ProcessEnv = process.env,
+): MetaEvalOptions {
   if (!values.dataset) throw new UsageError('--dataset is required');
   if (!values.preset) throw new UsageError('--preset is required');
   const token = values.token ?? env.TRIBUNAL_TOKEN;
   if (token && !values.target) throw new UsageError('--token goes with --target (the local stack has no API keys)');
   const runId = values['run-id'];
-  if (runId !== undefined && !values.target) throw new UsageError('--run-id goes with --target (the local stack starts empty on every run)');
-  if (runId !== undefined && !/^[\x21-\x7e]{1,200}$/.test(runId)) throw new UsageError('--run-id must be 1-200 visible ASCII characters');
-  if (values.target && values['base-url']) throw new UsageError('--base-url configures the local stack; a --target uses its own LLM settings');
+  if (runId !== undefined && !values.target)
+    throw new UsageError('--run-id goes with --target (the local stack starts empty on every run)');
+  if (runId !== undefined && !/^[\x21-\x7e]{1,200}$/.test(runId))
+    throw new UsageError('--run-id must be 1-200 visible ASCII characters');
+  if (values.target && values['base-url'])
+    throw new UsageError('--base-url configures the local stack; a --target uses its own LLM settings');
   const limit = intOption(values.limit, 'limit', 1);
   const concurrency = intOption(values.concurrency, 'concurrency', 1, 1000);
   const config = jsonObjectOption(values.config, 'config');
@@ -368,9 +449,15 @@ export function metaEvalOptionsOf(values: CliValues<typeof META_EVAL_CLI.options
 
 async function main(values: CliValues<typeof META_EVAL_CLI.options>): Promise<number> {
   if (values.replay) {
-    if (values.dataset || values.target || values['base-url']) throw new UsageError('--replay reads a finished run: no --dataset, --target or --base-url');
+    if (values.dataset || values.target || values['base-url'])
+      throw new UsageError('--replay reads a finished run: no --dataset, --target or --base-url');
     const config = jsonObjectOption(values.config, 'config');
-    const r = runMetaReplay({ from: values.replay, ...(values.preset ? { preset: values.preset } : {}), ...(config ? { config } : {}), ...(values.out ? { out: values.out } : {}) });
+    const r = runMetaReplay({
+      from: values.replay,
+      ...(values.preset ? { preset: values.preset } : {}),
+      ...(config ? { config } : {}),
+      ...(values.out ? { out: values.out } : {}),
+    });
     console.log(`${r.markdown}\n\nJSON report: ${r.outFile}`);
     return 0;
   }

@@ -53,9 +53,16 @@ export function runMetaReplay(options: MetaReplayOptions): MetaReplayResult {
   const run = parsed.data;
   const preset = options.preset ?? run.options.preset;
   const ids = new Set(run.results.map((r) => r.id));
-  const items = loadDatasetByName(run.options.dataset, run.options.aspect !== undefined ? { aspect: run.options.aspect } : {}).filter((i) => ids.has(i.id));
+  const items = loadDatasetByName(
+    run.options.dataset,
+    run.options.aspect !== undefined ? { aspect: run.options.aspect } : {},
+  ).filter((i) => ids.has(i.id));
   const replies = new Map(run.results.flatMap((r) => (r.transcript ? [[r.id, r.transcript] as const] : [])));
-  const replay = replayDataset(items, replies, { preset, ...(options.config ? { config: options.config } : {}), report: reportOptionsFor(run.options.dataset) });
+  const replay = replayDataset(items, replies, {
+    preset,
+    ...(options.config ? { config: options.config } : {}),
+    report: reportOptionsFor(run.options.dataset),
+  });
   const t = replay.totals;
   const markdown = [
     `## Replay: ${preset}${options.config ? ` + ${JSON.stringify(options.config)}` : ''} on the transcripts of ${options.from}`,
@@ -64,10 +71,34 @@ export function runMetaReplay(options: MetaReplayOptions): MetaReplayResult {
     '',
     `items ${t.items} · replayed ${t.succeeded} · incomplete ${t.incomplete} · without transcript ${t.noTranscript} · failed ${t.failed} · replies applied ${t.repliesApplied} · LLM calls 0`,
     ...(replay.cascade ? ['', cascadeMarkdown(replay.cascade)] : []),
-    ...(t.incomplete > 0 ? ['', `The config asks for replies the run did not record (first item: ${replay.items.find((i) => i.missing)?.missing?.join(', ') ?? ''}).`] : []),
+    ...(t.incomplete > 0
+      ? [
+          '',
+          `The config asks for replies the run did not record (first item: ${replay.items.find((i) => i.missing)?.missing?.join(', ') ?? ''}).`,
+        ]
+      : []),
   ].join('\n');
-  const outFile = options.out ?? join(dirname(options.from), `${options.from.replace(/^.*\//, '').replace(/\.json$/, '')}.replay-${preset}-${Date.now()}.json`);
+  const outFile =
+    options.out ??
+    join(
+      dirname(options.from),
+      `${options.from.replace(/^.*\//, '').replace(/\.json$/, '')}.replay-${preset}-${Date.now()}.json`,
+    );
   mkdirSync(dirname(outFile), { recursive: true });
-  writeFileSync(outFile, JSON.stringify({ replayOf: options.from, preset, config: options.config ?? null, totals: t, report: replay.report, results: replay.items }, null, 2));
+  writeFileSync(
+    outFile,
+    JSON.stringify(
+      {
+        replayOf: options.from,
+        preset,
+        config: options.config ?? null,
+        totals: t,
+        report: replay.report,
+        results: replay.items,
+      },
+      null,
+      2,
+    ),
+  );
   return { replay, markdown, outFile };
 }

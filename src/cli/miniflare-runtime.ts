@@ -47,10 +47,16 @@ function serve(): void {
     ending = true;
     void (mf?.dispose() ?? Promise.resolve()).finally(() => process.exit(code));
   };
-  process.on('SIGTERM', () => { end(0); });
-  process.on('SIGINT', () => { end(0); });
+  process.on('SIGTERM', () => {
+    end(0);
+  });
+  process.on('SIGINT', () => {
+    end(0);
+  });
   // The parent went away without stopping us: do not outlive it.
-  process.on('disconnect', () => { end(0); });
+  process.on('disconnect', () => {
+    end(0);
+  });
   process.on('message', (request: RuntimeRequest) => {
     void (async () => {
       if (request.type === 'start') {

@@ -25,7 +25,11 @@ export function portIsFree(port: number, host = '127.0.0.1'): Promise<boolean> {
       if (e.code === 'EADDRINUSE' || e.code === 'EACCES') resolve(false);
       else reject(e);
     });
-    srv.listen({ port, host, exclusive: true }, () => srv.close(() => { resolve(true); }));
+    srv.listen({ port, host, exclusive: true }, () =>
+      srv.close(() => {
+        resolve(true);
+      }),
+    );
   });
 }
 
@@ -37,7 +41,9 @@ export function freePort(host = '127.0.0.1'): Promise<number> {
     srv.listen(0, host, () => {
       const addr = srv.address();
       const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => { resolve(port); });
+      srv.close(() => {
+        resolve(port);
+      });
     });
   });
 }

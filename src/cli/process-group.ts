@@ -11,7 +11,9 @@ import type { ChildProcess, SpawnOptions } from 'node:child_process';
 export function spawnGroup(command: string, args: readonly string[], options: SpawnOptions): ChildProcess {
   const child = spawn(command, args, { ...options, detached: true });
   // Last resort when this process ends without stopping the group (an uncaught error, process.exit()).
-  const onExit = () => { signalGroup(child, 'SIGKILL'); };
+  const onExit = () => {
+    signalGroup(child, 'SIGKILL');
+  };
   process.once('exit', onExit);
   child.once('exit', () => process.removeListener('exit', onExit));
   return child;
@@ -31,7 +33,9 @@ export function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 export function exited(child: ChildProcess, timeoutMs: number): Promise<boolean> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
   return new Promise((resolve) => {
-    const timer = setTimeout(() => { resolve(false); }, timeoutMs);
+    const timer = setTimeout(() => {
+      resolve(false);
+    }, timeoutMs);
     child.once('exit', () => {
       clearTimeout(timer);
       resolve(true);

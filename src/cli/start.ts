@@ -46,7 +46,10 @@ and any wrangler.toml [vars] name (e.g. STALL_SECONDS) to override it. .dev.vars
 /** `API_KEYS` as the Worker reads it (sha-256 hex digests); anything else is refused, never passed on silently. */
 export function apiKeysOf(value: string | undefined): string | undefined {
   if (value === undefined || value.trim() === '') return undefined;
-  const keys = value.split(',').map((k) => k.trim()).filter((k) => k.length > 0);
+  const keys = value
+    .split(',')
+    .map((k) => k.trim())
+    .filter((k) => k.length > 0);
   const bad = keys.filter((k) => !/^[0-9a-fA-F]{64}$/.test(k));
   if (bad.length > 0) {
     throw new UsageError(
@@ -96,13 +99,22 @@ function watchSources(stack: LocalStack): FSWatcher[] {
   const sources = (_event: string, file: string | null) => {
     if (!file?.startsWith(join('web', 'public'))) onChange();
   };
-  return ['src', 'queues', 'durable-objects', 'migrations', 'wrangler.toml'].map((p) => watch(join(REPO_ROOT, p), { recursive: true }, sources));
+  return ['src', 'queues', 'durable-objects', 'migrations', 'wrangler.toml'].map((p) =>
+    watch(join(REPO_ROOT, p), { recursive: true }, sources),
+  );
 }
 
 async function main(values: CliValues<typeof START_CLI.options>): Promise<undefined> {
   const env = process.env;
-  const port = intOption(values.port ?? env.PORT, values.port !== undefined ? 'port' : 'port (PORT)', 1, 65_535) ?? 8787;
-  const mockPort = intOption(values['mock-port'] ?? env.MOCK_LLM_PORT, values['mock-port'] !== undefined ? 'mock-port' : 'mock-port (MOCK_LLM_PORT)', 0, 65_535) ?? 8788;
+  const port =
+    intOption(values.port ?? env.PORT, values.port !== undefined ? 'port' : 'port (PORT)', 1, 65_535) ?? 8787;
+  const mockPort =
+    intOption(
+      values['mock-port'] ?? env.MOCK_LLM_PORT,
+      values['mock-port'] !== undefined ? 'mock-port' : 'mock-port (MOCK_LLM_PORT)',
+      0,
+      65_535,
+    ) ?? 8788;
   const runtime = choiceOption(values.runtime, 'runtime', ['miniflare', 'wrangler'] as const) ?? 'miniflare';
   const apiKeys = apiKeysOf(env.API_KEYS);
   // Managed API keys (src/tenants/): the operator's token for /v1/admin (npm run admin).
@@ -114,7 +126,11 @@ async function main(values: CliValues<typeof START_CLI.options>): Promise<undefi
     ...(values['persist-to'] ? { persistTo: values['persist-to'] } : {}),
     ...(env.LLM_BASE_URL ? { llmBaseUrl: env.LLM_BASE_URL } : {}),
     ...(env.LLM_MODEL ? { llmModel: env.LLM_MODEL } : {}),
-    secrets: { ...providerSecretsOf(env), ...(apiKeys ? { API_KEYS: apiKeys } : {}), ...(adminToken ? { ADMIN_TOKEN: adminToken } : {}) },
+    secrets: {
+      ...providerSecretsOf(env),
+      ...(apiKeys ? { API_KEYS: apiKeys } : {}),
+      ...(adminToken ? { ADMIN_TOKEN: adminToken } : {}),
+    },
     // Local development: webhook callbacks may go to plain-http receivers on loopback (a deployment never allows it).
     vars: { WEBHOOK_ALLOW_LOOPBACK: env.WEBHOOK_ALLOW_LOOPBACK ?? 'true' },
     devVars: true,
@@ -171,7 +187,9 @@ async function main(values: CliValues<typeof START_CLI.options>): Promise<undefi
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
   // npm passes SIGTERM to the shell it runs us in, which dies without passing it on.
-  whenOrphaned(() => { shutdown('npm exited'); });
+  whenOrphaned(() => {
+    shutdown('npm exited');
+  });
   return undefined;
 }
 

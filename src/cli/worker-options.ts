@@ -18,7 +18,9 @@ export interface WranglerConfigView {
 }
 
 /** wrangler's config reader, typed as used here. */
-export const readWranglerConfig = wranglerApi.unstable_readConfig as unknown as (args: { config: string }) => WranglerConfigView;
+export const readWranglerConfig = wranglerApi.unstable_readConfig as unknown as (args: {
+  config: string;
+}) => WranglerConfigView;
 
 /**
  * Miniflare options, loosely typed: miniflare's declarations are written against zod 3 and this project
@@ -38,7 +40,10 @@ export const Miniflare = miniflareApi.Miniflare as unknown as new (options: Mini
 
 /** wrangler's translation of wrangler.toml into Miniflare worker options (script excluded). */
 const workerOptionsOf = wranglerApi.unstable_getMiniflareWorkerOptions as unknown as (configPath: string) => {
-  workerOptions: MiniflareOptions & { bindings?: Record<string, unknown>; queueConsumers?: Record<string, Record<string, unknown>> };
+  workerOptions: MiniflareOptions & {
+    bindings?: Record<string, unknown>;
+    queueConsumers?: Record<string, Record<string, unknown>>;
+  };
 };
 
 /** The keys wrangler would add from `.dev.vars` / `.env` next to `configPath` (values unused). */
@@ -81,14 +86,21 @@ export interface QueueConsumerOverrides {
 }
 
 /** The Miniflare options for `config`, the wrangler.toml crons, and where bindings came from. */
-export function miniflareOptionsOf(config: RuntimeConfig): { options: MiniflareOptions; crons: string[]; fromEnv: string[]; fromDevVars: string[] } {
+export function miniflareOptionsOf(config: RuntimeConfig): {
+  options: MiniflareOptions;
+  crons: string[];
+  fromEnv: string[];
+  fromDevVars: string[];
+} {
   const wrangler = readWranglerConfig({ config: config.configPath });
   const { workerOptions } = workerOptionsOf(config.configPath);
   const declared = wrangler.vars;
   // The keys wrangler took from .dev.vars / .env (silently read again to know which they were).
   const fromDevVars = Object.keys(devVarsOf(config.configPath, undefined, {}, undefined, true));
   const ignored = new Set(config.devVars ? [] : fromDevVars.filter((key) => !(key in declared)));
-  const bindings: Record<string, unknown> = Object.fromEntries(Object.entries(workerOptions.bindings ?? {}).filter(([key]) => !ignored.has(key)));
+  const bindings: Record<string, unknown> = Object.fromEntries(
+    Object.entries(workerOptions.bindings ?? {}).filter(([key]) => !ignored.has(key)),
+  );
   if (!config.devVars) for (const key of fromDevVars) if (key in declared) bindings[key] = declared[key];
   const fromEnv: string[] = [];
   if (config.varsFromEnv) {
@@ -137,5 +149,10 @@ export function miniflareOptionsOf(config: RuntimeConfig): { options: MiniflareO
  */
 export function bindingsOverDevVars(configPath: string): Record<string, unknown> {
   const declared = readWranglerConfig({ config: configPath }).vars;
-  return Object.fromEntries(Object.keys(devVarsOf(configPath, undefined, {}, undefined, true)).map((key) => [key, key in declared ? declared[key] : '']));
+  return Object.fromEntries(
+    Object.keys(devVarsOf(configPath, undefined, {}, undefined, true)).map((key) => [
+      key,
+      key in declared ? declared[key] : '',
+    ]),
+  );
 }

@@ -31,14 +31,21 @@ export type JudgeVerdict = Schemas['JudgeVerdict'];
 /** HTTP methods the API uses. */
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /** Paths that have an operation for `M`. */
-export type PathsWith<M extends HttpMethod> = { [P in keyof paths]: paths[P][M] extends { responses: unknown } ? P : never }[keyof paths];
+export type PathsWith<M extends HttpMethod> = {
+  [P in keyof paths]: paths[P][M] extends { responses: unknown } ? P : never;
+}[keyof paths];
 /** The operation at `P` for `M`. */
 export type Operation<P extends keyof paths, M extends HttpMethod> = Extract<paths[P][M], { responses: unknown }>;
 
 type Defined<T> = Exclude<T, undefined>;
 type IsNever<T> = [T] extends [never] ? true : false;
 /** `{ [k]: v }` when `v` is a real (non-never) type, else `{}` (a parameter the route does not take). */
-type Field<K extends string, V, Required extends boolean> = IsNever<Defined<V>> extends true ? { [P in K]?: never } : Required extends true ? { [P in K]: Defined<V> } : { [P in K]?: Defined<V> };
+type Field<K extends string, V, Required extends boolean> =
+  IsNever<Defined<V>> extends true
+    ? { [P in K]?: never }
+    : Required extends true
+      ? { [P in K]: Defined<V> }
+      : { [P in K]?: Defined<V> };
 type Parameters_<O> = O extends { parameters: infer P } ? P : never;
 type PathOf<O> = Parameters_<O> extends { path?: infer X } ? X : never;
 type QueryOf<O> = Parameters_<O> extends { query?: infer X } ? X : never;
@@ -51,15 +58,24 @@ export type RequestInput<O> = Field<'params', PathOf<O>, true> &
   Field<'query', QueryOf<O>, false> &
   Field<'body', BodyOf<O>, BodyRequired<O>> & {
     /** The route's documented headers (e.g. `Idempotency-Key`) and any other. */
-    headers?: (IsNever<Defined<HeaderOf<O>>> extends true ? unknown : Defined<HeaderOf<O>>) & Record<string, string | undefined>;
+    headers?: (IsNever<Defined<HeaderOf<O>>> extends true ? unknown : Defined<HeaderOf<O>>) &
+      Record<string, string | undefined>;
     signal?: AbortSignal;
   };
 
 type Content<R> = R extends { content: infer C } ? C : never;
-type BodyType<R> = Content<R> extends { 'application/json': infer J } ? J : IsNever<Content<R>> extends true ? null : string;
+type BodyType<R> =
+  Content<R> extends { 'application/json': infer J } ? J : IsNever<Content<R>> extends true ? null : string;
 /** One documented answer: its status, the body's type at that status, and the headers. */
 export type ResponseOf<O> = O extends { responses: infer R }
-  ? { [S in keyof R & number]: { status: S; ok: `${S}` extends `2${string}` ? true : false; body: BodyType<R[S]>; headers: Headers } }[keyof R & number]
+  ? {
+      [S in keyof R & number]: {
+        status: S;
+        ok: `${S}` extends `2${string}` ? true : false;
+        body: BodyType<R[S]>;
+        headers: Headers;
+      };
+    }[keyof R & number]
   : never;
 
 /** An answer that is not 2xx, or a helper's failure; `code` is the API's stable error code. */
@@ -125,14 +141,31 @@ export function createTribunalClient(options: TribunalClientOptions) {
    * Any route, typed from the OpenAPI document: `request('get', '/v1/evaluations/{id}', { params: { id } })`.
    * Resolves with every documented status (narrow on `status`); rejects only when no answer came.
    */
-  async function request<M extends HttpMethod, P extends PathsWith<M>>(method: M, path: P, input: RequestInput<Operation<P, M>>): Promise<ResponseOf<Operation<P, M>>> {
-    const { params, query, body, headers, signal } = input as { params?: Record<string, string>; query?: Record<string, string | number | boolean>; body?: unknown; headers?: Record<string, string | undefined>; signal?: AbortSignal };
+  async function request<M extends HttpMethod, P extends PathsWith<M>>(
+    method: M,
+    path: P,
+    input: RequestInput<Operation<P, M>>,
+  ): Promise<ResponseOf<Operation<P, M>>> {
+    const { params, query, body, headers, signal } = input as {
+      params?: Record<string, string>;
+      query?: Record<string, string | number | boolean>;
+      body?: unknown;
+      headers?: Record<string, string | undefined>;
+      signal?: AbortSignal;
+    };
     let url = `${base}${path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params?.[name] ?? ''))}`;
     const search = new URLSearchParams(Object.entries(query ?? {}).map(([k, v]) => [k, String(v)]));
     if ([...search].length > 0) url += `?${search.toString()}`;
     const h = headersOf(headers);
     if (body !== undefined) h.set('Content-Type', 'application/json');
-    const res = await doFetch(new Request(url, { method: method.toUpperCase(), headers: h, ...(body !== undefined ? { body: JSON.stringify(body) } : {}), ...(signal ? { signal } : {}) }));
+    const res = await doFetch(
+      new Request(url, {
+        method: method.toUpperCase(),
+        headers: h,
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        ...(signal ? { signal } : {}),
+      }),
+    );
     const type = res.headers.get('Content-Type') ?? '';
     const parsed: unknown = res.status === 204 ? null : type.includes('json') ? await res.json() : await res.text();
     return { status: res.status, ok: res.ok, body: parsed, headers: res.headers } as ResponseOf<Operation<P, M>>;
@@ -145,9 +178,14 @@ export function createTribunalClient(options: TribunalClientOptions) {
   }
 
   /** Submits an evaluation (202); the same `idempotencyKey` makes a retry return the same evaluation. */
-  async function submit(req: CreateEvaluationRequest, opts: { idempotencyKey?: string; signal?: AbortSignal } = {}): Promise<EvaluationAccepted> {
+  async function submit(
+    req: CreateEvaluationRequest,
+    opts: { idempotencyKey?: string; signal?: AbortSignal } = {},
+  ): Promise<EvaluationAccepted> {
     const headers = opts.idempotencyKey !== undefined ? { 'Idempotency-Key': opts.idempotencyKey } : {};
-    return ok(await request('post', '/v1/evaluations', { body: req, headers, ...(opts.signal ? { signal: opts.signal } : {}) }));
+    return ok(
+      await request('post', '/v1/evaluations', { body: req, headers, ...(opts.signal ? { signal: opts.signal } : {}) }),
+    );
   }
 
   /** The evaluation as it stands. */
@@ -162,7 +200,12 @@ export function createTribunalClient(options: TribunalClientOptions) {
 
   /** Cancels (calls in flight are still billed). */
   async function cancel(id: string, reason?: string): Promise<Schemas['CancelResponse']> {
-    return ok(await request('post', '/v1/evaluations/{id}/cancel', { params: { id }, body: reason !== undefined ? { reason } : {} }));
+    return ok(
+      await request('post', '/v1/evaluations/{id}/cancel', {
+        params: { id },
+        body: reason !== undefined ? { reason } : {},
+      }),
+    );
   }
 
   /**
@@ -170,7 +213,12 @@ export function createTribunalClient(options: TribunalClientOptions) {
    * terminal `status` event, or when the server closes the stream.
    */
   async function* events(id: string, opts: { signal?: AbortSignal } = {}): AsyncGenerator<EvaluationEvent> {
-    const res = await doFetch(new Request(`${base}/v1/evaluations/${encodeURIComponent(id)}/events`, { headers: headersOf({ Accept: 'text/event-stream' }), ...(opts.signal ? { signal: opts.signal } : {}) }));
+    const res = await doFetch(
+      new Request(`${base}/v1/evaluations/${encodeURIComponent(id)}/events`, {
+        headers: headersOf({ Accept: 'text/event-stream' }),
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      }),
+    );
     if (!res.ok || !res.body) throw errorOf(res.status, await res.json().catch(() => null));
     // Typed `ReadableStream<any>` by the Worker runtime types; a fetch body is bytes everywhere.
     for await (const block of sseBlocks(res.body as ReadableStream<Uint8Array>)) {
@@ -187,7 +235,9 @@ export function createTribunalClient(options: TribunalClientOptions) {
   async function waitForEnd(id: string, opts: WaitOptions = {}): Promise<Evaluation> {
     const deadline = Date.now() + (opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const abort = new AbortController();
-    const stop = () => { abort.abort(); };
+    const stop = () => {
+      abort.abort();
+    };
     opts.signal?.addEventListener('abort', stop, { once: true });
     const timer = setTimeout(stop, Math.max(0, deadline - Date.now()));
     try {
@@ -210,19 +260,32 @@ export function createTribunalClient(options: TribunalClientOptions) {
       opts.signal?.removeEventListener('abort', stop);
     }
     if (opts.signal?.aborted) throw new TribunalError('aborted', 0, 'aborted');
-    throw new TribunalError(`evaluation ${id} did not end within ${opts.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms; it keeps running`, 0, 'verdict_timeout', { evaluationId: id });
+    throw new TribunalError(
+      `evaluation ${id} did not end within ${opts.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms; it keeps running`,
+      0,
+      'verdict_timeout',
+      { evaluationId: id },
+    );
   }
 
   /**
    * Submits and waits for the verdict.
    * @throws TribunalError `evaluation_failed` / `evaluation_cancelled` (the evaluation in `body`), `verdict_timeout`, or the API's code
    */
-  async function judge(req: CreateEvaluationRequest, opts: WaitOptions & { idempotencyKey?: string } = {}): Promise<JudgedEvaluation> {
+  async function judge(
+    req: CreateEvaluationRequest,
+    opts: WaitOptions & { idempotencyKey?: string } = {},
+  ): Promise<JudgedEvaluation> {
     const accepted = await submit(req, opts);
     const evaluation = await waitForEnd(accepted.id, opts);
     if (evaluation.status === 'succeeded' && evaluation.verdict) return evaluation as JudgedEvaluation;
     const code = evaluation.status === 'cancelled' ? 'evaluation_cancelled' : 'evaluation_failed';
-    throw new TribunalError(`evaluation ${evaluation.id} ${evaluation.status}: ${evaluation.error?.message ?? 'no verdict'}`, 0, code, evaluation);
+    throw new TribunalError(
+      `evaluation ${evaluation.id} ${evaluation.status}: ${evaluation.error?.message ?? 'no verdict'}`,
+      0,
+      code,
+      evaluation,
+    );
   }
 
   return { request, ok, submit, get, transcript, cancel, events, waitForEnd, judge };

@@ -63,7 +63,10 @@ export default class TribunalProvider {
     this.model = config.model ?? DEFAULT_MODEL;
     this.providerId = options.id ?? `tribunal:${this.model}`;
     this.timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.client = createTribunalClient({ baseUrl: config.baseUrl ?? env('TRIBUNAL_URL') ?? 'http://127.0.0.1:8787', apiKey: config.apiKey ?? env('TRIBUNAL_API_KEY') });
+    this.client = createTribunalClient({
+      baseUrl: config.baseUrl ?? env('TRIBUNAL_URL') ?? 'http://127.0.0.1:8787',
+      apiKey: config.apiKey ?? env('TRIBUNAL_API_KEY'),
+    });
   }
 
   /** promptfoo's provider id. */
@@ -87,7 +90,13 @@ export default class TribunalProvider {
         const u = res.body.usage;
         return {
           output: content,
-          tokenUsage: { prompt: u.prompt_tokens, completion: u.completion_tokens, total: u.total_tokens, cached: u.prompt_tokens_details.cached_tokens, numRequests: verdict.calls },
+          tokenUsage: {
+            prompt: u.prompt_tokens,
+            completion: u.completion_tokens,
+            total: u.total_tokens,
+            cached: u.prompt_tokens_details.cached_tokens,
+            numRequests: verdict.calls,
+          },
           cost: verdict.costUsd,
           metadata: { evaluationId: verdict.evaluationId, verdict },
         };

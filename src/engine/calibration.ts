@@ -43,7 +43,11 @@ export function unswap(v: MethodVerdict): MethodVerdict {
  * decide by majority. Only when every vote in both orders is a pair-scored (or unparsed) vote of a distinct
  * agent; otherwise undefined.
  */
-function perAgentMajority(votes: readonly Vote[], ab: MethodVerdict, ba: MethodVerdict): { winner: Winner; scores: { a: number; b: number }; margin: number } | undefined {
+function perAgentMajority(
+  votes: readonly Vote[],
+  ab: MethodVerdict,
+  ba: MethodVerdict,
+): { winner: Winner; scores: { a: number; b: number }; margin: number } | undefined {
   if (votes.length === 0 || votes.some((v) => v.parsed && !v.scores)) return undefined;
   const perOrderAgents = [ab.votes, ba.votes].map((vs) => vs.map((v) => v.agent));
   if (perOrderAgents.some((ids) => new Set(ids).size !== ids.length)) return undefined;
@@ -58,7 +62,12 @@ function perAgentMajority(votes: readonly Vote[], ab: MethodVerdict, ba: MethodV
 }
 
 /** The combined scores under a score rule, or undefined when the orders do not carry the needed scores. */
-function combinedScores(rule: Calibration['combine'], ab: MethodVerdict, ba: MethodVerdict, votes: readonly Vote[]): { a: number; b: number } | undefined {
+function combinedScores(
+  rule: Calibration['combine'],
+  ab: MethodVerdict,
+  ba: MethodVerdict,
+  votes: readonly Vote[],
+): { a: number; b: number } | undefined {
   if (rule === 'pooled-mean') return meanPair(votes.flatMap((v) => (v.scores ? [v.scores] : [])));
   if (!ab.scores || !ba.scores) return undefined;
   const div = rule === 'mean-scores' ? 2 : 1;
@@ -66,17 +75,28 @@ function combinedScores(rule: Calibration['combine'], ab: MethodVerdict, ba: Met
 }
 
 /** Combines the AB and (mapped-back) BA verdicts as the calibration config says. */
-export function combineOrders(ab: MethodVerdict, ba: MethodVerdict, calibration: Calibration): MethodVerdict & { flip: boolean } {
+export function combineOrders(
+  ab: MethodVerdict,
+  ba: MethodVerdict,
+  calibration: Calibration,
+): MethodVerdict & { flip: boolean } {
   const votes = [
     ...ab.votes.map((v) => ({ ...v, order: 'AB' as const })),
     ...ba.votes.map((v) => ({ ...v, order: 'BA' as const })),
   ];
-  const details: Record<string, unknown> = { orders: { AB: ab.details ?? {}, BA: ba.details ?? {} }, combine: calibration.combine };
+  const details: Record<string, unknown> = {
+    orders: { AB: ab.details ?? {}, BA: ba.details ?? {} },
+    combine: calibration.combine,
+  };
   const forced = ab.forceTie ?? ba.forceTie;
   if (forced !== undefined) details.tieBecause = forced;
   // Why halve on a flip: an outcome that depends on the order is weak evidence whatever its margin.
-  const confidenceOf = (flip: boolean, base = (ab.confidence + ba.confidence) / 2) => (forced !== undefined ? 0 : base * (flip ? 0.5 : 1));
-  const finish = (v: Omit<MethodVerdict, 'votes' | 'confidence'> & { base?: number }, flip: boolean): MethodVerdict & { flip: boolean } => ({
+  const confidenceOf = (flip: boolean, base = (ab.confidence + ba.confidence) / 2) =>
+    forced !== undefined ? 0 : base * (flip ? 0.5 : 1);
+  const finish = (
+    v: Omit<MethodVerdict, 'votes' | 'confidence'> & { base?: number },
+    flip: boolean,
+  ): MethodVerdict & { flip: boolean } => ({
     ...(v.scores ? { scores: v.scores } : {}),
     winner: forced !== undefined ? 'tie' : (v.winner ?? 'tie'),
     votes,
@@ -90,20 +110,34 @@ export function combineOrders(ab: MethodVerdict, ba: MethodVerdict, calibration:
   if (rule === 'per-agent-majority') {
     const perAgent = perAgentMajority(votes, ab, ba);
     if (perAgent) {
-      return finish({ winner: perAgent.winner, scores: perAgent.scores, base: perAgent.margin, details: { combinedBy: 'per-agent-majority' } }, ab.winner !== ba.winner);
+      return finish(
+        {
+          winner: perAgent.winner,
+          scores: perAgent.scores,
+          base: perAgent.margin,
+          details: { combinedBy: 'per-agent-majority' },
+        },
+        ab.winner !== ba.winner,
+      );
     }
   } else if (rule !== 'agree-or-tie') {
     const scores = combinedScores(rule, ab, ba, votes);
     if (scores) {
       // The flip is judged by the same rule that picks the winner: each order's score winner.
-      const flip = ab.scores && ba.scores ? winnerOf(ab.scores.a, ab.scores.b) !== winnerOf(ba.scores.a, ba.scores.b) : ab.winner !== ba.winner;
+      const flip =
+        ab.scores && ba.scores
+          ? winnerOf(ab.scores.a, ab.scores.b) !== winnerOf(ba.scores.a, ba.scores.b)
+          : ab.winner !== ba.winner;
       return finish({ winner: winnerOf(scores.a, scores.b), scores, details: { combinedBy: rule } }, flip);
     }
   }
   // An order without the scores the rule needs cannot be combined by it: say so rather than switch silently.
   const flip = ab.winner !== ba.winner;
   return finish(
-    { winner: flip ? 'tie' : (ab.winner ?? 'tie'), details: { combinedBy: rule === 'agree-or-tie' ? 'agree-or-tie' : 'agree-or-tie (an order had no scores)' } },
+    {
+      winner: flip ? 'tie' : (ab.winner ?? 'tie'),
+      details: { combinedBy: rule === 'agree-or-tie' ? 'agree-or-tie' : 'agree-or-tie (an order had no scores)' },
+    },
     flip,
   );
 }

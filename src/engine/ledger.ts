@@ -52,7 +52,8 @@ export function unparsedOf(state: LedgerView): Unparsed[] {
   const out: Unparsed[] = [];
   for (const [callId, e] of Object.entries(state.ledger)) {
     const last = e.attempts.at(-1);
-    if (e.final && last?.parseError !== undefined) out.push({ callId, agent: e.agent, stage: e.stage, reason: last.parseError });
+    if (e.final && last?.parseError !== undefined)
+      out.push({ callId, agent: e.agent, stage: e.stage, reason: last.parseError });
   }
   return out;
 }

@@ -65,7 +65,13 @@ export const AgentParamsSchema = z
 export type AgentParams = z.infer<typeof AgentParamsSchema>;
 
 /** How a position-calibrated run combines its two orders (see `calibration.ts`). */
-export const COMBINE_RULES = ['sum-scores', 'mean-scores', 'pooled-mean', 'per-agent-majority', 'agree-or-tie'] as const;
+export const COMBINE_RULES = [
+  'sum-scores',
+  'mean-scores',
+  'pooled-mean',
+  'per-agent-majority',
+  'agree-or-tie',
+] as const;
 
 /** How a position-calibrated run combines its two orders. */
 export const CalibrationSchema = z

@@ -69,7 +69,11 @@ export async function runCallPool(options: CallPoolOptions): Promise<CallPoolRep
       for (const request of ready()) {
         if (running.size >= concurrency) break;
         if (running.has(request.id) || refused.has(request.id) || skip?.(request.id)) continue;
-        const admission = admit?.(request, [...running.values()].map((r) => r.request)) ?? 'launch';
+        const admission =
+          admit?.(
+            request,
+            [...running.values()].map((r) => r.request),
+          ) ?? 'launch';
         if (admission === 'wait') continue;
         if (admission !== 'launch') {
           refused.add(request.id);

@@ -71,7 +71,8 @@ export interface EngineState {
 }
 
 /** Outcome of an evaluation: a verdict, or a terminal failure with its reason. */
-export type Outcome = { status: 'succeeded'; verdict: Verdict } | { status: 'failed'; error: { callId: string } & LlmError };
+export type Outcome =
+  { status: 'succeeded'; verdict: Verdict } | { status: 'failed'; error: { callId: string } & LlmError };
 
 /** Thrown for a config or task the method cannot run (a user error, surfaced as 4xx by the API). */
 export class EngineInputError extends Error {
@@ -93,7 +94,6 @@ function taskFor(task: Task, key: OrderKey): Task {
   return key === 'ba' && task.kind === 'pairwise' ? swapAnswers(task) : task;
 }
 
-
 /**
  * Creates the initial state. `config` must already be resolved by the method's schema
  * (see `resolveMethodConfig` in the registry).
@@ -107,7 +107,8 @@ export function createEvaluation(method: AnyMethod, config: EngineState['config'
     );
   }
   // A nesting method has no calibration of its own: its inner protocols calibrate.
-  const keys: OrderKey[] = !method.applyRaw && task.kind === 'pairwise' && config.calibration.enabled ? ['ab', 'ba'] : ['main'];
+  const keys: OrderKey[] =
+    !method.applyRaw && task.kind === 'pairwise' && config.calibration.enabled ? ['ab', 'ba'] : ['main'];
   return {
     v: ENGINE_STATE_VERSION,
     method: method.method,
@@ -176,10 +177,19 @@ function tagOf(state: EngineState, p: PendingCall): string | undefined {
  * `n`. {@link applyResult} plans with every group mergeable (`() => true`), so the choices a stored result
  * carries fill the same members whatever the capability says now: a result without `choices` fills one.
  */
-function plannedRequests(method: AnyMethod, state: EngineState, supportsN: (call: CallSpec) => boolean): PlannedRequest[] {
+function plannedRequests(
+  method: AnyMethod,
+  state: EngineState,
+  supportsN: (call: CallSpec) => boolean,
+): PlannedRequest[] {
   const pending = pendingSpecs(method, state);
   const asked = new Set(Object.values(state.ledger).flatMap((e) => (e.sampleOf !== undefined ? [e.sampleOf] : [])));
-  return planRequests(pending, (p) => (supportsN(p.spec) ? tagOf(state, p) : undefined), asked, (id) => state.ledger[id] === undefined);
+  return planRequests(
+    pending,
+    (p) => (supportsN(p.spec) ? tagOf(state, p) : undefined),
+    asked,
+    (id) => state.ledger[id] === undefined,
+  );
 }
 
 /** Every sampling group mergeable: the plan a result's choices are matched against. */
@@ -193,7 +203,9 @@ const NO_PROVIDER = (): boolean => false;
  * first); `[id]` when it is no sampling group's lead. Drivers and tests use it to label each choice.
  */
 export function samplesOf(method: AnyMethod, state: EngineState, requestId: string): string[] {
-  const planned = method.applyRaw ? undefined : plannedRequests(method, state, ANY_PROVIDER).find((r) => r.lead.fullId === requestId);
+  const planned = method.applyRaw
+    ? undefined
+    : plannedRequests(method, state, ANY_PROVIDER).find((r) => r.lead.fullId === requestId);
   return planned && planned.members.length > 1 ? planned.members.map((m) => m.fullId) : [requestId];
 }
 
@@ -215,7 +227,12 @@ export function readyCalls(method: AnyMethod, state: EngineState, options: Ready
       }
     }
     const { sampleOf: _sampleOf, ...request } = spec;
-    return { ...request, id: attempts.length === 0 ? fullId : `${fullId}#${attempts.length}`, messages, ...(members.length > 1 ? { n: members.length } : {}) };
+    return {
+      ...request,
+      id: attempts.length === 0 ? fullId : `${fullId}#${attempts.length}`,
+      messages,
+      ...(members.length > 1 ? { n: members.length } : {}),
+    };
   });
 }
 
@@ -231,12 +248,25 @@ export function applyResult(method: AnyMethod, state: EngineState, result: LlmCa
   if (!pending) return state;
   const prior = state.ledger[base];
   if ((prior?.attempts.length ?? 0) !== attempt) return state;
-  if (!result.ok) return (result.error.code === BUDGET_EXCEEDED && truncated(method, state, pending, result.id, result.error.message)) || { ...state, failure: { callId: result.id, ...result.error } };
+  if (!result.ok)
+    return (
+      (result.error.code === BUDGET_EXCEEDED && truncated(method, state, pending, result.id, result.error.message)) || {
+        ...state,
+        failure: { callId: result.id, ...result.error },
+      }
+    );
 
   const choices = result.choices ?? [result.content];
   // A request with `n` stood for the group's fresh members: its further choices are their first replies.
-  const members = attempt === 0 && choices.length > 1 ? (plannedRequests(method, state, ANY_PROVIDER).find((r) => r.lead.fullId === base)?.members ?? [pending]) : [pending];
-  let next = recordReply(method, state, pending, { content: choices[0] ?? result.content, model: result.model, usage: result.usage });
+  const members =
+    attempt === 0 && choices.length > 1
+      ? (plannedRequests(method, state, ANY_PROVIDER).find((r) => r.lead.fullId === base)?.members ?? [pending])
+      : [pending];
+  let next = recordReply(method, state, pending, {
+    content: choices[0] ?? result.content,
+    model: result.model,
+    usage: result.usage,
+  });
   for (const [j, member] of members.entries()) {
     const content = choices[j];
     if (j === 0 || content === undefined) continue;
@@ -248,15 +278,30 @@ export function applyResult(method: AnyMethod, state: EngineState, result: LlmCa
 }
 
 /** Records one reply for a pending call (its next attempt): parses it, re-asks or hands the method the final reply. */
-function recordReply(method: AnyMethod, state: EngineState, pending: PendingCall, reply: Omit<Attempt, 'parseError'>): EngineState {
+function recordReply(
+  method: AnyMethod,
+  state: EngineState,
+  pending: PendingCall,
+  reply: Omit<Attempt, 'parseError'>,
+): EngineState {
   const { spec, order, fullId: base } = pending;
   const prior = state.ledger[base];
   const attempt = prior?.attempts.length ?? 0;
   const parsed = parseReply(spec.parser, reply.content);
-  const attempts: Attempt[] = [...(prior?.attempts ?? []), { ...reply, ...(parsed.ok ? {} : { parseError: parsed.reason }) }];
+  const attempts: Attempt[] = [
+    ...(prior?.attempts ?? []),
+    { ...reply, ...(parsed.ok ? {} : { parseError: parsed.reason }) },
+  ];
   const final = parsed.ok || parsed.final === true || attempts.length > state.config.parseRetries;
   const tag = tagOf(state, pending);
-  const entry: LedgerEntry = { agent: spec.agent, label: spec.label, stage: spec.stage, attempts, final, ...(tag !== undefined ? { sampleOf: tag } : {}) };
+  const entry: LedgerEntry = {
+    agent: spec.agent,
+    label: spec.label,
+    stage: spec.stage,
+    attempts,
+    final,
+    ...(tag !== undefined ? { sampleOf: tag } : {}),
+  };
   const next: EngineState = {
     ...state,
     ledger: { ...state.ledger, [base]: entry },
@@ -296,11 +341,19 @@ function applyNested(method: AnyMethod, state: EngineState, result: LlmCallResul
   const applied: RawApplied<unknown> = method.applyRaw(state.config, state.task, o.m, result);
   const attempts: Attempt[] = [
     ...(prior?.attempts ?? []),
-    { content: result.content, model: result.model, usage: result.usage, ...(applied.parseError !== undefined ? { parseError: applied.parseError } : {}) },
+    {
+      content: result.content,
+      model: result.model,
+      usage: result.usage,
+      ...(applied.parseError !== undefined ? { parseError: applied.parseError } : {}),
+    },
   ];
   return {
     ...state,
-    ledger: { ...state.ledger, [base]: { agent: spec.agent, label: spec.label, stage: spec.stage, attempts, final: applied.final } },
+    ledger: {
+      ...state.ledger,
+      [base]: { agent: spec.agent, label: spec.label, stage: spec.stage, attempts, final: applied.final },
+    },
     log: [...state.log, `${base}#${attempt}`],
     orders: [{ key: o.key, m: applied.state }],
   };
@@ -310,7 +363,13 @@ function applyNested(method: AnyMethod, state: EngineState, result: LlmCallResul
  * The state after a budget refused `callId` (a pending call of order `pending.order`), when the method can
  * conclude without it: its `truncate` returns a state that no longer lists the refused call. Else undefined.
  */
-function truncated(method: AnyMethod, state: EngineState, pending: PendingCall, callId: string, message: string): EngineState | undefined {
+function truncated(
+  method: AnyMethod,
+  state: EngineState,
+  pending: PendingCall,
+  callId: string,
+  message: string,
+): EngineState | undefined {
   const o = state.orders[pending.order];
   if (!o || !method.truncate) return undefined;
   const task = taskFor(state.task, o.key);
@@ -346,7 +405,11 @@ export function outcome(method: AnyMethod, state: EngineState): Outcome | null {
   if (!first) return null;
   const combined = second
     ? combineOrders(first, second, state.config.calibration)
-    : { ...first, flip: first.positionFlip ?? null, details: { ...first.details, ...(first.forceTie !== undefined ? { tieBecause: first.forceTie } : {}) } };
+    : {
+        ...first,
+        flip: first.positionFlip ?? null,
+        details: { ...first.details, ...(first.forceTie !== undefined ? { tieBecause: first.forceTie } : {}) },
+      };
   const { calls, usage } = usageOf(state);
   const verdict: Verdict = {
     method: state.method,
@@ -362,7 +425,12 @@ export function outcome(method: AnyMethod, state: EngineState): Outcome | null {
     usage,
     transcript: transcriptOf(state),
     details: combined.details ?? {},
-    ...(state.budgetRefused ? { budgetTruncated: true as const, truncation: { refused: state.budgetRefused, cut: state.orders.length === 1 ? (cut.main ?? {}) : cut } } : {}),
+    ...(state.budgetRefused
+      ? {
+          budgetTruncated: true as const,
+          truncation: { refused: state.budgetRefused, cut: state.orders.length === 1 ? (cut.main ?? {}) : cut },
+        }
+      : {}),
   };
   return { status: 'succeeded', verdict };
 }

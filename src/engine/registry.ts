@@ -66,7 +66,8 @@ export const PRESETS: readonly Preset[] = CATALOGUE.flatMap(({ presets }) => pre
 /** The method with this id. @throws EngineInputError for an unknown id. */
 export function getMethod(id: string): AnyMethod {
   const m = METHODS.get(id);
-  if (!m) throw new EngineInputError(`unknown method "${id}"; known: ${[...METHODS.keys()].join(', ')}`, 'unknown_method');
+  if (!m)
+    throw new EngineInputError(`unknown method "${id}"; known: ${[...METHODS.keys()].join(', ')}`, 'unknown_method');
   return m;
 }
 
@@ -94,11 +95,15 @@ export function formatIssues(error: z.ZodError): string {
  * merged over it, then validated and completed by the method's schema.
  * @throws EngineInputError with code `unknown_preset`, `unknown_method` or `invalid_config`.
  */
-export function resolveMethodConfig(preset: string | undefined, overrides: Record<string, unknown> | undefined): EngineState['config'] {
+export function resolveMethodConfig(
+  preset: string | undefined,
+  overrides: Record<string, unknown> | undefined,
+): EngineState['config'] {
   let base: Record<string, unknown> = {};
   if (preset !== undefined) {
     const p = PRESETS.find((x) => x.id === preset);
-    if (!p) throw new EngineInputError(`unknown preset "${preset}"; see GET /v1/methods for the list`, 'unknown_preset');
+    if (!p)
+      throw new EngineInputError(`unknown preset "${preset}"; see GET /v1/methods for the list`, 'unknown_preset');
     base = p.config;
   }
   const merged = mergeConfig(base, overrides ?? {});

@@ -50,7 +50,8 @@ export async function runEvaluation(
     ready: () => readyCalls(method, state, options.supportsN ? { supportsN: options.supportsN } : {}),
     ...(options.admit
       ? {
-          admit: (req: LlmCallRequest, running: readonly LlmCallRequest[]) => options.admit?.(req, running, state) ?? 'launch',
+          admit: (req: LlmCallRequest, running: readonly LlmCallRequest[]) =>
+            options.admit?.(req, running, state) ?? 'launch',
           refuse: (req: LlmCallRequest, error: LlmError) => {
             state = applyResult(method, state, { id: req.id, ok: false, error });
             const replaced = options.onState?.(state);
@@ -64,7 +65,11 @@ export async function runEvaluation(
       try {
         result = await llm(req);
       } catch (e) {
-        result = { id: req.id, ok: false, error: { code: 'driver_error', message: e instanceof Error ? e.message : String(e) } };
+        result = {
+          id: req.id,
+          ok: false,
+          error: { code: 'driver_error', message: e instanceof Error ? e.message : String(e) },
+        };
       }
       state = applyResult(method, state, result);
       const replaced = options.onState?.(state);

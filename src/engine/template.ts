@@ -69,7 +69,10 @@ export function templateText(allowed: readonly string[]): z.ZodString {
  */
 export function templateField(allowed: readonly string[], fallback: string): z.ZodDefault<z.ZodString>;
 export function templateField(allowed: readonly string[]): z.ZodOptional<z.ZodString>;
-export function templateField(allowed: readonly string[], fallback?: string): z.ZodDefault<z.ZodString> | z.ZodOptional<z.ZodString> {
+export function templateField(
+  allowed: readonly string[],
+  fallback?: string,
+): z.ZodDefault<z.ZodString> | z.ZodOptional<z.ZodString> {
   const text = checkedTemplate(z.string().min(1), allowed);
   return fallback === undefined ? text.optional() : text.default(fallback);
 }

@@ -136,7 +136,9 @@ export function winnerOf(a: number, b: number): Winner {
  * (top count − second count) / number of votes, 0-1 (0 for no votes).
  */
 export function majority(winners: readonly Winner[]): { winner: Winner; margin: number } {
-  const counts = (['A', 'B', 'tie'] as const).map((w) => ({ w, n: winners.filter((x) => x === w).length })).sort((x, y) => y.n - x.n);
+  const counts = (['A', 'B', 'tie'] as const)
+    .map((w) => ({ w, n: winners.filter((x) => x === w).length }))
+    .sort((x, y) => y.n - x.n);
   const [top, second] = counts;
   if (!top || winners.length === 0) return { winner: 'tie', margin: 0 };
   return { winner: top.n === second?.n ? 'tie' : top.w, margin: (top.n - (second?.n ?? 0)) / winners.length };

@@ -35,7 +35,11 @@ export function scaleEstimate(e: Estimate, factor: number): Estimate {
 }
 
 /** A figure's min / expected / max. */
-export const range = (e: { min: Figures; expected: Figures; max: Figures }, key: keyof Figures) => ({ min: e.min[key], expected: e.expected[key], max: e.max[key] });
+export const range = (e: { min: Figures; expected: Figures; max: Figures }, key: keyof Figures) => ({
+  min: e.min[key],
+  expected: e.expected[key],
+  max: e.max[key],
+});
 
 /** Per limit of the budget: `yes` when even the upper bound fits, `no` when not even the lower bound does, else `maybe`. */
 export function budgetFit(budget: Budget, e: Estimate): BudgetFits {

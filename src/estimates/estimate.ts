@@ -35,7 +35,12 @@ export const NO_FIGURES: Figures = { calls: 0, promptTokens: 0, completionTokens
 
 /** Sum of two {@link Figures}. */
 export function addFigures(a: Figures, b: Figures): Figures {
-  return { calls: a.calls + b.calls, promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens, costUsd: a.costUsd + b.costUsd };
+  return {
+    calls: a.calls + b.calls,
+    promptTokens: a.promptTokens + b.promptTokens,
+    completionTokens: a.completionTokens + b.completionTokens,
+    costUsd: a.costUsd + b.costUsd,
+  };
 }
 
 /** One model at one provider in an estimate. */
@@ -65,7 +70,14 @@ export interface Estimate {
 }
 
 /** An empty estimate: the identity of {@link addEstimates}. */
-export const NO_ESTIMATE: Estimate = { evaluations: 0, min: NO_FIGURES, expected: NO_FIGURES, max: NO_FIGURES, callsWithRepairs: 0, models: [] };
+export const NO_ESTIMATE: Estimate = {
+  evaluations: 0,
+  min: NO_FIGURES,
+  expected: NO_FIGURES,
+  max: NO_FIGURES,
+  callsWithRepairs: 0,
+  models: [],
+};
 
 /** The sum of two estimates (models merged by model and provider). */
 export function addEstimates(a: Estimate, b: Estimate): Estimate {
@@ -73,7 +85,17 @@ export function addEstimates(a: Estimate, b: Estimate): Estimate {
   for (const m of b.models) {
     const key = `${m.provider}\u0000${m.model}`;
     const prior = models.get(key);
-    models.set(key, prior ? { ...prior, min: addFigures(prior.min, m.min), expected: addFigures(prior.expected, m.expected), max: addFigures(prior.max, m.max) } : m);
+    models.set(
+      key,
+      prior
+        ? {
+            ...prior,
+            min: addFigures(prior.min, m.min),
+            expected: addFigures(prior.expected, m.expected),
+            max: addFigures(prior.max, m.max),
+          }
+        : m,
+    );
   }
   return {
     evaluations: a.evaluations + b.evaluations,
@@ -99,10 +121,25 @@ interface Run {
 }
 
 function sum(calls: readonly SyntheticCall[]): Figures {
-  return calls.reduce<Figures>((f, c) => addFigures(f, { calls: 1, promptTokens: c.promptTokens, completionTokens: c.completionTokens, costUsd: c.costUsd }), NO_FIGURES);
+  return calls.reduce<Figures>(
+    (f, c) =>
+      addFigures(f, {
+        calls: 1,
+        promptTokens: c.promptTokens,
+        completionTokens: c.completionTokens,
+        costUsd: c.costUsd,
+      }),
+    NO_FIGURES,
+  );
 }
 
-async function drive(method: AnyMethod, initial: EngineState, strategy: Strategy, length: ReplyLength, deps: EstimateDeps): Promise<Run> {
+async function drive(
+  method: AnyMethod,
+  initial: EngineState,
+  strategy: Strategy,
+  length: ReplyLength,
+  deps: EstimateDeps,
+): Promise<Run> {
   const synthetic = createSyntheticLlm(strategy, length, deps.counter, deps.meter);
   let withRepairs = 0;
   const { outcome } = await runEvaluation(method, initial, synthetic.llm, {
@@ -114,13 +151,17 @@ async function drive(method: AnyMethod, initial: EngineState, strategy: Strategy
       withRepairs += 1 + (rejectable ? initial.config.parseRetries * deps.meter.choices(request) : 0);
     },
   });
-  if (outcome.status !== 'succeeded') throw new Error(`estimate run of "${initial.method}" ended ${outcome.status}: ${outcome.error.message}`);
+  if (outcome.status !== 'succeeded')
+    throw new Error(`estimate run of "${initial.method}" ended ${outcome.status}: ${outcome.error.message}`);
   return { calls: synthetic.calls, total: sum(synthetic.calls), withRepairs };
 }
 
 /** Orders runs by calls, then by tokens. */
 function compareRuns(a: Run, b: Run): number {
-  return a.total.calls - b.total.calls || a.total.promptTokens + a.total.completionTokens - (b.total.promptTokens + b.total.completionTokens);
+  return (
+    a.total.calls - b.total.calls ||
+    a.total.promptTokens + a.total.completionTokens - (b.total.promptTokens + b.total.completionTokens)
+  );
 }
 
 function byModel(runs: Record<'min' | 'expected' | 'max', Run>, deps: EstimateDeps): ModelFigures[] {
@@ -137,7 +178,12 @@ function byModel(runs: Record<'min' | 'expected' | 'max', Run>, deps: EstimateDe
         expected: NO_FIGURES,
         max: NO_FIGURES,
       };
-      m[level] = addFigures(m[level], { calls: 1, promptTokens: c.promptTokens, completionTokens: c.completionTokens, costUsd: c.costUsd });
+      m[level] = addFigures(m[level], {
+        calls: 1,
+        promptTokens: c.promptTokens,
+        completionTokens: c.completionTokens,
+        costUsd: c.costUsd,
+      });
       out.set(key, m);
     }
   }
@@ -148,13 +194,20 @@ function byModel(runs: Record<'min' | 'expected' | 'max', Run>, deps: EstimateDe
  * Estimates one evaluation of `task` under a resolved config (see the module notes).
  * @throws EngineInputError when the method does not take the task (as `createEvaluation`).
  */
-export async function estimateTask(method: AnyMethod, config: EngineState['config'], task: Task, deps: EstimateDeps): Promise<Estimate> {
+export async function estimateTask(
+  method: AnyMethod,
+  config: EngineState['config'],
+  task: Task,
+  deps: EstimateDeps,
+): Promise<Estimate> {
   // The estimate is of the run itself: a budget would cut the synthetic run short.
   const { budget: _budget, ...unbudgeted } = config;
   const initial = createEvaluation(method, unbudgeted, task);
   const short: Run[] = [];
   for (const strategy of STRATEGIES) short.push(await drive(method, initial, strategy, 'short', deps));
-  const sorted = short.map((run, i) => ({ run, strategy: STRATEGIES[i] ?? 'dispute' })).sort((x, y) => compareRuns(x.run, y.run));
+  const sorted = short
+    .map((run, i) => ({ run, strategy: STRATEGIES[i] ?? 'dispute' }))
+    .sort((x, y) => compareRuns(x.run, y.run));
   const shortest = sorted[0];
   const longest = sorted.at(-1);
   if (!shortest || !longest) throw new Error('no estimate run');

@@ -51,7 +51,10 @@ export function syntheticReply(spec: ParserSpec, lean: Lean, filler: string): st
     }
     case 'geval-score':
     case 'leading-number':
-      return around(String(spec.type === 'leading-number' ? scoreOn(lean, spec.min, spec.max) : scoreOn(lean, 1, 5)), filler);
+      return around(
+        String(spec.type === 'leading-number' ? scoreOn(lean, spec.min, spec.max) : scoreOn(lean, 1, 5)),
+        filler,
+      );
     case 'last-char':
       return around('', filler, '', `Rating: ${scoreOn(lean, 0, 1)}`);
     case 'debate-score': {
@@ -64,19 +67,27 @@ export function syntheticReply(spec: ParserSpec, lean: Lean, filler: string): st
     }
     case 'score-tuple': {
       const [a, b] = pairOn(lean, spec.min, spec.max);
-      return spec.line === undefined ? around('', filler, `(${a}, ${b})`) : around('', filler, '', `${spec.line}: (${a}, ${b})`);
+      return spec.line === undefined
+        ? around('', filler, `(${a}, ${b})`)
+        : around('', filler, '', `${spec.line}: (${a}, ${b})`);
     }
     case 'fastchat-verdict':
       return around('', filler, lean.side === 'A' ? '[[A]]' : lean.side === 'B' ? '[[B]]' : '[[C]]');
     case 'assistant-choice':
-      return around('', filler, '', `Answer: ${lean.side === 'A' ? 'Assistant 1' : lean.side === 'B' ? 'Assistant 2' : 'Same'}`);
+      return around(
+        '',
+        filler,
+        '',
+        `Answer: ${lean.side === 'A' ? 'Assistant 1' : lean.side === 'B' ? 'Assistant 2' : 'Same'}`,
+      );
     case 'labelled-score':
       return around('', filler, '', `${spec.label}: ${scoreOn(lean, spec.min, spec.max)}`);
     case 'json': {
       const min = spec.min ?? 1;
       const max = spec.max ?? 10;
       const explanation = filler === '' ? {} : { explanation: filler };
-      if (spec.shape === 'winner') return JSON.stringify({ winner: lean.side === 'tie' ? 'tie' : lean.side, ...explanation });
+      if (spec.shape === 'winner')
+        return JSON.stringify({ winner: lean.side === 'tie' ? 'tie' : lean.side, ...explanation });
       if (spec.shape === 'score') return JSON.stringify({ score: scoreOn(lean, min, max), ...explanation });
       const [a, b] = pairOn(lean, min, max);
       return JSON.stringify({ score_a: a, score_b: b, ...explanation });

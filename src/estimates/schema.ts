@@ -31,7 +31,12 @@ export const EstimateItemSchema = z
  */
 export const EstimateRequestSchema = z
   .object({
-    preset: z.string().min(1).max(64).optional().describe('Preset id from GET /v1/methods, as on POST /v1/evaluations.'),
+    preset: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe('Preset id from GET /v1/methods, as on POST /v1/evaluations.'),
     config: configField('Config overrides, as on POST /v1/evaluations.').optional(),
     /** The evaluation's task (give `task` or `items`). */
     task: Task.optional(),
@@ -40,16 +45,24 @@ export const EstimateRequestSchema = z
     budget: BudgetSchema.optional(),
     metadata: MetadataSchema.optional(),
     /** A batch body's webhook: accepted so that a batch body can be sent as it is; not used. */
-    webhook: z.record(z.string(), z.unknown()).optional().describe('Accepted so that a batch body can be sent as it is; it does not change the estimate.'),
+    webhook: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('Accepted so that a batch body can be sent as it is; it does not change the estimate.'),
   })
   .strict()
   .superRefine((b, ctx) => {
     if ((b.task === undefined) === (b.items === undefined)) {
-      ctx.addIssue({ code: 'custom', path: [b.task === undefined ? 'task' : 'items'], message: 'give either `task` (an evaluation) or `items` (a batch), not both or neither' });
+      ctx.addIssue({
+        code: 'custom',
+        path: [b.task === undefined ? 'task' : 'items'],
+        message: 'give either `task` (an evaluation) or `items` (a batch), not both or neither',
+      });
     }
     if (b.items) {
       const kinds = new Set(b.items.map((i) => i.task.kind));
-      if (kinds.size > 1) ctx.addIssue({ code: 'custom', path: ['items'], message: 'all items must have the same task kind' });
+      if (kinds.size > 1)
+        ctx.addIssue({ code: 'custom', path: ['items'], message: 'all items must have the same task kind' });
     }
   })
   .meta({ id: 'EstimateRequest' });
@@ -110,7 +123,11 @@ export const EstimateSchema = z
     models: z.array(ModelEstimateSchema),
     /** The body's budget compared per limit with the estimate (null without a budget). */
     budget: z
-      .object({ maxCostUsd: BudgetFitSchema.optional(), maxCalls: BudgetFitSchema.optional(), maxTokens: BudgetFitSchema.optional() })
+      .object({
+        maxCostUsd: BudgetFitSchema.optional(),
+        maxCalls: BudgetFitSchema.optional(),
+        maxTokens: BudgetFitSchema.optional(),
+      })
       .strict()
       .nullable(),
     /** How the figures were made, in words. */
@@ -125,12 +142,19 @@ export type EstimateResponse = z.infer<typeof EstimateSchema>;
 export const ESTIMATE_EXAMPLES = {
   evaluation: {
     summary: 'One evaluation with a budget',
-    description: 'The body of POST /v1/evaluations: what SAMRE would spend on one pairwise item, and whether it fits $0.01.',
+    description:
+      'The body of POST /v1/evaluations: what SAMRE would spend on one pairwise item, and whether it fits $0.01.',
     value: { preset: 'samre-mtbench', task: PAIRWISE_TASK_EXAMPLE, budget: { maxCostUsd: 0.01 } },
   },
   batch: {
     summary: 'A batch',
     description: 'A batch body: DEBATE on two summaries (an adaptive protocol: calls.min < calls.max).',
-    value: { preset: 'debate-summeval', items: [{ task: POINTWISE_TASK_EXAMPLE }, { id: 'second', task: { ...POINTWISE_TASK_EXAMPLE, output: 'A bike lane is coming.' } }] },
+    value: {
+      preset: 'debate-summeval',
+      items: [
+        { task: POINTWISE_TASK_EXAMPLE },
+        { id: 'second', task: { ...POINTWISE_TASK_EXAMPLE, output: 'A bike lane is coming.' } },
+      ],
+    },
   },
 };

@@ -18,7 +18,7 @@ import { MAX_EXACT_ITEMS } from './schema.js';
 import { EXPECTED_REPLY_TOKENS } from './synthetic.js';
 
 const ASSUMPTIONS = [
-  'The protocol is driven to its verdict by a synthetic LLM (no network) whose replies parse under each call\'s own rule; three reply strategies (agreeing, disputing, tying) find the shortest and the longest path.',
+  "The protocol is driven to its verdict by a synthetic LLM (no network) whose replies parse under each call's own rule; three reply strategies (agreeing, disputing, tying) find the shortest and the longest path.",
   'min: the shortest path, every reply only its answer format. expected: the longest path, replies of ' +
     `${EXPECTED_REPLY_TOKENS} completion tokens (or maxTokens when lower). max: the longest path, every reply its full maxTokens.`,
   'No repairs: calls.withRepairs is the longest path with every reply a parser can reject re-asked parseRetries times; tokens and cost leave repairs out.',
@@ -69,6 +69,9 @@ export async function estimate(env: Bindings, body: EstimateRequest): Promise<Es
       costUsd: range(m, 'costUsd'),
     })),
     budget: budget ? budgetFit(budget, total) : null,
-    assumptions: picked.length < tasks.length ? [...ASSUMPTIONS, `Sampled: ${picked.length} of ${tasks.length} items, evenly spaced, scaled to all.`] : ASSUMPTIONS,
+    assumptions:
+      picked.length < tasks.length
+        ? [...ASSUMPTIONS, `Sampled: ${picked.length} of ${tasks.length} items, evenly spaced, scaled to all.`]
+        : ASSUMPTIONS,
   };
 }

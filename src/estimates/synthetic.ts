@@ -65,7 +65,12 @@ function leanOf(strategy: Strategy, agentOrdinal: number, agentCalls: number): L
  * @param counter counts prompts and replies per model (the estimate's tokenizer).
  * @param meter resolves each call's model, provider and price.
  */
-export function createSyntheticLlm(strategy: Strategy, length: ReplyLength, counter: PromptCounter, meter: CallMeter): SyntheticLlm {
+export function createSyntheticLlm(
+  strategy: Strategy,
+  length: ReplyLength,
+  counter: PromptCounter,
+  meter: CallMeter,
+): SyntheticLlm {
   const calls: SyntheticCall[] = [];
   const ordinals = new Map<string, number>();
   const spoken = new Map<string, number>();
@@ -77,14 +82,22 @@ export function createSyntheticLlm(strategy: Strategy, length: ReplyLength, coun
     const turn = spoken.get(request.agent) ?? 0;
     spoken.set(request.agent, turn + 1);
     const lean = leanOf(strategy, ordinal, turn);
-    const target = length === 'short' ? 0 : length === 'max' ? request.maxTokens : Math.min(request.maxTokens, EXPECTED_REPLY_TOKENS);
+    const target =
+      length === 'short'
+        ? 0
+        : length === 'max'
+          ? request.maxTokens
+          : Math.min(request.maxTokens, EXPECTED_REPLY_TOKENS);
     const bare = syntheticReply(request.parser, lean, '');
     // Filler words count one token each before the model's factor (src/budgets/tokens.ts).
     const perWord = counter.countText(model, FILLER.repeat(100)) / 100;
     const words = Math.max(0, Math.floor((target - counter.countText(model, bare)) / perWord));
     const content = syntheticReply(request.parser, lean, FILLER.repeat(words).trim());
     // A provider stops at maxTokens: `max` replies are billed exactly that.
-    return { content, tokens: length === 'max' ? request.maxTokens : Math.min(request.maxTokens, counter.countText(model, content)) };
+    return {
+      content,
+      tokens: length === 'max' ? request.maxTokens : Math.min(request.maxTokens, counter.countText(model, content)),
+    };
   };
   const answer = (request: LlmCallRequest): LlmCallResult => {
     const { model, provider } = meter.target(request);
@@ -95,7 +108,14 @@ export function createSyntheticLlm(strategy: Strategy, length: ReplyLength, coun
     const cost = costUsd({ promptTokens, completionTokens, cachedPromptTokens: 0 }, meter.price(model, provider));
     calls.push({ model, provider, promptTokens, completionTokens, costUsd: cost });
     const usage = { promptTokens, completionTokens, cachedPromptTokens: 0, estimated: true, costUsd: cost };
-    return { id: request.id, ok: true, content, ...(request.n !== undefined ? { choices: replies.map((r) => r.content) } : {}), model, usage };
+    return {
+      id: request.id,
+      ok: true,
+      content,
+      ...(request.n !== undefined ? { choices: replies.map((r) => r.content) } : {}),
+      model,
+      usage,
+    };
   };
   return { llm: (request) => Promise.resolve(answer(request)), calls };
 }

@@ -118,7 +118,10 @@ export function createLlm(settingsInput: LlmSettings | LlmSettingsInput, deps: L
   const noJsonSchema = new Set<string>();
   for (const [id, p] of Object.entries(settings.providers)) {
     if (p.baseUrl === IN_PROCESS_MOCK_URL && !deps.inProcessMock) {
-      throw new LlmSettingsError('mock_unavailable', `provider "${id}" uses the in-process mock, which this build does not include: use createLlmWithMock (Node) or a mock server`);
+      throw new LlmSettingsError(
+        'mock_unavailable',
+        `provider "${id}" uses the in-process mock, which this build does not include: use createLlmWithMock (Node) or a mock server`,
+      );
     }
   }
   // Called unbound: workerd's fetch refuses a `this` other than the global scope.
@@ -151,7 +154,9 @@ export function createLlm(settingsInput: LlmSettings | LlmSettingsInput, deps: L
     try {
       const body = {
         model,
-        messages: request.messages.map((m) => (m.name ? { role: m.role, content: m.content, name: m.name } : { role: m.role, content: m.content })),
+        messages: request.messages.map((m) =>
+          m.name ? { role: m.role, content: m.content, name: m.name } : { role: m.role, content: m.content },
+        ),
         temperature: request.temperature,
         // Kept over its successor `max_completion_tokens`: this client serves any OpenAI-compatible endpoint,
         // and not all of them (e.g. older Azure API versions, Ollama, vLLM releases) honour the newer field,
@@ -177,11 +182,15 @@ export function createLlm(settingsInput: LlmSettings | LlmSettingsInput, deps: L
    * The call's error from its failed attempts (see `attempts.ts`): the final attempt's when it ended the
    * call on a fault retrying cannot fix (`terminal`), else the dominant one's; the message lists them all.
    */
-  function finalError(failures: readonly { record: LlmAttempt; error: LlmError; fallback: boolean }[], terminal: LlmError | undefined): LlmError {
+  function finalError(
+    failures: readonly { record: LlmAttempt; error: LlmError; fallback: boolean }[],
+    terminal: LlmError | undefined,
+  ): LlmError {
     const records = failures.map((f) => f.record);
     // The structured-output fallback's 400 is a capability probe, not a cause of the failure.
     const causes = failures.filter((f) => !f.fallback);
-    const chosen = terminal ?? causes[dominantAttemptIndex(causes.map((f) => f.record))]?.error ?? failures.at(-1)?.error;
+    const chosen =
+      terminal ?? causes[dominantAttemptIndex(causes.map((f) => f.record))]?.error ?? failures.at(-1)?.error;
     if (!chosen) throw new Error('finalError needs at least one failed attempt');
     return {
       code: chosen.code,
@@ -197,14 +206,21 @@ export function createLlm(settingsInput: LlmSettings | LlmSettingsInput, deps: L
     const provider = settings.providers[providerId];
     if (!provider) {
       // Names no other provider: the deployment's provider table is not the caller's business.
-      return { id: request.id, ok: false, attempts: 0, error: { code: 'bad_request', message: redact(`unknown provider "${providerId}"`) } };
+      return {
+        id: request.id,
+        ok: false,
+        attempts: 0,
+        error: { code: 'bad_request', message: redact(`unknown provider "${providerId}"`) },
+      };
     }
     const model = request.model ?? settings.defaultModel;
     const via = targetFor(providerId, provider);
     const schemaKey = `${providerId}\u0000${model}`;
     const parser = request.parser;
     let format =
-      parser.type === 'json' && provider.supportsJsonSchema && !noJsonSchema.has(schemaKey) ? responseFormatFor(parser) : undefined;
+      parser.type === 'json' && provider.supportsJsonSchema && !noJsonSchema.has(schemaKey)
+        ? responseFormatFor(parser)
+        : undefined;
 
     // `n` only where the provider is declared to honour it; elsewhere one choice comes back and the protocol
     // core asks for the missing samples as separate calls.
@@ -220,7 +236,16 @@ export function createLlm(settingsInput: LlmSettings | LlmSettingsInput, deps: L
       const latencyMs = now() - t0;
       lease?.release(gateOutcome(out.kind === 'reply', out.kind === 'reply' ? undefined : out.error.status));
       const report = (extra: Partial<AttemptInfo>) =>
-        deps.onAttempt?.({ id: request.id, provider: providerId, model, attempt, structured: format !== undefined, latencyMs, ok: false, ...extra });
+        deps.onAttempt?.({
+          id: request.id,
+          provider: providerId,
+          model,
+          attempt,
+          structured: format !== undefined,
+          latencyMs,
+          ok: false,
+          ...extra,
+        });
 
       if (out.kind === 'reply') {
         report({ ok: true });
@@ -239,8 +264,17 @@ export function createLlm(settingsInput: LlmSettings | LlmSettingsInput, deps: L
       const { error } = out;
       const status = error.status !== undefined ? { status: error.status } : {};
       const fallback = out.schemaRejected === true && format !== undefined;
-      failures.push({ record: { attempt, kind: out.attemptKind, code: error.code, ...status, latencyMs }, error, fallback });
-      const fail = (terminal?: LlmError): LlmCallResult => ({ id: request.id, ok: false, attempts: attempt, error: finalError(failures, terminal) });
+      failures.push({
+        record: { attempt, kind: out.attemptKind, code: error.code, ...status, latencyMs },
+        error,
+        fallback,
+      });
+      const fail = (terminal?: LlmError): LlmCallResult => ({
+        id: request.id,
+        ok: false,
+        attempts: attempt,
+        error: finalError(failures, terminal),
+      });
 
       // Structured output refused: one immediate retry as plain text, not counted against the retry budget.
       if (fallback) {

@@ -190,7 +190,10 @@ export class ConcurrencyGate {
  * Worker uses the Durable Object through src/tenants/provider-gate.ts).
  * @param tenant the tenant every attempt is counted for. Default `default`.
  */
-export function localGate(options: ConcurrencyGateOptions, tenant = 'default'): ProviderGate & { gates: Map<string, ConcurrencyGate> } {
+export function localGate(
+  options: ConcurrencyGateOptions,
+  tenant = 'default',
+): ProviderGate & { gates: Map<string, ConcurrencyGate> } {
   const gates = new Map<string, ConcurrencyGate>();
   let seq = 0;
   return {

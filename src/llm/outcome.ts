@@ -36,7 +36,11 @@ function choiceText(choice: unknown): string | undefined {
   const message = (choice as { message?: { content?: unknown; refusal?: unknown } | null } | undefined)?.message;
   if (typeof message !== 'object' || message === null) return undefined;
   // A refusal is still a reply: the parser rejects it and the protocol's repair turn takes over.
-  return typeof message.content === 'string' ? message.content : typeof message.refusal === 'string' ? message.refusal : '';
+  return typeof message.content === 'string'
+    ? message.content
+    : typeof message.refusal === 'string'
+      ? message.refusal
+      : '';
 }
 
 /**
@@ -57,18 +61,24 @@ export function readCompletion(body: unknown, providerId: string, fallbackModel:
   const texts: string[] = [];
   for (const [i, choice] of (rec.choices as unknown[]).slice(0, Math.max(1, wanted)).entries()) {
     const text = choiceText(choice);
-    if (text === undefined) return malformed(i === 0 ? 'the first choice has no message' : `choice ${i} has no message`);
+    if (text === undefined)
+      return malformed(i === 0 ? 'the first choice has no message' : `choice ${i} has no message`);
     if (text.trim() !== '') texts.push(text);
   }
   const [text] = texts;
   if (text === undefined) {
-    return { kind: 'error', attemptKind: 'empty_reply', retryable: true, error: { code: 'empty_reply', message: `provider "${providerId}" returned an empty reply` } };
+    return {
+      kind: 'error',
+      attemptKind: 'empty_reply',
+      retryable: true,
+      error: { code: 'empty_reply', message: `provider "${providerId}" returned an empty reply` },
+    };
   }
   return {
     kind: 'reply',
     content: text,
     choices: texts,
     model: typeof rec.model === 'string' && rec.model !== '' ? rec.model : fallbackModel,
-    usage: typeof rec.usage === 'object' ? (rec.usage) : undefined,
+    usage: typeof rec.usage === 'object' ? rec.usage : undefined,
   };
 }

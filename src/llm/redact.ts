@@ -58,7 +58,10 @@ function redactShapes(text: string): string {
     out = out.replace(re, (...args: unknown[]) => {
       // With named groups, the replacer's last argument is the groups object.
       const groups = args.at(-1);
-      const prefix = typeof groups === 'object' && groups !== null && 'prefix' in groups && typeof groups.prefix === 'string' ? groups.prefix : '';
+      const prefix =
+        typeof groups === 'object' && groups !== null && 'prefix' in groups && typeof groups.prefix === 'string'
+          ? groups.prefix
+          : '';
       return `${prefix}${REDACTED}`;
     });
   }

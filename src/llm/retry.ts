@@ -35,7 +35,11 @@ export function retryAfterMs(headers: HeaderLookup | undefined, now: number): nu
  * [0, min(maxDelayMs, baseDelayMs·2^(retry-1))], in ms. Full jitter spreads a burst of clients that
  * failed together (e.g. all agents of a debate round hitting one 429) instead of re-synchronising them.
  */
-export function backoffDelayMs(retry: number, policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>, random: () => number): number {
+export function backoffDelayMs(
+  retry: number,
+  policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>,
+  random: () => number,
+): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, retry - 1));
   return Math.floor(random() * ceiling);
 }

@@ -105,7 +105,10 @@ export type LlmSettings = z.infer<typeof LlmSettingsSchema>;
  * drivers (which samples the engine groups, `readyCalls`' `supportsN`) and the budget meter (what a
  * request with `n` may bring back), so both agree with what the client sends.
  */
-export function supportsNOf(settings: { defaultProvider: string; providers?: Readonly<Record<string, { supportsN?: boolean }>> }): (call: { provider?: string | undefined }) => boolean {
+export function supportsNOf(settings: {
+  defaultProvider: string;
+  providers?: Readonly<Record<string, { supportsN?: boolean }>>;
+}): (call: { provider?: string | undefined }) => boolean {
   return (call) => settings.providers?.[call.provider ?? settings.defaultProvider]?.supportsN === true;
 }
 /** Settings as written by hand: defaults may be left out. */
@@ -165,7 +168,8 @@ export type LlmSettingsReason =
   | 'byok_disabled';
 
 /** The caller-facing message of every deployment configuration fault: it names no variable, value or provider. */
-export const LLM_NOT_CONFIGURED_MESSAGE = "this deployment cannot call an LLM: its LLM settings are missing or invalid (the operator's logs say why)";
+export const LLM_NOT_CONFIGURED_MESSAGE =
+  "this deployment cannot call an LLM: its LLM settings are missing or invalid (the operator's logs say why)";
 
 /**
  * LLM settings that cannot be used. `code` and `message` are for callers and hold no internals; `reason`
@@ -215,7 +219,10 @@ function intVar(env: LlmEnv, name: string, min: 0 | 1): number | undefined {
   if (raw === undefined) return undefined;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < min) {
-    throw new LlmSettingsError('invalid_number', `${name} must be ${min === 1 ? 'a positive' : 'a non-negative'} integer, got "${raw}"`);
+    throw new LlmSettingsError(
+      'invalid_number',
+      `${name} must be ${min === 1 ? 'a positive' : 'a non-negative'} integer, got "${raw}"`,
+    );
   }
   return n;
 }
@@ -224,7 +231,8 @@ function intVar(env: LlmEnv, name: string, min: 0 | 1): number | undefined {
 function boolVar(env: LlmEnv, name: string): boolean | undefined {
   const raw = str(env, name)?.toLowerCase();
   if (raw === undefined) return undefined;
-  if (raw !== 'true' && raw !== 'false') throw new LlmSettingsError('invalid_settings', `${name} must be "true" or "false", got "${raw}"`);
+  if (raw !== 'true' && raw !== 'false')
+    throw new LlmSettingsError('invalid_settings', `${name} must be "true" or "false", got "${raw}"`);
   return raw === 'true';
 }
 
@@ -276,7 +284,7 @@ export interface SettingsFromEnvOptions {
  */
 export function settingsFromEnv(env: LlmEnv, opts: SettingsFromEnvOptions = {}): LlmSettings {
   const byok = opts.byokKey?.trim();
-  const key = byok ? null : (opts.inProcessMock === true ? 'mock' : 'plain');
+  const key = byok ? null : opts.inProcessMock === true ? 'mock' : 'plain';
   const cached = key === null ? undefined : readFromEnv.get(env)?.[key];
   if (cached) {
     rememberSecrets(cached.secrets);
@@ -306,10 +314,18 @@ const readFromEnv = new WeakMap<object, { plain?: LlmSettings; mock?: LlmSetting
 /** Settings objects that passed the schema ({@link resolveSettings} need not parse them again). */
 const resolved = new WeakSet<object>();
 
-function readSettings(env: LlmEnv, opts: SettingsFromEnvOptions, byok: string | undefined, secrets: string[]): LlmSettings {
+function readSettings(
+  env: LlmEnv,
+  opts: SettingsFromEnvOptions,
+  byok: string | undefined,
+  secrets: string[],
+): LlmSettings {
   if (byok) {
     if (str(env, 'ALLOW_BYOK')?.toLowerCase() !== 'true') {
-      throw new LlmSettingsError('byok_disabled', 'this deployment does not accept caller-supplied API keys (ALLOW_BYOK is off)');
+      throw new LlmSettingsError(
+        'byok_disabled',
+        'this deployment does not accept caller-supplied API keys (ALLOW_BYOK is off)',
+      );
     }
   }
   const defaultKey = byok || str(env, 'LLM_API_KEY');
@@ -340,7 +356,10 @@ function readSettings(env: LlmEnv, opts: SettingsFromEnvOptions, byok: string | 
   if (table !== undefined) {
     const parsed = z.record(z.string().min(1).max(64), EnvProviderSchema).safeParse(table);
     if (!parsed.success) {
-      throw new LlmSettingsError('invalid_providers', `LLM_PROVIDERS: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      throw new LlmSettingsError(
+        'invalid_providers',
+        `LLM_PROVIDERS: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      );
     }
     for (const [id, p] of Object.entries(parsed.data)) {
       const key = p.apiKeySecret ? str(env, p.apiKeySecret) : undefined;
@@ -374,7 +393,9 @@ function readSettings(env: LlmEnv, opts: SettingsFromEnvOptions, byok: string | 
   });
   if (!result.success) {
     throw new LlmSettingsError(
-      prices !== undefined && result.error.issues.some((i) => i.path[0] === 'prices') ? 'invalid_prices' : 'invalid_settings',
+      prices !== undefined && result.error.issues.some((i) => i.path[0] === 'prices')
+        ? 'invalid_prices'
+        : 'invalid_settings',
       `invalid LLM settings: ${result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
     );
   }
@@ -387,7 +408,10 @@ export function resolveSettings(input: LlmSettingsInput): LlmSettings {
   if (resolved.has(input)) return input as LlmSettings;
   const r = LlmSettingsSchema.safeParse(input);
   if (!r.success) {
-    throw new LlmSettingsError('invalid_settings', `invalid LLM settings: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    throw new LlmSettingsError(
+      'invalid_settings',
+      `invalid LLM settings: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   }
   resolved.add(r.data);
   return r.data;

@@ -52,7 +52,10 @@ export function responseFormatFor(spec: JsonSpec): JsonSchemaResponseFormat {
   let format = FORMATS.get(key);
   if (!format) {
     const { $schema: _dropped, ...schema } = z.toJSONSchema(replySchema(spec)) as Record<string, unknown>;
-    format = { type: 'json_schema', json_schema: { name: `tribunal_${spec.shape.replace('-', '_')}`, schema, strict: true } };
+    format = {
+      type: 'json_schema',
+      json_schema: { name: `tribunal_${spec.shape.replace('-', '_')}`, schema, strict: true },
+    };
     FORMATS.set(key, format);
   }
   return format;

@@ -35,7 +35,8 @@ export function usageOf(
   const completion = count(reported?.completion_tokens);
   const estimated = prompt === undefined || completion === undefined;
   const promptTokens = prompt ?? estimatePromptTokens(messages);
-  const completionTokens = completion ?? (typeof content === 'string' ? [content] : content).reduce((n, c) => n + estimateTokens(c), 0);
+  const completionTokens =
+    completion ?? (typeof content === 'string' ? [content] : content).reduce((n, c) => n + estimateTokens(c), 0);
   const cachedPromptTokens = Math.min(count(reported?.prompt_tokens_details?.cached_tokens) ?? 0, promptTokens);
   return {
     promptTokens,

@@ -40,7 +40,10 @@ export function wireTarget(p: ProviderSettings, baseUrl: string): WireTarget {
     const query = `api-version=${encodeURIComponent(p.azureApiVersion)}`;
     const named = base.includes('/deployments');
     return {
-      url: (model) => (named ? `${base}/chat/completions?${query}` : `${base}/deployments/${encodeURIComponent(model)}/chat/completions?${query}`),
+      url: (model) =>
+        named
+          ? `${base}/chat/completions?${query}`
+          : `${base}/deployments/${encodeURIComponent(model)}/chat/completions?${query}`,
       headers: { ...headers, ...p.headers },
     };
   }
@@ -74,7 +77,8 @@ function errorBodyMessage(text: string): { message: string; code?: string } {
     const err = rec.error;
     if (typeof err === 'object' && err !== null) {
       const e = err as { message?: unknown; code?: unknown };
-      if (typeof e.message === 'string' && e.message !== '') return { message: e.message, ...(typeof e.code === 'string' ? { code: e.code } : {}) };
+      if (typeof e.message === 'string' && e.message !== '')
+        return { message: e.message, ...(typeof e.code === 'string' ? { code: e.code } : {}) };
     }
     if (typeof err === 'string' && err !== '') return { message: err };
     if (typeof rec.message === 'string' && rec.message !== '') return { message: rec.message };
@@ -83,11 +87,19 @@ function errorBodyMessage(text: string): { message: string; code?: string } {
 }
 
 /** The outcome of an answer with a non-2xx status. */
-function httpFailure(providerId: string, status: number, headers: HeaderLookup, text: string, now: number): AttemptOutcome {
+function httpFailure(
+  providerId: string,
+  status: number,
+  headers: HeaderLookup,
+  text: string,
+  now: number,
+): AttemptOutcome {
   const { message, code: providerCode } = errorBodyMessage(text);
   const { code, retryable } = statusCode(status);
   // OpenAI answers 429 for exhausted credit too; waiting does not help there.
-  const quota = status === 429 && (providerCode === 'insufficient_quota' || /insufficient.quota|exceeded your current quota/i.test(message));
+  const quota =
+    status === 429 &&
+    (providerCode === 'insufficient_quota' || /insufficient.quota|exceeded your current quota/i.test(message));
   const wait = retryAfterMs(headers, now);
   return {
     kind: 'error',
@@ -128,14 +140,29 @@ export async function sendChatCompletion(
   let text: string;
   let response: Response;
   try {
-    response = await send.fetch(target.url(model), { method: 'POST', headers: target.headers, body: JSON.stringify(body), signal: send.signal });
+    response = await send.fetch(target.url(model), {
+      method: 'POST',
+      headers: target.headers,
+      body: JSON.stringify(body),
+      signal: send.signal,
+    });
     text = await response.text();
   } catch (e) {
     if (send.timedOut()) {
-      return { kind: 'error', attemptKind: 'timeout', retryable: true, error: { code: 'timeout', message: `provider "${providerId}" gave no reply within ${send.timeoutMs} ms` } };
+      return {
+        kind: 'error',
+        attemptKind: 'timeout',
+        retryable: true,
+        error: { code: 'timeout', message: `provider "${providerId}" gave no reply within ${send.timeoutMs} ms` },
+      };
     }
     const msg = e instanceof Error ? e.message : String(e);
-    return { kind: 'error', attemptKind: 'network', retryable: true, error: { code: 'network', message: `cannot reach provider "${providerId}": ${msg}` } };
+    return {
+      kind: 'error',
+      attemptKind: 'network',
+      retryable: true,
+      error: { code: 'network', message: `cannot reach provider "${providerId}": ${msg}` },
+    };
   }
   if (!response.ok) return httpFailure(providerId, response.status, response.headers, text, send.now());
   let parsed: unknown;

@@ -22,19 +22,31 @@ export interface CascadeItem {
 }
 
 /** Agreement of a label or score with the human one: pairwise equality; pointwise the absolute error. */
-export function agrees(human: CascadeItem['human'], stage: Pick<StageReport, 'winner' | 'score'>): boolean | number | null {
+export function agrees(
+  human: CascadeItem['human'],
+  stage: Pick<StageReport, 'winner' | 'score'>,
+): boolean | number | null {
   if (typeof human === 'number') return stage.score === undefined ? null : Math.abs(stage.score - human);
   return stage.winner === undefined ? null : stage.winner === human;
 }
 
 /** Where an item ends under some rules: the deciding stage, or null when a stage it needs did not run. */
-export function decideUnder(item: CascadeItem, rulesFor: (k: number, recorded: Escalate) => Escalate): { stage: number; report: StageReport } | null {
+export function decideUnder(
+  item: CascadeItem,
+  rulesFor: (k: number, recorded: Escalate) => Escalate,
+): { stage: number; report: StageReport } | null {
   const stages = item.cascade.stages;
   for (const [k, s] of stages.entries()) {
     if (!s.ran) return null;
     const last = k === stages.length - 1;
     if (last || !s.rules) return { stage: k, report: s };
-    const signals = { ...(s.winner !== undefined ? { winner: s.winner } : {}), confidence: s.confidence ?? 0, positionFlip: s.positionFlip ?? null, split: s.split ?? false, unparsed: s.unparsed ?? 0 };
+    const signals = {
+      ...(s.winner !== undefined ? { winner: s.winner } : {}),
+      confidence: s.confidence ?? 0,
+      positionFlip: s.positionFlip ?? null,
+      split: s.split ?? false,
+      unparsed: s.unparsed ?? 0,
+    };
     if (escalationReasons(signals, rulesFor(k, s.rules)).length === 0) return { stage: k, report: s };
   }
   return null;
@@ -69,7 +81,10 @@ export function candidateThresholds(items: readonly CascadeItem[], stage: number
 const mean = (xs: readonly number[]) => (xs.length === 0 ? null : xs.reduce((s, x) => s + x, 0) / xs.length);
 
 /** Agreement, decided shares and cost over the items priced under the given rules. */
-export function priceRules(items: readonly CascadeItem[], rulesFor: (k: number, recorded: Escalate) => Escalate): Omit<ThresholdRow, 'minConfidence'> {
+export function priceRules(
+  items: readonly CascadeItem[],
+  rulesFor: (k: number, recorded: Escalate) => Escalate,
+): Omit<ThresholdRow, 'minConfidence'> {
   const nStages = items[0]?.cascade.stages.length ?? 0;
   const decidedAt = new Array<number>(nStages).fill(0);
   const agreement: number[] = [];
@@ -124,8 +139,14 @@ const SWITCHES = ['orderFlip', 'split', 'tie', 'unparsed'] as const;
 export function ruleTable(items: readonly CascadeItem[], stage: number): RuleRow[] {
   const recorded = items[0]?.cascade.stages[stage]?.rules;
   if (!recorded) return [];
-  const row = (change: string, patch: Partial<Escalate>): RuleRow => ({ change, ...priceRules(items, (k, rules) => (k === stage ? { ...rules, ...patch } : rules)) });
-  return [row('as run', {}), ...SWITCHES.map((key) => row(`${key}: ${String(!recorded[key])}`, { [key]: !recorded[key] }))];
+  const row = (change: string, patch: Partial<Escalate>): RuleRow => ({
+    change,
+    ...priceRules(items, (k, rules) => (k === stage ? { ...rules, ...patch } : rules)),
+  });
+  return [
+    row('as run', {}),
+    ...SWITCHES.map((key) => row(`${key}: ${String(!recorded[key])}`, { [key]: !recorded[key] })),
+  ];
 }
 
 /** P(X ≤ k) for X ~ Binomial(n, p), summed in log space (exact for the sizes a labelled run has). */
@@ -163,14 +184,33 @@ export interface CalibratedThreshold {
  * (its other rules as recorded) let it decide; the threshold passes when P(Binomial(trusted, alpha) ≤
  * disagreements) ≤ delta. The sequence stops at the first failure (thresholds trusting no item are skipped).
  */
-export function calibrateThreshold(items: readonly CascadeItem[], stage: number, alpha = 0.2, delta = 0.1): CalibratedThreshold {
+export function calibrateThreshold(
+  items: readonly CascadeItem[],
+  stage: number,
+  alpha = 0.2,
+  delta = 0.1,
+): CalibratedThreshold {
   const ran = items.filter((it) => it.cascade.stages[stage]?.ran === true && typeof it.human === 'string');
-  const out: CalibratedThreshold = { stage, alpha, delta, minConfidence: null, n: ran.length, trusted: 0, agreement: null };
+  const out: CalibratedThreshold = {
+    stage,
+    alpha,
+    delta,
+    minConfidence: null,
+    n: ran.length,
+    trusted: 0,
+    agreement: null,
+  };
   for (const t of [...candidateThresholds(ran, stage)].reverse()) {
     const trusted = ran.filter((it) => {
       const s = it.cascade.stages[stage];
       if (!s?.rules) return false;
-      const signals = { ...(s.winner !== undefined ? { winner: s.winner } : {}), confidence: s.confidence ?? 0, positionFlip: s.positionFlip ?? null, split: s.split ?? false, unparsed: s.unparsed ?? 0 };
+      const signals = {
+        ...(s.winner !== undefined ? { winner: s.winner } : {}),
+        confidence: s.confidence ?? 0,
+        positionFlip: s.positionFlip ?? null,
+        split: s.split ?? false,
+        unparsed: s.unparsed ?? 0,
+      };
       return escalationReasons(signals, { ...s.rules, minConfidence: t }).length === 0;
     });
     if (trusted.length === 0) continue;

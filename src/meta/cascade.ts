@@ -21,15 +21,17 @@ const CascadeDetailsSchema = z.object({
   decidedBy: z.object({ stage: z.number().int(), label: z.string() }),
   runAllStages: z.boolean(),
   stages: z.array(
-    z.object({
-      stage: z.number().int(),
-      label: z.string(),
-      method: z.string(),
-      ran: z.boolean(),
-      calls: z.number(),
-      plannedCalls: z.number(),
-      usage: z.object({ promptTokens: z.number(), completionTokens: z.number(), costUsd: z.number() }).loose(),
-    }).loose(),
+    z
+      .object({
+        stage: z.number().int(),
+        label: z.string(),
+        method: z.string(),
+        ran: z.boolean(),
+        calls: z.number(),
+        plannedCalls: z.number(),
+        usage: z.object({ promptTokens: z.number(), completionTokens: z.number(), costUsd: z.number() }).loose(),
+      })
+      .loose(),
   ),
   savings: z.object({ basis: z.enum(['measured', 'planned']) }).loose(),
 });
@@ -83,9 +85,24 @@ export interface CascadeReport {
 }
 
 const ZERO: Spend = { calls: 0, promptTokens: 0, completionTokens: 0, costUsd: 0 };
-const plus = (a: Spend, b: Spend): Spend => ({ calls: a.calls + b.calls, promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens, costUsd: a.costUsd + b.costUsd });
-const spendOf = (s: CascadeDetails['stages'][number]): Spend => ({ calls: s.calls, promptTokens: s.usage.promptTokens, completionTokens: s.usage.completionTokens, costUsd: s.usage.costUsd });
-const scale = (a: Spend, f: number): Spend => ({ calls: a.calls * f, promptTokens: a.promptTokens * f, completionTokens: a.completionTokens * f, costUsd: a.costUsd * f });
+const plus = (a: Spend, b: Spend): Spend => ({
+  calls: a.calls + b.calls,
+  promptTokens: a.promptTokens + b.promptTokens,
+  completionTokens: a.completionTokens + b.completionTokens,
+  costUsd: a.costUsd + b.costUsd,
+});
+const spendOf = (s: CascadeDetails['stages'][number]): Spend => ({
+  calls: s.calls,
+  promptTokens: s.usage.promptTokens,
+  completionTokens: s.usage.completionTokens,
+  costUsd: s.usage.costUsd,
+});
+const scale = (a: Spend, f: number): Spend => ({
+  calls: a.calls * f,
+  promptTokens: a.promptTokens * f,
+  completionTokens: a.completionTokens * f,
+  costUsd: a.costUsd * f,
+});
 
 function meanAgreement(items: readonly CascadeItem[], stageOf: (it: CascadeItem) => number): number | null {
   const xs = items.flatMap((it) => {
@@ -104,14 +121,22 @@ export interface CascadeReportOptions {
 }
 
 /** The report of a cascade run's items; undefined when no item has a cascade verdict. */
-export function cascadeReport(items: readonly CascadeItem[], options: CascadeReportOptions = {}): CascadeReport | undefined {
+export function cascadeReport(
+  items: readonly CascadeItem[],
+  options: CascadeReportOptions = {},
+): CascadeReport | undefined {
   const first = items[0];
   if (!first) return undefined;
   const nStages = first.cascade.stages.length;
   const last = nStages - 1;
   const calibrationRun = items.every((it) => it.cascade.runAllStages);
   // What the cascade spends (a calibration run: what it would have spent, up to the deciding stage).
-  const cascadeSpend = (it: CascadeItem) => it.cascade.stages.slice(0, (calibrationRun ? it.cascade.decidedBy.stage : last) + 1).filter((s) => s.ran).map(spendOf).reduce(plus, ZERO);
+  const cascadeSpend = (it: CascadeItem) =>
+    it.cascade.stages
+      .slice(0, (calibrationRun ? it.cascade.decidedBy.stage : last) + 1)
+      .filter((s) => s.ran)
+      .map(spendOf)
+      .reduce(plus, ZERO);
 
   const stages: StageSummary[] = first.cascade.stages.map((s, k) => {
     const ran = items.filter((it) => it.cascade.stages[k]?.ran === true);
@@ -123,17 +148,27 @@ export function cascadeReport(items: readonly CascadeItem[], options: CascadeRep
       decided: decided.length,
       agreementDecided: meanAgreement(decided, () => k),
       agreementAll: meanAgreement(ran, () => k),
-      spend: ran.map((it) => it.cascade.stages[k]).flatMap((x) => (x ? [spendOf(x)] : [])).reduce(plus, ZERO),
+      spend: ran
+        .map((it) => it.cascade.stages[k])
+        .flatMap((x) => (x ? [spendOf(x)] : []))
+        .reduce(plus, ZERO),
     };
   });
 
   const lastRan = items.filter((it) => it.cascade.stages[last]?.ran === true);
-  const measured = lastRan.map((it) => it.cascade.stages[last]).flatMap((x) => (x ? [spendOf(x)] : [])).reduce(plus, ZERO);
+  const measured = lastRan
+    .map((it) => it.cascade.stages[last])
+    .flatMap((x) => (x ? [spendOf(x)] : []))
+    .reduce(plus, ZERO);
   const perItem = lastRan.length === 0 ? ZERO : scale(measured, 1 / lastRan.length);
   const lastStageAlone =
     lastRan.length === 0
       ? null
-      : { ...plus(measured, scale(perItem, items.length - lastRan.length)), basis: lastRan.length === items.length ? ('measured' as const) : ('extrapolated' as const), measuredOn: lastRan.length };
+      : {
+          ...plus(measured, scale(perItem, items.length - lastRan.length)),
+          basis: lastRan.length === items.length ? ('measured' as const) : ('extrapolated' as const),
+          measuredOn: lastRan.length,
+        };
   const spent = items.map(cascadeSpend).reduce(plus, ZERO);
 
   const escalating = first.cascade.stages.slice(0, last);
@@ -142,17 +177,29 @@ export function cascadeReport(items: readonly CascadeItem[], options: CascadeRep
     n: items.length,
     calibrationRun,
     stages,
-    overall: { agreement: meanAgreement(items, (it) => it.cascade.decidedBy.stage), spend: calibrationRun ? spent : stages.map((s) => s.spend).reduce(plus, ZERO) },
+    overall: {
+      agreement: meanAgreement(items, (it) => it.cascade.decidedBy.stage),
+      spend: calibrationRun ? spent : stages.map((s) => s.spend).reduce(plus, ZERO),
+    },
     lastStageAlone,
-    saved: lastStageAlone && { ...plus(lastStageAlone, scale(spent, -1)), costShare: lastStageAlone.costUsd > 0 ? (lastStageAlone.costUsd - spent.costUsd) / lastStageAlone.costUsd : null },
+    saved: lastStageAlone && {
+      ...plus(lastStageAlone, scale(spent, -1)),
+      costShare: lastStageAlone.costUsd > 0 ? (lastStageAlone.costUsd - spent.costUsd) / lastStageAlone.costUsd : null,
+    },
     thresholds: escalating.map((s, k) => ({ stage: k, label: s.label, rows: thresholdTable(items, k) })),
     rules: escalating.map((s, k) => ({ stage: k, label: s.label, rows: ruleTable(items, k) })),
-    calibrated: typeof first.human === 'number' ? [] : escalating.map((_, k) => calibrateThreshold(items, k, options.alpha, options.delta)),
+    calibrated:
+      typeof first.human === 'number'
+        ? []
+        : escalating.map((_, k) => calibrateThreshold(items, k, options.alpha, options.delta)),
   };
 }
 
 /** The report of judged items as the meta-evaluation paths hold them; undefined when none is a cascade's. */
-export function cascadeReportOfJudged(items: readonly { human: CascadeItem['human']; status: string; details?: unknown }[], options: CascadeReportOptions = {}): CascadeReport | undefined {
+export function cascadeReportOfJudged(
+  items: readonly { human: CascadeItem['human']; status: string; details?: unknown }[],
+  options: CascadeReportOptions = {},
+): CascadeReport | undefined {
   const judged = items.flatMap((it) => {
     const cascade = it.status === 'succeeded' ? cascadeDetailsOf(it.details) : undefined;
     return cascade ? [{ human: it.human, cascade }] : [];
@@ -168,7 +215,8 @@ const tokens = (s: Spend) => `${Math.round(s.promptTokens)} / ${Math.round(s.com
 function savingsLine(r: CascadeReport): string {
   const alone = r.lastStageAlone;
   const saved = r.saved;
-  if (!alone || !saved) return 'Last stage on every item: not measured (it ran for no item; a calibration run, `runAllStages: true`, measures it).';
+  if (!alone || !saved)
+    return 'Last stage on every item: not measured (it ran for no item; a calibration run, `runAllStages: true`, measures it).';
   return (
     `Last stage on every item (${alone.basis}${alone.basis === 'extrapolated' ? ` from the ${alone.measuredOn} items it ran for` : ''}): ` +
     `${Math.round(alone.calls)} calls, ${tokens(alone)} tokens, ${usd(alone.costUsd)}. ` +
@@ -183,7 +231,10 @@ export function cascadeMarkdown(r: CascadeReport): string {
     '',
     `| stage | reached | decided | ${r.metric} (decided here) | ${r.metric} (stage alone, items reached) | calls | tokens in / out | cost |`,
     '|---|---|---|---|---|---|---|---|',
-    ...r.stages.map((s) => `| ${s.stage} ${s.label} | ${s.reached} | ${s.decided} (${pct(r.n === 0 ? null : s.decided / r.n)}) | ${f3(s.agreementDecided)} | ${f3(s.agreementAll)} | ${s.spend.calls} | ${tokens(s.spend)} | ${usd(s.spend.costUsd)} |`),
+    ...r.stages.map(
+      (s) =>
+        `| ${s.stage} ${s.label} | ${s.reached} | ${s.decided} (${pct(r.n === 0 ? null : s.decided / r.n)}) | ${f3(s.agreementDecided)} | ${f3(s.agreementAll)} | ${s.spend.calls} | ${tokens(s.spend)} | ${usd(s.spend.costUsd)} |`,
+    ),
     `| overall | ${r.n} | ${r.n} | ${f3(r.overall.agreement)} | – | ${r.overall.spend.calls} | ${tokens(r.overall.spend)} | ${usd(r.overall.spend.costUsd)} |`,
     '',
     savingsLine(r),
@@ -195,7 +246,10 @@ export function cascadeMarkdown(r: CascadeReport): string {
       '',
       `| minConfidence | decided per stage | ${r.metric} | calls / item | cost / item | items priced | not priced (stage not run) |`,
       '|---|---|---|---|---|---|---|',
-      ...t.rows.map((row) => `| ${row.minConfidence.toFixed(3)} | ${row.decidedShare.map(pct).join(' / ')} | ${f3(row.agreement)} | ${row.callsPerItem === null ? 'n/a' : row.callsPerItem.toFixed(2)} | ${usd(row.costPerItem)} | ${row.priced} | ${row.unpriced} |`),
+      ...t.rows.map(
+        (row) =>
+          `| ${row.minConfidence.toFixed(3)} | ${row.decidedShare.map(pct).join(' / ')} | ${f3(row.agreement)} | ${row.callsPerItem === null ? 'n/a' : row.callsPerItem.toFixed(2)} | ${usd(row.costPerItem)} | ${row.priced} | ${row.unpriced} |`,
+      ),
     );
   }
   for (const t of r.rules) {
@@ -205,7 +259,10 @@ export function cascadeMarkdown(r: CascadeReport): string {
       '',
       `| rules | decided per stage | ${r.metric} | calls / item | cost / item | items priced | not priced (stage not run) |`,
       '|---|---|---|---|---|---|---|',
-      ...t.rows.map((row) => `| ${row.change} | ${row.decidedShare.map(pct).join(' / ')} | ${f3(row.agreement)} | ${row.callsPerItem === null ? 'n/a' : row.callsPerItem.toFixed(2)} | ${usd(row.costPerItem)} | ${row.priced} | ${row.unpriced} |`),
+      ...t.rows.map(
+        (row) =>
+          `| ${row.change} | ${row.decidedShare.map(pct).join(' / ')} | ${f3(row.agreement)} | ${row.callsPerItem === null ? 'n/a' : row.callsPerItem.toFixed(2)} | ${usd(row.costPerItem)} | ${row.priced} | ${row.unpriced} |`,
+      ),
     );
   }
   for (const c of r.calibrated) {

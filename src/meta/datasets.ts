@@ -35,7 +35,6 @@ export const SUMMEVAL_ASPECTS = ['coherence', 'consistency', 'fluency', 'relevan
 /** A SummEval aspect name. */
 export type SummEvalAspect = (typeof SUMMEVAL_ASPECTS)[number];
 
-
 // ---------------------------------------------------------------------------------------------
 // Raw file shapes (validated so a replaced file fails loudly, not with NaN metrics)
 
@@ -48,7 +47,10 @@ const FairEvalRowSchema = z.object({
 });
 
 const topicalScores = z.object(
-  Object.fromEntries(Object.keys(TOPICAL_CHAT_ASPECTS).map((k) => [k, z.number()])) as Record<TopicalChatAspect, z.ZodNumber>,
+  Object.fromEntries(Object.keys(TOPICAL_CHAT_ASPECTS).map((k) => [k, z.number()])) as Record<
+    TopicalChatAspect,
+    z.ZodNumber
+  >,
 );
 const TopicalChatRowSchema = z.object({
   source: z.string(),
@@ -71,7 +73,13 @@ const SummEvalRowSchema = z.object({
 
 const binaryScore = z.union([z.literal('0'), z.literal('1'), z.literal(0), z.literal(1)]).transform((v) => Number(v));
 const MtBenchRowSchema = z
-  .object({ Question: z.string(), Response_A: z.string(), Response_B: z.string(), Model_A_Score: binaryScore, Model_B_Score: binaryScore })
+  .object({
+    Question: z.string(),
+    Response_A: z.string(),
+    Response_B: z.string(),
+    Model_A_Score: binaryScore,
+    Model_B_Score: binaryScore,
+  })
   .refine((r) => r.Model_A_Score + r.Model_B_Score === 1, 'exactly one of Model_A_Score / Model_B_Score must be 1');
 
 // ---------------------------------------------------------------------------------------------
@@ -102,12 +110,21 @@ export function loadFairEval(): LabelledItem[] {
 export function loadTopicalChat(aspect: TopicalChatAspect): LabelledItem[] {
   // Callers pass strings from the command line cast to the type: check it for real.
   const scale = (TOPICAL_CHAT_ASPECTS as Partial<Record<string, { min: number; max: number }>>)[aspect];
-  if (!scale) throw new Error(`unknown Topical-Chat aspect "${aspect}"; expected one of ${Object.keys(TOPICAL_CHAT_ASPECTS).join(', ')}`);
+  if (!scale)
+    throw new Error(
+      `unknown Topical-Chat aspect "${aspect}"; expected one of ${Object.keys(TOPICAL_CHAT_ASPECTS).join(', ')}`,
+    );
   const rows = z.array(TopicalChatRowSchema).parse(readJson('topical_chat/topical_chat_usr_360.json'));
   return validated(
     rows.map((r, i) => ({
       id: `topical-chat-${i}`,
-      task: { kind: 'pointwise', source: r.source, context: r.context, output: r.system_output, aspect: { name: aspect, scale } },
+      task: {
+        kind: 'pointwise',
+        source: r.source,
+        context: r.context,
+        output: r.system_output,
+        aspect: { name: aspect, scale },
+      },
       human: r.scores[aspect],
       group: String(Math.floor(i / 6)),
     })),
@@ -120,12 +137,20 @@ export function loadTopicalChat(aspect: TopicalChatAspect): LabelledItem[] {
  * source = article, output = summary (tokenized, lower-cased as published); group = article id (`A0`-`A99`).
  */
 export function loadSummEval(aspect: SummEvalAspect): LabelledItem[] {
-  if (!SUMMEVAL_ASPECTS.includes(aspect)) throw new Error(`unknown SummEval aspect "${aspect}"; expected one of ${SUMMEVAL_ASPECTS.join(', ')}`);
-  const rows = readJsonl('summeval/summeval_1600.jsonl.gz').map((row, i) => parseRow(SummEvalRowSchema, row, 'summeval', i));
+  if (!SUMMEVAL_ASPECTS.includes(aspect))
+    throw new Error(`unknown SummEval aspect "${aspect}"; expected one of ${SUMMEVAL_ASPECTS.join(', ')}`);
+  const rows = readJsonl('summeval/summeval_1600.jsonl.gz').map((row, i) =>
+    parseRow(SummEvalRowSchema, row, 'summeval', i),
+  );
   return validated(
     rows.map((r) => ({
       id: `summeval-${r.article_id}-${r.summary_id}`,
-      task: { kind: 'pointwise', source: r.article, output: r.summary, aspect: { name: aspect, scale: { min: 1, max: 5 } } },
+      task: {
+        kind: 'pointwise',
+        source: r.article,
+        output: r.summary,
+        aspect: { name: aspect, scale: { min: 1, max: 5 } },
+      },
       human: r[aspect],
       group: r.article_id,
     })),
@@ -139,7 +164,9 @@ export function loadSummEval(aspect: SummEvalAspect): LabelledItem[] {
  * and joined multi-turn conversations into one string per question and answer.
  */
 export function loadMtBench(): LabelledItem[] {
-  const rows = readJsonl('mt_bench/mt_bench_human_binary_3355.jsonl.gz').map((row, i) => parseRow(MtBenchRowSchema, row, 'mt-bench', i));
+  const rows = readJsonl('mt_bench/mt_bench_human_binary_3355.jsonl.gz').map((row, i) =>
+    parseRow(MtBenchRowSchema, row, 'mt-bench', i),
+  );
   return validated(
     rows.map((r, i) => ({
       id: `mt-bench-${i}`,

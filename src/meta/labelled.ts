@@ -30,7 +30,11 @@ export const LabelledItemSchema = z
       if (typeof item.human !== 'number') {
         ctx.addIssue({ code: 'custom', path: ['human'], message: 'a pointwise task needs a numeric human score' });
       } else if (item.human < min || item.human > max) {
-        ctx.addIssue({ code: 'custom', path: ['human'], message: `human score ${item.human} is outside the scale ${min}-${max}` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['human'],
+          message: `human score ${item.human} is outside the scale ${min}-${max}`,
+        });
       }
     }
   })

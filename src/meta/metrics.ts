@@ -11,7 +11,22 @@
  */
 import { z } from 'zod';
 import type { BootstrapOptions, Correlation, PairLabel } from './stats.js';
-import { accuracy, bootstrapInterval, cohenKappa, confusionMatrix, DEFAULT_BOOTSTRAP, flipRate, groupCorrelation, kendallTauB, mean, PAIR_LABELS, pearson, pick, spearman, tieRate } from './stats.js';
+import {
+  accuracy,
+  bootstrapInterval,
+  cohenKappa,
+  confusionMatrix,
+  DEFAULT_BOOTSTRAP,
+  flipRate,
+  groupCorrelation,
+  kendallTauB,
+  mean,
+  PAIR_LABELS,
+  pearson,
+  pick,
+  spearman,
+  tieRate,
+} from './stats.js';
 
 export * from './stats.js';
 
@@ -21,7 +36,9 @@ export * from './stats.js';
 const num = z.number().nullable();
 
 /** A point estimate with its bootstrap CI; `value` null when undefined, `ci` null without bootstrap. */
-export const EstimateSchema = z.object({ value: num, ci: z.object({ lo: z.number(), hi: z.number() }).strict().nullable() }).strict();
+export const EstimateSchema = z
+  .object({ value: num, ci: z.object({ lo: z.number(), hi: z.number() }).strict().nullable() })
+  .strict();
 /** See {@link EstimateSchema}. */
 export type Estimate = z.infer<typeof EstimateSchema>;
 
@@ -41,7 +58,10 @@ const counts = {
   /** Items without a judge value (unparsed reply, failed call): excluded from the metrics. */
   nMissing: z.number().int().nonnegative(),
   /** Bootstrap settings the CIs used; null when CIs were not computed. */
-  bootstrap: z.object({ resamples: z.number().int().positive(), seed: z.number(), level: z.number() }).strict().nullable(),
+  bootstrap: z
+    .object({ resamples: z.number().int().positive(), seed: z.number(), level: z.number() })
+    .strict()
+    .nullable(),
 };
 
 const distribution = z.object({ A: z.number().int(), B: z.number().int(), tie: z.number().int() }).strict();
@@ -78,7 +98,8 @@ export const PairwiseReportSchema = z
 /** See {@link PairwiseReportSchema}. */
 export type PairwiseReport = z.infer<typeof PairwiseReportSchema>;
 
-const correlations = <T extends z.ZodType>(estimate: T) => z.object({ pearson: estimate, spearman: estimate, kendall: estimate }).strict();
+const correlations = <T extends z.ZodType>(estimate: T) =>
+  z.object({ pearson: estimate, spearman: estimate, kendall: estimate }).strict();
 
 /** The papers' figure for a dataset: which correlation, defined in words, and its values. */
 export const HeadlineSchema = z
@@ -166,8 +187,22 @@ export function pairwiseReport(items: readonly PairwiseObservation[], options: R
     bootstrap: boot,
     accuracy: estimate(accuracy),
     kappa: estimate((h, j) => cohenKappa(h, j, PAIR_LABELS)),
-    accuracyDecided: finite(accuracy(decided.map((it) => it.human), decided.map((it) => it.judge))),
-    ...(options.tieAsB ? { accuracyTieAsB: finite(accuracy(human, judge.map((j) => (j === 'tie' ? 'B' : j)))) } : {}),
+    accuracyDecided: finite(
+      accuracy(
+        decided.map((it) => it.human),
+        decided.map((it) => it.judge),
+      ),
+    ),
+    ...(options.tieAsB
+      ? {
+          accuracyTieAsB: finite(
+            accuracy(
+              human,
+              judge.map((j) => (j === 'tie' ? 'B' : j)),
+            ),
+          ),
+        }
+      : {}),
     tieRate: finite(tieRate(judge)),
     flipRate: finite(flips.rate),
     nFlipMeasured: flips.measured,
@@ -183,7 +218,9 @@ export function pairwiseReport(items: readonly PairwiseObservation[], options: R
  * judge score are counted in `nMissing` and excluded from every metric.
  */
 export function pointwiseReport(items: readonly PointwiseObservation[], options: ReportOptions = {}): PointwiseReport {
-  const scored = items.filter((it): it is PointwiseObservation & { judge: number } => typeof it.judge === 'number' && Number.isFinite(it.judge));
+  const scored = items.filter(
+    (it): it is PointwiseObservation & { judge: number } => typeof it.judge === 'number' && Number.isFinite(it.judge),
+  );
   const groups = scored.map((it) => it.group);
   const human = scored.map((it) => it.human);
   const judge = scored.map((it) => it.judge);
@@ -208,7 +245,16 @@ export function pointwiseReport(items: readonly PointwiseObservation[], options:
     nGroups: new Set(groups).size,
     item: { pearson: itemLevel(pearson), spearman: itemLevel(spearman), kendall: itemLevel(kendallTauB) },
     group,
-    ...(options.headline ? { headline: { ...options.headline, pearson: group.pearson.value, spearman: group.spearman.value, kendall: group.kendall.value } } : {}),
+    ...(options.headline
+      ? {
+          headline: {
+            ...options.headline,
+            pearson: group.pearson.value,
+            spearman: group.spearman.value,
+            kendall: group.kendall.value,
+          },
+        }
+      : {}),
   };
 }
 
@@ -223,7 +269,10 @@ export function toMarkdown(report: AgreementReport): string {
   const lines: string[] = [];
   if (report.kind === 'pointwise' && report.headline) {
     const h = report.headline;
-    lines.push(`**${h.label}**: Spearman ρ ${fmt(h.spearman)}, Kendall τ ${fmt(h.kendall)}, Pearson r ${fmt(h.pearson)} — ${h.definition}`, '');
+    lines.push(
+      `**${h.label}**: Spearman ρ ${fmt(h.spearman)}, Kendall τ ${fmt(h.kendall)}, Pearson r ${fmt(h.pearson)} — ${h.definition}`,
+      '',
+    );
   }
   lines.push(
     `n = ${report.n}, scored = ${report.nScored}, missing = ${report.nMissing}` +
@@ -238,7 +287,8 @@ export function toMarkdown(report: AgreementReport): string {
     row('accuracy', report.accuracy);
     row("Cohen's κ (A/B/tie)", report.kappa);
     plain('accuracy (judge decided)', report.accuracyDecided);
-    if (report.accuracyTieAsB !== undefined) plain('accuracy (judge tie counted as B, as Bandi et al.)', report.accuracyTieAsB);
+    if (report.accuracyTieAsB !== undefined)
+      plain('accuracy (judge tie counted as B, as Bandi et al.)', report.accuracyTieAsB);
     plain('tie rate', report.tieRate);
     plain(`position-flip rate (n = ${report.nFlipMeasured})`, report.flipRate);
   } else {
@@ -270,7 +320,8 @@ function labelCounts(labels: readonly PairLabel[]): Record<PairLabel, number> {
 function bootstrapSettings(options: ReportOptions): Required<BootstrapOptions> | null {
   if (options.bootstrap === false) return null;
   const settings = { ...DEFAULT_BOOTSTRAP, ...options.bootstrap };
-  if (!Number.isInteger(settings.resamples) || settings.resamples < 1) throw new Error('bootstrap.resamples must be a positive integer');
+  if (!Number.isInteger(settings.resamples) || settings.resamples < 1)
+    throw new Error('bootstrap.resamples must be a positive integer');
   if (!(settings.level > 0 && settings.level < 1)) throw new Error('bootstrap.level must be in (0, 1)');
   return settings;
 }
@@ -299,12 +350,20 @@ export function reportOfJudged(items: readonly JudgedItem[], options: ReportOpti
   const judged = (it: JudgedItem) => it.status === 'succeeded' && it.decided;
   if (items.every((it) => typeof it.human === 'string')) {
     return pairwiseReport(
-      items.map((it) => ({ human: it.human as 'A' | 'B' | 'tie', judge: judged(it) ? (it.winner ?? null) : null, flip: it.positionFlip ?? null })),
+      items.map((it) => ({
+        human: it.human as 'A' | 'B' | 'tie',
+        judge: judged(it) ? (it.winner ?? null) : null,
+        flip: it.positionFlip ?? null,
+      })),
       options,
     );
   }
   return pointwiseReport(
-    items.map((it) => ({ group: it.group ?? `item:${it.itemId}`, human: Number(it.human), judge: judged(it) ? (it.score ?? null) : null })),
+    items.map((it) => ({
+      group: it.group ?? `item:${it.itemId}`,
+      human: Number(it.human),
+      judge: judged(it) ? (it.score ?? null) : null,
+    })),
     options,
   );
 }

@@ -46,16 +46,29 @@ export interface DatasetReplay {
   /** A cascade's per-stage report (replayed calls carry no usage: its tokens and costs are 0). */
   cascade?: CascadeReport;
   items: ReplayedItem[];
-  totals: { items: number; succeeded: number; incomplete: number; noTranscript: number; failed: number; repliesApplied: number };
+  totals: {
+    items: number;
+    succeeded: number;
+    incomplete: number;
+    noTranscript: number;
+    failed: number;
+    repliesApplied: number;
+  };
 }
 
-function replayOne(item: LabelledItem, replies: readonly StoredReply[] | undefined, settings: ReplaySettings): { result: ReplayedItem; applied: number } {
+function replayOne(
+  item: LabelledItem,
+  replies: readonly StoredReply[] | undefined,
+  settings: ReplaySettings,
+): { result: ReplayedItem; applied: number } {
   if (!replies) return { result: { itemId: item.id, status: 'no-transcript' }, applied: 0 };
   const config = resolveMethodConfig(settings.preset, settings.config);
   const method = getMethod(config.method);
   const r = replayReplies(method, createEvaluation(method, config, item.task), replies);
-  if ('missing' in r) return { result: { itemId: item.id, status: 'incomplete', missing: r.missing }, applied: r.applied };
-  if (r.outcome.status !== 'succeeded') return { result: { itemId: item.id, status: 'failed', error: r.outcome.error.message }, applied: r.applied };
+  if ('missing' in r)
+    return { result: { itemId: item.id, status: 'incomplete', missing: r.missing }, applied: r.applied };
+  if (r.outcome.status !== 'succeeded')
+    return { result: { itemId: item.id, status: 'failed', error: r.outcome.error.message }, applied: r.applied };
   const { transcript: _t, ...verdict } = r.outcome.verdict;
   return { result: { itemId: item.id, status: 'succeeded', verdict }, applied: r.applied };
 }
@@ -64,7 +77,11 @@ function replayOne(item: LabelledItem, replies: readonly StoredReply[] | undefin
  * Replays every item with the replies stored for it (by item id) and reports agreement with the human labels.
  * @throws EngineInputError when the preset or config is invalid (before any item is replayed).
  */
-export function replayDataset(items: readonly LabelledItem[], replies: ReadonlyMap<string, readonly StoredReply[]>, settings: ReplaySettings): DatasetReplay {
+export function replayDataset(
+  items: readonly LabelledItem[],
+  replies: ReadonlyMap<string, readonly StoredReply[]>,
+  settings: ReplaySettings,
+): DatasetReplay {
   // Validate once, up front: a bad config is the caller's error, not 80 failed items.
   resolveMethodConfig(settings.preset, settings.config);
   const out: ReplayedItem[] = [];
@@ -93,11 +110,24 @@ export function replayDataset(items: readonly LabelledItem[], replies: ReadonlyM
     settings.report,
   );
   const count = (s: ReplayedItem['status']) => out.filter((r) => r.status === s).length;
-  const cascade = cascadeReportOfJudged(items.map((item) => ({ human: item.human, status: byId.get(item.id)?.status ?? 'no-transcript', details: byId.get(item.id)?.verdict?.details })));
+  const cascade = cascadeReportOfJudged(
+    items.map((item) => ({
+      human: item.human,
+      status: byId.get(item.id)?.status ?? 'no-transcript',
+      details: byId.get(item.id)?.verdict?.details,
+    })),
+  );
   return {
     report,
     ...(cascade ? { cascade } : {}),
     items: out,
-    totals: { items: out.length, succeeded: count('succeeded'), incomplete: count('incomplete'), noTranscript: count('no-transcript'), failed: count('failed'), repliesApplied: applied },
+    totals: {
+      items: out.length,
+      succeeded: count('succeeded'),
+      incomplete: count('incomplete'),
+      noTranscript: count('no-transcript'),
+      failed: count('failed'),
+      repliesApplied: applied,
+    },
   };
 }

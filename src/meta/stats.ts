@@ -160,7 +160,7 @@ export function pearson(x: readonly number[], y: readonly number[]): number {
 export function averageRanks(values: readonly number[]): number[] {
   const order = values.map((_, i) => i).sort((a, b) => at(values, a) - at(values, b));
   const ranks = new Array<number>(values.length);
-  for (let start = 0; start < order.length; ) {
+  for (let start = 0; start < order.length;) {
     let end = start + 1;
     while (end < order.length && values[at(order, end)] === values[at(order, start)]) end++;
     const rank = (start + 1 + end) / 2; // mean of ranks start+1 … end
@@ -201,7 +201,7 @@ export function kendallTauB(x: readonly number[], y: readonly number[]): number 
   const tiedX = tiedPairs(order.map((i) => at(x, i)));
   const tiedY = tiedPairs([...y].sort((a, b) => a - b));
   let tiedBoth = 0;
-  for (let start = 0; start < n; ) {
+  for (let start = 0; start < n;) {
     let end = start + 1;
     while (end < n && x[at(order, end)] === x[at(order, start)] && y[at(order, end)] === y[at(order, start)]) end++;
     tiedBoth += ((end - start) * (end - start - 1)) / 2;
@@ -224,7 +224,7 @@ function denseRanks(values: readonly number[]): { ranks: number[]; size: number 
 /** Σ c(c−1)/2 over runs of equal values in a sorted array. */
 function tiedPairs(sorted: readonly number[]): number {
   let total = 0;
-  for (let start = 0; start < sorted.length; ) {
+  for (let start = 0; start < sorted.length;) {
     let end = start + 1;
     while (end < sorted.length && sorted[end] === sorted[start]) end++;
     total += ((end - start) * (end - start - 1)) / 2;
@@ -235,7 +235,6 @@ function tiedPairs(sorted: readonly number[]): number {
 
 /** A correlation function: Pearson, Spearman or Kendall τ-b. */
 export type Correlation = (x: readonly number[], y: readonly number[]) => number;
-
 
 /** Per-group values of a group-level correlation. */
 export interface GroupCorrelation {

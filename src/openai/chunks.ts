@@ -91,7 +91,12 @@ export function sseData(value: ChatCompletionChunk | OpenAIErrorBody): string {
   return `data: ${JSON.stringify(value)}\n\n`;
 }
 
-function chunk(ctx: ChunkContext, delta: ChatCompletionChunk['choices'][number]['delta'], extra: Partial<ChatCompletionChunk> = {}, finish: 'stop' | null = null): ChatCompletionChunk {
+function chunk(
+  ctx: ChunkContext,
+  delta: ChatCompletionChunk['choices'][number]['delta'],
+  extra: Partial<ChatCompletionChunk> = {},
+  finish: 'stop' | null = null,
+): ChatCompletionChunk {
   return {
     id: ctx.id,
     object: 'chat.completion.chunk',
@@ -116,13 +121,24 @@ export function replyHeader(e: Pick<CallFinishedEvent['data'], 'label' | 'stage'
 /** A stored reply (or a call that failed for good) as a content chunk. */
 export function replyChunk(ctx: ChunkContext, e: CallFinishedEvent['data']): ChatCompletionChunk {
   const body = e.ok ? (e.content ?? '') : `call failed: ${e.error?.code ?? 'error'}: ${e.error?.message ?? ''}`;
-  const ext: ChunkExtension = { event: 'message', callId: e.callId, agent: e.agent, label: e.label, stage: e.stage, ok: e.ok };
+  const ext: ChunkExtension = {
+    event: 'message',
+    callId: e.callId,
+    agent: e.agent,
+    label: e.label,
+    stage: e.stage,
+    ok: e.ok,
+  };
   return chunk(ctx, { content: `${replyHeader(e)}\n${body}\n\n` }, { tribunal: ext });
 }
 
 /** The verdict as a content chunk: {@link VERDICT_MARKER} and the verdict's JSON. */
 export function verdictChunk(ctx: ChunkContext, verdict: JudgeVerdict): ChatCompletionChunk {
-  return chunk(ctx, { content: `${VERDICT_MARKER}${JSON.stringify(verdict)}` }, { tribunal: { event: 'verdict', verdict } });
+  return chunk(
+    ctx,
+    { content: `${VERDICT_MARKER}${JSON.stringify(verdict)}` },
+    { tribunal: { event: 'verdict', verdict } },
+  );
 }
 
 /** The chunk that ends the choice. */

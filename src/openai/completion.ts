@@ -9,7 +9,13 @@ import type { Issue } from '../api/errors.js';
 import { ApiError, invalidRequest } from '../api/errors.js';
 import type { CreateEvaluationRequest, Evaluation } from '../api/schemas.js';
 import type { CreatorInfo } from '../api/services/evaluations.js';
-import { createEvaluationJob, linksOf, requireEvaluation, viewEvaluation, viewTranscript } from '../api/services/evaluations.js';
+import {
+  createEvaluationJob,
+  linksOf,
+  requireEvaluation,
+  viewEvaluation,
+  viewTranscript,
+} from '../api/services/evaluations.js';
 import type { Task } from '../engine/task.js';
 import type { Bindings } from '../env.js';
 import { log, messageOf } from '../pipeline/log.js';
@@ -54,15 +60,25 @@ function userText(messages: readonly ChatRequestMessage[]): string {
   const roles = messages.map((m) => m.role);
   if (messages.length !== 1 || roles[0] !== 'user') {
     throw invalidRequest(
-      [{ path: 'messages', message: `send exactly one user message holding the task (got ${roles.join(', ')}): a judge preset brings its own prompts, so other messages would be ignored` }],
+      [
+        {
+          path: 'messages',
+          message: `send exactly one user message holding the task (got ${roles.join(', ')}): a judge preset brings its own prompts, so other messages would be ignored`,
+        },
+      ],
       'request body',
     );
   }
   const content = messages[0]?.content ?? null;
-  if (content === null) throw invalidRequest([{ path: 'messages.0.content', message: 'the user message has no content' }], 'request body');
+  if (content === null)
+    throw invalidRequest([{ path: 'messages.0.content', message: 'the user message has no content' }], 'request body');
   if (typeof content === 'string') return content;
   content.forEach((part, i) => {
-    if (part.type !== 'text' || typeof part.text !== 'string') issues.push({ path: `messages.0.content.${i}`, message: `only text parts are read; a judge cannot take a "${part.type}" part` });
+    if (part.type !== 'text' || typeof part.text !== 'string')
+      issues.push({
+        path: `messages.0.content.${i}`,
+        message: `only text parts are read; a judge cannot take a "${part.type}" part`,
+      });
   });
   if (issues.length > 0) throw invalidRequest(issues, 'request body');
   return content.map((p) => p.text ?? '').join('\n');
@@ -78,7 +94,9 @@ export function judgeRequestOf(body: ChatCompletionRequest): JudgeRequest {
     model = parseModelId(body.model);
   } catch (err) {
     if (!(err instanceof ModelNameError)) throw err;
-    throw new ApiError(400, err.reason === 'preset' ? 'unknown_preset' : 'invalid_request', err.message, [{ path: 'model', message: err.message }]);
+    throw new ApiError(400, err.reason === 'preset' ? 'unknown_preset' : 'invalid_request', err.message, [
+      { path: 'model', message: err.message },
+    ]);
   }
   const { task, form } = taskFromText(userText(body.messages), 'messages.0.content');
   const metadata = body.metadata ?? undefined;
@@ -119,13 +137,23 @@ export type JudgeOutcome =
   | { kind: 'timeout'; id: string };
 
 /** Reads the ended evaluation back from D1 and builds its outcome. */
-export async function outcomeOf(env: Bindings, tenant: string, id: string, req: JudgeRequest, end: FollowEnd): Promise<JudgeOutcome> {
+export async function outcomeOf(
+  env: Bindings,
+  tenant: string,
+  id: string,
+  req: JudgeRequest,
+  end: FollowEnd,
+): Promise<JudgeOutcome> {
   if (end.kind === 'timeout') return { kind: 'timeout', id };
   const row = await requireEvaluation(env, tenant, id);
   const evaluation = await viewEvaluation(env, row);
   if (evaluation.status !== 'succeeded' || !evaluation.verdict) return { kind: 'ended', evaluation };
   const transcript = await viewTranscript(env, row);
-  return { kind: 'verdict', evaluation, verdict: judgeVerdictOf(evaluation, transcript.messages, req.model.id, req.task) };
+  return {
+    kind: 'verdict',
+    evaluation,
+    verdict: judgeVerdictOf(evaluation, transcript.messages, req.model.id, req.task),
+  };
 }
 
 /** Follows the evaluation to its end or `deadline`, passing each item to `onItem` (streaming), and returns its outcome. */
@@ -147,24 +175,46 @@ export async function followToOutcome(
 }
 
 /** The error status and OpenAI-shaped body of an outcome without a verdict. */
-export function outcomeError(outcome: Exclude<JudgeOutcome, { kind: 'verdict' }>, waitSeconds: number): { status: 409 | 502 | 504; body: OpenAIErrorBody } {
+export function outcomeError(
+  outcome: Exclude<JudgeOutcome, { kind: 'verdict' }>,
+  waitSeconds: number,
+): { status: 409 | 502 | 504; body: OpenAIErrorBody } {
   if (outcome.kind === 'timeout') {
     const links = linksOf(outcome.id);
     return {
       status: 504,
-      body: openAiError(504, 'verdict_timeout', `no verdict within ${waitSeconds} s; the evaluation continues: poll GET ${links.self} (or retry with the same Idempotency-Key to wait again)`, {
-        evaluationId: outcome.id,
-        links,
-      }),
+      body: openAiError(
+        504,
+        'verdict_timeout',
+        `no verdict within ${waitSeconds} s; the evaluation continues: poll GET ${links.self} (or retry with the same Idempotency-Key to wait again)`,
+        {
+          evaluationId: outcome.id,
+          links,
+        },
+      ),
     };
   }
   const e = outcome.evaluation;
   const cause = e.error ?? { code: 'unknown', message: `evaluation ended ${e.status} without a verdict` };
   if (e.status === 'cancelled') {
-    return { status: 409, body: openAiError(409, 'evaluation_cancelled', `evaluation ${e.id} was cancelled: ${cause.message}`, { evaluationId: e.id, links: e.links, evaluationError: cause }) };
+    return {
+      status: 409,
+      body: openAiError(409, 'evaluation_cancelled', `evaluation ${e.id} was cancelled: ${cause.message}`, {
+        evaluationId: e.id,
+        links: e.links,
+        evaluationError: cause,
+      }),
+    };
   }
   log('info', 'openai.evaluation_failed', { evaluationId: e.id, code: cause.code });
-  return { status: 502, body: openAiError(502, 'evaluation_failed', `evaluation ${e.id} failed (${cause.code}): ${cause.message}`, { evaluationId: e.id, links: e.links, evaluationError: cause }) };
+  return {
+    status: 502,
+    body: openAiError(502, 'evaluation_failed', `evaluation ${e.id} failed (${cause.code}): ${cause.message}`, {
+      evaluationId: e.id,
+      links: e.links,
+      evaluationError: cause,
+    }),
+  };
 }
 
 /** Logs an unexpected error while answering and returns the `internal` body to send. */

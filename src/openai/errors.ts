@@ -50,10 +50,17 @@ export function toOpenAiError(body: ErrorBody, status: number): OpenAIErrorBody 
 }
 
 /** Extra fields of an OpenAI-shaped error (see `OpenAIErrorBodySchema`). */
-export type OpenAIErrorExtra = Omit<OpenAIErrorBody['error'], 'message' | 'type' | 'code' | 'param'> & { param?: string | null };
+export type OpenAIErrorExtra = Omit<OpenAIErrorBody['error'], 'message' | 'type' | 'code' | 'param'> & {
+  param?: string | null;
+};
 
 /** An OpenAI-shaped error body. */
-export function openAiError(status: number, code: OpenAIErrorCode, message: string, extra: OpenAIErrorExtra = {}): OpenAIErrorBody {
+export function openAiError(
+  status: number,
+  code: OpenAIErrorCode,
+  message: string,
+  extra: OpenAIErrorExtra = {},
+): OpenAIErrorBody {
   return { error: { message, type: errorTypeOf(status), code, param: null, ...extra } };
 }
 
@@ -64,7 +71,12 @@ export function shouldRetry(status: number, hasIdempotencyKey: boolean): boolean
 }
 
 /** A JSON response with an OpenAI-shaped error and its `x-should-retry`. */
-export function openAiErrorResponse(status: ContentfulStatusCode, body: OpenAIErrorBody, hasIdempotencyKey: boolean, headers: HeadersInit = {}): Response {
+export function openAiErrorResponse(
+  status: ContentfulStatusCode,
+  body: OpenAIErrorBody,
+  hasIdempotencyKey: boolean,
+  headers: HeadersInit = {},
+): Response {
   const h = new Headers(headers);
   h.set('Content-Type', 'application/json; charset=UTF-8');
   h.set('x-should-retry', String(shouldRetry(status, hasIdempotencyKey)));
@@ -81,14 +93,24 @@ export const openAiErrorShape = () =>
     await next();
     const res = c.res;
     if (res.status < 400 || !(res.headers.get('Content-Type') ?? '').includes('application/json')) return;
-    const parsed = ErrorBodySchema.safeParse(await res.clone().json().catch(() => null));
+    const parsed = ErrorBodySchema.safeParse(
+      await res
+        .clone()
+        .json()
+        .catch(() => null),
+    );
     if (!parsed.success) return;
     const headers = new Headers(res.headers);
     headers.delete('Content-Length');
     const hasKey = c.req.header('Idempotency-Key') !== undefined;
     // Unset first: hono's setter would otherwise copy the old response's headers over the new ones.
     c.res = undefined;
-    c.res = openAiErrorResponse(res.status as ContentfulStatusCode, toOpenAiError(parsed.data, res.status), hasKey, headers);
+    c.res = openAiErrorResponse(
+      res.status as ContentfulStatusCode,
+      toOpenAiError(parsed.data, res.status),
+      hasKey,
+      headers,
+    );
   });
 
 /** A body issue reworded for the OpenAI parameters a judge refuses, so the 400 says why. */
@@ -96,11 +118,19 @@ function explain(issue: Issue): Issue {
   const unknown = /^unknown field "(.+)"$/.exec(issue.message)?.[1];
   if (unknown !== undefined && issue.path === unknown) {
     const reason = REFUSED_PARAMETERS[unknown];
-    return { path: issue.path, message: reason ? `"${unknown}" is not supported: ${reason}` : `unknown parameter "${unknown}"` };
+    return {
+      path: issue.path,
+      message: reason ? `"${unknown}" is not supported: ${reason}` : `unknown parameter "${unknown}"`,
+    };
   }
-  if (issue.path === 'n') return { path: 'n', message: 'n must be 1: a request is one evaluation (send n requests for n verdicts)' };
+  if (issue.path === 'n')
+    return { path: 'n', message: 'n must be 1: a request is one evaluation (send n requests for n verdicts)' };
   if (issue.path === 'response_format.type') {
-    return { path: issue.path, message: 'response_format must be "text" or "json_object": the verdict has its own schema (JudgeVerdict), json_schema cannot change it' };
+    return {
+      path: issue.path,
+      message:
+        'response_format must be "text" or "json_object": the verdict has its own schema (JudgeVerdict), json_schema cannot change it',
+    };
   }
   return issue;
 }
@@ -109,7 +139,9 @@ function explain(issue: Issue): Issue {
  * Validation hook of `POST /v1/chat/completions`: as the API's ({@link validationHook}), with the
  * refused OpenAI parameters named with their reason (`"tools" is not supported: a judge calls no tools`).
  */
-export const chatValidationHook = (result: { success: true } | { success: false; error: z.ZodError; target: keyof ValidationTargets }): undefined => {
+export const chatValidationHook = (
+  result: { success: true } | { success: false; error: z.ZodError; target: keyof ValidationTargets },
+): undefined => {
   if (result.success) return undefined;
   if (result.target !== 'json') {
     validationHook(result);

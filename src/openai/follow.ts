@@ -57,11 +57,20 @@ function keyOf(e: EvaluationEvent): string | null {
  * Yields the evaluation's events (each once) until it ends or `deadline` (epoch ms) passes; the return
  * value says which. The caller checks first that the evaluation exists and belongs to the tenant.
  */
-export async function* followEvaluation<T extends EvaluationObject>(env: EvaluationNamespaceEnv<T>, id: string, deadline: number): AsyncGenerator<FollowItem, FollowEnd> {
+export async function* followEvaluation<T extends EvaluationObject>(
+  env: EvaluationNamespaceEnv<T>,
+  id: string,
+  deadline: number,
+): AsyncGenerator<FollowItem, FollowEnd> {
   const seen = new Set<string>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => { resolve('timeout'); }, Math.max(0, deadline - Date.now()));
+    timer = setTimeout(
+      () => {
+        resolve('timeout');
+      },
+      Math.max(0, deadline - Date.now()),
+    );
   });
   let backoff = RESUBSCRIBE_MS;
   try {
@@ -92,7 +101,8 @@ export async function* followEvaluation<T extends EvaluationObject>(env: Evaluat
               }
               yield item;
               backoff = RESUBSCRIBE_MS;
-              if (item.event.type === 'status' && isTerminal(item.event.data.status)) return { kind: 'ended', status: item.event.data.status };
+              if (item.event.type === 'status' && isTerminal(item.event.data.status))
+                return { kind: 'ended', status: item.event.data.status };
             }
           }
         } finally {
@@ -100,7 +110,14 @@ export async function* followEvaluation<T extends EvaluationObject>(env: Evaluat
         }
       }
       // Ended without a terminal event: the object replays everything to the next subscription.
-      const wait = await Promise.race([new Promise<'again'>((r) => setTimeout(() => { r('again'); }, backoff)), expired]);
+      const wait = await Promise.race([
+        new Promise<'again'>((r) =>
+          setTimeout(() => {
+            r('again');
+          }, backoff),
+        ),
+        expired,
+      ]);
       if (wait === 'timeout') return { kind: 'timeout' };
       backoff = Math.min(backoff * 2, RESUBSCRIBE_MAX_MS);
     }
@@ -111,9 +128,16 @@ export async function* followEvaluation<T extends EvaluationObject>(env: Evaluat
 }
 
 /** Opens the object's SSE stream; null (logged) when it cannot be opened now. */
-async function subscribe<T extends EvaluationObject>(env: EvaluationNamespaceEnv<T>, id: string): Promise<ReadableStreamDefaultReader<Uint8Array> | null> {
+async function subscribe<T extends EvaluationObject>(
+  env: EvaluationNamespaceEnv<T>,
+  id: string,
+): Promise<ReadableStreamDefaultReader<Uint8Array> | null> {
   try {
-    const res = await forwardEvents(env, id, new Request('https://evaluation.internal/events', { headers: { Accept: 'text/event-stream' } }));
+    const res = await forwardEvents(
+      env,
+      id,
+      new Request('https://evaluation.internal/events', { headers: { Accept: 'text/event-stream' } }),
+    );
     if (res.ok && res.body) return res.body.getReader();
     log('warn', 'openai.subscribe_failed', { evaluationId: id, status: res.status });
     await res.body?.cancel();

@@ -55,7 +55,10 @@ export function modelIdOf(preset: Preset | string): string {
  */
 export function parseModelId(id: string): JudgeModel {
   if (!id.startsWith(MODEL_PREFIX)) {
-    throw new ModelNameError(`model "${id}" is not a Tribunal judge: use "tribunal/<preset>" or "tribunal/<preset>@<model>" (GET /v1/models lists them)`, 'format');
+    throw new ModelNameError(
+      `model "${id}" is not a Tribunal judge: use "tribunal/<preset>" or "tribunal/<preset>@<model>" (GET /v1/models lists them)`,
+      'format',
+    );
   }
   const rest = id.slice(MODEL_PREFIX.length);
   const at = rest.indexOf('@');
@@ -63,10 +66,14 @@ export function parseModelId(id: string): JudgeModel {
   const override = at === -1 ? undefined : rest.slice(at + 1);
   if (presetId === '') throw new ModelNameError(`model "${id}" names no preset after "${MODEL_PREFIX}"`, 'format');
   if (override !== undefined && (override.trim() === '' || override.length > MAX_OVERRIDE_CHARS)) {
-    throw new ModelNameError(`model "${id}": the model after "@" must be 1-${MAX_OVERRIDE_CHARS} characters, not blank`, 'format');
+    throw new ModelNameError(
+      `model "${id}": the model after "@" must be 1-${MAX_OVERRIDE_CHARS} characters, not blank`,
+      'format',
+    );
   }
   const preset = PRESETS.find((p) => p.id === presetId);
-  if (!preset) throw new ModelNameError(`model "${id}": unknown preset "${presetId}"; GET /v1/models lists every judge`, 'preset');
+  if (!preset)
+    throw new ModelNameError(`model "${id}": unknown preset "${presetId}"; GET /v1/models lists every judge`, 'preset');
   return { id, preset, ...(override !== undefined ? { modelOverride: override } : {}) };
 }
 
@@ -95,7 +102,13 @@ export function modelEntry(preset: Preset, id = modelIdOf(preset)): ModelEntry {
     object: 'model',
     created: MODELS_CREATED,
     owned_by: 'tribunal',
-    tribunal: { preset: preset.id, method: preset.config.method, taskKind: preset.taskKind, description: preset.description, paper: preset.paper },
+    tribunal: {
+      preset: preset.id,
+      method: preset.config.method,
+      taskKind: preset.taskKind,
+      description: preset.description,
+      paper: preset.paper,
+    },
   };
 }
 

@@ -30,7 +30,14 @@ export type ChatRequestMessage = z.infer<typeof ChatRequestMessageSchema>;
  * (the papers' settings) and token limits, and the verdict is short. They are accepted so OpenAI clients
  * that always send them work; the answer lists the ones sent in the `Tribunal-Unused-Parameters` header.
  */
-export const NO_EFFECT_PARAMETERS = ['temperature', 'top_p', 'presence_penalty', 'frequency_penalty', 'max_tokens', 'max_completion_tokens'] as const;
+export const NO_EFFECT_PARAMETERS = [
+  'temperature',
+  'top_p',
+  'presence_penalty',
+  'frequency_penalty',
+  'max_tokens',
+  'max_completion_tokens',
+] as const;
 
 /** OpenAI parameters refused with 400, each with the reason the error message gives. */
 export const REFUSED_PARAMETERS: Readonly<Record<string, string>> = {
@@ -39,25 +46,26 @@ export const REFUSED_PARAMETERS: Readonly<Record<string, string>> = {
   parallel_tool_calls: 'a judge calls no tools',
   functions: 'a judge calls no functions',
   function_call: 'a judge calls no functions',
-  logprobs: 'a debate\'s verdict has no token log-probabilities',
-  top_logprobs: 'a debate\'s verdict has no token log-probabilities',
-  logit_bias: 'the preset fixes its agents\' sampling',
+  logprobs: "a debate's verdict has no token log-probabilities",
+  top_logprobs: "a debate's verdict has no token log-probabilities",
+  logit_bias: "the preset fixes its agents' sampling",
   stop: 'stop sequences would cut the verdict',
   seed: 'the debate is not reproducible by a seed (replies are stored instead: GET /v1/evaluations/{id}/transcript)',
   audio: 'a judge answers in text only',
   modalities: 'a judge answers in text only',
-  prediction: 'a judge\'s answer is its verdict; nothing can be predicted',
+  prediction: "a judge's answer is its verdict; nothing can be predicted",
   web_search_options: 'a judge searches nothing',
-  reasoning_effort: 'the preset fixes its agents\' models and settings (pick the model with tribunal/<preset>@<model>)',
+  reasoning_effort: "the preset fixes its agents' models and settings (pick the model with tribunal/<preset>@<model>)",
   verbosity: 'the verdict has a fixed shape',
   service_tier: 'the deployment decides how provider calls are made',
   store: 'every judge request is stored as an evaluation (GET /v1/evaluations/{id}); it cannot be turned off',
-  prompt_cache_key: 'the preset\'s prompts are cached by the provider as it sees fit',
+  prompt_cache_key: "the preset's prompts are cached by the provider as it sees fit",
   safety_identifier: 'not supported; put an identifier in metadata (stored with the evaluation)',
   user: 'not supported; put an identifier in metadata (stored with the evaluation)',
 };
 
-const noEffect = (what: string) => z.number().nullable().optional().describe(`Accepted, no effect: ${what}. Listed in \`Tribunal-Unused-Parameters\`.`);
+const noEffect = (what: string) =>
+  z.number().nullable().optional().describe(`Accepted, no effect: ${what}. Listed in \`Tribunal-Unused-Parameters\`.`);
 
 /** Body of `POST /v1/chat/completions`. Unknown parameters are refused. */
 export const ChatCompletionRequestSchema = z
@@ -66,32 +74,57 @@ export const ChatCompletionRequestSchema = z
     messages: z
       .array(ChatRequestMessageSchema)
       .min(1)
-      .describe('Exactly one `user` message holding the task: a JSON Task or plain text with markers (docs/integrations.md).'),
-    stream: z.boolean().nullable().optional().describe('Stream the debate as `chat.completion.chunk` server-sent events, then the verdict.'),
+      .describe(
+        'Exactly one `user` message holding the task: a JSON Task or plain text with markers (docs/integrations.md).',
+      ),
+    stream: z
+      .boolean()
+      .nullable()
+      .optional()
+      .describe('Stream the debate as `chat.completion.chunk` server-sent events, then the verdict.'),
     stream_options: z
-      .object({ include_usage: z.boolean().optional().describe('Send a last chunk with the whole debate\'s usage.') })
+      .object({ include_usage: z.boolean().optional().describe("Send a last chunk with the whole debate's usage.") })
       .strict()
       .nullable()
       .optional(),
-    n: z.literal(1).nullable().optional().describe('Only 1: a request is one evaluation (send n requests for n verdicts).'),
+    n: z
+      .literal(1)
+      .nullable()
+      .optional()
+      .describe('Only 1: a request is one evaluation (send n requests for n verdicts).'),
     response_format: z
       .object({ type: z.enum(['text', 'json_object']) })
       .strict()
       .nullable()
       .optional()
-      .describe('`text` or `json_object`: the answer is always a JSON object (`json_schema` is refused: the verdict has its own schema).'),
-    metadata: MetadataSchema.nullable().optional().describe('Stored with the evaluation and shown by GET /v1/evaluations/{id}.'),
-    temperature: noEffect('each agent\'s temperature is the preset\'s (the paper\'s setting)'),
+      .describe(
+        '`text` or `json_object`: the answer is always a JSON object (`json_schema` is refused: the verdict has its own schema).',
+      ),
+    metadata: MetadataSchema.nullable()
+      .optional()
+      .describe('Stored with the evaluation and shown by GET /v1/evaluations/{id}.'),
+    temperature: noEffect("each agent's temperature is the preset's (the paper's setting)"),
     top_p: noEffect('the preset fixes its sampling'),
     presence_penalty: noEffect('the preset fixes its sampling'),
     frequency_penalty: noEffect('the preset fixes its sampling'),
-    max_tokens: z.number().int().nullable().optional().describe('Accepted, no effect: the preset fixes its agents\' token limits. Listed in `Tribunal-Unused-Parameters`.'),
+    max_tokens: z
+      .number()
+      .int()
+      .nullable()
+      .optional()
+      .describe(
+        "Accepted, no effect: the preset fixes its agents' token limits. Listed in `Tribunal-Unused-Parameters`.",
+      ),
     max_completion_tokens: z.number().int().nullable().optional().describe('As `max_tokens`.'),
   })
   .strict()
   .superRefine((body, ctx) => {
     if (body.stream_options != null && body.stream !== true) {
-      ctx.addIssue({ code: 'custom', path: ['stream_options'], message: 'stream_options is only allowed when stream is true' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['stream_options'],
+        message: 'stream_options is only allowed when stream is true',
+      });
     }
   })
   .meta({ id: 'ChatCompletionRequest' });
@@ -137,7 +170,7 @@ export const JudgeVerdictSchema = z
     links: EvaluationLinksSchema,
   })
   .strict()
-  .meta({ id: 'JudgeVerdict', description: 'The assistant message\'s content, as JSON text.' });
+  .meta({ id: 'JudgeVerdict', description: "The assistant message's content, as JSON text." });
 /** The verdict an assistant message carries. */
 export type JudgeVerdict = z.infer<typeof JudgeVerdictSchema>;
 
@@ -169,7 +202,11 @@ export const ChatCompletionSchema = z
           .object({
             index: z.literal(0),
             message: z
-              .object({ role: z.literal('assistant'), content: z.string().describe('The JudgeVerdict as JSON text.'), refusal: z.null() })
+              .object({
+                role: z.literal('assistant'),
+                content: z.string().describe('The JudgeVerdict as JSON text.'),
+                refusal: z.null(),
+              })
               .strict(),
             finish_reason: z.literal('stop'),
             logprobs: z.null(),
@@ -205,15 +242,28 @@ export const ModelSchema = z
   .meta({ id: 'Model' });
 
 /** Answer to `GET /v1/models`. */
-export const ModelListSchema = z.object({ object: z.literal('list'), data: z.array(ModelSchema) }).strict().meta({ id: 'ModelList' });
+export const ModelListSchema = z
+  .object({ object: z.literal('list'), data: z.array(ModelSchema) })
+  .strict()
+  .meta({ id: 'ModelList' });
 
 /** Stable codes of the OpenAI-shaped errors: Tribunal's codes plus the judge-as-model ones. */
-export const OpenAIErrorCodeSchema = z.union([ErrorCodeSchema, z.enum(['verdict_timeout', 'evaluation_failed', 'evaluation_cancelled'])]);
+export const OpenAIErrorCodeSchema = z.union([
+  ErrorCodeSchema,
+  z.enum(['verdict_timeout', 'evaluation_failed', 'evaluation_cancelled']),
+]);
 /** A stable code of an OpenAI-shaped error. */
 export type OpenAIErrorCode = z.infer<typeof OpenAIErrorCodeSchema>;
 
 /** OpenAI's error `type`s as Tribunal uses them (by HTTP status: ./errors.ts). */
-export const OpenAIErrorTypeSchema = z.enum(['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'timeout_error', 'server_error']);
+export const OpenAIErrorTypeSchema = z.enum([
+  'invalid_request_error',
+  'authentication_error',
+  'permission_error',
+  'rate_limit_error',
+  'timeout_error',
+  'server_error',
+]);
 
 /**
  * Error body of the OpenAI-compatible routes, in OpenAI's shape so its SDKs read it (`err.code`,

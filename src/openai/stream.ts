@@ -6,7 +6,16 @@
  */
 import type { Bindings } from '../env.js';
 import type { ChunkContext } from './chunks.js';
-import { finishChunk, replyChunk, roleChunk, SSE_DONE, SSE_KEEP_ALIVE, sseData, usageChunk, verdictChunk } from './chunks.js';
+import {
+  finishChunk,
+  replyChunk,
+  roleChunk,
+  SSE_DONE,
+  SSE_KEEP_ALIVE,
+  sseData,
+  usageChunk,
+  verdictChunk,
+} from './chunks.js';
 import type { JudgeRequest } from './completion.js';
 import { followToOutcome, internalErrorBody, outcomeError } from './completion.js';
 import { chatUsageOf } from './verdict.js';

@@ -42,7 +42,8 @@ export const MARKERS: readonly MarkerSpec[] = [
 ];
 
 /** A marker line: `[NAME]` at the start (inner spaces, `_` or `-` between words allowed), then optional text. */
-const MARKER_LINE = /^\s*\[\s*(question|answer[\s_-]*a|answer[\s_-]*b|reference|source|context|output|aspect)\s*\][ \t]*(.*)$/i;
+const MARKER_LINE =
+  /^\s*\[\s*(question|answer[\s_-]*a|answer[\s_-]*b|reference|source|context|output|aspect)\s*\][ \t]*(.*)$/i;
 
 /** The `[ASPECT]` head line: `name (min-max)`; `–`, `to` and `..` also separate the bounds. */
 const ASPECT_HEAD = /^(.*?)\s*\(\s*(-?\d+)\s*(?:-|–|to|\.\.)\s*(-?\d+)\s*\)\s*$/i;
@@ -51,7 +52,10 @@ const ASPECT_HEAD = /^(.*?)\s*\(\s*(-?\d+)\s*(?:-|–|to|\.\.)\s*(-?\d+)\s*\)\s*
 const FENCED = /^```(?:json)?[ \t]*\n([\s\S]*?)\n```$/i;
 
 function specOf(name: string): MarkerSpec {
-  const canonical = `[${name.toUpperCase().replace(/[\s_-]+/g, ' ').replace(/^ANSWER ?([AB])$/, 'ANSWER $1')}]`;
+  const canonical = `[${name
+    .toUpperCase()
+    .replace(/[\s_-]+/g, ' ')
+    .replace(/^ANSWER ?([AB])$/, 'ANSWER $1')}]`;
   const spec = MARKERS.find((m) => m.marker === canonical);
   // Unreachable: MARKER_LINE only matches the names listed in MARKERS.
   if (!spec) throw new Error(`unknown marker ${canonical}`);
@@ -76,7 +80,10 @@ function fromJson(text: string, at: string): Task {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw invalidRequest([{ path: at, message: `the task is not valid JSON: ${err instanceof Error ? err.message : String(err)}` }], 'task');
+    throw invalidRequest(
+      [{ path: at, message: `the task is not valid JSON: ${err instanceof Error ? err.message : String(err)}` }],
+      'task',
+    );
   }
   const parsed = TaskSchema.safeParse(value);
   if (!parsed.success) throw invalidRequest(toIssues(parsed.error, at), 'task');
@@ -112,11 +119,22 @@ function fromMarkers(text: string, at: string): Task {
       'task',
     );
   }
-  if (preamble.join('\n').trim() !== '') issues.push({ path: at, message: `text before the first marker would be ignored: start the message with a marker` });
+  if (preamble.join('\n').trim() !== '')
+    issues.push({
+      path: at,
+      message: `text before the first marker would be ignored: start the message with a marker`,
+    });
   const kinds = new Set([...sections.keys()].map((s) => s.kind));
   if (kinds.size > 1) {
-    const list = (k: Task['kind']) => [...sections.keys()].filter((s) => s.kind === k).map((s) => s.marker).join(' ');
-    issues.push({ path: at, message: `pairwise markers (${list('pairwise')}) and pointwise markers (${list('pointwise')}) are mixed: a task is one or the other` });
+    const list = (k: Task['kind']) =>
+      [...sections.keys()]
+        .filter((s) => s.kind === k)
+        .map((s) => s.marker)
+        .join(' ');
+    issues.push({
+      path: at,
+      message: `pairwise markers (${list('pairwise')}) and pointwise markers (${list('pointwise')}) are mixed: a task is one or the other`,
+    });
     throw invalidRequest(issues, 'task');
   }
   const kind = [...kinds][0] ?? 'pairwise';
@@ -148,7 +166,15 @@ function aspectOf(body: string, at: string): unknown {
   const [head = '', ...rest] = body.split('\n');
   const m = ASPECT_HEAD.exec(head.trim());
   if (!m) {
-    throw invalidRequest([{ path: at, message: `[ASPECT] needs its name and scale on its first line, e.g. "coherence (1-5)"; got "${head.trim()}"` }], 'task');
+    throw invalidRequest(
+      [
+        {
+          path: at,
+          message: `[ASPECT] needs its name and scale on its first line, e.g. "coherence (1-5)"; got "${head.trim()}"`,
+        },
+      ],
+      'task',
+    );
   }
   const description = rest.join('\n').trim();
   return { name: m[1] ?? '', scale: { min: Number(m[2]), max: Number(m[3]) }, ...(description ? { description } : {}) };

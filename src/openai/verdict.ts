@@ -62,7 +62,12 @@ export function excerpt(text: string, max = MAX_RATIONALE_CHARS): string {
  * @param model the model name as requested
  * @param task the task judged (for a pointwise scale)
  */
-export function judgeVerdictOf(evaluation: Evaluation, transcript: readonly TranscriptMessage[], model: string, task: Task): JudgeVerdict {
+export function judgeVerdictOf(
+  evaluation: Evaluation,
+  transcript: readonly TranscriptMessage[],
+  model: string,
+  task: Task,
+): JudgeVerdict {
   const v = evaluation.verdict;
   if (!v) throw new Error(`evaluation ${evaluation.id} has no verdict`);
   const from = decisiveReply(transcript);
@@ -94,7 +99,14 @@ export function chatCompletionOf(evaluation: Evaluation, verdict: JudgeVerdict):
     object: 'chat.completion',
     created: unixSeconds(evaluation.createdAt),
     model: verdict.model,
-    choices: [{ index: 0, message: { role: 'assistant', content: JSON.stringify(verdict), refusal: null }, finish_reason: 'stop', logprobs: null }],
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: JSON.stringify(verdict), refusal: null },
+        finish_reason: 'stop',
+        logprobs: null,
+      },
+    ],
     usage: chatUsageOf(evaluation.usage),
   };
 }

@@ -43,7 +43,15 @@ export interface StatusEvent {
 /** `call.started`: an LLM call went out. */
 export interface CallStartedEvent {
   type: 'call.started';
-  data: { evaluationId: string; callId: string; agent: string; label: string; stage: string; model?: string; at: number };
+  data: {
+    evaluationId: string;
+    callId: string;
+    agent: string;
+    label: string;
+    stage: string;
+    model?: string;
+    at: number;
+  };
 }
 
 /** `call.finished`: an LLM call's result was stored; `content` is the agent's message when `ok`. */

@@ -76,13 +76,18 @@ export class SseHub {
     const writer = writable.getWriter();
     const replay = this.encoder.encode(initial);
     // Not awaited: the stream only drains once the Response carrying `readable` is returned.
-    if (replay.byteLength > 0) void writer.write(replay).catch(() => { this.drop(writer); });
+    if (replay.byteLength > 0)
+      void writer.write(replay).catch(() => {
+        this.drop(writer);
+      });
     if (end) {
       void writer.close().catch(() => undefined);
       return readable;
     }
     this.writers.set(writer, replay.byteLength);
-    this.timer ??= setInterval(() => { this.ping(); }, this.pingIntervalMs);
+    this.timer ??= setInterval(() => {
+      this.ping();
+    }, this.pingIntervalMs);
     return readable;
   }
 
@@ -114,7 +119,9 @@ export class SseHub {
         this.drop(w);
         continue;
       }
-      w.write(bytes).catch(() => { this.drop(w); });
+      w.write(bytes).catch(() => {
+        this.drop(w);
+      });
     }
   }
 

@@ -22,7 +22,10 @@ export interface EvaluationNamespaceEnv<T extends EvaluationObject = EvaluationO
 }
 
 /** The stub of the Durable Object that runs evaluation `id` (`idFromName(id)`: one object per evaluation). */
-export function evaluationStub<T extends EvaluationObject>(env: EvaluationNamespaceEnv<T>, id: string): DurableObjectStub<T> {
+export function evaluationStub<T extends EvaluationObject>(
+  env: EvaluationNamespaceEnv<T>,
+  id: string,
+): DurableObjectStub<T> {
   return env.EVALUATION.get(env.EVALUATION.idFromName(id));
 }
 
@@ -34,7 +37,11 @@ export function evaluationStub<T extends EvaluationObject>(env: EvaluationNamesp
  * @example
  * app.get('/v1/evaluations/:id/events', (c) => forwardEvents(c.env, c.req.param('id'), c.req.raw));
  */
-export function forwardEvents<T extends EvaluationObject>(env: EvaluationNamespaceEnv<T>, id: string, request: Request): Promise<Response> {
+export function forwardEvents<T extends EvaluationObject>(
+  env: EvaluationNamespaceEnv<T>,
+  id: string,
+  request: Request,
+): Promise<Response> {
   const forwarded = new Request(request);
   forwarded.headers.set(EVALUATION_ID_HEADER, id);
   return evaluationStub(env, id).fetch(forwarded);

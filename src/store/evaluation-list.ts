@@ -66,7 +66,11 @@ export async function listEvaluations(
   if (filters.preset !== undefined) add('e.preset = ?', filters.preset);
   if (filters.batchId !== undefined) add('e.batch_id = ?', filters.batchId);
   if (filters.metadata !== undefined) {
-    add(`EXISTS (SELECT 1 FROM json_each(e.metadata) WHERE key = ? AND ${METADATA_TEXT} = ?)`, filters.metadata.key, filters.metadata.value);
+    add(
+      `EXISTS (SELECT 1 FROM json_each(e.metadata) WHERE key = ? AND ${METADATA_TEXT} = ?)`,
+      filters.metadata.key,
+      filters.metadata.value,
+    );
   }
   if (filters.createdFrom !== undefined) add('e.created_at >= ?', filters.createdFrom);
   if (filters.createdUntil !== undefined) add('e.created_at < ?', filters.createdUntil);

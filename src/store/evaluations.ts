@@ -178,7 +178,10 @@ export async function insertEvaluation(
   e: NewEvaluation,
   after: readonly D1PreparedStatement[] = [],
 ): Promise<{ inserted: true; after: D1Result[] } | { inserted: false; existing: EvaluationRecord }> {
-  const [result, ...rest] = after.length === 0 ? [await insertRowsStatement(db, [e]).run()] : await db.batch([insertRowsStatement(db, [e]), ...after]);
+  const [result, ...rest] =
+    after.length === 0
+      ? [await insertRowsStatement(db, [e]).run()]
+      : await db.batch([insertRowsStatement(db, [e]), ...after]);
   if (result && result.meta.changes > 0) return { inserted: true, after: rest };
   if (e.idempotencyKey === null) throw new Error(`insert of evaluation ${e.id} changed no row`);
   const existing = await findByIdempotencyKey(db, e.tenant, e.idempotencyKey);
@@ -248,7 +251,11 @@ export async function getEvaluation(db: D1Database, tenant: string, id: string):
 }
 
 /** The evaluation holding `key` for `tenant`, or null. */
-export async function findByIdempotencyKey(db: D1Database, tenant: string, key: string): Promise<EvaluationRecord | null> {
+export async function findByIdempotencyKey(
+  db: D1Database,
+  tenant: string,
+  key: string,
+): Promise<EvaluationRecord | null> {
   const row = await db
     .prepare(`${SELECT} WHERE tenant = ? AND idempotency_key = ?`)
     .bind(tenant, key)
@@ -258,7 +265,10 @@ export async function findByIdempotencyKey(db: D1Database, tenant: string, key: 
 
 /** The stored verdict JSON (without transcript), or null before one is written. */
 export async function getVerdictJson(db: D1Database, id: string): Promise<unknown> {
-  const row = await db.prepare('SELECT verdict FROM verdicts WHERE evaluation_id = ?').bind(id).first<{ verdict: string }>();
+  const row = await db
+    .prepare('SELECT verdict FROM verdicts WHERE evaluation_id = ?')
+    .bind(id)
+    .first<{ verdict: string }>();
   return row ? (JSON.parse(row.verdict) as unknown) : null;
 }
 
@@ -275,7 +285,11 @@ export interface EvaluationWithResults {
  * when `tenant` has no such evaluation. For reads right after an end (`Prefer: wait`), where three
  * round trips per judged item showed in the runtime's CPU.
  */
-export async function readWithResults(db: D1Database, tenant: string, id: string): Promise<EvaluationWithResults | null> {
+export async function readWithResults(
+  db: D1Database,
+  tenant: string,
+  id: string,
+): Promise<EvaluationWithResults | null> {
   return withResultsOf(await db.batch(readWithResultsStatements(db, tenant, id)));
 }
 
@@ -307,16 +321,26 @@ export interface EvaluationWithResultsText {
 }
 
 /** {@link withResultsOf} without parsing the verdict. */
-export function withResultsTextOf([evaluation, verdict, usage]: readonly (D1Result | undefined)[]): EvaluationWithResultsText | null {
+export function withResultsTextOf([evaluation, verdict, usage]: readonly (
+  D1Result | undefined
+)[]): EvaluationWithResultsText | null {
   const row = evaluation?.results[0] as EvaluationRow | undefined;
   if (!row) return null;
   const v = verdict?.results[0] as { verdict: string } | undefined;
-  return { row: toRecord(row), verdictText: v?.verdict ?? null, usage: usageSumsOf(usage?.results[0] as UsageSumsRow | undefined) };
+  return {
+    row: toRecord(row),
+    verdictText: v?.verdict ?? null,
+    usage: usageSumsOf(usage?.results[0] as UsageSumsRow | undefined),
+  };
 }
 
 /** The verdict of a {@link EvaluationWithResultsText} parsed. */
 export function parseResults(read: EvaluationWithResultsText): EvaluationWithResults {
-  return { row: read.row, verdictJson: read.verdictText === null ? null : (JSON.parse(read.verdictText) as unknown), usage: read.usage };
+  return {
+    row: read.row,
+    verdictJson: read.verdictText === null ? null : (JSON.parse(read.verdictText) as unknown),
+    usage: read.usage,
+  };
 }
 
 /** Usage summed over an evaluation's `usage` rows (tokens are counts, cost in USD). */

@@ -109,9 +109,20 @@ export async function readStatus(
   const row = await db
     .prepare('SELECT status, calls_done, updated_at, error_code, error_message FROM evaluations WHERE id = ?')
     .bind(id)
-    .first<{ status: EvaluationStatus; calls_done: number; updated_at: number; error_code: string | null; error_message: string | null }>();
+    .first<{
+      status: EvaluationStatus;
+      calls_done: number;
+      updated_at: number;
+      error_code: string | null;
+      error_message: string | null;
+    }>();
   return row
-    ? { status: row.status, callsDone: row.calls_done, updatedAt: row.updated_at, error: errorOf(row.error_code, row.error_message) }
+    ? {
+        status: row.status,
+        callsDone: row.calls_done,
+        updatedAt: row.updated_at,
+        error: errorOf(row.error_code, row.error_message),
+      }
     : null;
 }
 
@@ -122,7 +133,13 @@ export async function readStatus(
  * @returns true when a row changed; false means the row has ended (or does not exist), so the caller
  *   must not go on as if it were running.
  */
-export async function markRunning(db: D1Database, id: string, callsPlanned: number, now: number, engineVersion: string): Promise<boolean> {
+export async function markRunning(
+  db: D1Database,
+  id: string,
+  callsPlanned: number,
+  now: number,
+  engineVersion: string,
+): Promise<boolean> {
   const r = await db
     .prepare(
       `UPDATE evaluations SET status = 'running', calls_planned = ?, started_at = COALESCE(started_at, ?), updated_at = ?,
@@ -320,7 +337,11 @@ export async function writeFinal(
   // for the follow-ups' D1 read, and would make one on every item of every batch.
   const effectRows = statements.reduce((n, s, i) => n + (handedOn(s) ? (results[i]?.meta.changes ?? 0) : 0), 0);
   // The status update is the last of the final write's own statements.
-  return { changed: (results[results.length - 1]?.meta.changes ?? 0) > 0, effectRows, after: all.slice(statements.length) };
+  return {
+    changed: (results[results.length - 1]?.meta.changes ?? 0) > 0,
+    effectRows,
+    after: all.slice(statements.length),
+  };
 }
 
 /**

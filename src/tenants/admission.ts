@@ -58,7 +58,12 @@ export async function admit(db: D1Database, id: string, defaultMaxRunning: numbe
  * cap; it changed one row exactly when it took the slot. For a D1 batch that inserts the row first (the
  * API's create: one round trip for both).
  */
-export function admitStatement(db: D1Database, id: string, defaultMaxRunning: number, now: number): D1PreparedStatement {
+export function admitStatement(
+  db: D1Database,
+  id: string,
+  defaultMaxRunning: number,
+  now: number,
+): D1PreparedStatement {
   return db
     .prepare(
       `UPDATE evaluations SET slot_at = ?
@@ -71,7 +76,12 @@ export function admitStatement(db: D1Database, id: string, defaultMaxRunning: nu
  * Admits the oldest queued evaluation of `tenant` that waits for a slot, if the tenant is under its cap:
  * one statement, so concurrent callers admit different evaluations. @returns its id, or null.
  */
-export async function admitNext(db: D1Database, tenant: string, defaultMaxRunning: number, now: number): Promise<string | null> {
+export async function admitNext(
+  db: D1Database,
+  tenant: string,
+  defaultMaxRunning: number,
+  now: number,
+): Promise<string | null> {
   return admittedBy(await admitNextStatement(db, tenant, defaultMaxRunning, now).run());
 }
 
@@ -80,7 +90,12 @@ export async function admitNext(db: D1Database, tenant: string, defaultMaxRunnin
  * the status update frees the slot, and the same transaction hands it on, with no round trip of its own).
  * Read its result with {@link admittedBy}.
  */
-export function admitNextStatement(db: D1Database, tenant: string, defaultMaxRunning: number, now: number): D1PreparedStatement {
+export function admitNextStatement(
+  db: D1Database,
+  tenant: string,
+  defaultMaxRunning: number,
+  now: number,
+): D1PreparedStatement {
   return db
     .prepare(
       `UPDATE evaluations SET slot_at = ?
@@ -97,7 +112,13 @@ export function admitNextStatement(db: D1Database, tenant: string, defaultMaxRun
  * tenant's cap, as {@link admitStatement} does for a known id: a batch item's final write admits the next
  * item it claimed in the same transaction. Read the admitted id with {@link admittedBy}.
  */
-export function admitSelectedStatement(db: D1Database, candidate: string, binds: readonly unknown[], defaultMaxRunning: number, now: number): D1PreparedStatement {
+export function admitSelectedStatement(
+  db: D1Database,
+  candidate: string,
+  binds: readonly unknown[],
+  defaultMaxRunning: number,
+  now: number,
+): D1PreparedStatement {
   return db
     .prepare(
       `UPDATE evaluations SET slot_at = ?
@@ -145,8 +166,14 @@ export async function runningCount(db: D1Database, tenant: string): Promise<numb
 /** Evaluations of `tenant` holding a running slot, and queued ones waiting for one. */
 export async function slotCounts(db: D1Database, tenant: string): Promise<{ running: number; waiting: number }> {
   const [running, waiting] = await db.batch([
-    db.prepare(`SELECT count(*) AS n FROM evaluations WHERE tenant = ? AND slot_at IS NOT NULL AND ${SQL_NOT_ENDED}`).bind(tenant),
-    db.prepare(`SELECT count(*) AS n FROM evaluations WHERE tenant = ? AND slot_at IS NULL AND status = 'queued' AND ${HANDED_OVER}`).bind(tenant),
+    db
+      .prepare(`SELECT count(*) AS n FROM evaluations WHERE tenant = ? AND slot_at IS NOT NULL AND ${SQL_NOT_ENDED}`)
+      .bind(tenant),
+    db
+      .prepare(
+        `SELECT count(*) AS n FROM evaluations WHERE tenant = ? AND slot_at IS NULL AND status = 'queued' AND ${HANDED_OVER}`,
+      )
+      .bind(tenant),
   ]);
   const n = (r: D1Result | undefined) => (r?.results[0] as { n: number } | undefined)?.n ?? 0;
   return { running: n(running), waiting: n(waiting) };

@@ -18,17 +18,43 @@ export type RatePolicy = z.infer<typeof RatePolicySchema>;
 /** What an operator may set per tenant; `null` = the deployment's default (rate, running) or no cap (quotas). */
 export const TenantLimitsSchema = z
   .object({
-    rateLimit: RatePolicySchema.nullable().describe('Per-key request rate; null = the deployment default (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS).'),
-    maxRunning: z.number().int().min(1).max(10_000).nullable().describe('Evaluations running at once; beyond it they wait in the queue. Null = TENANT_MAX_RUNNING.'),
-    monthlySpendCapUsd: z.number().min(0).max(1e9).nullable().describe('LLM spend per calendar month (UTC), USD; at the cap new submissions get 429 quota_exceeded. Null = no cap.'),
-    monthlyEvaluationCap: z.number().int().min(0).max(1e9).nullable().describe('Evaluations created per calendar month (UTC); null = no cap.'),
+    rateLimit: RatePolicySchema.nullable().describe(
+      'Per-key request rate; null = the deployment default (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS).',
+    ),
+    maxRunning: z
+      .number()
+      .int()
+      .min(1)
+      .max(10_000)
+      .nullable()
+      .describe('Evaluations running at once; beyond it they wait in the queue. Null = TENANT_MAX_RUNNING.'),
+    monthlySpendCapUsd: z
+      .number()
+      .min(0)
+      .max(1e9)
+      .nullable()
+      .describe(
+        'LLM spend per calendar month (UTC), USD; at the cap new submissions get 429 quota_exceeded. Null = no cap.',
+      ),
+    monthlyEvaluationCap: z
+      .number()
+      .int()
+      .min(0)
+      .max(1e9)
+      .nullable()
+      .describe('Evaluations created per calendar month (UTC); null = no cap.'),
   })
   .strict();
 /** Per-tenant settings (null = default / no cap). */
 export type TenantLimits = z.infer<typeof TenantLimitsSchema>;
 
 /** No per-tenant setting: every default applies and there is no quota. */
-export const NO_TENANT_LIMITS: TenantLimits = { rateLimit: null, maxRunning: null, monthlySpendCapUsd: null, monthlyEvaluationCap: null };
+export const NO_TENANT_LIMITS: TenantLimits = {
+  rateLimit: null,
+  maxRunning: null,
+  monthlySpendCapUsd: null,
+  monthlyEvaluationCap: null,
+};
 
 /** The limits that apply: the tenant's own where set, else the deployment's. */
 export interface EffectiveLimits {

@@ -49,7 +49,10 @@ export const DEFAULT_GATE_MAX = 256;
  * The window's bounds: `PROVIDER_CONCURRENCY_START` (default 32) and `PROVIDER_CONCURRENCY_MAX` (default
  * 256), or null when `PROVIDER_CONCURRENCY_MAX` is `"0"` (gate off).
  */
-export function gateLimitsOf(env: { PROVIDER_CONCURRENCY_START?: string; PROVIDER_CONCURRENCY_MAX?: string }): GateLimits | null {
+export function gateLimitsOf(env: {
+  PROVIDER_CONCURRENCY_START?: string;
+  PROVIDER_CONCURRENCY_MAX?: string;
+}): GateLimits | null {
   const num = (raw: string | undefined, fallback: number) => {
     const n = Number(raw);
     return raw !== undefined && raw.trim() !== '' && Number.isInteger(n) && n >= 0 ? n : fallback;
@@ -60,7 +63,11 @@ export function gateLimitsOf(env: { PROVIDER_CONCURRENCY_START?: string; PROVIDE
 }
 
 /** The gate object of a provider and model. */
-export function providerGateStub<T extends ProviderGateObject>(env: ProviderGateEnv<T>, provider: string, model: string): DurableObjectStub<T> {
+export function providerGateStub<T extends ProviderGateObject>(
+  env: ProviderGateEnv<T>,
+  provider: string,
+  model: string,
+): DurableObjectStub<T> {
   return env.PROVIDER_GATE.get(env.PROVIDER_GATE.idFromName(gateName(provider, model)));
 }
 
@@ -68,7 +75,10 @@ export function providerGateStub<T extends ProviderGateObject>(env: ProviderGate
  * The gate for the attempts of one evaluation, or undefined when the deployment turned it off.
  * @param who the tenant (for fair turns) and the evaluation (lease ids are `<evaluation>/<call>/<attempt>`).
  */
-export function providerGateOf<T extends ProviderGateObject>(env: ProviderGateEnv<T>, who: { tenant: string; evaluationId: string }): ProviderGate | undefined {
+export function providerGateOf<T extends ProviderGateObject>(
+  env: ProviderGateEnv<T>,
+  who: { tenant: string; evaluationId: string },
+): ProviderGate | undefined {
   const limits = gateLimitsOf(env);
   if (!limits) return undefined;
   return {
@@ -88,7 +98,12 @@ export function providerGateOf<T extends ProviderGateObject>(env: ProviderGateEn
           released = true;
           stub.release(id, outcome).catch((e: unknown) => {
             // The lease expires on its own (DEFAULT_LEASE_MS); until then it holds one slot.
-            log('warn', 'gate.release_failed', { evaluationId: who.evaluationId, callId, provider, error: messageOf(e) });
+            log('warn', 'gate.release_failed', {
+              evaluationId: who.evaluationId,
+              callId,
+              provider,
+              error: messageOf(e),
+            });
           });
         },
       };

@@ -13,7 +13,10 @@ import type { EffectiveLimits } from './limits.js';
 /** The calendar month (UTC) that contains `now`: its start and the start of the next one, epoch ms. */
 export function monthOf(now: number): { start: number; reset: number } {
   const d = new Date(now);
-  return { start: Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1), reset: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) };
+  return {
+    start: Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1),
+    reset: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1),
+  };
 }
 
 /** What a tenant used this month. */
@@ -26,7 +29,9 @@ export interface MonthUsage {
 export async function usageSince(db: D1Database, tenant: string, since: number): Promise<MonthUsage> {
   const [evaluations, spend] = await db.batch([
     db.prepare('SELECT count(*) AS n FROM evaluations WHERE tenant = ? AND created_at >= ?').bind(tenant, since),
-    db.prepare('SELECT COALESCE(SUM(cost_usd), 0) AS usd FROM usage WHERE tenant = ? AND created_at >= ?').bind(tenant, since),
+    db
+      .prepare('SELECT COALESCE(SUM(cost_usd), 0) AS usd FROM usage WHERE tenant = ? AND created_at >= ?')
+      .bind(tenant, since),
   ]);
   return {
     evaluations: (evaluations?.results[0] as { n: number } | undefined)?.n ?? 0,
@@ -39,7 +44,13 @@ export async function usageSince(db: D1Database, tenant: string, since: number):
  * the tenant has no cap.
  * @throws ApiError 429 `quota_exceeded` with `resetAt` (the next month's first day, UTC) and `Retry-After`.
  */
-export async function assertQuota(db: D1Database, tenant: string, limits: EffectiveLimits | null, adding: number, now = Date.now()): Promise<void> {
+export async function assertQuota(
+  db: D1Database,
+  tenant: string,
+  limits: EffectiveLimits | null,
+  adding: number,
+  now = Date.now(),
+): Promise<void> {
   if (!limits || (limits.monthlyEvaluationCap === null && limits.monthlySpendCapUsd === null)) return;
   const { start, reset } = monthOf(now);
   const used = await usageSince(db, tenant, start);
@@ -51,10 +62,14 @@ export async function assertQuota(db: D1Database, tenant: string, limits: Effect
     });
   const evalCap = limits.monthlyEvaluationCap;
   if (evalCap !== null && used.evaluations + adding > evalCap) {
-    throw refuse(`the monthly evaluation cap (${evalCap}) is reached: ${used.evaluations} created this month, ${adding} more asked for`);
+    throw refuse(
+      `the monthly evaluation cap (${evalCap}) is reached: ${used.evaluations} created this month, ${adding} more asked for`,
+    );
   }
   const spendCap = limits.monthlySpendCapUsd;
   if (spendCap !== null && used.spendUsd >= spendCap) {
-    throw refuse(`the monthly spend cap (${spendCap} USD) is reached: ${used.spendUsd.toFixed(4)} USD spent this month`);
+    throw refuse(
+      `the monthly spend cap (${spendCap} USD) is reached: ${used.spendUsd.toFixed(4)} USD spent this month`,
+    );
   }
 }

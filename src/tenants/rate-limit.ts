@@ -37,7 +37,11 @@ export interface RateDecision {
  * @param bucket the key's bucket, or null for a key never seen (a full bucket).
  * @returns the new bucket to store and the decision.
  */
-export function takeToken(bucket: Bucket | null, policy: RatePolicy, now: number): { bucket: Bucket; decision: RateDecision } {
+export function takeToken(
+  bucket: Bucket | null,
+  policy: RatePolicy,
+  now: number,
+): { bucket: Bucket; decision: RateDecision } {
   const capacity = policy.requests;
   const perMs = policy.requests / (policy.windowSeconds * 1000);
   const elapsed = bucket ? Math.max(0, now - bucket.at) : 0;
@@ -47,7 +51,10 @@ export function takeToken(bucket: Bucket | null, policy: RatePolicy, now: number
   // Small epsilons: 0.9999999 tokens after float arithmetic is one token that is not quite there yet.
   const resetSeconds = Math.max(0, Math.ceil((capacity - tokens) / perMs / 1000 - 1e-9));
   const retryAfterSeconds = allowed ? 0 : Math.max(1, Math.ceil((1 - tokens) / perMs / 1000 - 1e-9));
-  return { bucket: { tokens, at: now }, decision: { allowed, remaining: Math.floor(tokens + 1e-9), resetSeconds, retryAfterSeconds } };
+  return {
+    bucket: { tokens, at: now },
+    decision: { allowed, remaining: Math.floor(tokens + 1e-9), resetSeconds, retryAfterSeconds },
+  };
 }
 
 /** Name of the one policy in the headers. */

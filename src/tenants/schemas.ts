@@ -10,7 +10,9 @@ import { ScopeSchema } from './scopes.js';
 import { USAGE_GROUPS } from './usage.js';
 
 /** A tenant id in a path or body. */
-export const TenantIdSchema = z.string().regex(TENANT_ID_PATTERN, 'a tenant id is tn_ + 16 characters a-z2-7 (or the 12-hex id of an API_KEYS token)');
+export const TenantIdSchema = z
+  .string()
+  .regex(TENANT_ID_PATTERN, 'a tenant id is tn_ + 16 characters a-z2-7 (or the 12-hex id of an API_KEYS token)');
 /** A key id in a path or body. */
 export const KeyIdSchema = z.string().regex(KEY_ID_PATTERN, 'a key id is key_ + 16 characters a-z2-7');
 
@@ -65,7 +67,9 @@ export const CreateTenantRequestSchema = z
     id: TenantIdSchema.optional().describe(
       'Usually left out (a new `tn_…` id is made). Give the 12-hex tenant id of an `API_KEYS` token to set limits for that tenant, or to move it to managed keys with its history.',
     ),
-    limits: TenantLimitsSchema.partial().optional().describe('Settings; anything left out is the deployment default (no quota).'),
+    limits: TenantLimitsSchema.partial()
+      .optional()
+      .describe('Settings; anything left out is the deployment default (no quota).'),
   })
   .strict()
   .meta({ id: 'CreateTenantRequest' });
@@ -81,7 +85,10 @@ export const UpdateTenantRequestSchema = z
 
 /** A page of tenants. */
 export const TenantListSchema = z
-  .object({ tenants: z.array(TenantSchema), next: z.string().nullable().describe('Pass as `after` for the next page; null on the last.') })
+  .object({
+    tenants: z.array(TenantSchema),
+    next: z.string().nullable().describe('Pass as `after` for the next page; null on the last.'),
+  })
   .strict()
   .meta({ id: 'TenantList' });
 
@@ -90,7 +97,7 @@ export const ApiKeySchema = z
   .object({
     id: z.string().openapi({ example: EXAMPLE_KEY_ID }),
     tenantId: z.string(),
-    prefix: z.string().describe('The key\'s first characters, to tell keys apart.').openapi({ example: 'trb_x7k2m6' }),
+    prefix: z.string().describe("The key's first characters, to tell keys apart.").openapi({ example: 'trb_x7k2m6' }),
     label: z.string(),
     scopes: z.array(ScopeSchema),
     status: z.enum(['active', 'revoked', 'expired']),
@@ -111,8 +118,13 @@ export const CreateKeyRequestSchema = z
       .array(ScopeSchema)
       .min(1)
       .optional()
-      .describe('Default `["evaluations:write", "read"]`. `admin` gives the admin API (every tenant): for the operator\'s own keys only.'),
-    expiresAt: z.iso.datetime({ offset: true }).optional().describe('When the key stops working (ISO 8601, in the future). Default: never.'),
+      .describe(
+        'Default `["evaluations:write", "read"]`. `admin` gives the admin API (every tenant): for the operator\'s own keys only.',
+      ),
+    expiresAt: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .describe('When the key stops working (ISO 8601, in the future). Default: never.'),
   })
   .strict()
   .meta({ id: 'CreateKeyRequest' });
@@ -120,7 +132,10 @@ export const CreateKeyRequestSchema = z
 /** Answer to `POST /v1/admin/keys`: the key, shown this once, and its record. */
 export const CreatedKeySchema = z
   .object({
-    key: z.string().describe('The API key. Shown only here: Tribunal keeps its sha-256 only.').openapi({ example: 'trb_x7k2m6p4r2t3x6c3v5b7nmq2w4e6r5tq' }),
+    key: z
+      .string()
+      .describe('The API key. Shown only here: Tribunal keeps its sha-256 only.')
+      .openapi({ example: 'trb_x7k2m6p4r2t3x6c3v5b7nmq2w4e6r5tq' }),
     apiKey: ApiKeySchema,
   })
   .strict()
@@ -128,14 +143,28 @@ export const CreatedKeySchema = z
 
 /** A page of keys. */
 export const KeyListSchema = z
-  .object({ keys: z.array(ApiKeySchema), next: z.string().nullable().describe('Pass as `after` for the next page; null on the last.') })
+  .object({
+    keys: z.array(ApiKeySchema),
+    next: z.string().nullable().describe('Pass as `after` for the next page; null on the last.'),
+  })
   .strict()
   .meta({ id: 'KeyList' });
 
 /** Paging parameters of the admin lists. */
 export const PageQuery = {
-  limit: z.coerce.number().int().min(1).max(500).default(100).openapi({ param: { description: 'Items per page, 1-500 (default 100).' }, example: 100 }),
-  after: z.string().min(1).max(64).optional().openapi({ param: { description: 'The `next` of the previous page.' } }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(500)
+    .default(100)
+    .openapi({ param: { description: 'Items per page, 1-500 (default 100).' }, example: 100 }),
+  after: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .openapi({ param: { description: 'The `next` of the previous page.' } }),
 };
 
 /** A date (`2026-11-01`, midnight UTC) or a date-time (ISO 8601 with offset). */
@@ -144,10 +173,28 @@ const instant = z.union([z.iso.date(), z.iso.datetime({ offset: true })]);
 /** Query of the usage routes. */
 export const UsageQuerySchema = z
   .object({
-    from: instant.optional().openapi({ param: { description: 'Start, inclusive: a date (midnight UTC) or a date-time. Default: the first day of this month, UTC.' }, example: '2026-11-01' }),
+    from: instant.optional().openapi({
+      param: {
+        description:
+          'Start, inclusive: a date (midnight UTC) or a date-time. Default: the first day of this month, UTC.',
+      },
+      example: '2026-11-01',
+    }),
     to: instant.optional().openapi({ param: { description: 'End, exclusive. Default: now.' }, example: '2026-12-01' }),
-    groupBy: z.enum(USAGE_GROUPS).default('day').openapi({ param: { description: 'Group calls by UTC day, model, preset or the key that created the evaluation. Default `day`.' } }),
-    format: z.enum(['json', 'csv']).optional().openapi({ param: { description: 'Response format; default JSON, or CSV when the Accept header asks for text/csv.' } }),
+    groupBy: z
+      .enum(USAGE_GROUPS)
+      .default('day')
+      .openapi({
+        param: {
+          description: 'Group calls by UTC day, model, preset or the key that created the evaluation. Default `day`.',
+        },
+      }),
+    format: z
+      .enum(['json', 'csv'])
+      .optional()
+      .openapi({
+        param: { description: 'Response format; default JSON, or CSV when the Accept header asks for text/csv.' },
+      }),
   })
   .strict();
 
@@ -162,7 +209,15 @@ const sums = {
 
 /** One group of a usage report. */
 export const UsageRowSchema = z
-  .object({ group: z.string().nullable().describe('The day (YYYY-MM-DD), model, preset or key id; null: no preset (a custom config) or no key (API_KEYS / open mode).'), ...sums })
+  .object({
+    group: z
+      .string()
+      .nullable()
+      .describe(
+        'The day (YYYY-MM-DD), model, preset or key id; null: no preset (a custom config) or no key (API_KEYS / open mode).',
+      ),
+    ...sums,
+  })
   .strict()
   .meta({ id: 'UsageRow' });
 

@@ -11,7 +11,15 @@ import { newApiKey, newKeyId, newTenantId } from './ids.js';
 import type { TenantLimits } from './limits.js';
 import { effectiveLimits, NO_TENANT_LIMITS } from './limits.js';
 import { monthOf, usageSince } from './quota.js';
-import type { ApiKeySchema, CreateKeyRequestSchema, CreateTenantRequestSchema, TenantSchema, UpdateTenantRequestSchema, UsageQuerySchema, UsageReportSchema } from './schemas.js';
+import type {
+  ApiKeySchema,
+  CreateKeyRequestSchema,
+  CreateTenantRequestSchema,
+  TenantSchema,
+  UpdateTenantRequestSchema,
+  UsageQuerySchema,
+  UsageReportSchema,
+} from './schemas.js';
 import { DEFAULT_KEY_SCOPES } from './scopes.js';
 import type { ApiKeyRecord, TenantRecord } from './store.js';
 import { getTenant, insertKey, insertTenant, updateTenant } from './store.js';
@@ -37,7 +45,15 @@ export async function tenantView(env: Bindings, t: TenantRecord, withCurrent = f
   const now = Date.now();
   const { start, reset } = monthOf(now);
   const [used, slots] = await Promise.all([usageSince(env.DB, t.id, start), slotCounts(env.DB, t.id)]);
-  return { ...view, current: { evaluationsThisMonth: used.evaluations, spendThisMonthUsd: used.spendUsd, ...slots, quotaResetAt: iso(reset) } };
+  return {
+    ...view,
+    current: {
+      evaluationsThisMonth: used.evaluations,
+      spendThisMonthUsd: used.spendUsd,
+      ...slots,
+      quotaResetAt: iso(reset),
+    },
+  };
 }
 
 /** A key as the admin API shows it (never the key itself). */
@@ -65,15 +81,28 @@ export async function requireTenant(env: Bindings, id: string): Promise<TenantRe
 }
 
 /** Creates a tenant. @throws ApiError 409 `conflict` when the given id exists. */
-export async function createTenant(env: Bindings, body: z.infer<typeof CreateTenantRequestSchema>): Promise<TenantRecord> {
+export async function createTenant(
+  env: Bindings,
+  body: z.infer<typeof CreateTenantRequestSchema>,
+): Promise<TenantRecord> {
   const now = Date.now();
-  const t: TenantRecord = { id: body.id ?? newTenantId(), name: body.name, limits: { ...NO_TENANT_LIMITS, ...body.limits }, createdAt: now, updatedAt: now };
+  const t: TenantRecord = {
+    id: body.id ?? newTenantId(),
+    name: body.name,
+    limits: { ...NO_TENANT_LIMITS, ...body.limits },
+    createdAt: now,
+    updatedAt: now,
+  };
   if (!(await insertTenant(env.DB, t))) throw new ApiError(409, 'conflict', `tenant "${t.id}" exists already`);
   return t;
 }
 
 /** Changes a tenant's name and settings (fields given replace; null limits go back to the default). */
-export async function changeTenant(env: Bindings, id: string, body: z.infer<typeof UpdateTenantRequestSchema>): Promise<TenantRecord> {
+export async function changeTenant(
+  env: Bindings,
+  id: string,
+  body: z.infer<typeof UpdateTenantRequestSchema>,
+): Promise<TenantRecord> {
   const t = await requireTenant(env, id);
   const limits: TenantLimits = { ...t.limits, ...body.limits };
   const updated = await updateTenant(env.DB, id, body.name ?? t.name, limits, Date.now());
@@ -85,11 +114,15 @@ export async function changeTenant(env: Bindings, id: string, body: z.infer<type
  * Creates a key for an existing tenant and returns the key (to show once) with its record.
  * @throws ApiError 404 `not_found` (no such tenant), 400 `invalid_request` (`expiresAt` not in the future).
  */
-export async function createKey(env: Bindings, body: z.infer<typeof CreateKeyRequestSchema>): Promise<{ key: string; record: ApiKeyRecord }> {
+export async function createKey(
+  env: Bindings,
+  body: z.infer<typeof CreateKeyRequestSchema>,
+): Promise<{ key: string; record: ApiKeyRecord }> {
   await requireTenant(env, body.tenantId);
   const now = Date.now();
   const expiresAt = body.expiresAt === undefined ? null : Date.parse(body.expiresAt);
-  if (expiresAt !== null && expiresAt <= now) throw invalidRequest([{ path: 'expiresAt', message: 'must be in the future' }], 'request body');
+  if (expiresAt !== null && expiresAt <= now)
+    throw invalidRequest([{ path: 'expiresAt', message: 'must be in the future' }], 'request body');
   const { key, hash, prefix } = await newApiKey();
   const record: ApiKeyRecord = {
     id: newKeyId(),

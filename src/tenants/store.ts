@@ -61,12 +61,16 @@ interface KeyRow {
   revoked_at: number | null;
 }
 
-const TENANT_COLUMNS = 'id, name, rate_requests, rate_window_seconds, max_running, monthly_spend_cap_usd, monthly_evaluation_cap, created_at, updated_at';
+const TENANT_COLUMNS =
+  'id, name, rate_requests, rate_window_seconds, max_running, monthly_spend_cap_usd, monthly_evaluation_cap, created_at, updated_at';
 const KEY_COLUMNS = 'id, tenant_id, prefix, label, scopes, created_at, last_used_at, expires_at, revoked_at';
 
 function limitsOf(r: Omit<TenantRow, 'id' | 'name' | 'created_at' | 'updated_at'>): TenantLimits {
   return {
-    rateLimit: r.rate_requests !== null && r.rate_window_seconds !== null ? { requests: r.rate_requests, windowSeconds: r.rate_window_seconds } : null,
+    rateLimit:
+      r.rate_requests !== null && r.rate_window_seconds !== null
+        ? { requests: r.rate_requests, windowSeconds: r.rate_window_seconds }
+        : null,
     maxRunning: r.max_running,
     monthlySpendCapUsd: r.monthly_spend_cap_usd,
     monthlyEvaluationCap: r.monthly_evaluation_cap,
@@ -92,7 +96,13 @@ function toKey(r: KeyRow): ApiKeyRecord {
 }
 
 function limitValues(l: TenantLimits): (number | null)[] {
-  return [l.rateLimit?.requests ?? null, l.rateLimit?.windowSeconds ?? null, l.maxRunning, l.monthlySpendCapUsd, l.monthlyEvaluationCap];
+  return [
+    l.rateLimit?.requests ?? null,
+    l.rateLimit?.windowSeconds ?? null,
+    l.maxRunning,
+    l.monthlySpendCapUsd,
+    l.monthlyEvaluationCap,
+  ];
 }
 
 /** Inserts a tenant. @returns false when a tenant with this id exists (nothing changed). */
@@ -112,11 +122,21 @@ export async function getTenant(db: D1Database, id: string): Promise<TenantRecor
 
 /** The tenant's own settings; none set (every default, no quota) when it has no `tenants` row (API_KEYS, open mode). */
 export async function tenantLimits(db: D1Database, id: string): Promise<TenantLimits> {
-  return (await getTenant(db, id))?.limits ?? { rateLimit: null, maxRunning: null, monthlySpendCapUsd: null, monthlyEvaluationCap: null };
+  return (
+    (await getTenant(db, id))?.limits ?? {
+      rateLimit: null,
+      maxRunning: null,
+      monthlySpendCapUsd: null,
+      monthlyEvaluationCap: null,
+    }
+  );
 }
 
 /** Tenants ordered by id, `limit` at most, after the id `after` (a page cursor). */
-export async function listTenants(db: D1Database, page: { limit: number; after?: string | undefined }): Promise<TenantRecord[]> {
+export async function listTenants(
+  db: D1Database,
+  page: { limit: number; after?: string | undefined },
+): Promise<TenantRecord[]> {
   const { results } = await db
     .prepare(`SELECT ${TENANT_COLUMNS} FROM tenants WHERE id > ? ORDER BY id LIMIT ?`)
     .bind(page.after ?? '', page.limit)
@@ -125,7 +145,13 @@ export async function listTenants(db: D1Database, page: { limit: number; after?:
 }
 
 /** Replaces a tenant's name and settings. @returns the updated tenant, or null when there is none. */
-export async function updateTenant(db: D1Database, id: string, name: string, limits: TenantLimits, now: number): Promise<TenantRecord | null> {
+export async function updateTenant(
+  db: D1Database,
+  id: string,
+  name: string,
+  limits: TenantLimits,
+  now: number,
+): Promise<TenantRecord | null> {
   const row = await db
     .prepare(
       `UPDATE tenants SET name = ?, rate_requests = ?, rate_window_seconds = ?, max_running = ?, monthly_spend_cap_usd = ?,
@@ -145,7 +171,18 @@ export interface NewApiKey extends ApiKeyRecord {
 export async function insertKey(db: D1Database, k: NewApiKey): Promise<void> {
   await db
     .prepare(`INSERT INTO api_keys (${KEY_COLUMNS}, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-    .bind(k.id, k.tenantId, k.prefix, k.label, formatScopes(k.scopes), k.createdAt, k.lastUsedAt, k.expiresAt, k.revokedAt, k.hash)
+    .bind(
+      k.id,
+      k.tenantId,
+      k.prefix,
+      k.label,
+      formatScopes(k.scopes),
+      k.createdAt,
+      k.lastUsedAt,
+      k.expiresAt,
+      k.revokedAt,
+      k.hash,
+    )
     .run();
 }
 
@@ -156,7 +193,10 @@ export async function getKey(db: D1Database, id: string): Promise<ApiKeyRecord |
 }
 
 /** Keys (of one tenant, or all) ordered by id, `limit` at most, after the id `after`. */
-export async function listKeys(db: D1Database, page: { tenantId?: string | undefined; limit: number; after?: string | undefined }): Promise<ApiKeyRecord[]> {
+export async function listKeys(
+  db: D1Database,
+  page: { tenantId?: string | undefined; limit: number; after?: string | undefined },
+): Promise<ApiKeyRecord[]> {
   const where = page.tenantId === undefined ? 'id > ?' : 'tenant_id = ? AND id > ?';
   const binds = page.tenantId === undefined ? [page.after ?? ''] : [page.tenantId, page.after ?? ''];
   const { results } = await db

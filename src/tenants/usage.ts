@@ -62,7 +62,14 @@ export async function usageReport(
     costUsd: r.cost,
     estimated: r.est !== 0,
   }));
-  const totals: UsageSums = { calls: 0, promptTokens: 0, cachedPromptTokens: 0, completionTokens: 0, costUsd: 0, estimated: false };
+  const totals: UsageSums = {
+    calls: 0,
+    promptTokens: 0,
+    cachedPromptTokens: 0,
+    completionTokens: 0,
+    costUsd: 0,
+    estimated: false,
+  };
   for (const r of rows) {
     totals.calls += r.calls;
     totals.promptTokens += r.promptTokens;
@@ -82,9 +89,19 @@ function csvField(v: string | number | boolean | null): string {
 
 /** A report as CSV (RFC 4180, CRLF line ends): a header row, then one row per group; the group column is named after `groupBy`. */
 export function usageCsv(groupBy: UsageGroup, rows: readonly UsageGroupRow[]): string {
-  const header = [groupBy, 'calls', 'prompt_tokens', 'cached_prompt_tokens', 'completion_tokens', 'cost_usd', 'estimated'];
+  const header = [
+    groupBy,
+    'calls',
+    'prompt_tokens',
+    'cached_prompt_tokens',
+    'completion_tokens',
+    'cost_usd',
+    'estimated',
+  ];
   const lines = rows.map((r) =>
-    [r.group, r.calls, r.promptTokens, r.cachedPromptTokens, r.completionTokens, r.costUsd, r.estimated].map(csvField).join(','),
+    [r.group, r.calls, r.promptTokens, r.cachedPromptTokens, r.completionTokens, r.costUsd, r.estimated]
+      .map(csvField)
+      .join(','),
   );
   return `${[header.join(','), ...lines].join('\r\n')}\r\n`;
 }

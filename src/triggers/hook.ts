@@ -42,9 +42,16 @@ async function verified(request: Request, secrets: readonly string[], body: Uint
   const hub = h('x-hub-signature-256');
   if (h('webhook-signature') !== undefined || hub === undefined) {
     if (h('webhook-signature') === undefined) {
-      throw unauthorized('sign the request: Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature) or X-Hub-Signature-256');
+      throw unauthorized(
+        'sign the request: Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature) or X-Hub-Signature-256',
+      );
     }
-    result = await verifyStandardWebhook(secrets, { id: h('webhook-id'), timestamp: h('webhook-timestamp'), signature: h('webhook-signature') }, body, Math.floor(Date.now() / 1000));
+    result = await verifyStandardWebhook(
+      secrets,
+      { id: h('webhook-id'), timestamp: h('webhook-timestamp'), signature: h('webhook-signature') },
+      body,
+      Math.floor(Date.now() / 1000),
+    );
     deliveryId = h('webhook-id');
   } else {
     result = await verifyHubSignature(secrets, hub, body);
@@ -52,15 +59,21 @@ async function verified(request: Request, secrets: readonly string[], body: Uint
   }
   if (!result.ok) throw unauthorized(result.reason);
   if (!deliveryId) {
-    throw new ApiError(400, 'invalid_request', 'invalid headers: X-GitHub-Delivery: required with X-Hub-Signature-256 (it makes retries idempotent)', [
-      { path: 'X-GitHub-Delivery', message: 'required with X-Hub-Signature-256' },
-    ]);
+    throw new ApiError(
+      400,
+      'invalid_request',
+      'invalid headers: X-GitHub-Delivery: required with X-Hub-Signature-256 (it makes retries idempotent)',
+      [{ path: 'X-GitHub-Delivery', message: 'required with X-Hub-Signature-256' }],
+    );
   }
   return deliveryId;
 }
 
 /** The task and metadata the mapping builds from `doc`. @throws ApiError 422 `mapping_failed`. */
-export function mapRequest(mapping: Mapping, doc: unknown): { task: Task; metadata: Record<string, string | number | boolean> } {
+export function mapRequest(
+  mapping: Mapping,
+  doc: unknown,
+): { task: Task; metadata: Record<string, string | number | boolean> } {
   try {
     const task: Record<string, unknown> = { kind: mapping.task.kind };
     for (const [field, rule] of Object.entries(mapping.task)) {
@@ -73,7 +86,8 @@ export function mapRequest(mapping: Mapping, doc: unknown): { task: Task; metada
       const v = applyRule(doc, rule, `metadata.${key}`);
       if (typeof v === 'number' || typeof v === 'boolean') metadata[key] = v;
       else if (typeof v === 'string' && v.length <= 1024) metadata[key] = v;
-      else throw new MappingError(`metadata.${key}`, 'expected a string (at most 1024 characters), a number or a boolean');
+      else
+        throw new MappingError(`metadata.${key}`, 'expected a string (at most 1024 characters), a number or a boolean');
     }
     const parsed = TaskSchema.safeParse(task);
     if (!parsed.success) {
@@ -83,7 +97,9 @@ export function mapRequest(mapping: Mapping, doc: unknown): { task: Task; metada
     return { task: parsed.data, metadata };
   } catch (e) {
     if (e instanceof MappingError) {
-      throw new ApiError(422, 'mapping_failed', `the trigger's mapping cannot fill ${e.message}`, [{ path: e.field, message: e.message.slice(e.field.length + 2) }]);
+      throw new ApiError(422, 'mapping_failed', `the trigger's mapping cannot fill ${e.message}`, [
+        { path: e.field, message: e.message.slice(e.field.length + 2) },
+      ]);
     }
     throw e;
   }
@@ -96,7 +112,8 @@ export async function receiveHook(env: Bindings, triggerId: string, request: Req
   const { trigger, secrets } = found;
   const limit = maxBodyBytes(env.MAX_BODY_BYTES);
   const declared = request.headers.get('content-length');
-  if (declared !== null && Number(declared) > limit) throw new ApiError(413, 'payload_too_large', `request body is larger than ${limit} bytes`);
+  if (declared !== null && Number(declared) > limit)
+    throw new ApiError(413, 'payload_too_large', `request body is larger than ${limit} bytes`);
   const body = await readLimited(request.body, limit);
   const deliveryId = await verified(request, secrets, body);
   let doc: unknown;

@@ -22,7 +22,8 @@ import { canonicalJson } from '../store/hash.js';
 export type MappingRule = string | { template: string } | { value: unknown };
 
 /** One filter condition. */
-export type FilterCondition = { pointer: string; equals: unknown } | { pointer: string; in: unknown[] } | { pointer: string; exists: boolean };
+export type FilterCondition =
+  { pointer: string; equals: unknown } | { pointer: string; in: unknown[] } | { pointer: string; exists: boolean };
 
 /** Why a rule could not produce a value: the field it was for and what went wrong. */
 export class MappingError extends Error {
@@ -92,22 +93,30 @@ export function applyTextRule(doc: unknown, rule: MappingRule, field: string): s
   const v = applyRule(doc, rule, field);
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  throw new MappingError(field, `expected text, got ${v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : typeof v}`);
+  throw new MappingError(
+    field,
+    `expected text, got ${v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : typeof v}`,
+  );
 }
 
 /**
  * Whether `doc` passes every condition; on the first that fails, a short reason naming its pointer
  * (returned to the sender with the 200 that acknowledges an ignored request).
  */
-export function passesFilter(doc: unknown, filter: readonly FilterCondition[]): { pass: true } | { pass: false; reason: string } {
+export function passesFilter(
+  doc: unknown,
+  filter: readonly FilterCondition[],
+): { pass: true } | { pass: false; reason: string } {
   for (const c of filter) {
     const r = resolvePointer(doc, c.pointer);
     if ('exists' in c) {
-      if (r.found !== c.exists) return { pass: false, reason: `${c.pointer} ${c.exists ? 'is missing' : 'is present'}` };
+      if (r.found !== c.exists)
+        return { pass: false, reason: `${c.pointer} ${c.exists ? 'is missing' : 'is present'}` };
     } else if (!r.found) {
       return { pass: false, reason: `${c.pointer} is missing` };
     } else if ('equals' in c) {
-      if (canonicalJson(r.value) !== canonicalJson(c.equals)) return { pass: false, reason: `${c.pointer} is not ${canonicalJson(c.equals)}` };
+      if (canonicalJson(r.value) !== canonicalJson(c.equals))
+        return { pass: false, reason: `${c.pointer} is not ${canonicalJson(c.equals)}` };
     } else if (!c.in.some((x) => canonicalJson(x) === canonicalJson(r.value))) {
       return { pass: false, reason: `${c.pointer} is none of the listed values` };
     }

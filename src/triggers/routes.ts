@@ -11,7 +11,14 @@ import { BAD_QUERY, errorResponse, jsonResponse, notFound, NoQuery, v1Responses 
 import type { AppEnv } from '../api/types.js';
 import { RotatedSecretSchema } from '../webhooks/schemas.js';
 import { receiveHook } from './hook.js';
-import { CreatedTriggerSchema, CreateTriggerRequestSchema, HookAcceptedSchema, HookIgnoredSchema, TriggerListSchema, TriggerSchema } from './schemas.js';
+import {
+  CreatedTriggerSchema,
+  CreateTriggerRequestSchema,
+  HookAcceptedSchema,
+  HookIgnoredSchema,
+  TriggerListSchema,
+  TriggerSchema,
+} from './schemas.js';
 import { createTrigger, deleteTrigger, getTrigger, listTriggers, rotateTriggerSecret } from './triggers.js';
 
 /** Named examples of `POST /v1/triggers` bodies. */
@@ -47,7 +54,11 @@ export const CREATE_TRIGGER_EXAMPLES = {
 };
 
 const TriggerParams = z.object({
-  id: z.string().min(1).max(100).openapi({ param: { description: 'Trigger id (`trg_…`).' }, example: 'trg_5b2e8c1d0f3a4e6b9c7d2a1f0e3b4c5d' }),
+  id: z
+    .string()
+    .min(1)
+    .max(100)
+    .openapi({ param: { description: 'Trigger id (`trg_…`).' }, example: 'trg_5b2e8c1d0f3a4e6b9c7d2a1f0e3b4c5d' }),
 });
 const TAGS = ['triggers'];
 
@@ -62,12 +73,27 @@ const create = createRoute({
     '`filter` which events to judge. The answer carries the secret the sender signs with, **shown only here**. At most 100 triggers per tenant.',
   middleware: [requireScope('evaluations:write'), jsonBody()] as const,
   security: scopeSecurity('evaluations:write'),
-  request: { query: NoQuery, body: { required: true, content: { 'application/json': { schema: CreateTriggerRequestSchema, examples: CREATE_TRIGGER_EXAMPLES } } } },
+  request: {
+    query: NoQuery,
+    body: {
+      required: true,
+      content: { 'application/json': { schema: CreateTriggerRequestSchema, examples: CREATE_TRIGGER_EXAMPLES } },
+    },
+  },
   responses: v1Responses({
     201: jsonResponse(CreatedTriggerSchema, 'Created; give `secret` to the sender now.'),
     400: errorResponse(
-      ['invalid_json', 'invalid_request', 'invalid_config', 'unknown_preset', 'unknown_method', 'task_kind_unsupported', 'url_not_allowed', 'signing_secret_missing'],
-      'the body fails its schema (see `issues`), the judge does not resolve or does not take the mapping\'s task kind, or the callback URL is refused or cannot be signed yet.',
+      [
+        'invalid_json',
+        'invalid_request',
+        'invalid_config',
+        'unknown_preset',
+        'unknown_method',
+        'task_kind_unsupported',
+        'url_not_allowed',
+        'signing_secret_missing',
+      ],
+      "the body fails its schema (see `issues`), the judge does not resolve or does not take the mapping's task kind, or the callback URL is refused or cannot be signed yet.",
     ),
     409: errorResponse(['limit_exceeded'], 'the tenant already has 100 triggers.'),
     413: errorResponse(['payload_too_large'], 'body over MAX_BODY_BYTES.'),
@@ -97,7 +123,11 @@ const get = createRoute({
   description: 'The trigger without its secret.',
   ...scoped('read'),
   request: { params: TriggerParams, query: NoQuery },
-  responses: v1Responses({ 200: jsonResponse(TriggerSchema, 'The trigger.'), 400: BAD_QUERY, 404: notFound('trigger') }),
+  responses: v1Responses({
+    200: jsonResponse(TriggerSchema, 'The trigger.'),
+    400: BAD_QUERY,
+    404: notFound('trigger'),
+  }),
 });
 
 const remove = createRoute({
@@ -117,11 +147,16 @@ const rotate = createRoute({
   path: '/{id}/rotate-secret',
   operationId: 'rotateTriggerSecret',
   tags: TAGS,
-  summary: 'Rotate a trigger\'s secret',
-  description: 'A new secret, **shown only here**. Requests signed with the previous one are still accepted for 24 hours, so the sender can switch over.',
+  summary: "Rotate a trigger's secret",
+  description:
+    'A new secret, **shown only here**. Requests signed with the previous one are still accepted for 24 hours, so the sender can switch over.',
   ...scoped('evaluations:write'),
   request: { params: TriggerParams, query: NoQuery },
-  responses: v1Responses({ 200: jsonResponse(RotatedSecretSchema, 'The new secret.'), 400: BAD_QUERY, 404: notFound('trigger') }),
+  responses: v1Responses({
+    200: jsonResponse(RotatedSecretSchema, 'The new secret.'),
+    400: BAD_QUERY,
+    404: notFound('trigger'),
+  }),
 });
 
 /** Routes under `/v1/triggers`. */
@@ -143,7 +178,12 @@ export const triggers = new OpenAPIHono<AppEnv>()
 export const HOOK_EXAMPLES = {
   event: {
     summary: 'A CI event',
-    value: { status: 'completed', run_id: 'nightly-42', prompt: 'What is the capital of Australia?', candidates: [{ text: 'Canberra.' }, { text: 'Sydney.' }] },
+    value: {
+      status: 'completed',
+      run_id: 'nightly-42',
+      prompt: 'What is the capital of Australia?',
+      candidates: [{ text: 'Canberra.' }, { text: 'Sydney.' }],
+    },
   },
 };
 
@@ -155,27 +195,44 @@ const hook = createRoute({
   summary: 'Send an event to a trigger',
   description:
     'For senders: any JSON body, signed with the trigger\'s secret — Standard Webhooks (`webhook-id`, `webhook-timestamp` within 5 minutes of now, `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">`) ' +
-    'or GitHub\'s `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the body>` with `X-GitHub-Delivery`. No bearer token. ' +
+    "or GitHub's `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the body>` with `X-GitHub-Delivery`. No bearer token. " +
     'The delivery id (`webhook-id` / `X-GitHub-Delivery`) makes it idempotent: a retry answers 202 with the same evaluation and judges nothing twice.',
   security: [],
   request: {
     params: TriggerParams,
     query: NoQuery,
     // Documented, not validated by a schema: the signature covers the raw bytes, which the handler reads itself.
-    body: { required: true, content: { 'application/json': { schema: { type: 'object', description: 'The sender\'s event, any JSON.' }, examples: HOOK_EXAMPLES } } },
+    body: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: { type: 'object', description: "The sender's event, any JSON." },
+          examples: HOOK_EXAMPLES,
+        },
+      },
+    },
   },
   responses: {
     202: jsonResponse(HookAcceptedSchema, 'Accepted: the evaluation (also for a replayed delivery id).'),
     200: jsonResponse(HookIgnoredSchema, 'Valid, but the filter (or a GitHub `ping`) skips it: nothing created.'),
-    400: errorResponse(['invalid_json', 'invalid_request', 'invalid_config', 'task_kind_unsupported'], 'the body is not JSON, `X-GitHub-Delivery` is missing, or the mapped task does not suit the judge.'),
-    401: errorResponse(['invalid_signature'], 'missing, wrong or stale signature (timestamp more than 5 minutes away): nothing created.'),
+    400: errorResponse(
+      ['invalid_json', 'invalid_request', 'invalid_config', 'task_kind_unsupported'],
+      'the body is not JSON, `X-GitHub-Delivery` is missing, or the mapped task does not suit the judge.',
+    ),
+    401: errorResponse(
+      ['invalid_signature'],
+      'missing, wrong or stale signature (timestamp more than 5 minutes away): nothing created.',
+    ),
     404: notFound('trigger'),
     409: errorResponse(['idempotency_conflict'], 'this delivery id was used before with a different body.'),
     413: errorResponse(['payload_too_large'], 'body over MAX_BODY_BYTES.'),
-    422: errorResponse(['mapping_failed'], 'the mapping cannot fill a task field from this body (the message names it): nothing created.'),
+    422: errorResponse(
+      ['mapping_failed'],
+      'the mapping cannot fill a task field from this body (the message names it): nothing created.',
+    ),
     429: errorResponse(
       ['quota_exceeded'],
-      'the trigger\'s tenant reached its monthly evaluation or spend cap (`error.resetAt`; `Retry-After`: the first day of next month, UTC): nothing created; the sender may retry the delivery later.',
+      "the trigger's tenant reached its monthly evaluation or spend cap (`error.resetAt`; `Retry-After`: the first day of next month, UTC): nothing created; the sender may retry the delivery later.",
     ),
     500: errorResponse(['internal'], 'a bug; quote `requestId`.'),
     503: errorResponse(['llm_not_configured'], 'the deployment has no usable LLM settings.'),

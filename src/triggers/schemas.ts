@@ -33,7 +33,10 @@ export const MappingRuleSchema = z
           .string()
           .min(1)
           .max(20_000)
-          .refine((t) => templatePointers(t).every((p) => POINTER.test(p)), 'every {{…}} placeholder must hold a JSON Pointer'),
+          .refine(
+            (t) => templatePointers(t).every((p) => POINTER.test(p)),
+            'every {{…}} placeholder must hold a JSON Pointer',
+          ),
       })
       .strict(),
     z
@@ -52,13 +55,28 @@ export const MappingRuleSchema = z
 export const TaskMappingSchema = z
   .discriminatedUnion('kind', [
     z
-      .object({ kind: z.literal('pairwise'), question: MappingRuleSchema, answerA: MappingRuleSchema, answerB: MappingRuleSchema, reference: MappingRuleSchema.optional() })
+      .object({
+        kind: z.literal('pairwise'),
+        question: MappingRuleSchema,
+        answerA: MappingRuleSchema,
+        answerB: MappingRuleSchema,
+        reference: MappingRuleSchema.optional(),
+      })
       .strict(),
     z
-      .object({ kind: z.literal('pointwise'), source: MappingRuleSchema, context: MappingRuleSchema.optional(), output: MappingRuleSchema, aspect: MappingRuleSchema })
+      .object({
+        kind: z.literal('pointwise'),
+        source: MappingRuleSchema,
+        context: MappingRuleSchema.optional(),
+        output: MappingRuleSchema,
+        aspect: MappingRuleSchema,
+      })
       .strict(),
   ])
-  .meta({ id: 'TaskMapping', description: 'The task built from each incoming request: `kind` and a rule per task field (see `Task`).' });
+  .meta({
+    id: 'TaskMapping',
+    description: 'The task built from each incoming request: `kind` and a rule per task field (see `Task`).',
+  });
 /** Where each task field comes from. */
 export type TaskMapping = z.infer<typeof TaskMappingSchema>;
 
@@ -79,7 +97,10 @@ export type Mapping = z.infer<typeof MappingSchema>;
 /** One filter condition: the value at `pointer` equals a value, is one of several, or exists (or not). */
 export const FilterConditionSchema = z
   .union([
-    z.object({ pointer, equals: jsonValue }).strict().refine((c) => c.equals !== undefined, 'equals is required'),
+    z
+      .object({ pointer, equals: jsonValue })
+      .strict()
+      .refine((c) => c.equals !== undefined, 'equals is required'),
     z.object({ pointer, in: z.array(jsonValue).min(1).max(50) }).strict(),
     z.object({ pointer, exists: z.boolean() }).strict(),
   ])
@@ -88,7 +109,8 @@ export const FilterConditionSchema = z
 /** Conditions that must all hold for a request to be judged; others are acknowledged (200) and ignored. */
 export const FilterSchema = z.array(FilterConditionSchema).min(1).max(16).meta({
   id: 'TriggerFilter',
-  description: 'Every condition must hold, else the request is acknowledged with 200 `{"ignored": true}` and nothing is created.',
+  description:
+    'Every condition must hold, else the request is acknowledged with 200 `{"ignored": true}` and nothing is created.',
 });
 
 /** Body of `POST /v1/triggers`. */
@@ -129,13 +151,17 @@ export type Trigger = z.infer<typeof TriggerSchema>;
 /** Answer to `POST /v1/triggers`: the trigger and its secret, shown once. */
 export const CreatedTriggerSchema = TriggerSchema.extend({
   secret: z.string().openapi({
-    description: 'The secret the sender signs with (Standard Webhooks, or as a GitHub webhook secret), shown only in this answer.',
+    description:
+      'The secret the sender signs with (Standard Webhooks, or as a GitHub webhook secret), shown only in this answer.',
     example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
   }),
 }).meta({ id: 'CreatedTrigger' });
 
 /** Answer to `GET /v1/triggers`. */
-export const TriggerListSchema = z.object({ data: z.array(TriggerSchema) }).strict().meta({ id: 'TriggerList' });
+export const TriggerListSchema = z
+  .object({ data: z.array(TriggerSchema) })
+  .strict()
+  .meta({ id: 'TriggerList' });
 
 /** Answer to a valid, judged delivery (202; also its replays). */
 export const HookAcceptedSchema = z

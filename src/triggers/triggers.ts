@@ -83,7 +83,11 @@ function sampleTask(mapping: Mapping): Task {
  * URL guard (and the tenant can sign it). The answer is the only place the secret is shown.
  * @throws ApiError 400 (judge, `url_not_allowed`, `signing_secret_missing`), 409 `limit_exceeded`, 503.
  */
-export async function createTrigger(env: Bindings, tenant: string, body: CreateTriggerRequest): Promise<Trigger & { secret: string }> {
+export async function createTrigger(
+  env: Bindings,
+  tenant: string,
+  body: CreateTriggerRequest,
+): Promise<Trigger & { secret: string }> {
   const judge = resolveJudge(body.preset, body.config);
   checkLlmConfig(llmEnvOf(env), judge);
   try {
@@ -118,19 +122,28 @@ export async function createTrigger(env: Bindings, tenant: string, body: CreateT
       MAX_TRIGGERS_PER_TENANT,
     )
     .run();
-  if (r.meta.changes === 0) throw new ApiError(409, 'limit_exceeded', `a tenant has at most ${MAX_TRIGGERS_PER_TENANT} triggers; delete one first`);
+  if (r.meta.changes === 0)
+    throw new ApiError(
+      409,
+      'limit_exceeded',
+      `a tenant has at most ${MAX_TRIGGERS_PER_TENANT} triggers; delete one first`,
+    );
   return { ...(await getTrigger(env, tenant, id)), secret };
 }
 
 /** Every trigger of the tenant, oldest first. */
 export async function listTriggers(env: Bindings, tenant: string): Promise<Trigger[]> {
-  const { results } = await env.DB.prepare(`SELECT ${COLUMNS} FROM triggers WHERE tenant = ? ORDER BY created_at, id`).bind(tenant).all<TriggerRow>();
+  const { results } = await env.DB.prepare(`SELECT ${COLUMNS} FROM triggers WHERE tenant = ? ORDER BY created_at, id`)
+    .bind(tenant)
+    .all<TriggerRow>();
   return results.map((r) => view(toTrigger(r)));
 }
 
 /** The tenant's trigger or 404. */
 export async function getTrigger(env: Bindings, tenant: string, id: string): Promise<Trigger> {
-  const row = await env.DB.prepare(`SELECT ${COLUMNS} FROM triggers WHERE id = ? AND tenant = ?`).bind(id, tenant).first<TriggerRow>();
+  const row = await env.DB.prepare(`SELECT ${COLUMNS} FROM triggers WHERE id = ? AND tenant = ?`)
+    .bind(id, tenant)
+    .first<TriggerRow>();
   if (!row) throw notFound(id);
   return view(toTrigger(row));
 }
@@ -142,10 +155,16 @@ export async function deleteTrigger(env: Bindings, tenant: string, id: string): 
 }
 
 /** A new secret, shown once; the previous one still verifies for {@link ROTATION_GRACE_MS}. @throws ApiError 404. */
-export async function rotateTriggerSecret(env: Bindings, tenant: string, id: string): Promise<{ id: string; secret: string; previousSecretExpiresAt: string | null }> {
+export async function rotateTriggerSecret(
+  env: Bindings,
+  tenant: string,
+  id: string,
+): Promise<{ id: string; secret: string; previousSecretExpiresAt: string | null }> {
   const now = Date.now();
   const secret = newWebhookSecret();
-  const r = await env.DB.prepare('UPDATE triggers SET previous_secret = secret, previous_expires_at = ?, secret = ?, updated_at = ? WHERE id = ? AND tenant = ?')
+  const r = await env.DB.prepare(
+    'UPDATE triggers SET previous_secret = secret, previous_expires_at = ?, secret = ?, updated_at = ? WHERE id = ? AND tenant = ?',
+  )
     .bind(now + ROTATION_GRACE_MS, secret, now, id, tenant)
     .run();
   if (r.meta.changes === 0) throw notFound(id);
@@ -153,10 +172,19 @@ export async function rotateTriggerSecret(env: Bindings, tenant: string, id: str
 }
 
 /** The trigger `id` (any tenant) with the secrets that verify now, or null. */
-export async function triggerForHook(env: Bindings, id: string, now: number): Promise<{ trigger: StoredTrigger; secrets: string[] } | null> {
-  const row = await env.DB.prepare(`SELECT ${COLUMNS}, secret, previous_secret, previous_expires_at FROM triggers WHERE id = ?`)
+export async function triggerForHook(
+  env: Bindings,
+  id: string,
+  now: number,
+): Promise<{ trigger: StoredTrigger; secrets: string[] } | null> {
+  const row = await env.DB.prepare(
+    `SELECT ${COLUMNS}, secret, previous_secret, previous_expires_at FROM triggers WHERE id = ?`,
+  )
     .bind(id)
     .first<TriggerRow & { secret: string; previous_secret: string | null; previous_expires_at: number | null }>();
   if (!row) return null;
-  return { trigger: toTrigger(row), secrets: validSecrets(row.secret, row.previous_secret, row.previous_expires_at, now) };
+  return {
+    trigger: toTrigger(row),
+    secrets: validSecrets(row.secret, row.previous_secret, row.previous_expires_at, now),
+  };
 }

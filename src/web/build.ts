@@ -30,7 +30,10 @@ const PUBLIC = join(ROOT, 'src/web/public');
 /** Where the script and styles go (served at `/app/`). */
 export const WEB_OUTPUT = join(PUBLIC, 'app');
 /** Files copied as they are: source name → destination. */
-const COPIED: Record<string, string> = { 'index.html': join(PUBLIC, 'index.html'), 'app.css': join(WEB_OUTPUT, 'app.css') };
+const COPIED: Record<string, string> = {
+  'index.html': join(PUBLIC, 'index.html'),
+  'app.css': join(WEB_OUTPUT, 'app.css'),
+};
 /** Files the build writes; everything else in the output folders (their .gitignore files) is left alone. */
 const OUTPUTS = [join(WEB_OUTPUT, 'app.js'), join(WEB_OUTPUT, 'app.js.map'), ...Object.values(COPIED)];
 
@@ -56,8 +59,11 @@ export async function buildWeb(): Promise<WebBuildResult> {
     legalComments: 'none',
     logLevel: 'silent',
   });
-  const foreign = Object.keys(result.metafile.inputs).filter((input) => relative(WEB_SOURCE, join(ROOT, input)).startsWith('..'));
-  if (foreign.length > 0) throw new Error(`server code reached the viewer bundle (use \`import type\`): ${foreign.join(', ')}`);
+  const foreign = Object.keys(result.metafile.inputs).filter((input) =>
+    relative(WEB_SOURCE, join(ROOT, input)).startsWith('..'),
+  );
+  if (foreign.length > 0)
+    throw new Error(`server code reached the viewer bundle (use \`import type\`): ${foreign.join(', ')}`);
   const outputs = new Map<string, Uint8Array>(result.outputFiles.map((f) => [f.path, f.contents]));
   for (const [from, to] of Object.entries(COPIED)) outputs.set(to, readFileSync(join(WEB_SOURCE, from)));
   mkdirSync(WEB_OUTPUT, { recursive: true });
@@ -75,8 +81,12 @@ if (process.argv[1] && new URL(import.meta.url).pathname === process.argv[1]) {
   const started = performance.now();
   buildWeb().then(
     (r) => {
-      const sizes = Object.entries(r.files).map(([f, n]) => `${f} ${(n / 1024).toFixed(1)} KiB`).join(', ');
-      process.stdout.write(`viewer built into src/web/public in ${Math.round(performance.now() - started)} ms: ${sizes}\n`);
+      const sizes = Object.entries(r.files)
+        .map(([f, n]) => `${f} ${(n / 1024).toFixed(1)} KiB`)
+        .join(', ');
+      process.stdout.write(
+        `viewer built into src/web/public in ${Math.round(performance.now() - started)} ms: ${sizes}\n`,
+      );
     },
     (e: unknown) => {
       process.stderr.write(`viewer build failed: ${e instanceof Error ? e.message : String(e)}\n`);

@@ -36,7 +36,12 @@ export type RetryDecision = { retry: true; delaySeconds: number; at: number } | 
  * ends at `windowEndsAt`.
  * @param random a source of uniform numbers in [0, 1); `Math.random` by default.
  */
-export function nextRetry(attempt: number, now: number, windowEndsAt: number, random: () => number = Math.random): RetryDecision {
+export function nextRetry(
+  attempt: number,
+  now: number,
+  windowEndsAt: number,
+  random: () => number = Math.random,
+): RetryDecision {
   if (now >= windowEndsAt) return { retry: false };
   const ceiling = Math.min(MAX_DELAY_SECONDS, BASE_DELAY_SECONDS * 2 ** Math.min(Math.max(attempt - 1, 0), 30));
   const drawn = Math.max(MIN_DELAY_SECONDS, Math.floor(random() * ceiling));

@@ -59,7 +59,9 @@ interface Claimed {
  * longer pending, comes back as a skip.
  */
 async function claim(env: Bindings, id: string, now: number, leaseMs: number): Promise<Claimed | AttemptOutcome> {
-  const [claimed, read] = await env.DB.batch<Claimed & { status: string; next_attempt_at: number | null; lease_until: number | null }>([
+  const [claimed, read] = await env.DB.batch<
+    Claimed & { status: string; next_attempt_at: number | null; lease_until: number | null }
+  >([
     env.DB.prepare(
       `UPDATE webhook_deliveries SET lease_until = ?, attempts = attempts + 1, updated_at = ?
        WHERE id = ? AND status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ?)`,
@@ -85,7 +87,8 @@ async function claim(env: Bindings, id: string, now: number, leaseMs: number): P
 function receiverOf(c: Claimed, now: number): { url: string; secrets: string[] } | { refused: string } {
   if (c.endpoint_id !== null) {
     if (!c.ep_found || c.ep_url === null || c.ep_secret === null) return { refused: 'endpoint deleted' };
-    if (c.ep_disabled_at !== null) return { refused: `endpoint disabled${c.ep_disabled_reason ? `: ${c.ep_disabled_reason}` : ''}` };
+    if (c.ep_disabled_at !== null)
+      return { refused: `endpoint disabled${c.ep_disabled_reason ? `: ${c.ep_disabled_reason}` : ''}` };
     return { url: c.ep_url, secrets: validSecrets(c.ep_secret, c.ep_prev, c.ep_prev_exp, now) };
   }
   if (c.url === null) return { refused: 'no URL' };
@@ -126,7 +129,8 @@ export async function attemptDelivery(env: Bindings, id: string, now = Date.now(
   const finished = Date.now();
   const ok = sent.statusCode !== null && sent.statusCode >= 200 && sent.statusCode < 300;
   const gone = sent.statusCode === 410;
-  const retry: RetryDecision = ok || gone || refused !== null ? { retry: false } : nextRetry(claimed.attempts, finished, claimed.window_ends_at);
+  const retry: RetryDecision =
+    ok || gone || refused !== null ? { retry: false } : nextRetry(claimed.attempts, finished, claimed.window_ends_at);
   const status = ok ? 'delivered' : retry.retry ? 'pending' : 'failed';
   const statements: D1PreparedStatement[] = [
     env.DB.prepare(
@@ -137,9 +141,18 @@ export async function attemptDelivery(env: Bindings, id: string, now = Date.now(
       `UPDATE webhook_deliveries SET status = ?, next_attempt_at = ?, lease_until = NULL, last_status_code = ?, last_error = ?,
          delivered_at = ?, updated_at = ?
        WHERE id = ? AND status = 'pending'`,
-    ).bind(status, retry.retry ? retry.at : null, sent.statusCode, ok ? null : sent.error, ok ? finished : null, finished, id),
+    ).bind(
+      status,
+      retry.retry ? retry.at : null,
+      sent.statusCode,
+      ok ? null : sent.error,
+      ok ? finished : null,
+      finished,
+      id,
+    ),
   ];
-  if (gone && claimed.endpoint_id !== null) statements.push(...disableStatements(env.DB, claimed.endpoint_id, 'the receiver answered 410 Gone', finished));
+  if (gone && claimed.endpoint_id !== null)
+    statements.push(...disableStatements(env.DB, claimed.endpoint_id, 'the receiver answered 410 Gone', finished));
   await env.DB.batch(statements);
   log(ok ? 'info' : 'warn', 'webhook.attempt', {
     deliveryId: id,
@@ -160,10 +173,17 @@ export async function attemptDelivery(env: Bindings, id: string, now = Date.now(
  * Statements disabling endpoint `endpointId` with `reason` and failing its pending deliveries (they
  * would only fail one by one when their turn came). Re-enable with PATCH `{enabled: true}` and retry them.
  */
-export function disableStatements(db: D1Database, endpointId: string, reason: string, now: number): D1PreparedStatement[] {
+export function disableStatements(
+  db: D1Database,
+  endpointId: string,
+  reason: string,
+  now: number,
+): D1PreparedStatement[] {
   return [
     db
-      .prepare('UPDATE webhook_endpoints SET disabled_at = ?, disabled_reason = ?, updated_at = ? WHERE id = ? AND disabled_at IS NULL')
+      .prepare(
+        'UPDATE webhook_endpoints SET disabled_at = ?, disabled_reason = ?, updated_at = ? WHERE id = ? AND disabled_at IS NULL',
+      )
       .bind(now, reason, now, endpointId),
     db
       .prepare(

@@ -56,7 +56,10 @@ const SELECT = sql`SELECT d.id, d.event_id, e.type, e.subject_id, d.endpoint_id,
   FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id`;
 
 function encodeCursor(createdAt: number, id: string): string {
-  return btoa(JSON.stringify([createdAt, id])).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+  return btoa(JSON.stringify([createdAt, id]))
+    .replaceAll('+', '-')
+    .replaceAll('/', '_')
+    .replace(/=+$/, '');
 }
 
 function decodeCursor(cursor: string): [number, string] {
@@ -66,11 +69,17 @@ function decodeCursor(cursor: string): [number, string] {
   } catch {
     // Falls through to the 400 below.
   }
-  throw new ApiError(400, 'invalid_request', 'invalid query: cursor: not a cursor this API returned', [{ path: 'cursor', message: 'not a cursor this API returned' }]);
+  throw new ApiError(400, 'invalid_request', 'invalid query: cursor: not a cursor this API returned', [
+    { path: 'cursor', message: 'not a cursor this API returned' },
+  ]);
 }
 
 /** A page of the tenant's deliveries matching `f`, newest first, with their attempts. */
-export async function listDeliveries(env: Bindings, tenant: string, f: DeliveryFilter): Promise<{ data: Delivery[]; nextCursor: string | null }> {
+export async function listDeliveries(
+  env: Bindings,
+  tenant: string,
+  f: DeliveryFilter,
+): Promise<{ data: Delivery[]; nextCursor: string | null }> {
   const where: SqlExpr[] = [sql`d.tenant = ${tenant}`];
   if (f.status) where.push(sql`d.status = ${f.status}`);
   if (f.endpoint === 'one-off') where.push(rawSql('d.endpoint_id IS NULL'));
@@ -128,7 +137,11 @@ async function withAttempts(env: Bindings, rows: readonly DeliveryRow[]): Promis
 
 /** One delivery of the tenant (optionally of one endpoint), or 404. */
 export async function getDelivery(env: Bindings, tenant: string, id: string, endpointId?: string): Promise<Delivery> {
-  const where = [sql`d.tenant = ${tenant}`, sql`d.id = ${id}`, ...(endpointId ? [sql`d.endpoint_id = ${endpointId}`] : [])];
+  const where = [
+    sql`d.tenant = ${tenant}`,
+    sql`d.id = ${id}`,
+    ...(endpointId ? [sql`d.endpoint_id = ${endpointId}`] : []),
+  ];
   const row = await sql`${SELECT} WHERE ${sqlAnd(where)}`.prepare(env.DB).first<DeliveryRow>();
   if (!row) throw new ApiError(404, 'not_found', `no webhook delivery "${id}"`);
   const [delivery] = await withAttempts(env, [row]);
@@ -144,9 +157,15 @@ export async function getDelivery(env: Bindings, tenant: string, id: string, end
 export async function retryDelivery(env: Bindings, tenant: string, id: string, endpointId?: string): Promise<Delivery> {
   const before = await getDelivery(env, tenant, id, endpointId);
   if (before.endpointId !== null) {
-    const ep = await env.DB.prepare('SELECT disabled_at FROM webhook_endpoints WHERE id = ?').bind(before.endpointId).first<{ disabled_at: number | null }>();
+    const ep = await env.DB.prepare('SELECT disabled_at FROM webhook_endpoints WHERE id = ?')
+      .bind(before.endpointId)
+      .first<{ disabled_at: number | null }>();
     if (ep && ep.disabled_at !== null) {
-      throw new ApiError(409, 'endpoint_disabled', `endpoint "${before.endpointId}" is disabled; re-enable it (PATCH {"enabled": true}) before retrying`);
+      throw new ApiError(
+        409,
+        'endpoint_disabled',
+        `endpoint "${before.endpointId}" is disabled; re-enable it (PATCH {"enabled": true}) before retrying`,
+      );
     }
   }
   const now = Date.now();

@@ -40,7 +40,9 @@ const SEND_BATCH = 100;
 /** Sends delivery ids to the queue in batches of at most 100; resolves once all were accepted. */
 export async function enqueueDeliveries(env: Bindings, ids: readonly string[]): Promise<void> {
   for (let i = 0; i < ids.length; i += SEND_BATCH) {
-    const chunk = ids.slice(i, i + SEND_BATCH).map((deliveryId): MessageSendRequest<DeliveryMessage> => ({ body: { deliveryId } }));
+    const chunk = ids
+      .slice(i, i + SEND_BATCH)
+      .map((deliveryId): MessageSendRequest<DeliveryMessage> => ({ body: { deliveryId } }));
     await env.WEBHOOKS.sendBatch(chunk);
   }
 }

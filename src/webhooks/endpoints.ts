@@ -48,7 +48,11 @@ function notFound(id: string): ApiError {
  * Registers an endpoint; the answer is the only place its secret is shown.
  * @throws ApiError 400 `url_not_allowed`; 409 `limit_exceeded` beyond {@link MAX_ENDPOINTS_PER_TENANT}.
  */
-export async function createEndpoint(env: Bindings, tenant: string, body: CreateWebhookEndpoint): Promise<WebhookEndpoint & { secret: string }> {
+export async function createEndpoint(
+  env: Bindings,
+  tenant: string,
+  body: CreateWebhookEndpoint,
+): Promise<WebhookEndpoint & { secret: string }> {
   const url = requireWebhookUrl(env, body.url, 'url');
   const id = newWebhookObjectId('we');
   const secret = newWebhookSecret();
@@ -58,17 +62,34 @@ export async function createEndpoint(env: Bindings, tenant: string, body: Create
     `INSERT INTO webhook_endpoints (id, tenant, url, events, description, secret, created_at, updated_at)
      SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE (SELECT count(*) FROM webhook_endpoints WHERE tenant = ?) < ?`,
   )
-    .bind(id, tenant, url, body.events ? JSON.stringify(body.events) : null, body.description ?? null, secret, now, now, tenant, MAX_ENDPOINTS_PER_TENANT)
+    .bind(
+      id,
+      tenant,
+      url,
+      body.events ? JSON.stringify(body.events) : null,
+      body.description ?? null,
+      secret,
+      now,
+      now,
+      tenant,
+      MAX_ENDPOINTS_PER_TENANT,
+    )
     .run();
   if (r.meta.changes === 0) {
-    throw new ApiError(409, 'limit_exceeded', `a tenant has at most ${MAX_ENDPOINTS_PER_TENANT} webhook endpoints; delete one first`);
+    throw new ApiError(
+      409,
+      'limit_exceeded',
+      `a tenant has at most ${MAX_ENDPOINTS_PER_TENANT} webhook endpoints; delete one first`,
+    );
   }
   return { ...(await getEndpoint(env, tenant, id)), secret };
 }
 
 /** Every endpoint of the tenant, oldest first (at most {@link MAX_ENDPOINTS_PER_TENANT}). */
 export async function listEndpoints(env: Bindings, tenant: string): Promise<WebhookEndpoint[]> {
-  const { results } = await env.DB.prepare(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE tenant = ? ORDER BY created_at, id`)
+  const { results } = await env.DB.prepare(
+    `SELECT ${COLUMNS} FROM webhook_endpoints WHERE tenant = ? ORDER BY created_at, id`,
+  )
     .bind(tenant)
     .all<EndpointRow>();
   return results.map(toEndpoint);
@@ -76,7 +97,9 @@ export async function listEndpoints(env: Bindings, tenant: string): Promise<Webh
 
 /** The endpoint or 404 `not_found`. */
 export async function getEndpoint(env: Bindings, tenant: string, id: string): Promise<WebhookEndpoint> {
-  const row = await env.DB.prepare(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = ? AND tenant = ?`).bind(id, tenant).first<EndpointRow>();
+  const row = await env.DB.prepare(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = ? AND tenant = ?`)
+    .bind(id, tenant)
+    .first<EndpointRow>();
   if (!row) throw notFound(id);
   return toEndpoint(row);
 }
@@ -87,7 +110,12 @@ export async function getEndpoint(env: Bindings, tenant: string, id: string): Pr
  * deliveries too (an endpoint's URL is read at send time).
  * @throws ApiError 404, 400 `url_not_allowed`.
  */
-export async function updateEndpoint(env: Bindings, tenant: string, id: string, body: UpdateWebhookEndpoint): Promise<WebhookEndpoint> {
+export async function updateEndpoint(
+  env: Bindings,
+  tenant: string,
+  id: string,
+  body: UpdateWebhookEndpoint,
+): Promise<WebhookEndpoint> {
   const current = await getEndpoint(env, tenant, id);
   const now = Date.now();
   const sets: string[] = ['updated_at = ?'];
@@ -105,8 +133,15 @@ export async function updateEndpoint(env: Bindings, tenant: string, id: string, 
     values.push(body.description);
   }
   if (body.enabled === true) sets.push('disabled_at = NULL', 'disabled_reason = NULL');
-  const statements = [env.DB.prepare(`UPDATE webhook_endpoints SET ${sets.join(', ')} WHERE id = ? AND tenant = ?`).bind(...values, id, tenant)];
-  if (body.enabled === false && current.enabled) statements.push(...disableStatements(env.DB, id, 'disabled by request', now));
+  const statements = [
+    env.DB.prepare(`UPDATE webhook_endpoints SET ${sets.join(', ')} WHERE id = ? AND tenant = ?`).bind(
+      ...values,
+      id,
+      tenant,
+    ),
+  ];
+  if (body.enabled === false && current.enabled)
+    statements.push(...disableStatements(env.DB, id, 'disabled by request', now));
   await env.DB.batch(statements);
   return getEndpoint(env, tenant, id);
 }
@@ -115,7 +150,9 @@ export async function updateEndpoint(env: Bindings, tenant: string, id: string, 
 export async function deleteEndpoint(env: Bindings, tenant: string, id: string): Promise<void> {
   await getEndpoint(env, tenant, id);
   await env.DB.batch([
-    env.DB.prepare('DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT id FROM webhook_deliveries WHERE endpoint_id = ? AND tenant = ?)').bind(id, tenant),
+    env.DB.prepare(
+      'DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT id FROM webhook_deliveries WHERE endpoint_id = ? AND tenant = ?)',
+    ).bind(id, tenant),
     env.DB.prepare('DELETE FROM webhook_deliveries WHERE endpoint_id = ? AND tenant = ?').bind(id, tenant),
     env.DB.prepare('DELETE FROM webhook_endpoints WHERE id = ? AND tenant = ?').bind(id, tenant),
   ]);

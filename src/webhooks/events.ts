@@ -46,7 +46,7 @@ export const WebhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES).meta({
   id: 'WebhookEventType',
   description:
     '`evaluation.succeeded` | `evaluation.failed` | `evaluation.cancelled`: an evaluation ended; `batch.completed`: every item of a batch ended; ' +
-    '`meta_evaluation.completed`: a meta-evaluation\'s report is ready.',
+    "`meta_evaluation.completed`: a meta-evaluation's report is ready.",
 });
 /** An event type. */
 export type WebhookEventType = z.infer<typeof WebhookEventTypeSchema>;
@@ -110,7 +110,8 @@ function requireEventId(e: WebhookEventInput): SqlExprType {
  * Idempotent: a repeat changes nothing (event id conflict; deliveries keyed by event and recipient).
  */
 export function webhookEventStatements(db: D1Database, e: WebhookEventInput): D1PreparedStatement[] {
-  const id: SqlExprType | string = typeof e.subjectId === 'string' ? webhookEventId(e.type, e.subjectId) : scalar(requireEventId(e));
+  const id: SqlExprType | string =
+    typeof e.subjectId === 'string' ? webhookEventId(e.type, e.subjectId) : scalar(requireEventId(e));
   const subjectId = scalar(e.subjectId);
   const tenant = scalar(e.tenant);
   const url = scalar(e.oneOffUrl);
@@ -150,7 +151,9 @@ export function webhookEventStatements(db: D1Database, e: WebhookEventInput): D1
 export function eraseWebhookEventsStatements(db: D1Database, subjectId: string): D1PreparedStatement[] {
   const events = sql`SELECT id FROM webhook_events WHERE subject_id = ${subjectId}`;
   return [
-    sql`DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT id FROM webhook_deliveries WHERE event_id IN (${events}))`.prepare(db),
+    sql`DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT id FROM webhook_deliveries WHERE event_id IN (${events}))`.prepare(
+      db,
+    ),
     sql`DELETE FROM webhook_deliveries WHERE event_id IN (${events})`.prepare(db),
     sql`DELETE FROM webhook_events WHERE subject_id = ${subjectId}`.prepare(db),
   ];

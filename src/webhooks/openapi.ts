@@ -11,10 +11,17 @@ import type { WebhookEventType } from './events.js';
 import { WEBHOOK_EVENT_TYPES } from './events.js';
 
 const HEADERS = z.object({
-  'webhook-id': z.string().openapi({ description: 'The event id: the same on every attempt, so receivers deduplicate.', example: 'msg_2f1e0d9c8b7a69584736251403f2e1d0' }),
-  'webhook-timestamp': z.string().openapi({ description: 'Unix seconds of this attempt; refuse values far from now (e.g. 5 minutes) to stop replays.', example: '1767225600' }),
+  'webhook-id': z.string().openapi({
+    description: 'The event id: the same on every attempt, so receivers deduplicate.',
+    example: 'msg_2f1e0d9c8b7a69584736251403f2e1d0',
+  }),
+  'webhook-timestamp': z.string().openapi({
+    description: 'Unix seconds of this attempt; refuse values far from now (e.g. 5 minutes) to stop replays.',
+    example: '1767225600',
+  }),
   'webhook-signature': z.string().openapi({
-    description: '`v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the `whsec_` secret; two space-separated signatures during a secret rotation.',
+    description:
+      '`v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the `whsec_` secret; two space-separated signatures during a secret rotation.',
     example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
   }),
 });
@@ -28,11 +35,14 @@ const DATA: Record<WebhookEventType, z.ZodType> = {
 };
 
 const WHAT: Record<WebhookEventType, string> = {
-  'evaluation.succeeded': 'An evaluation ended with a verdict (`data.verdict`, without the transcript: follow `data.links.transcript`).',
+  'evaluation.succeeded':
+    'An evaluation ended with a verdict (`data.verdict`, without the transcript: follow `data.links.transcript`).',
   'evaluation.failed': 'An evaluation failed (`data.error` says why, e.g. an LLM failure after its retries).',
   'evaluation.cancelled': 'An evaluation was cancelled.',
-  'batch.completed': 'Every item of a batch ended (`data.status` `cancelled` after a cancel); sent to the batch\'s `webhook.url` too. Statistics and cost: `data.links.self`; one line per item: `data.links.results`.',
-  'meta_evaluation.completed': 'Every item of a meta-evaluation ended: its agreement report is ready at `data.links.metaEvaluation`.',
+  'batch.completed':
+    "Every item of a batch ended (`data.status` `cancelled` after a cancel); sent to the batch's `webhook.url` too. Statistics and cost: `data.links.self`; one line per item: `data.links.results`.",
+  'meta_evaluation.completed':
+    'Every item of a meta-evaluation ended: its agreement report is ready at `data.links.metaEvaluation`.',
 };
 
 /** The camel-cased operation id of an event's webhook: `evaluation.succeeded` → `evaluationSucceededEvent`. */
@@ -58,7 +68,13 @@ export function registerWebhookEvents(registry: OpenAPIHono['openAPIRegistry']):
           required: true,
           content: {
             'application/json': {
-              schema: z.object({ type: z.literal(type), timestamp: z.string().openapi({ description: 'When the event happened (ISO 8601).' }), data: DATA[type] }).strict(),
+              schema: z
+                .object({
+                  type: z.literal(type),
+                  timestamp: z.string().openapi({ description: 'When the event happened (ISO 8601).' }),
+                  data: DATA[type],
+                })
+                .strict(),
             },
           },
         },

@@ -34,7 +34,9 @@ export function requireWebhookUrl(env: Bindings, url: string, field: string): st
  * @throws ApiError 400 `signing_secret_missing`.
  */
 export async function requireSigningSecret(env: Bindings, tenant: string, field: string): Promise<void> {
-  const row = await env.DB.prepare('SELECT 1 AS x FROM webhook_signing_secrets WHERE tenant = ?').bind(tenant).first<{ x: number }>();
+  const row = await env.DB.prepare('SELECT 1 AS x FROM webhook_signing_secrets WHERE tenant = ?')
+    .bind(tenant)
+    .first<{ x: number }>();
   if (!row) {
     throw new ApiError(
       400,

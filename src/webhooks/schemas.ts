@@ -30,7 +30,10 @@ const eventsField = z
   .min(1)
   .max(WEBHOOK_EVENT_TYPES.length)
   .refine((a) => new Set(a).size === a.length, 'event types must be unique')
-  .openapi({ description: 'Event types to receive; absent or null = every type.', example: ['evaluation.succeeded', 'evaluation.failed'] });
+  .openapi({
+    description: 'Event types to receive; absent or null = every type.',
+    example: ['evaluation.succeeded', 'evaluation.failed'],
+  });
 
 /** Body of `POST /v1/webhook-endpoints`. */
 export const CreateWebhookEndpointSchema = z
@@ -50,7 +53,10 @@ export const UpdateWebhookEndpointSchema = z
     url: WebhookUrlSchema.optional(),
     events: eventsField.nullable().optional(),
     description: z.string().max(MAX_DESCRIPTION_CHARS).nullable().optional(),
-    enabled: z.boolean().optional().openapi({ description: '`true` re-enables an endpoint disabled by a 410 or by hand; `false` disables it.' }),
+    enabled: z
+      .boolean()
+      .optional()
+      .openapi({ description: '`true` re-enables an endpoint disabled by a 410 or by hand; `false` disables it.' }),
   })
   .strict()
   .refine((b) => Object.keys(b).length > 0, 'send at least one field to change')
@@ -78,15 +84,21 @@ export const WebhookEndpointSchema = z
 export type WebhookEndpoint = z.infer<typeof WebhookEndpointSchema>;
 
 const secretField = z.string().openapi({
-  description: 'The signing secret (`whsec_` + base64), shown only in this answer: store it now. Verify deliveries with it (Standard Webhooks).',
+  description:
+    'The signing secret (`whsec_` + base64), shown only in this answer: store it now. Verify deliveries with it (Standard Webhooks).',
   example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
 });
 
 /** Answer to `POST /v1/webhook-endpoints`: the endpoint and its secret, shown once. */
-export const CreatedWebhookEndpointSchema = WebhookEndpointSchema.extend({ secret: secretField }).meta({ id: 'CreatedWebhookEndpoint' });
+export const CreatedWebhookEndpointSchema = WebhookEndpointSchema.extend({ secret: secretField }).meta({
+  id: 'CreatedWebhookEndpoint',
+});
 
 /** Answer to `GET /v1/webhook-endpoints`. */
-export const WebhookEndpointListSchema = z.object({ data: z.array(WebhookEndpointSchema) }).strict().meta({ id: 'WebhookEndpointList' });
+export const WebhookEndpointListSchema = z
+  .object({ data: z.array(WebhookEndpointSchema) })
+  .strict()
+  .meta({ id: 'WebhookEndpointList' });
 
 /** Answer to a secret rotation: the new secret, shown once; the previous one keeps signing until `previousSecretExpiresAt`. */
 export const RotatedSecretSchema = z
@@ -141,7 +153,10 @@ export type Delivery = z.infer<typeof DeliverySchema>;
 
 /** A page of deliveries, newest first. */
 export const DeliveryListSchema = z
-  .object({ data: z.array(DeliverySchema), nextCursor: z.string().nullable().openapi({ description: 'Pass as `cursor` for the next page; null on the last.' }) })
+  .object({
+    data: z.array(DeliverySchema),
+    nextCursor: z.string().nullable().openapi({ description: 'Pass as `cursor` for the next page; null on the last.' }),
+  })
   .strict()
   .meta({ id: 'WebhookDeliveryList' });
 
@@ -152,18 +167,39 @@ const limitParam = z.coerce
   .max(100)
   .default(20)
   .openapi({ param: { description: 'Page size, 1-100 (default 20).' }, example: 20 });
-const cursorParam = z.string().min(1).max(200).optional().openapi({ param: { description: 'The previous page\'s `nextCursor`.' } });
-const statusParam = DeliveryStatusSchema.optional().openapi({ param: { description: 'Only deliveries in this status.' } });
+const cursorParam = z
+  .string()
+  .min(1)
+  .max(200)
+  .optional()
+  .openapi({ param: { description: "The previous page's `nextCursor`." } });
+const statusParam = DeliveryStatusSchema.optional().openapi({
+  param: { description: 'Only deliveries in this status.' },
+});
 
 /** Query of `GET /v1/webhook-endpoints/{id}/deliveries`. */
-export const EndpointDeliveriesQuery = z.object({ status: statusParam, limit: limitParam, cursor: cursorParam }).strict();
+export const EndpointDeliveriesQuery = z
+  .object({ status: statusParam, limit: limitParam, cursor: cursorParam })
+  .strict();
 
 /** Query of `GET /v1/webhook-deliveries`. */
 export const DeliveriesQuery = z
   .object({
     status: statusParam,
-    subject: z.string().min(1).max(200).optional().openapi({ param: { description: 'Only deliveries of events about this evaluation, batch or meta-evaluation id.' } }),
-    endpoint: z.string().min(1).max(100).optional().openapi({ param: { description: 'Only deliveries to this endpoint (`one-off` for one-off URLs).' } }),
+    subject: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .openapi({
+        param: { description: 'Only deliveries of events about this evaluation, batch or meta-evaluation id.' },
+      }),
+    endpoint: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .openapi({ param: { description: 'Only deliveries to this endpoint (`one-off` for one-off URLs).' } }),
     limit: limitParam,
     cursor: cursorParam,
   })
@@ -192,6 +228,6 @@ export const OneOffWebhookSchema = z
   .meta({
     id: 'OneOffWebhook',
     description:
-      'Also POST this request\'s events (`evaluation.succeeded` | `failed` | `cancelled`) to `url`, signed (Standard Webhooks) with the tenant\'s signing secret: ' +
+      "Also POST this request's events (`evaluation.succeeded` | `failed` | `cancelled`) to `url`, signed (Standard Webhooks) with the tenant's signing secret: " +
       'create it once with `POST /v1/webhook-signing-secret` (400 `signing_secret_missing` otherwise).',
   });

@@ -64,7 +64,12 @@ async function readSome(body: ReadableStream<Uint8Array> | null, limit: number):
  * POSTs `body` to `url` with `headers` (plus JSON content type and our user agent): `redirect: 'manual'`
  * (a 3xx is an answer like any other, its target never fetched), aborted after `timeoutMs`.
  */
-export async function postWebhook(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<SendOutcome> {
+export async function postWebhook(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<SendOutcome> {
   const started = Date.now();
   const signal = AbortSignal.timeout(timeoutMs);
   try {
@@ -82,11 +87,19 @@ export async function postWebhook(url: string, body: string, headers: Record<str
     } catch {
       // The status decides the outcome; a body that breaks off (or times out) is only not logged.
     }
-    const redirect = res.status >= 300 && res.status < 400 ? `redirect not followed (${res.status}${locationOf(res)})` : null;
-    return { statusCode: res.status, error: redirect ?? (res.ok ? null : `HTTP ${res.status}`), durationMs: Date.now() - started, excerpt };
+    const redirect =
+      res.status >= 300 && res.status < 400 ? `redirect not followed (${res.status}${locationOf(res)})` : null;
+    return {
+      statusCode: res.status,
+      error: redirect ?? (res.ok ? null : `HTTP ${res.status}`),
+      durationMs: Date.now() - started,
+      excerpt,
+    };
   } catch (e) {
     const timedOut = signal.aborted;
-    const message = timedOut ? `timed out after ${timeoutMs} ms` : `network error: ${e instanceof Error ? e.message : String(e)}`;
+    const message = timedOut
+      ? `timed out after ${timeoutMs} ms`
+      : `network error: ${e instanceof Error ? e.message : String(e)}`;
     return { statusCode: null, error: message, durationMs: Date.now() - started, excerpt: null };
   }
 }

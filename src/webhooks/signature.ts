@@ -71,7 +71,12 @@ function signedContent(id: string, timestamp: number, body: string | Uint8Array)
  * the order given (current secret first).
  * @param timestamp Unix seconds, as sent in `webhook-timestamp`.
  */
-export async function signStandardWebhook(secrets: readonly string[], id: string, timestamp: number, body: string): Promise<string> {
+export async function signStandardWebhook(
+  secrets: readonly string[],
+  id: string,
+  timestamp: number,
+  body: string,
+): Promise<string> {
   const content = signedContent(id, timestamp, body);
   const signatures = await Promise.all(
     secrets.map(async (secret) => {
@@ -102,11 +107,15 @@ export async function verifyStandardWebhook(
   body: Uint8Array,
   nowSeconds: number,
 ): Promise<VerifyResult> {
-  if (!h.id || !h.timestamp || !h.signature) return { ok: false, reason: 'webhook-id, webhook-timestamp and webhook-signature are all required' };
+  if (!h.id || !h.timestamp || !h.signature)
+    return { ok: false, reason: 'webhook-id, webhook-timestamp and webhook-signature are all required' };
   if (!/^\d{1,12}$/.test(h.timestamp)) return { ok: false, reason: 'webhook-timestamp must be Unix seconds' };
   const timestamp = Number(h.timestamp);
   if (Math.abs(nowSeconds - timestamp) > TIMESTAMP_TOLERANCE_SECONDS) {
-    return { ok: false, reason: `webhook-timestamp is more than ${TIMESTAMP_TOLERANCE_SECONDS} s away from now (stale or replayed)` };
+    return {
+      ok: false,
+      reason: `webhook-timestamp is more than ${TIMESTAMP_TOLERANCE_SECONDS} s away from now (stale or replayed)`,
+    };
   }
   const provided = h.signature
     .split(' ')
@@ -128,17 +137,27 @@ function fromHex(text: string): Uint8Array | null {
 }
 
 /** Verifies `X-Hub-Signature-256: sha256=<hex>` over the raw body against any of `secrets` (keys: their UTF-8 bytes). */
-export async function verifyHubSignature(secrets: readonly string[], header: string, body: Uint8Array): Promise<VerifyResult> {
+export async function verifyHubSignature(
+  secrets: readonly string[],
+  header: string,
+  body: Uint8Array,
+): Promise<VerifyResult> {
   const sig = header.startsWith('sha256=') ? fromHex(header.slice(7)) : null;
   if (!sig || sig.length !== 32) return { ok: false, reason: 'X-Hub-Signature-256 must be sha256=<64 hex digits>' };
   for (const secret of secrets) {
-    if (await crypto.subtle.verify('HMAC', await hmacKey(encoder.encode(secret), 'verify'), sig, body)) return { ok: true };
+    if (await crypto.subtle.verify('HMAC', await hmacKey(encoder.encode(secret), 'verify'), sig, body))
+      return { ok: true };
   }
   return { ok: false, reason: 'no signature matches' };
 }
 
 /** The secrets valid now: the current one, and the previous one until it expires (rotation grace). */
-export function validSecrets(current: string, previous: string | null, previousExpiresAt: number | null, now: number): string[] {
+export function validSecrets(
+  current: string,
+  previous: string | null,
+  previousExpiresAt: number | null,
+  now: number,
+): string[] {
   return previous !== null && previousExpiresAt !== null && previousExpiresAt > now ? [current, previous] : [current];
 }
 

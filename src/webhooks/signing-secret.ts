@@ -12,19 +12,30 @@ import { newWebhookSecret, ROTATION_GRACE_MS } from './signature.js';
 import type { z } from 'zod';
 
 /** Whether the tenant has a signing secret, and since when. */
-export async function signingSecretStatus(env: Bindings, tenant: string): Promise<z.infer<typeof SigningSecretStatusSchema>> {
-  const row = await env.DB.prepare('SELECT created_at, previous_expires_at FROM webhook_signing_secrets WHERE tenant = ?')
+export async function signingSecretStatus(
+  env: Bindings,
+  tenant: string,
+): Promise<z.infer<typeof SigningSecretStatusSchema>> {
+  const row = await env.DB.prepare(
+    'SELECT created_at, previous_expires_at FROM webhook_signing_secrets WHERE tenant = ?',
+  )
     .bind(tenant)
     .first<{ created_at: number; previous_expires_at: number | null }>();
   return {
     exists: row !== null,
     createdAt: isoOrNull(row?.created_at ?? null),
-    previousSecretExpiresAt: row?.previous_expires_at != null && row.previous_expires_at > Date.now() ? isoOrNull(row.previous_expires_at) : null,
+    previousSecretExpiresAt:
+      row?.previous_expires_at != null && row.previous_expires_at > Date.now()
+        ? isoOrNull(row.previous_expires_at)
+        : null,
   };
 }
 
 /** Creates the tenant's signing secret, or rotates it (the old one keeps signing for the grace period). */
-export async function createOrRotateSigningSecret(env: Bindings, tenant: string): Promise<z.infer<typeof SigningSecretCreatedSchema>> {
+export async function createOrRotateSigningSecret(
+  env: Bindings,
+  tenant: string,
+): Promise<z.infer<typeof SigningSecretCreatedSchema>> {
   const now = Date.now();
   const secret = newWebhookSecret();
   const grace = now + ROTATION_GRACE_MS;
@@ -37,5 +48,9 @@ export async function createOrRotateSigningSecret(env: Bindings, tenant: string)
   )
     .bind(tenant, secret, now, now, grace)
     .first<{ previous_expires_at: number | null }>();
-  return { secret, createdAt: new Date(now).toISOString(), previousSecretExpiresAt: isoOrNull(row?.previous_expires_at ?? null) };
+  return {
+    secret,
+    createdAt: new Date(now).toISOString(),
+    previousSecretExpiresAt: isoOrNull(row?.previous_expires_at ?? null),
+  };
 }

@@ -73,13 +73,18 @@ export function checkWebhookUrl(raw: string, options: UrlGuardOptions = {}): Url
   } catch {
     return refuse('invalid_url', 'not an absolute URL');
   }
-  if (url.username !== '' || url.password !== '') return refuse('credentials', 'credentials in URLs are refused; authenticate with the signature instead');
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return refuse('https_only', `scheme "${url.protocol.slice(0, -1)}" is refused; use https`);
+  if (url.username !== '' || url.password !== '')
+    return refuse('credentials', 'credentials in URLs are refused; authenticate with the signature instead');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return refuse('https_only', `scheme "${url.protocol.slice(0, -1)}" is refused; use https`);
   const host = url.hostname.toLowerCase().replace(/\.$/, '');
   const found = classifyHost(host);
   const loopbackAllowed = options.allowLoopback === true && found?.rule === 'loopback';
   if (url.protocol === 'http:' && !loopbackAllowed) {
-    return refuse('https_only', 'plain http is refused; use https (http to loopback only when WEBHOOK_ALLOW_LOOPBACK=true)');
+    return refuse(
+      'https_only',
+      'plain http is refused; use https (http to loopback only when WEBHOOK_ALLOW_LOOPBACK=true)',
+    );
   }
   if (found && !loopbackAllowed) return refuse(found.rule, `host ${url.hostname} ${found.why}`);
   return { ok: true, url: url.href };
@@ -200,7 +205,8 @@ function classifyIPv6(g: number[]): Classified {
   if (g.every((x) => x === 0)) return { rule: 'reserved', why: 'is the unspecified address' };
   if (g.slice(0, 7).every((x) => x === 0) && g7 === 1) return { rule: 'loopback', why: 'is the IPv6 loopback address' };
   // IPv4-mapped ::ffff:a.b.c.d and the deprecated IPv4-compatible ::a.b.c.d.
-  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0 && (g5 === 0xffff || g5 === 0)) return embedded(v4(g6, g7));
+  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0 && (g5 === 0xffff || g5 === 0))
+    return embedded(v4(g6, g7));
   if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return embedded(v4(g6, g7));
   if (g0 === 0x2002) return embedded(v4(g1, g2));
   if (shown === 'fd00:ec2:0:0:0:0:0:254') return { rule: 'metadata', why: 'is a cloud metadata address' };
@@ -208,7 +214,8 @@ function classifyIPv6(g: number[]): Classified {
   if ((g0 & 0xffc0) === 0xfe80) return { rule: 'link_local', why: 'is a link-local address (fe80::/10)' };
   if ((g0 & 0xff00) === 0xff00) return { rule: 'multicast', why: 'is a multicast address (ff00::/8)' };
   if (g0 === 0x2001 && g1 === 0x0db8) return { rule: 'reserved', why: 'is a documentation address (2001:db8::/32)' };
-  if (g0 === 0x100 && g1 === 0 && g2 === 0 && g3 === 0) return { rule: 'reserved', why: 'is a discard-only address (100::/64)' };
+  if (g0 === 0x100 && g1 === 0 && g2 === 0 && g3 === 0)
+    return { rule: 'reserved', why: 'is a discard-only address (100::/64)' };
   return null;
 }
 

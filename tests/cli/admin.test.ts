@@ -13,7 +13,11 @@ interface Sent {
   body: unknown;
 }
 
-async function admin(argv: string[], answer: { status?: number; body?: unknown; text?: string } = {}, env: Record<string, string> = { TRIBUNAL_ADMIN_TOKEN: 'op-token' }) {
+async function admin(
+  argv: string[],
+  answer: { status?: number; body?: unknown; text?: string } = {},
+  env: Record<string, string> = { TRIBUNAL_ADMIN_TOKEN: 'op-token' },
+) {
   const sent: Sent[] = [];
   let out = '';
   let err = '';
@@ -41,42 +45,102 @@ async function admin(argv: string[], answer: { status?: number; body?: unknown; 
 
 describe('npm run admin', () => {
   it('tenants:create sends the name and the limits given; "default" clears a limit on update', async () => {
-    const created = await admin(['tenants:create', '--name', 'Acme', '--rate', '120/60', '--max-running', '5', '--spend-cap', '25.5', '--target', 'https://tribunal.example.com/']);
+    const created = await admin([
+      'tenants:create',
+      '--name',
+      'Acme',
+      '--rate',
+      '120/60',
+      '--max-running',
+      '5',
+      '--spend-cap',
+      '25.5',
+      '--target',
+      'https://tribunal.example.com/',
+    ]);
     expect(created.code).toBe(0);
     expect(created.sent).toEqual([
       {
         url: 'https://tribunal.example.com/v1/admin/tenants',
         method: 'POST',
         headers: { Authorization: 'Bearer op-token', Accept: 'application/json', 'Content-Type': 'application/json' },
-        body: { name: 'Acme', limits: { rateLimit: { requests: 120, windowSeconds: 60 }, maxRunning: 5, monthlySpendCapUsd: 25.5 } },
+        body: {
+          name: 'Acme',
+          limits: { rateLimit: { requests: 120, windowSeconds: 60 }, maxRunning: 5, monthlySpendCapUsd: 25.5 },
+        },
       },
     ]);
     expect(JSON.parse(created.out)).toEqual({ ok: true });
-    const updated = await admin(['tenants:update', '--tenant', 'tn_abc', '--max-running', 'default', '--evaluation-cap', '1000']);
-    expect(updated.sent[0]).toMatchObject({ url: 'http://127.0.0.1:8787/v1/admin/tenants/tn_abc', method: 'PATCH', body: { limits: { maxRunning: null, monthlyEvaluationCap: 1000 } } });
+    const updated = await admin([
+      'tenants:update',
+      '--tenant',
+      'tn_abc',
+      '--max-running',
+      'default',
+      '--evaluation-cap',
+      '1000',
+    ]);
+    expect(updated.sent[0]).toMatchObject({
+      url: 'http://127.0.0.1:8787/v1/admin/tenants/tn_abc',
+      method: 'PATCH',
+      body: { limits: { maxRunning: null, monthlyEvaluationCap: 1000 } },
+    });
   });
 
   it('keys:create prints the key once and says so on stderr; keys:revoke and the lists hit their routes', async () => {
-    const created = await admin(['keys:create', '--tenant', 'tn_abc', '--label', 'ci', '--scopes', 'read, evaluations:write', '--expires', '2030-01-01T00:00:00Z'], {
-      status: 201,
-      body: { key: 'trb_secret', apiKey: { id: 'key_x' } },
+    const created = await admin(
+      [
+        'keys:create',
+        '--tenant',
+        'tn_abc',
+        '--label',
+        'ci',
+        '--scopes',
+        'read, evaluations:write',
+        '--expires',
+        '2030-01-01T00:00:00Z',
+      ],
+      {
+        status: 201,
+        body: { key: 'trb_secret', apiKey: { id: 'key_x' } },
+      },
+    );
+    expect(created.sent[0]?.body).toEqual({
+      tenantId: 'tn_abc',
+      label: 'ci',
+      scopes: ['read', 'evaluations:write'],
+      expiresAt: '2030-01-01T00:00:00.000Z',
     });
-    expect(created.sent[0]?.body).toEqual({ tenantId: 'tn_abc', label: 'ci', scopes: ['read', 'evaluations:write'], expiresAt: '2030-01-01T00:00:00.000Z' });
     expect(created.out).toContain('"key": "trb_secret"');
     expect(created.err).toContain('cannot show it again');
-    expect((await admin(['keys:revoke', '--key', 'key_x'])).sent[0]).toMatchObject({ url: 'http://127.0.0.1:8787/v1/admin/keys/key_x/revoke', method: 'POST' });
-    expect((await admin(['keys:list', '--tenant', 'tn_abc', '--limit', '10'])).sent[0]?.url).toBe('http://127.0.0.1:8787/v1/admin/keys?limit=10&tenantId=tn_abc');
-    expect((await admin(['tenants:list'], {}, { TRIBUNAL_ADMIN_TOKEN: 't', TRIBUNAL_URL: 'http://x.test' })).sent[0]?.url).toBe('http://x.test/v1/admin/tenants');
+    expect((await admin(['keys:revoke', '--key', 'key_x'])).sent[0]).toMatchObject({
+      url: 'http://127.0.0.1:8787/v1/admin/keys/key_x/revoke',
+      method: 'POST',
+    });
+    expect((await admin(['keys:list', '--tenant', 'tn_abc', '--limit', '10'])).sent[0]?.url).toBe(
+      'http://127.0.0.1:8787/v1/admin/keys?limit=10&tenantId=tn_abc',
+    );
+    expect(
+      (await admin(['tenants:list'], {}, { TRIBUNAL_ADMIN_TOKEN: 't', TRIBUNAL_URL: 'http://x.test' })).sent[0]?.url,
+    ).toBe('http://x.test/v1/admin/tenants');
   });
 
   it('usage asks for CSV with --csv and prints it as it came', async () => {
-    const r = await admin(['usage', '--tenant', 'tn_abc', '--group-by', 'key', '--from', '2026-11-01', '--csv'], { text: 'key,calls\r\nkey_x,3\r\n' });
-    expect(r.sent[0]).toMatchObject({ url: 'http://127.0.0.1:8787/v1/admin/tenants/tn_abc/usage?from=2026-11-01&groupBy=key&format=csv', headers: { Accept: 'text/csv' } });
+    const r = await admin(['usage', '--tenant', 'tn_abc', '--group-by', 'key', '--from', '2026-11-01', '--csv'], {
+      text: 'key,calls\r\nkey_x,3\r\n',
+    });
+    expect(r.sent[0]).toMatchObject({
+      url: 'http://127.0.0.1:8787/v1/admin/tenants/tn_abc/usage?from=2026-11-01&groupBy=key&format=csv',
+      headers: { Accept: 'text/csv' },
+    });
     expect(r.out).toBe('key,calls\r\nkey_x,3\r\n');
   });
 
   it('an API refusal: its status, code and message on stderr, exit 1', async () => {
-    const r = await admin(['tenants:get', '--tenant', 'tn_nope'], { status: 404, body: { error: { code: 'not_found', message: 'no tenant "tn_nope"' } } });
+    const r = await admin(['tenants:get', '--tenant', 'tn_nope'], {
+      status: 404,
+      body: { error: { code: 'not_found', message: 'no tenant "tn_nope"' } },
+    });
     expect(r.code).toBe(1);
     expect(r.err).toBe('error: GET /v1/admin/tenants/tn_nope answered 404: not_found: no tenant "tn_nope"\n');
   });

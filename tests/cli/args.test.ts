@@ -14,7 +14,10 @@ const spec = {
   options: { name: { type: 'string' }, loud: { type: 'boolean', default: false } },
 } as const;
 
-async function run(argv: string[], main: (v: { name?: string; loud: boolean }) => Promise<number | undefined> | number | undefined = () => 0) {
+async function run(
+  argv: string[],
+  main: (v: { name?: string; loud: boolean }) => Promise<number | undefined> | number | undefined = () => 0,
+) {
   let out = '';
   let err = '';
   let code: number | undefined;
@@ -54,8 +57,14 @@ describe('runCli', () => {
   });
 
   it("turns main's UsageError into exit 2 with the usage, and any other error into one line, exit 1", async () => {
-    expect(await run([], () => { throw new UsageError('--name is required'); })).toEqual({ out: '', err: `--name is required\n\n${spec.usage}\n`, code: 2 });
-    const failed = await run([], () => Promise.reject(new Error('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:1') })));
+    expect(
+      await run([], () => {
+        throw new UsageError('--name is required');
+      }),
+    ).toEqual({ out: '', err: `--name is required\n\n${spec.usage}\n`, code: 2 });
+    const failed = await run([], () =>
+      Promise.reject(new Error('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:1') })),
+    );
     expect(failed).toEqual({ out: '', err: 'error: fetch failed: connect ECONNREFUSED 127.0.0.1:1\n', code: 1 });
   });
 
@@ -76,7 +85,9 @@ describe('option values', () => {
 
   it('accepts one of the choices only', () => {
     expect(choiceOption('judge', 'mode', ['judge', 'scripted'])).toBe('judge');
-    expect(() => choiceOption('other', 'mode', ['judge', 'scripted'])).toThrow('--mode must be one of judge, scripted, got "other"');
+    expect(() => choiceOption('other', 'mode', ['judge', 'scripted'])).toThrow(
+      '--mode must be one of judge, scripted, got "other"',
+    );
   });
 
   it('reads a JSON object inline, from @file or from a path, and names the option when it cannot', () => {
@@ -87,7 +98,9 @@ describe('option values', () => {
     expect(jsonObjectOption(`@${file}`, 'config')).toEqual({ turns: 3 });
     expect(jsonObjectOption(file, 'config')).toEqual({ turns: 3 });
     expect(() => jsonObjectOption('{turns: 3}', 'config')).toThrow(/^--config: not valid JSON/);
-    expect(() => jsonObjectOption(`@${join(dir, 'none.json')}`, 'config')).toThrow(`--config: cannot read ${join(dir, 'none.json')}: ENOENT`);
+    expect(() => jsonObjectOption(`@${join(dir, 'none.json')}`, 'config')).toThrow(
+      `--config: cannot read ${join(dir, 'none.json')}: ENOENT`,
+    );
     writeFileSync(file, '[1]');
     expect(() => jsonObjectOption(`@${file}`, 'config')).toThrow('--config: expected a JSON object');
   });

@@ -24,11 +24,20 @@ const CLIS = {
   'bench:prefix': 'bench/prefix.ts',
 } as const;
 
-function run(file: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(
+  file: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', file, ...args], { env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', file, ...args],
+      { env: { ...process.env, ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -85,7 +94,14 @@ describe.concurrent('a user mistake never prints a stack trace', () => {
 
   it('meta-eval: a target that does not answer', async () => {
     const target = `http://127.0.0.1:${await freePort()}`;
-    const r = await run(CLIS['meta-eval'], ['--dataset', 'datasets/examples/my-labels.jsonl', '--preset', 'fastchat-pair', '--target', target]);
+    const r = await run(CLIS['meta-eval'], [
+      '--dataset',
+      'datasets/examples/my-labels.jsonl',
+      '--preset',
+      'fastchat-pair',
+      '--target',
+      target,
+    ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(new RegExp(`^error: cannot reach --target ${target}: fetch failed: .*ECONNREFUSED`));
     expect(r.stderr).not.toMatch(STACK_FRAME);
@@ -94,7 +110,9 @@ describe.concurrent('a user mistake never prints a stack trace', () => {
   it('start: API_KEYS holding a token instead of its digest is refused', async () => {
     const r = await run(CLIS.start, [], { API_KEYS: 'my-secret-token' });
     expect(r.code).toBe(2);
-    expect(r.stderr.split('\n')[0]).toMatch(/^API_KEYS must be comma-separated sha-256 hex digests of tokens, not the tokens/);
+    expect(r.stderr.split('\n')[0]).toMatch(
+      /^API_KEYS must be comma-separated sha-256 hex digests of tokens, not the tokens/,
+    );
     expect(r.stderr).not.toContain('my-secret-token');
   });
 

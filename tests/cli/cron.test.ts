@@ -13,7 +13,9 @@ describe('cron', () => {
 
   it('reads steps, ranges, lists and names', () => {
     const every15 = parseCron('*/15 * * * *');
-    expect([0, 15, 30, 45].every((m) => cronMatches(every15, at(`2026-03-01T10:${String(m).padStart(2, '0')}:00Z`)))).toBe(true);
+    expect(
+      [0, 15, 30, 45].every((m) => cronMatches(every15, at(`2026-03-01T10:${String(m).padStart(2, '0')}:00Z`))),
+    ).toBe(true);
     expect(cronMatches(every15, at('2026-03-01T10:16:00Z'))).toBe(false);
     const office = parseCron('0 9-17/4 * * MON-FRI');
     expect(cronMatches(office, at('2026-03-02T13:00:00Z'))).toBe(true); // Monday, 13 = 9 + 4

@@ -68,7 +68,11 @@ describe('npm run judge', () => {
     const file = join(dir, 'task.json');
     writeFileSync(file, JSON.stringify(task));
     const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-    const out = execFileSync(tsx, ['src/cli/judge.ts', '--preset', 'more-mtbench', '--task', file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, LLM_BASE_URL: '', LLM_API_KEY: '' } });
+    const out = execFileSync(tsx, ['src/cli/judge.ts', '--preset', 'more-mtbench', '--task', file], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: { ...process.env, LLM_BASE_URL: '', LLM_API_KEY: '' },
+    });
     const printed = JSON.parse(out) as { status: string; verdict: { method: string; winner: string; calls: number } };
     expect(printed.status).toBe('succeeded');
     expect(printed.verdict.method).toBe('more');

@@ -14,7 +14,8 @@ import { META_EVAL_CLI, metaEvalOptionsOf, submitItem } from '../../src/cli/meta
 import { outcomeOfRun } from '../../src/cli/meta-eval-outcome.js';
 import { loadDatasetByName } from '../../src/meta/datasets.js';
 
-const optionsOf = (argv: string[], env: NodeJS.ProcessEnv = {}) => metaEvalOptionsOf(parseCli(META_EVAL_CLI, argv), env);
+const optionsOf = (argv: string[], env: NodeJS.ProcessEnv = {}) =>
+  metaEvalOptionsOf(parseCli(META_EVAL_CLI, argv), env);
 
 describe('meta-eval options', () => {
   it('needs a dataset and a preset', () => {
@@ -24,17 +25,27 @@ describe('meta-eval options', () => {
 
   it('takes a token for --target, from --token or TRIBUNAL_TOKEN, and refuses one without a target', () => {
     expect(optionsOf(['--dataset', 'd', '--preset', 'p', '--target', 'https://t', '--token', 'tok']).token).toBe('tok');
-    expect(optionsOf(['--dataset', 'd', '--preset', 'p', '--target', 'https://t'], { TRIBUNAL_TOKEN: 'env' }).token).toBe('env');
-    expect(() => optionsOf(['--dataset', 'd', '--preset', 'p', '--token', 'tok'])).toThrow('--token goes with --target');
+    expect(
+      optionsOf(['--dataset', 'd', '--preset', 'p', '--target', 'https://t'], { TRIBUNAL_TOKEN: 'env' }).token,
+    ).toBe('env');
+    expect(() => optionsOf(['--dataset', 'd', '--preset', 'p', '--token', 'tok'])).toThrow(
+      '--token goes with --target',
+    );
   });
 
   it('reads --config inline or from @file, and checks numbers', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tribunal-meta-cli-'));
     writeFileSync(join(dir, 'o.json'), '{"calibration": {"combine": "agree-or-tie"}}');
     expect(optionsOf(['--dataset', 'd', '--preset', 'p', '--config', '{"turns": 3}']).config).toEqual({ turns: 3 });
-    expect(optionsOf(['--dataset', 'd', '--preset', 'p', '--config', `@${join(dir, 'o.json')}`]).config).toEqual({ calibration: { combine: 'agree-or-tie' } });
-    expect(() => optionsOf(['--dataset', 'd', '--preset', 'p', '--config', '{bad'])).toThrow(/^--config: not valid JSON/);
-    expect(() => optionsOf(['--dataset', 'd', '--preset', 'p', '--limit', '0'])).toThrow('--limit must be a whole number from 1');
+    expect(optionsOf(['--dataset', 'd', '--preset', 'p', '--config', `@${join(dir, 'o.json')}`]).config).toEqual({
+      calibration: { combine: 'agree-or-tie' },
+    });
+    expect(() => optionsOf(['--dataset', 'd', '--preset', 'p', '--config', '{bad'])).toThrow(
+      /^--config: not valid JSON/,
+    );
+    expect(() => optionsOf(['--dataset', 'd', '--preset', 'p', '--limit', '0'])).toThrow(
+      '--limit must be a whole number from 1',
+    );
   });
 });
 
@@ -51,7 +62,11 @@ describe('how a run ends', () => {
     const results = [
       { item: item('a'), status: 'succeeded' },
       { item: item('b'), status: 'failed', error: { code: 'llm_failed', message: '5 attempts: 429 ×5' } },
-      ...['c', 'd', 'e', 'f'].map((id) => ({ item: item(id), status: 'failed', error: { code: 'runner_error', message: 'submit: HTTP 401 invalid API token' } })),
+      ...['c', 'd', 'e', 'f'].map((id) => ({
+        item: item(id),
+        status: 'failed',
+        error: { code: 'runner_error', message: 'submit: HTTP 401 invalid API token' },
+      })),
       { item: item('g'), status: 'cancelled' },
     ];
     expect(outcomeOfRun({ results, report: scored, outFile: 'r.json' })).toEqual({
@@ -86,7 +101,9 @@ describe("the README's own-data example", () => {
 });
 
 /** A stand-in for `--target`: answers each POST /v1/evaluations as `script` says, recording the keys. */
-async function fakeTarget(script: ('reset' | number)[]): Promise<{ base: string; keys: string[]; close: () => Promise<void> }> {
+async function fakeTarget(
+  script: ('reset' | number)[],
+): Promise<{ base: string; keys: string[]; close: () => Promise<void> }> {
   const keys: string[] = [];
   const server = createServer((req, res) => {
     keys.push(String(req.headers['idempotency-key']));
@@ -99,31 +116,52 @@ async function fakeTarget(script: ('reset' | number)[]): Promise<{ base: string;
         return;
       }
       res.writeHead(step, { 'content-type': 'application/json', 'retry-after': '0' });
-      res.end(JSON.stringify(step === 202 ? { id: 'ev_1', status: 'queued' } : { error: { code: 'x', message: `status ${step}` } }));
+      res.end(
+        JSON.stringify(
+          step === 202 ? { id: 'ev_1', status: 'queued' } : { error: { code: 'x', message: `status ${step}` } },
+        ),
+      );
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
-  return { base: `http://127.0.0.1:${port}`, keys, close: () => new Promise((r) => server.close(() => { r(); })) };
+  return {
+    base: `http://127.0.0.1:${port}`,
+    keys,
+    close: () =>
+      new Promise((r) =>
+        server.close(() => {
+          r();
+        }),
+      ),
+  };
 }
 
 describe('meta-eval submits each item once, whatever the network does', () => {
-  const item = { id: 'item-7', task: { kind: 'pairwise' as const, question: 'q', answerA: 'a', answerB: 'b' }, human: 'A' as const };
+  const item = {
+    id: 'item-7',
+    task: { kind: 'pairwise' as const, question: 'q', answerA: 'a', answerB: 'b' },
+    human: 'A' as const,
+  };
 
   it('a lost answer (connection reset) and a 503 are sent again with the same Idempotency-Key', async () => {
     const target = await fakeTarget(['reset', 503, 202]);
     try {
-      expect(await submitItem(target.base, { dataset: 'd', preset: 'p', target: target.base }, 'run-x', item)).toBe('ev_1');
+      expect(await submitItem(target.base, { dataset: 'd', preset: 'p', target: target.base }, 'run-x', item)).toBe(
+        'ev_1',
+      );
       expect(target.keys).toEqual(['run-x:item-7', 'run-x:item-7', 'run-x:item-7']);
     } finally {
       await target.close();
     }
   });
 
-  it('a 400 is the caller\'s mistake: not sent again', async () => {
+  it("a 400 is the caller's mistake: not sent again", async () => {
     const target = await fakeTarget([400]);
     try {
-      await expect(submitItem(target.base, { dataset: 'd', preset: 'p' }, 'run-x', item)).rejects.toThrow('submit: HTTP 400 status 400');
+      await expect(submitItem(target.base, { dataset: 'd', preset: 'p' }, 'run-x', item)).rejects.toThrow(
+        'submit: HTTP 400 status 400',
+      );
       expect(target.keys).toHaveLength(1);
     } finally {
       await target.close();
@@ -131,8 +169,14 @@ describe('meta-eval submits each item once, whatever the network does', () => {
   });
 
   it('--run-id names the run (to resume one) and goes with --target', () => {
-    expect(optionsOf(['--dataset', 'd', '--preset', 'p', '--target', 'https://t', '--run-id', 'meta-abc']).runId).toBe('meta-abc');
-    expect(() => optionsOf(['--dataset', 'd', '--preset', 'p', '--run-id', 'meta-abc'])).toThrow('--run-id goes with --target');
-    expect(() => optionsOf(['--dataset', 'd', '--preset', 'p', '--target', 'https://t', '--run-id', 'has space'])).toThrow('visible ASCII');
+    expect(optionsOf(['--dataset', 'd', '--preset', 'p', '--target', 'https://t', '--run-id', 'meta-abc']).runId).toBe(
+      'meta-abc',
+    );
+    expect(() => optionsOf(['--dataset', 'd', '--preset', 'p', '--run-id', 'meta-abc'])).toThrow(
+      '--run-id goes with --target',
+    );
+    expect(() =>
+      optionsOf(['--dataset', 'd', '--preset', 'p', '--target', 'https://t', '--run-id', 'has space']),
+    ).toThrow('visible ASCII');
   });
 });

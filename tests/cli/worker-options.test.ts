@@ -23,7 +23,18 @@ function projectWithDevVars(): string {
 }
 
 function config(configPath: string, over: Partial<RuntimeConfig> = {}): RuntimeConfig {
-  return { configPath, scriptPath: '/tmp/x/index.js', persistTo: '/tmp/state', host: '127.0.0.1', port: 8787, bindings: {}, devVars: false, varsFromEnv: false, logRequests: false, ...over };
+  return {
+    configPath,
+    scriptPath: '/tmp/x/index.js',
+    persistTo: '/tmp/state',
+    host: '127.0.0.1',
+    port: 8787,
+    bindings: {},
+    devVars: false,
+    varsFromEnv: false,
+    logRequests: false,
+    ...over,
+  };
 }
 
 const bindingsOf = (c: RuntimeConfig) => miniflareOptionsOf(c).options.bindings as Record<string, unknown>;
@@ -52,19 +63,25 @@ describe('bindings of the local runtime', () => {
     vi.stubEnv('STALL_SECONDS', '7');
     vi.stubEnv('LLM_MODEL', 'from-env');
     vi.stubEnv('NOT_A_VAR', 'x');
-    const { options, fromEnv } = miniflareOptionsOf(config('wrangler.toml', { varsFromEnv: true, bindings: { LLM_MODEL: 'explicit' } }));
+    const { options, fromEnv } = miniflareOptionsOf(
+      config('wrangler.toml', { varsFromEnv: true, bindings: { LLM_MODEL: 'explicit' } }),
+    );
     expect(options.bindings).toMatchObject({ STALL_SECONDS: '7', LLM_MODEL: 'explicit' });
     expect(options.bindings).not.toHaveProperty('NOT_A_VAR');
     expect(fromEnv).toEqual(['STALL_SECONDS']);
   });
 
   it('run the bundle with the D1, queues, Durable Objects and crons of wrangler.toml, offline', () => {
-    const { options, crons } = miniflareOptionsOf(config('wrangler.toml', { queueConsumers: { 'tribunal-jobs': { maxBatchTimeout: 60 } } }));
+    const { options, crons } = miniflareOptionsOf(
+      config('wrangler.toml', { queueConsumers: { 'tribunal-jobs': { maxBatchTimeout: 60 } } }),
+    );
     expect(options).toMatchObject({
       d1Databases: { DB: { id: '00000000-0000-0000-0000-000000000000' } },
       durableObjects: { EVALUATION: { className: 'EvaluationDO', useSQLite: true } },
       queueProducers: { JOBS: { queueName: 'tribunal-jobs' } },
-      queueConsumers: { 'tribunal-jobs': { maxBatchSize: 100, maxBatchTimeout: 60, deadLetterQueue: 'tribunal-jobs-dlq' } },
+      queueConsumers: {
+        'tribunal-jobs': { maxBatchSize: 100, maxBatchTimeout: 60, deadLetterQueue: 'tribunal-jobs-dlq' },
+      },
       scriptPath: '/tmp/x/index.js',
       modulesRoot: '/tmp/x',
       defaultPersistRoot: '/tmp/state/v3',
@@ -72,12 +89,18 @@ describe('bindings of the local runtime', () => {
       unsafeTriggerHandlers: true,
     });
     expect(crons).toEqual(['* * * * *']);
-    expect(() => miniflareOptionsOf(config('wrangler.toml', { queueConsumers: { nope: {} } }))).toThrow('wrangler.toml has no consumer for queue nope');
+    expect(() => miniflareOptionsOf(config('wrangler.toml', { queueConsumers: { nope: {} } }))).toThrow(
+      'wrangler.toml has no consumer for queue nope',
+    );
   });
 });
 
 describe("the worker test pool's bindings over .dev.vars", () => {
   it("set every key of .dev.vars back to wrangler.toml's value, or '' for a secret", () => {
-    expect(bindingsOverDevVars(projectWithDevVars())).toEqual({ API_KEYS: '', LLM_MODEL: 'gpt-4o-mini', OPENAI_API_KEY: '' });
+    expect(bindingsOverDevVars(projectWithDevVars())).toEqual({
+      API_KEYS: '',
+      LLM_MODEL: 'gpt-4o-mini',
+      OPENAI_API_KEY: '',
+    });
   });
 });

@@ -14,16 +14,27 @@ const COMMITTED = 'src/client/api-types.ts';
 
 function sh(command: string, env: Record<string, string>): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('sh', ['-c', command], { cwd: root, env: { ...process.env, ...env, PATH: `${join(root, 'node_modules', '.bin')}:${process.env.PATH ?? ''}` }, timeout: 60_000 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${command} failed: ${stderr}`));
-      else resolve(stdout);
-    });
+    execFile(
+      'sh',
+      ['-c', command],
+      {
+        cwd: root,
+        env: { ...process.env, ...env, PATH: `${join(root, 'node_modules', '.bin')}:${process.env.PATH ?? ''}` },
+        timeout: 60_000,
+      },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`${command} failed: ${stderr}`));
+        else resolve(stdout);
+      },
+    );
   });
 }
 
-describe('the client\'s generated types', () => {
+describe("the client's generated types", () => {
   it('are up to date with the routes (else: npm run client:types)', async () => {
-    const scripts = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    const scripts = (
+      JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    ).scripts;
     const script = scripts['client:types'] ?? '';
     expect(script).toContain(`--output ${COMMITTED}`);
     const dir = mkdtempSync(join(tmpdir(), 'tribunal-client-types-'));
@@ -32,6 +43,9 @@ describe('the client\'s generated types', () => {
     await sh(script.replace(`--output ${COMMITTED}`, `--output ${out}`), { TMPDIR: dir });
     const fresh = readFileSync(out, 'utf8');
     expect(fresh.length).toBeGreaterThan(10_000);
-    expect(readFileSync(join(root, COMMITTED), 'utf8') === fresh, `${COMMITTED} is stale: run npm run client:types`).toBe(true);
+    expect(
+      readFileSync(join(root, COMMITTED), 'utf8') === fresh,
+      `${COMMITTED} is stale: run npm run client:types`,
+    ).toBe(true);
   }, 60_000);
 });

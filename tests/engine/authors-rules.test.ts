@@ -25,7 +25,11 @@ describe('ChatEval FairEval: LLMEvalParser check, then calc_score_calibration.py
   });
 
   it('re-asks when the check fails (the agent raises OutputParserError)', () => {
-    for (const text of ['Scores: 8 and 7', 'The score of Assistant 1: 8', 'The score of Assistant 2: 7\nThe score of Assistant 1: 8']) {
+    for (const text of [
+      'Scores: 8 and 7',
+      'The score of Assistant 1: 8',
+      'The score of Assistant 2: 7\nThe score of Assistant 1: 8',
+    ]) {
       const r = read(spec, text);
       expect(r.ok).toBe(false);
       expect(!r.ok && r.final).toBeUndefined();
@@ -34,7 +38,11 @@ describe('ChatEval FairEval: LLMEvalParser check, then calc_score_calibration.py
 
   it('is final (the item becomes a tie) when the check passes but float() fails on the raw lines', () => {
     // The check collapses blank lines; the script splits the raw text, so [-2] is the empty line.
-    for (const text of ['E.\nThe score of Assistant 1: 8\n\nThe score of Assistant 2: 7', 'The score of Assistant 1: 8/10\nThe score of Assistant 2: 6/10', 'The score of Assistant 1: 8\nThe score of Assistant 2: 7\n']) {
+    for (const text of [
+      'E.\nThe score of Assistant 1: 8\n\nThe score of Assistant 2: 7',
+      'The score of Assistant 1: 8/10\nThe score of Assistant 2: 6/10',
+      'The score of Assistant 1: 8\nThe score of Assistant 2: 7\n',
+    ]) {
       expect(read(spec, text)).toMatchObject({ ok: false, final: true });
     }
   });
@@ -43,7 +51,9 @@ describe('ChatEval FairEval: LLMEvalParser check, then calc_score_calibration.py
 describe('FairEval.py parse_score_from_review', () => {
   const spec: ParserSpec = { type: 'faireval-scores' };
   it('the last two raw lines, each after its last colon', () => {
-    expect(read(spec, 'Evaluation evidence: x\nScore of the Assistant 1: 7\nScore of the Assistant 2: 8.5')).toEqual(pair(7, 8.5));
+    expect(read(spec, 'Evaluation evidence: x\nScore of the Assistant 1: 7\nScore of the Assistant 2: 8.5')).toEqual(
+      pair(7, 8.5),
+    );
     expect(read(spec, 'Assistant 1 gets: 3\nand Assistant 2 gets: 4')).toEqual(pair(3, 4));
     expect(read(spec, 'Score of the Assistant 1: 7/10\nScore of the Assistant 2: 8').ok).toBe(false);
     expect(read(spec, 'Score of the Assistant 1: 7\nScore of the Assistant 2: 8\n').ok).toBe(false);
@@ -91,25 +101,47 @@ describe('DEBATE evalute_score.py', () => {
       const r = read(code, t);
       return r.ok && r.value.kind === 'critique' ? r.value.noIssue : undefined;
     };
-    expect([value('NO_ISSUE'), value('There are NO_ISSUES.'), value('NO ISSUE'), value('no_issue')]).toEqual([true, true, false, false]);
+    expect([value('NO_ISSUE'), value('There are NO_ISSUES.'), value('NO ISSUE'), value('no_issue')]).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
   });
 });
 
 describe('Bandi et al. tuple regexes', () => {
-  it("main.py (baseline): the first (a, b) with decimals; MORE: the first integer tuple; SAMRE: the last, ( or [", () => {
-    expect(read({ type: 'bandi-tuple', rule: 'first-decimal' }, 'Relevance: [18, 15]\nFinal: (95, 87.5)\nExample: (18, 9)')).toEqual(pair(95, 87.5));
+  it('main.py (baseline): the first (a, b) with decimals; MORE: the first integer tuple; SAMRE: the last, ( or [', () => {
+    expect(
+      read({ type: 'bandi-tuple', rule: 'first-decimal' }, 'Relevance: [18, 15]\nFinal: (95, 87.5)\nExample: (18, 9)'),
+    ).toEqual(pair(95, 87.5));
     expect(read({ type: 'bandi-tuple', rule: 'first-decimal' }, 'Final: [95, 87]').ok).toBe(false);
     expect(read({ type: 'bandi-tuple', rule: 'first-int' }, '(95.5, 87) then (90, 80)')).toEqual(pair(90, 80));
-    expect(read({ type: 'bandi-tuple', rule: 'last-int' }, 'Vote: (1, 0) if you vote for Advocate1, or (0, 1) if you vote for Advocate2')).toEqual(pair(0, 1));
+    expect(
+      read(
+        { type: 'bandi-tuple', rule: 'last-int' },
+        'Vote: (1, 0) if you vote for Advocate1, or (0, 1) if you vote for Advocate2',
+      ),
+    ).toEqual(pair(0, 1));
     expect(read({ type: 'bandi-tuple', rule: 'last-int' }, 'Scores (95, 87) ... final [70, 75]')).toEqual(pair(70, 75));
   });
 });
 
 describe('calibration rules (calibration.ts)', () => {
-  const v = (scores: { a: number; b: number }, votes: { agent: string; a: number; b: number }[], extra: Partial<MethodVerdict> = {}): MethodVerdict => ({
+  const v = (
+    scores: { a: number; b: number },
+    votes: { agent: string; a: number; b: number }[],
+    extra: Partial<MethodVerdict> = {},
+  ): MethodVerdict => ({
     winner: scores.a > scores.b ? 'A' : scores.b > scores.a ? 'B' : 'tie',
     scores,
-    votes: votes.map((x) => ({ agent: x.agent, label: x.agent, parsed: true, scores: { a: x.a, b: x.b }, winner: x.a > x.b ? 'A' : x.b > x.a ? 'B' : 'tie' })),
+    votes: votes.map((x) => ({
+      agent: x.agent,
+      label: x.agent,
+      parsed: true,
+      scores: { a: x.a, b: x.b },
+      winner: x.a > x.b ? 'A' : x.b > x.a ? 'B' : 'tie',
+    })),
     confidence: 1,
     ...extra,
   });
@@ -125,7 +157,11 @@ describe('calibration rules (calibration.ts)', () => {
   ]);
 
   it('sum-scores: totals added over the orders', () => {
-    expect(combineOrders(ab, ba, cal('sum-scores'))).toMatchObject({ winner: 'B', scores: { a: 14, b: 30 }, flip: false });
+    expect(combineOrders(ab, ba, cal('sum-scores'))).toMatchObject({
+      winner: 'B',
+      scores: { a: 14, b: 30 },
+      flip: false,
+    });
   });
   it('mean-scores: the mean of the orders', () => {
     expect(combineOrders(ab, ba, cal('mean-scores'))).toMatchObject({ winner: 'B', scores: { a: 7, b: 15 } });
@@ -141,7 +177,10 @@ describe('calibration rules (calibration.ts)', () => {
     expect(combineOrders(one, three, cal('pooled-mean'))).toMatchObject({ winner: 'A', scores: { a: 4.5, b: 4 } });
   });
   it('per-agent-majority: each agent sums its orders, then the agents vote', () => {
-    const three = (x: MethodVerdict) => ({ ...x, votes: [...x.votes, { ...x.votes[1], agent: 'n', label: 'n' } as MethodVerdict['votes'][number]] });
+    const three = (x: MethodVerdict) => ({
+      ...x,
+      votes: [...x.votes, { ...x.votes[1], agent: 'n', label: 'n' } as MethodVerdict['votes'][number]],
+    });
     // g (2, 20) → B; c (12, 10) → A; n (12, 10) → A: A by 2 of 3.
     const r = combineOrders(three(ab), three(ba), cal('per-agent-majority'));
     expect(r).toMatchObject({ winner: 'A', scores: { a: 26, b: 40 } });

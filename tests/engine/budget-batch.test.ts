@@ -6,7 +6,7 @@ import { BudgetSchema } from '../../src/budgets/schema.js';
 describe('a batch budget', () => {
   const budget = { maxCostUsd: 1, maxCalls: 100 };
 
-  it('launches while something is left of every limit, counting the running items\' reservations', () => {
+  it("launches while something is left of every limit, counting the running items' reservations", () => {
     const spent = spendOfUsage({ calls: 60, promptTokens: 9_000, completionTokens: 1_000, costUsd: 0.7 });
     expect(spent).toEqual({ calls: 60, tokens: 10_000, costUsd: 0.7 });
     expect(batchMayLaunch(budget, spent)).toEqual({ ok: true });
@@ -14,7 +14,9 @@ describe('a batch budget', () => {
     const held = batchMayLaunch(budget, spent, { calls: 10, tokens: 0, costUsd: 0.3 });
     expect(held).toMatchObject({ ok: false, limit: 'maxCostUsd' });
     // 100 calls spent and reserved: the next item's first call would be the 101st.
-    expect(batchMayLaunch(budget, { calls: 90, tokens: 0, costUsd: 0 }, { calls: 10, tokens: 0, costUsd: 0 })).toMatchObject({ ok: false, limit: 'maxCalls' });
+    expect(
+      batchMayLaunch(budget, { calls: 90, tokens: 0, costUsd: 0 }, { calls: 10, tokens: 0, costUsd: 0 }),
+    ).toMatchObject({ ok: false, limit: 'maxCalls' });
   });
 
   it('grants the next item a share of what is left, whole calls rounded down', () => {

@@ -17,27 +17,46 @@ import type { Task } from '../../src/engine/task.js';
 import type { Verdict } from '../../src/engine/verdict.js';
 
 const COUNTER: PromptCounter = { count: () => 100, countText: (_m, t) => t.split(/\s+/).length, kindOf: () => 'exact' };
-const meter = () => createCallMeter({ defaultModel: 'm', defaultProvider: 'p', prices: { m: { input: 2, output: 4 } } }, COUNTER);
+const meter = () =>
+  createCallMeter({ defaultModel: 'm', defaultProvider: 'p', prices: { m: { input: 2, output: 4 } } }, COUNTER);
 const CALL_COST = (100 * 2 + 20 * 4) / 1e6;
 
 const PAIRWISE: Task = { kind: 'pairwise', question: 'Which is prime?', answerA: '11', answerB: '12' };
-const POINTWISE: Task = { kind: 'pointwise', source: 'The council approved a budget.', output: 'Budget approved.', aspect: { name: 'coherence', scale: { min: 1, max: 5 } } };
+const POINTWISE: Task = {
+  kind: 'pointwise',
+  source: 'The council approved a budget.',
+  output: 'Budget approved.',
+  aspect: { name: 'coherence', scale: { min: 1, max: 5 } },
+};
 
 /** An LLM answering from `reply(request)` with fixed usage; records the ids it was asked. */
 function fakeLlm(reply: (r: LlmCallRequest) => string): { llm: LlmFunction; asked: string[] } {
   const asked: string[] = [];
   const llm: LlmFunction = (r) => {
     asked.push(r.id);
-    return Promise.resolve({ id: r.id, ok: true, content: reply(r), model: 'm', usage: { promptTokens: 100, completionTokens: 20, cachedPromptTokens: 0, estimated: false, costUsd: CALL_COST } });
+    return Promise.resolve({
+      id: r.id,
+      ok: true,
+      content: reply(r),
+      model: 'm',
+      usage: { promptTokens: 100, completionTokens: 20, cachedPromptTokens: 0, estimated: false, costUsd: CALL_COST },
+    });
   };
   return { llm, asked };
 }
 
-async function run(preset: string | undefined, config: Record<string, unknown>, task: Task, reply: (r: LlmCallRequest) => string) {
+async function run(
+  preset: string | undefined,
+  config: Record<string, unknown>,
+  task: Task,
+  reply: (r: LlmCallRequest) => string,
+) {
   const resolved = resolveMethodConfig(preset, config);
   const method = getMethod(resolved.method);
   const { llm, asked } = fakeLlm(reply);
-  const { outcome: out, state } = await runEvaluation(method, createEvaluation(method, resolved, task), llm, { admit: budgetAdmission(meter()) });
+  const { outcome: out, state } = await runEvaluation(method, createEvaluation(method, resolved, task), llm, {
+    admit: budgetAdmission(meter()),
+  });
   return { out, state, asked };
 }
 
@@ -48,7 +67,9 @@ function verdictOf(out: Awaited<ReturnType<typeof run>>['out']): Verdict {
 
 /** DEBATE (code reading, n = 2, maxTokens 50): the Scorer says `scores[i]`, the Critic always objects. */
 const debate = (budget: Record<string, number>, scores = ['2', '4', '5']) =>
-  run('debate-summeval', { defaults: { maxTokens: 50 }, budget }, POINTWISE, (r) => (r.agent === 'critic' ? 'The summary misses the main point.' : (scores[Number(r.id.replace(/^score/, ''))] ?? '1')));
+  run('debate-summeval', { defaults: { maxTokens: 50 }, budget }, POINTWISE, (r) =>
+    r.agent === 'critic' ? 'The summary misses the main point.' : (scores[Number(r.id.replace(/^score/, ''))] ?? '1'),
+  );
 
 describe('DEBATE under a budget', () => {
   it('maxTokens 500: three calls spend 360 tokens, critic2 needs up to 150 more → cut after one iteration', async () => {
@@ -60,7 +81,9 @@ describe('DEBATE under a budget', () => {
     expect(v.score).toBe(4);
     expect(v.budgetTruncated).toBe(true);
     expect(v.truncation?.refused.map((r) => r.callId)).toEqual(['critic2']);
-    expect(v.truncation?.refused[0]?.message).toContain('budget maxTokens 500: this call needs up to 150 with 360 spent');
+    expect(v.truncation?.refused[0]?.message).toContain(
+      'budget maxTokens 500: this call needs up to 150 with 360 spent',
+    );
     expect(v.truncation?.cut).toEqual({ iterationsRun: 1, iterationsPlanned: 2, scorerTurns: 2, tieBreakerCut: false });
   });
 
@@ -77,14 +100,20 @@ describe('DEBATE under a budget', () => {
 
   it('a budget that fits the whole run changes nothing: no flag, the same verdict as without a budget', async () => {
     const free = verdictOf((await debate({ maxCalls: 5 })).out);
-    const none = verdictOf((await run('debate-summeval', { defaults: { maxTokens: 50 } }, POINTWISE, (r) => (r.agent === 'critic' ? 'The summary misses the main point.' : ['2', '4', '5'][Number(r.id.slice(5))] ?? '1'))).out);
+    const none = verdictOf(
+      (
+        await run('debate-summeval', { defaults: { maxTokens: 50 } }, POINTWISE, (r) =>
+          r.agent === 'critic' ? 'The summary misses the main point.' : (['2', '4', '5'][Number(r.id.slice(5))] ?? '1'),
+        )
+      ).out,
+    );
     expect(free.budgetTruncated).toBeUndefined();
     expect(free.truncation).toBeUndefined();
     expect(free).toEqual(none);
     expect(free.calls).toBe(5);
   });
 
-  it('maxTokens 100 < the first call\'s 150: fails budget_exceeded before any call', async () => {
+  it("maxTokens 100 < the first call's 150: fails budget_exceeded before any call", async () => {
     const { out, asked } = await debate({ maxTokens: 100 });
     expect(asked).toEqual([]);
     expect(out.status).toBe('failed');
@@ -136,7 +165,11 @@ describe('SAMRE under a budget', () => {
 
 describe('ChatEval under a budget', () => {
   const chat = (budget: Record<string, number>) =>
-    run(undefined, { method: 'chateval', budget }, PAIRWISE, (r) => (r.id.startsWith('turn2/') ? `Fine.\nThe score of Assistant 1: ${r.agent === 'agent0' ? 8 : 3}\nThe score of Assistant 2: ${r.agent === 'agent0' ? 6 : 9}` : 'Discussion.'));
+    run(undefined, { method: 'chateval', budget }, PAIRWISE, (r) =>
+      r.id.startsWith('turn2/')
+        ? `Fine.\nThe score of Assistant 1: ${r.agent === 'agent0' ? 8 : 3}\nThe score of Assistant 2: ${r.agent === 'agent0' ? 6 : 9}`
+        : 'Discussion.',
+    );
 
   it('maxCalls 3: the final turn is cut after agent 0, who alone votes', async () => {
     const v = verdictOf((await chat({ maxCalls: 3 })).out);
@@ -154,7 +187,12 @@ describe('ChatEval under a budget', () => {
 
 describe('methods that cannot stop early', () => {
   const single = (budget: Record<string, number>) =>
-    run(undefined, { method: 'single', samples: 3, parser: { type: 'fastchat-verdict' }, defaults: { maxTokens: 50 }, budget }, PAIRWISE, () => '[[A]]');
+    run(
+      undefined,
+      { method: 'single', samples: 3, parser: { type: 'fastchat-verdict' }, defaults: { maxTokens: 50 }, budget },
+      PAIRWISE,
+      () => '[[A]]',
+    );
 
   it('maxCalls 2 of 3 parallel samples: two go out, the third waits, then fails the evaluation without a call', async () => {
     const { out, asked } = await single({ maxCalls: 2 });
@@ -187,7 +225,19 @@ describe('refusals are results: replaying them rebuilds the same outcome', () =>
       const a = admit(next, [], state);
       const r: LlmCallResult =
         a === 'launch'
-          ? { id: next.id, ok: true, content: next.agent === 'judge' ? '(8, 2)' : 'text', model: 'm', usage: { promptTokens: 100, completionTokens: 20, cachedPromptTokens: 0, estimated: false, costUsd: CALL_COST } }
+          ? {
+              id: next.id,
+              ok: true,
+              content: next.agent === 'judge' ? '(8, 2)' : 'text',
+              model: 'm',
+              usage: {
+                promptTokens: 100,
+                completionTokens: 20,
+                cachedPromptTokens: 0,
+                estimated: false,
+                costUsd: CALL_COST,
+              },
+            }
           : a === 'wait'
             ? (() => {
                 throw new Error('nothing is in flight: no call waits');
@@ -199,6 +249,10 @@ describe('refusals are results: replaying them rebuilds the same outcome', () =>
     const replayed = results.reduce((s, r) => applyResult(method, s, r), createEvaluation(method, config, PAIRWISE));
     expect(outcome(method, replayed)).toEqual(outcome(method, state));
     expect(results.filter((r) => !r.ok)).toHaveLength(2);
-    expect(verdictOf(outcome(method, state) ?? { status: 'failed', error: { callId: '', code: 'none', message: 'no outcome' } }).truncation?.cut).toMatchObject({ roundsRun: 2 });
+    expect(
+      verdictOf(
+        outcome(method, state) ?? { status: 'failed', error: { callId: '', code: 'none', message: 'no outcome' } },
+      ).truncation?.cut,
+    ).toMatchObject({ roundsRun: 2 });
   });
 });

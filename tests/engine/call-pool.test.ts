@@ -7,7 +7,16 @@ import type { LlmCallRequest } from '../../src/engine/call.js';
 import { runCallPool } from '../../src/engine/pool.js';
 
 function req(id: string): LlmCallRequest {
-  return { id, agent: 'a', label: 'A', stage: 's', messages: [], temperature: 0, maxTokens: 1, parser: { type: 'text' } };
+  return {
+    id,
+    agent: 'a',
+    label: 'A',
+    stage: 's',
+    messages: [],
+    temperature: 0,
+    maxTokens: 1,
+    parser: { type: 'text' },
+  };
 }
 
 /** A reply the test releases by hand. */

@@ -8,7 +8,14 @@ import type { LlmCallRequest, LlmCallResult } from '../../src/engine/call.js';
 import type { CascadeDetails } from '../../src/engine/methods/cascade/index.js';
 import { FASTCHAT_PAIR_V2_SYSTEM, FASTCHAT_PAIR_V2_TEMPLATE } from '../../src/engine/methods/single/index.js';
 import type { EngineState } from '../../src/engine/protocol.js';
-import { applyResult, createEvaluation, EngineInputError, plannedCalls, readyCalls, transcriptOf } from '../../src/engine/protocol.js';
+import {
+  applyResult,
+  createEvaluation,
+  EngineInputError,
+  plannedCalls,
+  readyCalls,
+  transcriptOf,
+} from '../../src/engine/protocol.js';
 import { getMethod, METHODS, resolveMethodConfig } from '../../src/engine/registry.js';
 import { replayReplies } from '../../src/engine/replay.js';
 import type { PairwiseTask } from '../../src/engine/task.js';
@@ -26,13 +33,21 @@ const usageFor = (id: string) =>
     : { promptTokens: 100, completionTokens: 50, cachedPromptTokens: 0, estimated: false, costUsd: 0.01 };
 
 /** A scripted reply with the stage's usage. */
-const reply = (req: LlmCallRequest, content: string): LlmCallResult => ({ id: req.id, ok: true, content, model: req.model ?? 'fake', usage: usageFor(req.id) });
+const reply = (req: LlmCallRequest, content: string): LlmCallResult => ({
+  id: req.id,
+  ok: true,
+  content,
+  model: req.model ?? 'fake',
+  usage: usageFor(req.id),
+});
 
 /** Which answer the call shows first: ALPHA (as submitted) or BETA (swapped). */
-const firstShown = (req: LlmCallRequest) => (promptText(req).indexOf('ALPHA') < promptText(req).indexOf('BETA') ? 'ALPHA' : 'BETA');
+const firstShown = (req: LlmCallRequest) =>
+  promptText(req).indexOf('ALPHA') < promptText(req).indexOf('BETA') ? 'ALPHA' : 'BETA';
 
 /** FastChat's verdict naming the submitted answer `w` (A or B), whichever order the call shows. */
-const fastchatFor = (req: LlmCallRequest, w: 'A' | 'B') => `Because.\n[[${(firstShown(req) === 'ALPHA') === (w === 'A') ? 'A' : 'B'}]]`;
+const fastchatFor = (req: LlmCallRequest, w: 'A' | 'B') =>
+  `Because.\n[[${(firstShown(req) === 'ALPHA') === (w === 'A') ? 'A' : 'B'}]]`;
 
 /** ChatEval's two score lines giving the submitted A `a` and B `b`, whichever order the call shows. */
 const chatevalFor = (req: LlmCallRequest, a: number, b: number) => {
@@ -57,7 +72,12 @@ describe('cascade-fastchat-chateval', () => {
   const config = resolveMethodConfig('cascade-fastchat-chateval', undefined);
 
   it('stores each stage resolved: labels, full configs, rules on every stage but the last; parsing it again changes nothing', () => {
-    const stages = config.stages as { label: string; preset: string; config: Record<string, unknown>; escalate?: unknown }[];
+    const stages = config.stages as {
+      label: string;
+      preset: string;
+      config: Record<string, unknown>;
+      escalate?: unknown;
+    }[];
     expect(stages.map((s) => [s.label, s.preset, s.config.method])).toEqual([
       ['FastChat pair-v2', 'fastchat-pair', 'single'],
       ['ChatEval', 'chateval-faireval', 'chateval'],
@@ -83,7 +103,13 @@ describe('cascade-fastchat-chateval', () => {
       [true, 2, 2, []],
       [false, 0, 8, undefined],
     ]);
-    expect(c.savings).toEqual({ basis: 'planned', calls: 6, promptTokens: null, completionTokens: null, costUsd: null });
+    expect(c.savings).toEqual({
+      basis: 'planned',
+      calls: 6,
+      promptTokens: null,
+      completionTokens: null,
+      costUsd: null,
+    });
     expect(v.votes.map((x) => x.agent)).toEqual(['s0/judge', 's0/judge']);
     expect(VerdictSchema.safeParse(v).success).toBe(true);
   });
@@ -106,7 +132,12 @@ describe('cascade-fastchat-chateval', () => {
     expect(v.calls).toBe(10);
     const c = cascadeOf(v);
     expect(c.decidedBy.stage).toBe(1);
-    expect(c.stages[0]).toMatchObject({ winner: 'tie', positionFlip: true, escalatedBecause: ['orders-disagree'], calls: 2 });
+    expect(c.stages[0]).toMatchObject({
+      winner: 'tie',
+      positionFlip: true,
+      escalatedBecause: ['orders-disagree'],
+      calls: 2,
+    });
     expect(c.stages[0]?.usage.costUsd).toBeCloseTo(0.002, 12);
     expect(c.stages[1]).toMatchObject({ ran: true, winner: 'A', calls: 8 });
     expect(c.stages[1]?.usage).toMatchObject({ promptTokens: 800, completionTokens: 400 });
@@ -114,14 +145,28 @@ describe('cascade-fastchat-chateval', () => {
     // Against ChatEval alone (8 calls, 800/400 tokens, $0.08) the cascade spent 10 calls, 820/410, $0.082.
     expect(c.savings).toMatchObject({ basis: 'measured', calls: -2, promptTokens: -20, completionTokens: -10 });
     expect(c.savings.costUsd).toBeCloseTo(-0.002, 12);
-    expect(transcriptOf(state).map((t) => t.callId).slice(0, 3)).toEqual(['s0/ab/sample0', 's0/ba/sample0', 's1/ab/turn1/agent0']);
+    expect(
+      transcriptOf(state)
+        .map((t) => t.callId)
+        .slice(0, 3),
+    ).toEqual(['s0/ab/sample0', 's0/ba/sample0', 's1/ab/turn1/agent0']);
   });
 
   it('an unreadable stage-0 reply is re-asked inside the stage (its own parseRetries), then escalates as unparsed', () => {
-    const script = (req: LlmCallRequest) => (req.id.startsWith('s0/ab/') ? 'no verdict' : req.id.startsWith('s0/') ? fastchatFor(req, 'A') : chatevalFor(req, 4, 9));
+    const script = (req: LlmCallRequest) =>
+      req.id.startsWith('s0/ab/')
+        ? 'no verdict'
+        : req.id.startsWith('s0/')
+          ? fastchatFor(req, 'A')
+          : chatevalFor(req, 4, 9);
     const { waves, outcome } = run(config, script);
     // fastchat-pair keeps the default 3 re-asks with a repair instruction.
-    expect(waveIds(waves.slice(0, 4))).toEqual([['s0/ab/sample0', 's0/ba/sample0'], ['s0/ab/sample0#1'], ['s0/ab/sample0#2'], ['s0/ab/sample0#3']]);
+    expect(waveIds(waves.slice(0, 4))).toEqual([
+      ['s0/ab/sample0', 's0/ba/sample0'],
+      ['s0/ab/sample0#1'],
+      ['s0/ab/sample0#2'],
+      ['s0/ab/sample0#3'],
+    ]);
     expect(waves[1]?.[0]?.messages.at(-1)?.content).toMatch(/\[\[A\]\]/);
     const v = verdictOf(outcome);
     expect(v.unparsed.map((u) => u.callId)).toEqual(['s0/ab/sample0']);
@@ -141,7 +186,11 @@ function juryFirst(escalate: Record<string, unknown>, extra: Record<string, unkn
         label: 'jury',
         config: {
           method: 'jury',
-          judge: { systemPrompt: FASTCHAT_PAIR_V2_SYSTEM, template: FASTCHAT_PAIR_V2_TEMPLATE, parser: { type: 'fastchat-verdict' } },
+          judge: {
+            systemPrompt: FASTCHAT_PAIR_V2_SYSTEM,
+            template: FASTCHAT_PAIR_V2_TEMPLATE,
+            parser: { type: 'fastchat-verdict' },
+          },
           jurors: [{ model: 'm0' }, { model: 'm1' }, { model: 'm2' }],
         },
         escalate,
@@ -215,8 +264,12 @@ describe('config', () => {
   it('names the failing stage field', () => {
     const bad = (stages: unknown[]) => () => resolveMethodConfig(undefined, { method: 'cascade', stages });
     expect(bad([{ preset: 'fastchat-pair' }, { preset: 'nope' }])).toThrow(/stages\.1\.preset/);
-    expect(bad([{ preset: 'fastchat-pair' }, { preset: 'chateval-faireval', escalate: {} }])).toThrow(/stages\.1\.escalate: the last stage/);
-    expect(bad([{ preset: 'fastchat-pair', config: { turns: 3 } }, { preset: 'chateval-faireval' }])).toThrow(/stages\.0\.config/);
+    expect(bad([{ preset: 'fastchat-pair' }, { preset: 'chateval-faireval', escalate: {} }])).toThrow(
+      /stages\.1\.escalate: the last stage/,
+    );
+    expect(bad([{ preset: 'fastchat-pair', config: { turns: 3 } }, { preset: 'chateval-faireval' }])).toThrow(
+      /stages\.0\.config/,
+    );
     expect(bad([{ preset: 'fastchat-pair' }, { preset: 'cascade-fastchat-chateval' }])).toThrow(/cannot be a cascade/);
     expect(bad([{ label: 'x' }, { preset: 'fastchat-pair' }])).toThrow(/stages\.0: give the stage a "preset"/);
     expect(bad([{ preset: 'fastchat-pair' }])).toThrow(/stages/);
@@ -234,12 +287,19 @@ describe('config', () => {
 
   it('a stage that cannot judge the task fails at creation, before any call', () => {
     const config = resolveMethodConfig('cascade-fastchat-chateval', undefined);
-    const pointwise = { kind: 'pointwise' as const, source: 's', output: 'o', aspect: { name: 'coherence', scale: { min: 1, max: 5 } } };
+    const pointwise = {
+      kind: 'pointwise' as const,
+      source: 's',
+      output: 'o',
+      aspect: { name: 'coherence', scale: { min: 1, max: 5 } },
+    };
     expect(() => createEvaluation(cascade, config, pointwise)).toThrow(EngineInputError);
   });
 
   it('its version carries every stage method’s', () => {
-    const stageSum = [...METHODS.values()].filter((m) => m.method !== 'cascade').reduce((n, m) => n + (m.version ?? 1), 0);
+    const stageSum = [...METHODS.values()]
+      .filter((m) => m.method !== 'cascade')
+      .reduce((n, m) => n + (m.version ?? 1), 0);
     expect(cascade.version).toBe(1000 + stageSum);
   });
 });
@@ -265,7 +325,11 @@ describe('idempotency and replay', () => {
 
   it('a failed call ends the evaluation with that call’s id', () => {
     const state = createEvaluation(cascade, config, pair);
-    const failed = applyResult(cascade, state, { id: 's0/ab/sample0', ok: false, error: { code: 'timeout', message: 'slow' } });
+    const failed = applyResult(cascade, state, {
+      id: 's0/ab/sample0',
+      ok: false,
+      error: { code: 'timeout', message: 'slow' },
+    });
     expect(failed.failure).toMatchObject({ callId: 's0/ab/sample0', code: 'timeout' });
     expect(readyCalls(cascade, failed)).toEqual([]);
   });

@@ -77,11 +77,23 @@ function run(cfg: EngineState['config'], task: PairwiseTask | PointwiseTask, scr
 
 describe.each([false, true])('chateval strategies (roundTrip %s)', (roundTrip) => {
   it('one-by-one, 2 agents × 2 turns: 4 sequential calls, each seeing every earlier message as [Name]: text', () => {
-    const { waves, outcome } = run(config(), pairwise, scripted({ agent0: scores(8, 5), agent1: scores(7, 6) }), roundTrip);
+    const { waves, outcome } = run(
+      config(),
+      pairwise,
+      scripted({ agent0: scores(8, 5), agent1: scores(7, 6) }),
+      roundTrip,
+    );
     expect(waveIds(waves)).toEqual([['turn1/agent0'], ['turn1/agent1'], ['turn2/agent0'], ['turn2/agent1']]);
-    const [[t1a0], [t1a1], [t2a0], [t2a1]] = waves as [[LlmCallRequest], [LlmCallRequest], [LlmCallRequest], [LlmCallRequest]];
+    const [[t1a0], [t1a1], [t2a0], [t2a1]] = waves as [
+      [LlmCallRequest],
+      [LlmCallRequest],
+      [LlmCallRequest],
+      [LlmCallRequest],
+    ];
     expect(promptText(t1a0)).toContain('Here is your discuss history:\n\n\nYou are now General Public');
-    expect(promptText(t1a1)).toContain('Here is your discuss history:\n[General Public]: msg turn1/agent0\n\nYou are now Critic');
+    expect(promptText(t1a1)).toContain(
+      'Here is your discuss history:\n[General Public]: msg turn1/agent0\n\nYou are now Critic',
+    );
     expect(promptText(t2a0)).toContain('[General Public]: msg turn1/agent0\n[Critic]: msg turn1/agent1\n\n');
     expect(promptText(t2a1)).toContain(`[General Public]: ${scores(8, 5)}`);
     // Only the last turn carries the final instruction and the script's reader.
@@ -90,12 +102,23 @@ describe.each([false, true])('chateval strategies (roundTrip %s)', (roundTrip) =
     expect(t2a0.parser).toEqual({ type: 'chateval-scores', min: 1, max: 10, read: 'script' });
     expect(promptText(t2a0).endsWith(`short and clear, General Public !\n\n${CHATEVAL_PAIRWISE_FINAL}`)).toBe(true);
     expect(promptText(t1a0)).toContain(CODE_ROLES['General Public']);
-    expect(t1a0).toMatchObject({ agent: 'agent0', label: 'General Public', stage: 'turn 1', temperature: 0, maxTokens: 512 });
+    expect(t1a0).toMatchObject({
+      agent: 'agent0',
+      label: 'General Public',
+      stage: 'turn 1',
+      temperature: 0,
+      maxTokens: 512,
+    });
     const v = verdictOf(outcome);
     // The higher total wins (8 + 7 against 5 + 6); uncalibrated, the scores are the mean over agents.
     expect(v).toMatchObject({ winner: 'A', scores: { a: 7.5, b: 5.5 }, calls: 4, positionFlip: null });
     expect(v.confidence).toBeCloseTo(2 / 9);
-    expect(v.details).toMatchObject({ totalScores: { a: 15, b: 11 }, meanScores: { a: 7.5, b: 5.5 }, tally: { A: 2, B: 0, tie: 0 }, aggregate: 'total' });
+    expect(v.details).toMatchObject({
+      totalScores: { a: 15, b: 11 },
+      meanScores: { a: 7.5, b: 5.5 },
+      tally: { A: 2, B: 0, tie: 0 },
+      aggregate: 'total',
+    });
     expect(v.votes).toEqual([
       { agent: 'agent0', label: 'General Public', winner: 'A', scores: { a: 8, b: 5 }, parsed: true },
       { agent: 'agent1', label: 'Critic', winner: 'A', scores: { a: 7, b: 6 }, parsed: true },
@@ -104,13 +127,21 @@ describe.each([false, true])('chateval strategies (roundTrip %s)', (roundTrip) =
 
   it('simultaneous-talk, 3 agents × 2 turns: 2 waves of 3, turn 2 sees all of turn 1', () => {
     const cfg = config({ strategy: 'simultaneous-talk', roleGroup: 'generic', agents: [{}, {}, {}] });
-    const { waves, outcome, state } = run(cfg, pairwise, scripted({ agent0: scores(8, 5), agent1: scores(4, 6), agent2: scores(9, 2) }), roundTrip);
+    const { waves, outcome, state } = run(
+      cfg,
+      pairwise,
+      scripted({ agent0: scores(8, 5), agent1: scores(4, 6), agent2: scores(9, 2) }),
+      roundTrip,
+    );
     expect(waveIds(waves)).toEqual([
       ['turn1/agent0', 'turn1/agent1', 'turn1/agent2'],
       ['turn2/agent0', 'turn2/agent1', 'turn2/agent2'],
     ]);
     for (const r of waves[0] ?? []) expect(promptText(r)).not.toContain('msg turn1');
-    for (const r of waves[1] ?? []) expect(promptText(r)).toContain('[General Public]: msg turn1/agent0\n[Critic]: msg turn1/agent1\n[News Author]: msg turn1/agent2');
+    for (const r of waves[1] ?? [])
+      expect(promptText(r)).toContain(
+        '[General Public]: msg turn1/agent0\n[Critic]: msg turn1/agent1\n[News Author]: msg turn1/agent2',
+      );
     expect(plannedCalls(method, state)).toBe(6);
     const v = verdictOf(outcome);
     // Totals (21, 13): A, although one agent of three prefers B.
@@ -120,8 +151,15 @@ describe.each([false, true])('chateval strategies (roundTrip %s)', (roundTrip) =
   });
 
   it("summarizer (code): before turn t > 1 each agent's memory is summarised and the summary joins that memory", () => {
-    const cfg = config({ strategy: 'simultaneous-talk-with-summarizer', turns: 3, roleGroup: 'generic', agents: [{}, {}, {}], summarizer: { model: 'sum-model' } });
-    const script: Script = (r) => (r.agent === 'summarizer' ? `summary ${r.id}` : isFinal(r) ? scores(6, 6) : `msg ${r.id}`);
+    const cfg = config({
+      strategy: 'simultaneous-talk-with-summarizer',
+      turns: 3,
+      roleGroup: 'generic',
+      agents: [{}, {}, {}],
+      summarizer: { model: 'sum-model' },
+    });
+    const script: Script = (r) =>
+      r.agent === 'summarizer' ? `summary ${r.id}` : isFinal(r) ? scores(6, 6) : `msg ${r.id}`;
     const { waves, outcome, state } = run(cfg, pairwise, script, roundTrip);
     expect(waveIds(waves)).toEqual([
       ['turn1/agent0', 'turn1/agent1', 'turn1/agent2'],
@@ -133,7 +171,12 @@ describe.each([false, true])('chateval strategies (roundTrip %s)', (roundTrip) =
     expect(plannedCalls(method, state)).toBe(15);
     const [, sum2, speak2, sum3] = waves;
     const s20 = sum2?.[0] as LlmCallRequest;
-    expect(s20).toMatchObject({ agent: 'summarizer', label: 'Summarizer (General Public)', stage: 'turn 2 summary', model: 'sum-model' });
+    expect(s20).toMatchObject({
+      agent: 'summarizer',
+      label: 'Summarizer (General Public)',
+      stage: 'turn 2 summary',
+      model: 'sum-model',
+    });
     // summary.py: "Current summary" empty at first; new lines are `[sender] : message` + newline each.
     expect(promptText(s20)).toContain(
       'Current summary:\n\n\nNew lines:\n[General Public] : msg turn1/agent0\n[Critic] : msg turn1/agent1\n[News Author] : msg turn1/agent2\n\n\nNew summary:\n',
@@ -150,8 +193,15 @@ describe.each([false, true])('chateval strategies (roundTrip %s)', (roundTrip) =
   });
 
   it("summarizer (summaryMode 'replace', arXiv text): the history is the latest summary only", () => {
-    const cfg = config({ strategy: 'simultaneous-talk-with-summarizer', summaryMode: 'replace', turns: 3, roleGroup: 'generic', agents: [{}, {}, {}] });
-    const script: Script = (r) => (r.agent === 'summarizer' ? `summary ${r.id}` : isFinal(r) ? scores(6, 6) : `msg ${r.id}`);
+    const cfg = config({
+      strategy: 'simultaneous-talk-with-summarizer',
+      summaryMode: 'replace',
+      turns: 3,
+      roleGroup: 'generic',
+      agents: [{}, {}, {}],
+    });
+    const script: Script = (r) =>
+      r.agent === 'summarizer' ? `summary ${r.id}` : isFinal(r) ? scores(6, 6) : `msg ${r.id}`;
     const { waves } = run(cfg, pairwise, script, roundTrip);
     const p31 = promptText(waves[4]?.[1] as LlmCallRequest);
     expect(p31).toContain('Here is your discuss history:\nsummary turn3/summary/agent1\n\n');
@@ -195,7 +245,12 @@ describe('chateval verdicts', () => {
     const m = verdictOf(run(three, pairwise, prefers({ agent0: [1, 10], agent1: [6, 5], agent2: [6, 5] })).outcome);
     expect(m).toMatchObject({ winner: 'B', scores: { a: 26, b: 40 }, positionFlip: false });
     // The per-agent reading of the arXiv text is an option.
-    const perAgent = config({ ...preset('chateval-faireval'), roleGroup: 'generic', agents: [{}, {}, {}], calibration: { enabled: true, combine: 'per-agent-majority' } });
+    const perAgent = config({
+      ...preset('chateval-faireval'),
+      roleGroup: 'generic',
+      agents: [{}, {}, {}],
+      calibration: { enabled: true, combine: 'per-agent-majority' },
+    });
     const p = verdictOf(run(perAgent, pairwise, prefers({ agent0: [1, 10], agent1: [6, 5], agent2: [6, 5] })).outcome);
     expect(p).toMatchObject({ winner: 'A', scores: { a: 26, b: 40 } });
     expect(p.details).toMatchObject({ combinedBy: 'per-agent-majority' });
@@ -203,7 +258,10 @@ describe('chateval verdicts', () => {
 
   it('FairEval preset: an unreadable final reply is asked again with the identical prompt, then the item is a tie', () => {
     const cfg = config(preset('chateval-faireval'));
-    const script: Script = (r) => (r.agent === 'agent1' && r.id.startsWith('ba/turn2') ? 'I refuse to score.' : prefers({ agent0: [9, 2], agent1: [9, 2] })(r, 0));
+    const script: Script = (r) =>
+      r.agent === 'agent1' && r.id.startsWith('ba/turn2')
+        ? 'I refuse to score.'
+        : prefers({ agent0: [9, 2], agent1: [9, 2] })(r, 0);
     const { waves, outcome } = run(cfg, pairwise, script);
     const retries = waves.flat().filter((r) => r.id.startsWith('ba/turn2/agent1'));
     // max_retry 3: three tries in all, each the same single user message.
@@ -219,13 +277,16 @@ describe('chateval verdicts', () => {
 
   it('a reply with both score lines but no number is final at once (the agent accepted it) and ties the item', () => {
     const cfg = config(preset('chateval-faireval'));
-    const script: Script = (r) => (r.id === 'ab/turn2/agent0' ? scores('8/10', '6/10') : prefers({ agent0: [9, 2], agent1: [9, 2] })(r, 0));
+    const script: Script = (r) =>
+      r.id === 'ab/turn2/agent0' ? scores('8/10', '6/10') : prefers({ agent0: [9, 2], agent1: [9, 2] })(r, 0);
     const v = verdictOf(run(cfg, pairwise, script).outcome);
     expect(v.calls).toBe(8);
     expect(v.winner).toBe('tie');
     expect(v.unparsed.map((u) => u.callId)).toEqual(['ab/turn2/agent0']);
     // The same reply under `scoreRead: 'lenient'` is read as 8 and 6.
-    const lenient = verdictOf(run(config({ ...preset('chateval-faireval'), scoreRead: 'lenient' }), pairwise, script).outcome);
+    const lenient = verdictOf(
+      run(config({ ...preset('chateval-faireval'), scoreRead: 'lenient' }), pairwise, script).outcome,
+    );
     expect(lenient).toMatchObject({ winner: 'A', scores: { a: 8 + 9 + 18, b: 6 + 2 + 4 } });
   });
 
@@ -242,15 +303,34 @@ describe('chateval verdicts', () => {
 
   it('Topical-Chat preset: Critic, General Public, News Author, 6 sequential turns, last character read, mean', () => {
     const cfg = config(preset('chateval-topical-chat'));
-    const finals = { agent0: 'Explaination: natural.\nNaturalness: 3', agent1: 'Explaination: ok.\nNaturalness: 2', agent2: 'Naturalness: 2 (somewhat natural)' };
+    const finals = {
+      agent0: 'Explaination: natural.\nNaturalness: 3',
+      agent1: 'Explaination: ok.\nNaturalness: 2',
+      agent2: 'Naturalness: 2 (somewhat natural)',
+    };
     const { waves, outcome } = run(cfg, pointwise, scripted(finals));
     // News Author's unreadable reply is asked twice more with the same prompt.
-    expect(waveIds(waves).flat()).toEqual(['turn1/agent0', 'turn1/agent1', 'turn1/agent2', 'turn2/agent0', 'turn2/agent1', 'turn2/agent2', 'turn2/agent2#1', 'turn2/agent2#2']);
+    expect(waveIds(waves).flat()).toEqual([
+      'turn1/agent0',
+      'turn1/agent1',
+      'turn1/agent2',
+      'turn2/agent0',
+      'turn2/agent1',
+      'turn2/agent2',
+      'turn2/agent2#1',
+      'turn2/agent2#2',
+    ]);
     const last = waves[5]?.[0] as LlmCallRequest;
     expect(last).toMatchObject({ parser: { type: 'last-char' }, maxTokens: 256, temperature: 0, label: 'News Author' });
     const prompt = promptText(last);
-    expect(prompt).toContain('Corresponding Fact:\n\nMiles Davis recorded Kind of Blue in 1959.\n\nResponse:\n\nDid you know');
-    expect(prompt.endsWith('Now, What is your opinion, News Author ?\n\nOutput with the following format strictly:\nExplaination: [Your explaination]\nNaturalness: [Your answer (scores ONLY)]')).toBe(true);
+    expect(prompt).toContain(
+      'Corresponding Fact:\n\nMiles Davis recorded Kind of Blue in 1959.\n\nResponse:\n\nDid you know',
+    );
+    expect(
+      prompt.endsWith(
+        'Now, What is your opinion, News Author ?\n\nOutput with the following format strictly:\nExplaination: [Your explaination]\nNaturalness: [Your answer (scores ONLY)]',
+      ),
+    ).toBe(true);
     expect(promptText(waves[0]?.[0] as LlmCallRequest).endsWith('Critic ?\n\n')).toBe(true);
     const v = verdictOf(outcome);
     // News Author's last character is ")": unreadable after 3 tries, left out of the mean (3 + 2) / 2.
@@ -271,7 +351,9 @@ describe('chateval roles and prompt sources', () => {
       ['Annotator1', 'Annotator1'],
       ['Annotator2', 'Annotator2'],
     ]);
-    expect(promptText(code.waves[1]?.[0] as LlmCallRequest)).toContain('[Annotator1]: msg ab/turn1/agent0\n\nYou are Annotator2, one of the referees in this task.');
+    expect(promptText(code.waves[1]?.[0] as LlmCallRequest)).toContain(
+      '[Annotator1]: msg ab/turn1/agent0\n\nYou are Annotator2, one of the referees in this task.',
+    );
     const paper = run(config({ ...preset('chateval-same-role'), promptSource: 'paper' }), pairwise, scripted({}));
     expect(paper.waves[1]?.[0]?.label).toBe('Annotator 2');
     expect(promptText(paper.waves[1]?.[0] as LlmCallRequest)).toContain(SAME_ROLE_PAPER);
@@ -285,17 +367,32 @@ describe('chateval roles and prompt sources', () => {
   });
 
   it('per-agent model settings override the defaults; custom roles and role groups', () => {
-    const cfg = config({ defaults: { model: 'base', temperature: 0.3 }, agents: [{}, { role: 'Scientist', model: 'strong', maxTokens: 100 }] });
+    const cfg = config({
+      defaults: { model: 'base', temperature: 0.3 },
+      agents: [{}, { role: 'Scientist', model: 'strong', maxTokens: 100 }],
+    });
     const { waves } = run(cfg, pairwise, scripted({}));
     expect(waves[0]?.[0]).toMatchObject({ model: 'base', temperature: 0.3, maxTokens: 512, label: 'General Public' });
     expect(waves[1]?.[0]).toMatchObject({ model: 'strong', temperature: 0.3, maxTokens: 100, label: 'Scientist' });
-    const c = config({ roleGroup: 'coding', agents: [{}, { role: { name: 'Tester', description: 'You are Tester.' } }] });
-    expect(run(c, pairwise, scripted({})).waves.slice(0, 2).map((w) => w[0]?.label)).toEqual(['Guido van Rossum', 'Tester']);
+    const c = config({
+      roleGroup: 'coding',
+      agents: [{}, { role: { name: 'Tester', description: 'You are Tester.' } }],
+    });
+    expect(
+      run(c, pairwise, scripted({}))
+        .waves.slice(0, 2)
+        .map((w) => w[0]?.label),
+    ).toEqual(['Guido van Rossum', 'Tester']);
   });
 
   it('gives the same outcome with and without a JSON round trip after every result', () => {
     const cfg = config({ ...preset('chateval-summarizer'), turns: 3 });
-    const script: Script = (r) => (r.agent === 'summarizer' ? `summary ${r.id}` : isFinal(r) ? scores(r.id.startsWith('ab') ? 7 : 4, 5) : `msg ${r.id}`);
+    const script: Script = (r) =>
+      r.agent === 'summarizer'
+        ? `summary ${r.id}`
+        : isFinal(r)
+          ? scores(r.id.startsWith('ab') ? 7 : 4, 5)
+          : `msg ${r.id}`;
     const plain = run(cfg, pairwise, script, false);
     const tripped = run(cfg, pairwise, script, true);
     expect(tripped.outcome).toEqual(plain.outcome);
@@ -306,24 +403,49 @@ describe('chateval roles and prompt sources', () => {
 describe('chateval config', () => {
   it('fills defaults', () => {
     const c = chatEvalConfigSchema.parse({ method: 'chateval' });
-    expect(c).toMatchObject({ strategy: 'one-by-one', turns: 2, parseRetries: 3, sameRole: false, promptSource: 'code', scoreRead: 'script', aggregate: 'total', unparsed: 'tie', summaryMode: 'append' });
+    expect(c).toMatchObject({
+      strategy: 'one-by-one',
+      turns: 2,
+      parseRetries: 3,
+      sameRole: false,
+      promptSource: 'code',
+      scoreRead: 'script',
+      aggregate: 'total',
+      unparsed: 'tie',
+      summaryMode: 'append',
+    });
     expect(c.agents).toEqual([{ role: 'General Public' }, { role: 'Critic' }]);
   });
 
   it('rejects template typos, unknown roles, roles missing and out-of-range sizes', () => {
-    const typo = chatEvalConfigSchema.safeParse({ method: 'chateval', templates: { pairwise: 'Q: {{questoin}} {{chat_history}}' } });
+    const typo = chatEvalConfigSchema.safeParse({
+      method: 'chateval',
+      templates: { pairwise: 'Q: {{questoin}} {{chat_history}}' },
+    });
     expect(typo.success).toBe(false);
     expect(typo.error?.issues[0]?.path).toEqual(['templates', 'pairwise']);
-    expect(chatEvalConfigSchema.safeParse({ method: 'chateval', templates: { summary: '{{question}}' } }).success).toBe(false);
+    expect(chatEvalConfigSchema.safeParse({ method: 'chateval', templates: { summary: '{{question}}' } }).success).toBe(
+      false,
+    );
     expect(chatEvalConfigSchema.safeParse({ method: 'chateval', agents: [{ role: 'Wizard' }] }).success).toBe(false);
-    const missing = chatEvalConfigSchema.safeParse({ method: 'chateval', roleGroup: 'coding', agents: [{}, {}, {}, {}] });
+    const missing = chatEvalConfigSchema.safeParse({
+      method: 'chateval',
+      roleGroup: 'coding',
+      agents: [{}, {}, {}, {}],
+    });
     expect(missing.error?.issues[0]?.path).toEqual(['agents', 3, 'role']);
     expect(chatEvalConfigSchema.safeParse({ method: 'chateval', turns: 11 }).success).toBe(false);
     expect(chatEvalConfigSchema.safeParse({ method: 'chateval', extra: 1 }).success).toBe(false);
   });
 
   it('every preset parses and names its paper section', () => {
-    expect(chatEvalPresets.map((p) => p.id)).toEqual(['chateval-faireval', 'chateval-topical-chat', 'chateval-simultaneous-talk', 'chateval-summarizer', 'chateval-same-role']);
+    expect(chatEvalPresets.map((p) => p.id)).toEqual([
+      'chateval-faireval',
+      'chateval-topical-chat',
+      'chateval-simultaneous-talk',
+      'chateval-summarizer',
+      'chateval-same-role',
+    ]);
     for (const p of chatEvalPresets) {
       expect(chatEvalConfigSchema.safeParse(p.config).success, p.id).toBe(true);
       expect(p.paper).toMatch(/§/);

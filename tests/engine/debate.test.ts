@@ -14,7 +14,12 @@ import {
   debateMethod,
   debatePresets,
 } from '../../src/engine/methods/debate/index.js';
-import { ASPECT_DESCRIPTIONS, GEVAL_SUMMEVAL_PROMPTS, singleAgentConfigSchema, singleAgentMethod } from '../../src/engine/methods/single/index.js';
+import {
+  ASPECT_DESCRIPTIONS,
+  GEVAL_SUMMEVAL_PROMPTS,
+  singleAgentConfigSchema,
+  singleAgentMethod,
+} from '../../src/engine/methods/single/index.js';
 import type { EngineState } from '../../src/engine/protocol.js';
 import { EngineInputError, createEvaluation } from '../../src/engine/protocol.js';
 import type { PointwiseTask, Task } from '../../src/engine/task.js';
@@ -26,7 +31,7 @@ const method = debateMethod as unknown as AnyMethod;
 const TASK: PointwiseTask = {
   kind: 'pointwise',
   source: 'Paul Merson had a go at Andros Townsend after his appearance for Tottenham.',
-  output: 'paul merson was brought on with only seven minutes remaining in his team \'s 0-0 draw.',
+  output: "paul merson was brought on with only seven minutes remaining in his team 's 0-0 draw.",
   aspect: { name: 'coherence', scale: { min: 1, max: 5 } },
 };
 
@@ -59,7 +64,11 @@ function debateScript(scores: Record<string, string>, agreeAt?: string, agreemen
   };
 }
 
-const DISAGREE = { score0: 'Rationale A.\nScore: 4', score1: 'Rationale B.\nScore: 2', score2: 'Rationale C.\nScore: 3' };
+const DISAGREE = {
+  score0: 'Rationale A.\nScore: 4',
+  score1: 'Rationale B.\nScore: 2',
+  score2: 'Rationale C.\nScore: 3',
+};
 
 describe('DEBATE call order', () => {
   it('runs score0, critic1, score1, critic2, score2 one per wave when the Critic never agrees (n = 2)', () => {
@@ -91,14 +100,22 @@ describe('DEBATE call order', () => {
     expect(verdictOf(outcome).details.iterations).toBe(3);
   });
 
-  it.each(['NO_ISSUE', 'NO ISSUE.', 'NO_ISSUES', 'After review: NO ISSUE'])('stops at the first critique on %j', (agreement) => {
-    const { waves, outcome } = run(debateScript(DISAGREE, 'critic1', agreement));
-    expect(waveIds(waves)).toEqual([['score0'], ['critic1']]);
-    const v = verdictOf(outcome);
-    expect(v.score).toBe(4);
-    expect(v.confidence).toBe(1);
-    expect(v.details).toMatchObject({ iterations: 1, stoppedByNoIssue: true, tieBreakerUsed: false, scoreHistory: [4] });
-  });
+  it.each(['NO_ISSUE', 'NO ISSUE.', 'NO_ISSUES', 'After review: NO ISSUE'])(
+    'stops at the first critique on %j',
+    (agreement) => {
+      const { waves, outcome } = run(debateScript(DISAGREE, 'critic1', agreement));
+      expect(waveIds(waves)).toEqual([['score0'], ['critic1']]);
+      const v = verdictOf(outcome);
+      expect(v.score).toBe(4);
+      expect(v.confidence).toBe(1);
+      expect(v.details).toMatchObject({
+        iterations: 1,
+        stoppedByNoIssue: true,
+        tieBreakerUsed: false,
+        scoreHistory: [4],
+      });
+    },
+  );
 
   it('stops at the second critique and keeps the re-score it approved', () => {
     const { waves, outcome } = run(debateScript(DISAGREE, 'critic2'));
@@ -111,7 +128,10 @@ describe('DEBATE call order', () => {
   it('plans 1 + 2n calls, plus one with the tie-breaker', () => {
     expect(debateMethod.plannedCalls(debateConfigSchema.parse({ method: 'debate' }), TASK)).toBe(5);
     expect(
-      debateMethod.plannedCalls(debateConfigSchema.parse({ method: 'debate', maxIterations: 4, useTieBreaker: true }), TASK),
+      debateMethod.plannedCalls(
+        debateConfigSchema.parse({ method: 'debate', maxIterations: 4, useTieBreaker: true }),
+        TASK,
+      ),
     ).toBe(10);
   });
 
@@ -132,7 +152,9 @@ describe('DEBATE tie-breaker (Appendix C.3)', () => {
     expect(msg(tie, 0)).toBe(TIE_BREAKER_SYSTEM);
     const log = msg(tie, 1);
     expect(log).toContain('Debate Log of Other Agents:');
-    expect(log).toContain('Scorer: Rationale A.\nScore: 4\n\nCritic: The score is too high (critic1).\n\nScorer: Rationale B.');
+    expect(log).toContain(
+      'Scorer: Rationale A.\nScore: 4\n\nCritic: The score is too high (critic1).\n\nScorer: Rationale B.',
+    );
     expect(log).toContain('Critic: The score is too high (critic2).\n\nScorer: Rationale C.\nScore: 3');
     expect(log).toContain('Paul Merson had a go');
     const v = verdictOf(outcome);
@@ -166,14 +188,16 @@ describe('DEBATE tie-breaker (Appendix C.3)', () => {
     expect(system).toContain('You will be given a source text. You will then be given one output produced from it.');
   });
 
-  it('uses the dialogue wording for Topical-Chat and keeps the Scorer\'s score if it never parses', () => {
+  it("uses the dialogue wording for Topical-Chat and keeps the Scorer's score if it never parses", () => {
     const script = debateScript({ ...DISAGREE, tiebreaker: 'I side with the Scorer.' });
     const { waves, outcome } = run(script, { useTieBreaker: true, domain: 'topical-chat', parseRetries: 0 });
     expect(msg(waves[5]?.[0], 0)).toBe(TIE_BREAKER_SYSTEM_DIALOGUE);
     const v = verdictOf(outcome);
     expect(v.score).toBe(3);
     expect(v.votes[1]).toEqual({ agent: 'tiebreaker', label: 'Tie-breaker', parsed: false });
-    expect(v.unparsed).toEqual([{ callId: 'tiebreaker', agent: 'tiebreaker', stage: 'tie-break', reason: 'no "Score: <score>" line found' }]);
+    expect(v.unparsed).toEqual([
+      { callId: 'tiebreaker', agent: 'tiebreaker', stage: 'tie-break', reason: 'no "Score: <score>" line found' },
+    ]);
     expect(v.details).toMatchObject({ tieBreakerUsed: true, tieBreakerScore: null, finalFrom: 'scorer' });
   });
 });
@@ -186,7 +210,9 @@ describe('DEBATE prompts', () => {
     expect(msg(s0, 0)).toBe(SCORER_SYSTEM);
     const p = msg(s0, 1);
     expect(p.startsWith(`${COMMANDER_MESSAGE}\n\n`)).toBe(true);
-    expect(p).toContain((GEVAL_SUMMEVAL_PROMPTS.coherence ?? '').replace('{{Document}}', TASK.source).replace('{{Summary}}', TASK.output));
+    expect(p).toContain(
+      (GEVAL_SUMMEVAL_PROMPTS.coherence ?? '').replace('{{Document}}', TASK.source).replace('{{Summary}}', TASK.output),
+    );
     expect(p).toContain('end your reply with a final line "Score: <score>"');
     expect(s0?.parser).toEqual({ type: 'labelled-score', label: 'Score', min: 1, max: 5 });
     expect(s0?.temperature).toBe(0);
@@ -194,17 +220,24 @@ describe('DEBATE prompts', () => {
   });
 
   it('assembles P after E.2 for aspects without a G-Eval file', () => {
-    const task: PointwiseTask = { ...TASK, aspect: { name: 'conciseness', description: 'Is it short?', scale: { min: 1, max: 5 } } };
+    const task: PointwiseTask = {
+      ...TASK,
+      aspect: { name: 'conciseness', description: 'Is it short?', scale: { min: 1, max: 5 } },
+    };
     const { waves } = driveByWaves(method, start({}, task), (r) => (r.agent === 'critic' ? 'NO_ISSUE' : 'Score: 2'));
     const p = msg(waves[0]?.[0], 1);
-    expect(p).toContain('You will be given one summary written for a news article. Your task is to rate the summary on one metric.');
+    expect(p).toContain(
+      'You will be given one summary written for a news article. Your task is to rate the summary on one metric.',
+    );
     expect(p).toContain('Conciseness (1-5) - Is it short?');
-    expect(p).toContain('3. Assign a score for conciseness on a scale of 1 to 5, where 1 is the lowest and 5 is the highest');
+    expect(p).toContain(
+      '3. Assign a score for conciseness on a scale of 1 to 5, where 1 is the lowest and 5 is the highest',
+    );
     expect(p).toContain(`Source Text:\n\n${TASK.source}\n\nSummary:\n\n${TASK.output}`);
     expect(p).toContain('- Conciseness:');
   });
 
-  it('uses the task\'s description and scale, and the context block for Topical-Chat', () => {
+  it("uses the task's description and scale, and the context block for Topical-Chat", () => {
     const task: PointwiseTask = {
       kind: 'pointwise',
       source: 'A: do you like space?',
@@ -227,14 +260,27 @@ describe('DEBATE prompts', () => {
       {
         domain: 'topical-chat',
         preset: 'topical-chat',
-        task: { kind: 'pointwise', source: 'A: hi', context: 'A fact.', output: 'Hello!', aspect: { name: 'groundedness', scale: { min: 0, max: 1 } } },
+        task: {
+          kind: 'pointwise',
+          source: 'A: hi',
+          context: 'A fact.',
+          output: 'Hello!',
+          aspect: { name: 'groundedness', scale: { min: 0, max: 1 } },
+        },
       },
     ] as const;
     for (const c of cases) {
       const known = ASPECT_DESCRIPTIONS[c.preset][c.task.aspect.name];
-      const { waves } = driveByWaves(method, start({ domain: c.domain }, c.task), (r) => (r.agent === 'critic' ? 'NO_ISSUE' : 'Score: 1'));
+      const { waves } = driveByWaves(method, start({ domain: c.domain }, c.task), (r) =>
+        r.agent === 'critic' ? 'NO_ISSUE' : 'Score: 1',
+      );
       const p = msg(waves[0]?.[0], 1);
-      const cfg = singleAgentConfigSchema.parse({ method: 'single', template: '{{aspect}} ({{min}}-{{max}}) - {{aspect_description}}\n\n{{evaluation_steps}}', parser: { type: 'leading-number', min: 0, max: 5 }, aspectSet: c.preset });
+      const cfg = singleAgentConfigSchema.parse({
+        method: 'single',
+        template: '{{aspect}} ({{min}}-{{max}}) - {{aspect_description}}\n\n{{evaluation_steps}}',
+        parser: { type: 'leading-number', min: 0, max: 5 },
+        aspectSet: c.preset,
+      });
       const g = driveByWaves(baseline, createEvaluation(baseline, cfg, c.task), () => '1');
       const geval = promptText(g.waves[0]?.[0] as LlmCallRequest);
       expect(known).toBeDefined();
@@ -243,7 +289,7 @@ describe('DEBATE prompts', () => {
     }
   });
 
-  it('forwards the Scorer\'s response and score to the Critic, and the feedback back to the Scorer', () => {
+  it("forwards the Scorer's response and score to the Critic, and the feedback back to the Scorer", () => {
     const { waves } = run(debateScript(DISAGREE));
     const [c1, s1, c2, s2] = [waves[1]?.[0], waves[2]?.[0], waves[3]?.[0], waves[4]?.[0]];
     expect(msg(c1, 0)).toBe(CRITIC_PERSONAS.strict);
@@ -256,7 +302,9 @@ describe('DEBATE prompts', () => {
 
     expect(s1?.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
     expect(msg(s1, 2)).toBe('Rationale A.\nScore: 4');
-    expect(msg(s1, 3)).toContain('The Critic reviewed your coherence score of 4 and replied:\n\nThe score is too high (critic1).');
+    expect(msg(s1, 3)).toContain(
+      'The Critic reviewed your coherence score of 4 and replied:\n\nThe score is too high (critic1).',
+    );
 
     expect(c2?.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
     expect(msg(c2, 2)).toBe('The score is too high (critic1).');
@@ -299,7 +347,7 @@ describe('DEBATE prompts', () => {
     expect([tb?.model, tb?.maxTokens]).toEqual(['tb', 900]);
   });
 
-  it('asks for NO_ISSUE in the Commander\'s forward, since the strict persona never mentions it', () => {
+  it("asks for NO_ISSUE in the Commander's forward, since the strict persona never mentions it", () => {
     // The §3 strict prompt never mentions NO_ISSUE; the Commander's forward template carries it.
     expect(CRITIC_PERSONAS.strict).not.toMatch(/NO_ISSUE/);
     for (const p of ['moderate', 'weak', 'plain'] as const) expect(CRITIC_PERSONAS[p]).toContain('NO_ISSUES');
@@ -316,9 +364,13 @@ describe('DEBATE unparsed Scorer replies', () => {
     expect(waveIds(waves).flat()).toEqual(['score0', 'critic1', 'score1', 'score1#1', 'critic2', 'score2', 'score2#1']);
     expect(promptText(waves[3]?.[0] as LlmCallRequest)).toContain('Your previous reply could not be read');
     // The Critic is told the current response has no readable score, not the previous one as if current.
-    expect(msg(waves[4]?.[0], 3)).toContain("The Scorer's coherence score is now: no readable score (previously 4; scale 1-5).");
+    expect(msg(waves[4]?.[0], 3)).toContain(
+      "The Scorer's coherence score is now: no readable score (previously 4; scale 1-5).",
+    );
     // The Scorer's next forward names the same: the Critic reviewed no readable score.
-    expect(msg(waves[5]?.[0], 5)).toContain('The Critic reviewed your coherence score of no readable score and replied:');
+    expect(msg(waves[5]?.[0], 5)).toContain(
+      'The Critic reviewed your coherence score of no readable score and replied:',
+    );
     const v = verdictOf(outcome);
     expect(v.score).toBe(4);
     expect(v.votes).toEqual([{ agent: 'scorer', label: 'Scorer', score: 4, parsed: false }]);
@@ -342,7 +394,9 @@ describe('DEBATE unparsed Scorer replies', () => {
   });
 
   it('rejects an out-of-scale score as unparsed', () => {
-    const { outcome } = run(debateScript({ score0: 'Score: 3', score1: 'Score: 9', score2: 'Score: 2' }), { parseRetries: 0 });
+    const { outcome } = run(debateScript({ score0: 'Score: 3', score1: 'Score: 9', score2: 'Score: 2' }), {
+      parseRetries: 0,
+    });
     const v = verdictOf(outcome);
     expect(v.score).toBe(2);
     expect(v.details.scoreHistory).toEqual([3, null, 2]);
@@ -388,11 +442,16 @@ describe('DEBATE config', () => {
   it('rejects unknown fields, unknown placeholders and a zero n', () => {
     expect(debateConfigSchema.safeParse({ method: 'debate', rounds: 3 }).success).toBe(false);
     expect(debateConfigSchema.safeParse({ method: 'debate', maxIterations: 0 }).success).toBe(false);
-    const bad = debateConfigSchema.safeParse({ method: 'debate', templates: { revise: 'Fix {{feedback}} {{answer}}' } });
+    const bad = debateConfigSchema.safeParse({
+      method: 'debate',
+      templates: { revise: 'Fix {{feedback}} {{answer}}' },
+    });
     expect(bad.success).toBe(false);
     expect(bad.error?.issues[0]?.message).toContain('{{answer}}');
     expect(bad.error?.issues[0]?.path).toEqual(['templates', 'revise']);
-    expect(debateConfigSchema.safeParse({ method: 'debate', templates: { revise: 'Fix: {{feedback}}' } }).success).toBe(true);
+    expect(debateConfigSchema.safeParse({ method: 'debate', templates: { revise: 'Fix: {{feedback}}' } }).success).toBe(
+      true,
+    );
   });
 
   it('has presets that parse, with unique ids', () => {
@@ -419,11 +478,17 @@ describe("DEBATE as debate.py runs it (promptSource 'code')", () => {
   const code = { promptSource: 'code', criticSees: 'first-reply' };
 
   it('the Scorer gets P alone; every Critic message shows P and the first reply; the last reply is read', () => {
-    const replies = { score0: 'Coherence: 4 - fine.', score1: 'I now give it 2 out of 5.', score2: 'After review, 35 is wrong; I say 3.' };
+    const replies = {
+      score0: 'Coherence: 4 - fine.',
+      score1: 'I now give it 2 out of 5.',
+      score2: 'After review, 35 is wrong; I say 3.',
+    };
     const { waves, outcome } = run(debateScript(replies), code);
     expect(waveIds(waves).flat()).toEqual(['score0', 'critic1', 'score1', 'critic2', 'score2']);
     const [s0, c1, s1, c2] = [waves[0]?.[0], waves[1]?.[0], waves[2]?.[0], waves[3]?.[0]];
-    const p = (GEVAL_SUMMEVAL_PROMPTS.coherence ?? '').replace('{{Document}}', TASK.source).replace('{{Summary}}', TASK.output);
+    const p = (GEVAL_SUMMEVAL_PROMPTS.coherence ?? '')
+      .replace('{{Document}}', TASK.source)
+      .replace('{{Summary}}', TASK.output);
     expect(s0?.messages).toEqual([
       { role: 'system', content: SCORER_SYSTEM },
       { role: 'user', content: p },
@@ -445,7 +510,9 @@ describe("DEBATE as debate.py runs it (promptSource 'code')", () => {
   it('fluency reads the last digit of the last integer', () => {
     const task: PointwiseTask = { ...TASK, aspect: { name: 'fluency', scale: { min: 1, max: 3 } } };
     const state = start({ ...code, maxIterations: 1 }, task);
-    const { waves, outcome } = driveByWaves(method, state, (r) => (r.agent === 'critic' ? 'NO_ISSUE' : 'Fluency: 2 (on 1-3)'));
+    const { waves, outcome } = driveByWaves(method, state, (r) =>
+      r.agent === 'critic' ? 'NO_ISSUE' : 'Fluency: 2 (on 1-3)',
+    );
     expect(waves[0]?.[0]?.parser).toEqual({ type: 'debate-score', from: 'last' });
     // Integers 2, 1, 3: the last digit of the last one.
     expect(verdictOf(outcome).score).toBe(3);

@@ -4,7 +4,12 @@ import type { AnyMethod } from '../../src/engine/method.js';
 import type { EngineState } from '../../src/engine/protocol.js';
 import { createEvaluation, plannedCalls } from '../../src/engine/protocol.js';
 import type { PairwiseTask, PointwiseTask } from '../../src/engine/task.js';
-import { CHATEVAL_SINGLE_CODE, CODE_ROLES, TOPICAL_CHAT_ROLES, TOPICAL_CHAT_SOLO_TEMPLATES } from '../../src/engine/methods/chateval/index.js';
+import {
+  CHATEVAL_SINGLE_CODE,
+  CODE_ROLES,
+  TOPICAL_CHAT_ROLES,
+  TOPICAL_CHAT_SOLO_TEMPLATES,
+} from '../../src/engine/methods/chateval/index.js';
 import { ensembleConfigSchema, ensembleMethod, ensemblePresets } from '../../src/engine/methods/ensemble/index.js';
 import type { Script } from '../support/waves.js';
 import { driveByWaves, promptText, verdictOf } from '../support/waves.js';
@@ -43,7 +48,11 @@ describe.each([false, true])('ensemble (roundTrip %s)', (roundTrip) => {
     driveByWaves(method, createEvaluation(method, cfg, task), script, { roundTrip });
 
   it("runs every role once in one parallel wave, no discussion; the higher total wins (the authors' script)", () => {
-    const { waves, outcome, state } = run(config(), pairwise, byAgent({ agent0: scores(8, 4), agent1: scores(3, 6), agent2: scores(7, 5) }));
+    const { waves, outcome, state } = run(
+      config(),
+      pairwise,
+      byAgent({ agent0: scores(8, 4), agent1: scores(3, 6), agent2: scores(7, 5) }),
+    );
     expect(waves.map((w) => w.map((r) => r.id))).toEqual([['ensemble/agent0', 'ensemble/agent1', 'ensemble/agent2']]);
     expect(plannedCalls(method, state)).toBe(3);
     const [gp, critic, na] = waves[0] as [LlmCallRequest, LlmCallRequest, LlmCallRequest];
@@ -51,7 +60,12 @@ describe.each([false, true])('ensemble (roundTrip %s)', (roundTrip) => {
     expect(promptText(na)).toContain(CODE_ROLES['News Author']);
     expect(promptText(gp)).not.toContain('discuss');
     expect(promptText(gp)).toContain('The score of Assistant 2: [score only]');
-    expect(gp).toMatchObject({ temperature: 0, maxTokens: 512, stage: 'ensemble', parser: { type: 'chateval-scores', min: 1, max: 10, read: 'script' } });
+    expect(gp).toMatchObject({
+      temperature: 0,
+      maxTokens: 512,
+      stage: 'ensemble',
+      parser: { type: 'chateval-scores', min: 1, max: 10, read: 'script' },
+    });
     const v = verdictOf(outcome);
     expect(v.scores).toEqual({ a: 6, b: 5 });
     expect(v.details).toMatchObject({ totalScores: { a: 18, b: 15 } });
@@ -61,14 +75,20 @@ describe.each([false, true])('ensemble (roundTrip %s)', (roundTrip) => {
   });
 
   it('takes the winner from the scores, not the vote count', () => {
-    const v = verdictOf(run(config(), pairwise, byAgent({ agent0: scores(6, 5), agent1: scores(6, 5), agent2: scores(1, 9) })).outcome);
+    const v = verdictOf(
+      run(config(), pairwise, byAgent({ agent0: scores(6, 5), agent1: scores(6, 5), agent2: scores(1, 9) })).outcome,
+    );
     expect(v.votes.map((x) => x.winner)).toEqual(['A', 'A', 'B']);
     expect(v.scores).toEqual({ a: 13 / 3, b: 19 / 3 });
     expect(v.winner).toBe('B');
   });
 
   it("unparsed: 'ignore' leaves an unparsed reply out of the totals and lists it", () => {
-    const { waves, outcome } = run(config({ parseRetries: 1, unparsed: 'ignore' }), pairwise, byAgent({ agent0: scores(9, 2), agent2: scores(5, 4) }));
+    const { waves, outcome } = run(
+      config({ parseRetries: 1, unparsed: 'ignore' }),
+      pairwise,
+      byAgent({ agent0: scores(9, 2), agent2: scores(5, 4) }),
+    );
     expect(waves.map((w) => w.map((r) => r.id))).toEqual([
       ['ensemble/agent0', 'ensemble/agent1', 'ensemble/agent2'],
       ['ensemble/agent1#1'],
@@ -120,12 +140,14 @@ describe.each([false, true])('ensemble (roundTrip %s)', (roundTrip) => {
   it("is the authors' single-agent prompt with the role prompt as one more line", () => {
     const { waves } = run(config({ agents: [{ role: 'Critic' }] }), pairwise, byAgent({ agent0: scores(5, 5) }));
     const prompt = promptText(waves[0]?.[0] as LlmCallRequest);
-    const single = CHATEVAL_SINGLE_CODE.replace('{{question}}', pairwise.question).replace('{{answer_a}}', pairwise.answerA).replace('{{answer_b}}', pairwise.answerB);
+    const single = CHATEVAL_SINGLE_CODE.replace('{{question}}', pairwise.question)
+      .replace('{{answer_a}}', pairwise.answerA)
+      .replace('{{answer_b}}', pairwise.answerB);
     expect(prompt.replace(`${CODE_ROLES.Critic}\n`, '')).toBe(single);
     expect(prompt).toContain(`overall performance.\n${CODE_ROLES.Critic}\nPlease first provide`);
   });
 
-  it('Topical-Chat preset: ChatEval\'s Topical-Chat prompt without the discussion, its three referees, 256 tokens', () => {
+  it("Topical-Chat preset: ChatEval's Topical-Chat prompt without the discussion, its three referees, 256 tokens", () => {
     const preset = ensemblePresets.find((p) => p.id === 'ensemble-topical-chat');
     const task: PointwiseTask = {
       kind: 'pointwise',
@@ -134,24 +156,36 @@ describe.each([false, true])('ensemble (roundTrip %s)', (roundTrip) => {
       output: 'Kind of Blue came out in 1959!',
       aspect: { name: 'naturalness', scale: { min: 1, max: 3 } },
     };
-    const { waves, outcome } = run(config(preset?.config), task, byAgent({ agent0: 'Naturalness: 3', agent1: 'Naturalness: 2', agent2: 'Naturalness: 2' }));
+    const { waves, outcome } = run(
+      config(preset?.config),
+      task,
+      byAgent({ agent0: 'Naturalness: 3', agent1: 'Naturalness: 2', agent2: 'Naturalness: 2' }),
+    );
     expect(waves[0]?.map((r) => r.label)).toEqual(TOPICAL_CHAT_ROLES.map((r) => r.name));
     const first = waves[0]?.[0] as LlmCallRequest;
     expect(first.maxTokens).toBe(256);
     expect(first.parser).toEqual({ type: 'last-char' });
     expect(promptText(first)).toBe(
-      TOPICAL_CHAT_SOLO_TEMPLATES.naturalness.replace('{{source_text}}', task.source)
+      TOPICAL_CHAT_SOLO_TEMPLATES.naturalness
+        .replace('{{source_text}}', task.source)
         .replace('{{reference_text}}', task.context ?? '')
         .replace('{{generated_text}}', task.output)
         .replace('{{role_description}}', TOPICAL_CHAT_ROLES[0]?.description ?? '')
         .replace('{{agent_name}}', 'Critic')
-        .replace('{{final_prompt}}', 'Output with the following format strictly:\nExplaination: [Your explaination]\nNaturalness: [Your answer (scores ONLY)]'),
+        .replace(
+          '{{final_prompt}}',
+          'Output with the following format strictly:\nExplaination: [Your explaination]\nNaturalness: [Your answer (scores ONLY)]',
+        ),
     );
     expect(verdictOf(outcome).score).toBeCloseTo(7 / 3);
   });
 
   it('pointwise: mean of the roles’ labelled scores', () => {
-    const { waves, outcome } = run(config({ agents: [{ role: 'Scientist' }, { role: 'Critic' }] }), pointwise, byAgent({ agent0: 'Coherence: 4', agent1: 'Coherence: 2' }));
+    const { waves, outcome } = run(
+      config({ agents: [{ role: 'Scientist' }, { role: 'Critic' }] }),
+      pointwise,
+      byAgent({ agent0: 'Coherence: 4', agent1: 'Coherence: 2' }),
+    );
     const first = waves[0]?.[0] as LlmCallRequest;
     expect(first.parser).toEqual({ type: 'labelled-score', label: 'Coherence', min: 1, max: 5 });
     expect(promptText(first)).toContain('Coherence (1-5) How well the summary hangs together.');
@@ -168,7 +202,10 @@ describe('ensemble config', () => {
     expect(c.templates.pairwise).not.toContain('{{chat_history}}');
     expect(c.templates.pairwise).toContain('{{compared_text_one}}');
     // No discussion in the ensemble: the history placeholder is a config error.
-    const bad = ensembleConfigSchema.safeParse({ method: 'ensemble', templates: { pairwise: '{{source_text}} {{chat_history}}' } });
+    const bad = ensembleConfigSchema.safeParse({
+      method: 'ensemble',
+      templates: { pairwise: '{{source_text}} {{chat_history}}' },
+    });
     expect(bad.success).toBe(false);
     expect(bad.error?.issues[0]?.message).toContain('{{chat_history}}');
     for (const p of ensemblePresets) expect(ensembleConfigSchema.safeParse(p.config).success, p.id).toBe(true);

@@ -30,7 +30,8 @@ function scriptWith(judge: (req: LlmCallRequest) => string): Script {
   };
 }
 
-const JUDGE_REPLY = 'Relevance: [18, 15]\nAccuracy: [19, 12]\nFeedback for Advocate 1: good.\nFeedback for Advocate 2: weak.\nFinal tally: (95, 87)';
+const JUDGE_REPLY =
+  'Relevance: [18, 15]\nAccuracy: [19, 12]\nFeedback for Advocate 1: good.\nFeedback for Advocate 2: weak.\nFinal tally: (95, 87)';
 
 function run(config: EngineState['config'], script: Script, roundTrip = false) {
   return driveByWaves(method, createEvaluation(method, config, task), script, { roundTrip });
@@ -58,20 +59,31 @@ describe('MORE config', () => {
   it('presets validate and name the paper section', () => {
     const preset = morePresets.find((p) => p.id === 'more-mtbench');
     expect(preset?.paper).toContain('§3.1');
-    const { waves } = run(configOf(preset?.config), scriptWith(() => JUDGE_REPLY));
+    const { waves } = run(
+      configOf(preset?.config),
+      scriptWith(() => JUDGE_REPLY),
+    );
     // Group 1's advocates first, then its aggregator, then group 2.
     expect(waves.map((w) => w.length)).toEqual([3, 1, 3, 1, 1]);
   });
 
   it('refuses pointwise tasks', () => {
-    const pointwise: Task = { kind: 'pointwise', source: 's', output: 'o', aspect: { name: 'coherence', scale: { min: 1, max: 5 } } };
+    const pointwise: Task = {
+      kind: 'pointwise',
+      source: 's',
+      output: 'o',
+      aspect: { name: 'coherence', scale: { min: 1, max: 5 } },
+    };
     expect(() => createEvaluation(method, configOf(), pointwise)).toThrow(EngineInputError);
   });
 });
 
 describe('MORE protocol', () => {
   it("code order: group 1's advocates, its aggregator, group 2's advocates, theirs, the scorer; the tuple decides", () => {
-    const { waves, outcome } = run(configOf(), scriptWith(() => JUDGE_REPLY));
+    const { waves, outcome } = run(
+      configOf(),
+      scriptWith(() => JUDGE_REPLY),
+    );
     expect(waves.map((w) => w.map((r) => r.id))).toEqual([
       ['advocate/a/0', 'advocate/a/1', 'advocate/a/2'],
       ['aggregate/a'],
@@ -88,11 +100,19 @@ describe('MORE protocol', () => {
     expect(v.calls).toBe(9);
     expect(v.unparsed).toEqual([]);
     expect(v.votes).toEqual([{ agent: 'judge', label: 'Judge', parsed: true, winner: 'A', scores: { a: 95, b: 87 } }]);
-    expect(v.details).toEqual({ advocatesPerSide: 3, groupOrder: 'sequential', judgeScores: { a: 95, b: 87 }, judgeParsed: true });
+    expect(v.details).toEqual({
+      advocatesPerSide: 3,
+      groupOrder: 'sequential',
+      judgeScores: { a: 95, b: 87 },
+      judgeParsed: true,
+    });
   });
 
   it("renders the code's prompts: group 2 sees group 1's aggregate, team arguments as a Python list", () => {
-    const { waves } = run(configOf(), scriptWith(() => JUDGE_REPLY));
+    const { waves } = run(
+      configOf(),
+      scriptWith(() => JUDGE_REPLY),
+    );
     const [advA, aggA, advB, , judges] = waves;
     const a0 = promptText(advA?.[0] as LlmCallRequest);
     expect(a0).toBe(
@@ -108,7 +128,9 @@ describe('MORE protocol', () => {
     expect(b1).toContain('(Advocate 2) in a group defending this answer: ANSWER-TWO: 90 °C. to the question');
     expect(b1).toContain("Opponent's last argument: TEXT<aggregate/a>\n");
     const agg = promptText(aggA?.[0] as LlmCallRequest);
-    expect(agg).toContain('Individual defenses:\n    TEXT<advocate/a/0>\nTEXT<advocate/a/1>\nTEXT<advocate/a/2>\n\n    Latest feedback from the judge: \n');
+    expect(agg).toContain(
+      'Individual defenses:\n    TEXT<advocate/a/0>\nTEXT<advocate/a/1>\nTEXT<advocate/a/2>\n\n    Latest feedback from the judge: \n',
+    );
     const judge = judges?.[0] as LlmCallRequest;
     const text = promptText(judge);
     expect(text).toContain('Defense for 1st answer: TEXT<aggregate/a>\n    Defense for 2nd answer: TEXT<aggregate/b>');
@@ -118,7 +140,10 @@ describe('MORE protocol', () => {
   });
 
   it("groupOrder 'parallel' and promptSource 'paper' (Alg. 1, Appendix E): both groups at once, last tuple read", () => {
-    const { waves } = run(configOf({ groupOrder: 'parallel', promptSource: 'paper' }), scriptWith(() => JUDGE_REPLY));
+    const { waves } = run(
+      configOf({ groupOrder: 'parallel', promptSource: 'paper' }),
+      scriptWith(() => JUDGE_REPLY),
+    );
     expect(waves.map((w) => w.length)).toEqual([6, 2, 1]);
     expect(promptText(waves[0]?.[0] as LlmCallRequest)).toBe(
       GROUP_ADVOCATE_PROMPT.replace('{{advocate_id}}', '1')
@@ -130,17 +155,26 @@ describe('MORE protocol', () => {
     expect(waves[2]?.[0]?.parser).toEqual({ type: 'score-tuple', min: 1, max: 120 });
   });
 
-  it("reads the first round-bracket tuple as the code does, and equal totals are a tie", () => {
-    const b = run(configOf(), scriptWith(() => 'Relevance: [20, 1]\n(60, 90) so far... Final score tuple: (80, 70)')).outcome;
+  it('reads the first round-bracket tuple as the code does, and equal totals are a tie', () => {
+    const b = run(
+      configOf(),
+      scriptWith(() => 'Relevance: [20, 1]\n(60, 90) so far... Final score tuple: (80, 70)'),
+    ).outcome;
     expect(b.status === 'succeeded' && b.verdict.winner).toBe('B');
     expect(b.status === 'succeeded' && b.verdict.scores).toEqual({ a: 60, b: 90 });
-    const tie = run(configOf(), scriptWith(() => 'Final: (70, 70)')).outcome;
+    const tie = run(
+      configOf(),
+      scriptWith(() => 'Final: (70, 70)'),
+    ).outcome;
     expect(tie.status === 'succeeded' && tie.verdict.winner).toBe('tie');
     expect(tie.status === 'succeeded' && tie.verdict.confidence).toBe(0);
   });
 
   it('an unreadable judge gives a zero-confidence tie, never a made-up score', () => {
-    const { waves, outcome } = run(configOf(), scriptWith(() => 'Both advocates argued well.'));
+    const { waves, outcome } = run(
+      configOf(),
+      scriptWith(() => 'Both advocates argued well.'),
+    );
     // The judge is re-asked parseRetries (3) times: four judge waves after the four earlier ones.
     expect(waves.map((w) => w.map((r) => r.id)).slice(4)).toEqual([['judge'], ['judge#1'], ['judge#2'], ['judge#3']]);
     expect(outcome.status).toBe('succeeded');
@@ -154,14 +188,24 @@ describe('MORE protocol', () => {
   });
 
   it('a repaired judge reply counts', () => {
-    const { outcome } = run(configOf(), scriptWith((req) => (req.id === 'judge' ? 'no tuple' : 'Fixed: (60, 75)')));
+    const { outcome } = run(
+      configOf(),
+      scriptWith((req) => (req.id === 'judge' ? 'no tuple' : 'Fixed: (60, 75)')),
+    );
     expect(outcome.status === 'succeeded' && outcome.verdict.scores).toEqual({ a: 60, b: 75 });
     expect(outcome.status === 'succeeded' && outcome.verdict.unparsed).toEqual([]);
   });
 
   it('gives the same outcome with a JSON round trip after every result', () => {
-    const plain = run(configOf(), scriptWith(() => JUDGE_REPLY));
-    const trip = run(configOf(), scriptWith(() => JUDGE_REPLY), true);
+    const plain = run(
+      configOf(),
+      scriptWith(() => JUDGE_REPLY),
+    );
+    const trip = run(
+      configOf(),
+      scriptWith(() => JUDGE_REPLY),
+      true,
+    );
     expect(trip.waves.map((w) => w.map((r) => r.id))).toEqual(plain.waves.map((w) => w.map((r) => r.id)));
     expect(trip.outcome).toEqual(plain.outcome);
   });
@@ -174,17 +218,28 @@ describe('MORE protocol', () => {
       judge: { model: 'judge-model', provider: 'judge-provider' },
     });
     expect(plannedCalls(method, createEvaluation(method, config, task))).toBe(7);
-    const { waves } = run(config, scriptWith(() => JUDGE_REPLY));
+    const { waves } = run(
+      config,
+      scriptWith(() => JUDGE_REPLY),
+    );
     expect(waves.map((w) => w.length)).toEqual([2, 1, 2, 1, 1]);
-    expect(waves[0]?.map((r) => [r.model, r.temperature, r.maxTokens])).toEqual(Array(2).fill(['advocate-model', 0, 2048]));
+    expect(waves[0]?.map((r) => [r.model, r.temperature, r.maxTokens])).toEqual(
+      Array(2).fill(['advocate-model', 0, 2048]),
+    );
     expect(waves[1]?.map((r) => r.model)).toEqual(['base-model']);
-    expect(waves[4]?.[0]).toMatchObject({ model: 'judge-model', provider: 'judge-provider', temperature: 0, maxTokens: 2048 });
+    expect(waves[4]?.[0]).toMatchObject({
+      model: 'judge-model',
+      provider: 'judge-provider',
+      temperature: 0,
+      maxTokens: 2048,
+    });
   });
 
   it('with calibration runs both orders and maps the swapped scores back', () => {
     const config = configOf({ calibration: { enabled: true, combine: 'sum-scores' } });
     // The judge always prefers ANSWER-ONE, wherever it is shown.
-    const judge = (req: LlmCallRequest) => (promptText(req).includes('Answer 1: "ANSWER-ONE') ? '(95, 87)' : '(87, 95)');
+    const judge = (req: LlmCallRequest) =>
+      promptText(req).includes('Answer 1: "ANSWER-ONE') ? '(95, 87)' : '(87, 95)';
     expect(morePresets[0]?.config).toMatchObject({ parseRetries: 0 });
     const { waves, outcome } = run(config, scriptWith(judge));
     expect(waves.map((w) => w.length)).toEqual([6, 2, 6, 2, 2]);

@@ -9,13 +9,26 @@ import { describe, expect, it } from 'vitest';
 import type { LlmCallRequest, LlmCallResult } from '../../src/engine/call.js';
 import { getMethod, resolveMethodConfig } from '../../src/engine/registry.js';
 import type { EngineState } from '../../src/engine/protocol.js';
-import { applyResult, createEvaluation, outcome, plannedCalls, readyCalls, samplesOf, usageOf } from '../../src/engine/protocol.js';
+import {
+  applyResult,
+  createEvaluation,
+  outcome,
+  plannedCalls,
+  readyCalls,
+  samplesOf,
+  usageOf,
+} from '../../src/engine/protocol.js';
 import type { PairwiseTask, PointwiseTask } from '../../src/engine/task.js';
 import type { Script } from '../support/waves.js';
 import { driveByWaves, FAKE_USAGE, verdictOf } from '../support/waves.js';
 
 const single = getMethod('single');
-const summary: PointwiseTask = { kind: 'pointwise', source: 'The article.', output: 'The summary.', aspect: { name: 'coherence', scale: { min: 1, max: 5 } } };
+const summary: PointwiseTask = {
+  kind: 'pointwise',
+  source: 'The article.',
+  output: 'The summary.',
+  aspect: { name: 'coherence', scale: { min: 1, max: 5 } },
+};
 const pair: PairwiseTask = { kind: 'pairwise', question: 'Q?', answerA: 'ALPHA answer', answerB: 'BETA answer' };
 
 /** G-Eval replies by sample: 2, 3, 4, 5, 1, … (sample 7 unreadable, counted 0 as G-Eval's parse_output does). */
@@ -31,27 +44,40 @@ const fairevalReply: Script = (req) => {
   return `Both fine.\nScore of the Assistant 1: ${ab ? 8 - i : 5 + i}\nScore of the Assistant 2: ${ab ? 6 : 7}`;
 };
 
-const gevalState = (): EngineState => createEvaluation(single, resolveMethodConfig('geval-summeval', undefined), summary);
-const fairevalState = (): EngineState => createEvaluation(single, resolveMethodConfig('faireval-mec-bpc', undefined), pair);
+const gevalState = (): EngineState =>
+  createEvaluation(single, resolveMethodConfig('geval-summeval', undefined), summary);
+const fairevalState = (): EngineState =>
+  createEvaluation(single, resolveMethodConfig('faireval-mec-bpc', undefined), pair);
 
 /** The capability a driver passes when its provider is declared `supportsN`. */
 const WITH_N = { supportsN: () => true };
 
 /** A provider's reply to a request with `n`: the given choices, the request's usage once. */
-const reply = (req: LlmCallRequest, choices: string[]): LlmCallResult => ({ id: req.id, ok: true, content: choices[0] ?? '', choices, model: 'm', usage: FAKE_USAGE });
+const reply = (req: LlmCallRequest, choices: string[]): LlmCallResult => ({
+  id: req.id,
+  ok: true,
+  content: choices[0] ?? '',
+  choices,
+  model: 'm',
+  usage: FAKE_USAGE,
+});
 
 describe('samples asked in one request with n', () => {
   it('G-Eval at a provider without supportsN (the default): 20 separate calls, all in ONE wave, none with n', () => {
     for (const roundTrip of [false, true]) {
       const { waves, outcome: o } = driveByWaves(single, gevalState(), gevalReply, { roundTrip });
       expect(waves).toHaveLength(1);
-      expect(waves[0]?.map((r) => [r.id, r.n])).toEqual(Array.from({ length: 20 }, (_, i) => [`sample${i}`, undefined]));
+      expect(waves[0]?.map((r) => [r.id, r.n])).toEqual(
+        Array.from({ length: 20 }, (_, i) => [`sample${i}`, undefined]),
+      );
       expect(verdictOf(o)).toMatchObject({ calls: 20, score: 57 / 20 });
     }
     // readyCalls without options, and with a capability that says no for this call, list the same 20.
     const ids = Array.from({ length: 20 }, (_, i) => `sample${i}`);
     expect(readyCalls(single, gevalState()).map((r) => r.id)).toEqual(ids);
-    expect(readyCalls(single, gevalState(), { supportsN: (c) => c.provider === 'openai' }).map((r) => r.id)).toEqual(ids);
+    expect(readyCalls(single, gevalState(), { supportsN: (c) => c.provider === 'openai' }).map((r) => r.id)).toEqual(
+      ids,
+    );
   });
 
   it('G-Eval: one request with n = 20 and one prompt billed; the same score as 20 separate calls', () => {
@@ -60,7 +86,10 @@ describe('samples asked in one request with n', () => {
     const ignored = driveByWaves(single, gevalState(), gevalReply, { supportsN: true, ignoreN: true });
     expect(withN.waves.map((w) => w.map((r) => [r.id, r.n]))).toEqual([[['sample0', 20]]]);
     // Declared supportsN but n ignored: the request brings one choice, the 19 missing samples go as separate calls in one more wave.
-    expect(ignored.waves.map((w) => w.map((r) => r.id))).toEqual([['sample0'], Array.from({ length: 19 }, (_, i) => `sample${i + 1}`)]);
+    expect(ignored.waves.map((w) => w.map((r) => r.id))).toEqual([
+      ['sample0'],
+      Array.from({ length: 19 }, (_, i) => `sample${i + 1}`),
+    ]);
     expect(ignored.waves[1]?.every((r) => r.n === undefined)).toBe(true);
     expect(verdictOf(ignored.outcome).score).toBeCloseTo(57 / 20);
 
@@ -68,7 +97,13 @@ describe('samples asked in one request with n', () => {
     const b = verdictOf(separate.outcome);
     // Hand computation: samples 0-19 read (i % 5) + 1 except sample 7 (0): 4 × 15 - 3 = 57, over 20.
     expect(a.score).toBeCloseTo(57 / 20);
-    expect({ score: a.score, votes: a.votes, unparsed: a.unparsed, details: a.details, confidence: a.confidence }).toEqual({
+    expect({
+      score: a.score,
+      votes: a.votes,
+      unparsed: a.unparsed,
+      details: a.details,
+      confidence: a.confidence,
+    }).toEqual({
       score: b.score,
       votes: b.votes,
       unparsed: b.unparsed,
@@ -89,20 +124,45 @@ describe('samples asked in one request with n', () => {
     expect(t.map((e) => e.callId)).toEqual(Array.from({ length: 20 }, (_, i) => `sample${i}`));
     expect(t[0]).toMatchObject({ content: '1', usage: FAKE_USAGE });
     expect(t[0]?.request).toBeUndefined();
-    expect(t[7]).toMatchObject({ callId: 'sample7', request: 'sample0', content: 'The summary is coherent.', usage: { promptTokens: 0, completionTokens: 0, costUsd: 0 } });
+    expect(t[7]).toMatchObject({
+      callId: 'sample7',
+      request: 'sample0',
+      content: 'The summary is coherent.',
+      usage: { promptTokens: 0, completionTokens: 0, costUsd: 0 },
+    });
     expect(t[7]?.parseError).toBeDefined();
   });
 
   it('FairEval MEC + BPC: one request with n = 3 per order; the same verdict as six separate calls', () => {
     const withN = driveByWaves(single, fairevalState(), fairevalReply, { supportsN: true });
     const separate = driveByWaves(single, fairevalState(), fairevalReply);
-    expect(withN.waves.map((w) => w.map((r) => [r.id, r.n, r.temperature]))).toEqual([[['ab/sample0', 3, 1], ['ba/sample0', 3, 1]]]);
-    expect(separate.waves.map((w) => w.map((r) => [r.id, r.n]))).toEqual([[['ab/sample0', undefined], ['ab/sample1', undefined], ['ab/sample2', undefined], ['ba/sample0', undefined], ['ba/sample1', undefined], ['ba/sample2', undefined]]]);
+    expect(withN.waves.map((w) => w.map((r) => [r.id, r.n, r.temperature]))).toEqual([
+      [
+        ['ab/sample0', 3, 1],
+        ['ba/sample0', 3, 1],
+      ],
+    ]);
+    expect(separate.waves.map((w) => w.map((r) => [r.id, r.n]))).toEqual([
+      [
+        ['ab/sample0', undefined],
+        ['ab/sample1', undefined],
+        ['ab/sample2', undefined],
+        ['ba/sample0', undefined],
+        ['ba/sample1', undefined],
+        ['ba/sample2', undefined],
+      ],
+    ]);
     const a = verdictOf(withN.outcome);
     const b = verdictOf(separate.outcome);
     // AB: A 8, 7, 6 and B 6; BA mapped back: A 7 and B 5, 6, 7. Pooled: A (21 + 21) / 6 = 7, B (18 + 18) / 6 = 6.
     expect(a).toMatchObject({ winner: 'A', scores: { a: 7, b: 6 }, calls: 2 });
-    expect({ winner: a.winner, scores: a.scores, votes: a.votes, details: a.details, confidence: a.confidence }).toEqual({
+    expect({
+      winner: a.winner,
+      scores: a.scores,
+      votes: a.votes,
+      details: a.details,
+      confidence: a.confidence,
+    }).toEqual({
       winner: b.winner,
       scores: b.scores,
       votes: b.votes,
@@ -121,8 +181,11 @@ describe('samples asked in one request with n', () => {
     const rest = readyCalls(single, state, WITH_N);
     expect(rest.map((r) => r.id)).toEqual(Array.from({ length: 15 }, (_, i) => `sample${i + 5}`));
     expect(rest.every((r) => r.n === undefined)).toBe(true);
-    for (const r of rest) state = applyResult(single, state, { id: r.id, ok: true, content: '2', model: 'm', usage: FAKE_USAGE });
-    const v = verdictOf(outcome(single, state) ?? { status: 'failed', error: { callId: '', code: 'x', message: 'no outcome' } });
+    for (const r of rest)
+      state = applyResult(single, state, { id: r.id, ok: true, content: '2', model: 'm', usage: FAKE_USAGE });
+    const v = verdictOf(
+      outcome(single, state) ?? { status: 'failed', error: { callId: '', code: 'x', message: 'no outcome' } },
+    );
     expect(v.score).toBeCloseTo((5 * 4 + 15 * 2) / 20);
     expect(v.calls).toBe(16);
     expect(v.usage.promptTokens).toBe(16 * 10);
@@ -133,12 +196,21 @@ describe('samples asked in one request with n', () => {
     let state = gevalState();
     const [group] = readyCalls(single, state, WITH_N);
     if (!group) throw new Error('no request');
-    const result = reply(group, Array.from({ length: 20 }, () => '3'));
+    const result = reply(
+      group,
+      Array.from({ length: 20 }, () => '3'),
+    );
     state = applyResult(single, state, result);
     const done = JSON.stringify(state);
     expect(JSON.stringify(applyResult(single, state, result))).toBe(done);
-    expect(JSON.stringify(applyResult(single, state, { id: 'sample4', ok: true, content: '5', model: 'm', usage: FAKE_USAGE }))).toBe(done);
-    expect(verdictOf(outcome(single, state) ?? { status: 'failed', error: { callId: '', code: 'x', message: '' } }).score).toBe(3);
+    expect(
+      JSON.stringify(
+        applyResult(single, state, { id: 'sample4', ok: true, content: '5', model: 'm', usage: FAKE_USAGE }),
+      ),
+    ).toBe(done);
+    expect(
+      verdictOf(outcome(single, state) ?? { status: 'failed', error: { callId: '', code: 'x', message: '' } }).score,
+    ).toBe(3);
     // Replaying the stored result (as a Durable Object does after eviction) rebuilds the same state.
     expect(JSON.stringify(applyResult(single, gevalState(), result))).toBe(done);
   });
@@ -148,9 +220,18 @@ describe('samples asked in one request with n', () => {
     if (!group) throw new Error('no request');
     // Asked with n = 20 while the provider was declared supportsN; replayed after the declaration was dropped.
     let state = applyResult(single, gevalState(), reply(group, ['4', '4', '4', '4', '4']));
-    expect(readyCalls(single, state).map((r) => [r.id, r.n])).toEqual(Array.from({ length: 15 }, (_, i) => [`sample${i + 5}`, undefined]));
+    expect(readyCalls(single, state).map((r) => [r.id, r.n])).toEqual(
+      Array.from({ length: 15 }, (_, i) => [`sample${i + 5}`, undefined]),
+    );
     expect(readyCalls(single, state, WITH_N).map((r) => r.id)).toEqual(readyCalls(single, state).map((r) => r.id));
-    state = applyResult(single, gevalState(), reply(group, Array.from({ length: 20 }, () => '2')));
+    state = applyResult(
+      single,
+      gevalState(),
+      reply(
+        group,
+        Array.from({ length: 20 }, () => '2'),
+      ),
+    );
     expect(readyCalls(single, state)).toEqual([]);
     expect(outcome(single, state)).toMatchObject({ status: 'succeeded', verdict: { score: 2, calls: 1 } });
   });
@@ -162,7 +243,10 @@ describe('samples asked in one request with n', () => {
     if (!group) throw new Error('no request');
     state = applyResult(single, state, reply(group, ['4', 'unsure', '4']));
     const next = readyCalls(single, state, WITH_N);
-    expect(next.map((r) => [r.id, r.n])).toEqual([['sample1#1', undefined], ...Array.from({ length: 17 }, (_, i) => [`sample${i + 3}`, undefined])]);
+    expect(next.map((r) => [r.id, r.n])).toEqual([
+      ['sample1#1', undefined],
+      ...Array.from({ length: 17 }, (_, i) => [`sample${i + 3}`, undefined]),
+    ]);
     expect(next[0]?.messages.at(-2)).toEqual({ role: 'assistant', content: 'unsure' });
   });
 
@@ -174,13 +258,24 @@ describe('samples asked in one request with n', () => {
       jurors: [{ model: 'm1' }, { model: 'm2' }],
     });
     const juryCalls = readyCalls(jury, createEvaluation(jury, juryConfig, pair), WITH_N);
-    expect(juryCalls.map((r) => [r.model, r.n])).toEqual([['m1', 3], ['m2', 3]]);
+    expect(juryCalls.map((r) => [r.model, r.n])).toEqual([
+      ['m1', 3],
+      ['m2', 3],
+    ]);
     // The capability is per call: a juror whose provider lacks n sends its three samples apart, in the same wave.
     const mixed = readyCalls(jury, createEvaluation(jury, juryConfig, pair), { supportsN: (c) => c.model === 'm1' });
-    expect(mixed.map((r) => [r.model, r.n])).toEqual([['m1', 3], ['m2', undefined], ['m2', undefined], ['m2', undefined]]);
+    expect(mixed.map((r) => [r.model, r.n])).toEqual([
+      ['m1', 3],
+      ['m2', undefined],
+      ['m2', undefined],
+      ['m2', undefined],
+    ]);
 
     const cascade = getMethod('cascade');
-    const cascadeConfig = resolveMethodConfig(undefined, { method: 'cascade', stages: [{ preset: 'geval-summeval' }, { preset: 'geval-summeval', config: { defaults: { model: 'big' } } }] });
+    const cascadeConfig = resolveMethodConfig(undefined, {
+      method: 'cascade',
+      stages: [{ preset: 'geval-summeval' }, { preset: 'geval-summeval', config: { defaults: { model: 'big' } } }],
+    });
     const stage = readyCalls(cascade, createEvaluation(cascade, cascadeConfig, summary), WITH_N);
     expect(stage).toHaveLength(20);
     expect(stage.every((r) => r.n === undefined)).toBe(true);

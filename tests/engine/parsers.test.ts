@@ -19,7 +19,13 @@ interface PilotItem {
 function tally(results: ParseResult[]): Record<string, number> {
   const out: Record<string, number> = {};
   for (const r of results) {
-    const k = !r.ok ? 'unparsed' : r.value.kind === 'winner' ? r.value.winner : r.value.kind === 'score' ? String(r.value.score) : r.value.kind;
+    const k = !r.ok
+      ? 'unparsed'
+      : r.value.kind === 'winner'
+        ? r.value.winner
+        : r.value.kind === 'score'
+          ? String(r.value.score)
+          : r.value.kind;
     out[k] = (out[k] ?? 0) + 1;
   }
   return out;
@@ -52,8 +58,7 @@ describe('FastChat recorded GPT-4 pair judgments', () => {
           continue;
         }
         // g1 shows model_1 as A; g2 swaps the answers, so model_1 is B there.
-        const expected =
-          recorded === 'tie' ? 'tie' : (recorded === 'model_1') === (g === 'g1') ? 'A' : 'B';
+        const expected = recorded === 'tie' ? 'tie' : (recorded === 'model_1') === (g === 'g1') ? 'A' : 'B';
         expect(r).toEqual({ ok: true, value: { kind: 'winner', winner: expected } });
         checked += 1;
       }
@@ -66,10 +71,14 @@ describe('FastChat recorded GPT-4 pair judgments', () => {
 describe('ChatEval pilot recorded outputs', () => {
   it('single-role direct: 76 "Answer: ..." lines parse, 4 are reported unparsed', () => {
     const items = readJson('chateval_pilot_single_role_direct.json') as PilotItem[];
-    const results = items.flatMap((i) => i.evaluation.map((e) => parseReply({ type: 'assistant-choice' }, e.evaluation)));
+    const results = items.flatMap((i) =>
+      i.evaluation.map((e) => parseReply({ type: 'assistant-choice' }, e.evaluation)),
+    );
     expect(tally(results)).toEqual({ A: 43, B: 23, tie: 10, unparsed: 4 });
     // The unparsed ones are 3 × "[Silence]" and 1 reply truncated at "Answer: Assistant ".
-    const failed = items.flatMap((i) => i.evaluation).filter((e) => !parseReply({ type: 'assistant-choice' }, e.evaluation).ok);
+    const failed = items
+      .flatMap((i) => i.evaluation)
+      .filter((e) => !parseReply({ type: 'assistant-choice' }, e.evaluation).ok);
     expect(failed.filter((e) => e.evaluation.trim() === '[Silence]')).toHaveLength(3);
     expect(failed.filter((e) => e.evaluation.trimEnd().endsWith('Answer: Assistant'))).toHaveLength(1);
     for (const r of results) if (!r.ok) expect(r.reason).toMatch(/Answer: Assistant 1/);
@@ -77,7 +86,9 @@ describe('ChatEval pilot recorded outputs', () => {
 
   it('two-turn direct: 237 bare choices parse, 3 "[Silence]" are unparsed', () => {
     const items = readJson('chateval_pilot_two_turns_direct.json') as PilotItem[];
-    const results = items.flatMap((i) => i.evaluation.map((e) => parseReply({ type: 'assistant-choice' }, e.evaluation)));
+    const results = items.flatMap((i) =>
+      i.evaluation.map((e) => parseReply({ type: 'assistant-choice' }, e.evaluation)),
+    );
     expect(tally(results)).toEqual({ A: 166, B: 65, tie: 6, unparsed: 3 });
   });
 
@@ -104,18 +115,36 @@ describe('malformed replies', () => {
   const lead: ParserSpec = { type: 'leading-number', min: 1, max: 5 };
 
   it('empty and whitespace-only replies never parse to a value', () => {
-    for (const spec of [chateval, tuple, lead, { type: 'fastchat-verdict' }, { type: 'assistant-choice' }] as ParserSpec[]) {
+    for (const spec of [
+      chateval,
+      tuple,
+      lead,
+      { type: 'fastchat-verdict' },
+      { type: 'assistant-choice' },
+    ] as ParserSpec[]) {
       expect(parseReply(spec, '')).toEqual({ ok: false, reason: 'the reply is empty' });
       expect(parseReply(spec, '  \n ').ok).toBe(false);
     }
     expect(parseReply({ type: 'text' }, '')).toEqual({ ok: true, value: { kind: 'text', text: '' } });
   });
 
-  it('chateval-scores: the last two lines, as ChatEval\'s code checks', () => {
-    expect(value(chateval, 'Both fine.\n\nThe score of Assistant 1: 8\nThe score of Assistant 2: 6\n')).toEqual({ kind: 'pair-scores', a: 8, b: 6 });
-    expect(value(chateval, 'x\n**The score of Assistant 1:** 7.5\n**The score of Assistant 2:** 9/10')).toEqual({ kind: 'pair-scores', a: 7.5, b: 9 });
+  it("chateval-scores: the last two lines, as ChatEval's code checks", () => {
+    expect(value(chateval, 'Both fine.\n\nThe score of Assistant 1: 8\nThe score of Assistant 2: 6\n')).toEqual({
+      kind: 'pair-scores',
+      a: 8,
+      b: 6,
+    });
+    expect(value(chateval, 'x\n**The score of Assistant 1:** 7.5\n**The score of Assistant 2:** 9/10')).toEqual({
+      kind: 'pair-scores',
+      a: 7.5,
+      b: 9,
+    });
     // FairEval's wording.
-    expect(value(chateval, 'Evidence...\nScore of the Assistant 1: 4\nScore of the Assistant 2: 3')).toEqual({ kind: 'pair-scores', a: 4, b: 3 });
+    expect(value(chateval, 'Evidence...\nScore of the Assistant 1: 4\nScore of the Assistant 2: 3')).toEqual({
+      kind: 'pair-scores',
+      a: 4,
+      b: 3,
+    });
     // Truncated: the second line is missing.
     expect(parseReply(chateval, 'Reasons.\nThe score of Assistant 1: 8').ok).toBe(false);
     // Scores followed by more text: ChatEval re-asks.
@@ -127,8 +156,12 @@ describe('malformed replies', () => {
   });
 
   it('score-tuple: last (a, b) or [a, b] wins; bold; out of scale fails', () => {
-    expect(value({ type: 'score-tuple', min: 0, max: 120 }, 'Relevance: [18, 15]\nDepth: [12, 17]\nFinal: (95, 87)')).toEqual({ kind: 'pair-scores', a: 95, b: 87 });
-    expect(value({ type: 'score-tuple', min: 0, max: 120 }, 'Relevance: [18, 15]\nFinal: (95, 87)\nso [40, 41]')).toEqual({ kind: 'pair-scores', a: 40, b: 41 });
+    expect(
+      value({ type: 'score-tuple', min: 0, max: 120 }, 'Relevance: [18, 15]\nDepth: [12, 17]\nFinal: (95, 87)'),
+    ).toEqual({ kind: 'pair-scores', a: 95, b: 87 });
+    expect(
+      value({ type: 'score-tuple', min: 0, max: 120 }, 'Relevance: [18, 15]\nFinal: (95, 87)\nso [40, 41]'),
+    ).toEqual({ kind: 'pair-scores', a: 40, b: 41 });
     expect(value(tuple, 'Final scores: **(12, 9)**')).toEqual({ kind: 'pair-scores', a: 12, b: 9 });
     expect(value(tuple, 'Final: (**12**, **9**)')).toEqual({ kind: 'pair-scores', a: 12, b: 9 });
     expect(value(tuple, '(12, 9) then (3, 4)')).toEqual({ kind: 'pair-scores', a: 3, b: 4 });
@@ -142,7 +175,9 @@ describe('malformed replies', () => {
     expect(ParserSpecSchema.parse(vote)).toEqual(vote);
     const echo = 'Vote: (1, 0) if you vote for Advocate1, or (0, 1) if you vote for Advocate2';
     // An echoed format line, then the real vote: the real vote is read.
-    expect(value(vote, `Reasoning: [Your brief explanation]\n${echo}\n\nReasoning: B is right.\nVote: (0, 1)`)).toEqual({ kind: 'pair-scores', a: 0, b: 1 });
+    expect(value(vote, `Reasoning: [Your brief explanation]\n${echo}\n\nReasoning: B is right.\nVote: (0, 1)`)).toEqual(
+      { kind: 'pair-scores', a: 0, b: 1 },
+    );
     expect(value(vote, `${echo}\nVote: (1, 0)\nThank you.`)).toEqual({ kind: 'pair-scores', a: 1, b: 0 });
     // Only the echo: both options on the line, so no vote (the plain rule would read (0, 1)).
     expect(value(vote, `I agree with Advocate1.\n${echo}`)).toEqual({
@@ -154,7 +189,9 @@ describe('malformed replies', () => {
     // No Vote line, or a Vote line without a tuple.
     expect(value(vote, 'Advocate1 wins.\n(1, 0)')).toEqual({ failed: 'no line "Vote: (score_1, score_2)" found' });
     expect(value(vote, 'My final vote: (1, 0)')).toEqual({ failed: 'no line "Vote: (score_1, score_2)" found' });
-    expect(value(vote, 'Vote: Advocate1')).toEqual({ failed: 'the final "Vote:" line holds no "(score_1, score_2)" tuple' });
+    expect(value(vote, 'Vote: Advocate1')).toEqual({
+      failed: 'the final "Vote:" line holds no "(score_1, score_2)" tuple',
+    });
     // A later Vote line without a tuple is the one read.
     expect(parseReply(vote, 'Vote: (1, 0)\nVote: pending').ok).toBe(false);
     // Markdown, bullets, case.
@@ -165,13 +202,15 @@ describe('malformed replies', () => {
     expect(value(vote, 'Vote: (2, 0)')).toEqual({ failed: 'first score 2 is outside the scale 0-1' });
     // The repair prompt asks for the line.
     expect(describeFormat(vote)).toBe('a final line "Vote: (score_1, score_2)" with each score from 0 to 1');
-    expect(describeFormat({ type: 'score-tuple', min: 1, max: 20 })).toBe('a final score tuple in the form (score_1, score_2), each from 1 to 20');
+    expect(describeFormat({ type: 'score-tuple', min: 1, max: 20 })).toBe(
+      'a final score tuple in the form (score_1, score_2), each from 1 to 20',
+    );
     // The label is one plain line label.
     expect(ParserSpecSchema.safeParse({ ...vote, line: '' }).success).toBe(false);
     expect(ParserSpecSchema.safeParse({ ...vote, line: 'Vote:\nx' }).success).toBe(false);
   });
 
-  it('fastchat-verdict: FastChat\'s precedence [[A]] > [[B]] > [[C]], exact marks only', () => {
+  it("fastchat-verdict: FastChat's precedence [[A]] > [[B]] > [[C]], exact marks only", () => {
     expect(value({ type: 'fastchat-verdict' }, 'explanation\n[[B]]')).toEqual({ kind: 'winner', winner: 'B' });
     expect(value({ type: 'fastchat-verdict' }, 'tie: [[C]]')).toEqual({ kind: 'winner', winner: 'tie' });
     expect(value({ type: 'fastchat-verdict' }, 'first [[B]] then [[A]]')).toEqual({ kind: 'winner', winner: 'A' });
@@ -186,7 +225,7 @@ describe('malformed replies', () => {
     expect(parseReply(spec, 'Both answers are good').ok).toBe(false);
   });
 
-  it('leading-number: G-Eval\'s leading score, tolerating the echoed form label', () => {
+  it("leading-number: G-Eval's leading score, tolerating the echoed form label", () => {
     expect(value(lead, '4')).toEqual({ kind: 'score', score: 4 });
     expect(value(lead, ' 3.5 - the summary is mostly coherent')).toEqual({ kind: 'score', score: 3.5 });
     expect(value(lead, '- Coherence: 2')).toEqual({ kind: 'score', score: 2 });
@@ -200,8 +239,12 @@ describe('malformed replies', () => {
     const spec: ParserSpec = { type: 'labelled-score', label: 'Score', min: 1, max: 5 };
     expect(value(spec, 'Score: 2\n...revised. **Score:** 3')).toEqual({ kind: 'score', score: 3 });
     // DEBATE paper 004 Appendix F.1 scorer reply.
-    expect(value(spec, 'Therefore, the score of 1 for fluency seems harsh; a score of 2 might be more appropriate.')).toEqual({ kind: 'score', score: 2 });
-    expect(value({ type: 'labelled-score', label: 'Coherence', min: 1, max: 5 }, 'Incoherence: 4')).toMatchObject({ failed: expect.any(String) as string });
+    expect(
+      value(spec, 'Therefore, the score of 1 for fluency seems harsh; a score of 2 might be more appropriate.'),
+    ).toEqual({ kind: 'score', score: 2 });
+    expect(value({ type: 'labelled-score', label: 'Coherence', min: 1, max: 5 }, 'Incoherence: 4')).toMatchObject({
+      failed: expect.any(String) as string,
+    });
     expect(value(spec, 'Score: 9')).toEqual({ failed: 'Score 9 is outside the scale 1-5' });
   });
 
@@ -216,11 +259,21 @@ describe('malformed replies', () => {
 
   it('json: code fences, string numbers, no null-as-zero, fallback to the text rule', () => {
     const pair: ParserSpec = { type: 'json', shape: 'pair-scores', min: 1, max: 10 };
-    expect(value(pair, 'Here:\n```json\n{"score_a": 7, "score_b": "8"}\n```')).toEqual({ kind: 'pair-scores', a: 7, b: 8 });
+    expect(value(pair, 'Here:\n```json\n{"score_a": 7, "score_b": "8"}\n```')).toEqual({
+      kind: 'pair-scores',
+      a: 7,
+      b: 8,
+    });
     expect(parseReply(pair, '{"score_a": null, "score_b": 8}').ok).toBe(false);
     expect(parseReply(pair, '{"score_a": 0, "score_b": 8}').ok).toBe(false);
-    expect(value({ type: 'json', shape: 'winner' }, '```\n{"winner": "Assistant B"}\n```')).toEqual({ kind: 'winner', winner: 'B' });
-    expect(value({ type: 'json', shape: 'score', min: 1, max: 5 }, '{"score": 4}')).toEqual({ kind: 'score', score: 4 });
+    expect(value({ type: 'json', shape: 'winner' }, '```\n{"winner": "Assistant B"}\n```')).toEqual({
+      kind: 'winner',
+      winner: 'B',
+    });
+    expect(value({ type: 'json', shape: 'score', min: 1, max: 5 }, '{"score": 4}')).toEqual({
+      kind: 'score',
+      score: 4,
+    });
     const withFallback: ParserSpec = { type: 'json', shape: 'winner', fallback: { type: 'fastchat-verdict' } };
     expect(ParserSpecSchema.parse(withFallback)).toEqual(withFallback);
     expect(value(withFallback, 'I prefer B. [[B]]')).toEqual({ kind: 'winner', winner: 'B' });

@@ -34,7 +34,12 @@ import {
   TOPICAL_CHAT_ROLES,
   TOPICAL_CHAT_TEMPLATES,
 } from '../../src/engine/methods/chateval/index.js';
-import { COMMANDER_MESSAGE, CRITIC_PERSONAS, SCORER_SYSTEM, TIE_BREAKER_SYSTEM } from '../../src/engine/methods/debate/prompts.js';
+import {
+  COMMANDER_MESSAGE,
+  CRITIC_PERSONAS,
+  SCORER_SYSTEM,
+  TIE_BREAKER_SYSTEM,
+} from '../../src/engine/methods/debate/prompts.js';
 import { FAIREVAL_SYSTEM, FAIREVAL_TEMPLATE, GEVAL_SUMMEVAL_PROMPTS } from '../../src/engine/methods/single/index.js';
 
 const sha = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
@@ -45,9 +50,12 @@ function dollar(text: string, renames: Record<string, string> = {}): string {
 }
 
 describe('ChatEval prompts (thunlp/ChatEval @ 3bb65ab, agentverse/tasks/llm_eval/)', () => {
-  const GPT4 = 'multi_role/only_static_assign/faireval/two_turns_sequential/two_different_role/calc_score_comparison/gpt_4';
+  const GPT4 =
+    'multi_role/only_static_assign/faireval/two_turns_sequential/two_different_role/calc_score_comparison/gpt_4';
   it(`${GPT4}: prompt, final_prompt_to_use, both role_descriptions`, () => {
-    expect(sha(dollar(CHATEVAL_PAIRWISE_CODE))).toBe('027665db1c3503da7ef054d4b6dc39d88cc78101b43b7828cdf5eb295720c786');
+    expect(sha(dollar(CHATEVAL_PAIRWISE_CODE))).toBe(
+      '027665db1c3503da7ef054d4b6dc39d88cc78101b43b7828cdf5eb295720c786',
+    );
     expect(sha(CHATEVAL_PAIRWISE_FINAL)).toBe('604350bda5dce94862e7f9b0d3035b861bf441d8084857ceb3b0d684c8e8283b');
     expect(sha(CODE_ROLES['General Public'])).toBe('e5406ce4fbc4c718fdb0a857649255c96bdaeda69b7cbbfc215ea5e82afc076a');
     expect(sha(CODE_ROLES.Critic)).toBe('5f4cd384bab4aa8d0d82402b8dc0e29f72a1d961fa2b7097faf92f790429a2d3');
@@ -55,7 +63,11 @@ describe('ChatEval prompts (thunlp/ChatEval @ 3bb65ab, agentverse/tasks/llm_eval
 
   it('three_different_role/gpt_4: News Author; single_role gpt_4; summary; same-role', () => {
     expect(sha(CODE_ROLES['News Author'])).toBe('4ef28199d228bdb92b02b57a96f45e2f0468d88dfc5c7af86a712cbb95af371a');
-    const single = dollar(CHATEVAL_SINGLE_CODE, { question: 'source_text', answer_a: 'compared_text_one', answer_b: 'compared_text_two' });
+    const single = dollar(CHATEVAL_SINGLE_CODE, {
+      question: 'source_text',
+      answer_a: 'compared_text_one',
+      answer_b: 'compared_text_two',
+    });
     expect(sha(single)).toBe('bd2d40644d652802b0d35608f7e8db7c639fb26712f3fdf07b8f61fa96c8c901');
     expect(sha(dollar(CHATEVAL_SUMMARY_CODE))).toBe('90f9b2714d3f422d9b8aa15ef4810b1df5c576ec956747513e03476ebe7cedf2');
     expect(sha(sameRoleCode(1).description)).toBe('1ca7ee269bd06e10d883e3c9a8e82a2bf72834adbe0d4180919b59c9036c486e');
@@ -64,18 +76,28 @@ describe('ChatEval prompts (thunlp/ChatEval @ 3bb65ab, agentverse/tasks/llm_eval
   });
 
   it('Topical-Chat (@ 3f7612f, topical_chat/two_turns_sequential/naturalness/thought): prompt, final, roles', () => {
-    expect(sha(dollar(TOPICAL_CHAT_TEMPLATES.naturalness))).toBe('dc1c32d2e1b429291bd550643f5fcdd55f71c06d4f4aac0a7903a3301ffac401');
-    expect(sha(TOPICAL_CHAT_FINAL.replace('{{aspect}}', 'Naturalness'))).toBe('8fb74c176cb41229f525971afd400465901f2d1ccf9f14d35c44e5b3c910ccff');
+    expect(sha(dollar(TOPICAL_CHAT_TEMPLATES.naturalness))).toBe(
+      'dc1c32d2e1b429291bd550643f5fcdd55f71c06d4f4aac0a7903a3301ffac401',
+    );
+    expect(sha(TOPICAL_CHAT_FINAL.replace('{{aspect}}', 'Naturalness'))).toBe(
+      '8fb74c176cb41229f525971afd400465901f2d1ccf9f14d35c44e5b3c910ccff',
+    );
     expect(TOPICAL_CHAT_ROLES.map((r) => [r.name, sha(r.description)])).toEqual([
       ['Critic', 'c39b0118bfa7ed89c57dc08bb047dc33c299a7b299b3158fafa5670abdb8ce68'],
       ['General Public', 'b4f54969c17e9ca8d353b66e071972794c1342656d7f32b775c064a2642af52c'],
       ['News Author', '82d619e3c5684b5a90d6e82a9250117f660103202ebe4af8146138827c308df6'],
     ]);
     // The other aspects' configs differ from naturalness only in the criteria block and step 2.
-    const strip = (t: string) => t.replace(/Evaluation Crieteria:[\s\S]*?Evaluation Steps:/, '').replace(/\n2\. Rate [^\n]*/, '');
-    for (const t of Object.values(TOPICAL_CHAT_TEMPLATES)) expect(strip(t)).toBe(strip(TOPICAL_CHAT_TEMPLATES.naturalness));
-    expect(TOPICAL_CHAT_TEMPLATES.groundedness).toContain('Groundedness (0 or 1) Is whether the response is based on the corresponding fact and knowledge.');
-    expect(TOPICAL_CHAT_TEMPLATES.engagingness).toContain('2. Rate the response on a scale of 1-3 for engagingness, according to the criteria above.');
+    const strip = (t: string) =>
+      t.replace(/Evaluation Crieteria:[\s\S]*?Evaluation Steps:/, '').replace(/\n2\. Rate [^\n]*/, '');
+    for (const t of Object.values(TOPICAL_CHAT_TEMPLATES))
+      expect(strip(t)).toBe(strip(TOPICAL_CHAT_TEMPLATES.naturalness));
+    expect(TOPICAL_CHAT_TEMPLATES.groundedness).toContain(
+      'Groundedness (0 or 1) Is whether the response is based on the corresponding fact and knowledge.',
+    );
+    expect(TOPICAL_CHAT_TEMPLATES.engagingness).toContain(
+      '2. Rate the response on a scale of 1-3 for engagingness, according to the criteria above.',
+    );
   });
 });
 
@@ -129,7 +151,7 @@ describe('Bandi et al. code prompts (abirharrasse/LLM-Judging-Architectures @ 2c
 // expected values are the SHA-256 of the paper's text (Kim et al. 2024, "DEBATE: Devil's Advocate-Based
 // Assessment and Text Evaluation" — §3's Devil's Advocate message and Appendix E.1's system messages),
 // extracted from the PDF's text outside the repository.
-describe("DEBATE system messages (Kim et al. 2024, §3 and Appendix E.1)", () => {
+describe('DEBATE system messages (Kim et al. 2024, §3 and Appendix E.1)', () => {
   it('Commander and Scorer (E.1)', () => {
     expect(sha(COMMANDER_MESSAGE)).toBe('156c6ae5999412788f5ed81ad45204e6668791d50f18818007eb15d39ab7770b');
     expect(sha(SCORER_SYSTEM)).toBe('ae8b435653e574f9c2f3b91365992482583d24346b866206f33393327d911f8f');

@@ -8,7 +8,14 @@ import type { LlmCallRequest } from '../../src/engine/call.js';
 import type { AnyMethod, FinalReply, MethodDefinition } from '../../src/engine/method.js';
 import { CommonConfigShape } from '../../src/engine/method.js';
 import type { EngineState } from '../../src/engine/protocol.js';
-import { applyResult, createEvaluation, EngineInputError, plannedCalls, readyCalls, transcriptOf } from '../../src/engine/protocol.js';
+import {
+  applyResult,
+  createEvaluation,
+  EngineInputError,
+  plannedCalls,
+  readyCalls,
+  transcriptOf,
+} from '../../src/engine/protocol.js';
 import { runEvaluation } from '../../src/engine/runner.js';
 import type { Task } from '../../src/engine/task.js';
 import { driveByWaves, FAKE_USAGE, promptText, toResult } from '../support/waves.js';
@@ -35,7 +42,9 @@ const toy: MethodDefinition<ToyConfig, ToyState> = {
           agent: id,
           label: `Judge ${id}`,
           stage: 'judge',
-          messages: [{ role: 'user' as const, content: `Q: ${task.question}\nA1: ${task.answerA}\nA2: ${task.answerB}` }],
+          messages: [
+            { role: 'user' as const, content: `Q: ${task.question}\nA1: ${task.answerA}\nA2: ${task.answerB}` },
+          ],
           temperature: 0,
           maxTokens: 64,
           parser: { type: 'chateval-scores' as const, min: 1, max: 10 },
@@ -50,7 +59,12 @@ const toy: MethodDefinition<ToyConfig, ToyState> = {
       verdict: {
         winner: a > b ? 'A' : b > a ? 'B' : 'tie',
         scores: { a, b },
-        votes: Object.entries(s.scores).map(([agent, x]) => ({ agent, label: agent, parsed: x !== null, ...(x ? { scores: x } : {}) })),
+        votes: Object.entries(s.scores).map(([agent, x]) => ({
+          agent,
+          label: agent,
+          parsed: x !== null,
+          ...(x ? { scores: x } : {}),
+        })),
         confidence: 1,
       },
     };
@@ -63,7 +77,12 @@ const toy: MethodDefinition<ToyConfig, ToyState> = {
 };
 const method = toy as unknown as AnyMethod;
 
-const task: Task = { kind: 'pairwise', question: 'Which is better?', answerA: 'first answer', answerB: 'second answer' };
+const task: Task = {
+  kind: 'pairwise',
+  question: 'Which is better?',
+  answerA: 'first answer',
+  answerB: 'second answer',
+};
 
 function config(overrides: Record<string, unknown> = {}): EngineState['config'] {
   return ToyConfig.parse({ method: 'toy', ...overrides });
@@ -72,7 +91,9 @@ function config(overrides: Record<string, unknown> = {}): EngineState['config'] 
 /** Scores by which answer text is shown first, so swapping the order is visible. */
 function scoresFor(req: LlmCallRequest): string {
   const firstIsA = promptText(req).includes('A1: first answer');
-  return firstIsA ? 'The score of Assistant 1: 8\nThe score of Assistant 2: 6' : 'The score of Assistant 1: 7\nThe score of Assistant 2: 5';
+  return firstIsA
+    ? 'The score of Assistant 1: 8\nThe score of Assistant 2: 6'
+    : 'The score of Assistant 1: 7\nThe score of Assistant 2: 5';
 }
 
 describe('protocol core', () => {
@@ -104,13 +125,22 @@ describe('protocol core', () => {
 
   it('re-asks an unparsable reply with a repair turn, then hands it over as unparsed', () => {
     const state = createEvaluation(method, config({ parseRetries: 2 }), task);
-    const { waves, outcome: out } = driveByWaves(method, state, (req) => (req.id.startsWith('j0') ? 'I like both.' : scoresFor(req)));
+    const { waves, outcome: out } = driveByWaves(method, state, (req) =>
+      req.id.startsWith('j0') ? 'I like both.' : scoresFor(req),
+    );
     expect(waves.map((w) => w.map((r) => r.id))).toEqual([['j0', 'j1'], ['j0#1'], ['j0#2']]);
     const repair = waves[1]?.[0];
     expect(repair?.messages.at(-2)).toEqual({ role: 'assistant', content: 'I like both.' });
     expect(repair?.messages.at(-1)?.content).toContain('The score of Assistant 1: <score>');
     if (out.status !== 'succeeded') throw new Error('expected a verdict');
-    expect(out.verdict.unparsed).toEqual([{ callId: 'j0', agent: 'j0', stage: 'judge', reason: expect.stringContaining('The score of Assistant 1') as string }]);
+    expect(out.verdict.unparsed).toEqual([
+      {
+        callId: 'j0',
+        agent: 'j0',
+        stage: 'judge',
+        reason: expect.stringContaining('The score of Assistant 1') as string,
+      },
+    ]);
     expect(out.verdict.calls).toBe(4);
     expect(out.verdict.transcript.map((t) => t.callId)).toEqual(['j0', 'j1', 'j0#1', 'j0#2']);
     expect(out.verdict.votes.find((v) => v.agent === 'j0')?.parsed).toBe(false);
@@ -120,9 +150,14 @@ describe('protocol core', () => {
   it('ends failed with the reason on an LLM failure, never with a score', () => {
     const state = createEvaluation(method, config(), task);
     const { outcome: out } = driveByWaves(method, state, (req) =>
-      req.id === 'j1' ? { id: req.id, ok: false, error: { code: 'auth', message: 'Incorrect API key provided', status: 401 } } : scoresFor(req),
+      req.id === 'j1'
+        ? { id: req.id, ok: false, error: { code: 'auth', message: 'Incorrect API key provided', status: 401 } }
+        : scoresFor(req),
     );
-    expect(out).toEqual({ status: 'failed', error: { callId: 'j1', code: 'auth', message: 'Incorrect API key provided', status: 401 } });
+    expect(out).toEqual({
+      status: 'failed',
+      error: { callId: 'j1', code: 'auth', message: 'Incorrect API key provided', status: 401 },
+    });
   });
 
   it('runs both orders with calibration and records a flip', () => {
@@ -153,14 +188,21 @@ describe('protocol core', () => {
   });
 
   it('rejects a task kind the method does not judge', () => {
-    const pointwise: Task = { kind: 'pointwise', source: 's', output: 'o', aspect: { name: 'coherence', scale: { min: 1, max: 5 } } };
+    const pointwise: Task = {
+      kind: 'pointwise',
+      source: 's',
+      output: 'o',
+      aspect: { name: 'coherence', scale: { min: 1, max: 5 } },
+    };
     expect(() => createEvaluation(method, config(), pointwise)).toThrow(EngineInputError);
   });
 
   it('the in-process runner reaches the same verdict as wave-by-wave driving', async () => {
     const state = createEvaluation(method, config({ calibration: { enabled: true, combine: 'sum-scores' } }), task);
     const byWaves = driveByWaves(method, state, scoresFor).outcome;
-    const run = await runEvaluation(method, state, (req) => Promise.resolve(toResult(req, scoresFor(req))), { concurrency: 3 });
+    const run = await runEvaluation(method, state, (req) => Promise.resolve(toResult(req, scoresFor(req))), {
+      concurrency: 3,
+    });
     expect(run.outcome).toEqual(byWaves);
     expect(transcriptOf(run.state)).toHaveLength(4);
   });
@@ -175,12 +217,16 @@ describe('protocol core', () => {
       return toResult(req, scoresFor(req));
     });
     expect(j1Settled).toBe(true);
-    expect(run.outcome).toEqual({ status: 'failed', error: { callId: 'j0', code: 'driver_error', message: 'socket closed' } });
+    expect(run.outcome).toEqual({
+      status: 'failed',
+      error: { callId: 'j0', code: 'driver_error', message: 'socket closed' },
+    });
   });
 
   it('the runner throws for a protocol that lists no calls and no verdict', async () => {
     const stuck: AnyMethod = { ...method, step: () => ({ kind: 'calls', calls: [] }) };
-    await expect(runEvaluation(stuck, createEvaluation(stuck, config(), task), () => Promise.reject(new Error('never called')))).rejects.toThrow(/stuck/);
+    await expect(
+      runEvaluation(stuck, createEvaluation(stuck, config(), task), () => Promise.reject(new Error('never called'))),
+    ).rejects.toThrow(/stuck/);
   });
 });
-

@@ -50,7 +50,14 @@ const FIVE_A = ['Vote: (1, 0)', 'Vote: (1, 0)', 'Vote: (1, 0)', 'Vote: (1, 0)', 
 describe('SAMRE config', () => {
   it("fills the code's defaults (main.py): 4 rounds all run, 3 jurors, (0, 0) for an unreadable round", () => {
     const c = samreConfigSchema.parse({ method: 'samre' });
-    expect(c).toMatchObject({ flow: 'code', maxRounds: 4, earlyStop: false, jurorCount: 3, unparsedRound: 'zero', jurorTie: 'tie' });
+    expect(c).toMatchObject({
+      flow: 'code',
+      maxRounds: 4,
+      earlyStop: false,
+      jurorCount: 3,
+      unparsedRound: 'zero',
+      jurorTie: 'tie',
+    });
     expect(c.jurorBackgrounds).toEqual([...BANDI_JUROR_BACKGROUNDS]);
     expect(c.templates.advocate).toBeUndefined();
     // Per round: advocate, summary, advocate, summary, judge.
@@ -79,7 +86,10 @@ describe('SAMRE config', () => {
 
   it('presets: the code run with jurors, without, and with early stop', () => {
     const cfg = (id: string) => configOf(samrePresets.find((p) => p.id === id)?.config);
-    const alternating = script(['(90, 80)', '(70, 85)', '(88, 60)', '(60, 61)'], ['Vote: (1, 0)', 'Vote: (1, 0)', 'Vote: (0, 1)']);
+    const alternating = script(
+      ['(90, 80)', '(70, 85)', '(88, 60)', '(60, 61)'],
+      ['Vote: (1, 0)', 'Vote: (1, 0)', 'Vote: (0, 1)'],
+    );
     const jury = run(cfg('samre-mtbench'), alternating).waves;
     expect(jury).toHaveLength(4 * 5 + 1);
     expect(jury.at(-1)).toHaveLength(3);
@@ -91,22 +101,48 @@ describe('SAMRE config', () => {
 
 describe('SAMRE code flow', () => {
   it('one round: advocate 1, its summary, advocate 2 answering that summary, its summary, the judge on the summaries', () => {
-    const { waves, outcome } = run(configOf(), script(['Good. (90, 80)', '(85, 70)', '[70, 75]', 'no tuple'], ['Vote: (1, 0)', 'Reasoning: B.\nVote: (0, 1)', 'Vote: (1, 0)']));
-    expect(waveIds(waves).slice(0, 5)).toEqual([['round1/advocate/a'], ['round1/summary/a'], ['round1/advocate/b'], ['round1/summary/b'], ['round1/judge']]);
+    const { waves, outcome } = run(
+      configOf(),
+      script(
+        ['Good. (90, 80)', '(85, 70)', '[70, 75]', 'no tuple'],
+        ['Vote: (1, 0)', 'Reasoning: B.\nVote: (0, 1)', 'Vote: (1, 0)'],
+      ),
+    );
+    expect(waveIds(waves).slice(0, 5)).toEqual([
+      ['round1/advocate/a'],
+      ['round1/summary/a'],
+      ['round1/advocate/b'],
+      ['round1/summary/b'],
+      ['round1/judge'],
+    ]);
     const [a1, s1, b1, j1, a2] = [0, 1, 2, 4, 5].map((w) => waves[w]?.[0]);
     expect(promptText(a1 as LlmCallRequest)).toContain("Latest feedback: \n    Opponent's last argument: \n");
-    expect(promptText(s1 as LlmCallRequest)).toBe(CODE_SAMRE_SUMMARIZER.replace('{{content}}', 'ARG<round1/advocate/a>'));
+    expect(promptText(s1 as LlmCallRequest)).toBe(
+      CODE_SAMRE_SUMMARIZER.replace('{{content}}', 'ARG<round1/advocate/a>'),
+    );
     expect(promptText(b1 as LlmCallRequest)).toContain("Opponent's last argument: SUM<round1/summary/a>\n");
-    expect(promptText(j1 as LlmCallRequest)).toContain('Defense for 1st answer: SUM<round1/summary/a>\n    Defense for 2nd answer: SUM<round1/summary/b>');
+    expect(promptText(j1 as LlmCallRequest)).toContain(
+      'Defense for 1st answer: SUM<round1/summary/a>\n    Defense for 2nd answer: SUM<round1/summary/b>',
+    );
     expect(j1?.parser).toEqual({ type: 'bandi-tuple', rule: 'last-int' });
     // Round 2: the judge's whole reply plus the scores it was read as, and the opponent's last summary.
-    expect(promptText(a2 as LlmCallRequest)).toContain("Latest feedback: Good. (90, 80)\n\nScores: (90, 80)\n    Opponent's last argument: SUM<round1/summary/b>\n");
+    expect(promptText(a2 as LlmCallRequest)).toContain(
+      "Latest feedback: Good. (90, 80)\n\nScores: (90, 80)\n    Opponent's last argument: SUM<round1/summary/b>\n",
+    );
     const j4 = waves[19]?.[0] as LlmCallRequest;
-    expect(promptText(j4)).toContain('Current round: 4\n    Max rounds: 4\n    Previous scores: [(90, 80), (85, 70), (70, 75)]');
+    expect(promptText(j4)).toContain(
+      'Current round: 4\n    Max rounds: 4\n    Previous scores: [(90, 80), (85, 70), (70, 75)]',
+    );
     const v = verdictOf(outcome);
     // Round 4 unreadable: (0, 0), counted. Mean ((90+85+70+0)/4, (80+70+75+0)/4).
     expect(v.scores).toEqual({ a: 61.25, b: 56.25 });
-    expect(v.details).toMatchObject({ roundsRun: 4, stopReason: 'max-rounds', unparsedRounds: [4], jurorSums: { a: 2, b: 1 }, decidedBy: 'jurors' });
+    expect(v.details).toMatchObject({
+      roundsRun: 4,
+      stopReason: 'max-rounds',
+      unparsedRounds: [4],
+      jurorSums: { a: 2, b: 1 },
+      decidedBy: 'jurors',
+    });
     expect(v.winner).toBe('A');
     expect(v.confidence).toBeCloseTo(1 / 3);
     // 23 first calls and 3 re-asks of round 4's judge (the presets re-ask nothing: parseRetries 0).
@@ -114,10 +150,16 @@ describe('SAMRE code flow', () => {
   });
 
   it('jurors read the debate as Advocate1 / Advocate2 / Judge lines; an echoed format line votes (0, 1); equal sums tie', () => {
-    const echo = 'Reasoning: [Your brief explanation]\nVote: (1, 0) if you vote for Advocate1, or (0, 1) if you vote for Advocate2';
-    const { waves, outcome } = run(configOf({ maxRounds: 1 }), script(['(90, 80)'], ['Vote: (1, 0)', echo, 'I cannot decide.']));
+    const echo =
+      'Reasoning: [Your brief explanation]\nVote: (1, 0) if you vote for Advocate1, or (0, 1) if you vote for Advocate2';
+    const { waves, outcome } = run(
+      configOf({ maxRounds: 1 }),
+      script(['(90, 80)'], ['Vote: (1, 0)', echo, 'I cannot decide.']),
+    );
     const juror = promptText(waves.at(-1)?.[0] as LlmCallRequest);
-    expect(juror).toContain('This is the debate:\n        Advocate1: SUM<round1/summary/a>\nAdvocate2: SUM<round1/summary/b>\nJudge: (90, 80)\n\nScores: (90, 80)\n');
+    expect(juror).toContain(
+      'This is the debate:\n        Advocate1: SUM<round1/summary/a>\nAdvocate2: SUM<round1/summary/b>\nJudge: (90, 80)\n\nScores: (90, 80)\n',
+    );
     const v = verdictOf(outcome);
     expect(v.details).toMatchObject({ jurorSums: { a: 1, b: 1 }, decidedBy: 'juror-tie' });
     expect(v.winner).toBe('tie');
@@ -156,14 +198,22 @@ describe('SAMRE paper flow (Alg. 2): rounds', () => {
   });
 
   it('runs all rounds when the signs alternate; without jurors the mean decides', () => {
-    const { waves, outcome } = run(paperOf({ jurorCount: 0 }), script(['(90, 80)', '(70, 85)', '(88, 60)', '(60, 61)']));
+    const { waves, outcome } = run(
+      paperOf({ jurorCount: 0 }),
+      script(['(90, 80)', '(70, 85)', '(88, 60)', '(60, 61)']),
+    );
     expect(waves).toHaveLength(8);
     expect(waveIds(waves).at(-1)).toEqual(['round4/judge']);
     const v = verdictOf(outcome);
     expect(v.scores).toEqual({ a: 77, b: 71.5 });
     expect(v.winner).toBe('A');
     expect(v.confidence).toBeCloseTo(5.5 / MAX_SCORE_GAP, 10);
-    expect(v.details).toMatchObject({ roundsRun: 4, earlyStop: false, stopReason: 'max-rounds', decidedBy: 'judge-mean' });
+    expect(v.details).toMatchObject({
+      roundsRun: 4,
+      earlyStop: false,
+      stopReason: 'max-rounds',
+      decidedBy: 'judge-mean',
+    });
     expect(v.votes.map((x) => [x.label, x.winner])).toEqual([
       ['Judge (round 1)', 'A'],
       ['Judge (round 2)', 'B'],
@@ -182,25 +232,43 @@ describe('SAMRE paper flow (Alg. 2): rounds', () => {
   });
 
   it('a tied round never agrees, and earlyStop: false runs every round', () => {
-    const tied = verdictOf(run(paperOf({ jurorCount: 0 }), script(['(80, 80)', '(80, 80)', '(90, 70)', '(95, 70)'])).outcome);
+    const tied = verdictOf(
+      run(paperOf({ jurorCount: 0 }), script(['(80, 80)', '(80, 80)', '(90, 70)', '(95, 70)'])).outcome,
+    );
     expect(tied.details).toMatchObject({ roundsRun: 4, stopReason: 'sign-agreement' });
-    const noStop = run(paperOf({ jurorCount: 0, earlyStop: false, maxRounds: 3 }), script(['(90, 80)', '(85, 70)', '(99, 1)']));
+    const noStop = run(
+      paperOf({ jurorCount: 0, earlyStop: false, maxRounds: 3 }),
+      script(['(90, 80)', '(85, 70)', '(99, 1)']),
+    );
     expect(noStop.waves).toHaveLength(6);
-    expect(verdictOf(noStop.outcome).details).toMatchObject({ roundsRun: 3, stopReason: 'max-rounds', earlyStop: false });
+    expect(verdictOf(noStop.outcome).details).toMatchObject({
+      roundsRun: 3,
+      stopReason: 'max-rounds',
+      earlyStop: false,
+    });
   });
 
   it('advocates see the previous judge reply and opponent argument; the judge sees previous scores', () => {
-    const { waves } = run(paperOf({ jurorCount: 0 }), script(['Feedback one. (90, 80)', '(70, 85)', '(60, 61)', '(70, 85)']));
+    const { waves } = run(
+      paperOf({ jurorCount: 0 }),
+      script(['Feedback one. (90, 80)', '(70, 85)', '(60, 61)', '(70, 85)']),
+    );
     const [r1, , r2, j2] = waves;
     const r1a = r1?.[0] ? promptText(r1[0]) : '';
-    expect(r1a).toContain('defending this answer: ANSWER-ONE: 11 to the question: Name a prime number greater than 10.');
+    expect(r1a).toContain(
+      'defending this answer: ANSWER-ONE: 11 to the question: Name a prime number greater than 10.',
+    );
     expect(r1a).toContain('Latest feedback: \nOpponent’s last argument: \n');
     const r2b = r2?.[1] ? promptText(r2[1]) : '';
     expect(r2b).toContain('defending this answer: ANSWER-TWO: 12');
-    expect(r2b).toContain('Latest feedback: Feedback one. (90, 80)\nOpponent’s last argument: ARG<round1/advocate/a>\n');
+    expect(r2b).toContain(
+      'Latest feedback: Feedback one. (90, 80)\nOpponent’s last argument: ARG<round1/advocate/a>\n',
+    );
     const judge2 = j2?.[0] ? promptText(j2[0]) : '';
     expect(judge2).toContain('Current round: 2\nMax rounds: 4\nPrevious scores: [(90, 80)]');
-    expect(judge2).toContain('Defense for 1st answer: ARG<round2/advocate/a>\nDefense for 2nd answer: ARG<round2/advocate/b>');
+    expect(judge2).toContain(
+      'Defense for 1st answer: ARG<round2/advocate/a>\nDefense for 2nd answer: ARG<round2/advocate/b>',
+    );
   });
 
   it('routes per-role models with temperature 0', () => {
@@ -211,15 +279,29 @@ describe('SAMRE paper flow (Alg. 2): rounds', () => {
       jurors: { model: 'juror-model', temperature: 0.5 },
     });
     const { waves } = run(config, script(['(90, 80)', '(85, 70)'], ['Vote: (0, 1)']));
-    expect(waves[0]?.map((r) => [r.model, r.temperature])).toEqual([['adv-model', 0], ['adv-model', 0]]);
+    expect(waves[0]?.map((r) => [r.model, r.temperature])).toEqual([
+      ['adv-model', 0],
+      ['adv-model', 0],
+    ]);
     expect(waves[1]?.[0]).toMatchObject({ model: 'judge-model', temperature: 0, maxTokens: 2048 });
-    expect(waves[4]?.[0]).toMatchObject({ model: 'juror-model', temperature: 0.5, agent: 'juror0', label: 'A retired professor of ethics' });
+    expect(waves[4]?.[0]).toMatchObject({
+      model: 'juror-model',
+      temperature: 0.5,
+      agent: 'juror0',
+      label: 'A retired professor of ethics',
+    });
   });
 });
 
 describe('SAMRE jurors', () => {
   it('majority decides against the judge mean, with the vote margin as confidence', () => {
-    const { waves, outcome } = run(paperOf(), script(['(90, 80)', '(85, 70)'], ['Vote: (0, 1)', 'Reasoning: clearer.\nVote: (1, 0)', '**Vote:** (0, 1)', '- Vote: [1, 0]', 'vote: (0, 1)']));
+    const { waves, outcome } = run(
+      paperOf(),
+      script(
+        ['(90, 80)', '(85, 70)'],
+        ['Vote: (0, 1)', 'Reasoning: clearer.\nVote: (1, 0)', '**Vote:** (0, 1)', '- Vote: [1, 0]', 'vote: (0, 1)'],
+      ),
+    );
     const juror2 = waves[4]?.[2];
     const text = juror2 ? promptText(juror2) : '';
     expect(text).toContain('identity of A middle-aged business owner');
@@ -252,7 +334,10 @@ describe('SAMRE jurors', () => {
   });
 
   it('an unparsed juror abstains and is listed as unparsed', () => {
-    const { outcome } = run(paperOf({ jurorCount: 3 }), script(['(90, 80)', '(85, 70)'], ['Vote: (0, 1)', 'I abstain.', 'Vote: (0, 1)']));
+    const { outcome } = run(
+      paperOf({ jurorCount: 3 }),
+      script(['(90, 80)', '(85, 70)'], ['Vote: (0, 1)', 'I abstain.', 'Vote: (0, 1)']),
+    );
     const v = verdictOf(outcome);
     expect(v.winner).toBe('B');
     expect(v.confidence).toBeCloseTo(2 / 3, 10);
@@ -262,7 +347,8 @@ describe('SAMRE jurors', () => {
 });
 
 describe('SAMRE juror format echoes', () => {
-  const ECHO = 'Reasoning: [Your brief explanation]\nVote: (1, 0) if you vote for Advocate1, or (0, 1) if you vote for Advocate2';
+  const ECHO =
+    'Reasoning: [Your brief explanation]\nVote: (1, 0) if you vote for Advocate1, or (0, 1) if you vote for Advocate2';
 
   it('a juror echoing the format line, then voting (1, 0), votes for A', () => {
     const reply = `${ECHO}\n\nReasoning: Advocate1 cited the definition of a prime.\nVote: (1, 0)`;
@@ -308,7 +394,10 @@ describe('SAMRE juror format echoes', () => {
 
 describe('SAMRE unparsed judge', () => {
   it('skips an unparsed round in the mean and the previous scores, and it breaks sign agreement', () => {
-    const { waves, outcome } = run(paperOf({ jurorCount: 0 }), script(['(90, 80)', 'no tuple here', '(85, 70)', '(60, 70)']));
+    const { waves, outcome } = run(
+      paperOf({ jurorCount: 0 }),
+      script(['(90, 80)', 'no tuple here', '(85, 70)', '(60, 70)']),
+    );
     // Round 2's judge: first ask plus 3 repairs.
     expect(waveIds(waves).slice(2, 7)).toEqual([
       ['round2/advocate/a', 'round2/advocate/b'],
@@ -339,7 +428,10 @@ describe('SAMRE unparsed judge', () => {
 
 describe('SAMRE resumability', () => {
   it('gives the same waves and outcome with a JSON round trip after every result', () => {
-    const s = script(['(90, 80)', 'bad', '(70, 85)', '(60, 50)'], ['Vote: (1, 0)', 'Vote: (0, 1)', 'Vote: (1, 0)', 'x', 'Vote: (1, 0)']);
+    const s = script(
+      ['(90, 80)', 'bad', '(70, 85)', '(60, 50)'],
+      ['Vote: (1, 0)', 'Vote: (0, 1)', 'Vote: (1, 0)', 'x', 'Vote: (1, 0)'],
+    );
     const plain = run(paperOf(), s);
     const trip = run(paperOf(), s, true);
     expect(waveIds(trip.waves)).toEqual(waveIds(plain.waves));
@@ -352,7 +444,12 @@ describe('SAMRE resumability', () => {
   it('calibrated runs keep both orders apart', () => {
     const config = paperOf({ jurorCount: 0, calibration: { enabled: true, combine: 'mean-scores' } });
     const { waves, outcome } = run(config, script(['(90, 80)', '(85, 70)']));
-    expect(waveIds(waves)[0]).toEqual(['ab/round1/advocate/a', 'ab/round1/advocate/b', 'ba/round1/advocate/a', 'ba/round1/advocate/b']);
+    expect(waveIds(waves)[0]).toEqual([
+      'ab/round1/advocate/a',
+      'ab/round1/advocate/b',
+      'ba/round1/advocate/a',
+      'ba/round1/advocate/b',
+    ]);
     const v = verdictOf(outcome);
     // The scripted judge prefers whatever is shown first, so the orders disagree and the means even out.
     expect(v.scores).toEqual({ a: 81.25, b: 81.25 });

@@ -59,7 +59,13 @@ const scoreLines = (a: number, b: number) => `Reasons.\nThe score of Assistant 1
 describe('config and presets', () => {
   it('every field is defaulted; presets validate; unknown keys and placeholders are rejected', () => {
     const c = singleAgentConfigSchema.parse({ method: 'single' });
-    expect(c).toMatchObject({ samples: 1, parseRetries: 3, parser: { type: 'chateval-scores', min: 1, max: 10, read: 'script' }, systemPrompt: '', unparsed: 'drop' });
+    expect(c).toMatchObject({
+      samples: 1,
+      parseRetries: 3,
+      parser: { type: 'chateval-scores', min: 1, max: 10, read: 'script' },
+      systemPrompt: '',
+      unparsed: 'drop',
+    });
     for (const p of singleAgentPresets) expect(() => configOf(p.id), p.id).not.toThrow();
     expect(singleAgentPresets.map((p) => p.id)).toEqual([
       'chateval-single',
@@ -81,7 +87,8 @@ describe('config and presets', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as { name: string; system_prompt: string; prompt_template: string });
-    const toOurs = (t: string) => t.replace(/\{(\w+)\}/g, (_m, n: string) => `{{${n === 'ref_answer_1' ? 'reference' : n}}}`);
+    const toOurs = (t: string) =>
+      t.replace(/\{(\w+)\}/g, (_m, n: string) => `{{${n === 'ref_answer_1' ? 'reference' : n}}}`);
     const v2 = prompts.find((p) => p.name === 'pair-v2');
     const math = prompts.find((p) => p.name === 'pair-math-v1');
     expect(FASTCHAT_PAIR_V2_SYSTEM).toBe(v2?.system_prompt);
@@ -93,11 +100,14 @@ describe('config and presets', () => {
   it('rejects a config that does not fit the task kind, and unknown aspects without a description', () => {
     expect(() => start(configOf('chateval-single'), summary)).toThrow(EngineInputError);
     expect(() => start(configOf('geval-summeval'), pair)).toThrow(/template_task_mismatch|does not provide/);
-    expect(() => start(configOf('geval-summeval'), { ...summary, aspect: { name: 'wit', scale: { min: 1, max: 5 } } })).toThrow(
-      /give aspect.description/,
-    );
     expect(() =>
-      start(configOf('geval-summeval'), { ...summary, aspect: { name: 'wit', description: 'is it witty', scale: { min: 1, max: 5 } } }),
+      start(configOf('geval-summeval'), { ...summary, aspect: { name: 'wit', scale: { min: 1, max: 5 } } }),
+    ).toThrow(/give aspect.description/);
+    expect(() =>
+      start(configOf('geval-summeval'), {
+        ...summary,
+        aspect: { name: 'wit', description: 'is it witty', scale: { min: 1, max: 5 } },
+      }),
     ).not.toThrow();
   });
 });
@@ -108,18 +118,38 @@ describe('ChatEval single agent', () => {
     const { waves, outcome } = driveByWaves(method, start(configOf('chateval-single'), pair), () => scoreLines(8, 6));
     expect(waves.map((w) => w.map((r) => r.id))).toEqual([['ab/sample0', 'ba/sample0']]);
     const [ab, ba] = waves[0] as [LlmCallRequest, LlmCallRequest];
-    expect(ab).toMatchObject({ agent: 'judge', temperature: 0, maxTokens: 512, parser: { type: 'chateval-scores', read: 'script' } });
-    expect(ab.messages).toEqual([{ role: 'user', content: CHATEVAL_SINGLE_CODE.replace('{{question}}', 'Q?').replace('{{answer_a}}', 'ALPHA answer').replace('{{answer_b}}', 'BETA answer') }]);
+    expect(ab).toMatchObject({
+      agent: 'judge',
+      temperature: 0,
+      maxTokens: 512,
+      parser: { type: 'chateval-scores', read: 'script' },
+    });
+    expect(ab.messages).toEqual([
+      {
+        role: 'user',
+        content: CHATEVAL_SINGLE_CODE.replace('{{question}}', 'Q?')
+          .replace('{{answer_a}}', 'ALPHA answer')
+          .replace('{{answer_b}}', 'BETA answer'),
+      },
+    ]);
     expect(firstShown(ba)).toBe('BETA');
     if (outcome.status !== 'succeeded') throw new Error('failed');
     // AB (8, 6) + BA mapped back (6, 8) = (14, 14): a tie, and the orders disagree.
-    expect(outcome.verdict).toMatchObject({ winner: 'tie', scores: { a: 14, b: 14 }, positionFlip: true, calls: 2, unparsed: [] });
+    expect(outcome.verdict).toMatchObject({
+      winner: 'tie',
+      scores: { a: 14, b: 14 },
+      positionFlip: true,
+      calls: 2,
+      unparsed: [],
+    });
     expect(outcome.verdict.details).toMatchObject({ combinedBy: 'sum-scores' });
     expect(outcome.verdict.confidence).toBeCloseTo(1 / 9);
     expect(VerdictSchema.safeParse(outcome.verdict).success).toBe(true);
 
     // A judge preferring ALPHA by 2 wherever it stands: (8, 6) + (8, 6) = (16, 12) → A.
-    const fair = driveByWaves(method, start(configOf('chateval-single'), pair), (req) => (firstShown(req) === 'ALPHA' ? scoreLines(8, 6) : scoreLines(6, 8)));
+    const fair = driveByWaves(method, start(configOf('chateval-single'), pair), (req) =>
+      firstShown(req) === 'ALPHA' ? scoreLines(8, 6) : scoreLines(6, 8),
+    );
     if (fair.outcome.status !== 'succeeded') throw new Error('failed');
     expect(fair.outcome.verdict).toMatchObject({ winner: 'A', scores: { a: 16, b: 12 }, positionFlip: false });
   });
@@ -127,9 +157,14 @@ describe('ChatEval single agent', () => {
   it("its prompt is the ensemble's without the role description", () => {
     const single = driveByWaves(method, start(configOf('chateval-single'), pair), () => scoreLines(5, 5));
     const ensemble = ensembleMethod as unknown as AnyMethod;
-    const cfg = ensembleConfigSchema.parse({ method: 'ensemble', agents: [{ role: 'Critic' }] }) as unknown as EngineState['config'];
+    const cfg = ensembleConfigSchema.parse({
+      method: 'ensemble',
+      agents: [{ role: 'Critic' }],
+    }) as unknown as EngineState['config'];
     const ens = driveByWaves(ensemble, createEvaluation(ensemble, cfg, pair), () => scoreLines(5, 5));
-    expect(promptText(ens.waves[0]?.[0] as LlmCallRequest).replace(`${CODE_ROLES.Critic}\n`, '')).toBe(promptText(single.waves[0]?.[0] as LlmCallRequest));
+    expect(promptText(ens.waves[0]?.[0] as LlmCallRequest).replace(`${CODE_ROLES.Critic}\n`, '')).toBe(
+      promptText(single.waves[0]?.[0] as LlmCallRequest),
+    );
   });
 
   it('an unreadable reply is sent again as is (max_retry), then the item is a tie with no winner', () => {
@@ -140,7 +175,14 @@ describe('ChatEval single agent', () => {
     if (outcome.status !== 'succeeded') throw new Error('failed');
     expect(outcome.verdict).toMatchObject({ winner: 'tie', confidence: 0, calls: 3 });
     expect(outcome.verdict.scores).toBeUndefined();
-    expect(outcome.verdict.unparsed).toEqual([{ callId: 'sample0', agent: 'judge', stage: 'judge', reason: expect.stringContaining('The score of Assistant 1:') as unknown }]);
+    expect(outcome.verdict.unparsed).toEqual([
+      {
+        callId: 'sample0',
+        agent: 'judge',
+        stage: 'judge',
+        reason: expect.stringContaining('The score of Assistant 1:') as unknown,
+      },
+    ]);
     expect(outcome.verdict.votes).toEqual([{ agent: 'judge', label: 'Judge', parsed: false }]);
   });
 
@@ -168,11 +210,23 @@ describe('FairEval MEC + BPC', () => {
     for (const roundTrip of [false, true]) {
       const { waves, outcome } = driveByWaves(method, start(configOf('faireval-mec-bpc'), pair), biased, { roundTrip });
       expect(waves).toHaveLength(1);
-      expect(waves[0]?.map((r) => r.id)).toEqual(['ab/sample0', 'ab/sample1', 'ab/sample2', 'ba/sample0', 'ba/sample1', 'ba/sample2']);
+      expect(waves[0]?.map((r) => r.id)).toEqual([
+        'ab/sample0',
+        'ab/sample1',
+        'ab/sample2',
+        'ba/sample0',
+        'ba/sample1',
+        'ba/sample2',
+      ]);
       expect(waves[0]?.every((r) => r.temperature === 1)).toBe(true);
       expect(waves[0]?.[0]?.messages).toEqual([
         { role: 'system', content: FAIREVAL_SYSTEM },
-        { role: 'user', content: FAIREVAL_TEMPLATE.replace('{{question}}', 'Q?').replace('{{answer_a}}', 'ALPHA answer').replace('{{answer_b}}', 'BETA answer') },
+        {
+          role: 'user',
+          content: FAIREVAL_TEMPLATE.replace('{{question}}', 'Q?')
+            .replace('{{answer_a}}', 'ALPHA answer')
+            .replace('{{answer_b}}', 'BETA answer'),
+        },
       ]);
       expect(waves[0]?.[0]?.parser).toEqual({ type: 'faireval-scores' });
       if (outcome.status !== 'succeeded') throw new Error('failed');
@@ -190,19 +244,25 @@ describe('FairEval MEC + BPC', () => {
   it('BPC pools the parsed samples: an order that lost samples weighs less (FairEval.py get_eval)', () => {
     // AB: three samples (10, 0). BA: one readable sample, (0, 10) once mapped back; two unreadable.
     let ba = 0;
-    const script: Script = (req) => (firstShown(req) === 'ALPHA' ? scoreLines(10, 0) : ba++ === 0 ? scoreLines(10, 0) : 'garbled');
+    const script: Script = (req) =>
+      firstShown(req) === 'ALPHA' ? scoreLines(10, 0) : ba++ === 0 ? scoreLines(10, 0) : 'garbled';
     const pooled = driveByWaves(method, start(configOf('faireval-mec-bpc'), pair), script);
     if (pooled.outcome.status !== 'succeeded') throw new Error('failed');
     expect(pooled.outcome.verdict).toMatchObject({ winner: 'A', scores: { a: 7.5, b: 2.5 } });
     ba = 0;
-    const meanOfOrders = driveByWaves(method, start(configOf('faireval-mec-bpc', { calibration: { enabled: true, combine: 'mean-scores' } }), pair), script);
+    const meanOfOrders = driveByWaves(
+      method,
+      start(configOf('faireval-mec-bpc', { calibration: { enabled: true, combine: 'mean-scores' } }), pair),
+      script,
+    );
     if (meanOfOrders.outcome.status !== 'succeeded') throw new Error('failed');
     expect(meanOfOrders.outcome.verdict).toMatchObject({ winner: 'tie', scores: { a: 5, b: 5 } });
   });
 
   it('an unparsed sample is excluded from the mean', () => {
     const cfg = configOf('faireval-mec-bpc', { parseRetries: 0, calibration: { enabled: false } });
-    const script: Script = (req) => (req.id === 'sample1' ? 'garbled' : req.id === 'sample0' ? scoreLines(8, 4) : scoreLines(6, 4));
+    const script: Script = (req) =>
+      req.id === 'sample1' ? 'garbled' : req.id === 'sample0' ? scoreLines(8, 4) : scoreLines(6, 4);
     const { outcome } = driveByWaves(method, start(cfg, pair), script);
     if (outcome.status !== 'succeeded') throw new Error('failed');
     expect(outcome.verdict).toMatchObject({ winner: 'A', scores: { a: 7, b: 4 }, details: { parsedSamples: 2 } });
@@ -232,7 +292,11 @@ describe('FastChat pairwise', () => {
   });
 
   it('uses pair-math-v1 with the reference when the task has one', () => {
-    const { waves } = driveByWaves(method, start(configOf('fastchat-pair'), { ...pair, reference: 'REF 42' }), () => '[[C]]');
+    const { waves } = driveByWaves(
+      method,
+      start(configOf('fastchat-pair'), { ...pair, reference: 'REF 42' }),
+      () => '[[C]]',
+    );
     const req = waves[0]?.[0];
     expect(req?.messages[0]?.content).toBe(FASTCHAT_PAIR_MATH_SYSTEM);
     expect(promptText(req as LlmCallRequest)).toContain('[The Start of Reference Answer]\nREF 42');
@@ -248,8 +312,10 @@ describe('FastChat pairwise', () => {
     expect(outcome.verdict).toMatchObject({ winner: 'A', confidence: 0.5 });
     expect(outcome.verdict.unparsed.map((u) => u.callId)).toEqual(['sample3']);
 
-    const split = driveByWaves(method, start(configOf('fastchat-pair', { samples: 2, calibration: { enabled: false } }), pair), (req) =>
-      req.id === 'sample0' ? '[[A]]' : '[[B]]',
+    const split = driveByWaves(
+      method,
+      start(configOf('fastchat-pair', { samples: 2, calibration: { enabled: false } }), pair),
+      (req) => (req.id === 'sample0' ? '[[A]]' : '[[B]]'),
     );
     if (split.outcome.status !== 'succeeded') throw new Error('failed');
     expect(split.outcome.verdict).toMatchObject({ winner: 'tie', confidence: 0 });
@@ -263,13 +329,21 @@ describe('FastChat pairwise', () => {
 
 describe('G-Eval', () => {
   it("SummEval: G-Eval's own prompt file as the system message, 20 samples at temperature 2, unreadable counts 0", () => {
-    const replies = (req: LlmCallRequest) => (req.id === 'sample7' ? 'The summary is coherent.' : req.id === 'sample3' ? ' 3.5' : '4');
+    const replies = (req: LlmCallRequest) =>
+      req.id === 'sample7' ? 'The summary is coherent.' : req.id === 'sample3' ? ' 3.5' : '4';
     const { waves, outcome } = driveByWaves(method, start(configOf('geval-summeval'), summary), replies);
     expect(waves).toHaveLength(1);
     expect(waves[0]).toHaveLength(20);
     const req = waves[0]?.[0] as LlmCallRequest;
     expect(req).toMatchObject({ temperature: 2, maxTokens: 5, parser: { type: 'geval-score' } });
-    expect(req.messages).toEqual([{ role: 'system', content: (GEVAL_SUMMEVAL_PROMPTS.coherence ?? '').replace('{{Document}}', 'The article.').replace('{{Summary}}', 'The summary.') }]);
+    expect(req.messages).toEqual([
+      {
+        role: 'system',
+        content: (GEVAL_SUMMEVAL_PROMPTS.coherence ?? '')
+          .replace('{{Document}}', 'The article.')
+          .replace('{{Summary}}', 'The summary.'),
+      },
+    ]);
     if (outcome.status !== 'succeeded') throw new Error('failed');
     // (18 × 4 + 3.5 + 0) / 20, as parse_output and the mean of meta_eval do.
     expect(outcome.verdict.score).toBeCloseTo(75.5 / 20);
@@ -277,7 +351,10 @@ describe('G-Eval', () => {
   });
 
   it('SummEval aspects without a G-Eval file use the assembled form; fluency has no document', () => {
-    const wit: PointwiseTask = { ...summary, aspect: { name: 'wit', description: 'is it witty', scale: { min: 1, max: 5 } } };
+    const wit: PointwiseTask = {
+      ...summary,
+      aspect: { name: 'wit', description: 'is it witty', scale: { min: 1, max: 5 } },
+    };
     const { waves } = driveByWaves(method, start(configOf('geval-summeval', { samples: 1 }), wit), () => '3');
     expect(promptText(waves[0]?.[0] as LlmCallRequest)).toContain('Wit (1-5) - is it witty');
     expect(GEVAL_SUMMEVAL_PROMPTS.fluency).not.toContain('{{Document}}');
@@ -292,7 +369,9 @@ describe('G-Eval', () => {
       aspect: { name: 'groundedness', scale: { min: 0, max: 1 } },
     };
     const cfg = configOf('geval-topical-chat', { samples: 2 });
-    const { waves, outcome } = driveByWaves(method, start(cfg, task), (req) => (req.id === 'sample0' ? '1' : '- Groundedness: 0'));
+    const { waves, outcome } = driveByWaves(method, start(cfg, task), (req) =>
+      req.id === 'sample0' ? '1' : '- Groundedness: 0',
+    );
     const text = promptText(waves[0]?.[0] as LlmCallRequest);
     expect(text).toContain('Corresponding Fact:\n\nFACT: cats sleep 16h');
     expect(text).toContain('Groundedness (0-1) - given the fact');
@@ -302,7 +381,12 @@ describe('G-Eval', () => {
   });
 
   it('a scale-checking parser re-asks out-of-scale replies; an all-unparsed verdict has no score', () => {
-    const cfg = configOf('geval-summeval', { parser: { type: 'leading-number', min: 1, max: 5 }, unparsed: 'drop', samples: 1, parseRetries: 1 });
+    const cfg = configOf('geval-summeval', {
+      parser: { type: 'leading-number', min: 1, max: 5 },
+      unparsed: 'drop',
+      samples: 1,
+      parseRetries: 1,
+    });
     const { outcome } = driveByWaves(method, start(cfg, summary), () => '7');
     if (outcome.status !== 'succeeded') throw new Error('failed');
     expect(outcome.verdict.score).toBeUndefined();
@@ -316,7 +400,14 @@ describe('Bandi et al. baseline', () => {
     const reply = 'Relevance: [18, 15]\nAccuracy: [17, 16]\nFinal Scores: (95, 87.5)\nExplanation...\nFinal: (80, 83)';
     const { waves, outcome } = driveByWaves(method, start(configOf('bandi-baseline'), pair), () => reply);
     const req = waves[0]?.[0] as LlmCallRequest;
-    expect(req.messages).toEqual([{ role: 'user', content: BANDI_BASELINE_TEMPLATE.replace('{{question}}', 'Q?').replace('{{answer_a}}', 'ALPHA answer').replace('{{answer_b}}', 'BETA answer') }]);
+    expect(req.messages).toEqual([
+      {
+        role: 'user',
+        content: BANDI_BASELINE_TEMPLATE.replace('{{question}}', 'Q?')
+          .replace('{{answer_a}}', 'ALPHA answer')
+          .replace('{{answer_b}}', 'BETA answer'),
+      },
+    ]);
     expect(req).toMatchObject({ temperature: 0, parser: { type: 'bandi-tuple', rule: 'first-decimal' } });
     if (outcome.status !== 'succeeded') throw new Error('failed');
     expect(outcome.verdict).toMatchObject({ winner: 'A', scores: { a: 95, b: 87.5 } });
@@ -339,8 +430,15 @@ describe('protocol properties', () => {
     const cfg = configOf('chateval-single', { samples: 2 });
     const s0 = singleAgentMethod.init(cfg, pair);
     expect(singleAgentMethod.step(cfg, pair, s0)).toEqual(singleAgentMethod.step(cfg, pair, s0));
-    const s1 = singleAgentMethod.reduce(cfg, pair, s0, { callId: 'sample0', ok: true, value: { kind: 'pair-scores', a: 1, b: 2 }, content: '' });
-    expect(singleAgentMethod.reduce(cfg, pair, s1, { callId: 'sample0', ok: false, reason: 'x', content: '' })).toBe(s1);
+    const s1 = singleAgentMethod.reduce(cfg, pair, s0, {
+      callId: 'sample0',
+      ok: true,
+      value: { kind: 'pair-scores', a: 1, b: 2 },
+      content: '',
+    });
+    expect(singleAgentMethod.reduce(cfg, pair, s1, { callId: 'sample0', ok: false, reason: 'x', content: '' })).toBe(
+      s1,
+    );
     expect(singleAgentMethod.reduce(cfg, pair, s1, { callId: 'judge9', ok: false, reason: 'x', content: '' })).toBe(s1);
     const step = singleAgentMethod.step(cfg, pair, s1);
     expect(step.kind === 'calls' ? step.calls.map((c) => c.id) : []).toEqual(['sample1']);

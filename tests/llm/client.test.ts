@@ -37,7 +37,9 @@ function req(model: string | undefined, extra: Partial<LlmCallRequest> = {}): Ll
     label: 'Judge',
     stage: 'verdict',
     ...(model !== undefined ? { model } : {}),
-    messages: [{ role: 'user', content: `Item ${n}: which answer is better? ${describeFormat({ type: 'fastchat-verdict' })}` }],
+    messages: [
+      { role: 'user', content: `Item ${n}: which answer is better? ${describeFormat({ type: 'fastchat-verdict' })}` },
+    ],
     temperature: 0,
     maxTokens: 256,
     parser: { type: 'fastchat-verdict' },
@@ -176,7 +178,20 @@ describe('retries', () => {
 
   it('a slow last attempt does not turn a rate-limited call into a timeout: the dominant cause is reported', async () => {
     const { llm } = harness({ timeoutMs: 150 });
-    const r = err(await llm(req(mockModel({ fail: [[429, 4], ['timeout', 1]], retryAfterMs: 1, seed: 'mostly429' }))));
+    const r = err(
+      await llm(
+        req(
+          mockModel({
+            fail: [
+              [429, 4],
+              ['timeout', 1],
+            ],
+            retryAfterMs: 1,
+            seed: 'mostly429',
+          }),
+        ),
+      ),
+    );
     expect(r.error).toMatchObject({ code: 'rate_limited', status: 429 });
     expect(r.error.message).toContain('HTTP 429');
     expect(r.error.message).toContain('(5 attempts: 429 ×4, timeout)');
@@ -186,19 +201,56 @@ describe('retries', () => {
 
   it('reports timeout when timeouts dominate, and breaks a tie towards the later cause', async () => {
     const { llm } = harness({ timeoutMs: 150 });
-    const timeouts = err(await llm(req(mockModel({ fail: [[429, 2], ['timeout', 3]], retryAfterMs: 1, seed: 'mostlyTimeout' }))));
+    const timeouts = err(
+      await llm(
+        req(
+          mockModel({
+            fail: [
+              [429, 2],
+              ['timeout', 3],
+            ],
+            retryAfterMs: 1,
+            seed: 'mostlyTimeout',
+          }),
+        ),
+      ),
+    );
     expect(timeouts.error.code).toBe('timeout');
     expect(timeouts.error.status).toBeUndefined();
     expect(timeouts.error.message).toContain('(5 attempts: 429 ×2, timeout ×3)');
     const four = harness({ retry: { maxAttempts: 4 } }).llm;
-    const tie = err(await four(req(mockModel({ fail: [[500, 2], [429, 2]], seed: 'tie' }))));
+    const tie = err(
+      await four(
+        req(
+          mockModel({
+            fail: [
+              [500, 2],
+              [429, 2],
+            ],
+            seed: 'tie',
+          }),
+        ),
+      ),
+    );
     expect(tie.error).toMatchObject({ code: 'rate_limited', status: 429 });
     expect(tie.error.message).toContain('(4 attempts: 500 ×2, 429 ×2)');
   });
 
   it('a fault retrying cannot fix ends the call and is the one reported', async () => {
     const { llm } = harness();
-    const r = err(await llm(req(mockModel({ fail: [[500, 2], [401, 1]], seed: 'then401' }))));
+    const r = err(
+      await llm(
+        req(
+          mockModel({
+            fail: [
+              [500, 2],
+              [401, 1],
+            ],
+            seed: 'then401',
+          }),
+        ),
+      ),
+    );
     expect(r.attempts).toBe(3);
     expect(r.error).toMatchObject({ code: 'auth', status: 401 });
     expect(r.error.message).toContain('(3 attempts: 500 ×2, 401)');
@@ -206,7 +258,20 @@ describe('retries', () => {
 
   it('a mix of faults counts every attempt', async () => {
     const { llm, attempts } = harness();
-    const r = ok(await llm(req(mockModel({ fail: [[429, 1], [500, 1], ['malformed', 1]], seed: 'mix' }))));
+    const r = ok(
+      await llm(
+        req(
+          mockModel({
+            fail: [
+              [429, 1],
+              [500, 1],
+              ['malformed', 1],
+            ],
+            seed: 'mix',
+          }),
+        ),
+      ),
+    );
     expect(r.attempts).toBe(4);
     expect(attempts.map((x) => x.code ?? 'ok')).toEqual(['rate_limited', 'provider_error', 'provider_error', 'ok']);
   });
@@ -227,7 +292,10 @@ describe('retries', () => {
   });
 
   it('network errors are retried and end as network', async () => {
-    const { llm } = harness({ providers: { default: { baseUrl: 'http://127.0.0.1:9/v1' } }, retry: { maxAttempts: 2 } });
+    const { llm } = harness({
+      providers: { default: { baseUrl: 'http://127.0.0.1:9/v1' } },
+      retry: { maxAttempts: 2 },
+    });
     const r = err(await llm(req('mock-judge')));
     expect(r.error.code).toBe('network');
     expect(r.attempts).toBe(2);
@@ -246,7 +314,10 @@ describe('structured output', () => {
   it('sends a strict json_schema built from zod and parses the reply', async () => {
     const { llm, bodies } = harness();
     const r = ok(await llm(req(mockModel({ seed: 'js' }), { parser: spec })));
-    const rf = bodies[0]?.body.response_format as { type: string; json_schema: { name: string; strict: boolean; schema: Record<string, unknown> } };
+    const rf = bodies[0]?.body.response_format as {
+      type: string;
+      json_schema: { name: string; strict: boolean; schema: Record<string, unknown> };
+    };
     expect(rf.type).toBe('json_schema');
     expect(rf.json_schema.strict).toBe(true);
     expect(rf.json_schema.name).toBe('tribunal_pair_scores');
@@ -265,14 +336,20 @@ describe('structured output', () => {
     const { llm, bodies, delays } = harness();
     const model = mockModel({ jsonSchema: 'reject', seed: 'nojs' });
     // The method's own prompt asks for the text format; the fallback parser reads it.
-    const messages = [{ role: 'user' as const, content: `Judge the answers. End with ${describeFormat(spec.fallback as ParserSpec)}.` }];
+    const messages = [
+      { role: 'user' as const, content: `Judge the answers. End with ${describeFormat(spec.fallback as ParserSpec)}.` },
+    ];
     const r = ok(await llm(req(model, { parser: spec, messages })));
     expect(r.attempts).toBe(2);
     expect(delays).toEqual([]);
     expect(bodies.map((x) => x.body.response_format !== undefined)).toEqual([true, false]);
     const parsed = parseReply(spec, r.content);
     expect(parsed.ok && parsed.value.kind).toBe('pair-scores');
-    const again = ok(await llm(req(model, { parser: spec, messages: [{ role: 'user', content: `Another. ${messages[0]?.content}` }] })));
+    const again = ok(
+      await llm(
+        req(model, { parser: spec, messages: [{ role: 'user', content: `Another. ${messages[0]?.content}` }] }),
+      ),
+    );
     expect(again.attempts).toBe(1);
     expect(bodies[2]?.body.response_format).toBeUndefined();
   });
@@ -324,7 +401,10 @@ describe('usage and cost', () => {
     const price = priceFor('gpt-4o');
     // gpt-4o: $2.50 per 1M uncached input, $1.25 cached, $10 output.
     const u = second.usage;
-    expect(u.costUsd).toBeCloseTo(((u.promptTokens - u.cachedPromptTokens) * 2.5 + u.cachedPromptTokens * 1.25 + u.completionTokens * 10) / 1e6, 12);
+    expect(u.costUsd).toBeCloseTo(
+      ((u.promptTokens - u.cachedPromptTokens) * 2.5 + u.cachedPromptTokens * 1.25 + u.completionTokens * 10) / 1e6,
+      12,
+    );
     expect(second.usage.costUsd).toBeLessThan(costUsd({ ...second.usage, cachedPromptTokens: 0 }, price));
     const total = sumUsage([first, second, { id: 'x', ok: false, error: { code: 'timeout', message: 't' } }]);
     expect(total.promptTokens).toBe(first.usage.promptTokens + second.usage.promptTokens);
@@ -339,7 +419,9 @@ describe('usage and cost', () => {
     expect(priceFor('mock-judge?seed=1')?.input).toBe(0);
     expect(priceFor('no-such-model')).toBeUndefined();
     expect(costUsd({ promptTokens: 100, cachedPromptTokens: 0, completionTokens: 5 }, undefined)).toBe(0);
-    expect(priceFor('llama-3.3-70b-versatile', 'groq', { 'groq:llama-3.3-70b-versatile': { input: 1, output: 2 } })?.input).toBe(1);
+    expect(
+      priceFor('llama-3.3-70b-versatile', 'groq', { 'groq:llama-3.3-70b-versatile': { input: 1, output: 2 } })?.input,
+    ).toBe(1);
   });
 });
 
@@ -357,7 +439,11 @@ describe('routing per request', () => {
       {
         fetch: async (input, init) => {
           const r = new Request(input, init);
-          seen.push({ url: r.url, model: ((await r.clone().json()) as { model: unknown }).model, auth: r.headers.get('authorization') });
+          seen.push({
+            url: r.url,
+            model: ((await r.clone().json()) as { model: unknown }).model,
+            auth: r.headers.get('authorization'),
+          });
           return fetch(r);
         },
       },
@@ -365,12 +451,18 @@ describe('routing per request', () => {
     const r1 = ok(await llm(req(undefined)));
     const r2 = ok(await llm(req('mock-judge?seed=llama', { provider: 'groq' })));
     const r3 = ok(await llm(req('mock-judge?seed=other')));
-    expect(seen.map((s) => [s.url.startsWith(a.baseUrl) ? 'a' : s.url.startsWith(b.baseUrl) ? 'b' : s.url, s.model, s.auth])).toEqual([
+    expect(
+      seen.map((s) => [s.url.startsWith(a.baseUrl) ? 'a' : s.url.startsWith(b.baseUrl) ? 'b' : s.url, s.model, s.auth]),
+    ).toEqual([
       ['a', 'mock-judge?seed=default', 'Bearer key-a'],
       ['b', 'mock-judge?seed=llama', 'Bearer key-b'],
       ['a', 'mock-judge?seed=other', 'Bearer key-a'],
     ]);
-    expect([r1.model, r2.model, r3.model]).toEqual(['mock-judge?seed=default', 'mock-judge?seed=llama', 'mock-judge?seed=other']);
+    expect([r1.model, r2.model, r3.model]).toEqual([
+      'mock-judge?seed=default',
+      'mock-judge?seed=llama',
+      'mock-judge?seed=other',
+    ]);
     const unknown = err(await llm(req('x', { provider: 'nope' })));
     expect(unknown.error.code).toBe('bad_request');
     expect(unknown.attempts).toBe(0);
@@ -400,7 +492,12 @@ describe('settingsFromEnv', () => {
       LLM_MAX_ATTEMPTS: '3',
       LLM_PROVIDERS: JSON.stringify({
         groq: { baseUrl: 'https://api.groq.com/openai/v1', apiKeySecret: 'GROQ_API_KEY' },
-        az: { baseUrl: 'https://r.openai.azure.com/openai', apiKeySecret: 'AZ_KEY', apiVersion: '2024-10-21', supportsJsonSchema: false },
+        az: {
+          baseUrl: 'https://r.openai.azure.com/openai',
+          apiKeySecret: 'AZ_KEY',
+          apiVersion: '2024-10-21',
+          supportsJsonSchema: false,
+        },
       }),
       GROQ_API_KEY: 'gsk-1',
     });
@@ -416,15 +513,31 @@ describe('settingsFromEnv', () => {
   });
 
   it('BYOK only when allowed', () => {
-    expect(() => settingsFromEnv({ LLM_BASE_URL: 'http://x/v1', LLM_API_KEY: 'mine' }, { byokKey: 'theirs' })).toThrow(LlmSettingsError);
-    const s = settingsFromEnv({ LLM_BASE_URL: 'http://x/v1', LLM_API_KEY: 'mine', ALLOW_BYOK: 'true' }, { byokKey: 'theirs' });
+    expect(() => settingsFromEnv({ LLM_BASE_URL: 'http://x/v1', LLM_API_KEY: 'mine' }, { byokKey: 'theirs' })).toThrow(
+      LlmSettingsError,
+    );
+    const s = settingsFromEnv(
+      { LLM_BASE_URL: 'http://x/v1', LLM_API_KEY: 'mine', ALLOW_BYOK: 'true' },
+      { byokKey: 'theirs' },
+    );
     expect(s.providers.default?.apiKey).toBe('theirs');
   });
 
   it('reads the retry policy from its variables, defaults otherwise', () => {
-    const s = settingsFromEnv({ LLM_BASE_URL: 'http://x/v1', LLM_MAX_ATTEMPTS: '7', LLM_RETRY_BASE_MS: '0', LLM_RETRY_MAX_MS: '1000', LLM_RETRY_AFTER_MAX_MS: '5000' });
+    const s = settingsFromEnv({
+      LLM_BASE_URL: 'http://x/v1',
+      LLM_MAX_ATTEMPTS: '7',
+      LLM_RETRY_BASE_MS: '0',
+      LLM_RETRY_MAX_MS: '1000',
+      LLM_RETRY_AFTER_MAX_MS: '5000',
+    });
     expect(s.retry).toEqual({ maxAttempts: 7, baseDelayMs: 0, maxDelayMs: 1000, maxRetryAfterMs: 5000 });
-    expect(settingsFromEnv({ LLM_BASE_URL: 'http://x/v1' }).retry).toEqual({ maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 20_000, maxRetryAfterMs: 60_000 });
+    expect(settingsFromEnv({ LLM_BASE_URL: 'http://x/v1' }).retry).toEqual({
+      maxAttempts: 5,
+      baseDelayMs: 500,
+      maxDelayMs: 20_000,
+      maxRetryAfterMs: 60_000,
+    });
   });
 
   it('rejects malformed variables: a generic error for callers, the reason in the operator log', () => {
@@ -457,11 +570,16 @@ describe('settingsFromEnv', () => {
         const line = JSON.parse(String(logged.mock.calls.at(-1)?.[0])) as Record<string, unknown>;
         expect(line).toMatchObject({ level: 'error', event: 'llm.settings_invalid', reason, detail: e.detail });
       }
-      expect(caught(() => settingsFromEnv({ LLM_BASE_URL: 'http://x/v1', LLM_PROVIDERS: '{"x": {"url": "y"}}' })).detail).toContain('LLM_PROVIDERS');
+      expect(
+        caught(() => settingsFromEnv({ LLM_BASE_URL: 'http://x/v1', LLM_PROVIDERS: '{"x": {"url": "y"}}' })).detail,
+      ).toContain('LLM_PROVIDERS');
       // The caller's mistake keeps its own code and says what to do; it is not the operator's problem.
       logged.mockClear();
       const byok = caught(() => settingsFromEnv({ LLM_BASE_URL: 'http://x/v1' }, { byokKey: 'theirs' }));
-      expect([byok.code, byok.message]).toEqual(['byok_disabled', 'this deployment does not accept caller-supplied API keys (ALLOW_BYOK is off)']);
+      expect([byok.code, byok.message]).toEqual([
+        'byok_disabled',
+        'this deployment does not accept caller-supplied API keys (ALLOW_BYOK is off)',
+      ]);
       expect(logged).not.toHaveBeenCalled();
     } finally {
       logged.mockRestore();
@@ -472,7 +590,10 @@ describe('settingsFromEnv', () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       // A key pasted inline (instead of naming its secret) and broken JSON: JSON.parse quotes the text.
-      const env = { LLM_BASE_URL: 'http://x/v1', LLM_PROVIDERS: '{"groq": {"baseUrl": "u", "apiKey": "gsk_live1234567890abcdef"' };
+      const env = {
+        LLM_BASE_URL: 'http://x/v1',
+        LLM_PROVIDERS: '{"groq": {"baseUrl": "u", "apiKey": "gsk_live1234567890abcdef"',
+      };
       expect(() => settingsFromEnv(env)).toThrow(LlmSettingsError);
       const text = logged.mock.calls.map((c) => String(c[0])).join('\n');
       expect(text).toContain('llm.settings_invalid');

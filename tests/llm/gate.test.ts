@@ -58,7 +58,14 @@ describe('ConcurrencyGate', () => {
       gate.acquire(id, tenant).then(() => {
         order.push(id);
       });
-    const pending = [grant('a1', 'A'), grant('a2', 'A'), grant('a3', 'A'), grant('a4', 'A'), grant('b1', 'B'), grant('b2', 'B')];
+    const pending = [
+      grant('a1', 'A'),
+      grant('a2', 'A'),
+      grant('a3', 'A'),
+      grant('a4', 'A'),
+      grant('b1', 'B'),
+      grant('b2', 'B'),
+    ];
     await Promise.resolve();
     expect(order).toEqual(['a1', 'a2']);
     expect(gate.stats()).toMatchObject({ inFlight: 2, waiting: 4 });
@@ -94,7 +101,12 @@ describe('ConcurrencyGate', () => {
   });
 
   it('maps attempts to outcomes: a reply grows, a 429 cuts, anything else neither', () => {
-    expect([gateOutcome(true, undefined), gateOutcome(false, 429), gateOutcome(false, 500), gateOutcome(false, undefined)]).toEqual(['ok', 'rate_limited', 'failed', 'failed']);
+    expect([
+      gateOutcome(true, undefined),
+      gateOutcome(false, 429),
+      gateOutcome(false, 500),
+      gateOutcome(false, undefined),
+    ]).toEqual(['ok', 'rate_limited', 'failed', 'failed']);
   });
 });
 
@@ -115,25 +127,46 @@ function crowdedProvider(capacity: number, latencyMs: number) {
     stats.maxInFlight = Math.max(stats.maxInFlight, inFlight);
     await new Promise((r) => setTimeout(r, latencyMs));
     inFlight -= 1;
-    const body = { id: 'x', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: '[[A]]' } }], usage: { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 } };
+    const body = {
+      id: 'x',
+      object: 'chat.completion',
+      created: 0,
+      model: 'm',
+      choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: '[[A]]' } }],
+      usage: { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 },
+    };
     return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
   };
   return { fetchImpl, stats };
 }
 
 function request(i: number): LlmCallRequest {
-  return { id: `c${i}`, agent: 'judge', label: 'Judge', stage: 'verdict', messages: [{ role: 'user', content: `item ${i}` }], temperature: 0, maxTokens: 16, parser: { type: 'text' } };
+  return {
+    id: `c${i}`,
+    agent: 'judge',
+    label: 'Judge',
+    stage: 'verdict',
+    messages: [{ role: 'user', content: `item ${i}` }],
+    temperature: 0,
+    maxTokens: 16,
+    parser: { type: 'text' },
+  };
 }
 
 /** 120 calls at once (three waves of 40) against a provider that takes 8 at a time. */
 async function burst(gate: ProviderGate | undefined) {
   const provider = crowdedProvider(8, 15);
   const llm = createLlm(
-    { providers: { default: { baseUrl: 'http://crowded.test/v1' } }, defaultModel: 'm', retry: { maxAttempts: 20, baseDelayMs: 5, maxDelayMs: 50 } },
+    {
+      providers: { default: { baseUrl: 'http://crowded.test/v1' } },
+      defaultModel: 'm',
+      retry: { maxAttempts: 20, baseDelayMs: 5, maxDelayMs: 50 },
+    },
     { fetch: provider.fetchImpl, ...(gate ? { gate } : {}) },
   );
   const results = [];
-  for (let wave = 0; wave < 3; wave++) results.push(...(await Promise.all(Array.from({ length: 40 }, (_, i) => llm(request(wave * 40 + i))))));
+  for (let wave = 0; wave < 3; wave++)
+    results.push(...(await Promise.all(Array.from({ length: 40 }, (_, i) => llm(request(wave * 40 + i))))));
   return { ok: results.filter((r) => r.ok).length, ...provider.stats };
 }
 
@@ -151,6 +184,8 @@ describe('a burst against a provider that takes 8 at a time', () => {
     const window = [...gate.gates.values()][0]?.stats();
     expect(window?.cuts).toBeGreaterThan(0);
     expect(window?.window).toBeLessThanOrEqual(16);
-    console.log(`crowded provider (8 at a time), 120 calls: 429s without the gate ${without.rejected}, with it ${withGate.rejected}; final window ${window?.window}`);
+    console.log(
+      `crowded provider (8 at a time), 120 calls: 429s without the gate ${without.rejected}, with it ${withGate.rejected}; final window ${window?.window}`,
+    );
   }, 30_000);
 });

@@ -32,7 +32,10 @@ async function complete(
   extra: Record<string, unknown> = {},
 ): Promise<{ status: number; body: Completion; headers: Headers }> {
   const res = await handleMockRequest(
-    new Request('http://mock/v1/chat/completions', { method: 'POST', body: JSON.stringify({ model, messages, ...extra }) }),
+    new Request('http://mock/v1/chat/completions', {
+      method: 'POST',
+      body: JSON.stringify({ model, messages, ...extra }),
+    }),
     { state },
   );
   return { status: res.status, body: (await res.json()) as Completion, headers: res.headers };
@@ -63,22 +66,31 @@ const SPECS: ParserSpec[] = [
   { type: 'json', shape: 'pair-scores', min: 1, max: 10 },
   { type: 'json', shape: 'winner' },
   { type: 'json', shape: 'score', min: 1, max: 5 },
-  { type: 'json', shape: 'score', min: 1, max: 5, fallback: { type: 'labelled-score', label: 'Score', min: 1, max: 5 } },
+  {
+    type: 'json',
+    shape: 'score',
+    min: 1,
+    max: 5,
+    fallback: { type: 'labelled-score', label: 'Score', min: 1, max: 5 },
+  },
 ];
 
 describe('judge mode', () => {
-  it.each(SPECS.map((s) => [JSON.stringify(s), s] as const))('replies parse for %s (prompt = describeFormat)', async (_n, spec) => {
-    const values = new Set<string>();
-    for (let item = 0; item < 12; item++) {
-      const prompt = `Item ${item}: compare the answers about topic ${item * 7}.\nReply with ${describeFormat(spec)}.`;
-      const text = await reply(prompt);
-      const parsed = parseReply(spec, text);
-      expect(parsed, text).toMatchObject({ ok: true });
-      if (parsed.ok) values.add(JSON.stringify(parsed.value));
-    }
-    // Verdicts vary across items (free-text and critique replies vary by construction).
-    expect(values.size).toBeGreaterThan(1);
-  });
+  it.each(SPECS.map((s) => [JSON.stringify(s), s] as const))(
+    'replies parse for %s (prompt = describeFormat)',
+    async (_n, spec) => {
+      const values = new Set<string>();
+      for (let item = 0; item < 12; item++) {
+        const prompt = `Item ${item}: compare the answers about topic ${item * 7}.\nReply with ${describeFormat(spec)}.`;
+        const text = await reply(prompt);
+        const parsed = parseReply(spec, text);
+        expect(parsed, text).toMatchObject({ ok: true });
+        if (parsed.ok) values.add(JSON.stringify(parsed.value));
+      }
+      // Verdicts vary across items (free-text and critique replies vary by construction).
+      expect(values.size).toBeGreaterThan(1);
+    },
+  );
 
   it.each(SPECS.filter((s) => s.type !== 'text' && s.type !== 'critique').map((s) => [s.type, s] as const))(
     'repair prompts for %s get a parseable reply',
@@ -103,7 +115,9 @@ describe('judge mode', () => {
       'Coherence (1-5) - the collective quality of all sentences.\n\nSource Text:\nabc\n\nSummary:\nxyz\n\nEvaluation Form (scores ONLY):\n\n- Coherence:',
     );
     expect(parseReply({ type: 'leading-number', min: 1, max: 5 }, geval)).toMatchObject({ ok: true });
-    expect(parseReply({ type: 'labelled-score', label: 'Coherence', min: 1, max: 5 }, geval)).toMatchObject({ ok: true });
+    expect(parseReply({ type: 'labelled-score', label: 'Coherence', min: 1, max: 5 }, geval)).toMatchObject({
+      ok: true,
+    });
 
     const juror = await reply('Which debater won? Output (1, 0) if debater 1 won or (0, 1) if debater 2 won.');
     expect(juror).toMatch(/\((1, 0|0, 1)\)$/);
@@ -112,7 +126,9 @@ describe('judge mode', () => {
     const t = parseReply({ type: 'score-tuple', min: 1, max: 20 }, bandi);
     expect(t).toMatchObject({ ok: true });
 
-    const choice = await reply('Which assistant is better? End with "Answer: Assistant 1", "Answer: Assistant 2" or "Answer: Same".');
+    const choice = await reply(
+      'Which assistant is better? End with "Answer: Assistant 1", "Answer: Assistant 2" or "Answer: Same".',
+    );
     expect(parseReply({ type: 'assistant-choice' }, choice)).toMatchObject({ ok: true });
 
     const debate = await reply('Evaluate the summary on a scale of 1 to 5. Finish with "Score: <score>".');
@@ -122,7 +138,9 @@ describe('judge mode', () => {
   it('the critic agrees (NO_ISSUE) on roughly half the items and criticises otherwise', async () => {
     let agree = 0;
     for (let i = 0; i < 40; i++) {
-      const text = await reply(`Item ${i}: the scorer gave 4. Criticise the score, or say NO_ISSUE if you have no objection.`);
+      const text = await reply(
+        `Item ${i}: the scorer gave 4. Criticise the score, or say NO_ISSUE if you have no objection.`,
+      );
       const parsed = parseReply({ type: 'critique' }, text);
       if (parsed.ok && parsed.value.kind === 'critique' && parsed.value.noIssue) agree++;
     }
@@ -131,7 +149,10 @@ describe('judge mode', () => {
   });
 
   it('answers json_schema requests with JSON inside the schema bounds', async () => {
-    const schema = { type: 'object', properties: { rationale: { type: 'string' }, score: { type: 'number', minimum: 2, maximum: 4 } } };
+    const schema = {
+      type: 'object',
+      properties: { rationale: { type: 'string' }, score: { type: 'number', minimum: 2, maximum: 4 } },
+    };
     for (let i = 0; i < 6; i++) {
       const r = await complete([{ role: 'user', content: `Rate item ${i}.` }], 'mock-judge', createMockState(), {
         response_format: { type: 'json_schema', json_schema: { name: 's', schema, strict: true } },
@@ -157,7 +178,14 @@ describe('faults through the model name', () => {
   it('fail=<fault>:<n> counts attempts per prompt', async () => {
     const state = createMockState();
     const msgs = [{ role: 'user', content: 'hello' }];
-    const model = mockModel({ fail: [[429, 1], ['truncated', 1], ['wrong-format', 1]], retryAfter: 2 });
+    const model = mockModel({
+      fail: [
+        [429, 1],
+        ['truncated', 1],
+        ['wrong-format', 1],
+      ],
+      retryAfter: 2,
+    });
     const r1 = await complete(msgs, model, state);
     expect(r1.status).toBe(429);
     expect(r1.headers.get('retry-after')).toBe('2');
@@ -176,7 +204,10 @@ describe('faults through the model name', () => {
     const statuses = async () => {
       const state = createMockState();
       const out: number[] = [];
-      for (let i = 0; i < 30; i++) out.push((await complete([{ role: 'user', content: `p${i}` }], mockModel({ rate: 0.5, fault: 503 }), state)).status);
+      for (let i = 0; i < 30; i++)
+        out.push(
+          (await complete([{ role: 'user', content: `p${i}` }], mockModel({ rate: 0.5, fault: 503 }), state)).status,
+        );
       return out;
     };
     const a = await statuses();
@@ -193,7 +224,16 @@ describe('faults through the model name', () => {
   });
 
   it('mockModel and parseMockModel round-trip; bad names are a 400', async () => {
-    const name = mockModel({ latency: [10, 20], fail: [[500, 2], ['timeout', 1]], seed: 'x y', ns: 'n1', mode: 'scripted' });
+    const name = mockModel({
+      latency: [10, 20],
+      fail: [
+        [500, 2],
+        ['timeout', 1],
+      ],
+      seed: 'x y',
+      ns: 'n1',
+      mode: 'scripted',
+    });
     expect(name).toBe('mock-scripted?latency=10-20&fail=500:2,timeout:1&seed=x+y&ns=n1');
     const d = parseMockModel(name);
     expect(d).toMatchObject({ mode: 'scripted', latency: [10, 20], seed: 'x y', namespace: 'n1' });
@@ -209,14 +249,26 @@ describe('faults through the model name', () => {
     expect(() => parseMockModel('mock-judge?echoKey=yes')).toThrow(/echoKey/);
     const send = (model: string, headers: Record<string, string>) =>
       handleMockRequest(
-        new Request('http://mock/v1/chat/completions', { method: 'POST', headers, body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] }) }),
+        new Request('http://mock/v1/chat/completions', {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] }),
+        }),
         { state: createMockState() },
       );
-    const bearer = (await (await send(mockModel({ permanent: 503, echoKey: true }), { authorization: 'Bearer k-123456' })).json()) as { error: { message: string } };
-    expect(bearer.error.message).toContain('Incorrect API key provided: k-123456. Request header: "Authorization: Bearer k-123456".');
-    const azure = (await (await send(mockModel({ permanent: 401, echoKey: true }), { 'api-key': 'az-987654' })).json()) as { error: { message: string } };
+    const bearer = (await (
+      await send(mockModel({ permanent: 503, echoKey: true }), { authorization: 'Bearer k-123456' })
+    ).json()) as { error: { message: string } };
+    expect(bearer.error.message).toContain(
+      'Incorrect API key provided: k-123456. Request header: "Authorization: Bearer k-123456".',
+    );
+    const azure = (await (
+      await send(mockModel({ permanent: 401, echoKey: true }), { 'api-key': 'az-987654' })
+    ).json()) as { error: { message: string } };
     expect(azure.error.message).toContain('Incorrect API key provided: az-987654.');
-    const quiet = (await (await send(mockModel({ permanent: 401 }), { authorization: 'Bearer k-123456' })).json()) as { error: { message: string } };
+    const quiet = (await (await send(mockModel({ permanent: 401 }), { authorization: 'Bearer k-123456' })).json()) as {
+      error: { message: string };
+    };
     expect(quiet.error.message).not.toContain('k-123456');
     expect((await send(mockModel({ echoKey: true }), { authorization: 'Bearer k-123456' })).status).toBe(200);
   });
@@ -229,7 +281,11 @@ describe('function calling', () => {
       type: 'function',
       function: {
         name: 'select_choice',
-        parameters: { type: 'object', properties: { reasons: { type: 'string' }, choice: { type: 'string', enum: ['Yes', 'No'] } }, required: ['reasons', 'choice'] },
+        parameters: {
+          type: 'object',
+          properties: { reasons: { type: 'string' }, choice: { type: 'string', enum: ['Yes', 'No'] } },
+          required: ['reasons', 'choice'],
+        },
       },
     },
   ];
@@ -240,7 +296,10 @@ describe('function calling', () => {
     const a = await complete(messages, 'mock-judge', createMockState(), extra);
     const b = await complete(messages, 'mock-judge', createMockState(), extra);
     expect(a.status).toBe(200);
-    const choice = a.body.choices[0] as unknown as { message: { content: null; tool_calls: { type: string; function: { name: string; arguments: string } }[] }; finish_reason: string };
+    const choice = a.body.choices[0] as unknown as {
+      message: { content: null; tool_calls: { type: string; function: { name: string; arguments: string } }[] };
+      finish_reason: string;
+    };
     expect(choice.finish_reason).toBe('tool_calls');
     expect(choice.message.content).toBeNull();
     const call = choice.message.tool_calls[0];
@@ -266,20 +325,31 @@ describe('scripted mode', () => {
       { pattern: 'verdict', reply: '[[B]]' },
     ]);
     const model = mockModel({ mode: 'scripted', ns: 'code' });
-    expect((await complete([{ role: 'user', content: 'What is the capital of France?' }], model, state)).body.choices[0]?.message.content).toBe('Paris.');
-    expect((await complete([{ role: 'user', content: 'Give a verdict' }], model, state)).body.choices[0]?.message.content).toBe('[[B]]');
+    expect(
+      (await complete([{ role: 'user', content: 'What is the capital of France?' }], model, state)).body.choices[0]
+        ?.message.content,
+    ).toBe('Paris.');
+    expect(
+      (await complete([{ role: 'user', content: 'Give a verdict' }], model, state)).body.choices[0]?.message.content,
+    ).toBe('[[B]]');
   });
 
   it('answers by pattern, set through the control endpoint per namespace', async () => {
     const put = (ns: string, reply: string) =>
-      fetch(`${server.url}/_mock/scripts/${ns}`, { method: 'PUT', body: JSON.stringify({ rules: [{ pattern: 'ping', flags: 'i', reply }] }) });
+      fetch(`${server.url}/_mock/scripts/${ns}`, {
+        method: 'PUT',
+        body: JSON.stringify({ rules: [{ pattern: 'ping', flags: 'i', reply }] }),
+      });
     expect((await put('t1', 'pong one')).status).toBe(204);
     expect((await put('t2', 'pong two')).status).toBe(204);
     const ask = async (ns: string) => {
       const res = await fetch(`${server.baseUrl}/chat/completions`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ model: mockModel({ mode: 'scripted', ns }), messages: [{ role: 'user', content: 'PING' }] }),
+        body: JSON.stringify({
+          model: mockModel({ mode: 'scripted', ns }),
+          messages: [{ role: 'user', content: 'PING' }],
+        }),
       });
       return ((await res.json()) as Completion).choices[0]?.message.content;
     };
@@ -303,9 +373,30 @@ describe('server', () => {
     const system = 'Judge the two answers with care and explain the reasons for your verdict. '.repeat(100);
     const short = await complete([{ role: 'user', content: 'short prompt' }], 'mock-judge', state);
     expect(short.body.usage?.prompt_tokens_details.cached_tokens).toBe(0);
-    const first = await complete([{ role: 'system', content: system }, { role: 'user', content: 'Question A' }], 'mock-judge', state);
-    const second = await complete([{ role: 'system', content: system }, { role: 'user', content: 'Question B is here' }], 'mock-judge', state);
-    const other = await complete([{ role: 'system', content: system }, { role: 'user', content: 'Question C' }], 'mock-other', state);
+    const first = await complete(
+      [
+        { role: 'system', content: system },
+        { role: 'user', content: 'Question A' },
+      ],
+      'mock-judge',
+      state,
+    );
+    const second = await complete(
+      [
+        { role: 'system', content: system },
+        { role: 'user', content: 'Question B is here' },
+      ],
+      'mock-judge',
+      state,
+    );
+    const other = await complete(
+      [
+        { role: 'system', content: system },
+        { role: 'user', content: 'Question C' },
+      ],
+      'mock-other',
+      state,
+    );
     expect(first.body.usage?.prompt_tokens).toBeGreaterThan(1024);
     expect(first.body.usage?.prompt_tokens_details.cached_tokens).toBe(0);
     const cached = second.body.usage?.prompt_tokens_details.cached_tokens ?? 0;

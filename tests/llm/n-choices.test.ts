@@ -30,7 +30,9 @@ function request(model: string, n?: number): LlmCallRequest {
     label: 'Judge',
     stage: 'judge',
     model,
-    messages: [{ role: 'system', content: `Item ${seq}. Rate coherence 1-5. ${describeFormat({ type: 'geval-score' })}` }],
+    messages: [
+      { role: 'system', content: `Item ${seq}. Rate coherence 1-5. ${describeFormat({ type: 'geval-score' })}` },
+    ],
     temperature: 2,
     maxTokens: 5,
     parser: { type: 'geval-score' },
@@ -110,7 +112,13 @@ describe('declaring supportsN', () => {
   it('LLM_SUPPORTS_N for the default provider, supportsN per LLM_PROVIDERS entry; default false', () => {
     expect(settingsFromEnv(base).providers.default?.supportsN).toBe(false);
     expect(settingsFromEnv({ ...base, LLM_SUPPORTS_N: 'true' }).providers.default?.supportsN).toBe(true);
-    const s = settingsFromEnv({ ...base, LLM_PROVIDERS: JSON.stringify({ oa: { baseUrl: 'https://api.openai.com/v1', supportsN: true }, local: { baseUrl: 'http://localhost:11434/v1' } }) });
+    const s = settingsFromEnv({
+      ...base,
+      LLM_PROVIDERS: JSON.stringify({
+        oa: { baseUrl: 'https://api.openai.com/v1', supportsN: true },
+        local: { baseUrl: 'http://localhost:11434/v1' },
+      }),
+    });
     expect(s.providers.oa?.supportsN).toBe(true);
     expect(s.providers.local?.supportsN).toBe(false);
   });

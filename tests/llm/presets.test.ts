@@ -39,7 +39,8 @@ function taskFor(presetId: string, kind: Task['kind']): Task {
   }
   return {
     kind: 'pointwise',
-    source: 'The city council approved a new budget on Tuesday that increases funding for public parks by 12 percent and cuts road maintenance.',
+    source:
+      'The city council approved a new budget on Tuesday that increases funding for public parks by 12 percent and cuts road maintenance.',
     output: 'The council passed a budget raising park funding by 12% while reducing road maintenance.',
     aspect: { name: 'coherence', scale: { min: 1, max: 5 } },
   };
@@ -69,10 +70,17 @@ describe('every preset against the mock judge', () => {
 
 describe('the mock judge keeps to the scale the authors’ prompts state', () => {
   it('Topical-Chat groundedness "(0 or 1)": every final reply ends in 0 or 1', async () => {
-    const llm = createLlm({ providers: { default: { baseUrl: mock.baseUrl } }, defaultModel: 'mock-judge', timeoutMs: 10_000 });
+    const llm = createLlm({
+      providers: { default: { baseUrl: mock.baseUrl } },
+      defaultModel: 'mock-judge',
+      timeoutMs: 10_000,
+    });
     const config = resolveMethodConfig('chateval-topical-chat', undefined);
     const method = getMethod(config.method);
-    const task = { ...taskFor('topical-chat', 'pointwise'), aspect: { name: 'groundedness', scale: { min: 0, max: 1 } } } as Task;
+    const task = {
+      ...taskFor('topical-chat', 'pointwise'),
+      aspect: { name: 'groundedness', scale: { min: 0, max: 1 } },
+    } as Task;
     const { outcome } = await runEvaluation(method, createEvaluation(method, config, task), llm);
     if (outcome.status !== 'succeeded') throw new Error('failed');
     for (const v of outcome.verdict.votes) expect([0, 1]).toContain(v.score);

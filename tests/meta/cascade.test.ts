@@ -15,22 +15,58 @@ import { binomialCdf, calibrateThreshold, ruleTable, thresholdTable } from '../.
 import { driveByWaves, verdictOf } from '../support/waves.js';
 
 const RULES = { orderFlip: true, split: false, tie: false, unparsed: true, minConfidence: 0 };
-const usage = (p: number, c: number, usd: number) => ({ promptTokens: p, completionTokens: c, cachedPromptTokens: 0, estimated: false, costUsd: usd });
+const usage = (p: number, c: number, usd: number) => ({
+  promptTokens: p,
+  completionTokens: c,
+  cachedPromptTokens: 0,
+  estimated: false,
+  costUsd: usd,
+});
 
 /** Stage 0: 2 calls, 20/10 tokens, $0.002. */
 const s0 = (winner: 'A' | 'B' | 'tie', confidence: number, positionFlip: boolean, escalated: boolean): StageReport => ({
-  stage: 0, label: 'cheap', method: 'single', ran: true, winner, confidence, positionFlip, split: false, unparsed: 0,
-  rules: RULES, escalatedBecause: escalated ? ['orders-disagree'] : [], calls: 2, plannedCalls: 2, usage: usage(20, 10, 0.002),
+  stage: 0,
+  label: 'cheap',
+  method: 'single',
+  ran: true,
+  winner,
+  confidence,
+  positionFlip,
+  split: false,
+  unparsed: 0,
+  rules: RULES,
+  escalatedBecause: escalated ? ['orders-disagree'] : [],
+  calls: 2,
+  plannedCalls: 2,
+  usage: usage(20, 10, 0.002),
 });
 /** Stage 1: 8 calls, 800/400 tokens, $0.08 when it ran. */
 const s1 = (winner?: 'A' | 'B' | 'tie'): StageReport =>
   winner === undefined
     ? { stage: 1, label: 'debate', method: 'chateval', ran: false, calls: 0, plannedCalls: 8, usage: usage(0, 0, 0) }
-    : { stage: 1, label: 'debate', method: 'chateval', ran: true, winner, confidence: 0.8, positionFlip: false, split: false, unparsed: 0, calls: 8, plannedCalls: 8, usage: usage(800, 400, 0.08) };
+    : {
+        stage: 1,
+        label: 'debate',
+        method: 'chateval',
+        ran: true,
+        winner,
+        confidence: 0.8,
+        positionFlip: false,
+        split: false,
+        unparsed: 0,
+        calls: 8,
+        plannedCalls: 8,
+        usage: usage(800, 400, 0.08),
+      };
 
 const item = (human: 'A' | 'B', stages: StageReport[], decided: number, runAllStages = false): CascadeItem => ({
   human,
-  cascade: { decidedBy: { stage: decided, label: decided === 0 ? 'cheap' : 'debate' }, runAllStages, stages, savings: { basis: 'planned', calls: 0, promptTokens: null, completionTokens: null, costUsd: null } },
+  cascade: {
+    decidedBy: { stage: decided, label: decided === 0 ? 'cheap' : 'debate' },
+    runAllStages,
+    stages,
+    savings: { basis: 'planned', calls: 0, promptTokens: null, completionTokens: null, costUsd: null },
+  },
 });
 
 // 1: A right at stage 0 · 2: A (conf 0.5) wrong at stage 0 · 3: flip → B right at stage 1 · 4: flip → B wrong at stage 1.
@@ -59,7 +95,13 @@ describe('cascadeReport', () => {
   });
 
   it('the last stage on every item is extrapolated from the 2 it ran for; escalation saved 8 calls and 47.5% of the cost', () => {
-    expect(r.lastStageAlone).toMatchObject({ basis: 'extrapolated', measuredOn: 2, calls: 32, promptTokens: 3200, completionTokens: 1600 });
+    expect(r.lastStageAlone).toMatchObject({
+      basis: 'extrapolated',
+      measuredOn: 2,
+      calls: 32,
+      promptTokens: 3200,
+      completionTokens: 1600,
+    });
     expect(r.lastStageAlone?.costUsd).toBeCloseTo(0.32, 12);
     expect(r.saved).toMatchObject({ calls: 8, promptTokens: 1520, completionTokens: 760 });
     expect(r.saved?.costUsd).toBeCloseTo(0.152, 12);
@@ -77,17 +119,35 @@ describe('cascadeReport', () => {
   it('thresholds: 0 and 0.5 are the run; 1 escalates item 2, whose debate was never run (unpriced)', () => {
     const rows = thresholdTable(ITEMS, 0);
     expect(rows.map((x) => x.minConfidence)).toEqual([0, 0.5, 1]);
-    expect(rows[0]).toMatchObject({ priced: 4, unpriced: 0, decidedShare: [0.5, 0.5], agreement: 0.5, callsPerItem: 6 });
+    expect(rows[0]).toMatchObject({
+      priced: 4,
+      unpriced: 0,
+      decidedShare: [0.5, 0.5],
+      agreement: 0.5,
+      callsPerItem: 6,
+    });
     expect(rows[0]?.costPerItem).toBeCloseTo(0.042, 12);
     expect(rows[1]).toMatchObject({ priced: 4, agreement: 0.5 });
-    expect(rows[2]).toMatchObject({ priced: 3, unpriced: 1, decidedShare: [1 / 3, 2 / 3], agreement: 2 / 3, callsPerItem: 22 / 3 });
+    expect(rows[2]).toMatchObject({
+      priced: 3,
+      unpriced: 1,
+      decidedShare: [1 / 3, 2 / 3],
+      agreement: 2 / 3,
+      callsPerItem: 22 / 3,
+    });
     expect(rows[2]?.costPerItem).toBeCloseTo(0.166 / 3, 12);
     expect(r.thresholds.map((t) => t.stage)).toEqual([0]);
   });
 
   it('rules switched one at a time: without orderFlip items 3-4 stop at the cheap tie (accuracy 1/4, 2 calls each)', () => {
     const rows = ruleTable(ITEMS, 0);
-    expect(rows.map((x) => x.change)).toEqual(['as run', 'orderFlip: false', 'split: true', 'tie: true', 'unparsed: false']);
+    expect(rows.map((x) => x.change)).toEqual([
+      'as run',
+      'orderFlip: false',
+      'split: true',
+      'tie: true',
+      'unparsed: false',
+    ]);
     expect(rows[0]).toMatchObject({ agreement: 0.5, decidedShare: [0.5, 0.5] });
     expect(rows[1]).toMatchObject({ priced: 4, agreement: 0.25, decidedShare: [1, 0], callsPerItem: 2 });
     expect(rows.slice(2).map((x) => x.agreement)).toEqual([0.5, 0.5, 0.5]);
@@ -131,7 +191,15 @@ describe('calibrated thresholds (fixed-sequence testing)', () => {
 
   it('keeps thresholds from the strictest down while P(Bin(n, α) ≤ errors) ≤ δ, stops at the first failure', () => {
     // t = 1 trusts item 1 (0 errors of 1): 0.5 ≤ 0.6 passes; t = 0.5 trusts items 1-2 (1 error of 2): 0.75 > 0.6 stops.
-    expect(calibrateThreshold(ITEMS, 0, 0.5, 0.6)).toEqual({ stage: 0, alpha: 0.5, delta: 0.6, minConfidence: 1, n: 4, trusted: 1, agreement: 1 });
+    expect(calibrateThreshold(ITEMS, 0, 0.5, 0.6)).toEqual({
+      stage: 0,
+      alpha: 0.5,
+      delta: 0.6,
+      minConfidence: 1,
+      n: 4,
+      trusted: 1,
+      agreement: 1,
+    });
     // α = 0.2: 0.8 > 0.1 at once.
     expect(calibrateThreshold(ITEMS, 0).minConfidence).toBeNull();
   });
@@ -142,11 +210,24 @@ describe('from engine verdicts', () => {
     const cascade = getMethod('cascade');
     const config = resolveMethodConfig('cascade-fastchat-chateval', undefined);
     const task: PairwiseTask = { kind: 'pairwise', question: 'Q?', answerA: 'ALPHA', answerB: 'BETA' };
-    const first = (req: LlmCallRequest) => req.messages.map((m) => m.content).join('\n').indexOf('ALPHA') < req.messages.map((m) => m.content).join('\n').indexOf('BETA');
+    const first = (req: LlmCallRequest) =>
+      req.messages
+        .map((m) => m.content)
+        .join('\n')
+        .indexOf('ALPHA') <
+      req.messages
+        .map((m) => m.content)
+        .join('\n')
+        .indexOf('BETA');
     // Agreeing orders (always ALPHA) and flipping orders (always the first shown).
     const agree = (req: LlmCallRequest) => (first(req) ? '[[A]]' : '[[B]]');
-    const flip = (req: LlmCallRequest) => (req.id.startsWith('s0/') ? '[[A]]' : `x\nThe score of Assistant 1: ${first(req) ? 3 : 9}\nThe score of Assistant 2: ${first(req) ? 9 : 3}`);
-    const details = [agree, flip].map((script) => verdictOf(driveByWaves(cascade, createEvaluation(cascade, config, task), script).outcome).details);
+    const flip = (req: LlmCallRequest) =>
+      req.id.startsWith('s0/')
+        ? '[[A]]'
+        : `x\nThe score of Assistant 1: ${first(req) ? 3 : 9}\nThe score of Assistant 2: ${first(req) ? 9 : 3}`;
+    const details = [agree, flip].map(
+      (script) => verdictOf(driveByWaves(cascade, createEvaluation(cascade, config, task), script).outcome).details,
+    );
     const r = cascadeReportOfJudged([
       { human: 'A', status: 'succeeded', details: details[0] },
       { human: 'B', status: 'succeeded', details: details[1] },

@@ -93,7 +93,9 @@ describe('customer items', () => {
     human: 4.5,
   };
   const dir = mkdtempSync(join(tmpdir(), 'tribunal-meta-'));
-  afterAll(() => { rmSync(dir, { recursive: true, force: true }); });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it('schema: label kind must match task kind, scores inside the scale, no extra keys', () => {
     expect(LabelledItemSchema.safeParse(pairwise).success).toBe(true);
@@ -120,6 +122,8 @@ describe('customer items', () => {
     const bad = `${JSON.stringify(pairwise)}\n${JSON.stringify({ ...pointwise, human: 9 })}\n`;
     expect(() => parseLabelledItems(bad, 'mine.jsonl')).toThrow(/mine\.jsonl:2/);
     expect(() => parseLabelledItems('{not json', 'mine.jsonl')).toThrow(/mine\.jsonl:1: invalid JSON/);
-    expect(() => parseLabelledItems(JSON.stringify([pairwise, pairwise]), 'd.json')).toThrow(/d\.json\[1\]: duplicate id/);
+    expect(() => parseLabelledItems(JSON.stringify([pairwise, pairwise]), 'd.json')).toThrow(
+      /d\.json\[1\]: duplicate id/,
+    );
   });
 });

@@ -12,7 +12,14 @@ import { reportOfJudged, toMarkdown } from '../../src/meta/metrics.js';
 
 function pointwise(groups: Record<string, { human: number[]; judge: number[] }>): JudgedItem[] {
   return Object.entries(groups).flatMap(([g, { human, judge }]) =>
-    human.map((h, i) => ({ itemId: `${g}-${i}`, status: 'succeeded', human: h, group: g, score: judge[i] ?? null, decided: true })),
+    human.map((h, i) => ({
+      itemId: `${g}-${i}`,
+      status: 'succeeded',
+      human: h,
+      group: g,
+      score: judge[i] ?? null,
+      decided: true,
+    })),
   );
 }
 
@@ -72,7 +79,13 @@ describe('MT-Bench: accuracy with a judge tie counted as B', () => {
       ['B', 'B'],
       ['A', 'B'],
     ];
-    const items: JudgedItem[] = labels.map(([human, winner], i) => ({ itemId: String(i), status: 'succeeded', human, winner, decided: true }));
+    const items: JudgedItem[] = labels.map(([human, winner], i) => ({
+      itemId: String(i),
+      status: 'succeeded',
+      human,
+      winner,
+      decided: true,
+    }));
     const report = reportOfJudged(items, { ...reportOptionsFor('mt-bench'), bootstrap: false });
     if (report.kind !== 'pairwise') throw new Error('pairwise expected');
     // Ours: 2 of 5 (ties are wrong against binary labels). Theirs: the tie on a B item is right: 3 of 5.

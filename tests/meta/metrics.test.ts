@@ -25,13 +25,14 @@ import {
 function fromTable<L>(labels: readonly L[], table: number[][]): { human: L[]; judge: L[] } {
   const human: L[] = [];
   const judge: L[] = [];
-  table.forEach((row, r) => { row.forEach((count, c) => {
+  table.forEach((row, r) => {
+    row.forEach((count, c) => {
       for (let k = 0; k < count; k++) {
         human.push(labels[r]!);
         judge.push(labels[c]!);
       }
-    }); },
-  );
+    });
+  });
   return { human, judge };
 }
 
@@ -48,7 +49,9 @@ describe('UniEval test vector (Topical-Chat, 360 items, turn level)', () => {
     understandability: [0.380038, 0.467807, 0.360741],
     overall: [0.632796, 0.662583, 0.487272],
   };
-  it('has 360 items', () => { expect(rows).toHaveLength(360); });
+  it('has 360 items', () => {
+    expect(rows).toHaveLength(360);
+  });
   for (const [dimension, [r, rho, tau]] of Object.entries(expected)) {
     it(`${dimension}: Pearson, Spearman, Kendall τ-b to 1e-6`, () => {
       const predicted = rows.map((row) => row.predict_scores[dimension]!);
@@ -91,9 +94,20 @@ describe('classification agreement', () => {
     //   no          10   15   (25)
     //              (30) (20)  n = 50
     // p_o = 35/50 = 0.7; p_e = (25·30 + 25·20)/50² = 0.5; κ = (0.7 − 0.5)/(1 − 0.5) = 0.4
-    const { human, judge } = fromTable(['yes', 'no'], [[20, 5], [10, 15]]);
+    const { human, judge } = fromTable(
+      ['yes', 'no'],
+      [
+        [20, 5],
+        [10, 15],
+      ],
+    );
     expect(cohenKappa(human, judge)).toBeCloseTo(0.4, 12);
-    expect(kappaFromConfusion([[20, 5], [10, 15]])).toBeCloseTo(0.4, 12);
+    expect(
+      kappaFromConfusion([
+        [20, 5],
+        [10, 15],
+      ]),
+    ).toBeCloseTo(0.4, 12);
   });
 
   it('κ on a 3×3 A/B/tie table', () => {
@@ -103,9 +117,20 @@ describe('classification agreement', () => {
     //   tie        2   1   2   (5)
     //            (13) (11) (6)  n = 30
     // p_o = 20/30; p_e = (15·13 + 10·11 + 5·6)/900 = 335/900; κ = (600 − 335)/(900 − 335) = 265/565
-    const { human, judge } = fromTable<PairLabel>(['A', 'B', 'tie'], [[10, 2, 3], [1, 8, 1], [2, 1, 2]]);
+    const { human, judge } = fromTable<PairLabel>(
+      ['A', 'B', 'tie'],
+      [
+        [10, 2, 3],
+        [1, 8, 1],
+        [2, 1, 2],
+      ],
+    );
     expect(cohenKappa(human, judge, ['A', 'B', 'tie'])).toBeCloseTo(265 / 565, 12);
-    expect(confusionMatrix(human, judge, ['A', 'B', 'tie']).counts).toEqual([[10, 2, 3], [1, 8, 1], [2, 1, 2]]);
+    expect(confusionMatrix(human, judge, ['A', 'B', 'tie']).counts).toEqual([
+      [10, 2, 3],
+      [1, 8, 1],
+      [2, 1, 2],
+    ]);
   });
 
   it('binary human labels with judge ties: 3-class κ, ties count as disagreement', () => {
@@ -114,7 +139,10 @@ describe('classification agreement', () => {
     const human: PairLabel[] = ['A', 'A', 'B', 'B'];
     const judge: PairLabel[] = ['A', 'tie', 'B', 'A'];
     expect(cohenKappa(human, judge, ['A', 'B', 'tie'])).toBeCloseTo(0.2, 12);
-    const report = pairwiseReport(human.map((h, i) => ({ human: h, judge: judge[i] })), { bootstrap: false });
+    const report = pairwiseReport(
+      human.map((h, i) => ({ human: h, judge: judge[i] })),
+      { bootstrap: false },
+    );
     expect(report.accuracy.value).toBe(0.5);
     expect(report.accuracyDecided).toBeCloseTo(2 / 3, 12);
     expect(report.kappa.value).toBeCloseTo(0.2, 12);
@@ -209,7 +237,11 @@ describe('bootstrap', () => {
   });
 
   it('same seed → same interval; interval contains the point estimate', () => {
-    const stat = (idx: readonly number[]) => pearson(idx.map((i) => judge[i]!), idx.map((i) => human[i]!));
+    const stat = (idx: readonly number[]) =>
+      pearson(
+        idx.map((i) => judge[i]!),
+        idx.map((i) => human[i]!),
+      );
     const first = bootstrapInterval(human.length, stat, { seed: 3, resamples: 500 });
     const second = bootstrapInterval(human.length, stat, { seed: 3, resamples: 500 });
     const other = bootstrapInterval(human.length, stat, { seed: 4, resamples: 500 });
@@ -222,7 +254,11 @@ describe('bootstrap', () => {
   });
 
   it('narrower at a lower level', () => {
-    const stat = (idx: readonly number[]) => spearman(idx.map((i) => judge[i]!), idx.map((i) => human[i]!));
+    const stat = (idx: readonly number[]) =>
+      spearman(
+        idx.map((i) => judge[i]!),
+        idx.map((i) => human[i]!),
+      );
     const wide = bootstrapInterval(human.length, stat, { level: 0.95 })!;
     const narrow = bootstrapInterval(human.length, stat, { level: 0.5 })!;
     expect(narrow.hi - narrow.lo).toBeLessThan(wide.hi - wide.lo);
@@ -246,7 +282,11 @@ describe('reports', () => {
     expect(report.flipRate).toBeCloseTo(1 / 3, 12);
     expect(report.humanLabels).toEqual({ A: 3, B: 1, tie: 1 });
     expect(report.judgeLabels).toEqual({ A: 2, B: 2, tie: 1 });
-    expect(report.confusion).toEqual([[2, 1, 0], [0, 1, 0], [0, 0, 1]]);
+    expect(report.confusion).toEqual([
+      [2, 1, 0],
+      [0, 1, 0],
+      [0, 0, 1],
+    ]);
     expect(report.bootstrap).toEqual({ resamples: 200, seed: 9, level: 0.95 });
     expect(report.accuracy.ci!.lo).toBeLessThanOrEqual(0.8);
     expect(report.accuracy.ci!.hi).toBeGreaterThanOrEqual(0.8);

@@ -16,7 +16,13 @@ export type ScriptedReply = string | LlmCallResult;
 export type Script = (request: LlmCallRequest, n: number) => ScriptedReply;
 
 /** Usage figures the fake LLM reports for every reply. */
-export const FAKE_USAGE = { promptTokens: 10, completionTokens: 5, cachedPromptTokens: 0, estimated: false, costUsd: 0 };
+export const FAKE_USAGE = {
+  promptTokens: 10,
+  completionTokens: 5,
+  cachedPromptTokens: 0,
+  estimated: false,
+  costUsd: 0,
+};
 
 /** Result for a request from a scripted reply. */
 export function toResult(request: LlmCallRequest, reply: ScriptedReply): LlmCallResult {
@@ -53,7 +59,10 @@ export function driveByWaves(
       const replies = ids.map((id) => script({ ...req, id }, n++));
       const texts = replies.flatMap((r) => (typeof r === 'string' ? [r] : []));
       const first = replies[0] ?? '';
-      const result = texts.length === replies.length && ids.length > 1 ? { ...toResult(req, first), choices: texts } : toResult(req, first);
+      const result =
+        texts.length === replies.length && ids.length > 1
+          ? { ...toResult(req, first), choices: texts }
+          : toResult(req, first);
       state = applyResult(method, state, result);
       if (options.roundTrip) state = JSON.parse(JSON.stringify(state)) as EngineState;
     }

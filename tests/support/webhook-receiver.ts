@@ -56,7 +56,11 @@ async function bodyOf(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function verify(secrets: readonly string[], headers: Record<string, string>, body: string): { verified: boolean; error: string | null } {
+function verify(
+  secrets: readonly string[],
+  headers: Record<string, string>,
+  body: string,
+): { verified: boolean; error: string | null } {
   let error = 'no secret configured';
   for (const secret of secrets) {
     try {
@@ -113,7 +117,11 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         const v = req.headers[name];
         return typeof v === 'string' ? v : null;
       };
-      const headers = { 'webhook-id': h('webhook-id') ?? '', 'webhook-timestamp': h('webhook-timestamp') ?? '', 'webhook-signature': h('webhook-signature') ?? '' };
+      const headers = {
+        'webhook-id': h('webhook-id') ?? '',
+        'webhook-timestamp': h('webhook-timestamp') ?? '',
+        'webhook-signature': h('webhook-signature') ?? '',
+      };
       const { verified, error } = verify(sink.secrets, headers, body);
       const answer = sink.script.length > 1 ? (sink.script.shift() ?? 200) : (sink.script[0] ?? 200);
       sink.requests.push({
@@ -148,7 +156,9 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
-        server.close(() => { resolve(); });
+        server.close(() => {
+          resolve();
+        });
       }),
   };
 }

@@ -21,12 +21,19 @@ export const CHROMIUM_INSTALLED = existsSync(CHROMIUM);
  * CI services do) or with `TRIBUNAL_REQUIRE_BROWSER=1` (`.ci/run` sets it). Elsewhere a machine without
  * Chromium skips them, and says so.
  */
-export const BROWSER_REQUIRED = ((process.env.CI ?? '') !== '' && process.env.CI !== 'false') || process.env.TRIBUNAL_REQUIRE_BROWSER === '1';
+export const BROWSER_REQUIRED =
+  ((process.env.CI ?? '') !== '' && process.env.CI !== 'false') || process.env.TRIBUNAL_REQUIRE_BROWSER === '1';
 
 /** The flags of every launch: headless, no sandbox (CI containers run as root), nothing phoning home. */
 export const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 
 /** A browser on a fresh profile; `close()` ends it and removes the profile. */
@@ -41,9 +48,15 @@ export interface TestBrowser {
 
 /** Launches Chromium on a new empty `--user-data-dir` (Playwright's persistent context owns that flag). */
 export async function launchBrowser(): Promise<TestBrowser> {
-  if (!CHROMIUM_INSTALLED) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it), or set CHROMIUM_PATH`);
+  if (!CHROMIUM_INSTALLED)
+    throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it), or set CHROMIUM_PATH`);
   const profile = mkdtempSync(join(tmpdir(), 'tribunal-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, viewport: { width: 1280, height: 900 } });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    args: CHROMIUM_ARGS,
+    headless: true,
+    viewport: { width: 1280, height: 900 },
+  });
   const errors = new Map<Page, string[]>();
   return {
     context,
@@ -53,8 +66,12 @@ export async function launchBrowser(): Promise<TestBrowser> {
       const list: string[] = [];
       errors.set(page, list);
       if (viewport) await page.setViewportSize(viewport);
-      page.on('console', (m) => { if (m.type() === 'error') list.push(`console: ${m.text()}`); });
-      page.on('pageerror', (e) => { list.push(`page: ${e.message}`); });
+      page.on('console', (m) => {
+        if (m.type() === 'error') list.push(`console: ${m.text()}`);
+      });
+      page.on('pageerror', (e) => {
+        list.push(`page: ${e.message}`);
+      });
       return page;
     },
     close: async () => {
@@ -70,7 +87,10 @@ export async function launchBrowser(): Promise<TestBrowser> {
  * (ids and times differ on every run).
  */
 export function screenshotDir(repoRoot: string): string {
-  const dir = process.env.UPDATE_SCREENSHOTS === '1' ? join(repoRoot, 'docs', 'screenshots') : join(tmpdir(), 'tribunal-screenshots');
+  const dir =
+    process.env.UPDATE_SCREENSHOTS === '1'
+      ? join(repoRoot, 'docs', 'screenshots')
+      : join(tmpdir(), 'tribunal-screenshots');
   mkdirSync(dir, { recursive: true });
   return dir;
 }
@@ -91,6 +111,8 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core
  */
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   await page.evaluate(AXE_SOURCE);
-  return page.evaluate<AxeViolation[]>(`axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] })
+  return page.evaluate<
+    AxeViolation[]
+  >(`axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] })
     .then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) })))`);
 }

@@ -1,14 +1,33 @@
 /** How the viewer writes money, durations, statistics and agent initials (src/web/app/format.ts). */
 import { describe, expect, it } from 'vitest';
-import { formatAgo, formatDuration, formatPct, formatScore, formatStat, formatUsd, initialsOf } from '../../src/web/app/format.js';
+import {
+  formatAgo,
+  formatDuration,
+  formatPct,
+  formatScore,
+  formatStat,
+  formatUsd,
+  initialsOf,
+} from '../../src/web/app/format.js';
 
 describe('format', () => {
   it('money: sub-cent amounts keep four decimals, larger ones cents, large ones whole dollars', () => {
-    expect([0, 0.00042, 0.05, 12.345, 1234.5].map(formatUsd)).toEqual(['$0.00', '$0.0004', '$0.05', '$12.35', '$1,235']);
+    expect([0, 0.00042, 0.05, 12.345, 1234.5].map(formatUsd)).toEqual([
+      '$0.00',
+      '$0.0004',
+      '$0.05',
+      '$12.35',
+      '$1,235',
+    ]);
   });
 
   it('durations, shares and statistics (a real minus sign; a dash for undefined)', () => {
-    expect([850, 2400, 185_000, 7_500_000].map(formatDuration)).toEqual(['850 ms', '2.4 s', '3 min 05 s', '2 h 05 min']);
+    expect([850, 2400, 185_000, 7_500_000].map(formatDuration)).toEqual([
+      '850 ms',
+      '2.4 s',
+      '3 min 05 s',
+      '2 h 05 min',
+    ]);
     expect([0.8333, null, Number.NaN].map((x) => formatPct(x))).toEqual(['83.3%', '—', '—']);
     expect([0.615, -0.15, null].map((x) => formatStat(x))).toEqual(['0.61', '\u22120.15', '—']);
     expect([4, 3.5, 3.25].map(formatScore)).toEqual(['4', '3.5', '3.25']);
@@ -16,7 +35,15 @@ describe('format', () => {
 
   it('relative times and initials', () => {
     const now = Date.parse('2026-01-01T12:00:00Z');
-    expect(['2026-01-01T11:59:48Z', '2026-01-01T11:57:00Z', '2026-01-01T09:00:00Z'].map((t) => formatAgo(t, now))).toEqual(['12 s ago', '3 min ago', '3 h ago']);
-    expect(['General Public', 'Critic', 'juror2', 'Advocate 1 for Answer 2', ''].map(initialsOf)).toEqual(['GP', 'C', 'J2', 'A1', '?']);
+    expect(
+      ['2026-01-01T11:59:48Z', '2026-01-01T11:57:00Z', '2026-01-01T09:00:00Z'].map((t) => formatAgo(t, now)),
+    ).toEqual(['12 s ago', '3 min ago', '3 h ago']);
+    expect(['General Public', 'Critic', 'juror2', 'Advocate 1 for Answer 2', ''].map(initialsOf)).toEqual([
+      'GP',
+      'C',
+      'J2',
+      'A1',
+      '?',
+    ]);
   });
 });

@@ -9,12 +9,20 @@ import { app } from '../../src/api/app.js';
 import { methodConfigId } from '../../src/api/method-config.js';
 import type { OpenApiDocument } from '../../src/api/openapi.js';
 import { openApiDocument } from '../../src/api/openapi.js';
-import { CancelRequestSchema, CreateEvaluationRequestSchema, CreateMetaEvaluationRequestSchema } from '../../src/api/schemas.js';
+import {
+  CancelRequestSchema,
+  CreateEvaluationRequestSchema,
+  CreateMetaEvaluationRequestSchema,
+} from '../../src/api/schemas.js';
 import { CreateBatchRequestSchema } from '../../src/batches/schemas.js';
 import { planTask, resolveJudge } from '../../src/api/services/judge.js';
 import { EstimateRequestSchema } from '../../src/estimates/schema.js';
 import { METHODS } from '../../src/engine/registry.js';
-import { CreateKeyRequestSchema, CreateTenantRequestSchema, UpdateTenantRequestSchema } from '../../src/tenants/schemas.js';
+import {
+  CreateKeyRequestSchema,
+  CreateTenantRequestSchema,
+  UpdateTenantRequestSchema,
+} from '../../src/tenants/schemas.js';
 import { judgeRequestOf } from '../../src/openai/completion.js';
 import { ChatCompletionRequestSchema } from '../../src/openai/schemas.js';
 import type { ErrorJson } from './api-fetch.js';
@@ -54,16 +62,24 @@ function operations(doc: OpenApiDocument): { key: string; path: string; method: 
 
 /** The routes the app actually serves, as `METHOD /path` in OpenAPI's `{param}` notation. */
 function servedRoutes(): string[] {
-  const keys = app.routes.filter((r) => r.method !== 'ALL').map((r) => `${r.method} ${r.path.replace(/:([^/]+)/g, '{$1}')}`);
+  const keys = app.routes
+    .filter((r) => r.method !== 'ALL')
+    .map((r) => `${r.method} ${r.path.replace(/:([^/]+)/g, '{$1}')}`);
   return [...new Set(keys)].sort();
 }
 
 describe('the OpenAPI document is generated from the routes', () => {
   it('documents exactly the routes the app serves', async () => {
     const doc = await fetchDocument();
-    expect(operations(doc).map((o) => o.key).sort()).toEqual(servedRoutes());
+    expect(
+      operations(doc)
+        .map((o) => o.key)
+        .sort(),
+    ).toEqual(servedRoutes());
     // The walk sees real routes (guards against an empty comparison passing).
-    expect(servedRoutes()).toEqual(expect.arrayContaining(['POST /v1/evaluations', 'GET /v1/evaluations/{id}', 'GET /docs', 'GET /openapi.json']));
+    expect(servedRoutes()).toEqual(
+      expect.arrayContaining(['POST /v1/evaluations', 'GET /v1/evaluations/{id}', 'GET /docs', 'GET /openapi.json']),
+    );
   });
 
   it('a route added without a definition is caught by the comparison', () => {
@@ -82,7 +98,10 @@ describe('the OpenAPI document is generated from the routes', () => {
       expect(op.summary?.length, key).toBeGreaterThan(3);
       expect(op.description?.length, key).toBeGreaterThan(20);
       const statuses = Object.keys(op.responses ?? {});
-      expect(statuses.some((s) => /^[12]/.test(s)), key).toBe(true);
+      expect(
+        statuses.some((s) => /^[12]/.test(s)),
+        key,
+      ).toBe(true);
       expect(statuses, key).toContain('400');
       for (const [status, res] of Object.entries(op.responses ?? {})) {
         expect(res.description?.length, `${key} ${status}`).toBeGreaterThan(0);
@@ -90,7 +109,9 @@ describe('the OpenAPI document is generated from the routes', () => {
         if (/^[45]/.test(status) && status !== '503') {
           // The OpenAI-compatible routes answer errors in OpenAI's shape (src/openai/errors.ts).
           const errorSchema = op.tags?.includes('openai') ? 'OpenAIError' : 'Error';
-          expect(res.content?.['application/json']?.schema?.$ref, `${key} ${status}`).toBe(`#/components/schemas/${errorSchema}`);
+          expect(res.content?.['application/json']?.schema?.$ref, `${key} ${status}`).toBe(
+            `#/components/schemas/${errorSchema}`,
+          );
           expect(res.description, `${key} ${status}`).toMatch(/^`[a-z_]+`/);
         }
       }
@@ -105,7 +126,15 @@ describe('the OpenAPI document is generated from the routes', () => {
 
   it('documents config per method: a MethodConfig variant for each method, keyed by `method`, unknown keys refused', async () => {
     const doc = await fetchDocument();
-    const schemas = doc.components?.schemas as Record<string, { anyOf?: { $ref: string }[]; allOf?: { $ref: string }[]; properties?: Record<string, { enum?: string[]; allOf?: { $ref: string }[] }>; additionalProperties?: unknown }>;
+    const schemas = doc.components?.schemas as Record<
+      string,
+      {
+        anyOf?: { $ref: string }[];
+        allOf?: { $ref: string }[];
+        properties?: Record<string, { enum?: string[]; allOf?: { $ref: string }[] }>;
+        additionalProperties?: unknown;
+      }
+    >;
     const variants = schemas.MethodConfig?.anyOf?.map((v) => v.$ref.split('/').pop());
     expect(variants).toEqual([...METHODS.keys()].map(methodConfigId));
     for (const method of METHODS.keys()) {
@@ -150,7 +179,12 @@ describe('request examples in the document', () => {
       for (const [name, example] of examples) {
         const parsed = schema.safeParse(example.value);
         expect(parsed.error?.issues ?? [], `${key} example ${name}`).toEqual([]);
-        const body = example.value as { preset?: string; config?: Record<string, unknown>; task?: unknown; items?: { task: unknown }[] };
+        const body = example.value as {
+          preset?: string;
+          config?: Record<string, unknown>;
+          task?: unknown;
+          items?: { task: unknown }[];
+        };
         if (op.operationId === 'createChatCompletion') {
           // The model names the judge and the message holds the task.
           const { evaluation } = judgeRequestOf(ChatCompletionRequestSchema.parse(example.value));
@@ -158,7 +192,8 @@ describe('request examples in the document', () => {
         } else if ('task' in body || 'items' in body) {
           const judge = resolveJudge(body.preset, body.config);
           const tasks = body.items ? body.items.map((i) => i.task) : [body.task];
-          for (const task of tasks) expect(planTask(judge, CreateEvaluationRequestSchema.shape.task.parse(task))).toBeGreaterThan(0);
+          for (const task of tasks)
+            expect(planTask(judge, CreateEvaluationRequestSchema.shape.task.parse(task))).toBeGreaterThan(0);
         }
         checked += 1;
       }
@@ -195,9 +230,14 @@ describe('unknown query parameters are a 400 on every route, never ignored', () 
   });
 
   it('POST /v1/evaluations?dry_run=true stores nothing (it used to be ignored and billed)', async () => {
-    const count = async () => (await testEnv.DB.prepare('SELECT count(*) AS n FROM evaluations').first<{ n: number }>())?.n;
+    const count = async () =>
+      (await testEnv.DB.prepare('SELECT count(*) AS n FROM evaluations').first<{ n: number }>())?.n;
     const before = await count();
-    const { url, init } = requestFor('/v1/evaluations', 'post', (operations(await fetchDocument()).find((o) => o.key === 'POST /v1/evaluations')!).op);
+    const { url, init } = requestFor(
+      '/v1/evaluations',
+      'post',
+      operations(await fetchDocument()).find((o) => o.key === 'POST /v1/evaluations')!.op,
+    );
     const r = await api(`${url}?dry_run=true&preset=x`, init);
     expect(r.status).toBe(400);
     const issues = (await r.json<ErrorJson>()).error.issues?.map((i) => i.path);
@@ -207,7 +247,7 @@ describe('unknown query parameters are a 400 on every route, never ignored', () 
 });
 
 describe('the reference page is served by the Worker itself', () => {
-  it('serves Scalar\'s browser bundle from the static assets, and its settings turn every online feature off', async () => {
+  it("serves Scalar's browser bundle from the static assets, and its settings turn every online feature off", async () => {
     const bundle = await api('/docs/assets/scalar.js');
     expect(bundle.status).toBe(200);
     const js = await bundle.text();
@@ -215,8 +255,17 @@ describe('the reference page is served by the Worker itself', () => {
     expect(js).toContain('createApiReference');
     const init = await (await api('/docs/assets/init.js')).text();
     expect(init).toContain("Scalar.createApiReference('#tribunal-reference'");
-    const config = JSON.parse(/createApiReference\('#tribunal-reference', (.*)\);/.exec(init)?.[1] ?? '{}') as Record<string, unknown>;
-    expect(config).toMatchObject({ url: '/openapi.json', withDefaultFonts: false, telemetry: false, hideClientButton: true, agent: { disabled: true } });
+    const config = JSON.parse(/createApiReference\('#tribunal-reference', (.*)\);/.exec(init)?.[1] ?? '{}') as Record<
+      string,
+      unknown
+    >;
+    expect(config).toMatchObject({
+      url: '/openapi.json',
+      withDefaultFonts: false,
+      telemetry: false,
+      hideClientButton: true,
+      agent: { disabled: true },
+    });
     expect(config).not.toHaveProperty('proxyUrl');
   });
 

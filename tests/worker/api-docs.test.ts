@@ -4,8 +4,19 @@ import { api } from './api-fetch.js';
 
 interface OpenApiDoc {
   openapi: string;
-  paths: Record<string, Record<string, { responses: Record<string, unknown>; requestBody?: { content: Record<string, { schema: { $ref: string } }> } }>>;
-  components: { schemas: Record<string, { type?: string; properties?: Record<string, unknown>; required?: string[]; additionalProperties?: unknown }> };
+  paths: Record<
+    string,
+    Record<
+      string,
+      { responses: Record<string, unknown>; requestBody?: { content: Record<string, { schema: { $ref: string } }> } }
+    >
+  >;
+  components: {
+    schemas: Record<
+      string,
+      { type?: string; properties?: Record<string, unknown>; required?: string[]; additionalProperties?: unknown }
+    >;
+  };
 }
 
 describe('service routes', () => {
@@ -27,7 +38,10 @@ describe('service routes', () => {
       expect(p.config.method).toBe(p.method);
       // Resolved with defaults: common fields are present even where the preset omits them (a cascade has
       // none of its own: each stage's resolved config carries them).
-      const resolved = p.method === 'cascade' ? (p.config.stages as { config: Record<string, unknown> }[]).map((st) => st.config) : [p.config];
+      const resolved =
+        p.method === 'cascade'
+          ? (p.config.stages as { config: Record<string, unknown> }[]).map((st) => st.config)
+          : [p.config];
       for (const c of resolved) {
         expect(c).toHaveProperty('parseRetries');
         expect(c).toHaveProperty('calibration');
@@ -35,7 +49,16 @@ describe('service routes', () => {
       expect(p.paper.length).toBeGreaterThan(0);
       expect(body.methods.find((m) => m.id === p.method)?.taskKinds).toContain(p.taskKind);
     }
-    expect(body.methods.map((m) => m.id).sort()).toEqual(['cascade', 'chateval', 'debate', 'ensemble', 'jury', 'more', 'samre', 'single']);
+    expect(body.methods.map((m) => m.id).sort()).toEqual([
+      'cascade',
+      'chateval',
+      'debate',
+      'ensemble',
+      'jury',
+      'more',
+      'samre',
+      'single',
+    ]);
   });
 
   it('GET /openapi.json is OpenAPI 3.1 built from the request schemas, with every $ref resolvable', async () => {
@@ -44,16 +67,43 @@ describe('service routes', () => {
     const doc = await r.json<OpenApiDoc>();
     expect(doc.openapi).toBe('3.1.0');
     const post = doc.paths['/v1/evaluations']?.post;
-    expect(post?.requestBody?.content['application/json']?.schema.$ref).toBe('#/components/schemas/CreateEvaluationRequest');
+    expect(post?.requestBody?.content['application/json']?.schema.$ref).toBe(
+      '#/components/schemas/CreateEvaluationRequest',
+    );
     expect(Object.keys(post?.responses ?? {})).toEqual(expect.arrayContaining(['202', '400', '409', '413']));
     const req = doc.components.schemas.CreateEvaluationRequest;
     expect(req?.additionalProperties).toBe(false);
     expect(req?.required).toEqual(['task']);
-    expect(Object.keys(req?.properties ?? {}).sort()).toEqual(['budget', 'config', 'metadata', 'preset', 'task', 'webhook']);
-    for (const id of ['Task', 'MethodConfig', 'Evaluation', 'VerdictSummary', 'Error', 'LabelledItem', 'AgreementReport', 'MetaEvaluation']) {
+    expect(Object.keys(req?.properties ?? {}).sort()).toEqual([
+      'budget',
+      'config',
+      'metadata',
+      'preset',
+      'task',
+      'webhook',
+    ]);
+    for (const id of [
+      'Task',
+      'MethodConfig',
+      'Evaluation',
+      'VerdictSummary',
+      'Error',
+      'LabelledItem',
+      'AgreementReport',
+      'MetaEvaluation',
+    ]) {
       expect(doc.components.schemas, id).toHaveProperty(id);
     }
-    for (const path of ['/v1/evaluations/{id}', '/v1/evaluations/{id}/transcript', '/v1/evaluations/{id}/cancel', '/v1/evaluations/{id}/events', '/v1/methods', '/v1/meta-evaluations', '/v1/meta-evaluations/{id}', '/health']) {
+    for (const path of [
+      '/v1/evaluations/{id}',
+      '/v1/evaluations/{id}/transcript',
+      '/v1/evaluations/{id}/cancel',
+      '/v1/evaluations/{id}/events',
+      '/v1/methods',
+      '/v1/meta-evaluations',
+      '/v1/meta-evaluations/{id}',
+      '/health',
+    ]) {
       expect(doc.paths, path).toHaveProperty(path);
     }
     const refs = JSON.stringify(doc).match(/"#\/components\/schemas\/[^"]+"/g) ?? [];

@@ -11,23 +11,46 @@ import { evaluationStub } from '../../src/pipeline/stub.js';
 import { sha256Hex } from '../../src/store/hash.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api, apiWith, postJson } from './api-fetch.js';
-import { countRows, drainAlarms, mockRequests, pendingAlarm, pollUntil, statusRow, testEnv, waitForEnd, waitForSnapshot } from './helpers.js';
+import {
+  countRows,
+  drainAlarms,
+  mockRequests,
+  pendingAlarm,
+  pollUntil,
+  statusRow,
+  testEnv,
+  waitForEnd,
+  waitForSnapshot,
+} from './helpers.js';
 import { configureSink, deliveriesOf, endpointOf, sinkUrl } from './webhooks-helpers.js';
-import { createBatchId, getBatch, items, pairItem, resultsPage, singleCallJudge, waitForBatch } from './batches-support.js';
+import {
+  createBatchId,
+  getBatch,
+  items,
+  pairItem,
+  resultsPage,
+  singleCallJudge,
+  waitForBatch,
+} from './batches-support.js';
 
 afterEach(drainAlarms);
 
 const del = (id: string) => api(`/v1/evaluations/${id}`, { method: 'DELETE' });
 
 /** What the object's storage still holds. */
-function objectStorage(id: string): Promise<{ evaluation: number; results: number; ended: { status: string; error: string | null } | null; text: string }> {
+function objectStorage(id: string): Promise<{
+  evaluation: number;
+  results: number;
+  ended: { status: string; error: string | null } | null;
+  text: string;
+}> {
   return runInDurableObject(evaluationStub(testEnv, id), (_o, state) => {
     const sql = state.storage.sql;
     const rows = (table: string) => sql.exec(`SELECT * FROM ${table}`).toArray();
     return {
       evaluation: rows('evaluation').length,
       results: rows('results').length,
-      ended: (sql.exec<{ status: string; error: string | null }>('SELECT status, error FROM ended').toArray()[0] ?? null),
+      ended: sql.exec<{ status: string; error: string | null }>('SELECT status, error FROM ended').toArray()[0] ?? null,
       // Everything left in the object's tables, to search for the task's words.
       text: JSON.stringify(['evaluation', 'results', 'ended'].map(rows)),
     };
@@ -43,7 +66,11 @@ async function d1Row(id: string) {
 describe('DELETE /v1/evaluations/{id}', () => {
   it('erases task, metadata, transcript and verdict in D1 and the object; keeps usage; then reads as 404; idempotent', async () => {
     const task = { ...pairItem(1), question: 'A secret question about zebras?' };
-    const r = await postJson('/v1/evaluations', { ...singleCallJudge('delete-done'), task, metadata: { customer: 'acme' } });
+    const r = await postJson('/v1/evaluations', {
+      ...singleCallJudge('delete-done'),
+      task,
+      metadata: { customer: 'acme' },
+    });
     const { id } = await r.json<{ id: string }>();
     await waitForEnd(id);
     expect(await countRows('transcripts', id)).toBe(1);
@@ -78,16 +105,28 @@ describe('DELETE /v1/evaluations/{id}', () => {
   });
 
   it('a running evaluation is cancelled first: the usage of its call in flight lands, its transcript and verdict do not', async () => {
-    const r = await postJson('/v1/evaluations', { ...singleCallJudge('delete-running', { latency: 1500 }), task: pairItem(2) });
+    const r = await postJson('/v1/evaluations', {
+      ...singleCallJudge('delete-running', { latency: 1500 }),
+      task: pairItem(2),
+    });
     const { id } = await r.json<{ id: string }>();
     await waitForSnapshot(id, (s) => s?.status === 'running');
-    await pollUntil(() => mockRequests('delete-running'), (n) => n === 1);
+    await pollUntil(
+      () => mockRequests('delete-running'),
+      (n) => n === 1,
+    );
 
     expect((await del(id)).status).toBe(204);
     expect((await statusRow(id))?.status).toBe('cancelled');
     // The call returns: billed, not kept as transcript; then the object erases itself.
-    await pollUntil(() => countRows('usage', id), (n) => n === 1);
-    await pollUntil(() => objectStorage(id), (s) => s.evaluation === 0 && s.results === 0);
+    await pollUntil(
+      () => countRows('usage', id),
+      (n) => n === 1,
+    );
+    await pollUntil(
+      () => objectStorage(id),
+      (s) => s.evaluation === 0 && s.results === 0,
+    );
     expect(await countRows('transcripts', id)).toBe(0);
     expect(await countRows('verdicts', id)).toBe(0);
     expect((await objectStorage(id)).ended?.status).toBe('cancelled');
@@ -115,7 +154,14 @@ describe('DELETE /v1/evaluations/{id}', () => {
     const { lines } = await resultsPage(batch);
     expect((await del(lines[0]!.evaluationId)).status).toBe(204);
     const after = await resultsPage(batch);
-    expect(after.lines[0]).toMatchObject({ index: 0, itemId: 'i0', deleted: true, metadata: null, verdict: null, error: null } satisfies Partial<BatchResultLine>);
+    expect(after.lines[0]).toMatchObject({
+      index: 0,
+      itemId: 'i0',
+      deleted: true,
+      metadata: null,
+      verdict: null,
+      error: null,
+    } satisfies Partial<BatchResultLine>);
     expect(after.lines[1]?.deleted).toBe(false);
     const view = await getBatch(batch);
     expect(view.counts).toEqual(before.counts);
@@ -123,21 +169,29 @@ describe('DELETE /v1/evaluations/{id}', () => {
     expect(view.verdicts.verdicts).toBe(1);
   });
 
-  it('erases the evaluation\'s webhook events, their deliveries and attempts (the payload carries the verdict)', async () => {
+  it("erases the evaluation's webhook events, their deliveries and attempts (the payload carries the verdict)", async () => {
     const ep = await endpointOf('default', sinkUrl('delete-events'), ['evaluation.succeeded']);
     await configureSink('delete-events', [ep.secret]);
     const r = await postJson('/v1/evaluations', { ...singleCallJudge('delete-events'), task: pairItem(7) });
     const { id } = await r.json<{ id: string }>();
     await waitForEnd(id);
     // Delivered once (so an attempt row exists too).
-    await expect.poll(async () => (await deliveriesOf(id)).map((d) => d.status), { timeout: 20_000 }).toEqual(['delivered']);
+    await expect
+      .poll(async () => (await deliveriesOf(id)).map((d) => d.status), { timeout: 20_000 })
+      .toEqual(['delivered']);
     const rowsAbout = async () => {
       const q = (sql: string) => testEnv.DB.prepare(sql).bind(id).first<{ n: number }>();
       return {
         events: (await q('SELECT count(*) AS n FROM webhook_events WHERE subject_id = ?'))?.n,
-        deliveries: (await q('SELECT count(*) AS n FROM webhook_deliveries WHERE event_id IN (SELECT id FROM webhook_events WHERE subject_id = ?)'))?.n,
-        attempts: (await q(`SELECT count(*) AS n FROM webhook_attempts WHERE delivery_id IN
-          (SELECT d.id FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE e.subject_id = ?)`))?.n,
+        deliveries: (
+          await q(
+            'SELECT count(*) AS n FROM webhook_deliveries WHERE event_id IN (SELECT id FROM webhook_events WHERE subject_id = ?)',
+          )
+        )?.n,
+        attempts: (
+          await q(`SELECT count(*) AS n FROM webhook_attempts WHERE delivery_id IN
+          (SELECT d.id FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE e.subject_id = ?)`)
+        )?.n,
       };
     };
     expect(await rowsAbout()).toEqual({ events: 1, deliveries: 1, attempts: 1 });
@@ -150,13 +204,16 @@ describe('DELETE /v1/evaluations/{id}', () => {
     await api(`/v1/webhook-endpoints/${ep.id}`, { method: 'DELETE' });
   });
 
-  it('404 for an unknown id and for another tenant\'s evaluation, which stays untouched', async () => {
+  it("404 for an unknown id and for another tenant's evaluation, which stays untouched", async () => {
     expect((await del('ev_nope')).status).toBe(404);
     const r = await postJson('/v1/evaluations', { ...singleCallJudge('delete-tenant'), task: pairItem(4) });
     const { id } = await r.json<{ id: string }>();
     await waitForEnd(id);
     const token = 'delete-tenant-b';
-    const other = await apiWith({ API_KEYS: await sha256Hex(token) }, `/v1/evaluations/${id}`, { method: 'DELETE', headers: { Authorization: `Bearer ${token}` } });
+    const other = await apiWith({ API_KEYS: await sha256Hex(token) }, `/v1/evaluations/${id}`, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${token}` },
+    });
     expect(other.status).toBe(404);
     expect((await d1Row(id))?.deleted_at).toBeNull();
     expect(await countRows('transcripts', id)).toBe(1);

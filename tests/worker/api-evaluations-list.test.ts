@@ -17,9 +17,18 @@ afterEach(drainAlarms);
 type EvaluationList = z.infer<typeof EvaluationListSchema>;
 
 /** Creates an evaluation with `metadata`; returns its id. */
-async function create(seed: string, metadata: Record<string, string | number | boolean>, preset?: string): Promise<string> {
+async function create(
+  seed: string,
+  metadata: Record<string, string | number | boolean>,
+  preset?: string,
+): Promise<string> {
   const judge = singleCallJudge(seed);
-  const r = await postJson('/v1/evaluations', { ...judge, ...(preset ? { preset } : {}), task: pairItem(Number(metadata.n ?? 0)), metadata });
+  const r = await postJson('/v1/evaluations', {
+    ...judge,
+    ...(preset ? { preset } : {}),
+    task: pairItem(Number(metadata.n ?? 0)),
+    metadata,
+  });
   expect(r.status).toBe(202);
   return (await r.json<{ id: string }>()).id;
 }
@@ -41,7 +50,14 @@ describe('GET /v1/evaluations', () => {
     const all = await list('?metadata=suite:filters');
     expect(all.data.map((e) => e.id)).toEqual([...ids].reverse());
     expect(all.nextCursor).toBeNull();
-    expect(all.data[0]).toMatchObject({ status: 'succeeded', method: 'single', preset: 'fastchat-pair', taskKind: 'pairwise', batchId: null, error: null });
+    expect(all.data[0]).toMatchObject({
+      status: 'succeeded',
+      method: 'single',
+      preset: 'fastchat-pair',
+      taskKind: 'pairwise',
+      batchId: null,
+      error: null,
+    });
     expect(all.data[0]?.verdict?.confidence).toBeGreaterThanOrEqual(0);
     expect(all.data[0]?.metadata).toEqual({ suite: 'filters', n: 3, odd: true });
     expect(all.data[0]?.links.self).toBe(`/v1/evaluations/${ids[3] ?? ''}`);
@@ -54,7 +70,10 @@ describe('GET /v1/evaluations', () => {
     const colon = await create('list-filters', { url: 'https://x.test/a' });
     expect((await list('?metadata=url:https://x.test/a')).data.map((e) => e.id)).toEqual([colon]);
 
-    const batch = await createBatchId({ ...singleCallJudge('list-batch'), items: [{ task: pairItem(1) }, { task: pairItem(2) }] });
+    const batch = await createBatchId({
+      ...singleCallJudge('list-batch'),
+      items: [{ task: pairItem(1) }, { task: pairItem(2) }],
+    });
     await waitForBatch(batch);
     const items = await list(`?batch=${batch}`);
     expect(items.data).toHaveLength(2);
@@ -68,7 +87,9 @@ describe('GET /v1/evaluations', () => {
     const createdB = rows.find((e) => e.id === b)!.createdAt;
     const createdA = rows.find((e) => e.id === a)!.createdAt;
     expect((await list(`?metadata=suite:time&createdAfter=${createdB}`)).data.map((e) => e.id)).toEqual([b]);
-    expect((await list(`?metadata=suite:time&createdBefore=${createdB}`)).data.map((e) => e.id)).toEqual(createdA < createdB ? [a] : []);
+    expect((await list(`?metadata=suite:time&createdBefore=${createdB}`)).data.map((e) => e.id)).toEqual(
+      createdA < createdB ? [a] : [],
+    );
     expect((await list(`?metadata=suite:time&createdAfter=${createdA}&createdBefore=${createdA}`)).data).toEqual([]);
   });
 
@@ -100,12 +121,17 @@ describe('GET /v1/evaluations', () => {
       const body = await r.json<ErrorJson>();
       expect(r.status, query).toBe(400);
       expect(body.error.code).toBe('invalid_request');
-      expect(body.error.issues?.map((i) => i.path), query).toEqual([param]);
+      expect(
+        body.error.issues?.map((i) => i.path),
+        query,
+      ).toEqual([param]);
     }
     await create('list-tenant', { suite: 'tenant', n: 0 });
     expect((await list('?metadata=suite:tenant')).data).toHaveLength(1);
     const token = 'list-tenant-b';
-    const other = await apiWith({ API_KEYS: await sha256Hex(token) }, '/v1/evaluations?metadata=suite:tenant', { headers: { Authorization: `Bearer ${token}` } });
+    const other = await apiWith({ API_KEYS: await sha256Hex(token) }, '/v1/evaluations?metadata=suite:tenant', {
+      headers: { Authorization: `Bearer ${token}` },
+    });
     expect((await other.json<EvaluationList>()).data).toEqual([]);
   });
 });

@@ -10,7 +10,18 @@ import { api, apiWith, apiWithSettled, postJson } from './api-fetch.js';
 import { evaluationStub } from '../../src/pipeline/stub.js';
 import { loadJob } from '../../src/store/results.js';
 import type { StartJob } from '../../src/store/results.js';
-import { countRows, drainAlarms, mockRequests, PAIRWISE, parseSse, POINTWISE, statusRow, testEnv, waitForEnd, withTimeout } from './helpers.js';
+import {
+  countRows,
+  drainAlarms,
+  mockRequests,
+  PAIRWISE,
+  parseSse,
+  POINTWISE,
+  statusRow,
+  testEnv,
+  waitForEnd,
+  withTimeout,
+} from './helpers.js';
 
 afterEach(drainAlarms);
 
@@ -43,11 +54,22 @@ describe('POST /v1/evaluations', () => {
       cancel: `/v1/evaluations/${accepted.id}/cancel`,
     });
     expect(r.headers.get('Location')).toBe(`/v1/evaluations/${accepted.id}`);
-    expect(r.headers.get('X-Request-Id')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(r.headers.get('X-Request-Id')).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
 
-    const row = await testEnv.DB.prepare('SELECT tenant, method, preset, calls_planned, config, metadata FROM evaluations WHERE id = ?')
+    const row = await testEnv.DB.prepare(
+      'SELECT tenant, method, preset, calls_planned, config, metadata FROM evaluations WHERE id = ?',
+    )
       .bind(accepted.id)
-      .first<{ tenant: string; method: string; preset: string; calls_planned: number; config: string; metadata: string }>();
+      .first<{
+        tenant: string;
+        method: string;
+        preset: string;
+        calls_planned: number;
+        config: string;
+        metadata: string;
+      }>();
     expect(row?.tenant).toBe('default');
     expect(row?.method).toBe('single');
     expect(row?.preset).toBe('chateval-single');
@@ -76,7 +98,10 @@ describe('POST /v1/evaluations', () => {
 
     const t = await api(`/v1/evaluations/${accepted.id}/transcript`);
     expect(t.status).toBe(200);
-    const transcript = await t.json<{ complete: boolean; messages: { seq: number; content: string; usage: { promptTokens: number; costUsd: number } }[] }>();
+    const transcript = await t.json<{
+      complete: boolean;
+      messages: { seq: number; content: string; usage: { promptTokens: number; costUsd: number } }[];
+    }>();
     expect(transcript.complete).toBe(true);
     expect(transcript.messages.length).toBe(ev.verdict?.calls);
     expect(transcript.messages[0]?.content.length).toBeGreaterThan(0);
@@ -113,7 +138,9 @@ describe('POST /v1/evaluations', () => {
     expect(e.code).toBe('idempotency_conflict');
     expect(e.message).toContain(a.id);
 
-    const n = await testEnv.DB.prepare("SELECT count(*) AS n FROM evaluations WHERE idempotency_key = 'key-1'").first<{ n: number }>();
+    const n = await testEnv.DB.prepare("SELECT count(*) AS n FROM evaluations WHERE idempotency_key = 'key-1'").first<{
+      n: number;
+    }>();
     expect(n?.n).toBe(1);
     await waitForEnd(a.id);
   });
@@ -226,12 +253,18 @@ describe('auth', () => {
     });
     expect(created.status).toBe(202);
     const { id } = await created.json<EvaluationAccepted>();
-    const row = await testEnv.DB.prepare('SELECT tenant FROM evaluations WHERE id = ?').bind(id).first<{ tenant: string }>();
+    const row = await testEnv.DB.prepare('SELECT tenant FROM evaluations WHERE id = ?')
+      .bind(id)
+      .first<{ tenant: string }>();
     expect(row?.tenant).toBe((await sha256Hex(tokenA)).slice(0, 12));
 
-    const own = await apiWith({ API_KEYS }, `/v1/evaluations/${id}`, { headers: { Authorization: `Bearer ${tokenA}` } });
+    const own = await apiWith({ API_KEYS }, `/v1/evaluations/${id}`, {
+      headers: { Authorization: `Bearer ${tokenA}` },
+    });
     expect(own.status).toBe(200);
-    const other = await apiWith({ API_KEYS }, `/v1/evaluations/${id}`, { headers: { Authorization: `Bearer ${tokenB}` } });
+    const other = await apiWith({ API_KEYS }, `/v1/evaluations/${id}`, {
+      headers: { Authorization: `Bearer ${tokenB}` },
+    });
     expect(other.status).toBe(404);
     // Public routes stay open.
     expect((await apiWith({ API_KEYS }, '/health')).status).toBe(200);
@@ -241,7 +274,10 @@ describe('auth', () => {
 
 describe('typed client', () => {
   it('hc<AppType> posts and reads with inferred types', async () => {
-    const client = hc<AppType>('http://tribunal.test', { fetch: (input: RequestInfo | URL, init?: RequestInit) => api(new Request(input, init).url.replace('http://tribunal.test', ''), new Request(input, init)) });
+    const client = hc<AppType>('http://tribunal.test', {
+      fetch: (input: RequestInfo | URL, init?: RequestInit) =>
+        api(new Request(input, init).url.replace('http://tribunal.test', ''), new Request(input, init)),
+    });
     const res = await client.v1.evaluations.$post({ json: body('client-1'), header: {} });
     expect(res.status).toBe(202);
     // Error responses are typed too: narrowing on the status gives EvaluationAccepted.
@@ -344,7 +380,13 @@ describe('Prefer: wait (the verdict in the POST response)', () => {
   });
 
   it('answers the usual 202 when the evaluation has not ended in time; it still runs to its verdict', async () => {
-    const r = await postJson('/v1/evaluations', body(`prefer-wait-slow-${Date.now()}`, { config: { defaults: { model: mockModel({ seed: `slow-${Date.now()}`, latency: 2_500 }) } } }), { Prefer: 'wait=1' });
+    const r = await postJson(
+      '/v1/evaluations',
+      body(`prefer-wait-slow-${Date.now()}`, {
+        config: { defaults: { model: mockModel({ seed: `slow-${Date.now()}`, latency: 2_500 }) } },
+      }),
+      { Prefer: 'wait=1' },
+    );
     expect(r.status).toBe(202);
     expect(r.headers.get('Preference-Applied')).toBeNull();
     const { id } = await r.json<EvaluationAccepted>();
@@ -360,7 +402,9 @@ describe('Prefer: wait (the verdict in the POST response)', () => {
         const stub = real.get(id);
         return new Proxy(stub, {
           get: (target, prop, receiver) =>
-            prop === 'awaitEnd' || prop === 'startAndAwait' ? () => Promise.reject(new Error('the object was reset')) : (Reflect.get(target, prop, receiver) as unknown),
+            prop === 'awaitEnd' || prop === 'startAndAwait'
+              ? () => Promise.reject(new Error('the object was reset'))
+              : (Reflect.get(target, prop, receiver) as unknown),
         });
       },
     } as unknown as typeof real;
@@ -394,8 +438,18 @@ describe('Prefer: wait (the verdict in the POST response)', () => {
 describe('the queue is the fallback of the fast start', () => {
   it('sends no queue message when the object took the job, and the evaluation runs to its verdict', async () => {
     let sent = 0;
-    const counting = { send: () => { sent += 1; return Promise.resolve(); }, sendBatch: () => Promise.resolve() } as unknown as Queue;
-    const r = await apiWith({ JOBS: counting }, '/v1/evaluations', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body(`no-queue-${Date.now()}`)) });
+    const counting = {
+      send: () => {
+        sent += 1;
+        return Promise.resolve();
+      },
+      sendBatch: () => Promise.resolve(),
+    } as unknown as Queue;
+    const r = await apiWith({ JOBS: counting }, '/v1/evaluations', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body(`no-queue-${Date.now()}`)),
+    });
     expect(r.status).toBe(202);
     const { id } = await r.json<EvaluationAccepted>();
     expect((await waitForEnd(id)).status).toBe('succeeded');
@@ -404,15 +458,29 @@ describe('the queue is the fallback of the fast start', () => {
 
   it('sends { id } to the queue when the fast start fails', async () => {
     const sentIds: unknown[] = [];
-    const counting = { send: (m: unknown) => { sentIds.push(m); return Promise.resolve(); }, sendBatch: () => Promise.resolve() } as unknown as Queue;
+    const counting = {
+      send: (m: unknown) => {
+        sentIds.push(m);
+        return Promise.resolve();
+      },
+      sendBatch: () => Promise.resolve(),
+    } as unknown as Queue;
     const real = testEnv.EVALUATION;
     const failingStart = {
       idFromName: (name: string) => real.idFromName(name),
-      get: (id: DurableObjectId) => new Proxy(real.get(id), {
-        get: (target, prop, receiver) => (prop === 'start' || prop === 'startAndAwait' ? () => Promise.reject(new Error('overloaded')) : (Reflect.get(target, prop, receiver) as unknown)),
-      }),
+      get: (id: DurableObjectId) =>
+        new Proxy(real.get(id), {
+          get: (target, prop, receiver) =>
+            prop === 'start' || prop === 'startAndAwait'
+              ? () => Promise.reject(new Error('overloaded'))
+              : (Reflect.get(target, prop, receiver) as unknown),
+        }),
     } as unknown as typeof real;
-    const r = await apiWith({ JOBS: counting, EVALUATION: failingStart }, '/v1/evaluations', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body(`queue-fallback-${Date.now()}`)) });
+    const r = await apiWith({ JOBS: counting, EVALUATION: failingStart }, '/v1/evaluations', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body(`queue-fallback-${Date.now()}`)),
+    });
     expect(r.status).toBe(202);
     const { id } = await r.json<EvaluationAccepted>();
     expect(sentIds).toEqual([{ id }]);

@@ -17,23 +17,39 @@ export async function api(path: string, init?: RequestInit): Promise<Response> {
 
 /** Sends a request to the app with bindings overridden (e.g. `API_KEYS`), bypassing the entry. */
 export async function apiWith(overrides: Partial<Bindings>, path: string, init?: RequestInit): Promise<Response> {
-  return app.fetch(new Request(`${ORIGIN}${path}`, init), { ...(env as unknown as Bindings), ...overrides }, createExecutionContext());
+  return app.fetch(
+    new Request(`${ORIGIN}${path}`, init),
+    { ...(env as unknown as Bindings), ...overrides },
+    createExecutionContext(),
+  );
 }
 
 /**
  * Like {@link apiWith}, and also waits for everything the request left running (`waitUntil`, e.g. the
  * fast start), so a test can assert what did not happen without sleeping.
  */
-export async function apiWithSettled(overrides: Partial<Bindings>, path: string, init?: RequestInit): Promise<Response> {
+export async function apiWithSettled(
+  overrides: Partial<Bindings>,
+  path: string,
+  init?: RequestInit,
+): Promise<Response> {
   const ctx = createExecutionContext();
-  const res = await app.fetch(new Request(`${ORIGIN}${path}`, init), { ...(env as unknown as Bindings), ...overrides }, ctx);
+  const res = await app.fetch(
+    new Request(`${ORIGIN}${path}`, init),
+    { ...(env as unknown as Bindings), ...overrides },
+    ctx,
+  );
   await waitOnExecutionContext(ctx);
   return res;
 }
 
 /** POSTs `body` as JSON. */
 export function postJson(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return api(path, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return api(path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 /** The API's error body. */

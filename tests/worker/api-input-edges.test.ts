@@ -17,7 +17,8 @@ async function errorOf(r: Response, status: number): Promise<ErrorJson['error']>
 }
 
 /** POSTs a raw JSON text (object literals cannot carry an own `__proto__` key through JSON.stringify). */
-const postRaw = (path: string, text: string) => api(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: text });
+const postRaw = (path: string, text: string) =>
+  api(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: text });
 
 describe('task texts that are only whitespace or contain NUL → 400 naming the field', () => {
   const BLANKS = [' ', '\n\t  \r\n', '\u00a0\u2003'];
@@ -27,11 +28,17 @@ describe('task texts that are only whitespace or contain NUL → 400 naming the 
   for (const field of pairwiseFields) {
     it(`pairwise ${field}`, async () => {
       for (const blank of BLANKS) {
-        const e = await errorOf(await postJson('/v1/evaluations', { ...valid, task: { ...PAIRWISE, [field]: blank } }), 400);
+        const e = await errorOf(
+          await postJson('/v1/evaluations', { ...valid, task: { ...PAIRWISE, [field]: blank } }),
+          400,
+        );
         expect(e.code).toBe('invalid_request');
         expect(e.issues).toEqual([{ path: `task.${field}`, message: `${field} must not be only whitespace` }]);
       }
-      const e = await errorOf(await postJson('/v1/evaluations', { ...valid, task: { ...PAIRWISE, [field]: 'fine\u0000text' } }), 400);
+      const e = await errorOf(
+        await postJson('/v1/evaluations', { ...valid, task: { ...PAIRWISE, [field]: 'fine\u0000text' } }),
+        400,
+      );
       expect(e.issues).toEqual([{ path: `task.${field}`, message: `${field} must not contain NUL characters` }]);
     });
   }
@@ -41,14 +48,20 @@ describe('task texts that are only whitespace or contain NUL → 400 naming the 
       const task = { ...POINTWISE, [field]: '   ' };
       const e = await errorOf(await postJson('/v1/evaluations', { preset: 'debate-summeval', task }), 400);
       expect(e.message).toContain(`task.${field}: ${field} must not be only whitespace`);
-      const nul = await errorOf(await postJson('/v1/evaluations', { preset: 'debate-summeval', task: { ...POINTWISE, [field]: '\u0000' } }), 400);
+      const nul = await errorOf(
+        await postJson('/v1/evaluations', { preset: 'debate-summeval', task: { ...POINTWISE, [field]: '\u0000' } }),
+        400,
+      );
       expect(nul.message).toContain(`task.${field}: ${field} must not contain NUL characters`);
     });
   }
 
   it('the aspect name, and labelled items of a meta-evaluation (named by index)', async () => {
     const aspect = await errorOf(
-      await postJson('/v1/evaluations', { preset: 'debate-summeval', task: { ...POINTWISE, aspect: { name: ' ', scale: { min: 1, max: 5 } } } }),
+      await postJson('/v1/evaluations', {
+        preset: 'debate-summeval',
+        task: { ...POINTWISE, aspect: { name: ' ', scale: { min: 1, max: 5 } } },
+      }),
       400,
     );
     expect(aspect.issues?.[0]?.path).toBe('task.aspect.name');
@@ -61,14 +74,23 @@ describe('task texts that are only whitespace or contain NUL → 400 naming the 
   });
 
   it('text with whitespace around content is accepted as it is (nothing is trimmed)', async () => {
-    const r = await apiWith({ FAST_START: 'false', JOBS: { send: () => Promise.resolve(), sendBatch: () => Promise.resolve() } as unknown as Queue }, '/v1/evaluations', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ ...valid, task: { ...PAIRWISE, answerA: '  Paris.\n' } }),
-    });
+    const r = await apiWith(
+      {
+        FAST_START: 'false',
+        JOBS: { send: () => Promise.resolve(), sendBatch: () => Promise.resolve() } as unknown as Queue,
+      },
+      '/v1/evaluations',
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ ...valid, task: { ...PAIRWISE, answerA: '  Paris.\n' } }),
+      },
+    );
     expect(r.status).toBe(202);
     const { id } = await r.json<{ id: string }>();
-    const row = await testEnv.DB.prepare('SELECT task FROM evaluations WHERE id = ?').bind(id).first<{ task: string }>();
+    const row = await testEnv.DB.prepare('SELECT task FROM evaluations WHERE id = ?')
+      .bind(id)
+      .first<{ task: string }>();
     expect((JSON.parse(row!.task) as { answerA: string }).answerA).toBe('  Paris.\n');
     await testEnv.DB.prepare('DELETE FROM evaluations WHERE id = ?').bind(id).run();
   });
@@ -112,14 +134,54 @@ describe('a wrong method on an existing path → 405 with Allow and the standard
 describe('prototype keys in a JSON body → 400, never silently dropped', () => {
   const task = JSON.stringify(PAIRWISE);
   const CASES: { name: string; path: string; text: string; field: string }[] = [
-    { name: 'config.__proto__', path: '/v1/evaluations', text: `{"preset":"chateval-faireval","config":{"__proto__":{"turns":1}},"task":${task}}`, field: 'config.__proto__' },
-    { name: 'config.constructor', path: '/v1/evaluations', text: `{"preset":"chateval-faireval","config":{"constructor":{"prototype":{}}},"task":${task}}`, field: 'config.constructor' },
-    { name: 'nested in config', path: '/v1/evaluations', text: `{"preset":"chateval-faireval","config":{"defaults":{"prototype":1}},"task":${task}}`, field: 'config.defaults.prototype' },
-    { name: 'top-level __proto__', path: '/v1/evaluations', text: `{"__proto__":{"preset":"x"},"preset":"chateval-faireval","task":${task}}`, field: '__proto__' },
-    { name: 'in the task', path: '/v1/evaluations', text: `{"preset":"chateval-faireval","task":{"kind":"pairwise","question":"q","answerA":"a","answerB":"b","constructor":"x"}}`, field: 'task.constructor' },
-    { name: 'in metadata', path: '/v1/evaluations', text: `{"preset":"chateval-faireval","task":${task},"metadata":{"prototype":"x"}}`, field: 'metadata.prototype' },
-    { name: 'in a meta-evaluation item', path: '/v1/meta-evaluations', text: `{"preset":"fastchat-pair","items":[{"id":"a","task":${task},"human":"A","__proto__":{}}]}`, field: 'items.0.__proto__' },
-    { name: 'in a cancel body', path: '/v1/evaluations/ev_x/cancel', text: '{"__proto__":{"reason":"x"}}', field: '__proto__' },
+    {
+      name: 'config.__proto__',
+      path: '/v1/evaluations',
+      text: `{"preset":"chateval-faireval","config":{"__proto__":{"turns":1}},"task":${task}}`,
+      field: 'config.__proto__',
+    },
+    {
+      name: 'config.constructor',
+      path: '/v1/evaluations',
+      text: `{"preset":"chateval-faireval","config":{"constructor":{"prototype":{}}},"task":${task}}`,
+      field: 'config.constructor',
+    },
+    {
+      name: 'nested in config',
+      path: '/v1/evaluations',
+      text: `{"preset":"chateval-faireval","config":{"defaults":{"prototype":1}},"task":${task}}`,
+      field: 'config.defaults.prototype',
+    },
+    {
+      name: 'top-level __proto__',
+      path: '/v1/evaluations',
+      text: `{"__proto__":{"preset":"x"},"preset":"chateval-faireval","task":${task}}`,
+      field: '__proto__',
+    },
+    {
+      name: 'in the task',
+      path: '/v1/evaluations',
+      text: `{"preset":"chateval-faireval","task":{"kind":"pairwise","question":"q","answerA":"a","answerB":"b","constructor":"x"}}`,
+      field: 'task.constructor',
+    },
+    {
+      name: 'in metadata',
+      path: '/v1/evaluations',
+      text: `{"preset":"chateval-faireval","task":${task},"metadata":{"prototype":"x"}}`,
+      field: 'metadata.prototype',
+    },
+    {
+      name: 'in a meta-evaluation item',
+      path: '/v1/meta-evaluations',
+      text: `{"preset":"fastchat-pair","items":[{"id":"a","task":${task},"human":"A","__proto__":{}}]}`,
+      field: 'items.0.__proto__',
+    },
+    {
+      name: 'in a cancel body',
+      path: '/v1/evaluations/ev_x/cancel',
+      text: '{"__proto__":{"reason":"x"}}',
+      field: '__proto__',
+    },
   ];
   for (const c of CASES) {
     it(c.name, async () => {

@@ -8,7 +8,8 @@ import { drainAlarms, PAIRWISE, POINTWISE, testEnv } from './helpers.js';
 
 afterEach(drainAlarms);
 
-const pair = (i: number): Task => (PAIRWISE.kind === 'pairwise' ? { ...PAIRWISE, question: `${PAIRWISE.question} (${i})` } : PAIRWISE);
+const pair = (i: number): Task =>
+  PAIRWISE.kind === 'pairwise' ? { ...PAIRWISE, question: `${PAIRWISE.question} (${i})` } : PAIRWISE;
 const judge = (seed: string) => ({ preset: 'chateval-single', config: { defaults: { model: mockModel({ seed }) } } });
 
 async function waitForReport(id: string, timeoutMs = 20_000): Promise<MetaEvaluation> {
@@ -33,7 +34,11 @@ describe('meta-evaluations', () => {
     });
     expect(r.status).toBe(202);
     const accepted = await r.json<{ id: string; status: string; itemsTotal: number; links: { self: string } }>();
-    expect(accepted).toMatchObject({ status: 'running', itemsTotal: 3, links: { self: `/v1/meta-evaluations/${accepted.id}` } });
+    expect(accepted).toMatchObject({
+      status: 'running',
+      itemsTotal: 3,
+      links: { self: `/v1/meta-evaluations/${accepted.id}` },
+    });
 
     const first = await (await api(`/v1/meta-evaluations/${accepted.id}`)).json<MetaEvaluation>();
     expect(first.progress.total).toBe(3);
@@ -49,7 +54,9 @@ describe('meta-evaluations', () => {
     expect(done.reportMarkdown).toContain('|');
     // Each item's judge answer is its verdict's (the viewer plots it against the human label).
     for (const item of done.items) {
-      const verdict = (await (await api(`/v1/evaluations/${item.evaluationId}`)).json<{ verdict: { winner: string } }>()).verdict;
+      const verdict = (
+        await (await api(`/v1/evaluations/${item.evaluationId}`)).json<{ verdict: { winner: string } }>()
+      ).verdict;
       expect([item.winner, item.score]).toEqual([verdict.winner, null]);
     }
     const stored = await testEnv.DB.prepare('SELECT status, report FROM meta_evaluations WHERE id = ?')
@@ -64,7 +71,10 @@ describe('meta-evaluations', () => {
     // but the report must not credit the judge with it.
     const r = await postJson('/v1/meta-evaluations', {
       preset: 'chateval-single',
-      config: { parseRetries: 0, defaults: { model: mockModel({ seed: 'meta-unparsed', rate: 1, fault: 'wrong-format' }) } },
+      config: {
+        parseRetries: 0,
+        defaults: { model: mockModel({ seed: 'meta-unparsed', rate: 1, fault: 'wrong-format' }) },
+      },
       items: [
         { id: 'u1', task: pair(11), human: 'tie' },
         { id: 'u2', task: pair(12), human: 'A' },
@@ -84,7 +94,11 @@ describe('meta-evaluations', () => {
       human: i,
       group: i <= 2 ? 'doc1' : 'doc2',
     }));
-    const r = await postJson('/v1/meta-evaluations', { preset: 'geval-summeval', config: { defaults: { model: mockModel({ seed: 'meta-2' }) } }, items });
+    const r = await postJson('/v1/meta-evaluations', {
+      preset: 'geval-summeval',
+      config: { defaults: { model: mockModel({ seed: 'meta-2' }) } },
+      items,
+    });
     expect(r.status).toBe(202);
     const { id } = await r.json<{ id: string }>();
     const done = await waitForReport(id);
@@ -92,18 +106,27 @@ describe('meta-evaluations', () => {
     expect(done.report?.n).toBe(4);
     expect(done.items.map((i) => i.human)).toEqual([1, 2, 3, 4]);
     for (const item of done.items) {
-      const verdict = (await (await api(`/v1/evaluations/${item.evaluationId}`)).json<{ verdict: { score: number } }>()).verdict;
+      const verdict = (await (await api(`/v1/evaluations/${item.evaluationId}`)).json<{ verdict: { score: number } }>())
+        .verdict;
       expect([item.winner, item.score]).toEqual([null, verdict.score]);
     }
   });
 
   it('stores 120 items in D1 batches within the parameter limit and links every item', async () => {
-    const items = Array.from({ length: 120 }, (_, i) => ({ id: `i${String(i).padStart(3, '0')}`, task: pair(i), human: i % 2 ? 'A' : 'B' }));
+    const items = Array.from({ length: 120 }, (_, i) => ({
+      id: `i${String(i).padStart(3, '0')}`,
+      task: pair(i),
+      human: i % 2 ? 'A' : 'B',
+    }));
     const r = await postJson('/v1/meta-evaluations', { ...judge('meta-big'), items });
     expect(r.status).toBe(202);
     const { id } = await r.json<{ id: string }>();
-    const n = await testEnv.DB.prepare('SELECT count(*) AS n FROM evaluations WHERE meta_id = ?').bind(id).first<{ n: number }>();
-    const links = await testEnv.DB.prepare('SELECT count(*) AS n FROM meta_evaluation_items WHERE meta_id = ?').bind(id).first<{ n: number }>();
+    const n = await testEnv.DB.prepare('SELECT count(*) AS n FROM evaluations WHERE meta_id = ?')
+      .bind(id)
+      .first<{ n: number }>();
+    const links = await testEnv.DB.prepare('SELECT count(*) AS n FROM meta_evaluation_items WHERE meta_id = ?')
+      .bind(id)
+      .first<{ n: number }>();
     expect(n?.n).toBe(120);
     expect(links?.n).toBe(120);
     const done = await waitForReport(id, 25_000);
@@ -114,13 +137,33 @@ describe('meta-evaluations', () => {
     const cases: [unknown, string, string][] = [
       [{ ...judge('x'), items: [] }, 'invalid_request', 'items'],
       [{ ...judge('x'), items: [{ id: 'a', task: PAIRWISE, human: 3 }] }, 'invalid_request', 'items.0.human'],
-      [{ ...judge('x'), items: [{ id: 'a', task: PAIRWISE, human: 'A' }, { id: 'a', task: PAIRWISE, human: 'B' }] }, 'invalid_request', 'items.1.id'],
       [
-        { ...judge('x'), items: [{ id: 'a', task: PAIRWISE, human: 'A' }, { id: 'b', task: POINTWISE, human: 3 }] },
+        {
+          ...judge('x'),
+          items: [
+            { id: 'a', task: PAIRWISE, human: 'A' },
+            { id: 'a', task: PAIRWISE, human: 'B' },
+          ],
+        },
+        'invalid_request',
+        'items.1.id',
+      ],
+      [
+        {
+          ...judge('x'),
+          items: [
+            { id: 'a', task: PAIRWISE, human: 'A' },
+            { id: 'b', task: POINTWISE, human: 3 },
+          ],
+        },
         'invalid_request',
         'same task kind',
       ],
-      [{ preset: 'more-mtbench', items: [{ id: 'a', task: POINTWISE, human: 3 }] }, 'task_kind_unsupported', 'items.0.task'],
+      [
+        { preset: 'more-mtbench', items: [{ id: 'a', task: POINTWISE, human: 3 }] },
+        'task_kind_unsupported',
+        'items.0.task',
+      ],
       [{ preset: 'nope', items: [{ id: 'a', task: PAIRWISE, human: 'A' }] }, 'unknown_preset', 'nope'],
     ];
     for (const [b, code, mentions] of cases) {

@@ -20,7 +20,8 @@ const agents = (n: number) => Array.from({ length: n }, () => ({ role: 'Critic' 
 const CASES: Case[] = [
   {
     name: 'an agent names a provider this deployment does not have',
-    send: () => post({ ...valid, config: { agents: [{ role: 'Critic', provider: 'groqq' }, { role: 'General Public' }] } }),
+    send: () =>
+      post({ ...valid, config: { agents: [{ role: 'Critic', provider: 'groqq' }, { role: 'General Public' }] } }),
     status: 400,
     code: 'invalid_config',
     mentions: 'config.agents.0.provider: unknown provider "groqq"',
@@ -28,7 +29,11 @@ const CASES: Case[] = [
   {
     name: 'a deployment without LLM_BASE_URL refuses work instead of answering with mock verdicts',
     send: () =>
-      apiWith({ LLM_BASE_URL: '' }, '/v1/evaluations', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(valid) }),
+      apiWith({ LLM_BASE_URL: '' }, '/v1/evaluations', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(valid),
+      }),
     status: 503,
     code: 'llm_not_configured',
     // Generic for callers: the diagnosis (LLM_BASE_URL is not set) goes to the operator's logs.
@@ -36,7 +41,8 @@ const CASES: Case[] = [
   },
   {
     name: 'malformed JSON',
-    send: () => api('/v1/evaluations', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"task": ' }),
+    send: () =>
+      api('/v1/evaluations', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"task": ' }),
     status: 400,
     code: 'invalid_json',
     mentions: 'not valid JSON',
@@ -50,16 +56,45 @@ const CASES: Case[] = [
   },
   {
     name: 'not JSON content type',
-    send: () => api('/v1/evaluations', { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: JSON.stringify(valid) }),
+    send: () =>
+      api('/v1/evaluations', {
+        method: 'POST',
+        headers: { 'Content-Type': 'text/plain' },
+        body: JSON.stringify(valid),
+      }),
     status: 415,
     code: 'unsupported_media_type',
     mentions: 'application/json',
   },
-  { name: 'unknown field', send: () => post({ ...valid, foo: 1 }), status: 400, code: 'invalid_request', mentions: 'foo' },
-  { name: 'unknown field in task', send: () => post({ ...valid, task: { ...PAIRWISE, extra: 'x' } }), status: 400, code: 'invalid_request', mentions: 'extra' },
-  { name: 'missing task', send: () => post({ preset: 'chateval-faireval' }), status: 400, code: 'invalid_request', mentions: 'task' },
+  {
+    name: 'unknown field',
+    send: () => post({ ...valid, foo: 1 }),
+    status: 400,
+    code: 'invalid_request',
+    mentions: 'foo',
+  },
+  {
+    name: 'unknown field in task',
+    send: () => post({ ...valid, task: { ...PAIRWISE, extra: 'x' } }),
+    status: 400,
+    code: 'invalid_request',
+    mentions: 'extra',
+  },
+  {
+    name: 'missing task',
+    send: () => post({ preset: 'chateval-faireval' }),
+    status: 400,
+    code: 'invalid_request',
+    mentions: 'task',
+  },
   { name: 'array body', send: () => post([valid]), status: 400, code: 'invalid_request', mentions: '(root)' },
-  { name: 'empty answer', send: () => post({ ...valid, task: { ...PAIRWISE, answerA: '' } }), status: 400, code: 'invalid_request', mentions: 'task.answerA' },
+  {
+    name: 'empty answer',
+    send: () => post({ ...valid, task: { ...PAIRWISE, answerA: '' } }),
+    status: 400,
+    code: 'invalid_request',
+    mentions: 'task.answerA',
+  },
   {
     name: 'text over limit',
     send: () => post({ ...valid, task: { ...PAIRWISE, answerB: 'x'.repeat(MAX_TEXT_CHARS + 1) } }),
@@ -69,7 +104,12 @@ const CASES: Case[] = [
   },
   {
     name: 'body over MAX_BODY_BYTES (Content-Length)',
-    send: () => post({ ...valid, metadata: { big: 'x' } , task: { ...PAIRWISE, question: 'q'.repeat(Number(testEnv.MAX_BODY_BYTES) + 10) } }),
+    send: () =>
+      post({
+        ...valid,
+        metadata: { big: 'x' },
+        task: { ...PAIRWISE, question: 'q'.repeat(Number(testEnv.MAX_BODY_BYTES) + 10) },
+      }),
     status: 413,
     code: 'payload_too_large',
     mentions: 'bytes',
@@ -81,7 +121,10 @@ const CASES: Case[] = [
       let sent = 0;
       const stream = new ReadableStream<Uint8Array>({
         pull(controller) {
-          if (sent > Number(testEnv.MAX_BODY_BYTES) + chunk.length) { controller.close(); return; }
+          if (sent > Number(testEnv.MAX_BODY_BYTES) + chunk.length) {
+            controller.close();
+            return;
+          }
           sent += chunk.length;
           controller.enqueue(chunk);
         },
@@ -97,15 +140,69 @@ const CASES: Case[] = [
     code: 'payload_too_large',
     mentions: 'bytes',
   },
-  { name: 'unknown preset', send: () => post({ ...valid, preset: 'nope' }), status: 400, code: 'unknown_preset', mentions: 'nope' },
-  { name: 'no preset and no method', send: () => post({ task: PAIRWISE }), status: 400, code: 'invalid_config', mentions: 'method' },
-  { name: 'unknown method', send: () => post({ config: { method: 'vibes' }, task: PAIRWISE }), status: 400, code: 'unknown_method', mentions: 'vibes' },
-  { name: 'agents 0', send: () => post({ ...valid, config: { agents: [] } }), status: 400, code: 'invalid_config', mentions: 'agents' },
-  { name: 'agents 9', send: () => post({ ...valid, config: { agents: agents(9) } }), status: 400, code: 'invalid_config', mentions: 'agents' },
-  { name: 'turns 11', send: () => post({ ...valid, config: { turns: 11 } }), status: 400, code: 'invalid_config', mentions: 'turns' },
-  { name: 'turns 0', send: () => post({ ...valid, config: { turns: 0 } }), status: 400, code: 'invalid_config', mentions: 'turns' },
-  { name: 'samples 21', send: () => post({ preset: 'chateval-single', config: { samples: 21 }, task: PAIRWISE }), status: 400, code: 'invalid_config', mentions: 'samples' },
-  { name: 'unknown config key', send: () => post({ ...valid, config: { turnz: 2 } }), status: 400, code: 'invalid_config', mentions: 'turnz' },
+  {
+    name: 'unknown preset',
+    send: () => post({ ...valid, preset: 'nope' }),
+    status: 400,
+    code: 'unknown_preset',
+    mentions: 'nope',
+  },
+  {
+    name: 'no preset and no method',
+    send: () => post({ task: PAIRWISE }),
+    status: 400,
+    code: 'invalid_config',
+    mentions: 'method',
+  },
+  {
+    name: 'unknown method',
+    send: () => post({ config: { method: 'vibes' }, task: PAIRWISE }),
+    status: 400,
+    code: 'unknown_method',
+    mentions: 'vibes',
+  },
+  {
+    name: 'agents 0',
+    send: () => post({ ...valid, config: { agents: [] } }),
+    status: 400,
+    code: 'invalid_config',
+    mentions: 'agents',
+  },
+  {
+    name: 'agents 9',
+    send: () => post({ ...valid, config: { agents: agents(9) } }),
+    status: 400,
+    code: 'invalid_config',
+    mentions: 'agents',
+  },
+  {
+    name: 'turns 11',
+    send: () => post({ ...valid, config: { turns: 11 } }),
+    status: 400,
+    code: 'invalid_config',
+    mentions: 'turns',
+  },
+  {
+    name: 'turns 0',
+    send: () => post({ ...valid, config: { turns: 0 } }),
+    status: 400,
+    code: 'invalid_config',
+    mentions: 'turns',
+  },
+  {
+    name: 'samples 21',
+    send: () => post({ preset: 'chateval-single', config: { samples: 21 }, task: PAIRWISE }),
+    status: 400,
+    code: 'invalid_config',
+    mentions: 'samples',
+  },
+  {
+    name: 'unknown config key',
+    send: () => post({ ...valid, config: { turnz: 2 } }),
+    status: 400,
+    code: 'invalid_config',
+    mentions: 'turnz',
+  },
   {
     name: 'wrong task kind for the method',
     send: () => post({ preset: 'more-mtbench', task: POINTWISE }),
@@ -113,18 +210,52 @@ const CASES: Case[] = [
     code: 'task_kind_unsupported',
     mentions: 'pointwise',
   },
-  { name: 'wrong type: question number', send: () => post({ ...valid, task: { ...PAIRWISE, question: 5 } }), status: 400, code: 'invalid_request', mentions: 'task.question' },
-  { name: 'wrong type: config string', send: () => post({ ...valid, config: 'fast' }), status: 400, code: 'invalid_request', mentions: 'config' },
-  { name: 'wrong type: preset number', send: () => post({ ...valid, preset: 7 }), status: 400, code: 'invalid_request', mentions: 'preset' },
-  { name: 'unknown task kind', send: () => post({ ...valid, task: { ...PAIRWISE, kind: 'triple' } }), status: 400, code: 'invalid_request', mentions: 'task.kind' },
+  {
+    name: 'wrong type: question number',
+    send: () => post({ ...valid, task: { ...PAIRWISE, question: 5 } }),
+    status: 400,
+    code: 'invalid_request',
+    mentions: 'task.question',
+  },
+  {
+    name: 'wrong type: config string',
+    send: () => post({ ...valid, config: 'fast' }),
+    status: 400,
+    code: 'invalid_request',
+    mentions: 'config',
+  },
+  {
+    name: 'wrong type: preset number',
+    send: () => post({ ...valid, preset: 7 }),
+    status: 400,
+    code: 'invalid_request',
+    mentions: 'preset',
+  },
+  {
+    name: 'unknown task kind',
+    send: () => post({ ...valid, task: { ...PAIRWISE, kind: 'triple' } }),
+    status: 400,
+    code: 'invalid_request',
+    mentions: 'task.kind',
+  },
   {
     name: 'pointwise scale inverted',
-    send: () => post({ preset: 'debate-summeval', task: { ...POINTWISE, aspect: { name: 'coherence', scale: { min: 5, max: 1 } } } }),
+    send: () =>
+      post({
+        preset: 'debate-summeval',
+        task: { ...POINTWISE, aspect: { name: 'coherence', scale: { min: 5, max: 1 } } },
+      }),
     status: 400,
     code: 'invalid_request',
     mentions: 'task.aspect.scale',
   },
-  { name: 'metadata value object', send: () => post({ ...valid, metadata: { a: { b: 1 } } }), status: 400, code: 'invalid_request', mentions: 'metadata.a' },
+  {
+    name: 'metadata value object',
+    send: () => post({ ...valid, metadata: { a: { b: 1 } } }),
+    status: 400,
+    code: 'invalid_request',
+    mentions: 'metadata.a',
+  },
   {
     name: 'metadata too many keys',
     send: () => post({ ...valid, metadata: Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`k${i}`, i])) }),

@@ -15,7 +15,16 @@ import type { ErrorJson } from './api-fetch.js';
 import { api } from './api-fetch.js';
 import { drainAlarms, newTestId, testEnv } from './helpers.js';
 import { configureSink, hookEnv, received, sinkUrl } from './webhooks-helpers.js';
-import { countWhere, createBatchId, getBatch, items, pairItem, postBatch, singleCallJudge, waitForBatch } from './batches-support.js';
+import {
+  countWhere,
+  createBatchId,
+  getBatch,
+  items,
+  pairItem,
+  postBatch,
+  singleCallJudge,
+  waitForBatch,
+} from './batches-support.js';
 
 afterEach(drainAlarms);
 
@@ -32,12 +41,17 @@ interface BudgetRow {
 
 const budgetRow = async (id: string) =>
   (await db
-    .prepare('SELECT spent_calls, spent_tokens, reserved_calls, reserved_tokens, reserved_cost_usd, budget_exhausted_at FROM batches WHERE id = ?')
+    .prepare(
+      'SELECT spent_calls, spent_tokens, reserved_calls, reserved_tokens, reserved_cost_usd, budget_exhausted_at FROM batches WHERE id = ?',
+    )
     .bind(id)
     .first<BudgetRow>())!;
 
 const usageCalls = async (batchId: string) =>
-  (await db.prepare('SELECT count(*) AS n FROM usage u JOIN evaluations e ON e.id = u.evaluation_id WHERE e.batch_id = ?').bind(batchId).first<{ n: number }>())!.n;
+  (await db
+    .prepare('SELECT count(*) AS n FROM usage u JOIN evaluations e ON e.id = u.evaluation_id WHERE e.batch_id = ?')
+    .bind(batchId)
+    .first<{ n: number }>())!.n;
 
 describe('at submit', () => {
   it('a budget the items cannot fit is a 400 naming the limit; nothing is created', async () => {
@@ -52,21 +66,35 @@ describe('at submit', () => {
 
   it('a batch budget and a per-item config.budget together are refused, naming budget', async () => {
     const judge = singleCallJudge('budget-twice');
-    const r = await postBatch({ preset: judge.preset, config: { ...judge.config, budget: { maxCalls: 1 } }, items: items(2), budget: { maxCalls: 10 } });
+    const r = await postBatch({
+      preset: judge.preset,
+      config: { ...judge.config, budget: { maxCalls: 1 } },
+      items: items(2),
+      budget: { maxCalls: 10 },
+    });
     expect(r.status).toBe(400);
     expect((await r.json<ErrorJson>()).error.issues).toEqual([expect.objectContaining({ path: 'budget' })]);
   });
 
   it('a budget that fits runs every item; spent equals the usage rows and every grant is released', async () => {
-    const id = await createBatchId({ ...singleCallJudge('budget-fits'), items: items(5), budget: { maxCalls: 5, maxTokens: 1_000_000 } });
+    const id = await createBatchId({
+      ...singleCallJudge('budget-fits'),
+      items: items(5),
+      budget: { maxCalls: 5, maxTokens: 1_000_000 },
+    });
     const done = await waitForBatch(id);
     expect(done.counts).toMatchObject({ succeeded: 5, failed: 0 });
     expect(done).toMatchObject({ budget: { maxCalls: 5, maxTokens: 1_000_000 }, budgetExhaustedAt: null });
     const row = await budgetRow(id);
     expect(row).toMatchObject({ spent_calls: 5, reserved_calls: 0, reserved_tokens: 0, budget_exhausted_at: null });
-    expect(row.spent_tokens).toBe((await getBatch(id)).usage.promptTokens + (await getBatch(id)).usage.completionTokens);
+    expect(row.spent_tokens).toBe(
+      (await getBatch(id)).usage.promptTokens + (await getBatch(id)).usage.completionTokens,
+    );
     // Each item ran with its grant as its own budget.
-    const budgets = await db.prepare("SELECT json_extract(config, '$.budget.maxCalls') AS c FROM evaluations WHERE batch_id = ?").bind(id).all<{ c: number | null }>();
+    const budgets = await db
+      .prepare("SELECT json_extract(config, '$.budget.maxCalls') AS c FROM evaluations WHERE batch_id = ?")
+      .bind(id)
+      .all<{ c: number | null }>();
     for (const b of budgets.results) expect(b.c).toBeGreaterThanOrEqual(1);
   });
 });
@@ -78,7 +106,14 @@ describe('while running', () => {
     await configureSink('budget-done', [ep.secret]);
     const judge = resolveJudge(singleCallJudge('budget-run').preset, singleCallJudge('budget-run').config);
     const id = newTestId('ba_budget');
-    const list: NewBatchItem[] = Array.from({ length: 5 }, (_, i) => ({ evaluationId: `${id}_ev${i}`, seq: i, itemId: `i${i}`, task: pairItem(i), metadata: null, callsPlanned: 1 }));
+    const list: NewBatchItem[] = Array.from({ length: 5 }, (_, i) => ({
+      evaluationId: `${id}_ev${i}`,
+      seq: i,
+      itemId: `i${i}`,
+      task: pairItem(i),
+      metadata: null,
+      callsPlanned: 1,
+    }));
     // Stored as submit would, past its check: 3 calls for 5 single-call items.
     expect(
       await insertBatch(db, {
@@ -105,12 +140,18 @@ describe('while running', () => {
     expect(await usageCalls(id)).toBe(3);
     expect(await budgetRow(id)).toMatchObject({ spent_calls: 3, reserved_calls: 0 });
     expect((await budgetRow(id)).budget_exhausted_at).not.toBeNull();
-    const failed = await db.prepare("SELECT error_code FROM evaluations WHERE batch_id = ? AND status = 'failed'").bind(id).all<{ error_code: string }>();
+    const failed = await db
+      .prepare("SELECT error_code FROM evaluations WHERE batch_id = ? AND status = 'failed'")
+      .bind(id)
+      .all<{ error_code: string }>();
     expect(failed.results.map((r) => r.error_code)).toEqual(['budget_exceeded', 'budget_exceeded']);
     await expect.poll(async () => (await received('budget-done')).length, { timeout: 20_000, interval: 50 }).toBe(1);
     const [got] = await received('budget-done');
     expect(got?.verified).toBe(true);
-    expect(JSON.parse(got!.body)).toMatchObject({ type: 'batch.completed', data: { id, counts: { succeeded: 3, failed: 2, cancelled: 0 } } });
+    expect(JSON.parse(got!.body)).toMatchObject({
+      type: 'batch.completed',
+      data: { id, counts: { succeeded: 3, failed: 2, cancelled: 0 } },
+    });
     await api(`/v1/webhook-endpoints/${ep.id}`, { method: 'DELETE' });
   });
 

@@ -10,7 +10,17 @@ import { insertBatch, requestCancel } from '../../src/batches/store.js';
 import { evaluationStub } from '../../src/pipeline/stub.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api, apiWith } from './api-fetch.js';
-import { countRows, drainAlarms, mockRequests, newTestId, pendingAlarm, pollUntil, statusRow, testEnv, waitForSnapshot } from './helpers.js';
+import {
+  countRows,
+  drainAlarms,
+  mockRequests,
+  newTestId,
+  pendingAlarm,
+  pollUntil,
+  statusRow,
+  testEnv,
+  waitForSnapshot,
+} from './helpers.js';
 import { createBatchId, items, pairItem, singleCallJudge, waitForBatch } from './batches-support.js';
 
 afterEach(drainAlarms);
@@ -25,11 +35,16 @@ describe('POST /v1/batches/{id}/cancel', () => {
       body: JSON.stringify({ ...singleCallJudge('cancel-run', { latency: 1500 }), items: items(3) }),
     });
     const { id } = await r.json<BatchAccepted>();
-    const rows = await testEnv.DB.prepare('SELECT id FROM evaluations WHERE batch_id = ? ORDER BY batch_seq').bind(id).all<{ id: string }>();
+    const rows = await testEnv.DB.prepare('SELECT id FROM evaluations WHERE batch_id = ? ORDER BY batch_seq')
+      .bind(id)
+      .all<{ id: string }>();
     const [first, second, third] = rows.results.map((x) => x.id) as [string, string, string];
     // The first item's call is in flight.
     await waitForSnapshot(first, (s) => s?.status === 'running');
-    await pollUntil(() => mockRequests('cancel-run'), (n) => n === 1);
+    await pollUntil(
+      () => mockRequests('cancel-run'),
+      (n) => n === 1,
+    );
 
     const res = await cancel(id);
     const body = await res.json<Batch>();
@@ -44,7 +59,10 @@ describe('POST /v1/batches/{id}/cancel', () => {
     expect(done.counts).toEqual({ total: 3, pending: 0, ended: 3, succeeded: 0, failed: 0, cancelled: 3 });
     for (const ev of [first, second, third]) expect((await statusRow(ev))?.status).toBe('cancelled');
     // The call in flight was recorded and billed once it returned; nothing else was called.
-    await pollUntil(() => countRows('usage', first), (n) => n === 1);
+    await pollUntil(
+      () => countRows('usage', first),
+      (n) => n === 1,
+    );
     expect(await mockRequests('cancel-run')).toBe(1);
     // The batch's usage is the usage rows': the late one counts too.
     const billed = await (await api(`/v1/batches/${id}`)).json<Batch>();
@@ -59,7 +77,14 @@ describe('POST /v1/batches/{id}/cancel', () => {
   it('an item handed to the queue before the cancel but started after it ends cancelled without a call', async () => {
     const id = newTestId('ba_cancel_late');
     const seed = 'cancel-late';
-    const item: NewBatchItem = { evaluationId: `${id}_ev0`, seq: 0, itemId: null, task: pairItem(0), metadata: null, callsPlanned: 1 };
+    const item: NewBatchItem = {
+      evaluationId: `${id}_ev0`,
+      seq: 0,
+      itemId: null,
+      task: pairItem(0),
+      metadata: null,
+      callsPlanned: 1,
+    };
     const judge = singleCallJudge(seed);
     expect(
       await insertBatch(testEnv.DB, {
@@ -83,7 +108,11 @@ describe('POST /v1/batches/{id}/cancel', () => {
     // The queue delivery arrives: the object reads the cancel with the job and never starts it.
     const r = await evaluationStub(testEnv, item.evaluationId).start(item.evaluationId);
     expect(r.status).toBe('cancelled');
-    expect(await statusRow(item.evaluationId)).toMatchObject({ status: 'cancelled', error_code: 'cancelled', error_message: 'the batch was cancelled' });
+    expect(await statusRow(item.evaluationId)).toMatchObject({
+      status: 'cancelled',
+      error_code: 'cancelled',
+      error_message: 'the batch was cancelled',
+    });
     expect(await mockRequests(seed)).toBe(0);
     expect(await pendingAlarm(item.evaluationId)).toBeNull();
     const batch = await testEnv.DB.prepare('SELECT status, cancelled FROM batches WHERE id = ?').bind(id).first();

@@ -8,7 +8,16 @@ import type { BatchAccepted } from '../../src/batches/schemas.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api, apiWith } from './api-fetch.js';
 import { drainAlarms, mockRequests, pollUntil, testEnv } from './helpers.js';
-import { countWhere, createBatchId, items, pairItem, postBatch, postNdjson, singleCallJudge, waitForBatch } from './batches-support.js';
+import {
+  countWhere,
+  createBatchId,
+  items,
+  pairItem,
+  postBatch,
+  postNdjson,
+  singleCallJudge,
+  waitForBatch,
+} from './batches-support.js';
 
 afterEach(drainAlarms);
 
@@ -16,21 +25,33 @@ describe('POST /v1/batches', () => {
   it('JSON: 202 with links; every item stored in order and judged; the batch completes with counts, verdict stats and usage', async () => {
     // A one-off webhook.url is signed with the tenant's signing secret, created once.
     expect((await api('/v1/webhook-signing-secret', { method: 'POST' })).status).toBeLessThan(300);
-    const r = await postBatch({ ...singleCallJudge('batch-json'), items: items(5), webhook: { url: 'https://ci.example.com/hook' } });
+    const r = await postBatch({
+      ...singleCallJudge('batch-json'),
+      items: items(5),
+      webhook: { url: 'https://ci.example.com/hook' },
+    });
     const accepted = await r.json<BatchAccepted>();
     expect(r.status, JSON.stringify(accepted)).toBe(202);
     expect(accepted).toMatchObject({ kind: 'batch', status: 'running', itemsTotal: 5 });
     expect(accepted.id).toMatch(/^ba_[0-9a-f]{32}$/);
-    expect(accepted.links).toEqual({ self: `/v1/batches/${accepted.id}`, results: `/v1/batches/${accepted.id}/results`, cancel: `/v1/batches/${accepted.id}/cancel` });
+    expect(accepted.links).toEqual({
+      self: `/v1/batches/${accepted.id}`,
+      results: `/v1/batches/${accepted.id}/results`,
+      cancel: `/v1/batches/${accepted.id}/cancel`,
+    });
     expect(r.headers.get('Location')).toBe(accepted.links.self);
 
-    const rows = await testEnv.DB.prepare('SELECT batch_seq, item_id, metadata, tenant FROM evaluations WHERE batch_id = ? ORDER BY batch_seq')
+    const rows = await testEnv.DB.prepare(
+      'SELECT batch_seq, item_id, metadata, tenant FROM evaluations WHERE batch_id = ? ORDER BY batch_seq',
+    )
       .bind(accepted.id)
       .all<{ batch_seq: number; item_id: string; metadata: string; tenant: string }>();
     expect(rows.results.map((x) => [x.batch_seq, x.item_id, JSON.parse(x.metadata) as unknown])).toEqual(
       [0, 1, 2, 3, 4].map((i) => [i, `i${i}`, { n: i }]),
     );
-    const row = await testEnv.DB.prepare('SELECT concurrency, sent, webhook_url FROM batches WHERE id = ?').bind(accepted.id).first<{ concurrency: number; sent: number; webhook_url: string }>();
+    const row = await testEnv.DB.prepare('SELECT concurrency, sent, webhook_url FROM batches WHERE id = ?')
+      .bind(accepted.id)
+      .first<{ concurrency: number; sent: number; webhook_url: string }>();
     // The whole first window (BATCH_CONCURRENCY, 64 in the test config) went to the queue with the 202.
     expect(row).toEqual({ concurrency: 64, sent: 5, webhook_url: 'https://ci.example.com/hook' });
 
@@ -46,7 +67,9 @@ describe('POST /v1/batches', () => {
     expect(done.webhook).toEqual({ url: 'https://ci.example.com/hook' });
     expect(await mockRequests('batch-json')).toBe(5);
     // The usage row count is the billing record: one per call.
-    const usage = await testEnv.DB.prepare('SELECT count(*) AS n FROM usage u JOIN evaluations e ON e.id = u.evaluation_id WHERE e.batch_id = ?')
+    const usage = await testEnv.DB.prepare(
+      'SELECT count(*) AS n FROM usage u JOIN evaluations e ON e.id = u.evaluation_id WHERE e.batch_id = ?',
+    )
       .bind(accepted.id)
       .first<{ n: number }>();
     expect(usage?.n).toBe(5);
@@ -60,13 +83,24 @@ describe('POST /v1/batches', () => {
     expect(body.itemsTotal).toBe(3);
     const done = await waitForBatch(body.id);
     expect(done.counts.succeeded).toBe(3);
-    const ids = await testEnv.DB.prepare('SELECT item_id FROM evaluations WHERE batch_id = ? ORDER BY batch_seq').bind(body.id).all<{ item_id: string }>();
+    const ids = await testEnv.DB.prepare('SELECT item_id FROM evaluations WHERE batch_id = ? ORDER BY batch_seq')
+      .bind(body.id)
+      .all<{ item_id: string }>();
     expect(ids.results.map((x) => x.item_id)).toEqual(['i0', 'i1', 'i2']);
   });
 
   it('items without ids and pointwise items are accepted; mean score is reported for pointwise verdicts', async () => {
-    const task = { kind: 'pointwise', source: 'The council approved a bike lane on Tuesday.', output: 'A bike lane was approved.', aspect: { name: 'coherence', scale: { min: 1, max: 5 } } };
-    const id = await createBatchId({ preset: 'geval-summeval', config: { samples: 1, defaults: { model: singleCallJudge('batch-point').config.defaults.model } }, items: [{ task }, { task }] });
+    const task = {
+      kind: 'pointwise',
+      source: 'The council approved a bike lane on Tuesday.',
+      output: 'A bike lane was approved.',
+      aspect: { name: 'coherence', scale: { min: 1, max: 5 } },
+    };
+    const id = await createBatchId({
+      preset: 'geval-summeval',
+      config: { samples: 1, defaults: { model: singleCallJudge('batch-point').config.defaults.model } },
+      items: [{ task }, { task }],
+    });
     const done = await waitForBatch(id);
     expect(done.counts.succeeded).toBe(2);
     expect(done.verdicts.meanScore).not.toBeNull();
@@ -76,12 +110,47 @@ describe('POST /v1/batches', () => {
   it('a bad item is a 400 naming it, and nothing is created', async () => {
     const before = { batches: await countWhere('batches'), evaluations: await countWhere('evaluations') };
     const cases: [unknown, string, string][] = [
-      [{ ...singleCallJudge('x'), items: [{ task: pairItem(0) }, { task: { ...pairItem(1), answerA: '' } }] }, 'invalid_request', 'items.1.task.answerA'],
-      [{ ...singleCallJudge('x'), items: [{ id: 'a', task: pairItem(0) }, { id: 'a', task: pairItem(1) }] }, 'invalid_request', 'items.1.id'],
+      [
+        { ...singleCallJudge('x'), items: [{ task: pairItem(0) }, { task: { ...pairItem(1), answerA: '' } }] },
+        'invalid_request',
+        'items.1.task.answerA',
+      ],
+      [
+        {
+          ...singleCallJudge('x'),
+          items: [
+            { id: 'a', task: pairItem(0) },
+            { id: 'a', task: pairItem(1) },
+          ],
+        },
+        'invalid_request',
+        'items.1.id',
+      ],
       [{ ...singleCallJudge('x'), items: [] }, 'invalid_request', 'items'],
       [{ ...singleCallJudge('x'), items: [{ task: pairItem(0), extra: 1 }] }, 'invalid_request', 'items.0.extra'],
-      [{ ...singleCallJudge('x'), items: [{ task: pairItem(0) }], webhook: { url: 'http://example.com/x' } }, 'url_not_allowed', 'webhook.url'],
-      [{ preset: 'more-mtbench', items: [{ task: pairItem(0) }, { task: { kind: 'pointwise', source: 's', output: 'o', aspect: { name: 'coherence', scale: { min: 1, max: 5 } } } }] }, 'task_kind_unsupported', 'items.1.task'],
+      [
+        { ...singleCallJudge('x'), items: [{ task: pairItem(0) }], webhook: { url: 'http://example.com/x' } },
+        'url_not_allowed',
+        'webhook.url',
+      ],
+      [
+        {
+          preset: 'more-mtbench',
+          items: [
+            { task: pairItem(0) },
+            {
+              task: {
+                kind: 'pointwise',
+                source: 's',
+                output: 'o',
+                aspect: { name: 'coherence', scale: { min: 1, max: 5 } },
+              },
+            },
+          ],
+        },
+        'task_kind_unsupported',
+        'items.1.task',
+      ],
       [{ preset: 'nope', items: [{ task: pairItem(0) }] }, 'unknown_preset', 'nope'],
     ];
     for (const [body, code, mentions] of cases) {
@@ -117,9 +186,16 @@ describe('POST /v1/batches', () => {
     expect(badBody.error.message).toContain('line 4 (items.1)');
     const withItems = await postNdjson({ ...singleCallJudge('x'), items: [] }, [{ task: pairItem(0) }]);
     expect((await withItems.json<ErrorJson>()).error.issues?.[0]?.path).toBe('items');
-    const invalidItem = await postNdjson({ ...singleCallJudge('x') }, [{ task: pairItem(0) }, { task: { ...pairItem(1), kind: 'other' } }]);
+    const invalidItem = await postNdjson({ ...singleCallJudge('x') }, [
+      { task: pairItem(0) },
+      { task: { ...pairItem(1), kind: 'other' } },
+    ]);
     expect((await invalidItem.json<ErrorJson>()).error.message).toContain('items.1.task');
-    const text = await apiWith({}, '/v1/batches', { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'x' });
+    const text = await apiWith({}, '/v1/batches', {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain' },
+      body: 'x',
+    });
     expect(text.status).toBe(415);
     const big = await apiWith({ MAX_BATCH_BODY_BYTES: '1000' }, '/v1/batches', {
       method: 'POST',
@@ -157,12 +233,21 @@ describe('POST /v1/batches', () => {
   });
 
   it('stores 1,000 items (one json_each statement per chunk), keeps at most BATCH_CONCURRENCY in flight, and a cancel ends the rest without starting them', async () => {
-    const body = { ...singleCallJudge('batch-1000', { latency: 0 }), items: Array.from({ length: 1000 }, (_, i) => ({ task: pairItem(i) })) };
-    const r = await apiWith({ BATCH_CONCURRENCY: '8' }, '/v1/batches', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const body = {
+      ...singleCallJudge('batch-1000', { latency: 0 }),
+      items: Array.from({ length: 1000 }, (_, i) => ({ task: pairItem(i) })),
+    };
+    const r = await apiWith({ BATCH_CONCURRENCY: '8' }, '/v1/batches', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     expect(r.status).toBe(202);
     const { id } = await r.json<BatchAccepted>();
     expect(await countWhere('evaluations', 'batch_id = ?', id)).toBe(1000);
-    const seqs = await testEnv.DB.prepare('SELECT min(batch_seq) AS lo, max(batch_seq) AS hi, count(DISTINCT id) AS n FROM evaluations WHERE batch_id = ?')
+    const seqs = await testEnv.DB.prepare(
+      'SELECT min(batch_seq) AS lo, max(batch_seq) AS hi, count(DISTINCT id) AS n FROM evaluations WHERE batch_id = ?',
+    )
       .bind(id)
       .first<{ lo: number; hi: number; n: number }>();
     expect(seqs).toEqual({ lo: 0, hi: 999, n: 1000 });
@@ -192,6 +277,8 @@ describe('POST /v1/batches', () => {
     // Items never handed over never started: every call made belongs to an item that was.
     const final = (await window())!;
     expect(await mockRequests('batch-1000')).toBeLessThanOrEqual(final.sent);
-    expect(await countWhere('evaluations', "batch_id = ? AND batch_seq >= ? AND status != 'cancelled'", id, final.sent)).toBe(0);
+    expect(
+      await countWhere('evaluations', "batch_id = ? AND batch_seq >= ? AND status != 'cancelled'", id, final.sent),
+    ).toBe(0);
   }, 120_000);
 });

@@ -32,18 +32,30 @@ describe('meta-evaluations on batches', () => {
     expect(again.status).toBe(202);
     expect(again.headers.get('Idempotent-Replayed')).toBe('true');
     expect((await again.json<{ id: string }>()).id).toBe(id);
-    const other = await postJson('/v1/meta-evaluations', { ...labelled('meta-idem'), items: labelled('meta-idem').items.slice(0, 1) }, headers);
+    const other = await postJson(
+      '/v1/meta-evaluations',
+      { ...labelled('meta-idem'), items: labelled('meta-idem').items.slice(0, 1) },
+      headers,
+    );
     expect(other.status).toBe(409);
     expect((await other.json<ErrorJson>()).error.code).toBe('idempotency_conflict');
     // The key belongs to this endpoint: a batch may use it for itself.
-    const batch = await postJson('/v1/batches', { ...singleCallJudge('meta-idem'), items: [{ task: pairItem(1) }] }, headers);
+    const batch = await postJson(
+      '/v1/batches',
+      { ...singleCallJudge('meta-idem'), items: [{ task: pairItem(1) }] },
+      headers,
+    );
     expect(batch.status).toBe(202);
     expect(await countWhere('meta_evaluations', 'id = ?', id)).toBe(1);
     expect(await countWhere('batches', "idempotency_key = 'meta-idem-1'")).toBe(2);
     expect(await countWhere('evaluations', 'meta_id = ?', id)).toBe(2);
 
     // The report is served as documented once every item ended; the batch view counts the same items.
-    const report = await pollUntil(async () => (await api(`/v1/meta-evaluations/${id}`)).json<MetaEvaluation>(), (m) => m.report !== null, 20_000);
+    const report = await pollUntil(
+      async () => (await api(`/v1/meta-evaluations/${id}`)).json<MetaEvaluation>(),
+      (m) => m.report !== null,
+      20_000,
+    );
     expect(report).toMatchObject({ status: 'succeeded', progress: { total: 2, ended: 2, succeeded: 2 } });
     expect(report.items.map((i) => i.itemId)).toEqual(['q1', 'q2']);
     const view = await waitForBatch(id);
@@ -54,10 +66,19 @@ describe('meta-evaluations on batches', () => {
     // Each item keeps its meta links: metaId on the evaluation, the item id on the result line.
     const { lines } = await resultsPage(id);
     expect(lines.map((l) => l.itemId)).toEqual(['q1', 'q2']);
-    const ev = await (await api(`/v1/evaluations/${lines[0]!.evaluationId}`)).json<{ metaId: string; metadata: unknown }>();
+    const ev = await (
+      await api(`/v1/evaluations/${lines[0]!.evaluationId}`)
+    ).json<{ metaId: string; metadata: unknown }>();
     expect(ev).toMatchObject({ metaId: id, metadata: { metaId: id, itemId: 'q1' } });
-    const links = await testEnv.DB.prepare('SELECT item_id, human FROM meta_evaluation_items WHERE meta_id = ? ORDER BY item_id').bind(id).all();
-    expect(links.results).toEqual([{ item_id: 'q1', human: '"A"' }, { item_id: 'q2', human: '"B"' }]);
+    const links = await testEnv.DB.prepare(
+      'SELECT item_id, human FROM meta_evaluation_items WHERE meta_id = ? ORDER BY item_id',
+    )
+      .bind(id)
+      .all();
+    expect(links.results).toEqual([
+      { item_id: 'q1', human: '"A"' },
+      { item_id: 'q2', human: '"B"' },
+    ]);
     const b = await (await api(`/v1/batches/${id}`)).json<Batch>();
     expect(b.verdicts.verdicts).toBe(2);
   });

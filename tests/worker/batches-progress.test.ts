@@ -23,8 +23,10 @@ interface Row {
 }
 
 const batchRow = async (id: string) =>
-  (await db.prepare('SELECT status, succeeded, failed, cancelled, completed_at FROM batches WHERE id = ?').bind(id).first<Row>())!;
-
+  (await db
+    .prepare('SELECT status, succeeded, failed, cancelled, completed_at FROM batches WHERE id = ?')
+    .bind(id)
+    .first<Row>())!;
 
 /** The object's final write of a succeeded item with one call. */
 async function succeed(id: string, now = Date.now()): Promise<boolean> {
@@ -68,7 +70,13 @@ describe('batch progress (END_EFFECTS)', () => {
     expect(await markEnded(db, a, 'cancelled', null, Date.now())).toBe(false);
     expect(await succeed(s)).toBe(true);
     expect(await succeed(s)).toBe(false);
-    expect(await batchRow(b.id)).toMatchObject({ status: 'running', succeeded: 1, failed: 1, cancelled: 0, completed_at: null });
+    expect(await batchRow(b.id)).toMatchObject({
+      status: 'running',
+      succeeded: 1,
+      failed: 1,
+      cancelled: 0,
+      completed_at: null,
+    });
 
     expect(await markEnded(db, c, 'cancelled', null, 1_000)).toBe(true);
     const done = await batchRow(b.id);
@@ -83,9 +91,17 @@ describe('batch progress (END_EFFECTS)', () => {
     for (let round = 0; round < 5; round++) {
       const b = await storedBatch(1);
       const id = b.items[0]!;
-      await Promise.all([succeed(id), markEnded(db, id, 'cancelled', null, Date.now()), succeed(id), markEnded(db, id, 'failed', null, Date.now())]);
+      await Promise.all([
+        succeed(id),
+        markEnded(db, id, 'cancelled', null, Date.now()),
+        succeed(id),
+        markEnded(db, id, 'failed', null, Date.now()),
+      ]);
       const row = await batchRow(b.id);
-      const ended = await db.prepare('SELECT status FROM evaluations WHERE id = ?').bind(id).first<{ status: TerminalStatus }>();
+      const ended = await db
+        .prepare('SELECT status FROM evaluations WHERE id = ?')
+        .bind(id)
+        .first<{ status: TerminalStatus }>();
       expect(row.succeeded + row.failed + row.cancelled).toBe(1);
       expect(row[ended!.status]).toBe(1);
       expect(row.status).toBe('completed');
@@ -94,34 +110,57 @@ describe('batch progress (END_EFFECTS)', () => {
 
   it('a batch with a cancel asked completes as cancelled', async () => {
     const b = await storedBatch(2);
-    await db.prepare('UPDATE batches SET status = ?, cancel_requested_at = 1 WHERE id = ?').bind('cancelling', b.id).run();
+    await db
+      .prepare('UPDATE batches SET status = ?, cancel_requested_at = 1 WHERE id = ?')
+      .bind('cancelling', b.id)
+      .run();
     await succeed(b.items[0]!);
     await markEnded(db, b.items[1]!, 'cancelled', null, Date.now());
     expect(await batchRow(b.id)).toMatchObject({ status: 'cancelled', succeeded: 1, cancelled: 1 });
   });
 
   it('the completion event is emitted once, in the transaction of the last ending, with the batch row at hand', async () => {
-    await db.prepare('CREATE TABLE IF NOT EXISTS test_completion_events (batch_id TEXT, kind TEXT, succeeded INTEGER, at INTEGER)').run();
+    await db
+      .prepare(
+        'CREATE TABLE IF NOT EXISTS test_completion_events (batch_id TEXT, kind TEXT, succeeded INTEGER, at INTEGER)',
+      )
+      .run();
     const emit: CompletionEmitter = (d, c) => [
-      d.prepare(`INSERT INTO test_completion_events (batch_id, kind, succeeded, at) SELECT b.id, b.kind, b.succeeded, ? ${c.rows}`).bind(c.now, ...c.binds),
+      d
+        .prepare(
+          `INSERT INTO test_completion_events (batch_id, kind, succeeded, at) SELECT b.id, b.kind, b.succeeded, ? ${c.rows}`,
+        )
+        .bind(c.now, ...c.binds),
     ];
     const effect = batchProgressEffectWith(emit);
     /** An ending as the pipeline runs it: the effects, then the guarded status update, in one batch. */
     const end = (id: string, status: TerminalStatus, now: number) =>
       db.batch([
         ...effect(db, { id, status, error: null, now }),
-        db.prepare(`UPDATE evaluations SET status = ?, finished_at = ? WHERE id = ? AND ${sqlMayBecome(status)}`).bind(status, now, id),
+        db
+          .prepare(`UPDATE evaluations SET status = ?, finished_at = ? WHERE id = ? AND ${sqlMayBecome(status)}`)
+          .bind(status, now, id),
       ]);
     for (const kind of ['batch', 'meta_evaluation'] as const) {
       const b = await storedBatch(3, { kind });
       await end(b.items[0]!, 'succeeded', 1);
       await end(b.items[1]!, 'failed', 2);
       await end(b.items[1]!, 'failed', 3);
-      const none = await db.prepare('SELECT count(*) AS n FROM test_completion_events WHERE batch_id = ?').bind(b.id).first<{ n: number }>();
+      const none = await db
+        .prepare('SELECT count(*) AS n FROM test_completion_events WHERE batch_id = ?')
+        .bind(b.id)
+        .first<{ n: number }>();
       expect(none?.n).toBe(0);
       // The last item's two endings race; one completes the batch.
-      await Promise.all([end(b.items[2]!, 'succeeded', 4), end(b.items[2]!, 'cancelled', 5), end(b.items[0]!, 'succeeded', 6)]);
-      const events = await db.prepare('SELECT batch_id, kind, succeeded, at FROM test_completion_events WHERE batch_id = ?').bind(b.id).all();
+      await Promise.all([
+        end(b.items[2]!, 'succeeded', 4),
+        end(b.items[2]!, 'cancelled', 5),
+        end(b.items[0]!, 'succeeded', 6),
+      ]);
+      const events = await db
+        .prepare('SELECT batch_id, kind, succeeded, at FROM test_completion_events WHERE batch_id = ?')
+        .bind(b.id)
+        .all();
       expect(events.results).toHaveLength(1);
       expect(events.results[0]).toMatchObject({ batch_id: b.id, kind });
       const row = await batchRow(b.id);
@@ -144,7 +183,10 @@ describe('batch progress (END_EFFECTS)', () => {
     expect(await finalWrite(plain)).toMatchObject({ changed: true, effectRows: 0 });
     expect(await batchRow(b.id)).toMatchObject({ succeeded: 1 });
     // A one-off callback: its delivery is handed on.
-    await db.prepare('UPDATE evaluations SET webhook_url = ? WHERE id = ?').bind('https://receiver.example/hook', hooked).run();
+    await db
+      .prepare('UPDATE evaluations SET webhook_url = ? WHERE id = ?')
+      .bind('https://receiver.example/hook', hooked)
+      .run();
     const ended = await finalWrite(hooked);
     expect(ended.changed).toBe(true);
     expect(ended.effectRows).toBeGreaterThanOrEqual(1);

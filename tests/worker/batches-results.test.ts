@@ -19,7 +19,10 @@ describe('GET /v1/batches/{id}/results', () => {
     await waitForBatch(id);
     const first = await resultsPage(id, '?limit=2');
     expect(first.type).toMatch(/^application\/x-ndjson/);
-    expect(first.lines.map((l) => [l.index, l.itemId])).toEqual([[0, 'i0'], [1, 'i1']]);
+    expect(first.lines.map((l) => [l.index, l.itemId])).toEqual([
+      [0, 'i0'],
+      [1, 'i1'],
+    ]);
     expect(first.next).not.toBeNull();
     expect(first.link).toBe(`</v1/batches/${id}/results?cursor=${first.next ?? ''}&limit=2>; rel="next"`);
     const second = await resultsPage(id, `?limit=2&cursor=${first.next ?? ''}`);
@@ -40,7 +43,9 @@ describe('GET /v1/batches/{id}/results', () => {
     // The default page holds them all, and the lines are the evaluations' own.
     const all = await resultsPage(id);
     expect(all.lines).toHaveLength(5);
-    const ev = await (await api(`/v1/evaluations/${all.lines[3]!.evaluationId}`)).json<{ verdict: unknown; metadata: unknown }>();
+    const ev = await (
+      await api(`/v1/evaluations/${all.lines[3]!.evaluationId}`)
+    ).json<{ verdict: unknown; metadata: unknown }>();
     expect(ev.verdict).toEqual(all.lines[3]!.verdict);
     expect(ev.metadata).toEqual({ n: 3 });
   });
@@ -82,19 +87,30 @@ describe('GET /v1/batches/{id}/results', () => {
 });
 
 describe('GET /v1/batches', () => {
-  it('lists the tenant\'s batches newest first with a stable cursor; kind filters; another tenant sees none of them', async () => {
+  it("lists the tenant's batches newest first with a stable cursor; kind filters; another tenant sees none of them", async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push(await createBatchId({ ...singleCallJudge('list'), items: [{ task: pairItem(i) }] }));
-    const meta = await postJson('/v1/meta-evaluations', { ...singleCallJudge('list-meta'), items: [{ id: 'm1', task: pairItem(9), human: 'A' }] });
+    for (let i = 0; i < 3; i++)
+      ids.push(await createBatchId({ ...singleCallJudge('list'), items: [{ task: pairItem(i) }] }));
+    const meta = await postJson('/v1/meta-evaluations', {
+      ...singleCallJudge('list-meta'),
+      items: [{ id: 'm1', task: pairItem(9), human: 'A' }],
+    });
     const metaId = (await meta.json<{ id: string }>()).id;
     const page1 = await (await api('/v1/batches?limit=2')).json<{ data: BatchSummary[]; nextCursor: string | null }>();
     expect(page1.data.map((b) => b.id)).toEqual([metaId, ids[2]]);
     expect(page1.data[0]?.kind).toBe('meta_evaluation');
     // A batch created meanwhile does not shift the next page.
     await createBatchId({ ...singleCallJudge('list'), items: [{ task: pairItem(7) }] });
-    const page2 = await (await api(`/v1/batches?limit=2&cursor=${page1.nextCursor ?? ''}`)).json<{ data: BatchSummary[] }>();
+    const page2 = await (
+      await api(`/v1/batches?limit=2&cursor=${page1.nextCursor ?? ''}`)
+    ).json<{ data: BatchSummary[] }>();
     expect(page2.data.map((b) => b.id)).toEqual([ids[1], ids[0]]);
-    expect(page2.data[0]).toMatchObject({ kind: 'batch', method: 'single', preset: 'fastchat-pair', counts: { total: 1 } });
+    expect(page2.data[0]).toMatchObject({
+      kind: 'batch',
+      method: 'single',
+      preset: 'fastchat-pair',
+      counts: { total: 1 },
+    });
     const metas = await (await api('/v1/batches?kind=meta_evaluation')).json<{ data: BatchSummary[] }>();
     expect(metas.data.every((b) => b.kind === 'meta_evaluation')).toBe(true);
     expect(metas.data.map((b) => b.id)).toContain(metaId);
@@ -105,7 +121,11 @@ describe('GET /v1/batches', () => {
     const headers = { Authorization: `Bearer ${token}` };
     const other = await apiWith({ API_KEYS: await sha256Hex(token) }, '/v1/batches', { headers });
     expect((await other.json<{ data: unknown[] }>()).data).toEqual([]);
-    expect((await apiWith({ API_KEYS: await sha256Hex(token) }, `/v1/batches/${ids[0] ?? ''}`, { headers })).status).toBe(404);
-    expect((await apiWith({ API_KEYS: await sha256Hex(token) }, `/v1/batches/${ids[0] ?? ''}/results`, { headers })).status).toBe(404);
+    expect(
+      (await apiWith({ API_KEYS: await sha256Hex(token) }, `/v1/batches/${ids[0] ?? ''}`, { headers })).status,
+    ).toBe(404);
+    expect(
+      (await apiWith({ API_KEYS: await sha256Hex(token) }, `/v1/batches/${ids[0] ?? ''}/results`, { headers })).status,
+    ).toBe(404);
   });
 });

@@ -15,12 +15,20 @@ import { newTestId, pollUntil, testEnv } from './helpers.js';
 
 /** fastchat-pair with calibration off: one LLM call per item; `mock` shapes the mock's answers. */
 export function singleCallJudge(seed: string, mock: MockModelOptions = {}) {
-  return { preset: 'fastchat-pair', config: { calibration: { enabled: false }, defaults: { model: mockModel({ seed, ...mock }) } } };
+  return {
+    preset: 'fastchat-pair',
+    config: { calibration: { enabled: false }, defaults: { model: mockModel({ seed, ...mock }) } },
+  };
 }
 
 /** A pairwise task made distinct by `i`. */
 export function pairItem(i: number): PairwiseTask {
-  return { kind: 'pairwise', question: `(${i}) Which answer explains recursion better?`, answerA: `A function that calls itself until a base case (${i}).`, answerB: 'Recursion is recursion.' };
+  return {
+    kind: 'pairwise',
+    question: `(${i}) Which answer explains recursion better?`,
+    answerA: `A function that calls itself until a base case (${i}).`,
+    answerB: 'Recursion is recursion.',
+  };
 }
 
 /** `n` items with ids `i0`, `i1`, … and metadata `{ n: i }`. */
@@ -34,7 +42,11 @@ export function postBatch(body: unknown, headers: Record<string, string> = {}): 
 }
 
 /** POSTs a batch as NDJSON: the header line, then one item per line. */
-export function postNdjson(header: Record<string, unknown>, lines: unknown[], headers: Record<string, string> = {}): Promise<Response> {
+export function postNdjson(
+  header: Record<string, unknown>,
+  lines: unknown[],
+  headers: Record<string, string> = {},
+): Promise<Response> {
   const body = [JSON.stringify(header), ...lines.map((l) => JSON.stringify(l))].join('\n') + '\n';
   return api('/v1/batches', { method: 'POST', headers: { 'Content-Type': 'application/x-ndjson', ...headers }, body });
 }
@@ -55,23 +67,44 @@ export async function getBatch(id: string): Promise<Batch> {
 }
 
 /** Waits (polling the API every 25 ms) until the batch satisfies `predicate`, e.g. has completed. */
-export function waitForBatch(id: string, predicate: (b: Batch) => boolean = (b) => b.completedAt !== null, timeoutMs = 25_000): Promise<Batch> {
+export function waitForBatch(
+  id: string,
+  predicate: (b: Batch) => boolean = (b) => b.completedAt !== null,
+  timeoutMs = 25_000,
+): Promise<Batch> {
   return pollUntil(() => getBatch(id), predicate, timeoutMs, 25);
 }
 
 /** One page of results: the parsed lines and the next cursor. */
-export async function resultsPage(id: string, query = ''): Promise<{ lines: BatchResultLine[]; next: string | null; link: string | null; type: string | null }> {
+export async function resultsPage(
+  id: string,
+  query = '',
+): Promise<{ lines: BatchResultLine[]; next: string | null; link: string | null; type: string | null }> {
   const r = await api(`/v1/batches/${id}/results${query}`);
   // Decoded by hand: workerd warns on .text() of a body whose type (NDJSON) it does not know as text.
   const text = new TextDecoder().decode(await r.arrayBuffer());
   expect(r.status, text).toBe(200);
-  const lines = text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as BatchResultLine);
-  return { lines, next: r.headers.get('X-Next-Cursor'), link: r.headers.get('Link'), type: r.headers.get('Content-Type') };
+  const lines = text
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as BatchResultLine);
+  return {
+    lines,
+    next: r.headers.get('X-Next-Cursor'),
+    link: r.headers.get('Link'),
+    type: r.headers.get('Content-Type'),
+  };
 }
 
 /** Count of rows in a table, optionally with a WHERE clause. */
-export async function countWhere(table: 'batches' | 'evaluations' | 'meta_evaluations', where = '1', ...binds: (string | number)[]): Promise<number> {
-  const row = await testEnv.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`).bind(...binds).first<{ n: number }>();
+export async function countWhere(
+  table: 'batches' | 'evaluations' | 'meta_evaluations',
+  where = '1',
+  ...binds: (string | number)[]
+): Promise<number> {
+  const row = await testEnv.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`)
+    .bind(...binds)
+    .first<{ n: number }>();
   return row?.n ?? 0;
 }
 
@@ -84,7 +117,14 @@ export async function storedBatch(
   options: { kind?: 'batch' | 'meta_evaluation'; tenant?: string; concurrency?: number; config?: unknown } = {},
 ): Promise<{ id: string; items: string[] }> {
   const id = newTestId('ba_stored');
-  const items: NewBatchItem[] = Array.from({ length: n }, (_, i) => ({ evaluationId: `${id}_ev${i}`, seq: i, itemId: null, task: pairItem(i), metadata: null, callsPlanned: 1 }));
+  const items: NewBatchItem[] = Array.from({ length: n }, (_, i) => ({
+    evaluationId: `${id}_ev${i}`,
+    seq: i,
+    itemId: null,
+    task: pairItem(i),
+    metadata: null,
+    callsPlanned: 1,
+  }));
   const created = await insertBatch(testEnv.DB, {
     id,
     tenant: options.tenant ?? 'test',

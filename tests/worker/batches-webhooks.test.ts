@@ -22,9 +22,20 @@ afterEach(drainAlarms);
 const db = testEnv.DB;
 
 /** A stored batch of `n` queued items of `tenant` (no queue, no objects: the test ends the rows). */
-async function storedBatch(tenant: string, n: number, kind: 'batch' | 'meta_evaluation'): Promise<{ id: string; items: string[] }> {
+async function storedBatch(
+  tenant: string,
+  n: number,
+  kind: 'batch' | 'meta_evaluation',
+): Promise<{ id: string; items: string[] }> {
   const id = newTestId(kind === 'batch' ? 'ba_hook' : 'me_hook');
-  const list: NewBatchItem[] = Array.from({ length: n }, (_, i) => ({ evaluationId: `${id}_ev${i}`, seq: i, itemId: null, task: pairItem(i), metadata: null, callsPlanned: 1 }));
+  const list: NewBatchItem[] = Array.from({ length: n }, (_, i) => ({
+    evaluationId: `${id}_ev${i}`,
+    seq: i,
+    itemId: null,
+    task: pairItem(i),
+    metadata: null,
+    callsPlanned: 1,
+  }));
   const created = await insertBatch(db, {
     id,
     tenant,
@@ -51,12 +62,20 @@ interface EventRow {
 }
 
 const eventsAbout = async (subject: string) =>
-  (await db.prepare('SELECT id, type, cause_id, payload FROM webhook_events WHERE subject_id = ?').bind(subject).all<EventRow>()).results;
+  (
+    await db
+      .prepare('SELECT id, type, cause_id, payload FROM webhook_events WHERE subject_id = ?')
+      .bind(subject)
+      .all<EventRow>()
+  ).results;
 
 describe('the completion event in the outbox', () => {
   it('is written once, in the completing ending, whatever repeats and races; its type follows the kind', async () => {
     const tenant = newTestId('tenant_hooks');
-    await createEndpoint(hookEnv, tenant, { url: sinkUrl('batch-outbox'), events: ['batch.completed', 'meta_evaluation.completed'] });
+    await createEndpoint(hookEnv, tenant, {
+      url: sinkUrl('batch-outbox'),
+      events: ['batch.completed', 'meta_evaluation.completed'],
+    });
     for (const kind of ['batch', 'meta_evaluation'] as const) {
       const b = await storedBatch(tenant, 3, kind);
       const [x, y, z] = b.items as [string, string, string];
@@ -83,7 +102,10 @@ describe('the completion event in the outbox', () => {
         status: 'completed',
         itemsTotal: 3,
         counts: { succeeded: 0, failed: 1, cancelled: 2 },
-        links: { self: `/v1/batches/${b.id}`, metaEvaluation: kind === 'batch' ? null : `/v1/meta-evaluations/${b.id}` },
+        links: {
+          self: `/v1/batches/${b.id}`,
+          metaEvaluation: kind === 'batch' ? null : `/v1/meta-evaluations/${b.id}`,
+        },
       });
       expect(await deliveriesOf(b.id)).toHaveLength(1);
     }
@@ -95,30 +117,56 @@ describe('the completion event in the outbox', () => {
     const b = await storedBatch(tenant, 1, 'batch');
     expect(await markEnded(db, b.items[0]!, 'cancelled', null, Date.now())).toBe(true);
     expect(await eventsAbout(b.id)).toEqual([]);
-    expect((await db.prepare('SELECT completed_at FROM batches WHERE id = ?').bind(b.id).first<{ completed_at: number | null }>())?.completed_at).not.toBeNull();
+    expect(
+      (
+        await db
+          .prepare('SELECT completed_at FROM batches WHERE id = ?')
+          .bind(b.id)
+          .first<{ completed_at: number | null }>()
+      )?.completed_at,
+    ).not.toBeNull();
   });
 });
 
 describe('delivery through the real queue', () => {
-  it('a subscribed endpoint and the batch\'s webhook.url each receive exactly one signed batch.completed', async () => {
-    const ep = await createEndpoint(hookEnv, 'default', { url: sinkUrl('batch-endpoint'), events: ['batch.completed'] });
+  it("a subscribed endpoint and the batch's webhook.url each receive exactly one signed batch.completed", async () => {
+    const ep = await createEndpoint(hookEnv, 'default', {
+      url: sinkUrl('batch-endpoint'),
+      events: ['batch.completed'],
+    });
     await configureSink('batch-endpoint', [ep.secret]);
-    const refused = await postBatch({ ...singleCallJudge('batch-hook'), items: items(1), webhook: { url: 'https://10.0.0.1/hook' } });
+    const refused = await postBatch({
+      ...singleCallJudge('batch-hook'),
+      items: items(1),
+      webhook: { url: 'https://10.0.0.1/hook' },
+    });
     expect(refused.status).toBe(400);
-    expect((await refused.json<ErrorJson>()).error).toMatchObject({ code: 'url_not_allowed', issues: [{ path: 'webhook.url' }] });
+    expect((await refused.json<ErrorJson>()).error).toMatchObject({
+      code: 'url_not_allowed',
+      issues: [{ path: 'webhook.url' }],
+    });
     const { secret } = await (await api('/v1/webhook-signing-secret', { method: 'POST' })).json<{ secret: string }>();
     await configureSink('batch-once', [secret]);
 
-    const id = await createBatchId({ ...singleCallJudge('batch-hook'), items: items(3), webhook: { url: sinkUrl('batch-once') } });
+    const id = await createBatchId({
+      ...singleCallJudge('batch-hook'),
+      items: items(3),
+      webhook: { url: sinkUrl('batch-once') },
+    });
     const done = await waitForBatch(id);
     expect(done.counts).toMatchObject({ succeeded: 3 });
     for (const sink of ['batch-endpoint', 'batch-once']) {
       await expect.poll(async () => (await received(sink)).length, { timeout: 20_000, interval: 50 }).toBe(1);
       const [got] = await received(sink);
       expect(got).toMatchObject({ verified: true, answered: 200, webhookId: completionEventId('batch', id) });
-      expect(JSON.parse(got!.body)).toMatchObject({ type: 'batch.completed', data: { id, status: 'completed', counts: { succeeded: 3, failed: 0, cancelled: 0 } } });
+      expect(JSON.parse(got!.body)).toMatchObject({
+        type: 'batch.completed',
+        data: { id, status: 'completed', counts: { succeeded: 3, failed: 0, cancelled: 0 } },
+      });
     }
-    await expect.poll(async () => (await deliveriesOf(id)).map((d) => d.status), { timeout: 20_000 }).toEqual(['delivered', 'delivered']);
+    await expect
+      .poll(async () => (await deliveriesOf(id)).map((d) => d.status), { timeout: 20_000 })
+      .toEqual(['delivered', 'delivered']);
     // Its items' evaluation events went nowhere: the endpoint is subscribed to batch.completed only.
     expect(await received('batch-endpoint')).toHaveLength(1);
     expect(await received('batch-once')).toHaveLength(1);

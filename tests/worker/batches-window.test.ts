@@ -20,13 +20,24 @@ async function endWithClaim(id: string, tenant: string, defaultMaxRunning: numbe
   const claim = claimWindowStatements(db, { evaluationId: id }, { defaultMaxRunning, now });
   const { after } = await writeFinal(
     db,
-    { id, tenant, status: 'succeeded', verdict: ONE_CALL_VERDICT, calls: [], callsDone: 0, engineVersion: '1/single@1', now },
+    {
+      id,
+      tenant,
+      status: 'succeeded',
+      verdict: ONE_CALL_VERDICT,
+      calls: [],
+      callsDone: 0,
+      engineVersion: '1/single@1',
+      now,
+    },
     claim.statements,
   );
   return claim.read(after);
 }
 
-const slotOf = async (id: string) => (await db.prepare('SELECT slot_at FROM evaluations WHERE id = ?').bind(id).first<{ slot_at: number | null }>())?.slot_at ?? null;
+const slotOf = async (id: string) =>
+  (await db.prepare('SELECT slot_at FROM evaluations WHERE id = ?').bind(id).first<{ slot_at: number | null }>())
+    ?.slot_at ?? null;
 
 describe('the batch window', () => {
   it("an ending's own transaction claims the next item with its job and admits it to a running slot", async () => {
@@ -76,6 +87,11 @@ describe('the batch window', () => {
     expect(sql.some((text) => /UPDATE batches SET sent_from = sent/.test(text))).toBe(true);
     // `admit()`'s read (src/tenants/admission.ts): the old handover's extra round trip after the write.
     expect(sql.filter((text) => /^SELECT slot_at, /.test(text))).toEqual([]);
-    expect(await db.prepare('SELECT completed_at IS NOT NULL AS done FROM batches WHERE id = ?').bind(b.id).first<{ done: number }>()).toEqual({ done: 1 });
+    expect(
+      await db
+        .prepare('SELECT completed_at IS NOT NULL AS done FROM batches WHERE id = ?')
+        .bind(b.id)
+        .first<{ done: number }>(),
+    ).toEqual({ done: 1 });
   });
 });

@@ -64,14 +64,23 @@ describe('a budget on POST /v1/evaluations', () => {
   });
 
   it('leaves a run the budget fits untouched: no flag, every planned call made', async () => {
-    const ev = await runWith('budget-fits', { preset: 'debate-summeval', task: POINTWISE, budget: { maxCalls: 5, maxCostUsd: 5 } });
+    const ev = await runWith('budget-fits', {
+      preset: 'debate-summeval',
+      task: POINTWISE,
+      budget: { maxCalls: 5, maxCostUsd: 5 },
+    });
     expect(ev.status).toBe('succeeded');
     expect(ev.verdict?.budgetTruncated).toBeUndefined();
     expect(ev.verdict?.truncation).toBeUndefined();
   });
 
   it('refuses a budget given twice, an empty one, and a cost limit on a model without a price (400 naming the field)', async () => {
-    const twice = await postJson('/v1/evaluations', { preset: 'debate-summeval', task: POINTWISE, budget: { maxCalls: 2 }, config: { budget: { maxCalls: 3 } } });
+    const twice = await postJson('/v1/evaluations', {
+      preset: 'debate-summeval',
+      task: POINTWISE,
+      budget: { maxCalls: 2 },
+      config: { budget: { maxCalls: 3 } },
+    });
     expect(twice.status).toBe(400);
     expect((await twice.json<ErrorJson>()).error.issues?.[0]?.path).toBe('budget');
 
@@ -79,7 +88,12 @@ describe('a budget on POST /v1/evaluations', () => {
     expect(empty.status).toBe(400);
     expect((await empty.json<ErrorJson>()).error.issues?.[0]?.path).toBe('budget');
 
-    const unpriced = await postJson('/v1/evaluations', { preset: 'debate-summeval', task: POINTWISE, config: { defaults: { model: 'house-model-7b' } }, budget: { maxCostUsd: 0.5 } });
+    const unpriced = await postJson('/v1/evaluations', {
+      preset: 'debate-summeval',
+      task: POINTWISE,
+      config: { defaults: { model: 'house-model-7b' } },
+      budget: { maxCostUsd: 0.5 },
+    });
     expect(unpriced.status).toBe(400);
     const e = (await unpriced.json<ErrorJson>()).error;
     expect(e.issues?.[0]?.path).toBe('budget.maxCostUsd');

@@ -36,17 +36,33 @@ describe('POST /v1/estimates', () => {
   it('estimates an evaluation body without an LLM call or a row: SAMRE, 23 calls, gpt-4o-mini priced', async () => {
     const before = await rows();
     const seed = 'estimate-samre';
-    const e = await estimateOf({ preset: 'samre-mtbench', task: PAIRWISE, config: { defaults: { model: mockModel({ seed }) } } });
+    const e = await estimateOf({
+      preset: 'samre-mtbench',
+      task: PAIRWISE,
+      config: { defaults: { model: mockModel({ seed }) } },
+    });
     expect(await rows()).toBe(before);
     expect(await mockRequests(seed)).toBe(0);
-    expect(e).toMatchObject({ method: 'samre', preset: 'samre-mtbench', evaluations: 1, sampled: null, adaptive: false, budget: null });
+    expect(e).toMatchObject({
+      method: 'samre',
+      preset: 'samre-mtbench',
+      evaluations: 1,
+      sampled: null,
+      adaptive: false,
+      budget: null,
+    });
     expect(e.calls).toMatchObject({ min: 23, expected: 23, max: 23 });
     expect(e.promptTokens.min).toBeGreaterThan(1000);
     expect(e.completionTokens.max).toBe(23 * 2048);
 
     const plain = await estimateOf({ preset: 'samre-mtbench', task: PAIRWISE });
     expect(plain.models).toHaveLength(1);
-    expect(plain.models[0]).toMatchObject({ model: 'gpt-4o-mini', provider: 'default', priced: true, tokenCount: 'o200k-proxy' });
+    expect(plain.models[0]).toMatchObject({
+      model: 'gpt-4o-mini',
+      provider: 'default',
+      priced: true,
+      tokenCount: 'o200k-proxy',
+    });
     const cost = plain.costUsd;
     expect(cost.min).toBeGreaterThan(0);
     expect(cost.min).toBeLessThan(cost.expected);
@@ -54,12 +70,20 @@ describe('POST /v1/estimates', () => {
   });
 
   it('equals the calls a fixed-length run makes and brackets an adaptive one (DEBATE)', async () => {
-    const fixed = { preset: 'chateval-faireval', task: PAIRWISE, config: { defaults: { model: mockModel({ seed: 'estimate-fixed' }) } } };
+    const fixed = {
+      preset: 'chateval-faireval',
+      task: PAIRWISE,
+      config: { defaults: { model: mockModel({ seed: 'estimate-fixed' }) } },
+    };
     const e1 = await estimateOf(fixed);
     expect(e1.adaptive).toBe(false);
     expect(await callsMade(fixed)).toBe(e1.calls.max);
 
-    const adaptive = { preset: 'debate-summeval', task: POINTWISE, config: { defaults: { model: mockModel({ seed: 'estimate-adaptive' }) } } };
+    const adaptive = {
+      preset: 'debate-summeval',
+      task: POINTWISE,
+      config: { defaults: { model: mockModel({ seed: 'estimate-adaptive' }) } },
+    };
     const e2 = await estimateOf(adaptive);
     expect(e2.adaptive).toBe(true);
     expect(e2.calls).toMatchObject({ min: 2, max: 5 });
@@ -72,7 +96,11 @@ describe('POST /v1/estimates', () => {
     const one = await estimateOf({ preset: 'chateval-single', task: PAIRWISE });
     const batch = await estimateOf({
       preset: 'chateval-single',
-      items: [{ task: PAIRWISE }, { id: 'b', task: { ...PAIRWISE, question: 'And deflation?' } }, { task: PAIRWISE, metadata: { k: 1 } }],
+      items: [
+        { task: PAIRWISE },
+        { id: 'b', task: { ...PAIRWISE, question: 'And deflation?' } },
+        { task: PAIRWISE, metadata: { k: 1 } },
+      ],
       webhook: { url: 'https://example.com/hook' },
       budget: { maxCalls: 3, maxCostUsd: 1_000 },
     });
@@ -82,7 +110,11 @@ describe('POST /v1/estimates', () => {
   });
 
   it('validates like POST /v1/evaluations: task or items, known preset, strict query and body', async () => {
-    const both = await postJson('/v1/estimates', { preset: 'chateval-single', task: PAIRWISE, items: [{ task: PAIRWISE }] });
+    const both = await postJson('/v1/estimates', {
+      preset: 'chateval-single',
+      task: PAIRWISE,
+      items: [{ task: PAIRWISE }],
+    });
     expect(both.status).toBe(400);
     expect((await both.json<ErrorJson>()).error.issues?.[0]?.path).toBe('items');
 
@@ -90,7 +122,10 @@ describe('POST /v1/estimates', () => {
     expect(neither.status).toBe(400);
     expect((await neither.json<ErrorJson>()).error.issues?.[0]?.path).toBe('task');
 
-    const kind = await postJson('/v1/estimates', { preset: 'debate-summeval', items: [{ task: POINTWISE }, { task: POINTWISE }, { task: PAIRWISE }] });
+    const kind = await postJson('/v1/estimates', {
+      preset: 'debate-summeval',
+      items: [{ task: POINTWISE }, { task: POINTWISE }, { task: PAIRWISE }],
+    });
     expect(kind.status).toBe(400);
 
     const unknown = await postJson('/v1/estimates', { preset: 'no-such-preset', task: PAIRWISE });

@@ -131,7 +131,9 @@ export async function mockRequests(seed: string): Promise<number> {
 
 /** The engine version D1 recorded for an evaluation (migrations/0002_engine_version.sql), or null. */
 export async function engineVersionIn(id: string): Promise<string | null> {
-  const row = await testEnv.DB.prepare('SELECT engine_version FROM evaluations WHERE id = ?').bind(id).first<{ engine_version: string | null }>();
+  const row = await testEnv.DB.prepare('SELECT engine_version FROM evaluations WHERE id = ?')
+    .bind(id)
+    .first<{ engine_version: string | null }>();
   return row?.engine_version ?? null;
 }
 
@@ -153,7 +155,9 @@ export async function storedVerdict(id: string): Promise<StoredVerdict | null> {
 
 /** Count of rows in a D1 table for one evaluation. */
 export async function countRows(table: 'usage' | 'transcripts' | 'verdicts', id: string): Promise<number> {
-  const row = await testEnv.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE evaluation_id = ?`).bind(id).first<{ n: number }>();
+  const row = await testEnv.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE evaluation_id = ?`)
+    .bind(id)
+    .first<{ n: number }>();
   return row?.n ?? 0;
 }
 
@@ -161,7 +165,9 @@ export async function countRows(table: 'usage' | 'transcripts' | 'verdicts', id:
 export async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => { reject(new Error(`${what} did not finish within ${ms} ms`)); }, ms);
+    timer = setTimeout(() => {
+      reject(new Error(`${what} did not finish within ${ms} ms`));
+    }, ms);
   });
   try {
     return await Promise.race([p, timeout]);
@@ -192,7 +198,12 @@ export function parseSse(text: string): SseEvent[] {
  * Waits until `predicate` holds for a value `read` returns (every `intervalMs`, default 20; at most
  * `timeoutMs`, default 10 s) and returns that value; fails with the last value read otherwise.
  */
-export async function pollUntil<T>(read: () => Promise<T>, predicate: (v: T) => boolean, timeoutMs = 10_000, intervalMs = 20): Promise<T> {
+export async function pollUntil<T>(
+  read: () => Promise<T>,
+  predicate: (v: T) => boolean,
+  timeoutMs = 10_000,
+  intervalMs = 20,
+): Promise<T> {
   return vi.waitFor(
     async () => {
       const v = await read();
@@ -207,9 +218,13 @@ export async function pollUntil<T>(read: () => Promise<T>, predicate: (v: T) => 
  * Runs `fn` inside the evaluation's object with the instance typed as {@link TestEvaluationDO} (the
  * class tests/vitest.worker.config.ts binds to `EVALUATION`), so tests use its hooks, never casts.
  */
-export async function runInTestObject<R>(id: string, fn: (o: TestEvaluationDO, state: DurableObjectState) => R | Promise<R>): Promise<R> {
+export async function runInTestObject<R>(
+  id: string,
+  fn: (o: TestEvaluationDO, state: DurableObjectState) => R | Promise<R>,
+): Promise<R> {
   return runInDurableObject(evaluationStub(testEnv, id), (o, state) => {
-    if (!(o instanceof TestEvaluationDO)) throw new Error('EVALUATION does not run TestEvaluationDO: see tests/vitest.worker.config.ts');
+    if (!(o instanceof TestEvaluationDO))
+      throw new Error('EVALUATION does not run TestEvaluationDO: see tests/vitest.worker.config.ts');
     return fn(o, state);
   });
 }
@@ -243,7 +258,11 @@ export async function setMockScript(ns: string, rules: { pattern: string; reply:
 /** A critic that never says NO_ISSUE: DEBATE then runs all `maxIterations` rounds. */
 export async function stubbornCritic(ns: string): Promise<void> {
   await setMockScript(ns, [
-    { pattern: 'If you find no issue with it, reply NO_ISSUE', reply: 'The score overlooks that the output omits a key point of the source. I suggest lowering the score by one point.' },
+    {
+      pattern: 'If you find no issue with it, reply NO_ISSUE',
+      reply:
+        'The score overlooks that the output omits a key point of the source. I suggest lowering the score by one point.',
+    },
   ]);
 }
 

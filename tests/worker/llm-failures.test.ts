@@ -33,7 +33,11 @@ async function capturingLogs<T>(run: () => Promise<T>): Promise<{ result: T; log
 
 /** Submits a one-call evaluation whose every agent uses `model`, waits for its end, returns its id. */
 async function runToEnd(model: string): Promise<string> {
-  const res = await postJson('/v1/evaluations', { preset: 'chateval-single', config: { defaults: { model } }, task: PAIRWISE });
+  const res = await postJson('/v1/evaluations', {
+    preset: 'chateval-single',
+    config: { defaults: { model } },
+    task: PAIRWISE,
+  });
   expect(res.status).toBe(202);
   const { id } = await res.json<EvaluationAccepted>();
   await waitForEnd(id, 25_000);
@@ -59,11 +63,17 @@ describe('redaction', () => {
       expect(evaluation.error?.message).toContain('HTTP 401');
       expect(evaluation.error?.message).toContain('Incorrect API key provided: [redacted]');
       const finished = parseSse(sse).find((e) => e.type === 'call.finished');
-      expect(finished?.data.error).toMatchObject({ code: 'auth', status: 401, attempts: [{ attempt: 1, kind: 'http', code: 'auth', status: 401 }] });
+      expect(finished?.data.error).toMatchObject({
+        code: 'auth',
+        status: 401,
+        attempts: [{ attempt: 1, kind: 'http', code: 'auth', status: 401 }],
+      });
       expect(JSON.stringify(finished?.data.error)).toContain('Bearer [redacted]');
       return id;
     });
-    const row = await testEnv.DB.prepare('SELECT error_code, error_message FROM evaluations WHERE id = ?').bind(id).first<{ error_code: string; error_message: string }>();
+    const row = await testEnv.DB.prepare('SELECT error_code, error_message FROM evaluations WHERE id = ?')
+      .bind(id)
+      .first<{ error_code: string; error_message: string }>();
     expect(row?.error_code).toBe('auth');
     expect(row?.error_message).not.toContain(key);
     expect(row?.error_message).toContain('[redacted]');
@@ -74,7 +84,7 @@ describe('redaction', () => {
   });
 });
 
-describe('configuration faults are the operator\'s business', () => {
+describe("configuration faults are the operator's business", () => {
   const submit = (overrides: Record<string, string>, config: Record<string, unknown> = {}) =>
     apiWith(overrides, '/v1/evaluations', {
       method: 'POST',
@@ -91,7 +101,9 @@ describe('configuration faults are the operator\'s business', () => {
     expect(result.status).toBe(503);
     const error = (JSON.parse(result.body) as ErrorJson).error;
     expect(error.code).toBe('llm_not_configured');
-    expect(error.message).toBe("this deployment cannot call an LLM: its LLM settings are missing or invalid (the operator's logs say why)");
+    expect(error.message).toBe(
+      "this deployment cannot call an LLM: its LLM settings are missing or invalid (the operator's logs say why)",
+    );
     for (const internal of ['LLM_PROVIDERS', 'JSON', 'groq', 'gsk_']) expect(result.body).not.toContain(internal);
     expect(logs).toContain('"event":"llm.settings_invalid"');
     expect(logs).toContain('"reason":"invalid_providers"');
@@ -103,7 +115,9 @@ describe('configuration faults are the operator\'s business', () => {
     const res = await submit({ LLM_PROVIDERS: providers }, { defaults: { provider: 'nope' } });
     expect(res.status).toBe(400);
     const text = await res.text();
-    expect((JSON.parse(text) as ErrorJson).error.message).toBe('config.defaults.provider: unknown provider "nope": this deployment has no provider by that name');
+    expect((JSON.parse(text) as ErrorJson).error.message).toBe(
+      'config.defaults.provider: unknown provider "nope": this deployment has no provider by that name',
+    );
     expect(text).not.toContain('secret-vendor');
   });
 });
@@ -111,13 +125,23 @@ describe('configuration faults are the operator\'s business', () => {
 describe('reporting every attempt', () => {
   it('429 ×4 then one attempt past its time limit ends rate_limited, not timeout, with each attempt listed', async () => {
     // retryAfterMs keeps the 429 waits short; the fifth attempt hangs past LLM_TIMEOUT_MS (5 s in this suite).
-    const id = await runToEnd(mockModel({ fail: [[429, 4], ['timeout', 1]], retryAfterMs: 10, seed: `dominant-${Date.now()}` }));
+    const id = await runToEnd(
+      mockModel({
+        fail: [
+          [429, 4],
+          ['timeout', 1],
+        ],
+        retryAfterMs: 10,
+        seed: `dominant-${Date.now()}`,
+      }),
+    );
     const evaluation = await (await api(`/v1/evaluations/${id}`)).json<Evaluation>();
     expect(evaluation.status).toBe('failed');
     expect(evaluation.error?.code).toBe('rate_limited');
     expect(evaluation.error?.message).toContain('(5 attempts: 429 ×4, timeout)');
     const sse = parseSse(await (await forwardEvents(testEnv, id, new Request('http://x/events'))).text());
-    const error = sse.find((e) => e.type === 'call.finished')?.data.error as { status?: number; attempts?: LlmAttempt[] } | undefined;
+    const error = sse.find((e) => e.type === 'call.finished')?.data.error as
+      { status?: number; attempts?: LlmAttempt[] } | undefined;
     expect(error?.status).toBe(429);
     expect(error?.attempts?.map((a) => a.kind)).toEqual(['http', 'http', 'http', 'http', 'timeout']);
     expect(error?.attempts?.[4]?.latencyMs).toBeGreaterThanOrEqual(5_000);

@@ -43,7 +43,13 @@ describe('a judge as a model, not streamed', () => {
     const ev = await evaluation(verdict.evaluationId);
     expect(ev.status).toBe('succeeded');
     expect(ev.preset).toBe('chateval-faireval');
-    expect(verdict).toMatchObject({ preset: 'chateval-faireval', method: 'chateval', taskKind: 'pairwise', winner: ev.verdict?.winner, confidence: ev.verdict?.confidence });
+    expect(verdict).toMatchObject({
+      preset: 'chateval-faireval',
+      method: 'chateval',
+      taskKind: 'pairwise',
+      winner: ev.verdict?.winner,
+      confidence: ev.verdict?.confidence,
+    });
     // FairEval runs both orders: the position flip is known.
     expect(typeof verdict.positionFlip).toBe('boolean');
     expect(verdict.positionFlip).toBe(ev.verdict?.positionFlip);
@@ -72,10 +78,16 @@ describe('a judge as a model, not streamed', () => {
   });
 
   it('reads a plain-text pointwise task with markers and scores it on its scale', async () => {
-    const task: PointwiseTask = { ...(POINTWISE as PointwiseTask), aspect: { name: 'coherence', scale: { min: 1, max: 5 }, description: 'How well the sentences fit together.' } };
+    const task: PointwiseTask = {
+      ...(POINTWISE as PointwiseTask),
+      aspect: { name: 'coherence', scale: { min: 1, max: 5 }, description: 'How well the sentences fit together.' },
+    };
     const content = taskToText(task);
     expect(content).toContain('[ASPECT]\ncoherence (1-5)\nHow well');
-    const data = await sdk().chat.completions.create({ model: judgeModel('debate-summeval', { seed: 'chat-markers' }), messages: [{ role: 'user', content }] });
+    const data = await sdk().chat.completions.create({
+      model: judgeModel('debate-summeval', { seed: 'chat-markers' }),
+      messages: [{ role: 'user', content }],
+    });
     const verdict = verdictOf(data);
     expect(verdict.taskKind).toBe('pointwise');
     expect(verdict.scale).toEqual({ min: 1, max: 5 });
@@ -87,10 +99,13 @@ describe('a judge as a model, not streamed', () => {
     expect(ev.verdict?.score).toBe(verdict.score);
   });
 
-  it('@<model> replaces the preset\'s default model: every reply came from it', async () => {
+  it("@<model> replaces the preset's default model: every reply came from it", async () => {
     const model = judgeModel('fastchat-pair', { seed: 'chat-override' });
     const override = model.slice(model.indexOf('@') + 1);
-    const data = await sdk().chat.completions.create({ model, messages: [{ role: 'user', content: taskToText(PAIRWISE) }] });
+    const data = await sdk().chat.completions.create({
+      model,
+      messages: [{ role: 'user', content: taskToText(PAIRWISE) }],
+    });
     const t = await transcript(verdictOf(data).evaluationId);
     expect(t.messages.length).toBeGreaterThan(0);
     expect(new Set(t.messages.map((m) => m.model))).toEqual(new Set([override]));
@@ -116,11 +131,16 @@ describe('a judge as a model, not streamed', () => {
 
   it('Idempotency-Key: a retry answers from the same evaluation without a single new LLM call', async () => {
     const client = sdk();
-    const params = { model: judgeModel('chateval-single', { seed: 'chat-idem' }), messages: [{ role: 'user' as const, content: JSON.stringify(PAIRWISE) }] };
+    const params = {
+      model: judgeModel('chateval-single', { seed: 'chat-idem' }),
+      messages: [{ role: 'user' as const, content: JSON.stringify(PAIRWISE) }],
+    };
     const before = await evaluationCount();
     const first = await client.chat.completions.create(params, { headers: { 'Idempotency-Key': 'chat-idem-1' } });
     const calls = await mockRequests('chat-idem');
-    const { data: second, response } = await client.chat.completions.create(params, { headers: { 'Idempotency-Key': 'chat-idem-1' } }).withResponse();
+    const { data: second, response } = await client.chat.completions
+      .create(params, { headers: { 'Idempotency-Key': 'chat-idem-1' } })
+      .withResponse();
     expect(response.headers.get('Idempotent-Replayed')).toBe('true');
     expect(second.id).toBe(first.id);
     expect(verdictOf(second)).toEqual(verdictOf(first));
@@ -128,7 +148,10 @@ describe('a judge as a model, not streamed', () => {
     expect(await mockRequests('chat-idem')).toBe(calls);
     // The same key with another task is a conflict, as on POST /v1/evaluations.
     const err = await client.chat.completions
-      .create({ ...params, messages: [{ role: 'user', content: JSON.stringify({ ...PAIRWISE, answerB: 'Marseille.' }) }] }, { headers: { 'Idempotency-Key': 'chat-idem-1' } })
+      .create(
+        { ...params, messages: [{ role: 'user', content: JSON.stringify({ ...PAIRWISE, answerB: 'Marseille.' }) }] },
+        { headers: { 'Idempotency-Key': 'chat-idem-1' } },
+      )
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.ConflictError);
     expect((err as APIError).code).toBe('idempotency_conflict');
@@ -138,37 +161,136 @@ describe('a judge as a model, not streamed', () => {
 /** The SDK error a request fails with. */
 async function refusal(params: Record<string, unknown>): Promise<APIError> {
   const err = await sdk()
-    .chat.completions.create({ model: 'tribunal/chateval-single', messages: [{ role: 'user', content: JSON.stringify(PAIRWISE) }], ...params } as OpenAI.ChatCompletionCreateParamsNonStreaming)
+    .chat.completions.create({
+      model: 'tribunal/chateval-single',
+      messages: [{ role: 'user', content: JSON.stringify(PAIRWISE) }],
+      ...params,
+    } as OpenAI.ChatCompletionCreateParamsNonStreaming)
     .catch((e: unknown) => e);
   expect(err).toBeInstanceOf(APIError);
   return err as APIError;
 }
 
-describe('refusals: a 400 in OpenAI\'s shape naming the parameter or what is missing, and nothing stored', () => {
+describe("refusals: a 400 in OpenAI's shape naming the parameter or what is missing, and nothing stored", () => {
   const cases: { name: string; params: Record<string, unknown>; code: string; param: string; message: RegExp }[] = [
-    { name: 'n > 1', params: { n: 2 }, code: 'invalid_request', param: 'n', message: /n must be 1: a request is one evaluation/ },
-    { name: 'tools', params: { tools: [{ type: 'function', function: { name: 'f' } }] }, code: 'invalid_request', param: 'tools', message: /"tools" is not supported: a judge calls no tools/ },
-    { name: 'logprobs', params: { logprobs: true }, code: 'invalid_request', param: 'logprobs', message: /no token log-probabilities/ },
+    {
+      name: 'n > 1',
+      params: { n: 2 },
+      code: 'invalid_request',
+      param: 'n',
+      message: /n must be 1: a request is one evaluation/,
+    },
+    {
+      name: 'tools',
+      params: { tools: [{ type: 'function', function: { name: 'f' } }] },
+      code: 'invalid_request',
+      param: 'tools',
+      message: /"tools" is not supported: a judge calls no tools/,
+    },
+    {
+      name: 'logprobs',
+      params: { logprobs: true },
+      code: 'invalid_request',
+      param: 'logprobs',
+      message: /no token log-probabilities/,
+    },
     { name: 'seed', params: { seed: 7 }, code: 'invalid_request', param: 'seed', message: /"seed" is not supported/ },
-    { name: 'user', params: { user: 'u-42' }, code: 'invalid_request', param: 'user', message: /put an identifier in metadata/ },
-    { name: 'an unknown parameter', params: { dry_run: true }, code: 'invalid_request', param: 'dry_run', message: /unknown parameter "dry_run"/ },
-    { name: 'json_schema', params: { response_format: { type: 'json_schema', json_schema: { name: 'x' } } }, code: 'invalid_request', param: 'response_format.type', message: /json_schema cannot change it/ },
-    { name: 'stream_options without stream', params: { stream_options: { include_usage: true } }, code: 'invalid_request', param: 'stream_options', message: /only allowed when stream is true/ },
-    { name: 'a model that is not a judge', params: { model: 'gpt-4o' }, code: 'invalid_request', param: 'model', message: /not a Tribunal judge.*GET \/v1\/models/ },
-    { name: 'an unknown preset', params: { model: 'tribunal/no-such-preset' }, code: 'unknown_preset', param: 'model', message: /unknown preset "no-such-preset"/ },
-    { name: 'a blank @model', params: { model: 'tribunal/chateval-single@ ' }, code: 'invalid_request', param: 'model', message: /after "@"/ },
+    {
+      name: 'user',
+      params: { user: 'u-42' },
+      code: 'invalid_request',
+      param: 'user',
+      message: /put an identifier in metadata/,
+    },
+    {
+      name: 'an unknown parameter',
+      params: { dry_run: true },
+      code: 'invalid_request',
+      param: 'dry_run',
+      message: /unknown parameter "dry_run"/,
+    },
+    {
+      name: 'json_schema',
+      params: { response_format: { type: 'json_schema', json_schema: { name: 'x' } } },
+      code: 'invalid_request',
+      param: 'response_format.type',
+      message: /json_schema cannot change it/,
+    },
+    {
+      name: 'stream_options without stream',
+      params: { stream_options: { include_usage: true } },
+      code: 'invalid_request',
+      param: 'stream_options',
+      message: /only allowed when stream is true/,
+    },
+    {
+      name: 'a model that is not a judge',
+      params: { model: 'gpt-4o' },
+      code: 'invalid_request',
+      param: 'model',
+      message: /not a Tribunal judge.*GET \/v1\/models/,
+    },
+    {
+      name: 'an unknown preset',
+      params: { model: 'tribunal/no-such-preset' },
+      code: 'unknown_preset',
+      param: 'model',
+      message: /unknown preset "no-such-preset"/,
+    },
+    {
+      name: 'a blank @model',
+      params: { model: 'tribunal/chateval-single@ ' },
+      code: 'invalid_request',
+      param: 'model',
+      message: /after "@"/,
+    },
     {
       name: 'a system message',
-      params: { messages: [{ role: 'system', content: 'Be fair.' }, { role: 'user', content: JSON.stringify(PAIRWISE) }] },
+      params: {
+        messages: [
+          { role: 'system', content: 'Be fair.' },
+          { role: 'user', content: JSON.stringify(PAIRWISE) },
+        ],
+      },
       code: 'invalid_request',
       param: 'messages',
       message: /exactly one user message.*got system, user/,
     },
-    { name: 'an image part', params: { messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'x' } }] }] }, code: 'invalid_request', param: 'messages.0.content.0', message: /only text parts/ },
-    { name: 'a missing marker', params: { messages: [{ role: 'user', content: '[QUESTION]\nWhy?\n[ANSWER A]\nBecause.' }] }, code: 'invalid_request', param: 'messages.0.content', message: /pairwise task is missing \[ANSWER B\]/ },
-    { name: 'no task at all', params: { messages: [{ role: 'user', content: 'Which answer is better?' }] }, code: 'invalid_request', param: 'messages.0.content', message: /no task found/ },
-    { name: 'a JSON task failing its schema', params: { messages: [{ role: 'user', content: JSON.stringify({ ...PAIRWISE, answerB: ' ' }) }] }, code: 'invalid_request', param: 'messages.0.content.answerB', message: /answerB must not be only whitespace/ },
-    { name: 'a task kind the preset does not take', params: { model: 'tribunal/more-mtbench', messages: [{ role: 'user', content: JSON.stringify(POINTWISE) }] }, code: 'task_kind_unsupported', param: '', message: /pointwise/ },
+    {
+      name: 'an image part',
+      params: { messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'x' } }] }] },
+      code: 'invalid_request',
+      param: 'messages.0.content.0',
+      message: /only text parts/,
+    },
+    {
+      name: 'a missing marker',
+      params: { messages: [{ role: 'user', content: '[QUESTION]\nWhy?\n[ANSWER A]\nBecause.' }] },
+      code: 'invalid_request',
+      param: 'messages.0.content',
+      message: /pairwise task is missing \[ANSWER B\]/,
+    },
+    {
+      name: 'no task at all',
+      params: { messages: [{ role: 'user', content: 'Which answer is better?' }] },
+      code: 'invalid_request',
+      param: 'messages.0.content',
+      message: /no task found/,
+    },
+    {
+      name: 'a JSON task failing its schema',
+      params: { messages: [{ role: 'user', content: JSON.stringify({ ...PAIRWISE, answerB: ' ' }) }] },
+      code: 'invalid_request',
+      param: 'messages.0.content.answerB',
+      message: /answerB must not be only whitespace/,
+    },
+    {
+      name: 'a task kind the preset does not take',
+      params: { model: 'tribunal/more-mtbench', messages: [{ role: 'user', content: JSON.stringify(POINTWISE) }] },
+      code: 'task_kind_unsupported',
+      param: '',
+      message: /pointwise/,
+    },
   ];
 
   it.each(cases)('$name', async ({ params, code, param, message }) => {

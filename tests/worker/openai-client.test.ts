@@ -13,7 +13,11 @@ import { drainAlarms, mockRequests, PAIRWISE } from './helpers.js';
 afterEach(drainAlarms);
 
 const client = createTribunalClient({ baseUrl: 'http://tribunal.test/', fetch: (r) => exports.default.fetch(r) });
-const judgeOn = (seed: string, extra: Record<string, unknown> = {}) => ({ preset: 'chateval-single', config: { defaults: { model: mockModel({ seed, ...extra }) } }, task: PAIRWISE });
+const judgeOn = (seed: string, extra: Record<string, unknown> = {}) => ({
+  preset: 'chateval-single',
+  config: { defaults: { model: mockModel({ seed, ...extra }) } },
+  task: PAIRWISE,
+});
 
 describe('the typed client', () => {
   it('judge() submits, follows the events to the end and returns the evaluation with its verdict', async () => {
@@ -46,17 +50,22 @@ describe('the typed client', () => {
     const methods = await client.request('get', '/v1/methods', {});
     expect(methods.ok).toBe(true);
     if (methods.status === 200) expect(methods.body.presets.map((p) => p.id)).toContain('chateval-faireval');
-    const models = await client.request('get', '/v1/models/{model}', { params: { model: 'tribunal/chateval-faireval' } });
+    const models = await client.request('get', '/v1/models/{model}', {
+      params: { model: 'tribunal/chateval-faireval' },
+    });
     if (models.status !== 200) throw new Error(`expected 200, got ${models.status}`);
     expect(models.body.tribunal.method).toBe('chateval');
     const chat = await client.request('post', '/v1/chat/completions', {
-      body: { model: `tribunal/chateval-single@${mockModel({ seed: 'client-chat' })}`, messages: [{ role: 'user', content: JSON.stringify(PAIRWISE) }] },
+      body: {
+        model: `tribunal/chateval-single@${mockModel({ seed: 'client-chat' })}`,
+        messages: [{ role: 'user', content: JSON.stringify(PAIRWISE) }],
+      },
     });
     if (chat.status !== 200) throw new Error(`expected 200, got ${chat.status}`);
     expect(JSON.parse(chat.body.choices[0]?.message.content ?? '{}')).toMatchObject({ preset: 'chateval-single' });
   });
 
-  it('errors are TribunalErrors with the API\'s stable code', async () => {
+  it("errors are TribunalErrors with the API's stable code", async () => {
     const err = await client.submit({ preset: 'no-such-preset', task: PAIRWISE }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TribunalError);
     expect(err).toMatchObject({ status: 400, code: 'unknown_preset' });

@@ -50,14 +50,24 @@ describe('judges as models', () => {
     expect(() => parseModelId(`tribunal/fastchat-pair@${'m'.repeat(201)}`)).toThrow(/1-200 characters/);
   });
 
-  it('answers errors on these paths in OpenAI\'s shape: 405, 404, 415, a bad query', async () => {
+  it("answers errors on these paths in OpenAI's shape: 405, 404, 415, a bad query", async () => {
     const cases: { path: string; init?: RequestInit; status: number; code: string }[] = [
       { path: '/v1/models', init: { method: 'DELETE' }, status: 405, code: 'method_not_allowed' },
       { path: '/v1/chat/completions', init: { method: 'GET' }, status: 405, code: 'method_not_allowed' },
       { path: '/v1/chat/other', status: 404, code: 'not_found' },
       { path: '/v1/models?limit=3', status: 400, code: 'invalid_request' },
-      { path: '/v1/chat/completions', init: { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'hi' }, status: 415, code: 'unsupported_media_type' },
-      { path: '/v1/chat/completions', init: { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"model":' }, status: 400, code: 'invalid_json' },
+      {
+        path: '/v1/chat/completions',
+        init: { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'hi' },
+        status: 415,
+        code: 'unsupported_media_type',
+      },
+      {
+        path: '/v1/chat/completions',
+        init: { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"model":' },
+        status: 400,
+        code: 'invalid_json',
+      },
     ];
     for (const c of cases) {
       const r = await api(c.path, c.init);

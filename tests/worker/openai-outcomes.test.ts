@@ -28,7 +28,12 @@ describe('no verdict within the bound', () => {
     const before = await evaluationCount();
     // Default retries (2): only x-should-retry keeps the SDK from re-sending.
     const client = sdk({ overrides: { OPENAI_WAIT_SECONDS: '1' }, maxRetries: 2 });
-    const err = await failure(client.chat.completions.create({ model: judgeModel('chateval-single', { seed: 'timeout-1', latency: 1_500 }), messages: [{ role: 'user', content: task }] }));
+    const err = await failure(
+      client.chat.completions.create({
+        model: judgeModel('chateval-single', { seed: 'timeout-1', latency: 1_500 }),
+        messages: [{ role: 'user', content: task }],
+      }),
+    );
     expect(err).toBeInstanceOf(OpenAI.InternalServerError);
     expect(err.status).toBe(504);
     expect(err.code).toBe('verdict_timeout');
@@ -41,11 +46,17 @@ describe('no verdict within the bound', () => {
     expect((await waitForEnd(body.evaluationId)).status).toBe('succeeded');
   });
 
-  it('with an Idempotency-Key the 504 invites a retry, and the SDK\'s own retry waits on the same evaluation for its verdict', async () => {
+  it("with an Idempotency-Key the 504 invites a retry, and the SDK's own retry waits on the same evaluation for its verdict", async () => {
     const before = await evaluationCount();
     const client = sdk({ overrides: { OPENAI_WAIT_SECONDS: '1' }, maxRetries: 2 });
     const { data, response } = await client.chat.completions
-      .create({ model: judgeModel('chateval-single', { seed: 'timeout-2', latency: 1_500 }), messages: [{ role: 'user', content: task }] }, { headers: { 'Idempotency-Key': 'timeout-2' } })
+      .create(
+        {
+          model: judgeModel('chateval-single', { seed: 'timeout-2', latency: 1_500 }),
+          messages: [{ role: 'user', content: task }],
+        },
+        { headers: { 'Idempotency-Key': 'timeout-2' } },
+      )
       .withResponse();
     // The first attempt timed out: this answer is a replay.
     expect(response.headers.get('Idempotent-Replayed')).toBe('true');
@@ -55,7 +66,11 @@ describe('no verdict within the bound', () => {
 
   it('a stream past the bound ends with the verdict_timeout error, which the SDK throws', async () => {
     const client = sdk({ overrides: { OPENAI_WAIT_SECONDS: '1' } });
-    const stream = await client.chat.completions.create({ model: judgeModel('chateval-single', { seed: 'timeout-3', latency: 1_500 }), messages: [{ role: 'user', content: task }], stream: true });
+    const stream = await client.chat.completions.create({
+      model: judgeModel('chateval-single', { seed: 'timeout-3', latency: 1_500 }),
+      messages: [{ role: 'user', content: task }],
+      stream: true,
+    });
     const seen: string[] = [];
     const err = await failure(
       (async () => {
@@ -72,7 +87,12 @@ describe('an evaluation that fails or is cancelled', () => {
   it('a failed evaluation is 502 evaluation_failed with its cause; the SDK does not run a second debate', async () => {
     const before = await evaluationCount();
     const client = sdk({ maxRetries: 2 });
-    const err = await failure(client.chat.completions.create({ model: judgeModel('chateval-single', { seed: 'failed-1', permanent: 401 }), messages: [{ role: 'user', content: task }] }));
+    const err = await failure(
+      client.chat.completions.create({
+        model: judgeModel('chateval-single', { seed: 'failed-1', permanent: 401 }),
+        messages: [{ role: 'user', content: task }],
+      }),
+    );
     expect(err.status).toBe(502);
     expect(err.code).toBe('evaluation_failed');
     expect(err.headers?.get('x-should-retry')).toBe('false');
@@ -84,7 +104,11 @@ describe('an evaluation that fails or is cancelled', () => {
   });
 
   it('in a stream, the failed call is shown, then the evaluation_failed error', async () => {
-    const stream = await sdk().chat.completions.create({ model: judgeModel('chateval-single', { seed: 'failed-2', permanent: 401 }), messages: [{ role: 'user', content: task }], stream: true });
+    const stream = await sdk().chat.completions.create({
+      model: judgeModel('chateval-single', { seed: 'failed-2', permanent: 401 }),
+      messages: [{ role: 'user', content: task }],
+      stream: true,
+    });
     let content = '';
     const err = await failure(
       (async () => {
@@ -97,7 +121,10 @@ describe('an evaluation that fails or is cancelled', () => {
 
   it('an evaluation cancelled while the request waits is 409 evaluation_cancelled', async () => {
     const pending = sdk({ maxRetries: 2 }).chat.completions.create(
-      { model: judgeModel('chateval-faireval', { seed: 'cancel-1', latency: 400 }), messages: [{ role: 'user', content: task }] },
+      {
+        model: judgeModel('chateval-faireval', { seed: 'cancel-1', latency: 400 }),
+        messages: [{ role: 'user', content: task }],
+      },
       { headers: { 'Idempotency-Key': 'cancel-1' } },
     );
     const row = await pollUntil(
@@ -115,11 +142,14 @@ describe('an evaluation that fails or is cancelled', () => {
 });
 
 describe('auth, as on the rest of the API', () => {
-  it('a missing or wrong key is 401 in OpenAI\'s shape; the right key judges, and the evaluation is that tenant\'s', async () => {
+  it("a missing or wrong key is 401 in OpenAI's shape; the right key judges, and the evaluation is that tenant's", async () => {
     const token = 'chat-test-token';
     const digest = await sha256Hex(token);
     const overrides = { API_KEYS: digest };
-    const params = { model: judgeModel('chateval-single', { seed: 'auth-1' }), messages: [{ role: 'user' as const, content: task }] };
+    const params = {
+      model: judgeModel('chateval-single', { seed: 'auth-1' }),
+      messages: [{ role: 'user' as const, content: task }],
+    };
     const wrong = await failure(sdk({ overrides, apiKey: 'nope' }).chat.completions.create(params));
     expect(wrong).toBeInstanceOf(OpenAI.AuthenticationError);
     expect(wrong.code).toBe('unauthorized');
@@ -129,10 +159,14 @@ describe('auth, as on the rest of the API', () => {
 
     const ok = await sdk({ overrides, apiKey: token }).chat.completions.create(params);
     const id = verdictOf(ok).evaluationId;
-    const row = await testEnv.DB.prepare('SELECT tenant FROM evaluations WHERE id = ?').bind(id).first<{ tenant: string }>();
+    const row = await testEnv.DB.prepare('SELECT tenant FROM evaluations WHERE id = ?')
+      .bind(id)
+      .first<{ tenant: string }>();
     expect(row?.tenant).toBe(tenantOf(digest));
     // Another tenant does not see it.
     expect((await apiWith({}, `/v1/evaluations/${id}`)).status).toBe(404);
-    expect((await apiWith(overrides, `/v1/evaluations/${id}`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect(
+      (await apiWith(overrides, `/v1/evaluations/${id}`, { headers: { Authorization: `Bearer ${token}` } })).status,
+    ).toBe(200);
   });
 });

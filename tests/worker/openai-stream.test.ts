@@ -26,7 +26,12 @@ describe('a judge as a model, streamed', () => {
     // 150 ms per call and turns in sequence: the first reply arrives long before the verdict.
     const model = judgeModel('chateval-faireval', { seed: 'stream-live', latency: 150 });
     const { data: stream, response } = await sdk()
-      .chat.completions.create({ model, messages: [{ role: 'user', content: JSON.stringify(PAIRWISE) }], stream: true, stream_options: { include_usage: true } })
+      .chat.completions.create({
+        model,
+        messages: [{ role: 'user', content: JSON.stringify(PAIRWISE) }],
+        stream: true,
+        stream_options: { include_usage: true },
+      })
       .withResponse();
     expect(response.headers.get('Content-Type')).toContain('text/event-stream');
     const id = response.headers.get('Tribunal-Evaluation-Id') ?? '';
@@ -37,7 +42,8 @@ describe('a judge as a model, streamed', () => {
     for await (const raw of stream) {
       // Every chunk is exactly the documented shape (strict: no stray fields).
       const chunk = ChatCompletionChunkSchema.parse(raw);
-      if (chunk.tribunal?.event === 'message' && statusAtFirstReply === null) statusAtFirstReply = (await evaluation(id)).status;
+      if (chunk.tribunal?.event === 'message' && statusAtFirstReply === null)
+        statusAtFirstReply = (await evaluation(id)).status;
       chunks.push(chunk);
     }
     // Live: when the first reply arrived, the debate was still running.
@@ -47,7 +53,9 @@ describe('a judge as a model, streamed', () => {
     const replies = chunks.filter((c) => c.tribunal?.event === 'message');
     const t = await (await api(`/v1/evaluations/${id}/transcript`)).json<TranscriptJson>();
     // One chunk per stored reply, in the transcript's (recording) order, with its header and text.
-    expect(replies.map((c) => (c.tribunal?.event === 'message' ? c.tribunal.callId : ''))).toEqual(t.messages.map((m) => m.callId));
+    expect(replies.map((c) => (c.tribunal?.event === 'message' ? c.tribunal.callId : ''))).toEqual(
+      t.messages.map((m) => m.callId),
+    );
     replies.forEach((c, i) => {
       const m = t.messages[i]!;
       expect(c.choices[0]?.delta.content).toBe(`${replyHeader(m)}\n${m.content}\n\n`);
@@ -55,7 +63,9 @@ describe('a judge as a model, streamed', () => {
     expect(replies).toHaveLength(8);
 
     const tail = chunks.slice(1 + replies.length);
-    expect(tail.map((c) => (c.choices.length === 0 ? 'usage' : (c.tribunal?.event ?? c.choices[0]?.finish_reason)))).toEqual(['verdict', 'stop', 'usage']);
+    expect(
+      tail.map((c) => (c.choices.length === 0 ? 'usage' : (c.tribunal?.event ?? c.choices[0]?.finish_reason))),
+    ).toEqual(['verdict', 'stop', 'usage']);
     const [verdictChunk, , usageChunk] = tail;
     const verdict = verdictChunk?.tribunal?.event === 'verdict' ? verdictChunk.tribunal.verdict : null;
     expect(verdictChunk?.choices[0]?.delta.content).toBe(`${VERDICT_MARKER}${JSON.stringify(verdict)}`);
@@ -64,7 +74,12 @@ describe('a judge as a model, streamed', () => {
     expect(verdictFromContent(content)).toEqual(verdict);
 
     const ev = await evaluation(id);
-    expect(verdict).toMatchObject({ evaluationId: id, winner: ev.verdict?.winner, positionFlip: ev.verdict?.positionFlip, calls: 8 });
+    expect(verdict).toMatchObject({
+      evaluationId: id,
+      winner: ev.verdict?.winner,
+      positionFlip: ev.verdict?.positionFlip,
+      calls: 8,
+    });
     expect(usageChunk?.usage).toEqual({
       prompt_tokens: ev.usage.promptTokens,
       completion_tokens: ev.usage.completionTokens,
@@ -76,10 +91,16 @@ describe('a judge as a model, streamed', () => {
     expect(new Set(chunks.map((c) => c.id))).toEqual(new Set([`chatcmpl-${id}`]));
   });
 
-  it('the streamed verdict is the plain answer\'s: a replay of the same evaluation without streaming gives the same JSON', async () => {
+  it("the streamed verdict is the plain answer's: a replay of the same evaluation without streaming gives the same JSON", async () => {
     const client = sdk();
-    const params = { model: judgeModel('chateval-single', { seed: 'stream-same' }), messages: [{ role: 'user' as const, content: JSON.stringify(PAIRWISE) }] };
-    const stream = await client.chat.completions.create({ ...params, stream: true }, { headers: { 'Idempotency-Key': 'stream-same-1' } });
+    const params = {
+      model: judgeModel('chateval-single', { seed: 'stream-same' }),
+      messages: [{ role: 'user' as const, content: JSON.stringify(PAIRWISE) }],
+    };
+    const stream = await client.chat.completions.create(
+      { ...params, stream: true },
+      { headers: { 'Idempotency-Key': 'stream-same-1' } },
+    );
     let content = '';
     const chunks: ChatCompletionChunk[] = [];
     for await (const raw of stream) {
@@ -94,16 +115,34 @@ describe('a judge as a model, streamed', () => {
   });
 
   it('a late stream of an evaluation that already ended replays every reply once, then the verdict', async () => {
-    const created = await postJson('/v1/evaluations', { preset: 'chateval-single', config: { defaults: { model: judgeModel('chateval-single', { seed: 'stream-late' }).split('@')[1] } }, task: PAIRWISE }, { 'Idempotency-Key': 'stream-late-1' });
+    const created = await postJson(
+      '/v1/evaluations',
+      {
+        preset: 'chateval-single',
+        config: { defaults: { model: judgeModel('chateval-single', { seed: 'stream-late' }).split('@')[1] } },
+        task: PAIRWISE,
+      },
+      { 'Idempotency-Key': 'stream-late-1' },
+    );
     expect(created.status).toBe(202);
     const { id } = await created.json<{ id: string }>();
     // The chat request names the same judge and task with the same key: it replays that evaluation.
-    const ended = await sdk().chat.completions.create({ model: judgeModel('chateval-single', { seed: 'stream-late' }), messages: [{ role: 'user', content: JSON.stringify(PAIRWISE) }] }, { headers: { 'Idempotency-Key': 'stream-late-1' } });
+    const ended = await sdk().chat.completions.create(
+      {
+        model: judgeModel('chateval-single', { seed: 'stream-late' }),
+        messages: [{ role: 'user', content: JSON.stringify(PAIRWISE) }],
+      },
+      { headers: { 'Idempotency-Key': 'stream-late-1' } },
+    );
     expect(verdictOf(ended).evaluationId).toBe(id);
     const raw = await api('/v1/chat/completions', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'Idempotency-Key': 'stream-late-1' },
-      body: JSON.stringify({ model: judgeModel('chateval-single', { seed: 'stream-late' }), messages: [{ role: 'user', content: JSON.stringify(PAIRWISE) }], stream: true }),
+      body: JSON.stringify({
+        model: judgeModel('chateval-single', { seed: 'stream-late' }),
+        messages: [{ role: 'user', content: JSON.stringify(PAIRWISE) }],
+        stream: true,
+      }),
     });
     expect(raw.headers.get('Idempotent-Replayed')).toBe('true');
     const text = await raw.text();

@@ -31,9 +31,15 @@ export interface SdkOptions {
 export function sdk(o: SdkOptions = {}): OpenAI {
   const overrides = o.overrides;
   const fetchFn = overrides
-    ? async (input: string | URL | Request, init?: RequestInit) => app.fetch(new Request(input, init), { ...testEnv, ...overrides }, createExecutionContext())
+    ? async (input: string | URL | Request, init?: RequestInit) =>
+        app.fetch(new Request(input, init), { ...testEnv, ...overrides }, createExecutionContext())
     : async (input: string | URL | Request, init?: RequestInit) => exports.default.fetch(new Request(input, init));
-  return new OpenAI({ apiKey: o.apiKey ?? 'sk-test-unused', baseURL: BASE_URL, fetch: fetchFn, maxRetries: o.maxRetries ?? 0 });
+  return new OpenAI({
+    apiKey: o.apiKey ?? 'sk-test-unused',
+    baseURL: BASE_URL,
+    fetch: fetchFn,
+    maxRetries: o.maxRetries ?? 0,
+  });
 }
 
 /** `tribunal/<preset>@<mock model>`: the preset on the test's mock LLM (seeded so request counts are per test). */

@@ -24,7 +24,13 @@ function refusal(text: string): string[] {
   throw new Error('expected a refusal');
 }
 
-const pairwise: PairwiseTask = { kind: 'pairwise', question: 'Q?\nSecond line.', answerA: 'A one.', answerB: 'B one.', reference: 'Ref.' };
+const pairwise: PairwiseTask = {
+  kind: 'pairwise',
+  question: 'Q?\nSecond line.',
+  answerA: 'A one.',
+  answerB: 'B one.',
+  reference: 'Ref.',
+};
 const pointwise: PointwiseTask = {
   kind: 'pointwise',
   source: 'A source text.',
@@ -34,13 +40,19 @@ const pointwise: PointwiseTask = {
 };
 
 describe('a task in a chat message', () => {
-  it.each([pairwise, pointwise, { kind: 'pairwise', question: 'q', answerA: 'a', answerB: 'b' } satisfies Task])('round-trips through the marker form ($kind)', (task) => {
-    expect(taskFromText(taskToText(task), AT)).toEqual({ task, form: 'markers' });
-  });
+  it.each([pairwise, pointwise, { kind: 'pairwise', question: 'q', answerA: 'a', answerB: 'b' } satisfies Task])(
+    'round-trips through the marker form ($kind)',
+    (task) => {
+      expect(taskFromText(taskToText(task), AT)).toEqual({ task, form: 'markers' });
+    },
+  );
 
   it('reads JSON bare or in one ```json fence', () => {
     expect(taskFromText(JSON.stringify(pairwise), AT)).toEqual({ task: pairwise, form: 'json' });
-    expect(taskFromText(`\n\`\`\`json\n${JSON.stringify(pointwise, null, 2)}\n\`\`\`\n`, AT)).toEqual({ task: pointwise, form: 'json' });
+    expect(taskFromText(`\n\`\`\`json\n${JSON.stringify(pointwise, null, 2)}\n\`\`\`\n`, AT)).toEqual({
+      task: pointwise,
+      form: 'json',
+    });
   });
 
   it('markers are case-insensitive, take text on their own line, and spell ANSWER A loosely', () => {
@@ -59,7 +71,10 @@ describe('a task in a chat message', () => {
     ['Judge this.\n[QUESTION]\nq\n[ANSWER A]\na\n[ANSWER B]\nb', /text before the first marker would be ignored/],
     ['[QUESTION]\nq\n[QUESTION]\nq2\n[ANSWER A]\na\n[ANSWER B]\nb', /\[QUESTION\] appears more than once/],
     ['[QUESTION]\nq\n[OUTPUT]\no', /pairwise markers \(\[QUESTION\]\) and pointwise markers \(\[OUTPUT\]\) are mixed/],
-    ['[SOURCE]\ns\n[OUTPUT]\no\n[ASPECT]\ncoherence', /\[ASPECT\] needs its name and scale on its first line, e\.g\. "coherence \(1-5\)"; got "coherence"/],
+    [
+      '[SOURCE]\ns\n[OUTPUT]\no\n[ASPECT]\ncoherence',
+      /\[ASPECT\] needs its name and scale on its first line, e\.g\. "coherence \(1-5\)"; got "coherence"/,
+    ],
     ['[SOURCE]\ns\n[OUTPUT]\no\n[ASPECT]\ncoherence (5-1)', /\[ASPECT\]: scale\.max must be greater than scale\.min/],
     ['[QUESTION]\nq\n[ANSWER A]\n   \n[ANSWER B]\nb', /\[ANSWER A\]: answerA must not be empty/],
     ['{"kind":"pairwise",', /the task is not valid JSON/],

@@ -23,7 +23,9 @@ describe('object schema migrations', () => {
         // This object was migrated by its constructor: rebuild the legacy layout in its place.
         sql.exec('DROP TABLE schema_version');
         sql.exec('DROP TABLE evaluation');
-        sql.exec(`${LEGACY_EVALUATION}${withFinalizeFailures ? ', finalize_failures INTEGER NOT NULL DEFAULT 3' : ''})`);
+        sql.exec(
+          `${LEGACY_EVALUATION}${withFinalizeFailures ? ', finalize_failures INTEGER NOT NULL DEFAULT 3' : ''})`,
+        );
         sql.exec(
           `INSERT INTO evaluation (singleton, id, tenant, method, config, task, status, calls_planned, started_at, updated_at)
            VALUES (1, ?, 't', 'debate', '{}', '{}', 'running', 7, 1, 2)`,
@@ -31,14 +33,21 @@ describe('object schema migrations', () => {
         );
         const before = migrate(state.storage);
         const again = migrate(state.storage);
-        const row = sql.exec<{ engine_version: string; finalize_failures: number; verdict: string | null; calls_planned: number }>(
-          'SELECT engine_version, finalize_failures, verdict, calls_planned FROM evaluation',
-        ).one();
+        const row = sql
+          .exec<{ engine_version: string; finalize_failures: number; verdict: string | null; calls_planned: number }>(
+            'SELECT engine_version, finalize_failures, verdict, calls_planned FROM evaluation',
+          )
+          .one();
         return { before, again, row };
       });
       expect(result.before).toBe(0);
       expect(result.again).toBe(SCHEMA_VERSION);
-      expect(result.row).toEqual({ engine_version: '1/debate@1', finalize_failures: withFinalizeFailures ? 3 : 0, verdict: null, calls_planned: 7 });
+      expect(result.row).toEqual({
+        engine_version: '1/debate@1',
+        finalize_failures: withFinalizeFailures ? 3 : 0,
+        verdict: null,
+        calls_planned: 7,
+      });
     });
   }
 
@@ -52,7 +61,10 @@ describe('object schema migrations', () => {
             t,
             {
               columns: sql.exec(`PRAGMA table_info(${t})`).toArray(),
-              indexes: sql.exec(`PRAGMA index_list(${t})`).toArray().map((i) => ({ unique: i.unique, origin: i.origin })),
+              indexes: sql
+                .exec(`PRAGMA index_list(${t})`)
+                .toArray()
+                .map((i) => ({ unique: i.unique, origin: i.origin })),
             },
           ]),
         );

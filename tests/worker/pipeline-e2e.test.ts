@@ -2,7 +2,18 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { evaluationStub } from '../../src/pipeline/stub.js';
 import type { Task } from '../../src/engine/task.js';
 import { listTranscript } from '../../src/store/transcripts.js';
-import { countRows, drainAlarms, engineVersionIn, insertJob, mockRequests, PAIRWISE, POINTWISE, storedVerdict, testEnv, waitForEnd } from './helpers.js';
+import {
+  countRows,
+  drainAlarms,
+  engineVersionIn,
+  insertJob,
+  mockRequests,
+  PAIRWISE,
+  POINTWISE,
+  storedVerdict,
+  testEnv,
+  waitForEnd,
+} from './helpers.js';
 import { getMethod } from '../../src/engine/registry.js';
 import { engineVersionOf } from '../../src/engine/version.js';
 

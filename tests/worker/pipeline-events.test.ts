@@ -29,7 +29,9 @@ function checkStream(events: Ev[], calls: number, first: 'status' | 'call.starte
   const started = events.filter((e) => e.type === 'call.started').map((e) => e.data.callId);
   const finished = events.filter((e) => e.type === 'call.finished');
   expect(new Set(started).size).toBe(calls);
-  expect(finished.map((e) => e.data.callId)).toEqual(['score0', 'critic1', 'score1', 'critic2', 'score2', 'critic3', 'score3'].slice(0, calls));
+  expect(finished.map((e) => e.data.callId)).toEqual(
+    ['score0', 'critic1', 'score1', 'critic2', 'score2', 'critic3', 'score3'].slice(0, calls),
+  );
   for (const f of finished) expect(typeof f.data.content).toBe('string');
   expect(events.some((e) => e.type === 'vote')).toBe(true);
   const verdict = events.find((e) => e.type === 'verdict');
@@ -74,7 +76,11 @@ describe('live events', () => {
     expect(res.status).toBe(101);
     const ws = res.webSocket!;
     const events: Ev[] = [];
-    const closed = new Promise<void>((resolve) => { ws.addEventListener('close', () => { resolve(); }); });
+    const closed = new Promise<void>((resolve) => {
+      ws.addEventListener('close', () => {
+        resolve();
+      });
+    });
     ws.addEventListener('message', (m) => {
       events.push(JSON.parse(m.data as string) as Ev);
     });
@@ -89,12 +95,17 @@ describe('evaluations that end without the object running them', () => {
     const { id } = await insertJob({ preset: 'fastchat-pair', task: PAIRWISE });
     const res = await forwardEvents(testEnv, id, new Request('http://x/events'));
     const text = res.text();
-    const batch = createMessageBatch('tribunal-jobs-dlq', [{ id: 'dlq-sse', timestamp: Date.now(), attempts: 1, body: { id } }]);
+    const batch = createMessageBatch('tribunal-jobs-dlq', [
+      { id: 'dlq-sse', timestamp: Date.now(), attempts: 1, body: { id } },
+    ]);
     const ctx = createExecutionContext();
     await worker.queue(batch, testEnv, ctx);
     expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(['dlq-sse']);
     const events = parseSse(await withTimeout(text, 5_000, 'the SSE stream'));
-    expect(events.at(-1)).toMatchObject({ type: 'status', data: { status: 'failed', error: { code: 'queue_delivery_failed' } } });
+    expect(events.at(-1)).toMatchObject({
+      type: 'status',
+      data: { status: 'failed', error: { code: 'queue_delivery_failed' } },
+    });
   });
 
   it('WebSocket: a cancel of a queued evaluation sends the terminal status and closes the socket', async () => {
@@ -102,7 +113,11 @@ describe('evaluations that end without the object running them', () => {
     const res = await forwardEvents(testEnv, id, new Request('http://x/events', { headers: { Upgrade: 'websocket' } }));
     const ws = res.webSocket!;
     const events: Ev[] = [];
-    const closed = new Promise<void>((resolve) => { ws.addEventListener('close', () => { resolve(); }); });
+    const closed = new Promise<void>((resolve) => {
+      ws.addEventListener('close', () => {
+        resolve();
+      });
+    });
     ws.addEventListener('message', (m) => {
       events.push(JSON.parse(m.data as string) as Ev);
     });
@@ -115,12 +130,17 @@ describe('evaluations that end without the object running them', () => {
   it('SSE on an object that never ran an evaluation D1 shows ended: the terminal status, then the stream closes', async () => {
     const { id } = await insertJob({ preset: 'fastchat-pair', task: PAIRWISE });
     // Ended straight in D1 (the DLQ consumer's fallback when the object is unreachable).
-    await testEnv.DB.prepare("UPDATE evaluations SET status = 'failed', error_code = 'queue_delivery_failed', error_message = 'x' WHERE id = ?")
+    await testEnv.DB.prepare(
+      "UPDATE evaluations SET status = 'failed', error_code = 'queue_delivery_failed', error_message = 'x' WHERE id = ?",
+    )
       .bind(id)
       .run();
     const res = await forwardEvents(testEnv, id, new Request('http://x/events'));
     const events = parseSse(await withTimeout(res.text(), 5_000, 'the SSE stream'));
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ type: 'status', data: { evaluationId: id, status: 'failed', error: { code: 'queue_delivery_failed' } } });
+    expect(events[0]).toMatchObject({
+      type: 'status',
+      data: { evaluationId: id, status: 'failed', error: { code: 'queue_delivery_failed' } },
+    });
   });
 });

@@ -26,12 +26,20 @@ describe('LLM faults', () => {
     await stubbornCritic(ns);
     const id = `ev_fault_${Date.now()}`;
     const critic = { model: mockModel({ mode: 'scripted', ns, seed: id, fail: [[500, 2]] }) };
-    await insertJob({ id, ...LONG_DEBATE, config: { ...LONG_DEBATE.config, critic }, task: POINTWISE, mock: { mode: 'scripted', ns } });
+    await insertJob({
+      id,
+      ...LONG_DEBATE,
+      config: { ...LONG_DEBATE.config, critic },
+      task: POINTWISE,
+      mock: { mode: 'scripted', ns },
+    });
     await testEnv.JOBS.send({ id });
     const row = await waitForEnd(id, 25_000);
     expect(row.status, row.error_message ?? '').toBe('succeeded');
     expect(await countRows('usage', id)).toBe(7);
-    const usage = await testEnv.DB.prepare("SELECT call_id, attempts FROM usage WHERE evaluation_id = ? AND call_id LIKE 'critic%' ORDER BY call_id")
+    const usage = await testEnv.DB.prepare(
+      "SELECT call_id, attempts FROM usage WHERE evaluation_id = ? AND call_id LIKE 'critic%' ORDER BY call_id",
+    )
       .bind(id)
       .all<{ call_id: string; attempts: number }>();
     expect(usage.results.map((u) => u.attempts)).toEqual([3, 3, 3]);
@@ -76,8 +84,18 @@ describe('cancel', () => {
     // is left: nothing more will happen.
     const snap = await waitForSnapshot(id, (s) => s?.status === 'cancelled' && s.callsDone >= 3);
     const done = snap?.callsDone ?? 0;
-    const usage = await pollUntil(() => countRows('usage', id), (n) => n === done, 5_000);
-    expect(await pollUntil(() => pendingAlarm(id), (a) => a === null, 5_000)).toBeNull();
+    const usage = await pollUntil(
+      () => countRows('usage', id),
+      (n) => n === done,
+      5_000,
+    );
+    expect(
+      await pollUntil(
+        () => pendingAlarm(id),
+        (a) => a === null,
+        5_000,
+      ),
+    ).toBeNull();
     // Every call that went out (the one in flight included) is stored, billed and in the transcript; no verdict.
     expect(await mockRequests(id)).toBe(done);
     expect(usage).toBe(done);

@@ -77,7 +77,9 @@ describe('at-least-once delivery', () => {
   });
 
   it('an unknown id is acked (the row does not exist)', async () => {
-    const batch = createMessageBatch('tribunal-jobs', [{ id: 'x', timestamp: Date.now(), attempts: 1, body: { id: 'ev_missing' } }]);
+    const batch = createMessageBatch('tribunal-jobs', [
+      { id: 'x', timestamp: Date.now(), attempts: 1, body: { id: 'ev_missing' } },
+    ]);
     const ctx = createExecutionContext();
     await worker.queue(batch, testEnv, ctx);
     expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(['x']);
@@ -106,7 +108,15 @@ describe('alarms', () => {
     expect(await countRows('usage', id)).toBe(calls);
     expect(await countRows('transcripts', id)).toBe(calls);
     const timings = await stub.timings();
-    expect(timings.map((t) => t.callId)).toEqual(['score0', 'critic1', 'score1', 'critic2', 'score2', 'critic3', 'score3']);
+    expect(timings.map((t) => t.callId)).toEqual([
+      'score0',
+      'critic1',
+      'score1',
+      'critic2',
+      'score2',
+      'critic3',
+      'score3',
+    ]);
     // The object's clock brackets each call: its span holds the mock's 40 ms latency.
     for (const t of timings) expect(t.finishedAt - t.startedAt).toBeGreaterThanOrEqual(40);
     // Nothing more will happen: the duplicates armed no alarm.
@@ -121,7 +131,9 @@ describe('alarms', () => {
       const spy = vi.spyOn(o.bindings.DB, 'prepare');
       try {
         const results = await Promise.all([o.start(id), o.start(id), o.start(id)]);
-        const loads = spy.mock.calls.filter(([sql]) => /^SELECT id, tenant, status, method\b.* FROM evaluations WHERE id = \?/s.test(sql));
+        const loads = spy.mock.calls.filter(([sql]) =>
+          /^SELECT id, tenant, status, method\b.* FROM evaluations WHERE id = \?/s.test(sql),
+        );
         return { statuses: results.map((r) => r.status), reads: loads.length };
       } finally {
         spy.mockRestore();

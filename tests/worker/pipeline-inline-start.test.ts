@@ -8,7 +8,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { INLINE_WATCHDOG_MS } from '../../durable-objects/evaluation/index.js';
 import { evaluationStub } from '../../src/pipeline/stub.js';
 import { loadJob } from '../../src/store/results.js';
-import { countRows, drainAlarms, insertJob, mockRequests, pendingAlarm, PAIRWISE, statusRow, testEnv, waitForEnd } from './helpers.js';
+import {
+  countRows,
+  drainAlarms,
+  insertJob,
+  mockRequests,
+  pendingAlarm,
+  PAIRWISE,
+  statusRow,
+  testEnv,
+  waitForEnd,
+} from './helpers.js';
 
 afterEach(drainAlarms);
 
@@ -55,7 +65,11 @@ describe('startAndAwait', () => {
   });
 
   it('when the instance dies mid-step, the watchdog alarm makes the call again and the evaluation ends once', async () => {
-    const { id, callsPlanned } = await insertJob({ preset: 'chateval-single', task: PAIRWISE, mock: { latency: 2_000 } });
+    const { id, callsPlanned } = await insertJob({
+      preset: 'chateval-single',
+      task: PAIRWISE,
+      mock: { latency: 2_000 },
+    });
     const r = await evaluationStub(testEnv, id).startAndAwait(id, await jobOf(id), 50);
     expect(r.status).toBe('running');
     // The call is in flight in this instance; evicting it loses that call (it was never stored).
@@ -76,13 +90,17 @@ describe('startAndAwait', () => {
     expect((await stub.startAndAwait(id, await jobOf(id), 0)).status).toBe('running');
     // The sweeper's or a queue delivery's start: the step in this instance carries the work.
     expect((await stub.start(id)).status).toBe('running');
-    expect(await pendingAlarm(id) ?? 0).toBeGreaterThanOrEqual(t0 + INLINE_WATCHDOG_MS - 1_000);
+    expect((await pendingAlarm(id)) ?? 0).toBeGreaterThanOrEqual(t0 + INLINE_WATCHDOG_MS - 1_000);
     expect((await waitForEnd(id)).status).toBe('succeeded');
     expect(await mockRequests(id)).toBe(callsPlanned);
   });
 
   it('after the instance died mid-step, a start (the sweeper after a restart) resumes the work at once, not when the watchdog fires', async () => {
-    const { id, callsPlanned } = await insertJob({ preset: 'chateval-single', task: PAIRWISE, mock: { latency: 1_000 } });
+    const { id, callsPlanned } = await insertJob({
+      preset: 'chateval-single',
+      task: PAIRWISE,
+      mock: { latency: 1_000 },
+    });
     expect((await evaluationStub(testEnv, id).startAndAwait(id, await jobOf(id), 50)).status).toBe('running');
     await abortAllDurableObjects();
     // A fresh instance: no step of its own is under way, so the watchdog (90 s out) is brought forward

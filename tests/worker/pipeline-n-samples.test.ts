@@ -10,7 +10,18 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_PARALLEL_CALLS } from '../../src/pipeline/limits.js';
 import { evaluationStub } from '../../src/pipeline/stub.js';
 import { listTranscript } from '../../src/store/transcripts.js';
-import { countRows, drainAlarms, insertJob, mockRequests, pendingAlarm, POINTWISE, runInTestObject, storedVerdict, testEnv, waitForEnd } from './helpers.js';
+import {
+  countRows,
+  drainAlarms,
+  insertJob,
+  mockRequests,
+  pendingAlarm,
+  POINTWISE,
+  runInTestObject,
+  storedVerdict,
+  testEnv,
+  waitForEnd,
+} from './helpers.js';
 
 afterEach(drainAlarms);
 
@@ -44,7 +55,7 @@ async function requestsPerRound(id: string, supportsN: 'true' | 'false'): Promis
     o.useBindings({ LLM_SUPPORTS_N: supportsN, STEP_BUDGET_MS: '0' });
     await o.start(id);
     await state.storage.deleteAlarm();
-    for (let sent = 0; rounds.length < 10; ) {
+    for (let sent = 0; rounds.length < 10;) {
       await o.alarm();
       // Taken back before any outside fetch, so the platform cannot fire it behind the test's back.
       const next = await state.storage.getAlarm();
@@ -61,7 +72,10 @@ async function requestsPerRound(id: string, supportsN: 'true' | 'false'): Promis
 }
 
 /** Requests per round when `calls` calls are all ready at once: full rounds of MAX_PARALLEL_CALLS, then the rest. */
-const roundsOf = (calls: number): number[] => Array.from({ length: Math.ceil(calls / MAX_PARALLEL_CALLS) }, (_, i) => Math.min(MAX_PARALLEL_CALLS, calls - i * MAX_PARALLEL_CALLS));
+const roundsOf = (calls: number): number[] =>
+  Array.from({ length: Math.ceil(calls / MAX_PARALLEL_CALLS) }, (_, i) =>
+    Math.min(MAX_PARALLEL_CALLS, calls - i * MAX_PARALLEL_CALLS),
+  );
 
 /** Stored results in the object's own SQLite: (call id, number of choices). */
 async function storedResults(id: string): Promise<[string, number][]> {
@@ -109,7 +123,10 @@ describe('samples in one request with n, through the Durable Object', () => {
     const rows = await listTranscript(testEnv.DB, id);
     expect(rows.map((r) => r.callId)).toEqual(Array.from({ length: 20 }, (_, i) => `sample${i}`));
     expect(rows[0]?.usage.promptTokens).toBeGreaterThan(0);
-    expect(rows[0]?.usage).toMatchObject({ promptTokens: verdict.usage.promptTokens, completionTokens: verdict.usage.completionTokens });
+    expect(rows[0]?.usage).toMatchObject({
+      promptTokens: verdict.usage.promptTokens,
+      completionTokens: verdict.usage.completionTokens,
+    });
     expect(rows.slice(1).every((r) => r.usage.promptTokens === 0 && r.usage.completionTokens === 0)).toBe(true);
     // The score is the mean of the 20 choices as G-Eval reads them.
     expect(verdict.score).toBeCloseTo(rows.reduce((s, r) => s + gevalScore(r.content), 0) / 20);
@@ -138,7 +155,10 @@ describe('samples in one request with n, through the Durable Object', () => {
   });
 
   it('FairEval MEC + BPC at a provider with n: one request per order', async () => {
-    const { id } = await insertJob({ preset: 'faireval-mec-bpc', task: { kind: 'pairwise', question: 'Q?', answerA: 'A.', answerB: 'B.' } });
+    const { id } = await insertJob({
+      preset: 'faireval-mec-bpc',
+      task: { kind: 'pairwise', question: 'Q?', answerA: 'A.', answerB: 'B.' },
+    });
     await runWithN(id, 'true');
     expect(await mockRequests(id)).toBe(2);
     expect(await storedResults(id)).toEqual(
@@ -154,6 +174,8 @@ describe('samples in one request with n, through the Durable Object', () => {
 
 /** `calls_done` in D1. */
 async function statusCallsDone(id: string): Promise<number | undefined> {
-  const row = await testEnv.DB.prepare('SELECT calls_done FROM evaluations WHERE id = ?').bind(id).first<{ calls_done: number }>();
+  const row = await testEnv.DB.prepare('SELECT calls_done FROM evaluations WHERE id = ?')
+    .bind(id)
+    .first<{ calls_done: number }>();
   return row?.calls_done;
 }

@@ -26,7 +26,12 @@ async function progressWritesOf(id: string): Promise<number> {
   });
   expect((await waitForEnd(id)).status).toBe('succeeded');
   // A write the last results scheduled goes out (or is dropped) PROGRESS_DELAY_MS later: wait for it to settle.
-  await vi.waitFor(async () => { expect(await runInTestObject(id, (o) => o.progressBusy())).toBe(false); }, { timeout: 5_000, interval: 10 });
+  await vi.waitFor(
+    async () => {
+      expect(await runInTestObject(id, (o) => o.progressBusy())).toBe(false);
+    },
+    { timeout: 5_000, interval: 10 },
+  );
   const count = spy?.mock.calls.filter(([sql]) => PROGRESS_SQL.test(sql)).length;
   spy?.mockRestore();
   if (count === undefined) throw new Error('the spy was not set');
@@ -43,7 +48,11 @@ describe('progress writes', () => {
 
   it('a debate of four stages refreshes D1 between its stages, at most once per stage before the last', async () => {
     // Each stage's two calls take 4 × PROGRESS_DELAY_MS, so a stage's write goes out while the next one runs.
-    const { id } = await insertJob({ preset: 'chateval-faireval', task: PAIRWISE, mock: { latency: PROGRESS_DELAY_MS * 4 } });
+    const { id } = await insertJob({
+      preset: 'chateval-faireval',
+      task: PAIRWISE,
+      mock: { latency: PROGRESS_DELAY_MS * 4 },
+    });
     const writes = await progressWritesOf(id);
     expect(writes).toBeGreaterThanOrEqual(1);
     expect(writes).toBeLessThanOrEqual(3);

@@ -80,7 +80,9 @@ describe('ended before it ran here', () => {
     await stubbornCritic(ns);
     const { id } = await insertJob({ ...LONG_DEBATE, task: POINTWISE, mock: { mode: 'scripted', ns, latency: 200 } });
     // As the DLQ consumer's direct write does when the object is unreachable.
-    await testEnv.DB.prepare("UPDATE evaluations SET status = 'failed', error_code = 'queue_delivery_failed', error_message = 'x' WHERE id = ?")
+    await testEnv.DB.prepare(
+      "UPDATE evaluations SET status = 'failed', error_code = 'queue_delivery_failed', error_message = 'x' WHERE id = ?",
+    )
       .bind(id)
       .run();
     const job = (await loadJob(testEnv.DB, id))!;
@@ -98,11 +100,23 @@ describe('ended before it ran here', () => {
     expect(snap?.error?.code).toBe('queue_delivery_failed');
     // The call in flight finished and is stored, billed and in the transcript; nothing after it went out.
     expect(snap?.callsDone).toBe(1);
-    expect(await pollUntil(() => countRows('usage', id), (n) => n === 1, 3_000)).toBe(1);
+    expect(
+      await pollUntil(
+        () => countRows('usage', id),
+        (n) => n === 1,
+        3_000,
+      ),
+    ).toBe(1);
     expect(await countRows('transcripts', id)).toBe(1);
     expect(await countRows('verdicts', id)).toBe(0);
     expect((await statusRow(id))?.status).toBe('failed');
-    expect(await pollUntil(() => pendingAlarm(id), (a) => a === null, 3_000)).toBeNull();
+    expect(
+      await pollUntil(
+        () => pendingAlarm(id),
+        (a) => a === null,
+        3_000,
+      ),
+    ).toBeNull();
     expect(await mockRequests(id)).toBe(1);
   });
 });
@@ -137,7 +151,9 @@ describe('ended marker and D1', () => {
     // Subscribed while D1 still says queued: the stream stays open, waiting for a start.
     const res = await forwardEvents(testEnv, id, new Request('http://x/events'));
     const text = res.text();
-    await testEnv.DB.prepare("UPDATE evaluations SET status = 'failed', error_code = 'queue_delivery_failed', error_message = 'x' WHERE id = ?")
+    await testEnv.DB.prepare(
+      "UPDATE evaluations SET status = 'failed', error_code = 'queue_delivery_failed', error_message = 'x' WHERE id = ?",
+    )
       .bind(id)
       .run();
     const stub = evaluationStub(testEnv, id);
@@ -212,7 +228,15 @@ describe('final write', () => {
         const afterGone = await attempt();
         const batches = spy.mock.calls.length;
         await o.finalizeNow();
-        return { delays, capped, snapBefore, afterGone, batches, batchesAfter: spy.mock.calls.length, snap: await o.snapshot() };
+        return {
+          delays,
+          capped,
+          snapBefore,
+          afterGone,
+          batches,
+          batchesAfter: spy.mock.calls.length,
+          snap: await o.snapshot(),
+        };
       } finally {
         spy.mockRestore();
       }
@@ -237,16 +261,34 @@ describe('final write', () => {
     const { id } = await insertJob({ preset: 'fastchat-pair', task: PAIRWISE, mock: { latency: 300 } });
     const stub = evaluationStub(testEnv, id);
     await stub.start(id);
-    await pollUntil(() => statusRow(id), (r) => r?.status === 'running', 3_000);
+    await pollUntil(
+      () => statusRow(id),
+      (r) => r?.status === 'running',
+      3_000,
+    );
     // Ended behind the object's back after it was marked running (the DLQ's direct D1 write).
-    await testEnv.DB.prepare("UPDATE evaluations SET status = 'failed', error_code = 'queue_delivery_failed' WHERE id = ?").bind(id).run();
+    await testEnv.DB.prepare(
+      "UPDATE evaluations SET status = 'failed', error_code = 'queue_delivery_failed' WHERE id = ?",
+    )
+      .bind(id)
+      .run();
     // The final batch changed no status: the object adopts D1's end instead of announcing its own verdict.
     const snap = await waitForSnapshot(id, (s) => s?.status === 'failed', 10_000);
     expect(snap?.error?.code).toBe('queue_delivery_failed');
-    const events = parseSse(await withTimeout((await forwardEvents(testEnv, id, new Request('http://x/events'))).text(), 5_000, 'the SSE stream'));
+    const events = parseSse(
+      await withTimeout(
+        (await forwardEvents(testEnv, id, new Request('http://x/events'))).text(),
+        5_000,
+        'the SSE stream',
+      ),
+    );
     expect(events.some((e) => e.type === 'verdict')).toBe(false);
     expect(events.at(-1)?.data.status).toBe('failed');
-    const usage = await pollUntil(() => countRows('usage', id), (n) => n === snap?.callsDone, 5_000);
+    const usage = await pollUntil(
+      () => countRows('usage', id),
+      (n) => n === snap?.callsDone,
+      5_000,
+    );
     expect(usage).toBe(snap?.callsDone);
     expect(usage).toBeGreaterThan(0);
     expect(await countRows('verdicts', id)).toBe(0);
@@ -262,10 +304,18 @@ describe('progress', () => {
     await stubbornCritic(ns);
     const { id } = await insertJob({ ...LONG_DEBATE, task: POINTWISE, mock: { mode: 'scripted', ns, latency: 150 } });
     await evaluationStub(testEnv, id).start(id);
-    await pollUntil(() => statusRow(id), (r) => r?.status === 'running', 3_000);
+    await pollUntil(
+      () => statusRow(id),
+      (r) => r?.status === 'running',
+      3_000,
+    );
     // Simulate the lost markRunning write.
     await testEnv.DB.prepare("UPDATE evaluations SET status = 'queued' WHERE id = ?").bind(id).run();
-    const row = await pollUntil(() => statusRow(id), (r) => r?.status !== 'queued', 10_000);
+    const row = await pollUntil(
+      () => statusRow(id),
+      (r) => r?.status !== 'queued',
+      10_000,
+    );
     expect(row?.status).toBe('running');
     expect(row?.calls_done).toBeGreaterThanOrEqual(1);
     expect((await waitForEnd(id)).status).toBe('succeeded');

@@ -73,7 +73,9 @@ describe('eviction', () => {
 describe('dead-letter queue', () => {
   it('marks a never-started evaluation failed with queue_delivery_failed', async () => {
     const { id } = await insertJob({ preset: 'fastchat-pair', task: PAIRWISE });
-    const batch = createMessageBatch('tribunal-jobs-dlq', [{ id: 'd1', timestamp: Date.now(), attempts: 1, body: { id } }]);
+    const batch = createMessageBatch('tribunal-jobs-dlq', [
+      { id: 'd1', timestamp: Date.now(), attempts: 1, body: { id } },
+    ]);
     const ctx = createExecutionContext();
     await worker.queue(batch, testEnv, ctx);
     expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(['d1']);
@@ -89,7 +91,9 @@ describe('dead-letter queue', () => {
     const { id } = await insertJob({ preset: 'fastchat-pair', task: PAIRWISE });
     await testEnv.JOBS.send({ id });
     expect((await waitForEnd(id)).status).toBe('succeeded');
-    const batch = createMessageBatch('tribunal-jobs-dlq', [{ id: 'd2', timestamp: Date.now(), attempts: 1, body: { id } }]);
+    const batch = createMessageBatch('tribunal-jobs-dlq', [
+      { id: 'd2', timestamp: Date.now(), attempts: 1, body: { id } },
+    ]);
     const ctx = createExecutionContext();
     await worker.queue(batch, testEnv, ctx);
     await getQueueResult(batch, ctx);
@@ -104,7 +108,9 @@ describe('sweeper', () => {
   it('re-kicks a stalled queued evaluation whose message was lost', async () => {
     const { id } = await insertJob({ preset: 'fastchat-pair', task: PAIRWISE });
     // No message was sent; make the row look stalled.
-    await testEnv.DB.prepare('UPDATE evaluations SET updated_at = ? WHERE id = ?').bind(Date.now() - 3_600_000, id).run();
+    await testEnv.DB.prepare('UPDATE evaluations SET updated_at = ? WHERE id = ?')
+      .bind(Date.now() - 3_600_000, id)
+      .run();
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController({ cron: '* * * * *' }), testEnv, ctx);
     await waitOnExecutionContext(ctx);
@@ -131,7 +137,11 @@ describe('sweeper', () => {
     });
     expect((await stub.snapshot())?.callsDone).toBe(1);
     await abortAllDurableObjects(); // evicts every object, this one included
-    const stalled = await pollUntil(() => statusRow(id), (r) => r?.status === 'running', 3_000);
+    const stalled = await pollUntil(
+      () => statusRow(id),
+      (r) => r?.status === 'running',
+      3_000,
+    );
     expect(stalled?.status).toBe('running');
     // Nothing moves on its own: the alarm is gone, so no step will run until something re-kicks it.
     expect(await pendingAlarm(id)).toBeNull();

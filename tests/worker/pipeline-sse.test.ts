@@ -52,7 +52,11 @@ describe('SseHub', () => {
       // The client goes away; only the keep-alive's failing write can notice.
       await reader.cancel();
       expect(hub.size).toBe(1);
-      await pollUntil(() => Promise.resolve(hub.size), (n) => n === 0, 2_000);
+      await pollUntil(
+        () => Promise.resolve(hub.size),
+        (n) => n === 0,
+        2_000,
+      );
       expect(hub.size).toBe(0);
       expect(hub.pinging).toBe(false);
       expect(cleared).toHaveBeenCalledTimes(1);

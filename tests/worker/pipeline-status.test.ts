@@ -16,7 +16,9 @@ import { insertJob, PAIRWISE, testEnv } from './helpers.js';
 
 /** The status values D1's `evaluations.status` CHECK constraint allows, read from the applied schema. */
 async function checkedStatuses(): Promise<string[]> {
-  const row = await testEnv.DB.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'evaluations'").first<{ sql: string }>();
+  const row = await testEnv.DB.prepare(
+    "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'evaluations'",
+  ).first<{ sql: string }>();
   const check = /\bstatus\s+TEXT\s+NOT NULL\s+CHECK\s*\(\s*status\s+IN\s*\(([^)]*)\)\s*\)/i.exec(row?.sql ?? '');
   if (!check?.[1]) throw new Error(`no status CHECK in: ${row?.sql ?? '(no evaluations table)'}`);
   return check[1].split(',').map((v) => v.trim().replace(/^'|'$/g, ''));
@@ -41,12 +43,18 @@ describe('status', () => {
     for (const from of EVALUATION_STATUSES) {
       for (const to of EVALUATION_STATUSES) {
         await testEnv.DB.prepare('UPDATE evaluations SET status = ? WHERE id = ?').bind(from, id).run();
-        const r = await testEnv.DB.prepare(`UPDATE evaluations SET status = ? WHERE id = ? AND ${sqlMayBecome(to)}`).bind(to, id).run();
+        const r = await testEnv.DB.prepare(`UPDATE evaluations SET status = ? WHERE id = ? AND ${sqlMayBecome(to)}`)
+          .bind(to, id)
+          .run();
         if (r.meta.changes > 0) seen.push(`${from}→${to}`);
         expect(r.meta.changes, `${from} → ${to}`).toBe(canTransition(from, to) ? 1 : 0);
       }
       await testEnv.DB.prepare('UPDATE evaluations SET status = ? WHERE id = ?').bind(from, id).run();
-      const touched = await testEnv.DB.prepare(`UPDATE evaluations SET updated_at = updated_at WHERE id = ? AND ${SQL_NOT_ENDED}`).bind(id).run();
+      const touched = await testEnv.DB.prepare(
+        `UPDATE evaluations SET updated_at = updated_at WHERE id = ? AND ${SQL_NOT_ENDED}`,
+      )
+        .bind(id)
+        .run();
       expect(touched.meta.changes, `not ended: ${from}`).toBe(isTerminal(from) ? 0 : 1);
     }
     // Two sources (queued, running) times four targets (running and the three ends).

@@ -29,7 +29,13 @@ afterEach(drainAlarms);
 interface TranscriptJson {
   status: string;
   complete: boolean;
-  messages: { seq: number; callId: string; content: string; parseError: string | null; usage: { promptTokens: number; completionTokens: number } }[];
+  messages: {
+    seq: number;
+    callId: string;
+    content: string;
+    parseError: string | null;
+    usage: { promptTokens: number; completionTokens: number };
+  }[];
 }
 
 async function transcriptOf(id: string): Promise<TranscriptJson> {
@@ -40,7 +46,9 @@ async function transcriptOf(id: string): Promise<TranscriptJson> {
 
 /** Prompt + completion tokens of the evaluation's `usage` rows, per call id. */
 async function billedTokens(id: string): Promise<Record<string, number>> {
-  const { results } = await testEnv.DB.prepare('SELECT call_id, prompt_tokens + completion_tokens AS n FROM usage WHERE evaluation_id = ?')
+  const { results } = await testEnv.DB.prepare(
+    'SELECT call_id, prompt_tokens + completion_tokens AS n FROM usage WHERE evaluation_id = ?',
+  )
     .bind(id)
     .all<{ call_id: string; n: number }>();
   return Object.fromEntries(results.map((r) => [r.call_id, r.n]));
@@ -50,7 +58,13 @@ describe('transcript of evaluations that did not succeed', () => {
   it('failed: the messages said before the failure, each with the usage that was billed', async () => {
     const id = `ev_tfail_${Date.now()}`;
     const critic = { model: mockModel({ seed: id, permanent: 401 }) };
-    await insertJob({ id, tenant: 'default', ...LONG_DEBATE, config: { ...LONG_DEBATE.config, critic }, task: POINTWISE });
+    await insertJob({
+      id,
+      tenant: 'default',
+      ...LONG_DEBATE,
+      config: { ...LONG_DEBATE.config, critic },
+      task: POINTWISE,
+    });
     await testEnv.JOBS.send({ id });
     const row = await waitForEnd(id);
     expect(row.error_code).toBe('auth');
@@ -68,7 +82,12 @@ describe('transcript of evaluations that did not succeed', () => {
   it('cancelled mid-debate: every stored reply, the one in flight at the cancel included', async () => {
     const ns = `tcancel-${Date.now()}`;
     await stubbornCritic(ns);
-    const { id } = await insertJob({ tenant: 'default', ...LONG_DEBATE, task: POINTWISE, mock: { mode: 'scripted', ns, latency: 80 } });
+    const { id } = await insertJob({
+      tenant: 'default',
+      ...LONG_DEBATE,
+      task: POINTWISE,
+      mock: { mode: 'scripted', ns, latency: 80 },
+    });
     const stub = evaluationStub(testEnv, id);
     await stub.start(id);
     await waitForSnapshot(id, (s) => (s?.callsDone ?? 0) >= 2);
@@ -76,14 +95,27 @@ describe('transcript of evaluations that did not succeed', () => {
     // The final write follows once the call in flight is stored.
     const snap = await waitForSnapshot(id, (s) => s?.status === 'cancelled' && s.callsDone >= 3);
     const done = snap?.callsDone ?? 0;
-    await pollUntil(() => countRows('transcripts', id), (n) => n === done, 5_000);
-    expect(await pollUntil(() => pendingAlarm(id), (a) => a === null, 5_000)).toBeNull();
+    await pollUntil(
+      () => countRows('transcripts', id),
+      (n) => n === done,
+      5_000,
+    );
+    expect(
+      await pollUntil(
+        () => pendingAlarm(id),
+        (a) => a === null,
+        5_000,
+      ),
+    ).toBeNull();
     const t = await transcriptOf(id);
     expect(t).toMatchObject({ status: 'cancelled', complete: true });
-    expect(t.messages.map((m) => m.callId)).toEqual(['score0', 'critic1', 'score1', 'critic2', 'score2', 'critic3', 'score3'].slice(0, done));
+    expect(t.messages.map((m) => m.callId)).toEqual(
+      ['score0', 'critic1', 'score1', 'critic2', 'score2', 'critic3', 'score3'].slice(0, done),
+    );
     expect(t.messages.map((m) => m.seq)).toEqual([...Array(done).keys()]);
     const billed = await billedTokens(id);
-    for (const m of t.messages) expect(m.usage.promptTokens + m.usage.completionTokens, m.callId).toBe(billed[m.callId]);
+    for (const m of t.messages)
+      expect(m.usage.promptTokens + m.usage.completionTokens, m.callId).toBe(billed[m.callId]);
     expect(await countRows('usage', id)).toBe(done);
   });
 
@@ -92,7 +124,11 @@ describe('transcript of evaluations that did not succeed', () => {
     const { id } = await insertJob({ tenant: 'default', ...LONG_DEBATE, task: POINTWISE, mock: { latency: 3000 } });
     const stub = evaluationStub(testEnv, id);
     await stub.start(id);
-    await pollUntil(() => mockRequests(id), (n) => n === 1, 5_000);
+    await pollUntil(
+      () => mockRequests(id),
+      (n) => n === 1,
+      5_000,
+    );
     expect((await stub.cancel(id)).status).toBe('cancelled');
     expect(await transcriptOf(id)).toMatchObject({ status: 'cancelled', complete: false, messages: [] });
     // Once the call in flight is stored, the final write lands: its reply is kept, and billed.
@@ -105,7 +141,12 @@ describe('transcript of evaluations that did not succeed', () => {
 
   it('replies that did not parse keep their parse errors, each followed by its repair', async () => {
     // Every distinct prompt (a repair's too) gets one reply in no known format: all repairs fail as well.
-    const { id } = await insertJob({ tenant: 'default', preset: 'fastchat-pair', task: PAIRWISE, mock: { fail: [['wrong-format', 1]] } });
+    const { id } = await insertJob({
+      tenant: 'default',
+      preset: 'fastchat-pair',
+      task: PAIRWISE,
+      mock: { fail: [['wrong-format', 1]] },
+    });
     await testEnv.JOBS.send({ id });
     expect((await waitForEnd(id)).status).toBe('succeeded');
     const t = await transcriptOf(id);

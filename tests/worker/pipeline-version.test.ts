@@ -58,7 +58,13 @@ describe('engine version pinning', () => {
     const before = await evaluationStub(testEnv, id).snapshot();
     expect(before?.callsDone).toBe(1);
     expect(before?.engineVersion).toBe(DEBATE_VERSION);
-    expect(await pollUntil(() => engineVersionIn(id), (v) => v !== null, 3_000)).toBe(DEBATE_VERSION);
+    expect(
+      await pollUntil(
+        () => engineVersionIn(id),
+        (v) => v !== null,
+        3_000,
+      ),
+    ).toBe(DEBATE_VERSION);
 
     // The deploy: new code with another version for "debate", fresh instances.
     TestEvaluationDO.engineVersionSuffix = '+changed';
@@ -77,10 +83,21 @@ describe('engine version pinning', () => {
     expect(await countRows('transcripts', id)).toBe(1);
     expect(await countRows('verdicts', id)).toBe(0);
     const after = await evaluationStub(testEnv, id).snapshot();
-    expect(after).toMatchObject({ status: 'failed', callsDone: 1, engineVersion: DEBATE_VERSION, error: { code: 'engine_version_changed' } });
+    expect(after).toMatchObject({
+      status: 'failed',
+      callsDone: 1,
+      engineVersion: DEBATE_VERSION,
+      error: { code: 'engine_version_changed' },
+    });
     expect(await engineVersionIn(id)).toBe(DEBATE_VERSION);
     // Nothing more will happen.
-    expect(await pollUntil(() => pendingAlarm(id), (a) => a === null, 3_000)).toBeNull();
+    expect(
+      await pollUntil(
+        () => pendingAlarm(id),
+        (a) => a === null,
+        3_000,
+      ),
+    ).toBeNull();
   });
 
   it('without a version change, the same restart finishes the evaluation under the version it started with', async () => {

@@ -17,18 +17,33 @@ import { evaluationStub } from '../../src/pipeline/stub.js';
 afterEach(drainAlarms);
 
 function request(i: number, model: string): LlmCallRequest {
-  return { id: `g${i}`, agent: 'judge', label: 'Judge', stage: 'verdict', model, messages: [{ role: 'user', content: `Which is better? item ${i}` }], temperature: 0, maxTokens: 32, parser: { type: 'text' } };
+  return {
+    id: `g${i}`,
+    agent: 'judge',
+    label: 'Judge',
+    stage: 'verdict',
+    model,
+    messages: [{ role: 'user', content: `Which is better? item ${i}` }],
+    temperature: 0,
+    maxTokens: 32,
+    parser: { type: 'text' },
+  };
 }
 
 describe('the provider gate', () => {
   it('reads its bounds from the deployment (PROVIDER_CONCURRENCY_MAX = "0" turns it off)', () => {
     expect(gateLimitsOf(testEnv)).toEqual({ start: 32, max: 256 });
     expect(gateLimitsOf({ PROVIDER_CONCURRENCY_MAX: '0' })).toBeNull();
-    expect(gateLimitsOf({ PROVIDER_CONCURRENCY_START: '500', PROVIDER_CONCURRENCY_MAX: '64' })).toEqual({ start: 64, max: 64 });
-    expect(providerGateOf({ ...testEnv, PROVIDER_CONCURRENCY_MAX: '0' }, { tenant: 't', evaluationId: 'e' })).toBeUndefined();
+    expect(gateLimitsOf({ PROVIDER_CONCURRENCY_START: '500', PROVIDER_CONCURRENCY_MAX: '64' })).toEqual({
+      start: 64,
+      max: 64,
+    });
+    expect(
+      providerGateOf({ ...testEnv, PROVIDER_CONCURRENCY_MAX: '0' }, { tenant: 't', evaluationId: 'e' }),
+    ).toBeUndefined();
   });
 
-  it('an evaluation\'s attempts go through it: the mock\'s 429s cut the window once, every slot comes back', async () => {
+  it("an evaluation's attempts go through it: the mock's 429s cut the window once, every slot comes back", async () => {
     const mock = { fail: [[429, 1]] as [number, number][], retryAfterMs: 5, seed: `gate-ev-${Date.now()}` };
     const model = mockModel(mock);
     const { id } = await insertJob({ preset: 'faireval-mec-bpc', task: PAIRWISE, mock });
@@ -38,7 +53,11 @@ describe('the provider gate', () => {
     // Releases are sent without waiting: the last one may still be on its way.
     await expect.poll(async () => (await stub.stats()).inFlight).toBe(0);
     const stats = await stub.stats();
-    const calls = await testEnv.DB.prepare('SELECT count(*) AS n, SUM(attempts) AS attempts FROM usage WHERE evaluation_id = ?').bind(id).first<{ n: number; attempts: number }>();
+    const calls = await testEnv.DB.prepare(
+      'SELECT count(*) AS n, SUM(attempts) AS attempts FROM usage WHERE evaluation_id = ?',
+    )
+      .bind(id)
+      .first<{ n: number; attempts: number }>();
     expect(calls?.n).toBeGreaterThan(1);
     // Two attempts per call (a 429, then the reply), each through the gate; none still held.
     expect(stats.granted).toBe(calls?.attempts);
@@ -60,14 +79,18 @@ describe('the provider gate', () => {
     expect(cut.cuts).toBe(1);
     expect(cut.window).toBeLessThan(32);
     // The same prompts again: the mock answers at once now; the window grows back.
-    for (let round = 0; round < 4; round++) await Promise.all(Array.from({ length: 32 }, (_, i) => llm(request(i, model))));
+    for (let round = 0; round < 4; round++)
+      await Promise.all(Array.from({ length: 32 }, (_, i) => llm(request(i, model))));
     // Releases are sent without waiting: the last ones may still be on their way.
     await expect.poll(async () => (await stub.stats()).inFlight).toBe(0);
     const recovered = await stub.stats();
     expect(recovered.cuts).toBe(1);
     expect(recovered.window).toBeGreaterThan(cut.window);
     expect(recovered.maxInFlight).toBeLessThanOrEqual(32);
-    const stored = await runInDurableObject(stub, (_o, state) => state.storage.sql.exec<{ state: string }>('SELECT state FROM aimd').one().state);
+    const stored = await runInDurableObject(
+      stub,
+      (_o, state) => state.storage.sql.exec<{ state: string }>('SELECT state FROM aimd').one().state,
+    );
     expect(Math.floor((JSON.parse(stored) as { window: number }).window)).toBe(recovered.window);
   }, 30_000);
 

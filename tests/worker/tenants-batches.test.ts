@@ -17,14 +17,22 @@ async function postBatchAs(key: string, body: unknown, overrides: Partial<Bindin
   return keyed('/v1/batches', as(key, { body }), overrides);
 }
 
-async function batchOf(key: string, n: number, seed: string, mock = {}, overrides: Partial<Bindings> = {}): Promise<string> {
+async function batchOf(
+  key: string,
+  n: number,
+  seed: string,
+  mock = {},
+  overrides: Partial<Bindings> = {},
+): Promise<string> {
   const r = await postBatchAs(key, { ...singleCallJudge(seed, mock), items: items(n) }, overrides);
   expect(r.status, await r.clone().text()).toBe(202);
   return (await r.json<{ id: string }>()).id;
 }
 
 async function ended(batch: string): Promise<boolean> {
-  const row = await testEnv.DB.prepare('SELECT completed_at FROM batches WHERE id = ?').bind(batch).first<{ completed_at: number | null }>();
+  const row = await testEnv.DB.prepare('SELECT completed_at FROM batches WHERE id = ?')
+    .bind(batch)
+    .first<{ completed_at: number | null }>();
   return row?.completed_at !== null && row?.completed_at !== undefined;
 }
 
@@ -42,7 +50,12 @@ describe('tenant isolation: batches and evaluation listing', () => {
     ] as const) {
       const theirs = await keyed(path, as(b.key, { method }));
       expect(theirs.status, `${method} ${path} as another tenant`).toBe(404);
-      const absent = await keyed(path.replace(batch, 'ba_00000000000000000000000000000000').replace(evaluation, 'ev_00000000000000000000000000000000'), as(b.key, { method }));
+      const absent = await keyed(
+        path
+          .replace(batch, 'ba_00000000000000000000000000000000')
+          .replace(evaluation, 'ev_00000000000000000000000000000000'),
+        as(b.key, { method }),
+      );
       expect((await errorOf(theirs)).code).toBe((await errorOf(absent)).code);
     }
     expect(await (await keyed('/v1/batches', as(b.key))).text()).not.toContain(batch);
@@ -62,14 +75,20 @@ describe('quotas, key ids and the running cap on batches', () => {
     expect(refused.status).toBe(429);
     expect((await errorOf(refused)).message).toContain('0 created this month, 4 more asked for');
     expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThan(0);
-    expect(await testEnv.DB.prepare('SELECT count(*) AS n FROM batches WHERE tenant = ?').bind(tenant).first<{ n: number }>()).toEqual({ n: 0 });
+    expect(
+      await testEnv.DB.prepare('SELECT count(*) AS n FROM batches WHERE tenant = ?')
+        .bind(tenant)
+        .first<{ n: number }>(),
+    ).toEqual({ n: 0 });
     const batch = await batchOf(key, 3, `quota-batch-ok-${Date.now()}`);
-    const keys = await testEnv.DB.prepare('SELECT DISTINCT key_id FROM evaluations WHERE batch_id = ?').bind(batch).all<{ key_id: string | null }>();
+    const keys = await testEnv.DB.prepare('SELECT DISTINCT key_id FROM evaluations WHERE batch_id = ?')
+      .bind(batch)
+      .all<{ key_id: string | null }>();
     expect(keys.results).toEqual([{ key_id: keyId }]);
     expect((await postBatchAs(key, { ...singleCallJudge('quota-batch-more'), items: items(1) })).status).toBe(429);
   });
 
-  it('a batch runs at most the tenant\'s running cap at once, and its items not handed over never take or wait for a slot', async () => {
+  it("a batch runs at most the tenant's running cap at once, and its items not handed over never take or wait for a slot", async () => {
     const { tenant, key } = await tenantWithKey({ maxRunning: 2 });
     // A window of 3 items under a cap of 2: handed-over items wait for a slot (all 3 until the queue delivers
     // them); the other 5 wait for the window and are not counted (nor started) as waiting for a slot.
@@ -85,7 +104,11 @@ describe('quotas, key ids and the running cap on batches', () => {
     expect(most.waiting).toBeGreaterThan(0);
     expect(most.waiting).toBeLessThanOrEqual(3);
     expect(await runningCount(testEnv.DB, tenant)).toBe(0);
-    const counts = await testEnv.DB.prepare(`SELECT status, count(*) AS n FROM evaluations WHERE batch_id = ? GROUP BY status`).bind(batch).all<{ status: string; n: number }>();
+    const counts = await testEnv.DB.prepare(
+      `SELECT status, count(*) AS n FROM evaluations WHERE batch_id = ? GROUP BY status`,
+    )
+      .bind(batch)
+      .all<{ status: string; n: number }>();
     expect(counts.results).toEqual([{ status: 'succeeded', n: 8 }]);
   }, 40_000);
 });

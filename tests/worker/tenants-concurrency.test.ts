@@ -60,7 +60,9 @@ describe('the running cap', () => {
         return Promise.resolve();
       },
     } as unknown as Queue;
-    const batch = createMessageBatch('tribunal-jobs', [{ id: 'msg-b', timestamp: Date.now(), attempts: 7, body: { id: b.id, waits: 3 } }]);
+    const batch = createMessageBatch('tribunal-jobs', [
+      { id: 'msg-b', timestamp: Date.now(), attempts: 7, body: { id: b.id, waits: 3 } },
+    ]);
     const ctx = createExecutionContext();
     await handleJobs(batch, { ...testEnv, JOBS: jobs });
     const result = await getQueueResult(batch, ctx);
@@ -76,7 +78,7 @@ describe('the running cap', () => {
     await markEnded(testEnv.DB, a.id, 'cancelled', { code: 'cancelled', message: 'test' }, Date.now());
   });
 
-  it('the API\'s fast start respects the cap: the second evaluation waits for the first one\'s slot', async () => {
+  it("the API's fast start respects the cap: the second evaluation waits for the first one's slot", async () => {
     const { tenant, key } = await tenantWithKey({ maxRunning: 1 });
     const slow = await submitOk(key, mockModel({ latency: 1_500, seed: `fast-${Date.now()}` }));
     const next = await submitOk(key, mockModel({ seed: `fast-next-${Date.now()}` }));
@@ -103,7 +105,9 @@ describe('the running cap', () => {
 
   it('every end path frees the slot in its own status update; admission is idempotent per evaluation', async () => {
     const tenant = await newTenant({ maxRunning: 1 });
-    const jobs = await Promise.all([0, 1, 2].map(() => insertJob({ preset: 'chateval-single', task: PAIRWISE, tenant, mock: { latency: 5_000 } })));
+    const jobs = await Promise.all(
+      [0, 1, 2].map(() => insertJob({ preset: 'chateval-single', task: PAIRWISE, tenant, mock: { latency: 5_000 } })),
+    );
     const [a, b, c] = jobs.map((j) => j.id) as [string, string, string];
     const now = Date.now();
     expect(await admit(testEnv.DB, a, 100, now)).toBe('admitted');
@@ -122,7 +126,7 @@ describe('the running cap', () => {
     await markEnded(testEnv.DB, c, 'cancelled', null, now);
   });
 
-  it('an ending starts the tenant\'s oldest waiting evaluation at once (no queue message needed), one per freed slot', async () => {
+  it("an ending starts the tenant's oldest waiting evaluation at once (no queue message needed), one per freed slot", async () => {
     const tenant = await newTenant({ maxRunning: 1 });
     // Rows only: nothing is in the queue for them, so only the wake-up can start b.
     const a = await insertJob({ preset: 'chateval-single', task: PAIRWISE, tenant });
@@ -138,7 +142,7 @@ describe('the running cap', () => {
     await evaluationStub(testEnv, c.id).cancel(c.id);
   });
 
-  it('the sweeper does not start a stalled queued evaluation past its tenant\'s cap, and moves it out of its window', async () => {
+  it("the sweeper does not start a stalled queued evaluation past its tenant's cap, and moves it out of its window", async () => {
     const tenant = await newTenant({ maxRunning: 1 });
     const a = await insertJob({ preset: 'chateval-single', task: PAIRWISE, tenant, mock: { latency: 5_000 } });
     const b = await insertJob({ preset: 'chateval-single', task: PAIRWISE, tenant });
@@ -152,9 +156,11 @@ describe('the running cap', () => {
     await markEnded(testEnv.DB, b.id, 'cancelled', null, Date.now());
   });
 
-  it('the cap is the tenant\'s own, else TENANT_MAX_RUNNING; a changed cap applies from the next admission', async () => {
+  it("the cap is the tenant's own, else TENANT_MAX_RUNNING; a changed cap applies from the next admission", async () => {
     const tenant = await newTenant();
-    const jobs = await Promise.all([0, 1, 2].map(() => insertJob({ preset: 'chateval-single', task: PAIRWISE, tenant })));
+    const jobs = await Promise.all(
+      [0, 1, 2].map(() => insertJob({ preset: 'chateval-single', task: PAIRWISE, tenant })),
+    );
     const now = Date.now();
     expect(await admit(testEnv.DB, jobs[0]!.id, 2, now)).toBe('admitted');
     expect(await admit(testEnv.DB, jobs[1]!.id, 2, now)).toBe('admitted');

@@ -22,22 +22,41 @@ const ORIGIN = 'http://tribunal.test';
  * Sends a request to the app with managed keys on (`ADMIN_TOKEN` set, plus `overrides`) and waits for
  * its `waitUntil` work (fast start, last-used write), so a test sees their effects.
  */
-export async function keyed(path: string, init: RequestInit = {}, overrides: Partial<Bindings> = {}): Promise<Response> {
+export async function keyed(
+  path: string,
+  init: RequestInit = {},
+  overrides: Partial<Bindings> = {},
+): Promise<Response> {
   const ctx = createExecutionContext();
-  const res = await app.fetch(new Request(`${ORIGIN}${path}`, init), { ...(env as unknown as Bindings), ADMIN_TOKEN, ...overrides }, ctx);
+  const res = await app.fetch(
+    new Request(`${ORIGIN}${path}`, init),
+    { ...(env as unknown as Bindings), ADMIN_TOKEN, ...overrides },
+    ctx,
+  );
   await waitOnExecutionContext(ctx);
   return res;
 }
 
 /** `init` with `Authorization: Bearer <token>` (and a JSON body when `body` is given). */
-export function as(token: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): RequestInit {
+export function as(
+  token: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+): RequestInit {
   const headers: Record<string, string> = { Authorization: `Bearer ${token}`, ...init.headers };
   if (init.body !== undefined) headers['Content-Type'] = 'application/json';
-  return { method: init.method ?? (init.body !== undefined ? 'POST' : 'GET'), headers, ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}) };
+  return {
+    method: init.method ?? (init.body !== undefined ? 'POST' : 'GET'),
+    headers,
+    ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+  };
 }
 
 /** A request as the operator (`ADMIN_TOKEN`). */
-export function asAdmin(path: string, init: { method?: string; body?: unknown } = {}, overrides: Partial<Bindings> = {}): Promise<Response> {
+export function asAdmin(
+  path: string,
+  init: { method?: string; body?: unknown } = {},
+  overrides: Partial<Bindings> = {},
+): Promise<Response> {
   return keyed(path, as(ADMIN_TOKEN, init), overrides);
 }
 
@@ -49,7 +68,11 @@ export async function newTenant(limits: Partial<TenantLimits> = {}, name = 'Test
 }
 
 /** A new key of `tenant` (through the admin API): the key itself and its id. */
-export async function newKey(tenant: string, scopes?: Scope[], extra: { label?: string; expiresAt?: string } = {}): Promise<{ key: string; id: string }> {
+export async function newKey(
+  tenant: string,
+  scopes?: Scope[],
+  extra: { label?: string; expiresAt?: string } = {},
+): Promise<{ key: string; id: string }> {
   const r = await asAdmin('/v1/admin/keys', { body: { tenantId: tenant, ...(scopes ? { scopes } : {}), ...extra } });
   expect(r.status, await r.clone().text()).toBe(201);
   const body = await r.json<{ key: string; apiKey: { id: string } }>();
@@ -57,15 +80,27 @@ export async function newKey(tenant: string, scopes?: Scope[], extra: { label?: 
 }
 
 /** A tenant with one working key (`evaluations:write` + `read`). */
-export async function tenantWithKey(limits: Partial<TenantLimits> = {}): Promise<{ tenant: string; key: string; keyId: string }> {
+export async function tenantWithKey(
+  limits: Partial<TenantLimits> = {},
+): Promise<{ tenant: string; key: string; keyId: string }> {
   const tenant = await newTenant(limits);
   const { key, id } = await newKey(tenant);
   return { tenant, key, keyId: id };
 }
 
 /** Submits a one-call evaluation (chateval-single against the mock) with `key`; returns the response. */
-export function submit(key: string, model = 'mock-judge', extraHeaders: Record<string, string> = {}): Promise<Response> {
-  return keyed('/v1/evaluations', as(key, { body: { preset: 'chateval-single', config: { defaults: { model } }, task: PAIRWISE }, headers: extraHeaders }));
+export function submit(
+  key: string,
+  model = 'mock-judge',
+  extraHeaders: Record<string, string> = {},
+): Promise<Response> {
+  return keyed(
+    '/v1/evaluations',
+    as(key, {
+      body: { preset: 'chateval-single', config: { defaults: { model } }, task: PAIRWISE },
+      headers: extraHeaders,
+    }),
+  );
 }
 
 /** Submits and expects 202; returns the evaluation id. */
@@ -87,8 +122,14 @@ const HOOK_MAPPING = { task: { kind: 'pairwise', question: '/prompt', answerA: '
 export const HOOK_EVENT = { prompt: 'What is the capital of France?', a: 'Paris.', b: 'Lyon.' };
 
 /** A trigger of `key`'s tenant (chateval-single on `model`): its id, its receiving URL and its secret. */
-export async function triggerOf(key: string, model = 'mock-judge'): Promise<{ id: string; url: string; secret: string }> {
-  const r = await keyed('/v1/triggers', as(key, { body: { preset: 'chateval-single', config: { defaults: { model } }, mapping: HOOK_MAPPING } }));
+export async function triggerOf(
+  key: string,
+  model = 'mock-judge',
+): Promise<{ id: string; url: string; secret: string }> {
+  const r = await keyed(
+    '/v1/triggers',
+    as(key, { body: { preset: 'chateval-single', config: { defaults: { model } }, mapping: HOOK_MAPPING } }),
+  );
   expect(r.status, await r.clone().text()).toBe(201);
   return r.json<{ id: string; url: string; secret: string }>();
 }
@@ -104,12 +145,26 @@ export async function sendHook(t: { url: string; secret: string }, event: unknow
   const signature = new Webhook(t.secret).sign(msgId, at, body);
   return keyed(t.url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'webhook-id': msgId, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature },
+    headers: {
+      'content-type': 'application/json',
+      'webhook-id': msgId,
+      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'webhook-signature': signature,
+    },
     body,
   });
 }
 
 /** `POST /v1/chat/completions` as `key`: judges {@link PAIRWISE} with chateval-single on `mock` (waits for the verdict). */
 export function chatAs(key: string, mock = 'mock-judge', headers: Record<string, string> = {}): Promise<Response> {
-  return keyed('/v1/chat/completions', as(key, { body: { model: `tribunal/chateval-single@${mock}`, messages: [{ role: 'user', content: JSON.stringify(PAIRWISE) }] }, headers }));
+  return keyed(
+    '/v1/chat/completions',
+    as(key, {
+      body: {
+        model: `tribunal/chateval-single@${mock}`,
+        messages: [{ role: 'user', content: JSON.stringify(PAIRWISE) }],
+      },
+      headers,
+    }),
+  );
 }

@@ -15,7 +15,12 @@ afterEach(drainAlarms);
 type Call = [method: string, path: string, body?: unknown];
 
 /** Each call as `other` is 404 with the code an absent id gets; as `owner` it is not 404. */
-async function onlyOwner(owner: string, other: string, calls: readonly Call[], absent: (path: string) => string): Promise<void> {
+async function onlyOwner(
+  owner: string,
+  other: string,
+  calls: readonly Call[],
+  absent: (path: string) => string,
+): Promise<void> {
   for (const [method, path, body] of calls) {
     const init = (key: string) => as(key, { method, ...(body !== undefined ? { body } : {}) });
     const mine = await keyed(path, init(owner));
@@ -39,11 +44,14 @@ describe('tenant isolation: webhooks', () => {
     const endpoint = (await created.json<{ id: string }>()).id;
     // An ended evaluation of A fans out to A's endpoint: one delivery in A's log.
     const subject = await endedEvaluation(a.tenant);
-    const logA = await (await keyed(`/v1/webhook-deliveries?subject=${subject}`, as(a.key))).json<{ data: { id: string; endpointId: string | null }[] }>();
+    const logA = await (
+      await keyed(`/v1/webhook-deliveries?subject=${subject}`, as(a.key))
+    ).json<{ data: { id: string; endpointId: string | null }[] }>();
     expect(logA.data.map((d) => d.endpointId)).toEqual([endpoint]);
     const delivery = logA.data[0]?.id ?? '';
 
-    const absent = (p: string) => p.replace(endpoint, 'we_00000000000000000000000000').replace(delivery, 'dl_00000000000000000000000000');
+    const absent = (p: string) =>
+      p.replace(endpoint, 'we_00000000000000000000000000').replace(delivery, 'dl_00000000000000000000000000');
     await onlyOwner(
       a.key,
       b.key,
@@ -60,7 +68,9 @@ describe('tenant isolation: webhooks', () => {
     );
     // Lists are the caller's own: B sees neither A's endpoint nor A's deliveries.
     expect(await (await keyed('/v1/webhook-endpoints', as(b.key))).text()).not.toContain(endpoint);
-    const logB = await (await keyed(`/v1/webhook-deliveries?subject=${subject}`, as(b.key))).json<{ data: unknown[] }>();
+    const logB = await (
+      await keyed(`/v1/webhook-deliveries?subject=${subject}`, as(b.key))
+    ).json<{ data: unknown[] }>();
     expect(logB.data).toEqual([]);
     expect(await (await keyed('/v1/webhook-deliveries', as(b.key))).text()).not.toContain(delivery);
   });
@@ -102,7 +112,7 @@ describe('tenant isolation: triggers', () => {
 });
 
 describe('tenant isolation: chat completions', () => {
-  it('the evaluation behind a completion is the caller\'s; the same Idempotency-Key in another tenant is another evaluation', async () => {
+  it("the evaluation behind a completion is the caller's; the same Idempotency-Key in another tenant is another evaluation", async () => {
     const a = await tenantWithKey();
     const b = await tenantWithKey();
     const mock = mockModel({ seed: `iso-chat-${Date.now()}` });

@@ -11,11 +11,14 @@ import { as, errorOf, keyed, submitOk, tenantWithKey } from './tenants-helpers.j
 afterEach(drainAlarms);
 
 describe('tenant isolation', () => {
-  it('a tenant cannot read, stream, cancel or meter another tenant\'s work', async () => {
+  it("a tenant cannot read, stream, cancel or meter another tenant's work", async () => {
     const a = await tenantWithKey();
     const b = await tenantWithKey();
     const evaluation = await submitOk(a.key);
-    const meta = await keyed('/v1/meta-evaluations', as(a.key, { body: { preset: 'chateval-single', items: [{ id: 'x', task: PAIRWISE, human: 'A' }] } }));
+    const meta = await keyed(
+      '/v1/meta-evaluations',
+      as(a.key, { body: { preset: 'chateval-single', items: [{ id: 'x', task: PAIRWISE, human: 'A' }] } }),
+    );
     expect(meta.status).toBe(202);
     const metaId = (await meta.json<{ id: string }>()).id;
     await waitForEnd(evaluation);
@@ -34,7 +37,12 @@ describe('tenant isolation', () => {
       await owner.body?.cancel();
       const other = await keyed(path, as(b.key, { method: init.method ?? 'GET' }));
       expect(other.status, `${path} as another tenant`).toBe(404);
-      const missing = await keyed(path.replace(evaluation, 'ev_00000000000000000000000000000000').replace(metaId, 'me_00000000000000000000000000000000'), as(b.key, { method: init.method ?? 'GET' }));
+      const missing = await keyed(
+        path
+          .replace(evaluation, 'ev_00000000000000000000000000000000')
+          .replace(metaId, 'me_00000000000000000000000000000000'),
+        as(b.key, { method: init.method ?? 'GET' }),
+      );
       // Indistinguishable from an id that does not exist.
       expect((await errorOf(other)).code).toBe((await errorOf(missing)).code);
     }

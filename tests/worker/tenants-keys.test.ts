@@ -37,7 +37,10 @@ describe('the admin API', () => {
     const worker = await newKey(tenant);
     const forbidden = await keyed('/v1/admin/tenants', as(worker.key));
     expect(forbidden.status).toBe(403);
-    expect(await errorOf(forbidden)).toMatchObject({ code: 'forbidden', message: expect.stringContaining('"admin"') as string });
+    expect(await errorOf(forbidden)).toMatchObject({
+      code: 'forbidden',
+      message: expect.stringContaining('"admin"') as string,
+    });
     const operator = await newKey(tenant, ['admin']);
     expect((await keyed('/v1/admin/tenants', as(operator.key))).status).toBe(200);
   });
@@ -48,23 +51,44 @@ describe('the admin API', () => {
   });
 
   it('creates, reads, lists and changes tenants; limits left out are the defaults', async () => {
-    const created = await asAdmin('/v1/admin/tenants', { body: { name: 'Acme', limits: { maxRunning: 3, monthlySpendCapUsd: 25 } } });
+    const created = await asAdmin('/v1/admin/tenants', {
+      body: { name: 'Acme', limits: { maxRunning: 3, monthlySpendCapUsd: 25 } },
+    });
     expect(created.status).toBe(201);
-    const t = await created.json<{ id: string; limits: Record<string, unknown>; effectiveLimits: Record<string, unknown> }>();
+    const t = await created.json<{
+      id: string;
+      limits: Record<string, unknown>;
+      effectiveLimits: Record<string, unknown>;
+    }>();
     expect(t.id).toMatch(/^tn_[a-z2-7]{16}$/);
     expect(created.headers.get('Location')).toBe(`/v1/admin/tenants/${t.id}`);
     expect(t.limits).toEqual({ rateLimit: null, maxRunning: 3, monthlySpendCapUsd: 25, monthlyEvaluationCap: null });
-    expect(t.effectiveLimits).toEqual({ rateLimit: { requests: 600, windowSeconds: 60 }, maxRunning: 3, monthlySpendCapUsd: 25, monthlyEvaluationCap: null });
+    expect(t.effectiveLimits).toEqual({
+      rateLimit: { requests: 600, windowSeconds: 60 },
+      maxRunning: 3,
+      monthlySpendCapUsd: 25,
+      monthlyEvaluationCap: null,
+    });
 
-    const read = await (await asAdmin(`/v1/admin/tenants/${t.id}`)).json<{ name: string; current: Record<string, unknown> }>();
+    const read = await (
+      await asAdmin(`/v1/admin/tenants/${t.id}`)
+    ).json<{ name: string; current: Record<string, unknown> }>();
     expect(read.name).toBe('Acme');
     expect(read.current).toMatchObject({ evaluationsThisMonth: 0, spendThisMonthUsd: 0, running: 0 });
 
-    const patched = await asAdmin(`/v1/admin/tenants/${t.id}`, { method: 'PATCH', body: { name: 'Acme Corp', limits: { maxRunning: null, rateLimit: { requests: 5, windowSeconds: 10 } } } });
+    const patched = await asAdmin(`/v1/admin/tenants/${t.id}`, {
+      method: 'PATCH',
+      body: { name: 'Acme Corp', limits: { maxRunning: null, rateLimit: { requests: 5, windowSeconds: 10 } } },
+    });
     expect(patched.status).toBe(200);
-    expect(await patched.json()).toMatchObject({ name: 'Acme Corp', limits: { maxRunning: null, rateLimit: { requests: 5, windowSeconds: 10 }, monthlySpendCapUsd: 25 } });
+    expect(await patched.json()).toMatchObject({
+      name: 'Acme Corp',
+      limits: { maxRunning: null, rateLimit: { requests: 5, windowSeconds: 10 }, monthlySpendCapUsd: 25 },
+    });
 
-    const page = await (await asAdmin('/v1/admin/tenants?limit=500')).json<{ tenants: { id: string }[]; next: string | null }>();
+    const page = await (
+      await asAdmin('/v1/admin/tenants?limit=500')
+    ).json<{ tenants: { id: string }[]; next: string | null }>();
     expect(page.tenants.map((x) => x.id)).toContain(t.id);
     expect((await asAdmin('/v1/admin/tenants/tn_aaaaaaaaaaaaaaaa')).status).toBe(404);
     expect((await asAdmin('/v1/admin/tenants', { body: { name: 'again', id: t.id } })).status).toBe(409);
@@ -75,10 +99,14 @@ describe('the admin API', () => {
 
   it('pages tenants with limit and after', async () => {
     for (let i = 0; i < 3; i++) await newTenant();
-    const first = await (await asAdmin('/v1/admin/tenants?limit=2')).json<{ tenants: { id: string }[]; next: string | null }>();
+    const first = await (
+      await asAdmin('/v1/admin/tenants?limit=2')
+    ).json<{ tenants: { id: string }[]; next: string | null }>();
     expect(first.tenants).toHaveLength(2);
     expect(first.next).toBe(first.tenants[1]?.id);
-    const second = await (await asAdmin(`/v1/admin/tenants?limit=2&after=${first.next ?? ''}`)).json<{ tenants: { id: string }[] }>();
+    const second = await (
+      await asAdmin(`/v1/admin/tenants?limit=2&after=${first.next ?? ''}`)
+    ).json<{ tenants: { id: string }[] }>();
     expect(second.tenants[0]?.id.localeCompare(first.next ?? '')).toBe(1);
   });
 });
@@ -91,7 +119,13 @@ describe('a key', () => {
     expect(r.headers.get('Cache-Control')).toBe('no-store');
     const { key, apiKey } = await r.json<{ key: string; apiKey: KeyJson }>();
     expect(key).toMatch(API_KEY_PATTERN);
-    expect(apiKey).toMatchObject({ tenantId: tenant, label: 'ci', scopes: ['evaluations:write', 'read'], status: 'active', prefix: key.slice(0, 10) });
+    expect(apiKey).toMatchObject({
+      tenantId: tenant,
+      label: 'ci',
+      scopes: ['evaluations:write', 'read'],
+      status: 'active',
+      prefix: key.slice(0, 10),
+    });
     const row = await testEnv.DB.prepare('SELECT * FROM api_keys WHERE id = ?').bind(apiKey.id).first();
     expect(row?.hash).toBe(await sha256Hex(key));
     expect(JSON.stringify(row)).not.toContain(key);
@@ -127,7 +161,9 @@ describe('a key', () => {
     expect(refused.headers.get('WWW-Authenticate')).toContain('invalid_token');
     expect((await errorOf(refused)).message).toBe(`API key ${keyId} was revoked`);
     // Revoking again keeps the first time; other keys of the tenant keep working.
-    expect((await (await asAdmin(`/v1/admin/keys/${keyId}/revoke`, { method: 'POST' })).json<KeyJson>()).revokedAt).toBe(record.revokedAt);
+    expect(
+      (await (await asAdmin(`/v1/admin/keys/${keyId}/revoke`, { method: 'POST' })).json<KeyJson>()).revokedAt,
+    ).toBe(record.revokedAt);
     expect((await keyed('/v1/methods', as((await newKey(tenant)).key))).status).toBe(200);
     expect((await asAdmin('/v1/admin/keys/key_aaaaaaaaaaaaaaaa/revoke', { method: 'POST' })).status).toBe(404);
   });
@@ -195,7 +231,9 @@ describe('auth modes', () => {
   it('an operator can give an API_KEYS tenant limits by adopting its id', async () => {
     const token = 'legacy-token-for-limits';
     const digest = await sha256Hex(token);
-    const adopted = await asAdmin('/v1/admin/tenants', { body: { name: 'legacy', id: digest.slice(0, 12), limits: { rateLimit: { requests: 7, windowSeconds: 60 } } } });
+    const adopted = await asAdmin('/v1/admin/tenants', {
+      body: { name: 'legacy', id: digest.slice(0, 12), limits: { rateLimit: { requests: 7, windowSeconds: 60 } } },
+    });
     expect(adopted.status).toBe(201);
     const r = await keyed('/v1/methods', as(token), { API_KEYS: digest });
     expect(r.headers.get('RateLimit-Policy')).toBe('"default";q=7;w=60');
@@ -211,7 +249,7 @@ describe('auth modes', () => {
 });
 
 describe('secrets stay secret', () => {
-  it('no key and no admin token in any response or log line of a key\'s whole life', async () => {
+  it("no key and no admin token in any response or log line of a key's whole life", async () => {
     const lines: string[] = [];
     const spies = (['log', 'warn', 'error'] as const).map((level) =>
       vi.spyOn(console, level).mockImplementation((...args: unknown[]) => {
@@ -224,7 +262,9 @@ describe('secrets stay secret', () => {
       const tenant = await newTenant();
       const created = await asAdmin('/v1/admin/keys', { body: { tenantId: tenant } });
       key = (await created.json<{ key: string; apiKey: { id: string } }>()).key;
-      const id = (await (await asAdmin(`/v1/admin/keys?tenantId=${tenant}`)).json<{ keys: { id: string }[] }>()).keys[0]?.id ?? '';
+      const id =
+        (await (await asAdmin(`/v1/admin/keys?tenantId=${tenant}`)).json<{ keys: { id: string }[] }>()).keys[0]?.id ??
+        '';
       for (const r of [
         await keyed('/v1/methods', as(key)),
         await keyed('/v1/evaluations/ev_nope', as(key)),

@@ -16,7 +16,13 @@ import { chatAs, errorOf, sendHook, submitOk, tenantWithKey, triggerOf } from '.
 afterEach(drainAlarms);
 
 async function evaluationsOf(tenant: string): Promise<number> {
-  return (await testEnv.DB.prepare('SELECT count(*) AS n FROM evaluations WHERE tenant = ?').bind(tenant).first<{ n: number }>())?.n ?? 0;
+  return (
+    (
+      await testEnv.DB.prepare('SELECT count(*) AS n FROM evaluations WHERE tenant = ?')
+        .bind(tenant)
+        .first<{ n: number }>()
+    )?.n ?? 0
+  );
 }
 
 function expectRetryAfterReset(r: Response): void {
@@ -40,13 +46,17 @@ describe('the monthly quota on every path that creates evaluations', () => {
     await waitForEnd((await first.json<{ evaluationId: string }>()).evaluationId);
   });
 
-  it('a chat completion at the cap is 429 quota_exceeded in OpenAI\'s shape (rate_limit_error, resetAt, Retry-After)', async () => {
+  it("a chat completion at the cap is 429 quota_exceeded in OpenAI's shape (rate_limit_error, resetAt, Retry-After)", async () => {
     const { tenant, key } = await tenantWithKey({ monthlyEvaluationCap: 1 });
     await waitForEnd(await submitOk(key));
     const refused = await chatAs(key);
     expect(refused.status).toBe(429);
     const body = await refused.json<{ error: { code: string; type: string; message: string; resetAt?: string } }>();
-    expect(body.error).toMatchObject({ code: 'quota_exceeded', type: 'rate_limit_error', resetAt: new Date(monthOf(Date.now()).reset).toISOString() });
+    expect(body.error).toMatchObject({
+      code: 'quota_exceeded',
+      type: 'rate_limit_error',
+      resetAt: new Date(monthOf(Date.now()).reset).toISOString(),
+    });
     expectRetryAfterReset(refused);
     expect(await evaluationsOf(tenant)).toBe(1);
   });
@@ -56,13 +66,15 @@ describe('the monthly quota on every path that creates evaluations', () => {
     const r = await chatAs(key, mockModel({ seed: `paths-key-${Date.now()}` }));
     expect(r.status).toBe(200);
     const id = r.headers.get('Tribunal-Evaluation-Id') ?? '';
-    const row = await testEnv.DB.prepare('SELECT tenant, key_id FROM evaluations WHERE id = ?').bind(id).first<{ tenant: string; key_id: string | null }>();
+    const row = await testEnv.DB.prepare('SELECT tenant, key_id FROM evaluations WHERE id = ?')
+      .bind(id)
+      .first<{ tenant: string; key_id: string | null }>();
     expect(row).toEqual({ tenant, key_id: keyId });
   });
 });
 
 describe('the running cap on every path that creates evaluations', () => {
-  it('a trigger\'s evaluation and a chat completion wait for the slot a running evaluation holds, then run one at a time', async () => {
+  it("a trigger's evaluation and a chat completion wait for the slot a running evaluation holds, then run one at a time", async () => {
     const { tenant, key } = await tenantWithKey({ maxRunning: 1 });
     const slow = await submitOk(key, mockModel({ latency: 1_500, seed: `paths-slow-${Date.now()}` }));
     expect(await evaluationStub(testEnv, slow).snapshot()).not.toBeNull();
@@ -93,7 +105,9 @@ describe('the running cap on every path that creates evaluations', () => {
     for (const id of [slow, fromHook]) expect((await waitForEnd(id)).status).toBe('succeeded');
     // In order of arrival: the hook's evaluation got the freed slot before the chat's.
     const chatId = chat.headers.get('Tribunal-Evaluation-Id') ?? '';
-    const slots = await testEnv.DB.prepare('SELECT id, slot_at FROM evaluations WHERE id IN (?, ?)').bind(fromHook, chatId).all<{ id: string; slot_at: number }>();
+    const slots = await testEnv.DB.prepare('SELECT id, slot_at FROM evaluations WHERE id IN (?, ?)')
+      .bind(fromHook, chatId)
+      .all<{ id: string; slot_at: number }>();
     const at = new Map(slots.results.map((r) => [r.id, r.slot_at]));
     expect(at.get(fromHook) ?? Infinity).toBeLessThanOrEqual(at.get(chatId) ?? 0);
   }, 40_000);

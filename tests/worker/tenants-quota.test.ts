@@ -11,9 +11,15 @@ import { as, asAdmin, errorOf, keyed, submit, submitOk, tenantWithKey } from './
 afterEach(drainAlarms);
 
 describe('the calendar month (UTC)', () => {
-  it('starts on the 1st at 00:00 UTC and resets on the next month\'s 1st, across a year end', () => {
-    expect(monthOf(Date.UTC(2026, 10, 21, 13, 5))).toEqual({ start: Date.UTC(2026, 10, 1), reset: Date.UTC(2026, 11, 1) });
-    expect(monthOf(Date.UTC(2026, 11, 31, 23, 59, 59, 999))).toEqual({ start: Date.UTC(2026, 11, 1), reset: Date.UTC(2027, 0, 1) });
+  it("starts on the 1st at 00:00 UTC and resets on the next month's 1st, across a year end", () => {
+    expect(monthOf(Date.UTC(2026, 10, 21, 13, 5))).toEqual({
+      start: Date.UTC(2026, 10, 1),
+      reset: Date.UTC(2026, 11, 1),
+    });
+    expect(monthOf(Date.UTC(2026, 11, 31, 23, 59, 59, 999))).toEqual({
+      start: Date.UTC(2026, 11, 1),
+      reset: Date.UTC(2027, 0, 1),
+    });
     expect(monthOf(Date.UTC(2027, 0, 1))).toEqual({ start: Date.UTC(2027, 0, 1), reset: Date.UTC(2027, 1, 1) });
   });
 });
@@ -35,7 +41,10 @@ describe('quotas', () => {
     expect(refused.headers.get('RateLimit')).toMatch(/^"default";r=\d+;t=\d+$/);
     for (const id of [first, second]) expect((await waitForEnd(id)).status).toBe('succeeded');
     // Nothing was stored for the refused request.
-    const meta = await keyed('/v1/meta-evaluations', as(key, { body: { preset: 'chateval-single', items: [{ id: 'a', task: PAIRWISE, human: 'A' }] } }));
+    const meta = await keyed(
+      '/v1/meta-evaluations',
+      as(key, { body: { preset: 'chateval-single', items: [{ id: 'a', task: PAIRWISE, human: 'A' }] } }),
+    );
     expect(meta.status).toBe(429);
   });
 
@@ -50,7 +59,10 @@ describe('quotas', () => {
     const tooMany = await keyed('/v1/meta-evaluations', as(key, { body: { preset: 'chateval-single', items } }));
     expect(tooMany.status).toBe(429);
     expect((await errorOf(tooMany)).message).toContain('1 created this month, 3 more asked for');
-    const fits = await keyed('/v1/meta-evaluations', as(key, { body: { preset: 'chateval-single', items: items.slice(0, 2) } }));
+    const fits = await keyed(
+      '/v1/meta-evaluations',
+      as(key, { body: { preset: 'chateval-single', items: items.slice(0, 2) } }),
+    );
     expect(fits.status).toBe(202);
     // At the cap now; the same Idempotency-Key and body gets the first evaluation back.
     const replay = await keyed(
@@ -60,7 +72,9 @@ describe('quotas', () => {
     expect(replay.status).toBe(202);
     expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
     expect((await submit(key)).status).toBe(429);
-    const current = await (await asAdmin(`/v1/admin/tenants/${tenant}`)).json<{ current: { evaluationsThisMonth: number } }>();
+    const current = await (
+      await asAdmin(`/v1/admin/tenants/${tenant}`)
+    ).json<{ current: { evaluationsThisMonth: number } }>();
     expect(current.current.evaluationsThisMonth).toBe(3);
   });
 
@@ -69,7 +83,10 @@ describe('quotas', () => {
     expect((await submit(key)).status).toBe(202);
     // Spend recorded this month: 0.5 USD over two calls of an earlier evaluation of the tenant.
     const { id } = await insertJob({ preset: 'chateval-single', task: PAIRWISE, tenant });
-    for (const [call, cost] of [['c1', 0.2], ['c2', 0.3]] as const) {
+    for (const [call, cost] of [
+      ['c1', 0.2],
+      ['c2', 0.3],
+    ] as const) {
       await testEnv.DB.prepare(
         `INSERT INTO usage (evaluation_id, call_id, tenant, model, prompt_tokens, completion_tokens, cost_usd, created_at) VALUES (?, ?, ?, 'gpt-4o', 100, 10, ?, ?)`,
       )
@@ -84,10 +101,12 @@ describe('quotas', () => {
     await testEnv.DB.prepare(`UPDATE evaluations SET status = 'cancelled' WHERE id = ?`).bind(id).run();
   });
 
-  it('last month\'s use does not count', async () => {
+  it("last month's use does not count", async () => {
     const { tenant, key } = await tenantWithKey({ monthlyEvaluationCap: 1 });
     const { id } = await insertJob({ preset: 'chateval-single', task: PAIRWISE, tenant });
-    await testEnv.DB.prepare(`UPDATE evaluations SET status = 'cancelled', created_at = ? WHERE id = ?`).bind(monthOf(Date.now()).start - 1, id).run();
+    await testEnv.DB.prepare(`UPDATE evaluations SET status = 'cancelled', created_at = ? WHERE id = ?`)
+      .bind(monthOf(Date.now()).start - 1, id)
+      .run();
     expect((await submit(key)).status).toBe(202);
     expect((await submit(key)).status).toBe(429);
   });

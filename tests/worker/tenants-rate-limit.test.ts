@@ -30,7 +30,11 @@ describe('the token bucket', () => {
     ]);
     // 20 s later one token is back (3 per 60 s); a lowered quota caps what was saved up.
     expect(takeToken(bucket, policy, 21_000).decision).toMatchObject({ allowed: true, remaining: 0 });
-    expect(takeToken({ tokens: 3, at: 0 }, { requests: 1, windowSeconds: 60 }, 0).decision).toMatchObject({ allowed: true, remaining: 0, resetSeconds: 60 });
+    expect(takeToken({ tokens: 3, at: 0 }, { requests: 1, windowSeconds: 60 }, 0).decision).toMatchObject({
+      allowed: true,
+      remaining: 0,
+      resetSeconds: 60,
+    });
   });
 });
 
@@ -41,8 +45,17 @@ describe('rate-limited keys', () => {
     // A 200, a 404 (an error response still counts and still says so), another 200, then the refusal.
     for (const path of ['/v1/methods', '/v1/evaluations/ev_missing', '/v1/usage', '/v1/methods']) {
       const r = await keyed(path, as(key));
-      seen.push({ status: r.status, policy: r.headers.get('RateLimit-Policy'), limit: r.headers.get('RateLimit'), retry: r.headers.get('Retry-After') });
-      if (r.status === 429) expect(await errorOf(r)).toMatchObject({ code: 'rate_limited', message: expect.stringContaining('3 per 60 s') as string });
+      seen.push({
+        status: r.status,
+        policy: r.headers.get('RateLimit-Policy'),
+        limit: r.headers.get('RateLimit'),
+        retry: r.headers.get('Retry-After'),
+      });
+      if (r.status === 429)
+        expect(await errorOf(r)).toMatchObject({
+          code: 'rate_limited',
+          message: expect.stringContaining('3 per 60 s') as string,
+        });
     }
     expect(seen.map((s) => s.status)).toEqual([200, 404, 200, 429]);
     expect(new Set(seen.map((s) => s.policy))).toEqual(new Set(['"default";q=3;w=60']));
@@ -56,7 +69,9 @@ describe('rate-limited keys', () => {
 
   it('count exactly under concurrency: 10 requests at once against a quota of 4 give 4 answers and 6 refusals', async () => {
     const { key } = await tenantWithKey({ rateLimit: { requests: 4, windowSeconds: 3600 } });
-    const statuses = await Promise.all(Array.from({ length: 10 }, () => keyed('/v1/methods', as(key)).then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 10 }, () => keyed('/v1/methods', as(key)).then((r) => r.status)),
+    );
     expect(statuses.filter((s) => s === 200)).toHaveLength(4);
     expect(statuses.filter((s) => s === 429)).toHaveLength(6);
   });
@@ -76,18 +91,24 @@ describe('rate-limited keys', () => {
     }
   });
 
-  it('follow a tenant\'s new rate from the next request, and keep their buckets in the object\'s storage', async () => {
+  it("follow a tenant's new rate from the next request, and keep their buckets in the object's storage", async () => {
     const { tenant, key, keyId } = await tenantWithKey({ rateLimit: { requests: 1, windowSeconds: 3600 } });
     expect((await keyed('/v1/methods', as(key))).status).toBe(200);
     expect((await keyed('/v1/methods', as(key))).status).toBe(429);
-    const patched = await asAdmin(`/v1/admin/tenants/${tenant}`, { method: 'PATCH', body: { limits: { rateLimit: { requests: 100, windowSeconds: 1 } } } });
+    const patched = await asAdmin(`/v1/admin/tenants/${tenant}`, {
+      method: 'PATCH',
+      body: { limits: { rateLimit: { requests: 100, windowSeconds: 1 } } },
+    });
     expect(patched.status, await patched.clone().text()).toBe(200);
     // The emptied bucket refills at the new rate (a token per 10 ms), not at the old one (one per hour).
     let r = await keyed('/v1/methods', as(key));
     expect(r.headers.get('RateLimit-Policy')).toBe('"default";q=100;w=1');
-    await expect.poll(async () => (r = await keyed('/v1/methods', as(key))).status, { timeout: 1_000, interval: 5 }).toBe(200);
-    const stored = await runInDurableObject(testEnv.RATE_LIMITER.get(testEnv.RATE_LIMITER.idFromName(tenant)), (_o, state) =>
-      state.storage.sql.exec<{ key: string }>('SELECT key FROM buckets').toArray(),
+    await expect
+      .poll(async () => (r = await keyed('/v1/methods', as(key))).status, { timeout: 1_000, interval: 5 })
+      .toBe(200);
+    const stored = await runInDurableObject(
+      testEnv.RATE_LIMITER.get(testEnv.RATE_LIMITER.idFromName(tenant)),
+      (_o, state) => state.storage.sql.exec<{ key: string }>('SELECT key FROM buckets').toArray(),
     );
     expect(stored.map((s) => s.key)).toEqual([keyId]);
   });
@@ -103,7 +124,7 @@ describe('rate-limited keys', () => {
     expect((await keyed('/v1/methods', as(key), { KEY_FLOOD_GUARD: broken })).status).toBe(200);
   });
 
-  it('the Rate Limiting binding is emulated locally (miniflare 4.20260426): it refuses a key past wrangler.toml\'s limit', async () => {
+  it("the Rate Limiting binding is emulated locally (miniflare 4.20260426): it refuses a key past wrangler.toml's limit", async () => {
     // wrangler.toml: 3000 per 60 s, counted in fixed windows. 6001 calls refuse some even if one window boundary falls inside the loop.
     const guard = testEnv.KEY_FLOOD_GUARD;
     const key = `probe-${Date.now()}`;

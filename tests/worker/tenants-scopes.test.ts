@@ -26,7 +26,9 @@ async function v1Operations(): Promise<{ key: string; path: string; method: stri
   return Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
     (['get', 'post', 'put', 'patch', 'delete'] as const).flatMap((method) => {
       const op = (item as Partial<Record<string, Operation>>)[method];
-      return op && path.startsWith('/v1/') && !SIGNED_PATH_PREFIXES.some((p) => path.startsWith(p)) ? [{ key: `${method.toUpperCase()} ${path}`, path, method, op }] : [];
+      return op && path.startsWith('/v1/') && !SIGNED_PATH_PREFIXES.some((p) => path.startsWith(p))
+        ? [{ key: `${method.toUpperCase()} ${path}`, path, method, op }]
+        : [];
     }),
   );
 }
@@ -90,18 +92,41 @@ describe('scopes', () => {
     const keys = new Map<string, string>();
     for (const s of SCOPES) {
       keys.set(`only:${s}`, (await newKey(tenant, [s])).key);
-      keys.set(`all-but:${s}`, (await newKey(tenant, SCOPES.filter((x) => x !== s))).key);
+      keys.set(
+        `all-but:${s}`,
+        (
+          await newKey(
+            tenant,
+            SCOPES.filter((x) => x !== s),
+          )
+        ).key,
+      );
     }
     let checked = 0;
     for (const { key: name, path, method, op } of await v1Operations()) {
       const scope = op.security?.[0]?.bearer?.[0] ?? '';
-      const url = path.replace('{id}', path.includes('/admin/keys') ? 'key_aaaaaaaaaaaaaaaa' : path.includes('/admin/tenants') ? tenant : 'ev_scopes');
+      const url = path.replace(
+        '{id}',
+        path.includes('/admin/keys') ? 'key_aaaaaaaaaaaaaaaa' : path.includes('/admin/tenants') ? tenant : 'ev_scopes',
+      );
       const example = Object.values(op.requestBody?.content['application/json']?.examples ?? {})[0]?.value;
       const body = example ?? (op.requestBody ? {} : undefined);
-      const without = await keyed(url, as(keys.get(`all-but:${scope}`) ?? '', { method: method.toUpperCase(), ...(body !== undefined ? { body } : {}) }));
+      const without = await keyed(
+        url,
+        as(keys.get(`all-but:${scope}`) ?? '', {
+          method: method.toUpperCase(),
+          ...(body !== undefined ? { body } : {}),
+        }),
+      );
       expect(without.status, `${name} without ${scope}`).toBe(403);
-      expect((await without.json<{ error: { code: string; message: string } }>()).error, name).toMatchObject({ code: 'forbidden', message: expect.stringContaining(`"${scope}"`) as string });
-      const only = await keyed(url, as(keys.get(`only:${scope}`) ?? '', { method: method.toUpperCase(), ...(body !== undefined ? { body } : {}) }));
+      expect((await without.json<{ error: { code: string; message: string } }>()).error, name).toMatchObject({
+        code: 'forbidden',
+        message: expect.stringContaining(`"${scope}"`) as string,
+      });
+      const only = await keyed(
+        url,
+        as(keys.get(`only:${scope}`) ?? '', { method: method.toUpperCase(), ...(body !== undefined ? { body } : {}) }),
+      );
       expect(only.status, `${name} with only ${scope}`).not.toBe(403);
       expect(only.status, `${name} with only ${scope}`).not.toBe(401);
       checked += 1;

@@ -11,8 +11,22 @@ afterEach(drainAlarms);
 interface Report {
   tenant: string;
   groupBy: string;
-  rows: { group: string | null; calls: number; promptTokens: number; cachedPromptTokens: number; completionTokens: number; costUsd: number; estimated: boolean }[];
-  totals: { calls: number; promptTokens: number; cachedPromptTokens: number; completionTokens: number; costUsd: number };
+  rows: {
+    group: string | null;
+    calls: number;
+    promptTokens: number;
+    cachedPromptTokens: number;
+    completionTokens: number;
+    costUsd: number;
+    estimated: boolean;
+  }[];
+  totals: {
+    calls: number;
+    promptTokens: number;
+    cachedPromptTokens: number;
+    completionTokens: number;
+    costUsd: number;
+  };
 }
 
 interface Sums {
@@ -36,7 +50,13 @@ async function rowSums(tenant: string, where = '1 = 1', ...binds: string[]): Pro
   return r;
 }
 
-const asSums = (r: Report['totals']): Sums => ({ calls: r.calls, p: r.promptTokens, k: r.cachedPromptTokens, c: r.completionTokens, cost: r.costUsd });
+const asSums = (r: Report['totals']): Sums => ({
+  calls: r.calls,
+  p: r.promptTokens,
+  k: r.cachedPromptTokens,
+  c: r.completionTokens,
+  cost: r.costUsd,
+});
 
 describe('usage', () => {
   const t = { tenant: '', key: '', keyId: '', other: { key: '', id: '' } };
@@ -46,9 +66,15 @@ describe('usage', () => {
     Object.assign(t, made, { other: await newKey(made.tenant) });
     // Two keys, two presets, two models (gpt-4o-mini is priced, the mock's own name is free).
     const runs = [
-      { key: t.key, body: { preset: 'chateval-single', config: { defaults: { model: 'gpt-4o-mini' } }, task: PAIRWISE } },
+      {
+        key: t.key,
+        body: { preset: 'chateval-single', config: { defaults: { model: 'gpt-4o-mini' } }, task: PAIRWISE },
+      },
       { key: t.key, body: { preset: 'fastchat-pair', config: { defaults: { model: 'mock-judge' } }, task: PAIRWISE } },
-      { key: t.other.key, body: { preset: 'chateval-single', config: { defaults: { model: 'gpt-4o-mini' } }, task: PAIRWISE } },
+      {
+        key: t.other.key,
+        body: { preset: 'chateval-single', config: { defaults: { model: 'gpt-4o-mini' } }, task: PAIRWISE },
+      },
     ];
     for (const run of runs) {
       const r = await keyed('/v1/evaluations', as(run.key, { body: run.body }));
@@ -57,11 +83,12 @@ describe('usage', () => {
     }
   }, 30_000);
 
-  it('by key: each key\'s sums equal its usage rows, and the totals equal all of them', async () => {
+  it("by key: each key's sums equal its usage rows, and the totals equal all of them", async () => {
     const report = await (await keyed('/v1/usage?groupBy=key', as(t.key))).json<Report>();
     expect(report.tenant).toBe(t.tenant);
     expect(report.rows.map((r) => r.group).sort()).toEqual([t.keyId, t.other.id].sort());
-    for (const row of report.rows) expect(asSums(row)).toEqual(await rowSums(t.tenant, 'e.key_id = ?', row.group ?? ''));
+    for (const row of report.rows)
+      expect(asSums(row)).toEqual(await rowSums(t.tenant, 'e.key_id = ?', row.group ?? ''));
     const all = await rowSums(t.tenant);
     expect(asSums(report.totals)).toEqual(all);
     expect(all.calls).toBeGreaterThanOrEqual(3);
@@ -73,10 +100,12 @@ describe('usage', () => {
     const byModel = await (await keyed('/v1/usage?groupBy=model', as(t.key))).json<Report>();
     expect(byModel.rows.map((r) => r.group)).toEqual(['gpt-4o-mini', 'mock-judge']);
     expect(byModel.rows.find((r) => r.group === 'mock-judge')?.costUsd).toBe(0);
-    for (const row of byModel.rows) expect(asSums(row)).toEqual(await rowSums(t.tenant, 'u.model = ?', row.group ?? ''));
+    for (const row of byModel.rows)
+      expect(asSums(row)).toEqual(await rowSums(t.tenant, 'u.model = ?', row.group ?? ''));
     const byPreset = await (await keyed('/v1/usage?groupBy=preset', as(t.key))).json<Report>();
     expect(byPreset.rows.map((r) => r.group)).toEqual(['chateval-single', 'fastchat-pair']);
-    for (const row of byPreset.rows) expect(asSums(row)).toEqual(await rowSums(t.tenant, 'e.preset = ?', row.group ?? ''));
+    for (const row of byPreset.rows)
+      expect(asSums(row)).toEqual(await rowSums(t.tenant, 'e.preset = ?', row.group ?? ''));
     const byDay = await (await keyed('/v1/usage', as(t.key))).json<Report>();
     expect(byDay.groupBy).toBe('day');
     expect(byDay.rows.map((r) => r.group)).toEqual([new Date().toISOString().slice(0, 10)]);
@@ -91,7 +120,9 @@ describe('usage', () => {
     expect(lines[0]).toBe('model,calls,prompt_tokens,cached_prompt_tokens,completion_tokens,cost_usd,estimated');
     const json = await (await keyed('/v1/usage?groupBy=model', as(t.key))).json<Report>();
     expect(lines.slice(1)).toEqual(
-      json.rows.map((r) => [r.group, r.calls, r.promptTokens, r.cachedPromptTokens, r.completionTokens, r.costUsd, r.estimated].join(',')),
+      json.rows.map((r) =>
+        [r.group, r.calls, r.promptTokens, r.cachedPromptTokens, r.completionTokens, r.costUsd, r.estimated].join(','),
+      ),
     );
     const byAccept = await keyed('/v1/usage?groupBy=model', as(t.key, { headers: { Accept: 'text/csv' } }));
     expect(await byAccept.text()).toBe(csv);
@@ -105,7 +136,9 @@ describe('usage', () => {
     expect(empty.totals.calls).toBe(0);
     const now = new Date();
     const today = now.toISOString().slice(0, 10);
-    const range = await (await keyed(`/v1/usage?from=${today}&to=${new Date(now.getTime() + 86_400_000).toISOString()}`, as(t.key))).json<Report>();
+    const range = await (
+      await keyed(`/v1/usage?from=${today}&to=${new Date(now.getTime() + 86_400_000).toISOString()}`, as(t.key))
+    ).json<Report>();
     expect(asSums(range.totals)).toEqual(await rowSums(t.tenant));
     const bad = await keyed('/v1/usage?from=2026-02-01&to=2026-01-01', as(t.key));
     expect(bad.status).toBe(400);
@@ -114,14 +147,18 @@ describe('usage', () => {
     expect((await keyed('/v1/usage?from=yesterday', as(t.key))).status).toBe(400);
   });
 
-  it('is the caller\'s tenant\'s only; the operator reads any tenant\'s', async () => {
+  it("is the caller's tenant's only; the operator reads any tenant's", async () => {
     const stranger = await tenantWithKey();
     const own = await (await keyed('/v1/usage?groupBy=key', as(stranger.key))).json<Report>();
     expect(own.tenant).toBe(stranger.tenant);
     expect(own.rows).toEqual([]);
     const viaAdmin = await (await asAdmin(`/v1/admin/tenants/${t.tenant}/usage?groupBy=key`)).json<Report>();
     const viaKey = await (await keyed('/v1/usage?groupBy=key', as(t.key))).json<Report>();
-    expect({ rows: viaAdmin.rows, totals: viaAdmin.totals, tenant: viaAdmin.tenant }).toEqual({ rows: viaKey.rows, totals: viaKey.totals, tenant: viaKey.tenant });
+    expect({ rows: viaAdmin.rows, totals: viaAdmin.totals, tenant: viaAdmin.tenant }).toEqual({
+      rows: viaKey.rows,
+      totals: viaKey.totals,
+      tenant: viaKey.tenant,
+    });
     const csv = await asAdmin(`/v1/admin/tenants/${t.tenant}/usage?format=csv`);
     expect(csv.headers.get('Content-Type')).toContain('text/csv');
   });

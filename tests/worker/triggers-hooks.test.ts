@@ -18,11 +18,21 @@ interface Created {
 }
 
 const PAIRWISE_MAPPING = {
-  task: { kind: 'pairwise', question: '/prompt', answerA: '/candidates/0/text', answerB: { template: '{{/candidates/1/text}}' } },
+  task: {
+    kind: 'pairwise',
+    question: '/prompt',
+    answerA: '/candidates/0/text',
+    answerB: { template: '{{/candidates/1/text}}' },
+  },
   metadata: { run: '/run_id' },
 };
 
-const EVENT = { status: 'completed', run_id: 'nightly-42', prompt: 'What is the capital of Australia?', candidates: [{ text: 'Canberra.' }, { text: 'Sydney.' }] };
+const EVENT = {
+  status: 'completed',
+  run_id: 'nightly-42',
+  prompt: 'What is the capital of Australia?',
+  candidates: [{ text: 'Canberra.' }, { text: 'Sydney.' }],
+};
 
 async function createTrigger(body: Record<string, unknown> = {}): Promise<Created> {
   const r = await postJson('/v1/triggers', { preset: 'fastchat-pair', mapping: PAIRWISE_MAPPING, ...body });
@@ -38,21 +48,36 @@ function newMsgId(): string {
 }
 
 /** POSTs `event` to the trigger signed per Standard Webhooks (by the standardwebhooks package). */
-async function sendSigned(t: Created, event: unknown, o: { msgId?: string; secret?: string; at?: Date } = {}): Promise<Response> {
+async function sendSigned(
+  t: Created,
+  event: unknown,
+  o: { msgId?: string; secret?: string; at?: Date } = {},
+): Promise<Response> {
   const body = JSON.stringify(event);
   const msgId = o.msgId ?? newMsgId();
   const at = o.at ?? new Date();
   const signature = new Webhook(o.secret ?? t.secret).sign(msgId, at, body);
   return api(t.url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'webhook-id': msgId, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature },
+    headers: {
+      'content-type': 'application/json',
+      'webhook-id': msgId,
+      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'webhook-signature': signature,
+    },
     body,
   });
 }
 
 /** GitHub's scheme: hex HMAC-SHA256 of the body, keyed with the secret string's bytes. */
 async function hubSignature(secret: string, body: string): Promise<string> {
-  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const key = await crypto.subtle.importKey(
+    'raw',
+    new TextEncoder().encode(secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
   const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(body)));
   return `sha256=${[...mac].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
@@ -62,7 +87,7 @@ async function evaluationCount(): Promise<number> {
 }
 
 describe('a validly signed event', () => {
-  it('creates one evaluation from the mapping (202); the sender\'s retry of the delivery id returns it again and judges nothing twice', async () => {
+  it("creates one evaluation from the mapping (202); the sender's retry of the delivery id returns it again and judges nothing twice", async () => {
     const t = await createTrigger();
     expect(t.url).toBe(`/v1/hooks/${t.id}`);
     expect(t.secret).toMatch(/^whsec_/);
@@ -74,7 +99,12 @@ describe('a validly signed event', () => {
     const row = await testEnv.DB.prepare('SELECT tenant, task, metadata, idempotency_key FROM evaluations WHERE id = ?')
       .bind(a.evaluationId)
       .first<{ tenant: string; task: string; metadata: string; idempotency_key: string }>();
-    expect(JSON.parse(row!.task)).toEqual({ kind: 'pairwise', question: EVENT.prompt, answerA: 'Canberra.', answerB: 'Sydney.' });
+    expect(JSON.parse(row!.task)).toEqual({
+      kind: 'pairwise',
+      question: EVENT.prompt,
+      answerA: 'Canberra.',
+      answerB: 'Sydney.',
+    });
     expect(JSON.parse(row!.metadata)).toEqual({ run: 'nightly-42', triggerId: t.id, triggerDeliveryId: msgId });
     expect(row!.idempotency_key).toBe(`trigger:${t.id}:${msgId}`);
 
@@ -90,17 +120,30 @@ describe('a validly signed event', () => {
     const t = await createTrigger();
     const body = JSON.stringify(EVENT);
     const headers = { 'content-type': 'application/json', 'x-hub-signature-256': await hubSignature(t.secret, body) };
-    const ok = await api(t.url, { method: 'POST', headers: { ...headers, 'x-github-delivery': crypto.randomUUID() }, body });
+    const ok = await api(t.url, {
+      method: 'POST',
+      headers: { ...headers, 'x-github-delivery': crypto.randomUUID() },
+      body,
+    });
     expect(ok.status).toBe(202);
     const noId = await api(t.url, { method: 'POST', headers, body });
     expect(noId.status).toBe(400);
     expect((await noId.json<ErrorJson>()).error.message).toContain('X-GitHub-Delivery');
-    const ping = await api(t.url, { method: 'POST', headers: { ...headers, 'x-github-event': 'ping', 'x-github-delivery': crypto.randomUUID() }, body });
+    const ping = await api(t.url, {
+      method: 'POST',
+      headers: { ...headers, 'x-github-event': 'ping', 'x-github-delivery': crypto.randomUUID() },
+      body,
+    });
     expect(await ping.json()).toEqual({ ignored: true, reason: 'ping' });
   });
 
   it('a filter that does not match: 200 ignored, nothing created', async () => {
-    const t = await createTrigger({ filter: [{ pointer: '/status', equals: 'completed' }, { pointer: '/run_id', exists: true }] });
+    const t = await createTrigger({
+      filter: [
+        { pointer: '/status', equals: 'completed' },
+        { pointer: '/run_id', exists: true },
+      ],
+    });
     const before = await evaluationCount();
     const r = await sendSigned(t, { ...EVENT, status: 'running' });
     expect(r.status).toBe(200);
@@ -119,9 +162,34 @@ describe('refused events create nothing', () => {
       ['wrong secret', await sendSigned(t, EVENT, { secret: other.secret })],
       ['stale', await sendSigned(t, EVENT, { at: new Date(Date.now() - 6 * 60_000) })],
       ['future', await sendSigned(t, EVENT, { at: new Date(Date.now() + 6 * 60_000) })],
-      ['unsigned', await api(t.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(EVENT) })],
-      ['garbage', await api(t.url, { method: 'POST', headers: { 'webhook-id': 'm', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,AAAA' }, body: '{}' })],
-      ['bad hub', await api(t.url, { method: 'POST', headers: { 'x-hub-signature-256': await hubSignature(other.secret, '{}'), 'x-github-delivery': 'd' }, body: '{}' })],
+      [
+        'unsigned',
+        await api(t.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(EVENT),
+        }),
+      ],
+      [
+        'garbage',
+        await api(t.url, {
+          method: 'POST',
+          headers: {
+            'webhook-id': 'm',
+            'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+            'webhook-signature': 'v1,AAAA',
+          },
+          body: '{}',
+        }),
+      ],
+      [
+        'bad hub',
+        await api(t.url, {
+          method: 'POST',
+          headers: { 'x-hub-signature-256': await hubSignature(other.secret, '{}'), 'x-github-delivery': 'd' },
+          body: '{}',
+        }),
+      ],
     ];
     for (const [what, r] of cases) {
       expect(r.status, what).toBe(401);
@@ -137,7 +205,11 @@ describe('refused events create nothing', () => {
     const signature = new Webhook(t.secret).sign(msgId, at, JSON.stringify(EVENT));
     const r = await api(t.url, {
       method: 'POST',
-      headers: { 'webhook-id': msgId, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature },
+      headers: {
+        'webhook-id': msgId,
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'webhook-signature': signature,
+      },
       body: JSON.stringify({ ...EVENT, prompt: 'tampered' }),
     });
     expect(r.status).toBe(401);
@@ -152,12 +224,17 @@ describe('refused events create nothing', () => {
     expect(e.code).toBe('mapping_failed');
     expect(e.message).toContain('task.answerB');
     expect(e.message).toContain('/candidates/1/text');
-    expect(e.issues).toEqual([{ path: 'task.answerB', message: '/candidates/1/text (in its template) is missing from the payload' }]);
+    expect(e.issues).toEqual([
+      { path: 'task.answerB', message: '/candidates/1/text (in its template) is missing from the payload' },
+    ]);
     const blank = await sendSigned(t, { ...EVENT, prompt: '   ' });
     expect(blank.status).toBe(422);
     expect((await blank.json<ErrorJson>()).error.issues?.[0]?.path).toBe('task.question');
     const notText = await sendSigned(t, { ...EVENT, prompt: { nested: true } });
-    expect((await notText.json<ErrorJson>()).error.issues?.[0]).toEqual({ path: 'task.question', message: 'expected text, got an object' });
+    expect((await notText.json<ErrorJson>()).error.issues?.[0]).toEqual({
+      path: 'task.question',
+      message: 'expected text, got an object',
+    });
     expect(await evaluationCount()).toBe(before);
   });
 });
@@ -165,7 +242,9 @@ describe('refused events create nothing', () => {
 describe('trigger management', () => {
   it('/v1/hooks is authenticated by signature only; /v1/triggers needs the bearer token', async () => {
     const token = 'trb_hooks_test_token';
-    const digest = [...new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token)))].map((b) => b.toString(16).padStart(2, '0')).join('');
+    const digest = [...new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token)))]
+      .map((b) => b.toString(16).padStart(2, '0'))
+      .join('');
     const keys = { API_KEYS: digest };
     expect((await apiWith(keys, '/v1/triggers')).status).toBe(401);
     const created = await apiWith(keys, '/v1/triggers', {
@@ -180,7 +259,11 @@ describe('trigger management', () => {
     const at = new Date();
     const r = await apiWith(keys, t.url, {
       method: 'POST',
-      headers: { 'webhook-id': msgId, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(t.secret).sign(msgId, at, body) },
+      headers: {
+        'webhook-id': msgId,
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'webhook-signature': new Webhook(t.secret).sign(msgId, at, body),
+      },
       body,
     });
     expect(r.status).toBe(202);
@@ -197,26 +280,50 @@ describe('trigger management', () => {
     expect((await sendSigned(t, EVENT, { secret })).status).toBe(202);
     expect((await sendSigned(t, EVENT)).status).toBe(202);
     const shown = await (await api(`/v1/triggers/${t.id}`)).json<Record<string, unknown>>();
-    expect(shown).toMatchObject({ id: t.id, description: 'rotating', preset: 'fastchat-pair', filter: null, webhook: null });
+    expect(shown).toMatchObject({
+      id: t.id,
+      description: 'rotating',
+      preset: 'fastchat-pair',
+      filter: null,
+      webhook: null,
+    });
     expect(shown).not.toHaveProperty('secret');
     expect(JSON.stringify(await (await api('/v1/triggers')).json())).not.toContain('whsec_');
     expect((await api(`/v1/triggers/${t.id}`, { method: 'DELETE' })).status).toBe(204);
     expect((await sendSigned(t, EVENT, { secret })).status).toBe(404);
-    expect(((await (await api('/v1/triggers')).json<{ data: { id: string }[] }>()).data).map((x) => x.id)).not.toContain(t.id);
+    expect((await (await api('/v1/triggers')).json<{ data: { id: string }[] }>()).data.map((x) => x.id)).not.toContain(
+      t.id,
+    );
   });
 
-  it('creation checks the judge against the mapping\'s task kind, the pointers, and the callback URL', async () => {
+  it("creation checks the judge against the mapping's task kind, the pointers, and the callback URL", async () => {
     const kind = await postJson('/v1/triggers', {
       preset: 'more-mtbench',
-      mapping: { task: { kind: 'pointwise', source: '/a', output: '/b', aspect: { value: { name: 'coherence', scale: { min: 1, max: 5 } } } } },
+      mapping: {
+        task: {
+          kind: 'pointwise',
+          source: '/a',
+          output: '/b',
+          aspect: { value: { name: 'coherence', scale: { min: 1, max: 5 } } },
+        },
+      },
     });
     expect(kind.status).toBe(400);
     expect((await kind.json<ErrorJson>()).error.code).toBe('task_kind_unsupported');
-    const pointer = await postJson('/v1/triggers', { preset: 'fastchat-pair', mapping: { task: { ...PAIRWISE_MAPPING.task, question: 'prompt' } } });
+    const pointer = await postJson('/v1/triggers', {
+      preset: 'fastchat-pair',
+      mapping: { task: { ...PAIRWISE_MAPPING.task, question: 'prompt' } },
+    });
     expect(pointer.status).toBe(400);
     expect((await pointer.json<ErrorJson>()).error.issues?.[0]?.path).toContain('mapping.task.question');
-    const url = await postJson('/v1/triggers', { preset: 'fastchat-pair', mapping: PAIRWISE_MAPPING, webhook: { url: 'https://10.1.2.3/cb' } });
+    const url = await postJson('/v1/triggers', {
+      preset: 'fastchat-pair',
+      mapping: PAIRWISE_MAPPING,
+      webhook: { url: 'https://10.1.2.3/cb' },
+    });
     expect(url.status).toBe(400);
-    expect(await url.json<ErrorJson>()).toMatchObject({ error: { code: 'url_not_allowed', issues: [{ path: 'webhook.url' }] } });
+    expect(await url.json<ErrorJson>()).toMatchObject({
+      error: { code: 'url_not_allowed', issues: [{ path: 'webhook.url' }] },
+    });
   });
 });

@@ -9,18 +9,40 @@ import { mapRequest } from '../../src/triggers/hook.js';
 import type { Mapping } from '../../src/triggers/schemas.js';
 
 // The examples of RFC 6901, section 5.
-const RFC = { foo: ['bar', 'baz'], '': 0, 'a/b': 1, 'c%d': 2, 'e^f': 3, 'g|h': 4, 'i\\j': 5, 'k"l': 6, ' ': 7, 'm~n': 8 };
+const RFC = {
+  foo: ['bar', 'baz'],
+  '': 0,
+  'a/b': 1,
+  'c%d': 2,
+  'e^f': 3,
+  'g|h': 4,
+  'i\\j': 5,
+  'k"l': 6,
+  ' ': 7,
+  'm~n': 8,
+};
 
 describe('JSON Pointer (RFC 6901)', () => {
-  it('resolves the RFC\'s examples', () => {
+  it("resolves the RFC's examples", () => {
     const cases: [string, unknown][] = [
-      ['', RFC], ['/foo', ['bar', 'baz']], ['/foo/0', 'bar'], ['/', 0], ['/a~1b', 1], ['/c%d', 2], ['/e^f', 3],
-      ['/g|h', 4], ['/i\\j', 5], ['/k"l', 6], ['/ ', 7], ['/m~0n', 8],
+      ['', RFC],
+      ['/foo', ['bar', 'baz']],
+      ['/foo/0', 'bar'],
+      ['/', 0],
+      ['/a~1b', 1],
+      ['/c%d', 2],
+      ['/e^f', 3],
+      ['/g|h', 4],
+      ['/i\\j', 5],
+      ['/k"l', 6],
+      ['/ ', 7],
+      ['/m~0n', 8],
     ];
     for (const [p, v] of cases) expect(resolvePointer(RFC, p), p).toEqual({ found: true, value: v });
   });
   it('missing keys, bad indexes and malformed pointers are not found', () => {
-    for (const p of ['/nope', '/foo/2', '/foo/01', '/foo/-', '/foo/bar', 'foo', '/m~2n']) expect(resolvePointer(RFC, p).found, p).toBe(false);
+    for (const p of ['/nope', '/foo/2', '/foo/01', '/foo/-', '/foo/bar', 'foo', '/m~2n'])
+      expect(resolvePointer(RFC, p).found, p).toBe(false);
     // Own properties only: no prototype walk.
     expect(resolvePointer({}, '/constructor').found).toBe(false);
     expect(resolvePointer({ a: null }, '/a')).toEqual({ found: true, value: null });
@@ -30,11 +52,15 @@ describe('JSON Pointer (RFC 6901)', () => {
 describe('rules', () => {
   const doc = { n: 3, b: true, s: 'x', o: { k: 1 }, l: [1, 'two'] };
   it('templates insert strings raw, numbers and booleans as text, objects and arrays as JSON', () => {
-    expect(applyRule(doc, { template: '{{/s}}-{{/n}}-{{/b}}-{{ /o }}-{{/l}}' }, 'f')).toBe('x-3-true-{"k":1}-[1,"two"]');
+    expect(applyRule(doc, { template: '{{/s}}-{{/n}}-{{/b}}-{{ /o }}-{{/l}}' }, 'f')).toBe(
+      'x-3-true-{"k":1}-[1,"two"]',
+    );
   });
   it('a constant is itself; a missing pointer names the field', () => {
     expect(applyRule(doc, { value: { name: 'a' } }, 'f')).toEqual({ name: 'a' });
-    expect(() => applyRule(doc, '/missing', 'task.question')).toThrow(new MappingError('task.question', '/missing is missing from the payload'));
+    expect(() => applyRule(doc, '/missing', 'task.question')).toThrow(
+      new MappingError('task.question', '/missing is missing from the payload'),
+    );
   });
   it('text rules take strings, numbers and booleans, and refuse the rest', () => {
     expect(applyTextRule(doc, '/n', 'f')).toBe('3');
@@ -46,12 +72,34 @@ describe('rules', () => {
 describe('filters', () => {
   const doc = { action: 'closed', pr: { merged: true, labels: ['eval'] } };
   it('every condition must hold: equals (deep), in, exists', () => {
-    expect(passesFilter(doc, [{ pointer: '/action', equals: 'closed' }, { pointer: '/pr/labels', equals: ['eval'] }])).toEqual({ pass: true });
-    expect(passesFilter(doc, [{ pointer: '/action', in: ['opened', 'closed'] }, { pointer: '/pr/merged', exists: true }])).toEqual({ pass: true });
-    expect(passesFilter(doc, [{ pointer: '/action', equals: 'opened' }])).toEqual({ pass: false, reason: '/action is not "opened"' });
-    expect(passesFilter(doc, [{ pointer: '/draft', exists: true }])).toEqual({ pass: false, reason: '/draft is missing' });
-    expect(passesFilter(doc, [{ pointer: '/action', exists: false }])).toEqual({ pass: false, reason: '/action is present' });
-    expect(passesFilter(doc, [{ pointer: '/action', in: [1, 2] }])).toEqual({ pass: false, reason: '/action is none of the listed values' });
+    expect(
+      passesFilter(doc, [
+        { pointer: '/action', equals: 'closed' },
+        { pointer: '/pr/labels', equals: ['eval'] },
+      ]),
+    ).toEqual({ pass: true });
+    expect(
+      passesFilter(doc, [
+        { pointer: '/action', in: ['opened', 'closed'] },
+        { pointer: '/pr/merged', exists: true },
+      ]),
+    ).toEqual({ pass: true });
+    expect(passesFilter(doc, [{ pointer: '/action', equals: 'opened' }])).toEqual({
+      pass: false,
+      reason: '/action is not "opened"',
+    });
+    expect(passesFilter(doc, [{ pointer: '/draft', exists: true }])).toEqual({
+      pass: false,
+      reason: '/draft is missing',
+    });
+    expect(passesFilter(doc, [{ pointer: '/action', exists: false }])).toEqual({
+      pass: false,
+      reason: '/action is present',
+    });
+    expect(passesFilter(doc, [{ pointer: '/action', in: [1, 2] }])).toEqual({
+      pass: false,
+      reason: '/action is none of the listed values',
+    });
   });
 });
 
@@ -61,9 +109,20 @@ describe('the task a mapping builds', () => {
     metadata: { commit: '/sha', n: '/n' },
   };
   it('maps every field, metadata included', () => {
-    const doc = { article: 'A long article.', summary: 'Short.', aspect: { name: 'coherence', scale: { min: 1, max: 5 } }, sha: 'abc', n: 2 };
+    const doc = {
+      article: 'A long article.',
+      summary: 'Short.',
+      aspect: { name: 'coherence', scale: { min: 1, max: 5 } },
+      sha: 'abc',
+      n: 2,
+    };
     expect(mapRequest(mapping, doc)).toEqual({
-      task: { kind: 'pointwise', source: 'A long article.', output: 'Short.', aspect: { name: 'coherence', scale: { min: 1, max: 5 } } },
+      task: {
+        kind: 'pointwise',
+        source: 'A long article.',
+        output: 'Short.',
+        aspect: { name: 'coherence', scale: { min: 1, max: 5 } },
+      },
       metadata: { commit: 'abc', n: 2 },
     });
   });
@@ -77,13 +136,21 @@ describe('the task a mapping builds', () => {
       }
       throw new Error('mapped');
     };
-    const base = { article: 'A', summary: 'S', aspect: { name: 'coherence', scale: { min: 1, max: 5 } }, sha: 'abc', n: 2 };
+    const base = {
+      article: 'A',
+      summary: 'S',
+      aspect: { name: 'coherence', scale: { min: 1, max: 5 } },
+      sha: 'abc',
+      n: 2,
+    };
     const { summary: _summary, ...withoutSummary } = base;
     const missing = fail(withoutSummary);
     expect(missing.status).toBe(422);
     expect(missing.code).toBe('mapping_failed');
     expect(missing.issues).toEqual([{ path: 'task.output', message: '/summary is missing from the payload' }]);
-    expect(fail({ ...base, aspect: { name: 'x', scale: { min: 5, max: 1 } } }).issues?.[0]?.path).toBe('task.aspect.scale');
+    expect(fail({ ...base, aspect: { name: 'x', scale: { min: 5, max: 1 } } }).issues?.[0]?.path).toBe(
+      'task.aspect.scale',
+    );
     expect(fail({ ...base, sha: { no: 1 } }).issues?.[0]?.path).toBe('metadata.commit');
   });
 });

@@ -3,7 +3,13 @@
  * with every delay inside the queue's 12 h limit.
  */
 import { describe, expect, it } from 'vitest';
-import { BASE_DELAY_SECONDS, MAX_DELAY_SECONDS, nextRetry, QUEUE_MAX_DELAY_SECONDS, RETRY_WINDOW_MS } from '../../src/webhooks/backoff.js';
+import {
+  BASE_DELAY_SECONDS,
+  MAX_DELAY_SECONDS,
+  nextRetry,
+  QUEUE_MAX_DELAY_SECONDS,
+  RETRY_WINDOW_MS,
+} from '../../src/webhooks/backoff.js';
 
 const T0 = 1_700_000_000_000;
 
@@ -13,7 +19,11 @@ describe('nextRetry', () => {
       const ceiling = Math.min(MAX_DELAY_SECONDS, BASE_DELAY_SECONDS * 2 ** (n - 1));
       const high = nextRetry(n, T0, T0 + RETRY_WINDOW_MS, () => 0.999999);
       const low = nextRetry(n, T0, T0 + RETRY_WINDOW_MS, () => 0);
-      expect(high).toEqual({ retry: true, delaySeconds: Math.floor(0.999999 * ceiling), at: T0 + Math.floor(0.999999 * ceiling) * 1000 });
+      expect(high).toEqual({
+        retry: true,
+        delaySeconds: Math.floor(0.999999 * ceiling),
+        at: T0 + Math.floor(0.999999 * ceiling) * 1000,
+      });
       expect(low).toMatchObject({ retry: true, delaySeconds: 1 });
     }
     expect(MAX_DELAY_SECONDS).toBeLessThanOrEqual(QUEUE_MAX_DELAY_SECONDS);
@@ -28,7 +38,7 @@ describe('nextRetry', () => {
 
   it('a receiver that is always down gets about 18 attempts over the day (mean of 200 simulated schedules)', () => {
     let seed = 42;
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     const counts: number[] = [];
     for (let run = 0; run < 200; run++) {
       let now = T0;

@@ -55,13 +55,24 @@ describe('retries until a 2xx, never a second event', () => {
     await makeDue(dlv);
     const second = await runConsumer([dlv], FAST);
     expect(second.retried[0]!.delaySeconds).toBeLessThanOrEqual(60);
-    expect(await deliveryRow(dlv)).toMatchObject({ status: 'pending', attempts: 2, last_status_code: null, last_error: 'timed out after 500 ms' });
+    expect(await deliveryRow(dlv)).toMatchObject({
+      status: 'pending',
+      attempts: 2,
+      last_status_code: null,
+      last_error: 'timed out after 500 ms',
+    });
 
     // Attempt 3: 200 → delivered, acked.
     await makeDue(dlv);
     const third = await runConsumer([dlv], FAST);
     expect(third.acked).toEqual(third.msgIds);
-    expect(await deliveryRow(dlv)).toMatchObject({ status: 'delivered', attempts: 3, last_status_code: 200, last_error: null, next_attempt_at: null });
+    expect(await deliveryRow(dlv)).toMatchObject({
+      status: 'delivered',
+      attempts: 3,
+      last_status_code: 200,
+      last_error: null,
+      next_attempt_at: null,
+    });
 
     // The receiver saw three requests of ONE event, each signed and verified, with the same body.
     const seen = await received('retry');
@@ -77,9 +88,20 @@ describe('retries until a 2xx, never a second event', () => {
     // The delivery log shows each attempt; the 500's long body was cut to its first KiB.
     const page = await listDeliveries(hookEnv, tenant, { endpoint: ep.id, limit: 10 });
     expect(page.data).toHaveLength(1);
-    expect(page.data[0]).toMatchObject({ id: dlv, status: 'delivered', attempts: 3, lastStatusCode: 200, eventType: 'evaluation.failed', subjectId: id });
+    expect(page.data[0]).toMatchObject({
+      id: dlv,
+      status: 'delivered',
+      attempts: 3,
+      lastStatusCode: 200,
+      eventType: 'evaluation.failed',
+      subjectId: id,
+    });
     const log = page.data[0]!.attemptLog;
-    expect(log.map((a) => [a.attempt, a.statusCode, a.error])).toEqual([[1, 500, 'HTTP 500'], [2, null, 'timed out after 500 ms'], [3, 200, null]]);
+    expect(log.map((a) => [a.attempt, a.statusCode, a.error])).toEqual([
+      [1, 500, 'HTTP 500'],
+      [2, null, 'timed out after 500 ms'],
+      [3, 200, null],
+    ]);
     expect(log[0]!.responseExcerpt!.length).toBe(1024);
     expect(log[0]!.responseExcerpt).toMatch(/^failure 500/);
     expect(log[2]!.responseExcerpt).toBe('ok');
@@ -89,7 +111,9 @@ describe('retries until a 2xx, never a second event', () => {
     // Redelivered afterwards: nothing is sent again, and there is still one event.
     expect((await runConsumer([dlv], FAST)).acked).toHaveLength(1);
     expect(await received('retry')).toHaveLength(3);
-    const events = await testEnv.DB.prepare('SELECT count(*) AS n FROM webhook_events WHERE subject_id = ?').bind(id).first<{ n: number }>();
+    const events = await testEnv.DB.prepare('SELECT count(*) AS n FROM webhook_events WHERE subject_id = ?')
+      .bind(id)
+      .first<{ n: number }>();
     expect(events?.n).toBe(1);
   });
 
@@ -111,10 +135,17 @@ describe('retries until a 2xx, never a second event', () => {
     await configureSink('window', [ep.secret], [503]);
     const id = await endedEvaluation(tenant);
     const dlv = (await deliveriesOf(id))[0]!.id;
-    await testEnv.DB.prepare('UPDATE webhook_deliveries SET window_ends_at = ? WHERE id = ?').bind(Date.now() - 1, dlv).run();
+    await testEnv.DB.prepare('UPDATE webhook_deliveries SET window_ends_at = ? WHERE id = ?')
+      .bind(Date.now() - 1, dlv)
+      .run();
     const r = await runConsumer([dlv], FAST);
     expect(r.retried).toEqual([]);
-    expect(await deliveryRow(dlv)).toMatchObject({ status: 'failed', attempts: 1, last_status_code: 503, next_attempt_at: null });
+    expect(await deliveryRow(dlv)).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      last_status_code: 503,
+      next_attempt_at: null,
+    });
   });
 
   it('a redirect is not followed: the 3xx is a failed attempt, its target never called', async () => {
@@ -145,10 +176,16 @@ describe('410 Gone disables the endpoint', () => {
 
     expect((await runConsumer([da], FAST)).retried).toEqual([]);
     expect(await deliveryRow(da)).toMatchObject({ status: 'failed', last_status_code: 410 });
-    const shown = await (await api(`/v1/webhook-endpoints/${ep.id}`)).json<{ enabled: boolean; disabledReason: string | null }>();
+    const shown = await (
+      await api(`/v1/webhook-endpoints/${ep.id}`)
+    ).json<{ enabled: boolean; disabledReason: string | null }>();
     expect(shown).toMatchObject({ enabled: false, disabledReason: 'the receiver answered 410 Gone' });
     // The other delivery failed with it, unattempted; its message sends nothing.
-    expect(await deliveryRow(db)).toMatchObject({ status: 'failed', attempts: 0, last_error: 'endpoint disabled: the receiver answered 410 Gone' });
+    expect(await deliveryRow(db)).toMatchObject({
+      status: 'failed',
+      attempts: 0,
+      last_error: 'endpoint disabled: the receiver answered 410 Gone',
+    });
     expect((await runConsumer([db], FAST)).acked).toHaveLength(1);
     expect(await received('gone')).toHaveLength(1);
     // A new event does not fan out to it.
@@ -159,12 +196,20 @@ describe('410 Gone disables the endpoint', () => {
     const refused = await api(`/v1/webhook-endpoints/${ep.id}/deliveries/${db}/retry`, { method: 'POST' });
     expect(refused.status).toBe(409);
     expect((await refused.json<{ error: { code: string } }>()).error.code).toBe('endpoint_disabled');
-    const enabled = await api(`/v1/webhook-endpoints/${ep.id}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ enabled: true }) });
+    const enabled = await api(`/v1/webhook-endpoints/${ep.id}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ enabled: true }),
+    });
     expect((await enabled.json<{ enabled: boolean }>()).enabled).toBe(true);
     await configureSink('gone', [ep.secret], [200]);
     const retried = await postJson(`/v1/webhook-endpoints/${ep.id}/deliveries/${db}/retry`, {});
     expect(retried.status).toBe(202);
-    expect(await retried.json()).toMatchObject({ id: db, status: 'pending', eventId: webhookEventId('evaluation.failed', b) });
+    expect(await retried.json()).toMatchObject({
+      id: db,
+      status: 'pending',
+      eventId: webhookEventId('evaluation.failed', b),
+    });
     // The retry was also sent to the real queue; this test drives one attempt itself, and the lease
     // keeps the two from sending twice at once.
     await runConsumer([db], FAST);

@@ -3,7 +3,13 @@
  * one-off URL, a trigger's event judged and called back, the sweeper finding a delivery whose queue
  * message was lost, a failed queue send losing nothing, and signatures across a secret rotation.
  */
-import { createExecutionContext, createMessageBatch, createScheduledController, getQueueResult, waitOnExecutionContext } from 'cloudflare:test';
+import {
+  createExecutionContext,
+  createMessageBatch,
+  createScheduledController,
+  getQueueResult,
+  waitOnExecutionContext,
+} from 'cloudflare:test';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import worker from '../../src/index.js';
@@ -13,14 +19,30 @@ import { rotateEndpointSecret } from '../../src/webhooks/endpoints.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api, postJson } from './api-fetch.js';
 import { drainAlarms, PAIRWISE, testEnv } from './helpers.js';
-import { configureSink, deliveriesOf, deliveryRow, endedEvaluation, endpointOf, hookEnv, received, runConsumer, sinkUrl } from './webhooks-helpers.js';
+import {
+  configureSink,
+  deliveriesOf,
+  deliveryRow,
+  endedEvaluation,
+  endpointOf,
+  hookEnv,
+  received,
+  runConsumer,
+  sinkUrl,
+} from './webhooks-helpers.js';
 
 afterEach(drainAlarms);
 
 interface Payload {
   type: string;
   timestamp: string;
-  data: { id: string; status: string; verdict: { winner?: string } | null; metadata: Record<string, unknown> | null; links: { transcript: string } };
+  data: {
+    id: string;
+    status: string;
+    verdict: { winner?: string } | null;
+    metadata: Record<string, unknown> | null;
+    links: { transcript: string };
+  };
 }
 
 /** Waits until sink `name` has `n` requests and returns them. */
@@ -30,7 +52,7 @@ async function receivedN(name: string, n: number) {
 }
 
 describe('through the real queue', () => {
-  it('an evaluation\'s verdict reaches a subscribed endpoint once, signed, without the transcript', async () => {
+  it("an evaluation's verdict reaches a subscribed endpoint once, signed, without the transcript", async () => {
     const ep = await endpointOf('default', sinkUrl('e2e'), ['evaluation.succeeded']);
     await configureSink('e2e', [ep.secret]);
     const r = await postJson('/v1/evaluations', { preset: 'fastchat-pair', task: PAIRWISE });
@@ -39,7 +61,10 @@ describe('through the real queue', () => {
     const [got] = await receivedN('e2e', 1);
     expect(got).toMatchObject({ verified: true, answered: 200 });
     const payload = JSON.parse(got!.body) as Payload;
-    expect(payload).toMatchObject({ type: 'evaluation.succeeded', data: { id, status: 'succeeded', links: { transcript: `/v1/evaluations/${id}/transcript` } } });
+    expect(payload).toMatchObject({
+      type: 'evaluation.succeeded',
+      data: { id, status: 'succeeded', links: { transcript: `/v1/evaluations/${id}/transcript` } },
+    });
     expect(payload.data.verdict?.winner).toMatch(/^(A|B|tie)$/);
     expect(got!.body).not.toContain('"transcript":[');
     await expect.poll(async () => (await deliveriesOf(id)).map((d) => d.status)).toEqual(['delivered']);
@@ -47,11 +72,22 @@ describe('through the real queue', () => {
     await api(`/v1/webhook-endpoints/${ep.id}`, { method: 'DELETE' });
   });
 
-  it('a one-off webhook.url needs the tenant\'s signing secret, passes the URL guard, and is signed with that secret', async () => {
-    const refused = await postJson('/v1/evaluations', { preset: 'fastchat-pair', task: PAIRWISE, webhook: { url: sinkUrl('once') } });
+  it("a one-off webhook.url needs the tenant's signing secret, passes the URL guard, and is signed with that secret", async () => {
+    const refused = await postJson('/v1/evaluations', {
+      preset: 'fastchat-pair',
+      task: PAIRWISE,
+      webhook: { url: sinkUrl('once') },
+    });
     expect(refused.status).toBe(400);
-    expect((await refused.json<ErrorJson>()).error).toMatchObject({ code: 'signing_secret_missing', issues: [{ path: 'webhook.url' }] });
-    expect(await (await api('/v1/webhook-signing-secret')).json()).toEqual({ exists: false, createdAt: null, previousSecretExpiresAt: null });
+    expect((await refused.json<ErrorJson>()).error).toMatchObject({
+      code: 'signing_secret_missing',
+      issues: [{ path: 'webhook.url' }],
+    });
+    expect(await (await api('/v1/webhook-signing-secret')).json()).toEqual({
+      exists: false,
+      createdAt: null,
+      previousSecretExpiresAt: null,
+    });
 
     const created = await api('/v1/webhook-signing-secret', { method: 'POST' });
     const { secret } = await created.json<{ secret: string }>();
@@ -60,28 +96,42 @@ describe('through the real queue', () => {
     expect(status).toMatchObject({ exists: true });
     expect(status).not.toHaveProperty('secret');
 
-    const metadataUrl = await postJson('/v1/evaluations', { preset: 'fastchat-pair', task: PAIRWISE, webhook: { url: 'https://169.254.169.254/latest' } });
+    const metadataUrl = await postJson('/v1/evaluations', {
+      preset: 'fastchat-pair',
+      task: PAIRWISE,
+      webhook: { url: 'https://169.254.169.254/latest' },
+    });
     expect(metadataUrl.status).toBe(400);
-    expect((await metadataUrl.json<ErrorJson>()).error.message).toBe('webhook.url: refused by rule "metadata": host 169.254.169.254 (169.254.169.254) is a cloud metadata address');
+    expect((await metadataUrl.json<ErrorJson>()).error.message).toBe(
+      'webhook.url: refused by rule "metadata": host 169.254.169.254 (169.254.169.254) is a cloud metadata address',
+    );
 
     await configureSink('once', [secret]);
-    const r = await postJson('/v1/evaluations', { preset: 'fastchat-pair', task: PAIRWISE, webhook: { url: sinkUrl('once') } });
+    const r = await postJson('/v1/evaluations', {
+      preset: 'fastchat-pair',
+      task: PAIRWISE,
+      webhook: { url: sinkUrl('once') },
+    });
     expect(r.status).toBe(202);
     const { id } = await r.json<{ id: string }>();
     const [got] = await receivedN('once', 1);
     expect(got!.verified).toBe(true);
     expect((JSON.parse(got!.body) as Payload).data.id).toBe(id);
-    const log = await (await api(`/v1/webhook-deliveries?subject=${id}`)).json<{ data: { endpointId: string | null; url: string; status: string }[] }>();
+    const log = await (
+      await api(`/v1/webhook-deliveries?subject=${id}`)
+    ).json<{ data: { endpointId: string | null; url: string; status: string }[] }>();
     expect(log.data).toEqual([expect.objectContaining({ endpointId: null, url: sinkUrl('once') })]);
   });
 
-  it('a trigger\'s signed event is judged and its verdict called back (the README walkthrough)', async () => {
+  it("a trigger's signed event is judged and its verdict called back (the README walkthrough)", async () => {
     const signing = await (await api('/v1/webhook-signing-secret', { method: 'POST' })).json<{ secret: string }>();
     await configureSink('trigger-cb', [signing.secret]);
     const t = await (
       await postJson('/v1/triggers', {
         preset: 'fastchat-pair',
-        mapping: { task: { kind: 'pairwise', question: '/prompt', answerA: '/candidates/0', answerB: '/candidates/1' } },
+        mapping: {
+          task: { kind: 'pairwise', question: '/prompt', answerA: '/candidates/0', answerB: '/candidates/1' },
+        },
         webhook: { url: sinkUrl('trigger-cb') },
       })
     ).json<{ url: string; secret: string }>();
@@ -89,7 +139,11 @@ describe('through the real queue', () => {
     const now = new Date();
     const r = await api(t.url, {
       method: 'POST',
-      headers: { 'webhook-id': 'msg_walkthrough_1', 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': new Webhook(t.secret).sign('msg_walkthrough_1', now, body) },
+      headers: {
+        'webhook-id': 'msg_walkthrough_1',
+        'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+        'webhook-signature': new Webhook(t.secret).sign('msg_walkthrough_1', now, body),
+      },
       body,
     });
     expect(r.status).toBe(202);
@@ -97,7 +151,11 @@ describe('through the real queue', () => {
     const [got] = await receivedN('trigger-cb', 1);
     expect(got!.verified).toBe(true);
     const payload = JSON.parse(got!.body) as Payload;
-    expect(payload.data).toMatchObject({ id: evaluationId, status: 'succeeded', metadata: { triggerDeliveryId: 'msg_walkthrough_1' } });
+    expect(payload.data).toMatchObject({
+      id: evaluationId,
+      status: 'succeeded',
+      metadata: { triggerDeliveryId: 'msg_walkthrough_1' },
+    });
   });
 });
 
@@ -108,7 +166,9 @@ describe('nothing is lost', () => {
     const id = await endedEvaluation('sweep');
     const dlv = (await deliveriesOf(id))[0]!.id;
     // No kick was sent (as if the send had failed), and the delivery is overdue by more than the grace.
-    await testEnv.DB.prepare('UPDATE webhook_deliveries SET next_attempt_at = ? WHERE id = ?').bind(Date.now() - SWEEP_GRACE_MS - 1000, dlv).run();
+    await testEnv.DB.prepare('UPDATE webhook_deliveries SET next_attempt_at = ? WHERE id = ?')
+      .bind(Date.now() - SWEEP_GRACE_MS - 1000, dlv)
+      .run();
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController(), hookEnv, ctx);
     await waitOnExecutionContext(ctx);
@@ -120,12 +180,26 @@ describe('nothing is lost', () => {
   it('a queue send that fails after the commit loses nothing: the delivery stays due and the sweeper sends it', async () => {
     const ep = await endpointOf('send-fails', sinkUrl('send-fails'));
     const id = await endedEvaluation('send-fails');
-    const failing = { ...hookEnv, WEBHOOKS: { send: () => Promise.reject(new Error('queue down')), sendBatch: () => Promise.reject(new Error('queue down')) } as unknown as Queue };
+    const failing = {
+      ...hookEnv,
+      WEBHOOKS: {
+        send: () => Promise.reject(new Error('queue down')),
+        sendBatch: () => Promise.reject(new Error('queue down')),
+      } as unknown as Queue,
+    };
     await expect(afterEnding(failing, id)).resolves.toBeUndefined();
     const [row] = await deliveriesOf(id);
     expect(row).toMatchObject({ endpoint_id: ep.id, status: 'pending', attempts: 0 });
     const sent: string[] = [];
-    const recording = { ...hookEnv, WEBHOOKS: { sendBatch: (m: { body: { deliveryId: string } }[]) => { sent.push(...m.map((x) => x.body.deliveryId)); return Promise.resolve(); } } as unknown as Queue };
+    const recording = {
+      ...hookEnv,
+      WEBHOOKS: {
+        sendBatch: (m: { body: { deliveryId: string } }[]) => {
+          sent.push(...m.map((x) => x.body.deliveryId));
+          return Promise.resolve();
+        },
+      } as unknown as Queue,
+    };
     expect((await sweepDeliveries(recording, Date.now() + SWEEP_GRACE_MS + 1000)).enqueued).toBeGreaterThanOrEqual(1);
     expect(sent).toContain(row!.id);
   });
@@ -134,11 +208,16 @@ describe('nothing is lost', () => {
     await endpointOf('dlq', sinkUrl('dlq'));
     const id = await endedEvaluation('dlq');
     const dlv = (await deliveriesOf(id))[0]!.id;
-    const batch = createMessageBatch('tribunal-webhooks-dlq', [{ id: 'dead-1', timestamp: Date.now(), attempts: 1, body: { deliveryId: dlv } }]);
+    const batch = createMessageBatch('tribunal-webhooks-dlq', [
+      { id: 'dead-1', timestamp: Date.now(), attempts: 1, body: { deliveryId: dlv } },
+    ]);
     const ctx = createExecutionContext();
     await worker.queue(batch, hookEnv, ctx);
     expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(['dead-1']);
-    expect(await deliveryRow(dlv)).toMatchObject({ status: 'pending', last_error: 'the delivery queue gave up on this message; the sweeper re-enqueues it' });
+    expect(await deliveryRow(dlv)).toMatchObject({
+      status: 'pending',
+      last_error: 'the delivery queue gave up on this message; the sweeper re-enqueues it',
+    });
   });
 });
 
@@ -147,7 +226,10 @@ describe('secret rotation', () => {
     const ep = await endpointOf('rotation', sinkUrl('rot-old'));
     const rotated = await rotateEndpointSecret(hookEnv, 'rotation', ep.id);
     expect(rotated.secret).not.toBe(ep.secret);
-    for (const [sink, secrets] of [['rot-old', [ep.secret]], ['rot-new', [rotated.secret]]] as const) {
+    for (const [sink, secrets] of [
+      ['rot-old', [ep.secret]],
+      ['rot-new', [rotated.secret]],
+    ] as const) {
       await configureSink(sink, [...secrets]);
       await testEnv.DB.prepare('UPDATE webhook_endpoints SET url = ? WHERE id = ?').bind(sinkUrl(sink), ep.id).run();
       const id = await endedEvaluation('rotation');

@@ -39,7 +39,10 @@ export function sinkUrl(name: string): string {
 
 /** (Re)configures sink `name`: secrets to verify with, answers in order (the last repeats); clears its log. */
 export async function configureSink(name: string, secrets: string[], script: Answer[] = [200]): Promise<void> {
-  const r = await fetch(`${hookEnv.TEST_RECEIVER_URL}/_control/sinks/${name}`, { method: 'PUT', body: JSON.stringify({ secrets, script }) });
+  const r = await fetch(`${hookEnv.TEST_RECEIVER_URL}/_control/sinks/${name}`, {
+    method: 'PUT',
+    body: JSON.stringify({ secrets, script }),
+  });
   if (!r.ok) throw new Error(`receiver control: ${r.status}`);
 }
 
@@ -57,7 +60,11 @@ export async function createEndpointFor(url: string, events?: string[]): Promise
 }
 
 /** Creates an endpoint of `tenant` through the service (each test its own tenant, so fan-outs never cross tests). */
-export async function endpointOf(tenant: string, url: string, events?: ('evaluation.succeeded' | 'evaluation.failed' | 'evaluation.cancelled')[]): Promise<{ id: string; secret: string }> {
+export async function endpointOf(
+  tenant: string,
+  url: string,
+  events?: ('evaluation.succeeded' | 'evaluation.failed' | 'evaluation.cancelled')[],
+): Promise<{ id: string; secret: string }> {
   return createEndpoint(hookEnv, tenant, { url, ...(events ? { events } : {}) });
 }
 
@@ -67,7 +74,8 @@ export async function endpointOf(tenant: string, url: string, events?: ('evaluat
  */
 export async function endedEvaluation(tenant: string): Promise<string> {
   const { id } = await insertJob({ preset: 'fastchat-pair', task: PAIRWISE, tenant });
-  if (!(await markEnded(testEnv.DB, id, 'failed', { code: 'test', message: 'ended by the test' }, Date.now()))) throw new Error('not ended');
+  if (!(await markEnded(testEnv.DB, id, 'failed', { code: 'test', message: 'ended by the test' }, Date.now())))
+    throw new Error('not ended');
   return id;
 }
 
@@ -105,7 +113,9 @@ export async function deliveryRow(id: string): Promise<DeliveryRow> {
 
 /** "The backoff has passed": makes a pending delivery due now. */
 export async function makeDue(id: string): Promise<void> {
-  await testEnv.DB.prepare('UPDATE webhook_deliveries SET next_attempt_at = ? WHERE id = ?').bind(Date.now() - 1, id).run();
+  await testEnv.DB.prepare('UPDATE webhook_deliveries SET next_attempt_at = ? WHERE id = ?')
+    .bind(Date.now() - 1, id)
+    .run();
 }
 
 let msgCounter = 0;
@@ -133,17 +143,27 @@ export async function runConsumer(
       timestamp: m.timestamp,
       body: m.body,
       attempts: m.attempts,
-      ack: () => { m.ack(); },
+      ack: () => {
+        m.ack();
+      },
       retry: (options?: QueueRetryOptions) => {
         delays.set(m.id, options?.delaySeconds);
         m.retry(options);
       },
     })),
-    ackAll: () => { batch.ackAll(); },
-    retryAll: (options?: QueueRetryOptions) => { batch.retryAll(options); },
+    ackAll: () => {
+      batch.ackAll();
+    },
+    retryAll: (options?: QueueRetryOptions) => {
+      batch.retryAll(options);
+    },
   };
   const ctx = createExecutionContext();
   await worker.queue(recording, { ...hookEnv, ...overrides }, ctx);
   const result = await getQueueResult(batch, ctx);
-  return { acked: result.explicitAcks, retried: result.retryMessages.map((r) => ({ msgId: r.msgId, delaySeconds: delays.get(r.msgId) })), msgIds };
+  return {
+    acked: result.explicitAcks,
+    retried: result.retryMessages.map((r) => ({ msgId: r.msgId, delaySeconds: delays.get(r.msgId) })),
+    msgIds,
+  };
 }

@@ -39,12 +39,20 @@ interface EventRow {
 }
 
 async function eventsOf(subject: string): Promise<EventRow[]> {
-  return (await testEnv.DB.prepare('SELECT id, type, tenant, payload FROM webhook_events WHERE subject_id = ?').bind(subject).all<EventRow>()).results;
+  return (
+    await testEnv.DB.prepare('SELECT id, type, tenant, payload FROM webhook_events WHERE subject_id = ?')
+      .bind(subject)
+      .all<EventRow>()
+  ).results;
 }
 
-async function deliveriesOf(eventId: string): Promise<{ target: string; status: string; attempts: number; url: string | null }[]> {
+async function deliveriesOf(
+  eventId: string,
+): Promise<{ target: string; status: string; attempts: number; url: string | null }[]> {
   return (
-    await testEnv.DB.prepare('SELECT target, status, attempts, url FROM webhook_deliveries WHERE event_id = ? ORDER BY target')
+    await testEnv.DB.prepare(
+      'SELECT target, status, attempts, url FROM webhook_deliveries WHERE event_id = ? ORDER BY target',
+    )
       .bind(eventId)
       .all<{ target: string; status: string; attempts: number; url: string | null }>()
   ).results;
@@ -80,12 +88,21 @@ describe('an evaluation ending writes its event in the same transaction', () => 
     expect((await waitForEnd(id)).status).toBe('succeeded');
 
     const events = await eventsOf(id);
-    expect(events.map((e) => [e.id, e.type, e.tenant])).toEqual([[webhookEventId('evaluation.succeeded', id), 'evaluation.succeeded', tenant]]);
+    expect(events.map((e) => [e.id, e.type, e.tenant])).toEqual([
+      [webhookEventId('evaluation.succeeded', id), 'evaluation.succeeded', tenant],
+    ]);
     const payload = JSON.parse(events[0]!.payload) as { type: string; timestamp: string; data: unknown };
     expect(payload.type).toBe('evaluation.succeeded');
     expect(new Date(payload.timestamp).toISOString()).toBe(payload.timestamp);
     const data = EvaluationEventDataSchema.parse(payload.data);
-    expect(data).toMatchObject({ id, status: 'succeeded', method: 'single', preset: 'fastchat-pair', taskKind: 'pairwise', error: null });
+    expect(data).toMatchObject({
+      id,
+      status: 'succeeded',
+      method: 'single',
+      preset: 'fastchat-pair',
+      taskKind: 'pairwise',
+      error: null,
+    });
     expect(data.verdict).toMatchObject({ method: 'single' });
     expect(data.verdict).not.toHaveProperty('transcript');
     expect(data.usage.calls).toBeGreaterThan(0);
@@ -104,11 +121,17 @@ describe('an evaluation ending writes its event in the same transaction', () => 
     const tenant = 'outbox-b';
     const ep = await endpointRow(tenant, ['evaluation.cancelled']);
     const { id } = await insertJob({ preset: 'fastchat-pair', task: PAIRWISE, tenant });
-    expect(await markEnded(testEnv.DB, id, 'cancelled', { code: 'cancelled', message: 'by test' }, Date.now())).toBe(true);
+    expect(await markEnded(testEnv.DB, id, 'cancelled', { code: 'cancelled', message: 'by test' }, Date.now())).toBe(
+      true,
+    );
     const events = await eventsOf(id);
     expect(events.map((e) => e.type)).toEqual(['evaluation.cancelled']);
     const data = EvaluationEventDataSchema.parse((JSON.parse(events[0]!.payload) as { data: unknown }).data);
-    expect(data).toMatchObject({ status: 'cancelled', verdict: null, error: { code: 'cancelled', message: 'by test' } });
+    expect(data).toMatchObject({
+      status: 'cancelled',
+      verdict: null,
+      error: { code: 'cancelled', message: 'by test' },
+    });
     expect((await deliveriesOf(events[0]!.id)).map((d) => d.target)).toEqual([ep]);
   });
 
@@ -120,11 +143,15 @@ describe('an evaluation ending writes its event in the same transaction', () => 
 
   it('a one-off URL on the row is a recipient of its own, even with no endpoint', async () => {
     const { id } = await insertJob({ preset: 'fastchat-pair', task: PAIRWISE, tenant: 'outbox-once' });
-    await testEnv.DB.prepare('UPDATE evaluations SET webhook_url = ? WHERE id = ?').bind('https://once.example/cb', id).run();
+    await testEnv.DB.prepare('UPDATE evaluations SET webhook_url = ? WHERE id = ?')
+      .bind('https://once.example/cb', id)
+      .run();
     expect(await markEnded(testEnv.DB, id, 'failed', { code: 'x', message: 'y' }, Date.now())).toBe(true);
     const events = await eventsOf(id);
     expect(events).toHaveLength(1);
-    expect(await deliveriesOf(events[0]!.id)).toEqual([{ target: 'once', status: 'pending', attempts: 0, url: 'https://once.example/cb' }]);
+    expect(await deliveriesOf(events[0]!.id)).toEqual([
+      { target: 'once', status: 'pending', attempts: 0, url: 'https://once.example/cb' },
+    ]);
   });
 });
 

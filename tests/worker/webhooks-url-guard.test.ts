@@ -7,26 +7,64 @@ import type { UrlRule } from '../../src/webhooks/url-guard.js';
 import { checkWebhookUrl, parseIPv4, parseIPv6 } from '../../src/webhooks/url-guard.js';
 
 const REFUSED: [UrlRule, string[]][] = [
-  ['invalid_url', ['not a url', '/relative/path', 'https://', `https://a.example/${'x'.repeat(2100)}`, 'https://[fe80::1%25eth0]/']],
-  ['credentials', ['https://user:pass@hooks.example/x', 'https://user@hooks.example/x', 'https://:secret@hooks.example/']],
-  ['https_only', ['http://hooks.example/x', 'ftp://hooks.example/x', 'ws://hooks.example/', 'file:///etc/passwd', 'javascript:alert(1)', 'data:text/plain,x']],
+  [
+    'invalid_url',
+    ['not a url', '/relative/path', 'https://', `https://a.example/${'x'.repeat(2100)}`, 'https://[fe80::1%25eth0]/'],
+  ],
+  [
+    'credentials',
+    ['https://user:pass@hooks.example/x', 'https://user@hooks.example/x', 'https://:secret@hooks.example/'],
+  ],
+  [
+    'https_only',
+    [
+      'http://hooks.example/x',
+      'ftp://hooks.example/x',
+      'ws://hooks.example/',
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'data:text/plain,x',
+    ],
+  ],
   [
     'loopback',
     [
-      'https://127.0.0.1/x', 'https://127.1.2.3/', 'https://localhost/', 'https://LOCALHOST./', 'https://api.localhost/',
-      'https://[::1]/', 'https://[0:0:0:0:0:0:0:1]/',
+      'https://127.0.0.1/x',
+      'https://127.1.2.3/',
+      'https://localhost/',
+      'https://LOCALHOST./',
+      'https://api.localhost/',
+      'https://[::1]/',
+      'https://[0:0:0:0:0:0:0:1]/',
       // Decimal, octal, hex and short forms of 127.0.0.1.
-      'https://2130706433/', 'https://0177.0.0.1/', 'https://0x7f.0.0.1/', 'https://0x7f000001/', 'https://127.1/',
+      'https://2130706433/',
+      'https://0177.0.0.1/',
+      'https://0x7f.0.0.1/',
+      'https://0x7f000001/',
+      'https://127.1/',
       // IPv4-mapped and -compatible IPv6.
-      'https://[::ffff:127.0.0.1]/', 'https://[::ffff:7f00:1]/', 'https://[::127.0.0.1]/',
+      'https://[::ffff:127.0.0.1]/',
+      'https://[::ffff:7f00:1]/',
+      'https://[::127.0.0.1]/',
     ],
   ],
   [
     'private',
     [
-      'https://10.0.0.1/', 'https://10.255.255.255/', 'https://172.16.0.1/', 'https://172.31.255.254/', 'https://192.168.1.1/',
-      'https://167772161/', 'https://012.0.0.1/', 'https://0xa.0.0.1/', 'https://[::ffff:10.0.0.1]/', 'https://[::ffff:c0a8:101]/',
-      'https://[fc00::1]/', 'https://[fd12:3456::1]/', 'https://[64:ff9b::10.1.2.3]/', 'https://[2002:c0a8:101::1]/',
+      'https://10.0.0.1/',
+      'https://10.255.255.255/',
+      'https://172.16.0.1/',
+      'https://172.31.255.254/',
+      'https://192.168.1.1/',
+      'https://167772161/',
+      'https://012.0.0.1/',
+      'https://0xa.0.0.1/',
+      'https://[::ffff:10.0.0.1]/',
+      'https://[::ffff:c0a8:101]/',
+      'https://[fc00::1]/',
+      'https://[fd12:3456::1]/',
+      'https://[64:ff9b::10.1.2.3]/',
+      'https://[2002:c0a8:101::1]/',
     ],
   ],
   ['link_local', ['https://169.254.1.1/', 'https://[fe80::1]/', 'https://[febf::1]/', 'https://[::ffff:169.254.3.4]/']],
@@ -35,11 +73,27 @@ const REFUSED: [UrlRule, string[]][] = [
   [
     'metadata',
     [
-      'https://169.254.169.254/latest/meta-data/', 'https://2852039166/', 'https://0xa9fea9fe/', 'https://[::ffff:169.254.169.254]/',
-      'https://[fd00:ec2::254]/', 'https://metadata.google.internal/computeMetadata/v1/',
+      'https://169.254.169.254/latest/meta-data/',
+      'https://2852039166/',
+      'https://0xa9fea9fe/',
+      'https://[::ffff:169.254.169.254]/',
+      'https://[fd00:ec2::254]/',
+      'https://metadata.google.internal/computeMetadata/v1/',
     ],
   ],
-  ['reserved', ['https://0.0.0.0/', 'https://0/', 'https://[::]/', 'https://255.255.255.255/', 'https://240.0.0.1/', 'https://192.0.2.10/', 'https://198.18.0.1/', 'https://[2001:db8::1]/']],
+  [
+    'reserved',
+    [
+      'https://0.0.0.0/',
+      'https://0/',
+      'https://[::]/',
+      'https://255.255.255.255/',
+      'https://240.0.0.1/',
+      'https://192.0.2.10/',
+      'https://198.18.0.1/',
+      'https://[2001:db8::1]/',
+    ],
+  ],
 ];
 
 describe('refused URLs name the rule they break', () => {
@@ -56,18 +110,35 @@ describe('refused URLs name the rule they break', () => {
 
 describe('accepted URLs', () => {
   it('public https hosts and addresses pass, normalised', () => {
-    for (const url of ['https://hooks.example.com/tribunal?x=1', 'https://8.8.8.8/', 'https://[2606:4700:4700::1111]/', 'https://100.128.0.1/', 'https://172.32.0.1/', 'https://[::ffff:8.8.8.8]/', 'https://hooks.example.com:8443/a']) {
+    for (const url of [
+      'https://hooks.example.com/tribunal?x=1',
+      'https://8.8.8.8/',
+      'https://[2606:4700:4700::1111]/',
+      'https://100.128.0.1/',
+      'https://172.32.0.1/',
+      'https://[::ffff:8.8.8.8]/',
+      'https://hooks.example.com:8443/a',
+    ]) {
       const v = checkWebhookUrl(url);
       expect(v.ok, `${url}: ${v.ok ? '' : v.message}`).toBe(true);
     }
-    expect(checkWebhookUrl('HTTPS://Hooks.Example.COM/Path')).toEqual({ ok: true, url: 'https://hooks.example.com/Path' });
+    expect(checkWebhookUrl('HTTPS://Hooks.Example.COM/Path')).toEqual({
+      ok: true,
+      url: 'https://hooks.example.com/Path',
+    });
   });
 });
 
 describe('WEBHOOK_ALLOW_LOOPBACK opens loopback, and only loopback', () => {
   const open = { allowLoopback: true };
   it('http and https to loopback pass', () => {
-    for (const url of ['http://127.0.0.1:8787/hook', 'http://localhost:3000/', 'https://127.0.0.1/', 'http://[::1]:9000/', 'http://2130706433/']) {
+    for (const url of [
+      'http://127.0.0.1:8787/hook',
+      'http://localhost:3000/',
+      'https://127.0.0.1/',
+      'http://[::1]:9000/',
+      'http://2130706433/',
+    ]) {
       expect(checkWebhookUrl(url, open).ok, url).toBe(true);
     }
   });

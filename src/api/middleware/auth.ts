@@ -52,7 +52,11 @@ const API_KEYS_SCOPES: readonly Scope[] = ['evaluations:write', 'read'];
 
 let openLogged = false;
 
-function unauthorized(c: { header: (name: string, value: string) => void }, message: string, challenge = 'Bearer error="invalid_token"'): ApiError {
+function unauthorized(
+  c: { header: (name: string, value: string) => void },
+  message: string,
+  challenge = 'Bearer error="invalid_token"',
+): ApiError {
   c.header('WWW-Authenticate', challenge);
   return new ApiError(401, 'unauthorized', message);
 }
@@ -72,11 +76,20 @@ export const auth = () =>
     if (adminToken === '' && digests.length === 0) {
       if (!openLogged) {
         openLogged = true;
-        log('warn', 'auth.open', { message: 'neither ADMIN_TOKEN nor API_KEYS is set: /v1 is open to anyone as tenant "default" (local development)' });
+        log('warn', 'auth.open', {
+          message:
+            'neither ADMIN_TOKEN nor API_KEYS is set: /v1 is open to anyone as tenant "default" (local development)',
+        });
       }
       c.set('tenant', 'default');
       // No rate limit and no quota in open mode; the running cap still applies (src/tenants/admission.ts).
-      c.set('auth', { via: 'open', keyId: null, scopes: SCOPES, limits: effectiveLimits(NO_TENANT_LIMITS, c.env), rateKey: null });
+      c.set('auth', {
+        via: 'open',
+        keyId: null,
+        scopes: SCOPES,
+        limits: effectiveLimits(NO_TENANT_LIMITS, c.env),
+        rateKey: null,
+      });
       return next();
     }
     const match = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('Authorization') ?? '');
@@ -100,7 +113,8 @@ export const auth = () =>
       const now = Date.now();
       const { key } = found;
       if (key.revokedAt !== null) throw unauthorized(c, `API key ${key.id} was revoked`);
-      if (key.expiresAt !== null && key.expiresAt <= now) throw unauthorized(c, `API key ${key.id} expired at ${new Date(key.expiresAt).toISOString()}`);
+      if (key.expiresAt !== null && key.expiresAt <= now)
+        throw unauthorized(c, `API key ${key.id} expired at ${new Date(key.expiresAt).toISOString()}`);
       if (key.lastUsedAt === null || now - key.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
         // After the response: the write is bookkeeping, not part of the request.
         c.executionCtx.waitUntil(
@@ -110,7 +124,13 @@ export const auth = () =>
         );
       }
       c.set('tenant', key.tenantId);
-      c.set('auth', { via: 'key', keyId: key.id, scopes: key.scopes, limits: effectiveLimits(found.limits, c.env), rateKey: key.id });
+      c.set('auth', {
+        via: 'key',
+        keyId: key.id,
+        scopes: key.scopes,
+        limits: effectiveLimits(found.limits, c.env),
+        rateKey: key.id,
+      });
       return next();
     }
 
@@ -144,9 +164,15 @@ async function floodGuard(guard: RateLimit | undefined, digest: string): Promise
     log('warn', 'auth.flood_guard_failed', { error: messageOf(e) });
   }
   if (!success) {
-    throw new ApiError(429, 'rate_limited', `too many requests with this token; retry after ${FLOOD_RETRY_SECONDS} s`, undefined, {
-      headers: { 'Retry-After': String(FLOOD_RETRY_SECONDS) },
-    });
+    throw new ApiError(
+      429,
+      'rate_limited',
+      `too many requests with this token; retry after ${FLOOD_RETRY_SECONDS} s`,
+      undefined,
+      {
+        headers: { 'Retry-After': String(FLOOD_RETRY_SECONDS) },
+      },
+    );
   }
 }
 
@@ -160,7 +186,11 @@ async function floodGuard(guard: RateLimit | undefined, digest: string): Promise
 export const requireScope = (scope: Scope) =>
   createMiddleware<AppEnv>(async (c, next) => {
     if (!c.var.auth.scopes.includes(scope)) {
-      throw new ApiError(403, 'forbidden', `this ${c.var.auth.via === 'admin_token' ? 'token' : 'key'} lacks the "${scope}" scope this route needs`);
+      throw new ApiError(
+        403,
+        'forbidden',
+        `this ${c.var.auth.via === 'admin_token' ? 'token' : 'key'} lacks the "${scope}" scope this route needs`,
+      );
     }
     return next();
   });
@@ -169,7 +199,10 @@ export const requireScope = (scope: Scope) =>
  * The two route fields a route that needs `scope` and no other middleware spreads in: `...scoped('read')`
  * = `middleware: [requireScope('read')], security: scopeSecurity('read')`.
  */
-export function scoped(scope: Scope): { middleware: [ReturnType<typeof requireScope>]; security: { bearer: Scope[] }[] } {
+export function scoped(scope: Scope): {
+  middleware: [ReturnType<typeof requireScope>];
+  security: { bearer: Scope[] }[];
+} {
   return { middleware: [requireScope(scope)], security: scopeSecurity(scope) };
 }
 

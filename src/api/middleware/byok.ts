@@ -19,7 +19,11 @@ export const byok = () =>
   createMiddleware<AppEnv>(async (c, next) => {
     if (c.req.header(BYOK_HEADER) === undefined) return next();
     if (c.env.ALLOW_BYOK !== 'true') {
-      throw new ApiError(400, 'byok_disabled', `${BYOK_HEADER} is not accepted: this deployment has ALLOW_BYOK disabled; remove the header`);
+      throw new ApiError(
+        400,
+        'byok_disabled',
+        `${BYOK_HEADER} is not accepted: this deployment has ALLOW_BYOK disabled; remove the header`,
+      );
     }
     throw new ApiError(
       501,

@@ -47,7 +47,11 @@ export const jsonBody = (options: { optional?: boolean } = {}) =>
     }
     const type = (c.req.header('Content-Type') ?? '').split(';')[0]?.trim() ?? '';
     if (!JSON_TYPE.test(type)) {
-      throw new ApiError(415, 'unsupported_media_type', `Content-Type must be application/json, got "${type || '(none)'}"`);
+      throw new ApiError(
+        415,
+        'unsupported_media_type',
+        `Content-Type must be application/json, got "${type || '(none)'}"`,
+      );
     }
     let text: string;
     try {

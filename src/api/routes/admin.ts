@@ -20,7 +20,15 @@ import {
   UpdateTenantRequestSchema,
   UsageQuerySchema,
 } from '../../tenants/schemas.js';
-import { changeTenant, createKey, createTenant, keyView, requireTenant, tenantView, usageResponse } from '../../tenants/service.js';
+import {
+  changeTenant,
+  createKey,
+  createTenant,
+  keyView,
+  requireTenant,
+  tenantView,
+  usageResponse,
+} from '../../tenants/service.js';
 import { getKey, listKeys, listTenants, revokeKey } from '../../tenants/store.js';
 import { ApiError } from '../errors.js';
 import { jsonBody } from '../middleware/json-body.js';
@@ -29,17 +37,28 @@ import type { AppEnv } from '../types.js';
 import { BAD_QUERY, errorResponse, jsonResponse, notFound, NoQuery, v1Responses } from './common.js';
 import { USAGE_BAD_QUERY, USAGE_OK } from './usage.js';
 
-const TenantParams = z.object({ id: TenantIdSchema.openapi({ param: { description: 'Tenant id.' }, example: 'tn_k3v7q2mx5hd4wj6n' }) });
-const KeyParams = z.object({ id: KeyIdSchema.openapi({ param: { description: 'Key id (not the key).' }, example: 'key_p4r2t5x6c3v5b7nm' }) });
+const TenantParams = z.object({
+  id: TenantIdSchema.openapi({ param: { description: 'Tenant id.' }, example: 'tn_k3v7q2mx5hd4wj6n' }),
+});
+const KeyParams = z.object({
+  id: KeyIdSchema.openapi({ param: { description: 'Key id (not the key).' }, example: 'key_p4r2t5x6c3v5b7nm' }),
+});
 
-const BAD_BODY = errorResponse(['invalid_json', 'invalid_request'], 'the body, path or query fails its schema (see `issues`).');
+const BAD_BODY = errorResponse(
+  ['invalid_json', 'invalid_request'],
+  'the body, path or query fails its schema (see `issues`).',
+);
 const BAD_MEDIA = errorResponse(['unsupported_media_type'], 'Content-Type is not application/json.');
 const TOO_LARGE = errorResponse(['payload_too_large'], 'body over MAX_BODY_BYTES.');
 
 /** What every admin route shares: its tag, the `admin` scope (enforced and documented). */
 const ADMIN = { tags: ['admin'], middleware: [requireScope('admin')], security: scopeSecurity('admin') };
 /** The same, for routes with a JSON body. */
-const ADMIN_WITH_BODY = { tags: ['admin'], middleware: [requireScope('admin'), jsonBody()], security: scopeSecurity('admin') };
+const ADMIN_WITH_BODY = {
+  tags: ['admin'],
+  middleware: [requireScope('admin'), jsonBody()],
+  security: scopeSecurity('admin'),
+};
 
 const createTenantRoute = createRoute({
   ...ADMIN_WITH_BODY,
@@ -47,7 +66,8 @@ const createTenantRoute = createRoute({
   path: '/tenants',
   operationId: 'adminCreateTenant',
   summary: 'Create a tenant',
-  description: 'A customer (or team) whose keys, evaluations and usage are kept apart from every other; limits left out are the deployment defaults.',
+  description:
+    'A customer (or team) whose keys, evaluations and usage are kept apart from every other; limits left out are the deployment defaults.',
   request: {
     query: NoQuery,
     body: {
@@ -58,7 +78,15 @@ const createTenantRoute = createRoute({
           examples: {
             capped: {
               summary: 'A tenant with quotas',
-              value: { name: 'Acme Corp', limits: { rateLimit: { requests: 120, windowSeconds: 60 }, maxRunning: 20, monthlySpendCapUsd: 250, monthlyEvaluationCap: 50_000 } },
+              value: {
+                name: 'Acme Corp',
+                limits: {
+                  rateLimit: { requests: 120, windowSeconds: 60 },
+                  maxRunning: 20,
+                  monthlySpendCapUsd: 250,
+                  monthlyEvaluationCap: 50_000,
+                },
+              },
             },
           },
         },
@@ -80,7 +108,7 @@ const listTenantsRoute = createRoute({
   path: '/tenants',
   operationId: 'adminListTenants',
   summary: 'List tenants',
-  description: 'Tenants ordered by id, a page at a time (`limit`, then `after` = the previous page\'s `next`).',
+  description: "Tenants ordered by id, a page at a time (`limit`, then `after` = the previous page's `next`).",
   request: { query: z.object(PageQuery).strict() },
   responses: v1Responses({ 200: jsonResponse(TenantListSchema, 'A page of tenants.'), 400: BAD_QUERY }),
 });
@@ -91,7 +119,8 @@ const getTenantRoute = createRoute({
   path: '/tenants/{id}',
   operationId: 'adminGetTenant',
   summary: 'Get a tenant',
-  description: 'The tenant, its limits, and `current`: evaluations and spend this month, evaluations running now, when the quotas reset.',
+  description:
+    'The tenant, its limits, and `current`: evaluations and spend this month, evaluations running now, when the quotas reset.',
   request: { params: TenantParams, query: NoQuery },
   responses: v1Responses({ 200: jsonResponse(TenantSchema, 'The tenant.'), 400: BAD_QUERY, 404: notFound('tenant') }),
 });
@@ -113,12 +142,23 @@ const updateTenantRoute = createRoute({
       content: {
         'application/json': {
           schema: UpdateTenantRequestSchema,
-          examples: { raise: { summary: 'Raise the spend cap, default rate', value: { limits: { monthlySpendCapUsd: 500, rateLimit: null } } } },
+          examples: {
+            raise: {
+              summary: 'Raise the spend cap, default rate',
+              value: { limits: { monthlySpendCapUsd: 500, rateLimit: null } },
+            },
+          },
         },
       },
     },
   },
-  responses: v1Responses({ 200: jsonResponse(TenantSchema, 'The tenant as changed.'), 400: BAD_BODY, 404: notFound('tenant'), 413: TOO_LARGE, 415: BAD_MEDIA }),
+  responses: v1Responses({
+    200: jsonResponse(TenantSchema, 'The tenant as changed.'),
+    400: BAD_BODY,
+    404: notFound('tenant'),
+    413: TOO_LARGE,
+    415: BAD_MEDIA,
+  }),
 });
 
 const tenantUsageRoute = createRoute({
@@ -126,8 +166,9 @@ const tenantUsageRoute = createRoute({
   method: 'get',
   path: '/tenants/{id}/usage',
   operationId: 'adminGetTenantUsage',
-  summary: 'A tenant\'s usage',
-  description: 'The usage report of any tenant (also one with no `tenants` row, e.g. an API_KEYS tenant): the same query and answer as `GET /v1/usage`.',
+  summary: "A tenant's usage",
+  description:
+    'The usage report of any tenant (also one with no `tenants` row, e.g. an API_KEYS tenant): the same query and answer as `GET /v1/usage`.',
   request: { params: TenantParams, query: UsageQuerySchema },
   responses: v1Responses({ 200: USAGE_OK, 400: USAGE_BAD_QUERY }),
 });
@@ -148,7 +189,12 @@ const createKeyRoute = createRoute({
       content: {
         'application/json': {
           schema: CreateKeyRequestSchema,
-          examples: { ci: { summary: 'A CI key that only reads', value: { tenantId: 'tn_k3v7q2mx5hd4wj6n', label: 'ci', scopes: ['read'] } } },
+          examples: {
+            ci: {
+              summary: 'A CI key that only reads',
+              value: { tenantId: 'tn_k3v7q2mx5hd4wj6n', label: 'ci', scopes: ['read'] },
+            },
+          },
         },
       },
     },
@@ -168,10 +214,14 @@ const listKeysRoute = createRoute({
   path: '/keys',
   operationId: 'adminListKeys',
   summary: 'List API keys',
-  description: 'Keys (of one tenant with `tenantId`) ordered by id, a page at a time; revoked and expired keys included, with their status.',
+  description:
+    'Keys (of one tenant with `tenantId`) ordered by id, a page at a time; revoked and expired keys included, with their status.',
   request: {
     query: z
-      .object({ ...PageQuery, tenantId: TenantIdSchema.optional().openapi({ param: { description: 'Only this tenant\'s keys.' } }) })
+      .object({
+        ...PageQuery,
+        tenantId: TenantIdSchema.optional().openapi({ param: { description: "Only this tenant's keys." } }),
+      })
       .strict(),
   },
   responses: v1Responses({ 200: jsonResponse(KeyListSchema, 'A page of keys.'), 400: BAD_QUERY }),
@@ -183,7 +233,7 @@ const getKeyRoute = createRoute({
   path: '/keys/{id}',
   operationId: 'adminGetKey',
   summary: 'Get an API key',
-  description: 'The key\'s record: tenant, scopes, label, status and times (never the key itself).',
+  description: "The key's record: tenant, scopes, label, status and times (never the key itself).",
   request: { params: KeyParams, query: NoQuery },
   responses: v1Responses({ 200: jsonResponse(ApiKeySchema, 'The key.'), 400: BAD_QUERY, 404: notFound('key') }),
 });
@@ -194,9 +244,14 @@ const revokeKeyRoute = createRoute({
   path: '/keys/{id}/revoke',
   operationId: 'adminRevokeKey',
   summary: 'Revoke an API key',
-  description: 'The key is refused from its next request on (keys are checked against D1 on every request; nothing caches them). Revoking again changes nothing.',
+  description:
+    'The key is refused from its next request on (keys are checked against D1 on every request; nothing caches them). Revoking again changes nothing.',
   request: { params: KeyParams, query: NoQuery },
-  responses: v1Responses({ 200: jsonResponse(ApiKeySchema, 'The key, revoked.'), 400: BAD_QUERY, 404: notFound('key') }),
+  responses: v1Responses({
+    200: jsonResponse(ApiKeySchema, 'The key, revoked.'),
+    400: BAD_QUERY,
+    404: notFound('key'),
+  }),
 });
 
 /** Next-page cursor: the last id when the page is full. */
@@ -214,10 +269,17 @@ export const admin = new OpenAPIHono<AppEnv>()
   .openapi(listTenantsRoute, async (c) => {
     const { limit, after } = c.req.valid('query');
     const page = await listTenants(c.env.DB, { limit, after });
-    return c.json({ tenants: await Promise.all(page.map((t) => tenantView(c.env, t))), next: nextOf(page, limit) }, 200);
+    return c.json(
+      { tenants: await Promise.all(page.map((t) => tenantView(c.env, t))), next: nextOf(page, limit) },
+      200,
+    );
   })
-  .openapi(getTenantRoute, async (c) => c.json(await tenantView(c.env, await requireTenant(c.env, c.req.valid('param').id), true), 200))
-  .openapi(updateTenantRoute, async (c) => c.json(await tenantView(c.env, await changeTenant(c.env, c.req.valid('param').id, c.req.valid('json'))), 200))
+  .openapi(getTenantRoute, async (c) =>
+    c.json(await tenantView(c.env, await requireTenant(c.env, c.req.valid('param').id), true), 200),
+  )
+  .openapi(updateTenantRoute, async (c) =>
+    c.json(await tenantView(c.env, await changeTenant(c.env, c.req.valid('param').id, c.req.valid('json'))), 200),
+  )
   .openapi(tenantUsageRoute, async (c) => {
     const r = await usageResponse(c.env, c.req.valid('param').id, c.req.valid('query'), c.req.header('Accept'));
     if ('csv' in r) return c.body(r.csv, 200, { 'Content-Type': 'text/csv; charset=utf-8' });

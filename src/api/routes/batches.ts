@@ -18,11 +18,27 @@ import {
   CreateBatchRequestSchema,
   MAX_BATCH_ITEMS,
 } from '../../batches/schemas.js';
-import { cancelBatch, createBatch, listBatchesView, requireBatch, resultsOf, viewBatch } from '../../batches/service.js';
+import {
+  cancelBatch,
+  createBatch,
+  listBatchesView,
+  requireBatch,
+  resultsOf,
+  viewBatch,
+} from '../../batches/service.js';
 import { requireScope, scoped, scopeSecurity } from '../middleware/auth.js';
 import { byok } from '../middleware/byok.js';
 import type { AppEnv } from '../types.js';
-import { acceptedResponses, BAD_QUERY, errorResponse, judgeBodyResponses, jsonResponse, NoQuery, notFound, v1Responses } from './common.js';
+import {
+  acceptedResponses,
+  BAD_QUERY,
+  errorResponse,
+  judgeBodyResponses,
+  jsonResponse,
+  NoQuery,
+  notFound,
+  v1Responses,
+} from './common.js';
 import { IdempotencyHeaderSchema } from './evaluations.js';
 
 const NDJSON_EXAMPLE = [
@@ -56,14 +72,21 @@ const create = createRoute({
       content: {
         'application/json': { schema: CreateBatchRequestSchema, examples: CREATE_BATCH_EXAMPLES },
         [NDJSON_TYPE]: {
-          schema: z.string().openapi({ description: 'Line 1: the request without `items`; then one `BatchItem` per line.', example: NDJSON_EXAMPLE }),
+          schema: z.string().openapi({
+            description: 'Line 1: the request without `items`; then one `BatchItem` per line.',
+            example: NDJSON_EXAMPLE,
+          }),
         },
       },
     },
   },
   responses: v1Responses(
     judgeBodyResponses({
-      ...acceptedResponses(BatchAcceptedSchema, 'batch', 'Accepted: every item is stored and queued (also the answer to an idempotent replay).'),
+      ...acceptedResponses(
+        BatchAcceptedSchema,
+        'batch',
+        'Accepted: every item is stored and queued (also the answer to an idempotent replay).',
+      ),
     }),
   ),
 });
@@ -74,10 +97,17 @@ const list = createRoute({
   operationId: 'listBatches',
   tags: ['batches'],
   summary: 'List batches',
-  description: 'The tenant\'s batches (meta-evaluations included, `kind: meta_evaluation`), newest first, with their counts; page with `cursor`.',
+  description:
+    "The tenant's batches (meta-evaluations included, `kind: meta_evaluation`), newest first, with their counts; page with `cursor`.",
   ...scoped('read'),
   request: { query: BatchListQuery },
-  responses: v1Responses({ 200: jsonResponse(BatchListSchema, 'One page of batches.'), 400: errorResponse(['invalid_request'], 'a query parameter fails its schema, or the cursor is not one this API returned.') }),
+  responses: v1Responses({
+    200: jsonResponse(BatchListSchema, 'One page of batches.'),
+    400: errorResponse(
+      ['invalid_request'],
+      'a query parameter fails its schema, or the cursor is not one this API returned.',
+    ),
+  }),
 });
 
 const get = createRoute({
@@ -109,13 +139,22 @@ const results = createRoute({
     200: {
       description: 'NDJSON: one `BatchResultLine` per line.',
       headers: z.object({
-        'X-Next-Cursor': z.string().optional().openapi({ description: 'Cursor of the next page; absent on the last page.' }),
-        Link: z.string().optional().openapi({ description: 'RFC 8288 link to the next page (`rel="next"`); absent on the last page.' }),
+        'X-Next-Cursor': z
+          .string()
+          .optional()
+          .openapi({ description: 'Cursor of the next page; absent on the last page.' }),
+        Link: z
+          .string()
+          .optional()
+          .openapi({ description: 'RFC 8288 link to the next page (`rel="next"`); absent on the last page.' }),
       }),
       // A `string` key: the typed handler may return a plain Response (hono reads `…json` keys as JSON).
       content: { [NDJSON_TYPE as string]: { schema: BatchResultLineSchema } },
     },
-    400: errorResponse(['invalid_request'], 'a query parameter fails its schema, or the cursor is not one this API returned for this batch.'),
+    400: errorResponse(
+      ['invalid_request'],
+      'a query parameter fails its schema, or the cursor is not one this API returned for this batch.',
+    ),
     404: notFound('batch'),
   }),
 });
@@ -146,7 +185,10 @@ export const batches = new OpenAPIHono<AppEnv>()
     const request = c.req.valid('json');
     // batchBody() turned an NDJSON body into the request object, so the string form never reaches here.
     if (typeof request === 'string') throw new Error('batchBody() did not convert the NDJSON body');
-    const { body, replayed } = await createBatch(c.env, c.var.tenant, request, key, { keyId: c.var.auth.keyId, limits: c.var.auth.limits });
+    const { body, replayed } = await createBatch(c.env, c.var.tenant, request, key, {
+      keyId: c.var.auth.keyId,
+      limits: c.var.auth.limits,
+    });
     c.header('Location', body.links.self);
     if (replayed) c.header('Idempotent-Replayed', 'true');
     return c.json(body, 202);

@@ -21,7 +21,10 @@ export const EvaluationIdParams = z.object({
   id: z
     .string()
     .min(1)
-    .openapi({ param: { description: 'Evaluation id (`ev_…`), as returned by `POST /v1/evaluations`.' }, example: FIELD_EXAMPLES.evaluationId }),
+    .openapi({
+      param: { description: 'Evaluation id (`ev_…`), as returned by `POST /v1/evaluations`.' },
+      example: FIELD_EXAMPLES.evaluationId,
+    }),
 });
 
 /** Path of `/v1/meta-evaluations/{id}`. */
@@ -52,11 +55,14 @@ export const notFound = (what: string) => errorResponse(['not_found'], `no ${wha
 // strings in the type, and the route's typed responses (handler and `hc` client) would lose those statuses.
 
 const V1_ERRORS = {
-  401: errorResponse(['unauthorized'], 'missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS).'),
-  403: errorResponse(['forbidden'], 'the key lacks the scope this route needs (see the route\'s security).'),
+  401: errorResponse(
+    ['unauthorized'],
+    'missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS).',
+  ),
+  403: errorResponse(['forbidden'], "the key lacks the scope this route needs (see the route's security)."),
   429: errorResponse(
     ['rate_limited'],
-    'this key\'s request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`.',
+    "this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`.",
   ),
   500: errorResponse(['internal'], 'a bug; quote `requestId`.'),
 };
@@ -64,7 +70,7 @@ const V1_ERRORS = {
 /** 429 of a route that creates evaluations: the request rate, or the tenant's monthly quota. */
 export const CREATE_TOO_MANY = errorResponse(
   ['rate_limited', 'quota_exceeded'],
-  'this key\'s request rate is used up (`Retry-After`), or the tenant\'s monthly evaluation or spend cap is reached (`error.resetAt`, `Retry-After`: the first day of next month, UTC). Evaluations already accepted run to their end.',
+  "this key's request rate is used up (`Retry-After`), or the tenant's monthly evaluation or spend cap is reached (`error.resetAt`, `Retry-After`: the first day of next month, UTC). Evaluations already accepted run to their end.",
 );
 
 /** The `Idempotent-Replayed` header of an answer that may replay a request with the same `Idempotency-Key`. */
@@ -99,7 +105,17 @@ export function v1Responses<R extends object>(own: R): Omit<typeof V1_ERRORS, ke
 
 const JUDGE_BODY_ERRORS = {
   400: errorResponse(
-    ['invalid_json', 'invalid_request', 'invalid_config', 'unknown_preset', 'unknown_method', 'task_kind_unsupported', 'byok_disabled', 'url_not_allowed', 'signing_secret_missing'],
+    [
+      'invalid_json',
+      'invalid_request',
+      'invalid_config',
+      'unknown_preset',
+      'unknown_method',
+      'task_kind_unsupported',
+      'byok_disabled',
+      'url_not_allowed',
+      'signing_secret_missing',
+    ],
     'the body, a header or the query fails its schema (see `issues`), the judge config is invalid for the task, or a `webhook.url` is refused by the URL guard or cannot be signed yet.',
   ),
   413: errorResponse(['payload_too_large'], 'body over MAX_BODY_BYTES.'),

@@ -27,19 +27,34 @@ const create = createRoute({
   security: scopeSecurity('read'),
   request: {
     query: NoQuery,
-    body: { required: true, content: { 'application/json': { schema: EstimateRequestSchema, examples: ESTIMATE_EXAMPLES } } },
+    body: {
+      required: true,
+      content: { 'application/json': { schema: EstimateRequestSchema, examples: ESTIMATE_EXAMPLES } },
+    },
   },
   responses: v1Responses({
     200: jsonResponse(EstimateSchema, 'The estimate.'),
     400: errorResponse(
-      ['invalid_json', 'invalid_request', 'invalid_config', 'unknown_preset', 'unknown_method', 'task_kind_unsupported'],
+      [
+        'invalid_json',
+        'invalid_request',
+        'invalid_config',
+        'unknown_preset',
+        'unknown_method',
+        'task_kind_unsupported',
+      ],
       'the body or the query fails its schema (see `issues`), or the judge config is invalid for a task, as on POST /v1/evaluations.',
     ),
     413: errorResponse(['payload_too_large'], 'body over MAX_BODY_BYTES.'),
     415: errorResponse(['unsupported_media_type'], 'Content-Type is not application/json.'),
-    503: errorResponse(['llm_not_configured'], 'the deployment has no usable LLM settings (an operator must fix them).'),
+    503: errorResponse(
+      ['llm_not_configured'],
+      'the deployment has no usable LLM settings (an operator must fix them).',
+    ),
   }),
 });
 
 /** Routes under `/v1/estimates`. */
-export const estimates = new OpenAPIHono<AppEnv>().openapi(create, async (c) => c.json(await estimate(c.env, c.req.valid('json')), 200));
+export const estimates = new OpenAPIHono<AppEnv>().openapi(create, async (c) =>
+  c.json(await estimate(c.env, c.req.valid('json')), 200),
+);

@@ -31,7 +31,18 @@ import { EvaluationListSchema, ListEvaluationsQuery } from '../listing.js';
 import { deleteEvaluation, listEvaluationsView } from '../services/evaluation-list.js';
 import { forwardEvents } from '../../pipeline/stub.js';
 import { isTerminal } from '../../pipeline/status.js';
-import { acceptedResponses, BAD_QUERY, IDEMPOTENT_REPLAYED, errorResponse, EvaluationIdParams, judgeBodyResponses, jsonResponse, notFound, NoQuery, v1Responses } from './common.js';
+import {
+  acceptedResponses,
+  BAD_QUERY,
+  IDEMPOTENT_REPLAYED,
+  errorResponse,
+  EvaluationIdParams,
+  judgeBodyResponses,
+  jsonResponse,
+  notFound,
+  NoQuery,
+  v1Responses,
+} from './common.js';
 
 /** `Idempotency-Key`: 1-255 visible ASCII characters. */
 export const IdempotencyHeaderSchema = z.object({
@@ -76,7 +87,9 @@ const CreateHeadersSchema = IdempotencyHeaderSchema.extend({
   Prefer: z
     .string()
     .max(1000)
-    .refine((v) => preferWaitSeconds(v) !== 'invalid', { message: `wait must be a whole number of seconds from 0 to ${MAX_PREFER_WAIT_SECONDS}` })
+    .refine((v) => preferWaitSeconds(v) !== 'invalid', {
+      message: `wait must be a whole number of seconds from 0 to ${MAX_PREFER_WAIT_SECONDS}`,
+    })
     .optional()
     .openapi({
       param: {
@@ -114,14 +127,21 @@ const create = createRoute({
   responses: v1Responses(
     judgeBodyResponses({
       200: {
-        ...jsonResponse(EvaluationSchema, 'Ended within the `Prefer: wait` time: the evaluation with its verdict (or its error).'),
+        ...jsonResponse(
+          EvaluationSchema,
+          'Ended within the `Prefer: wait` time: the evaluation with its verdict (or its error).',
+        ),
         headers: z.object({
-          Location: z.string().openapi({ description: 'The evaluation\'s URL (relative).' }),
+          Location: z.string().openapi({ description: "The evaluation's URL (relative)." }),
           'Preference-Applied': z.string().openapi({ description: 'The `wait` preference honoured, e.g. `wait=30`.' }),
           'Idempotent-Replayed': IDEMPOTENT_REPLAYED,
         }),
       },
-      ...acceptedResponses(EvaluationAcceptedSchema, 'evaluation', 'Accepted: queued (also the answer to an idempotent replay).'),
+      ...acceptedResponses(
+        EvaluationAcceptedSchema,
+        'evaluation',
+        'Accepted: queued (also the answer to an idempotent replay).',
+      ),
     }),
   ),
 });
@@ -132,10 +152,15 @@ const get = createRoute({
   operationId: 'getEvaluation',
   tags: ['evaluations'],
   summary: 'Get an evaluation',
-  description: 'Status, progress (live from the Durable Object while running), the verdict without its transcript, usage and cost, and the error if it failed.',
+  description:
+    'Status, progress (live from the Durable Object while running), the verdict without its transcript, usage and cost, and the error if it failed.',
   ...scoped('read'),
   request: { params: EvaluationIdParams, query: NoQuery },
-  responses: v1Responses({ 200: jsonResponse(EvaluationSchema, 'The evaluation.'), 400: BAD_QUERY, 404: notFound('evaluation') }),
+  responses: v1Responses({
+    200: jsonResponse(EvaluationSchema, 'The evaluation.'),
+    400: BAD_QUERY,
+    404: notFound('evaluation'),
+  }),
 });
 
 const transcript = createRoute({
@@ -147,7 +172,11 @@ const transcript = createRoute({
   description: 'Every stored reply in recording order; `complete` is false until the evaluation ended.',
   ...scoped('read'),
   request: { params: EvaluationIdParams, query: NoQuery },
-  responses: v1Responses({ 200: jsonResponse(TranscriptSchema, 'The transcript.'), 400: BAD_QUERY, 404: notFound('evaluation') }),
+  responses: v1Responses({
+    200: jsonResponse(TranscriptSchema, 'The transcript.'),
+    400: BAD_QUERY,
+    404: notFound('evaluation'),
+  }),
 });
 
 const cancel = createRoute({
@@ -156,13 +185,17 @@ const cancel = createRoute({
   operationId: 'cancelEvaluation',
   tags: ['evaluations'],
   summary: 'Cancel an evaluation',
-  description: 'No new LLM calls are made; calls already in flight are still recorded and billed. The body is optional.',
+  description:
+    'No new LLM calls are made; calls already in flight are still recorded and billed. The body is optional.',
   middleware: [requireScope('evaluations:write'), jsonBody({ optional: true })] as const,
   security: scopeSecurity('evaluations:write'),
   request: {
     params: EvaluationIdParams,
     query: NoQuery,
-    body: { required: false, content: { 'application/json': { schema: CancelRequestSchema, examples: CANCEL_EXAMPLES } } },
+    body: {
+      required: false,
+      content: { 'application/json': { schema: CancelRequestSchema, examples: CANCEL_EXAMPLES } },
+    },
   },
   responses: v1Responses({
     200: jsonResponse(CancelResponseSchema, 'Cancelled.'),
@@ -187,7 +220,11 @@ const events = createRoute({
   responses: v1Responses({
     200: {
       description: 'Event stream: `event: <type>` and `data: <JSON>` lines per event.',
-      content: { 'text/event-stream': { schema: z.string().openapi({ example: 'event: status\ndata: {"status":"running"}\n\n' }) } },
+      content: {
+        'text/event-stream': {
+          schema: z.string().openapi({ example: 'event: status\ndata: {"status":"running"}\n\n' }),
+        },
+      },
     },
     101: { description: 'Switching to a WebSocket (request sent with `Upgrade: websocket`).' },
     400: BAD_QUERY,
@@ -202,15 +239,18 @@ const list = createRoute({
   tags: ['evaluations'],
   summary: 'List evaluations',
   description:
-    'The tenant\'s evaluations, newest first, with the verdict\'s headline: filter by `status`, `preset`, `batch`, a `metadata` entry (`key:value`) ' +
-    'and a creation range (`createdAfter` ≤ created < `createdBefore`); filters combine with AND. Page with `cursor` (the previous page\'s ' +
+    "The tenant's evaluations, newest first, with the verdict's headline: filter by `status`, `preset`, `batch`, a `metadata` entry (`key:value`) " +
+    "and a creation range (`createdAfter` ≤ created < `createdBefore`); filters combine with AND. Page with `cursor` (the previous page's " +
     '`nextCursor`, with the same filters): pages are keyset-paged, so evaluations created meanwhile never shift or repeat a page. ' +
     'Deleted evaluations are not listed.',
   ...scoped('read'),
   request: { query: ListEvaluationsQuery },
   responses: v1Responses({
     200: jsonResponse(EvaluationListSchema, 'One page of evaluations.'),
-    400: errorResponse(['invalid_request'], 'a query parameter fails its schema (unknown, malformed, out of range), or the cursor is not one this API returned.'),
+    400: errorResponse(
+      ['invalid_request'],
+      'a query parameter fails its schema (unknown, malformed, out of range), or the cursor is not one this API returned.',
+    ),
   }),
 });
 
@@ -221,10 +261,10 @@ const remove = createRoute({
   tags: ['evaluations'],
   summary: 'Delete an evaluation',
   description:
-    'Data retention: erases the task, metadata, transcript and verdict, in D1 and in the evaluation\'s Durable Object. An evaluation that ' +
+    "Data retention: erases the task, metadata, transcript and verdict, in D1 and in the evaluation's Durable Object. An evaluation that " +
     'has not ended is cancelled first (calls in flight are still recorded and billed). The per-call usage rows billing needs are kept, and a ' +
     'batch still counts the item. Afterwards the evaluation reads as 404 everywhere (`GET`, transcript, events, cancel) and is not listed; ' +
-    'its batch\'s results show it with `deleted: true`. Idempotent: deleting again answers 204.',
+    "its batch's results show it with `deleted: true`. Idempotent: deleting again answers 204.",
   ...scoped('evaluations:write'),
   request: { params: EvaluationIdParams, query: NoQuery },
   responses: v1Responses({
@@ -241,7 +281,12 @@ export const evaluations = new OpenAPIHono<AppEnv>()
     const key = headers['Idempotency-Key'] ?? null;
     const wait = preferWaitSeconds(headers.Prefer);
     const waitMs = typeof wait === 'number' ? wait * 1000 : 0;
-    const { body, replayed, waited, ended: known } = await createEvaluationJob(
+    const {
+      body,
+      replayed,
+      waited,
+      ended: known,
+    } = await createEvaluationJob(
       c.env,
       c.var.tenant,
       c.req.valid('json'),
@@ -256,7 +301,11 @@ export const evaluations = new OpenAPIHono<AppEnv>()
       // The fast start already waited (one round trip to the object); otherwise (a replay, a start left to
       // the queue at the tenant's cap) wait here.
       const ended =
-        waited === undefined ? await awaitEnded(c.env, c.var.tenant, body.id, waitMs) : waited !== 'not_found' && isTerminal(waited) ? await endedView(c.env, c.var.tenant, body.id, known) : null;
+        waited === undefined
+          ? await awaitEnded(c.env, c.var.tenant, body.id, waitMs)
+          : waited !== 'not_found' && isTerminal(waited)
+            ? await endedView(c.env, c.var.tenant, body.id, known)
+            : null;
       if (ended) {
         c.header('Preference-Applied', `wait=${wait}`);
         return c.json(ended, 200);

@@ -10,7 +10,16 @@ import { jsonBody } from '../middleware/json-body.js';
 import { CreateMetaEvaluationRequestSchema, MetaEvaluationAcceptedSchema, MetaEvaluationSchema } from '../schemas.js';
 import { createMetaEvaluation, viewMetaEvaluation } from '../services/meta.js';
 import type { AppEnv } from '../types.js';
-import { acceptedResponses, BAD_QUERY, judgeBodyResponses, jsonResponse, MetaEvaluationIdParams, notFound, NoQuery, v1Responses } from './common.js';
+import {
+  acceptedResponses,
+  BAD_QUERY,
+  judgeBodyResponses,
+  jsonResponse,
+  MetaEvaluationIdParams,
+  notFound,
+  NoQuery,
+  v1Responses,
+} from './common.js';
 import { IdempotencyHeaderSchema } from './evaluations.js';
 
 const create = createRoute({
@@ -31,12 +40,18 @@ const create = createRoute({
     headers: IdempotencyHeaderSchema,
     body: {
       required: true,
-      content: { 'application/json': { schema: CreateMetaEvaluationRequestSchema, examples: CREATE_META_EVALUATION_EXAMPLES } },
+      content: {
+        'application/json': { schema: CreateMetaEvaluationRequestSchema, examples: CREATE_META_EVALUATION_EXAMPLES },
+      },
     },
   },
   responses: v1Responses(
     judgeBodyResponses({
-      ...acceptedResponses(MetaEvaluationAcceptedSchema, 'meta-evaluation', 'Accepted: every item is queued (also the answer to an idempotent replay).'),
+      ...acceptedResponses(
+        MetaEvaluationAcceptedSchema,
+        'meta-evaluation',
+        'Accepted: every item is queued (also the answer to an idempotent replay).',
+      ),
     }),
   ),
 });
@@ -48,20 +63,30 @@ const get = createRoute({
   tags: ['meta-evaluations'],
   summary: 'Get a meta-evaluation',
   description:
-    'Progress, and once every item ended the agreement report: accuracy and Cohen\'s κ for pairwise items; Pearson, Spearman and Kendall correlations for pointwise ones.',
+    "Progress, and once every item ended the agreement report: accuracy and Cohen's κ for pairwise items; Pearson, Spearman and Kendall correlations for pointwise ones.",
   ...scoped('read'),
   request: { params: MetaEvaluationIdParams, query: NoQuery },
-  responses: v1Responses({ 200: jsonResponse(MetaEvaluationSchema, 'The meta-evaluation.'), 400: BAD_QUERY, 404: notFound('meta-evaluation') }),
+  responses: v1Responses({
+    200: jsonResponse(MetaEvaluationSchema, 'The meta-evaluation.'),
+    400: BAD_QUERY,
+    404: notFound('meta-evaluation'),
+  }),
 });
 
 /** Routes under `/v1/meta-evaluations`. */
 export const metaEvaluations = new OpenAPIHono<AppEnv>()
   .openapi(create, async (c) => {
     const key = c.req.valid('header')['Idempotency-Key'] ?? null;
-    const { id, status, itemsTotal, replayed } = await createMetaEvaluation(c.env, c.var.tenant, c.req.valid('json'), key, {
-      keyId: c.var.auth.keyId,
-      limits: c.var.auth.limits,
-    });
+    const { id, status, itemsTotal, replayed } = await createMetaEvaluation(
+      c.env,
+      c.var.tenant,
+      c.req.valid('json'),
+      key,
+      {
+        keyId: c.var.auth.keyId,
+        limits: c.var.auth.limits,
+      },
+    );
     const self = `/v1/meta-evaluations/${id}`;
     c.header('Location', self);
     if (replayed) c.header('Idempotent-Replayed', 'true');

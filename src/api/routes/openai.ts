@@ -17,7 +17,14 @@ import { CHAT_COMPLETION_EXAMPLES } from '../../openai/examples.js';
 import { chatValidationHook, shouldRetry } from '../../openai/errors.js';
 import { followToOutcome, judgeRequestOf, outcomeError, startJudge, waitBoundMs } from '../../openai/completion.js';
 import { listModels, modelEntry, ModelNameError, parseModelId } from '../../openai/models.js';
-import { ChatCompletionRequestSchema, ChatCompletionSchema, JudgeVerdictSchema, ModelListSchema, ModelSchema, OpenAIErrorBodySchema } from '../../openai/schemas.js';
+import {
+  ChatCompletionRequestSchema,
+  ChatCompletionSchema,
+  JudgeVerdictSchema,
+  ModelListSchema,
+  ModelSchema,
+  OpenAIErrorBodySchema,
+} from '../../openai/schemas.js';
 import { ChatCompletionChunkSchema } from '../../openai/chunks.js';
 import type { OpenAIErrorCode } from '../../openai/schemas.js';
 import { streamAnswer } from '../../openai/stream.js';
@@ -30,13 +37,21 @@ function openAiErrorResponse(codes: readonly OpenAIErrorCode[], why: string) {
 }
 
 const COMMON_ERRORS = {
-  401: openAiErrorResponse(['unauthorized'], 'missing or unknown bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS).'),
-  403: openAiErrorResponse(['forbidden'], 'the key lacks the scope this route needs (see the route\'s security).'),
-  429: openAiErrorResponse(['rate_limited'], 'this key\'s request rate is used up: retry after `Retry-After` seconds (`RateLimit-Policy` / `RateLimit` on every answer).'),
+  401: openAiErrorResponse(
+    ['unauthorized'],
+    'missing or unknown bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS).',
+  ),
+  403: openAiErrorResponse(['forbidden'], "the key lacks the scope this route needs (see the route's security)."),
+  429: openAiErrorResponse(
+    ['rate_limited'],
+    "this key's request rate is used up: retry after `Retry-After` seconds (`RateLimit-Policy` / `RateLimit` on every answer).",
+  ),
   500: openAiErrorResponse(['internal'], 'a bug; quote `requestId`.'),
 };
 
-const EVALUATION_HEADER = z.string().openapi({ description: 'The evaluation this request created or found again (`GET /v1/evaluations/{id}`).' });
+const EVALUATION_HEADER = z
+  .string()
+  .openapi({ description: 'The evaluation this request created or found again (`GET /v1/evaluations/{id}`).' });
 
 const chat = createRoute({
   method: 'post',
@@ -48,7 +63,7 @@ const chat = createRoute({
     'OpenAI-compatible: `model` is a judge, `tribunal/<preset>` or `tribunal/<preset>@<model>` (the preset with its default model replaced); ' +
     'the one user message is the task, a JSON Task or plain text with markers (`[QUESTION]` `[ANSWER A]` `[ANSWER B]`, or `[SOURCE]` `[OUTPUT]` `[ASPECT]`). ' +
     'Creates an ordinary evaluation (auth, limits, billing and `Idempotency-Key` as `POST /v1/evaluations`) and waits for its verdict up to `OPENAI_WAIT_SECONDS` (default 120): ' +
-    'the assistant message is the verdict as JSON (JudgeVerdict), `usage` the whole debate\'s tokens. With `stream: true` the debate\'s replies arrive as ' +
+    "the assistant message is the verdict as JSON (JudgeVerdict), `usage` the whole debate's tokens. With `stream: true` the debate's replies arrive as " +
     '`chat.completion.chunk` events as they are stored, then the verdict, then `data: [DONE]`. Past the bound: 504 `verdict_timeout` with the evaluation id to poll. ' +
     '`temperature`, `top_p`, the penalties and the token limits are accepted and have no effect (the preset fixes them); `n` > 1, `tools`, `logprobs`, `stop`, `seed` and other ' +
     'parameters that would change the meaning are refused. Full conventions: docs/integrations.md.',
@@ -57,15 +72,25 @@ const chat = createRoute({
   request: {
     query: NoQuery,
     headers: IdempotencyHeaderSchema,
-    body: { required: true, content: { 'application/json': { schema: ChatCompletionRequestSchema, examples: CHAT_COMPLETION_EXAMPLES } } },
+    body: {
+      required: true,
+      content: { 'application/json': { schema: ChatCompletionRequestSchema, examples: CHAT_COMPLETION_EXAMPLES } },
+    },
   },
   responses: {
     200: {
-      description: 'The verdict (`stream` false), or the debate as server-sent events (`stream` true): each `data:` line a ChatCompletionChunk, then `data: [DONE]`.',
+      description:
+        'The verdict (`stream` false), or the debate as server-sent events (`stream` true): each `data:` line a ChatCompletionChunk, then `data: [DONE]`.',
       headers: z.object({
         'Tribunal-Evaluation-Id': EVALUATION_HEADER,
-        'Tribunal-Unused-Parameters': z.string().optional().openapi({ description: 'No-effect parameters the request set, comma-separated.' }),
-        'Idempotent-Replayed': z.literal('true').optional().openapi({ description: 'Present when this answers a retry with the same `Idempotency-Key`.' }),
+        'Tribunal-Unused-Parameters': z
+          .string()
+          .optional()
+          .openapi({ description: 'No-effect parameters the request set, comma-separated.' }),
+        'Idempotent-Replayed': z
+          .literal('true')
+          .optional()
+          .openapi({ description: 'Present when this answers a retry with the same `Idempotency-Key`.' }),
       }),
       content: {
         'application/json': { schema: ChatCompletionSchema },
@@ -80,15 +105,30 @@ const chat = createRoute({
     ...COMMON_ERRORS,
     429: openAiErrorResponse(
       ['rate_limited', 'quota_exceeded'],
-      'this key\'s request rate is used up (`Retry-After`), or the tenant\'s monthly evaluation or spend cap is reached (`error.resetAt`; `Retry-After`: the first day of next month, UTC).',
+      "this key's request rate is used up (`Retry-After`), or the tenant's monthly evaluation or spend cap is reached (`error.resetAt`; `Retry-After`: the first day of next month, UTC).",
     ),
-    409: openAiErrorResponse(['idempotency_conflict', 'evaluation_cancelled'], 'the `Idempotency-Key` was used with a different judge or task, or the evaluation was cancelled.'),
+    409: openAiErrorResponse(
+      ['idempotency_conflict', 'evaluation_cancelled'],
+      'the `Idempotency-Key` was used with a different judge or task, or the evaluation was cancelled.',
+    ),
     413: openAiErrorResponse(['payload_too_large'], 'body over MAX_BODY_BYTES.'),
     415: openAiErrorResponse(['unsupported_media_type'], 'Content-Type is not application/json.'),
-    501: openAiErrorResponse(['byok_not_supported'], 'X-LLM-Api-Key sent while ALLOW_BYOK is true (not supported yet).'),
-    502: openAiErrorResponse(['evaluation_failed'], 'the evaluation failed (its own error in `evaluationError`, e.g. an LLM failure after retries).'),
-    503: openAiErrorResponse(['llm_not_configured'], 'the deployment has no usable LLM settings (an operator must fix them).'),
-    504: openAiErrorResponse(['verdict_timeout'], 'no verdict within OPENAI_WAIT_SECONDS; the evaluation continues: poll `links.self`.'),
+    501: openAiErrorResponse(
+      ['byok_not_supported'],
+      'X-LLM-Api-Key sent while ALLOW_BYOK is true (not supported yet).',
+    ),
+    502: openAiErrorResponse(
+      ['evaluation_failed'],
+      'the evaluation failed (its own error in `evaluationError`, e.g. an LLM failure after retries).',
+    ),
+    503: openAiErrorResponse(
+      ['llm_not_configured'],
+      'the deployment has no usable LLM settings (an operator must fix them).',
+    ),
+    504: openAiErrorResponse(
+      ['verdict_timeout'],
+      'no verdict within OPENAI_WAIT_SECONDS; the evaluation continues: poll `links.self`.',
+    ),
   },
 });
 
@@ -100,10 +140,14 @@ const list = createRoute({
   summary: 'List judges as models',
   description:
     'Every preset as an OpenAI model object, `tribunal/<preset>` (its method, task kind and paper in `tribunal`). ' +
-    'Any of them also takes `@<model>` to replace the preset\'s default model, e.g. `tribunal/chateval-faireval@gpt-4o-mini`; those are not listed.',
+    "Any of them also takes `@<model>` to replace the preset's default model, e.g. `tribunal/chateval-faireval@gpt-4o-mini`; those are not listed.",
   ...scoped('read'),
   request: { query: NoQuery },
-  responses: { 200: jsonResponse(ModelListSchema, 'The judges.'), 400: openAiErrorResponse(['invalid_request'], 'an unknown query parameter (see `issues`).'), ...COMMON_ERRORS },
+  responses: {
+    200: jsonResponse(ModelListSchema, 'The judges.'),
+    400: openAiErrorResponse(['invalid_request'], 'an unknown query parameter (see `issues`).'),
+    ...COMMON_ERRORS,
+  },
 });
 
 const retrieve = createRoute({
@@ -115,7 +159,12 @@ const retrieve = createRoute({
   description: 'One judge by model name (URL-encoded: `tribunal%2Fchateval-faireval`), with or without `@<model>`.',
   ...scoped('read'),
   request: {
-    params: z.object({ model: z.string().min(1).openapi({ param: { description: 'Model name, URL-encoded.' }, example: 'tribunal/chateval-faireval' }) }),
+    params: z.object({
+      model: z
+        .string()
+        .min(1)
+        .openapi({ param: { description: 'Model name, URL-encoded.' }, example: 'tribunal/chateval-faireval' }),
+    }),
     query: NoQuery,
   },
   responses: {
@@ -138,7 +187,10 @@ export const openai = door
     async (c) => {
       const key = c.req.valid('header')['Idempotency-Key'] ?? null;
       const req = judgeRequestOf(c.req.valid('json'));
-      const { id, replayed } = await startJudge(c.env, c.var.tenant, req, key, { keyId: c.var.auth.keyId, limits: c.var.auth.limits });
+      const { id, replayed } = await startJudge(c.env, c.var.tenant, req, key, {
+        keyId: c.var.auth.keyId,
+        limits: c.var.auth.limits,
+      });
       const waitMs = waitBoundMs(c.env.OPENAI_WAIT_SECONDS);
       const deadline = Date.now() + waitMs;
       c.header('Tribunal-Evaluation-Id', id);
@@ -148,8 +200,21 @@ export const openai = door
         const createdMs = replayed ? (await requireEvaluation(c.env, c.var.tenant, id)).createdAt : Date.now();
         const created = Math.floor(createdMs / 1000);
         const chunk = { id: completionIdOf(id), created, model: req.model.id, includeUsage: req.includeUsage };
-        const body = streamAnswer({ env: c.env, tenant: c.var.tenant, evaluationId: id, req, chunk, deadline, waitSeconds: waitMs / 1000, requestId: c.var.requestId });
-        return c.body(body, 200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
+        const body = streamAnswer({
+          env: c.env,
+          tenant: c.var.tenant,
+          evaluationId: id,
+          req,
+          chunk,
+          deadline,
+          waitSeconds: waitMs / 1000,
+          requestId: c.var.requestId,
+        });
+        return c.body(body, 200, {
+          'Content-Type': 'text/event-stream; charset=utf-8',
+          'Cache-Control': 'no-cache',
+          'X-Accel-Buffering': 'no',
+        });
       }
       const outcome = await followToOutcome(c.env, c.var.tenant, id, req, deadline);
       if (outcome.kind === 'verdict') return c.json(chatCompletionOf(outcome.evaluation, outcome.verdict), 200);

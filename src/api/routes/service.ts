@@ -33,7 +33,8 @@ const docs = createRoute({
   operationId: 'getApiReference',
   tags: ['service'],
   summary: 'API reference page',
-  description: 'This reference as an HTML page (Scalar), with request examples and a client to try requests against this deployment. Served without any CDN.',
+  description:
+    'This reference as an HTML page (Scalar), with request examples and a client to try requests against this deployment. Served without any CDN.',
   security: [],
   request: { query: NoQuery },
   responses: {
@@ -48,16 +49,19 @@ const docsAsset = createRoute({
   operationId: 'getApiReferenceAsset',
   tags: ['service'],
   summary: 'API reference page scripts',
-  description: 'The scripts `/docs` loads: `scalar.js` (Scalar\'s browser bundle, a static asset of this Worker) and `init.js` (its settings).',
+  description:
+    "The scripts `/docs` loads: `scalar.js` (Scalar's browser bundle, a static asset of this Worker) and `init.js` (its settings).",
   security: [],
   request: {
-    params: z.object({ file: z.enum(DOCS_ASSETS).openapi({ param: { description: 'Script name.' }, example: 'init.js' }) }),
+    params: z.object({
+      file: z.enum(DOCS_ASSETS).openapi({ param: { description: 'Script name.' }, example: 'init.js' }),
+    }),
     query: NoQuery,
   },
   responses: {
     200: { description: 'JavaScript.', content: { 'text/javascript': { schema: z.string() } } },
     400: BAD_QUERY,
-    404: errorResponse(['not_found'], 'the bundle is missing from this deployment\'s static assets.'),
+    404: errorResponse(['not_found'], "the bundle is missing from this deployment's static assets."),
   },
 });
 
@@ -79,11 +83,15 @@ export const service = new OpenAPIHono<AppEnv>()
   .openapi(docsAsset, async (c) => {
     // Short: a deploy that moves to another Scalar version or settings shows up within minutes.
     c.header('Cache-Control', 'public, max-age=300');
-    if (c.req.valid('param').file === 'init.js') return c.body(DOCS_INIT_JS, 200, { 'Content-Type': 'text/javascript; charset=utf-8' });
+    if (c.req.valid('param').file === 'init.js')
+      return c.body(DOCS_INIT_JS, 200, { 'Content-Type': 'text/javascript; charset=utf-8' });
     const asset = await c.env.ASSETS.fetch(new URL(SCALAR_ASSET, c.req.url));
     if (!asset.ok || asset.body === null) {
       log('error', 'api.docs_asset_missing', { status: asset.status });
-      return c.json({ error: { code: 'not_found', message: 'the API reference bundle is not deployed with this Worker' } } as const, 404);
+      return c.json(
+        { error: { code: 'not_found', message: 'the API reference bundle is not deployed with this Worker' } } as const,
+        404,
+      );
     }
     return c.body(asset.body, 200, { 'Content-Type': 'text/javascript; charset=utf-8' });
   });

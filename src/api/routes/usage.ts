@@ -16,12 +16,20 @@ export const USAGE_OK = {
   description: 'The report: JSON, or CSV (`format=csv` or `Accept: text/csv`) with a header row and one row per group.',
   content: {
     'application/json': { schema: UsageReportSchema },
-    'text/csv': { schema: z.string().openapi({ example: 'day,calls,prompt_tokens,cached_prompt_tokens,completion_tokens,cost_usd,estimated\r\n2026-11-02,12,8120,0,940,0.00178,false\r\n' }) },
+    'text/csv': {
+      schema: z.string().openapi({
+        example:
+          'day,calls,prompt_tokens,cached_prompt_tokens,completion_tokens,cost_usd,estimated\r\n2026-11-02,12,8120,0,940,0.00178,false\r\n',
+      }),
+    },
   },
 };
 
 /** The 400 of a usage route. */
-export const USAGE_BAD_QUERY = errorResponse(['invalid_request'], 'an unknown or malformed query parameter, or `to` not after `from` (see `issues`).');
+export const USAGE_BAD_QUERY = errorResponse(
+  ['invalid_request'],
+  'an unknown or malformed query parameter, or `to` not after `from` (see `issues`).',
+);
 
 const report = createRoute({
   method: 'get',

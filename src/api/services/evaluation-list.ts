@@ -47,7 +47,11 @@ function itemOf(r: ListedRow): EvaluationListItem {
  * One page of the tenant's evaluations (deleted ones excluded), newest first.
  * @throws ApiError 400 naming `cursor` for a cursor this API did not make.
  */
-export async function listEvaluationsView(env: Bindings, tenant: string, q: ListEvaluationsQuery): Promise<{ data: EvaluationListItem[]; nextCursor: string | null }> {
+export async function listEvaluationsView(
+  env: Bindings,
+  tenant: string,
+  q: ListEvaluationsQuery,
+): Promise<{ data: EvaluationListItem[]; nextCursor: string | null }> {
   const after = q.cursor === undefined ? null : decodeCursor(q.cursor, CursorSchema);
   const rows = await listEvaluations(
     env.DB,
@@ -65,7 +69,10 @@ export async function listEvaluationsView(env: Bindings, tenant: string, q: List
   );
   const page = rows.slice(0, q.limit);
   const last = page[page.length - 1];
-  return { data: page.map(itemOf), nextCursor: rows.length > q.limit && last ? encodeCursor({ t: last.created_at, i: last.id }) : null };
+  return {
+    data: page.map(itemOf),
+    nextCursor: rows.length > q.limit && last ? encodeCursor({ t: last.created_at, i: last.id }) : null,
+  };
 }
 
 /**

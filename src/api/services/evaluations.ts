@@ -53,7 +53,6 @@ export function linksOf(id: string): EvaluationAccepted['links'] {
   return { self, events: `${self}/events`, transcript: `${self}/transcript`, cancel: `${self}/cancel` };
 }
 
-
 /** Who creates an evaluation, besides its tenant: the key (recorded for usage by key) and the tenant's limits. */
 export interface CreatorInfo {
   /** The managed key (`c.var.auth.keyId`); null for API_KEYS tokens and open mode. */
@@ -63,7 +62,11 @@ export interface CreatorInfo {
 }
 
 /** The tenant's limits: given by the caller, else read (its `tenants` row over the deployment's defaults). */
-export async function limitsFor(env: Bindings, tenant: string, given: EffectiveLimits | null | undefined): Promise<EffectiveLimits> {
+export async function limitsFor(
+  env: Bindings,
+  tenant: string,
+  given: EffectiveLimits | null | undefined,
+): Promise<EffectiveLimits> {
   return given ?? effectiveLimits(await tenantLimits(env.DB, tenant), env);
 }
 
@@ -127,22 +130,26 @@ export async function createEvaluationJob(
   }
   const fast = env.FAST_START !== 'false';
   // The fast start's running slot is taken in the insert's own D1 batch (one round trip for both).
-  const result = await insertEvaluation(env.DB, {
-    id,
-    tenant,
-    method: judge.method.method,
-    preset: request.preset ?? null,
-    config: judge.config,
-    task: request.task,
-    metadata: request.metadata ?? null,
-    idempotencyKey,
-    requestHash: hash,
-    metaId: null,
-    callsPlanned,
-    webhookUrl,
-    now,
-    keyId: creator.keyId,
-  }, fast ? [admitStatement(env.DB, id, deploymentDefaults(env).maxRunning, now)] : []);
+  const result = await insertEvaluation(
+    env.DB,
+    {
+      id,
+      tenant,
+      method: judge.method.method,
+      preset: request.preset ?? null,
+      config: judge.config,
+      task: request.task,
+      metadata: request.metadata ?? null,
+      idempotencyKey,
+      requestHash: hash,
+      metaId: null,
+      callsPlanned,
+      webhookUrl,
+      now,
+      keyId: creator.keyId,
+    },
+    fast ? [admitStatement(env.DB, id, deploymentDefaults(env).maxRunning, now)] : [],
+  );
   if (!result.inserted) {
     const existing = result.existing;
     if (existing.requestHash !== hash) {
@@ -213,7 +220,12 @@ async function enqueue(env: Bindings, id: string): Promise<void> {
  * is done) and returns it as `GET /v1/evaluations/{id}` shows it; null when it has not ended by then or
  * the object could not be asked (the caller answers 202: the evaluation runs on, nothing is lost).
  */
-export async function awaitEnded(env: Bindings, tenant: string, id: string, timeoutMs: number): Promise<Evaluation | null> {
+export async function awaitEnded(
+  env: Bindings,
+  tenant: string,
+  id: string,
+  timeoutMs: number,
+): Promise<Evaluation | null> {
   let ended: EvaluationWithResultsText | undefined;
   try {
     const result = await evaluationStub(env, id).awaitEnd(id, timeoutMs);
@@ -230,9 +242,19 @@ export async function awaitEnded(env: Bindings, tenant: string, id: string, time
  * The ended evaluation as `GET /v1/evaluations/{id}` shows it; null unless it has ended in D1.
  * @param known the evaluation as the object's final write read it back (`StatusResult.ended`); else read from D1.
  */
-export async function endedView(env: Bindings, tenant: string, id: string, known?: EvaluationWithResultsText): Promise<Evaluation | null> {
-  const read = known && known.row.id === id && known.row.tenant === tenant ? parseResults(known) : await readWithResults(env.DB, tenant, id);
-  return read && read.row.deletedAt === null && isTerminal(read.row.status) ? viewEvaluation(env, read.row, read) : null;
+export async function endedView(
+  env: Bindings,
+  tenant: string,
+  id: string,
+  known?: EvaluationWithResultsText,
+): Promise<Evaluation | null> {
+  const read =
+    known && known.row.id === id && known.row.tenant === tenant
+      ? parseResults(known)
+      : await readWithResults(env.DB, tenant, id);
+  return read && read.row.deletedAt === null && isTerminal(read.row.status)
+    ? viewEvaluation(env, read.row, read)
+    : null;
 }
 
 /** The evaluation or 404 `not_found` (also once the caller deleted it: `DELETE /v1/evaluations/{id}`). */
@@ -267,7 +289,11 @@ async function progressOf(env: Bindings, row: EvaluationRecord): Promise<Evaluat
  * The evaluation as `GET /v1/evaluations/{id}` shows it.
  * @param read its verdict JSON and usage sums when the caller read them with the row ({@link readWithResults})
  */
-export async function viewEvaluation(env: Bindings, row: EvaluationRecord, read?: Omit<EvaluationWithResults, 'row'>): Promise<Evaluation> {
+export async function viewEvaluation(
+  env: Bindings,
+  row: EvaluationRecord,
+  read?: Omit<EvaluationWithResults, 'row'>,
+): Promise<Evaluation> {
   const [progress, verdictJson, usage] = await Promise.all([
     progressOf(env, row),
     read ? read.verdictJson : row.status === 'succeeded' ? getVerdictJson(env.DB, row.id) : Promise.resolve(null),

@@ -23,7 +23,10 @@ export interface ResolvedJudge {
  * Resolves `{ preset, config }` into a method and full config.
  * @throws ApiError 400 `unknown_preset` | `unknown_method` | `invalid_config`.
  */
-export function resolveJudge(preset: string | undefined, overrides: Record<string, unknown> | undefined): ResolvedJudge {
+export function resolveJudge(
+  preset: string | undefined,
+  overrides: Record<string, unknown> | undefined,
+): ResolvedJudge {
   try {
     const config = resolveMethodConfig(preset, overrides);
     return { method: getMethod(config.method), config };
@@ -52,7 +55,9 @@ function providerFields(value: unknown, path: string[] = []): { path: string; pr
   if (Array.isArray(value)) return value.flatMap((v, i) => providerFields(v, [...path, String(i)]));
   if (typeof value !== 'object' || value === null) return [];
   return Object.entries(value).flatMap(([k, v]) =>
-    k === 'provider' && typeof v === 'string' ? [{ path: [...path, k].join('.'), provider: v }] : providerFields(v, [...path, k]),
+    k === 'provider' && typeof v === 'string'
+      ? [{ path: [...path, k].join('.'), provider: v }]
+      : providerFields(v, [...path, k]),
   );
 }
 
@@ -74,7 +79,11 @@ export function checkLlmConfig(env: LlmEnv, judge: ResolvedJudge): void {
   for (const f of providerFields(judge.config)) {
     if (!providers.includes(f.provider)) {
       // The deployment's other provider ids are not listed: they are the operator's business.
-      throw new ApiError(400, 'invalid_config', `config.${f.path}: unknown provider "${f.provider}": this deployment has no provider by that name`);
+      throw new ApiError(
+        400,
+        'invalid_config',
+        `config.${f.path}: unknown provider "${f.provider}": this deployment has no provider by that name`,
+      );
     }
   }
 }

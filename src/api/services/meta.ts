@@ -62,7 +62,12 @@ export async function createMetaEvaluation(
         preset: request.preset ?? null,
         config: judge.config,
         // planItems keeps the request's order: items[i] is request.items[i]'s evaluation.
-        items: request.items.map((item, i) => ({ itemId: item.id, evaluationId: items[i]?.evaluationId ?? '', human: item.human, group: item.group ?? null })),
+        items: request.items.map((item, i) => ({
+          itemId: item.id,
+          evaluationId: items[i]?.evaluationId ?? '',
+          human: item.human,
+          group: item.group ?? null,
+        })),
         now,
       }),
   });
@@ -72,7 +77,15 @@ export async function createMetaEvaluation(
 }
 
 function progressOf(items: readonly MetaItemOutcome[]): MetaProgress {
-  const p: MetaProgress = { total: items.length, ended: 0, queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 };
+  const p: MetaProgress = {
+    total: items.length,
+    ended: 0,
+    queued: 0,
+    running: 0,
+    succeeded: 0,
+    failed: 0,
+    cancelled: 0,
+  };
   for (const it of items) {
     p[it.status] += 1;
     if (isTerminal(it.status)) p.ended += 1;
@@ -105,7 +118,14 @@ export async function viewMetaEvaluation(env: Bindings, tenant: string, id: stri
     progress,
     report,
     reportMarkdown: report ? toMarkdown(report) : null,
-    items: items.map((it) => ({ itemId: it.itemId, evaluationId: it.evaluationId, status: it.status, human: it.human, winner: it.winner, score: it.score })),
+    items: items.map((it) => ({
+      itemId: it.itemId,
+      evaluationId: it.evaluationId,
+      status: it.status,
+      human: it.human,
+      winner: it.winner,
+      score: it.score,
+    })),
     createdAt: new Date(meta.createdAt).toISOString(),
   };
 }

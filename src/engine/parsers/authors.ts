@@ -47,7 +47,8 @@ const CHATEVAL_LINE_2 = 'The score of Assistant 2:';
  */
 export function readChatEvalScript(text: string): ParseResult {
   const collapsed = text.trim().replace(/\n+/g, '\n').split('\n');
-  const accepted = (collapsed.at(-2) ?? '').startsWith(CHATEVAL_LINE_1) && (collapsed.at(-1) ?? '').startsWith(CHATEVAL_LINE_2);
+  const accepted =
+    (collapsed.at(-2) ?? '').startsWith(CHATEVAL_LINE_1) && (collapsed.at(-1) ?? '').startsWith(CHATEVAL_LINE_2);
   if (!accepted) {
     return { ok: false, reason: `the last two lines must start with "${CHATEVAL_LINE_1}" and "${CHATEVAL_LINE_2}"` };
   }
@@ -55,7 +56,11 @@ export function readChatEvalScript(text: string): ParseResult {
   const a = pythonFloat(afterLast(raw.at(-2) ?? '', CHATEVAL_LINE_1));
   const b = pythonFloat(afterLast(raw.at(-1) ?? '', CHATEVAL_LINE_2));
   if (a === undefined || b === undefined) {
-    return { ok: false, final: true, reason: 'the score lines are present but the scoring script cannot read them as numbers' };
+    return {
+      ok: false,
+      final: true,
+      reason: 'the score lines are present but the scoring script cannot read them as numbers',
+    };
   }
   return ok({ kind: 'pair-scores', a, b });
 }
@@ -66,7 +71,11 @@ export function readFairEval(text: string): ParseResult {
   const a = pythonFloat(afterLast(raw.at(-2) ?? '', ':'));
   const b = pythonFloat(afterLast(raw.at(-1) ?? '', ':'));
   if (raw.length < 2 || a === undefined || b === undefined) {
-    return { ok: false, reason: 'the last two lines must end with the scores, "Score of the Assistant 1: <score>" and "Score of the Assistant 2: <score>"' };
+    return {
+      ok: false,
+      reason:
+        'the last two lines must end with the scores, "Score of the Assistant 1: <score>" and "Score of the Assistant 2: <score>"',
+    };
   }
   return ok({ kind: 'pair-scores', a, b });
 }
@@ -82,7 +91,8 @@ export function readGEval(text: string): ParseResult {
 /** ChatEval's Topical-Chat read: the last character of the last raw line, which must be a digit. */
 export function readLastChar(text: string): ParseResult {
   const last = (text.split('\n').at(-1) ?? '').at(-1) ?? '';
-  if (!/^\d$/.test(last)) return { ok: false, reason: 'the reply must end with the score digit, e.g. a last line "Naturalness: 2"' };
+  if (!/^\d$/.test(last))
+    return { ok: false, reason: 'the reply must end with the score digit, e.g. a last line "Naturalness: 2"' };
   return ok({ kind: 'score', score: Number(last) });
 }
 

@@ -23,7 +23,15 @@
  *
  * Parsers never invent a number: a reply without a readable, in-scale value is a failure with a reason.
  */
-import { noIssueByCode, readBandiTuple, readChatEvalScript, readDebateScore, readFairEval, readGEval, readLastChar } from './authors.js';
+import {
+  noIssueByCode,
+  readBandiTuple,
+  readChatEvalScript,
+  readDebateScore,
+  readFairEval,
+  readGEval,
+  readLastChar,
+} from './authors.js';
 import type { ParseResult, ParserSpec, ParsedValue, Winner } from './spec.js';
 
 /** A decimal number; the sign is part of it so out-of-scale negatives are reported, not misread. */
@@ -173,10 +181,7 @@ function escapeRegExp(s: string): string {
 function parseLabelledScore(text: string, label: string, min: number, max: number): ParseResult {
   const l = escapeRegExp(label);
   const m =
-    lastMatch(
-      new RegExp(String.raw`\b${l}${EMPH}\s*(?:score)?${EMPH}\s*[:：=]\s*${EMPH}\s*(${NUMBER})`, 'gi'),
-      text,
-    ) ??
+    lastMatch(new RegExp(String.raw`\b${l}${EMPH}\s*(?:score)?${EMPH}\s*[:：=]\s*${EMPH}\s*(${NUMBER})`, 'gi'), text) ??
     // DEBATE's scorer states its score in prose ("a score of 2 might be more appropriate").
     lastMatch(
       new RegExp(String.raw`\b(?:score|rating)\s+(?:of|is|as|to|should\s+be)\s+(?:a\s+)?${EMPH}(${NUMBER})`, 'gi'),
@@ -239,11 +244,15 @@ function parseJsonObject(spec: Extract<ParserSpec, { type: 'json' }>, obj: objec
     case 'pair-scores': {
       const a = numberField(obj, 'score_a', 'scoreA', 'a', 'score_1', 'assistant_1');
       const b = numberField(obj, 'score_b', 'scoreB', 'b', 'score_2', 'assistant_2');
-      if (a === undefined || b === undefined) return { ok: false, reason: 'JSON needs numeric "score_a" and "score_b"' };
+      if (a === undefined || b === undefined)
+        return { ok: false, reason: 'JSON needs numeric "score_a" and "score_b"' };
       return pairScores(a, b, min, max, ['score_a', 'score_b']);
     }
     case 'winner': {
-      const w = (stringField(obj, 'winner', 'verdict') ?? '').trim().toUpperCase().replace(/^ASSISTANT\s*/, '');
+      const w = (stringField(obj, 'winner', 'verdict') ?? '')
+        .trim()
+        .toUpperCase()
+        .replace(/^ASSISTANT\s*/, '');
       const winner: Winner | undefined =
         w === 'A' || w === '1' ? 'A' : w === 'B' || w === '2' ? 'B' : w === 'TIE' || w === 'C' ? 'tie' : undefined;
       if (!winner) return { ok: false, reason: 'JSON needs "winner": "A", "B" or "tie"' };
@@ -260,7 +269,9 @@ function parseJsonObject(spec: Extract<ParserSpec, { type: 'json' }>, obj: objec
 
 function parseJson(spec: Extract<ParserSpec, { type: 'json' }>, text: string): ParseResult {
   const obj = extractJsonObject(text);
-  const parsed: ParseResult = obj ? parseJsonObject(spec, obj) : { ok: false, reason: 'the reply is not a JSON object' };
+  const parsed: ParseResult = obj
+    ? parseJsonObject(spec, obj)
+    : { ok: false, reason: 'the reply is not a JSON object' };
   if (parsed.ok || !spec.fallback) return parsed;
   // Why a fallback: some providers ignore structured-output requests; the text rule may still read it.
   const fb = parseReply(spec.fallback, text);
@@ -334,7 +345,8 @@ export function describeFormat(spec: ParserSpec): string {
     case 'labelled-score':
       return `a line "${spec.label}: <score>" with a score from ${spec.min} to ${spec.max}`;
     case 'json': {
-      const range = spec.min !== undefined && spec.max !== undefined ? ` (numbers from ${spec.min} to ${spec.max})` : '';
+      const range =
+        spec.min !== undefined && spec.max !== undefined ? ` (numbers from ${spec.min} to ${spec.max})` : '';
       return spec.shape === 'pair-scores'
         ? `a JSON object {"score_a": <number>, "score_b": <number>}${range}`
         : spec.shape === 'winner'

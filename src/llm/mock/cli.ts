@@ -40,14 +40,25 @@ function latencyOf(value: string | undefined): number | [number, number] | undef
 
 async function main(values: CliValues<typeof MOCK_LLM_CLI.options>): Promise<undefined> {
   const fromEnv = process.env.MOCK_LLM_PORT;
-  const port = values.port !== undefined ? intOption(values.port, 'port', 0, 65_535) : fromEnv ? intOption(fromEnv, 'port (MOCK_LLM_PORT)', 0, 65_535) : 8788;
+  const port =
+    values.port !== undefined
+      ? intOption(values.port, 'port', 0, 65_535)
+      : fromEnv
+        ? intOption(fromEnv, 'port (MOCK_LLM_PORT)', 0, 65_535)
+        : 8788;
   const mode: MockMode = choiceOption(values.mode, 'mode', ['judge', 'scripted'] as const) ?? 'judge';
   const latency = latencyOf(values.latency);
   let server;
   try {
-    server = await startMockServer({ port, host: values.host, defaultMode: mode, ...(latency !== undefined ? { latencyMs: latency } : {}) });
+    server = await startMockServer({
+      port,
+      host: values.host,
+      defaultMode: mode,
+      ...(latency !== undefined ? { latencyMs: latency } : {}),
+    });
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new Error(`${(e as Error).message}: pick another with --port N (or --port 0 for any free one)`);
+    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE')
+      throw new Error(`${(e as Error).message}: pick another with --port N (or --port 0 for any free one)`);
     throw e;
   }
   console.log(`mock LLM (${mode} mode) listening: LLM_BASE_URL=${server.baseUrl}`);

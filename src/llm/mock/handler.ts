@@ -56,7 +56,10 @@ export function createMockState(): MockState {
 }
 
 function compile(rules: readonly ScriptRule[]): { re: RegExp; reply: string }[] {
-  return rules.map((r) => ({ re: typeof r.pattern === 'string' ? new RegExp(r.pattern, r.flags ?? '') : r.pattern, reply: r.reply }));
+  return rules.map((r) => ({
+    re: typeof r.pattern === 'string' ? new RegExp(r.pattern, r.flags ?? '') : r.pattern,
+    reply: r.reply,
+  }));
 }
 
 /** Sets (replaces) the scripted-mode rules of a namespace; an empty list removes them. */
@@ -83,7 +86,13 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 }
 
-function openAiError(status: number, message: string, type: string, code: string | null, headers: Record<string, string> = {}): Response {
+function openAiError(
+  status: number,
+  message: string,
+  type: string,
+  code: string | null,
+  headers: Record<string, string> = {},
+): Response {
   return json(status, { error: { message, type, param: null, code } }, headers);
 }
 
@@ -101,7 +110,12 @@ function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-function latencyOf(d: MockDirectives, fallback: number | [number, number] | undefined, key: string, attempt: number): number {
+function latencyOf(
+  d: MockDirectives,
+  fallback: number | [number, number] | undefined,
+  key: string,
+  attempt: number,
+): number {
   const l = d.latency ?? fallback ?? 0;
   if (typeof l === 'number') return l;
   return Math.round(l[0] + unitFromHash(`${key}\u0000latency\u0000${attempt}`) * (l[1] - l[0]));
@@ -123,17 +137,35 @@ function statusError(status: number, d: MockDirectives, model: string, request: 
   switch (status) {
     case 429: {
       const headers: Record<string, string> =
-        d.retryAfterMs !== undefined ? { 'retry-after-ms': String(d.retryAfterMs) } : { 'retry-after': String(d.retryAfterSeconds) };
-      return openAiError(429, `Rate limit reached for requests (mock). Please try again later.${echo}`, 'requests', 'rate_limit_exceeded', headers);
+        d.retryAfterMs !== undefined
+          ? { 'retry-after-ms': String(d.retryAfterMs) }
+          : { 'retry-after': String(d.retryAfterSeconds) };
+      return openAiError(
+        429,
+        `Rate limit reached for requests (mock). Please try again later.${echo}`,
+        'requests',
+        'rate_limit_exceeded',
+        headers,
+      );
     }
     case 400:
       return openAiError(400, `Invalid request (mock fault).${echo}`, 'invalid_request_error', null);
     case 401:
       return openAiError(401, `Incorrect API key provided (mock).${echo}`, 'invalid_request_error', 'invalid_api_key');
     case 403:
-      return openAiError(403, `You are not allowed to use this model (mock).${echo}`, 'invalid_request_error', 'model_not_allowed');
+      return openAiError(
+        403,
+        `You are not allowed to use this model (mock).${echo}`,
+        'invalid_request_error',
+        'model_not_allowed',
+      );
     case 404:
-      return openAiError(404, `The model \`${model}\` does not exist or you do not have access to it (mock).${echo}`, 'invalid_request_error', 'model_not_found');
+      return openAiError(
+        404,
+        `The model \`${model}\` does not exist or you do not have access to it (mock).${echo}`,
+        'invalid_request_error',
+        'model_not_found',
+      );
     default:
       return openAiError(
         status,
@@ -163,14 +195,18 @@ function readBody(raw: unknown): ChatBody | string {
   const messages: ChatBody['messages'] = [];
   for (const m of b.messages as unknown[]) {
     const r = m as { role?: unknown; content?: unknown; name?: unknown } | null;
-    if (!r || typeof r.role !== 'string' || typeof r.content !== 'string') return 'each message needs a string role and content';
+    if (!r || typeof r.role !== 'string' || typeof r.content !== 'string')
+      return 'each message needs a string role and content';
     messages.push({ role: r.role, content: r.content, ...(typeof r.name === 'string' ? { name: r.name } : {}) });
   }
-  if (b.n !== undefined && b.n !== null && (typeof b.n !== 'number' || !Number.isInteger(b.n) || b.n < 1 || b.n > 128)) return "'n' must be an integer from 1 to 128";
+  if (b.n !== undefined && b.n !== null && (typeof b.n !== 'number' || !Number.isInteger(b.n) || b.n < 1 || b.n > 128))
+    return "'n' must be an integer from 1 to 128";
   return {
     model: b.model,
     messages,
-    ...(typeof b.response_format === 'object' && b.response_format !== null ? { response_format: b.response_format } : {}),
+    ...(typeof b.response_format === 'object' && b.response_format !== null
+      ? { response_format: b.response_format }
+      : {}),
     ...(b.tools !== undefined ? { tools: b.tools, tool_choice: b.tool_choice } : {}),
     ...(typeof b.n === 'number' ? { n: b.n } : {}),
   };
@@ -194,7 +230,9 @@ function replyText(body: ChatBody, d: MockDirectives, state: MockState, mode: Mo
     if (rule) return rule.reply;
   }
   const schemaFormat: DetectedFormat | undefined =
-    body.response_format?.type === 'json_schema' ? formatFromJsonSchema(body.response_format.json_schema?.schema) : undefined;
+    body.response_format?.type === 'json_schema'
+      ? formatFromJsonSchema(body.response_format.json_schema?.schema)
+      : undefined;
   const format = schemaFormat ?? detectFormat(body.messages);
   // A model named for a real one (not `mock-*`) judges as that model: distinct names answer one prompt
   // differently, as a jury's different model families would; `mock-judge` replies are as before.
@@ -216,7 +254,8 @@ async function chatCompletion(request: Request, options: MockServerOptions, stat
   try {
     d = parseMockModel(body.model);
   } catch (e) {
-    if (e instanceof MockModelNameError) return openAiError(400, e.message, 'invalid_request_error', 'invalid_mock_model');
+    if (e instanceof MockModelNameError)
+      return openAiError(400, e.message, 'invalid_request_error', 'invalid_mock_model');
     throw e;
   }
   const key = hashHex(`${body.model}\u0000${JSON.stringify(body.messages)}`);
@@ -227,7 +266,12 @@ async function chatCompletion(request: Request, options: MockServerOptions, stat
 
   if (d.permanent !== undefined) return statusError(d.permanent, d, body.model, request);
   if (d.rejectJsonSchema && body.response_format?.type === 'json_schema') {
-    return openAiError(400, "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.", 'invalid_request_error', null);
+    return openAiError(
+      400,
+      "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.",
+      'invalid_request_error',
+      null,
+    );
   }
   const fault = faultFor(d, key, attempt);
   if (fault?.kind === 'status') return statusError(fault.status, d, body.model, request);
@@ -236,10 +280,13 @@ async function chatCompletion(request: Request, options: MockServerOptions, stat
     return openAiError(504, 'Gateway timeout (mock hang).', 'server_error', null);
   }
   if (fault?.kind === 'malformed') {
-    return new Response('{"id": "chatcmpl-mock", "object": "chat.completion", "choices": [{"index": 0, "message": {"role": "assis', {
-      status: 200,
-      headers: { 'content-type': 'application/json' },
-    });
+    return new Response(
+      '{"id": "chatcmpl-mock", "object": "chat.completion", "choices": [{"index": 0, "message": {"role": "assis',
+      {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      },
+    );
   }
 
   const mode = d.mode ?? options.defaultMode ?? 'judge';
@@ -255,10 +302,13 @@ async function chatCompletion(request: Request, options: MockServerOptions, stat
   });
 
   // A forced function call is answered with one tool call (./tools.ts), whatever `n` asked.
-  const toolCall = fault === undefined ? forcedToolCall(body.tools, body.tool_choice, `${d.seed}\u0000${key}`) : undefined;
+  const toolCall =
+    fault === undefined ? forcedToolCall(body.tools, body.tool_choice, `${d.seed}\u0000${key}`) : undefined;
   const stream = promptTokenStream(body.messages);
   const cached = state.cache.lookupAndStore(d.base, stream);
-  const completionTokens = toolCall ? estimateTokens(toolCall.function.arguments) : contents.reduce((n, c) => n + estimateTokens(c), 0);
+  const completionTokens = toolCall
+    ? estimateTokens(toolCall.function.arguments)
+    : contents.reduce((n, c) => n + estimateTokens(c), 0);
   return json(200, {
     id: `chatcmpl-mock-${key}-${attempt}`,
     object: 'chat.completion',
@@ -266,8 +316,20 @@ async function chatCompletion(request: Request, options: MockServerOptions, stat
     model: body.model,
     system_fingerprint: 'mock',
     choices: toolCall
-      ? [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [toolCall], refusal: null }, logprobs: null, finish_reason: 'tool_calls' }]
-      : contents.map((content, index) => ({ index, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: finish })),
+      ? [
+          {
+            index: 0,
+            message: { role: 'assistant', content: null, tool_calls: [toolCall], refusal: null },
+            logprobs: null,
+            finish_reason: 'tool_calls',
+          },
+        ]
+      : contents.map((content, index) => ({
+          index,
+          message: { role: 'assistant', content, refusal: null },
+          logprobs: null,
+          finish_reason: finish,
+        })),
     ...(d.omitUsage
       ? {}
       : {
@@ -293,19 +355,34 @@ async function scriptsRoute(request: Request, ns: string, state: MockState): Pro
     return openAiError(400, 'body must be JSON {"rules": [...]}', 'invalid_request_error', null);
   }
   const rules = (raw as { rules?: unknown } | null)?.rules;
-  if (!Array.isArray(rules)) return openAiError(400, 'body must be JSON {"rules": [{"pattern", "flags"?, "reply"}]}', 'invalid_request_error', null);
+  if (!Array.isArray(rules))
+    return openAiError(
+      400,
+      'body must be JSON {"rules": [{"pattern", "flags"?, "reply"}]}',
+      'invalid_request_error',
+      null,
+    );
   const parsed: ScriptRule[] = [];
   for (const r of rules as unknown[]) {
     const rule = r as { pattern?: unknown; flags?: unknown; reply?: unknown } | null;
     if (!rule || typeof rule.pattern !== 'string' || typeof rule.reply !== 'string') {
       return openAiError(400, 'each rule needs string "pattern" and "reply"', 'invalid_request_error', null);
     }
-    parsed.push({ pattern: rule.pattern, reply: rule.reply, ...(typeof rule.flags === 'string' ? { flags: rule.flags } : {}) });
+    parsed.push({
+      pattern: rule.pattern,
+      reply: rule.reply,
+      ...(typeof rule.flags === 'string' ? { flags: rule.flags } : {}),
+    });
   }
   try {
     setScript(state, ns, parsed);
   } catch (e) {
-    return openAiError(400, `bad pattern: ${e instanceof Error ? e.message : String(e)}`, 'invalid_request_error', null);
+    return openAiError(
+      400,
+      `bad pattern: ${e instanceof Error ? e.message : String(e)}`,
+      'invalid_request_error',
+      null,
+    );
   }
   return new Response(null, { status: 204 });
 }
@@ -319,7 +396,10 @@ export async function handleMockRequest(request: Request, options: MockServerOpt
   const path = new URL(request.url).pathname.replace(/\/+$/, '');
   if (request.method === 'POST' && path.endsWith('/chat/completions')) return chatCompletion(request, options, state);
   if (request.method === 'GET' && path.endsWith('/models')) {
-    return json(200, { object: 'list', data: MODELS.map((id) => ({ id, object: 'model', created: 0, owned_by: 'tribunal-mock' })) });
+    return json(200, {
+      object: 'list',
+      data: MODELS.map((id) => ({ id, object: 'model', created: 0, owned_by: 'tribunal-mock' })),
+    });
   }
   const script = /\/_mock\/scripts\/([^/]+)$/.exec(path);
   if (script?.[1] && (request.method === 'PUT' || request.method === 'POST' || request.method === 'DELETE')) {

@@ -85,7 +85,13 @@ function candidates(text: string): Candidate[] {
   // JSON shapes (describeFormat: 'a JSON object {"score_a": <number>, ...}').
   const jsonAt = lastIndex(text, /\bJSON\b/gi);
   if (jsonAt >= 0) {
-    const shape = /"score_a"|"score_b"|\bscore_a\b/.test(text) ? 'pair-scores' : /"winner"/.test(text) ? 'winner' : /"score"/.test(text) ? 'score' : undefined;
+    const shape = /"score_a"|"score_b"|\bscore_a\b/.test(text)
+      ? 'pair-scores'
+      : /"winner"/.test(text)
+        ? 'winner'
+        : /"score"/.test(text)
+          ? 'score'
+          : undefined;
     if (shape) out.push({ at: jsonAt, make: (s) => ({ kind: 'json', shape, ...withScale(s, { min: 1, max: 10 }) }) });
   }
   add(/The score of Assistant 1/gi, (s) => ({ kind: 'chateval', ...withScale(s, { min: 1, max: 10 }) }));
@@ -137,7 +143,10 @@ function candidates(text: string): Candidate[] {
 /** The format a conversation asks for; `text` when it asks for none. */
 export function detectFormat(messages: readonly MockMessage[]): DetectedFormat {
   const lastUser = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
-  const system = messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+  const system = messages
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n');
   const all = messages.map((m) => m.content).join('\n');
   for (const text of [lastUser, system, all]) {
     const found = candidates(text);
@@ -241,7 +250,11 @@ export function judgeReply(format: DetectedFormat, key: string): string {
     case 'json':
       return JSON.stringify(
         format.shape === 'pair-scores'
-          ? { rationale: reason, score_a: scoreIn(h1, format.min, format.max), score_b: scoreIn(h2, format.min, format.max) }
+          ? {
+              rationale: reason,
+              score_a: scoreIn(h1, format.min, format.max),
+              score_b: scoreIn(h2, format.min, format.max),
+            }
           : format.shape === 'winner'
             ? { rationale: reason, winner }
             : { rationale: reason, score: scoreIn(h1, format.min, format.max) },

@@ -87,13 +87,17 @@ export class MockModelNameError extends Error {
 function parseFault(text: string): MockFault {
   const t = text.trim().toLowerCase();
   if (/^\d{3}$/.test(t)) return { kind: 'status', status: Number(t) };
-  if (t === 'timeout' || t === 'malformed' || t === 'empty' || t === 'truncated' || t === 'wrong-format') return { kind: t };
-  throw new MockModelNameError(`unknown fault "${text}"; use an HTTP status, timeout, malformed, empty, truncated or wrong-format`);
+  if (t === 'timeout' || t === 'malformed' || t === 'empty' || t === 'truncated' || t === 'wrong-format')
+    return { kind: t };
+  throw new MockModelNameError(
+    `unknown fault "${text}"; use an HTTP status, timeout, malformed, empty, truncated or wrong-format`,
+  );
 }
 
 function num(key: string, v: string, min: number, max: number): number {
   const n = Number(v);
-  if (!Number.isFinite(n) || n < min || n > max) throw new MockModelNameError(`${key}=${v} must be a number from ${min} to ${max}`);
+  if (!Number.isFinite(n) || n < min || n > max)
+    throw new MockModelNameError(`${key}=${v} must be a number from ${min} to ${max}`);
   return n;
 }
 
@@ -103,7 +107,11 @@ export function parseMockModel(model: string): MockDirectives {
   const base = q < 0 ? model : model.slice(0, q);
   const d: MockDirectives = {
     base,
-    ...(base.startsWith('mock-scripted') ? { mode: 'scripted' as const } : base.startsWith('mock-judge') ? { mode: 'judge' as const } : {}),
+    ...(base.startsWith('mock-scripted')
+      ? { mode: 'scripted' as const }
+      : base.startsWith('mock-judge')
+        ? { mode: 'judge' as const }
+        : {}),
     failSequence: [],
     rate: 0,
     rateFault: { kind: 'status', status: 500 },
@@ -163,7 +171,8 @@ export function parseMockModel(model: string): MockDirectives {
         d.namespace = value;
         break;
       case 'echoKey':
-        if (value !== '1' && value !== 'true' && value !== '0' && value !== 'false') throw new MockModelNameError(`echoKey=${value} must be 1 or 0`);
+        if (value !== '1' && value !== 'true' && value !== '0' && value !== 'false')
+          throw new MockModelNameError(`echoKey=${value} must be 1 or 0`);
         d.echoKey = value === '1' || value === 'true';
         break;
       case 'n':
@@ -213,7 +222,8 @@ export interface MockModelOptions {
 export function mockModel(opts: MockModelOptions = {}): string {
   const base = opts.base ?? (opts.mode === 'scripted' ? 'mock-scripted' : 'mock-judge');
   const params = new URLSearchParams();
-  if (opts.latency !== undefined) params.set('latency', Array.isArray(opts.latency) ? `${opts.latency[0]}-${opts.latency[1]}` : String(opts.latency));
+  if (opts.latency !== undefined)
+    params.set('latency', Array.isArray(opts.latency) ? `${opts.latency[0]}-${opts.latency[1]}` : String(opts.latency));
   if (opts.fail?.length) params.set('fail', opts.fail.map(([f, n]) => `${f}:${n}`).join(','));
   if (opts.rate !== undefined) params.set('rate', String(opts.rate));
   if (opts.fault !== undefined) params.set('fault', String(opts.fault));

@@ -76,7 +76,11 @@ async function serve(req: IncomingMessage, res: ServerResponse, origin: string, 
   } catch (e) {
     if (!res.headersSent && !res.destroyed) {
       res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: `mock crashed: ${e instanceof Error ? e.message : String(e)}`, type: 'server_error' } }));
+      res.end(
+        JSON.stringify({
+          error: { message: `mock crashed: ${e instanceof Error ? e.message : String(e)}`, type: 'server_error' },
+        }),
+      );
     }
   }
 }
@@ -99,9 +103,17 @@ export async function startMockServer(options: StartMockOptions = {}): Promise<M
   await new Promise<void>((resolve, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) => {
       // A taken port is the usual mistake: say which one, keep the code for callers that add a hint.
-      reject(e.code === 'EADDRINUSE' ? Object.assign(new Error(`port ${listenPort ?? 0} on ${host} is already in use`, { cause: e }), { code: e.code }) : e);
+      reject(
+        e.code === 'EADDRINUSE'
+          ? Object.assign(new Error(`port ${listenPort ?? 0} on ${host} is already in use`, { cause: e }), {
+              code: e.code,
+            })
+          : e,
+      );
     });
-    server.listen(listenPort ?? 0, host, () => { resolve(); });
+    server.listen(listenPort ?? 0, host, () => {
+      resolve();
+    });
   });
   const { port } = server.address() as AddressInfo;
   const shownHost = host.includes(':') ? `[${host}]` : host;
@@ -114,7 +126,10 @@ export async function startMockServer(options: StartMockOptions = {}): Promise<M
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
-        server.close((err) => { if (err) reject(err); else resolve(); });
+        server.close((err) => {
+          if (err) reject(err);
+          else resolve();
+        });
       }),
   };
 }

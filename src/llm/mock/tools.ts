@@ -34,7 +34,10 @@ function functionsOf(tools: unknown): FunctionTool[] {
   if (!Array.isArray(tools)) return [];
   return tools.filter(
     (t): t is FunctionTool =>
-      typeof t === 'object' && t !== null && (t as { type?: unknown }).type === 'function' && typeof (t as FunctionTool).function.name === 'string',
+      typeof t === 'object' &&
+      t !== null &&
+      (t as { type?: unknown }).type === 'function' &&
+      typeof (t as FunctionTool).function.name === 'string',
   );
 }
 
@@ -57,7 +60,8 @@ function valueFor(schema: JsonSchema | undefined, h: number, depth = 0): unknown
       return [valueFor(schema.items, h, depth + 1)];
     default: {
       const out: Record<string, unknown> = {};
-      for (const [key, sub] of Object.entries(schema.properties ?? {})) out[key] = valueFor(sub, hash53(key, h), depth + 1);
+      for (const [key, sub] of Object.entries(schema.properties ?? {}))
+        out[key] = valueFor(sub, hash53(key, h), depth + 1);
       return out;
     }
   }
@@ -83,6 +87,9 @@ export function forcedToolCall(tools: unknown, toolChoice: unknown, key: string)
   return {
     id: `call_mock_${h.toString(16)}`,
     type: 'function',
-    function: { name: chosen.function.name, arguments: JSON.stringify(valueFor(chosen.function.parameters ?? { type: 'object' }, h)) },
+    function: {
+      name: chosen.function.name,
+      arguments: JSON.stringify(valueFor(chosen.function.parameters ?? { type: 'object' }, h)),
+    },
   };
 }

@@ -48,7 +48,10 @@ async function failureOf(response: Response): Promise<ApiFailure> {
 }
 
 /** `fetch` with the key; network errors become an {@link ApiFailure} with status 0. */
-export async function request(path: string, init: RequestInit & { headers?: Record<string, string> } = {}): Promise<Response> {
+export async function request(
+  path: string,
+  init: RequestInit & { headers?: Record<string, string> } = {},
+): Promise<Response> {
   let response: Response;
   try {
     response = await fetch(path, { ...init, headers: headersWith(init.headers) });

@@ -21,24 +21,43 @@ export function winnerChip(winner: string): HTMLElement {
 }
 
 /** A small label, e.g. `unparsed` (kind: `warn`, `error`, `info`, `neutral`). */
-export function badge(text: string, kind: 'warn' | 'error' | 'info' | 'neutral' = 'neutral', title?: string): HTMLElement {
+export function badge(
+  text: string,
+  kind: 'warn' | 'error' | 'info' | 'neutral' = 'neutral',
+  title?: string,
+): HTMLElement {
   return h('span', { class: `badge badge-${kind}`, ...(title ? { title } : {}) }, text);
 }
 
 /** A definition list of label → value rows. */
 export function facts(rows: readonly (readonly [string, Child] | null)[], className = 'facts'): HTMLElement {
-  return h('dl', { class: className }, rows.filter((r): r is readonly [string, Child] => r !== null).map(([k, v]) => h('div', null, h('dt', null, k), h('dd', null, v))));
+  return h(
+    'dl',
+    { class: className },
+    rows
+      .filter((r): r is readonly [string, Child] => r !== null)
+      .map(([k, v]) => h('div', null, h('dt', null, k), h('dd', null, v))),
+  );
 }
 
 /** An agent's avatar: initials on a colour derived from its label. */
 export function avatar(label: string): HTMLElement {
-  return h('span', { class: `avatar agent-c${hueOf(label) % AGENT_COLOURS}`, 'aria-hidden': 'true' }, initialsOf(label));
+  return h(
+    'span',
+    { class: `avatar agent-c${hueOf(label) % AGENT_COLOURS}`, 'aria-hidden': 'true' },
+    initialsOf(label),
+  );
 }
 
 /** A card section with a heading. */
 export function card(title: string, ...children: Child[]): HTMLElement {
   const id = `card-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
-  return h('section', { class: 'card', 'aria-labelledby': id }, h('h2', { id, class: 'card-title' }, title), ...children);
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': id },
+    h('h2', { id, class: 'card-title' }, title),
+    ...children,
+  );
 }
 
 /** A progress bar with an accessible value (`role="progressbar"`). */
@@ -46,7 +65,18 @@ export function progressBar(done: number, total: number, label: string): HTMLEle
   const pct = total > 0 ? Math.min(100, Math.round((done / total) * 100)) : 0;
   const fill = h('span', { class: 'progress-fill' });
   fill.style.width = `${pct}%`;
-  return h('div', { class: 'progress', role: 'progressbar', 'aria-label': label, 'aria-valuemin': 0, 'aria-valuemax': total, 'aria-valuenow': Math.min(done, total) }, fill);
+  return h(
+    'div',
+    {
+      class: 'progress',
+      role: 'progressbar',
+      'aria-label': label,
+      'aria-valuemin': 0,
+      'aria-valuemax': total,
+      'aria-valuenow': Math.min(done, total),
+    },
+    fill,
+  );
 }
 
 /** A monospace id that selects whole on click. */

@@ -60,7 +60,17 @@ export interface DebateState {
 
 /** An empty state. */
 export function emptyDebate(): DebateState {
-  return { status: null, callsDone: 0, callsPlanned: 0, error: null, calls: new Map(), votes: [], verdict: null, ended: false, transcriptMerged: false };
+  return {
+    status: null,
+    callsDone: 0,
+    callsPlanned: 0,
+    error: null,
+    calls: new Map(),
+    votes: [],
+    verdict: null,
+    ended: false,
+    transcriptMerged: false,
+  };
 }
 
 const TERMINAL: readonly string[] = ['succeeded', 'failed', 'cancelled'];
@@ -87,8 +97,23 @@ export function laneOf(callId: string): Lane {
 function callFrom(callId: string, agent: string, label: string, stage: string, startedAt: number): CallView {
   const { base, attempt } = splitCallId(callId);
   return {
-    callId, base, attempt, lane: laneOf(callId), agent, label, stage, model: null, state: 'running', content: null, error: null,
-    startedAt, latencyMs: null, parseError: null, unparsed: false, usage: null, seq: null,
+    callId,
+    base,
+    attempt,
+    lane: laneOf(callId),
+    agent,
+    label,
+    stage,
+    model: null,
+    state: 'running',
+    content: null,
+    error: null,
+    startedAt,
+    latencyMs: null,
+    parseError: null,
+    unparsed: false,
+    usage: null,
+    seq: null,
   };
 }
 
@@ -166,7 +191,11 @@ export function applyTranscript(s: DebateState, t: Transcript): DebateState {
     c.content = m.content;
     c.model = m.model;
     c.seq = m.seq;
-    c.usage = { promptTokens: m.usage.promptTokens, completionTokens: m.usage.completionTokens, costUsd: m.usage.costUsd ?? 0 };
+    c.usage = {
+      promptTokens: m.usage.promptTokens,
+      completionTokens: m.usage.completionTokens,
+      costUsd: m.usage.costUsd ?? 0,
+    };
     if (m.parseError !== null) c.parseError = m.parseError;
     s.calls.set(m.callId, c);
   }

@@ -30,7 +30,11 @@ function applyAttrs(el: Element, attrs: Attrs | null | undefined): void {
 }
 
 /** An HTML element with attributes and children, e.g. `h('a', { href: '#/new', class: 'btn' }, 'New')`. */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs?: Attrs | null, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs?: Attrs | null,
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   applyAttrs(el, attrs);
   append(el, children);
@@ -40,7 +44,11 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs?: Attrs |
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 /** An SVG element, e.g. `svg('circle', { cx: 4, cy: 4, r: 2 })`. */
-export function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs?: Attrs | null, ...children: Child[]): SVGElementTagNameMap[K] {
+export function svg<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attrs?: Attrs | null,
+  ...children: Child[]
+): SVGElementTagNameMap[K] {
   const el = document.createElementNS(SVG_NS, tag);
   applyAttrs(el, attrs);
   append(el, children);

@@ -22,7 +22,9 @@ export function formatDuration(ms: number): string {
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
   const s = Math.round(ms / 1000);
   const m = Math.floor(s / 60);
-  return m < 60 ? `${m} min ${String(s % 60).padStart(2, '0')} s` : `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
+  return m < 60
+    ? `${m} min ${String(s % 60).padStart(2, '0')} s`
+    : `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
 }
 
 /** A share 0-1 as a percentage with one decimal (`83.3%`); `—` for null. */
@@ -46,7 +48,14 @@ export function formatTime(iso: string | null | undefined): string {
   if (!iso) return '—';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  return d.toLocaleString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  return d.toLocaleString('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
 }
 
 /** A past time relative to `now`, e.g. `12 s ago`, `3 min ago`, `2 h ago`, else the date. */
@@ -69,7 +78,10 @@ export function initialsOf(label: string): string {
     const digits = /\d+$/.exec(w)?.[0] ?? '';
     return (w.charAt(0).toUpperCase() + digits).slice(0, 3);
   }
-  return words.slice(0, 2).map((w) => w.charAt(0).toUpperCase()).join('');
+  return words
+    .slice(0, 2)
+    .map((w) => w.charAt(0).toUpperCase())
+    .join('');
 }
 
 /** A stable hue 0-359 for a name (agents keep their colour across pages). */

@@ -48,7 +48,9 @@ function announce(text: string): void {
   const el = byId('announcer', HTMLDivElement);
   el.textContent = '';
   // A fresh text node after a tick, so screen readers announce a repeated message too.
-  window.setTimeout(() => { el.textContent = text; }, 50);
+  window.setTimeout(() => {
+    el.textContent = text;
+  }, 50);
 }
 
 function updateKeyButton(): void {
@@ -65,14 +67,35 @@ function setNav(nav: string): void {
 /** The key form in place of the page; resolves once a key the API accepts was entered. */
 function askForKey(root: HTMLElement, signal: AbortSignal, rejected: boolean): Promise<void> {
   return new Promise((resolve) => {
-    const input = h('input', { id: 'api-key', name: 'api-key', type: 'password', autocomplete: 'off', spellcheck: 'false', required: true, 'aria-describedby': 'api-key-hint api-key-error' });
-    const error = h('p', { id: 'api-key-error', class: 'field-error', role: 'alert' }, rejected ? 'The stored key was not accepted. Enter a valid key.' : '');
+    const input = h('input', {
+      id: 'api-key',
+      name: 'api-key',
+      type: 'password',
+      autocomplete: 'off',
+      spellcheck: 'false',
+      required: true,
+      'aria-describedby': 'api-key-hint api-key-error',
+    });
+    const error = h(
+      'p',
+      { id: 'api-key-error', class: 'field-error', role: 'alert' },
+      rejected ? 'The stored key was not accepted. Enter a valid key.' : '',
+    );
     const button = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Continue');
     const form = h(
       'form',
       { class: 'stack', novalidate: true },
-      h('div', { class: 'field' }, h('label', { for: 'api-key' }, 'API key'), input,
-        h('p', { id: 'api-key-hint', class: 'hint' }, 'Kept in this browser tab only (sessionStorage) and sent only in the Authorization header, never in a URL. Closing the tab forgets it.')),
+      h(
+        'div',
+        { class: 'field' },
+        h('label', { for: 'api-key' }, 'API key'),
+        input,
+        h(
+          'p',
+          { id: 'api-key-hint', class: 'hint' },
+          'Kept in this browser tab only (sessionStorage) and sent only in the Authorization header, never in a URL. Closing the tab forgets it.',
+        ),
+      ),
       error,
       h('div', null, button),
     );
@@ -94,7 +117,8 @@ function askForKey(root: HTMLElement, signal: AbortSignal, rejected: boolean): P
         (e: unknown) => {
           button.disabled = false;
           if (e instanceof ApiFailure && e.unauthorized) clearKey();
-          error.textContent = e instanceof ApiFailure && e.unauthorized ? 'This key was not accepted.' : describeError(e);
+          error.textContent =
+            e instanceof ApiFailure && e.unauthorized ? 'This key was not accepted.' : describeError(e);
           input.setAttribute('aria-invalid', 'true');
           input.select();
         },
@@ -102,10 +126,17 @@ function askForKey(root: HTMLElement, signal: AbortSignal, rejected: boolean): P
     });
     replaceChildren(
       root,
-      h('section', { class: 'panel narrow key-panel', 'aria-labelledby': 'key-title' },
+      h(
+        'section',
+        { class: 'panel narrow key-panel', 'aria-labelledby': 'key-title' },
         h('h1', { id: 'key-title' }, 'Sign in with an API key'),
-        h('p', { class: 'muted' }, 'This deployment requires an API key for its API. The viewer uses the same key as your API calls.'),
-        form),
+        h(
+          'p',
+          { class: 'muted' },
+          'This deployment requires an API key for its API. The viewer uses the same key as your API calls.',
+        ),
+        form,
+      ),
     );
     input.focus();
   });
@@ -115,12 +146,18 @@ function errorPanel(root: HTMLElement, e: unknown, retry: () => void): void {
   const notFound = e instanceof ApiFailure && e.status === 404;
   replaceChildren(
     root,
-    h('section', { class: 'panel narrow', role: 'alert' },
+    h(
+      'section',
+      { class: 'panel narrow', role: 'alert' },
       h('h1', null, notFound ? 'Not found' : 'Something went wrong'),
       h('p', null, describeError(e)),
-      h('div', { class: 'row' },
+      h(
+        'div',
+        { class: 'row' },
         notFound ? null : h('button', { type: 'button', class: 'btn', onclick: retry }, 'Try again'),
-        h('a', { class: 'btn btn-ghost', href: '#/' }, 'All evaluations'))),
+        h('a', { class: 'btn btn-ghost', href: '#/' }, 'All evaluations'),
+      ),
+    ),
   );
 }
 
@@ -138,14 +175,18 @@ async function render(rejectedKey = false): Promise<void> {
     return;
   }
   setNav(match.r.nav);
-  const retry = () => { void render(); };
+  const retry = () => {
+    void render();
+  };
   const handle = (e: unknown) => {
     if (controller.signal.aborted) return;
     if (e instanceof ApiFailure && e.unauthorized) {
       const hadKey = getKey() !== null;
       clearKey();
       updateKeyButton();
-      void askForKey(root, controller.signal, hadKey || rejectedKey).then(() => { if (!controller.signal.aborted) void render(); });
+      void askForKey(root, controller.signal, hadKey || rejectedKey).then(() => {
+        if (!controller.signal.aborted) void render();
+      });
       return;
     }
     errorPanel(root, e, retry);
@@ -155,7 +196,9 @@ async function render(rejectedKey = false): Promise<void> {
     signal: controller.signal,
     params: match.m.groups ?? {},
     query,
-    navigate: (hash) => { window.location.hash = hash; },
+    navigate: (hash) => {
+      window.location.hash = hash;
+    },
     announce,
     fail: handle,
   };
@@ -182,7 +225,9 @@ function start(): void {
   });
   window.addEventListener('hashchange', () => {
     window.scrollTo(0, 0);
-    void render().then(() => { byId('main', HTMLElement).focus({ preventScroll: true }); });
+    void render().then(() => {
+      byId('main', HTMLElement).focus({ preventScroll: true });
+    });
   });
   void render();
 }

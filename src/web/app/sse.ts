@@ -66,7 +66,13 @@ export class SseParser {
 
   private dispatch(): SseMessage | null {
     const message: SseMessage | null =
-      this.data.length === 0 ? null : { event: this.event || 'message', data: this.data.join('\n'), ...(this.id !== undefined ? { id: this.id } : {}) };
+      this.data.length === 0
+        ? null
+        : {
+            event: this.event || 'message',
+            data: this.data.join('\n'),
+            ...(this.id !== undefined ? { id: this.id } : {}),
+          };
     this.event = '';
     this.data = [];
     return message;
@@ -77,11 +83,17 @@ export class SseParser {
  * Reads an event-stream response body to its end, calling `onMessage` for each event. Resolves when the
  * server closes the stream; rejects on a network error or when `signal` aborts.
  */
-export async function readSse(body: ReadableStream<Uint8Array>, onMessage: (m: SseMessage) => void, signal?: AbortSignal): Promise<void> {
+export async function readSse(
+  body: ReadableStream<Uint8Array>,
+  onMessage: (m: SseMessage) => void,
+  signal?: AbortSignal,
+): Promise<void> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   const parser = new SseParser();
-  const abort = () => { void reader.cancel().catch(() => undefined); };
+  const abort = () => {
+    void reader.cancel().catch(() => undefined);
+  };
   signal?.addEventListener('abort', abort);
   try {
     for (;;) {

@@ -65,6 +65,9 @@ export type BatchList = Schemas['BatchList'];
 /** A batch in `GET /v1/batches`. */
 export type BatchSummary = Schemas['BatchSummary'];
 /** Answer to `GET /v1/batches/{id}` (`webhook` and `budget` as the schema means them: see {@link metadataOf}). */
-export type Batch = Omit<Schemas['Batch'], 'webhook' | 'budget'> & { webhook: Schemas['OneOffWebhook'] | null; budget: Schemas['Budget'] | null };
+export type Batch = Omit<Schemas['Batch'], 'webhook' | 'budget'> & {
+  webhook: Schemas['OneOffWebhook'] | null;
+  budget: Schemas['Budget'] | null;
+};
 /** One NDJSON line of `GET /v1/batches/{id}/results`. */
 export type BatchResultLine = Schemas['BatchResultLine'];

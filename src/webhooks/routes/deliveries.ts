@@ -8,13 +8,23 @@ import { scoped } from '../../api/middleware/auth.js';
 import { BAD_QUERY, errorResponse, jsonResponse, notFound, NoQuery, v1Responses } from '../../api/routes/common.js';
 import type { AppEnv } from '../../api/types.js';
 import { listDeliveries, retryDelivery } from '../deliveries.js';
-import { DeliveriesQuery, DeliveryListSchema, DeliverySchema, SigningSecretCreatedSchema, SigningSecretStatusSchema } from '../schemas.js';
+import {
+  DeliveriesQuery,
+  DeliveryListSchema,
+  DeliverySchema,
+  SigningSecretCreatedSchema,
+  SigningSecretStatusSchema,
+} from '../schemas.js';
 import { createOrRotateSigningSecret, signingSecretStatus } from '../signing-secret.js';
 
 const TAGS = ['webhooks'];
 
 const DeliveryParams = z.object({
-  id: z.string().min(1).max(100).openapi({ param: { description: 'Delivery id (`dlv_…`).' }, example: 'dlv_0a1b2c3d4e5f60718293a4b5c6d7e8f9' }),
+  id: z
+    .string()
+    .min(1)
+    .max(100)
+    .openapi({ param: { description: 'Delivery id (`dlv_…`).' }, example: 'dlv_0a1b2c3d4e5f60718293a4b5c6d7e8f9' }),
 });
 
 const list = createRoute({
@@ -24,7 +34,7 @@ const list = createRoute({
   tags: TAGS,
   summary: 'The delivery log',
   description:
-    'Every delivery of the tenant\'s events, newest first: to endpoints and to one-off `webhook.url`s (`endpoint=one-off`). ' +
+    "Every delivery of the tenant's events, newest first: to endpoints and to one-off `webhook.url`s (`endpoint=one-off`). " +
     'Filter by `subject` (an evaluation, batch or meta-evaluation id) to see what was sent about it.',
   ...scoped('read'),
   request: { query: DeliveriesQuery },
@@ -62,7 +72,8 @@ const getSecret = createRoute({
   operationId: 'getWebhookSigningSecret',
   tags: TAGS,
   summary: 'Signing secret status',
-  description: 'Whether the tenant has a signing secret for one-off `webhook.url` callbacks, and since when. The secret itself is never shown again.',
+  description:
+    'Whether the tenant has a signing secret for one-off `webhook.url` callbacks, and since when. The secret itself is never shown again.',
   ...scoped('read'),
   request: { query: NoQuery },
   responses: v1Responses({ 200: jsonResponse(SigningSecretStatusSchema, 'Status.'), 400: BAD_QUERY }),
@@ -75,7 +86,7 @@ const createSecret = createRoute({
   tags: TAGS,
   summary: 'Create or rotate the signing secret',
   description:
-    'Creates the tenant\'s signing secret (needed before any request carries `webhook: {url}`), or rotates it. The secret is **shown only in this answer**. ' +
+    "Creates the tenant's signing secret (needed before any request carries `webhook: {url}`), or rotates it. The secret is **shown only in this answer**. " +
     'After a rotation the previous secret still signs (a second `v1,` signature) for 24 hours.',
   ...scoped('evaluations:write'),
   request: { query: NoQuery },

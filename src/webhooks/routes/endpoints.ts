@@ -10,7 +10,14 @@ import { jsonBody } from '../../api/middleware/json-body.js';
 import { BAD_QUERY, errorResponse, jsonResponse, notFound, NoQuery, v1Responses } from '../../api/routes/common.js';
 import type { AppEnv } from '../../api/types.js';
 import { listDeliveries, retryDelivery } from '../deliveries.js';
-import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, rotateEndpointSecret, updateEndpoint } from '../endpoints.js';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  getEndpoint,
+  listEndpoints,
+  rotateEndpointSecret,
+  updateEndpoint,
+} from '../endpoints.js';
 import {
   CreatedWebhookEndpointSchema,
   CreateWebhookEndpointSchema,
@@ -28,7 +35,11 @@ export const CREATE_ENDPOINT_EXAMPLES = {
   all: { summary: 'Every event', value: { url: 'https://hooks.example.com/tribunal' } },
   some: {
     summary: 'Some events, with a description',
-    value: { url: 'https://ci.example.com/hooks/verdicts', events: ['evaluation.succeeded', 'evaluation.failed'], description: 'CI verdicts' },
+    value: {
+      url: 'https://ci.example.com/hooks/verdicts',
+      events: ['evaluation.succeeded', 'evaluation.failed'],
+      description: 'CI verdicts',
+    },
   },
 };
 
@@ -39,13 +50,24 @@ export const UPDATE_ENDPOINT_EXAMPLES = {
 };
 
 const EndpointParams = z.object({
-  id: z.string().min(1).max(100).openapi({ param: { description: 'Endpoint id (`we_…`).' }, example: 'we_3f1c9a0e5b7d4c2a8e6f1b0d9c8a7e6f' }),
+  id: z
+    .string()
+    .min(1)
+    .max(100)
+    .openapi({ param: { description: 'Endpoint id (`we_…`).' }, example: 'we_3f1c9a0e5b7d4c2a8e6f1b0d9c8a7e6f' }),
 });
 const DeliveryParams = EndpointParams.extend({
-  deliveryId: z.string().min(1).max(100).openapi({ param: { description: 'Delivery id (`dlv_…`).' }, example: 'dlv_0a1b2c3d4e5f60718293a4b5c6d7e8f9' }),
+  deliveryId: z
+    .string()
+    .min(1)
+    .max(100)
+    .openapi({ param: { description: 'Delivery id (`dlv_…`).' }, example: 'dlv_0a1b2c3d4e5f60718293a4b5c6d7e8f9' }),
 });
 
-const BAD_BODY = errorResponse(['invalid_json', 'invalid_request', 'url_not_allowed'], 'the body or the query fails its schema (see `issues`), or the URL guard refuses the URL (the message names the rule).');
+const BAD_BODY = errorResponse(
+  ['invalid_json', 'invalid_request', 'url_not_allowed'],
+  'the body or the query fails its schema (see `issues`), or the URL guard refuses the URL (the message names the rule).',
+);
 const BODY_TOO_LARGE = errorResponse(['payload_too_large'], 'body over MAX_BODY_BYTES.');
 const NOT_JSON = errorResponse(['unsupported_media_type'], 'Content-Type is not application/json.');
 const TAGS = ['webhooks'];
@@ -58,12 +80,15 @@ const create = createRoute({
   summary: 'Register a webhook endpoint',
   description:
     'Tribunal POSTs the tenant\'s events to `url`, signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">`). ' +
-    'The answer carries the endpoint\'s secret, **shown only here**. Deliveries are retried with backoff for about a day; a 410 answer disables the endpoint. At most 20 endpoints per tenant.',
+    "The answer carries the endpoint's secret, **shown only here**. Deliveries are retried with backoff for about a day; a 410 answer disables the endpoint. At most 20 endpoints per tenant.",
   middleware: [requireScope('evaluations:write'), jsonBody()] as const,
   security: scopeSecurity('evaluations:write'),
   request: {
     query: NoQuery,
-    body: { required: true, content: { 'application/json': { schema: CreateWebhookEndpointSchema, examples: CREATE_ENDPOINT_EXAMPLES } } },
+    body: {
+      required: true,
+      content: { 'application/json': { schema: CreateWebhookEndpointSchema, examples: CREATE_ENDPOINT_EXAMPLES } },
+    },
   },
   responses: v1Responses({
     201: jsonResponse(CreatedWebhookEndpointSchema, 'Registered; store `secret` now.'),
@@ -95,7 +120,11 @@ const get = createRoute({
   description: 'The endpoint without its secret; `enabled` is false after a 410 answer or a disable, with the reason.',
   ...scoped('read'),
   request: { params: EndpointParams, query: NoQuery },
-  responses: v1Responses({ 200: jsonResponse(WebhookEndpointSchema, 'The endpoint.'), 400: BAD_QUERY, 404: notFound('webhook endpoint') }),
+  responses: v1Responses({
+    200: jsonResponse(WebhookEndpointSchema, 'The endpoint.'),
+    400: BAD_QUERY,
+    404: notFound('webhook endpoint'),
+  }),
 });
 
 const update = createRoute({
@@ -112,7 +141,10 @@ const update = createRoute({
   request: {
     params: EndpointParams,
     query: NoQuery,
-    body: { required: true, content: { 'application/json': { schema: UpdateWebhookEndpointSchema, examples: UPDATE_ENDPOINT_EXAMPLES } } },
+    body: {
+      required: true,
+      content: { 'application/json': { schema: UpdateWebhookEndpointSchema, examples: UPDATE_ENDPOINT_EXAMPLES } },
+    },
   },
   responses: v1Responses({
     200: jsonResponse(WebhookEndpointSchema, 'The updated endpoint.'),
@@ -140,12 +172,16 @@ const rotate = createRoute({
   path: '/{id}/rotate-secret',
   operationId: 'rotateWebhookEndpointSecret',
   tags: TAGS,
-  summary: 'Rotate an endpoint\'s secret',
+  summary: "Rotate an endpoint's secret",
   description:
     'A new secret, **shown only here**. For 24 hours deliveries carry two signatures (new and previous secret, space-separated in `webhook-signature`), so the receiver can switch without losing events.',
   ...scoped('evaluations:write'),
   request: { params: EndpointParams, query: NoQuery },
-  responses: v1Responses({ 200: jsonResponse(RotatedSecretSchema, 'The new secret.'), 400: BAD_QUERY, 404: notFound('webhook endpoint') }),
+  responses: v1Responses({
+    200: jsonResponse(RotatedSecretSchema, 'The new secret.'),
+    400: BAD_QUERY,
+    404: notFound('webhook endpoint'),
+  }),
 });
 
 const deliveries = createRoute({
@@ -153,8 +189,9 @@ const deliveries = createRoute({
   path: '/{id}/deliveries',
   operationId: 'listWebhookEndpointDeliveries',
   tags: TAGS,
-  summary: 'An endpoint\'s delivery log',
-  description: 'Deliveries to this endpoint, newest first, each with its attempts (status code or error, duration, the answer\'s first bytes), status and next try.',
+  summary: "An endpoint's delivery log",
+  description:
+    "Deliveries to this endpoint, newest first, each with its attempts (status code or error, duration, the answer's first bytes), status and next try.",
   ...scoped('read'),
   request: { params: EndpointParams, query: EndpointDeliveriesQuery },
   responses: v1Responses({
@@ -170,7 +207,8 @@ const retry = createRoute({
   operationId: 'retryWebhookEndpointDelivery',
   tags: TAGS,
   summary: 'Retry a delivery',
-  description: 'Sends the delivery again now, whatever its status, with a fresh retry window. Same event, same `webhook-id`: receivers deduplicate.',
+  description:
+    'Sends the delivery again now, whatever its status, with a fresh retry window. Same event, same `webhook-id`: receivers deduplicate.',
   ...scoped('evaluations:write'),
   request: { params: DeliveryParams, query: NoQuery },
   responses: v1Responses({
@@ -190,7 +228,9 @@ export const webhookEndpoints = new OpenAPIHono<AppEnv>()
   })
   .openapi(list, async (c) => c.json({ data: await listEndpoints(c.env, c.var.tenant) }, 200))
   .openapi(get, async (c) => c.json(await getEndpoint(c.env, c.var.tenant, c.req.valid('param').id), 200))
-  .openapi(update, async (c) => c.json(await updateEndpoint(c.env, c.var.tenant, c.req.valid('param').id, c.req.valid('json')), 200))
+  .openapi(update, async (c) =>
+    c.json(await updateEndpoint(c.env, c.var.tenant, c.req.valid('param').id, c.req.valid('json')), 200),
+  )
   .openapi(remove, async (c) => {
     await deleteEndpoint(c.env, c.var.tenant, c.req.valid('param').id);
     return c.body(null, 204);

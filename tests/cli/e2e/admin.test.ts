@@ -34,11 +34,25 @@ async function admin(url: string, argv: string[]): Promise<Record<string, unknow
 
 describe('ADMIN_TOKEN on the local stack', () => {
   it('npm run admin makes a tenant and a key; the key judges and meters; revoked, it is refused', async () => {
-    stack = await startLocalStack({ port: 0, mockPort: 0, persistTo: join(mkdtempSync(join(tmpdir(), 'tribunal-admin-')), 'state'), secrets: { ADMIN_TOKEN }, crons: false });
+    stack = await startLocalStack({
+      port: 0,
+      mockPort: 0,
+      persistTo: join(mkdtempSync(join(tmpdir(), 'tribunal-admin-')), 'state'),
+      secrets: { ADMIN_TOKEN },
+      crons: false,
+    });
     const { url } = stack;
     expect((await fetch(`${url}/v1/methods`)).status).toBe(401);
 
-    const tenant = await admin(url, ['tenants:create', '--name', 'e2e customer', '--rate', '100/60', '--evaluation-cap', '10']);
+    const tenant = await admin(url, [
+      'tenants:create',
+      '--name',
+      'e2e customer',
+      '--rate',
+      '100/60',
+      '--evaluation-cap',
+      '10',
+    ]);
     const created = await admin(url, ['keys:create', '--tenant', String(tenant.id), '--label', 'e2e']);
     const key = String(created.key);
     const keyId = (created.apiKey as { id: string }).id;
@@ -47,7 +61,10 @@ describe('ADMIN_TOKEN on the local stack', () => {
     const submitted = await fetch(`${url}/v1/evaluations`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ preset: 'chateval-single', task: { kind: 'pairwise', question: 'Capital of France?', answerA: 'Paris', answerB: 'Lyon' } }),
+      body: JSON.stringify({
+        preset: 'chateval-single',
+        task: { kind: 'pairwise', question: 'Capital of France?', answerA: 'Paris', answerB: 'Lyon' },
+      }),
     });
     expect(submitted.status).toBe(202);
     expect(submitted.headers.get('RateLimit-Policy')).toBe('"default";q=100;w=60');
@@ -59,7 +76,9 @@ describe('ADMIN_TOKEN on the local stack', () => {
       },
       { timeout: 60_000, interval: 200 },
     );
-    const usage = (await (await fetch(`${url}/v1/usage?groupBy=key`, { headers: auth })).json()) as { rows: { group: string; calls: number }[] };
+    const usage = (await (await fetch(`${url}/v1/usage?groupBy=key`, { headers: auth })).json()) as {
+      rows: { group: string; calls: number }[];
+    };
     expect(usage.rows).toEqual([expect.objectContaining({ group: keyId, calls: 2 })]);
     const viaCli = await admin(url, ['usage', '--tenant', String(tenant.id), '--group-by', 'key']);
     expect(viaCli.rows).toEqual(usage.rows);

@@ -60,7 +60,12 @@ describe('a crash right after accepting evaluations', () => {
           headers: { 'content-type': 'application/json', 'idempotency-key': `crash-${i}` },
           body: JSON.stringify({
             preset: 'fastchat-pair',
-            task: { kind: 'pairwise', question: `(${i}) Which reply is more helpful?`, answerA: `Short reply ${i}.`, answerB: `A longer, more careful reply ${i}.` },
+            task: {
+              kind: 'pairwise',
+              question: `(${i}) Which reply is more helpful?`,
+              answerA: `Short reply ${i}.`,
+              answerB: `A longer, more careful reply ${i}.`,
+            },
           }),
         });
         expect(r.status).toBe(202);

@@ -11,20 +11,38 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
-const COPIED = ['src', 'queues', 'durable-objects', 'migrations', 'tests', 'wrangler.toml', 'package.json', 'tsconfig.json', 'tsconfig.base.json', 'tsconfig.node.json', 'vitest.config.ts', 'worker-configuration.d.ts'];
+const COPIED = [
+  'src',
+  'queues',
+  'durable-objects',
+  'migrations',
+  'tests',
+  'wrangler.toml',
+  'package.json',
+  'tsconfig.json',
+  'tsconfig.base.json',
+  'tsconfig.node.json',
+  'vitest.config.ts',
+  'worker-configuration.d.ts',
+];
 
 describe("a developer's .dev.vars", () => {
   it('leaves the worker tests on their own bindings', async () => {
     const copy = mkdtempSync(join(tmpdir(), 'tribunal-devvars-project-'));
     for (const entry of COPIED) cpSync(join(ROOT, entry), join(copy, entry), { recursive: true });
     symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
-    writeFileSync(join(copy, '.dev.vars'), `API_KEYS=${'ab'.repeat(32)}\nLLM_BASE_URL=http://127.0.0.1:9/v1\nLLM_MAX_ATTEMPTS=1\n`);
+    writeFileSync(
+      join(copy, '.dev.vars'),
+      `API_KEYS=${'ab'.repeat(32)}\nLLM_BASE_URL=http://127.0.0.1:9/v1\nLLM_MAX_ATTEMPTS=1\n`,
+    );
     const run = await new Promise<{ code: number; output: string }>((resolve) => {
       execFile(
         join(copy, 'node_modules', '.bin', 'vitest'),
         ['run', '--project', 'worker', 'tests/worker/api-evaluations.test.ts', 'tests/worker/pipeline-e2e.test.ts'],
         { cwd: copy, timeout: 170_000, env: { ...process.env, CI: 'true', NO_COLOR: '1' } },
-        (error, stdout, stderr) => { resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, output: stdout + stderr }); },
+        (error, stdout, stderr) => {
+          resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, output: stdout + stderr });
+        },
       );
     });
     expect(run.output).toMatch(/Test Files\s+2 passed/);

@@ -22,7 +22,10 @@ function kappa(human: Label[], judge: Label[]): number {
   const labels: Label[] = ['A', 'B', 'tie'];
   const n = human.length;
   const po = human.filter((h, i) => h === judge[i]).length / n;
-  const pe = labels.reduce((s, l) => s + (human.filter((h) => h === l).length / n) * (judge.filter((j) => j === l).length / n), 0);
+  const pe = labels.reduce(
+    (s, l) => s + (human.filter((h) => h === l).length / n) * (judge.filter((j) => j === l).length / n),
+    0,
+  );
   return (po - pe) / (1 - pe);
 }
 
@@ -55,7 +58,11 @@ describe('npm run meta-eval', () => {
     const stored = await Promise.all(
       run.results.map(async (r) => {
         const res = await fetch(`${stack!.url}/v1/evaluations/${r.evaluationId}`);
-        return (await res.json()) as { status: string; metadata: { item: string }; verdict: { winner: Label; positionFlip: boolean | null; calls: number; usage: { promptTokens: number } } };
+        return (await res.json()) as {
+          status: string;
+          metadata: { item: string };
+          verdict: { winner: Label; positionFlip: boolean | null; calls: number; usage: { promptTokens: number } };
+        };
       }),
     );
     // Each evaluation is the item it claims to be, and ran the preset in both orders.
@@ -81,7 +88,10 @@ describe('npm run meta-eval', () => {
   });
 
   it('writes the JSON report and a markdown table', () => {
-    const json = JSON.parse(readFileSync(run.outFile, 'utf8')) as { report: { kind: string; n: number }; results: unknown[] };
+    const json = JSON.parse(readFileSync(run.outFile, 'utf8')) as {
+      report: { kind: string; n: number };
+      results: unknown[];
+    };
     expect(json.report).toMatchObject({ kind: 'pairwise', n: 10 });
     expect(json.results).toHaveLength(10);
     expect(run.markdown).toContain('| accuracy');
@@ -91,15 +101,29 @@ describe('npm run meta-eval', () => {
 
 function metaEvalCli(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli/meta-eval.ts', ...args], { timeout: 120_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/meta-eval.ts', ...args],
+      { timeout: 120_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
 describe('npm run meta-eval on the command line', () => {
   it("judges the README's example file (datasets/examples/my-labels.jsonl) and exits 0", async () => {
-    const r = await metaEvalCli(['--dataset', 'datasets/examples/my-labels.jsonl', '--preset', 'fastchat-pair', '--target', stack!.url, '--out', join(dir, 'example.json')]);
+    const r = await metaEvalCli([
+      '--dataset',
+      'datasets/examples/my-labels.jsonl',
+      '--preset',
+      'fastchat-pair',
+      '--target',
+      stack!.url,
+      '--out',
+      join(dir, 'example.json'),
+    ]);
     expect(r.stderr).not.toMatch(/did not succeed|could be scored/);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('items 6 · succeeded 6 · failed 0');
@@ -108,7 +132,18 @@ describe('npm run meta-eval on the command line', () => {
   });
 
   it('exits 1 when items fail, printing the reasons on the terminal', async () => {
-    const r = await metaEvalCli(['--dataset', 'datasets/examples/my-labels.jsonl', '--preset', 'no-such-preset', '--target', stack!.url, '--limit', '4', '--out', join(dir, 'failed.json')]);
+    const r = await metaEvalCli([
+      '--dataset',
+      'datasets/examples/my-labels.jsonl',
+      '--preset',
+      'no-such-preset',
+      '--target',
+      stack!.url,
+      '--limit',
+      '4',
+      '--out',
+      join(dir, 'failed.json'),
+    ]);
     expect(r.code).toBe(1);
     const lines = r.stderr.split('\n');
     expect(lines).toContain('4 of 4 items did not succeed:');

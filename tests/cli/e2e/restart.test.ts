@@ -33,7 +33,6 @@ async function view(url: string, id: string): Promise<View> {
   return (await (await fetch(`${url}/v1/evaluations/${id}`)).json()) as View;
 }
 
-
 describe('a restart of the local runtime mid-debate', () => {
   it('resumes from persisted state and repeats no stored call', async () => {
     mock = await startMockServer({
@@ -51,7 +50,15 @@ describe('a restart of the local runtime mid-debate', () => {
     });
     // STALL_SECONDS 1 and the cron every second: after the restart the sweeper re-kicks within seconds
     // (an alarm persisted with the DO may resume the evaluation first).
-    const options = { port: 0, persistTo, llmBaseUrl: mock.baseUrl, llmApiKey: 'local', llmModel: 'mock-judge', vars: { STALL_SECONDS: '1' }, crons: { everyMs: 1_000 } };
+    const options = {
+      port: 0,
+      persistTo,
+      llmBaseUrl: mock.baseUrl,
+      llmApiKey: 'local',
+      llmModel: 'mock-judge',
+      vars: { STALL_SECONDS: '1' },
+      crons: { everyMs: 1_000 },
+    };
     stack = await startLocalStack(options);
     const r = await fetch(`${stack.url}/v1/evaluations`, {
       method: 'POST',
@@ -59,18 +66,33 @@ describe('a restart of the local runtime mid-debate', () => {
       body: JSON.stringify({
         // 4 sequential stages of 2 parallel calls (both orders): 8 distinct prompts.
         preset: 'chateval-faireval',
-        task: { kind: 'pairwise', question: 'Is it better to rent or buy a home in a city you may leave in 3 years?', answerA: 'Rent: buying costs are hard to recover in 3 years.', answerB: 'Buy, always.' },
+        task: {
+          kind: 'pairwise',
+          question: 'Is it better to rent or buy a home in a city you may leave in 3 years?',
+          answerA: 'Rent: buying costs are hard to recover in 3 years.',
+          answerB: 'Buy, always.',
+        },
       }),
     });
     const { id } = (await r.json()) as { id: string };
     const first = stack;
-    await vi.waitFor(async () => { expect((await view(first.url, id)).progress.callsDone).toBeGreaterThanOrEqual(2); }, { timeout: 30_000, interval: 100 });
+    await vi.waitFor(
+      async () => {
+        expect((await view(first.url, id)).progress.callsDone).toBeGreaterThanOrEqual(2);
+      },
+      { timeout: 30_000, interval: 100 },
+    );
     await first.stop();
     const storedBeforeStop = [...answered.values()].reduce((a, b) => a + b, 0);
 
     stack = await startLocalStack(options);
     const second = stack;
-    await vi.waitFor(async () => { expect((await view(second.url, id)).status).not.toBe('running'); }, { timeout: 60_000, interval: 100 });
+    await vi.waitFor(
+      async () => {
+        expect((await view(second.url, id)).status).not.toBe('running');
+      },
+      { timeout: 60_000, interval: 100 },
+    );
 
     const end = await view(second.url, id);
     expect(end.status).toBe('succeeded');

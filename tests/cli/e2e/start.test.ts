@@ -22,29 +22,46 @@ afterEach(() => {
 });
 
 /** `npm start -- args` in its own process group, as a terminal would run it; output collected. */
-function npmStart(args: readonly string[], env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string; exit: Promise<number | null> } {
-  const child = spawn('npm', ['start', '--', ...args], { env: { ...process.env, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+function npmStart(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+): { child: ChildProcess; output: () => string; exit: Promise<number | null> } {
+  const child = spawn('npm', ['start', '--', ...args], {
+    env: { ...process.env, ...env },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => { resolve(code); }));
+  const exit = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      resolve(code);
+    }),
+  );
   return { child, output: () => output, exit };
 }
 
 async function untilRunning(run: ReturnType<typeof npmStart>): Promise<void> {
   const deadline = Date.now() + 120_000;
   while (!run.output().includes('Press Ctrl+C to stop.')) {
-    if (run.child.exitCode !== null || Date.now() > deadline) throw new Error(`npm start did not come up:\n${run.output()}`);
+    if (run.child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`npm start did not come up:\n${run.output()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
 function metaEval(args: readonly string[]): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli/meta-eval.ts', ...args], { timeout: 120_000 }, (error, _stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stderr });
-    });
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/meta-eval.ts', ...args],
+      { timeout: 120_000 },
+      (error, _stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stderr });
+      },
+    );
   });
 }
 
@@ -53,7 +70,10 @@ describe('npm start', () => {
     const [port, mockPort] = [await freePort(), await freePort()];
     const digest = createHash('sha256').update(TOKEN).digest('hex');
     const persist = join(mkdtempSync(join(tmpdir(), 'tribunal-start-')), 'state');
-    const run = npmStart(['--port', String(port), '--persist-to', persist, '--no-watch'], { API_KEYS: digest, MOCK_LLM_PORT: String(mockPort) });
+    const run = npmStart(['--port', String(port), '--persist-to', persist, '--no-watch'], {
+      API_KEYS: digest,
+      MOCK_LLM_PORT: String(mockPort),
+    });
     await untilRunning(run);
     expect(run.output()).toContain('API_KEYS from the environment (1): /v1 requires "Authorization: Bearer <token>".');
     expect(run.output()).toContain(`mock LLM at http://127.0.0.1:${mockPort}/v1`);
@@ -62,7 +82,16 @@ describe('npm start', () => {
     expect((await fetch(`${url}/v1/methods`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
 
     const dir = mkdtempSync(join(tmpdir(), 'tribunal-start-meta-'));
-    const common = ['--dataset', 'datasets/examples/my-labels.jsonl', '--preset', 'fastchat-pair', '--limit', '2', '--target', url];
+    const common = [
+      '--dataset',
+      'datasets/examples/my-labels.jsonl',
+      '--preset',
+      'fastchat-pair',
+      '--limit',
+      '2',
+      '--target',
+      url,
+    ];
     expect((await metaEval([...common, '--token', TOKEN, '--out', join(dir, 'ok.json')])).code).toBe(0);
     const refused = await metaEval([...common, '--out', join(dir, 'refused.json')]);
     expect(refused.code).toBe(1);
@@ -72,7 +101,9 @@ describe('npm start', () => {
     process.kill(run.child.pid!, 'SIGTERM');
     await run.exit;
     // The runtime (workerd) and the mock stop; their ports come free.
-    await expect.poll(async () => (await portIsFree(port)) && (await portIsFree(mockPort)), { timeout: 20_000, interval: 100 }).toBe(true);
+    await expect
+      .poll(async () => (await portIsFree(port)) && (await portIsFree(mockPort)), { timeout: 20_000, interval: 100 })
+      .toBe(true);
     expect(run.output()).not.toMatch(/^\s+at /m);
   });
 

@@ -18,7 +18,14 @@ import type { MockServer } from '../../../src/llm/mock/node.js';
 import { startMockServer } from '../../../src/llm/mock/node.js';
 import { loadFairEval, loadSummEval } from '../../../src/meta/datasets.js';
 import type { TestBrowser } from '../../web/browser.js';
-import { axeViolations, BROWSER_REQUIRED, CHROMIUM, CHROMIUM_INSTALLED, launchBrowser, screenshotDir } from '../../web/browser.js';
+import {
+  axeViolations,
+  BROWSER_REQUIRED,
+  CHROMIUM,
+  CHROMIUM_INSTALLED,
+  launchBrowser,
+  screenshotDir,
+} from '../../web/browser.js';
 
 const PHONE = { width: 375, height: 812 };
 const DESKTOP = { width: 1280, height: 900 };
@@ -38,7 +45,11 @@ new MutationObserver(() => {
 }).observe(document, { subtree: true, childList: true, attributes: true });
 `;
 
-interface TimelineEntry { done: number; verdict: boolean; t: number }
+interface TimelineEntry {
+  done: number;
+  verdict: boolean;
+  t: number;
+}
 
 let mock: MockServer;
 let browser: TestBrowser;
@@ -50,7 +61,10 @@ const MAX_SCREENSHOT_BYTES = 200 * 1024;
 // Without Chromium: skipped, loudly, on a developer's machine; in CI (or TRIBUNAL_REQUIRE_BROWSER=1)
 // the suite runs and launchBrowser() fails naming the missing binary.
 const SKIP = !CHROMIUM_INSTALLED && !BROWSER_REQUIRED;
-if (SKIP) console.warn(`viewer browser tests SKIPPED: ${CHROMIUM} is missing (apt-get install -y chromium; CI and TRIBUNAL_REQUIRE_BROWSER=1 fail instead)`);
+if (SKIP)
+  console.warn(
+    `viewer browser tests SKIPPED: ${CHROMIUM} is missing (apt-get install -y chromium; CI and TRIBUNAL_REQUIRE_BROWSER=1 fail instead)`,
+  );
 
 /** Fills the form with the example task of `preset` and submits it; resolves on the evaluation page. */
 async function submit(page: Page, preset: string, config?: string, screenshot?: string): Promise<string> {
@@ -77,29 +91,44 @@ describe.skipIf(SKIP)('the viewer in headless Chromium', () => {
     await mock.close();
     // The committed screenshots stay small (the README loads them all).
     if (process.env.UPDATE_SCREENSHOTS === '1') {
-      for (const f of readdirSync(shots)) expect([f, statSync(join(shots, f)).size <= MAX_SCREENSHOT_BYTES]).toEqual([f, true]);
+      for (const f of readdirSync(shots))
+        expect([f, statSync(join(shots, f)).size <= MAX_SCREENSHOT_BYTES]).toEqual([f, true]);
     }
   });
 
   describe('the viewer without auth', () => {
     let stack: LocalStack;
     beforeAll(async () => {
-      stack = await startLocalStack({ port: 0, persistTo: join(dir, 'open'), llmBaseUrl: mock.baseUrl, llmModel: 'mock-judge', crons: false });
+      stack = await startLocalStack({
+        port: 0,
+        persistTo: join(dir, 'open'),
+        llmBaseUrl: mock.baseUrl,
+        llmModel: 'mock-judge',
+        crons: false,
+      });
     }, 120_000);
-    afterAll(async () => { await stack.stop(); });
+    afterAll(async () => {
+      await stack.stop();
+    });
 
-    it('serves the page at / and its files under /app/ from the static assets; other paths keep the API\'s JSON errors', async () => {
+    it("serves the page at / and its files under /app/ from the static assets; other paths keep the API's JSON errors", async () => {
       const page = await fetch(`${stack.url}/`);
       expect(page.status).toBe(200);
       expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
       expect(await page.text()).toContain('<script type="module" src="/app/app.js">');
-      for (const [path, type] of [['/app/app.js', 'text/javascript'], ['/app/app.css', 'text/css']] as const) {
+      for (const [path, type] of [
+        ['/app/app.js', 'text/javascript'],
+        ['/app/app.css', 'text/css'],
+      ] as const) {
         const r = await fetch(`${stack.url}${path}`);
         expect([r.status, r.headers.get('content-type')?.split(';')[0]], path).toEqual([200, type]);
       }
       for (const path of ['/v1/nothing-here', '/index.html', '/vendor/scalar.js']) {
         const r = await fetch(`${stack.url}${path}`);
-        expect([r.status, ((await r.json()) as { error: { code: string } }).error.code], path).toEqual([404, 'not_found']);
+        expect([r.status, ((await r.json()) as { error: { code: string } }).error.code], path).toEqual([
+          404,
+          'not_found',
+        ]);
       }
       const wrongMethod = await fetch(`${stack.url}/v1/methods`, { method: 'DELETE' });
       expect([wrongMethod.status, wrongMethod.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
@@ -131,15 +160,27 @@ describe.skipIf(SKIP)('the viewer in headless Chromium', () => {
       // The verdict never shows while a reply is missing. The last reply and the verdict may reach the
       // page in one render (the final write is quick on an idle machine), so the verdict's first entry
       // may be the one that completes the replies: what is pinned is that it has all 8.
-      expect(timeline.filter((e) => e.verdict).map((e) => e.done)).toEqual(timeline.filter((e) => e.verdict).map(() => 8));
+      expect(timeline.filter((e) => e.verdict).map((e) => e.done)).toEqual(
+        timeline.filter((e) => e.verdict).map(() => 8),
+      );
       expect(timeline.at(-1)).toMatchObject({ done: 8, verdict: true });
 
       // The page says what the API says.
-      const api = (await (await fetch(`${stack.url}/v1/evaluations/${id}`)).json()) as { status: string; verdict: { winner: string; positionFlip: boolean }; usage: { calls: number } };
+      const api = (await (await fetch(`${stack.url}/v1/evaluations/${id}`)).json()) as {
+        status: string;
+        verdict: { winner: string; positionFlip: boolean };
+        usage: { calls: number };
+      };
       expect(api.status).toBe('succeeded');
       const headline = await page.locator('.verdict-headline').innerText();
-      expect(headline).toContain(api.verdict.winner === 'tie' ? 'Neither answer is better' : `Answer ${api.verdict.winner} is better`);
-      expect(await page.getByText(api.verdict.positionFlip ? 'swapping the answers changed the outcome' : 'both orders agree').count()).toBe(1);
+      expect(headline).toContain(
+        api.verdict.winner === 'tie' ? 'Neither answer is better' : `Answer ${api.verdict.winner} is better`,
+      );
+      expect(
+        await page
+          .getByText(api.verdict.positionFlip ? 'swapping the answers changed the outcome' : 'both orders agree')
+          .count(),
+      ).toBe(1);
       expect(await page.locator('.lane').count()).toBe(2);
       expect(await page.locator('.transcript-item').count()).toBe(8);
       expect(await page.locator('.pill', { hasText: 'succeeded' }).count()).toBeGreaterThan(0);
@@ -149,7 +190,11 @@ describe.skipIf(SKIP)('the viewer in headless Chromium', () => {
       expect(await axeViolations(page)).toEqual([]);
       await page.emulateMedia({ colorScheme: 'light' });
       // The verdict, the votes and the debate's first turn: the whole page would be ~400 KB.
-      await page.screenshot({ path: join(shots, 'evaluation-desktop.png'), fullPage: true, clip: { x: 0, y: 0, width: DESKTOP.width, height: 1100 } });
+      await page.screenshot({
+        path: join(shots, 'evaluation-desktop.png'),
+        fullPage: true,
+        clip: { x: 0, y: 0, width: DESKTOP.width, height: 1100 },
+      });
 
       await page.setViewportSize(PHONE);
       await page.evaluate('window.scrollTo(0, 0)');
@@ -158,21 +203,42 @@ describe.skipIf(SKIP)('the viewer in headless Chromium', () => {
       await page.screenshot({ path: join(shots, 'evaluation-phone.png') });
       // A phone screen's worth of the debate, cut from the whole page (a scrolled viewport can be
       // captured before it repaints).
-      const debateTop = await page.evaluate<number>("document.querySelector('.debate').getBoundingClientRect().top + window.scrollY");
-      await page.screenshot({ path: join(shots, 'debate-phone.png'), fullPage: true, clip: { x: 0, y: debateTop, width: PHONE.width, height: PHONE.height } });
+      const debateTop = await page.evaluate<number>(
+        "document.querySelector('.debate').getBoundingClientRect().top + window.scrollY",
+      );
+      await page.screenshot({
+        path: join(shots, 'debate-phone.png'),
+        fullPage: true,
+        clip: { x: 0, y: debateTop, width: PHONE.width, height: PHONE.height },
+      });
       await page.close();
     });
 
     it('on a deployment without the listing API, the list pages say so and still open a page by its id', async () => {
-      const created = await fetch(`${stack.url}/v1/evaluations`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ preset: 'fastchat-pair', task: { kind: 'pairwise', question: 'Capital of France?', answerA: 'Paris.', answerB: 'Lyon.' } }) });
+      const created = await fetch(`${stack.url}/v1/evaluations`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          preset: 'fastchat-pair',
+          task: { kind: 'pairwise', question: 'Capital of France?', answerA: 'Paris.', answerB: 'Lyon.' },
+        }),
+      });
       expect(created.status).toBe(202);
       const { id } = (await created.json()) as { id: string };
       const page = await browser.page(DESKTOP);
       // An older Worker's answers to the list routes: its JSON 405 (POST only) and 404.
-      const refuse = (status: number, code: string) => (route: Route) => route.fulfill({ status, contentType: 'application/json', body: JSON.stringify({ error: { code, message: 'refused by the test' } }) });
+      const refuse = (status: number, code: string) => (route: Route) =>
+        route.fulfill({
+          status,
+          contentType: 'application/json',
+          body: JSON.stringify({ error: { code, message: 'refused by the test' } }),
+        });
       await page.route(/\/v1\/evaluations\?/, refuse(405, 'method_not_allowed'));
       await page.route(/\/v1\/batches\?/, refuse(404, 'not_found'));
-      for (const [hash, endpoint] of [['#/batches', 'GET /v1/batches'], ['#/', 'GET /v1/evaluations']] as const) {
+      for (const [hash, endpoint] of [
+        ['#/batches', 'GET /v1/batches'],
+        ['#/', 'GET /v1/evaluations'],
+      ] as const) {
         await page.goto(`${stack.url}/${hash}`);
         await page.getByRole('heading', { name: 'Not available on this deployment' }).waitFor();
         expect(await page.locator('.unavailable code').innerText()).toBe(endpoint);
@@ -187,22 +253,40 @@ describe.skipIf(SKIP)('the viewer in headless Chromium', () => {
     });
 
     it('lists evaluations and batches with filters, and shows a batch with its verdicts and results', async () => {
-      const items = ['q1', 'q2', 'q3', 'q4'].map((id, i) => ({ id, task: { kind: 'pairwise', question: `(${i}) Capital of France?`, answerA: 'Paris.', answerB: `Lyon ${i}.` }, metadata: { run: 'viewer-e2e' } }));
-      const created = await fetch(`${stack.url}/v1/batches`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ preset: 'fastchat-pair', items }) });
+      const items = ['q1', 'q2', 'q3', 'q4'].map((id, i) => ({
+        id,
+        task: { kind: 'pairwise', question: `(${i}) Capital of France?`, answerA: 'Paris.', answerB: `Lyon ${i}.` },
+        metadata: { run: 'viewer-e2e' },
+      }));
+      const created = await fetch(`${stack.url}/v1/batches`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ preset: 'fastchat-pair', items }),
+      });
       expect(created.status).toBe(202);
       const { id } = (await created.json()) as { id: string };
       const page = await browser.page(DESKTOP);
 
       // Batches list → the batch's page, which follows it to completion.
       await page.goto(`${stack.url}/#/batches`);
-      await page.getByRole('link', { name: id.slice(0, 12) }).first().click();
+      await page
+        .getByRole('link', { name: id.slice(0, 12) })
+        .first()
+        .click();
       await page.waitForURL(new RegExp(`#/batches/${id}$`));
       await expect.poll(() => page.locator('.title-row .pill').innerText(), { timeout: 90_000 }).toMatch(/completed/i);
       await expect.poll(() => page.locator('.table tbody tr').count()).toBe(4);
-      const batch = (await (await fetch(`${stack.url}/v1/batches/${id}`)).json()) as { verdicts: { winsA: number; winsB: number; ties: number }; counts: { succeeded: number } };
+      const batch = (await (await fetch(`${stack.url}/v1/batches/${id}`)).json()) as {
+        verdicts: { winsA: number; winsB: number; ties: number };
+        counts: { succeeded: number };
+      };
       expect(batch.counts.succeeded).toBe(4);
       const bars = await page.locator('.dist-value').allTextContents();
-      expect(bars.map((t) => Number(t.split(' ')[0]))).toEqual([batch.verdicts.winsA, batch.verdicts.winsB, batch.verdicts.ties]);
+      expect(bars.map((t) => Number(t.split(' ')[0]))).toEqual([
+        batch.verdicts.winsA,
+        batch.verdicts.winsB,
+        batch.verdicts.ties,
+      ]);
       for (const item of items) expect(await page.locator('.table tbody tr', { hasText: item.id }).count()).toBe(1);
       expect(await axeViolations(page)).toEqual([]);
       await page.screenshot({ path: join(shots, 'batch-desktop.png'), fullPage: true });
@@ -233,7 +317,9 @@ describe.skipIf(SKIP)('the viewer in headless Chromium', () => {
       await page.locator('.transcript').waitFor({ timeout: 60_000 });
       expect(await page.locator('.msg .badge', { hasText: 'unparsed' }).count()).toBeGreaterThan(0);
       expect(await page.locator('.msg .badge', { hasText: 're-ask 1' }).count()).toBeGreaterThan(0);
-      expect(await page.locator('.facts', { hasText: 'Unparsed replies' }).innerText()).toMatch(/Unparsed replies\s+\d/);
+      expect(await page.locator('.facts', { hasText: 'Unparsed replies' }).innerText()).toMatch(
+        /Unparsed replies\s+\d/,
+      );
       await page.close();
     });
 
@@ -257,12 +343,14 @@ describe.skipIf(SKIP)('the viewer in headless Chromium', () => {
       await page.waitForURL(/#\/evaluations\/ev_/);
       await page.locator('.debate').waitFor();
       // The audit is not vacuous: an unlabelled field is reported.
-      await page.evaluate("document.querySelector('main').append(Object.assign(document.createElement('input'), { type: 'text' }))");
+      await page.evaluate(
+        "document.querySelector('main').append(Object.assign(document.createElement('input'), { type: 'text' }))",
+      );
       expect((await axeViolations(page)).map((v) => v.id)).toContain('label');
       await page.close();
     });
 
-    it('shows the API\'s field errors next to the fields', async () => {
+    it("shows the API's field errors next to the fields", async () => {
       const page = await browser.page(DESKTOP);
       await page.goto(`${stack.url}/#/new`);
       await page.getByLabel('Preset').selectOption('chateval-faireval');
@@ -276,15 +364,23 @@ describe.skipIf(SKIP)('the viewer in headless Chromium', () => {
       await page.close();
     });
 
-    it('shows a meta-evaluation\'s report: agreement with intervals and the confusion matrix', async () => {
-      const items = loadFairEval().slice(0, 8).map((i) => ({ id: i.id, task: i.task, human: i.human }));
-      const created = await fetch(`${stack.url}/v1/meta-evaluations`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ preset: 'fastchat-pair', items }) });
+    it("shows a meta-evaluation's report: agreement with intervals and the confusion matrix", async () => {
+      const items = loadFairEval()
+        .slice(0, 8)
+        .map((i) => ({ id: i.id, task: i.task, human: i.human }));
+      const created = await fetch(`${stack.url}/v1/meta-evaluations`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ preset: 'fastchat-pair', items }),
+      });
       expect(created.status).toBe(202);
       const { id } = (await created.json()) as { id: string };
       const page = await browser.page(DESKTOP);
       await page.goto(`${stack.url}/#/meta/${id}`);
       await page.locator('svg.cm').waitFor({ timeout: 90_000 });
-      const report = ((await (await fetch(`${stack.url}/v1/meta-evaluations/${id}`)).json()) as { report: { confusion: number[][] } }).report;
+      const report = (
+        (await (await fetch(`${stack.url}/v1/meta-evaluations/${id}`)).json()) as { report: { confusion: number[][] } }
+      ).report;
       const counts = await page.locator('svg.cm .cm-count').allTextContents();
       expect(counts.map(Number)).toEqual(report.confusion.flat());
       expect(await page.locator('.ci-table tbody tr').count()).toBe(2);
@@ -295,15 +391,23 @@ describe.skipIf(SKIP)('the viewer in headless Chromium', () => {
       await page.close();
     });
 
-    it('shows a pointwise meta-evaluation\'s judge scores against the human ones in a scatter plot', async () => {
-      const items = loadSummEval('coherence').slice(0, 6).map((i) => ({ id: i.id, task: i.task, human: i.human, group: i.group }));
-      const created = await fetch(`${stack.url}/v1/meta-evaluations`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ preset: 'geval-summeval', items }) });
+    it("shows a pointwise meta-evaluation's judge scores against the human ones in a scatter plot", async () => {
+      const items = loadSummEval('coherence')
+        .slice(0, 6)
+        .map((i) => ({ id: i.id, task: i.task, human: i.human, group: i.group }));
+      const created = await fetch(`${stack.url}/v1/meta-evaluations`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ preset: 'geval-summeval', items }),
+      });
       expect(created.status).toBe(202);
       const { id } = (await created.json()) as { id: string };
       const page = await browser.page(DESKTOP);
       await page.goto(`${stack.url}/#/meta/${id}`);
       await page.locator('svg.scatter').waitFor({ timeout: 90_000 });
-      const meta = (await (await fetch(`${stack.url}/v1/meta-evaluations/${id}`)).json()) as { items: { itemId: string; human: number; score: number | null }[] };
+      const meta = (await (await fetch(`${stack.url}/v1/meta-evaluations/${id}`)).json()) as {
+        items: { itemId: string; human: number; score: number | null }[];
+      };
       const scored = meta.items.filter((i) => i.score !== null);
       expect(scored.length).toBeGreaterThan(0);
       const tips = await page.locator('svg.scatter circle title').allTextContents();
@@ -320,14 +424,25 @@ describe.skipIf(SKIP)('the viewer in headless Chromium', () => {
     let stack: LocalStack;
     beforeAll(async () => {
       const digest = createHash('sha256').update(TOKEN).digest('hex');
-      stack = await startLocalStack({ port: 0, persistTo: join(dir, 'auth'), llmBaseUrl: mock.baseUrl, llmModel: 'mock-judge', crons: false, secrets: { API_KEYS: digest } });
+      stack = await startLocalStack({
+        port: 0,
+        persistTo: join(dir, 'auth'),
+        llmBaseUrl: mock.baseUrl,
+        llmModel: 'mock-judge',
+        crons: false,
+        secrets: { API_KEYS: digest },
+      });
     }, 120_000);
-    afterAll(async () => { await stack.stop(); });
+    afterAll(async () => {
+      await stack.stop();
+    });
 
     it('asks for the key once per tab, sends it only as a header (streams included), never in a URL', async () => {
       const page = await browser.page(DESKTOP);
       const requests: { url: string; authorization: string | undefined }[] = [];
-      page.on('request', (r) => { requests.push({ url: r.url(), authorization: r.headers().authorization }); });
+      page.on('request', (r) => {
+        requests.push({ url: r.url(), authorization: r.headers().authorization });
+      });
       await page.goto(`${stack.url}/#/new`);
       await page.getByLabel('API key', { exact: true }).waitFor();
       expect(await axeViolations(page)).toEqual([]);

@@ -23,7 +23,8 @@ interface Example {
 function examplesIn(file: string): Map<string, Example> {
   const text = readFileSync(join(REPO_ROOT, file), 'utf8');
   const out = new Map<string, Example>();
-  for (const m of text.matchAll(/```(\w+) example=([\w-]+)\n([\s\S]*?)```/g)) out.set(m[2] ?? '', { lang: m[1] ?? '', code: m[3] ?? '' });
+  for (const m of text.matchAll(/```(\w+) example=([\w-]+)\n([\s\S]*?)```/g))
+    out.set(m[2] ?? '', { lang: m[1] ?? '', code: m[3] ?? '' });
   return out;
 }
 
@@ -33,11 +34,25 @@ function example(examples: Map<string, Example>, name: string): Example {
   return e;
 }
 
-function run(file: string, args: readonly string[], opts: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(
+  file: string,
+  args: readonly string[],
+  opts: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(file, args, { cwd: opts.cwd ?? REPO_ROOT, env: { ...process.env, ...opts.env }, timeout: opts.timeoutMs ?? 120_000, maxBuffer: 32 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      file,
+      args,
+      {
+        cwd: opts.cwd ?? REPO_ROOT,
+        env: { ...process.env, ...opts.env },
+        timeout: opts.timeoutMs ?? 120_000,
+        maxBuffer: 32 * 1024 * 1024,
+      },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -60,13 +75,28 @@ function link(name: string, target: string): void {
 }
 
 beforeAll(async () => {
-  const build = await run(process.execPath, [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.client.json']);
+  const build = await run(process.execPath, [
+    join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
+    '-p',
+    'tsconfig.client.json',
+  ]);
   expect(build.stdout + build.stderr).toBe('');
   mkdirSync(join(consumer, 'src'), { recursive: true });
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   writeFileSync(
     join(consumer, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, types: ['node'], outDir: 'out', rootDir: 'src' }, include: ['src'] }),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'es2022',
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        strict: true,
+        types: ['node'],
+        outDir: 'out',
+        rootDir: 'src',
+      },
+      include: ['src'],
+    }),
   );
   link('tribunal', REPO_ROOT);
   link('openai', join(REPO_ROOT, 'node_modules', 'openai'));
@@ -80,7 +110,10 @@ afterAll(async () => {
 });
 
 async function evaluationOf(id: string): Promise<{ status: string; usage: { calls: number } }> {
-  return (await fetch(`${stack!.url}/v1/evaluations/${id}`)).json() as Promise<{ status: string; usage: { calls: number } }>;
+  return (await fetch(`${stack!.url}/v1/evaluations/${id}`)).json() as Promise<{
+    status: string;
+    usage: { calls: number };
+  }>;
 }
 
 describe('docs/integrations.md: curl', () => {
@@ -94,9 +127,17 @@ describe('docs/integrations.md: curl', () => {
   it('judges a plain-text task and answers the verdict as the message', async () => {
     const r = await run('bash', ['-euo', 'pipefail', '-c', example(docs, 'curl-chat').code], { env });
     expect(r.code, r.stderr).toBe(0);
-    const completion = JSON.parse(r.stdout) as { object: string; choices: { message: { content: string } }[]; usage: { total_tokens: number } };
+    const completion = JSON.parse(r.stdout) as {
+      object: string;
+      choices: { message: { content: string } }[];
+      usage: { total_tokens: number };
+    };
     expect(completion.object).toBe('chat.completion');
-    const verdict = JSON.parse(completion.choices[0]!.message.content) as { evaluationId: string; preset: string; winner: string };
+    const verdict = JSON.parse(completion.choices[0]!.message.content) as {
+      evaluationId: string;
+      preset: string;
+      winner: string;
+    };
     expect(verdict).toMatchObject({ preset: 'fastchat-pair', winner: expect.stringMatching(/^(A|B|tie)$/) as unknown });
     expect(completion.usage.total_tokens).toBeGreaterThan(0);
     expect((await evaluationOf(verdict.evaluationId)).status).toBe('succeeded');
@@ -107,21 +148,36 @@ describe('docs/integrations.md: curl', () => {
     expect(r.code, r.stderr).toBe(0);
     const frames = r.stdout.split('\n\n').filter((f) => f.startsWith('data: '));
     expect(frames.at(-1)).toBe('data: [DONE]');
-    const chunks = frames.slice(0, -1).map((f) => JSON.parse(f.slice(6)) as { choices: { delta: { content?: string } }[]; usage?: { total_tokens: number } | null });
+    const chunks = frames.slice(0, -1).map(
+      (f) =>
+        JSON.parse(f.slice(6)) as {
+          choices: { delta: { content?: string } }[];
+          usage?: { total_tokens: number } | null;
+        },
+    );
     expect(chunks.some((c) => c.choices[0]?.delta.content?.startsWith('[VERDICT]\n'))).toBe(true);
-    expect(chunks.filter((c) => c.choices[0]?.delta.content?.startsWith('[Scorer · initial score')).length).toBeGreaterThan(0);
+    expect(
+      chunks.filter((c) => c.choices[0]?.delta.content?.startsWith('[Scorer · initial score')).length,
+    ).toBeGreaterThan(0);
     expect(chunks.at(-1)?.usage?.total_tokens).toBeGreaterThan(0);
   });
 });
 
 describe('TypeScript examples, as a consumer project', () => {
-  const TS_EXAMPLES = { 'openai-node': example(docs, 'openai-node').code, 'client-readme': example(readme, 'client-readme').code };
+  const TS_EXAMPLES = {
+    'openai-node': example(docs, 'openai-node').code,
+    'client-readme': example(readme, 'client-readme').code,
+  };
   /** One tsc run over every TypeScript example (a run takes most of the time); its diagnostics. */
   let diagnostics = '';
 
   beforeAll(async () => {
     for (const [name, code] of Object.entries(TS_EXAMPLES)) writeFileSync(join(consumer, 'src', `${name}.ts`), code);
-    const tsc = await run(process.execPath, [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: consumer });
+    const tsc = await run(
+      process.execPath,
+      [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'],
+      { cwd: consumer },
+    );
     diagnostics = tsc.stdout + tsc.stderr;
   }, 120_000);
 
@@ -140,7 +196,7 @@ describe('TypeScript examples, as a consumer project', () => {
     expect(out).toMatch(/^\d+ tokens in the debate$/m);
   });
 
-  it('the typed client\'s README example (src/client/README.md) imports tribunal/client, judges and narrows by status', async () => {
+  it("the typed client's README example (src/client/README.md) imports tribunal/client, judges and narrows by status", async () => {
     const out = await compileAndRun('client-readme');
     expect(out).toMatch(/^winner (A|B|tie) · confidence [\d.]+ · position flip (true|false)$/m);
     expect(out).toMatch(/^8 calls · \d+ tokens · \$[\d.e-]+$/m);
@@ -151,30 +207,68 @@ describe('TypeScript examples, as a consumer project', () => {
 
 describe('promptfoo', () => {
   const installed = existsSync(PROMPTFOO);
-  it.skipIf(!installed && !PEERS_REQUIRED)('runs the documented eval through the provider file (promptfoo 0.121.20)', async () => {
-    expect(installed, 'bench/peers is not installed: npm ci --prefix bench/peers').toBe(true);
-    const version = JSON.parse(readFileSync(join(REPO_ROOT, 'bench', 'peers', 'node_modules', 'promptfoo', 'package.json'), 'utf8')) as { version: string };
-    expect(version.version).toBe('0.121.20');
-    writeFileSync(join(consumer, 'promptfooconfig.yaml'), example(docs, 'promptfoo').code);
-    const r = await run(PROMPTFOO, ['eval', '-c', 'promptfooconfig.yaml', '-o', 'results.json', '--no-cache', '--no-write', '--no-table', '--no-progress-bar', '--no-share'], {
-      cwd: consumer,
-      env: { ...env, PROMPTFOO_DISABLE_TELEMETRY: '1', PROMPTFOO_DISABLE_UPDATE: '1', PROMPTFOO_CONFIG_DIR: join(dir, 'promptfoo'), NO_COLOR: '1' },
-      timeoutMs: 150_000,
-    });
-    expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
-    const results = JSON.parse(readFileSync(join(consumer, 'results.json'), 'utf8')) as {
-      results: { results: { success: boolean; error?: string | null; response: { output: string; tokenUsage: { total: number; numRequests: number }; cost: number; metadata: { evaluationId: string } } }[] };
-    };
-    const rows = results.results.results;
-    expect(rows).toHaveLength(2);
-    for (const row of rows) {
-      expect(row.success, row.error ?? '').toBe(true);
-      const verdict = JSON.parse(row.response.output) as { evaluationId: string; winner: string };
-      expect(row.response.metadata.evaluationId).toBe(verdict.evaluationId);
-      const ev = await evaluationOf(verdict.evaluationId);
-      expect(ev.status).toBe('succeeded');
-      expect(row.response.tokenUsage.numRequests).toBe(ev.usage.calls);
-      expect(row.response.tokenUsage.total).toBeGreaterThan(0);
-    }
-  }, 180_000);
+  it.skipIf(!installed && !PEERS_REQUIRED)(
+    'runs the documented eval through the provider file (promptfoo 0.121.20)',
+    async () => {
+      expect(installed, 'bench/peers is not installed: npm ci --prefix bench/peers').toBe(true);
+      const version = JSON.parse(
+        readFileSync(join(REPO_ROOT, 'bench', 'peers', 'node_modules', 'promptfoo', 'package.json'), 'utf8'),
+      ) as { version: string };
+      expect(version.version).toBe('0.121.20');
+      writeFileSync(join(consumer, 'promptfooconfig.yaml'), example(docs, 'promptfoo').code);
+      const r = await run(
+        PROMPTFOO,
+        [
+          'eval',
+          '-c',
+          'promptfooconfig.yaml',
+          '-o',
+          'results.json',
+          '--no-cache',
+          '--no-write',
+          '--no-table',
+          '--no-progress-bar',
+          '--no-share',
+        ],
+        {
+          cwd: consumer,
+          env: {
+            ...env,
+            PROMPTFOO_DISABLE_TELEMETRY: '1',
+            PROMPTFOO_DISABLE_UPDATE: '1',
+            PROMPTFOO_CONFIG_DIR: join(dir, 'promptfoo'),
+            NO_COLOR: '1',
+          },
+          timeoutMs: 150_000,
+        },
+      );
+      expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
+      const results = JSON.parse(readFileSync(join(consumer, 'results.json'), 'utf8')) as {
+        results: {
+          results: {
+            success: boolean;
+            error?: string | null;
+            response: {
+              output: string;
+              tokenUsage: { total: number; numRequests: number };
+              cost: number;
+              metadata: { evaluationId: string };
+            };
+          }[];
+        };
+      };
+      const rows = results.results.results;
+      expect(rows).toHaveLength(2);
+      for (const row of rows) {
+        expect(row.success, row.error ?? '').toBe(true);
+        const verdict = JSON.parse(row.response.output) as { evaluationId: string; winner: string };
+        expect(row.response.metadata.evaluationId).toBe(verdict.evaluationId);
+        const ev = await evaluationOf(verdict.evaluationId);
+        expect(ev.status).toBe('succeeded');
+        expect(row.response.tokenUsage.numRequests).toBe(ev.usage.calls);
+        expect(row.response.tokenUsage.total).toBeGreaterThan(0);
+      }
+    },
+    180_000,
+  );
 });

@@ -234,4 +234,3 @@ Vote: (1, 0) if you vote for Advocate1, or (0, 1) if you vote for Advocate2`;
 
 /** Placeholders {@link JUROR_PROMPT} may use (`answer1`/`answer2` are offered for custom templates). */
 export const JUROR_VARS = ['identity', 'question', 'answer1', 'answer2', 'context'] as const;
-

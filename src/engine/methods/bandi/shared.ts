@@ -8,7 +8,6 @@ import type { ParserSpec } from '../../parsers/spec.js';
 import type { PairwiseTask, Task } from '../../task.js';
 import { JUDGE_TUPLE_SCALE, MAX_SCORE_GAP } from './prompts.js';
 
-
 /** The judge's parser: the last `(a, b)` / `[a, b]` in the reply, each in {@link JUDGE_TUPLE_SCALE}. */
 export const JUDGE_PARSER: ParserSpec = { type: 'score-tuple', ...JUDGE_TUPLE_SCALE };
 
@@ -104,8 +103,13 @@ export function pairwiseOnly(task: Task, method: string): PairwiseTask {
 }
 
 /** The answer text a side defends, and its opponent's. */
-export function sideAnswers(task: { answerA: string; answerB: string }, side: Side): { answer: string; opponent: string } {
-  return side === 'a' ? { answer: task.answerA, opponent: task.answerB } : { answer: task.answerB, opponent: task.answerA };
+export function sideAnswers(
+  task: { answerA: string; answerB: string },
+  side: Side,
+): { answer: string; opponent: string } {
+  return side === 'a'
+    ? { answer: task.answerA, opponent: task.answerB }
+    : { answer: task.answerB, opponent: task.answerA };
 }
 
 /** 1 for Answer 1 (`a`), 2 for Answer 2 (`b`): the paper's numbering in labels. */

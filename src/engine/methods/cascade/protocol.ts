@@ -24,7 +24,16 @@ import { addUsage, ZERO_USAGE } from '../../call.js';
 import type { AnyMethod, MethodDefinition, RawApplied, StepResult } from '../../method.js';
 import { AgentParamsSchema } from '../../method.js';
 import type { EngineState } from '../../protocol.js';
-import { applyResult, createEvaluation, EngineInputError, outcome, plannedCalls, readyCalls, splitCallId, usageOf } from '../../protocol.js';
+import {
+  applyResult,
+  createEvaluation,
+  EngineInputError,
+  outcome,
+  plannedCalls,
+  readyCalls,
+  splitCallId,
+  usageOf,
+} from '../../protocol.js';
 import type { Task } from '../../task.js';
 import type { MethodVerdict, Verdict } from '../../verdict.js';
 import type { CascadeDetails, CascadeSavings, StageReport } from './rules.js';
@@ -100,7 +109,8 @@ function stageOverrides(stage: CascadeStage, defaults: Record<string, unknown>):
 export function createCascade(catalogue: StageCatalogue, stageVersions: number) {
   function resolveStage(stage: CascadeStage, defaults: Record<string, unknown>): ResolvedStage {
     const config = catalogue.resolve(stage.preset, stageOverrides(stage, defaults));
-    if (config.method === 'cascade') throw new EngineInputError('a cascade stage cannot be a cascade', 'invalid_config');
+    if (config.method === 'cascade')
+      throw new EngineInputError('a cascade stage cannot be a cascade', 'invalid_config');
     return { label: stage.label ?? stage.preset ?? config.method, config, method: catalogue.method(config.method) };
   }
 
@@ -118,17 +128,29 @@ export function createCascade(catalogue: StageCatalogue, stageVersions: number) 
     .superRefine((c, ctx) => {
       c.stages.forEach((stage, i) => {
         if (i === c.stages.length - 1 && stage.escalate !== undefined) {
-          ctx.addIssue({ code: 'custom', path: ['stages', i, 'escalate'], message: 'the last stage decides every item it gets: it has no escalation rules' });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['stages', i, 'escalate'],
+            message: 'the last stage decides every item it gets: it has no escalation rules',
+          });
         }
         if (stage.preset === undefined && typeof stage.config?.method !== 'string') {
-          ctx.addIssue({ code: 'custom', path: ['stages', i], message: 'give the stage a "preset" or a config with a "method"' });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['stages', i],
+            message: 'give the stage a "preset" or a config with a "method"',
+          });
           return;
         }
         try {
           resolveStage(stage, c.defaults);
         } catch (e) {
           if (!(e instanceof EngineInputError)) throw e;
-          ctx.addIssue({ code: 'custom', path: ['stages', i, ...(e.code === 'unknown_preset' ? ['preset'] : ['config'])], message: e.message });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['stages', i, ...(e.code === 'unknown_preset' ? ['preset'] : ['config'])],
+            message: e.message,
+          });
         }
       });
     })
@@ -140,7 +162,12 @@ export function createCascade(catalogue: StageCatalogue, stageVersions: number) 
           stages: c.stages.map((stage, i) => {
             const r = resolveStage(stage, c.defaults);
             const last = i === c.stages.length - 1;
-            return { label: r.label, ...(stage.preset !== undefined ? { preset: stage.preset } : {}), config: r.config, ...(last ? {} : { escalate: stage.escalate ?? DEFAULT_ESCALATE }) };
+            return {
+              label: r.label,
+              ...(stage.preset !== undefined ? { preset: stage.preset } : {}),
+              config: r.config,
+              ...(last ? {} : { escalate: stage.escalate ?? DEFAULT_ESCALATE }),
+            };
           }),
         };
       } catch {
@@ -152,16 +179,32 @@ export function createCascade(catalogue: StageCatalogue, stageVersions: number) 
 
   /** The stages of a running cascade: each stage's engine state holds its resolved config. */
   const liveStages = (config: CascadeConfig, state: CascadeState): LiveStage[] =>
-    state.stages.map((inner, k) => ({ label: config.stages[k]?.label ?? config.stages[k]?.preset ?? inner.method, method: catalogue.method(inner.method), state: inner }));
+    state.stages.map((inner, k) => ({
+      label: config.stages[k]?.label ?? config.stages[k]?.preset ?? inner.method,
+      method: catalogue.method(inner.method),
+      state: inner,
+    }));
 
   /** What stage `k` reports; `verdict` once it concluded, `decides` whether its rules let it decide. */
-  function reportOf(config: CascadeConfig, stages: readonly LiveStage[], k: number): { report: StageReport; verdict: Verdict | null; decides: boolean } {
+  function reportOf(
+    config: CascadeConfig,
+    stages: readonly LiveStage[],
+    k: number,
+  ): { report: StageReport; verdict: Verdict | null; decides: boolean } {
     const s = stages[k];
     if (!s) throw new Error(`cascade: no stage ${k}`);
     const inner = s.state;
     const { calls, usage } = usageOf(inner);
     const preset = config.stages[k]?.preset;
-    const base = { stage: k, label: s.label, method: inner.method, ...(preset !== undefined ? { preset } : {}), calls, plannedCalls: plannedCalls(s.method, inner), usage };
+    const base = {
+      stage: k,
+      label: s.label,
+      method: inner.method,
+      ...(preset !== undefined ? { preset } : {}),
+      calls,
+      plannedCalls: plannedCalls(s.method, inner),
+      usage,
+    };
     const o = outcome(s.method, inner);
     const verdict = o?.status === 'succeeded' ? o.verdict : null;
     if (!verdict) return { report: { ...base, ran: calls > 0 }, verdict: null, decides: false };
@@ -186,8 +229,20 @@ export function createCascade(catalogue: StageCatalogue, stageVersions: number) 
   /** Against the last stage alone: its cost minus what the cascade spends up to the deciding stage. */
   function savingsOf(reports: readonly StageReport[], decided: number): CascadeSavings {
     const last = reports.at(-1);
-    const spent = reports.slice(0, decided + 1).reduce((t, r) => ({ calls: t.calls + r.calls, usage: addUsage(t.usage, r.usage) }), { calls: 0, usage: ZERO_USAGE });
-    if (!last?.ran) return { basis: 'planned', calls: (last?.plannedCalls ?? 0) - spent.calls, promptTokens: null, completionTokens: null, costUsd: null };
+    const spent = reports
+      .slice(0, decided + 1)
+      .reduce((t, r) => ({ calls: t.calls + r.calls, usage: addUsage(t.usage, r.usage) }), {
+        calls: 0,
+        usage: ZERO_USAGE,
+      });
+    if (!last?.ran)
+      return {
+        basis: 'planned',
+        calls: (last?.plannedCalls ?? 0) - spent.calls,
+        promptTokens: null,
+        completionTokens: null,
+        costUsd: null,
+      };
     return {
       basis: 'measured',
       calls: last.calls - spent.calls,
@@ -209,7 +264,11 @@ export function createCascade(catalogue: StageCatalogue, stageVersions: number) 
     configSchema,
 
     init(config, task: Task): CascadeState {
-      return { stages: config.stages.map((stage) => resolveStage(stage, config.defaults)).map((s) => createEvaluation(s.method, s.config, task)) };
+      return {
+        stages: config.stages
+          .map((stage) => resolveStage(stage, config.defaults))
+          .map((s) => createEvaluation(s.method, s.config, task)),
+      };
     },
 
     step(config, _task, state): StepResult {
@@ -222,7 +281,8 @@ export function createCascade(catalogue: StageCatalogue, stageVersions: number) 
           reports.push(r.report);
           continue;
         }
-        if (!r.verdict) return { kind: 'calls', calls: readyCalls(s.method, s.state).map((c) => prefixed(k, s.label, c)) };
+        if (!r.verdict)
+          return { kind: 'calls', calls: readyCalls(s.method, s.state).map((c) => prefixed(k, s.label, c)) };
         reports.push(r.report);
         if (!decided && (r.decides || k === stages.length - 1)) decided = { k, verdict: r.verdict };
       }
@@ -255,7 +315,13 @@ export function createCascade(catalogue: StageCatalogue, stageVersions: number) 
       const at = stageOf(reply.id);
       const s = at ? liveStages(config, state)[at.k] : undefined;
       if (!at || !s) return { state, final: true };
-      const next = applyResult(s.method, s.state, { id: at.inner, ok: true, content: reply.content, model: reply.model, usage: reply.usage });
+      const next = applyResult(s.method, s.state, {
+        id: at.inner,
+        ok: true,
+        content: reply.content,
+        model: reply.model,
+        usage: reply.usage,
+      });
       const { base, attempt } = splitCallId(at.inner);
       const entry = next.ledger[base];
       const parseError = entry?.attempts[attempt]?.parseError;
@@ -268,7 +334,9 @@ export function createCascade(catalogue: StageCatalogue, stageVersions: number) 
 
     plannedCalls(config, task): number {
       // Every stage: the most a cascade can make (the progress bar ends early when a stage decides).
-      return config.stages.map((stage) => resolveStage(stage, config.defaults)).reduce((n, s) => n + plannedCalls(s.method, createEvaluation(s.method, s.config, task)), 0);
+      return config.stages
+        .map((stage) => resolveStage(stage, config.defaults))
+        .reduce((n, s) => n + plannedCalls(s.method, createEvaluation(s.method, s.config, task)), 0);
     },
   };
   return { configSchema, method };

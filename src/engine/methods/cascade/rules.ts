@@ -62,7 +62,9 @@ export function votesSplit(votes: readonly Vote[]): boolean {
 }
 
 /** The signals of a stage's verdict. */
-export function signalsOf(verdict: Pick<Verdict, 'winner' | 'confidence' | 'positionFlip' | 'votes' | 'unparsed'>): StageSignals {
+export function signalsOf(
+  verdict: Pick<Verdict, 'winner' | 'confidence' | 'positionFlip' | 'votes' | 'unparsed'>,
+): StageSignals {
   return {
     ...(verdict.winner !== undefined ? { winner: verdict.winner } : {}),
     confidence: verdict.confidence,

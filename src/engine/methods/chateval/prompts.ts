@@ -121,18 +121,26 @@ export interface RoleText {
 
 /** The FairEval role prompts of the CODE configs (identical in every FairEval config). */
 export const CODE_ROLES = {
-  'General Public': "You are now General Public, one of the referees in this task. You are interested in the story and looking for updates on the investigation. Please think critically by yourself and note that it's your responsibility to choose one of which is the better first.",
-  Critic: 'You are now Critic, one of the referees in this task. You will check fluent writing, clear sentences, and good wording in summary writing. Your job is to question others judgement to make sure their judgement is well-considered and offer an alternative solution if two responses are at the same level.',
-  'News Author': 'You are News Author, one of the referees in this task. You will focus on the consistency with the original article. Please help other people to determine which response is the better one.',
+  'General Public':
+    "You are now General Public, one of the referees in this task. You are interested in the story and looking for updates on the investigation. Please think critically by yourself and note that it's your responsibility to choose one of which is the better first.",
+  Critic:
+    'You are now Critic, one of the referees in this task. You will check fluent writing, clear sentences, and good wording in summary writing. Your job is to question others judgement to make sure their judgement is well-considered and offer an alternative solution if two responses are at the same level.',
+  'News Author':
+    'You are News Author, one of the referees in this task. You will focus on the consistency with the original article. Please help other people to determine which response is the better one.',
 } as const satisfies Record<string, string>;
 
 /** PAPER Appendix A, verbatim (curly apostrophes as printed). */
 export const PAPER_ROLES = {
-  'General Public': 'You are now General Public, one of the referees in this task. You are interested in the story and looking for updates on the investigation. Please think critically by yourself and note that it’s your responsibility to choose one of which is the better first.',
-  Critic: 'You are now Critic, one of the referees in this task. You will check fluent writing, clear sentences, and good wording in summary writing. Your job is to question others judgment to make sure their judgment is well-considered and offer an alternative solution if two responses are at the same level.',
-  'News Author': 'You are News Author, one of the referees in this task. You will focus on the consistency with the original article. Please help other people to determine which response is the better one.',
-  Psychologist: 'You are Psychologist, one of the referees in this task. You will study human behavior and mental processes in order to understand and explain human behavior. Please help other people to determine which response is the better one.',
-  Scientist: 'You are Scientist, one of the referees in this task. You are a professional engaged in systematic study who possesses a strong background in the scientific method, critical thinking, and problem-solving abilities. Please help other people to determine which response is the better one.',
+  'General Public':
+    'You are now General Public, one of the referees in this task. You are interested in the story and looking for updates on the investigation. Please think critically by yourself and note that it’s your responsibility to choose one of which is the better first.',
+  Critic:
+    'You are now Critic, one of the referees in this task. You will check fluent writing, clear sentences, and good wording in summary writing. Your job is to question others judgment to make sure their judgment is well-considered and offer an alternative solution if two responses are at the same level.',
+  'News Author':
+    'You are News Author, one of the referees in this task. You will focus on the consistency with the original article. Please help other people to determine which response is the better one.',
+  Psychologist:
+    'You are Psychologist, one of the referees in this task. You will study human behavior and mental processes in order to understand and explain human behavior. Please help other people to determine which response is the better one.',
+  Scientist:
+    'You are Scientist, one of the referees in this task. You are a professional engaged in systematic study who possesses a strong background in the scientific method, critical thinking, and problem-solving abilities. Please help other people to determine which response is the better one.',
 } as const satisfies Record<string, string>;
 
 /**

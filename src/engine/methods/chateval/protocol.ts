@@ -20,10 +20,26 @@ import { AgentParamsSchema, CommonConfigShape, resolveAgentParams } from '../../
 import type { ParsedValue } from '../../parsers/spec.js';
 import type { Task } from '../../task.js';
 import { renderTemplate, templateField, templateText } from '../../template.js';
-import { CHATEVAL_PAIRWISE_CODE, CHATEVAL_PAIRWISE_FINAL, CHATEVAL_PAIRWISE_PAPER, CHATEVAL_POINTWISE_FINAL, CHATEVAL_POINTWISE_GENERIC, CHATEVAL_SUMMARY_CODE } from './prompts.js';
+import {
+  CHATEVAL_PAIRWISE_CODE,
+  CHATEVAL_PAIRWISE_FINAL,
+  CHATEVAL_PAIRWISE_PAPER,
+  CHATEVAL_POINTWISE_FINAL,
+  CHATEVAL_POINTWISE_GENERIC,
+  CHATEVAL_SUMMARY_CODE,
+} from './prompts.js';
 import type { ResolvedAgent } from './roles.js';
 import { agentsOf, DebaterSchema, resolveAgents } from './roles.js';
-import { finalFormat, JudgePromptShape, pairwiseVerdict, pointwiseVerdict, TASK_PAIRWISE, TASK_POINTWISE, taskVars, voteOf } from './shared.js';
+import {
+  finalFormat,
+  JudgePromptShape,
+  pairwiseVerdict,
+  pointwiseVerdict,
+  TASK_PAIRWISE,
+  TASK_POINTWISE,
+  taskVars,
+  voteOf,
+} from './shared.js';
 
 /** Placeholders each template may use. */
 export const TEMPLATE_PLACEHOLDERS = {
@@ -50,7 +66,11 @@ export const chatEvalConfigSchema = z
     /** Discussion turns; every agent speaks once per turn. 1-10, default 2. */
     turns: z.number().int().min(1).max(10).default(2),
     /** 1-8 debaters in speaking order. Default General Public + Critic (the FairEval configs). */
-    agents: z.array(DebaterSchema).min(1).max(8).default([{ role: 'General Public' }, { role: 'Critic' }]),
+    agents: z
+      .array(DebaterSchema)
+      .min(1)
+      .max(8)
+      .default([{ role: 'General Public' }, { role: 'Critic' }]),
     /** Same-role ablation (§4.1): every agent gets the Annotator prompt (text per `promptSource`). Default false. */
     sameRole: z.boolean().default(false),
     /** Model settings of the summary calls. Default: `defaults`. */
@@ -77,7 +97,11 @@ export const chatEvalConfigSchema = z
   .superRefine((c, ctx) => {
     const r = resolveAgents(c.agents, { group: c.roleGroup, sameRole: c.sameRole, source: c.promptSource });
     if (!r.ok) {
-      ctx.addIssue({ code: 'custom', path: ['agents', r.missing, 'role'], message: 'this agent needs a role: the role group (or Appendix A) has no role for this position' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['agents', r.missing, 'role'],
+        message: 'this agent needs a role: the role group (or Appendix A) has no role for this position',
+      });
     }
   });
 export type ChatEvalConfig = z.infer<typeof chatEvalConfigSchema>;
@@ -105,7 +129,13 @@ const summaryId = (turn: number, agent: number) => `turn${turn}/summary/agent${a
 /** Waves of calls in dependency order: one call per wave one-by-one; per turn a summary wave, then a speaking wave. */
 function schedule(config: ChatEvalConfig): Slot[][] {
   const n = config.agents.length;
-  const each = (kind: Slot['kind'], turn: number) => Array.from({ length: n }, (_, agent): Slot => ({ id: (kind === 'speak' ? speakId : summaryId)(turn, agent), kind, turn, agent }));
+  const each = (kind: Slot['kind'], turn: number) =>
+    Array.from({ length: n }, (_, agent): Slot => ({
+      id: (kind === 'speak' ? speakId : summaryId)(turn, agent),
+      kind,
+      turn,
+      agent,
+    }));
   const waves: Slot[][] = [];
   for (let turn = 1; turn <= config.turns; turn++) {
     if (config.strategy === 'simultaneous-talk-with-summarizer' && turn > 1) waves.push(each('summary', turn));
@@ -123,15 +153,25 @@ interface MemoryEntry {
 }
 
 /** What agent `slot.agent` has in memory before `slot` (speaking slot, or summary slot of that turn). */
-function memoryBefore(config: ChatEvalConfig, agents: readonly ResolvedAgent[], state: ChatEvalState, slot: Slot): MemoryEntry[] {
-  const speech = (turn: number, k: number): MemoryEntry => ({ sender: agents[k]?.name ?? `agent${k}`, content: state.replies[speakId(turn, k)] ?? '' });
+function memoryBefore(
+  config: ChatEvalConfig,
+  agents: readonly ResolvedAgent[],
+  state: ChatEvalState,
+  slot: Slot,
+): MemoryEntry[] {
+  const speech = (turn: number, k: number): MemoryEntry => ({
+    sender: agents[k]?.name ?? `agent${k}`,
+    content: state.replies[speakId(turn, k)] ?? '',
+  });
   const out: MemoryEntry[] = [];
   for (let turn = 1; turn <= slot.turn; turn++) {
     const summary = state.replies[summaryId(turn, slot.agent)];
     // The summary made before this turn joins the memory first (unless it is the one being made now).
-    if (summary !== undefined && !(turn === slot.turn && slot.kind === 'summary')) out.push({ sender: 'Summarizer', content: summary });
+    if (summary !== undefined && !(turn === slot.turn && slot.kind === 'summary'))
+      out.push({ sender: 'Summarizer', content: summary });
     if (turn < slot.turn) out.push(...agents.map((_, k) => speech(turn, k)));
-    else if (config.strategy === 'one-by-one' && slot.kind === 'speak') out.push(...agents.slice(0, slot.agent).map((_, k) => speech(turn, k)));
+    else if (config.strategy === 'one-by-one' && slot.kind === 'speak')
+      out.push(...agents.slice(0, slot.agent).map((_, k) => speech(turn, k)));
   }
   return out;
 }
@@ -141,7 +181,12 @@ const historyText = (m: readonly MemoryEntry[]) => m.map((e) => `[${e.sender}]: 
 /** `SummaryMemoryManipulator`'s new lines: `[sender] : content` plus a newline, for each message. */
 const newLinesText = (m: readonly MemoryEntry[]) => m.map((e) => `[${e.sender}] : ${e.content}\n`).join('');
 
-function chatHistory(config: ChatEvalConfig, agents: readonly ResolvedAgent[], state: ChatEvalState, slot: Slot): string {
+function chatHistory(
+  config: ChatEvalConfig,
+  agents: readonly ResolvedAgent[],
+  state: ChatEvalState,
+  slot: Slot,
+): string {
   if (config.strategy === 'simultaneous-talk-with-summarizer' && config.summaryMode === 'replace') {
     return slot.turn > 1 ? (state.replies[summaryId(slot.turn, slot.agent)] ?? '') : '';
   }
@@ -149,11 +194,20 @@ function chatHistory(config: ChatEvalConfig, agents: readonly ResolvedAgent[], s
 }
 
 function discussionTemplate(config: ChatEvalConfig, task: Task): string {
-  if (task.kind === 'pairwise') return config.templates.pairwise ?? (config.promptSource === 'paper' ? CHATEVAL_PAIRWISE_PAPER : CHATEVAL_PAIRWISE_CODE);
+  if (task.kind === 'pairwise')
+    return (
+      config.templates.pairwise ?? (config.promptSource === 'paper' ? CHATEVAL_PAIRWISE_PAPER : CHATEVAL_PAIRWISE_CODE)
+    );
   return config.templates.pointwiseByAspect[task.aspect.name.toLowerCase()] ?? config.templates.pointwise;
 }
 
-function callFor(config: ChatEvalConfig, task: Task, state: ChatEvalState, agents: ResolvedAgent[], slot: Slot): CallSpec {
+function callFor(
+  config: ChatEvalConfig,
+  task: Task,
+  state: ChatEvalState,
+  agents: ResolvedAgent[],
+  slot: Slot,
+): CallSpec {
   const agent = agents[slot.agent];
   if (!agent) throw new Error(`no agent ${slot.agent}`);
   if (slot.kind === 'summary') {
@@ -168,12 +222,20 @@ function callFor(config: ChatEvalConfig, task: Task, state: ChatEvalState, agent
       label: `Summarizer (${agent.name})`,
       stage: `turn ${slot.turn} summary`,
       ...resolveAgentParams(config.defaults, config.summarizer),
-      messages: [{ role: 'user', content: renderTemplate(config.templates.summary, { summary: previous, new_lines: newLinesText(memory) }) }],
+      messages: [
+        {
+          role: 'user',
+          content: renderTemplate(config.templates.summary, { summary: previous, new_lines: newLinesText(memory) }),
+        },
+      ],
       parser: { type: 'text' },
     };
   }
   const final = slot.turn === config.turns ? finalFormat(task, config, config.templates) : undefined;
-  const vars = { ...taskVars(task, config, agent, final?.prompt ?? ''), chat_history: chatHistory(config, agents, state, slot) };
+  const vars = {
+    ...taskVars(task, config, agent, final?.prompt ?? ''),
+    chat_history: chatHistory(config, agents, state, slot),
+  };
   return {
     id: slot.id,
     agent: agent.id,
@@ -206,14 +268,24 @@ export const chatEvalMethod: MethodDefinition<ChatEvalConfig, ChatEvalState> = {
     const agents = agentsFor(config);
     for (const wave of state.truncated ? [] : schedule(config)) {
       const missing = wave.filter((s) => state.replies[s.id] === undefined);
-      if (missing.length > 0) return { kind: 'calls', calls: missing.map((s) => callFor(config, task, state, agents, s)) };
+      if (missing.length > 0)
+        return { kind: 'calls', calls: missing.map((s) => callFor(config, task, state, agents, s)) };
     }
     // After a budget cut only the agents that gave their final judgement vote.
     const voters = agents.flatMap((a, i) => (!state.truncated || String(i) in state.finals ? [{ a, i }] : []));
     const votes = voters.map(({ a, i }) => voteOf(task, a, state.finals[String(i)]));
     const details = { strategy: config.strategy, turns: config.turns, agents: agents.map((a) => a.name) };
-    const verdict = task.kind === 'pairwise' ? pairwiseVerdict(votes, config, details) : pointwiseVerdict(task, votes, details);
-    return { kind: 'verdict', verdict: state.truncated ? { ...verdict, truncation: { agentsJudged: voters.length, agentsPlanned: agents.length, turnsRun: config.turns } } : verdict };
+    const verdict =
+      task.kind === 'pairwise' ? pairwiseVerdict(votes, config, details) : pointwiseVerdict(task, votes, details);
+    return {
+      kind: 'verdict',
+      verdict: state.truncated
+        ? {
+            ...verdict,
+            truncation: { agentsJudged: voters.length, agentsPlanned: agents.length, turnsRun: config.turns },
+          }
+        : verdict,
+    };
   },
 
   reduce(config, _task, state, reply: FinalReply): ChatEvalState {
@@ -224,7 +296,8 @@ export const chatEvalMethod: MethodDefinition<ChatEvalConfig, ChatEvalState> = {
     // The authors' agent, out of tries, sends an empty message (`content=""`); the others then see that.
     const content = !reply.ok && config.repair === 'resend' ? '' : reply.content;
     const next: ChatEvalState = { replies: { ...state.replies, [slot.id]: content }, finals: state.finals };
-    if (slot.kind === 'speak' && slot.turn === config.turns) next.finals = { ...state.finals, [String(slot.agent)]: reply.ok ? reply.value : null };
+    if (slot.kind === 'speak' && slot.turn === config.turns)
+      next.finals = { ...state.finals, [String(slot.agent)]: reply.ok ? reply.value : null };
     return next;
   },
 

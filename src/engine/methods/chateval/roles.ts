@@ -27,20 +27,46 @@ const role = (name: string, description: string): RoleText => ({ name, descripti
 
 /** Group roles beyond Appendix A (authored for Tribunal, see the module note). */
 const GROUP_ROLES: readonly RoleText[] = [
-  role('Guido van Rossum', `You are Guido van Rossum. You are the creator of the Python programming language, ${referee} You value readable, correct and idiomatic code and clear explanations of it. ${help}`),
-  role('Linus Torvalds', `You are Linus Torvalds, the creator of Linux and Git, ${referee} You judge code by whether it actually works, handles edge cases and stays simple. ${help}`),
-  role('Donald Knuth', `You are Donald Knuth, the author of The Art of Computer Programming, ${referee} You check algorithms for correctness and efficiency and explanations for precision. ${help}`),
-  role('Ernest Hemingway', `You are Ernest Hemingway, the novelist, ${referee} You value vivid, economical prose and writing that serves the reader's request. ${help}`),
-  role('Copy Editor', `You are Copy Editor, ${referee} You will check grammar, clarity, structure and consistency of style. ${help}`),
-  role('Literary Critic', `You are Literary Critic, ${referee} You judge originality, tone, and how well a text achieves its purpose. ${help}`),
-  role('Historian', `You are Historian, ${referee} You check facts, dates and context against the historical record and notice unsupported claims. ${help}`),
-  role('Encyclopedia Editor', `You are Encyclopedia Editor, ${referee} You check that statements are accurate, complete, neutral and well explained. ${help}`),
+  role(
+    'Guido van Rossum',
+    `You are Guido van Rossum. You are the creator of the Python programming language, ${referee} You value readable, correct and idiomatic code and clear explanations of it. ${help}`,
+  ),
+  role(
+    'Linus Torvalds',
+    `You are Linus Torvalds, the creator of Linux and Git, ${referee} You judge code by whether it actually works, handles edge cases and stays simple. ${help}`,
+  ),
+  role(
+    'Donald Knuth',
+    `You are Donald Knuth, the author of The Art of Computer Programming, ${referee} You check algorithms for correctness and efficiency and explanations for precision. ${help}`,
+  ),
+  role(
+    'Ernest Hemingway',
+    `You are Ernest Hemingway, the novelist, ${referee} You value vivid, economical prose and writing that serves the reader's request. ${help}`,
+  ),
+  role(
+    'Copy Editor',
+    `You are Copy Editor, ${referee} You will check grammar, clarity, structure and consistency of style. ${help}`,
+  ),
+  role(
+    'Literary Critic',
+    `You are Literary Critic, ${referee} You judge originality, tone, and how well a text achieves its purpose. ${help}`,
+  ),
+  role(
+    'Historian',
+    `You are Historian, ${referee} You check facts, dates and context against the historical record and notice unsupported claims. ${help}`,
+  ),
+  role(
+    'Encyclopedia Editor',
+    `You are Encyclopedia Editor, ${referee} You check that statements are accurate, complete, neutral and well explained. ${help}`,
+  ),
 ];
 
 /** Every library role by name in one reading. */
 export function roleLibrary(source: PromptSource): Readonly<Record<string, RoleText>> {
   const texts: Record<string, string> = { ...PAPER_ROLES, ...(source === 'code' ? CODE_ROLES : {}) };
-  return Object.fromEntries([...Object.entries(texts).map(([name, d]) => role(name, d)), ...GROUP_ROLES].map((r) => [r.name, r]));
+  return Object.fromEntries(
+    [...Object.entries(texts).map(([name, d]) => role(name, d)), ...GROUP_ROLES].map((r) => [r.name, r]),
+  );
 }
 
 /** Names a config may use for library roles (the same in both readings). */
@@ -116,7 +142,10 @@ function roleOf(agent: Debater, i: number, o: RoleOptions): RoleText | undefined
  * history stays attributable.
  * @returns the agents, or the index of the first agent without a role.
  */
-export function resolveAgents(agents: readonly Debater[], o: RoleOptions = {}): { ok: true; agents: ResolvedAgent[] } | { ok: false; missing: number } {
+export function resolveAgents(
+  agents: readonly Debater[],
+  o: RoleOptions = {},
+): { ok: true; agents: ResolvedAgent[] } | { ok: false; missing: number } {
   const roles: RoleText[] = [];
   for (const [i, a] of agents.entries()) {
     const r = roleOf(a, i, o);
@@ -131,7 +160,12 @@ export function resolveAgents(agents: readonly Debater[], o: RoleOptions = {}): 
       const k = (seen.get(r.name) ?? 0) + 1;
       seen.set(r.name, k);
       const { role: _role, ...params } = agents[i] ?? {};
-      return { id: `agent${i}`, name: count(r.name) > 1 ? `${r.name} ${k}` : r.name, description: r.description, params };
+      return {
+        id: `agent${i}`,
+        name: count(r.name) > 1 ? `${r.name} ${k}` : r.name,
+        description: r.description,
+        params,
+      };
     }),
   };
 }

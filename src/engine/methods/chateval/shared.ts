@@ -49,9 +49,35 @@ export const JudgePromptShape = {
 };
 
 /** Pairwise task placeholders, with the authors' slot names as aliases of ours. */
-export const TASK_PAIRWISE = ['question', 'answer_1', 'answer_2', 'source_text', 'compared_text_one', 'compared_text_two', 'scale_min', 'scale_max', 'role_description', 'agent_name', 'final_prompt'];
+export const TASK_PAIRWISE = [
+  'question',
+  'answer_1',
+  'answer_2',
+  'source_text',
+  'compared_text_one',
+  'compared_text_two',
+  'scale_min',
+  'scale_max',
+  'role_description',
+  'agent_name',
+  'final_prompt',
+];
 /** Pointwise task placeholders, with the authors' slot names (`source_text`, `reference_text`, `generated_text`) as aliases. */
-export const TASK_POINTWISE = ['source', 'context', 'output', 'source_text', 'reference_text', 'generated_text', 'aspect', 'aspect_description', 'scale_min', 'scale_max', 'role_description', 'agent_name', 'final_prompt'];
+export const TASK_POINTWISE = [
+  'source',
+  'context',
+  'output',
+  'source_text',
+  'reference_text',
+  'generated_text',
+  'aspect',
+  'aspect_description',
+  'scale_min',
+  'scale_max',
+  'role_description',
+  'agent_name',
+  'final_prompt',
+];
 
 /** Placeholder values of a task for an agent, given the rendered final instruction ('' before the last turn). */
 export function taskVars(
@@ -63,7 +89,17 @@ export function taskVars(
   const common = { role_description: agent.description, agent_name: agent.name, final_prompt: finalPrompt };
   if (task.kind === 'pairwise') {
     const { question, answerA, answerB } = task;
-    return { ...common, question, answer_1: answerA, answer_2: answerB, source_text: question, compared_text_one: answerA, compared_text_two: answerB, scale_min: config.scale.min, scale_max: config.scale.max };
+    return {
+      ...common,
+      question,
+      answer_1: answerA,
+      answer_2: answerB,
+      source_text: question,
+      compared_text_one: answerA,
+      compared_text_two: answerB,
+      scale_min: config.scale.min,
+      scale_max: config.scale.max,
+    };
   }
   const context = task.context ?? '';
   return {
@@ -89,12 +125,21 @@ interface FinalSettings {
 }
 
 /** The final instruction and its parser for a task. */
-export function finalFormat(task: Task, config: FinalSettings, templates: { pairwiseFinal: string; pointwiseFinal: string }): { prompt: string; parser: ParserSpec } {
+export function finalFormat(
+  task: Task,
+  config: FinalSettings,
+  templates: { pairwiseFinal: string; pointwiseFinal: string },
+): { prompt: string; parser: ParserSpec } {
   if (task.kind === 'pairwise') {
     const { min, max } = config.scale;
     return {
       prompt: renderTemplate(templates.pairwiseFinal, { aspect: '', scale_min: min, scale_max: max }),
-      parser: { type: 'chateval-scores', min, max, ...(config.scoreRead === 'script' ? { read: 'script' as const } : {}) },
+      parser: {
+        type: 'chateval-scores',
+        min,
+        max,
+        ...(config.scoreRead === 'script' ? { read: 'script' as const } : {}),
+      },
     };
   }
   const { min, max } = task.aspect.scale;
@@ -127,24 +172,43 @@ export const UNPARSED_TIE = "a final reply could not be read; the authors' scori
  */
 export function pairwiseVerdict(
   votes: Vote[],
-  config: { aggregate: 'total' | 'majority'; unparsed: 'tie' | 'ignore'; scale: { min: number; max: number }; calibration: { enabled: boolean } },
+  config: {
+    aggregate: 'total' | 'majority';
+    unparsed: 'tie' | 'ignore';
+    scale: { min: number; max: number };
+    calibration: { enabled: boolean };
+  },
   details: Record<string, unknown>,
 ): MethodVerdict {
   const scored = votes.flatMap((v) => (v.scores ? [v.scores] : []));
-  const totals = scored.length > 0 ? scored.reduce((t, s) => ({ a: t.a + s.a, b: t.b + s.b }), { a: 0, b: 0 }) : undefined;
+  const totals =
+    scored.length > 0 ? scored.reduce((t, s) => ({ a: t.a + s.a, b: t.b + s.b }), { a: 0, b: 0 }) : undefined;
   const means = totals ? { a: totals.a / scored.length, b: totals.b / scored.length } : undefined;
   const reported = config.calibration.enabled ? totals : means;
   const tally = { A: 0, B: 0, tie: 0 };
   for (const v of votes) tally[v.winner ?? 'tie'] += 1;
-  const info = { ...details, tally, aggregate: config.aggregate, ...(totals && means ? { totalScores: totals, meanScores: means } : {}) };
+  const info = {
+    ...details,
+    tally,
+    aggregate: config.aggregate,
+    ...(totals && means ? { totalScores: totals, meanScores: means } : {}),
+  };
   if (config.unparsed === 'tie' && votes.some((v) => !v.parsed)) {
-    return { winner: 'tie', ...(reported ? { scores: reported } : {}), votes, confidence: 0, forceTie: UNPARSED_TIE, details: info };
+    return {
+      winner: 'tie',
+      ...(reported ? { scores: reported } : {}),
+      votes,
+      confidence: 0,
+      forceTie: UNPARSED_TIE,
+      details: info,
+    };
   }
   if (config.aggregate === 'majority') {
     const { winner, margin } = majority(votes.map((v) => v.winner ?? 'tie'));
     return { winner, ...(reported ? { scores: reported } : {}), votes, confidence: margin, details: info };
   }
-  if (!totals || !means || !reported) return { winner: 'tie', votes, confidence: 0, details: { ...info, noParsedScore: true } };
+  if (!totals || !means || !reported)
+    return { winner: 'tie', votes, confidence: 0, details: { ...info, noParsedScore: true } };
   const confidence = Math.min(1, Math.abs(means.a - means.b) / (config.scale.max - config.scale.min));
   return { winner: winnerOf(totals.a, totals.b), scores: reported, votes, confidence, details: info };
 }

@@ -137,5 +137,8 @@ export const TOPICAL_CHAT_ROLES: readonly RoleText[] = [
     description:
       "You are General Public, and you are interested in the story and looking for updates on the investigation. You are now going to cooperate with Critic and News Author to help rate the response. Please think critically by yourself and note that it's fine to challenge other if you want to stick to your point.",
   },
-  { name: 'News Author', description: 'You are News Author, and you will check the response for consistency with the original article.' },
+  {
+    name: 'News Author',
+    description: 'You are News Author, and you will check the response for consistency with the original article.',
+  },
 ];

@@ -5,38 +5,54 @@
  */
 import type { Preset } from '../../method.js';
 
-const CODE_RUN = { method: 'debate', promptSource: 'code', criticSees: 'first-reply', maxIterations: 2, parseRetries: 0, defaults: { temperature: 0, maxTokens: 1024 } } as const;
+const CODE_RUN = {
+  method: 'debate',
+  promptSource: 'code',
+  criticSees: 'first-reply',
+  maxIterations: 2,
+  parseRetries: 0,
+  defaults: { temperature: 0, maxTokens: 1024 },
+} as const;
 
 /** DEBATE presets. */
 export const debatePresets: readonly Preset[] = [
   {
     id: 'debate-summeval',
-    description: "DEBATE on SummEval as debate.py: G-Eval's prompt as P, strict Devil's Advocate, n = 2, the Scorer's last reply read as evalute_score.py",
+    description:
+      "DEBATE on SummEval as debate.py: G-Eval's prompt as P, strict Devil's Advocate, n = 2, the Scorer's last reply read as evalute_score.py",
     paper: 'DEBATE §3, Algorithm 1, Appendix B.1, E.1-E.2; Table 1 (SummEval); gunny97/DEBATE debate.py (63de64f)',
     taskKind: 'pointwise',
     config: { ...CODE_RUN, domain: 'summeval', criticPersona: 'strict' },
   },
   {
     id: 'debate-topical-chat',
-    description: "DEBATE on Topical-Chat aspects as debate.py's loop: strict Devil's Advocate, n = 2 (the Topical-Chat P is ours: none is published)",
+    description:
+      "DEBATE on Topical-Chat aspects as debate.py's loop: strict Devil's Advocate, n = 2 (the Topical-Chat P is ours: none is published)",
     paper: 'DEBATE §3, Algorithm 1, Appendix B.1; Table 1 (Topical-Chat)',
     taskKind: 'pointwise',
     config: { ...CODE_RUN, domain: 'topical-chat', criticPersona: 'strict' },
   },
   {
     id: 'debate-tie-breaker',
-    description: 'DEBATE with the Tie-breaker ("Both" in Figure 2), the paper reading: strict Critic, n = 2, SummEval framing',
+    description:
+      'DEBATE with the Tie-breaker ("Both" in Figure 2), the paper reading: strict Critic, n = 2, SummEval framing',
     paper: 'DEBATE §4 "Debating style", Appendix B.1, C.3, E.1 (not in the public code)',
     taskKind: 'pointwise',
-    config: { method: 'debate', promptSource: 'paper', criticSees: 'latest-reply', domain: 'summeval', criticPersona: 'strict', maxIterations: 2, useTieBreaker: true },
+    config: {
+      method: 'debate',
+      promptSource: 'paper',
+      criticSees: 'latest-reply',
+      domain: 'summeval',
+      criticPersona: 'strict',
+      maxIterations: 2,
+      useTieBreaker: true,
+    },
   },
-  ...(['moderate', 'weak', 'plain'] as const).map(
-    (persona): Preset => ({
-      id: `debate-summeval-${persona}`,
-      description: `DEBATE on SummEval with the ${persona === 'plain' ? 'Plain (MultiAgent baseline)' : persona === 'weak' ? 'Weakly Negative' : 'Moderate Negative'} Critic persona, n = 2, as debate.py otherwise.`,
-      paper: 'DEBATE §4 "Persona of the Critic", Appendix E.1',
-      taskKind: 'pointwise',
-      config: { ...CODE_RUN, domain: 'summeval', criticPersona: persona },
-    }),
-  ),
+  ...(['moderate', 'weak', 'plain'] as const).map((persona): Preset => ({
+    id: `debate-summeval-${persona}`,
+    description: `DEBATE on SummEval with the ${persona === 'plain' ? 'Plain (MultiAgent baseline)' : persona === 'weak' ? 'Weakly Negative' : 'Moderate Negative'} Critic persona, n = 2, as debate.py otherwise.`,
+    paper: 'DEBATE §4 "Persona of the Critic", Appendix E.1',
+    taskKind: 'pointwise',
+    config: { ...CODE_RUN, domain: 'summeval', criticPersona: persona },
+  })),
 ];

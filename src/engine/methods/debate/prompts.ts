@@ -129,7 +129,21 @@ export const ASPECT_SET_OF: Readonly<Record<DebateDomain, AspectSet | undefined>
  * - `tieBreaker`: the Tie-breaker's request (C.3).
  */
 export const DEBATE_TEMPLATE_PLACEHOLDERS = {
-  evaluation: ['intro', 'output_noun', 'source_noun', 'criteria', 'steps', 'inputs', 'source', 'context', 'output', 'aspect', 'Aspect', 'min', 'max'],
+  evaluation: [
+    'intro',
+    'output_noun',
+    'source_noun',
+    'criteria',
+    'steps',
+    'inputs',
+    'source',
+    'context',
+    'output',
+    'aspect',
+    'Aspect',
+    'min',
+    'max',
+  ],
   scorer: ['commander', 'prompt', 'aspect', 'min', 'max'],
   critic: ['prompt', 'response', 'score', 'aspect', 'min', 'max'],
   criticFollowUp: ['prompt', 'response', 'score', 'previous_score', 'aspect', 'min', 'max'],
@@ -171,15 +185,14 @@ export const DEBATE_TEMPLATES: Readonly<Record<TemplateName, string>> = {
     '{{commander}}\n\n{{prompt}}\n\nThink step-by-step and give your rationale, then end your reply with a final line "Score: <score>" where <score> is your {{aspect}} score from {{min}} to {{max}}.',
   // The paper reading tells the Critic about NO_ISSUE: B.1 stops on it and Appendix F's strict Critic says it.
   critic:
-    '{{prompt}}\n\nThe Scorer\'s response:\n\n{{response}}\n\nThe Scorer\'s {{aspect}} score: {{score}} (scale {{min}}-{{max}}).\n\nReview this score. If you find no issue with it, reply NO_ISSUE.',
+    "{{prompt}}\n\nThe Scorer's response:\n\n{{response}}\n\nThe Scorer's {{aspect}} score: {{score}} (scale {{min}}-{{max}}).\n\nReview this score. If you find no issue with it, reply NO_ISSUE.",
   criticFollowUp:
-    'The Scorer revised its response after your feedback:\n\n{{response}}\n\nThe Scorer\'s {{aspect}} score is now: {{score}} (previously {{previous_score}}; scale {{min}}-{{max}}).\n\nReview this score. If you find no issue with it, reply NO_ISSUE.',
+    "The Scorer revised its response after your feedback:\n\n{{response}}\n\nThe Scorer's {{aspect}} score is now: {{score}} (previously {{previous_score}}; scale {{min}}-{{max}}).\n\nReview this score. If you find no issue with it, reply NO_ISSUE.",
   revise:
     'The Critic reviewed your {{aspect}} score of {{score}} and replied:\n\n{{feedback}}\n\nUsing this feedback, reconsider and adjust your score if needed. Think step-by-step, then end your reply with a final line "Score: <score>" where <score> is from {{min}} to {{max}}.',
   tieBreaker:
     '{{prompt}}\n\nDebate Log of Other Agents:\n\n{{log}}\n\nThe Scorer and the Critic did not reach an agreement. Decide the final {{aspect}} score, then end your reply with a final line "Score: <score>" where <score> is from {{min}} to {{max}}.',
 };
-
 
 /**
  * The `promptSource: 'code'` messages: what `debate.py` sends, in our words where it has words. The Scorer
@@ -188,6 +201,6 @@ export const DEBATE_TEMPLATES: Readonly<Record<TemplateName, string>> = {
  */
 export const DEBATE_CODE_TEMPLATES: Readonly<Record<'scorer' | 'critic' | 'revise', string>> = {
   scorer: '{{prompt}}',
-  critic: 'Review the score given for this task.\n\nTask:\n{{prompt}}\n\nScorer\'s response:\n{{response}}',
+  critic: "Review the score given for this task.\n\nTask:\n{{prompt}}\n\nScorer's response:\n{{response}}",
   revise: 'Feedback from the Critic:\n{{feedback}}\n\nReconsider your evaluation and give your score again.',
 };

@@ -29,7 +29,19 @@ import { capitalise, renderTemplate, templateField } from '../../template.js';
 import type { MethodVerdict, Vote } from '../../verdict.js';
 import { ASPECT_DESCRIPTIONS, GEVAL_SUMMEVAL_PROMPTS } from '../single/index.js';
 import type { TemplateName } from './prompts.js';
-import { ASPECT_SET_OF, COMMANDER_MESSAGE, CRITIC_PERSONA_NAMES, CRITIC_PERSONAS, DEBATE_CODE_TEMPLATES, DEBATE_DOMAINS, DEBATE_TEMPLATE_PLACEHOLDERS, DEBATE_TEMPLATES, FRAMES, SCORER_SYSTEM, TIE_BREAKER_BY_DOMAIN } from './prompts.js';
+import {
+  ASPECT_SET_OF,
+  COMMANDER_MESSAGE,
+  CRITIC_PERSONA_NAMES,
+  CRITIC_PERSONAS,
+  DEBATE_CODE_TEMPLATES,
+  DEBATE_DOMAINS,
+  DEBATE_TEMPLATE_PLACEHOLDERS,
+  DEBATE_TEMPLATES,
+  FRAMES,
+  SCORER_SYSTEM,
+  TIE_BREAKER_BY_DOMAIN,
+} from './prompts.js';
 
 /** DEBATE's config. Every field has a default; agents run at temperature 0 (C.1, `debate.py`). */
 export const debateConfigSchema = z
@@ -102,13 +114,19 @@ function asPointwise(task: Task): PointwiseTask {
 function template(config: DebateConfig, name: TemplateName): string {
   const own = config.templates[name];
   if (own !== undefined) return own;
-  if (config.promptSource === 'code' && (name === 'scorer' || name === 'critic' || name === 'revise')) return DEBATE_CODE_TEMPLATES[name];
+  if (config.promptSource === 'code' && (name === 'scorer' || name === 'critic' || name === 'revise'))
+    return DEBATE_CODE_TEMPLATES[name];
   if (config.promptSource === 'code' && name === 'criticFollowUp') return DEBATE_CODE_TEMPLATES.critic;
   return DEBATE_TEMPLATES[name];
 }
 
 function baseVars(task: PointwiseTask): Record<string, string | number> {
-  return { aspect: task.aspect.name, Aspect: capitalise(task.aspect.name), min: task.aspect.scale.min, max: task.aspect.scale.max };
+  return {
+    aspect: task.aspect.name,
+    Aspect: capitalise(task.aspect.name),
+    min: task.aspect.scale.min,
+    max: task.aspect.scale.max,
+  };
 }
 
 /**
@@ -117,7 +135,10 @@ function baseVars(task: PointwiseTask): Record<string, string | number> {
  */
 export function formulatePrompt(config: DebateConfig, task: PointwiseTask): string {
   const { name, scale } = task.aspect;
-  const verbatim = config.domain === 'summeval' && config.templates.evaluation === undefined ? GEVAL_SUMMEVAL_PROMPTS[name.toLowerCase()] : undefined;
+  const verbatim =
+    config.domain === 'summeval' && config.templates.evaluation === undefined
+      ? GEVAL_SUMMEVAL_PROMPTS[name.toLowerCase()]
+      : undefined;
   if (verbatim !== undefined) return renderTemplate(verbatim, { Document: task.source, Summary: task.output });
   const frame = FRAMES[config.domain];
   const set = ASPECT_SET_OF[config.domain];
@@ -165,7 +186,8 @@ function forwardedScore(turns: readonly DebateTurn[], index: number): string {
 
 /** The Scorer's parser: `evalute_score.py`'s rule (code) or a `Score:` line (paper). */
 function scorerParser(config: DebateConfig, task: PointwiseTask): ParserSpec {
-  if (config.promptSource === 'code') return { type: 'debate-score', from: task.aspect.name.toLowerCase() === 'fluency' ? 'last' : 'first' };
+  if (config.promptSource === 'code')
+    return { type: 'debate-score', from: task.aspect.name.toLowerCase() === 'fluency' ? 'last' : 'first' };
   return { type: 'labelled-score', label: 'Score', min: task.aspect.scale.min, max: task.aspect.scale.max };
 }
 
@@ -177,18 +199,35 @@ function criticLabel(config: DebateConfig): string {
 function scorerMessages(config: DebateConfig, task: PointwiseTask, state: DebateState, prompt: string): ChatMessage[] {
   const messages: ChatMessage[] = [
     { role: 'system', content: config.scorerSystem ?? SCORER_SYSTEM },
-    { role: 'user', content: renderTemplate(template(config, 'scorer'), { ...baseVars(task), commander: config.commanderMessage ?? COMMANDER_MESSAGE, prompt }) },
+    {
+      role: 'user',
+      content: renderTemplate(template(config, 'scorer'), {
+        ...baseVars(task),
+        commander: config.commanderMessage ?? COMMANDER_MESSAGE,
+        prompt,
+      }),
+    },
   ];
   state.turns.forEach((t, i) => {
     if (t.role === 'scorer') messages.push({ role: 'assistant', content: t.content });
-    else if (t.role === 'critic') messages.push({ role: 'user', content: renderTemplate(template(config, 'revise'), { ...baseVars(task), feedback: t.content, score: forwardedScore(state.turns, i) }) });
+    else if (t.role === 'critic')
+      messages.push({
+        role: 'user',
+        content: renderTemplate(template(config, 'revise'), {
+          ...baseVars(task),
+          feedback: t.content,
+          score: forwardedScore(state.turns, i),
+        }),
+      });
   });
   return messages;
 }
 
 /** The Critic's conversation: one forward per Scorer turn it reviews, then its own replies. */
 function criticMessages(config: DebateConfig, task: PointwiseTask, state: DebateState, prompt: string): ChatMessage[] {
-  const messages: ChatMessage[] = [{ role: 'system', content: config.criticSystem ?? CRITIC_PERSONAS[config.criticPersona] }];
+  const messages: ChatMessage[] = [
+    { role: 'system', content: config.criticSystem ?? CRITIC_PERSONAS[config.criticPersona] },
+  ];
   const firstScorer = state.turns.findIndex((t) => t.role === 'scorer');
   let first = true;
   let previous = NO_SCORE;
@@ -197,8 +236,17 @@ function criticMessages(config: DebateConfig, task: PointwiseTask, state: Debate
     else if (t.role === 'scorer') {
       const shown = config.criticSees === 'first-reply' ? firstScorer : i;
       const score = forwardedScore(state.turns, shown);
-      const vars = { ...baseVars(task), prompt, response: state.turns[shown]?.content ?? '', score, previous_score: previous };
-      messages.push({ role: 'user', content: renderTemplate(template(config, first ? 'critic' : 'criticFollowUp'), vars) });
+      const vars = {
+        ...baseVars(task),
+        prompt,
+        response: state.turns[shown]?.content ?? '',
+        score,
+        previous_score: previous,
+      };
+      messages.push({
+        role: 'user',
+        content: renderTemplate(template(config, first ? 'critic' : 'criticFollowUp'), vars),
+      });
       first = false;
       previous = score;
     }
@@ -207,7 +255,12 @@ function criticMessages(config: DebateConfig, task: PointwiseTask, state: Debate
 }
 
 /** C.3: the Tie-breaker reads P and the whole debate log. */
-function tieBreakerMessages(config: DebateConfig, task: PointwiseTask, state: DebateState, prompt: string): ChatMessage[] {
+function tieBreakerMessages(
+  config: DebateConfig,
+  task: PointwiseTask,
+  state: DebateState,
+  prompt: string,
+): ChatMessage[] {
   const log = state.turns.map((t) => `${t.role === 'scorer' ? 'Scorer' : 'Critic'}: ${t.content}`).join('\n\n');
   return [
     { role: 'system', content: config.tieBreakerSystem ?? TIE_BREAKER_BY_DOMAIN[config.domain] },
@@ -215,7 +268,11 @@ function tieBreakerMessages(config: DebateConfig, task: PointwiseTask, state: De
   ];
 }
 
-type Next = { kind: 'score'; iteration: number } | { kind: 'critic'; iteration: number } | { kind: 'tiebreaker' } | { kind: 'done'; stoppedByNoIssue: boolean };
+type Next =
+  | { kind: 'score'; iteration: number }
+  | { kind: 'critic'; iteration: number }
+  | { kind: 'tiebreaker' }
+  | { kind: 'done'; stoppedByNoIssue: boolean };
 
 /** What Algorithm 1 does next from the replies so far. */
 function nextMove(config: DebateConfig, state: DebateState): Next {
@@ -237,16 +294,50 @@ function idOf(next: Exclude<Next, { kind: 'done' }>): string {
   return next.kind === 'tiebreaker' ? 'tiebreaker' : `${next.kind}${next.iteration}`;
 }
 
-function callFor(config: DebateConfig, task: PointwiseTask, state: DebateState, next: Exclude<Next, { kind: 'done' }>): CallSpec {
+function callFor(
+  config: DebateConfig,
+  task: PointwiseTask,
+  state: DebateState,
+  next: Exclude<Next, { kind: 'done' }>,
+): CallSpec {
   const prompt = formulatePrompt(config, task);
-  const tieParser: ParserSpec = { type: 'labelled-score', label: 'Score', min: task.aspect.scale.min, max: task.aspect.scale.max };
+  const tieParser: ParserSpec = {
+    type: 'labelled-score',
+    label: 'Score',
+    min: task.aspect.scale.min,
+    max: task.aspect.scale.max,
+  };
   switch (next.kind) {
     case 'score':
-      return { id: idOf(next), agent: 'scorer', label: 'Scorer', stage: next.iteration === 0 ? 'initial score' : `iteration ${next.iteration} re-score`, ...resolveAgentParams(config.defaults, config.scorer), messages: scorerMessages(config, task, state, prompt), parser: scorerParser(config, task) };
+      return {
+        id: idOf(next),
+        agent: 'scorer',
+        label: 'Scorer',
+        stage: next.iteration === 0 ? 'initial score' : `iteration ${next.iteration} re-score`,
+        ...resolveAgentParams(config.defaults, config.scorer),
+        messages: scorerMessages(config, task, state, prompt),
+        parser: scorerParser(config, task),
+      };
     case 'critic':
-      return { id: idOf(next), agent: 'critic', label: criticLabel(config), stage: `iteration ${next.iteration} critique`, ...resolveAgentParams(config.defaults, config.critic), messages: criticMessages(config, task, state, prompt), parser: { type: 'critique', ...(config.promptSource === 'code' ? { noIssue: 'code' as const } : {}) } };
+      return {
+        id: idOf(next),
+        agent: 'critic',
+        label: criticLabel(config),
+        stage: `iteration ${next.iteration} critique`,
+        ...resolveAgentParams(config.defaults, config.critic),
+        messages: criticMessages(config, task, state, prompt),
+        parser: { type: 'critique', ...(config.promptSource === 'code' ? { noIssue: 'code' as const } : {}) },
+      };
     case 'tiebreaker':
-      return { id: idOf(next), agent: 'tiebreaker', label: 'Tie-breaker', stage: 'tie-break', ...resolveAgentParams(config.defaults, config.tieBreaker), messages: tieBreakerMessages(config, task, state, prompt), parser: tieParser };
+      return {
+        id: idOf(next),
+        agent: 'tiebreaker',
+        label: 'Tie-breaker',
+        stage: 'tie-break',
+        ...resolveAgentParams(config.defaults, config.tieBreaker),
+        messages: tieBreakerMessages(config, task, state, prompt),
+        parser: tieParser,
+      };
   }
 }
 
@@ -255,18 +346,39 @@ function callFor(config: DebateConfig, task: PointwiseTask, state: DebateState, 
  * score, none if it has no number, or (paper) the Scorer's last parsed score. Confidence: 1 − (max − min) /
  * scale width over every parsed score of the debate.
  */
-function conclude(config: DebateConfig, task: PointwiseTask, state: DebateState, stoppedByNoIssue: boolean): MethodVerdict {
+function conclude(
+  config: DebateConfig,
+  task: PointwiseTask,
+  state: DebateState,
+  stoppedByNoIssue: boolean,
+): MethodVerdict {
   const scorers = state.turns.filter((t) => t.role === 'scorer');
   const lastScorer = scorers.at(-1);
-  const scorerScore = config.promptSource === 'code' ? lastScorer?.score : [...scorers].reverse().find((t) => t.score !== undefined)?.score;
+  const scorerScore =
+    config.promptSource === 'code'
+      ? lastScorer?.score
+      : [...scorers].reverse().find((t) => t.score !== undefined)?.score;
   const tie = state.turns.find((t) => t.role === 'tiebreaker');
   const score = tie?.score ?? scorerScore;
   const votes: Vote[] = [];
-  if (lastScorer) votes.push({ agent: 'scorer', label: 'Scorer', ...(scorerScore !== undefined ? { score: scorerScore } : {}), parsed: lastScorer.parsed });
-  if (tie) votes.push({ agent: 'tiebreaker', label: 'Tie-breaker', ...(tie.score !== undefined ? { score: tie.score } : {}), parsed: tie.parsed });
+  if (lastScorer)
+    votes.push({
+      agent: 'scorer',
+      label: 'Scorer',
+      ...(scorerScore !== undefined ? { score: scorerScore } : {}),
+      parsed: lastScorer.parsed,
+    });
+  if (tie)
+    votes.push({
+      agent: 'tiebreaker',
+      label: 'Tie-breaker',
+      ...(tie.score !== undefined ? { score: tie.score } : {}),
+      parsed: tie.parsed,
+    });
   const all = state.turns.flatMap((t) => (t.score !== undefined ? [t.score] : []));
   const range = task.aspect.scale.max - task.aspect.scale.min;
-  const confidence = score === undefined || all.length === 0 ? 0 : Math.max(0, 1 - (Math.max(...all) - Math.min(...all)) / range);
+  const confidence =
+    score === undefined || all.length === 0 ? 0 : Math.max(0, 1 - (Math.max(...all) - Math.min(...all)) / range);
   return {
     ...(score !== undefined ? { score } : {}),
     votes,
@@ -281,7 +393,14 @@ function conclude(config: DebateConfig, task: PointwiseTask, state: DebateState,
       finalFrom: tie?.score !== undefined ? 'tiebreaker' : score !== undefined ? 'scorer' : 'none',
     },
     ...(state.truncated
-      ? { truncation: { iterationsRun: state.turns.filter((t) => t.role === 'critic').length, iterationsPlanned: config.maxIterations, scorerTurns: scorers.length, tieBreakerCut: config.useTieBreaker && !tie } }
+      ? {
+          truncation: {
+            iterationsRun: state.turns.filter((t) => t.role === 'critic').length,
+            iterationsPlanned: config.maxIterations,
+            scorerTurns: scorers.length,
+            tieBreakerCut: config.useTieBreaker && !tie,
+          },
+        }
       : {}),
   };
 }
@@ -310,7 +429,13 @@ export const debateMethod: MethodDefinition<DebateConfig, DebateState> = {
     const value = reply.ok ? reply.value : undefined;
     const turn: DebateTurn =
       next.kind === 'critic'
-        ? { role: 'critic', iteration: next.iteration, content: reply.content, parsed: reply.ok, noIssue: value?.kind === 'critique' ? value.noIssue : false }
+        ? {
+            role: 'critic',
+            iteration: next.iteration,
+            content: reply.content,
+            parsed: reply.ok,
+            noIssue: value?.kind === 'critique' ? value.noIssue : false,
+          }
         : {
             role: next.kind === 'tiebreaker' ? 'tiebreaker' : 'scorer',
             iteration: next.kind === 'tiebreaker' ? config.maxIterations + 1 : next.iteration,

@@ -9,7 +9,8 @@ import { TOPICAL_CHAT_FINAL, TOPICAL_CHAT_ROLES, TOPICAL_CHAT_SOLO_TEMPLATES } f
 export const ensemblePresets: Preset[] = [
   {
     id: 'ensemble-chateval-roles',
-    description: 'FairEval pairwise ensemble: General Public, Critic, News Author judged alone, both orders, scores summed over roles and orders.',
+    description:
+      'FairEval pairwise ensemble: General Public, Critic, News Author judged alone, both orders, scores summed over roles and orders.',
     paper: 'ChatEval arXiv §3.2-3.3 Table 1 (Multi-Agent Ensemble: "we average their scores"), cost Table 6',
     taskKind: 'pairwise',
     config: {
@@ -25,7 +26,8 @@ export const ensemblePresets: Preset[] = [
   },
   {
     id: 'ensemble-topical-chat',
-    description: "Topical-Chat per-aspect ensemble: the authors' Topical-Chat referees judged alone with their prompt minus the discussion, mean score.",
+    description:
+      "Topical-Chat per-aspect ensemble: the authors' Topical-Chat referees judged alone with their prompt minus the discussion, mean score.",
     paper: 'ChatEval arXiv §3.4 Table 2 (EN rows); prompts as chateval-topical-chat without the discussion',
     taskKind: 'pointwise',
     config: {

@@ -12,7 +12,21 @@ import { CommonConfigShape, resolveAgentParams } from '../../method.js';
 import type { ParsedValue } from '../../parsers/spec.js';
 import type { Task } from '../../task.js';
 import { renderTemplate, templateField, templateText } from '../../template.js';
-import { agentsOf, CHATEVAL_PAIRWISE_FINAL, CHATEVAL_POINTWISE_FINAL, DebaterSchema, finalFormat, JudgePromptShape, pairwiseVerdict, pointwiseVerdict, resolveAgents, TASK_PAIRWISE, TASK_POINTWISE, taskVars, voteOf } from '../chateval/index.js';
+import {
+  agentsOf,
+  CHATEVAL_PAIRWISE_FINAL,
+  CHATEVAL_POINTWISE_FINAL,
+  DebaterSchema,
+  finalFormat,
+  JudgePromptShape,
+  pairwiseVerdict,
+  pointwiseVerdict,
+  resolveAgents,
+  TASK_PAIRWISE,
+  TASK_POINTWISE,
+  taskVars,
+  voteOf,
+} from '../chateval/index.js';
 import { ENSEMBLE_PAIRWISE_TEMPLATE, ENSEMBLE_POINTWISE_TEMPLATE } from './prompts.js';
 
 /** Ensemble config; defaults: General Public, Critic, News Author (the configs' generic order), the single-agent prompt. */
@@ -22,7 +36,11 @@ export const ensembleConfigSchema = z
     ...CommonConfigShape,
     ...JudgePromptShape,
     /** 1-8 role prompts, each judged once. Default General Public, Critic, News Author (arXiv: 3 single-agent runs). */
-    agents: z.array(DebaterSchema).min(1).max(8).default([{ role: 'General Public' }, { role: 'Critic' }, { role: 'News Author' }]),
+    agents: z
+      .array(DebaterSchema)
+      .min(1)
+      .max(8)
+      .default([{ role: 'General Public' }, { role: 'Critic' }, { role: 'News Author' }]),
     /** Prompt templates; defaults are ours (see the module note). */
     templates: z
       .object({
@@ -39,7 +57,8 @@ export const ensembleConfigSchema = z
   .strict()
   .superRefine((c, ctx) => {
     const r = resolveAgents(c.agents, { group: c.roleGroup, source: c.promptSource });
-    if (!r.ok) ctx.addIssue({ code: 'custom', path: ['agents', r.missing, 'role'], message: 'this agent needs a role' });
+    if (!r.ok)
+      ctx.addIssue({ code: 'custom', path: ['agents', r.missing, 'role'], message: 'this agent needs a role' });
   });
 export type EnsembleConfig = z.infer<typeof ensembleConfigSchema>;
 
@@ -81,14 +100,23 @@ export const ensembleMethod: MethodDefinition<EnsembleConfig, EnsembleState> = {
           label: agent.name,
           stage: 'ensemble',
           ...resolveAgentParams(config.defaults, agent.params),
-          messages: [{ role: 'user' as const, content: renderTemplate(templateFor(config, task), taskVars(task, config, agent, final.prompt)) }],
+          messages: [
+            {
+              role: 'user' as const,
+              content: renderTemplate(templateFor(config, task), taskVars(task, config, agent, final.prompt)),
+            },
+          ],
           parser: final.parser,
         })),
       };
     }
     const votes = agents.map((a, i) => voteOf(task, a, state.finals[String(i)]));
     const details = { agents: agents.map((a) => a.name) };
-    return { kind: 'verdict', verdict: task.kind === 'pointwise' ? pointwiseVerdict(task, votes, details) : pairwiseVerdict(votes, config, details) };
+    return {
+      kind: 'verdict',
+      verdict:
+        task.kind === 'pointwise' ? pointwiseVerdict(task, votes, details) : pairwiseVerdict(votes, config, details),
+    };
   },
 
   reduce(config, _task, state, reply: FinalReply): EnsembleState {

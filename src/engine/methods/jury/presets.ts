@@ -7,7 +7,12 @@
  * The prompt is FastChat's `pair-v2` (the MT-Bench / Chatbot Arena judge), as `fastchat-pair` sends it.
  */
 import type { Preset } from '../../method.js';
-import { FASTCHAT_PAIR_MATH_SYSTEM, FASTCHAT_PAIR_MATH_TEMPLATE, FASTCHAT_PAIR_V2_SYSTEM, FASTCHAT_PAIR_V2_TEMPLATE } from '../single/index.js';
+import {
+  FASTCHAT_PAIR_MATH_SYSTEM,
+  FASTCHAT_PAIR_MATH_TEMPLATE,
+  FASTCHAT_PAIR_V2_SYSTEM,
+  FASTCHAT_PAIR_V2_TEMPLATE,
+} from '../single/index.js';
 
 /** PoLL's three jurors: the paper's model families, as OpenRouter ids. */
 export const POLL_JURORS = [
@@ -20,7 +25,8 @@ export const POLL_JURORS = [
 export const juryPresets: Preset[] = [
   {
     id: 'poll-3',
-    description: 'PoLL: Command R, Claude 3 Haiku and GPT-3.5 judge alone with FastChat pair-v2 ([[A]]/[[B]]/[[C]]), majority vote, both orders (a winner only when both agree)',
+    description:
+      'PoLL: Command R, Claude 3 Haiku and GPT-3.5 judge alone with FastChat pair-v2 ([[A]]/[[B]]/[[C]]), majority vote, both orders (a winner only when both agree)',
     paper: 'Verga et al. 2024 (PoLL) §2.2-2.3, arXiv 2404.18796; prompt lm-sys/FastChat judge_prompts.jsonl pair-v2',
     taskKind: 'pairwise',
     config: {

@@ -72,7 +72,9 @@ export const juryConfigSchema = z
   .superRefine((c, ctx) => {
     // The judge is validated as the single judge it becomes, so its errors read the same.
     const r = singleAgentConfigSchema.safeParse({ ...c.judge, method: 'single' });
-    if (!r.success) for (const issue of r.error.issues) ctx.addIssue({ code: 'custom', path: ['judge', ...issue.path.map(String)], message: issue.message });
+    if (!r.success)
+      for (const issue of r.error.issues)
+        ctx.addIssue({ code: 'custom', path: ['judge', ...issue.path.map(String)], message: issue.message });
   });
 export type JuryConfig = z.infer<typeof juryConfigSchema>;
 
@@ -163,7 +165,12 @@ export function poolJurors(config: JuryConfig, task: Task, verdicts: readonly Me
   const details = {
     aggregate: rule,
     jurorsCounted: used.length,
-    jurors: config.jurors.map((j, k) => ({ label: jurorLabel(j, k), ...(j.model !== undefined ? { model: j.model } : {}), ...(j.provider !== undefined ? { provider: j.provider } : {}), counted: counted[k] === true })),
+    jurors: config.jurors.map((j, k) => ({
+      label: jurorLabel(j, k),
+      ...(j.model !== undefined ? { model: j.model } : {}),
+      ...(j.provider !== undefined ? { provider: j.provider } : {}),
+      counted: counted[k] === true,
+    })),
   };
   const width = scaleWidth(config.judge.parser, task);
 
@@ -201,7 +208,10 @@ export const juryMethod: MethodDefinition<JuryConfig, JuryState> = {
 
   init(config, task) {
     if (task.kind === 'pairwise' && aggregateOf(config, task) === 'mean' && !scoresPairs(config.judge.parser)) {
-      throw new EngineInputError(`aggregate "mean" needs a reader that scores both answers; parser "${config.judge.parser.type}" gives a winner only: use aggregate "vote"`, 'aggregate_parser_mismatch');
+      throw new EngineInputError(
+        `aggregate "mean" needs a reader that scores both answers; parser "${config.judge.parser.type}" gives a winner only: use aggregate "vote"`,
+        'aggregate_parser_mismatch',
+      );
     }
     return { jurors: config.jurors.map((_, k) => singleAgentMethod.init(jurorConfig(config, k), task)) };
   },
@@ -213,7 +223,16 @@ export const juryMethod: MethodDefinition<JuryConfig, JuryState> = {
       const r = singleAgentMethod.step(jurorConfig(config, k), task, juror);
       if (r.kind === 'verdict') verdicts.push(r.verdict);
       // Each juror's samples are a sampling group of their own (one request with `n` per juror).
-      else calls.push(...r.calls.map((c) => ({ ...c, id: callPrefix(k) + c.id, agent: `juror${k}`, stage: 'jury', ...(c.sampleOf !== undefined ? { sampleOf: callPrefix(k) + c.sampleOf } : {}) })));
+      else
+        calls.push(
+          ...r.calls.map((c) => ({
+            ...c,
+            id: callPrefix(k) + c.id,
+            agent: `juror${k}`,
+            stage: 'jury',
+            ...(c.sampleOf !== undefined ? { sampleOf: callPrefix(k) + c.sampleOf } : {}),
+          })),
+        );
     }
     if (calls.length > 0) return { kind: 'calls', calls };
     return { kind: 'verdict', verdict: poolJurors(config, task, verdicts) };

@@ -107,7 +107,8 @@ function advocateCall(config: MoreConfig, task: PairwiseTask, state: MoreState, 
   const { answer, opponent } = sideAnswers(task, side);
   const code = config.promptSource === 'code';
   // The code: group 2 sees group 1's aggregate as the opponent's last argument; group 1 sees none yet.
-  const opponentArgument = config.groupOrder === 'sequential' && side === 'b' ? (state.replies[aggregateId('a')]?.content ?? '') : '';
+  const opponentArgument =
+    config.groupOrder === 'sequential' && side === 'b' ? (state.replies[aggregateId('a')]?.content ?? '') : '';
   const prompt = renderTemplate(templates(config).advocate, {
     question: task.question,
     answer,
@@ -118,15 +119,36 @@ function advocateCall(config: MoreConfig, task: PairwiseTask, state: MoreState, 
     // The code formats the list of each advocate's previous argument: all empty in the one round.
     team_arguments: code ? pythonStringList(Array.from({ length: config.advocatesPerSide }, () => '')) : '',
   });
-  const fields = { id: advocateId(side, i), agent: `advocate-${side}-${i}`, label: `Advocate ${i + 1} for Answer ${sideNumber(side)}`, stage: `advocates ${sideNumber(side)}`, parser: TEXT_PARSER };
+  const fields = {
+    id: advocateId(side, i),
+    agent: `advocate-${side}-${i}`,
+    label: `Advocate ${i + 1} for Answer ${sideNumber(side)}`,
+    stage: `advocates ${sideNumber(side)}`,
+    parser: TEXT_PARSER,
+  };
   return userCall(fields, prompt, config.defaults, config.advocates, AGENT_FALLBACK);
 }
 
 function aggregateCall(config: MoreConfig, task: PairwiseTask, state: MoreState, side: Side): CallSpec {
   const { answer, opponent } = sideAnswers(task, side);
-  const defenses = Array.from({ length: config.advocatesPerSide }, (_, i) => state.replies[advocateId(side, i)]?.content ?? '');
-  const prompt = renderTemplate(templates(config).aggregate, { question: task.question, answer, opponent_answer: opponent, defenses: defenses.join('\n'), feedback: '' });
-  const fields = { id: aggregateId(side), agent: `aggregator-${side}`, label: `Aggregator for Answer ${sideNumber(side)}`, stage: `aggregation ${sideNumber(side)}`, parser: TEXT_PARSER };
+  const defenses = Array.from(
+    { length: config.advocatesPerSide },
+    (_, i) => state.replies[advocateId(side, i)]?.content ?? '',
+  );
+  const prompt = renderTemplate(templates(config).aggregate, {
+    question: task.question,
+    answer,
+    opponent_answer: opponent,
+    defenses: defenses.join('\n'),
+    feedback: '',
+  });
+  const fields = {
+    id: aggregateId(side),
+    agent: `aggregator-${side}`,
+    label: `Aggregator for Answer ${sideNumber(side)}`,
+    stage: `aggregation ${sideNumber(side)}`,
+    parser: TEXT_PARSER,
+  };
   return userCall(fields, prompt, config.defaults, config.aggregator, AGENT_FALLBACK);
 }
 
@@ -141,28 +163,53 @@ function judgeCall(config: MoreConfig, task: PairwiseTask, state: MoreState): Ca
     defense1: state.replies[aggregateId('a')]?.content ?? '',
     defense2: state.replies[aggregateId('b')]?.content ?? '',
   });
-  return userCall({ id: JUDGE_ID, agent: 'judge', label: 'Judge', stage: 'judgement', parser: t.parser }, prompt, config.defaults, config.judge, JUDGE_FALLBACK);
+  return userCall(
+    { id: JUDGE_ID, agent: 'judge', label: 'Judge', stage: 'judgement', parser: t.parser },
+    prompt,
+    config.defaults,
+    config.judge,
+    JUDGE_FALLBACK,
+  );
 }
 
 function verdictOf(config: MoreConfig, state: MoreState): MethodVerdict {
   const scores = state.replies[JUDGE_ID]?.scores ?? null;
-  const vote: Vote = { agent: 'judge', label: 'Judge', parsed: scores !== null, ...(scores ? { winner: winnerOf(scores.a, scores.b), scores } : {}) };
-  const details = { advocatesPerSide: config.advocatesPerSide, groupOrder: config.groupOrder, judgeScores: scores, judgeParsed: scores !== null };
+  const vote: Vote = {
+    agent: 'judge',
+    label: 'Judge',
+    parsed: scores !== null,
+    ...(scores ? { winner: winnerOf(scores.a, scores.b), scores } : {}),
+  };
+  const details = {
+    advocatesPerSide: config.advocatesPerSide,
+    groupOrder: config.groupOrder,
+    judgeScores: scores,
+    judgeParsed: scores !== null,
+  };
   // Never invent a score: without a readable tuple the outcome is an explicit, zero-confidence tie.
   if (!scores) return { winner: 'tie', votes: [vote], confidence: 0, details };
-  return { winner: winnerOf(scores.a, scores.b), scores, votes: [vote], confidence: scoreGapConfidence(scores), details };
+  return {
+    winner: winnerOf(scores.a, scores.b),
+    scores,
+    votes: [vote],
+    confidence: scoreGapConfidence(scores),
+    details,
+  };
 }
 
 /** The next wave: the advocates and aggregators in the configured order, then the scorer. */
 function nextWave(config: MoreConfig, task: PairwiseTask, state: MoreState): CallSpec[] {
   const r = state.replies;
   const k = Array.from({ length: config.advocatesPerSide }, (_, i) => i);
-  const advocates = (side: Side) => k.filter((i) => !r[advocateId(side, i)]).map((i) => advocateCall(config, task, state, side, i));
+  const advocates = (side: Side) =>
+    k.filter((i) => !r[advocateId(side, i)]).map((i) => advocateCall(config, task, state, side, i));
   const groups: Side[][] = config.groupOrder === 'sequential' ? [['a'], ['b']] : [['a', 'b']];
   for (const sides of groups) {
     const wave = sides.flatMap(advocates);
     if (wave.length > 0) return wave;
-    const aggregates = sides.filter((side) => !r[aggregateId(side)]).map((side) => aggregateCall(config, task, state, side));
+    const aggregates = sides
+      .filter((side) => !r[aggregateId(side)])
+      .map((side) => aggregateCall(config, task, state, side));
     if (aggregates.length > 0) return aggregates;
   }
   return r[JUDGE_ID] ? [] : [judgeCall(config, task, state)];

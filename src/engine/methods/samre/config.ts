@@ -37,7 +37,11 @@ export const samreConfigSchema = z
     /** Jurors voting after the last round, 0-15; 0 is "SAMRE without Juries". Default 3 (Alg. 2, `main.py`; §3.2's text says 5). */
     jurorCount: z.number().int().min(0).max(15).default(3),
     /** Juror backgrounds, cycled. Default Appendix C.3's five (the code's `jury_identities`). */
-    jurorBackgrounds: z.array(z.string().min(1).max(500)).min(1).max(15).default([...BANDI_JUROR_BACKGROUNDS]),
+    jurorBackgrounds: z
+      .array(z.string().min(1).max(500))
+      .min(1)
+      .max(15)
+      .default([...BANDI_JUROR_BACKGROUNDS]),
     /** A judge round without a readable tuple: `zero` counts `(0, 0)` (the code), `skip` leaves it out. Default `zero`. */
     unparsedRound: z.enum(['zero', 'skip']).default('zero'),
     /** Equal juror sums: `tie` (default) or let the judge's mean decide. */
@@ -54,7 +58,8 @@ export const samreConfigSchema = z
   // the winner from them, silently overriding the jury's vote that Alg. 2 makes the decision.
   .refine((c) => c.jurorCount === 0 || !c.calibration.enabled || c.calibration.combine === 'agree-or-tie', {
     path: ['calibration', 'combine'],
-    message: "with jurors, calibration combine other than 'agree-or-tie' would override the jury's vote; use combine 'agree-or-tie' or jurorCount 0",
+    message:
+      "with jurors, calibration combine other than 'agree-or-tie' would override the jury's vote; use combine 'agree-or-tie' or jurorCount 0",
   });
 
 /** A resolved SAMRE config. */

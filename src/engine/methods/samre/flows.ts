@@ -15,7 +15,15 @@ import type { CallSpec } from '../../method.js';
 import type { PairwiseTask } from '../../task.js';
 import { renderTemplate } from '../../template.js';
 import type { PairScores, Side } from '../bandi/index.js';
-import { AGENT_FALLBACK, JUDGE_FALLBACK, formatPreviousScores, sideAnswers, sideNumber, TEXT_PARSER, userCall } from '../bandi/index.js';
+import {
+  AGENT_FALLBACK,
+  JUDGE_FALLBACK,
+  formatPreviousScores,
+  sideAnswers,
+  sideNumber,
+  TEXT_PARSER,
+  userCall,
+} from '../bandi/index.js';
 import type { SamreConfig, SamreState, SamreTemplates } from './config.js';
 
 export const advocateId = (round: number, side: Side) => `round${round}/advocate/${side}`;
@@ -33,7 +41,9 @@ export function roundScores(config: SamreConfig, state: SamreState, round: numbe
 
 /** The scores of rounds 1..upTo that count (see {@link roundScores}). */
 export function countedScores(config: SamreConfig, state: SamreState, upTo: number): PairScores[] {
-  return Array.from({ length: upTo }, (_, i) => roundScores(config, state, i + 1)).filter((s): s is PairScores => s !== null);
+  return Array.from({ length: upTo }, (_, i) => roundScores(config, state, i + 1)).filter(
+    (s): s is PairScores => s !== null,
+  );
 }
 
 /** What an advocate of side `side` says in round `round` as others see it: the code's summary, or the defence. */
@@ -49,7 +59,14 @@ export function judgeMessage(state: SamreState, round: number): string {
   return `${reply.content}\n\nScores: (${s.a}, ${s.b})`;
 }
 
-function advocateCall(config: SamreConfig, t: SamreTemplates, task: PairwiseTask, state: SamreState, round: number, side: Side): CallSpec {
+function advocateCall(
+  config: SamreConfig,
+  t: SamreTemplates,
+  task: PairwiseTask,
+  state: SamreState,
+  round: number,
+  side: Side,
+): CallSpec {
   const { answer, opponent } = sideAnswers(task, side);
   const other: Side = side === 'a' ? 'b' : 'a';
   const prev = round - 1;
@@ -63,17 +80,35 @@ function advocateCall(config: SamreConfig, t: SamreTemplates, task: PairwiseTask
     feedback: prev > 0 ? (code ? judgeMessage(state, prev) : (state.replies[judgeId(prev)]?.content ?? '')) : '',
     opponent_argument: opponentRound > 0 ? spoken(config, state, opponentRound, other) : '',
   });
-  const fields = { id: advocateId(round, side), agent: `advocate-${side}`, label: `Advocate for Answer ${sideNumber(side)}`, stage: `round ${round} defence`, parser: TEXT_PARSER };
+  const fields = {
+    id: advocateId(round, side),
+    agent: `advocate-${side}`,
+    label: `Advocate for Answer ${sideNumber(side)}`,
+    stage: `round ${round} defence`,
+    parser: TEXT_PARSER,
+  };
   return userCall(fields, prompt, config.defaults, config.advocates, AGENT_FALLBACK);
 }
 
 function summaryCall(config: SamreConfig, t: SamreTemplates, state: SamreState, round: number, side: Side): CallSpec {
   const prompt = renderTemplate(t.summarizer, { content: state.replies[advocateId(round, side)]?.content ?? '' });
-  const fields = { id: summaryId(round, side), agent: 'summarizer', label: `Summarizer (Advocate ${sideNumber(side)})`, stage: `round ${round} summary`, parser: TEXT_PARSER };
+  const fields = {
+    id: summaryId(round, side),
+    agent: 'summarizer',
+    label: `Summarizer (Advocate ${sideNumber(side)})`,
+    stage: `round ${round} summary`,
+    parser: TEXT_PARSER,
+  };
   return userCall(fields, prompt, config.defaults, config.summarizer, AGENT_FALLBACK);
 }
 
-function judgeCall(config: SamreConfig, t: SamreTemplates, task: PairwiseTask, state: SamreState, round: number): CallSpec {
+function judgeCall(
+  config: SamreConfig,
+  t: SamreTemplates,
+  task: PairwiseTask,
+  state: SamreState,
+  round: number,
+): CallSpec {
   const prompt = renderTemplate(t.judge, {
     question: task.question,
     answer1: task.answerA,
@@ -84,7 +119,13 @@ function judgeCall(config: SamreConfig, t: SamreTemplates, task: PairwiseTask, s
     defense1: spoken(config, state, round, 'a'),
     defense2: spoken(config, state, round, 'b'),
   });
-  return userCall({ id: judgeId(round), agent: 'judge', label: 'Judge', stage: `round ${round} judgement`, parser: t.judgeParser }, prompt, config.defaults, config.judge, JUDGE_FALLBACK);
+  return userCall(
+    { id: judgeId(round), agent: 'judge', label: 'Judge', stage: `round ${round} judgement`, parser: t.judgeParser },
+    prompt,
+    config.defaults,
+    config.judge,
+    JUDGE_FALLBACK,
+  );
 }
 
 /** The debate as the jurors see it: `Advocate1: …`, `Advocate2: …`, `Judge: …` per round. */
@@ -93,13 +134,21 @@ export function debateTranscript(config: SamreConfig, state: SamreState, roundsR
   for (let r = 1; r <= roundsRun; r++) {
     lines.push(`Advocate1: ${spoken(config, state, r, 'a')}`);
     lines.push(`Advocate2: ${spoken(config, state, r, 'b')}`);
-    lines.push(`Judge: ${config.flow === 'code' ? judgeMessage(state, r) : (state.replies[judgeId(r)]?.content ?? '')}`);
+    lines.push(
+      `Judge: ${config.flow === 'code' ? judgeMessage(state, r) : (state.replies[judgeId(r)]?.content ?? '')}`,
+    );
   }
   return lines.join('\n');
 }
 
 /** The waves of one round, in order, for the flow. */
-function roundWaves(config: SamreConfig, t: SamreTemplates, task: PairwiseTask, state: SamreState, round: number): (() => CallSpec[])[] {
+function roundWaves(
+  config: SamreConfig,
+  t: SamreTemplates,
+  task: PairwiseTask,
+  state: SamreState,
+  round: number,
+): (() => CallSpec[])[] {
   const missing = (id: string) => !state.replies[id];
   const one = (id: string, make: () => CallSpec) => () => (missing(id) ? [make()] : []);
   if (config.flow === 'code') {
@@ -112,7 +161,10 @@ function roundWaves(config: SamreConfig, t: SamreTemplates, task: PairwiseTask, 
     ];
   }
   return [
-    () => (['a', 'b'] as const).filter((side) => missing(advocateId(round, side))).map((side) => advocateCall(config, t, task, state, round, side)),
+    () =>
+      (['a', 'b'] as const)
+        .filter((side) => missing(advocateId(round, side)))
+        .map((side) => advocateCall(config, t, task, state, round, side)),
     one(judgeId(round), () => judgeCall(config, t, task, state, round)),
   ];
 }
@@ -122,7 +174,9 @@ function sign(s: PairScores | null): number {
 }
 
 /** Where the debate stands: the next wave, or the rounds run and why it stopped. */
-export type Progress = { kind: 'calls'; calls: CallSpec[] } | { kind: 'done'; roundsRun: number; stopReason: 'sign-agreement' | 'max-rounds' | 'budget' };
+export type Progress =
+  | { kind: 'calls'; calls: CallSpec[] }
+  | { kind: 'done'; roundsRun: number; stopReason: 'sign-agreement' | 'max-rounds' | 'budget' };
 
 /** Runs the rounds over the recorded replies (Alg. 2 line 5's early stop only when `earlyStop`; a budget cut keeps `cut.rounds`). */
 export function progress(config: SamreConfig, t: SamreTemplates, task: PairwiseTask, state: SamreState): Progress {

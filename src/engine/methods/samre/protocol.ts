@@ -61,17 +61,41 @@ function background(config: SamreConfig, i: number): string {
 }
 
 function verdictOf(config: SamreConfig, state: SamreState, roundsRun: number, stopReason: string): MethodVerdict {
-  const rounds = Array.from({ length: roundsRun }, (_, i) => ({ round: i + 1, scores: roundScores(config, state, i + 1), parsed: state.replies[judgeId(i + 1)]?.scores != null }));
+  const rounds = Array.from({ length: roundsRun }, (_, i) => ({
+    round: i + 1,
+    scores: roundScores(config, state, i + 1),
+    parsed: state.replies[judgeId(i + 1)]?.scores != null,
+  }));
   const meanScores = meanPair(countedScores(config, state, roundsRun)) ?? null;
-  const judgeVotes: Vote[] = rounds.map((x) => ({ agent: 'judge', label: `Judge (round ${x.round})`, parsed: x.parsed, ...(x.scores ? { winner: winnerOf(x.scores.a, x.scores.b), scores: x.scores } : {}) }));
+  const judgeVotes: Vote[] = rounds.map((x) => ({
+    agent: 'judge',
+    label: `Judge (round ${x.round})`,
+    parsed: x.parsed,
+    ...(x.scores ? { winner: winnerOf(x.scores.a, x.scores.b), scores: x.scores } : {}),
+  }));
   // After a budget cut the jury (`cut.jury`), only the jurors who voted count.
   const jurors = Array.from({ length: config.jurorCount }, (_, i) => {
     const reply = state.replies[jurorId(i)];
-    return { juror: i, agent: `juror${i}`, background: background(config, i), vote: reply?.scores ?? null, parsed: reply?.parsed ?? false, voted: reply !== undefined };
+    return {
+      juror: i,
+      agent: `juror${i}`,
+      background: background(config, i),
+      vote: reply?.scores ?? null,
+      parsed: reply?.parsed ?? false,
+      voted: reply !== undefined,
+    };
   }).filter((j) => j.voted || !state.cut?.jury);
-  const jurorVotes: Vote[] = jurors.map((j) => ({ agent: j.agent, label: j.background, parsed: j.parsed, ...(j.vote ? { scores: j.vote, winner: winnerOf(j.vote.a, j.vote.b) } : {}) }));
+  const jurorVotes: Vote[] = jurors.map((j) => ({
+    agent: j.agent,
+    label: j.background,
+    parsed: j.parsed,
+    ...(j.vote ? { scores: j.vote, winner: winnerOf(j.vote.a, j.vote.b) } : {}),
+  }));
   // The code adds the vote tuples up (an unreadable vote is `(0, 0)`).
-  const sums: PairScores = jurors.reduce((t, j) => ({ a: t.a + (j.vote?.a ?? 0), b: t.b + (j.vote?.b ?? 0) }), { a: 0, b: 0 });
+  const sums: PairScores = jurors.reduce((t, j) => ({ a: t.a + (j.vote?.a ?? 0), b: t.b + (j.vote?.b ?? 0) }), {
+    a: 0,
+    b: 0,
+  });
 
   let winner: 'A' | 'B' | 'tie';
   let confidence: number;
@@ -107,7 +131,16 @@ function verdictOf(config: SamreConfig, state: SamreState, roundsRun: number, st
       jurorSums: sums,
       decidedBy,
     },
-    ...(state.cut ? { truncation: { roundsRun, roundsPlanned: config.maxRounds, jurorsRun: jurors.length, jurorsPlanned: config.jurorCount } } : {}),
+    ...(state.cut
+      ? {
+          truncation: {
+            roundsRun,
+            roundsPlanned: config.maxRounds,
+            jurorsRun: jurors.length,
+            jurorsPlanned: config.jurorCount,
+          },
+        }
+      : {}),
   };
 }
 
@@ -132,8 +165,20 @@ export const samreMethod: MethodDefinition<SamreConfig, SamreState> = {
       .filter((i) => !state.replies[jurorId(i)])
       .map((i) => {
         const identity = background(config, i);
-        const prompt = renderTemplate(templates.juror, { identity, question: t.question, answer1: t.answerA, answer2: t.answerB, context });
-        return userCall({ id: jurorId(i), agent: `juror${i}`, label: identity, stage: 'jury vote', parser: templates.jurorParser }, prompt, config.defaults, config.jurors, AGENT_FALLBACK);
+        const prompt = renderTemplate(templates.juror, {
+          identity,
+          question: t.question,
+          answer1: t.answerA,
+          answer2: t.answerB,
+          context,
+        });
+        return userCall(
+          { id: jurorId(i), agent: `juror${i}`, label: identity, stage: 'jury vote', parser: templates.jurorParser },
+          prompt,
+          config.defaults,
+          config.jurors,
+          AGENT_FALLBACK,
+        );
       });
     if (jurors.length > 0) return { kind: 'calls', calls: jurors };
     return { kind: 'verdict', verdict: verdictOf(config, state, p.roundsRun, p.stopReason) };

@@ -82,4 +82,3 @@ export const ASPECT_DESCRIPTIONS: Readonly<Record<AspectSet, Readonly<Record<str
 /** Steps for an aspect the sets do not know (the task must then describe it). */
 export const GENERIC_STEPS =
   '1. Read the source carefully.\n2. Read the output and judge its {{aspect}} against the Evaluation Criteria.\n3. Assign a score for {{aspect}} on a scale of {{min}} to {{max}}, where {{min}} is the lowest and {{max}} is the highest.';
-

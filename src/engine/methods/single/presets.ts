@@ -22,13 +22,21 @@ import {
  * G-Eval's sampling (`gpt4_eval.py`): the form as the system message, 20 samples at temperature 2, 5 tokens,
  * no re-ask; an unreadable sample counts as 0 (`parse_output`), the mean is over all 20.
  */
-const GEVAL_SAMPLING = { templateRole: 'system', parser: { type: 'geval-score' }, unparsed: 'zero', samples: 20, parseRetries: 0, defaults: { temperature: 2, maxTokens: 5 } } as const;
+const GEVAL_SAMPLING = {
+  templateRole: 'system',
+  parser: { type: 'geval-score' },
+  unparsed: 'zero',
+  samples: 20,
+  parseRetries: 0,
+  defaults: { temperature: 2, maxTokens: 5 },
+} as const;
 
 /** Presets reproducing the papers' single-agent baselines. */
 export const singleAgentPresets: Preset[] = [
   {
     id: 'chateval-single',
-    description: "ChatEval's single-agent baseline as the authors' GPT-4 config: its own prompt, 1-10 scores, both orders summed",
+    description:
+      "ChatEval's single-agent baseline as the authors' GPT-4 config: its own prompt, 1-10 scores, both orders summed",
     paper: 'ChatEval §3.2 Table 1 (Single-Agent); config single_role/faireval/calc_score_comparison/gpt_4 (3bb65ab)',
     taskKind: 'pairwise',
     config: {
@@ -45,7 +53,8 @@ export const singleAgentPresets: Preset[] = [
   },
   {
     id: 'faireval-mec-bpc',
-    description: 'FairEval as FairEval.py: its system message and prompt, 3 samples per order at temperature 1 (MEC), every parsed sample of both orders averaged (BPC)',
+    description:
+      'FairEval as FairEval.py: its system message and prompt, 3 samples per order at temperature 1 (MEC), every parsed sample of both orders averaged (BPC)',
     paper: 'Wang et al. 2023 (FairEval) §3.1-3.2, the ChatEval Table 1 baseline; i-Eval/FairEval FairEval.py (453c117)',
     taskKind: 'pairwise',
     config: {
@@ -79,22 +88,32 @@ export const singleAgentPresets: Preset[] = [
   },
   {
     id: 'geval-summeval',
-    description: "G-Eval on SummEval as gpt4_eval.py: its prompt per aspect as the system message (fluency 1-3, summary only), 20 samples at temperature 2, mean",
+    description:
+      'G-Eval on SummEval as gpt4_eval.py: its prompt per aspect as the system message (fluency 1-3, summary only), 20 samples at temperature 2, mean',
     paper: 'G-Eval (Liu et al. 2023), the baseline of DEBATE (004) Table 1 and ChatEval; nlpyang/geval (6f84404)',
     taskKind: 'pointwise',
-    config: { method: 'single', ...GEVAL_SAMPLING, templatesByAspect: GEVAL_SUMMEVAL_PROMPTS, template: GEVAL_SUMMEVAL_TEMPLATE, aspectSet: 'summeval' },
+    config: {
+      method: 'single',
+      ...GEVAL_SAMPLING,
+      templatesByAspect: GEVAL_SUMMEVAL_PROMPTS,
+      template: GEVAL_SUMMEVAL_TEMPLATE,
+      aspectSet: 'summeval',
+    },
   },
   {
     id: 'geval-topical-chat',
-    description: 'G-Eval settings on Topical-Chat (form as system message, 20 samples at temperature 2, mean); the form is ours: G-Eval publishes no Topical-Chat prompt',
+    description:
+      'G-Eval settings on Topical-Chat (form as system message, 20 samples at temperature 2, mean); the form is ours: G-Eval publishes no Topical-Chat prompt',
     paper: 'G-Eval (Liu et al. 2023) Topical-Chat rows, quoted in ChatEval (000) Table 2 and DEBATE (004) Table 1',
     taskKind: 'pointwise',
     config: { method: 'single', ...GEVAL_SAMPLING, template: GEVAL_TOPICAL_CHAT_TEMPLATE, aspectSet: 'topical-chat' },
   },
   {
     id: 'bandi-baseline',
-    description: "Bandi et al.'s baseline judge as main.py: its prompt, six criteria 1-20 each summed, the first (s1, s2) tuple",
-    paper: 'Bandi et al. (003) Table 1 Baseline, Appendix E.3; LLM-Judging-Architectures utils/basemodel.py, main.py (2c4e937)',
+    description:
+      "Bandi et al.'s baseline judge as main.py: its prompt, six criteria 1-20 each summed, the first (s1, s2) tuple",
+    paper:
+      'Bandi et al. (003) Table 1 Baseline, Appendix E.3; LLM-Judging-Architectures utils/basemodel.py, main.py (2c4e937)',
     taskKind: 'pairwise',
     config: {
       method: 'single',

@@ -125,7 +125,13 @@ Evaluation Form (scores ONLY):
 - {{aspect}}:`;
 
 /** Bandi et al.'s baseline judge as the code sends it; slots renamed answer1/2 → answer_a/b. */
-export const BANDI_BASELINE_TEMPLATE = CODE_BASELINE.replace('{{answer1}}', '{{answer_a}}').replace('{{answer2}}', '{{answer_b}}');
+export const BANDI_BASELINE_TEMPLATE = CODE_BASELINE.replace('{{answer1}}', '{{answer_a}}').replace(
+  '{{answer2}}',
+  '{{answer_b}}',
+);
 
 /** Bandi et al.'s baseline judge as Appendix E.3 prints it (`promptSource: 'paper'` reading). */
-export const BANDI_BASELINE_PAPER_TEMPLATE = BASELINE_PROMPT.replace('{{answer1}}', '{{answer_a}}').replace('{{answer2}}', '{{answer_b}}');
+export const BANDI_BASELINE_PAPER_TEMPLATE = BASELINE_PROMPT.replace('{{answer1}}', '{{answer_a}}').replace(
+  '{{answer2}}',
+  '{{answer_b}}',
+);

@@ -32,7 +32,18 @@ export const PAIRWISE_PLACEHOLDERS = ['question', 'answer_a', 'answer_b', 'refer
  * scale, `context` renders `(none)` when the task has none; `Document` / `Summary` are G-Eval's own slot names
  * for the source and the output.
  */
-export const POINTWISE_PLACEHOLDERS = ['source', 'context', 'output', 'aspect', 'aspect_description', 'evaluation_steps', 'min', 'max', 'Document', 'Summary'] as const;
+export const POINTWISE_PLACEHOLDERS = [
+  'source',
+  'context',
+  'output',
+  'aspect',
+  'aspect_description',
+  'evaluation_steps',
+  'min',
+  'max',
+  'Document',
+  'Summary',
+] as const;
 
 const ALL_PLACEHOLDERS: readonly string[] = [...PAIRWISE_PLACEHOLDERS, ...POINTWISE_PLACEHOLDERS];
 
@@ -90,7 +101,12 @@ export const singleAgentConfigSchema = z
   })
   .strict()
   .superRefine((c, ctx) => {
-    if (yields(c.parser) === 'none') ctx.addIssue({ code: 'custom', path: ['parser'], message: `parser "${c.parser.type}" yields no score or winner` });
+    if (yields(c.parser) === 'none')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['parser'],
+        message: `parser "${c.parser.type}" yields no score or winner`,
+      });
   });
 export type SingleAgentConfig = z.infer<typeof singleAgentConfigSchema>;
 
@@ -121,7 +137,12 @@ function templatesFor(config: SingleAgentConfig, task: Task): { system: string; 
 /** Template values for the task; missing optional task fields render as `(none)`. */
 function varsFor(config: SingleAgentConfig, task: Task): Record<string, string | number> {
   if (task.kind === 'pairwise') {
-    return { question: task.question, answer_a: task.answerA, answer_b: task.answerB, reference: task.reference ?? '(none)' };
+    return {
+      question: task.question,
+      answer_a: task.answerA,
+      answer_b: task.answerB,
+      reference: task.reference ?? '(none)',
+    };
   }
   const { name, scale } = task.aspect;
   const known = ASPECT_DESCRIPTIONS[config.aspectSet][name.toLowerCase()];
@@ -150,7 +171,11 @@ function checkFits(config: SingleAgentConfig, task: Task): void {
     );
   }
   const want = task.kind === 'pairwise' ? 'pair' : 'score';
-  if (yields(config.parser) !== want) throw new EngineInputError(`parser "${config.parser.type}" does not fit a ${task.kind} task`, 'parser_task_mismatch');
+  if (yields(config.parser) !== want)
+    throw new EngineInputError(
+      `parser "${config.parser.type}" does not fit a ${task.kind} task`,
+      'parser_task_mismatch',
+    );
   if (task.kind === 'pointwise' && /\{\{\s*aspect_description\s*\}\}/.test(user + system)) {
     const known = ASPECT_DESCRIPTIONS[config.aspectSet][task.aspect.name.toLowerCase()];
     if (task.aspect.description === undefined && !known) {
@@ -176,7 +201,11 @@ function scaleOf(spec: ParserSpec): number | undefined {
 function conclude(config: SingleAgentConfig, task: Task, results: readonly SampleResult[]): MethodVerdict {
   const multi = results.length > 1;
   const votes: Vote[] = results.map((r, i) => {
-    const vote: Vote = { agent: 'judge', label: multi ? `${config.label} (sample ${i + 1})` : config.label, parsed: r.ok };
+    const vote: Vote = {
+      agent: 'judge',
+      label: multi ? `${config.label} (sample ${i + 1})` : config.label,
+      parsed: r.ok,
+    };
     if (!r.ok) return vote;
     const v = r.value;
     if (v.kind === 'pair-scores') return { ...vote, scores: { a: v.a, b: v.b }, winner: winnerOf(v.a, v.b) };
@@ -185,7 +214,11 @@ function conclude(config: SingleAgentConfig, task: Task, results: readonly Sampl
     return vote;
   });
   const values = results.flatMap((r) => (r.ok ? [r.value] : []));
-  const details = { samples: results.length, parsedSamples: values.length, usedReference: templatesFor(config, task).reference };
+  const details = {
+    samples: results.length,
+    parsedSamples: values.length,
+    usedReference: templatesFor(config, task).reference,
+  };
 
   if (task.kind === 'pointwise') {
     const scores = values.flatMap((v) => (v.kind === 'score' ? [v.score] : []));
@@ -193,12 +226,24 @@ function conclude(config: SingleAgentConfig, task: Task, results: readonly Sampl
     if (counted.length === 0) return { votes, confidence: 0, details };
     const range = task.aspect.scale.max - task.aspect.scale.min;
     // Why the sample range: agreeing samples are evidence of a stable score; one sample gives 1.
-    return { score: mean(counted), votes, confidence: Math.max(0, 1 - (Math.max(...counted) - Math.min(...counted)) / range), details };
+    return {
+      score: mean(counted),
+      votes,
+      confidence: Math.max(0, 1 - (Math.max(...counted) - Math.min(...counted)) / range),
+      details,
+    };
   }
 
   const scores = meanPair(values.flatMap((v) => (v.kind === 'pair-scores' ? [v] : [])));
   if (config.unparsed === 'tie' && values.length < results.length) {
-    return { winner: 'tie', ...(scores ? { scores } : {}), votes, confidence: 0, forceTie: "a reply could not be read; the authors' scoring script counts the item as a tie", details };
+    return {
+      winner: 'tie',
+      ...(scores ? { scores } : {}),
+      votes,
+      confidence: 0,
+      forceTie: "a reply could not be read; the authors' scoring script counts the item as a tie",
+      details,
+    };
   }
   if (scores) {
     const gap = Math.abs(scores.a - scores.b);
@@ -233,12 +278,30 @@ export const singleAgentMethod: MethodDefinition<SingleAgentConfig, SingleAgentS
     const messages =
       config.templateRole === 'system'
         ? [{ role: 'system' as const, content: prompt }]
-        : [...(system !== '' ? [{ role: 'system' as const, content: renderTemplate(system, vars) }] : []), { role: 'user' as const, content: prompt }];
+        : [
+            ...(system !== '' ? [{ role: 'system' as const, content: renderTemplate(system, vars) }] : []),
+            { role: 'user' as const, content: prompt },
+          ];
     const params = resolveAgentParams(config.defaults, undefined);
     const parser = parserFor(config, task);
     // Samples of one prompt: the core asks for them in one request with `n` where the provider takes it.
     const sampleOf = config.samples > 1 ? { sampleOf: 'judge' } : {};
-    const calls = state.results.flatMap((r, i) => (r !== null ? [] : [{ id: `sample${i}`, agent: 'judge', label: config.label, stage: 'judge', messages, parser, ...params, ...sampleOf }]));
+    const calls = state.results.flatMap((r, i) =>
+      r !== null
+        ? []
+        : [
+            {
+              id: `sample${i}`,
+              agent: 'judge',
+              label: config.label,
+              stage: 'judge',
+              messages,
+              parser,
+              ...params,
+              ...sampleOf,
+            },
+          ],
+    );
     return { kind: 'calls', calls };
   },
 

@@ -26,8 +26,16 @@ function batchHref(b: Pick<BatchSummary, 'id' | 'kind'>): string {
 
 function progressCell(b: BatchSummary): HTMLElement {
   const c = b.counts;
-  return h('div', { class: 'progress-cell' }, progressBar(c.ended, c.total, `${b.id}: items ended`),
-    h('span', { class: 'muted small' }, `${formatInt(c.ended)}/${formatInt(c.total)}${c.failed > 0 ? ` · ${formatInt(c.failed)} failed` : ''}`));
+  return h(
+    'div',
+    { class: 'progress-cell' },
+    progressBar(c.ended, c.total, `${b.id}: items ended`),
+    h(
+      'span',
+      { class: 'muted small' },
+      `${formatInt(c.ended)}/${formatInt(c.total)}${c.failed > 0 ? ` · ${formatInt(c.failed)} failed` : ''}`,
+    ),
+  );
 }
 
 /** The batches list. */
@@ -45,20 +53,39 @@ export const batchesView: View = async (ctx) => {
     first = await getJson<BatchList>(query(null), ctx.signal);
   } catch (e) {
     if (!isUnavailable(e)) throw e;
-    renderUnavailable(ctx, { title: 'Batches', endpoint: 'GET /v1/batches', open: { label: 'Open a meta-evaluation by id', placeholder: 'me_…', href: (id) => `#/meta/${encodeURIComponent(id)}` } });
+    renderUnavailable(ctx, {
+      title: 'Batches',
+      endpoint: 'GET /v1/batches',
+      open: {
+        label: 'Open a meta-evaluation by id',
+        placeholder: 'me_…',
+        href: (id) => `#/meta/${encodeURIComponent(id)}`,
+      },
+    });
     return;
   }
   const body = h('tbody');
   let cursor = first.nextCursor;
   const more = h('button', { type: 'button', class: 'btn' }, 'Load more');
   const add = (rows: readonly BatchSummary[]) => {
-    body.append(...rows.map((b) => h('tr', null,
-      h('th', { scope: 'row' }, h('a', { href: batchHref(b), title: b.id }, shortId(b.id))),
-      h('td', null, b.kind === 'meta_evaluation' ? 'meta-evaluation' : 'batch'),
-      h('td', null, b.preset ?? b.method),
-      h('td', null, statusPill(b.status)),
-      h('td', null, progressCell(b)),
-      h('td', { class: 'num hide-sm' }, h('time', { datetime: b.createdAt, title: formatTime(b.createdAt) }, formatAgo(b.createdAt))))));
+    body.append(
+      ...rows.map((b) =>
+        h(
+          'tr',
+          null,
+          h('th', { scope: 'row' }, h('a', { href: batchHref(b), title: b.id }, shortId(b.id))),
+          h('td', null, b.kind === 'meta_evaluation' ? 'meta-evaluation' : 'batch'),
+          h('td', null, b.preset ?? b.method),
+          h('td', null, statusPill(b.status)),
+          h('td', null, progressCell(b)),
+          h(
+            'td',
+            { class: 'num hide-sm' },
+            h('time', { datetime: b.createdAt, title: formatTime(b.createdAt) }, formatAgo(b.createdAt)),
+          ),
+        ),
+      ),
+    );
     more.hidden = cursor === null;
   };
   more.addEventListener('click', () => {
@@ -70,45 +97,118 @@ export const batchesView: View = async (ctx) => {
       add(page.data);
     }, ctx.fail);
   });
-  const kindSelect = h('select', { id: 'filter-kind' },
-    [['', 'All'], ['batch', 'Batches'], ['meta_evaluation', 'Meta-evaluations']].map(([v, l]) => h('option', { value: v, selected: v === kind }, l)));
-  kindSelect.addEventListener('change', () => { ctx.navigate(kindSelect.value ? `#/batches?kind=${kindSelect.value}` : '#/batches'); });
-  replaceChildren(ctx.root,
-    h('div', { class: 'page' },
-      h('div', { class: 'page-head title-row' }, h('h1', null, 'Batches'), h('span', { class: 'spacer' }),
-        h('div', { class: 'field field-inline' }, h('label', { for: 'filter-kind' }, 'Show'), kindSelect)),
-      h('p', { class: 'muted' }, 'Batches come from POST /v1/batches (up to 10,000 items, JSON or NDJSON); meta-evaluations from POST /v1/meta-evaluations (labelled items, an agreement report).'),
+  const kindSelect = h(
+    'select',
+    { id: 'filter-kind' },
+    [
+      ['', 'All'],
+      ['batch', 'Batches'],
+      ['meta_evaluation', 'Meta-evaluations'],
+    ].map(([v, l]) => h('option', { value: v, selected: v === kind }, l)),
+  );
+  kindSelect.addEventListener('change', () => {
+    ctx.navigate(kindSelect.value ? `#/batches?kind=${kindSelect.value}` : '#/batches');
+  });
+  replaceChildren(
+    ctx.root,
+    h(
+      'div',
+      { class: 'page' },
+      h(
+        'div',
+        { class: 'page-head title-row' },
+        h('h1', null, 'Batches'),
+        h('span', { class: 'spacer' }),
+        h('div', { class: 'field field-inline' }, h('label', { for: 'filter-kind' }, 'Show'), kindSelect),
+      ),
+      h(
+        'p',
+        { class: 'muted' },
+        'Batches come from POST /v1/batches (up to 10,000 items, JSON or NDJSON); meta-evaluations from POST /v1/meta-evaluations (labelled items, an agreement report).',
+      ),
       first.data.length === 0
         ? h('div', { class: 'card empty' }, 'No batches yet.')
-        : [h('div', { class: 'table-wrap card card-flush' },
-            h('table', { class: 'table list-table' },
-              h('caption', { class: 'visually-hidden' }, 'Batches, newest first'),
-              h('thead', null, h('tr', null, ['Batch', 'Kind', 'Preset', 'Status', 'Items ended', 'Created'].map((c, i) => h('th', { scope: 'col', class: i === 5 ? 'num hide-sm' : null }, c)))),
-              body)),
-          h('div', { class: 'pager' }, more)]));
+        : [
+            h(
+              'div',
+              { class: 'table-wrap card card-flush' },
+              h(
+                'table',
+                { class: 'table list-table' },
+                h('caption', { class: 'visually-hidden' }, 'Batches, newest first'),
+                h(
+                  'thead',
+                  null,
+                  h(
+                    'tr',
+                    null,
+                    ['Batch', 'Kind', 'Preset', 'Status', 'Items ended', 'Created'].map((c, i) =>
+                      h('th', { scope: 'col', class: i === 5 ? 'num hide-sm' : null }, c),
+                    ),
+                  ),
+                ),
+                body,
+              ),
+            ),
+            h('div', { class: 'pager' }, more),
+          ],
+    ),
+  );
   add(first.data);
 };
 
 /** One page of results: the NDJSON lines and the next page's cursor. */
-async function resultsPage(id: string, cursor: string | null, signal: AbortSignal): Promise<{ lines: BatchResultLine[]; next: string | null }> {
+async function resultsPage(
+  id: string,
+  cursor: string | null,
+  signal: AbortSignal,
+): Promise<{ lines: BatchResultLine[]; next: string | null }> {
   const q = new URLSearchParams({ limit: '100' });
   if (cursor) q.set('cursor', cursor);
-  const r = await request(`/v1/batches/${encodeURIComponent(id)}/results?${q.toString()}`, { headers: { Accept: 'application/x-ndjson' }, signal });
+  const r = await request(`/v1/batches/${encodeURIComponent(id)}/results?${q.toString()}`, {
+    headers: { Accept: 'application/x-ndjson' },
+    signal,
+  });
   const text = await r.text();
-  const lines = text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as BatchResultLine);
+  const lines = text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as BatchResultLine);
   return { lines, next: r.headers.get('X-Next-Cursor') };
 }
 
 function resultRow(l: BatchResultLine): HTMLElement {
   const v = l.verdict;
-  const verdict = v ? (v.taskKind === 'pairwise' ? winnerChip(v.winner ?? 'tie') : h('strong', null, v.score === undefined ? '—' : formatScore(v.score)))
-    : l.error ? h('span', { class: 'error-text small', title: l.error.message }, l.error.code) : h('span', { class: 'muted' }, '—');
-  return h('tr', null,
+  const verdict = v
+    ? v.taskKind === 'pairwise'
+      ? winnerChip(v.winner ?? 'tie')
+      : h('strong', null, v.score === undefined ? '—' : formatScore(v.score))
+    : l.error
+      ? h('span', { class: 'error-text small', title: l.error.message }, l.error.code)
+      : h('span', { class: 'muted' }, '—');
+  return h(
+    'tr',
+    null,
     h('td', { class: 'num' }, String(l.index + 1)),
     h('th', { scope: 'row' }, l.itemId ?? h('span', { class: 'muted' }, '—')),
-    h('td', null, l.deleted ? h('span', { class: 'muted' }, 'deleted') : h('a', { href: `#/evaluations/${encodeURIComponent(l.evaluationId)}`, title: l.evaluationId }, shortId(l.evaluationId))),
+    h(
+      'td',
+      null,
+      l.deleted
+        ? h('span', { class: 'muted' }, 'deleted')
+        : h(
+            'a',
+            { href: `#/evaluations/${encodeURIComponent(l.evaluationId)}`, title: l.evaluationId },
+            shortId(l.evaluationId),
+          ),
+    ),
     h('td', null, statusPill(l.status)),
-    h('td', null, h('span', { class: 'vote' }, verdict, v ? h('span', { class: 'muted small' }, formatPct(v.confidence)) : null)));
+    h(
+      'td',
+      null,
+      h('span', { class: 'vote' }, verdict, v ? h('span', { class: 'muted small' }, formatPct(v.confidence)) : null),
+    ),
+  );
 }
 
 function summary(b: Batch, lines: readonly BatchResultLine[]): HTMLElement {
@@ -116,17 +216,55 @@ function summary(b: Batch, lines: readonly BatchResultLine[]): HTMLElement {
   const s = b.verdicts;
   const scores = lines.flatMap((l) => (l.verdict?.score !== undefined ? [l.verdict.score] : []));
   const pairwise = s.winsA + s.winsB + s.ties > 0;
-  return h('div', { class: 'summary-grid' },
-    h('div', { class: 'summary-main' },
-      card('Verdicts',
-        s.verdicts === 0 ? h('p', { class: 'muted' }, 'No verdict yet.')
-          : pairwise ? labelBars('Winner', { A: s.winsA, B: s.winsB, tie: s.ties })
-          : [h('p', { class: 'verdict-headline' }, h('span', { class: 'score-big' }, s.meanScore === null ? '—' : formatScore(s.meanScore)), h('span', null, 'mean score')),
-              scores.length > 1 ? histogram(scores, `Scores of the ${formatInt(scores.length)} items shown below`) : null])),
-    h('div', { class: 'summary-side' },
-      card('Items', progressBar(c.ended, c.total, 'Items ended'),
-        facts([['Ended', `${formatInt(c.ended)} of ${formatInt(c.total)}`], ['Succeeded', formatInt(c.succeeded)], ['Failed', formatInt(c.failed)], ['Cancelled', formatInt(c.cancelled)], ['Pending', formatInt(c.pending)]])),
-      card('Cost', facts([['LLM calls', formatInt(b.usage.calls)], ['Tokens', `${formatInt(b.usage.promptTokens)} in · ${formatInt(b.usage.completionTokens)} out`], ['Cost', formatUsd(b.usage.costUsd)]]))));
+  return h(
+    'div',
+    { class: 'summary-grid' },
+    h(
+      'div',
+      { class: 'summary-main' },
+      card(
+        'Verdicts',
+        s.verdicts === 0
+          ? h('p', { class: 'muted' }, 'No verdict yet.')
+          : pairwise
+            ? labelBars('Winner', { A: s.winsA, B: s.winsB, tie: s.ties })
+            : [
+                h(
+                  'p',
+                  { class: 'verdict-headline' },
+                  h('span', { class: 'score-big' }, s.meanScore === null ? '—' : formatScore(s.meanScore)),
+                  h('span', null, 'mean score'),
+                ),
+                scores.length > 1
+                  ? histogram(scores, `Scores of the ${formatInt(scores.length)} items shown below`)
+                  : null,
+              ],
+      ),
+    ),
+    h(
+      'div',
+      { class: 'summary-side' },
+      card(
+        'Items',
+        progressBar(c.ended, c.total, 'Items ended'),
+        facts([
+          ['Ended', `${formatInt(c.ended)} of ${formatInt(c.total)}`],
+          ['Succeeded', formatInt(c.succeeded)],
+          ['Failed', formatInt(c.failed)],
+          ['Cancelled', formatInt(c.cancelled)],
+          ['Pending', formatInt(c.pending)],
+        ]),
+      ),
+      card(
+        'Cost',
+        facts([
+          ['LLM calls', formatInt(b.usage.calls)],
+          ['Tokens', `${formatInt(b.usage.promptTokens)} in · ${formatInt(b.usage.completionTokens)} out`],
+          ['Cost', formatUsd(b.usage.costUsd)],
+        ]),
+      ),
+    ),
+  );
 }
 
 /** A batch's budget in words, and when it ran out (items not started then fail `budget_exceeded`). */
@@ -159,17 +297,38 @@ export const batchView: View = async (ctx) => {
   const more = h('button', { type: 'button', class: 'btn' }, 'Load more results');
   const cancel = h('button', { type: 'button', class: 'btn btn-danger btn-small' }, 'Cancel batch');
   const render = () => {
-    replaceChildren(headSlot,
-      h('nav', { class: 'breadcrumb', 'aria-label': 'Breadcrumb' }, h('a', { href: '#/batches' }, 'Batches'), ' / ', shortId(batch.id)),
-      h('div', { class: 'title-row' }, h('h1', null, `Batch: ${batch.preset ?? batch.method}`), statusPill(batch.status), h('span', { class: 'spacer' }), cancel),
-      facts([
-        ['Batch', idCode(batch.id)],
-        ['Method', batch.method],
-        ['Created', h('time', { datetime: batch.createdAt, title: formatTime(batch.createdAt) }, formatAgo(batch.createdAt))],
-        batch.completedAt ? ['Completed', formatTime(batch.completedAt)] : null,
-        batch.webhook ? ['Webhook', batch.webhook.url] : null,
-        batch.budget ? ['Budget', budgetText(batch.budget, batch.budgetExhaustedAt)] : null,
-      ], 'facts facts-inline'));
+    replaceChildren(
+      headSlot,
+      h(
+        'nav',
+        { class: 'breadcrumb', 'aria-label': 'Breadcrumb' },
+        h('a', { href: '#/batches' }, 'Batches'),
+        ' / ',
+        shortId(batch.id),
+      ),
+      h(
+        'div',
+        { class: 'title-row' },
+        h('h1', null, `Batch: ${batch.preset ?? batch.method}`),
+        statusPill(batch.status),
+        h('span', { class: 'spacer' }),
+        cancel,
+      ),
+      facts(
+        [
+          ['Batch', idCode(batch.id)],
+          ['Method', batch.method],
+          [
+            'Created',
+            h('time', { datetime: batch.createdAt, title: formatTime(batch.createdAt) }, formatAgo(batch.createdAt)),
+          ],
+          batch.completedAt ? ['Completed', formatTime(batch.completedAt)] : null,
+          batch.webhook ? ['Webhook', batch.webhook.url] : null,
+          batch.budget ? ['Budget', budgetText(batch.budget, batch.budgetExhaustedAt)] : null,
+        ],
+        'facts facts-inline',
+      ),
+    );
     cancel.hidden = batch.status !== 'running';
     replaceChildren(summarySlot, summary(batch, page.lines));
     more.hidden = cursor === null;
@@ -181,10 +340,16 @@ export const batchView: View = async (ctx) => {
   cancel.addEventListener('click', () => {
     if (!window.confirm('Cancel this batch? Items not started never start; calls in flight are still billed.')) return;
     cancel.disabled = true;
-    request(`${path}/cancel`, { method: 'POST', headers: { Accept: 'application/json' } }).then(async (r) => { batch = (await r.json()) as Batch; render(); }, (e: unknown) => {
-      cancel.disabled = false;
-      replaceChildren(notice, h('p', { class: 'notice notice-error' }, `Could not cancel: ${describeError(e)}`));
-    });
+    request(`${path}/cancel`, { method: 'POST', headers: { Accept: 'application/json' } }).then(
+      async (r) => {
+        batch = (await r.json()) as Batch;
+        render();
+      },
+      (e: unknown) => {
+        cancel.disabled = false;
+        replaceChildren(notice, h('p', { class: 'notice notice-error' }, `Could not cancel: ${describeError(e)}`));
+      },
+    );
   });
   more.addEventListener('click', () => {
     if (!cursor) return;
@@ -197,12 +362,40 @@ export const batchView: View = async (ctx) => {
       showResults(p.lines, true);
     }, ctx.fail);
   });
-  replaceChildren(ctx.root,
-    h('div', { class: 'page' }, headSlot, notice, summarySlot,
-      card('Results', h('div', { class: 'table-wrap table-scroll' },
-        h('table', { class: 'table' },
-          h('thead', null, h('tr', null, ['#', 'Item', 'Evaluation', 'Status', 'Verdict'].map((c, i) => h('th', { scope: 'col', class: i === 0 ? 'num' : null }, c)))),
-          body)), h('div', { class: 'pager' }, more))));
+  replaceChildren(
+    ctx.root,
+    h(
+      'div',
+      { class: 'page' },
+      headSlot,
+      notice,
+      summarySlot,
+      card(
+        'Results',
+        h(
+          'div',
+          { class: 'table-wrap table-scroll' },
+          h(
+            'table',
+            { class: 'table' },
+            h(
+              'thead',
+              null,
+              h(
+                'tr',
+                null,
+                ['#', 'Item', 'Evaluation', 'Status', 'Verdict'].map((c, i) =>
+                  h('th', { scope: 'col', class: i === 0 ? 'num' : null }, c),
+                ),
+              ),
+            ),
+            body,
+          ),
+        ),
+        h('div', { class: 'pager' }, more),
+      ),
+    ),
+  );
   showResults(page.lines, false);
   render();
   void (async () => {
@@ -216,5 +409,7 @@ export const batchView: View = async (ctx) => {
       }
       render();
     }
-  })().catch((e: unknown) => { if (!ctx.signal.aborted) ctx.fail(e); });
+  })().catch((e: unknown) => {
+    if (!ctx.signal.aborted) ctx.fail(e);
+  });
 };

@@ -14,8 +14,14 @@ import type { Vote } from '../types.js';
 
 /** A vote in a few characters: `B`, `A 7 · B 9`, `4`. */
 export function voteText(v: Vote): Node {
-  if (!v.parsed) return badge('unparsed', 'warn', 'The final reply never parsed; the preset\'s failure rule applies.');
-  if (v.scores) return h('span', { class: 'vote' }, v.winner ? winnerChip(v.winner) : null, ` A ${formatScore(v.scores.a)} · B ${formatScore(v.scores.b)}`);
+  if (!v.parsed) return badge('unparsed', 'warn', "The final reply never parsed; the preset's failure rule applies.");
+  if (v.scores)
+    return h(
+      'span',
+      { class: 'vote' },
+      v.winner ? winnerChip(v.winner) : null,
+      ` A ${formatScore(v.scores.a)} · B ${formatScore(v.scores.b)}`,
+    );
   if (v.winner) return winnerChip(v.winner);
   if (v.score !== undefined) return h('strong', null, formatScore(v.score));
   return document.createTextNode('—');
@@ -32,8 +38,13 @@ export class DebateView {
   constructor() {
     this.empty = h('p', { class: 'muted empty-debate' }, 'Waiting for the first agent to speak…');
     this.lanes = h('div', { class: 'lanes' });
-    this.element = h('section', { class: 'debate', 'aria-labelledby': 'debate-title' },
-      h('h2', { id: 'debate-title', class: 'section-title' }, 'Debate'), this.empty, this.lanes);
+    this.element = h(
+      'section',
+      { class: 'debate', 'aria-labelledby': 'debate-title' },
+      h('h2', { id: 'debate-title', class: 'section-title' }, 'Debate'),
+      this.empty,
+      this.lanes,
+    );
   }
 
   /** Brings the columns up to date with `s`. */
@@ -42,25 +53,44 @@ export class DebateView {
     this.empty.hidden = groups.length > 0;
     if (s.ended && groups.length === 0) this.empty.textContent = 'No agent spoke in this evaluation.';
     this.lanes.classList.toggle('lanes-two', groups.length > 1);
-    syncChildren(this.lanes, groups.map((g) => {
-      const lane = this.keyed(`lane:${g.lane}`, () => h('section', { class: `lane lane-${g.lane}`, 'aria-label': laneTitle(g.lane) }, h('header', { hidden: true }), h('div', { class: 'stages' })));
-      const [head, stages] = [lane.firstElementChild, lane.lastElementChild];
-      if (head && (groups.length > 1 || g.lane !== 'main')) head.replaceWith(this.laneHeader(g.lane, s));
-      if (stages) syncChildren(stages, g.stages.map((st) => this.stage(g.lane, st.stage, st.calls)));
-      return lane;
-    }));
+    syncChildren(
+      this.lanes,
+      groups.map((g) => {
+        const lane = this.keyed(`lane:${g.lane}`, () =>
+          h(
+            'section',
+            { class: `lane lane-${g.lane}`, 'aria-label': laneTitle(g.lane) },
+            h('header', { hidden: true }),
+            h('div', { class: 'stages' }),
+          ),
+        );
+        const [head, stages] = [lane.firstElementChild, lane.lastElementChild];
+        if (head && (groups.length > 1 || g.lane !== 'main')) head.replaceWith(this.laneHeader(g.lane, s));
+        if (stages)
+          syncChildren(
+            stages,
+            g.stages.map((st) => this.stage(g.lane, st.stage, st.calls)),
+          );
+        return lane;
+      }),
+    );
   }
 
   private stage(lane: Lane, name: string, calls: readonly CallView[]): HTMLElement {
-    const stage = this.keyed(`stage:${lane}:${name}`, () => h('div', { class: 'stage' }, h('h3', { class: 'stage-title' }, name), h('ol', { class: 'messages' })));
+    const stage = this.keyed(`stage:${lane}:${name}`, () =>
+      h('div', { class: 'stage' }, h('h3', { class: 'stage-title' }, name), h('ol', { class: 'messages' })),
+    );
     const list = stage.lastElementChild;
     if (list) {
-      syncChildren(list, calls.map((c) => {
-        const item = this.keyed(`item:${c.callId}`, () => h('li'));
-        const el = this.card(c);
-        if (item.firstChild !== el) item.replaceChildren(el);
-        return item;
-      }));
+      syncChildren(
+        list,
+        calls.map((c) => {
+          const item = this.keyed(`item:${c.callId}`, () => h('li'));
+          const el = this.card(c);
+          if (item.firstChild !== el) item.replaceChildren(el);
+          return item;
+        }),
+      );
     }
     return stage;
   }
@@ -78,16 +108,40 @@ export class DebateView {
   private laneHeader(lane: Lane, s: DebateState): HTMLElement {
     const order = lane === 'ab' ? 'AB' : lane === 'ba' ? 'BA' : undefined;
     const votes = s.votes.filter((v) => v.order === order);
-    return h('header', { class: 'lane-header' },
+    return h(
+      'header',
+      { class: 'lane-header' },
       h('h3', { class: 'lane-title' }, laneTitle(lane)),
       votes.length > 0
-        ? h('p', { class: 'lane-votes' }, 'Votes: ', votes.map((v, i) => [i > 0 ? ', ' : '', h('span', { class: 'lane-vote' }, `${v.label} `, voteText(v))]))
-        : lane === 'ba' ? h('p', { class: 'lane-votes muted' }, 'Answers are shown to the agents in swapped order; votes are mapped back to A/B.') : null);
+        ? h(
+            'p',
+            { class: 'lane-votes' },
+            'Votes: ',
+            votes.map((v, i) => [i > 0 ? ', ' : '', h('span', { class: 'lane-vote' }, `${v.label} `, voteText(v))]),
+          )
+        : lane === 'ba'
+          ? h(
+              'p',
+              { class: 'lane-votes muted' },
+              'Answers are shown to the agents in swapped order; votes are mapped back to A/B.',
+            )
+          : null,
+    );
   }
 
   /** The card of one call, re-rendered only when what it shows changed. */
   private card(c: CallView): HTMLElement {
-    const key = JSON.stringify([c.state, c.content, c.error, c.model, c.latencyMs, c.parseError, c.unparsed, c.usage, c.seq]);
+    const key = JSON.stringify([
+      c.state,
+      c.content,
+      c.error,
+      c.model,
+      c.latencyMs,
+      c.parseError,
+      c.unparsed,
+      c.usage,
+      c.seq,
+    ]);
     const known = this.cards.get(c.callId);
     if (known?.key === key) return known.el;
     const el = known?.el ?? h('article', { class: 'msg msg-new', 'data-call-id': c.callId });
@@ -102,31 +156,71 @@ export class DebateView {
 
   private header(c: CallView): HTMLElement {
     const badges = [
-      c.attempt > 0 ? badge(`re-ask ${c.attempt}`, 'info', 'The previous reply did not parse; the agent was asked again.') : null,
-      c.unparsed ? badge('unparsed', 'error', `Never parsed: ${c.parseError ?? ''}`) : c.parseError !== null ? badge('did not parse', 'warn', c.parseError) : null,
+      c.attempt > 0
+        ? badge(`re-ask ${c.attempt}`, 'info', 'The previous reply did not parse; the agent was asked again.')
+        : null,
+      c.unparsed
+        ? badge('unparsed', 'error', `Never parsed: ${c.parseError ?? ''}`)
+        : c.parseError !== null
+          ? badge('did not parse', 'warn', c.parseError)
+          : null,
       c.state === 'failed' ? badge('failed', 'error') : null,
     ];
-    return h('header', { class: 'msg-head' },
+    return h(
+      'header',
+      { class: 'msg-head' },
       avatar(c.label),
-      h('span', { class: 'msg-who' }, h('strong', null, c.label), h('span', { class: 'muted' }, [c.agent, c.model].filter((x) => x !== null && x.toLowerCase() !== c.label.toLowerCase()).join(' · '))),
+      h(
+        'span',
+        { class: 'msg-who' },
+        h('strong', null, c.label),
+        h(
+          'span',
+          { class: 'muted' },
+          [c.agent, c.model].filter((x) => x !== null && x.toLowerCase() !== c.label.toLowerCase()).join(' · '),
+        ),
+      ),
       h('span', { class: 'msg-badges' }, badges),
-      c.latencyMs !== null ? h('span', { class: 'msg-time muted' }, formatDuration(c.latencyMs)) : null);
+      c.latencyMs !== null ? h('span', { class: 'msg-time muted' }, formatDuration(c.latencyMs)) : null,
+    );
   }
 
   private body(c: CallView): HTMLElement {
     if (c.state === 'running') {
-      return h('div', { class: 'msg-body typing' }, h('span', { class: 'visually-hidden' }, `${c.label} is writing…`),
-        h('span', { class: 'dot', 'aria-hidden': 'true' }), h('span', { class: 'dot', 'aria-hidden': 'true' }), h('span', { class: 'dot', 'aria-hidden': 'true' }));
+      return h(
+        'div',
+        { class: 'msg-body typing' },
+        h('span', { class: 'visually-hidden' }, `${c.label} is writing…`),
+        h('span', { class: 'dot', 'aria-hidden': 'true' }),
+        h('span', { class: 'dot', 'aria-hidden': 'true' }),
+        h('span', { class: 'dot', 'aria-hidden': 'true' }),
+      );
     }
-    if (c.state === 'failed') return h('div', { class: 'msg-body msg-error' }, c.error ? `${c.error.code}: ${c.error.message}` : 'The call failed.');
+    if (c.state === 'failed')
+      return h(
+        'div',
+        { class: 'msg-body msg-error' },
+        c.error ? `${c.error.code}: ${c.error.message}` : 'The call failed.',
+      );
     return h('div', { class: 'msg-body' }, c.content ?? '');
   }
 
   private footer(c: CallView): HTMLElement | null {
     const notes = [
-      c.parseError !== null ? h('p', { class: 'msg-parse' }, h('strong', null, c.unparsed ? 'Never parsed: ' : 'Did not parse: '), c.parseError) : null,
+      c.parseError !== null
+        ? h(
+            'p',
+            { class: 'msg-parse' },
+            h('strong', null, c.unparsed ? 'Never parsed: ' : 'Did not parse: '),
+            c.parseError,
+          )
+        : null,
       c.usage
-        ? h('p', { class: 'msg-usage muted' }, `${formatInt(c.usage.promptTokens)} in · ${formatInt(c.usage.completionTokens)} out · ${formatUsd(c.usage.costUsd)}`)
+        ? h(
+            'p',
+            { class: 'msg-usage muted' },
+            `${formatInt(c.usage.promptTokens)} in · ${formatInt(c.usage.completionTokens)} out · ${formatUsd(c.usage.costUsd)}`,
+          )
         : null,
     ].filter((x) => x !== null);
     return notes.length > 0 ? h('footer', { class: 'msg-foot' }, notes) : null;

@@ -39,7 +39,11 @@ class EvaluationPage {
   private readonly summaryMain = h('div', { class: 'summary-main' });
   private readonly usageSlot = h('div');
   private readonly statusSlot = h('span', { class: 'status-slot' });
-  private readonly cancelButton = h('button', { type: 'button', class: 'btn btn-danger btn-small' }, 'Cancel evaluation');
+  private readonly cancelButton = h(
+    'button',
+    { type: 'button', class: 'btn btn-danger btn-small' },
+    'Cancel evaluation',
+  );
   private readonly transcriptSlot = h('div');
   private readonly notice = h('div', { class: 'notice-slot', role: 'alert' });
   private connection: Connection = 'connecting';
@@ -58,11 +62,21 @@ class EvaluationPage {
 
   mount(): void {
     this.buildHead();
-    const summary = h('div', { class: 'summary-grid' }, this.summaryMain, h('div', { class: 'summary-side' }, this.usageSlot, taskCard(this.task)));
-    replaceChildren(this.ctx.root, h('div', { class: 'page' }, this.head, this.notice, summary, this.debate.element, this.transcriptSlot));
+    const summary = h(
+      'div',
+      { class: 'summary-grid' },
+      this.summaryMain,
+      h('div', { class: 'summary-side' }, this.usageSlot, taskCard(this.task)),
+    );
+    replaceChildren(
+      this.ctx.root,
+      h('div', { class: 'page' }, this.head, this.notice, summary, this.debate.element, this.transcriptSlot),
+    );
     this.renderNow();
     // Durations tick while the debate runs.
-    const timer = window.setInterval(() => { if (!this.state.ended) this.render(); }, 1000);
+    const timer = window.setInterval(() => {
+      if (!this.state.ended) this.render();
+    }, 1000);
     this.ctx.signal.addEventListener('abort', () => {
       window.clearInterval(timer);
       cancelAnimationFrame(this.frame);
@@ -81,7 +95,13 @@ class EvaluationPage {
         this.setConnection('live');
         this.showNotice(null);
         if (!response.body) throw new Error('the event stream has no body');
-        await readSse(response.body, (m) => { this.onMessage(m); }, signal);
+        await readSse(
+          response.body,
+          (m) => {
+            this.onMessage(m);
+          },
+          signal,
+        );
         delay = 1000;
       } catch (e) {
         if (signal.aborted) return;
@@ -112,7 +132,9 @@ class EvaluationPage {
   private verdictAnnouncement(): string {
     const v = this.state.verdict;
     if (!v) return 'Verdict received';
-    return v.taskKind === 'pairwise' ? `Verdict: ${v.winner === 'tie' || !v.winner ? 'tie' : `answer ${v.winner} is better`}` : `Verdict: score ${String(v.score)}`;
+    return v.taskKind === 'pairwise'
+      ? `Verdict: ${v.winner === 'tie' || !v.winner ? 'tie' : `answer ${v.winner} is better`}`
+      : `Verdict: score ${String(v.score)}`;
   }
 
   private async loadFinal(): Promise<void> {
@@ -171,33 +193,67 @@ class EvaluationPage {
     replaceChildren(this.summaryMain, verdictCard(this.state, this.task), votesCard(this.state));
     replaceChildren(this.usageSlot, usageCard(this.state, this.evaluation));
     this.debate.update(this.state);
-    if (this.state.transcriptMerged && this.transcriptSlot.childElementCount === 0) replaceChildren(this.transcriptSlot, transcriptSection(this.state));
+    if (this.state.transcriptMerged && this.transcriptSlot.childElementCount === 0)
+      replaceChildren(this.transcriptSlot, transcriptSection(this.state));
   }
 
   /** The title, breadcrumb and facts, built once (the cancel button keeps its focus); only the status changes. */
   private buildHead(): void {
     const ev = this.evaluation;
     const metadata = metadataOf(ev);
-    this.cancelButton.addEventListener('click', () => { void this.cancel(this.cancelButton); });
-    replaceChildren(this.head,
-      h('nav', { class: 'breadcrumb', 'aria-label': 'Breadcrumb' }, h('a', { href: '#/' }, 'Evaluations'), ' / ',
-        ev.metaId ? [h('a', { href: `#/meta/${encodeURIComponent(ev.metaId)}` }, shortId(ev.metaId)), ' / '] : null, shortId(ev.id)),
-      h('div', { class: 'title-row' }, h('h1', null, ev.preset ?? ev.method), this.statusSlot, h('span', { class: 'spacer' }), this.cancelButton),
-      facts([
-        ['Evaluation', idCode(ev.id)],
-        ['Method', ev.method],
-        ['Task', ev.taskKind],
-        ['Created', h('time', { datetime: ev.createdAt, title: formatTime(ev.createdAt) }, formatAgo(ev.createdAt))],
-        metadata && Object.keys(metadata).length > 0 ? ['Metadata', Object.entries(metadata).map(([k, v]) => `${k}=${String(v)}`).join(', ')] : null,
-      ], 'facts facts-inline'));
+    this.cancelButton.addEventListener('click', () => {
+      void this.cancel(this.cancelButton);
+    });
+    replaceChildren(
+      this.head,
+      h(
+        'nav',
+        { class: 'breadcrumb', 'aria-label': 'Breadcrumb' },
+        h('a', { href: '#/' }, 'Evaluations'),
+        ' / ',
+        ev.metaId ? [h('a', { href: `#/meta/${encodeURIComponent(ev.metaId)}` }, shortId(ev.metaId)), ' / '] : null,
+        shortId(ev.id),
+      ),
+      h(
+        'div',
+        { class: 'title-row' },
+        h('h1', null, ev.preset ?? ev.method),
+        this.statusSlot,
+        h('span', { class: 'spacer' }),
+        this.cancelButton,
+      ),
+      facts(
+        [
+          ['Evaluation', idCode(ev.id)],
+          ['Method', ev.method],
+          ['Task', ev.taskKind],
+          ['Created', h('time', { datetime: ev.createdAt, title: formatTime(ev.createdAt) }, formatAgo(ev.createdAt))],
+          metadata && Object.keys(metadata).length > 0
+            ? [
+                'Metadata',
+                Object.entries(metadata)
+                  .map(([k, v]) => `${k}=${String(v)}`)
+                  .join(', '),
+              ]
+            : null,
+        ],
+        'facts facts-inline',
+      ),
+    );
   }
 
   private renderHead(): void {
     const status = this.state.status ?? this.evaluation.status;
     const live = this.connection === 'live' && !isTerminal(status);
-    replaceChildren(this.statusSlot,
+    replaceChildren(
+      this.statusSlot,
       statusPill(status),
-      live ? badge('live', 'info', 'Receiving events as they happen') : this.connection === 'reconnecting' ? badge('reconnecting', 'warn') : null);
+      live
+        ? badge('live', 'info', 'Receiving events as they happen')
+        : this.connection === 'reconnecting'
+          ? badge('reconnecting', 'warn')
+          : null,
+    );
     this.cancelButton.hidden = isTerminal(status);
   }
 }
@@ -209,5 +265,7 @@ export const evaluationView: View = async (ctx) => {
   setTitle(`${evaluation.preset ?? evaluation.method} ${shortId(id)}`);
   const page = new EvaluationPage(ctx, evaluation, recallTask(id));
   page.mount();
-  page.follow().catch((e: unknown) => { ctx.fail(e); });
+  page.follow().catch((e: unknown) => {
+    ctx.fail(e);
+  });
 };

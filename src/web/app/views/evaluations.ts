@@ -23,7 +23,10 @@ type Filter = (typeof FILTERS)[number];
 const REFRESH_MS = 3000;
 
 /** Every status, in lifecycle order: a status the API adds, renames or drops fails the type check here. */
-const STATUSES = Object.keys({ queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 } satisfies Record<EvaluationStatus, 0>);
+const STATUSES = Object.keys({ queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 } satisfies Record<
+  EvaluationStatus,
+  0
+>);
 
 /** The API query for the filters in the hash (dates as ISO times, start of day UTC). */
 export function listQuery(query: URLSearchParams, cursor: string | null): string {
@@ -40,7 +43,10 @@ export function listQuery(query: URLSearchParams, cursor: string | null): string
 
 function verdictCell(e: EvaluationListItem): Node {
   if (e.verdict) {
-    const main = e.verdict.winner !== null ? winnerChip(e.verdict.winner) : h('strong', null, e.verdict.score === null ? '—' : formatScore(e.verdict.score));
+    const main =
+      e.verdict.winner !== null
+        ? winnerChip(e.verdict.winner)
+        : h('strong', null, e.verdict.score === null ? '—' : formatScore(e.verdict.score));
     return h('span', { class: 'vote' }, main, h('span', { class: 'muted small' }, formatPct(e.verdict.confidence)));
   }
   if (e.error) return h('span', { class: 'error-text small', title: e.error.message }, e.error.code);
@@ -48,36 +54,81 @@ function verdictCell(e: EvaluationListItem): Node {
 }
 
 function row(e: EvaluationListItem): HTMLElement {
-  const duration = e.startedAt && e.finishedAt ? formatDuration(Date.parse(e.finishedAt) - Date.parse(e.startedAt)) : '—';
+  const duration =
+    e.startedAt && e.finishedAt ? formatDuration(Date.parse(e.finishedAt) - Date.parse(e.startedAt)) : '—';
   const batch = e.metaId ?? e.batchId;
-  return h('tr', null,
-    h('th', { scope: 'row' }, h('a', { href: `#/evaluations/${encodeURIComponent(e.id)}`, title: e.id }, shortId(e.id))),
+  return h(
+    'tr',
+    null,
+    h(
+      'th',
+      { scope: 'row' },
+      h('a', { href: `#/evaluations/${encodeURIComponent(e.id)}`, title: e.id }, shortId(e.id)),
+    ),
     h('td', null, e.preset ?? h('span', null, e.method, ' ', badge('custom', 'neutral'))),
     h('td', { class: 'hide-sm' }, e.taskKind),
     h('td', null, statusPill(e.status)),
     h('td', null, verdictCell(e)),
-    h('td', { class: 'hide-sm' }, batch ? h('a', { href: e.metaId ? `#/meta/${encodeURIComponent(e.metaId)}` : `#/batches/${encodeURIComponent(batch)}`, title: batch }, shortId(batch, 10)) : h('span', { class: 'muted' }, '—')),
+    h(
+      'td',
+      { class: 'hide-sm' },
+      batch
+        ? h(
+            'a',
+            {
+              href: e.metaId ? `#/meta/${encodeURIComponent(e.metaId)}` : `#/batches/${encodeURIComponent(batch)}`,
+              title: batch,
+            },
+            shortId(batch, 10),
+          )
+        : h('span', { class: 'muted' }, '—'),
+    ),
     h('td', { class: 'hide-sm num' }, duration),
-    h('td', { class: 'num' }, h('time', { datetime: e.createdAt, title: formatTime(e.createdAt) }, formatAgo(e.createdAt))));
+    h(
+      'td',
+      { class: 'num' },
+      h('time', { datetime: e.createdAt, title: formatTime(e.createdAt) }, formatAgo(e.createdAt)),
+    ),
+  );
 }
 
 function filterForm(ctx: ViewContext, presets: readonly string[]): HTMLFormElement {
   const value = (f: Filter) => ctx.query.get(f) ?? '';
   const select = (f: Filter, label: string, options: readonly string[]) =>
-    h('div', { class: 'field' }, h('label', { for: `filter-${f}` }, label),
-      h('select', { id: `filter-${f}`, name: f }, h('option', { value: '' }, 'Any'), options.map((o) => h('option', { value: o, selected: o === value(f) }, o))));
+    h(
+      'div',
+      { class: 'field' },
+      h('label', { for: `filter-${f}` }, label),
+      h(
+        'select',
+        { id: `filter-${f}`, name: f },
+        h('option', { value: '' }, 'Any'),
+        options.map((o) => h('option', { value: o, selected: o === value(f) }, o)),
+      ),
+    );
   const input = (f: Filter, label: string, type: string, placeholder = '') =>
-    h('div', { class: 'field' }, h('label', { for: `filter-${f}` }, label), h('input', { id: `filter-${f}`, name: f, type, value: value(f), placeholder }));
-  const form = h('form', { class: 'filters card', role: 'search', 'aria-label': 'Filter evaluations' },
+    h(
+      'div',
+      { class: 'field' },
+      h('label', { for: `filter-${f}` }, label),
+      h('input', { id: `filter-${f}`, name: f, type, value: value(f), placeholder }),
+    );
+  const form = h(
+    'form',
+    { class: 'filters card', role: 'search', 'aria-label': 'Filter evaluations' },
     select('status', 'Status', STATUSES),
     select('preset', 'Preset', presets),
     input('batch', 'Batch', 'text', 'ba_… or me_…'),
     input('metadata', 'Metadata', 'text', 'key:value'),
     input('createdAfter', 'Created from', 'date'),
     input('createdBefore', 'Created before', 'date'),
-    h('div', { class: 'row filter-actions' },
+    h(
+      'div',
+      { class: 'row filter-actions' },
       h('button', { type: 'submit', class: 'btn btn-primary' }, 'Apply'),
-      h('a', { class: 'btn btn-ghost', href: '#/' }, 'Clear')));
+      h('a', { class: 'btn btn-ghost', href: '#/' }, 'Clear'),
+    ),
+  );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const q = new URLSearchParams();
@@ -99,7 +150,15 @@ export const evaluationsView: View = async (ctx) => {
     ]);
   } catch (e) {
     if (!isUnavailable(e)) throw e;
-    renderUnavailable(ctx, { title: 'Evaluations', endpoint: 'GET /v1/evaluations', open: { label: 'Open an evaluation by id', placeholder: 'ev_…', href: (id) => `#/evaluations/${encodeURIComponent(id)}` } });
+    renderUnavailable(ctx, {
+      title: 'Evaluations',
+      endpoint: 'GET /v1/evaluations',
+      open: {
+        label: 'Open an evaluation by id',
+        placeholder: 'ev_…',
+        href: (id) => `#/evaluations/${encodeURIComponent(id)}`,
+      },
+    });
     return;
   }
   const body = h('tbody');
@@ -126,19 +185,60 @@ export const evaluationsView: View = async (ctx) => {
     }, ctx.fail);
   });
   const filtered = FILTERS.some((f) => ctx.query.get(f));
-  const table = h('div', { class: 'table-wrap card card-flush' },
-    h('table', { class: 'table list-table' },
+  const table = h(
+    'div',
+    { class: 'table-wrap card card-flush' },
+    h(
+      'table',
+      { class: 'table list-table' },
       h('caption', { class: 'visually-hidden' }, 'Evaluations, newest first'),
-      h('thead', null, h('tr', null, ['Evaluation', 'Preset', 'Task', 'Status', 'Verdict', 'Batch', 'Duration', 'Created'].map((c, i) =>
-        h('th', { scope: 'col', class: [i === 2 || i === 5 || i === 6 ? 'hide-sm' : '', i >= 6 ? 'num' : ''].join(' ').trim() || null }, c)))),
-      body));
-  replaceChildren(ctx.root,
-    h('div', { class: 'page' },
-      h('div', { class: 'page-head title-row' }, h('h1', null, 'Evaluations'), h('span', { class: 'spacer' }), h('a', { class: 'btn btn-primary', href: '#/new' }, 'New evaluation')),
-      filterForm(ctx, presets.map((p) => p.id)),
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          ['Evaluation', 'Preset', 'Task', 'Status', 'Verdict', 'Batch', 'Duration', 'Created'].map((c, i) =>
+            h(
+              'th',
+              {
+                scope: 'col',
+                class: [i === 2 || i === 5 || i === 6 ? 'hide-sm' : '', i >= 6 ? 'num' : ''].join(' ').trim() || null,
+              },
+              c,
+            ),
+          ),
+        ),
+      ),
+      body,
+    ),
+  );
+  replaceChildren(
+    ctx.root,
+    h(
+      'div',
+      { class: 'page' },
+      h(
+        'div',
+        { class: 'page-head title-row' },
+        h('h1', null, 'Evaluations'),
+        h('span', { class: 'spacer' }),
+        h('a', { class: 'btn btn-primary', href: '#/new' }, 'New evaluation'),
+      ),
+      filterForm(
+        ctx,
+        presets.map((p) => p.id),
+      ),
       first.data.length === 0
-        ? h('div', { class: 'card empty' }, h('p', null, filtered ? 'No evaluation matches these filters.' : 'No evaluations yet.'), h('p', null, h('a', { href: '#/new' }, 'Submit a task'), ' to watch a debate live.'))
-        : [table, h('div', { class: 'pager' }, more), status]));
+        ? h(
+            'div',
+            { class: 'card empty' },
+            h('p', null, filtered ? 'No evaluation matches these filters.' : 'No evaluations yet.'),
+            h('p', null, h('a', { href: '#/new' }, 'Submit a task'), ' to watch a debate live.'),
+          )
+        : [table, h('div', { class: 'pager' }, more), status],
+    ),
+  );
   show(first.data, false);
   // Keep the first page current while something on it is still running (in the background: the page is shown).
   void (async () => {
@@ -151,5 +251,7 @@ export const evaluationsView: View = async (ctx) => {
       cursor = page.nextCursor;
       show(latest, false);
     }
-  })().catch((e: unknown) => { if (!ctx.signal.aborted) ctx.fail(e); });
+  })().catch((e: unknown) => {
+    if (!ctx.signal.aborted) ctx.fail(e);
+  });
 };

@@ -25,16 +25,45 @@ function label(v: string | number | null): Node {
 }
 
 function itemsTable(m: MetaEvaluation): HTMLElement {
-  return card(`Items (${formatInt(m.items.length)})`,
-    h('div', { class: 'table-wrap table-scroll' },
-      h('table', { class: 'table' },
-        h('thead', null, h('tr', null, ['Item', 'Evaluation', 'Status', 'Human', 'Judge'].map((c) => h('th', { scope: 'col' }, c)))),
-        h('tbody', null, m.items.map((i) => h('tr', null,
-          h('th', { scope: 'row' }, i.itemId),
-          h('td', null, h('a', { href: `#/evaluations/${encodeURIComponent(i.evaluationId)}` }, shortId(i.evaluationId))),
-          h('td', null, statusPill(i.status)),
-          h('td', null, label(i.human)),
-          h('td', null, label(i.winner ?? i.score))))))));
+  return card(
+    `Items (${formatInt(m.items.length)})`,
+    h(
+      'div',
+      { class: 'table-wrap table-scroll' },
+      h(
+        'table',
+        { class: 'table' },
+        h(
+          'thead',
+          null,
+          h(
+            'tr',
+            null,
+            ['Item', 'Evaluation', 'Status', 'Human', 'Judge'].map((c) => h('th', { scope: 'col' }, c)),
+          ),
+        ),
+        h(
+          'tbody',
+          null,
+          m.items.map((i) =>
+            h(
+              'tr',
+              null,
+              h('th', { scope: 'row' }, i.itemId),
+              h(
+                'td',
+                null,
+                h('a', { href: `#/evaluations/${encodeURIComponent(i.evaluationId)}` }, shortId(i.evaluationId)),
+              ),
+              h('td', null, statusPill(i.status)),
+              h('td', null, label(i.human)),
+              h('td', null, label(i.winner ?? i.score)),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
 }
 
 /** Whole-number bounds around the values (a 1-5 scale stays 1-5; an empty list gives 0-1). */
@@ -47,31 +76,74 @@ function domainOf(values: readonly number[]): [number, number] {
 
 /** Pointwise: each scored item's judge score against its human score. */
 function scatterCard(m: MetaEvaluation): HTMLElement | null {
-  const points: ScatterPoint[] = m.items.flatMap((i) => (typeof i.human === 'number' && i.score !== null ? [{ x: i.human, y: i.score, label: i.itemId }] : []));
+  const points: ScatterPoint[] = m.items.flatMap((i) =>
+    typeof i.human === 'number' && i.score !== null ? [{ x: i.human, y: i.score, label: i.itemId }] : [],
+  );
   if (points.length === 0) return null;
   const domain = domainOf(points.flatMap((p) => [p.x, p.y]));
-  return card('Judge against human', scatterPlot(points, domain, domain, `Judge score against human score, ${formatInt(points.length)} items`),
-    h('p', { class: 'muted small' }, 'One point per scored item (integer scores slightly jittered so equal pairs stay visible). On the diagonal, the judge gave the human\'s score.'));
+  return card(
+    'Judge against human',
+    scatterPlot(points, domain, domain, `Judge score against human score, ${formatInt(points.length)} items`),
+    h(
+      'p',
+      { class: 'muted small' },
+      "One point per scored item (integer scores slightly jittered so equal pairs stay visible). On the diagonal, the judge gave the human's score.",
+    ),
+  );
 }
 
 function render(ctx: ViewContext, m: MetaEvaluation): void {
   const p = m.progress;
-  replaceChildren(ctx.root,
-    h('div', { class: 'page' },
-      h('div', { class: 'page-head' },
-        h('nav', { class: 'breadcrumb', 'aria-label': 'Breadcrumb' }, h('a', { href: '#/batches' }, 'Batches'), ' / ', shortId(m.id)),
-        h('div', { class: 'title-row' }, h('h1', null, `Meta-evaluation: ${m.preset ?? m.method}`), statusPill(m.status)),
-        facts([
-          ['Id', idCode(m.id)],
-          ['Method', m.method],
-          ['Created', h('time', { datetime: m.createdAt, title: formatTime(m.createdAt) }, formatAgo(m.createdAt))],
-          ['Progress', `${p.ended} of ${p.total} ended · ${p.succeeded} succeeded${p.failed > 0 ? ` · ${p.failed} failed` : ''}${p.cancelled > 0 ? ` · ${p.cancelled} cancelled` : ''}`],
-        ], 'facts facts-inline')),
+  replaceChildren(
+    ctx.root,
+    h(
+      'div',
+      { class: 'page' },
+      h(
+        'div',
+        { class: 'page-head' },
+        h(
+          'nav',
+          { class: 'breadcrumb', 'aria-label': 'Breadcrumb' },
+          h('a', { href: '#/batches' }, 'Batches'),
+          ' / ',
+          shortId(m.id),
+        ),
+        h(
+          'div',
+          { class: 'title-row' },
+          h('h1', null, `Meta-evaluation: ${m.preset ?? m.method}`),
+          statusPill(m.status),
+        ),
+        facts(
+          [
+            ['Id', idCode(m.id)],
+            ['Method', m.method],
+            ['Created', h('time', { datetime: m.createdAt, title: formatTime(m.createdAt) }, formatAgo(m.createdAt))],
+            [
+              'Progress',
+              `${p.ended} of ${p.total} ended · ${p.succeeded} succeeded${p.failed > 0 ? ` · ${p.failed} failed` : ''}${p.cancelled > 0 ? ` · ${p.cancelled} cancelled` : ''}`,
+            ],
+          ],
+          'facts facts-inline',
+        ),
+      ),
       m.report
         ? h('div', { class: 'stack' }, reportSections(m.report), scatterCard(m))
-        : card('Report', h('p', { class: 'muted' }, m.status === 'running' ? 'The report appears once every item has ended.' : 'No report: no item succeeded.'),
-          progressBar(p.ended, p.total, 'Items ended')),
-      itemsTable(m)));
+        : card(
+            'Report',
+            h(
+              'p',
+              { class: 'muted' },
+              m.status === 'running'
+                ? 'The report appears once every item has ended.'
+                : 'No report: no item succeeded.',
+            ),
+            progressBar(p.ended, p.total, 'Items ended'),
+          ),
+      itemsTable(m),
+    ),
+  );
 }
 
 /** The meta-evaluation page. */
@@ -87,5 +159,7 @@ export const metaView: View = async (ctx) => {
       m = await getJson<MetaEvaluation>(path, ctx.signal);
       render(ctx, m);
     }
-  })().catch((e: unknown) => { if (!ctx.signal.aborted) ctx.fail(e); });
+  })().catch((e: unknown) => {
+    if (!ctx.signal.aborted) ctx.fail(e);
+  });
 };

@@ -14,18 +14,52 @@ import { setTitle } from '../view.js';
 export const presetsView: View = async (ctx) => {
   setTitle('Presets');
   const { presets, methods } = await getJson<MethodsResponse>('/v1/methods', ctx.signal);
-  replaceChildren(ctx.root,
-    h('div', { class: 'page' },
-      h('div', { class: 'page-head' }, h('h1', null, 'Presets'),
-        h('p', { class: 'muted' }, `${presets.length} presets over ${methods.length} methods. A preset is a method with the settings of one paper's experiment; its config is the base your overrides merge into.`)),
-      h('ul', { class: 'preset-grid' },
+  replaceChildren(
+    ctx.root,
+    h(
+      'div',
+      { class: 'page' },
+      h(
+        'div',
+        { class: 'page-head' },
+        h('h1', null, 'Presets'),
+        h(
+          'p',
+          { class: 'muted' },
+          `${presets.length} presets over ${methods.length} methods. A preset is a method with the settings of one paper's experiment; its config is the base your overrides merge into.`,
+        ),
+      ),
+      h(
+        'ul',
+        { class: 'preset-grid' },
         presets.map((p) =>
-          h('li', { class: 'card preset-card', id: p.id },
-            h('div', { class: 'preset-head' }, h('h2', { class: 'card-title' }, p.id), badge(p.taskKind, p.taskKind === 'pairwise' ? 'info' : 'neutral')),
+          h(
+            'li',
+            { class: 'card preset-card', id: p.id },
+            h(
+              'div',
+              { class: 'preset-head' },
+              h('h2', { class: 'card-title' }, p.id),
+              badge(p.taskKind, p.taskKind === 'pairwise' ? 'info' : 'neutral'),
+            ),
             h('p', null, p.description),
             h('p', { class: 'muted small' }, `${p.paper} · method ${p.method}`),
-            h('details', null, h('summary', null, 'Config'), h('pre', { class: 'code' }, JSON.stringify(p.config, null, 2))),
-            h('div', null, h('a', { class: 'btn btn-small', href: `#/new?preset=${encodeURIComponent(p.id)}` }, 'Use this preset')))))));
+            h(
+              'details',
+              null,
+              h('summary', null, 'Config'),
+              h('pre', { class: 'code' }, JSON.stringify(p.config, null, 2)),
+            ),
+            h(
+              'div',
+              null,
+              h('a', { class: 'btn btn-small', href: `#/new?preset=${encodeURIComponent(p.id)}` }, 'Use this preset'),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
   // `#/presets?preset=<id>` (the submit form's link): that preset, its config open.
   const wanted = ctx.query.get('preset');
   const target = wanted ? document.getElementById(wanted) : null;

@@ -21,13 +21,28 @@ const EXAMPLES = {
     answerB: 'Sydney is the capital of Australia.',
   },
   pointwise: {
-    source: 'The city council approved a new bike lane on Main Street on Tuesday. Construction starts in May and is expected to take six weeks.',
+    source:
+      'The city council approved a new bike lane on Main Street on Tuesday. Construction starts in May and is expected to take six weeks.',
     output: 'The council approved a Main Street bike lane; building starts in May and takes about six weeks.',
     aspect: 'coherence',
   },
 };
 
-type FieldName = 'preset' | 'question' | 'answerA' | 'answerB' | 'reference' | 'source' | 'context' | 'output' | 'aspect' | 'aspectDescription' | 'scaleMin' | 'scaleMax' | 'config' | 'metadata';
+type FieldName =
+  | 'preset'
+  | 'question'
+  | 'answerA'
+  | 'answerB'
+  | 'reference'
+  | 'source'
+  | 'context'
+  | 'output'
+  | 'aspect'
+  | 'aspectDescription'
+  | 'scaleMin'
+  | 'scaleMax'
+  | 'config'
+  | 'metadata';
 
 /** The field a judge error (400 without field issues) is about, by its code. */
 const JUDGE_ERROR_FIELDS: Partial<Record<string, FieldName>> = {
@@ -42,7 +57,8 @@ export function fieldOfIssue(path: string): FieldName | null {
   const [head, second, third] = path.split('.');
   if (head === 'preset' || head === 'config' || head === 'metadata') return head;
   if (head !== 'task') return null;
-  if (second === 'aspect') return third === 'scale' ? 'scaleMin' : third === 'description' ? 'aspectDescription' : 'aspect';
+  if (second === 'aspect')
+    return third === 'scale' ? 'scaleMin' : third === 'description' ? 'aspectDescription' : 'aspect';
   const known: readonly string[] = ['question', 'answerA', 'answerB', 'reference', 'source', 'context', 'output'];
   return second !== undefined && known.includes(second) ? (second as FieldName) : null;
 }
@@ -60,7 +76,14 @@ function field(name: FieldName, label: string, control: Field['input'], hint?: s
   const error = h('p', { id: `${id}-error`, class: 'field-error' });
   const describedBy = [hint ? `${id}-hint` : null, `${id}-error`].filter(Boolean).join(' ');
   control.setAttribute('aria-describedby', describedBy);
-  const wrap = h('div', { class: 'field' }, h('label', { for: id }, label), control, hint ? h('p', { id: `${id}-hint`, class: 'hint' }, hint) : null, error);
+  const wrap = h(
+    'div',
+    { class: 'field' },
+    h('label', { for: id }, label),
+    control,
+    hint ? h('p', { id: `${id}-hint`, class: 'hint' }, hint) : null,
+    error,
+  );
   return { wrap, input: control, error };
 }
 
@@ -75,22 +98,37 @@ function jsonObject(text: string, what: string): Record<string, unknown> | undef
   } catch (e) {
     throw new Error(`${what} is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`${what} must be a JSON object`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new Error(`${what} must be a JSON object`);
   return value as Record<string, unknown>;
 }
 
 function presetOptions(presets: readonly PresetInfo[], kind: 'pairwise' | 'pointwise'): HTMLOptGroupElement {
-  const label = kind === 'pairwise' ? 'Pairwise: which of two answers is better' : 'Pointwise: score one output on an aspect';
-  return h('optgroup', { label }, presets.filter((p) => p.taskKind === kind).map((p) => h('option', { value: p.id }, `${p.id} (${p.method})`)));
+  const label =
+    kind === 'pairwise' ? 'Pairwise: which of two answers is better' : 'Pointwise: score one output on an aspect';
+  return h(
+    'optgroup',
+    { label },
+    presets.filter((p) => p.taskKind === kind).map((p) => h('option', { value: p.id }, `${p.id} (${p.method})`)),
+  );
 }
 
 /** The submit form. */
 export const submitView: View = async (ctx) => {
   setTitle('New evaluation');
   const { presets } = await getJson<MethodsResponse>('/v1/methods', ctx.signal);
-  const select = h('select', { required: true }, presetOptions(presets, 'pairwise'), presetOptions(presets, 'pointwise'));
+  const select = h(
+    'select',
+    { required: true },
+    presetOptions(presets, 'pairwise'),
+    presetOptions(presets, 'pointwise'),
+  );
   const wanted = ctx.query.get('preset');
-  select.value = presets.some((p) => p.id === wanted) ? (wanted ?? '') : presets.some((p) => p.id === 'chateval-faireval') ? 'chateval-faireval' : (presets[0]?.id ?? '');
+  select.value = presets.some((p) => p.id === wanted)
+    ? (wanted ?? '')
+    : presets.some((p) => p.id === 'chateval-faireval')
+      ? 'chateval-faireval'
+      : (presets[0]?.id ?? '');
 
   const f = {
     preset: field('preset', 'Preset', select),
@@ -98,22 +136,75 @@ export const submitView: View = async (ctx) => {
     answerA: field('answerA', 'Answer A', area(6, true)),
     answerB: field('answerB', 'Answer B', area(6, true)),
     reference: field('reference', 'Reference answer (optional)', area(3), 'For reference-guided judges (maths, code).'),
-    aspect: field('aspect', 'Aspect', h('input', { type: 'text', required: true, value: 'coherence' }), 'e.g. coherence, fluency, naturalness, groundedness.'),
-    scaleMin: field('scaleMin', 'Scale from', h('input', { type: 'number', required: true, value: '1', step: '1', inputmode: 'numeric' })),
-    scaleMax: field('scaleMax', 'to', h('input', { type: 'number', required: true, value: '5', step: '1', inputmode: 'numeric' })),
-    aspectDescription: field('aspectDescription', 'Aspect description (optional)', area(2), 'Presets fill it in for the papers\' aspects.'),
-    source: field('source', 'Source', area(6, true), 'The input the output was produced from: an article, a dialogue, a question.'),
-    context: field('context', 'Context (optional)', area(2), 'Extra facts some aspects need (Topical-Chat groundedness).'),
+    aspect: field(
+      'aspect',
+      'Aspect',
+      h('input', { type: 'text', required: true, value: 'coherence' }),
+      'e.g. coherence, fluency, naturalness, groundedness.',
+    ),
+    scaleMin: field(
+      'scaleMin',
+      'Scale from',
+      h('input', { type: 'number', required: true, value: '1', step: '1', inputmode: 'numeric' }),
+    ),
+    scaleMax: field(
+      'scaleMax',
+      'to',
+      h('input', { type: 'number', required: true, value: '5', step: '1', inputmode: 'numeric' }),
+    ),
+    aspectDescription: field(
+      'aspectDescription',
+      'Aspect description (optional)',
+      area(2),
+      "Presets fill it in for the papers' aspects.",
+    ),
+    source: field(
+      'source',
+      'Source',
+      area(6, true),
+      'The input the output was produced from: an article, a dialogue, a question.',
+    ),
+    context: field(
+      'context',
+      'Context (optional)',
+      area(2),
+      'Extra facts some aspects need (Topical-Chat groundedness).',
+    ),
     output: field('output', 'Output', area(4, true), 'The text being scored.'),
-    config: field('config', 'Config overrides (JSON, optional)', area(4), 'Deep-merged over the preset, e.g. {"turns": 1} or {"defaults": {"model": "gpt-4o-mini"}}.'),
-    metadata: field('metadata', 'Metadata (JSON, optional)', area(2), 'Your key-value annotations, echoed back, e.g. {"run": "nightly-42"}.'),
+    config: field(
+      'config',
+      'Config overrides (JSON, optional)',
+      area(4),
+      'Deep-merged over the preset, e.g. {"turns": 1} or {"defaults": {"model": "gpt-4o-mini"}}.',
+    ),
+    metadata: field(
+      'metadata',
+      'Metadata (JSON, optional)',
+      area(2),
+      'Your key-value annotations, echoed back, e.g. {"run": "nightly-42"}.',
+    ),
   } satisfies Record<FieldName, Field>;
   for (const x of [f.config, f.metadata]) x.input.classList.add('mono');
 
   const about = h('div', { class: 'preset-about', 'aria-live': 'polite' });
-  const pairwise = h('fieldset', { class: 'fieldset' }, h('legend', null, 'Task'), f.question.wrap, h('div', { class: 'two-col' }, f.answerA.wrap, f.answerB.wrap), f.reference.wrap);
-  const pointwise = h('fieldset', { class: 'fieldset' }, h('legend', null, 'Task'),
-    h('div', { class: 'three-col' }, f.aspect.wrap, f.scaleMin.wrap, f.scaleMax.wrap), f.aspectDescription.wrap, f.source.wrap, f.context.wrap, f.output.wrap);
+  const pairwise = h(
+    'fieldset',
+    { class: 'fieldset' },
+    h('legend', null, 'Task'),
+    f.question.wrap,
+    h('div', { class: 'two-col' }, f.answerA.wrap, f.answerB.wrap),
+    f.reference.wrap,
+  );
+  const pointwise = h(
+    'fieldset',
+    { class: 'fieldset' },
+    h('legend', null, 'Task'),
+    h('div', { class: 'three-col' }, f.aspect.wrap, f.scaleMin.wrap, f.scaleMax.wrap),
+    f.aspectDescription.wrap,
+    f.source.wrap,
+    f.context.wrap,
+    f.output.wrap,
+  );
   const formError = h('div', { class: 'form-error', role: 'alert' });
   const submit = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Start evaluation');
   const example = h('button', { type: 'button', class: 'btn' }, 'Fill in an example');
@@ -126,7 +217,20 @@ export const submitView: View = async (ctx) => {
     // Hidden fields must not block submission.
     for (const x of [f.question, f.answerA, f.answerB]) x.input.disabled = kind() !== 'pairwise';
     for (const x of [f.aspect, f.scaleMin, f.scaleMax, f.source, f.output]) x.input.disabled = kind() !== 'pointwise';
-    replaceChildren(about, p ? [h('p', null, p.description), h('p', { class: 'muted small' }, `${p.paper} · method ${p.method} · `, h('a', { href: `#/presets?preset=${encodeURIComponent(p.id)}` }, 'full config'))] : null);
+    replaceChildren(
+      about,
+      p
+        ? [
+            h('p', null, p.description),
+            h(
+              'p',
+              { class: 'muted small' },
+              `${p.paper} · method ${p.method} · `,
+              h('a', { href: `#/presets?preset=${encodeURIComponent(p.id)}` }, 'full config'),
+            ),
+          ]
+        : null,
+    );
   };
   select.addEventListener('change', showPreset);
   example.addEventListener('click', () => {
@@ -158,24 +262,49 @@ export const submitView: View = async (ctx) => {
   const optional = (x: Field) => (value(x).trim() === '' ? undefined : value(x));
   const taskOf = (): Task =>
     kind() === 'pairwise'
-      ? { kind: 'pairwise', question: value(f.question), answerA: value(f.answerA), answerB: value(f.answerB), ...(optional(f.reference) !== undefined ? { reference: value(f.reference) } : {}) }
+      ? {
+          kind: 'pairwise',
+          question: value(f.question),
+          answerA: value(f.answerA),
+          answerB: value(f.answerB),
+          ...(optional(f.reference) !== undefined ? { reference: value(f.reference) } : {}),
+        }
       : {
-          kind: 'pointwise', source: value(f.source), output: value(f.output), ...(optional(f.context) !== undefined ? { context: value(f.context) } : {}),
-          aspect: { name: value(f.aspect), scale: { min: Number(value(f.scaleMin)), max: Number(value(f.scaleMax)) }, ...(optional(f.aspectDescription) !== undefined ? { description: value(f.aspectDescription) } : {}) },
+          kind: 'pointwise',
+          source: value(f.source),
+          output: value(f.output),
+          ...(optional(f.context) !== undefined ? { context: value(f.context) } : {}),
+          aspect: {
+            name: value(f.aspect),
+            scale: { min: Number(value(f.scaleMin)), max: Number(value(f.scaleMax)) },
+            ...(optional(f.aspectDescription) !== undefined ? { description: value(f.aspectDescription) } : {}),
+          },
         };
 
   let last: { body: string; key: string } | null = null;
-  const form = h('form', { class: 'submit-form stack', novalidate: true, 'aria-labelledby': 'new-title' },
+  const form = h(
+    'form',
+    { class: 'submit-form stack', novalidate: true, 'aria-labelledby': 'new-title' },
     h('fieldset', { class: 'fieldset' }, h('legend', null, 'Judge'), f.preset.wrap, about),
-    pairwise, pointwise,
-    h('details', { class: 'fieldset advanced' }, h('summary', null, 'Advanced: config overrides and metadata'), f.config.wrap, f.metadata.wrap),
+    pairwise,
+    pointwise,
+    h(
+      'details',
+      { class: 'fieldset advanced' },
+      h('summary', null, 'Advanced: config overrides and metadata'),
+      f.config.wrap,
+      f.metadata.wrap,
+    ),
     formError,
-    h('div', { class: 'row' }, submit, example));
+    h('div', { class: 'row' }, submit, example),
+  );
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     clearErrors();
-    const missing = Object.entries(f).filter(([, x]) => x.input.required && !x.input.disabled && x.input.value.trim() === '');
+    const missing = Object.entries(f).filter(
+      ([, x]) => x.input.required && !x.input.disabled && x.input.value.trim() === '',
+    );
     for (const [name] of missing) fieldError(name as FieldName, 'Required.');
     let body: CreateEvaluationRequest;
     try {
@@ -217,17 +346,39 @@ export const submitView: View = async (ctx) => {
           if (name) fieldError(name, i.message);
           return name === null;
         });
-        replaceChildren(formError, h('div', { class: 'notice notice-error' }, h('p', null, describeError(e)),
-          unplaced.length > 0 ? h('ul', null, unplaced.map((i) => h('li', null, `${i.path}: ${i.message}`))) : null));
+        replaceChildren(
+          formError,
+          h(
+            'div',
+            { class: 'notice notice-error' },
+            h('p', null, describeError(e)),
+            unplaced.length > 0
+              ? h(
+                  'ul',
+                  null,
+                  unplaced.map((i) => h('li', null, `${i.path}: ${i.message}`)),
+                )
+              : null,
+          ),
+        );
         (form.querySelector<HTMLElement>('[aria-invalid="true"]') ?? formError).focus();
       },
     );
   });
 
   showPreset();
-  replaceChildren(ctx.root,
-    h('div', { class: 'page page-narrow' },
-      h('div', { class: 'page-head' }, h('h1', { id: 'new-title' }, 'New evaluation'),
-        h('p', { class: 'muted' }, 'Pick a judge, enter the task, and watch the agents debate it live.')),
-      form));
+  replaceChildren(
+    ctx.root,
+    h(
+      'div',
+      { class: 'page page-narrow' },
+      h(
+        'div',
+        { class: 'page-head' },
+        h('h1', { id: 'new-title' }, 'New evaluation'),
+        h('p', { class: 'muted' }, 'Pick a judge, enter the task, and watch the agents debate it live.'),
+      ),
+      form,
+    ),
+  );
 };

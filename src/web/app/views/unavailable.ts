@@ -11,7 +11,11 @@ import type { ViewContext } from '../view.js';
 
 /** True when the API does not serve the path (404 `not_found` or 405 `method_not_allowed`). */
 export function isUnavailable(e: unknown): boolean {
-  return e instanceof ApiFailure && (e.status === 404 || e.status === 405) && (e.code === 'not_found' || e.code === 'method_not_allowed');
+  return (
+    e instanceof ApiFailure &&
+    (e.status === 404 || e.status === 405) &&
+    (e.code === 'not_found' || e.code === 'method_not_allowed')
+  );
 }
 
 /** What a "not available" page shows and where its "open by id" form goes. */
@@ -25,20 +29,51 @@ export interface UnavailableOptions {
 
 /** Renders the "not available" state of a list page. */
 export function renderUnavailable(ctx: ViewContext, o: UnavailableOptions): void {
-  const input = h('input', { id: 'open-id', name: 'id', type: 'text', required: true, spellcheck: 'false', autocomplete: 'off', placeholder: o.open.placeholder });
-  const form = h('form', { class: 'row open-by-id' },
+  const input = h('input', {
+    id: 'open-id',
+    name: 'id',
+    type: 'text',
+    required: true,
+    spellcheck: 'false',
+    autocomplete: 'off',
+    placeholder: o.open.placeholder,
+  });
+  const form = h(
+    'form',
+    { class: 'row open-by-id' },
     h('div', { class: 'field' }, h('label', { for: 'open-id' }, o.open.label), input),
-    h('button', { type: 'submit', class: 'btn' }, 'Open'));
+    h('button', { type: 'submit', class: 'btn' }, 'Open'),
+  );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const id = input.value.trim();
     if (id) ctx.navigate(o.open.href(id));
   });
-  replaceChildren(ctx.root,
-    h('div', { class: 'page' },
-      h('div', { class: 'page-head title-row' }, h('h1', null, o.title), h('span', { class: 'spacer' }), h('a', { class: 'btn btn-primary', href: '#/new' }, 'New evaluation')),
-      h('section', { class: 'card unavailable', 'aria-labelledby': 'unavailable-title' },
+  replaceChildren(
+    ctx.root,
+    h(
+      'div',
+      { class: 'page' },
+      h(
+        'div',
+        { class: 'page-head title-row' },
+        h('h1', null, o.title),
+        h('span', { class: 'spacer' }),
+        h('a', { class: 'btn btn-primary', href: '#/new' }, 'New evaluation'),
+      ),
+      h(
+        'section',
+        { class: 'card unavailable', 'aria-labelledby': 'unavailable-title' },
         h('h2', { id: 'unavailable-title', class: 'card-title' }, 'Not available on this deployment'),
-        h('p', null, 'This list needs ', h('code', null, o.endpoint), ', which this deployment\'s API does not serve. Everything else works: open a page by its id, or submit a task.'),
-        form)));
+        h(
+          'p',
+          null,
+          'This list needs ',
+          h('code', null, o.endpoint),
+          ", which this deployment's API does not serve. Everything else works: open a page by its id, or submit a task.",
+        ),
+        form,
+      ),
+    ),
+  );
 }

@@ -22,10 +22,21 @@ function decidedBy(v: VerdictSummary): string | null {
 function headline(v: VerdictSummary, task: Task | null): HTMLElement {
   if (v.taskKind === 'pairwise') {
     const w = v.winner ?? 'tie';
-    return h('p', { class: 'verdict-headline' }, winnerChip(w), h('span', null, w === 'tie' ? 'Neither answer is better' : `Answer ${w} is better`));
+    return h(
+      'p',
+      { class: 'verdict-headline' },
+      winnerChip(w),
+      h('span', null, w === 'tie' ? 'Neither answer is better' : `Answer ${w} is better`),
+    );
   }
-  const scale = task?.kind === 'pointwise' ? ` on ${task.aspect.name} (${task.aspect.scale.min}–${task.aspect.scale.max})` : '';
-  return h('p', { class: 'verdict-headline' }, h('span', { class: 'score-big' }, v.score === undefined ? '—' : formatScore(v.score)), h('span', null, `score${scale}`));
+  const scale =
+    task?.kind === 'pointwise' ? ` on ${task.aspect.name} (${task.aspect.scale.min}–${task.aspect.scale.max})` : '';
+  return h(
+    'p',
+    { class: 'verdict-headline' },
+    h('span', { class: 'score-big' }, v.score === undefined ? '—' : formatScore(v.score)),
+    h('span', null, `score${scale}`),
+  );
 }
 
 function flipText(flip: boolean | null): Child {
@@ -40,40 +51,102 @@ export function verdictCard(s: DebateState, task: Task | null): HTMLElement {
   const v = s.verdict;
   if (!v) {
     if (s.status === 'failed' || s.status === 'cancelled') {
-      return card('Verdict', h('p', { class: 'verdict-headline' }, h('span', null, s.status === 'failed' ? 'Failed' : 'Cancelled')),
-        s.error ? h('p', { class: 'error-text' }, `${s.error.code}: ${s.error.message}`) : null);
+      return card(
+        'Verdict',
+        h('p', { class: 'verdict-headline' }, h('span', null, s.status === 'failed' ? 'Failed' : 'Cancelled')),
+        s.error ? h('p', { class: 'error-text' }, `${s.error.code}: ${s.error.message}`) : null,
+      );
     }
     const done = callsDone(s);
     // Planned calls count first attempts only: re-asks can take the count past the plan.
     const planned = Math.max(s.callsPlanned, done);
-    return card('Verdict', h('p', { class: 'muted' }, s.status === 'queued' || s.status === null ? 'Queued: waiting for a worker…' : 'The agents are debating…'),
-      progressBar(done, planned, 'LLM calls done'), h('p', { class: 'muted small' }, `${done} of ${planned || '?'} LLM calls`));
+    return card(
+      'Verdict',
+      h(
+        'p',
+        { class: 'muted' },
+        s.status === 'queued' || s.status === null ? 'Queued: waiting for a worker…' : 'The agents are debating…',
+      ),
+      progressBar(done, planned, 'LLM calls done'),
+      h('p', { class: 'muted small' }, `${done} of ${planned || '?'} LLM calls`),
+    );
   }
   const stage = decidedBy(v);
-  return card('Verdict',
+  return card(
+    'Verdict',
     headline(v, task),
-    h('div', { class: 'confidence' }, h('span', null, `Confidence ${formatPct(v.confidence)}`), progressBar(Math.round(v.confidence * 100), 100, 'Confidence')),
+    h(
+      'div',
+      { class: 'confidence' },
+      h('span', null, `Confidence ${formatPct(v.confidence)}`),
+      progressBar(Math.round(v.confidence * 100), 100, 'Confidence'),
+    ),
     facts([
       v.scores ? ['Scores', `A ${formatScore(v.scores.a)} · B ${formatScore(v.scores.b)}`] : null,
       v.taskKind === 'pairwise' ? ['Position flip', flipText(v.positionFlip)] : null,
       stage ? ['Decided by', stage] : null,
-      ['Unparsed replies', v.unparsed.length === 0 ? 'none' : h('span', null, badge(String(v.unparsed.length), 'warn'), ` ${v.unparsed.map((u) => `${u.agent} (${u.stage})`).join(', ')}`)],
+      [
+        'Unparsed replies',
+        v.unparsed.length === 0
+          ? 'none'
+          : h(
+              'span',
+              null,
+              badge(String(v.unparsed.length), 'warn'),
+              ` ${v.unparsed.map((u) => `${u.agent} (${u.stage})`).join(', ')}`,
+            ),
+      ],
       ['Method', v.method],
-    ]));
+    ]),
+  );
 }
 
 /** The votes table (empty until the verdict). */
 export function votesCard(s: DebateState): HTMLElement | null {
   if (s.votes.length === 0) return null;
   const withOrder = s.votes.some((v) => v.order !== undefined);
-  return card('Votes',
-    h('div', { class: 'table-wrap' },
-      h('table', { class: 'table' },
-        h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Agent'), withOrder ? h('th', { scope: 'col' }, 'Order') : null, h('th', { scope: 'col' }, 'Vote'))),
-        h('tbody', null, s.votes.map((v) => h('tr', null,
-          h('th', { scope: 'row' }, v.label, v.label.toLowerCase() !== v.agent.toLowerCase() ? h('span', { class: 'muted small' }, ` ${v.agent}`) : null),
-          withOrder ? h('td', null, v.order === 'BA' ? 'swapped' : v.order === 'AB' ? 'as submitted' : '—') : null,
-          h('td', null, voteText(v))))))));
+  return card(
+    'Votes',
+    h(
+      'div',
+      { class: 'table-wrap' },
+      h(
+        'table',
+        { class: 'table' },
+        h(
+          'thead',
+          null,
+          h(
+            'tr',
+            null,
+            h('th', { scope: 'col' }, 'Agent'),
+            withOrder ? h('th', { scope: 'col' }, 'Order') : null,
+            h('th', { scope: 'col' }, 'Vote'),
+          ),
+        ),
+        h(
+          'tbody',
+          null,
+          s.votes.map((v) =>
+            h(
+              'tr',
+              null,
+              h(
+                'th',
+                { scope: 'row' },
+                v.label,
+                v.label.toLowerCase() !== v.agent.toLowerCase()
+                  ? h('span', { class: 'muted small' }, ` ${v.agent}`)
+                  : null,
+              ),
+              withOrder ? h('td', null, v.order === 'BA' ? 'swapped' : v.order === 'AB' ? 'as submitted' : '—') : null,
+              h('td', null, voteText(v)),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
 }
 
 /** Calls, tokens, cost and timing (from `GET /v1/evaluations/{id}`; live call counts before that). */
@@ -82,13 +155,35 @@ export function usageCard(s: DebateState, ev: Evaluation | null): HTMLElement {
   const u = s.ended && s.transcriptMerged ? ev?.usage : undefined;
   const started = ev?.startedAt ? Date.parse(ev.startedAt) : null;
   const finished = ev?.finishedAt ? Date.parse(ev.finishedAt) : null;
-  return card('Cost',
+  return card(
+    'Cost',
     facts([
       ['LLM calls', u ? formatInt(u.calls) : `${callsDone(s)} so far`],
-      ['Tokens', u ? `${formatInt(u.promptTokens)} in · ${formatInt(u.completionTokens)} out${u.cachedPromptTokens > 0 ? ` (${formatInt(u.cachedPromptTokens)} cached)` : ''}` : '…'],
-      ['Cost', u ? h('span', null, formatUsd(u.costUsd), u.estimated ? h('span', { class: 'muted small' }, ' (some counts estimated)') : null) : '…'],
-      ['Duration', started !== null ? formatDuration((finished ?? Date.now()) - started) + (finished === null ? ' so far' : '') : '—'],
-    ]));
+      [
+        'Tokens',
+        u
+          ? `${formatInt(u.promptTokens)} in · ${formatInt(u.completionTokens)} out${u.cachedPromptTokens > 0 ? ` (${formatInt(u.cachedPromptTokens)} cached)` : ''}`
+          : '…',
+      ],
+      [
+        'Cost',
+        u
+          ? h(
+              'span',
+              null,
+              formatUsd(u.costUsd),
+              u.estimated ? h('span', { class: 'muted small' }, ' (some counts estimated)') : null,
+            )
+          : '…',
+      ],
+      [
+        'Duration',
+        started !== null
+          ? formatDuration((finished ?? Date.now()) - started) + (finished === null ? ' so far' : '')
+          : '—',
+      ],
+    ]),
+  );
 }
 
 /** The task, when this browser submitted it (the API does not return tasks). */
@@ -96,8 +191,22 @@ export function taskCard(task: Task | null): HTMLElement | null {
   if (!task) return null;
   const text = (label: string, value: string | undefined) =>
     value === undefined ? null : h('div', { class: 'task-text' }, h('h3', null, label), h('p', null, value));
-  return card('Task',
+  return card(
+    'Task',
     task.kind === 'pairwise'
-      ? [text('Question', task.question), h('div', { class: 'answers' }, text('Answer A', task.answerA), text('Answer B', task.answerB)), text('Reference', task.reference)]
-      : [text(`Aspect: ${task.aspect.name} (${task.aspect.scale.min}–${task.aspect.scale.max})`, task.aspect.description), text('Source', task.source), text('Context', task.context), text('Output', task.output)]);
+      ? [
+          text('Question', task.question),
+          h('div', { class: 'answers' }, text('Answer A', task.answerA), text('Answer B', task.answerB)),
+          text('Reference', task.reference),
+        ]
+      : [
+          text(
+            `Aspect: ${task.aspect.name} (${task.aspect.scale.min}–${task.aspect.scale.max})`,
+            task.aspect.description,
+          ),
+          text('Source', task.source),
+          text('Context', task.context),
+          text('Output', task.output),
+        ],
+  );
 }
