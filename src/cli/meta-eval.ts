@@ -18,8 +18,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { LabelledItem } from '../meta/datasets.js';
-import { loadDatasetByName } from '../meta/datasets.js';
+import type { LabelledItem } from '../datasets/loaders.js';
+import { loadDatasetByName } from '../datasets/loaders.js';
 import type { AgreementReport } from '../meta/metrics.js';
 import { reportOfJudged, toMarkdown } from '../meta/metrics.js';
 import { cascadeMarkdown, cascadeReportOfJudged } from '../meta/cascade.js';

@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { formatIssues } from '../engine/registry.js';
-import { loadDatasetByName } from '../meta/datasets.js';
+import { loadDatasetByName } from '../datasets/loaders.js';
 import { reportOptionsFor } from '../meta/headline.js';
 import { cascadeMarkdown } from '../meta/cascade.js';
 import { toMarkdown } from '../meta/metrics.js';

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCli, UsageError } from '../../src/cli/args.js';
 import { META_EVAL_CLI, metaEvalOptionsOf, submitItem } from '../../src/cli/meta-eval.js';
 import { outcomeOfRun } from '../../src/cli/meta-eval-outcome.js';
-import { loadDatasetByName } from '../../src/meta/datasets.js';
+import { loadDatasetByName } from '../../src/datasets/loaders.js';
 
 const optionsOf = (argv: string[], env: NodeJS.ProcessEnv = {}) =>
   metaEvalOptionsOf(parseCli(META_EVAL_CLI, argv), env);

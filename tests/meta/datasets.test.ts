@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { LabelledItem } from '../../src/meta/datasets.js';
+import type { LabelledItem } from '../../src/datasets/loaders.js';
 import {
   LabelledItemSchema,
   SUMMEVAL_ASPECTS,
@@ -14,7 +14,7 @@ import {
   loadSummEval,
   loadTopicalChat,
   parseLabelledItems,
-} from '../../src/meta/datasets.js';
+} from '../../src/datasets/loaders.js';
 
 function labelCounts(items: readonly LabelledItem[]): Record<string, number> {
   const counts: Record<string, number> = {};

@@ -13,7 +13,7 @@ import type { LocalStack } from '../../../src/cli/local-stack.js';
 import { startLocalStack } from '../../../src/cli/local-stack.js';
 import { runMetaEval } from '../../../src/cli/meta-eval.js';
 import type { MetaEvalResult } from '../../../src/cli/meta-eval.js';
-import { loadFairEval } from '../../../src/meta/datasets.js';
+import { loadFairEval } from '../../../src/datasets/loaders.js';
 
 type Label = 'A' | 'B' | 'tie';
 
