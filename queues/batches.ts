@@ -6,8 +6,8 @@
  * logged, never retried.
  */
 import { BatchMessageSchema, cancelPage } from '../src/batches/pump.js';
-import type { Bindings } from '../src/env.js';
-import { log, messageOf } from '../src/pipeline/log.js';
+import type { Bindings } from '../src/config/bindings.js';
+import { log, messageOf } from '../src/log/log.js';
 import { retryDelaySeconds } from './jobs.js';
 
 /** Name of the batches queue (wrangler.toml). */

@@ -1,7 +1,7 @@
 /**
  * @module
  * Consumer of `tribunal-jobs`: each message is `{ id }` (ids only, never payloads). Per message it takes
- * one of the tenant's running slots (src/tenants/admission.ts), calls the evaluation's Durable Object
+ * one of the tenant's running slots (src/evaluations/admission.ts), calls the evaluation's Durable Object
  * `start(id)` (idempotent, so at-least-once delivery is harmless) and acks; a thrown error retries the
  * message with exponential backoff by `msg.attempts`; a malformed body is acked and logged, never retried.
  *
@@ -11,10 +11,10 @@
  * failed — waiting is not failing. (A lost re-send is covered by the sweeper, which re-kicks queued rows.)
  */
 import { z } from 'zod';
-import type { Bindings } from '../src/env.js';
-import { log, messageOf } from '../src/pipeline/log.js';
-import { evaluationStub } from '../src/pipeline/stub.js';
-import { admit } from '../src/tenants/admission.js';
+import type { Bindings } from '../src/config/bindings.js';
+import { log, messageOf } from '../src/log/log.js';
+import { evaluationStub } from '../src/evaluations/stub.js';
+import { admit } from '../src/evaluations/admission.js';
 import { deploymentDefaults } from '../src/tenants/limits.js';
 
 /** Body of a job message. */

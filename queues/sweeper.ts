@@ -3,16 +3,16 @@
  * The sweeper (cron): evaluations still `queued`/`running` whose `updated_at` is older than
  * `STALL_SECONDS` are re-kicked by calling their object's idempotent `start(id)` directly (a lost queue
  * message, an alarm that gave up, an object reset mid-step). Bounded per run. A queued row whose tenant is
- * at its running cap is left waiting (src/tenants/admission.ts). First, open batches whose
+ * at its running cap is left waiting (src/evaluations/admission.ts). First, open batches whose
  * window went without progress get it topped up (src/batches/pump.ts): items of a batch not handed over
  * yet are not re-kicked here (`findStalled` skips them), they wait for their turn.
  */
 import { topUpStalledBatches } from '../src/batches/pump.js';
-import type { Bindings } from '../src/env.js';
-import { log, messageOf } from '../src/pipeline/log.js';
-import { evaluationStub } from '../src/pipeline/stub.js';
-import { findStalled, touch } from '../src/store/results.js';
-import { admit } from '../src/tenants/admission.js';
+import type { Bindings } from '../src/config/bindings.js';
+import { log, messageOf } from '../src/log/log.js';
+import { evaluationStub } from '../src/evaluations/stub.js';
+import { findStalled, touch } from '../src/evaluations/job-rows.js';
+import { admit } from '../src/evaluations/admission.js';
 import { deploymentDefaults } from '../src/tenants/limits.js';
 
 /** What one sweep did. */

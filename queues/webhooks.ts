@@ -9,8 +9,8 @@
  *   `max_retries` the message goes to the DLQ, whose consumer notes it on the row for the sweeper.
  * A malformed message is acked and logged, never retried.
  */
-import type { Bindings } from '../src/env.js';
-import { log, messageOf } from '../src/pipeline/log.js';
+import type { Bindings } from '../src/config/bindings.js';
+import { log, messageOf } from '../src/log/log.js';
 import { QUEUE_MAX_DELAY_SECONDS } from '../src/webhooks/backoff.js';
 import { attemptDelivery } from '../src/webhooks/deliver.js';
 import { DeliveryMessageSchema } from '../src/webhooks/dispatch.js';

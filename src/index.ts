@@ -5,13 +5,13 @@
  * `RateLimiterDO` (per-tenant request rates) and `ProviderGateDO` (per-provider adaptive concurrency).
  */
 import { BATCHES_QUEUE, handleBatchMessages } from '../queues/batches.js';
-import { handleDeadLetters, JOBS_DLQ } from '../queues/dead-letter.js';
+import { handleDeadLetters, JOBS_DLQ } from '../queues/jobs-dead-letter.js';
 import { handleJobs } from '../queues/jobs.js';
 import { sweep } from '../queues/sweeper.js';
 import { handleWebhookDeadLetters, handleWebhookDeliveries, WEBHOOKS_DLQ, WEBHOOKS_QUEUE } from '../queues/webhooks.js';
-import { app } from './api/app.js';
-import type { Bindings } from './env.js';
-import { log, messageOf } from './pipeline/log.js';
+import { app } from './app.js';
+import type { Bindings } from './config/bindings.js';
+import { log, messageOf } from './log/log.js';
 import { sweepDeliveries } from './webhooks/dispatch.js';
 
 export { EvaluationDO } from '../durable-objects/evaluation/index.js';

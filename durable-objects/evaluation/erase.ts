@@ -1,16 +1,16 @@
 /**
  * @module
  * Erasing the evaluation's data from the object (`DELETE /v1/evaluations/:id`, data retention; the D1 side
- * is src/store/erase.ts). An evaluation that has not ended is cancelled first (no new LLM calls). When its
+ * is src/evaluations/erase-rows.ts). An evaluation that has not ended is cancelled first (no new LLM calls). When its
  * final write is still owed (calls in flight), the erase waits for it, so the usage of those calls still
  * reaches D1 for billing: it is recorded in storage and done right after the final write lands
  * ({@link eraseIfRequested}, called by final-write.ts). Afterwards only the `ended` marker remains.
  * Idempotent. Every await re-reads the cache (docs/architecture.md, "Interleaving").
  */
-import type { EvaluationError } from '../../src/pipeline/events.js';
-import type { StatusResult } from '../../src/pipeline/rpc.js';
-import { isTerminal } from '../../src/pipeline/status.js';
-import type { Runtime } from './runtime.js';
+import type { EvaluationError } from '../../src/evaluations/live-events.js';
+import type { StatusResult } from '../../src/evaluations/rpc.js';
+import { isTerminal } from '../../src/evaluations/status.js';
+import type { Runtime } from './instance.js';
 
 /** The error of an evaluation deleted before it ended. */
 export const DELETED_ERROR: EvaluationError = { code: 'cancelled', message: 'deleted by the caller before it ended' };

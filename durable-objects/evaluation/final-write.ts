@@ -5,18 +5,18 @@
  * the row elsewhere, giving up when the row is gone, and the coalesced progress writes.
  */
 import { handOverClaim } from '../../src/batches/pump.js';
-import { claimWindowStatements } from '../../src/batches/store.js';
+import { claimWindowStatements } from '../../src/batches/rows.js';
 import { eraseIfRequested } from './erase.js';
-import { log, messageOf } from '../../src/pipeline/log.js';
-import { isTerminal } from '../../src/pipeline/status.js';
-import { afterEnding } from '../../src/store/on-end.js';
-import { readStatus, recordProgress, writeFinal } from '../../src/store/results.js';
-import { admitNextStatement, admittedBy, startAdmitted } from '../../src/tenants/admission.js';
+import { log, messageOf } from '../../src/log/log.js';
+import { isTerminal } from '../../src/evaluations/status.js';
+import { afterEnding } from '../../src/ending.js';
+import { readStatus, recordProgress, writeFinal } from '../../src/evaluations/job-rows.js';
+import { admitNextStatement, admittedBy, startAdmitted } from '../../src/evaluations/admission.js';
 import { deploymentDefaults } from '../../src/tenants/limits.js';
-import type { Loaded, Runtime } from './runtime.js';
-import { choiceIdsOf, parseErrorsOf, verdictOf } from './runtime.js';
+import type { Loaded, Runtime } from './instance.js';
+import { choiceIdsOf, parseErrorsOf, verdictOf } from './instance.js';
 import { parseStoredError, storedError } from './storage.js';
-import { readWithResultsStatements, withResultsTextOf } from '../../src/store/evaluations.js';
+import { readWithResultsStatements, withResultsTextOf } from '../../src/evaluations/rows.js';
 
 /** Delay before the first retry of a failed final D1 write, ms; doubles per consecutive failure. */
 export const FINALIZE_RETRY_MS = 1_000;
@@ -132,7 +132,7 @@ export class FinalWriter {
     log('info', 'evaluation.finalized', { evaluationId: l.meta.id, status: l.meta.status, calls: l.callsDone });
     this.rt.announceEnd(l);
     // The ending freed the tenant's running slot, and the write gave it to the oldest waiting evaluation:
-    // that one starts now (src/tenants/admission.ts).
+    // that one starts now (src/evaluations/admission.ts).
     this.rt.ctx.waitUntil(startAdmitted(this.rt.env, next));
     // The caller deleted it while this write was owed: erase now that the usage is in D1.
     eraseIfRequested(this.rt);

@@ -12,17 +12,17 @@ import { createEvaluation, EngineInputError, plannedCalls } from '../../src/engi
 import { getMethod } from '../../src/engine/registry.js';
 import type { Task } from '../../src/engine/task.js';
 import type { EngineState } from '../../src/engine/protocol.js';
-import type { EvaluationError } from '../../src/pipeline/events.js';
-import { log, messageOf } from '../../src/pipeline/log.js';
-import type { StatusResult } from '../../src/pipeline/rpc.js';
-import type { EndStatus, EvaluationStatus } from '../../src/pipeline/status.js';
-import { isTerminal } from '../../src/pipeline/status.js';
-import type { StartJob } from '../../src/store/results.js';
-import { afterEnding } from '../../src/store/on-end.js';
-import { loadJob, markEnded, markRunning, readStatus } from '../../src/store/results.js';
-import { notRunEvent } from './events.js';
+import type { EvaluationError } from '../../src/evaluations/live-events.js';
+import { log, messageOf } from '../../src/log/log.js';
+import type { StatusResult } from '../../src/evaluations/rpc.js';
+import type { EndStatus, EvaluationStatus } from '../../src/evaluations/status.js';
+import { isTerminal } from '../../src/evaluations/status.js';
+import type { StartJob } from '../../src/evaluations/job-rows.js';
+import { afterEnding } from '../../src/ending.js';
+import { loadJob, markEnded, markRunning, readStatus } from '../../src/evaluations/job-rows.js';
+import { notRunEvent } from './event-builders.js';
 import type { FinalWriter } from './final-write.js';
-import type { Loaded, Runtime, RuntimeHooks } from './runtime.js';
+import type { Loaded, Runtime, RuntimeHooks } from './instance.js';
 import type { EndedRow, MetaRow } from './storage.js';
 import { parseStoredError, storedError } from './storage.js';
 

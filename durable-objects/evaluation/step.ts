@@ -4,20 +4,20 @@
  * (src/engine/pool.ts), storing each result the moment it arrives and before anything else happens,
  * then re-arm while work remains. A stored result is never requested again.
  */
-import { budgetAdmission, budgetOf, loadCallMeter } from '../../src/budgets/gate.js';
+import { budgetAdmission, budgetOf, loadCallMeter } from '../../src/budgets/call-check.js';
 import type { LlmCallRequest, LlmCallResult, LlmError, LlmFunction } from '../../src/engine/call.js';
 import type { Admission } from '../../src/engine/pool.js';
 import { runCallPool } from '../../src/engine/pool.js';
 import { applyResult, outcome, readyCalls } from '../../src/engine/protocol.js';
 import { createLlm } from '../../src/llm/client.js';
-import { providerGateOf } from '../../src/tenants/provider-gate.js';
+import { providerGateOf } from '../../src/provider-gate/client.js';
 import { llmEnvOf, LlmSettingsError, settingsFromEnv, supportsNOf } from '../../src/llm/settings.js';
-import { MAX_PARALLEL_CALLS } from '../../src/pipeline/limits.js';
-import { log, messageOf } from '../../src/pipeline/log.js';
-import { isTerminal } from '../../src/pipeline/status.js';
-import { callFinishedEvent, callStartedEvent } from './events.js';
+import { MAX_PARALLEL_CALLS } from '../../src/config/platform-limits.js';
+import { log, messageOf } from '../../src/log/log.js';
+import { isTerminal } from '../../src/evaluations/status.js';
+import { callFinishedEvent, callStartedEvent } from './event-builders.js';
 import type { FinalWriter } from './final-write.js';
-import type { Loaded, Runtime } from './runtime.js';
+import type { Loaded, Runtime } from './instance.js';
 
 /** Consecutive throwing alarm invocations after which the evaluation is failed with `internal_error`. Default 5. */
 export const MAX_ALARM_FAILURES = 5;
@@ -39,7 +39,7 @@ export class Stepper {
    * samples into one request only there, so a provider without `n` gets every sample in the same wave.
    */
   private supportsN: (call: { provider?: string | undefined }) => boolean = () => false;
-  /** The budget check (src/budgets/gate.ts), made on the first step of an evaluation with a budget. */
+  /** The budget check (src/budgets/call-check.ts), made on the first step of an evaluation with a budget. */
   private admission: ReturnType<typeof budgetAdmission> | null = null;
 
   constructor(
@@ -157,7 +157,7 @@ export class Stepper {
    * each newly ready call as soon as a result makes it ready (no alarm hop between dependent calls: a
    * hop cost 10-40 ms locally). New calls are launched only within the step budget (`STEP_BUDGET_MS`);
    * the first round always is. Calls in flight in another invocation of this instance are skipped.
-   * A budget (`config.budget`, src/budgets/gate.ts) may hold a call back while others are in flight, or
+   * A budget (`config.budget`, src/budgets/call-check.ts) may hold a call back while others are in flight, or
    * refuse it: the refusal is stored as its result (`budget_exceeded`, no LLM call).
    * @returns `ran` once calls were launched or refused; when the first round found nothing to launch,
    *   `in_flight` if this instance has calls in flight, else `stuck`.
@@ -300,7 +300,7 @@ export class Stepper {
     if (this.llm) return this.llm;
     try {
       const settings = settingsFromEnv(llmEnvOf(this.rt.env));
-      // Every attempt waits for a slot of its provider's adaptive concurrency limit (src/tenants/provider-gate.ts).
+      // Every attempt waits for a slot of its provider's adaptive concurrency limit (src/provider-gate/client.ts).
       const gate = providerGateOf(this.rt.env, { tenant: l.meta.tenant, evaluationId: l.meta.id });
       this.llm = createLlm(settings, gate ? { gate } : {});
       this.supportsN = supportsNOf(settings);

@@ -6,13 +6,13 @@
  * the input gate (see docs/architecture.md).
  */
 import type { LlmCallResult } from '../../src/engine/call.js';
-import type { EvaluationError } from '../../src/pipeline/events.js';
-import type { CallTiming } from '../../src/pipeline/rpc.js';
-import type { EvaluationStatus } from '../../src/pipeline/status.js';
-import type { VerdictSummary } from '../../src/pipeline/events.js';
-import type { StoredCall } from '../../src/store/results.js';
-import type { StoredResultView } from './events.js';
-import { migrate } from './schema.js';
+import type { EvaluationError } from '../../src/evaluations/live-events.js';
+import type { CallTiming } from '../../src/evaluations/rpc.js';
+import type { EvaluationStatus } from '../../src/evaluations/status.js';
+import type { VerdictSummary } from '../../src/evaluations/live-events.js';
+import type { StoredCall } from '../../src/evaluations/job-rows.js';
+import type { StoredResultView } from './event-builders.js';
+import { migrate } from './migrations.js';
 
 /** The single `evaluation` row. */
 export type MetaRow = {

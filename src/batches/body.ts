@@ -10,9 +10,9 @@
  * limit 413, another Content-Type 415; keys `__proto__`, `constructor`, `prototype` are refused anywhere.
  */
 import { createMiddleware } from 'hono/factory';
-import { ApiError, invalidRequest } from '../api/errors.js';
-import { forbiddenKeyPaths, maxBodyBytes, readLimited } from '../api/middleware/json-body.js';
-import type { AppEnv } from '../api/types.js';
+import { ApiError, invalidRequest } from '../http/errors.js';
+import { forbiddenKeyPaths, maxBodyBytes, readLimited } from '../http/json-body.js';
+import type { AppEnv } from '../http/types.js';
 
 /** Default of `MAX_BATCH_BODY_BYTES`: 16 MiB. */
 export const DEFAULT_MAX_BATCH_BODY_BYTES = 16 * 1024 * 1024;

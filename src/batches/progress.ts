@@ -3,7 +3,7 @@
  * Batch progress without re-counting: each ending item adds 1 to its batch's counter for its terminal
  * status, and the ending that brings the counts to `items_total` marks the batch completed and emits the
  * completion event. Both happen in the ending's own D1 transaction (an entry of `END_EFFECTS`,
- * src/store/on-end.ts), every statement guarded by {@link endingGuard}: a repeated ending (idempotent
+ * src/ending.ts), every statement guarded by {@link endingGuard}: a repeated ending (idempotent
  * final write, a cancel racing the object's end, the dead-letter consumer) adds nothing, and D1 runs
  * transactions one at a time, so exactly one ending sees the last count and completes the batch.
  *
@@ -12,12 +12,12 @@
  * Cost: a few single-row statements per ending, whatever the batch's size (evaluations outside a
  * batch match no row).
  */
-import type { EndEffect } from '../store/ending.js';
-import { endingGuard } from '../store/ending.js';
-import type { TerminalStatus } from '../pipeline/status.js';
-import { budgetEndStatement } from './budget.js';
-import type { BatchCompletion } from './events.js';
-import { batchCompletionEventStatements } from './events.js';
+import type { EndEffect } from '../evaluations/ending.js';
+import { endingGuard } from '../evaluations/ending.js';
+import type { TerminalStatus } from '../evaluations/status.js';
+import { budgetEndStatement } from './budget-claims.js';
+import type { BatchCompletion } from './completion-event.js';
+import { batchCompletionEventStatements } from './completion-event.js';
 
 /** The `batches` counter each terminal status adds to (column names are literals, never input). */
 const COUNTER: { readonly [S in TerminalStatus]: 'succeeded' | 'failed' | 'cancelled' } = {

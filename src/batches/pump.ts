@@ -26,17 +26,17 @@
  * items never launched as `failed` (`budget_exceeded`).
  */
 import { z } from 'zod';
-import type { Bindings } from '../env.js';
-import { log, messageOf } from '../pipeline/log.js';
-import { evaluationStub } from '../pipeline/stub.js';
-import { afterEnding } from '../store/on-end.js';
-import { BATCH_CANCELLED_ERROR, markEnded } from '../store/results.js';
-import type { StartJob } from '../store/results.js';
-import { admit } from '../tenants/admission.js';
+import type { Bindings } from '../config/bindings.js';
+import { log, messageOf } from '../log/log.js';
+import { evaluationStub } from '../evaluations/stub.js';
+import { afterEnding } from '../ending.js';
+import { BATCH_CANCELLED_ERROR, markEnded } from '../evaluations/job-rows.js';
+import type { StartJob } from '../evaluations/job-rows.js';
+import { admit } from '../evaluations/admission.js';
 import { deploymentDefaults } from '../tenants/limits.js';
-import type { PumpTarget, WindowClaim } from './store.js';
-import { claimWindow, getBatchFanout, openItems, stalledBatches } from './store.js';
-import { BATCH_BUDGET_ERROR, claimBudgeted } from './budget.js';
+import type { PumpTarget, WindowClaim } from './rows.js';
+import { claimWindow, getBatchFanout, openItems, stalledBatches } from './rows.js';
+import { BATCH_BUDGET_ERROR, claimBudgeted } from './budget-claims.js';
 
 /** Messages per `sendBatch` call: the platform's maximum, 100. */
 export const QUEUE_BATCH_MAX = 100;
@@ -100,7 +100,7 @@ export async function sendIds(env: Bindings, ids: readonly string[], batchId: st
 
 /**
  * Starts each item's Durable Object directly (no queue hop: the next item of a window starts as soon as
- * one ends) once it holds one of its tenant's running slots (src/tenants/admission.ts); an item whose
+ * one ends) once it holds one of its tenant's running slots (src/evaluations/admission.ts); an item whose
  * tenant is at its cap, or whose object could not be reached, goes to the jobs queue instead, where it
  * waits for a slot like any other evaluation. An item whose job the claim read is started with it and
  * runs its first step at once (`startAndAwait` without waiting: no D1 read of the job, no alarm hop; the

@@ -14,21 +14,21 @@
  * Idempotency: with a key, the canonical request's sha-256 is stored on the batch row; the same key with
  * the same body returns the same batch (`replayed`), with another body 409 `idempotency_conflict`.
  */
-import type { ResolvedJudge } from '../api/services/judge.js';
-import { planTask } from '../api/services/judge.js';
-import type { CreatorInfo } from '../api/services/evaluations.js';
-import { limitsFor, newId } from '../api/services/evaluations.js';
+import type { ResolvedJudge } from '../methods/judge.js';
+import { planTask } from '../methods/judge.js';
+import type { CreatorInfo } from '../evaluations/service.js';
+import { limitsFor, newId } from '../evaluations/service.js';
 import { assertQuota } from '../tenants/quota.js';
-import { ApiError } from '../api/errors.js';
-import type { Budget } from '../budgets/schema.js';
+import { ApiError } from '../http/errors.js';
+import type { Budget } from '../engine/budget.js';
 import type { Task } from '../engine/task.js';
-import type { Bindings } from '../env.js';
-import { requestHash } from '../store/hash.js';
+import type { Bindings } from '../config/bindings.js';
+import { requestHash } from '../http/hash.js';
 import { batchConcurrency, pump } from './pump.js';
 import type { BatchKind } from './schemas.js';
-import type { BatchRecord, NewBatchItem } from './store.js';
-import { findBatchByKey, insertBatch } from './store.js';
-import { INSERT_JSON_CHUNK_BYTES as ITEM_CHUNK_BYTES } from '../store/evaluations.js';
+import type { BatchRecord, NewBatchItem } from './rows.js';
+import { findBatchByKey, insertBatch } from './rows.js';
+import { INSERT_JSON_CHUNK_BYTES as ITEM_CHUNK_BYTES } from '../evaluations/rows.js';
 
 /** An item to submit. */
 export interface SubmitItem {

@@ -5,12 +5,12 @@
  * the Durable Object read it), and a `maxCostUsd` is refused when a model the judge calls has no price,
  * since its cost would count as 0 and the limit would be silently ignored.
  */
-import { ApiError, invalidRequest } from '../api/errors.js';
-import type { ResolvedJudge } from '../api/services/judge.js';
+import { ApiError, invalidRequest } from '../http/errors.js';
+import type { ResolvedJudge } from '../methods/judge.js';
 import type { LlmEnv } from '../llm/settings.js';
 import { settingsFromEnv } from '../llm/settings.js';
 import { DEFAULT_PRICES, priceFor } from '../llm/pricing.js';
-import type { Budget } from './schema.js';
+import type { Budget } from '../engine/budget.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

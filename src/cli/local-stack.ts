@@ -15,8 +15,8 @@ import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
-import { startMockServer } from '../llm/mock/node.js';
-import type { MockServer } from '../llm/mock/node.js';
+import { startMockServer } from '../mock-llm/node.js';
+import type { MockServer } from '../mock-llm/node.js';
 import type { CronTimerOptions } from './cron.js';
 import { httpTrigger, startCronTimer } from './cron.js';
 import type { RuntimeReply, RuntimeRequest } from './miniflare-runtime.js';

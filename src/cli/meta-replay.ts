@@ -10,11 +10,11 @@ import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { formatIssues } from '../engine/registry.js';
 import { loadDatasetByName } from '../datasets/loaders.js';
-import { reportOptionsFor } from '../meta/headline.js';
-import { cascadeMarkdown } from '../meta/cascade.js';
-import { toMarkdown } from '../meta/metrics.js';
-import type { DatasetReplay } from '../meta/replay.js';
-import { replayDataset } from '../meta/replay.js';
+import { reportOptionsFor } from '../metrics/headline.js';
+import { cascadeMarkdown } from '../metrics/cascade.js';
+import { toMarkdown } from '../metrics/agreement.js';
+import type { DatasetReplay } from '../metrics/replay.js';
+import { replayDataset } from '../metrics/replay.js';
 
 /** The part of a meta-eval run file a replay reads. */
 const RunFileSchema = z.object({

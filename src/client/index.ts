@@ -10,11 +10,11 @@
  * Runs wherever `fetch` does (Node 18+, browsers, Workers); no dependency. Example: ./README.md.
  */
 import type { components, paths } from './api-types.js';
-import type { EvaluationEvent } from '../pipeline/events.js';
+import type { EvaluationEvent } from '../evaluations/live-events.js';
 import { sseBlocks } from './sse.js';
 
 export type { components, paths } from './api-types.js';
-export type { EvaluationEvent } from '../pipeline/events.js';
+export type { EvaluationEvent } from '../evaluations/live-events.js';
 
 /** The API's named schemas (`Task`, `Evaluation`, `VerdictSummary`, `ChatCompletion`, …). */
 export type Schemas = components['schemas'];

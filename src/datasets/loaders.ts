@@ -9,11 +9,11 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { z } from 'zod';
 import type { Aspect } from '../engine/task.js';
-import type { LabelledItem } from '../meta/labelled.js';
-import { LabelledItemSchema } from '../meta/labelled.js';
+import type { LabelledItem } from '../metrics/labelled.js';
+import { LabelledItemSchema } from '../metrics/labelled.js';
 
-export { LabelledItemSchema } from '../meta/labelled.js';
-export type { LabelledItem } from '../meta/labelled.js';
+export { LabelledItemSchema } from '../metrics/labelled.js';
+export type { LabelledItem } from '../metrics/labelled.js';
 
 /** The `datasets/` folder at the repository root (this file lives in `src/meta/`). */
 export const DATASETS_DIR = fileURLToPath(new URL('../../datasets/', import.meta.url));

@@ -19,7 +19,7 @@ import { gateOutcome } from './gate.js';
 import type { PriceTable } from './pricing.js';
 import { DEFAULT_PRICES, priceFor } from './pricing.js';
 import type { AttemptOutcome } from './outcome.js';
-import { createRedactor } from './redact.js';
+import { createRedactor } from '../log/redact.js';
 import { backoffDelayMs } from './retry.js';
 import type { LlmSettings, LlmSettingsInput, ProviderSettings } from './settings.js';
 import { IN_PROCESS_MOCK_URL, LlmSettingsError, resolveSettings } from './settings.js';

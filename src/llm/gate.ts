@@ -10,8 +10,8 @@
  * Fairness: while the window is full, waiting attempts are granted tenant by tenant in turn (round robin),
  * so a tenant with many attempts waiting does not push another tenant's few to the back.
  */
-import type { AimdOptions, AimdState } from './aimd.js';
-import { Aimd } from './aimd.js';
+import type { AimdOptions, AimdState } from '../provider-gate/aimd.js';
+import { Aimd } from '../provider-gate/aimd.js';
 
 /** How an attempt ended, as the gate counts it: a 429 cuts the window, a reply grows it, anything else neither. */
 export type GateOutcome = 'ok' | 'rate_limited' | 'failed';
@@ -187,7 +187,7 @@ export class ConcurrencyGate {
 
 /**
  * A {@link ProviderGate} over in-process gates, one per provider and model (Node code and tests; the
- * Worker uses the Durable Object through src/tenants/provider-gate.ts).
+ * Worker uses the Durable Object through src/provider-gate/client.ts).
  * @param tenant the tenant every attempt is counted for. Default `default`.
  */
 export function localGate(

@@ -13,13 +13,13 @@
  * diagnosis (`reason`, `detail`) to the operator's logs as `llm.settings_invalid`.
  */
 import { z } from 'zod';
-import { log } from '../pipeline/log.js';
+import { log } from '../log/log.js';
 import { ModelPriceSchema } from './pricing.js';
-import { isSecretName, redactSecrets, rememberSecrets } from './redact.js';
+import { isSecretName, redactSecrets, rememberSecrets } from '../log/redact.js';
 
 /**
  * Base URL that selects the in-process mock (no network). Only Node code that opts in can use it
- * (`src/llm/mock/in-process.ts`); the Worker bundle does not contain the mock and refuses it.
+ * (`src/mock-llm/in-process.ts`); the Worker bundle does not contain the mock and refuses it.
  */
 export const IN_PROCESS_MOCK_URL = 'mock://in-process/v1';
 

@@ -5,20 +5,20 @@
  * `POST /v1/evaluations`), then follow it until its verdict or the wait bound (`OPENAI_WAIT_SECONDS`),
  * answering in one piece or as a stream of chunks (./chunks.ts).
  */
-import type { Issue } from '../api/errors.js';
-import { ApiError, invalidRequest } from '../api/errors.js';
-import type { CreateEvaluationRequest, Evaluation } from '../api/schemas.js';
-import type { CreatorInfo } from '../api/services/evaluations.js';
+import type { Issue } from '../http/errors.js';
+import { ApiError, invalidRequest } from '../http/errors.js';
+import type { CreateEvaluationRequest, Evaluation } from '../evaluations/schemas.js';
+import type { CreatorInfo } from '../evaluations/service.js';
 import {
   createEvaluationJob,
   linksOf,
   requireEvaluation,
   viewEvaluation,
   viewTranscript,
-} from '../api/services/evaluations.js';
+} from '../evaluations/service.js';
 import type { Task } from '../engine/task.js';
-import type { Bindings } from '../env.js';
-import { log, messageOf } from '../pipeline/log.js';
+import type { Bindings } from '../config/bindings.js';
+import { log, messageOf } from '../log/log.js';
 import type { JudgeModel } from './models.js';
 import { configOverridesOf, ModelNameError, parseModelId } from './models.js';
 import type { ChatCompletionRequest, ChatRequestMessage, JudgeVerdict, OpenAIErrorBody } from './schemas.js';

@@ -16,9 +16,9 @@ import { createMiddleware } from 'hono/factory';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ValidationTargets } from 'hono';
 import type { z } from 'zod';
-import { ErrorBodySchema, invalidRequest, toIssues, validationHook } from '../api/errors.js';
-import type { ErrorBody, Issue } from '../api/errors.js';
-import type { AppEnv } from '../api/types.js';
+import { ErrorBodySchema, invalidRequest, toIssues, validationHook } from '../http/errors.js';
+import type { ErrorBody, Issue } from '../http/errors.js';
+import type { AppEnv } from '../http/types.js';
 import type { OpenAIErrorBody, OpenAIErrorCode } from './schemas.js';
 import { OpenAIErrorTypeSchema, REFUSED_PARAMETERS } from './schemas.js';
 

@@ -9,11 +9,11 @@
  * yielded are skipped, so a consumer sees each call exactly once. The terminal `status` is only sent
  * once the evaluation's final D1 write has landed, so D1 can be read as soon as it arrives.
  */
-import type { EvaluationNamespaceEnv, EvaluationObject } from '../pipeline/stub.js';
-import { forwardEvents } from '../pipeline/stub.js';
-import type { EvaluationEvent, EvaluationStatus } from '../pipeline/events.js';
-import { isTerminal } from '../pipeline/status.js';
-import { log, messageOf } from '../pipeline/log.js';
+import type { EvaluationNamespaceEnv, EvaluationObject } from '../evaluations/stub.js';
+import { forwardEvents } from '../evaluations/stub.js';
+import type { EvaluationEvent, EvaluationStatus } from '../evaluations/live-events.js';
+import { isTerminal } from '../evaluations/status.js';
+import { log, messageOf } from '../log/log.js';
 import { parseSseBlock } from '../client/sse.js';
 
 /** What {@link followEvaluation} yields: an event, or a keep-alive the object sent while nothing happened. */
@@ -34,7 +34,7 @@ function itemOf(text: string): FollowItem | null {
   const block = parseSseBlock(text);
   if (block.event === null) return block.comment ? { kind: 'ping' } : null;
   if (!EVENT_TYPES.has(block.event)) return null;
-  // The object's own encoding (src/pipeline/events.ts `encodeSse`): `type` selects the data's shape.
+  // The object's own encoding (src/evaluations/live-events.ts `encodeSse`): `type` selects the data's shape.
   return { kind: 'event', event: { type: block.event, data: JSON.parse(block.data) as unknown } as EvaluationEvent };
 }
 

@@ -4,7 +4,7 @@
  * they are stored, then the verdict, usage and `[DONE]` (format: ./chunks.ts). A client that goes away
  * stops the stream, not the evaluation: it runs to its end and stays readable (and billed) as usual.
  */
-import type { Bindings } from '../env.js';
+import type { Bindings } from '../config/bindings.js';
 import type { ChunkContext } from './chunks.js';
 import {
   finishChunk,

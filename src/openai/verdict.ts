@@ -4,7 +4,7 @@
  * ({@link JudgeVerdict}), OpenAI's usage object for the whole debate, and the completion around them.
  * Pure functions of what the API reads back from D1, so the streamed and the plain answer are the same.
  */
-import type { Evaluation, TranscriptMessage, UsageTotals } from '../api/schemas.js';
+import type { Evaluation, TranscriptMessage, UsageTotals } from '../evaluations/schemas.js';
 import type { Task } from '../engine/task.js';
 import type { ChatCompletion, ChatUsage, JudgeVerdict } from './schemas.js';
 

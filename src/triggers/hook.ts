@@ -10,13 +10,13 @@
  * `trigger:<trigger id>:<delivery id>`, so a sender's retry of a delivery returns the first evaluation
  * (202, `replayed: true`) and never judges twice. Nothing is stored before the mapping succeeded.
  */
-import { ApiError } from '../api/errors.js';
-import { maxBodyBytes, readLimited } from '../api/middleware/json-body.js';
-import type { CreateResult } from '../api/services/evaluations.js';
-import { createEvaluationJob } from '../api/services/evaluations.js';
+import { ApiError } from '../http/errors.js';
+import { maxBodyBytes, readLimited } from '../http/json-body.js';
+import type { CreateResult } from '../evaluations/service.js';
+import { createEvaluationJob } from '../evaluations/service.js';
 import type { Task } from '../engine/task.js';
 import { TaskSchema } from '../engine/task.js';
-import type { Bindings } from '../env.js';
+import type { Bindings } from '../config/bindings.js';
 import { sha256HexSync } from '../webhooks/sha256.js';
 import { verifyHubSignature, verifyStandardWebhook } from '../webhooks/signature.js';
 import type { VerifyResult } from '../webhooks/signature.js';

@@ -2,13 +2,13 @@
  * @module
  * `/v1/triggers` (create, list, get, delete, rotate the secret) and `/v1/hooks/{id}`, where senders POST
  * signed events. `/v1/hooks` is authenticated by the request's signature, not by a bearer token: the
- * app's auth middleware skips it explicitly (src/api/app.ts).
+ * app's auth middleware skips it explicitly (src/app.ts).
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { requireScope, scoped, scopeSecurity } from '../api/middleware/auth.js';
-import { jsonBody } from '../api/middleware/json-body.js';
-import { BAD_QUERY, errorResponse, jsonResponse, notFound, NoQuery, v1Responses } from '../api/routes/common.js';
-import type { AppEnv } from '../api/types.js';
+import { requireScope, scoped, scopeSecurity } from '../tenants/auth.js';
+import { jsonBody } from '../http/json-body.js';
+import { BAD_QUERY, errorResponse, jsonResponse, notFound, NoQuery, v1Responses } from '../http/responses.js';
+import type { AppEnv } from '../http/types.js';
 import { RotatedSecretSchema } from '../webhooks/schemas.js';
 import { receiveHook } from './hook.js';
 import {

@@ -9,8 +9,8 @@
  * (./backoff.ts) until the delivery's window closes, then `failed`. A receiver that cannot be sent to
  * (endpoint deleted or disabled, no signing secret, URL refused by the guard) → `failed` at once.
  */
-import type { Bindings } from '../env.js';
-import { log } from '../pipeline/log.js';
+import type { Bindings } from '../config/bindings.js';
+import { log } from '../log/log.js';
 import type { RetryDecision } from './backoff.js';
 import { nextRetry } from './backoff.js';
 import { postWebhook, webhookTimeoutMs } from './send.js';

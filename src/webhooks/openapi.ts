@@ -5,10 +5,10 @@
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { z } from '@hono/zod-openapi';
-import { BatchEventDataSchema } from '../batches/events.js';
-import { EvaluationEventDataSchema } from './evaluation-events.js';
-import type { WebhookEventType } from './events.js';
-import { WEBHOOK_EVENT_TYPES } from './events.js';
+import { BatchEventDataSchema } from '../batches/completion-event.js';
+import { EvaluationEventDataSchema } from '../evaluations/webhook-event.js';
+import type { WebhookEventType } from './outbox.js';
+import { WEBHOOK_EVENT_TYPES } from './outbox.js';
 
 const HEADERS = z.object({
   'webhook-id': z.string().openapi({

@@ -12,7 +12,7 @@ import { createEvaluation } from '../../src/engine/protocol.js';
 import { getMethod, resolveMethodConfig } from '../../src/engine/registry.js';
 import { runEvaluation } from '../../src/engine/runner.js';
 import type { Task } from '../../src/engine/task.js';
-import { createLlmWithMock } from '../../src/llm/mock/in-process.js';
+import { createLlmWithMock } from '../../src/mock-llm/in-process.js';
 import { IN_PROCESS_MOCK_URL } from '../../src/llm/settings.js';
 
 const task: Task = {

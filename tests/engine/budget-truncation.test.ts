@@ -5,7 +5,7 @@
  * spends 120 tokens and $0.00028.
  */
 import { describe, expect, it } from 'vitest';
-import { budgetAdmission } from '../../src/budgets/gate.js';
+import { budgetAdmission } from '../../src/budgets/call-check.js';
 import { createCallMeter } from '../../src/budgets/meter.js';
 import type { PromptCounter } from '../../src/budgets/tokens.js';
 import type { LlmCallRequest, LlmCallResult, LlmFunction } from '../../src/engine/call.js';

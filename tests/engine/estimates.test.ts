@@ -16,7 +16,7 @@ import type { Task } from '../../src/engine/task.js';
 import { estimateTask } from '../../src/estimates/estimate.js';
 import { syntheticReply } from '../../src/estimates/replies.js';
 import { budgetFit, sampleIndices, scaleEstimate } from '../../src/estimates/aggregate.js';
-import { createLlmWithMock } from '../../src/llm/mock/in-process.js';
+import { createLlmWithMock } from '../../src/mock-llm/in-process.js';
 import { IN_PROCESS_MOCK_URL } from '../../src/llm/settings.js';
 
 const PAIRWISE: Task = {

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { LlmCallRequest } from '../../src/engine/call.js';
-import { Aimd } from '../../src/llm/aimd.js';
+import { Aimd } from '../../src/provider-gate/aimd.js';
 import { createLlm } from '../../src/llm/client.js';
 import type { ProviderGate } from '../../src/llm/gate.js';
 import { ConcurrencyGate, gateOutcome, localGate } from '../../src/llm/gate.js';

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LlmCallRequest, LlmCallResult } from '../../src/engine/call.js';
 import { describeFormat } from '../../src/engine/parsers/parse.js';
 import { createLlm } from '../../src/llm/client.js';
-import { mockModel } from '../../src/llm/mock/model-name.js';
-import type { MockServer } from '../../src/llm/mock/node.js';
-import { startMockServer } from '../../src/llm/mock/node.js';
+import { mockModel } from '../../src/mock-llm/model-name.js';
+import type { MockServer } from '../../src/mock-llm/node.js';
+import { startMockServer } from '../../src/mock-llm/node.js';
 import { LlmSettingsError, settingsFromEnv } from '../../src/llm/settings.js';
 import { estimatePromptTokens, estimateTokens } from '../../src/llm/tokens.js';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { PairLabel } from '../../src/meta/metrics.js';
+import type { PairLabel } from '../../src/metrics/agreement.js';
 import {
   AgreementReportSchema,
   accuracy,
@@ -19,7 +19,7 @@ import {
   spearman,
   tieRate,
   toMarkdown,
-} from '../../src/meta/metrics.js';
+} from '../../src/metrics/agreement.js';
 
 /** Expands a confusion table (rows: human, columns: judge) into paired label arrays. */
 function fromTable<L>(labels: readonly L[], table: number[][]): { human: L[]; judge: L[] } {

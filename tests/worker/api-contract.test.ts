@@ -5,18 +5,18 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { app } from '../../src/api/app.js';
-import { methodConfigId } from '../../src/api/method-config.js';
-import type { OpenApiDocument } from '../../src/api/openapi.js';
-import { openApiDocument } from '../../src/api/openapi.js';
+import { app } from '../../src/app.js';
+import { methodConfigId } from '../../src/methods/method-config.js';
+import type { OpenApiDocument } from '../../src/http/openapi.js';
+import { openApiDocument } from '../../src/http/openapi.js';
 import {
   CancelRequestSchema,
   CreateEvaluationRequestSchema,
   CreateMetaEvaluationRequestSchema,
-} from '../../src/api/schemas.js';
+} from '../../src/evaluations/schemas.js';
 import { CreateBatchRequestSchema } from '../../src/batches/schemas.js';
-import { planTask, resolveJudge } from '../../src/api/services/judge.js';
-import { EstimateRequestSchema } from '../../src/estimates/schema.js';
+import { planTask, resolveJudge } from '../../src/methods/judge.js';
+import { EstimateRequestSchema } from '../../src/estimates/schemas.js';
 import { METHODS } from '../../src/engine/registry.js';
 import {
   CreateKeyRequestSchema,

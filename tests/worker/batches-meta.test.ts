@@ -4,7 +4,7 @@
  * report and `metaId` links.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MetaEvaluation } from '../../src/api/schemas.js';
+import type { MetaEvaluation } from '../../src/evaluations/schemas.js';
 import type { Batch } from '../../src/batches/schemas.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api, postJson } from './api-fetch.js';

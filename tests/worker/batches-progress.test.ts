@@ -6,9 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import type { CompletionEmitter } from '../../src/batches/progress.js';
 import { batchProgressEffectWith } from '../../src/batches/progress.js';
-import type { TerminalStatus } from '../../src/pipeline/status.js';
-import { sqlMayBecome } from '../../src/pipeline/status.js';
-import { markEnded, writeFinal } from '../../src/store/results.js';
+import type { TerminalStatus } from '../../src/evaluations/status.js';
+import { sqlMayBecome } from '../../src/evaluations/status.js';
+import { markEnded, writeFinal } from '../../src/evaluations/job-rows.js';
 import { insertJob, testEnv } from './helpers.js';
 import { ONE_CALL_VERDICT, pairItem, storedBatch } from './batches-support.js';
 

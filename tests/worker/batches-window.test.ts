@@ -5,10 +5,10 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { MockInstance } from 'vitest';
-import { claimWindow, claimWindowStatements } from '../../src/batches/store.js';
-import { writeFinal } from '../../src/store/results.js';
+import { claimWindow, claimWindowStatements } from '../../src/batches/rows.js';
+import { writeFinal } from '../../src/evaluations/job-rows.js';
 import { resolveMethodConfig } from '../../src/engine/registry.js';
-import { evaluationStub } from '../../src/pipeline/stub.js';
+import { evaluationStub } from '../../src/evaluations/stub.js';
 import { ONE_CALL_VERDICT, storedBatch } from './batches-support.js';
 import { newTestId, runInTestObject, testEnv, waitForEnd } from './helpers.js';
 
@@ -85,7 +85,7 @@ describe('the batch window', () => {
     const sql = prepares?.mock.calls.map(([text]) => text) ?? [];
     prepares?.mockRestore();
     expect(sql.some((text) => /UPDATE batches SET sent_from = sent/.test(text))).toBe(true);
-    // `admit()`'s read (src/tenants/admission.ts): the old handover's extra round trip after the write.
+    // `admit()`'s read (src/evaluations/admission.ts): the old handover's extra round trip after the write.
     expect(sql.filter((text) => /^SELECT slot_at, /.test(text))).toEqual([]);
     expect(
       await db

@@ -5,10 +5,10 @@
  * rate-limited, with every attempt listed.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Evaluation, EvaluationAccepted } from '../../src/api/schemas.js';
+import type { Evaluation, EvaluationAccepted } from '../../src/evaluations/schemas.js';
 import type { LlmAttempt } from '../../src/engine/call.js';
-import { mockModel } from '../../src/llm/mock/model-name.js';
-import { forwardEvents, evaluationStub } from '../../src/pipeline/stub.js';
+import { mockModel } from '../../src/mock-llm/model-name.js';
+import { forwardEvents, evaluationStub } from '../../src/evaluations/stub.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api, apiWith, postJson } from './api-fetch.js';
 import { drainAlarms, PAIRWISE, parseSse, testEnv, waitForEnd } from './helpers.js';

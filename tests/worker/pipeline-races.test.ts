@@ -6,9 +6,9 @@
 import { runDurableObjectAlarm } from 'cloudflare:test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sweep } from '../../queues/sweeper.js';
-import type { EvaluationError } from '../../src/pipeline/events.js';
-import { evaluationStub, forwardEvents } from '../../src/pipeline/stub.js';
-import { loadJob } from '../../src/store/results.js';
+import type { EvaluationError } from '../../src/evaluations/live-events.js';
+import { evaluationStub, forwardEvents } from '../../src/evaluations/stub.js';
+import { loadJob } from '../../src/evaluations/job-rows.js';
 import {
   countRows,
   drainAlarms,

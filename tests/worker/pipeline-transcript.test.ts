@@ -4,8 +4,8 @@
  * shows each message with its usage, matching the billed `usage` rows.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { mockModel } from '../../src/llm/mock/model-name.js';
-import { evaluationStub } from '../../src/pipeline/stub.js';
+import { mockModel } from '../../src/mock-llm/model-name.js';
+import { evaluationStub } from '../../src/evaluations/stub.js';
 import { api } from './api-fetch.js';
 import {
   countRows,

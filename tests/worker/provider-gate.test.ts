@@ -8,11 +8,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { LlmCallRequest } from '../../src/engine/call.js';
 import { createLlm } from '../../src/llm/client.js';
 import { DEFAULT_LEASE_MS } from '../../src/llm/gate.js';
-import { mockModel } from '../../src/llm/mock/model-name.js';
+import { mockModel } from '../../src/mock-llm/model-name.js';
 import { llmEnvOf, settingsFromEnv } from '../../src/llm/settings.js';
-import { gateLimitsOf, providerGateOf, providerGateStub } from '../../src/tenants/provider-gate.js';
+import { gateLimitsOf, providerGateOf, providerGateStub } from '../../src/provider-gate/client.js';
 import { drainAlarms, insertJob, PAIRWISE, testEnv, waitForEnd } from './helpers.js';
-import { evaluationStub } from '../../src/pipeline/stub.js';
+import { evaluationStub } from '../../src/evaluations/stub.js';
 
 afterEach(drainAlarms);
 

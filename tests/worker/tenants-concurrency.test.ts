@@ -6,10 +6,10 @@
  */
 import { createExecutionContext, createMessageBatch, getQueueResult } from 'cloudflare:test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mockModel } from '../../src/llm/mock/model-name.js';
-import { evaluationStub } from '../../src/pipeline/stub.js';
-import { markEnded } from '../../src/store/results.js';
-import { admit, runningCount } from '../../src/tenants/admission.js';
+import { mockModel } from '../../src/mock-llm/model-name.js';
+import { evaluationStub } from '../../src/evaluations/stub.js';
+import { markEnded } from '../../src/evaluations/job-rows.js';
+import { admit, runningCount } from '../../src/evaluations/admission.js';
 import { handleJobs } from '../../queues/jobs.js';
 import { sweep } from '../../queues/sweeper.js';
 import { drainAlarms, insertJob, PAIRWISE, statusRow, testEnv, waitForEnd } from './helpers.js';

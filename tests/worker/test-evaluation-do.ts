@@ -5,11 +5,11 @@
  * Without a hook in use it behaves exactly like the production class.
  */
 import { EvaluationDO } from '../../durable-objects/evaluation/index.js';
-import type { Loaded } from '../../durable-objects/evaluation/runtime.js';
+import type { Loaded } from '../../durable-objects/evaluation/instance.js';
 import type { AnyMethod } from '../../src/engine/method.js';
-import type { Bindings } from '../../src/env.js';
-import type { EvaluationError } from '../../src/pipeline/events.js';
-import type { EndStatus } from '../../src/pipeline/status.js';
+import type { Bindings } from '../../src/config/bindings.js';
+import type { EvaluationError } from '../../src/evaluations/live-events.js';
+import type { EndStatus } from '../../src/evaluations/status.js';
 
 /** The production class plus test hooks. */
 export class TestEvaluationDO extends EvaluationDO {

@@ -7,8 +7,8 @@
  */
 import { createExecutionContext, createMessageBatch, getQueueResult } from 'cloudflare:test';
 import worker from '../../src/index.js';
-import type { Bindings } from '../../src/env.js';
-import { markEnded } from '../../src/store/results.js';
+import type { Bindings } from '../../src/config/bindings.js';
+import { markEnded } from '../../src/evaluations/job-rows.js';
 import { createEndpoint } from '../../src/webhooks/endpoints.js';
 import { postJson } from './api-fetch.js';
 import { insertJob, PAIRWISE, testEnv } from './helpers.js';

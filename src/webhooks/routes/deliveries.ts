@@ -4,9 +4,9 @@
  * and `/v1/webhook-signing-secret` (the tenant's secret for one-off `webhook.url` callbacks).
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { scoped } from '../../api/middleware/auth.js';
-import { BAD_QUERY, errorResponse, jsonResponse, notFound, NoQuery, v1Responses } from '../../api/routes/common.js';
-import type { AppEnv } from '../../api/types.js';
+import { scoped } from '../../tenants/auth.js';
+import { BAD_QUERY, errorResponse, jsonResponse, notFound, NoQuery, v1Responses } from '../../http/responses.js';
+import type { AppEnv } from '../../http/types.js';
 import { listDeliveries, retryDelivery } from '../deliveries.js';
 import {
   DeliveriesQuery,

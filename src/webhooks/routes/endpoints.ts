@@ -5,10 +5,10 @@
  * the work is in ../endpoints.ts and ../deliveries.ts.
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { requireScope, scoped, scopeSecurity } from '../../api/middleware/auth.js';
-import { jsonBody } from '../../api/middleware/json-body.js';
-import { BAD_QUERY, errorResponse, jsonResponse, notFound, NoQuery, v1Responses } from '../../api/routes/common.js';
-import type { AppEnv } from '../../api/types.js';
+import { requireScope, scoped, scopeSecurity } from '../../tenants/auth.js';
+import { jsonBody } from '../../http/json-body.js';
+import { BAD_QUERY, errorResponse, jsonResponse, notFound, NoQuery, v1Responses } from '../../http/responses.js';
+import type { AppEnv } from '../../http/types.js';
 import { listDeliveries, retryDelivery } from '../deliveries.js';
 import {
   createEndpoint,

@@ -17,7 +17,7 @@ import { loadFairEval } from '../../../src/datasets/loaders.js';
 
 type Label = 'A' | 'B' | 'tie';
 
-/** Cohen's κ written out from its definition, independently of src/meta/metrics.ts. */
+/** Cohen's κ written out from its definition, independently of src/metrics/agreement.ts. */
 function kappa(human: Label[], judge: Label[]): number {
   const labels: Label[] = ['A', 'B', 'tie'];
   const n = human.length;

@@ -1,0 +1,85 @@
+/**
+ * @module
+ * The API reference page (`GET /docs`): Scalar's API reference (`@scalar/api-reference`, its standalone
+ * browser bundle) rendering `/openapi.json`, with the descriptions' Markdown, the request examples and a
+ * "try it" client that sends requests to this deployment.
+ *
+ * Nothing comes from a CDN: the bundle is a Workers static asset (wrangler.toml `[assets]`: `npm install`'s
+ * "prepare" script copies the package's standalone build, pinned by package-lock.json, into
+ * src/web/public/vendor/) that the Worker serves at
+ * {@link SCALAR_BUNDLE_PATH}; the page's settings are a script served by the Worker too, so the page's
+ * Content-Security-Policy can forbid inline scripts and every other origin. Scalar's own online features
+ * (hosted fonts, its request proxy, "open in client", the AI agent, telemetry) are switched off.
+ */
+
+/** Where the Worker serves the Scalar bundle. */
+export const SCALAR_BUNDLE_PATH = '/docs/assets/scalar.js';
+/** Where the Worker serves the page's Scalar settings. */
+export const SCALAR_INIT_PATH = '/docs/assets/init.js';
+/** The bundle's path inside the static assets (`[assets] directory`). */
+export const SCALAR_ASSET = '/vendor/scalar.js';
+
+/** The page's scripts by file name (`/docs/assets/{file}`). */
+export const DOCS_ASSETS = ['scalar.js', 'init.js'] as const;
+
+/**
+ * Scalar's settings: the document to render and every online feature off. Keys Scalar does not know are
+ * ignored by it, so the list stays valid across its minor versions.
+ */
+const SCALAR_CONFIG = {
+  url: '/openapi.json',
+  // Names the document, so the settings below apply to it (without a slug Scalar falls back to defaults).
+  slug: 'tribunal',
+  title: 'Tribunal',
+  withDefaultFonts: false,
+  telemetry: false,
+  hideClientButton: true,
+  showDeveloperTools: 'never',
+  agent: { disabled: true },
+  defaultOpenAllTags: true,
+  persistAuth: false,
+  metaData: { title: 'Tribunal API reference' },
+};
+
+/** The script that mounts the reference (served at {@link SCALAR_INIT_PATH}). */
+export const DOCS_INIT_JS = `// Tribunal API reference: Scalar settings (see src/http/docs-page.ts).
+Scalar.createApiReference('#tribunal-reference', ${JSON.stringify(SCALAR_CONFIG)});
+`;
+
+/**
+ * The HTML of `GET /docs`: a mount point and the two same-origin scripts. The mount point is not called
+ * `api-reference`: the bundle would mount a second, unconfigured reference on an element with that id.
+ */
+export const DOCS_HTML = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Tribunal API reference</title>
+</head>
+<body>
+<noscript>The API reference needs JavaScript. The machine-readable contract is at <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1).</noscript>
+<div id="tribunal-reference"></div>
+<script src="${SCALAR_BUNDLE_PATH}"></script>
+<script src="${SCALAR_INIT_PATH}"></script>
+</body>
+</html>
+`;
+
+/**
+ * Content-Security-Policy of the page: scripts only from this origin (no inline script), requests only to
+ * this origin (the "try it" client calls the API it documents), styles inline (Scalar injects its CSS),
+ * images and fonts from this origin or `data:`.
+ */
+export const DOCS_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');

@@ -1,0 +1,414 @@
+/**
+ * @module
+ * The mock OpenAI-compatible server as a portable fetch handler (Node 20, workerd, the client's
+ * in-process provider). Routes:
+ *
+ * - `POST /v1/chat/completions`: a chat completion in judge or scripted mode, with the latency, faults
+ *   and options the model name asks for (syntax in `model-name.ts`, built by `mockModel`);
+ * - `GET /v1/models`: the mock's model list;
+ * - `PUT /_mock/scripts/<ns>` with `{"rules": [{"pattern": "regex", "flags": "i", "reply": "text"}]}`:
+ *   sets scripted-mode rules of namespace `<ns>` (requests select it with `ns=<ns>` in the model name);
+ *   `DELETE /_mock/scripts/<ns>` removes them;
+ * - `POST /_mock/reset`: forgets attempt counters and the prompt cache (all tests: prefer distinct seeds).
+ *
+ * Modes: *judge* (default) writes well-formed replies in the format the prompt asks for (see `judge.ts`),
+ * its verdicts seeded by the prompt, the `seed` and any model name other than `mock-*` (so three model names
+ * judge one prompt three ways);
+ * *scripted* answers with the reply of the first rule whose pattern matches the prompt (all messages
+ * joined by newlines), and falls back to judge mode when none matches.
+ *
+ * A request that forces a function call (`tool_choice`) gets one `tool_calls` entry instead of text
+ * (arguments from the function's JSON schema, see `tools.ts`).
+ *
+ * Usage figures: `prompt_tokens` from the approximate tokenizer (per-message overhead included),
+ * `completion_tokens` likewise, `prompt_tokens_details.cached_tokens` from the prefix cache
+ * (`prompt-cache.ts`).
+ */
+import { hashHex, unitFromHash } from './hash.js';
+import { estimateTokens } from '../llm/tokens.js';
+import type { DetectedFormat, MockMessage } from './judge.js';
+import { detectFormat, formatFromJsonSchema, judgeReply, WRONG_FORMAT_REPLY } from './judge.js';
+import type { MockDirectives, MockFault, MockMode } from './model-name.js';
+import { MockModelNameError, parseMockModel } from './model-name.js';
+import { PrefixCache, promptTokenStream } from './prompt-cache.js';
+import { forcedToolCall } from './tools.js';
+
+/** A scripted-mode rule: when `pattern` (a regex source, or a RegExp) matches the prompt, reply `reply`. */
+export interface ScriptRule {
+  pattern: string | RegExp;
+  /** Regex flags when `pattern` is a string, e.g. `i`. */
+  flags?: string;
+  reply: string;
+}
+
+/** Mutable state of one mock server: attempt counters, prompt cache, scripts. */
+export interface MockState {
+  /** Attempts seen per (model name, messages) hash. */
+  counters: Map<string, number>;
+  cache: PrefixCache;
+  /** Scripted rules by namespace. */
+  scripts: Map<string, { re: RegExp; reply: string }[]>;
+}
+
+/** A fresh, empty mock state. */
+export function createMockState(): MockState {
+  return { counters: new Map(), cache: new PrefixCache(), scripts: new Map() };
+}
+
+function compile(rules: readonly ScriptRule[]): { re: RegExp; reply: string }[] {
+  return rules.map((r) => ({
+    re: typeof r.pattern === 'string' ? new RegExp(r.pattern, r.flags ?? '') : r.pattern,
+    reply: r.reply,
+  }));
+}
+
+/** Sets (replaces) the scripted-mode rules of a namespace; an empty list removes them. */
+export function setScript(state: MockState, namespace: string, rules: readonly ScriptRule[]): void {
+  if (rules.length === 0) state.scripts.delete(namespace);
+  else state.scripts.set(namespace, compile(rules));
+}
+
+/** Options of {@link handleMockRequest}. */
+export interface MockServerOptions {
+  /** State to use; default: one module-wide state shared by every call without one. */
+  state?: MockState;
+  /** Mode for model names that name none (not `mock-judge` / `mock-scripted`). Default `judge`. */
+  defaultMode?: MockMode;
+  /** Latency in ms for requests whose model name sets none: fixed, or a [min, max] range. Default 0. */
+  latencyMs?: number | [number, number];
+}
+
+const SHARED_STATE = createMockState();
+
+const MODELS = ['mock-judge', 'mock-scripted'];
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+}
+
+function openAiError(
+  status: number,
+  message: string,
+  type: string,
+  code: string | null,
+  headers: Record<string, string> = {},
+): Response {
+  return json(status, { error: { message, type, param: null, code } }, headers);
+}
+
+/** Waits `ms`, or less when `signal` aborts (a client that hung up). */
+function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done);
+  });
+}
+
+function latencyOf(
+  d: MockDirectives,
+  fallback: number | [number, number] | undefined,
+  key: string,
+  attempt: number,
+): number {
+  const l = d.latency ?? fallback ?? 0;
+  if (typeof l === 'number') return l;
+  return Math.round(l[0] + unitFromHash(`${key}\u0000latency\u0000${attempt}`) * (l[1] - l[0]));
+}
+
+/** The key a request carried (`Authorization: Bearer …`, else Azure's `api-key`), or '' without one. */
+function keyOf(request: Request): string {
+  const auth = request.headers.get('authorization') ?? '';
+  return /^Bearer\s+(.+)$/i.exec(auth)?.[1] ?? request.headers.get('api-key') ?? '';
+}
+
+/**
+ * An OpenAI-style error response for `status`. With `echoKey`, the message quotes the request's key and
+ * its header, as careless providers do.
+ */
+function statusError(status: number, d: MockDirectives, model: string, request: Request): Response {
+  const key = keyOf(request);
+  const echo = d.echoKey ? ` Incorrect API key provided: ${key}. Request header: "Authorization: Bearer ${key}".` : '';
+  switch (status) {
+    case 429: {
+      const headers: Record<string, string> =
+        d.retryAfterMs !== undefined
+          ? { 'retry-after-ms': String(d.retryAfterMs) }
+          : { 'retry-after': String(d.retryAfterSeconds) };
+      return openAiError(
+        429,
+        `Rate limit reached for requests (mock). Please try again later.${echo}`,
+        'requests',
+        'rate_limit_exceeded',
+        headers,
+      );
+    }
+    case 400:
+      return openAiError(400, `Invalid request (mock fault).${echo}`, 'invalid_request_error', null);
+    case 401:
+      return openAiError(401, `Incorrect API key provided (mock).${echo}`, 'invalid_request_error', 'invalid_api_key');
+    case 403:
+      return openAiError(
+        403,
+        `You are not allowed to use this model (mock).${echo}`,
+        'invalid_request_error',
+        'model_not_allowed',
+      );
+    case 404:
+      return openAiError(
+        404,
+        `The model \`${model}\` does not exist or you do not have access to it (mock).${echo}`,
+        'invalid_request_error',
+        'model_not_found',
+      );
+    default:
+      return openAiError(
+        status,
+        `The server had an error while processing your request (mock ${status}).${echo}`,
+        status >= 500 ? 'server_error' : 'invalid_request_error',
+        null,
+      );
+  }
+}
+
+interface ChatBody {
+  model: string;
+  messages: (MockMessage & { name?: string })[];
+  response_format?: { type?: string; json_schema?: { schema?: unknown } };
+  /** Function calling: a forced call gets `tool_calls` (see ./tools.ts). */
+  tools?: unknown;
+  tool_choice?: unknown;
+  /** Choices asked for (OpenAI's `n`, 1-128). Default 1. */
+  n?: number;
+}
+
+function readBody(raw: unknown): ChatBody | string {
+  if (typeof raw !== 'object' || raw === null) return 'the body must be a JSON object';
+  const b = raw as Record<string, unknown>;
+  if (typeof b.model !== 'string' || b.model === '') return 'you must provide a model parameter';
+  if (!Array.isArray(b.messages) || b.messages.length === 0) return "'messages' must be a non-empty array";
+  const messages: ChatBody['messages'] = [];
+  for (const m of b.messages as unknown[]) {
+    const r = m as { role?: unknown; content?: unknown; name?: unknown } | null;
+    if (!r || typeof r.role !== 'string' || typeof r.content !== 'string')
+      return 'each message needs a string role and content';
+    messages.push({ role: r.role, content: r.content, ...(typeof r.name === 'string' ? { name: r.name } : {}) });
+  }
+  if (b.n !== undefined && b.n !== null && (typeof b.n !== 'number' || !Number.isInteger(b.n) || b.n < 1 || b.n > 128))
+    return "'n' must be an integer from 1 to 128";
+  return {
+    model: b.model,
+    messages,
+    ...(typeof b.response_format === 'object' && b.response_format !== null
+      ? { response_format: b.response_format }
+      : {}),
+    ...(b.tools !== undefined ? { tools: b.tools, tool_choice: b.tool_choice } : {}),
+    ...(typeof b.n === 'number' ? { n: b.n } : {}),
+  };
+}
+
+function faultFor(d: MockDirectives, key: string, attempt: number): MockFault | undefined {
+  const scheduled = d.failSequence[attempt - 1];
+  if (scheduled) return scheduled;
+  if (d.rate > 0 && unitFromHash(`${d.seed}\u0000${key}\u0000fault\u0000${attempt}`) < d.rate) return d.rateFault;
+  return undefined;
+}
+
+/** The reply of choice `choice` (0 = the reply a request without `n` gets; others are seeded apart). */
+function replyText(body: ChatBody, d: MockDirectives, state: MockState, mode: MockMode, choice: number): string {
+  const prompt = body.messages.map((m) => m.content).join('\n');
+  if (mode === 'scripted') {
+    const rule = state.scripts.get(d.namespace)?.find((r) => {
+      r.re.lastIndex = 0;
+      return r.re.test(prompt);
+    });
+    if (rule) return rule.reply;
+  }
+  const schemaFormat: DetectedFormat | undefined =
+    body.response_format?.type === 'json_schema'
+      ? formatFromJsonSchema(body.response_format.json_schema?.schema)
+      : undefined;
+  const format = schemaFormat ?? detectFormat(body.messages);
+  // A model named for a real one (not `mock-*`) judges as that model: distinct names answer one prompt
+  // differently, as a jury's different model families would; `mock-judge` replies are as before.
+  const model = d.mode === undefined ? `${d.base}\u0000` : '';
+  const key = `${d.seed}\u0000${model}${JSON.stringify(body.messages.map((m) => [m.role, m.content]))}${choice === 0 ? '' : `\u0000choice${choice}`}`;
+  return judgeReply(format, key);
+}
+
+async function chatCompletion(request: Request, options: MockServerOptions, state: MockState): Promise<Response> {
+  let raw: unknown;
+  try {
+    raw = await request.json();
+  } catch {
+    return openAiError(400, 'We could not parse the JSON body of your request.', 'invalid_request_error', null);
+  }
+  const body = readBody(raw);
+  if (typeof body === 'string') return openAiError(400, body, 'invalid_request_error', null);
+  let d: MockDirectives;
+  try {
+    d = parseMockModel(body.model);
+  } catch (e) {
+    if (e instanceof MockModelNameError)
+      return openAiError(400, e.message, 'invalid_request_error', 'invalid_mock_model');
+    throw e;
+  }
+  const key = hashHex(`${body.model}\u0000${JSON.stringify(body.messages)}`);
+  const attempt = (state.counters.get(key) ?? 0) + 1;
+  state.counters.set(key, attempt);
+
+  await wait(latencyOf(d, options.latencyMs, key, attempt), request.signal);
+
+  if (d.permanent !== undefined) return statusError(d.permanent, d, body.model, request);
+  if (d.rejectJsonSchema && body.response_format?.type === 'json_schema') {
+    return openAiError(
+      400,
+      "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.",
+      'invalid_request_error',
+      null,
+    );
+  }
+  const fault = faultFor(d, key, attempt);
+  if (fault?.kind === 'status') return statusError(fault.status, d, body.model, request);
+  if (fault?.kind === 'timeout') {
+    await wait(d.hangMs, request.signal);
+    return openAiError(504, 'Gateway timeout (mock hang).', 'server_error', null);
+  }
+  if (fault?.kind === 'malformed') {
+    return new Response(
+      '{"id": "chatcmpl-mock", "object": "chat.completion", "choices": [{"index": 0, "message": {"role": "assis',
+      {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      },
+    );
+  }
+
+  const mode = d.mode ?? options.defaultMode ?? 'judge';
+  // `n` distinct choices, one prompt billed; `n=ignore` in the model name answers one, as many servers do.
+  const count = d.ignoreN ? 1 : (body.n ?? 1);
+  const finish = fault?.kind === 'truncated' ? 'length' : 'stop';
+  const contents = Array.from({ length: count }, (_, i) => {
+    const content = replyText(body, d, state, mode, i);
+    if (fault?.kind === 'empty') return '';
+    if (fault?.kind === 'wrong-format') return WRONG_FORMAT_REPLY;
+    if (fault?.kind === 'truncated') return content.slice(0, Math.max(1, Math.floor(content.length / 2)));
+    return content;
+  });
+
+  // A forced function call is answered with one tool call (./tools.ts), whatever `n` asked.
+  const toolCall =
+    fault === undefined ? forcedToolCall(body.tools, body.tool_choice, `${d.seed}\u0000${key}`) : undefined;
+  const stream = promptTokenStream(body.messages);
+  const cached = state.cache.lookupAndStore(d.base, stream);
+  const completionTokens = toolCall
+    ? estimateTokens(toolCall.function.arguments)
+    : contents.reduce((n, c) => n + estimateTokens(c), 0);
+  return json(200, {
+    id: `chatcmpl-mock-${key}-${attempt}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model: body.model,
+    system_fingerprint: 'mock',
+    choices: toolCall
+      ? [
+          {
+            index: 0,
+            message: { role: 'assistant', content: null, tool_calls: [toolCall], refusal: null },
+            logprobs: null,
+            finish_reason: 'tool_calls',
+          },
+        ]
+      : contents.map((content, index) => ({
+          index,
+          message: { role: 'assistant', content, refusal: null },
+          logprobs: null,
+          finish_reason: finish,
+        })),
+    ...(d.omitUsage
+      ? {}
+      : {
+          usage: {
+            prompt_tokens: stream.length,
+            completion_tokens: completionTokens,
+            total_tokens: stream.length + completionTokens,
+            prompt_tokens_details: { cached_tokens: cached },
+          },
+        }),
+  });
+}
+
+async function scriptsRoute(request: Request, ns: string, state: MockState): Promise<Response> {
+  if (request.method === 'DELETE') {
+    state.scripts.delete(ns);
+    return new Response(null, { status: 204 });
+  }
+  let raw: unknown;
+  try {
+    raw = await request.json();
+  } catch {
+    return openAiError(400, 'body must be JSON {"rules": [...]}', 'invalid_request_error', null);
+  }
+  const rules = (raw as { rules?: unknown } | null)?.rules;
+  if (!Array.isArray(rules))
+    return openAiError(
+      400,
+      'body must be JSON {"rules": [{"pattern", "flags"?, "reply"}]}',
+      'invalid_request_error',
+      null,
+    );
+  const parsed: ScriptRule[] = [];
+  for (const r of rules as unknown[]) {
+    const rule = r as { pattern?: unknown; flags?: unknown; reply?: unknown } | null;
+    if (!rule || typeof rule.pattern !== 'string' || typeof rule.reply !== 'string') {
+      return openAiError(400, 'each rule needs string "pattern" and "reply"', 'invalid_request_error', null);
+    }
+    parsed.push({
+      pattern: rule.pattern,
+      reply: rule.reply,
+      ...(typeof rule.flags === 'string' ? { flags: rule.flags } : {}),
+    });
+  }
+  try {
+    setScript(state, ns, parsed);
+  } catch (e) {
+    return openAiError(
+      400,
+      `bad pattern: ${e instanceof Error ? e.message : String(e)}`,
+      'invalid_request_error',
+      null,
+    );
+  }
+  return new Response(null, { status: 204 });
+}
+
+/**
+ * Answers one HTTP request like an OpenAI-compatible server (routes in the module notes).
+ * Never throws for bad input: answers 400/404 with an OpenAI-style error body.
+ */
+export async function handleMockRequest(request: Request, options: MockServerOptions = {}): Promise<Response> {
+  const state = options.state ?? SHARED_STATE;
+  const path = new URL(request.url).pathname.replace(/\/+$/, '');
+  if (request.method === 'POST' && path.endsWith('/chat/completions')) return chatCompletion(request, options, state);
+  if (request.method === 'GET' && path.endsWith('/models')) {
+    return json(200, {
+      object: 'list',
+      data: MODELS.map((id) => ({ id, object: 'model', created: 0, owned_by: 'tribunal-mock' })),
+    });
+  }
+  const script = /\/_mock\/scripts\/([^/]+)$/.exec(path);
+  if (script?.[1] && (request.method === 'PUT' || request.method === 'POST' || request.method === 'DELETE')) {
+    return scriptsRoute(request, decodeURIComponent(script[1]), state);
+  }
+  if (request.method === 'POST' && path.endsWith('/_mock/reset')) {
+    state.counters.clear();
+    state.cache.clear();
+    return new Response(null, { status: 204 });
+  }
+  return openAiError(404, `no route ${request.method} ${path}`, 'invalid_request_error', 'not_found');
+}
