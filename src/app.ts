@@ -14,15 +14,14 @@
  * OpenAI-compatible paths (src/openai/errors.ts); a known path with another method is 405 with `Allow`
  * (./method-not-allowed.ts).
  */
-import { OpenAPIHono } from '@hono/zod-openapi';
+import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Hono, Schema } from 'hono';
 import { except } from 'hono/combine';
-import { onError, validationHook } from './http/errors.js';
-import { notFoundOrMethodNotAllowed } from './http/method-not-allowed.js';
+import { createApp } from './http/app.js';
+import type { OpenApiDocument } from './http/openapi.js';
+import { openApiDocument, openApiRoute } from './http/openapi.js';
 import { auth } from './tenants/auth.js';
 import { rateLimit } from './tenants/rate-limit.js';
-import { requestId } from './http/request-id.js';
-import { openApiDocument, openApiRoute } from './http/openapi.js';
 import { admin } from './admin/routes.js';
 import { batches } from './batches/routes.js';
 import { estimates } from './estimates/routes.js';
@@ -33,23 +32,24 @@ import { openai } from './openai/routes.js';
 import { openAiErrorShape } from './openai/errors.js';
 import { service } from './http/service-routes.js';
 import { usage } from './tenants/usage-routes.js';
-import type { AppEnv } from './http/types.js';
+import type { TenantEnv } from './tenants/auth.js';
 import { webhookDeliveries, webhookSigningSecret } from './webhooks/routes/deliveries.js';
 import { webhookEndpoints } from './webhooks/routes/endpoints.js';
 import { hooks, triggers } from './triggers/routes.js';
+import { METHOD_CONFIG_ID, MethodConfig } from './methods/method-config.js';
+import { registerWebhookEvents } from './webhooks/openapi.js';
+import { EVALUATION_WEBHOOK_DOCS } from './evaluations/webhook-event.js';
+import { BATCH_WEBHOOK_DOCS } from './batches/completion-event.js';
 
-/** The API as a hono app: `app.fetch(request, env, ctx)`. Validation failures go through {@link validationHook}. */
-export const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+/** The API as a hono app: `app.fetch(request, env, ctx)`. */
+export const app = createApp<TenantEnv>();
 
-app.use(requestId());
 // Before auth, so a 401 on the OpenAI-compatible paths is in OpenAI's error shape too.
 app.use('/v1/chat/*', openAiErrorShape());
 app.use('/v1/models/*', openAiErrorShape());
 // Who is calling (c.var.tenant, c.var.auth), then the key's request rate; each route checks its scope.
 // `/v1/hooks/*` is authenticated by each request's signature (src/triggers/hook.ts), never by a bearer token.
 app.use('/v1/*', except('/v1/hooks/*', auth(), rateLimit()));
-app.onError(onError);
-app.notFound(notFoundOrMethodNotAllowed(() => app.routes));
 
 // Only its type is used (hono's RPC typing); building it registers the routes.
 const _routes = app
@@ -67,7 +67,19 @@ const _routes = app
   .route('/v1/webhook-signing-secret', webhookSigningSecret)
   .route('/v1/triggers', triggers)
   .route('/v1/hooks', hooks)
-  .openapi(openApiRoute, (c) => c.json(openApiDocument(app), 200));
+  .openapi(openApiRoute, (c) => c.json(apiDocument(), 200));
+
+/**
+ * The OpenAPI document: the routes' definitions, plus what features add besides them: the judge config's
+ * component (`MethodConfig`, referenced by `$ref` from the `config` fields) and the events Tribunal POSTs
+ * to receivers (the document's `webhooks` section), each producer documenting its own.
+ */
+export function apiDocument(): OpenApiDocument {
+  return openApiDocument(app, (registry) => {
+    registry.register(METHOD_CONFIG_ID, MethodConfig);
+    registerWebhookEvents(registry, { ...EVALUATION_WEBHOOK_DOCS, ...BATCH_WEBHOOK_DOCS });
+  });
+}
 
 /** True for the input type of {@link NoQuery}-style query schemas (`{}` or `{ [k: string]: never }`). */
 type IsEmptyQuery<Q> = [keyof Q] extends [never]
@@ -86,7 +98,7 @@ type WithoutEmptyQuery<I> = I extends { query: infer Q } ? (IsEmptyQuery<Q> exte
 type ClientSchema<S extends Schema> = { [P in keyof S]: { [M in keyof S[P]]: ClientEndpoint<S[P][M]> } };
 /** Distributes over the endpoint's per-status variants, so a client still narrows responses by status. */
 type ClientEndpoint<E> = E extends { input: infer I } ? Omit<E, 'input'> & { input: WithoutEmptyQuery<I> } : E;
-type RoutesSchema = typeof _routes extends OpenAPIHono<AppEnv, infer S> ? S : never;
+type RoutesSchema = typeof _routes extends OpenAPIHono<TenantEnv, infer S> ? S : never;
 
 /** Route types for `hc<AppType>()`: inputs, and every documented response (errors included) by status. */
-export type AppType = Hono<AppEnv, ClientSchema<RoutesSchema>>;
+export type AppType = Hono<TenantEnv, ClientSchema<RoutesSchema>>;

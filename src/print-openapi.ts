@@ -4,7 +4,6 @@
  * `tsx src/print-openapi.ts > openapi.json` (used by `npm run lint:openapi`). Runs under Node: the app's
  * modules import nothing Worker-only at load time.
  */
-import { app } from './app.js';
-import { openApiDocument } from './http/openapi.js';
+import { apiDocument } from './app.js';
 
-console.log(JSON.stringify(openApiDocument(app), null, 2));
+console.log(JSON.stringify(apiDocument(), null, 2));

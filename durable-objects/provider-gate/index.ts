@@ -11,8 +11,9 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { Bindings } from '../../src/config/bindings.js';
 import type { AimdState } from '../../src/provider-gate/aimd.js';
-import type { GateOutcome, GateStats, Grant } from '../../src/llm/gate.js';
-import { ConcurrencyGate } from '../../src/llm/gate.js';
+import type { GateOutcome } from '../../src/llm/gate.js';
+import type { GateStats, Grant } from '../../src/provider-gate/window.js';
+import { ConcurrencyGate } from '../../src/provider-gate/window.js';
 import type { GateLimits, ProviderGateRpc } from '../../src/provider-gate/client.js';
 import { log } from '../../src/log/log.js';
 

@@ -20,12 +20,13 @@ import {
   UpdateTenantRequestSchema,
   UsageQuerySchema,
 } from '../tenants/schemas.js';
-import { changeTenant, createKey, createTenant, keyView, requireTenant, tenantView, usageResponse } from './service.js';
+import { changeTenant, createKey, createTenant, keyView, requireTenant, tenantView } from './service.js';
+import { usageResponse } from '../tenants/usage-routes.js';
 import { getKey, listKeys, listTenants, revokeKey } from '../tenants/rows.js';
 import { ApiError } from '../http/errors.js';
 import { jsonBody } from '../http/json-body.js';
 import { requireScope, scopeSecurity } from '../tenants/auth.js';
-import type { AppEnv } from '../http/types.js';
+import type { TenantEnv } from '../tenants/auth.js';
 import { BAD_QUERY, errorResponse, jsonResponse, notFound, NoQuery, v1Responses } from '../http/responses.js';
 import { USAGE_BAD_QUERY, USAGE_OK } from '../tenants/usage-routes.js';
 
@@ -252,7 +253,7 @@ function nextOf(items: readonly { id: string }[], limit: number): string | null 
 }
 
 /** Routes under `/v1/admin`. */
-export const admin = new OpenAPIHono<AppEnv>()
+export const admin = new OpenAPIHono<TenantEnv>()
   .openapi(createTenantRoute, async (c) => {
     const t = await createTenant(c.env, c.req.valid('json'));
     c.header('Location', `/v1/admin/tenants/${t.id}`);

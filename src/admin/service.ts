@@ -1,7 +1,7 @@
 /**
  * @module
- * The admin API's and usage API's use cases behind their thin route handlers (src/admin/routes.ts,
- * usage.ts): tenants and keys as the API shows them, creating and changing them, and usage reports.
+ * The admin API's use cases behind its thin route handlers (./routes.ts): tenants and keys as the API
+ * shows them, creating and changing them. Usage reports: src/tenants/usage.ts.
  */
 import type { z } from '@hono/zod-openapi';
 import { ApiError, invalidRequest } from '../http/errors.js';
@@ -17,13 +17,10 @@ import type {
   CreateTenantRequestSchema,
   TenantSchema,
   UpdateTenantRequestSchema,
-  UsageQuerySchema,
-  UsageReportSchema,
 } from '../tenants/schemas.js';
 import { DEFAULT_KEY_SCOPES } from '../tenants/scopes.js';
 import type { ApiKeyRecord, TenantRecord } from '../tenants/rows.js';
 import { getTenant, insertKey, insertTenant, updateTenant } from '../tenants/rows.js';
-import { usageCsv, usageReport } from '../tenants/usage.js';
 
 type Tenant = z.infer<typeof TenantSchema>;
 type ApiKey = z.infer<typeof ApiKeySchema>;
@@ -137,21 +134,4 @@ export async function createKey(
   };
   await insertKey(env.DB, { ...record, hash });
   return { key, record };
-}
-
-/** The usage report of `tenant` for a usage query, as JSON or as CSV (`format=csv`, or `Accept: text/csv`). */
-export async function usageResponse(
-  env: Bindings,
-  tenant: string,
-  query: z.infer<typeof UsageQuerySchema>,
-  accept: string | undefined,
-): Promise<{ csv: string } | { json: z.infer<typeof UsageReportSchema> }> {
-  const now = Date.now();
-  const from = query.from === undefined ? monthOf(now).start : Date.parse(query.from);
-  const to = query.to === undefined ? now : Date.parse(query.to);
-  if (!(to > from)) throw invalidRequest([{ path: 'to', message: `must be after from (${iso(from)})` }], 'query');
-  const { rows, totals } = await usageReport(env.DB, tenant, { from, to, groupBy: query.groupBy });
-  const csv = query.format === 'csv' || (query.format === undefined && /\btext\/csv\b/i.test(accept ?? ''));
-  if (csv) return { csv: usageCsv(query.groupBy, rows) };
-  return { json: { tenant, from: iso(from), to: iso(to), groupBy: query.groupBy, rows, totals } };
 }

@@ -12,7 +12,7 @@
 import { createMiddleware } from 'hono/factory';
 import { ApiError, invalidRequest } from '../http/errors.js';
 import { forbiddenKeyPaths, maxBodyBytes, readLimited } from '../http/json-body.js';
-import type { AppEnv } from '../http/types.js';
+import type { TenantEnv } from '../tenants/auth.js';
 
 /** Default of `MAX_BATCH_BODY_BYTES`: 16 MiB. */
 export const DEFAULT_MAX_BATCH_BODY_BYTES = 16 * 1024 * 1024;
@@ -74,7 +74,7 @@ export function parseNdjson(text: string): Record<string, unknown> {
 
 /** Reads, parses and checks the body (see the module note), then hands the request object on as JSON. */
 export const batchBody = () =>
-  createMiddleware<AppEnv>(async (c, next) => {
+  createMiddleware<TenantEnv>(async (c, next) => {
     const limit = maxBodyBytes(c.env.MAX_BATCH_BODY_BYTES || String(DEFAULT_MAX_BATCH_BODY_BYTES));
     const declared = c.req.header('Content-Length');
     if (declared !== undefined && Number(declared) > limit)

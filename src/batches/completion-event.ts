@@ -11,6 +11,7 @@
  * when the batch is created and stored on its row ({@link completionEventId}).
  */
 import { z } from '@hono/zod-openapi';
+import type { WebhookEventDoc } from '../webhooks/openapi.js';
 import type { WebhookEventType } from '../webhooks/outbox.js';
 import { webhookEventId, webhookEventStatements } from '../webhooks/outbox.js';
 import { rawSql, sql, SqlExpr } from '../webhooks/sql.js';
@@ -56,6 +57,18 @@ export const BatchEventDataSchema = z
   });
 /** `data` of a batch completion event. */
 export type BatchEventData = z.infer<typeof BatchEventDataSchema>;
+
+/** The batch's events as the OpenAPI document's `webhooks` section shows them (src/webhooks/openapi.ts). */
+export const BATCH_WEBHOOK_DOCS = {
+  'batch.completed': {
+    data: BatchEventDataSchema,
+    what: "Every item of a batch ended (`data.status` `cancelled` after a cancel); sent to the batch's `webhook.url` too. Statistics and cost: `data.links.self`; one line per item: `data.links.results`.",
+  },
+  'meta_evaluation.completed': {
+    data: BatchEventDataSchema,
+    what: 'Every item of a meta-evaluation ended: its agreement report is ready at `data.links.metaEvaluation`.',
+  },
+} satisfies Partial<Record<WebhookEventType, WebhookEventDoc>>;
 
 /**
  * A batch completing in the current transaction, as SQL: `rows` is a `FROM batches b WHERE …` clause (with

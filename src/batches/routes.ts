@@ -21,7 +21,7 @@ import {
 import { cancelBatch, createBatch, listBatchesView, requireBatch, resultsOf, viewBatch } from './service.js';
 import { requireScope, scoped, scopeSecurity } from '../tenants/auth.js';
 import { byok } from '../http/byok.js';
-import type { AppEnv } from '../http/types.js';
+import type { TenantEnv } from '../tenants/auth.js';
 import {
   acceptedResponses,
   BAD_QUERY,
@@ -32,7 +32,7 @@ import {
   notFound,
   v1Responses,
 } from '../http/responses.js';
-import { IdempotencyHeaderSchema } from '../evaluations/routes.js';
+import { IdempotencyHeaderSchema } from '../http/responses.js';
 
 const NDJSON_EXAMPLE = [
   '{"preset":"fastchat-pair","webhook":{"url":"https://ci.example.com/hooks/tribunal"}}',
@@ -172,7 +172,7 @@ const cancel = createRoute({
 });
 
 /** Routes under `/v1/batches`. */
-export const batches = new OpenAPIHono<AppEnv>()
+export const batches = new OpenAPIHono<TenantEnv>()
   .openapi(create, async (c) => {
     const key = c.req.valid('header')['Idempotency-Key'] ?? null;
     const request = c.req.valid('json');

@@ -8,7 +8,7 @@ import { requireScope, scopeSecurity } from '../tenants/auth.js';
 import { EstimateRequestSchema, EstimateSchema, ESTIMATE_EXAMPLES } from './schemas.js';
 import { estimate } from './service.js';
 import { jsonBody } from '../http/json-body.js';
-import type { AppEnv } from '../http/types.js';
+import type { TenantEnv } from '../tenants/auth.js';
 import { errorResponse, jsonResponse, NoQuery, v1Responses } from '../http/responses.js';
 
 const create = createRoute({
@@ -55,6 +55,6 @@ const create = createRoute({
 });
 
 /** Routes under `/v1/estimates`. */
-export const estimates = new OpenAPIHono<AppEnv>().openapi(create, async (c) =>
+export const estimates = new OpenAPIHono<TenantEnv>().openapi(create, async (c) =>
   c.json(await estimate(c.env, c.req.valid('json')), 200),
 );

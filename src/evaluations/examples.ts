@@ -5,11 +5,10 @@
  * the schema it illustrates, so an example cannot drift from the contract.
  */
 import type { PairwiseTask, PointwiseTask, Task } from '../engine/task.js';
-import type { LabelledItem } from '../metrics/labelled.js';
 import type { ConfigOverrides } from '../methods/method-config.js';
 
 /** A judge request's shape, for typing the examples (the schemas in ./schemas.ts import this module). */
-interface JudgeExample {
+export interface JudgeExample {
   preset?: string;
   config?: ConfigOverrides;
 }
@@ -71,29 +70,8 @@ export const CANCEL_EXAMPLES = {
   reason: { summary: 'With a reason', value: { reason: 'superseded by a newer run' } },
 } satisfies Record<string, { summary: string; value: { reason?: string } }>;
 
-/** Labelled items for a meta-evaluation example. */
-const LABELLED_EXAMPLE: LabelledItem[] = [
-  { id: 'q1', task: PAIRWISE_TASK_EXAMPLE, human: 'A' },
-  {
-    id: 'q2',
-    task: { kind: 'pairwise', question: 'Name a prime number between 10 and 15.', answerA: '12', answerB: '13' },
-    human: 'B',
-  },
-];
-
-/** Named examples of `POST /v1/meta-evaluations` bodies. */
-export const CREATE_META_EVALUATION_EXAMPLES = {
-  pairwise: {
-    summary: 'Two labelled pairwise items',
-    description: 'Agreement of the FastChat pairwise judge with human labels over a small batch.',
-    value: { preset: 'fastchat-pair', items: LABELLED_EXAMPLE },
-  },
-} satisfies Record<string, { summary: string; description: string; value: JudgeExample & { items: LabelledItem[] } }>;
-
 /** Examples of schema fields (JSON Schema `examples`). */
 export const FIELD_EXAMPLES = {
   metadata: { run: 'nightly-42', model: 'my-model-v3', shard: 7 },
-  idempotencyKey: 'run-42-item-0007',
   evaluationId: 'ev_6f1c2a9e4b7d4e0f9a3c5b8d2e1f0a7c',
-  metaEvaluationId: 'me_0d9c8b7a6f5e4d3c2b1a0f9e8d7c6b5a',
 } as const;

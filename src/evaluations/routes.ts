@@ -26,7 +26,7 @@ import {
   viewEvaluation,
   viewTranscript,
 } from './service.js';
-import type { AppEnv } from '../http/types.js';
+import type { TenantEnv } from '../tenants/auth.js';
 import { EvaluationListSchema, ListEvaluationsQuery } from './list-schemas.js';
 import { deleteEvaluation, listEvaluationsView } from './list.js';
 import { forwardEvents } from './stub.js';
@@ -36,7 +36,7 @@ import {
   BAD_QUERY,
   IDEMPOTENT_REPLAYED,
   errorResponse,
-  EvaluationIdParams,
+  IdempotencyHeaderSchema,
   judgeBodyResponses,
   jsonResponse,
   notFound,
@@ -44,22 +44,14 @@ import {
   v1Responses,
 } from '../http/responses.js';
 
-/** `Idempotency-Key`: 1-255 visible ASCII characters. */
-export const IdempotencyHeaderSchema = z.object({
-  // Matched case-insensitively against the request's headers.
-  'Idempotency-Key': z
+/** Path of `/v1/evaluations/{id}…`. */
+export const EvaluationIdParams = z.object({
+  id: z
     .string()
     .min(1)
-    .max(255)
-    .regex(/^[\x21-\x7e]+$/, 'Idempotency-Key must be visible ASCII')
-    .optional()
     .openapi({
-      param: {
-        description:
-          'Makes a retry safe: the same key with the same body returns the first answer instead of creating a second evaluation. ' +
-          'Send one whenever a request may be retried (a retry after a connection reset without it creates a duplicate).',
-      },
-      example: FIELD_EXAMPLES.idempotencyKey,
+      param: { description: 'Evaluation id (`ev_…`), as returned by `POST /v1/evaluations`.' },
+      example: FIELD_EXAMPLES.evaluationId,
     }),
 });
 
@@ -275,7 +267,7 @@ const remove = createRoute({
 });
 
 /** Routes under `/v1/evaluations`. */
-export const evaluations = new OpenAPIHono<AppEnv>()
+export const evaluations = new OpenAPIHono<TenantEnv>()
   .openapi(create, async (c) => {
     const headers = c.req.valid('header');
     const key = headers['Idempotency-Key'] ?? null;

@@ -1,7 +1,7 @@
 /**
  * @module
- * The API's zod schemas: one per concept, used for request validation and the OpenAPI document by the
- * route definitions (`createRoute`, ./routes/) and for the typed `hc` client. Engine schemas (task,
+ * The evaluation's zod schemas: one per concept, used for request validation and the OpenAPI document by
+ * the route definitions (`createRoute`, ./routes.ts) and for the typed `hc` client. Engine schemas (task,
  * verdict, method config) and the metrics report are reused as they are, never copied.
  *
  * Schemas that appear in the OpenAPI components carry `.meta({ id })`; `examples` there are JSON Schema
@@ -12,20 +12,14 @@ import { BudgetSchema } from '../engine/budget.js';
 import { z } from '@hono/zod-openapi';
 import { MAX_TEXT_CHARS, TaskSchema } from '../engine/task.js';
 import { TranscriptEntrySchema, VerdictSchema } from '../engine/verdict.js';
-import { LabelledItemSchema } from '../metrics/labelled.js';
-import { AgreementReportSchema } from '../metrics/agreement.js';
 import { FIELD_EXAMPLES, PAIRWISE_TASK_EXAMPLE, POINTWISE_TASK_EXAMPLE } from './examples.js';
 import { configField } from '../methods/method-config.js';
 import { OneOffWebhookSchema } from '../webhooks/schemas.js';
-
-export { ErrorBodySchema } from '../http/errors.js';
 
 /** Most metadata entries per evaluation: 32. */
 export const MAX_METADATA_KEYS = 32;
 /** Longest metadata string value, in characters: 1024. */
 export const MAX_METADATA_VALUE_CHARS = 1024;
-/** Most labelled items per meta-evaluation: 500. */
-export const MAX_META_ITEMS = 500;
 
 /** Task (pairwise or pointwise); the engine's schema, with its per-text limits. */
 export const Task = TaskSchema.meta({
@@ -45,22 +39,24 @@ export const MetadataSchema = z
     examples: [FIELD_EXAMPLES.metadata],
   });
 
-const presetField = z
+/** The `preset` field of a request naming a judge. */
+export const PresetField = z
   .string()
   .min(1)
   .max(64)
   .optional()
   .describe('Preset id from GET /v1/methods. Its config is the base the `config` overrides merge into.');
 
-const judgeConfig = configField(
+/** The `config` field of a request naming a judge. */
+export const JudgeConfigField = configField(
   "Overrides deep-merged over the preset's config (objects merge, arrays and scalars replace), or a full config with `method` when no preset is given. The result must satisfy MethodConfig.",
 ).optional();
 
 /** Body of `POST /v1/evaluations`. Unknown fields are rejected. */
 export const CreateEvaluationRequestSchema = z
   .object({
-    preset: presetField,
-    config: judgeConfig,
+    preset: PresetField,
+    config: JudgeConfigField,
     task: Task,
     metadata: MetadataSchema.optional(),
     /** Spending limits of this evaluation (stored as `config.budget`; give it here or there, not both). */
@@ -199,143 +195,3 @@ export const CancelResponseSchema = z
   .object({ id: z.string(), status: EvaluationStatusSchema })
   .strict()
   .meta({ id: 'CancelResponse' });
-
-/** A preset with its config resolved against the method's defaults. */
-export const PresetInfoSchema = z
-  .object({
-    id: z.string(),
-    description: z.string(),
-    /** The paper and section it reproduces. */
-    paper: z.string(),
-    taskKind: z.enum(['pairwise', 'pointwise']),
-    method: z.string(),
-    config: configField<Record<string, unknown>>('The full config this preset runs (defaults filled).'),
-  })
-  .strict()
-  .meta({ id: 'PresetInfo' });
-
-/** A judge method. */
-export const MethodInfoSchema = z
-  .object({
-    id: z.string(),
-    paper: z.string(),
-    taskKinds: z.array(z.enum(['pairwise', 'pointwise'])),
-  })
-  .strict()
-  .meta({ id: 'MethodInfo' });
-
-/** Answer to `GET /v1/methods`. */
-export const MethodsResponseSchema = z
-  .object({ methods: z.array(MethodInfoSchema), presets: z.array(PresetInfoSchema) })
-  .strict()
-  .meta({ id: 'MethodsResponse' });
-
-export { LabelledItemSchema };
-export type { LabelledItem } from '../metrics/labelled.js';
-
-/** Body of `POST /v1/meta-evaluations`: 1-500 items of one task kind with unique ids. */
-export const CreateMetaEvaluationRequestSchema = z
-  .object({
-    preset: presetField,
-    config: judgeConfig,
-    items: z.array(LabelledItemSchema).min(1).max(MAX_META_ITEMS),
-  })
-  .strict()
-  .superRefine((body, ctx) => {
-    const kinds = new Set(body.items.map((i) => i.task.kind));
-    if (kinds.size > 1)
-      ctx.addIssue({ code: 'custom', path: ['items'], message: 'all items must have the same task kind' });
-    const seen = new Set<string>();
-    body.items.forEach((item, i) => {
-      if (seen.has(item.id))
-        ctx.addIssue({ code: 'custom', path: ['items', i, 'id'], message: `duplicate item id "${item.id}"` });
-      seen.add(item.id);
-    });
-  })
-  .meta({ id: 'CreateMetaEvaluationRequest' });
-/** Body of `POST /v1/meta-evaluations`. */
-export type CreateMetaEvaluationRequest = z.infer<typeof CreateMetaEvaluationRequestSchema>;
-
-/** Lifecycle of a meta-evaluation: `running` until every item ended, then `succeeded` (or `failed` when none succeeded). */
-export const MetaStatusSchema = z.enum(['running', 'succeeded', 'failed']).meta({ id: 'MetaEvaluationStatus' });
-
-/** Answer to `POST /v1/meta-evaluations`. */
-export const MetaEvaluationAcceptedSchema = z
-  .object({
-    id: z.string(),
-    status: MetaStatusSchema,
-    itemsTotal: z.number().int().positive(),
-    links: z.object({ self: z.string() }).strict(),
-  })
-  .strict()
-  .meta({ id: 'MetaEvaluationAccepted' });
-
-/** Per-status item counts of a meta-evaluation. */
-export const MetaProgressSchema = z
-  .object({
-    total: z.number().int().nonnegative(),
-    ended: z.number().int().nonnegative(),
-    queued: z.number().int().nonnegative(),
-    running: z.number().int().nonnegative(),
-    succeeded: z.number().int().nonnegative(),
-    failed: z.number().int().nonnegative(),
-    cancelled: z.number().int().nonnegative(),
-  })
-  .strict()
-  .meta({ id: 'MetaProgress' });
-/** Per-status item counts. */
-export type MetaProgress = z.infer<typeof MetaProgressSchema>;
-
-/** Per item of a meta-evaluation: its human label and the judge's answer, so a reader can plot one against the other. */
-const MetaItemOutcomeShape = {
-  human: LabelledItemSchema.shape.human.describe(
-    'The human label sent with the item: A, B or tie (pairwise), or a score (pointwise).',
-  ),
-  winner: z
-    .enum(['A', 'B', 'tie'])
-    .nullable()
-    .describe("The judge's winner once the item succeeded (pairwise); null before, or pointwise."),
-  score: z
-    .number()
-    .nullable()
-    .describe("The judge's score once the item succeeded (pointwise); null before, or pairwise."),
-};
-
-/** Answer to `GET /v1/meta-evaluations/{id}`; `report` appears once every item ended. */
-export const MetaEvaluationSchema = z
-  .object({
-    id: z.string(),
-    status: MetaStatusSchema,
-    preset: z.string().nullable(),
-    method: z.string(),
-    progress: MetaProgressSchema,
-    report: AgreementReportSchema.meta({ id: 'AgreementReport' }).nullable(),
-    /** The report as a Markdown table. */
-    reportMarkdown: z.string().nullable(),
-    items: z.array(
-      z
-        .object({
-          itemId: z.string(),
-          evaluationId: z.string(),
-          status: EvaluationStatusSchema,
-          ...MetaItemOutcomeShape,
-        })
-        .strict(),
-    ),
-    createdAt: z.string(),
-  })
-  .strict()
-  .meta({ id: 'MetaEvaluation' });
-/** Answer to `GET /v1/meta-evaluations/{id}`. */
-export type MetaEvaluation = z.infer<typeof MetaEvaluationSchema>;
-
-/** Answer to `GET /health`. */
-export const HealthSchema = z
-  .object({
-    /** Always `tribunal`: lets a client (npm start) tell this service from another server on the port. */
-    service: z.literal('tribunal'),
-    status: z.enum(['ok', 'unavailable']),
-    d1: z.enum(['ok', 'error']),
-  })
-  .strict()
-  .meta({ id: 'Health' });

@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import type { Ending } from './ending.js';
 import { endingGuard } from './ending.js';
+import type { WebhookEventDoc } from '../webhooks/openapi.js';
 import type { WebhookEventType } from '../webhooks/outbox.js';
 import { webhookEventStatements } from '../webhooks/outbox.js';
 import { sql, SqlExpr } from '../webhooks/sql.js';
@@ -47,6 +48,19 @@ export const EvaluationEventDataSchema = z
   .meta({ id: 'EvaluationEventData' });
 /** `data` of an evaluation event. */
 export type EvaluationEventData = z.infer<typeof EvaluationEventDataSchema>;
+
+/** The evaluation's events as the OpenAPI document's `webhooks` section shows them (src/webhooks/openapi.ts). */
+export const EVALUATION_WEBHOOK_DOCS = {
+  'evaluation.succeeded': {
+    data: EvaluationEventDataSchema,
+    what: 'An evaluation ended with a verdict (`data.verdict`, without the transcript: follow `data.links.transcript`).',
+  },
+  'evaluation.failed': {
+    data: EvaluationEventDataSchema,
+    what: 'An evaluation failed (`data.error` says why, e.g. an LLM failure after its retries).',
+  },
+  'evaluation.cancelled': { data: EvaluationEventDataSchema, what: 'An evaluation was cancelled.' },
+} satisfies Partial<Record<WebhookEventType, WebhookEventDoc>>;
 
 /** The `data` document of `ending`, as SQL giving JSON text (see {@link EvaluationEventDataSchema}). */
 function evaluationData(ending: Ending): SqlExpr {

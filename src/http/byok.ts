@@ -9,14 +9,14 @@
  */
 import { createMiddleware } from 'hono/factory';
 import { ApiError } from './errors.js';
-import type { AppEnv } from './types.js';
+import type { KernelEnv } from './types.js';
 
 /** Header a caller would send its own provider key in. */
 export const BYOK_HEADER = 'X-LLM-Api-Key';
 
 /** Rejects requests carrying {@link BYOK_HEADER} (see the module note for why). */
 export const byok = () =>
-  createMiddleware<AppEnv>(async (c, next) => {
+  createMiddleware<KernelEnv>(async (c, next) => {
     if (c.req.header(BYOK_HEADER) === undefined) return next();
     if (c.env.ALLOW_BYOK !== 'true') {
       throw new ApiError(

@@ -5,13 +5,13 @@
  * shape, mapping user mistakes (zod, engine input errors, hono's own 4xx) to 4xx and only real bugs to
  * 500 `internal`, logged as one structured JSON line with the request id.
  */
-import type { Context, ErrorHandler, ValidationTargets } from 'hono';
+import type { Context, ValidationTargets } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import { EngineInputError } from '../engine/protocol.js';
 import { log } from '../log/log.js';
-import type { AppEnv } from './types.js';
+import type { KernelEnv } from './types.js';
 
 /**
  * Stable error codes. Clients may switch on them; messages are for humans and may change.
@@ -192,7 +192,7 @@ function codeForStatus(status: number): ErrorCode {
  * The app's error handler: user mistakes → 4xx JSON with a stable code; anything else → 500 `internal`
  * with the request id, after logging one JSON line (`level`, `requestId`, `method`, `path`, `error`, `stack`).
  */
-export const onError: ErrorHandler<AppEnv> = (err, c) => {
+export function onError<E extends KernelEnv>(err: Error, c: Context<E>): Response {
   if (err instanceof ApiError) {
     for (const [name, value] of Object.entries(err.extra.headers ?? {})) c.header(name, value);
     const fields = {
@@ -214,10 +214,10 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
     return c.json(body(code, err.message || 'bad request'), err.status);
   }
   return internalError(c, err);
-};
+}
 
 /** Logs an unexpected error as one JSON line and answers 500 `internal` with the request id. */
-export function internalError(c: Context<AppEnv>, err: unknown): Response {
+export function internalError<E extends KernelEnv>(c: Context<E>, err: unknown): Response {
   // Unset when the error came before the request-id middleware ran.
   const requestId = (c.get('requestId') as string | undefined) ?? 'unknown';
   // Through the one logger, so the line is redacted like every other.

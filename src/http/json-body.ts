@@ -11,7 +11,7 @@
  */
 import { createMiddleware } from 'hono/factory';
 import { ApiError, invalidRequest } from './errors.js';
-import type { AppEnv } from './types.js';
+import type { KernelEnv } from './types.js';
 
 /** Fallback body limit in bytes when `MAX_BODY_BYTES` is unset or not a positive integer: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
@@ -34,7 +34,7 @@ function tooLarge(limit: number): ApiError {
  * @param options.optional when true, an empty body is accepted as `{}` (e.g. cancel without a reason). Default false.
  */
 export const jsonBody = (options: { optional?: boolean } = {}) =>
-  createMiddleware<AppEnv>(async (c, next) => {
+  createMiddleware<KernelEnv>(async (c, next) => {
     const limit = maxBodyBytes(c.env.MAX_BODY_BYTES);
     const declared = c.req.header('Content-Length');
     if (declared !== undefined && Number(declared) > limit) throw tooLarge(limit);

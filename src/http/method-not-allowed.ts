@@ -5,7 +5,7 @@
  */
 import type { NotFoundHandler } from 'hono';
 import { errorBody } from './errors.js';
-import type { AppEnv } from './types.js';
+import type { KernelEnv } from './types.js';
 
 /** A registered route as hono lists it (`app.routes`). */
 export interface RouteEntry {
@@ -40,7 +40,9 @@ export function allowedMethods(routes: readonly RouteEntry[], path: string): str
  * The not-found handler: 405 with `Allow` when the path exists under other methods, else 404.
  * @param routes the app's routes, read on each call (routes are registered after the handler is set).
  */
-export function notFoundOrMethodNotAllowed(routes: () => readonly RouteEntry[]): NotFoundHandler<AppEnv> {
+export function notFoundOrMethodNotAllowed<E extends KernelEnv>(
+  routes: () => readonly RouteEntry[],
+): NotFoundHandler<E> {
   return (c) => {
     const allowed = allowedMethods(routes(), c.req.path);
     if (allowed.length > 0) {

@@ -7,10 +7,8 @@
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { createRoute, z } from '@hono/zod-openapi';
-import { METHOD_CONFIG_ID, MethodConfig } from '../methods/method-config.js';
 import { BAD_QUERY, NoQuery } from './responses.js';
-import type { AppEnv } from './types.js';
-import { registerWebhookEvents } from '../webhooks/openapi.js';
+import type { KernelEnv } from './types.js';
 
 /** The generated document (OpenAPI 3.1). */
 export type OpenApiDocument = ReturnType<OpenAPIHono['getOpenAPI31Document']>;
@@ -69,12 +67,20 @@ const DOCUMENT_CONFIG = {
 
 const documents = new WeakMap<object, OpenApiDocument>();
 
-/** The app's OpenAPI 3.1 document, generated once per app (routes are fixed once the app is built). */
-export function openApiDocument(app: OpenAPIHono<AppEnv>): OpenApiDocument {
+/** What the features add to the document besides their routes (a component, the `webhooks` section). */
+export type DocumentRegistrations = (registry: OpenAPIHono['openAPIRegistry']) => void;
+
+/**
+ * The app's OpenAPI 3.1 document, generated once per app (routes are fixed once the app is built).
+ * @param register what the features add besides their routes, run once before the document is generated.
+ */
+export function openApiDocument<E extends KernelEnv>(
+  app: OpenAPIHono<E>,
+  register: DocumentRegistrations = () => undefined,
+): OpenApiDocument {
   let doc = documents.get(app);
   if (!doc) {
-    // Referenced by `$ref` from the `config` fields (see ./method-config.ts), not through a zod schema.
-    app.openAPIRegistry.register(METHOD_CONFIG_ID, MethodConfig);
+    register(app.openAPIRegistry);
     app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
       type: 'http',
       scheme: 'bearer',
@@ -82,8 +88,6 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>): OpenApiDocument {
         'A managed key `trb_…` (when the deployment sets ADMIN_TOKEN), an API_KEYS token, or ADMIN_TOKEN itself on /v1/admin. ' +
         'The scopes listed on an operation are the key scopes it needs (`read`, `evaluations:write`, `admin`).',
     });
-    // The events Tribunal POSTs to receivers (the document's `webhooks` section).
-    registerWebhookEvents(app.openAPIRegistry);
     doc = app.getOpenAPI31Document(DOCUMENT_CONFIG);
     documents.set(app, doc);
   }

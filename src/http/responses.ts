@@ -7,7 +7,6 @@
 import { z } from '@hono/zod-openapi';
 import { ErrorBodySchema } from './errors.js';
 import type { ErrorCode } from './errors.js';
-import { FIELD_EXAMPLES } from '../evaluations/examples.js';
 
 /**
  * Query of a route that takes no query parameters. Every route declares its query schema as a strict
@@ -16,23 +15,23 @@ import { FIELD_EXAMPLES } from '../evaluations/examples.js';
  */
 export const NoQuery = z.object({}).strict();
 
-/** Path of `/v1/evaluations/{id}…`. */
-export const EvaluationIdParams = z.object({
-  id: z
+/** `Idempotency-Key`: 1-255 visible ASCII characters (the header of every POST that creates something). */
+export const IdempotencyHeaderSchema = z.object({
+  // Matched case-insensitively against the request's headers.
+  'Idempotency-Key': z
     .string()
     .min(1)
+    .max(255)
+    .regex(/^[\x21-\x7e]+$/, 'Idempotency-Key must be visible ASCII')
+    .optional()
     .openapi({
-      param: { description: 'Evaluation id (`ev_…`), as returned by `POST /v1/evaluations`.' },
-      example: FIELD_EXAMPLES.evaluationId,
+      param: {
+        description:
+          'Makes a retry safe: the same key with the same body returns the first answer instead of creating a second evaluation. ' +
+          'Send one whenever a request may be retried (a retry after a connection reset without it creates a duplicate).',
+      },
+      example: 'run-42-item-0007',
     }),
-});
-
-/** Path of `/v1/meta-evaluations/{id}`. */
-export const MetaEvaluationIdParams = z.object({
-  id: z
-    .string()
-    .min(1)
-    .openapi({ param: { description: 'Meta-evaluation id (`me_…`).' }, example: FIELD_EXAMPLES.metaEvaluationId }),
 });
 
 /** A JSON response with its schema. */

@@ -6,10 +6,20 @@
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { DOCS_ASSETS, DOCS_CSP, DOCS_HTML, DOCS_INIT_JS, SCALAR_ASSET } from './docs-page.js';
-import { HealthSchema } from '../evaluations/schemas.js';
-import type { AppEnv } from './types.js';
+import type { KernelEnv } from './types.js';
 import { log, messageOf } from '../log/log.js';
 import { BAD_QUERY, errorResponse, jsonResponse, NoQuery } from './responses.js';
+
+/** Answer to `GET /health`. */
+export const HealthSchema = z
+  .object({
+    /** Always `tribunal`: lets a client (npm start) tell this service from another server on the port. */
+    service: z.literal('tribunal'),
+    status: z.enum(['ok', 'unavailable']),
+    d1: z.enum(['ok', 'error']),
+  })
+  .strict()
+  .meta({ id: 'Health' });
 
 const health = createRoute({
   method: 'get',
@@ -66,7 +76,7 @@ const docsAsset = createRoute({
 });
 
 /** Public service routes. */
-export const service = new OpenAPIHono<AppEnv>()
+export const service = new OpenAPIHono<KernelEnv>()
   .openapi(health, async (c) => {
     try {
       await c.env.DB.prepare('SELECT 1').first();

@@ -3,28 +3,31 @@
  * `/v1/meta-evaluations`: judge a labelled batch and read its agreement report.
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { CREATE_META_EVALUATION_EXAMPLES } from '../evaluations/examples.js';
+import { CREATE_META_EVALUATION_EXAMPLES, META_EVALUATION_ID_EXAMPLE } from './examples.js';
 import { byok } from '../http/byok.js';
 import { requireScope, scoped, scopeSecurity } from '../tenants/auth.js';
 import { jsonBody } from '../http/json-body.js';
-import {
-  CreateMetaEvaluationRequestSchema,
-  MetaEvaluationAcceptedSchema,
-  MetaEvaluationSchema,
-} from '../evaluations/schemas.js';
 import { createMetaEvaluation, viewMetaEvaluation } from './service.js';
-import type { AppEnv } from '../http/types.js';
+import type { TenantEnv } from '../tenants/auth.js';
 import {
   acceptedResponses,
   BAD_QUERY,
+  IdempotencyHeaderSchema,
   judgeBodyResponses,
   jsonResponse,
-  MetaEvaluationIdParams,
   notFound,
   NoQuery,
   v1Responses,
 } from '../http/responses.js';
-import { IdempotencyHeaderSchema } from '../evaluations/routes.js';
+import { CreateMetaEvaluationRequestSchema, MetaEvaluationAcceptedSchema, MetaEvaluationSchema } from './schemas.js';
+
+/** Path of `/v1/meta-evaluations/{id}`. */
+export const MetaEvaluationIdParams = z.object({
+  id: z
+    .string()
+    .min(1)
+    .openapi({ param: { description: 'Meta-evaluation id (`me_…`).' }, example: META_EVALUATION_ID_EXAMPLE }),
+});
 
 const create = createRoute({
   method: 'post',
@@ -78,7 +81,7 @@ const get = createRoute({
 });
 
 /** Routes under `/v1/meta-evaluations`. */
-export const metaEvaluations = new OpenAPIHono<AppEnv>()
+export const metaEvaluations = new OpenAPIHono<TenantEnv>()
   .openapi(create, async (c) => {
     const key = c.req.valid('header')['Idempotency-Key'] ?? null;
     const { id, status, itemsTotal, replayed } = await createMetaEvaluation(

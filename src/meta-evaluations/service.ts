@@ -12,11 +12,11 @@ import { AgreementReportSchema, reportOfJudged, toMarkdown } from '../metrics/ag
 import type { MetaItemOutcome } from './rows.js';
 import { getMeta, listMetaItems, metaStatements, storeMetaReport } from './rows.js';
 import { ApiError } from '../http/errors.js';
-import type { CreateMetaEvaluationRequest, MetaEvaluation, MetaProgress } from '../evaluations/schemas.js';
 import { isTerminal } from '../evaluations/live-events.js';
 import { llmEnvOf } from '../llm/settings.js';
 import type { CreatorInfo } from '../evaluations/service.js';
 import { checkLlmConfig, resolveJudge } from '../methods/judge.js';
+import type { CreateMetaEvaluationRequest, MetaEvaluation, MetaProgress } from './schemas.js';
 
 /** Outcome of {@link createMetaEvaluation}. */
 export interface MetaCreated {

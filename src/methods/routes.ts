@@ -3,13 +3,42 @@
  * `GET /v1/methods`: every method and every preset with its config resolved against the method's
  * defaults, so callers see exactly what a preset runs.
  */
-import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
-import type { z } from 'zod';
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { METHODS, PRESETS, resolveMethodConfig } from '../engine/registry.js';
 import { scoped } from '../tenants/auth.js';
-import { MethodsResponseSchema } from '../evaluations/schemas.js';
-import type { AppEnv } from '../http/types.js';
+import { configField } from './method-config.js';
+import type { TenantEnv } from '../tenants/auth.js';
 import { BAD_QUERY, jsonResponse, NoQuery, v1Responses } from '../http/responses.js';
+
+/** A preset with its config resolved against the method's defaults. */
+export const PresetInfoSchema = z
+  .object({
+    id: z.string(),
+    description: z.string(),
+    /** The paper and section it reproduces. */
+    paper: z.string(),
+    taskKind: z.enum(['pairwise', 'pointwise']),
+    method: z.string(),
+    config: configField<Record<string, unknown>>('The full config this preset runs (defaults filled).'),
+  })
+  .strict()
+  .meta({ id: 'PresetInfo' });
+
+/** A judge method. */
+export const MethodInfoSchema = z
+  .object({
+    id: z.string(),
+    paper: z.string(),
+    taskKinds: z.array(z.enum(['pairwise', 'pointwise'])),
+  })
+  .strict()
+  .meta({ id: 'MethodInfo' });
+
+/** Answer to `GET /v1/methods`. */
+export const MethodsResponseSchema = z
+  .object({ methods: z.array(MethodInfoSchema), presets: z.array(PresetInfoSchema) })
+  .strict()
+  .meta({ id: 'MethodsResponse' });
 
 type MethodsResponse = z.infer<typeof MethodsResponseSchema>;
 
@@ -46,7 +75,7 @@ const list = createRoute({
 });
 
 /** Routes under `/v1/methods`. */
-export const methods = new OpenAPIHono<AppEnv>().openapi(list, (c) => {
+export const methods = new OpenAPIHono<TenantEnv>().openapi(list, (c) => {
   c.header('Cache-Control', 'public, max-age=300');
   return c.json(methodsResponse(), 200);
 });

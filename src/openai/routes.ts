@@ -7,11 +7,10 @@
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { requireScope, scoped, scopeSecurity } from '../tenants/auth.js';
-import type { AppEnv } from '../http/types.js';
+import type { TenantEnv } from '../tenants/auth.js';
 import { byok } from '../http/byok.js';
 import { jsonBody } from '../http/json-body.js';
 import { requireEvaluation } from '../evaluations/service.js';
-import { IdempotencyHeaderSchema } from '../evaluations/routes.js';
 import { jsonResponse, NoQuery } from '../http/responses.js';
 import { CHAT_COMPLETION_EXAMPLES } from './examples.js';
 import { chatValidationHook, shouldRetry } from './errors.js';
@@ -30,6 +29,7 @@ import type { OpenAIErrorCode } from './schemas.js';
 import { streamAnswer } from './stream.js';
 import { chatCompletionOf, completionIdOf } from './verdict.js';
 import { openAiError } from './errors.js';
+import { IdempotencyHeaderSchema } from '../http/responses.js';
 
 /** An OpenAI-shaped error response: `codes` are the stable `error.code` values this status carries. */
 function openAiErrorResponse(codes: readonly OpenAIErrorCode[], why: string) {
@@ -175,7 +175,7 @@ const retrieve = createRoute({
   },
 });
 
-const door = new OpenAPIHono<AppEnv>();
+const door = new OpenAPIHono<TenantEnv>();
 // The verdict travels as JSON text in the message: a component of its own, so the document and the
 // client generated from it name it.
 door.openAPIRegistry.register('JudgeVerdict', JudgeVerdictSchema);

@@ -11,8 +11,9 @@
  * deployment sends. The cost is one RPC per attempt (measured with `npm run bench`: BENCHMARKS.md).
  */
 import { log, messageOf } from '../log/log.js';
-import type { GateOutcome, GateStats, Grant, ProviderGate } from '../llm/gate.js';
-import { gateName } from '../llm/gate.js';
+import type { GateOutcome, ProviderGate } from '../llm/gate.js';
+import type { GateStats, Grant } from './window.js';
+import { gateName } from './window.js';
 
 /** The window's bounds as the deployment sets them. */
 export interface GateLimits {

@@ -19,14 +19,44 @@
 import { createMiddleware } from 'hono/factory';
 import { log, messageOf } from '../log/log.js';
 import { sha256Hex } from '../http/hash.js';
+import type { EffectiveLimits } from './limits.js';
 import { effectiveLimits, NO_TENANT_LIMITS } from './limits.js';
 import type { Scope } from './scopes.js';
 import { SCOPES } from './scopes.js';
 import { LAST_USED_RESOLUTION_MS, lookupKey, tenantLimits, touchKey } from './rows.js';
 import { ApiError } from '../http/errors.js';
-import type { AppEnv } from '../http/types.js';
+import type { KernelVariables } from '../http/types.js';
+import type { Bindings } from '../config/bindings.js';
 
-export type { AuthInfo } from '../http/types.js';
+/** How a request was authenticated (`c.var.auth`, set by {@link auth}). */
+export interface AuthInfo {
+  /** `key`: a managed key; `api_keys`: an `API_KEYS` token; `admin_token`: `ADMIN_TOKEN`; `open`: auth is off. */
+  via: 'key' | 'api_keys' | 'admin_token' | 'open';
+  /** The managed key's id (`key_…`), recorded on what it creates; null otherwise. */
+  keyId: string | null;
+  scopes: readonly Scope[];
+  /** The tenant's limits (its own over the deployment's); null for the operator's token. */
+  limits: EffectiveLimits | null;
+  /** The request-rate bucket this request counts against; null when not rate-limited (operator, open mode). */
+  rateKey: string | null;
+}
+
+/** Per-request values of a `/v1` route: the kernel's, and who is calling (set by {@link auth}). */
+export interface TenantVariables extends KernelVariables {
+  /**
+   * Caller's tenant id: the managed key's tenant (`tn_…`), the first 12 hex chars of an `API_KEYS` token's
+   * sha-256, or `default` when auth is off. Everything a tenant owns is scoped by it.
+   */
+  tenant: string;
+  /** How the caller authenticated: key id, scopes, the tenant's limits. */
+  auth: AuthInfo;
+}
+
+/** hono environment of every `/v1` route: the Worker bindings and {@link TenantVariables}. */
+export interface TenantEnv {
+  Bindings: Bindings;
+  Variables: TenantVariables;
+}
 
 /** Constant-time equality of two strings of the same length (a length difference returns false at once). */
 export function timingSafeEqualStr(a: string, b: string): boolean {
@@ -66,7 +96,7 @@ function unauthorized(
  * @throws ApiError 401 `unauthorized` (missing, unknown, revoked or expired token), 429 `rate_limited` (flood guard).
  */
 export const auth = () =>
-  createMiddleware<AppEnv>(async (c, next) => {
+  createMiddleware<TenantEnv>(async (c, next) => {
     if (SIGNED_PATH_PREFIXES.some((p) => c.req.path.startsWith(p))) return next();
     const adminToken = c.env.ADMIN_TOKEN?.trim() ?? '';
     const digests = (c.env.API_KEYS ?? '')
@@ -184,7 +214,7 @@ async function floodGuard(guard: RateLimit | undefined, digest: string): Promise
  * createRoute({ method: 'get', path: '/', ...scoped('read'), … })
  */
 export const requireScope = (scope: Scope) =>
-  createMiddleware<AppEnv>(async (c, next) => {
+  createMiddleware<TenantEnv>(async (c, next) => {
     if (!c.var.auth.scopes.includes(scope)) {
       throw new ApiError(
         403,

@@ -11,13 +11,13 @@ import { log, messageOf } from '../log/log.js';
 import type { RateDecision } from './token-bucket.js';
 import { rateLimitHeaders } from './token-bucket.js';
 import { ApiError } from '../http/errors.js';
-import type { AppEnv } from '../http/types.js';
+import type { TenantEnv } from './auth.js';
 
 /** Applies the per-key request rate (see the module note). @throws ApiError 429 `rate_limited`. */
 export const rateLimit = () =>
-  createMiddleware<AppEnv>(async (c, next) => {
+  createMiddleware<TenantEnv>(async (c, next) => {
     // Unset on signed paths (webhook receivers), which ./auth.ts leaves alone.
-    const auth = c.get('auth') as AppEnv['Variables']['auth'] | undefined;
+    const auth = c.get('auth') as TenantEnv['Variables']['auth'] | undefined;
     const policy = auth?.limits?.rateLimit;
     if (!auth?.rateKey || !policy) return next();
     let decision: RateDecision;

@@ -5,11 +5,16 @@
  * (`GET /v1/admin/tenants/{id}/usage`, ./admin.ts) with the same query and answer.
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import type { Bindings } from '../config/bindings.js';
+import { invalidRequest } from '../http/errors.js';
+import { monthOf } from './quota.js';
 import { UsageQuerySchema, UsageReportSchema } from './schemas.js';
-import { usageResponse } from '../admin/service.js';
+import { usageCsv, usageReport } from './usage.js';
 import { scoped } from './auth.js';
-import type { AppEnv } from '../http/types.js';
+import type { TenantEnv } from './auth.js';
 import { errorResponse, v1Responses } from '../http/responses.js';
+
+const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The 200 of a usage route: JSON by default, CSV on request. */
 export const USAGE_OK = {
@@ -47,8 +52,25 @@ const report = createRoute({
 });
 
 /** Routes under `/v1/usage`. */
-export const usage = new OpenAPIHono<AppEnv>().openapi(report, async (c) => {
+export const usage = new OpenAPIHono<TenantEnv>().openapi(report, async (c) => {
   const r = await usageResponse(c.env, c.var.tenant, c.req.valid('query'), c.req.header('Accept'));
   if ('csv' in r) return c.body(r.csv, 200, { 'Content-Type': 'text/csv; charset=utf-8' });
   return c.json(r.json, 200);
 });
+
+/** The usage report of `tenant` for a usage query, as JSON or as CSV (`format=csv`, or `Accept: text/csv`). */
+export async function usageResponse(
+  env: Bindings,
+  tenant: string,
+  query: z.infer<typeof UsageQuerySchema>,
+  accept: string | undefined,
+): Promise<{ csv: string } | { json: z.infer<typeof UsageReportSchema> }> {
+  const now = Date.now();
+  const from = query.from === undefined ? monthOf(now).start : Date.parse(query.from);
+  const to = query.to === undefined ? now : Date.parse(query.to);
+  if (!(to > from)) throw invalidRequest([{ path: 'to', message: `must be after from (${iso(from)})` }], 'query');
+  const { rows, totals } = await usageReport(env.DB, tenant, { from, to, groupBy: query.groupBy });
+  const csv = query.format === 'csv' || (query.format === undefined && /\btext\/csv\b/i.test(accept ?? ''));
+  if (csv) return { csv: usageCsv(query.groupBy, rows) };
+  return { json: { tenant, from: iso(from), to: iso(to), groupBy: query.groupBy, rows, totals } };
+}

@@ -8,7 +8,7 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { requireScope, scoped, scopeSecurity } from '../tenants/auth.js';
 import { jsonBody } from '../http/json-body.js';
 import { BAD_QUERY, errorResponse, jsonResponse, notFound, NoQuery, v1Responses } from '../http/responses.js';
-import type { AppEnv } from '../http/types.js';
+import type { TenantEnv } from '../tenants/auth.js';
 import { RotatedSecretSchema } from '../webhooks/schemas.js';
 import { receiveHook } from './hook.js';
 import {
@@ -160,7 +160,7 @@ const rotate = createRoute({
 });
 
 /** Routes under `/v1/triggers`. */
-export const triggers = new OpenAPIHono<AppEnv>()
+export const triggers = new OpenAPIHono<TenantEnv>()
   .openapi(create, async (c) => {
     const body = await createTrigger(c.env, c.var.tenant, c.req.valid('json'));
     c.header('Location', `/v1/triggers/${body.id}`);
@@ -240,7 +240,7 @@ const hook = createRoute({
 });
 
 /** Routes under `/v1/hooks` (signature auth; see the module note). */
-export const hooks = new OpenAPIHono<AppEnv>().openapi(hook, async (c) => {
+export const hooks = new OpenAPIHono<TenantEnv>().openapi(hook, async (c) => {
   const outcome = await receiveHook(c.env, c.req.valid('param').id, c.req.raw);
   if (outcome.kind === 'ignored') return c.json({ ignored: true as const, reason: outcome.reason }, 200);
   const { body, replayed } = outcome.result;

@@ -5,8 +5,6 @@
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { z } from '@hono/zod-openapi';
-import { BatchEventDataSchema } from '../batches/completion-event.js';
-import { EvaluationEventDataSchema } from '../evaluations/webhook-event.js';
 import type { WebhookEventType } from './outbox.js';
 import { WEBHOOK_EVENT_TYPES } from './outbox.js';
 
@@ -26,33 +24,31 @@ const HEADERS = z.object({
   }),
 });
 
-const DATA: Record<WebhookEventType, z.ZodType> = {
-  'evaluation.succeeded': EvaluationEventDataSchema,
-  'evaluation.failed': EvaluationEventDataSchema,
-  'evaluation.cancelled': EvaluationEventDataSchema,
-  'batch.completed': BatchEventDataSchema,
-  'meta_evaluation.completed': BatchEventDataSchema,
-};
-
-const WHAT: Record<WebhookEventType, string> = {
-  'evaluation.succeeded':
-    'An evaluation ended with a verdict (`data.verdict`, without the transcript: follow `data.links.transcript`).',
-  'evaluation.failed': 'An evaluation failed (`data.error` says why, e.g. an LLM failure after its retries).',
-  'evaluation.cancelled': 'An evaluation was cancelled.',
-  'batch.completed':
-    "Every item of a batch ended (`data.status` `cancelled` after a cancel); sent to the batch's `webhook.url` too. Statistics and cost: `data.links.self`; one line per item: `data.links.results`.",
-  'meta_evaluation.completed':
-    'Every item of a meta-evaluation ended: its agreement report is ready at `data.links.metaEvaluation`.',
-};
+/** What the document says about one event type: its payload's `data` and when it is sent. */
+export interface WebhookEventDoc {
+  /** The schema of the payload's `data`. */
+  data: z.ZodType;
+  /** When the event is sent, and what `data` holds. */
+  what: string;
+}
 
 /** The camel-cased operation id of an event's webhook: `evaluation.succeeded` → `evaluationSucceededEvent`. */
 function operationIdOf(type: WebhookEventType): string {
   return `${type.replace(/[._]([a-z])/g, (_m, c: string) => c.toUpperCase())}Event`;
 }
 
-/** Registers one webhook per event type. */
-export function registerWebhookEvents(registry: OpenAPIHono['openAPIRegistry']): void {
+/**
+ * Registers one webhook per event type, in {@link WEBHOOK_EVENT_TYPES} order. Each producer documents its
+ * own events (`docs`: the evaluation's and the batch's, put together by the composition, src/app.ts).
+ * @throws Error when a type has no documentation (a producer forgot its events).
+ */
+export function registerWebhookEvents(
+  registry: OpenAPIHono['openAPIRegistry'],
+  docs: Partial<Record<WebhookEventType, WebhookEventDoc>>,
+): void {
   for (const type of WEBHOOK_EVENT_TYPES) {
+    const doc = docs[type];
+    if (!doc) throw new Error(`webhook event ${type} has no documentation`);
     registry.registerWebhook({
       method: 'post',
       path: type,
@@ -60,7 +56,7 @@ export function registerWebhookEvents(registry: OpenAPIHono['openAPIRegistry']):
       tags: ['webhooks'],
       summary: `Event ${type}`,
       description:
-        `${WHAT[type]} POSTed to every enabled endpoint subscribed to \`${type}\` (signed with its secret) and to the request's one-off \`webhook.url\` (signed with the tenant's signing secret). ` +
+        `${doc.what} POSTed to every enabled endpoint subscribed to \`${type}\` (signed with its secret) and to the request's one-off \`webhook.url\` (signed with the tenant's signing secret). ` +
         'Answer 2xx within 10 s; anything else, a timeout or a network error is retried with backoff for about a day; 410 disables the endpoint. Redirects are not followed.',
       request: {
         headers: HEADERS,
@@ -72,7 +68,7 @@ export function registerWebhookEvents(registry: OpenAPIHono['openAPIRegistry']):
                 .object({
                   type: z.literal(type),
                   timestamp: z.string().openapi({ description: 'When the event happened (ISO 8601).' }),
-                  data: DATA[type],
+                  data: doc.data,
                 })
                 .strict(),
             },

@@ -7,7 +7,7 @@ import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LlmCallRequest } from '../../src/engine/call.js';
 import { createLlm } from '../../src/llm/client.js';
-import { DEFAULT_LEASE_MS } from '../../src/llm/gate.js';
+import { DEFAULT_LEASE_MS } from '../../src/provider-gate/window.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import { llmEnvOf, settingsFromEnv } from '../../src/llm/settings.js';
 import { gateLimitsOf, providerGateOf, providerGateStub } from '../../src/provider-gate/client.js';

@@ -8,7 +8,7 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { requireScope, scoped, scopeSecurity } from '../../tenants/auth.js';
 import { jsonBody } from '../../http/json-body.js';
 import { BAD_QUERY, errorResponse, jsonResponse, notFound, NoQuery, v1Responses } from '../../http/responses.js';
-import type { AppEnv } from '../../http/types.js';
+import type { TenantEnv } from '../../tenants/auth.js';
 import { listDeliveries, retryDelivery } from '../deliveries.js';
 import {
   createEndpoint,
@@ -220,7 +220,7 @@ const retry = createRoute({
 });
 
 /** Routes under `/v1/webhook-endpoints`. */
-export const webhookEndpoints = new OpenAPIHono<AppEnv>()
+export const webhookEndpoints = new OpenAPIHono<TenantEnv>()
   .openapi(create, async (c) => {
     const body = await createEndpoint(c.env, c.var.tenant, c.req.valid('json'));
     c.header('Location', `/v1/webhook-endpoints/${body.id}`);
