@@ -7,6 +7,7 @@
  */
 import { BatchMessageSchema, cancelPage } from '../src/batches/pump.js';
 import type { Bindings } from '../src/config/bindings.js';
+import { endInD1 } from '../src/ending.js';
 import { log, messageOf } from '../src/log/log.js';
 import { retryDelaySeconds } from './jobs.js';
 
@@ -27,7 +28,7 @@ async function handleBatchMessage(msg: Message, env: Bindings): Promise<void> {
   }
   const m = parsed.data;
   try {
-    const r = await cancelPage(env, m);
+    const r = await cancelPage(env, m, endInD1);
     log('info', 'batch.cancel_page', {
       batchId: m.batchId,
       afterSeq: m.afterSeq,

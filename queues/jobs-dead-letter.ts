@@ -8,8 +8,7 @@ import type { Bindings } from '../src/config/bindings.js';
 import type { EvaluationError } from '../src/evaluations/live-events.js';
 import { log, messageOf } from '../src/log/log.js';
 import { evaluationStub } from '../src/evaluations/stub.js';
-import { afterEnding } from '../src/ending.js';
-import { markEnded } from '../src/evaluations/job-rows.js';
+import { endInD1 } from '../src/ending.js';
 import { JobMessageSchema, retryDelaySeconds } from './jobs.js';
 
 /** Name of the dead-letter queue (wrangler.toml). */
@@ -39,8 +38,7 @@ async function handleDeadLetter(msg: Message, env: Bindings): Promise<void> {
     } catch (e) {
       // The object itself may be what keeps failing: end the row in D1 directly.
       log('warn', 'dlq.object_unreachable', { evaluationId: id, error: messageOf(e) });
-      status = (await markEnded(env.DB, id, 'failed', error, Date.now())) ? 'failed' : 'unchanged';
-      if (status === 'failed') await afterEnding(env, id);
+      status = (await endInD1(env, id, 'failed', error)) ? 'failed' : 'unchanged';
     }
     log('warn', 'dlq.failed', { evaluationId: id, status });
     msg.ack();

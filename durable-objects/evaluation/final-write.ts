@@ -4,14 +4,11 @@
  * one D1 `batch()`, then the `finalized` flag), its retries with backoff, taking D1's end when D1 ended
  * the row elsewhere, giving up when the row is gone, and the coalesced progress writes.
  */
-import { handOverClaim } from '../../src/batches/pump.js';
-import { claimWindowStatements } from '../../src/batches/rows.js';
 import { eraseIfRequested } from './erase.js';
 import { log, messageOf } from '../../src/log/log.js';
 import { isTerminal } from '../../src/evaluations/status.js';
-import { afterEnding } from '../../src/ending.js';
-import { readStatus, recordProgress, writeFinal } from '../../src/evaluations/job-rows.js';
-import { admitNextStatement, admittedBy, startAdmitted } from '../../src/evaluations/admission.js';
+import { afterEnding, writeFinal } from '../../src/ending.js';
+import { readStatus, recordProgress } from '../../src/evaluations/job-rows.js';
 import { deploymentDefaults } from '../../src/tenants/limits.js';
 import type { Loaded, Runtime } from './instance.js';
 import { choiceIdsOf, parseErrorsOf, verdictOf } from './instance.js';
@@ -70,28 +67,15 @@ export class FinalWriter {
 
   private async writeOnce(l: Loaded): Promise<void> {
     const status = l.meta.status;
-    /** The tenant's waiting evaluation the write admitted to the slot it freed (same transaction). */
-    let next: string | null = null;
     if (l.meta.finalized === 1 || !isTerminal(status)) return;
     const verdict = verdictOf(l);
     const error = parseStoredError(l.meta.error);
     try {
       const env = this.rt.env;
-      const { maxRunning } = deploymentDefaults(env);
-      // An item of a batch (or maybe one: unknown after eviction) claims the batch's next items, and admits
-      // the first, in this same transaction: the window's handover costs no round trip of its own.
-      const claim =
-        l.batchId !== null
-          ? claimWindowStatements(
-              env.DB,
-              { evaluationId: l.meta.id },
-              { defaultMaxRunning: maxRunning, now: Date.now() },
-            )
-          : null;
-      const claimed = claim?.statements ?? [];
       // Someone waits for the end (`Prefer: wait`): the answer's read rides on this write's round trip.
       const readBack = this.rt.streams.hasWaiters() ? readWithResultsStatements(env.DB, l.meta.tenant, l.meta.id) : [];
-      const { changed, effectRows, after } = await writeFinal(
+      // What the ending does besides (in its transaction and after it): src/ending.ts.
+      const { changed, effectRows, followUps, extra } = await writeFinal(
         env.DB,
         {
           id: l.meta.id,
@@ -103,25 +87,22 @@ export class FinalWriter {
           callsDone: l.callsDone,
           engineVersion: l.meta.engine_version,
           now: Date.now(),
+          // Known, or unknown after an eviction (an item of a batch, maybe: the window's claim finds out).
+          ...(l.batchId !== undefined ? { batchId: l.batchId } : {}),
+          defaultMaxRunning: deploymentDefaults(env).maxRunning,
         },
-        [admitNextStatement(env.DB, l.meta.tenant, maxRunning, Date.now()), ...claimed, ...readBack],
+        readBack,
       );
-      next = admittedBy(after[0]);
-      if (claim) {
-        // Started whichever way this write ends the row: the claim is committed with it.
-        const { claim: window, admitted } = claim.read(after.slice(1, 1 + claimed.length));
-        this.rt.ctx.waitUntil(handOverClaim(env, l.meta.id, window, admitted));
-      }
-      if (readBack.length > 0) this.rt.endedRecord = withResultsTextOf(after.slice(1 + claimed.length));
+      // Committed, whichever way this write ends the row: the next waiting evaluation and the batch's next
+      // items start.
+      for (const followUp of followUps) this.rt.ctx.waitUntil(followUp(env));
+      if (readBack.length > 0) this.rt.endedRecord = withResultsTextOf(extra);
       // Nothing changed: D1 had ended the row already (the DLQ fallback, or this object's own markEnded)
       // or it is gone. Subscribers and the snapshot must show what D1 shows, not what was decided here.
-      if (!changed && !(await this.adoptD1End(l))) {
-        this.rt.ctx.waitUntil(startAdmitted(this.rt.env, next));
-        return;
-      }
+      if (!changed && !(await this.adoptD1End(l))) return;
       // After the commit (or finding D1 ended): hand the ending's webhook deliveries to their queue. When
       // this write ended the row and its effects wrote nothing (no webhook), there is nothing to hand on,
-      // and the follow-ups' D1 read would be one more round trip on every evaluation.
+      // and the after-commit steps' D1 read would be one more round trip on every evaluation.
       if (!changed || effectRows > 0) this.rt.ctx.waitUntil(afterEnding(this.rt.env, l.meta.id));
     } catch (e) {
       await this.writeFailed(l, e);
@@ -131,9 +112,6 @@ export class FinalWriter {
     this.rt.store.saveCounter('finalized', 1);
     log('info', 'evaluation.finalized', { evaluationId: l.meta.id, status: l.meta.status, calls: l.callsDone });
     this.rt.announceEnd(l);
-    // The ending freed the tenant's running slot, and the write gave it to the oldest waiting evaluation:
-    // that one starts now (src/evaluations/admission.ts).
-    this.rt.ctx.waitUntil(startAdmitted(this.rt.env, next));
     // The caller deleted it while this write was owed: erase now that the usage is in D1.
     eraseIfRequested(this.rt);
   }

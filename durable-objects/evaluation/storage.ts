@@ -10,9 +10,9 @@ import type { EvaluationError } from '../../src/evaluations/live-events.js';
 import type { CallTiming } from '../../src/evaluations/rpc.js';
 import type { EvaluationStatus } from '../../src/evaluations/status.js';
 import type { VerdictSummary } from '../../src/evaluations/live-events.js';
-import type { StoredCall } from '../../src/evaluations/job-rows.js';
 import type { StoredResultView } from './event-builders.js';
 import { migrate } from './migrations.js';
+import type { StoredCall } from '../../src/evaluations/ending.js';
 
 /** The single `evaluation` row. */
 export type MetaRow = {

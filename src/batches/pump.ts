@@ -29,13 +29,15 @@ import { z } from 'zod';
 import type { Bindings } from '../config/bindings.js';
 import { log, messageOf } from '../log/log.js';
 import { evaluationStub } from '../evaluations/stub.js';
-import { afterEnding } from '../ending.js';
-import { BATCH_CANCELLED_ERROR, markEnded } from '../evaluations/job-rows.js';
+import type { FinalWriteStep } from '../evaluations/ending.js';
+import { BATCH_CANCELLED_ERROR } from '../evaluations/job-rows.js';
 import type { StartJob } from '../evaluations/job-rows.js';
+import type { EndStatus } from '../evaluations/status.js';
+import type { EvaluationError } from '../evaluations/live-events.js';
 import { admit } from '../evaluations/admission.js';
 import { deploymentDefaults } from '../tenants/limits.js';
 import type { PumpTarget, WindowClaim } from './rows.js';
-import { claimWindow, getBatchFanout, openItems, stalledBatches } from './rows.js';
+import { claimWindow, claimWindowStatements, getBatchFanout, openItems, stalledBatches } from './rows.js';
 import { BATCH_BUDGET_ERROR, claimBudgeted } from './budget-claims.js';
 
 /** Messages per `sendBatch` call: the platform's maximum, 100. */
@@ -195,6 +197,38 @@ export async function handOverClaim(
 }
 
 /**
+ * A step of an item's final write after its status update: the batch's next items are claimed in the same
+ * transaction (the first one admitted to the slot the ending freed, `claimWindowStatements`), and started
+ * once it committed ({@link handOverClaim}). Nothing for an evaluation outside a batch; one whose batch the
+ * object no longer knows (after an eviction) claims, and a claim outside a batch finds no row.
+ */
+export const CLAIM_BATCH_WINDOW: FinalWriteStep = {
+  name: "the batch's next items are claimed (the first takes the freed slot), and start",
+  prepare: (db, ending) => {
+    if (ending.batchId === null) return null;
+    const claim = claimWindowStatements(
+      db,
+      { evaluationId: ending.id },
+      { defaultMaxRunning: ending.defaultMaxRunning, now: ending.now },
+    );
+    return {
+      statements: claim.statements,
+      then: (results) => {
+        const { claim: window, admitted } = claim.read(results);
+        return (env) => handOverClaim(env, ending.id, window, admitted);
+      },
+    };
+  },
+};
+
+/**
+ * Ends an evaluation in D1 alone, with every effect of an ending and, once committed, its after-commit steps
+ * (src/ending.ts `endInD1`, which the batches queue's consumer hands in: this module does not import the
+ * list of what an ending does). @returns whether this call ended it.
+ */
+export type EndInD1 = (env: Bindings, id: string, status: EndStatus, error: EvaluationError) => Promise<boolean>;
+
+/**
  * The sweeper's part, for open batches untouched for {@link TOP_UP_AFTER_SECONDS}: tops the window up, or
  * queues a cancel's fan-out again (its pages are idempotent) when a cancel has not finished.
  */
@@ -233,7 +267,11 @@ export async function startCancelFanout(env: Bindings, batchId: string): Promise
  * Idempotent: a cancel of an ended item changes nothing.
  * @throws when an item could not be cancelled (the queue retries the page).
  */
-export async function cancelPage(env: Bindings, message: BatchMessage): Promise<{ cancelled: number; next: boolean }> {
+export async function cancelPage(
+  env: Bindings,
+  message: BatchMessage,
+  endInD1: EndInD1,
+): Promise<{ cancelled: number; next: boolean }> {
   const fanout = await getBatchFanout(env.DB, message.batchId);
   if (fanout === null) return { cancelled: 0, next: false };
   const { sent } = fanout;
@@ -242,11 +280,9 @@ export async function cancelPage(env: Bindings, message: BatchMessage): Promise<
   await eachLimited(page, CANCEL_CONCURRENCY, async ({ id, seq, status }) => {
     try {
       if (status === 'queued' && seq >= sent) {
-        const ended = fanout.budget
-          ? await markEnded(env.DB, id, 'failed', BATCH_BUDGET_ERROR, Date.now())
-          : await markEnded(env.DB, id, 'cancelled', BATCH_CANCELLED_ERROR, Date.now());
-        // Its webhook deliveries (and the batch's completion event, if this ending completed it) go out now.
-        if (ended) await afterEnding(env, id);
+        // Its webhook deliveries (and the batch's completion event, if this ending completes it) go out at once.
+        if (fanout.budget) await endInD1(env, id, 'failed', BATCH_BUDGET_ERROR);
+        else await endInD1(env, id, 'cancelled', BATCH_CANCELLED_ERROR);
       } else await evaluationStub(env, id).cancel(id, BATCH_CANCELLED_ERROR.message);
     } catch (err) {
       failures.push(id);

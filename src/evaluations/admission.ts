@@ -21,6 +21,7 @@
 import type { Bindings } from '../config/bindings.js';
 import { log, messageOf } from '../log/log.js';
 import { SQL_NOT_ENDED } from './status.js';
+import type { FinalWriteStep } from './ending.js';
 import { evaluationStub } from './stub.js';
 import { deploymentDefaults } from '../tenants/limits.js';
 
@@ -106,7 +107,6 @@ export function admitNextStatement(
     .bind(now, tenant, defaultMaxRunning);
 }
 
-/** The id {@link admitNextStatement} admitted, or null. */
 /**
  * Admits the evaluation `candidate` selects (one id; a subquery with its `binds`) to a running slot under its
  * tenant's cap, as {@link admitStatement} does for a known id: a batch item's final write admits the next
@@ -128,6 +128,7 @@ export function admitSelectedStatement(
     .bind(now, ...binds, defaultMaxRunning);
 }
 
+/** The id {@link admitNextStatement} or {@link admitSelectedStatement} admitted, or null. */
 export function admittedBy(result: D1Result | undefined): string | null {
   return (result?.results[0] as { id?: string } | undefined)?.id ?? null;
 }
@@ -157,6 +158,21 @@ export async function startAdmitted(env: Bindings, id: string | null): Promise<v
     log('warn', 'admission.start_next_failed', { evaluationId: id, error: messageOf(e) });
   }
 }
+
+/**
+ * A step of the final write after its status update freed the tenant's slot: the tenant's oldest waiting
+ * evaluation takes it in the same transaction ({@link admitNextStatement}), and starts once it committed.
+ */
+export const ADMIT_NEXT_WAITING: FinalWriteStep = {
+  name: "the tenant's oldest waiting evaluation takes the freed running slot, and starts",
+  prepare: (db, ending) => ({
+    statements: [admitNextStatement(db, ending.tenant, ending.defaultMaxRunning, ending.now)],
+    then: ([admitted]) => {
+      const next = admittedBy(admitted);
+      return (env) => startAdmitted(env, next);
+    },
+  }),
+};
 
 /** Evaluations of `tenant` holding a running slot now. */
 export async function runningCount(db: D1Database, tenant: string): Promise<number> {

@@ -1,7 +1,7 @@
 /**
  * @module
- * `evaluation.succeeded` / `evaluation.failed` / `evaluation.cancelled`: the END_EFFECTS entry
- * (src/ending.ts) writing the event of an ending into the outbox, in the ending's own transaction,
+ * `evaluation.succeeded` / `evaluation.failed` / `evaluation.cancelled`: the effect of an ending
+ * (listed in src/ending.ts) writing its event into the outbox, in the ending's own transaction,
  * guarded by `endingGuard`, so there is exactly one event per ended evaluation, whoever ended it.
  *
  * The payload's `data` ({@link EvaluationEventDataSchema}) is built in SQL inside that transaction: the
@@ -10,7 +10,7 @@
  * usage stored so far (`GET /v1/evaluations/{id}` has the final figures).
  */
 import { z } from 'zod';
-import type { Ending } from './ending.js';
+import type { Ending, EndingEffect } from './ending.js';
 import { endingGuard } from './ending.js';
 import type { WebhookEventDoc } from '../webhooks/openapi.js';
 import type { WebhookEventType } from '../webhooks/outbox.js';
@@ -88,20 +88,24 @@ function evaluationData(ending: Ending): SqlExpr {
 }
 
 /**
- * The END_EFFECTS entry: the ending's event (type `evaluation.<status>`) and its deliveries, to every
- * subscribed endpoint of the evaluation's tenant and to its one-off `webhook.url`, if any.
+ * The ending's event (type `evaluation.<status>`) and its deliveries, to every subscribed endpoint of the
+ * evaluation's tenant and to its one-off `webhook.url`, if any: an effect of every ending (src/ending.ts).
  */
-export function evaluationWebhookEffect(db: D1Database, ending: Ending): D1PreparedStatement[] {
-  const { id } = ending;
-  const type: WebhookEventType = `evaluation.${ending.status}`;
-  return webhookEventStatements(db, {
-    tenant: sql`SELECT tenant FROM evaluations WHERE id = ${id}`,
-    type,
-    subjectId: id,
-    data: evaluationData(ending),
-    oneOffUrl: sql`SELECT webhook_url FROM evaluations WHERE id = ${id}`,
-    guard: new SqlExpr(endingGuard(ending.status), [id]),
-    causeId: id,
-    now: ending.now,
-  });
-}
+export const EVALUATION_WEBHOOK_EVENT: EndingEffect = {
+  name: 'the evaluation.<status> webhook event and its deliveries',
+  handedOn: true,
+  statements: (db, ending) => {
+    const { id } = ending;
+    const type: WebhookEventType = `evaluation.${ending.status}`;
+    return webhookEventStatements(db, {
+      tenant: sql`SELECT tenant FROM evaluations WHERE id = ${id}`,
+      type,
+      subjectId: id,
+      data: evaluationData(ending),
+      oneOffUrl: sql`SELECT webhook_url FROM evaluations WHERE id = ${id}`,
+      guard: new SqlExpr(endingGuard(ending.status), [id]),
+      causeId: id,
+      now: ending.now,
+    });
+  },
+};

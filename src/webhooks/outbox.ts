@@ -26,7 +26,6 @@
  * ```
  */
 import { z } from 'zod';
-import { handOn } from '../evaluations/ending.js';
 import { RETRY_WINDOW_MS } from './backoff.js';
 import { sha256HexSync } from './sha256.js';
 import type { SqlExpr as SqlExprType } from './sql.js';
@@ -123,8 +122,7 @@ export function webhookEventStatements(db: D1Database, e: WebhookEventInput): D1
     sql`${rawSql(alias)}.tenant = ${tenant} AND ${rawSql(alias)}.disabled_at IS NULL AND (${rawSql(alias)}.events IS NULL
       OR EXISTS (SELECT 1 FROM json_each(${rawSql(alias)}.events) j WHERE j.value = ${e.type}))`;
   const eventWritten = sql`EXISTS (SELECT 1 FROM webhook_events WHERE id = ${id})`;
-  // Marked: new deliveries are what the ending's follow-up hands to the webhooks queue (src/ending.ts).
-  return handOn([
+  return [
     sql`INSERT INTO webhook_events (id, tenant, type, subject_id, cause_id, payload, created_at)
       SELECT ${id}, ${tenant}, ${e.type}, ${subjectId}, ${e.causeId ?? subjectId},
         json_object('type', ${e.type}, 'timestamp', ${timestamp}, 'data', json(${data})), ${e.now}
@@ -141,7 +139,7 @@ export function webhookEventStatements(db: D1Database, e: WebhookEventInput): D1
       SELECT 'dlv_' || lower(hex(randomblob(16))), ${id}, ${tenant}, 'once', NULL, ${url}, 'pending', 0, ${e.now}, ${windowEnds}, ${e.now}, ${e.now}
       WHERE ${url} IS NOT NULL AND (${guard}) AND ${eventWritten}
       ON CONFLICT (event_id, target) DO NOTHING`.prepare(db),
-  ]);
+  ];
 }
 
 /**

@@ -9,13 +9,13 @@ import type { NewBatchItem } from '../../src/batches/rows.js';
 import { insertBatch } from '../../src/batches/rows.js';
 import type { BatchEventData } from '../../src/batches/completion-event.js';
 import { BatchEventDataSchema, completionEventId } from '../../src/batches/completion-event.js';
-import { markEnded } from '../../src/evaluations/job-rows.js';
 import { createEndpoint } from '../../src/webhooks/endpoints.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api } from './api-fetch.js';
 import { drainAlarms, newTestId, testEnv } from './helpers.js';
 import { createBatchId, items, pairItem, postBatch, singleCallJudge, waitForBatch } from './batches-support.js';
 import { configureSink, deliveriesOf, hookEnv, received, sinkUrl } from './webhooks-helpers.js';
+import { markEnded } from '../../src/ending.js';
 
 afterEach(drainAlarms);
 

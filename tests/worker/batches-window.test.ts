@@ -6,11 +6,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { MockInstance } from 'vitest';
 import { claimWindow, claimWindowStatements } from '../../src/batches/rows.js';
-import { writeFinal } from '../../src/evaluations/job-rows.js';
 import { resolveMethodConfig } from '../../src/engine/registry.js';
 import { evaluationStub } from '../../src/evaluations/stub.js';
 import { ONE_CALL_VERDICT, storedBatch } from './batches-support.js';
 import { newTestId, runInTestObject, testEnv, waitForEnd } from './helpers.js';
+import { ENDING } from '../../src/ending.js';
+import { writeFinal } from '../../src/evaluations/ending.js';
 
 const db = testEnv.DB;
 
@@ -18,8 +19,10 @@ const db = testEnv.DB;
 async function endWithClaim(id: string, tenant: string, defaultMaxRunning: number) {
   const now = Date.now();
   const claim = claimWindowStatements(db, { evaluationId: id }, { defaultMaxRunning, now });
-  const { after } = await writeFinal(
+  // The plan without its own steps after the status update: this test's claim is the only one.
+  const { extra } = await writeFinal(
     db,
+    { ...ENDING, afterStatus: [] },
     {
       id,
       tenant,
@@ -29,10 +32,11 @@ async function endWithClaim(id: string, tenant: string, defaultMaxRunning: numbe
       callsDone: 0,
       engineVersion: '1/single@1',
       now,
+      defaultMaxRunning,
     },
     claim.statements,
   );
-  return claim.read(after);
+  return claim.read(extra);
 }
 
 const slotOf = async (id: string) =>

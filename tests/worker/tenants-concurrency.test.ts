@@ -8,12 +8,12 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from 'clou
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import { evaluationStub } from '../../src/evaluations/stub.js';
-import { markEnded } from '../../src/evaluations/job-rows.js';
 import { admit, runningCount } from '../../src/evaluations/admission.js';
 import { handleJobs } from '../../queues/jobs.js';
 import { sweep } from '../../queues/sweeper.js';
 import { drainAlarms, insertJob, PAIRWISE, statusRow, testEnv, waitForEnd } from './helpers.js';
 import { asAdmin, newTenant, submitOk, tenantWithKey } from './tenants-helpers.js';
+import { markEnded } from '../../src/ending.js';
 
 afterEach(drainAlarms);
 

@@ -8,10 +8,10 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from 'cloudflare:test';
 import worker from '../../src/index.js';
 import type { Bindings } from '../../src/config/bindings.js';
-import { markEnded } from '../../src/evaluations/job-rows.js';
 import { createEndpoint } from '../../src/webhooks/endpoints.js';
 import { postJson } from './api-fetch.js';
 import { insertJob, PAIRWISE, testEnv } from './helpers.js';
+import { markEnded } from '../../src/ending.js';
 
 /** The test bindings plus the receiver's origin. */
 export const hookEnv = testEnv as Bindings & { TEST_MOCK_URL: string; TEST_RECEIVER_URL: string };
