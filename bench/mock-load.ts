@@ -10,7 +10,8 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { intOption, parseCliOrExit } from '../src/cli/args.js';
-import { freePort, REPO_ROOT } from '../src/cli/local-stack.js';
+import { freePort } from '../src/cli/ports.js';
+import { REPO_ROOT } from '../src/cli/local-stack.js';
 import { createMockState, handleMockRequest } from '../src/mock-llm/handler.js';
 
 const CLI = {

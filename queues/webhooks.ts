@@ -15,8 +15,6 @@ import { QUEUE_MAX_DELAY_SECONDS } from '../src/webhooks/backoff.js';
 import { attemptDelivery } from '../src/webhooks/deliver.js';
 import { DeliveryMessageSchema } from '../src/webhooks/dispatch.js';
 
-export { WEBHOOKS_DLQ, WEBHOOKS_QUEUE } from '../src/webhooks/dispatch.js';
-
 /** Retry delay after a consumer error (not a receiver's), seconds: 5, 10, 20, … capped at 300. */
 export function consumerRetryDelaySeconds(attempts: number): number {
   return Math.min(300, 5 * 2 ** Math.max(0, attempts - 1));

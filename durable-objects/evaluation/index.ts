@@ -39,9 +39,6 @@ import type { EndedRow } from './storage.js';
 import { EvaluationStore, parseStoredError, storedError } from './storage.js';
 import { Streams } from './streams.js';
 
-export { DEFAULT_STEP_BUDGET_MS, MAX_ALARM_FAILURES, stepBudgetMs } from './step.js';
-export { FINALIZE_CHECK_AFTER, FINALIZE_MAX_RETRY_MS, FINALIZE_RETRY_MS } from './final-write.js';
-
 /** Longest {@link EvaluationDO.awaitEnd} wait, ms (60 s, the API's `Prefer: wait` cap). */
 export const MAX_AWAIT_END_MS = 60_000;
 

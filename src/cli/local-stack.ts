@@ -24,8 +24,6 @@ import type { RuntimeConfig } from './worker-options.js';
 import { assertPortFree, freePort, PortInUseError, waitForPortFree } from './ports.js';
 import { exited, signalGroup, spawnGroup, stopGroup } from './process-group.js';
 
-export { freePort } from './ports.js';
-
 /** Repository root (this file is src/cli/local-stack.ts). */
 export const REPO_ROOT = new URL('../../', import.meta.url).pathname;
 

@@ -18,7 +18,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { LabelledItem } from '../datasets/loaders.js';
+import type { LabelledItem } from '../metrics/labelled.js';
 import { loadDatasetByName } from '../datasets/loaders.js';
 import type { AgreementReport } from '../metrics/agreement.js';
 import { reportOfJudged, toMarkdown } from '../metrics/agreement.js';

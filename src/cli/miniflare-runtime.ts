@@ -13,8 +13,6 @@ import { isMain } from './args.js';
 import type { MiniflareInstance, RuntimeConfig } from './worker-options.js';
 import { Miniflare, miniflareOptionsOf } from './worker-options.js';
 
-export type { RuntimeConfig } from './worker-options.js';
-
 /** Parent → runtime. */
 export type RuntimeRequest =
   | { type: 'start'; config: RuntimeConfig }

@@ -12,8 +12,6 @@ import type { Aspect } from '../engine/task.js';
 import type { LabelledItem } from '../metrics/labelled.js';
 import { LabelledItemSchema } from '../metrics/labelled.js';
 
-export { LabelledItemSchema } from '../metrics/labelled.js';
-export type { LabelledItem } from '../metrics/labelled.js';
 
 /** The `datasets/` folder at the repository root (this file lives in `src/meta/`). */
 export const DATASETS_DIR = fileURLToPath(new URL('../../datasets/', import.meta.url));

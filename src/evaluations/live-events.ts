@@ -13,9 +13,6 @@ import type { Verdict, Vote } from '../engine/verdict.js';
 
 import type { EvaluationStatus } from './status.js';
 
-export type { EvaluationStatus } from './status.js';
-export { isTerminal, TERMINAL_STATUSES } from './status.js';
-
 /** A stable error as stored and shown: a code and a human reason. */
 export interface EvaluationError {
   code: string;

@@ -29,7 +29,7 @@ import type {
   VerdictSummary,
 } from './schemas.js';
 import { TranscriptSchema, VerdictSummarySchema } from './schemas.js';
-import { isTerminal } from './live-events.js';
+import { isTerminal } from './status.js';
 import { log, messageOf } from '../log/log.js';
 import type { z } from 'zod';
 import { llmEnvOf } from '../llm/settings.js';

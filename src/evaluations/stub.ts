@@ -7,9 +7,6 @@
 import type { EvaluationRpc } from './rpc.js';
 import { EVALUATION_ID_HEADER } from './rpc.js';
 
-export { EVALUATION_ID_HEADER } from './rpc.js';
-export type { CallTiming, EvaluationRpc, EvaluationSnapshot, StatusResult } from './rpc.js';
-
 /** An object that answers the evaluation RPC: `EvaluationDO` in production, a test subclass in tests. */
 export type EvaluationObject = EvaluationRpc & Rpc.DurableObjectBranded;
 

@@ -7,7 +7,7 @@
  * report once. Times are epoch milliseconds.
  */
 import { BATCH_INSERTED } from '../batches/rows.js';
-import type { EvaluationStatus } from '../evaluations/live-events.js';
+import type { EvaluationStatus } from '../evaluations/status.js';
 
 /** One labelled item linked to its evaluation. */
 export interface NewMetaItem {

@@ -12,7 +12,7 @@ import { AgreementReportSchema, reportOfJudged, toMarkdown } from '../metrics/ag
 import type { MetaItemOutcome } from './rows.js';
 import { getMeta, listMetaItems, metaStatements, storeMetaReport } from './rows.js';
 import { ApiError } from '../http/errors.js';
-import { isTerminal } from '../evaluations/live-events.js';
+import { isTerminal } from '../evaluations/status.js';
 import { llmEnvOf } from '../llm/settings.js';
 import type { CreatorInfo } from '../evaluations/service.js';
 import { checkLlmConfig, resolveJudge } from '../methods/judge.js';

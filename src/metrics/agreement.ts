@@ -10,13 +10,12 @@
  * reported next to it so every reading is available.
  */
 import { z } from 'zod';
-import type { BootstrapOptions, Correlation, PairLabel } from './stats.js';
+import type { BootstrapOptions } from './bootstrap.js';
+import type { Correlation, PairLabel } from './stats.js';
 import {
   accuracy,
-  bootstrapInterval,
   cohenKappa,
   confusionMatrix,
-  DEFAULT_BOOTSTRAP,
   flipRate,
   groupCorrelation,
   kendallTauB,
@@ -27,8 +26,7 @@ import {
   spearman,
   tieRate,
 } from './stats.js';
-
-export * from './stats.js';
+import { bootstrapInterval, DEFAULT_BOOTSTRAP } from './bootstrap.js';
 
 // ---------------------------------------------------------------------------------------------
 // Reports

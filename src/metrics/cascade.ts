@@ -14,8 +14,6 @@ import type { CascadeDetails } from '../engine/methods/cascade';
 import type { CascadeItem, CalibratedThreshold, RuleRow, ThresholdRow } from './cascade-thresholds.js';
 import { agrees, calibrateThreshold, ruleTable, thresholdTable } from './cascade-thresholds.js';
 
-export type { CascadeItem } from './cascade-thresholds.js';
-
 /** What the report reads of a verdict's `details.cascade` (checked, since it may come from a JSON file). */
 const CascadeDetailsSchema = z.object({
   decidedBy: z.object({ stage: z.number().int(), label: z.string() }),

@@ -310,5 +310,3 @@ function at<T>(values: readonly T[], i: number): T {
 export function pick<T>(values: readonly T[], indices: readonly number[]): T[] {
   return indices.map((i) => at(values, i));
 }
-
-export * from './bootstrap.js';

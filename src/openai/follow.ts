@@ -11,7 +11,8 @@
  */
 import type { EvaluationNamespaceEnv, EvaluationObject } from '../evaluations/stub.js';
 import { forwardEvents } from '../evaluations/stub.js';
-import type { EvaluationEvent, EvaluationStatus } from '../evaluations/live-events.js';
+import type { EvaluationEvent } from '../evaluations/live-events.js';
+import type { EvaluationStatus } from '../evaluations/status.js';
 import { isTerminal } from '../evaluations/status.js';
 import { log, messageOf } from '../log/log.js';
 import { parseSseBlock } from '../client/sse.js';

@@ -12,8 +12,8 @@ import { chatEvalMethod } from '../../src/engine/methods/chateval/index.js';
 import { createEvaluation } from '../../src/engine/protocol.js';
 import { resolveMethodConfig } from '../../src/engine/registry.js';
 import { DATASETS_DIR, loadFairEval } from '../../src/datasets/loaders.js';
-import { accuracy, cohenKappa, PAIR_LABELS } from '../../src/metrics/agreement.js';
-import type { PairLabel } from '../../src/metrics/agreement.js';
+import { accuracy, cohenKappa, PAIR_LABELS } from '../../src/metrics/stats.js';
+import type { PairLabel } from '../../src/metrics/stats.js';
 import { driveByWaves, verdictOf } from '../support/waves.js';
 
 interface Fixture {

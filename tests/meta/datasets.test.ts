@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { LabelledItem } from '../../src/datasets/loaders.js';
+import type { LabelledItem } from '../../src/metrics/labelled.js';
+import { LabelledItemSchema } from '../../src/metrics/labelled.js';
 import {
-  LabelledItemSchema,
   SUMMEVAL_ASPECTS,
   TOPICAL_CHAT_ASPECTS,
   loadDatasetByName,

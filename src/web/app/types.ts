@@ -13,8 +13,6 @@ import type { components } from '../../client/api-types.js';
 
 type Schemas = components['schemas'];
 
-export type { EvaluationEvent } from '../../evaluations/live-events.js';
-
 /** `{ error: { code, message, issues? } }`. */
 export type ErrorBody = Schemas['Error'];
 /** Body of `POST /v1/evaluations`. */
