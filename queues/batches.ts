@@ -6,28 +6,21 @@
  * logged, never retried.
  */
 import { BatchMessageSchema, cancelPage } from '../src/batches/pump.js';
-import type { Bindings } from '../src/config/bindings.js';
 import { endInD1 } from '../src/ending.js';
-import { log, messageOf } from '../src/log/log.js';
+import { log } from '../src/log/log.js';
+import { consume } from './consumer.js';
 import { retryDelaySeconds } from './jobs.js';
 
 /** Name of the batches queue (wrangler.toml). */
 export const BATCHES_QUEUE = 'tribunal-batches';
 
-/** Handles one batch of batches-queue messages; every message is acked or retried explicitly. */
-export async function handleBatchMessages(batch: MessageBatch, env: Bindings): Promise<void> {
-  await Promise.all(batch.messages.map((msg) => handleBatchMessage(msg, env)));
-}
-
-async function handleBatchMessage(msg: Message, env: Bindings): Promise<void> {
-  const parsed = BatchMessageSchema.safeParse(msg.body);
-  if (!parsed.success) {
-    log('error', 'batches_queue.invalid_message', { messageId: msg.id });
-    msg.ack();
-    return;
-  }
-  const m = parsed.data;
-  try {
+/** The batches consumer: one page of a batch's cancel per message. */
+export const handleBatchMessages = consume({
+  name: 'batch.cancel_page',
+  schema: BatchMessageSchema,
+  subject: ({ batchId, afterSeq }) => ({ batchId, afterSeq }),
+  retryDelaySeconds,
+  async handle(m, _msg, env) {
     const r = await cancelPage(env, m, endInD1);
     log('info', 'batch.cancel_page', {
       batchId: m.batchId,
@@ -35,16 +28,6 @@ async function handleBatchMessage(msg: Message, env: Bindings): Promise<void> {
       cancelled: r.cancelled,
       next: r.next,
     });
-    msg.ack();
-  } catch (e) {
-    const delaySeconds = retryDelaySeconds(msg.attempts);
-    log('warn', 'batch.cancel_page_retry', {
-      batchId: m.batchId,
-      afterSeq: m.afterSeq,
-      attempts: msg.attempts,
-      delaySeconds,
-      error: messageOf(e),
-    });
-    msg.retry({ delaySeconds });
-  }
-}
+    return 'ack';
+  },
+});

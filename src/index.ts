@@ -4,12 +4,8 @@
  * (`queue`, routed by queue name), the sweeper (`scheduled`), and the Durable Object classes: `EvaluationDO`,
  * `RateLimiterDO` (per-tenant request rates) and `ProviderGateDO` (per-provider adaptive concurrency).
  */
-import { BATCHES_QUEUE, handleBatchMessages } from '../queues/batches.js';
-import { handleDeadLetters, JOBS_DLQ } from '../queues/jobs-dead-letter.js';
-import { handleJobs } from '../queues/jobs.js';
+import { routeQueue } from '../queues/router.js';
 import { sweep } from '../queues/sweeper.js';
-import { handleWebhookDeadLetters, handleWebhookDeliveries } from '../queues/webhooks.js';
-import { WEBHOOKS_DLQ, WEBHOOKS_QUEUE } from './webhooks/dispatch.js';
 import { app } from './app.js';
 import type { Bindings } from './config/bindings.js';
 import { log, messageOf } from './log/log.js';
@@ -21,13 +17,7 @@ export { RateLimiterDO } from '../durable-objects/rate-limiter/index.js';
 
 export default {
   fetch: (request, env, ctx) => app.fetch(request, env, ctx),
-  async queue(batch, env, _ctx): Promise<void> {
-    if (batch.queue === JOBS_DLQ) await handleDeadLetters(batch, env);
-    else if (batch.queue === BATCHES_QUEUE) await handleBatchMessages(batch, env);
-    else if (batch.queue === WEBHOOKS_QUEUE) await handleWebhookDeliveries(batch, env);
-    else if (batch.queue === WEBHOOKS_DLQ) await handleWebhookDeadLetters(batch, env);
-    else await handleJobs(batch, env);
-  },
+  queue: (batch, env, _ctx) => routeQueue(batch, env),
   scheduled(_controller, env, ctx): Promise<void> {
     ctx.waitUntil(
       sweep(env)

@@ -7,6 +7,7 @@
 import { eraseIfRequested } from './erase.js';
 import { log, messageOf } from '../../src/log/log.js';
 import { isTerminal } from '../../src/evaluations/status.js';
+import { backoffDelay } from '../../src/backoff/backoff.js';
 import { afterEnding, writeFinal } from '../../src/ending.js';
 import { readStatus, recordProgress } from '../../src/evaluations/job-rows.js';
 import { deploymentDefaults } from '../../src/tenants/limits.js';
@@ -155,7 +156,7 @@ export class FinalWriter {
         log('warn', 'finalize.check_failed', { evaluationId: l.meta.id, error: messageOf(readError) });
       }
     }
-    const delay = Math.min(FINALIZE_RETRY_MS * 2 ** Math.min(failures - 1, 30), FINALIZE_MAX_RETRY_MS);
+    const delay = backoffDelay(failures, { base: FINALIZE_RETRY_MS, max: FINALIZE_MAX_RETRY_MS });
     await this.rt.ctx.storage.setAlarm(Date.now() + delay);
   }
 

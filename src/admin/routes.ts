@@ -27,7 +27,16 @@ import { ApiError } from '../http/errors.js';
 import { jsonBody } from '../http/json-body.js';
 import { requireScope, scopeSecurity } from '../tenants/auth.js';
 import type { TenantEnv } from '../tenants/auth.js';
-import { BAD_QUERY, errorResponse, jsonResponse, notFound, NoQuery, v1Responses } from '../http/responses.js';
+import {
+  BAD_QUERY,
+  errorResponse,
+  jsonResponse,
+  NoQuery,
+  NOT_JSON,
+  notFound,
+  PAYLOAD_TOO_LARGE,
+  v1Responses,
+} from '../http/responses.js';
 import { USAGE_BAD_QUERY, USAGE_OK } from '../tenants/usage-routes.js';
 
 const TenantParams = z.object({
@@ -41,8 +50,6 @@ const BAD_BODY = errorResponse(
   ['invalid_json', 'invalid_request'],
   'the body, path or query fails its schema (see `issues`).',
 );
-const BAD_MEDIA = errorResponse(['unsupported_media_type'], 'Content-Type is not application/json.');
-const TOO_LARGE = errorResponse(['payload_too_large'], 'body over MAX_BODY_BYTES.');
 
 /** What every admin route shares: its tag, the `admin` scope (enforced and documented). */
 const ADMIN = { tags: ['admin'], middleware: [requireScope('admin')], security: scopeSecurity('admin') };
@@ -90,8 +97,8 @@ const createTenantRoute = createRoute({
     201: jsonResponse(TenantSchema, 'Created.'),
     400: BAD_BODY,
     409: errorResponse(['conflict'], 'a tenant with the given `id` exists.'),
-    413: TOO_LARGE,
-    415: BAD_MEDIA,
+    413: PAYLOAD_TOO_LARGE,
+    415: NOT_JSON,
   }),
 });
 
@@ -149,8 +156,8 @@ const updateTenantRoute = createRoute({
     200: jsonResponse(TenantSchema, 'The tenant as changed.'),
     400: BAD_BODY,
     404: notFound('tenant'),
-    413: TOO_LARGE,
-    415: BAD_MEDIA,
+    413: PAYLOAD_TOO_LARGE,
+    415: NOT_JSON,
   }),
 });
 
@@ -196,8 +203,8 @@ const createKeyRoute = createRoute({
     201: jsonResponse(CreatedKeySchema, 'Created: the key and its record.'),
     400: BAD_BODY,
     404: notFound('tenant'),
-    413: TOO_LARGE,
-    415: BAD_MEDIA,
+    413: PAYLOAD_TOO_LARGE,
+    415: NOT_JSON,
   }),
 });
 

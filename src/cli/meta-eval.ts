@@ -31,6 +31,7 @@ import type { CliOptions, CliSpec, CliValues } from './args.js';
 import { describeError, intOption, isMain, jsonObjectOption, runCli, UsageError } from './args.js';
 import { REPO_ROOT, startLocalStack } from './local-stack.js';
 import { outcomeOfRun } from './meta-eval-outcome.js';
+import { backoffDelay } from '../backoff/backoff.js';
 
 /** Options of {@link runMetaEval}. */
 export interface MetaEvalOptions {
@@ -160,7 +161,10 @@ export async function submitItem(
 
 function backoff(attempt: number, retryAfter?: string | null): Promise<void> {
   const seconds = Number(retryAfter);
-  const ms = Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds * 1000, 30_000) : 200 * 2 ** (attempt - 1);
+  const ms =
+    Number.isFinite(seconds) && seconds > 0
+      ? Math.min(seconds * 1000, 30_000)
+      : backoffDelay(attempt, { base: 200, max: Number.POSITIVE_INFINITY });
   return new Promise((res) => setTimeout(res, ms));
 }
 

@@ -12,6 +12,7 @@
 import type { components, paths } from './api-types.js';
 import type { EvaluationEvent } from '../evaluations/live-events.js';
 import { sseBlocks } from './sse.js';
+import { backoffDelay } from '../backoff/backoff.js';
 
 export type { components, paths } from './api-types.js';
 export type { EvaluationEvent } from '../evaluations/live-events.js';
@@ -253,7 +254,7 @@ export function createTribunalClient(options: TribunalClientOptions) {
         // The stream ended early: the evaluation may have ended meanwhile.
         const now = await get(id);
         if (TERMINAL.has(now.status)) return now;
-        await new Promise((r) => setTimeout(r, Math.min(1_000, 50 * 2 ** attempt)));
+        await new Promise((r) => setTimeout(r, backoffDelay(attempt + 1, { base: 50, max: 1_000 })));
       }
     } finally {
       clearTimeout(timer);

@@ -9,7 +9,7 @@ import { EstimateRequestSchema, EstimateSchema, ESTIMATE_EXAMPLES } from './sche
 import { estimate } from './service.js';
 import { jsonBody } from '../http/json-body.js';
 import type { TenantEnv } from '../tenants/auth.js';
-import { errorResponse, jsonResponse, NoQuery, v1Responses } from '../http/responses.js';
+import { errorResponse, jsonResponse, NoQuery, NOT_JSON, PAYLOAD_TOO_LARGE, v1Responses } from '../http/responses.js';
 
 const create = createRoute({
   method: 'post',
@@ -45,8 +45,8 @@ const create = createRoute({
       ],
       'the body or the query fails its schema (see `issues`), or the judge config is invalid for a task, as on POST /v1/evaluations.',
     ),
-    413: errorResponse(['payload_too_large'], 'body over MAX_BODY_BYTES.'),
-    415: errorResponse(['unsupported_media_type'], 'Content-Type is not application/json.'),
+    413: PAYLOAD_TOO_LARGE,
+    415: NOT_JSON,
     503: errorResponse(
       ['llm_not_configured'],
       'the deployment has no usable LLM settings (an operator must fix them).',

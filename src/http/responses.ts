@@ -44,6 +44,12 @@ export function errorResponse(codes: readonly ErrorCode[], why: string) {
   return jsonResponse(ErrorBodySchema, `${codes.map((c) => `\`${c}\``).join(', ')}: ${why}`);
 }
 
+/** 413 of a route with a JSON body: the body is over `MAX_BODY_BYTES`. */
+export const PAYLOAD_TOO_LARGE = errorResponse(['payload_too_large'], 'body over MAX_BODY_BYTES.');
+
+/** 415 of a route with a JSON body. */
+export const NOT_JSON = errorResponse(['unsupported_media_type'], 'Content-Type is not application/json.');
+
 /** 400 of a route whose only inputs are its path and query. */
 export const BAD_QUERY = errorResponse(['invalid_request'], 'an unknown query parameter (see `issues`).');
 
@@ -117,8 +123,8 @@ const JUDGE_BODY_ERRORS = {
     ],
     'the body, a header or the query fails its schema (see `issues`), the judge config is invalid for the task, or a `webhook.url` is refused by the URL guard or cannot be signed yet.',
   ),
-  413: errorResponse(['payload_too_large'], 'body over MAX_BODY_BYTES.'),
-  415: errorResponse(['unsupported_media_type'], 'Content-Type is not application/json.'),
+  413: PAYLOAD_TOO_LARGE,
+  415: NOT_JSON,
   501: errorResponse(['byok_not_supported'], 'X-LLM-Api-Key sent while ALLOW_BYOK is true (not supported yet).'),
   503: errorResponse(['llm_not_configured'], 'the deployment has no usable LLM settings (an operator must fix them).'),
 };

@@ -16,6 +16,7 @@ import type { EvaluationStatus } from '../evaluations/status.js';
 import { isTerminal } from '../evaluations/status.js';
 import { log, messageOf } from '../log/log.js';
 import { parseSseBlock } from '../client/sse.js';
+import { backoffDelay } from '../backoff/backoff.js';
 
 /** What {@link followEvaluation} yields: an event, or a keep-alive the object sent while nothing happened. */
 export type FollowItem = { kind: 'event'; event: EvaluationEvent } | { kind: 'ping' };
@@ -73,7 +74,8 @@ export async function* followEvaluation<T extends EvaluationObject>(
       Math.max(0, deadline - Date.now()),
     );
   });
-  let backoff = RESUBSCRIBE_MS;
+  /** Subscriptions in a row that ended early: the wait before the next one grows with it. */
+  let early = 0;
   try {
     while (Date.now() < deadline) {
       const reader = await subscribe(env, id);
@@ -101,7 +103,7 @@ export async function* followEvaluation<T extends EvaluationObject>(
                 seen.add(key);
               }
               yield item;
-              backoff = RESUBSCRIBE_MS;
+              early = 0;
               if (item.event.type === 'status' && isTerminal(item.event.data.status))
                 return { kind: 'ended', status: item.event.data.status };
             }
@@ -113,14 +115,17 @@ export async function* followEvaluation<T extends EvaluationObject>(
       // Ended without a terminal event: the object replays everything to the next subscription.
       const wait = await Promise.race([
         new Promise<'again'>((r) =>
-          setTimeout(() => {
-            r('again');
-          }, backoff),
+          setTimeout(
+            () => {
+              r('again');
+            },
+            backoffDelay(early + 1, { base: RESUBSCRIBE_MS, max: RESUBSCRIBE_MAX_MS }),
+          ),
         ),
         expired,
       ]);
       if (wait === 'timeout') return { kind: 'timeout' };
-      backoff = Math.min(backoff * 2, RESUBSCRIBE_MAX_MS);
+      early += 1;
     }
     return { kind: 'timeout' };
   } finally {

@@ -7,7 +7,16 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { requireScope, scoped, scopeSecurity } from '../tenants/auth.js';
 import { jsonBody } from '../http/json-body.js';
-import { BAD_QUERY, errorResponse, jsonResponse, notFound, NoQuery, v1Responses } from '../http/responses.js';
+import {
+  BAD_QUERY,
+  errorResponse,
+  jsonResponse,
+  NoQuery,
+  NOT_JSON,
+  notFound,
+  PAYLOAD_TOO_LARGE,
+  v1Responses,
+} from '../http/responses.js';
 import type { TenantEnv } from '../tenants/auth.js';
 import { RotatedSecretSchema } from '../webhooks/schemas.js';
 import { receiveHook } from './hook.js';
@@ -96,8 +105,8 @@ const create = createRoute({
       "the body fails its schema (see `issues`), the judge does not resolve or does not take the mapping's task kind, or the callback URL is refused or cannot be signed yet.",
     ),
     409: errorResponse(['limit_exceeded'], 'the tenant already has 100 triggers.'),
-    413: errorResponse(['payload_too_large'], 'body over MAX_BODY_BYTES.'),
-    415: errorResponse(['unsupported_media_type'], 'Content-Type is not application/json.'),
+    413: PAYLOAD_TOO_LARGE,
+    415: NOT_JSON,
     503: errorResponse(['llm_not_configured'], 'the deployment has no usable LLM settings.'),
   }),
 });
@@ -225,7 +234,7 @@ const hook = createRoute({
     ),
     404: notFound('trigger'),
     409: errorResponse(['idempotency_conflict'], 'this delivery id was used before with a different body.'),
-    413: errorResponse(['payload_too_large'], 'body over MAX_BODY_BYTES.'),
+    413: PAYLOAD_TOO_LARGE,
     422: errorResponse(
       ['mapping_failed'],
       'the mapping cannot fill a task field from this body (the message names it): nothing created.',

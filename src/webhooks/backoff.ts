@@ -9,6 +9,7 @@
  * attempt lands at the window's end, after which the delivery is `failed`. Expected schedule for a
  * receiver that stays down (simulated): ~10 attempts in the first 4 h, then one every ~3 h, ~18 in all.
  */
+import { backoffDelay } from '../backoff/backoff.js';
 
 /** First retry waits at most this long, seconds (30 s); doubles per attempt. */
 export const BASE_DELAY_SECONDS = 30;
@@ -43,8 +44,8 @@ export function nextRetry(
   random: () => number = Math.random,
 ): RetryDecision {
   if (now >= windowEndsAt) return { retry: false };
-  const ceiling = Math.min(MAX_DELAY_SECONDS, BASE_DELAY_SECONDS * 2 ** Math.min(Math.max(attempt - 1, 0), 30));
-  const drawn = Math.max(MIN_DELAY_SECONDS, Math.floor(random() * ceiling));
+  const backoff = { base: BASE_DELAY_SECONDS, max: MAX_DELAY_SECONDS, jitter: 'full' } as const;
+  const drawn = Math.max(MIN_DELAY_SECONDS, Math.floor(backoffDelay(attempt, backoff, random)));
   const delaySeconds = Math.max(MIN_DELAY_SECONDS, Math.min(drawn, Math.ceil((windowEndsAt - now) / 1000)));
   return { retry: true, delaySeconds, at: now + delaySeconds * 1000 };
 }

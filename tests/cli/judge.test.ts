@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { replay } from '../../src/cli/judge.js';
+import { replayReplies as replay } from '../../src/engine/replay.js';
 import { createEvaluation } from '../../src/engine/protocol.js';
 import { getMethod, resolveMethodConfig } from '../../src/engine/registry.js';
 import { runEvaluation } from '../../src/engine/runner.js';
