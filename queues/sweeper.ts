@@ -14,6 +14,7 @@ import { evaluationStub } from '../src/evaluations/stub.js';
 import { findStalled, touch } from '../src/evaluations/job-rows.js';
 import { admit } from '../src/evaluations/admission.js';
 import { deploymentDefaults } from '../src/tenants/limits.js';
+import { configOf } from '../src/config/vars.js';
 
 /** What one sweep did. */
 export interface SweepReport {
@@ -23,20 +24,16 @@ export interface SweepReport {
   errors: string[];
 }
 
-/** Default stall threshold, seconds. */
-export const DEFAULT_STALL_SECONDS = 120;
-
 /** Evaluations re-kicked per run at most. */
 const SWEEP_LIMIT = 100;
 
 /**
- * Finds stalled evaluations (no progress for `env.STALL_SECONDS`, default {@link DEFAULT_STALL_SECONDS})
+ * Finds stalled evaluations (no progress for `STALL_SECONDS`)
  * and re-kicks at most {@link SWEEP_LIMIT} of them. Never throws for one evaluation's error.
  */
 export async function sweep(env: Bindings): Promise<SweepReport> {
   const now = Date.now();
-  const fromEnv = Number(env.STALL_SECONDS);
-  const stallSeconds = Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : DEFAULT_STALL_SECONDS;
+  const stallSeconds = configOf(env).STALL_SECONDS;
   try {
     await topUpStalledBatches(env, now);
   } catch (e) {

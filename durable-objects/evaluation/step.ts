@@ -18,18 +18,10 @@ import { isTerminal } from '../../src/evaluations/status.js';
 import { callFinishedEvent, callStartedEvent } from './event-builders.js';
 import type { FinalWriter } from './final-write.js';
 import type { Loaded, Runtime } from './instance.js';
+import { ConfigError, configOf } from '../../src/config/vars.js';
 
 /** Consecutive throwing alarm invocations after which the evaluation is failed with `internal_error`. Default 5. */
 export const MAX_ALARM_FAILURES = 5;
-
-/** Default of `STEP_BUDGET_MS`: how long one alarm invocation keeps launching new calls, ms. */
-export const DEFAULT_STEP_BUDGET_MS = 30_000;
-
-/** Reads `STEP_BUDGET_MS` (ms; `0` = one round of ready calls per alarm invocation). Default {@link DEFAULT_STEP_BUDGET_MS}. */
-export function stepBudgetMs(raw: string | undefined): number {
-  const n = Number(raw);
-  return raw !== undefined && raw.trim() !== '' && Number.isFinite(n) && n >= 0 ? n : DEFAULT_STEP_BUDGET_MS;
-}
 
 /** The alarm's work for one instance. */
 export class Stepper {
@@ -163,7 +155,7 @@ export class Stepper {
    *   `in_flight` if this instance has calls in flight, else `stuck`.
    */
   private async pool(l: Loaded): Promise<'ran' | 'in_flight' | 'stuck'> {
-    const budget = stepBudgetMs(this.rt.env.STEP_BUDGET_MS);
+    const budget = configOf(this.rt.env).STEP_BUDGET_MS;
     const admit = await this.budgetCheck(l);
     const began = Date.now();
     const { launched, refused } = await runCallPool({
@@ -293,8 +285,8 @@ export class Stepper {
 
   /**
    * The LLM function, or null after ending the evaluation `failed` with the settings' own code (e.g.
-   * `llm_not_configured`) when the deployment's LLM variables are unusable: a retry cannot fix that, so
-   * the alarm must not throw its way to `internal_error`.
+   * `llm_not_configured`, or `config_invalid` for an invalid variable) when the deployment's configuration
+   * is unusable: a retry cannot fix that, so the alarm must not throw its way to `internal_error`.
    */
   private llmFn(l: Loaded): LlmFunction | null {
     if (this.llm) return this.llm;
@@ -306,7 +298,7 @@ export class Stepper {
       this.supportsN = supportsNOf(settings);
       return this.llm;
     } catch (e) {
-      if (!(e instanceof LlmSettingsError)) throw e;
+      if (!(e instanceof LlmSettingsError) && !(e instanceof ConfigError)) throw e;
       if (!isTerminal(l.meta.status)) this.rt.setTerminal(l, 'failed', { code: e.code, message: e.message });
       return null;
     }

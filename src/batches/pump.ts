@@ -46,9 +46,6 @@ export const QUEUE_BATCH_MAX = 100;
 /** `sendBatch` calls in flight at once while a window is handed over: 10. */
 export const SEND_CONCURRENCY = 10;
 
-/** Default of `BATCH_CONCURRENCY`, the items of one batch in flight at once: 16. */
-export const DEFAULT_BATCH_CONCURRENCY = 16;
-
 /** Items cancelled per batches-queue message: 100. */
 export const CANCEL_PAGE = 100;
 
@@ -57,14 +54,6 @@ const CANCEL_CONCURRENCY = 20;
 
 /** Seconds without progress after which the sweeper tops an open batch's window up: 30. */
 export const TOP_UP_AFTER_SECONDS = 30;
-
-/** Reads `BATCH_CONCURRENCY` (1-1000; default {@link DEFAULT_BATCH_CONCURRENCY}). */
-export function batchConcurrency(raw: string | undefined): number {
-  const n = Number(raw);
-  return raw !== undefined && raw.trim() !== '' && Number.isInteger(n) && n >= 1 && n <= 1000
-    ? n
-    : DEFAULT_BATCH_CONCURRENCY;
-}
 
 /** Runs `work` over `items` with at most `concurrency` in flight; resolves when all settled. */
 async function eachLimited<T>(

@@ -24,11 +24,12 @@ import type { Budget } from '../engine/budget.js';
 import type { Task } from '../engine/task.js';
 import type { Bindings } from '../config/bindings.js';
 import { requestHash } from '../http/hash.js';
-import { batchConcurrency, pump } from './pump.js';
+import { pump } from './pump.js';
 import type { BatchKind } from './schemas.js';
 import type { BatchRecord, NewBatchItem } from './rows.js';
 import { findBatchByKey, insertBatch } from './rows.js';
 import { INSERT_JSON_CHUNK_BYTES as ITEM_CHUNK_BYTES } from '../evaluations/rows.js';
+import { configOf } from '../config/vars.js';
 
 /** An item to submit. */
 export interface SubmitItem {
@@ -125,7 +126,7 @@ export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Su
       budget: s.budget ?? null,
       idempotencyKey: s.idempotencyKey,
       requestHash: hash,
-      concurrency: batchConcurrency(env.BATCH_CONCURRENCY),
+      concurrency: configOf(env).BATCH_CONCURRENCY,
       items,
       now,
     },

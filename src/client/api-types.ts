@@ -1997,7 +1997,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "forbidden" | "rate_limited" | "quota_exceeded" | "conflict" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed";
+                code: "invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "forbidden" | "rate_limited" | "quota_exceeded" | "conflict" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed" | "config_invalid";
                 message: string;
                 issues?: {
                     path: string;
@@ -2881,7 +2881,7 @@ export interface components {
                 message: string;
                 /** @enum {string} */
                 type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "timeout_error" | "server_error";
-                code: ("invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "forbidden" | "rate_limited" | "quota_exceeded" | "conflict" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed") | ("verdict_timeout" | "evaluation_failed" | "evaluation_cancelled");
+                code: ("invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "forbidden" | "rate_limited" | "quota_exceeded" | "conflict" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed" | "config_invalid") | ("verdict_timeout" | "evaluation_failed" | "evaluation_cancelled");
                 param: string | null;
                 issues?: {
                     path: string;
@@ -3405,6 +3405,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     createEvaluation: {
@@ -3534,7 +3543,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `llm_not_configured`: the deployment has no usable LLM settings (an operator must fix them). */
+            /** @description `llm_not_configured`, `config_invalid`: the deployment has no usable LLM settings (an operator must fix them). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3620,6 +3629,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteEvaluation: {
@@ -3688,6 +3706,15 @@ export interface operations {
             };
             /** @description `internal`: a bug; quote `requestId`. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3765,6 +3792,15 @@ export interface operations {
             };
             /** @description `internal`: a bug; quote `requestId`. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3871,6 +3907,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     streamEvaluationEvents: {
@@ -3955,6 +4000,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listMethods: {
@@ -4013,6 +4067,15 @@ export interface operations {
             };
             /** @description `internal`: a bug; quote `requestId`. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4132,7 +4195,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `llm_not_configured`: the deployment has no usable LLM settings (an operator must fix them). */
+            /** @description `llm_not_configured`, `config_invalid`: the deployment has no usable LLM settings (an operator must fix them). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4218,6 +4281,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getUsage: {
@@ -4293,6 +4365,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     adminListTenants: {
@@ -4356,6 +4437,15 @@ export interface operations {
             };
             /** @description `internal`: a bug; quote `requestId`. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4459,6 +4549,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     adminGetTenant: {
@@ -4529,6 +4628,15 @@ export interface operations {
             };
             /** @description `internal`: a bug; quote `requestId`. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4635,6 +4743,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     adminGetTenantUsage: {
@@ -4713,6 +4830,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     adminListKeys: {
@@ -4778,6 +4904,15 @@ export interface operations {
             };
             /** @description `internal`: a bug; quote `requestId`. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4881,6 +5016,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     adminGetKey: {
@@ -4951,6 +5095,15 @@ export interface operations {
             };
             /** @description `internal`: a bug; quote `requestId`. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5035,6 +5188,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listBatches: {
@@ -5100,6 +5262,15 @@ export interface operations {
             };
             /** @description `internal`: a bug; quote `requestId`. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5220,7 +5391,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `llm_not_configured`: the deployment has no usable LLM settings (an operator must fix them). */
+            /** @description `llm_not_configured`, `config_invalid`: the deployment has no usable LLM settings (an operator must fix them). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5299,6 +5470,15 @@ export interface operations {
             };
             /** @description `internal`: a bug; quote `requestId`. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5392,6 +5572,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     cancelBatch: {
@@ -5471,6 +5660,15 @@ export interface operations {
             };
             /** @description `internal`: a bug; quote `requestId`. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5565,7 +5763,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `llm_not_configured`: the deployment has no usable LLM settings (an operator must fix them). */
+            /** @description `llm_not_configured`, `config_invalid`: the deployment has no usable LLM settings (an operator must fix them). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5698,7 +5896,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIError"];
                 };
             };
-            /** @description `llm_not_configured`: the deployment has no usable LLM settings (an operator must fix them). */
+            /** @description `llm_not_configured`, `config_invalid`: the deployment has no usable LLM settings, or its configuration is invalid (an operator must fix them). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5923,6 +6121,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     createWebhookEndpoint: {
@@ -6019,6 +6226,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getWebhookEndpoint: {
@@ -6096,6 +6312,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteWebhookEndpoint: {
@@ -6164,6 +6389,15 @@ export interface operations {
             };
             /** @description `internal`: a bug; quote `requestId`. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6270,6 +6504,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     rotateWebhookEndpointSecret: {
@@ -6340,6 +6583,15 @@ export interface operations {
             };
             /** @description `internal`: a bug; quote `requestId`. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6424,6 +6676,15 @@ export interface operations {
             };
             /** @description `internal`: a bug; quote `requestId`. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6519,6 +6780,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listWebhookDeliveries: {
@@ -6588,6 +6858,15 @@ export interface operations {
             };
             /** @description `internal`: a bug; quote `requestId`. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6681,6 +6960,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getWebhookSigningSecret: {
@@ -6739,6 +7027,15 @@ export interface operations {
             };
             /** @description `internal`: a bug; quote `requestId`. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6811,6 +7108,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listTriggers: {
@@ -6869,6 +7175,15 @@ export interface operations {
             };
             /** @description `internal`: a bug; quote `requestId`. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6972,7 +7287,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `llm_not_configured`: the deployment has no usable LLM settings. */
+            /** @description `llm_not_configured`, `config_invalid`: the deployment has no usable LLM settings. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7058,6 +7373,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteTrigger: {
@@ -7126,6 +7450,15 @@ export interface operations {
             };
             /** @description `internal`: a bug; quote `requestId`. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7203,6 +7536,15 @@ export interface operations {
             };
             /** @description `internal`: a bug; quote `requestId`. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7318,7 +7660,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `llm_not_configured`: the deployment has no usable LLM settings. */
+            /** @description `llm_not_configured`, `config_invalid`: the deployment has no usable LLM settings. */
             503: {
                 headers: {
                     [name: string]: unknown;

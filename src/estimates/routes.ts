@@ -9,7 +9,15 @@ import { EstimateRequestSchema, EstimateSchema, ESTIMATE_EXAMPLES } from './sche
 import { estimate } from './service.js';
 import { jsonBody } from '../http/json-body.js';
 import type { TenantEnv } from '../tenants/auth.js';
-import { errorResponse, jsonResponse, NoQuery, NOT_JSON, PAYLOAD_TOO_LARGE, v1Responses } from '../http/responses.js';
+import {
+  errorResponse,
+  jsonResponse,
+  llmUnavailable,
+  NoQuery,
+  NOT_JSON,
+  PAYLOAD_TOO_LARGE,
+  v1Responses,
+} from '../http/responses.js';
 
 const create = createRoute({
   method: 'post',
@@ -47,10 +55,7 @@ const create = createRoute({
     ),
     413: PAYLOAD_TOO_LARGE,
     415: NOT_JSON,
-    503: errorResponse(
-      ['llm_not_configured'],
-      'the deployment has no usable LLM settings (an operator must fix them).',
-    ),
+    503: llmUnavailable(),
   }),
 });
 

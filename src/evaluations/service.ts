@@ -41,6 +41,7 @@ import { assertQuota } from '../tenants/quota.js';
 import { tenantLimits } from '../tenants/rows.js';
 import { checkBudgetPrices, withBudget } from '../budgets/request.js';
 import { requireSigningSecret, requireWebhookUrl } from '../webhooks/url-checks.js';
+import { configOf } from '../config/vars.js';
 
 /** New id: the prefix (`ev` evaluation, `me` meta-evaluation, `ba` batch), `_`, 32 hex chars (a random UUID without dashes). */
 export function newId(prefix: 'ev' | 'me' | 'ba'): string {
@@ -91,7 +92,7 @@ export interface CreateResult {
  * → 409 `idempotency_conflict`. A queue send that fails after the insert is logged and not surfaced:
  * the row is durable and the sweeper re-kicks queued evaluations, so the answer is still 202.
  *
- * Fast start: unless `FAST_START` is `"false"`, the API starts the evaluation's Durable Object itself
+ * Fast start: unless `FAST_START` is false, the API starts the evaluation's Durable Object itself
  * before answering, once it holds one of its tenant's running slots (src/evaluations/admission.ts), and sends
  * no queue message when the object took the job: from then on the object's alarm drives it, durably. At
  * the cap, or when that start fails, `{ id }` goes to the queue, where it waits for a slot. Why: the queue
@@ -128,7 +129,7 @@ export async function createEvaluationJob(
     // A retry of a request accepted before the cap was reached still gets its evaluation back.
     if (idempotencyKey === null || !(await findByIdempotencyKey(env.DB, tenant, idempotencyKey))) throw e;
   }
-  const fast = env.FAST_START !== 'false';
+  const fast = configOf(env).FAST_START;
   // The fast start's running slot is taken in the insert's own D1 batch (one round trip for both).
   const result = await insertEvaluation(
     env.DB,

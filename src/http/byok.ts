@@ -10,6 +10,7 @@
 import { createMiddleware } from 'hono/factory';
 import { ApiError } from './errors.js';
 import type { KernelEnv } from './types.js';
+import { configOf } from '../config/vars.js';
 
 /** Header a caller would send its own provider key in. */
 export const BYOK_HEADER = 'X-LLM-Api-Key';
@@ -18,7 +19,7 @@ export const BYOK_HEADER = 'X-LLM-Api-Key';
 export const byok = () =>
   createMiddleware<KernelEnv>(async (c, next) => {
     if (c.req.header(BYOK_HEADER) === undefined) return next();
-    if (c.env.ALLOW_BYOK !== 'true') {
+    if (!configOf(c.env).ALLOW_BYOK) {
       throw new ApiError(
         400,
         'byok_disabled',

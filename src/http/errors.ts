@@ -9,6 +9,7 @@ import type { Context, ValidationTargets } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
+import { ConfigError } from '../config/vars.js';
 import { EngineInputError } from '../engine/protocol.js';
 import { log } from '../log/log.js';
 import type { KernelEnv } from './types.js';
@@ -28,6 +29,7 @@ import type { KernelEnv } from './types.js';
  * - webhooks and triggers: `url_not_allowed` 400 (the outbound URL guard; the message names the rule),
  *   `signing_secret_missing` 400, `limit_exceeded` 409, `endpoint_disabled` 409, `invalid_signature` 401
  *   (an inbound hook's signature), `mapping_failed` 422 (a trigger's mapping cannot fill a task field).
+ * - `config_invalid` 503: a `[vars]` value of the deployment is invalid (the operator's logs name it).
  */
 export const ErrorCodeSchema = z.enum([
   'invalid_json',
@@ -58,6 +60,7 @@ export const ErrorCodeSchema = z.enum([
   'endpoint_disabled',
   'invalid_signature',
   'mapping_failed',
+  'config_invalid',
 ]);
 /** One of the stable error codes. */
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
@@ -201,6 +204,7 @@ export function onError<E extends KernelEnv>(err: Error, c: Context<E>): Respons
     };
     return c.json(body(err.code, err.message, fields), err.status);
   }
+  if (err instanceof ConfigError) return c.json(body(err.code, err.message), 503);
   if (err instanceof EngineInputError) {
     const e = fromEngineError(err);
     return c.json(body(e.code, e.message), e.status);

@@ -12,15 +12,7 @@
 import { createMiddleware } from 'hono/factory';
 import { ApiError, invalidRequest } from './errors.js';
 import type { KernelEnv } from './types.js';
-
-/** Fallback body limit in bytes when `MAX_BODY_BYTES` is unset or not a positive integer: 1 MiB. */
-export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
-
-/** The configured body limit in bytes (`MAX_BODY_BYTES`, default {@link DEFAULT_MAX_BODY_BYTES}). */
-export function maxBodyBytes(value: string | undefined): number {
-  const n = Number(value);
-  return Number.isInteger(n) && n > 0 ? n : DEFAULT_MAX_BODY_BYTES;
-}
+import { configOf } from '../config/vars.js';
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
@@ -35,7 +27,7 @@ function tooLarge(limit: number): ApiError {
  */
 export const jsonBody = (options: { optional?: boolean } = {}) =>
   createMiddleware<KernelEnv>(async (c, next) => {
-    const limit = maxBodyBytes(c.env.MAX_BODY_BYTES);
+    const limit = configOf(c.env).MAX_BODY_BYTES;
     const declared = c.req.header('Content-Length');
     if (declared !== undefined && Number(declared) > limit) throw tooLarge(limit);
 

@@ -59,6 +59,20 @@ export const notFound = (what: string) => errorResponse(['not_found'], `no ${wha
 // Response maps are merged by functions, not object spreads: a spread turns the numeric status keys into
 // strings in the type, and the route's typed responses (handler and `hc` client) would lose those statuses.
 
+/** 503 of any `/v1` route: a `[vars]` value of the deployment is invalid. */
+const CONFIG_INVALID = errorResponse(
+  ['config_invalid'],
+  "the deployment's configuration is invalid (an operator must fix it; the logs name the variable).",
+);
+
+/**
+ * 503 of a route that needs the LLM settings: they are unusable, or the configuration is invalid.
+ * @param why what the route says about it.
+ */
+export function llmUnavailable(why = 'the deployment has no usable LLM settings (an operator must fix them).') {
+  return errorResponse(['llm_not_configured', 'config_invalid'], why);
+}
+
 const V1_ERRORS = {
   401: errorResponse(
     ['unauthorized'],
@@ -70,6 +84,7 @@ const V1_ERRORS = {
     "this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`.",
   ),
   500: errorResponse(['internal'], 'a bug; quote `requestId`.'),
+  503: CONFIG_INVALID,
 };
 
 /** 429 of a route that creates evaluations: the request rate, or the tenant's monthly quota. */
@@ -126,7 +141,7 @@ const JUDGE_BODY_ERRORS = {
   413: PAYLOAD_TOO_LARGE,
   415: NOT_JSON,
   501: errorResponse(['byok_not_supported'], 'X-LLM-Api-Key sent while ALLOW_BYOK is true (not supported yet).'),
-  503: errorResponse(['llm_not_configured'], 'the deployment has no usable LLM settings (an operator must fix them).'),
+  503: llmUnavailable(),
 };
 
 /** Responses of a route with a JSON body naming a judge (preset + config): its own plus the body's errors. */

@@ -30,17 +30,6 @@ import { followEvaluation } from './follow.js';
 import type { FollowEnd, FollowItem } from './follow.js';
 import { openAiError } from './errors.js';
 
-/** Default of `OPENAI_WAIT_SECONDS`: 120 s. */
-export const DEFAULT_WAIT_SECONDS = 120;
-/** Largest `OPENAI_WAIT_SECONDS`: 600 s (the OpenAI SDK's default timeout). */
-export const MAX_WAIT_SECONDS = 600;
-
-/** The wait bound in ms: `OPENAI_WAIT_SECONDS` when an integer in 1-600, else {@link DEFAULT_WAIT_SECONDS}. */
-export function waitBoundMs(value: string | undefined): number {
-  const n = Number(value);
-  return (Number.isInteger(n) && n >= 1 && n <= MAX_WAIT_SECONDS ? n : DEFAULT_WAIT_SECONDS) * 1000;
-}
-
 /** A chat request read as a judge request. */
 export interface JudgeRequest {
   model: JudgeModel;

@@ -14,7 +14,7 @@ import { requireEvaluation } from '../evaluations/service.js';
 import { jsonResponse, NoQuery } from '../http/responses.js';
 import { CHAT_COMPLETION_EXAMPLES } from './examples.js';
 import { chatValidationHook, shouldRetry } from './errors.js';
-import { followToOutcome, judgeRequestOf, outcomeError, startJudge, waitBoundMs } from './completion.js';
+import { followToOutcome, judgeRequestOf, outcomeError, startJudge } from './completion.js';
 import { listModels, modelEntry, ModelNameError, parseModelId } from './models.js';
 import {
   ChatCompletionRequestSchema,
@@ -30,6 +30,7 @@ import { streamAnswer } from './stream.js';
 import { chatCompletionOf, completionIdOf } from './verdict.js';
 import { openAiError } from './errors.js';
 import { IdempotencyHeaderSchema } from '../http/responses.js';
+import { configOf } from '../config/vars.js';
 
 /** An OpenAI-shaped error response: `codes` are the stable `error.code` values this status carries. */
 function openAiErrorResponse(codes: readonly OpenAIErrorCode[], why: string) {
@@ -122,8 +123,8 @@ const chat = createRoute({
       'the evaluation failed (its own error in `evaluationError`, e.g. an LLM failure after retries).',
     ),
     503: openAiErrorResponse(
-      ['llm_not_configured'],
-      'the deployment has no usable LLM settings (an operator must fix them).',
+      ['llm_not_configured', 'config_invalid'],
+      'the deployment has no usable LLM settings, or its configuration is invalid (an operator must fix them).',
     ),
     504: openAiErrorResponse(
       ['verdict_timeout'],
@@ -191,7 +192,7 @@ export const openai = door
         keyId: c.var.auth.keyId,
         limits: c.var.auth.limits,
       });
-      const waitMs = waitBoundMs(c.env.OPENAI_WAIT_SECONDS);
+      const waitMs = configOf(c.env).OPENAI_WAIT_SECONDS * 1000;
       const deadline = Date.now() + waitMs;
       c.header('Tribunal-Evaluation-Id', id);
       if (req.unused.length > 0) c.header('Tribunal-Unused-Parameters', req.unused.join(', '));

@@ -10,6 +10,7 @@
  * are per account (and model), shared by every evaluation; only a shared window bounds what the whole
  * deployment sends. The cost is one RPC per attempt (measured with `npm run bench`: BENCHMARKS.md).
  */
+import { configOf } from '../config/vars.js';
 import { log, messageOf } from '../log/log.js';
 import type { GateOutcome, ProviderGate } from '../llm/gate.js';
 import type { GateStats, Grant } from './window.js';
@@ -37,30 +38,17 @@ export type ProviderGateObject = ProviderGateRpc & Rpc.DurableObjectBranded;
 /** The bindings this module needs; generic in the class, so callers keep their binding's own stub type. */
 export interface ProviderGateEnv<T extends ProviderGateObject = ProviderGateObject> {
   PROVIDER_GATE: DurableObjectNamespace<T>;
-  PROVIDER_CONCURRENCY_START?: string;
-  PROVIDER_CONCURRENCY_MAX?: string;
 }
 
-/** Default start of the window: 32 attempts in flight. */
-export const DEFAULT_GATE_START = 32;
-/** Default largest window: 256 attempts in flight. */
-export const DEFAULT_GATE_MAX = 256;
-
 /**
- * The window's bounds: `PROVIDER_CONCURRENCY_START` (default 32) and `PROVIDER_CONCURRENCY_MAX` (default
- * 256), or null when `PROVIDER_CONCURRENCY_MAX` is `"0"` (gate off).
+ * The window's bounds: `PROVIDER_CONCURRENCY_START` (default 32, at least 1 and at most the max) and
+ * `PROVIDER_CONCURRENCY_MAX` (default 256), or null when `PROVIDER_CONCURRENCY_MAX` is 0 (gate off).
+ * @throws ConfigError when one of them is invalid.
  */
-export function gateLimitsOf(env: {
-  PROVIDER_CONCURRENCY_START?: string;
-  PROVIDER_CONCURRENCY_MAX?: string;
-}): GateLimits | null {
-  const num = (raw: string | undefined, fallback: number) => {
-    const n = Number(raw);
-    return raw !== undefined && raw.trim() !== '' && Number.isInteger(n) && n >= 0 ? n : fallback;
-  };
-  const max = num(env.PROVIDER_CONCURRENCY_MAX, DEFAULT_GATE_MAX);
+export function gateLimitsOf(env: object): GateLimits | null {
+  const { PROVIDER_CONCURRENCY_START: start, PROVIDER_CONCURRENCY_MAX: max } = configOf(env);
   if (max === 0) return null;
-  return { start: Math.max(1, Math.min(max, num(env.PROVIDER_CONCURRENCY_START, DEFAULT_GATE_START))), max };
+  return { start: Math.max(1, Math.min(max, start)), max };
 }
 
 /** The gate object of a provider and model. */

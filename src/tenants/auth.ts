@@ -27,6 +27,7 @@ import { LAST_USED_RESOLUTION_MS, lookupKey, tenantLimits, touchKey } from './ro
 import { ApiError } from '../http/errors.js';
 import type { KernelVariables } from '../http/types.js';
 import type { Bindings } from '../config/bindings.js';
+import { configOf } from '../config/vars.js';
 
 /** How a request was authenticated (`c.var.auth`, set by {@link auth}). */
 export interface AuthInfo {
@@ -98,11 +99,9 @@ function unauthorized(
 export const auth = () =>
   createMiddleware<TenantEnv>(async (c, next) => {
     if (SIGNED_PATH_PREFIXES.some((p) => c.req.path.startsWith(p))) return next();
-    const adminToken = c.env.ADMIN_TOKEN?.trim() ?? '';
-    const digests = (c.env.API_KEYS ?? '')
-      .split(',')
-      .map((k) => k.trim().toLowerCase())
-      .filter((k) => k.length > 0);
+    const config = configOf(c.env);
+    const adminToken = config.ADMIN_TOKEN ?? '';
+    const digests = config.API_KEYS;
     if (adminToken === '' && digests.length === 0) {
       if (!openLogged) {
         openLogged = true;

@@ -11,6 +11,7 @@ import {
   BAD_QUERY,
   errorResponse,
   jsonResponse,
+  llmUnavailable,
   NoQuery,
   NOT_JSON,
   notFound,
@@ -107,7 +108,7 @@ const create = createRoute({
     409: errorResponse(['limit_exceeded'], 'the tenant already has 100 triggers.'),
     413: PAYLOAD_TOO_LARGE,
     415: NOT_JSON,
-    503: errorResponse(['llm_not_configured'], 'the deployment has no usable LLM settings.'),
+    503: llmUnavailable('the deployment has no usable LLM settings.'),
   }),
 });
 
@@ -244,7 +245,7 @@ const hook = createRoute({
       "the trigger's tenant reached its monthly evaluation or spend cap (`error.resetAt`; `Retry-After`: the first day of next month, UTC): nothing created; the sender may retry the delivery later.",
     ),
     500: errorResponse(['internal'], 'a bug; quote `requestId`.'),
-    503: errorResponse(['llm_not_configured'], 'the deployment has no usable LLM settings.'),
+    503: llmUnavailable('the deployment has no usable LLM settings.'),
   },
 });
 

@@ -5,9 +5,6 @@
  * download a large body). Never throws: timeouts and network errors come back as an outcome.
  */
 
-/** Default per-attempt timeout, ms (10 s; `WEBHOOK_TIMEOUT_MS`). */
-export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
-
 /** Most bytes of a receiver's answer read, 4 KiB; the rest is cancelled unread. */
 export const RESPONSE_READ_LIMIT_BYTES = 4096;
 
@@ -16,12 +13,6 @@ export const EXCERPT_BYTES = 1024;
 
 /** `User-Agent` of every delivery. */
 export const USER_AGENT = 'Tribunal-Webhooks/1.0 (+https://www.standardwebhooks.com)';
-
-/** The configured timeout: `WEBHOOK_TIMEOUT_MS` if a positive integer, else {@link DEFAULT_WEBHOOK_TIMEOUT_MS}. */
-export function webhookTimeoutMs(env: { WEBHOOK_TIMEOUT_MS?: string }): number {
-  const n = Number(env.WEBHOOK_TIMEOUT_MS);
-  return Number.isInteger(n) && n > 0 ? n : DEFAULT_WEBHOOK_TIMEOUT_MS;
-}
 
 /** What one POST came to. `statusCode` null: no answer (`error` says why). */
 export interface SendOutcome {

@@ -5,7 +5,8 @@
  */
 import { ApiError } from '../http/errors.js';
 import type { Bindings } from '../config/bindings.js';
-import { allowLoopbackOf, checkWebhookUrl } from './url-guard.js';
+import { checkWebhookUrl } from './url-guard.js';
+import { configOf } from '../config/vars.js';
 
 /** Epoch ms as ISO 8601, or null. */
 export function isoOrNull(ms: number | null): string | null {
@@ -23,7 +24,7 @@ export function newWebhookObjectId(prefix: 'we' | 'trg'): string {
  * @throws ApiError 400 `url_not_allowed`: `<field>: refused by rule "<rule>": <why>`.
  */
 export function requireWebhookUrl(env: Bindings, url: string, field: string): string {
-  const v = checkWebhookUrl(url, { allowLoopback: allowLoopbackOf(env) });
+  const v = checkWebhookUrl(url, { allowLoopback: configOf(env).WEBHOOK_ALLOW_LOOPBACK });
   if (v.ok) return v.url;
   const message = `refused by rule "${v.rule}": ${v.message}`;
   throw new ApiError(400, 'url_not_allowed', `${field}: ${message}`, [{ path: field, message }]);

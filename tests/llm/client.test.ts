@@ -16,6 +16,7 @@ import { costUsd, priceFor } from '../../src/llm/pricing.js';
 import { retryAfterMs } from '../../src/llm/retry.js';
 import type { LlmSettingsInput } from '../../src/llm/settings.js';
 import { LLM_NOT_CONFIGURED_MESSAGE, LlmSettingsError, settingsFromEnv } from '../../src/llm/settings.js';
+import { ConfigError } from '../../src/config/vars.js';
 import { estimatePromptTokens } from '../../src/llm/tokens.js';
 import { sumUsage } from '../../src/llm/usage.js';
 
@@ -555,9 +556,6 @@ describe('settingsFromEnv', () => {
       const cases: [Record<string, string>, string][] = [
         [{ LLM_BASE_URL: 'http://x/v1', LLM_PROVIDERS: '{' }, 'invalid_providers'],
         [{ LLM_BASE_URL: 'http://x/v1', LLM_PROVIDERS: '{"x": {"url": "y"}}' }, 'invalid_providers'],
-        [{ LLM_BASE_URL: 'http://x/v1', LLM_TIMEOUT_MS: 'soon' }, 'invalid_number'],
-        [{ LLM_BASE_URL: 'http://x/v1', LLM_RETRY_BASE_MS: '-1' }, 'invalid_number'],
-        [{ LLM_BASE_URL: 'http://x/v1', LLM_MAX_ATTEMPTS: '50' }, 'invalid_settings'],
         // A deployment that forgot its endpoint fails loudly instead of answering with mock verdicts.
         [{ LLM_API_KEY: 'sk-real' }, 'missing_base_url'],
         [{ LLM_BASE_URL: '  ' }, 'missing_base_url'],
@@ -573,6 +571,18 @@ describe('settingsFromEnv', () => {
       expect(
         caught(() => settingsFromEnv({ LLM_BASE_URL: 'http://x/v1', LLM_PROVIDERS: '{"x": {"url": "y"}}' })).detail,
       ).toContain('LLM_PROVIDERS');
+      // An invalid number is the configuration's: one operator line names it, callers get config_invalid.
+      for (const [name, value] of [
+        ['LLM_TIMEOUT_MS', 'soon'],
+        ['LLM_RETRY_BASE_MS', '-1'],
+        ['LLM_MAX_ATTEMPTS', '50'],
+      ] as const) {
+        const env = { LLM_BASE_URL: 'http://x/v1', [name]: value };
+        expect(() => settingsFromEnv(env)).toThrow(ConfigError);
+        const line = JSON.parse(String(logged.mock.calls.at(-1)?.[0])) as Record<string, unknown>;
+        expect(line).toMatchObject({ level: 'error', event: 'config.invalid' });
+        expect(line.invalid).toContain(`${name}="${value}"`);
+      }
       // The caller's mistake keeps its own code and says what to do; it is not the operator's problem.
       logged.mockClear();
       const byok = caught(() => settingsFromEnv({ LLM_BASE_URL: 'http://x/v1' }, { byokKey: 'theirs' }));

@@ -10,7 +10,8 @@ import { createLlm } from '../../src/llm/client.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import type { MockServer } from '../../src/mock-llm/node.js';
 import { startMockServer } from '../../src/mock-llm/node.js';
-import { LlmSettingsError, settingsFromEnv } from '../../src/llm/settings.js';
+import { settingsFromEnv } from '../../src/llm/settings.js';
+import { ConfigError } from '../../src/config/vars.js';
 import { estimatePromptTokens, estimateTokens } from '../../src/llm/tokens.js';
 
 let server: MockServer;
@@ -124,6 +125,6 @@ describe('declaring supportsN', () => {
   });
 
   it('a value that is neither true nor false is a configuration error, not a silent default', () => {
-    expect(() => settingsFromEnv({ ...base, LLM_SUPPORTS_N: 'yes' })).toThrow(LlmSettingsError);
+    expect(() => settingsFromEnv({ ...base, LLM_SUPPORTS_N: 'yes' })).toThrow(ConfigError);
   });
 });

@@ -110,6 +110,23 @@ describe("configuration faults are the operator's business", () => {
     expect(logs).not.toContain('gsk_pastedInline0123456789');
   });
 
+  it('an invalid variable: callers get 503 config_invalid naming none, one operator log line names it', async () => {
+    const { result, logs } = await capturingLogs(async () => {
+      const res = await submit({ STALL_SECONDS: 'soon' });
+      return { status: res.status, body: await res.text() };
+    });
+    expect(result.status).toBe(503);
+    const error = (JSON.parse(result.body) as ErrorJson).error;
+    expect(error).toEqual({
+      code: 'config_invalid',
+      message: "this deployment's configuration is invalid (the operator's logs name the variable)",
+    });
+    expect(result.body).not.toContain('STALL_SECONDS');
+    const lines = logs.split('\n').filter((l) => l.includes('"event":"config.invalid"'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('STALL_SECONDS=\\"soon\\": must be a number');
+  });
+
   it("an unknown provider is named, the deployment's others are not", async () => {
     const providers = JSON.stringify({ 'secret-vendor': { baseUrl: 'https://vendor.test/v1' } });
     const res = await submit({ LLM_PROVIDERS: providers }, { defaults: { provider: 'nope' } });

@@ -38,9 +38,8 @@ describe('the provider gate', () => {
       start: 64,
       max: 64,
     });
-    expect(
-      providerGateOf({ ...testEnv, PROVIDER_CONCURRENCY_MAX: '0' }, { tenant: 't', evaluationId: 'e' }),
-    ).toBeUndefined();
+    const off = { ...testEnv, PROVIDER_CONCURRENCY_MAX: '0' };
+    expect(providerGateOf(off, { tenant: 't', evaluationId: 'e' })).toBeUndefined();
   });
 
   it("an evaluation's attempts go through it: the mock's 429s cut the window once, every slot comes back", async () => {
