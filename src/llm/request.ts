@@ -63,6 +63,8 @@ export function buildChatBody(
     model: options.model,
     messages: call.messages.map(message),
     temperature: call.temperature,
+    // Deprecated for o-series models, yet the field every OpenAI-compatible server honours (see above).
+    // eslint-disable-next-line @typescript-eslint/no-deprecated
     max_tokens: call.maxTokens,
     ...(options.responseFormat ? { response_format: options.responseFormat } : {}),
     ...(options.n !== undefined ? { n: options.n } : {}),
