@@ -5,7 +5,7 @@
  * classified like chat attempts, without secrets; recovery of a lost create by metadata; streamed reads and a
  * stream that breaks off; a provider without the batch tier; Azure's paths.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LlmCallRequest } from '../../src/engine/call.js';
 import { planBatchFiles } from '../../src/llm/batch-files.js';
 import type { BatchApiResult, BatchClient } from '../../src/llm/batch-client.js';
@@ -14,26 +14,15 @@ import type { BatchLineOutcome } from '../../src/llm/batch-lines.js';
 import { batchCallResult } from '../../src/llm/batch-lines.js';
 import { createLlm } from '../../src/llm/client.js';
 import { CustomIdIndex } from '../../src/llm/custom-id.js';
-import type { MockServer, StartMockOptions } from '../../src/llm/mock/node.js';
-import { startMockServer } from '../../src/llm/mock/node.js';
+import type { StartMockOptions } from '../../src/llm/mock/node.js';
 import { batchLine, buildChatBody } from '../../src/llm/request.js';
 import type { LlmSettingsInput } from '../../src/llm/settings.js';
+import { startClockedMock, T0 } from '../support/clocked-mock.js';
 
-const T0 = 1_750_000_000_000;
 const KEY = 'sk-batch-test-key-4f1c9e27d0aa';
-const servers: MockServer[] = [];
-afterAll(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-});
 
 async function setup(options: StartMockOptions = {}, settings: Partial<LlmSettingsInput> = {}) {
-  const clock = { t: T0 };
-  const server = await startMockServer({
-    now: () => clock.t,
-    ...options,
-    batch: { turnaroundMs: 1000, ...options.batch },
-  });
-  servers.push(server);
+  const { clock, server } = await startClockedMock(options);
   const llmSettings: LlmSettingsInput = {
     providers: { default: { baseUrl: server.baseUrl, apiKey: KEY, supportsBatch: true } },
     defaultModel: 'gpt-4o-mini',

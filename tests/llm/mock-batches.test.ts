@@ -11,8 +11,8 @@ import type { FileObject } from 'openai/resources/files';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { MockServer, StartMockOptions } from '../../src/llm/mock/node.js';
 import { startMockServer } from '../../src/llm/mock/node.js';
+import { startClockedMock, T0 } from '../support/clocked-mock.js';
 
-const T0 = 1_750_000_000_000;
 const servers: MockServer[] = [];
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
@@ -20,13 +20,7 @@ afterAll(async () => {
 
 /** A mock on a clock the test steps; turnaround 1,000 ms unless told. */
 async function mock(options: StartMockOptions = {}) {
-  const clock = { t: T0 };
-  const server = await startMockServer({
-    now: () => clock.t,
-    ...options,
-    batch: { turnaroundMs: 1000, ...options.batch },
-  });
-  servers.push(server);
+  const { clock, server } = await startClockedMock(options);
   const base = server.baseUrl;
   return {
     clock,
