@@ -86,6 +86,8 @@ interface BatchRecord {
   createdMs: number;
   lines: InputLine[];
   errors: BatchError[];
+  /** The lines being run (set once, awaited by every request that observes the batch meanwhile). */
+  starting?: Promise<LineResult[]>;
   results?: LineResult[];
   cancelAtMs?: number;
   answer: LineAnswerer;
@@ -289,8 +291,10 @@ export class MockBatchStore {
       }
       b.status = 'in_progress';
       b.in_progress_at = sec(at(0.1));
-      r.results = await this.start(r);
+      r.starting = this.start(r);
     }
+    // Requests that arrive while the lines run wait for them, so none sees a batch without its results.
+    if (r.starting) r.results = await r.starting;
     if (b.status === 'cancelling' && r.cancelAtMs !== undefined) {
       const cancelledAt = r.cancelAtMs + (r.options.cancelMs ?? t / 10);
       const done = (r.results ?? []).filter((x) => x.doneAtMs <= (r.cancelAtMs ?? 0));
