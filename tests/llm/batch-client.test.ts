@@ -16,7 +16,10 @@ import { createLlm } from '../../src/llm/client.js';
 import { CustomIdIndex } from '../../src/llm/custom-id.js';
 import type { StartMockOptions } from '../../src/llm/mock/node.js';
 import { batchLine, buildChatBody } from '../../src/llm/request.js';
+import { createMockState } from '../../src/llm/mock/handler.js';
+import { createBatchClientWithMock, createTieredLlmWithMock } from '../../src/llm/mock/in-process.js';
 import type { LlmSettingsInput } from '../../src/llm/settings.js';
+import { settingsFromEnv } from '../../src/llm/settings.js';
 import { startClockedMock, T0 } from '../support/clocked-mock.js';
 
 const KEY = 'sk-batch-test-key-4f1c9e27d0aa';
@@ -305,6 +308,26 @@ describe('failures of the Batch API', () => {
       error: { code: 'bad_request' },
     });
     expect(requests).toBe(0);
+  });
+});
+
+describe('the in-process mock (Node benches and CLIs)', () => {
+  it('answers the batch client without a port, beside a tiered LLM function on the same mock state', async () => {
+    const settings = settingsFromEnv({ LLM_BASE_URL: 'mock', LLM_SUPPORTS_BATCH: 'true' }, { inProcessMock: true });
+    const mockState = createMockState();
+    const client = createBatchClientWithMock(settings, undefined, { mockState, mock: { batch: { turnaroundMs: 0 } } });
+    const llm = createTieredLlmWithMock(settings, { mockState });
+    const requests = calls(3, 'in-process');
+    const { index, lines } = wave('ev_local', requests, 'mock-judge');
+    const file = value(await client.uploadFile(planBatchFiles(lines)[0]!));
+    const created = value(await client.createBatch(file.id));
+    const batch = value(await client.getBatch(created.id));
+    expect(batch.status).toBe('completed');
+    for (const o of await collect(client, batch.output_file_id)) {
+      const request = requests.find((r) => r.id === index.get(o.customId ?? '')?.callId)!;
+      const direct = await llm({ ...request, model: 'mock-judge' });
+      expect(o.kind === 'reply' && o.content).toBe(direct.result.ok && direct.result.content);
+    }
   });
 });
 
