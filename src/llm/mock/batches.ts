@@ -1,6 +1,7 @@
 /**
  * @module
- * OpenAI's Batch API as the mock serves it, in memory, on a compressed clock:
+ * OpenAI's Batch API as the mock serves it, in memory, on a compressed clock (routes in `batch-routes.ts`,
+ * input validation in `batch-input.ts`):
  *
  * - `POST /v1/batches {input_file_id, endpoint: "/v1/chat/completions", completion_window: "24h", metadata}`
  *   answers the Batch object in status `validating`; `GET /v1/batches/{id}`; `POST /v1/batches/{id}/cancel`;
@@ -13,10 +14,7 @@
  * - Cancel: `cancelling` at once, `cancelled` `cancelMs` later, with the lines finished before the cancel in
  *   the output / error files (OpenAI: "partial results (if any)"); lines that never ran are in neither file.
  *   A batch already `failed`, `completed`, `expired` or `cancelled` cannot be cancelled (400).
- * - Input validation as documented: JSONL lines `{custom_id, method: "POST", url, body}`, the url equal to the
- *   batch's endpoint, unique `custom_id`, one model per file, at most 50,000 requests (`maxRequestsPerFile`);
- *   the codes are `empty_file`, `invalid_json_line`, `missing_required_parameter`, `invalid_method`,
- *   `url_mismatch`, `duplicate_custom_id`, `model_mismatch`, `too_many_tasks`, with the 1-based `line`.
+ * - Input validation as documented (`batch-input.ts`), up to `maxRequestsPerFile` (default 50,000) requests.
  * - Each line is answered by the same code that answers `POST /v1/chat/completions` (no latency), so a batch
  *   line's reply is byte-identical in content to the synchronous reply of the same body. Output lines
  *   `{id, custom_id, response: {status_code: 200, request_id, body}, error: null}`; error-file lines carry a
@@ -34,8 +32,9 @@
  */
 import type { Batch, BatchError, BatchRequestCounts, BatchUsage } from 'openai/resources/batches';
 import { hashHex, unitFromHash } from '../hash.js';
+import type { InputLine } from './batch-input.js';
+import { validateInput } from './batch-input.js';
 import type { MockApiError, MockFileStore } from './files.js';
-import { apiError, listPage } from './files.js';
 
 /** Batch options of the mock (constructor options, `npm run mock-llm -- --batch-*`). */
 export interface MockBatchOptions {
@@ -58,17 +57,7 @@ export interface MockBatchOptions {
 /** How one line is answered: the chat-completions handler, without HTTP or latency. */
 export type LineAnswerer = (body: unknown) => Promise<{ status: number; body: unknown }>;
 
-/** The endpoints OpenAI's Batch API takes; the mock runs `/v1/chat/completions` only. */
-const ENDPOINTS = ['/v1/responses', '/v1/chat/completions', '/v1/embeddings', '/v1/completions', '/v1/moderations'];
-const SERVED_ENDPOINT = '/v1/chat/completions';
-
 const EXPIRED_MESSAGE = 'This request could not be executed before the completion window expired.';
-
-/** A line of the input file, as validated. */
-interface InputLine {
-  customId: string;
-  body: unknown;
-}
 
 /** A line's fate, decided when the batch starts. */
 interface LineResult {
@@ -92,84 +81,6 @@ interface BatchRecord {
   cancelAtMs?: number;
   answer: LineAnswerer;
   options: MockBatchOptions;
-}
-
-/** Checks the input file as the Batch API documents; the errors fail the batch when validation ends. */
-function validate(
-  content: string,
-  endpoint: string,
-  max: number,
-): { lines: InputLine[]; errors: BatchError[]; model?: string } {
-  const raw = content.split('\n');
-  if (raw.at(-1)?.trim() === '') raw.pop();
-  const errors: BatchError[] = [];
-  const lines: InputLine[] = [];
-  if (raw.length === 0) return { lines, errors: [{ code: 'empty_file', message: 'The input file is empty.' }] };
-  if (raw.length > max) {
-    errors.push({
-      code: 'too_many_tasks',
-      message: `The input file has ${raw.length} requests; a batch can contain at most ${max}.`,
-    });
-    return { lines, errors };
-  }
-  const seen = new Set<string>();
-  let model: string | undefined;
-  const bad = (line: number, code: string, message: string, param: string | null = null) =>
-    errors.push({ code, line, message, param });
-  for (const [i, text] of raw.entries()) {
-    const n = i + 1;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      bad(n, 'invalid_json_line', 'This line is not parseable as valid JSON.');
-      continue;
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      bad(n, 'invalid_json_line', 'This line is not a JSON object.');
-      continue;
-    }
-    const rec = parsed as { custom_id?: unknown; method?: unknown; url?: unknown; body?: unknown };
-    if (typeof rec.custom_id !== 'string' || rec.custom_id === '') {
-      bad(n, 'missing_required_parameter', 'Missing required parameter: custom_id.', 'custom_id');
-      continue;
-    }
-    if (rec.method !== 'POST') {
-      bad(n, 'invalid_method', 'The method must be POST.', 'method');
-      continue;
-    }
-    if (rec.url !== endpoint) {
-      bad(n, 'url_mismatch', `The url of this request does not match the batch's endpoint ${endpoint}.`, 'url');
-      continue;
-    }
-    const body = rec.body as { model?: unknown } | null | undefined;
-    if (typeof body !== 'object' || body === null || typeof body.model !== 'string') {
-      bad(n, 'missing_required_parameter', 'Missing required parameter: body.model.', 'body.model');
-      continue;
-    }
-    if (seen.has(rec.custom_id)) {
-      bad(
-        n,
-        'duplicate_custom_id',
-        `The custom_id ${rec.custom_id} is a duplicate of another request's: it must be unique in a batch.`,
-        'custom_id',
-      );
-      continue;
-    }
-    seen.add(rec.custom_id);
-    model ??= body.model;
-    if (body.model !== model) {
-      bad(
-        n,
-        'model_mismatch',
-        `The model ${body.model} differs from the model ${model} of the file's other requests: one model per file.`,
-        'body.model',
-      );
-      continue;
-    }
-    lines.push({ customId: rec.custom_id, body });
-  }
-  return { lines, errors, ...(model !== undefined ? { model } : {}) };
 }
 
 function turnaroundOf(options: MockBatchOptions): number {
@@ -199,7 +110,7 @@ export class MockBatchStore {
   ): Batch {
     this.seq += 1;
     const id = `batch_${String(this.seq).padStart(8, '0')}${hashHex(`batch\u0000${this.seq}\u0000${input.inputFileId}`)}`;
-    const { lines, errors, model } = validate(input.content, input.endpoint, options.maxRequestsPerFile ?? 50_000);
+    const { lines, errors, model } = validateInput(input.content, input.endpoint, options.maxRequestsPerFile ?? 50_000);
     const batch: Batch = {
       id,
       object: 'batch',
@@ -427,7 +338,8 @@ function usageOf(body: unknown): LineResult['usage'] {
   };
 }
 
-function batchNotFound(id: string): MockApiError {
+/** The 404 of an unknown batch id. */
+export function batchNotFound(id: string): MockApiError {
   return {
     status: 404,
     message: `No batch found with id '${id}'.`,
@@ -435,92 +347,4 @@ function batchNotFound(id: string): MockApiError {
     param: null,
     code: null,
   };
-}
-
-function invalid(message: string, param: string | null, code: string | null = 'invalid_value'): Response {
-  return apiError({ status: 400, message, type: 'invalid_request_error', param, code });
-}
-
-/** Checks `metadata` as OpenAI does: at most 16 string pairs, keys ≤ 64 characters, values ≤ 512. */
-function readMetadata(raw: unknown): Record<string, string> | null | string {
-  if (raw === undefined || raw === null) return null;
-  if (typeof raw !== 'object' || Array.isArray(raw)) return "'metadata' must be an object of strings";
-  const entries = Object.entries(raw as Record<string, unknown>);
-  if (entries.length > 16) return "'metadata' may hold at most 16 pairs";
-  for (const [k, v] of entries) {
-    if (k.length > 64) return `'metadata' key ${k.slice(0, 20)}… is longer than 64 characters`;
-    if (typeof v !== 'string') return `'metadata.${k}' must be a string`;
-    if (v.length > 512) return `'metadata.${k}' is longer than 512 characters`;
-  }
-  return Object.fromEntries(entries) as Record<string, string>;
-}
-
-async function createRoute(
-  request: Request,
-  store: MockBatchStore,
-  files: MockFileStore,
-  answer: LineAnswerer,
-  nowMs: number,
-  options: MockBatchOptions,
-): Promise<Response> {
-  let raw: unknown;
-  try {
-    raw = await request.json();
-  } catch {
-    return invalid('We could not parse the JSON body of your request.', null, null);
-  }
-  const b = (raw ?? {}) as Record<string, unknown>;
-  if (typeof b.input_file_id !== 'string')
-    return invalid("Missing required parameter: 'input_file_id'.", 'input_file_id', 'missing_required_parameter');
-  if (typeof b.endpoint !== 'string' || !ENDPOINTS.includes(b.endpoint))
-    return invalid(`Invalid 'endpoint': expected one of ${ENDPOINTS.join(', ')}.`, 'endpoint');
-  if (b.endpoint !== SERVED_ENDPOINT)
-    return invalid(`The mock runs ${SERVED_ENDPOINT} batches only, not ${b.endpoint}.`, 'endpoint');
-  if (b.completion_window !== '24h')
-    return invalid("Invalid 'completion_window': only '24h' is supported.", 'completion_window');
-  const metadata = readMetadata(b.metadata);
-  if (typeof metadata === 'string') return invalid(metadata, 'metadata');
-  const file = files.get(b.input_file_id);
-  if (!file)
-    return invalid(`Invalid 'input_file_id': no file with id '${b.input_file_id}'.`, 'input_file_id', 'not_found');
-  if (file.object.purpose !== 'batch')
-    return invalid(
-      `Invalid 'input_file_id': the file's purpose is '${file.object.purpose}', a batch needs 'batch'.`,
-      'input_file_id',
-    );
-  const batch = store.create(
-    { inputFileId: b.input_file_id, endpoint: b.endpoint, metadata, content: file.content },
-    answer,
-    nowMs,
-    options,
-  );
-  return Response.json(batch);
-}
-
-/** Answers the Batch API routes (module notes), or undefined when `path` is none of them. */
-export async function handleBatchesRoute(
-  request: Request,
-  path: string,
-  store: MockBatchStore,
-  files: MockFileStore,
-  answer: LineAnswerer,
-  nowMs: number,
-  options: MockBatchOptions = {},
-): Promise<Response | undefined> {
-  const m = /\/batches(?:\/([^/]+)(\/cancel)?)?$/.exec(path);
-  if (!m) return undefined;
-  const id = m[1] === undefined ? undefined : decodeURIComponent(m[1]);
-  if (id === undefined) {
-    if (request.method === 'POST') return createRoute(request, store, files, answer, nowMs, options);
-    if (request.method === 'GET') return listPage(await store.list(nowMs), new URL(request.url).searchParams, 20, 100);
-    return undefined;
-  }
-  if (m[2] !== undefined) {
-    if (request.method !== 'POST') return undefined;
-    const out = await store.cancel(id, nowMs);
-    return 'error' in out ? apiError(out.error) : Response.json(out.batch);
-  }
-  if (request.method !== 'GET') return undefined;
-  const batch = await store.get(id, nowMs);
-  return batch ? Response.json(batch) : apiError(batchNotFound(id));
 }
