@@ -34,13 +34,13 @@
  * (`prompt-cache.ts`), scoped by model and `prompt_cache_key`.
  */
 import { hashHex, unitFromHash } from '../hash.js';
+import { estimateTokens } from '../tokens.js';
 import { handleBatchesRoute } from './batch-routes.js';
 import type { MockBatchOptions } from './batches.js';
 import { MockBatchStore } from './batches.js';
 import { BATCH_FILE_MAX_BYTES, handleFilesRoute, MockFileStore } from './files.js';
 import type { MockFlexOptions, ServiceTier } from './flex.js';
 import { flexRefusal, servedTier, SERVICE_TIERS } from './flex.js';
-import { estimateTokens } from '../tokens.js';
 import type { DetectedFormat, MockMessage } from './judge.js';
 import { detectFormat, formatFromJsonSchema, judgeReply, WRONG_FORMAT_REPLY } from './judge.js';
 import type { MockDirectives, MockFault, MockMode } from './model-name.js';
