@@ -197,10 +197,18 @@ function toGames(k: number, pairs: readonly PairCounts[]): Games {
 // ---------------------------------------------------------------------------------------------
 // Newton–Raphson
 
+/** Objective value, gradient and Hessian (row-major m × m) at some β. */
+interface Evaluation {
+  value: number;
+  grad: Float64Array;
+  hess: Float64Array;
+}
+
 /**
  * Objective (log-likelihood + prior, minus ½(Σθ)² without a prior), its gradient and Hessian in β.
  * Each game record is a multinomial logit with linear predictors η = (θᵢ, θⱼ, ln ν + ½(θᵢ + θⱼ)) (Davidson)
- * or (θᵢ, θⱼ) with half-ties (Bradley–Terry): gradient Jᵀ(y − np), Hessian −n Jᵀ(diag p − ppᵀ)J.
+ * or (θᵢ, θⱼ) with half-ties (Bradley–Terry): gradient Jᵀ(y − np), Hessian −n Jᵀ(diag p − ppᵀ)J, written
+ * out below per entry. Scalar code, no allocation per record: the bootstrap calls this thousands of times.
  */
 function evaluate(
   g: Games,
@@ -208,13 +216,20 @@ function evaluate(
   prior: number,
   beta: Float64Array,
   wantDerivatives: boolean,
-): { value: number; grad: Float64Array; hess: Float64Array[] } {
+): Evaluation {
   const k = g.k;
   const m = davidson ? k + 1 : k;
   const grad = new Float64Array(wantDerivatives ? m : 0);
-  const hess = wantDerivatives ? Array.from({ length: m }, () => new Float64Array(m)) : [];
-  let value = 0;
+  const hess = new Float64Array(wantDerivatives ? m * m : 0);
   const lnNu = davidson ? (beta[k] as number) : 0;
+  const L = k; // index of ln ν
+  let value = 0;
+  const addH = (u: number, v: number, x: number) => {
+    hess[u * m + v] = (hess[u * m + v] as number) + x;
+  };
+  const addG = (u: number, x: number) => {
+    grad[u] = (grad[u] as number) + x;
+  };
   // One record: candidates i and j (j = -1: the prior's virtual opponent at θ = 0).
   const record = (i: number, j: number, a: number, b: number, t: number) => {
     const ti = beta[i] as number;
@@ -230,63 +245,51 @@ function evaluate(
       const p = 1 / (1 + Math.exp(d));
       const r = yi - n * p;
       const w = n * p * (1 - p);
-      grad[i] = (grad[i] as number) + r;
-      (hess[i] as Float64Array)[i] = ((hess[i] as Float64Array)[i] as number) - w;
+      addG(i, r);
+      addH(i, i, -w);
       if (j >= 0) {
-        grad[j] = (grad[j] as number) - r;
-        (hess[j] as Float64Array)[j] = ((hess[j] as Float64Array)[j] as number) - w;
-        (hess[i] as Float64Array)[j] = ((hess[i] as Float64Array)[j] as number) + w;
-        (hess[j] as Float64Array)[i] = ((hess[j] as Float64Array)[i] as number) + w;
+        addG(j, -r);
+        addH(j, j, -w);
+        addH(i, j, w);
+        addH(j, i, w);
       }
       return;
     }
     const n = a + b + t;
     if (n === 0) return;
-    const eta = [ti, tj, lnNu + (ti + tj) / 2];
-    const top = Math.max(eta[0] as number, eta[1] as number, eta[2] as number);
-    const e = eta.map((x) => Math.exp(x - top));
-    const sum = (e[0] as number) + (e[1] as number) + (e[2] as number);
+    const et = lnNu + (ti + tj) / 2;
+    const top = Math.max(ti, tj, et);
+    const e0 = Math.exp(ti - top);
+    const e1 = Math.exp(tj - top);
+    const e2 = Math.exp(et - top);
+    const sum = e0 + e1 + e2;
     const logSum = top + Math.log(sum);
-    const y = [a, b, t];
-    const p = e.map((x) => x / sum);
-    for (let c = 0; c < 3; c++) if ((y[c] as number) > 0) value += (y[c] as number) * ((eta[c] as number) - logSum);
+    if (a > 0) value += a * (ti - logSum);
+    if (b > 0) value += b * (tj - logSum);
+    if (t > 0) value += t * (et - logSum);
     if (!wantDerivatives) return;
-    // Local parameters (θᵢ, θⱼ, ln ν); rows of J per outcome: i wins, j wins, tie.
-    const J = [
-      [1, 0, 0],
-      [0, 1, 0],
-      [0.5, 0.5, 1],
-    ];
-    const index = [i, j, k];
-    const gl = [0, 0, 0];
-    const C: number[][] = [
-      [0, 0, 0],
-      [0, 0, 0],
-      [0, 0, 0],
-    ];
-    for (let c = 0; c < 3; c++) {
-      const r = (y[c] as number) - n * (p[c] as number);
-      for (let u = 0; u < 3; u++) gl[u] = (gl[u] as number) + r * ((J[c] as number[])[u] as number);
-      for (let d = 0; d < 3; d++) {
-        (C[c] as number[])[d] = n * ((c === d ? (p[c] as number) : 0) - (p[c] as number) * (p[d] as number));
-      }
-    }
-    for (let u = 0; u < 3; u++) {
-      const gu = index[u] as number;
-      if (u === 1 && j < 0) continue;
-      grad[gu] = (grad[gu] as number) + (gl[u] as number);
-      for (let v = 0; v < 3; v++) {
-        const gv = index[v] as number;
-        if (v === 1 && j < 0) continue;
-        let h = 0;
-        for (let c = 0; c < 3; c++) {
-          for (let d = 0; d < 3; d++) {
-            h +=
-              ((J[c] as number[])[u] as number) * ((C[c] as number[])[d] as number) * ((J[d] as number[])[v] as number);
-          }
-        }
-        (hess[gu] as Float64Array)[gv] = ((hess[gu] as Float64Array)[gv] as number) - h;
-      }
+    const [p0, p1, p2] = [e0 / sum, e1 / sum, e2 / sum];
+    const [r0, r1, r2] = [a - n * p0, b - n * p1, t - n * p2];
+    // Columns of J per parameter: θᵢ (1, 0, ½), θⱼ (0, 1, ½), ln ν (0, 0, 1) over (i wins, j wins, tie).
+    // H_uv = −n(Σ_c J_cu J_cv p_c − m_u m_v) with m_u = Σ_c J_cu p_c.
+    const mi = p0 + p2 / 2;
+    const mj = p1 + p2 / 2;
+    addG(i, r0 + r2 / 2);
+    addG(L, r2);
+    addH(i, i, -n * (p0 + p2 / 4 - mi * mi));
+    addH(L, L, -n * (p2 - p2 * p2));
+    const hiL = -n * (p2 / 2 - mi * p2);
+    addH(i, L, hiL);
+    addH(L, i, hiL);
+    if (j >= 0) {
+      addG(j, r1 + r2 / 2);
+      addH(j, j, -n * (p1 + p2 / 4 - mj * mj));
+      const hij = -n * (p2 / 4 - mi * mj);
+      addH(i, j, hij);
+      addH(j, i, hij);
+      const hjL = -n * (p2 / 2 - mj * p2);
+      addH(j, L, hjL);
+      addH(L, j, hjL);
     }
   };
   for (let p = 0; p < g.pi.length; p++) {
@@ -306,41 +309,48 @@ function evaluate(
     value -= (s * s) / 2;
     if (wantDerivatives) {
       for (let i = 0; i < k; i++) {
-        grad[i] = (grad[i] as number) - s;
-        const row = hess[i] as Float64Array;
-        for (let j = 0; j < k; j++) row[j] = (row[j] as number) - 1;
+        addG(i, -s);
+        for (let j = 0; j < k; j++) addH(i, j, -1);
       }
     }
   }
   return { value, grad, hess };
 }
 
-/** Solves A x = b by Gaussian elimination with partial pivoting (A is small and copied); null when singular. */
-function solveLinear(A: readonly Float64Array[], b: Float64Array): Float64Array | null {
+/** Solves A x = b for a small row-major m × m matrix A (copied) by Gaussian elimination with partial pivoting; null when singular. */
+function solveLinear(A: Float64Array, b: Float64Array): Float64Array | null {
   const m = b.length;
-  // Augmented rows [A | b].
-  const M = A.map((row, r) => [...row, b[r] ?? 0]);
-  const cell = (r: number, c: number) => M[r]?.[c] ?? 0;
+  const w = m + 1;
+  // Augmented rows [A | b], row-major.
+  const M = new Float64Array(m * w);
+  for (let r = 0; r < m; r++) {
+    M.set(A.subarray(r * m, r * m + m), r * w);
+    M[r * w + m] = b[r] as number;
+  }
+  const at = (r: number, c: number) => M[r * w + c] as number;
   for (let col = 0; col < m; col++) {
     let best = col;
-    for (let r = col + 1; r < m; r++) if (Math.abs(cell(r, col)) > Math.abs(cell(best, col))) best = r;
-    const pivot = cell(best, col);
+    for (let r = col + 1; r < m; r++) if (Math.abs(at(r, col)) > Math.abs(at(best, col))) best = r;
+    const pivot = at(best, col);
     if (Math.abs(pivot) < 1e-300) return null;
-    const pivotRow = M[best] ?? [];
-    M[best] = M[col] ?? [];
-    M[col] = pivotRow;
+    if (best !== col) {
+      for (let c = 0; c < w; c++) {
+        const x = at(col, c);
+        M[col * w + c] = at(best, c);
+        M[best * w + c] = x;
+      }
+    }
     for (let r = col + 1; r < m; r++) {
-      const row = M[r] ?? [];
-      const f = (row[col] ?? 0) / pivot;
+      const f = at(r, col) / pivot;
       if (f === 0) continue;
-      for (let c = col; c <= m; c++) row[c] = (row[c] ?? 0) - f * (pivotRow[c] ?? 0);
+      for (let c = col; c < w; c++) M[r * w + c] = at(r, c) - f * at(col, c);
     }
   }
   const x = new Float64Array(m);
   for (let r = m - 1; r >= 0; r--) {
-    let s = cell(r, m);
-    for (let c = r + 1; c < m; c++) s -= cell(r, c) * (x[c] ?? 0);
-    x[r] = s / cell(r, r);
+    let s = at(r, m);
+    for (let c = r + 1; c < m; c++) s -= at(r, c) * (x[c] as number);
+    x[r] = s / at(r, r);
   }
   return x;
 }
@@ -350,8 +360,10 @@ function newton(g: Games, davidson: boolean, prior: number, start: Float64Array,
   const m = beta.length;
   let current = evaluate(g, davidson, prior, beta, true);
   for (let it = 1; it <= maxIt; it++) {
-    const negH = current.hess.map((row) => row.map((x) => -x));
-    const step = solveLinear(negH, current.grad);
+    const step = solveLinear(
+      current.hess.map((x) => -x),
+      current.grad,
+    );
     if (!step) return { beta, iterations: it, converged: false };
     let t = 1;
     const trial = new Float64Array(m);
