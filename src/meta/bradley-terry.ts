@@ -639,9 +639,11 @@ export function rankCandidates(t: Tournament, options: RankingOptions = {}): Ran
 
   // Items as flat codes 3·pair + result, so a resample only adds counts.
   const offsets = new Int32Array(t.items.length + 1);
-  t.items.forEach((item, u) => (offsets[u + 1] = (offsets[u] as number) + item.length));
-  const codes = new Int32Array(offsets[t.items.length] as number);
-  t.items.forEach((item, u) => item.forEach((o, x) => (codes[(offsets[u] as number) + x] = 3 * o.pair + o.result)));
+  const codes: number[] = [];
+  for (const [u, item] of t.items.entries()) {
+    for (const o of item) codes.push(3 * o.pair + o.result);
+    offsets[u + 1] = codes.length;
+  }
 
   const draws: number[][] = Array.from({ length: k }, () => []);
   let dropped = 0;
@@ -672,7 +674,9 @@ export function rankCandidates(t: Tournament, options: RankingOptions = {}): Ran
       dropped++;
       continue;
     }
-    centred(solved.beta, k, reference).forEach((x, i) => draws[i]?.push(x));
+    centred(solved.beta, k, reference).forEach((x, i) => {
+      draws[i]?.push(x);
+    });
   }
   const intervals = draws.map((xs): [number, number] | null => {
     if (xs.length === 0) return null;

@@ -39,7 +39,9 @@ const davidsonCase: PairCounts[] = [
 
 function expectClose(actual: readonly number[], expected: readonly number[], digits: number) {
   expect(actual).toHaveLength(expected.length);
-  actual.forEach((x, i) => expect(x).toBeCloseTo(expected[i]!, digits));
+  actual.forEach((x, i) => {
+    expect(x).toBeCloseTo(expected[i]!, digits);
+  });
 }
 
 describe('Bradley–Terry on a case solved by hand', () => {
