@@ -184,16 +184,19 @@ function sumsOf(item: ReliabilityItem): ItemSums {
   };
 }
 
-/** Σ numerator / Σ denominator of per-item sums over the picked items; NaN when the denominator is 0. */
-function pooled(sums: readonly ItemSums[], num: (s: ItemSums) => number, den: (s: ItemSums) => number) {
+/** The numeric per-item sums. */
+type SumKey = Exclude<keyof ItemSums, 'verdicts'>;
+
+/** Σ num / Σ den of per-item sums over the picked items; NaN when the denominator is 0. */
+function pooled(sums: readonly ItemSums[], num: SumKey, den: SumKey) {
   return (indices: readonly number[]) => {
     let a = 0;
     let b = 0;
     for (const i of indices) {
       const s = sums[i];
       if (!s) continue;
-      a += num(s);
-      b += den(s);
+      a += s[num];
+      b += s[den];
     }
     return b === 0 ? Number.NaN : a / b;
   };
@@ -215,6 +218,9 @@ export function reliabilityReport(
     const ci = value === null ? null : bootstrapInterval(units, stat, boot);
     return { value, ci };
   };
+  /** Σ num / Σ den over items, with a CI from resampling them. */
+  const ratioEstimate = (list: readonly ItemSums[], num: SumKey, den: SumKey) =>
+    estimate(list.length, pooled(list, num, den));
   const sums = items.map(sumsOf);
 
   // Rates over every repeat.
@@ -271,39 +277,18 @@ export function reliabilityReport(
     testRetest: {
       itemsCompared: compared.length,
       allAgree,
-      pairAgreement: estimate(
-        comparedSums.length,
-        pooled(
-          comparedSums,
-          (s) => s.agreeingPairs,
-          (s) => s.pairs,
-        ),
-      ),
+      pairAgreement: ratioEstimate(comparedSums, 'agreeingPairs', 'pairs'),
       alpha: estimate(table.units.length, (idx) => alphaOf(table, idx)),
     },
     positionBias: {
       judgements: ab.length + ba.length,
       aWinsWhenFirst: ratio(ab.filter((w) => w === 'A').length, ab.length),
       aWinsWhenSecond: ratio(ba.filter((w) => w === 'A').length, ba.length),
-      firstShownWins: estimate(
-        items.length,
-        pooled(
-          sums,
-          (s) => s.firstShownWins,
-          (s) => s.decisive,
-        ),
-      ),
+      firstShownWins: ratioEstimate(sums, 'firstShownWins', 'decisive'),
     },
     flips: {
       measured: sums.reduce((s, x) => s + x.measured, 0),
-      rate: estimate(
-        items.length,
-        pooled(
-          sums,
-          (s) => s.flips,
-          (s) => s.measured,
-        ),
-      ),
+      rate: ratioEstimate(sums, 'flips', 'measured'),
     },
     labelled:
       labelled.length === 0
