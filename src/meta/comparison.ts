@@ -1,8 +1,8 @@
 /**
  * @module
  * The statistics of a comparison of candidates over items: the pair tallies with Wilson intervals and the
- * win matrix (`pairs.ts`), Bradley–Terry (or Davidson) strengths with item-bootstrap intervals and the
- * ranking they give (`bradley-terry.ts`), the judge's flip and tie rates, and the CI gate (`gate.ts`).
+ * win matrix (`pairs.ts`), Bradley–Terry (or Davidson) strengths (`bradley-terry.ts`) with item-bootstrap
+ * intervals and the ranking they give (`ranking.ts`), the judge's flip and tie rates, and the CI gate (`gate.ts`).
  * Works on a finished comparison or on the outcomes so far of a running one.
  *
  * Pairs are oriented by the order of `candidates`: `a` is the one listed first. With a baseline design
@@ -12,16 +12,11 @@
  * Runtime-neutral: only `zod` and the engine's verdict schema.
  */
 import { z } from 'zod';
-import type { GameResult, RankingOptions } from './bradley-terry.js';
-import {
-  DEFAULT_PRIOR,
-  RankingEntrySchema,
-  rankCandidates,
-  SolverSchema,
-  StrengthModelSchema,
-} from './bradley-terry.js';
+import { DEFAULT_PRIOR, SolverSchema, StrengthModelSchema } from './bradley-terry.js';
 import { evaluateGate, GateResultSchema, GateSchema } from './gate.js';
 import type { PairOutcome } from './pairs.js';
+import type { GameResult, RankingOptions } from './ranking.js';
+import { RankingEntrySchema, rankCandidates } from './ranking.js';
 import {
   JudgeRatesSchema,
   orientOutcomes,

@@ -353,7 +353,9 @@ export function evaluateThresholds(
 /**
  * Calibration items from a cascade run's judged items (`details.cascade`): pairwise items with a human
  * label; a stage's verdict where it ran and gave a winner. Use a calibration run (`runAllStages: true`) so
- * every stage is recorded for every item.
+ * every stage is recorded for every item. Only confidence decides here, as in the paper: a stage's other
+ * escalation rules (`orderFlip`, `split`, `tie`, `unparsed`) are not applied. The engine already halves a
+ * verdict's confidence when its two orders disagree, so an order flip still weighs.
  */
 export function escalateItemsOf(items: readonly CascadeItem[]): EscalateItem[] {
   return items.flatMap((it) => {
