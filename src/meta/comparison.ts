@@ -84,7 +84,7 @@ export const ComparisonStatsSchema = z
             resamples: z.number().int().positive(),
             seed: z.number().int(),
             level: z.number(),
-            /** Resamples without finite strengths (only possible with prior 0), left out. */
+            /** Resamples left out: no finite strengths (only with prior 0) or no convergence. */
             dropped: z.number().int().nonnegative(),
           })
           .strict(),

@@ -228,9 +228,11 @@ function guaranteeText(c: Omit<CascadeCalibration, 'guarantee'>): string {
     `For new items drawn like the ${c.n} calibration items, with probability at least ${pct(1 - (c.stages[0]?.delta ?? c.delta))} ` +
     `the verdicts each stage trusts agree with the human label at least ${pct(1 - c.alpha)} of the time`;
   const together =
-    c.deltaSplit === 'bonferroni' || k === 1
-      ? `; all stages at once, and so every verdict the cascade trusts, with probability at least ${pct(1 - c.delta)}`
-      : `; all ${k} stages at once, and so every verdict the cascade trusts, with probability at least ${pct(Math.max(0, 1 - k * c.delta))} (union bound; δ was spent at each stage, as in the paper)`;
+    k === 1
+      ? ''
+      : c.deltaSplit === 'bonferroni'
+        ? `; all stages at once, and so every verdict the cascade trusts, with probability at least ${pct(1 - c.delta)}`
+        : `; all ${k} stages at once, and so every verdict the cascade trusts, with probability at least ${pct(Math.max(0, 1 - k * c.delta))} (union bound; δ was spent at each stage, as in the paper)`;
   const observed =
     c.covered === 0
       ? ' No threshold passed: the cascade abstains on every item.'

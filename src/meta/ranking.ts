@@ -8,7 +8,8 @@
  *
  * **Ranks** follow the Chatbot Arena convention: rank = 1 + the number of candidates whose interval lies
  * entirely above this one's. Candidates whose intervals overlap can share a rank, and a rank never claims a
- * separation the intervals do not show. The list is ordered by strength, best first (ties by name).
+ * separation the intervals do not show. The list is ordered by strength, best first (ties by name); when
+ * intervals differ much in width, a rank further down can be smaller than one above it.
  *
  * Runtime-neutral: only `zod`.
  */
@@ -39,7 +40,7 @@ export const RankingEntrySchema = z
     rank: z.number().int().positive(),
     /** θ, natural log, Σθ = 0 (or 0 for the reference candidate). */
     strength: z.number(),
-    /** Percentile bootstrap interval of θ at the bootstrap level; null only with `prior: 0` when no resample had finite strengths. */
+    /** Percentile bootstrap interval of θ at the bootstrap level; null when no resample could be fitted (no item yet, or `prior: 0` without finite strengths). */
     interval: z.tuple([z.number(), z.number()]).nullable(),
   })
   .strict();
@@ -62,7 +63,8 @@ export interface Ranking {
     resamples: number;
     seed: number;
     level: number;
-    /** Resamples without finite strengths (only with `prior: 0`), left out. */ dropped: number;
+    /** Resamples left out: no finite strengths (only with `prior: 0`) or no convergence. */
+    dropped: number;
   };
 }
 
