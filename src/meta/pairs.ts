@@ -6,7 +6,7 @@
  *
  * One outcome is one item's verdict on one pair of candidates. When the judge runs both presentation
  * orders, the engine's position calibration has already combined them into that verdict (`winner`) and
- * said whether the orders disagreed (`flip`, the verdict's `positionFlip`); {@link combineOrders} does the
+ * said whether the orders disagreed (`flip`, the verdict's `positionFlip`); {@link combineOrderWinners} does the
  * same for two single-order verdicts, by FastChat's agree-or-tie rule.
  *
  * Runtime-neutral: only `zod` and the engine's verdict schema.
@@ -39,7 +39,10 @@ export type PairOutcome = z.input<typeof PairOutcomeSchema>;
  * back): FastChat's agree-or-tie. Both present: their winner when they agree, else a tie, `flip` = they
  * differ. One present: that one, `flip` null. None: null.
  */
-export function combineOrders(ab: Winner | null, ba: Winner | null): { winner: Winner | null; flip: boolean | null } {
+export function combineOrderWinners(
+  ab: Winner | null,
+  ba: Winner | null,
+): { winner: Winner | null; flip: boolean | null } {
   if (ab === null || ba === null) return { winner: ab ?? ba, flip: null };
   return { winner: ab === ba ? ab : 'tie', flip: ab !== ba };
 }

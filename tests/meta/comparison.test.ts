@@ -2,16 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { ComparisonStatsSchema, comparisonStats } from '../../src/meta/comparison.js';
 import { wilsonInterval } from '../../src/meta/intervals.js';
 import type { PairOutcome } from '../../src/meta/pairs.js';
-import { combineOrders } from '../../src/meta/pairs.js';
+import { combineOrderWinners } from '../../src/meta/pairs.js';
 import { simulateTournament } from '../support/tournament.js';
 
-describe('combineOrders (agree-or-tie)', () => {
+describe('combineOrderWinners (agree-or-tie)', () => {
   it('keeps an agreed winner, turns a disagreement into a tie and a flip, passes one order through', () => {
-    expect(combineOrders('A', 'A')).toEqual({ winner: 'A', flip: false });
-    expect(combineOrders('A', 'B')).toEqual({ winner: 'tie', flip: true });
-    expect(combineOrders('A', 'tie')).toEqual({ winner: 'tie', flip: true });
-    expect(combineOrders(null, 'B')).toEqual({ winner: 'B', flip: null });
-    expect(combineOrders(null, null)).toEqual({ winner: null, flip: null });
+    expect(combineOrderWinners('A', 'A')).toEqual({ winner: 'A', flip: false });
+    expect(combineOrderWinners('A', 'B')).toEqual({ winner: 'tie', flip: true });
+    expect(combineOrderWinners('A', 'tie')).toEqual({ winner: 'tie', flip: true });
+    expect(combineOrderWinners(null, 'B')).toEqual({ winner: 'B', flip: null });
+    expect(combineOrderWinners(null, null)).toEqual({ winner: null, flip: null });
   });
 });
 

@@ -241,7 +241,7 @@ describe('the guarantee on held-out synthetic data', () => {
 
   it('the exact held-out agreement matches a sampled held-out set (the population formula is right)', () => {
     const c = calibrateCascade(draw(600, 42), { alpha, delta });
-    const held = evaluateThresholds(draw(200_000, 43), c.thresholds);
+    const held = evaluateThresholds(draw(50_000, 43), c.thresholds);
     const p = population(c.thresholds);
     expect(Math.abs(held.agreement! - p.cascade!)).toBeLessThan(0.01);
     expect(Math.abs(held.coverage! - p.coverage)).toBeLessThan(0.01);

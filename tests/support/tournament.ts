@@ -6,7 +6,7 @@
  * real items are (an easy question is easy for every pair), which is what the item bootstrap must respect.
  */
 import type { PairOutcome } from '../../src/meta/pairs.js';
-import { combineOrders } from '../../src/meta/pairs.js';
+import { combineOrderWinners } from '../../src/meta/pairs.js';
 import { createRng } from '../../src/meta/bootstrap.js';
 import type { Winner } from '../../src/engine/verdict.js';
 
@@ -55,7 +55,7 @@ export function simulateTournament(spec: TournamentSpec): SimulatedTournament {
         if (random() < (spec.missing ?? 0)) return null;
         return random() < (spec.positionBias ?? 0) ? first : honest;
       };
-      const { winner, flip } = combineOrders(order('A'), order('B'));
+      const { winner, flip } = combineOrderWinners(order('A'), order('B'));
       outcomes.push({ item: `q${item}`, a: candidates[i]!, b: candidates[j]!, winner, flip });
     }
   }
