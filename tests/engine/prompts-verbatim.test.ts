@@ -102,15 +102,14 @@ describe('ChatEval prompts (thunlp/ChatEval @ 3bb65ab, agentverse/tasks/llm_eval
 });
 
 describe('single-judge baselines', () => {
-  it('G-Eval SummEval prompt files (nlpyang/geval @ 6f84404, prompts/summeval/*_detailed.txt), bytes incl. CRLF', () => {
+  it('G-Eval SummEval prompt files (nlpyang/geval @ 6f84404, prompts/summeval/*_detailed.txt), as read in text mode', () => {
     expect(Object.fromEntries(Object.entries(GEVAL_SUMMEVAL_PROMPTS).map(([k, v]) => [k, sha(v)]))).toEqual({
-      coherence: '87ae7311d8edfc8e39a9674672496ef42e4bc768f38e927f294293b9d0ba4973',
+      coherence: '3036b788c0c7aa3c7147a71b1ff9897c42b8303624c731a3d731218d349d871b',
       consistency: 'ce74a0de8f19f2f0d31c77d1df76eece9b29fd14fee1f2bb82b462846eac62fa',
-      fluency: 'cd996012a744fea5007ba49e8508c1407eee4df05f39b395a4ad9d073f72ca7b',
-      relevance: '2e836f9d9aece1832065b1a166a14d4ec0c050085adcee396af8d365b13daf1d',
+      fluency: '128ad51b29f9cb7badf086cd0ebc1d4a53772b0f89c5cf051050f6c76e046e57',
+      relevance: '4d55e0539987885d4c0aad448f22e67d58b2afeca9dd3f53e16092213f8b0ae6',
     });
-    expect(GEVAL_SUMMEVAL_PROMPTS.coherence).toContain('\r\n');
-    expect(GEVAL_SUMMEVAL_PROMPTS.consistency).not.toContain('\r');
+    for (const text of Object.values(GEVAL_SUMMEVAL_PROMPTS)) expect(text).not.toContain('\r');
   });
 
   it('FairEval gen_prompt (i-Eval/FairEval @ 453c117, FairEval.py): system and user message', () => {

@@ -96,12 +96,16 @@ export function readLastChar(text: string): ParseResult {
   return ok({ kind: 'score', score: Number(last) });
 }
 
-/** DEBATE's read: the first digit of the first integer, or the last digit of the last integer. */
+/**
+ * DEBATE's read: the first digit of the first integer, or the last digit of the last integer. The script
+ * takes the digit of `str(int(...))`, so leading zeros go first: "04" reads 4 (and "00" reads 0).
+ */
 export function readDebateScore(text: string, from: 'first' | 'last'): ParseResult {
   const ints = text.match(/\d+/g);
-  const pick = from === 'first' ? ints?.[0]?.[0] : ints?.at(-1)?.at(-1);
-  if (pick === undefined) return { ok: false, reason: 'the reply holds no number' };
-  return ok({ kind: 'score', score: Number(pick) });
+  const picked = from === 'first' ? ints?.[0] : ints?.at(-1);
+  if (picked === undefined) return { ok: false, reason: 'the reply holds no number' };
+  const int = picked.replace(/^0+(?=\d)/, '');
+  return ok({ kind: 'score', score: Number(from === 'first' ? int[0] : int.at(-1)) });
 }
 
 const BANDI_RULES = {

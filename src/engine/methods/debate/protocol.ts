@@ -1,21 +1,27 @@
 /**
  * @module
  * DEBATE: Devil's Advocate-Based Assessment and Text Evaluation (Kim et al.; §3, Algorithm 1, Appendix B.1,
- * C.3, E.1-E.2). The loop, one call per wave (ids `score0`, `critic1`, `score1`, `critic2`, `score2`, …,
- * `tiebreaker`): the Scorer scores P; for i = 1..n the Critic reviews, a reply with NO_ISSUE ends the loop,
- * otherwise the Scorer scores again on the feedback; the final score is the Scorer's last reply (or, with
- * the Tie-breaker of C.3 and no NO_ISSUE, the Tie-breaker's). The Commander is deterministic orchestration.
+ * C.3, E.1-E.2). The Scorer scores the predefined template P, the Critic (the Devil's Advocate) reviews the
+ * score, the Commander forwards; a Critic reply with NO_ISSUE ends the loop after at most n iterations.
  *
- * Two readings (`promptSource`), because the paper and the authors' `debate.py` differ:
+ * Two control flows (`flow`), because the paper and the authors' `debate.py` differ:
+ * - `code` (default): the loop as `debate.py` runs it under pyautogen's reply rules (`autogen.ts`): the
+ *   Commander answers the Scorer's first reply with an LLM call of its own (`commander0`), which stays in the
+ *   Scorer's conversation; the Scorer answers at most twice in a row, so for n = 2 the calls are `score0`,
+ *   `commander0`, `critic1`, `score1`, `critic2`; the score is read from the last-but-one message of the
+ *   Scorer's conversation, which is the Commander's feedback text when the second critique says NO_ISSUE.
+ * - `paper`: Algorithm 1 and B.1: the Scorer re-scores after every critique (`score0`, `critic1`, `score1`,
+ *   `critic2`, `score2`, …) and its last reply is the score.
+ *
+ * And two prompt readings (`promptSource`):
  * - `code` (default): the Scorer receives P alone; every Critic message carries P and the Scorer's **first**
  *   reply (the code forwards `_oai_messages[score_agent][1]`; `criticSees: 'latest-reply'` is B.1's step 6);
- *   the Critic is never told about NO_ISSUE, and the loop stops when its reply contains `NO_ISSUE`; the score
- *   is read as `evalute_score.py` reads it (first digit of the first integer; fluency: last digit of the last
- *   integer) from the Scorer's last reply only.
+ *   the Critic is never told about NO_ISSUE, and the loop stops when its reply contains `NO_ISSUE`; scores are
+ *   read as `evalute_score.py` reads them (first digit of the first integer; fluency: last digit of the last).
  * - `paper`: the Commander's E.1 message opens the Scorer's prompt, the Scorer ends with `Score: <n>`, the
  *   Critic is told to say NO_ISSUE (any of NO_ISSUE / NO ISSUE / NO_ISSUES), the last parsed score stands.
- * The code's autogen Commander also auto-replies once per exchange with an LLM of its own; those replies are
- * not reproduced (no text of theirs reaches the score).
+ * The system messages are Appendix E.1's (the repository has no licence, so its own texts are not copied).
+ * With the Tie-breaker of C.3 (paper only) and no NO_ISSUE, the Tie-breaker's score is final.
  * Under a budget (`truncate`, only when one refuses a call after the first score) the loop ends there and
  * the Scorer's last score stands.
  */
@@ -23,11 +29,14 @@ import { z } from 'zod';
 import type { ChatMessage } from '../../call.js';
 import type { CallSpec, FinalReply, MethodDefinition, StepResult } from '../../method.js';
 import { AgentParamsSchema, CommonConfigShape, resolveAgentParams } from '../../method.js';
+import { parseReply } from '../../parsers/parse.js';
 import type { ParserSpec } from '../../parsers/spec.js';
 import type { PointwiseTask, Task } from '../../task.js';
 import { capitalise, renderTemplate, templateField } from '../../template.js';
 import type { MethodVerdict, Vote } from '../../verdict.js';
 import { ASPECT_DESCRIPTIONS, GEVAL_SUMMEVAL_PROMPTS } from '../single/index.js';
+import type { AutogenAgent, AutogenRun, ConversationMessage } from './autogen.js';
+import { finalMessage, replayAutogen } from './autogen.js';
 import type { TemplateName } from './prompts.js';
 import {
   ASPECT_SET_OF,
@@ -52,7 +61,9 @@ export const debateConfigSchema = z
     maxIterations: z.number().int().min(1).max(10).default(2),
     /** Benchmark framing for the template's nouns, input layout and aspect texts. Default `generic`. */
     domain: z.enum(DEBATE_DOMAINS).default('generic'),
-    /** `code` (default) or `paper`: see the module note. */
+    /** `code` (default) or `paper`: the loop's turns and where the score is read (see the module note). */
+    flow: z.enum(['code', 'paper']).default('code'),
+    /** `code` (default) or `paper`: the messages and read rules (see the module note). */
     promptSource: z.enum(['code', 'paper']).default('code'),
     /** What each Critic message shows: the Scorer's `first-reply` (the code) or its `latest-reply` (B.1). Default `first-reply`. */
     criticSees: z.enum(['first-reply', 'latest-reply']).default('first-reply'),
@@ -62,7 +73,9 @@ export const debateConfigSchema = z
     criticSystem: z.string().min(1).max(8_000).optional(),
     /** Replaces the Scorer's system message (default E.1's). */
     scorerSystem: z.string().min(1).max(8_000).optional(),
-    /** Replaces the Commander's message that opens the Scorer's prompt under `paper`. */
+    /** Replaces the Commander's system message (default E.1's), sent with its LLM replies under `flow: 'code'`. */
+    commanderSystem: z.string().min(1).max(8_000).optional(),
+    /** Replaces the Commander's message that opens the Scorer's prompt under `promptSource: 'paper'`. */
     commanderMessage: z.string().min(1).max(8_000).optional(),
     /** Run the Tie-breaker when the Critic never says NO_ISSUE within n iterations (C.3; not in the code). Default false. */
     useTieBreaker: z.boolean().default(false),
@@ -81,6 +94,8 @@ export const debateConfigSchema = z
       .strict()
       .default({}),
     scorer: AgentParamsSchema.default({}),
+    /** Model settings of the Commander's LLM replies (`flow: 'code'`). */
+    commander: AgentParamsSchema.default({}),
     critic: AgentParamsSchema.default({}),
     tieBreaker: AgentParamsSchema.default({}),
   })
@@ -88,20 +103,18 @@ export const debateConfigSchema = z
 /** A resolved DEBATE config. */
 export type DebateConfig = z.infer<typeof debateConfigSchema>;
 
-/** One recorded reply of the debate. */
-export interface DebateTurn {
-  role: 'scorer' | 'critic' | 'tiebreaker';
-  /** 0 for the first score, i for `critic<i>` / `score<i>`, n + 1 for the tie-breaker. */
-  iteration: number;
+/** One recorded final reply. */
+export interface DebateReply {
   content: string;
+  /** False when the reply never parsed after all re-asks. */
   parsed: boolean;
+  /** The score read from it (Scorer and Tie-breaker replies). */
   score?: number;
-  noIssue?: boolean;
 }
 
-/** DEBATE's state: the replies so far, in order. Plain JSON. */
+/** DEBATE's state: final replies by call id; the flow is replayed from them. Plain JSON. */
 export interface DebateState {
-  turns: DebateTurn[];
+  replies: Record<string, DebateReply>;
   /** Set when a budget refused the next call: the loop ends with the Scorer's last score (absent otherwise). */
   truncated?: true;
 }
@@ -173,16 +186,16 @@ export function formulatePrompt(config: DebateConfig, task: PointwiseTask): stri
   });
 }
 
-const NO_SCORE = 'no readable score';
-
-/** The score of the Scorer turn at or before `index` ("no readable score" when it never parsed). */
-function forwardedScore(turns: readonly DebateTurn[], index: number): string {
-  for (let i = index; i >= 0; i--) {
-    const t = turns[i];
-    if (t?.role === 'scorer') return t.score !== undefined ? String(t.score) : NO_SCORE;
-  }
-  return NO_SCORE;
+/** The Scorer's first message: P alone (code) or the Commander's request around it (paper). */
+function scorerOpening(config: DebateConfig, task: PointwiseTask): string {
+  return renderTemplate(template(config, 'scorer'), {
+    ...baseVars(task),
+    commander: config.commanderMessage ?? COMMANDER_MESSAGE,
+    prompt: formulatePrompt(config, task),
+  });
 }
+
+const NO_SCORE = 'no readable score';
 
 /** The Scorer's parser: `evalute_score.py`'s rule (code) or a `Score:` line (paper). */
 function scorerParser(config: DebateConfig, task: PointwiseTask): ParserSpec {
@@ -191,182 +204,404 @@ function scorerParser(config: DebateConfig, task: PointwiseTask): ParserSpec {
   return { type: 'labelled-score', label: 'Score', min: task.aspect.scale.min, max: task.aspect.scale.max };
 }
 
+function critiqueParser(config: DebateConfig): ParserSpec {
+  return { type: 'critique', ...(config.promptSource === 'code' ? { noIssue: 'code' as const } : {}) };
+}
+
+/** The score a text reads as under the Scorer's rule, if any. */
+function readScore(config: DebateConfig, task: PointwiseTask, text: string): number | undefined {
+  const r = parseReply(scorerParser(config, task), text);
+  return r.ok && r.value.kind === 'score' ? r.value.score : undefined;
+}
+
+/** Whether a text ends the loop: `NO_ISSUE` in it (code), or the paper's NO ISSUE variants. */
+function saysNoIssue(config: DebateConfig, text: string): boolean {
+  const r = parseReply(critiqueParser(config), text);
+  return r.ok && r.value.kind === 'critique' && r.value.noIssue;
+}
+
 function criticLabel(config: DebateConfig): string {
   return config.criticSystem !== undefined ? 'Critic (custom)' : `Critic (${config.criticPersona})`;
 }
 
-/** The Scorer's conversation: P, then its replies and the Critic's forwarded feedback. */
-function scorerMessages(config: DebateConfig, task: PointwiseTask, state: DebateState, prompt: string): ChatMessage[] {
+const scoreText = (score: number | undefined): string => (score !== undefined ? String(score) : NO_SCORE);
+
+/** The Commander's forward to the Critic: P and the Scorer reply it shows, with that reply's score. */
+function forwardText(
+  config: DebateConfig,
+  task: PointwiseTask,
+  prompt: string,
+  iteration: number,
+  shown: string,
+  previous: string,
+): string {
+  const vars = {
+    ...baseVars(task),
+    prompt,
+    response: shown,
+    score: scoreText(readScore(config, task, shown)),
+    previous_score: previous,
+  };
+  return renderTemplate(template(config, iteration === 1 ? 'critic' : 'criticFollowUp'), vars);
+}
+
+/** The Commander's forward of a critique to the Scorer, with the score the Critic reviewed. */
+function reviseText(config: DebateConfig, task: PointwiseTask, feedback: string, reviewed: string): string {
+  return renderTemplate(template(config, 'revise'), { ...baseVars(task), feedback, score: reviewed });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// flow: 'code' (debate.py under autogen's reply rules)
+// ---------------------------------------------------------------------------------------------------
+
+/** The Scorer reply a forward shows: the conversation's second message (the code) or the latest reply (B.1). */
+function shownReply(config: DebateConfig, scorer: readonly ConversationMessage[]): string {
+  if (config.criticSees === 'first-reply') return scorer[1]?.content ?? '';
+  return scorer.findLast((m) => m.from === 'scorer')?.content ?? '';
+}
+
+/** Replays `debate.py`'s loop from the replies recorded so far. */
+function replayCode(config: DebateConfig, task: PointwiseTask, state: DebateState): AutogenRun {
+  const prompt = formulatePrompt(config, task);
+  const shownScores: string[] = [];
+  return replayAutogen({
+    iterations: config.maxIterations,
+    prompt: scorerOpening(config, task),
+    forward: (i, scorer) => {
+      const shown = shownReply(config, scorer);
+      const text = forwardText(config, task, prompt, i, shown, shownScores.at(-1) ?? NO_SCORE);
+      shownScores.push(scoreText(readScore(config, task, shown)));
+      return text;
+    },
+    feedback: (critique) => reviseText(config, task, critique, shownScores.at(-1) ?? NO_SCORE),
+    noIssue: (text) => saysNoIssue(config, text),
+    reply: (id) => state.replies[id]?.content,
+  });
+}
+
+/** A conversation as one agent sees it: its own messages are `assistant`, the other's `user`. */
+function asSeenBy(agent: AutogenAgent, conversation: readonly ConversationMessage[]): ChatMessage[] {
+  return conversation.map((m) => ({ role: m.from === agent ? 'assistant' : 'user', content: m.content }));
+}
+
+function codeCall(config: DebateConfig, task: PointwiseTask, run: AutogenRun): CallSpec | undefined {
+  const pending = run.pending;
+  if (!pending) return undefined;
+  const { agent, callId, iteration } = pending;
+  switch (agent) {
+    case 'scorer':
+      return {
+        id: callId,
+        agent: 'scorer',
+        label: 'Scorer',
+        stage: iteration === 0 ? 'initial score' : `iteration ${iteration} re-score`,
+        ...resolveAgentParams(config.defaults, config.scorer),
+        messages: [
+          { role: 'system', content: config.scorerSystem ?? SCORER_SYSTEM },
+          ...asSeenBy('scorer', run.scorer),
+        ],
+        parser: scorerParser(config, task),
+      };
+    case 'commander':
+      return {
+        id: callId,
+        agent: 'commander',
+        label: 'Commander',
+        stage: iteration === 0 ? 'commander reply' : `iteration ${iteration} commander reply`,
+        ...resolveAgentParams(config.defaults, config.commander),
+        messages: [
+          { role: 'system', content: config.commanderSystem ?? COMMANDER_MESSAGE },
+          ...asSeenBy('commander', run.scorer),
+        ],
+        parser: { type: 'text' },
+      };
+    case 'critic':
+      return {
+        id: callId,
+        agent: 'critic',
+        label: criticLabel(config),
+        stage: `iteration ${iteration} critique`,
+        ...resolveAgentParams(config.defaults, config.critic),
+        messages: [
+          { role: 'system', content: config.criticSystem ?? CRITIC_PERSONAS[config.criticPersona] },
+          ...asSeenBy('critic', run.critic),
+        ],
+        parser: critiqueParser(config),
+      };
+  }
+}
+
+/** The Scorer and Critic replies of the code loop, in the order they were made. */
+function codeLog(run: AutogenRun): { role: 'scorer' | 'critic'; content: string }[] {
+  const out: { role: 'scorer' | 'critic'; content: string }[] = [];
+  for (let i = 0; i <= run.iterations; i++) {
+    for (const m of run.critic)
+      if (m.iteration === i && m.from === 'critic') out.push({ role: 'critic', content: m.content });
+    for (const m of run.scorer)
+      if (m.iteration === i && m.from === 'scorer') out.push({ role: 'scorer', content: m.content });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// flow: 'paper' (Algorithm 1, B.1)
+// ---------------------------------------------------------------------------------------------------
+
+/** One reply of the paper loop, in order. */
+interface PaperTurn {
+  role: 'scorer' | 'critic';
+  iteration: number;
+  id: string;
+  reply: DebateReply;
+}
+
+/** The paper loop's replies so far: `score0`, then `critic<i>`, `score<i>` for i = 1, 2, … */
+function paperTurns(config: DebateConfig, state: DebateState): PaperTurn[] {
+  const turns: PaperTurn[] = [];
+  const ids = ['score0'];
+  for (let i = 1; i <= config.maxIterations; i++) ids.push(`critic${i}`, `score${i}`);
+  for (const id of ids) {
+    const reply = state.replies[id];
+    if (!reply) break;
+    const critic = id.startsWith('critic');
+    turns.push({ role: critic ? 'critic' : 'scorer', iteration: Number(id.replace(/\D+/, '')), id, reply });
+  }
+  return turns;
+}
+
+/** The paper loop's next call id, or whether it stopped on NO_ISSUE. */
+function paperNext(
+  config: DebateConfig,
+  turns: readonly PaperTurn[],
+): { id: string; iteration: number } | { stoppedByNoIssue: boolean } {
+  const last = turns.at(-1);
+  if (!last) return { id: 'score0', iteration: 0 };
+  if (last.role === 'critic')
+    return saysNoIssue(config, last.reply.content)
+      ? { stoppedByNoIssue: true }
+      : { id: `score${last.iteration}`, iteration: last.iteration };
+  if (last.iteration < config.maxIterations)
+    return { id: `critic${last.iteration + 1}`, iteration: last.iteration + 1 };
+  return { stoppedByNoIssue: false };
+}
+
+/** The score of the Scorer turn at or before `index` ("no readable score" when it never parsed). */
+function forwardedScore(turns: readonly PaperTurn[], index: number): string {
+  for (let i = index; i >= 0; i--) {
+    const t = turns[i];
+    if (t?.role === 'scorer') return scoreText(t.reply.score);
+  }
+  return NO_SCORE;
+}
+
+/** The Scorer's conversation in the paper loop: its opening, then its replies and the forwarded feedback. */
+function paperScorerMessages(config: DebateConfig, task: PointwiseTask, turns: readonly PaperTurn[]): ChatMessage[] {
   const messages: ChatMessage[] = [
     { role: 'system', content: config.scorerSystem ?? SCORER_SYSTEM },
-    {
-      role: 'user',
-      content: renderTemplate(template(config, 'scorer'), {
-        ...baseVars(task),
-        commander: config.commanderMessage ?? COMMANDER_MESSAGE,
-        prompt,
-      }),
-    },
+    { role: 'user', content: scorerOpening(config, task) },
   ];
-  state.turns.forEach((t, i) => {
-    if (t.role === 'scorer') messages.push({ role: 'assistant', content: t.content });
-    else if (t.role === 'critic')
-      messages.push({
-        role: 'user',
-        content: renderTemplate(template(config, 'revise'), {
-          ...baseVars(task),
-          feedback: t.content,
-          score: forwardedScore(state.turns, i),
-        }),
-      });
+  turns.forEach((t, i) => {
+    if (t.role === 'scorer') messages.push({ role: 'assistant', content: t.reply.content });
+    else messages.push({ role: 'user', content: reviseText(config, task, t.reply.content, forwardedScore(turns, i)) });
   });
   return messages;
 }
 
-/** The Critic's conversation: one forward per Scorer turn it reviews, then its own replies. */
-function criticMessages(config: DebateConfig, task: PointwiseTask, state: DebateState, prompt: string): ChatMessage[] {
+/** The Critic's conversation in the paper loop: one forward per Scorer turn it reviews, then its own replies. */
+function paperCriticMessages(config: DebateConfig, task: PointwiseTask, turns: readonly PaperTurn[]): ChatMessage[] {
+  const prompt = formulatePrompt(config, task);
   const messages: ChatMessage[] = [
     { role: 'system', content: config.criticSystem ?? CRITIC_PERSONAS[config.criticPersona] },
   ];
-  const firstScorer = state.turns.findIndex((t) => t.role === 'scorer');
-  let first = true;
+  const first = turns.find((t) => t.role === 'scorer');
   let previous = NO_SCORE;
-  state.turns.forEach((t, i) => {
-    if (t.role === 'critic') messages.push({ role: 'assistant', content: t.content });
-    else if (t.role === 'scorer') {
-      const shown = config.criticSees === 'first-reply' ? firstScorer : i;
-      const score = forwardedScore(state.turns, shown);
-      const vars = {
-        ...baseVars(task),
-        prompt,
-        response: state.turns[shown]?.content ?? '',
-        score,
-        previous_score: previous,
-      };
+  let iteration = 0;
+  turns.forEach((t) => {
+    if (t.role === 'critic') messages.push({ role: 'assistant', content: t.reply.content });
+    else {
+      iteration += 1;
+      const shown = config.criticSees === 'first-reply' ? (first ?? t) : t;
       messages.push({
         role: 'user',
-        content: renderTemplate(template(config, first ? 'critic' : 'criticFollowUp'), vars),
+        content: forwardText(config, task, prompt, iteration, shown.reply.content, previous),
       });
-      first = false;
-      previous = score;
+      previous = scoreText(shown.reply.score);
     }
   });
   return messages;
 }
 
-/** C.3: the Tie-breaker reads P and the whole debate log. */
-function tieBreakerMessages(
+function paperCall(
   config: DebateConfig,
   task: PointwiseTask,
-  state: DebateState,
-  prompt: string,
-): ChatMessage[] {
-  const log = state.turns.map((t) => `${t.role === 'scorer' ? 'Scorer' : 'Critic'}: ${t.content}`).join('\n\n');
-  return [
-    { role: 'system', content: config.tieBreakerSystem ?? TIE_BREAKER_BY_DOMAIN[config.domain] },
-    { role: 'user', content: renderTemplate(template(config, 'tieBreaker'), { ...baseVars(task), prompt, log }) },
-  ];
-}
-
-type Next =
-  | { kind: 'score'; iteration: number }
-  | { kind: 'critic'; iteration: number }
-  | { kind: 'tiebreaker' }
-  | { kind: 'done'; stoppedByNoIssue: boolean };
-
-/** What Algorithm 1 does next from the replies so far. */
-function nextMove(config: DebateConfig, state: DebateState): Next {
-  const last = state.turns.at(-1);
-  if (!last) return { kind: 'score', iteration: 0 };
-  if (state.truncated) return { kind: 'done', stoppedByNoIssue: false };
-  switch (last.role) {
-    case 'tiebreaker':
-      return { kind: 'done', stoppedByNoIssue: false };
-    case 'critic':
-      return last.noIssue ? { kind: 'done', stoppedByNoIssue: true } : { kind: 'score', iteration: last.iteration };
-    case 'scorer':
-      if (last.iteration < config.maxIterations) return { kind: 'critic', iteration: last.iteration + 1 };
-      return config.useTieBreaker ? { kind: 'tiebreaker' } : { kind: 'done', stoppedByNoIssue: false };
-  }
-}
-
-function idOf(next: Exclude<Next, { kind: 'done' }>): string {
-  return next.kind === 'tiebreaker' ? 'tiebreaker' : `${next.kind}${next.iteration}`;
-}
-
-function callFor(
-  config: DebateConfig,
-  task: PointwiseTask,
-  state: DebateState,
-  next: Exclude<Next, { kind: 'done' }>,
+  turns: readonly PaperTurn[],
+  id: string,
+  iteration: number,
 ): CallSpec {
-  const prompt = formulatePrompt(config, task);
-  const tieParser: ParserSpec = {
-    type: 'labelled-score',
-    label: 'Score',
-    min: task.aspect.scale.min,
-    max: task.aspect.scale.max,
+  if (id.startsWith('critic'))
+    return {
+      id,
+      agent: 'critic',
+      label: criticLabel(config),
+      stage: `iteration ${iteration} critique`,
+      ...resolveAgentParams(config.defaults, config.critic),
+      messages: paperCriticMessages(config, task, turns),
+      parser: critiqueParser(config),
+    };
+  return {
+    id,
+    agent: 'scorer',
+    label: 'Scorer',
+    stage: iteration === 0 ? 'initial score' : `iteration ${iteration} re-score`,
+    ...resolveAgentParams(config.defaults, config.scorer),
+    messages: paperScorerMessages(config, task, turns),
+    parser: scorerParser(config, task),
   };
-  switch (next.kind) {
-    case 'score':
-      return {
-        id: idOf(next),
-        agent: 'scorer',
-        label: 'Scorer',
-        stage: next.iteration === 0 ? 'initial score' : `iteration ${next.iteration} re-score`,
-        ...resolveAgentParams(config.defaults, config.scorer),
-        messages: scorerMessages(config, task, state, prompt),
-        parser: scorerParser(config, task),
-      };
-    case 'critic':
-      return {
-        id: idOf(next),
-        agent: 'critic',
-        label: criticLabel(config),
-        stage: `iteration ${next.iteration} critique`,
-        ...resolveAgentParams(config.defaults, config.critic),
-        messages: criticMessages(config, task, state, prompt),
-        parser: { type: 'critique', ...(config.promptSource === 'code' ? { noIssue: 'code' as const } : {}) },
-      };
-    case 'tiebreaker':
-      return {
-        id: idOf(next),
-        agent: 'tiebreaker',
-        label: 'Tie-breaker',
-        stage: 'tie-break',
-        ...resolveAgentParams(config.defaults, config.tieBreaker),
-        messages: tieBreakerMessages(config, task, state, prompt),
-        parser: tieParser,
-      };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Both flows
+// ---------------------------------------------------------------------------------------------------
+
+/** C.3: the Tie-breaker reads P and the whole debate log. */
+function tieBreakerCall(
+  config: DebateConfig,
+  task: PointwiseTask,
+  log: readonly { role: 'scorer' | 'critic'; content: string }[],
+): CallSpec {
+  const text = log.map((t) => `${t.role === 'scorer' ? 'Scorer' : 'Critic'}: ${t.content}`).join('\n\n');
+  const prompt = formulatePrompt(config, task);
+  return {
+    id: 'tiebreaker',
+    agent: 'tiebreaker',
+    label: 'Tie-breaker',
+    stage: 'tie-break',
+    ...resolveAgentParams(config.defaults, config.tieBreaker),
+    messages: [
+      { role: 'system', content: config.tieBreakerSystem ?? TIE_BREAKER_BY_DOMAIN[config.domain] },
+      {
+        role: 'user',
+        content: renderTemplate(template(config, 'tieBreaker'), { ...baseVars(task), prompt, log: text }),
+      },
+    ],
+    parser: { type: 'labelled-score', label: 'Score', min: task.aspect.scale.min, max: task.aspect.scale.max },
+  };
+}
+
+/** Where the debate stands: the next call, or what the verdict is made of. */
+interface Position {
+  next?: CallSpec;
+  stoppedByNoIssue: boolean;
+  iterations: number;
+  /** Scores of the Scorer's replies, in order (null when one has none). */
+  scoreHistory: (number | null)[];
+  /** The debate's own result before any Tie-breaker. */
+  result: {
+    score?: number;
+    from: 'scorer' | 'feedback' | 'prompt' | 'commander' | 'none';
+    message?: string;
+    /** False when the message the result stands on did not read (the paper reading then keeps an earlier score). */
+    parsed: boolean;
+  };
+  /** Calls made, in order. */
+  calls: string[];
+}
+
+const NO_RESULT = { from: 'none', parsed: false } as const;
+
+function codePosition(config: DebateConfig, task: PointwiseTask, state: DebateState): Position {
+  const run = replayCode(config, task, state);
+  const scorerReplies = run.scorer.filter((m) => m.from === 'scorer');
+  const scoreHistory = scorerReplies.map((m) => state.replies[m.callId ?? '']?.score ?? null);
+  const base = { stoppedByNoIssue: run.stoppedByNoIssue, iterations: run.iterations, scoreHistory, calls: run.calls };
+  if (state.truncated) {
+    const last = scorerReplies.at(-1);
+    const score = last ? state.replies[last.callId ?? '']?.score : undefined;
+    const result =
+      score !== undefined ? { score, from: 'scorer' as const, message: last?.callId, parsed: true } : NO_RESULT;
+    return { ...base, result };
   }
+  const next = codeCall(config, task, run);
+  if (next) return { ...base, next, result: NO_RESULT };
+  // `score_agent._oai_messages[commander][-2]`, read by `evalute_score.py`'s rule whatever message it is.
+  const final = finalMessage(run);
+  if (!final) return { ...base, result: NO_RESULT };
+  const message = final.callId ?? (final.kind === 'feedback' ? `feedback${final.iteration}` : 'prompt');
+  const score = readScore(config, task, final.content);
+  const from =
+    final.kind === 'feedback'
+      ? 'feedback'
+      : final.kind === 'prompt'
+        ? 'prompt'
+        : final.from === 'scorer'
+          ? 'scorer'
+          : 'commander';
+  return {
+    ...base,
+    result: score !== undefined ? { score, from, message, parsed: true } : { from: 'none', message, parsed: false },
+  };
+}
+
+function paperPosition(config: DebateConfig, task: PointwiseTask, state: DebateState): Position {
+  const turns = paperTurns(config, state);
+  const scorers = turns.filter((t) => t.role === 'scorer');
+  const iterations = turns.filter((t) => t.role === 'critic').length;
+  const scoreHistory = scorers.map((t) => t.reply.score ?? null);
+  const calls = turns.map((t) => t.id);
+  const next = state.truncated ? { stoppedByNoIssue: false } : paperNext(config, turns);
+  const base = { iterations, scoreHistory, calls };
+  if ('id' in next)
+    return {
+      ...base,
+      stoppedByNoIssue: false,
+      next: paperCall(config, task, turns, next.id, next.iteration),
+      result: NO_RESULT,
+    };
+  // Code reading: the last reply's score; paper reading: the last parsed score.
+  const lastReply = scorers.at(-1);
+  const last = config.promptSource === 'code' ? lastReply : scorers.findLast((t) => t.reply.score !== undefined);
+  const score = last?.reply.score;
+  const parsed = lastReply?.reply.parsed ?? false;
+  return {
+    ...base,
+    stoppedByNoIssue: next.stoppedByNoIssue,
+    result: score !== undefined ? { score, from: 'scorer', message: last?.id, parsed } : NO_RESULT,
+  };
+}
+
+function position(config: DebateConfig, task: PointwiseTask, state: DebateState): Position {
+  return config.flow === 'code' ? codePosition(config, task, state) : paperPosition(config, task, state);
+}
+
+/** The Tie-breaker's call when it is due: C.3, no NO_ISSUE within n iterations. */
+function tieBreakerDue(
+  config: DebateConfig,
+  task: PointwiseTask,
+  state: DebateState,
+  p: Position,
+): CallSpec | undefined {
+  if (!config.useTieBreaker || state.truncated || p.stoppedByNoIssue || state.replies.tiebreaker) return undefined;
+  const log =
+    config.flow === 'code'
+      ? codeLog(replayCode(config, task, state))
+      : paperTurns(config, state).map((t) => ({ role: t.role, content: t.reply.content }));
+  return tieBreakerCall(config, task, log);
 }
 
 /**
- * The verdict. Final score: the Tie-breaker's when it ran and parsed; else (code) the Scorer's last reply's
- * score, none if it has no number, or (paper) the Scorer's last parsed score. Confidence: 1 − (max − min) /
- * scale width over every parsed score of the debate.
+ * The verdict. Final score: the Tie-breaker's when it ran and parsed; else the debate's own result (see
+ * the module note). Confidence: 1 − (max − min) / scale width over every score of the debate.
  */
-function conclude(
-  config: DebateConfig,
-  task: PointwiseTask,
-  state: DebateState,
-  stoppedByNoIssue: boolean,
-): MethodVerdict {
-  const scorers = state.turns.filter((t) => t.role === 'scorer');
-  const lastScorer = scorers.at(-1);
-  const scorerScore =
-    config.promptSource === 'code'
-      ? lastScorer?.score
-      : [...scorers].reverse().find((t) => t.score !== undefined)?.score;
-  const tie = state.turns.find((t) => t.role === 'tiebreaker');
-  const score = tie?.score ?? scorerScore;
+function conclude(config: DebateConfig, task: PointwiseTask, state: DebateState, p: Position): MethodVerdict {
+  const tie = state.replies.tiebreaker;
+  const score = tie?.score ?? p.result.score;
   const votes: Vote[] = [];
-  if (lastScorer)
+  if (p.scoreHistory.length > 0)
     votes.push({
       agent: 'scorer',
       label: 'Scorer',
-      ...(scorerScore !== undefined ? { score: scorerScore } : {}),
-      parsed: lastScorer.parsed,
+      ...(p.result.score !== undefined ? { score: p.result.score } : {}),
+      parsed: p.result.parsed,
     });
   if (tie)
     votes.push({
@@ -375,7 +610,11 @@ function conclude(
       ...(tie.score !== undefined ? { score: tie.score } : {}),
       parsed: tie.parsed,
     });
-  const all = state.turns.flatMap((t) => (t.score !== undefined ? [t.score] : []));
+  const all = [
+    ...p.scoreHistory.flatMap((s) => (s !== null ? [s] : [])),
+    ...(p.result.score !== undefined ? [p.result.score] : []),
+    ...(tie?.score !== undefined ? [tie.score] : []),
+  ];
   const range = task.aspect.scale.max - task.aspect.scale.min;
   const confidence =
     score === undefined || all.length === 0 ? 0 : Math.max(0, 1 - (Math.max(...all) - Math.min(...all)) / range);
@@ -384,20 +623,22 @@ function conclude(
     votes,
     confidence,
     details: {
+      flow: config.flow,
       promptSource: config.promptSource,
-      iterations: state.turns.filter((t) => t.role === 'critic').length,
-      stoppedByNoIssue,
+      iterations: p.iterations,
+      stoppedByNoIssue: p.stoppedByNoIssue,
       tieBreakerUsed: tie !== undefined,
-      scoreHistory: scorers.map((t) => t.score ?? null),
+      scoreHistory: p.scoreHistory,
       ...(tie ? { tieBreakerScore: tie.score ?? null } : {}),
-      finalFrom: tie?.score !== undefined ? 'tiebreaker' : score !== undefined ? 'scorer' : 'none',
+      finalFrom: tie?.score !== undefined ? 'tiebreaker' : p.result.from,
+      ...(p.result.message !== undefined ? { finalMessage: p.result.message } : {}),
     },
     ...(state.truncated
       ? {
           truncation: {
-            iterationsRun: state.turns.filter((t) => t.role === 'critic').length,
+            iterationsRun: p.iterations,
             iterationsPlanned: config.maxIterations,
-            scorerTurns: scorers.length,
+            scorerTurns: p.scoreHistory.length,
             tieBreakerCut: config.useTieBreaker && !tie,
           },
         }
@@ -405,48 +646,60 @@ function conclude(
   };
 }
 
+/** The call the debate waits for now, if any. */
+function pendingCall(config: DebateConfig, task: PointwiseTask, state: DebateState): CallSpec | undefined {
+  const p = position(config, task, state);
+  return p.next ?? tieBreakerDue(config, task, state, p);
+}
+
+/** The calls of the longest run: every reply is read, no critique says NO_ISSUE, none ends with TERMINATE. */
+function longestRun(config: DebateConfig): number {
+  if (config.flow === 'paper') return 1 + 2 * config.maxIterations;
+  const run = replayAutogen({
+    iterations: config.maxIterations,
+    prompt: 'P',
+    forward: () => 'M',
+    feedback: () => 'F',
+    noIssue: () => false,
+    reply: () => 'R',
+  });
+  return run.calls.length;
+}
+
 /** DEBATE as a protocol: one call per wave, pointwise tasks only. */
 export const debateMethod: MethodDefinition<DebateConfig, DebateState> = {
   method: 'debate',
   // 2: the code reading (P alone, the first reply shown to the Critic, evalute_score.py's read).
-  version: 2,
+  // 3: `flow: 'code'`, the loop under autogen's reply rules (the Commander's reply, the Scorer's two turns,
+  //    the score from the last-but-one message); G-Eval's P with LF line endings; `int()` before the digit.
+  version: 3,
   paper: 'DEBATE (Kim et al.) §3, Algorithm 1, Appendix B.1, C.3, E.1-E.2',
   // The paper evaluates pointwise aspects only and gives no pairwise template.
   taskKinds: ['pointwise'],
   configSchema: debateConfigSchema,
   init(): DebateState {
-    return { turns: [] };
+    return { replies: {} };
   },
   step(config, task, state): StepResult {
     const t = asPointwise(task);
-    const next = nextMove(config, state);
-    if (next.kind === 'done') return { kind: 'verdict', verdict: conclude(config, t, state, next.stoppedByNoIssue) };
-    return { kind: 'calls', calls: [callFor(config, t, state, next)] };
+    const p = position(config, t, state);
+    const next = p.next ?? tieBreakerDue(config, t, state, p);
+    if (next) return { kind: 'calls', calls: [next] };
+    return { kind: 'verdict', verdict: conclude(config, t, state, p) };
   },
-  reduce(config, _task, state, reply: FinalReply): DebateState {
-    const next = nextMove(config, state);
-    if (next.kind === 'done' || reply.callId !== idOf(next)) return state;
+  reduce(config, task, state, reply: FinalReply): DebateState {
+    const next = pendingCall(config, asPointwise(task), state);
+    if (!next || reply.callId !== next.id) return state;
     const value = reply.ok ? reply.value : undefined;
-    const turn: DebateTurn =
-      next.kind === 'critic'
-        ? {
-            role: 'critic',
-            iteration: next.iteration,
-            content: reply.content,
-            parsed: reply.ok,
-            noIssue: value?.kind === 'critique' ? value.noIssue : false,
-          }
-        : {
-            role: next.kind === 'tiebreaker' ? 'tiebreaker' : 'scorer',
-            iteration: next.kind === 'tiebreaker' ? config.maxIterations + 1 : next.iteration,
-            content: reply.content,
-            parsed: reply.ok && value?.kind === 'score',
-            ...(value?.kind === 'score' ? { score: value.score } : {}),
-          };
-    return { turns: [...state.turns, turn] };
+    const stored: DebateReply = {
+      content: reply.content,
+      parsed: reply.ok,
+      ...(value?.kind === 'score' ? { score: value.score } : {}),
+    };
+    return { ...state, replies: { ...state.replies, [reply.callId]: stored } };
   },
   plannedCalls(config): number {
-    return 1 + 2 * config.maxIterations + (config.useTieBreaker ? 1 : 0);
+    return longestRun(config) + (config.useTieBreaker ? 1 : 0);
   },
   // A budget refused a call: the loop ends as if the Critic had no more turns, and the Scorer's last score
   // stands (a refused re-score leaves the last critique unanswered). Nothing stands before the first score.
