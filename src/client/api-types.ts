@@ -1797,6 +1797,11 @@ export interface components {
              * @default code
              * @enum {string}
              */
+            flow?: "code" | "paper";
+            /**
+             * @default code
+             * @enum {string}
+             */
             promptSource?: "code" | "paper";
             /**
              * @default first-reply
@@ -1810,6 +1815,7 @@ export interface components {
             criticPersona?: "strict" | "moderate" | "weak" | "plain";
             criticSystem?: string;
             scorerSystem?: string;
+            commanderSystem?: string;
             commanderMessage?: string;
             /** @default false */
             useTieBreaker?: boolean;
@@ -1825,6 +1831,13 @@ export interface components {
             };
             /** @default {} */
             scorer?: {
+                model?: string;
+                provider?: string;
+                temperature?: number;
+                maxTokens?: number;
+            };
+            /** @default {} */
+            commander?: {
                 model?: string;
                 provider?: string;
                 temperature?: number;

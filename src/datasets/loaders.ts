@@ -8,12 +8,13 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { z } from 'zod';
+import { fastChatNeedsReference } from '../engine/methods/single/index.js';
 import type { Aspect } from '../engine/task.js';
 import type { LabelledItem } from '../metrics/labelled.js';
 import { LabelledItemSchema } from '../metrics/labelled.js';
 
 
-/** The `datasets/` folder at the repository root (this file lives in `src/meta/`). */
+/** The `datasets/` folder at the repository root (this file lives in `src/metrics/`). */
 export const DATASETS_DIR = fileURLToPath(new URL('../../datasets/', import.meta.url));
 
 /** Topical-Chat (USR) aspects and their scales, inclusive. */
@@ -79,6 +80,20 @@ const MtBenchRowSchema = z
     Model_B_Score: binaryScore,
   })
   .refine((r) => r.Model_A_Score + r.Model_B_Score === 1, 'exactly one of Model_A_Score / Model_B_Score must be 1');
+
+const twoTurns = z.tuple([z.string(), z.string()]);
+const MtBenchQuestionSchema = z.object({ question_id: z.number().int(), category: z.string(), turns: twoTurns });
+const MtBenchReferenceSchema = z.object({
+  question_id: z.number().int(),
+  choices: z.array(z.object({ turns: twoTurns })).min(1),
+});
+
+/**
+ * How the human-judgment file joins a conversation's two turns (`data/preprocess_mt_bench.py` of
+ * LLM-Judging-Architectures @ 2c4e937): the user turns with `Then,`, each model's answers with
+ * `Now for the other part of the question: `.
+ */
+export const MT_BENCH_JOINS = { question: 'Then,', answer: 'Now for the other part of the question: ' } as const;
 
 // ---------------------------------------------------------------------------------------------
 // Loaders
@@ -157,20 +172,49 @@ export function loadSummEval(aspect: SummEvalAspect): LabelledItem[] {
 }
 
 /**
- * MT-Bench human judgments, binary: 3,355 pairs, human label A when Model_A_Score = 1, else B.
- * Caveat: the upstream preprocessing mapped human ties to B (so B is over-counted and no item is a tie),
- * and joined multi-turn conversations into one string per question and answer.
+ * MT-Bench human judgments, binary: 3,355 pairs, human label A when Model_A_Score = 1, else B. Each item is
+ * matched to its FastChat question (`mt_bench/questions.jsonl`) by its first user turn: `group` is the
+ * question's category, and for FastChat's `NEED_REF_CATS` (math, reasoning, coding) the task carries GPT-4's
+ * reference answer (`mt_bench/reference_answers_gpt4.jsonl`), its two turns joined as the file joins answers,
+ * so `fastchat-pair` judges those items with `pair-math-v1` as FastChat does.
+ * Caveats: the upstream preprocessing mapped human ties to B (so B is over-counted and no item is a tie),
+ * joined both turns of every conversation into one string per question and answer, and dropped which turn
+ * the human judged.
  */
 export function loadMtBench(): LabelledItem[] {
   const rows = readJsonl('mt_bench/mt_bench_human_binary_3355.jsonl.gz').map((row, i) =>
     parseRow(MtBenchRowSchema, row, 'mt-bench', i),
   );
+  const questions = readJsonl('mt_bench/questions.jsonl').map((row, i) =>
+    parseRow(MtBenchQuestionSchema, row, 'mt-bench questions', i),
+  );
+  const references = new Map(
+    readJsonl('mt_bench/reference_answers_gpt4.jsonl').map((row, i) => {
+      const r = parseRow(MtBenchReferenceSchema, row, 'mt-bench references', i);
+      return [r.question_id, r.choices[0]?.turns ?? ['', '']] as const;
+    }),
+  );
   return validated(
-    rows.map((r, i) => ({
-      id: `mt-bench-${i}`,
-      task: { kind: 'pairwise', question: r.Question, answerA: r.Response_A, answerB: r.Response_B },
-      human: r.Model_A_Score === 1 ? 'A' : 'B',
-    })),
+    rows.map((r, i) => {
+      const question = questions.find((q) => r.Question.startsWith(`${q.turns[0]}${MT_BENCH_JOINS.question}`));
+      if (!question || r.Question !== question.turns.join(MT_BENCH_JOINS.question))
+        throw new Error(`mt-bench row ${i}: no FastChat question whose turns join into its Question`);
+      const reference = fastChatNeedsReference(question.category) ? references.get(question.question_id) : undefined;
+      if (fastChatNeedsReference(question.category) && !reference)
+        throw new Error(`mt-bench row ${i}: no reference answer for question ${question.question_id}`);
+      return {
+        id: `mt-bench-${i}`,
+        task: {
+          kind: 'pairwise',
+          question: r.Question,
+          answerA: r.Response_A,
+          answerB: r.Response_B,
+          ...(reference ? { reference: reference.join(MT_BENCH_JOINS.answer) } : {}),
+        },
+        human: r.Model_A_Score === 1 ? 'A' : 'B',
+        group: question.category,
+      };
+    }),
     'mt-bench',
   );
 }

@@ -11,21 +11,30 @@
  * retry policy, the message listing every attempt (`attempts.ts` says which code stands for the call)
  * and holding no secret (`redact.ts`). Runs in workerd and Node (no Node-only imports), and does not
  * contain the mock LLM: Node code reaches the in-process mock through `createLlmWithMock`.
+ *
+ * Two faces of one client: {@link createTieredLlm} runs a call at the `standard` or `flex` tier with a
+ * flex fallback policy and reports each attempt's tier and the usage at the tier's price;
+ * {@link createLlm} is its `standard` face as the engine's {@link LlmFunction}. The body of every attempt
+ * comes from `request.ts`, the one builder the Batch API lines use too. (Batch-tier calls go through
+ * `batch-client.ts`.)
  */
 import type { LlmAttempt, LlmCallRequest, LlmCallResult, LlmError, LlmFunction } from '../engine/call.js';
 import { dominantAttemptIndex, summarizeAttempts } from './attempts.js';
 import type { ProviderGate } from './gate.js';
 import { gateOutcome } from './gate.js';
+import { asFlexFailure, FLEX_UNSUPPORTED, flexRefusalOf } from './flex.js';
 import type { PriceTable } from './pricing.js';
 import { DEFAULT_PRICES, priceFor } from './pricing.js';
 import type { AttemptOutcome } from './outcome.js';
 import { createRedactor } from '../log/redact.js';
+import { buildChatBody } from './request.js';
 import { backoffDelayMs } from './retry.js';
 import type { LlmSettings, LlmSettingsInput, ProviderSettings } from './settings.js';
 import { IN_PROCESS_MOCK_URL, LlmSettingsError, resolveSettings } from './settings.js';
 import { responseFormatFor } from './structured.js';
-import type { JsonSchemaResponseFormat } from './structured.js';
-import { usageOf } from './usage.js';
+import type { FlexFallback } from './tiers.js';
+import type { TierUsage } from './usage.js';
+import { plainUsage, usageOf } from './usage.js';
 import type { WireTarget } from './wire.js';
 import { sendChatCompletion, wireTarget } from './wire.js';
 
@@ -37,6 +46,8 @@ export interface AttemptInfo {
   model: string;
   /** 1-based attempt number. */
   attempt: number;
+  /** The tier the attempt was sent at. */
+  tier: 'standard' | 'flex';
   ok: boolean;
   /** What went wrong, when the attempt failed. */
   kind?: LlmAttempt['kind'];
@@ -80,12 +91,71 @@ export interface LlmDeps {
 /** Placeholder base URL under which the in-process mock is served (`.invalid`: never resolved by DNS). */
 export const IN_PROCESS_BASE = 'http://in-process.mock.invalid/v1';
 
+/** How one call is run, beyond the call itself (all optional). */
+export interface CallOptions {
+  /**
+   * `standard` (default) or `flex` (`service_tier: "flex"`, only at a provider declared `supportsFlex`;
+   * elsewhere the call fails at once as `tier_unsupported`, no request sent). Batch-tier calls go through
+   * `batch-client.ts`.
+   */
+  tier?: 'standard' | 'flex';
+  /** What a flex refusal leads to (see `tiers.ts`). Default `standard`. */
+  flexFallback?: FlexFallback;
+  /**
+   * OpenAI's `prompt_cache_key`, e.g. one per evaluation so a debate's calls share a cache route; sent only
+   * to a provider declared `supportsPromptCacheKey`. Default none.
+   */
+  promptCacheKey?: string;
+  /**
+   * Per-attempt timeout, ms. Default the settings' `timeoutMs` (standard) or `flexTimeoutMs` (flex); a caller
+   * inside a Durable Object alarm passes what is left of its wall clock (see `tiers.ts`).
+   */
+  timeoutMs?: number;
+}
+
+/** One attempt of a call and the tier it went at. */
+export interface TierAttempt {
+  /** 1-based attempt number. */
+  attempt: number;
+  tier: 'standard' | 'flex';
+  ok: boolean;
+  /** The attempt's error code when it failed (`flex_unavailable` / `flex_unsupported` for flex refusals). */
+  code?: string;
+  /** HTTP status when there was one. */
+  status?: number;
+  latencyMs: number;
+}
+
+/** A call's outcome with its tiers. */
+export interface TieredCallResult {
+  /** The engine's result: on success its `usage.costUsd` is at the price of the tier that answered. */
+  result: LlmCallResult;
+  /** The tier of the last attempt (the one that answered, on success). */
+  tier: 'standard' | 'flex';
+  /** Every attempt, in order, with its tier. Empty when none was made. */
+  attempts: TierAttempt[];
+  /** On success: the usage with its tier and the USD the prompt cache saved. */
+  usage?: TierUsage;
+}
+
+/** Runs one call with {@link CallOptions}. Never throws for provider trouble. */
+export type TieredLlmFunction = (request: LlmCallRequest, options?: CallOptions) => Promise<TieredCallResult>;
+
 function defaultSleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /**
- * Creates the LLM function.
+ * Creates the LLM function: {@link createTieredLlm}'s standard tier, as the engine's {@link LlmFunction}.
+ * @throws LlmSettingsError as {@link createTieredLlm}.
+ */
+export function createLlm(settingsInput: LlmSettings | LlmSettingsInput, deps: LlmDeps = {}): LlmFunction {
+  const call = createTieredLlm(settingsInput, deps);
+  return async (request) => (await call(request)).result;
+}
+
+/**
+ * Creates the tiered LLM function.
  *
  * Behaviour per call (defaults from {@link LlmSettings}):
  * - each attempt is aborted after `timeoutMs` (default 60 s) through an AbortSignal;
@@ -100,13 +170,21 @@ function defaultSleep(ms: number): Promise<void> {
  * - `json` parsers send `response_format: json_schema` where the provider supports it; a 400 that
  *   rejects it is retried once without (not counted against `maxAttempts`), and that provider+model is
  *   remembered as text-only for the life of this function (one isolate).
+ * - `tier: "flex"` sends `service_tier: "flex"` with the flex timeout (default 15 min). A flex refusal
+ *   (`flex.ts`: capacity, or a model without flex) under `flexFallback: "standard"` (default) is sent again
+ *   at once at the standard tier, not counted against `maxAttempts`; under `"wait"` a capacity refusal is
+ *   retried like a 429 and, when the attempts run out, the call fails as `flex_unavailable`, while a model
+ *   without flex ends the call as `flex_unsupported`. A provider+model that answered "no flex" is remembered
+ *   for the life of this function: later flex calls to it go straight to the fallback. A flex refusal does not
+ *   cut the provider gate's window (it says nothing about the standard tier's capacity).
+ * - `promptCacheKey` is sent as `prompt_cache_key` where the provider accepts it.
  * A failure's message lists every attempt and its code is chosen as `attempts.ts` describes; the
  * providers' keys, `settings.secrets` and anything shaped like a credential are removed from it.
  * The result carries `attempts` (HTTP attempts made) and, on success, `latencyMs` (wall time incl. waits).
  * @throws LlmSettingsError `mock_unavailable` when a provider uses {@link IN_PROCESS_MOCK_URL} and
  *   `deps.inProcessMock` is not given.
  */
-export function createLlm(settingsInput: LlmSettings | LlmSettingsInput, deps: LlmDeps = {}): LlmFunction {
+export function createTieredLlm(settingsInput: LlmSettings | LlmSettingsInput, deps: LlmDeps = {}): TieredLlmFunction {
   const settings = resolveSettings(settingsInput);
   const sleep = deps.sleep ?? defaultSleep;
   const random = deps.random ?? Math.random;
@@ -116,6 +194,8 @@ export function createLlm(settingsInput: LlmSettings | LlmSettingsInput, deps: L
   const targets = new Map<string, WireTarget>();
   /** `provider\u0000model` pairs that rejected json_schema: later calls go straight to text. */
   const noJsonSchema = new Set<string>();
+  /** `provider\u0000model` pairs that answered that they offer no flex tier. */
+  const noFlex = new Set<string>();
   for (const [id, p] of Object.entries(settings.providers)) {
     if (p.baseUrl === IN_PROCESS_MOCK_URL && !deps.inProcessMock) {
       throw new LlmSettingsError(
@@ -140,9 +220,9 @@ export function createLlm(settingsInput: LlmSettings | LlmSettingsInput, deps: L
   async function attemptOnce(
     via: { target: WireTarget; fetch: typeof fetch },
     providerId: string,
-    request: LlmCallRequest,
+    body: object,
     model: string,
-    format: JsonSchemaResponseFormat | undefined,
+    timeoutMs: number,
     n: number | undefined,
   ): Promise<AttemptOutcome> {
     const controller = new AbortController();
@@ -150,27 +230,14 @@ export function createLlm(settingsInput: LlmSettings | LlmSettingsInput, deps: L
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
-    }, settings.timeoutMs);
+    }, timeoutMs);
     try {
-      const body = {
-        model,
-        messages: request.messages.map((m) =>
-          m.name ? { role: m.role, content: m.content, name: m.name } : { role: m.role, content: m.content },
-        ),
-        temperature: request.temperature,
-        // Kept over its successor `max_completion_tokens`: this client serves any OpenAI-compatible endpoint,
-        // and not all of them (e.g. older Azure API versions, Ollama, vLLM releases) honour the newer field,
-        // so switching would silently drop the limit there. The mock ignores both.
-        max_tokens: request.maxTokens,
-        ...(format ? { response_format: format } : {}),
-        ...(n !== undefined ? { n } : {}),
-      };
       return await sendChatCompletion(
         providerId,
         via.target,
         model,
         body,
-        { fetch: via.fetch, signal: controller.signal, timedOut: () => timedOut, timeoutMs: settings.timeoutMs, now },
+        { fetch: via.fetch, signal: controller.signal, timedOut: () => timedOut, timeoutMs, now },
         n ?? 1,
       );
     } finally {
@@ -200,47 +267,72 @@ export function createLlm(settingsInput: LlmSettings | LlmSettingsInput, deps: L
     };
   }
 
-  return async function llm(request: LlmCallRequest): Promise<LlmCallResult> {
+  return async function call(request: LlmCallRequest, options: CallOptions = {}): Promise<TieredCallResult> {
     const started = now();
     const providerId = request.provider ?? settings.defaultProvider;
     const provider = settings.providers[providerId];
+    const refuse = (code: string, message: string, tier: 'standard' | 'flex'): TieredCallResult => ({
+      result: { id: request.id, ok: false, attempts: 0, error: { code, message: redact(message) } },
+      tier,
+      attempts: [],
+    });
     if (!provider) {
       // Names no other provider: the deployment's provider table is not the caller's business.
-      return {
-        id: request.id,
-        ok: false,
-        attempts: 0,
-        error: { code: 'bad_request', message: redact(`unknown provider "${providerId}"`) },
-      };
+      return refuse('bad_request', `unknown provider "${providerId}"`, 'standard');
     }
     const model = request.model ?? settings.defaultModel;
     const via = targetFor(providerId, provider);
-    const schemaKey = `${providerId}\u0000${model}`;
+    const modelKey = `${providerId}\u0000${model}`;
     const parser = request.parser;
     let format =
-      parser.type === 'json' && provider.supportsJsonSchema && !noJsonSchema.has(schemaKey)
+      parser.type === 'json' && provider.supportsJsonSchema && !noJsonSchema.has(modelKey)
         ? responseFormatFor(parser)
         : undefined;
 
+    const flexPolicy = options.flexFallback ?? 'standard';
+    let tier: 'standard' | 'flex' = 'standard';
+    if (options.tier === 'flex') {
+      if (!provider.supportsFlex)
+        return refuse('tier_unsupported', `provider "${providerId}" does not offer the flex tier`, 'flex');
+      if (!noFlex.has(modelKey)) tier = 'flex';
+      else if (flexPolicy === 'wait')
+        return refuse(FLEX_UNSUPPORTED, `model "${model}" at provider "${providerId}" offers no flex tier`, 'flex');
+    }
     // `n` only where the provider is declared to honour it; elsewhere one choice comes back and the protocol
     // core asks for the missing samples as separate calls.
     const n = request.n !== undefined && request.n > 1 && provider.supportsN ? request.n : undefined;
+    const promptCacheKey = provider.supportsPromptCacheKey ? options.promptCacheKey : undefined;
     const policy = settings.retry;
     const failures: { record: LlmAttempt; error: LlmError; fallback: boolean }[] = [];
+    const tiers: TierAttempt[] = [];
     let retriesUsed = 0;
     for (;;) {
       const attempt = failures.length + 1;
+      const timeoutMs = options.timeoutMs ?? (tier === 'flex' ? settings.flexTimeoutMs : settings.timeoutMs);
+      const body = buildChatBody(request, {
+        model,
+        tier,
+        ...(format ? { responseFormat: format } : {}),
+        ...(n !== undefined ? { n } : {}),
+        ...(promptCacheKey !== undefined ? { promptCacheKey } : {}),
+      });
       const lease = await deps.gate?.acquire({ provider: providerId, model, callId: request.id, attempt });
       const t0 = now();
-      const out = await attemptOnce(via, providerId, request, model, format, n);
+      const sent = await attemptOnce(via, providerId, body, model, timeoutMs, n);
       const latencyMs = now() - t0;
-      lease?.release(gateOutcome(out.kind === 'reply', out.kind === 'reply' ? undefined : out.error.status));
+      const refusal = sent.kind === 'error' && tier === 'flex' ? flexRefusalOf(sent) : undefined;
+      const out = sent.kind === 'error' && refusal ? asFlexFailure(sent, refusal) : sent;
+      // A flex refusal is about the flex pool, not the provider's capacity for this model: no window cut.
+      lease?.release(
+        refusal ? 'failed' : gateOutcome(out.kind === 'reply', out.kind === 'reply' ? undefined : out.error.status),
+      );
       const report = (extra: Partial<AttemptInfo>) =>
         deps.onAttempt?.({
           id: request.id,
           provider: providerId,
           model,
           attempt,
+          tier,
           structured: format !== undefined,
           latencyMs,
           ok: false,
@@ -249,36 +341,52 @@ export function createLlm(settingsInput: LlmSettings | LlmSettingsInput, deps: L
 
       if (out.kind === 'reply') {
         report({ ok: true });
+        tiers.push({ attempt, tier, ok: true, latencyMs });
+        const usage = usageOf(out.usage, request.messages, out.choices, priceFor(model, providerId, prices), tier);
         return {
-          id: request.id,
-          ok: true,
-          content: out.content,
-          ...(request.n !== undefined && request.n > 1 ? { choices: out.choices } : {}),
-          model: out.model,
-          usage: usageOf(out.usage, request.messages, out.choices, priceFor(model, providerId, prices)),
-          attempts: attempt,
-          latencyMs: now() - started,
+          result: {
+            id: request.id,
+            ok: true,
+            content: out.content,
+            ...(request.n !== undefined && request.n > 1 ? { choices: out.choices } : {}),
+            model: out.model,
+            usage: plainUsage(usage),
+            attempts: attempt,
+            latencyMs: now() - started,
+          },
+          tier,
+          attempts: tiers,
+          usage,
         };
       }
 
       const { error } = out;
       const status = error.status !== undefined ? { status: error.status } : {};
-      const fallback = out.schemaRejected === true && format !== undefined;
+      tiers.push({ attempt, tier, ok: false, code: error.code, ...status, latencyMs });
+      const schemaFallback = out.schemaRejected === true && format !== undefined;
+      const flexFallback = refusal !== undefined && flexPolicy === 'standard';
       failures.push({
         record: { attempt, kind: out.attemptKind, code: error.code, ...status, latencyMs },
         error,
-        fallback,
+        fallback: schemaFallback || flexFallback,
       });
-      const fail = (terminal?: LlmError): LlmCallResult => ({
-        id: request.id,
-        ok: false,
-        attempts: attempt,
-        error: finalError(failures, terminal),
+      const fail = (terminal?: LlmError): TieredCallResult => ({
+        result: { id: request.id, ok: false, attempts: attempt, error: finalError(failures, terminal) },
+        tier,
+        attempts: tiers,
       });
 
+      if (refusal === 'unsupported') noFlex.add(modelKey);
+      // Flex refused under the `standard` policy: sent again at once at the standard tier, not counted
+      // against the retry budget (the refusal is unbilled and says nothing about the call).
+      if (flexFallback) {
+        tier = 'standard';
+        report({ kind: out.attemptKind, code: error.code, ...status, delayMs: 0 });
+        continue;
+      }
       // Structured output refused: one immediate retry as plain text, not counted against the retry budget.
-      if (fallback) {
-        noJsonSchema.add(schemaKey);
+      if (schemaFallback) {
+        noJsonSchema.add(modelKey);
         format = undefined;
         report({ kind: out.attemptKind, code: error.code, ...status, delayMs: 0 });
         continue;

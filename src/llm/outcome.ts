@@ -17,6 +17,8 @@ export interface AttemptFailure {
   retryable: boolean;
   retryAfterMs?: number;
   schemaRejected?: boolean;
+  /** The provider's own `error.code` and `error.param`, when its error body had them (flex refusals are told by them). */
+  provider?: { code?: string; param?: string };
 }
 
 /** The outcome of one HTTP attempt. */

@@ -17,6 +17,7 @@ import { configOf } from '../config/vars.js';
 import { log } from '../log/log.js';
 import { ModelPriceSchema } from './pricing.js';
 import { isSecretName, redactSecrets, rememberSecrets } from '../log/redact.js';
+import { DEFAULT_FLEX_TIMEOUT_MS } from './tiers.js';
 
 /**
  * Base URL that selects the in-process mock (no network). Only Node code that opts in can use it
@@ -51,6 +52,21 @@ export const ProviderSettingsSchema = z
      * servers ignore or refuse it. When false, samples of one prompt go as separate calls, each counted.
      */
     supportsN: z.boolean().default(false),
+    /**
+     * Whether the provider offers flex processing (`service_tier: "flex"` on chat completions: OpenAI, Groq).
+     * Default false: a flex call to it is refused without a request (`tier_unsupported`).
+     */
+    supportsFlex: z.boolean().default(false),
+    /**
+     * Whether the provider offers OpenAI's Batch API (`/files` + `/batches`: OpenAI, Azure OpenAI, Groq,
+     * Together, Fireworks). Default false.
+     */
+    supportsBatch: z.boolean().default(false),
+    /**
+     * Whether `prompt_cache_key` may be sent (OpenAI routes requests to a prompt cache by it). Default false:
+     * strict OpenAI-compatible servers refuse unknown body fields, so a call's key is dropped elsewhere.
+     */
+    supportsPromptCacheKey: z.boolean().default(false),
   })
   .strict();
 export type ProviderSettings = z.infer<typeof ProviderSettingsSchema>;
@@ -87,6 +103,12 @@ export const LlmSettingsSchema = z
     defaultModel: z.string().min(1).default('gpt-4o-mini'),
     /** Per-attempt timeout in milliseconds. Default 60,000. */
     timeoutMs: z.number().int().positive().default(60_000),
+    /**
+     * Per-attempt timeout of a flex call, ms. Default 900,000 (15 min, OpenAI's advice for flex). A Durable
+     * Object alarm's wall clock is bounded at 15 min too: callers inside `alarm()` pass a shorter `timeoutMs`
+     * per call (see `tiers.ts`).
+     */
+    flexTimeoutMs: z.number().int().positive().default(DEFAULT_FLEX_TIMEOUT_MS),
     /** Retry policy; each field defaults as documented on {@link RetryPolicySchema}. */
     retry: RetryPolicySchema.prefault({}),
     /** Price overrides merged over {@link DEFAULT_PRICES} (USD per 1M tokens). */
@@ -135,7 +157,18 @@ export interface LlmEnv {
   LLM_RETRY_AFTER_MAX_MS?: string;
   /** `"true"`: the default provider honours OpenAI's `n` (OpenAI does; many compatible servers do not). Default false. */
   LLM_SUPPORTS_N?: string;
-  /** JSON table of extra providers: `{"groq": {"baseUrl": "...", "apiKeySecret": "GROQ_API_KEY", "supportsN": false}}`. */
+  /** `"true"`: the default provider offers flex processing (`service_tier: "flex"`). Default false. */
+  LLM_SUPPORTS_FLEX?: string;
+  /** `"true"`: the default provider offers OpenAI's Batch API (`/files`, `/batches`). Default false. */
+  LLM_SUPPORTS_BATCH?: string;
+  /** `"true"`: the default provider accepts `prompt_cache_key` (OpenAI does). Default false. */
+  LLM_SUPPORTS_PROMPT_CACHE_KEY?: string;
+  /** Per-attempt timeout of a flex call, ms. Default 900000 (15 min). */
+  LLM_FLEX_TIMEOUT_MS?: string;
+  /**
+   * JSON table of extra providers: `{"groq": {"baseUrl": "...", "apiKeySecret": "GROQ_API_KEY", "supportsN": false,
+   * "supportsFlex": true, "supportsBatch": true, "supportsPromptCacheKey": false}}`.
+   */
   LLM_PROVIDERS?: string;
   /** Optional JSON price overrides: `{"gpt-4o": {"input": 2.5, "output": 10}}` (USD per 1M tokens). */
   LLM_PRICES?: string;
@@ -203,6 +236,12 @@ const EnvProviderSchema = z
     supportsJsonSchema: z.boolean().optional(),
     /** Whether the provider honours OpenAI's `n`. Default false. */
     supportsN: z.boolean().optional(),
+    /** Whether the provider offers flex processing. Default false. */
+    supportsFlex: z.boolean().optional(),
+    /** Whether the provider offers OpenAI's Batch API. Default false. */
+    supportsBatch: z.boolean().optional(),
+    /** Whether the provider accepts `prompt_cache_key`. Default false. */
+    supportsPromptCacheKey: z.boolean().optional(),
     /** Azure `api-version`; both spellings accepted. */
     azureApiVersion: z.string().min(1).optional(),
     apiVersion: z.string().min(1).optional(),
@@ -247,10 +286,13 @@ export interface SettingsFromEnvOptions {
  * - provider `default`: `LLM_BASE_URL` with secret `LLM_API_KEY`, or `opts.byokKey` when given and
  *   `ALLOW_BYOK` is `"true"`; `mock` selects {@link IN_PROCESS_MOCK_URL} only with `opts.inProcessMock`;
  * - `LLM_SUPPORTS_N` (`true` / `false`, default false): whether the default provider honours OpenAI's `n`;
- *   an `LLM_PROVIDERS` entry says so with `"supportsN": true`;
+ *   an `LLM_PROVIDERS` entry says so with `"supportsN": true`; likewise `LLM_SUPPORTS_FLEX` / `supportsFlex`
+ *   (flex processing), `LLM_SUPPORTS_BATCH` / `supportsBatch` (the Batch API) and
+ *   `LLM_SUPPORTS_PROMPT_CACHE_KEY` / `supportsPromptCacheKey`, all default false;
  * - `LLM_PROVIDERS` adds named providers, each key read from the env secret its `apiKeySecret` names
  *   (a missing secret leaves the provider keyless: calls then fail as `auth` unless the endpoint needs none);
- * - `LLM_MODEL` (default `gpt-4o-mini`), `LLM_TIMEOUT_MS` (default 60000 ms), `LLM_PRICES` (optional
+ * - `LLM_MODEL` (default `gpt-4o-mini`), `LLM_TIMEOUT_MS` (default 60000 ms), `LLM_FLEX_TIMEOUT_MS` (default
+ *   900000 ms), `LLM_PRICES` (optional
  *   price overrides); the retry policy from `LLM_MAX_ATTEMPTS` (default 5), `LLM_RETRY_BASE_MS` (500),
  *   `LLM_RETRY_MAX_MS` (20000), `LLM_RETRY_AFTER_MAX_MS` (60000);
  * - `secrets`: every secret value of the environment (see {@link isSecretName}) and the BYOK key, which
@@ -330,6 +372,9 @@ function readSettings(
       headers: {},
       supportsJsonSchema: true,
       supportsN: config.LLM_SUPPORTS_N,
+      supportsFlex: config.LLM_SUPPORTS_FLEX,
+      supportsBatch: config.LLM_SUPPORTS_BATCH,
+      supportsPromptCacheKey: config.LLM_SUPPORTS_PROMPT_CACHE_KEY,
     },
   };
 
@@ -351,6 +396,9 @@ function readSettings(
         headers: p.headers ?? {},
         supportsJsonSchema: p.supportsJsonSchema ?? true,
         supportsN: p.supportsN ?? false,
+        supportsFlex: p.supportsFlex ?? false,
+        supportsBatch: p.supportsBatch ?? false,
+        supportsPromptCacheKey: p.supportsPromptCacheKey ?? false,
         ...(apiVersion ? { azureApiVersion: apiVersion } : {}),
       };
     }
@@ -361,6 +409,7 @@ function readSettings(
     providers,
     defaultModel: config.LLM_MODEL,
     timeoutMs: config.LLM_TIMEOUT_MS,
+    flexTimeoutMs: config.LLM_FLEX_TIMEOUT_MS,
     retry: {
       maxAttempts: config.LLM_MAX_ATTEMPTS,
       baseDelayMs: config.LLM_RETRY_BASE_MS,

@@ -2,11 +2,14 @@
  * @module
  * Usage of one call from a provider's `usage` block (or an estimate), and sums over many calls.
  * Sums reuse the engine's {@link addUsage}, so there is one definition of adding usages.
+ * Cached prompt tokens (`usage.prompt_tokens_details.cached_tokens`) are the engine's `cachedPromptTokens`;
+ * {@link TierUsage} adds the tier that answered and the USD the prompt cache saved.
  */
 import type { ChatMessage, LlmCallResult, Usage } from '../engine/call.js';
 import { addUsage, ZERO_USAGE } from '../engine/call.js';
 import type { ModelPrice } from './pricing.js';
-import { costUsd } from './pricing.js';
+import { costOf } from './pricing.js';
+import type { Tier } from './tiers.js';
 import { estimatePromptTokens, estimateTokens } from './tokens.js';
 
 /** The `usage` block of an OpenAI-compatible chat completion, as far as we read it. */
@@ -21,16 +24,35 @@ function count(n: number | null | undefined): number | undefined {
 }
 
 /**
+ * A call's usage with its tier: the engine's {@link Usage} (`cachedPromptTokens` are the provider's
+ * `prompt_tokens_details.cached_tokens`; `costUsd` at the tier's price), the tier of the attempt that
+ * answered, and the USD the prompt cache saved at that tier's prices.
+ */
+export interface TierUsage extends Usage {
+  tier: Tier;
+  cacheSavedUsd: number;
+}
+
+/** The engine's {@link Usage} out of a {@link TierUsage} (what a stored `LlmCallResult` holds). */
+export function plainUsage(u: TierUsage): Usage {
+  const { tier: _tier, cacheSavedUsd: _saved, ...usage } = u;
+  return usage;
+}
+
+/**
  * Usage of one call. Reported counts are used when present; otherwise both counts are estimated
- * with the approximate tokenizer (see `tokens.ts`) and `estimated` is true. Cost from `price` (0 without).
+ * with the approximate tokenizer (see `tokens.ts`) and `estimated` is true. Cost from `price` at `tier`
+ * (0 without a price; see `costOf` in `pricing.ts`).
  * @param content the reply, or every choice of a request with `n` (one prompt, the choices' completions summed).
+ * @param tier the tier that answered; default `standard`
  */
 export function usageOf(
   reported: ProviderUsage | null | undefined,
   messages: readonly ChatMessage[],
   content: string | readonly string[],
   price: ModelPrice | undefined,
-): Usage {
+  tier: Tier = 'standard',
+): TierUsage {
   const prompt = count(reported?.prompt_tokens);
   const completion = count(reported?.completion_tokens);
   const estimated = prompt === undefined || completion === undefined;
@@ -38,12 +60,15 @@ export function usageOf(
   const completionTokens =
     completion ?? (typeof content === 'string' ? [content] : content).reduce((n, c) => n + estimateTokens(c), 0);
   const cachedPromptTokens = Math.min(count(reported?.prompt_tokens_details?.cached_tokens) ?? 0, promptTokens);
+  const cost = costOf({ promptTokens, completionTokens, cachedPromptTokens }, price, tier);
   return {
     promptTokens,
     completionTokens,
     cachedPromptTokens,
     estimated,
-    costUsd: costUsd({ promptTokens, completionTokens, cachedPromptTokens }, price),
+    costUsd: cost.costUsd,
+    tier,
+    cacheSavedUsd: cost.cacheSavedUsd,
   };
 }
 

@@ -9,7 +9,7 @@
  */
 import type { HeaderLookup } from './retry.js';
 import { retryAfterMs } from './retry.js';
-import type { AttemptOutcome } from './outcome.js';
+import type { AttemptFailure, AttemptOutcome } from './outcome.js';
 import { readCompletion } from './outcome.js';
 import type { ProviderSettings } from './settings.js';
 import { rejectsJsonSchema } from './structured.js';
@@ -63,8 +63,11 @@ export interface WireSend {
   now: () => number;
 }
 
-/** The provider's message out of an error body: `error.message`, `error` as text, `message`, else the text itself. */
-function errorBodyMessage(text: string): { message: string; code?: string } {
+/**
+ * The provider's message out of an error body: `error.message` (with `error.code` and `error.param` when
+ * strings), `error` as text, `message`, else the text itself.
+ */
+export function errorBodyMessage(text: string): { message: string; code?: string; param?: string } {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -76,9 +79,13 @@ function errorBodyMessage(text: string): { message: string; code?: string } {
     const rec = body as { error?: unknown; message?: unknown };
     const err = rec.error;
     if (typeof err === 'object' && err !== null) {
-      const e = err as { message?: unknown; code?: unknown };
+      const e = err as { message?: unknown; code?: unknown; param?: unknown };
       if (typeof e.message === 'string' && e.message !== '')
-        return { message: e.message, ...(typeof e.code === 'string' ? { code: e.code } : {}) };
+        return {
+          message: e.message,
+          ...(typeof e.code === 'string' ? { code: e.code } : {}),
+          ...(typeof e.param === 'string' ? { param: e.param } : {}),
+        };
     }
     if (typeof err === 'string' && err !== '') return { message: err };
     if (typeof rec.message === 'string' && rec.message !== '') return { message: rec.message };
@@ -86,15 +93,19 @@ function errorBodyMessage(text: string): { message: string; code?: string } {
   return { message: text.trim().slice(0, QUOTED_BODY_CHARS) };
 }
 
-/** The outcome of an answer with a non-2xx status. */
-function httpFailure(
+/**
+ * The failure of an answer with a non-2xx status: its stable code and retryability ({@link statusCode}),
+ * the provider's message, code and param, a `Retry-After` wait when given. Also reads a batch line's
+ * 4xx/5xx `response` (no headers there).
+ */
+export function httpFailure(
   providerId: string,
   status: number,
-  headers: HeaderLookup,
+  headers: HeaderLookup | undefined,
   text: string,
   now: number,
-): AttemptOutcome {
-  const { message, code: providerCode } = errorBodyMessage(text);
+): AttemptFailure {
+  const { message, code: providerCode, param: providerParam } = errorBodyMessage(text);
   const { code, retryable } = statusCode(status);
   // OpenAI answers 429 for exhausted credit too; waiting does not help there.
   const quota =
@@ -108,6 +119,14 @@ function httpFailure(
     schemaRejected: rejectsJsonSchema(status, message),
     error: { code, status, message: `provider "${providerId}" returned HTTP ${status}: ${message}` },
     ...(wait === undefined ? {} : { retryAfterMs: wait }),
+    ...(providerCode !== undefined || providerParam !== undefined
+      ? {
+          provider: {
+            ...(providerCode !== undefined ? { code: providerCode } : {}),
+            ...(providerParam !== undefined ? { param: providerParam } : {}),
+          },
+        }
+      : {}),
   };
 }
 
@@ -124,29 +143,22 @@ export function statusCode(status: number): { code: string; retryable: boolean }
 }
 
 /**
- * Sends one chat-completions request and reads the answer: a reply (see `readCompletion`), or a failure
- * classified as `outcome.ts` describes — HTTP status, our timeout, a network error, a body that is not JSON.
- * Never throws.
- * @param wanted choices asked for (`n`), default 1
+ * Sends one HTTP request to a provider and reads the answer: its 2xx response (body unread when `read` is
+ * false, for streaming), or a failure classified as chat completions' are — a non-2xx status
+ * ({@link httpFailure}), our timeout, a network error. Never throws.
  */
-export async function sendChatCompletion(
+export async function sendToProvider(
   providerId: string,
-  target: WireTarget,
-  model: string,
-  body: Record<string, unknown>,
+  url: string,
+  init: RequestInit,
   send: WireSend,
-  wanted = 1,
-): Promise<AttemptOutcome> {
-  let text: string;
+  read = true,
+): Promise<{ kind: 'ok'; response: Response; text: string } | AttemptFailure> {
+  let text = '';
   let response: Response;
   try {
-    response = await send.fetch(target.url(model), {
-      method: 'POST',
-      headers: target.headers,
-      body: JSON.stringify(body),
-      signal: send.signal,
-    });
-    text = await response.text();
+    response = await send.fetch(url, { ...init, signal: send.signal });
+    if (read || !response.ok) text = await response.text();
   } catch (e) {
     if (send.timedOut()) {
       return {
@@ -165,6 +177,31 @@ export async function sendChatCompletion(
     };
   }
   if (!response.ok) return httpFailure(providerId, response.status, response.headers, text, send.now());
+  return { kind: 'ok', response, text };
+}
+
+/**
+ * Sends one chat-completions request and reads the answer: a reply (see `readCompletion`), or a failure
+ * classified as `outcome.ts` describes — HTTP status, our timeout, a network error, a body that is not JSON.
+ * Never throws.
+ * @param wanted choices asked for (`n`), default 1
+ */
+export async function sendChatCompletion(
+  providerId: string,
+  target: WireTarget,
+  model: string,
+  body: object,
+  send: WireSend,
+  wanted = 1,
+): Promise<AttemptOutcome> {
+  const sent = await sendToProvider(
+    providerId,
+    target.url(model),
+    { method: 'POST', headers: target.headers, body: JSON.stringify(body) },
+    send,
+  );
+  if (sent.kind === 'error') return sent;
+  const { text } = sent;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -64,8 +64,8 @@ export function bootstrapInterval(
   return { lo: quantile(draws, (1 - level) / 2), hi: quantile(draws, (1 + level) / 2) };
 }
 
-/** Quantile of sorted values at probability p (0-1), linear interpolation between order statistics. */
-function quantile(sorted: readonly number[], p: number): number {
+/** Quantile of sorted values at probability p (0-1), linear interpolation between order statistics (numpy's default). */
+export function quantile(sorted: readonly number[], p: number): number {
   const pos = (sorted.length - 1) * p;
   const below = Math.floor(pos);
   const above = Math.min(sorted.length - 1, below + 1);

@@ -9,7 +9,16 @@
  * - `PUT /_mock/scripts/<ns>` with `{"rules": [{"pattern": "regex", "flags": "i", "reply": "text"}]}`:
  *   sets scripted-mode rules of namespace `<ns>` (requests select it with `ns=<ns>` in the model name);
  *   `DELETE /_mock/scripts/<ns>` removes them;
- * - `POST /_mock/reset`: forgets attempt counters and the prompt cache (all tests: prefer distinct seeds).
+ * - `POST /_mock/reset`: forgets attempt counters and the prompt cache (all tests: prefer distinct seeds);
+ *   files and batches stay;
+ * - OpenAI's Files API (`/v1/files`, see `files.ts`) and Batch API (`/v1/batches`, see `batches.ts`): each
+ *   batch line is answered by the chat-completions code below, without latency, so its reply is the one the
+ *   same body gets synchronously.
+ *
+ * Chat-completion parameters read besides the messages: `response_format`, `tools` / `tool_choice`, `n`,
+ * `service_tier` (flex as `flex.ts` describes; the response reports the tier served) and
+ * `prompt_cache_key` (part of the prompt cache's scope, as OpenAI combines it with the prefix hash to route
+ * requests to a cache). Neither changes a reply's content.
  *
  * Modes: *judge* (default) writes well-formed replies in the format the prompt asks for (see `judge.ts`),
  * its verdicts seeded by the prompt, the `seed` and any model name other than `mock-*` (so three model names
@@ -22,10 +31,16 @@
  *
  * Usage figures: `prompt_tokens` from the approximate tokenizer (per-message overhead included),
  * `completion_tokens` likewise, `prompt_tokens_details.cached_tokens` from the prefix cache
- * (`prompt-cache.ts`).
+ * (`prompt-cache.ts`), scoped by model and `prompt_cache_key`.
  */
-import { hashHex, unitFromHash } from './hash.js';
+import { hashHex, unitFromHash } from '../llm/hash.js';
 import { estimateTokens } from '../llm/tokens.js';
+import { handleBatchesRoute } from './batch-routes.js';
+import type { MockBatchOptions } from './batches.js';
+import { MockBatchStore } from './batches.js';
+import { BATCH_FILE_MAX_BYTES, handleFilesRoute, MockFileStore } from './files.js';
+import type { MockFlexOptions, ServiceTier } from './flex.js';
+import { flexRefusal, servedTier, SERVICE_TIERS } from './flex.js';
 import type { DetectedFormat, MockMessage } from './judge.js';
 import { detectFormat, formatFromJsonSchema, judgeReply, WRONG_FORMAT_REPLY } from './judge.js';
 import type { MockDirectives, MockFault, MockMode } from './model-name.js';
@@ -41,18 +56,29 @@ export interface ScriptRule {
   reply: string;
 }
 
-/** Mutable state of one mock server: attempt counters, prompt cache, scripts. */
+/** Mutable state of one mock server: attempt counters, prompt cache, scripts, files and batches. */
 export interface MockState {
   /** Attempts seen per (model name, messages) hash. */
   counters: Map<string, number>;
   cache: PrefixCache;
   /** Scripted rules by namespace. */
   scripts: Map<string, { re: RegExp; reply: string }[]>;
+  /** Files API store. */
+  files: MockFileStore;
+  /** Batch API store (writes its output files to `files`). */
+  batches: MockBatchStore;
 }
 
 /** A fresh, empty mock state. */
 export function createMockState(): MockState {
-  return { counters: new Map(), cache: new PrefixCache(), scripts: new Map() };
+  const files = new MockFileStore();
+  return {
+    counters: new Map(),
+    cache: new PrefixCache(),
+    scripts: new Map(),
+    files,
+    batches: new MockBatchStore(files),
+  };
 }
 
 function compile(rules: readonly ScriptRule[]): { re: RegExp; reply: string }[] {
@@ -76,6 +102,12 @@ export interface MockServerOptions {
   defaultMode?: MockMode;
   /** Latency in ms for requests whose model name sets none: fixed, or a [min, max] range. Default 0. */
   latencyMs?: number | [number, number];
+  /** Flex processing: refusal share, flex-unsupported models, seed (`flex.ts`). Default: every flex request served. */
+  flex?: MockFlexOptions;
+  /** Batch API: turnaround, per-line failures and expiries, seed, limits (`batches.ts`). */
+  batch?: MockBatchOptions;
+  /** Clock of the Files and Batch APIs, ms since epoch (tests step it). Default `Date.now`. */
+  now?: () => number;
 }
 
 const SHARED_STATE = createMockState();
@@ -92,8 +124,9 @@ function openAiError(
   type: string,
   code: string | null,
   headers: Record<string, string> = {},
+  param: string | null = null,
 ): Response {
-  return json(status, { error: { message, type, param: null, code } }, headers);
+  return json(status, { error: { message, type, param, code } }, headers);
 }
 
 /** Waits `ms`, or less when `signal` aborts (a client that hung up). */
@@ -131,8 +164,7 @@ function keyOf(request: Request): string {
  * An OpenAI-style error response for `status`. With `echoKey`, the message quotes the request's key and
  * its header, as careless providers do.
  */
-function statusError(status: number, d: MockDirectives, model: string, request: Request): Response {
-  const key = keyOf(request);
+function statusError(status: number, d: MockDirectives, model: string, key: string): Response {
   const echo = d.echoKey ? ` Incorrect API key provided: ${key}. Request header: "Authorization: Bearer ${key}".` : '';
   switch (status) {
     case 429: {
@@ -185,6 +217,10 @@ interface ChatBody {
   tool_choice?: unknown;
   /** Choices asked for (OpenAI's `n`, 1-128). Default 1. */
   n?: number;
+  /** OpenAI's processing tier (`flex.ts`). */
+  service_tier?: ServiceTier;
+  /** OpenAI's prompt-cache routing key. */
+  prompt_cache_key?: string;
 }
 
 function readBody(raw: unknown): ChatBody | string {
@@ -201,6 +237,12 @@ function readBody(raw: unknown): ChatBody | string {
   }
   if (b.n !== undefined && b.n !== null && (typeof b.n !== 'number' || !Number.isInteger(b.n) || b.n < 1 || b.n > 128))
     return "'n' must be an integer from 1 to 128";
+  const tier = b.service_tier;
+  if (tier !== undefined && tier !== null && !(SERVICE_TIERS as readonly unknown[]).includes(tier))
+    return `Invalid value for 'service_tier': expected one of ${SERVICE_TIERS.join(', ')}`;
+  const cacheKey = b.prompt_cache_key;
+  if (cacheKey !== undefined && cacheKey !== null && typeof cacheKey !== 'string')
+    return "'prompt_cache_key' must be a string";
   return {
     model: b.model,
     messages,
@@ -209,6 +251,8 @@ function readBody(raw: unknown): ChatBody | string {
       : {}),
     ...(b.tools !== undefined ? { tools: b.tools, tool_choice: b.tool_choice } : {}),
     ...(typeof b.n === 'number' ? { n: b.n } : {}),
+    ...(typeof tier === 'string' ? { service_tier: tier as ServiceTier } : {}),
+    ...(typeof cacheKey === 'string' ? { prompt_cache_key: cacheKey } : {}),
   };
 }
 
@@ -241,6 +285,18 @@ function replyText(body: ChatBody, d: MockDirectives, state: MockState, mode: Mo
   return judgeReply(format, key);
 }
 
+/** How one chat completion is being answered: over HTTP, or as a line of a batch. */
+interface AnswerContext {
+  options: MockServerOptions;
+  state: MockState;
+  /** The key the request carried (error bodies quote it with `echoKey`). */
+  apiKey: string;
+  /** Aborts waits when the HTTP client hangs up. */
+  signal?: AbortSignal;
+  /** False for a batch line: no latency, and a `timeout` fault answers 504 without hanging. */
+  waits: boolean;
+}
+
 async function chatCompletion(request: Request, options: MockServerOptions, state: MockState): Promise<Response> {
   let raw: unknown;
   try {
@@ -248,6 +304,38 @@ async function chatCompletion(request: Request, options: MockServerOptions, stat
   } catch {
     return openAiError(400, 'We could not parse the JSON body of your request.', 'invalid_request_error', null);
   }
+  return answerChat(raw, { options, state, apiKey: keyOf(request), signal: request.signal, waits: true });
+}
+
+/**
+ * A batch line's answer: status and JSON body, exactly what `POST /v1/chat/completions` would answer for the
+ * same body (a `malformed` fault, whose body is no JSON, becomes a 500 line).
+ */
+async function answerLine(
+  raw: unknown,
+  ctx: Omit<AnswerContext, 'waits' | 'signal'>,
+): Promise<{ status: number; body: unknown }> {
+  const res = await answerChat(raw, { ...ctx, waits: false });
+  const text = await res.text();
+  try {
+    return { status: res.status, body: JSON.parse(text) as unknown };
+  } catch {
+    return {
+      status: 500,
+      body: {
+        error: {
+          message: 'The server sent a malformed response (mock).',
+          type: 'server_error',
+          param: null,
+          code: null,
+        },
+      },
+    };
+  }
+}
+
+async function answerChat(raw: unknown, ctx: AnswerContext): Promise<Response> {
+  const { options, state } = ctx;
   const body = readBody(raw);
   if (typeof body === 'string') return openAiError(400, body, 'invalid_request_error', null);
   let d: MockDirectives;
@@ -262,9 +350,14 @@ async function chatCompletion(request: Request, options: MockServerOptions, stat
   const attempt = (state.counters.get(key) ?? 0) + 1;
   state.counters.set(key, attempt);
 
-  await wait(latencyOf(d, options.latencyMs, key, attempt), request.signal);
+  // A flex refusal comes before any work, as a capacity check does.
+  const refusal = flexRefusal(body.service_tier, d.base, key, attempt, options.flex);
+  if (refusal)
+    return openAiError(refusal.status, refusal.message, refusal.type, refusal.code, refusal.headers, refusal.param);
 
-  if (d.permanent !== undefined) return statusError(d.permanent, d, body.model, request);
+  if (ctx.waits) await wait(latencyOf(d, options.latencyMs, key, attempt), ctx.signal);
+
+  if (d.permanent !== undefined) return statusError(d.permanent, d, body.model, ctx.apiKey);
   if (d.rejectJsonSchema && body.response_format?.type === 'json_schema') {
     return openAiError(
       400,
@@ -274,9 +367,9 @@ async function chatCompletion(request: Request, options: MockServerOptions, stat
     );
   }
   const fault = faultFor(d, key, attempt);
-  if (fault?.kind === 'status') return statusError(fault.status, d, body.model, request);
+  if (fault?.kind === 'status') return statusError(fault.status, d, body.model, ctx.apiKey);
   if (fault?.kind === 'timeout') {
-    await wait(d.hangMs, request.signal);
+    if (ctx.waits) await wait(d.hangMs, ctx.signal);
     return openAiError(504, 'Gateway timeout (mock hang).', 'server_error', null);
   }
   if (fault?.kind === 'malformed') {
@@ -305,7 +398,10 @@ async function chatCompletion(request: Request, options: MockServerOptions, stat
   const toolCall =
     fault === undefined ? forcedToolCall(body.tools, body.tool_choice, `${d.seed}\u0000${key}`) : undefined;
   const stream = promptTokenStream(body.messages);
-  const cached = state.cache.lookupAndStore(d.base, stream);
+  // OpenAI combines `prompt_cache_key` with the prefix hash to route a request to a cache: requests under
+  // another key (or none) do not share cached prefixes with it.
+  const scope = body.prompt_cache_key === undefined ? d.base : `${d.base}\u0000key\u0000${body.prompt_cache_key}`;
+  const cached = state.cache.lookupAndStore(scope, stream);
   const completionTokens = toolCall
     ? estimateTokens(toolCall.function.arguments)
     : contents.reduce((n, c) => n + estimateTokens(c), 0);
@@ -314,6 +410,7 @@ async function chatCompletion(request: Request, options: MockServerOptions, stat
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model: body.model,
+    service_tier: servedTier(body.service_tier),
     system_fingerprint: 'mock',
     choices: toolCall
       ? [
@@ -405,6 +502,26 @@ export async function handleMockRequest(request: Request, options: MockServerOpt
   if (script?.[1] && (request.method === 'PUT' || request.method === 'POST' || request.method === 'DELETE')) {
     return scriptsRoute(request, decodeURIComponent(script[1]), state);
   }
+  const nowMs = (options.now ?? Date.now)();
+  const files = await handleFilesRoute(
+    request,
+    path,
+    state.files,
+    nowMs,
+    options.batch?.maxFileBytes ?? BATCH_FILE_MAX_BYTES,
+  );
+  if (files) return files;
+  const apiKey = keyOf(request);
+  const batches = await handleBatchesRoute(
+    request,
+    path,
+    state.batches,
+    state.files,
+    (raw) => answerLine(raw, { options, state, apiKey }),
+    nowMs,
+    options.batch,
+  );
+  if (batches) return batches;
   if (request.method === 'POST' && path.endsWith('/_mock/reset')) {
     state.counters.clear();
     state.cache.clear();

@@ -4,8 +4,10 @@
  * i.e. the `judge` CLI, benches and tests. The Worker never imports this module, so its bundle holds no
  * mock; deployed and `npm start` Workers reach the mock over HTTP (`npm run mock-llm`, `node.ts`).
  */
-import { createLlm } from '../llm/client.js';
-import type { LlmDeps } from '../llm/client.js';
+import type { BatchClient, BatchClientDeps } from '../llm/batch-client.js';
+import { createBatchClient } from '../llm/batch-client.js';
+import { createLlm, createTieredLlm } from '../llm/client.js';
+import type { LlmDeps, TieredLlmFunction } from '../llm/client.js';
 import type { LlmFunction } from '../engine/call.js';
 import type { LlmSettings, LlmSettingsInput } from '../llm/settings.js';
 import { createMockState, handleMockRequest } from './handler.js';
@@ -27,8 +29,35 @@ export interface LlmWithMockDeps extends Omit<LlmDeps, 'inProcessMock'> {
 export function createLlmWithMock(settings: LlmSettings | LlmSettingsInput, deps: LlmWithMockDeps = {}): LlmFunction {
   const { mockState, mock, ...rest } = deps;
   const state = mockState ?? createMockState();
-  return createLlm(settings, {
+  return createLlm(settings, { ...rest, inProcessMock: inProcessFetch(state, mock) });
+}
+
+/** {@link createTieredLlm} with the in-process mock, as {@link createLlmWithMock}. */
+export function createTieredLlmWithMock(
+  settings: LlmSettings | LlmSettingsInput,
+  deps: LlmWithMockDeps = {},
+): TieredLlmFunction {
+  const { mockState, mock, ...rest } = deps;
+  return createTieredLlm(settings, { ...rest, inProcessMock: inProcessFetch(mockState ?? createMockState(), mock) });
+}
+
+/**
+ * {@link createBatchClient} where a provider at `IN_PROCESS_MOCK_URL` is answered by the mock's Files and
+ * Batch APIs in this process. Give it the `mockState` of the LLM function it works beside, so both share the
+ * mock's counters and prompt cache; `mock.batch` sets the turnaround and per-line faults.
+ */
+export function createBatchClientWithMock(
+  settings: LlmSettings | LlmSettingsInput,
+  providerId?: string,
+  deps: Omit<BatchClientDeps, 'inProcessMock'> & Pick<LlmWithMockDeps, 'mockState' | 'mock'> = {},
+): BatchClient {
+  const { mockState, mock, ...rest } = deps;
+  return createBatchClient(settings, providerId, {
     ...rest,
-    inProcessMock: (input, init) => handleMockRequest(new Request(input, init), { ...mock, state }),
+    inProcessMock: inProcessFetch(mockState ?? createMockState(), mock),
   });
+}
+
+function inProcessFetch(state: MockState, mock: Omit<MockServerOptions, 'state'> | undefined): typeof fetch {
+  return (input, init) => handleMockRequest(new Request(input, init), { ...mock, state });
 }

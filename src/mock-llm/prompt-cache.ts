@@ -5,7 +5,7 @@
  * 1,024 (as OpenAI documents). Prefixes are remembered as hashes in a bounded LRU, so prompt layouts
  * (stable instructions first, varying content last) can be measured offline.
  */
-import { hash53 } from './hash.js';
+import { hash53 } from '../llm/hash.js';
 import { approximateTokens, TOKENS_REPLY_PRIMING } from '../llm/tokens.js';
 import type { MockMessage } from './judge.js';
 

@@ -1,7 +1,7 @@
 /**
  * @module
  * The outbound events in the OpenAPI document's `webhooks` section (OpenAPI 3.1): what Tribunal POSTs to
- * a receiver for each event type, with the Standard Webhooks headers. Registered by ../api/openapi.ts.
+ * a receiver for each event type, with the Standard Webhooks headers. Registered by the composition (src/app.ts).
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { z } from '@hono/zod-openapi';

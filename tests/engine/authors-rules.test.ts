@@ -58,6 +58,11 @@ describe('FairEval.py parse_score_from_review', () => {
     expect(read(spec, 'Score of the Assistant 1: 7/10\nScore of the Assistant 2: 8').ok).toBe(false);
     expect(read(spec, 'Score of the Assistant 1: 7\nScore of the Assistant 2: 8\n').ok).toBe(false);
   });
+  it('a score of -1, the failure value get_eval tests for, drops the sample', () => {
+    expect(read(spec, 'Score of the Assistant 1: -1\nScore of the Assistant 2: 8').ok).toBe(false);
+    expect(read(spec, 'Score of the Assistant 1: 8\nScore of the Assistant 2: -1.0').ok).toBe(false);
+    expect(read(spec, 'Score of the Assistant 1: -2\nScore of the Assistant 2: 8')).toEqual(pair(-2, 8));
+  });
 });
 
 describe('G-Eval parse_output: ^ ?([\\d.]+)', () => {
@@ -93,6 +98,10 @@ describe('DEBATE evalute_score.py', () => {
     expect(read({ type: 'debate-score', from: 'first' }, 'I would rate it 35 points')).toEqual(score(3));
     expect(read({ type: 'debate-score', from: 'last' }, 'Fluency: 2 (out of 3)')).toEqual(score(3));
     expect(read({ type: 'debate-score', from: 'first' }, 'No number here').ok).toBe(false);
+    // `int()` comes before the digit: leading zeros go first.
+    expect(read({ type: 'debate-score', from: 'first' }, 'Score: 04')).toEqual(score(4));
+    expect(read({ type: 'debate-score', from: 'last' }, 'Fluency: 10, then 003')).toEqual(score(3));
+    expect(read({ type: 'debate-score', from: 'first' }, 'Score: 00')).toEqual(score(0));
   });
 
   it("debate.py's stop test is the substring NO_ISSUE", () => {

@@ -214,6 +214,70 @@ describe.each([false, true])('chateval strategies (roundTrip %s)', (roundTrip) =
   });
 });
 
+describe("chateval: the authors' updater drops an empty message and adds [Silence] when nobody spoke", () => {
+  it('chateval-faireval: General Public\'s final reply fails three times, so it says "" and the Critic sees [Silence]', () => {
+    const cfg = config({ ...preset('chateval-faireval'), calibration: { enabled: false, combine: 'sum-scores' } });
+    // The General Public never writes the score lines; the Critic does.
+    const { waves, outcome } = run(cfg, pairwise, scripted({ agent1: scores(7, 4) }));
+    expect(waveIds(waves).flat()).toEqual([
+      'turn1/agent0',
+      'turn1/agent1',
+      'turn2/agent0',
+      'turn2/agent0#1',
+      'turn2/agent0#2',
+      'turn2/agent1',
+    ]);
+    // The three tries send the identical prompt (max_retry 3); then the agent's message is "".
+    const tries = waves.slice(2, 5).map((w) => promptText(w[0] as LlmCallRequest));
+    expect(new Set(tries).size).toBe(1);
+    // The updater dropped its "" and, nobody having spoken in that step, added [Silence] (no sender).
+    const critic = promptText(waves[5]?.[0] as LlmCallRequest);
+    expect(critic).toContain(
+      'Here is your discuss history:\n[General Public]: msg turn1/agent0\n[Critic]: msg turn1/agent1\n[Silence]\n\nYou are now Critic',
+    );
+    expect(critic).not.toMatch(/\[General Public\]: \n/);
+    const v = verdictOf(outcome);
+    expect(v.winner).toBe('tie');
+  });
+
+  it('one-by-one: an empty message is replaced by [Silence] for everyone after it', () => {
+    const cfg = config({ turns: 2, parseRetries: 0, repair: 'resend' });
+    const script: Script = (r) => (r.id === 'turn1/agent0' ? '' : isFinal(r) ? scores(6, 5) : `msg ${r.id}`);
+    const { waves } = run(cfg, pairwise, script);
+    const p = promptText(waves[1]?.[0] as LlmCallRequest);
+    expect(p).toContain('Here is your discuss history:\n[Silence]\n\nYou are now Critic');
+    expect(p).not.toContain('[General Public]:');
+    const last = promptText(waves[3]?.[0] as LlmCallRequest);
+    expect(last).toContain(
+      'Here is your discuss history:\n[Silence]\n[Critic]: msg turn1/agent1\n[General Public]: Evaluation evidence: fine.',
+    );
+  });
+
+  it('simultaneous talk: empty messages are dropped, and one [Silence] is added only when every agent was silent', () => {
+    const three = { strategy: 'simultaneous-talk', turns: 3, roleGroup: 'generic', agents: [{}, {}, {}] };
+    const script: Script = (r) => {
+      if (isFinal(r)) return scores(6, 6);
+      if (r.id.startsWith('turn1/')) return r.id === 'turn1/agent1' ? 'only me' : '';
+      return '';
+    };
+    const { waves } = run(config(three), pairwise, script);
+    const p3 = promptText(waves[2]?.[0] as LlmCallRequest);
+    expect(p3).toContain('Here is your discuss history:\n[Critic]: only me\n[Silence]\n\n');
+  });
+
+  it('the summarizer sees [Silence] as the authors render it in new lines: "[] : [Silence]"', () => {
+    const cfg = config({
+      strategy: 'simultaneous-talk-with-summarizer',
+      turns: 2,
+      roleGroup: 'generic',
+      agents: [{}, {}],
+    });
+    const script: Script = (r) => (r.agent === 'summarizer' ? 'sum' : isFinal(r) ? scores(6, 6) : '');
+    const { waves } = run(cfg, pairwise, script);
+    expect(promptText(waves[1]?.[0] as LlmCallRequest)).toContain('New lines:\n[] : [Silence]\n');
+  });
+});
+
 describe('chateval verdicts', () => {
   it("aggregate: 'total' (the script) against 'majority' (§2's text)", () => {
     const three = { agents: [{}, {}, {}], roleGroup: 'generic' };

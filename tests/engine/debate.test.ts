@@ -36,7 +36,7 @@ const TASK: PointwiseTask = {
 };
 
 /** The paper's reading (Alg. 1, B.1): most tests below follow it; `code` tests pass `promptSource: 'code'`. */
-const PAPER = { promptSource: 'paper', criticSees: 'latest-reply' } as const;
+const PAPER = { flow: 'paper', promptSource: 'paper', criticSees: 'latest-reply' } as const;
 
 function start(overrides: Record<string, unknown> = {}, task: Task = TASK): EngineState {
   const config = debateConfigSchema.parse({ method: 'debate', domain: 'summeval', ...PAPER, ...overrides });
@@ -83,12 +83,14 @@ describe('DEBATE call order', () => {
     expect(v.calls).toBe(5);
     expect(v.unparsed).toEqual([]);
     expect(v.details).toEqual({
+      flow: 'paper',
       promptSource: 'paper',
       iterations: 2,
       stoppedByNoIssue: false,
       tieBreakerUsed: false,
       scoreHistory: [4, 2, 3],
       finalFrom: 'scorer',
+      finalMessage: 'score2',
     });
   });
 
@@ -125,14 +127,11 @@ describe('DEBATE call order', () => {
     expect(v.details).toMatchObject({ iterations: 2, stoppedByNoIssue: true, scoreHistory: [4, 2] });
   });
 
-  it('plans 1 + 2n calls, plus one with the tie-breaker', () => {
-    expect(debateMethod.plannedCalls(debateConfigSchema.parse({ method: 'debate' }), TASK)).toBe(5);
-    expect(
-      debateMethod.plannedCalls(
-        debateConfigSchema.parse({ method: 'debate', maxIterations: 4, useTieBreaker: true }),
-        TASK,
-      ),
-    ).toBe(10);
+  it('plans 1 + 2n calls (paper flow), plus one with the tie-breaker', () => {
+    const plan = (c: Record<string, unknown>) =>
+      debateMethod.plannedCalls(debateConfigSchema.parse({ method: 'debate', flow: 'paper', ...c }), TASK);
+    expect(plan({})).toBe(5);
+    expect(plan({ maxIterations: 4, useTieBreaker: true })).toBe(10);
   });
 
   it('judges pointwise tasks only', () => {
@@ -424,6 +423,7 @@ describe('DEBATE config', () => {
       method: 'debate',
       parseRetries: 3,
       repair: 'instruct',
+      flow: 'code',
       promptSource: 'code',
       criticSees: 'first-reply',
       defaults: {},
@@ -434,6 +434,7 @@ describe('DEBATE config', () => {
       useTieBreaker: false,
       templates: {},
       scorer: {},
+      commander: {},
       critic: {},
       tieBreaker: {},
     });
@@ -467,6 +468,7 @@ describe('DEBATE config', () => {
       const c = debateConfigSchema.parse(p.config);
       expect(c.maxIterations).toBe(2);
       expect(c.promptSource).toBe(p.id === 'debate-tie-breaker' ? 'paper' : 'code');
+      expect(c.flow).toBe(p.id === 'debate-tie-breaker' ? 'paper' : 'code');
       expect(p.taskKind).toBe('pointwise');
     }
     expect(debateConfigSchema.parse(debatePresets[2]?.config).useTieBreaker).toBe(true);
@@ -474,59 +476,214 @@ describe('DEBATE config', () => {
   });
 });
 
-describe("DEBATE as debate.py runs it (promptSource 'code')", () => {
-  const code = { promptSource: 'code', criticSees: 'first-reply' };
+describe('DEBATE as debate.py runs under autogen (flow and promptSource code, the Table 1 presets)', () => {
+  const CODE = { flow: 'code', promptSource: 'code', criticSees: 'first-reply', parseRetries: 0 } as const;
+  const P = (GEVAL_SUMMEVAL_PROMPTS.coherence ?? '')
+    .replace('{{Document}}', TASK.source)
+    .replace('{{Summary}}', TASK.output);
+  const FORWARD = (shown: string) =>
+    DEBATE_CODE_TEMPLATES.critic.replace('{{prompt}}', P).replace('{{response}}', shown);
+  const FEEDBACK = (critique: string) => DEBATE_CODE_TEMPLATES.revise.replace('{{feedback}}', critique);
 
-  it('the Scorer gets P alone; every Critic message shows P and the first reply; the last reply is read', () => {
-    const replies = {
-      score0: 'Coherence: 4 - fine.',
-      score1: 'I now give it 2 out of 5.',
-      score2: 'After review, 35 is wrong; I say 3.',
+  /** Replies by call id; a critic not listed criticises with a number of its own in the text. */
+  function codeScript(replies: Record<string, string>): Script {
+    return (r) => {
+      const reply = replies[r.id] ?? (r.agent === 'critic' ? `Too generous: 2 would be fairer (${r.id}).` : undefined);
+      if (reply === undefined) throw new Error(`unexpected call ${r.id}`);
+      return reply;
     };
-    const { waves, outcome } = run(debateScript(replies), code);
-    expect(waveIds(waves).flat()).toEqual(['score0', 'critic1', 'score1', 'critic2', 'score2']);
-    const [s0, c1, s1, c2] = [waves[0]?.[0], waves[1]?.[0], waves[2]?.[0], waves[3]?.[0]];
-    const p = (GEVAL_SUMMEVAL_PROMPTS.coherence ?? '')
-      .replace('{{Document}}', TASK.source)
-      .replace('{{Summary}}', TASK.output);
-    expect(s0?.messages).toEqual([
+  }
+  const REPLIES = {
+    score0: 'Coherence: 4 - well organised.',
+    commander0: 'Let us check this step by step with the Critic.',
+    score1: 'Having weighed the critique, I give 3.',
+  };
+  const runCode = (script: Script, overrides: Record<string, unknown> = {}) =>
+    driveByWaves(method, start({ ...CODE, ...overrides }), script);
+
+  it("a Critic that never says NO_ISSUE: exactly the code's 5 calls S1, C1, K1, S2, K2, and S2 is the score", () => {
+    const { waves, outcome } = runCode(codeScript(REPLIES));
+    expect(waveIds(waves)).toEqual([['score0'], ['commander0'], ['critic1'], ['score1'], ['critic2']]);
+    const [s1, c1, k1, s2, k2] = waves.map((w) => w[0]);
+    // S1: the Scorer gets P alone.
+    expect(s1?.messages).toEqual([
       { role: 'system', content: SCORER_SYSTEM },
-      { role: 'user', content: p },
+      { role: 'user', content: P },
     ]);
-    expect(s0?.parser).toEqual({ type: 'debate-score', from: 'first' });
-    const forward = DEBATE_CODE_TEMPLATES.critic.replace('{{prompt}}', p).replace('{{response}}', replies.score0);
-    expect(msg(c1, 1)).toBe(forward);
-    expect(c1?.parser).toEqual({ type: 'critique', noIssue: 'code' });
-    expect(msg(s1, 3)).toBe(DEBATE_CODE_TEMPLATES.revise.replace('{{feedback}}', 'The score is too high (critic1).'));
-    // The second critique is shown the first reply again, as `_oai_messages[score_agent][1]`.
-    expect(c2?.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
-    expect(msg(c2, 3)).toBe(forward);
+    expect(s1?.parser).toEqual({ type: 'debate-score', from: 'first' });
+    // C1: the Commander is an LLM agent too; it answers S1 on its own conversation with the Scorer.
+    expect(c1?.agent).toBe('commander');
+    expect(c1?.messages).toEqual([
+      { role: 'system', content: COMMANDER_MESSAGE },
+      { role: 'assistant', content: P },
+      { role: 'user', content: REPLIES.score0 },
+    ]);
+    // K1: P and the Scorer's first reply; nothing about NO_ISSUE.
+    expect(k1?.messages).toEqual([
+      { role: 'system', content: CRITIC_PERSONAS.strict },
+      { role: 'user', content: FORWARD(REPLIES.score0) },
+    ]);
+    expect(k1?.parser).toEqual({ type: 'critique', noIssue: 'code' });
+    // S2: C1 stays in the Scorer's history, before the feedback: [system, P, S1, C1, F1].
+    expect(s2?.messages).toEqual([
+      { role: 'system', content: SCORER_SYSTEM },
+      { role: 'user', content: P },
+      { role: 'assistant', content: REPLIES.score0 },
+      { role: 'user', content: REPLIES.commander0 },
+      { role: 'user', content: FEEDBACK('Too generous: 2 would be fairer (critic1).') },
+    ]);
+    // K2: the Critic's own conversation goes on, and it is shown the first reply again.
+    expect(k2?.messages).toEqual([
+      { role: 'system', content: CRITIC_PERSONAS.strict },
+      { role: 'user', content: FORWARD(REPLIES.score0) },
+      { role: 'assistant', content: 'Too generous: 2 would be fairer (critic1).' },
+      { role: 'user', content: FORWARD(REPLIES.score0) },
+    ]);
+    // F2 gets no reply (the Scorer answered F1); the score is read from S2, [P, S1, C1, F1, S2, F2][-2].
     const v = verdictOf(outcome);
-    // evalute_score.py: the first digit of the first integer of the last reply ("35" → 3).
     expect(v.score).toBe(3);
-    expect(v.details).toMatchObject({ promptSource: 'code', scoreHistory: [4, 2, 3], finalFrom: 'scorer' });
+    expect(v.calls).toBe(5);
+    expect(v.details).toMatchObject({
+      flow: 'code',
+      iterations: 2,
+      stoppedByNoIssue: false,
+      scoreHistory: [4, 3],
+      finalFrom: 'scorer',
+      finalMessage: 'score1',
+    });
   });
 
-  it('fluency reads the last digit of the last integer', () => {
+  it("NO_ISSUE in the second critique: the score is the first number in F1, the Critic's first feedback", () => {
+    const script = codeScript({ ...REPLIES, critic1: 'Coherence deserves 5, not 4.', critic2: 'NO_ISSUE' });
+    const { waves, outcome } = runCode(script);
+    expect(waveIds(waves).flat()).toEqual(['score0', 'commander0', 'critic1', 'score1', 'critic2']);
+    // [P, S1, C1, F1, S2][-2] is F1: "The Critic's feedback … Coherence deserves 5, not 4." reads 5, not S2's 3.
+    const v = verdictOf(outcome);
+    expect(v.score).toBe(5);
+    expect(v.details).toMatchObject({
+      stoppedByNoIssue: true,
+      scoreHistory: [4, 3],
+      finalFrom: 'feedback',
+      finalMessage: 'feedback1',
+    });
+  });
+
+  it('NO_ISSUE in the first critique: three calls, and the score is S1', () => {
+    const { waves, outcome } = runCode(codeScript({ ...REPLIES, critic1: 'NO_ISSUES here.' }));
+    expect(waveIds(waves).flat()).toEqual(['score0', 'commander0', 'critic1']);
+    expect(verdictOf(outcome).score).toBe(4);
+    expect(verdictOf(outcome).details).toMatchObject({ finalFrom: 'scorer', finalMessage: 'score0' });
+  });
+
+  it("stops only on the substring NO_ISSUE: 'NO ISSUE' is a critique like any other", () => {
+    const { waves } = runCode(codeScript({ ...REPLIES, critic1: 'NO ISSUE' }));
+    expect(waveIds(waves).flat()).toHaveLength(5);
+  });
+
+  it('n = 1 without NO_ISSUE: S2 answers F1, and [P, S1, C1, F1, S2][-2] is F1', () => {
+    const { waves, outcome } = runCode(codeScript({ ...REPLIES, critic1: 'I would say 1.' }), { maxIterations: 1 });
+    expect(waveIds(waves).flat()).toEqual(['score0', 'commander0', 'critic1', 'score1']);
+    expect(verdictOf(outcome).score).toBe(1);
+    expect(verdictOf(outcome).details).toMatchObject({ finalFrom: 'feedback', finalMessage: 'feedback1' });
+  });
+
+  it('n = 3: the Scorer and the Commander take turns again after F2 goes unanswered', () => {
+    const replies = { ...REPLIES, score3: 'Now 2.', commander3: 'Noted.' };
+    const { waves, outcome } = runCode(codeScript(replies), { maxIterations: 3 });
+    expect(waveIds(waves).flat()).toEqual([
+      'score0',
+      'commander0',
+      'critic1',
+      'score1',
+      'critic2',
+      'critic3',
+      'score3',
+      'commander3',
+    ]);
+    // The Scorer's conversation [P, S1, C1, F1, S2, F2, F3, S3, C3]: S3 is the last-but-one.
+    expect(waves[6]?.[0]?.messages.map((m) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'user',
+      'user',
+      'assistant',
+      'user',
+      'user',
+    ]);
+    expect(verdictOf(outcome).score).toBe(2);
+    expect(debateMethod.plannedCalls(debateConfigSchema.parse({ method: 'debate', maxIterations: 3 }), TASK)).toBe(8);
+  });
+
+  it('a message ending with TERMINATE ends its exchange, as is_termination_msg does', () => {
+    // K1 ends with TERMINATE, so F1 (which ends with K1) gets no reply; F2 does, and the Commander, whose
+    // counter still holds C1, does not answer S3. [P, S1, C1, F1, F2, S3][-2] is F2: K2's number.
+    const replies = { ...REPLIES, critic1: 'Far too high. TERMINATE', critic2: 'It is a 2.', score2: 'Fine, 2.' };
+    const { waves, outcome } = runCode(codeScript(replies));
+    expect(waveIds(waves).flat()).toEqual(['score0', 'commander0', 'critic1', 'critic2', 'score2']);
+    expect(verdictOf(outcome).details).toMatchObject({ finalFrom: 'feedback', finalMessage: 'feedback2' });
+    expect(verdictOf(outcome).score).toBe(2);
+    // S1 ending with TERMINATE: every forward ends with S1, so the Critic never answers and the Scorer,
+    // its counter still at 1, declines F1 and then F2 ... only S1 is made.
+    const early = runCode(codeScript({ score0: 'Score 4. TERMINATE' }));
+    expect(waveIds(early.waves).flat()).toEqual(['score0']);
+  });
+
+  it('plans the longest run: every reply read, no NO_ISSUE, no TERMINATE (checked against every other run for n ≤ 4)', () => {
+    for (let n = 1; n <= 4; n++) {
+      const config = debateConfigSchema.parse({ method: 'debate', ...CODE, maxIterations: n });
+      const planned = debateMethod.plannedCalls(config, TASK);
+      let longest = 0;
+      const explore = (replies: Record<string, string>): void => {
+        let open: string | undefined;
+        try {
+          const { waves } = driveByWaves(method, createEvaluation(method, config, TASK), (r) => {
+            const reply = replies[r.id];
+            if (reply !== undefined) return reply;
+            open = r.id;
+            throw new Error(`${r.id} is not scripted yet`);
+          });
+          longest = Math.max(longest, waves.flat().length);
+        } catch (error) {
+          if (open === undefined) throw error;
+          const options = open.startsWith('critic')
+            ? ['Too high.', 'Too high. TERMINATE', 'NO_ISSUE', 'NO_ISSUE TERMINATE']
+            : ['Score 3.', 'Score 3. TERMINATE'];
+          for (const o of options) explore({ ...replies, [open]: o });
+        }
+      };
+      explore({});
+      expect([n, planned]).toEqual([n, longest]);
+    }
+    expect(debateMethod.plannedCalls(debateConfigSchema.parse({ method: 'debate' }), TASK)).toBe(5);
+  });
+
+  it('fluency reads the last digit of the last integer; "04" reads 4 (int() before the digit)', () => {
     const task: PointwiseTask = { ...TASK, aspect: { name: 'fluency', scale: { min: 1, max: 3 } } };
-    const state = start({ ...code, maxIterations: 1 }, task);
-    const { waves, outcome } = driveByWaves(method, state, (r) =>
-      r.agent === 'critic' ? 'NO_ISSUE' : 'Fluency: 2 (on 1-3)',
+    const { waves, outcome } = driveByWaves(
+      method,
+      start({ ...CODE, maxIterations: 1 }, task),
+      codeScript({ score0: 'Fluency: 2 (on 1-3)', commander0: 'Go on.', critic1: 'NO_ISSUE' }),
     );
     expect(waves[0]?.[0]?.parser).toEqual({ type: 'debate-score', from: 'last' });
-    // Integers 2, 1, 3: the last digit of the last one.
     expect(verdictOf(outcome).score).toBe(3);
+    const zero = runCode(codeScript({ ...REPLIES, score1: 'Score: 04' }));
+    expect(verdictOf(zero.outcome).score).toBe(4);
   });
 
-  it("stops only on the substring NO_ISSUE ('NO ISSUE' does not count); a last reply without a number has no score", () => {
-    const spaced = run(debateScript(DISAGREE, 'critic1', 'NO ISSUE'), code);
-    expect(waveIds(spaced.waves).flat()).toHaveLength(5);
-    const plural = run(debateScript(DISAGREE, 'critic1', 'NO_ISSUES found.'), code);
-    expect(waveIds(plural.waves).flat()).toEqual(['score0', 'critic1']);
-    const none = run(debateScript({ ...DISAGREE, score2: 'I cannot decide.' }), { ...code, parseRetries: 0 });
-    const v = verdictOf(none.outcome);
+  it('a last-but-one message without a number gives no score', () => {
+    const { outcome } = runCode(codeScript({ ...REPLIES, score1: 'I cannot decide.' }));
+    const v = verdictOf(outcome);
     expect(v.score).toBeUndefined();
     expect(v.confidence).toBe(0);
-    expect(v.details).toMatchObject({ scoreHistory: [4, 2, null], finalFrom: 'none' });
+    expect(v.details).toMatchObject({ scoreHistory: [4, null], finalFrom: 'none', finalMessage: 'score1' });
+  });
+
+  it('gives the same calls and verdict with a JSON round trip after every result', () => {
+    const script = codeScript({ ...REPLIES, critic2: 'NO_ISSUE' });
+    const plain = driveByWaves(method, start(CODE), script);
+    const trip = driveByWaves(method, start(CODE), script, { roundTrip: true });
+    expect(trip.waves).toEqual(plain.waves);
+    expect(trip.outcome).toEqual(plain.outcome);
   });
 });

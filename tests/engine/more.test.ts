@@ -11,6 +11,11 @@ import { driveByWaves, promptText } from '../support/waves.js';
 
 const method = moreMethod as unknown as AnyMethod;
 
+/** The prompt of a call: its last (user) message, after the role's system message. */
+function userText(request: LlmCallRequest | undefined): string {
+  return request?.messages.at(-1)?.content ?? '';
+}
+
 const task: Task = {
   kind: 'pairwise',
   question: 'What is the boiling point of water at sea level?',
@@ -113,8 +118,18 @@ describe('MORE protocol', () => {
       configOf(),
       scriptWith(() => JUDGE_REPLY),
     );
-    const [advA, aggA, advB, , judges] = waves;
-    const a0 = promptText(advA?.[0] as LlmCallRequest);
+    const [advA, aggA, advB, aggB, judges] = waves;
+    // Every call is [system, user]: MetaGPT's role prefix of the code's role name, then the prompt.
+    const systems = waves.flat().map((r) => [r.messages.length, r.messages[0]?.role, r.messages[0]?.content]);
+    expect(systems).toEqual([
+      ...[1, 2, 3].map((i) => [2, 'system', `You are a , named AdvocateGroup1_Advocate${i}, your goal is . `]),
+      [2, 'system', 'You are a , named AdvocateGroup1_Aggregator, your goal is . '],
+      ...[1, 2, 3].map((i) => [2, 'system', `You are a , named AdvocateGroup2_Advocate${i}, your goal is . `]),
+      [2, 'system', 'You are a , named AdvocateGroup2_Aggregator, your goal is . '],
+      [2, 'system', 'You are a , named Scorer, your goal is . '],
+    ]);
+    expect(aggB).toHaveLength(1);
+    const a0 = userText(advA?.[0]);
     expect(a0).toBe(
       CODE_MORE_DEFEND.replace('{{advocate_id}}', '1')
         .replace('{{answer}}', 'ANSWER-ONE: 100 °C.')
@@ -124,18 +139,18 @@ describe('MORE protocol', () => {
         .replace('{{opponent_argument}}', '')
         .replace('{{team_arguments}}', "['', '', '']"),
     );
-    const b1 = promptText(advB?.[1] as LlmCallRequest);
+    const b1 = userText(advB?.[1]);
     expect(b1).toContain('(Advocate 2) in a group defending this answer: ANSWER-TWO: 90 °C. to the question');
     expect(b1).toContain("Opponent's last argument: TEXT<aggregate/a>\n");
-    const agg = promptText(aggA?.[0] as LlmCallRequest);
+    const agg = userText(aggA?.[0]);
     expect(agg).toContain(
       'Individual defenses:\n    TEXT<advocate/a/0>\nTEXT<advocate/a/1>\nTEXT<advocate/a/2>\n\n    Latest feedback from the judge: \n',
     );
     const judge = judges?.[0] as LlmCallRequest;
-    const text = promptText(judge);
+    const text = userText(judge);
     expect(text).toContain('Defense for 1st answer: TEXT<aggregate/a>\n    Defense for 2nd answer: TEXT<aggregate/b>');
     expect(text).toContain('Total rounds: 1\n    Previous scores: []');
-    expect(judge.messages).toHaveLength(1);
+    expect(judge.messages).toHaveLength(2);
     expect(judge.parser).toEqual({ type: 'bandi-tuple', rule: 'first-int' });
   });
 
@@ -145,6 +160,8 @@ describe('MORE protocol', () => {
       scriptWith(() => JUDGE_REPLY),
     );
     expect(waves.map((w) => w.length)).toEqual([6, 2, 1]);
+    // Appendix E's reading sends the prompt alone: the role prefix is MetaGPT's, not the paper's.
+    expect(waves.flat().every((r) => r.messages.length === 1 && r.messages[0]?.role === 'user')).toBe(true);
     expect(promptText(waves[0]?.[0] as LlmCallRequest)).toBe(
       GROUP_ADVOCATE_PROMPT.replace('{{advocate_id}}', '1')
         .replace('{{answer}}', 'ANSWER-ONE: 100 °C.')
@@ -224,14 +241,14 @@ describe('MORE protocol', () => {
     );
     expect(waves.map((w) => w.length)).toEqual([2, 1, 2, 1, 1]);
     expect(waves[0]?.map((r) => [r.model, r.temperature, r.maxTokens])).toEqual(
-      Array(2).fill(['advocate-model', 0, 2048]),
+      Array(2).fill(['advocate-model', 0, 4096]),
     );
     expect(waves[1]?.map((r) => r.model)).toEqual(['base-model']);
     expect(waves[4]?.[0]).toMatchObject({
       model: 'judge-model',
       provider: 'judge-provider',
       temperature: 0,
-      maxTokens: 2048,
+      maxTokens: 4096,
     });
   });
 

@@ -11,6 +11,11 @@ import { driveByWaves, promptText, verdictOf, waveIds } from '../support/waves.j
 
 const method = samreMethod as unknown as AnyMethod;
 
+/** The prompt of a call: its last (user) message, after the role's system message. */
+function userText(request: LlmCallRequest | undefined): string {
+  return request?.messages.at(-1)?.content ?? '';
+}
+
 const task: Task = {
   kind: 'pairwise',
   question: 'Name a prime number greater than 10.',
@@ -116,17 +121,25 @@ describe('SAMRE code flow', () => {
       ['round1/judge'],
     ]);
     const [a1, s1, b1, j1, a2] = [0, 1, 2, 4, 5].map((w) => waves[w]?.[0]);
-    expect(promptText(a1 as LlmCallRequest)).toContain("Latest feedback: \n    Opponent's last argument: \n");
-    expect(promptText(s1 as LlmCallRequest)).toBe(
-      CODE_SAMRE_SUMMARIZER.replace('{{content}}', 'ARG<round1/advocate/a>'),
-    );
-    expect(promptText(b1 as LlmCallRequest)).toContain("Opponent's last argument: SUM<round1/summary/a>\n");
-    expect(promptText(j1 as LlmCallRequest)).toContain(
+    // Every call is [system, user]: MetaGPT's prefix of the code's role (the summaries go through the
+    // advocate's own role), then the prompt.
+    const prefix = (name: string) => `You are a , named ${name}, your goal is . `;
+    const firstAttempts = waves.flat().filter((r) => !r.id.includes('#'));
+    expect(firstAttempts.map((r) => [r.messages.length, r.messages[0]?.role, r.messages[0]?.content])).toEqual([
+      ...Array.from({ length: 4 }, () =>
+        ['Advocate1', 'Advocate1', 'Advocate2', 'Advocate2', 'Judge'].map((n) => [2, 'system', prefix(n)]),
+      ).flat(),
+      ...['Jury1', 'Jury2', 'Jury3'].map((n) => [2, 'system', prefix(n)]),
+    ]);
+    expect(userText(a1)).toContain("Latest feedback: \n    Opponent's last argument: \n");
+    expect(userText(s1)).toBe(CODE_SAMRE_SUMMARIZER.replace('{{content}}', 'ARG<round1/advocate/a>'));
+    expect(userText(b1)).toContain("Opponent's last argument: SUM<round1/summary/a>\n");
+    expect(userText(j1)).toContain(
       'Defense for 1st answer: SUM<round1/summary/a>\n    Defense for 2nd answer: SUM<round1/summary/b>',
     );
     expect(j1?.parser).toEqual({ type: 'bandi-tuple', rule: 'last-int' });
     // Round 2: the judge's whole reply plus the scores it was read as, and the opponent's last summary.
-    expect(promptText(a2 as LlmCallRequest)).toContain(
+    expect(userText(a2)).toContain(
       "Latest feedback: Good. (90, 80)\n\nScores: (90, 80)\n    Opponent's last argument: SUM<round1/summary/b>\n",
     );
     const j4 = waves[19]?.[0] as LlmCallRequest;
@@ -283,7 +296,9 @@ describe('SAMRE paper flow (Alg. 2): rounds', () => {
       ['adv-model', 0],
       ['adv-model', 0],
     ]);
-    expect(waves[1]?.[0]).toMatchObject({ model: 'judge-model', temperature: 0, maxTokens: 2048 });
+    expect(waves[1]?.[0]).toMatchObject({ model: 'judge-model', temperature: 0, maxTokens: 4096 });
+    // Alg. 2 / Appendix E.1 send the prompt alone: the role prefix is MetaGPT's, not the paper's.
+    expect(waves.flat().every((r) => r.messages.length === 1)).toBe(true);
     expect(waves[4]?.[0]).toMatchObject({
       model: 'juror-model',
       temperature: 0.5,

@@ -15,6 +15,9 @@ import {
   FASTCHAT_PAIR_MATH_TEMPLATE,
   FASTCHAT_PAIR_V2_SYSTEM,
   FASTCHAT_PAIR_V2_TEMPLATE,
+  FASTCHAT_NEED_REF_CATS,
+  fastChatJudgeFor,
+  fastChatPairPrompt,
   GEVAL_SUMMEVAL_PROMPTS,
   singleAgentConfigSchema,
   singleAgentMethod,
@@ -324,6 +327,81 @@ describe('FastChat pairwise', () => {
     if (none.outcome.status !== 'succeeded') throw new Error('failed');
     expect(none.outcome.verdict).toMatchObject({ winner: 'tie', confidence: 0, calls: 4 });
     expect(none.outcome.verdict.unparsed.map((u) => u.callId)).toEqual(['ab/sample0', 'ba/sample0']);
+  });
+});
+
+describe("FastChat's judge choice (gen_judgment.py, common.py run_judge_pair)", () => {
+  /** FastChat's own templates from the shipped judge_prompts.jsonl, filled as Python's str.format fills them. */
+  const jsonl = readFileSync(new URL('../../datasets/mt_bench/judge_prompts.jsonl', import.meta.url), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as { name: string; system_prompt: string; prompt_template: string });
+  const fastchat = (name: string, vars: Record<string, string>) => {
+    const p = jsonl.find((x) => x.name === name);
+    if (!p) throw new Error(name);
+    return { system: p.system_prompt, user: p.prompt_template.replace(/\{(\w+)\}/g, (_m, k: string) => vars[k] ?? '') };
+  };
+  const turn1 = { question: 'Q1', answerA: 'A1', answerB: 'B1', reference: 'R1' };
+  const turn2 = { question: 'Q2', answerA: 'A2', answerB: 'B2', reference: 'R2' };
+
+  it('NEED_REF_CATS get the reference-guided judge; turn 2 the multi-turn judges', () => {
+    expect(FASTCHAT_NEED_REF_CATS).toEqual(['math', 'reasoning', 'coding', 'arena-hard-200']);
+    const table = ['writing', 'math', 'reasoning', 'coding', 'stem'].map((c) => [
+      c,
+      fastChatJudgeFor(c, 1),
+      fastChatJudgeFor(c, 2),
+    ]);
+    expect(table).toEqual([
+      ['writing', 'pair-v2', 'pair-v2-multi-turn'],
+      ['math', 'pair-math-v1', 'pair-math-v1-multi-turn'],
+      ['reasoning', 'pair-math-v1', 'pair-math-v1-multi-turn'],
+      ['coding', 'pair-math-v1', 'pair-math-v1-multi-turn'],
+      ['stem', 'pair-v2', 'pair-v2-multi-turn'],
+    ]);
+  });
+
+  it('both turns known: the multi-turn templates, exactly as FastChat formats them', () => {
+    const vars = {
+      question_1: 'Q1',
+      question_2: 'Q2',
+      answer_a_1: 'A1',
+      answer_b_1: 'B1',
+      answer_a_2: 'A2',
+      answer_b_2: 'B2',
+      ref_answer_1: 'R1',
+      ref_answer_2: 'R2',
+    };
+    const math = fastChatPairPrompt('math', [turn1, turn2]);
+    expect(math.judge).toBe('pair-math-v1-multi-turn');
+    expect({ system: math.system, user: math.user }).toEqual(fastchat('pair-math-v1-multi-turn', vars));
+    expect(math.user).toContain('### Reference answer:\nR2');
+    const writing = fastChatPairPrompt('writing', [turn1, turn2]);
+    expect(writing.judge).toBe('pair-v2-multi-turn');
+    expect({ system: writing.system, user: writing.user }).toEqual(fastchat('pair-v2-multi-turn', vars));
+    expect(writing.user).not.toContain('R1');
+  });
+
+  it('one turn: the single-turn judges, which are what the fastchat-pair preset sends', () => {
+    for (const [category, name] of [
+      ['math', 'pair-math-v1'],
+      ['writing', 'pair-v2'],
+    ] as const) {
+      const vars = { question: 'Q1', answer_a: 'A1', answer_b: 'B1', ref_answer_1: 'R1' };
+      const prompt = fastChatPairPrompt(category, [turn1]);
+      expect({ system: prompt.system, user: prompt.user }).toEqual(fastchat(name, vars));
+      const task: PairwiseTask = {
+        kind: 'pairwise',
+        question: 'Q1',
+        answerA: 'A1',
+        answerB: 'B1',
+        ...(name === 'pair-math-v1' ? { reference: 'R1' } : {}),
+      };
+      const { waves } = driveByWaves(method, start(configOf('fastchat-pair'), task), () => '[[C]]');
+      expect(waves[0]?.[0]?.messages).toEqual([
+        { role: 'system', content: prompt.system },
+        { role: 'user', content: prompt.user },
+      ]);
+    }
   });
 });
 

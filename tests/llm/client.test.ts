@@ -369,7 +369,12 @@ describe('usage and cost', () => {
     expect(r.usage.estimated).toBe(false);
     expect(r.usage.promptTokens).toBeGreaterThan(10);
     const price = priceFor('gpt-4o-mini');
-    expect(price).toEqual({ input: 0.15, cachedInput: 0.075, output: 0.6 });
+    expect(price).toEqual({
+      input: 0.15,
+      cachedInput: 0.075,
+      output: 0.6,
+      batch: { input: 0.075, output: 0.3 },
+    });
     expect(r.usage.costUsd).toBeCloseTo((r.usage.promptTokens * 0.15 + r.usage.completionTokens * 0.6) / 1e6, 12);
   });
 

@@ -3,9 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
+import { FASTCHAT_PAIR_JUDGES } from '../../src/engine/methods/single/index.js';
+import { createEvaluation, readyCalls } from '../../src/engine/protocol.js';
+import { getMethod, resolveMethodConfig } from '../../src/engine/registry.js';
 import type { LabelledItem } from '../../src/metrics/labelled.js';
 import { LabelledItemSchema } from '../../src/metrics/labelled.js';
 import {
+  MT_BENCH_JOINS,
   SUMMEVAL_ASPECTS,
   TOPICAL_CHAT_ASPECTS,
   loadDatasetByName,
@@ -70,6 +74,57 @@ describe('built-in datasets', () => {
     expect(items).toHaveLength(3355);
     expect(labelCounts(items)).toEqual({ A: 1293, B: 2062 });
     expectUniqueIds(items);
+  });
+
+  it("MT-Bench: every item matched to its FastChat question, with its category and, for NEED_REF_CATS, GPT-4's reference", () => {
+    const items = loadMtBench();
+    const byCategory: Record<string, number> = {};
+    for (const item of items) byCategory[item.group ?? '?'] = (byCategory[item.group ?? '?'] ?? 0) + 1;
+    expect(byCategory).toEqual({
+      roleplay: 464,
+      humanities: 452,
+      reasoning: 434,
+      stem: 416,
+      math: 412,
+      extraction: 402,
+      coding: 397,
+      writing: 378,
+    });
+    const withReference = items.filter((i) => i.task.kind === 'pairwise' && i.task.reference !== undefined);
+    expect(new Set(withReference.map((i) => i.group))).toEqual(new Set(['math', 'reasoning', 'coding']));
+    expect(withReference).toHaveLength(412 + 434 + 397);
+    // Question 101 (reasoning): its two turns as the file joins them, GPT-4's two reference turns likewise.
+    const q101 = items.find(
+      (i) => i.task.kind === 'pairwise' && i.task.question.startsWith('Imagine you are participating in a race'),
+    );
+    expect(q101?.group).toBe('reasoning');
+    const task = q101?.task.kind === 'pairwise' ? q101.task : undefined;
+    expect(task?.question).toContain('Where is the person you just overtook?Then,If the "second person"');
+    expect(task?.reference).toMatch(
+      /^If you have just overtaken the second person, your current position is now second place\. .*Now for the other part of the question: If you have just overtaken the last person/s,
+    );
+    expect(MT_BENCH_JOINS).toEqual({ question: 'Then,', answer: 'Now for the other part of the question: ' });
+  });
+
+  it("MT-Bench with fastchat-pair: pair-math-v1 and the reference for NEED_REF_CATS, pair-v2 for the rest, as FastChat's gen_judgment", () => {
+    const items = loadMtBench();
+    const config = resolveMethodConfig('fastchat-pair', undefined);
+    const method = getMethod(config.method);
+    const firstRequest = (category: string) => {
+      const item = items.find((i) => i.group === category);
+      if (!item) throw new Error(category);
+      return readyCalls(method, createEvaluation(method, config, item.task))[0];
+    };
+    for (const category of ['math', 'reasoning', 'coding']) {
+      const r = firstRequest(category);
+      expect(r?.messages[0]).toEqual({ role: 'system', content: FASTCHAT_PAIR_JUDGES['pair-math-v1'].system });
+      expect(r?.messages[1]?.content).toContain('[The Start of Reference Answer]');
+    }
+    for (const category of ['writing', 'roleplay', 'extraction', 'stem', 'humanities']) {
+      const r = firstRequest(category);
+      expect(r?.messages[0]).toEqual({ role: 'system', content: FASTCHAT_PAIR_JUDGES['pair-v2'].system });
+      expect(r?.messages[1]?.content).not.toContain('Reference');
+    }
   });
 
   it('by name, with aspect checks', () => {

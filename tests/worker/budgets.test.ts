@@ -40,11 +40,11 @@ describe('a budget on POST /v1/evaluations', () => {
     expect(await mockRequests('budget-samre')).toBe(12);
   });
 
-  it('cuts DEBATE after its first score at maxCalls 1: the Critic is refused, the first score stands', async () => {
+  it("cuts DEBATE after its first score at maxCalls 1: the Commander's reply is refused, the first score stands", async () => {
     const ev = await runWith('budget-debate', { preset: 'debate-summeval', task: POINTWISE, budget: { maxCalls: 1 } });
     expect(ev.status, JSON.stringify(ev.error)).toBe('succeeded');
     expect(ev.verdict?.budgetTruncated).toBe(true);
-    expect(ev.verdict?.truncation?.refused.map((r) => r.callId)).toEqual(['critic1']);
+    expect(ev.verdict?.truncation?.refused.map((r) => r.callId)).toEqual(['commander0']);
     expect(ev.verdict?.truncation?.cut).toMatchObject({ iterationsRun: 0, iterationsPlanned: 2, scorerTurns: 1 });
     expect(ev.verdict?.score).toBeTypeOf('number');
     expect(await mockRequests('budget-debate')).toBe(1);

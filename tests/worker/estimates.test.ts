@@ -53,7 +53,8 @@ describe('POST /v1/estimates', () => {
     });
     expect(e.calls).toMatchObject({ min: 23, expected: 23, max: 23 });
     expect(e.promptTokens.min).toBeGreaterThan(1000);
-    expect(e.completionTokens.max).toBe(23 * 2048);
+    // Every SAMRE call may answer with MetaGPT's max_token, 4096.
+    expect(e.completionTokens.max).toBe(23 * 4096);
 
     const plain = await estimateOf({ preset: 'samre-mtbench', task: PAIRWISE });
     expect(plain.models).toHaveLength(1);
@@ -86,7 +87,8 @@ describe('POST /v1/estimates', () => {
     };
     const e2 = await estimateOf(adaptive);
     expect(e2.adaptive).toBe(true);
-    expect(e2.calls).toMatchObject({ min: 2, max: 5 });
+    // Shortest: S1, the Commander's C1, a critique saying NO_ISSUE; longest: S1, C1, K1, S2, K2.
+    expect(e2.calls).toMatchObject({ min: 3, max: 5 });
     const made = await callsMade(adaptive);
     expect(made).toBeGreaterThanOrEqual(e2.calls.min);
     expect(made).toBeLessThanOrEqual(e2.calls.max);

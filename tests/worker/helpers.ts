@@ -266,5 +266,8 @@ export async function stubbornCritic(ns: string): Promise<void> {
   ]);
 }
 
-/** A long DEBATE config: 3 iterations with a stubborn critic = 7 sequential calls. */
-export const LONG_DEBATE = { preset: 'debate-summeval', config: { maxIterations: 3 } } as const;
+/**
+ * A long DEBATE config: the paper's loop (the Scorer re-scores after every critique), 3 iterations with a
+ * stubborn critic = 7 sequential calls, `score0`, `critic1`, `score1`, … `score3`.
+ */
+export const LONG_DEBATE = { preset: 'debate-summeval', config: { maxIterations: 3, flow: 'paper' } } as const;

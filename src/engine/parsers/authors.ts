@@ -8,7 +8,8 @@
  *   `calc_faireval_results_calc_score_calibration.py` reads the numbers: `float(text.split("\n")[-2]
  *   .split("The score of Assistant 1:")[-1])`, likewise `[-1]` for Assistant 2 — raw lines, no scale check.
  * - ChatEval Topical-Chat (@ 3f7612f, the correlation script): `float(text.split("\n")[-1][-1])`.
- * - FairEval (i-Eval/FairEval `parse_score_from_review`): the last two raw lines, `split(":")[-1].strip()`.
+ * - FairEval (i-Eval/FairEval `parse_score_from_review`): the last two raw lines, `split(":")[-1].strip()`;
+ *   -1, its failure value, drops the sample.
  * - G-Eval (nlpyang/geval `parse_output`): `re.search("^ ?([\d\.]+)", text)`.
  * - DEBATE (`evalute_score.py`): `re.findall(r'\d+')`, first digit of the first integer, or (fluency) last
  *   digit of the last one. The rule is described here, not copied: that repository has no licence.
@@ -65,11 +66,17 @@ export function readChatEvalScript(text: string): ParseResult {
   return ok({ kind: 'pair-scores', a, b });
 }
 
-/** FairEval's read: the last two raw lines, each after its last `:`, as numbers. Unreadable: the sample is dropped. */
+/**
+ * FairEval's read: the last two raw lines, each after its last `:`, as numbers. Unreadable: the sample is
+ * dropped. `parse_score_from_review` returns `[-1, -1]` on failure and `get_eval` drops a sample when either
+ * score equals -1, so a score that reads -1 drops it too.
+ */
 export function readFairEval(text: string): ParseResult {
   const raw = text.split('\n');
   const a = pythonFloat(afterLast(raw.at(-2) ?? '', ':'));
   const b = pythonFloat(afterLast(raw.at(-1) ?? '', ':'));
+  if (a === -1 || b === -1)
+    return { ok: false, reason: "a score of -1 is FairEval's failure value: the sample is dropped" };
   if (raw.length < 2 || a === undefined || b === undefined) {
     return {
       ok: false,
@@ -96,12 +103,16 @@ export function readLastChar(text: string): ParseResult {
   return ok({ kind: 'score', score: Number(last) });
 }
 
-/** DEBATE's read: the first digit of the first integer, or the last digit of the last integer. */
+/**
+ * DEBATE's read: the first digit of the first integer, or the last digit of the last integer. The script
+ * takes the digit of `str(int(...))`, so leading zeros go first: "04" reads 4 (and "00" reads 0).
+ */
 export function readDebateScore(text: string, from: 'first' | 'last'): ParseResult {
   const ints = text.match(/\d+/g);
-  const pick = from === 'first' ? ints?.[0]?.[0] : ints?.at(-1)?.at(-1);
-  if (pick === undefined) return { ok: false, reason: 'the reply holds no number' };
-  return ok({ kind: 'score', score: Number(pick) });
+  const picked = from === 'first' ? ints?.[0] : ints?.at(-1);
+  if (picked === undefined) return { ok: false, reason: 'the reply holds no number' };
+  const int = picked.replace(/^0+(?=\d)/, '');
+  return ok({ kind: 'score', score: Number(from === 'first' ? int[0] : int.at(-1)) });
 }
 
 const BANDI_RULES = {

@@ -42,13 +42,24 @@ export function pythonStringList(items: readonly string[]): string {
 }
 
 /**
- * Sampling defaults for every Bandi agent: temperature 0 (`main.py` passes 0), 2048 completion tokens (the
- * code sets no limit; a cap is required here).
+ * Sampling defaults for every Bandi agent: temperature 0 (`main.py` passes 0) and 4096 completion tokens, the
+ * `max_tokens` every request of the authors' vendored MetaGPT carries (`configs/llm_config.py`: `max_token`
+ * defaults to 4096, and `util_adv.initiate_model` sets none).
  */
-export const AGENT_FALLBACK = { temperature: 0, maxTokens: 2048 } as const;
+export const AGENT_FALLBACK = { temperature: 0, maxTokens: 4096 } as const;
 
-/** Sampling defaults for the judge: as {@link AGENT_FALLBACK} (six justified scores and feedback precede the tuple). */
-export const JUDGE_FALLBACK = { temperature: 0, maxTokens: 2048 } as const;
+/** Sampling defaults for the judge: as {@link AGENT_FALLBACK}. */
+export const JUDGE_FALLBACK = { temperature: 0, maxTokens: 4096 } as const;
+
+/**
+ * The system message MetaGPT sends before every prompt of a role: its prefix (`roles/role.py` PREFIX_TEMPLATE
+ * "You are a {profile}, named {name}, your goal is {goal}. ", set as the LLM's system prompt, which
+ * `provider/base_llm.py` `aask` sends first). The code's roles set a name only, so profile and goal are empty:
+ * `metagptPrefix('Advocate1')` is `You are a , named Advocate1, your goal is . `.
+ */
+export function metagptPrefix(name: string): string {
+  return `You are a , named ${name}, your goal is . `;
+}
 
 /** Which answer an agent speaks for: `a` is the answer shown first (Answer 1), `b` the second. */
 export type Side = 'a' | 'b';
@@ -130,14 +141,23 @@ export function scoreGapConfidence(s: PairScores): number {
   return Math.min(1, Math.abs(s.a - s.b) / MAX_SCORE_GAP);
 }
 
-/** One single-user-message call with the agent's resolved model settings. */
+/**
+ * One call of a prompt with the agent's resolved model settings: the role's system message when `system` is
+ * given (the code: MetaGPT's role prefix, see {@link metagptPrefix}), then the prompt as one user message.
+ */
 export function userCall(
   fields: Pick<CallSpec, 'id' | 'agent' | 'label' | 'stage' | 'parser'>,
   content: string,
   defaults: AgentParams,
   agent: AgentParams,
   fallback: { temperature: number; maxTokens: number },
+  system?: string,
 ): CallSpec {
-  // Why one user message: the public code sends each prompt as a single `_aask(prompt)`.
-  return { ...fields, ...resolveAgentParams(defaults, agent, fallback), messages: [{ role: 'user', content }] };
+  // Why [system, user]: the public code sends each prompt as one `_aask(prompt)`, which MetaGPT sends as the
+  // role's prefix and the prompt.
+  const messages: CallSpec['messages'] = [
+    ...(system !== undefined ? [{ role: 'system' as const, content: system }] : []),
+    { role: 'user', content },
+  ];
+  return { ...fields, ...resolveAgentParams(defaults, agent, fallback), messages };
 }

@@ -3,7 +3,8 @@
  * ChatEval (Chan et al.) as a protocol: N debaters with role prompts discuss for T turns, then each gives a
  * final judgement. Strategies (Appendix B, as the authors' code runs them):
  * - `one-by-one` (Alg. 1; `order: sequential`): every agent speaks each turn in order and sees everything
- *   said before it, its own messages included, as `[Name]: message` lines;
+ *   said before it, its own messages included, as `[Name]: message` lines; an empty message (an agent out
+ *   of tries sends `""`) is dropped, and a step in which nobody spoke adds a `[Silence]` line (the updater);
  * - `simultaneous-talk` (Alg. 2; `order: concurrent`): per turn all agents speak in parallel on the history
  *   of the earlier turns;
  * - `simultaneous-talk-with-summarizer` (Alg. 3): as simultaneous-talk, but before each turn after the first
@@ -148,8 +149,22 @@ function schedule(config: ChatEvalConfig): Slot[][] {
 
 /** One entry of an agent's memory, in order. */
 interface MemoryEntry {
+  /** The speaker; empty for the updater's `[Silence]`, which has no sender. */
   sender: string;
   content: string;
+}
+
+/** The updater's note when nobody's message was added (`Message(content="[Silence]")`, no sender). */
+const SILENCE: MemoryEntry = { sender: '', content: '[Silence]' };
+
+/**
+ * What the authors' updater (`environments/rules/updater/basic.py`) adds to every memory after one step:
+ * the step's messages that are not empty (an agent out of tries sends `""`), or `[Silence]` when none is.
+ * A step is one agent's turn one-by-one, one whole turn of all agents concurrently.
+ */
+function afterStep(messages: readonly MemoryEntry[]): MemoryEntry[] {
+  const spoken = messages.filter((m) => m.content !== '');
+  return spoken.length > 0 ? spoken : [SILENCE];
 }
 
 /** What agent `slot.agent` has in memory before `slot` (speaking slot, or summary slot of that turn). */
@@ -163,21 +178,26 @@ function memoryBefore(
     sender: agents[k]?.name ?? `agent${k}`,
     content: state.replies[speakId(turn, k)] ?? '',
   });
+  // One-by-one every agent's turn is a step of its own; concurrently a whole turn is one step.
+  const steps = (turn: number, upTo: number): MemoryEntry[] =>
+    config.strategy === 'one-by-one'
+      ? agents.slice(0, upTo).flatMap((_, k) => afterStep([speech(turn, k)]))
+      : afterStep(agents.slice(0, upTo).map((_, k) => speech(turn, k)));
   const out: MemoryEntry[] = [];
   for (let turn = 1; turn <= slot.turn; turn++) {
     const summary = state.replies[summaryId(turn, slot.agent)];
     // The summary made before this turn joins the memory first (unless it is the one being made now).
     if (summary !== undefined && !(turn === slot.turn && slot.kind === 'summary'))
       out.push({ sender: 'Summarizer', content: summary });
-    if (turn < slot.turn) out.push(...agents.map((_, k) => speech(turn, k)));
-    else if (config.strategy === 'one-by-one' && slot.kind === 'speak')
-      out.push(...agents.slice(0, slot.agent).map((_, k) => speech(turn, k)));
+    if (turn < slot.turn) out.push(...steps(turn, agents.length));
+    else if (config.strategy === 'one-by-one' && slot.kind === 'speak') out.push(...steps(turn, slot.agent));
   }
   return out;
 }
 
-/** `ChatHistoryMemory.to_string(add_sender_prefix=True)`: `[sender]: content` lines. */
-const historyText = (m: readonly MemoryEntry[]) => m.map((e) => `[${e.sender}]: ${e.content}`).join('\n');
+/** `ChatHistoryMemory.to_string(add_sender_prefix=True)`: `[sender]: content` lines, the content alone without a sender. */
+const historyText = (m: readonly MemoryEntry[]) =>
+  m.map((e) => (e.sender !== '' ? `[${e.sender}]: ${e.content}` : e.content)).join('\n');
 /** `SummaryMemoryManipulator`'s new lines: `[sender] : content` plus a newline, for each message. */
 const newLinesText = (m: readonly MemoryEntry[]) => m.map((e) => `[${e.sender}] : ${e.content}\n`).join('');
 
@@ -214,7 +234,7 @@ function callFor(
     const previous = slot.turn > 2 ? (state.replies[summaryId(slot.turn - 1, slot.agent)] ?? '') : '';
     const memory =
       config.summaryMode === 'replace'
-        ? agents.map((a, k) => ({ sender: a.name, content: state.replies[speakId(slot.turn - 1, k)] ?? '' }))
+        ? afterStep(agents.map((a, k) => ({ sender: a.name, content: state.replies[speakId(slot.turn - 1, k)] ?? '' })))
         : memoryBefore(config, agents, state, slot);
     return {
       id: slot.id,
@@ -255,7 +275,8 @@ function agentsFor(config: ChatEvalConfig): ResolvedAgent[] {
 export const chatEvalMethod: MethodDefinition<ChatEvalConfig, ChatEvalState> = {
   method: 'chateval',
   // 2: the authors' prompts, roles and summarizer; summary ids `turn<t>/summary/…` name the turn they precede.
-  version: 2,
+  // 3: an empty message is dropped from the history, `[Silence]` when nobody spoke (the authors' updater).
+  version: 3,
   paper: 'ChatEval (Chan et al.) §2, Appendix A Table 6, Appendix B Alg. 1-3; thunlp/ChatEval configs',
   taskKinds: ['pairwise', 'pointwise'],
   configSchema: chatEvalConfigSchema,
@@ -293,7 +314,7 @@ export const chatEvalMethod: MethodDefinition<ChatEvalConfig, ChatEvalState> = {
       .flat()
       .find((s) => s.id === reply.callId);
     if (!slot) return state;
-    // The authors' agent, out of tries, sends an empty message (`content=""`); the others then see that.
+    // The authors' agent, out of tries, sends an empty message (`content=""`), which the updater drops.
     const content = !reply.ok && config.repair === 'resend' ? '' : reply.content;
     const next: ChatEvalState = { replies: { ...state.replies, [slot.id]: content }, finals: state.finals };
     if (slot.kind === 'speak' && slot.turn === config.turns)

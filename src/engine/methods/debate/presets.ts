@@ -1,12 +1,14 @@
 /**
  * @module
  * DEBATE presets (GPT-4 in the paper; the model is the deployment's default). The Table 1 presets follow the
- * authors' `debate.py` (the `code` reading); the Tie-breaker exists only in the paper.
+ * authors' `debate.py` as it runs under autogen (the `code` flow and reading); the Tie-breaker exists only in
+ * the paper, so its preset is the paper's flow and reading.
  */
 import type { Preset } from '../../method.js';
 
 const CODE_RUN = {
   method: 'debate',
+  flow: 'code',
   promptSource: 'code',
   criticSees: 'first-reply',
   maxIterations: 2,
@@ -19,7 +21,7 @@ export const debatePresets: readonly Preset[] = [
   {
     id: 'debate-summeval',
     description:
-      "DEBATE on SummEval as debate.py: G-Eval's prompt as P, strict Devil's Advocate, n = 2, the Scorer's last reply read as evalute_score.py",
+      "DEBATE on SummEval as debate.py runs under autogen: G-Eval's prompt as P, strict Devil's Advocate, n = 2, the Commander's reply, the score read as evalute_score.py from the Scorer conversation's last-but-one message",
     paper: 'DEBATE §3, Algorithm 1, Appendix B.1, E.1-E.2; Table 1 (SummEval); gunny97/DEBATE debate.py (63de64f)',
     taskKind: 'pointwise',
     config: { ...CODE_RUN, domain: 'summeval', criticPersona: 'strict' },
@@ -40,6 +42,7 @@ export const debatePresets: readonly Preset[] = [
     taskKind: 'pointwise',
     config: {
       method: 'debate',
+      flow: 'paper',
       promptSource: 'paper',
       criticSees: 'latest-reply',
       domain: 'summeval',

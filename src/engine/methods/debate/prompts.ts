@@ -11,10 +11,14 @@ import type { AspectSet } from '../single/index.js';
 // Paper text (Appendix E.1, §3), verbatim
 // ---------------------------------------------------------------------------------------------------
 
-/** The Commander's system message (Appendix E.1), verbatim; opens the prompt P sent to the Scorer. */
+/**
+ * The Commander's system message (Appendix E.1), verbatim: the system message of its LLM replies under
+ * `flow: 'code'`, and the opening of the prompt P sent to the Scorer under `promptSource: 'paper'`.
+ * (`debate.py` gives its Commander a different text; that repository has no licence, so E.1's is used.)
+ */
 export const COMMANDER_MESSAGE = 'Help me calculate the score, and tell other agents think step-by-step.';
 
-/** The Scorer's system message (Appendix E.1), verbatim. */
+/** The Scorer's system message (Appendix E.1), verbatim (`debate.py`'s own text differs and cannot be copied). */
 export const SCORER_SYSTEM = 'Logically think to score the following sentence.';
 
 /** Critic persona names: `strict` is DEBATE's Devil's Advocate (§3), `plain` is the MultiAgent baseline. */
@@ -198,9 +202,12 @@ export const DEBATE_TEMPLATES: Readonly<Record<TemplateName, string>> = {
  * The `promptSource: 'code'` messages: what `debate.py` sends, in our words where it has words. The Scorer
  * gets P alone (the code sends the prompt file as is); the Critic gets P and a Scorer reply, and nothing about
  * NO_ISSUE (the code's Critic prompt never mentions it); the Scorer gets the Critic's feedback to score again.
+ * As in the code, each forward ends with the text it forwards and our words hold no digit, so a score read
+ * from a forward (the code reads one from the feedback when the second critique says NO_ISSUE) is the
+ * forwarded text's.
  */
 export const DEBATE_CODE_TEMPLATES: Readonly<Record<'scorer' | 'critic' | 'revise', string>> = {
   scorer: '{{prompt}}',
   critic: "Review the score given for this task.\n\nTask:\n{{prompt}}\n\nScorer's response:\n{{response}}",
-  revise: 'Feedback from the Critic:\n{{feedback}}\n\nReconsider your evaluation and give your score again.',
+  revise: "The Critic's feedback on your response follows. Please give your score again.\n{{feedback}}",
 };

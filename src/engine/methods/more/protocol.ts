@@ -9,8 +9,10 @@
  *    (the code adds it to their memory as `Opponent of <name>`), then group 2's aggregator (`aggregate/b`);
  * 3. the scorer scores the two aggregates on six criteria and ends with `(s1, s2)` (`judge`), read as the
  *    code reads it (the first integer tuple).
+ * Every call sends, as MetaGPT does for each `_aask`, the role's prefix as the system message (`You are a ,
+ * named AdvocateGroup1_Advocate1, your goal is . `) and the prompt; 4096 tokens, MetaGPT's `max_token`.
  * `groupOrder: 'parallel'` is the paper's reading (Alg. 1: the groups argue independently, in one wave);
- * `promptSource: 'paper'` uses Appendix E's transcriptions and our lenient last-tuple read.
+ * `promptSource: 'paper'` uses Appendix E's transcriptions (a single user message) and our lenient last-tuple read.
  *
  * The code also calls its feedback judge (`JudgeAnswer`) in the round; in one round its reply is never read,
  * so it is not called here. The higher total wins, equal totals tie; an unreadable tuple (the code's
@@ -40,6 +42,7 @@ import {
   JUDGE_PARSER,
   JUDGE_SCORE_PROMPT,
   JUDGE_SCORE_VARS,
+  metagptPrefix,
   pairwiseOnly,
   pythonStringList,
   scoreGapConfidence,
@@ -73,7 +76,7 @@ export const moreConfigSchema = z
     groupOrder: z.enum(['sequential', 'parallel']).default('sequential'),
     /** Prompts and read rule: the public code's (`code`, default) or Appendix E with a lenient last-tuple read (`paper`). */
     promptSource: z.enum(['code', 'paper']).default('code'),
-    /** Model settings of every advocate (default: `defaults`, temperature 0, 2048 tokens). */
+    /** Model settings of every advocate (default: `defaults`, temperature 0, 4096 tokens). */
     advocates: AgentParamsSchema.default({}),
     /** Model settings of both aggregators. */
     aggregator: AgentParamsSchema.default({}),
@@ -90,6 +93,14 @@ export type MoreConfig = z.infer<typeof moreConfigSchema>;
 export type MoreState = RepliesState;
 
 const advocateId = (side: Side, i: number) => `advocate/${side}/${i}`;
+/** The code's role names: `AdvocateGroup1_Advocate1`, …, `AdvocateGroup2_Aggregator`; the scorer is `Scorer`. */
+const advocateName = (side: Side, i: number) => `AdvocateGroup${sideNumber(side)}_Advocate${i + 1}`;
+const aggregatorName = (side: Side) => `AdvocateGroup${sideNumber(side)}_Aggregator`;
+
+/** The role's MetaGPT system message under the code's prompts; none under the paper's. */
+function prefix(config: MoreConfig, name: string): string | undefined {
+  return config.promptSource === 'code' ? metagptPrefix(name) : undefined;
+}
 const aggregateId = (side: Side) => `aggregate/${side}`;
 const JUDGE_ID = 'judge';
 
@@ -126,7 +137,14 @@ function advocateCall(config: MoreConfig, task: PairwiseTask, state: MoreState, 
     stage: `advocates ${sideNumber(side)}`,
     parser: TEXT_PARSER,
   };
-  return userCall(fields, prompt, config.defaults, config.advocates, AGENT_FALLBACK);
+  return userCall(
+    fields,
+    prompt,
+    config.defaults,
+    config.advocates,
+    AGENT_FALLBACK,
+    prefix(config, advocateName(side, i)),
+  );
 }
 
 function aggregateCall(config: MoreConfig, task: PairwiseTask, state: MoreState, side: Side): CallSpec {
@@ -149,7 +167,14 @@ function aggregateCall(config: MoreConfig, task: PairwiseTask, state: MoreState,
     stage: `aggregation ${sideNumber(side)}`,
     parser: TEXT_PARSER,
   };
-  return userCall(fields, prompt, config.defaults, config.aggregator, AGENT_FALLBACK);
+  return userCall(
+    fields,
+    prompt,
+    config.defaults,
+    config.aggregator,
+    AGENT_FALLBACK,
+    prefix(config, aggregatorName(side)),
+  );
 }
 
 function judgeCall(config: MoreConfig, task: PairwiseTask, state: MoreState): CallSpec {
@@ -169,6 +194,7 @@ function judgeCall(config: MoreConfig, task: PairwiseTask, state: MoreState): Ca
     config.defaults,
     config.judge,
     JUDGE_FALLBACK,
+    prefix(config, 'Scorer'),
   );
 }
 
@@ -219,7 +245,8 @@ function nextWave(config: MoreConfig, task: PairwiseTask, state: MoreState): Cal
 export const moreMethod: MethodDefinition<MoreConfig, MoreState> = {
   method: 'more',
   // 2: the code's prompts, group order and read rule.
-  version: 2,
+  // 3: each code prompt after its role's MetaGPT system message; 4096 tokens (MetaGPT's max_token).
+  version: 3,
   paper: 'Bandi et al. §3.1, Alg. 1, App. C.2, E.2; LLM-Judging-Architectures utils/MORE_architecture.py',
   taskKinds: ['pairwise'],
   configSchema: moreConfigSchema,

@@ -7,7 +7,8 @@
  *   the message everyone else sees; Advocate 2 then defends seeing that summary as the opponent's last
  *   argument (`…/advocate/b`, `…/summary/b`); the judge scores the two summaries (`round<r>/judge`), and its
  *   whole reply plus `\n\nScores: (a, b)` is the feedback of the next round. The code also summarises the
- *   judge's reply into the judge's own memory, where it is never read: that call is not made.
+ *   judge's reply into the judge's own memory, where it is never read: that call is not made. Every code
+ *   call sends its role's MetaGPT prefix as the system message before the prompt, as `_aask` does.
  * - `paper` (Alg. 2, Appendix E.1): both advocates argue in parallel on the previous round (`M_{r-1}`), the
  *   judge scores the two full defences.
  */
@@ -19,12 +20,21 @@ import {
   AGENT_FALLBACK,
   JUDGE_FALLBACK,
   formatPreviousScores,
+  metagptPrefix,
   sideAnswers,
   sideNumber,
   TEXT_PARSER,
   userCall,
 } from '../bandi/index.js';
 import type { SamreConfig, SamreState, SamreTemplates } from './config.js';
+
+/**
+ * The role's MetaGPT system message under the code's flow (the code's roles are `Advocate1`, `Advocate2`,
+ * whose summaries go through their own role, `Judge` and `Jury1`, `Jury2`, …); none under the paper's.
+ */
+export function rolePrefix(config: SamreConfig, name: string): string | undefined {
+  return config.flow === 'code' ? metagptPrefix(name) : undefined;
+}
 
 export const advocateId = (round: number, side: Side) => `round${round}/advocate/${side}`;
 export const summaryId = (round: number, side: Side) => `round${round}/summary/${side}`;
@@ -87,7 +97,8 @@ function advocateCall(
     stage: `round ${round} defence`,
     parser: TEXT_PARSER,
   };
-  return userCall(fields, prompt, config.defaults, config.advocates, AGENT_FALLBACK);
+  const name = `Advocate${sideNumber(side)}`;
+  return userCall(fields, prompt, config.defaults, config.advocates, AGENT_FALLBACK, rolePrefix(config, name));
 }
 
 function summaryCall(config: SamreConfig, t: SamreTemplates, state: SamreState, round: number, side: Side): CallSpec {
@@ -99,7 +110,9 @@ function summaryCall(config: SamreConfig, t: SamreTemplates, state: SamreState, 
     stage: `round ${round} summary`,
     parser: TEXT_PARSER,
   };
-  return userCall(fields, prompt, config.defaults, config.summarizer, AGENT_FALLBACK);
+  // The code's summarizer is an action of the advocate's own role: its prefix names the advocate.
+  const name = `Advocate${sideNumber(side)}`;
+  return userCall(fields, prompt, config.defaults, config.summarizer, AGENT_FALLBACK, rolePrefix(config, name));
 }
 
 function judgeCall(
@@ -125,6 +138,7 @@ function judgeCall(
     config.defaults,
     config.judge,
     JUDGE_FALLBACK,
+    rolePrefix(config, 'Judge'),
   );
 }
 

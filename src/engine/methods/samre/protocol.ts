@@ -13,6 +13,9 @@
  * - Without jurors the judge's mean decides ("SAMRE without Juries").
  * - `earlyStop` (Alg. 2 line 5: stop when the judge prefers the same answer twice in a row) is off in the
  *   code; the `samre-early-stop` preset turns it on. `flow: 'paper'` is Appendix E.1 with parallel advocates.
+ * Every call of the code's flow sends its role's MetaGPT prefix as the system message before the prompt
+ * (`You are a , named Jury1, your goal is . `), with MetaGPT's 4096-token cap. The code also summarises each
+ * juror's vote into that juror's memory, never read again: that call is not made.
  * Confidence: the juror margin |A − B| / jurors when jurors decide, else the normalised gap of the means.
  * Under a budget (`truncate`, only when one refuses a call): the complete rounds are kept and the jurors who
  * voted decide (none: the judge's mean); docs/fidelity.md lists how that departs from Alg. 2.
@@ -42,7 +45,16 @@ import {
 } from '../bandi/index.js';
 import type { SamreConfig, SamreState, SamreTemplates } from './config.js';
 import { samreConfigSchema } from './config.js';
-import { countedScores, debateTranscript, judgeId, jurorId, progress, roundOf, roundScores } from './flows.js';
+import {
+  countedScores,
+  debateTranscript,
+  judgeId,
+  jurorId,
+  progress,
+  rolePrefix,
+  roundOf,
+  roundScores,
+} from './flows.js';
 
 function templatesOf(config: SamreConfig): SamreTemplates {
   const code = config.flow === 'code';
@@ -148,7 +160,8 @@ function verdictOf(config: SamreConfig, state: SamreState, roundsRun: number, st
 export const samreMethod: MethodDefinition<SamreConfig, SamreState> = {
   method: 'samre',
   // 2: the code's flow (sequential, summarised advocates), prompts, read rules, 3 jurors, every round.
-  version: 2,
+  // 3: each code prompt after its role's MetaGPT system message; 4096 tokens (MetaGPT's max_token).
+  version: 3,
   paper: 'Bandi et al. §3.2, Alg. 2, App. C.2-C.3, E.1; LLM-Judging-Architectures utils/SAMRE_architecture.py',
   taskKinds: ['pairwise'],
   configSchema: samreConfigSchema,
@@ -178,6 +191,7 @@ export const samreMethod: MethodDefinition<SamreConfig, SamreState> = {
           config.defaults,
           config.jurors,
           AGENT_FALLBACK,
+          rolePrefix(config, `Jury${i + 1}`),
         );
       });
     if (jurors.length > 0) return { kind: 'calls', calls: jurors };

@@ -1,21 +1,21 @@
 /**
  * @module
  * G-Eval's SummEval prompts, verbatim: nlpyang/geval @ 6f84404ce4503d2ba0cde0293c5d402ecf2976a8
- * `prompts/summeval/{coh,con,flu,rel}_detailed.txt` (MIT). Stored line by line and joined with each file's own
- * line ending (coherence, fluency and relevance are CRLF files, consistency LF), no final newline, so the text
- * sent is byte for byte the file's. `{{Document}}` and `{{Summary}}` are the slots G-Eval replaces; fluency has
- * no document and is on 1-3.
+ * `prompts/summeval/{coh,con,flu,rel}_detailed.txt` (MIT), as G-Eval sent them. Three of the files
+ * (coherence, fluency, relevance) are stored with CRLF line endings, consistency with LF; `gpt4_eval.py:19`
+ * reads them with `open(...).read()`, Python's text mode, which turns every `\r\n` into `\n`. So the text
+ * sent was LF-only for all four, and that is what is kept here: the files' lines joined with `\n`, no final
+ * newline. DEBATE's `debate.py:124` reads its prompt file the same way. `{{Document}}` and `{{Summary}}` are
+ * the slots G-Eval replaces; fluency has no document and is on 1-3.
  */
 
-/** One prompt file: its lines and line ending. */
+/** One prompt file: its lines, without their line endings. */
 interface PromptFile {
   lines: readonly string[];
-  eol: '\r\n' | '\n';
 }
 
 const FILES: Readonly<Record<string, PromptFile>> = {
   coherence: {
-    eol: '\r\n',
     lines: [
       'You will be given one summary written for a news article.',
       '',
@@ -52,7 +52,6 @@ const FILES: Readonly<Record<string, PromptFile>> = {
     ],
   },
   consistency: {
-    eol: '\n',
     lines: [
       'You will be given a news article. You will then be given one summary written for this article.',
       '',
@@ -90,7 +89,6 @@ const FILES: Readonly<Record<string, PromptFile>> = {
     ],
   },
   fluency: {
-    eol: '\r\n',
     lines: [
       'You will be given one summary written for a news article.',
       '',
@@ -121,7 +119,6 @@ const FILES: Readonly<Record<string, PromptFile>> = {
     ],
   },
   relevance: {
-    eol: '\r\n',
     lines: [
       'You will be given one summary written for a news article.',
       '',
@@ -160,7 +157,10 @@ const FILES: Readonly<Record<string, PromptFile>> = {
   },
 };
 
-/** G-Eval's SummEval prompt per aspect (`coherence`, `consistency`, `fluency`, `relevance`), as sent. */
+/**
+ * G-Eval's SummEval prompt per aspect (`coherence`, `consistency`, `fluency`, `relevance`), as sent: LF line
+ * endings (Python's text-mode read of the CRLF files), no `\r` anywhere.
+ */
 export const GEVAL_SUMMEVAL_PROMPTS: Readonly<Record<string, string>> = Object.fromEntries(
-  Object.entries(FILES).map(([aspect, f]) => [aspect, f.lines.join(f.eol)]),
+  Object.entries(FILES).map(([aspect, f]) => [aspect, f.lines.join('\n')]),
 );

@@ -1,8 +1,9 @@
 /**
  * @module
- * Single-judge baselines: prompts (`prompts.ts`, `geval-prompts.ts`, `aspects.ts`), protocol, presets.
+ * Single-judge baselines: prompts (`prompts.ts`, `geval-prompts.ts`, `aspects.ts`, `fastchat.ts`), protocol, presets.
  */
 export * from './aspects.js';
+export * from './fastchat.js';
 export * from './geval-prompts.js';
 export * from './prompts.js';
 export * from './protocol.js';

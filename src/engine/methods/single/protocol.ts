@@ -259,7 +259,8 @@ export const singleAgentMethod: MethodDefinition<SingleAgentConfig, SingleAgentS
   method: 'single',
   // 2: the authors' prompts and read rules, templates by aspect, the template as system message.
   // 3: samples asked in one request with `n` (the calls listed change).
-  version: 3,
+  // 4: G-Eval's prompts sent with LF line endings, as Python's text-mode read sent them; FairEval drops a -1.
+  version: 4,
   paper: 'ChatEval single agent; FairEval MEC+BPC; FastChat MT-Bench pair-v2; G-Eval; Bandi et al. baseline',
   taskKinds: ['pairwise', 'pointwise'],
   configSchema: singleAgentConfigSchema,
