@@ -7,7 +7,7 @@
 import type { EvaluationError } from '../src/evaluations/live-events.js';
 import { log, messageOf } from '../src/log/log.js';
 import { evaluationStub } from '../src/evaluations/stub.js';
-import { endInD1 } from '../src/ending.js';
+import { endInD1 } from '../src/ending-plan.js';
 import { consume } from './consumer.js';
 import { JobMessageSchema, retryDelaySeconds } from './jobs.js';
 

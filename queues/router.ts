@@ -8,7 +8,7 @@
 import type { Bindings } from '../src/config/bindings.js';
 import { log } from '../src/log/log.js';
 import { WEBHOOKS_DLQ, WEBHOOKS_QUEUE } from '../src/webhooks/dispatch.js';
-import { BATCHES_QUEUE, handleBatchMessages } from './batches.js';
+import { BATCHES_QUEUE, handleBatchMessages } from './batch-fanout.js';
 import type { BatchHandler } from './consumer.js';
 import { handleDeadLetters, JOBS_DLQ } from './jobs-dead-letter.js';
 import { handleJobs, JOBS_QUEUE } from './jobs.js';

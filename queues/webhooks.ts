@@ -12,7 +12,7 @@
 import { backoffDelay } from '../src/backoff/backoff.js';
 import { log } from '../src/log/log.js';
 import { consume } from './consumer.js';
-import { QUEUE_MAX_DELAY_SECONDS } from '../src/webhooks/backoff.js';
+import { QUEUE_MAX_DELAY_SECONDS } from '../src/webhooks/retry-policy.js';
 import { attemptDelivery } from '../src/webhooks/deliver.js';
 import { DeliveryMessageSchema } from '../src/webhooks/dispatch.js';
 

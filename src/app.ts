@@ -17,7 +17,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Hono, Schema } from 'hono';
 import { except } from 'hono/combine';
-import { createApp } from './http/app.js';
+import { createApp } from './http/create-app.js';
 import type { OpenApiDocument } from './http/openapi.js';
 import { openApiDocument, openApiRoute } from './http/openapi.js';
 import { auth } from './tenants/auth.js';
@@ -37,7 +37,7 @@ import { webhookDeliveries, webhookSigningSecret } from './webhooks/routes/deliv
 import { webhookEndpoints } from './webhooks/routes/endpoints.js';
 import { hooks, triggers } from './triggers/routes.js';
 import { METHOD_CONFIG_ID, MethodConfig } from './methods/method-config.js';
-import { registerWebhookEvents } from './webhooks/openapi.js';
+import { registerWebhookEvents } from './webhooks/event-docs.js';
 import { EVALUATION_WEBHOOK_DOCS } from './evaluations/webhook-event.js';
 import { BATCH_WEBHOOK_DOCS } from './batches/completion-event.js';
 

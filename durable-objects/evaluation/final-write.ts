@@ -8,7 +8,7 @@ import { eraseIfRequested } from './erase.js';
 import { log, messageOf } from '../../src/log/log.js';
 import { isTerminal } from '../../src/evaluations/status.js';
 import { backoffDelay } from '../../src/backoff/backoff.js';
-import { afterEnding, writeFinal } from '../../src/ending.js';
+import { afterEnding, writeFinal } from '../../src/ending-plan.js';
 import { readStatus, recordProgress } from '../../src/evaluations/job-rows.js';
 import { deploymentDefaults } from '../../src/tenants/limits.js';
 import type { Loaded, Runtime } from './instance.js';
@@ -75,7 +75,7 @@ export class FinalWriter {
       const env = this.rt.env;
       // Someone waits for the end (`Prefer: wait`): the answer's read rides on this write's round trip.
       const readBack = this.rt.streams.hasWaiters() ? readWithResultsStatements(env.DB, l.meta.tenant, l.meta.id) : [];
-      // What the ending does besides (in its transaction and after it): src/ending.ts.
+      // What the ending does besides (in its transaction and after it): src/ending-plan.ts.
       const { changed, effectRows, followUps, extra } = await writeFinal(
         env.DB,
         {

@@ -18,7 +18,7 @@ import type { StatusResult } from '../../src/evaluations/rpc.js';
 import type { EndStatus, EvaluationStatus } from '../../src/evaluations/status.js';
 import { isTerminal } from '../../src/evaluations/status.js';
 import type { StartJob } from '../../src/evaluations/job-rows.js';
-import { afterEnding, markEnded } from '../../src/ending.js';
+import { afterEnding, markEnded } from '../../src/ending-plan.js';
 import { loadJob, markRunning, readStatus } from '../../src/evaluations/job-rows.js';
 import { notRunEvent } from './event-builders.js';
 import type { FinalWriter } from './final-write.js';

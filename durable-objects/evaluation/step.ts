@@ -10,7 +10,7 @@ import type { Admission } from '../../src/engine/pool.js';
 import { runCallPool } from '../../src/engine/pool.js';
 import { applyResult, outcome, readyCalls } from '../../src/engine/protocol.js';
 import { createLlm } from '../../src/llm/client.js';
-import { providerGateOf } from '../../src/provider-gate/client.js';
+import { providerGateOf } from '../../src/provider-gate/worker-gate.js';
 import { llmEnvOf, LlmSettingsError, settingsFromEnv, supportsNOf } from '../../src/llm/settings.js';
 import { MAX_PARALLEL_CALLS } from '../../src/config/platform-limits.js';
 import { log, messageOf } from '../../src/log/log.js';
@@ -292,7 +292,7 @@ export class Stepper {
     if (this.llm) return this.llm;
     try {
       const settings = settingsFromEnv(llmEnvOf(this.rt.env));
-      // Every attempt waits for a slot of its provider's adaptive concurrency limit (src/provider-gate/client.ts).
+      // Every attempt waits for a slot of its provider's adaptive concurrency limit (src/provider-gate/worker-gate.ts).
       const gate = providerGateOf(this.rt.env, { tenant: l.meta.tenant, evaluationId: l.meta.id });
       this.llm = createLlm(settings, gate ? { gate } : {});
       this.supportsN = supportsNOf(settings);

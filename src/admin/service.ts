@@ -1,7 +1,7 @@
 /**
  * @module
  * The admin API's use cases behind its thin route handlers (./routes.ts): tenants and keys as the API
- * shows them, creating and changing them. Usage reports: src/tenants/usage.ts.
+ * shows them, creating and changing them. Usage reports: src/tenants/usage-report.ts.
  */
 import type { z } from '@hono/zod-openapi';
 import { ApiError, invalidRequest } from '../http/errors.js';

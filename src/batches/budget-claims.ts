@@ -17,7 +17,7 @@
  * its budget (a cancelled item's calls still in flight when it ended are billed after its release).
  */
 import { ApiError, invalidRequest } from '../http/errors.js';
-import type { ResolvedJudge } from '../methods/judge.js';
+import type { ResolvedJudge } from '../methods/resolve-judge.js';
 import { batchMayLaunch, itemBudget, reservationOf } from '../budgets/batch-shares.js';
 import type { Budget, BudgetLimit, Spend } from '../engine/budget.js';
 import { addSpend, BUDGET_EXCEEDED, BudgetSchema } from '../engine/budget.js';

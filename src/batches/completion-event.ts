@@ -11,7 +11,7 @@
  * when the batch is created and stored on its row ({@link completionEventId}).
  */
 import { z } from '@hono/zod-openapi';
-import type { WebhookEventDoc } from '../webhooks/openapi.js';
+import type { WebhookEventDoc } from '../webhooks/event-docs.js';
 import type { WebhookEventType } from '../webhooks/outbox.js';
 import { webhookEventId, webhookEventStatements } from '../webhooks/outbox.js';
 import { rawSql, sql, SqlExpr } from '../webhooks/sql.js';
@@ -58,7 +58,7 @@ export const BatchEventDataSchema = z
 /** `data` of a batch completion event. */
 export type BatchEventData = z.infer<typeof BatchEventDataSchema>;
 
-/** The batch's events as the OpenAPI document's `webhooks` section shows them (src/webhooks/openapi.ts). */
+/** The batch's events as the OpenAPI document's `webhooks` section shows them (src/webhooks/event-docs.ts). */
 export const BATCH_WEBHOOK_DOCS = {
   'batch.completed': {
     data: BatchEventDataSchema,

@@ -3,7 +3,7 @@
  * Batch progress without re-counting: each ending item adds 1 to its batch's counter for its terminal
  * status, and the ending that brings the counts to `items_total` marks the batch completed and emits the
  * completion event. Both happen in the ending's own D1 transaction (three effects of the ending,
- * listed in src/ending.ts), every statement guarded by {@link endingGuard}: a repeated ending (idempotent
+ * listed in src/ending-plan.ts), every statement guarded by {@link endingGuard}: a repeated ending (idempotent
  * final write, a cancel racing the object's end, the dead-letter consumer) adds nothing, and D1 runs
  * transactions one at a time, so exactly one ending sees the last count and completes the batch.
  *

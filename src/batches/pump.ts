@@ -212,7 +212,7 @@ export const CLAIM_BATCH_WINDOW: FinalWriteStep = {
 
 /**
  * Ends an evaluation in D1 alone, with every effect of an ending and, once committed, its after-commit steps
- * (src/ending.ts `endInD1`, which the batches queue's consumer hands in: this module does not import the
+ * (src/ending-plan.ts `endInD1`, which the batches queue's consumer hands in: this module does not import the
  * list of what an ending does). @returns whether this call ended it.
  */
 export type EndInD1 = (env: Bindings, id: string, status: EndStatus, error: EvaluationError) => Promise<boolean>;

@@ -7,7 +7,7 @@
 import type { CreatorInfo } from '../evaluations/service.js';
 import { encodeCursor, decodeCursor } from '../http/cursor.js';
 import { ApiError, invalidRequest } from '../http/errors.js';
-import { checkLlmConfig, resolveJudge } from '../methods/judge.js';
+import { checkLlmConfig, resolveJudge } from '../methods/resolve-judge.js';
 import { VerdictSummarySchema } from '../evaluations/schemas.js';
 import type { Bindings } from '../config/bindings.js';
 import { llmEnvOf } from '../llm/settings.js';

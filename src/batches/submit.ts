@@ -14,8 +14,8 @@
  * Idempotency: with a key, the canonical request's sha-256 is stored on the batch row; the same key with
  * the same body returns the same batch (`replayed`), with another body 409 `idempotency_conflict`.
  */
-import type { ResolvedJudge } from '../methods/judge.js';
-import { planTask } from '../methods/judge.js';
+import type { ResolvedJudge } from '../methods/resolve-judge.js';
+import { planTask } from '../methods/resolve-judge.js';
 import type { CreatorInfo } from '../evaluations/service.js';
 import { limitsFor, newId } from '../evaluations/service.js';
 import { assertQuota } from '../tenants/quota.js';
@@ -23,7 +23,7 @@ import { ApiError } from '../http/errors.js';
 import type { Budget } from '../engine/budget.js';
 import type { Task } from '../engine/task.js';
 import type { Bindings } from '../config/bindings.js';
-import { requestHash } from '../http/hash.js';
+import { requestHash } from '../http/request-hash.js';
 import { pump } from './pump.js';
 import type { BatchKind } from './schemas.js';
 import type { BatchRecord, NewBatchItem } from './rows.js';

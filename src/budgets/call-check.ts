@@ -18,7 +18,7 @@ import type { CallBound, CallMeter, MeterSettings } from './meter.js';
 import { createCallMeter } from './meter.js';
 import type { Budget, BudgetLimit, Spend } from '../engine/budget.js';
 import { addSpend, BUDGET_EXCEEDED, BUDGET_LIMITS, BudgetSchema, NO_SPEND } from '../engine/budget.js';
-import { createPromptCounter, loadTokenizer } from './tokens.js';
+import { createPromptCounter, loadTokenizer } from './prompt-tokens.js';
 
 /** The budget in a resolved config (`config.budget`), or undefined when it sets none. */
 export function budgetOf(config: EngineState['config']): Budget | undefined {

@@ -10,7 +10,7 @@ import type { ModelPrice, PriceTable } from '../llm/pricing.js';
 import { costUsd, DEFAULT_PRICES, priceFor } from '../llm/pricing.js';
 import { supportsNOf } from '../llm/settings.js';
 import type { Spend } from '../engine/budget.js';
-import type { PromptCounter } from './tokens.js';
+import type { PromptCounter } from './prompt-tokens.js';
 
 /** Where a call goes when it names no model or provider, and the prices (the deployment's LLM settings). */
 export interface MeterSettings {

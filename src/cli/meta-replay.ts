@@ -13,8 +13,8 @@ import { loadDatasetByName } from '../datasets/loaders.js';
 import { reportOptionsFor } from '../metrics/headline.js';
 import { cascadeMarkdown } from '../metrics/cascade.js';
 import { toMarkdown } from '../metrics/agreement.js';
-import type { DatasetReplay } from '../metrics/replay.js';
-import { replayDataset } from '../metrics/replay.js';
+import type { DatasetReplay } from '../metrics/dataset-replay.js';
+import { replayDataset } from '../metrics/dataset-replay.js';
 
 /** The part of a meta-eval run file a replay reads. */
 const RunFileSchema = z.object({

@@ -2,7 +2,7 @@
  * @module
  * Replay: a protocol fed stored replies instead of LLM calls, so a recorded evaluation can be re-aggregated
  * under another config (another calibration rule, read rule or aggregation) at no cost. The one replay loop:
- * `npm run judge -- --replay` (src/cli/judge.ts) and the meta-evaluation replay (src/metrics/replay.ts) use it.
+ * `npm run judge -- --replay` (src/cli/judge.ts) and the meta-evaluation replay (src/metrics/dataset-replay.ts) use it.
  */
 import type { LlmCallResult } from './call.js';
 import { ZERO_USAGE } from './call.js';

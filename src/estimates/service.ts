@@ -4,11 +4,11 @@
  * batch) would validate it, then every task is estimated (./estimate.ts) with the deployment's default
  * model, providers and prices. No LLM call, no row: nothing is stored.
  */
-import { checkLlmConfig, planTask, resolveJudge } from '../methods/judge.js';
+import { checkLlmConfig, planTask, resolveJudge } from '../methods/resolve-judge.js';
 import { createCallMeter } from '../budgets/meter.js';
-import { checkBudgetPrices, withBudget } from '../budgets/request.js';
+import { checkBudgetPrices, withBudget } from '../budgets/request-budget.js';
 import type { Budget } from '../engine/budget.js';
-import { createPromptCounter, loadTokenizer, O200K_FACTOR, OTHER_MODEL_FACTOR } from '../budgets/tokens.js';
+import { createPromptCounter, loadTokenizer, O200K_FACTOR, OTHER_MODEL_FACTOR } from '../budgets/prompt-tokens.js';
 import type { Bindings } from '../config/bindings.js';
 import { llmEnvOf, settingsFromEnv } from '../llm/settings.js';
 import { budgetFit, range, sampleIndices, scaleEstimate } from './aggregate.js';

@@ -6,7 +6,7 @@
  * (a cancel, a failure, the dead-letter consumer) and the object's final write ({@link writeFinal}:
  * verdict, transcript, usage and status in ONE `batch()`, which D1 runs as one transaction).
  *
- * What an ending does, in order and in which transaction, is listed once, in src/ending.ts (an
+ * What an ending does, in order and in which transaction, is listed once, in src/ending-plan.ts (an
  * {@link EndingPlan}); the functions here take the plan as a parameter, so this module imports no feature.
  *
  * Every status change is guarded by the status module's SQL guard (`sqlMayBecome`), so an evaluation that
@@ -97,7 +97,7 @@ export interface AfterCommit {
   run(env: Bindings, evaluationId: string): Promise<unknown>;
 }
 
-/** What an ending does, in order and in which transaction: listed once, in src/ending.ts. */
+/** What an ending does, in order and in which transaction: listed once, in src/ending-plan.ts. */
 export interface EndingPlan {
   /** In the ending's transaction, before the guarded status update, on every end path, in order. */
   readonly beforeStatus: readonly EndingEffect[];

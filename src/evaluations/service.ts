@@ -18,7 +18,7 @@ import {
   insertEvaluation,
   readWithResults,
 } from './rows.js';
-import { requestHash } from '../http/hash.js';
+import { requestHash } from '../http/request-hash.js';
 import { listTranscript } from './transcript-rows.js';
 import { ApiError } from '../http/errors.js';
 import type {
@@ -33,13 +33,13 @@ import { isTerminal } from './status.js';
 import { log, messageOf } from '../log/log.js';
 import type { z } from 'zod';
 import { llmEnvOf } from '../llm/settings.js';
-import { checkLlmConfig, planTask, resolveJudge } from '../methods/judge.js';
+import { checkLlmConfig, planTask, resolveJudge } from '../methods/resolve-judge.js';
 import { admitStatement } from './admission.js';
 import type { EffectiveLimits } from '../tenants/limits.js';
 import { deploymentDefaults, effectiveLimits } from '../tenants/limits.js';
 import { assertQuota } from '../tenants/quota.js';
 import { tenantLimits } from '../tenants/rows.js';
-import { checkBudgetPrices, withBudget } from '../budgets/request.js';
+import { checkBudgetPrices, withBudget } from '../budgets/request-budget.js';
 import { requireSigningSecret, requireWebhookUrl } from '../webhooks/url-checks.js';
 import { configOf } from '../config/vars.js';
 

@@ -1,7 +1,7 @@
 /**
  * @module
  * `evaluation.succeeded` / `evaluation.failed` / `evaluation.cancelled`: the effect of an ending
- * (listed in src/ending.ts) writing its event into the outbox, in the ending's own transaction,
+ * (listed in src/ending-plan.ts) writing its event into the outbox, in the ending's own transaction,
  * guarded by `endingGuard`, so there is exactly one event per ended evaluation, whoever ended it.
  *
  * The payload's `data` ({@link EvaluationEventDataSchema}) is built in SQL inside that transaction: the
@@ -12,7 +12,7 @@
 import { z } from 'zod';
 import type { Ending, EndingEffect } from './ending.js';
 import { endingGuard } from './ending.js';
-import type { WebhookEventDoc } from '../webhooks/openapi.js';
+import type { WebhookEventDoc } from '../webhooks/event-docs.js';
 import type { WebhookEventType } from '../webhooks/outbox.js';
 import { webhookEventStatements } from '../webhooks/outbox.js';
 import { sql, SqlExpr } from '../webhooks/sql.js';
@@ -49,7 +49,7 @@ export const EvaluationEventDataSchema = z
 /** `data` of an evaluation event. */
 export type EvaluationEventData = z.infer<typeof EvaluationEventDataSchema>;
 
-/** The evaluation's events as the OpenAPI document's `webhooks` section shows them (src/webhooks/openapi.ts). */
+/** The evaluation's events as the OpenAPI document's `webhooks` section shows them (src/webhooks/event-docs.ts). */
 export const EVALUATION_WEBHOOK_DOCS = {
   'evaluation.succeeded': {
     data: EvaluationEventDataSchema,
@@ -89,7 +89,7 @@ function evaluationData(ending: Ending): SqlExpr {
 
 /**
  * The ending's event (type `evaluation.<status>`) and its deliveries, to every subscribed endpoint of the
- * evaluation's tenant and to its one-off `webhook.url`, if any: an effect of every ending (src/ending.ts).
+ * evaluation's tenant and to its one-off `webhook.url`, if any: an effect of every ending (src/ending-plan.ts).
  */
 export const EVALUATION_WEBHOOK_EVENT: EndingEffect = {
   name: 'the evaluation.<status> webhook event and its deliveries',

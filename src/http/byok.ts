@@ -9,7 +9,7 @@
  */
 import { createMiddleware } from 'hono/factory';
 import { ApiError } from './errors.js';
-import type { KernelEnv } from './types.js';
+import type { KernelEnv } from './kernel-env.js';
 import { configOf } from '../config/vars.js';
 
 /** Header a caller would send its own provider key in. */

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { ConfigError } from '../config/vars.js';
 import { EngineInputError } from '../engine/protocol.js';
 import { log } from '../log/log.js';
-import type { KernelEnv } from './types.js';
+import type { KernelEnv } from './kernel-env.js';
 
 /**
  * Stable error codes. Clients may switch on them; messages are for humans and may change.

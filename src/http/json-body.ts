@@ -11,7 +11,7 @@
  */
 import { createMiddleware } from 'hono/factory';
 import { ApiError, invalidRequest } from './errors.js';
-import type { KernelEnv } from './types.js';
+import type { KernelEnv } from './kernel-env.js';
 import { configOf } from '../config/vars.js';
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;

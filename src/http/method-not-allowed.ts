@@ -5,7 +5,7 @@
  */
 import type { NotFoundHandler } from 'hono';
 import { errorBody } from './errors.js';
-import type { KernelEnv } from './types.js';
+import type { KernelEnv } from './kernel-env.js';
 
 /** A registered route as hono lists it (`app.routes`). */
 export interface RouteEntry {

@@ -8,7 +8,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { createRoute, z } from '@hono/zod-openapi';
 import { BAD_QUERY, NoQuery } from './responses.js';
-import type { KernelEnv } from './types.js';
+import type { KernelEnv } from './kernel-env.js';
 
 /** The generated document (OpenAPI 3.1). */
 export type OpenApiDocument = ReturnType<OpenAPIHono['getOpenAPI31Document']>;

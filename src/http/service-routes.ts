@@ -6,7 +6,7 @@
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { DOCS_ASSETS, DOCS_CSP, DOCS_HTML, DOCS_INIT_JS, SCALAR_ASSET } from './docs-page.js';
-import type { KernelEnv } from './types.js';
+import type { KernelEnv } from './kernel-env.js';
 import { log, messageOf } from '../log/log.js';
 import { BAD_QUERY, errorResponse, jsonResponse, NoQuery } from './responses.js';
 

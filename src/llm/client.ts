@@ -20,8 +20,8 @@
  */
 import type { LlmAttempt, LlmCallRequest, LlmCallResult, LlmError, LlmFunction } from '../engine/call.js';
 import { dominantAttemptIndex, summarizeAttempts } from './attempts.js';
-import type { ProviderGate } from './gate.js';
-import { gateOutcome } from './gate.js';
+import type { ProviderGate } from './provider-gate-hook.js';
+import { gateOutcome } from './provider-gate-hook.js';
 import { asFlexFailure, FLEX_UNSUPPORTED, flexRefusalOf } from './flex.js';
 import type { PriceTable } from './pricing.js';
 import { DEFAULT_PRICES, priceFor } from './pricing.js';

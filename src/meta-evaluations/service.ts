@@ -15,7 +15,7 @@ import { ApiError } from '../http/errors.js';
 import { isTerminal } from '../evaluations/status.js';
 import { llmEnvOf } from '../llm/settings.js';
 import type { CreatorInfo } from '../evaluations/service.js';
-import { checkLlmConfig, resolveJudge } from '../methods/judge.js';
+import { checkLlmConfig, resolveJudge } from '../methods/resolve-judge.js';
 import type { CreateMetaEvaluationRequest, MetaEvaluation, MetaProgress } from './schemas.js';
 
 /** Outcome of {@link createMetaEvaluation}. */

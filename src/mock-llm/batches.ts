@@ -31,7 +31,7 @@
  * error file with code `batch_expired`).
  */
 import type { Batch, BatchError, BatchRequestCounts, BatchUsage } from 'openai/resources/batches';
-import { hashHex, unitFromHash } from '../llm/hash.js';
+import { hashHex, unitFromHash } from '../llm/hash53.js';
 import type { InputLine } from './batch-input.js';
 import { validateInput } from './batch-input.js';
 import type { MockApiError, MockFileStore } from './files.js';

@@ -14,7 +14,7 @@
  * Sources: the openai package 6.20's `resources/files.d.ts` and OpenAI's API reference for Files.
  */
 import type { FileDeleted, FileObject } from 'openai/resources/files';
-import { hashHex } from '../llm/hash.js';
+import { hashHex } from '../llm/hash53.js';
 
 /** Purposes an upload may name (openai 6.20's `FilePurpose`). */
 const UPLOAD_PURPOSES = ['assistants', 'batch', 'fine-tune', 'vision', 'user_data', 'evals'] as const;

@@ -12,7 +12,7 @@
  *
  * Source: platform.openai.com/docs/guides/flex-processing (read 2025; "Resource unavailable errors").
  */
-import { unitFromHash } from '../llm/hash.js';
+import { unitFromHash } from '../llm/hash53.js';
 
 /** The `service_tier` values the chat-completions endpoint accepts (openai 6.20's `ChatCompletionCreateParams`). */
 export const SERVICE_TIERS = ['auto', 'default', 'flex', 'scale', 'priority'] as const;

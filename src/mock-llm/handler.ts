@@ -33,16 +33,16 @@
  * `completion_tokens` likewise, `prompt_tokens_details.cached_tokens` from the prefix cache
  * (`prompt-cache.ts`), scoped by model and `prompt_cache_key`.
  */
-import { hashHex, unitFromHash } from '../llm/hash.js';
-import { estimateTokens } from '../llm/tokens.js';
+import { hashHex, unitFromHash } from '../llm/hash53.js';
+import { estimateTokens } from '../llm/token-estimate.js';
 import { handleBatchesRoute } from './batch-routes.js';
 import type { MockBatchOptions } from './batches.js';
 import { MockBatchStore } from './batches.js';
 import { BATCH_FILE_MAX_BYTES, handleFilesRoute, MockFileStore } from './files.js';
 import type { MockFlexOptions, ServiceTier } from './flex.js';
 import { flexRefusal, servedTier, SERVICE_TIERS } from './flex.js';
-import type { DetectedFormat, MockMessage } from './judge.js';
-import { detectFormat, formatFromJsonSchema, judgeReply, WRONG_FORMAT_REPLY } from './judge.js';
+import type { DetectedFormat, MockMessage } from './judge-mode.js';
+import { detectFormat, formatFromJsonSchema, judgeReply, WRONG_FORMAT_REPLY } from './judge-mode.js';
 import type { MockDirectives, MockFault, MockMode } from './model-name.js';
 import { MockModelNameError, parseMockModel } from './model-name.js';
 import { PrefixCache, promptTokenStream } from './prompt-cache.js';

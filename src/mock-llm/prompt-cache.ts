@@ -5,9 +5,9 @@
  * 1,024 (as OpenAI documents). Prefixes are remembered as hashes in a bounded LRU, so prompt layouts
  * (stable instructions first, varying content last) can be measured offline.
  */
-import { hash53 } from '../llm/hash.js';
-import { approximateTokens, TOKENS_REPLY_PRIMING } from '../llm/tokens.js';
-import type { MockMessage } from './judge.js';
+import { hash53 } from '../llm/hash53.js';
+import { approximateTokens, TOKENS_REPLY_PRIMING } from '../llm/token-estimate.js';
+import type { MockMessage } from './judge-mode.js';
 
 /** Shortest prompt (in tokens) the cache considers. */
 export const CACHE_MIN_TOKENS = 1024;

@@ -6,7 +6,7 @@
  * classify through a forced tool call (autoevals' `select_choice`) run against the mock this way; the
  * bench compares them with Tribunal against the same server (bench/peers.ts).
  */
-import { hash53 } from '../llm/hash.js';
+import { hash53 } from '../llm/hash53.js';
 
 /** A tool call as the OpenAI wire format carries it (`arguments` is a JSON string). */
 export interface MockToolCall {

@@ -25,7 +25,7 @@ import type { ChatCompletionRequest, ChatRequestMessage, JudgeVerdict, OpenAIErr
 import { NO_EFFECT_PARAMETERS } from './schemas.js';
 import { taskFromText } from './task-text.js';
 import type { TaskForm } from './task-text.js';
-import { judgeVerdictOf } from './verdict.js';
+import { judgeVerdictOf } from './answer.js';
 import { followEvaluation } from './follow.js';
 import type { FollowEnd, FollowItem } from './follow.js';
 import { openAiError } from './errors.js';

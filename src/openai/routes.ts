@@ -27,7 +27,7 @@ import {
 import { ChatCompletionChunkSchema } from './chunks.js';
 import type { OpenAIErrorCode } from './schemas.js';
 import { streamAnswer } from './stream.js';
-import { chatCompletionOf, completionIdOf } from './verdict.js';
+import { chatCompletionOf, completionIdOf } from './answer.js';
 import { openAiError } from './errors.js';
 import { IdempotencyHeaderSchema } from '../http/responses.js';
 import { configOf } from '../config/vars.js';

@@ -18,7 +18,7 @@ import {
 } from './chunks.js';
 import type { JudgeRequest } from './completion.js';
 import { followToOutcome, internalErrorBody, outcomeError } from './completion.js';
-import { chatUsageOf } from './verdict.js';
+import { chatUsageOf } from './answer.js';
 
 /** Thrown by a write to a client that has gone away. */
 class ClientGone extends Error {}

@@ -3,14 +3,14 @@
  * The provider gate's window: each LLM attempt asks for a slot before it goes out and hands it back with
  * its outcome, so the attempts in flight to one provider and model stay under an adaptive (AIMD, ./aimd.ts)
  * limit and a burst does not turn into a storm of 429s. The client calls it through its hook
- * (`ProviderGate`, src/llm/gate.ts); {@link ConcurrencyGate} is the platform-free mechanism, run by the
+ * (`ProviderGate`, src/llm/provider-gate-hook.ts); {@link ConcurrencyGate} is the platform-free mechanism, run by the
  * deployment's `ProviderGateDO` (one per provider and model, durable-objects/provider-gate/, reached
  * through ./client.ts) and directly by Node code and tests ({@link localGate}).
  *
  * Fairness: while the window is full, waiting attempts are granted tenant by tenant in turn (round robin),
  * so a tenant with many attempts waiting does not push another tenant's few to the back.
  */
-import type { GateOutcome, ProviderGate } from '../llm/gate.js';
+import type { GateOutcome, ProviderGate } from '../llm/provider-gate-hook.js';
 import type { AimdOptions, AimdState } from './aimd.js';
 import { Aimd } from './aimd.js';
 
@@ -173,7 +173,7 @@ export class ConcurrencyGate {
 
 /**
  * A {@link ProviderGate} over in-process gates, one per provider and model (Node code and tests; the
- * Worker uses the Durable Object through src/provider-gate/client.ts).
+ * Worker uses the Durable Object through src/provider-gate/worker-gate.ts).
  * @param tenant the tenant every attempt is counted for. Default `default`.
  */
 export function localGate(

@@ -18,14 +18,14 @@
  */
 import { createMiddleware } from 'hono/factory';
 import { log, messageOf } from '../log/log.js';
-import { sha256Hex } from '../http/hash.js';
+import { sha256Hex } from '../http/request-hash.js';
 import type { EffectiveLimits } from './limits.js';
 import { effectiveLimits, NO_TENANT_LIMITS } from './limits.js';
 import type { Scope } from './scopes.js';
 import { SCOPES } from './scopes.js';
 import { LAST_USED_RESOLUTION_MS, lookupKey, tenantLimits, touchKey } from './rows.js';
 import { ApiError } from '../http/errors.js';
-import type { KernelVariables } from '../http/types.js';
+import type { KernelVariables } from '../http/kernel-env.js';
 import type { Bindings } from '../config/bindings.js';
 import { configOf } from '../config/vars.js';
 

@@ -9,7 +9,7 @@ import type { Bindings } from '../config/bindings.js';
 import { invalidRequest } from '../http/errors.js';
 import { monthOf } from './quota.js';
 import { UsageQuerySchema, UsageReportSchema } from './schemas.js';
-import { usageCsv, usageReport } from './usage.js';
+import { usageCsv, usageReport } from './usage-report.js';
 import { scoped } from './auth.js';
 import type { TenantEnv } from './auth.js';
 import { errorResponse, v1Responses } from '../http/responses.js';

@@ -8,7 +8,7 @@ import { ApiError, invalidRequest, toIssues } from '../http/errors.js';
 import { EngineInputError } from '../engine/protocol.js';
 import type { Aspect, Task } from '../engine/task.js';
 import { AspectSchema } from '../engine/task.js';
-import { checkLlmConfig, planTask, resolveJudge } from '../methods/judge.js';
+import { checkLlmConfig, planTask, resolveJudge } from '../methods/resolve-judge.js';
 import type { Bindings } from '../config/bindings.js';
 import { llmEnvOf } from '../llm/settings.js';
 import { isoOrNull, newWebhookObjectId, requireSigningSecret, requireWebhookUrl } from '../webhooks/url-checks.js';

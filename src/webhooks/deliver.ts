@@ -11,8 +11,8 @@
  */
 import type { Bindings } from '../config/bindings.js';
 import { log } from '../log/log.js';
-import type { RetryDecision } from './backoff.js';
-import { nextRetry } from './backoff.js';
+import type { RetryDecision } from './retry-policy.js';
+import { nextRetry } from './retry-policy.js';
 import { postWebhook } from './send.js';
 import type { SendOutcome } from './send.js';
 import { signStandardWebhook, validSecrets } from './signature.js';

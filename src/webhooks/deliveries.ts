@@ -7,7 +7,7 @@
 import { ApiError } from '../http/errors.js';
 import type { Bindings } from '../config/bindings.js';
 import { log, messageOf } from '../log/log.js';
-import { RETRY_WINDOW_MS } from './backoff.js';
+import { RETRY_WINDOW_MS } from './retry-policy.js';
 import { enqueueDeliveries } from './dispatch.js';
 import type { WebhookEventType } from './outbox.js';
 import { isoOrNull } from './url-checks.js';

@@ -11,7 +11,7 @@
  *
  * An event without any recipient is not written at all.
  *
- * @example Emitting `batch.completed` from an END_EFFECTS entry (src/ending.ts):
+ * @example Emitting `batch.completed` from an END_EFFECTS entry (src/ending-plan.ts):
  * ```ts
  * webhookEventStatements(db, {
  *   tenant: sql`SELECT tenant FROM batches WHERE id = ${batchId}`,
@@ -26,7 +26,7 @@
  * ```
  */
 import { z } from 'zod';
-import { RETRY_WINDOW_MS } from './backoff.js';
+import { RETRY_WINDOW_MS } from './retry-policy.js';
 import { sha256HexSync } from './sha256.js';
 import type { SqlExpr as SqlExprType } from './sql.js';
 import { rawSql, sql, SqlExpr } from './sql.js';

@@ -72,7 +72,7 @@ describe('the configuration', () => {
     for (const file of [
       'queues/jobs.ts',
       'queues/jobs-dead-letter.ts',
-      'queues/batches.ts',
+      'queues/batch-fanout.ts',
       'src/webhooks/dispatch.ts',
     ])
       for (const m of readFileSync(join(ROOT, file), 'utf8').matchAll(/export const ([A-Z_]+) = '([a-z-]+)';/g))

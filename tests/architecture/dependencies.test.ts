@@ -82,7 +82,7 @@ describe('the dependency direction', () => {
     expect(broken({ ...ENTRY, 'src/config/vars.ts': ['src/llm/settings.ts'] })).toEqual(['layer']);
     expect(broken({ ...ENTRY, 'src/llm/client.ts': ['src/tenants/limits.ts'] })).toEqual(['layer']);
     expect(broken({ ...ENTRY, 'queues/jobs.ts': ['durable-objects/evaluation/index.ts'] })).toEqual(['layer']);
-    expect(broken({ ...ENTRY, 'src/evaluations/service.ts': ['src/ending.ts'] })).toEqual(['layer']);
+    expect(broken({ ...ENTRY, 'src/evaluations/service.ts': ['src/ending-plan.ts'] })).toEqual(['layer']);
     expect(broken({ ...ENTRY, 'src/misc/thing.ts': [] })).toEqual(['unknown-unit']);
   });
 

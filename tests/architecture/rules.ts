@@ -13,7 +13,7 @@
  * - `feature`: one folder per resource or capability, owning its routes, schemas, service and D1 statements;
  *   another feature or a driver imports only its public files ({@link FEATURES});
  * - `driver` (`durable-objects/*`, `queues/`): thin, over features' public files and the ending's plan;
- * - `composition` (`src/index.ts`, `src/app.ts`, `src/ending.ts`, `src/print-openapi.ts`): wires them up;
+ * - `composition` (`src/index.ts`, `src/app.ts`, `src/ending-plan.ts`, `src/print-openapi.ts`): wires them up;
  * - `node` (`src/cli/`, `src/mock-llm/`, `src/datasets/`) and `web` (`src/web/`): never in the Worker.
  */
 import type { ImportGraph } from './import-graph.js';
@@ -34,14 +34,14 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
     'token-bucket.ts',
     'usage-routes.ts',
   ],
-  'src/methods': ['judge.ts', 'method-config.ts'],
-  'src/budgets': ['batch-shares.ts', 'call-check.ts', 'meter.ts', 'request.ts', 'tokens.ts'],
+  'src/methods': ['method-config.ts', 'resolve-judge.ts'],
+  'src/budgets': ['batch-shares.ts', 'call-check.ts', 'meter.ts', 'prompt-tokens.ts', 'request-budget.ts'],
   'src/webhooks': [
-    'backoff.ts',
     'deliver.ts',
     'dispatch.ts',
-    'openapi.ts',
+    'event-docs.ts',
     'outbox.ts',
+    'retry-policy.ts',
     'schemas.ts',
     'sha256.ts',
     'signature.ts',
@@ -69,7 +69,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
   'src/admin': [],
   'src/openai': [],
   'src/triggers': [],
-  'src/provider-gate': ['aimd.ts', 'client.ts', 'window.ts'],
+  'src/provider-gate': ['aimd.ts', 'window.ts', 'worker-gate.ts'],
   'src/client': ['index.ts', 'sse.ts'],
 };
 
@@ -80,7 +80,7 @@ export const UNITS: Readonly<Record<Exclude<Kind, 'feature'>, readonly string[]>
   kernel: ['src/http'],
   library: ['src/llm', 'src/metrics'],
   driver: ['durable-objects/evaluation', 'durable-objects/provider-gate', 'durable-objects/rate-limiter', 'queues'],
-  composition: ['src/index.ts', 'src/app.ts', 'src/ending.ts', 'src/print-openapi.ts'],
+  composition: ['src/index.ts', 'src/app.ts', 'src/ending-plan.ts', 'src/print-openapi.ts'],
   node: ['src/cli', 'src/mock-llm', 'src/datasets'],
   web: ['src/web'],
 };

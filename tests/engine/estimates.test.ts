@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createCallMeter } from '../../src/budgets/meter.js';
-import type { PromptCounter } from '../../src/budgets/tokens.js';
-import { createPromptCounter, loadTokenizer } from '../../src/budgets/tokens.js';
+import type { PromptCounter } from '../../src/budgets/prompt-tokens.js';
+import { createPromptCounter, loadTokenizer } from '../../src/budgets/prompt-tokens.js';
 import type { ParserSpec } from '../../src/engine/parsers/spec.js';
 import { parseReply } from '../../src/engine/parsers/parse.js';
 import { createEvaluation, plannedCalls } from '../../src/engine/protocol.js';

@@ -17,7 +17,7 @@ import { retryAfterMs } from '../../src/llm/retry.js';
 import type { LlmSettingsInput } from '../../src/llm/settings.js';
 import { LLM_NOT_CONFIGURED_MESSAGE, LlmSettingsError, settingsFromEnv } from '../../src/llm/settings.js';
 import { ConfigError } from '../../src/config/vars.js';
-import { estimatePromptTokens } from '../../src/llm/tokens.js';
+import { estimatePromptTokens } from '../../src/llm/token-estimate.js';
 import { sumUsage } from '../../src/llm/usage.js';
 
 let a: MockServer;

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { LlmCallRequest } from '../../src/engine/call.js';
 import type { AttemptInfo, CallOptions, TieredCallResult } from '../../src/llm/client.js';
 import { createTieredLlm } from '../../src/llm/client.js';
-import type { GateOutcome, ProviderGate } from '../../src/llm/gate.js';
+import type { GateOutcome, ProviderGate } from '../../src/llm/provider-gate-hook.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import type { MockServer, StartMockOptions } from '../../src/mock-llm/node.js';
 import { startMockServer } from '../../src/mock-llm/node.js';

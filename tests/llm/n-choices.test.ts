@@ -12,7 +12,7 @@ import type { MockServer } from '../../src/mock-llm/node.js';
 import { startMockServer } from '../../src/mock-llm/node.js';
 import { settingsFromEnv } from '../../src/llm/settings.js';
 import { ConfigError } from '../../src/config/vars.js';
-import { estimatePromptTokens, estimateTokens } from '../../src/llm/tokens.js';
+import { estimatePromptTokens, estimateTokens } from '../../src/llm/token-estimate.js';
 
 let server: MockServer;
 beforeAll(async () => {

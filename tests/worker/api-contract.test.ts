@@ -10,7 +10,7 @@ import { methodConfigId } from '../../src/methods/method-config.js';
 import type { OpenApiDocument } from '../../src/http/openapi.js';
 import { CancelRequestSchema, CreateEvaluationRequestSchema } from '../../src/evaluations/schemas.js';
 import { CreateBatchRequestSchema } from '../../src/batches/schemas.js';
-import { planTask, resolveJudge } from '../../src/methods/judge.js';
+import { planTask, resolveJudge } from '../../src/methods/resolve-judge.js';
 import { EstimateRequestSchema } from '../../src/estimates/schemas.js';
 import { METHODS } from '../../src/engine/registry.js';
 import {

@@ -2,7 +2,7 @@ import { hc } from 'hono/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppType } from '../../src/app.js';
 import type { Evaluation, EvaluationAccepted } from '../../src/evaluations/schemas.js';
-import { sha256Hex } from '../../src/http/hash.js';
+import { sha256Hex } from '../../src/http/request-hash.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import type { ErrorJson } from './api-fetch.js';
 import { runDurableObjectAlarm } from 'cloudflare:test';

@@ -9,7 +9,7 @@ import { grantsFor } from '../../src/batches/budget-claims.js';
 import { pump } from '../../src/batches/pump.js';
 import type { NewBatchItem } from '../../src/batches/rows.js';
 import { insertBatch } from '../../src/batches/rows.js';
-import { resolveJudge } from '../../src/methods/judge.js';
+import { resolveJudge } from '../../src/methods/resolve-judge.js';
 import { createEndpoint } from '../../src/webhooks/endpoints.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api } from './api-fetch.js';

@@ -10,7 +10,7 @@ import type { TerminalStatus } from '../../src/evaluations/status.js';
 import { sqlMayBecome } from '../../src/evaluations/status.js';
 import { insertJob, testEnv } from './helpers.js';
 import { ONE_CALL_VERDICT, pairItem, storedBatch } from './batches-support.js';
-import { markEnded, writeFinal } from '../../src/ending.js';
+import { markEnded, writeFinal } from '../../src/ending-plan.js';
 
 const db = testEnv.DB;
 

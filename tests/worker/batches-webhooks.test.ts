@@ -15,7 +15,7 @@ import { api } from './api-fetch.js';
 import { drainAlarms, newTestId, testEnv } from './helpers.js';
 import { createBatchId, items, pairItem, postBatch, singleCallJudge, waitForBatch } from './batches-support.js';
 import { configureSink, deliveriesOf, hookEnv, received, sinkUrl } from './webhooks-helpers.js';
-import { markEnded } from '../../src/ending.js';
+import { markEnded } from '../../src/ending-plan.js';
 
 afterEach(drainAlarms);
 

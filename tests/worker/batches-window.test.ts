@@ -10,7 +10,7 @@ import { resolveMethodConfig } from '../../src/engine/registry.js';
 import { evaluationStub } from '../../src/evaluations/stub.js';
 import { ONE_CALL_VERDICT, storedBatch } from './batches-support.js';
 import { newTestId, runInTestObject, testEnv, waitForEnd } from './helpers.js';
-import { ENDING } from '../../src/ending.js';
+import { ENDING } from '../../src/ending-plan.js';
 import { writeFinal } from '../../src/evaluations/ending.js';
 
 const db = testEnv.DB;

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Evaluation, EvaluationAccepted } from '../../src/evaluations/schemas.js';
-import { loadTokenizer } from '../../src/budgets/tokens.js';
+import { loadTokenizer } from '../../src/budgets/prompt-tokens.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api, postJson } from './api-fetch.js';

@@ -10,7 +10,7 @@ import { createLlm } from '../../src/llm/client.js';
 import { DEFAULT_LEASE_MS } from '../../src/provider-gate/window.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import { llmEnvOf, settingsFromEnv } from '../../src/llm/settings.js';
-import { gateLimitsOf, providerGateOf, providerGateStub } from '../../src/provider-gate/client.js';
+import { gateLimitsOf, providerGateOf, providerGateStub } from '../../src/provider-gate/worker-gate.js';
 import { drainAlarms, insertJob, PAIRWISE, testEnv, waitForEnd } from './helpers.js';
 import { evaluationStub } from '../../src/evaluations/stub.js';
 

@@ -13,7 +13,7 @@ import { handleJobs } from '../../queues/jobs.js';
 import { sweep } from '../../queues/sweeper.js';
 import { drainAlarms, insertJob, PAIRWISE, statusRow, testEnv, waitForEnd } from './helpers.js';
 import { asAdmin, newTenant, submitOk, tenantWithKey } from './tenants-helpers.js';
-import { markEnded } from '../../src/ending.js';
+import { markEnded } from '../../src/ending-plan.js';
 
 afterEach(drainAlarms);
 

@@ -10,7 +10,7 @@ import { sha256HexSync } from '../../src/webhooks/sha256.js';
 import { sql } from '../../src/webhooks/sql.js';
 import { drainAlarms, insertJob, PAIRWISE, testEnv, waitForEnd } from './helpers.js';
 import { sinkUrl } from './webhooks-helpers.js';
-import { markEnded } from '../../src/ending.js';
+import { markEnded } from '../../src/ending-plan.js';
 
 afterEach(drainAlarms);
 

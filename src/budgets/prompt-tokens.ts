@@ -18,7 +18,7 @@
  * tests inject simple counters).
  */
 import type { ChatMessage } from '../engine/call.js';
-import { TOKENS_PER_MESSAGE, TOKENS_REPLY_PRIMING } from '../llm/tokens.js';
+import { TOKENS_PER_MESSAGE, TOKENS_REPLY_PRIMING } from '../llm/token-estimate.js';
 
 /** Counts the tokens of a text; synchronous once loaded. */
 export interface TextTokenizer {

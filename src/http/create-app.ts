@@ -8,7 +8,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { onError, validationHook } from './errors.js';
 import { notFoundOrMethodNotAllowed } from './method-not-allowed.js';
 import { requestId } from './request-id.js';
-import type { KernelEnv } from './types.js';
+import type { KernelEnv } from './kernel-env.js';
 
 /** A new app for the environment `E` (the kernel's, extended by the features' variables). */
 export function createApp<E extends KernelEnv>(): OpenAPIHono<E> {

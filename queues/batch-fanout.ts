@@ -6,7 +6,7 @@
  * logged, never retried.
  */
 import { BatchMessageSchema, cancelPage } from '../src/batches/pump.js';
-import { endInD1 } from '../src/ending.js';
+import { endInD1 } from '../src/ending-plan.js';
 import { log } from '../src/log/log.js';
 import { consume } from './consumer.js';
 import { retryDelaySeconds } from './jobs.js';

@@ -9,7 +9,7 @@
  * searched first, then the system messages, then everything. Scores stay inside the scale the prompt
  * states nearest to the instruction ("from 1 to 10", "1-5", "between 0 and 1", "on a scale of 1 to 3").
  */
-import { hash53, unitFromHash } from '../llm/hash.js';
+import { hash53, unitFromHash } from '../llm/hash53.js';
 
 /** Chat message as the mock receives it. */
 export interface MockMessage {

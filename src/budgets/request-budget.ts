@@ -6,7 +6,7 @@
  * since its cost would count as 0 and the limit would be silently ignored.
  */
 import { ApiError, invalidRequest } from '../http/errors.js';
-import type { ResolvedJudge } from '../methods/judge.js';
+import type { ResolvedJudge } from '../methods/resolve-judge.js';
 import type { LlmEnv } from '../llm/settings.js';
 import { settingsFromEnv } from '../llm/settings.js';
 import { DEFAULT_PRICES, priceFor } from '../llm/pricing.js';
