@@ -3,7 +3,7 @@
  * What one instance of the object holds in memory, shared by its parts (lifecycle, final write, step):
  * the platform handles, the cached evaluation (a cache of storage, rebuilt after eviction by replaying
  * the stored results), the calls in flight, and the only two ways the object's own status changes:
- * {@link Runtime.setTerminal} (a transition the status module allows) and {@link Runtime.followD1}
+ * {@link EvaluationInstance.setTerminal} (a transition the status module allows) and {@link EvaluationInstance.followD1}
  * (D1, the system of record, ended it otherwise).
  *
  * Replay is pinned to the engine version the evaluation started with (src/engine/version.ts): when the
@@ -37,7 +37,7 @@ export interface Engine {
 }
 
 /** The evaluation as cached in memory. */
-export interface Loaded {
+export interface CachedEvaluation {
   /** The `evaluation` row; every change is written to storage at once. */
   meta: MetaRow;
   /** The engine, or null when this code cannot continue the evaluation (engine version changed). */
@@ -59,43 +59,44 @@ export interface InFlightCall {
 }
 
 /** What the object's class decides for the runtime (test subclasses override it). */
-export interface RuntimeHooks {
+export interface InstanceHooks {
   /** The engine version the running code has for `method` (src/engine/version.ts). */
   engineVersion(method: AnyMethod): string;
 }
 
 /** The verdict of a succeeded evaluation: stored when the protocol concluded, or (objects older than that column) replayed. */
-export function verdictOf(l: Loaded): VerdictSummary | null {
-  if (l.meta.status !== 'succeeded') return null;
-  const stored = storedVerdict(l.meta);
-  if (stored || !l.engine) return stored;
-  const o = outcome(l.engine.method, l.engine.state);
+export function verdictOf(evaluation: CachedEvaluation): VerdictSummary | null {
+  if (evaluation.meta.status !== 'succeeded') return null;
+  const stored = storedVerdict(evaluation.meta);
+  if (stored || !evaluation.engine) return stored;
+  const o = outcome(evaluation.engine.method, evaluation.engine.state);
   if (o?.status !== 'succeeded') return null;
   const { transcript: _transcript, ...summary } = o.verdict;
   return summary;
 }
 
 /** Why each stored reply did not parse, by call id (empty without an engine). */
-export function parseErrorsOf(l: Loaded): Map<string, string> {
+export function parseErrorsOf(evaluation: CachedEvaluation): Map<string, string> {
   const out = new Map<string, string>();
-  if (!l.engine) return out;
-  for (const t of transcriptOf(l.engine.state)) if (t.parseError !== undefined) out.set(t.callId, t.parseError);
+  if (!evaluation.engine) return out;
+  for (const t of transcriptOf(evaluation.engine.state))
+    if (t.parseError !== undefined) out.set(t.callId, t.parseError);
   return out;
 }
 
 /** The call ids each request with `n` answered after its own, by request id (empty without an engine). */
-export function choiceIdsOf(l: Loaded): Map<string, string[]> {
+export function choiceIdsOf(evaluation: CachedEvaluation): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  if (!l.engine) return out;
-  for (const t of transcriptOf(l.engine.state))
+  if (!evaluation.engine) return out;
+  for (const t of transcriptOf(evaluation.engine.state))
     if (t.request !== undefined) out.set(t.request, [...(out.get(t.request) ?? []), t.callId]);
   return out;
 }
 
 /** In-memory state of one instance plus its platform handles. */
-export class Runtime {
+export class EvaluationInstance {
   /** Cache of storage; null until loaded or when the object never started an evaluation. */
-  loaded: Loaded | null = null;
+  loaded: CachedEvaluation | null = null;
   /** Calls this instance is waiting on, by id: never sent twice. */
   readonly inFlight = new Map<string, InFlightCall>();
   /**
@@ -116,7 +117,7 @@ export class Runtime {
     public env: Bindings,
     readonly store: EvaluationStore,
     readonly streams: Streams,
-    private readonly hooks: RuntimeHooks,
+    private readonly hooks: InstanceHooks,
   ) {}
 
   /**
@@ -124,26 +125,26 @@ export class Runtime {
    * of the stored results. A running evaluation this code cannot replay is ended here (local storage
    * only; the alarm or the next start makes the final write).
    */
-  load(): Loaded | null {
+  load(): CachedEvaluation | null {
     if (this.loaded) return this.loaded;
     const meta = this.store.meta();
     if (!meta) return null;
     const replayed = this.replay(meta);
-    const l: Loaded = {
+    const evaluation: CachedEvaluation = {
       meta,
       engine: 'engine' in replayed ? replayed.engine : null,
       callsDone: this.store.resultCount(),
     };
-    this.loaded = l;
+    this.loaded = evaluation;
     if ('reason' in replayed && !isTerminal(meta.status)) {
       log('warn', 'evaluation.engine_version_changed', {
         evaluationId: meta.id,
         started: meta.engine_version,
         reason: replayed.reason,
       });
-      this.setTerminal(l, 'failed', { code: 'engine_version_changed', message: replayed.reason });
+      this.setTerminal(evaluation, 'failed', { code: 'engine_version_changed', message: replayed.reason });
     }
-    return l;
+    return evaluation;
   }
 
   /** The engine rebuilt from the stored results, or why this code cannot rebuild it. */
@@ -174,43 +175,47 @@ export class Runtime {
    * @throws PipelineError `invalid_transition` for a transition the status module forbids (a bug).
    */
   setTerminal(
-    l: Loaded,
+    evaluation: CachedEvaluation,
     status: TerminalStatus,
     error: EvaluationError | null,
     verdict: VerdictSummary | null = null,
   ): void {
-    if (!canTransition(l.meta.status, status)) {
+    if (!canTransition(evaluation.meta.status, status)) {
       throw new PipelineError(
         'invalid_transition',
-        `evaluation ${l.meta.id} cannot go from ${l.meta.status} to ${status}`,
+        `evaluation ${evaluation.meta.id} cannot go from ${evaluation.meta.status} to ${status}`,
       );
     }
-    this.writeEnd(l, status, error, verdict);
+    this.writeEnd(evaluation, status, error, verdict);
   }
 
   /**
    * Takes D1's end as this object's own, whatever the object had decided: D1 is the system of record
    * (the DLQ consumer ended the row directly, or the row is gone). Not a transition: the local copy follows.
    */
-  followD1(l: Loaded, status: EvaluationStatus, error: EvaluationError | null): void {
+  followD1(evaluation: CachedEvaluation, status: EvaluationStatus, error: EvaluationError | null): void {
     if (!isTerminal(status)) return;
-    log('warn', 'evaluation.followed_d1', { evaluationId: l.meta.id, local: l.meta.status, d1: status });
-    this.writeEnd(l, status, error, status === 'succeeded' ? storedVerdict(l.meta) : null);
+    log('warn', 'evaluation.followed_d1', {
+      evaluationId: evaluation.meta.id,
+      local: evaluation.meta.status,
+      d1: status,
+    });
+    this.writeEnd(evaluation, status, error, status === 'succeeded' ? storedVerdict(evaluation.meta) : null);
   }
 
   private writeEnd(
-    l: Loaded,
+    evaluation: CachedEvaluation,
     status: TerminalStatus,
     error: EvaluationError | null,
     verdict: VerdictSummary | null,
   ): void {
-    l.meta.status = status;
-    l.meta.error = storedError(error);
-    l.meta.verdict = verdict ? JSON.stringify(verdict) : null;
-    l.meta.updated_at = Date.now();
-    this.store.saveStatus(l.meta);
+    evaluation.meta.status = status;
+    evaluation.meta.error = storedError(error);
+    evaluation.meta.verdict = verdict ? JSON.stringify(verdict) : null;
+    evaluation.meta.updated_at = Date.now();
+    this.store.saveStatus(evaluation.meta);
     log(status === 'succeeded' ? 'info' : 'warn', 'evaluation.ended', {
-      evaluationId: l.meta.id,
+      evaluationId: evaluation.meta.id,
       status,
       errorCode: error?.code,
       error: error?.message,
@@ -218,25 +223,25 @@ export class Runtime {
   }
 
   /** The status as events report it. */
-  statusView(l: Loaded): StatusView {
+  statusView(evaluation: CachedEvaluation): StatusView {
     return {
-      evaluationId: l.meta.id,
-      status: l.meta.status,
-      callsDone: l.callsDone,
-      callsPlanned: l.meta.calls_planned,
-      error: parseStoredError(l.meta.error),
-      at: l.meta.updated_at,
+      evaluationId: evaluation.meta.id,
+      status: evaluation.meta.status,
+      callsDone: evaluation.callsDone,
+      callsPlanned: evaluation.meta.calls_planned,
+      error: parseStoredError(evaluation.meta.error),
+      at: evaluation.meta.updated_at,
     };
   }
 
   /** Sends the current status to every subscriber. */
-  broadcastStatus(l: Loaded): void {
-    this.streams.broadcast(statusEvent(this.statusView(l)));
+  broadcastStatus(evaluation: CachedEvaluation): void {
+    this.streams.broadcast(statusEvent(this.statusView(evaluation)));
   }
 
   /** Sends the terminal events (votes, verdict, status) and closes every subscription. */
-  announceEnd(l: Loaded): void {
-    for (const e of terminalEvents(this.statusView(l), verdictOf(l))) this.streams.broadcast(e);
+  announceEnd(evaluation: CachedEvaluation): void {
+    for (const e of terminalEvents(this.statusView(evaluation), verdictOf(evaluation))) this.streams.broadcast(e);
     this.streams.closeAll();
   }
 }
