@@ -4,15 +4,15 @@
  * `hc<AppType>()` (narrowed by status; used by the tests). Users get the typed client `tribunal/client`
  * (src/client), whose types are generated from the OpenAPI document and carry no Worker types.
  *
- * Every route is an `@hono/zod-openapi` definition, so the OpenAPI document (`GET /openapi.json`, ./openapi.ts)
+ * Every route is an `@hono/zod-openapi` definition, so the OpenAPI document (`GET /openapi.json`, ./http/openapi.ts)
  * is generated from the same definitions that validate requests and type this client. Public: `/health`,
  * `/openapi.json`, `/docs`. Everything under `/v1` needs a bearer token when `ADMIN_TOKEN` or `API_KEYS` is
- * set (./middleware/auth.ts), except `/v1/hooks/{id}`, which a trigger's sender authenticates by signing the
+ * set (./tenants/auth.ts), except `/v1/hooks/{id}`, which a trigger's sender authenticates by signing the
  * request; each route needs one scope (`requireScope` in its definition); requests of a key are
- * rate-limited (./middleware/rate-limit.ts).
- * Errors are `{ error: { code, message, issues? } }` (./errors.ts), and in OpenAI's shape on the
+ * rate-limited (./tenants/rate-limit.ts).
+ * Errors are `{ error: { code, message, issues? } }` (./http/errors.ts), and in OpenAI's shape on the
  * OpenAI-compatible paths (src/openai/errors.ts); a known path with another method is 405 with `Allow`
- * (./method-not-allowed.ts).
+ * (./http/method-not-allowed.ts).
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Hono, Schema } from 'hono';

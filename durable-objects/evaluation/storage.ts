@@ -92,7 +92,7 @@ export function storedError(error: EvaluationError | null): string | null {
   return error ? JSON.stringify(error) : null;
 }
 
-/** Typed access to the object's SQLite. The constructor migrates the schema (./schema.ts). */
+/** Typed access to the object's SQLite. The constructor migrates the schema (./migrations.ts). */
 export class EvaluationStore {
   private readonly sql: SqlStorage;
 

@@ -2,7 +2,7 @@
  * @module
  * `/v1/admin`: the operator's API for tenants (create, list, read, change limits and quotas, usage) and
  * API keys (create — the key is shown once —, list, read, revoke). Every route needs scope `admin`: the
- * deployment's `ADMIN_TOKEN`, or a managed key carrying `admin` (see ../middleware/auth.ts). The work is
+ * deployment's `ADMIN_TOKEN`, or a managed key carrying `admin` (see ../tenants/auth.ts). The work is
  * in src/admin/service.ts; `npm run admin` (src/cli/admin.ts) drives these routes from a terminal.
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';

@@ -5,7 +5,7 @@
  * outbox (`webhookEventStatements`, src/webhooks/outbox.ts) as statements of the same D1 transaction
  * that completes the batch, so it is emitted exactly when the batch completes: once, never on a repeated
  * ending, never for a batch another ending completed. Its cause is the ending evaluation, so the ending's
- * post-commit dispatch (`AFTER_END`) hands its deliveries to the queue at once.
+ * after-commit dispatch (src/ending-plan.ts) hands its deliveries to the queue at once.
  *
  * The ending knows its batch only in SQL, so the event id (`webhookEventId(type, batch id)`) is computed
  * when the batch is created and stored on its row ({@link completionEventId}).

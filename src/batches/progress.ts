@@ -7,7 +7,7 @@
  * final write, a cancel racing the object's end, the dead-letter consumer) adds nothing, and D1 runs
  * transactions one at a time, so exactly one ending sees the last count and completes the batch.
  *
- * A batch with a budget also books the item's usage and releases its grant (./budget.ts).
+ * A batch with a budget also books the item's usage and releases its grant (./budget-claims.ts).
  *
  * Cost: a few single-row statements per ending, whatever the batch's size (evaluations outside a
  * batch match no row).

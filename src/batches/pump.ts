@@ -22,7 +22,7 @@
  *
  * A cancel (src/batches/service.ts) stops the pump and is fanned out through the batches queue a page
  * at a time ({@link cancelPage}), so a batch of 10,000 never needs 10,000 calls in one invocation. A
- * batch with a budget is claimed by ./budget.ts; once its budget is used up, the same fan-out ends its
+ * batch with a budget is claimed by ./budget-claims.ts; once its budget is used up, the same fan-out ends its
  * items never launched as `failed` (`budget_exceeded`).
  */
 import { z } from 'zod';
@@ -155,7 +155,7 @@ async function handOver(
   return ids.length;
 }
 
-/** The claim of a batch with a budget (./budget.ts); a used-up budget starts ending the items never launched. */
+/** The claim of a batch with a budget (./budget-claims.ts); a used-up budget starts ending the items never launched. */
 async function claimBudgetedOrExhaust(env: Bindings, batchId: string): Promise<{ batchId: string; ids: string[] }> {
   const c = await claimBudgeted(env.DB, batchId);
   if (c.exhausted) {
@@ -168,7 +168,7 @@ async function claimBudgetedOrExhaust(env: Bindings, batchId: string): Promise<{
 /**
  * The Durable Object's call once an item's final write has landed, with what that write claimed in its own
  * transaction (`claimWindowStatements`, the first claimed item admitted there too): starts the claimed items
- * (no D1 round trip for the admitted one); a batch with a budget is claimed here instead (./budget.ts). Never
+ * (no D1 round trip for the admitted one); a batch with a budget is claimed here instead (./budget-claims.ts). Never
  * throws (it runs after the response): the next ending's claim, or the sweeper's top-up, makes up for a
  * failure, and a claimed item that did not start stays `queued` for the sweeper's re-kick.
  */

@@ -2,7 +2,7 @@
  * @module
  * D1 access for batches: creating one (its row and every item's `evaluations` row in ONE `batch()`, a
  * single transaction, so a batch exists whole or not at all), reading its row, the window's claims
- * (./pump.ts), the items a cancel visits, and the cancel mark. The API's other reads: ./read.ts. Times
+ * (./pump.ts), the items a cancel visits, and the cancel mark. The API's other reads: ./result-rows.ts. Times
  * are epoch milliseconds.
  *
  * Items are inserted through the evaluations store's bulk insert (`insertRowsJsonStatements`: the one
@@ -42,7 +42,7 @@ export interface NewBatch {
   requestHash: string | null;
   /** Items in flight at once at most (see ./pump.ts). */
   concurrency: number;
-  /** The batch's budget (./budget.ts), or null/absent. */
+  /** The batch's budget (./budget-claims.ts), or null/absent. */
   budget?: Budget | null;
   items: readonly NewBatchItem[];
   /** The managed key that submitted it (recorded on every item, for usage by key); null otherwise. */
@@ -259,7 +259,7 @@ export interface WindowClaim {
   ids: string[];
   /** What each claimed item's object needs to start (so it need not read it again). */
   jobs: StartJob[];
-  /** The batch's id when it has a budget: ./budget.ts claims it instead (nothing was claimed here). */
+  /** The batch's id when it has a budget: ./budget-claims.ts claims it instead (nothing was claimed here). */
   budgeted: string | null;
 }
 
@@ -295,7 +295,7 @@ export function claimWindowStatements(
          WHERE id = ${which} AND completed_at IS NULL AND cancel_requested_at IS NULL AND budget IS NULL AND sent < ${want}`,
       )
       .bind(token, key),
-    // A batch with a budget is claimed by ./budget.ts (each item with its grant) instead.
+    // A batch with a budget is claimed by ./budget-claims.ts (each item with its grant) instead.
     db.prepare(`SELECT id FROM batches WHERE id = ${which} AND budget IS NOT NULL AND completed_at IS NULL`).bind(key),
     db.prepare(`SELECT b.id AS batch_id, e.id, e.tenant, e.method, e.config, e.task ${claimed}`).bind(key, token),
     ...(admit

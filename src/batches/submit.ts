@@ -8,7 +8,7 @@
  * Why one transaction, rather than accepting first and writing the items from a queue consumer: a batch
  * then exists whole or not at all (an `Idempotency-Key` replay can never meet half a batch), and its first
  * items start as soon as it is accepted. The cost stays small: rows go as `json_each` chunks (1,000 small
- * items = one statement, see ./store.ts), and only the window's ids are sent. A lost hand-over is made up
+ * items = one statement, see ./rows.ts), and only the window's ids are sent. A lost hand-over is made up
  * by the next pump (a retry of the request, an ending, the sweeper's top-up).
  *
  * Idempotency: with a key, the canonical request's sha-256 is stored on the batch row; the same key with
@@ -46,7 +46,7 @@ export interface BatchSubmission {
   judge: ResolvedJudge;
   items: readonly SubmitItem[];
   webhookUrl: string | null;
-  /** The batch's budget (checked by the caller, see ./budget.ts), or null/absent. */
+  /** The batch's budget (checked by the caller, see ./budget-claims.ts), or null/absent. */
   budget?: Budget | null;
   /** The caller's `Idempotency-Key`, or null. */
   idempotencyKey: string | null;

@@ -1,6 +1,6 @@
 /**
  * @module
- * A batch's budget (the same `BudgetSchema`, ./schema.ts, on the batch body): it stops launching new items. For
+ * A batch's budget (the same `BudgetSchema`, ../engine/budget.ts, on the batch body): it stops launching new items. For
  * the batch machinery, which knows what its items spent (their usage rows) and which items run:
  *
  * 1. before launching an item, {@link batchMayLaunch}: false once a limit is used up;

@@ -113,7 +113,7 @@ export function budgetAdmission(
   };
 }
 
-/** A meter with the real tokenizer (loaded on first use; see ./tokens.ts) for a deployment's settings. */
+/** A meter with the real tokenizer (loaded on first use; see ./prompt-tokens.ts) for a deployment's settings. */
 export async function loadCallMeter(settings: MeterSettings): Promise<CallMeter> {
   return createCallMeter(settings, createPromptCounter(await loadTokenizer()));
 }

@@ -1,7 +1,7 @@
 /**
  * @module
  * The worst case of one LLM call before it goes out: its prompt counted with the tokenizer
- * (./tokens.ts), its completion bounded by the call's `maxTokens` times the choices it may bring (a request
+ * (./prompt-tokens.ts), its completion bounded by the call's `maxTokens` times the choices it may bring (a request
  * with `n` to a provider declared `supportsN`: n; else 1), its cost from the price table
  * (src/llm/pricing.ts) with every prompt token at the uncached input price. Pure given its inputs.
  */

@@ -1,7 +1,7 @@
 /**
  * @module
  * `npm run meta-eval -- --replay <run.json> [--preset P] [--config overrides.json] [--out FILE]`: re-aggregates
- * a finished meta-evaluation run under another preset or config, without LLM calls (issue #8 item 9). The run
+ * a finished meta-evaluation run under another preset or config, without LLM calls. The run
  * file is the JSON `npm run meta-eval` writes; it holds every item's transcript. The dataset is reloaded by the
  * name (and aspect) the run used, so the human labels and tasks are the run's.
  */

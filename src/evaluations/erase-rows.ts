@@ -4,7 +4,7 @@
  * verdict rows go, its task, metadata and error message are blanked, and the row stays as a tombstone
  * (`deleted_at`) because the per-call usage rows that billing keeps refer to it. A final write that comes
  * later (calls that were in flight) writes usage only: its transcript and verdict inserts check
- * `deleted_at` (./results.ts). Idempotent. Times are epoch ms.
+ * `deleted_at` (./ending.ts). Idempotent. Times are epoch ms.
  */
 import { eraseWebhookEventsStatements } from '../webhooks/outbox.js';
 

@@ -2,7 +2,7 @@
  * @module
  * `/v1/evaluations`: create (202), list, read, transcript, cancel, live events and delete. Each route is one
  * definition (`createRoute`): its path, inputs and responses validate requests, type the handler and the
- * `hc` client, and document the operation. Handlers stay thin; the work is in ../services/evaluations.ts.
+ * `hc` client, and document the operation. Handlers stay thin; the work is in ./service.ts.
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { byok } from '../http/byok.js';

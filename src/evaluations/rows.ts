@@ -1,7 +1,7 @@
 /**
  * @module
  * The API's D1 access to evaluations: the idempotent insert, reads by id (always scoped to the tenant),
- * the verdict and usage sums. Transcript rows: ./transcripts.ts; the pipeline's writes: ./results.ts.
+ * the verdict and usage sums. Transcript rows: ./transcript-rows.ts; the pipeline's writes: ./job-rows.ts and ./ending.ts.
  * Times are epoch milliseconds; JSON columns hold documents validated by the API's zod schemas.
  */
 import type { EvaluationStatus } from './status.js';
@@ -58,7 +58,7 @@ export interface EvaluationRecord {
   updatedAt: number;
   startedAt: number | null;
   finishedAt: number | null;
-  /** Set once the caller deleted it (./erase.ts): task, metadata, transcript and verdict are gone. */
+  /** Set once the caller deleted it (./erase-rows.ts): task, metadata, transcript and verdict are gone. */
   deletedAt: number | null;
 }
 

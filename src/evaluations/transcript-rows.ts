@@ -1,6 +1,6 @@
 /**
  * @module
- * D1 reads of an evaluation's stored transcript (the final write stores it; ./results.ts).
+ * D1 reads of an evaluation's stored transcript (the final write stores it; ./ending.ts).
  */
 import type { Usage } from '../engine/call.js';
 

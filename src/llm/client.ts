@@ -81,7 +81,7 @@ export interface LlmDeps {
    */
   inProcessMock?: typeof fetch;
   /**
-   * Admits each attempt under its provider and model's adaptive concurrency limit (./gate.ts): asked
+   * Admits each attempt under its provider and model's adaptive concurrency limit (./provider-gate-hook.ts): asked
    * before the attempt goes out, told its outcome after. Waiting for a slot is not part of an attempt's
    * latency. Default none (no limit beyond the caller's own).
    */

@@ -328,7 +328,7 @@ export function settingsFromEnv(env: LlmEnv, opts: SettingsFromEnvOptions = {}):
 /**
  * Settings read from an environment object (bindings do not change while an isolate lives): every Durable
  * Object instance and request reads the same variables, and parsing them each time cost ~1-2.5 ms of CPU
- * per evaluation in workerd (issue 13). BYOK settings are never kept.
+ * per evaluation in workerd (BENCHMARKS.md). BYOK settings are never kept.
  */
 const readFromEnv = new WeakMap<object, { plain?: LlmSettings; mock?: LlmSettings }>();
 

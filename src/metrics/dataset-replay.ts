@@ -1,6 +1,6 @@
 /**
  * @module
- * Meta-evaluation replay (issue #8 item 9): a whole dataset's stored transcripts re-aggregated under another
+ * Meta-evaluation replay: a whole dataset's stored transcripts re-aggregated under another
  * preset or config, without any LLM call, and scored against the human labels like a live run — so a user
  * can compare, say, ChatEval's `sum-scores` with `per-agent-majority`, or a strict reader with a lenient
  * one, on the same replies. Runtime-neutral; the CLI reads and writes the files (`src/cli/meta-replay.ts`).

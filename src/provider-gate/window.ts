@@ -5,7 +5,7 @@
  * limit and a burst does not turn into a storm of 429s. The client calls it through its hook
  * (`ProviderGate`, src/llm/provider-gate-hook.ts); {@link ConcurrencyGate} is the platform-free mechanism, run by the
  * deployment's `ProviderGateDO` (one per provider and model, durable-objects/provider-gate/, reached
- * through ./client.ts) and directly by Node code and tests ({@link localGate}).
+ * through ./worker-gate.ts) and directly by Node code and tests ({@link localGate}).
  *
  * Fairness: while the window is full, waiting attempts are granted tenant by tenant in turn (round robin),
  * so a tenant with many attempts waiting does not push another tenant's few to the back.

@@ -1,7 +1,7 @@
 /**
  * @module
  * A tenant's limits and quotas: what the operator set for it (`tenants` row; null = not set) over the
- * deployment's defaults (wrangler.toml `[vars]`). Pure; the D1 side is ./store.ts.
+ * deployment's defaults (wrangler.toml `[vars]`). Pure; the D1 side is ./rows.ts.
  */
 import { z } from 'zod';
 import { configOf } from '../config/vars.js';

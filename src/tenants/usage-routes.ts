@@ -2,7 +2,7 @@
  * @module
  * `GET /v1/usage`: the caller's tenant's usage (calls, tokens, cost) from the per-call usage rows, grouped
  * by day, model, preset or key, as JSON or CSV. The admin API serves any tenant's
- * (`GET /v1/admin/tenants/{id}/usage`, ./admin.ts) with the same query and answer.
+ * (`GET /v1/admin/tenants/{id}/usage`, ../admin/routes.ts) with the same query and answer.
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Bindings } from '../config/bindings.js';

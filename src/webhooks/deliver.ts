@@ -6,7 +6,7 @@
  *
  * Outcomes: 2xx → `delivered`; 410 Gone → `failed` and the endpoint disabled (its other pending
  * deliveries fail with it); any other answer, a timeout or a network error → retried after a backoff
- * (./backoff.ts) until the delivery's window closes, then `failed`. A receiver that cannot be sent to
+ * (./retry-policy.ts) until the delivery's window closes, then `failed`. A receiver that cannot be sent to
  * (endpoint deleted or disabled, no signing secret, URL refused by the guard) → `failed` at once.
  */
 import type { Bindings } from '../config/bindings.js';

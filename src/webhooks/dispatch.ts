@@ -1,8 +1,8 @@
 /**
  * @module
  * Handing due deliveries to the `tribunal-webhooks` queue. Two paths, both only sending delivery ids:
- * - right after an ending's transaction committed ({@link dispatchDeliveriesCausedBy}, an AFTER_END
- *   follow-up in src/ending-plan.ts): the new deliveries of the events that ending wrote;
+ * - right after an ending's transaction committed ({@link dispatchDeliveriesCausedBy}, an after-commit
+ *   step of the ending, src/ending-plan.ts): the new deliveries of the events that ending wrote;
  * - the cron sweeper ({@link sweepDeliveries}): deliveries overdue by {@link SWEEP_GRACE_MS} (a lost or
  *   failed queue send, a consumer that died mid-attempt, a DLQ'd message), each re-enqueued at most
  *   once per grace period.

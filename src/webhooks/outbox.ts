@@ -11,7 +11,7 @@
  *
  * An event without any recipient is not written at all.
  *
- * @example Emitting `batch.completed` from an END_EFFECTS entry (src/ending-plan.ts):
+ * @example Emitting `batch.completed` from an effect of the ending (src/ending-plan.ts):
  * ```ts
  * webhookEventStatements(db, {
  *   tenant: sql`SELECT tenant FROM batches WHERE id = ${batchId}`,

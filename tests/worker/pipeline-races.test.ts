@@ -292,7 +292,7 @@ describe('final write', () => {
     expect(usage).toBe(snap?.callsDone);
     expect(usage).toBeGreaterThan(0);
     expect(await countRows('verdicts', id)).toBe(0);
-    // What was said stays on record (issue 14): one transcript row per billed call.
+    // What was said stays on record: one transcript row per billed call.
     expect(await countRows('transcripts', id)).toBe(usage);
     expect((await statusRow(id))?.status).toBe('failed');
   });

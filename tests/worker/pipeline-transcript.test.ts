@@ -1,5 +1,5 @@
 /**
- * Failed and cancelled evaluations keep what was said (issue 14): the final write stores a transcript
+ * Failed and cancelled evaluations keep what was said: the final write stores a transcript
  * row for every successful call, whoever ended the evaluation, and `GET /v1/evaluations/:id/transcript`
  * shows each message with its usage, matching the billed `usage` rows.
  */
