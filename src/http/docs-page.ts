@@ -4,9 +4,9 @@
  * browser bundle) rendering `/openapi.json`, with the descriptions' Markdown, the request examples and a
  * "try it" client that sends requests to this deployment.
  *
- * Nothing comes from a CDN: the bundle is a Workers static asset (wrangler.toml `[assets]`: `npm install`'s
- * "prepare" script copies the package's standalone build, pinned by package-lock.json, into
- * src/web/public/vendor/) that the Worker serves at
+ * Nothing comes from a CDN: the bundle is a Workers static asset (wrangler.toml `[assets]`: the assets' build,
+ * src/web/build.ts, copies the package's standalone build, pinned by package-lock.json, into
+ * dist/web/vendor/) that the Worker serves at
  * {@link SCALAR_BUNDLE_PATH}; the page's settings are a script served by the Worker too, so the page's
  * Content-Security-Policy can forbid inline scripts and every other origin. Scalar's own online features
  * (hosted fonts, its request proxy, "open in client", the AI agent, telemetry) are switched off.
