@@ -91,9 +91,7 @@ if (process.argv[1] && new URL(import.meta.url).pathname === process.argv[1]) {
       const sizes = Object.entries(r.files)
         .map(([f, n]) => `${f} ${(n / 1024).toFixed(1)} KiB`)
         .join(', ');
-      process.stdout.write(
-        `assets built into dist/web in ${Math.round(performance.now() - started)} ms: ${sizes}\n`,
-      );
+      process.stdout.write(`assets built into dist/web in ${Math.round(performance.now() - started)} ms: ${sizes}\n`);
     },
     (e: unknown) => {
       process.stderr.write(`viewer build failed: ${e instanceof Error ? e.message : String(e)}\n`);
