@@ -2,11 +2,13 @@
  * The dependency direction of docs/architecture.md, pinned: the real import graph breaks no rule of
  * ./rules.ts, and each rule is shown to fail on a small made-up graph that breaks it.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Edge } from './import-graph.js';
-import { importsOf, readImportGraph } from './import-graph.js';
+import { importsOf, readImportGraph, ROOT } from './import-graph.js';
 import type { Rule } from './rules.js';
-import { check, valueClosure, WORKER_ENTRY } from './rules.js';
+import { check, FEATURES, UNITS, valueClosure, WORKER_ENTRY } from './rules.js';
 
 /** A made-up graph: each file with the files it imports (`type:` in front: a type-only import). */
 function graphOf(files: Record<string, string[]>): Map<string, Edge[]> {
@@ -124,6 +126,19 @@ describe('the dependency direction', () => {
       { to: 'src/http/g.ts', typeOnly: false, reExport: false, star: false },
       { to: 'src/http/h.ts', typeOnly: false, reExport: false, star: false },
     ]);
+  });
+});
+
+describe('docs/architecture.md', () => {
+  it('draws the layout the test enforces: every folder, and each feature with exactly its public files', () => {
+    const doc = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
+    for (const unit of Object.values(UNITS).flat()) expect(doc).toContain(unit.replace(/^src\//, ''));
+    for (const [feature, files] of Object.entries(FEATURES)) {
+      const row = doc.split('\n').find((line) => line.startsWith(`| \`${feature}/\``));
+      expect(row, `no row for ${feature}/ in the table of features`).toBeDefined();
+      const listed = [...(row?.split('|').at(-2) ?? '').matchAll(/`([\w.-]+\.ts)`/g)].map((m) => m[1]).sort();
+      expect(listed).toEqual([...files].sort());
+    }
   });
 });
 
