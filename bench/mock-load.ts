@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { intOption, parseCliOrExit } from '../src/cli/args.js';
 import { freePort } from '../src/cli/ports.js';
 import { REPO_ROOT } from '../src/cli/local-stack.js';
-import { createMockState, handleMockRequest } from '../src/mock-llm/handler.js';
+import { handleMockRequest } from '../src/mock-llm/handler.js';
+import { createMockState } from '../src/mock-llm/state.js';
 
 const CLI = {
   usage: `usage: npm run bench:mock -- [--latency L] [--concurrent N]

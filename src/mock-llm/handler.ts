@@ -20,7 +20,7 @@
  * `prompt_cache_key` (part of the prompt cache's scope, as OpenAI combines it with the prefix hash to route
  * requests to a cache). Neither changes a reply's content.
  *
- * Modes: *judge* (default) writes well-formed replies in the format the prompt asks for (see `judge.ts`),
+ * Modes: *judge* (default) writes well-formed replies in the format the prompt asks for (see `judge-mode.ts`),
  * its verdicts seeded by the prompt, the `seed` and any model name other than `mock-*` (so three model names
  * judge one prompt three ways);
  * *scripted* answers with the reply of the first rule whose pattern matches the prompt (all messages
@@ -37,62 +37,18 @@ import { hashHex, unitFromHash } from '../llm/hash53.js';
 import { estimateTokens } from '../llm/token-estimate.js';
 import { handleBatchesRoute } from './batch-routes.js';
 import type { MockBatchOptions } from './batches.js';
-import { MockBatchStore } from './batches.js';
-import { BATCH_FILE_MAX_BYTES, handleFilesRoute, MockFileStore } from './files.js';
+import { BATCH_FILE_MAX_BYTES, handleFilesRoute } from './files.js';
 import type { MockFlexOptions, ServiceTier } from './flex.js';
 import { flexRefusal, servedTier, SERVICE_TIERS } from './flex.js';
 import type { DetectedFormat, MockMessage } from './judge-mode.js';
 import { detectFormat, formatFromJsonSchema, judgeReply, WRONG_FORMAT_REPLY } from './judge-mode.js';
 import type { MockDirectives, MockFault, MockMode } from './model-name.js';
 import { MockModelNameError, parseMockModel } from './model-name.js';
-import { PrefixCache, promptTokenStream } from './prompt-cache.js';
+import { promptTokenStream } from './prompt-cache.js';
+import { json, openAiError } from './responses.js';
+import type { MockState } from './state.js';
+import { createMockState, scriptsRoute } from './state.js';
 import { forcedToolCall } from './tools.js';
-
-/** A scripted-mode rule: when `pattern` (a regex source, or a RegExp) matches the prompt, reply `reply`. */
-export interface ScriptRule {
-  pattern: string | RegExp;
-  /** Regex flags when `pattern` is a string, e.g. `i`. */
-  flags?: string;
-  reply: string;
-}
-
-/** Mutable state of one mock server: attempt counters, prompt cache, scripts, files and batches. */
-export interface MockState {
-  /** Attempts seen per (model name, messages) hash. */
-  counters: Map<string, number>;
-  cache: PrefixCache;
-  /** Scripted rules by namespace. */
-  scripts: Map<string, { re: RegExp; reply: string }[]>;
-  /** Files API store. */
-  files: MockFileStore;
-  /** Batch API store (writes its output files to `files`). */
-  batches: MockBatchStore;
-}
-
-/** A fresh, empty mock state. */
-export function createMockState(): MockState {
-  const files = new MockFileStore();
-  return {
-    counters: new Map(),
-    cache: new PrefixCache(),
-    scripts: new Map(),
-    files,
-    batches: new MockBatchStore(files),
-  };
-}
-
-function compile(rules: readonly ScriptRule[]): { re: RegExp; reply: string }[] {
-  return rules.map((r) => ({
-    re: typeof r.pattern === 'string' ? new RegExp(r.pattern, r.flags ?? '') : r.pattern,
-    reply: r.reply,
-  }));
-}
-
-/** Sets (replaces) the scripted-mode rules of a namespace; an empty list removes them. */
-export function setScript(state: MockState, namespace: string, rules: readonly ScriptRule[]): void {
-  if (rules.length === 0) state.scripts.delete(namespace);
-  else state.scripts.set(namespace, compile(rules));
-}
 
 /** Options of {@link handleMockRequest}. */
 export interface MockServerOptions {
@@ -113,21 +69,6 @@ export interface MockServerOptions {
 const SHARED_STATE = createMockState();
 
 const MODELS = ['mock-judge', 'mock-scripted'];
-
-function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
-}
-
-function openAiError(
-  status: number,
-  message: string,
-  type: string,
-  code: string | null,
-  headers: Record<string, string> = {},
-  param: string | null = null,
-): Response {
-  return json(status, { error: { message, type, param, code } }, headers);
-}
 
 /** Waits `ms`, or less when `signal` aborts (a client that hung up). */
 function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
@@ -438,50 +379,6 @@ async function answerChat(raw: unknown, ctx: AnswerContext): Promise<Response> {
           },
         }),
   });
-}
-
-async function scriptsRoute(request: Request, ns: string, state: MockState): Promise<Response> {
-  if (request.method === 'DELETE') {
-    state.scripts.delete(ns);
-    return new Response(null, { status: 204 });
-  }
-  let raw: unknown;
-  try {
-    raw = await request.json();
-  } catch {
-    return openAiError(400, 'body must be JSON {"rules": [...]}', 'invalid_request_error', null);
-  }
-  const rules = (raw as { rules?: unknown } | null)?.rules;
-  if (!Array.isArray(rules))
-    return openAiError(
-      400,
-      'body must be JSON {"rules": [{"pattern", "flags"?, "reply"}]}',
-      'invalid_request_error',
-      null,
-    );
-  const parsed: ScriptRule[] = [];
-  for (const r of rules as unknown[]) {
-    const rule = r as { pattern?: unknown; flags?: unknown; reply?: unknown } | null;
-    if (!rule || typeof rule.pattern !== 'string' || typeof rule.reply !== 'string') {
-      return openAiError(400, 'each rule needs string "pattern" and "reply"', 'invalid_request_error', null);
-    }
-    parsed.push({
-      pattern: rule.pattern,
-      reply: rule.reply,
-      ...(typeof rule.flags === 'string' ? { flags: rule.flags } : {}),
-    });
-  }
-  try {
-    setScript(state, ns, parsed);
-  } catch (e) {
-    return openAiError(
-      400,
-      `bad pattern: ${e instanceof Error ? e.message : String(e)}`,
-      'invalid_request_error',
-      null,
-    );
-  }
-  return new Response(null, { status: 204 });
 }
 
 /**

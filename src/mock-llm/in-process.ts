@@ -10,8 +10,10 @@ import { createLlm, createTieredLlm } from '../llm/client.js';
 import type { LlmDeps, TieredLlmFunction } from '../llm/client.js';
 import type { LlmFunction } from '../engine/call.js';
 import type { LlmSettings, LlmSettingsInput } from '../llm/settings.js';
-import { createMockState, handleMockRequest } from './handler.js';
-import type { MockServerOptions, MockState } from './handler.js';
+import { handleMockRequest } from './handler.js';
+import type { MockServerOptions } from './handler.js';
+import { createMockState } from './state.js';
+import type { MockState } from './state.js';
 
 /** Options of {@link createLlmWithMock}: the client's dependencies plus the in-process mock's. */
 export interface LlmWithMockDeps extends Omit<LlmDeps, 'inProcessMock'> {

@@ -6,8 +6,9 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MockServerOptions } from './handler.js';
-import { createMockState, handleMockRequest } from './handler.js';
-import type { MockState } from './handler.js';
+import { handleMockRequest } from './handler.js';
+import { createMockState } from './state.js';
+import type { MockState } from './state.js';
 
 /** Options of {@link startMockServer}. */
 export interface StartMockOptions extends Omit<MockServerOptions, 'state'> {
