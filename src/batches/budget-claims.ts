@@ -2,7 +2,7 @@
  * @module
  * A batch's budget (`budget` on `POST /v1/batches`, the same `BudgetSchema` as an evaluation's), on the
  * rules of src/budgets/batch-shares.ts:
- * - at submit ({@link checkBatchBudget}): the batch is estimated as `POST /v1/estimates` would (an even
+ * - at submit (`checkBatchBudget`, ./budget-check.ts): the batch is estimated as `POST /v1/estimates` would (an even
  *   sample scaled to every item); a limit that not even the cheapest run of every item fits is a 400
  *   naming `budget.<limit>`, nothing created;
  * - at launch ({@link claimBudgeted}, the window's claim for a batch with a budget): each item is launched
@@ -16,56 +16,16 @@
  * The grants of the items in flight never sum past what is left, so what the batch spends never passes
  * its budget (a cancelled item's calls still in flight when it ended are billed after its release).
  */
-import { ApiError, invalidRequest } from '../http/errors.js';
-import type { ResolvedJudge } from '../methods/resolve-judge.js';
 import { batchMayLaunch, itemBudget, reservationOf } from '../budgets/batch-shares.js';
 import type { Budget, BudgetLimit, Spend } from '../engine/budget.js';
 import { addSpend, BUDGET_EXCEEDED, BudgetSchema } from '../engine/budget.js';
-import type { Bindings } from '../config/bindings.js';
-import { estimate } from '../estimates/service.js';
 import type { EvaluationError } from '../evaluations/live-events.js';
-import type { CreateBatchRequest } from './schemas.js';
 
 /** The error of an item never launched because its batch's budget was used up. */
 export const BATCH_BUDGET_ERROR: EvaluationError = {
   code: BUDGET_EXCEEDED,
   message: 'the batch budget was used up before this item was launched',
 };
-
-/**
- * Refuses a batch budget that cannot be met (see the module note), before anything is stored.
- * @throws ApiError 400 `invalid_request` naming `budget` (given twice) or `budget.<limit>` (too small);
- *   400 `budget.maxCostUsd` for an unpriced model (as `POST /v1/evaluations`).
- */
-export async function checkBatchBudget(
-  env: Bindings,
-  request: CreateBatchRequest,
-  judge: ResolvedJudge,
-): Promise<void> {
-  const budget = request.budget;
-  if (!budget) return;
-  if (judge.config.budget !== undefined) {
-    throw invalidRequest([
-      { path: 'budget', message: 'a batch budget and a per-item `config.budget` cannot be combined: give one of them' },
-    ]);
-  }
-  const e = await estimate(env, {
-    ...(request.preset ? { preset: request.preset } : {}),
-    ...(request.config ? { config: request.config } : {}),
-    items: request.items,
-    budget,
-  });
-  const lowest: Record<BudgetLimit, number> = {
-    maxCostUsd: e.costUsd.min,
-    maxCalls: e.calls.min,
-    maxTokens: e.promptTokens.min + e.completionTokens.min,
-  };
-  for (const [limit, fit] of Object.entries(e.budget ?? {}) as [BudgetLimit, string][]) {
-    if (fit !== 'no') continue;
-    const message = `${String(budget[limit])} is below the least the batch's ${String(e.evaluations)} items need (estimated ${String(lowest[limit])}; see POST /v1/estimates)`;
-    throw new ApiError(400, 'invalid_request', `budget.${limit}: ${message}`, [{ path: `budget.${limit}`, message }]);
-  }
-}
 
 /** The batch row's budget state. */
 interface BudgetRow {

@@ -29,7 +29,7 @@ import { listBatches, resultsPage, usageAggregates, verdictAggregates } from './
 import type { BatchRecord } from './rows.js';
 import { getBatch, requestCancel } from './rows.js';
 import { submitBatch } from './submit.js';
-import { checkBatchBudget } from './budget-claims.js';
+import { checkBatchBudget } from './budget-check.js';
 import { requireSigningSecret, requireWebhookUrl } from '../webhooks/url-checks.js';
 
 /** Relative links of a batch. */

@@ -26,3 +26,8 @@ export function gateOutcome(reply: boolean, status: number | undefined): GateOut
   if (reply) return 'ok';
   return status === 429 ? 'rate_limited' : 'failed';
 }
+
+/** The gate's name for a provider and model: the unit providers rate-limit by. */
+export function gateName(provider: string, model: string): string {
+  return `${provider}\u0000${model}`;
+}

@@ -11,6 +11,7 @@
  * so a tenant with many attempts waiting does not push another tenant's few to the back.
  */
 import type { GateOutcome, ProviderGate } from '../llm/provider-gate-hook.js';
+import { gateName } from '../llm/provider-gate-hook.js';
 import type { AimdOptions, AimdState } from './aimd.js';
 import { Aimd } from './aimd.js';
 
@@ -198,9 +199,4 @@ export function localGate(
       return { release: (outcome) => void g.release(id, outcome) };
     },
   };
-}
-
-/** The gate's name for a provider and model: the unit providers rate-limit by. */
-export function gateName(provider: string, model: string): string {
-  return `${provider}\u0000${model}`;
 }

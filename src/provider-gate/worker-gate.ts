@@ -14,7 +14,7 @@ import { configOf } from '../config/vars.js';
 import { log, messageOf } from '../log/log.js';
 import type { GateOutcome, ProviderGate } from '../llm/provider-gate-hook.js';
 import type { GateStats, Grant } from './window.js';
-import { gateName } from './window.js';
+import { gateName } from '../llm/provider-gate-hook.js';
 
 /** The window's bounds as the deployment sets them. */
 export interface GateLimits {
