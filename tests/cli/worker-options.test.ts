@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RuntimeConfig } from '../../src/cli/worker-options.js';
-import { bindingsOverDevVars, miniflareOptionsOf } from '../../src/cli/worker-options.js';
+import { bindingsOverDevVars, localEntryModule, miniflareOptionsOf } from '../../src/cli/worker-options.js';
 
 const DIGEST = 'a'.repeat(64);
 
@@ -82,7 +82,9 @@ describe('bindings of the local runtime', () => {
       queueConsumers: {
         'tribunal-jobs': { maxBatchSize: 100, maxBatchTimeout: 60, deadLetterQueue: 'tribunal-jobs-dlq' },
       },
-      scriptPath: '/tmp/x/index.js',
+      // The bundle behind the local entry module (keep-alive connections survive early answers).
+      script: localEntryModule('index.js'),
+      scriptPath: '/tmp/x/__local-entry.mjs',
       modulesRoot: '/tmp/x',
       defaultPersistRoot: '/tmp/state/v3',
       cf: false,
