@@ -49,6 +49,8 @@ Scalar.createApiReference('#tribunal-reference', ${JSON.stringify(SCALAR_CONFIG)
 /**
  * The HTML of `GET /docs`: a mount point and the two same-origin scripts. The mount point is not called
  * `api-reference`: the bundle would mount a second, unconfigured reference on an element with that id.
+ * Until Scalar (3.5 MB) has loaded and mounted over it, the mount point says it is loading (the page was
+ * blank for seconds); the empty icon spares the browser a `/favicon.ico` request and its 404.
  */
 export const DOCS_HTML = `<!doctype html>
 <html lang="en">
@@ -56,10 +58,15 @@ export const DOCS_HTML = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Tribunal API reference</title>
+<link rel="icon" href="data:,">
+<style>
+.docs-loading { font: 1rem/1.5 system-ui, sans-serif; color: #576070; max-width: 40rem; margin: 15vh auto; padding: 0 1rem; }
+@media (prefers-color-scheme: dark) { body { background: #0f1116; } .docs-loading { color: #a3abb8; } }
+</style>
 </head>
 <body>
 <noscript>The API reference needs JavaScript. The machine-readable contract is at <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1).</noscript>
-<div id="tribunal-reference"></div>
+<div id="tribunal-reference"><p class="docs-loading" role="status">Loading the API reference… (the OpenAPI document itself: <a href="/openapi.json">/openapi.json</a>)</p></div>
 <script src="${SCALAR_BUNDLE_PATH}"></script>
 <script src="${SCALAR_INIT_PATH}"></script>
 </body>
