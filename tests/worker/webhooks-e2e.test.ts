@@ -46,6 +46,18 @@ interface Payload {
   };
 }
 
+/** The hooks' env with a webhooks queue that only records the delivery ids sent to it. */
+function recordingQueue(): { env: typeof hookEnv; sent: string[] } {
+  const sent: string[] = [];
+  const queue = {
+    sendBatch: (m: { body: { deliveryId: string } }[]) => {
+      sent.push(...m.map((x) => x.body.deliveryId));
+      return Promise.resolve();
+    },
+  };
+  return { env: { ...hookEnv, WEBHOOKS: queue as unknown as Queue }, sent };
+}
+
 /** Waits until sink `name` has `n` requests and returns them. */
 async function receivedN(name: string, n: number) {
   await expect.poll(async () => (await received(name)).length, { timeout: 20_000, interval: 50 }).toBe(n);
@@ -191,16 +203,7 @@ describe('nothing is lost', () => {
     await expect(afterEnding(failing, id)).resolves.toBeUndefined();
     const [row] = await deliveriesOf(id);
     expect(row).toMatchObject({ endpoint_id: ep.id, status: 'pending', attempts: 0 });
-    const sent: string[] = [];
-    const recording = {
-      ...hookEnv,
-      WEBHOOKS: {
-        sendBatch: (m: { body: { deliveryId: string } }[]) => {
-          sent.push(...m.map((x) => x.body.deliveryId));
-          return Promise.resolve();
-        },
-      } as unknown as Queue,
-    };
+    const { env: recording, sent } = recordingQueue();
     expect((await sweepDeliveries(recording, Date.now() + SWEEP_GRACE_MS + 1000)).enqueued).toBeGreaterThanOrEqual(1);
     expect(sent).toContain(row!.id);
   });
@@ -221,16 +224,7 @@ describe('nothing is lost', () => {
       hold.bind(Date.now() - 1_000, Date.now() - 30_000 + leaseMs, goneRow!.id),
       hold.bind(Date.now() - 1_000, restartedAt + 1_000 + leaseMs, sinceRow!.id),
     ]);
-    const sent: string[] = [];
-    const recording = {
-      ...hookEnv,
-      WEBHOOKS: {
-        sendBatch: (m: { body: { deliveryId: string } }[]) => {
-          sent.push(...m.map((x) => x.body.deliveryId));
-          return Promise.resolve();
-        },
-      } as unknown as Queue,
-    };
+    const { env: recording, sent } = recordingQueue();
     // The cron's own sweep waits for the grace period and the leases.
     await sweepDeliveries(recording);
     expect(sent.filter((d) => d === goneRow!.id || d === sinceRow!.id)).toEqual([]);
