@@ -172,8 +172,9 @@ export function miniflareOptionsOf(config: RuntimeConfig): {
     logRequests: config.logRequests,
     // /cdn-cgi/handler/scheduled: how the local stack fires the crons.
     unsafeTriggerHandlers: true,
-    // Miniflare's own info lines (one per queue batch) are noise next to the Worker's JSON logs.
-    log: new miniflareApi.Log(miniflareApi.LogLevel.WARN),
+    // Miniflare's own info lines (one per queue batch) are noise next to the Worker's logs, but its request
+    // lines are info lines too: with `logRequests` (npm start --log-requests) they must get through.
+    log: new miniflareApi.Log(config.logRequests ? miniflareApi.LogLevel.INFO : miniflareApi.LogLevel.WARN),
     ...(config.inspectorPort !== undefined ? { inspectorPort: config.inspectorPort } : {}),
   };
   return { options, crons: wrangler.triggers.crons ?? [], fromEnv, fromDevVars: config.devVars ? fromDevVars : [] };

@@ -6,6 +6,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { LogLevel } from 'miniflare';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RuntimeConfig } from '../../src/cli/worker-options.js';
 import { bindingsOverDevVars, localEntryModule, miniflareOptionsOf } from '../../src/cli/worker-options.js';
@@ -91,6 +92,10 @@ describe('bindings of the local runtime', () => {
       unsafeTriggerHandlers: true,
     });
     expect(crons).toEqual(['* * * * *']);
+    // Miniflare's request lines are info lines: quiet unless asked for (npm start --log-requests).
+    const levelOf = (logRequests: boolean) =>
+      (miniflareOptionsOf(config('wrangler.toml', { logRequests })).options.log as { level: number }).level;
+    expect([levelOf(false), levelOf(true)]).toEqual([LogLevel.WARN, LogLevel.INFO]);
     expect(() => miniflareOptionsOf(config('wrangler.toml', { queueConsumers: { nope: {} } }))).toThrow(
       'wrangler.toml has no consumer for queue nope',
     );
