@@ -5,7 +5,7 @@
  * `RateLimiterDO` (per-tenant request rates) and `ProviderGateDO` (per-provider adaptive concurrency).
  */
 import { routeQueue } from '../queues/router.js';
-import { sweep } from '../queues/sweeper.js';
+import { RESTART_SWEEP_CRON, sweep } from '../queues/sweeper.js';
 import { app } from './app.js';
 import type { Bindings } from './config/bindings.js';
 import { log, messageOf } from './log/log.js';
@@ -18,9 +18,11 @@ export { RateLimiterDO } from '../durable-objects/rate-limiter/index.js';
 export default {
   fetch: (request, env, ctx) => app.fetch(request, env, ctx),
   queue: (batch, env, _ctx) => routeQueue(batch, env),
-  scheduled(_controller, env, ctx): Promise<void> {
+  scheduled(controller, env, ctx): Promise<void> {
+    // The local stack's sweep after a restart (queues/sweeper.ts): what the gone runtime left is due now.
+    const restartedAt = controller.cron === RESTART_SWEEP_CRON ? controller.scheduledTime : undefined;
     ctx.waitUntil(
-      sweep(env)
+      sweep(env, restartedAt)
         .then((r) => {
           if (r.kicked.length + r.errors.length > 0)
             log('info', 'sweeper.run', { kicked: r.kicked.length, errors: r.errors.length });
@@ -32,7 +34,7 @@ export default {
     );
     // Webhook deliveries overdue in D1 (a lost queue message): re-enqueued; the next run retries a failure.
     ctx.waitUntil(
-      sweepDeliveries(env).catch((e: unknown) => {
+      sweepDeliveries(env, Date.now(), restartedAt).catch((e: unknown) => {
         log('error', 'webhooks.sweep_failed', { error: messageOf(e) });
       }),
     );

@@ -13,7 +13,7 @@ import type { Bindings } from '../config/bindings.js';
 import { log } from '../log/log.js';
 import type { RetryDecision } from './retry-policy.js';
 import { nextRetry } from './retry-policy.js';
-import { postWebhook } from './send.js';
+import { deliveryLeaseMs, postWebhook } from './send.js';
 import type { SendOutcome } from './send.js';
 import { signStandardWebhook, validSecrets } from './signature.js';
 import { checkWebhookUrl } from './url-guard.js';
@@ -103,7 +103,7 @@ function receiverOf(c: Claimed, now: number): { url: string; secrets: string[] }
  */
 export async function attemptDelivery(env: Bindings, id: string, now = Date.now()): Promise<AttemptOutcome> {
   const timeoutMs = configOf(env).WEBHOOK_TIMEOUT_MS;
-  const claimed = await claim(env, id, now, timeoutMs + 30_000);
+  const claimed = await claim(env, id, now, deliveryLeaseMs(env));
   if ('kind' in claimed) return claimed;
   const receiver = receiverOf(claimed, now);
   let sent: SendOutcome;
