@@ -16,8 +16,6 @@ export default tseslint.config(
       'coverage/',
       'worker-configuration.d.ts',
       'bench/peers/',
-      'src/web/public/vendor/',
-      'src/web/public/app/',
       'eslint.config.js',
     ],
   },

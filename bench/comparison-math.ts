@@ -14,12 +14,12 @@
  */
 import { intOption, isMain, runCli } from '../src/cli/args.js';
 import type { CliOptions, CliSpec, CliValues } from '../src/cli/args.js';
-import { createRng } from '../src/meta/bootstrap.js';
-import { comparisonStats } from '../src/meta/comparison.js';
-import type { EscalateItem } from '../src/meta/escalate.js';
-import { calibrateCascade } from '../src/meta/escalate.js';
-import type { ReliabilityItem } from '../src/meta/reliability.js';
-import { reliabilityReport } from '../src/meta/reliability.js';
+import { createRng } from '../src/metrics/bootstrap.js';
+import { comparisonStats } from '../src/metrics/comparison.js';
+import type { EscalateItem } from '../src/metrics/escalate.js';
+import { calibrateCascade } from '../src/metrics/escalate.js';
+import type { ReliabilityItem } from '../src/metrics/reliability.js';
+import { reliabilityReport } from '../src/metrics/reliability.js';
 import { simulateTournament } from '../tests/support/tournament.js';
 import { ownCpuMs } from './proc-cpu.js';
 

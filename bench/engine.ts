@@ -15,7 +15,7 @@ import type { LlmCallResult } from '../src/engine/call.js';
 import { applyResult, createEvaluation, outcome, readyCalls } from '../src/engine/protocol.js';
 import { getMethod, PRESETS, resolveMethodConfig } from '../src/engine/registry.js';
 import type { Task } from '../src/engine/task.js';
-import { createLlmWithMock } from '../src/llm/mock/in-process.js';
+import { createLlmWithMock } from '../src/mock-llm/in-process.js';
 import { IN_PROCESS_MOCK_URL } from '../src/llm/settings.js';
 
 const CLI = {

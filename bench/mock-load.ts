@@ -10,8 +10,10 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { intOption, parseCliOrExit } from '../src/cli/args.js';
-import { freePort, REPO_ROOT } from '../src/cli/local-stack.js';
-import { createMockState, handleMockRequest } from '../src/llm/mock/handler.js';
+import { freePort } from '../src/cli/ports.js';
+import { REPO_ROOT } from '../src/cli/local-stack.js';
+import { handleMockRequest } from '../src/mock-llm/handler.js';
+import { createMockState } from '../src/mock-llm/state.js';
 
 const CLI = {
   usage: `usage: npm run bench:mock -- [--latency L] [--concurrent N]
@@ -60,7 +62,7 @@ for (let i = 0; i < 220; i++) {
 const port = await freePort();
 const mock = spawn(
   join(REPO_ROOT, 'node_modules', '.bin', 'tsx'),
-  ['src/llm/mock/cli.ts', '--port', String(port), '--latency', String(L)],
+  ['src/cli/mock-llm.ts', '--port', String(port), '--latency', String(L)],
   { cwd: REPO_ROOT, stdio: 'ignore' },
 );
 const url = `http://127.0.0.1:${port}/v1/chat/completions`;

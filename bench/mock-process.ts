@@ -16,7 +16,7 @@ export interface MockProcess {
 /** Starts the mock at `latency` ms per completion on a free port; resolves once it listens. */
 export async function startMockProcess(latency: number): Promise<MockProcess> {
   const child = await startServingChild(
-    ['src/llm/mock/cli.ts', '--port', '0', '--latency', String(latency)],
+    ['src/cli/mock-llm.ts', '--port', '0', '--latency', String(latency)],
     /LLM_BASE_URL=(\S+)/,
     'the mock',
   );

@@ -33,11 +33,12 @@ import { applyResult, createEvaluation, outcome, readyCalls } from '../src/engin
 import { getMethod, PRESETS as PRESET_LIST, resolveMethodConfig } from '../src/engine/registry.js';
 import type { Task } from '../src/engine/task.js';
 import { startLocalStack } from '../src/cli/local-stack.js';
-import { createLlmWithMock } from '../src/llm/mock/in-process.js';
+import { createLlmWithMock } from '../src/mock-llm/in-process.js';
 import { spawn } from 'node:child_process';
-import { freePort, REPO_ROOT } from '../src/cli/local-stack.js';
+import { freePort } from '../src/cli/ports.js';
+import { REPO_ROOT } from '../src/cli/local-stack.js';
 import { IN_PROCESS_MOCK_URL } from '../src/llm/settings.js';
-import { MAX_PARALLEL_CALLS } from '../src/pipeline/limits.js';
+import { MAX_PARALLEL_CALLS } from '../src/config/platform-limits.js';
 import { benchStateDir, benchStateRoot } from './state-dir.js';
 
 const CLI = {
@@ -325,7 +326,7 @@ async function main(): Promise<void> {
   const mockPort = await freePort();
   const mockProc = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/llm/mock/cli.ts', '--port', String(mockPort), '--latency', String(L)],
+    ['--import', 'tsx', 'src/cli/mock-llm.ts', '--port', String(mockPort), '--latency', String(L)],
     {
       cwd: REPO_ROOT,
       stdio: 'ignore',

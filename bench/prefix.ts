@@ -9,7 +9,7 @@
  * wave run at once, so none can warm the cache for another). Two figures:
  * - **shared prefix**: the longest common token prefix, any length;
  * - **cacheable (OpenAI rule)**: the part of it the mock's OpenAI-like cache would report as
- *   `cached_tokens`: prompts of ≥ 1,024 tokens, prefixes in 128-token steps (src/llm/mock/prompt-cache.ts).
+ *   `cached_tokens`: prompts of ≥ 1,024 tokens, prefixes in 128-token steps (src/mock-llm/prompt-cache.ts).
  *
  * ```
  * npm run bench:prefix
@@ -21,8 +21,8 @@ import type { LlmCallRequest } from '../src/engine/call.js';
 import { applyResult, createEvaluation, outcome, readyCalls } from '../src/engine/protocol.js';
 import { getMethod, PRESETS, resolveMethodConfig } from '../src/engine/registry.js';
 import type { Task } from '../src/engine/task.js';
-import { createLlmWithMock } from '../src/llm/mock/in-process.js';
-import { CACHE_MIN_TOKENS, CACHE_STEP_TOKENS, promptTokenStream } from '../src/llm/mock/prompt-cache.js';
+import { createLlmWithMock } from '../src/mock-llm/in-process.js';
+import { CACHE_MIN_TOKENS, CACHE_STEP_TOKENS, promptTokenStream } from '../src/mock-llm/prompt-cache.js';
 import { IN_PROCESS_MOCK_URL } from '../src/llm/settings.js';
 
 const CLI = {

@@ -1,7 +1,7 @@
 /**
  * @module
  * Consumer of `tribunal-jobs`: each message is `{ id }` (ids only, never payloads). Per message it takes
- * one of the tenant's running slots (src/tenants/admission.ts), calls the evaluation's Durable Object
+ * one of the tenant's running slots (src/evaluations/admission.ts), calls the evaluation's Durable Object
  * `start(id)` (idempotent, so at-least-once delivery is harmless) and acks; a thrown error retries the
  * message with exponential backoff by `msg.attempts`; a malformed body is acked and logged, never retried.
  *
@@ -11,11 +11,12 @@
  * failed — waiting is not failing. (A lost re-send is covered by the sweeper, which re-kicks queued rows.)
  */
 import { z } from 'zod';
-import type { Bindings } from '../src/env.js';
-import { log, messageOf } from '../src/pipeline/log.js';
-import { evaluationStub } from '../src/pipeline/stub.js';
-import { admit } from '../src/tenants/admission.js';
+import { backoffDelay } from '../src/backoff/backoff.js';
+import { log } from '../src/log/log.js';
+import { evaluationStub } from '../src/evaluations/stub.js';
+import { admit } from '../src/evaluations/admission.js';
 import { deploymentDefaults } from '../src/tenants/limits.js';
+import { consume } from './consumer.js';
 
 /** Body of a job message. */
 export const JobMessageSchema = z
@@ -36,7 +37,7 @@ export const MAX_RETRY_DELAY_SECONDS = 300;
  * {@link MAX_RETRY_DELAY_SECONDS}.
  */
 export function retryDelaySeconds(attempts: number): number {
-  return Math.min(MAX_RETRY_DELAY_SECONDS, 2 ** Math.max(1, attempts));
+  return backoffDelay(Math.max(1, attempts), { base: 2, max: MAX_RETRY_DELAY_SECONDS });
 }
 
 /** Base wait of an evaluation whose tenant is at its running cap before its message comes back, seconds. */
@@ -49,49 +50,31 @@ export const MAX_CAP_WAIT_SECONDS = 30;
  * 16, then 30 s, with ±25 % jitter so evaluations that waited together do not all come back together.
  */
 export function capWaitSeconds(waits: number, random: () => number = Math.random): number {
-  const base = Math.min(MAX_CAP_WAIT_SECONDS, CAP_WAIT_SECONDS * 2 ** Math.max(0, waits));
-  return Math.max(1, Math.round(base * (0.75 + random() * 0.5)));
+  const backoff = { base: CAP_WAIT_SECONDS, max: MAX_CAP_WAIT_SECONDS, jitter: { spread: 0.25 } } as const;
+  return Math.max(1, Math.round(backoffDelay(waits + 1, backoff, random)));
 }
 
-/** Handles one batch of job messages; every message is acked or retried explicitly. */
-export async function handleJobs(batch: MessageBatch, env: Bindings): Promise<void> {
-  await Promise.all(batch.messages.map((msg) => handleJob(msg, env)));
-}
+/** Name of the jobs queue (wrangler.toml). */
+export const JOBS_QUEUE = 'tribunal-jobs';
 
-async function handleJob(msg: Message, env: Bindings): Promise<void> {
-  const parsed = JobMessageSchema.safeParse(msg.body);
-  if (!parsed.success) {
-    log('error', 'queue.invalid_message', {
-      messageId: msg.id,
-      body: (JSON.stringify(msg.body) as string | undefined)?.slice(0, 200),
-    });
-    msg.ack();
-    return;
-  }
-  const { id } = parsed.data;
-  try {
+/** The jobs consumer: admit to a running slot (or wait at the cap), then start the evaluation's object. */
+export const handleJobs = consume({
+  name: 'queue',
+  schema: JobMessageSchema,
+  subject: ({ id }) => ({ evaluationId: id }),
+  retryDelaySeconds,
+  async handle({ id, waits }, msg, env) {
     // Ended or missing rows go on to start(), which settles them (idempotent) as before.
     const admission = await admit(env.DB, id, deploymentDefaults(env).maxRunning, Date.now());
     if (admission === 'waiting') {
-      const waits = (parsed.data.waits ?? 0) + 1;
-      const delaySeconds = capWaitSeconds(waits - 1);
-      await env.JOBS.send({ id, waits }, { delaySeconds });
-      log('info', 'queue.at_cap', { evaluationId: id, messageId: msg.id, waits, delaySeconds });
-      msg.ack();
-      return;
+      const next = (waits ?? 0) + 1;
+      const delaySeconds = capWaitSeconds(next - 1);
+      await env.JOBS.send({ id, waits: next }, { delaySeconds });
+      log('info', 'queue.at_cap', { evaluationId: id, messageId: msg.id, waits: next, delaySeconds });
+      return 'ack';
     }
     const r = await evaluationStub(env, id).start(id);
     log('info', 'queue.started', { evaluationId: id, messageId: msg.id, attempts: msg.attempts, status: r.status });
-    msg.ack();
-  } catch (e) {
-    const delaySeconds = retryDelaySeconds(msg.attempts);
-    log('warn', 'queue.retry', {
-      evaluationId: id,
-      messageId: msg.id,
-      attempts: msg.attempts,
-      delaySeconds,
-      error: messageOf(e),
-    });
-    msg.retry({ delaySeconds });
-  }
-}
+    return 'ack';
+  },
+});

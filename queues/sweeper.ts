@@ -3,17 +3,18 @@
  * The sweeper (cron): evaluations still `queued`/`running` whose `updated_at` is older than
  * `STALL_SECONDS` are re-kicked by calling their object's idempotent `start(id)` directly (a lost queue
  * message, an alarm that gave up, an object reset mid-step). Bounded per run. A queued row whose tenant is
- * at its running cap is left waiting (src/tenants/admission.ts). First, open batches whose
+ * at its running cap is left waiting (src/evaluations/admission.ts). First, open batches whose
  * window went without progress get it topped up (src/batches/pump.ts): items of a batch not handed over
  * yet are not re-kicked here (`findStalled` skips them), they wait for their turn.
  */
 import { topUpStalledBatches } from '../src/batches/pump.js';
-import type { Bindings } from '../src/env.js';
-import { log, messageOf } from '../src/pipeline/log.js';
-import { evaluationStub } from '../src/pipeline/stub.js';
-import { findStalled, touch } from '../src/store/results.js';
-import { admit } from '../src/tenants/admission.js';
+import type { Bindings } from '../src/config/bindings.js';
+import { log, messageOf } from '../src/log/log.js';
+import { evaluationStub } from '../src/evaluations/stub.js';
+import { findStalled, touch } from '../src/evaluations/job-rows.js';
+import { admit } from '../src/evaluations/admission.js';
 import { deploymentDefaults } from '../src/tenants/limits.js';
+import { configOf } from '../src/config/vars.js';
 
 /** What one sweep did. */
 export interface SweepReport {
@@ -22,9 +23,6 @@ export interface SweepReport {
   /** Ids whose `start` threw (tried again next run). */
   errors: string[];
 }
-
-/** Default stall threshold, seconds. */
-export const DEFAULT_STALL_SECONDS = 120;
 
 /** Evaluations re-kicked per run at most. */
 const SWEEP_LIMIT = 100;
@@ -37,14 +35,13 @@ const SWEEP_LIMIT = 100;
 export const RESTART_SWEEP_CRON = '@reboot';
 
 /**
- * Finds stalled evaluations (no progress for `env.STALL_SECONDS`, default {@link DEFAULT_STALL_SECONDS};
+ * Finds stalled evaluations (no progress for `STALL_SECONDS`;
  * none since `restartedAt`, epoch ms, for the sweep after a restart) and re-kicks at most
  * {@link SWEEP_LIMIT} of them. Never throws for one evaluation's error.
  */
 export async function sweep(env: Bindings, restartedAt?: number): Promise<SweepReport> {
   const now = Date.now();
-  const fromEnv = Number(env.STALL_SECONDS);
-  const stallSeconds = Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : DEFAULT_STALL_SECONDS;
+  const stallSeconds = configOf(env).STALL_SECONDS;
   try {
     await topUpStalledBatches(env, now, restartedAt);
   } catch (e) {

@@ -9,72 +9,51 @@
  *   `max_retries` the message goes to the DLQ, whose consumer notes it on the row for the sweeper.
  * A malformed message is acked and logged, never retried.
  */
-import type { Bindings } from '../src/env.js';
-import { log, messageOf } from '../src/pipeline/log.js';
-import { QUEUE_MAX_DELAY_SECONDS } from '../src/webhooks/backoff.js';
+import { backoffDelay } from '../src/backoff/backoff.js';
+import { log } from '../src/log/log.js';
+import { consume } from './consumer.js';
+import { QUEUE_MAX_DELAY_SECONDS } from '../src/webhooks/retry-policy.js';
 import { attemptDelivery } from '../src/webhooks/deliver.js';
 import { DeliveryMessageSchema } from '../src/webhooks/dispatch.js';
 
-export { WEBHOOKS_DLQ, WEBHOOKS_QUEUE } from '../src/webhooks/dispatch.js';
-
 /** Retry delay after a consumer error (not a receiver's), seconds: 5, 10, 20, … capped at 300. */
 export function consumerRetryDelaySeconds(attempts: number): number {
-  return Math.min(300, 5 * 2 ** Math.max(0, attempts - 1));
+  return backoffDelay(attempts, { base: 5, max: 300 });
 }
 
-/** Handles one batch of delivery messages; every message is acked or retried explicitly. */
-export async function handleWebhookDeliveries(batch: MessageBatch, env: Bindings): Promise<void> {
-  await Promise.all(batch.messages.map((msg) => handleDelivery(msg, env)));
-}
-
-async function handleDelivery(msg: Message, env: Bindings): Promise<void> {
-  const parsed = DeliveryMessageSchema.safeParse(msg.body);
-  if (!parsed.success) {
-    log('error', 'webhook.invalid_message', { messageId: msg.id });
-    msg.ack();
-    return;
-  }
-  const { deliveryId } = parsed.data;
-  try {
+/** The delivery consumer: one signed attempt per message, retried as the attempt's backoff says. */
+export const handleWebhookDeliveries = consume({
+  name: 'webhook.consumer',
+  schema: DeliveryMessageSchema,
+  subject: ({ deliveryId }) => ({ deliveryId }),
+  retryDelaySeconds: consumerRetryDelaySeconds,
+  retryLevel: 'error',
+  async handle({ deliveryId }, _msg, env) {
     const outcome = await attemptDelivery(env, deliveryId);
-    if (outcome.kind === 'retry' && outcome.delaySeconds <= QUEUE_MAX_DELAY_SECONDS)
-      msg.retry({ delaySeconds: outcome.delaySeconds });
-    else msg.ack();
-  } catch (e) {
-    const delaySeconds = consumerRetryDelaySeconds(msg.attempts);
-    log('error', 'webhook.consumer_error', { deliveryId, attempts: msg.attempts, delaySeconds, error: messageOf(e) });
-    msg.retry({ delaySeconds });
-  }
-}
+    return outcome.kind === 'retry' && outcome.delaySeconds <= QUEUE_MAX_DELAY_SECONDS
+      ? { retryInSeconds: outcome.delaySeconds }
+      : 'ack';
+  },
+});
 
 /**
- * Handles dead-lettered delivery messages: notes the cause on the delivery (still pending, so the sweeper
+ * The delivery dead-letter consumer: notes the cause on the delivery (still pending, so the sweeper
  * re-enqueues it when due; its retry window bounds how long) and acks.
  */
-export async function handleWebhookDeadLetters(batch: MessageBatch, env: Bindings): Promise<void> {
-  for (const msg of batch.messages) {
-    const parsed = DeliveryMessageSchema.safeParse(msg.body);
-    if (parsed.success) {
-      try {
-        await env.DB.prepare(
-          `UPDATE webhook_deliveries SET last_error = ?, updated_at = ? WHERE id = ? AND status = 'pending'`,
-        )
-          .bind(
-            'the delivery queue gave up on this message; the sweeper re-enqueues it',
-            Date.now(),
-            parsed.data.deliveryId,
-          )
-          .run();
-      } catch (e) {
-        msg.retry({ delaySeconds: 30 });
-        log('error', 'webhook.dlq_error', { deliveryId: parsed.data.deliveryId, error: messageOf(e) });
-        continue;
-      }
-    }
-    log('warn', 'webhook.dead_letter', {
-      messageId: msg.id,
-      deliveryId: parsed.success ? parsed.data.deliveryId : null,
-    });
-    msg.ack();
-  }
-}
+export const handleWebhookDeadLetters = consume({
+  name: 'webhook.dead_letter',
+  schema: DeliveryMessageSchema,
+  subject: ({ deliveryId }) => ({ deliveryId }),
+  retryDelaySeconds: () => 30,
+  retryLevel: 'error',
+  oneAtATime: true,
+  async handle({ deliveryId }, msg, env) {
+    await env.DB.prepare(
+      `UPDATE webhook_deliveries SET last_error = ?, updated_at = ? WHERE id = ? AND status = 'pending'`,
+    )
+      .bind('the delivery queue gave up on this message; the sweeper re-enqueues it', Date.now(), deliveryId)
+      .run();
+    log('warn', 'webhook.dead_letter', { messageId: msg.id, deliveryId });
+    return 'ack';
+  },
+});

@@ -4,14 +4,11 @@
  * (`queue`, routed by queue name), the sweeper (`scheduled`), and the Durable Object classes: `EvaluationDO`,
  * `RateLimiterDO` (per-tenant request rates) and `ProviderGateDO` (per-provider adaptive concurrency).
  */
-import { BATCHES_QUEUE, handleBatchMessages } from '../queues/batches.js';
-import { handleDeadLetters, JOBS_DLQ } from '../queues/dead-letter.js';
-import { handleJobs } from '../queues/jobs.js';
+import { routeQueue } from '../queues/router.js';
 import { RESTART_SWEEP_CRON, sweep } from '../queues/sweeper.js';
-import { handleWebhookDeadLetters, handleWebhookDeliveries, WEBHOOKS_DLQ, WEBHOOKS_QUEUE } from '../queues/webhooks.js';
-import { app } from './api/app.js';
-import type { Bindings } from './env.js';
-import { log, messageOf } from './pipeline/log.js';
+import { app } from './app.js';
+import type { Bindings } from './config/bindings.js';
+import { log, messageOf } from './log/log.js';
 import { sweepDeliveries } from './webhooks/dispatch.js';
 
 export { EvaluationDO } from '../durable-objects/evaluation/index.js';
@@ -20,13 +17,7 @@ export { RateLimiterDO } from '../durable-objects/rate-limiter/index.js';
 
 export default {
   fetch: (request, env, ctx) => app.fetch(request, env, ctx),
-  async queue(batch, env, _ctx): Promise<void> {
-    if (batch.queue === JOBS_DLQ) await handleDeadLetters(batch, env);
-    else if (batch.queue === BATCHES_QUEUE) await handleBatchMessages(batch, env);
-    else if (batch.queue === WEBHOOKS_QUEUE) await handleWebhookDeliveries(batch, env);
-    else if (batch.queue === WEBHOOKS_DLQ) await handleWebhookDeadLetters(batch, env);
-    else await handleJobs(batch, env);
-  },
+  queue: (batch, env, _ctx) => routeQueue(batch, env),
   scheduled(controller, env, ctx): Promise<void> {
     // The local stack's sweep after a restart (queues/sweeper.ts): what the gone runtime left is due now.
     const restartedAt = controller.cron === RESTART_SWEEP_CRON ? controller.scheduledTime : undefined;

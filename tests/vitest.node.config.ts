@@ -5,6 +5,7 @@ export default defineConfig({
     name: 'node',
     root: new URL('..', import.meta.url).pathname,
     include: [
+      'tests/architecture/**/*.test.ts',
       'tests/engine/**/*.test.ts',
       'tests/llm/**/*.test.ts',
       'tests/meta/**/*.test.ts',

@@ -1,35 +1,35 @@
 /**
  * @module
  * Erasing the evaluation's data from the object (`DELETE /v1/evaluations/:id`, data retention; the D1 side
- * is src/store/erase.ts). An evaluation that has not ended is cancelled first (no new LLM calls). When its
+ * is src/evaluations/erase-rows.ts). An evaluation that has not ended is cancelled first (no new LLM calls). When its
  * final write is still owed (calls in flight), the erase waits for it, so the usage of those calls still
  * reaches D1 for billing: it is recorded in storage and done right after the final write lands
  * ({@link eraseIfRequested}, called by final-write.ts). Afterwards only the `ended` marker remains.
  * Idempotent. Every await re-reads the cache (docs/architecture.md, "Interleaving").
  */
-import type { EvaluationError } from '../../src/pipeline/events.js';
-import type { StatusResult } from '../../src/pipeline/rpc.js';
-import { isTerminal } from '../../src/pipeline/status.js';
-import type { Runtime } from './runtime.js';
+import type { EvaluationError } from '../../src/evaluations/live-events.js';
+import type { StatusResult } from '../../src/evaluations/rpc.js';
+import { isTerminal } from '../../src/evaluations/status.js';
+import type { EvaluationInstance } from './instance.js';
 
 /** The error of an evaluation deleted before it ended. */
 export const DELETED_ERROR: EvaluationError = { code: 'cancelled', message: 'deleted by the caller before it ended' };
 
 /** Erases what the object stores now: everything but the `ended` marker (terminal status only). */
-function eraseNow(rt: Runtime): StatusResult {
-  const l = rt.load();
-  const marker = rt.store.ended();
-  const id = l?.meta.id ?? marker?.id;
-  const status = l?.meta.status ?? marker?.status;
+function eraseNow(instance: EvaluationInstance): StatusResult {
+  const evaluation = instance.load();
+  const marker = instance.store.ended();
+  const id = evaluation?.meta.id ?? marker?.id;
+  const status = evaluation?.meta.status ?? marker?.status;
   if (id === undefined || status === undefined) return { status: 'not_found' };
-  rt.store.eraseAll({ id, status, error: null, at: Date.now() });
-  rt.loaded = null;
+  instance.store.eraseAll({ id, status, error: null, at: Date.now() });
+  instance.loaded = null;
   return { status };
 }
 
 /** Runs an erase that waited for the final write (final-write.ts calls it once the write landed). */
-export function eraseIfRequested(rt: Runtime): void {
-  if (rt.store.eraseRequested()) eraseNow(rt);
+export function eraseIfRequested(instance: EvaluationInstance): void {
+  if (instance.store.eraseRequested()) eraseNow(instance);
 }
 
 /** How the object cancels an evaluation (`Lifecycle.end`). */
@@ -39,17 +39,17 @@ export type EndEvaluation = (id: string, status: 'cancelled', error: EvaluationE
  * Erases the evaluation `id`: cancels it if it has not ended, then erases now or after the owed final write.
  * @returns the evaluation's terminal status, or `not_found` when D1 has no such evaluation.
  */
-export async function erase(rt: Runtime, end: EndEvaluation, id: string): Promise<StatusResult> {
-  const before = rt.load();
-  if ((before && !isTerminal(before.meta.status)) || (!before && !rt.store.ended())) {
+export async function erase(instance: EvaluationInstance, end: EndEvaluation, id: string): Promise<StatusResult> {
+  const before = instance.load();
+  if ((before && !isTerminal(before.meta.status)) || (!before && !instance.store.ended())) {
     const r = await end(id, 'cancelled', DELETED_ERROR);
     if (r.status === 'not_found') return r;
   }
   // The input gate was open during end()'s D1 writes: read the cache again.
-  const l = rt.load();
-  if (l && l.meta.finalized === 0) {
-    rt.store.requestErase(Date.now());
-    return { status: l.meta.status };
+  const evaluation = instance.load();
+  if (evaluation && evaluation.meta.finalized === 0) {
+    instance.store.requestErase(Date.now());
+    return { status: evaluation.meta.status };
   }
-  return eraseNow(rt);
+  return eraseNow(instance);
 }

@@ -4,19 +4,17 @@
  * one D1 `batch()`, then the `finalized` flag), its retries with backoff, taking D1's end when D1 ended
  * the row elsewhere, giving up when the row is gone, and the coalesced progress writes.
  */
-import { handOverClaim } from '../../src/batches/pump.js';
-import { claimWindowStatements } from '../../src/batches/store.js';
 import { eraseIfRequested } from './erase.js';
-import { log, messageOf } from '../../src/pipeline/log.js';
-import { isTerminal } from '../../src/pipeline/status.js';
-import { afterEnding } from '../../src/store/on-end.js';
-import { readStatus, recordProgress, writeFinal } from '../../src/store/results.js';
-import { admitNextStatement, admittedBy, startAdmitted } from '../../src/tenants/admission.js';
+import { log, messageOf } from '../../src/log/log.js';
+import { isTerminal } from '../../src/evaluations/status.js';
+import { backoffDelay } from '../../src/backoff/backoff.js';
+import { afterEnding, writeFinal } from '../../src/ending-plan.js';
+import { readStatus, recordProgress } from '../../src/evaluations/job-rows.js';
 import { deploymentDefaults } from '../../src/tenants/limits.js';
-import type { Loaded, Runtime } from './runtime.js';
-import { choiceIdsOf, parseErrorsOf, verdictOf } from './runtime.js';
+import type { CachedEvaluation, EvaluationInstance } from './instance.js';
+import { choiceIdsOf, parseErrorsOf, verdictOf } from './instance.js';
 import { parseStoredError, storedError } from './storage.js';
-import { readWithResultsStatements, withResultsTextOf } from '../../src/store/evaluations.js';
+import { readWithResultsStatements, withResultsTextOf } from '../../src/evaluations/rows.js';
 
 /** Delay before the first retry of a failed final D1 write, ms; doubles per consecutive failure. */
 export const FINALIZE_RETRY_MS = 1_000;
@@ -53,104 +51,94 @@ export class FinalWriter {
     return this.progressInFlight;
   }
 
-  constructor(private readonly rt: Runtime) {}
+  constructor(private readonly instance: EvaluationInstance) {}
 
   /**
    * The final D1 write, exactly once: verdict + transcript + usage + status in ONE batch, then the
    * `finalized` flag. On failure an alarm retries it. Then the terminal events go out and streams close.
    * Single-flight: concurrent callers (end() and the alarm) share the write in progress.
    */
-  finalize(l: Loaded): Promise<void> {
-    if (l.meta.finalized === 1) return Promise.resolve();
-    this.inProgress ??= this.writeOnce(l).finally(() => {
+  finalize(evaluation: CachedEvaluation): Promise<void> {
+    if (evaluation.meta.finalized === 1) return Promise.resolve();
+    this.inProgress ??= this.writeOnce(evaluation).finally(() => {
       this.inProgress = null;
     });
     return this.inProgress;
   }
 
-  private async writeOnce(l: Loaded): Promise<void> {
-    const status = l.meta.status;
-    /** The tenant's waiting evaluation the write admitted to the slot it freed (same transaction). */
-    let next: string | null = null;
-    if (l.meta.finalized === 1 || !isTerminal(status)) return;
-    const verdict = verdictOf(l);
-    const error = parseStoredError(l.meta.error);
+  private async writeOnce(evaluation: CachedEvaluation): Promise<void> {
+    const status = evaluation.meta.status;
+    if (evaluation.meta.finalized === 1 || !isTerminal(status)) return;
+    const verdict = verdictOf(evaluation);
+    const error = parseStoredError(evaluation.meta.error);
     try {
-      const env = this.rt.env;
-      const { maxRunning } = deploymentDefaults(env);
-      // An item of a batch (or maybe one: unknown after eviction) claims the batch's next items, and admits
-      // the first, in this same transaction: the window's handover costs no round trip of its own.
-      const claim =
-        l.batchId !== null
-          ? claimWindowStatements(
-              env.DB,
-              { evaluationId: l.meta.id },
-              { defaultMaxRunning: maxRunning, now: Date.now() },
-            )
-          : null;
-      const claimed = claim?.statements ?? [];
+      const env = this.instance.env;
       // Someone waits for the end (`Prefer: wait`): the answer's read rides on this write's round trip.
-      const readBack = this.rt.streams.hasWaiters() ? readWithResultsStatements(env.DB, l.meta.tenant, l.meta.id) : [];
-      const { changed, effectRows, after } = await writeFinal(
+      const readBack = this.instance.streams.hasWaiters()
+        ? readWithResultsStatements(env.DB, evaluation.meta.tenant, evaluation.meta.id)
+        : [];
+      // What the ending does besides (in its transaction and after it): src/ending-plan.ts.
+      const { changed, effectRows, followUps, extra } = await writeFinal(
         env.DB,
         {
-          id: l.meta.id,
-          tenant: l.meta.tenant,
+          id: evaluation.meta.id,
+          tenant: evaluation.meta.tenant,
           status,
           ...(verdict ? { verdict } : {}),
           ...(error ? { error } : {}),
-          calls: this.rt.store.storedCalls(parseErrorsOf(l), choiceIdsOf(l)),
-          callsDone: l.callsDone,
-          engineVersion: l.meta.engine_version,
+          calls: this.instance.store.storedCalls(parseErrorsOf(evaluation), choiceIdsOf(evaluation)),
+          callsDone: evaluation.callsDone,
+          engineVersion: evaluation.meta.engine_version,
           now: Date.now(),
+          // Known, or unknown after an eviction (an item of a batch, maybe: the window's claim finds out).
+          ...(evaluation.batchId !== undefined ? { batchId: evaluation.batchId } : {}),
+          defaultMaxRunning: deploymentDefaults(env).maxRunning,
         },
-        [admitNextStatement(env.DB, l.meta.tenant, maxRunning, Date.now()), ...claimed, ...readBack],
+        readBack,
       );
-      next = admittedBy(after[0]);
-      if (claim) {
-        // Started whichever way this write ends the row: the claim is committed with it.
-        const { claim: window, admitted } = claim.read(after.slice(1, 1 + claimed.length));
-        this.rt.ctx.waitUntil(handOverClaim(env, l.meta.id, window, admitted));
-      }
-      if (readBack.length > 0) this.rt.endedRecord = withResultsTextOf(after.slice(1 + claimed.length));
+      // Committed, whichever way this write ends the row: the next waiting evaluation and the batch's next
+      // items start.
+      for (const followUp of followUps) this.instance.ctx.waitUntil(followUp(env));
+      if (readBack.length > 0) this.instance.endedRecord = withResultsTextOf(extra);
       // Nothing changed: D1 had ended the row already (the DLQ fallback, or this object's own markEnded)
       // or it is gone. Subscribers and the snapshot must show what D1 shows, not what was decided here.
-      if (!changed && !(await this.adoptD1End(l))) {
-        this.rt.ctx.waitUntil(startAdmitted(this.rt.env, next));
-        return;
-      }
+      if (!changed && !(await this.adoptD1End(evaluation))) return;
       // After the commit (or finding D1 ended): hand the ending's webhook deliveries to their queue. When
       // this write ended the row and its effects wrote nothing (no webhook), there is nothing to hand on,
-      // and the follow-ups' D1 read would be one more round trip on every evaluation.
-      if (!changed || effectRows > 0) this.rt.ctx.waitUntil(afterEnding(this.rt.env, l.meta.id));
+      // and the after-commit steps' D1 read would be one more round trip on every evaluation.
+      if (!changed || effectRows > 0) this.instance.ctx.waitUntil(afterEnding(this.instance.env, evaluation.meta.id));
     } catch (e) {
-      await this.writeFailed(l, e);
+      await this.writeFailed(evaluation, e);
       return;
     }
-    l.meta.finalized = 1;
-    this.rt.store.saveCounter('finalized', 1);
-    log('info', 'evaluation.finalized', { evaluationId: l.meta.id, status: l.meta.status, calls: l.callsDone });
-    this.rt.announceEnd(l);
-    // The ending freed the tenant's running slot, and the write gave it to the oldest waiting evaluation:
-    // that one starts now (src/tenants/admission.ts).
-    this.rt.ctx.waitUntil(startAdmitted(this.rt.env, next));
+    evaluation.meta.finalized = 1;
+    this.instance.store.saveCounter('finalized', 1);
+    log('info', 'evaluation.finalized', {
+      evaluationId: evaluation.meta.id,
+      status: evaluation.meta.status,
+      calls: evaluation.callsDone,
+    });
+    this.instance.announceEnd(evaluation);
     // The caller deleted it while this write was owed: erase now that the usage is in D1.
-    eraseIfRequested(this.rt);
+    eraseIfRequested(this.instance);
   }
 
   /**
    * After a final write that changed no status: takes D1's terminal status and error. False when the
    * row is gone (the object gave up, see {@link abandonMissingRow}), so the caller stops.
    */
-  private async adoptD1End(l: Loaded): Promise<boolean> {
-    const row = await readStatus(this.rt.env.DB, l.meta.id);
+  private async adoptD1End(evaluation: CachedEvaluation): Promise<boolean> {
+    const row = await readStatus(this.instance.env.DB, evaluation.meta.id);
     if (!row) {
-      this.abandonMissingRow(l, 'finalize.row_missing');
+      this.abandonMissingRow(evaluation, 'finalize.row_missing');
       return false;
     }
     // The usual case is this object's own earlier markEnded (a cancel): same status, nothing to adopt.
-    if (isTerminal(row.status) && (row.status !== l.meta.status || storedError(row.error) !== l.meta.error)) {
-      this.rt.followD1(l, row.status, row.error);
+    if (
+      isTerminal(row.status) &&
+      (row.status !== evaluation.meta.status || storedError(row.error) !== evaluation.meta.error)
+    ) {
+      this.instance.followD1(evaluation, row.status, row.error);
     }
     return true;
   }
@@ -161,37 +149,40 @@ export class FinalWriter {
    * `alarm_failures`, because the alarm itself returns normally. From {@link FINALIZE_CHECK_AFTER}
    * failures on, a row missing in D1 ends the retries: that write can never land.
    */
-  private async writeFailed(l: Loaded, e: unknown): Promise<void> {
-    const failures = l.meta.finalize_failures + 1;
-    l.meta.finalize_failures = failures;
-    this.rt.store.saveCounter('finalize_failures', failures);
-    log('error', 'finalize.error', { evaluationId: l.meta.id, failures, error: messageOf(e) });
+  private async writeFailed(evaluation: CachedEvaluation, e: unknown): Promise<void> {
+    const failures = evaluation.meta.finalize_failures + 1;
+    evaluation.meta.finalize_failures = failures;
+    this.instance.store.saveCounter('finalize_failures', failures);
+    log('error', 'finalize.error', { evaluationId: evaluation.meta.id, failures, error: messageOf(e) });
     if (failures >= FINALIZE_CHECK_AFTER) {
       try {
-        if ((await readStatus(this.rt.env.DB, l.meta.id)) === null) {
-          this.abandonMissingRow(l, 'finalize.row_missing');
+        if ((await readStatus(this.instance.env.DB, evaluation.meta.id)) === null) {
+          this.abandonMissingRow(evaluation, 'finalize.row_missing');
           return;
         }
       } catch (readError) {
         // D1 itself is failing: keep retrying with backoff.
-        log('warn', 'finalize.check_failed', { evaluationId: l.meta.id, error: messageOf(readError) });
+        log('warn', 'finalize.check_failed', { evaluationId: evaluation.meta.id, error: messageOf(readError) });
       }
     }
-    const delay = Math.min(FINALIZE_RETRY_MS * 2 ** Math.min(failures - 1, 30), FINALIZE_MAX_RETRY_MS);
-    await this.rt.ctx.storage.setAlarm(Date.now() + delay);
+    const delay = backoffDelay(failures, { base: FINALIZE_RETRY_MS, max: FINALIZE_MAX_RETRY_MS });
+    await this.instance.ctx.storage.setAlarm(Date.now() + delay);
   }
 
   /**
    * The D1 row is gone: nothing can take the final write (its rows would violate the foreign keys), so
    * stop here for good: failed `not_found`, finalized, streams told and closed.
    */
-  abandonMissingRow(l: Loaded, event: string): void {
-    log('error', event, { evaluationId: l.meta.id });
-    this.rt.followD1(l, 'failed', { code: 'not_found', message: 'the evaluation row no longer exists in D1' });
-    l.meta.finalized = 1;
-    this.rt.store.saveCounter('finalized', 1);
-    this.rt.announceEnd(l);
-    eraseIfRequested(this.rt);
+  abandonMissingRow(evaluation: CachedEvaluation, event: string): void {
+    log('error', event, { evaluationId: evaluation.meta.id });
+    this.instance.followD1(evaluation, 'failed', {
+      code: 'not_found',
+      message: 'the evaluation row no longer exists in D1',
+    });
+    evaluation.meta.finalized = 1;
+    this.instance.store.saveCounter('finalized', 1);
+    this.instance.announceEnd(evaluation);
+    eraseIfRequested(this.instance);
   }
 
   /**
@@ -199,7 +190,7 @@ export class FinalWriter {
    * {@link PROGRESS_DELAY_MS} after the first result that asks, once for every result that arrived meanwhile,
    * and not at all once the evaluation has ended (the final write has the count).
    */
-  pushProgress(l: Loaded): void {
+  pushProgress(evaluation: CachedEvaluation): void {
     if (this.progressInFlight) {
       this.progressPending = true;
       return;
@@ -210,16 +201,16 @@ export class FinalWriter {
         await new Promise((resolve) => setTimeout(resolve, PROGRESS_DELAY_MS));
         do {
           this.progressPending = false;
-          if (isTerminal(l.meta.status)) return;
-          await recordProgress(this.rt.env.DB, l.meta.id, l.callsDone, Date.now());
+          if (isTerminal(evaluation.meta.status)) return;
+          await recordProgress(this.instance.env.DB, evaluation.meta.id, evaluation.callsDone, Date.now());
           // Callers set it again while we awaited; TS cannot see that and would narrow it to `false`.
         } while (this.progressPending as boolean);
       } catch (e) {
-        log('warn', 'progress.error', { evaluationId: l.meta.id, error: messageOf(e) });
+        log('warn', 'progress.error', { evaluationId: evaluation.meta.id, error: messageOf(e) });
       } finally {
         this.progressInFlight = false;
       }
     };
-    this.rt.ctx.waitUntil(write());
+    this.instance.ctx.waitUntil(write());
   }
 }

@@ -19,28 +19,25 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { AnyMethod } from '../../src/engine/method.js';
 import { engineVersionOf } from '../../src/engine/version.js';
-import type { Bindings } from '../../src/env.js';
-import { PipelineError } from '../../src/pipeline/errors.js';
-import type { EvaluationError } from '../../src/pipeline/events.js';
-import type { CallTiming, EvaluationRpc, EvaluationSnapshot, StatusResult } from '../../src/pipeline/rpc.js';
-import { EVALUATION_ID_HEADER } from '../../src/pipeline/rpc.js';
-import type { EvaluationStatus } from '../../src/pipeline/status.js';
-import { isTerminal } from '../../src/pipeline/status.js';
-import type { StartJob } from '../../src/store/results.js';
-import { readStatus } from '../../src/store/results.js';
-import type { EvaluationEvent } from '../../src/pipeline/events.js';
+import type { Bindings } from '../../src/config/bindings.js';
+import { PipelineError } from '../../src/evaluations/pipeline-error.js';
+import type { EvaluationError } from '../../src/evaluations/live-events.js';
+import type { CallTiming, EvaluationRpc, EvaluationSnapshot, StatusResult } from '../../src/evaluations/rpc.js';
+import { EVALUATION_ID_HEADER } from '../../src/evaluations/rpc.js';
+import type { EvaluationStatus } from '../../src/evaluations/status.js';
+import { isTerminal } from '../../src/evaluations/status.js';
+import type { StartJob } from '../../src/evaluations/job-rows.js';
+import { readStatus } from '../../src/evaluations/job-rows.js';
+import type { EvaluationEvent } from '../../src/evaluations/live-events.js';
 import { erase } from './erase.js';
-import { notRunEvent, replayEvents } from './events.js';
+import { notRunEvent, replayEvents } from './event-builders.js';
 import { FinalWriter } from './final-write.js';
 import { Lifecycle } from './lifecycle.js';
-import { Runtime, verdictOf } from './runtime.js';
+import { EvaluationInstance, verdictOf } from './instance.js';
 import { Stepper } from './step.js';
 import type { EndedRow } from './storage.js';
 import { EvaluationStore, parseStoredError, storedError } from './storage.js';
 import { Streams } from './streams.js';
-
-export { DEFAULT_STEP_BUDGET_MS, MAX_ALARM_FAILURES, stepBudgetMs } from './step.js';
-export { FINALIZE_CHECK_AFTER, FINALIZE_MAX_RETRY_MS, FINALIZE_RETRY_MS } from './final-write.js';
 
 /** Longest {@link EvaluationDO.awaitEnd} wait, ms (60 s, the API's `Prefer: wait` cap). */
 export const MAX_AWAIT_END_MS = 60_000;
@@ -54,7 +51,7 @@ export const INLINE_WATCHDOG_MS = 90_000;
 /** The Durable Object that runs one evaluation. RPC: {@link start}, {@link cancel}, {@link fail}, {@link awaitEnd}, {@link startAndAwait}, {@link erase}, {@link snapshot}, {@link timings}; `fetch` serves events. */
 export class EvaluationDO extends DurableObject<Bindings> implements EvaluationRpc {
   /** In-memory state and platform handles shared by the parts. Protected: test subclasses drive it. */
-  protected readonly rt: Runtime;
+  protected readonly instance: EvaluationInstance;
   /** The final D1 write and progress writes. */
   protected readonly final: FinalWriter;
   private readonly lifecycle: Lifecycle;
@@ -65,10 +62,10 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
     // Synchronous SQLite: the migrations run here, before any event reaches the object.
     const store = new EvaluationStore(ctx.storage);
     const hooks = { engineVersion: (method: AnyMethod) => this.engineVersion(method) };
-    this.rt = new Runtime(ctx, env, store, new Streams(ctx), hooks);
-    this.final = new FinalWriter(this.rt);
-    this.lifecycle = new Lifecycle(this.rt, this.final, hooks);
-    this.stepper = new Stepper(this.rt, this.final);
+    this.instance = new EvaluationInstance(ctx, env, store, new Streams(ctx), hooks);
+    this.final = new FinalWriter(this.instance);
+    this.lifecycle = new Lifecycle(this.instance, this.final, hooks);
+    this.stepper = new Stepper(this.instance, this.final);
   }
 
   /**
@@ -122,7 +119,7 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
    */
   async startAndAwait(id: string, job: StartJob, timeoutMs: number): Promise<StatusResult> {
     this.checkId(id, 'startAndAwait');
-    const fresh = !this.rt.load() && !this.rt.store.ended();
+    const fresh = !this.instance.load() && !this.instance.store.ended();
     const started = await this.lifecycle.start(id, job, fresh ? INLINE_WATCHDOG_MS : 1);
     if (started.status === 'not_found') return started;
     if (fresh && started.status === 'running') this.ctx.waitUntil(this.stepper.runInline());
@@ -139,8 +136,8 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
     this.checkId(id, 'awaitEnd');
     const now = this.endedStatus();
     if (now) return now;
-    await this.rt.streams.whenClosed(Math.min(Math.max(timeoutMs, 0), MAX_AWAIT_END_MS));
-    return this.endedStatus() ?? { status: this.rt.load()?.meta.status ?? 'queued' };
+    await this.instance.streams.whenClosed(Math.min(Math.max(timeoutMs, 0), MAX_AWAIT_END_MS));
+    return this.endedStatus() ?? { status: this.instance.load()?.meta.status ?? 'queued' };
   }
 
   /**
@@ -148,13 +145,15 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
    * read it back, when it did), else null.
    */
   private endedStatus(): StatusResult | null {
-    const l = this.rt.load();
-    if (l) {
-      if (!isTerminal(l.meta.status) || l.meta.finalized !== 1) return null;
-      const ended = this.rt.endedRecord;
-      return ended && ended.row.status === l.meta.status ? { status: l.meta.status, ended } : { status: l.meta.status };
+    const evaluation = this.instance.load();
+    if (evaluation) {
+      if (!isTerminal(evaluation.meta.status) || evaluation.meta.finalized !== 1) return null;
+      const ended = this.instance.endedRecord;
+      return ended && ended.row.status === evaluation.meta.status
+        ? { status: evaluation.meta.status, ended }
+        : { status: evaluation.meta.status };
     }
-    const ended = this.rt.store.ended();
+    const ended = this.instance.store.ended();
     return ended ? { status: ended.status } : null;
   }
 
@@ -165,7 +164,7 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
    */
   async erase(id: string): Promise<StatusResult> {
     this.checkId(id, 'erase');
-    return await erase(this.rt, (i, status, error) => this.lifecycle.end(i, status, error), id);
+    return await erase(this.instance, (i, status, error) => this.lifecycle.end(i, status, error), id);
   }
 
   /**
@@ -173,9 +172,9 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
    * evaluation that ended before it ran here shows its terminal status with no calls.
    */
   snapshot(): Promise<EvaluationSnapshot | null> {
-    const l = this.rt.load();
-    if (!l) {
-      const ended = this.rt.store.ended();
+    const evaluation = this.instance.load();
+    if (!evaluation) {
+      const ended = this.instance.store.ended();
       if (!ended) return Promise.resolve(null);
       const error = parseStoredError(ended.error);
       return Promise.resolve({
@@ -188,22 +187,22 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
         ...(error ? { error } : {}),
       });
     }
-    const error = parseStoredError(l.meta.error);
+    const error = parseStoredError(evaluation.meta.error);
     return Promise.resolve({
-      status: l.meta.status,
-      callsDone: l.callsDone,
-      callsPlanned: l.meta.calls_planned,
-      startedAt: l.meta.started_at,
-      updatedAt: l.meta.updated_at,
-      engineVersion: l.meta.engine_version,
-      finalized: l.meta.finalized === 1,
+      status: evaluation.meta.status,
+      callsDone: evaluation.callsDone,
+      callsPlanned: evaluation.meta.calls_planned,
+      startedAt: evaluation.meta.started_at,
+      updatedAt: evaluation.meta.updated_at,
+      engineVersion: evaluation.meta.engine_version,
+      finalized: evaluation.meta.finalized === 1,
       ...(error ? { error } : {}),
     });
   }
 
   /** Stored calls with their timing, in recording order (for benchmarks: overhead = gaps between calls). */
   timings(): Promise<CallTiming[]> {
-    return Promise.resolve(this.rt.store.timings());
+    return Promise.resolve(this.instance.store.timings());
   }
 
   // ------------------------------------------------------------------------------------- alarm, fetch
@@ -223,24 +222,24 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
   override async fetch(request: Request): Promise<Response> {
     const id =
       request.headers.get(EVALUATION_ID_HEADER) ??
-      this.rt.loaded?.meta.id ??
-      this.rt.store.ended()?.id ??
+      this.instance.loaded?.meta.id ??
+      this.instance.store.ended()?.id ??
       this.ctx.id.name;
     if (id !== undefined && !this.isOwnId(id)) return new Response('wrong evaluation for this object', { status: 400 });
     let ended: EndedRow | null = null;
-    if (!this.rt.load()) {
-      ended = this.rt.store.ended();
+    if (!this.instance.load()) {
+      ended = this.instance.store.ended();
       if (!ended && id !== undefined) {
         const row = await readStatus(this.env.DB, id);
         // The input gate was open while D1 answered: a start or an end may have landed meanwhile.
-        ended = this.rt.load() ? null : this.rt.store.ended();
-        if (!this.rt.load() && !ended && row && isTerminal(row.status)) {
+        ended = this.instance.load() ? null : this.instance.store.ended();
+        if (!this.instance.load() && !ended && row && isTerminal(row.status)) {
           ended = { id, status: row.status, error: storedError(row.error), at: row.updatedAt };
         }
       }
     }
     const { events, done } = this.replay(id ?? '', ended);
-    return this.rt.streams.open(request, events, done);
+    return this.instance.streams.open(request, events, done);
   }
 
   /** Hibernation API: subscribers only listen; a `ping` text gets `pong`. */
@@ -265,8 +264,8 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
    * @param endedBefore set when the evaluation ended without running here
    */
   private replay(id: string, endedBefore: EndedRow | null): { events: EvaluationEvent[]; done: boolean } {
-    const l = this.rt.load();
-    if (!l) {
+    const evaluation = this.instance.load();
+    if (!evaluation) {
       if (endedBefore)
         return {
           events: [
@@ -276,13 +275,13 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
         };
       return { events: [notRunEvent(id, 'queued' satisfies EvaluationStatus, null, Date.now())], done: false };
     }
-    const ended = isTerminal(l.meta.status) && l.meta.finalized === 1;
+    const ended = isTerminal(evaluation.meta.status) && evaluation.meta.finalized === 1;
     const events = replayEvents({
-      status: this.rt.statusView(l),
+      status: this.instance.statusView(evaluation),
       ended,
-      verdict: verdictOf(l),
-      stored: this.rt.store.storedResults(),
-      inFlight: [...this.rt.inFlight.values()].map(({ request: r, startedAt }) => ({
+      verdict: verdictOf(evaluation),
+      stored: this.instance.store.storedResults(),
+      inFlight: [...this.instance.inFlight.values()].map(({ request: r, startedAt }) => ({
         callId: r.id,
         agent: r.agent,
         label: r.label,

@@ -12,17 +12,17 @@ import { createEvaluation, EngineInputError, plannedCalls } from '../../src/engi
 import { getMethod } from '../../src/engine/registry.js';
 import type { Task } from '../../src/engine/task.js';
 import type { EngineState } from '../../src/engine/protocol.js';
-import type { EvaluationError } from '../../src/pipeline/events.js';
-import { log, messageOf } from '../../src/pipeline/log.js';
-import type { StatusResult } from '../../src/pipeline/rpc.js';
-import type { EndStatus, EvaluationStatus } from '../../src/pipeline/status.js';
-import { isTerminal } from '../../src/pipeline/status.js';
-import type { StartJob } from '../../src/store/results.js';
-import { afterEnding } from '../../src/store/on-end.js';
-import { loadJob, markEnded, markRunning, readStatus } from '../../src/store/results.js';
-import { notRunEvent } from './events.js';
+import type { EvaluationError } from '../../src/evaluations/live-events.js';
+import { log, messageOf } from '../../src/log/log.js';
+import type { StatusResult } from '../../src/evaluations/rpc.js';
+import type { EndStatus, EvaluationStatus } from '../../src/evaluations/status.js';
+import { isTerminal } from '../../src/evaluations/status.js';
+import type { StartJob } from '../../src/evaluations/job-rows.js';
+import { afterEnding, markEnded } from '../../src/ending-plan.js';
+import { loadJob, markRunning, readStatus } from '../../src/evaluations/job-rows.js';
+import { notRunEvent } from './event-builders.js';
 import type { FinalWriter } from './final-write.js';
-import type { Loaded, Runtime, RuntimeHooks } from './runtime.js';
+import type { CachedEvaluation, EvaluationInstance, InstanceHooks } from './instance.js';
 import type { EndedRow, MetaRow } from './storage.js';
 import { parseStoredError, storedError } from './storage.js';
 
@@ -32,9 +32,9 @@ export class Lifecycle {
   private starting: Promise<StatusResult> | null = null;
 
   constructor(
-    private readonly rt: Runtime,
+    private readonly instance: EvaluationInstance,
     private readonly final: FinalWriter,
-    private readonly hooks: RuntimeHooks,
+    private readonly hooks: InstanceHooks,
   ) {}
 
   /**
@@ -46,12 +46,12 @@ export class Lifecycle {
    */
   async start(id: string, job?: StartJob, firstAlarmInMs = 1): Promise<StatusResult> {
     // firstAlarmInMs: when the first alarm fires after a first start, ms (default 1: it runs the first step).
-    const current = this.rt.load();
+    const current = this.instance.load();
     if (current) {
       await this.ensureAlarm(current.meta);
       return { status: current.meta.status };
     }
-    const ended = this.rt.store.ended();
+    const ended = this.instance.store.ended();
     // Re-sent every time: an end whose D1 write failed would otherwise leave D1 `queued` forever, and
     // the sweeper's start is what retries it.
     if (ended) return this.settleEnded(ended);
@@ -66,9 +66,9 @@ export class Lifecycle {
    * returns; calls in flight are still stored and billed in the final write, no new call is made.
    */
   async end(id: string, status: EndStatus, error: EvaluationError): Promise<StatusResult> {
-    const l = this.rt.load();
-    if (!l) {
-      const ended = this.rt.store.ended();
+    const evaluation = this.instance.load();
+    if (!evaluation) {
+      const ended = this.instance.store.ended();
       // Already ended here: re-send the marker's end, as its first D1 write may have failed.
       if (ended) return this.settleEnded(ended);
       // Never started here (still queued, or start() is waiting on D1): leave the marker before the D1
@@ -76,19 +76,19 @@ export class Lifecycle {
       // queued, a queue delivery) returns instead of running the evaluation.
       return this.settleEnded(this.endHere(id, status, error));
     }
-    if (isTerminal(l.meta.status)) return { status: l.meta.status };
-    this.rt.setTerminal(l, status, error);
+    if (isTerminal(evaluation.meta.status)) return { status: evaluation.meta.status };
+    this.instance.setTerminal(evaluation, status, error);
     // D1 shows the end at once; transcript and usage of calls still in flight follow in the final write.
-    if (await markEnded(this.rt.env.DB, l.meta.id, status, error, Date.now()))
-      this.rt.ctx.waitUntil(afterEnding(this.rt.env, l.meta.id));
-    await this.afterEnd(l);
+    if (await markEnded(this.instance.env.DB, evaluation.meta.id, status, error, Date.now()))
+      this.instance.ctx.waitUntil(afterEnding(this.instance.env, evaluation.meta.id));
+    await this.afterEnd(evaluation);
     return { status };
   }
 
   /** After an end decided here: the final write now, or once the calls in flight are stored. */
-  private async afterEnd(l: Loaded): Promise<void> {
-    if (this.rt.inFlight.size === 0) await this.final.finalize(l);
-    else await this.rt.ctx.storage.setAlarm(Date.now() + 1);
+  private async afterEnd(evaluation: CachedEvaluation): Promise<void> {
+    if (this.instance.inFlight.size === 0) await this.final.finalize(evaluation);
+    else await this.instance.ctx.storage.setAlarm(Date.now() + 1);
   }
 
   /**
@@ -99,11 +99,11 @@ export class Lifecycle {
    */
   private async ensureAlarm(meta: MetaRow): Promise<void> {
     const owed = !isTerminal(meta.status) || meta.finalized === 0;
-    if (!owed || this.rt.inFlight.size > 0 || this.rt.stepsRunning > 0) return;
+    if (!owed || this.instance.inFlight.size > 0 || this.instance.stepsRunning > 0) return;
     // Storage calls keep the input gate closed: no step can begin between the read and the write.
-    const armed = await this.rt.ctx.storage.getAlarm();
+    const armed = await this.instance.ctx.storage.getAlarm();
     const now = Date.now();
-    if (armed === null || armed > now + 1) await this.rt.ctx.storage.setAlarm(now + 1);
+    if (armed === null || armed > now + 1) await this.instance.ctx.storage.setAlarm(now + 1);
   }
 
   private async firstStart(id: string, given: StartJob | undefined, firstAlarmInMs: number): Promise<StatusResult> {
@@ -111,12 +111,12 @@ export class Lifecycle {
     if (given) {
       job = given;
     } else {
-      const row = await loadJob(this.rt.env.DB, id);
+      const row = await loadJob(this.instance.env.DB, id);
       // The input gate was open while D1 answered: a concurrent start may have finished, or a cancel /
       // fail may have ended the evaluation here (it leaves the `ended` marker).
-      const again = this.rt.load();
+      const again = this.instance.load();
       if (again) return { status: again.meta.status };
-      const ended = this.rt.store.ended();
+      const ended = this.instance.store.ended();
       if (ended) return { status: ended.status };
       if (!row) {
         log('warn', 'start.not_found', { evaluationId: id });
@@ -133,7 +133,7 @@ export class Lifecycle {
       job = row;
     }
     const now = Date.now();
-    let prepared: { meta: MetaRow; l: Loaded };
+    let prepared: { meta: MetaRow; evaluation: CachedEvaluation };
     try {
       const method = getMethod(job.method);
       const state = createEvaluation(
@@ -160,7 +160,7 @@ export class Lifecycle {
       };
       prepared = {
         meta,
-        l: {
+        evaluation: {
           meta,
           engine: { method, state },
           callsDone: 0,
@@ -175,22 +175,22 @@ export class Lifecycle {
       // error propagates (the queue retries; the sweeper's start re-sends it from the marker).
       return this.settleEnded(this.endHere(id, 'failed', { code, message: messageOf(e) }));
     }
-    const { meta, l } = prepared;
-    this.rt.store.insertMeta(meta);
-    this.rt.loaded = l;
+    const { meta, evaluation } = prepared;
+    this.instance.store.insertMeta(meta);
+    this.instance.loaded = evaluation;
     // Normally the alarm runs the first step at once; when the caller runs it (startAndAwait), the alarm is
     // the watchdog that resumes the work should this instance die mid-step.
-    await this.rt.ctx.storage.setAlarm(Date.now() + firstAlarmInMs);
+    await this.instance.ctx.storage.setAlarm(Date.now() + firstAlarmInMs);
     // Off the critical path: the first call need not wait for D1. The guard (status queued/running)
     // keeps the write from reviving an ended row, and confirmRunning ends the run here if it had ended.
-    this.rt.ctx.waitUntil(this.confirmRunning(l, now));
+    this.instance.ctx.waitUntil(this.confirmRunning(evaluation, now));
     log('info', 'evaluation.started', {
       evaluationId: id,
       method: job.method,
       callsPlanned: meta.calls_planned,
       engineVersion: meta.engine_version,
     });
-    this.rt.broadcastStatus(l);
+    this.instance.broadcastStatus(evaluation);
     return { status: 'running' };
   }
 
@@ -200,21 +200,30 @@ export class Lifecycle {
    * run ends here with D1's status, no new calls are made, and results of calls in flight are still
    * stored (and billed in the final write).
    */
-  private async confirmRunning(l: Loaded, now: number): Promise<void> {
+  private async confirmRunning(evaluation: CachedEvaluation, now: number): Promise<void> {
     try {
-      if (await markRunning(this.rt.env.DB, l.meta.id, l.meta.calls_planned, now, l.meta.engine_version)) return;
-      const row = await readStatus(this.rt.env.DB, l.meta.id);
-      if (isTerminal(l.meta.status)) return;
+      if (
+        await markRunning(
+          this.instance.env.DB,
+          evaluation.meta.id,
+          evaluation.meta.calls_planned,
+          now,
+          evaluation.meta.engine_version,
+        )
+      )
+        return;
+      const row = await readStatus(this.instance.env.DB, evaluation.meta.id);
+      if (isTerminal(evaluation.meta.status)) return;
       if (!row) {
-        this.final.abandonMissingRow(l, 'start.row_missing');
+        this.final.abandonMissingRow(evaluation, 'start.row_missing');
         return;
       }
       if (!isTerminal(row.status)) return;
-      log('warn', 'start.ended_elsewhere', { evaluationId: l.meta.id, status: row.status });
-      this.rt.followD1(l, row.status, row.error);
-      await this.afterEnd(l);
+      log('warn', 'start.ended_elsewhere', { evaluationId: evaluation.meta.id, status: row.status });
+      this.instance.followD1(evaluation, row.status, row.error);
+      await this.afterEnd(evaluation);
     } catch (e) {
-      log('warn', 'start.mark_running_failed', { evaluationId: l.meta.id, error: messageOf(e) });
+      log('warn', 'start.mark_running_failed', { evaluationId: evaluation.meta.id, error: messageOf(e) });
     }
   }
 
@@ -225,14 +234,14 @@ export class Lifecycle {
    */
   private endHere(id: string, status: EvaluationStatus, error: EvaluationError | null): EndedRow {
     const row: EndedRow = { id, status, error: storedError(error), at: Date.now() };
-    this.rt.store.putEnded(row);
+    this.instance.store.putEnded(row);
     return row;
   }
 
   /** Sends the marker's terminal status to every subscriber and closes their streams. */
   private announceEnded(row: EndedRow): void {
-    this.rt.streams.broadcast(notRunEvent(row.id, row.status, parseStoredError(row.error), row.at));
-    this.rt.streams.closeAll();
+    this.instance.streams.broadcast(notRunEvent(row.id, row.status, parseStoredError(row.error), row.at));
+    this.instance.streams.closeAll();
   }
 
   /**
@@ -248,20 +257,20 @@ export class Lifecycle {
       // Taken from D1 itself (firstStart): nothing to write back.
       return { status: marker.status };
     }
-    if (await markEnded(this.rt.env.DB, marker.id, marker.status, parseStoredError(marker.error), Date.now())) {
-      this.rt.ctx.waitUntil(afterEnding(this.rt.env, marker.id));
-      this.announceEnded(this.rt.store.ended() ?? marker);
+    if (await markEnded(this.instance.env.DB, marker.id, marker.status, parseStoredError(marker.error), Date.now())) {
+      this.instance.ctx.waitUntil(afterEnding(this.instance.env, marker.id));
+      this.announceEnded(this.instance.store.ended() ?? marker);
       return { status: marker.status };
     }
-    const row = await readStatus(this.rt.env.DB, marker.id);
+    const row = await readStatus(this.instance.env.DB, marker.id);
     if (!row) {
-      this.rt.store.deleteEnded();
-      this.rt.streams.closeAll();
+      this.instance.store.deleteEnded();
+      this.instance.streams.closeAll();
       return { status: 'not_found' };
     }
     if (isTerminal(row.status)) {
       const d1Error = storedError(row.error);
-      this.rt.store.adoptEnded(row.status, d1Error);
+      this.instance.store.adoptEnded(row.status, d1Error);
       this.announceEnded({ ...marker, status: row.status, error: d1Error });
     }
     return { status: row.status };

@@ -4,32 +4,24 @@
  * (src/engine/pool.ts), storing each result the moment it arrives and before anything else happens,
  * then re-arm while work remains. A stored result is never requested again.
  */
-import { budgetAdmission, budgetOf, loadCallMeter } from '../../src/budgets/gate.js';
+import { budgetAdmission, budgetOf, loadCallMeter } from '../../src/budgets/call-check.js';
 import type { LlmCallRequest, LlmCallResult, LlmError, LlmFunction } from '../../src/engine/call.js';
 import type { Admission } from '../../src/engine/pool.js';
 import { runCallPool } from '../../src/engine/pool.js';
 import { applyResult, outcome, readyCalls } from '../../src/engine/protocol.js';
 import { createLlm } from '../../src/llm/client.js';
-import { providerGateOf } from '../../src/tenants/provider-gate.js';
+import { providerGateOf } from '../../src/provider-gate/worker-gate.js';
 import { llmEnvOf, LlmSettingsError, settingsFromEnv, supportsNOf } from '../../src/llm/settings.js';
-import { MAX_PARALLEL_CALLS } from '../../src/pipeline/limits.js';
-import { log, messageOf } from '../../src/pipeline/log.js';
-import { isTerminal } from '../../src/pipeline/status.js';
-import { callFinishedEvent, callStartedEvent } from './events.js';
+import { MAX_PARALLEL_CALLS } from '../../src/config/platform-limits.js';
+import { log, messageOf } from '../../src/log/log.js';
+import { isTerminal } from '../../src/evaluations/status.js';
+import { callFinishedEvent, callStartedEvent } from './event-builders.js';
 import type { FinalWriter } from './final-write.js';
-import type { Loaded, Runtime } from './runtime.js';
+import type { CachedEvaluation, EvaluationInstance } from './instance.js';
+import { ConfigError, configOf } from '../../src/config/vars.js';
 
 /** Consecutive throwing alarm invocations after which the evaluation is failed with `internal_error`. Default 5. */
 export const MAX_ALARM_FAILURES = 5;
-
-/** Default of `STEP_BUDGET_MS`: how long one alarm invocation keeps launching new calls, ms. */
-export const DEFAULT_STEP_BUDGET_MS = 30_000;
-
-/** Reads `STEP_BUDGET_MS` (ms; `0` = one round of ready calls per alarm invocation). Default {@link DEFAULT_STEP_BUDGET_MS}. */
-export function stepBudgetMs(raw: string | undefined): number {
-  const n = Number(raw);
-  return raw !== undefined && raw.trim() !== '' && Number.isFinite(n) && n >= 0 ? n : DEFAULT_STEP_BUDGET_MS;
-}
 
 /** The alarm's work for one instance. */
 export class Stepper {
@@ -39,11 +31,11 @@ export class Stepper {
    * samples into one request only there, so a provider without `n` gets every sample in the same wave.
    */
   private supportsN: (call: { provider?: string | undefined }) => boolean = () => false;
-  /** The budget check (src/budgets/gate.ts), made on the first step of an evaluation with a budget. */
+  /** The budget check (src/budgets/call-check.ts), made on the first step of an evaluation with a budget. */
   private admission: ReturnType<typeof budgetAdmission> | null = null;
 
   constructor(
-    private readonly rt: Runtime,
+    private readonly instance: EvaluationInstance,
     private readonly final: FinalWriter,
   ) {}
 
@@ -52,36 +44,36 @@ export class Stepper {
    * throws a running evaluation fails with `internal_error`.
    */
   async alarm(): Promise<void> {
-    const l = this.rt.load();
-    if (!l) return;
-    this.rt.stepsRunning += 1;
+    const evaluation = this.instance.load();
+    if (!evaluation) return;
+    this.instance.stepsRunning += 1;
     try {
-      await this.guardedStep(l);
+      await this.guardedStep(evaluation);
     } finally {
-      this.rt.stepsRunning -= 1;
+      this.instance.stepsRunning -= 1;
     }
   }
 
-  private async guardedStep(l: Loaded): Promise<void> {
+  private async guardedStep(evaluation: CachedEvaluation): Promise<void> {
     try {
-      await this.step(l);
-      if (l.meta.alarm_failures > 0) {
-        l.meta.alarm_failures = 0;
-        this.rt.store.saveCounter('alarm_failures', 0);
+      await this.step(evaluation);
+      if (evaluation.meta.alarm_failures > 0) {
+        evaluation.meta.alarm_failures = 0;
+        this.instance.store.saveCounter('alarm_failures', 0);
       }
     } catch (e) {
-      const failures = l.meta.alarm_failures + 1;
-      l.meta.alarm_failures = failures;
-      this.rt.store.saveCounter('alarm_failures', failures);
-      log('error', 'alarm.error', { evaluationId: l.meta.id, failures, error: messageOf(e) });
+      const failures = evaluation.meta.alarm_failures + 1;
+      evaluation.meta.alarm_failures = failures;
+      this.instance.store.saveCounter('alarm_failures', failures);
+      log('error', 'alarm.error', { evaluationId: evaluation.meta.id, failures, error: messageOf(e) });
       if (failures >= MAX_ALARM_FAILURES) {
-        if (!isTerminal(l.meta.status)) {
-          this.rt.setTerminal(l, 'failed', {
+        if (!isTerminal(evaluation.meta.status)) {
+          this.instance.setTerminal(evaluation, 'failed', {
             code: 'internal_error',
             message: `gave up after ${failures} failed steps: ${messageOf(e)}`,
           });
         }
-        await this.final.finalize(l);
+        await this.final.finalize(evaluation);
         return;
       }
       throw e;
@@ -98,58 +90,63 @@ export class Stepper {
     try {
       await this.alarm();
     } catch {
-      await this.rt.ctx.storage.setAlarm(Date.now() + 1);
+      await this.instance.ctx.storage.setAlarm(Date.now() + 1);
       return;
     }
-    const l = this.rt.load();
-    if (l && isTerminal(l.meta.status) && l.meta.finalized === 1 && this.rt.inFlight.size === 0)
-      await this.rt.ctx.storage.deleteAlarm();
+    const evaluation = this.instance.load();
+    if (
+      evaluation &&
+      isTerminal(evaluation.meta.status) &&
+      evaluation.meta.finalized === 1 &&
+      this.instance.inFlight.size === 0
+    )
+      await this.instance.ctx.storage.deleteAlarm();
   }
 
   /**
    * Ends the step when there is nothing left to run: an ended evaluation gets its owed final write (once
    * no call is in flight), a concluded protocol gets its outcome applied and written. True when it ended.
    */
-  private async settled(l: Loaded): Promise<boolean> {
-    if (isTerminal(l.meta.status)) {
-      if (l.meta.finalized === 0 && this.rt.inFlight.size === 0) await this.final.finalize(l);
+  private async settled(evaluation: CachedEvaluation): Promise<boolean> {
+    if (isTerminal(evaluation.meta.status)) {
+      if (evaluation.meta.finalized === 0 && this.instance.inFlight.size === 0) await this.final.finalize(evaluation);
       return true;
     }
-    const done = l.engine ? outcome(l.engine.method, l.engine.state) : null;
+    const done = evaluation.engine ? outcome(evaluation.engine.method, evaluation.engine.state) : null;
     if (!done) return false;
     if (done.status === 'succeeded') {
       const { transcript: _transcript, ...verdict } = done.verdict;
-      this.rt.setTerminal(l, 'succeeded', null, verdict);
+      this.instance.setTerminal(evaluation, 'succeeded', null, verdict);
     } else {
-      this.rt.setTerminal(l, 'failed', { ...done.error });
+      this.instance.setTerminal(evaluation, 'failed', { ...done.error });
     }
-    await this.final.finalize(l);
+    await this.final.finalize(evaluation);
     return true;
   }
 
-  private async step(l: Loaded): Promise<void> {
-    if (await this.settled(l)) return;
-    if (!this.llmFn(l)) {
+  private async step(evaluation: CachedEvaluation): Promise<void> {
+    if (await this.settled(evaluation)) return;
+    if (!this.llmFn(evaluation)) {
       // Misconfigured deployment (e.g. LLM_BASE_URL empty): retrying cannot help, so end it with the reason.
-      await this.settled(l);
+      await this.settled(evaluation);
       return;
     }
-    const ran = await this.pool(l);
+    const ran = await this.pool(evaluation);
     // Everything ready is already in flight in this instance: whoever started it re-arms.
     if (ran === 'in_flight') return;
-    if (ran === 'stuck' && !isTerminal(l.meta.status)) {
-      this.rt.setTerminal(l, 'failed', {
+    if (ran === 'stuck' && !isTerminal(evaluation.meta.status)) {
+      this.instance.setTerminal(evaluation, 'failed', {
         code: 'engine_stuck',
-        message: `method "${l.meta.method}" listed no calls and no verdict`,
+        message: `method "${evaluation.meta.method}" listed no calls and no verdict`,
       });
-      await this.final.finalize(l);
+      await this.final.finalize(evaluation);
       return;
     }
-    if (await this.settled(l)) return;
+    if (await this.settled(evaluation)) return;
     // Calls still in flight belong to a concurrent invocation of this instance, which re-arms itself.
-    if (this.rt.inFlight.size > 0) return;
+    if (this.instance.inFlight.size > 0) return;
     // Inside alarm(), Date.now() alone is dropped after a few hops locally; +1 chains reliably.
-    await this.rt.ctx.storage.setAlarm(Date.now() + 1);
+    await this.instance.ctx.storage.setAlarm(Date.now() + 1);
   }
 
   /**
@@ -157,62 +154,62 @@ export class Stepper {
    * each newly ready call as soon as a result makes it ready (no alarm hop between dependent calls: a
    * hop cost 10-40 ms locally). New calls are launched only within the step budget (`STEP_BUDGET_MS`);
    * the first round always is. Calls in flight in another invocation of this instance are skipped.
-   * A budget (`config.budget`, src/budgets/gate.ts) may hold a call back while others are in flight, or
+   * A budget (`config.budget`, src/budgets/call-check.ts) may hold a call back while others are in flight, or
    * refuse it: the refusal is stored as its result (`budget_exceeded`, no LLM call).
    * @returns `ran` once calls were launched or refused; when the first round found nothing to launch,
    *   `in_flight` if this instance has calls in flight, else `stuck`.
    */
-  private async pool(l: Loaded): Promise<'ran' | 'in_flight' | 'stuck'> {
-    const budget = stepBudgetMs(this.rt.env.STEP_BUDGET_MS);
-    const admit = await this.budgetCheck(l);
+  private async pool(evaluation: CachedEvaluation): Promise<'ran' | 'in_flight' | 'stuck'> {
+    const budget = configOf(this.instance.env).STEP_BUDGET_MS;
+    const admit = await this.budgetCheck(evaluation);
     const began = Date.now();
     const { launched, refused } = await runCallPool({
       concurrency: MAX_PARALLEL_CALLS,
       // Re-checked after every await: a cancel or an outcome stops new launches at once.
       ready: () => {
-        const engine = l.engine;
-        if (!engine || isTerminal(l.meta.status) || outcome(engine.method, engine.state) !== null) return [];
+        const engine = evaluation.engine;
+        if (!engine || isTerminal(evaluation.meta.status) || outcome(engine.method, engine.state) !== null) return [];
         return readyCalls(engine.method, engine.state, { supportsN: this.supportsN });
       },
-      skip: (id) => this.rt.inFlight.has(id),
+      skip: (id) => this.instance.inFlight.has(id),
       more: () => Date.now() - began < budget,
-      run: (request) => this.call(l, request),
+      run: (request) => this.call(evaluation, request),
       ...(admit
         ? {
             admit,
             refuse: (request: LlmCallRequest, error: LlmError) => {
-              this.refuse(l, request, error);
+              this.refuse(evaluation, request, error);
             },
           }
         : {}),
     });
     if (launched > 0 || refused > 0) return 'ran';
-    return this.rt.inFlight.size > 0 ? 'in_flight' : 'stuck';
+    return this.instance.inFlight.size > 0 ? 'in_flight' : 'stuck';
   }
 
   /**
    * The evaluation's budget check for the pool, or null without a budget. It counts the calls in flight in
    * every invocation of this instance, so a call only waits while some call may still settle.
    */
-  private async budgetCheck(l: Loaded): Promise<((request: LlmCallRequest) => Admission) | null> {
-    if (!l.engine || !budgetOf(l.engine.state.config)) return null;
-    this.admission ??= budgetAdmission(await loadCallMeter(settingsFromEnv(llmEnvOf(this.rt.env))));
+  private async budgetCheck(evaluation: CachedEvaluation): Promise<((request: LlmCallRequest) => Admission) | null> {
+    if (!evaluation.engine || !budgetOf(evaluation.engine.state.config)) return null;
+    this.admission ??= budgetAdmission(await loadCallMeter(settingsFromEnv(llmEnvOf(this.instance.env))));
     const admission = this.admission;
     return (request) =>
-      l.engine
+      evaluation.engine
         ? admission(
             request,
-            [...this.rt.inFlight.values()].map((c) => c.request),
-            l.engine.state,
+            [...this.instance.inFlight.values()].map((c) => c.request),
+            evaluation.engine.state,
           )
         : 'launch';
   }
 
   /** Stores a call the budget refused as its result (`budget_exceeded`, no LLM call made), like any result. */
-  private refuse(l: Loaded, request: LlmCallRequest, error: LlmError): void {
+  private refuse(evaluation: CachedEvaluation, request: LlmCallRequest, error: LlmError): void {
     const at = Date.now();
-    this.rt.streams.broadcast(
-      callStartedEvent(l.meta.id, {
+    this.instance.streams.broadcast(
+      callStartedEvent(evaluation.meta.id, {
         callId: request.id,
         agent: request.agent,
         label: request.label,
@@ -221,15 +218,15 @@ export class Stepper {
         startedAt: at,
       }),
     );
-    this.record(l, request, { id: request.id, ok: false, error, attempts: 0 }, at);
+    this.record(evaluation, request, { id: request.id, ok: false, error, attempts: 0 }, at);
   }
 
   /** Makes one LLM call and stores its result the moment it arrives. Throws only for bugs/storage errors. */
-  private async call(l: Loaded, request: LlmCallRequest): Promise<void> {
+  private async call(evaluation: CachedEvaluation, request: LlmCallRequest): Promise<void> {
     const startedAt = Date.now();
-    this.rt.inFlight.set(request.id, { request, startedAt });
-    this.rt.streams.broadcast(
-      callStartedEvent(l.meta.id, {
+    this.instance.inFlight.set(request.id, { request, startedAt });
+    this.instance.streams.broadcast(
+      callStartedEvent(evaluation.meta.id, {
         callId: request.id,
         agent: request.agent,
         label: request.label,
@@ -240,20 +237,25 @@ export class Stepper {
     );
     let result: LlmCallResult;
     try {
-      const llm = this.llmFn(l);
+      const llm = this.llmFn(evaluation);
       if (!llm) throw new Error('LLM settings vanished after step() checked them');
       result = await llm(request);
     } finally {
-      this.rt.inFlight.delete(request.id);
+      this.instance.inFlight.delete(request.id);
     }
-    this.record(l, request, result, startedAt);
+    this.record(evaluation, request, result, startedAt);
   }
 
   /**
    * Stores a result (INSERT OR IGNORE on the call id) and folds it into the cached state, synchronously,
    * so the stored order is the applied order and a rebuild after eviction gives the same state.
    */
-  private record(l: Loaded, request: LlmCallRequest, result: LlmCallResult, startedAt: number): void {
+  private record(
+    evaluation: CachedEvaluation,
+    request: LlmCallRequest,
+    result: LlmCallResult,
+    startedAt: number,
+  ): void {
     const finishedAt = Date.now();
     const latencyMs = result.ok ? (result.latencyMs ?? finishedAt - startedAt) : finishedAt - startedAt;
     const attempts = result.attempts ?? 1;
@@ -267,16 +269,17 @@ export class Stepper {
       finishedAt,
       latencyMs,
     };
-    if (!this.rt.store.insertResult({ ...stored, attempts })) {
-      log('warn', 'call.duplicate', { evaluationId: l.meta.id, callId: request.id });
+    if (!this.instance.store.insertResult({ ...stored, attempts })) {
+      log('warn', 'call.duplicate', { evaluationId: evaluation.meta.id, callId: request.id });
       return;
     }
-    if (l.engine) l.engine.state = applyResult(l.engine.method, l.engine.state, result);
+    if (evaluation.engine)
+      evaluation.engine.state = applyResult(evaluation.engine.method, evaluation.engine.state, result);
     // A refusal (0 attempts) is stored like a result but is no call.
-    if (attempts > 0) l.callsDone += 1;
-    l.meta.updated_at = finishedAt;
+    if (attempts > 0) evaluation.callsDone += 1;
+    evaluation.meta.updated_at = finishedAt;
     log(result.ok ? 'info' : 'warn', 'call.finished', {
-      evaluationId: l.meta.id,
+      evaluationId: evaluation.meta.id,
       callId: request.id,
       agent: request.agent,
       ok: result.ok,
@@ -285,29 +288,34 @@ export class Stepper {
       overheadMs: result.ok && result.latencyMs !== undefined ? finishedAt - startedAt - result.latencyMs : undefined,
       errorCode: result.ok ? undefined : result.error.code,
     });
-    this.rt.streams.broadcast(callFinishedEvent(l.meta.id, stored));
+    this.instance.streams.broadcast(callFinishedEvent(evaluation.meta.id, stored));
     // The result that concludes the evaluation goes to D1 with the final write (calls_done included):
     // a progress write now would be one more D1 round trip per evaluation for nothing.
-    if (!l.engine || outcome(l.engine.method, l.engine.state) === null) this.final.pushProgress(l);
+    if (!evaluation.engine || outcome(evaluation.engine.method, evaluation.engine.state) === null)
+      this.final.pushProgress(evaluation);
   }
 
   /**
    * The LLM function, or null after ending the evaluation `failed` with the settings' own code (e.g.
-   * `llm_not_configured`) when the deployment's LLM variables are unusable: a retry cannot fix that, so
-   * the alarm must not throw its way to `internal_error`.
+   * `llm_not_configured`, or `config_invalid` for an invalid variable) when the deployment's configuration
+   * is unusable: a retry cannot fix that, so the alarm must not throw its way to `internal_error`.
    */
-  private llmFn(l: Loaded): LlmFunction | null {
+  private llmFn(evaluation: CachedEvaluation): LlmFunction | null {
     if (this.llm) return this.llm;
     try {
-      const settings = settingsFromEnv(llmEnvOf(this.rt.env));
-      // Every attempt waits for a slot of its provider's adaptive concurrency limit (src/tenants/provider-gate.ts).
-      const gate = providerGateOf(this.rt.env, { tenant: l.meta.tenant, evaluationId: l.meta.id });
+      const settings = settingsFromEnv(llmEnvOf(this.instance.env));
+      // Every attempt waits for a slot of its provider's adaptive concurrency limit (src/provider-gate/worker-gate.ts).
+      const gate = providerGateOf(this.instance.env, {
+        tenant: evaluation.meta.tenant,
+        evaluationId: evaluation.meta.id,
+      });
       this.llm = createLlm(settings, gate ? { gate } : {});
       this.supportsN = supportsNOf(settings);
       return this.llm;
     } catch (e) {
-      if (!(e instanceof LlmSettingsError)) throw e;
-      if (!isTerminal(l.meta.status)) this.rt.setTerminal(l, 'failed', { code: e.code, message: e.message });
+      if (!(e instanceof LlmSettingsError) && !(e instanceof ConfigError)) throw e;
+      if (!isTerminal(evaluation.meta.status))
+        this.instance.setTerminal(evaluation, 'failed', { code: e.code, message: e.message });
       return null;
     }
   }

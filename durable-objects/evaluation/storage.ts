@@ -6,13 +6,13 @@
  * the input gate (see docs/architecture.md).
  */
 import type { LlmCallResult } from '../../src/engine/call.js';
-import type { EvaluationError } from '../../src/pipeline/events.js';
-import type { CallTiming } from '../../src/pipeline/rpc.js';
-import type { EvaluationStatus } from '../../src/pipeline/status.js';
-import type { VerdictSummary } from '../../src/pipeline/events.js';
-import type { StoredCall } from '../../src/store/results.js';
-import type { StoredResultView } from './events.js';
-import { migrate } from './schema.js';
+import type { EvaluationError } from '../../src/evaluations/live-events.js';
+import type { CallTiming } from '../../src/evaluations/rpc.js';
+import type { EvaluationStatus } from '../../src/evaluations/status.js';
+import type { VerdictSummary } from '../../src/evaluations/live-events.js';
+import type { StoredResultView } from './event-builders.js';
+import { migrate } from './migrations.js';
+import type { StoredCall } from '../../src/evaluations/ending.js';
 
 /** The single `evaluation` row. */
 export type MetaRow = {
@@ -92,7 +92,7 @@ export function storedError(error: EvaluationError | null): string | null {
   return error ? JSON.stringify(error) : null;
 }
 
-/** Typed access to the object's SQLite. The constructor migrates the schema (./schema.ts). */
+/** Typed access to the object's SQLite. The constructor migrates the schema (./migrations.ts). */
 export class EvaluationStore {
   private readonly sql: SqlStorage;
 

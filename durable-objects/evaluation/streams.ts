@@ -1,12 +1,12 @@
 /**
  * @module
- * The object's subscribers: SSE streams (in memory, with backpressure and keep-alive: src/pipeline/sse.ts)
+ * The object's subscribers: SSE streams (in memory, with backpressure and keep-alive: src/evaluations/sse-hub.ts)
  * and WebSockets (hibernation API: they live in `ctx.getWebSockets()`, so they survive hibernation).
  * Both get the replay first, then every broadcast, and are closed after the terminal event.
  */
-import type { EvaluationEvent } from '../../src/pipeline/events.js';
-import { encodeSse, encodeWs } from '../../src/pipeline/events.js';
-import { SseHub } from '../../src/pipeline/sse.js';
+import type { EvaluationEvent } from '../../src/evaluations/live-events.js';
+import { encodeSse, encodeWs } from '../../src/evaluations/live-events.js';
+import { SseHub } from '../../src/evaluations/sse-hub.js';
 
 /** Close code and reason sent to WebSocket subscribers when the evaluation ended. */
 const ENDED = { code: 1000, reason: 'evaluation ended' } as const;

@@ -1,7 +1,7 @@
 /**
  * @module
- * `ProviderGateDO`: one per provider and model (`idFromName`, src/tenants/provider-gate.ts). It runs the
- * {@link ConcurrencyGate} (src/llm/gate.ts): grants LLM attempt slots under an AIMD window, tenant by
+ * `ProviderGateDO`: one per provider and model (`idFromName`, src/provider-gate/worker-gate.ts). It runs the
+ * {@link ConcurrencyGate} (src/llm/provider-gate-hook.ts): grants LLM attempt slots under an AIMD window, tenant by
  * tenant in turn while the window is full, and learns the window from the attempts' outcomes (a 429
  * halves it, replies grow it). The window survives evictions and deploys in the object's SQLite; leases
  * and waiters live in memory only (an attempt waiting here keeps its RPC open). An alarm drops leases
@@ -9,12 +9,13 @@
  * for longer than the lease lifetime.
  */
 import { DurableObject } from 'cloudflare:workers';
-import type { Bindings } from '../../src/env.js';
-import type { AimdState } from '../../src/llm/aimd.js';
-import type { GateOutcome, GateStats, Grant } from '../../src/llm/gate.js';
-import { ConcurrencyGate } from '../../src/llm/gate.js';
-import type { GateLimits, ProviderGateRpc } from '../../src/tenants/provider-gate.js';
-import { log } from '../../src/pipeline/log.js';
+import type { Bindings } from '../../src/config/bindings.js';
+import type { AimdState } from '../../src/provider-gate/aimd.js';
+import type { GateOutcome } from '../../src/llm/provider-gate-hook.js';
+import type { GateStats, Grant } from '../../src/provider-gate/window.js';
+import { ConcurrencyGate } from '../../src/provider-gate/window.js';
+import type { GateLimits, ProviderGateRpc } from '../../src/provider-gate/worker-gate.js';
+import { log } from '../../src/log/log.js';
 
 /** The gate of one provider and model. RPC: {@link acquire}, {@link release}, {@link stats}. */
 export class ProviderGateDO extends DurableObject<Bindings> implements ProviderGateRpc {

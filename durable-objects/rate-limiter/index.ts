@@ -1,17 +1,17 @@
 /**
  * @module
  * `RateLimiterDO`: one per tenant (`idFromName(tenantId)`), the exact per-key request rate of that tenant's
- * keys. Each key has a token bucket (src/tenants/rate-limit.ts), cached in memory and written through to
+ * keys. Each key has a token bucket (src/tenants/token-bucket.ts), cached in memory and written through to
  * the object's SQLite on every request, so an eviction or a deploy keeps every key's state. The policy
  * comes with each call (from the tenant's D1 row or the deployment defaults), so a changed limit applies
  * from the next request on. One object per tenant keeps tenants apart: a flood from one tenant queues in
  * its own object only.
  */
 import { DurableObject } from 'cloudflare:workers';
-import type { Bindings } from '../../src/env.js';
+import type { Bindings } from '../../src/config/bindings.js';
 import type { RatePolicy } from '../../src/tenants/limits.js';
-import type { Bucket, RateDecision, RateLimiterRpc } from '../../src/tenants/rate-limit.js';
-import { takeToken } from '../../src/tenants/rate-limit.js';
+import type { Bucket, RateDecision, RateLimiterRpc } from '../../src/tenants/token-bucket.js';
+import { takeToken } from '../../src/tenants/token-bucket.js';
 
 /** Buckets idle for longer than this are deleted when a request finds them (a full bucket is the same as none): 1 day. */
 const IDLE_BUCKET_MS = 86_400_000;

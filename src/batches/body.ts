@@ -5,17 +5,15 @@
  * non-empty line is one item, so line n holds `items[n-2]`). Either becomes the same JSON request object
  * for the route's zod validator, so both forms are validated alike and errors name `items.3.task…`.
  *
- * The limit is `MAX_BATCH_BODY_BYTES` (default {@link DEFAULT_MAX_BATCH_BODY_BYTES}), not the evaluation
+ * The limit is `MAX_BATCH_BODY_BYTES` (default 16 MiB, src/config/vars.ts), not the evaluation
  * routes' `MAX_BODY_BYTES`. Malformed JSON is 400 `invalid_json` (NDJSON: naming the line), a body over the
  * limit 413, another Content-Type 415; keys `__proto__`, `constructor`, `prototype` are refused anywhere.
  */
 import { createMiddleware } from 'hono/factory';
-import { ApiError, invalidRequest } from '../api/errors.js';
-import { forbiddenKeyPaths, maxBodyBytes, readLimited } from '../api/middleware/json-body.js';
-import type { AppEnv } from '../api/types.js';
-
-/** Default of `MAX_BATCH_BODY_BYTES`: 16 MiB. */
-export const DEFAULT_MAX_BATCH_BODY_BYTES = 16 * 1024 * 1024;
+import { ApiError, invalidRequest } from '../http/errors.js';
+import { forbiddenKeyPaths, readLimited } from '../http/json-body.js';
+import type { TenantEnv } from '../tenants/auth.js';
+import { configOf } from '../config/vars.js';
 
 /** Media type of the NDJSON form. */
 export const NDJSON_TYPE = 'application/x-ndjson';
@@ -74,8 +72,8 @@ export function parseNdjson(text: string): Record<string, unknown> {
 
 /** Reads, parses and checks the body (see the module note), then hands the request object on as JSON. */
 export const batchBody = () =>
-  createMiddleware<AppEnv>(async (c, next) => {
-    const limit = maxBodyBytes(c.env.MAX_BATCH_BODY_BYTES || String(DEFAULT_MAX_BATCH_BODY_BYTES));
+  createMiddleware<TenantEnv>(async (c, next) => {
+    const limit = configOf(c.env).MAX_BATCH_BODY_BYTES;
     const declared = c.req.header('Content-Length');
     if (declared !== undefined && Number(declared) > limit)
       throw new ApiError(413, 'payload_too_large', `request body is larger than ${limit} bytes`);

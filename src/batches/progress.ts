@@ -2,22 +2,22 @@
  * @module
  * Batch progress without re-counting: each ending item adds 1 to its batch's counter for its terminal
  * status, and the ending that brings the counts to `items_total` marks the batch completed and emits the
- * completion event. Both happen in the ending's own D1 transaction (an entry of `END_EFFECTS`,
- * src/store/on-end.ts), every statement guarded by {@link endingGuard}: a repeated ending (idempotent
+ * completion event. Both happen in the ending's own D1 transaction (three effects of the ending,
+ * listed in src/ending-plan.ts), every statement guarded by {@link endingGuard}: a repeated ending (idempotent
  * final write, a cancel racing the object's end, the dead-letter consumer) adds nothing, and D1 runs
  * transactions one at a time, so exactly one ending sees the last count and completes the batch.
  *
- * A batch with a budget also books the item's usage and releases its grant (./budget.ts).
+ * A batch with a budget also books the item's usage and releases its grant (./budget-claims.ts).
  *
  * Cost: a few single-row statements per ending, whatever the batch's size (evaluations outside a
  * batch match no row).
  */
-import type { EndEffect } from '../store/ending.js';
-import { endingGuard } from '../store/ending.js';
-import type { TerminalStatus } from '../pipeline/status.js';
-import { budgetEndStatement } from './budget.js';
-import type { BatchCompletion } from './events.js';
-import { batchCompletionEventStatements } from './events.js';
+import type { Ending, EndingEffect } from '../evaluations/ending.js';
+import { endingGuard } from '../evaluations/ending.js';
+import type { TerminalStatus } from '../evaluations/status.js';
+import { budgetEndStatement } from './budget-claims.js';
+import type { BatchCompletion } from './completion-event.js';
+import { batchCompletionEventStatements } from './completion-event.js';
 
 /** The `batches` counter each terminal status adds to (column names are literals, never input). */
 const COUNTER: { readonly [S in TerminalStatus]: 'succeeded' | 'failed' | 'cancelled' } = {
@@ -32,19 +32,24 @@ const BATCH_OF_ENDING = '(SELECT batch_id FROM evaluations WHERE id = ?)';
 /** True for a batch row whose items have all ended and that is not marked completed yet. */
 const ALL_ENDED = 'b.completed_at IS NULL AND b.succeeded + b.failed + b.cancelled >= b.items_total';
 
-/** Statements that emit a batch's completion event (see ./events.ts); tests pass their own. */
+/** Statements that emit a batch's completion event (see ./completion-event.ts); tests pass their own. */
 export type CompletionEmitter = (db: D1Database, completion: BatchCompletion) => D1PreparedStatement[];
 
-/**
- * The batch-progress effect with `emit` for the completion event: count the ending in its batch; if it
- * was the last item, emit the completion event and mark the batch `completed`, or `cancelled` when a
- * cancel was asked.
- */
-export function batchProgressEffectWith(emit: CompletionEmitter): EndEffect {
-  return (db, ending) => {
+/** The clause selecting the ending's batch row exactly while this ending completes it (before the mark). */
+function completing(ending: Ending): { rows: string; binds: string[] } {
+  return {
+    rows: `FROM batches b WHERE b.id = ${BATCH_OF_ENDING} AND ${ALL_ENDED} AND ${endingGuard(ending.status)}`,
+    binds: [ending.id, ending.id],
+  };
+}
+
+/** The ending counted in its batch (and, with a budget, its usage booked and its grant released). */
+export const BATCH_COUNTS: EndingEffect = {
+  name: "the batch counts the ending (and books its spend against the batch's budget)",
+  handedOn: false,
+  statements: (db, ending) => {
     const column = COUNTER[ending.status];
     const guard = endingGuard(ending.status);
-    const completing = `FROM batches b WHERE b.id = ${BATCH_OF_ENDING} AND ${ALL_ENDED} AND ${guard}`;
     return [
       budgetEndStatement(db, ending.id, ending.now, BATCH_OF_ENDING, guard),
       db
@@ -52,18 +57,37 @@ export function batchProgressEffectWith(emit: CompletionEmitter): EndEffect {
           `UPDATE batches SET ${column} = ${column} + 1, updated_at = ? WHERE id = ${BATCH_OF_ENDING} AND ${guard}`,
         )
         .bind(ending.now, ending.id, ending.id),
-      // Before the row is marked: `completing` selects it only until then.
-      ...emit(db, { rows: completing, binds: [ending.id, ending.id], causeId: ending.id, now: ending.now }),
-      db
-        .prepare(
-          `UPDATE batches AS b SET status = CASE WHEN b.cancel_requested_at IS NULL THEN 'completed' ELSE 'cancelled' END,
-             completed_at = ?, updated_at = ?
-           WHERE b.id = ${BATCH_OF_ENDING} AND ${ALL_ENDED} AND ${guard}`,
-        )
-        .bind(ending.now, ending.now, ending.id, ending.id),
     ];
+  },
+};
+
+/**
+ * The completion event of the batch this ending completes, emitted by `emit` (default: into the webhooks
+ * outbox, ./completion-event.ts). Runs after {@link BATCH_COUNTS} and before {@link BATCH_COMPLETED}: its
+ * clause selects the batch row only until the row is marked.
+ */
+export function batchCompletionEvent(emit: CompletionEmitter = batchCompletionEventStatements): EndingEffect {
+  return {
+    name: 'the completing ending writes the batch.completed / meta_evaluation.completed event',
+    handedOn: true,
+    statements: (db, ending) => {
+      const { rows, binds } = completing(ending);
+      return emit(db, { rows, binds, causeId: ending.id, now: ending.now });
+    },
   };
 }
 
-/** The END_EFFECTS entry: batch progress, emitting the completion event through ./events.ts. */
-export const batchProgressEffect: EndEffect = batchProgressEffectWith(batchCompletionEventStatements);
+/** The ending that brings the counts to the total marks the batch `completed`, or `cancelled` after a cancel. */
+export const BATCH_COMPLETED: EndingEffect = {
+  name: 'the completing ending marks the batch completed (or cancelled)',
+  handedOn: false,
+  statements: (db, ending) => [
+    db
+      .prepare(
+        `UPDATE batches AS b SET status = CASE WHEN b.cancel_requested_at IS NULL THEN 'completed' ELSE 'cancelled' END,
+           completed_at = ?, updated_at = ?
+         WHERE b.id = ${BATCH_OF_ENDING} AND ${ALL_ENDED} AND ${endingGuard(ending.status)}`,
+      )
+      .bind(ending.now, ending.now, ending.id, ending.id),
+  ],
+};

@@ -22,30 +22,29 @@
  *
  * A cancel (src/batches/service.ts) stops the pump and is fanned out through the batches queue a page
  * at a time ({@link cancelPage}), so a batch of 10,000 never needs 10,000 calls in one invocation. A
- * batch with a budget is claimed by ./budget.ts; once its budget is used up, the same fan-out ends its
+ * batch with a budget is claimed by ./budget-claims.ts; once its budget is used up, the same fan-out ends its
  * items never launched as `failed` (`budget_exceeded`).
  */
 import { z } from 'zod';
-import type { Bindings } from '../env.js';
-import { log, messageOf } from '../pipeline/log.js';
-import { evaluationStub } from '../pipeline/stub.js';
-import { afterEnding } from '../store/on-end.js';
-import { BATCH_CANCELLED_ERROR, markEnded } from '../store/results.js';
-import type { StartJob } from '../store/results.js';
-import { admit } from '../tenants/admission.js';
+import type { Bindings } from '../config/bindings.js';
+import { log, messageOf } from '../log/log.js';
+import { evaluationStub } from '../evaluations/stub.js';
+import type { FinalWriteStep } from '../evaluations/ending.js';
+import { BATCH_CANCELLED_ERROR } from '../evaluations/job-rows.js';
+import type { StartJob } from '../evaluations/job-rows.js';
+import type { EndStatus } from '../evaluations/status.js';
+import type { EvaluationError } from '../evaluations/live-events.js';
+import { admit } from '../evaluations/admission.js';
 import { deploymentDefaults } from '../tenants/limits.js';
-import type { PumpTarget, WindowClaim } from './store.js';
-import { claimWindow, getBatchFanout, openItems, stalledBatches } from './store.js';
-import { BATCH_BUDGET_ERROR, claimBudgeted } from './budget.js';
+import type { PumpTarget, WindowClaim } from './rows.js';
+import { claimWindow, claimWindowStatements, getBatchFanout, openItems, stalledBatches } from './rows.js';
+import { BATCH_BUDGET_ERROR, claimBudgeted } from './budget-claims.js';
 
 /** Messages per `sendBatch` call: the platform's maximum, 100. */
 export const QUEUE_BATCH_MAX = 100;
 
 /** `sendBatch` calls in flight at once while a window is handed over: 10. */
 export const SEND_CONCURRENCY = 10;
-
-/** Default of `BATCH_CONCURRENCY`, the items of one batch in flight at once: 16. */
-export const DEFAULT_BATCH_CONCURRENCY = 16;
 
 /** Items cancelled per batches-queue message: 100. */
 export const CANCEL_PAGE = 100;
@@ -55,14 +54,6 @@ const CANCEL_CONCURRENCY = 20;
 
 /** Seconds without progress after which the sweeper tops an open batch's window up: 30. */
 export const TOP_UP_AFTER_SECONDS = 30;
-
-/** Reads `BATCH_CONCURRENCY` (1-1000; default {@link DEFAULT_BATCH_CONCURRENCY}). */
-export function batchConcurrency(raw: string | undefined): number {
-  const n = Number(raw);
-  return raw !== undefined && raw.trim() !== '' && Number.isInteger(n) && n >= 1 && n <= 1000
-    ? n
-    : DEFAULT_BATCH_CONCURRENCY;
-}
 
 /** Runs `work` over `items` with at most `concurrency` in flight; resolves when all settled. */
 async function eachLimited<T>(
@@ -100,7 +91,7 @@ export async function sendIds(env: Bindings, ids: readonly string[], batchId: st
 
 /**
  * Starts each item's Durable Object directly (no queue hop: the next item of a window starts as soon as
- * one ends) once it holds one of its tenant's running slots (src/tenants/admission.ts); an item whose
+ * one ends) once it holds one of its tenant's running slots (src/evaluations/admission.ts); an item whose
  * tenant is at its cap, or whose object could not be reached, goes to the jobs queue instead, where it
  * waits for a slot like any other evaluation. An item whose job the claim read is started with it and
  * runs its first step at once (`startAndAwait` without waiting: no D1 read of the job, no alarm hop; the
@@ -164,7 +155,7 @@ async function handOver(
   return ids.length;
 }
 
-/** The claim of a batch with a budget (./budget.ts); a used-up budget starts ending the items never launched. */
+/** The claim of a batch with a budget (./budget-claims.ts); a used-up budget starts ending the items never launched. */
 async function claimBudgetedOrExhaust(env: Bindings, batchId: string): Promise<{ batchId: string; ids: string[] }> {
   const c = await claimBudgeted(env.DB, batchId);
   if (c.exhausted) {
@@ -177,7 +168,7 @@ async function claimBudgetedOrExhaust(env: Bindings, batchId: string): Promise<{
 /**
  * The Durable Object's call once an item's final write has landed, with what that write claimed in its own
  * transaction (`claimWindowStatements`, the first claimed item admitted there too): starts the claimed items
- * (no D1 round trip for the admitted one); a batch with a budget is claimed here instead (./budget.ts). Never
+ * (no D1 round trip for the admitted one); a batch with a budget is claimed here instead (./budget-claims.ts). Never
  * throws (it runs after the response): the next ending's claim, or the sweeper's top-up, makes up for a
  * failure, and a claimed item that did not start stays `queued` for the sweeper's re-kick.
  */
@@ -193,6 +184,38 @@ export async function handOverClaim(
     log('warn', 'batch.pump_failed', { evaluationId, error: messageOf(err) });
   }
 }
+
+/**
+ * A step of an item's final write after its status update: the batch's next items are claimed in the same
+ * transaction (the first one admitted to the slot the ending freed, `claimWindowStatements`), and started
+ * once it committed ({@link handOverClaim}). Nothing for an evaluation outside a batch; one whose batch the
+ * object no longer knows (after an eviction) claims, and a claim outside a batch finds no row.
+ */
+export const CLAIM_BATCH_WINDOW: FinalWriteStep = {
+  name: "the batch's next items are claimed (the first takes the freed slot), and start",
+  prepare: (db, ending) => {
+    if (ending.batchId === null) return null;
+    const claim = claimWindowStatements(
+      db,
+      { evaluationId: ending.id },
+      { defaultMaxRunning: ending.defaultMaxRunning, now: ending.now },
+    );
+    return {
+      statements: claim.statements,
+      then: (results) => {
+        const { claim: window, admitted } = claim.read(results);
+        return (env) => handOverClaim(env, ending.id, window, admitted);
+      },
+    };
+  },
+};
+
+/**
+ * Ends an evaluation in D1 alone, with every effect of an ending and, once committed, its after-commit steps
+ * (src/ending-plan.ts `endInD1`, which the batches queue's consumer hands in: this module does not import the
+ * list of what an ending does). @returns whether this call ended it.
+ */
+export type EndInD1 = (env: Bindings, id: string, status: EndStatus, error: EvaluationError) => Promise<boolean>;
 
 /**
  * The sweeper's part, for open batches untouched for {@link TOP_UP_AFTER_SECONDS} (or since `restartedAt`,
@@ -239,7 +262,11 @@ export async function startCancelFanout(env: Bindings, batchId: string): Promise
  * Idempotent: a cancel of an ended item changes nothing.
  * @throws when an item could not be cancelled (the queue retries the page).
  */
-export async function cancelPage(env: Bindings, message: BatchMessage): Promise<{ cancelled: number; next: boolean }> {
+export async function cancelPage(
+  env: Bindings,
+  message: BatchMessage,
+  endInD1: EndInD1,
+): Promise<{ cancelled: number; next: boolean }> {
   const fanout = await getBatchFanout(env.DB, message.batchId);
   if (fanout === null) return { cancelled: 0, next: false };
   const { sent } = fanout;
@@ -248,11 +275,9 @@ export async function cancelPage(env: Bindings, message: BatchMessage): Promise<
   await eachLimited(page, CANCEL_CONCURRENCY, async ({ id, seq, status }) => {
     try {
       if (status === 'queued' && seq >= sent) {
-        const ended = fanout.budget
-          ? await markEnded(env.DB, id, 'failed', BATCH_BUDGET_ERROR, Date.now())
-          : await markEnded(env.DB, id, 'cancelled', BATCH_CANCELLED_ERROR, Date.now());
-        // Its webhook deliveries (and the batch's completion event, if this ending completed it) go out now.
-        if (ended) await afterEnding(env, id);
+        // Its webhook deliveries (and the batch's completion event, if this ending completes it) go out at once.
+        if (fanout.budget) await endInD1(env, id, 'failed', BATCH_BUDGET_ERROR);
+        else await endInD1(env, id, 'cancelled', BATCH_CANCELLED_ERROR);
       } else await evaluationStub(env, id).cancel(id, BATCH_CANCELLED_ERROR.message);
     } catch (err) {
       failures.push(id);

@@ -1,11 +1,11 @@
 /**
  * @module
  * The batch API's zod schemas (request, answers, result lines, queries): one per concept, used by the
- * route definitions (src/api/routes/batches.ts) for validation, the OpenAPI document and the typed client.
+ * route definitions (src/batches/routes.ts) for validation, the OpenAPI document and the typed client.
  * The judge fields, the task and metadata are the evaluation API's own schemas, reused as they are.
  */
 import { z } from '@hono/zod-openapi';
-import { PAIRWISE_TASK_EXAMPLE, POINTWISE_TASK_EXAMPLE } from '../api/examples.js';
+import { PAIRWISE_TASK_EXAMPLE, POINTWISE_TASK_EXAMPLE } from '../evaluations/examples.js';
 import {
   CreateEvaluationRequestSchema,
   EvaluationErrorSchema,
@@ -14,8 +14,8 @@ import {
   Task,
   UsageTotalsSchema,
   VerdictSummarySchema,
-} from '../api/schemas.js';
-import { BudgetSchema } from '../budgets/schema.js';
+} from '../evaluations/schemas.js';
+import { BudgetSchema } from '../engine/budget.js';
 import { OneOffWebhookSchema } from '../webhooks/schemas.js';
 
 /** Most items per batch: 10,000. */

@@ -1,18 +1,18 @@
 /**
  * @module
- * Batch use cases behind the thin route handlers (src/api/routes/batches.ts): create, read (counts from
+ * Batch use cases behind the thin route handlers (src/batches/routes.ts): create, read (counts from
  * the batch row's counters, verdict statistics and usage by aggregate SQL), results as NDJSON pages in
  * request order, list, and cancel.
  */
-import type { CreatorInfo } from '../api/services/evaluations.js';
-import { encodeCursor, decodeCursor } from '../api/cursor.js';
-import { ApiError, invalidRequest } from '../api/errors.js';
-import { checkLlmConfig, resolveJudge } from '../api/services/judge.js';
-import { VerdictSummarySchema } from '../api/schemas.js';
-import type { Bindings } from '../env.js';
+import type { CreatorInfo } from '../evaluations/service.js';
+import { encodeCursor, decodeCursor } from '../http/cursor.js';
+import { ApiError, invalidRequest } from '../http/errors.js';
+import { checkLlmConfig, resolveJudge } from '../methods/resolve-judge.js';
+import { VerdictSummarySchema } from '../evaluations/schemas.js';
+import type { Bindings } from '../config/bindings.js';
 import { llmEnvOf } from '../llm/settings.js';
-import { log } from '../pipeline/log.js';
-import type { EvaluationStatus } from '../pipeline/status.js';
+import { log } from '../log/log.js';
+import type { EvaluationStatus } from '../evaluations/status.js';
 import { z } from 'zod';
 import { startCancelFanout } from './pump.js';
 import type {
@@ -24,13 +24,13 @@ import type {
   BatchSummary,
   CreateBatchRequest,
 } from './schemas.js';
-import type { ItemOutcomeRow, ListPosition } from './read.js';
-import { listBatches, resultsPage, usageAggregates, verdictAggregates } from './read.js';
-import type { BatchRecord } from './store.js';
-import { getBatch, requestCancel } from './store.js';
+import type { ItemOutcomeRow, ListPosition } from './result-rows.js';
+import { listBatches, resultsPage, usageAggregates, verdictAggregates } from './result-rows.js';
+import type { BatchRecord } from './rows.js';
+import { getBatch, requestCancel } from './rows.js';
 import { submitBatch } from './submit.js';
-import { checkBatchBudget } from './budget.js';
-import { requireSigningSecret, requireWebhookUrl } from '../webhooks/require.js';
+import { checkBatchBudget } from './budget-check.js';
+import { requireSigningSecret, requireWebhookUrl } from '../webhooks/url-checks.js';
 
 /** Relative links of a batch. */
 export function batchLinks(id: string): BatchAccepted['links'] {

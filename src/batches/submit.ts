@@ -8,27 +8,28 @@
  * Why one transaction, rather than accepting first and writing the items from a queue consumer: a batch
  * then exists whole or not at all (an `Idempotency-Key` replay can never meet half a batch), and its first
  * items start as soon as it is accepted. The cost stays small: rows go as `json_each` chunks (1,000 small
- * items = one statement, see ./store.ts), and only the window's ids are sent. A lost hand-over is made up
+ * items = one statement, see ./rows.ts), and only the window's ids are sent. A lost hand-over is made up
  * by the next pump (a retry of the request, an ending, the sweeper's top-up).
  *
  * Idempotency: with a key, the canonical request's sha-256 is stored on the batch row; the same key with
  * the same body returns the same batch (`replayed`), with another body 409 `idempotency_conflict`.
  */
-import type { ResolvedJudge } from '../api/services/judge.js';
-import { planTask } from '../api/services/judge.js';
-import type { CreatorInfo } from '../api/services/evaluations.js';
-import { limitsFor, newId } from '../api/services/evaluations.js';
+import type { ResolvedJudge } from '../methods/resolve-judge.js';
+import { planTask } from '../methods/resolve-judge.js';
+import type { CreatorInfo } from '../evaluations/service.js';
+import { limitsFor, newId } from '../evaluations/service.js';
 import { assertQuota } from '../tenants/quota.js';
-import { ApiError } from '../api/errors.js';
-import type { Budget } from '../budgets/schema.js';
+import { ApiError } from '../http/errors.js';
+import type { Budget } from '../engine/budget.js';
 import type { Task } from '../engine/task.js';
-import type { Bindings } from '../env.js';
-import { requestHash } from '../store/hash.js';
-import { batchConcurrency, pump } from './pump.js';
+import type { Bindings } from '../config/bindings.js';
+import { requestHash } from '../http/request-hash.js';
+import { pump } from './pump.js';
 import type { BatchKind } from './schemas.js';
-import type { BatchRecord, NewBatchItem } from './store.js';
-import { findBatchByKey, insertBatch } from './store.js';
-import { INSERT_JSON_CHUNK_BYTES as ITEM_CHUNK_BYTES } from '../store/evaluations.js';
+import type { BatchRecord, NewBatchItem } from './rows.js';
+import { findBatchByKey, insertBatch } from './rows.js';
+import { INSERT_JSON_CHUNK_BYTES as ITEM_CHUNK_BYTES } from '../evaluations/rows.js';
+import { configOf } from '../config/vars.js';
 
 /** An item to submit. */
 export interface SubmitItem {
@@ -45,7 +46,7 @@ export interface BatchSubmission {
   judge: ResolvedJudge;
   items: readonly SubmitItem[];
   webhookUrl: string | null;
-  /** The batch's budget (checked by the caller, see ./budget.ts), or null/absent. */
+  /** The batch's budget (checked by the caller, see ./budget-claims.ts), or null/absent. */
   budget?: Budget | null;
   /** The caller's `Idempotency-Key`, or null. */
   idempotencyKey: string | null;
@@ -125,7 +126,7 @@ export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Su
       budget: s.budget ?? null,
       idempotencyKey: s.idempotencyKey,
       requestHash: hash,
-      concurrency: batchConcurrency(env.BATCH_CONCURRENCY),
+      concurrency: configOf(env).BATCH_CONCURRENCY,
       items,
       now,
     },

@@ -1,7 +1,7 @@
 /**
  * @module
  * The worst case of one LLM call before it goes out: its prompt counted with the tokenizer
- * (./tokens.ts), its completion bounded by the call's `maxTokens` times the choices it may bring (a request
+ * (./prompt-tokens.ts), its completion bounded by the call's `maxTokens` times the choices it may bring (a request
  * with `n` to a provider declared `supportsN`: n; else 1), its cost from the price table
  * (src/llm/pricing.ts) with every prompt token at the uncached input price. Pure given its inputs.
  */
@@ -9,8 +9,8 @@ import type { LlmCallRequest } from '../engine/call.js';
 import type { ModelPrice, PriceTable } from '../llm/pricing.js';
 import { costUsd, DEFAULT_PRICES, priceFor } from '../llm/pricing.js';
 import { supportsNOf } from '../llm/settings.js';
-import type { Spend } from './schema.js';
-import type { PromptCounter } from './tokens.js';
+import type { Spend } from '../engine/budget.js';
+import type { PromptCounter } from './prompt-tokens.js';
 
 /** Where a call goes when it names no model or provider, and the prices (the deployment's LLM settings). */
 export interface MeterSettings {

@@ -1,7 +1,7 @@
 /**
  * @module
  * `npm run admin -- <command> [options]`: tenants, API keys and usage of a Tribunal deployment, local
- * (`ADMIN_TOKEN=… npm start`) or deployed, through its admin API (`/v1/admin`, src/api/routes/admin.ts).
+ * (`ADMIN_TOKEN=… npm start`) or deployed, through its admin API (`/v1/admin`, src/admin/routes.ts).
  * The operator token comes from `TRIBUNAL_ADMIN_TOKEN`, never from the command line (it would land in
  * the shell history and the process list). Prints the API's JSON answer (usage: CSV with `--csv`); a
  * new key is printed once, with a reminder on stderr that it cannot be shown again.

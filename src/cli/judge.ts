@@ -14,16 +14,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import type { LlmCallResult } from '../engine/call.js';
-import { ZERO_USAGE } from '../engine/call.js';
 import type { AnyMethod } from '../engine/method.js';
 import type { EngineState, Outcome } from '../engine/protocol.js';
-import { applyResult, createEvaluation, EngineInputError, outcome, readyCalls } from '../engine/protocol.js';
-import { budgetAdmission, budgetOf, loadCallMeter } from '../budgets/gate.js';
+import { createEvaluation, EngineInputError } from '../engine/protocol.js';
+import { replayReplies } from '../engine/replay.js';
+import { budgetAdmission, budgetOf, loadCallMeter } from '../budgets/call-check.js';
 import { formatIssues, getMethod, PRESETS, resolveMethodConfig } from '../engine/registry.js';
 import { runEvaluation } from '../engine/runner.js';
 import { TaskSchema } from '../engine/task.js';
-import { createLlmWithMock } from '../llm/mock/in-process.js';
+import { createLlmWithMock } from '../mock-llm/in-process.js';
 import { settingsFromEnv, supportsNOf } from '../llm/settings.js';
 import type { CliOptions, CliSpec, CliValues } from './args.js';
 import { isMain, jsonObjectOption, runCli, UsageError } from './args.js';
@@ -32,38 +31,6 @@ import { isMain, jsonObjectOption, runCli, UsageError } from './args.js';
 const ReplaySchema = z.object({
   messages: z.array(z.object({ callId: z.string(), model: z.string(), content: z.string() })),
 });
-
-/** What a replay ends with: an outcome, or the calls the transcript lacks. */
-export type ReplayResult = { outcome: Outcome; applied: number } | { missing: string[]; applied: number };
-
-/**
- * Re-runs a protocol over stored replies, in their recorded order, without any LLM call.
- * Replies the config does not ask for are ignored (apply is idempotent for ids that are not ready).
- */
-export function replay(
-  method: AnyMethod,
-  initial: EngineState,
-  messages: readonly { callId: string; model: string; content: string }[],
-): ReplayResult {
-  // Stored in finishing order, which need not be the order calls became ready: look replies up by id.
-  const byId = new Map(messages.map((m) => [m.callId, m]));
-  let state = initial;
-  let applied = 0;
-  for (;;) {
-    const found = readyCalls(method, state).flatMap((r) => {
-      const m = byId.get(r.id);
-      return m ? [m] : [];
-    });
-    if (found.length === 0) break;
-    for (const m of found) {
-      const result: LlmCallResult = { id: m.callId, ok: true, content: m.content, model: m.model, usage: ZERO_USAGE };
-      state = applyResult(method, state, result);
-      applied += 1;
-    }
-  }
-  const done = outcome(method, state);
-  return done ? { outcome: done, applied } : { missing: readyCalls(method, state).map((r) => r.id), applied };
-}
 
 function readJson(path: string, option: string): unknown {
   let text: string;
@@ -130,7 +97,7 @@ async function main(values: CliValues<typeof JUDGE_CLI.options>): Promise<number
   if (values.replay) {
     const stored = ReplaySchema.safeParse(readJson(values.replay, 'replay'));
     if (!stored.success) throw new UsageError(`--replay: ${formatIssues(stored.error)}`);
-    const r = replay(method, state, stored.data.messages);
+    const r = replayReplies(method, state, stored.data.messages);
     if ('missing' in r) {
       console.error(`the transcript does not hold every call this config needs; next calls: ${r.missing.join(', ')}`);
       return 1;

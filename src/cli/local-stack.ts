@@ -16,8 +16,8 @@ import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
-import { startMockServer } from '../llm/mock/node.js';
-import type { MockServer } from '../llm/mock/node.js';
+import { startMockServer } from '../mock-llm/node.js';
+import type { MockServer } from '../mock-llm/node.js';
 import type { CronTimerOptions } from './cron.js';
 import type { Described, EndedRef } from './ended.js';
 import { httpTrigger, startCronTimer } from './cron.js';
@@ -26,8 +26,6 @@ import type { RuntimeConfig } from './worker-options.js';
 import { assertPortFree, freePort, PortInUseError, waitForPortFree } from './ports.js';
 import { exited, signalGroup, spawnGroup, stopGroup } from './process-group.js';
 import { lockState } from './state-lock.js';
-
-export { freePort } from './ports.js';
 
 /** Repository root (this file is src/cli/local-stack.ts). */
 export const REPO_ROOT = new URL('../../', import.meta.url).pathname;

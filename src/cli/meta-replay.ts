@@ -1,7 +1,7 @@
 /**
  * @module
  * `npm run meta-eval -- --replay <run.json> [--preset P] [--config overrides.json] [--out FILE]`: re-aggregates
- * a finished meta-evaluation run under another preset or config, without LLM calls (issue #8 item 9). The run
+ * a finished meta-evaluation run under another preset or config, without LLM calls. The run
  * file is the JSON `npm run meta-eval` writes; it holds every item's transcript. The dataset is reloaded by the
  * name (and aspect) the run used, so the human labels and tasks are the run's.
  */
@@ -9,12 +9,12 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { formatIssues } from '../engine/registry.js';
-import { loadDatasetByName } from '../meta/datasets.js';
-import { reportOptionsFor } from '../meta/headline.js';
-import { cascadeMarkdown } from '../meta/cascade.js';
-import { toMarkdown } from '../meta/metrics.js';
-import type { DatasetReplay } from '../meta/replay.js';
-import { replayDataset } from '../meta/replay.js';
+import { loadDatasetByName } from '../datasets/loaders.js';
+import { reportOptionsFor } from '../metrics/headline.js';
+import { cascadeMarkdown } from '../metrics/cascade.js';
+import { toMarkdown } from '../metrics/agreement.js';
+import type { DatasetReplay } from '../metrics/dataset-replay.js';
+import { replayDataset } from '../metrics/dataset-replay.js';
 
 /** The part of a meta-eval run file a replay reads. */
 const RunFileSchema = z.object({

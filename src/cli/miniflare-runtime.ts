@@ -15,8 +15,6 @@ import { readEnded } from './ended.js';
 import type { MiniflareInstance, RuntimeConfig } from './worker-options.js';
 import { Miniflare, miniflareOptionsOf } from './worker-options.js';
 
-export type { RuntimeConfig } from './worker-options.js';
-
 /** Parent → runtime. */
 export type RuntimeRequest =
   | { type: 'start'; config: RuntimeConfig }

@@ -100,10 +100,9 @@ function watchSources(stack: LocalStack): FSWatcher[] {
       });
     }, 300);
   };
-  // The viewer's build output (src/web/public, written by the bundle's own [build] step) is not a source:
-  // watching it would reload forever.
-  const sources = (_event: string, file: string | null) => {
-    if (!file?.startsWith(join('web', 'public'))) onChange();
+  // The assets' build output (dist/web, written by the bundle's own [build] step) is outside these folders.
+  const sources = () => {
+    onChange();
   };
   return ['src', 'queues', 'durable-objects', 'migrations', 'wrangler.toml'].map((p) =>
     watch(join(REPO_ROOT, p), { recursive: true }, sources),

@@ -1,7 +1,7 @@
 /**
  * @module
  * The local runtime's output as `npm start` shows it. The Worker writes one JSON object per line
- * (src/pipeline/log.ts: `{ ts, level, event, ...fields }`), which suits Workers Logs but not a person at a
+ * (src/log/log.ts: `{ ts, level, event, ...fields }`), which suits Workers Logs but not a person at a
  * terminal: by default (quiet) the terminal gets one readable line per ended evaluation (batch items
  * excepted) and per ended batch, and the warnings and errors, each on one line; `--verbose` or `LOG_LEVEL`
  * give the JSON lines themselves, from that level up. Lines that are not the Worker's JSON (workerd's own

@@ -15,6 +15,7 @@ export interface WranglerConfigView {
   compatibility_date?: string;
   vars: Record<string, unknown>;
   triggers: { crons?: string[] };
+  queues: { consumers?: { queue: string }[] };
 }
 
 /** wrangler's config reader, typed as used here. */

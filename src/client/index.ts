@@ -10,11 +10,12 @@
  * Runs wherever `fetch` does (Node 18+, browsers, Workers); no dependency. Example: ./README.md.
  */
 import type { components, paths } from './api-types.js';
-import type { EvaluationEvent } from '../pipeline/events.js';
+import type { EvaluationEvent } from '../evaluations/live-events.js';
 import { sseBlocks } from './sse.js';
+import { backoffDelay } from '../backoff/backoff.js';
 
 export type { components, paths } from './api-types.js';
-export type { EvaluationEvent } from '../pipeline/events.js';
+export type { EvaluationEvent } from '../evaluations/live-events.js';
 
 /** The API's named schemas (`Task`, `Evaluation`, `VerdictSummary`, `ChatCompletion`, …). */
 export type Schemas = components['schemas'];
@@ -253,7 +254,7 @@ export function createTribunalClient(options: TribunalClientOptions) {
         // The stream ended early: the evaluation may have ended meanwhile.
         const now = await get(id);
         if (TERMINAL.has(now.status)) return now;
-        await new Promise((r) => setTimeout(r, Math.min(1_000, 50 * 2 ** attempt)));
+        await new Promise((r) => setTimeout(r, backoffDelay(attempt + 1, { base: 50, max: 1_000 })));
       }
     } finally {
       clearTimeout(timer);

@@ -6,7 +6,7 @@
  * transcript and usage, position calibration and idempotent application of results.
  */
 import { z } from 'zod';
-import { BudgetSchema } from '../budgets/schema.js';
+import { BudgetSchema } from './budget.js';
 import type { LlmCallRequest, Usage } from './call.js';
 import type { ParsedValue } from './parsers/spec.js';
 import type { Task } from './task.js';

@@ -28,7 +28,7 @@
  * `truncate`, which concludes with what it has (the verdict then carries `budgetTruncated: true` and what
  * was cut), or fails the evaluation like any other failed call. Stored refusals replay like results.
  */
-import { BUDGET_EXCEEDED } from '../budgets/schema.js';
+import { BUDGET_EXCEEDED } from './budget.js';
 import type { LlmCallRequest, LlmCallResult, LlmError } from './call.js';
 import { ZERO_USAGE } from './call.js';
 import { combineOrders, unswap } from './calibration.js';

@@ -1,8 +1,8 @@
 /**
  * @module
  * Replay: a protocol fed stored replies instead of LLM calls, so a recorded evaluation can be re-aggregated
- * under another config (another calibration rule, read rule or aggregation) at no cost. The same logic as
- * `npm run judge -- --replay`, here so the meta-evaluation replay (`src/meta/replay.ts`) can use it.
+ * under another config (another calibration rule, read rule or aggregation) at no cost. The one replay loop:
+ * `npm run judge -- --replay` (src/cli/judge.ts) and the meta-evaluation replay (src/metrics/dataset-replay.ts) use it.
  */
 import type { LlmCallResult } from './call.js';
 import { ZERO_USAGE } from './call.js';

@@ -20,7 +20,7 @@ export interface RunOptions {
   /** Called when a call starts. */
   onCall?: (request: LlmCallRequest) => void;
   /**
-   * Decides before each launch (a budget: `budgetAdmission` in src/budgets/gate.ts). A refusal is applied
+   * Decides before each launch (a budget: `budgetAdmission` in src/budgets/call-check.ts). A refusal is applied
    * as a failed result with the given error (no LLM call), which a method may truncate at. Default: launch.
    */
   admit?: (request: LlmCallRequest, running: readonly LlmCallRequest[], state: EngineState) => Admission;

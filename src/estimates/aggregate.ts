@@ -3,8 +3,8 @@
  * Sums of estimates as the API reports them: an even sample of a large batch scaled to all its items, a
  * figure's min / expected / max, and a budget compared per limit. Pure.
  */
-import type { Budget, BudgetLimit } from '../budgets/schema.js';
-import { BUDGET_LIMITS } from '../budgets/schema.js';
+import type { Budget, BudgetLimit } from '../engine/budget.js';
+import { BUDGET_LIMITS } from '../engine/budget.js';
 import type { Estimate, Figures } from './estimate.js';
 
 /** How a budget's limits compare with an estimate (the `BudgetFit` of the API). */

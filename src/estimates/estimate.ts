@@ -18,7 +18,7 @@ import { createEvaluation } from '../engine/protocol.js';
 import { runEvaluation } from '../engine/runner.js';
 import type { Task } from '../engine/task.js';
 import type { CallMeter } from '../budgets/meter.js';
-import type { CountKind, PromptCounter } from '../budgets/tokens.js';
+import type { CountKind, PromptCounter } from '../budgets/prompt-tokens.js';
 import type { ReplyLength, Strategy, SyntheticCall } from './synthetic.js';
 import { createSyntheticLlm, STRATEGIES } from './synthetic.js';
 
@@ -49,7 +49,7 @@ export interface ModelFigures {
   provider: string;
   /** False when the price table has no price for it (its cost counts 0). */
   priced: boolean;
-  /** How its tokens are counted (src/budgets/tokens.ts). */
+  /** How its tokens are counted (src/budgets/prompt-tokens.ts). */
   tokenCount: CountKind;
   min: Figures;
   expected: Figures;

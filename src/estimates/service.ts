@@ -4,17 +4,17 @@
  * batch) would validate it, then every task is estimated (./estimate.ts) with the deployment's default
  * model, providers and prices. No LLM call, no row: nothing is stored.
  */
-import { checkLlmConfig, planTask, resolveJudge } from '../api/services/judge.js';
+import { checkLlmConfig, planTask, resolveJudge } from '../methods/resolve-judge.js';
 import { createCallMeter } from '../budgets/meter.js';
-import { checkBudgetPrices, withBudget } from '../budgets/request.js';
-import type { Budget } from '../budgets/schema.js';
-import { createPromptCounter, loadTokenizer, O200K_FACTOR, OTHER_MODEL_FACTOR } from '../budgets/tokens.js';
-import type { Bindings } from '../env.js';
+import { checkBudgetPrices, withBudget } from '../budgets/request-budget.js';
+import type { Budget } from '../engine/budget.js';
+import { createPromptCounter, loadTokenizer, O200K_FACTOR, OTHER_MODEL_FACTOR } from '../budgets/prompt-tokens.js';
+import type { Bindings } from '../config/bindings.js';
 import { llmEnvOf, settingsFromEnv } from '../llm/settings.js';
 import { budgetFit, range, sampleIndices, scaleEstimate } from './aggregate.js';
 import { addEstimates, estimateTask, NO_ESTIMATE } from './estimate.js';
-import type { EstimateRequest, EstimateResponse } from './schema.js';
-import { MAX_EXACT_ITEMS } from './schema.js';
+import type { EstimateRequest, EstimateResponse } from './schemas.js';
+import { MAX_EXACT_ITEMS } from './schemas.js';
 import { EXPECTED_REPLY_TOKENS } from './synthetic.js';
 
 const ASSUMPTIONS = [

@@ -2,7 +2,7 @@
  * @module
  * A synthetic LLM for estimates: no network, no model. It answers each call with a reply that parses
  * under the call's own parser (./replies.ts), of a chosen length, leaning the way a {@link Strategy} says,
- * and reports usage counted with the prompt counter (src/budgets/tokens.ts) and priced from the table.
+ * and reports usage counted with the prompt counter (src/budgets/prompt-tokens.ts) and priced from the table.
  *
  * Strategies steer adaptive protocols along their paths:
  * - `agree`: every judgement prefers Answer A (or the top score) and every critic says NO_ISSUE: the
@@ -18,7 +18,7 @@
 import type { LlmCallRequest, LlmCallResult, LlmFunction } from '../engine/call.js';
 import type { CallMeter } from '../budgets/meter.js';
 import { costUsd } from '../llm/pricing.js';
-import type { PromptCounter } from '../budgets/tokens.js';
+import type { PromptCounter } from '../budgets/prompt-tokens.js';
 import type { Lean } from './replies.js';
 import { syntheticReply } from './replies.js';
 
@@ -89,7 +89,7 @@ export function createSyntheticLlm(
           ? request.maxTokens
           : Math.min(request.maxTokens, EXPECTED_REPLY_TOKENS);
     const bare = syntheticReply(request.parser, lean, '');
-    // Filler words count one token each before the model's factor (src/budgets/tokens.ts).
+    // Filler words count one token each before the model's factor (src/budgets/prompt-tokens.ts).
     const perWord = counter.countText(model, FILLER.repeat(100)) / 100;
     const words = Math.max(0, Math.floor((target - counter.countText(model, bare)) / perWord));
     const content = syntheticReply(request.parser, lean, FILLER.repeat(words).trim());

@@ -22,7 +22,7 @@ import type { BatchFilePlan } from './batch-files.js';
 import type { BatchLineOutcome } from './batch-lines.js';
 import { jsonlLines, readBatchLine } from './batch-lines.js';
 import type { AttemptFailure } from './outcome.js';
-import { createRedactor } from './redact.js';
+import { createRedactor } from '../log/redact.js';
 import { BATCH_ENDPOINT } from './request.js';
 import type { LlmSettings, LlmSettingsInput, ProviderSettings } from './settings.js';
 import { IN_PROCESS_MOCK_URL, resolveSettings } from './settings.js';

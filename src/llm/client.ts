@@ -20,13 +20,13 @@
  */
 import type { LlmAttempt, LlmCallRequest, LlmCallResult, LlmError, LlmFunction } from '../engine/call.js';
 import { dominantAttemptIndex, summarizeAttempts } from './attempts.js';
-import type { ProviderGate } from './gate.js';
-import { gateOutcome } from './gate.js';
+import type { ProviderGate } from './provider-gate-hook.js';
+import { gateOutcome } from './provider-gate-hook.js';
 import { asFlexFailure, FLEX_UNSUPPORTED, flexRefusalOf } from './flex.js';
 import type { PriceTable } from './pricing.js';
 import { DEFAULT_PRICES, priceFor } from './pricing.js';
 import type { AttemptOutcome } from './outcome.js';
-import { createRedactor } from './redact.js';
+import { createRedactor } from '../log/redact.js';
 import { buildChatBody } from './request.js';
 import { backoffDelayMs } from './retry.js';
 import type { LlmSettings, LlmSettingsInput, ProviderSettings } from './settings.js';
@@ -81,7 +81,7 @@ export interface LlmDeps {
    */
   inProcessMock?: typeof fetch;
   /**
-   * Admits each attempt under its provider and model's adaptive concurrency limit (./gate.ts): asked
+   * Admits each attempt under its provider and model's adaptive concurrency limit (./provider-gate-hook.ts): asked
    * before the attempt goes out, told its outcome after. Waiting for a slot is not part of an attempt's
    * latency. Default none (no limit beyond the caller's own).
    */

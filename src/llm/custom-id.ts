@@ -13,7 +13,7 @@
  * written before the file is uploaded), and {@link CustomIdIndex} refuses a collision instead of trusting
  * the hash.
  */
-import { hashHex } from './hash.js';
+import { hashHex } from './hash53.js';
 
 /** Longest `custom_id`, characters. */
 export const CUSTOM_ID_MAX_LENGTH = 64;

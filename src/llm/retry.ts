@@ -2,6 +2,7 @@
  * @module
  * Retry timing: exponential backoff with full jitter, and the provider's own `Retry-After` hints.
  */
+import { backoffDelay } from '../backoff/backoff.js';
 import type { RetryPolicy } from './settings.js';
 
 /** Minimal header reader, satisfied by `Headers` and by plain lookups in tests. */
@@ -40,6 +41,5 @@ export function backoffDelayMs(
   policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>,
   random: () => number,
 ): number {
-  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, retry - 1));
-  return Math.floor(random() * ceiling);
+  return Math.floor(backoffDelay(retry, { base: policy.baseDelayMs, max: policy.maxDelayMs, jitter: 'full' }, random));
 }

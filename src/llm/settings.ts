@@ -13,14 +13,15 @@
  * diagnosis (`reason`, `detail`) to the operator's logs as `llm.settings_invalid`.
  */
 import { z } from 'zod';
-import { log } from '../pipeline/log.js';
+import { configOf } from '../config/vars.js';
+import { log } from '../log/log.js';
 import { ModelPriceSchema } from './pricing.js';
+import { isSecretName, redactSecrets, rememberSecrets } from '../log/redact.js';
 import { DEFAULT_FLEX_TIMEOUT_MS } from './tiers.js';
-import { isSecretName, redactSecrets, rememberSecrets } from './redact.js';
 
 /**
  * Base URL that selects the in-process mock (no network). Only Node code that opts in can use it
- * (`src/llm/mock/in-process.ts`); the Worker bundle does not contain the mock and refuses it.
+ * (`src/mock-llm/in-process.ts`); the Worker bundle does not contain the mock and refuses it.
  */
 export const IN_PROCESS_MOCK_URL = 'mock://in-process/v1';
 
@@ -189,14 +190,14 @@ export function llmEnvOf(env: object): LlmEnv {
 /**
  * Why LLM settings are unusable: `missing_base_url` (LLM_BASE_URL empty), `mock_unavailable` (`mock`
  * where the in-process mock is not included, e.g. the Worker), `invalid_providers`, `invalid_prices`,
- * `invalid_number`, `invalid_settings`; or `byok_disabled` (a caller's key where ALLOW_BYOK is off).
+ * `invalid_settings`; or `byok_disabled` (a caller's key where ALLOW_BYOK is off). An invalid number or flag
+ * is the configuration's (src/config/vars.ts `ConfigError`, `config_invalid`).
  */
 export type LlmSettingsReason =
   | 'missing_base_url'
   | 'mock_unavailable'
   | 'invalid_providers'
   | 'invalid_prices'
-  | 'invalid_number'
   | 'invalid_settings'
   | 'byok_disabled';
 
@@ -247,37 +248,15 @@ const EnvProviderSchema = z
   })
   .strict();
 
-function str(env: LlmEnv, name: string): string | undefined {
+/** A secret the environment names at run time (a provider's `apiKeySecret`), trimmed; undefined when unset or empty. */
+function secretOf(env: LlmEnv, name: string): string | undefined {
   const v = env[name];
   return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
 }
 
-/** An integer variable ≥ `min`, or undefined when unset. */
-function intVar(env: LlmEnv, name: string, min: 0 | 1): number | undefined {
-  const raw = str(env, name);
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) {
-    throw new LlmSettingsError(
-      'invalid_number',
-      `${name} must be ${min === 1 ? 'a positive' : 'a non-negative'} integer, got "${raw}"`,
-    );
-  }
-  return n;
-}
-
-/** A `true` / `false` variable, or undefined when unset. */
-function boolVar(env: LlmEnv, name: string): boolean | undefined {
-  const raw = str(env, name)?.toLowerCase();
-  if (raw === undefined) return undefined;
-  if (raw !== 'true' && raw !== 'false')
-    throw new LlmSettingsError('invalid_settings', `${name} must be "true" or "false", got "${raw}"`);
-  return raw === 'true';
-}
-
-function parseJsonVar(env: LlmEnv, name: string, reason: 'invalid_providers' | 'invalid_prices'): unknown {
-  const raw = str(env, name);
-  if (raw === undefined) return undefined;
+/** A JSON variable's value, or undefined when it is empty. */
+function parseJsonVar(raw: string, name: string, reason: 'invalid_providers' | 'invalid_prices'): unknown {
+  if (raw === '') return undefined;
   try {
     return JSON.parse(raw) as unknown;
   } catch (e) {
@@ -349,7 +328,7 @@ export function settingsFromEnv(env: LlmEnv, opts: SettingsFromEnvOptions = {}):
 /**
  * Settings read from an environment object (bindings do not change while an isolate lives): every Durable
  * Object instance and request reads the same variables, and parsing them each time cost ~1-2.5 ms of CPU
- * per evaluation in workerd (issue 13). BYOK settings are never kept.
+ * per evaluation in workerd (BENCHMARKS.md). BYOK settings are never kept.
  */
 const readFromEnv = new WeakMap<object, { plain?: LlmSettings; mock?: LlmSettings }>();
 
@@ -362,17 +341,19 @@ function readSettings(
   byok: string | undefined,
   secrets: string[],
 ): LlmSettings {
+  // Numbers and flags are the deployment's configuration, parsed and checked once (src/config/vars.ts).
+  const config = configOf(env);
   if (byok) {
-    if (str(env, 'ALLOW_BYOK')?.toLowerCase() !== 'true') {
+    if (!config.ALLOW_BYOK) {
       throw new LlmSettingsError(
         'byok_disabled',
         'this deployment does not accept caller-supplied API keys (ALLOW_BYOK is off)',
       );
     }
   }
-  const defaultKey = byok || str(env, 'LLM_API_KEY');
-  const base = str(env, 'LLM_BASE_URL');
-  if (base === undefined) {
+  const defaultKey = byok || config.LLM_API_KEY;
+  const base = config.LLM_BASE_URL.trim();
+  if (base === '') {
     throw new LlmSettingsError(
       'missing_base_url',
       'LLM_BASE_URL is not set: point it at an OpenAI-compatible endpoint (e.g. https://api.openai.com/v1), or at a mock server (`npm run mock-llm`)',
@@ -390,14 +371,14 @@ function readSettings(
       ...(defaultKey ? { apiKey: defaultKey } : {}),
       headers: {},
       supportsJsonSchema: true,
-      supportsN: boolVar(env, 'LLM_SUPPORTS_N') ?? false,
-      supportsFlex: boolVar(env, 'LLM_SUPPORTS_FLEX') ?? false,
-      supportsBatch: boolVar(env, 'LLM_SUPPORTS_BATCH') ?? false,
-      supportsPromptCacheKey: boolVar(env, 'LLM_SUPPORTS_PROMPT_CACHE_KEY') ?? false,
+      supportsN: config.LLM_SUPPORTS_N,
+      supportsFlex: config.LLM_SUPPORTS_FLEX,
+      supportsBatch: config.LLM_SUPPORTS_BATCH,
+      supportsPromptCacheKey: config.LLM_SUPPORTS_PROMPT_CACHE_KEY,
     },
   };
 
-  const table = parseJsonVar(env, 'LLM_PROVIDERS', 'invalid_providers');
+  const table = parseJsonVar(config.LLM_PROVIDERS, 'LLM_PROVIDERS', 'invalid_providers');
   if (table !== undefined) {
     const parsed = z.record(z.string().min(1).max(64), EnvProviderSchema).safeParse(table);
     if (!parsed.success) {
@@ -407,7 +388,7 @@ function readSettings(
       );
     }
     for (const [id, p] of Object.entries(parsed.data)) {
-      const key = p.apiKeySecret ? str(env, p.apiKeySecret) : undefined;
+      const key = p.apiKeySecret ? secretOf(env, p.apiKeySecret) : undefined;
       const apiVersion = p.azureApiVersion ?? p.apiVersion;
       providers[id] = {
         baseUrl: p.baseUrl,
@@ -423,20 +404,18 @@ function readSettings(
     }
   }
 
-  const prices = parseJsonVar(env, 'LLM_PRICES', 'invalid_prices');
-  const retry = {
-    maxAttempts: intVar(env, 'LLM_MAX_ATTEMPTS', 1),
-    baseDelayMs: intVar(env, 'LLM_RETRY_BASE_MS', 0),
-    maxDelayMs: intVar(env, 'LLM_RETRY_MAX_MS', 0),
-    maxRetryAfterMs: intVar(env, 'LLM_RETRY_AFTER_MAX_MS', 0),
-  };
+  const prices = parseJsonVar(config.LLM_PRICES, 'LLM_PRICES', 'invalid_prices');
   const result = LlmSettingsSchema.safeParse({
     providers,
-    defaultModel: str(env, 'LLM_MODEL'),
-    timeoutMs: intVar(env, 'LLM_TIMEOUT_MS', 1),
-    flexTimeoutMs: intVar(env, 'LLM_FLEX_TIMEOUT_MS', 1),
-    // Unset variables are left out so the schema's defaults apply.
-    retry: Object.fromEntries(Object.entries(retry).filter(([, v]) => v !== undefined)),
+    defaultModel: config.LLM_MODEL,
+    timeoutMs: config.LLM_TIMEOUT_MS,
+    flexTimeoutMs: config.LLM_FLEX_TIMEOUT_MS,
+    retry: {
+      maxAttempts: config.LLM_MAX_ATTEMPTS,
+      baseDelayMs: config.LLM_RETRY_BASE_MS,
+      maxDelayMs: config.LLM_RETRY_MAX_MS,
+      maxRetryAfterMs: config.LLM_RETRY_AFTER_MAX_MS,
+    },
     prices,
     secrets,
   });

@@ -10,7 +10,7 @@ import { addUsage, ZERO_USAGE } from '../engine/call.js';
 import type { ModelPrice } from './pricing.js';
 import { costOf } from './pricing.js';
 import type { Tier } from './tiers.js';
-import { estimatePromptTokens, estimateTokens } from './tokens.js';
+import { estimatePromptTokens, estimateTokens } from './token-estimate.js';
 
 /** The `usage` block of an OpenAI-compatible chat completion, as far as we read it. */
 export interface ProviderUsage {

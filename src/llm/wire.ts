@@ -4,7 +4,7 @@
  * headers of a provider (OpenAI-compatible or Azure OpenAI), the JSON body, and the answer read into an
  * {@link AttemptOutcome}. Why not the `openai` SDK: per request it builds and merges header sets, formats
  * debug details and wraps the response; in workerd that cost ~20% of the isolate's CPU per single-call
- * evaluation (issue 13, BENCHMARKS.md), for features this client turns off (its retries, its timeout, its
+ * evaluation (BENCHMARKS.md), for features this client turns off (its retries, its timeout, its
  * logging). The wire is the contract: `tests/llm/client.test.ts` checks paths, headers and bodies.
  */
 import type { HeaderLookup } from './retry.js';

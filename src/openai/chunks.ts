@@ -19,7 +19,7 @@
  * throw it as an `APIError`) and no `[DONE]`. Keep-alive comments (`: keep-alive`) go out while agents think.
  */
 import { z } from '@hono/zod-openapi';
-import type { CallFinishedEvent } from '../pipeline/events.js';
+import type { CallFinishedEvent } from '../evaluations/live-events.js';
 import type { ChatUsage, JudgeVerdict, OpenAIErrorBody } from './schemas.js';
 import { ChatUsageSchema, JudgeVerdictSchema } from './schemas.js';
 

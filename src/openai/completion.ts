@@ -5,41 +5,30 @@
  * `POST /v1/evaluations`), then follow it until its verdict or the wait bound (`OPENAI_WAIT_SECONDS`),
  * answering in one piece or as a stream of chunks (./chunks.ts).
  */
-import type { Issue } from '../api/errors.js';
-import { ApiError, invalidRequest } from '../api/errors.js';
-import type { CreateEvaluationRequest, Evaluation } from '../api/schemas.js';
-import type { CreatorInfo } from '../api/services/evaluations.js';
+import type { Issue } from '../http/errors.js';
+import { ApiError, invalidRequest } from '../http/errors.js';
+import type { CreateEvaluationRequest, Evaluation } from '../evaluations/schemas.js';
+import type { CreatorInfo } from '../evaluations/service.js';
 import {
   createEvaluationJob,
   linksOf,
   requireEvaluation,
   viewEvaluation,
   viewTranscript,
-} from '../api/services/evaluations.js';
+} from '../evaluations/service.js';
 import type { Task } from '../engine/task.js';
-import type { Bindings } from '../env.js';
-import { log, messageOf } from '../pipeline/log.js';
+import type { Bindings } from '../config/bindings.js';
+import { log, messageOf } from '../log/log.js';
 import type { JudgeModel } from './models.js';
 import { configOverridesOf, ModelNameError, parseModelId } from './models.js';
 import type { ChatCompletionRequest, ChatRequestMessage, JudgeVerdict, OpenAIErrorBody } from './schemas.js';
 import { NO_EFFECT_PARAMETERS } from './schemas.js';
 import { taskFromText } from './task-text.js';
 import type { TaskForm } from './task-text.js';
-import { judgeVerdictOf } from './verdict.js';
+import { judgeVerdictOf } from './answer.js';
 import { followEvaluation } from './follow.js';
 import type { FollowEnd, FollowItem } from './follow.js';
 import { openAiError } from './errors.js';
-
-/** Default of `OPENAI_WAIT_SECONDS`: 120 s. */
-export const DEFAULT_WAIT_SECONDS = 120;
-/** Largest `OPENAI_WAIT_SECONDS`: 600 s (the OpenAI SDK's default timeout). */
-export const MAX_WAIT_SECONDS = 600;
-
-/** The wait bound in ms: `OPENAI_WAIT_SECONDS` when an integer in 1-600, else {@link DEFAULT_WAIT_SECONDS}. */
-export function waitBoundMs(value: string | undefined): number {
-  const n = Number(value);
-  return (Number.isInteger(n) && n >= 1 && n <= MAX_WAIT_SECONDS ? n : DEFAULT_WAIT_SECONDS) * 1000;
-}
 
 /** A chat request read as a judge request. */
 export interface JudgeRequest {

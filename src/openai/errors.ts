@@ -16,9 +16,9 @@ import { createMiddleware } from 'hono/factory';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ValidationTargets } from 'hono';
 import type { z } from 'zod';
-import { ErrorBodySchema, invalidRequest, toIssues, validationHook } from '../api/errors.js';
-import type { ErrorBody, Issue } from '../api/errors.js';
-import type { AppEnv } from '../api/types.js';
+import { ErrorBodySchema, invalidRequest, toIssues, validationHook } from '../http/errors.js';
+import type { ErrorBody, Issue } from '../http/errors.js';
+import type { TenantEnv } from '../tenants/auth.js';
 import type { OpenAIErrorBody, OpenAIErrorCode } from './schemas.js';
 import { OpenAIErrorTypeSchema, REFUSED_PARAMETERS } from './schemas.js';
 
@@ -89,7 +89,7 @@ export function openAiErrorResponse(
  * headers, and sets `x-should-retry`. Answers already in OpenAI's shape pass unchanged.
  */
 export const openAiErrorShape = () =>
-  createMiddleware<AppEnv>(async (c, next) => {
+  createMiddleware<TenantEnv>(async (c, next) => {
     await next();
     const res = c.res;
     if (res.status < 400 || !(res.headers.get('Content-Type') ?? '').includes('application/json')) return;

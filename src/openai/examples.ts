@@ -3,7 +3,7 @@
  * Request examples of `POST /v1/chat/completions` shown in the API reference; tests check that each one
  * passes the request schema and reads as a task its preset accepts.
  */
-import { PAIRWISE_TASK_EXAMPLE, POINTWISE_TASK_EXAMPLE } from '../api/examples.js';
+import { PAIRWISE_TASK_EXAMPLE, POINTWISE_TASK_EXAMPLE } from '../evaluations/examples.js';
 import type { ChatCompletionRequest } from './schemas.js';
 import { taskToText } from './task-text.js';
 

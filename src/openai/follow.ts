@@ -9,12 +9,14 @@
  * yielded are skipped, so a consumer sees each call exactly once. The terminal `status` is only sent
  * once the evaluation's final D1 write has landed, so D1 can be read as soon as it arrives.
  */
-import type { EvaluationNamespaceEnv, EvaluationObject } from '../pipeline/stub.js';
-import { forwardEvents } from '../pipeline/stub.js';
-import type { EvaluationEvent, EvaluationStatus } from '../pipeline/events.js';
-import { isTerminal } from '../pipeline/status.js';
-import { log, messageOf } from '../pipeline/log.js';
+import type { EvaluationNamespaceEnv, EvaluationObject } from '../evaluations/stub.js';
+import { forwardEvents } from '../evaluations/stub.js';
+import type { EvaluationEvent } from '../evaluations/live-events.js';
+import type { EvaluationStatus } from '../evaluations/status.js';
+import { isTerminal } from '../evaluations/status.js';
+import { log, messageOf } from '../log/log.js';
 import { parseSseBlock } from '../client/sse.js';
+import { backoffDelay } from '../backoff/backoff.js';
 
 /** What {@link followEvaluation} yields: an event, or a keep-alive the object sent while nothing happened. */
 export type FollowItem = { kind: 'event'; event: EvaluationEvent } | { kind: 'ping' };
@@ -34,7 +36,7 @@ function itemOf(text: string): FollowItem | null {
   const block = parseSseBlock(text);
   if (block.event === null) return block.comment ? { kind: 'ping' } : null;
   if (!EVENT_TYPES.has(block.event)) return null;
-  // The object's own encoding (src/pipeline/events.ts `encodeSse`): `type` selects the data's shape.
+  // The object's own encoding (src/evaluations/live-events.ts `encodeSse`): `type` selects the data's shape.
   return { kind: 'event', event: { type: block.event, data: JSON.parse(block.data) as unknown } as EvaluationEvent };
 }
 
@@ -72,7 +74,8 @@ export async function* followEvaluation<T extends EvaluationObject>(
       Math.max(0, deadline - Date.now()),
     );
   });
-  let backoff = RESUBSCRIBE_MS;
+  /** Subscriptions in a row that ended early: the wait before the next one grows with it. */
+  let early = 0;
   try {
     while (Date.now() < deadline) {
       const reader = await subscribe(env, id);
@@ -100,7 +103,7 @@ export async function* followEvaluation<T extends EvaluationObject>(
                 seen.add(key);
               }
               yield item;
-              backoff = RESUBSCRIBE_MS;
+              early = 0;
               if (item.event.type === 'status' && isTerminal(item.event.data.status))
                 return { kind: 'ended', status: item.event.data.status };
             }
@@ -112,14 +115,17 @@ export async function* followEvaluation<T extends EvaluationObject>(
       // Ended without a terminal event: the object replays everything to the next subscription.
       const wait = await Promise.race([
         new Promise<'again'>((r) =>
-          setTimeout(() => {
-            r('again');
-          }, backoff),
+          setTimeout(
+            () => {
+              r('again');
+            },
+            backoffDelay(early + 1, { base: RESUBSCRIBE_MS, max: RESUBSCRIBE_MAX_MS }),
+          ),
         ),
         expired,
       ]);
       if (wait === 'timeout') return { kind: 'timeout' };
-      backoff = Math.min(backoff * 2, RESUBSCRIBE_MAX_MS);
+      early += 1;
     }
     return { kind: 'timeout' };
   } finally {

@@ -6,8 +6,8 @@
  * One zod schema each, for validation, the OpenAPI document and the typed client alike.
  */
 import { z } from '@hono/zod-openapi';
-import { ErrorCodeSchema, IssueSchema } from '../api/errors.js';
-import { EvaluationLinksSchema, MetadataSchema } from '../api/schemas.js';
+import { ErrorCodeSchema, IssueSchema } from '../http/errors.js';
+import { EvaluationLinksSchema, MetadataSchema } from '../evaluations/schemas.js';
 import { WinnerSchema } from '../engine/verdict.js';
 
 /** A text part of a message's content (`{ type: "text", text }`); other part types are refused. */

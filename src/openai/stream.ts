@@ -4,7 +4,7 @@
  * they are stored, then the verdict, usage and `[DONE]` (format: ./chunks.ts). A client that goes away
  * stops the stream, not the evaluation: it runs to its end and stays readable (and billed) as usual.
  */
-import type { Bindings } from '../env.js';
+import type { Bindings } from '../config/bindings.js';
 import type { ChunkContext } from './chunks.js';
 import {
   finishChunk,
@@ -18,7 +18,7 @@ import {
 } from './chunks.js';
 import type { JudgeRequest } from './completion.js';
 import { followToOutcome, internalErrorBody, outcomeError } from './completion.js';
-import { chatUsageOf } from './verdict.js';
+import { chatUsageOf } from './answer.js';
 
 /** Thrown by a write to a client that has gone away. */
 class ClientGone extends Error {}

@@ -13,8 +13,8 @@
  * Anything that would be ignored is refused instead (400 `invalid_request` naming it): text before the
  * first marker, a marker given twice, pairwise and pointwise markers mixed, a missing required marker.
  */
-import type { Issue } from '../api/errors.js';
-import { invalidRequest, toIssues } from '../api/errors.js';
+import type { Issue } from '../http/errors.js';
+import { invalidRequest, toIssues } from '../http/errors.js';
 import type { Task } from '../engine/task.js';
 import { TaskSchema } from '../engine/task.js';
 

@@ -6,7 +6,7 @@
  * - API key `trb_` + 32 characters (160 bits): a secret, shown once; D1 keeps only its sha-256 and the
  *   first {@link KEY_PREFIX_CHARS} characters for display.
  */
-import { sha256Hex } from '../store/hash.js';
+import { sha256Hex } from '../http/request-hash.js';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 

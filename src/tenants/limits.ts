@@ -1,9 +1,10 @@
 /**
  * @module
  * A tenant's limits and quotas: what the operator set for it (`tenants` row; null = not set) over the
- * deployment's defaults (wrangler.toml `[vars]`). Pure; the D1 side is ./store.ts.
+ * deployment's defaults (wrangler.toml `[vars]`). Pure; the D1 side is ./rows.ts.
  */
 import { z } from 'zod';
+import { configOf } from '../config/vars.js';
 
 /** A request rate: `requests` per `windowSeconds`, as a token bucket that holds up to `requests`. */
 export const RatePolicySchema = z
@@ -64,37 +65,23 @@ export interface EffectiveLimits {
   monthlyEvaluationCap: number | null;
 }
 
-/** Deployment default of the per-key rate: 600 requests per 60 s. */
-export const DEFAULT_RATE_POLICY: RatePolicy = { requests: 600, windowSeconds: 60 };
-/** Deployment default of the running cap: 100 evaluations per tenant. */
-export const DEFAULT_MAX_RUNNING = 100;
-
-/** The variables the defaults are read from (strings, as Workers bindings are). */
-export interface LimitVars {
-  RATE_LIMIT_REQUESTS?: string;
-  RATE_LIMIT_WINDOW_SECONDS?: string;
-  TENANT_MAX_RUNNING?: string;
-}
-
-function positiveInt(raw: string | undefined, fallback: number): number {
-  const n = Number(raw);
-  return raw !== undefined && raw.trim() !== '' && Number.isInteger(n) && n > 0 ? n : fallback;
-}
-
-/** The deployment's defaults: `RATE_LIMIT_REQUESTS` / `RATE_LIMIT_WINDOW_SECONDS` (600 / 60), `TENANT_MAX_RUNNING` (100). */
-export function deploymentDefaults(vars: LimitVars): { rateLimit: RatePolicy; maxRunning: number } {
+/**
+ * The deployment's defaults (src/config/vars.ts): the per-key rate `RATE_LIMIT_REQUESTS` per
+ * `RATE_LIMIT_WINDOW_SECONDS` (600 per 60 s), the running cap `TENANT_MAX_RUNNING` (100).
+ * @param env the Worker's bindings (any object holding the variables).
+ * @throws ConfigError when one of them is invalid.
+ */
+export function deploymentDefaults(env: object): { rateLimit: RatePolicy; maxRunning: number } {
+  const c = configOf(env);
   return {
-    rateLimit: {
-      requests: positiveInt(vars.RATE_LIMIT_REQUESTS, DEFAULT_RATE_POLICY.requests),
-      windowSeconds: positiveInt(vars.RATE_LIMIT_WINDOW_SECONDS, DEFAULT_RATE_POLICY.windowSeconds),
-    },
-    maxRunning: positiveInt(vars.TENANT_MAX_RUNNING, DEFAULT_MAX_RUNNING),
+    rateLimit: { requests: c.RATE_LIMIT_REQUESTS, windowSeconds: c.RATE_LIMIT_WINDOW_SECONDS },
+    maxRunning: c.TENANT_MAX_RUNNING,
   };
 }
 
 /** The tenant's settings over the deployment's defaults. */
-export function effectiveLimits(own: TenantLimits, vars: LimitVars): EffectiveLimits {
-  const d = deploymentDefaults(vars);
+export function effectiveLimits(own: TenantLimits, env: object): EffectiveLimits {
+  const d = deploymentDefaults(env);
   return {
     rateLimit: own.rateLimit ?? d.rateLimit,
     maxRunning: own.maxRunning ?? d.maxRunning,

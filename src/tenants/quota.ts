@@ -7,7 +7,7 @@
  * spend cap can therefore be overshot by what running evaluations still spend: usage rows are written
  * when an evaluation ends).
  */
-import { ApiError } from '../api/errors.js';
+import { ApiError } from '../http/errors.js';
 import type { EffectiveLimits } from './limits.js';
 
 /** The calendar month (UTC) that contains `now`: its start and the start of the next one, epoch ms. */

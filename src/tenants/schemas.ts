@@ -7,7 +7,7 @@ import { z } from '@hono/zod-openapi';
 import { KEY_ID_PATTERN, TENANT_ID_PATTERN } from './ids.js';
 import { RatePolicySchema, TenantLimitsSchema } from './limits.js';
 import { ScopeSchema } from './scopes.js';
-import { USAGE_GROUPS } from './usage.js';
+import { USAGE_GROUPS } from './usage-report.js';
 
 /** A tenant id in a path or body. */
 export const TenantIdSchema = z

@@ -1,7 +1,7 @@
 /**
  * @module
  * What an API key may do. Every `/v1` route needs exactly one scope (declared in its route definition with
- * `requireScope`, src/api/middleware/auth.ts, and in its OpenAPI `security`):
+ * `requireScope`, src/tenants/auth.ts, and in its OpenAPI `security`):
  * - `read`: read evaluations, transcripts, events, meta-evaluations, methods, usage;
  * - `evaluations:write`: create and cancel evaluations and meta-evaluations (spends the tenant's money);
  * - `admin`: the operator's admin API (`/v1/admin`: tenants, keys, any tenant's usage).

@@ -10,19 +10,20 @@
  * `trigger:<trigger id>:<delivery id>`, so a sender's retry of a delivery returns the first evaluation
  * (202, `replayed: true`) and never judges twice. Nothing is stored before the mapping succeeded.
  */
-import { ApiError } from '../api/errors.js';
-import { maxBodyBytes, readLimited } from '../api/middleware/json-body.js';
-import type { CreateResult } from '../api/services/evaluations.js';
-import { createEvaluationJob } from '../api/services/evaluations.js';
+import { ApiError } from '../http/errors.js';
+import { readLimited } from '../http/json-body.js';
+import type { CreateResult } from '../evaluations/service.js';
+import { createEvaluationJob } from '../evaluations/service.js';
 import type { Task } from '../engine/task.js';
 import { TaskSchema } from '../engine/task.js';
-import type { Bindings } from '../env.js';
+import type { Bindings } from '../config/bindings.js';
 import { sha256HexSync } from '../webhooks/sha256.js';
 import { verifyHubSignature, verifyStandardWebhook } from '../webhooks/signature.js';
 import type { VerifyResult } from '../webhooks/signature.js';
 import { applyRule, applyTextRule, MappingError, passesFilter } from './mapping.js';
 import type { Mapping } from './schemas.js';
 import { triggerForHook } from './triggers.js';
+import { configOf } from '../config/vars.js';
 
 /** What a delivery came to. */
 export type HookOutcome = { kind: 'accepted'; result: CreateResult } | { kind: 'ignored'; reason: string };
@@ -110,7 +111,7 @@ export async function receiveHook(env: Bindings, triggerId: string, request: Req
   const found = await triggerForHook(env, triggerId, Date.now());
   if (!found) throw new ApiError(404, 'not_found', `no trigger "${triggerId}"`);
   const { trigger, secrets } = found;
-  const limit = maxBodyBytes(env.MAX_BODY_BYTES);
+  const limit = configOf(env).MAX_BODY_BYTES;
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > limit)
     throw new ApiError(413, 'payload_too_large', `request body is larger than ${limit} bytes`);

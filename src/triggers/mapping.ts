@@ -16,7 +16,7 @@
  * (deep equality), `{ "pointer": …, "in": [<JSON>, …] }` (equal to one of them) or
  * `{ "pointer": …, "exists": true | false }`. A request that does not pass is acknowledged and ignored.
  */
-import { canonicalJson } from '../store/hash.js';
+import { canonicalJson } from '../http/request-hash.js';
 
 /** A mapping rule: a JSON Pointer, a template, or a constant. */
 export type MappingRule = string | { template: string } | { value: unknown };

@@ -2,13 +2,23 @@
  * @module
  * `/v1/triggers` (create, list, get, delete, rotate the secret) and `/v1/hooks/{id}`, where senders POST
  * signed events. `/v1/hooks` is authenticated by the request's signature, not by a bearer token: the
- * app's auth middleware skips it explicitly (src/api/app.ts).
+ * app's auth middleware skips it explicitly (src/app.ts).
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { requireScope, scoped, scopeSecurity } from '../api/middleware/auth.js';
-import { jsonBody } from '../api/middleware/json-body.js';
-import { BAD_QUERY, errorResponse, jsonResponse, notFound, NoQuery, v1Responses } from '../api/routes/common.js';
-import type { AppEnv } from '../api/types.js';
+import { requireScope, scoped, scopeSecurity } from '../tenants/auth.js';
+import { jsonBody } from '../http/json-body.js';
+import {
+  BAD_QUERY,
+  errorResponse,
+  jsonResponse,
+  llmUnavailable,
+  NoQuery,
+  NOT_JSON,
+  notFound,
+  PAYLOAD_TOO_LARGE,
+  v1Responses,
+} from '../http/responses.js';
+import type { TenantEnv } from '../tenants/auth.js';
 import { RotatedSecretSchema } from '../webhooks/schemas.js';
 import { receiveHook } from './hook.js';
 import {
@@ -96,9 +106,9 @@ const create = createRoute({
       "the body fails its schema (see `issues`), the judge does not resolve or does not take the mapping's task kind, or the callback URL is refused or cannot be signed yet.",
     ),
     409: errorResponse(['limit_exceeded'], 'the tenant already has 100 triggers.'),
-    413: errorResponse(['payload_too_large'], 'body over MAX_BODY_BYTES.'),
-    415: errorResponse(['unsupported_media_type'], 'Content-Type is not application/json.'),
-    503: errorResponse(['llm_not_configured'], 'the deployment has no usable LLM settings.'),
+    413: PAYLOAD_TOO_LARGE,
+    415: NOT_JSON,
+    503: llmUnavailable('the deployment has no usable LLM settings.'),
   }),
 });
 
@@ -160,7 +170,7 @@ const rotate = createRoute({
 });
 
 /** Routes under `/v1/triggers`. */
-export const triggers = new OpenAPIHono<AppEnv>()
+export const triggers = new OpenAPIHono<TenantEnv>()
   .openapi(create, async (c) => {
     const body = await createTrigger(c.env, c.var.tenant, c.req.valid('json'));
     c.header('Location', `/v1/triggers/${body.id}`);
@@ -225,7 +235,7 @@ const hook = createRoute({
     ),
     404: notFound('trigger'),
     409: errorResponse(['idempotency_conflict'], 'this delivery id was used before with a different body.'),
-    413: errorResponse(['payload_too_large'], 'body over MAX_BODY_BYTES.'),
+    413: PAYLOAD_TOO_LARGE,
     422: errorResponse(
       ['mapping_failed'],
       'the mapping cannot fill a task field from this body (the message names it): nothing created.',
@@ -235,12 +245,12 @@ const hook = createRoute({
       "the trigger's tenant reached its monthly evaluation or spend cap (`error.resetAt`; `Retry-After`: the first day of next month, UTC): nothing created; the sender may retry the delivery later.",
     ),
     500: errorResponse(['internal'], 'a bug; quote `requestId`.'),
-    503: errorResponse(['llm_not_configured'], 'the deployment has no usable LLM settings.'),
+    503: llmUnavailable('the deployment has no usable LLM settings.'),
   },
 });
 
 /** Routes under `/v1/hooks` (signature auth; see the module note). */
-export const hooks = new OpenAPIHono<AppEnv>().openapi(hook, async (c) => {
+export const hooks = new OpenAPIHono<TenantEnv>().openapi(hook, async (c) => {
   const outcome = await receiveHook(c.env, c.req.valid('param').id, c.req.raw);
   if (outcome.kind === 'ignored') return c.json({ ignored: true as const, reason: outcome.reason }, 200);
   const { body, replayed } = outcome.result;

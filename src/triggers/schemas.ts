@@ -4,7 +4,11 @@
  * of its CRUD routes and of `POST /v1/hooks/{id}`. Grammar of mappings and filters: ./mapping.ts.
  */
 import { z } from '@hono/zod-openapi';
-import { CreateEvaluationRequestSchema, EvaluationLinksSchema, EvaluationStatusSchema } from '../api/schemas.js';
+import {
+  CreateEvaluationRequestSchema,
+  EvaluationLinksSchema,
+  EvaluationStatusSchema,
+} from '../evaluations/schemas.js';
 import { MAX_DESCRIPTION_CHARS, OneOffWebhookSchema } from '../webhooks/schemas.js';
 import { POINTER, templatePointers } from './mapping.js';
 

@@ -4,14 +4,14 @@
  * read, delete, rotate the secret; and the lookup `POST /v1/hooks/{id}` uses (by id alone: the request
  * is authenticated by its signature, and the trigger names its tenant).
  */
-import { ApiError, invalidRequest, toIssues } from '../api/errors.js';
+import { ApiError, invalidRequest, toIssues } from '../http/errors.js';
 import { EngineInputError } from '../engine/protocol.js';
 import type { Aspect, Task } from '../engine/task.js';
 import { AspectSchema } from '../engine/task.js';
-import { checkLlmConfig, planTask, resolveJudge } from '../api/services/judge.js';
-import type { Bindings } from '../env.js';
+import { checkLlmConfig, planTask, resolveJudge } from '../methods/resolve-judge.js';
+import type { Bindings } from '../config/bindings.js';
 import { llmEnvOf } from '../llm/settings.js';
-import { isoOrNull, newWebhookObjectId, requireSigningSecret, requireWebhookUrl } from '../webhooks/require.js';
+import { isoOrNull, newWebhookObjectId, requireSigningSecret, requireWebhookUrl } from '../webhooks/url-checks.js';
 import { newWebhookSecret, ROTATION_GRACE_MS, validSecrets } from '../webhooks/signature.js';
 import type { CreateTriggerRequest, Mapping, Trigger } from './schemas.js';
 import { MAX_TRIGGERS_PER_TENANT } from './schemas.js';

@@ -1,9 +1,11 @@
 /**
  * @module
- * Builds the live viewer: `src/web/app/main.ts` (strict TypeScript, type-checked by tsconfig.web.json)
- * bundled by esbuild for the browser into `src/web/public/app/app.js`, with `app.css` next to it and the
- * page, `index.html`, at the root of the static assets: the viewer is served at `/` (wrangler.toml
- * `[assets]`). Build output, gitignored.
+ * Builds the Worker's static assets into `dist/web/` (wrangler.toml `[assets]`; build output, git-ignored):
+ * the live viewer, `src/web/app/main.ts` (strict TypeScript, type-checked by tsconfig.web.json) bundled by
+ * esbuild for the browser into `app/app.js` with `app.css` next to it, its page `index.html` and the assets'
+ * headers `_headers` at the root (the viewer is served at `/`), and Scalar's browser bundle for the API
+ * reference page (`vendor/scalar.js`, copied from the `@scalar/api-reference` devDependency, version pinned
+ * by package-lock.json).
  *
  * Who runs it: `npm run build:web`, which `npm install` / `npm ci` (`prepare`), `npm test` and wrangler's
  * `[build] command` (every `wrangler deploy`, `wrangler dev`, the local stack's dry-run bundle behind
@@ -19,22 +21,26 @@
  * Usage: `node --import tsx src/web/build.ts`. Node only.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { build } from 'esbuild';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 /** The viewer's sources. */
 export const WEB_SOURCE = join(ROOT, 'src/web/app');
-/** The static assets folder: the page goes to its root (served at `/`). */
-const PUBLIC = join(ROOT, 'src/web/public');
+/** The static assets folder (wrangler.toml `[assets] directory`): the page goes to its root (served at `/`). */
+export const ASSETS_OUTPUT = join(ROOT, 'dist/web');
 /** Where the script and styles go (served at `/app/`). */
-export const WEB_OUTPUT = join(PUBLIC, 'app');
-/** Files copied as they are: source name → destination. */
+export const WEB_OUTPUT = join(ASSETS_OUTPUT, 'app');
+/** Scalar's standalone browser bundle, for the API reference page (`GET /docs` loads it from the assets). */
+const SCALAR_BUNDLE = join(ROOT, 'node_modules/@scalar/api-reference/dist/browser/standalone.js');
+/** Files copied as they are: source path → destination. */
 const COPIED: Record<string, string> = {
-  'index.html': join(PUBLIC, 'index.html'),
-  'app.css': join(WEB_OUTPUT, 'app.css'),
+  [join(WEB_SOURCE, 'index.html')]: join(ASSETS_OUTPUT, 'index.html'),
+  [join(WEB_SOURCE, '_headers')]: join(ASSETS_OUTPUT, '_headers'),
+  [join(WEB_SOURCE, 'app.css')]: join(WEB_OUTPUT, 'app.css'),
+  [SCALAR_BUNDLE]: join(ASSETS_OUTPUT, 'vendor/scalar.js'),
 };
-/** Files the build writes; everything else in the output folders (their .gitignore files) is left alone. */
+/** Files the build writes; anything else in the output folder is left alone. */
 const OUTPUTS = [join(WEB_OUTPUT, 'app.js'), join(WEB_OUTPUT, 'app.js.map'), ...Object.values(COPIED)];
 
 /** Sizes of what one build wrote, in bytes. */
@@ -65,12 +71,13 @@ export async function buildWeb(): Promise<WebBuildResult> {
   if (foreign.length > 0)
     throw new Error(`server code reached the viewer bundle (use \`import type\`): ${foreign.join(', ')}`);
   const outputs = new Map<string, Uint8Array>(result.outputFiles.map((f) => [f.path, f.contents]));
-  for (const [from, to] of Object.entries(COPIED)) outputs.set(to, readFileSync(join(WEB_SOURCE, from)));
-  mkdirSync(WEB_OUTPUT, { recursive: true });
+  // Scalar's bundle is there once `npm install` ran; without it only the reference page lacks its script.
+  for (const [from, to] of Object.entries(COPIED)) if (existsSync(from)) outputs.set(to, readFileSync(from));
   const files: Record<string, number> = {};
   for (const [path, contents] of outputs) {
+    mkdirSync(dirname(path), { recursive: true });
     if (!existsSync(path) || !Buffer.from(contents).equals(readFileSync(path))) writeFileSync(path, contents);
-    files[relative(PUBLIC, path)] = contents.byteLength;
+    files[relative(ASSETS_OUTPUT, path)] = contents.byteLength;
   }
   // Outputs of an older build that this one no longer writes.
   for (const f of OUTPUTS) if (!outputs.has(f)) rmSync(f, { force: true });
@@ -84,9 +91,7 @@ if (process.argv[1] && new URL(import.meta.url).pathname === process.argv[1]) {
       const sizes = Object.entries(r.files)
         .map(([f, n]) => `${f} ${(n / 1024).toFixed(1)} KiB`)
         .join(', ');
-      process.stdout.write(
-        `viewer built into src/web/public in ${Math.round(performance.now() - started)} ms: ${sizes}\n`,
-      );
+      process.stdout.write(`assets built into dist/web in ${Math.round(performance.now() - started)} ms: ${sizes}\n`);
     },
     (e: unknown) => {
       process.stderr.write(`viewer build failed: ${e instanceof Error ? e.message : String(e)}\n`);

@@ -6,17 +6,18 @@
  *
  * Outcomes: 2xx → `delivered`; 410 Gone → `failed` and the endpoint disabled (its other pending
  * deliveries fail with it); any other answer, a timeout or a network error → retried after a backoff
- * (./backoff.ts) until the delivery's window closes, then `failed`. A receiver that cannot be sent to
+ * (./retry-policy.ts) until the delivery's window closes, then `failed`. A receiver that cannot be sent to
  * (endpoint deleted or disabled, no signing secret, URL refused by the guard) → `failed` at once.
  */
-import type { Bindings } from '../env.js';
-import { log } from '../pipeline/log.js';
-import type { RetryDecision } from './backoff.js';
-import { nextRetry } from './backoff.js';
-import { deliveryLeaseMs, postWebhook, webhookTimeoutMs } from './send.js';
+import type { Bindings } from '../config/bindings.js';
+import { log } from '../log/log.js';
+import type { RetryDecision } from './retry-policy.js';
+import { nextRetry } from './retry-policy.js';
+import { deliveryLeaseMs, postWebhook } from './send.js';
 import type { SendOutcome } from './send.js';
 import { signStandardWebhook, validSecrets } from './signature.js';
-import { allowLoopbackOf, checkWebhookUrl } from './url-guard.js';
+import { checkWebhookUrl } from './url-guard.js';
+import { configOf } from '../config/vars.js';
 
 /** What the consumer does with the message after an attempt. */
 export type AttemptOutcome =
@@ -101,7 +102,7 @@ function receiverOf(c: Claimed, now: number): { url: string; secrets: string[] }
  * (the consumer then retries the message); the HTTP outcome never throws.
  */
 export async function attemptDelivery(env: Bindings, id: string, now = Date.now()): Promise<AttemptOutcome> {
-  const timeoutMs = webhookTimeoutMs(env);
+  const timeoutMs = configOf(env).WEBHOOK_TIMEOUT_MS;
   const claimed = await claim(env, id, now, deliveryLeaseMs(env));
   if ('kind' in claimed) return claimed;
   const receiver = receiverOf(claimed, now);
@@ -111,7 +112,7 @@ export async function attemptDelivery(env: Bindings, id: string, now = Date.now(
     refused = receiver.refused;
     sent = { statusCode: null, error: refused, durationMs: 0, excerpt: null };
   } else {
-    const guard = checkWebhookUrl(receiver.url, { allowLoopback: allowLoopbackOf(env) });
+    const guard = checkWebhookUrl(receiver.url, { allowLoopback: configOf(env).WEBHOOK_ALLOW_LOOPBACK });
     if (!guard.ok) {
       refused = `URL refused (rule ${guard.rule}): ${guard.message}`;
       sent = { statusCode: null, error: refused, durationMs: 0, excerpt: null };

@@ -4,13 +4,13 @@
  * with a keyset cursor, each with its attempts; and a manual retry, which makes a delivery pending again
  * with a fresh retry window and enqueues it (same event, same `webhook-id`: receivers deduplicate).
  */
-import { ApiError } from '../api/errors.js';
-import type { Bindings } from '../env.js';
-import { log, messageOf } from '../pipeline/log.js';
-import { RETRY_WINDOW_MS } from './backoff.js';
+import { ApiError } from '../http/errors.js';
+import type { Bindings } from '../config/bindings.js';
+import { log, messageOf } from '../log/log.js';
+import { RETRY_WINDOW_MS } from './retry-policy.js';
 import { enqueueDeliveries } from './dispatch.js';
-import type { WebhookEventType } from './events.js';
-import { isoOrNull } from './require.js';
+import type { WebhookEventType } from './outbox.js';
+import { isoOrNull } from './url-checks.js';
 import type { Delivery } from './schemas.js';
 import type { SqlExpr } from './sql.js';
 import { rawSql, sql, sqlAnd } from './sql.js';

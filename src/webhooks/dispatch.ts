@@ -1,8 +1,8 @@
 /**
  * @module
  * Handing due deliveries to the `tribunal-webhooks` queue. Two paths, both only sending delivery ids:
- * - right after an ending's transaction committed ({@link dispatchDeliveriesCausedBy}, an AFTER_END
- *   follow-up in src/store/on-end.ts): the new deliveries of the events that ending wrote;
+ * - right after an ending's transaction committed ({@link dispatchDeliveriesCausedBy}, an after-commit
+ *   step of the ending, src/ending-plan.ts): the new deliveries of the events that ending wrote;
  * - the cron sweeper ({@link sweepDeliveries}): deliveries overdue by {@link SWEEP_GRACE_MS} (a lost or
  *   failed queue send, a consumer that died mid-attempt, a DLQ'd message), each re-enqueued at most
  *   once per grace period.
@@ -10,8 +10,8 @@
  * messages are harmless: the consumer claims a delivery with a lease before each attempt.
  */
 import { z } from 'zod';
-import type { Bindings } from '../env.js';
-import { log } from '../pipeline/log.js';
+import type { Bindings } from '../config/bindings.js';
+import { log } from '../log/log.js';
 import { deliveryLeaseMs } from './send.js';
 
 /** Name of the delivery queue (wrangler.toml). */

@@ -4,11 +4,11 @@
  * update, delete, rotate the secret. Every read and write is scoped to the tenant: another tenant's id
  * reads as absent (404). URLs pass the outbound guard before they are stored.
  */
-import { ApiError } from '../api/errors.js';
-import type { Bindings } from '../env.js';
+import { ApiError } from '../http/errors.js';
+import type { Bindings } from '../config/bindings.js';
 import { disableStatements } from './deliver.js';
-import type { WebhookEventType } from './events.js';
-import { isoOrNull, newWebhookObjectId, requireWebhookUrl } from './require.js';
+import type { WebhookEventType } from './outbox.js';
+import { isoOrNull, newWebhookObjectId, requireWebhookUrl } from './url-checks.js';
 import type { CreateWebhookEndpoint, UpdateWebhookEndpoint, WebhookEndpoint } from './schemas.js';
 import { MAX_ENDPOINTS_PER_TENANT } from './schemas.js';
 import { newWebhookSecret, ROTATION_GRACE_MS } from './signature.js';

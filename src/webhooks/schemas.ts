@@ -4,7 +4,7 @@
  * definitions (./routes/) for validation and the OpenAPI document. Times are ISO 8601 UTC.
  */
 import { z } from '@hono/zod-openapi';
-import { WEBHOOK_EVENT_TYPES, WebhookEventTypeSchema } from './events.js';
+import { WEBHOOK_EVENT_TYPES, WebhookEventTypeSchema } from './outbox.js';
 import { MAX_URL_CHARS } from './url-guard.js';
 
 /** Most endpoints per tenant (20): each event fans out to every subscribed endpoint in one transaction. */

@@ -4,9 +4,7 @@
  * most {@link RESPONSE_READ_LIMIT_BYTES} of the answer read (a receiver cannot make the consumer
  * download a large body). Never throws: timeouts and network errors come back as an outcome.
  */
-
-/** Default per-attempt timeout, ms (10 s; `WEBHOOK_TIMEOUT_MS`). */
-export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+import { configOf } from '../config/vars.js';
 
 /** Most bytes of a receiver's answer read, 4 KiB; the rest is cancelled unread. */
 export const RESPONSE_READ_LIMIT_BYTES = 4096;
@@ -17,15 +15,9 @@ export const EXCERPT_BYTES = 1024;
 /** `User-Agent` of every delivery. */
 export const USER_AGENT = 'Tribunal-Webhooks/1.0 (+https://www.standardwebhooks.com)';
 
-/** The configured timeout: `WEBHOOK_TIMEOUT_MS` if a positive integer, else {@link DEFAULT_WEBHOOK_TIMEOUT_MS}. */
-export function webhookTimeoutMs(env: { WEBHOOK_TIMEOUT_MS?: string }): number {
-  const n = Number(env.WEBHOOK_TIMEOUT_MS);
-  return Number.isInteger(n) && n > 0 ? n : DEFAULT_WEBHOOK_TIMEOUT_MS;
-}
-
-/** How long a delivery attempt holds its lease, ms: the attempt's timeout plus 30 s of slack. */
-export function deliveryLeaseMs(env: { WEBHOOK_TIMEOUT_MS?: string }): number {
-  return webhookTimeoutMs(env) + 30_000;
+/** How long a delivery attempt holds its lease, ms: the attempt's timeout (`WEBHOOK_TIMEOUT_MS`) plus 30 s of slack. */
+export function deliveryLeaseMs(env: object): number {
+  return configOf(env).WEBHOOK_TIMEOUT_MS + 30_000;
 }
 
 /** What one POST came to. `statusCode` null: no answer (`error` says why). */

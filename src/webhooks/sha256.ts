@@ -2,7 +2,7 @@
  * @module
  * Synchronous SHA-256 (FIPS 180-4) of a UTF-8 string, as lower-case hex. Why not `crypto.subtle`: event
  * ids are computed while building the statements of an ending's D1 transaction, which is synchronous
- * (src/store/on-end.ts), and the Worker's types carry no `node:crypto`. Not for secrets or MACs: those use
+ * (src/ending-plan.ts), and the Worker's types carry no `node:crypto`. Not for secrets or MACs: those use
  * `crypto.subtle` (./signature.ts).
  */
 

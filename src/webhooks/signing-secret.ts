@@ -5,8 +5,8 @@
  * only place the secret is shown; `GET` tells whether one exists. After a rotation the previous secret
  * signs too (a second `v1,` signature) for {@link ROTATION_GRACE_MS}, so receivers can switch over.
  */
-import type { Bindings } from '../env.js';
-import { isoOrNull } from './require.js';
+import type { Bindings } from '../config/bindings.js';
+import { isoOrNull } from './url-checks.js';
 import type { SigningSecretCreatedSchema, SigningSecretStatusSchema } from './schemas.js';
 import { newWebhookSecret, ROTATION_GRACE_MS } from './signature.js';
 import type { z } from 'zod';

@@ -52,11 +52,6 @@ export interface UrlGuardOptions {
   allowLoopback?: boolean;
 }
 
-/** Whether the deployment allows loopback URLs: `WEBHOOK_ALLOW_LOOPBACK` is exactly `"true"`. */
-export function allowLoopbackOf(env: { WEBHOOK_ALLOW_LOOPBACK?: string }): boolean {
-  return env.WEBHOOK_ALLOW_LOOPBACK === 'true';
-}
-
 /** Host names of cloud metadata services. */
 const METADATA_HOSTS: ReadonlySet<string> = new Set(['metadata.google.internal', 'metadata.goog', 'metadata']);
 

@@ -13,7 +13,7 @@ const CLIS = {
   judge: 'src/cli/judge.ts',
   admin: 'src/cli/admin.ts',
   'meta-eval': 'src/cli/meta-eval.ts',
-  'mock-llm': 'src/llm/mock/cli.ts',
+  'mock-llm': 'src/cli/mock-llm.ts',
   start: 'src/cli/start.ts',
   'bench:runtime': 'bench/runtime.ts',
   'bench:engine': 'bench/engine.ts',

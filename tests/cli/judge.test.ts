@@ -7,12 +7,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { replay } from '../../src/cli/judge.js';
+import { replayReplies as replay } from '../../src/engine/replay.js';
 import { createEvaluation } from '../../src/engine/protocol.js';
 import { getMethod, resolveMethodConfig } from '../../src/engine/registry.js';
 import { runEvaluation } from '../../src/engine/runner.js';
 import type { Task } from '../../src/engine/task.js';
-import { createLlmWithMock } from '../../src/llm/mock/in-process.js';
+import { createLlmWithMock } from '../../src/mock-llm/in-process.js';
 import { IN_PROCESS_MOCK_URL } from '../../src/llm/settings.js';
 
 const task: Task = {

@@ -10,9 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCli, UsageError } from '../../src/cli/args.js';
-import { META_EVAL_CLI, metaEvalOptionsOf, submitItem } from '../../src/cli/meta-eval.js';
+import { META_EVAL_CLI, metaEvalOptionsOf } from '../../src/cli/meta-eval.js';
+import { submitItem } from '../../src/cli/meta-eval-client.js';
 import { outcomeOfRun } from '../../src/cli/meta-eval-outcome.js';
-import { loadDatasetByName } from '../../src/meta/datasets.js';
+import { loadDatasetByName } from '../../src/datasets/loaders.js';
 
 const optionsOf = (argv: string[], env: NodeJS.ProcessEnv = {}) =>
   metaEvalOptionsOf(parseCli(META_EVAL_CLI, argv), env);

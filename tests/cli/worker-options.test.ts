@@ -18,7 +18,7 @@ function projectWithDevVars(): string {
   const dir = mkdtempSync(join(tmpdir(), 'tribunal-devvars-'));
   copyFileSync('wrangler.toml', join(dir, 'wrangler.toml'));
   // wrangler checks that the [assets] directory exists.
-  mkdirSync(join(dir, 'src', 'web', 'public'), { recursive: true });
+  mkdirSync(join(dir, 'dist', 'web'), { recursive: true });
   writeFileSync(join(dir, '.dev.vars'), `API_KEYS=${DIGEST}\nLLM_MODEL=my-local-model\nOPENAI_API_KEY=sk-dev\n`);
   return join(dir, 'wrangler.toml');
 }

@@ -1,7 +1,7 @@
-/** A batch's budget (src/budgets/batch.ts), with hand-computed figures. */
+/** A batch's budget (src/budgets/batch-shares.ts), with hand-computed figures. */
 import { describe, expect, it } from 'vitest';
-import { batchMayLaunch, itemBudget, reservationOf, spendOfUsage } from '../../src/budgets/batch.js';
-import { BudgetSchema } from '../../src/budgets/schema.js';
+import { batchMayLaunch, itemBudget, reservationOf, spendOfUsage } from '../../src/budgets/batch-shares.js';
+import { BudgetSchema } from '../../src/engine/budget.js';
 
 describe('a batch budget', () => {
   const budget = { maxCostUsd: 1, maxCalls: 100 };

@@ -5,9 +5,9 @@
  * spends 120 tokens and $0.00028.
  */
 import { describe, expect, it } from 'vitest';
-import { budgetAdmission } from '../../src/budgets/gate.js';
+import { budgetAdmission } from '../../src/budgets/call-check.js';
 import { createCallMeter } from '../../src/budgets/meter.js';
-import type { PromptCounter } from '../../src/budgets/tokens.js';
+import type { PromptCounter } from '../../src/budgets/prompt-tokens.js';
 import type { LlmCallRequest, LlmCallResult, LlmFunction } from '../../src/engine/call.js';
 import type { EngineState } from '../../src/engine/protocol.js';
 import { applyResult, createEvaluation, outcome, readyCalls } from '../../src/engine/protocol.js';

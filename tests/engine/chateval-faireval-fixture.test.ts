@@ -11,9 +11,9 @@ import type { AnyMethod } from '../../src/engine/method.js';
 import { chatEvalMethod } from '../../src/engine/methods/chateval/index.js';
 import { createEvaluation } from '../../src/engine/protocol.js';
 import { resolveMethodConfig } from '../../src/engine/registry.js';
-import { DATASETS_DIR, loadFairEval } from '../../src/meta/datasets.js';
-import { accuracy, cohenKappa, PAIR_LABELS } from '../../src/meta/metrics.js';
-import type { PairLabel } from '../../src/meta/metrics.js';
+import { DATASETS_DIR, loadFairEval } from '../../src/datasets/loaders.js';
+import { accuracy, cohenKappa, PAIR_LABELS } from '../../src/metrics/stats.js';
+import type { PairLabel } from '../../src/metrics/stats.js';
 import { driveByWaves, verdictOf } from '../support/waves.js';
 
 interface Fixture {

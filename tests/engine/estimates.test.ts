@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createCallMeter } from '../../src/budgets/meter.js';
-import type { PromptCounter } from '../../src/budgets/tokens.js';
-import { createPromptCounter, loadTokenizer } from '../../src/budgets/tokens.js';
+import type { PromptCounter } from '../../src/budgets/prompt-tokens.js';
+import { createPromptCounter, loadTokenizer } from '../../src/budgets/prompt-tokens.js';
 import type { ParserSpec } from '../../src/engine/parsers/spec.js';
 import { parseReply } from '../../src/engine/parsers/parse.js';
 import { createEvaluation, plannedCalls } from '../../src/engine/protocol.js';
@@ -16,7 +16,7 @@ import type { Task } from '../../src/engine/task.js';
 import { estimateTask } from '../../src/estimates/estimate.js';
 import { syntheticReply } from '../../src/estimates/replies.js';
 import { budgetFit, sampleIndices, scaleEstimate } from '../../src/estimates/aggregate.js';
-import { createLlmWithMock } from '../../src/llm/mock/in-process.js';
+import { createLlmWithMock } from '../../src/mock-llm/in-process.js';
 import { IN_PROCESS_MOCK_URL } from '../../src/llm/settings.js';
 
 const PAIRWISE: Task = {

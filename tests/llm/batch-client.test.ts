@@ -14,13 +14,13 @@ import type { BatchLineOutcome } from '../../src/llm/batch-lines.js';
 import { batchCallResult } from '../../src/llm/batch-lines.js';
 import { createLlm } from '../../src/llm/client.js';
 import { CustomIdIndex } from '../../src/llm/custom-id.js';
-import type { StartMockOptions } from '../../src/llm/mock/node.js';
+import type { StartMockOptions } from '../../src/mock-llm/node.js';
 import { batchLine, buildChatBody } from '../../src/llm/request.js';
-import { createMockState } from '../../src/llm/mock/handler.js';
-import { createBatchClientWithMock, createTieredLlmWithMock } from '../../src/llm/mock/in-process.js';
+import { createBatchClientWithMock, createTieredLlmWithMock } from '../../src/mock-llm/in-process.js';
 import type { LlmSettingsInput } from '../../src/llm/settings.js';
 import { settingsFromEnv } from '../../src/llm/settings.js';
 import { startClockedMock, T0 } from '../support/clocked-mock.js';
+import { createMockState } from '../../src/mock-llm/state.js';
 
 const KEY = 'sk-batch-test-key-4f1c9e27d0aa';
 

@@ -8,15 +8,16 @@ import { describeFormat, parseReply } from '../../src/engine/parsers/parse.js';
 import type { ParserSpec } from '../../src/engine/parsers/spec.js';
 import type { AttemptInfo, LlmDeps } from '../../src/llm/client.js';
 import { createLlm } from '../../src/llm/client.js';
-import { createLlmWithMock } from '../../src/llm/mock/in-process.js';
-import { mockModel } from '../../src/llm/mock/model-name.js';
-import type { MockServer } from '../../src/llm/mock/node.js';
-import { startMockServer } from '../../src/llm/mock/node.js';
+import { createLlmWithMock } from '../../src/mock-llm/in-process.js';
+import { mockModel } from '../../src/mock-llm/model-name.js';
+import type { MockServer } from '../../src/mock-llm/node.js';
+import { startMockServer } from '../../src/mock-llm/node.js';
 import { costUsd, priceFor } from '../../src/llm/pricing.js';
 import { retryAfterMs } from '../../src/llm/retry.js';
 import type { LlmSettingsInput } from '../../src/llm/settings.js';
 import { LLM_NOT_CONFIGURED_MESSAGE, LlmSettingsError, settingsFromEnv } from '../../src/llm/settings.js';
-import { estimatePromptTokens } from '../../src/llm/tokens.js';
+import { ConfigError } from '../../src/config/vars.js';
+import { estimatePromptTokens } from '../../src/llm/token-estimate.js';
 import { sumUsage } from '../../src/llm/usage.js';
 
 let a: MockServer;
@@ -560,9 +561,6 @@ describe('settingsFromEnv', () => {
       const cases: [Record<string, string>, string][] = [
         [{ LLM_BASE_URL: 'http://x/v1', LLM_PROVIDERS: '{' }, 'invalid_providers'],
         [{ LLM_BASE_URL: 'http://x/v1', LLM_PROVIDERS: '{"x": {"url": "y"}}' }, 'invalid_providers'],
-        [{ LLM_BASE_URL: 'http://x/v1', LLM_TIMEOUT_MS: 'soon' }, 'invalid_number'],
-        [{ LLM_BASE_URL: 'http://x/v1', LLM_RETRY_BASE_MS: '-1' }, 'invalid_number'],
-        [{ LLM_BASE_URL: 'http://x/v1', LLM_MAX_ATTEMPTS: '50' }, 'invalid_settings'],
         // A deployment that forgot its endpoint fails loudly instead of answering with mock verdicts.
         [{ LLM_API_KEY: 'sk-real' }, 'missing_base_url'],
         [{ LLM_BASE_URL: '  ' }, 'missing_base_url'],
@@ -578,6 +576,18 @@ describe('settingsFromEnv', () => {
       expect(
         caught(() => settingsFromEnv({ LLM_BASE_URL: 'http://x/v1', LLM_PROVIDERS: '{"x": {"url": "y"}}' })).detail,
       ).toContain('LLM_PROVIDERS');
+      // An invalid number is the configuration's: one operator line names it, callers get config_invalid.
+      for (const [name, value] of [
+        ['LLM_TIMEOUT_MS', 'soon'],
+        ['LLM_RETRY_BASE_MS', '-1'],
+        ['LLM_MAX_ATTEMPTS', '50'],
+      ] as const) {
+        const env = { LLM_BASE_URL: 'http://x/v1', [name]: value };
+        expect(() => settingsFromEnv(env)).toThrow(ConfigError);
+        const line = JSON.parse(String(logged.mock.calls.at(-1)?.[0])) as Record<string, unknown>;
+        expect(line).toMatchObject({ level: 'error', event: 'config.invalid' });
+        expect(line.invalid).toContain(`${name}="${value}"`);
+      }
       // The caller's mistake keeps its own code and says what to do; it is not the operator's problem.
       logged.mockClear();
       const byok = caught(() => settingsFromEnv({ LLM_BASE_URL: 'http://x/v1' }, { byokKey: 'theirs' }));

@@ -9,14 +9,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { LlmCallRequest } from '../../src/engine/call.js';
 import type { AttemptInfo, CallOptions, TieredCallResult } from '../../src/llm/client.js';
 import { createTieredLlm } from '../../src/llm/client.js';
-import type { GateOutcome, ProviderGate } from '../../src/llm/gate.js';
-import { mockModel } from '../../src/llm/mock/model-name.js';
-import type { MockServer, StartMockOptions } from '../../src/llm/mock/node.js';
-import { startMockServer } from '../../src/llm/mock/node.js';
+import type { GateOutcome, ProviderGate } from '../../src/llm/provider-gate-hook.js';
+import { mockModel } from '../../src/mock-llm/model-name.js';
+import type { MockServer, StartMockOptions } from '../../src/mock-llm/node.js';
+import { startMockServer } from '../../src/mock-llm/node.js';
 import { costOf, priceFor } from '../../src/llm/pricing.js';
 import type { LlmSettingsInput } from '../../src/llm/settings.js';
 import { LlmSettingsError, settingsFromEnv } from '../../src/llm/settings.js';
 import { supportsTier } from '../../src/llm/tiers.js';
+import { ConfigError } from '../../src/config/vars.js';
 
 const servers: MockServer[] = [];
 afterAll(async () => {
@@ -362,8 +363,9 @@ describe('tier settings', () => {
   });
 
   it('refuse malformed values as configuration errors', () => {
-    expect(() => settingsFromEnv({ ...base, LLM_SUPPORTS_FLEX: 'yes' })).toThrow(LlmSettingsError);
-    expect(() => settingsFromEnv({ ...base, LLM_FLEX_TIMEOUT_MS: '0' })).toThrow(LlmSettingsError);
+    // Flags and numbers are the deployment's configuration (src/config/vars.ts); a provider table is the LLM layer's.
+    expect(() => settingsFromEnv({ ...base, LLM_SUPPORTS_FLEX: 'yes' })).toThrow(ConfigError);
+    expect(() => settingsFromEnv({ ...base, LLM_FLEX_TIMEOUT_MS: '0' })).toThrow(ConfigError);
     expect(() =>
       settingsFromEnv({ ...base, LLM_PROVIDERS: JSON.stringify({ g: { baseUrl: 'x', supportsFlex: 'yes' } }) }),
     ).toThrow(LlmSettingsError);

@@ -7,10 +7,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { LlmCallRequest } from '../../src/engine/call.js';
-import { Aimd } from '../../src/llm/aimd.js';
+import { Aimd } from '../../src/provider-gate/aimd.js';
 import { createLlm } from '../../src/llm/client.js';
-import type { ProviderGate } from '../../src/llm/gate.js';
-import { ConcurrencyGate, gateOutcome, localGate } from '../../src/llm/gate.js';
+import type { ProviderGate } from '../../src/llm/provider-gate-hook.js';
+import { gateOutcome } from '../../src/llm/provider-gate-hook.js';
+import { ConcurrencyGate, localGate } from '../../src/provider-gate/window.js';
 
 describe('Aimd', () => {
   it('slow start: +1 per success while below ssthresh (doubling per round), capped at max', () => {

@@ -9,8 +9,8 @@ import OpenAI, { toFile } from 'openai';
 import type { Batch } from 'openai/resources/batches';
 import type { FileObject } from 'openai/resources/files';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { MockServer, StartMockOptions } from '../../src/llm/mock/node.js';
-import { startMockServer } from '../../src/llm/mock/node.js';
+import type { MockServer, StartMockOptions } from '../../src/mock-llm/node.js';
+import { startMockServer } from '../../src/mock-llm/node.js';
 import { startClockedMock, T0 } from '../support/clocked-mock.js';
 
 const servers: MockServer[] = [];

@@ -5,11 +5,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeFormat, parseReply, repairInstruction } from '../../src/engine/parsers/parse.js';
 import type { ParserSpec } from '../../src/engine/parsers/spec.js';
-import { createMockState, handleMockRequest, setScript } from '../../src/llm/mock/handler.js';
-import type { MockState } from '../../src/llm/mock/handler.js';
-import { mockModel, parseMockModel } from '../../src/llm/mock/model-name.js';
-import type { MockServer } from '../../src/llm/mock/node.js';
-import { startMockServer } from '../../src/llm/mock/node.js';
+import { handleMockRequest } from '../../src/mock-llm/handler.js';
+import { mockModel, parseMockModel } from '../../src/mock-llm/model-name.js';
+import type { MockServer } from '../../src/mock-llm/node.js';
+import { startMockServer } from '../../src/mock-llm/node.js';
+import { createMockState, setScript } from '../../src/mock-llm/state.js';
+import type { MockState } from '../../src/mock-llm/state.js';
 
 let server: MockServer;
 beforeAll(async () => {

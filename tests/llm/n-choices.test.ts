@@ -7,11 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LlmCallRequest, LlmCallResult } from '../../src/engine/call.js';
 import { describeFormat } from '../../src/engine/parsers/parse.js';
 import { createLlm } from '../../src/llm/client.js';
-import { mockModel } from '../../src/llm/mock/model-name.js';
-import type { MockServer } from '../../src/llm/mock/node.js';
-import { startMockServer } from '../../src/llm/mock/node.js';
-import { LlmSettingsError, settingsFromEnv } from '../../src/llm/settings.js';
-import { estimatePromptTokens, estimateTokens } from '../../src/llm/tokens.js';
+import { mockModel } from '../../src/mock-llm/model-name.js';
+import type { MockServer } from '../../src/mock-llm/node.js';
+import { startMockServer } from '../../src/mock-llm/node.js';
+import { settingsFromEnv } from '../../src/llm/settings.js';
+import { ConfigError } from '../../src/config/vars.js';
+import { estimatePromptTokens, estimateTokens } from '../../src/llm/token-estimate.js';
 
 let server: MockServer;
 beforeAll(async () => {
@@ -124,6 +125,6 @@ describe('declaring supportsN', () => {
   });
 
   it('a value that is neither true nor false is a configuration error, not a silent default', () => {
-    expect(() => settingsFromEnv({ ...base, LLM_SUPPORTS_N: 'yes' })).toThrow(LlmSettingsError);
+    expect(() => settingsFromEnv({ ...base, LLM_SUPPORTS_N: 'yes' })).toThrow(ConfigError);
   });
 });

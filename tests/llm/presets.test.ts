@@ -8,8 +8,8 @@ import { createEvaluation } from '../../src/engine/protocol.js';
 import { getMethod, PRESETS, resolveMethodConfig } from '../../src/engine/registry.js';
 import { runEvaluation } from '../../src/engine/runner.js';
 import { createLlm } from '../../src/llm/client.js';
-import type { MockServer } from '../../src/llm/mock/node.js';
-import { startMockServer } from '../../src/llm/mock/node.js';
+import type { MockServer } from '../../src/mock-llm/node.js';
+import { startMockServer } from '../../src/mock-llm/node.js';
 
 let mock: MockServer;
 beforeAll(async () => {

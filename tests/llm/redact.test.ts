@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LlmCallRequest } from '../../src/engine/call.js';
 import { dominantAttemptIndex, summarizeAttempts } from '../../src/llm/attempts.js';
 import { createLlm } from '../../src/llm/client.js';
-import { mockModel } from '../../src/llm/mock/model-name.js';
-import type { MockServer } from '../../src/llm/mock/node.js';
-import { startMockServer } from '../../src/llm/mock/node.js';
-import { createRedactor, isSecretName, REDACTED, redactSecrets, rememberSecrets } from '../../src/llm/redact.js';
+import { mockModel } from '../../src/mock-llm/model-name.js';
+import type { MockServer } from '../../src/mock-llm/node.js';
+import { startMockServer } from '../../src/mock-llm/node.js';
+import { createRedactor, isSecretName, REDACTED, redactSecrets, rememberSecrets } from '../../src/log/redact.js';
 import { settingsFromEnv } from '../../src/llm/settings.js';
 
 describe('createRedactor', () => {

@@ -9,13 +9,14 @@ import { BatchPlanError, planBatchFiles } from '../../src/llm/batch-files.js';
 import { createLlm } from '../../src/llm/client.js';
 import { createTieredLlm } from '../../src/llm/client.js';
 import { CUSTOM_ID_PATTERN, customIdFor, CustomIdCollisionError, CustomIdIndex } from '../../src/llm/custom-id.js';
-import { handleMockRequest, createMockState } from '../../src/llm/mock/handler.js';
+import { handleMockRequest } from '../../src/mock-llm/handler.js';
 import { costOf, costUsd, DEFAULT_PRICES, priceAtTier, priceFor } from '../../src/llm/pricing.js';
 import { batchLine, buildChatBody } from '../../src/llm/request.js';
 import type { BatchInputLine } from '../../src/llm/request.js';
 import { settingsFromEnv, LlmSettingsError } from '../../src/llm/settings.js';
 import { responseFormatFor } from '../../src/llm/structured.js';
 import { usageOf } from '../../src/llm/usage.js';
+import { createMockState } from '../../src/mock-llm/state.js';
 
 const CALL: LlmCallRequest = {
   id: 'ab/turn1/agent0',

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { PairCounts } from '../../src/meta/bradley-terry.js';
+import type { PairCounts } from '../../src/metrics/bradley-terry.js';
 import {
   fitStrengths,
   StrengthsUndefinedError,
   stronglyConnected,
   winProbability,
-} from '../../src/meta/bradley-terry.js';
-import { createRng } from '../../src/meta/bootstrap.js';
+} from '../../src/metrics/bradley-terry.js';
+import { createRng } from '../../src/metrics/bootstrap.js';
 
 const ln2 = Math.log(2);
 const ln4 = Math.log(4);

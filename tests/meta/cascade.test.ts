@@ -9,9 +9,9 @@ import type { CascadeDetails, StageReport } from '../../src/engine/methods/casca
 import { createEvaluation } from '../../src/engine/protocol.js';
 import { getMethod, resolveMethodConfig } from '../../src/engine/registry.js';
 import type { PairwiseTask } from '../../src/engine/task.js';
-import type { CascadeItem } from '../../src/meta/cascade.js';
-import { cascadeMarkdown, cascadeReport, cascadeReportOfJudged } from '../../src/meta/cascade.js';
-import { binomialCdf, calibrateThreshold, ruleTable, thresholdTable } from '../../src/meta/cascade-thresholds.js';
+import type { CascadeItem } from '../../src/metrics/cascade-thresholds.js';
+import { cascadeMarkdown, cascadeReport, cascadeReportOfJudged } from '../../src/metrics/cascade.js';
+import { binomialCdf, calibrateThreshold, ruleTable, thresholdTable } from '../../src/metrics/cascade-thresholds.js';
 import { driveByWaves, verdictOf } from '../support/waves.js';
 
 const RULES = { orderFlip: true, split: false, tie: false, unparsed: true, minConfidence: 0 };

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ComparisonStatsSchema, comparisonStats } from '../../src/meta/comparison.js';
-import { wilsonInterval } from '../../src/meta/intervals.js';
-import type { PairOutcome } from '../../src/meta/pairs.js';
-import { combineOrderWinners } from '../../src/meta/pairs.js';
+import { ComparisonStatsSchema, comparisonStats } from '../../src/metrics/comparison.js';
+import { wilsonInterval } from '../../src/metrics/intervals.js';
+import type { PairOutcome } from '../../src/metrics/pairs.js';
+import { combineOrderWinners } from '../../src/metrics/pairs.js';
 import { simulateTournament } from '../support/tournament.js';
 
 describe('combineOrderWinners (agree-or-tie)', () => {

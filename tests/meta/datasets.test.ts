@@ -6,9 +6,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { FASTCHAT_PAIR_JUDGES } from '../../src/engine/methods/single/index.js';
 import { createEvaluation, readyCalls } from '../../src/engine/protocol.js';
 import { getMethod, resolveMethodConfig } from '../../src/engine/registry.js';
-import type { LabelledItem } from '../../src/meta/datasets.js';
+import type { LabelledItem } from '../../src/metrics/labelled.js';
+import { LabelledItemSchema } from '../../src/metrics/labelled.js';
 import {
-  LabelledItemSchema,
   MT_BENCH_JOINS,
   SUMMEVAL_ASPECTS,
   TOPICAL_CHAT_ASPECTS,
@@ -18,7 +18,7 @@ import {
   loadSummEval,
   loadTopicalChat,
   parseLabelledItems,
-} from '../../src/meta/datasets.js';
+} from '../../src/datasets/loaders.js';
 
 function labelCounts(items: readonly LabelledItem[]): Record<string, number> {
   const counts: Record<string, number> = {};

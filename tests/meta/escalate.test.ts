@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { CascadeDetails, StageReport } from '../../src/engine/methods/cascade/index.js';
-import { createRng } from '../../src/meta/bootstrap.js';
-import { binomialCdf } from '../../src/meta/cascade-thresholds.js';
-import type { EscalateItem } from '../../src/meta/escalate.js';
+import { createRng } from '../../src/metrics/bootstrap.js';
+import { binomialCdf } from '../../src/metrics/cascade-thresholds.js';
+import type { EscalateItem } from '../../src/metrics/escalate.js';
 import {
   CascadeCalibrationSchema,
   calibrateCascade,
@@ -11,7 +11,7 @@ import {
   evaluateThresholds,
   stageAction,
   trustOrEscalate,
-} from '../../src/meta/escalate.js';
+} from '../../src/metrics/escalate.js';
 
 /** `count` items whose stage verdicts are given; the first `wrong` of them disagree with the human label A. */
 function group(count: number, wrong: number, stage0: number, stage1: number | null, wrong1 = 0): EscalateItem[] {

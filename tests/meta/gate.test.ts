@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateGate, GateResultSchema, GateSchema, projectMoreItems } from '../../src/meta/gate.js';
-import type { PairResult } from '../../src/meta/pairs.js';
+import { evaluateGate, GateResultSchema, GateSchema, projectMoreItems } from '../../src/metrics/gate.js';
+import type { PairResult } from '../../src/metrics/pairs.js';
 
 /** A pair tally as `tallyPairs` gives it (the gate recomputes the interval at its own confidence). */
 function pair(a: string, b: string, wins: number, ties: number, losses: number, missing = 0): PairResult {

@@ -6,9 +6,9 @@
  * No ties inside a group, so ρ = 1 − 6 Σd² / (n (n² − 1)) and τ = (C − D) / (n (n − 1) / 2) by hand.
  */
 import { describe, expect, it } from 'vitest';
-import { reportOptionsFor } from '../../src/meta/headline.js';
-import type { JudgedItem } from '../../src/meta/metrics.js';
-import { reportOfJudged, toMarkdown } from '../../src/meta/metrics.js';
+import { reportOptionsFor } from '../../src/metrics/headline.js';
+import type { JudgedItem } from '../../src/metrics/agreement.js';
+import { reportOfJudged, toMarkdown } from '../../src/metrics/agreement.js';
 
 function pointwise(groups: Record<string, { human: number[]; judge: number[] }>): JudgedItem[] {
   return Object.entries(groups).flatMap(([g, { human, judge }]) =>

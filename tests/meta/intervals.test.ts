@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalQuantile, wilsonInterval, wilsonSampleSize, zFor } from '../../src/meta/intervals.js';
+import { normalQuantile, wilsonInterval, wilsonSampleSize, zFor } from '../../src/metrics/intervals.js';
 
 describe('normalQuantile (AS241)', () => {
   // Reference values: Φ⁻¹ as tabulated (and as Python's statistics.NormalDist, scipy.stats.norm.ppf give them).

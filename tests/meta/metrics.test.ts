@@ -1,25 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { PairLabel } from '../../src/meta/metrics.js';
+import type { PairLabel } from '../../src/metrics/stats.js';
+import { AgreementReportSchema, pairwiseReport, pointwiseReport, toMarkdown } from '../../src/metrics/agreement.js';
 import {
-  AgreementReportSchema,
   accuracy,
   averageRanks,
-  bootstrapInterval,
   cohenKappa,
   confusionMatrix,
-  createRng,
   flipRate,
   groupCorrelation,
   kappaFromConfusion,
   kendallTauB,
-  pairwiseReport,
   pearson,
-  pointwiseReport,
   spearman,
   tieRate,
-  toMarkdown,
-} from '../../src/meta/metrics.js';
+} from '../../src/metrics/stats.js';
+import { bootstrapInterval, createRng } from '../../src/metrics/bootstrap.js';
 
 /** Expands a confusion table (rows: human, columns: judge) into paired label arrays. */
 function fromTable<L>(labels: readonly L[], table: number[][]): { human: L[]; judge: L[] } {

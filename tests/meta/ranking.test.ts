@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Tournament } from '../../src/meta/ranking.js';
-import { countsOf, rankCandidates } from '../../src/meta/ranking.js';
+import type { Tournament } from '../../src/metrics/ranking.js';
+import { countsOf, rankCandidates } from '../../src/metrics/ranking.js';
 
 describe('rankCandidates', () => {
   /** Items of a 3-candidate all-pairs tournament, cycling through fixed results so counts are known. */

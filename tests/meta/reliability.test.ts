@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { alphaOf, alphaTable, krippendorffAlpha } from '../../src/meta/krippendorff.js';
-import type { ReliabilityItem } from '../../src/meta/reliability.js';
-import { ReliabilityReportSchema, reliabilityReport } from '../../src/meta/reliability.js';
+import { alphaOf, alphaTable, krippendorffAlpha } from '../../src/metrics/krippendorff.js';
+import type { ReliabilityItem } from '../../src/metrics/reliability.js';
+import { ReliabilityReportSchema, reliabilityReport } from '../../src/metrics/reliability.js';
 
 describe("Krippendorff's α", () => {
   // Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", the worked example: 4 observers,

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runMetaReplay } from '../../src/cli/meta-replay.js';
 import type { StoredReply } from '../../src/engine/replay.js';
-import { DATASETS_DIR, loadFairEval } from '../../src/meta/datasets.js';
-import { replayDataset } from '../../src/meta/replay.js';
+import { DATASETS_DIR, loadFairEval } from '../../src/datasets/loaders.js';
+import { replayDataset } from '../../src/metrics/dataset-replay.js';
 
 interface Fixture {
   items: { question_id: number; ab: Record<string, string>; ba: Record<string, string> }[];

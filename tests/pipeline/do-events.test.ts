@@ -1,16 +1,16 @@
 /**
- * The Durable Object's event building (durable-objects/evaluation/events.ts): pure functions, run in
+ * The Durable Object's event building (durable-objects/evaluation/event-builders.ts): pure functions, run in
  * Node. What a subscriber gets, in which order, for a running and for an ended evaluation.
  */
 import { describe, expect, it } from 'vitest';
-import type { StatusView, StoredResultView } from '../../durable-objects/evaluation/events.js';
+import type { StatusView, StoredResultView } from '../../durable-objects/evaluation/event-builders.js';
 import {
   callFinishedEvent,
   notRunEvent,
   replayEvents,
   terminalEvents,
-} from '../../durable-objects/evaluation/events.js';
-import type { VerdictSummary } from '../../src/pipeline/events.js';
+} from '../../durable-objects/evaluation/event-builders.js';
+import type { VerdictSummary } from '../../src/evaluations/live-events.js';
 
 const usage = { promptTokens: 3, completionTokens: 2, cachedPromptTokens: 0, estimated: false, costUsd: 0 };
 

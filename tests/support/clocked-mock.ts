@@ -3,8 +3,8 @@
  * the file's tests.
  */
 import { afterAll } from 'vitest';
-import type { MockServer, StartMockOptions } from '../../src/llm/mock/node.js';
-import { startMockServer } from '../../src/llm/mock/node.js';
+import type { MockServer, StartMockOptions } from '../../src/mock-llm/node.js';
+import { startMockServer } from '../../src/mock-llm/node.js';
 
 /** The clocks' start, ms since epoch. */
 export const T0 = 1_750_000_000_000;

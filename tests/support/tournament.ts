@@ -5,9 +5,9 @@
  * Bradley–Terry truth is θ (centred), while the outcomes of one item stay correlated through its tags, as
  * real items are (an easy question is easy for every pair), which is what the item bootstrap must respect.
  */
-import type { PairOutcome } from '../../src/meta/pairs.js';
-import { combineOrderWinners } from '../../src/meta/pairs.js';
-import { createRng } from '../../src/meta/bootstrap.js';
+import type { PairOutcome } from '../../src/metrics/pairs.js';
+import { combineOrderWinners } from '../../src/metrics/pairs.js';
+import { createRng } from '../../src/metrics/bootstrap.js';
 import type { Winner } from '../../src/engine/verdict.js';
 
 export interface TournamentSpec {

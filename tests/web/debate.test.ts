@@ -1,12 +1,12 @@
 /**
  * The evaluation page's model (src/web/app/debate.ts), fed with events built by the Durable Object's own
- * event builders (durable-objects/evaluation/events.ts): lanes and stages, live parse failures, the
+ * event builders (durable-objects/evaluation/event-builders.ts): lanes and stages, live parse failures, the
  * verdict's unparsed replies, the transcript merge, and a reconnect's full replay changing nothing.
  */
 import { describe, expect, it } from 'vitest';
-import type { StatusView, StoredResultView } from '../../durable-objects/evaluation/events.js';
-import { callStartedEvent, replayEvents } from '../../durable-objects/evaluation/events.js';
-import type { EvaluationEvent, VerdictSummary } from '../../src/pipeline/events.js';
+import type { StatusView, StoredResultView } from '../../durable-objects/evaluation/event-builders.js';
+import { callStartedEvent, replayEvents } from '../../durable-objects/evaluation/event-builders.js';
+import type { EvaluationEvent, VerdictSummary } from '../../src/evaluations/live-events.js';
 import type { Transcript } from '../../src/web/app/types.js';
 import {
   applyEvent,

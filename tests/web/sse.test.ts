@@ -1,12 +1,12 @@
 /**
  * The viewer's fetch-based event-stream reader (src/web/app/sse.ts): the WHATWG parsing rules, chunk
  * boundaries anywhere (inside a CRLF, inside a UTF-8 character), and a round trip through the server's
- * own encoder (src/pipeline/events.ts).
+ * own encoder (src/evaluations/live-events.ts).
  */
 import { describe, expect, it } from 'vitest';
-import type { EvaluationEvent } from '../../src/pipeline/events.js';
-import { encodeSse } from '../../src/pipeline/events.js';
-import { SSE_PING } from '../../src/pipeline/sse.js';
+import type { EvaluationEvent } from '../../src/evaluations/live-events.js';
+import { encodeSse } from '../../src/evaluations/live-events.js';
+import { SSE_PING } from '../../src/evaluations/sse-hub.js';
 import type { SseMessage } from '../../src/web/app/sse.js';
 import { readSse, SseParser } from '../../src/web/app/sse.js';
 

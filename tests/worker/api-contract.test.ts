@@ -5,18 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { app } from '../../src/api/app.js';
-import { methodConfigId } from '../../src/api/method-config.js';
-import type { OpenApiDocument } from '../../src/api/openapi.js';
-import { openApiDocument } from '../../src/api/openapi.js';
-import {
-  CancelRequestSchema,
-  CreateEvaluationRequestSchema,
-  CreateMetaEvaluationRequestSchema,
-} from '../../src/api/schemas.js';
+import { apiDocument, app } from '../../src/app.js';
+import { methodConfigId } from '../../src/methods/method-config.js';
+import type { OpenApiDocument } from '../../src/http/openapi.js';
+import { CancelRequestSchema, CreateEvaluationRequestSchema } from '../../src/evaluations/schemas.js';
 import { CreateBatchRequestSchema } from '../../src/batches/schemas.js';
-import { planTask, resolveJudge } from '../../src/api/services/judge.js';
-import { EstimateRequestSchema } from '../../src/estimates/schema.js';
+import { planTask, resolveJudge } from '../../src/methods/resolve-judge.js';
+import { EstimateRequestSchema } from '../../src/estimates/schemas.js';
 import { METHODS } from '../../src/engine/registry.js';
 import {
   CreateKeyRequestSchema,
@@ -31,6 +26,7 @@ import { testEnv } from './helpers.js';
 import { CreateWebhookEndpointSchema, UpdateWebhookEndpointSchema } from '../../src/webhooks/schemas.js';
 import { CreateTriggerRequestSchema } from '../../src/triggers/schemas.js';
 import { z as zod } from 'zod';
+import { CreateMetaEvaluationRequestSchema } from '../../src/meta-evaluations/schemas.js';
 
 const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
@@ -85,7 +81,7 @@ describe('the OpenAPI document is generated from the routes', () => {
   it('a route added without a definition is caught by the comparison', () => {
     const extra = [...app.routes, { method: 'GET', path: '/v1/undocumented', handler: () => new Response() }];
     const served = extra.filter((r) => r.method !== 'ALL').map((r) => `${r.method} ${r.path}`);
-    const documented = new Set(operations(openApiDocument(app)).map((o) => o.key.replace(/\{([^}]+)\}/g, ':$1')));
+    const documented = new Set(operations(apiDocument()).map((o) => o.key.replace(/\{([^}]+)\}/g, ':$1')));
     expect(served.filter((k) => !documented.has(k))).toEqual(['GET /v1/undocumented']);
   });
 

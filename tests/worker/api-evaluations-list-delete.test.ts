@@ -7,8 +7,8 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BatchResultLine } from '../../src/batches/schemas.js';
-import { evaluationStub } from '../../src/pipeline/stub.js';
-import { sha256Hex } from '../../src/store/hash.js';
+import { evaluationStub } from '../../src/evaluations/stub.js';
+import { sha256Hex } from '../../src/http/request-hash.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api, apiWith, postJson } from './api-fetch.js';
 import {

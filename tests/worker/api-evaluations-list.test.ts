@@ -5,8 +5,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import type { EvaluationListSchema } from '../../src/api/listing.js';
-import { sha256Hex } from '../../src/store/hash.js';
+import type { EvaluationListSchema } from '../../src/evaluations/list-schemas.js';
+import { sha256Hex } from '../../src/http/request-hash.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api, apiWith, postJson } from './api-fetch.js';
 import { drainAlarms, waitForEnd } from './helpers.js';

@@ -1,15 +1,15 @@
 import { hc } from 'hono/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AppType } from '../../src/api/app.js';
-import type { Evaluation, EvaluationAccepted } from '../../src/api/schemas.js';
-import { sha256Hex } from '../../src/store/hash.js';
-import { mockModel } from '../../src/llm/mock/model-name.js';
+import type { AppType } from '../../src/app.js';
+import type { Evaluation, EvaluationAccepted } from '../../src/evaluations/schemas.js';
+import { sha256Hex } from '../../src/http/request-hash.js';
+import { mockModel } from '../../src/mock-llm/model-name.js';
 import type { ErrorJson } from './api-fetch.js';
 import { runDurableObjectAlarm } from 'cloudflare:test';
 import { api, apiWith, apiWithSettled, postJson } from './api-fetch.js';
-import { evaluationStub } from '../../src/pipeline/stub.js';
-import { loadJob } from '../../src/store/results.js';
-import type { StartJob } from '../../src/store/results.js';
+import { evaluationStub } from '../../src/evaluations/stub.js';
+import { loadJob } from '../../src/evaluations/job-rows.js';
+import type { StartJob } from '../../src/evaluations/job-rows.js';
 import {
   countRows,
   drainAlarms,

@@ -5,8 +5,8 @@
  */
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env, exports } from 'cloudflare:workers';
-import { app } from '../../src/api/app.js';
-import type { Bindings } from '../../src/env.js';
+import { app } from '../../src/app.js';
+import type { Bindings } from '../../src/config/bindings.js';
 
 const ORIGIN = 'http://tribunal.test';
 

@@ -1,5 +1,5 @@
 /**
- * Input edges (issue #14 item 5): blank or NUL task texts, a wrong method on an existing path, prototype
+ * Input edges: blank or NUL task texts, a wrong method on an existing path, prototype
  * keys in a JSON body and unknown keys anywhere in `config` are each a 4xx naming the problem, and nothing
  * is stored.
  */

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MetaEvaluation } from '../../src/api/schemas.js';
 import type { Task } from '../../src/engine/task.js';
-import { mockModel } from '../../src/llm/mock/model-name.js';
+import { mockModel } from '../../src/mock-llm/model-name.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api, postJson } from './api-fetch.js';
 import { drainAlarms, PAIRWISE, POINTWISE, testEnv } from './helpers.js';
+import type { MetaEvaluation } from '../../src/meta-evaluations/schemas.js';
 
 afterEach(drainAlarms);
 

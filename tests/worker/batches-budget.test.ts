@@ -5,11 +5,11 @@
  * left the items never launched end `failed` with `budget_exceeded`: the batch never spends past it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { grantsFor } from '../../src/batches/budget.js';
+import { grantsFor } from '../../src/batches/budget-claims.js';
 import { pump } from '../../src/batches/pump.js';
-import type { NewBatchItem } from '../../src/batches/store.js';
-import { insertBatch } from '../../src/batches/store.js';
-import { resolveJudge } from '../../src/api/services/judge.js';
+import type { NewBatchItem } from '../../src/batches/rows.js';
+import { insertBatch } from '../../src/batches/rows.js';
+import { resolveJudge } from '../../src/methods/resolve-judge.js';
 import { createEndpoint } from '../../src/webhooks/endpoints.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api } from './api-fetch.js';

@@ -5,9 +5,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Batch, BatchAccepted } from '../../src/batches/schemas.js';
-import type { NewBatchItem } from '../../src/batches/store.js';
-import { insertBatch, requestCancel } from '../../src/batches/store.js';
-import { evaluationStub } from '../../src/pipeline/stub.js';
+import type { NewBatchItem } from '../../src/batches/rows.js';
+import { insertBatch, requestCancel } from '../../src/batches/rows.js';
+import { evaluationStub } from '../../src/evaluations/stub.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api, apiWith } from './api-fetch.js';
 import {

@@ -4,12 +4,12 @@
  * report and `metaId` links.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MetaEvaluation } from '../../src/api/schemas.js';
 import type { Batch } from '../../src/batches/schemas.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api, postJson } from './api-fetch.js';
 import { drainAlarms, pollUntil, testEnv } from './helpers.js';
 import { countWhere, pairItem, resultsPage, singleCallJudge, waitForBatch } from './batches-support.js';
+import type { MetaEvaluation } from '../../src/meta-evaluations/schemas.js';
 
 afterEach(drainAlarms);
 

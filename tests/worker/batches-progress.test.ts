@@ -1,16 +1,16 @@
 /**
- * Batch progress is counted in each ending's own D1 transaction (an END_EFFECTS entry), exactly once per
+ * Batch progress is counted in each ending's own D1 transaction (effects of the ending), exactly once per
  * item whatever the end path (final write, cancel, dead letter), however often it repeats and whoever
  * races; the ending that completes the batch marks it, and emits its completion event, exactly once.
  */
 import { describe, expect, it } from 'vitest';
 import type { CompletionEmitter } from '../../src/batches/progress.js';
-import { batchProgressEffectWith } from '../../src/batches/progress.js';
-import type { TerminalStatus } from '../../src/pipeline/status.js';
-import { sqlMayBecome } from '../../src/pipeline/status.js';
-import { markEnded, writeFinal } from '../../src/store/results.js';
+import { BATCH_COMPLETED, BATCH_COUNTS, batchCompletionEvent } from '../../src/batches/progress.js';
+import type { TerminalStatus } from '../../src/evaluations/status.js';
+import { sqlMayBecome } from '../../src/evaluations/status.js';
 import { insertJob, testEnv } from './helpers.js';
 import { ONE_CALL_VERDICT, pairItem, storedBatch } from './batches-support.js';
+import { markEnded, writeFinal } from '../../src/ending-plan.js';
 
 const db = testEnv.DB;
 
@@ -58,10 +58,11 @@ function finalWrite(id: string, now = Date.now()): ReturnType<typeof writeFinal>
     callsDone: 1,
     engineVersion: '1/single@1',
     now,
+    defaultMaxRunning: 100,
   });
 }
 
-describe('batch progress (END_EFFECTS)', () => {
+describe("batch progress (the ending's batch effects)", () => {
   it('each item counts once per terminal status, however often its ending repeats', async () => {
     const b = await storedBatch(3);
     const [a, s, c] = b.items as [string, string, string];
@@ -132,11 +133,11 @@ describe('batch progress (END_EFFECTS)', () => {
         )
         .bind(c.now, ...c.binds),
     ];
-    const effect = batchProgressEffectWith(emit);
+    const effects = [BATCH_COUNTS, batchCompletionEvent(emit), BATCH_COMPLETED];
     /** An ending as the pipeline runs it: the effects, then the guarded status update, in one batch. */
     const end = (id: string, status: TerminalStatus, now: number) =>
       db.batch([
-        ...effect(db, { id, status, error: null, now }),
+        ...effects.flatMap((effect) => effect.statements(db, { id, status, error: null, now })),
         db
           .prepare(`UPDATE evaluations SET status = ?, finished_at = ? WHERE id = ? AND ${sqlMayBecome(status)}`)
           .bind(status, now, id),

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BatchAccepted, BatchSummary } from '../../src/batches/schemas.js';
-import { sha256Hex } from '../../src/store/hash.js';
+import { sha256Hex } from '../../src/http/request-hash.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api, apiWith, postJson } from './api-fetch.js';
 import { drainAlarms } from './helpers.js';

@@ -4,12 +4,12 @@
  */
 import { expect } from 'vitest';
 import type { Batch, BatchResultLine } from '../../src/batches/schemas.js';
-import type { NewBatchItem } from '../../src/batches/store.js';
-import { insertBatch } from '../../src/batches/store.js';
-import type { VerdictSummary } from '../../src/pipeline/events.js';
+import type { NewBatchItem } from '../../src/batches/rows.js';
+import { insertBatch } from '../../src/batches/rows.js';
+import type { VerdictSummary } from '../../src/evaluations/live-events.js';
 import type { PairwiseTask } from '../../src/engine/task.js';
-import { mockModel } from '../../src/llm/mock/model-name.js';
-import type { MockModelOptions } from '../../src/llm/mock/model-name.js';
+import { mockModel } from '../../src/mock-llm/model-name.js';
+import type { MockModelOptions } from '../../src/mock-llm/model-name.js';
 import { api, postJson } from './api-fetch.js';
 import { newTestId, pollUntil, testEnv } from './helpers.js';
 

@@ -5,17 +5,17 @@
  * exactly one signed delivery, verified by the test's receiver with the `standardwebhooks` package.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { NewBatchItem } from '../../src/batches/store.js';
-import { insertBatch } from '../../src/batches/store.js';
-import type { BatchEventData } from '../../src/batches/events.js';
-import { BatchEventDataSchema, completionEventId } from '../../src/batches/events.js';
-import { markEnded } from '../../src/store/results.js';
+import type { NewBatchItem } from '../../src/batches/rows.js';
+import { insertBatch } from '../../src/batches/rows.js';
+import type { BatchEventData } from '../../src/batches/completion-event.js';
+import { BatchEventDataSchema, completionEventId } from '../../src/batches/completion-event.js';
 import { createEndpoint } from '../../src/webhooks/endpoints.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api } from './api-fetch.js';
 import { drainAlarms, newTestId, testEnv } from './helpers.js';
 import { createBatchId, items, pairItem, postBatch, singleCallJudge, waitForBatch } from './batches-support.js';
 import { configureSink, deliveriesOf, hookEnv, received, sinkUrl } from './webhooks-helpers.js';
+import { markEnded } from '../../src/ending-plan.js';
 
 afterEach(drainAlarms);
 

@@ -5,12 +5,13 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { MockInstance } from 'vitest';
-import { claimWindow, claimWindowStatements } from '../../src/batches/store.js';
-import { writeFinal } from '../../src/store/results.js';
+import { claimWindow, claimWindowStatements } from '../../src/batches/rows.js';
 import { resolveMethodConfig } from '../../src/engine/registry.js';
-import { evaluationStub } from '../../src/pipeline/stub.js';
+import { evaluationStub } from '../../src/evaluations/stub.js';
 import { ONE_CALL_VERDICT, storedBatch } from './batches-support.js';
 import { newTestId, runInTestObject, testEnv, waitForEnd } from './helpers.js';
+import { ENDING } from '../../src/ending-plan.js';
+import { writeFinal } from '../../src/evaluations/ending.js';
 
 const db = testEnv.DB;
 
@@ -18,8 +19,10 @@ const db = testEnv.DB;
 async function endWithClaim(id: string, tenant: string, defaultMaxRunning: number) {
   const now = Date.now();
   const claim = claimWindowStatements(db, { evaluationId: id }, { defaultMaxRunning, now });
-  const { after } = await writeFinal(
+  // The plan without its own steps after the status update: this test's claim is the only one.
+  const { extra } = await writeFinal(
     db,
+    { ...ENDING, afterStatus: [] },
     {
       id,
       tenant,
@@ -29,10 +32,11 @@ async function endWithClaim(id: string, tenant: string, defaultMaxRunning: numbe
       callsDone: 0,
       engineVersion: '1/single@1',
       now,
+      defaultMaxRunning,
     },
     claim.statements,
   );
-  return claim.read(after);
+  return claim.read(extra);
 }
 
 const slotOf = async (id: string) =>
@@ -85,7 +89,7 @@ describe('the batch window', () => {
     const sql = prepares?.mock.calls.map(([text]) => text) ?? [];
     prepares?.mockRestore();
     expect(sql.some((text) => /UPDATE batches SET sent_from = sent/.test(text))).toBe(true);
-    // `admit()`'s read (src/tenants/admission.ts): the old handover's extra round trip after the write.
+    // `admit()`'s read (src/evaluations/admission.ts): the old handover's extra round trip after the write.
     expect(sql.filter((text) => /^SELECT slot_at, /.test(text))).toEqual([]);
     expect(
       await db

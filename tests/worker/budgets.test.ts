@@ -5,9 +5,9 @@
  * conclude fails `budget_exceeded`.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Evaluation, EvaluationAccepted } from '../../src/api/schemas.js';
-import { loadTokenizer } from '../../src/budgets/tokens.js';
-import { mockModel } from '../../src/llm/mock/model-name.js';
+import type { Evaluation, EvaluationAccepted } from '../../src/evaluations/schemas.js';
+import { loadTokenizer } from '../../src/budgets/prompt-tokens.js';
+import { mockModel } from '../../src/mock-llm/model-name.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api, postJson } from './api-fetch.js';
 import { countRows, drainAlarms, mockRequests, PAIRWISE, POINTWISE, statusRow, waitForEnd } from './helpers.js';

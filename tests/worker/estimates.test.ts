@@ -3,9 +3,9 @@
  * no row, the same validation as `POST /v1/evaluations`, and the estimate against a real run.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Evaluation, EvaluationAccepted } from '../../src/api/schemas.js';
-import type { EstimateResponse } from '../../src/estimates/schema.js';
-import { mockModel } from '../../src/llm/mock/model-name.js';
+import type { Evaluation, EvaluationAccepted } from '../../src/evaluations/schemas.js';
+import type { EstimateResponse } from '../../src/estimates/schemas.js';
+import { mockModel } from '../../src/mock-llm/model-name.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api, postJson } from './api-fetch.js';
 import { drainAlarms, mockRequests, PAIRWISE, POINTWISE, testEnv, waitForEnd } from './helpers.js';

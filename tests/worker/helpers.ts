@@ -10,13 +10,13 @@ import { vi } from 'vitest';
 import { mergeConfig, resolveMethodConfig, getMethod } from '../../src/engine/registry.js';
 import { createEvaluation, plannedCalls } from '../../src/engine/protocol.js';
 import type { Task } from '../../src/engine/task.js';
-import type { Bindings } from '../../src/env.js';
-import { mockModel } from '../../src/llm/mock/model-name.js';
-import type { MockModelOptions } from '../../src/llm/mock/model-name.js';
-import type { EvaluationSnapshot } from '../../src/pipeline/rpc.js';
-import { isTerminal } from '../../src/pipeline/status.js';
-import { evaluationStub } from '../../src/pipeline/stub.js';
-import { getVerdictJson, insertEvaluation } from '../../src/store/evaluations.js';
+import type { Bindings } from '../../src/config/bindings.js';
+import { mockModel } from '../../src/mock-llm/model-name.js';
+import type { MockModelOptions } from '../../src/mock-llm/model-name.js';
+import type { EvaluationSnapshot } from '../../src/evaluations/rpc.js';
+import { isTerminal } from '../../src/evaluations/status.js';
+import { evaluationStub } from '../../src/evaluations/stub.js';
+import { getVerdictJson, insertEvaluation } from '../../src/evaluations/rows.js';
 import { TestEvaluationDO } from './test-evaluation-do.js';
 
 /** The test bindings: the Worker's plus the mock's URL. */

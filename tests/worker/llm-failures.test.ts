@@ -5,10 +5,10 @@
  * rate-limited, with every attempt listed.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Evaluation, EvaluationAccepted } from '../../src/api/schemas.js';
+import type { Evaluation, EvaluationAccepted } from '../../src/evaluations/schemas.js';
 import type { LlmAttempt } from '../../src/engine/call.js';
-import { mockModel } from '../../src/llm/mock/model-name.js';
-import { forwardEvents, evaluationStub } from '../../src/pipeline/stub.js';
+import { mockModel } from '../../src/mock-llm/model-name.js';
+import { forwardEvents, evaluationStub } from '../../src/evaluations/stub.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api, apiWith, postJson } from './api-fetch.js';
 import { drainAlarms, PAIRWISE, parseSse, testEnv, waitForEnd } from './helpers.js';
@@ -108,6 +108,23 @@ describe("configuration faults are the operator's business", () => {
     expect(logs).toContain('"event":"llm.settings_invalid"');
     expect(logs).toContain('"reason":"invalid_providers"');
     expect(logs).not.toContain('gsk_pastedInline0123456789');
+  });
+
+  it('an invalid variable: callers get 503 config_invalid naming none, one operator log line names it', async () => {
+    const { result, logs } = await capturingLogs(async () => {
+      const res = await submit({ STALL_SECONDS: 'soon' });
+      return { status: res.status, body: await res.text() };
+    });
+    expect(result.status).toBe(503);
+    const error = (JSON.parse(result.body) as ErrorJson).error;
+    expect(error).toEqual({
+      code: 'config_invalid',
+      message: "this deployment's configuration is invalid (the operator's logs name the variable)",
+    });
+    expect(result.body).not.toContain('STALL_SECONDS');
+    const lines = logs.split('\n').filter((l) => l.includes('"event":"config.invalid"'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('STALL_SECONDS=\\"soon\\": must be a number');
   });
 
   it("an unknown provider is named, the deployment's others are not", async () => {

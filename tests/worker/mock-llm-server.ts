@@ -4,8 +4,8 @@
  * Adds one test-only route, `GET /_test/requests?seed=<seed>`, answering `{ count }`: the chat-completion
  * requests seen whose model name carries that `seed` (tests use one seed each to count their calls).
  */
-import { parseMockModel } from '../../src/llm/mock/model-name.js';
-import { startMockServer } from '../../src/llm/mock/node.js';
+import { parseMockModel } from '../../src/mock-llm/model-name.js';
+import { startMockServer } from '../../src/mock-llm/node.js';
 
 /** A running mock; `url` ends in `/v1`. */
 export interface TestMockServer {

@@ -6,7 +6,7 @@
  */
 import OpenAI, { APIError } from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Evaluation } from '../../src/api/schemas.js';
+import type { Evaluation } from '../../src/evaluations/schemas.js';
 import type { PointwiseTask } from '../../src/engine/task.js';
 import { taskToText } from '../../src/openai/task-text.js';
 import { api } from './api-fetch.js';

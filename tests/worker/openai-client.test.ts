@@ -7,7 +7,7 @@ import { exports } from 'cloudflare:workers';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EvaluationEvent } from '../../src/client/index.js';
 import { createTribunalClient, TribunalError } from '../../src/client/index.js';
-import { mockModel } from '../../src/llm/mock/model-name.js';
+import { mockModel } from '../../src/mock-llm/model-name.js';
 import { drainAlarms, mockRequests, PAIRWISE } from './helpers.js';
 
 afterEach(drainAlarms);

@@ -7,8 +7,8 @@
  */
 import OpenAI, { APIError } from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tenantOf } from '../../src/api/middleware/auth.js';
-import { sha256Hex } from '../../src/store/hash.js';
+import { tenantOf } from '../../src/tenants/auth.js';
+import { sha256Hex } from '../../src/http/request-hash.js';
 import { api, apiWith } from './api-fetch.js';
 import { drainAlarms, PAIRWISE, pollUntil, testEnv, waitForEnd } from './helpers.js';
 import { evaluationCount, judgeModel, sdk, verdictOf } from './openai-support.js';

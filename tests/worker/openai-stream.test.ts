@@ -4,7 +4,7 @@
  * same JSON a plain request gets), the finish chunk, the usage chunk when asked, and `[DONE]`.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Evaluation } from '../../src/api/schemas.js';
+import type { Evaluation } from '../../src/evaluations/schemas.js';
 import type { ChatCompletionChunk } from '../../src/openai/chunks.js';
 import { ChatCompletionChunkSchema, replyHeader, VERDICT_MARKER, verdictFromContent } from '../../src/openai/chunks.js';
 import { api, postJson } from './api-fetch.js';

@@ -6,12 +6,12 @@
 import { createExecutionContext } from 'cloudflare:test';
 import { exports } from 'cloudflare:workers';
 import OpenAI from 'openai';
-import { app } from '../../src/api/app.js';
-import type { Bindings } from '../../src/env.js';
+import { app } from '../../src/app.js';
+import type { Bindings } from '../../src/config/bindings.js';
 import type { ChatCompletion, JudgeVerdict } from '../../src/openai/schemas.js';
 import { JudgeVerdictSchema } from '../../src/openai/schemas.js';
-import { mockModel } from '../../src/llm/mock/model-name.js';
-import type { MockModelOptions } from '../../src/llm/mock/model-name.js';
+import { mockModel } from '../../src/mock-llm/model-name.js';
+import type { MockModelOptions } from '../../src/mock-llm/model-name.js';
 import { testEnv } from './helpers.js';
 
 /** Base URL the SDK is given (the host is never resolved: requests go to the Worker in-process). */

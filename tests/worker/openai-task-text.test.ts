@@ -4,7 +4,7 @@
  * renderer the docs and clients use.
  */
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/api/errors.js';
+import { ApiError } from '../../src/http/errors.js';
 import type { PairwiseTask, PointwiseTask, Task } from '../../src/engine/task.js';
 import { taskFromText, taskToText } from '../../src/openai/task-text.js';
 

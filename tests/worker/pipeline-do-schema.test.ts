@@ -1,11 +1,11 @@
 /**
- * The object's numbered SQLite migrations (durable-objects/evaluation/schema.ts): an object created
+ * The object's numbered SQLite migrations (durable-objects/evaluation/migrations.ts): an object created
  * before versioning, with or without the hand-added `finalize_failures` column, is brought to the
  * current schema with its rows kept, and running the migrations again changes nothing; a new object gets
  * the current schema in one statement, with exactly the tables, columns and indexes the migrations give.
  */
 import { describe, expect, it } from 'vitest';
-import { migrate, migrateStepwise, SCHEMA_VERSION } from '../../durable-objects/evaluation/schema.js';
+import { migrate, migrateStepwise, SCHEMA_VERSION } from '../../durable-objects/evaluation/migrations.js';
 import { newTestId, runInTestObject } from './helpers.js';
 
 /** The `evaluation` table as objects created before versioning have it. */

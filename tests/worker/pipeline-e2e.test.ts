@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { evaluationStub } from '../../src/pipeline/stub.js';
+import { evaluationStub } from '../../src/evaluations/stub.js';
 import type { Task } from '../../src/engine/task.js';
-import { listTranscript } from '../../src/store/transcripts.js';
+import { listTranscript } from '../../src/evaluations/transcript-rows.js';
 import {
   countRows,
   drainAlarms,

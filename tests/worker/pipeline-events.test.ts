@@ -1,7 +1,7 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from 'cloudflare:test';
 import { afterEach, describe, expect, it } from 'vitest';
 import worker from '../../src/index.js';
-import { evaluationStub, forwardEvents } from '../../src/pipeline/stub.js';
+import { evaluationStub, forwardEvents } from '../../src/evaluations/stub.js';
 import type { SseEvent as Ev } from './helpers.js';
 import {
   drainAlarms,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { mockModel } from '../../src/llm/mock/model-name.js';
-import { evaluationStub } from '../../src/pipeline/stub.js';
+import { mockModel } from '../../src/mock-llm/model-name.js';
+import { evaluationStub } from '../../src/evaluations/stub.js';
 import {
   countRows,
   drainAlarms,

@@ -1,7 +1,7 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from 'cloudflare:test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import worker from '../../src/index.js';
-import { evaluationStub } from '../../src/pipeline/stub.js';
+import { evaluationStub } from '../../src/evaluations/stub.js';
 import {
   countRows,
   drainAlarms,
@@ -40,6 +40,26 @@ describe('at-least-once delivery', () => {
     expect(await countRows('verdicts', id)).toBe(1);
     expect(await countRows('usage', id)).toBe(calls);
     expect(await mockRequests(id)).toBe(calls);
+  });
+
+  it('a batch from a queue no consumer serves is refused and retried, never started as jobs', async () => {
+    const { id } = await insertJob({ preset: 'fastchat-pair', task: PAIRWISE });
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const batch = createMessageBatch('tribunal-unknown', [
+      { id: 'u1', timestamp: Date.now(), attempts: 1, body: { id } },
+    ]);
+    const ctx = createExecutionContext();
+    await worker.queue(batch, testEnv, ctx);
+    const result = await getQueueResult(batch, ctx);
+    expect(result.retryBatch.retry).toBe(true);
+    expect(result.explicitAcks).toEqual([]);
+    expect(errors.mock.calls.some(([line]) => String(line).includes('"event":"queue.unknown"'))).toBe(true);
+    errors.mockRestore();
+    // Nothing started it: the row is still queued and its object never heard of it.
+    expect((await testEnv.DB.prepare('SELECT status FROM evaluations WHERE id = ?').bind(id).first())?.status).toBe(
+      'queued',
+    );
+    expect(await evaluationStub(testEnv, id).snapshot()).toBeNull();
   });
 
   it('redeliveries after the end change nothing', async () => {

@@ -6,8 +6,8 @@
 import { abortAllDurableObjects, runDurableObjectAlarm } from 'cloudflare:test';
 import { afterEach, describe, expect, it } from 'vitest';
 import { INLINE_WATCHDOG_MS } from '../../durable-objects/evaluation/index.js';
-import { evaluationStub } from '../../src/pipeline/stub.js';
-import { loadJob } from '../../src/store/results.js';
+import { evaluationStub } from '../../src/evaluations/stub.js';
+import { loadJob } from '../../src/evaluations/job-rows.js';
 import {
   countRows,
   drainAlarms,

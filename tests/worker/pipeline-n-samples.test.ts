@@ -7,9 +7,9 @@
  */
 import { runDurableObjectAlarm } from 'cloudflare:test';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_PARALLEL_CALLS } from '../../src/pipeline/limits.js';
-import { evaluationStub } from '../../src/pipeline/stub.js';
-import { listTranscript } from '../../src/store/transcripts.js';
+import { MAX_PARALLEL_CALLS } from '../../src/config/platform-limits.js';
+import { evaluationStub } from '../../src/evaluations/stub.js';
+import { listTranscript } from '../../src/evaluations/transcript-rows.js';
 import {
   countRows,
   drainAlarms,

@@ -1,5 +1,5 @@
 import { afterEach, expect, it } from 'vitest';
-import { evaluationStub } from '../../src/pipeline/stub.js';
+import { evaluationStub } from '../../src/evaluations/stub.js';
 import { drainAlarms, insertJob, LONG_DEBATE, POINTWISE, stubbornCritic, testEnv, waitForEnd } from './helpers.js';
 
 afterEach(drainAlarms);

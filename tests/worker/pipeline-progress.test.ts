@@ -10,7 +10,7 @@ import { drainAlarms, insertJob, PAIRWISE, runInTestObject, statusRow, waitForEn
 
 afterEach(drainAlarms);
 
-/** The progress write's statement (src/store/results.ts, recordProgress). */
+/** The progress write's statement (src/evaluations/job-rows.ts, recordProgress). */
 const PROGRESS_SQL = /calls_done = MAX\(calls_done, \?\)/;
 
 /**

@@ -6,9 +6,9 @@
 import { runDurableObjectAlarm } from 'cloudflare:test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sweep } from '../../queues/sweeper.js';
-import type { EvaluationError } from '../../src/pipeline/events.js';
-import { evaluationStub, forwardEvents } from '../../src/pipeline/stub.js';
-import { loadJob } from '../../src/store/results.js';
+import type { EvaluationError } from '../../src/evaluations/live-events.js';
+import { evaluationStub, forwardEvents } from '../../src/evaluations/stub.js';
+import { loadJob } from '../../src/evaluations/job-rows.js';
 import {
   countRows,
   drainAlarms,
@@ -292,7 +292,7 @@ describe('final write', () => {
     expect(usage).toBe(snap?.callsDone);
     expect(usage).toBeGreaterThan(0);
     expect(await countRows('verdicts', id)).toBe(0);
-    // What was said stays on record (issue 14): one transcript row per billed call.
+    // What was said stays on record: one transcript row per billed call.
     expect(await countRows('transcripts', id)).toBe(usage);
     expect((await statusRow(id))?.status).toBe('failed');
   });

@@ -10,7 +10,7 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { sweep } from '../../queues/sweeper.js';
 import worker from '../../src/index.js';
-import { evaluationStub } from '../../src/pipeline/stub.js';
+import { evaluationStub } from '../../src/evaluations/stub.js';
 import {
   countRows,
   drainAlarms,

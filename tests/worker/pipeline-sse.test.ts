@@ -1,7 +1,7 @@
 /** The SSE hub on its own: keep-alive comments and dropping subscribers that stop reading. */
 import { describe, expect, it, vi } from 'vitest';
-import type { EvaluationEvent } from '../../src/pipeline/events.js';
-import { SSE_PING, SseHub } from '../../src/pipeline/sse.js';
+import type { EvaluationEvent } from '../../src/evaluations/live-events.js';
+import { SSE_PING, SseHub } from '../../src/evaluations/sse-hub.js';
 import { parseSse, pollUntil, withTimeout } from './helpers.js';
 
 const decoder = new TextDecoder();

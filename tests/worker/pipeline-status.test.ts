@@ -1,5 +1,5 @@
 /**
- * The status module (src/pipeline/status.ts) and D1 agree: the migration's CHECK constraint lists
+ * The status module (src/evaluations/status.ts) and D1 agree: the migration's CHECK constraint lists
  * exactly the enum, and the SQL guards let a D1 write through exactly for the transitions the module
  * allows.
  */
@@ -11,7 +11,7 @@ import {
   SQL_NOT_ENDED,
   sqlMayBecome,
   TERMINAL_STATUSES,
-} from '../../src/pipeline/status.js';
+} from '../../src/evaluations/status.js';
 import { insertJob, PAIRWISE, testEnv } from './helpers.js';
 
 /** The status values D1's `evaluations.status` CHECK constraint allows, read from the applied schema. */

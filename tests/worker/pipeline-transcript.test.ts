@@ -1,11 +1,11 @@
 /**
- * Failed and cancelled evaluations keep what was said (issue 14): the final write stores a transcript
+ * Failed and cancelled evaluations keep what was said: the final write stores a transcript
  * row for every successful call, whoever ended the evaluation, and `GET /v1/evaluations/:id/transcript`
  * shows each message with its usage, matching the billed `usage` rows.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { mockModel } from '../../src/llm/mock/model-name.js';
-import { evaluationStub } from '../../src/pipeline/stub.js';
+import { mockModel } from '../../src/mock-llm/model-name.js';
+import { evaluationStub } from '../../src/evaluations/stub.js';
 import { api } from './api-fetch.js';
 import {
   countRows,

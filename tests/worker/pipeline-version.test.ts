@@ -7,7 +7,7 @@
  */
 import { abortAllDurableObjects } from 'cloudflare:test';
 import { afterEach, describe, expect, it } from 'vitest';
-import { evaluationStub } from '../../src/pipeline/stub.js';
+import { evaluationStub } from '../../src/evaluations/stub.js';
 import {
   countRows,
   drainAlarms,

@@ -7,12 +7,12 @@ import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LlmCallRequest } from '../../src/engine/call.js';
 import { createLlm } from '../../src/llm/client.js';
-import { DEFAULT_LEASE_MS } from '../../src/llm/gate.js';
-import { mockModel } from '../../src/llm/mock/model-name.js';
+import { DEFAULT_LEASE_MS } from '../../src/provider-gate/window.js';
+import { mockModel } from '../../src/mock-llm/model-name.js';
 import { llmEnvOf, settingsFromEnv } from '../../src/llm/settings.js';
-import { gateLimitsOf, providerGateOf, providerGateStub } from '../../src/tenants/provider-gate.js';
+import { gateLimitsOf, providerGateOf, providerGateStub } from '../../src/provider-gate/worker-gate.js';
 import { drainAlarms, insertJob, PAIRWISE, testEnv, waitForEnd } from './helpers.js';
-import { evaluationStub } from '../../src/pipeline/stub.js';
+import { evaluationStub } from '../../src/evaluations/stub.js';
 
 afterEach(drainAlarms);
 
@@ -38,9 +38,8 @@ describe('the provider gate', () => {
       start: 64,
       max: 64,
     });
-    expect(
-      providerGateOf({ ...testEnv, PROVIDER_CONCURRENCY_MAX: '0' }, { tenant: 't', evaluationId: 'e' }),
-    ).toBeUndefined();
+    const off = { ...testEnv, PROVIDER_CONCURRENCY_MAX: '0' };
+    expect(providerGateOf(off, { tenant: 't', evaluationId: 'e' })).toBeUndefined();
   });
 
   it("an evaluation's attempts go through it: the mock's 429s cut the window once, every slot comes back", async () => {

@@ -5,8 +5,8 @@
  * starts items past the tenant's running cap, and items not handed over yet never take a slot.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { runningCount, slotCounts } from '../../src/tenants/admission.js';
-import type { Bindings } from '../../src/env.js';
+import { runningCount, slotCounts } from '../../src/evaluations/admission.js';
+import type { Bindings } from '../../src/config/bindings.js';
 import { drainAlarms, testEnv } from './helpers.js';
 import { items, singleCallJudge } from './batches-support.js';
 import { as, errorOf, keyed, submitOk, tenantWithKey } from './tenants-helpers.js';

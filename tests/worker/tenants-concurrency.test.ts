@@ -6,14 +6,14 @@
  */
 import { createExecutionContext, createMessageBatch, getQueueResult } from 'cloudflare:test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mockModel } from '../../src/llm/mock/model-name.js';
-import { evaluationStub } from '../../src/pipeline/stub.js';
-import { markEnded } from '../../src/store/results.js';
-import { admit, runningCount } from '../../src/tenants/admission.js';
+import { mockModel } from '../../src/mock-llm/model-name.js';
+import { evaluationStub } from '../../src/evaluations/stub.js';
+import { admit, runningCount } from '../../src/evaluations/admission.js';
 import { handleJobs } from '../../queues/jobs.js';
 import { sweep } from '../../queues/sweeper.js';
 import { drainAlarms, insertJob, PAIRWISE, statusRow, testEnv, waitForEnd } from './helpers.js';
 import { asAdmin, newTenant, submitOk, tenantWithKey } from './tenants-helpers.js';
+import { markEnded } from '../../src/ending-plan.js';
 
 afterEach(drainAlarms);
 

@@ -6,9 +6,9 @@ import { waitOnExecutionContext, createExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers';
 import { Webhook } from 'standardwebhooks';
 import { expect } from 'vitest';
-import { app } from '../../src/api/app.js';
-import type { EvaluationAccepted } from '../../src/api/schemas.js';
-import type { Bindings } from '../../src/env.js';
+import { app } from '../../src/app.js';
+import type { EvaluationAccepted } from '../../src/evaluations/schemas.js';
+import type { Bindings } from '../../src/config/bindings.js';
 import type { TenantLimits } from '../../src/tenants/limits.js';
 import type { Scope } from '../../src/tenants/scopes.js';
 import { PAIRWISE } from './helpers.js';

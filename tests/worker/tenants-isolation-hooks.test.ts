@@ -5,7 +5,7 @@
  * same code), cannot be changed, deleted, rotated or retried, and never shows up in a list.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { mockModel } from '../../src/llm/mock/model-name.js';
+import { mockModel } from '../../src/mock-llm/model-name.js';
 import { drainAlarms, waitForEnd } from './helpers.js';
 import { as, chatAs, errorOf, keyed, sendHook, tenantWithKey, triggerOf } from './tenants-helpers.js';
 import { endedEvaluation, sinkUrl } from './webhooks-helpers.js';

@@ -4,7 +4,7 @@
  * mode still working beside managed keys, open mode, and no key or token ever in a response or a log.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { sha256Hex } from '../../src/store/hash.js';
+import { sha256Hex } from '../../src/http/request-hash.js';
 import { API_KEY_PATTERN } from '../../src/tenants/ids.js';
 import { apiWith } from './api-fetch.js';
 import { drainAlarms, testEnv } from './helpers.js';

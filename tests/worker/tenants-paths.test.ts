@@ -6,10 +6,10 @@
  * and both wait for a running slot instead of running past the cap.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { mockModel } from '../../src/llm/mock/model-name.js';
-import { evaluationStub } from '../../src/pipeline/stub.js';
+import { mockModel } from '../../src/mock-llm/model-name.js';
+import { evaluationStub } from '../../src/evaluations/stub.js';
 import { monthOf } from '../../src/tenants/quota.js';
-import { runningCount } from '../../src/tenants/admission.js';
+import { runningCount } from '../../src/evaluations/admission.js';
 import { drainAlarms, statusRow, testEnv, waitForEnd } from './helpers.js';
 import { chatAs, errorOf, sendHook, submitOk, tenantWithKey, triggerOf } from './tenants-helpers.js';
 

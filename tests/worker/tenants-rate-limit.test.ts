@@ -5,7 +5,7 @@
  */
 import { runInDurableObject } from 'cloudflare:test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { takeToken } from '../../src/tenants/rate-limit.js';
+import { takeToken } from '../../src/tenants/token-bucket.js';
 import { drainAlarms, testEnv } from './helpers.js';
 import { as, asAdmin, errorOf, keyed, newKey, tenantWithKey } from './tenants-helpers.js';
 

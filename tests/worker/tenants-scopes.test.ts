@@ -5,8 +5,8 @@
  * the same walk (signed webhook receivers excepted).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { OpenApiDocument } from '../../src/api/openapi.js';
-import { SIGNED_PATH_PREFIXES } from '../../src/api/middleware/auth.js';
+import type { OpenApiDocument } from '../../src/http/openapi.js';
+import { SIGNED_PATH_PREFIXES } from '../../src/tenants/auth.js';
 import type { Scope } from '../../src/tenants/scopes.js';
 import { SCOPES } from '../../src/tenants/scopes.js';
 import { api } from './api-fetch.js';

@@ -5,11 +5,11 @@
  * Without a hook in use it behaves exactly like the production class.
  */
 import { EvaluationDO } from '../../durable-objects/evaluation/index.js';
-import type { Loaded } from '../../durable-objects/evaluation/runtime.js';
+import type { CachedEvaluation } from '../../durable-objects/evaluation/instance.js';
 import type { AnyMethod } from '../../src/engine/method.js';
-import type { Bindings } from '../../src/env.js';
-import type { EvaluationError } from '../../src/pipeline/events.js';
-import type { EndStatus } from '../../src/pipeline/status.js';
+import type { Bindings } from '../../src/config/bindings.js';
+import type { EvaluationError } from '../../src/evaluations/live-events.js';
+import type { EndStatus } from '../../src/evaluations/status.js';
 
 /** The production class plus test hooks. */
 export class TestEvaluationDO extends EvaluationDO {
@@ -27,17 +27,17 @@ export class TestEvaluationDO extends EvaluationDO {
 
   /** The bindings this instance uses (spy on `bindings.DB` to watch or break its D1 calls). */
   get bindings(): Bindings {
-    return this.rt.env;
+    return this.instance.env;
   }
 
   /** Replaces bindings for this instance only (e.g. `STEP_BUDGET_MS: '0'`); a fresh instance after eviction has the real ones. */
   useBindings(patch: Partial<Bindings>): void {
-    this.rt.env = { ...this.rt.env, ...patch };
+    this.instance.env = { ...this.instance.env, ...patch };
   }
 
   /** Ends the started evaluation in the object's own storage only, as `cancel()` does before its D1 writes. */
   endLocally(status: EndStatus, error: EvaluationError): void {
-    this.rt.setTerminal(this.started(), status, error);
+    this.instance.setTerminal(this.started(), status, error);
   }
 
   /** Runs the final write now (single-flight: concurrent calls share one D1 batch). */
@@ -55,9 +55,9 @@ export class TestEvaluationDO extends EvaluationDO {
     this.started().meta.finalize_failures = n;
   }
 
-  private started(): Loaded {
-    const l = this.rt.load();
-    if (!l) throw new Error('the object has not started an evaluation');
-    return l;
+  private started(): CachedEvaluation {
+    const evaluation = this.instance.load();
+    if (!evaluation) throw new Error('the object has not started an evaluation');
+    return evaluation;
   }
 }

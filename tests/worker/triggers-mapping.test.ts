@@ -3,7 +3,7 @@
  * filters, and the task it builds (422 naming the field when it cannot).
  */
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/api/errors.js';
+import { ApiError } from '../../src/http/errors.js';
 import { applyRule, applyTextRule, MappingError, passesFilter, resolvePointer } from '../../src/triggers/mapping.js';
 import { mapRequest } from '../../src/triggers/hook.js';
 import type { Mapping } from '../../src/triggers/schemas.js';

@@ -3,7 +3,7 @@
  * the per-tenant cap, tenant isolation, the signing secret, and the delivery log's filters and paging.
  */
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/api/errors.js';
+import { ApiError } from '../../src/http/errors.js';
 import { createEndpoint } from '../../src/webhooks/endpoints.js';
 import { MAX_ENDPOINTS_PER_TENANT } from '../../src/webhooks/schemas.js';
 import type { ErrorJson } from './api-fetch.js';

@@ -1,5 +1,5 @@
 /**
- * The retry policy (src/webhooks/backoff.ts): full-jitter exponential backoff within a 24 h window,
+ * The retry policy (src/webhooks/retry-policy.ts): full-jitter exponential backoff within a 24 h window,
  * with every delay inside the queue's 12 h limit.
  */
 import { describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import {
   nextRetry,
   QUEUE_MAX_DELAY_SECONDS,
   RETRY_WINDOW_MS,
-} from '../../src/webhooks/backoff.js';
+} from '../../src/webhooks/retry-policy.js';
 
 const T0 = 1_700_000_000_000;
 

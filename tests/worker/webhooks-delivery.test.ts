@@ -17,7 +17,7 @@ import {
   sinkUrl,
 } from './webhooks-helpers.js';
 import { api, postJson } from './api-fetch.js';
-import { webhookEventId } from '../../src/webhooks/events.js';
+import { webhookEventId } from '../../src/webhooks/outbox.js';
 import { testEnv } from './helpers.js';
 import { listDeliveries } from '../../src/webhooks/deliveries.js';
 

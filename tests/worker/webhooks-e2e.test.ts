@@ -13,7 +13,7 @@ import {
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import worker from '../../src/index.js';
-import { afterEnding } from '../../src/store/on-end.js';
+import { afterEnding } from '../../src/ending-plan.js';
 import { SWEEP_GRACE_MS, sweepDeliveries } from '../../src/webhooks/dispatch.js';
 import { deliveryLeaseMs } from '../../src/webhooks/send.js';
 import { rotateEndpointSecret } from '../../src/webhooks/endpoints.js';

@@ -7,11 +7,11 @@
  */
 import { createExecutionContext, createMessageBatch, getQueueResult } from 'cloudflare:test';
 import worker from '../../src/index.js';
-import type { Bindings } from '../../src/env.js';
-import { markEnded } from '../../src/store/results.js';
+import type { Bindings } from '../../src/config/bindings.js';
 import { createEndpoint } from '../../src/webhooks/endpoints.js';
 import { postJson } from './api-fetch.js';
 import { insertJob, PAIRWISE, testEnv } from './helpers.js';
+import { markEnded } from '../../src/ending-plan.js';
 
 /** The test bindings plus the receiver's origin. */
 export const hookEnv = testEnv as Bindings & { TEST_MOCK_URL: string; TEST_RECEIVER_URL: string };

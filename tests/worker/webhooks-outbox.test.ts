@@ -4,13 +4,13 @@
  * never the transcript; an event without recipients is not written.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { markEnded } from '../../src/store/results.js';
-import { EvaluationEventDataSchema } from '../../src/webhooks/evaluation-events.js';
-import { webhookEventId, webhookEventStatements } from '../../src/webhooks/events.js';
+import { EvaluationEventDataSchema } from '../../src/evaluations/webhook-event.js';
+import { webhookEventId, webhookEventStatements } from '../../src/webhooks/outbox.js';
 import { sha256HexSync } from '../../src/webhooks/sha256.js';
 import { sql } from '../../src/webhooks/sql.js';
 import { drainAlarms, insertJob, PAIRWISE, testEnv, waitForEnd } from './helpers.js';
 import { sinkUrl } from './webhooks-helpers.js';
+import { markEnded } from '../../src/ending-plan.js';
 
 afterEach(drainAlarms);
 

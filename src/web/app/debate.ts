@@ -9,7 +9,8 @@
  * position-calibrated pairwise presets; `main` otherwise), and inside a lane by stage (`turn 1`,
  * `iteration 2 critique`, `cheap: judge`…) in the order stages first appear.
  */
-import type { EvaluationEvent, EvaluationStatus, Transcript, VerdictSummary, Vote } from './types.js';
+import type { EvaluationEvent } from '../../evaluations/live-events.js';
+import type { EvaluationStatus, Transcript, VerdictSummary, Vote } from './types.js';
 
 /** Presentation order of a call. */
 export type Lane = 'main' | 'ab' | 'ba';

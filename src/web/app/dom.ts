@@ -2,7 +2,7 @@
  * @module
  * Building DOM nodes without HTML strings: every text from the API (agents' messages, task texts, error
  * messages) becomes a text node, so nothing a model or a user wrote can inject markup or script. The page's
- * Content-Security-Policy (src/web/public/_headers) forbids inline script besides.
+ * Content-Security-Policy (src/web/app/_headers) forbids inline script besides.
  */
 
 /** A child: a node, a text, or nothing (skipped); arrays are flattened. */

@@ -15,7 +15,7 @@ import { watchScrollingTables } from './scroll-hint.js';
 import type { View, ViewContext } from './view.js';
 import { evaluationView } from './views/evaluation.js';
 import { batchesView, batchView } from './views/batches.js';
-import { evaluationsView } from './views/evaluations.js';
+import { evaluationsView } from './views/evaluation-list.js';
 import { metaView } from './views/meta.js';
 import { presetsView } from './views/presets.js';
 import { submitView } from './views/submit.js';

@@ -4,7 +4,7 @@
  * - requests and answers from src/client/api-types.ts, the types generated from the API's OpenAPI
  *   document (`npm run client:types`, kept current by tests/client/api-types.test.ts), which is generated
  *   from the routes' zod schemas: the viewer is a client of the published contract;
- * - the live events from src/pipeline/events.ts (the stream's data is not in the document), which names
+ * - the live events from src/evaluations/live-events.ts (the stream's data is not in the document), which names
  *   only platform-free engine types.
  * So a change to the contract fails `npm run typecheck` here instead of breaking the page, and the
  * browser code never type-checks Worker modules (their workerd globals clash with the DOM's).
@@ -12,8 +12,6 @@
 import type { components } from '../../client/api-types.js';
 
 type Schemas = components['schemas'];
-
-export type { EvaluationEvent } from '../../pipeline/events.js';
 
 /** `{ error: { code, message, issues? } }`. */
 export type ErrorBody = Schemas['Error'];

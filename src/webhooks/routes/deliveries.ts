@@ -4,9 +4,9 @@
  * and `/v1/webhook-signing-secret` (the tenant's secret for one-off `webhook.url` callbacks).
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { scoped } from '../../api/middleware/auth.js';
-import { BAD_QUERY, errorResponse, jsonResponse, notFound, NoQuery, v1Responses } from '../../api/routes/common.js';
-import type { AppEnv } from '../../api/types.js';
+import { scoped } from '../../tenants/auth.js';
+import { BAD_QUERY, errorResponse, jsonResponse, notFound, NoQuery, v1Responses } from '../../http/responses.js';
+import type { TenantEnv } from '../../tenants/auth.js';
 import { listDeliveries, retryDelivery } from '../deliveries.js';
 import {
   DeliveriesQuery,
@@ -62,7 +62,7 @@ const retry = createRoute({
 });
 
 /** Routes under `/v1/webhook-deliveries`. */
-export const webhookDeliveries = new OpenAPIHono<AppEnv>()
+export const webhookDeliveries = new OpenAPIHono<TenantEnv>()
   .openapi(list, async (c) => c.json(await listDeliveries(c.env, c.var.tenant, c.req.valid('query')), 200))
   .openapi(retry, async (c) => c.json(await retryDelivery(c.env, c.var.tenant, c.req.valid('param').id), 202));
 
@@ -94,6 +94,6 @@ const createSecret = createRoute({
 });
 
 /** Routes under `/v1/webhook-signing-secret`. */
-export const webhookSigningSecret = new OpenAPIHono<AppEnv>()
+export const webhookSigningSecret = new OpenAPIHono<TenantEnv>()
   .openapi(getSecret, async (c) => c.json(await signingSecretStatus(c.env, c.var.tenant), 200))
   .openapi(createSecret, async (c) => c.json(await createOrRotateSigningSecret(c.env, c.var.tenant), 200));

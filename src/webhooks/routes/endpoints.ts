@@ -5,10 +5,19 @@
  * the work is in ../endpoints.ts and ../deliveries.ts.
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { requireScope, scoped, scopeSecurity } from '../../api/middleware/auth.js';
-import { jsonBody } from '../../api/middleware/json-body.js';
-import { BAD_QUERY, errorResponse, jsonResponse, notFound, NoQuery, v1Responses } from '../../api/routes/common.js';
-import type { AppEnv } from '../../api/types.js';
+import { requireScope, scoped, scopeSecurity } from '../../tenants/auth.js';
+import { jsonBody } from '../../http/json-body.js';
+import {
+  BAD_QUERY,
+  errorResponse,
+  jsonResponse,
+  NoQuery,
+  NOT_JSON,
+  notFound,
+  PAYLOAD_TOO_LARGE,
+  v1Responses,
+} from '../../http/responses.js';
+import type { TenantEnv } from '../../tenants/auth.js';
 import { listDeliveries, retryDelivery } from '../deliveries.js';
 import {
   createEndpoint,
@@ -68,8 +77,6 @@ const BAD_BODY = errorResponse(
   ['invalid_json', 'invalid_request', 'url_not_allowed'],
   'the body or the query fails its schema (see `issues`), or the URL guard refuses the URL (the message names the rule).',
 );
-const BODY_TOO_LARGE = errorResponse(['payload_too_large'], 'body over MAX_BODY_BYTES.');
-const NOT_JSON = errorResponse(['unsupported_media_type'], 'Content-Type is not application/json.');
 const TAGS = ['webhooks'];
 
 const create = createRoute({
@@ -94,7 +101,7 @@ const create = createRoute({
     201: jsonResponse(CreatedWebhookEndpointSchema, 'Registered; store `secret` now.'),
     400: BAD_BODY,
     409: errorResponse(['limit_exceeded'], 'the tenant already has 20 endpoints.'),
-    413: BODY_TOO_LARGE,
+    413: PAYLOAD_TOO_LARGE,
     415: NOT_JSON,
   }),
 });
@@ -150,7 +157,7 @@ const update = createRoute({
     200: jsonResponse(WebhookEndpointSchema, 'The updated endpoint.'),
     400: BAD_BODY,
     404: notFound('webhook endpoint'),
-    413: BODY_TOO_LARGE,
+    413: PAYLOAD_TOO_LARGE,
     415: NOT_JSON,
   }),
 });
@@ -220,7 +227,7 @@ const retry = createRoute({
 });
 
 /** Routes under `/v1/webhook-endpoints`. */
-export const webhookEndpoints = new OpenAPIHono<AppEnv>()
+export const webhookEndpoints = new OpenAPIHono<TenantEnv>()
   .openapi(create, async (c) => {
     const body = await createEndpoint(c.env, c.var.tenant, c.req.valid('json'));
     c.header('Location', `/v1/webhook-endpoints/${body.id}`);

@@ -15,8 +15,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { LocalStack, LocalStackOptions } from '../../../src/cli/local-stack.js';
 import { startLocalStack } from '../../../src/cli/local-stack.js';
-import type { MockServer } from '../../../src/llm/mock/node.js';
-import { startMockServer } from '../../../src/llm/mock/node.js';
+import type { MockServer } from '../../../src/mock-llm/node.js';
+import { startMockServer } from '../../../src/mock-llm/node.js';
 
 const ACCEPTED = 30;
 const persistTo = join(mkdtempSync(join(tmpdir(), 'tribunal-crash-')), 'state');

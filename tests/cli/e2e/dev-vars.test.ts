@@ -13,6 +13,8 @@ import { describe, expect, it } from 'vitest';
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const COPIED = [
   'src',
+  // The Worker's static assets, built by npm test before the tests (wrangler checks the folder exists).
+  'dist/web',
   'queues',
   'durable-objects',
   'migrations',

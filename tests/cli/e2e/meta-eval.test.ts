@@ -15,11 +15,11 @@ import type { LocalStack } from '../../../src/cli/local-stack.js';
 import { startLocalStack } from '../../../src/cli/local-stack.js';
 import { runMetaEval } from '../../../src/cli/meta-eval.js';
 import type { MetaEvalResult } from '../../../src/cli/meta-eval.js';
-import { loadFairEval } from '../../../src/meta/datasets.js';
+import { loadFairEval } from '../../../src/datasets/loaders.js';
 
 type Label = 'A' | 'B' | 'tie';
 
-/** Cohen's κ written out from its definition, independently of src/meta/metrics.ts. */
+/** Cohen's κ written out from its definition, independently of src/metrics/agreement.ts. */
 function kappa(human: Label[], judge: Label[]): number {
   const labels: Label[] = ['A', 'B', 'tie'];
   const n = human.length;

@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalStack } from '../../../src/cli/local-stack.js';
-import { freePort, REPO_ROOT, startLocalStack } from '../../../src/cli/local-stack.js';
+import { REPO_ROOT, startLocalStack } from '../../../src/cli/local-stack.js';
+import { freePort } from '../../../src/cli/ports.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tribunal-readme-'));
 let stack: LocalStack | undefined;

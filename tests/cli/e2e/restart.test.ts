@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { LocalStack } from '../../../src/cli/local-stack.js';
 import { startLocalStack } from '../../../src/cli/local-stack.js';
-import type { MockServer } from '../../../src/llm/mock/node.js';
-import { startMockServer } from '../../../src/llm/mock/node.js';
+import type { MockServer } from '../../../src/mock-llm/node.js';
+import { startMockServer } from '../../../src/mock-llm/node.js';
 
 interface View {
   status: string;

@@ -14,9 +14,9 @@ import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalStack } from '../../../src/cli/local-stack.js';
 import { REPO_ROOT, startLocalStack } from '../../../src/cli/local-stack.js';
-import type { MockServer } from '../../../src/llm/mock/node.js';
-import { startMockServer } from '../../../src/llm/mock/node.js';
-import { loadFairEval, loadSummEval } from '../../../src/meta/datasets.js';
+import type { MockServer } from '../../../src/mock-llm/node.js';
+import { startMockServer } from '../../../src/mock-llm/node.js';
+import { loadFairEval, loadSummEval } from '../../../src/datasets/loaders.js';
 import type { TestBrowser } from '../../web/browser.js';
 import {
   axeViolations,

@@ -2,7 +2,7 @@
  * @module
  * Cascade presets: a cheap judge first, a debate only when it is unsure (Jung et al. 2024's cascaded
  * selective evaluation, with the practical part: per-stage rules and confidence thresholds, calibratable from
- * a labelled run, src/meta/cascade.ts).
+ * a labelled run, src/metrics/cascade.ts).
  */
 import type { Preset } from '../../method.js';
 

@@ -15,7 +15,7 @@
  * Stage configs are resolved when the cascade's config is (`{ preset, config }` → the full config, the
  * cascade's `defaults` under each stage's own), so a stored evaluation replays the stages it started with.
  * A stage cannot be a cascade. With `runAllStages` every stage runs on every item (a calibration run: the
- * meta-evaluation can then price any threshold, src/meta/cascade.ts); the verdict is still the stage the
+ * meta-evaluation can then price any threshold, src/metrics/cascade.ts); the verdict is still the stage the
  * rules pick.
  */
 import { z } from 'zod';

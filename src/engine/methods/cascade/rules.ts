@@ -3,7 +3,7 @@
  * When a cascade stage escalates (Jung et al. 2024, "Trust or Escalate": trust a judge only when it is
  * confident, else ask the next, stronger one). A stage's verdict gives its signals; the stage's rules turn
  * them into reasons to escalate. Pure and shared: the cascade decides with it, and the meta-evaluation
- * replays other thresholds over recorded stage verdicts with it (src/meta/cascade.ts), no LLM call.
+ * replays other thresholds over recorded stage verdicts with it (src/metrics/cascade.ts), no LLM call.
  */
 import { z } from 'zod';
 import type { Usage } from '../../call.js';

@@ -1,6 +1,6 @@
 /**
  * @module
- * An agreement report (`AgreementReport`, src/meta/metrics.ts) on the page: the headline figures, the
+ * An agreement report (`AgreementReport`, src/metrics/agreement.ts) on the page: the headline figures, the
  * estimates with their bootstrap intervals, and for pairwise judges the confusion matrix and label
  * distributions; for pointwise judges the item- and group-level correlations (and a scatter when the
  * caller has per-item scores).

@@ -1,0 +1,211 @@
+/**
+ * @module
+ * The object's SQLite schema as numbered migrations, run in the constructor (synchronous SQLite: no
+ * `blockConcurrencyWhile` needed). The applied version lives in `schema_version`; each migration and
+ * its version bump commit together (`transactionSync`), so an object is never half-migrated.
+ *
+ * Objects created before versioning have the tables without a `schema_version` row, so migrations 1
+ * and 2 are written to be no-ops on them (`IF NOT EXISTS`, add a column only if missing). Append new
+ * migrations at the end; never edit an applied one.
+ */
+import { baselineEngineVersion } from '../../src/engine/version.js';
+import { log } from '../../src/log/log.js';
+
+/** One schema step. `up` runs inside a transaction with the version bump. */
+export interface Migration {
+  /** 1, 2, 3, … in order, no gaps. */
+  readonly version: number;
+  readonly name: string;
+  up(sql: SqlStorage): void;
+}
+
+/** Adds a column unless the table has it (objects migrated by hand before versioning may have it). */
+function addColumn(sql: SqlStorage, table: string, column: string, definition: string): void {
+  const columns = sql.exec<{ name: string }>(`PRAGMA table_info(${table})`).toArray();
+  if (!columns.some((c) => c.name === column)) sql.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
+}
+
+/** The object's migrations, oldest first. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'init',
+    up(sql) {
+      // `evaluation`: the one evaluation this object runs. `ended`: an end that came before it ran
+      // here. `results`: every LLM result, keyed by call id, in recording order (`seq`).
+      sql.exec(`
+        CREATE TABLE IF NOT EXISTS evaluation (
+          singleton      INTEGER PRIMARY KEY CHECK (singleton = 1),
+          id             TEXT NOT NULL,
+          tenant         TEXT NOT NULL,
+          method         TEXT NOT NULL,
+          config         TEXT NOT NULL,
+          task           TEXT NOT NULL,
+          status         TEXT NOT NULL,
+          calls_planned  INTEGER NOT NULL,
+          started_at     INTEGER NOT NULL,
+          updated_at     INTEGER NOT NULL,
+          error          TEXT,
+          finalized      INTEGER NOT NULL DEFAULT 0,
+          alarm_failures INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE TABLE IF NOT EXISTS ended (
+          singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+          id        TEXT NOT NULL,
+          status    TEXT NOT NULL,
+          error     TEXT,
+          at        INTEGER NOT NULL
+        );
+        CREATE TABLE IF NOT EXISTS results (
+          seq         INTEGER PRIMARY KEY AUTOINCREMENT,
+          call_id     TEXT NOT NULL UNIQUE,
+          agent       TEXT NOT NULL,
+          label       TEXT NOT NULL,
+          stage       TEXT NOT NULL,
+          ok          INTEGER NOT NULL,
+          result      TEXT NOT NULL,
+          attempts    INTEGER NOT NULL,
+          started_at  INTEGER NOT NULL,
+          finished_at INTEGER NOT NULL,
+          latency_ms  INTEGER
+        );`);
+    },
+  },
+  {
+    version: 2,
+    name: 'finalize_failures',
+    // Consecutive failed final writes (backoff and the give-up check), in storage so eviction keeps it.
+    up: (sql) => {
+      addColumn(sql, 'evaluation', 'finalize_failures', 'INTEGER NOT NULL DEFAULT 0');
+    },
+  },
+  {
+    version: 3,
+    name: 'engine_version',
+    up(sql) {
+      // The engine version the evaluation started with (src/engine/version.ts). Evaluations already
+      // here started before versions were pinned: they ran the baseline version.
+      addColumn(sql, 'evaluation', 'engine_version', 'TEXT');
+      for (const row of sql
+        .exec<{ method: string }>('SELECT method FROM evaluation WHERE engine_version IS NULL')
+        .toArray()) {
+        sql.exec('UPDATE evaluation SET engine_version = ?', baselineEngineVersion(row.method));
+      }
+      // The verdict (without transcript) once the protocol concluded: terminal events and the final
+      // write read it instead of replaying, so they work after a deploy changed the engine.
+      addColumn(sql, 'evaluation', 'verdict', 'TEXT');
+    },
+  },
+  {
+    version: 4,
+    name: 'erasure',
+    // The caller deleted the evaluation while its final write was still owed: erase once it lands
+    // (./erase.ts), so the usage of calls in flight still reaches D1 for billing.
+    up: (sql) => {
+      sql.exec(
+        'CREATE TABLE IF NOT EXISTS erasure (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), requested_at INTEGER NOT NULL)',
+      );
+    },
+  },
+];
+
+/** The schema version this code expects: the last migration's. */
+export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
+
+/** The tables {@link MIGRATIONS} create (an object with none of them has never been migrated). */
+const OWN_TABLES = ['schema_version', 'evaluation', 'ended', 'results', 'erasure'] as const;
+
+/**
+ * The schema at {@link SCHEMA_VERSION} in one statement, for an object that has none yet (every new
+ * evaluation): what {@link MIGRATIONS} build step by step, without their table rewrites (`ALTER TABLE`)
+ * and checks. A new object was ~9% of the isolate's CPU per single-call evaluation in a profile (issue
+ * 13). `tests/worker/pipeline-do-schema.test.ts` checks it gives exactly the tables and columns the
+ * migrations give; a new migration must be added here too (the test fails until it is).
+ */
+const CURRENT_SCHEMA = `
+  CREATE TABLE schema_version (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), version INTEGER NOT NULL);
+  CREATE TABLE evaluation (
+    singleton         INTEGER PRIMARY KEY CHECK (singleton = 1),
+    id                TEXT NOT NULL,
+    tenant            TEXT NOT NULL,
+    method            TEXT NOT NULL,
+    config            TEXT NOT NULL,
+    task              TEXT NOT NULL,
+    status            TEXT NOT NULL,
+    calls_planned     INTEGER NOT NULL,
+    started_at        INTEGER NOT NULL,
+    updated_at        INTEGER NOT NULL,
+    error             TEXT,
+    finalized         INTEGER NOT NULL DEFAULT 0,
+    alarm_failures    INTEGER NOT NULL DEFAULT 0,
+    finalize_failures INTEGER NOT NULL DEFAULT 0,
+    engine_version    TEXT,
+    verdict           TEXT
+  );
+  CREATE TABLE ended (
+    singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+    id        TEXT NOT NULL,
+    status    TEXT NOT NULL,
+    error     TEXT,
+    at        INTEGER NOT NULL
+  );
+  CREATE TABLE results (
+    seq         INTEGER PRIMARY KEY AUTOINCREMENT,
+    call_id     TEXT NOT NULL UNIQUE,
+    agent       TEXT NOT NULL,
+    label       TEXT NOT NULL,
+    stage       TEXT NOT NULL,
+    ok          INTEGER NOT NULL,
+    result      TEXT NOT NULL,
+    attempts    INTEGER NOT NULL,
+    started_at  INTEGER NOT NULL,
+    finished_at INTEGER NOT NULL,
+    latency_ms  INTEGER
+  );
+  CREATE TABLE erasure (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), requested_at INTEGER NOT NULL);`;
+
+/**
+ * Brings the object's SQLite to {@link SCHEMA_VERSION}, applying each missing migration in its own
+ * transaction. Idempotent; cheap when up to date (one read).
+ * A stored version newer than this code's (a rollback after a deploy that migrated) is left alone:
+ * migrations only add tables and columns, so older code still reads the rows it knows.
+ * @returns the schema version before the call.
+ */
+export function migrate(storage: DurableObjectStorage): number {
+  const sql = storage.sql;
+  const existing = sql
+    .exec<{ n: number }>(
+      `SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN (${OWN_TABLES.map(() => '?').join(', ')})`,
+      ...OWN_TABLES,
+    )
+    .one().n;
+  if (existing === 0) {
+    storage.transactionSync(() => {
+      sql.exec(CURRENT_SCHEMA);
+      sql.exec('INSERT INTO schema_version (singleton, version) VALUES (1, ?)', SCHEMA_VERSION);
+    });
+    return 0;
+  }
+  return migrateStepwise(storage);
+}
+
+/**
+ * {@link migrate} one migration at a time: for objects that have tables already (older versions, or
+ * objects from before versioning). Exported for the test that compares it with {@link CURRENT_SCHEMA}.
+ */
+export function migrateStepwise(storage: DurableObjectStorage): number {
+  const sql = storage.sql;
+  sql.exec(
+    'CREATE TABLE IF NOT EXISTS schema_version (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), version INTEGER NOT NULL)',
+  );
+  const before = sql.exec<{ version: number }>('SELECT version FROM schema_version').toArray()[0]?.version ?? 0;
+  if (before > SCHEMA_VERSION) log('warn', 'do.schema_newer', { version: before, known: SCHEMA_VERSION });
+  for (const m of MIGRATIONS) {
+    if (m.version <= before) continue;
+    storage.transactionSync(() => {
+      m.up(sql);
+      sql.exec('INSERT OR REPLACE INTO schema_version (singleton, version) VALUES (1, ?)', m.version);
+    });
+  }
+  return before;
+}

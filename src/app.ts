@@ -1,0 +1,104 @@
+/**
+ * @module
+ * The HTTP API: `app` (mounted by the Worker entry, src/index.ts) and `AppType`, the routes' types for
+ * `hc<AppType>()` (narrowed by status; used by the tests). Users get the typed client `tribunal/client`
+ * (src/client), whose types are generated from the OpenAPI document and carry no Worker types.
+ *
+ * Every route is an `@hono/zod-openapi` definition, so the OpenAPI document (`GET /openapi.json`, ./http/openapi.ts)
+ * is generated from the same definitions that validate requests and type this client. Public: `/health`,
+ * `/openapi.json`, `/docs`. Everything under `/v1` needs a bearer token when `ADMIN_TOKEN` or `API_KEYS` is
+ * set (./tenants/auth.ts), except `/v1/hooks/{id}`, which a trigger's sender authenticates by signing the
+ * request; each route needs one scope (`requireScope` in its definition); requests of a key are
+ * rate-limited (./tenants/rate-limit.ts).
+ * Errors are `{ error: { code, message, issues? } }` (./http/errors.ts), and in OpenAI's shape on the
+ * OpenAI-compatible paths (src/openai/errors.ts); a known path with another method is 405 with `Allow`
+ * (./http/method-not-allowed.ts).
+ */
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Hono, Schema } from 'hono';
+import { except } from 'hono/combine';
+import { createApp } from './http/create-app.js';
+import type { OpenApiDocument } from './http/openapi.js';
+import { openApiDocument, openApiRoute } from './http/openapi.js';
+import { auth } from './tenants/auth.js';
+import { rateLimit } from './tenants/rate-limit.js';
+import { admin } from './admin/routes.js';
+import { batches } from './batches/routes.js';
+import { estimates } from './estimates/routes.js';
+import { evaluations } from './evaluations/routes.js';
+import { metaEvaluations } from './meta-evaluations/routes.js';
+import { methods } from './methods/routes.js';
+import { openai } from './openai/routes.js';
+import { openAiErrorShape } from './openai/errors.js';
+import { service } from './http/service-routes.js';
+import { usage } from './tenants/usage-routes.js';
+import type { TenantEnv } from './tenants/auth.js';
+import { webhookDeliveries, webhookSigningSecret } from './webhooks/routes/deliveries.js';
+import { webhookEndpoints } from './webhooks/routes/endpoints.js';
+import { hooks, triggers } from './triggers/routes.js';
+import { METHOD_CONFIG_ID, MethodConfig } from './methods/method-config.js';
+import { registerWebhookEvents } from './webhooks/event-docs.js';
+import { EVALUATION_WEBHOOK_DOCS } from './evaluations/webhook-event.js';
+import { BATCH_WEBHOOK_DOCS } from './batches/completion-event.js';
+
+/** The API as a hono app: `app.fetch(request, env, ctx)`. */
+export const app = createApp<TenantEnv>();
+
+// Before auth, so a 401 on the OpenAI-compatible paths is in OpenAI's error shape too.
+app.use('/v1/chat/*', openAiErrorShape());
+app.use('/v1/models/*', openAiErrorShape());
+// Who is calling (c.var.tenant, c.var.auth), then the key's request rate; each route checks its scope.
+// `/v1/hooks/*` is authenticated by each request's signature (src/triggers/hook.ts), never by a bearer token.
+app.use('/v1/*', except('/v1/hooks/*', auth(), rateLimit()));
+
+// Only its type is used (hono's RPC typing); building it registers the routes.
+const _routes = app
+  .route('/', service)
+  .route('/v1/evaluations', evaluations)
+  .route('/v1/methods', methods)
+  .route('/v1/meta-evaluations', metaEvaluations)
+  .route('/v1/usage', usage)
+  .route('/v1/admin', admin)
+  .route('/v1/batches', batches)
+  .route('/v1/estimates', estimates)
+  .route('/v1', openai)
+  .route('/v1/webhook-endpoints', webhookEndpoints)
+  .route('/v1/webhook-deliveries', webhookDeliveries)
+  .route('/v1/webhook-signing-secret', webhookSigningSecret)
+  .route('/v1/triggers', triggers)
+  .route('/v1/hooks', hooks)
+  .openapi(openApiRoute, (c) => c.json(apiDocument(), 200));
+
+/**
+ * The OpenAPI document: the routes' definitions, plus what features add besides them: the judge config's
+ * component (`MethodConfig`, referenced by `$ref` from the `config` fields) and the events Tribunal POSTs
+ * to receivers (the document's `webhooks` section), each producer documenting its own.
+ */
+export function apiDocument(): OpenApiDocument {
+  return openApiDocument(app, (registry) => {
+    registry.register(METHOD_CONFIG_ID, MethodConfig);
+    registerWebhookEvents(registry, { ...EVALUATION_WEBHOOK_DOCS, ...BATCH_WEBHOOK_DOCS });
+  });
+}
+
+/** True for the input type of {@link NoQuery}-style query schemas (`{}` or `{ [k: string]: never }`). */
+type IsEmptyQuery<Q> = [keyof Q] extends [never]
+  ? true
+  : string extends keyof Q
+    ? [Q[string]] extends [never]
+      ? true
+      : false
+    : false;
+/** A route's input without the query of a route that takes no query parameters. */
+type WithoutEmptyQuery<I> = I extends { query: infer Q } ? (IsEmptyQuery<Q> extends true ? Omit<I, 'query'> : I) : I;
+/**
+ * The routes' schema as a client sees it: a route without query parameters asks for no `query` argument
+ * (the server still refuses unknown ones with 400).
+ */
+type ClientSchema<S extends Schema> = { [P in keyof S]: { [M in keyof S[P]]: ClientEndpoint<S[P][M]> } };
+/** Distributes over the endpoint's per-status variants, so a client still narrows responses by status. */
+type ClientEndpoint<E> = E extends { input: infer I } ? Omit<E, 'input'> & { input: WithoutEmptyQuery<I> } : E;
+type RoutesSchema = typeof _routes extends OpenAPIHono<TenantEnv, infer S> ? S : never;
+
+/** Route types for `hc<AppType>()`: inputs, and every documented response (errors included) by status. */
+export type AppType = Hono<TenantEnv, ClientSchema<RoutesSchema>>;

@@ -1,0 +1,121 @@
+/**
+ * @module
+ * The API's reads of batches beyond the row itself: a page of the tenant's batches, verdict and usage
+ * aggregates over a batch's items (aggregate SQL; the per-call usage rows are the billing record), and a
+ * page of its items' outcomes in request order. Times are epoch ms.
+ */
+import type { BatchKind } from './schemas.js';
+import type { BatchRecord, BatchRow } from './rows.js';
+import { BATCH_SELECT, toBatchRecord } from './rows.js';
+
+/** A keyset position in a newest-first list: (created_at, id) of the last row shown. */
+export interface ListPosition {
+  t: number;
+  i: string;
+}
+
+/** One page of `tenant`'s batches, newest first, after `after`; one row more than `limit` says a next page exists. */
+export async function listBatches(
+  db: D1Database,
+  tenant: string,
+  o: { kind?: BatchKind | undefined; after: ListPosition | null; limit: number },
+): Promise<BatchRecord[]> {
+  const where = ['tenant = ?'];
+  const binds: (string | number)[] = [tenant];
+  if (o.kind) {
+    where.push('kind = ?');
+    binds.push(o.kind);
+  }
+  if (o.after) {
+    where.push('(created_at < ? OR (created_at = ? AND id < ?))');
+    binds.push(o.after.t, o.after.t, o.after.i);
+  }
+  const { results } = await db
+    .prepare(`${BATCH_SELECT} WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ?`)
+    .bind(...binds, o.limit + 1)
+    .all<BatchRow>();
+  return results.map(toBatchRecord);
+}
+
+/** Verdict counts and the mean score over the batch's stored verdicts (aggregate SQL). */
+export async function verdictAggregates(
+  db: D1Database,
+  id: string,
+): Promise<{ verdicts: number; winsA: number; winsB: number; ties: number; meanScore: number | null }> {
+  const row = await db
+    .prepare(
+      `SELECT count(*) AS n, COALESCE(SUM(v.winner = 'A'), 0) AS a, COALESCE(SUM(v.winner = 'B'), 0) AS b,
+         COALESCE(SUM(v.winner = 'tie'), 0) AS t, AVG(v.score) AS mean
+       FROM evaluations e JOIN verdicts v ON v.evaluation_id = e.id WHERE e.batch_id = ?`,
+    )
+    .bind(id)
+    .first<{ n: number; a: number; b: number; t: number; mean: number | null }>();
+  return {
+    verdicts: row?.n ?? 0,
+    winsA: row?.a ?? 0,
+    winsB: row?.b ?? 0,
+    ties: row?.t ?? 0,
+    meanScore: row?.mean ?? null,
+  };
+}
+
+/** Usage summed over the per-call usage rows (the billing record) of every item of the batch. */
+export async function usageAggregates(
+  db: D1Database,
+  id: string,
+): Promise<{
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+  cachedPromptTokens: number;
+  estimated: boolean;
+  costUsd: number;
+}> {
+  const row = await db
+    .prepare(
+      `SELECT count(*) AS calls, COALESCE(SUM(u.prompt_tokens), 0) AS p, COALESCE(SUM(u.completion_tokens), 0) AS c,
+         COALESCE(SUM(u.cached_prompt_tokens), 0) AS k, COALESCE(MAX(u.estimated), 0) AS e, COALESCE(SUM(u.cost_usd), 0) AS cost
+       FROM evaluations e JOIN usage u ON u.evaluation_id = e.id WHERE e.batch_id = ?`,
+    )
+    .bind(id)
+    .first<{ calls: number; p: number; c: number; k: number; e: number; cost: number }>();
+  return {
+    calls: row?.calls ?? 0,
+    promptTokens: row?.p ?? 0,
+    completionTokens: row?.c ?? 0,
+    cachedPromptTokens: row?.k ?? 0,
+    estimated: (row?.e ?? 0) !== 0,
+    costUsd: row?.cost ?? 0,
+  };
+}
+
+/** One item with its evaluation's outcome, as a results line shows it. */
+export interface ItemOutcomeRow {
+  batch_seq: number;
+  item_id: string | null;
+  id: string;
+  status: string;
+  metadata: string | null;
+  verdict: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  deleted_at: number | null;
+}
+
+/** Items with `batch_seq` > `afterSeq` in request order, at most `limit` + 1 (the extra row says a next page exists). */
+export async function resultsPage(
+  db: D1Database,
+  batchId: string,
+  afterSeq: number,
+  limit: number,
+): Promise<ItemOutcomeRow[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT e.batch_seq, e.item_id, e.id, e.status, e.metadata, v.verdict, e.error_code, e.error_message, e.deleted_at
+       FROM evaluations e LEFT JOIN verdicts v ON v.evaluation_id = e.id
+       WHERE e.batch_id = ? AND e.batch_seq > ? ORDER BY e.batch_seq LIMIT ?`,
+    )
+    .bind(batchId, afterSeq, limit + 1)
+    .all<ItemOutcomeRow>();
+  return results;
+}

@@ -1,0 +1,392 @@
+/**
+ * @module
+ * D1 access for batches: creating one (its row and every item's `evaluations` row in ONE `batch()`, a
+ * single transaction, so a batch exists whole or not at all), reading its row, the window's claims
+ * (./pump.ts), the items a cancel visits, and the cancel mark. The API's other reads: ./result-rows.ts. Times
+ * are epoch milliseconds.
+ *
+ * Items are inserted through the evaluations store's bulk insert (`insertRowsJsonStatements`: the one
+ * column list, JSON arrays expanded by `json_each`, 2 bound parameters per statement of hundreds of
+ * rows), so 1,000 small items are a statement or two and 10,000 stay far below D1's 1,000 queries per
+ * invocation.
+ */
+import type { NewEvaluation } from '../evaluations/rows.js';
+import type { StartJob } from '../evaluations/job-rows.js';
+import { insertRowsJsonStatements } from '../evaluations/rows.js';
+import type { Budget } from '../engine/budget.js';
+import { admitSelectedStatement, admittedBy } from '../evaluations/admission.js';
+import { completionEventId } from './completion-event.js';
+import type { BatchKind, BatchStatus } from './schemas.js';
+
+/** One item as stored: its evaluation row's own fields. */
+export interface NewBatchItem {
+  evaluationId: string;
+  seq: number;
+  itemId: string | null;
+  task: unknown;
+  metadata: Record<string, string | number | boolean> | null;
+  callsPlanned: number;
+}
+
+/** A new batch with its items (every evaluation `queued`). */
+export interface NewBatch {
+  id: string;
+  tenant: string;
+  kind: BatchKind;
+  method: string;
+  preset: string | null;
+  /** Resolved method config shared by every item. */
+  config: unknown;
+  webhookUrl: string | null;
+  idempotencyKey: string | null;
+  requestHash: string | null;
+  /** Items in flight at once at most (see ./pump.ts). */
+  concurrency: number;
+  /** The batch's budget (./budget-claims.ts), or null/absent. */
+  budget?: Budget | null;
+  items: readonly NewBatchItem[];
+  /** The managed key that submitted it (recorded on every item, for usage by key); null otherwise. */
+  keyId?: string | null;
+  now: number;
+}
+
+/** A `batches` row. */
+export interface BatchRecord {
+  id: string;
+  tenant: string;
+  kind: BatchKind;
+  status: BatchStatus;
+  method: string;
+  preset: string | null;
+  webhookUrl: string | null;
+  requestHash: string | null;
+  itemsTotal: number;
+  succeeded: number;
+  failed: number;
+  cancelled: number;
+  concurrency: number;
+  /** Items handed to the pipeline: those with a position below it. */
+  sent: number;
+  cancelRequestedAt: number | null;
+  budget: Budget | null;
+  budgetExhaustedAt: number | null;
+  createdAt: number;
+  completedAt: number | null;
+}
+
+/** SQL guard (binds the batch id once): this transaction inserted the batch row (it was not a key replay). */
+export const BATCH_INSERTED = 'EXISTS (SELECT 1 FROM batches WHERE id = ?)';
+
+/**
+ * The statements that create a batch: its row (`ON CONFLICT DO NOTHING`: an `Idempotency-Key` already
+ * used makes it a no-op), then its items, each statement guarded by {@link BATCH_INSERTED} so a no-op
+ * batch row inserts no item either. Run them, with any of the caller's own, in ONE `batch()`.
+ */
+export function insertBatchStatements(db: D1Database, b: NewBatch): D1PreparedStatement[] {
+  const statements = [
+    db
+      .prepare(
+        `INSERT INTO batches (id, tenant, kind, status, method, preset, config, webhook_url, idempotency_key, request_hash,
+           items_total, concurrency, completion_event_id, budget, created_at, updated_at)
+         VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+      )
+      .bind(
+        b.id,
+        b.tenant,
+        b.kind,
+        b.method,
+        b.preset,
+        JSON.stringify(b.config),
+        b.webhookUrl,
+        b.idempotencyKey,
+        b.requestHash,
+        b.items.length,
+        b.concurrency,
+        completionEventId(b.kind, b.id),
+        b.budget ? JSON.stringify(b.budget) : null,
+        b.now,
+        b.now,
+      ),
+  ];
+  const metaId = b.kind === 'meta_evaluation' ? b.id : null;
+  const rows = b.items.map((item): NewEvaluation => ({
+    id: item.evaluationId,
+    tenant: b.tenant,
+    method: b.method,
+    preset: b.preset,
+    config: b.config,
+    task: item.task,
+    metadata: item.metadata,
+    idempotencyKey: null,
+    requestHash: null,
+    metaId,
+    callsPlanned: item.callsPlanned,
+    batchId: b.id,
+    batchSeq: item.seq,
+    itemId: item.itemId,
+    now: b.now,
+    keyId: b.keyId ?? null,
+  }));
+  statements.push(...insertRowsJsonStatements(db, rows, { sql: BATCH_INSERTED, binds: [b.id] }));
+  return statements;
+}
+
+/**
+ * Creates the batch and its items in one transaction, with `extra` statements (guard them with
+ * {@link BATCH_INSERTED}) in the same one.
+ * @returns true when created; false when the tenant's `Idempotency-Key` for this kind is taken (nothing written).
+ */
+export async function insertBatch(
+  db: D1Database,
+  b: NewBatch,
+  extra: readonly D1PreparedStatement[] = [],
+): Promise<boolean> {
+  const results = await db.batch([...insertBatchStatements(db, b), ...extra]);
+  return (results[0]?.meta.changes ?? 0) > 0;
+}
+
+/** A `batches` row as D1 returns it. */
+export interface BatchRow {
+  id: string;
+  tenant: string;
+  kind: BatchKind;
+  status: BatchStatus;
+  method: string;
+  preset: string | null;
+  webhook_url: string | null;
+  request_hash: string | null;
+  items_total: number;
+  succeeded: number;
+  failed: number;
+  cancelled: number;
+  concurrency: number;
+  sent: number;
+  cancel_requested_at: number | null;
+  budget: string | null;
+  budget_exhausted_at: number | null;
+  created_at: number;
+  completed_at: number | null;
+}
+
+/** The columns of {@link BatchRow}. */
+export const BATCH_SELECT = `SELECT id, tenant, kind, status, method, preset, webhook_url, request_hash, items_total, succeeded, failed, cancelled,
+  concurrency, sent, cancel_requested_at, budget, budget_exhausted_at, created_at, completed_at FROM batches`;
+
+/** A row as a {@link BatchRecord}. */
+export function toBatchRecord(r: BatchRow): BatchRecord {
+  return {
+    id: r.id,
+    tenant: r.tenant,
+    kind: r.kind,
+    status: r.status,
+    method: r.method,
+    preset: r.preset,
+    webhookUrl: r.webhook_url,
+    requestHash: r.request_hash,
+    itemsTotal: r.items_total,
+    succeeded: r.succeeded,
+    failed: r.failed,
+    cancelled: r.cancelled,
+    concurrency: r.concurrency,
+    sent: r.sent,
+    cancelRequestedAt: r.cancel_requested_at,
+    budget: r.budget === null ? null : (JSON.parse(r.budget) as Budget),
+    budgetExhaustedAt: r.budget_exhausted_at,
+    createdAt: r.created_at,
+    completedAt: r.completed_at,
+  };
+}
+
+/** The batch `id` of `tenant`, or null (another tenant's id reads as absent). */
+export async function getBatch(db: D1Database, tenant: string, id: string): Promise<BatchRecord | null> {
+  const row = await db.prepare(`${BATCH_SELECT} WHERE id = ? AND tenant = ?`).bind(id, tenant).first<BatchRow>();
+  return row ? toBatchRecord(row) : null;
+}
+
+/** The batch of `kind` holding `key` for `tenant`, or null. */
+export async function findBatchByKey(
+  db: D1Database,
+  tenant: string,
+  kind: BatchKind,
+  key: string,
+): Promise<BatchRecord | null> {
+  const row = await db
+    .prepare(`${BATCH_SELECT} WHERE tenant = ? AND kind = ? AND idempotency_key = ?`)
+    .bind(tenant, kind, key)
+    .first<BatchRow>();
+  return row ? toBatchRecord(row) : null;
+}
+
+/** An item that has not ended, with its position and status. */
+export interface OpenItem {
+  id: string;
+  seq: number;
+  status: 'queued' | 'running';
+}
+
+/** The batch's items that have not ended, after position `afterSeq` in request order, at most `limit`. */
+export async function openItems(db: D1Database, batchId: string, afterSeq: number, limit: number): Promise<OpenItem[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT id, batch_seq AS seq, status FROM evaluations WHERE batch_id = ? AND batch_seq > ? AND status IN ('queued', 'running')
+       ORDER BY batch_seq LIMIT ?`,
+    )
+    .bind(batchId, afterSeq, limit)
+    .all<OpenItem>();
+  return results;
+}
+
+/** Whose window to top up: a batch, or the batch of an evaluation that just ended. */
+export type PumpTarget = { batchId: string } | { evaluationId: string };
+
+/**
+ * Claims the items that fit in the batch's window, in ONE round trip: moves `sent` up to
+ * `ended + concurrency` (at most every item), then reads the still-queued items of the claimed range
+ * [old sent, new sent). Nothing is claimed when the window is full, the batch has completed or a cancel was
+ * asked. Atomic (one transaction): concurrent callers claim disjoint ranges.
+ * @returns the batch and the claimed ids in request order, with their jobs (what the object's start needs,
+ *   so it need not read them again); empty when nothing was claimed.
+ */
+export async function claimWindow(db: D1Database, target: PumpTarget): Promise<WindowClaim> {
+  const claim = claimWindowStatements(db, target);
+  return claim.read(await db.batch(claim.statements)).claim;
+}
+
+/** What a window claim handed over: the batch and the claimed ids in request order, with their jobs. */
+export interface WindowClaim {
+  /** The batch, or null when nothing was claimed. */
+  batchId: string | null;
+  ids: string[];
+  /** What each claimed item's object needs to start (so it need not read it again). */
+  jobs: StartJob[];
+  /** The batch's id when it has a budget: ./budget-claims.ts claims it instead (nothing was claimed here). */
+  budgeted: string | null;
+}
+
+/** A window claim as statements for any D1 batch, and how to read their results (in their order). */
+export interface ClaimStatements {
+  statements: D1PreparedStatement[];
+  /** The claim, and the claimed item the same transaction admitted to a running slot (null: none, or not asked). */
+  read(results: readonly (D1Result | undefined)[]): { claim: WindowClaim; admitted: string | null };
+}
+
+/**
+ * {@link claimWindow} as statements, to run in any D1 batch (an item's final write claims the next items in its
+ * own transaction). With `admit`, one more statement gives the first claimed item a running slot under its
+ * tenant's cap (src/evaluations/admission.ts).
+ */
+export function claimWindowStatements(
+  db: D1Database,
+  target: PumpTarget,
+  admit?: { defaultMaxRunning: number; now: number },
+): ClaimStatements {
+  const key = 'batchId' in target ? target.batchId : target.evaluationId;
+  const which = 'batchId' in target ? '?' : '(SELECT batch_id FROM evaluations WHERE id = ?)';
+  const want = 'MIN(items_total, succeeded + failed + cancelled + concurrency)';
+  // The claim's own token: the read finds the range only if this UPDATE wrote it (not an older claim's).
+  const token = crypto.randomUUID();
+  const claimed = `FROM batches b JOIN evaluations e ON e.batch_id = b.id
+         WHERE b.id = ${which} AND b.claim_token = ? AND e.batch_seq >= b.sent_from AND e.batch_seq < b.sent AND e.status = 'queued'
+         ORDER BY e.batch_seq`;
+  const statements = [
+    db
+      .prepare(
+        `UPDATE batches SET sent_from = sent, sent = ${want}, claim_token = ?
+         WHERE id = ${which} AND completed_at IS NULL AND cancel_requested_at IS NULL AND budget IS NULL AND sent < ${want}`,
+      )
+      .bind(token, key),
+    // A batch with a budget is claimed by ./budget-claims.ts (each item with its grant) instead.
+    db.prepare(`SELECT id FROM batches WHERE id = ${which} AND budget IS NOT NULL AND completed_at IS NULL`).bind(key),
+    db.prepare(`SELECT b.id AS batch_id, e.id, e.tenant, e.method, e.config, e.task ${claimed}`).bind(key, token),
+    ...(admit
+      ? [admitSelectedStatement(db, `SELECT e.id ${claimed} LIMIT 1`, [key, token], admit.defaultMaxRunning, admit.now)]
+      : []),
+  ];
+  return {
+    statements,
+    read: (results) => ({ claim: claimOf(results), admitted: admit ? admittedBy(results[3]) : null }),
+  };
+}
+
+/** The claim in the results of the first three {@link claimWindowStatements}. */
+function claimOf([, budgeted, claimed]: readonly (D1Result | undefined)[]): WindowClaim {
+  const rows = (claimed?.results ?? []) as {
+    batch_id: string;
+    id: string;
+    tenant: string;
+    method: string;
+    config: string;
+    task: string;
+  }[];
+  const budgetedId = (budgeted?.results[0] as { id: string } | undefined)?.id ?? null;
+  return {
+    batchId: rows[0]?.batch_id ?? null,
+    ids: rows.map((r) => r.id),
+    jobs: rows.map((r) => ({
+      id: r.id,
+      tenant: r.tenant,
+      method: r.method,
+      config: r.config,
+      task: r.task,
+      batchId: r.batch_id,
+    })),
+    budgeted: budgetedId,
+  };
+}
+
+/**
+ * Open batches untouched since `olderThan`, oldest first: those with items not handed over (no cancel
+ * asked: `cancelling` false), and those still ending after a cancel or a used-up budget (`cancelling` true).
+ */
+export async function stalledBatches(
+  db: D1Database,
+  olderThan: number,
+  limit: number,
+): Promise<{ id: string; cancelling: boolean }[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT id, cancel_requested_at IS NOT NULL OR budget_exhausted_at IS NOT NULL AS cancelling FROM batches
+       WHERE completed_at IS NULL AND (cancel_requested_at IS NOT NULL OR budget_exhausted_at IS NOT NULL OR sent < items_total) AND updated_at < ?
+       ORDER BY updated_at LIMIT ?`,
+    )
+    .bind(olderThan, limit)
+    .all<{ id: string; cancelling: number }>();
+  return results.map((r) => ({ id: r.id, cancelling: r.cancelling === 1 }));
+}
+
+/**
+ * Records a cancel request on a batch that has not completed: `running` becomes `cancelling` (the
+ * ending of its last item makes it `cancelled`). Idempotent.
+ * @returns the batch's status after the call, or null when it has no such batch.
+ */
+export async function requestCancel(
+  db: D1Database,
+  tenant: string,
+  id: string,
+  now: number,
+): Promise<BatchStatus | null> {
+  const [, read] = await db.batch([
+    db
+      .prepare(
+        `UPDATE batches SET status = 'cancelling', cancel_requested_at = ?, updated_at = ?
+         WHERE id = ? AND tenant = ? AND status = 'running'`,
+      )
+      .bind(now, now, id, tenant),
+    db.prepare('SELECT status FROM batches WHERE id = ? AND tenant = ?').bind(id, tenant),
+  ]);
+  return (read?.results[0] as { status: BatchStatus } | undefined)?.status ?? null;
+}
+
+/**
+ * What a fan-out page of batch `id` needs: its `sent` (positions below it were handed over) and why its
+ * open items end (`budget`: its budget was used up, no cancel asked); null without such a batch.
+ */
+export async function getBatchFanout(db: D1Database, id: string): Promise<{ sent: number; budget: boolean } | null> {
+  const row = await db
+    .prepare(
+      'SELECT sent, cancel_requested_at IS NULL AND budget_exhausted_at IS NOT NULL AS budget FROM batches WHERE id = ?',
+    )
+    .bind(id)
+    .first<{ sent: number; budget: number }>();
+  return row ? { sent: row.sent, budget: row.budget === 1 } : null;
+}

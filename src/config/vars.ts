@@ -1,0 +1,234 @@
+/**
+ * @module
+ * The deployment's configuration, in one table: every `[vars]` value of wrangler.toml and every secret,
+ * with its default, its unit and what it does. {@link configOf} parses an environment object once (cached
+ * per object: bindings do not change while an isolate lives) into typed values; an unset or empty variable
+ * takes its default. An invalid value is the operator's fault, not the caller's: it is named in one
+ * operator log line (`config.invalid`), and {@link ConfigError} gives callers a generic message with the
+ * stable code `config_invalid` (503). tests/architecture/config.test.ts checks that wrangler.toml, this
+ * table and the README's table agree.
+ *
+ * Two variables hold JSON whose structure their owner checks (the LLM layer: `LLM_PROVIDERS`, `LLM_PRICES`,
+ * with its own 503 `llm_not_configured`); here they are text.
+ */
+import { z } from 'zod';
+import { log } from '../log/log.js';
+
+/** One variable: how its text is read, its default (as wrangler.toml writes it), unit and meaning. */
+export interface VarSpec<T> {
+  /** Reads the variable's trimmed, non-empty text. */
+  schema: z.ZodType<T>;
+  /** The default, as wrangler.toml writes it; an unset or empty variable takes it. */
+  default: string;
+  /** The unit of the value (`ms`, `s`, `bytes`, …), or what kind of text it is. */
+  unit: string;
+  /** What it does. */
+  description: string;
+}
+
+/** One secret (`wrangler secret put`, `.dev.vars` locally): never in wrangler.toml, never logged. */
+export interface SecretSpec {
+  description: string;
+}
+
+const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce
+    .number({ error: 'must be a number' })
+    .int({ error: 'must be a whole number' })
+    .min(min, { error: `must be at least ${min}` })
+    .max(max, { error: `must be at most ${max}` });
+
+const number = (above: number) =>
+  z.coerce.number({ error: 'must be a number' }).gt(above, { error: `must be above ${above}` });
+
+const atLeast = (min: number) =>
+  z.coerce.number({ error: 'must be a number' }).min(min, { error: `must be at least ${min}` });
+
+const boolean = z
+  .string()
+  .transform((s) => s.toLowerCase())
+  .pipe(z.enum(['true', 'false'], { error: 'must be "true" or "false"' }))
+  .transform((s) => s === 'true');
+
+const text = z.string();
+
+function spec<T>(schema: z.ZodType<T>, dflt: string, unit: string, description: string): VarSpec<T> {
+  return { schema, default: dflt, unit, description };
+}
+
+/** Every `[vars]` value, in wrangler.toml's order. */
+export const VARS = {
+  LLM_BASE_URL: spec(
+    text,
+    '',
+    'URL',
+    'OpenAI-compatible endpoint of the default provider; empty fails every evaluation with llm_not_configured.',
+  ),
+  LLM_MODEL: spec(text, 'gpt-4o-mini', 'model', 'Default model for agents that do not name one.'),
+  LLM_TIMEOUT_MS: spec(integer(1), '60000', 'ms', 'Per-attempt timeout of an LLM call.'),
+  LLM_MAX_ATTEMPTS: spec(integer(1, 20), '5', 'attempts', 'Attempts per LLM call, first try included (1-20).'),
+  LLM_RETRY_BASE_MS: spec(integer(0), '500', 'ms', 'Backoff base of LLM retries (full jitter, doubling).'),
+  LLM_RETRY_MAX_MS: spec(integer(0), '20000', 'ms', 'Longest backoff wait between LLM retries.'),
+  LLM_RETRY_AFTER_MAX_MS: spec(
+    integer(0),
+    '60000',
+    'ms',
+    'Longest provider Retry-After honoured; longer ends the call as rate_limited.',
+  ),
+  LLM_SUPPORTS_N: spec(boolean, 'false', 'true/false', "Whether the default provider honours OpenAI's `n`."),
+  LLM_SUPPORTS_FLEX: spec(
+    boolean,
+    'false',
+    'true/false',
+    'Whether the default provider offers flex processing (service_tier "flex": half price, slower).',
+  ),
+  LLM_SUPPORTS_BATCH: spec(
+    boolean,
+    'false',
+    'true/false',
+    "Whether the default provider offers OpenAI's Batch API (/files + /batches: half price within 24 h).",
+  ),
+  LLM_SUPPORTS_PROMPT_CACHE_KEY: spec(
+    boolean,
+    'false',
+    'true/false',
+    'Whether the default provider accepts prompt_cache_key.',
+  ),
+  LLM_FLEX_TIMEOUT_MS: spec(integer(1), '900000', 'ms', 'Per-attempt timeout of a flex call.'),
+  LLM_PROVIDERS: spec(text, '', 'JSON', 'Extra providers by id: baseUrl, apiKeySecret, supportsN, …'),
+  LLM_PRICES: spec(text, '', 'JSON', 'Price overrides by model, USD per 1M tokens.'),
+  ALLOW_BYOK: spec(boolean, 'false', 'true/false', 'Whether a caller may send its own provider key (X-LLM-Api-Key).'),
+  STALL_SECONDS: spec(number(0), '120', 's', 'No progress for this long and the sweeper re-kicks an evaluation.'),
+  STEP_BUDGET_MS: spec(
+    atLeast(0),
+    '30000',
+    'ms',
+    'How long one alarm invocation keeps launching newly ready LLM calls; 0 = one round per alarm.',
+  ),
+  FAST_START: spec(
+    boolean,
+    'true',
+    'true/false',
+    "The API starts the evaluation's object itself, with the first step in that call; the queue is the fallback.",
+  ),
+  MAX_BODY_BYTES: spec(integer(1), '1048576', 'bytes', 'Request body limit.'),
+  RATE_LIMIT_REQUESTS: spec(integer(1), '600', 'requests', 'Per-key request rate of tenants without their own.'),
+  RATE_LIMIT_WINDOW_SECONDS: spec(integer(1), '60', 's', 'The window of RATE_LIMIT_REQUESTS.'),
+  TENANT_MAX_RUNNING: spec(
+    integer(1),
+    '100',
+    'evaluations',
+    'Evaluations a tenant may have running at once unless its own cap says otherwise.',
+  ),
+  PROVIDER_CONCURRENCY_START: spec(
+    integer(0),
+    '32',
+    'attempts',
+    'LLM attempts in flight per provider and model at first (AIMD).',
+  ),
+  PROVIDER_CONCURRENCY_MAX: spec(
+    integer(0),
+    '256',
+    'attempts',
+    'Most LLM attempts in flight per provider and model; 0 turns the gate off.',
+  ),
+  MAX_BATCH_BODY_BYTES: spec(integer(1), '16777216', 'bytes', 'Body limit of POST /v1/batches.'),
+  BATCH_CONCURRENCY: spec(integer(1, 1000), '16', 'items', 'Items of one batch in flight at once (1-1000).'),
+  OPENAI_WAIT_SECONDS: spec(
+    integer(1, 600),
+    '120',
+    's',
+    'How long POST /v1/chat/completions waits for the verdict (1-600).',
+  ),
+  WEBHOOK_TIMEOUT_MS: spec(integer(1), '10000', 'ms', 'Per-attempt timeout of an outbound webhook.'),
+  WEBHOOK_ALLOW_LOOPBACK: spec(
+    boolean,
+    'false',
+    'true/false',
+    'Allow plain-http webhook URLs to loopback (local development only).',
+  ),
+} as const;
+
+/** Every secret the Worker reads besides provider keys named by `LLM_PROVIDERS` (`apiKeySecret`). */
+export const SECRETS = {
+  LLM_API_KEY: { description: 'Key of the default provider (LLM_BASE_URL); unset: no Authorization header.' },
+  ADMIN_TOKEN: { description: "The operator's token for /v1/admin; set, it turns managed keys on." },
+  API_KEYS: { description: 'Comma-separated sha-256 hex digests of accepted bearer tokens (the older mode).' },
+} as const satisfies Record<string, SecretSpec>;
+
+/** The name of a `[vars]` value. */
+export type VarName = keyof typeof VARS;
+
+/** The deployment's configuration, typed. */
+export type Config = { readonly [K in VarName]: z.output<(typeof VARS)[K]['schema']> } & {
+  /** `LLM_API_KEY`, trimmed; undefined when unset or empty. */
+  readonly LLM_API_KEY: string | undefined;
+  /** `ADMIN_TOKEN`, trimmed; undefined when unset or empty. */
+  readonly ADMIN_TOKEN: string | undefined;
+  /** `API_KEYS` as lower-case digests, empty ones dropped. */
+  readonly API_KEYS: readonly string[];
+};
+
+/** The caller-facing message of an invalid configuration: it names no variable or value. */
+export const CONFIG_INVALID_MESSAGE =
+  "this deployment's configuration is invalid (the operator's logs name the variable)";
+
+/** The deployment's configuration is invalid: `code` and `message` are for callers, `problems` for the operator. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  /** Stable caller-facing code. */
+  readonly code = 'config_invalid';
+  constructor(
+    /** Each invalid variable with its value and what is wrong (operator-facing). */
+    readonly problems: readonly string[],
+  ) {
+    super(CONFIG_INVALID_MESSAGE);
+  }
+}
+
+/** Parsed configurations, or why they are invalid, per environment object. */
+const parsed = new WeakMap<object, Config | ConfigError>();
+
+/** The text of a variable, trimmed; undefined when unset, empty or not text. */
+function textOf(env: object, name: string): string | undefined {
+  const v = (env as Record<string, unknown>)[name];
+  return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
+}
+
+function parse(env: object): Config | ConfigError {
+  const values: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [name, v] of Object.entries(VARS) as [VarName, VarSpec<unknown>][]) {
+    const raw = textOf(env, name) ?? v.default;
+    const r = v.schema.safeParse(raw);
+    if (r.success) values[name] = r.data;
+    else problems.push(`${name}=${JSON.stringify(raw)}: ${r.error.issues.map((i) => i.message).join('; ')}`);
+  }
+  if (problems.length > 0) return new ConfigError(problems);
+  const keys = (textOf(env, 'API_KEYS') ?? '')
+    .split(',')
+    .map((k) => k.trim().toLowerCase())
+    .filter((k) => k.length > 0);
+  return {
+    ...(values as { [K in VarName]: z.output<(typeof VARS)[K]['schema']> }),
+    LLM_API_KEY: textOf(env, 'LLM_API_KEY'),
+    ADMIN_TOKEN: textOf(env, 'ADMIN_TOKEN'),
+    API_KEYS: keys,
+  };
+}
+
+/**
+ * The configuration of an environment object (the Worker's bindings, or `process.env` in Node), parsed once
+ * per object. The first time it finds invalid values, it logs them in one operator line (`config.invalid`).
+ * @throws ConfigError when a variable holds an invalid value.
+ */
+export function configOf(env: object): Config {
+  let c = parsed.get(env);
+  if (c === undefined) {
+    c = parse(env);
+    parsed.set(env, c);
+    if (c instanceof ConfigError) log('error', 'config.invalid', { invalid: c.problems.join(' | ') });
+  }
+  if (c instanceof ConfigError) throw c;
+  return c;
+}

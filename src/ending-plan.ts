@@ -1,0 +1,89 @@
+/**
+ * @module
+ * What an evaluation's ending does, in order and in which transaction: the one list. Whoever ends an
+ * evaluation (the Durable Object's final write, a cancel or failure through the object, the dead-letter
+ * consumer, a batch's cancel fan-out) runs this plan through the ending's own functions
+ * (src/evaluations/ending.ts), which take it as a parameter: the D1 layer imports no feature, and each
+ * feature implements its part of the typed interface there.
+ *
+ * ```
+ * ONE D1 transaction (the ending's batch())
+ *   final write only: verdict, transcript and usage rows            evaluations/ending.ts
+ *   1. the evaluation.<status> webhook event + deliveries   [hands on]   evaluations/webhook-event.ts
+ *   2. the batch counts the ending (budget: spend booked, grant freed)   batches/progress.ts
+ *   3. the batch.completed / meta_evaluation.completed event [hands on]  batches/progress.ts
+ *   4. the batch marked completed (or cancelled)                         batches/progress.ts
+ *   -- the guarded status update (frees the tenant's running slot) --   evaluations/ending.ts
+ *   final write only, after the status update:
+ *   5. the tenant's oldest waiting evaluation takes the slot             evaluations/admission.ts
+ *   6. the batch's next items are claimed (the first takes a slot)       batches/pump.ts
+ * after the commit
+ *   7. the new webhook deliveries go to their queue                      webhooks/dispatch.ts
+ *      (markEnded: when it ended the row; the final write: when a [hands on] effect wrote a row, or D1
+ *      had ended the row elsewhere)
+ *   final write only: 5's evaluation starts; 6's items start             (the steps' own follow-ups)
+ * ```
+ *
+ * Steps 1-4 carry the ending's guard, so they take effect exactly when the status update does: once per
+ * evaluation, never on a repeat, never for a row another writer ended. Every after-commit step is best
+ * effort: what it would do is durable in D1, and the cron sweeper does it later if it fails.
+ */
+import { BATCH_COMPLETED, BATCH_COUNTS, batchCompletionEvent } from './batches/progress.js';
+import { CLAIM_BATCH_WINDOW } from './batches/pump.js';
+import type { Bindings } from './config/bindings.js';
+import { ADMIT_NEXT_WAITING } from './evaluations/admission.js';
+import type { EndingPlan, FinalWrite, FinalWriteResult } from './evaluations/ending.js';
+import {
+  afterEnding as afterEndingWith,
+  markEnded as markEndedWith,
+  writeFinal as writeFinalWith,
+} from './evaluations/ending.js';
+import type { EvaluationError } from './evaluations/live-events.js';
+import type { EndStatus } from './evaluations/status.js';
+import { EVALUATION_WEBHOOK_EVENT } from './evaluations/webhook-event.js';
+import { dispatchDeliveriesCausedBy } from './webhooks/dispatch.js';
+
+/** What an ending does (see the module note). */
+export const ENDING: EndingPlan = {
+  beforeStatus: [EVALUATION_WEBHOOK_EVENT, BATCH_COUNTS, batchCompletionEvent(), BATCH_COMPLETED],
+  afterStatus: [ADMIT_NEXT_WAITING, CLAIM_BATCH_WINDOW],
+  afterCommit: [{ name: 'the new webhook deliveries go to their queue', run: dispatchDeliveriesCausedBy }],
+};
+
+/**
+ * Ends evaluation `id` as failed or cancelled in D1 unless it has already ended, with every effect of the
+ * plan's transaction; the caller runs {@link afterEnding} when it returns true (this call ended the row).
+ */
+export function markEnded(
+  db: D1Database,
+  id: string,
+  status: EndStatus,
+  error: EvaluationError | null,
+  now: number,
+): Promise<boolean> {
+  return markEndedWith(db, ENDING, { id, status, error, now });
+}
+
+/** The plan's after-commit steps for `evaluationId`, which has just ended (repeats are harmless). Never throws. */
+export function afterEnding(env: Bindings, evaluationId: string): Promise<void> {
+  return afterEndingWith(env, ENDING, evaluationId);
+}
+
+/**
+ * Ends evaluation `id` in D1 alone (no object: the dead-letter consumer, a batch item never handed over), then,
+ * when this call ended it, runs the after-commit steps. @returns whether this call ended it.
+ */
+export async function endInD1(env: Bindings, id: string, status: EndStatus, error: EvaluationError): Promise<boolean> {
+  const ended = await markEnded(env.DB, id, status, error, Date.now());
+  if (ended) await afterEnding(env, id);
+  return ended;
+}
+
+/** The object's final write with the plan (see `writeFinal` in src/evaluations/ending.ts). */
+export function writeFinal(
+  db: D1Database,
+  w: FinalWrite,
+  extra: readonly D1PreparedStatement[] = [],
+): Promise<FinalWriteResult> {
+  return writeFinalWith(db, ENDING, w, extra);
+}

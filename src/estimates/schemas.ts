@@ -1,0 +1,160 @@
+/**
+ * @module
+ * `POST /v1/estimates`: the body of an evaluation (`task`) or of a batch (`items`), and the estimate.
+ * One zod schema per concept, for validation, the OpenAPI document and the typed client.
+ */
+import { z } from '@hono/zod-openapi';
+import { BudgetSchema } from '../engine/budget.js';
+import { configField } from '../methods/method-config.js';
+import { MetadataSchema, Task } from '../evaluations/schemas.js';
+import { PAIRWISE_TASK_EXAMPLE, POINTWISE_TASK_EXAMPLE } from '../evaluations/examples.js';
+
+/** Most items in one estimate: 10,000 (a batch's limit). */
+export const MAX_ESTIMATE_ITEMS = 10_000;
+
+/** Items estimated one by one; a larger batch is estimated from an even sample of this many, scaled: 100. */
+export const MAX_EXACT_ITEMS = 100;
+
+/** One item of a batch body: its task (an `id` and `metadata` are accepted and do not change the estimate). */
+export const EstimateItemSchema = z
+  .object({
+    id: z.string().min(1).max(200).optional(),
+    task: Task,
+    metadata: MetadataSchema.optional(),
+  })
+  .strict()
+  .meta({ id: 'EstimateItem' });
+
+/**
+ * Body of `POST /v1/estimates`: `{ preset | config, task }` as for `POST /v1/evaluations`, or
+ * `{ preset | config, items: [{ task }] }` as for a batch. `budget` is compared with the estimate.
+ */
+export const EstimateRequestSchema = z
+  .object({
+    preset: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe('Preset id from GET /v1/methods, as on POST /v1/evaluations.'),
+    config: configField('Config overrides, as on POST /v1/evaluations.').optional(),
+    /** The evaluation's task (give `task` or `items`). */
+    task: Task.optional(),
+    /** A batch's items (give `task` or `items`). */
+    items: z.array(EstimateItemSchema).min(1).max(MAX_ESTIMATE_ITEMS).optional(),
+    budget: BudgetSchema.optional(),
+    metadata: MetadataSchema.optional(),
+    /** A batch body's webhook: accepted so that a batch body can be sent as it is; not used. */
+    webhook: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('Accepted so that a batch body can be sent as it is; it does not change the estimate.'),
+  })
+  .strict()
+  .superRefine((b, ctx) => {
+    if ((b.task === undefined) === (b.items === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [b.task === undefined ? 'task' : 'items'],
+        message: 'give either `task` (an evaluation) or `items` (a batch), not both or neither',
+      });
+    }
+    if (b.items) {
+      const kinds = new Set(b.items.map((i) => i.task.kind));
+      if (kinds.size > 1)
+        ctx.addIssue({ code: 'custom', path: ['items'], message: 'all items must have the same task kind' });
+    }
+  })
+  .meta({ id: 'EstimateRequest' });
+/** Body of `POST /v1/estimates`. */
+export type EstimateRequest = z.infer<typeof EstimateRequestSchema>;
+
+/** A figure's lower bound, expected value and upper bound. */
+export const RangeSchema = z
+  .object({ min: z.number().nonnegative(), expected: z.number().nonnegative(), max: z.number().nonnegative() })
+  .strict()
+  .meta({ id: 'EstimateRange' });
+
+const calls = z
+  .object({
+    min: z.number().int().nonnegative(),
+    expected: z.number().int().nonnegative(),
+    max: z.number().int().nonnegative(),
+  })
+  .strict();
+
+/** One model at one provider. */
+export const ModelEstimateSchema = z
+  .object({
+    model: z.string(),
+    provider: z.string(),
+    /** False when the price table has no price for the model: its cost counts as 0. */
+    priced: z.boolean(),
+    /** `exact` (cl100k models), `o200k-proxy` (cl100k × 1.02), `estimate` (other models: cl100k × 1.25). */
+    tokenCount: z.enum(['exact', 'o200k-proxy', 'estimate']),
+    calls,
+    promptTokens: RangeSchema,
+    completionTokens: RangeSchema,
+    costUsd: RangeSchema,
+  })
+  .strict()
+  .meta({ id: 'ModelEstimate' });
+
+/** Whether the estimate fits a budget: `yes` even at the upper bound, `no` not even at the lower, else `maybe`. */
+export const BudgetFitSchema = z.enum(['yes', 'maybe', 'no']).meta({ id: 'BudgetFit' });
+
+/** Answer to `POST /v1/estimates`. Token counts and costs are summed over every evaluation. */
+export const EstimateSchema = z
+  .object({
+    method: z.string(),
+    preset: z.string().nullable(),
+    /** Evaluations the body would create (1, or the number of items). */
+    evaluations: z.number().int().positive(),
+    /** Set when a batch over 100 items was estimated from an even sample of its items, scaled to all. */
+    sampled: z.object({ items: z.number().int().positive(), of: z.number().int().positive() }).strict().nullable(),
+    /** True when the number of calls depends on the replies (early stops): `calls.min` < `calls.max`. */
+    adaptive: z.boolean(),
+    /** LLM requests: the shortest path, the planned (longest) path twice; `withRepairs` if every rejectable reply were re-asked. */
+    calls: calls.extend({ withRepairs: z.number().int().nonnegative() }),
+    promptTokens: RangeSchema,
+    completionTokens: RangeSchema,
+    /** USD from the price table, every prompt token at the uncached input price. */
+    costUsd: RangeSchema,
+    models: z.array(ModelEstimateSchema),
+    /** The body's budget compared per limit with the estimate (null without a budget). */
+    budget: z
+      .object({
+        maxCostUsd: BudgetFitSchema.optional(),
+        maxCalls: BudgetFitSchema.optional(),
+        maxTokens: BudgetFitSchema.optional(),
+      })
+      .strict()
+      .nullable(),
+    /** How the figures were made, in words. */
+    assumptions: z.array(z.string()),
+  })
+  .strict()
+  .meta({ id: 'Estimate' });
+/** Answer to `POST /v1/estimates`. */
+export type EstimateResponse = z.infer<typeof EstimateSchema>;
+
+/** Named examples of `POST /v1/estimates` bodies. */
+export const ESTIMATE_EXAMPLES = {
+  evaluation: {
+    summary: 'One evaluation with a budget',
+    description:
+      'The body of POST /v1/evaluations: what SAMRE would spend on one pairwise item, and whether it fits $0.01.',
+    value: { preset: 'samre-mtbench', task: PAIRWISE_TASK_EXAMPLE, budget: { maxCostUsd: 0.01 } },
+  },
+  batch: {
+    summary: 'A batch',
+    description: 'A batch body: DEBATE on two summaries (an adaptive protocol: calls.min < calls.max).',
+    value: {
+      preset: 'debate-summeval',
+      items: [
+        { task: POINTWISE_TASK_EXAMPLE },
+        { id: 'second', task: { ...POINTWISE_TASK_EXAMPLE, output: 'A bike lane is coming.' } },
+      ],
+    },
+  },
+};

@@ -1,0 +1,196 @@
+/**
+ * @module
+ * The per-tenant cap on evaluations running at once. An evaluation runs only once it holds one of its
+ * tenant's slots: `evaluations.slot_at` set by {@link admit}, one atomic D1 statement that counts the
+ * tenant's slot holders and takes a slot only while there are fewer than the cap (the tenant's
+ * `max_running`, else `TENANT_MAX_RUNNING`). Work beyond the cap is never refused: the jobs consumer
+ * puts its message back with a delay (queues/jobs.ts); the API's fast start and the sweeper simply leave
+ * it to the queue.
+ *
+ * A slot counts only while its row is `queued` or `running` (the partial index
+ * `evaluations_tenant_slots`), so every end path frees it in the very status update that ends the row,
+ * whoever writes it (the object's final write, a cancel, the dead-letter consumer, a D1-only fallback).
+ * A slot cannot outlive its evaluation; one whose object crashed is held until the sweeper re-kicks it
+ * to its end, as the evaluation it belongs to is still running. Idempotent: admitting an evaluation that
+ * holds a slot answers `admitted` again.
+ *
+ * When an evaluation ends, its object's final write admits the tenant's oldest waiting evaluation in the
+ * same transaction ({@link admitNextStatement}) and starts it ({@link startAdmitted}): it takes the freed
+ * slot at once, instead of when its queue message comes back.
+ */
+import type { Bindings } from '../config/bindings.js';
+import { log, messageOf } from '../log/log.js';
+import { SQL_NOT_ENDED } from './status.js';
+import type { FinalWriteStep } from './ending.js';
+import { evaluationStub } from './stub.js';
+import { deploymentDefaults } from '../tenants/limits.js';
+
+/** The cap term of the admission statements (binds the default cap once). */
+const UNDER_CAP = `(SELECT count(*) FROM evaluations s WHERE s.tenant = evaluations.tenant AND s.slot_at IS NOT NULL AND ${SQL_NOT_ENDED})
+  < COALESCE((SELECT max_running FROM tenants t WHERE t.id = evaluations.tenant), ?)`;
+
+/**
+ * Excludes batch items the batch has not handed over yet (positions at or past `batches.sent`, see
+ * src/batches/pump.ts): they wait for the batch's own window, not for a running slot.
+ */
+const HANDED_OVER = `NOT EXISTS (SELECT 1 FROM batches b WHERE b.id = evaluations.batch_id AND evaluations.batch_seq >= b.sent)`;
+
+/** What {@link admit} found: admitted (holds a slot), waiting (the tenant is at its cap), ended, or no such row. */
+export type Admission = 'admitted' | 'waiting' | 'ended' | 'not_found';
+
+/**
+ * Gives evaluation `id` one of its tenant's running slots if it has none and the tenant is under its cap.
+ * @param defaultMaxRunning the cap of tenants without their own (`TENANT_MAX_RUNNING`).
+ * @param now epoch ms, stored as `slot_at`.
+ */
+export async function admit(db: D1Database, id: string, defaultMaxRunning: number, now: number): Promise<Admission> {
+  const [, read] = await db.batch([
+    admitStatement(db, id, defaultMaxRunning, now),
+    db.prepare(`SELECT slot_at, ${SQL_NOT_ENDED} AS open FROM evaluations WHERE id = ?`).bind(id),
+  ]);
+  const row = (read?.results as { slot_at: number | null; open: number }[] | undefined)?.[0];
+  if (!row) return 'not_found';
+  if (row.open !== 1) return 'ended';
+  return row.slot_at !== null ? 'admitted' : 'waiting';
+}
+
+/**
+ * The statement of {@link admit} alone: takes a slot for `id` if it has none and the tenant is under its
+ * cap; it changed one row exactly when it took the slot. For a D1 batch that inserts the row first (the
+ * API's create: one round trip for both).
+ */
+export function admitStatement(
+  db: D1Database,
+  id: string,
+  defaultMaxRunning: number,
+  now: number,
+): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE evaluations SET slot_at = ?
+       WHERE id = ? AND slot_at IS NULL AND ${SQL_NOT_ENDED} AND ${UNDER_CAP}`,
+    )
+    .bind(now, id, defaultMaxRunning);
+}
+
+/**
+ * Admits the oldest queued evaluation of `tenant` that waits for a slot, if the tenant is under its cap:
+ * one statement, so concurrent callers admit different evaluations. @returns its id, or null.
+ */
+export async function admitNext(
+  db: D1Database,
+  tenant: string,
+  defaultMaxRunning: number,
+  now: number,
+): Promise<string | null> {
+  return admittedBy(await admitNextStatement(db, tenant, defaultMaxRunning, now).run());
+}
+
+/**
+ * The statement of {@link admitNext} alone, for a D1 batch that ends an evaluation first (the final write:
+ * the status update frees the slot, and the same transaction hands it on, with no round trip of its own).
+ * Read its result with {@link admittedBy}.
+ */
+export function admitNextStatement(
+  db: D1Database,
+  tenant: string,
+  defaultMaxRunning: number,
+  now: number,
+): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE evaluations SET slot_at = ?
+       WHERE id = (SELECT id FROM evaluations WHERE tenant = ? AND slot_at IS NULL AND status = 'queued' AND ${HANDED_OVER} ORDER BY created_at LIMIT 1)
+         AND ${UNDER_CAP}
+       RETURNING id`,
+    )
+    .bind(now, tenant, defaultMaxRunning);
+}
+
+/**
+ * Admits the evaluation `candidate` selects (one id; a subquery with its `binds`) to a running slot under its
+ * tenant's cap, as {@link admitStatement} does for a known id: a batch item's final write admits the next
+ * item it claimed in the same transaction. Read the admitted id with {@link admittedBy}.
+ */
+export function admitSelectedStatement(
+  db: D1Database,
+  candidate: string,
+  binds: readonly unknown[],
+  defaultMaxRunning: number,
+  now: number,
+): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE evaluations SET slot_at = ?
+       WHERE id = (${candidate}) AND slot_at IS NULL AND ${SQL_NOT_ENDED} AND ${UNDER_CAP}
+       RETURNING id`,
+    )
+    .bind(now, ...binds, defaultMaxRunning);
+}
+
+/** The id {@link admitNextStatement} or {@link admitSelectedStatement} admitted, or null. */
+export function admittedBy(result: D1Result | undefined): string | null {
+  return (result?.results[0] as { id?: string } | undefined)?.id ?? null;
+}
+
+/**
+ * After an evaluation of `tenant` ended (its slot is free): starts the tenant's oldest waiting evaluation,
+ * if any. Never throws: the waiting evaluation's queue message still comes back to start it.
+ */
+export async function startNextWaiting(env: Bindings, tenant: string): Promise<void> {
+  try {
+    await startAdmitted(env, await admitNext(env.DB, tenant, deploymentDefaults(env).maxRunning, Date.now()));
+  } catch (e) {
+    log('warn', 'admission.start_next_failed', { tenant, error: messageOf(e) });
+  }
+}
+
+/**
+ * Starts the evaluation an ending admitted ({@link admitNext} or {@link admitNextStatement}); nothing for
+ * null. Never throws: its queue message still comes back to start it.
+ */
+export async function startAdmitted(env: Bindings, id: string | null): Promise<void> {
+  if (id === null) return;
+  try {
+    const r = await evaluationStub(env, id).start(id);
+    log('info', 'admission.started_next', { evaluationId: id, status: r.status });
+  } catch (e) {
+    log('warn', 'admission.start_next_failed', { evaluationId: id, error: messageOf(e) });
+  }
+}
+
+/**
+ * A step of the final write after its status update freed the tenant's slot: the tenant's oldest waiting
+ * evaluation takes it in the same transaction ({@link admitNextStatement}), and starts once it committed.
+ */
+export const ADMIT_NEXT_WAITING: FinalWriteStep = {
+  name: "the tenant's oldest waiting evaluation takes the freed running slot, and starts",
+  prepare: (db, ending) => ({
+    statements: [admitNextStatement(db, ending.tenant, ending.defaultMaxRunning, ending.now)],
+    then: ([admitted]) => {
+      const next = admittedBy(admitted);
+      return (env) => startAdmitted(env, next);
+    },
+  }),
+};
+
+/** Evaluations of `tenant` holding a running slot now. */
+export async function runningCount(db: D1Database, tenant: string): Promise<number> {
+  return (await slotCounts(db, tenant)).running;
+}
+
+/** Evaluations of `tenant` holding a running slot, and queued ones waiting for one. */
+export async function slotCounts(db: D1Database, tenant: string): Promise<{ running: number; waiting: number }> {
+  const [running, waiting] = await db.batch([
+    db
+      .prepare(`SELECT count(*) AS n FROM evaluations WHERE tenant = ? AND slot_at IS NOT NULL AND ${SQL_NOT_ENDED}`)
+      .bind(tenant),
+    db
+      .prepare(
+        `SELECT count(*) AS n FROM evaluations WHERE tenant = ? AND slot_at IS NULL AND status = 'queued' AND ${HANDED_OVER}`,
+      )
+      .bind(tenant),
+  ]);
+  const n = (r: D1Result | undefined) => (r?.results[0] as { n: number } | undefined)?.n ?? 0;
+  return { running: n(running), waiting: n(waiting) };
+}

@@ -1,0 +1,30 @@
+/**
+ * @module
+ * Deleting an evaluation's data in D1 (`DELETE /v1/evaluations/:id`, data retention): its transcript and
+ * verdict rows go, its task, metadata and error message are blanked, and the row stays as a tombstone
+ * (`deleted_at`) because the per-call usage rows that billing keeps refer to it. A final write that comes
+ * later (calls that were in flight) writes usage only: its transcript and verdict inserts check
+ * `deleted_at` (./ending.ts). Idempotent. Times are epoch ms.
+ */
+import { eraseWebhookEventsStatements } from '../webhooks/outbox.js';
+
+/** Task stored in a deleted evaluation's row (the column is NOT NULL): JSON `null`. */
+export const ERASED_TASK = 'null';
+
+/**
+ * Erases the evaluation's task, metadata, transcript, verdict and webhook events (their payloads carry
+ * the verdict; pending deliveries go with them) in one transaction; keeps its usage rows.
+ */
+export async function eraseEvaluation(db: D1Database, id: string, now: number): Promise<void> {
+  await db.batch([
+    ...eraseWebhookEventsStatements(db, id),
+    db.prepare('DELETE FROM transcripts WHERE evaluation_id = ?').bind(id),
+    db.prepare('DELETE FROM verdicts WHERE evaluation_id = ?').bind(id),
+    db
+      .prepare(
+        `UPDATE evaluations SET task = ?, metadata = NULL, error_message = NULL, deleted_at = COALESCE(deleted_at, ?), updated_at = ?
+         WHERE id = ?`,
+      )
+      .bind(ERASED_TASK, now, now, id),
+  ]);
+}

@@ -1,0 +1,177 @@
+/**
+ * @module
+ * The D1 reads and writes of a running evaluation: loading its job, reading its status, marking it
+ * running, progress, and the sweeper's stalled-job query. Its end is ./ending.ts.
+ *
+ * Every status change is guarded by the status module's SQL guard (`sqlMayBecome`, i.e. the row has not
+ * ended), so an evaluation that has ended never changes again, whoever writes second (DO, DLQ consumer,
+ * API cancel). Times are epoch milliseconds.
+ */
+import type { EvaluationError } from './live-events.js';
+import type { EvaluationStatus } from './status.js';
+import { SQL_NOT_ENDED, sqlMayBecome } from './status.js';
+
+/**
+ * The stored error of a row from its `error_code` / `error_message` columns, or null when it has none.
+ * @param code the `error_code` column.
+ * @param message the `error_message` column (an absent message reads as '').
+ */
+export function errorOf(code: string | null, message: string | null): EvaluationError | null {
+  return code !== null ? { code, message: message ?? '' } : null;
+}
+
+/**
+ * What the Durable Object needs to run an evaluation. Deliberately without a status: the API's fast
+ * start hands this over right after the insert, and a status written by the caller would go stale the
+ * moment a cancel lands (the object decides from its own storage and D1, never from the caller).
+ */
+export interface StartJob {
+  id: string;
+  tenant: string;
+  method: string;
+  /** Resolved method config, JSON text. */
+  config: string;
+  /** Task, JSON text. */
+  task: string;
+  /** The batch it belongs to (src/batches), null for none; absent when the caller does not know. */
+  batchId?: string | null;
+}
+
+/** An `evaluations` row as loaded from D1: the job plus its current status and error. */
+export interface EvaluationJob extends StartJob {
+  status: EvaluationStatus;
+  /** Set when the row ended with an error (failed/cancelled), else null. */
+  error: EvaluationError | null;
+  /**
+   * Set when the evaluation must end `cancelled` instead of starting: its batch was cancelled while it
+   * waited (src/batches), so it never starts. Null otherwise.
+   */
+  cancel: EvaluationError | null;
+}
+
+/** The error of an item whose batch was cancelled before it started. */
+export const BATCH_CANCELLED_ERROR: EvaluationError = { code: 'cancelled', message: 'the batch was cancelled' };
+
+/** Loads the job for `id` (and whether its batch was cancelled, in the same read), or null when there is no such row. */
+export async function loadJob(db: D1Database, id: string): Promise<EvaluationJob | null> {
+  const row = await db
+    .prepare(
+      `SELECT id, tenant, status, method, config, task, error_code, error_message, batch_id,
+         (SELECT batches.cancel_requested_at FROM batches WHERE batches.id = evaluations.batch_id) AS batch_cancelled_at
+       FROM evaluations WHERE id = ?`,
+    )
+    .bind(id)
+    .first<{
+      id: string;
+      tenant: string;
+      status: EvaluationStatus;
+      method: string;
+      config: string;
+      task: string;
+      error_code: string | null;
+      error_message: string | null;
+      batch_id: string | null;
+      batch_cancelled_at: number | null;
+    }>();
+  if (!row) return null;
+  return {
+    id: row.id,
+    tenant: row.tenant,
+    status: row.status,
+    method: row.method,
+    config: row.config,
+    task: row.task,
+    batchId: row.batch_id,
+    error: errorOf(row.error_code, row.error_message),
+    cancel: row.batch_cancelled_at !== null ? BATCH_CANCELLED_ERROR : null,
+  };
+}
+
+/** Status and progress columns of one evaluation, or null. */
+export async function readStatus(
+  db: D1Database,
+  id: string,
+): Promise<{ status: EvaluationStatus; callsDone: number; updatedAt: number; error: EvaluationError | null } | null> {
+  const row = await db
+    .prepare('SELECT status, calls_done, updated_at, error_code, error_message FROM evaluations WHERE id = ?')
+    .bind(id)
+    .first<{
+      status: EvaluationStatus;
+      calls_done: number;
+      updated_at: number;
+      error_code: string | null;
+      error_message: string | null;
+    }>();
+  return row
+    ? {
+        status: row.status,
+        callsDone: row.calls_done,
+        updatedAt: row.updated_at,
+        error: errorOf(row.error_code, row.error_message),
+      }
+    : null;
+}
+
+/**
+ * Marks the evaluation running (keeps the first `started_at` and the first `engine_version`); no-op once
+ * it has ended.
+ * @param engineVersion the engine version the object started it with (src/engine/version.ts).
+ * @returns true when a row changed; false means the row has ended (or does not exist), so the caller
+ *   must not go on as if it were running.
+ */
+export async function markRunning(
+  db: D1Database,
+  id: string,
+  callsPlanned: number,
+  now: number,
+  engineVersion: string,
+): Promise<boolean> {
+  const r = await db
+    .prepare(
+      `UPDATE evaluations SET status = 'running', calls_planned = ?, started_at = COALESCE(started_at, ?), updated_at = ?,
+         engine_version = COALESCE(engine_version, ?)
+       WHERE id = ? AND ${sqlMayBecome('running')}`,
+    )
+    .bind(callsPlanned, now, now, engineVersion, id)
+    .run();
+  return r.meta.changes > 0;
+}
+
+/**
+ * Records progress (`calls_done`, `updated_at`, which the sweeper watches). Never moves `calls_done`
+ * backwards, so out-of-order fire-and-forget writes are harmless. Also promotes a `queued` row to
+ * `running`: progress proves the object runs it, and a failed {@link markRunning} would otherwise leave
+ * D1 showing `queued` for the whole run. Never touches an ended row.
+ */
+export async function recordProgress(db: D1Database, id: string, callsDone: number, now: number): Promise<void> {
+  await db
+    .prepare(
+      `UPDATE evaluations SET status = 'running', started_at = COALESCE(started_at, ?), calls_done = MAX(calls_done, ?),
+         updated_at = MAX(updated_at, ?)
+       WHERE id = ? AND ${sqlMayBecome('running')}`,
+    )
+    .bind(now, callsDone, now, id)
+    .run();
+}
+
+/**
+ * Evaluations still `queued` or `running` whose `updated_at` is older than `olderThan` (epoch ms),
+ * oldest first, at most `limit` (uses the `(status, updated_at)` index). Items of a batch that its window
+ * has not handed over yet (src/batches/pump.ts) are not stalled: they wait for their turn.
+ */
+export async function findStalled(db: D1Database, olderThan: number, limit: number): Promise<string[]> {
+  const r = await db
+    .prepare(
+      `SELECT id FROM evaluations WHERE ${SQL_NOT_ENDED} AND updated_at < ?
+         AND NOT EXISTS (SELECT 1 FROM batches b WHERE b.id = evaluations.batch_id AND evaluations.batch_seq >= b.sent)
+       ORDER BY updated_at LIMIT ?`,
+    )
+    .bind(olderThan, limit)
+    .all<{ id: string }>();
+  return r.results.map((x) => x.id);
+}
+
+/** Bumps `updated_at` of a re-kicked evaluation so the next sweep does not pick it again at once. */
+export async function touch(db: D1Database, id: string, now: number): Promise<void> {
+  await db.prepare(`UPDATE evaluations SET updated_at = ? WHERE id = ? AND ${SQL_NOT_ENDED}`).bind(now, id).run();
+}

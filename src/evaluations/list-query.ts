@@ -1,0 +1,88 @@
+/**
+ * @module
+ * The listing query of `GET /v1/evaluations`: a tenant's evaluations that are not deleted, filtered,
+ * newest first, keyset-paged on (created_at, id) (index `evaluations_tenant_created`), so a page boundary
+ * stays put when rows are inserted. Times are epoch ms.
+ */
+import type { EvaluationStatus } from './status.js';
+
+/** Filters, combined with AND; absent ones do not filter. */
+export interface ListFilters {
+  status?: EvaluationStatus | undefined;
+  preset?: string | undefined;
+  batchId?: string | undefined;
+  /** A metadata entry, its value compared as text (numbers in JSON form, booleans `true` / `false`). */
+  metadata?: { key: string; value: string } | undefined;
+  /** created_at ≥ this. */
+  createdFrom?: number | undefined;
+  /** created_at < this. */
+  createdUntil?: number | undefined;
+}
+
+/** The last row of the previous page. */
+export interface ListAfter {
+  createdAt: number;
+  id: string;
+}
+
+/** One listed row. */
+export interface ListedRow {
+  id: string;
+  status: EvaluationStatus;
+  method: string;
+  preset: string | null;
+  task_kind: 'pairwise' | 'pointwise';
+  metadata: string | null;
+  batch_id: string | null;
+  meta_id: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+  winner: 'A' | 'B' | 'tie' | null;
+  score: number | null;
+  confidence: number | null;
+}
+
+/** A metadata value as text: strings as they are, numbers as JSON writes them, booleans `true` / `false`. */
+const METADATA_TEXT = "CASE type WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' ELSE CAST(value AS TEXT) END";
+
+/** One page: at most `limit` + 1 rows (the extra one says a next page exists). */
+export async function listEvaluations(
+  db: D1Database,
+  tenant: string,
+  filters: ListFilters,
+  after: ListAfter | null,
+  limit: number,
+): Promise<ListedRow[]> {
+  const where = ['e.tenant = ?', 'e.deleted_at IS NULL'];
+  const binds: (string | number)[] = [tenant];
+  const add = (sql: string, ...values: (string | number)[]) => {
+    where.push(sql);
+    binds.push(...values);
+  };
+  if (filters.status !== undefined) add('e.status = ?', filters.status);
+  if (filters.preset !== undefined) add('e.preset = ?', filters.preset);
+  if (filters.batchId !== undefined) add('e.batch_id = ?', filters.batchId);
+  if (filters.metadata !== undefined) {
+    add(
+      `EXISTS (SELECT 1 FROM json_each(e.metadata) WHERE key = ? AND ${METADATA_TEXT} = ?)`,
+      filters.metadata.key,
+      filters.metadata.value,
+    );
+  }
+  if (filters.createdFrom !== undefined) add('e.created_at >= ?', filters.createdFrom);
+  if (filters.createdUntil !== undefined) add('e.created_at < ?', filters.createdUntil);
+  if (after) add('(e.created_at < ? OR (e.created_at = ? AND e.id < ?))', after.createdAt, after.createdAt, after.id);
+  const { results } = await db
+    .prepare(
+      `SELECT e.id, e.status, e.method, e.preset, json_extract(e.task, '$.kind') AS task_kind, e.metadata, e.batch_id, e.meta_id,
+         e.error_code, e.error_message, e.created_at, e.started_at, e.finished_at, v.winner, v.score, v.confidence
+       FROM evaluations e LEFT JOIN verdicts v ON v.evaluation_id = e.id
+       WHERE ${where.join(' AND ')} ORDER BY e.created_at DESC, e.id DESC LIMIT ?`,
+    )
+    .bind(...binds, limit + 1)
+    .all<ListedRow>();
+  return results;
+}

@@ -1,0 +1,91 @@
+/**
+ * @module
+ * Listing and deleting evaluations: `GET /v1/evaluations` (filters, keyset pages behind an opaque cursor)
+ * and `DELETE /v1/evaluations/{id}` (data retention: the object's storage and the D1 rows that hold what
+ * was judged are erased, the usage rows billing needs are kept).
+ */
+import { z } from 'zod';
+import type { Bindings } from '../config/bindings.js';
+import { evaluationStub } from './stub.js';
+import { errorOf } from './job-rows.js';
+import { eraseEvaluation } from './erase-rows.js';
+import { getEvaluation } from './rows.js';
+import type { ListedRow } from './list-query.js';
+import { listEvaluations } from './list-query.js';
+import { decodeCursor, encodeCursor } from '../http/cursor.js';
+import { ApiError } from '../http/errors.js';
+import type { EvaluationListItem, ListEvaluationsQuery } from './list-schemas.js';
+import { metadataFilter } from './list-schemas.js';
+import { linksOf } from './service.js';
+
+const CursorSchema = z.object({ t: z.number().int(), i: z.string().min(1) }).strict();
+
+function iso(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}
+
+function itemOf(r: ListedRow): EvaluationListItem {
+  return {
+    id: r.id,
+    status: r.status,
+    method: r.method,
+    preset: r.preset,
+    taskKind: r.task_kind,
+    metadata: r.metadata ? (JSON.parse(r.metadata) as EvaluationListItem['metadata']) : null,
+    batchId: r.batch_id,
+    metaId: r.meta_id,
+    verdict: r.confidence !== null ? { winner: r.winner, score: r.score, confidence: r.confidence } : null,
+    error: errorOf(r.error_code, r.error_message),
+    createdAt: iso(r.created_at) ?? '',
+    startedAt: iso(r.started_at),
+    finishedAt: iso(r.finished_at),
+    links: linksOf(r.id),
+  };
+}
+
+/**
+ * One page of the tenant's evaluations (deleted ones excluded), newest first.
+ * @throws ApiError 400 naming `cursor` for a cursor this API did not make.
+ */
+export async function listEvaluationsView(
+  env: Bindings,
+  tenant: string,
+  q: ListEvaluationsQuery,
+): Promise<{ data: EvaluationListItem[]; nextCursor: string | null }> {
+  const after = q.cursor === undefined ? null : decodeCursor(q.cursor, CursorSchema);
+  const rows = await listEvaluations(
+    env.DB,
+    tenant,
+    {
+      status: q.status,
+      preset: q.preset,
+      batchId: q.batch,
+      metadata: q.metadata === undefined ? undefined : metadataFilter(q.metadata),
+      createdFrom: q.createdAfter === undefined ? undefined : Date.parse(q.createdAfter),
+      createdUntil: q.createdBefore === undefined ? undefined : Date.parse(q.createdBefore),
+    },
+    after ? { createdAt: after.t, id: after.i } : null,
+    q.limit,
+  );
+  const page = rows.slice(0, q.limit);
+  const last = page[page.length - 1];
+  return {
+    data: page.map(itemOf),
+    nextCursor: rows.length > q.limit && last ? encodeCursor({ t: last.created_at, i: last.id }) : null,
+  };
+}
+
+/**
+ * Deletes the evaluation's data (idempotent): first in its Durable Object, which cancels it if it has not
+ * ended (no new LLM calls) and erases config, task and results, once the usage of calls still in flight has
+ * reached D1; then in D1, where the transcript and verdict rows go and the row keeps only what billing
+ * and the batch counts need (src/evaluations/erase-rows.ts). A deleted evaluation then reads as 404.
+ * @throws ApiError 404 `not_found` for an id the tenant never had.
+ */
+export async function deleteEvaluation(env: Bindings, tenant: string, id: string): Promise<void> {
+  const row = await getEvaluation(env.DB, tenant, id);
+  if (!row) throw new ApiError(404, 'not_found', `no evaluation "${id}"`);
+  // A failure here propagates (500): the caller's retry repeats both steps, which are idempotent.
+  await evaluationStub(env, id).erase(id);
+  await eraseEvaluation(env.DB, id, Date.now());
+}

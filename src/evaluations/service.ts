@@ -1,0 +1,380 @@
+/**
+ * @module
+ * Evaluation use cases behind the thin route handlers: create (validate, persist, enqueue), read (D1 plus
+ * the Durable Object's live progress while running), transcript and cancel.
+ */
+import type { Bindings } from '../config/bindings.js';
+import { evaluationStub } from './stub.js';
+import type { StatusResult } from './rpc.js';
+import type { EvaluationRecord, EvaluationWithResults, EvaluationWithResultsText } from './rows.js';
+import type { StartJob } from './job-rows.js';
+import { errorOf } from './job-rows.js';
+import {
+  findByIdempotencyKey,
+  parseResults,
+  getEvaluation,
+  getUsageSums,
+  getVerdictJson,
+  insertEvaluation,
+  readWithResults,
+  getTaskJson,
+} from './rows.js';
+import { requestHash } from '../http/request-hash.js';
+import { listTranscript } from './transcript-rows.js';
+import { ApiError } from '../http/errors.js';
+import type {
+  CreateEvaluationRequest,
+  Evaluation,
+  EvaluationAccepted,
+  EvaluationStatus,
+  VerdictSummary,
+} from './schemas.js';
+import type { EvaluationTaskSchema } from './schemas.js';
+import { TranscriptSchema, VerdictSummarySchema } from './schemas.js';
+import { TaskSchema } from '../engine/task.js';
+import { isTerminal } from './status.js';
+import { log, messageOf } from '../log/log.js';
+import type { z } from 'zod';
+import { llmEnvOf } from '../llm/settings.js';
+import { checkLlmConfig, planTask, resolveJudge } from '../methods/resolve-judge.js';
+import { admitStatement } from './admission.js';
+import type { EffectiveLimits } from '../tenants/limits.js';
+import { deploymentDefaults, effectiveLimits } from '../tenants/limits.js';
+import { assertQuota } from '../tenants/quota.js';
+import { tenantLimits } from '../tenants/rows.js';
+import { checkBudgetPrices, withBudget } from '../budgets/request-budget.js';
+import { requireSigningSecret, requireWebhookUrl } from '../webhooks/url-checks.js';
+import { configOf } from '../config/vars.js';
+
+/** New id: the prefix (`ev` evaluation, `me` meta-evaluation, `ba` batch), `_`, 32 hex chars (a random UUID without dashes). */
+export function newId(prefix: 'ev' | 'me' | 'ba'): string {
+  return `${prefix}_${crypto.randomUUID().replaceAll('-', '')}`;
+}
+
+/** Relative links of an evaluation. */
+export function linksOf(id: string): EvaluationAccepted['links'] {
+  const self = `/v1/evaluations/${id}`;
+  return { self, events: `${self}/events`, transcript: `${self}/transcript`, cancel: `${self}/cancel` };
+}
+
+/** Who creates an evaluation, besides its tenant: the key (recorded for usage by key) and the tenant's limits. */
+export interface CreatorInfo {
+  /** The managed key (`c.var.auth.keyId`); null for API_KEYS tokens and open mode. */
+  keyId: string | null;
+  /** The tenant's limits as auth loaded them (`c.var.auth.limits`); read from D1 when not given. */
+  limits?: EffectiveLimits | null;
+}
+
+/** The tenant's limits: given by the caller, else read (its `tenants` row over the deployment's defaults). */
+export async function limitsFor(
+  env: Bindings,
+  tenant: string,
+  given: EffectiveLimits | null | undefined,
+): Promise<EffectiveLimits> {
+  return given ?? effectiveLimits(await tenantLimits(env.DB, tenant), env);
+}
+
+/** Outcome of {@link createEvaluationJob}: the answer and whether it replays an earlier request. */
+export interface CreateResult {
+  body: EvaluationAccepted;
+  replayed: boolean;
+  /**
+   * With `waitMs`, when the fast start took the job: the status after waiting (terminal once it ended with
+   * its final write done), so the caller need not wait again.
+   */
+  waited?: StatusResult['status'];
+  /** With {@link waited} terminal: the evaluation as its final write read it back (no second read needed). */
+  ended?: EvaluationWithResultsText;
+}
+
+/**
+ * Validates the judge and the task, inserts the `queued` row, then enqueues `{ id }`.
+ *
+ * Idempotency: with a key, the request hash (sha-256 of the canonical body) is stored with the row;
+ * a retry with the same key and body returns the same evaluation (`replayed`), a different body
+ * → 409 `idempotency_conflict`. A queue send that fails after the insert is logged and not surfaced:
+ * the row is durable and the sweeper re-kicks queued evaluations, so the answer is still 202.
+ *
+ * Fast start: unless `FAST_START` is false, the API starts the evaluation's Durable Object itself
+ * before answering, once it holds one of its tenant's running slots (src/evaluations/admission.ts), and sends
+ * no queue message when the object took the job: from then on the object's alarm drives it, durably. At
+ * the cap, or when that start fails, `{ id }` goes to the queue, where it waits for a slot. Why: the queue
+ * hop (tens of ms) sat on every evaluation's critical path, and the message, its consumer and the second
+ * `start` cost the runtime CPU on every evaluation (see BENCHMARKS.md, "Side by side with the peers").
+ * A crash between the insert and the start leaves a `queued` row, which the sweeper re-kicks (as it
+ * does after a failed queue send).
+ *
+ * Quota: past the tenant's monthly caps the request is 429 `quota_exceeded` (src/tenants/quota.ts),
+ * unless it replays an evaluation created earlier with the same `Idempotency-Key`.
+ */
+export async function createEvaluationJob(
+  env: Bindings,
+  tenant: string,
+  request: CreateEvaluationRequest,
+  idempotencyKey: string | null,
+  creator: CreatorInfo = { keyId: null },
+  waitMs = 0,
+): Promise<CreateResult> {
+  const judge = resolveJudge(request.preset, withBudget(request.config, request.budget));
+  // Spread: Env has no index signature; the LLM layer reads it as a string map.
+  checkLlmConfig(llmEnvOf(env), judge);
+  checkBudgetPrices(llmEnvOf(env), judge);
+  const callsPlanned = planTask(judge, request.task, 'task');
+  // A one-off callback: its URL passes the outbound guard, and the tenant can sign it.
+  const webhookUrl = request.webhook ? requireWebhookUrl(env, request.webhook.url, 'webhook.url') : null;
+  if (webhookUrl !== null) await requireSigningSecret(env, tenant, 'webhook.url');
+  const id = newId('ev');
+  const hash = idempotencyKey === null ? null : await requestHash(request);
+  const now = Date.now();
+  try {
+    await assertQuota(env.DB, tenant, await limitsFor(env, tenant, creator.limits), 1, now);
+  } catch (e) {
+    // A retry of a request accepted before the cap was reached still gets its evaluation back.
+    if (idempotencyKey === null || !(await findByIdempotencyKey(env.DB, tenant, idempotencyKey))) throw e;
+  }
+  const fast = configOf(env).FAST_START;
+  // The fast start's running slot is taken in the insert's own D1 batch (one round trip for both).
+  const result = await insertEvaluation(
+    env.DB,
+    {
+      id,
+      tenant,
+      method: judge.method.method,
+      preset: request.preset ?? null,
+      config: judge.config,
+      task: request.task,
+      metadata: request.metadata ?? null,
+      idempotencyKey,
+      requestHash: hash,
+      metaId: null,
+      callsPlanned,
+      webhookUrl,
+      now,
+      keyId: creator.keyId,
+    },
+    fast ? [admitStatement(env.DB, id, deploymentDefaults(env).maxRunning, now)] : [],
+  );
+  if (!result.inserted) {
+    const existing = result.existing;
+    if (existing.requestHash !== hash) {
+      throw new ApiError(
+        409,
+        'idempotency_conflict',
+        `Idempotency-Key "${idempotencyKey}" was already used with a different request body (evaluation ${existing.id})`,
+      );
+    }
+    // A retry may follow a send that failed: re-sending a still-queued id is harmless (start is idempotent).
+    if (existing.status === 'queued') await enqueue(env, existing.id);
+    return { body: { id: existing.id, status: existing.status, links: linksOf(existing.id) }, replayed: true };
+  }
+  // At the cap (no slot taken) the queue holds it until one frees.
+  if (fast && result.after[0]?.meta.changes === 1) {
+    const started = await fastStart(
+      env,
+      {
+        id,
+        tenant,
+        method: judge.method.method,
+        config: JSON.stringify(judge.config),
+        task: JSON.stringify(request.task),
+        batchId: null,
+      },
+      waitMs,
+    );
+    // The object holds the job and its alarm: the queue message would only find it running.
+    if (started) {
+      const waited = waitMs > 0 ? { waited: started.status, ...(started.ended ? { ended: started.ended } : {}) } : {};
+      return { body: { id, status: 'queued', links: linksOf(id) }, replayed: false, ...waited };
+    }
+  }
+  await enqueue(env, id);
+  return { body: { id, status: 'queued', links: linksOf(id) }, replayed: false };
+}
+
+/**
+ * Starts the evaluation's Durable Object without the queue hop; it holds one of its tenant's running slots
+ * (taken with the insert). The object runs the first step at once (`startAndAwait`: no alarm hop) and, with
+ * `waitMs` (`Prefer: wait`), answers when the evaluation ended or the wait is over (one round trip). The status when the
+ * object took the job (it stored it and armed its alarm, or the evaluation had ended); null after a failure
+ * (logged): the caller hands it to the queue, whose consumer finds the slot already held.
+ */
+async function fastStart(env: Bindings, job: StartJob, waitMs: number): Promise<StatusResult | null> {
+  const { id } = job;
+  try {
+    const stub = evaluationStub(env, id);
+    const result = await stub.startAndAwait(id, job, waitMs);
+    return result.status === 'not_found' ? null : result;
+  } catch (err) {
+    log('warn', 'api.fast_start_failed', { evaluationId: id, error: messageOf(err) });
+    return null;
+  }
+}
+
+/** Sends `{ id }` to the jobs queue; a failure is logged, since the sweeper re-kicks queued rows. */
+async function enqueue(env: Bindings, id: string): Promise<void> {
+  try {
+    await env.JOBS.send({ id });
+  } catch (err) {
+    log('warn', 'api.queue_send_failed', { evaluationId: id, error: messageOf(err) });
+  }
+}
+
+/**
+ * Waits up to `timeoutMs` for evaluation `id` to end (its Durable Object answers once the final D1 write
+ * is done) and returns it as `GET /v1/evaluations/{id}` shows it; null when it has not ended by then or
+ * the object could not be asked (the caller answers 202: the evaluation runs on, nothing is lost).
+ */
+export async function awaitEnded(
+  env: Bindings,
+  tenant: string,
+  id: string,
+  timeoutMs: number,
+): Promise<Evaluation | null> {
+  let ended: EvaluationWithResultsText | undefined;
+  try {
+    const result = await evaluationStub(env, id).awaitEnd(id, timeoutMs);
+    if (result.status === 'not_found' || !isTerminal(result.status)) return null;
+    ended = result.ended;
+  } catch (err) {
+    log('warn', 'api.await_end_failed', { evaluationId: id, error: messageOf(err) });
+    return null;
+  }
+  return await endedView(env, tenant, id, ended);
+}
+
+/**
+ * The ended evaluation as `GET /v1/evaluations/{id}` shows it; null unless it has ended in D1.
+ * @param known the evaluation as the object's final write read it back (`StatusResult.ended`); else read from D1.
+ */
+export async function endedView(
+  env: Bindings,
+  tenant: string,
+  id: string,
+  known?: EvaluationWithResultsText,
+): Promise<Evaluation | null> {
+  const read =
+    known && known.row.id === id && known.row.tenant === tenant
+      ? parseResults(known)
+      : await readWithResults(env.DB, tenant, id);
+  return read && read.row.deletedAt === null && isTerminal(read.row.status)
+    ? viewEvaluation(env, read.row, read)
+    : null;
+}
+
+/** The evaluation or 404 `not_found` (also once the caller deleted it: `DELETE /v1/evaluations/{id}`). */
+export async function requireEvaluation(env: Bindings, tenant: string, id: string): Promise<EvaluationRecord> {
+  const row = await getEvaluation(env.DB, tenant, id);
+  if (!row) throw new ApiError(404, 'not_found', `no evaluation "${id}"`);
+  if (row.deletedAt !== null) throw new ApiError(404, 'not_found', `evaluation "${id}" was deleted`);
+  return row;
+}
+
+function iso(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}
+
+/**
+ * Progress while running comes from the Durable Object (D1's `calls_done` is written lazily); when the
+ * object cannot answer, D1's figures are shown rather than failing the read.
+ */
+async function progressOf(env: Bindings, row: EvaluationRecord): Promise<Evaluation['progress']> {
+  const fromD1 = { callsDone: row.callsDone, callsPlanned: row.callsPlanned };
+  if (row.status !== 'running') return fromD1;
+  try {
+    const snap = await evaluationStub(env, row.id).snapshot();
+    return snap ? { callsDone: snap.callsDone, callsPlanned: snap.callsPlanned } : fromD1;
+  } catch (err) {
+    log('warn', 'api.snapshot_failed', { evaluationId: row.id, error: messageOf(err) });
+    return fromD1;
+  }
+}
+
+/**
+ * The evaluation as `GET /v1/evaluations/{id}` shows it.
+ * @param read its verdict JSON and usage sums when the caller read them with the row ({@link readWithResults})
+ */
+export async function viewEvaluation(
+  env: Bindings,
+  row: EvaluationRecord,
+  read?: Omit<EvaluationWithResults, 'row'>,
+): Promise<Evaluation> {
+  const [progress, verdictJson, usage] = await Promise.all([
+    progressOf(env, row),
+    read ? read.verdictJson : row.status === 'succeeded' ? getVerdictJson(env.DB, row.id) : Promise.resolve(null),
+    read ? read.usage : getUsageSums(env.DB, row.id),
+  ]);
+  let verdict: VerdictSummary | null = null;
+  if (verdictJson !== null) {
+    // Stored by the pipeline from the same schema; strip a transcript if one was kept.
+    const parsed = VerdictSummarySchema.safeParse(stripTranscript(verdictJson));
+    verdict = parsed.success ? parsed.data : null;
+    if (!parsed.success) log('error', 'api.stored_verdict_invalid', { evaluationId: row.id });
+  }
+  return {
+    id: row.id,
+    status: row.status,
+    method: row.method,
+    preset: row.preset,
+    taskKind: row.taskKind,
+    metadata: row.metadata,
+    progress,
+    verdict,
+    usage,
+    error: errorOf(row.errorCode, row.errorMessage),
+    metaId: row.metaId,
+    batchId: row.batchId,
+    createdAt: iso(row.createdAt) ?? '',
+    startedAt: iso(row.startedAt),
+    finishedAt: iso(row.finishedAt),
+    links: linksOf(row.id),
+  };
+}
+
+function stripTranscript(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
+  const { transcript: _ignored, ...rest } = v as Record<string, unknown>;
+  return rest;
+}
+
+/** The task as submitted (`GET /v1/evaluations/{id}/task`); null when it is no longer kept or does not parse. */
+export async function viewTask(env: Bindings, row: EvaluationRecord): Promise<z.infer<typeof EvaluationTaskSchema>> {
+  const parsed = TaskSchema.safeParse(await getTaskJson(env.DB, row.id));
+  return { id: row.id, task: parsed.success ? parsed.data : null };
+}
+
+/**
+ * The stored transcript; `complete` once the pipeline's final write has landed. A success is written in
+ * one batch with its transcript; a cancel or failure shows in D1 first and the calls still in flight
+ * follow, so for those the object is asked (an object that is gone has nothing left to write).
+ */
+export async function viewTranscript(env: Bindings, row: EvaluationRecord): Promise<z.infer<typeof TranscriptSchema>> {
+  const [messages, complete] = await Promise.all([listTranscript(env.DB, row.id), transcriptComplete(env, row)]);
+  return { id: row.id, status: row.status, complete, messages };
+}
+
+async function transcriptComplete(env: Bindings, row: EvaluationRecord): Promise<boolean> {
+  if (!isTerminal(row.status)) return false;
+  if (row.status === 'succeeded') return true;
+  const snapshot = await evaluationStub(env, row.id).snapshot();
+  return snapshot?.finalized ?? true;
+}
+
+/**
+ * Cancels through the Durable Object (which marks D1 `cancelled`, also for a job still queued).
+ * @throws ApiError 409 `already_ended` when the evaluation ended before the cancel took effect.
+ */
+export async function cancelEvaluation(
+  env: Bindings,
+  row: EvaluationRecord,
+  reason: string | undefined,
+): Promise<{ id: string; status: EvaluationStatus }> {
+  if (isTerminal(row.status)) throw alreadyEnded(row.id, row.status);
+  const r = await evaluationStub(env, row.id).cancel(row.id, reason);
+  if (r.status === 'not_found') throw new ApiError(404, 'not_found', `no evaluation "${row.id}"`);
+  if (r.status !== 'cancelled') throw alreadyEnded(row.id, r.status);
+  return { id: row.id, status: 'cancelled' };
+}
+
+function alreadyEnded(id: string, status: EvaluationStatus): ApiError {
+  return new ApiError(409, 'already_ended', `evaluation "${id}" has already ended (${status})`);
+}

@@ -1,0 +1,67 @@
+/**
+ * @module
+ * D1 reads of an evaluation's stored transcript (the final write stores it; ./ending.ts).
+ */
+import type { Usage } from '../engine/call.js';
+
+/** One `transcripts` row, with the usage of its call. */
+export interface TranscriptRow {
+  seq: number;
+  callId: string;
+  agent: string;
+  label: string;
+  stage: string;
+  model: string;
+  content: string;
+  parseError: string | null;
+  /** Tokens and cost of this reply, from the call's `usage` row (zeros if that row is missing). */
+  usage: Usage;
+}
+
+/**
+ * The stored transcript of one evaluation in recording order: every successful call's reply, for
+ * succeeded, failed and cancelled evaluations alike (the final write stores them all), each with its
+ * usage (joined from the `usage` row of the same call, the one source of billing).
+ */
+export async function listTranscript(db: D1Database, id: string): Promise<TranscriptRow[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT t.seq, t.call_id, t.agent, t.label, t.stage, t.model, t.content, t.parse_error,
+         u.prompt_tokens, u.completion_tokens, u.cached_prompt_tokens, u.estimated, u.cost_usd
+       FROM transcripts t LEFT JOIN usage u ON u.evaluation_id = t.evaluation_id AND u.call_id = t.call_id
+       WHERE t.evaluation_id = ? ORDER BY t.seq`,
+    )
+    .bind(id)
+    .all<{
+      seq: number;
+      call_id: string;
+      agent: string;
+      label: string;
+      stage: string;
+      model: string;
+      content: string;
+      parse_error: string | null;
+      prompt_tokens: number | null;
+      completion_tokens: number | null;
+      cached_prompt_tokens: number | null;
+      estimated: number | null;
+      cost_usd: number | null;
+    }>();
+  return results.map((r) => ({
+    seq: r.seq,
+    callId: r.call_id,
+    agent: r.agent,
+    label: r.label,
+    stage: r.stage,
+    model: r.model,
+    content: r.content,
+    parseError: r.parse_error,
+    usage: {
+      promptTokens: r.prompt_tokens ?? 0,
+      completionTokens: r.completion_tokens ?? 0,
+      cachedPromptTokens: r.cached_prompt_tokens ?? 0,
+      estimated: (r.estimated ?? 0) !== 0,
+      costUsd: r.cost_usd ?? 0,
+    },
+  }));
+}

@@ -1,0 +1,111 @@
+/**
+ * @module
+ * `evaluation.succeeded` / `evaluation.failed` / `evaluation.cancelled`: the effect of an ending
+ * (listed in src/ending-plan.ts) writing its event into the outbox, in the ending's own transaction,
+ * guarded by `endingGuard`, so there is exactly one event per ended evaluation, whoever ended it.
+ *
+ * The payload's `data` ({@link EvaluationEventDataSchema}) is built in SQL inside that transaction: the
+ * final write inserts the verdict and usage rows before its effects run, so the event carries them. No
+ * transcript: `links.transcript` points to it. A cancel written before calls in flight finished shows the
+ * usage stored so far (`GET /v1/evaluations/{id}` has the final figures).
+ */
+import { z } from 'zod';
+import type { Ending, EndingEffect } from './ending.js';
+import { endingGuard } from './ending.js';
+import type { WebhookEventDoc } from '../webhooks/event-docs.js';
+import type { WebhookEventType } from '../webhooks/outbox.js';
+import { webhookEventStatements } from '../webhooks/outbox.js';
+import { sql, SqlExpr } from '../webhooks/sql.js';
+
+/** `data` of an evaluation event. Times are ISO 8601 UTC; links are relative to the API's origin. */
+export const EvaluationEventDataSchema = z
+  .object({
+    id: z.string(),
+    status: z.enum(['succeeded', 'failed', 'cancelled']),
+    method: z.string(),
+    preset: z.string().nullable(),
+    taskKind: z.enum(['pairwise', 'pointwise']),
+    metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).nullable(),
+    /** The verdict without its transcript (as `GET /v1/evaluations/{id}` shows it); null unless succeeded. */
+    verdict: z.record(z.string(), z.unknown()).nullable(),
+    /** Why it failed or was cancelled; null when it succeeded. */
+    error: z.object({ code: z.string(), message: z.string() }).strict().nullable(),
+    usage: z
+      .object({
+        calls: z.number().int(),
+        promptTokens: z.number().int(),
+        completionTokens: z.number().int(),
+        cachedPromptTokens: z.number().int(),
+        estimated: z.boolean(),
+        costUsd: z.number(),
+      })
+      .strict(),
+    createdAt: z.string(),
+    finishedAt: z.string(),
+    links: z.object({ self: z.string(), transcript: z.string(), events: z.string() }).strict(),
+  })
+  .strict()
+  .meta({ id: 'EvaluationEventData' });
+/** `data` of an evaluation event. */
+export type EvaluationEventData = z.infer<typeof EvaluationEventDataSchema>;
+
+/** The evaluation's events as the OpenAPI document's `webhooks` section shows them (src/webhooks/event-docs.ts). */
+export const EVALUATION_WEBHOOK_DOCS = {
+  'evaluation.succeeded': {
+    data: EvaluationEventDataSchema,
+    what: 'An evaluation ended with a verdict (`data.verdict`, without the transcript: follow `data.links.transcript`).',
+  },
+  'evaluation.failed': {
+    data: EvaluationEventDataSchema,
+    what: 'An evaluation failed (`data.error` says why, e.g. an LLM failure after its retries).',
+  },
+  'evaluation.cancelled': { data: EvaluationEventDataSchema, what: 'An evaluation was cancelled.' },
+} satisfies Partial<Record<WebhookEventType, WebhookEventDoc>>;
+
+/** The `data` document of `ending`, as SQL giving JSON text (see {@link EvaluationEventDataSchema}). */
+function evaluationData(ending: Ending): SqlExpr {
+  const { id, status, error } = ending;
+  const finishedAt = new Date(ending.now).toISOString();
+  return sql`SELECT json_object(
+      'id', e.id, 'status', ${status}, 'method', e.method, 'preset', e.preset,
+      'taskKind', json_extract(e.task, '$.kind'),
+      'metadata', json(e.metadata),
+      'verdict', json((SELECT v.verdict FROM verdicts v WHERE v.evaluation_id = e.id AND ${status} = 'succeeded')),
+      'error', CASE WHEN ${error?.code ?? null} IS NULL THEN NULL
+        ELSE json_object('code', ${error?.code ?? null}, 'message', ${error?.message ?? ''}) END,
+      'usage', json((SELECT json_object(
+          'calls', count(*), 'promptTokens', COALESCE(SUM(u.prompt_tokens), 0),
+          'completionTokens', COALESCE(SUM(u.completion_tokens), 0),
+          'cachedPromptTokens', COALESCE(SUM(u.cached_prompt_tokens), 0),
+          'estimated', json(CASE WHEN COALESCE(MAX(u.estimated), 0) != 0 THEN 'true' ELSE 'false' END),
+          'costUsd', COALESCE(SUM(u.cost_usd), 0.0))
+        FROM usage u WHERE u.evaluation_id = e.id)),
+      'createdAt', strftime('%Y-%m-%dT%H:%M:%fZ', e.created_at / 1000.0, 'unixepoch'),
+      'finishedAt', ${finishedAt},
+      'links', json_object('self', '/v1/evaluations/' || e.id, 'transcript', '/v1/evaluations/' || e.id || '/transcript',
+        'events', '/v1/evaluations/' || e.id || '/events'))
+    FROM evaluations e WHERE e.id = ${id}`;
+}
+
+/**
+ * The ending's event (type `evaluation.<status>`) and its deliveries, to every subscribed endpoint of the
+ * evaluation's tenant and to its one-off `webhook.url`, if any: an effect of every ending (src/ending-plan.ts).
+ */
+export const EVALUATION_WEBHOOK_EVENT: EndingEffect = {
+  name: 'the evaluation.<status> webhook event and its deliveries',
+  handedOn: true,
+  statements: (db, ending) => {
+    const { id } = ending;
+    const type: WebhookEventType = `evaluation.${ending.status}`;
+    return webhookEventStatements(db, {
+      tenant: sql`SELECT tenant FROM evaluations WHERE id = ${id}`,
+      type,
+      subjectId: id,
+      data: evaluationData(ending),
+      oneOffUrl: sql`SELECT webhook_url FROM evaluations WHERE id = ${id}`,
+      guard: new SqlExpr(endingGuard(ending.status), [id]),
+      causeId: id,
+      now: ending.now,
+    });
+  },
+};

@@ -1,0 +1,241 @@
+/**
+ * @module
+ * The API's error model: every error is `{ error: { code, message, issues? } }` with a stable `code`.
+ * Handlers throw {@link ApiError} (an `HTTPException`); {@link onError} turns anything thrown into that
+ * shape, mapping user mistakes (zod, engine input errors, hono's own 4xx) to 4xx and only real bugs to
+ * 500 `internal`, logged as one structured JSON line with the request id.
+ */
+import type { Context, ValidationTargets } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { z } from 'zod';
+import { ConfigError } from '../config/vars.js';
+import { EngineInputError } from '../engine/protocol.js';
+import { log } from '../log/log.js';
+import type { KernelEnv } from './kernel-env.js';
+
+/**
+ * Stable error codes. Clients may switch on them; messages are for humans and may change.
+ * - `invalid_json` 400: body is not JSON (or not UTF-8); `unsupported_media_type` 415: not `application/json`;
+ * - `invalid_request` 400: body, path or header fails its schema (see `issues`);
+ * - `invalid_config` / `unknown_preset` / `unknown_method` / `task_kind_unsupported` 400: the judge config;
+ * - `byok_disabled` 400, `byok_not_supported` 501: the `X-LLM-Api-Key` header;
+ * - `payload_too_large` 413, `unauthorized` 401, `not_found` 404, `method_not_allowed` 405 (with `Allow`),
+ *   `idempotency_conflict` 409, `already_ended` 409, `unavailable` 503 (health), `llm_not_configured` 503,
+ *   `internal` 500 (a bug; quote the request id);
+ * - `forbidden` 403: the key lacks the route's scope; `rate_limited` 429: the key's request rate is used up
+ *   (`Retry-After`); `quota_exceeded` 429: the tenant's monthly quota is used up (`resetAt`, `Retry-After`);
+ *   `conflict` 409: the resource exists already.
+ * - webhooks and triggers: `url_not_allowed` 400 (the outbound URL guard; the message names the rule),
+ *   `signing_secret_missing` 400, `limit_exceeded` 409, `endpoint_disabled` 409, `invalid_signature` 401
+ *   (an inbound hook's signature), `mapping_failed` 422 (a trigger's mapping cannot fill a task field).
+ * - `config_invalid` 503: a `[vars]` value of the deployment is invalid (the operator's logs name it).
+ */
+export const ErrorCodeSchema = z.enum([
+  'invalid_json',
+  'unsupported_media_type',
+  'invalid_request',
+  'invalid_config',
+  'unknown_preset',
+  'unknown_method',
+  'task_kind_unsupported',
+  'byok_disabled',
+  'byok_not_supported',
+  'payload_too_large',
+  'unauthorized',
+  'not_found',
+  'method_not_allowed',
+  'idempotency_conflict',
+  'already_ended',
+  'unavailable',
+  'llm_not_configured',
+  'internal',
+  'forbidden',
+  'rate_limited',
+  'quota_exceeded',
+  'conflict',
+  'url_not_allowed',
+  'signing_secret_missing',
+  'limit_exceeded',
+  'endpoint_disabled',
+  'invalid_signature',
+  'mapping_failed',
+  'config_invalid',
+]);
+/** One of the stable error codes. */
+export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
+
+/** One failed check: the field path (`task.answerA`, `(root)` for the body) and what is wrong. */
+export const IssueSchema = z.object({ path: z.string(), message: z.string() }).strict();
+/** A field-level validation issue. */
+export type Issue = z.infer<typeof IssueSchema>;
+
+/** Body of every error response. */
+export const ErrorBodySchema = z
+  .object({
+    error: z
+      .object({
+        code: ErrorCodeSchema,
+        message: z.string(),
+        /** Field-level issues for `invalid_request`. */
+        issues: z.array(IssueSchema).optional(),
+        /** Request id (also in the `X-Request-Id` header), set on `internal` errors. */
+        requestId: z.string().optional(),
+        /** When the quota is available again (ISO 8601, UTC), on `quota_exceeded`. */
+        resetAt: z.string().optional(),
+      })
+      .strict(),
+  })
+  .strict()
+  .meta({ id: 'Error' });
+/** Body of every error response. */
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+/** What an {@link ApiError} adds to its response besides code and message. */
+export interface ApiErrorExtra {
+  /** Response headers, e.g. `Retry-After`. */
+  headers?: Record<string, string>;
+  /** `error.resetAt`: when a quota is available again (ISO 8601). */
+  resetAt?: string;
+}
+
+/** An error with a stable code; thrown from handlers and middleware, rendered by {@link onError}. */
+export class ApiError extends HTTPException {
+  constructor(
+    status: ContentfulStatusCode,
+    /** Stable code sent as `error.code`. */
+    readonly code: ErrorCode,
+    message: string,
+    /** Field-level issues, for `invalid_request`. */
+    readonly issues?: Issue[],
+    /** Headers and body fields of the response. */
+    readonly extra: ApiErrorExtra = {},
+  ) {
+    super(status, { message });
+  }
+}
+
+/**
+ * zod issues as `{ path, message }` with dotted paths, prefixed by `prefix` (e.g. `items.3`). An object's
+ * unknown keys become one issue each, at the key's own path, so the message names the field (or query
+ * parameter) itself rather than its parent.
+ */
+export function toIssues(error: Pick<z.ZodError, 'issues'>, prefix?: string, unknownKey = 'field'): Issue[] {
+  const pathOf = (segments: readonly PropertyKey[]): string => {
+    const parts = [...(prefix ? [prefix] : []), ...segments.map(String)];
+    return parts.length ? parts.join('.') : '(root)';
+  };
+  return error.issues.flatMap((i) =>
+    i.code === 'unrecognized_keys'
+      ? i.keys.map((key) => ({ path: pathOf([...i.path, key]), message: `unknown ${unknownKey} "${key}"` }))
+      : [{ path: pathOf(i.path), message: i.message }],
+  );
+}
+
+/** A 400 `invalid_request` whose message lists every issue (`path: message; ...`). */
+export function invalidRequest(issues: Issue[], what = 'request'): ApiError {
+  const detail = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
+  return new ApiError(400, 'invalid_request', `invalid ${what}: ${detail}`, issues);
+}
+
+const ENGINE_CODES: ReadonlySet<string> = new Set([
+  'invalid_config',
+  'unknown_preset',
+  'unknown_method',
+  'task_kind_unsupported',
+]);
+
+/** Maps an engine input error (bad preset, config or task kind) to a 400 with the engine's code. */
+export function fromEngineError(err: EngineInputError, prefix?: string): ApiError {
+  const code: ErrorCode = ENGINE_CODES.has(err.code) ? (err.code as ErrorCode) : 'invalid_config';
+  return new ApiError(400, code, prefix ? `${prefix}: ${err.message}` : err.message);
+}
+
+function body(
+  code: ErrorCode,
+  message: string,
+  extra: { issues?: Issue[]; requestId?: string; resetAt?: string } = {},
+): ErrorBody {
+  return { error: { code, message, ...extra } };
+}
+
+/** What each validation target is called in messages (`invalid request body: …`). */
+const TARGET_NAMES: Partial<Record<keyof ValidationTargets, string>> = {
+  json: 'request body',
+  header: 'headers',
+  param: 'path',
+  query: 'query',
+};
+
+/**
+ * The routes' validation hook (`OpenAPIHono({ defaultHook })`): a failed zod check becomes 400
+ * `invalid_request` whose message names every failing field and whose `issues` list them. Unknown query
+ * parameters fail too: every route declares its query schema as a strict object.
+ */
+export const validationHook = (
+  result: { success: true } | { success: false; error: z.ZodError; target: keyof ValidationTargets },
+): void => {
+  if (result.success) return;
+  const issues = toIssues(result.error, undefined, result.target === 'query' ? 'query parameter' : 'field');
+  throw invalidRequest(issues, TARGET_NAMES[result.target] ?? result.target);
+};
+
+/** Code for a bare `HTTPException` thrown by hono itself (validator, body parsing). */
+function codeForStatus(status: number): ErrorCode {
+  if (status === 401) return 'unauthorized';
+  if (status === 403) return 'forbidden';
+  if (status === 404) return 'not_found';
+  if (status === 405) return 'method_not_allowed';
+  if (status === 413) return 'payload_too_large';
+  if (status === 415) return 'unsupported_media_type';
+  return status >= 500 ? 'internal' : 'invalid_request';
+}
+
+/**
+ * The app's error handler: user mistakes → 4xx JSON with a stable code; anything else → 500 `internal`
+ * with the request id, after logging one JSON line (`level`, `requestId`, `method`, `path`, `error`, `stack`).
+ */
+export function onError<E extends KernelEnv>(err: Error, c: Context<E>): Response {
+  if (err instanceof ApiError) {
+    for (const [name, value] of Object.entries(err.extra.headers ?? {})) c.header(name, value);
+    const fields = {
+      ...(err.issues ? { issues: err.issues } : {}),
+      ...(err.extra.resetAt ? { resetAt: err.extra.resetAt } : {}),
+    };
+    return c.json(body(err.code, err.message, fields), err.status);
+  }
+  if (err instanceof ConfigError) return c.json(body(err.code, err.message), 503);
+  if (err instanceof EngineInputError) {
+    const e = fromEngineError(err);
+    return c.json(body(e.code, e.message), e.status);
+  }
+  if (err instanceof z.ZodError) {
+    const e = invalidRequest(toIssues(err));
+    return c.json(body(e.code, e.message, { issues: toIssues(err) }), 400);
+  }
+  if (err instanceof HTTPException && err.status < 500) {
+    const code = /json/i.test(err.message) ? 'invalid_json' : codeForStatus(err.status);
+    return c.json(body(code, err.message || 'bad request'), err.status);
+  }
+  return internalError(c, err);
+}
+
+/** Logs an unexpected error as one JSON line and answers 500 `internal` with the request id. */
+export function internalError<E extends KernelEnv>(c: Context<E>, err: unknown): Response {
+  // Unset when the error came before the request-id middleware ran.
+  const requestId = (c.get('requestId') as string | undefined) ?? 'unknown';
+  // Through the one logger, so the line is redacted like every other.
+  log('error', 'request.unhandled_error', {
+    requestId,
+    method: c.req.method,
+    path: c.req.path,
+    error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+    stack: err instanceof Error ? err.stack : undefined,
+  });
+  return c.json(body('internal', `internal error; quote request id ${requestId}`, { requestId }), 500);
+}
+
+/** The standard error body (for handlers that answer an error themselves, e.g. 404 / 405). */
+export function errorBody(code: ErrorCode, message: string): ErrorBody {
+  return body(code, message);
+}

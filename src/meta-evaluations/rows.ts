@@ -1,0 +1,169 @@
+/**
+ * @module
+ * D1 access for meta-evaluations. A meta-evaluation is a labelled batch (src/batches): its batch row and
+ * item evaluations are written by the batch machinery, and these statements add, in the same transaction,
+ * what is particular to it: the `meta_evaluations` row (same id as the batch) for the agreement report
+ * and the item links with the human labels. Also: the rows the agreement report needs, and storing the
+ * report once. Times are epoch milliseconds.
+ */
+import { BATCH_INSERTED } from '../batches/rows.js';
+import type { EvaluationStatus } from '../evaluations/status.js';
+
+/** One labelled item linked to its evaluation. */
+export interface NewMetaItem {
+  itemId: string;
+  evaluationId: string;
+  /** Human label: `A` | `B` | `tie` or a score. */
+  human: string | number;
+  group: string | null;
+}
+
+/** What a new meta-evaluation adds to its batch. */
+export interface NewMetaEvaluation {
+  /** The batch's id. */
+  id: string;
+  tenant: string;
+  preset: string | null;
+  /** Resolved method config shared by every item. */
+  config: unknown;
+  items: NewMetaItem[];
+  now: number;
+}
+
+/**
+ * The meta row and the item links, for the batch's own transaction: each statement inserts only when the
+ * batch row was inserted in it (an `Idempotency-Key` replay writes nothing). The links go as one JSON
+ * array expanded by `json_each` (3 bound parameters, whatever the item count).
+ */
+export function metaStatements(db: D1Database, m: NewMetaEvaluation): D1PreparedStatement[] {
+  const links = m.items.map((r) => ({ i: r.itemId, e: r.evaluationId, h: JSON.stringify(r.human), g: r.group }));
+  return [
+    db
+      .prepare(
+        `INSERT INTO meta_evaluations (id, tenant, status, preset, config, items_total, created_at, updated_at)
+         SELECT ?, ?, 'running', ?, ?, ?, ?, ? WHERE ${BATCH_INSERTED}`,
+      )
+      .bind(m.id, m.tenant, m.preset, JSON.stringify(m.config), m.items.length, m.now, m.now, m.id),
+    db
+      .prepare(
+        `INSERT INTO meta_evaluation_items (meta_id, item_id, evaluation_id, human, group_key)
+         SELECT ?, json_extract(value, '$.i'), json_extract(value, '$.e'), json_extract(value, '$.h'), json_extract(value, '$.g')
+         FROM json_each(?) WHERE ${BATCH_INSERTED}`,
+      )
+      .bind(m.id, JSON.stringify(links), m.id),
+  ];
+}
+
+/** A `meta_evaluations` row. */
+export interface MetaRecord {
+  id: string;
+  tenant: string;
+  status: 'running' | 'succeeded' | 'failed';
+  preset: string | null;
+  /** Method id, from the stored config. */
+  method: string;
+  itemsTotal: number;
+  /** Stored report JSON text, or null until every item ended. */
+  report: string | null;
+  createdAt: number;
+}
+
+/** The meta-evaluation `id` of `tenant`, or null. */
+export async function getMeta(db: D1Database, tenant: string, id: string): Promise<MetaRecord | null> {
+  const row = await db
+    .prepare(
+      `SELECT id, tenant, status, preset, json_extract(config, '$.method') AS method, items_total, report, created_at
+       FROM meta_evaluations WHERE id = ? AND tenant = ?`,
+    )
+    .bind(id, tenant)
+    .first<{
+      id: string;
+      tenant: string;
+      status: MetaRecord['status'];
+      preset: string | null;
+      method: string;
+      items_total: number;
+      report: string | null;
+      created_at: number;
+    }>();
+  return row
+    ? {
+        id: row.id,
+        tenant: row.tenant,
+        status: row.status,
+        preset: row.preset,
+        method: row.method,
+        itemsTotal: row.items_total,
+        report: row.report,
+        createdAt: row.created_at,
+      }
+    : null;
+}
+
+/** One item with its evaluation's status and verdict fields (null until a verdict exists). */
+export interface MetaItemOutcome {
+  itemId: string;
+  evaluationId: string;
+  status: EvaluationStatus;
+  human: 'A' | 'B' | 'tie' | number;
+  group: string | null;
+  winner: 'A' | 'B' | 'tie' | null;
+  score: number | null;
+  positionFlip: boolean | null;
+  /** False when no vote of the verdict parsed: its winner is a rule's default (e.g. ChatEval's tie), not a judgement. */
+  decided: boolean;
+}
+
+/** Every item of a meta-evaluation with its outcome, in item-id order. */
+export async function listMetaItems(db: D1Database, metaId: string): Promise<MetaItemOutcome[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT i.item_id, i.evaluation_id, e.status, i.human, i.group_key, v.winner, v.score, v.position_flip,
+              EXISTS (SELECT 1 FROM json_each(v.verdict, '$.votes') WHERE json_extract(value, '$.parsed') = 1) AS decided
+       FROM meta_evaluation_items i
+       JOIN evaluations e ON e.id = i.evaluation_id
+       LEFT JOIN verdicts v ON v.evaluation_id = i.evaluation_id
+       WHERE i.meta_id = ? ORDER BY i.item_id`,
+    )
+    .bind(metaId)
+    .all<{
+      item_id: string;
+      evaluation_id: string;
+      status: EvaluationStatus;
+      human: string;
+      group_key: string | null;
+      winner: 'A' | 'B' | 'tie' | null;
+      score: number | null;
+      position_flip: number | null;
+      decided: number;
+    }>();
+  return results.map((r) => ({
+    itemId: r.item_id,
+    evaluationId: r.evaluation_id,
+    status: r.status,
+    human: JSON.parse(r.human) as MetaItemOutcome['human'],
+    group: r.group_key,
+    winner: r.winner,
+    score: r.score,
+    positionFlip: r.position_flip === null ? null : r.position_flip !== 0,
+    decided: r.decided === 1,
+  }));
+}
+
+/**
+ * Stores the agreement report and the final status once; a concurrent second writer changes nothing.
+ * @returns true when this call stored it.
+ */
+export async function storeMetaReport(
+  db: D1Database,
+  id: string,
+  status: 'succeeded' | 'failed',
+  report: unknown,
+  now: number,
+): Promise<boolean> {
+  const r = await db
+    .prepare(`UPDATE meta_evaluations SET report = ?, status = ?, updated_at = ? WHERE id = ? AND report IS NULL`)
+    .bind(JSON.stringify(report), status, now, id)
+    .run();
+  return r.meta.changes > 0;
+}

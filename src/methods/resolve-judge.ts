@@ -1,0 +1,89 @@
+/**
+ * @module
+ * Validation of a judge request beyond its JSON schema: the preset and config are resolved by the engine
+ * and the task kind checked by `createEvaluation`, before anything is stored, so a job that is accepted
+ * can run. Engine errors become 400s with the engine's stable code.
+ */
+import { EngineInputError, createEvaluation, plannedCalls } from '../engine/protocol.js';
+import { getMethod, resolveMethodConfig } from '../engine/registry.js';
+import type { AnyMethod } from '../engine/method.js';
+import type { EngineState } from '../engine/protocol.js';
+import type { Task } from '../engine/task.js';
+import type { LlmEnv } from '../llm/settings.js';
+import { LlmSettingsError, settingsFromEnv } from '../llm/settings.js';
+import { ApiError, fromEngineError } from '../http/errors.js';
+
+/** A resolved judge: the method and its full config (defaults filled). */
+export interface ResolvedJudge {
+  method: AnyMethod;
+  config: EngineState['config'];
+}
+
+/**
+ * Resolves `{ preset, config }` into a method and full config.
+ * @throws ApiError 400 `unknown_preset` | `unknown_method` | `invalid_config`.
+ */
+export function resolveJudge(
+  preset: string | undefined,
+  overrides: Record<string, unknown> | undefined,
+): ResolvedJudge {
+  try {
+    const config = resolveMethodConfig(preset, overrides);
+    return { method: getMethod(config.method), config };
+  } catch (err) {
+    if (err instanceof EngineInputError) throw fromEngineError(err);
+    throw err;
+  }
+}
+
+/**
+ * Checks that the judge accepts the task and returns its planned first-attempt calls.
+ * @param where prefix for the error message, e.g. `items.3.task` in a meta-evaluation.
+ * @throws ApiError 400 `task_kind_unsupported` (or another engine code).
+ */
+export function planTask(judge: ResolvedJudge, task: Task, where?: string): number {
+  try {
+    return plannedCalls(judge.method, createEvaluation(judge.method, judge.config, task));
+  } catch (err) {
+    if (err instanceof EngineInputError) throw fromEngineError(err, where);
+    throw err;
+  }
+}
+
+/** Every `provider` field in a resolved config, with its path (agents name providers at many depths). */
+function providerFields(value: unknown, path: string[] = []): { path: string; provider: string }[] {
+  if (Array.isArray(value)) return value.flatMap((v, i) => providerFields(v, [...path, String(i)]));
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([k, v]) =>
+    k === 'provider' && typeof v === 'string'
+      ? [{ path: [...path, k].join('.'), provider: v }]
+      : providerFields(v, [...path, k]),
+  );
+}
+
+/**
+ * Checks, before anything is stored, that this deployment can run the judge: its LLM settings are valid
+ * and every provider the config names exists. Why here: a job accepted with a typo'd provider would only
+ * fail later, as a `failed` evaluation, for what is a user's mistake.
+ * @throws ApiError 503 `llm_not_configured` (the operator must fix the deployment) or 400 `invalid_config`.
+ */
+export function checkLlmConfig(env: LlmEnv, judge: ResolvedJudge): void {
+  let providers: string[];
+  try {
+    providers = Object.keys(settingsFromEnv(env).providers);
+  } catch (err) {
+    // err.message is caller-safe; the diagnosis went to the operator's logs (llm.settings_invalid).
+    if (err instanceof LlmSettingsError) throw new ApiError(503, 'llm_not_configured', err.message);
+    throw err;
+  }
+  for (const f of providerFields(judge.config)) {
+    if (!providers.includes(f.provider)) {
+      // The deployment's other provider ids are not listed: they are the operator's business.
+      throw new ApiError(
+        400,
+        'invalid_config',
+        `config.${f.path}: unknown provider "${f.provider}": this deployment has no provider by that name`,
+      );
+    }
+  }
+}

@@ -1,0 +1,428 @@
+/**
+ * @module
+ * The mock OpenAI-compatible server as a portable fetch handler (Node 20, workerd, the client's
+ * in-process provider). Routes:
+ *
+ * - `POST /v1/chat/completions`: a chat completion in judge or scripted mode, with the latency, faults
+ *   and options the model name asks for (syntax in `model-name.ts`, built by `mockModel`);
+ * - `GET /v1/models`: the mock's model list;
+ * - `PUT /_mock/scripts/<ns>` with `{"rules": [{"pattern": "regex", "flags": "i", "reply": "text"}]}`:
+ *   sets scripted-mode rules of namespace `<ns>` (requests select it with `ns=<ns>` in the model name);
+ *   `DELETE /_mock/scripts/<ns>` removes them;
+ * - `POST /_mock/reset`: forgets attempt counters and the prompt cache (all tests: prefer distinct seeds);
+ *   files and batches stay;
+ * - OpenAI's Files API (`/v1/files`, see `files.ts`) and Batch API (`/v1/batches`, see `batches.ts`): each
+ *   batch line is answered by the chat-completions code below, without latency, so its reply is the one the
+ *   same body gets synchronously.
+ *
+ * Chat-completion parameters read besides the messages: `response_format`, `tools` / `tool_choice`, `n`,
+ * `service_tier` (flex as `flex.ts` describes; the response reports the tier served) and
+ * `prompt_cache_key` (part of the prompt cache's scope, as OpenAI combines it with the prefix hash to route
+ * requests to a cache). Neither changes a reply's content.
+ *
+ * Modes: *judge* (default) writes well-formed replies in the format the prompt asks for (see `judge-mode.ts`),
+ * its verdicts seeded by the prompt, the `seed` and any model name other than `mock-*` (so three model names
+ * judge one prompt three ways);
+ * *scripted* answers with the reply of the first rule whose pattern matches the prompt (all messages
+ * joined by newlines), and falls back to judge mode when none matches.
+ *
+ * A request that forces a function call (`tool_choice`) gets one `tool_calls` entry instead of text
+ * (arguments from the function's JSON schema, see `tools.ts`).
+ *
+ * Usage figures: `prompt_tokens` from the approximate tokenizer (per-message overhead included),
+ * `completion_tokens` likewise, `prompt_tokens_details.cached_tokens` from the prefix cache
+ * (`prompt-cache.ts`), scoped by model and `prompt_cache_key`.
+ */
+import { hashHex, unitFromHash } from '../llm/hash53.js';
+import { estimateTokens } from '../llm/token-estimate.js';
+import { handleBatchesRoute } from './batch-routes.js';
+import type { MockBatchOptions } from './batches.js';
+import { BATCH_FILE_MAX_BYTES, handleFilesRoute } from './files.js';
+import type { MockFlexOptions, ServiceTier } from './flex.js';
+import { flexRefusal, servedTier, SERVICE_TIERS } from './flex.js';
+import type { DetectedFormat, MockMessage } from './judge-mode.js';
+import { detectFormat, formatFromJsonSchema, judgeReply, WRONG_FORMAT_REPLY } from './judge-mode.js';
+import type { MockDirectives, MockFault, MockMode } from './model-name.js';
+import { MockModelNameError, parseMockModel } from './model-name.js';
+import { promptTokenStream } from './prompt-cache.js';
+import { json, openAiError } from './responses.js';
+import type { MockState } from './state.js';
+import { createMockState, scriptsRoute } from './state.js';
+import { forcedToolCall } from './tools.js';
+
+/** Options of {@link handleMockRequest}. */
+export interface MockServerOptions {
+  /** State to use; default: one module-wide state shared by every call without one. */
+  state?: MockState;
+  /** Mode for model names that name none (not `mock-judge` / `mock-scripted`). Default `judge`. */
+  defaultMode?: MockMode;
+  /** Latency in ms for requests whose model name sets none: fixed, or a [min, max] range. Default 0. */
+  latencyMs?: number | [number, number];
+  /** Flex processing: refusal share, flex-unsupported models, seed (`flex.ts`). Default: every flex request served. */
+  flex?: MockFlexOptions;
+  /** Batch API: turnaround, per-line failures and expiries, seed, limits (`batches.ts`). */
+  batch?: MockBatchOptions;
+  /** Clock of the Files and Batch APIs, ms since epoch (tests step it). Default `Date.now`. */
+  now?: () => number;
+}
+
+const SHARED_STATE = createMockState();
+
+const MODELS = ['mock-judge', 'mock-scripted'];
+
+/** Waits `ms`, or less when `signal` aborts (a client that hung up). */
+function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done);
+  });
+}
+
+function latencyOf(
+  d: MockDirectives,
+  fallback: number | [number, number] | undefined,
+  key: string,
+  attempt: number,
+): number {
+  const l = d.latency ?? fallback ?? 0;
+  if (typeof l === 'number') return l;
+  return Math.round(l[0] + unitFromHash(`${key}\u0000latency\u0000${attempt}`) * (l[1] - l[0]));
+}
+
+/** The key a request carried (`Authorization: Bearer …`, else Azure's `api-key`), or '' without one. */
+function keyOf(request: Request): string {
+  const auth = request.headers.get('authorization') ?? '';
+  return /^Bearer\s+(.+)$/i.exec(auth)?.[1] ?? request.headers.get('api-key') ?? '';
+}
+
+/**
+ * An OpenAI-style error response for `status`. With `echoKey`, the message quotes the request's key and
+ * its header, as careless providers do.
+ */
+function statusError(status: number, d: MockDirectives, model: string, key: string): Response {
+  const echo = d.echoKey ? ` Incorrect API key provided: ${key}. Request header: "Authorization: Bearer ${key}".` : '';
+  switch (status) {
+    case 429: {
+      const headers: Record<string, string> =
+        d.retryAfterMs !== undefined
+          ? { 'retry-after-ms': String(d.retryAfterMs) }
+          : { 'retry-after': String(d.retryAfterSeconds) };
+      return openAiError(
+        429,
+        `Rate limit reached for requests (mock). Please try again later.${echo}`,
+        'requests',
+        'rate_limit_exceeded',
+        headers,
+      );
+    }
+    case 400:
+      return openAiError(400, `Invalid request (mock fault).${echo}`, 'invalid_request_error', null);
+    case 401:
+      return openAiError(401, `Incorrect API key provided (mock).${echo}`, 'invalid_request_error', 'invalid_api_key');
+    case 403:
+      return openAiError(
+        403,
+        `You are not allowed to use this model (mock).${echo}`,
+        'invalid_request_error',
+        'model_not_allowed',
+      );
+    case 404:
+      return openAiError(
+        404,
+        `The model \`${model}\` does not exist or you do not have access to it (mock).${echo}`,
+        'invalid_request_error',
+        'model_not_found',
+      );
+    default:
+      return openAiError(
+        status,
+        `The server had an error while processing your request (mock ${status}).${echo}`,
+        status >= 500 ? 'server_error' : 'invalid_request_error',
+        null,
+      );
+  }
+}
+
+interface ChatBody {
+  model: string;
+  messages: (MockMessage & { name?: string })[];
+  response_format?: { type?: string; json_schema?: { schema?: unknown } };
+  /** Function calling: a forced call gets `tool_calls` (see ./tools.ts). */
+  tools?: unknown;
+  tool_choice?: unknown;
+  /** Choices asked for (OpenAI's `n`, 1-128). Default 1. */
+  n?: number;
+  /** OpenAI's processing tier (`flex.ts`). */
+  service_tier?: ServiceTier;
+  /** OpenAI's prompt-cache routing key. */
+  prompt_cache_key?: string;
+}
+
+function readBody(raw: unknown): ChatBody | string {
+  if (typeof raw !== 'object' || raw === null) return 'the body must be a JSON object';
+  const b = raw as Record<string, unknown>;
+  if (typeof b.model !== 'string' || b.model === '') return 'you must provide a model parameter';
+  if (!Array.isArray(b.messages) || b.messages.length === 0) return "'messages' must be a non-empty array";
+  const messages: ChatBody['messages'] = [];
+  for (const m of b.messages as unknown[]) {
+    const r = m as { role?: unknown; content?: unknown; name?: unknown } | null;
+    if (!r || typeof r.role !== 'string' || typeof r.content !== 'string')
+      return 'each message needs a string role and content';
+    messages.push({ role: r.role, content: r.content, ...(typeof r.name === 'string' ? { name: r.name } : {}) });
+  }
+  if (b.n !== undefined && b.n !== null && (typeof b.n !== 'number' || !Number.isInteger(b.n) || b.n < 1 || b.n > 128))
+    return "'n' must be an integer from 1 to 128";
+  const tier = b.service_tier;
+  if (tier !== undefined && tier !== null && !(SERVICE_TIERS as readonly unknown[]).includes(tier))
+    return `Invalid value for 'service_tier': expected one of ${SERVICE_TIERS.join(', ')}`;
+  const cacheKey = b.prompt_cache_key;
+  if (cacheKey !== undefined && cacheKey !== null && typeof cacheKey !== 'string')
+    return "'prompt_cache_key' must be a string";
+  return {
+    model: b.model,
+    messages,
+    ...(typeof b.response_format === 'object' && b.response_format !== null
+      ? { response_format: b.response_format }
+      : {}),
+    ...(b.tools !== undefined ? { tools: b.tools, tool_choice: b.tool_choice } : {}),
+    ...(typeof b.n === 'number' ? { n: b.n } : {}),
+    ...(typeof tier === 'string' ? { service_tier: tier as ServiceTier } : {}),
+    ...(typeof cacheKey === 'string' ? { prompt_cache_key: cacheKey } : {}),
+  };
+}
+
+function faultFor(d: MockDirectives, key: string, attempt: number): MockFault | undefined {
+  const scheduled = d.failSequence[attempt - 1];
+  if (scheduled) return scheduled;
+  if (d.rate > 0 && unitFromHash(`${d.seed}\u0000${key}\u0000fault\u0000${attempt}`) < d.rate) return d.rateFault;
+  return undefined;
+}
+
+/** The reply of choice `choice` (0 = the reply a request without `n` gets; others are seeded apart). */
+function replyText(body: ChatBody, d: MockDirectives, state: MockState, mode: MockMode, choice: number): string {
+  const prompt = body.messages.map((m) => m.content).join('\n');
+  if (mode === 'scripted') {
+    const rule = state.scripts.get(d.namespace)?.find((r) => {
+      r.re.lastIndex = 0;
+      return r.re.test(prompt);
+    });
+    if (rule) return rule.reply;
+  }
+  const schemaFormat: DetectedFormat | undefined =
+    body.response_format?.type === 'json_schema'
+      ? formatFromJsonSchema(body.response_format.json_schema?.schema)
+      : undefined;
+  const format = schemaFormat ?? detectFormat(body.messages);
+  // A model named for a real one (not `mock-*`) judges as that model: distinct names answer one prompt
+  // differently, as a jury's different model families would; `mock-judge` replies are as before.
+  const model = d.mode === undefined ? `${d.base}\u0000` : '';
+  const key = `${d.seed}\u0000${model}${JSON.stringify(body.messages.map((m) => [m.role, m.content]))}${choice === 0 ? '' : `\u0000choice${choice}`}`;
+  return judgeReply(format, key);
+}
+
+/** How one chat completion is being answered: over HTTP, or as a line of a batch. */
+interface AnswerContext {
+  options: MockServerOptions;
+  state: MockState;
+  /** The key the request carried (error bodies quote it with `echoKey`). */
+  apiKey: string;
+  /** Aborts waits when the HTTP client hangs up. */
+  signal?: AbortSignal;
+  /** False for a batch line: no latency, and a `timeout` fault answers 504 without hanging. */
+  waits: boolean;
+}
+
+async function chatCompletion(request: Request, options: MockServerOptions, state: MockState): Promise<Response> {
+  let raw: unknown;
+  try {
+    raw = await request.json();
+  } catch {
+    return openAiError(400, 'We could not parse the JSON body of your request.', 'invalid_request_error', null);
+  }
+  return answerChat(raw, { options, state, apiKey: keyOf(request), signal: request.signal, waits: true });
+}
+
+/**
+ * A batch line's answer: status and JSON body, exactly what `POST /v1/chat/completions` would answer for the
+ * same body (a `malformed` fault, whose body is no JSON, becomes a 500 line).
+ */
+async function answerLine(
+  raw: unknown,
+  ctx: Omit<AnswerContext, 'waits' | 'signal'>,
+): Promise<{ status: number; body: unknown }> {
+  const res = await answerChat(raw, { ...ctx, waits: false });
+  const text = await res.text();
+  try {
+    return { status: res.status, body: JSON.parse(text) as unknown };
+  } catch {
+    return {
+      status: 500,
+      body: {
+        error: {
+          message: 'The server sent a malformed response (mock).',
+          type: 'server_error',
+          param: null,
+          code: null,
+        },
+      },
+    };
+  }
+}
+
+async function answerChat(raw: unknown, ctx: AnswerContext): Promise<Response> {
+  const { options, state } = ctx;
+  const body = readBody(raw);
+  if (typeof body === 'string') return openAiError(400, body, 'invalid_request_error', null);
+  let d: MockDirectives;
+  try {
+    d = parseMockModel(body.model);
+  } catch (e) {
+    if (e instanceof MockModelNameError)
+      return openAiError(400, e.message, 'invalid_request_error', 'invalid_mock_model');
+    throw e;
+  }
+  const key = hashHex(`${body.model}\u0000${JSON.stringify(body.messages)}`);
+  const attempt = (state.counters.get(key) ?? 0) + 1;
+  state.counters.set(key, attempt);
+
+  // A flex refusal comes before any work, as a capacity check does.
+  const refusal = flexRefusal(body.service_tier, d.base, key, attempt, options.flex);
+  if (refusal)
+    return openAiError(refusal.status, refusal.message, refusal.type, refusal.code, refusal.headers, refusal.param);
+
+  if (ctx.waits) await wait(latencyOf(d, options.latencyMs, key, attempt), ctx.signal);
+
+  if (d.permanent !== undefined) return statusError(d.permanent, d, body.model, ctx.apiKey);
+  if (d.rejectJsonSchema && body.response_format?.type === 'json_schema') {
+    return openAiError(
+      400,
+      "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.",
+      'invalid_request_error',
+      null,
+    );
+  }
+  const fault = faultFor(d, key, attempt);
+  if (fault?.kind === 'status') return statusError(fault.status, d, body.model, ctx.apiKey);
+  if (fault?.kind === 'timeout') {
+    if (ctx.waits) await wait(d.hangMs, ctx.signal);
+    return openAiError(504, 'Gateway timeout (mock hang).', 'server_error', null);
+  }
+  if (fault?.kind === 'malformed') {
+    return new Response(
+      '{"id": "chatcmpl-mock", "object": "chat.completion", "choices": [{"index": 0, "message": {"role": "assis',
+      {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      },
+    );
+  }
+
+  const mode = d.mode ?? options.defaultMode ?? 'judge';
+  // `n` distinct choices, one prompt billed; `n=ignore` in the model name answers one, as many servers do.
+  const count = d.ignoreN ? 1 : (body.n ?? 1);
+  const finish = fault?.kind === 'truncated' ? 'length' : 'stop';
+  const contents = Array.from({ length: count }, (_, i) => {
+    const content = replyText(body, d, state, mode, i);
+    if (fault?.kind === 'empty') return '';
+    if (fault?.kind === 'wrong-format') return WRONG_FORMAT_REPLY;
+    if (fault?.kind === 'truncated') return content.slice(0, Math.max(1, Math.floor(content.length / 2)));
+    return content;
+  });
+
+  // A forced function call is answered with one tool call (./tools.ts), whatever `n` asked.
+  const toolCall =
+    fault === undefined ? forcedToolCall(body.tools, body.tool_choice, `${d.seed}\u0000${key}`) : undefined;
+  const stream = promptTokenStream(body.messages);
+  // OpenAI combines `prompt_cache_key` with the prefix hash to route a request to a cache: requests under
+  // another key (or none) do not share cached prefixes with it.
+  const scope = body.prompt_cache_key === undefined ? d.base : `${d.base}\u0000key\u0000${body.prompt_cache_key}`;
+  const cached = state.cache.lookupAndStore(scope, stream);
+  const completionTokens = toolCall
+    ? estimateTokens(toolCall.function.arguments)
+    : contents.reduce((n, c) => n + estimateTokens(c), 0);
+  return json(200, {
+    id: `chatcmpl-mock-${key}-${attempt}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model: body.model,
+    service_tier: servedTier(body.service_tier),
+    system_fingerprint: 'mock',
+    choices: toolCall
+      ? [
+          {
+            index: 0,
+            message: { role: 'assistant', content: null, tool_calls: [toolCall], refusal: null },
+            logprobs: null,
+            finish_reason: 'tool_calls',
+          },
+        ]
+      : contents.map((content, index) => ({
+          index,
+          message: { role: 'assistant', content, refusal: null },
+          logprobs: null,
+          finish_reason: finish,
+        })),
+    ...(d.omitUsage
+      ? {}
+      : {
+          usage: {
+            prompt_tokens: stream.length,
+            completion_tokens: completionTokens,
+            total_tokens: stream.length + completionTokens,
+            prompt_tokens_details: { cached_tokens: cached },
+          },
+        }),
+  });
+}
+
+/**
+ * Answers one HTTP request like an OpenAI-compatible server (routes in the module notes).
+ * Never throws for bad input: answers 400/404 with an OpenAI-style error body.
+ */
+export async function handleMockRequest(request: Request, options: MockServerOptions = {}): Promise<Response> {
+  const state = options.state ?? SHARED_STATE;
+  const path = new URL(request.url).pathname.replace(/\/+$/, '');
+  if (request.method === 'POST' && path.endsWith('/chat/completions')) return chatCompletion(request, options, state);
+  if (request.method === 'GET' && path.endsWith('/models')) {
+    return json(200, {
+      object: 'list',
+      data: MODELS.map((id) => ({ id, object: 'model', created: 0, owned_by: 'tribunal-mock' })),
+    });
+  }
+  const script = /\/_mock\/scripts\/([^/]+)$/.exec(path);
+  if (script?.[1] && (request.method === 'PUT' || request.method === 'POST' || request.method === 'DELETE')) {
+    return scriptsRoute(request, decodeURIComponent(script[1]), state);
+  }
+  const nowMs = (options.now ?? Date.now)();
+  const files = await handleFilesRoute(
+    request,
+    path,
+    state.files,
+    nowMs,
+    options.batch?.maxFileBytes ?? BATCH_FILE_MAX_BYTES,
+  );
+  if (files) return files;
+  const apiKey = keyOf(request);
+  const batches = await handleBatchesRoute(
+    request,
+    path,
+    state.batches,
+    state.files,
+    (raw) => answerLine(raw, { options, state, apiKey }),
+    nowMs,
+    options.batch,
+  );
+  if (batches) return batches;
+  if (request.method === 'POST' && path.endsWith('/_mock/reset')) {
+    state.counters.clear();
+    state.cache.clear();
+    return new Response(null, { status: 204 });
+  }
+  return openAiError(404, `no route ${request.method} ${path}`, 'invalid_request_error', 'not_found');
+}

@@ -1,0 +1,263 @@
+/**
+ * @module
+ * The mock's judge mode: finds which output format a prompt asks for and writes a well-formed reply in
+ * it, with scores derived from a hash of the prompt (verdicts vary across items, repeat exactly).
+ *
+ * Detection looks for the papers' output instructions, and for the `describeFormat` texts of the
+ * engine's parsers (they appear in repair prompts). Where several appear, the one written last wins:
+ * templates put the output instruction at the end, after any quoted history. The last user message is
+ * searched first, then the system messages, then everything. Scores stay inside the scale the prompt
+ * states nearest to the instruction ("from 1 to 10", "1-5", "between 0 and 1", "on a scale of 1 to 3").
+ */
+import { hash53, unitFromHash } from '../llm/hash53.js';
+
+/** Chat message as the mock receives it. */
+export interface MockMessage {
+  role: string;
+  content: string;
+}
+
+/** A reply format the mock can write. */
+export type DetectedFormat =
+  | { kind: 'text' }
+  | { kind: 'critique' }
+  | { kind: 'chateval'; min: number; max: number }
+  | { kind: 'faireval'; min: number; max: number }
+  | { kind: 'tuple'; min: number; max: number; line?: string }
+  | { kind: 'juror' }
+  | { kind: 'fastchat' }
+  | { kind: 'choice' }
+  | { kind: 'leading'; min: number; max: number; label?: string }
+  | { kind: 'labelled'; label: string; min: number; max: number }
+  | { kind: 'json'; shape: 'pair-scores' | 'winner' | 'score'; min: number; max: number };
+
+interface Scale {
+  min: number;
+  max: number;
+}
+
+type Candidate = { at: number; make: (scale: Scale | undefined) => DetectedFormat };
+
+const SCALE_PATTERNS: RegExp[] = [
+  /\bfrom\s+(-?\d+)\s+(?:to|-|–)\s+(-?\d+)/gi,
+  /\bbetween\s+(-?\d+)\s+and\s+(-?\d+)/gi,
+  /\bscale\s+(?:of\s+|from\s+)?(-?\d+)\s*(?:to|-|–)\s*(-?\d+)/gi,
+  /\b(-?\d+)\s*(?:-|–|to)\s*(-?\d+)\s*(?:scale|points?)\b/gi,
+  /\(\s*(-?\d+)\s*[-–]\s*(-?\d+)\s*\)/g,
+  // Topical-Chat groundedness: "(0 or 1)", "on a scale of 0 or 1".
+  /\(\s*(-?\d+)\s+or\s+(-?\d+)\s*\)/g,
+  /\bscale\s+of\s+(-?\d+)\s+or\s+(-?\d+)/gi,
+  /\b(-?\d+)\s*\(\s*(?:lowest|worst|poor|bad)[^)]*\)\s*(?:to|-|–)\s*(-?\d+)/gi,
+];
+
+/** The scale stated nearest to position `at`, if any plausible one. */
+function scaleNear(text: string, at: number): Scale | undefined {
+  let best: { d: number; s: Scale } | undefined;
+  for (const re of SCALE_PATTERNS) {
+    for (const m of text.matchAll(re)) {
+      const min = Number(m[1]);
+      const max = Number(m[2]);
+      if (!(max > min) || max - min > 100) continue;
+      const d = Math.abs(m.index - at);
+      if (!best || d < best.d) best = { d, s: { min, max } };
+    }
+  }
+  return best?.s;
+}
+
+function lastIndex(text: string, re: RegExp): number {
+  let at = -1;
+  for (const m of text.matchAll(re)) at = m.index;
+  return at;
+}
+
+function withScale(scale: Scale | undefined, dflt: Scale): Scale {
+  return scale ?? dflt;
+}
+
+/** Candidate formats found in one text, each at the position of its last marker. */
+function candidates(text: string): Candidate[] {
+  const out: Candidate[] = [];
+  const add = (re: RegExp, make: Candidate['make']) => {
+    const at = lastIndex(text, re);
+    if (at >= 0) out.push({ at, make });
+  };
+  // JSON shapes (describeFormat: 'a JSON object {"score_a": <number>, ...}').
+  const jsonAt = lastIndex(text, /\bJSON\b/gi);
+  if (jsonAt >= 0) {
+    const shape = /"score_a"|"score_b"|\bscore_a\b/.test(text)
+      ? 'pair-scores'
+      : /"winner"/.test(text)
+        ? 'winner'
+        : /"score"/.test(text)
+          ? 'score'
+          : undefined;
+    if (shape) out.push({ at: jsonAt, make: (s) => ({ kind: 'json', shape, ...withScale(s, { min: 1, max: 10 }) }) });
+  }
+  add(/The score of Assistant 1/gi, (s) => ({ kind: 'chateval', ...withScale(s, { min: 1, max: 10 }) }));
+  // FairEval.py: "Score of the Assistant 1: <score>".
+  add(/Score of the Assistant 1/g, (s) => ({ kind: 'faireval', ...withScale(s, { min: 1, max: 10 }) }));
+  add(/\[\[A\]\]/g, () => ({ kind: 'fastchat' }));
+  add(/Answer\s*:\s*Assistant 1/gi, () => ({ kind: 'choice' }));
+  // Bandi et al.'s jurors answer a one-hot tuple.
+  add(/\(\s*1\s*,\s*0\s*\)|\(\s*0\s*,\s*1\s*\)/g, () => ({ kind: 'juror' }));
+  // describeFormat of a labelled tuple: 'a final line "Vote: (score_1, score_2)" with each score from 0 to 1'.
+  // Placed at the match's end so it outranks the bare "(score_1, score_2)" inside it; a 0-1 "Vote" is a juror.
+  for (const m of text.matchAll(/"([A-Za-z][A-Za-z ]{0,40}?)\s*:\s*\(\s*score_?1\s*,\s*score_?2\s*\)"/gi)) {
+    const line = m[1]?.trim();
+    if (!line) continue;
+    out.push({
+      at: m.index + m[0].length,
+      make: (s) => {
+        const scale = withScale(s, { min: 1, max: 10 });
+        return /^vote$/i.test(line) && scale.min === 0 && scale.max === 1
+          ? { kind: 'juror' }
+          : { kind: 'tuple', ...scale, line };
+      },
+    });
+  }
+  add(
+    /\(\s*(?:s_?1|score_?1|score_?a|score of (?:answer|assistant) (?:1|a))\s*,\s*(?:s_?2|score_?2|score_?b|score of (?:answer|assistant) (?:2|b))\s*\)|score tuple/gi,
+    (s) => ({ kind: 'tuple', ...withScale(s, { min: 1, max: 10 }) }),
+  );
+  add(/NO[_ ]ISSUES?\b/g, () => ({ kind: 'critique' }));
+  // G-Eval: "Evaluation Form (scores ONLY): - Coherence:"; describeFormat: "only a number from ...".
+  const formLabel = /-\s*([A-Z][A-Za-z ]{1,40}?)\s*:\s*$/.exec(text.trimEnd())?.[1];
+  // Case matters: ChatEval's "[score only]" placeholder is not G-Eval's "(scores ONLY)".
+  add(/scores ONLY|Evaluation Form|[Oo]nly (?:a|the) (?:number|score)\b/g, (s) => ({
+    kind: 'leading',
+    ...withScale(s, { min: 1, max: 5 }),
+    ...(formLabel ? { label: formLabel } : {}),
+  }));
+  // "<Label>: <score>" (describeFormat 'a line "Coherence: <score>"'), DEBATE's "Score: 4".
+  for (const m of text.matchAll(/([A-Za-z][A-Za-z ]{0,40}?)\s*:\s*[<[{]\s*(?:score|number|rating|\d)[^>\]}]*[>\]}]/g)) {
+    const label = m[1]?.trim();
+    // ChatEval's "The score of Assistant 1: <score>" is its own format, not a label.
+    if (!label || /assistant|score of/i.test(label)) continue;
+    const at = m.index;
+    out.push({ at, make: (s) => ({ kind: 'labelled', label, ...withScale(s, { min: 1, max: 5 }) }) });
+  }
+  return out;
+}
+
+/** The format a conversation asks for; `text` when it asks for none. */
+export function detectFormat(messages: readonly MockMessage[]): DetectedFormat {
+  const lastUser = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+  const system = messages
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n');
+  const all = messages.map((m) => m.content).join('\n');
+  for (const text of [lastUser, system, all]) {
+    const found = candidates(text);
+    if (found.length === 0) continue;
+    const pick = found.reduce((a, b) => (b.at >= a.at ? b : a));
+    return pick.make(scaleNear(text, pick.at));
+  }
+  return { kind: 'text' };
+}
+
+/** The format a `response_format: json_schema` asks for, from the schema's properties. */
+export function formatFromJsonSchema(schema: unknown): DetectedFormat | undefined {
+  if (typeof schema !== 'object' || schema === null) return undefined;
+  const props = (schema as { properties?: Record<string, { minimum?: unknown; maximum?: unknown }> }).properties;
+  if (!props) return undefined;
+  const bound = (p: { minimum?: unknown; maximum?: unknown } | undefined): Scale => ({
+    min: typeof p?.minimum === 'number' ? p.minimum : 1,
+    max: typeof p?.maximum === 'number' ? p.maximum : 10,
+  });
+  if (props.score_a) return { kind: 'json', shape: 'pair-scores', ...bound(props.score_a) };
+  if (props.winner) return { kind: 'json', shape: 'winner', min: 0, max: 0 };
+  if (props.score) return { kind: 'json', shape: 'score', ...bound(props.score) };
+  return undefined;
+}
+
+const OPENERS = [
+  'Looking at both responses carefully,',
+  'Considering the question and the answers given,',
+  'Having weighed the arguments so far,',
+  'From the perspective of accuracy and helpfulness,',
+  'Taking the previous points into account,',
+];
+const BODIES = [
+  'the first answer is more specific and addresses the question directly, while the second stays general.',
+  'the second answer is better organised and covers the key points, though the first adds a useful detail.',
+  'both answers are relevant, but one of them contains an unsupported claim that weakens it.',
+  'the level of detail differs: one answer explains its reasoning step by step, the other only states a conclusion.',
+  'neither answer is perfect; they differ mostly in clarity and completeness.',
+];
+const CRITICISMS = [
+  'The score overlooks that the output omits a key point of the source.',
+  'The assessment is too generous: several sentences are repetitive and add little.',
+  'The evaluation ignores a factual inconsistency between the output and the source.',
+  'The score does not account for the awkward transitions between sentences.',
+];
+
+function pickOf<T>(list: readonly T[], h: number): T {
+  return list[h % list.length] as T;
+}
+
+/** A deterministic integer in [min, max] from a hash. */
+function scoreIn(h: number, min: number, max: number): number {
+  const lo = Math.ceil(min);
+  const hi = Math.floor(max);
+  if (hi < lo) return min;
+  return lo + (h % (hi - lo + 1));
+}
+
+/** A wrong-format reply: no marker any parser accepts (starts with a word, holds no numbers). */
+export const WRONG_FORMAT_REPLY = 'I would rather not commit to a verdict on these responses without more context.';
+
+/**
+ * Writes a judge-mode reply for a conversation in the detected format.
+ * @param key the hash input: the prompt plus the model's seed; equal keys give equal replies.
+ */
+export function judgeReply(format: DetectedFormat, key: string): string {
+  const h1 = hash53(key, 1);
+  const h2 = hash53(key, 2);
+  const reason = `${pickOf(OPENERS, h1)} ${pickOf(BODIES, h2)}`;
+  const winnerRoll = unitFromHash(key, 3);
+  const winner = winnerRoll < 0.45 ? 'A' : winnerRoll < 0.9 ? 'B' : 'tie';
+  switch (format.kind) {
+    case 'text':
+      return `${reason} ${pickOf(BODIES, h1 >>> 3)}`;
+    case 'critique':
+      return unitFromHash(key, 4) < 0.5
+        ? 'I have reviewed the evaluation and agree with it. NO_ISSUE'
+        : `${pickOf(CRITICISMS, h2)} I suggest lowering the score by one point.`;
+    case 'chateval':
+      return `${reason}\nThe score of Assistant 1: ${scoreIn(h1, format.min, format.max)}\nThe score of Assistant 2: ${scoreIn(h2, format.min, format.max)}`;
+    case 'faireval':
+      return `Evaluation evidence: ${reason}\nScore of the Assistant 1: ${scoreIn(h1, format.min, format.max)}\nScore of the Assistant 2: ${scoreIn(h2, format.min, format.max)}`;
+    case 'tuple': {
+      const tuple = `(${scoreIn(h1, format.min, format.max)}, ${scoreIn(h2, format.min, format.max)})`;
+      return `${reason}\n${format.line ? `${format.line}: ${tuple}` : tuple}`;
+    }
+    case 'juror':
+      // The juror prompt's format line ("Vote: (1, 0) if ..."); the vote parser reads only that line.
+      return `${reason}\nVote: ${h1 % 2 === 0 ? '(1, 0)' : '(0, 1)'}`;
+    case 'fastchat':
+      return `${reason}\n[[${winner === 'tie' ? 'C' : winner}]]`;
+    case 'choice':
+      return `${reason}\nAnswer: ${winner === 'A' ? 'Assistant 1' : winner === 'B' ? 'Assistant 2' : 'tie'}`;
+    case 'leading': {
+      const n = scoreIn(h1, format.min, format.max);
+      // G-Eval forms end in "- Coherence:": repeating the label keeps a labelled parser happy too.
+      return format.label ? `${n}\n${format.label}: ${n}` : `${n}`;
+    }
+    case 'labelled':
+      return `${reason}\n${format.label}: ${scoreIn(h1, format.min, format.max)}`;
+    case 'json':
+      return JSON.stringify(
+        format.shape === 'pair-scores'
+          ? {
+              rationale: reason,
+              score_a: scoreIn(h1, format.min, format.max),
+              score_b: scoreIn(h2, format.min, format.max),
+            }
+          : format.shape === 'winner'
+            ? { rationale: reason, winner }
+            : { rationale: reason, score: scoreIn(h1, format.min, format.max) },
+      );
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * @module
+ * Writing webhook events into the outbox: THE function every producer of an event calls
+ * ({@link webhookEventStatements}). It returns D1 statements to run inside the producer's own `batch()`
+ * (one transaction), so an event exists exactly when its cause was committed, once: the event id is
+ * derived from `type` and the subject ({@link webhookEventId}), the insert is `ON CONFLICT DO NOTHING`,
+ * and every statement carries the producer's guard (e.g. `endingGuard(status)`). In the same
+ * transaction the event is fanned out into one `webhook_deliveries` row per recipient: each enabled
+ * endpoint of the tenant subscribed to the type, plus the one-off URL if there is one. Delivery happens
+ * later (./dispatch.ts, queues/webhooks.ts); retries update those rows and never write another event.
+ *
+ * An event without any recipient is not written at all.
+ *
+ * @example Emitting `batch.completed` from an effect of the ending (src/ending-plan.ts):
+ * ```ts
+ * webhookEventStatements(db, {
+ *   tenant: sql`SELECT tenant FROM batches WHERE id = ${batchId}`,
+ *   type: 'batch.completed',
+ *   subjectId: batchId,
+ *   data: sql`SELECT json_object('id', id, 'counts', json(counts)) FROM batches WHERE id = ${batchId}`,
+ *   oneOffUrl: sql`SELECT webhook_url FROM batches WHERE id = ${batchId}`,
+ *   guard: sqlAnd([new SqlExpr(endingGuard(ending.status), [ending.id]), sql`<this ending completes the batch>`]),
+ *   causeId: ending.id,
+ *   now: ending.now,
+ * });
+ * ```
+ */
+import { z } from 'zod';
+import { RETRY_WINDOW_MS } from './retry-policy.js';
+import { sha256HexSync } from './sha256.js';
+import type { SqlExpr as SqlExprType } from './sql.js';
+import { rawSql, sql, SqlExpr } from './sql.js';
+
+/** Every event type, in documentation order. */
+export const WEBHOOK_EVENT_TYPES = [
+  'evaluation.succeeded',
+  'evaluation.failed',
+  'evaluation.cancelled',
+  'batch.completed',
+  'meta_evaluation.completed',
+] as const;
+
+/** An event type (the payload's `type`; endpoints subscribe by type). */
+export const WebhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES).meta({
+  id: 'WebhookEventType',
+  description:
+    '`evaluation.succeeded` | `evaluation.failed` | `evaluation.cancelled`: an evaluation ended; `batch.completed`: every item of a batch ended; ' +
+    "`meta_evaluation.completed`: a meta-evaluation's report is ready.",
+});
+/** An event type. */
+export type WebhookEventType = z.infer<typeof WebhookEventTypeSchema>;
+
+/**
+ * The event id of `type` for `subjectId`: `msg_` + the first 32 hex digits of sha-256("type:subject").
+ * Sent as `webhook-id`; the same for every attempt, so receivers can deduplicate.
+ */
+export function webhookEventId(type: WebhookEventType, subjectId: string): string {
+  return `msg_${sha256HexSync(`${type}:${subjectId}`).slice(0, 32)}`;
+}
+
+/** What {@link webhookEventStatements} writes. */
+export interface WebhookEventInput {
+  /** The tenant: its id, or SQL giving it (e.g. `sql\`SELECT tenant FROM evaluations WHERE id = ${id}\``). */
+  tenant: string | SqlExprType;
+  type: WebhookEventType;
+  /**
+   * The evaluation, batch or meta-evaluation the event is about; with `type` it fixes the event id. SQL
+   * giving it (a batch completed by an ending knows its batch only in SQL) needs {@link eventId} too.
+   */
+  subjectId: string | SqlExprType;
+  /**
+   * The event id as SQL, required when {@link subjectId} is SQL: the producer stores
+   * `webhookEventId(type, subject)` where it can compute it (e.g. on the batch row at creation).
+   */
+  eventId?: SqlExprType;
+  /**
+   * The payload's `data`: a JSON-serialisable value, or SQL giving JSON text, evaluated inside the
+   * transaction (so it sees rows written earlier in the same batch, e.g. the verdict).
+   */
+  data: unknown;
+  /**
+   * A one-off callback URL for this event (already accepted by the URL guard, ./url-guard.ts), SQL
+   * giving it or NULL, or absent. Signed with the tenant's signing secret.
+   */
+  oneOffUrl?: string | SqlExprType | null;
+  /** Nothing is written unless this holds (e.g. the ending's guard); default: always. */
+  guard?: SqlExprType;
+  /** Whose ending writes the event (default: `subjectId`); the post-commit dispatch finds it by this id. */
+  causeId?: string;
+  /** Event time, epoch ms: the payload's `timestamp` and the deliveries' first due time. */
+  now: number;
+}
+
+/** `x` as an SQL scalar: a sub-select is parenthesised, a value bound. */
+function scalar(x: string | SqlExprType | null | undefined): SqlExprType {
+  if (x instanceof SqlExpr) return sql`(${x})`;
+  return sql`${x ?? null}`;
+}
+
+/** The event id of an event whose subject is SQL. */
+function requireEventId(e: WebhookEventInput): SqlExprType {
+  if (!e.eventId) throw new Error(`webhook event ${e.type}: a subject given as SQL needs eventId`);
+  return e.eventId;
+}
+
+/**
+ * Statements writing one event and its deliveries: run them in the producer's `batch()`, before the
+ * statement that commits the cause if the guard reads the cause's "before" state (as `endingGuard` does).
+ * Idempotent: a repeat changes nothing (event id conflict; deliveries keyed by event and recipient).
+ */
+export function webhookEventStatements(db: D1Database, e: WebhookEventInput): D1PreparedStatement[] {
+  const id: SqlExprType | string =
+    typeof e.subjectId === 'string' ? webhookEventId(e.type, e.subjectId) : scalar(requireEventId(e));
+  const subjectId = scalar(e.subjectId);
+  const tenant = scalar(e.tenant);
+  const url = scalar(e.oneOffUrl);
+  const guard = e.guard ?? rawSql('1');
+  const data = e.data instanceof SqlExpr ? sql`(${e.data})` : sql`${JSON.stringify(e.data ?? null)}`;
+  const timestamp = new Date(e.now).toISOString();
+  const windowEnds = e.now + RETRY_WINDOW_MS;
+  const subscribed = (alias: string) =>
+    sql`${rawSql(alias)}.tenant = ${tenant} AND ${rawSql(alias)}.disabled_at IS NULL AND (${rawSql(alias)}.events IS NULL
+      OR EXISTS (SELECT 1 FROM json_each(${rawSql(alias)}.events) j WHERE j.value = ${e.type}))`;
+  const eventWritten = sql`EXISTS (SELECT 1 FROM webhook_events WHERE id = ${id})`;
+  return [
+    sql`INSERT INTO webhook_events (id, tenant, type, subject_id, cause_id, payload, created_at)
+      SELECT ${id}, ${tenant}, ${e.type}, ${subjectId}, ${e.causeId ?? subjectId},
+        json_object('type', ${e.type}, 'timestamp', ${timestamp}, 'data', json(${data})), ${e.now}
+      WHERE (${guard}) AND (${url} IS NOT NULL OR EXISTS (SELECT 1 FROM webhook_endpoints x WHERE ${subscribed('x')}))
+      ON CONFLICT (id) DO NOTHING`.prepare(db),
+    sql`INSERT INTO webhook_deliveries (id, event_id, tenant, target, endpoint_id, url, status, attempts, next_attempt_at,
+        window_ends_at, created_at, updated_at)
+      SELECT 'dlv_' || lower(hex(randomblob(16))), ${id}, ep.tenant, ep.id, ep.id, NULL, 'pending', 0, ${e.now}, ${windowEnds}, ${e.now}, ${e.now}
+      FROM webhook_endpoints ep
+      WHERE ${subscribed('ep')} AND (${guard}) AND ${eventWritten}
+      ON CONFLICT (event_id, target) DO NOTHING`.prepare(db),
+    sql`INSERT INTO webhook_deliveries (id, event_id, tenant, target, endpoint_id, url, status, attempts, next_attempt_at,
+        window_ends_at, created_at, updated_at)
+      SELECT 'dlv_' || lower(hex(randomblob(16))), ${id}, ${tenant}, 'once', NULL, ${url}, 'pending', 0, ${e.now}, ${windowEnds}, ${e.now}, ${e.now}
+      WHERE ${url} IS NOT NULL AND (${guard}) AND ${eventWritten}
+      ON CONFLICT (event_id, target) DO NOTHING`.prepare(db),
+  ];
+}
+
+/**
+ * Statements erasing every event about `subjectId` with its deliveries and attempts (data retention:
+ * an event's payload carries the verdict summary). Pending deliveries are dropped with it.
+ */
+export function eraseWebhookEventsStatements(db: D1Database, subjectId: string): D1PreparedStatement[] {
+  const events = sql`SELECT id FROM webhook_events WHERE subject_id = ${subjectId}`;
+  return [
+    sql`DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT id FROM webhook_deliveries WHERE event_id IN (${events}))`.prepare(
+      db,
+    ),
+    sql`DELETE FROM webhook_deliveries WHERE event_id IN (${events})`.prepare(db),
+    sql`DELETE FROM webhook_events WHERE subject_id = ${subjectId}`.prepare(db),
+  ];
+}
