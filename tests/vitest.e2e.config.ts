@@ -14,6 +14,6 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 180_000,
     hookTimeout: 180_000,
-    sequence: { groupOrder: 1 },
+    sequence: { groupOrder: 2 },
   },
 });
