@@ -6,7 +6,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, inject, it, vi } from 'vitest';
 import type { LocalStack } from '../../../src/cli/local-stack.js';
 import { startLocalStack } from '../../../src/cli/local-stack.js';
 import type { MockServer } from '../../../src/llm/mock/node.js';
@@ -58,6 +58,7 @@ describe('a restart of the local runtime mid-debate', () => {
       llmModel: 'mock-judge',
       vars: { STALL_SECONDS: '1' },
       crons: { everyMs: 1_000 },
+      bundle: inject('workerBundle'),
     };
     stack = await startLocalStack(options);
     const r = await fetch(`${stack.url}/v1/evaluations`, {

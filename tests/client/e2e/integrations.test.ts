@@ -10,7 +10,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { LocalStack } from '../../../src/cli/local-stack.js';
 import { REPO_ROOT, startLocalStack } from '../../../src/cli/local-stack.js';
 
@@ -101,7 +101,12 @@ beforeAll(async () => {
   link('tribunal', REPO_ROOT);
   link('openai', join(REPO_ROOT, 'node_modules', 'openai'));
   link('@types/node', join(REPO_ROOT, 'node_modules', '@types', 'node'));
-  stack = await startLocalStack({ port: 0, mockPort: 0, persistTo: join(dir, 'state') });
+  stack = await startLocalStack({
+    port: 0,
+    mockPort: 0,
+    persistTo: join(dir, 'state'),
+    bundle: inject('workerBundle'),
+  });
   env = { TRIBUNAL_URL: stack.url, TRIBUNAL_API_KEY: 'no-key' };
 }, 180_000);
 
