@@ -8,5 +8,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: ['tests/vitest.node.config.ts', 'tests/vitest.worker.config.ts', 'tests/vitest.e2e.config.ts'],
+    // After the summary: each project's wall time and where it went (tests/support/project-times.ts).
+    reporters: ['default', './tests/support/project-times.ts'],
   },
 });

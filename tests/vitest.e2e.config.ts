@@ -11,9 +11,11 @@ export default defineConfig({
     root: new URL('..', import.meta.url).pathname,
     include: ['tests/cli/e2e/**/*.test.ts', 'tests/client/e2e/**/*.test.ts'],
     environment: 'node',
+    // One Worker bundle for every stack the tests start (inject('workerBundle')).
+    globalSetup: ['tests/support/worker-bundle.ts'],
     fileParallelism: false,
     testTimeout: 180_000,
     hookTimeout: 180_000,
-    sequence: { groupOrder: 1 },
+    sequence: { groupOrder: 2 },
   },
 });

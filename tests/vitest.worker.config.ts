@@ -46,7 +46,16 @@ export default defineConfig({
     name: 'worker',
     root,
     include: ['tests/worker/**/*.test.ts'],
-    setupFiles: ['tests/worker/apply-migrations.ts'],
+    // One workerd for every file (the pool starts one per file by default, ~1.5 s each): with isolation
+    // off and one worker, vitest hands all files to one runner, one after another. They share the runtime's
+    // module cache and bindings; each starts on empty D1 and with no Durable Object (fresh-storage.ts).
+    // The mock LLM and the webhook receiver above were already one per run.
+    isolate: false,
+    maxWorkers: 1,
+    // A group of its own (after node, before e2e): vitest refuses projects of one group with different
+    // maxWorkers, and node's default is the cores less one.
+    sequence: { groupOrder: 1 },
+    setupFiles: ['tests/worker/pool-proxy-fix.ts', 'tests/worker/fresh-storage.ts'],
     testTimeout: 30_000,
     // The pipeline logs one JSON line per call: show logs of failing tests only.
     silent: 'passed-only',

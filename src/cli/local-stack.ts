@@ -4,10 +4,11 @@
  * bundled mock LLM when no API key is configured, and the wrangler.toml crons (the sweeper) fired on
  * their schedule. Used by `npm start`, the meta-evaluation runner, the benches and the e2e tests.
  *
- * Two runtimes: `miniflare` (default) runs the deployed bundle (`wrangler deploy --dry-run`) on
- * Miniflare's API in a child process (src/cli/miniflare-runtime.ts); `wrangler` runs `wrangler dev`
- * (kept for comparison: `npm run bench:runtime`). Either owns a process group, so stopping the stack
- * stops workerd too and frees its port. Node only.
+ * Two runtimes: `miniflare` (default) runs the deployed bundle (`wrangler deploy --dry-run`, or one
+ * built beforehand and shared by several stacks) on Miniflare's API in a child process, which applies
+ * the D1 migrations first (src/cli/miniflare-runtime.ts); `wrangler` runs `wrangler dev` after `wrangler
+ * d1 migrations apply` (kept for comparison: `npm run bench:runtime`). Either owns a process group, so
+ * stopping the stack stops workerd too and frees its port. Node only.
  */
 import { execFile } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -91,6 +92,11 @@ export interface LocalStackOptions {
   onProblem?: (message: string) => void;
   /** Queue consumer settings over wrangler.toml's (miniflare runtime), e.g. to hold messages in a local queue in a test. */
   queueConsumers?: RuntimeConfig['queueConsumers'];
+  /**
+   * Entry module of a bundle {@link buildWorker} made beforehand (miniflare runtime): served instead of
+   * bundling again, and left in place when the stack stops (the e2e tests share one). Default: bundle now.
+   */
+  bundle?: string;
 }
 
 /** A running local stack. */
@@ -133,8 +139,8 @@ function wrangler(args: readonly string[], what: string): Promise<void> {
   });
 }
 
-/** Applies the numbered migrations to the local D1 in `persistTo`. Rejects with wrangler's output on failure. */
-export function applyLocalMigrations(persistTo: string): Promise<void> {
+/** Applies the numbered migrations to the local D1 in `persistTo` with wrangler (before `wrangler dev`). Rejects with wrangler's output on failure. */
+function wranglerMigrations(persistTo: string): Promise<void> {
   return wrangler(['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistTo], 'D1 migrations');
 }
 
@@ -182,7 +188,13 @@ interface Runtime {
   trigger: CronTimerOptions['trigger'];
 }
 
-async function startMiniflare(config: RuntimeConfig, options: LocalStackOptions, outDir: string): Promise<Runtime> {
+/** Starts the runtime child while `scriptPath` (the bundle) is being built, and sends it the config once built. */
+async function startMiniflare(
+  config: Omit<RuntimeConfig, 'scriptPath'>,
+  scriptPath: Promise<string>,
+  options: LocalStackOptions,
+  outDir: string,
+): Promise<Runtime> {
   const out = outputOf(options);
   const child = spawnGroup(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'src/cli/miniflare-runtime.ts')], {
     cwd: REPO_ROOT,
@@ -218,7 +230,12 @@ async function startMiniflare(config: RuntimeConfig, options: LocalStackOptions,
       child.once('exit', onExit);
     });
   const ready = next();
-  child.send({ type: 'start', config });
+  try {
+    child.send({ type: 'start', config: { ...config, scriptPath: await scriptPath } });
+  } catch (e) {
+    await stopGroup(child);
+    throw e;
+  }
   const reply = await ready;
   if (reply.type !== 'ready') {
     await stopGroup(child);
@@ -372,23 +389,26 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   };
   if (runtimeKind === 'wrangler' && options.queueConsumers)
     throw new Error('queueConsumers needs the miniflare runtime');
+  if (runtimeKind === 'wrangler' && options.bundle) throw new Error('bundle needs the miniflare runtime');
   let runtime: Runtime;
   // Whatever has not ended and was not touched since this instant was left by an earlier runtime.
   const restartedAt = new Date();
-  // The bundle lives as long as the runtime that serves it (a reload rebuilds into the same directory).
+  // The stack's own bundle lives as long as the runtime that serves it (a reload rebuilds into the same
+  // directory); a bundle given in the options is never built into nor removed.
   const outDir = mkdtempSync(join(tmpdir(), 'tribunal-bundle-'));
   const removeBundle = () => {
     rmSync(outDir, { recursive: true, force: true });
   };
   try {
-    const [scriptPath] = await Promise.all([
-      runtimeKind === 'miniflare' ? buildWorker(outDir) : '',
-      applyLocalMigrations(persistTo),
-    ]);
     runtime =
       runtimeKind === 'miniflare'
-        ? await startMiniflare({ ...config, scriptPath }, options, outDir)
-        : await startWrangler(config, options, url);
+        ? await startMiniflare(
+            config,
+            options.bundle ? Promise.resolve(options.bundle) : buildWorker(outDir),
+            options,
+            outDir,
+          )
+        : await wranglerMigrations(persistTo).then(() => startWrangler(config, options, url));
     if (!(await answersAsTribunal(url))) {
       await stopGroup(runtime.child);
       throw new Error(`${url}/health does not answer as Tribunal: is another server on port ${port}?`);

@@ -6,12 +6,14 @@
  * twice). No proxy worker, no file watcher, no per-request log line unless asked.
  *
  * Runs as a child process of the local stack (src/cli/local-stack.ts), which owns its process group:
- * it gets {@link RuntimeConfig} over IPC, answers `ready` (or `failed`), reloads a rebuilt bundle on
- * `reload`, and ends with its workerd on SIGTERM/SIGINT or when the parent goes away. Node only.
+ * it gets {@link RuntimeConfig} over IPC, applies the D1 migrations (./local-migrations.ts), answers
+ * `ready` (or `failed`), reloads a rebuilt bundle on `reload`, and ends with its workerd on
+ * SIGTERM/SIGINT or when the parent goes away. Node only.
  */
 import { isMain } from './args.js';
 import type { D1Reader, Described, EndedRef } from './ended.js';
 import { readEnded } from './ended.js';
+import { applyLocalMigrations } from './local-migrations.js';
 import type { MiniflareInstance, RuntimeConfig } from './worker-options.js';
 import { Miniflare, miniflareOptionsOf } from './worker-options.js';
 
@@ -67,6 +69,8 @@ function serve(): void {
         try {
           current = request.config;
           const { options, crons, fromEnv, fromDevVars } = miniflareOptionsOf(current);
+          // Before the Worker runs: an alarm left in the state may fire as soon as it does.
+          await applyLocalMigrations(current.configPath, current.persistTo);
           mf = new Miniflare(options);
           const url = await mf.ready;
           reply({ type: 'ready', url: url.origin, crons, fromEnv, fromDevVars });

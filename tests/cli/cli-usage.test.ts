@@ -1,12 +1,21 @@
 /**
  * Every CLI, as a user runs it: `--help` prints the usage and exits 0; an unknown option prints one line
  * and the usage and exits 2; nothing prints a stack trace for a user's mistake.
+ *
+ * In-process: each CLI's module is imported afresh with `process.argv` as a terminal sets it, so its own
+ * entry code runs (the `isMain` guard and `runCli`, or a bench's top-level `parseCliOrExit`), and what it
+ * writes to stdout/stderr, its exit code and any `process.exit()` are captured. Two runs also go through a
+ * real process (tsx, a child's streams and exit code): one of each kind of entry.
  */
 import { execFile } from 'node:child_process';
-import { describe, expect, it, vi } from 'vitest';
+import { resolve } from 'node:path';
+import type { MockInstance } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { REPO_ROOT } from '../../src/cli/local-stack.js';
 import { freePort } from '../../src/cli/ports.js';
 
-// Each test spawns a CLI through tsx (1-3 s alone, several times that on a loaded 2-core machine).
+// A CLI's first import loads its dependencies: wrangler and miniflare for those that start a runtime
+// (bench:peers), several seconds on a loaded 2-core machine.
 vi.setConfig({ testTimeout: 60_000 });
 
 const CLIS = {
@@ -24,18 +33,78 @@ const CLIS = {
   'bench:prefix': 'bench/prefix.ts',
 } as const;
 
-function run(
-  file: string,
-  args: readonly string[],
-  env: NodeJS.ProcessEnv = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** `process.exit(code)` called by the CLI: thrown to end its module's evaluation there, as the process would end. */
+class ProcessExit extends Error {
+  constructor(readonly code: number) {
+    super(`process.exit(${code})`);
+  }
+}
+
+/** The exit code the process would end with now. */
+const exitCode = (): number => Number(process.exitCode ?? 0);
+
+/** Runs the CLI `file` in this process with `args` (and `env` over process.env): its output and exit code. */
+async function run(file: string, args: readonly string[], env: Record<string, string> = {}): Promise<Run> {
+  const path = resolve(REPO_ROOT, file);
+  const out: string[] = [];
+  const err: string[] = [];
+  const sink =
+    (into: string[]) =>
+    (chunk: unknown): boolean => {
+      into.push(String(chunk));
+      return true;
+    };
+  const spies: MockInstance[] = [
+    vi.spyOn(process.stdout, 'write').mockImplementation(sink(out)),
+    vi.spyOn(process.stderr, 'write').mockImplementation(sink(err)),
+    vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(`${a.join(' ')}\n`)),
+    vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(`${a.join(' ')}\n`)),
+    vi.spyOn(console, 'warn').mockImplementation((...a: unknown[]) => void err.push(`${a.join(' ')}\n`)),
+    vi.spyOn(process, 'exit').mockImplementation((code?: string | number | null) => {
+      throw new ProcessExit(Number(code ?? process.exitCode ?? 0));
+    }),
+  ];
+  // runCli listens for EPIPE on both streams of a real process; those listeners go with the run.
+  const errorListeners = (s: NodeJS.WriteStream) => s.listeners('error') as ((e: Error) => void)[];
+  const listening = [process.stdout, process.stderr].map((s) => [s, errorListeners(s)] as const);
+  const argv = process.argv;
+  for (const [k, v] of Object.entries(env)) vi.stubEnv(k, v);
+  process.argv = [process.execPath, path, ...args];
+  process.exitCode = undefined;
+  let code: number;
+  try {
+    vi.resetModules();
+    await import(/* @vite-ignore */ path);
+    code = exitCode();
+  } catch (e) {
+    if (!(e instanceof ProcessExit)) throw e;
+    code = e.code;
+  } finally {
+    process.argv = argv;
+    process.exitCode = undefined;
+    vi.unstubAllEnvs();
+    for (const s of spies) s.mockRestore();
+    for (const [stream, before] of listening)
+      for (const l of errorListeners(stream)) if (!before.includes(l)) stream.off('error', l);
+  }
+  return { code, stdout: out.join(''), stderr: err.join('') };
+}
+
+/** The same through a real process: `node --import tsx file args`. */
+function spawned(file: string, args: readonly string[]): Promise<Run> {
+  return new Promise((done) => {
     execFile(
       process.execPath,
       ['--import', 'tsx', file, ...args],
-      { env: { ...process.env, ...env }, timeout: 60_000 },
+      { cwd: REPO_ROOT, timeout: 60_000 },
       (error, stdout, stderr) => {
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
+        done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
       },
     );
   });
@@ -43,7 +112,11 @@ function run(
 
 const STACK_FRAME = /^\s+at /m;
 
-describe.concurrent.each(Object.entries(CLIS))('%s', (_name, file) => {
+afterEach(() => {
+  vi.resetModules();
+});
+
+describe.each(Object.entries(CLIS))('%s', (_name, file) => {
   it('prints its usage for --help, exit 0', async () => {
     const r = await run(file, ['--help']);
     expect(r.code).toBe(0);
@@ -63,7 +136,27 @@ describe.concurrent.each(Object.entries(CLIS))('%s', (_name, file) => {
   });
 });
 
-describe.concurrent('a user mistake never prints a stack trace', () => {
+describe('as a process', () => {
+  // One CLI of each entry kind: runCli behind isMain (exit code set, streams drained) and a bench's
+  // top-level parseCliOrExit (process.exit()).
+  it.concurrent('judge --no-such-option: one line and the usage on stderr, exit 2', async () => {
+    const r = await spawned(CLIS.judge, ['--no-such-option']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.split('\n')[0]).toBe('unknown option --no-such-option');
+    expect(r.stderr).toContain('\n\nusage: ');
+    expect(r.stderr).not.toMatch(STACK_FRAME);
+  });
+
+  it.concurrent('bench:engine --help: the usage on stdout, exit 0', async () => {
+    const r = await spawned(CLIS['bench:engine'], ['--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^usage: npm run bench:engine/);
+    expect(r.stderr).toBe('');
+  });
+});
+
+describe('a user mistake never prints a stack trace', () => {
   it('bench:peers without the peers installed says how to install them, exit 2', async () => {
     const r = await run(CLIS['bench:peers'], ['--peers-dir', '/nonexistent/peers']);
     expect(r.code).toBe(2);

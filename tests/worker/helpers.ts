@@ -234,9 +234,21 @@ export async function pendingAlarm(id: string): Promise<number | null> {
   return runInDurableObject(evaluationStub(testEnv, id), (_o, state) => state.storage.getAlarm());
 }
 
-/** Deletes every pending alarm of every evaluation object, so no work leaks into the next test. */
+/**
+ * Evaluation objects of earlier test files: the files share one workerd, whose object list keeps every
+ * object it ever made, even after tests/worker/fresh-storage.ts emptied them (no storage, no alarm).
+ */
+const earlierFiles = new Set<string>();
+
+/** Called by tests/worker/fresh-storage.ts once storage is empty: the objects listed now are not this file's. */
+export async function forgetEarlierFiles(): Promise<void> {
+  for (const id of await listDurableObjectIds(testEnv.EVALUATION)) earlierFiles.add(id.toString());
+}
+
+/** Deletes every pending alarm of every evaluation object of this file, so no work leaks into the next test. */
 export async function drainAlarms(): Promise<void> {
   for (const id of await listDurableObjectIds(testEnv.EVALUATION)) {
+    if (earlierFiles.has(id.toString())) continue;
     const stub = testEnv.EVALUATION.get(id);
     await runInDurableObject(stub, async (_instance, state) => {
       await state.storage.deleteAlarm();

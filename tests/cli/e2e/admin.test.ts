@@ -7,7 +7,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, inject, it, vi } from 'vitest';
 import { runAdmin } from '../../../src/cli/admin.js';
 import type { LocalStack } from '../../../src/cli/local-stack.js';
 import { startLocalStack } from '../../../src/cli/local-stack.js';
@@ -40,6 +40,7 @@ describe('ADMIN_TOKEN on the local stack', () => {
       persistTo: join(mkdtempSync(join(tmpdir(), 'tribunal-admin-')), 'state'),
       secrets: { ADMIN_TOKEN },
       crons: false,
+      bundle: inject('workerBundle'),
     });
     const { url } = stack;
     expect((await fetch(`${url}/v1/methods`)).status).toBe(401);

@@ -12,7 +12,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import type { LocalStack, LocalStackOptions } from '../../../src/cli/local-stack.js';
 import { startLocalStack } from '../../../src/cli/local-stack.js';
 import type { MockServer } from '../../../src/mock-llm/node.js';
@@ -50,6 +50,7 @@ describe('a crash right after accepting evaluations', () => {
       vars: { STALL_SECONDS: '1', FAST_START: 'false' },
       crons: { everyMs: 1_000 },
       queueConsumers: { 'tribunal-jobs': { maxBatchSize: 100, maxBatchTimeout: 60 } },
+      bundle: inject('workerBundle'),
     };
     stack = await startLocalStack(options);
     const first = stack;

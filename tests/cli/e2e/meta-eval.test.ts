@@ -10,7 +10,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { LocalStack } from '../../../src/cli/local-stack.js';
 import { startLocalStack } from '../../../src/cli/local-stack.js';
 import { runMetaEval } from '../../../src/cli/meta-eval.js';
@@ -36,7 +36,12 @@ let run: MetaEvalResult;
 const dir = mkdtempSync(join(tmpdir(), 'tribunal-meta-test-'));
 
 beforeAll(async () => {
-  stack = await startLocalStack({ port: 0, mockPort: 0, persistTo: join(dir, 'state') });
+  stack = await startLocalStack({
+    port: 0,
+    mockPort: 0,
+    persistTo: join(dir, 'state'),
+    bundle: inject('workerBundle'),
+  });
   run = await runMetaEval({
     dataset: 'faireval',
     preset: 'chateval-faireval',

@@ -9,7 +9,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, inject, it, vi } from 'vitest';
 import type { LocalStack } from '../../../src/cli/local-stack.js';
 import { startLocalStack } from '../../../src/cli/local-stack.js';
 import type { MockServer } from '../../../src/mock-llm/node.js';
@@ -59,6 +59,7 @@ describe('a restart of the local runtime mid-debate', () => {
       llmBaseUrl: mock.baseUrl,
       llmApiKey: 'local',
       llmModel: 'mock-judge',
+      bundle: inject('workerBundle'),
     };
     stack = await startLocalStack(options);
     const r = await fetch(`${stack.url}/v1/evaluations`, {

@@ -11,7 +11,7 @@ import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page, Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { LocalStack } from '../../../src/cli/local-stack.js';
 import { REPO_ROOT, startLocalStack } from '../../../src/cli/local-stack.js';
 import type { MockServer } from '../../../src/mock-llm/node.js';
@@ -105,6 +105,7 @@ describe.skipIf(SKIP)('the viewer in headless Chromium', () => {
         llmBaseUrl: mock.baseUrl,
         llmModel: 'mock-judge',
         crons: false,
+        bundle: inject('workerBundle'),
       });
     }, 120_000);
     afterAll(async () => {
@@ -580,6 +581,7 @@ describe.skipIf(SKIP)('the viewer in headless Chromium', () => {
         llmModel: 'mock-judge',
         crons: false,
         secrets: { API_KEYS: digest },
+        bundle: inject('workerBundle'),
       });
     }, 120_000);
     afterAll(async () => {

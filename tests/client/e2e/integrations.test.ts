@@ -10,7 +10,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { LocalStack } from '../../../src/cli/local-stack.js';
 import { REPO_ROOT, startLocalStack } from '../../../src/cli/local-stack.js';
 
@@ -75,11 +75,19 @@ function link(name: string, target: string): void {
 }
 
 beforeAll(async () => {
+  // The stack starts while the client builds.
+  const starting = startLocalStack({
+    port: 0,
+    mockPort: 0,
+    persistTo: join(dir, 'state'),
+    bundle: inject('workerBundle'),
+  });
   const build = await run(process.execPath, [
     join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
     '-p',
     'tsconfig.client.json',
   ]);
+  stack = await starting;
   expect(build.stdout + build.stderr).toBe('');
   mkdirSync(join(consumer, 'src'), { recursive: true });
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
@@ -101,7 +109,6 @@ beforeAll(async () => {
   link('tribunal', REPO_ROOT);
   link('openai', join(REPO_ROOT, 'node_modules', 'openai'));
   link('@types/node', join(REPO_ROOT, 'node_modules', '@types', 'node'));
-  stack = await startLocalStack({ port: 0, mockPort: 0, persistTo: join(dir, 'state') });
   env = { TRIBUNAL_URL: stack.url, TRIBUNAL_API_KEY: 'no-key' };
 }, 180_000);
 

@@ -1,6 +1,0 @@
-import { applyD1Migrations } from 'cloudflare:test';
-import { env } from 'cloudflare:workers';
-await applyD1Migrations(
-  env.DB,
-  (env as unknown as { TEST_MIGRATIONS: Parameters<typeof applyD1Migrations>[1] }).TEST_MIGRATIONS,
-);
