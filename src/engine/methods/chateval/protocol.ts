@@ -19,7 +19,7 @@ import { z } from 'zod';
 import type { CallSpec, FinalReply, MethodDefinition, StepResult } from '../../method.js';
 import { AgentParamsSchema, CommonConfigShape, resolveAgentParams } from '../../method.js';
 import type { ParsedValue } from '../../parsers/spec.js';
-import type { Task } from '../../task.js';
+import type { JudgedTask } from '../../judged.js';
 import { renderTemplate, templateField, templateText } from '../../template.js';
 import {
   CHATEVAL_PAIRWISE_CODE,
@@ -213,7 +213,7 @@ function chatHistory(
   return historyText(memoryBefore(config, agents, state, slot));
 }
 
-function discussionTemplate(config: ChatEvalConfig, task: Task): string {
+function discussionTemplate(config: ChatEvalConfig, task: JudgedTask): string {
   if (task.kind === 'pairwise')
     return (
       config.templates.pairwise ?? (config.promptSource === 'paper' ? CHATEVAL_PAIRWISE_PAPER : CHATEVAL_PAIRWISE_CODE)
@@ -223,7 +223,7 @@ function discussionTemplate(config: ChatEvalConfig, task: Task): string {
 
 function callFor(
   config: ChatEvalConfig,
-  task: Task,
+  task: JudgedTask,
   state: ChatEvalState,
   agents: ResolvedAgent[],
   slot: Slot,

@@ -9,7 +9,7 @@ import type { CallSpec } from '../../method.js';
 import { AgentParamsSchema, CommonConfigShape, resolveAgentParams } from '../../method.js';
 import { parseReply } from '../../parsers/parse.js';
 import type { ParserSpec } from '../../parsers/spec.js';
-import type { PointwiseTask, Task } from '../../task.js';
+import type { JudgedPointwiseTask, JudgedTask } from '../../judged.js';
 import { capitalise, renderTemplate, templateField } from '../../template.js';
 import { ASPECT_DESCRIPTIONS, GEVAL_SUMMEVAL_PROMPTS } from '../single/index.js';
 import type { TemplateName } from './prompts.js';
@@ -94,7 +94,7 @@ export interface DebateState {
 }
 
 /** The task as a pointwise one (the core refuses other kinds first; this guards tests). */
-export function asPointwise(task: Task): PointwiseTask {
+export function asPointwise(task: JudgedTask): JudgedPointwiseTask {
   if (task.kind !== 'pointwise') throw new Error('DEBATE judges pointwise tasks only');
   return task;
 }
@@ -110,7 +110,7 @@ export function template(config: DebateConfig, name: TemplateName): string {
 }
 
 /** The aspect placeholders every template may use. */
-export function baseVars(task: PointwiseTask): Record<string, string | number> {
+export function baseVars(task: JudgedPointwiseTask): Record<string, string | number> {
   return {
     aspect: task.aspect.name,
     Aspect: capitalise(task.aspect.name),
@@ -123,7 +123,7 @@ export function baseVars(task: PointwiseTask): Record<string, string | number> {
  * Step 1 / Alg. 1 line 3: the predefined template P. SummEval's four aspects use G-Eval's prompt file (the
  * code's basis); otherwise P is assembled after E.2 from the domain's frame and the aspect.
  */
-export function formulatePrompt(config: DebateConfig, task: PointwiseTask): string {
+export function formulatePrompt(config: DebateConfig, task: JudgedPointwiseTask): string {
   const { name, scale } = task.aspect;
   const verbatim =
     config.domain === 'summeval' && config.templates.evaluation === undefined
@@ -164,7 +164,7 @@ export function formulatePrompt(config: DebateConfig, task: PointwiseTask): stri
 }
 
 /** The Scorer's first message: P alone (code) or the Commander's request around it (paper). */
-export function scorerOpening(config: DebateConfig, task: PointwiseTask): string {
+export function scorerOpening(config: DebateConfig, task: JudgedPointwiseTask): string {
   return renderTemplate(template(config, 'scorer'), {
     ...baseVars(task),
     commander: config.commanderMessage ?? COMMANDER_MESSAGE,
@@ -176,7 +176,7 @@ export function scorerOpening(config: DebateConfig, task: PointwiseTask): string
 export const NO_SCORE = 'no readable score';
 
 /** The Scorer's parser: `evalute_score.py`'s rule (code) or a `Score:` line (paper). */
-export function scorerParser(config: DebateConfig, task: PointwiseTask): ParserSpec {
+export function scorerParser(config: DebateConfig, task: JudgedPointwiseTask): ParserSpec {
   if (config.promptSource === 'code')
     return { type: 'debate-score', from: task.aspect.name.toLowerCase() === 'fluency' ? 'last' : 'first' };
   return { type: 'labelled-score', label: 'Score', min: task.aspect.scale.min, max: task.aspect.scale.max };
@@ -188,7 +188,7 @@ export function critiqueParser(config: DebateConfig): ParserSpec {
 }
 
 /** The score a text reads as under the Scorer's rule, if any. */
-export function readScore(config: DebateConfig, task: PointwiseTask, text: string): number | undefined {
+export function readScore(config: DebateConfig, task: JudgedPointwiseTask, text: string): number | undefined {
   const r = parseReply(scorerParser(config, task), text);
   return r.ok && r.value.kind === 'score' ? r.value.score : undefined;
 }
@@ -210,7 +210,7 @@ export const scoreText = (score: number | undefined): string => (score !== undef
 /** The Commander's forward to the Critic: P and the Scorer reply it shows, with that reply's score. */
 export function forwardText(
   config: DebateConfig,
-  task: PointwiseTask,
+  task: JudgedPointwiseTask,
   prompt: string,
   iteration: number,
   shown: string,
@@ -227,7 +227,12 @@ export function forwardText(
 }
 
 /** The Commander's forward of a critique to the Scorer, with the score the Critic reviewed. */
-export function reviseText(config: DebateConfig, task: PointwiseTask, feedback: string, reviewed: string): string {
+export function reviseText(
+  config: DebateConfig,
+  task: JudgedPointwiseTask,
+  feedback: string,
+  reviewed: string,
+): string {
   return renderTemplate(template(config, 'revise'), { ...baseVars(task), feedback, score: reviewed });
 }
 
@@ -256,7 +261,7 @@ export const NO_RESULT = { from: 'none', parsed: false } as const;
 /** A Scorer call (`score<i>`) on its conversation, after its system message. */
 export function scorerCall(
   config: DebateConfig,
-  task: PointwiseTask,
+  task: JudgedPointwiseTask,
   id: string,
   iteration: number,
   conversation: readonly ChatMessage[],

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { FinalReply, MethodDefinition, StepResult } from '../../method.js';
 import { CommonConfigShape, resolveAgentParams } from '../../method.js';
 import type { ParsedValue } from '../../parsers/spec.js';
-import type { Task } from '../../task.js';
+import type { JudgedTask } from '../../judged.js';
 import { renderTemplate, templateField, templateText } from '../../template.js';
 import {
   agentsOf,
@@ -69,7 +69,7 @@ export interface EnsembleState {
 
 const callId = (agent: number) => `ensemble/agent${agent}`;
 
-function templateFor(config: EnsembleConfig, task: Task): string {
+function templateFor(config: EnsembleConfig, task: JudgedTask): string {
   if (task.kind === 'pairwise') return config.templates.pairwise;
   return config.templates.pointwiseByAspect[task.aspect.name.toLowerCase()] ?? config.templates.pointwise;
 }

@@ -22,7 +22,7 @@ import { z } from 'zod';
 import type { CallSpec, FinalReply, MethodDefinition, StepResult } from '../../method.js';
 import { AgentParamsSchema, CommonConfigShape } from '../../method.js';
 import type { ParserSpec } from '../../parsers/spec.js';
-import type { PairwiseTask } from '../../task.js';
+import type { JudgedPairwiseTask } from '../../judged.js';
 import { renderTemplate, templateField } from '../../template.js';
 import type { MethodVerdict, Vote } from '../../verdict.js';
 import { winnerOf } from '../../verdict.js';
@@ -114,7 +114,7 @@ function templates(config: MoreConfig): { advocate: string; aggregate: string; j
   };
 }
 
-function advocateCall(config: MoreConfig, task: PairwiseTask, state: MoreState, side: Side, i: number): CallSpec {
+function advocateCall(config: MoreConfig, task: JudgedPairwiseTask, state: MoreState, side: Side, i: number): CallSpec {
   const { answer, opponent } = sideAnswers(task, side);
   const code = config.promptSource === 'code';
   // The code: group 2 sees group 1's aggregate as the opponent's last argument; group 1 sees none yet.
@@ -147,7 +147,7 @@ function advocateCall(config: MoreConfig, task: PairwiseTask, state: MoreState, 
   );
 }
 
-function aggregateCall(config: MoreConfig, task: PairwiseTask, state: MoreState, side: Side): CallSpec {
+function aggregateCall(config: MoreConfig, task: JudgedPairwiseTask, state: MoreState, side: Side): CallSpec {
   const { answer, opponent } = sideAnswers(task, side);
   const defenses = Array.from(
     { length: config.advocatesPerSide },
@@ -177,7 +177,7 @@ function aggregateCall(config: MoreConfig, task: PairwiseTask, state: MoreState,
   );
 }
 
-function judgeCall(config: MoreConfig, task: PairwiseTask, state: MoreState): CallSpec {
+function judgeCall(config: MoreConfig, task: JudgedPairwiseTask, state: MoreState): CallSpec {
   const t = templates(config);
   const prompt = renderTemplate(t.judge, {
     question: task.question,
@@ -224,7 +224,7 @@ function verdictOf(config: MoreConfig, state: MoreState): MethodVerdict {
 }
 
 /** The next wave: the advocates and aggregators in the configured order, then the scorer. */
-function nextWave(config: MoreConfig, task: PairwiseTask, state: MoreState): CallSpec[] {
+function nextWave(config: MoreConfig, task: JudgedPairwiseTask, state: MoreState): CallSpec[] {
   const r = state.replies;
   const k = Array.from({ length: config.advocatesPerSide }, (_, i) => i);
   const advocates = (side: Side) =>

@@ -13,7 +13,7 @@
  *   judge scores the two full defences.
  */
 import type { CallSpec } from '../../method.js';
-import type { PairwiseTask } from '../../task.js';
+import type { JudgedPairwiseTask } from '../../judged.js';
 import { renderTemplate } from '../../template.js';
 import type { PairScores, Side } from '../bandi/index.js';
 import {
@@ -72,7 +72,7 @@ export function judgeMessage(state: SamreState, round: number): string {
 function advocateCall(
   config: SamreConfig,
   t: SamreTemplates,
-  task: PairwiseTask,
+  task: JudgedPairwiseTask,
   state: SamreState,
   round: number,
   side: Side,
@@ -118,7 +118,7 @@ function summaryCall(config: SamreConfig, t: SamreTemplates, state: SamreState, 
 function judgeCall(
   config: SamreConfig,
   t: SamreTemplates,
-  task: PairwiseTask,
+  task: JudgedPairwiseTask,
   state: SamreState,
   round: number,
 ): CallSpec {
@@ -159,7 +159,7 @@ export function debateTranscript(config: SamreConfig, state: SamreState, roundsR
 function roundWaves(
   config: SamreConfig,
   t: SamreTemplates,
-  task: PairwiseTask,
+  task: JudgedPairwiseTask,
   state: SamreState,
   round: number,
 ): (() => CallSpec[])[] {
@@ -193,7 +193,12 @@ export type Progress =
   | { kind: 'done'; roundsRun: number; stopReason: 'sign-agreement' | 'max-rounds' | 'budget' };
 
 /** Runs the rounds over the recorded replies (Alg. 2 line 5's early stop only when `earlyStop`; a budget cut keeps `cut.rounds`). */
-export function progress(config: SamreConfig, t: SamreTemplates, task: PairwiseTask, state: SamreState): Progress {
+export function progress(
+  config: SamreConfig,
+  t: SamreTemplates,
+  task: JudgedPairwiseTask,
+  state: SamreState,
+): Progress {
   // A cut keeps the complete rounds before the refused call; an early stop would have ended the loop before it.
   const cut = state.cut?.rounds;
   if (cut !== undefined) return { kind: 'done', roundsRun: cut, stopReason: 'budget' };

@@ -17,7 +17,7 @@ import { CommonConfigShape, resolveAgentParams } from '../../method.js';
 import type { ParsedValue, ParserSpec } from '../../parsers/spec.js';
 import { ParserSpecSchema } from '../../parsers/spec.js';
 import { EngineInputError } from '../../protocol.js';
-import type { Task } from '../../task.js';
+import type { JudgedTask } from '../../judged.js';
 import { capitalise, renderTemplate, templateField, templateText, unknownPlaceholders } from '../../template.js';
 import type { MethodVerdict, Vote } from '../../verdict.js';
 import { majority, mean, meanPair, winnerOf } from '../../verdict.js';
@@ -119,14 +119,17 @@ export interface SingleAgentState {
 }
 
 /** The parser for this task: pointwise scoring parsers with bounds take the aspect's scale. */
-function parserFor(config: SingleAgentConfig, task: Task): ParserSpec {
+function parserFor(config: SingleAgentConfig, task: JudgedTask): ParserSpec {
   const spec = config.parser;
   if (task.kind !== 'pointwise' || !('min' in spec)) return spec;
   return { ...spec, min: task.aspect.scale.min, max: task.aspect.scale.max };
 }
 
 /** The (system, prompt) templates for this task. */
-function templatesFor(config: SingleAgentConfig, task: Task): { system: string; user: string; reference: boolean } {
+function templatesFor(
+  config: SingleAgentConfig,
+  task: JudgedTask,
+): { system: string; user: string; reference: boolean } {
   if (task.kind === 'pairwise' && task.reference !== undefined && config.referenceTemplate !== '') {
     return { system: config.referenceSystemPrompt, user: config.referenceTemplate, reference: true };
   }
@@ -135,7 +138,7 @@ function templatesFor(config: SingleAgentConfig, task: Task): { system: string; 
 }
 
 /** Template values for the task; missing optional task fields render as `(none)`. */
-function varsFor(config: SingleAgentConfig, task: Task): Record<string, string | number> {
+function varsFor(config: SingleAgentConfig, task: JudgedTask): Record<string, string | number> {
   if (task.kind === 'pairwise') {
     return {
       question: task.question,
@@ -160,7 +163,7 @@ function varsFor(config: SingleAgentConfig, task: Task): Record<string, string |
 }
 
 /** Checks the config fits the task kind; @throws EngineInputError when it does not. */
-function checkFits(config: SingleAgentConfig, task: Task): void {
+function checkFits(config: SingleAgentConfig, task: JudgedTask): void {
   const { system, user } = templatesFor(config, task);
   const allowed: readonly string[] = task.kind === 'pairwise' ? PAIRWISE_PLACEHOLDERS : POINTWISE_PLACEHOLDERS;
   const bad = [...new Set([...unknownPlaceholders(system, allowed), ...unknownPlaceholders(user, allowed)])];
@@ -198,7 +201,7 @@ function scaleOf(spec: ParserSpec): number | undefined {
   return spec.max > spec.min ? spec.max - spec.min : undefined;
 }
 
-function conclude(config: SingleAgentConfig, task: Task, results: readonly SampleResult[]): MethodVerdict {
+function conclude(config: SingleAgentConfig, task: JudgedTask, results: readonly SampleResult[]): MethodVerdict {
   const multi = results.length > 1;
   const votes: Vote[] = results.map((r, i) => {
     const vote: Vote = {
