@@ -13,6 +13,7 @@
 import { z } from 'zod';
 import type { ParsedValue, ParserSpec } from '../../parsers/spec.js';
 import type { JudgedPointwiseTask, JudgedTask } from '../../judged.js';
+import { criteriaText } from '../../slots.js';
 import { capitalise, renderTemplate } from '../../template.js';
 import type { MethodVerdict, Vote } from '../../verdict.js';
 import { majority, mean, winnerOf } from '../../verdict.js';
@@ -111,7 +112,10 @@ export function taskVars(
     reference_text: context,
     generated_text: task.output,
     aspect: capitalise(task.aspect.name),
-    aspect_description: task.aspect.description ?? config.aspectDescriptions[task.aspect.name.toLowerCase()] ?? '',
+    // A rubric's criteria stand where the aspect's description does (the generic prompt's criteria slot).
+    aspect_description: task.criteria
+      ? criteriaText(task.criteria, true)
+      : (task.aspect.description ?? config.aspectDescriptions[task.aspect.name.toLowerCase()] ?? ''),
     scale_min: task.aspect.scale.min,
     scale_max: task.aspect.scale.max,
   };
