@@ -434,6 +434,14 @@ function truncated(
   };
 }
 
+/**
+ * Whether this method and config carry G-Eval style evaluation steps (`MethodDefinition.usesEvaluationSteps`),
+ * so that a rubric without `evaluationSteps` is worth completing by `rubric-steps` (auto-CoT) first.
+ */
+export function wantsEvaluationSteps(method: AnyMethod, config: EngineState['config']): boolean {
+  return method.usesEvaluationSteps?.(config) ?? false;
+}
+
 /** Planned first-attempt calls for progress (both orders when calibrated). */
 export function plannedCalls(method: AnyMethod, state: EngineState): number {
   return state.orders.reduce((n, o) => n + method.plannedCalls(state.config, taskFor(state, o.key)), 0);

@@ -11,6 +11,7 @@ import { debateConfigSchema, debateMethod, debatePresets } from './methods/debat
 import { ensembleConfigSchema, ensembleMethod, ensemblePresets } from './methods/ensemble/index.js';
 import { juryConfigSchema, juryMethod, juryPresets } from './methods/jury/index.js';
 import { moreConfigSchema, moreMethod, morePresets } from './methods/more/index.js';
+import { rubricStepsConfigSchema, rubricStepsMethod } from './methods/rubric-steps/index.js';
 import { samreConfigSchema, samreMethod, samrePresets } from './methods/samre/index.js';
 import { singleAgentConfigSchema, singleAgentMethod, singleAgentPresets } from './methods/single/index.js';
 import type { EngineState } from './protocol.js';
@@ -48,6 +49,7 @@ export const MethodConfigSchema = z.discriminatedUnion('method', [
   debateConfigSchema,
   juryConfigSchema,
   cascade.configSchema,
+  rubricStepsConfigSchema,
 ]);
 export type MethodConfig = z.infer<typeof MethodConfigSchema>;
 
@@ -55,6 +57,8 @@ export type MethodConfig = z.infer<typeof MethodConfigSchema>;
 const CATALOGUE: readonly { method: AnyMethod; presets: readonly Preset[] }[] = [
   ...STAGE_METHODS,
   { method: erase(cascade.method), presets: cascadePresets },
+  // G-Eval's auto-CoT for a rubric without steps: no preset, it judges nothing (a rubric's steps, once).
+  { method: erase(rubricStepsMethod), presets: [] },
 ];
 
 /** Methods by id. */

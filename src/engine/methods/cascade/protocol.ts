@@ -332,6 +332,15 @@ export function createCascade(catalogue: StageCatalogue, stageVersions: number) 
       };
     },
 
+    usesEvaluationSteps(config): boolean {
+      // Stages are stored resolved: each has its full config.
+      return config.stages.some(
+        (s) =>
+          typeof s.config?.method === 'string' &&
+          (catalogue.method(s.config.method).usesEvaluationSteps?.(s.config as EngineState['config']) ?? false),
+      );
+    },
+
     plannedCalls(config, task): number {
       // Every stage: the most a cascade can make (the progress bar ends early when a stage decides).
       return config.stages

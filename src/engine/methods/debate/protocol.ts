@@ -35,7 +35,7 @@ import { codeLog, codePosition, replayCode } from './code-flow.js';
 import { paperPosition, paperTurns } from './paper-flow.js';
 import { TIE_BREAKER_BY_DOMAIN } from './prompts.js';
 import type { DebateConfig, DebateReply, DebateState, Position } from './shared.js';
-import { asPointwise, baseVars, debateConfigSchema, formulatePrompt, template } from './shared.js';
+import { asPointwise, baseVars, checkCriteriaSlot, debateConfigSchema, formulatePrompt, template } from './shared.js';
 
 export { debateConfigSchema, formulatePrompt } from './shared.js';
 export type { DebateConfig, DebateReply, DebateState } from './shared.js';
@@ -173,7 +173,10 @@ export const debateMethod: MethodDefinition<DebateConfig, DebateState> = {
   // The paper evaluates pointwise aspects only and gives no pairwise template.
   taskKinds: ['pointwise'],
   configSchema: debateConfigSchema,
-  init(): DebateState {
+  // P always has G-Eval's evaluation steps: a rubric without them is worth completing (auto-CoT).
+  usesEvaluationSteps: () => true,
+  init(config, task): DebateState {
+    checkCriteriaSlot(config, asPointwise(task));
     return { replies: {} };
   },
   step(config, task, state): StepResult {

@@ -249,4 +249,8 @@ export const juryMethod: MethodDefinition<JuryConfig, JuryState> = {
   plannedCalls(config): number {
     return config.jurors.length * config.judge.samples;
   },
+
+  usesEvaluationSteps(config): boolean {
+    return singleAgentMethod.usesEvaluationSteps?.(jurorConfig(config, 0)) ?? false;
+  },
 };

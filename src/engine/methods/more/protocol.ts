@@ -23,6 +23,7 @@ import type { CallSpec, FinalReply, MethodDefinition, StepResult } from '../../m
 import { AgentParamsSchema, CommonConfigShape } from '../../method.js';
 import type { ParserSpec } from '../../parsers/spec.js';
 import type { JudgedPairwiseTask } from '../../judged.js';
+import { renderWithCriteria, requireSlots } from '../../slots.js';
 import { renderTemplate, templateField } from '../../template.js';
 import type { MethodVerdict, Vote } from '../../verdict.js';
 import { winnerOf } from '../../verdict.js';
@@ -30,6 +31,7 @@ import type { RepliesState, Side } from '../bandi/index.js';
 import {
   AGENT_FALLBACK,
   AGGREGATE_PROMPT,
+  BANDI_SLOTS,
   AGGREGATE_VARS,
   CODE_MORE_AGGREGATE,
   CODE_MORE_DEFEND,
@@ -179,15 +181,21 @@ function aggregateCall(config: MoreConfig, task: JudgedPairwiseTask, state: More
 
 function judgeCall(config: MoreConfig, task: JudgedPairwiseTask, state: MoreState): CallSpec {
   const t = templates(config);
-  const prompt = renderTemplate(t.judge, {
-    question: task.question,
-    answer1: task.answerA,
-    answer2: task.answerB,
-    total_rounds: 1,
-    previous_scores: formatPreviousScores([]),
-    defense1: state.replies[aggregateId('a')]?.content ?? '',
-    defense2: state.replies[aggregateId('b')]?.content ?? '',
-  });
+  // A rubric's criteria stand where the scorer's six criteria do.
+  const prompt = renderWithCriteria(
+    t.judge,
+    {
+      question: task.question,
+      answer1: task.answerA,
+      answer2: task.answerB,
+      total_rounds: 1,
+      previous_scores: formatPreviousScores([]),
+      defense1: state.replies[aggregateId('a')]?.content ?? '',
+      defense2: state.replies[aggregateId('b')]?.content ?? '',
+    },
+    task.criteria,
+    BANDI_SLOTS,
+  );
   return userCall(
     { id: JUDGE_ID, agent: 'judge', label: 'Judge', stage: 'judgement', parser: t.parser },
     prompt,
@@ -250,7 +258,8 @@ export const moreMethod: MethodDefinition<MoreConfig, MoreState> = {
   paper: 'Bandi et al. §3.1, Alg. 1, App. C.2, E.2; LLM-Judging-Architectures utils/MORE_architecture.py',
   taskKinds: ['pairwise'],
   configSchema: moreConfigSchema,
-  init(): MoreState {
+  init(config, task): MoreState {
+    requireSlots(task.criteria, [{ field: 'config.templates.judge', template: templates(config).judge }], BANDI_SLOTS);
     return { replies: {} };
   },
   step(config, task, state): StepResult {
