@@ -5,12 +5,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { LlmCallRequest, LlmCallResult, LlmFunction } from '../../src/engine/call.js';
+import type { AnyMethod } from '../../src/engine/method.js';
+import { rubricStepsMethod, rubricStepsTask, withGeneratedSteps } from '../../src/engine/methods/rubric-steps/index.js';
 import { createEvaluation } from '../../src/engine/protocol.js';
 import { getMethod, resolveMethodConfig } from '../../src/engine/registry.js';
 import { replayReplies } from '../../src/engine/replay.js';
 import type { RubricContent } from '../../src/engine/rubric.js';
 import { runEvaluation } from '../../src/engine/runner.js';
 import type { Task } from '../../src/engine/task.js';
+import { createLlmWithMock } from '../../src/llm/mock/in-process.js';
+import { IN_PROCESS_MOCK_URL } from '../../src/llm/settings.js';
 import { driveByWaves, verdictOf } from '../support/waves.js';
 
 const TASK: Task = { kind: 'pointwise', source: 'A customer asks for a refund.', output: 'Refunded, sorry!' };
@@ -287,5 +291,36 @@ describe('one call for every aspect (the single judge JSON form)', () => {
     expect(v.overall).toBeUndefined();
     expect(v.score).toBeUndefined();
     expect(v.unparsed).toHaveLength(1);
+  });
+});
+
+describe('the bundled mock LLM answers what rubrics ask', () => {
+  const llm = createLlmWithMock({ providers: { default: { baseUrl: IN_PROCESS_MOCK_URL } }, defaultModel: 'mock' });
+
+  it('the one-call JSON form: every aspect scored within its scale, no re-ask', async () => {
+    const method = getMethod('single');
+    const config = resolveMethodConfig('rubric-judge', undefined);
+    const { outcome } = await runEvaluation(method, createEvaluation(method, config, TASK, RUBRIC), llm);
+    const v = verdictOf(outcome);
+    expect(v.calls).toBe(1);
+    for (const a of v.aspects ?? []) {
+      expect(a.score).toBeGreaterThanOrEqual(a.scale.min);
+      expect(a.score).toBeLessThanOrEqual(a.scale.max);
+      expect(a.rationale).toBeTruthy();
+    }
+  });
+
+  it("G-Eval's auto-CoT prompt: numbered steps", async () => {
+    const method = rubricStepsMethod as unknown as AnyMethod;
+    const config = resolveMethodConfig(undefined, { method: 'rubric-steps' });
+    const rubric: RubricContent = { kind: 'pairwise', criteria: 'Which reply follows the refund policy better.' };
+    const { outcome } = await runEvaluation(
+      method,
+      createEvaluation(method, config, rubricStepsTask(rubric), rubric),
+      llm,
+    );
+    const v = verdictOf(outcome);
+    expect(v.calls).toBe(1);
+    expect(withGeneratedSteps(rubric, v).evaluationSteps).toMatch(/^1\. .+\n2\. .+\n3\. .+$/);
   });
 });

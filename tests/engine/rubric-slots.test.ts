@@ -13,7 +13,7 @@ import { BANDI_BASELINE_PAPER_TEMPLATE } from '../../src/engine/methods/single/i
 import { createEvaluation } from '../../src/engine/protocol.js';
 import { getMethod, PRESETS, resolveMethodConfig } from '../../src/engine/registry.js';
 import type { RubricContent } from '../../src/engine/rubric.js';
-import type { Task } from '../../src/engine/task.js';
+import type { PointwiseTask, Task } from '../../src/engine/task.js';
 import { driveByWaves } from '../support/waves.js';
 
 /** The rubric's criteria: a text that appears in no template and no reply. */
@@ -25,7 +25,7 @@ const PAIR: Task = {
   answerA: 'ANSWER ONE TEXT',
   answerB: 'ANSWER TWO TEXT',
 };
-const pointwise = (name: string, min: number, max: number): Task => ({
+const pointwise = (name: string, min: number, max: number): PointwiseTask => ({
   kind: 'pointwise',
   source: 'SOURCE TEXT',
   context: 'CONTEXT TEXT',
