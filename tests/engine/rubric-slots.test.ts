@@ -11,7 +11,7 @@ import type { LlmCallRequest } from '../../src/engine/call.js';
 import { EngineInputError } from '../../src/engine/errors.js';
 import { BANDI_BASELINE_PAPER_TEMPLATE } from '../../src/engine/methods/single/index.js';
 import { createEvaluation } from '../../src/engine/protocol.js';
-import { getMethod, PRESETS, resolveMethodConfig } from '../../src/engine/registry.js';
+import { createJob, getMethod, PRESETS, resolveMethodConfig } from '../../src/engine/registry.js';
 import type { RubricContent } from '../../src/engine/rubric.js';
 import type { PointwiseTask, Task } from '../../src/engine/task.js';
 import { driveByWaves } from '../support/waves.js';
@@ -326,6 +326,24 @@ describe('rubric errors name the field', () => {
     );
     // Without a rubric, {{criteria}} has nothing to hold.
     expect(thrown(() => createEvaluation(m, marked, PAIR)).code).toBe('template_task_mismatch');
+  });
+
+  it('a job is a preset, config overrides, a task and a rubric beside them', () => {
+    const job = createJob({
+      preset: 'fastchat-pair',
+      config: { samples: 1 },
+      task: PAIR,
+      rubric: { kind: 'pairwise', criteria: MARK },
+    });
+    expect(job.method.method).toBe('single');
+    expect(job.state.rubric).toEqual({ kind: 'pairwise', criteria: MARK });
+    expect(job.state.config).toBe(job.config);
+    // Without a rubric the state carries none: exactly the state of before.
+    const plain = createJob({ preset: 'fastchat-pair', task: PAIR });
+    expect('rubric' in plain.state).toBe(false);
+    expect(plain.state).toEqual(
+      createEvaluation(getMethod('single'), resolveMethodConfig('fastchat-pair', undefined), PAIR),
+    );
   });
 
   it("a rubric's own braces are never read as placeholders", () => {
