@@ -159,3 +159,21 @@ export function requireSlots(
     'rubric_unsupported',
   );
 }
+
+/**
+ * Checks a rubric's scale against a reader that takes one digit (the authors' scripts: ChatEval's Topical-Chat
+ * last character, DEBATE's first digit): a scale beyond 0-9 would be misread, so it is refused.
+ * @param reader what reads the score and the option that reads more, for the message.
+ * @throws EngineInputError `rubric_unsupported` naming `rubric.scale`.
+ */
+export function requireOneDigitScale(
+  criteria: Criteria | undefined,
+  scale: { min: number; max: number },
+  reader: string,
+): void {
+  if (!criteria || (scale.min >= 0 && scale.max <= 9)) return;
+  throw new EngineInputError(
+    `rubric.scale: ${reader}, so a scale of ${scale.min}-${scale.max} cannot be read; use a scale within 0-9 or that option`,
+    'rubric_unsupported',
+  );
+}

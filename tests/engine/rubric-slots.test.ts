@@ -328,6 +328,17 @@ describe('rubric errors name the field', () => {
     expect(thrown(() => createEvaluation(m, marked, PAIR)).code).toBe('template_task_mismatch');
   });
 
+  it("a scale the authors' one-digit readers would misread is refused, naming rubric.scale", () => {
+    const ten: RubricContent = { kind: 'pointwise', criteria: MARK, scale: { min: 1, max: 10 } };
+    for (const preset of ['chateval-topical-chat', 'ensemble-topical-chat', 'debate-summeval']) {
+      const c = resolveMethodConfig(preset, undefined);
+      const err = thrown(() => createEvaluation(getMethod(c.method), c, pointwise('naturalness', 1, 10), ten));
+      expect(err.message).toMatch(/^rubric\.scale: .* a scale of 1-10 cannot be read/);
+    }
+    const labelled = resolveMethodConfig('chateval-topical-chat', { pointwiseRead: 'labelled' });
+    expect(() => createEvaluation(getMethod('chateval'), labelled, pointwise('naturalness', 1, 10), ten)).not.toThrow();
+  });
+
   it('a job is a preset, config overrides, a task and a rubric beside them', () => {
     const job = createJob({
       preset: 'fastchat-pair',

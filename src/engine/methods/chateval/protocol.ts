@@ -20,7 +20,7 @@ import type { CallSpec, FinalReply, MethodDefinition, StepResult } from '../../m
 import { AgentParamsSchema, CommonConfigShape, resolveAgentParams } from '../../method.js';
 import type { ParsedValue } from '../../parsers/spec.js';
 import type { JudgedTask } from '../../judged.js';
-import { mergeSlotTables, renderWithCriteria, requireSlots } from '../../slots.js';
+import { mergeSlotTables, renderWithCriteria, requireOneDigitScale, requireSlots } from '../../slots.js';
 import { renderTemplate, templateField, templateText } from '../../template.js';
 import {
   CHATEVAL_SLOTS,
@@ -316,6 +316,12 @@ export const chatEvalMethod: MethodDefinition<ChatEvalConfig, ChatEvalState> = {
       CHATEVAL_TEMPLATE_SLOTS,
       CHATEVAL_SLOT_PLACEHOLDERS,
     );
+    if (task.kind === 'pointwise' && config.pointwiseRead === 'last-char')
+      requireOneDigitScale(
+        task.criteria,
+        task.aspect.scale,
+        "pointwiseRead 'last-char' reads the last character (the authors' script; 'labelled' reads more)",
+      );
     return { replies: {}, finals: {} };
   },
 

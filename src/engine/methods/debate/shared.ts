@@ -10,7 +10,7 @@ import { AgentParamsSchema, CommonConfigShape, resolveAgentParams } from '../../
 import { parseReply } from '../../parsers/parse.js';
 import type { ParserSpec } from '../../parsers/spec.js';
 import type { JudgedPointwiseTask, JudgedTask } from '../../judged.js';
-import { criteriaText, renderWithCriteria, requireSlots } from '../../slots.js';
+import { criteriaText, renderWithCriteria, requireOneDigitScale, requireSlots } from '../../slots.js';
 import { capitalise, renderTemplate, templateField } from '../../template.js';
 import { ASPECT_DESCRIPTIONS, GEVAL_RUBRIC_STEPS, GEVAL_SLOTS, GEVAL_SUMMEVAL_PROMPTS } from '../single/index.js';
 import type { TemplateName } from './prompts.js';
@@ -137,6 +137,12 @@ function verbatimP(config: DebateConfig, task: JudgedPointwiseTask): string | un
 export function checkCriteriaSlot(config: DebateConfig, task: JudgedPointwiseTask): void {
   const template = verbatimP(config, task) ?? evaluationTemplate(config);
   requireSlots(task.criteria, [{ field: 'config.templates.evaluation', template }], GEVAL_SLOTS, ['criteria']);
+  if (config.promptSource === 'code')
+    requireOneDigitScale(
+      task.criteria,
+      task.aspect.scale,
+      "promptSource 'code' reads one digit (evalute_score.py; 'paper' reads a Score: line)",
+    );
 }
 
 /**

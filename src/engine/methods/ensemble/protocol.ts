@@ -11,7 +11,7 @@ import type { FinalReply, MethodDefinition, StepResult } from '../../method.js';
 import { CommonConfigShape, resolveAgentParams } from '../../method.js';
 import type { ParsedValue } from '../../parsers/spec.js';
 import type { JudgedTask } from '../../judged.js';
-import { renderWithCriteria, requireSlots } from '../../slots.js';
+import { renderWithCriteria, requireOneDigitScale, requireSlots } from '../../slots.js';
 import { templateField, templateText } from '../../template.js';
 import {
   agentsOf,
@@ -91,6 +91,12 @@ export const ensembleMethod: MethodDefinition<EnsembleConfig, EnsembleState> = {
 
   init(config, task): EnsembleState {
     requireSlots(task.criteria, [templateFor(config, task)], ENSEMBLE_SLOTS, ['aspect_description']);
+    if (task.kind === 'pointwise' && config.pointwiseRead === 'last-char')
+      requireOneDigitScale(
+        task.criteria,
+        task.aspect.scale,
+        "pointwiseRead 'last-char' reads the last character (the authors' script; 'labelled' reads more)",
+      );
     return { finals: {} };
   },
 
