@@ -14,6 +14,7 @@ import { createEvaluation } from '../../src/engine/protocol.js';
 import { createJob, getMethod, PRESETS, resolveMethodConfig } from '../../src/engine/registry.js';
 import type { RubricContent } from '../../src/engine/rubric.js';
 import type { PointwiseTask, Task } from '../../src/engine/task.js';
+import { readableReply } from '../support/replies.js';
 import { driveByWaves } from '../support/waves.js';
 
 /** The rubric's criteria: a text that appears in no template and no reply. */
@@ -33,31 +34,6 @@ const pointwise = (name: string, min: number, max: number): PointwiseTask => ({
   aspect: { name, scale: { min, max } },
 });
 
-/** A reply every reader of these presets takes; it names the call, never the criteria. */
-function reply(r: LlmCallRequest): string {
-  switch (r.parser.type) {
-    case 'chateval-scores':
-      return `FINAL ${r.id}\nThe score of Assistant 1: 7\nThe score of Assistant 2: 5`;
-    case 'last-char':
-    case 'labelled-score':
-      return `FINAL ${r.id}\nScore: 2`;
-    case 'fastchat-verdict':
-      return '[[A]]';
-    case 'faireval-scores':
-      return 'Evaluation evidence: E\nScore of the Assistant 1: 7\nScore of the Assistant 2: 5';
-    case 'geval-score':
-    case 'leading-number':
-      return '1';
-    case 'debate-score':
-      return `REPLY ${r.id} 1`;
-    case 'bandi-tuple':
-    case 'score-tuple':
-      return `REPLY ${r.id} (1, 0)`;
-    default:
-      return `REPLY ${r.id}`;
-  }
-}
-
 /** Every request a config makes for a task (and rubric), by id. */
 function requests(
   preset: string,
@@ -67,7 +43,7 @@ function requests(
 ): Map<string, LlmCallRequest> {
   const config = resolveMethodConfig(preset, overrides);
   const method = getMethod(config.method);
-  const { waves } = driveByWaves(method, createEvaluation(method, config, task, rubric), reply);
+  const { waves } = driveByWaves(method, createEvaluation(method, config, task, rubric), readableReply);
   return new Map(waves.flat().map((r) => [r.id, r]));
 }
 

@@ -76,6 +76,20 @@ export interface FastChatTurn {
   reference?: string;
 }
 
+/** The multi-turn templates' values (FastChat's slot names) for two turns; a missing reference is `(none)`. */
+export function multiTurnVars(first: FastChatTurn, second: FastChatTurn): Record<string, string> {
+  return {
+    question_1: first.question,
+    question_2: second.question,
+    answer_a_1: first.answerA,
+    answer_b_1: first.answerB,
+    answer_a_2: second.answerA,
+    answer_b_2: second.answerB,
+    ref_answer_1: first.reference ?? '(none)',
+    ref_answer_2: second.reference ?? '(none)',
+  };
+}
+
 /**
  * FastChat's system and user prompt for turn `turns.length` of a pair (`run_judge_pair`): the first turn
  * alone, or both turns with the multi-turn template. The reference is used when the category needs one.
@@ -95,16 +109,7 @@ export function fastChatPairPrompt(
           answer_b: first.answerB,
           reference: first.reference ?? '(none)',
         }
-      : {
-          question_1: first.question,
-          question_2: second.question,
-          answer_a_1: first.answerA,
-          answer_b_1: first.answerB,
-          answer_a_2: second.answerA,
-          answer_b_2: second.answerB,
-          ref_answer_1: first.reference ?? '(none)',
-          ref_answer_2: second.reference ?? '(none)',
-        };
+      : multiTurnVars(first, second);
   return { judge, system, user: renderTemplate(template, vars) };
 }
 

@@ -19,7 +19,7 @@ import {
   POINTWISE_PLACEHOLDERS,
   yields,
 } from './config.js';
-import { fastChatTurnsOf } from './fastchat.js';
+import { fastChatTurnsOf, multiTurnVars } from './fastchat.js';
 import { GEVAL_RUBRIC_STEPS } from './geval-prompts.js';
 import { ASPECTS_JSON_TEMPLATE } from './prompts.js';
 import { SINGLE_SLOT_PLACEHOLDERS, SINGLE_SLOTS } from './slots.js';
@@ -119,20 +119,7 @@ export function varsFor(config: SingleAgentConfig, task: JudgedTask, t: Template
   if (task.kind === 'pairwise') {
     const criteria: Record<string, string> = c ? { criteria: criteriaText(c, true) } : {};
     const turns = t.form === 'multi-turn' || t.form === 'multi-turn-reference' ? fastChatTurnsOf(task) : undefined;
-    if (turns) {
-      const [first, second] = turns;
-      return {
-        question_1: first.question,
-        question_2: second.question,
-        answer_a_1: first.answerA,
-        answer_b_1: first.answerB,
-        answer_a_2: second.answerA,
-        answer_b_2: second.answerB,
-        ref_answer_1: first.reference ?? '(none)',
-        ref_answer_2: second.reference ?? '(none)',
-        ...criteria,
-      };
-    }
+    if (turns) return { ...multiTurnVars(...turns), ...criteria };
     return {
       question: task.question,
       answer_a: task.answerA,
