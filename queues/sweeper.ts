@@ -30,19 +30,27 @@ export const DEFAULT_STALL_SECONDS = 120;
 const SWEEP_LIMIT = 100;
 
 /**
- * Finds stalled evaluations (no progress for `env.STALL_SECONDS`, default {@link DEFAULT_STALL_SECONDS})
- * and re-kicks at most {@link SWEEP_LIMIT} of them. Never throws for one evaluation's error.
+ * The `cron` of the sweep a local runtime gets once it has started (cron(8)'s name for "at startup";
+ * Cloudflare never fires it): its `scheduledTime` is the moment the runtime started. Nothing of an earlier
+ * runtime runs any more, so everything not ended and untouched since then is stalled already.
  */
-export async function sweep(env: Bindings): Promise<SweepReport> {
+export const RESTART_SWEEP_CRON = '@reboot';
+
+/**
+ * Finds stalled evaluations (no progress for `env.STALL_SECONDS`, default {@link DEFAULT_STALL_SECONDS};
+ * none since `restartedAt`, epoch ms, for the sweep after a restart) and re-kicks at most
+ * {@link SWEEP_LIMIT} of them. Never throws for one evaluation's error.
+ */
+export async function sweep(env: Bindings, restartedAt?: number): Promise<SweepReport> {
   const now = Date.now();
   const fromEnv = Number(env.STALL_SECONDS);
   const stallSeconds = Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : DEFAULT_STALL_SECONDS;
   try {
-    await topUpStalledBatches(env, now);
+    await topUpStalledBatches(env, now, restartedAt);
   } catch (e) {
     log('error', 'sweeper.batches_error', { error: messageOf(e) });
   }
-  const ids = await findStalled(env.DB, now - stallSeconds * 1000, SWEEP_LIMIT);
+  const ids = await findStalled(env.DB, restartedAt ?? now - stallSeconds * 1000, SWEEP_LIMIT);
   const report: SweepReport = { kicked: [], errors: [] };
   await Promise.all(
     ids.map(async (id) => {

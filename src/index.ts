@@ -7,7 +7,7 @@
 import { BATCHES_QUEUE, handleBatchMessages } from '../queues/batches.js';
 import { handleDeadLetters, JOBS_DLQ } from '../queues/dead-letter.js';
 import { handleJobs } from '../queues/jobs.js';
-import { sweep } from '../queues/sweeper.js';
+import { RESTART_SWEEP_CRON, sweep } from '../queues/sweeper.js';
 import { handleWebhookDeadLetters, handleWebhookDeliveries, WEBHOOKS_DLQ, WEBHOOKS_QUEUE } from '../queues/webhooks.js';
 import { app } from './api/app.js';
 import type { Bindings } from './env.js';
@@ -27,9 +27,11 @@ export default {
     else if (batch.queue === WEBHOOKS_DLQ) await handleWebhookDeadLetters(batch, env);
     else await handleJobs(batch, env);
   },
-  scheduled(_controller, env, ctx): Promise<void> {
+  scheduled(controller, env, ctx): Promise<void> {
+    // The local stack's sweep after a restart (queues/sweeper.ts): what the gone runtime left is due now.
+    const restartedAt = controller.cron === RESTART_SWEEP_CRON ? controller.scheduledTime : undefined;
     ctx.waitUntil(
-      sweep(env)
+      sweep(env, restartedAt)
         .then((r) => {
           if (r.kicked.length + r.errors.length > 0)
             log('info', 'sweeper.run', { kicked: r.kicked.length, errors: r.errors.length });
@@ -41,7 +43,7 @@ export default {
     );
     // Webhook deliveries overdue in D1 (a lost queue message): re-enqueued; the next run retries a failure.
     ctx.waitUntil(
-      sweepDeliveries(env).catch((e: unknown) => {
+      sweepDeliveries(env, Date.now(), restartedAt).catch((e: unknown) => {
         log('error', 'webhooks.sweep_failed', { error: messageOf(e) });
       }),
     );

@@ -99,6 +99,7 @@ export function callFinishedEvent(evaluationId: string, r: StoredResultView): Ca
             content: r.result.content,
             ...(r.result.choices ? { choices: r.result.choices } : {}),
             model: r.result.model,
+            usage: r.result.usage,
           }
         : { error: r.result.error }),
       startedAt: r.startedAt,

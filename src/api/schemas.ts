@@ -188,6 +188,12 @@ export const TranscriptSchema = z
   .strict()
   .meta({ id: 'Transcript' });
 
+/** Answer to `GET /v1/evaluations/{id}/task`: what is judged, as submitted; null once it is no longer kept. */
+export const EvaluationTaskSchema = z
+  .object({ id: z.string(), task: Task.nullable() })
+  .strict()
+  .meta({ id: 'EvaluationTask' });
+
 /** Optional body of `POST /v1/evaluations/{id}/cancel`. */
 export const CancelRequestSchema = z
   .object({ reason: z.string().min(1).max(500).optional().describe('Why; stored with the cancellation.') })

@@ -195,11 +195,17 @@ export async function handOverClaim(
 }
 
 /**
- * The sweeper's part, for open batches untouched for {@link TOP_UP_AFTER_SECONDS}: tops the window up, or
- * queues a cancel's fan-out again (its pages are idempotent) when a cancel has not finished.
+ * The sweeper's part, for open batches untouched for {@link TOP_UP_AFTER_SECONDS} (or since `restartedAt`,
+ * epoch ms, after a restart of the local runtime): tops the window up, or queues a cancel's fan-out again
+ * (its pages are idempotent) when a cancel has not finished. At most `limit` batches (default 20).
  */
-export async function topUpStalledBatches(env: Bindings, now: number, limit = 20): Promise<string[]> {
-  const stalled = await stalledBatches(env.DB, now - TOP_UP_AFTER_SECONDS * 1000, limit);
+export async function topUpStalledBatches(
+  env: Bindings,
+  now: number,
+  restartedAt?: number,
+  limit = 20,
+): Promise<string[]> {
+  const stalled = await stalledBatches(env.DB, restartedAt ?? now - TOP_UP_AFTER_SECONDS * 1000, limit);
   for (const { id: batchId, cancelling } of stalled) {
     if (cancelling) {
       log('warn', 'batch.cancel_resumed', { batchId });

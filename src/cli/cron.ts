@@ -97,7 +97,18 @@ export interface CronTimerOptions {
   everyMs?: number;
   /** Told about a cron that cannot be parsed, or a trigger the runtime did not accept. Default: ignore. */
   onProblem?: (message: string) => void;
+  /**
+   * When the runtime started: the sweep after a restart ({@link RESTART_CRON}) is fired at once with this
+   * time, before the first scheduled tick. Default: none.
+   */
+  restartedAt?: Date;
 }
+
+/**
+ * The sweep a freshly started runtime gets at once (queues/sweeper.ts `RESTART_SWEEP_CRON`, cron(8)'s name
+ * for "at startup"): work an earlier runtime left unfinished resumes now, not after `STALL_SECONDS`.
+ */
+export const RESTART_CRON = '@reboot';
 
 /** A {@link CronTimerOptions.trigger} through a runtime's `/cdn-cgi/handler/scheduled` route (wrangler dev `--test-scheduled`). */
 export function httpTrigger(url: string): CronTimerOptions['trigger'] {
@@ -122,9 +133,9 @@ export function startCronTimer(options: CronTimerOptions): { stop(): void } {
   }
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
-  const fire = async (cron: Cron, at: Date) => {
+  const fire = async (expr: string, at: Date) => {
     try {
-      const problem = await options.trigger(cron.expr, at);
+      const problem = await options.trigger(expr, at);
       if (problem !== null && !stopped) options.onProblem?.(problem);
     } catch {
       // The runtime is down (stopping, or crashed in a test): the next tick tries again.
@@ -133,7 +144,7 @@ export function startCronTimer(options: CronTimerOptions): { stop(): void } {
   const tick = () => {
     if (stopped) return;
     const now = new Date();
-    for (const cron of crons) if (options.everyMs !== undefined || cronMatches(cron, now)) void fire(cron, now);
+    for (const cron of crons) if (options.everyMs !== undefined || cronMatches(cron, now)) void fire(cron.expr, now);
     schedule();
   };
   const schedule = () => {
@@ -143,6 +154,7 @@ export function startCronTimer(options: CronTimerOptions): { stop(): void } {
     timer.unref();
   };
   if (crons.length > 0) schedule();
+  if (options.restartedAt) void fire(RESTART_CRON, options.restartedAt);
   return {
     stop: () => {
       stopped = true;

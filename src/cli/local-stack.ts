@@ -12,17 +12,20 @@
 import { execFile } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { startMockServer } from '../llm/mock/node.js';
 import type { MockServer } from '../llm/mock/node.js';
 import type { CronTimerOptions } from './cron.js';
+import type { Described, EndedRef } from './ended.js';
 import { httpTrigger, startCronTimer } from './cron.js';
 import type { RuntimeReply, RuntimeRequest } from './miniflare-runtime.js';
 import type { RuntimeConfig } from './worker-options.js';
 import { assertPortFree, freePort, PortInUseError, waitForPortFree } from './ports.js';
 import { exited, signalGroup, spawnGroup, stopGroup } from './process-group.js';
+import { lockState } from './state-lock.js';
 
 export { freePort } from './ports.js';
 
@@ -60,10 +63,12 @@ export interface LocalStackOptions {
   llmModel?: string;
   /** Port of the mock LLM when it is started; 0 = a free port. Default 8788. A taken port fails at once. */
   mockPort?: number;
-  /** Inherit the runtime's output (npm start) or keep quiet (runner, bench, tests). Default false. */
+  /** Inherit the runtime's output or keep quiet (runner, bench, tests). Default false. */
   verbose?: boolean;
   /** Write the runtime's output to this file (when not verbose). */
   logFile?: string;
+  /** Hand the runtime's output (stdout and stderr) over line by line instead (npm start's terminal, ./terminal-log.ts). */
+  onOutput?: (line: string) => void;
   /** Vars over wrangler.toml's, e.g. `{ STALL_SECONDS: '1' }`. */
   vars?: Record<string, string>;
   /** Secrets for the Worker, e.g. `{ API_KEYS: '…' }`: passed as bindings, never on a command line. */
@@ -74,7 +79,11 @@ export interface LocalStackOptions {
   devVars?: boolean;
   /** wrangler.toml `[vars]` present in the environment override the file (npm start; miniflare runtime). Default false. */
   varsFromEnv?: boolean;
-  /** Fire the crons on their schedule (default), every `everyMs` (tests), or not at all (`false`). */
+  /**
+   * Fire the crons on their schedule (default), every `everyMs` (tests), or not at all (`false`). Unless
+   * `false`, the sweep after a restart (`@reboot`, ./cron.ts) fires at once: work an earlier runtime left
+   * on this state resumes within seconds.
+   */
   crons?: boolean | { everyMs: number };
   /** One log line per request (miniflare runtime; wrangler dev always logs them). Default false. */
   logRequests?: boolean;
@@ -102,6 +111,8 @@ export interface LocalStack {
   fromDevVars: string[];
   /** Rebuilds the bundle and swaps it in, state kept (miniflare runtime; npm start's file watcher). */
   reload(): Promise<void>;
+  /** Reads an ended evaluation or batch from the local D1 (miniflare runtime; null otherwise, or when unreadable). */
+  describe(ref: EndedRef): Promise<Described | null>;
   /** Stops the crons, the runtime's whole process group (SIGTERM, then SIGKILL) and the mock; resolves once the API port is free. */
   stop(): Promise<void>;
   /** SIGKILLs the runtime's process group, as a crash would (the mock keeps running); resolves once the API port is free. */
@@ -146,11 +157,20 @@ async function answersAsTribunal(url: string): Promise<boolean> {
   }
 }
 
-function outputOf(options: LocalStackOptions): 'inherit' | 'ignore' | ['ignore', number, number] {
+function outputOf(options: LocalStackOptions): 'inherit' | 'ignore' | 'pipe' | ['ignore', number, number] {
+  if (options.onOutput) return 'pipe';
   if (options.verbose) return 'inherit';
   if (!options.logFile) return 'ignore';
   const fd = openSync(options.logFile, 'a');
   return ['ignore', fd, fd];
+}
+
+/** Hands every line `child` writes (stdout and stderr) to `onOutput`. */
+function forwardLines(child: ChildProcess, onOutput: ((line: string) => void) | undefined): void {
+  if (!onOutput) return;
+  for (const stream of [child.stdout, child.stderr]) {
+    if (stream) createInterface({ input: stream, crlfDelay: Infinity }).on('line', onOutput);
+  }
 }
 
 interface Runtime {
@@ -159,6 +179,7 @@ interface Runtime {
   fromEnv: string[];
   fromDevVars: string[];
   reload(): Promise<void>;
+  describe(ref: EndedRef): Promise<Described | null>;
   /** Fires the Worker's `scheduled` handler (see ./cron.ts). */
   trigger: CronTimerOptions['trigger'];
 }
@@ -167,17 +188,27 @@ async function startMiniflare(config: RuntimeConfig, options: LocalStackOptions,
   const out = outputOf(options);
   const child = spawnGroup(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'src/cli/miniflare-runtime.ts')], {
     cwd: REPO_ROOT,
-    stdio:
-      out === 'inherit'
-        ? ['ignore', 'inherit', 'inherit', 'ipc']
-        : out === 'ignore'
-          ? ['ignore', 'ignore', 'ignore', 'ipc']
-          : [...out, 'ipc'],
+    stdio: typeof out === 'string' ? ['ignore', out, out, 'ipc'] : [...out, 'ipc'],
     env: { ...process.env, ...WRANGLER_ENV, ...(options.verbose ? {} : { WRANGLER_LOG: 'error' }) },
+  });
+  forwardLines(child, options.onOutput);
+  // Answers to `describe`, by request id; every other reply goes to the one request that waits for it.
+  const describing = new Map<number, (d: Described | null) => void>();
+  let requestIds = 0;
+  child.on('message', (m: RuntimeReply) => {
+    if (m.type !== 'described') return;
+    describing.get(m.requestId)?.(m.described);
+    describing.delete(m.requestId);
+  });
+  child.once('exit', () => {
+    for (const done of describing.values()) done(null);
+    describing.clear();
   });
   const next = (): Promise<RuntimeReply> =>
     new Promise((resolve) => {
       const onMessage = (m: RuntimeReply) => {
+        if (m.type === 'described') return;
+        child.off('message', onMessage);
         child.off('exit', onExit);
         resolve(m);
       };
@@ -185,7 +216,7 @@ async function startMiniflare(config: RuntimeConfig, options: LocalStackOptions,
         child.off('message', onMessage);
         resolve({ type: 'failed', message: `the runtime exited (code ${code ?? 'signal'}) before answering` });
       };
-      child.once('message', onMessage);
+      child.on('message', onMessage);
       child.once('exit', onExit);
     });
   const ready = next();
@@ -211,6 +242,15 @@ async function startMiniflare(config: RuntimeConfig, options: LocalStackOptions,
       const request: RuntimeRequest = { type: 'scheduled', cron, time: at.getTime() };
       child.send(request);
       return Promise.resolve(null);
+    },
+    describe: (ref) => {
+      if (!child.connected) return Promise.resolve(null);
+      const requestId = ++requestIds;
+      return new Promise((resolve) => {
+        describing.set(requestId, resolve);
+        const request: RuntimeRequest = { type: 'describe', requestId, ref };
+        child.send(request);
+      });
     },
   };
 }
@@ -256,6 +296,7 @@ async function startWrangler(config: RuntimeConfig, options: LocalStackOptions, 
     stdio: outputOf(options),
     env: { ...process.env, ...WRANGLER_ENV },
   });
+  forwardLines(child, options.onOutput);
   const deadline = Date.now() + 60_000;
   while (!(await answersAsTribunal(url))) {
     if (child.exitCode !== null || Date.now() > deadline) {
@@ -277,6 +318,7 @@ async function startWrangler(config: RuntimeConfig, options: LocalStackOptions, 
     fromEnv,
     fromDevVars,
     reload: () => Promise.reject(new Error('wrangler dev reloads by itself')),
+    describe: () => Promise.resolve(null),
     trigger: httpTrigger(url),
   };
 }
@@ -289,6 +331,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   if (options.port !== 0)
     await assertPortFree(port, 'the API', 'stop what runs there or set PORT (npm start) to another port');
   const persistTo = options.persistTo ?? join(REPO_ROOT, '.wrangler', 'state');
+  const url = `http://${host}:${port}`;
+  // Two runtimes on one state would each take the other's work for their own: refused, naming the holder.
+  const unlock = lockState(persistTo, url);
   const apiKey = options.llmApiKey ?? process.env.LLM_API_KEY;
   const usingMock = options.llmBaseUrl === undefined && !apiKey;
   let mock: MockServer | undefined;
@@ -297,6 +342,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     try {
       mock = await startMockServer({ port: mockPort });
     } catch (e) {
+      unlock();
       if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
       throw new PortInUseError(
         mockPort,
@@ -328,8 +374,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   };
   if (runtimeKind === 'wrangler' && options.queueConsumers)
     throw new Error('queueConsumers needs the miniflare runtime');
-  const url = `http://${host}:${port}`;
   let runtime: Runtime;
+  // Whatever has not ended and was not touched since this instant was left by an earlier runtime.
+  const restartedAt = new Date();
   // The bundle lives as long as the runtime that serves it (a reload rebuilds into the same directory).
   const outDir = mkdtempSync(join(tmpdir(), 'tribunal-bundle-'));
   const removeBundle = () => {
@@ -351,6 +398,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   } catch (e) {
     await mock?.close();
     removeBundle();
+    unlock();
     throw e;
   }
   const { child } = runtime;
@@ -361,6 +409,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
           trigger: runtime.trigger,
           crons: runtime.crons,
           onProblem,
+          restartedAt,
           ...(typeof options.crons === 'object' ? { everyMs: options.crons.everyMs } : {}),
         });
   const portFreed = async () => {
@@ -376,11 +425,13 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     fromEnv: runtime.fromEnv,
     fromDevVars: runtime.fromDevVars,
     reload: () => runtime.reload(),
+    describe: (ref) => runtime.describe(ref),
     stop: async () => {
       cronTimer?.stop();
       await stopGroup(child);
       await mock?.close();
       removeBundle();
+      unlock();
       await portFreed();
     },
     kill: async () => {
@@ -388,6 +439,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       signalGroup(child, 'SIGKILL');
       await exited(child, 10_000);
       removeBundle();
+      unlock();
       await portFreed();
     },
   };

@@ -15,7 +15,7 @@
  * The JSON report keeps every item's transcript, so `--replay` can re-aggregate the run under another preset
  * or config (./meta-replay.ts). Exits 1 when any item failed or no item could be scored, with the reasons on stderr.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { LabelledItem } from '../meta/datasets.js';
@@ -208,6 +208,47 @@ function bar(done: number, total: number, failed: number, startedAt: number): st
   return `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}  failed ${failed}  ${secs}s `;
 }
 
+/** The judge, config or task was refused before any item was sent (every item would have been). */
+export class JudgeRefusedError extends Error {
+  override name = 'JudgeRefusedError';
+}
+
+/**
+ * Checks the judge (`--preset`, `--config`, `--model`) with the first item's task once, before any item is
+ * submitted: `POST /v1/estimates` validates a body exactly as `POST /v1/evaluations` does, and creates
+ * nothing and calls no LLM. A refusal (an unknown preset, a bad config, a task kind the preset does not
+ * take, a missing or wrong token) throws {@link JudgeRefusedError} with the service's reason. A service
+ * without that route, or a transient failure, leaves the check to the items.
+ */
+export async function checkJudge(base: string, options: MetaEvalOptions, item: LabelledItem): Promise<void> {
+  const config = overridesOf(options);
+  let r: Response;
+  try {
+    r = await fetch(`${base}/v1/estimates`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...authOf(options) },
+      body: JSON.stringify({ preset: options.preset, ...(config ? { config } : {}), task: item.task }),
+      signal: AbortSignal.timeout(30_000),
+    });
+  } catch {
+    return;
+  }
+  if (r.ok) {
+    await r.body?.cancel();
+    return;
+  }
+  const body = (await r.json().catch(() => ({}))) as {
+    error?: { code?: string; message?: string; issues?: { path?: string; message?: string }[] };
+  };
+  const code = body.error?.code ?? '';
+  if (r.status === 429 || r.status >= 500 || code === 'not_found' || code === 'method_not_allowed') return;
+  const issues = (body.error?.issues ?? []).map((i) => `${i.path ?? ''}: ${i.message ?? ''}`);
+  throw new JudgeRefusedError(
+    `the service refused this run before any item was sent (HTTP ${r.status} ${code}): ${body.error?.message ?? ''}` +
+      (issues.length > 0 ? ` (${issues.join('; ')})` : ''),
+  );
+}
+
 /** Fails at once, naming the URL, when `--target` does not answer (instead of one failure per item). */
 async function reachable(base: string): Promise<void> {
   try {
@@ -221,17 +262,44 @@ async function reachable(base: string): Promise<void> {
 export async function runMetaEval(options: MetaEvalOptions): Promise<MetaEvalResult> {
   const all = loadDatasetByName(options.dataset, options.aspect !== undefined ? { aspect: options.aspect } : {});
   const items = options.limit !== undefined ? all.slice(0, options.limit) : all;
-  const stack = options.target
-    ? undefined
-    : await startLocalStack({
-        port: 0,
-        mockPort: 0,
-        persistTo: join(tmpdir(), `tribunal-meta-${process.pid}-${Date.now()}`),
-        ...(options.baseUrl ? { llmBaseUrl: options.baseUrl } : {}),
-        ...(options.model ? { llmModel: options.model } : {}),
-      });
-  const base = (options.target ?? stack?.url ?? '').replace(/\/$/, '');
-  if (options.target) await reachable(base);
+  // The self-started stack's state lives only as long as the run: removed whichever way the run ends.
+  const stateDir = options.target ? undefined : mkdtempSync(join(tmpdir(), 'tribunal-meta-'));
+  const removeState = () => {
+    if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+  };
+  let stack: Awaited<ReturnType<typeof startLocalStack>> | undefined;
+  // Ctrl+C: the stack and its state go too (the runtime's group would be killed anyway, the folder would stay).
+  const onSignal = () => {
+    void (stack?.stop() ?? Promise.resolve()).finally(() => {
+      removeState();
+      process.exit(130);
+    });
+  };
+  if (stateDir) for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, onSignal);
+  try {
+    stack = stateDir
+      ? await startLocalStack({
+          port: 0,
+          mockPort: 0,
+          persistTo: join(stateDir, 'state'),
+          ...(options.baseUrl ? { llmBaseUrl: options.baseUrl } : {}),
+          ...(options.model ? { llmModel: options.model } : {}),
+        })
+      : undefined;
+    const base = (options.target ?? stack?.url ?? '').replace(/\/$/, '');
+    if (options.target) await reachable(base);
+    const first = items[0];
+    if (first) await checkJudge(base, options, first);
+    return await judgeItems(base, options, items);
+  } finally {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.off(signal, onSignal);
+    await stack?.stop();
+    removeState();
+  }
+}
+
+/** Judges `items` against `base`, then writes the report. */
+async function judgeItems(base: string, options: MetaEvalOptions, items: LabelledItem[]): Promise<MetaEvalResult> {
   const runId = options.runId ?? `meta-${Date.now().toString(36)}`;
   if (options.target && !options.runId)
     process.stderr.write(
@@ -279,7 +347,6 @@ export async function runMetaEval(options: MetaEvalOptions): Promise<MetaEvalRes
     await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 8) }, worker));
   } finally {
     if (showProgress) process.stderr.write('\n');
-    await stack?.stop();
   }
   const wallMs = Date.now() - startedAt;
 

@@ -10,6 +10,8 @@
  * `reload`, and ends with its workerd on SIGTERM/SIGINT or when the parent goes away. Node only.
  */
 import { isMain } from './args.js';
+import type { D1Reader, Described, EndedRef } from './ended.js';
+import { readEnded } from './ended.js';
 import type { MiniflareInstance, RuntimeConfig } from './worker-options.js';
 import { Miniflare, miniflareOptionsOf } from './worker-options.js';
 
@@ -20,14 +22,18 @@ export type RuntimeRequest =
   | { type: 'start'; config: RuntimeConfig }
   | { type: 'reload'; scriptPath: string }
   /** Fire the Worker's `scheduled` handler (no reply; a failure is written to stderr). */
-  | { type: 'scheduled'; cron: string; time: number };
+  | { type: 'scheduled'; cron: string; time: number }
+  /** Read an ended evaluation or batch from the local D1 (npm start's terminal lines, ./ended.ts). */
+  | { type: 'describe'; requestId: number; ref: EndedRef };
 
 /** Runtime → parent. */
 export type RuntimeReply =
   | { type: 'ready'; url: string; crons: string[]; fromEnv: string[]; fromDevVars: string[] }
   | { type: 'failed'; message: string }
   | { type: 'reloaded' }
-  | { type: 'reload-failed'; message: string };
+  | { type: 'reload-failed'; message: string }
+  /** The answer to `describe` (null when it could not be read). */
+  | { type: 'described'; requestId: number; described: Described | null };
 
 function reply(message: RuntimeReply): void {
   process.send?.(message);
@@ -80,6 +86,14 @@ function serve(): void {
         } catch (e) {
           if (!ending) process.stderr.write(`scheduled event for ${request.cron} failed: ${messageOf(e)}\n`);
         }
+      } else if (request.type === 'describe') {
+        let described: Described | null = null;
+        try {
+          if (mf) described = await readEnded((await mf.getD1Database('DB')) as D1Reader, request.ref);
+        } catch {
+          // The runtime is stopping, or the state predates a column: the terminal line says less.
+        }
+        reply({ type: 'described', requestId: request.requestId, described });
       } else if (current && mf) {
         try {
           current = { ...current, scriptPath: request.scriptPath };

@@ -13,6 +13,7 @@ import { choiceOption, describeError, intOption, isMain, runCli, UsageError } fr
 import type { LocalStack } from './local-stack.js';
 import { REPO_ROOT, startLocalStack } from './local-stack.js';
 import { whenOrphaned } from './process-group.js';
+import { outputModeOf, terminalLog } from './terminal-log.js';
 
 /** Command line of `npm start`. */
 export const START_CLI = {
@@ -26,10 +27,14 @@ Objects and the cron sweeper, state in .wrangler/state; the bundled mock LLM whe
   --persist-to DIR    local state directory (default .wrangler/state)
   --runtime R         miniflare (default) or wrangler (wrangler dev)
   --log-requests      one log line per request
+  --verbose           the Worker's JSON log lines, every level (default: one readable line per ended
+                      evaluation or batch, and the warnings and errors)
   --no-watch          do not rebuild and reload on source changes
   -h, --help          this text
 
-Environment: LLM_API_KEY, LLM_BASE_URL, LLM_MODEL (the LLM; else the mock), ADMIN_TOKEN (managed API
+One runtime per state directory: a second npm start on the same state is refused (give it --persist-to).
+
+Environment: LOG_LEVEL (debug, info, warn, error: the JSON log lines from that level up), LLM_API_KEY, LLM_BASE_URL, LLM_MODEL (the LLM; else the mock), ADMIN_TOKEN (managed API
 keys: the admin API accepts it, npm run admin creates tenants and keys, /v1 then requires a key), API_KEYS
 (comma-separated sha-256 hex digests of accepted bearer tokens: /v1 then requires one), keys named by LLM_PROVIDERS,
 and any wrangler.toml [vars] name (e.g. STALL_SECONDS) to override it. .dev.vars applies as with wrangler dev.`,
@@ -39,6 +44,7 @@ and any wrangler.toml [vars] name (e.g. STALL_SECONDS) to override it. .dev.vars
     'persist-to': { type: 'string' },
     runtime: { type: 'string' },
     'log-requests': { type: 'boolean', default: false },
+    verbose: { type: 'boolean', default: false },
     'no-watch': { type: 'boolean', default: false },
   },
 } as const satisfies CliSpec<CliOptions>;
@@ -119,6 +125,16 @@ async function main(values: CliValues<typeof START_CLI.options>): Promise<undefi
   const apiKeys = apiKeysOf(env.API_KEYS);
   // Managed API keys (src/tenants/): the operator's token for /v1/admin (npm run admin).
   const adminToken = env.ADMIN_TOKEN?.trim() ?? '';
+  const mode = outputModeOf(values.verbose, env.LOG_LEVEL);
+  // The runtime's lines go through the terminal's filter, which asks the stack about what ended.
+  const started: { stack?: LocalStack } = {};
+  const onOutput = terminalLog({
+    mode,
+    describe: (ref) => started.stack?.describe(ref) ?? Promise.resolve(null),
+    write: (line) => {
+      process.stdout.write(`${line}\n`);
+    },
+  });
   const stack = await startLocalStack({
     port,
     mockPort,
@@ -136,8 +152,9 @@ async function main(values: CliValues<typeof START_CLI.options>): Promise<undefi
     devVars: true,
     varsFromEnv: true,
     logRequests: values['log-requests'],
-    verbose: true,
+    onOutput,
   });
+  started.stack = stack;
   const watchers = values['no-watch'] || runtime === 'wrangler' ? [] : watchSources(stack);
   const adminFrom = adminToken ? 'the environment' : stack.fromDevVars.includes('ADMIN_TOKEN') ? '.dev.vars' : null;
   const managed = adminFrom
@@ -161,7 +178,10 @@ async function main(values: CliValues<typeof START_CLI.options>): Promise<undefi
       auth,
       ...(stack.fromEnv.length > 0 ? [`From the environment: ${stack.fromEnv.join(', ')}.`] : []),
       ...(stack.fromDevVars.length > 0 ? [`From .dev.vars / .env: ${stack.fromDevVars.join(', ')}.`] : []),
-      `Runtime: ${runtime === 'miniflare' ? 'Miniflare (the deployed bundle)' : 'wrangler dev'}, state in ${values['persist-to'] ?? '.wrangler/state'}; crons (the sweeper) run on schedule.`,
+      `Runtime: ${runtime === 'miniflare' ? 'Miniflare (the deployed bundle)' : 'wrangler dev'}, state in ${values['persist-to'] ?? '.wrangler/state'}; crons (the sweeper) run on schedule, and once now.`,
+      mode.kind === 'quiet'
+        ? 'Output: one line per ended evaluation or batch, and warnings and errors (--verbose or LOG_LEVEL=info: the JSON logs).'
+        : `Output: the Worker's JSON log lines from level ${mode.level} up.`,
       'Press Ctrl+C to stop.',
       '',
     ].join('\n'),

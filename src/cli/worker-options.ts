@@ -5,7 +5,7 @@
  * are configured once, in wrangler.toml. Also: which bindings a developer's `.dev.vars` / `.env` would
  * add, so the local stack and the tests can leave them out. Node only.
  */
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import * as miniflareApi from 'miniflare';
 import * as wranglerApi from 'wrangler';
 
@@ -33,6 +33,8 @@ export interface MiniflareInstance {
   readonly ready: Promise<URL>;
   setOptions(options: MiniflareOptions): Promise<void>;
   dispose(): Promise<void>;
+  /** A D1 binding of the entry Worker, usable from Node. */
+  getD1Database(bindingName: string): Promise<unknown>;
   /** The entry Worker (not the asset router in front of it) as a service binding. */
   getWorker(): Promise<{ scheduled(options: { cron: string; scheduledTime: Date }): Promise<{ outcome: string }> }>;
 }
@@ -42,6 +44,7 @@ export const Miniflare = miniflareApi.Miniflare as unknown as new (options: Mini
 const workerOptionsOf = wranglerApi.unstable_getMiniflareWorkerOptions as unknown as (configPath: string) => {
   workerOptions: MiniflareOptions & {
     bindings?: Record<string, unknown>;
+    modulesRules?: Record<string, unknown>[];
     queueConsumers?: Record<string, Record<string, unknown>>;
   };
 };
@@ -85,6 +88,37 @@ export interface QueueConsumerOverrides {
   maxBatchTimeout?: number;
 }
 
+/**
+ * The entry module the local runtime runs in front of the bundle (`entry` is the bundle's file name): the
+ * Worker's own handlers and classes, except that an answer sent before the request body was read (a 404
+ * for an unknown trigger, a 401, a 413 on Content-Length) is returned only once the body is drained.
+ * Behind Miniflare's entry worker, workerd otherwise drops the connection after such an answer without
+ * `Connection: close` (a `Connection` header the Worker sets is removed), and the client's next request
+ * on that keep-alive connection fails (node's keep-alive agent, Python's http.client). Deployed,
+ * Cloudflare's edge owns the client's connection, so the Worker itself does not need this.
+ */
+export function localEntryModule(entry: string): string {
+  const from = JSON.stringify(`./${entry}`);
+  return `import worker from ${from};
+export * from ${from};
+async function drain(body) {
+  const reader = body.getReader();
+  for (;;) if ((await reader.read()).done) return;
+}
+export default {
+  ...worker,
+  async fetch(request, env, ctx) {
+    const response = await worker.fetch(request, env, ctx);
+    if (request.body !== null && !request.bodyUsed) await drain(request.body).catch(() => undefined);
+    return response;
+  },
+};
+`;
+}
+
+/** File name of {@link localEntryModule}, beside the bundle (it is never written: Miniflare gets its text). */
+const LOCAL_ENTRY = '__local-entry.mjs';
+
 /** The Miniflare options for `config`, the wrangler.toml crons, and where bindings came from. */
 export function miniflareOptionsOf(config: RuntimeConfig): {
   options: MiniflareOptions;
@@ -124,8 +158,11 @@ export function miniflareOptionsOf(config: RuntimeConfig): {
     queueConsumers,
     name: wrangler.name ?? 'worker',
     modules: true,
-    scriptPath: config.scriptPath,
+    script: localEntryModule(basename(config.scriptPath)),
+    scriptPath: join(dirname(config.scriptPath), LOCAL_ENTRY),
     modulesRoot: dirname(config.scriptPath),
+    // The bundle is an ES module (wrangler's output), imported by the local entry.
+    modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }, ...(workerOptions.modulesRules ?? [])],
     bindings,
     host: config.host,
     port: config.port,
@@ -135,8 +172,9 @@ export function miniflareOptionsOf(config: RuntimeConfig): {
     logRequests: config.logRequests,
     // /cdn-cgi/handler/scheduled: how the local stack fires the crons.
     unsafeTriggerHandlers: true,
-    // Miniflare's own info lines (one per queue batch) are noise next to the Worker's JSON logs.
-    log: new miniflareApi.Log(miniflareApi.LogLevel.WARN),
+    // Miniflare's own info lines (one per queue batch) are noise next to the Worker's logs, but its request
+    // lines are info lines too: with `logRequests` (npm start --log-requests) they must get through.
+    log: new miniflareApi.Log(config.logRequests ? miniflareApi.LogLevel.INFO : miniflareApi.LogLevel.WARN),
     ...(config.inspectorPort !== undefined ? { inspectorPort: config.inspectorPort } : {}),
   };
   return { options, crons: wrangler.triggers.crons ?? [], fromEnv, fromDevVars: config.devVars ? fromDevVars : [] };

@@ -8,7 +8,7 @@
  * a finished evaluation ends with `vote`… `verdict` (succeeded only) and a terminal `status`, after which
  * the stream closes.
  */
-import type { LlmError } from '../engine/call.js';
+import type { LlmError, Usage } from '../engine/call.js';
 import type { Verdict, Vote } from '../engine/verdict.js';
 
 import type { EvaluationStatus } from './status.js';
@@ -68,6 +68,8 @@ export interface CallFinishedEvent {
     /** Every choice of a request with `n` (samples of one prompt asked at once; `choices[0]` is `content`). */
     choices?: string[];
     model?: string;
+    /** Tokens and cost of the reply (when `ok`): running totals while the debate goes on. */
+    usage?: Usage;
     error?: LlmError;
     /** Epoch ms when the call went out / its result was stored. */
     startedAt: number;

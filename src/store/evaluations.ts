@@ -263,6 +263,17 @@ export async function findByIdempotencyKey(
   return row ? toRecord(row) : null;
 }
 
+/** The stored task JSON of evaluation `id`, or null when none is kept (erased, or never stored). */
+export async function getTaskJson(db: D1Database, id: string): Promise<unknown> {
+  const row = await db.prepare('SELECT task FROM evaluations WHERE id = ?').bind(id).first<{ task: string | null }>();
+  if (!row?.task) return null;
+  try {
+    return JSON.parse(row.task) as unknown;
+  } catch {
+    return null;
+  }
+}
+
 /** The stored verdict JSON (without transcript), or null before one is written. */
 export async function getVerdictJson(db: D1Database, id: string): Promise<unknown> {
   const row = await db

@@ -13,7 +13,7 @@ import type { Bindings } from '../env.js';
 import { log } from '../pipeline/log.js';
 import type { RetryDecision } from './backoff.js';
 import { nextRetry } from './backoff.js';
-import { postWebhook, webhookTimeoutMs } from './send.js';
+import { deliveryLeaseMs, postWebhook, webhookTimeoutMs } from './send.js';
 import type { SendOutcome } from './send.js';
 import { signStandardWebhook, validSecrets } from './signature.js';
 import { allowLoopbackOf, checkWebhookUrl } from './url-guard.js';
@@ -102,7 +102,7 @@ function receiverOf(c: Claimed, now: number): { url: string; secrets: string[] }
  */
 export async function attemptDelivery(env: Bindings, id: string, now = Date.now()): Promise<AttemptOutcome> {
   const timeoutMs = webhookTimeoutMs(env);
-  const claimed = await claim(env, id, now, timeoutMs + 30_000);
+  const claimed = await claim(env, id, now, deliveryLeaseMs(env));
   if ('kind' in claimed) return claimed;
   const receiver = receiverOf(claimed, now);
   let sent: SendOutcome;

@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import type { Bindings } from '../env.js';
 import { log } from '../pipeline/log.js';
+import { deliveryLeaseMs } from './send.js';
 
 /** Name of the delivery queue (wrangler.toml). */
 export const WEBHOOKS_QUEUE = 'tribunal-webhooks';
@@ -79,17 +80,28 @@ export interface DeliverySweepReport {
  * leased by a running attempt are pushed out by one grace period (so the next sweep does not pick them
  * again at once) and re-enqueued, at most {@link SWEEP_LIMIT} per run, oldest first.
  * @param now epoch ms (tests pass their own).
+ * @param restartedAt when the local runtime started, epoch ms, for the sweep after its restart: deliveries
+ *   due now are taken without the grace period, and leases of attempts claimed before the start (their
+ *   runtime is gone) are released.
  */
-export async function sweepDeliveries(env: Bindings, now = Date.now()): Promise<DeliverySweepReport> {
+export async function sweepDeliveries(
+  env: Bindings,
+  now = Date.now(),
+  restartedAt?: number,
+): Promise<DeliverySweepReport> {
+  // A lease ends `deliveryLeaseMs` after its claim: one ending before `restartedAt + that` was claimed
+  // before the restart. Releasing an expired lease (the usual case) changes nothing.
+  const [dueBy, leaseBefore] =
+    restartedAt === undefined ? [now - SWEEP_GRACE_MS, now] : [now, Math.max(now, restartedAt + deliveryLeaseMs(env))];
   const { results } = await env.DB.prepare(
-    `UPDATE webhook_deliveries SET next_attempt_at = ?, updated_at = ?
+    `UPDATE webhook_deliveries SET next_attempt_at = ?, lease_until = NULL, updated_at = ?
      WHERE id IN (
        SELECT id FROM webhook_deliveries
        WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ?)
        ORDER BY next_attempt_at LIMIT ?)
      RETURNING id`,
   )
-    .bind(now, now, now - SWEEP_GRACE_MS, now, SWEEP_LIMIT)
+    .bind(now, now, dueBy, leaseBefore, SWEEP_LIMIT)
     .all<{ id: string }>();
   const ids = results.map((r) => r.id);
   if (ids.length > 0) {

@@ -23,6 +23,11 @@ export function webhookTimeoutMs(env: { WEBHOOK_TIMEOUT_MS?: string }): number {
   return Number.isInteger(n) && n > 0 ? n : DEFAULT_WEBHOOK_TIMEOUT_MS;
 }
 
+/** How long a delivery attempt holds its lease, ms: the attempt's timeout plus 30 s of slack. */
+export function deliveryLeaseMs(env: { WEBHOOK_TIMEOUT_MS?: string }): number {
+  return webhookTimeoutMs(env) + 30_000;
+}
+
 /** What one POST came to. `statusCode` null: no answer (`error` says why). */
 export interface SendOutcome {
   statusCode: number | null;

@@ -1,6 +1,6 @@
 /** Cron expressions of wrangler.toml, matched as Cloudflare runs them (UTC, cron(8) day rules). */
 import { describe, expect, it } from 'vitest';
-import { cronMatches, parseCron } from '../../src/cli/cron.js';
+import { cronMatches, parseCron, RESTART_CRON, startCronTimer } from '../../src/cli/cron.js';
 
 const at = (iso: string) => new Date(iso);
 
@@ -38,5 +38,20 @@ describe('cron', () => {
     expect(() => parseCron('* * * *')).toThrow('expected 5 fields, got 4');
     expect(() => parseCron('0 0 L * *')).toThrow(/day of month/);
     expect(() => parseCron('61 * * * *')).toThrow(/minute: "61" is not in 0-59/);
+  });
+
+  it('fires the sweep after a restart at once, with the time the runtime started, then waits for the schedule', () => {
+    const fired: { cron: string; at: number }[] = [];
+    const restartedAt = new Date(Date.now() - 5_000);
+    const timer = startCronTimer({
+      crons: ['* * * * *'],
+      restartedAt,
+      trigger: (cron, when) => {
+        fired.push({ cron, at: when.getTime() });
+        return Promise.resolve(null);
+      },
+    });
+    timer.stop();
+    expect(fired).toEqual([{ cron: RESTART_CRON, at: restartedAt.getTime() }]);
   });
 });

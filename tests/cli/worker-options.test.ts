@@ -6,9 +6,10 @@
 import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { LogLevel } from 'miniflare';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RuntimeConfig } from '../../src/cli/worker-options.js';
-import { bindingsOverDevVars, miniflareOptionsOf } from '../../src/cli/worker-options.js';
+import { bindingsOverDevVars, localEntryModule, miniflareOptionsOf } from '../../src/cli/worker-options.js';
 
 const DIGEST = 'a'.repeat(64);
 
@@ -82,13 +83,19 @@ describe('bindings of the local runtime', () => {
       queueConsumers: {
         'tribunal-jobs': { maxBatchSize: 100, maxBatchTimeout: 60, deadLetterQueue: 'tribunal-jobs-dlq' },
       },
-      scriptPath: '/tmp/x/index.js',
+      // The bundle behind the local entry module (keep-alive connections survive early answers).
+      script: localEntryModule('index.js'),
+      scriptPath: '/tmp/x/__local-entry.mjs',
       modulesRoot: '/tmp/x',
       defaultPersistRoot: '/tmp/state/v3',
       cf: false,
       unsafeTriggerHandlers: true,
     });
     expect(crons).toEqual(['* * * * *']);
+    // Miniflare's request lines are info lines: quiet unless asked for (npm start --log-requests).
+    const levelOf = (logRequests: boolean) =>
+      (miniflareOptionsOf(config('wrangler.toml', { logRequests })).options.log as { level: number }).level;
+    expect([levelOf(false), levelOf(true)]).toEqual([LogLevel.WARN, LogLevel.INFO]);
     expect(() => miniflareOptionsOf(config('wrangler.toml', { queueConsumers: { nope: {} } }))).toThrow(
       'wrangler.toml has no consumer for queue nope',
     );

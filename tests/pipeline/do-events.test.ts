@@ -100,12 +100,13 @@ describe('replayEvents', () => {
 });
 
 describe('event builders', () => {
-  it('call.finished carries the message or the error; latency falls back to the measured span', () => {
+  it('call.finished carries the message and its usage, or the error; latency falls back to the measured span', () => {
     const [ok, failed] = stored.map((s) => callFinishedEvent('ev1', s));
-    expect(ok?.data).toMatchObject({ ok: true, content: 'hi', model: 'm', latencyMs: 7 });
+    expect(ok?.data).toMatchObject({ ok: true, content: 'hi', model: 'm', usage, latencyMs: 7 });
     expect(ok?.data).not.toHaveProperty('error');
     expect(failed?.data).toMatchObject({ ok: false, error: { code: 'timeout' }, latencyMs: 18 });
     expect(failed?.data).not.toHaveProperty('content');
+    expect(failed?.data).not.toHaveProperty('usage');
   });
 
   it('a failed end has no verdict even when one is passed; its error is in the status', () => {

@@ -38,12 +38,18 @@ describe('format', () => {
     expect(
       ['2026-01-01T11:59:48Z', '2026-01-01T11:57:00Z', '2026-01-01T09:00:00Z'].map((t) => formatAgo(t, now)),
     ).toEqual(['12 s ago', '3 min ago', '3 h ago']);
-    expect(['General Public', 'Critic', 'juror2', 'Advocate 1 for Answer 2', ''].map(initialsOf)).toEqual([
-      'GP',
-      'C',
-      'J2',
-      'A1',
-      '?',
-    ]);
+    expect(
+      [
+        'General Public',
+        'Critic',
+        'juror2',
+        'Advocate 1 for Answer 2',
+        '',
+        'Critic (strict)',
+        '(judge)',
+        'Juge (sévère)',
+        'Кри́тик',
+      ].map(initialsOf),
+    ).toEqual(['GP', 'C', 'J2', 'A1', '?', 'CS', 'J', 'JS', 'К']);
   });
 });

@@ -88,7 +88,7 @@ describe('DELETE /v1/evaluations/{id}', () => {
     expect(stored).toMatchObject({ evaluation: 0, results: 0, ended: { status: 'succeeded', error: null } });
     expect(stored.text).not.toContain('zebras');
 
-    for (const path of ['', '/transcript', '/events']) {
+    for (const path of ['', '/transcript', '/task', '/events']) {
       const read = await api(`/v1/evaluations/${id}${path}`);
       expect(read.status, path).toBe(404);
       expect((await read.json<ErrorJson>()).error.message).toContain('deleted');

@@ -163,6 +163,7 @@ describe('GET / cancel / events', () => {
     for (const [path, method] of [
       ['/v1/evaluations/ev_nope', 'GET'],
       ['/v1/evaluations/ev_nope/transcript', 'GET'],
+      ['/v1/evaluations/ev_nope/task', 'GET'],
       ['/v1/evaluations/ev_nope/cancel', 'POST'],
       ['/v1/evaluations/ev_nope/events', 'GET'],
     ] as const) {
@@ -170,6 +171,20 @@ describe('GET / cancel / events', () => {
       expect(r.status, path).toBe(404);
       expect((await errorOf(r)).code).toBe('not_found');
     }
+  });
+
+  it('answers the task as submitted, which GET /v1/evaluations/{id} leaves out', async () => {
+    const r = await postJson('/v1/evaluations', body('task-read', { preset: 'debate-summeval', task: POINTWISE }));
+    expect(r.status).toBe(202);
+    const { id } = await r.json<EvaluationAccepted>();
+    const read = await api(`/v1/evaluations/${id}/task`);
+    expect(read.status).toBe(200);
+    expect(await read.json()).toEqual({ id, task: POINTWISE });
+    expect(await (await api(`/v1/evaluations/${id}`)).json()).not.toHaveProperty('task');
+    // A stored task that no longer parses (erased by retention, say) reads as null, not as an error.
+    await testEnv.DB.prepare("UPDATE evaluations SET task = '{}' WHERE id = ?").bind(id).run();
+    expect(await (await api(`/v1/evaluations/${id}/task`)).json()).toEqual({ id, task: null });
+    await waitForEnd(id);
   });
 
   it('404 JSON for unknown routes', async () => {

@@ -119,6 +119,22 @@ describe('sweeper', () => {
     expect(await countRows('verdicts', id)).toBe(1);
   });
 
+  it("after a restart (the local stack's `@reboot` sweep), re-kicks what was untouched since the start, however recent", async () => {
+    const restartedAt = Date.now();
+    const left = await insertJob({ preset: 'fastchat-pair', task: PAIRWISE });
+    const since = await insertJob({ preset: 'fastchat-pair', task: PAIRWISE });
+    // No message was sent for either. One was last touched 5 s before the restart (far within
+    // STALL_SECONDS), the other after it (the new runtime's own work).
+    const touch = testEnv.DB.prepare('UPDATE evaluations SET updated_at = ? WHERE id = ?');
+    await testEnv.DB.batch([touch.bind(restartedAt - 5_000, left.id), touch.bind(restartedAt + 60_000, since.id)]);
+    expect((await sweep(testEnv)).kicked).not.toContain(left.id);
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ cron: '@reboot', scheduledTime: restartedAt }), testEnv, ctx);
+    await waitOnExecutionContext(ctx);
+    expect((await waitForEnd(left.id)).status).toBe('succeeded');
+    expect((await statusRow(since.id))?.status).toBe('queued');
+  });
+
   it('re-kicks a running evaluation whose alarm was lost, without repeating calls', async () => {
     const ns = `sweep-${Date.now()}`;
     await stubbornCritic(ns);

@@ -26,6 +26,7 @@ describe('tenant isolation', () => {
     const reads: [string, RequestInit][] = [
       [`/v1/evaluations/${evaluation}`, {}],
       [`/v1/evaluations/${evaluation}/transcript`, {}],
+      [`/v1/evaluations/${evaluation}/task`, {}],
       [`/v1/evaluations/${evaluation}/events`, {}],
       [`/v1/evaluations/${evaluation}/cancel`, { method: 'POST' }],
       [`/v1/meta-evaluations/${metaId}`, {}],

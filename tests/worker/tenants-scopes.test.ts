@@ -65,6 +65,7 @@ describe('scopes', () => {
       expect.arrayContaining([
         'GET /v1/evaluations/{id}',
         'GET /v1/evaluations/{id}/transcript',
+        'GET /v1/evaluations/{id}/task',
         'GET /v1/evaluations/{id}/events',
         'GET /v1/meta-evaluations/{id}',
         'GET /v1/methods',

@@ -15,6 +15,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import worker from '../../src/index.js';
 import { afterEnding } from '../../src/store/on-end.js';
 import { SWEEP_GRACE_MS, sweepDeliveries } from '../../src/webhooks/dispatch.js';
+import { deliveryLeaseMs } from '../../src/webhooks/send.js';
 import { rotateEndpointSecret } from '../../src/webhooks/endpoints.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api, postJson } from './api-fetch.js';
@@ -43,6 +44,18 @@ interface Payload {
     metadata: Record<string, unknown> | null;
     links: { transcript: string };
   };
+}
+
+/** The hooks' env with a webhooks queue that only records the delivery ids sent to it. */
+function recordingQueue(): { env: typeof hookEnv; sent: string[] } {
+  const sent: string[] = [];
+  const queue = {
+    sendBatch: (m: { body: { deliveryId: string } }[]) => {
+      sent.push(...m.map((x) => x.body.deliveryId));
+      return Promise.resolve();
+    },
+  };
+  return { env: { ...hookEnv, WEBHOOKS: queue as unknown as Queue }, sent };
 }
 
 /** Waits until sink `name` has `n` requests and returns them. */
@@ -190,18 +203,43 @@ describe('nothing is lost', () => {
     await expect(afterEnding(failing, id)).resolves.toBeUndefined();
     const [row] = await deliveriesOf(id);
     expect(row).toMatchObject({ endpoint_id: ep.id, status: 'pending', attempts: 0 });
-    const sent: string[] = [];
-    const recording = {
-      ...hookEnv,
-      WEBHOOKS: {
-        sendBatch: (m: { body: { deliveryId: string } }[]) => {
-          sent.push(...m.map((x) => x.body.deliveryId));
-          return Promise.resolve();
-        },
-      } as unknown as Queue,
-    };
+    const { env: recording, sent } = recordingQueue();
     expect((await sweepDeliveries(recording, Date.now() + SWEEP_GRACE_MS + 1000)).enqueued).toBeGreaterThanOrEqual(1);
     expect(sent).toContain(row!.id);
+  });
+
+  it("after a restart, a due delivery and one held by the gone runtime's attempt are re-enqueued at once; one claimed since, not", async () => {
+    await endpointOf('restart', sinkUrl('restart'), ['evaluation.failed']);
+    const [gone, since] = await Promise.all([endedEvaluation('restart'), endedEvaluation('restart')]);
+    const [goneRow] = await deliveriesOf(gone);
+    const [sinceRow] = await deliveriesOf(since);
+    const restartedAt = Date.now() - 5_000;
+    const leaseMs = deliveryLeaseMs(hookEnv);
+    // Both due a second ago (well within the grace period). The first was claimed before the restart (its
+    // lease, still running, was taken 30 s ago), the second after it.
+    const hold = testEnv.DB.prepare(
+      'UPDATE webhook_deliveries SET next_attempt_at = ?, lease_until = ?, attempts = 1 WHERE id = ?',
+    );
+    await testEnv.DB.batch([
+      hold.bind(Date.now() - 1_000, Date.now() - 30_000 + leaseMs, goneRow!.id),
+      hold.bind(Date.now() - 1_000, restartedAt + 1_000 + leaseMs, sinceRow!.id),
+    ]);
+    const { env: recording, sent } = recordingQueue();
+    // The cron's own sweep waits for the grace period and the leases.
+    await sweepDeliveries(recording);
+    expect(sent.filter((d) => d === goneRow!.id || d === sinceRow!.id)).toEqual([]);
+    await sweepDeliveries(recording, Date.now(), restartedAt);
+    expect(sent).toContain(goneRow!.id);
+    expect(sent).not.toContain(sinceRow!.id);
+    // Its lease released, the re-enqueued delivery can be claimed now; the other stays held.
+    expect((await deliveryRow(goneRow!.id)).status).toBe('pending');
+    const leases = await testEnv.DB.prepare('SELECT id, lease_until FROM webhook_deliveries WHERE id IN (?, ?)')
+      .bind(goneRow!.id, sinceRow!.id)
+      .all<{ id: string; lease_until: number | null }>();
+    expect(Object.fromEntries(leases.results.map((r) => [r.id, r.lease_until !== null]))).toEqual({
+      [goneRow!.id]: false,
+      [sinceRow!.id]: true,
+    });
   });
 
   it('a dead-lettered message notes it on the delivery, which stays pending for the sweeper', async () => {

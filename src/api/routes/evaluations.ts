@@ -1,6 +1,6 @@
 /**
  * @module
- * `/v1/evaluations`: create (202), list, read, transcript, cancel, live events and delete. Each route is one
+ * `/v1/evaluations`: create (202), list, read, task, transcript, cancel, live events and delete. Each route is one
  * definition (`createRoute`): its path, inputs and responses validate requests, type the handler and the
  * `hc` client, and document the operation. Handlers stay thin; the work is in ../services/evaluations.ts.
  */
@@ -15,6 +15,7 @@ import {
   CreateEvaluationRequestSchema,
   EvaluationAcceptedSchema,
   EvaluationSchema,
+  EvaluationTaskSchema,
   TranscriptSchema,
 } from '../schemas.js';
 import {
@@ -24,6 +25,7 @@ import {
   createEvaluationJob,
   requireEvaluation,
   viewEvaluation,
+  viewTask,
   viewTranscript,
 } from '../services/evaluations.js';
 import type { AppEnv } from '../types.js';
@@ -179,6 +181,23 @@ const transcript = createRoute({
   }),
 });
 
+const task = createRoute({
+  method: 'get',
+  path: '/{id}/task',
+  operationId: 'getEvaluationTask',
+  tags: ['evaluations'],
+  summary: 'Get the task',
+  description:
+    'What is judged, as it was submitted (`GET /v1/evaluations/{id}` leaves it out: a poll should not carry the texts). `task` is null once it is no longer kept.',
+  ...scoped('read'),
+  request: { params: EvaluationIdParams, query: NoQuery },
+  responses: v1Responses({
+    200: jsonResponse(EvaluationTaskSchema, 'The task.'),
+    400: BAD_QUERY,
+    404: notFound('evaluation'),
+  }),
+});
+
 const cancel = createRoute({
   method: 'post',
   path: '/{id}/cancel',
@@ -325,6 +344,10 @@ export const evaluations = new OpenAPIHono<AppEnv>()
   .openapi(transcript, async (c) => {
     const row = await requireEvaluation(c.env, c.var.tenant, c.req.valid('param').id);
     return c.json(await viewTranscript(c.env, row), 200);
+  })
+  .openapi(task, async (c) => {
+    const row = await requireEvaluation(c.env, c.var.tenant, c.req.valid('param').id);
+    return c.json(await viewTask(c.env, row), 200);
   })
   .openapi(cancel, async (c) => {
     const row = await requireEvaluation(c.env, c.var.tenant, c.req.valid('param').id);

@@ -17,6 +17,7 @@ import {
   getVerdictJson,
   insertEvaluation,
   readWithResults,
+  getTaskJson,
 } from '../../store/evaluations.js';
 import { requestHash } from '../../store/hash.js';
 import { listTranscript } from '../../store/transcripts.js';
@@ -28,7 +29,9 @@ import type {
   EvaluationStatus,
   VerdictSummary,
 } from '../schemas.js';
+import type { EvaluationTaskSchema } from '../schemas.js';
 import { TranscriptSchema, VerdictSummarySchema } from '../schemas.js';
+import { TaskSchema } from '../../engine/task.js';
 import { isTerminal } from '../../pipeline/events.js';
 import { log, messageOf } from '../../pipeline/log.js';
 import type { z } from 'zod';
@@ -330,6 +333,12 @@ function stripTranscript(v: unknown): unknown {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
   const { transcript: _ignored, ...rest } = v as Record<string, unknown>;
   return rest;
+}
+
+/** The task as submitted (`GET /v1/evaluations/{id}/task`); null when it is no longer kept or does not parse. */
+export async function viewTask(env: Bindings, row: EvaluationRecord): Promise<z.infer<typeof EvaluationTaskSchema>> {
+  const parsed = TaskSchema.safeParse(await getTaskJson(env.DB, row.id));
+  return { id: row.id, task: parsed.success ? parsed.data : null };
 }
 
 /**

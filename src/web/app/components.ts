@@ -1,10 +1,11 @@
 /**
  * @module
- * Small pieces every page uses: status pills, winner chips, badges, key-value lists, agent avatars.
+ * Small pieces every page uses: status pills, winner chips, badges, key-value lists, agent avatars,
+ * relative times that keep themselves current.
  */
 import { h } from './dom.js';
 import type { Child } from './dom.js';
-import { hueOf, initialsOf } from './format.js';
+import { formatAgo, formatPct, formatTime, hueOf, initialsOf } from './format.js';
 
 /** Number of agent colours in app.css (`.agent-c0` … `.agent-c7`, each checked for contrast). */
 const AGENT_COLOURS = 8;
@@ -82,4 +83,38 @@ export function progressBar(done: number, total: number, label: string): HTMLEle
 /** A monospace id that selects whole on click. */
 export function idCode(id: string): HTMLElement {
   return h('code', { class: 'id' }, id);
+}
+
+/** A past time as `12 s ago` (the exact time as its tooltip), kept current by {@link tickRelativeTimes}. */
+export function ago(iso: string): HTMLTimeElement {
+  return h('time', { datetime: iso, title: formatTime(iso), 'data-ago': '' }, formatAgo(iso));
+}
+
+/** Re-reads every {@link ago} time under `root` against `now` (only changed texts are written). */
+export function refreshRelativeTimes(root: ParentNode, now = Date.now()): void {
+  for (const el of root.querySelectorAll<HTMLTimeElement>('time[data-ago]')) {
+    const text = formatAgo(el.dateTime, now);
+    if (el.textContent !== text) el.textContent = text;
+  }
+}
+
+/** Keeps every {@link ago} time of the document current: once a second (`12 s ago` moves by the second). */
+export function tickRelativeTimes(): void {
+  window.setInterval(() => {
+    refreshRelativeTimes(document);
+  }, 1000);
+}
+
+/**
+ * A verdict's confidence as lists show it, labelled (`conf. 83%`, "confidence" in full for screen
+ * readers and as the tooltip): a bare percentage beside the winner read like a win probability.
+ */
+export function confidenceLabel(confidence: number): HTMLElement {
+  const pct = formatPct(confidence);
+  return h(
+    'span',
+    { class: 'muted small confidence-label', title: `confidence ${pct}` },
+    h('span', { 'aria-hidden': 'true' }, `conf. ${pct}`),
+    h('span', { class: 'visually-hidden' }, `confidence ${pct}`),
+  );
 }

@@ -152,6 +152,12 @@ export function applyEvent(s: DebateState, e: EvaluationEvent): DebateState {
       c.error = d.error ? { code: d.error.code, message: d.error.message } : null;
       c.startedAt = d.startedAt;
       c.latencyMs = d.latencyMs;
+      if (d.usage)
+        c.usage = {
+          promptTokens: d.usage.promptTokens,
+          completionTokens: d.usage.completionTokens,
+          costUsd: d.usage.costUsd,
+        };
       s.calls.set(d.callId, c);
       break;
     }
@@ -236,6 +242,18 @@ export function groupCalls(calls: Iterable<CallView>): LaneGroup[] {
 /** How a lane is titled on the page. */
 export function laneTitle(lane: Lane): string {
   return lane === 'ab' ? 'As submitted (A first)' : lane === 'ba' ? 'Swapped (B shown first)' : 'Debate';
+}
+
+/** Tokens and cost of the replies seen so far (live, from `call.finished`; exact after the transcript). */
+export function usageSoFar(s: DebateState): { promptTokens: number; completionTokens: number; costUsd: number } {
+  const sum = { promptTokens: 0, completionTokens: 0, costUsd: 0 };
+  for (const c of s.calls.values()) {
+    if (!c.usage) continue;
+    sum.promptTokens += c.usage.promptTokens;
+    sum.completionTokens += c.usage.completionTokens;
+    sum.costUsd += c.usage.costUsd;
+  }
+  return sum;
 }
 
 /**

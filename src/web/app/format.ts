@@ -69,9 +69,12 @@ export function formatAgo(iso: string, now = Date.now()): string {
   return formatTime(iso);
 }
 
-/** Initials of an agent label for its avatar: `General Public` → `GP`, `juror2` → `J2`. */
+/**
+ * Initials of an agent label for its avatar, from its words' letters and digits only: `General Public` →
+ * `GP`, `Critic (strict)` → `CS`, `juror2` → `J2`.
+ */
 export function initialsOf(label: string): string {
-  const words = label.split(/[\s_-]+/).filter((w) => w.length > 0);
+  const words = label.split(/[^\p{L}\p{M}\p{N}]+/u).filter((w) => w.length > 0);
   if (words.length === 0) return '?';
   if (words.length === 1) {
     const w = words[0] ?? '';

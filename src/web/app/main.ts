@@ -8,8 +8,10 @@
  * `#/evaluations/{id}`, `#/new`, `#/presets`.
  */
 import { ApiFailure, describeError, getJson } from './api.js';
+import { tickRelativeTimes } from './components.js';
 import { byId, h, replaceChildren } from './dom.js';
 import { clearKey, getKey, setKey } from './key.js';
+import { watchScrollingTables } from './scroll-hint.js';
 import type { View, ViewContext } from './view.js';
 import { evaluationView } from './views/evaluation.js';
 import { batchesView, batchView } from './views/batches.js';
@@ -212,6 +214,8 @@ async function render(rejectedKey = false): Promise<void> {
 
 function start(): void {
   updateKeyButton();
+  tickRelativeTimes();
+  watchScrollingTables(byId('main', HTMLElement));
   // The skip link must not change the hash: the hash is the route.
   document.querySelector('.skip-link')?.addEventListener('click', (event) => {
     event.preventDefault();

@@ -29,6 +29,8 @@ export type EvaluationStatus = Schemas['EvaluationStatus'];
 export type VerdictSummary = NonNullable<Schemas['VerdictSummary']>;
 /** One agent's vote or score. */
 export type Vote = VerdictSummary['votes'][number];
+/** Answer to `GET /v1/evaluations/{id}/task`. */
+export type EvaluationTask = Schemas['EvaluationTask'];
 /** Answer to `GET /v1/evaluations/{id}/transcript`. */
 export type Transcript = Schemas['Transcript'];
 /** Answer to `GET /v1/methods`. */

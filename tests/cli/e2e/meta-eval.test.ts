@@ -2,10 +2,12 @@
  * The meta-evaluation runner end to end: 10 FairEval items through the real pipeline (local workerd,
  * local D1/Queues/DOs) against the mock LLM; the report's numbers are recomputed here from the verdicts
  * stored by the service, read back through the API independently of the runner. Then the CLI as a user
- * runs it: the README's own-data example, and a run whose items fail (exit 1, reasons on the terminal).
+ * runs it: the README's own-data example, a run whose items fail (exit 1, reasons on the terminal), and a
+ * wrong preset refused once before any item is sent, by a given target and by the stack the runner starts
+ * itself (which leaves nothing in the temporary directory).
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -99,12 +101,15 @@ describe('npm run meta-eval', () => {
   });
 });
 
-function metaEvalCli(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function metaEvalCli(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       ['--import', 'tsx', 'src/cli/meta-eval.ts', ...args],
-      { timeout: 120_000 },
+      { timeout: 120_000, env: { ...process.env, ...env } },
       (error, stdout, stderr) => {
         resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
       },
@@ -136,7 +141,10 @@ describe('npm run meta-eval on the command line', () => {
       '--dataset',
       'datasets/examples/my-labels.jsonl',
       '--preset',
-      'no-such-preset',
+      'fastchat-pair',
+      // Every attempt of every call gets a 500 from the mock: each item fails after its retries.
+      '--model',
+      'mock-judge?fail=500:99',
       '--target',
       stack!.url,
       '--limit',
@@ -147,7 +155,43 @@ describe('npm run meta-eval on the command line', () => {
     expect(r.code).toBe(1);
     const lines = r.stderr.split('\n');
     expect(lines).toContain('4 of 4 items did not succeed:');
-    expect(lines.find((l) => l.startsWith('  4 × runner_error: submit: HTTP 400'))).toMatch(/no-such-preset/);
+    expect(lines.find((l) => l.startsWith('  4 × provider_error: '))).toMatch(/HTTP 500/);
     expect(lines).toContain('none of the 4 items could be scored (no verdict, or every reply unparsed)');
+  });
+
+  it('refuses a wrong preset once, before any item is sent: no evaluation is created', async () => {
+    const listed = async () =>
+      ((await (await fetch(`${stack!.url}/v1/evaluations?limit=100`)).json()) as { data: unknown[] }).data.length;
+    const before = await listed();
+    expect(before).toBeLessThan(100);
+    const r = await metaEvalCli([
+      '--dataset',
+      'datasets/examples/my-labels.jsonl',
+      '--preset',
+      'no-such-preset',
+      '--target',
+      stack!.url,
+      '--out',
+      join(dir, 'refused.json'),
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /^error: the service refused this run before any item was sent \(HTTP 400 unknown_preset\): .*no-such-preset/m,
+    );
+    expect(r.stderr).not.toContain('items did not succeed');
+    expect(await listed()).toBe(before);
+  });
+
+  it('checks the judge on the stack it starts itself too, and leaves no state folder behind', async () => {
+    const tmp = join(dir, 'tmp');
+    mkdirSync(tmp);
+    const r = await metaEvalCli(
+      ['--dataset', 'datasets/examples/my-labels.jsonl', '--preset', 'no-such-preset', '--out', join(dir, 'own.json')],
+      { TMPDIR: tmp },
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('refused this run before any item was sent (HTTP 400 unknown_preset)');
+    // Nothing of the run's stack is left (tsx keeps its own cache there).
+    expect(readdirSync(tmp).filter((f) => f.startsWith('tribunal-'))).toEqual([]);
   });
 });

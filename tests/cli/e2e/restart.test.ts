@@ -1,7 +1,10 @@
 /**
- * Losing the runtime mid-debate loses no work: the local runtime (workerd with persisted D1 and Durable
- * Object state) is stopped while an evaluation is half done and started again on the same state; the
- * evaluation finishes, and no LLM call whose result was stored before the stop is made again.
+ * Losing the runtime mid-debate loses no work, and costs no long wait: the local runtime (workerd with
+ * persisted D1 and Durable Object state) is stopped while an evaluation is half done and started again on
+ * the same state with the deployed settings (STALL_SECONDS 120, the sweeper's cron on its minute). The
+ * stack's sweep at start resumes the evaluation within seconds (before it, the first step's watchdog
+ * alarm or the sweeper took 60-90 s), it finishes, and no LLM call whose result was stored before the
+ * stop is made again.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -48,16 +51,14 @@ describe('a restart of the local runtime mid-debate', () => {
         return response;
       },
     });
-    // STALL_SECONDS 1 and the cron every second: after the restart the sweeper re-kicks within seconds
-    // (an alarm persisted with the DO may resume the evaluation first).
+    // wrangler.toml's STALL_SECONDS (120) and crons (each minute): only the sweep at start can resume the
+    // evaluation within seconds.
     const options = {
       port: 0,
       persistTo,
       llmBaseUrl: mock.baseUrl,
       llmApiKey: 'local',
       llmModel: 'mock-judge',
-      vars: { STALL_SECONDS: '1' },
-      crons: { everyMs: 1_000 },
     };
     stack = await startLocalStack(options);
     const r = await fetch(`${stack.url}/v1/evaluations`, {
@@ -87,11 +88,12 @@ describe('a restart of the local runtime mid-debate', () => {
 
     stack = await startLocalStack(options);
     const second = stack;
+    // Ended within 20 s of the runtime answering again (the other ways back take 60 s and more).
     await vi.waitFor(
       async () => {
         expect((await view(second.url, id)).status).not.toBe('running');
       },
-      { timeout: 60_000, interval: 100 },
+      { timeout: 20_000, interval: 100 },
     );
 
     const end = await view(second.url, id);

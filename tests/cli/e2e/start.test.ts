@@ -1,25 +1,28 @@
 /**
  * `npm start` as a developer runs it: API_KEYS from the environment reach the Worker (and the runner's
- * --token gets through), SIGTERM to npm stops the runtime, workerd and the mock and frees the ports,
- * and a taken port fails at once with a message instead of "running" in front of another server.
+ * --token gets through); a keep-alive connection survives an answer sent before the body was read; the
+ * terminal gets one readable line per ended evaluation or batch and the warnings, no JSON; a second
+ * `npm start` on the same state is refused, naming the first; SIGTERM to npm stops the runtime, workerd
+ * and the mock and frees the ports; and a taken port fails at once with a message instead of "running"
+ * in front of another server.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
-import { createServer } from 'node:http';
+import { Agent, createServer, request } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, portIsFree } from '../../../src/cli/ports.js';
 
 const TOKEN = 'e2e-token';
 const children: ChildProcess[] = [];
 
-afterEach(() => {
+function killAll(): void {
   for (const c of children.splice(0)) if (c.exitCode === null && c.pid) process.kill(-c.pid, 'SIGKILL');
-});
+}
 
 /** `npm start -- args` in its own process group, as a terminal would run it; output collected. */
 function npmStart(
@@ -66,20 +69,32 @@ function metaEval(args: readonly string[]): Promise<{ code: number; stderr: stri
 }
 
 describe('npm start', () => {
-  it('passes API_KEYS to the Worker, and SIGTERM to npm stops everything and frees the ports', async () => {
-    const [port, mockPort] = [await freePort(), await freePort()];
-    const digest = createHash('sha256').update(TOKEN).digest('hex');
-    const persist = join(mkdtempSync(join(tmpdir(), 'tribunal-start-')), 'state');
-    const run = npmStart(['--port', String(port), '--persist-to', persist, '--no-watch'], {
+  const digest = createHash('sha256').update(TOKEN).digest('hex');
+  const auth = { authorization: `Bearer ${TOKEN}` };
+  let run: ReturnType<typeof npmStart>;
+  let port: number;
+  let mockPort: number;
+  let url: string;
+  const persist = join(mkdtempSync(join(tmpdir(), 'tribunal-start-')), 'state');
+
+  beforeAll(async () => {
+    [port, mockPort] = [await freePort(), await freePort()];
+    url = `http://127.0.0.1:${port}`;
+    run = npmStart(['--port', String(port), '--persist-to', persist, '--no-watch'], {
       API_KEYS: digest,
       MOCK_LLM_PORT: String(mockPort),
+      LOG_LEVEL: '',
     });
     await untilRunning(run);
+  });
+
+  afterAll(killAll);
+
+  it('passes API_KEYS to the Worker; the runner with --token gets through, without it is refused before any item', async () => {
     expect(run.output()).toContain('API_KEYS from the environment (1): /v1 requires "Authorization: Bearer <token>".');
     expect(run.output()).toContain(`mock LLM at http://127.0.0.1:${mockPort}/v1`);
-    const url = `http://127.0.0.1:${port}`;
     expect((await fetch(`${url}/v1/methods`)).status).toBe(401);
-    expect((await fetch(`${url}/v1/methods`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+    expect((await fetch(`${url}/v1/methods`, { headers: auth })).status).toBe(200);
 
     const dir = mkdtempSync(join(tmpdir(), 'tribunal-start-meta-'));
     const common = [
@@ -95,8 +110,111 @@ describe('npm start', () => {
     expect((await metaEval([...common, '--token', TOKEN, '--out', join(dir, 'ok.json')])).code).toBe(0);
     const refused = await metaEval([...common, '--out', join(dir, 'refused.json')]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('2 × runner_error: submit: HTTP 401');
+    expect(refused.stderr).toContain('refused this run before any item was sent (HTTP 401 unauthorized)');
+  });
 
+  it('keeps a keep-alive connection usable after an answer sent before the body was read (404, 401, 413)', async () => {
+    // One connection at most: every request after the first must reuse it.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (path: string, body: string, headers: Record<string, string> = {}) =>
+      new Promise<{ status: number; reused: boolean }>((resolve, reject) => {
+        const req = request(
+          `${url}${path}`,
+          {
+            agent,
+            method: body === '' ? 'GET' : 'POST',
+            headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () => {
+              resolve({ status: res.statusCode ?? 0, reused: req.reusedSocket });
+            });
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+    try {
+      const task = JSON.stringify({
+        preset: 'fastchat-pair',
+        task: { kind: 'pairwise', question: 'q', answerA: 'a', answerB: 'b' },
+      });
+      const early = [
+        // An unknown trigger: 404 before the signature (and so the body) is looked at.
+        await send('/v1/hooks/trg_00000000000000000000000000000000', task),
+        await send('/health', ''),
+        // No key: 401 from the auth middleware.
+        await send('/v1/evaluations', task),
+        await send('/health', ''),
+        // Content-Length over MAX_BODY_BYTES (1 MiB): 413 before a byte is read.
+        await send('/v1/evaluations', JSON.stringify({ pad: 'x'.repeat(2 * 1024 * 1024) }), auth),
+        await send('/health', ''),
+      ];
+      expect(early.map((r) => r.status)).toEqual([404, 200, 401, 200, 413, 200]);
+      expect(early.slice(1).every((r) => r.reused)).toBe(true);
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it('prints one readable line per ended evaluation and batch, and the warnings, never a JSON line', async () => {
+    const post = async (path: string, body: unknown) => {
+      const r = await fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(r.status).toBe(202);
+      return ((await r.json()) as { id: string }).id;
+    };
+    const from = run.output().length;
+    const task = (i: number) => ({ kind: 'pairwise', question: `${i} + 2?`, answerA: String(i + 2), answerB: 'five' });
+    const ok = await post('/v1/evaluations', { preset: 'fastchat-pair', task: task(1) });
+    const batch = await post('/v1/batches', { preset: 'fastchat-pair', items: [{ task: task(2) }, { task: task(3) }] });
+    // Every attempt of its calls gets a 500 from the mock: it fails after its retries, with warnings.
+    const failing = await post('/v1/evaluations', {
+      preset: 'fastchat-pair',
+      config: { defaults: { model: 'mock-judge?fail=500:99' } },
+      task: task(4),
+    });
+    const wanted = [
+      new RegExp(
+        `^\\d\\d:\\d\\d:\\d\\d evaluation ${ok} fastchat-pair succeeded: (A is better|B is better|tie) \\(confidence \\d+%\\) · 2 calls · `,
+        'm',
+      ),
+      new RegExp(`^\\d\\d:\\d\\d:\\d\\d batch ${batch} fastchat-pair completed: 2 succeeded of 2 · `, 'm'),
+      new RegExp(`^\\d\\d:\\d\\d:\\d\\d evaluation ${failing} fastchat-pair failed: provider_error `, 'm'),
+      new RegExp(`^\\d\\d:\\d\\d:\\d\\d warn  call\\.finished  evaluationId=${failing} `, 'm'),
+    ];
+    await expect
+      .poll(() => wanted.filter((w) => !w.test(run.output())).map(String), { timeout: 60_000, interval: 200 })
+      .toEqual([]);
+    const banner = run.output().slice(run.output().indexOf('Press Ctrl+C to stop.'));
+    expect(banner.split('\n').filter((l) => l.trimStart().startsWith('{'))).toEqual([]);
+    // The batch's items have no line of their own: only the two evaluations outside it.
+    expect(
+      run
+        .output()
+        .slice(from)
+        .match(/^\d\d:\d\d:\d\d evaluation /gm),
+    ).toHaveLength(2);
+  });
+
+  it('refuses a second npm start on the same state, naming the first, and leaves the first serving', async () => {
+    const second = npmStart(
+      ['--port', String(await freePort()), '--mock-port', '0', '--persist-to', persist, '--no-watch'],
+      {},
+    );
+    expect(await second.exit).toBe(1);
+    expect(second.output()).toContain(`error: the local state in ${persist} is in use by another Tribunal (pid `);
+    expect(second.output()).toContain(`${url}): two runtimes on one state would take over each other's work`);
+    expect(second.output()).toContain('--persist-to DIR');
+    expect(second.output()).not.toContain('Tribunal is running');
+    expect((await fetch(`${url}/health`)).status).toBe(200);
+  });
+
+  it('stops everything on SIGTERM to npm and frees the ports', async () => {
     // npm passes SIGTERM to its shell, which dies without passing it on: start.ts notices it is orphaned.
     process.kill(run.child.pid!, 'SIGTERM');
     await run.exit;
@@ -106,6 +224,10 @@ describe('npm start', () => {
       .toBe(true);
     expect(run.output()).not.toMatch(/^\s+at /m);
   });
+});
+
+describe('npm start on a taken port', () => {
+  afterEach(killAll);
 
   it('fails at once, with a message, when the API port answers as another server', async () => {
     const other = createServer((_req, res) => res.end('{"status":"ok"}'));

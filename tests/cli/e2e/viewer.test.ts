@@ -111,6 +111,27 @@ describe.skipIf(SKIP)('the viewer in headless Chromium', () => {
       await stack.stop();
     });
 
+    /** POSTs `body` to `path` (202 expected); the id it answers. */
+    async function created(path: string, body: unknown): Promise<string> {
+      const r = await fetch(`${stack.url}${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(r.status, await r.clone().text()).toBe(202);
+      return ((await r.json()) as { id: string }).id;
+    }
+
+    /** Resolves once the API shows evaluation `id` ended. */
+    async function endedInApi(id: string): Promise<void> {
+      await expect
+        .poll(
+          async () => ((await (await fetch(`${stack.url}/v1/evaluations/${id}`)).json()) as { status: string }).status,
+          { timeout: 60_000, interval: 200 },
+        )
+        .toMatch(/^(succeeded|failed|cancelled)$/);
+    }
+
     it("serves the page at / and its files under /app/ from the static assets; other paths keep the API's JSON errors", async () => {
       const page = await fetch(`${stack.url}/`);
       expect(page.status).toBe(200);
@@ -147,6 +168,15 @@ describe.skipIf(SKIP)('the viewer in headless Chromium', () => {
       await page.locator('.msg[data-state="done"]').nth(2).waitFor();
       expect(await page.locator('.verdict-headline').count()).toBe(0);
       await expect.poll(() => page.locator('.badge', { hasText: 'live' }).count()).toBe(1);
+      // Tokens and cost while it runs: the stored replies' own figures, not "…".
+      const cost = page.locator('section[aria-labelledby="card-cost"]');
+      expect(await cost.innerText()).toMatch(/Tokens\s+[1-9][\d,]* in · [1-9][\d,]* out so far/);
+      expect(await cost.innerText()).toMatch(/Cost\s+\$[\d.]+ so far/);
+      // "Created 0 s ago" moves on by itself.
+      const created = page.locator('.facts time[data-ago]');
+      const createdText = await created.innerText();
+      expect(createdText).toMatch(/^\d+ s ago$/);
+      await expect.poll(() => created.innerText(), { timeout: 5_000, interval: 100 }).not.toBe(createdText);
       await page.screenshot({ path: join(shots, 'evaluation-live-desktop.png') });
 
       await page.locator('.verdict-headline').waitFor({ timeout: 60_000 });
@@ -414,6 +444,125 @@ describe.skipIf(SKIP)('the viewer in headless Chromium', () => {
       expect(tips.sort()).toEqual(scored.map((i) => `${i.itemId}: human ${i.human}, judge ${i.score}`).sort());
       expect(await axeViolations(page)).toEqual([]);
       await page.screenshot({ path: join(shots, 'meta-pointwise-desktop.png'), fullPage: true });
+      expect(browser.errorsOf(page)).toEqual([]);
+      await page.close();
+    });
+
+    it('shows a pointwise evaluation this tab did not submit with its task, aspect and scale, and the score out of the scale', async () => {
+      const task = {
+        kind: 'pointwise',
+        source: 'The council approved a new bike lane on Main Street on Tuesday; building starts in May.',
+        output: 'A bike lane on Main Street was approved and starts in May.',
+        aspect: { name: 'coherence', scale: { min: 1, max: 5 } },
+      };
+      const id = await created('/v1/evaluations', { preset: 'debate-summeval', task });
+      await endedInApi(id);
+      const page = await browser.page(DESKTOP);
+      await page.goto(`${stack.url}/#/evaluations/${id}`);
+      await page.locator('.verdict-headline').waitFor({ timeout: 60_000 });
+      const headline = await page.locator('.verdict-headline').innerText();
+      expect(headline.replace(/\s+/g, ' ')).toMatch(/^\d+(\.\d+)? \/ 5 coherence on a scale of 1 to 5$/);
+      const card = page.locator('section[aria-labelledby="card-task"]');
+      const text = (await card.innerText()).replace(/\s+/g, ' ');
+      expect(text).toContain('Aspect coherence');
+      expect(text).toContain('Scale 1 to 5');
+      for (const [label, value] of [
+        ['source', task.source],
+        ['output', task.output],
+      ] as const) {
+        const block = card.locator('.task-text', { hasText: value });
+        expect((await block.locator('h3').innerText()).toLowerCase()).toBe(label);
+      }
+      expect(await axeViolations(page)).toEqual([]);
+      expect(browser.errorsOf(page)).toEqual([]);
+      await page.close();
+    });
+
+    it('lets no page scroll sideways at 375 px; tables wider than the screen say so and fade at the hidden side', async () => {
+      const pair = { kind: 'pairwise', question: 'Capital of France?', answerA: 'Paris.', answerB: 'Lyon.' };
+      const evaluation = await created('/v1/evaluations', { preset: 'fastchat-pair', task: pair });
+      const batch = await created('/v1/batches', { preset: 'fastchat-pair', items: [{ id: 'q1', task: pair }] });
+      const meta = await created('/v1/meta-evaluations', {
+        preset: 'fastchat-pair',
+        items: loadFairEval()
+          .slice(0, 2)
+          .map((i) => ({ id: i.id, task: i.task, human: i.human })),
+      });
+      await endedInApi(evaluation);
+      const page = await browser.page(PHONE);
+      const pages = [
+        '#/',
+        '#/new',
+        '#/new?preset=debate-summeval',
+        '#/presets',
+        '#/batches',
+        `#/batches/${batch}`,
+        `#/meta/${meta}`,
+        `#/evaluations/${evaluation}`,
+      ];
+      const wide: string[] = [];
+      for (const hash of pages) {
+        await page.goto(`${stack.url}/${hash}`);
+        await page.locator('main .page').first().waitFor();
+        await page.locator('main .loading').waitFor({ state: 'detached' });
+        const width = await page.evaluate<number>('document.documentElement.scrollWidth');
+        if (width > PHONE.width) wide.push(`${hash}: ${width} px`);
+      }
+      expect(wide).toEqual([]);
+
+      // The evaluations list at 375 px: its table is wider than the screen, and says so.
+      await page.goto(`${stack.url}/#/`);
+      const wrap = page.locator('.table-wrap').first();
+      await wrap.locator('tbody tr').first().waitFor();
+      await expect.poll(() => wrap.getAttribute('data-more-right')).toBe('');
+      expect(await page.locator('.scroll-hint').first().isVisible()).toBe(true);
+      expect(await page.locator('.scroll-hint').first().innerText()).toBe('Scroll sideways for more columns →');
+      expect(await wrap.getAttribute('data-more-left')).toBeNull();
+      await wrap.evaluate((el: { scrollLeft: number; scrollWidth: number }) => {
+        el.scrollLeft = el.scrollWidth;
+      });
+      await expect.poll(() => wrap.getAttribute('data-more-right')).toBeNull();
+      expect(await wrap.getAttribute('data-more-left')).toBe('');
+      // The verdict column labels the confidence, which read like a win probability.
+      expect(await wrap.locator('tbody tr', { hasText: 'conf.' }).count()).toBeGreaterThan(0);
+      expect(await wrap.locator('.confidence-label').first().getAttribute('title')).toMatch(/^confidence \d+\.\d%$/);
+      // At desktop width nothing is hidden, and nothing says so.
+      await page.setViewportSize(DESKTOP);
+      await expect.poll(() => page.locator('.scroll-hint').first().isVisible()).toBe(false);
+      expect(browser.errorsOf(page)).toEqual([]);
+      await page.close();
+    });
+
+    it('the API reference says it is loading until its bundle has run, asks for no missing file, and logs no warning', async () => {
+      const page = await browser.page(DESKTOP);
+      const missing: string[] = [];
+      const warnings: string[] = [];
+      page.on('response', (r) => {
+        if (r.status() >= 400) missing.push(`${r.status()} ${r.url()}`);
+      });
+      page.on('console', (m) => {
+        if (m.type() === 'warning') warnings.push(m.text());
+      });
+      // Hold Scalar's 3.5 MB bundle until the page has been looked at: what a slow link shows meanwhile.
+      const releases: (() => void)[] = [];
+      const held = new Promise<void>((resolve) => releases.push(resolve));
+      const release = () => {
+        for (const r of releases) r();
+      };
+      await page.route('**/docs/assets/scalar.js', async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(`${stack.url}/docs`, { waitUntil: 'commit' });
+      await page.locator('.docs-loading').waitFor();
+      expect(await page.locator('.docs-loading').innerText()).toContain('Loading the API reference');
+      release();
+      // Scalar mounts over it.
+      await page.locator('.docs-loading').waitFor({ state: 'detached', timeout: 60_000 });
+      await page.getByText('Create an evaluation').first().waitFor({ timeout: 60_000 });
+      // Scalar checks the document once it is loaded, before it lists the operations.
+      expect(missing).toEqual([]);
+      expect(warnings).toEqual([]);
       expect(browser.errorsOf(page)).toEqual([]);
       await page.close();
     });

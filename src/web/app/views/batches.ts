@@ -7,9 +7,9 @@
  */
 import { describeError, getJson, request } from '../api.js';
 import { histogram } from '../charts.js';
-import { card, facts, idCode, progressBar, statusPill, winnerChip } from '../components.js';
+import { ago, card, confidenceLabel, facts, idCode, progressBar, statusPill, winnerChip } from '../components.js';
 import { h, replaceChildren } from '../dom.js';
-import { formatAgo, formatInt, formatPct, formatScore, formatTime, formatUsd, shortId } from '../format.js';
+import { formatInt, formatScore, formatTime, formatUsd, shortId } from '../format.js';
 import type { Batch, BatchList, BatchResultLine, BatchSummary } from '../types.js';
 import type { View } from '../view.js';
 import { setTitle, sleep } from '../view.js';
@@ -78,11 +78,7 @@ export const batchesView: View = async (ctx) => {
           h('td', null, b.preset ?? b.method),
           h('td', null, statusPill(b.status)),
           h('td', null, progressCell(b)),
-          h(
-            'td',
-            { class: 'num hide-sm' },
-            h('time', { datetime: b.createdAt, title: formatTime(b.createdAt) }, formatAgo(b.createdAt)),
-          ),
+          h('td', { class: 'num hide-sm' }, ago(b.createdAt)),
         ),
       ),
     );
@@ -203,11 +199,7 @@ function resultRow(l: BatchResultLine): HTMLElement {
           ),
     ),
     h('td', null, statusPill(l.status)),
-    h(
-      'td',
-      null,
-      h('span', { class: 'vote' }, verdict, v ? h('span', { class: 'muted small' }, formatPct(v.confidence)) : null),
-    ),
+    h('td', null, h('span', { class: 'vote' }, verdict, v ? confidenceLabel(v.confidence) : null)),
   );
 }
 
@@ -318,10 +310,7 @@ export const batchView: View = async (ctx) => {
         [
           ['Batch', idCode(batch.id)],
           ['Method', batch.method],
-          [
-            'Created',
-            h('time', { datetime: batch.createdAt, title: formatTime(batch.createdAt) }, formatAgo(batch.createdAt)),
-          ],
+          ['Created', ago(batch.createdAt)],
           batch.completedAt ? ['Completed', formatTime(batch.completedAt)] : null,
           batch.webhook ? ['Webhook', batch.webhook.url] : null,
           batch.budget ? ['Budget', budgetText(batch.budget, batch.budgetExhaustedAt)] : null,

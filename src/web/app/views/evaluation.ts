@@ -6,15 +6,15 @@
  * and the final usage and cost.
  */
 import { ApiFailure, describeError, getJson, openStream, postJson } from '../api.js';
-import { badge, facts, idCode, statusPill } from '../components.js';
+import { ago, badge, facts, idCode, statusPill } from '../components.js';
 import type { DebateState } from '../debate.js';
 import { applyEvent, applyTranscript, applyVerdict, emptyDebate, isTerminal } from '../debate.js';
 import { h, replaceChildren } from '../dom.js';
-import { formatAgo, formatTime, shortId } from '../format.js';
+import { shortId } from '../format.js';
 import { readSse } from '../sse.js';
 import type { SseMessage } from '../sse.js';
 import { recallTask } from '../tasks.js';
-import type { Evaluation, EvaluationEvent, Task, Transcript } from '../types.js';
+import type { Evaluation, EvaluationEvent, EvaluationTask, Task, Transcript } from '../types.js';
 import { metadataOf } from '../types.js';
 import type { View, ViewContext } from '../view.js';
 import { setTitle, sleep } from '../view.js';
@@ -227,7 +227,7 @@ class EvaluationPage {
           ['Evaluation', idCode(ev.id)],
           ['Method', ev.method],
           ['Task', ev.taskKind],
-          ['Created', h('time', { datetime: ev.createdAt, title: formatTime(ev.createdAt) }, formatAgo(ev.createdAt))],
+          ['Created', ago(ev.createdAt)],
           metadata && Object.keys(metadata).length > 0
             ? [
                 'Metadata',
@@ -258,12 +258,30 @@ class EvaluationPage {
   }
 }
 
+/**
+ * The task of evaluation `id`: remembered by the tab that submitted it, else `GET /v1/evaluations/{id}/task`;
+ * null when neither has it (a deployment without that route, or a task no longer kept).
+ */
+async function taskOf(id: string, signal: AbortSignal): Promise<Task | null> {
+  const remembered = recallTask(id);
+  if (remembered) return remembered;
+  try {
+    return (await getJson<EvaluationTask>(`/v1/evaluations/${encodeURIComponent(id)}/task`, signal)).task;
+  } catch (e) {
+    if (e instanceof ApiFailure && e.unauthorized) throw e;
+    return null;
+  }
+}
+
 /** The evaluation page. */
 export const evaluationView: View = async (ctx) => {
   const id = ctx.params.id ?? '';
-  const evaluation = await getJson<Evaluation>(`/v1/evaluations/${encodeURIComponent(id)}`, ctx.signal);
+  const [evaluation, task] = await Promise.all([
+    getJson<Evaluation>(`/v1/evaluations/${encodeURIComponent(id)}`, ctx.signal),
+    taskOf(id, ctx.signal),
+  ]);
   setTitle(`${evaluation.preset ?? evaluation.method} ${shortId(id)}`);
-  const page = new EvaluationPage(ctx, evaluation, recallTask(id));
+  const page = new EvaluationPage(ctx, evaluation, task);
   page.mount();
   page.follow().catch((e: unknown) => {
     ctx.fail(e);

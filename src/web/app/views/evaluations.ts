@@ -6,10 +6,10 @@
  * first page shows evaluations that have not ended, it is read again every few seconds.
  */
 import { getJson } from '../api.js';
-import { badge, statusPill, winnerChip } from '../components.js';
+import { ago, badge, confidenceLabel, statusPill, winnerChip } from '../components.js';
 import { isTerminal } from '../debate.js';
 import { h, replaceChildren } from '../dom.js';
-import { formatAgo, formatDuration, formatPct, formatScore, formatTime, shortId } from '../format.js';
+import { formatDuration, formatScore, shortId } from '../format.js';
 import type { EvaluationList, EvaluationListItem, EvaluationStatus, MethodsResponse } from '../types.js';
 import type { View, ViewContext } from '../view.js';
 import { setTitle, sleep } from '../view.js';
@@ -47,7 +47,7 @@ function verdictCell(e: EvaluationListItem): Node {
       e.verdict.winner !== null
         ? winnerChip(e.verdict.winner)
         : h('strong', null, e.verdict.score === null ? '—' : formatScore(e.verdict.score));
-    return h('span', { class: 'vote' }, main, h('span', { class: 'muted small' }, formatPct(e.verdict.confidence)));
+    return h('span', { class: 'vote' }, main, confidenceLabel(e.verdict.confidence));
   }
   if (e.error) return h('span', { class: 'error-text small', title: e.error.message }, e.error.code);
   return h('span', { class: 'muted' }, '—');
@@ -84,11 +84,7 @@ function row(e: EvaluationListItem): HTMLElement {
         : h('span', { class: 'muted' }, '—'),
     ),
     h('td', { class: 'hide-sm num' }, duration),
-    h(
-      'td',
-      { class: 'num' },
-      h('time', { datetime: e.createdAt, title: formatTime(e.createdAt) }, formatAgo(e.createdAt)),
-    ),
+    h('td', { class: 'num' }, ago(e.createdAt)),
   );
 }
 

@@ -7,9 +7,9 @@
 import { getJson } from '../api.js';
 import type { ScatterPoint } from '../charts.js';
 import { scatterPlot } from '../charts.js';
-import { card, facts, idCode, progressBar, statusPill, winnerChip } from '../components.js';
+import { ago, card, facts, idCode, progressBar, statusPill, winnerChip } from '../components.js';
 import { h, replaceChildren } from '../dom.js';
-import { formatAgo, formatInt, formatScore, formatTime, shortId } from '../format.js';
+import { formatInt, formatScore, shortId } from '../format.js';
 import type { MetaEvaluation } from '../types.js';
 import type { View, ViewContext } from '../view.js';
 import { setTitle, sleep } from '../view.js';
@@ -119,7 +119,7 @@ function render(ctx: ViewContext, m: MetaEvaluation): void {
           [
             ['Id', idCode(m.id)],
             ['Method', m.method],
-            ['Created', h('time', { datetime: m.createdAt, title: formatTime(m.createdAt) }, formatAgo(m.createdAt))],
+            ['Created', ago(m.createdAt)],
             [
               'Progress',
               `${p.ended} of ${p.total} ended · ${p.succeeded} succeeded${p.failed > 0 ? ` · ${p.failed} failed` : ''}${p.cancelled > 0 ? ` · ${p.cancelled} cancelled` : ''}`,

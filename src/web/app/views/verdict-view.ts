@@ -5,7 +5,7 @@
  */
 import { badge, card, facts, progressBar, winnerChip } from '../components.js';
 import type { DebateState } from '../debate.js';
-import { callsDone } from '../debate.js';
+import { callsDone, usageSoFar } from '../debate.js';
 import { h } from '../dom.js';
 import type { Child } from '../dom.js';
 import { formatDuration, formatInt, formatPct, formatScore, formatUsd } from '../format.js';
@@ -29,13 +29,19 @@ function headline(v: VerdictSummary, task: Task | null): HTMLElement {
       h('span', null, w === 'tie' ? 'Neither answer is better' : `Answer ${w} is better`),
     );
   }
-  const scale =
-    task?.kind === 'pointwise' ? ` on ${task.aspect.name} (${task.aspect.scale.min}–${task.aspect.scale.max})` : '';
+  const aspect = task?.kind === 'pointwise' ? task.aspect : null;
+  const score = v.score === undefined ? '—' : formatScore(v.score);
   return h(
     'p',
     { class: 'verdict-headline' },
-    h('span', { class: 'score-big' }, v.score === undefined ? '—' : formatScore(v.score)),
-    h('span', null, `score${scale}`),
+    // `4 / 5`: the score against the top of the task's scale.
+    h(
+      'span',
+      { class: 'score-big' },
+      score,
+      aspect ? h('span', { class: 'score-of' }, ` / ${aspect.scale.max}`) : null,
+    ),
+    h('span', null, aspect ? `${aspect.name} on a scale of ${aspect.scale.min} to ${aspect.scale.max}` : 'score'),
   );
 }
 
@@ -149,10 +155,11 @@ export function votesCard(s: DebateState): HTMLElement | null {
   );
 }
 
-/** Calls, tokens, cost and timing (from `GET /v1/evaluations/{id}`; live call counts before that). */
+/** Calls, tokens, cost and timing (from `GET /v1/evaluations/{id}` at the end; the replies' own figures live). */
 export function usageCard(s: DebateState, ev: Evaluation | null): HTMLElement {
   // The figures of `GET /v1/evaluations/{id}` as read at the end (read earlier they are already stale).
   const u = s.ended && s.transcriptMerged ? ev?.usage : undefined;
+  const live = usageSoFar(s);
   const started = ev?.startedAt ? Date.parse(ev.startedAt) : null;
   const finished = ev?.finishedAt ? Date.parse(ev.finishedAt) : null;
   return card(
@@ -163,7 +170,7 @@ export function usageCard(s: DebateState, ev: Evaluation | null): HTMLElement {
         'Tokens',
         u
           ? `${formatInt(u.promptTokens)} in · ${formatInt(u.completionTokens)} out${u.cachedPromptTokens > 0 ? ` (${formatInt(u.cachedPromptTokens)} cached)` : ''}`
-          : '…',
+          : `${formatInt(live.promptTokens)} in · ${formatInt(live.completionTokens)} out so far`,
       ],
       [
         'Cost',
@@ -174,7 +181,7 @@ export function usageCard(s: DebateState, ev: Evaluation | null): HTMLElement {
               formatUsd(u.costUsd),
               u.estimated ? h('span', { class: 'muted small' }, ' (some counts estimated)') : null,
             )
-          : '…',
+          : `${formatUsd(live.costUsd)} so far`,
       ],
       [
         'Duration',
@@ -186,7 +193,7 @@ export function usageCard(s: DebateState, ev: Evaluation | null): HTMLElement {
   );
 }
 
-/** The task, when this browser submitted it (the API does not return tasks). */
+/** The task: remembered by the tab that submitted it, else read from `GET /v1/evaluations/{id}/task`. */
 export function taskCard(task: Task | null): HTMLElement | null {
   if (!task) return null;
   const text = (label: string, value: string | undefined) =>
@@ -200,10 +207,11 @@ export function taskCard(task: Task | null): HTMLElement | null {
           text('Reference', task.reference),
         ]
       : [
-          text(
-            `Aspect: ${task.aspect.name} (${task.aspect.scale.min}–${task.aspect.scale.max})`,
-            task.aspect.description,
-          ),
+          facts([
+            ['Aspect', task.aspect.name],
+            ['Scale', `${task.aspect.scale.min} to ${task.aspect.scale.max}`],
+            task.aspect.description !== undefined ? ['Definition', task.aspect.description] : null,
+          ]),
           text('Source', task.source),
           text('Context', task.context),
           text('Output', task.output),

@@ -1,0 +1,181 @@
+/**
+ * @module
+ * The local runtime's output as `npm start` shows it. The Worker writes one JSON object per line
+ * (src/pipeline/log.ts: `{ ts, level, event, ...fields }`), which suits Workers Logs but not a person at a
+ * terminal: by default (quiet) the terminal gets one readable line per ended evaluation (batch items
+ * excepted) and per ended batch, and the warnings and errors, each on one line; `--verbose` or `LOG_LEVEL`
+ * give the JSON lines themselves, from that level up. Lines that are not the Worker's JSON (workerd's own
+ * messages, a stack trace) are always shown. Node only.
+ */
+import { UsageError } from './args.js';
+import type { Described, EndedBatch, EndedEvaluation, EndedRef } from './ended.js';
+
+/** Severity of a Worker log line, lowest first. */
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+/** A Worker log level. */
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** What reaches the terminal: readable lines (default), or the JSON lines from `level` up. */
+export type OutputMode = { kind: 'quiet' } | { kind: 'json'; level: LogLevel };
+
+/**
+ * The mode `npm start` runs in: `LOG_LEVEL` (debug, info, warn, error) gives the JSON lines from that
+ * level up, `--verbose` all of them; neither: quiet. Throws {@link UsageError} for another level.
+ */
+export function outputModeOf(verbose: boolean, logLevel: string | undefined): OutputMode {
+  const level = logLevel?.trim().toLowerCase() ?? '';
+  if (level !== '') {
+    if (!(LOG_LEVELS as readonly string[]).includes(level))
+      throw new UsageError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not ${JSON.stringify(logLevel)}`);
+    return { kind: 'json', level: level as LogLevel };
+  }
+  return verbose ? { kind: 'json', level: 'debug' } : { kind: 'quiet' };
+}
+
+/** One of the Worker's JSON log lines. */
+export interface LogLine {
+  ts: number;
+  level: LogLevel;
+  event: string;
+  fields: Record<string, unknown>;
+}
+
+/** The Worker's JSON log line in `line`, or null for any other output. */
+export function parseLogLine(line: string): LogLine | null {
+  if (!line.startsWith('{')) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const { ts, level, event, ...fields } = value as Record<string, unknown>;
+  if (typeof ts !== 'number' || typeof event !== 'string' || !(LOG_LEVELS as readonly unknown[]).includes(level))
+    return null;
+  return { ts, level: level as LogLevel, event, fields };
+}
+
+/** `HH:MM:SS` of an epoch-ms time, local. */
+function clock(ts: number): string {
+  return new Date(ts).toLocaleTimeString('en-GB', { hour12: false });
+}
+
+function duration(ms: number | null): string | null {
+  if (ms === null || !Number.isFinite(ms) || ms < 0) return null;
+  return ms < 60_000
+    ? `${(ms / 1000).toFixed(1)} s`
+    : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+function usd(x: number): string {
+  return x === 0 ? '$0' : x < 0.01 ? `$${x.toFixed(4)}` : `$${x.toFixed(2)}`;
+}
+
+function fieldText(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return /^[^\s"=]+$/.test(text) ? text : JSON.stringify(text);
+}
+
+/** A warning or error as one line: `12:03:04 warn  sweeper.kicked  evaluationId=ev_… status=running`. */
+export function problemLine(l: LogLine): string {
+  const fields = Object.entries(l.fields)
+    .filter(([, v]) => v !== null && v !== undefined)
+    .map(([k, v]) => `${k}=${fieldText(v)}`);
+  return `${clock(l.ts)} ${l.level.padEnd(5)} ${l.event}${fields.length > 0 ? `  ${fields.join(' ')}` : ''}`;
+}
+
+/** `12:03:04 evaluation ev_… chateval-faireval succeeded: A is better (confidence 83%) · 8 calls · $0.0012 · 4.2 s`. */
+export function evaluationLine(e: EndedEvaluation, ts: number): string {
+  const outcome =
+    e.status === 'succeeded'
+      ? e.winner !== null
+        ? e.winner === 'tie'
+          ? 'tie'
+          : `${e.winner} is better`
+        : `score ${e.score ?? '?'}`
+      : (e.errorCode ?? e.status);
+  const confidence =
+    e.status === 'succeeded' && e.confidence !== null ? ` (confidence ${Math.round(e.confidence * 100)}%)` : '';
+  const figures = [`${e.calls} call${e.calls === 1 ? '' : 's'}`, usd(e.costUsd), duration(e.durationMs)].filter(
+    (x): x is string => x !== null,
+  );
+  const why = e.status === 'failed' && e.errorMessage ? ` (${e.errorMessage})` : '';
+  return `${clock(ts)} evaluation ${e.id} ${e.preset ?? e.method} ${e.status}: ${outcome}${confidence}${why} · ${figures.join(' · ')}`;
+}
+
+/** `12:03:30 batch ba_… fastchat-pair completed: 98 succeeded, 2 failed of 100 · $0.04 · 42.1 s`. */
+export function batchLine(b: EndedBatch, ts: number): string {
+  const counts = (
+    [
+      [b.succeeded, 'succeeded'],
+      [b.failed, 'failed'],
+      [b.cancelled, 'cancelled'],
+    ] as const
+  )
+    .filter(([n]) => n > 0)
+    .map(([n, what]) => `${n} ${what}`);
+  const figures = [usd(b.costUsd), duration(b.durationMs)].filter((x): x is string => x !== null);
+  const what = b.kind === 'meta_evaluation' ? 'meta-evaluation' : 'batch';
+  return `${clock(ts)} ${what} ${b.id} ${b.preset ?? b.method} ${b.status}: ${counts.join(', ') || 'no items'} of ${b.itemsTotal} · ${figures.join(' · ')}`;
+}
+
+/** Options of {@link terminalLog}. */
+export interface TerminalLogOptions {
+  mode: OutputMode;
+  /** Reads an ended evaluation or batch (the miniflare runtime's D1); null when it cannot. */
+  describe?: (ref: EndedRef) => Promise<Described | null>;
+  /** Writes one line (without its newline). */
+  write: (line: string) => void;
+}
+
+/** A sink for the runtime's output lines that writes what the terminal should show (see the module note). */
+export function terminalLog(options: TerminalLogOptions): (line: string) => void {
+  const { mode, write } = options;
+  /** Batches whose line was written: several endings may each find the batch ended. */
+  const reported = new Set<string>();
+  const describe = async (ref: EndedRef): Promise<Described | null> => {
+    try {
+      return (await options.describe?.(ref)) ?? null;
+    } catch {
+      return null;
+    }
+  };
+  const reportBatch = (batch: EndedBatch | null, ts: number) => {
+    if (!batch || reported.has(batch.id)) return;
+    reported.add(batch.id);
+    write(batchLine(batch, ts));
+  };
+  const onEnded = async (l: LogLine) => {
+    const id = l.fields.evaluationId;
+    if (typeof id !== 'string') return;
+    const d = await describe({ evaluationId: id });
+    if (d?.evaluation) {
+      if (d.evaluation.batchId === null) write(evaluationLine(d.evaluation, l.ts));
+      reportBatch(d.batch, l.ts);
+      return;
+    }
+    // Not readable (the wrangler runtime, or a stop under way): what the log line says.
+    const calls = typeof l.fields.calls === 'number' ? ` · ${l.fields.calls} calls` : '';
+    write(`${clock(l.ts)} evaluation ${id} ${String(l.fields.status)}${calls}`);
+  };
+  return (line: string) => {
+    if (line.trim() === '') return;
+    const l = parseLogLine(line);
+    if (l === null) {
+      write(line);
+      return;
+    }
+    if (mode.kind === 'json') {
+      if (LOG_LEVELS.indexOf(l.level) >= LOG_LEVELS.indexOf(mode.level)) write(line);
+      return;
+    }
+    if (l.level === 'warn' || l.level === 'error') write(problemLine(l));
+    if (l.event === 'evaluation.finalized') void onEnded(l);
+    // A cancel's pages end items in D1 directly: the last one may complete the batch.
+    else if (l.event === 'batch.cancel_page' && typeof l.fields.batchId === 'string')
+      void describe({ batchId: l.fields.batchId }).then((d) => {
+        reportBatch(d?.batch ?? null, l.ts);
+      });
+  };
+}

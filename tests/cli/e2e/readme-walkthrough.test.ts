@@ -1,0 +1,101 @@
+/**
+ * The README's webhook walkthrough runs top to bottom as written: the `sh example=webhook-walkthrough` block
+ * is taken verbatim from README.md and run by bash in an empty folder, against a local stack as `npm start`
+ * runs it (plain-http callbacks to loopback allowed). PORT and RECEIVER_PORT are set to free ports, so a
+ * port written anywhere but in those variables fails the run; the receiver's file must exist before the
+ * command that starts it; the block ends when the receiver has printed the verified verdict.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalStack } from '../../../src/cli/local-stack.js';
+import { freePort, REPO_ROOT, startLocalStack } from '../../../src/cli/local-stack.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'tribunal-readme-'));
+let stack: LocalStack | undefined;
+
+/** The README's block tagged `example=<name>`. */
+function readmeExample(name: string): string {
+  const text = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+  const m = new RegExp('```sh example=' + name + '\\n([\\s\\S]*?)```').exec(text);
+  if (!m?.[1]) throw new Error(`README.md has no \`sh example=${name}\` block`);
+  return m[1];
+}
+
+/** Runs `code` with bash (-euo pipefail) in `cwd`; resolves when bash exits, or rejects after `timeoutMs`. */
+function bash(
+  code: string,
+  cwd: string,
+  env: Record<string, string>,
+  timeoutMs: number,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-euo', 'pipefail', '-c', code], {
+      cwd,
+      env: { ...process.env, ...env },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => {
+      // The whole group: the receiver too.
+      if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      reject(new Error(`the walkthrough did not finish in ${timeoutMs} ms\nstdout:\n${stdout}\nstderr:\n${stderr}`));
+    }, timeoutMs);
+    child.on('exit', (exitCode) => {
+      clearTimeout(timer);
+      resolve({ code: exitCode, stdout, stderr });
+    });
+  });
+}
+
+beforeAll(async () => {
+  stack = await startLocalStack({
+    port: 0,
+    mockPort: 0,
+    persistTo: join(dir, 'state'),
+    crons: false,
+    // As npm start sets it.
+    vars: { WEBHOOK_ALLOW_LOOPBACK: 'true' },
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+describe("README's webhook walkthrough", () => {
+  const code = readmeExample('webhook-walkthrough');
+
+  it('asks for no second npm start, and its receiver listens on 127.0.0.1 only', () => {
+    expect(code.split('\n').filter((l) => /^[^#]*\bnpm start\b/.test(l))).toEqual([]);
+    expect(code).toContain(".listen(Number(process.env.RECEIVER_PORT), '127.0.0.1')");
+  });
+
+  it('runs top to bottom against npm start: the signed event is judged and the verified verdict reaches the receiver', async () => {
+    const work = mkdtempSync(join(dir, 'work-'));
+    const port = new URL(stack!.url).port;
+    const r = await bash(code, work, { PORT: port, RECEIVER_PORT: String(await freePort()) }, 90_000);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const line = r.stdout.split('\n').find((l) => l.startsWith('{"evaluationId":'));
+    expect(line, r.stdout).toBeDefined();
+    const accepted = JSON.parse(line!) as { evaluationId: string; replayed: boolean };
+    expect(accepted).toMatchObject({
+      evaluationId: expect.stringMatching(/^ev_[0-9a-f]{32}$/) as unknown,
+      replayed: false,
+    });
+    const verified = /^verified (msg_\w+) (\{.*\})$/m.exec(r.stdout);
+    expect(verified, r.stdout).not.toBeNull();
+    const payload = JSON.parse(verified![2]!) as { type: string; data: { id: string; verdict: { winner: string } } };
+    expect(payload.type).toBe('evaluation.succeeded');
+    expect(payload.data.id).toBe(accepted.evaluationId);
+    expect(payload.data.verdict.winner).toMatch(/^(A|B|tie)$/);
+    expect(r.stdout).not.toContain('REFUSED');
+  });
+});

@@ -1,0 +1,168 @@
+/**
+ * What `npm start` shows of the runtime's output: by default one readable line per ended evaluation
+ * (batch items excepted) and per ended batch, plus the warnings and errors, never a JSON line; with
+ * `--verbose` or `LOG_LEVEL` the Worker's JSON lines from that level up. Other output always shows.
+ */
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/cli/args.js';
+import type { Described, EndedBatch, EndedEvaluation, EndedRef } from '../../src/cli/ended.js';
+import { outputModeOf, terminalLog } from '../../src/cli/terminal-log.js';
+import type { OutputMode } from '../../src/cli/terminal-log.js';
+
+const TS = Date.UTC(2026, 4, 1, 12, 0, 0);
+
+function json(level: string, event: string, fields: Record<string, unknown> = {}): string {
+  return JSON.stringify({ ts: TS, level, event, ...fields });
+}
+
+const EVALUATION: EndedEvaluation = {
+  id: 'ev_1',
+  status: 'succeeded',
+  method: 'chateval',
+  preset: 'chateval-faireval',
+  batchId: null,
+  winner: 'A',
+  score: null,
+  confidence: 0.834,
+  errorCode: null,
+  errorMessage: null,
+  calls: 8,
+  costUsd: 0.0012,
+  durationMs: 4_200,
+};
+
+const BATCH: EndedBatch = {
+  id: 'ba_1',
+  kind: 'batch',
+  status: 'completed',
+  method: 'single',
+  preset: 'fastchat-pair',
+  itemsTotal: 3,
+  succeeded: 2,
+  failed: 1,
+  cancelled: 0,
+  costUsd: 0.04,
+  durationMs: 42_100,
+};
+
+/** Feeds `lines` through a terminal log in `mode` and collects what it writes, once every lookup answered. */
+async function shown(
+  mode: OutputMode,
+  lines: string[],
+  describe?: (ref: EndedRef) => Promise<Described | null>,
+): Promise<string[]> {
+  const out: string[] = [];
+  const sink = terminalLog({ mode, write: (l) => out.push(l), ...(describe ? { describe } : {}) });
+  for (const line of lines) sink(line);
+  await new Promise((r) => setTimeout(r, 10));
+  return out;
+}
+
+describe('output mode', () => {
+  it('is quiet unless --verbose or LOG_LEVEL asks for the JSON lines', () => {
+    expect(outputModeOf(false, undefined)).toEqual({ kind: 'quiet' });
+    expect(outputModeOf(false, '')).toEqual({ kind: 'quiet' });
+    expect(outputModeOf(true, undefined)).toEqual({ kind: 'json', level: 'debug' });
+    expect(outputModeOf(false, 'WARN')).toEqual({ kind: 'json', level: 'warn' });
+    expect(() => outputModeOf(false, 'loud')).toThrow(UsageError);
+    expect(() => outputModeOf(false, 'loud')).toThrow('LOG_LEVEL must be one of debug, info, warn, error');
+  });
+});
+
+describe('quiet output', () => {
+  it('shows warnings and errors as readable lines, hides the rest of the JSON, passes other output through', async () => {
+    const out = await shown({ kind: 'quiet' }, [
+      json('info', 'evaluation.started', { evaluationId: 'ev_1', callsPlanned: 8 }),
+      json('info', 'call.finished', { evaluationId: 'ev_1', ok: true }),
+      json('warn', 'sweeper.kicked', { evaluationId: 'ev_2', status: 'running' }),
+      json('error', 'webhook.consumer_error', { error: 'FOREIGN KEY constraint failed', deliveryId: null }),
+      'workerd/server/server.c++:1234: error: something went wrong',
+      '',
+    ]);
+    const time = new Date(TS).toLocaleTimeString('en-GB', { hour12: false });
+    expect(out).toEqual([
+      `${time} warn  sweeper.kicked  evaluationId=ev_2 status=running`,
+      `${time} error webhook.consumer_error  error="FOREIGN KEY constraint failed"`,
+      'workerd/server/server.c++:1234: error: something went wrong',
+    ]);
+  });
+
+  it('gives an ended evaluation one line with its judge, outcome, calls, cost and time', async () => {
+    const out = await shown(
+      { kind: 'quiet' },
+      [json('info', 'evaluation.finalized', { evaluationId: 'ev_1', status: 'succeeded', calls: 8 })],
+      () => Promise.resolve({ evaluation: EVALUATION, batch: null }),
+    );
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatch(
+      /^\d\d:\d\d:\d\d evaluation ev_1 chateval-faireval succeeded: A is better \(confidence 83%\) · 8 calls · \$0\.0012 · 4\.2 s$/,
+    );
+  });
+
+  it('says why a failed evaluation failed, and scores a pointwise one', async () => {
+    const failed = {
+      ...EVALUATION,
+      status: 'failed',
+      winner: null,
+      confidence: null,
+      errorCode: 'provider_error',
+      errorMessage: 'HTTP 500',
+    };
+    const scored = { ...EVALUATION, id: 'ev_2', winner: null, score: 4 };
+    const byId: Record<string, EndedEvaluation> = { ev_1: failed, ev_2: scored };
+    const out = await shown(
+      { kind: 'quiet' },
+      ['ev_1', 'ev_2'].map((id) => json('info', 'evaluation.finalized', { evaluationId: id })),
+      (ref) =>
+        Promise.resolve({ evaluation: 'evaluationId' in ref ? (byId[ref.evaluationId] ?? null) : null, batch: null }),
+    );
+    expect(out[0]).toContain('evaluation ev_1 chateval-faireval failed: provider_error (HTTP 500) · 8 calls');
+    expect(out[1]).toContain('evaluation ev_2 chateval-faireval succeeded: score 4 (confidence 83%)');
+  });
+
+  it('gives a batch one line when it ends, and none per item', async () => {
+    let ended = 0;
+    const describe = (ref: EndedRef): Promise<Described> => {
+      const last = 'evaluationId' in ref && ++ended >= 3;
+      return Promise.resolve({
+        evaluation: 'evaluationId' in ref ? { ...EVALUATION, id: ref.evaluationId, batchId: 'ba_1' } : null,
+        batch: last || 'batchId' in ref ? BATCH : null,
+      });
+    };
+    const out = await shown(
+      { kind: 'quiet' },
+      [
+        ...['ev_a', 'ev_b', 'ev_c', 'ev_d'].map((id) => json('info', 'evaluation.finalized', { evaluationId: id })),
+        json('info', 'batch.cancel_page', { batchId: 'ba_1', afterSeq: -1 }),
+      ],
+      describe,
+    );
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatch(
+      /^\d\d:\d\d:\d\d batch ba_1 fastchat-pair completed: 2 succeeded, 1 failed of 3 · \$0\.04 · 42\.1 s$/,
+    );
+  });
+
+  it('falls back on the log line when the ending cannot be read (the wrangler runtime)', async () => {
+    const out = await shown(
+      { kind: 'quiet' },
+      [json('info', 'evaluation.finalized', { evaluationId: 'ev_9', status: 'cancelled', calls: 2 })],
+      () => Promise.resolve(null),
+    );
+    expect(out).toEqual([expect.stringMatching(/^\d\d:\d\d:\d\d evaluation ev_9 cancelled · 2 calls$/)]);
+  });
+});
+
+describe('JSON output (--verbose, LOG_LEVEL)', () => {
+  it('passes the JSON lines from the level up as they are, and other output too', async () => {
+    const lines = [
+      json('debug', 'a'),
+      json('info', 'evaluation.finalized', { evaluationId: 'ev_1' }),
+      json('warn', 'c'),
+      json('error', 'd'),
+      'plain',
+    ];
+    expect(await shown({ kind: 'json', level: 'debug' }, lines)).toEqual(lines);
+    expect(await shown({ kind: 'json', level: 'warn' }, lines)).toEqual(lines.slice(2));
+  });
+});
