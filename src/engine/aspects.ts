@@ -17,6 +17,8 @@
  */
 import type { Usage } from './call.js';
 import type { JudgedAspect, JudgedPointwiseTask } from './judged.js';
+import type { LedgerView } from './ledger.js';
+import { usageOf } from './ledger.js';
 import type { AspectResult, MethodVerdict, Vote } from './verdict.js';
 
 /** The order key of aspect `i`'s own run: `aspect<i>`. */
@@ -127,4 +129,44 @@ export function combineAspects(
     spread: Math.min(0.5, spread),
     details,
   };
+}
+
+/** Requests and usage recorded under a call-id prefix (one aspect's run). */
+function usageUnder(state: LedgerView, prefix: string): ReturnType<typeof usageOf> {
+  const ledger = Object.fromEntries(Object.entries(state.ledger).filter(([id]) => id.startsWith(prefix)));
+  return usageOf({ ledger, log: [] });
+}
+
+/**
+ * The verdict fields of a task with several aspects: from one run per aspect (an order each, its calls and
+ * cost under its prefix `aspect<i>/`), or from the method's one call that scored them all (one `main` order).
+ * @param orders the evaluation's orders' keys, in order; `verdicts` their verdicts.
+ */
+export function aspectsVerdict(
+  state: LedgerView,
+  orders: readonly string[],
+  view: JudgedPointwiseTask,
+  verdicts: readonly MethodVerdict[],
+): CombinedAspects {
+  const aspects = view.aspects ?? [];
+  const [one] = verdicts;
+  if (orders.length === 1 && orders[0] === 'main' && one) {
+    // One call scored every aspect: each aspect shares its calls; the verdict's usage is the whole cost.
+    const { calls } = usageOf(state);
+    const parts = aspects.map((a) => {
+      const got = one.aspectScores?.find((x) => x.name === a.name);
+      return {
+        verdict: { ...(got?.score !== undefined ? { score: got.score } : {}), votes: [], confidence: one.confidence },
+        calls,
+        ...(got?.rationale !== undefined ? { rationale: got.rationale } : {}),
+      };
+    });
+    const c = combineAspects(view, parts, 'one-call');
+    return { ...c, votes: one.votes, details: { ...one.details, ...c.details } };
+  }
+  const parts: AspectPart[] = orders.map((key, i) => {
+    const { calls, usage } = usageUnder(state, `${key}/`);
+    return { verdict: verdicts[i] ?? { votes: [], confidence: 0 }, calls, usage };
+  });
+  return combineAspects(view, parts, 'per-aspect');
 }

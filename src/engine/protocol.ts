@@ -37,14 +37,14 @@ import type { Attempt, LedgerEntry } from './ledger.js';
 import { splitCallId, transcriptOf, unparsedOf, usageOf } from './ledger.js';
 import type { AnyMethod, Calibration, CallSpec, RawApplied, Repair } from './method.js';
 import { parseReply, repairInstruction } from './parsers/parse.js';
-import type { AspectPart } from './aspects.js';
-import { aspectIndexOf, aspectKey, aspectOfCall, combineAspects } from './aspects.js';
-import type { AnyTask, JudgedPointwiseTask, JudgedTask } from './judged.js';
-import { aspectTask, judgedView, parseRubric } from './judged.js';
+import { aspectKey, aspectsVerdict } from './aspects.js';
+import type { AnyTask, JudgedTask } from './judged.js';
+import { parseRubric } from './judged.js';
+import type { OrderKey } from './orders.js';
+import { orderKeyOf, prefixOf, taskFor } from './orders.js';
 import type { RubricContent } from './rubric.js';
 import type { PendingCall, PlannedRequest } from './samples.js';
 import { groupTag, planRequests } from './samples.js';
-import { swapAnswers } from './task.js';
 import type { MethodVerdict, Verdict } from './verdict.js';
 
 // Readers of the ledger, exported here as ever (drivers and methods import them from the core).
@@ -53,12 +53,6 @@ export { EngineInputError };
 
 /** Version of {@link EngineState}; bumped on any incompatible change. */
 export const ENGINE_STATE_VERSION = 1;
-
-/**
- * Order key: `main` without calibration, `ab` / `ba` with it; `aspect<i>` for aspect i's own run when a
- * pointwise task has several aspects the method scores one at a time (./aspects.ts).
- */
-type OrderKey = 'main' | 'ab' | 'ba' | `aspect${number}`;
 
 /** The whole state of one evaluation. Plain JSON: store it, send it, restore it anywhere. */
 export interface EngineState {
@@ -70,7 +64,7 @@ export interface EngineState {
   task: AnyTask;
   /** The rubric the evaluation judges by, parsed (absent: the method's own criteria, exactly as without rubrics). */
   rubric?: RubricContent;
-  /** The method's own state, per presentation order. */
+  /** The method's own state per order: presentation order, or aspect (./orders.ts). */
   orders: { key: OrderKey; m: unknown }[];
   /** Results by base call id (order prefix included, repair suffix excluded). */
   ledger: Record<string, LedgerEntry>;
@@ -85,33 +79,6 @@ export interface EngineState {
 /** Outcome of an evaluation: a verdict, or a terminal failure with its reason. */
 export type Outcome =
   { status: 'succeeded'; verdict: Verdict } | { status: 'failed'; error: { callId: string } & LlmError };
-
-function prefixOf(key: OrderKey): string {
-  return key === 'main' ? '' : `${key}/`;
-}
-
-/** Judged views by task object, rubric (or none) and order key: the same view for every step of a state. */
-const VIEWS = new WeakMap<object, WeakMap<object, Map<OrderKey, JudgedTask>>>();
-const NO_RUBRIC = {};
-
-/** The judged task an order's method state sees: swapped for `ba`, one aspect for `aspect<i>` (./judged.ts). */
-function judgedFor(task: AnyTask, rubric: RubricContent | undefined, key: OrderKey): JudgedTask {
-  if (key === 'ba' && task.kind === 'pairwise') return judgedView(swapAnswers(task), rubric);
-  const view = judgedView(task, rubric);
-  const i = aspectIndexOf(key);
-  return i !== undefined && view.kind === 'pointwise' ? aspectTask(view, i) : view;
-}
-
-/** {@link judgedFor} of a state's task, computed once per task, rubric and order. */
-function taskFor(state: Pick<EngineState, 'task' | 'rubric'>, key: OrderKey): JudgedTask {
-  let byRubric = VIEWS.get(state.task);
-  if (!byRubric) VIEWS.set(state.task, (byRubric = new WeakMap()));
-  let byKey = byRubric.get(state.rubric ?? NO_RUBRIC);
-  if (!byKey) byRubric.set(state.rubric ?? NO_RUBRIC, (byKey = new Map<OrderKey, JudgedTask>()));
-  let view = byKey.get(key);
-  if (!view) byKey.set(key, (view = judgedFor(state.task, state.rubric, key)));
-  return view;
-}
 
 /** The orders of a new evaluation: both presentations when calibrated, one run per aspect, else `main`. */
 function orderKeys(method: AnyMethod, config: EngineState['config'], view: JudgedTask): OrderKey[] {
@@ -168,14 +135,6 @@ function pendingSpecs(method: AnyMethod, state: EngineState): PendingCall[] {
     }
   });
   return out;
-}
-
-/** The order a base id belongs to, from its prefix: `ab/`, `ba/`, `aspect<i>/`, or none for the single `main` order. */
-function orderKeyOf(base: string): OrderKey {
-  if (base.startsWith('ab/')) return 'ab';
-  if (base.startsWith('ba/')) return 'ba';
-  const i = aspectOfCall(base);
-  return i !== undefined ? aspectKey(i) : 'main';
 }
 
 /** The pending (not yet final) call with this base id, stepping only the order its prefix names. */
@@ -452,49 +411,6 @@ type Combined = Pick<MethodVerdict, 'winner' | 'scores' | 'score' | 'votes' | 'c
   flip: boolean | null;
 } & Partial<Pick<Verdict, 'aspects' | 'overall' | 'spread'>>;
 
-/** Requests and usage recorded under a call-id prefix (one aspect's run). */
-function usageUnder(state: EngineState, prefix: string): ReturnType<typeof usageOf> {
-  const ledger = Object.fromEntries(Object.entries(state.ledger).filter(([id]) => id.startsWith(prefix)));
-  return usageOf({ ledger, log: [] });
-}
-
-/**
- * The verdict fields of a task with several aspects (./aspects.ts): from one run per aspect (an order each,
- * its calls and cost under its prefix), or from the method's one call that scored them all.
- */
-function aspectsCombined(
-  state: EngineState,
-  view: JudgedPointwiseTask,
-  verdicts: readonly MethodVerdict[],
-): ReturnType<typeof combineAspects> {
-  const aspects = view.aspects ?? [];
-  const [one] = verdicts;
-  if (state.orders.length === 1 && state.orders[0]?.key === 'main' && one) {
-    // One call scored every aspect: each aspect shares its calls; the verdict's usage is the whole cost.
-    const { calls } = usageOf(state);
-    const parts = aspects.map((a) => {
-      const got = one.aspectScores?.find((x) => x.name === a.name);
-      return {
-        verdict: { ...(got?.score !== undefined ? { score: got.score } : {}), votes: [], confidence: one.confidence },
-        calls,
-        ...(got?.rationale !== undefined ? { rationale: got.rationale } : {}),
-      };
-    });
-    const c = combineAspects(view, parts, 'one-call');
-    return { ...c, votes: one.votes, details: { ...one.details, ...c.details } };
-  }
-  const parts: AspectPart[] = state.orders.map((o, i) => {
-    const { calls, usage } = usageUnder(state, prefixOf(o.key));
-    const v = verdicts[i];
-    return {
-      verdict: v ?? { votes: [], confidence: 0 },
-      calls,
-      usage,
-    };
-  });
-  return combineAspects(view, parts, 'per-aspect');
-}
-
 /** The verdict or failure, or null while calls remain. */
 export function outcome(method: AnyMethod, state: EngineState): Outcome | null {
   if (state.failure) return { status: 'failed', error: state.failure };
@@ -511,7 +427,15 @@ export function outcome(method: AnyMethod, state: EngineState): Outcome | null {
   const view = taskFor(state, 'main');
   const combined: Combined =
     view.kind === 'pointwise' && view.aspects !== undefined
-      ? { ...aspectsCombined(state, view, verdicts), flip: null }
+      ? {
+          ...aspectsVerdict(
+            state,
+            state.orders.map((o) => o.key),
+            view,
+            verdicts,
+          ),
+          flip: null,
+        }
       : second
         ? combineOrders(first, second, state.config.calibration)
         : {
