@@ -3,7 +3,8 @@
  * The engine from the command line, in plain Node, no Worker involved:
  *
  * - judge one task in-process: `npm run judge -- --preset chateval-faireval --task task.json
- *   [--config overrides.json | --config '{"turns": 3}'] [--base-url https://api.openai.com/v1] [--model gpt-4o-mini]`
+ *   [--config overrides.json | --config '{"turns": 3}'] [--rubric rubric.json] [--base-url https://api.openai.com/v1]
+ *   [--model gpt-4o-mini]`
  *   (settings as a deployment reads them: `LLM_API_KEY`, `LLM_PROVIDERS`, …; without a base URL the bundled mock answers, offline);
  * - replay a stored debate: `npm run judge -- --preset … --task task.json --replay transcript.json`
  *   feeds the messages of `GET /v1/evaluations/:id/transcript` back into the engine and prints the verdict
@@ -55,6 +56,7 @@ Judges one task in-process (plain Node, no Worker), or replays a stored transcri
   --preset P          preset id (npm start, then GET /v1/methods lists them)
   --config C          config overrides: inline JSON, @file.json or a path to a JSON file
   --task T.json       the task (pairwise or pointwise), as POST /v1/evaluations takes it
+  --rubric R.json     a rubric's content to judge by (kind, criteria, scale, aspects, evaluationSteps)
   --replay R.json     replay GET /v1/evaluations/:id/transcript instead of calling an LLM
   --base-url URL      OpenAI-compatible endpoint (default LLM_BASE_URL, else the bundled mock)
   --model M           default model (default LLM_MODEL, mock-judge with the mock)
@@ -66,6 +68,7 @@ Exit codes: 0 verdict, 1 the evaluation failed or an error, 2 a usage error.`,
     preset: { type: 'string' },
     config: { type: 'string' },
     task: { type: 'string' },
+    rubric: { type: 'string' },
     replay: { type: 'string' },
     'base-url': { type: 'string' },
     model: { type: 'string' },
@@ -85,7 +88,7 @@ async function main(values: CliValues<typeof JUDGE_CLI.options>): Promise<number
   try {
     config = resolveMethodConfig(values.preset, overrides);
     method = getMethod(config.method);
-    state = createEvaluation(method, config, task.data);
+    state = createEvaluation(method, config, task.data, values.rubric ? readJson(values.rubric, 'rubric') : undefined);
   } catch (e) {
     // A preset, config or task the engine cannot run is the user's mistake: say which, exit 2.
     if (!(e instanceof EngineInputError)) throw e;

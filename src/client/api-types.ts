@@ -1068,7 +1068,7 @@ export interface components {
             cancel: string;
         };
         /** @description A judge method's config; `method` selects the variant. Without a preset it is required; with a preset it may be left out (it is the preset's method). Objects merge key by key over the preset's config, arrays and scalars replace. Unknown keys are refused (400 `invalid_config`). */
-        MethodConfig: components["schemas"]["SingleConfig"] | components["schemas"]["EnsembleConfig"] | components["schemas"]["ChatevalConfig"] | components["schemas"]["MoreConfig"] | components["schemas"]["SamreConfig"] | components["schemas"]["DebateConfig"] | components["schemas"]["JuryConfig"] | components["schemas"]["CascadeConfig"];
+        MethodConfig: components["schemas"]["SingleConfig"] | components["schemas"]["EnsembleConfig"] | components["schemas"]["ChatevalConfig"] | components["schemas"]["MoreConfig"] | components["schemas"]["SamreConfig"] | components["schemas"]["DebateConfig"] | components["schemas"]["JuryConfig"] | components["schemas"]["CascadeConfig"] | components["schemas"]["Rubric-stepsConfig"];
         /** @description Config of method `single` (ChatEval single agent; FairEval MEC+BPC; FastChat MT-Bench pair-v2; G-Eval; Bandi et al. baseline). Fields left out take the preset's value, else the default shown. */
         SingleConfig: {
             /** @enum {string} */
@@ -1140,6 +1140,18 @@ export interface components {
             referenceSystemPrompt?: string;
             /** @default  */
             referenceTemplate?: string;
+            multiTurn?: {
+                /** @default  */
+                systemPrompt?: string;
+                template: string;
+                /** @default  */
+                referenceSystemPrompt?: string;
+                /** @default  */
+                referenceTemplate?: string;
+            };
+            /** @default false */
+            aspectsInOneCall?: boolean;
+            aspectsTemplate?: string;
             parser?: components["schemas"]["ParserSpec"];
             /** @default 1 */
             samples?: number;
@@ -1236,6 +1248,17 @@ export interface components {
             type: "critique";
             /** @enum {string} */
             noIssue?: "code";
+        } | {
+            /** @enum {string} */
+            type: "aspect-scores";
+            aspects: {
+                name: string;
+                min: number;
+                max: number;
+            }[];
+        } | {
+            /** @enum {string} */
+            type: "steps";
         } | {
             /** @enum {string} */
             type: "json";
@@ -1953,6 +1976,18 @@ export interface components {
                 referenceSystemPrompt?: string;
                 /** @default  */
                 referenceTemplate?: string;
+                multiTurn?: {
+                    /** @default  */
+                    systemPrompt?: string;
+                    template: string;
+                    /** @default  */
+                    referenceSystemPrompt?: string;
+                    /** @default  */
+                    referenceTemplate?: string;
+                };
+                /** @default false */
+                aspectsInOneCall?: boolean;
+                aspectsTemplate?: string;
                 parser?: components["schemas"]["ParserSpec"];
                 /** @default 1 */
                 samples?: number;
@@ -2019,6 +2054,79 @@ export interface components {
             }[];
             /** @default false */
             runAllStages?: boolean;
+        };
+        /** @description Config of method `rubric-steps` (G-Eval (Liu et al. 2023) §2, auto chain-of-thought: evaluation steps generated from the criteria). Fields left out take the preset's value, else the default shown. */
+        "Rubric-stepsConfig": {
+            /** @enum {string} */
+            method?: "rubric-steps";
+            /** @default 3 */
+            parseRetries?: number;
+            /**
+             * @default instruct
+             * @enum {string}
+             */
+            repair?: "instruct" | "resend";
+            /** @default {} */
+            defaults?: {
+                model?: string;
+                provider?: string;
+                temperature?: number;
+                maxTokens?: number;
+            };
+            /**
+             * @default {
+             *       "enabled": false,
+             *       "combine": "agree-or-tie"
+             *     }
+             */
+            calibration?: {
+                /** @default false */
+                enabled?: boolean;
+                /**
+                 * @default agree-or-tie
+                 * @enum {string}
+                 */
+                combine?: "sum-scores" | "mean-scores" | "pooled-mean" | "per-agent-majority" | "agree-or-tie";
+            };
+            budget?: components["schemas"]["Budget"];
+            /** @default {} */
+            writer?: {
+                model?: string;
+                provider?: string;
+                temperature?: number;
+                maxTokens?: number;
+            };
+            /** @default {} */
+            templates?: {
+                /**
+                 * @default You will be given one output produced from a source text.
+                 *
+                 *     Your task is to rate the output on one metric.
+                 *
+                 *     Please make sure you read and understand these instructions carefully. Please keep this document open while reviewing, and refer to it as needed.
+                 *
+                 *     Evaluation Criteria:
+                 *
+                 *     {{Aspect}} ({{min}}-{{max}}) - {{criteria}}
+                 *
+                 *     Evaluation Steps:
+                 */
+                pointwise?: string;
+                /**
+                 * @default You will be given a question and two answers to it.
+                 *
+                 *     Your task is to decide which answer is better.
+                 *
+                 *     Please make sure you read and understand these instructions carefully. Please keep this document open while reviewing, and refer to it as needed.
+                 *
+                 *     Evaluation Criteria:
+                 *
+                 *     {{criteria}}
+                 *
+                 *     Evaluation Steps:
+                 */
+                pairwise?: string;
+            };
         };
         Health: {
             /** @enum {string} */
@@ -2091,6 +2199,21 @@ export interface components {
                 b: number;
             };
             score?: number;
+            aspects?: {
+                name: string;
+                score?: number;
+                scale: {
+                    min: number;
+                    max: number;
+                };
+                weight: number;
+                confidence: number;
+                calls: number;
+                costUsd?: number;
+                rationale?: string;
+            }[];
+            overall?: number;
+            spread?: number;
             votes: {
                 agent: string;
                 label: string;
@@ -2191,17 +2314,38 @@ export interface components {
         Task: {
             /** @enum {string} */
             kind: "pairwise";
-            question: string;
+            question?: string;
+            messages?: ({
+                /** @enum {string} */
+                role: "user";
+                content: string;
+            } | {
+                /** @enum {string} */
+                role: "assistant";
+                content?: string;
+                answerA?: string;
+                answerB?: string;
+                reference?: string;
+            })[];
             answerA: string;
             answerB: string;
             reference?: string;
         } | {
             /** @enum {string} */
             kind: "pointwise";
-            source: string;
+            source?: string;
+            messages?: ({
+                /** @enum {string} */
+                role: "user";
+                content: string;
+            } | {
+                /** @enum {string} */
+                role: "assistant";
+                content: string;
+            })[];
             context?: string;
             output: string;
-            aspect: {
+            aspect?: {
                 name: string;
                 description?: string;
                 scale: {
@@ -2209,6 +2353,15 @@ export interface components {
                     max: number;
                 };
             };
+            aspects?: {
+                name: string;
+                description?: string;
+                scale: {
+                    min: number;
+                    max: number;
+                };
+                weight?: number;
+            }[];
         };
         /** @description Also POST this request's events (`evaluation.succeeded` | `failed` | `cancelled`) to `url`, signed (Standard Webhooks) with the tenant's signing secret: create it once with `POST /v1/webhook-signing-secret` (400 `signing_secret_missing` otherwise). */
         OneOffWebhook: {
@@ -2329,17 +2482,38 @@ export interface components {
             task: {
                 /** @enum {string} */
                 kind: "pairwise";
-                question: string;
+                question?: string;
+                messages?: ({
+                    /** @enum {string} */
+                    role: "user";
+                    content: string;
+                } | {
+                    /** @enum {string} */
+                    role: "assistant";
+                    content?: string;
+                    answerA?: string;
+                    answerB?: string;
+                    reference?: string;
+                })[];
                 answerA: string;
                 answerB: string;
                 reference?: string;
             } | {
                 /** @enum {string} */
                 kind: "pointwise";
-                source: string;
+                source?: string;
+                messages?: ({
+                    /** @enum {string} */
+                    role: "user";
+                    content: string;
+                } | {
+                    /** @enum {string} */
+                    role: "assistant";
+                    content: string;
+                })[];
                 context?: string;
                 output: string;
-                aspect: {
+                aspect?: {
                     name: string;
                     description?: string;
                     scale: {
@@ -2347,6 +2521,15 @@ export interface components {
                         max: number;
                     };
                 };
+                aspects?: {
+                    name: string;
+                    description?: string;
+                    scale: {
+                        min: number;
+                        max: number;
+                    };
+                    weight?: number;
+                }[];
             };
             human: ("A" | "B" | "tie") | number;
             group?: string;

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { BudgetSchema } from './budget.js';
 import type { LlmCallRequest, Usage } from './call.js';
 import type { ParsedValue } from './parsers/spec.js';
-import type { Task } from './task.js';
+import type { JudgedTask } from './judged.js';
 import type { MethodVerdict } from './verdict.js';
 
 /** A call a method wants; the core turns it into an {@link LlmCallRequest} (adding repair turns). */
@@ -136,7 +136,7 @@ export interface Preset {
   /** The paper and section it follows, e.g. `ChatEval §3, Appendix B Alg. 1`. */
   paper: string;
   /** Task kind it is meant for. */
-  taskKind: Task['kind'];
+  taskKind: JudgedTask['kind'];
   /** The method config (a partial, completed by the method's schema defaults). */
   config: { method: string } & Record<string, unknown>;
 }
@@ -158,17 +158,21 @@ export interface MethodDefinition<C extends { method: string }, S> {
    */
   readonly version?: number;
   /** Task kinds the method accepts. */
-  readonly taskKinds: readonly Task['kind'][];
+  readonly taskKinds: readonly JudgedTask['kind'][];
   /** zod schema of the full config (defaults filled). */
   readonly configSchema: z.ZodType<C>;
-  /** Initial state for a task. */
-  init(config: C, task: Task): S;
+  /**
+   * Initial state for a task, as the method sees it (`judged.ts`: the question or source always set, one
+   * aspect, a rubric's `criteria` for the method's slot). Throws EngineInputError for a task or rubric the
+   * config cannot judge (e.g. a template without a criteria slot).
+   */
+  init(config: C, task: JudgedTask): S;
   /** Calls that are ready now (all of them, so a driver can run them in parallel), or the verdict. */
-  step(config: C, task: Task, state: S): StepResult;
+  step(config: C, task: JudgedTask, state: S): StepResult;
   /** Folds one final reply into the state. Only called for ids the last `step` listed. */
-  reduce(config: C, task: Task, state: S, reply: FinalReply): S;
+  reduce(config: C, task: JudgedTask, state: S, reply: FinalReply): S;
   /** Upper bound of first-attempt calls for progress reporting (repairs excluded). */
-  plannedCalls(config: C, task: Task): number;
+  plannedCalls(config: C, task: JudgedTask): number;
   /**
    * Only for methods that run other methods' protocols inside their state (the cascade): those inner
    * protocols parse, re-ask and calibrate by their own configs, so the core hands such a method raw replies.
@@ -176,7 +180,7 @@ export interface MethodDefinition<C extends { method: string }, S> {
    * records each reply for the transcript and passes it here instead of parsing it, `reduce` is never called,
    * and the config has no `parseRetries`, `repair` or `calibration` of its own (the core reads none).
    */
-  applyRaw?(config: C, task: Task, state: S, reply: RawReply): RawApplied<S>;
+  applyRaw?(config: C, task: JudgedTask, state: S, reply: RawReply): RawApplied<S>;
   /**
    * Optional: a budget refused `refused.callId`, a call the last `step` listed (src/budgets/). Returns the
    * state to go on from: its `step` gives the verdict from what was recorded (its `truncation` saying what
@@ -185,7 +189,19 @@ export interface MethodDefinition<C extends { method: string }, S> {
    * again, the evaluation fails with `budget_exceeded`. Never called without a budget, so it must not change
    * what an untruncated run does.
    */
-  truncate?(config: C, task: Task, state: S, refused: { callId: string }): S | null;
+  truncate?(config: C, task: JudgedTask, state: S, refused: { callId: string }): S | null;
+  /**
+   * Optional: true when this config scores every aspect of a pointwise task with several aspects in one
+   * call (its template asks for all of them at once). Then `init` and `step` see the task with its
+   * `aspects`, and the verdict lists each aspect's score (`MethodVerdict.aspects`). Otherwise (the default)
+   * the core runs the method once per aspect, each run seeing one aspect (src/engine/aspects.ts).
+   */
+  aspectsAtOnce?(config: C): boolean;
+  /**
+   * Optional: true when this config's templates carry G-Eval style evaluation steps, so a rubric without
+   * `evaluationSteps` is worth completing by the `rubric-steps` method (auto-CoT) before it is used.
+   */
+  usesEvaluationSteps?(config: C): boolean;
 }
 
 /** A method definition with its types erased, for the registry. */

@@ -29,6 +29,7 @@
  * was cut), or fails the evaluation like any other failed call. Stored refusals replay like results.
  */
 import { BUDGET_EXCEEDED } from './budget.js';
+import { EngineInputError } from './errors.js';
 import type { LlmCallRequest, LlmCallResult, LlmError } from './call.js';
 import { ZERO_USAGE } from './call.js';
 import { combineOrders, unswap } from './calibration.js';
@@ -36,20 +37,22 @@ import type { Attempt, LedgerEntry } from './ledger.js';
 import { splitCallId, transcriptOf, unparsedOf, usageOf } from './ledger.js';
 import type { AnyMethod, Calibration, CallSpec, RawApplied, Repair } from './method.js';
 import { parseReply, repairInstruction } from './parsers/parse.js';
+import { aspectKey, aspectsVerdict } from './aspects.js';
+import type { AnyTask, JudgedTask } from './judged.js';
+import { parseRubric } from './judged.js';
+import type { OrderKey } from './orders.js';
+import { orderKeyOf, prefixOf, taskFor } from './orders.js';
+import type { RubricContent } from './rubric.js';
 import type { PendingCall, PlannedRequest } from './samples.js';
 import { groupTag, planRequests } from './samples.js';
-import type { Task } from './task.js';
-import { swapAnswers } from './task.js';
 import type { MethodVerdict, Verdict } from './verdict.js';
 
 // Readers of the ledger, exported here as ever (drivers and methods import them from the core).
 export { splitCallId, transcriptOf, usageOf };
+export { EngineInputError };
 
 /** Version of {@link EngineState}; bumped on any incompatible change. */
 export const ENGINE_STATE_VERSION = 1;
-
-/** Order key: `main` without calibration, `ab` / `ba` with it. */
-type OrderKey = 'main' | 'ab' | 'ba';
 
 /** The whole state of one evaluation. Plain JSON: store it, send it, restore it anywhere. */
 export interface EngineState {
@@ -57,8 +60,11 @@ export interface EngineState {
   method: string;
   /** The resolved method config (defaults filled). */
   config: { method: string; parseRetries: number; calibration: Calibration; repair?: Repair } & Record<string, unknown>;
-  task: Task;
-  /** The method's own state, per presentation order. */
+  /** The task as the request gave it (or as a nesting method's stage got it). */
+  task: AnyTask;
+  /** The rubric the evaluation judges by, parsed (absent: the method's own criteria, exactly as without rubrics). */
+  rubric?: RubricContent;
+  /** The method's own state per order: presentation order, or aspect (./orders.ts). */
   orders: { key: OrderKey; m: unknown }[];
   /** Results by base call id (order prefix included, repair suffix excluded). */
   ledger: Record<string, LedgerEntry>;
@@ -74,47 +80,43 @@ export interface EngineState {
 export type Outcome =
   { status: 'succeeded'; verdict: Verdict } | { status: 'failed'; error: { callId: string } & LlmError };
 
-/** Thrown for a config or task the method cannot run (a user error, surfaced as 4xx by the API). */
-export class EngineInputError extends Error {
-  override readonly name = 'EngineInputError';
-  constructor(
-    message: string,
-    /** Stable code, e.g. `task_kind_unsupported`, `unknown_method`. */
-    readonly code: string,
-  ) {
-    super(message);
-  }
-}
-
-function prefixOf(key: OrderKey): string {
-  return key === 'main' ? '' : `${key}/`;
-}
-
-function taskFor(task: Task, key: OrderKey): Task {
-  return key === 'ba' && task.kind === 'pairwise' ? swapAnswers(task) : task;
+/** The orders of a new evaluation: both presentations when calibrated, one run per aspect, else `main`. */
+function orderKeys(method: AnyMethod, config: EngineState['config'], view: JudgedTask): OrderKey[] {
+  if (view.kind === 'pointwise' && view.aspects !== undefined && !(method.aspectsAtOnce?.(config) ?? false))
+    return view.aspects.map((_, i) => aspectKey(i));
+  // A nesting method has no calibration of its own: its inner protocols calibrate.
+  return !method.applyRaw && view.kind === 'pairwise' && config.calibration.enabled ? ['ab', 'ba'] : ['main'];
 }
 
 /**
  * Creates the initial state. `config` must already be resolved by the method's schema
- * (see `resolveMethodConfig` in the registry).
- * @throws EngineInputError when the method does not accept the task kind.
+ * (see `resolveMethodConfig` in the registry). The rubric is an input beside the task, not part of the
+ * config: without one the state is exactly what it was before rubrics existed.
+ * @param rubric the criteria to judge by (parsed here); each method puts them in its templates' slot.
+ * @throws EngineInputError when the method does not accept the task kind, the rubric is invalid or of the
+ *   other kind (`rubric.kind`), the task lacks what the method needs, or a template has no criteria slot.
  */
-export function createEvaluation(method: AnyMethod, config: EngineState['config'], task: Task): EngineState {
+export function createEvaluation(
+  method: AnyMethod,
+  config: EngineState['config'],
+  task: AnyTask,
+  rubric?: unknown,
+): EngineState {
   if (!method.taskKinds.includes(task.kind)) {
     throw new EngineInputError(
       `method "${method.method}" judges ${method.taskKinds.join(' or ')} tasks, not ${task.kind} ones`,
       'task_kind_unsupported',
     );
   }
-  // A nesting method has no calibration of its own: its inner protocols calibrate.
-  const keys: OrderKey[] =
-    !method.applyRaw && task.kind === 'pairwise' && config.calibration.enabled ? ['ab', 'ba'] : ['main'];
+  const parsed = rubric === undefined ? undefined : parseRubric(rubric);
+  const state = { task, ...(parsed ? { rubric: parsed } : {}) };
+  const keys = orderKeys(method, config, taskFor(state, 'main'));
   return {
     v: ENGINE_STATE_VERSION,
     method: method.method,
     config,
-    task,
-    orders: keys.map((key) => ({ key, m: method.init(config, taskFor(task, key)) })),
+    ...state,
+    orders: keys.map((key) => ({ key, m: method.init(config, taskFor(state, key)) })),
     ledger: {},
     log: [],
   };
@@ -124,7 +126,7 @@ export function createEvaluation(method: AnyMethod, config: EngineState['config'
 function pendingSpecs(method: AnyMethod, state: EngineState): PendingCall[] {
   const out: PendingCall[] = [];
   state.orders.forEach((o, order) => {
-    const r = method.step(state.config, taskFor(state.task, o.key), o.m);
+    const r = method.step(state.config, taskFor(state, o.key), o.m);
     if (r.kind !== 'calls') return;
     for (const spec of r.calls) {
       const fullId = prefixOf(o.key) + spec.id;
@@ -135,11 +137,6 @@ function pendingSpecs(method: AnyMethod, state: EngineState): PendingCall[] {
   return out;
 }
 
-/** The order a base id belongs to, from its prefix: `ab/`, `ba/`, or none for the single `main` order. */
-function orderKeyOf(base: string): OrderKey {
-  return base.startsWith('ab/') ? 'ab' : base.startsWith('ba/') ? 'ba' : 'main';
-}
-
 /** The pending (not yet final) call with this base id, stepping only the order its prefix names. */
 function pendingSpec(method: AnyMethod, state: EngineState, base: string): PendingCall | undefined {
   if (state.ledger[base]?.final) return undefined;
@@ -148,7 +145,7 @@ function pendingSpec(method: AnyMethod, state: EngineState, base: string): Pendi
   const order = state.orders.findIndex((o) => o.key === key || o.key === 'main');
   const o = state.orders[order];
   if (!o) return undefined;
-  const r = method.step(state.config, taskFor(state.task, o.key), o.m);
+  const r = method.step(state.config, taskFor(state, o.key), o.m);
   if (r.kind !== 'calls') return undefined;
   const prefix = prefixOf(o.key);
   const spec = r.calls.find((c) => prefix + c.id === base);
@@ -313,17 +310,17 @@ function recordReply(
   const handed = parsed.ok
     ? { callId: spec.id, ok: true as const, value: parsed.value, content: reply.content }
     : { callId: spec.id, ok: false as const, reason: parsed.reason, content: reply.content };
-  const m = method.reduce(state.config, taskFor(state.task, o.key), o.m, handed);
+  const m = method.reduce(state.config, taskFor(state, o.key), o.m, handed);
   next.orders = state.orders.map((x, i) => (i === order ? { key: x.key, m } : x));
   return next;
 }
 
-/** A nesting method's requests, as its `step` lists them (ids and messages final). */
+/** A nesting method's requests, as its `step` lists them per order (ids prefixed by the order, messages final). */
 function nestedCalls(method: AnyMethod, state: EngineState): LlmCallRequest[] {
-  const o = state.orders[0];
-  if (!o) return [];
-  const r = method.step(state.config, state.task, o.m);
-  return r.kind === 'calls' ? r.calls : [];
+  return state.orders.flatMap((o) => {
+    const r = method.step(state.config, taskFor(state, o.key), o.m);
+    return r.kind === 'calls' ? r.calls.map((c) => ({ ...c, id: prefixOf(o.key) + c.id })) : [];
+  });
 }
 
 /**
@@ -331,14 +328,25 @@ function nestedCalls(method: AnyMethod, state: EngineState): LlmCallRequest[] {
  * failure ends the evaluation; a reply is recorded in the ledger with what the inner protocol made of it.
  */
 function applyNested(method: AnyMethod, state: EngineState, result: LlmCallResult): EngineState {
-  const o = state.orders[0];
-  const spec = nestedCalls(method, state).find((c) => c.id === result.id);
-  if (!o || !spec || !method.applyRaw) return state;
   const { base, attempt } = splitCallId(result.id);
+  const key = orderKeyOf(base);
+  const order = state.orders.findIndex((o) => o.key === key || o.key === 'main');
+  const o = state.orders[order];
+  if (!o || !method.applyRaw) return state;
+  const prefix = prefixOf(o.key);
+  const task = taskFor(state, o.key);
+  const r = method.step(state.config, task, o.m);
+  const spec = r.kind === 'calls' ? r.calls.find((c) => prefix + c.id === result.id) : undefined;
+  if (!spec) return state;
   const prior = state.ledger[base];
   if ((prior?.attempts.length ?? 0) !== attempt) return state;
   if (!result.ok) return { ...state, failure: { callId: result.id, ...result.error } };
-  const applied: RawApplied<unknown> = method.applyRaw(state.config, state.task, o.m, result);
+  const applied: RawApplied<unknown> = method.applyRaw(state.config, task, o.m, {
+    id: result.id.slice(prefix.length),
+    content: result.content,
+    model: result.model,
+    usage: result.usage,
+  });
   const attempts: Attempt[] = [
     ...(prior?.attempts ?? []),
     {
@@ -355,7 +363,7 @@ function applyNested(method: AnyMethod, state: EngineState, result: LlmCallResul
       [base]: { agent: spec.agent, label: spec.label, stage: spec.stage, attempts, final: applied.final },
     },
     log: [...state.log, `${base}#${attempt}`],
-    orders: [{ key: o.key, m: applied.state }],
+    orders: state.orders.map((x, i) => (i === order ? { key: x.key, m: applied.state } : x)),
   };
 }
 
@@ -372,7 +380,7 @@ function truncated(
 ): EngineState | undefined {
   const o = state.orders[pending.order];
   if (!o || !method.truncate) return undefined;
-  const task = taskFor(state.task, o.key);
+  const task = taskFor(state, o.key);
   const m = method.truncate(state.config, task, o.m, { callId: pending.spec.id });
   if (m === null) return undefined;
   const after = method.step(state.config, task, m);
@@ -385,10 +393,23 @@ function truncated(
   };
 }
 
+/**
+ * Whether this method and config carry G-Eval style evaluation steps (`MethodDefinition.usesEvaluationSteps`),
+ * so that a rubric without `evaluationSteps` is worth completing by `rubric-steps` (auto-CoT) first.
+ */
+export function wantsEvaluationSteps(method: AnyMethod, config: EngineState['config']): boolean {
+  return method.usesEvaluationSteps?.(config) ?? false;
+}
+
 /** Planned first-attempt calls for progress (both orders when calibrated). */
 export function plannedCalls(method: AnyMethod, state: EngineState): number {
-  return state.orders.reduce((n, o) => n + method.plannedCalls(state.config, taskFor(state.task, o.key)), 0);
+  return state.orders.reduce((n, o) => n + method.plannedCalls(state.config, taskFor(state, o.key)), 0);
 }
+
+/** What the orders' verdicts combine into, before the core adds calls, usage and the transcript. */
+type Combined = Pick<MethodVerdict, 'winner' | 'scores' | 'score' | 'votes' | 'confidence' | 'details'> & {
+  flip: boolean | null;
+} & Partial<Pick<Verdict, 'aspects' | 'overall' | 'spread'>>;
 
 /** The verdict or failure, or null while calls remain. */
 export function outcome(method: AnyMethod, state: EngineState): Outcome | null {
@@ -396,20 +417,32 @@ export function outcome(method: AnyMethod, state: EngineState): Outcome | null {
   const verdicts: MethodVerdict[] = [];
   const cut: Record<string, Record<string, unknown>> = {};
   for (const o of state.orders) {
-    const r = method.step(state.config, taskFor(state.task, o.key), o.m);
+    const r = method.step(state.config, taskFor(state, o.key), o.m);
     if (r.kind !== 'verdict') return null;
     verdicts.push(o.key === 'ba' ? unswap(r.verdict) : r.verdict);
     if (r.verdict.truncation) cut[o.key] = r.verdict.truncation;
   }
   const [first, second] = verdicts;
   if (!first) return null;
-  const combined = second
-    ? combineOrders(first, second, state.config.calibration)
-    : {
-        ...first,
-        flip: first.positionFlip ?? null,
-        details: { ...first.details, ...(first.forceTie !== undefined ? { tieBecause: first.forceTie } : {}) },
-      };
+  const view = taskFor(state, 'main');
+  const combined: Combined =
+    view.kind === 'pointwise' && view.aspects !== undefined
+      ? {
+          ...aspectsVerdict(
+            state,
+            state.orders.map((o) => o.key),
+            view,
+            verdicts,
+          ),
+          flip: null,
+        }
+      : second
+        ? combineOrders(first, second, state.config.calibration)
+        : {
+            ...first,
+            flip: first.positionFlip ?? null,
+            details: { ...first.details, ...(first.forceTie !== undefined ? { tieBecause: first.forceTie } : {}) },
+          };
   const { calls, usage } = usageOf(state);
   const verdict: Verdict = {
     method: state.method,
@@ -417,6 +450,13 @@ export function outcome(method: AnyMethod, state: EngineState): Outcome | null {
     ...(combined.winner !== undefined ? { winner: combined.winner } : {}),
     ...(combined.scores ? { scores: combined.scores } : {}),
     ...(combined.score !== undefined ? { score: combined.score } : {}),
+    ...(combined.aspects
+      ? {
+          aspects: combined.aspects,
+          ...(combined.overall !== undefined ? { overall: combined.overall } : {}),
+          ...(combined.spread !== undefined ? { spread: combined.spread } : {}),
+        }
+      : {}),
     votes: combined.votes,
     confidence: Math.min(1, Math.max(0, combined.confidence)),
     positionFlip: combined.flip,

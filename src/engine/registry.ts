@@ -11,10 +11,12 @@ import { debateConfigSchema, debateMethod, debatePresets } from './methods/debat
 import { ensembleConfigSchema, ensembleMethod, ensemblePresets } from './methods/ensemble/index.js';
 import { juryConfigSchema, juryMethod, juryPresets } from './methods/jury/index.js';
 import { moreConfigSchema, moreMethod, morePresets } from './methods/more/index.js';
+import { rubricStepsConfigSchema, rubricStepsMethod } from './methods/rubric-steps/index.js';
 import { samreConfigSchema, samreMethod, samrePresets } from './methods/samre/index.js';
 import { singleAgentConfigSchema, singleAgentMethod, singleAgentPresets } from './methods/single/index.js';
+import type { AnyTask } from './judged.js';
 import type { EngineState } from './protocol.js';
-import { EngineInputError } from './protocol.js';
+import { createEvaluation, EngineInputError } from './protocol.js';
 
 function erase<C extends { method: string }, S>(m: MethodDefinition<C, S>): AnyMethod {
   // Safe: a method is only ever called with the config its own schema produced and the state it made.
@@ -48,6 +50,7 @@ export const MethodConfigSchema = z.discriminatedUnion('method', [
   debateConfigSchema,
   juryConfigSchema,
   cascade.configSchema,
+  rubricStepsConfigSchema,
 ]);
 export type MethodConfig = z.infer<typeof MethodConfigSchema>;
 
@@ -55,6 +58,8 @@ export type MethodConfig = z.infer<typeof MethodConfigSchema>;
 const CATALOGUE: readonly { method: AnyMethod; presets: readonly Preset[] }[] = [
   ...STAGE_METHODS,
   { method: erase(cascade.method), presets: cascadePresets },
+  // G-Eval's auto-CoT for a rubric without steps: no preset, it judges nothing (a rubric's steps, once).
+  { method: erase(rubricStepsMethod), presets: [] },
 ];
 
 /** Methods by id. */
@@ -113,4 +118,28 @@ export function resolveMethodConfig(
   const parsed = getMethod(merged.method).configSchema.safeParse(merged);
   if (!parsed.success) throw new EngineInputError(`invalid config: ${formatIssues(parsed.error)}`, 'invalid_config');
   return parsed.data as EngineState['config'];
+}
+
+/**
+ * What an evaluation is asked to do: a preset and/or config overrides, the task, and the rubric it judges
+ * by. The rubric is an input beside the task, never a config override: without one, the job runs exactly as
+ * before rubrics existed.
+ */
+export interface EngineJob {
+  preset?: string | undefined;
+  config?: Record<string, unknown> | undefined;
+  task: AnyTask;
+  /** A rubric's content (src/engine/rubric.ts), as given inline or resolved from a stored version. */
+  rubric?: unknown;
+}
+
+/**
+ * Resolves a job into its method, full config and initial state (`resolveMethodConfig`, then
+ * `createEvaluation` with the rubric).
+ * @throws EngineInputError naming what is wrong: the preset, the config, the task, or the rubric (`rubric.…`).
+ */
+export function createJob(job: EngineJob): { method: AnyMethod; config: EngineState['config']; state: EngineState } {
+  const config = resolveMethodConfig(job.preset, job.config);
+  const method = getMethod(config.method);
+  return { method, config, state: createEvaluation(method, config, job.task, job.rubric) };
 }

@@ -1,9 +1,12 @@
 /**
  * @module
- * What is being judged. Two task kinds cover the three papers:
- * - `pairwise`: a question and two answers (ChatEval on FairEval, Bandi et al. and FastChat on MT-Bench);
+ * What is being judged, as a request gives it. Two task kinds cover the three papers:
+ * - `pairwise`: a question (or a conversation) and two answers (ChatEval on FairEval, Bandi et al. and
+ *   FastChat on MT-Bench);
  * - `pointwise`: one output scored on one aspect with its scale (DEBATE and ChatEval on SummEval /
- *   Topical-Chat, G-Eval-style prompts).
+ *   Topical-Chat, G-Eval-style prompts), or on several aspects.
+ * Methods see the task through `judged.ts`: the conversation rendered where the question stands, one aspect
+ * per run, and a rubric's criteria for their slot.
  */
 import { z } from 'zod';
 
@@ -28,12 +31,102 @@ const text = (what: string) =>
     .regex(NO_NUL, `${what} must not contain NUL characters`)
     .refine((s) => NOT_BLANK.test(s), `${what} must not be only whitespace`);
 
-/** A pairwise task: which of two answers to one question is better. */
+/** Most messages a conversation may carry: 64. */
+export const MAX_MESSAGES = 64;
+
+/** A user turn of the conversation before the judged reply. */
+export const UserMessageSchema = z
+  .object({
+    role: z.literal('user'),
+    /** What the user said. */
+    content: text('content'),
+  })
+  .strict();
+
+/** An assistant turn of the conversation before a scored output. */
+export const AssistantMessageSchema = z
+  .object({
+    role: z.literal('assistant'),
+    /** What the assistant said. */
+    content: text('content'),
+  })
+  .strict();
+
+/**
+ * An assistant turn before two compared replies: one `content` both conversations share, or `answerA` and
+ * `answerB` when each answer's model gave its own earlier reply (MT-Bench's second turn).
+ */
+export const PairAssistantMessageSchema = z
+  .object({
+    role: z.literal('assistant'),
+    /** The reply both conversations share. */
+    content: text('content').optional(),
+    /** This turn in the conversation of answer A (with `answerB`, instead of `content`). */
+    answerA: text('answerA').optional(),
+    /** This turn in the conversation of answer B. */
+    answerB: text('answerB').optional(),
+    /** A reference answer to the user turn before this one (FastChat's reference-guided multi-turn judge). */
+    reference: text('reference').optional(),
+  })
+  .strict()
+  .superRefine((m, ctx) => {
+    const pair = m.answerA !== undefined || m.answerB !== undefined;
+    if (m.content !== undefined && pair)
+      ctx.addIssue({ code: 'custom', path: ['content'], message: 'give content, or answerA and answerB, not both' });
+    else if (!pair && m.content === undefined)
+      ctx.addIssue({ code: 'custom', path: ['content'], message: 'give content, or answerA and answerB' });
+    else if (pair && (m.answerA === undefined || m.answerB === undefined))
+      ctx.addIssue({
+        code: 'custom',
+        path: [m.answerA === undefined ? 'answerA' : 'answerB'],
+        message: 'answerA and answerB go together',
+      });
+  });
+
+/** One message before a scored output. */
+export const PointwiseMessageSchema = z.discriminatedUnion('role', [UserMessageSchema, AssistantMessageSchema]);
+export type PointwiseMessage = z.infer<typeof PointwiseMessageSchema>;
+
+/** One message before two compared replies. */
+export const PairwiseMessageSchema = z.discriminatedUnion('role', [UserMessageSchema, PairAssistantMessageSchema]);
+export type PairwiseMessage = z.infer<typeof PairwiseMessageSchema>;
+
+/** 1-{@link MAX_MESSAGES} messages ending with the user turn the judged reply answers. */
+function conversation<T extends z.ZodType<{ role: 'user' | 'assistant' }>>(message: T) {
+  return z
+    .array(message)
+    .min(1)
+    .max(MAX_MESSAGES)
+    .superRefine((ms, ctx) => {
+      if (ms.at(-1)?.role !== 'user')
+        ctx.addIssue({
+          code: 'custom',
+          path: [ms.length - 1, 'role'],
+          message: 'the last message is the user turn the judged reply answers: its role must be "user"',
+        });
+    });
+}
+
+/** Exactly one of two alternative fields is given; the issue names the field. */
+function oneOf(t: Record<string, unknown>, first: string, second: string, ctx: z.RefinementCtx): void {
+  if (t[first] === undefined && t[second] === undefined)
+    ctx.addIssue({ code: 'custom', path: [first], message: `give ${first} or ${second}` });
+  else if (t[first] !== undefined && t[second] !== undefined)
+    ctx.addIssue({ code: 'custom', path: [second], message: `give ${first} or ${second}, not both` });
+}
+
+/** A pairwise task: which of two answers is better. */
 export const PairwiseTaskSchema = z
   .object({
     kind: z.literal('pairwise'),
-    /** The user question both answers respond to. */
-    question: text('question'),
+    /** The user question both answers respond to (or `messages`). */
+    question: text('question').optional(),
+    /**
+     * The conversation before the two replies, instead of `question`: 1-64 messages, the last one the user's.
+     * FastChat's judge takes a two-turn conversation with its multi-turn templates; the other methods show
+     * the conversation where the question stands (docs/fidelity.md, "Your own criteria").
+     */
+    messages: conversation(PairwiseMessageSchema).optional(),
     /** The answer shown first (Assistant 1 / A) in the normal order. */
     answerA: text('answerA'),
     /** The answer shown second (Assistant 2 / B) in the normal order. */
@@ -41,7 +134,10 @@ export const PairwiseTaskSchema = z
     /** Optional reference answer (FastChat's reference-guided judge, math/coding). */
     reference: text('reference').optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((t, ctx) => {
+    oneOf(t, 'question', 'messages', ctx);
+  });
 export type PairwiseTask = z.infer<typeof PairwiseTaskSchema>;
 
 /** The aspect a pointwise task is scored on, with its scale (inclusive bounds). */
@@ -65,26 +161,72 @@ export const AspectSchema = z
   .strict();
 export type Aspect = z.infer<typeof AspectSchema>;
 
-/** A pointwise task: score one output on one aspect. */
+/** Most aspects a task may carry: 16. */
+export const MAX_TASK_ASPECTS = 16;
+
+/** One of several aspects of a task (`aspects`): an aspect with its weight in the overall score. */
+export const WeightedAspectSchema = AspectSchema.extend({
+  /** Weight in the overall score, > 0. Default 1. */
+  weight: z.number().positive().optional(),
+}).strict();
+export type WeightedAspect = z.infer<typeof WeightedAspectSchema>;
+
+/** A pointwise task: score one output on one aspect, or on several. */
 export const PointwiseTaskSchema = z
   .object({
     kind: z.literal('pointwise'),
-    /** The input the output was produced from: a news article, a dialogue history, a question. */
-    source: text('source'),
+    /** The input the output was produced from: a news article, a dialogue history, a question (or `messages`). */
+    source: text('source').optional(),
+    /** The conversation before the judged output, instead of `source`: 1-64 messages, the last one the user's. */
+    messages: conversation(PointwiseMessageSchema).optional(),
     /** Extra context some aspects need (Topical-Chat's fact for groundedness). */
     context: text('context').optional(),
     /** The output being judged: a summary, a dialogue response, an answer. */
     output: text('output'),
-    aspect: AspectSchema,
+    /** The aspect scored. Required unless `aspects` or a rubric says what is scored. */
+    aspect: AspectSchema.optional(),
+    /** Several aspects, each scored on its own, with a weighted overall (instead of `aspect`): 1-16, names unique. */
+    aspects: z
+      .array(WeightedAspectSchema)
+      .min(1)
+      .max(MAX_TASK_ASPECTS)
+      .superRefine((as, ctx) => {
+        const seen = new Set<string>();
+        as.forEach((a, i) => {
+          if (seen.has(a.name))
+            ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `aspect name "${a.name}" is used twice` });
+          seen.add(a.name);
+        });
+      })
+      .optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((t, ctx) => {
+    oneOf(t, 'source', 'messages', ctx);
+    if (t.aspect !== undefined && t.aspects !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['aspects'], message: 'give aspect or aspects, not both' });
+  });
 export type PointwiseTask = z.infer<typeof PointwiseTaskSchema>;
 
 /** Any task; `kind` discriminates. */
 export const TaskSchema = z.discriminatedUnion('kind', [PairwiseTaskSchema, PointwiseTaskSchema]);
 export type Task = z.infer<typeof TaskSchema>;
 
-/** The same pairwise task with its answers swapped (for position calibration). */
-export function swapAnswers(task: PairwiseTask): PairwiseTask {
-  return { ...task, answerA: task.answerB, answerB: task.answerA };
+/**
+ * The same pairwise task with its answers swapped (for position calibration): the answers, and each earlier
+ * assistant turn each answer's model gave itself.
+ */
+export function swapAnswers<T extends { answerA: string; answerB: string; messages?: readonly PairwiseMessage[] }>(
+  task: T,
+): T {
+  const swapped = { ...task, answerA: task.answerB, answerB: task.answerA };
+  if (task.messages === undefined) return swapped;
+  return {
+    ...swapped,
+    messages: task.messages.map((m) =>
+      m.role === 'assistant' && m.answerA !== undefined && m.answerB !== undefined
+        ? { ...m, answerA: m.answerB, answerB: m.answerA }
+        : m,
+    ),
+  };
 }

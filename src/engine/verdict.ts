@@ -69,6 +69,29 @@ export const TruncationSchema = z
   .strict();
 export type Truncation = z.infer<typeof TruncationSchema>;
 
+/** One aspect of a verdict on several aspects: its score on its own scale, and what scoring it took. */
+export const AspectResultSchema = z
+  .object({
+    /** The aspect's name, as the rubric or the task gives it. */
+    name: z.string(),
+    /** The aspect's score on its scale; absent when no reply for it could be read. */
+    score: z.number().optional(),
+    /** The aspect's scale, inclusive. */
+    scale: z.object({ min: z.number(), max: z.number() }).strict(),
+    /** Its weight in `overall`. */
+    weight: z.number().positive(),
+    /** 0-1: the confidence of the aspect's own verdict (one call for all aspects: that call's). */
+    confidence: z.number().min(0).max(1),
+    /** LLM requests made for this aspect, repairs included; with one call for every aspect, that call's (shared). */
+    calls: z.number().int().nonnegative(),
+    /** What this aspect's calls cost, USD; absent when one call scored every aspect (the verdict's `usage` has it). */
+    costUsd: z.number().nonnegative().optional(),
+    /** The judge's reason for the score, when the method asks for one per aspect (one call for all aspects). */
+    rationale: z.string().optional(),
+  })
+  .strict();
+export type AspectResult = z.infer<typeof AspectResultSchema>;
+
 /** What an evaluation concludes. */
 export const VerdictSchema = z
   .object({
@@ -78,8 +101,23 @@ export const VerdictSchema = z
     winner: WinnerSchema.optional(),
     /** Pairwise methods that score: aggregate score of A and B (sum over orders when calibrated). */
     scores: z.object({ a: z.number(), b: z.number() }).strict().optional(),
-    /** Pointwise: the final score on the aspect's scale. */
+    /**
+     * Pointwise: the final score on the aspect's scale. With several aspects: `overall` on the overall scale
+     * (the rubric's scale, else the aspects' common scale, else 0-1; `details.overallScale`).
+     */
     score: z.number().optional(),
+    /** Pointwise with several aspects (a rubric's `aspects` or the task's): every aspect, in order. */
+    aspects: z.array(AspectResultSchema).optional(),
+    /**
+     * With several aspects: the weighted mean of the scored aspects' scores, each normalised to 0-1 on its own
+     * scale ((score − min) / (max − min), clamped to 0-1). Absent when no aspect could be scored.
+     */
+    overall: z.number().min(0).max(1).optional(),
+    /**
+     * With several aspects: the weighted standard deviation of the same normalised scores around `overall`
+     * (0 when the aspects agree, at most 0.5), so a 0.6 from uniform 0.6s reads apart from one from 1s and 0s.
+     */
+    spread: z.number().min(0).max(0.5).optional(),
     votes: z.array(VoteSchema),
     /** 0-1: vote margin for votes, normalised score gap or 1 − normalised spread for scores. */
     confidence: z.number().min(0).max(1),
@@ -121,6 +159,11 @@ export interface MethodVerdict {
   positionFlip?: boolean | null;
   /** What a budget cut, when the method concluded after its `truncate` (method.ts): e.g. rounds run vs planned. */
   truncation?: Record<string, unknown>;
+  /**
+   * A method that scored every aspect of the task in one call (`MethodDefinition.aspectsAtOnce`): each
+   * aspect's score (absent when unread) and the judge's reason, by aspect name in the task's order.
+   */
+  aspectScores?: { name: string; score?: number; rationale?: string }[];
 }
 
 /** A pairwise outcome: `A`, `B` or `tie`. */

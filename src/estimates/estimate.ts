@@ -13,8 +13,10 @@
  * Fixed-length protocols have one path, so their `calls.min` equals `calls.max`.
  */
 import type { AnyMethod } from '../engine/method.js';
+import { rubricStepsConfigSchema, rubricStepsMethod, rubricStepsTask } from '../engine/methods/rubric-steps/index.js';
 import type { EngineState } from '../engine/protocol.js';
 import { createEvaluation } from '../engine/protocol.js';
+import type { RubricContent } from '../engine/rubric.js';
 import { runEvaluation } from '../engine/runner.js';
 import type { Task } from '../engine/task.js';
 import type { CallMeter } from '../budgets/meter.js';
@@ -190,19 +192,51 @@ function byModel(runs: Record<'min' | 'expected' | 'max', Run>, deps: EstimateDe
   return [...out.values()];
 }
 
+/** What an evaluation judges by, beside its task: the rubric, and whether its auto-CoT steps are to be counted. */
+export interface EstimateInput {
+  /** The rubric (its aspects are one run each where the method scores one at a time). */
+  rubric?: RubricContent;
+  /** Count the `rubric-steps` call(s) that would write the rubric's missing evaluation steps. Default false. */
+  rubricSteps?: boolean;
+}
+
 /**
- * Estimates one evaluation of `task` under a resolved config (see the module notes).
- * @throws EngineInputError when the method does not take the task (as `createEvaluation`).
+ * Estimates the `rubric-steps` run that writes a rubric's missing evaluation steps (G-Eval's auto-CoT): one
+ * call per criteria without steps, none when every step is given. It is not an evaluation (`evaluations: 0`).
+ */
+export async function estimateRubricSteps(rubric: RubricContent, deps: EstimateDeps): Promise<Estimate> {
+  const config = rubricStepsConfigSchema.parse({ method: 'rubric-steps' });
+  const method = rubricStepsMethod as unknown as AnyMethod;
+  const est = await estimateTask(method, config, rubricStepsTask(rubric), deps, { rubric });
+  return { ...est, evaluations: 0 };
+}
+
+/**
+ * Estimates one evaluation of `task` under a resolved config (see the module notes), with its rubric (each
+ * aspect's run counted) and, when asked, the auto-CoT call that completes the rubric's steps.
+ * @throws EngineInputError when the method does not take the task or the rubric (as `createEvaluation`).
  */
 export async function estimateTask(
   method: AnyMethod,
   config: EngineState['config'],
   task: Task,
   deps: EstimateDeps,
+  input: EstimateInput = {},
+): Promise<Estimate> {
+  const own = await estimateRun(method, config, task, deps, input.rubric);
+  return input.rubric && input.rubricSteps ? addEstimates(own, await estimateRubricSteps(input.rubric, deps)) : own;
+}
+
+async function estimateRun(
+  method: AnyMethod,
+  config: EngineState['config'],
+  task: Task,
+  deps: EstimateDeps,
+  rubric: RubricContent | undefined,
 ): Promise<Estimate> {
   // The estimate is of the run itself: a budget would cut the synthetic run short.
   const { budget: _budget, ...unbudgeted } = config;
-  const initial = createEvaluation(method, unbudgeted, task);
+  const initial = createEvaluation(method, unbudgeted, task, rubric);
   const short: Run[] = [];
   for (const strategy of STRATEGIES) short.push(await drive(method, initial, strategy, 'short', deps));
   const sorted = short

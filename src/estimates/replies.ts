@@ -92,5 +92,17 @@ export function syntheticReply(spec: ParserSpec, lean: Lean, filler: string): st
       const [a, b] = pairOn(lean, min, max);
       return JSON.stringify({ score_a: a, score_b: b, ...explanation });
     }
+    case 'aspect-scores':
+      // The rationale carries the filler (the one-call form asks for a reason per aspect).
+      return JSON.stringify(
+        Object.fromEntries(
+          spec.aspects.map((a, i) => [
+            a.name,
+            { rationale: i === 0 ? filler || 'ok' : 'ok', score: scoreOn(lean, a.min, a.max) },
+          ]),
+        ),
+      );
+    case 'steps':
+      return `1. Read the inputs carefully.${filler === '' ? '' : ` ${filler}`}\n2. Judge them against the criteria.\n3. Assign a score.`;
   }
 }

@@ -26,7 +26,8 @@ export const LabelledItemSchema = z
       ctx.addIssue({ code: 'custom', path: ['human'], message: 'a pairwise task needs a human label A, B or tie' });
     }
     if (item.task.kind === 'pointwise') {
-      const { min, max } = item.task.aspect.scale;
+      // A task scored by a rubric or on several aspects has no one aspect scale to check against here.
+      const { min, max } = item.task.aspect?.scale ?? { min: -Infinity, max: Infinity };
       if (typeof item.human !== 'number') {
         ctx.addIssue({ code: 'custom', path: ['human'], message: 'a pointwise task needs a numeric human score' });
       } else if (item.human < min || item.human > max) {

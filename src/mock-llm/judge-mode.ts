@@ -29,7 +29,9 @@ export type DetectedFormat =
   | { kind: 'choice' }
   | { kind: 'leading'; min: number; max: number; label?: string }
   | { kind: 'labelled'; label: string; min: number; max: number }
-  | { kind: 'json'; shape: 'pair-scores' | 'winner' | 'score'; min: number; max: number };
+  | { kind: 'json'; shape: 'pair-scores' | 'winner' | 'score'; min: number; max: number }
+  | { kind: 'aspects'; aspects: { name: string; min: number; max: number }[] }
+  | { kind: 'steps' };
 
 interface Scale {
   min: number;
@@ -121,6 +123,25 @@ function candidates(text: string): Candidate[] {
     (s) => ({ kind: 'tuple', ...withScale(s, { min: 1, max: 10 }) }),
   );
   add(/NO[_ ]ISSUES?\b/g, () => ({ kind: 'critique' }));
+  // The single judge's one-call form for several aspects (and its repair): one line per aspect,
+  // `"<name>": {"rationale": "<your reason>", "score": <a number from <min> to <max>>}`.
+  const aspectLines = [
+    ...text.matchAll(
+      /("(?:[^"\\]|\\.)+"):\s*\{"rationale": "<your reason>", "score": <a number from (-?\d+) to (-?\d+)>\}/g,
+    ),
+  ];
+  const lastAspect = aspectLines.at(-1);
+  if (lastAspect) {
+    const aspects = aspectLines.map((m) => ({
+      name: JSON.parse(m[1] ?? '""') as string,
+      min: Number(m[2]),
+      max: Number(m[3]),
+    }));
+    out.push({ at: lastAspect.index + lastAspect[0].length, make: () => ({ kind: 'aspects', aspects }) });
+  }
+  // G-Eval's auto-CoT: the prompt ends with "Evaluation Steps:" (the repair names "a numbered list").
+  if (/Evaluation Steps:\s*$/.test(text)) out.push({ at: text.length, make: () => ({ kind: 'steps' }) });
+  add(/the evaluation steps as a numbered list/g, () => ({ kind: 'steps' }));
   // G-Eval: "Evaluation Form (scores ONLY): - Coherence:"; describeFormat: "only a number from ...".
   const formLabel = /-\s*([A-Z][A-Za-z ]{1,40}?)\s*:\s*$/.exec(text.trimEnd())?.[1];
   // Case matters: ChatEval's "[score only]" placeholder is not G-Eval's "(scores ONLY)".
@@ -247,6 +268,17 @@ export function judgeReply(format: DetectedFormat, key: string): string {
     }
     case 'labelled':
       return `${reason}\n${format.label}: ${scoreIn(h1, format.min, format.max)}`;
+    case 'aspects':
+      return JSON.stringify(
+        Object.fromEntries(
+          format.aspects.map((a, i) => [
+            a.name,
+            { rationale: reason, score: scoreIn(hash53(key, 10 + i), a.min, a.max) },
+          ]),
+        ),
+      );
+    case 'steps':
+      return '1. Read the criteria and the inputs carefully.\n2. Compare the output with each point of the criteria.\n3. Assign a score on the scale based on how well the output meets the criteria.';
     case 'json':
       return JSON.stringify(
         format.shape === 'pair-scores'

@@ -80,7 +80,7 @@ export function judgeVerdictOf(
     ...(v.winner !== undefined ? { winner: v.winner } : {}),
     ...(v.scores !== undefined ? { scores: v.scores } : {}),
     ...(v.score !== undefined ? { score: v.score } : {}),
-    ...(task.kind === 'pointwise' ? { scale: task.aspect.scale } : {}),
+    ...(task.kind === 'pointwise' && task.aspect ? { scale: task.aspect.scale } : {}),
     confidence: v.confidence,
     positionFlip: v.positionFlip,
     rationale: from ? excerpt(from.content) : '',

@@ -16,6 +16,7 @@
 import type { Issue } from '../http/errors.js';
 import { invalidRequest, toIssues } from '../http/errors.js';
 import type { Task } from '../engine/task.js';
+import { renderConversation } from '../engine/judged.js';
 import { TaskSchema } from '../engine/task.js';
 
 /** Which convention a task came in. */
@@ -185,14 +186,18 @@ function aspectOf(body: string, at: string): unknown {
  * used by the docs, the clients and tests to write what the endpoint reads.
  */
 export function taskToText(task: Task): string {
+  // A conversation is written as the engine shows it where the question or source stands.
+  const asked = task.kind === 'pairwise' ? task.question : task.source;
+  const text = asked ?? renderConversation(task.messages ?? []);
   if (task.kind === 'pairwise') {
-    const parts = [`[QUESTION]\n${task.question}`, `[ANSWER A]\n${task.answerA}`, `[ANSWER B]\n${task.answerB}`];
+    const parts = [`[QUESTION]\n${text}`, `[ANSWER A]\n${task.answerA}`, `[ANSWER B]\n${task.answerB}`];
     if (task.reference !== undefined) parts.push(`[REFERENCE]\n${task.reference}`);
     return parts.join('\n');
   }
-  const aspect = `${task.aspect.name} (${task.aspect.scale.min}-${task.aspect.scale.max})${task.aspect.description ? `\n${task.aspect.description}` : ''}`;
-  const parts = [`[SOURCE]\n${task.source}`];
+  const parts = [`[SOURCE]\n${text}`];
   if (task.context !== undefined) parts.push(`[CONTEXT]\n${task.context}`);
-  parts.push(`[OUTPUT]\n${task.output}`, `[ASPECT]\n${aspect}`);
+  parts.push(`[OUTPUT]\n${task.output}`);
+  const a = task.aspect;
+  if (a) parts.push(`[ASPECT]\n${a.name} (${a.scale.min}-${a.scale.max})${a.description ? `\n${a.description}` : ''}`);
   return parts.join('\n');
 }

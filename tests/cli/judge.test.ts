@@ -80,4 +80,41 @@ describe('npm run judge', () => {
     // 3 advocates per answer, 2 aggregators, 1 judge.
     expect(printed.verdict.calls).toBe(9);
   }, 60_000);
+
+  it('judges by a rubric given as a file; a rubric of the other kind is a usage error naming rubric.kind', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tribunal-judge-'));
+    const taskFile = join(dir, 'task.json');
+    const rubricFile = join(dir, 'rubric.json');
+    writeFileSync(taskFile, JSON.stringify(task));
+    writeFileSync(
+      rubricFile,
+      JSON.stringify({ kind: 'pairwise', criteria: 'Prefer the answer a beginner can act on today.' }),
+    );
+    const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+    const out = execFileSync(
+      tsx,
+      ['src/cli/judge.ts', '--preset', 'fastchat-pair', '--task', taskFile, '--rubric', rubricFile, '--transcript'],
+      {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+        env: { ...process.env, LLM_BASE_URL: '', LLM_API_KEY: '' },
+      },
+    );
+    const printed = JSON.parse(out) as { status: string; verdict: { calls: number } };
+    expect(printed.status).toBe('succeeded');
+    expect(printed.verdict.calls).toBe(2);
+    writeFileSync(rubricFile, JSON.stringify({ kind: 'pointwise', criteria: 'c', scale: { min: 1, max: 5 } }));
+    let failed: { status: number | null; stderr: string } | undefined;
+    try {
+      execFileSync(tsx, ['src/cli/judge.ts', '--preset', 'fastchat-pair', '--task', taskFile, '--rubric', rubricFile], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, LLM_BASE_URL: '', LLM_API_KEY: '' },
+      });
+    } catch (e) {
+      failed = e as { status: number | null; stderr: string };
+    }
+    expect(failed?.status).toBe(2);
+    expect(failed?.stderr).toContain('rubric.kind: a pointwise rubric cannot judge a pairwise task');
+  }, 60_000);
 });

@@ -22,13 +22,14 @@ import {
 } from '../../src/engine/methods/single/index.js';
 import type { EngineState } from '../../src/engine/protocol.js';
 import { EngineInputError, createEvaluation } from '../../src/engine/protocol.js';
-import type { PointwiseTask, Task } from '../../src/engine/task.js';
+import type { JudgedPointwiseTask } from '../../src/engine/judged.js';
+import type { Task } from '../../src/engine/task.js';
 import type { Script } from '../support/waves.js';
 import { driveByWaves, promptText, verdictOf, waveIds } from '../support/waves.js';
 
 const method = debateMethod as unknown as AnyMethod;
 
-const TASK: PointwiseTask = {
+const TASK: JudgedPointwiseTask = {
   kind: 'pointwise',
   source: 'Paul Merson had a go at Andros Townsend after his appearance for Tottenham.',
   output: "paul merson was brought on with only seven minutes remaining in his team 's 0-0 draw.",
@@ -219,7 +220,7 @@ describe('DEBATE prompts', () => {
   });
 
   it('assembles P after E.2 for aspects without a G-Eval file', () => {
-    const task: PointwiseTask = {
+    const task: JudgedPointwiseTask = {
       ...TASK,
       aspect: { name: 'conciseness', description: 'Is it short?', scale: { min: 1, max: 5 } },
     };
@@ -237,7 +238,7 @@ describe('DEBATE prompts', () => {
   });
 
   it("uses the task's description and scale, and the context block for Topical-Chat", () => {
-    const task: PointwiseTask = {
+    const task: JudgedPointwiseTask = {
       kind: 'pointwise',
       source: 'A: do you like space?',
       context: 'The UN appointed an ambassador to extraterrestrials.',
@@ -659,7 +660,7 @@ describe('DEBATE as debate.py runs under autogen (flow and promptSource code, th
   });
 
   it('fluency reads the last digit of the last integer; "04" reads 4 (int() before the digit)', () => {
-    const task: PointwiseTask = { ...TASK, aspect: { name: 'fluency', scale: { min: 1, max: 3 } } };
+    const task: JudgedPointwiseTask = { ...TASK, aspect: { name: 'fluency', scale: { min: 1, max: 3 } } };
     const { waves, outcome } = driveByWaves(
       method,
       start({ ...CODE, maxIterations: 1 }, task),

@@ -3,7 +3,7 @@ import type { LlmCallRequest } from '../../src/engine/call.js';
 import type { AnyMethod } from '../../src/engine/method.js';
 import type { EngineState } from '../../src/engine/protocol.js';
 import { createEvaluation, plannedCalls } from '../../src/engine/protocol.js';
-import type { PairwiseTask, PointwiseTask } from '../../src/engine/task.js';
+import type { JudgedPairwiseTask, JudgedPointwiseTask } from '../../src/engine/judged.js';
 import {
   CHATEVAL_SINGLE_CODE,
   CODE_ROLES,
@@ -16,14 +16,14 @@ import { driveByWaves, promptText, verdictOf } from '../support/waves.js';
 
 const method = ensembleMethod as unknown as AnyMethod;
 
-const pairwise: PairwiseTask = {
+const pairwise: JudgedPairwiseTask = {
   kind: 'pairwise',
   question: 'Name a prime.',
   answerA: 'ANSWER-X: 7',
   answerB: 'ANSWER-Y: 9',
 };
 
-const pointwise: PointwiseTask = {
+const pointwise: JudgedPointwiseTask = {
   kind: 'pointwise',
   source: 'A long article.',
   output: 'A short summary.',
@@ -44,7 +44,7 @@ const byAgent =
     replies[r.agent] ?? 'no score';
 
 describe.each([false, true])('ensemble (roundTrip %s)', (roundTrip) => {
-  const run = (cfg: EngineState['config'], task: PairwiseTask | PointwiseTask, script: Script) =>
+  const run = (cfg: EngineState['config'], task: JudgedPairwiseTask | JudgedPointwiseTask, script: Script) =>
     driveByWaves(method, createEvaluation(method, cfg, task), script, { roundTrip });
 
   it("runs every role once in one parallel wave, no discussion; the higher total wins (the authors' script)", () => {
@@ -149,7 +149,7 @@ describe.each([false, true])('ensemble (roundTrip %s)', (roundTrip) => {
 
   it("Topical-Chat preset: ChatEval's Topical-Chat prompt without the discussion, its three referees, 256 tokens", () => {
     const preset = ensemblePresets.find((p) => p.id === 'ensemble-topical-chat');
-    const task: PointwiseTask = {
+    const task: JudgedPointwiseTask = {
       kind: 'pointwise',
       source: 'A: Do you like jazz?',
       context: 'Miles Davis recorded Kind of Blue in 1959.',

@@ -35,6 +35,7 @@ import {
 import { createEvaluation } from '../../src/engine/protocol.js';
 import { getMethod, resolveMethodConfig } from '../../src/engine/registry.js';
 import type { PairwiseTask, PointwiseTask, Task } from '../../src/engine/task.js';
+import { readableReply } from '../support/replies.js';
 import { driveByWaves } from '../support/waves.js';
 
 const sha = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
@@ -53,37 +54,11 @@ const pointwise = (aspect: string, min: number, max: number): PointwiseTask => (
   aspect: { name: aspect, scale: { min, max } },
 });
 
-/** A reply that every reader of these presets takes, so the runs go on; its text names the call. */
-function reply(r: LlmCallRequest): string {
-  switch (r.parser.type) {
-    case 'chateval-scores':
-      return `FINAL ${r.id}\nThe score of Assistant 1: 7\nThe score of Assistant 2: 5`;
-    case 'last-char':
-    case 'labelled-score':
-      return `FINAL ${r.id}\nScore: 2`;
-    case 'fastchat-verdict':
-      return '[[A]]';
-    case 'faireval-scores':
-      return 'Evaluation evidence: E\nScore of the Assistant 1: 7\nScore of the Assistant 2: 5';
-    case 'geval-score':
-      return '3';
-    case 'debate-score':
-      return `REPLY ${r.id} 3`;
-    case 'bandi-tuple':
-    case 'score-tuple':
-      return `REPLY ${r.id} (1, 0)`;
-    case 'critique':
-      return `REPLY ${r.id}`;
-    default:
-      return `REPLY ${r.id}`;
-  }
-}
-
-/** The requests a preset makes for `task` with {@link reply}, by id (first attempts only). */
+/** The requests a preset makes for `task` with {@link readableReply}, by id (first attempts only). */
 function sent(preset: string, task: Task): Map<string, LlmCallRequest> {
   const config = resolveMethodConfig(preset, undefined);
   const method = getMethod(config.method);
-  const { waves } = driveByWaves(method, createEvaluation(method, config, task), reply);
+  const { waves } = driveByWaves(method, createEvaluation(method, config, task), readableReply);
   return new Map(waves.flat().map((r) => [r.id, r]));
 }
 

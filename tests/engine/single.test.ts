@@ -27,7 +27,7 @@ import { CHATEVAL_SINGLE_CODE, CODE_ROLES } from '../../src/engine/methods/chate
 import { ensembleConfigSchema, ensembleMethod } from '../../src/engine/methods/ensemble/index.js';
 import type { EngineState } from '../../src/engine/protocol.js';
 import { createEvaluation, EngineInputError } from '../../src/engine/protocol.js';
-import type { PairwiseTask, PointwiseTask } from '../../src/engine/task.js';
+import type { JudgedPairwiseTask, JudgedPointwiseTask } from '../../src/engine/judged.js';
 import { VerdictSchema } from '../../src/engine/verdict.js';
 import type { Script } from '../support/waves.js';
 import { driveByWaves, promptText } from '../support/waves.js';
@@ -40,11 +40,11 @@ function configOf(presetId: string | undefined, overrides: Record<string, unknow
   return singleAgentConfigSchema.parse({ ...base, ...overrides });
 }
 
-const start = (config: SingleAgentConfig, task: PairwiseTask | PointwiseTask): EngineState =>
+const start = (config: SingleAgentConfig, task: JudgedPairwiseTask | JudgedPointwiseTask): EngineState =>
   createEvaluation(method, config, task);
 
-const pair: PairwiseTask = { kind: 'pairwise', question: 'Q?', answerA: 'ALPHA answer', answerB: 'BETA answer' };
-const summary: PointwiseTask = {
+const pair: JudgedPairwiseTask = { kind: 'pairwise', question: 'Q?', answerA: 'ALPHA answer', answerB: 'BETA answer' };
+const summary: JudgedPointwiseTask = {
   kind: 'pointwise',
   source: 'The article.',
   output: 'The summary.',
@@ -77,6 +77,7 @@ describe('config and presets', () => {
       'geval-summeval',
       'geval-topical-chat',
       'bandi-baseline',
+      'rubric-judge',
     ]);
     expect(singleAgentConfigSchema.safeParse({ method: 'single', extra: 1 }).success).toBe(false);
     const bad = singleAgentConfigSchema.safeParse({ method: 'single', template: 'Judge {{answer_c}}' });
@@ -389,7 +390,7 @@ describe("FastChat's judge choice (gen_judgment.py, common.py run_judge_pair)", 
       const vars = { question: 'Q1', answer_a: 'A1', answer_b: 'B1', ref_answer_1: 'R1' };
       const prompt = fastChatPairPrompt(category, [turn1]);
       expect({ system: prompt.system, user: prompt.user }).toEqual(fastchat(name, vars));
-      const task: PairwiseTask = {
+      const task: JudgedPairwiseTask = {
         kind: 'pairwise',
         question: 'Q1',
         answerA: 'A1',
@@ -429,7 +430,7 @@ describe('G-Eval', () => {
   });
 
   it('SummEval aspects without a G-Eval file use the assembled form; fluency has no document', () => {
-    const wit: PointwiseTask = {
+    const wit: JudgedPointwiseTask = {
       ...summary,
       aspect: { name: 'wit', description: 'is it witty', scale: { min: 1, max: 5 } },
     };
@@ -439,7 +440,7 @@ describe('G-Eval', () => {
   });
 
   it('Topical-Chat (our form with G-Eval settings): the fact and the 0-1 scale; samples average', () => {
-    const task: PointwiseTask = {
+    const task: JudgedPointwiseTask = {
       kind: 'pointwise',
       source: 'A: hi\nB: hello',
       context: 'FACT: cats sleep 16h',

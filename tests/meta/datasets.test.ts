@@ -95,7 +95,7 @@ describe('built-in datasets', () => {
     expect(withReference).toHaveLength(412 + 434 + 397);
     // Question 101 (reasoning): its two turns as the file joins them, GPT-4's two reference turns likewise.
     const q101 = items.find(
-      (i) => i.task.kind === 'pairwise' && i.task.question.startsWith('Imagine you are participating in a race'),
+      (i) => i.task.kind === 'pairwise' && i.task.question?.startsWith('Imagine you are participating in a race'),
     );
     expect(q101?.group).toBe('reasoning');
     const task = q101?.task.kind === 'pairwise' ? q101.task : undefined;

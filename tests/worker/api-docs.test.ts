@@ -56,6 +56,7 @@ describe('service routes', () => {
       'ensemble',
       'jury',
       'more',
+      'rubric-steps',
       'samre',
       'single',
     ]);

@@ -32,6 +32,8 @@ import {
   readGEval,
   readLastChar,
 } from './authors.js';
+import { extractJsonObject } from './json.js';
+import { parseAspectScores, parseSteps } from './rubric.js';
 import type { ParseResult, ParserSpec, ParsedValue, Winner } from './spec.js';
 
 /** A decimal number; the sign is part of it so out-of-scale negatives are reported, not misread. */
@@ -199,24 +201,6 @@ function parseCritique(text: string, rule: 'code' | undefined): ParseResult {
   return ok({ kind: 'critique', noIssue, text });
 }
 
-/** The JSON object in a reply: the last fenced block that parses, else the outermost braces. */
-function extractJsonObject(text: string): object | undefined {
-  const candidates = [...text.matchAll(/```(?:json)?\s*([\s\S]*?)```/gi)].map((m) => m[1] ?? '').reverse();
-  candidates.push(text);
-  for (const body of candidates) {
-    const start = body.indexOf('{');
-    const end = body.lastIndexOf('}');
-    if (start < 0 || end <= start) continue;
-    try {
-      const v = JSON.parse(body.slice(start, end + 1)) as unknown;
-      if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v;
-    } catch {
-      // not JSON; try the next candidate
-    }
-  }
-  return undefined;
-}
-
 /** A JSON field as a number: numbers and numeric strings only (`null`, `""`, `true` are not 0 or 1). */
 function numberField(obj: object, ...names: string[]): number | undefined {
   const rec = obj as Record<string, unknown>;
@@ -310,6 +294,10 @@ export function parseReply(spec: ParserSpec, text: string): ParseResult {
       return parseLabelledScore(text, spec.label, spec.min, spec.max);
     case 'json':
       return parseJson(spec, text);
+    case 'aspect-scores':
+      return parseAspectScores(spec.aspects, text);
+    case 'steps':
+      return parseSteps(text);
   }
 }
 
@@ -353,6 +341,15 @@ export function describeFormat(spec: ParserSpec): string {
           ? 'a JSON object {"winner": "A" | "B" | "tie"}'
           : `a JSON object {"score": <number>}${range}`;
     }
+    case 'aspect-scores':
+      return `one JSON object with exactly these keys: ${spec.aspects
+        .map(
+          (a) =>
+            `${JSON.stringify(a.name)}: {"rationale": "<your reason>", "score": <a number from ${a.min} to ${a.max}>}`,
+        )
+        .join(', ')}`;
+    case 'steps':
+      return 'the evaluation steps as a numbered list ("1. ...", "2. ...")';
   }
 }
 

@@ -68,6 +68,22 @@ export const ParserSpecSchema = z
      * with `noIssue: 'code'` the substring `NO_ISSUE` exactly as `debate.py` tests it (`NO ISSUE` does not count).
      */
     z.object({ type: z.literal('critique'), noIssue: z.literal('code').optional() }).strict(),
+    /**
+     * Several aspects in one reply (the single judge's one-call form): one JSON object with a key per aspect,
+     * each `{"rationale": "…", "score": n}` or the bare score; every aspect present, no other key, each score a
+     * number within its aspect's scale.
+     */
+    z
+      .object({
+        type: z.literal('aspect-scores'),
+        aspects: z
+          .array(z.object({ name: z.string().min(1).max(64), ...Bounds }).strict())
+          .min(1)
+          .max(16),
+      })
+      .strict(),
+    /** G-Eval's auto-CoT reply: the numbered evaluation steps (`1. …`, `2. …`), from step 1 while the numbers follow on. */
+    z.object({ type: z.literal('steps') }).strict(),
     /** Structured output: a JSON object of the given shape; when `fallback` is set and the reply is not JSON, the fallback text parser is tried. */
     z
       .object({
@@ -103,6 +119,8 @@ export type ParserSpec =
   | { type: 'leading-number'; min: number; max: number }
   | { type: 'labelled-score'; label: string; min: number; max: number }
   | { type: 'critique'; noIssue?: 'code' }
+  | { type: 'aspect-scores'; aspects: { name: string; min: number; max: number }[] }
+  | { type: 'steps' }
   | {
       type: 'json';
       shape: 'pair-scores' | 'winner' | 'score';
@@ -120,7 +138,9 @@ export type ParsedValue =
   | { kind: 'pair-scores'; a: number; b: number }
   | { kind: 'winner'; winner: Winner }
   | { kind: 'score'; score: number }
-  | { kind: 'critique'; noIssue: boolean; text: string };
+  | { kind: 'critique'; noIssue: boolean; text: string }
+  | { kind: 'aspect-scores'; scores: { name: string; score: number; rationale?: string }[] }
+  | { kind: 'steps'; steps: string };
 
 /**
  * A parse result: a value, or why the reply did not parse (fed back into the repair prompt). `final` marks a

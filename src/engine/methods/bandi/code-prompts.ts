@@ -4,6 +4,7 @@
  * @ 2c4e937822263a0a03f561ba66410c2f75f87d15, `utils/` (MIT). Python `str.format` / f-string slots `{x}` are
  * written `{{x}}`; everything else is verbatim, including the leading newline and the source indentation the
  * triple-quoted strings carry into the prompt. The paper's Appendix E transcriptions are in `prompts.ts`.
+ * {@link CODE_CRITERIA} holds where each prompt states its criteria (src/engine/slots.ts).
  */
 
 /** MORE's group advocate (`MORE_architecture.py` `DefendAnswer.PROMPT_TEMPLATE`). */
@@ -41,3 +42,33 @@ export const CODE_SAMRE_VOTE =
 /** The single-judge baseline (`basemodel.py` `judge_answers`, an f-string; sent with temperature 0). */
 export const CODE_BASELINE =
   "\n  You are a fair, impartial judge scoring a debate on the following question: {{question}}.\n\n  Answer 1: {{answer1}}\n  Answer 2: {{answer2}}\n\n  Score each answer on a scale of 1-20 for each of the following criteria:\n    1. Relevance to the question\n    2. Accuracy of information and use of credible sources\n    3. Depth of analysis and completeness of argument\n    4. Clarity of expression and logical flow\n    5. Strength of reasoning and factual support\n    6. Effectiveness in addressing opponent's points\n  Provide scores as [Answer1_score, Answer2_score] for each criterion in a list format, then sum for final scores. Please keep an eye on the slightest difference that should make a difference in the scoring. Don't overthink!\n\n  Relevance:\n  Accuracy:\n  Depth:\n  Clarity:\n  Logic and Factuality:\n  Addressing opponent's points:\n  Final Scores (sum of above) as a tuple (example: (18, 9)):\n\n  Explain your scoring, focusing on why one answer is better than the other based on the criteria above. Keep your explanation concise but informative.\n\n  Finally, return  the final score tuple (score1, score2) as a tuple (in parentheses). Example: (18, 9)\n\n  Your scores and explanation:\n  ";
+
+/** The judges' six criteria as the code's prompts list them (4-space indentation, ASCII apostrophe). */
+const SIX = [
+  '1. Relevance to the question',
+  '2. Accuracy of information and use of credible sources',
+  '3. Depth of analysis and completeness of argument',
+  '4. Clarity of expression and logical flow',
+  '5. Strength of reasoning and factual support',
+  "6. Effectiveness in addressing opponent's points",
+];
+
+/**
+ * Where the code's prompts state their criteria, as exact text: the judges' six criteria (MORE's scorer,
+ * SAMRE's judge, the baseline), SAMRE's advocate's five, and the baseline's per-criterion answer lines, which
+ * name the six again. A rubric's criteria replace the list; the baseline's answer lines become one
+ * "Scores per criterion:" line (its "Final Scores (sum of above)" still follows).
+ */
+export const CODE_CRITERIA = {
+  judge: SIX.join('\n    '),
+  baseline: SIX.join('\n    '),
+  baselineForm:
+    "Relevance:\n  Accuracy:\n  Depth:\n  Clarity:\n  Logic and Factuality:\n  Addressing opponent's points:",
+  advocate: [
+    "1. Relevance: Show how your answer directly addresses the question and why your opponent's doesn't.",
+    "2. Accuracy: Highlight the precision of your answer and point out any inaccuracies in your opponent's.",
+    "3. Depth: Demonstrate the profound insights in your answer and expose the superficiality of your opponent's.",
+    "4. Clarity: Emphasize the clarity of your answer and criticize any vagueness in your opponent's.",
+    "5. Logic and Factuality: Stress the solid logic and facts in your answer while identifying logical fallacies or factual errors in your opponent's.",
+  ].join('\n    '),
+} as const;

@@ -6,3 +6,4 @@
 export * from './prompts.js';
 export * from './code-prompts.js';
 export * from './shared.js';
+export * from './slots.js';

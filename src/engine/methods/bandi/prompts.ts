@@ -234,3 +234,14 @@ Vote: (1, 0) if you vote for Advocate1, or (0, 1) if you vote for Advocate2`;
 
 /** Placeholders {@link JUROR_PROMPT} may use (`answer1`/`answer2` are offered for custom templates). */
 export const JUROR_VARS = ['identity', 'question', 'answer1', 'answer2', 'context'] as const;
+
+// ---------------------------------------------------------------------------------------------------
+// Criteria slots (src/engine/slots.ts)
+// ---------------------------------------------------------------------------------------------------
+
+/** Where Appendix E's prompts state their criteria, as exact text (see `CODE_CRITERIA` for the code's). */
+export const PAPER_CRITERIA = {
+  judge: BANDI_CRITERIA.map((c, i) => `${i + 1}. ${c}`).join('\n'),
+  baselineForm: 'Relevance:\nAccuracy:\nDepth:\nClarity:\nLogic and Factuality:\nAddressing opponent’s points:',
+  advocate: '1. Relevance\n2. Accuracy\n3. Depth\n4. Clarity\n5. Logic and Factuality',
+} as const;

@@ -5,7 +5,7 @@
 import type { AgentParams, CallSpec, FinalReply } from '../../method.js';
 import { resolveAgentParams } from '../../method.js';
 import type { ParserSpec } from '../../parsers/spec.js';
-import type { PairwiseTask, Task } from '../../task.js';
+import type { JudgedPairwiseTask, JudgedTask } from '../../judged.js';
 import { JUDGE_TUPLE_SCALE, MAX_SCORE_GAP } from './prompts.js';
 
 /** The judge's parser: the last `(a, b)` / `[a, b]` in the reply, each in {@link JUDGE_TUPLE_SCALE}. */
@@ -108,7 +108,7 @@ export function storeReply<S extends RepliesState>(state: S, reply: FinalReply):
  * The task as a pairwise one. The core refuses other kinds before init (`taskKinds`), so this only guards
  * misuse in tests: it throws `<method> judges pairwise tasks only`.
  */
-export function pairwiseOnly(task: Task, method: string): PairwiseTask {
+export function pairwiseOnly(task: JudgedTask, method: string): JudgedPairwiseTask {
   if (task.kind !== 'pairwise') throw new Error(`${method} judges pairwise tasks only`);
   return task;
 }

@@ -34,7 +34,7 @@ import {
   splitCallId,
   usageOf,
 } from '../../protocol.js';
-import type { Task } from '../../task.js';
+import type { JudgedTask } from '../../judged.js';
 import type { MethodVerdict, Verdict } from '../../verdict.js';
 import type { CascadeDetails, CascadeSavings, StageReport } from './rules.js';
 import { DEFAULT_ESCALATE, EscalateSchema, escalationReasons, signalsOf } from './rules.js';
@@ -263,7 +263,7 @@ export function createCascade(catalogue: StageCatalogue, stageVersions: number) 
     taskKinds: ['pairwise', 'pointwise'],
     configSchema,
 
-    init(config, task: Task): CascadeState {
+    init(config, task: JudgedTask): CascadeState {
       return {
         stages: config.stages
           .map((stage) => resolveStage(stage, config.defaults))
@@ -330,6 +330,15 @@ export function createCascade(catalogue: StageCatalogue, stageVersions: number) 
         ...(parseError !== undefined ? { parseError } : {}),
         final: entry?.final ?? true,
       };
+    },
+
+    usesEvaluationSteps(config): boolean {
+      // Stages are stored resolved: each has its full config.
+      return config.stages.some(
+        (s) =>
+          typeof s.config?.method === 'string' &&
+          (catalogue.method(s.config.method).usesEvaluationSteps?.(s.config as EngineState['config']) ?? false),
+      );
     },
 
     plannedCalls(config, task): number {

@@ -5,8 +5,11 @@
  * `|` keeps one). Sources:
  * - CODE = thunlp/ChatEval @ 3bb65abce14abec01f7431c0fdd62919f3075231 ("before push", 2023-08-14), under
  *   `agentverse/tasks/llm_eval/`; PAPER = Chan et al., conference version (seeds/000), Table 6 and §4.1.
- * The Topical-Chat prompts are in `topical-chat.ts`.
+ * The Topical-Chat prompts are in `topical-chat.ts`. Each template's criteria slot (where a rubric's criteria
+ * stand, src/engine/slots.ts) is {@link CHATEVAL_SLOTS}.
  */
+import type { SlotTable } from '../../slots.js';
+import { slotTable } from '../../slots.js';
 
 /**
  * FairEval multi-agent prompt, CODE `multi_role/only_static_assign/faireval/two_turns_sequential/
@@ -192,3 +195,25 @@ Now, what is your opinion, {{agent_name}} ?
 export const CHATEVAL_POINTWISE_FINAL = `Evaluation Form (scores ONLY):
 
 - {{aspect}}:`;
+
+// ---------------------------------------------------------------------------------------------------
+// Criteria slots (src/engine/slots.ts): the sentence where each pairwise prompt states its criteria.
+
+/** The FairEval configs' criteria sentence (code and Table 6 alike). */
+const CONSIDER = 'Please consider the helpfulness, relevance, accuracy, and level of detail of their responses.';
+/** The single-agent config's criteria sentence. */
+export const SINGLE_RATE = 'Please rate the helpfulness, relevance, accuracy, and level of detail of their responses.';
+
+/**
+ * ChatEval's criteria slots: the criteria sentence of the discussion prompt (code and paper) and of the
+ * single-agent prompt. The generic pointwise prompt's slot is its `{{aspect_description}}`; the Topical-Chat
+ * prompts' criteria block is in `topical-chat.ts`.
+ */
+export const CHATEVAL_SLOTS: SlotTable = slotTable([
+  [CHATEVAL_PAIRWISE_CODE, [{ text: CONSIDER, with: 'Please consider the following criteria:\n{{criteria}}' }]],
+  [CHATEVAL_PAIRWISE_PAPER, [{ text: CONSIDER, with: 'Please consider the following criteria:\n{{criteria}}' }]],
+  [
+    CHATEVAL_SINGLE_CODE,
+    [{ text: SINGLE_RATE, with: 'Please rate their responses by the following criteria:\n{{criteria}}' }],
+  ],
+]);

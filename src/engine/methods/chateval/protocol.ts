@@ -19,9 +19,11 @@ import { z } from 'zod';
 import type { CallSpec, FinalReply, MethodDefinition, StepResult } from '../../method.js';
 import { AgentParamsSchema, CommonConfigShape, resolveAgentParams } from '../../method.js';
 import type { ParsedValue } from '../../parsers/spec.js';
-import type { Task } from '../../task.js';
+import type { JudgedTask } from '../../judged.js';
+import { mergeSlotTables, renderWithCriteria, requireOneDigitScale, requireSlots } from '../../slots.js';
 import { renderTemplate, templateField, templateText } from '../../template.js';
 import {
+  CHATEVAL_SLOTS,
   CHATEVAL_PAIRWISE_CODE,
   CHATEVAL_PAIRWISE_FINAL,
   CHATEVAL_PAIRWISE_PAPER,
@@ -31,6 +33,7 @@ import {
 } from './prompts.js';
 import type { ResolvedAgent } from './roles.js';
 import { agentsOf, DebaterSchema, resolveAgents } from './roles.js';
+import { TOPICAL_CHAT_SLOTS } from './topical-chat.js';
 import {
   finalFormat,
   JudgePromptShape,
@@ -213,17 +216,35 @@ function chatHistory(
   return historyText(memoryBefore(config, agents, state, slot));
 }
 
-function discussionTemplate(config: ChatEvalConfig, task: Task): string {
-  if (task.kind === 'pairwise')
-    return (
-      config.templates.pairwise ?? (config.promptSource === 'paper' ? CHATEVAL_PAIRWISE_PAPER : CHATEVAL_PAIRWISE_CODE)
-    );
-  return config.templates.pointwiseByAspect[task.aspect.name.toLowerCase()] ?? config.templates.pointwise;
+function discussionTemplate(config: ChatEvalConfig, task: JudgedTask): string {
+  return discussionTemplateOf(config, task).template;
 }
+
+/** The discussion template for a task and the config field it comes from. */
+function discussionTemplateOf(config: ChatEvalConfig, task: JudgedTask): { field: string; template: string } {
+  if (task.kind === 'pairwise')
+    return {
+      field: 'config.templates.pairwise',
+      template:
+        config.templates.pairwise ??
+        (config.promptSource === 'paper' ? CHATEVAL_PAIRWISE_PAPER : CHATEVAL_PAIRWISE_CODE),
+    };
+  const name = task.aspect.name.toLowerCase();
+  const own = config.templates.pointwiseByAspect[name];
+  return own !== undefined
+    ? { field: `config.templates.pointwiseByAspect.${name}`, template: own }
+    : { field: 'config.templates.pointwise', template: config.templates.pointwise };
+}
+
+/** Where a rubric's criteria stand in ChatEval's and its ensemble's prompts (src/engine/slots.ts). */
+export const CHATEVAL_TEMPLATE_SLOTS = mergeSlotTables(CHATEVAL_SLOTS, TOPICAL_CHAT_SLOTS);
+
+/** The placeholder that is the generic pointwise prompt's criteria slot. */
+export const CHATEVAL_SLOT_PLACEHOLDERS = ['aspect_description'] as const;
 
 function callFor(
   config: ChatEvalConfig,
-  task: Task,
+  task: JudgedTask,
   state: ChatEvalState,
   agents: ResolvedAgent[],
   slot: Slot,
@@ -262,7 +283,14 @@ function callFor(
     label: agent.name,
     stage: `turn ${slot.turn}`,
     ...resolveAgentParams(config.defaults, agent.params),
-    messages: [{ role: 'user', content: renderTemplate(discussionTemplate(config, task), vars) }],
+    messages: [
+      {
+        role: 'user',
+        content: renderWithCriteria(discussionTemplate(config, task), vars, task.criteria, CHATEVAL_TEMPLATE_SLOTS, {
+          ...(task.kind === 'pointwise' ? { aspect: task.aspect } : {}),
+        }),
+      },
+    ],
     parser: final?.parser ?? { type: 'text' },
   };
 }
@@ -281,7 +309,19 @@ export const chatEvalMethod: MethodDefinition<ChatEvalConfig, ChatEvalState> = {
   taskKinds: ['pairwise', 'pointwise'],
   configSchema: chatEvalConfigSchema,
 
-  init(): ChatEvalState {
+  init(config, task): ChatEvalState {
+    requireSlots(
+      task.criteria,
+      [discussionTemplateOf(config, task)],
+      CHATEVAL_TEMPLATE_SLOTS,
+      CHATEVAL_SLOT_PLACEHOLDERS,
+    );
+    if (task.kind === 'pointwise' && config.pointwiseRead === 'last-char')
+      requireOneDigitScale(
+        task.criteria,
+        task.aspect.scale,
+        "pointwiseRead 'last-char' reads the last character (the authors' script; 'labelled' reads more)",
+      );
     return { replies: {}, finals: {} };
   },
 

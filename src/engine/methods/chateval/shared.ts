@@ -12,7 +12,8 @@
  */
 import { z } from 'zod';
 import type { ParsedValue, ParserSpec } from '../../parsers/spec.js';
-import type { PointwiseTask, Task } from '../../task.js';
+import type { JudgedPointwiseTask, JudgedTask } from '../../judged.js';
+import { criteriaText } from '../../slots.js';
 import { capitalise, renderTemplate } from '../../template.js';
 import type { MethodVerdict, Vote } from '../../verdict.js';
 import { majority, mean, winnerOf } from '../../verdict.js';
@@ -81,7 +82,7 @@ export const TASK_POINTWISE = [
 
 /** Placeholder values of a task for an agent, given the rendered final instruction ('' before the last turn). */
 export function taskVars(
-  task: Task,
+  task: JudgedTask,
   config: { scale: { min: number; max: number }; aspectDescriptions: Record<string, string> },
   agent: ResolvedAgent,
   finalPrompt: string,
@@ -111,7 +112,10 @@ export function taskVars(
     reference_text: context,
     generated_text: task.output,
     aspect: capitalise(task.aspect.name),
-    aspect_description: task.aspect.description ?? config.aspectDescriptions[task.aspect.name.toLowerCase()] ?? '',
+    // A rubric's criteria stand where the aspect's description does (the generic prompt's criteria slot).
+    aspect_description: task.criteria
+      ? criteriaText(task.criteria, true)
+      : (task.aspect.description ?? config.aspectDescriptions[task.aspect.name.toLowerCase()] ?? ''),
     scale_min: task.aspect.scale.min,
     scale_max: task.aspect.scale.max,
   };
@@ -126,7 +130,7 @@ interface FinalSettings {
 
 /** The final instruction and its parser for a task. */
 export function finalFormat(
-  task: Task,
+  task: JudgedTask,
   config: FinalSettings,
   templates: { pairwiseFinal: string; pointwiseFinal: string },
 ): { prompt: string; parser: ParserSpec } {
@@ -151,7 +155,7 @@ export function finalFormat(
 }
 
 /** One agent's vote from its final parse (null = never parsed). */
-export function voteOf(task: Task, agent: ResolvedAgent, value: ParsedValue | null | undefined): Vote {
+export function voteOf(task: JudgedTask, agent: ResolvedAgent, value: ParsedValue | null | undefined): Vote {
   const base = { agent: agent.id, label: agent.name };
   if (task.kind === 'pairwise') {
     if (value?.kind !== 'pair-scores') return { ...base, winner: 'tie', parsed: false };
@@ -214,7 +218,11 @@ export function pairwiseVerdict(
 }
 
 /** Pointwise verdict: mean of the parsed scores (the authors' script); confidence 1 − spread / scale width. */
-export function pointwiseVerdict(task: PointwiseTask, votes: Vote[], details: Record<string, unknown>): MethodVerdict {
+export function pointwiseVerdict(
+  task: JudgedPointwiseTask,
+  votes: Vote[],
+  details: Record<string, unknown>,
+): MethodVerdict {
   const scores = votes.flatMap((v) => (v.score !== undefined ? [v.score] : []));
   if (scores.length === 0) return { votes, confidence: 0, details: { ...details, noParsedScore: true } };
   const width = task.aspect.scale.max - task.aspect.scale.min;

@@ -8,6 +8,8 @@
  * three agents (Critic, General Public, News Author), 6 speaking turns (2 each), 256 completion tokens.
  * `${x}` slots are written `{{x}}`; the prompt is otherwise verbatim ("Crieteria", "Explaination" included).
  */
+import type { CriteriaSlot, SlotTable } from '../../slots.js';
+import { slotTable } from '../../slots.js';
 import type { RoleText } from './prompts.js';
 
 /** Per aspect, the two parts of the config prompt that differ: the criteria block and evaluation step 2. */
@@ -142,3 +144,25 @@ export const TOPICAL_CHAT_ROLES: readonly RoleText[] = [
     description: 'You are News Author, and you will check the response for consistency with the original article.',
   },
 ];
+
+/** The config prompt's evaluation steps for an aspect. */
+const steps = (aspect: TopicalChatAspectName): string =>
+  `1. Read the conversation, the corresponding fact and the response carefully.\n${ASPECTS[aspect].step2}\n3. Provide a brief explanation for your rating, referring to specific aspects of the response and the conversation.`;
+
+/** The steps a rubric without its own gets: the config's, with step 2 naming the rubric's aspect and scale. */
+const RUBRIC_STEPS =
+  '1. Read the conversation, the corresponding fact and the response carefully.\n2. Rate the response on a scale of {{min}}-{{max}} for {{Aspect}}, according to the criteria above.\n3. Provide a brief explanation for your rating, referring to specific aspects of the response and the conversation.';
+
+/** An aspect prompt's criteria slot: its criteria block (with the score levels) and its evaluation steps. */
+const slotOf = (aspect: TopicalChatAspectName): CriteriaSlot => [
+  { text: ASPECTS[aspect].criteria, with: '{{Aspect}} ({{min}}-{{max}}) {{criteria}}' },
+  { text: steps(aspect), with: '{{steps}}', stepsFallback: RUBRIC_STEPS },
+];
+
+/** The Topical-Chat prompts' criteria slots, discussion and solo (src/engine/slots.ts). */
+export const TOPICAL_CHAT_SLOTS: SlotTable = slotTable(
+  (Object.keys(ASPECTS) as TopicalChatAspectName[]).flatMap((aspect) => [
+    [TOPICAL_CHAT_TEMPLATES[aspect], slotOf(aspect)] as const,
+    [TOPICAL_CHAT_SOLO_TEMPLATES[aspect], slotOf(aspect)] as const,
+  ]),
+);

@@ -7,7 +7,7 @@
 import type { ChatMessage } from '../../call.js';
 import type { CallSpec } from '../../method.js';
 import { resolveAgentParams } from '../../method.js';
-import type { PointwiseTask } from '../../task.js';
+import type { JudgedPointwiseTask } from '../../judged.js';
 import type { AutogenAgent, AutogenRun, ConversationMessage } from './autogen.js';
 import { finalMessage, replayAutogen } from './autogen.js';
 import { COMMANDER_MESSAGE } from './prompts.js';
@@ -33,7 +33,7 @@ function shownReply(config: DebateConfig, scorer: readonly ConversationMessage[]
 }
 
 /** Replays `debate.py`'s loop from the replies recorded so far. */
-export function replayCode(config: DebateConfig, task: PointwiseTask, state: DebateState): AutogenRun {
+export function replayCode(config: DebateConfig, task: JudgedPointwiseTask, state: DebateState): AutogenRun {
   const prompt = formulatePrompt(config, task);
   const shownScores: string[] = [];
   return replayAutogen({
@@ -56,7 +56,7 @@ function asSeenBy(agent: AutogenAgent, conversation: readonly ConversationMessag
   return conversation.map((m) => ({ role: m.from === agent ? 'assistant' : 'user', content: m.content }));
 }
 
-function codeCall(config: DebateConfig, task: PointwiseTask, run: AutogenRun): CallSpec | undefined {
+function codeCall(config: DebateConfig, task: JudgedPointwiseTask, run: AutogenRun): CallSpec | undefined {
   const pending = run.pending;
   if (!pending) return undefined;
   const { agent, callId, iteration } = pending;
@@ -93,7 +93,7 @@ export function codeLog(run: AutogenRun): { role: 'scorer' | 'critic'; content: 
   return out;
 }
 
-export function codePosition(config: DebateConfig, task: PointwiseTask, state: DebateState): Position {
+export function codePosition(config: DebateConfig, task: JudgedPointwiseTask, state: DebateState): Position {
   const run = replayCode(config, task, state);
   const scorerReplies = run.scorer.filter((m) => m.from === 'scorer');
   const scoreHistory = scorerReplies.map((m) => state.replies[m.callId ?? '']?.score ?? null);

@@ -5,7 +5,7 @@
  */
 import type { ChatMessage } from '../../call.js';
 import type { CallSpec } from '../../method.js';
-import type { PointwiseTask } from '../../task.js';
+import type { JudgedPointwiseTask } from '../../judged.js';
 import type { DebateConfig, DebateReply, DebateState, Position } from './shared.js';
 import {
   criticCall,
@@ -68,7 +68,11 @@ function forwardedScore(turns: readonly PaperTurn[], index: number): string {
 }
 
 /** The Scorer's conversation in the paper loop: its opening, then its replies and the forwarded feedback. */
-function paperScorerMessages(config: DebateConfig, task: PointwiseTask, turns: readonly PaperTurn[]): ChatMessage[] {
+function paperScorerMessages(
+  config: DebateConfig,
+  task: JudgedPointwiseTask,
+  turns: readonly PaperTurn[],
+): ChatMessage[] {
   const messages: ChatMessage[] = [{ role: 'user', content: scorerOpening(config, task) }];
   turns.forEach((t, i) => {
     if (t.role === 'scorer') messages.push({ role: 'assistant', content: t.reply.content });
@@ -78,7 +82,11 @@ function paperScorerMessages(config: DebateConfig, task: PointwiseTask, turns: r
 }
 
 /** The Critic's conversation in the paper loop: one forward per Scorer turn it reviews, then its own replies. */
-function paperCriticMessages(config: DebateConfig, task: PointwiseTask, turns: readonly PaperTurn[]): ChatMessage[] {
+function paperCriticMessages(
+  config: DebateConfig,
+  task: JudgedPointwiseTask,
+  turns: readonly PaperTurn[],
+): ChatMessage[] {
   const prompt = formulatePrompt(config, task);
   const messages: ChatMessage[] = [];
   const first = turns.find((t) => t.role === 'scorer');
@@ -101,7 +109,7 @@ function paperCriticMessages(config: DebateConfig, task: PointwiseTask, turns: r
 
 function paperCall(
   config: DebateConfig,
-  task: PointwiseTask,
+  task: JudgedPointwiseTask,
   turns: readonly PaperTurn[],
   id: string,
   iteration: number,
@@ -110,7 +118,7 @@ function paperCall(
   return scorerCall(config, task, id, iteration, paperScorerMessages(config, task, turns));
 }
 
-export function paperPosition(config: DebateConfig, task: PointwiseTask, state: DebateState): Position {
+export function paperPosition(config: DebateConfig, task: JudgedPointwiseTask, state: DebateState): Position {
   const turns = paperTurns(config, state);
   const scorers = turns.filter((t) => t.role === 'scorer');
   const iterations = turns.filter((t) => t.role === 'critic').length;

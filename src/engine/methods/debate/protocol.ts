@@ -27,7 +27,7 @@
  */
 import type { CallSpec, FinalReply, MethodDefinition, StepResult } from '../../method.js';
 import { resolveAgentParams } from '../../method.js';
-import type { PointwiseTask } from '../../task.js';
+import type { JudgedPointwiseTask } from '../../judged.js';
 import { renderTemplate } from '../../template.js';
 import type { MethodVerdict, Vote } from '../../verdict.js';
 import { replayAutogen } from './autogen.js';
@@ -35,7 +35,7 @@ import { codeLog, codePosition, replayCode } from './code-flow.js';
 import { paperPosition, paperTurns } from './paper-flow.js';
 import { TIE_BREAKER_BY_DOMAIN } from './prompts.js';
 import type { DebateConfig, DebateReply, DebateState, Position } from './shared.js';
-import { asPointwise, baseVars, debateConfigSchema, formulatePrompt, template } from './shared.js';
+import { asPointwise, baseVars, checkCriteriaSlot, debateConfigSchema, formulatePrompt, template } from './shared.js';
 
 export { debateConfigSchema, formulatePrompt } from './shared.js';
 export type { DebateConfig, DebateReply, DebateState } from './shared.js';
@@ -43,7 +43,7 @@ export type { DebateConfig, DebateReply, DebateState } from './shared.js';
 /** C.3: the Tie-breaker reads P and the whole debate log. */
 function tieBreakerCall(
   config: DebateConfig,
-  task: PointwiseTask,
+  task: JudgedPointwiseTask,
   log: readonly { role: 'scorer' | 'critic'; content: string }[],
 ): CallSpec {
   const text = log.map((t) => `${t.role === 'scorer' ? 'Scorer' : 'Critic'}: ${t.content}`).join('\n\n');
@@ -65,14 +65,14 @@ function tieBreakerCall(
   };
 }
 
-function position(config: DebateConfig, task: PointwiseTask, state: DebateState): Position {
+function position(config: DebateConfig, task: JudgedPointwiseTask, state: DebateState): Position {
   return config.flow === 'code' ? codePosition(config, task, state) : paperPosition(config, task, state);
 }
 
 /** The Tie-breaker's call when it is due: C.3, no NO_ISSUE within n iterations. */
 function tieBreakerDue(
   config: DebateConfig,
-  task: PointwiseTask,
+  task: JudgedPointwiseTask,
   state: DebateState,
   p: Position,
 ): CallSpec | undefined {
@@ -88,7 +88,7 @@ function tieBreakerDue(
  * The verdict. Final score: the Tie-breaker's when it ran and parsed; else the debate's own result (see
  * the module note). Confidence: 1 − (max − min) / scale width over every score of the debate.
  */
-function conclude(config: DebateConfig, task: PointwiseTask, state: DebateState, p: Position): MethodVerdict {
+function conclude(config: DebateConfig, task: JudgedPointwiseTask, state: DebateState, p: Position): MethodVerdict {
   const tie = state.replies.tiebreaker;
   const score = tie?.score ?? p.result.score;
   const votes: Vote[] = [];
@@ -143,7 +143,7 @@ function conclude(config: DebateConfig, task: PointwiseTask, state: DebateState,
 }
 
 /** The call the debate waits for now, if any. */
-function pendingCall(config: DebateConfig, task: PointwiseTask, state: DebateState): CallSpec | undefined {
+function pendingCall(config: DebateConfig, task: JudgedPointwiseTask, state: DebateState): CallSpec | undefined {
   const p = position(config, task, state);
   return p.next ?? tieBreakerDue(config, task, state, p);
 }
@@ -173,7 +173,10 @@ export const debateMethod: MethodDefinition<DebateConfig, DebateState> = {
   // The paper evaluates pointwise aspects only and gives no pairwise template.
   taskKinds: ['pointwise'],
   configSchema: debateConfigSchema,
-  init(): DebateState {
+  // P always has G-Eval's evaluation steps: a rubric without them is worth completing (auto-CoT).
+  usesEvaluationSteps: () => true,
+  init(config, task): DebateState {
+    checkCriteriaSlot(config, asPointwise(task));
     return { replies: {} };
   },
   step(config, task, state): StepResult {

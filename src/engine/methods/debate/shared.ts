@@ -9,9 +9,10 @@ import type { CallSpec } from '../../method.js';
 import { AgentParamsSchema, CommonConfigShape, resolveAgentParams } from '../../method.js';
 import { parseReply } from '../../parsers/parse.js';
 import type { ParserSpec } from '../../parsers/spec.js';
-import type { PointwiseTask, Task } from '../../task.js';
+import type { JudgedPointwiseTask, JudgedTask } from '../../judged.js';
+import { criteriaText, renderWithCriteria, requireOneDigitScale, requireSlots } from '../../slots.js';
 import { capitalise, renderTemplate, templateField } from '../../template.js';
-import { ASPECT_DESCRIPTIONS, GEVAL_SUMMEVAL_PROMPTS } from '../single/index.js';
+import { ASPECT_DESCRIPTIONS, GEVAL_RUBRIC_STEPS, GEVAL_SLOTS, GEVAL_SUMMEVAL_PROMPTS } from '../single/index.js';
 import type { TemplateName } from './prompts.js';
 import {
   ASPECT_SET_OF,
@@ -94,7 +95,7 @@ export interface DebateState {
 }
 
 /** The task as a pointwise one (the core refuses other kinds first; this guards tests). */
-export function asPointwise(task: Task): PointwiseTask {
+export function asPointwise(task: JudgedTask): JudgedPointwiseTask {
   if (task.kind !== 'pointwise') throw new Error('DEBATE judges pointwise tasks only');
   return task;
 }
@@ -109,8 +110,11 @@ export function template(config: DebateConfig, name: TemplateName): string {
   return DEBATE_TEMPLATES[name];
 }
 
+/** The evaluation template (P's form when it is assembled). */
+const evaluationTemplate = (config: DebateConfig): string => template(config, 'evaluation');
+
 /** The aspect placeholders every template may use. */
-export function baseVars(task: PointwiseTask): Record<string, string | number> {
+export function baseVars(task: JudgedPointwiseTask): Record<string, string | number> {
   return {
     aspect: task.aspect.name,
     Aspect: capitalise(task.aspect.name),
@@ -119,37 +123,65 @@ export function baseVars(task: PointwiseTask): Record<string, string | number> {
   };
 }
 
+/** G-Eval's prompt file that is P for this task (SummEval's four aspects, no evaluation template of the config's own). */
+function verbatimP(config: DebateConfig, task: JudgedPointwiseTask): string | undefined {
+  return config.domain === 'summeval' && config.templates.evaluation === undefined
+    ? GEVAL_SUMMEVAL_PROMPTS[task.aspect.name.toLowerCase()]
+    : undefined;
+}
+
+/**
+ * A rubric's criteria need a slot in P: G-Eval's files have theirs (criteria paragraph, steps), the assembled
+ * P its `{{criteria}}` (and `{{steps}}`). @throws EngineInputError for an evaluation template without one.
+ */
+export function checkCriteriaSlot(config: DebateConfig, task: JudgedPointwiseTask): void {
+  const template = verbatimP(config, task) ?? evaluationTemplate(config);
+  requireSlots(task.criteria, [{ field: 'config.templates.evaluation', template }], GEVAL_SLOTS, ['criteria']);
+  if (config.promptSource === 'code')
+    requireOneDigitScale(
+      task.criteria,
+      task.aspect.scale,
+      "promptSource 'code' reads one digit (evalute_score.py; 'paper' reads a Score: line)",
+    );
+}
+
 /**
  * Step 1 / Alg. 1 line 3: the predefined template P. SummEval's four aspects use G-Eval's prompt file (the
- * code's basis); otherwise P is assembled after E.2 from the domain's frame and the aspect.
+ * code's basis); otherwise P is assembled after E.2 from the domain's frame and the aspect. A rubric's
+ * criteria stand in P's criteria line (the file's criteria paragraph), its steps in P's steps.
  */
-export function formulatePrompt(config: DebateConfig, task: PointwiseTask): string {
+export function formulatePrompt(config: DebateConfig, task: JudgedPointwiseTask): string {
   const { name, scale } = task.aspect;
-  const verbatim =
-    config.domain === 'summeval' && config.templates.evaluation === undefined
-      ? GEVAL_SUMMEVAL_PROMPTS[name.toLowerCase()]
-      : undefined;
-  if (verbatim !== undefined) return renderTemplate(verbatim, { Document: task.source, Summary: task.output });
+  const c = task.criteria;
+  const verbatim = verbatimP(config, task);
+  if (verbatim !== undefined)
+    return renderWithCriteria(verbatim, { Document: task.source, Summary: task.output }, c, GEVAL_SLOTS, {
+      aspect: task.aspect,
+      fallbackSteps: GEVAL_RUBRIC_STEPS,
+    });
   const frame = FRAMES[config.domain];
   const set = ASPECT_SET_OF[config.domain];
-  const known = set ? ASPECT_DESCRIPTIONS[set][name.toLowerCase()] : undefined;
-  const description = task.aspect.description ?? known?.description;
+  // With a rubric the aspect's known texts are not its criteria: the rubric's are, with its steps or generic ones.
+  const known = c ? undefined : set ? ASPECT_DESCRIPTIONS[set][name.toLowerCase()] : undefined;
+  const description = c ? criteriaText(c, false) : (task.aspect.description ?? known?.description);
   const criteria = `${capitalise(name)} (${scale.min}-${scale.max})${description ? ` - ${description}` : ''}`;
-  const steps = known
-    ? renderTemplate(known.steps, { min: scale.min, max: scale.max, aspect: capitalise(name) })
-    : [
-        `Read the ${frame.source} carefully and identify the main points.`,
-        `Read the ${frame.output} and compare it to the ${frame.source}, with the Evaluation Criteria in mind.`,
-        `Assign a score for ${name} on a scale of ${scale.min} to ${scale.max}, where ${scale.min} is the lowest and ${scale.max} is the highest based on the Evaluation Criteria.`,
-      ]
-        .map((s, i) => `${i + 1}. ${s}`)
-        .join('\n');
+  const steps = c?.steps
+    ? c.steps
+    : known
+      ? renderTemplate(known.steps, { min: scale.min, max: scale.max, aspect: capitalise(name) })
+      : [
+          `Read the ${frame.source} carefully and identify the main points.`,
+          `Read the ${frame.output} and compare it to the ${frame.source}, with the Evaluation Criteria in mind.`,
+          `Assign a score for ${name} on a scale of ${scale.min} to ${scale.max}, where ${scale.min} is the lowest and ${scale.max} is the highest based on the Evaluation Criteria.`,
+        ]
+          .map((s, i) => `${i + 1}. ${s}`)
+          .join('\n');
   const inputs = [
     `${frame.headings.source}:\n\n${task.source}`,
     ...(task.context !== undefined ? [`${frame.headings.context}:\n\n${task.context}`] : []),
     `${frame.headings.output}:\n\n${task.output}`,
   ].join('\n\n');
-  return renderTemplate(template(config, 'evaluation'), {
+  return renderTemplate(evaluationTemplate(config), {
     ...baseVars(task),
     intro: frame.intro,
     output_noun: frame.output,
@@ -164,7 +196,7 @@ export function formulatePrompt(config: DebateConfig, task: PointwiseTask): stri
 }
 
 /** The Scorer's first message: P alone (code) or the Commander's request around it (paper). */
-export function scorerOpening(config: DebateConfig, task: PointwiseTask): string {
+export function scorerOpening(config: DebateConfig, task: JudgedPointwiseTask): string {
   return renderTemplate(template(config, 'scorer'), {
     ...baseVars(task),
     commander: config.commanderMessage ?? COMMANDER_MESSAGE,
@@ -176,7 +208,7 @@ export function scorerOpening(config: DebateConfig, task: PointwiseTask): string
 export const NO_SCORE = 'no readable score';
 
 /** The Scorer's parser: `evalute_score.py`'s rule (code) or a `Score:` line (paper). */
-export function scorerParser(config: DebateConfig, task: PointwiseTask): ParserSpec {
+export function scorerParser(config: DebateConfig, task: JudgedPointwiseTask): ParserSpec {
   if (config.promptSource === 'code')
     return { type: 'debate-score', from: task.aspect.name.toLowerCase() === 'fluency' ? 'last' : 'first' };
   return { type: 'labelled-score', label: 'Score', min: task.aspect.scale.min, max: task.aspect.scale.max };
@@ -188,7 +220,7 @@ export function critiqueParser(config: DebateConfig): ParserSpec {
 }
 
 /** The score a text reads as under the Scorer's rule, if any. */
-export function readScore(config: DebateConfig, task: PointwiseTask, text: string): number | undefined {
+export function readScore(config: DebateConfig, task: JudgedPointwiseTask, text: string): number | undefined {
   const r = parseReply(scorerParser(config, task), text);
   return r.ok && r.value.kind === 'score' ? r.value.score : undefined;
 }
@@ -210,7 +242,7 @@ export const scoreText = (score: number | undefined): string => (score !== undef
 /** The Commander's forward to the Critic: P and the Scorer reply it shows, with that reply's score. */
 export function forwardText(
   config: DebateConfig,
-  task: PointwiseTask,
+  task: JudgedPointwiseTask,
   prompt: string,
   iteration: number,
   shown: string,
@@ -227,7 +259,12 @@ export function forwardText(
 }
 
 /** The Commander's forward of a critique to the Scorer, with the score the Critic reviewed. */
-export function reviseText(config: DebateConfig, task: PointwiseTask, feedback: string, reviewed: string): string {
+export function reviseText(
+  config: DebateConfig,
+  task: JudgedPointwiseTask,
+  feedback: string,
+  reviewed: string,
+): string {
   return renderTemplate(template(config, 'revise'), { ...baseVars(task), feedback, score: reviewed });
 }
 
@@ -256,7 +293,7 @@ export const NO_RESULT = { from: 'none', parsed: false } as const;
 /** A Scorer call (`score<i>`) on its conversation, after its system message. */
 export function scorerCall(
   config: DebateConfig,
-  task: PointwiseTask,
+  task: JudgedPointwiseTask,
   id: string,
   iteration: number,
   conversation: readonly ChatMessage[],

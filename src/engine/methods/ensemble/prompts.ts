@@ -5,7 +5,9 @@
  * `single_role/faireval/calc_score_comparison/gpt_4/config.yaml`) with the role prompt as its own line before
  * the output instruction; the instruction is the prompt's own, so `{{final_prompt}}` is not used.
  */
-import { CHATEVAL_SINGLE_CODE, POINTWISE_HEAD } from '../chateval/index.js';
+import type { SlotTable } from '../../slots.js';
+import { mergeSlotTables, slotTable } from '../../slots.js';
+import { CHATEVAL_SINGLE_CODE, POINTWISE_HEAD, SINGLE_RATE, TOPICAL_CHAT_SLOTS } from '../chateval/index.js';
 
 const INSTRUCTION = 'Please first provide a comprehensive explanation of your evaluation';
 
@@ -21,3 +23,18 @@ export const ENSEMBLE_POINTWISE_TEMPLATE = `${POINTWISE_HEAD}
 {{role_description}}
 
 {{final_prompt}}`;
+
+/**
+ * The ensemble's criteria slots (src/engine/slots.ts): the single-agent prompt's criteria sentence, every role
+ * alike; the Topical-Chat prompts' criteria block and steps; the generic pointwise prompt's slot is its
+ * `{{aspect_description}}`.
+ */
+export const ENSEMBLE_SLOTS: SlotTable = mergeSlotTables(
+  slotTable([
+    [
+      ENSEMBLE_PAIRWISE_TEMPLATE,
+      [{ text: SINGLE_RATE, with: 'Please rate their responses by the following criteria:\n{{criteria}}' }],
+    ],
+  ]),
+  TOPICAL_CHAT_SLOTS,
+);

@@ -10,8 +10,9 @@ import { z } from 'zod';
 import type { FinalReply, MethodDefinition, StepResult } from '../../method.js';
 import { CommonConfigShape, resolveAgentParams } from '../../method.js';
 import type { ParsedValue } from '../../parsers/spec.js';
-import type { Task } from '../../task.js';
-import { renderTemplate, templateField, templateText } from '../../template.js';
+import type { JudgedTask } from '../../judged.js';
+import { renderWithCriteria, requireOneDigitScale, requireSlots } from '../../slots.js';
+import { templateField, templateText } from '../../template.js';
 import {
   agentsOf,
   CHATEVAL_PAIRWISE_FINAL,
@@ -27,7 +28,7 @@ import {
   taskVars,
   voteOf,
 } from '../chateval/index.js';
-import { ENSEMBLE_PAIRWISE_TEMPLATE, ENSEMBLE_POINTWISE_TEMPLATE } from './prompts.js';
+import { ENSEMBLE_PAIRWISE_TEMPLATE, ENSEMBLE_POINTWISE_TEMPLATE, ENSEMBLE_SLOTS } from './prompts.js';
 
 /** Ensemble config; defaults: General Public, Critic, News Author (the configs' generic order), the single-agent prompt. */
 export const ensembleConfigSchema = z
@@ -69,9 +70,14 @@ export interface EnsembleState {
 
 const callId = (agent: number) => `ensemble/agent${agent}`;
 
-function templateFor(config: EnsembleConfig, task: Task): string {
-  if (task.kind === 'pairwise') return config.templates.pairwise;
-  return config.templates.pointwiseByAspect[task.aspect.name.toLowerCase()] ?? config.templates.pointwise;
+/** The prompt template for a task and the config field it comes from. */
+function templateFor(config: EnsembleConfig, task: JudgedTask): { field: string; template: string } {
+  if (task.kind === 'pairwise') return { field: 'config.templates.pairwise', template: config.templates.pairwise };
+  const name = task.aspect.name.toLowerCase();
+  const own = config.templates.pointwiseByAspect[name];
+  return own !== undefined
+    ? { field: `config.templates.pointwiseByAspect.${name}`, template: own }
+    : { field: 'config.templates.pointwise', template: config.templates.pointwise };
 }
 
 /** The ensemble baseline as a {@link MethodDefinition}. */
@@ -83,7 +89,14 @@ export const ensembleMethod: MethodDefinition<EnsembleConfig, EnsembleState> = {
   taskKinds: ['pairwise', 'pointwise'],
   configSchema: ensembleConfigSchema,
 
-  init(): EnsembleState {
+  init(config, task): EnsembleState {
+    requireSlots(task.criteria, [templateFor(config, task)], ENSEMBLE_SLOTS, ['aspect_description']);
+    if (task.kind === 'pointwise' && config.pointwiseRead === 'last-char')
+      requireOneDigitScale(
+        task.criteria,
+        task.aspect.scale,
+        "pointwiseRead 'last-char' reads the last character (the authors' script; 'labelled' reads more)",
+      );
     return { finals: {} };
   },
 
@@ -103,7 +116,13 @@ export const ensembleMethod: MethodDefinition<EnsembleConfig, EnsembleState> = {
           messages: [
             {
               role: 'user' as const,
-              content: renderTemplate(templateFor(config, task), taskVars(task, config, agent, final.prompt)),
+              content: renderWithCriteria(
+                templateFor(config, task).template,
+                taskVars(task, config, agent, final.prompt),
+                task.criteria,
+                ENSEMBLE_SLOTS,
+                task.kind === 'pointwise' ? { aspect: task.aspect } : {},
+              ),
             },
           ],
           parser: final.parser,

@@ -8,6 +8,7 @@
  */
 import type { Preset } from '../../method.js';
 import {
+  FASTCHAT_MULTI_TURN,
   FASTCHAT_PAIR_MATH_SYSTEM,
   FASTCHAT_PAIR_MATH_TEMPLATE,
   FASTCHAT_PAIR_V2_SYSTEM,
@@ -36,6 +37,7 @@ export const juryPresets: Preset[] = [
         template: FASTCHAT_PAIR_V2_TEMPLATE,
         referenceSystemPrompt: FASTCHAT_PAIR_MATH_SYSTEM,
         referenceTemplate: FASTCHAT_PAIR_MATH_TEMPLATE,
+        multiTurn: FASTCHAT_MULTI_TURN,
         parser: { type: 'fastchat-verdict' },
         samples: 1,
       },

@@ -22,7 +22,7 @@ import type { FinalReply, MethodDefinition, StepResult } from '../../method.js';
 import { AgentParamsSchema, CommonConfigShape } from '../../method.js';
 import type { ParserSpec } from '../../parsers/spec.js';
 import { EngineInputError } from '../../protocol.js';
-import type { Task } from '../../task.js';
+import type { JudgedTask } from '../../judged.js';
 import type { MethodVerdict, Vote, Winner } from '../../verdict.js';
 import { majority, mean, meanPair, winnerOf } from '../../verdict.js';
 import type { SingleAgentConfig, SingleAgentState } from '../single/index.js';
@@ -119,12 +119,12 @@ function scoresPairs(parser: ParserSpec): boolean {
 }
 
 /** The pooling rule for this task. */
-function aggregateOf(config: JuryConfig, task: Task): 'vote' | 'mean' {
+function aggregateOf(config: JuryConfig, task: JudgedTask): 'vote' | 'mean' {
   return config.aggregate === 'auto' ? (task.kind === 'pairwise' ? 'vote' : 'mean') : config.aggregate;
 }
 
 /** Width of the reader's scale for normalising a score gap (pairwise) or spread; undefined when it has none. */
-function scaleWidth(parser: ParserSpec, task: Task): number | undefined {
+function scaleWidth(parser: ParserSpec, task: JudgedTask): number | undefined {
   if (task.kind === 'pointwise') return task.aspect.scale.max - task.aspect.scale.min;
   if (!('min' in parser) || parser.min === undefined || parser.max === undefined) return undefined;
   return parser.max > parser.min ? parser.max - parser.min : undefined;
@@ -150,7 +150,7 @@ function modalScore(scores: readonly number[]): { score: number; margin: number 
 }
 
 /** Pools the jurors' verdicts (in juror order) into the jury's verdict for one presentation order. */
-export function poolJurors(config: JuryConfig, task: Task, verdicts: readonly MethodVerdict[]): MethodVerdict {
+export function poolJurors(config: JuryConfig, task: JudgedTask, verdicts: readonly MethodVerdict[]): MethodVerdict {
   const rule = aggregateOf(config, task);
   const counted = verdicts.map((v) => v.votes.some((x) => x.parsed));
   const votes: Vote[] = verdicts.map((v, k) => ({
@@ -248,5 +248,9 @@ export const juryMethod: MethodDefinition<JuryConfig, JuryState> = {
 
   plannedCalls(config): number {
     return config.jurors.length * config.judge.samples;
+  },
+
+  usesEvaluationSteps(config): boolean {
+    return singleAgentMethod.usesEvaluationSteps?.(jurorConfig(config, 0)) ?? false;
   },
 };

@@ -22,7 +22,8 @@ import { z } from 'zod';
 import type { CallSpec, FinalReply, MethodDefinition, StepResult } from '../../method.js';
 import { AgentParamsSchema, CommonConfigShape } from '../../method.js';
 import type { ParserSpec } from '../../parsers/spec.js';
-import type { PairwiseTask } from '../../task.js';
+import type { JudgedPairwiseTask } from '../../judged.js';
+import { renderWithCriteria, requireSlots } from '../../slots.js';
 import { renderTemplate, templateField } from '../../template.js';
 import type { MethodVerdict, Vote } from '../../verdict.js';
 import { winnerOf } from '../../verdict.js';
@@ -30,6 +31,7 @@ import type { RepliesState, Side } from '../bandi/index.js';
 import {
   AGENT_FALLBACK,
   AGGREGATE_PROMPT,
+  BANDI_SLOTS,
   AGGREGATE_VARS,
   CODE_MORE_AGGREGATE,
   CODE_MORE_DEFEND,
@@ -114,7 +116,7 @@ function templates(config: MoreConfig): { advocate: string; aggregate: string; j
   };
 }
 
-function advocateCall(config: MoreConfig, task: PairwiseTask, state: MoreState, side: Side, i: number): CallSpec {
+function advocateCall(config: MoreConfig, task: JudgedPairwiseTask, state: MoreState, side: Side, i: number): CallSpec {
   const { answer, opponent } = sideAnswers(task, side);
   const code = config.promptSource === 'code';
   // The code: group 2 sees group 1's aggregate as the opponent's last argument; group 1 sees none yet.
@@ -147,7 +149,7 @@ function advocateCall(config: MoreConfig, task: PairwiseTask, state: MoreState, 
   );
 }
 
-function aggregateCall(config: MoreConfig, task: PairwiseTask, state: MoreState, side: Side): CallSpec {
+function aggregateCall(config: MoreConfig, task: JudgedPairwiseTask, state: MoreState, side: Side): CallSpec {
   const { answer, opponent } = sideAnswers(task, side);
   const defenses = Array.from(
     { length: config.advocatesPerSide },
@@ -177,17 +179,23 @@ function aggregateCall(config: MoreConfig, task: PairwiseTask, state: MoreState,
   );
 }
 
-function judgeCall(config: MoreConfig, task: PairwiseTask, state: MoreState): CallSpec {
+function judgeCall(config: MoreConfig, task: JudgedPairwiseTask, state: MoreState): CallSpec {
   const t = templates(config);
-  const prompt = renderTemplate(t.judge, {
-    question: task.question,
-    answer1: task.answerA,
-    answer2: task.answerB,
-    total_rounds: 1,
-    previous_scores: formatPreviousScores([]),
-    defense1: state.replies[aggregateId('a')]?.content ?? '',
-    defense2: state.replies[aggregateId('b')]?.content ?? '',
-  });
+  // A rubric's criteria stand where the scorer's six criteria do.
+  const prompt = renderWithCriteria(
+    t.judge,
+    {
+      question: task.question,
+      answer1: task.answerA,
+      answer2: task.answerB,
+      total_rounds: 1,
+      previous_scores: formatPreviousScores([]),
+      defense1: state.replies[aggregateId('a')]?.content ?? '',
+      defense2: state.replies[aggregateId('b')]?.content ?? '',
+    },
+    task.criteria,
+    BANDI_SLOTS,
+  );
   return userCall(
     { id: JUDGE_ID, agent: 'judge', label: 'Judge', stage: 'judgement', parser: t.parser },
     prompt,
@@ -224,7 +232,7 @@ function verdictOf(config: MoreConfig, state: MoreState): MethodVerdict {
 }
 
 /** The next wave: the advocates and aggregators in the configured order, then the scorer. */
-function nextWave(config: MoreConfig, task: PairwiseTask, state: MoreState): CallSpec[] {
+function nextWave(config: MoreConfig, task: JudgedPairwiseTask, state: MoreState): CallSpec[] {
   const r = state.replies;
   const k = Array.from({ length: config.advocatesPerSide }, (_, i) => i);
   const advocates = (side: Side) =>
@@ -250,7 +258,8 @@ export const moreMethod: MethodDefinition<MoreConfig, MoreState> = {
   paper: 'Bandi et al. §3.1, Alg. 1, App. C.2, E.2; LLM-Judging-Architectures utils/MORE_architecture.py',
   taskKinds: ['pairwise'],
   configSchema: moreConfigSchema,
-  init(): MoreState {
+  init(config, task): MoreState {
+    requireSlots(task.criteria, [{ field: 'config.templates.judge', template: templates(config).judge }], BANDI_SLOTS);
     return { replies: {} };
   },
   step(config, task, state): StepResult {

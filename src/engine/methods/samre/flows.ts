@@ -13,11 +13,13 @@
  *   judge scores the two full defences.
  */
 import type { CallSpec } from '../../method.js';
-import type { PairwiseTask } from '../../task.js';
+import type { JudgedPairwiseTask } from '../../judged.js';
+import { renderWithCriteria } from '../../slots.js';
 import { renderTemplate } from '../../template.js';
 import type { PairScores, Side } from '../bandi/index.js';
 import {
   AGENT_FALLBACK,
+  BANDI_SLOTS,
   JUDGE_FALLBACK,
   formatPreviousScores,
   metagptPrefix,
@@ -72,7 +74,7 @@ export function judgeMessage(state: SamreState, round: number): string {
 function advocateCall(
   config: SamreConfig,
   t: SamreTemplates,
-  task: PairwiseTask,
+  task: JudgedPairwiseTask,
   state: SamreState,
   round: number,
   side: Side,
@@ -83,13 +85,19 @@ function advocateCall(
   const code = config.flow === 'code';
   // Code: Advocate 2 answers Advocate 1's summary of this round; Advocate 1 answers Advocate 2's of the last.
   const opponentRound = code && side === 'b' ? round : prev;
-  const prompt = renderTemplate(t.advocate, {
-    question: task.question,
-    answer,
-    opponent_answer: opponent,
-    feedback: prev > 0 ? (code ? judgeMessage(state, prev) : (state.replies[judgeId(prev)]?.content ?? '')) : '',
-    opponent_argument: opponentRound > 0 ? spoken(config, state, opponentRound, other) : '',
-  });
+  // A rubric's criteria stand where the advocate's five criteria do.
+  const prompt = renderWithCriteria(
+    t.advocate,
+    {
+      question: task.question,
+      answer,
+      opponent_answer: opponent,
+      feedback: prev > 0 ? (code ? judgeMessage(state, prev) : (state.replies[judgeId(prev)]?.content ?? '')) : '',
+      opponent_argument: opponentRound > 0 ? spoken(config, state, opponentRound, other) : '',
+    },
+    task.criteria,
+    BANDI_SLOTS,
+  );
   const fields = {
     id: advocateId(round, side),
     agent: `advocate-${side}`,
@@ -118,20 +126,26 @@ function summaryCall(config: SamreConfig, t: SamreTemplates, state: SamreState, 
 function judgeCall(
   config: SamreConfig,
   t: SamreTemplates,
-  task: PairwiseTask,
+  task: JudgedPairwiseTask,
   state: SamreState,
   round: number,
 ): CallSpec {
-  const prompt = renderTemplate(t.judge, {
-    question: task.question,
-    answer1: task.answerA,
-    answer2: task.answerB,
-    current_round: round,
-    max_rounds: config.maxRounds,
-    previous_scores: formatPreviousScores(countedScores(config, state, round - 1)),
-    defense1: spoken(config, state, round, 'a'),
-    defense2: spoken(config, state, round, 'b'),
-  });
+  // A rubric's criteria stand where the judge's six criteria do.
+  const prompt = renderWithCriteria(
+    t.judge,
+    {
+      question: task.question,
+      answer1: task.answerA,
+      answer2: task.answerB,
+      current_round: round,
+      max_rounds: config.maxRounds,
+      previous_scores: formatPreviousScores(countedScores(config, state, round - 1)),
+      defense1: spoken(config, state, round, 'a'),
+      defense2: spoken(config, state, round, 'b'),
+    },
+    task.criteria,
+    BANDI_SLOTS,
+  );
   return userCall(
     { id: judgeId(round), agent: 'judge', label: 'Judge', stage: `round ${round} judgement`, parser: t.judgeParser },
     prompt,
@@ -159,7 +173,7 @@ export function debateTranscript(config: SamreConfig, state: SamreState, roundsR
 function roundWaves(
   config: SamreConfig,
   t: SamreTemplates,
-  task: PairwiseTask,
+  task: JudgedPairwiseTask,
   state: SamreState,
   round: number,
 ): (() => CallSpec[])[] {
@@ -193,7 +207,12 @@ export type Progress =
   | { kind: 'done'; roundsRun: number; stopReason: 'sign-agreement' | 'max-rounds' | 'budget' };
 
 /** Runs the rounds over the recorded replies (Alg. 2 line 5's early stop only when `earlyStop`; a budget cut keeps `cut.rounds`). */
-export function progress(config: SamreConfig, t: SamreTemplates, task: PairwiseTask, state: SamreState): Progress {
+export function progress(
+  config: SamreConfig,
+  t: SamreTemplates,
+  task: JudgedPairwiseTask,
+  state: SamreState,
+): Progress {
   // A cut keeps the complete rounds before the refused call; an early stop would have ended the loop before it.
   const cut = state.cut?.rounds;
   if (cut !== undefined) return { kind: 'done', roundsRun: cut, stopReason: 'budget' };

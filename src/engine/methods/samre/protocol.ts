@@ -21,12 +21,14 @@
  * voted decide (none: the judge's mean); docs/fidelity.md lists how that departs from Alg. 2.
  */
 import type { FinalReply, MethodDefinition, StepResult } from '../../method.js';
+import { requireSlots } from '../../slots.js';
 import { renderTemplate } from '../../template.js';
 import type { MethodVerdict, Vote } from '../../verdict.js';
 import { meanPair, winnerOf } from '../../verdict.js';
 import type { PairScores } from '../bandi/index.js';
 import {
   BANDI_JUROR_BACKGROUNDS,
+  BANDI_SLOTS,
   CODE_PARSERS,
   CODE_SAMRE_DEFEND,
   CODE_SAMRE_JUDGE,
@@ -165,7 +167,12 @@ export const samreMethod: MethodDefinition<SamreConfig, SamreState> = {
   paper: 'Bandi et al. §3.2, Alg. 2, App. C.2-C.3, E.1; LLM-Judging-Architectures utils/SAMRE_architecture.py',
   taskKinds: ['pairwise'],
   configSchema: samreConfigSchema,
-  init(): SamreState {
+  init(config, task): SamreState {
+    requireSlots(
+      task.criteria,
+      [{ field: 'config.templates.judge', template: templatesOf(config).judge }],
+      BANDI_SLOTS,
+    );
     return { replies: {} };
   },
   step(config, task, state): StepResult {

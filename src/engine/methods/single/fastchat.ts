@@ -13,10 +13,11 @@
  * The templates are `fastchat/llm_judge/data/judge_prompts.jsonl` (shipped as
  * `datasets/mt_bench/judge_prompts.jsonl`), verbatim; FastChat's `{x}` slots are written `{{x}}`, and the
  * single-turn templates name theirs as every pairwise template here does (`question`, `answer_a`,
- * `answer_b`, `reference` for `ref_answer_1`). The `fastchat-pair` preset sends the single-turn judges; a
- * task carries one question and two answers, so the multi-turn judges wait for a task that carries both turns
- * (docs/fidelity.md, FastChat).
+ * `answer_b`, `reference` for `ref_answer_1`). The `fastchat-pair` preset sends the single-turn judges for a
+ * question, and the multi-turn judges for a task whose `messages` are two turns ({@link fastChatTurnsOf}):
+ * the first user turn, each answer's model's first reply (or one reply both share), the second user turn.
  */
+import type { JudgedPairwiseTask } from '../../judged.js';
 import { renderTemplate } from '../../template.js';
 import {
   FASTCHAT_PAIR_MATH_SYSTEM,
@@ -75,6 +76,20 @@ export interface FastChatTurn {
   reference?: string;
 }
 
+/** The multi-turn templates' values (FastChat's slot names) for two turns; a missing reference is `(none)`. */
+export function multiTurnVars(first: FastChatTurn, second: FastChatTurn): Record<string, string> {
+  return {
+    question_1: first.question,
+    question_2: second.question,
+    answer_a_1: first.answerA,
+    answer_b_1: first.answerB,
+    answer_a_2: second.answerA,
+    answer_b_2: second.answerB,
+    ref_answer_1: first.reference ?? '(none)',
+    ref_answer_2: second.reference ?? '(none)',
+  };
+}
+
 /**
  * FastChat's system and user prompt for turn `turns.length` of a pair (`run_judge_pair`): the first turn
  * alone, or both turns with the multi-turn template. The reference is used when the category needs one.
@@ -94,15 +109,39 @@ export function fastChatPairPrompt(
           answer_b: first.answerB,
           reference: first.reference ?? '(none)',
         }
-      : {
-          question_1: first.question,
-          question_2: second.question,
-          answer_a_1: first.answerA,
-          answer_b_1: first.answerB,
-          answer_a_2: second.answerA,
-          answer_b_2: second.answerB,
-          ref_answer_1: first.reference ?? '(none)',
-          ref_answer_2: second.reference ?? '(none)',
-        };
+      : multiTurnVars(first, second);
   return { judge, system, user: renderTemplate(template, vars) };
 }
+
+/**
+ * A pairwise task as FastChat's two turns, when its `messages` are exactly a user turn, an assistant turn and
+ * the user turn the answers reply to: turn 1 is the first question with each answer's model's first reply
+ * (`answerA` / `answerB`, or `content` for both) and that message's `reference`; turn 2 the second question,
+ * the task's answers and its `reference`. Undefined for any other task (FastChat judges two turns only).
+ */
+export function fastChatTurnsOf(task: JudgedPairwiseTask): [FastChatTurn, FastChatTurn] | undefined {
+  const m = task.messages;
+  if (m?.length !== 3) return undefined;
+  const [q1, a1, q2] = m;
+  if (q1?.role !== 'user' || a1?.role !== 'assistant' || q2?.role !== 'user') return undefined;
+  const answerA = a1.answerA ?? a1.content;
+  const answerB = a1.answerB ?? a1.content;
+  if (answerA === undefined || answerB === undefined) return undefined;
+  return [
+    { question: q1.content, answerA, answerB, ...(a1.reference !== undefined ? { reference: a1.reference } : {}) },
+    {
+      question: q2.content,
+      answerA: task.answerA,
+      answerB: task.answerB,
+      ...(task.reference !== undefined ? { reference: task.reference } : {}),
+    },
+  ];
+}
+
+/** The single judge's `multiTurn` templates that send FastChat's multi-turn judges (`fastchat-pair`, `poll-3`). */
+export const FASTCHAT_MULTI_TURN = {
+  systemPrompt: FASTCHAT_PAIR_V2_MT_SYSTEM,
+  template: FASTCHAT_PAIR_V2_MT_TEMPLATE,
+  referenceSystemPrompt: FASTCHAT_PAIR_MATH_MT_SYSTEM,
+  referenceTemplate: FASTCHAT_PAIR_MATH_MT_TEMPLATE,
+} as const;

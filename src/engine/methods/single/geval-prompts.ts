@@ -6,16 +6,28 @@
  * reads them with `open(...).read()`, Python's text mode, which turns every `\r\n` into `\n`. So the text
  * sent was LF-only for all four, and that is what is kept here: the files' lines joined with `\n`, no final
  * newline. DEBATE's `debate.py:124` reads its prompt file the same way. `{{Document}}` and `{{Summary}}` are
- * the slots G-Eval replaces; fluency has no document and is on 1-3.
+ * the slots G-Eval replaces; fluency has no document and is on 1-3. Each file's criteria slot (its
+ * criteria paragraph and its evaluation steps, src/engine/slots.ts) is {@link GEVAL_SLOTS}.
  */
+import type { CriteriaSlot, SlotTable } from '../../slots.js';
+import { slotTable } from '../../slots.js';
 
-/** One prompt file: its lines, without their line endings. */
+/** One prompt file: its lines, without their line endings, and where it states its criteria. */
 interface PromptFile {
   lines: readonly string[];
+  /** Lines `[from, to)` of the criteria paragraph (fluency's with its score levels). */
+  criteria: readonly [number, number];
+  /** Lines `[from, to)` of the evaluation steps (fluency has none). */
+  steps?: readonly [number, number];
+  /** How the criteria line reads with a rubric's criteria (fluency writes a colon, the others a dash). */
+  criteriaWith: string;
 }
 
 const FILES: Readonly<Record<string, PromptFile>> = {
   coherence: {
+    criteria: [8, 9],
+    steps: [12, 15],
+    criteriaWith: '{{Aspect}} ({{min}}-{{max}}) - {{criteria}}',
     lines: [
       'You will be given one summary written for a news article.',
       '',
@@ -52,6 +64,9 @@ const FILES: Readonly<Record<string, PromptFile>> = {
     ],
   },
   consistency: {
+    criteria: [9, 10],
+    steps: [13, 16],
+    criteriaWith: '{{Aspect}} ({{min}}-{{max}}) - {{criteria}}',
     lines: [
       'You will be given a news article. You will then be given one summary written for this article.',
       '',
@@ -89,6 +104,8 @@ const FILES: Readonly<Record<string, PromptFile>> = {
     ],
   },
   fluency: {
+    criteria: [9, 14],
+    criteriaWith: '{{Aspect}} ({{min}}-{{max}}): {{criteria}}',
     lines: [
       'You will be given one summary written for a news article.',
       '',
@@ -119,6 +136,9 @@ const FILES: Readonly<Record<string, PromptFile>> = {
     ],
   },
   relevance: {
+    criteria: [8, 9],
+    steps: [12, 16],
+    criteriaWith: '{{Aspect}} ({{min}}-{{max}}) - {{criteria}}',
     lines: [
       'You will be given one summary written for a news article.',
       '',
@@ -163,4 +183,24 @@ const FILES: Readonly<Record<string, PromptFile>> = {
  */
 export const GEVAL_SUMMEVAL_PROMPTS: Readonly<Record<string, string>> = Object.fromEntries(
   Object.entries(FILES).map(([aspect, f]) => [aspect, f.lines.join('\n')]),
+);
+
+/** The steps a rubric without its own gets in a G-Eval form (ours, in G-Eval's words). */
+export const GEVAL_RUBRIC_STEPS =
+  '1. Read the source and the output carefully.\n2. Judge the output against the Evaluation Criteria.\n3. Assign a score for {{aspect}} on a scale of {{min}} to {{max}}, where {{min}} is the lowest and {{max}} is the highest based on the Evaluation Criteria.';
+
+/** A file's lines `[from, to)` as one text. */
+const linesOf = (f: PromptFile, [from, to]: readonly [number, number]): string => f.lines.slice(from, to).join('\n');
+
+/** A file's slot: its criteria paragraph, and its steps (with {@link GEVAL_RUBRIC_STEPS} when the rubric has none). */
+function slotOf(f: PromptFile): CriteriaSlot {
+  return [
+    { text: linesOf(f, f.criteria), with: f.criteriaWith },
+    ...(f.steps ? [{ text: linesOf(f, f.steps), with: '{{steps}}', stepsFallback: GEVAL_RUBRIC_STEPS }] : []),
+  ];
+}
+
+/** G-Eval's SummEval prompts' criteria slots, by prompt text. */
+export const GEVAL_SLOTS: SlotTable = slotTable(
+  Object.entries(FILES).map(([aspect, f]) => [GEVAL_SUMMEVAL_PROMPTS[aspect] ?? '', slotOf(f)] as const),
 );

@@ -8,3 +8,5 @@ export * from './geval-prompts.js';
 export * from './prompts.js';
 export * from './protocol.js';
 export * from './presets.js';
+export * from './config.js';
+export * from './slots.js';

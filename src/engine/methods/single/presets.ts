@@ -5,6 +5,7 @@
  */
 import type { Preset } from '../../method.js';
 import { CHATEVAL_SINGLE_CODE } from '../chateval/index.js';
+import { FASTCHAT_MULTI_TURN } from './fastchat.js';
 import { GEVAL_SUMMEVAL_PROMPTS } from './geval-prompts.js';
 import {
   BANDI_BASELINE_TEMPLATE,
@@ -14,6 +15,7 @@ import {
   FASTCHAT_PAIR_MATH_TEMPLATE,
   FASTCHAT_PAIR_V2_SYSTEM,
   FASTCHAT_PAIR_V2_TEMPLATE,
+  GENERIC_POINTWISE_TEMPLATE,
   GEVAL_SUMMEVAL_TEMPLATE,
   GEVAL_TOPICAL_CHAT_TEMPLATE,
 } from './prompts.js';
@@ -71,7 +73,8 @@ export const singleAgentPresets: Preset[] = [
   },
   {
     id: 'fastchat-pair',
-    description: 'MT-Bench pairwise judge (pair-v2; pair-math-v1 with a reference), [[A]]/[[B]]/[[C]], both orders',
+    description:
+      'MT-Bench pairwise judge (pair-v2; pair-math-v1 with a reference; their multi-turn forms for a two-turn conversation), [[A]]/[[B]]/[[C]], both orders',
     paper: 'Zheng et al. 2023 (MT-Bench, FastChat llm_judge), the benchmark of Bandi et al. (003) §5',
     taskKind: 'pairwise',
     config: {
@@ -80,6 +83,7 @@ export const singleAgentPresets: Preset[] = [
       template: FASTCHAT_PAIR_V2_TEMPLATE,
       referenceSystemPrompt: FASTCHAT_PAIR_MATH_SYSTEM,
       referenceTemplate: FASTCHAT_PAIR_MATH_TEMPLATE,
+      multiTurn: FASTCHAT_MULTI_TURN,
       parser: { type: 'fastchat-verdict' },
       samples: 1,
       defaults: { temperature: 0, maxTokens: 2048 },
@@ -122,6 +126,21 @@ export const singleAgentPresets: Preset[] = [
       samples: 1,
       parseRetries: 0,
       defaults: { temperature: 0, maxTokens: 2048 },
+    },
+  },
+  {
+    id: 'rubric-judge',
+    description:
+      'A single judge for your own pointwise rubric: a G-Eval-style form with your criteria and steps (one score), or every aspect in one call answered as one JSON object',
+    paper: "Ours, in G-Eval's form (Liu et al. 2023); for rubrics and several aspects per request",
+    taskKind: 'pointwise',
+    config: {
+      method: 'single',
+      template: GENERIC_POINTWISE_TEMPLATE,
+      parser: { type: 'leading-number', min: 1, max: 5 },
+      aspectsInOneCall: true,
+      samples: 1,
+      defaults: { temperature: 0, maxTokens: 1024 },
     },
   },
 ];

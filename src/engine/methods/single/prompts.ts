@@ -7,6 +7,7 @@
  * - FastChat `pair-v2` / `pair-math-v1`: lm-sys/FastChat `fastchat/llm_judge/data/judge_prompts.jsonl`;
  * - G-Eval SummEval: `geval-prompts.ts` (verbatim); G-Eval-style generic and Topical-Chat forms: ours;
  * - Bandi et al.'s baseline judge: `bandi/code-prompts.ts` (the code) and `bandi/prompts.ts` (Appendix E.3).
+ * Where each states its criteria (src/engine/slots.ts) is `slots.ts`.
  */
 import { BASELINE_PROMPT, CODE_BASELINE } from '../bandi/index.js';
 
@@ -17,9 +18,13 @@ export const FAIREVAL_SYSTEM = 'You are a helpful and precise assistant for chec
  * FairEval's `default_prompt`: a triple-quoted string inside a function, so every line after the first keeps
  * the source's 4-space indentation; two lines end with a space. Verbatim.
  */
+/** FairEval's criteria sentence (its line's 4-space indentation and final space excluded and included). */
+export const FAIREVAL_CRITERIA =
+  'Please rate the helpfulness, relevance, accuracy, level of details of their responses. ';
+
 const FAIREVAL_DEFAULT_PROMPT = [
   'We would like to request your feedback on the performance of two AI assistants in response to the user question displayed above.',
-  '    Please rate the helpfulness, relevance, accuracy, level of details of their responses. ',
+  `    ${FAIREVAL_CRITERIA}`,
   '',
   '    Each assistant receives an overall score on a scale of 1 to 10, where a higher score indicates better overall performance.',
   '    Please first provide a comprehensive explanation of your evaluation, avoiding any potential bias and ensuring that the order in which the responses were presented does not affect your judgment. ',
@@ -46,6 +51,13 @@ export const FAIREVAL_TEMPLATE = `[Question]
 [System]
 ${FAIREVAL_DEFAULT_PROMPT}
 `;
+
+/** FastChat's criteria sentence in `pair-v2` and `pair-v2-multi-turn` (with the space before the next sentence). */
+export const FASTCHAT_V2_CRITERIA =
+  'Your evaluation should consider factors such as the helpfulness, relevance, accuracy, depth, creativity, and level of detail of their responses. ';
+
+/** FastChat's criteria sentence in `pair-math-v1` and `pair-math-v1-multi-turn`. */
+export const FASTCHAT_MATH_CRITERIA = 'Your evaluation should consider correctness and helpfulness. ';
 
 export const FASTCHAT_PAIR_V2_SYSTEM =
   'Please act as an impartial judge and evaluate the quality of the responses provided by two AI assistants to the user question displayed below. You should choose the assistant that follows the user\'s instructions and answers the user\'s question better. Your evaluation should consider factors such as the helpfulness, relevance, accuracy, depth, creativity, and level of detail of their responses. Begin your evaluation by comparing the two responses and provide a short explanation. Avoid any position biases and ensure that the order in which the responses were presented does not influence your decision. Do not allow the length of the responses to influence your evaluation. Do not favor certain names of the assistants. Be as objective as possible. After providing your explanation, output your final verdict by strictly following this format: "[[A]]" if assistant A is better, "[[B]]" if assistant B is better, and "[[C]]" for a tie.';
@@ -135,3 +147,74 @@ export const BANDI_BASELINE_PAPER_TEMPLATE = BASELINE_PROMPT.replace('{{answer1}
   '{{answer2}}',
   '{{answer_b}}',
 );
+
+// ---------------------------------------------------------------------------------------------------
+// Ours: a generic pointwise form (G-Eval's shape, any source and output) and the one-call form for several
+// aspects, for the `rubric-judge` preset and any single judge that names them.
+
+/** A G-Eval-style form for any source and output (ours): the rubric's criteria and steps fill its slots. */
+export const GENERIC_POINTWISE_TEMPLATE = `You will be given a source text and one output produced from it.
+
+Your task is to rate the output on one metric.
+
+Please make sure you read and understand these instructions carefully. Please keep this document open while reviewing, and refer to it as needed.
+
+Evaluation Criteria:
+
+{{aspect}} ({{min}}-{{max}}) - {{aspect_description}}
+
+Evaluation Steps:
+
+{{evaluation_steps}}
+
+Example:
+
+Source Text:
+
+{{source}}
+
+Context:
+
+{{context}}
+
+Output:
+
+{{output}}
+
+Evaluation Form (scores ONLY):
+
+- {{aspect}}:`;
+
+/**
+ * Several aspects in one call (ours): the general criteria, each aspect with its scale and criteria, the
+ * inputs, and one JSON object to answer with (read strictly by the `aspect-scores` parser).
+ * `{{aspects}}` lists the aspects, `{{json_format}}` the object expected.
+ */
+export const ASPECTS_JSON_TEMPLATE = `You will be given a source text and one output produced from it.
+
+Your task is to rate the output on several aspects, each on its own scale.
+
+Please make sure you read and understand these instructions carefully. Please keep this document open while reviewing, and refer to it as needed.
+
+Evaluation Criteria:
+
+{{criteria}}
+
+Aspects:
+
+{{aspects}}
+
+Source Text:
+
+{{source}}
+
+Context:
+
+{{context}}
+
+Output:
+
+{{output}}
+
+Rate the output on every aspect. Answer with one JSON object and nothing else, with one key per aspect holding your reason and your score:
+{{json_format}}`;

@@ -207,11 +207,14 @@ export function taskCard(task: Task | null): HTMLElement | null {
           text('Reference', task.reference),
         ]
       : [
-          facts([
-            ['Aspect', task.aspect.name],
-            ['Scale', `${task.aspect.scale.min} to ${task.aspect.scale.max}`],
-            task.aspect.description !== undefined ? ['Definition', task.aspect.description] : null,
-          ]),
+          // A task scored by a rubric or on several aspects names no one aspect here.
+          task.aspect
+            ? facts([
+                ['Aspect', task.aspect.name],
+                ['Scale', `${task.aspect.scale.min} to ${task.aspect.scale.max}`],
+                task.aspect.description !== undefined ? ['Definition', task.aspect.description] : null,
+              ])
+            : null,
           text('Source', task.source),
           text('Context', task.context),
           text('Output', task.output),
