@@ -122,7 +122,9 @@ describe('sweeper', () => {
   it("after a restart (the local stack's `@reboot` sweep), re-kicks what was untouched since the start, however recent", async () => {
     const restartedAt = Date.now();
     const left = await insertJob({ preset: 'fastchat-pair', task: PAIRWISE });
-    const since = await insertJob({ preset: 'fastchat-pair', task: PAIRWISE });
+    // Another tenant's: the ending of `left` admits its own tenant's oldest waiting evaluation, which
+    // would start `since` whatever the sweep did.
+    const since = await insertJob({ preset: 'fastchat-pair', task: PAIRWISE, tenant: 'other-tenant' });
     // No message was sent for either. One was last touched 5 s before the restart (far within
     // STALL_SECONDS), the other after it (the new runtime's own work).
     const touch = testEnv.DB.prepare('UPDATE evaluations SET updated_at = ? WHERE id = ?');
