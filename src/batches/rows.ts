@@ -12,6 +12,7 @@
  */
 import type { NewEvaluation } from '../evaluations/rows.js';
 import type { StartJob } from '../evaluations/job-rows.js';
+import { rubricContentSql } from '../evaluations/job-rows.js';
 import { insertRowsJsonStatements } from '../evaluations/rows.js';
 import type { Budget } from '../engine/budget.js';
 import { admitSelectedStatement, admittedBy } from '../evaluations/admission.js';
@@ -297,7 +298,11 @@ export function claimWindowStatements(
       .bind(token, key),
     // A batch with a budget is claimed by ./budget-claims.ts (each item with its grant) instead.
     db.prepare(`SELECT id FROM batches WHERE id = ${which} AND budget IS NOT NULL AND completed_at IS NULL`).bind(key),
-    db.prepare(`SELECT b.id AS batch_id, e.id, e.tenant, e.method, e.config, e.task ${claimed}`).bind(key, token),
+    db
+      .prepare(
+        `SELECT b.id AS batch_id, e.id, e.tenant, e.method, e.config, e.task, ${rubricContentSql('e')} AS rubric ${claimed}`,
+      )
+      .bind(key, token),
     ...(admit
       ? [admitSelectedStatement(db, `SELECT e.id ${claimed} LIMIT 1`, [key, token], admit.defaultMaxRunning, admit.now)]
       : []),
@@ -317,6 +322,7 @@ function claimOf([, budgeted, claimed]: readonly (D1Result | undefined)[]): Wind
     method: string;
     config: string;
     task: string;
+    rubric: string | null;
   }[];
   const budgetedId = (budgeted?.results[0] as { id: string } | undefined)?.id ?? null;
   return {
@@ -329,6 +335,7 @@ function claimOf([, budgeted, claimed]: readonly (D1Result | undefined)[]): Wind
       config: r.config,
       task: r.task,
       batchId: r.batch_id,
+      rubric: r.rubric,
     })),
     budgeted: budgetedId,
   };
