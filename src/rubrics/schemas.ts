@@ -129,7 +129,9 @@ function checkBody(
   ctx: z.RefinementCtx,
 ): void {
   checkRubricContent(body, ctx);
-  const content = RubricContentSchema.safeParse({ ...body, examples: undefined, name: undefined });
+  // Strict: the content alone, without the body's own keys (present even when undefined, they would fail it).
+  const { examples: _examples, name: _name, ...rest } = body as typeof body & { name?: string };
+  const content = RubricContentSchema.safeParse(rest);
   if (content.success) checkExamples(content.data, body.examples, ctx);
 }
 
