@@ -228,7 +228,21 @@ const putTag = createRoute({
   request: {
     params: RubricTagParams,
     query: NoQuery,
-    body: { required: true, content: { 'application/json': { schema: PutTagRequestSchema } } },
+    body: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: PutTagRequestSchema,
+          examples: {
+            move: { summary: 'Move the tag', value: { version: 2 } },
+            guarded: {
+              summary: 'Move it, and require a checked agreement from now on',
+              value: { version: 2, minAgreement: { metric: 'accuracy', min: 0.8 } },
+            },
+          },
+        },
+      },
+    },
   },
   responses: v1Responses({
     200: jsonResponse(RubricTagSchema, 'The tag as it is now.'),

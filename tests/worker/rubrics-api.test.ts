@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Evaluation, EvaluationAccepted } from '../../src/evaluations/schemas.js';
-import { rubricHash } from '../../src/engine/rubric.js';
+import { RubricContentSchema, rubricHash } from '../../src/engine/rubric.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import type { Rubric, RubricVersion } from '../../src/rubrics/schemas.js';
 import { PAIRWISE_RUBRIC_EXAMPLE, POINTWISE_RUBRIC_EXAMPLE } from '../../src/rubrics/examples.js';
@@ -59,7 +59,8 @@ describe('POST /v1/rubrics', () => {
     expect(v.ref).toBe(`${v.id}@1`);
     expect(r.headers.get('Location')).toBe(`/v1/rubrics/${v.id}/versions/1`);
     const { name: _n, examples: _e, ...content } = POINTWISE_RUBRIC_EXAMPLE;
-    expect(v.hash).toBe(await rubricHash(content));
+    // The hash is of the content with defaults filled (an aspect's weight 1).
+    expect(v.hash).toBe(await rubricHash(RubricContentSchema.parse(content)));
     const rubric = await (await api(`/v1/rubrics/${v.id}`)).json<Rubric>();
     expect(rubric).toMatchObject({ id: v.id, name: 'Support reply quality', kind: 'pointwise', latestVersion: 1 });
     const got = await (await api(`/v1/rubrics/${v.id}/versions/1`)).json<RubricVersion>();
@@ -173,7 +174,7 @@ describe('the rubric an evaluation judged by', () => {
     const inline = { kind: 'pairwise' as const, criteria: 'Which answer names the right city.' };
     const ev = await judged(inline, 'inline-1', PAIRWISE, 'chateval-single');
     expect(ev.status).toBe('succeeded');
-    expect(ev.rubric).toEqual({ hash: await rubricHash(inline) });
+    expect(ev.rubric).toEqual({ hash: await rubricHash(RubricContentSchema.parse(inline)) });
   });
 });
 
