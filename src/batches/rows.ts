@@ -10,7 +10,7 @@
  * rows), so 1,000 small items are a statement or two and 10,000 stay far below D1's 1,000 queries per
  * invocation.
  */
-import type { NewEvaluation } from '../evaluations/rows.js';
+import type { NewEvaluation, RubricStampRecord } from '../evaluations/rows.js';
 import type { StartJob } from '../evaluations/job-rows.js';
 import { rubricContentSql } from '../evaluations/job-rows.js';
 import { insertRowsJsonStatements } from '../evaluations/rows.js';
@@ -27,6 +27,8 @@ export interface NewBatchItem {
   task: unknown;
   metadata: Record<string, string | number | boolean> | null;
   callsPlanned: number;
+  /** The rubric it judges by (src/rubrics); null or absent for none. */
+  rubric?: RubricStampRecord | null;
 }
 
 /** A new batch with its items (every evaluation `queued`). */
@@ -127,6 +129,7 @@ export function insertBatchStatements(db: D1Database, b: NewBatch): D1PreparedSt
     itemId: item.itemId,
     now: b.now,
     keyId: b.keyId ?? null,
+    rubric: item.rubric ?? null,
   }));
   statements.push(...insertRowsJsonStatements(db, rows, { sql: BATCH_INSERTED, binds: [b.id] }));
   return statements;

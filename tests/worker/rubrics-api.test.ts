@@ -13,6 +13,7 @@ import type { ErrorJson } from './api-fetch.js';
 import { api, postJson } from './api-fetch.js';
 import { drainAlarms, PAIRWISE, POINTWISE, waitForEnd } from './helpers.js';
 import { as, keyed, tenantWithKey } from './tenants-helpers.js';
+import { createBatchId, resultsPage, waitForBatch } from './batches-support.js';
 
 afterEach(drainAlarms);
 
@@ -175,6 +176,41 @@ describe('the rubric an evaluation judged by', () => {
     const ev = await judged(inline, 'inline-1', PAIRWISE, 'chateval-single');
     expect(ev.status).toBe('succeeded');
     expect(ev.rubric).toEqual({ hash: await rubricHash(RubricContentSchema.parse(inline)) });
+  });
+});
+
+describe('a batch judged by one rubric', () => {
+  it('records the rubric on every item and summarises every aspect', async () => {
+    const v1 = await created();
+    const id = await createBatchId({
+      preset: 'rubric-judge',
+      config: { defaults: { model: mockModel({ seed: 'batch-aspects' }) } },
+      rubric: `${v1.id}@1`,
+      items: [0, 1, 2].map((i) => ({ task: { ...POINTWISE_TASK, output: `Reply ${i}.` } })),
+    });
+    const done = await waitForBatch(id);
+    expect(done.counts.succeeded).toBe(3);
+    expect(done.verdicts.aspects.map((a) => [a.name, a.verdicts])).toEqual([
+      ['policy', 3],
+      ['tone', 3],
+      ['next step', 3],
+    ]);
+    for (const a of done.verdicts.aspects) expect(a.meanScore).toBeGreaterThanOrEqual(1);
+    const { lines } = await resultsPage(id);
+    expect(lines.map((l) => l.rubric)).toEqual(Array(3).fill({ id: v1.id, version: 1, hash: v1.hash }));
+    expect(lines[0]?.verdict?.aspects).toHaveLength(3);
+  });
+
+  it('refuses a rubric of the other kind naming rubric and the item', async () => {
+    const pairwise = await created(PAIRWISE_RUBRIC_EXAMPLE);
+    const r = await postJson('/v1/batches', {
+      preset: 'rubric-judge',
+      config: { defaults: { model: 'mock-judge' } },
+      rubric: pairwise.id,
+      items: [{ task: POINTWISE_TASK }],
+    });
+    expect(r.status).toBe(400);
+    expect((await errorOf(r)).message).toMatch(/^rubric.*items\.0/);
   });
 });
 
