@@ -57,7 +57,7 @@ export async function createBatch(
   const webhookUrl = request.webhook ? requireWebhookUrl(env, request.webhook.url, 'webhook.url') : null;
   if (webhookUrl !== null) await requireSigningSecret(env, tenant, 'webhook.url');
   const rubric = request.rubric === undefined ? null : await resolveRubricRef(env, tenant, request.rubric);
-  if (request.budget) await checkBatchBudget(env, request, judge);
+  if (request.budget) await checkBatchBudget(env, tenant, request, judge);
   const r = await submitBatch(env, {
     rubric,
     tenant,

@@ -214,6 +214,39 @@ describe('a batch judged by one rubric', () => {
   });
 });
 
+describe('POST /v1/estimates with a rubric', () => {
+  it("counts each aspect's run where the judge scores one aspect at a time", async () => {
+    const v1 = await created();
+    const est = async (preset: string, rubric?: string) => {
+      const r = await postJson('/v1/estimates', {
+        preset,
+        task: POINTWISE_TASK,
+        ...(rubric ? { rubric } : {}),
+      });
+      expect(r.status, await r.clone().text()).toBe(200);
+      return (await r.json<{ calls: { min: number; max: number } }>()).calls;
+    };
+    // rubric-judge scores every aspect in one call; G-Eval one run per aspect.
+    expect((await est('rubric-judge', v1.id)).max).toBe(1);
+    const one = await est('geval-summeval', `${v1.id}@1`);
+    expect(one.max).toBe(
+      3 *
+        (
+          await est(
+            'geval-summeval',
+            `${(await created({ ...POINTWISE_RUBRIC_EXAMPLE, aspects: undefined, examples: undefined })).id}`,
+          )
+        ).max,
+    );
+    const unknown = await postJson('/v1/estimates', {
+      preset: 'rubric-judge',
+      task: POINTWISE_TASK,
+      rubric: `${v1.id}#none`,
+    });
+    expect(unknown.status).toBe(404);
+  });
+});
+
 describe('bad input, each naming its field', () => {
   const base = { name: 'n', kind: 'pointwise', criteria: 'Is it good.', scale: { min: 1, max: 5 } };
   const aspect = (name: string, extra: Record<string, unknown> = {}) => ({
