@@ -11,7 +11,20 @@ import type { Rubric, RubricVersion } from '../../src/rubrics/schemas.js';
 import { PAIRWISE_RUBRIC_EXAMPLE, POINTWISE_RUBRIC_EXAMPLE } from '../../src/rubrics/examples.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api, postJson } from './api-fetch.js';
-import { drainAlarms, PAIRWISE, POINTWISE, waitForEnd } from './helpers.js';
+import { abortAllDurableObjects } from 'cloudflare:test';
+import { evaluationStub } from '../../src/evaluations/stub.js';
+import {
+  drainAlarms,
+  LONG_DEBATE,
+  PAIRWISE,
+  POINTWISE,
+  runInTestObject,
+  storedVerdict,
+  stubbornCritic,
+  testEnv,
+  waitForEnd,
+  waitForSnapshot,
+} from './helpers.js';
 import { as, keyed, tenantWithKey } from './tenants-helpers.js';
 import { createBatchId, resultsPage, waitForBatch } from './batches-support.js';
 
@@ -176,6 +189,48 @@ describe('the rubric an evaluation judged by', () => {
     const ev = await judged(inline, 'inline-1', PAIRWISE, 'chateval-single');
     expect(ev.status).toBe('succeeded');
     expect(ev.rubric).toEqual({ hash: await rubricHash(RubricContentSchema.parse(inline)) });
+  });
+});
+
+describe('eviction', () => {
+  it("a rubric survives the object's eviction mid-debate: the replay rebuilds the same state and verdict", async () => {
+    const ns = `rubric-evict-${Date.now()}`;
+    await stubbornCritic(ns);
+    const seed = `rubric-evict-seed-${Date.now()}`;
+    const rubric = {
+      kind: 'pointwise' as const,
+      criteria: 'Faithfulness: every claim of the summary is stated in the source.',
+      scale: { min: 1, max: 5 },
+    };
+    const content = RubricContentSchema.parse(rubric);
+    const submit = async () => {
+      const r = await postJson('/v1/evaluations', {
+        ...LONG_DEBATE,
+        config: { ...LONG_DEBATE.config, defaults: { model: mockModel({ mode: 'scripted', ns, seed, latency: 60 }) } },
+        task: POINTWISE_TASK,
+        rubric,
+      });
+      expect(r.status, await r.clone().text()).toBe(202);
+      return (await r.json<EvaluationAccepted>()).id;
+    };
+    const ref = await submit();
+    expect((await waitForEnd(ref)).status).toBe('succeeded');
+    const expected = (await storedVerdict(ref))!;
+
+    const id = await submit();
+    await waitForSnapshot(id, (s) => (s?.callsDone ?? 0) >= 3);
+    await abortAllDurableObjects(); // evicts every object, this one included
+    // The fresh instance rebuilds the engine from its storage: config, task and the rubric.
+    expect(await runInTestObject(id, (o) => o.engineRubric())).toEqual(content);
+    await evaluationStub(testEnv, id).start(id);
+    const row = await waitForEnd(id);
+    expect(row.status, row.error_message ?? '').toBe('succeeded');
+    const got = (await storedVerdict(id))!;
+    expect(got.score).toBe(expected.score);
+    expect(got.calls).toBe(expected.calls);
+    expect((await (await api(`/v1/evaluations/${id}`)).json<Evaluation>()).rubric).toEqual({
+      hash: await rubricHash(content),
+    });
   });
 });
 
