@@ -289,7 +289,7 @@ describe('POST /v1/estimates with a rubric', () => {
         (
           await est(
             'geval-summeval',
-            `${(await created({ ...POINTWISE_RUBRIC_EXAMPLE, aspects: undefined, examples: undefined })).id}`,
+            (await created({ ...POINTWISE_RUBRIC_EXAMPLE, aspects: undefined, examples: undefined })).id,
           )
         ).max,
     );

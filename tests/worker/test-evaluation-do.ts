@@ -57,7 +57,7 @@ export class TestEvaluationDO extends EvaluationDO {
 
   /** The rubric content the running engine judges by (as this instance built or replayed it), or undefined. */
   engineRubric(): unknown {
-    return this.started().engine.state.rubric;
+    return this.started().engine?.state.rubric;
   }
 
   private started(): CachedEvaluation {
