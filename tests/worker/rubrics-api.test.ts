@@ -25,7 +25,7 @@ import {
   waitForEnd,
   waitForSnapshot,
 } from './helpers.js';
-import { as, keyed, tenantWithKey } from './tenants-helpers.js';
+import { as, keyed, sendHook, tenantWithKey } from './tenants-helpers.js';
 import { createBatchId, resultsPage, waitForBatch } from './batches-support.js';
 
 afterEach(drainAlarms);
@@ -299,6 +299,51 @@ describe('POST /v1/estimates with a rubric', () => {
       rubric: `${v1.id}#none`,
     });
     expect(unknown.status).toBe(404);
+  });
+});
+
+describe('a trigger naming a rubric', () => {
+  it('resolves the reference at each delivery: when the tag moves, the trigger follows', async () => {
+    const { key } = await tenantWithKey();
+    const post = (path: string, body: unknown, method = 'POST') => keyed(path, as(key, { body, method }));
+    const v1 = await (await post('/v1/rubrics', PAIRWISE_RUBRIC_EXAMPLE)).json<RubricVersion>();
+    await post(`/v1/rubrics/${v1.id}/versions`, { criteria: 'Which reply names the right city.' });
+    expect((await post(`/v1/rubrics/${v1.id}/tags/prod`, { version: 1 }, 'PUT')).status).toBe(200);
+    const mapping = { task: { kind: 'pairwise', question: '/prompt', answerA: '/a', answerB: '/b' } };
+    const t = await post('/v1/triggers', {
+      preset: 'chateval-single',
+      config: { defaults: { model: 'mock-judge' } },
+      mapping,
+      rubric: `${v1.id}#prod`,
+    });
+    expect(t.status, await t.clone().text()).toBe(201);
+    const trigger = await t.json<{ url: string; secret: string; rubric: unknown }>();
+    expect(trigger.rubric).toBe(`${v1.id}#prod`);
+    const versionOf = async () => {
+      const r = await sendHook(trigger);
+      expect(r.status, await r.clone().text()).toBe(202);
+      const { evaluationId } = await r.json<{ evaluationId: string }>();
+      const ev = await (await keyed(`/v1/evaluations/${evaluationId}`, as(key))).json<Evaluation>();
+      return ev.rubric?.version;
+    };
+    expect(await versionOf()).toBe(1);
+    expect((await post(`/v1/rubrics/${v1.id}/tags/prod`, { version: 2 }, 'PUT')).status).toBe(200);
+    expect(await versionOf()).toBe(2);
+    // A rubric of the other kind is refused when the trigger is created, naming rubric.
+    const bad = await post('/v1/triggers', {
+      preset: 'rubric-judge',
+      mapping: {
+        task: {
+          kind: 'pointwise',
+          source: '/a',
+          output: '/b',
+          aspect: { value: { name: 'q', scale: { min: 1, max: 5 } } },
+        },
+      },
+      rubric: v1.id,
+    });
+    expect(bad.status).toBe(400);
+    expect((await errorOf(bad)).message).toMatch(/^rubric/);
   });
 });
 
