@@ -302,6 +302,26 @@ describe('POST /v1/estimates with a rubric', () => {
   });
 });
 
+describe('the OpenAI-compatible endpoint', () => {
+  it('takes {"rubric": …, "task": …} in the user message and records the rubric', async () => {
+    const v1 = await created(PAIRWISE_RUBRIC_EXAMPLE);
+    const r = await postJson('/v1/chat/completions', {
+      model: 'tribunal/chateval-single@mock-judge',
+      messages: [{ role: 'user', content: JSON.stringify({ rubric: `${v1.id}@1`, task: PAIRWISE }) }],
+    });
+    expect(r.status, await r.clone().text()).toBe(200);
+    const id = r.headers.get('Tribunal-Evaluation-Id');
+    expect(id).toMatch(/^ev_/);
+    const ev = await (await api(`/v1/evaluations/${id ?? ''}`)).json<Evaluation>();
+    expect(ev.rubric).toEqual({ id: v1.id, version: 1, hash: v1.hash });
+    const bad = await postJson('/v1/chat/completions', {
+      model: 'tribunal/chateval-single@mock-judge',
+      messages: [{ role: 'user', content: JSON.stringify({ rubric: `${v1.id}@1`, task: PAIRWISE, extra: 1 }) }],
+    });
+    expect(bad.status).toBe(400);
+  });
+});
+
 describe('a trigger naming a rubric', () => {
   it('resolves the reference at each delivery: when the tag moves, the trigger follows', async () => {
     const { key } = await tenantWithKey();
