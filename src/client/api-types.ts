@@ -1126,6 +1126,11 @@ export interface components {
                 estimated: boolean;
                 costUsd: number;
             };
+            rubric: {
+                id?: string;
+                version?: number;
+                hash: string;
+            } | null;
             createdAt: string;
             finishedAt: string;
             links: {
