@@ -116,6 +116,22 @@ export class ApiError extends HTTPException {
 }
 
 /**
+ * The request body broke off before its end: the client disconnected (or its connection dropped) while
+ * sending it. Not a fault of ours: {@link onError} logs it at `info` (`request.client_aborted`), without a
+ * stack, and answers 400 `invalid_request` (which the client, gone, will rarely read).
+ */
+export class ClientAbortedError extends ApiError {
+  constructor(
+    /** Bytes of the body that arrived before it broke off. */
+    readonly bytesRead: number,
+    /** What the read failed with (the runtime's words). */
+    readonly reason: string,
+  ) {
+    super(400, 'invalid_request', 'request body: the connection ended before the whole body was sent');
+  }
+}
+
+/**
  * zod issues as `{ path, message }` with dotted paths, prefixed by `prefix` (e.g. `items.3`). An object's
  * unknown keys become one issue each, at the key's own path, so the message names the field (or query
  * parameter) itself rather than its parent.
@@ -196,6 +212,15 @@ function codeForStatus(status: number): ErrorCode {
  * with the request id, after logging one JSON line (`level`, `requestId`, `method`, `path`, `error`, `stack`).
  */
 export function onError<E extends KernelEnv>(err: Error, c: Context<E>): Response {
+  if (err instanceof ClientAbortedError) {
+    log('info', 'request.client_aborted', {
+      requestId: c.get('requestId') ?? 'unknown',
+      method: c.req.method,
+      path: c.req.path,
+      bytesRead: err.bytesRead,
+      error: err.reason,
+    });
+  }
   if (err instanceof ApiError) {
     for (const [name, value] of Object.entries(err.extra.headers ?? {})) c.header(name, value);
     const fields = {
