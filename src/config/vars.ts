@@ -147,6 +147,12 @@ export const VARS = {
     'true/false',
     'Allow plain-http webhook URLs to loopback (local development only).',
   ),
+  WEBHOOK_CONCURRENCY: spec(
+    integer(1, 1000),
+    '32',
+    'deliveries',
+    "Deliveries in flight at once per receiver (an endpoint, or a tenant's one-off URLs to one origin) (1-1000).",
+  ),
 } as const;
 
 /** Every secret the Worker reads besides provider keys named by `LLM_PROVIDERS` (`apiKeySecret`). */
