@@ -2139,7 +2139,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "forbidden" | "rate_limited" | "quota_exceeded" | "conflict" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed" | "config_invalid";
+                code: "invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "forbidden" | "rate_limited" | "quota_exceeded" | "conflict" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed" | "config_invalid" | "auth_not_configured";
                 message: string;
                 issues?: {
                     path: string;
@@ -3102,7 +3102,7 @@ export interface components {
                 message: string;
                 /** @enum {string} */
                 type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "timeout_error" | "server_error";
-                code: ("invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "forbidden" | "rate_limited" | "quota_exceeded" | "conflict" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed" | "config_invalid") | ("verdict_timeout" | "evaluation_failed" | "evaluation_cancelled");
+                code: ("invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "forbidden" | "rate_limited" | "quota_exceeded" | "conflict" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed" | "config_invalid" | "auth_not_configured") | ("verdict_timeout" | "evaluation_failed" | "evaluation_cancelled");
                 param: string | null;
                 issues?: {
                     path: string;
@@ -3590,7 +3590,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3626,7 +3626,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3692,7 +3692,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3764,7 +3764,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `llm_not_configured`, `config_invalid`: the deployment has no usable LLM settings (an operator must fix them). */
+            /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: the deployment has no usable LLM settings (an operator must fix them). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3805,7 +3805,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3850,7 +3850,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3889,7 +3889,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3934,7 +3934,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3975,7 +3975,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4020,7 +4020,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4061,7 +4061,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4106,7 +4106,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4151,7 +4151,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4214,7 +4214,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4262,7 +4262,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4307,7 +4307,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4345,7 +4345,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4381,7 +4381,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4430,7 +4430,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4502,7 +4502,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `llm_not_configured`, `config_invalid`: the deployment has no usable LLM settings (an operator must fix them). */
+            /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: the deployment has no usable LLM settings (an operator must fix them). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4543,7 +4543,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4588,7 +4588,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4636,7 +4636,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4672,7 +4672,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4715,7 +4715,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4751,7 +4751,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4793,7 +4793,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4856,7 +4856,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4897,7 +4897,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4942,7 +4942,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4987,7 +4987,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5050,7 +5050,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5101,7 +5101,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5137,7 +5137,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5182,7 +5182,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5218,7 +5218,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5260,7 +5260,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5323,7 +5323,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5364,7 +5364,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5409,7 +5409,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5450,7 +5450,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5495,7 +5495,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5540,7 +5540,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5576,7 +5576,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5626,7 +5626,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5698,7 +5698,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `llm_not_configured`, `config_invalid`: the deployment has no usable LLM settings (an operator must fix them). */
+            /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: the deployment has no usable LLM settings (an operator must fix them). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5739,7 +5739,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5784,7 +5784,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5834,7 +5834,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5879,7 +5879,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5920,7 +5920,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5974,7 +5974,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6016,7 +6016,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6070,7 +6070,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `llm_not_configured`, `config_invalid`: the deployment has no usable LLM settings (an operator must fix them). */
+            /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: the deployment has no usable LLM settings (an operator must fix them). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6392,7 +6392,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6428,7 +6428,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6470,7 +6470,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6533,7 +6533,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6574,7 +6574,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6619,7 +6619,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6658,7 +6658,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6703,7 +6703,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6748,7 +6748,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6811,7 +6811,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6852,7 +6852,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6897,7 +6897,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6945,7 +6945,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6990,7 +6990,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7033,7 +7033,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7087,7 +7087,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7136,7 +7136,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7172,7 +7172,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7213,7 +7213,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7267,7 +7267,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7305,7 +7305,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7341,7 +7341,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7379,7 +7379,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7415,7 +7415,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7453,7 +7453,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7489,7 +7489,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7531,7 +7531,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7594,7 +7594,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `llm_not_configured`, `config_invalid`: the deployment has no usable LLM settings. */
+            /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: the deployment has no usable LLM settings. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7635,7 +7635,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7680,7 +7680,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7719,7 +7719,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7764,7 +7764,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7805,7 +7805,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7850,7 +7850,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7967,7 +7967,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `llm_not_configured`, `config_invalid`: the deployment has no usable LLM settings. */
+            /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: the deployment has no usable LLM settings. */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -97,6 +97,12 @@ export const VARS = {
   LLM_FLEX_TIMEOUT_MS: spec(integer(1), '900000', 'ms', 'Per-attempt timeout of a flex call.'),
   LLM_PROVIDERS: spec(text, '', 'JSON', 'Extra providers by id: baseUrl, apiKeySecret, supportsN, …'),
   LLM_PRICES: spec(text, '', 'JSON', 'Price overrides by model, USD per 1M tokens.'),
+  ALLOW_ANONYMOUS: spec(
+    boolean,
+    'false',
+    'true/false',
+    'With neither ADMIN_TOKEN nor API_KEYS set: true opens /v1 (not /v1/admin) to anyone as tenant "default" (local development); false answers 503 auth_not_configured.',
+  ),
   ALLOW_BYOK: spec(boolean, 'false', 'true/false', 'Whether a caller may send its own provider key (X-LLM-Api-Key).'),
   STALL_SECONDS: spec(number(0), '120', 's', 'No progress for this long and the sweeper re-kicks an evaluation.'),
   STEP_BUDGET_MS: spec(

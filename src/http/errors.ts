@@ -30,6 +30,8 @@ import type { KernelEnv } from './kernel-env.js';
  *   `signing_secret_missing` 400, `limit_exceeded` 409, `endpoint_disabled` 409, `invalid_signature` 401
  *   (an inbound hook's signature), `mapping_failed` 422 (a trigger's mapping cannot fill a task field).
  * - `config_invalid` 503: a `[vars]` value of the deployment is invalid (the operator's logs name it).
+ * - `auth_not_configured` 503: the deployment sets neither `ADMIN_TOKEN` nor `API_KEYS` (and not
+ *   `ALLOW_ANONYMOUS=true`), or `/v1/admin` is called without `ADMIN_TOKEN`: closed until an operator sets one.
  */
 export const ErrorCodeSchema = z.enum([
   'invalid_json',
@@ -61,6 +63,7 @@ export const ErrorCodeSchema = z.enum([
   'invalid_signature',
   'mapping_failed',
   'config_invalid',
+  'auth_not_configured',
 ]);
 /** One of the stable error codes. */
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
