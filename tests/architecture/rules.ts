@@ -35,7 +35,17 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
     'usage-routes.ts',
   ],
   'src/methods': ['method-config.ts', 'resolve-judge.ts'],
-  'src/budgets': ['batch-shares.ts', 'call-check.ts', 'meter.ts', 'prompt-tokens.ts', 'request-budget.ts'],
+  'src/budgets': [
+    'aggregate.ts',
+    'batch-shares.ts',
+    'call-check.ts',
+    'estimate.ts',
+    'floor.ts',
+    'meter.ts',
+    'prompt-tokens.ts',
+    'request-budget.ts',
+    'synthetic.ts',
+  ],
   'src/webhooks': [
     'deliver.ts',
     'dispatch.ts',

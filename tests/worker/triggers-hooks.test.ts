@@ -327,3 +327,17 @@ describe('trigger management', () => {
     });
   });
 });
+
+describe('a trigger whose budget cannot produce a verdict', () => {
+  it('each hook is refused 400 naming config.budget.maxCalls and the least, before anything is stored', async () => {
+    const t = await createTrigger({ preset: 'chateval-faireval', config: { budget: { maxCalls: 2 } } });
+    const before = await testEnv.DB.prepare('SELECT count(*) AS n FROM evaluations').first<{ n: number }>();
+    const r = await sendSigned(t, EVENT);
+    expect(r.status, await r.clone().text()).toBe(400);
+    const e = (await r.json<ErrorJson>()).error;
+    expect(e.issues?.[0]?.path).toBe('config.budget.maxCalls');
+    expect(e.message).toMatch(/the least it needs is \d+/);
+    const after = await testEnv.DB.prepare('SELECT count(*) AS n FROM evaluations').first<{ n: number }>();
+    expect(after?.n).toBe(before?.n);
+  });
+});
