@@ -11,6 +11,7 @@ import { app } from './app.js';
 import type { Bindings } from './config/bindings.js';
 import { log, messageOf } from './log/log.js';
 import { sweepDeliveries } from './webhooks/dispatch.js';
+import { sweepRetention } from './retention/sweep.js';
 
 export { EvaluationDO } from '../durable-objects/evaluation/index.js';
 export { ProviderGateDO } from '../durable-objects/provider-gate/index.js';
@@ -38,6 +39,12 @@ export default {
     ctx.waitUntil(
       sweepDeliveries(env, Date.now(), restartedAt).catch((e: unknown) => {
         log('error', 'webhooks.sweep_failed', { error: messageOf(e) });
+      }),
+    );
+    // Retention: ended evaluations' content and old webhook events past their window, a bounded page a run.
+    ctx.waitUntil(
+      sweepRetention(env, Date.now()).catch((e: unknown) => {
+        log('error', 'retention.sweep_failed', { error: messageOf(e) });
       }),
     );
     return Promise.resolve();

@@ -2734,6 +2734,10 @@ export interface components {
             monthlySpendCapUsd: number | null;
             /** @description Evaluations created per calendar month (UTC); null = no cap. */
             monthlyEvaluationCap: number | null;
+            /** @description Days an ended evaluation's task, transcript and verdict are kept, then erased as DELETE does (usage stays); 0 = until deleted. Null = RETENTION_DAYS (30). */
+            retentionDays: number | null;
+            /** @description false: task texts and transcripts are never kept past the verdict (only their hashes, the verdict and usage), and logs carry no content. Null = true. */
+            storeContent: boolean | null;
         };
         EffectiveLimits: {
             rateLimit: {
@@ -2745,6 +2749,10 @@ export interface components {
             maxRunning: number;
             monthlySpendCapUsd: number | null;
             monthlyEvaluationCap: number | null;
+            /** @description Days content is kept after the end; 0 = until deleted. */
+            retentionDays: number;
+            /** @description Whether task texts and transcripts are kept past the verdict. */
+            storeContent: boolean;
         };
         TenantCurrent: {
             evaluationsThisMonth: number;
@@ -2776,6 +2784,10 @@ export interface components {
                 monthlySpendCapUsd?: number | null;
                 /** @description Evaluations created per calendar month (UTC); null = no cap. */
                 monthlyEvaluationCap?: number | null;
+                /** @description Days an ended evaluation's task, transcript and verdict are kept, then erased as DELETE does (usage stays); 0 = until deleted. Null = RETENTION_DAYS (30). */
+                retentionDays?: number | null;
+                /** @description false: task texts and transcripts are never kept past the verdict (only their hashes, the verdict and usage), and logs carry no content. Null = true. */
+                storeContent?: boolean | null;
             };
         };
         TenantList: {
@@ -2799,6 +2811,10 @@ export interface components {
                 monthlySpendCapUsd?: number | null;
                 /** @description Evaluations created per calendar month (UTC); null = no cap. */
                 monthlyEvaluationCap?: number | null;
+                /** @description Days an ended evaluation's task, transcript and verdict are kept, then erased as DELETE does (usage stays); 0 = until deleted. Null = RETENTION_DAYS (30). */
+                retentionDays?: number | null;
+                /** @description false: task texts and transcripts are never kept past the verdict (only their hashes, the verdict and usage), and logs carry no content. Null = true. */
+                storeContent?: boolean | null;
             };
         };
         CreatedKey: {

@@ -153,6 +153,24 @@ export const VARS = {
     'true/false',
     'Allow plain-http webhook URLs to loopback (local development only).',
   ),
+  RETENTION_DAYS: spec(
+    integer(0, 36_500),
+    '30',
+    'days',
+    "How long an ended evaluation's content (task, transcript, verdict, object storage) is kept, unless its tenant sets retentionDays; usage rows stay. 0 = kept until deleted.",
+  ),
+  WEBHOOK_RETENTION_DAYS: spec(
+    integer(0, 36_500),
+    '30',
+    'days',
+    'How long webhook events, their deliveries and attempts are kept (pending ones stay). 0 = kept.',
+  ),
+  RETENTION_PAGE: spec(
+    integer(1, 1000),
+    '25',
+    'evaluations',
+    "Evaluations erased per tenant per sweeper run (every minute), and 4 tenants' pages at most per run (1-1000).",
+  ),
   WEBHOOK_CONCURRENCY: spec(
     integer(1, 1000),
     '32',

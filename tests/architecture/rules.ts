@@ -64,6 +64,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
     'ending.ts',
     'examples.ts',
     'job-rows.ts',
+    'list.ts',
     'live-events.ts',
     'pipeline-error.ts',
     'rows.ts',
@@ -80,6 +81,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
   'src/admin': [],
   'src/openai': [],
   'src/triggers': [],
+  'src/retention': [],
   'src/provider-gate': ['aimd.ts', 'window.ts', 'worker-gate.ts'],
   'src/client': ['index.ts', 'sse.ts'],
 };
