@@ -6,3 +6,5 @@ ALTER TABLE tenants ADD COLUMN store_content INTEGER;
 CREATE INDEX evaluations_retention ON evaluations (tenant, finished_at) WHERE deleted_at IS NULL AND finished_at IS NOT NULL;
 -- The webhook retention sweep: events (and their deliveries) oldest first.
 CREATE INDEX webhook_events_created ON webhook_events (created_at);
+-- When a tenant that stores no content had this evaluation's task texts hashed and its transcript erased.
+ALTER TABLE evaluations ADD COLUMN content_erased_at INTEGER;

@@ -7,6 +7,8 @@
  *   as a tombstone and its usage rows stay, for billing. In bounded pages: `RETENTION_PAGE` evaluations of
  *   a tenant per run, {@link TENANTS_PER_RUN} tenants per run, the most overdue first, so one run makes a
  *   few hundred subrequests at most and a tenant with a backlog never starves the others for long.
+ * - A tenant that stores no content (`storeContent: false`, ./content.ts): each run erases what an ending's
+ *   own step missed, a page at a time.
  * - Webhook events, their deliveries and attempts are deleted `WEBHOOK_RETENTION_DAYS` after the event
  *   (30; 0 = kept), {@link WEBHOOK_PAGE} events per run; an event with a delivery still pending stays.
  * Time comes from the caller (`now`, epoch ms), so tests drive it with rows' timestamps, never sleeps.
@@ -15,6 +17,7 @@ import type { Bindings } from '../config/bindings.js';
 import { configOf } from '../config/vars.js';
 import { log, messageOf } from '../log/log.js';
 import { deleteEvaluation } from '../evaluations/list.js';
+import { eraseUnstoredContent, unerasedContent } from './content.js';
 
 /** Tenants whose overdue evaluations one run erases (a page each): 4. */
 export const TENANTS_PER_RUN = 4;
@@ -30,6 +33,8 @@ export interface RetentionReport {
   erased: number;
   /** Evaluations whose erasure failed (tried again next run). */
   errors: number;
+  /** Evaluations of tenants that store no content whose task texts and transcript were erased. */
+  contentErased: number;
   /** Webhook events deleted (with their deliveries and attempts). */
   webhookEvents: number;
 }
@@ -37,7 +42,7 @@ export interface RetentionReport {
 /** One retention run at `now` (see the module note). Never throws for one evaluation's error. */
 export async function sweepRetention(env: Bindings, now: number): Promise<RetentionReport> {
   const config = configOf(env);
-  const report: RetentionReport = { erased: 0, errors: 0, webhookEvents: 0 };
+  const report: RetentionReport = { erased: 0, errors: 0, contentErased: 0, webhookEvents: 0 };
   const due = await env.DB.prepare(
     `SELECT e.tenant AS tenant, COALESCE(t.retention_days, ?1) AS days
      FROM evaluations e LEFT JOIN tenants t ON t.id = e.tenant
@@ -64,9 +69,19 @@ export async function sweepRetention(env: Bindings, now: number): Promise<Retent
       }
     }
   }
+  // Tenants that store no content: what an ending's own step missed.
+  for (const id of await unerasedContent(env.DB, config.RETENTION_PAGE)) {
+    try {
+      if (await eraseUnstoredContent(env, id, now)) report.contentErased++;
+    } catch (e) {
+      report.errors++;
+      log('error', 'retention.content_erase_failed', { evaluationId: id, error: messageOf(e) });
+    }
+  }
   if (config.WEBHOOK_RETENTION_DAYS > 0)
     report.webhookEvents = await sweepWebhookEvents(env.DB, now - config.WEBHOOK_RETENTION_DAYS * DAY_MS);
-  if (report.erased + report.errors + report.webhookEvents > 0) log('info', 'retention.run', { ...report });
+  if (report.erased + report.errors + report.contentErased + report.webhookEvents > 0)
+    log('info', 'retention.run', { ...report });
   return report;
 }
 
