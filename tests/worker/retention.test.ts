@@ -148,8 +148,6 @@ describe('webhook events past WEBHOOK_RETENTION_DAYS', () => {
     ).first<{ d: number; a: number }>();
     expect(orphans).toEqual({ d: 0, a: 0 });
     // WEBHOOK_RETENTION_DAYS 0 keeps everything.
-    expect(
-      (await sweepRetention({ ...testEnv, WEBHOOK_RETENTION_DAYS: '0' }, now + 100 * DAY)).webhookEvents,
-    ).toBe(0);
+    expect((await sweepRetention({ ...testEnv, WEBHOOK_RETENTION_DAYS: '0' }, now + 100 * DAY)).webhookEvents).toBe(0);
   });
 });
