@@ -8,7 +8,8 @@
  * any it missed (an after-commit step is best effort). Idempotent.
  */
 import type { Bindings } from '../config/bindings.js';
-import type { AfterCommit } from '../evaluations/ending.js';
+import type { AfterCommit, FinalWriteStep } from '../evaluations/ending.js';
+import { log, messageOf } from '../log/log.js';
 import { evaluationStub } from '../evaluations/stub.js';
 import { sha256Hex } from '../http/request-hash.js';
 
@@ -75,4 +76,26 @@ export async function unerasedContent(db: D1Database, limit: number): Promise<st
 export const ERASE_UNSTORED_CONTENT: AfterCommit = {
   name: "a tenant that stores no content: the task's texts and the transcript erased",
   run: eraseUnstoredContent,
+};
+
+/**
+ * The same in the final write (the common ending, which runs no after-commit step when it has no webhook):
+ * the tenant's mode is read in the write's own transaction, and the erasure follows its commit at once.
+ */
+export const ERASE_UNSTORED_CONTENT_AFTER_FINAL: FinalWriteStep = {
+  name: "a tenant that stores no content: the task's texts and the transcript erased after the verdict",
+  prepare: (db, ending) => ({
+    statements: [db.prepare('SELECT 1 AS one FROM tenants WHERE id = ? AND store_content = 0').bind(ending.tenant)],
+    then: ([read]) => {
+      if ((read?.results.length ?? 0) === 0) return () => Promise.resolve();
+      return async (env) => {
+        try {
+          await eraseUnstoredContent(env, ending.id);
+        } catch (e) {
+          // The retention sweep's next run erases it.
+          log('warn', 'retention.content_erase_deferred', { evaluationId: ending.id, error: messageOf(e) });
+        }
+      };
+    },
+  }),
 };

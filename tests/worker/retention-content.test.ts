@@ -40,9 +40,17 @@ describe('storeContent: false', () => {
       ({ id } = await insertJob({ preset: 'fastchat-pair', task: { ...TASK, question: secret }, tenant }));
       await testEnv.JOBS.send({ id });
       expect((await waitForEnd(id)).status).toBe('succeeded');
-      // The next sweeper run (or the ending's own step, when it has one) erases the content.
-      const report = await sweepRetention(testEnv, Date.now());
-      expect(report.contentErased).toBe(1);
+      // The final write's own step erases the content once the verdict is committed: no sweep needed.
+      await expect
+        .poll(
+          async () =>
+            (
+              await testEnv.DB.prepare('SELECT content_erased_at AS at FROM evaluations WHERE id = ?')
+                .bind(id)
+                .first<{ at: number | null }>()
+            )?.at ?? null,
+        )
+        .not.toBeNull();
     } finally {
       for (const s of spies) s.mockRestore();
     }
@@ -64,7 +72,7 @@ describe('storeContent: false', () => {
     const transcript = await (await keyed(`/v1/evaluations/${id}/transcript`, as(key))).json<{ messages: unknown[] }>();
     expect(transcript.messages).toEqual([]);
     expect(lines.join('\n')).not.toContain(secret);
-    // Idempotent: nothing left for the next run.
+    // Idempotent: nothing left for the sweep.
     expect((await sweepRetention(testEnv, Date.now())).contentErased).toBe(0);
   });
 
