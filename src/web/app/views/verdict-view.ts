@@ -119,8 +119,8 @@ export function aspectsCard(s: DebateState): HTMLElement | null {
   return card(
     'Aspects',
     facts([
-      v.overall !== undefined && v.overall !== null ? ['Overall (weighted, 0-1)', formatScore(v.overall)] : null,
-      v.spread !== undefined && v.spread !== null ? ['Spread (weighted SD)', formatScore(v.spread)] : null,
+      v.overall !== undefined ? ['Overall (weighted, 0-1)', formatScore(v.overall)] : null,
+      v.spread !== undefined ? ['Spread (weighted SD)', formatScore(v.spread)] : null,
     ]),
     h(
       'div',
@@ -148,9 +148,7 @@ export function aspectsCard(s: DebateState): HTMLElement | null {
               h(
                 'td',
                 null,
-                a.score === undefined || a.score === null
-                  ? '—'
-                  : `${formatScore(a.score)} (${String(a.scale.min)}-${String(a.scale.max)})`,
+                a.score === undefined ? '—' : `${formatScore(a.score)} (${String(a.scale.min)}-${String(a.scale.max)})`,
               ),
               h('td', null, String(a.weight)),
               h('td', null, formatPct(a.confidence)),
