@@ -479,6 +479,37 @@ describe.skipIf(SKIP)('the viewer in headless Chromium', () => {
       await page.close();
     });
 
+    it("shows every aspect of a rubric's verdict with the weighted overall", async () => {
+      const rubric = {
+        kind: 'pointwise',
+        criteria: 'A reply from our support team to a customer.',
+        scale: { min: 1, max: 5 },
+        aspects: [
+          { name: 'policy', criteria: 'States the refund policy correctly.', weight: 2 },
+          { name: 'tone', criteria: 'Is polite and calm.' },
+        ],
+      };
+      const task = {
+        kind: 'pointwise',
+        source: 'My order arrived broken.',
+        output: 'Sorry! We will replace it today.',
+      };
+      const id = await created('/v1/evaluations', { preset: 'rubric-judge', rubric, task });
+      await endedInApi(id);
+      const page = await browser.page(DESKTOP);
+      await page.goto(`${stack.url}/#/evaluations/${id}`);
+      const card = page.locator('section[aria-labelledby="card-aspects"]');
+      await card.waitFor({ timeout: 60_000 });
+      const rows = await card.locator('tbody th').allInnerTexts();
+      expect(rows).toEqual(['policy', 'tone']);
+      const text = (await card.innerText()).replace(/\s+/g, ' ');
+      expect(text).toContain('Overall (weighted, 0-1)');
+      expect(text).toMatch(/\(1-5\)/);
+      expect(await axeViolations(page)).toEqual([]);
+      expect(browser.errorsOf(page)).toEqual([]);
+      await page.close();
+    });
+
     it('lets no page scroll sideways at 375 px; tables wider than the screen say so and fade at the hidden side', async () => {
       const pair = { kind: 'pairwise', question: 'Capital of France?', answerA: 'Paris.', answerB: 'Lyon.' };
       const evaluation = await created('/v1/evaluations', { preset: 'fastchat-pair', task: pair });
