@@ -31,6 +31,8 @@ import { getBatch, requestCancel } from './rows.js';
 import { submitBatch } from './submit.js';
 import { checkBatchBudget } from './budget-check.js';
 import { requireSigningSecret, requireWebhookUrl } from '../webhooks/url-checks.js';
+import { limitsFor } from '../evaluations/service.js';
+import { resolveTier } from '../tiers/resolve.js';
 
 /** Relative links of a batch. */
 export function batchLinks(id: string): BatchAccepted['links'] {
@@ -52,10 +54,13 @@ export async function createBatch(
 ): Promise<{ body: BatchAccepted; replayed: boolean }> {
   const judge = resolveJudge(request.preset, request.config);
   checkLlmConfig(llmEnvOf(env), judge);
+  const limits = await limitsFor(env, tenant, creator.limits);
+  const tier = resolveTier(env, judge, request, limits.defaultTier);
   const webhookUrl = request.webhook ? requireWebhookUrl(env, request.webhook.url, 'webhook.url') : null;
   if (webhookUrl !== null) await requireSigningSecret(env, tenant, 'webhook.url');
   if (request.budget) await checkBatchBudget(env, request, judge);
   const r = await submitBatch(env, {
+    ...tier,
     tenant,
     kind: 'batch',
     preset: request.preset ?? null,
@@ -64,7 +69,7 @@ export async function createBatch(
     webhookUrl,
     budget: request.budget ?? null,
     idempotencyKey,
-    creator,
+    creator: { ...creator, limits },
     request,
   });
   return {
@@ -105,6 +110,8 @@ export function summaryOf(b: BatchRecord): BatchSummary {
     status: b.status,
     method: b.method,
     preset: b.preset,
+    tier: b.tier,
+    flexFallback: b.flexFallback,
     counts: countsOf(b),
     createdAt: iso(b.createdAt) ?? '',
     completedAt: iso(b.completedAt),

@@ -5,6 +5,7 @@
  * Times are epoch milliseconds; JSON columns hold documents validated by the API's zod schemas.
  */
 import type { EvaluationStatus } from './status.js';
+import type { FlexFallback, Tier } from '../llm/tiers.js';
 
 /** A new `evaluations` row as the API inserts it (status `queued`). */
 export interface NewEvaluation {
@@ -32,6 +33,10 @@ export interface NewEvaluation {
   now: number;
   /** The managed API key that created it (`key_…`), for usage by key; null or absent otherwise. */
   keyId?: string | null;
+  /** The service tier it runs at (src/tiers/); absent: `standard`. */
+  tier?: Tier;
+  /** What a flex refusal leads to; absent: `standard`. */
+  flexFallback?: FlexFallback;
 }
 
 /** An `evaluations` row as the API reads it. */
@@ -60,6 +65,9 @@ export interface EvaluationRecord {
   finishedAt: number | null;
   /** Set once the caller deleted it (./erase-rows.ts): task, metadata, transcript and verdict are gone. */
   deletedAt: number | null;
+  /** The service tier it runs at, and what a flex refusal leads to. */
+  tier: Tier;
+  flexFallback: FlexFallback;
 }
 
 /** Columns of an insert, in order; {@link insertRowsStatement} binds them. */
@@ -83,6 +91,8 @@ const INSERT_COLUMNS = [
   'created_at',
   'updated_at',
   'key_id',
+  'tier',
+  'flex_fallback',
 ] as const;
 
 /** Bound parameters per inserted evaluation row. */
@@ -110,6 +120,8 @@ function insertValues(e: NewEvaluation): (string | number | null)[] {
     e.now,
     e.now,
     e.keyId ?? null,
+    e.tier ?? 'standard',
+    e.flexFallback ?? 'standard',
   ];
 }
 
@@ -212,11 +224,13 @@ interface EvaluationRow {
   started_at: number | null;
   finished_at: number | null;
   deleted_at: number | null;
+  tier: Tier;
+  flex_fallback: FlexFallback;
 }
 
 const SELECT = `SELECT id, tenant, status, method, preset, json_extract(task, '$.kind') AS task_kind, metadata,
   idempotency_key, request_hash, meta_id, batch_id, item_id, calls_done, calls_planned, error_code, error_message,
-  created_at, updated_at, started_at, finished_at, deleted_at FROM evaluations`;
+  created_at, updated_at, started_at, finished_at, deleted_at, tier, flex_fallback FROM evaluations`;
 
 function toRecord(r: EvaluationRow): EvaluationRecord {
   return {
@@ -241,6 +255,8 @@ function toRecord(r: EvaluationRow): EvaluationRecord {
     startedAt: r.started_at,
     finishedAt: r.finished_at,
     deletedAt: r.deleted_at,
+    tier: r.tier,
+    flexFallback: r.flex_fallback,
   };
 }
 

@@ -15,6 +15,7 @@ import { TranscriptEntrySchema, VerdictSchema } from '../engine/verdict.js';
 import { FIELD_EXAMPLES, PAIRWISE_TASK_EXAMPLE, POINTWISE_TASK_EXAMPLE } from './examples.js';
 import { configField } from '../methods/method-config.js';
 import { OneOffWebhookSchema } from '../webhooks/schemas.js';
+import { FlexFallbackField, FlexFallbackView, TierField, TierView } from '../tiers/schemas.js';
 
 /** Most metadata entries per evaluation: 32. */
 export const MAX_METADATA_KEYS = 32;
@@ -62,6 +63,8 @@ export const CreateEvaluationRequestSchema = z
     /** Spending limits of this evaluation (stored as `config.budget`; give it here or there, not both). */
     budget: BudgetSchema.optional(),
     webhook: OneOffWebhookSchema.optional(),
+    tier: TierField,
+    flexFallback: FlexFallbackField,
   })
   .strict()
   .meta({ id: 'CreateEvaluationRequest' });
@@ -140,6 +143,9 @@ export const EvaluationSchema = z
     metaId: z.string().nullable(),
     /** Batch this evaluation is an item of (a meta-evaluation's id for its items). */
     batchId: z.string().nullable(),
+    /** The service tier it runs at (the request's, or a default), and what a flex refusal leads to. */
+    tier: TierView,
+    flexFallback: FlexFallbackView,
     createdAt: z.string(),
     startedAt: z.string().nullable(),
     finishedAt: z.string().nullable(),

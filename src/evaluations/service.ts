@@ -45,6 +45,7 @@ import { tenantLimits } from '../tenants/rows.js';
 import { checkBudgetPrices, withBudget } from '../budgets/request-budget.js';
 import { requireSigningSecret, requireWebhookUrl } from '../webhooks/url-checks.js';
 import { configOf } from '../config/vars.js';
+import { resolveTier } from '../tiers/resolve.js';
 
 /** New id: the prefix (`ev` evaluation, `me` meta-evaluation, `ba` batch), `_`, 32 hex chars (a random UUID without dashes). */
 export function newId(prefix: 'ev' | 'me' | 'ba'): string {
@@ -126,8 +127,10 @@ export async function createEvaluationJob(
   const id = newId('ev');
   const hash = idempotencyKey === null ? null : await requestHash(request);
   const now = Date.now();
+  const limits = await limitsFor(env, tenant, creator.limits);
+  const { tier, flexFallback } = resolveTier(env, judge, request, limits.defaultTier);
   try {
-    await assertQuota(env.DB, tenant, await limitsFor(env, tenant, creator.limits), 1, now);
+    await assertQuota(env.DB, tenant, limits, 1, now);
   } catch (e) {
     // A retry of a request accepted before the cap was reached still gets its evaluation back.
     if (idempotencyKey === null || !(await findByIdempotencyKey(env.DB, tenant, idempotencyKey))) throw e;
@@ -151,6 +154,8 @@ export async function createEvaluationJob(
       webhookUrl,
       now,
       keyId: creator.keyId,
+      tier,
+      flexFallback,
     },
     fast ? [admitStatement(env.DB, id, deploymentDefaults(env).maxRunning, now)] : [],
   );
@@ -178,6 +183,8 @@ export async function createEvaluationJob(
         config: JSON.stringify(judge.config),
         task: JSON.stringify(request.task),
         batchId: null,
+        tier,
+        flexFallback,
       },
       waitMs,
     );
@@ -323,6 +330,8 @@ export async function viewEvaluation(
     error: errorOf(row.errorCode, row.errorMessage),
     metaId: row.metaId,
     batchId: row.batchId,
+    tier: row.tier,
+    flexFallback: row.flexFallback,
     createdAt: iso(row.createdAt) ?? '',
     startedAt: iso(row.startedAt),
     finishedAt: iso(row.finishedAt),

@@ -16,6 +16,8 @@ import { isTerminal } from '../evaluations/status.js';
 import { llmEnvOf } from '../llm/settings.js';
 import type { CreatorInfo } from '../evaluations/service.js';
 import { checkLlmConfig, resolveJudge } from '../methods/resolve-judge.js';
+import { limitsFor } from '../evaluations/service.js';
+import { resolveTier } from '../tiers/resolve.js';
 import type { CreateMetaEvaluationRequest, MetaEvaluation, MetaProgress } from './schemas.js';
 
 /** Outcome of {@link createMetaEvaluation}. */
@@ -42,8 +44,11 @@ export async function createMetaEvaluation(
 ): Promise<MetaCreated> {
   const judge = resolveJudge(request.preset, request.config);
   checkLlmConfig(llmEnvOf(env), judge);
+  const limits = await limitsFor(env, tenant, creator.limits);
+  const tier = resolveTier(env, judge, request, limits.defaultTier);
   const now = Date.now();
   const r = await submitBatch(env, {
+    ...tier,
     tenant,
     kind: 'meta_evaluation',
     preset: request.preset ?? null,
@@ -53,7 +58,7 @@ export async function createMetaEvaluation(
     metadataOf: (id, item) => ({ metaId: id, itemId: item.itemId ?? '' }),
     webhookUrl: null,
     idempotencyKey,
-    creator,
+    creator: { ...creator, limits },
     request,
     extra: (id, items) =>
       metaStatements(env.DB, {
@@ -115,6 +120,7 @@ export async function viewMetaEvaluation(env: Bindings, tenant: string, id: stri
     status,
     preset: meta.preset,
     method: meta.method,
+    tier: meta.tier,
     progress,
     report,
     reportMarkdown: report ? toMarkdown(report) : null,

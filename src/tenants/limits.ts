@@ -5,6 +5,8 @@
  */
 import { z } from 'zod';
 import { configOf } from '../config/vars.js';
+import type { Tier } from '../llm/tiers.js';
+import { TierSchema } from '../llm/tiers.js';
 
 /** A request rate: `requests` per `windowSeconds`, as a token bucket that holds up to `requests`. */
 export const RatePolicySchema = z
@@ -44,6 +46,9 @@ export const TenantLimitsSchema = z
       .max(1e9)
       .nullable()
       .describe('Evaluations created per calendar month (UTC); null = no cap.'),
+    defaultTier: TierSchema.nullable().describe(
+        "The service tier of the tenant's evaluations, batches and meta-evaluations that name none, where every provider of the judge offers it; null = the providers' default (else `standard`).",
+      ),
   })
   .strict();
 /** Per-tenant settings (null = default / no cap). */
@@ -55,6 +60,7 @@ export const NO_TENANT_LIMITS: TenantLimits = {
   maxRunning: null,
   monthlySpendCapUsd: null,
   monthlyEvaluationCap: null,
+  defaultTier: null,
 };
 
 /** The limits that apply: the tenant's own where set, else the deployment's. */
@@ -63,6 +69,8 @@ export interface EffectiveLimits {
   maxRunning: number;
   monthlySpendCapUsd: number | null;
   monthlyEvaluationCap: number | null;
+  /** The tenant's default tier, or null (the providers' default applies). */
+  defaultTier: Tier | null;
 }
 
 /**
@@ -87,5 +95,6 @@ export function effectiveLimits(own: TenantLimits, env: object): EffectiveLimits
     maxRunning: own.maxRunning ?? d.maxRunning,
     monthlySpendCapUsd: own.monthlySpendCapUsd,
     monthlyEvaluationCap: own.monthlyEvaluationCap,
+    defaultTier: own.defaultTier,
   };
 }

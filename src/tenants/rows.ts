@@ -5,6 +5,7 @@
  * expired key is refused on its very next request. Times are epoch milliseconds.
  */
 import type { TenantLimits } from './limits.js';
+import type { Tier } from '../llm/tiers.js';
 import type { Scope } from './scopes.js';
 import { formatScopes, parseScopes } from './scopes.js';
 
@@ -45,6 +46,7 @@ interface TenantRow {
   max_running: number | null;
   monthly_spend_cap_usd: number | null;
   monthly_evaluation_cap: number | null;
+  default_tier: Tier | null;
   created_at: number;
   updated_at: number;
 }
@@ -62,7 +64,7 @@ interface KeyRow {
 }
 
 const TENANT_COLUMNS =
-  'id, name, rate_requests, rate_window_seconds, max_running, monthly_spend_cap_usd, monthly_evaluation_cap, created_at, updated_at';
+  'id, name, rate_requests, rate_window_seconds, max_running, monthly_spend_cap_usd, monthly_evaluation_cap, default_tier, created_at, updated_at';
 const KEY_COLUMNS = 'id, tenant_id, prefix, label, scopes, created_at, last_used_at, expires_at, revoked_at';
 
 function limitsOf(r: Omit<TenantRow, 'id' | 'name' | 'created_at' | 'updated_at'>): TenantLimits {
@@ -74,6 +76,7 @@ function limitsOf(r: Omit<TenantRow, 'id' | 'name' | 'created_at' | 'updated_at'
     maxRunning: r.max_running,
     monthlySpendCapUsd: r.monthly_spend_cap_usd,
     monthlyEvaluationCap: r.monthly_evaluation_cap,
+    defaultTier: r.default_tier,
   };
 }
 
@@ -95,20 +98,21 @@ function toKey(r: KeyRow): ApiKeyRecord {
   };
 }
 
-function limitValues(l: TenantLimits): (number | null)[] {
+function limitValues(l: TenantLimits): (number | string | null)[] {
   return [
     l.rateLimit?.requests ?? null,
     l.rateLimit?.windowSeconds ?? null,
     l.maxRunning,
     l.monthlySpendCapUsd,
     l.monthlyEvaluationCap,
+    l.defaultTier,
   ];
 }
 
 /** Inserts a tenant. @returns false when a tenant with this id exists (nothing changed). */
 export async function insertTenant(db: D1Database, t: TenantRecord): Promise<boolean> {
   const r = await db
-    .prepare(`INSERT INTO tenants (${TENANT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`)
+    .prepare(`INSERT INTO tenants (${TENANT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`)
     .bind(t.id, t.name, ...limitValues(t.limits), t.createdAt, t.updatedAt)
     .run();
   return r.meta.changes > 0;
@@ -128,6 +132,7 @@ export async function tenantLimits(db: D1Database, id: string): Promise<TenantLi
       maxRunning: null,
       monthlySpendCapUsd: null,
       monthlyEvaluationCap: null,
+      defaultTier: null,
     }
   );
 }
@@ -155,7 +160,7 @@ export async function updateTenant(
   const row = await db
     .prepare(
       `UPDATE tenants SET name = ?, rate_requests = ?, rate_window_seconds = ?, max_running = ?, monthly_spend_cap_usd = ?,
-         monthly_evaluation_cap = ?, updated_at = ? WHERE id = ? RETURNING ${TENANT_COLUMNS}`,
+         monthly_evaluation_cap = ?, default_tier = ?, updated_at = ? WHERE id = ? RETURNING ${TENANT_COLUMNS}`,
     )
     .bind(name, ...limitValues(limits), now, id)
     .first<TenantRow>();
@@ -223,7 +228,8 @@ export async function lookupKey(db: D1Database, hash: string): Promise<KeyLookup
   const row = await db
     .prepare(
       `SELECT k.id, k.tenant_id, k.prefix, k.label, k.scopes, k.created_at, k.last_used_at, k.expires_at, k.revoked_at,
-         t.rate_requests, t.rate_window_seconds, t.max_running, t.monthly_spend_cap_usd, t.monthly_evaluation_cap
+         t.rate_requests, t.rate_window_seconds, t.max_running, t.monthly_spend_cap_usd, t.monthly_evaluation_cap,
+         t.default_tier
        FROM api_keys k LEFT JOIN tenants t ON t.id = k.tenant_id WHERE k.hash = ?`,
     )
     .bind(hash)

@@ -7,6 +7,7 @@ import { z } from '@hono/zod-openapi';
 import { KEY_ID_PATTERN, TENANT_ID_PATTERN } from './ids.js';
 import { RatePolicySchema, TenantLimitsSchema } from './limits.js';
 import { ScopeSchema } from './scopes.js';
+import { TierSchema } from '../llm/tiers.js';
 import { USAGE_GROUPS } from './usage-report.js';
 
 /** A tenant id in a path or body. */
@@ -29,6 +30,7 @@ export const EffectiveLimitsSchema = z
     maxRunning: z.number().int(),
     monthlySpendCapUsd: z.number().nullable(),
     monthlyEvaluationCap: z.number().int().nullable(),
+    defaultTier: TierSchema.nullable(),
   })
   .strict()
   .meta({ id: 'EffectiveLimits' });

@@ -62,12 +62,19 @@ describe('the admin API', () => {
     }>();
     expect(t.id).toMatch(/^tn_[a-z2-7]{16}$/);
     expect(created.headers.get('Location')).toBe(`/v1/admin/tenants/${t.id}`);
-    expect(t.limits).toEqual({ rateLimit: null, maxRunning: 3, monthlySpendCapUsd: 25, monthlyEvaluationCap: null });
+    expect(t.limits).toEqual({
+      rateLimit: null,
+      maxRunning: 3,
+      monthlySpendCapUsd: 25,
+      monthlyEvaluationCap: null,
+      defaultTier: null,
+    });
     expect(t.effectiveLimits).toEqual({
       rateLimit: { requests: 600, windowSeconds: 60 },
       maxRunning: 3,
       monthlySpendCapUsd: 25,
       monthlyEvaluationCap: null,
+      defaultTier: null,
     });
 
     const read = await (
