@@ -13,6 +13,7 @@ import type { VerdictSummary } from '../../src/evaluations/live-events.js';
 import type { StoredResultView } from './event-builders.js';
 import { migrate } from './migrations.js';
 import type { StoredCall } from '../../src/evaluations/ending.js';
+import type { FlexFallback, Tier } from '../../src/llm/tiers.js';
 
 /** The single `evaluation` row. */
 export type MetaRow = {
@@ -38,6 +39,11 @@ export type MetaRow = {
   engine_version: string;
   /** {@link VerdictSummary} as JSON text once the protocol concluded, else null. */
   verdict: string | null;
+  /** The service tier it runs at, and what a flex refusal leads to. */
+  tier: Tier;
+  flex_fallback: FlexFallback;
+  /** The group its batch-tier calls are waved with (its batch, else itself); null below the batch tier. */
+  wave_group: string | null;
 };
 
 /**
@@ -139,8 +145,9 @@ export class EvaluationStore {
   /** Inserts the `evaluation` row (`INSERT OR IGNORE`: a second start keeps the first). */
   insertMeta(m: MetaRow): void {
     this.sql.exec(
-      `INSERT OR IGNORE INTO evaluation (singleton, id, tenant, method, config, task, status, calls_planned, started_at, updated_at, engine_version)
-       VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR IGNORE INTO evaluation (singleton, id, tenant, method, config, task, status, calls_planned, started_at, updated_at,
+         engine_version, tier, flex_fallback, wave_group)
+       VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       m.id,
       m.tenant,
       m.method,
@@ -151,6 +158,9 @@ export class EvaluationStore {
       m.started_at,
       m.updated_at,
       m.engine_version,
+      m.tier,
+      m.flex_fallback,
+      m.wave_group,
     );
   }
 
