@@ -12,6 +12,7 @@ import type { EvaluationStatus } from '../../src/evaluations/status.js';
 import type { VerdictSummary } from '../../src/evaluations/live-events.js';
 import type { StoredResultView } from './event-builders.js';
 import { migrate } from './migrations.js';
+import { PendingCalls } from './pending.js';
 import type { StoredCall } from '../../src/evaluations/ending.js';
 import type { FlexFallback, Tier } from '../../src/llm/tiers.js';
 
@@ -101,10 +102,13 @@ export function storedError(error: EvaluationError | null): string | null {
 /** Typed access to the object's SQLite. The constructor migrates the schema (./migrations.ts). */
 export class EvaluationStore {
   private readonly sql: SqlStorage;
+  /** Calls begun and not stored yet (./pending.ts). */
+  readonly pending: PendingCalls;
 
   constructor(private readonly storage: DurableObjectStorage) {
     migrate(storage);
     this.sql = storage.sql;
+    this.pending = new PendingCalls(this.sql);
   }
 
   /** Records that the caller deleted the evaluation while its final write was owed (./erase.ts). */
@@ -297,6 +301,7 @@ export class EvaluationStore {
         usage: res.usage,
         parseError: parseErrors.get(res.id) ?? null,
         attempts: r.attempts,
+        ...(res.failedAttempts ? { failedAttempts: res.failedAttempts } : {}),
         latencyMs: r.latency_ms,
         at: r.finished_at,
         ...(res.choices && res.choices.length > 1

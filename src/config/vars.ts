@@ -117,6 +117,12 @@ export const VARS = {
     'ms',
     'How long one alarm invocation keeps launching newly ready LLM calls; 0 = one round per alarm.',
   ),
+  CALL_DEADLINE_MS: spec(
+    integer(1000),
+    '840000',
+    'ms',
+    "The longest one object invocation waits on an LLM call before it hands the call to the next invocation (the alarm's 15-minute wall clock less a minute to store the result).",
+  ),
   FAST_START: spec(
     boolean,
     'true',
@@ -159,7 +165,12 @@ export const VARS = {
     'Batch tier: the longest a ready call waits for its wave to close.',
   ),
   BATCH_POLL_MIN_MS: spec(integer(1), '5000', 'ms', 'Batch tier: the shortest wait between polls of a provider batch.'),
-  BATCH_POLL_MAX_MS: spec(integer(1), '600000', 'ms', 'Batch tier: the longest wait between polls of a provider batch.'),
+  BATCH_POLL_MAX_MS: spec(
+    integer(1),
+    '600000',
+    'ms',
+    'Batch tier: the longest wait between polls of a provider batch.',
+  ),
   BATCH_LINE_WAVES: spec(
     integer(1, 10),
     '3',

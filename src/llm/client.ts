@@ -336,7 +336,11 @@ export function createTieredLlm(settingsInput: LlmSettings | LlmSettingsInput, d
         id: request.id,
         ok: false,
         attempts: failures.length,
-        error: { code: 'deadline', message: 'the call was cut short to continue in a later invocation' },
+        error: {
+          code: 'deadline',
+          message: 'the call was cut short to continue in a later invocation',
+          attempts: failures.map((f) => f.record),
+        },
       },
       tier,
       attempts: tiers,
@@ -389,9 +393,10 @@ export function createTieredLlm(settingsInput: LlmSettings | LlmSettingsInput, d
             content: out.content,
             ...(request.n !== undefined && request.n > 1 ? { choices: out.choices } : {}),
             model: out.model,
-            usage: plainUsage(usage),
+            usage: { ...plainUsage(usage), ...(tier !== 'standard' ? { tier } : {}) },
             attempts: attempt,
             latencyMs: now() - started,
+            ...(failures.length > 0 ? { failedAttempts: failures.map((f) => f.record) } : {}),
           },
           tier,
           attempts: tiers,
@@ -405,7 +410,14 @@ export function createTieredLlm(settingsInput: LlmSettings | LlmSettingsInput, d
       const schemaFallback = out.schemaRejected === true && format !== undefined;
       const flexFallback = refusal !== undefined && flexPolicy === 'standard';
       failures.push({
-        record: { attempt, kind: out.attemptKind, code: error.code, ...status, latencyMs },
+        record: {
+          attempt,
+          kind: out.attemptKind,
+          code: error.code,
+          ...status,
+          latencyMs,
+          ...(tier !== 'standard' ? { tier } : {}),
+        },
         error,
         fallback: schemaFallback || flexFallback,
       });

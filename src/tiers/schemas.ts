@@ -4,21 +4,20 @@
  * `POST /v1/meta-evaluations` and `POST /v1/estimates`: one schema per concept (the LLM layer's), described
  * once for the OpenAPI document.
  */
-import { z } from '@hono/zod-openapi';
 import { FlexFallbackSchema, TierSchema } from '../llm/tiers.js';
 
 /** The service tier, as a response shows it. */
 export const TierView = TierSchema.describe(
   '`standard`: synchronous calls at the full price. `flex`: the same calls with `service_tier: "flex"`, half price, slower, ' +
-    'sometimes refused for capacity (see `flexFallback`). `batch`: the calls go to the provider\'s Batch API in waves (every ' +
-    'ready call of every item at once; the next calls when the results are in), half price, each wave within 24 h.',
+    "sometimes refused for capacity (see `flexFallback`). `batch`: the calls go to the provider's Batch API in waves (every " +
+    'ready call of every item at once; the next calls when the results are in), half price, each wave within 24 h; ' +
+    'not yet run by this deployment (a request for it is a 400 `tier_unsupported`).',
 ).meta({ id: 'Tier' });
 
 /** The `tier` field of a request. */
 export const TierField = TierView.optional().describe(
   "The service tier. Absent: the tenant's default, else the providers' default, else `standard`. A tier a provider " +
-    'of the judge does not offer is a 400 `tier_unsupported` naming the provider. `batch` on a single evaluation is a ' +
-    'batch of one (its own waves).',
+    'of the judge does not offer is a 400 `tier_unsupported` naming the provider.',
 );
 
 /** What a flex refusal leads to, as a response shows it. */
