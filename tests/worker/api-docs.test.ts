@@ -78,9 +78,11 @@ describe('service routes', () => {
     expect(Object.keys(req?.properties ?? {}).sort()).toEqual([
       'budget',
       'config',
+      'flexFallback',
       'metadata',
       'preset',
       'task',
+      'tier',
       'webhook',
     ]);
     for (const id of [
