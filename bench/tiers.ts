@@ -91,8 +91,24 @@ async function runBatch(url: string, n: number, tier: string, flexFallback = 'st
   const accepted = (await r.json()) as { id?: string; error?: { message: string } };
   if (r.status !== 202 || !accepted.id)
     return { status: r.status, message: accepted.error?.message ?? '', seconds: 0, costUsd: 0, lines: [] };
-  for (;;) {
-    const view = (await (await fetch(`${url}/v1/batches/${accepted.id}`)).json()) as { completedAt: string | null };
+  for (let polls = 0; ; polls++) {
+    const view = (await (await fetch(`${url}/v1/batches/${accepted.id}`)).json()) as {
+      completedAt: string | null;
+      counts?: unknown;
+    };
+    if (polls % 20 === 19)
+      process.stderr.write(
+        `${tier} batch ${accepted.id}: ${JSON.stringify(view.counts)} at +${(Date.now() - t0) / 1000} s\n`,
+      );
+    if (polls === 40 && process.env.BENCH_DEBUG)
+      for (const l of await results(url, accepted.id))
+        if (l.status !== 'succeeded' && l.status !== 'failed') {
+          const id = (l as unknown as { evaluationId: string }).evaluationId;
+          process.stderr.write(`${await (await fetch(`${url}/v1/evaluations/${id}`)).text()}\n`);
+          process.stderr.write(
+            `${(await (await fetch(`${url}/v1/evaluations/${id}/transcript`)).text()).slice(0, 3000)}\n`,
+          );
+        }
     if (view.completedAt !== null) {
       const lines = await results(url, accepted.id);
       return {

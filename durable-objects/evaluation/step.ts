@@ -332,7 +332,9 @@ export class Stepper {
     const firstAt = row?.first_at ?? startedAt;
     const waitMs = configOf(this.instance.env).FLEX_WAIT_MAX_SECONDS * 1000;
     if (!out.result.ok && out.result.error.code === FLEX_UNAVAILABLE && Date.now() - firstAt < waitMs) {
-      const notBefore = Math.ceil(Date.now() + backoffDelay(attempts.length, FLEX_WAIT_BACKOFF));
+      // The wait grows with the times it was parked (each after a full round of the retry policy's attempts).
+      const parks = Math.ceil(attempts.length / Math.max(1, configOf(this.instance.env).LLM_MAX_ATTEMPTS));
+      const notBefore = Math.ceil(Date.now() + backoffDelay(parks, FLEX_WAIT_BACKOFF));
       pending.park(request.id, 'flex', attempts, Math.min(notBefore, firstAt + waitMs));
       log('info', 'call.flex_wait', { evaluationId: evaluation.meta.id, callId: request.id, notBefore });
       return;

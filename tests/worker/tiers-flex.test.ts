@@ -116,7 +116,9 @@ describe('the flex tier', () => {
         sql.exec<{ not_before: number; attempts: string }>('SELECT not_before, attempts FROM pending').toArray();
       expect(waiting().length).toBeGreaterThan(0);
       for (const w of waiting()) {
+        // The first wait: up to a minute (full jitter).
         expect(w.not_before).toBeGreaterThan(Date.now());
+        expect(w.not_before).toBeLessThanOrEqual(Date.now() + 60_000);
         const codes = (JSON.parse(w.attempts) as LlmAttempt[]).map((a) => [a.code, a.tier]);
         expect(codes.length).toBeGreaterThan(0);
         expect(new Set(codes.map(String))).toEqual(new Set(['flex_unavailable,flex']));
