@@ -313,7 +313,9 @@ export function claimWindowStatements(
     // A batch with a budget is claimed by ./budget-claims.ts (each item with its grant) instead.
     db.prepare(`SELECT id FROM batches WHERE id = ${which} AND budget IS NOT NULL AND completed_at IS NULL`).bind(key),
     db
-      .prepare(`SELECT b.id AS batch_id, e.id, e.tenant, e.method, e.config, e.task, e.tier, e.flex_fallback ${claimed}`)
+      .prepare(
+        `SELECT b.id AS batch_id, e.id, e.tenant, e.method, e.config, e.task, e.tier, e.flex_fallback ${claimed}`,
+      )
       .bind(key, token),
     ...(admit
       ? [admitSelectedStatement(db, `SELECT e.id ${claimed} LIMIT 1`, [key, token], admit.defaultMaxRunning, admit.now)]

@@ -47,8 +47,8 @@ export const TenantLimitsSchema = z
       .nullable()
       .describe('Evaluations created per calendar month (UTC); null = no cap.'),
     defaultTier: TierSchema.nullable().describe(
-        "The service tier of the tenant's evaluations, batches and meta-evaluations that name none, where every provider of the judge offers it; null = the providers' default (else `standard`).",
-      ),
+      "The service tier of the tenant's evaluations, batches and meta-evaluations that name none, where every provider of the judge offers it; null = the providers' default (else `standard`).",
+    ),
   })
   .strict();
 /** Per-tenant settings (null = default / no cap). */

@@ -20,6 +20,8 @@ import {
   pollUntil,
   waitForEnd,
 } from './helpers.js';
+import { createBatchId, items, singleCallJudge, waitForBatch } from './batches-support.js';
+import { as, keyed, submitOk, tenantWithKey } from './tenants-helpers.js';
 
 afterEach(drainAlarms);
 
@@ -214,5 +216,45 @@ describe('the flex tier', () => {
     // Every request the mock saw is one the usage rows account for.
     const accounted = rows.reduce((n, u) => n + u.attempts, 0);
     expect(await mockRequests(id)).toBe(accounted);
+  });
+
+  it("a batch's tier is every item's: shown on the batch and each item, every call billed at flex", async () => {
+    const seed = `flex-batch-${Date.now()}`;
+    const id = await createBatchId({ ...singleCallJudge(seed), tier: 'flex', flexFallback: 'wait', items: items(3) });
+    const batch = await waitForBatch(id);
+    expect(batch).toMatchObject({ tier: 'flex', flexFallback: 'wait' });
+    const r = await testEnv.DB.prepare(
+      `SELECT e.tier, e.flex_fallback, u.tier AS billed FROM evaluations e JOIN usage u ON u.evaluation_id = e.id
+       WHERE e.batch_id = ?`,
+    )
+      .bind(id)
+      .all<{ tier: string; flex_fallback: string; billed: string }>();
+    expect(r.results).toEqual(
+      Array.from({ length: 3 }, () => ({ tier: 'flex', flex_fallback: 'wait', billed: 'flex' })),
+    );
+  });
+
+  it("a tenant's default tier (admin API) applies to its requests that name none; a request's own wins", async () => {
+    const { key } = await tenantWithKey({ defaultTier: 'flex' });
+    const byDefault = await submitOk(key);
+    const own = await keyed(
+      '/v1/evaluations',
+      as(key, {
+        body: {
+          preset: 'chateval-single',
+          config: { defaults: { model: 'mock-judge' } },
+          task: PAIRWISE,
+          tier: 'standard',
+        },
+      }),
+    );
+    expect(own.status).toBe(202);
+    const ownId = (await own.json<{ id: string }>()).id;
+    const tierOf = async (id: string) =>
+      (await testEnv.DB.prepare('SELECT tier FROM evaluations WHERE id = ?').bind(id).first<{ tier: string }>())?.tier;
+    expect(await tierOf(byDefault)).toBe('flex');
+    expect(await tierOf(ownId)).toBe('standard');
+    await waitForEnd(byDefault);
+    await waitForEnd(ownId);
   });
 });
