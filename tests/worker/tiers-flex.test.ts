@@ -192,11 +192,11 @@ describe('the flex tier', () => {
       preset: 'fastchat-pair',
       task: PAIRWISE,
       tier: 'flex',
-      mock: { latency: 1500 },
+      mock: { latency: 800 },
     });
     const stub = evaluationStub(testEnv, id);
     await stub.start(id);
-    // The first calls are out (1.5 s each) and reached the mock: evict the object with them in flight.
+    // The first calls are out (0.8 s each) and reached the mock: evict the object with them in flight.
     const launched = () =>
       runInTestObject(id, (_o, state) =>
         Number(state.storage.sql.exec('SELECT COUNT(*) AS n FROM pending WHERE launched_at IS NOT NULL').one().n),
