@@ -152,31 +152,6 @@ export const VARS = {
   ),
   MAX_BATCH_BODY_BYTES: spec(integer(1), '16777216', 'bytes', 'Body limit of POST /v1/batches.'),
   BATCH_CONCURRENCY: spec(integer(1, 1000), '16', 'items', 'Items of one batch in flight at once (1-1000).'),
-  BATCH_WAVE_QUIET_MS: spec(
-    integer(0),
-    '2000',
-    'ms',
-    'Batch tier: a wave of calls registered unasked closes after this long without a new one.',
-  ),
-  BATCH_WAVE_MAX_WAIT_MS: spec(
-    integer(0),
-    '30000',
-    'ms',
-    'Batch tier: the longest a ready call waits for its wave to close.',
-  ),
-  BATCH_POLL_MIN_MS: spec(integer(1), '5000', 'ms', 'Batch tier: the shortest wait between polls of a provider batch.'),
-  BATCH_POLL_MAX_MS: spec(
-    integer(1),
-    '600000',
-    'ms',
-    'Batch tier: the longest wait between polls of a provider batch.',
-  ),
-  BATCH_LINE_WAVES: spec(
-    integer(1, 10),
-    '3',
-    'waves',
-    'Batch tier: waves a failed or expired line is sent in before it goes as a standard call (1-10).',
-  ),
   FLEX_WAIT_MAX_SECONDS: spec(
     integer(1),
     '86400',
