@@ -109,15 +109,24 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 5,
+    name: 'rubric',
+    // The rubric's content the evaluation judges by (JSON, src/engine/rubric.ts), next to config and task,
+    // so a replay after eviction rebuilds the same state and prompts. NULL: no rubric.
+    up: (sql) => {
+      addColumn(sql, 'evaluation', 'rubric', 'TEXT');
+    },
+  },
+  {
+    version: 6,
     name: 'tiers',
     up(sql) {
       // The service tier the evaluation runs at (src/tiers/) and what a flex refusal leads to.
       addColumn(sql, 'evaluation', 'tier', "TEXT NOT NULL DEFAULT 'standard'");
       addColumn(sql, 'evaluation', 'flex_fallback', "TEXT NOT NULL DEFAULT 'standard'");
-      // The group its batch-tier calls are waved with: its batch, else itself (src/waves/).
+      // The group its batch-tier calls are to be waved with (its batch, else itself; docs/architecture.md).
       addColumn(sql, 'evaluation', 'wave_group', 'TEXT');
       // Calls begun and not stored yet (./pending.ts): an attempt out from this object, a call continued in a
-      // later invocation or waiting for flex, a call registered with its wave.
+      // later invocation or waiting for flex.
       sql.exec(PENDING_TABLE);
     },
   },
@@ -168,6 +177,7 @@ const CURRENT_SCHEMA = `
     finalize_failures INTEGER NOT NULL DEFAULT 0,
     engine_version    TEXT,
     verdict           TEXT,
+    rubric            TEXT,
     tier              TEXT NOT NULL DEFAULT 'standard',
     flex_fallback     TEXT NOT NULL DEFAULT 'standard',
     wave_group        TEXT

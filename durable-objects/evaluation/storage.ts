@@ -45,6 +45,8 @@ export type MetaRow = {
   flex_fallback: FlexFallback;
   /** The group its batch-tier calls are waved with (its batch, else itself); null below the batch tier. */
   wave_group: string | null;
+  /** The rubric's content (src/engine/rubric.ts) as JSON text, or null for none. */
+  rubric: string | null;
 };
 
 /**
@@ -150,8 +152,8 @@ export class EvaluationStore {
   insertMeta(m: MetaRow): void {
     this.sql.exec(
       `INSERT OR IGNORE INTO evaluation (singleton, id, tenant, method, config, task, status, calls_planned, started_at, updated_at,
-         engine_version, tier, flex_fallback, wave_group)
-       VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         engine_version, rubric, tier, flex_fallback, wave_group)
+       VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       m.id,
       m.tenant,
       m.method,
@@ -162,6 +164,7 @@ export class EvaluationStore {
       m.started_at,
       m.updated_at,
       m.engine_version,
+      m.rubric,
       m.tier,
       m.flex_fallback,
       m.wave_group,

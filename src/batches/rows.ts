@@ -10,8 +10,9 @@
  * rows), so 1,000 small items are a statement or two and 10,000 stay far below D1's 1,000 queries per
  * invocation.
  */
-import type { NewEvaluation } from '../evaluations/rows.js';
+import type { NewEvaluation, RubricStampRecord } from '../evaluations/rows.js';
 import type { StartJob } from '../evaluations/job-rows.js';
+import { rubricContentSql } from '../evaluations/job-rows.js';
 import { insertRowsJsonStatements } from '../evaluations/rows.js';
 import type { Budget } from '../engine/budget.js';
 import { admitSelectedStatement, admittedBy } from '../evaluations/admission.js';
@@ -27,6 +28,8 @@ export interface NewBatchItem {
   task: unknown;
   metadata: Record<string, string | number | boolean> | null;
   callsPlanned: number;
+  /** The rubric it judges by (src/rubrics); null or absent for none. */
+  rubric?: RubricStampRecord | null;
 }
 
 /** A new batch with its items (every evaluation `queued`). */
@@ -137,6 +140,7 @@ export function insertBatchStatements(db: D1Database, b: NewBatch): D1PreparedSt
     keyId: b.keyId ?? null,
     tier: b.tier ?? 'standard',
     flexFallback: b.flexFallback ?? 'standard',
+    rubric: item.rubric ?? null,
   }));
   statements.push(...insertRowsJsonStatements(db, rows, { sql: BATCH_INSERTED, binds: [b.id] }));
   return statements;
@@ -314,7 +318,8 @@ export function claimWindowStatements(
     db.prepare(`SELECT id FROM batches WHERE id = ${which} AND budget IS NOT NULL AND completed_at IS NULL`).bind(key),
     db
       .prepare(
-        `SELECT b.id AS batch_id, e.id, e.tenant, e.method, e.config, e.task, e.tier, e.flex_fallback ${claimed}`,
+        `SELECT b.id AS batch_id, e.id, e.tenant, e.method, e.config, e.task, e.tier, e.flex_fallback,
+           ${rubricContentSql('e')} AS rubric ${claimed}`,
       )
       .bind(key, token),
     ...(admit
@@ -338,6 +343,7 @@ function claimOf([, budgeted, claimed]: readonly (D1Result | undefined)[]): Wind
     task: string;
     tier: Tier;
     flex_fallback: FlexFallback;
+    rubric: string | null;
   }[];
   const budgetedId = (budgeted?.results[0] as { id: string } | undefined)?.id ?? null;
   return {
@@ -352,6 +358,7 @@ function claimOf([, budgeted, claimed]: readonly (D1Result | undefined)[]): Wind
       batchId: r.batch_id,
       tier: r.tier,
       flexFallback: r.flex_fallback,
+      rubric: r.rubric,
     })),
     budgeted: budgetedId,
   };

@@ -4,6 +4,7 @@
  * One zod schema per concept, for validation, the OpenAPI document and the typed client.
  */
 import { FlexFallbackField, TierField } from '../tiers/schemas.js';
+import { RubricField } from '../rubrics/schemas.js';
 import { z } from '@hono/zod-openapi';
 import { BudgetSchema } from '../engine/budget.js';
 import { configField } from '../methods/method-config.js';
@@ -44,6 +45,8 @@ export const EstimateRequestSchema = z
     /** A batch's items (give `task` or `items`). */
     items: z.array(EstimateItemSchema).min(1).max(MAX_ESTIMATE_ITEMS).optional(),
     budget: BudgetSchema.optional(),
+    /** The rubric the evaluation or every item would judge by, as on POST /v1/evaluations (each aspect's run counted). */
+    rubric: RubricField.optional(),
     metadata: MetadataSchema.optional(),
     /** The body's tier: accepted so that a body can be sent as it is; every tier is estimated (`tiers`). */
     tier: TierField,

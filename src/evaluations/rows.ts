@@ -7,6 +7,16 @@
 import type { EvaluationStatus } from './status.js';
 import type { FlexFallback, Tier } from '../llm/tiers.js';
 
+/** What an evaluation records of the rubric it judged by (src/rubrics): the content's hash, and the stored rubric. */
+export interface RubricStampRecord {
+  /** The rubric (`rb_…`); absent for an inline rubric. */
+  id?: string;
+  /** The version; absent for an inline rubric. */
+  version?: number;
+  /** sha-256 hex of the content the judge used. */
+  hash: string;
+}
+
 /** A new `evaluations` row as the API inserts it (status `queued`). */
 export interface NewEvaluation {
   id: string;
@@ -37,6 +47,8 @@ export interface NewEvaluation {
   tier?: Tier;
   /** What a flex refusal leads to; absent: `standard`. */
   flexFallback?: FlexFallback;
+  /** The rubric it judges by (its content is stored by hash in `rubric_contents`); null or absent for none. */
+  rubric?: RubricStampRecord | null;
 }
 
 /** An `evaluations` row as the API reads it. */
@@ -68,6 +80,8 @@ export interface EvaluationRecord {
   /** The service tier it runs at, and what a flex refusal leads to. */
   tier: Tier;
   flexFallback: FlexFallback;
+  /** The rubric it judged by, or null. */
+  rubric: RubricStampRecord | null;
 }
 
 /** Columns of an insert, in order; {@link insertRowsStatement} binds them. */
@@ -93,6 +107,9 @@ const INSERT_COLUMNS = [
   'key_id',
   'tier',
   'flex_fallback',
+  'rubric_hash',
+  'rubric_id',
+  'rubric_version',
 ] as const;
 
 /** Bound parameters per inserted evaluation row. */
@@ -122,6 +139,9 @@ function insertValues(e: NewEvaluation): (string | number | null)[] {
     e.keyId ?? null,
     e.tier ?? 'standard',
     e.flexFallback ?? 'standard',
+    e.rubric?.hash ?? null,
+    e.rubric?.id ?? null,
+    e.rubric?.version ?? null,
   ];
 }
 
@@ -226,11 +246,24 @@ interface EvaluationRow {
   deleted_at: number | null;
   tier: Tier;
   flex_fallback: FlexFallback;
+  rubric_hash: string | null;
+  rubric_id: string | null;
+  rubric_version: number | null;
 }
 
 const SELECT = `SELECT id, tenant, status, method, preset, json_extract(task, '$.kind') AS task_kind, metadata,
   idempotency_key, request_hash, meta_id, batch_id, item_id, calls_done, calls_planned, error_code, error_message,
-  created_at, updated_at, started_at, finished_at, deleted_at, tier, flex_fallback FROM evaluations`;
+  created_at, updated_at, started_at, finished_at, deleted_at, tier, flex_fallback, rubric_hash, rubric_id, rubric_version FROM evaluations`;
+
+/** The rubric stamp of a row's `rubric_*` columns, or null when it judged by none. */
+export function rubricStampOf(
+  hash: string | null,
+  id: string | null,
+  version: number | null,
+): RubricStampRecord | null {
+  if (hash === null) return null;
+  return { ...(id !== null ? { id } : {}), ...(version !== null ? { version } : {}), hash };
+}
 
 function toRecord(r: EvaluationRow): EvaluationRecord {
   return {
@@ -257,6 +290,7 @@ function toRecord(r: EvaluationRow): EvaluationRecord {
     deletedAt: r.deleted_at,
     tier: r.tier,
     flexFallback: r.flex_fallback,
+    rubric: rubricStampOf(r.rubric_hash, r.rubric_id, r.rubric_version),
   };
 }
 

@@ -16,6 +16,7 @@ import { FIELD_EXAMPLES, PAIRWISE_TASK_EXAMPLE, POINTWISE_TASK_EXAMPLE } from '.
 import { configField } from '../methods/method-config.js';
 import { OneOffWebhookSchema } from '../webhooks/schemas.js';
 import { FlexFallbackField, FlexFallbackView, TierField, TierView } from '../tiers/schemas.js';
+import { RubricField } from '../rubrics/schemas.js';
 
 /** Most metadata entries per evaluation: 32. */
 export const MAX_METADATA_KEYS = 32;
@@ -65,6 +66,8 @@ export const CreateEvaluationRequestSchema = z
     webhook: OneOffWebhookSchema.optional(),
     tier: TierField,
     flexFallback: FlexFallbackField,
+    /** Your own criteria: a stored rubric (`rb_…`, `rb_…@3`, `rb_…#prod`) or an inline one. */
+    rubric: RubricField.optional(),
   })
   .strict()
   .meta({ id: 'CreateEvaluationRequest' });
@@ -124,6 +127,19 @@ export const EvaluationErrorSchema = z
   .strict()
   .meta({ id: 'EvaluationError' });
 
+/** What an evaluation judged by: the rubric's content hash, and the stored rubric and version when it named one. */
+export const RubricStampSchema = z
+  .object({
+    /** The rubric (`rb_…`); absent for an inline rubric. */
+    id: z.string().optional(),
+    /** The version it resolved to (a tag or `rb_…` alone resolve when the evaluation is created). */
+    version: z.number().int().positive().optional(),
+    /** sha-256 hex of the canonical content the judge used. */
+    hash: z.string(),
+  })
+  .strict()
+  .meta({ id: 'RubricStamp' });
+
 /** Answer to `GET /v1/evaluations/{id}`. Times are ISO 8601 UTC. */
 export const EvaluationSchema = z
   .object({
@@ -146,6 +162,8 @@ export const EvaluationSchema = z
     /** The service tier it runs at (the request's, or a default), and what a flex refusal leads to. */
     tier: TierView,
     flexFallback: FlexFallbackView,
+    /** The rubric it judged by, or null. */
+    rubric: RubricStampSchema.nullable(),
     createdAt: z.string(),
     startedAt: z.string().nullable(),
     finishedAt: z.string().nullable(),

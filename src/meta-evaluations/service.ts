@@ -6,6 +6,7 @@
  * store it once and serve it from then on.
  */
 import { submitBatch } from '../batches/submit.js';
+import { resolveRubricRef } from '../rubrics/resolve.js';
 import type { Bindings } from '../config/bindings.js';
 import type { AgreementReport } from '../metrics/agreement.js';
 import { AgreementReportSchema, reportOfJudged, toMarkdown } from '../metrics/agreement.js';
@@ -46,10 +47,12 @@ export async function createMetaEvaluation(
   checkLlmConfig(llmEnvOf(env), judge);
   const limits = await limitsFor(env, tenant, creator.limits);
   const tier = resolveTier(env, judge, request, limits.defaultTier);
+  const rubric = request.rubric === undefined ? null : await resolveRubricRef(env, tenant, request.rubric);
   const now = Date.now();
   const r = await submitBatch(env, {
     ...tier,
     tenant,
+    rubric,
     kind: 'meta_evaluation',
     preset: request.preset ?? null,
     judge,

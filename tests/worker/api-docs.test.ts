@@ -81,6 +81,7 @@ describe('service routes', () => {
       'flexFallback',
       'metadata',
       'preset',
+      'rubric',
       'task',
       'tier',
       'webhook',
