@@ -18,6 +18,7 @@ import {
 } from '../evaluations/schemas.js';
 import { BudgetSchema } from '../engine/budget.js';
 import { OneOffWebhookSchema } from '../webhooks/schemas.js';
+import { FlexFallbackField, FlexFallbackView, TierField, TierView } from '../tiers/schemas.js';
 
 /** Most items per batch: 10,000. */
 export const MAX_BATCH_ITEMS = 10_000;
@@ -57,6 +58,13 @@ export const CreateBatchRequestSchema = z
         'run of every item cannot fit. While it runs, each item is launched with a share of what is left as its own budget (enforced call by call); ' +
         'once nothing is left, items not launched end `failed` with `budget_exceeded`. Per-item limits go in `config.budget` instead.',
     ),
+    tier: TierField.describe(
+      "The service tier of every item (absent: the tenant's default, else the providers' default, else `standard`). " +
+        "At `batch` the items run all at once and their ready calls go to the provider's Batch API in waves: every ready call of every item " +
+        'for one provider and model in one provider batch; when its results are in, the next ready calls form the next wave. ' +
+        'A tier a provider of the judge does not offer is a 400 `tier_unsupported` naming the provider.',
+    ),
+    flexFallback: FlexFallbackField,
   })
   .strict()
   .superRefine((body, ctx) => {
@@ -166,6 +174,9 @@ export const BatchSummarySchema = z
     status: BatchStatusSchema,
     method: z.string(),
     preset: z.string().nullable(),
+    /** The service tier of every item, and what a flex refusal leads to. */
+    tier: TierView,
+    flexFallback: FlexFallbackView,
     counts: BatchCountsSchema,
     createdAt: iso,
     completedAt: iso.nullable(),

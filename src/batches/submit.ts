@@ -30,6 +30,7 @@ import type { BatchRecord, NewBatchItem } from './rows.js';
 import { findBatchByKey, insertBatch } from './rows.js';
 import { INSERT_JSON_CHUNK_BYTES as ITEM_CHUNK_BYTES } from '../evaluations/rows.js';
 import { configOf } from '../config/vars.js';
+import type { TierChoice } from '../tiers/resolve.js';
 import type { ResolvedRubric } from '../rubrics/resolve.js';
 import { contentStatement } from '../rubrics/rows.js';
 
@@ -40,8 +41,8 @@ export interface SubmitItem {
   metadata: Record<string, string | number | boolean> | null;
 }
 
-/** What {@link submitBatch} needs. */
-export interface BatchSubmission {
+/** What {@link submitBatch} needs: with its tier (every item's, resolved by the caller: src/tiers/resolve.ts). */
+export interface BatchSubmission extends TierChoice {
   tenant: string;
   kind: BatchKind;
   preset: string | null;
@@ -135,7 +136,11 @@ export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Su
       budget: s.budget ?? null,
       idempotencyKey: s.idempotencyKey,
       requestHash: hash,
-      concurrency: configOf(env).BATCH_CONCURRENCY,
+      // At the batch tier every item runs at once: the provider's own limit is per file, and the items wait
+      // on their waves, not on LLM calls (src/waves/).
+      concurrency: s.tier === 'batch' ? Math.max(1, items.length) : configOf(env).BATCH_CONCURRENCY,
+      tier: s.tier,
+      flexFallback: s.flexFallback,
       items,
       now,
     },

@@ -2278,7 +2278,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "forbidden" | "rate_limited" | "quota_exceeded" | "conflict" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed" | "config_invalid" | "invalid_rubric" | "rubric_task_mismatch" | "rubric_unsupported" | "invalid_task" | "rubric_archived" | "agreement_below_minimum" | "rubric_steps_failed" | "rubric_steps_pending" | "auth_not_configured";
+                code: "invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "forbidden" | "rate_limited" | "quota_exceeded" | "conflict" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed" | "config_invalid" | "tier_unsupported" | "invalid_rubric" | "rubric_task_mismatch" | "rubric_unsupported" | "invalid_task" | "rubric_archived" | "agreement_below_minimum" | "rubric_steps_failed" | "rubric_steps_pending" | "auth_not_configured";
                 message: string;
                 issues?: {
                     path: string;
@@ -2302,6 +2302,8 @@ export interface components {
             error: components["schemas"]["EvaluationError"];
             metaId: string | null;
             batchId: string | null;
+            tier: components["schemas"]["Tier"];
+            flexFallback: components["schemas"]["FlexFallback"];
             rubric: components["schemas"]["RubricStamp"];
             createdAt: string;
             startedAt: string | null;
@@ -2386,6 +2388,8 @@ export interface components {
                 estimated?: boolean;
                 /** @default 0 */
                 costUsd?: number;
+                /** @enum {string} */
+                tier?: "standard" | "flex" | "batch";
             };
             /** @default {} */
             details?: {
@@ -2415,6 +2419,16 @@ export interface components {
             code: string;
             message: string;
         } | null;
+        /**
+         * @description `standard`: synchronous calls at the full price. `flex`: the same calls with `service_tier: "flex"`, half price, slower, sometimes refused for capacity (see `flexFallback`). `batch`: the calls go to the provider's Batch API in waves (every ready call of every item at once; the next calls when the results are in), half price, each wave within 24 h; not yet run by this deployment (a request for it is a 400 `tier_unsupported`).
+         * @enum {string}
+         */
+        Tier: "standard" | "flex" | "batch";
+        /**
+         * @description `standard` (default): a call refused by flex for capacity (or at a model without flex) goes again at once at the standard tier and price. `wait`: it is retried at flex later, with backoff, for up to `FLEX_WAIT_MAX_SECONDS` (a day by default), then fails `flex_unavailable`; a model without flex fails it `flex_unsupported`.
+         * @enum {string}
+         */
+        FlexFallback: "standard" | "wait";
         RubricStamp: {
             id?: string;
             version?: number;
@@ -2434,6 +2448,16 @@ export interface components {
             metadata?: components["schemas"]["Metadata"];
             budget?: components["schemas"]["Budget"];
             webhook?: components["schemas"]["OneOffWebhook"];
+            /**
+             * @description The service tier. Absent: the tenant's default, else the providers' default, else `standard`. A tier a provider of the judge does not offer is a 400 `tier_unsupported` naming the provider.
+             * @enum {string}
+             */
+            tier?: "standard" | "flex" | "batch";
+            /**
+             * @description What a flex refusal leads to (tier `flex` only; default `standard`).
+             * @enum {string}
+             */
+            flexFallback?: "standard" | "wait";
             rubric?: components["schemas"]["RubricRef"];
         };
         /**
@@ -2659,6 +2683,8 @@ export interface components {
                 estimated?: boolean;
                 /** @default 0 */
                 costUsd?: number;
+                /** @enum {string} */
+                tier?: "standard" | "flex" | "batch";
             };
             parseError: string | null;
         };
@@ -2714,6 +2740,16 @@ export interface components {
             /** @description Overrides deep-merged over the preset's config (objects merge, arrays and scalars replace), or a full config with `method` when no preset is given. The result must satisfy MethodConfig. */
             config?: components["schemas"]["MethodConfig"];
             items: components["schemas"]["LabelledItem"][];
+            /**
+             * @description The service tier. Absent: the tenant's default, else the providers' default, else `standard`. A tier a provider of the judge does not offer is a 400 `tier_unsupported` naming the provider.
+             * @enum {string}
+             */
+            tier?: "standard" | "flex" | "batch";
+            /**
+             * @description What a flex refusal leads to (tier `flex` only; default `standard`).
+             * @enum {string}
+             */
+            flexFallback?: "standard" | "wait";
             rubric?: components["schemas"]["RubricRef"];
         };
         LabelledItem: {
@@ -2778,6 +2814,7 @@ export interface components {
             status: components["schemas"]["MetaEvaluationStatus"];
             preset: string | null;
             method: string;
+            tier: components["schemas"]["Tier"];
             progress: components["schemas"]["MetaProgress"];
             report: components["schemas"]["AgreementReport"];
             reportMarkdown: string | null;
@@ -3634,6 +3671,11 @@ export interface components {
             retentionDays: number | null;
             /** @description false: task texts and transcripts are never kept past the verdict (only their hashes, the verdict and usage), and logs carry no content. Null = true. */
             storeContent: boolean | null;
+            /**
+             * @description The service tier of the tenant's evaluations, batches and meta-evaluations that name none, where every provider of the judge offers it; null = the providers' default (else `standard`).
+             * @enum {string|null}
+             */
+            defaultTier: "standard" | "flex" | "batch" | null;
         };
         EffectiveLimits: {
             rateLimit: {
@@ -3649,6 +3691,8 @@ export interface components {
             retentionDays: number;
             /** @description Whether task texts and transcripts are kept past the verdict. */
             storeContent: boolean;
+            /** @enum {string|null} */
+            defaultTier: "standard" | "flex" | "batch" | null;
         };
         TenantCurrent: {
             evaluationsThisMonth: number;
@@ -3684,6 +3728,11 @@ export interface components {
                 retentionDays?: number | null;
                 /** @description false: task texts and transcripts are never kept past the verdict (only their hashes, the verdict and usage), and logs carry no content. Null = true. */
                 storeContent?: boolean | null;
+                /**
+                 * @description The service tier of the tenant's evaluations, batches and meta-evaluations that name none, where every provider of the judge offers it; null = the providers' default (else `standard`).
+                 * @enum {string|null}
+                 */
+                defaultTier?: "standard" | "flex" | "batch" | null;
             };
         };
         TenantList: {
@@ -3711,6 +3760,11 @@ export interface components {
                 retentionDays?: number | null;
                 /** @description false: task texts and transcripts are never kept past the verdict (only their hashes, the verdict and usage), and logs carry no content. Null = true. */
                 storeContent?: boolean | null;
+                /**
+                 * @description The service tier of the tenant's evaluations, batches and meta-evaluations that name none, where every provider of the judge offers it; null = the providers' default (else `standard`).
+                 * @enum {string|null}
+                 */
+                defaultTier?: "standard" | "flex" | "batch" | null;
             };
         };
         CreatedKey: {
@@ -3802,6 +3856,16 @@ export interface components {
                 maxCalls?: number;
                 maxTokens?: number;
             };
+            /**
+             * @description The service tier of every item (absent: the tenant's default, else the providers' default, else `standard`). At `batch` the items run all at once and their ready calls go to the provider's Batch API in waves: every ready call of every item for one provider and model in one provider batch; when its results are in, the next ready calls form the next wave. A tier a provider of the judge does not offer is a 400 `tier_unsupported` naming the provider.
+             * @enum {string}
+             */
+            tier?: "standard" | "flex" | "batch";
+            /**
+             * @description What a flex refusal leads to (tier `flex` only; default `standard`).
+             * @enum {string}
+             */
+            flexFallback?: "standard" | "wait";
         };
         BatchItem: {
             /** @description Your id for the item (unique in the batch); results carry it back. */
@@ -3820,6 +3884,8 @@ export interface components {
             status: components["schemas"]["BatchStatus"];
             method: string;
             preset: string | null;
+            tier: components["schemas"]["Tier"];
+            flexFallback: components["schemas"]["FlexFallback"];
             counts: components["schemas"]["BatchCounts"];
             /** @description ISO 8601 UTC. */
             createdAt: string;
@@ -3843,6 +3909,8 @@ export interface components {
             status: components["schemas"]["BatchStatus"];
             method: string;
             preset: string | null;
+            tier: components["schemas"]["Tier"];
+            flexFallback: components["schemas"]["FlexFallback"];
             counts: components["schemas"]["BatchCounts"];
             /** @description ISO 8601 UTC. */
             createdAt: string;
@@ -3910,6 +3978,15 @@ export interface components {
                 maxCalls?: components["schemas"]["BudgetFit"];
                 maxTokens?: components["schemas"]["BudgetFit"];
             } | null;
+            waves: {
+                min: number;
+                max: number;
+            };
+            tiers: {
+                standard: components["schemas"]["TierEstimate"];
+                flex: components["schemas"]["TierEstimate"];
+                batch: components["schemas"]["TierEstimate"];
+            };
             assumptions: string[];
         };
         EstimateRange: {
@@ -3934,6 +4011,23 @@ export interface components {
         };
         /** @enum {string} */
         BudgetFit: "yes" | "maybe" | "no";
+        TierEstimate: {
+            /** @description Whether every provider of the judge offers the tier on this deployment. */
+            available: boolean;
+            /** @description Why the tier is not available, when it is not. */
+            unavailableReason?: string;
+            /** @description USD at the tier's price (the price table's flex / batch price, else the standard one). */
+            costUsd: {
+                min: number;
+                expected: number;
+                max: number;
+            };
+            /** @description Seconds until every evaluation has its verdict: rounds of dependent calls times a round's time (batch: the provider's turnaround per wave typically, the 24 h completion window per wave at worst). */
+            seconds: {
+                typical: number;
+                worst: number;
+            };
+        };
         EstimateRequest: {
             /** @description Preset id from GET /v1/methods, as on POST /v1/evaluations. */
             preset?: string;
@@ -3944,6 +4038,16 @@ export interface components {
             budget?: components["schemas"]["Budget"];
             rubric?: components["schemas"]["RubricRef"];
             metadata?: components["schemas"]["Metadata"];
+            /**
+             * @description The service tier. Absent: the tenant's default, else the providers' default, else `standard`. A tier a provider of the judge does not offer is a 400 `tier_unsupported` naming the provider.
+             * @enum {string}
+             */
+            tier?: "standard" | "flex" | "batch";
+            /**
+             * @description What a flex refusal leads to (tier `flex` only; default `standard`).
+             * @enum {string}
+             */
+            flexFallback?: "standard" | "wait";
             /** @description Accepted so that a batch body can be sent as it is; it does not change the estimate. */
             webhook?: {
                 [key: string]: unknown;
@@ -4022,7 +4126,7 @@ export interface components {
                 message: string;
                 /** @enum {string} */
                 type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "timeout_error" | "server_error";
-                code: ("invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "forbidden" | "rate_limited" | "quota_exceeded" | "conflict" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed" | "config_invalid" | "invalid_rubric" | "rubric_task_mismatch" | "rubric_unsupported" | "invalid_task" | "rubric_archived" | "agreement_below_minimum" | "rubric_steps_failed" | "rubric_steps_pending" | "auth_not_configured") | ("verdict_timeout" | "evaluation_failed" | "evaluation_cancelled");
+                code: ("invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "forbidden" | "rate_limited" | "quota_exceeded" | "conflict" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed" | "config_invalid" | "tier_unsupported" | "invalid_rubric" | "rubric_task_mismatch" | "rubric_unsupported" | "invalid_task" | "rubric_archived" | "agreement_below_minimum" | "rubric_steps_failed" | "rubric_steps_pending" | "auth_not_configured") | ("verdict_timeout" | "evaluation_failed" | "evaluation_cancelled");
                 param: string | null;
                 issues?: {
                     path: string;

@@ -10,6 +10,7 @@
 import type { EvaluationError } from './live-events.js';
 import type { EvaluationStatus } from './status.js';
 import { SQL_NOT_ENDED, sqlMayBecome } from './status.js';
+import type { FlexFallback, Tier } from '../llm/tiers.js';
 
 /**
  * The stored error of a row from its `error_code` / `error_message` columns, or null when it has none.
@@ -35,6 +36,10 @@ export interface StartJob {
   task: string;
   /** The batch it belongs to (src/batches), null for none; absent when the caller does not know. */
   batchId?: string | null;
+  /** The service tier it runs at (src/tiers/); absent: `standard` (rows from before tiers). */
+  tier?: Tier;
+  /** What a flex refusal leads to; absent: `standard`. */
+  flexFallback?: FlexFallback;
   /** The rubric's content it judges by, JSON text; null or absent for none. */
   rubric?: string | null;
 }
@@ -66,7 +71,7 @@ export const BATCH_CANCELLED_ERROR: EvaluationError = { code: 'cancelled', messa
 export async function loadJob(db: D1Database, id: string): Promise<EvaluationJob | null> {
   const row = await db
     .prepare(
-      `SELECT id, tenant, status, method, config, task, error_code, error_message, batch_id,
+      `SELECT id, tenant, status, method, config, task, error_code, error_message, batch_id, tier, flex_fallback,
          (SELECT batches.cancel_requested_at FROM batches WHERE batches.id = evaluations.batch_id) AS batch_cancelled_at,
          ${rubricContentSql('evaluations')} AS rubric
        FROM evaluations WHERE id = ?`,
@@ -82,6 +87,8 @@ export async function loadJob(db: D1Database, id: string): Promise<EvaluationJob
       error_code: string | null;
       error_message: string | null;
       batch_id: string | null;
+      tier: Tier;
+      flex_fallback: FlexFallback;
       batch_cancelled_at: number | null;
       rubric: string | null;
     }>();
@@ -94,6 +101,8 @@ export async function loadJob(db: D1Database, id: string): Promise<EvaluationJob
     config: row.config,
     task: row.task,
     batchId: row.batch_id,
+    tier: row.tier,
+    flexFallback: row.flex_fallback,
     rubric: row.rubric,
     error: errorOf(row.error_code, row.error_message),
     cancel: row.batch_cancelled_at !== null ? BATCH_CANCELLED_ERROR : null,

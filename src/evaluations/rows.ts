@@ -5,6 +5,7 @@
  * Times are epoch milliseconds; JSON columns hold documents validated by the API's zod schemas.
  */
 import type { EvaluationStatus } from './status.js';
+import type { FlexFallback, Tier } from '../llm/tiers.js';
 
 /** What an evaluation records of the rubric it judged by (src/rubrics): the content's hash, and the stored rubric. */
 export interface RubricStampRecord {
@@ -42,6 +43,10 @@ export interface NewEvaluation {
   now: number;
   /** The managed API key that created it (`key_…`), for usage by key; null or absent otherwise. */
   keyId?: string | null;
+  /** The service tier it runs at (src/tiers/); absent: `standard`. */
+  tier?: Tier;
+  /** What a flex refusal leads to; absent: `standard`. */
+  flexFallback?: FlexFallback;
   /** The rubric it judges by (its content is stored by hash in `rubric_contents`); null or absent for none. */
   rubric?: RubricStampRecord | null;
 }
@@ -72,6 +77,9 @@ export interface EvaluationRecord {
   finishedAt: number | null;
   /** Set once the caller deleted it (./erase-rows.ts): task, metadata, transcript and verdict are gone. */
   deletedAt: number | null;
+  /** The service tier it runs at, and what a flex refusal leads to. */
+  tier: Tier;
+  flexFallback: FlexFallback;
   /** The rubric it judged by, or null. */
   rubric: RubricStampRecord | null;
 }
@@ -97,6 +105,8 @@ const INSERT_COLUMNS = [
   'created_at',
   'updated_at',
   'key_id',
+  'tier',
+  'flex_fallback',
   'rubric_hash',
   'rubric_id',
   'rubric_version',
@@ -127,6 +137,8 @@ function insertValues(e: NewEvaluation): (string | number | null)[] {
     e.now,
     e.now,
     e.keyId ?? null,
+    e.tier ?? 'standard',
+    e.flexFallback ?? 'standard',
     e.rubric?.hash ?? null,
     e.rubric?.id ?? null,
     e.rubric?.version ?? null,
@@ -232,6 +244,8 @@ interface EvaluationRow {
   started_at: number | null;
   finished_at: number | null;
   deleted_at: number | null;
+  tier: Tier;
+  flex_fallback: FlexFallback;
   rubric_hash: string | null;
   rubric_id: string | null;
   rubric_version: number | null;
@@ -239,7 +253,7 @@ interface EvaluationRow {
 
 const SELECT = `SELECT id, tenant, status, method, preset, json_extract(task, '$.kind') AS task_kind, metadata,
   idempotency_key, request_hash, meta_id, batch_id, item_id, calls_done, calls_planned, error_code, error_message,
-  created_at, updated_at, started_at, finished_at, deleted_at, rubric_hash, rubric_id, rubric_version FROM evaluations`;
+  created_at, updated_at, started_at, finished_at, deleted_at, tier, flex_fallback, rubric_hash, rubric_id, rubric_version FROM evaluations`;
 
 /** The rubric stamp of a row's `rubric_*` columns, or null when it judged by none. */
 export function rubricStampOf(
@@ -274,6 +288,8 @@ function toRecord(r: EvaluationRow): EvaluationRecord {
     startedAt: r.started_at,
     finishedAt: r.finished_at,
     deletedAt: r.deleted_at,
+    tier: r.tier,
+    flexFallback: r.flex_fallback,
     rubric: rubricStampOf(r.rubric_hash, r.rubric_id, r.rubric_version),
   };
 }

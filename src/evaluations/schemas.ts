@@ -15,6 +15,7 @@ import { TranscriptEntrySchema, VerdictSchema } from '../engine/verdict.js';
 import { FIELD_EXAMPLES, PAIRWISE_TASK_EXAMPLE, POINTWISE_TASK_EXAMPLE } from './examples.js';
 import { configField } from '../methods/method-config.js';
 import { OneOffWebhookSchema } from '../webhooks/schemas.js';
+import { FlexFallbackField, FlexFallbackView, TierField, TierView } from '../tiers/schemas.js';
 import { RubricField } from '../rubrics/schemas.js';
 
 /** Most metadata entries per evaluation: 32. */
@@ -63,6 +64,8 @@ export const CreateEvaluationRequestSchema = z
     /** Spending limits of this evaluation (stored as `config.budget`; give it here or there, not both). */
     budget: BudgetSchema.optional(),
     webhook: OneOffWebhookSchema.optional(),
+    tier: TierField,
+    flexFallback: FlexFallbackField,
     /** Your own criteria: a stored rubric (`rb_…`, `rb_…@3`, `rb_…#prod`) or an inline one. */
     rubric: RubricField.optional(),
   })
@@ -156,6 +159,9 @@ export const EvaluationSchema = z
     metaId: z.string().nullable(),
     /** Batch this evaluation is an item of (a meta-evaluation's id for its items). */
     batchId: z.string().nullable(),
+    /** The service tier it runs at (the request's, or a default), and what a flex refusal leads to. */
+    tier: TierView,
+    flexFallback: FlexFallbackView,
     /** The rubric it judged by, or null. */
     rubric: RubricStampSchema.nullable(),
     createdAt: z.string(),

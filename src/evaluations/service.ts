@@ -46,6 +46,7 @@ import { budgetPath, checkBudgetFloor } from '../budgets/floor.js';
 import { checkBudgetPrices, withBudget } from '../budgets/request-budget.js';
 import { requireSigningSecret, requireWebhookUrl } from '../webhooks/url-checks.js';
 import { configOf } from '../config/vars.js';
+import { resolveTier } from '../tiers/resolve.js';
 import { resolveRubricRef } from '../rubrics/resolve.js';
 import { contentStatement } from '../rubrics/rows.js';
 
@@ -133,8 +134,10 @@ export async function createEvaluationJob(
   const id = newId('ev');
   const hash = idempotencyKey === null ? null : await requestHash(request);
   const now = Date.now();
+  const limits = await limitsFor(env, tenant, creator.limits);
+  const { tier, flexFallback } = resolveTier(env, judge, request, limits.defaultTier);
   try {
-    await assertQuota(env.DB, tenant, await limitsFor(env, tenant, creator.limits), 1, now);
+    await assertQuota(env.DB, tenant, limits, 1, now);
   } catch (e) {
     // A retry of a request accepted before the cap was reached still gets its evaluation back.
     if (idempotencyKey === null || !(await findByIdempotencyKey(env.DB, tenant, idempotencyKey))) throw e;
@@ -160,6 +163,8 @@ export async function createEvaluationJob(
       webhookUrl,
       now,
       keyId: creator.keyId,
+      tier,
+      flexFallback,
       rubric: rubric?.record ?? null,
     },
     fast ? [admitStatement(env.DB, id, deploymentDefaults(env).maxRunning, now)] : [],
@@ -188,6 +193,8 @@ export async function createEvaluationJob(
         config: JSON.stringify(judge.config),
         task: JSON.stringify(request.task),
         batchId: null,
+        tier,
+        flexFallback,
         rubric: rubric ? JSON.stringify(rubric.content) : null,
       },
       waitMs,
@@ -334,6 +341,8 @@ export async function viewEvaluation(
     error: errorOf(row.errorCode, row.errorMessage),
     metaId: row.metaId,
     batchId: row.batchId,
+    tier: row.tier,
+    flexFallback: row.flexFallback,
     rubric: row.rubric,
     createdAt: iso(row.createdAt) ?? '',
     startedAt: iso(row.startedAt),

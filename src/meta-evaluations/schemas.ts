@@ -8,6 +8,7 @@ import { z } from '@hono/zod-openapi';
 import { EvaluationStatusSchema, JudgeConfigField, PresetField } from '../evaluations/schemas.js';
 import { AgreementReportSchema } from '../metrics/agreement.js';
 import { LabelledItemSchema } from '../metrics/labelled.js';
+import { FlexFallbackField, TierField, TierView } from '../tiers/schemas.js';
 
 /** Most labelled items per meta-evaluation: 500. */
 export const MAX_META_ITEMS = 500;
@@ -18,6 +19,8 @@ export const CreateMetaEvaluationRequestSchema = z
     preset: PresetField,
     config: JudgeConfigField,
     items: z.array(LabelledItemSchema).min(1).max(MAX_META_ITEMS),
+    tier: TierField,
+    flexFallback: FlexFallbackField,
     /** The rubric every item is judged by, as on POST /v1/evaluations (resolved once, at submit). */
     rubric: RubricField.optional(),
   })
@@ -89,6 +92,8 @@ export const MetaEvaluationSchema = z
     status: MetaStatusSchema,
     preset: z.string().nullable(),
     method: z.string(),
+    /** The service tier of every item. */
+    tier: TierView,
     progress: MetaProgressSchema,
     report: AgreementReportSchema.meta({ id: 'AgreementReport' }).nullable(),
     /** The report as a Markdown table. */

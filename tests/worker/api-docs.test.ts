@@ -78,10 +78,12 @@ describe('service routes', () => {
     expect(Object.keys(req?.properties ?? {}).sort()).toEqual([
       'budget',
       'config',
+      'flexFallback',
       'metadata',
       'preset',
       'rubric',
       'task',
+      'tier',
       'webhook',
     ]);
     for (const id of [
