@@ -3,7 +3,7 @@
  * helpers end to end (judge, events, transcript, cancel, the wait bound) and `request()` narrowed by
  * status. The client's README example runs as a consumer would in tests/client (e2e).
  */
-import { exports } from 'cloudflare:workers';
+import { workerFetch } from './api-fetch.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EvaluationEvent } from '../../src/client/index.js';
 import { createTribunalClient, TribunalError } from '../../src/client/index.js';
@@ -12,7 +12,7 @@ import { drainAlarms, mockRequests, PAIRWISE } from './helpers.js';
 
 afterEach(drainAlarms);
 
-const client = createTribunalClient({ baseUrl: 'http://tribunal.test/', fetch: (r) => exports.default.fetch(r) });
+const client = createTribunalClient({ baseUrl: 'http://tribunal.test/', fetch: (r) => workerFetch(r) });
 const judgeOn = (seed: string, extra: Record<string, unknown> = {}) => ({
   preset: 'chateval-single',
   config: { defaults: { model: mockModel({ seed, ...extra }) } },
