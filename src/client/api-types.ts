@@ -334,7 +334,7 @@ export interface paths {
         };
         /**
          * A tenant's usage
-         * @description The usage report of any tenant (also one with no `tenants` row, e.g. an API_KEYS tenant): the same query and answer as `GET /v1/usage`.
+         * @description The usage report of any tenant (also one with no `tenants` row that has made an evaluation or a billed call, e.g. an API_KEYS tenant): the same query and answer as `GET /v1/usage`. 404 for an id the deployment has never seen.
          */
         get: operations["adminGetTenantUsage"];
         put?: never;
@@ -743,10 +743,30 @@ export interface paths {
         get: operations["getWebhookSigningSecret"];
         put?: never;
         /**
-         * Create or rotate the signing secret
-         * @description Creates the tenant's signing secret (needed before any request carries `webhook: {url}`), or rotates it. The secret is **shown only in this answer**. After a rotation the previous secret still signs (a second `v1,` signature) for 24 hours.
+         * Create the signing secret
+         * @description Creates the tenant's signing secret (needed before any request carries `webhook: {url}`). The secret is **shown only in this answer**. A tenant that has one gets 409 `conflict`: replacing it is `POST /v1/webhook-signing-secret/rotate`.
          */
         post: operations["createWebhookSigningSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-signing-secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret
+         * @description Replaces the tenant's signing secret. The new secret is **shown only in this answer**; the previous one still signs (a second `v1,` signature) for 24 hours, so receivers can switch over.
+         */
+        post: operations["rotateWebhookSigningSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -832,7 +852,7 @@ export interface paths {
         put?: never;
         /**
          * Send an event to a trigger
-         * @description For senders: any JSON body, signed with the trigger's secret — Standard Webhooks (`webhook-id`, `webhook-timestamp` within 5 minutes of now, `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">`) or GitHub's `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the body>` with `X-GitHub-Delivery`. No bearer token. The delivery id (`webhook-id` / `X-GitHub-Delivery`) makes it idempotent: a retry answers 202 with the same evaluation and judges nothing twice.
+         * @description For senders: any JSON body, signed with the trigger's secret — Standard Webhooks (`webhook-id`, `webhook-timestamp` within 5 minutes of now, `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">`) (Svix senders work unchanged: the same scheme under `svix-id`, `svix-timestamp`, `svix-signature`), or GitHub's `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the body>` with `X-GitHub-Delivery`. No bearer token. The delivery id (`webhook-id` / `svix-id` / `X-GitHub-Delivery`) makes it idempotent: a retry answers 202 with the same evaluation and judges nothing twice.
          */
         post: operations["receiveHook"];
         delete?: never;
@@ -2156,11 +2176,11 @@ export interface components {
             preset: string | null;
             /** @enum {string} */
             taskKind: "pairwise" | "pointwise";
-            metadata: components["schemas"]["Metadata"];
+            metadata: components["schemas"]["Metadata"] | null;
             progress: components["schemas"]["Progress"];
-            verdict: components["schemas"]["VerdictSummary"];
+            verdict: components["schemas"]["VerdictSummary"] | null;
             usage: components["schemas"]["UsageTotals"];
-            error: components["schemas"]["EvaluationError"];
+            error: components["schemas"]["EvaluationError"] | null;
             metaId: string | null;
             batchId: string | null;
             createdAt: string;
@@ -2183,7 +2203,7 @@ export interface components {
          */
         Metadata: {
             [key: string]: string | number | boolean;
-        } | null;
+        };
         Progress: {
             callsDone: number;
             callsPlanned: number;
@@ -2262,7 +2282,7 @@ export interface components {
                     [key: string]: unknown;
                 };
             };
-        } | null;
+        };
         UsageTotals: {
             calls: number;
             promptTokens: number;
@@ -2274,7 +2294,7 @@ export interface components {
         EvaluationError: {
             code: string;
             message: string;
-        } | null;
+        };
         EvaluationAccepted: {
             id: string;
             status: components["schemas"]["EvaluationStatus"];
@@ -2383,7 +2403,7 @@ export interface components {
             preset: string | null;
             /** @enum {string} */
             taskKind: "pairwise" | "pointwise";
-            metadata: components["schemas"]["Metadata"];
+            metadata: components["schemas"]["Metadata"] | null;
             batchId: string | null;
             metaId: string | null;
             verdict: {
@@ -2392,7 +2412,7 @@ export interface components {
                 score: number | null;
                 confidence: number;
             } | null;
-            error: components["schemas"]["EvaluationError"];
+            error: components["schemas"]["EvaluationError"] | null;
             createdAt: string;
             startedAt: string | null;
             finishedAt: string | null;
@@ -2426,7 +2446,58 @@ export interface components {
         };
         EvaluationTask: {
             id: string;
-            task: components["schemas"]["Task"];
+            task: {
+                /** @enum {string} */
+                kind: "pairwise";
+                question?: string;
+                messages?: ({
+                    /** @enum {string} */
+                    role: "user";
+                    content: string;
+                } | {
+                    /** @enum {string} */
+                    role: "assistant";
+                    content?: string;
+                    answerA?: string;
+                    answerB?: string;
+                    reference?: string;
+                })[];
+                answerA: string;
+                answerB: string;
+                reference?: string;
+            } | {
+                /** @enum {string} */
+                kind: "pointwise";
+                source?: string;
+                messages?: ({
+                    /** @enum {string} */
+                    role: "user";
+                    content: string;
+                } | {
+                    /** @enum {string} */
+                    role: "assistant";
+                    content: string;
+                })[];
+                context?: string;
+                output: string;
+                aspect?: {
+                    name: string;
+                    description?: string;
+                    scale: {
+                        min: number;
+                        max: number;
+                    };
+                };
+                aspects?: {
+                    name: string;
+                    description?: string;
+                    scale: {
+                        min: number;
+                        max: number;
+                    };
+                    weight?: number;
+                }[];
+            } | null;
         };
         CancelResponse: {
             id: string;
@@ -2938,8 +3009,8 @@ export interface components {
             /** @description ISO 8601 UTC. */
             cancelRequestedAt: string | null;
             links: components["schemas"]["BatchLinks"];
-            webhook: components["schemas"]["OneOffWebhook"] & (Record<string, never> | null);
-            budget: components["schemas"]["Budget"] & (Record<string, never> | null);
+            webhook: components["schemas"]["OneOffWebhook"] | null;
+            budget: components["schemas"]["Budget"] | null;
             /** @description ISO 8601 UTC. */
             budgetExhaustedAt: string | null;
             verdicts: components["schemas"]["BatchVerdictStats"];
@@ -2963,9 +3034,9 @@ export interface components {
             evaluationId: string;
             status: components["schemas"]["EvaluationStatus"];
             deleted: boolean;
-            metadata: components["schemas"]["Metadata"];
-            verdict: components["schemas"]["VerdictSummary"];
-            error: components["schemas"]["EvaluationError"];
+            metadata: components["schemas"]["Metadata"] | null;
+            verdict: components["schemas"]["VerdictSummary"] | null;
+            error: components["schemas"]["EvaluationError"] | null;
         };
         Estimate: {
             method: string;
@@ -3078,7 +3149,6 @@ export interface components {
                     role?: "assistant";
                     content?: string;
                 };
-                /** @enum {string|null} */
                 finish_reason: "stop" | null;
                 logprobs: null;
             }[];
@@ -3129,27 +3199,15 @@ export interface components {
                 /** @description Send a last chunk with the whole debate's usage. */
                 include_usage?: boolean;
             } | null;
-            /**
-             * @description Only 1: a request is one evaluation (send n requests for n verdicts).
-             * @enum {number|null}
-             */
+            /** @description Only 1: a request is one evaluation (send n requests for n verdicts). */
             n?: 1 | null;
             /** @description `text` or `json_object`: the answer is always a JSON object (`json_schema` is refused: the verdict has its own schema). */
             response_format?: {
                 /** @enum {string} */
                 type: "text" | "json_object";
             } | null;
-            /**
-             * @description Stored with the evaluation and shown by GET /v1/evaluations/{id}.
-             * @example {
-             *       "run": "nightly-42",
-             *       "model": "my-model-v3",
-             *       "shard": 7
-             *     }
-             */
-            metadata?: {
-                [key: string]: string | number | boolean;
-            } | null;
+            /** @description Stored with the evaluation and shown by GET /v1/evaluations/{id}. */
+            metadata?: components["schemas"]["Metadata"] | null;
             /** @description Accepted, no effect: each agent's temperature is the preset's (the paper's setting). Listed in `Tribunal-Unused-Parameters`. */
             temperature?: number | null;
             /** @description Accepted, no effect: the preset fixes its sampling. Listed in `Tribunal-Unused-Parameters`. */
@@ -3158,7 +3216,7 @@ export interface components {
             presence_penalty?: number | null;
             /** @description Accepted, no effect: the preset fixes its sampling. Listed in `Tribunal-Unused-Parameters`. */
             frequency_penalty?: number | null;
-            /** @description Accepted, no effect: the preset fixes its agents' token limits. Listed in `Tribunal-Unused-Parameters`. */
+            /** @description Accepted (at least 1), no effect: the preset fixes its agents' token limits. Listed in `Tribunal-Unused-Parameters`. */
             max_tokens?: number | null;
             /** @description As `max_tokens`. */
             max_completion_tokens?: number | null;
@@ -3327,8 +3385,8 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             mapping: components["schemas"]["TriggerMapping"];
-            filter: components["schemas"]["TriggerFilter"];
-            webhook: components["schemas"]["OneOffWebhook"] & (Record<string, never> | null);
+            filter: components["schemas"]["TriggerFilter"] | null;
+            webhook: components["schemas"]["OneOffWebhook"] | null;
             createdAt: string;
             updatedAt: string;
             /**
@@ -3367,7 +3425,7 @@ export interface components {
             value?: unknown;
         };
         /** @description Every condition must hold, else the request is acknowledged with 200 `{"ignored": true}` and nothing is created. */
-        TriggerFilter: components["schemas"]["TriggerFilterCondition"][] | null;
+        TriggerFilter: components["schemas"]["TriggerFilterCondition"][];
         TriggerFilterCondition: {
             /**
              * @description A JSON Pointer (RFC 6901) into the incoming JSON.
@@ -3413,8 +3471,8 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             mapping: components["schemas"]["TriggerMapping"];
-            filter: components["schemas"]["TriggerFilter"];
-            webhook: components["schemas"]["OneOffWebhook"] & (Record<string, never> | null);
+            filter: components["schemas"]["TriggerFilter"] | null;
+            webhook: components["schemas"]["OneOffWebhook"] | null;
             createdAt: string;
             updatedAt: string;
         };
@@ -3551,7 +3609,7 @@ export interface operations {
             query?: {
                 /** @description Only evaluations in this status. */
                 status?: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-                /** @description Only evaluations of this preset. */
+                /** @description Only evaluations of this preset (one of `GET /v1/methods`; another is a 400). */
                 preset?: string;
                 /** @description Only the items of this batch (`ba_…`) or meta-evaluation (`me_…`). */
                 batch?: string;
@@ -4180,6 +4238,15 @@ export interface operations {
             };
             /** @description `already_ended`: the evaluation succeeded, failed or was cancelled before. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: body over MAX_BODY_BYTES. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5112,6 +5179,15 @@ export interface operations {
             };
             /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no tenant with this id for this tenant. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7362,6 +7438,89 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The new secret. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSigningSecret"];
+                };
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: the tenant already has a signing secret: rotate it instead. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateWebhookSigningSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7390,6 +7549,15 @@ export interface operations {
             };
             /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: the tenant has no signing secret yet: create it first. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -148,7 +148,8 @@ const ENGINE_CODES: ReadonlySet<string> = new Set([
 /** Maps an engine input error (bad preset, config or task kind) to a 400 with the engine's code. */
 export function fromEngineError(err: EngineInputError, prefix?: string): ApiError {
   const code: ErrorCode = ENGINE_CODES.has(err.code) ? (err.code as ErrorCode) : 'invalid_config';
-  return new ApiError(400, code, prefix ? `${prefix}: ${err.message}` : err.message);
+  const issues = err.issues?.map((i) => ({ path: prefix ? `${prefix}.${i.path}` : i.path, message: i.message }));
+  return new ApiError(400, code, prefix ? `${prefix}: ${err.message}` : err.message, issues);
 }
 
 function body(
@@ -207,7 +208,7 @@ export function onError<E extends KernelEnv>(err: Error, c: Context<E>): Respons
   if (err instanceof ConfigError) return c.json(body(err.code, err.message), 503);
   if (err instanceof EngineInputError) {
     const e = fromEngineError(err);
-    return c.json(body(e.code, e.message), e.status);
+    return c.json(body(e.code, e.message, e.issues ? { issues: e.issues } : {}), e.status);
   }
   if (err instanceof z.ZodError) {
     const e = invalidRequest(toIssues(err));

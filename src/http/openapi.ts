@@ -40,6 +40,10 @@ const DOCUMENT_CONFIG = {
     },
     { name: 'meta-evaluations', description: 'Agreement of a judge with human labels over a labelled batch.' },
     { name: 'methods', description: 'Judge methods and the paper presets built on them.' },
+    {
+      name: 'estimates',
+      description: 'What an evaluation or a batch would cost before it runs: the shortest and longest paths.',
+    },
     { name: 'usage', description: "Calls, tokens and cost of the caller's tenant." },
     {
       name: 'admin',

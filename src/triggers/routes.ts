@@ -205,8 +205,9 @@ const hook = createRoute({
   summary: 'Send an event to a trigger',
   description:
     'For senders: any JSON body, signed with the trigger\'s secret — Standard Webhooks (`webhook-id`, `webhook-timestamp` within 5 minutes of now, `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">`) ' +
+    '(Svix senders work unchanged: the same scheme under `svix-id`, `svix-timestamp`, `svix-signature`), ' +
     "or GitHub's `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the body>` with `X-GitHub-Delivery`. No bearer token. " +
-    'The delivery id (`webhook-id` / `X-GitHub-Delivery`) makes it idempotent: a retry answers 202 with the same evaluation and judges nothing twice.',
+    'The delivery id (`webhook-id` / `svix-id` / `X-GitHub-Delivery`) makes it idempotent: a retry answers 202 with the same evaluation and judges nothing twice.',
   security: [],
   request: {
     params: TriggerParams,

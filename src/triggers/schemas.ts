@@ -142,8 +142,9 @@ export const TriggerSchema = z
     preset: z.string().nullable(),
     config: z.record(z.string(), z.unknown()).nullable(),
     mapping: MappingSchema,
-    filter: FilterSchema.nullable(),
-    webhook: OneOffWebhookSchema.nullable(),
+    filter: z.union([FilterSchema, z.null()]),
+    /** (A union: `.nullable()` on a component gives `allOf: [$ref, {type: [object, null]}]`, which refuses null.) */
+    webhook: z.union([OneOffWebhookSchema, z.null()]),
     createdAt: z.string(),
     updatedAt: z.string(),
   })

@@ -109,11 +109,14 @@ export class ResponseContract {
     this.#templates = Object.keys(doc.paths ?? {}).map(templateOf);
   }
 
-  /** The document's path template for a request path, or null when none matches. */
-  templateFor(pathname: string): string | null {
+  /**
+   * The document's path template for a request path, or null when none matches. A parameter matches one
+   * segment; only when no template matches so does the last parameter span slashes (a model id).
+   */
+  templateFor(pathname: string, { loose = true }: { loose?: boolean } = {}): string | null {
     const pick = (re: 'strict' | 'loose') =>
       this.#templates.filter((t) => t[re].test(pathname)).sort((a, b) => b.literal - a.literal)[0];
-    return (pick('strict') ?? pick('loose'))?.path ?? null;
+    return (pick('strict') ?? (loose ? pick('loose') : undefined))?.path ?? null;
   }
 
   /** The compiled schema at a JSON pointer into the document. */
@@ -145,7 +148,8 @@ export class ResponseContract {
     const what = `${method.toUpperCase()} ${pathname} → ${status}`;
     const fail = (why: string) => new ContractViolation(`${what}: ${why}`);
 
-    const template = this.templateFor(pathname);
+    // An unknown path's 404 is the router's (checked as the error shape below), not a route's answer.
+    const template = this.templateFor(pathname, { loose: status !== 404 });
     if (!template) {
       // Outside the document: the viewer's static files, and the API's own 404/405 for unknown paths.
       if (!pathname.startsWith('/v1/') && pathname !== '/v1') return response;
