@@ -13,6 +13,8 @@ export default defineConfig({
     environment: 'node',
     // One Worker bundle for every stack the tests start (inject('workerBundle')).
     globalSetup: ['tests/support/worker-bundle.ts'],
+    // Every response from a local stack is checked against its served OpenAPI document.
+    setupFiles: ['tests/support/contract-fetch.ts'],
     fileParallelism: false,
     testTimeout: 180_000,
     hookTimeout: 180_000,

@@ -11,8 +11,8 @@
  * failure ({@link ContractViolation}) names the method, the path, the status and the first schema error.
  *
  * Platform-free (Web `Response`, `ReadableStream`): the worker project (inside workerd) and the e2e
- * project (Node) share it; tests/worker/api-fetch.ts and tests/support/contract-fetch.ts are the two
- * fetches built on it. Each schema is compiled the first time a response needs it, once per contract.
+ * project (Node) share it; tests/worker/api-fetch.ts (the worker project's helpers) and
+ * tests/support/contract-fetch.ts (the e2e project's `globalThis.fetch`) are the two fetches built on it. Each schema is compiled the first time a response needs it, once per contract.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
@@ -295,6 +295,13 @@ export class ResponseContract {
         },
       }),
     );
-    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    const copy = new Response(body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+    // A constructed Response has no URL; clients that read it (redirect handling, error messages) get the original's.
+    Object.defineProperty(copy, 'url', { value: response.url });
+    return copy;
   }
 }
