@@ -164,9 +164,9 @@ describe('usage', () => {
   });
 
   it('is 404 for a tenant the deployment has never seen, 200 for one with a row and no usage yet', async () => {
-    const unknown = await asAdmin('/v1/admin/tenants/tn_nobody_here/usage');
+    const unknown = await asAdmin('/v1/admin/tenants/tn_nobodyherezzzz22/usage');
     expect(unknown.status).toBe(404);
-    expect((await errorOf(unknown)).message).toContain('tn_nobody_here');
+    expect((await errorOf(unknown)).message).toContain('tn_nobodyherezzzz22');
     const fresh = await tenantWithKey();
     const empty = await asAdmin(`/v1/admin/tenants/${fresh.tenant}/usage`);
     expect(empty.status).toBe(200);

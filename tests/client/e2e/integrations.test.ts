@@ -1,9 +1,10 @@
 /**
  * The integration examples as users run them, against a local Tribunal (src/cli/local-stack.ts, the
  * mock LLM): every block tagged `example=…` in docs/integrations.md and src/client/README.md is taken
- * verbatim. TypeScript examples are type-checked as a consumer project that installed Tribunal
- * (`node_modules/tribunal` → this checkout, the `tribunal/client` export from `dist/client`, strict tsc
- * with Node's types only), then run with node; curl examples run in bash; the promptfoo config runs a
+ * verbatim. TypeScript examples are type-checked as a consumer project that installed Tribunal as the
+ * README says (the tarball `npm pack` makes from this checkout, unpacked where `npm install <tarball>`
+ * puts it, offline; the `tribunal/client` export from its `dist/client`, strict tsc with Node's types
+ * only), then run with node; curl examples run in bash; the promptfoo config runs a
  * real `promptfoo eval` (0.121.20, installed apart in bench/peers) through the provider file.
  */
 import { execFile } from 'node:child_process';
@@ -87,8 +88,20 @@ beforeAll(async () => {
     '-p',
     'tsconfig.client.json',
   ]);
-  stack = await starting;
   expect(build.stdout + build.stderr).toBe('');
+  // The documented install: a tarball packed from a checkout (its `prepare` built dist/client above;
+  // dist/ is git-ignored, so `files` in package.json is what puts it in the tarball).
+  const pack = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir]);
+  expect(pack.code, pack.stderr).toBe(0);
+  const [packed] = JSON.parse(pack.stdout) as { filename: string; files: { path: string }[] }[];
+  expect(packed?.files.map((f) => f.path)).toEqual(
+    expect.arrayContaining(['dist/client/client/index.js', 'dist/client/client/index.d.ts', 'package.json']),
+  );
+  const installed = join(consumer, 'node_modules', 'tribunal');
+  mkdirSync(installed, { recursive: true });
+  const untar = await run('tar', ['-xzf', join(dir, packed!.filename), '-C', installed, '--strip-components=1']);
+  expect(untar.code, untar.stderr).toBe(0);
+  stack = await starting;
   mkdirSync(join(consumer, 'src'), { recursive: true });
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   writeFileSync(
@@ -106,7 +119,8 @@ beforeAll(async () => {
       include: ['src'],
     }),
   );
-  link('tribunal', REPO_ROOT);
+  // The tarball's one dependency its declarations need (npm install would fetch it; this test runs offline).
+  link('zod', join(REPO_ROOT, 'node_modules', 'zod'));
   link('openai', join(REPO_ROOT, 'node_modules', 'openai'));
   link('@types/node', join(REPO_ROOT, 'node_modules', '@types', 'node'));
   env = { TRIBUNAL_URL: stack.url, TRIBUNAL_API_KEY: 'no-key' };
