@@ -35,9 +35,9 @@ function contractOf(origin: string): Promise<ResponseContract | null> {
 }
 
 /** `fetch`, with a local stack's responses checked against its document (rejects with the violation). */
-export async function contractFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+export async function contractFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
   const request = input instanceof Request ? input : null;
-  const url = new URL(request ? request.url : String(input));
+  const url = new URL(input instanceof Request ? input.url : input);
   const method = init?.method ?? request?.method ?? 'GET';
   const response = await unchecked(input, init);
   if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) || url.pathname === '/openapi.json') return response;

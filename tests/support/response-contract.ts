@@ -48,8 +48,7 @@ const OPENAPI_SCHEMA_KEYWORDS = ['example', 'discriminator', 'xml', 'externalDoc
 const SCHEMA_ID = 'tribunal-openapi.json';
 
 /** ajv-formats is CommonJS: its default export arrives wrapped under some bundlers. */
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
-  addFormatsModule) as typeof addFormatsModule;
+const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
 
 /** A JSON pointer segment (RFC 6901). */
 function pointerSegment(s: string): string {
@@ -105,7 +104,7 @@ export class ResponseContract {
     this.#ajv = new Ajv2020({ strict: true, strictTypes: false, strictRequired: false, strictTuples: false });
     addFormats(this.#ajv);
     for (const k of [...DOCUMENT_KEYWORDS, ...OPENAPI_SCHEMA_KEYWORDS]) this.#ajv.addKeyword(k);
-    this.#ajv.addSchema(doc as object, SCHEMA_ID);
+    this.#ajv.addSchema(doc, SCHEMA_ID);
     this.#templates = Object.keys(doc.paths ?? {}).map(templateOf);
   }
 

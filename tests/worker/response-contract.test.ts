@@ -75,7 +75,12 @@ describe('the served document describes what the server sends', () => {
     const doc = await (await exports.default.fetch(new Request(`${ORIGIN}/openapi.json`))).json<unknown>();
     const bad: string[] = [];
     const walk = (x: unknown, at: string) => {
-      if (Array.isArray(x)) return x.forEach((v, i) => walk(v, `${at}/${i}`));
+      if (Array.isArray(x)) {
+        x.forEach((v, i) => {
+          walk(v, `${at}/${i}`);
+        });
+        return;
+      }
       if (!x || typeof x !== 'object') return;
       const o = x as Record<string, unknown>;
       const types = Array.isArray(o.type) ? (o.type as unknown[]) : [o.type];

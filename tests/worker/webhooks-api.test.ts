@@ -209,10 +209,9 @@ describe('the delivery log', () => {
     expect(a.previousSecretExpiresAt).toBeNull();
     const again = await as('/v1/webhook-signing-secret', 'POST');
     expect(again.status).toBe(409);
-    expect((await again.json<ErrorJson>()).error).toMatchObject({
-      code: 'conflict',
-      message: expect.stringContaining('POST /v1/webhook-signing-secret/rotate'),
-    });
+    const conflict = (await again.json<ErrorJson>()).error;
+    expect(conflict.code).toBe('conflict');
+    expect(conflict.message).toContain('POST /v1/webhook-signing-secret/rotate');
     const rotated = await as('/v1/webhook-signing-secret/rotate', 'POST');
     expect(rotated.status).toBe(200);
     const b = await rotated.json<{ secret: string; previousSecretExpiresAt: string | null }>();
