@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { LocalStack } from '../../../src/cli/local-stack.js';
 import { REPO_ROOT, startLocalStack } from '../../../src/cli/local-stack.js';
+import { contractFetch } from '../../support/contract-fetch.js';
 
 /** A tagged example: ```<lang> example=<name>. */
 interface Example {
@@ -136,6 +137,13 @@ async function evaluationOf(id: string): Promise<{ status: string; usage: { call
     usage: { calls: number };
   }>;
 }
+
+describe('the response contract (tests/support/contract-fetch.ts)', () => {
+  it("checks this file's fetches against the stack's served document", async () => {
+    expect(globalThis.fetch).toBe(contractFetch);
+    expect((await fetch(`${stack!.url}/v1/methods`)).status).toBe(200);
+  });
+});
 
 describe('docs/integrations.md: curl', () => {
   it('lists the judges', async () => {
