@@ -5,13 +5,16 @@
  * stack (an origin whose `GET /openapi.json` is our document), whether the test, the OpenAI SDK or
  * `tribunal/client` asked for it, passes {@link ResponseContract} on its way back, and a drift fails the
  * test that received it. Each origin's document is fetched and compiled once; any other origin (the mock
- * LLM, a webhook receiver) passes through unchecked.
+ * LLM, a webhook receiver) passes through unchecked. The same document served on another port (a
+ * restarted stack) reuses the compiled contract, so a restart costs one small request, not a compile.
  */
 import type { ContractDocument } from './response-contract.js';
 import { ResponseContract } from './response-contract.js';
 
 const unchecked = globalThis.fetch.bind(globalThis);
 const contracts = new Map<string, Promise<ResponseContract | null>>();
+/** Compiled contracts by document text: a restarted stack on a new port serves the same one. */
+const byDocument = new Map<string, ResponseContract>();
 
 /** The contract of `origin`, or null when it serves no Tribunal document (not a stack). */
 function contractOf(origin: string): Promise<ResponseContract | null> {
@@ -21,8 +24,14 @@ function contractOf(origin: string): Promise<ResponseContract | null> {
       try {
         const r = await unchecked(`${origin}/openapi.json`);
         if (r.status !== 200) return null;
-        const doc = (await r.json()) as ContractDocument;
-        return typeof doc.openapi === 'string' && doc.paths?.['/v1/evaluations'] ? new ResponseContract(doc) : null;
+        const text = await r.text();
+        const known = byDocument.get(text);
+        if (known) return known;
+        const doc = JSON.parse(text) as ContractDocument;
+        if (typeof doc.openapi !== 'string' || !doc.paths?.['/v1/evaluations']) return null;
+        const contract = new ResponseContract(doc);
+        byDocument.set(text, contract);
+        return contract;
       } catch {
         return null;
       }
