@@ -136,6 +136,22 @@ export class ResponseContract {
   }
 
   /**
+   * Checks an event Tribunal POSTed to a receiver against the document's `webhooks` section (by its
+   * `type`). Returns the first error as a line, or null when the event is documented and valid.
+   */
+  webhookError(event: unknown): string | null {
+    const type = (event as { type?: unknown } | null)?.type;
+    if (typeof type !== 'string') return 'the event has no type';
+    if (!(this.#doc as { webhooks?: Record<string, unknown> }).webhooks?.[type])
+      return `event type ${type} is not in the document's webhooks`;
+    const error = this.errorAt(
+      `/webhooks/${pointerSegment(type)}/post/requestBody/content/application~1json/schema`,
+      event,
+    );
+    return error === null ? null : `${type}: ${error}`;
+  }
+
+  /**
    * Checks one response. Resolves with the response to hand the caller: the same one, or for a stream
    * (NDJSON, `text/event-stream` with an item schema) a copy whose body is checked item by item as the
    * caller reads it, erroring the read at the first bad item. Rejects with {@link ContractViolation}.

@@ -1,7 +1,7 @@
 /**
  * The response contract the worker and e2e tests fetch through (tests/support/response-contract.ts): it
  * fails on a drift (a missing required field, an undocumented status or content type, a bad NDJSON line
- * or SSE event), and the served document says what the server sends (nullable components, nullable
+ * or SSE event, an outbound webhook event off its documented schema), and the served document says what the server sends (nullable components, nullable
  * enums, declared tags).
  */
 import { exports } from 'cloudflare:workers';
@@ -66,6 +66,18 @@ describe('the response contract fails a test on a drift', () => {
     expect(
       await verdict('POST', '/v1/chat/completions', json(': keep-alive\n\ndata: [DONE]\n\n', 200, 'text/event-stream')),
     ).toBe('ok');
+  });
+});
+
+describe("events POSTed to receivers are checked against the document's webhooks", () => {
+  it('names the event type and the first error; an undocumented type fails', async () => {
+    const contract = await servedContract();
+    expect(contract.webhookError({ type: 'batch.completed', timestamp: '2026-01-01T00:00:00Z' })).toMatch(
+      /^batch\.completed: \(body\) must have required property 'data'/,
+    );
+    expect(contract.webhookError({ type: 'batch.exploded', timestamp: 'x', data: {} })).toContain(
+      "event type batch.exploded is not in the document's webhooks",
+    );
   });
 });
 
