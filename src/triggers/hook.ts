@@ -140,6 +140,8 @@ export async function receiveHook(env: Bindings, triggerId: string, request: Req
       task,
       metadata: { ...metadata, triggerId: trigger.id, triggerDeliveryId: deliveryId.slice(0, 1024) },
       ...(trigger.webhook ? { webhook: trigger.webhook } : {}),
+      // Resolved now, at this delivery: a tag that moved since is followed.
+      ...(trigger.rubric !== null ? { rubric: trigger.rubric } : {}),
     },
     idempotencyKeyOf(trigger.id, deliveryId),
   );

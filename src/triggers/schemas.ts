@@ -126,6 +126,11 @@ export const CreateTriggerRequestSchema = z
     filter: FilterSchema.optional(),
     webhook: OneOffWebhookSchema.optional(),
     description: z.string().max(MAX_DESCRIPTION_CHARS).optional(),
+    /**
+     * The rubric each delivery is judged by, stored as given and resolved at each delivery: with `rb_…#prod`
+     * the trigger follows the tag when it moves; `rb_…@3` stays on version 3.
+     */
+    rubric: CreateEvaluationRequestSchema.shape.rubric,
   })
   .strict()
   .meta({ id: 'CreateTriggerRequest' });
@@ -145,6 +150,8 @@ export const TriggerSchema = z
     filter: z.union([FilterSchema, z.null()]),
     /** (A union: `.nullable()` on a component gives `allOf: [$ref, {type: [object, null]}]`, which refuses null.) */
     webhook: z.union([OneOffWebhookSchema, z.null()]),
+    /** The rubric reference (or inline rubric) as given, resolved at each delivery; null for none. */
+    rubric: z.union([CreateEvaluationRequestSchema.shape.rubric.unwrap(), z.null()]),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
