@@ -4851,6 +4851,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `not_found`: the `rubric` reference names no rubric, version or tag of the tenant (the message names the field). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `idempotency_conflict`: the `Idempotency-Key` was used with a different body. */
             409: {
                 headers: {
@@ -5591,6 +5600,15 @@ export interface operations {
             };
             /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: the `rubric` reference names no rubric, version or tag of the tenant (the message names the field). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7676,6 +7694,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `not_found`: the `rubric` reference names no rubric, version or tag of the tenant (the message names the field). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `idempotency_conflict`: the `Idempotency-Key` was used with a different body. */
             409: {
                 headers: {
@@ -8059,6 +8086,15 @@ export interface operations {
             };
             /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: the `rubric` reference names no rubric, version or tag of the tenant (the message names the field). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9666,6 +9702,15 @@ export interface operations {
             };
             /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: the `rubric` reference names no rubric, version or tag of the tenant (the message names the field). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

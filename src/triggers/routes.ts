@@ -16,6 +16,7 @@ import {
   NOT_JSON,
   notFound,
   PAYLOAD_TOO_LARGE,
+  RUBRIC_NOT_FOUND,
   v1Responses,
 } from '../http/responses.js';
 import type { TenantEnv } from '../tenants/auth.js';
@@ -105,6 +106,7 @@ const create = createRoute({
       ],
       "the body fails its schema (see `issues`), the judge does not resolve or does not take the mapping's task kind, or the callback URL is refused or cannot be signed yet.",
     ),
+    404: RUBRIC_NOT_FOUND,
     409: errorResponse(['limit_exceeded'], 'the tenant already has 100 triggers.'),
     413: PAYLOAD_TOO_LARGE,
     415: NOT_JSON,
