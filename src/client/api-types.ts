@@ -2298,7 +2298,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "forbidden" | "rate_limited" | "quota_exceeded" | "conflict" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed" | "config_invalid" | "invalid_rubric" | "rubric_task_mismatch" | "rubric_unsupported" | "invalid_task" | "rubric_archived" | "agreement_below_minimum" | "rubric_steps_failed" | "rubric_steps_pending";
+                code: "invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "forbidden" | "rate_limited" | "quota_exceeded" | "conflict" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed" | "config_invalid" | "invalid_rubric" | "rubric_task_mismatch" | "rubric_unsupported" | "invalid_task" | "rubric_archived" | "agreement_below_minimum" | "rubric_steps_failed" | "rubric_steps_pending" | "auth_not_configured";
                 message: string;
                 issues?: {
                     path: string;
@@ -3697,6 +3697,10 @@ export interface components {
             monthlySpendCapUsd: number | null;
             /** @description Evaluations created per calendar month (UTC); null = no cap. */
             monthlyEvaluationCap: number | null;
+            /** @description Days an ended evaluation's task, transcript and verdict are kept, then erased as DELETE does (usage stays); 0 = until deleted. Null = RETENTION_DAYS (30). */
+            retentionDays: number | null;
+            /** @description false: task texts and transcripts are never kept past the verdict (only their hashes, the verdict and usage), and logs carry no content. Null = true. */
+            storeContent: boolean | null;
         };
         EffectiveLimits: {
             rateLimit: {
@@ -3708,6 +3712,10 @@ export interface components {
             maxRunning: number;
             monthlySpendCapUsd: number | null;
             monthlyEvaluationCap: number | null;
+            /** @description Days content is kept after the end; 0 = until deleted. */
+            retentionDays: number;
+            /** @description Whether task texts and transcripts are kept past the verdict. */
+            storeContent: boolean;
         };
         TenantCurrent: {
             evaluationsThisMonth: number;
@@ -3739,6 +3747,10 @@ export interface components {
                 monthlySpendCapUsd?: number | null;
                 /** @description Evaluations created per calendar month (UTC); null = no cap. */
                 monthlyEvaluationCap?: number | null;
+                /** @description Days an ended evaluation's task, transcript and verdict are kept, then erased as DELETE does (usage stays); 0 = until deleted. Null = RETENTION_DAYS (30). */
+                retentionDays?: number | null;
+                /** @description false: task texts and transcripts are never kept past the verdict (only their hashes, the verdict and usage), and logs carry no content. Null = true. */
+                storeContent?: boolean | null;
             };
         };
         TenantList: {
@@ -3762,6 +3774,10 @@ export interface components {
                 monthlySpendCapUsd?: number | null;
                 /** @description Evaluations created per calendar month (UTC); null = no cap. */
                 monthlyEvaluationCap?: number | null;
+                /** @description Days an ended evaluation's task, transcript and verdict are kept, then erased as DELETE does (usage stays); 0 = until deleted. Null = RETENTION_DAYS (30). */
+                retentionDays?: number | null;
+                /** @description false: task texts and transcripts are never kept past the verdict (only their hashes, the verdict and usage), and logs carry no content. Null = true. */
+                storeContent?: boolean | null;
             };
         };
         CreatedKey: {
@@ -4072,7 +4088,7 @@ export interface components {
                 message: string;
                 /** @enum {string} */
                 type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "timeout_error" | "server_error";
-                code: ("invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "forbidden" | "rate_limited" | "quota_exceeded" | "conflict" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed" | "config_invalid" | "invalid_rubric" | "rubric_task_mismatch" | "rubric_unsupported" | "invalid_task" | "rubric_archived" | "agreement_below_minimum" | "rubric_steps_failed" | "rubric_steps_pending") | ("verdict_timeout" | "evaluation_failed" | "evaluation_cancelled");
+                code: ("invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "forbidden" | "rate_limited" | "quota_exceeded" | "conflict" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed" | "config_invalid" | "invalid_rubric" | "rubric_task_mismatch" | "rubric_unsupported" | "invalid_task" | "rubric_archived" | "agreement_below_minimum" | "rubric_steps_failed" | "rubric_steps_pending" | "auth_not_configured") | ("verdict_timeout" | "evaluation_failed" | "evaluation_cancelled");
                 param: string | null;
                 issues?: {
                     path: string;
@@ -4731,7 +4747,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4767,7 +4783,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4833,7 +4849,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4914,7 +4930,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `llm_not_configured`, `config_invalid`: the deployment has no usable LLM settings (an operator must fix them). */
+            /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: the deployment has no usable LLM settings (an operator must fix them). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4955,7 +4971,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5000,7 +5016,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5039,7 +5055,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5084,7 +5100,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5125,7 +5141,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5170,7 +5186,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5211,7 +5227,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5256,7 +5272,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5301,7 +5317,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5373,7 +5389,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5421,7 +5437,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5466,7 +5482,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5504,7 +5520,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5540,7 +5556,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5589,7 +5605,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5670,7 +5686,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `llm_not_configured`, `config_invalid`: the deployment has no usable LLM settings (an operator must fix them). */
+            /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: the deployment has no usable LLM settings (an operator must fix them). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5711,7 +5727,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5756,7 +5772,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5801,7 +5817,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5837,7 +5853,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5886,7 +5902,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5949,7 +5965,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5990,7 +6006,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6035,7 +6051,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6081,7 +6097,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6126,7 +6142,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6178,7 +6194,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6250,7 +6266,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6293,7 +6309,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6338,7 +6354,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6385,7 +6401,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6457,7 +6473,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6498,7 +6514,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6543,7 +6559,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6584,7 +6600,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6629,7 +6645,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6677,7 +6693,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6713,7 +6729,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6756,7 +6772,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6792,7 +6808,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6834,7 +6850,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6897,7 +6913,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6938,7 +6954,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6983,7 +6999,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7028,7 +7044,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7091,7 +7107,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7142,7 +7158,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7187,7 +7203,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7232,7 +7248,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7268,7 +7284,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7310,7 +7326,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7373,7 +7389,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7414,7 +7430,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7459,7 +7475,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7500,7 +7516,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7545,7 +7561,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7590,7 +7606,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7626,7 +7642,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7676,7 +7692,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7757,7 +7773,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `llm_not_configured`, `config_invalid`: the deployment has no usable LLM settings (an operator must fix them). */
+            /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: the deployment has no usable LLM settings (an operator must fix them). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7798,7 +7814,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7843,7 +7859,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7893,7 +7909,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7938,7 +7954,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7979,7 +7995,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8033,7 +8049,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8075,7 +8091,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8138,7 +8154,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `llm_not_configured`, `config_invalid`: the deployment has no usable LLM settings (an operator must fix them). */
+            /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: the deployment has no usable LLM settings (an operator must fix them). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8460,7 +8476,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8496,7 +8512,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8538,7 +8554,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8601,7 +8617,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8642,7 +8658,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8687,7 +8703,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8726,7 +8742,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8771,7 +8787,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8816,7 +8832,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8879,7 +8895,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8920,7 +8936,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8965,7 +8981,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9013,7 +9029,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9058,7 +9074,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9101,7 +9117,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9155,7 +9171,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9204,7 +9220,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9240,7 +9256,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9281,7 +9297,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9335,7 +9351,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9373,7 +9389,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9409,7 +9425,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9530,7 +9546,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9575,7 +9591,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9613,7 +9629,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9649,7 +9665,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9691,7 +9707,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9763,7 +9779,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `llm_not_configured`, `config_invalid`: the deployment has no usable LLM settings. */
+            /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: the deployment has no usable LLM settings. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9804,7 +9820,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9849,7 +9865,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9888,7 +9904,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9933,7 +9949,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9974,7 +9990,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10019,7 +10035,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10136,7 +10152,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `llm_not_configured`, `config_invalid`: the deployment has no usable LLM settings. */
+            /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: the deployment has no usable LLM settings. */
             503: {
                 headers: {
                     [name: string]: unknown;
