@@ -9463,7 +9463,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9508,7 +9508,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
