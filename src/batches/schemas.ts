@@ -190,9 +190,10 @@ export type BatchSummary = z.infer<typeof BatchSummarySchema>;
 
 /** Answer to `GET /v1/batches/{id}`: counts, verdict statistics and usage over every item. */
 export const BatchSchema = BatchSummarySchema.extend({
-  webhook: WebhookTargetSchema.nullable(),
+  /** (A union: `.nullable()` on a component gives `allOf: [$ref, {type: [object, null]}]`, which refuses null.) */
+  webhook: z.union([WebhookTargetSchema, z.null()]),
   /** The batch's budget as given, or null. */
-  budget: BudgetSchema.nullable(),
+  budget: z.union([BudgetSchema, z.null()]),
   /** When the budget was used up: items not launched by then end `failed` (`budget_exceeded`). */
   budgetExhaustedAt: iso.nullable(),
   verdicts: BatchVerdictStatsSchema,
@@ -222,11 +223,11 @@ export const BatchResultLineSchema = z
     status: EvaluationStatusSchema,
     /** True after `DELETE /v1/evaluations/{id}`: verdict, metadata and error are erased. */
     deleted: z.boolean(),
-    metadata: MetadataSchema.nullable(),
-    verdict: VerdictSummarySchema.nullable(),
-    error: EvaluationErrorSchema.nullable(),
+    metadata: z.union([MetadataSchema, z.null()]),
+    verdict: z.union([VerdictSummarySchema, z.null()]),
+    error: z.union([EvaluationErrorSchema, z.null()]),
     /** The rubric the item judged by (`{id?, version?, hash}`), or null. */
-    rubric: RubricStampSchema.nullable(),
+    rubric: z.union([RubricStampSchema, z.null()]),
   })
   .strict()
   .meta({ id: 'BatchResultLine' });

@@ -468,7 +468,7 @@ export interface paths {
         };
         /**
          * A tenant's usage
-         * @description The usage report of any tenant (also one with no `tenants` row, e.g. an API_KEYS tenant): the same query and answer as `GET /v1/usage`.
+         * @description The usage report of any tenant (also one with no `tenants` row that has made an evaluation or a billed call, e.g. an API_KEYS tenant): the same query and answer as `GET /v1/usage`. 404 for an id the deployment has never seen.
          */
         get: operations["adminGetTenantUsage"];
         put?: never;
@@ -877,10 +877,30 @@ export interface paths {
         get: operations["getWebhookSigningSecret"];
         put?: never;
         /**
-         * Create or rotate the signing secret
-         * @description Creates the tenant's signing secret (needed before any request carries `webhook: {url}`), or rotates it. The secret is **shown only in this answer**. After a rotation the previous secret still signs (a second `v1,` signature) for 24 hours.
+         * Create the signing secret
+         * @description Creates the tenant's signing secret (needed before any request carries `webhook: {url}`). The secret is **shown only in this answer**. A tenant that has one gets 409 `conflict`: replacing it is `POST /v1/webhook-signing-secret/rotate`.
          */
         post: operations["createWebhookSigningSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-signing-secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret
+         * @description Replaces the tenant's signing secret. The new secret is **shown only in this answer**; the previous one still signs (a second `v1,` signature) for 24 hours, so receivers can switch over.
+         */
+        post: operations["rotateWebhookSigningSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -966,7 +986,7 @@ export interface paths {
         put?: never;
         /**
          * Send an event to a trigger
-         * @description For senders: any JSON body, signed with the trigger's secret — Standard Webhooks (`webhook-id`, `webhook-timestamp` within 5 minutes of now, `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">`) or GitHub's `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the body>` with `X-GitHub-Delivery`. No bearer token. The delivery id (`webhook-id` / `X-GitHub-Delivery`) makes it idempotent: a retry answers 202 with the same evaluation and judges nothing twice.
+         * @description For senders: any JSON body, signed with the trigger's secret — Standard Webhooks (`webhook-id`, `webhook-timestamp` within 5 minutes of now, `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">`) (Svix senders work unchanged: the same scheme under `svix-id`, `svix-timestamp`, `svix-signature`), or GitHub's `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the body>` with `X-GitHub-Delivery`. No bearer token. The delivery id (`webhook-id` / `svix-id` / `X-GitHub-Delivery`) makes it idempotent: a retry answers 202 with the same evaluation and judges nothing twice.
          */
         post: operations["receiveHook"];
         delete?: never;
@@ -2295,16 +2315,16 @@ export interface components {
             preset: string | null;
             /** @enum {string} */
             taskKind: "pairwise" | "pointwise";
-            metadata: components["schemas"]["Metadata"];
+            metadata: components["schemas"]["Metadata"] | null;
             progress: components["schemas"]["Progress"];
-            verdict: components["schemas"]["VerdictSummary"];
+            verdict: components["schemas"]["VerdictSummary"] | null;
             usage: components["schemas"]["UsageTotals"];
-            error: components["schemas"]["EvaluationError"];
+            error: components["schemas"]["EvaluationError"] | null;
             metaId: string | null;
             batchId: string | null;
             tier: components["schemas"]["Tier"];
             flexFallback: components["schemas"]["FlexFallback"];
-            rubric: components["schemas"]["RubricStamp"];
+            rubric: components["schemas"]["RubricStamp"] | null;
             createdAt: string;
             startedAt: string | null;
             finishedAt: string | null;
@@ -2325,7 +2345,7 @@ export interface components {
          */
         Metadata: {
             [key: string]: string | number | boolean;
-        } | null;
+        };
         Progress: {
             callsDone: number;
             callsPlanned: number;
@@ -2406,7 +2426,7 @@ export interface components {
                     [key: string]: unknown;
                 };
             };
-        } | null;
+        };
         UsageTotals: {
             calls: number;
             promptTokens: number;
@@ -2418,7 +2438,7 @@ export interface components {
         EvaluationError: {
             code: string;
             message: string;
-        } | null;
+        };
         /**
          * @description `standard`: synchronous calls at the full price. `flex`: the same calls with `service_tier: "flex"`, half price, slower, sometimes refused for capacity (see `flexFallback`). `batch`: the calls go to the provider's Batch API in waves (every ready call of every item at once; the next calls when the results are in), half price, each wave within 24 h; not yet run by this deployment (a request for it is a 400 `tier_unsupported`).
          * @enum {string}
@@ -2433,7 +2453,7 @@ export interface components {
             id?: string;
             version?: number;
             hash: string;
-        } | null;
+        };
         EvaluationAccepted: {
             id: string;
             status: components["schemas"]["EvaluationStatus"];
@@ -2645,7 +2665,7 @@ export interface components {
             preset: string | null;
             /** @enum {string} */
             taskKind: "pairwise" | "pointwise";
-            metadata: components["schemas"]["Metadata"];
+            metadata: components["schemas"]["Metadata"] | null;
             batchId: string | null;
             metaId: string | null;
             verdict: {
@@ -2654,7 +2674,7 @@ export interface components {
                 score: number | null;
                 confidence: number;
             } | null;
-            error: components["schemas"]["EvaluationError"];
+            error: components["schemas"]["EvaluationError"] | null;
             createdAt: string;
             startedAt: string | null;
             finishedAt: string | null;
@@ -2690,7 +2710,58 @@ export interface components {
         };
         EvaluationTask: {
             id: string;
-            task: components["schemas"]["Task"];
+            task: {
+                /** @enum {string} */
+                kind: "pairwise";
+                question?: string;
+                messages?: ({
+                    /** @enum {string} */
+                    role: "user";
+                    content: string;
+                } | {
+                    /** @enum {string} */
+                    role: "assistant";
+                    content?: string;
+                    answerA?: string;
+                    answerB?: string;
+                    reference?: string;
+                })[];
+                answerA: string;
+                answerB: string;
+                reference?: string;
+            } | {
+                /** @enum {string} */
+                kind: "pointwise";
+                source?: string;
+                messages?: ({
+                    /** @enum {string} */
+                    role: "user";
+                    content: string;
+                } | {
+                    /** @enum {string} */
+                    role: "assistant";
+                    content: string;
+                })[];
+                context?: string;
+                output: string;
+                aspect?: {
+                    name: string;
+                    description?: string;
+                    scale: {
+                        min: number;
+                        max: number;
+                    };
+                };
+                aspects?: {
+                    name: string;
+                    description?: string;
+                    scale: {
+                        min: number;
+                        max: number;
+                    };
+                    weight?: number;
+                }[];
+            } | null;
         };
         CancelResponse: {
             id: string;
@@ -3050,8 +3121,8 @@ export interface components {
             }[];
             hash: string;
             tags: string[];
-            steps: components["schemas"]["RubricSteps"];
-            check: components["schemas"]["RubricCheck"];
+            steps: components["schemas"]["RubricSteps"] | null;
+            check: components["schemas"]["RubricCheck"] | null;
             /** @description ISO 8601 UTC. */
             createdAt: string;
             links: components["schemas"]["RubricLinks"];
@@ -3066,7 +3137,7 @@ export interface components {
                 evaluationSteps: string | null;
             }[] | null;
             hash: string | null;
-        } | null;
+        };
         RubricCheck: {
             metaEvaluationId: string;
             /** @enum {string} */
@@ -3190,7 +3261,7 @@ export interface components {
             } | null;
             /** @description ISO 8601 UTC. */
             completedAt: string | null;
-        } | null;
+        };
         RubricLinks: {
             self: string;
             versions: string;
@@ -3349,14 +3420,14 @@ export interface components {
         RubricTag: {
             tag: string;
             version: number;
-            minAgreement: components["schemas"]["RubricMinAgreement"];
+            minAgreement: components["schemas"]["RubricMinAgreement"] | null;
             updatedAt: string;
         };
         RubricMinAgreement: {
             /** @enum {string} */
             metric: "accuracy" | "kappa" | "pearson" | "spearman" | "kendall";
             min: number;
-        } | null;
+        };
         CreateRubricVersionRequest: {
             /** @description The rubric's name, 1-200 characters (shown in lists). */
             name?: string;
@@ -3488,8 +3559,8 @@ export interface components {
             evaluationSteps?: string;
             hash: string;
             tags: string[];
-            steps: components["schemas"]["RubricSteps"];
-            check: components["schemas"]["RubricCheck"];
+            steps: components["schemas"]["RubricSteps"] | null;
+            check: components["schemas"]["RubricCheck"] | null;
             /** @description ISO 8601 UTC. */
             createdAt: string;
             /** @description How many golden examples it has. */
@@ -3589,8 +3660,8 @@ export interface components {
             }[];
             hash: string;
             tags: string[];
-            steps: components["schemas"]["RubricSteps"];
-            check: components["schemas"]["RubricCheck"];
+            steps: components["schemas"]["RubricSteps"] | null;
+            check: components["schemas"]["RubricCheck"] | null;
             /** @description ISO 8601 UTC. */
             createdAt: string;
         };
@@ -3607,11 +3678,7 @@ export interface components {
             /** @description The version the tag points at from now on. */
             version: number;
             /** @description The tag's policy: a version may carry the tag only when its golden check's figure is at least `min`. Absent: the tag keeps its policy; null: none. */
-            minAgreement?: {
-                /** @enum {string} */
-                metric: "accuracy" | "kappa" | "pearson" | "spearman" | "kendall";
-                min: number;
-            } | null;
+            minAgreement?: components["schemas"]["RubricMinAgreement"] | null;
         };
         UsageReport: {
             tenant: string;
@@ -3919,8 +3986,8 @@ export interface components {
             /** @description ISO 8601 UTC. */
             cancelRequestedAt: string | null;
             links: components["schemas"]["BatchLinks"];
-            webhook: components["schemas"]["OneOffWebhook"] & (Record<string, never> | null);
-            budget: components["schemas"]["Budget"] & (Record<string, never> | null);
+            webhook: components["schemas"]["OneOffWebhook"] | null;
+            budget: components["schemas"]["Budget"] | null;
             /** @description ISO 8601 UTC. */
             budgetExhaustedAt: string | null;
             verdicts: components["schemas"]["BatchVerdictStats"];
@@ -3949,10 +4016,10 @@ export interface components {
             evaluationId: string;
             status: components["schemas"]["EvaluationStatus"];
             deleted: boolean;
-            metadata: components["schemas"]["Metadata"];
-            verdict: components["schemas"]["VerdictSummary"];
-            error: components["schemas"]["EvaluationError"];
-            rubric: components["schemas"]["RubricStamp"];
+            metadata: components["schemas"]["Metadata"] | null;
+            verdict: components["schemas"]["VerdictSummary"] | null;
+            error: components["schemas"]["EvaluationError"] | null;
+            rubric: components["schemas"]["RubricStamp"] | null;
         };
         Estimate: {
             method: string;
@@ -4102,7 +4169,6 @@ export interface components {
                     role?: "assistant";
                     content?: string;
                 };
-                /** @enum {string|null} */
                 finish_reason: "stop" | null;
                 logprobs: null;
             }[];
@@ -4153,27 +4219,15 @@ export interface components {
                 /** @description Send a last chunk with the whole debate's usage. */
                 include_usage?: boolean;
             } | null;
-            /**
-             * @description Only 1: a request is one evaluation (send n requests for n verdicts).
-             * @enum {number|null}
-             */
+            /** @description Only 1: a request is one evaluation (send n requests for n verdicts). */
             n?: 1 | null;
             /** @description `text` or `json_object`: the answer is always a JSON object (`json_schema` is refused: the verdict has its own schema). */
             response_format?: {
                 /** @enum {string} */
                 type: "text" | "json_object";
             } | null;
-            /**
-             * @description Stored with the evaluation and shown by GET /v1/evaluations/{id}.
-             * @example {
-             *       "run": "nightly-42",
-             *       "model": "my-model-v3",
-             *       "shard": 7
-             *     }
-             */
-            metadata?: {
-                [key: string]: string | number | boolean;
-            } | null;
+            /** @description Stored with the evaluation and shown by GET /v1/evaluations/{id}. */
+            metadata?: components["schemas"]["Metadata"] | null;
             /** @description Accepted, no effect: each agent's temperature is the preset's (the paper's setting). Listed in `Tribunal-Unused-Parameters`. */
             temperature?: number | null;
             /** @description Accepted, no effect: the preset fixes its sampling. Listed in `Tribunal-Unused-Parameters`. */
@@ -4182,7 +4236,7 @@ export interface components {
             presence_penalty?: number | null;
             /** @description Accepted, no effect: the preset fixes its sampling. Listed in `Tribunal-Unused-Parameters`. */
             frequency_penalty?: number | null;
-            /** @description Accepted, no effect: the preset fixes its agents' token limits. Listed in `Tribunal-Unused-Parameters`. */
+            /** @description Accepted (at least 1), no effect: the preset fixes its agents' token limits. Listed in `Tribunal-Unused-Parameters`. */
             max_tokens?: number | null;
             /** @description As `max_tokens`. */
             max_completion_tokens?: number | null;
@@ -4351,9 +4405,99 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             mapping: components["schemas"]["TriggerMapping"];
-            filter: components["schemas"]["TriggerFilter"];
-            webhook: components["schemas"]["OneOffWebhook"] & (Record<string, never> | null);
-            rubric: components["schemas"]["RubricRef"];
+            filter: components["schemas"]["TriggerFilter"] | null;
+            webhook: components["schemas"]["OneOffWebhook"] | null;
+            rubric: string | {
+                /** @enum {string} */
+                kind: "pairwise" | "pointwise";
+                criteria: string;
+                scale?: {
+                    min: number;
+                    max: number;
+                    levels?: {
+                        score: number;
+                        text: string;
+                    }[];
+                };
+                aspects?: {
+                    name: string;
+                    criteria: string;
+                    scale?: {
+                        min: number;
+                        max: number;
+                        levels?: {
+                            score: number;
+                            text: string;
+                        }[];
+                    };
+                    /** @default 1 */
+                    weight?: number;
+                    evaluationSteps?: string;
+                }[];
+                evaluationSteps?: string;
+                /** @description Accepted so that a rubric body can be sent as is; not used. */
+                name?: string;
+                /** @description Accepted (and checked) so that a rubric body can be sent as is; not run. */
+                examples?: {
+                    task: {
+                        /** @enum {string} */
+                        kind: "pairwise";
+                        question?: string;
+                        messages?: ({
+                            /** @enum {string} */
+                            role: "user";
+                            content: string;
+                        } | {
+                            /** @enum {string} */
+                            role: "assistant";
+                            content?: string;
+                            answerA?: string;
+                            answerB?: string;
+                            reference?: string;
+                        })[];
+                        answerA: string;
+                        answerB: string;
+                        reference?: string;
+                    } | {
+                        /** @enum {string} */
+                        kind: "pointwise";
+                        source?: string;
+                        messages?: ({
+                            /** @enum {string} */
+                            role: "user";
+                            content: string;
+                        } | {
+                            /** @enum {string} */
+                            role: "assistant";
+                            content: string;
+                        })[];
+                        context?: string;
+                        output: string;
+                        aspect?: {
+                            name: string;
+                            description?: string;
+                            scale: {
+                                min: number;
+                                max: number;
+                            };
+                        };
+                        aspects?: {
+                            name: string;
+                            description?: string;
+                            scale: {
+                                min: number;
+                                max: number;
+                            };
+                            weight?: number;
+                        }[];
+                    };
+                    expected: ("A" | "B" | "tie") | number;
+                    expectedAspects?: {
+                        [key: string]: number;
+                    };
+                    note?: string;
+                }[];
+            } | null;
             createdAt: string;
             updatedAt: string;
             /**
@@ -4392,7 +4536,7 @@ export interface components {
             value?: unknown;
         };
         /** @description Every condition must hold, else the request is acknowledged with 200 `{"ignored": true}` and nothing is created. */
-        TriggerFilter: components["schemas"]["TriggerFilterCondition"][] | null;
+        TriggerFilter: components["schemas"]["TriggerFilterCondition"][];
         TriggerFilterCondition: {
             /**
              * @description A JSON Pointer (RFC 6901) into the incoming JSON.
@@ -4439,9 +4583,99 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             mapping: components["schemas"]["TriggerMapping"];
-            filter: components["schemas"]["TriggerFilter"];
-            webhook: components["schemas"]["OneOffWebhook"] & (Record<string, never> | null);
-            rubric: components["schemas"]["RubricRef"];
+            filter: components["schemas"]["TriggerFilter"] | null;
+            webhook: components["schemas"]["OneOffWebhook"] | null;
+            rubric: string | {
+                /** @enum {string} */
+                kind: "pairwise" | "pointwise";
+                criteria: string;
+                scale?: {
+                    min: number;
+                    max: number;
+                    levels?: {
+                        score: number;
+                        text: string;
+                    }[];
+                };
+                aspects?: {
+                    name: string;
+                    criteria: string;
+                    scale?: {
+                        min: number;
+                        max: number;
+                        levels?: {
+                            score: number;
+                            text: string;
+                        }[];
+                    };
+                    /** @default 1 */
+                    weight?: number;
+                    evaluationSteps?: string;
+                }[];
+                evaluationSteps?: string;
+                /** @description Accepted so that a rubric body can be sent as is; not used. */
+                name?: string;
+                /** @description Accepted (and checked) so that a rubric body can be sent as is; not run. */
+                examples?: {
+                    task: {
+                        /** @enum {string} */
+                        kind: "pairwise";
+                        question?: string;
+                        messages?: ({
+                            /** @enum {string} */
+                            role: "user";
+                            content: string;
+                        } | {
+                            /** @enum {string} */
+                            role: "assistant";
+                            content?: string;
+                            answerA?: string;
+                            answerB?: string;
+                            reference?: string;
+                        })[];
+                        answerA: string;
+                        answerB: string;
+                        reference?: string;
+                    } | {
+                        /** @enum {string} */
+                        kind: "pointwise";
+                        source?: string;
+                        messages?: ({
+                            /** @enum {string} */
+                            role: "user";
+                            content: string;
+                        } | {
+                            /** @enum {string} */
+                            role: "assistant";
+                            content: string;
+                        })[];
+                        context?: string;
+                        output: string;
+                        aspect?: {
+                            name: string;
+                            description?: string;
+                            scale: {
+                                min: number;
+                                max: number;
+                            };
+                        };
+                        aspects?: {
+                            name: string;
+                            description?: string;
+                            scale: {
+                                min: number;
+                                max: number;
+                            };
+                            weight?: number;
+                        }[];
+                    };
+                    expected: ("A" | "B" | "tie") | number;
+                    expectedAspects?: {
+                        [key: string]: number;
+                    };
+                    note?: string;
+                }[];
+            } | null;
             createdAt: string;
             updatedAt: string;
         };
@@ -4578,7 +4812,7 @@ export interface operations {
             query?: {
                 /** @description Only evaluations in this status. */
                 status?: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-                /** @description Only evaluations of this preset. */
+                /** @description Only evaluations of this preset (one of `GET /v1/methods`; another is a 400). */
                 preset?: string;
                 /** @description Only the items of this batch (`ba_…`) or meta-evaluation (`me_…`). */
                 batch?: string;
@@ -4730,6 +4964,15 @@ export interface operations {
             };
             /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: the `rubric` reference names no rubric, version or tag of the tenant (the message names the field). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5214,6 +5457,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `payload_too_large`: body over MAX_BODY_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `unsupported_media_type`: a body was sent whose Content-Type is not application/json. */
             415: {
                 headers: {
@@ -5468,6 +5720,15 @@ export interface operations {
             };
             /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: the `rubric` reference names no rubric, version or tag of the tenant (the message names the field). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7019,6 +7280,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `not_found`: no tenant with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
             429: {
                 headers: {
@@ -7544,6 +7814,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `not_found`: the `rubric` reference names no rubric, version or tag of the tenant (the message names the field). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `idempotency_conflict`: the `Idempotency-Key` was used with a different body. */
             409: {
                 headers: {
@@ -7927,6 +8206,15 @@ export interface operations {
             };
             /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: the `rubric` reference names no rubric, version or tag of the tenant (the message names the field). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9262,6 +9550,89 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The new secret. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSigningSecret"];
+                };
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: the tenant already has a signing secret: rotate it instead. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateWebhookSigningSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9290,6 +9661,15 @@ export interface operations {
             };
             /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: the tenant has no signing secret yet: create it first. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9442,6 +9822,15 @@ export interface operations {
             };
             /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: the `rubric` reference names no rubric, version or tag of the tenant (the message names the field). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -148,13 +148,13 @@ export const EvaluationSchema = z
     method: z.string(),
     preset: z.string().nullable(),
     taskKind: z.enum(['pairwise', 'pointwise']),
-    metadata: MetadataSchema.nullable(),
+    metadata: z.union([MetadataSchema, z.null()]),
     progress: ProgressSchema,
     /** Present once `succeeded`. */
-    verdict: VerdictSummarySchema.nullable(),
+    verdict: z.union([VerdictSummarySchema, z.null()]),
     usage: UsageTotalsSchema,
     /** Present when `failed` or `cancelled`. */
-    error: EvaluationErrorSchema.nullable(),
+    error: z.union([EvaluationErrorSchema, z.null()]),
     /** Meta-evaluation this evaluation belongs to. */
     metaId: z.string().nullable(),
     /** Batch this evaluation is an item of (a meta-evaluation's id for its items). */
@@ -163,7 +163,7 @@ export const EvaluationSchema = z
     tier: TierView,
     flexFallback: FlexFallbackView,
     /** The rubric it judged by, or null. */
-    rubric: RubricStampSchema.nullable(),
+    rubric: z.union([RubricStampSchema, z.null()]),
     createdAt: z.string(),
     startedAt: z.string().nullable(),
     finishedAt: z.string().nullable(),
@@ -210,7 +210,7 @@ export const TranscriptSchema = z
 
 /** Answer to `GET /v1/evaluations/{id}/task`: what is judged, as submitted; null once it is no longer kept. */
 export const EvaluationTaskSchema = z
-  .object({ id: z.string(), task: Task.nullable() })
+  .object({ id: z.string(), task: z.union([Task, z.null()]) })
   .strict()
   .meta({ id: 'EvaluationTask' });
 

@@ -221,7 +221,8 @@ const NAMES_ITS_FIELD = /^(rubric|task)(\.[\w.]+)?: /;
  */
 export function fromEngineError(err: EngineInputError, prefix?: string): ApiError {
   const code: ErrorCode = ENGINE_CODES.has(err.code) ? (err.code as ErrorCode) : 'invalid_config';
-  return new ApiError(400, code, placed(err.message, prefix));
+  const issues = err.issues?.map((i) => ({ path: prefix ? `${prefix}.${i.path}` : i.path, message: i.message }));
+  return new ApiError(400, code, placed(err.message, prefix), issues);
 }
 
 function placed(message: string, prefix: string | undefined): string {
@@ -298,7 +299,7 @@ export function onError<E extends KernelEnv>(err: Error, c: Context<E>): Respons
   if (err instanceof ConfigError) return c.json(body(err.code, err.message), 503);
   if (err instanceof EngineInputError) {
     const e = fromEngineError(err);
-    return c.json(body(e.code, e.message), e.status);
+    return c.json(body(e.code, e.message, e.issues ? { issues: e.issues } : {}), e.status);
   }
   if (err instanceof z.ZodError) {
     const e = invalidRequest(toIssues(err));
