@@ -71,7 +71,7 @@ async function submit(page: Page, preset: string, config?: string, screenshot?: 
   await page.getByLabel('Preset').selectOption(preset);
   await page.getByRole('button', { name: 'Fill in an example' }).click();
   if (config !== undefined) {
-    await page.getByText('Advanced: config overrides and metadata').click();
+    await page.getByText('Advanced: config overrides, rubric and metadata').click();
     await page.getByLabel('Config overrides (JSON, optional)').fill(config);
   }
   if (screenshot !== undefined) await page.screenshot({ path: join(shots, screenshot), fullPage: true });
@@ -386,7 +386,7 @@ describe.skipIf(SKIP)('the viewer in headless Chromium', () => {
       await page.goto(`${stack.url}/#/new`);
       await page.getByLabel('Preset').selectOption('chateval-faireval');
       await page.getByRole('button', { name: 'Fill in an example' }).click();
-      await page.getByText('Advanced: config overrides and metadata').click();
+      await page.getByText('Advanced: config overrides, rubric and metadata').click();
       await page.getByLabel('Config overrides (JSON, optional)').fill('{"turns": "many"}');
       await page.getByRole('button', { name: 'Start evaluation' }).click();
       await page.locator('#f-config-error:not(:empty)').waitFor();
@@ -505,6 +505,19 @@ describe.skipIf(SKIP)('the viewer in headless Chromium', () => {
       const text = (await card.innerText()).replace(/\s+/g, ' ');
       expect(text).toContain('Overall (weighted, 0-1)');
       expect(text).toMatch(/\(1-5\)/);
+      expect(await axeViolations(page)).toEqual([]);
+      // The submit form offers the tenant's rubrics (latest and each tag) in its rubric field.
+      const stored = await fetch(`${stack.url}/v1/rubrics`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'Support replies', ...rubric }),
+      });
+      expect(stored.status).toBe(201);
+      const { id: rubricId } = (await stored.json()) as { id: string };
+      await page.goto(`${stack.url}/#/new`);
+      await page.getByText('Advanced: config overrides, rubric and metadata').click();
+      await page.getByLabel('Rubric (optional)').waitFor();
+      expect(await page.locator(`#rubric-options option[value="${rubricId}"]`).count()).toBe(1);
       expect(await axeViolations(page)).toEqual([]);
       expect(browser.errorsOf(page)).toEqual([]);
       await page.close();
