@@ -74,8 +74,11 @@ export const CreateBatchRequestSchema = z
 /** Body of `POST /v1/batches`. */
 export type CreateBatchRequest = z.infer<typeof CreateBatchRequestSchema>;
 
-/** `batch`, or `meta_evaluation` for a labelled batch made by `POST /v1/meta-evaluations`. */
-export const BatchKindSchema = z.enum(['batch', 'meta_evaluation']).meta({ id: 'BatchKind' });
+/**
+ * `batch`; `meta_evaluation` for a labelled batch made by `POST /v1/meta-evaluations`; `comparison` for the
+ * pairwise evaluations of `POST /v1/comparisons`.
+ */
+export const BatchKindSchema = z.enum(['batch', 'meta_evaluation', 'comparison']).meta({ id: 'BatchKind' });
 /** Kind of a batch. */
 export type BatchKind = z.infer<typeof BatchKindSchema>;
 
@@ -254,7 +257,7 @@ export const BatchIdParams = z.object({
     .string()
     .min(1)
     .openapi({
-      param: { description: "Batch id (`ba_…`, or a meta-evaluation's `me_…`)." },
+      param: { description: "Batch id (`ba_…`, a meta-evaluation's `me_…` or a comparison's `cp_…`)." },
       example: 'ba_0f8e2c1d9b7a4e6f8a1b2c3d4e5f6a7b',
     }),
 });

@@ -31,6 +31,17 @@ import { findBatchByKey, insertBatch } from './rows.js';
 import { INSERT_JSON_CHUNK_BYTES as ITEM_CHUNK_BYTES } from '../evaluations/rows.js';
 import { configOf } from '../config/vars.js';
 
+/**
+ * Items the caller writes itself, in the batch's transaction: `total` evaluations, inserted by `statements`
+ * (each guarded by `BATCH_INSERTED`, the new batch's id bound), already checked against the judge. A
+ * comparison expands its items into pair evaluations this way, in SQL, so that 10,000 items × 28 pairs
+ * never become 280,000 objects in the Worker's memory.
+ */
+export interface ExpandedItems {
+  total: number;
+  statements: (batchId: string) => D1PreparedStatement[];
+}
+
 /** An item to submit. */
 export interface SubmitItem {
   itemId: string | null;
@@ -44,7 +55,10 @@ export interface BatchSubmission {
   kind: BatchKind;
   preset: string | null;
   judge: ResolvedJudge;
+  /** The items, each an evaluation (or `expanded` instead). */
   items: readonly SubmitItem[];
+  /** Items written by the caller's statements instead of `items` (see {@link ExpandedItems}). */
+  expanded?: ExpandedItems;
   webhookUrl: string | null;
   /** The batch's budget (checked by the caller, see ./budget-claims.ts), or null/absent. */
   budget?: Budget | null;
@@ -69,6 +83,9 @@ export interface Submitted {
 }
 
 const encoder = new TextEncoder();
+
+/** The id prefix of a batch of each kind. */
+const ID_PREFIX = { batch: 'ba', meta_evaluation: 'me', comparison: 'cp' } as const satisfies Record<BatchKind, string>;
 
 /**
  * Plans every item with the judge (the task kind and config checked per item) and checks its stored size.
@@ -100,14 +117,15 @@ export function planItems(judge: ResolvedJudge, items: readonly SubmitItem[]): N
 
 /** Validates, stores and enqueues a batch (see the module note). */
 export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Submitted> {
-  const id = newId(s.kind === 'batch' ? 'ba' : 'me');
+  const id = newId(ID_PREFIX[s.kind]);
   const items = planItems(s.judge, s.items);
+  const total = s.expanded?.total ?? items.length;
   if (s.metadataOf) for (const item of items) item.metadata = s.metadataOf(id, item);
   const hash = s.idempotencyKey === null ? null : await requestHash({ kind: s.kind, request: s.request });
   const now = Date.now();
   try {
     // Every item is an evaluation: all of them must fit under the tenant's monthly caps (src/tenants/quota.ts).
-    await assertQuota(env.DB, s.tenant, await limitsFor(env, s.tenant, s.creator?.limits), items.length, now);
+    await assertQuota(env.DB, s.tenant, await limitsFor(env, s.tenant, s.creator?.limits), total, now);
   } catch (e) {
     // A retry of a batch accepted before the cap was reached still gets its batch back.
     if (s.idempotencyKey === null || !(await findBatchByKey(env.DB, s.tenant, s.kind, s.idempotencyKey))) throw e;
@@ -128,13 +146,14 @@ export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Su
       requestHash: hash,
       concurrency: configOf(env).BATCH_CONCURRENCY,
       items,
+      itemsTotal: total,
       now,
     },
-    s.extra?.(id, items) ?? [],
+    [...(s.expanded?.statements(id) ?? []), ...(s.extra?.(id, items) ?? [])],
   );
   if (!created) return replay(env, s, hash);
   await pump(env, { batchId: id });
-  return { id, status: 'running', itemsTotal: items.length, replayed: false };
+  return { id, status: 'running', itemsTotal: total, replayed: false };
 }
 
 /** The batch that holds the request's key: the same batch for the same body, else 409. */

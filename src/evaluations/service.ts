@@ -46,8 +46,8 @@ import { checkBudgetPrices, withBudget } from '../budgets/request-budget.js';
 import { requireSigningSecret, requireWebhookUrl } from '../webhooks/url-checks.js';
 import { configOf } from '../config/vars.js';
 
-/** New id: the prefix (`ev` evaluation, `me` meta-evaluation, `ba` batch), `_`, 32 hex chars (a random UUID without dashes). */
-export function newId(prefix: 'ev' | 'me' | 'ba'): string {
+/** New id: the prefix (`ev` evaluation, `me` meta-evaluation, `ba` batch, `cp` comparison), `_`, 32 hex chars (a random UUID without dashes). */
+export function newId(prefix: 'ev' | 'me' | 'ba' | 'cp'): string {
   return `${prefix}_${crypto.randomUUID().replaceAll('-', '')}`;
 }
 

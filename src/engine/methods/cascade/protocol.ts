@@ -28,6 +28,7 @@ import {
   applyResult,
   createEvaluation,
   EngineInputError,
+  judgesBothOrders,
   outcome,
   plannedCalls,
   readyCalls,
@@ -339,6 +340,14 @@ export function createCascade(catalogue: StageCatalogue, stageVersions: number) 
           typeof s.config?.method === 'string' &&
           (catalogue.method(s.config.method).usesEvaluationSteps?.(s.config as EngineState['config']) ?? false),
       );
+    },
+
+    judgesBothOrders(config): boolean {
+      // Every stage, since any of them may decide an item; stages are stored resolved.
+      return config.stages.every((s) => {
+        const c = s.config as EngineState['config'] | undefined;
+        return c !== undefined && judgesBothOrders(catalogue.method(c.method), c);
+      });
     },
 
     plannedCalls(config, task): number {
