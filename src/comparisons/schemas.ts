@@ -6,6 +6,8 @@
  * validation, the OpenAPI document and the typed client.
  */
 import { z } from '@hono/zod-openapi';
+import type { WebhookEventDoc } from '../webhooks/event-docs.js';
+import type { WebhookEventType } from '../webhooks/outbox.js';
 import { BatchCountsSchema, BatchStatusSchema, WebhookTargetSchema } from '../batches/schemas.js';
 import { BudgetSchema } from '../engine/budget.js';
 import { PairwiseTaskSchema } from '../engine/task.js';
@@ -149,8 +151,8 @@ export const CreateComparisonRequestSchema = z
       "Also POST `comparison.completed` (and no other event) to `url`, signed with the tenant's signing secret.",
     ),
     budget: BudgetSchema.optional().describe(
-      "Spending limits of the whole comparison (every pair evaluation), as a batch's `budget`: checked at submit against an estimate, " +
-        'then shared out as the evaluations launch; once used up, evaluations not launched end `failed` (`budget_exceeded`) and count as missing.',
+      "Spending limits of the whole comparison (every pair evaluation), as a batch's `budget`: shared out as the evaluations launch; once " +
+        'used up, evaluations not launched end `failed` (`budget_exceeded`) and their pairs count as missing.',
     ),
   })
   .strict()
@@ -525,3 +527,13 @@ export const ComparisonEventDataSchema = z
   });
 /** `data` of `comparison.completed`. */
 export type ComparisonEventData = z.infer<typeof ComparisonEventDataSchema>;
+
+/** The comparison's event as the OpenAPI document's `webhooks` section shows it (src/webhooks/event-docs.ts). */
+export const COMPARISON_WEBHOOK_DOCS = {
+  'comparison.completed': {
+    data: ComparisonEventDataSchema,
+    what:
+      "Every evaluation of a comparison ended (`data.status` `cancelled` after a cancel): the gate's outcome and figures, the ranking, the pairs " +
+      "and the judge's rates; sent once, to the comparison's `webhook.url` too.",
+  },
+} satisfies Partial<Record<WebhookEventType, WebhookEventDoc>>;

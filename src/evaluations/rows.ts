@@ -170,9 +170,9 @@ export type EvaluationInsertColumn = (typeof INSERT_COLUMNS)[number];
 
 /**
  * One `INSERT … SELECT … ON CONFLICT DO NOTHING` of rows computed in SQL: `columns` gives each column of the
- * one column list as an SQL expression over `from` (a `FROM …` clause, optionally with `WHERE`), whose `?`
- * take `binds` in order (the expressions take none). For rows expanded in D1 itself (a comparison's pair
- * evaluations), so the Worker never holds them.
+ * one column list as an SQL expression over `from` (a `FROM …` clause, optionally with `WHERE`); the `?` of
+ * the expressions (in column-list order), then those of `from`, take `binds` in order. For rows expanded
+ * in D1 itself (a comparison's pair evaluations), so the Worker never holds them.
  */
 export function insertRowsSelectStatement(
   db: D1Database,
