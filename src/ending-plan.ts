@@ -58,7 +58,10 @@ export const ENDING: EndingPlan = {
   afterStatus: [ADMIT_NEXT_WAITING, CLAIM_BATCH_WINDOW],
   afterCommit: [
     { name: 'the new webhook deliveries go to their queue', run: dispatchDeliveriesCausedBy },
-    { name: "a completed comparison's statistics are stored and comparison.completed written", run: finishComparisonOf },
+    {
+      name: "a completed comparison's statistics are stored and comparison.completed written",
+      run: finishComparisonOf,
+    },
   ],
 };
 

@@ -81,9 +81,9 @@ export async function finishComparison(env: Bindings, c: ComparisonRecord): Prom
     }),
     storeResultStatement(env.DB, c.id, JSON.stringify(stats), stats.gate?.outcome ?? null, now),
   ]);
-  await dispatchDeliveriesCausedBy(env, c.id).catch((err: unknown) =>
-    log('warn', 'comparison.dispatch_failed', { comparisonId: c.id, error: messageOf(err) }),
-  );
+  await dispatchDeliveriesCausedBy(env, c.id).catch((err: unknown) => {
+    log('warn', 'comparison.dispatch_failed', { comparisonId: c.id, error: messageOf(err) });
+  });
   const stored = await getComparison(env.DB, c.tenant, c.id);
   return stored?.result ? (JSON.parse(stored.result) as ComparisonStatistics) : stats;
 }

@@ -25,7 +25,11 @@ export function evaluationOutcome(r: OutcomeRow): EvaluationOutcome {
 }
 
 /** One item's evaluations grouped by pair: each pair's outcome once every evaluation of it ended, else null. */
-export function itemPairOutcomes(layout: Layout, rows: readonly OutcomeRow[], item: number): (EvaluationOutcome | null)[] {
+export function itemPairOutcomes(
+  layout: Layout,
+  rows: readonly OutcomeRow[],
+  item: number,
+): (EvaluationOutcome | null)[] {
   const width = widthOf(layout);
   return layout.pairs.map((_, pair) => {
     const evals: OutcomeRow[] = [];
@@ -58,7 +62,12 @@ function pairOutcomesOf(layout: Layout, rows: readonly OutcomeRow[]): PairOutcom
 }
 
 /** Every pair outcome of the comparison, read a page of whole items at a time. */
-export async function allPairOutcomes(db: D1Database, id: string, layout: Layout, items: number): Promise<PairOutcome[]> {
+export async function allPairOutcomes(
+  db: D1Database,
+  id: string,
+  layout: Layout,
+  items: number,
+): Promise<PairOutcome[]> {
   const width = widthOf(layout);
   const step = Math.max(1, Math.floor(READ_PAGE / width)) * width;
   const out: PairOutcome[] = [];

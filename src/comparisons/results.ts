@@ -82,7 +82,8 @@ export async function comparisonResults(
 ): Promise<{ ndjson: string; next: string | null }> {
   const c = ref.comparison;
   const position = cursor === undefined ? { c: c.id, i: 0 } : decodeCursor(cursor, CursorSchema);
-  if (position.c !== c.id) throw invalidRequest([{ path: 'cursor', message: 'belongs to another comparison' }], 'query');
+  if (position.c !== c.id)
+    throw invalidRequest([{ path: 'cursor', message: 'belongs to another comparison' }], 'query');
   const layout = storedLayout(c);
   const width = widthOf(layout);
   const end = Math.min(c.itemsTotal, position.i + limit);

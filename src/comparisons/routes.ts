@@ -61,7 +61,7 @@ const create = createRoute({
   summary: 'Compare candidates',
   description:
     `Judges 2-${MAX_CANDIDATES} candidates' outputs on 1-${MAX_COMPARISON_ITEMS} items, pair by pair (\`design\`: every pair, or each against a baseline), ` +
-    'as a batch of kind `comparison` (its window, budget, cancel and counts are a batch\'s). Each pair is judged in both presentation orders: ' +
+    "as a batch of kind `comparison` (its window, budget, cancel and counts are a batch's). Each pair is judged in both presentation orders: " +
     'inside one evaluation when the judge calibrates position itself (most pairwise presets: `evaluationsPerPair` 1), else as two evaluations ' +
     '(AB and BA, combined by agree-or-tie). Every item is validated before anything is stored: a missing output is a 400 naming ' +
     '`items.3.outputs.v2`. Follow `GET /v1/comparisons/{id}`; `webhook.url` and subscribed endpoints receive `comparison.completed` once, ' +
@@ -103,12 +103,16 @@ const list = createRoute({
   operationId: 'listComparisons',
   tags: ['comparisons'],
   summary: 'List comparisons',
-  description: "The tenant's comparisons, newest first, with their counts and the gate's final outcome; page with `cursor`.",
+  description:
+    "The tenant's comparisons, newest first, with their counts and the gate's final outcome; page with `cursor`.",
   ...scoped('read'),
   request: { query: ComparisonListQuery },
   responses: v1Responses({
     200: jsonResponse(ComparisonListSchema, 'One page of comparisons.'),
-    400: errorResponse(['invalid_request'], 'a query parameter fails its schema, or the cursor is not one this API returned.'),
+    400: errorResponse(
+      ['invalid_request'],
+      'a query parameter fails its schema, or the cursor is not one this API returned.',
+    ),
   }),
 });
 
@@ -120,8 +124,8 @@ const get = createRoute({
   summary: 'Get a comparison',
   description:
     'Counts, then the statistics (`basis`: `final` once every evaluation ended, stored; `live` while it runs): `pairs` (wins, ties, losses, ' +
-    '`winRate` with its interval), the win `matrix`, the `ranking` by Bradley–Terry strength with bootstrap intervals, the `judge`\'s flip and ' +
-    "tie rates, the `gate` and a one-line `summary`; and the calls, tokens and cost of every evaluation.",
+    "`winRate` with its interval), the win `matrix`, the `ranking` by Bradley–Terry strength with bootstrap intervals, the `judge`'s flip and " +
+    'tie rates, the `gate` and a one-line `summary`; and the calls, tokens and cost of every evaluation.',
   ...scoped('read'),
   request: { params: ComparisonIdParams, query: NoQuery },
   responses: v1Responses({
@@ -139,19 +143,25 @@ const results = createRoute({
   summary: 'Comparison results (NDJSON)',
   description:
     'One JSON line per item in request order: each pair with its winner (a candidate, `tie` or null), its flip and its evaluations, and how the ' +
-    "item went for the gate. The last page ends with a `summary` line (the gate and ranking as of now). Paged by `X-Next-Cursor` / `Link`.",
+    'item went for the gate. The last page ends with a `summary` line (the gate and ranking as of now). Paged by `X-Next-Cursor` / `Link`.',
   ...scoped('read'),
   request: { params: ComparisonIdParams, query: ComparisonResultsQuery },
   responses: v1Responses({
     200: {
       description: 'NDJSON: one `ComparisonResultLine` per line.',
       headers: z.object({
-        'X-Next-Cursor': z.string().optional().openapi({ description: 'Cursor of the next page; absent on the last page.' }),
+        'X-Next-Cursor': z
+          .string()
+          .optional()
+          .openapi({ description: 'Cursor of the next page; absent on the last page.' }),
         Link: z.string().optional().openapi({ description: 'RFC 8288 link to the next page (`rel="next"`).' }),
       }),
       content: { [NDJSON_TYPE as string]: { schema: ComparisonResultLineSchema } },
     },
-    400: errorResponse(['invalid_request'], 'a query parameter fails its schema, or the cursor is not one of this comparison.'),
+    400: errorResponse(
+      ['invalid_request'],
+      'a query parameter fails its schema, or the cursor is not one of this comparison.',
+    ),
     404: notFound('comparison'),
   }),
 });
@@ -163,7 +173,7 @@ const cancel = createRoute({
   tags: ['comparisons'],
   summary: 'Cancel a comparison',
   description:
-    'As a batch\'s cancel: evaluations not started never start; the comparison is `cancelling` until the last one ends, then `cancelled`, and ' +
+    "As a batch's cancel: evaluations not started never start; the comparison is `cancelling` until the last one ends, then `cancelled`, and " +
     '`comparison.completed` carries the statistics of what was judged. Repeating it is harmless. No body.',
   ...scoped('evaluations:write'),
   request: { params: ComparisonIdParams, query: NoQuery },

@@ -252,7 +252,10 @@ export function markCompletingStatement(
 }
 
 /** The comparison id of evaluation `evaluationId`'s batch when it is completed and its result not stored yet. */
-export async function unfinishedOf(db: D1Database, evaluationId: string): Promise<{ id: string; tenant: string } | null> {
+export async function unfinishedOf(
+  db: D1Database,
+  evaluationId: string,
+): Promise<{ id: string; tenant: string } | null> {
   return db
     .prepare(
       `SELECT c.id, c.tenant FROM comparisons c

@@ -75,7 +75,9 @@ function chunksOf(items: readonly ExpansionItem[], width: number): ExpansionItem
     const size = encoder.encode(JSON.stringify(item)).byteLength;
     if (size > INSERT_JSON_CHUNK_BYTES) {
       const message = `${String(size)} bytes of UTF-8 is more than one stored item may hold (${String(INSERT_JSON_CHUNK_BYTES)})`;
-      throw new ApiError(400, 'invalid_request', `items.${String(n)}: ${message}`, [{ path: `items.${String(n)}`, message }]);
+      throw new ApiError(400, 'invalid_request', `items.${String(n)}: ${message}`, [
+        { path: `items.${String(n)}`, message },
+      ]);
     }
     if (chunk.length > 0 && (bytes + size > INSERT_JSON_CHUNK_BYTES || (bytes + size) * width > EXPANDED_CHUNK_BYTES)) {
       chunks.push(chunk);
@@ -106,9 +108,12 @@ export async function createComparison(
   const webhookUrl = request.webhook ? requireWebhookUrl(env, request.webhook.url, 'webhook.url') : null;
   if (webhookUrl !== null) await requireSigningSecret(env, tenant, 'webhook.url');
   if (request.budget && judge.config.budget !== undefined) {
-    throw new ApiError(400, 'invalid_request', 'budget: a comparison budget and a per-evaluation `config.budget` cannot be combined', [
-      { path: 'budget', message: 'give one of budget and config.budget' },
-    ]);
+    throw new ApiError(
+      400,
+      'invalid_request',
+      'budget: a comparison budget and a per-evaluation `config.budget` cannot be combined',
+      [{ path: 'budget', message: 'give one of budget and config.budget' }],
+    );
   }
   const layout: Layout = {
     candidates: request.candidates,
