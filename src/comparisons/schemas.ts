@@ -33,7 +33,7 @@ const CandidateName = z
   .string()
   .min(1)
   .max(64)
-  .refine((s) => ![...s].some((ch) => ch.charCodeAt(0) < 0x20), 'a candidate name has no control characters')
+  .regex(/^\P{Cc}+$/u, 'a candidate name has no control characters')
   .describe('A model, prompt or agent version, e.g. `v1`, `gpt-4o-2024-08-06`, `prompt-b`.');
 
 /** One candidate's output for an item: the text it is judged on (a pairwise answer's limits). */
