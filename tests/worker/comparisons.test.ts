@@ -4,6 +4,7 @@
  * known) ranked correctly with intervals containing the truth, CI gates that pass, fail and stay
  * inconclusive, the results pages, and `comparison.completed` written once however the ending repeats.
  */
+import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Comparison, ComparisonResultLine } from '../../src/comparisons/schemas.js';
 import { ComparisonResultLineSchema, ComparisonSchema } from '../../src/comparisons/schemas.js';
@@ -251,4 +252,61 @@ describe('reads', () => {
     expect(list.data.every((c) => c.id.startsWith('cp_'))).toBe(true);
     expect((await api('/v1/comparisons/cp_nope')).status).toBe(404);
   });
+});
+
+describe('a comparison trigger', () => {
+  it('turns a signed CI event into one comparison (a retried delivery replays it); a bad mapping is a 422 naming the field', async () => {
+    const r = await postJson('/v1/triggers', {
+      ...judge('cmp-trigger'),
+      mapping: {
+        task: {
+          kind: 'comparison',
+          candidates: '/candidates',
+          items: '/items',
+          design: { value: { baseline: 'prod' } },
+          gate: { template: '{"candidate": "{{/candidate}}", "baseline": "prod"}' },
+        },
+      },
+    });
+    expect(r.status, await r.clone().text()).toBe(201);
+    const t = await r.json<{ url: string; secret: string }>();
+    const send = (to: { url: string; secret: string }, event: unknown, msgId: string) => {
+      const body = JSON.stringify(event);
+      const at = new Date();
+      return api(to.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'webhook-id': msgId,
+          'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+          'webhook-signature': new Webhook(to.secret).sign(msgId, at, body),
+        },
+        body,
+      });
+    };
+    const event = {
+      candidate: 'pr-7',
+      candidates: ['prod', 'pr-7'],
+      items: taggedItems(4, { prod: 0, 'pr-7': 2 }, 3),
+    };
+    // A template gives text, not an object: the gate fails its schema, named.
+    const bad = await send(t, event, 'msg_cmp_bad');
+    expect(bad.status).toBe(422);
+    expect((await bad.json<ErrorJson>()).error.issues?.[0]?.path).toBe('task.gate');
+
+    const r2 = await postJson('/v1/triggers', {
+      ...judge('cmp-trigger'),
+      mapping: { task: { kind: 'comparison', candidates: '/candidates', items: '/items', gate: '/gate' } },
+    });
+    const t2 = await r2.json<{ url: string; secret: string }>();
+    const ok = await send(t2, { ...event, gate: { candidate: 'pr-7', baseline: 'prod' } }, 'msg_cmp_1');
+    const body = await ok.json<{ comparisonId: string; replayed: boolean }>();
+    expect(ok.status, JSON.stringify(body)).toBe(202);
+    expect(body.replayed).toBe(false);
+    const again = await send(t2, { ...event, gate: { candidate: 'pr-7', baseline: 'prod' } }, 'msg_cmp_1');
+    expect(await again.json()).toMatchObject({ comparisonId: body.comparisonId, replayed: true });
+    const c = await waitDone(body.comparisonId);
+    expect(c.gate).toMatchObject({ candidate: 'pr-7', baseline: 'prod', n: 4 });
+    expect(c.gate?.wins).toBeGreaterThanOrEqual(3);
+  }, 30_000);
 });
