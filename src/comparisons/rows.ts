@@ -279,3 +279,14 @@ export function storeResultStatement(
     )
     .bind(result, gateOutcome, now, id);
 }
+
+/** Comparisons completed before `before` whose statistics were never stored (oldest first, at most `limit`). */
+export async function unfinishedBefore(db: D1Database, before: number, limit: number): Promise<ComparisonRecord[]> {
+  const { results } = await db
+    .prepare(
+      `${SELECT} WHERE completed_at IS NOT NULL AND result IS NULL AND completed_at < ? ORDER BY completed_at LIMIT ?`,
+    )
+    .bind(before, limit)
+    .all<ComparisonRow>();
+  return results.map(toRecord);
+}

@@ -310,7 +310,7 @@ export const StatisticsBasisSchema = z.enum(['final', 'live', 'live-counts']).me
   id: 'ComparisonStatisticsBasis',
   description:
     '`final`: computed once every evaluation ended and stored; `live`: computed now over the evaluations ended so far; `live-counts`: a large running ' +
-    'comparison (more than 20,000 evaluations) computed from verdict counts, the strength intervals (and so every rank but 1) appear once it completes.',
+    'comparison (more than 5,000 evaluations) computed from verdict counts, the strength intervals (and so every rank but 1) appear once it completes.',
 });
 
 /** The statistics of a comparison. */

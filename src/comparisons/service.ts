@@ -24,7 +24,14 @@ import type { Layout } from './layout.js';
 import { pairsOf, widthOf } from './layout.js';
 import { liveStatistics } from './outcomes.js';
 import type { ComparisonRecord, ExpansionItem } from './rows.js';
-import { comparisonsByIds, expandStatement, getComparison, insertComparisonStatement, layoutOf } from './rows.js';
+import {
+  comparisonsByIds,
+  expandStatement,
+  getComparison,
+  insertComparisonStatement,
+  layoutOf,
+  unfinishedBefore,
+} from './rows.js';
 import type {
   Comparison,
   ComparisonAccepted,
@@ -288,4 +295,17 @@ export async function listComparisons(
 export async function cancelComparison(env: Bindings, ref: ComparisonRef): Promise<Comparison> {
   await cancelBatch(env, ref.batch);
   return viewComparison(env, await requireComparison(env, ref.batch.tenant, ref.batch.id));
+}
+
+/**
+ * The sweeper's part: finishes comparisons whose last ending committed before `before` but whose statistics
+ * and `comparison.completed` were never written (the after-commit step failed, or the process died
+ * between). @returns how many it finished.
+ */
+export async function finishStalledComparisons(env: Bindings, before: number, limit = 10): Promise<number> {
+  let n = 0;
+  for (const c of await unfinishedBefore(env.DB, before, limit)) {
+    if (await finishComparison(env, c)) n += 1;
+  }
+  return n;
 }

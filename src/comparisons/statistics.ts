@@ -21,7 +21,7 @@ import type { Layout } from './layout.js';
 import type { ComparisonStatistics, StatisticsOptions } from './schemas.js';
 
 /** Evaluations up to which a running comparison's statistics come from its items (above: from counts). */
-export const LIVE_ITEM_LEVEL_MAX = 20_000;
+export const LIVE_ITEM_LEVEL_MAX = 5_000;
 
 /** Statistics from item-level outcomes (every outcome of an ended evaluation; pending ones left out). */
 export function statisticsOf(

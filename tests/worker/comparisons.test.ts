@@ -11,6 +11,7 @@ import { ComparisonResultLineSchema, ComparisonSchema } from '../../src/comparis
 import { getComparison } from '../../src/comparisons/rows.js';
 import { finishComparison } from '../../src/comparisons/finish.js';
 import { markEnded, afterEnding } from '../../src/ending-plan.js';
+import { sweep } from '../../queues/sweeper.js';
 import { qualityTag } from '../../src/mock-llm/judge-mode.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import type { ErrorJson } from './api-fetch.js';
@@ -241,6 +242,27 @@ describe('the CI gate', () => {
     },
     60_000,
   );
+});
+
+describe('the sweeper', () => {
+  it("finishes a comparison whose statistics were never stored after its last ending's commit", async () => {
+    const id = await create({
+      ...judge('cmp-sweep'),
+      candidates: ['a', 'b'],
+      design: 'all-pairs',
+      items: taggedItems(2, { a: 0, b: 1 }, 5),
+    });
+    await waitDone(id);
+    // As if the process died between the ending's commit and the after-commit step.
+    await testEnv.DB.prepare('UPDATE comparisons SET result = NULL, gate_outcome = NULL, completed_at = 1 WHERE id = ?')
+      .bind(id)
+      .run();
+    await sweep(testEnv);
+    const row = await testEnv.DB.prepare('SELECT result FROM comparisons WHERE id = ?')
+      .bind(id)
+      .first<{ result: string | null }>();
+    expect(row?.result).not.toBeNull();
+  });
 });
 
 describe('reads', () => {
