@@ -4,8 +4,7 @@
 -- the candidates, the design, the gate, and the statistics computed once the last evaluation ended.
 --
 -- Reliability (`repeats` on meta-evaluations): each labelled item is judged `repeats` times; the item's
--- repeats are its evaluations in the batch (batch_seq = item position × repeats + repeat). Items of a
--- reliability run may come without a human label (`human` is then the JSON text null).
+-- repeats are its evaluations in the batch (batch_seq = item position × repeats + repeat).
 --
 -- Times are Unix epoch milliseconds.
 
@@ -84,7 +83,8 @@ CREATE TABLE comparisons (
 -- The sweeper's finish of comparisons whose statistics were never stored (a crash after the last ending).
 CREATE INDEX comparisons_unfinished ON comparisons (completed_at) WHERE completed_at IS NOT NULL AND result IS NULL;
 
--- Meta-evaluations: how many times each item is judged (reliability), and the options of the report
--- (a cascade's calibration for Trust or Escalate).
+-- Meta-evaluations: how many times each item is judged (reliability; `meta_evaluation_items` links each
+-- item to its first repeat, the one the agreement report reads), and the reliability report over every
+-- repeat, stored once when the batch completed.
 ALTER TABLE meta_evaluations ADD COLUMN repeats INTEGER NOT NULL DEFAULT 1;
-ALTER TABLE meta_evaluations ADD COLUMN options TEXT;
+ALTER TABLE meta_evaluations ADD COLUMN reliability TEXT;

@@ -2671,6 +2671,11 @@ export interface components {
             /** @description Overrides deep-merged over the preset's config (objects merge, arrays and scalars replace), or a full config with `method` when no preset is given. The result must satisfy MethodConfig. */
             config?: components["schemas"]["MethodConfig"];
             items: components["schemas"]["LabelledItem"][];
+            /**
+             * @description Times each item is judged, 1-10 (default 1). Above 1 (pairwise items), the answer gains a `reliability` report over every repeat: test-retest agreement, position bias, flip, tie / unparsed / inconclusive rates and agreement with the labels, with 95% CIs. No verdict is reused between repeats; a mock or a model sampling at a temperature answers each afresh.
+             * @default 1
+             */
+            repeats?: number;
         };
         LabelledItem: {
             id: string;
@@ -2737,6 +2742,9 @@ export interface components {
             progress: components["schemas"]["MetaProgress"];
             report: components["schemas"]["AgreementReport"];
             reportMarkdown: string | null;
+            /** @description Times each item is judged. */
+            repeats: number;
+            reliability: components["schemas"]["ReliabilityReport"];
             items: {
                 itemId: string;
                 evaluationId: string;
@@ -2873,6 +2881,99 @@ export interface components {
                 pearson: number | null;
                 spearman: number | null;
                 kendall: number | null;
+            };
+        } | null;
+        /** @description The judge's reliability over every repeat (`repeats` > 1), once every repeat ended: test-retest agreement (all repeats agree; Krippendorff's α), position bias (how often the answer shown first wins), flip rate, tie / unparsed / inconclusive / failed rates, and agreement of each repeat with the human label, each with a bootstrap 95% CI over items. */
+        ReliabilityReport: {
+            items: number;
+            repeats: number;
+            repeatsPerItem: {
+                min: number;
+                max: number;
+            };
+            rates: {
+                A: number | null;
+                B: number | null;
+                tie: number | null;
+                unparsed: number | null;
+                inconclusive: number | null;
+                failed: number | null;
+            };
+            testRetest: {
+                itemsCompared: number;
+                allAgree: {
+                    value: number | null;
+                    ci: {
+                        lo: number;
+                        hi: number;
+                    } | null;
+                };
+                pairAgreement: {
+                    value: number | null;
+                    ci: {
+                        lo: number;
+                        hi: number;
+                    } | null;
+                };
+                alpha: {
+                    value: number | null;
+                    ci: {
+                        lo: number;
+                        hi: number;
+                    } | null;
+                };
+            };
+            positionBias: {
+                judgements: number;
+                aWinsWhenFirst: number | null;
+                aWinsWhenSecond: number | null;
+                firstShownWins: {
+                    value: number | null;
+                    ci: {
+                        lo: number;
+                        hi: number;
+                    } | null;
+                };
+            };
+            flips: {
+                measured: number;
+                rate: {
+                    value: number | null;
+                    ci: {
+                        lo: number;
+                        hi: number;
+                    } | null;
+                };
+            };
+            labelled: {
+                items: number;
+                scored: number;
+                perRepeatAccuracy: {
+                    value: number | null;
+                    ci: {
+                        lo: number;
+                        hi: number;
+                    } | null;
+                };
+                majorityAccuracy: {
+                    value: number | null;
+                    ci: {
+                        lo: number;
+                        hi: number;
+                    } | null;
+                };
+                majorityKappa: {
+                    value: number | null;
+                    ci: {
+                        lo: number;
+                        hi: number;
+                    } | null;
+                };
+            } | null;
+            bootstrap: {
+                resamples: number;
+                seed: number;
+                level: number;
             };
         } | null;
         UsageReport: {

@@ -7,6 +7,10 @@ import { z } from '@hono/zod-openapi';
 import { EvaluationStatusSchema, JudgeConfigField, PresetField } from '../evaluations/schemas.js';
 import { AgreementReportSchema } from '../metrics/agreement.js';
 import { LabelledItemSchema } from '../metrics/labelled.js';
+import { ReliabilityReportSchema } from '../metrics/reliability.js';
+
+/** Most times an item is judged: 10. */
+export const MAX_REPEATS = 10;
 
 /** Most labelled items per meta-evaluation: 500. */
 export const MAX_META_ITEMS = 500;
@@ -17,9 +21,22 @@ export const CreateMetaEvaluationRequestSchema = z
     preset: PresetField,
     config: JudgeConfigField,
     items: z.array(LabelledItemSchema).min(1).max(MAX_META_ITEMS),
+    repeats: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_REPEATS)
+      .default(1)
+      .describe(
+        `Times each item is judged, 1-${MAX_REPEATS} (default 1). Above 1 (pairwise items), the answer gains a \`reliability\` report over every ` +
+          'repeat: test-retest agreement, position bias, flip, tie / unparsed / inconclusive rates and agreement with the labels, with 95% CIs. ' +
+          'No verdict is reused between repeats; a mock or a model sampling at a temperature answers each afresh.',
+      ),
   })
   .strict()
   .superRefine((body, ctx) => {
+    if (body.repeats > 1 && body.items.some((i) => i.task.kind !== 'pairwise'))
+      ctx.addIssue({ code: 'custom', path: ['repeats'], message: 'repeats above 1 need pairwise items' });
     const kinds = new Set(body.items.map((i) => i.task.kind));
     if (kinds.size > 1)
       ctx.addIssue({ code: 'custom', path: ['items'], message: 'all items must have the same task kind' });
@@ -90,6 +107,14 @@ export const MetaEvaluationSchema = z
     report: AgreementReportSchema.meta({ id: 'AgreementReport' }).nullable(),
     /** The report as a Markdown table. */
     reportMarkdown: z.string().nullable(),
+    repeats: z.number().int().positive().describe('Times each item is judged.'),
+    reliability: ReliabilityReportSchema.meta({
+      id: 'ReliabilityReport',
+      description:
+        "The judge's reliability over every repeat (`repeats` > 1), once every repeat ended: test-retest agreement (all repeats agree; " +
+        "Krippendorff's α), position bias (how often the answer shown first wins), flip rate, tie / unparsed / inconclusive / failed rates, and " +
+        'agreement of each repeat with the human label, each with a bootstrap 95% CI over items.',
+    }).nullable(),
     items: z.array(
       z
         .object({
