@@ -88,3 +88,5 @@ CREATE INDEX comparisons_unfinished ON comparisons (completed_at) WHERE complete
 -- repeat, stored once when the batch completed.
 ALTER TABLE meta_evaluations ADD COLUMN repeats INTEGER NOT NULL DEFAULT 1;
 ALTER TABLE meta_evaluations ADD COLUMN reliability TEXT;
+-- The latest Trust or Escalate calibration of a cascade's labelled run (POST …/calibrate), JSON.
+ALTER TABLE meta_evaluations ADD COLUMN calibration TEXT;

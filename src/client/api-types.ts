@@ -257,6 +257,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/meta-evaluations/{id}/calibrate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Calibrate a cascade (Trust or Escalate)
+         * @description From this labelled run of a `cascade` config (best with `runAllStages: true`), each stage's confidence threshold for a target agreement 1 − `alpha` with risk `delta`, by fixed-sequence testing as in Jung et al. 2024: the thresholds, the coverage and the agreement on the covered items with the guarantee stated, and the cascade config that applies them (items below every threshold then come back without a winner, `details.cascade.abstained`). Stored: `GET /v1/meta-evaluations/{id}` shows the latest.
+         */
+        post: operations["calibrateMetaEvaluation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/usage": {
         parameters: {
             query?: never;
@@ -2249,6 +2269,11 @@ export interface components {
             }[];
             /** @default false */
             runAllStages?: boolean;
+            calibrated?: {
+                thresholds: (number | null)[];
+                alpha?: number;
+                delta?: number;
+            };
         };
         /** @description Config of method `rubric-steps` (G-Eval (Liu et al. 2023) §2, auto chain-of-thought: evaluation steps generated from the criteria). Fields left out take the preset's value, else the default shown. */
         "Rubric-stepsConfig": {
@@ -2759,6 +2784,32 @@ export interface components {
                 /** @description The judge's score once the item succeeded (pointwise); null before, or pairwise. */
                 score: number | null;
             }[];
+            /** @description The latest Trust or Escalate calibration of this cascade run (`POST /v1/meta-evaluations/{id}/calibrate`); null before one. */
+            calibration: {
+                alpha: number;
+                delta: number;
+                minTrusted: number;
+                /** @enum {string} */
+                deltaSplit: "per-stage" | "bonferroni";
+                thresholds: (number | null)[];
+                stages: {
+                    stage: number;
+                    threshold: number | null;
+                    delta: number;
+                    reached: number;
+                    unrecorded: number;
+                    tested: number;
+                    trusted: number;
+                    agreement: number | null;
+                    disagreementBound: number | null;
+                }[];
+                n: number;
+                covered: number;
+                abstained: number;
+                coverage: number | null;
+                agreement: number | null;
+                guarantee: string;
+            } | null;
             createdAt: string;
         };
         MetaProgress: {
@@ -2976,6 +3027,62 @@ export interface components {
                 level: number;
             };
         } | null;
+        CalibrateResult: {
+            calibration: components["schemas"]["CascadeCalibration"];
+            /** @description The run's cascade config with `calibrated.thresholds` set (and `runAllStages` off): pass it as `config` to judge with the calibrated cascade, which abstains (no winner, `details.cascade.abstained`) on items below every threshold. */
+            config: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description Trust or Escalate (Jung et al. 2024) on this labelled cascade run: per stage its confidence threshold (null: the stage trusts nothing) by fixed-sequence testing, the items each stage trusts and their agreement with the labels, the coverage (items some stage trusts) and the agreement over them, and the `guarantee` in words. */
+        CascadeCalibration: {
+            alpha: number;
+            delta: number;
+            minTrusted: number;
+            /** @enum {string} */
+            deltaSplit: "per-stage" | "bonferroni";
+            thresholds: (number | null)[];
+            stages: {
+                stage: number;
+                threshold: number | null;
+                delta: number;
+                reached: number;
+                unrecorded: number;
+                tested: number;
+                trusted: number;
+                agreement: number | null;
+                disagreementBound: number | null;
+            }[];
+            n: number;
+            covered: number;
+            abstained: number;
+            coverage: number | null;
+            agreement: number | null;
+            guarantee: string;
+        };
+        CalibrateRequest: {
+            /**
+             * @description Tolerated disagreement with the human labels: the target agreement is 1 − alpha. In (0, 1); default 0.2.
+             * @default 0.2
+             */
+            alpha?: number;
+            /**
+             * @description Risk that the guarantee fails over the calibration draw. In (0, 1); default 0.1.
+             * @default 0.1
+             */
+            delta?: number;
+            /**
+             * @description Fewest items a tested threshold must trust (30, as the authors’ code); fewer cannot pass the test.
+             * @default 30
+             */
+            minTrusted?: number;
+            /**
+             * @description `per-stage` (the paper): δ at every stage; `bonferroni`: δ/k per stage, so the whole cascade holds at 1 − δ.
+             * @default per-stage
+             * @enum {string}
+             */
+            deltaSplit?: "per-stage" | "bonferroni";
+        };
         UsageReport: {
             tenant: string;
             from: string;
@@ -5177,6 +5284,96 @@ export interface operations {
                 };
             };
             /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no meta-evaluation with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    calibrateMetaEvaluation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Meta-evaluation id (`me_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CalibrateRequest"];
+            };
+        };
+        responses: {
+            /** @description The calibration and the calibrated config. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalibrateResult"];
+                };
+            };
+            /** @description `invalid_request`, `invalid_json`: the body fails its schema, or the run is not a finished pairwise cascade run with labels (see `issues`). */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -71,6 +71,10 @@ export interface MetaRecord {
   repeats: number;
   /** Stored reliability report JSON text (repeats > 1), or null until every repeat ended. */
   reliability: string | null;
+  /** The latest cascade calibration (JSON text), or null. */
+  calibration: string | null;
+  /** The resolved judge config (JSON text). */
+  config: string;
   createdAt: number;
 }
 
@@ -79,7 +83,7 @@ export async function getMeta(db: D1Database, tenant: string, id: string): Promi
   const row = await db
     .prepare(
       `SELECT id, tenant, status, preset, json_extract(config, '$.method') AS method, items_total, report, repeats,
-              reliability, created_at
+              reliability, calibration, config, created_at
        FROM meta_evaluations WHERE id = ? AND tenant = ?`,
     )
     .bind(id, tenant)
@@ -93,6 +97,8 @@ export async function getMeta(db: D1Database, tenant: string, id: string): Promi
       report: string | null;
       repeats: number;
       reliability: string | null;
+      calibration: string | null;
+      config: string;
       created_at: number;
     }>();
   return row
@@ -106,6 +112,8 @@ export async function getMeta(db: D1Database, tenant: string, id: string): Promi
         report: row.report,
         repeats: row.repeats,
         reliability: row.reliability,
+        calibration: row.calibration,
+        config: row.config,
         createdAt: row.created_at,
       }
     : null;
@@ -207,5 +215,30 @@ export async function storeReliability(db: D1Database, id: string, report: unkno
   await db
     .prepare(`UPDATE meta_evaluations SET reliability = ?, updated_at = ? WHERE id = ? AND reliability IS NULL`)
     .bind(JSON.stringify(report), now, id)
+    .run();
+}
+
+/** Every labelled item's human label, status and verdict details (JSON text), for a cascade calibration. */
+export async function listCalibrationItems(
+  db: D1Database,
+  metaId: string,
+): Promise<{ human: string; status: EvaluationStatus; details: string | null }[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT i.human, e.status, json_extract(v.verdict, '$.details') AS details
+       FROM meta_evaluation_items i JOIN evaluations e ON e.id = i.evaluation_id
+       LEFT JOIN verdicts v ON v.evaluation_id = i.evaluation_id
+       WHERE i.meta_id = ? ORDER BY i.item_id`,
+    )
+    .bind(metaId)
+    .all<{ human: string; status: EvaluationStatus; details: string | null }>();
+  return results;
+}
+
+/** Stores the latest calibration. */
+export async function storeCalibration(db: D1Database, id: string, calibration: unknown, now: number): Promise<void> {
+  await db
+    .prepare(`UPDATE meta_evaluations SET calibration = ?, updated_at = ? WHERE id = ?`)
+    .bind(JSON.stringify(calibration), now, id)
     .run();
 }

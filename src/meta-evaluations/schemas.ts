@@ -8,6 +8,7 @@ import { EvaluationStatusSchema, JudgeConfigField, PresetField } from '../evalua
 import { AgreementReportSchema } from '../metrics/agreement.js';
 import { LabelledItemSchema } from '../metrics/labelled.js';
 import { ReliabilityReportSchema } from '../metrics/reliability.js';
+import { CascadeCalibrationSchema } from '../metrics/escalate.js';
 
 /** Most times an item is judged: 10. */
 export const MAX_REPEATS = 10;
@@ -96,6 +97,15 @@ const MetaItemOutcomeShape = {
     .describe("The judge's score once the item succeeded (pointwise); null before, or pairwise."),
 };
 
+/** A cascade's calibration, documented. */
+const CascadeCalibrationDocSchema = CascadeCalibrationSchema.meta({
+  id: 'CascadeCalibration',
+  description:
+    'Trust or Escalate (Jung et al. 2024) on this labelled cascade run: per stage its confidence threshold (null: the stage trusts nothing) by ' +
+    'fixed-sequence testing, the items each stage trusts and their agreement with the labels, the coverage (items some stage trusts) and ' +
+    'the agreement over them, and the `guarantee` in words.',
+});
+
 /** Answer to `GET /v1/meta-evaluations/{id}`; `report` appears once every item ended. */
 export const MetaEvaluationSchema = z
   .object({
@@ -125,9 +135,63 @@ export const MetaEvaluationSchema = z
         })
         .strict(),
     ),
+    calibration: CascadeCalibrationDocSchema.nullable().describe(
+      'The latest Trust or Escalate calibration of this cascade run (`POST /v1/meta-evaluations/{id}/calibrate`); null before one.',
+    ),
     createdAt: z.string(),
   })
   .strict()
   .meta({ id: 'MetaEvaluation' });
+
+/** Body of `POST /v1/meta-evaluations/{id}/calibrate`. */
+export const CalibrateRequestSchema = z
+  .object({
+    alpha: z
+      .number()
+      .gt(0)
+      .lt(1)
+      .default(0.2)
+      .describe(
+        'Tolerated disagreement with the human labels: the target agreement is 1 − alpha. In (0, 1); default 0.2.',
+      ),
+    delta: z
+      .number()
+      .gt(0)
+      .lt(1)
+      .default(0.1)
+      .describe('Risk that the guarantee fails over the calibration draw. In (0, 1); default 0.1.'),
+    minTrusted: z
+      .number()
+      .int()
+      .positive()
+      .default(30)
+      .describe('Fewest items a tested threshold must trust (30, as the authors’ code); fewer cannot pass the test.'),
+    deltaSplit: z
+      .enum(['per-stage', 'bonferroni'])
+      .default('per-stage')
+      .describe(
+        '`per-stage` (the paper): δ at every stage; `bonferroni`: δ/k per stage, so the whole cascade holds at 1 − δ.',
+      ),
+  })
+  .strict()
+  .meta({ id: 'CalibrateRequest' });
+/** Body of `POST /v1/meta-evaluations/{id}/calibrate`. */
+export type CalibrateRequest = z.infer<typeof CalibrateRequestSchema>;
+
+/** Answer to `POST /v1/meta-evaluations/{id}/calibrate`. */
+export const CalibrateResultSchema = z
+  .object({
+    calibration: CascadeCalibrationDocSchema,
+    config: z
+      .record(z.string(), z.unknown())
+      .describe(
+        "The run's cascade config with `calibrated.thresholds` set (and `runAllStages` off): pass it as `config` to judge with the " +
+          'calibrated cascade, which abstains (no winner, `details.cascade.abstained`) on items below every threshold.',
+      ),
+  })
+  .strict()
+  .meta({ id: 'CalibrateResult' });
+/** Answer to `POST /v1/meta-evaluations/{id}/calibrate`. */
+export type CalibrateResult = z.infer<typeof CalibrateResultSchema>;
 /** Answer to `GET /v1/meta-evaluations/{id}`. */
 export type MetaEvaluation = z.infer<typeof MetaEvaluationSchema>;

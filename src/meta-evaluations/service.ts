@@ -10,7 +10,19 @@ import type { Bindings } from '../config/bindings.js';
 import type { AgreementReport } from '../metrics/agreement.js';
 import { AgreementReportSchema, reportOfJudged, toMarkdown } from '../metrics/agreement.js';
 import type { MetaItemOutcome, RepeatRow } from './rows.js';
-import { getMeta, listMetaItems, listRepeats, metaStatements, storeMetaReport, storeReliability } from './rows.js';
+import {
+  getMeta,
+  listCalibrationItems,
+  listMetaItems,
+  listRepeats,
+  metaStatements,
+  storeCalibration,
+  storeMetaReport,
+  storeReliability,
+} from './rows.js';
+import { calibrateCascade, CascadeCalibrationSchema, escalateItemsOf } from '../metrics/escalate.js';
+import type { CascadeCalibration } from '../metrics/escalate.js';
+import { cascadeDetailsOf } from '../metrics/cascade.js';
 import type { Repeat, ReliabilityItem, ReliabilityReport } from '../metrics/reliability.js';
 import { reliabilityReport, ReliabilityReportSchema } from '../metrics/reliability.js';
 import type { Vote } from '../engine/verdict.js';
@@ -19,7 +31,13 @@ import { isTerminal } from '../evaluations/status.js';
 import { llmEnvOf } from '../llm/settings.js';
 import type { CreatorInfo } from '../evaluations/service.js';
 import { checkLlmConfig, resolveJudge } from '../methods/resolve-judge.js';
-import type { CreateMetaEvaluationRequest, MetaEvaluation, MetaProgress } from './schemas.js';
+import type {
+  CalibrateRequest,
+  CalibrateResult,
+  CreateMetaEvaluationRequest,
+  MetaEvaluation,
+  MetaProgress,
+} from './schemas.js';
 
 /** Outcome of {@link createMetaEvaluation}. */
 export interface MetaCreated {
@@ -138,6 +156,7 @@ export async function viewMetaEvaluation(env: Bindings, tenant: string, id: stri
     reportMarkdown: report ? toMarkdown(report) : null,
     repeats: meta.repeats,
     reliability,
+    calibration: meta.calibration ? CascadeCalibrationSchema.parse(JSON.parse(meta.calibration)) : null,
     items: items.map((it) => ({
       itemId: it.itemId,
       evaluationId: it.evaluationId,
@@ -178,4 +197,44 @@ function reliabilityItems(items: readonly MetaItemOutcome[], repeats: readonly R
     ...(typeof it.human === 'string' ? { human: it.human } : {}),
     repeats: byItem.get(it.itemId) ?? [{ outcome: 'failed' }],
   }));
+}
+
+/**
+ * Trust or Escalate: calibrates the thresholds of the cascade this meta-evaluation ran (best with
+ * `runAllStages: true`, so every stage is recorded on every item) for `{alpha, delta}`, stores the
+ * calibration (GET shows the latest) and returns it with the cascade config that applies it.
+ * @throws ApiError 404 `not_found`; 400 `invalid_request` for a run of another method, a pointwise run, or
+ *   items still running.
+ */
+export async function calibrateMetaEvaluation(
+  env: Bindings,
+  tenant: string,
+  id: string,
+  options: CalibrateRequest,
+): Promise<CalibrateResult> {
+  const meta = await getMeta(env.DB, tenant, id);
+  if (!meta) throw new ApiError(404, 'not_found', `no meta-evaluation "${id}"`);
+  const refuse = (message: string) => new ApiError(400, 'invalid_request', message, [{ path: 'id', message }]);
+  if (meta.method !== 'cascade') throw refuse(`meta-evaluation "${id}" judged with ${meta.method}, not a cascade`);
+  const rows = await listCalibrationItems(env.DB, id);
+  if (rows.some((r) => !isTerminal(r.status)))
+    throw refuse('some items have not ended yet: calibrate once every item ended');
+  const judged = rows.flatMap((r) => {
+    const cascade = r.status === 'succeeded' && r.details ? cascadeDetailsOf(JSON.parse(r.details)) : undefined;
+    const human = JSON.parse(r.human) as 'A' | 'B' | 'tie' | number;
+    return cascade ? [{ human, cascade }] : [];
+  });
+  const items = escalateItemsOf(judged);
+  if (items.length === 0) throw refuse('no pairwise item with a human label and a cascade verdict to calibrate on');
+  const calibration: CascadeCalibration = calibrateCascade(items, options);
+  await storeCalibration(env.DB, id, calibration, Date.now());
+  const config = JSON.parse(meta.config) as Record<string, unknown>;
+  return {
+    calibration,
+    config: {
+      ...config,
+      runAllStages: false,
+      calibrated: { thresholds: calibration.thresholds, alpha: calibration.alpha, delta: calibration.delta },
+    },
+  };
 }

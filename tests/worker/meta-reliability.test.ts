@@ -74,3 +74,59 @@ describe('repeats: k on a meta-evaluation', () => {
     expect((await bad.json<ErrorJson>()).error.issues?.map((i) => i.path)).toContain('repeats');
   });
 });
+
+describe('Trust or Escalate: POST /v1/meta-evaluations/{id}/calibrate', () => {
+  it("calibrates a labelled cascade run's thresholds, shows them on the meta-evaluation, and gives the config that abstains", async () => {
+    const items = Array.from({ length: 6 }, (_, i) => ({ id: `c${i}`, task: pair(i), human: i % 3 === 0 ? 'B' : 'A' }));
+    const r = await postJson('/v1/meta-evaluations', {
+      preset: 'cascade-fastchat-chateval',
+      config: { runAllStages: true, defaults: { model: mockModel({ seed: 'toe-1' }) } },
+      items,
+    });
+    const { id } = await r.json<{ id: string }>();
+    expect(r.status).toBe(202);
+    await pollUntil(
+      () => view(id),
+      (m) => m.report !== null,
+      30_000,
+      50,
+    );
+    const c = await postJson(`/v1/meta-evaluations/${id}/calibrate`, { alpha: 0.5, delta: 0.2, minTrusted: 2 });
+    const body = await c.json<{
+      calibration: { thresholds: (number | null)[]; n: number; guarantee: string; coverage: number | null };
+      config: { method: string; runAllStages: boolean; calibrated: { thresholds: (number | null)[] } };
+    }>();
+    expect(c.status, JSON.stringify(body)).toBe(200);
+    expect(body.calibration.thresholds).toHaveLength(2);
+    expect(body.calibration.n).toBe(6);
+    expect(body.calibration.guarantee.length).toBeGreaterThan(20);
+    expect(body.config).toMatchObject({ method: 'cascade', runAllStages: false });
+    expect(body.config.calibrated.thresholds).toEqual(body.calibration.thresholds);
+    expect((await view(id)).calibration?.thresholds).toEqual(body.calibration.thresholds);
+
+    // The calibrated config judges; an item below every threshold has no winner and says which stage abstained.
+    const e = await postJson(
+      '/v1/evaluations',
+      { config: { ...body.config, calibrated: { thresholds: [null, null] } }, task: pair(99) },
+      { Prefer: 'wait=20' },
+    );
+    const ev = await e.json<{
+      status: string;
+      verdict: { winner?: string; details: { cascade: { abstained?: unknown } } };
+    }>();
+    expect(ev.status, JSON.stringify(ev)).toBe('succeeded');
+    expect(ev.verdict.winner).toBeUndefined();
+    expect(ev.verdict.details.cascade.abstained).toMatchObject({ stage: 1 });
+  }, 60_000);
+
+  it('refuses a run of another method, naming it', async () => {
+    const r = await postJson('/v1/meta-evaluations', {
+      preset: 'fastchat-pair',
+      items: [{ id: 'a', task: pair(1), human: 'A' }],
+    });
+    const { id } = await r.json<{ id: string }>();
+    const c = await postJson(`/v1/meta-evaluations/${id}/calibrate`, {});
+    expect(c.status).toBe(400);
+    expect((await c.json<ErrorJson>()).error.message).toMatch(/not a cascade/);
+  });
+});
