@@ -6915,42 +6915,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "preset": "fastchat-pair",
-                 *       "candidates": [
-                 *         "v1",
-                 *         "v2"
-                 *       ],
-                 *       "design": {
-                 *         "baseline": "v1"
-                 *       },
-                 *       "gate": {
-                 *         "candidate": "v2",
-                 *         "baseline": "v1",
-                 *         "minWinRate": 0.5,
-                 *         "confidence": 0.95
-                 *       },
-                 *       "items": [
-                 *         {
-                 *           "id": "q1",
-                 *           "question": "Capital of Australia?",
-                 *           "outputs": {
-                 *             "v1": "Sydney.",
-                 *             "v2": "Canberra."
-                 *           }
-                 *         },
-                 *         {
-                 *           "id": "q2",
-                 *           "question": "2 + 2?",
-                 *           "outputs": {
-                 *             "v1": "5",
-                 *             "v2": "4"
-                 *           }
-                 *         }
-                 *       ]
-                 *     }
-                 */
                 "application/json": components["schemas"]["CreateComparisonRequest"];
                 "application/x-ndjson": string;
             };

@@ -76,7 +76,16 @@ const create = createRoute({
     body: {
       required: true,
       content: {
-        'application/json': { schema: CreateComparisonRequestSchema, example: EXAMPLE },
+        'application/json': {
+          schema: CreateComparisonRequestSchema,
+          examples: {
+            gate: {
+              summary: 'A CI gate: the candidate against what ships',
+              description: 'Every candidate against the baseline, with the gate a deploy waits on.',
+              value: EXAMPLE,
+            },
+          },
+        },
         [NDJSON_TYPE]: {
           schema: z.string().openapi({
             description: 'Line 1: the request without `items`; then one `ComparisonItem` per line.',

@@ -103,7 +103,21 @@ const calibrate = createRoute({
   request: {
     params: MetaEvaluationIdParams,
     query: NoQuery,
-    body: { required: true, content: { 'application/json': { schema: CalibrateRequestSchema } } },
+    body: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: CalibrateRequestSchema,
+          examples: {
+            paper: {
+              summary: "The paper's target",
+              description: 'Agreement with humans ≥ 80% (alpha 0.2) with probability ≥ 90% (delta 0.1).',
+              value: { alpha: 0.2, delta: 0.1 },
+            },
+          },
+        },
+      },
+    },
   },
   responses: v1Responses({
     200: jsonResponse(CalibrateResultSchema, 'The calibration and the calibrated config.'),
