@@ -28,12 +28,21 @@ export const MAX_COMPARISON_ITEMS = 10_000;
 /** Most candidates per comparison: 8 (28 pairs with all pairs). */
 export const MAX_CANDIDATES = 8;
 
+/** True when `s` holds a control character (C0 or DEL). */
+function hasControl(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f) return true;
+  }
+  return false;
+}
+
 /** A candidate's name: what the outputs are keyed by. */
 const CandidateName = z
   .string()
   .min(1)
   .max(64)
-  .regex(/^\P{Cc}+$/u, 'a candidate name has no control characters')
+  .refine((s) => !hasControl(s), 'a candidate name has no control characters')
   .describe('A model, prompt or agent version, e.g. `v1`, `gpt-4o-2024-08-06`, `prompt-b`.');
 
 /** One candidate's output for an item: the text it is judged on (a pairwise answer's limits). */
