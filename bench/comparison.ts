@@ -7,7 +7,7 @@
  * not yet), the LLM calls, tokens and cost the comparison billed (the mock's prices), and the gate's summary.
  *
  * ```
- * npm run bench:comparison -- [--items 1000] [--candidates 3] [--latency 50] [--c 16]
+ * npm run bench:comparison -- [--items 1000] [--candidates 3] [--latency 50] [--c 16] [--model gpt-4o-mini]
  * ```
  */
 import { join } from 'node:path';
@@ -26,12 +26,14 @@ Wall time and cost of one all-pairs comparison against the mock LLM (BENCHMARKS.
   --candidates K   candidates (default 3: 3 pairs)
   --latency L      mock LLM latency in ms (default 50)
   --c C            BATCH_CONCURRENCY for the run (default 16)
+  --model M        the model the mock answers as, priced by the price table (default gpt-4o-mini)
   -h, --help       this text`,
   options: {
     items: { type: 'string', default: '1000' },
     candidates: { type: 'string', default: '3' },
     latency: { type: 'string', default: '50' },
     c: { type: 'string', default: '16' },
+    model: { type: 'string', default: 'gpt-4o-mini' },
   },
 } as const;
 
@@ -68,7 +70,7 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
     persistTo: join(benchStateDir('tribunal-bench-comparison-'), 'state'),
     llmBaseUrl: mock.baseUrl,
     llmApiKey: 'bench',
-    llmModel: 'mock-judge',
+    llmModel: values.model,
     vars: { BATCH_CONCURRENCY: String(c) },
   });
   try {
@@ -95,7 +97,7 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
     const { calls, promptTokens, completionTokens, costUsd } = view.usage;
     console.log(
       [
-        `Comparison of ${n} items × ${k} candidates, all pairs (${accepted.evaluations} evaluations of fastchat-pair), mock LLM latency ${latency} ms, ` +
+        `Comparison of ${n} items × ${k} candidates, all pairs (${accepted.evaluations} evaluations of fastchat-pair), mock LLM as ${values.model} (its price), latency ${latency} ms, ` +
           `C = ${c}, local stack (Miniflare), state on ${benchStateRoot().why}`,
         '',
         '| time to 202 (s) | time to final statistics (s) | last GET (ms) | succeeded/failed/cancelled | LLM calls | prompt + completion tokens | cost (USD) |',
