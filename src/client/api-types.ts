@@ -3591,7 +3591,7 @@ export interface components {
             };
         };
         /**
-         * @description `final`: computed once every evaluation ended and stored; `live`: computed now over the evaluations ended so far; `live-counts`: a large running comparison (more than 5,000 evaluations) computed from verdict counts, the strength intervals (and so every rank but 1) appear once it completes.
+         * @description `final`: computed once every evaluation ended and stored; `live`: computed now over the evaluations ended so far (intervals from 200 resamples); `live-counts`: a large running comparison (more than 5,000 evaluations) computed from verdict counts, the strength intervals (and so every rank but 1) appear once it completes.
          * @enum {string}
          */
         ComparisonStatisticsBasis: "final" | "live" | "live-counts";

@@ -14,6 +14,9 @@ import type { ComparisonStatistics, StatisticsOptions } from './schemas.js';
 import type { PairTally } from './statistics.js';
 import { LIVE_ITEM_LEVEL_MAX, statisticsFromCounts, statisticsOf } from './statistics.js';
 
+/** Bootstrap resamples of a running comparison's intervals (the final ones use the request's, default 1,000). */
+export const LIVE_RESAMPLES = 200;
+
 /** Evaluations read per query when every outcome is needed. */
 const READ_PAGE = 20_000;
 
@@ -100,7 +103,9 @@ export async function liveStatistics(
 ): Promise<ComparisonStatistics> {
   const width = widthOf(layout);
   if (items * width <= LIVE_ITEM_LEVEL_MAX) {
-    return statisticsOf(layout, await allPairOutcomes(db, id, layout, items), options, gate, 'live');
+    // Fewer resamples while it runs: a poll's CPU stays small next to the evaluations it shares the isolate with.
+    const live = { ...options, resamples: Math.min(options.resamples, LIVE_RESAMPLES) };
+    return statisticsOf(layout, await allPairOutcomes(db, id, layout, items), live, gate, 'live');
   }
   // Counted per evaluation: with one order per evaluation each order counts as a verdict of its own.
   const tallies: PairTally[] = layout.pairs.map((_, pair) => ({

@@ -318,7 +318,7 @@ export const GateResultDocSchema = GateResultSchema.meta({
 export const StatisticsBasisSchema = z.enum(['final', 'live', 'live-counts']).meta({
   id: 'ComparisonStatisticsBasis',
   description:
-    '`final`: computed once every evaluation ended and stored; `live`: computed now over the evaluations ended so far; `live-counts`: a large running ' +
+    '`final`: computed once every evaluation ended and stored; `live`: computed now over the evaluations ended so far (intervals from 200 resamples); `live-counts`: a large running ' +
     'comparison (more than 5,000 evaluations) computed from verdict counts, the strength intervals (and so every rank but 1) appear once it completes.',
 });
 
