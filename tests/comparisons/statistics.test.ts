@@ -103,7 +103,9 @@ describe('statistics from items and from counts agree', () => {
     expect(fromCounts.ranking.every((r) => r.interval === null && r.rank === 1)).toBe(true);
     expect(fromItems.ranking.map((r) => r.candidate)).toEqual(['v3', 'v2', 'v1']);
     expect(fromItems.ranking.every((r) => r.interval !== null)).toBe(true);
-    fromCounts.ranking.forEach((r, i) => { expect(r.strength).toBeCloseTo(fromItems.ranking[i]!.strength, 6); });
+    fromCounts.ranking.forEach((r, i) => {
+      expect(r.strength).toBeCloseTo(fromItems.ranking[i]!.strength, 6);
+    });
   });
 
   it('without a gate, the summary is the ranking', () => {
