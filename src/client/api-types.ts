@@ -6350,7 +6350,7 @@ export interface operations {
             query?: {
                 /** @description The `nextCursor` of the previous page (opaque). Absent: the first page. */
                 cursor?: string;
-                /** @description Batches per page, 1-100 (default 20), newest first. */
+                /** @description Batches per page, newest first, 1-100 (default 20). */
                 limit?: number;
                 /** @description Only batches of this kind. */
                 kind?: "batch" | "meta_evaluation" | "comparison";
@@ -6827,9 +6827,9 @@ export interface operations {
     listComparisons: {
         parameters: {
             query?: {
-                /** @description The cursor the previous page gave (opaque). Absent: the first page. */
+                /** @description The `nextCursor` of the previous page (opaque). Absent: the first page. */
                 cursor?: string;
-                /** @description Comparisons per page, 1-100 (default 20), newest first. */
+                /** @description Comparisons per page, newest first, 1-100 (default 20). */
                 limit?: number;
             };
             header?: never;
@@ -7114,7 +7114,7 @@ export interface operations {
     getComparisonResults: {
         parameters: {
             query?: {
-                /** @description The cursor the previous page gave (opaque). Absent: the first page. */
+                /** @description The `nextCursor` of the previous page (opaque). Absent: the first page. */
                 cursor?: string;
                 /** @description Items per page, 1-200 (default 50). */
                 limit?: number;
@@ -7133,7 +7133,7 @@ export interface operations {
                 headers: {
                     /** @description Cursor of the next page; absent on the last page. */
                     "X-Next-Cursor"?: string;
-                    /** @description RFC 8288 link to the next page (`rel="next"`). */
+                    /** @description RFC 8288 link to the next page (`rel="next"`); absent on the last page. */
                     Link?: string;
                     [name: string]: unknown;
                 };

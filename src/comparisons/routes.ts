@@ -6,7 +6,7 @@
  * stay thin; the work is in ./service.ts and ./results.ts.
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { batchBody, NDJSON_TYPE } from '../batches/body.js';
+import { batchBody, NDJSON_TYPE, ndjsonPage, ndjsonPageResponse } from '../batches/body.js';
 import { requireScope, scoped, scopeSecurity } from '../tenants/auth.js';
 import { byok } from '../http/byok.js';
 import type { TenantEnv } from '../tenants/auth.js';
@@ -156,17 +156,7 @@ const results = createRoute({
   ...scoped('read'),
   request: { params: ComparisonIdParams, query: ComparisonResultsQuery },
   responses: v1Responses({
-    200: {
-      description: 'NDJSON: one `ComparisonResultLine` per line.',
-      headers: z.object({
-        'X-Next-Cursor': z
-          .string()
-          .optional()
-          .openapi({ description: 'Cursor of the next page; absent on the last page.' }),
-        Link: z.string().optional().openapi({ description: 'RFC 8288 link to the next page (`rel="next"`).' }),
-      }),
-      content: { [NDJSON_TYPE as string]: { schema: ComparisonResultLineSchema } },
-    },
+    200: ndjsonPageResponse(ComparisonResultLineSchema, 'ComparisonResultLine'),
     400: errorResponse(
       ['invalid_request'],
       'a query parameter fails its schema, or the cursor is not one of this comparison.',
@@ -217,12 +207,7 @@ export const comparisons = new OpenAPIHono<TenantEnv>()
     const ref = await requireComparison(c.env, c.var.tenant, c.req.valid('param').id);
     const { cursor, limit } = c.req.valid('query');
     const page = await comparisonResults(c.env, ref, cursor, limit);
-    const headers = new Headers({ 'Content-Type': `${NDJSON_TYPE}; charset=utf-8` });
-    if (page.next !== null) {
-      headers.set('X-Next-Cursor', page.next);
-      headers.set('Link', `</v1/comparisons/${ref.batch.id}/results?cursor=${page.next}&limit=${limit}>; rel="next"`);
-    }
-    return new Response(page.ndjson, { status: 200, headers });
+    return ndjsonPage(page, `/v1/comparisons/${ref.batch.id}/results`, limit);
   })
   .openapi(cancel, async (c) => {
     const ref = await requireComparison(c.env, c.var.tenant, c.req.valid('param').id);

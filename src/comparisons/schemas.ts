@@ -8,7 +8,13 @@
 import { z } from '@hono/zod-openapi';
 import type { WebhookEventDoc } from '../webhooks/event-docs.js';
 import type { WebhookEventType } from '../webhooks/outbox.js';
-import { BatchCountsSchema, BatchStatusSchema, WebhookTargetSchema } from '../batches/schemas.js';
+import {
+  BatchCountsSchema,
+  BatchStatusSchema,
+  CursorParam,
+  limitParam,
+  WebhookTargetSchema,
+} from '../batches/schemas.js';
 import { BudgetSchema } from '../engine/budget.js';
 import { PairwiseTaskSchema } from '../engine/task.js';
 import {
@@ -459,41 +465,14 @@ export const MAX_RESULTS_ITEMS = 200;
 /** Most comparisons per list page: 100 (default 20). */
 export const MAX_COMPARISONS_PAGE = 100;
 
-const cursorParam = z
-  .string()
-  .min(1)
-  .max(512)
-  .optional()
-  .openapi({ param: { description: 'The cursor the previous page gave (opaque). Absent: the first page.' } });
-
 /** Query of `GET /v1/comparisons/{id}/results`. */
 export const ComparisonResultsQuery = z
-  .object({
-    cursor: cursorParam,
-    limit: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_RESULTS_ITEMS)
-      .default(50)
-      .openapi({ param: { description: `Items per page, 1-${MAX_RESULTS_ITEMS} (default 50).` } }),
-  })
+  .object({ cursor: CursorParam, limit: limitParam(MAX_RESULTS_ITEMS, 50, 'Items per page') })
   .strict();
 
 /** Query of `GET /v1/comparisons`. */
 export const ComparisonListQuery = z
-  .object({
-    cursor: cursorParam,
-    limit: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_COMPARISONS_PAGE)
-      .default(20)
-      .openapi({
-        param: { description: `Comparisons per page, 1-${MAX_COMPARISONS_PAGE} (default 20), newest first.` },
-      }),
-  })
+  .object({ cursor: CursorParam, limit: limitParam(MAX_COMPARISONS_PAGE, 20, 'Comparisons per page, newest first') })
   .strict();
 
 /** Path of `/v1/comparisons/{id}…`. */
