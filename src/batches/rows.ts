@@ -10,8 +10,9 @@
  * rows), so 1,000 small items are a statement or two and 10,000 stay far below D1's 1,000 queries per
  * invocation.
  */
-import type { NewEvaluation } from '../evaluations/rows.js';
+import type { NewEvaluation, RubricStampRecord } from '../evaluations/rows.js';
 import type { StartJob } from '../evaluations/job-rows.js';
+import { rubricContentSql } from '../evaluations/job-rows.js';
 import { insertRowsJsonStatements } from '../evaluations/rows.js';
 import type { Budget } from '../engine/budget.js';
 import { admitSelectedStatement, admittedBy } from '../evaluations/admission.js';
@@ -26,6 +27,8 @@ export interface NewBatchItem {
   task: unknown;
   metadata: Record<string, string | number | boolean> | null;
   callsPlanned: number;
+  /** The rubric it judges by (src/rubrics); null or absent for none. */
+  rubric?: RubricStampRecord | null;
 }
 
 /** A new batch with its items (every evaluation `queued`). */
@@ -131,6 +134,7 @@ export function insertBatchStatements(db: D1Database, b: NewBatch): D1PreparedSt
     itemId: item.itemId,
     now: b.now,
     keyId: b.keyId ?? null,
+    rubric: item.rubric ?? null,
   }));
   statements.push(...insertRowsJsonStatements(db, rows, { sql: BATCH_INSERTED, binds: [b.id] }));
   return statements;
@@ -302,7 +306,11 @@ export function claimWindowStatements(
       .bind(token, key),
     // A batch with a budget is claimed by ./budget-claims.ts (each item with its grant) instead.
     db.prepare(`SELECT id FROM batches WHERE id = ${which} AND budget IS NOT NULL AND completed_at IS NULL`).bind(key),
-    db.prepare(`SELECT b.id AS batch_id, e.id, e.tenant, e.method, e.config, e.task ${claimed}`).bind(key, token),
+    db
+      .prepare(
+        `SELECT b.id AS batch_id, e.id, e.tenant, e.method, e.config, e.task, ${rubricContentSql('e')} AS rubric ${claimed}`,
+      )
+      .bind(key, token),
     ...(admit
       ? [admitSelectedStatement(db, `SELECT e.id ${claimed} LIMIT 1`, [key, token], admit.defaultMaxRunning, admit.now)]
       : []),
@@ -322,6 +330,7 @@ function claimOf([, budgeted, claimed]: readonly (D1Result | undefined)[]): Wind
     method: string;
     config: string;
     task: string;
+    rubric: string | null;
   }[];
   const budgetedId = (budgeted?.results[0] as { id: string } | undefined)?.id ?? null;
   return {
@@ -334,6 +343,7 @@ function claimOf([, budgeted, claimed]: readonly (D1Result | undefined)[]): Wind
       config: r.config,
       task: r.task,
       batchId: r.batch_id,
+      rubric: r.rubric,
     })),
     budgeted: budgetedId,
   };

@@ -30,6 +30,8 @@ import type { BatchRecord, NewBatchItem } from './rows.js';
 import { findBatchByKey, insertBatch } from './rows.js';
 import { INSERT_JSON_CHUNK_BYTES as ITEM_CHUNK_BYTES } from '../evaluations/rows.js';
 import { configOf } from '../config/vars.js';
+import type { ResolvedRubric } from '../rubrics/resolve.js';
+import { contentStatement } from '../rubrics/rows.js';
 
 /**
  * Items the caller writes itself, in the batch's transaction: `total` evaluations, inserted by `statements`
@@ -70,6 +72,8 @@ export interface BatchSubmission {
   request: unknown;
   /** Metadata of each item's evaluation given the new batch's id, instead of the item's own. */
   metadataOf?: (batchId: string, item: NewBatchItem) => Record<string, string | number | boolean>;
+  /** The rubric every item judges by (resolved by the caller, src/rubrics), or null/absent. */
+  rubric?: ResolvedRubric | null;
   /** Statements of the caller for the same transaction (guard each with `BATCH_INSERTED`), given the new batch. */
   extra?: (batchId: string, items: readonly NewBatchItem[]) => D1PreparedStatement[];
 }
@@ -91,9 +95,13 @@ const ID_PREFIX = { batch: 'ba', meta_evaluation: 'me', comparison: 'cp' } as co
  * Plans every item with the judge (the task kind and config checked per item) and checks its stored size.
  * @throws ApiError 400 naming `items.N.task` (an engine code, or `invalid_request` for an item too large to store).
  */
-export function planItems(judge: ResolvedJudge, items: readonly SubmitItem[]): NewBatchItem[] {
+export function planItems(
+  judge: ResolvedJudge,
+  items: readonly SubmitItem[],
+  rubric?: ResolvedRubric | null,
+): NewBatchItem[] {
   return items.map((item, i) => {
-    const callsPlanned = planTask(judge, item.task, `items.${i}.task`);
+    const callsPlanned = planTask(judge, item.task, `items.${i}.task`, rubric?.content);
     const size =
       encoder.encode(JSON.stringify(item.task)).byteLength + encoder.encode(JSON.stringify(item.metadata)).byteLength;
     if (size > ITEM_CHUNK_BYTES) {
@@ -111,6 +119,7 @@ export function planItems(judge: ResolvedJudge, items: readonly SubmitItem[]): N
       task: item.task,
       metadata: item.metadata,
       callsPlanned,
+      rubric: rubric?.record ?? null,
     };
   });
 }
@@ -118,7 +127,7 @@ export function planItems(judge: ResolvedJudge, items: readonly SubmitItem[]): N
 /** Validates, stores and enqueues a batch (see the module note). */
 export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Submitted> {
   const id = newId(ID_PREFIX[s.kind]);
-  const items = planItems(s.judge, s.items);
+  const items = planItems(s.judge, s.items, s.rubric);
   const total = s.expanded?.total ?? items.length;
   if (s.metadataOf) for (const item of items) item.metadata = s.metadataOf(id, item);
   const hash = s.idempotencyKey === null ? null : await requestHash({ kind: s.kind, request: s.request });
@@ -149,7 +158,14 @@ export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Su
       itemsTotal: total,
       now,
     },
-    [...(s.expanded?.statements(id) ?? []), ...(s.extra?.(id, items) ?? [])],
+    [
+      // An inline rubric's content, stored by hash (a stored version's was stored with the version).
+      ...(s.rubric && !s.rubric.stored
+        ? [contentStatement(env.DB, s.tenant, s.rubric.record.hash, s.rubric.content, now)]
+        : []),
+      ...(s.expanded?.statements(id) ?? []),
+      ...(s.extra?.(id, items) ?? []),
+    ],
   );
   if (!created) return replay(env, s, hash);
   await pump(env, { batchId: id });

@@ -6,6 +6,7 @@
  * the final statistics. Times are epoch ms.
  */
 import { BATCH_INSERTED } from '../batches/rows.js';
+import type { RubricStampRecord } from '../evaluations/rows.js';
 import { insertRowsSelectStatement } from '../evaluations/rows.js';
 import type { Gate } from '../metrics/gate.js';
 import type { Design, StatisticsOptions } from './schemas.js';
@@ -134,6 +135,8 @@ export interface Expansion {
   preset: string | null;
   config: unknown;
   keyId: string | null;
+  /** The rubric every pair evaluation judges by, or null. */
+  rubric: RubricStampRecord | null;
   now: number;
 }
 
@@ -172,6 +175,9 @@ export function expandStatement(
       created_at: '?',
       updated_at: '?',
       key_id: '?',
+      rubric_hash: '?',
+      rubric_id: '?',
+      rubric_version: '?',
     },
     `FROM json_each(?) it, json_each(?) sl WHERE ${BATCH_INSERTED}`,
     [
@@ -183,6 +189,9 @@ export function expandStatement(
       e.now,
       e.now,
       e.keyId,
+      e.rubric?.hash ?? null,
+      e.rubric?.id ?? null,
+      e.rubric?.version ?? null,
       JSON.stringify(items),
       slots,
       e.batchId,

@@ -25,6 +25,7 @@ import {
   UsageTotalsSchema,
 } from '../evaluations/schemas.js';
 import { SolverSchema, StrengthModelSchema } from '../metrics/bradley-terry.js';
+import { RubricField } from '../rubrics/schemas.js';
 import { GateOutcomeSchema, GateResultSchema, GateSchema } from '../metrics/gate.js';
 import { JudgeRatesSchema, PairResultSchema, WinMatrixSchema } from '../metrics/pairs.js';
 import { RankingEntrySchema } from '../metrics/ranking.js';
@@ -151,6 +152,9 @@ export const CreateComparisonRequestSchema = z
   .object({
     preset: PresetField,
     config: JudgeConfigField,
+    rubric: RubricField.optional().describe(
+      'The rubric every pair evaluation judges by, as on `POST /v1/evaluations` (resolved once, at submit).',
+    ),
     candidates: z
       .array(CandidateName)
       .min(2, 'a comparison needs at least 2 candidates')

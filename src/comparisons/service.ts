@@ -19,6 +19,8 @@ import { llmEnvOf } from '../llm/settings.js';
 import { GateSchema } from '../metrics/gate.js';
 import { checkLlmConfig, planTask, resolveJudge } from '../methods/resolve-judge.js';
 import { requireSigningSecret, requireWebhookUrl } from '../webhooks/url-checks.js';
+import type { ResolvedRubric } from '../rubrics/resolve.js';
+import { resolveRubricRef } from '../rubrics/resolve.js';
 import { comparisonLinks, finishComparison } from './finish.js';
 import type { Layout } from './layout.js';
 import { pairsOf, widthOf } from './layout.js';
@@ -62,13 +64,18 @@ function baseTask(item: ComparisonItem): Record<string, unknown> {
  * is the same task but for the answers, which every candidate's schema already bounds).
  * @throws ApiError 400 naming `items.N` (an engine code, or too large to store).
  */
-function expansionItems(request: CreateComparisonRequest, layout: Layout, judge: ReturnType<typeof resolveJudge>) {
+function expansionItems(
+  request: CreateComparisonRequest,
+  layout: Layout,
+  judge: ReturnType<typeof resolveJudge>,
+  rubric: ResolvedRubric | null,
+) {
   const [i0, j0] = layout.pairs[0] ?? [0, 1];
   return request.items.map((item, n): ExpansionItem => {
     const outputs = request.candidates.map((c) => item.outputs[c] ?? '');
     const base = baseTask(item);
     const task = { ...base, answerA: outputs[i0], answerB: outputs[j0] } as PairwiseTask;
-    const calls = planTask(judge, task, `items.${n}`);
+    const calls = planTask(judge, task, `items.${n}`, rubric?.content);
     return [n, item.id, base, outputs, calls];
   });
 }
@@ -122,13 +129,14 @@ export async function createComparison(
       [{ path: 'budget', message: 'give one of budget and config.budget' }],
     );
   }
+  const rubric = request.rubric === undefined ? null : await resolveRubricRef(env, tenant, request.rubric);
   const layout: Layout = {
     candidates: request.candidates,
     pairs: pairsOf(request.candidates, request.design),
     orders: judgesBothOrders(judge.method, judge.config) ? 1 : 2,
   };
   const width = widthOf(layout);
-  const items = expansionItems(request, layout, judge);
+  const items = expansionItems(request, layout, judge, rubric);
   const chunks = chunksOf(items, width);
   const total = items.length * width;
   const statistics = StatisticsOptionsSchema.parse(request.statistics ?? {});
@@ -139,6 +147,7 @@ export async function createComparison(
     kind: 'comparison',
     preset: request.preset ?? null,
     judge,
+    rubric,
     items: [],
     expanded: {
       total,
@@ -165,6 +174,7 @@ export async function createComparison(
               preset: request.preset ?? null,
               config: judge.config,
               keyId: creator.keyId,
+              rubric: rubric?.record ?? null,
               now,
             },
             chunk,

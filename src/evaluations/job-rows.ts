@@ -35,6 +35,16 @@ export interface StartJob {
   task: string;
   /** The batch it belongs to (src/batches), null for none; absent when the caller does not know. */
   batchId?: string | null;
+  /** The rubric's content it judges by, JSON text; null or absent for none. */
+  rubric?: string | null;
+}
+
+/**
+ * SQL giving the rubric content (JSON text, or NULL) of the evaluation row aliased `alias`: evaluations name
+ * their rubric by hash, its content is stored once per tenant (src/rubrics, `rubric_contents`).
+ */
+export function rubricContentSql(alias: string): string {
+  return `(SELECT rc.content FROM rubric_contents rc WHERE rc.tenant = ${alias}.tenant AND rc.hash = ${alias}.rubric_hash)`;
 }
 
 /** An `evaluations` row as loaded from D1: the job plus its current status and error. */
@@ -57,7 +67,8 @@ export async function loadJob(db: D1Database, id: string): Promise<EvaluationJob
   const row = await db
     .prepare(
       `SELECT id, tenant, status, method, config, task, error_code, error_message, batch_id,
-         (SELECT batches.cancel_requested_at FROM batches WHERE batches.id = evaluations.batch_id) AS batch_cancelled_at
+         (SELECT batches.cancel_requested_at FROM batches WHERE batches.id = evaluations.batch_id) AS batch_cancelled_at,
+         ${rubricContentSql('evaluations')} AS rubric
        FROM evaluations WHERE id = ?`,
     )
     .bind(id)
@@ -72,6 +83,7 @@ export async function loadJob(db: D1Database, id: string): Promise<EvaluationJob
       error_message: string | null;
       batch_id: string | null;
       batch_cancelled_at: number | null;
+      rubric: string | null;
     }>();
   if (!row) return null;
   return {
@@ -82,6 +94,7 @@ export async function loadJob(db: D1Database, id: string): Promise<EvaluationJob
     config: row.config,
     task: row.task,
     batchId: row.batch_id,
+    rubric: row.rubric,
     error: errorOf(row.error_code, row.error_message),
     cancel: row.batch_cancelled_at !== null ? BATCH_CANCELLED_ERROR : null,
   };

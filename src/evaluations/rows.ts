@@ -6,6 +6,16 @@
  */
 import type { EvaluationStatus } from './status.js';
 
+/** What an evaluation records of the rubric it judged by (src/rubrics): the content's hash, and the stored rubric. */
+export interface RubricStampRecord {
+  /** The rubric (`rb_…`); absent for an inline rubric. */
+  id?: string;
+  /** The version; absent for an inline rubric. */
+  version?: number;
+  /** sha-256 hex of the content the judge used. */
+  hash: string;
+}
+
 /** A new `evaluations` row as the API inserts it (status `queued`). */
 export interface NewEvaluation {
   id: string;
@@ -32,6 +42,8 @@ export interface NewEvaluation {
   now: number;
   /** The managed API key that created it (`key_…`), for usage by key; null or absent otherwise. */
   keyId?: string | null;
+  /** The rubric it judges by (its content is stored by hash in `rubric_contents`); null or absent for none. */
+  rubric?: RubricStampRecord | null;
 }
 
 /** An `evaluations` row as the API reads it. */
@@ -60,6 +72,8 @@ export interface EvaluationRecord {
   finishedAt: number | null;
   /** Set once the caller deleted it (./erase-rows.ts): task, metadata, transcript and verdict are gone. */
   deletedAt: number | null;
+  /** The rubric it judged by, or null. */
+  rubric: RubricStampRecord | null;
 }
 
 /** Columns of an insert, in order; {@link insertRowsStatement} binds them. */
@@ -83,6 +97,9 @@ const INSERT_COLUMNS = [
   'created_at',
   'updated_at',
   'key_id',
+  'rubric_hash',
+  'rubric_id',
+  'rubric_version',
 ] as const;
 
 /** Bound parameters per inserted evaluation row. */
@@ -110,6 +127,9 @@ function insertValues(e: NewEvaluation): (string | number | null)[] {
     e.now,
     e.now,
     e.keyId ?? null,
+    e.rubric?.hash ?? null,
+    e.rubric?.id ?? null,
+    e.rubric?.version ?? null,
   ];
 }
 
@@ -233,11 +253,24 @@ interface EvaluationRow {
   started_at: number | null;
   finished_at: number | null;
   deleted_at: number | null;
+  rubric_hash: string | null;
+  rubric_id: string | null;
+  rubric_version: number | null;
 }
 
 const SELECT = `SELECT id, tenant, status, method, preset, json_extract(task, '$.kind') AS task_kind, metadata,
   idempotency_key, request_hash, meta_id, batch_id, item_id, calls_done, calls_planned, error_code, error_message,
-  created_at, updated_at, started_at, finished_at, deleted_at FROM evaluations`;
+  created_at, updated_at, started_at, finished_at, deleted_at, rubric_hash, rubric_id, rubric_version FROM evaluations`;
+
+/** The rubric stamp of a row's `rubric_*` columns, or null when it judged by none. */
+export function rubricStampOf(
+  hash: string | null,
+  id: string | null,
+  version: number | null,
+): RubricStampRecord | null {
+  if (hash === null) return null;
+  return { ...(id !== null ? { id } : {}), ...(version !== null ? { version } : {}), hash };
+}
 
 function toRecord(r: EvaluationRow): EvaluationRecord {
   return {
@@ -262,6 +295,7 @@ function toRecord(r: EvaluationRow): EvaluationRecord {
     startedAt: r.started_at,
     finishedAt: r.finished_at,
     deletedAt: r.deleted_at,
+    rubric: rubricStampOf(r.rubric_hash, r.rubric_id, r.rubric_version),
   };
 }
 

@@ -45,6 +45,8 @@ import { tenantLimits } from '../tenants/rows.js';
 import { checkBudgetPrices, withBudget } from '../budgets/request-budget.js';
 import { requireSigningSecret, requireWebhookUrl } from '../webhooks/url-checks.js';
 import { configOf } from '../config/vars.js';
+import { resolveRubricRef } from '../rubrics/resolve.js';
+import { contentStatement } from '../rubrics/rows.js';
 
 /** New id: the prefix (`ev` evaluation, `me` meta-evaluation, `ba` batch, `cp` comparison), `_`, 32 hex chars (a random UUID without dashes). */
 export function newId(prefix: 'ev' | 'me' | 'ba' | 'cp'): string {
@@ -119,7 +121,8 @@ export async function createEvaluationJob(
   // Spread: Env has no index signature; the LLM layer reads it as a string map.
   checkLlmConfig(llmEnvOf(env), judge);
   checkBudgetPrices(llmEnvOf(env), judge);
-  const callsPlanned = planTask(judge, request.task, 'task');
+  const rubric = request.rubric === undefined ? null : await resolveRubricRef(env, tenant, request.rubric);
+  const callsPlanned = planTask(judge, request.task, 'task', rubric?.content);
   // A one-off callback: its URL passes the outbound guard, and the tenant can sign it.
   const webhookUrl = request.webhook ? requireWebhookUrl(env, request.webhook.url, 'webhook.url') : null;
   if (webhookUrl !== null) await requireSigningSecret(env, tenant, 'webhook.url');
@@ -132,6 +135,8 @@ export async function createEvaluationJob(
     // A retry of a request accepted before the cap was reached still gets its evaluation back.
     if (idempotencyKey === null || !(await findByIdempotencyKey(env.DB, tenant, idempotencyKey))) throw e;
   }
+  // An inline rubric's content is stored by hash (a stored version's was stored with the version).
+  if (rubric && !rubric.stored) await contentStatement(env.DB, tenant, rubric.record.hash, rubric.content, now).run();
   const fast = configOf(env).FAST_START;
   // The fast start's running slot is taken in the insert's own D1 batch (one round trip for both).
   const result = await insertEvaluation(
@@ -151,6 +156,7 @@ export async function createEvaluationJob(
       webhookUrl,
       now,
       keyId: creator.keyId,
+      rubric: rubric?.record ?? null,
     },
     fast ? [admitStatement(env.DB, id, deploymentDefaults(env).maxRunning, now)] : [],
   );
@@ -178,6 +184,7 @@ export async function createEvaluationJob(
         config: JSON.stringify(judge.config),
         task: JSON.stringify(request.task),
         batchId: null,
+        rubric: rubric ? JSON.stringify(rubric.content) : null,
       },
       waitMs,
     );
@@ -323,6 +330,7 @@ export async function viewEvaluation(
     error: errorOf(row.errorCode, row.errorMessage),
     metaId: row.metaId,
     batchId: row.batchId,
+    rubric: row.rubric,
     createdAt: iso(row.createdAt) ?? '',
     startedAt: iso(row.startedAt),
     finishedAt: iso(row.finishedAt),

@@ -3,6 +3,7 @@
  * The meta-evaluation's zod schemas (request, answer, report), for validation, the OpenAPI document and
  * the typed `hc` client. The agreement report is the metrics' own schema (src/metrics/agreement.ts).
  */
+import { RubricField } from '../rubrics/schemas.js';
 import { z } from '@hono/zod-openapi';
 import { EvaluationStatusSchema, JudgeConfigField, PresetField } from '../evaluations/schemas.js';
 import { AgreementReportSchema } from '../metrics/agreement.js';
@@ -33,6 +34,8 @@ export const CreateMetaEvaluationRequestSchema = z
           'repeat: test-retest agreement, position bias, flip, tie / unparsed / inconclusive rates and agreement with the labels, with 95% CIs. ' +
           'No verdict is reused between repeats; a mock or a model sampling at a temperature answers each afresh.',
       ),
+    /** The rubric every item is judged by, as on POST /v1/evaluations (resolved once, at submit). */
+    rubric: RubricField.optional(),
   })
   .strict()
   .superRefine((body, ctx) => {

@@ -87,14 +87,20 @@ export function judgeRequestOf(body: ChatCompletionRequest): JudgeRequest {
       { path: 'model', message: err.message },
     ]);
   }
-  const { task, form } = taskFromText(userText(body.messages), 'messages.0.content');
+  const { task, form, rubric } = taskFromText(userText(body.messages), 'messages.0.content');
   const metadata = body.metadata ?? undefined;
   const config = configOverridesOf(model);
   return {
     model,
     task,
     form,
-    evaluation: { preset: model.preset.id, ...(config ? { config } : {}), task, ...(metadata ? { metadata } : {}) },
+    evaluation: {
+      preset: model.preset.id,
+      ...(config ? { config } : {}),
+      task,
+      ...(metadata ? { metadata } : {}),
+      ...(rubric !== undefined ? { rubric } : {}),
+    },
     unused: NO_EFFECT_PARAMETERS.filter((p) => body[p] !== undefined && body[p] !== null),
     stream: body.stream === true,
     includeUsage: body.stream_options?.include_usage === true,

@@ -42,7 +42,12 @@ type ComparisonTarget = Extract<Mapping['task'], { kind: 'comparison' }>;
  * or fails its schema.
  */
 export function mapComparison(
-  trigger: { preset: string | null; config: Record<string, unknown> | null; webhook: { url: string } | null },
+  trigger: {
+    preset: string | null;
+    config: Record<string, unknown> | null;
+    rubric: unknown;
+    webhook: { url: string } | null;
+  },
   target: ComparisonTarget,
   doc: unknown,
 ): CreateComparisonRequest {
@@ -50,6 +55,7 @@ export function mapComparison(
     const request: Record<string, unknown> = {
       ...(trigger.preset !== null ? { preset: trigger.preset } : {}),
       ...(trigger.config !== null ? { config: trigger.config } : {}),
+      ...(trigger.rubric !== null && trigger.rubric !== undefined ? { rubric: trigger.rubric } : {}),
       candidates: applyRule(doc, target.candidates, 'task.candidates'),
       items: applyRule(doc, target.items, 'task.items'),
       design: target.design ? applyRule(doc, target.design, 'task.design') : 'all-pairs',
@@ -189,6 +195,8 @@ export async function receiveHook(env: Bindings, triggerId: string, request: Req
       task,
       metadata: { ...metadata, triggerId: trigger.id, triggerDeliveryId: deliveryId.slice(0, 1024) },
       ...(trigger.webhook ? { webhook: trigger.webhook } : {}),
+      // Resolved now, at this delivery: a tag that moved since is followed.
+      ...(trigger.rubric !== null ? { rubric: trigger.rubric } : {}),
     },
     idempotencyKeyOf(trigger.id, deliveryId),
   );

@@ -142,6 +142,11 @@ export const CreateTriggerRequestSchema = z
     filter: FilterSchema.optional(),
     webhook: OneOffWebhookSchema.optional(),
     description: z.string().max(MAX_DESCRIPTION_CHARS).optional(),
+    /**
+     * The rubric each delivery is judged by, stored as given and resolved at each delivery: with `rb_…#prod`
+     * the trigger follows the tag when it moves; `rb_…@3` stays on version 3.
+     */
+    rubric: CreateEvaluationRequestSchema.shape.rubric,
   })
   .strict()
   .meta({ id: 'CreateTriggerRequest' });
@@ -160,6 +165,8 @@ export const TriggerSchema = z
     mapping: MappingSchema,
     filter: FilterSchema.nullable(),
     webhook: OneOffWebhookSchema.nullable(),
+    /** The rubric reference (or inline rubric) as given, resolved at each delivery; null for none. */
+    rubric: CreateEvaluationRequestSchema.shape.rubric.unwrap().nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),
   })

@@ -5,6 +5,11 @@
  */
 import { CreateComparisonRequestSchema } from '../../src/comparisons/schemas.js';
 import { CalibrateRequestSchema } from '../../src/meta-evaluations/schemas.js';
+import {
+  CreateRubricRequestSchema,
+  CreateRubricVersionRequestSchema,
+  PutTagRequestSchema,
+} from '../../src/rubrics/schemas.js';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { apiDocument, app } from '../../src/app.js';
@@ -164,6 +169,9 @@ describe('request examples in the document', () => {
     createTrigger: CreateTriggerRequestSchema,
     createComparison: CreateComparisonRequestSchema,
     calibrateMetaEvaluation: CalibrateRequestSchema,
+    createRubric: CreateRubricRequestSchema,
+    createRubricVersion: CreateRubricVersionRequestSchema,
+    putRubricTag: PutTagRequestSchema,
     // A sender's event: any JSON object (the trigger's mapping reads it).
     receiveHook: zod.record(zod.string(), zod.unknown()),
   };

@@ -80,6 +80,7 @@ describe('service routes', () => {
       'config',
       'metadata',
       'preset',
+      'rubric',
       'task',
       'webhook',
     ]);
