@@ -18,8 +18,11 @@
  *   final write only, after the status update:
  *   5. the tenant's oldest waiting evaluation takes the slot             evaluations/admission.ts
  *   6. the batch's next items are claimed (the first takes a slot)       batches/pump.ts
+ *   6b. a tenant that stores no content: read here, erased after commit   retention/content.ts
  * after the commit
  *   7. the new webhook deliveries go to their queue                      webhooks/dispatch.ts
+ *   8. a tenant that stores no content: task texts hashed, transcript     retention/content.ts
+ *      and the object's storage erased
  *      (markEnded: when it ended the row; the final write: when a [hands on] effect wrote a row, or D1
  *      had ended the row elsewhere)
  *   8. a comparison marked in 3b: its statistics stored and comparison.completed written, once   comparisons/finish.ts
@@ -45,6 +48,7 @@ import type { EndStatus } from './evaluations/status.js';
 import { EVALUATION_WEBHOOK_EVENT } from './evaluations/webhook-event.js';
 import { dispatchDeliveriesCausedBy } from './webhooks/dispatch.js';
 import { finishComparisonOf, markComparisonCompleting } from './comparisons/finish.js';
+import { ERASE_UNSTORED_CONTENT, ERASE_UNSTORED_CONTENT_AFTER_FINAL } from './retention/content.js';
 
 /** What an ending does (see the module note). */
 export const ENDING: EndingPlan = {
@@ -55,13 +59,14 @@ export const ENDING: EndingPlan = {
     batchCompletionEvent(markComparisonCompleting, 'the completing ending marks its comparison completed'),
     BATCH_COMPLETED,
   ],
-  afterStatus: [ADMIT_NEXT_WAITING, CLAIM_BATCH_WINDOW],
+  afterStatus: [ADMIT_NEXT_WAITING, CLAIM_BATCH_WINDOW, ERASE_UNSTORED_CONTENT_AFTER_FINAL],
   afterCommit: [
     { name: 'the new webhook deliveries go to their queue', run: dispatchDeliveriesCausedBy },
     {
       name: "a completed comparison's statistics are stored and comparison.completed written",
       run: finishComparisonOf,
     },
+    ERASE_UNSTORED_CONTENT,
   ],
 };
 

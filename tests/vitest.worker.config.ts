@@ -38,6 +38,9 @@ export default defineConfig({
           TEST_RECEIVER_URL: receiver.url,
           // The receiver listens on 127.0.0.1 over plain http, as a local stack's receivers do.
           WEBHOOK_ALLOW_LOOPBACK: 'true',
+          // Most suites call /v1 without a key, as a local stack does; the closed default has its own
+          // tests (tests/worker/tenants-keys.test.ts, "closed by default": ALLOW_ANONYMOUS "false" as deployed).
+          ALLOW_ANONYMOUS: 'true',
         },
       },
     }),

@@ -1,8 +1,12 @@
 /**
  * Node side of the worker suite: serves the project's mock LLM (the Node adapter, `startMockServer`) over
  * real HTTP on 127.0.0.1, so Worker code reaches it through its ordinary `fetch`, exactly like a provider.
- * Adds one test-only route, `GET /_test/requests?seed=<seed>`, answering `{ count }`: the chat-completion
- * requests seen whose model name carries that `seed` (tests use one seed each to count their calls).
+ * Adds two test-only routes:
+ * - `GET /_test/requests?seed=<seed>` answers `{ count }`: the chat-completion requests seen whose model
+ *   name carries that `seed` (tests use one seed each to count their calls);
+ * - `PUT /_test/groups?seed=<seed>&size=<n>` makes the replies to that seed's requests go out in groups of
+ *   `n`: each reply, once ready, is held until `n` replies are, then all of them are sent in the same tick
+ *   (a wave of parallel calls gets its results together, however loaded the machine is).
  */
 import { parseMockModel } from '../../src/mock-llm/model-name.js';
 import { startMockServer } from '../../src/mock-llm/node.js';
@@ -27,6 +31,19 @@ async function seedOf(request: Request): Promise<string | null> {
 /** Starts the mock on a free port of 127.0.0.1. */
 export async function startTestMockServer(): Promise<TestMockServer> {
   const counts = new Map<string, number>();
+  /** Per seed: the group size, and the replies ready and held until the group is complete. */
+  const groups = new Map<string, { size: number; held: (() => void)[] }>();
+  const inGroup = async (seed: string, reply: Response): Promise<Response> => {
+    const group = groups.get(seed);
+    if (!group) return reply;
+    // Read before holding, so the whole group is written out at once.
+    const body = await reply.arrayBuffer();
+    await new Promise<void>((release) => {
+      group.held.push(release);
+      if (group.held.length >= group.size) for (const r of group.held.splice(0)) r();
+    });
+    return new Response(body, { status: reply.status, headers: reply.headers });
+  };
   const server = await startMockServer({
     // Never keep the test process alive for the mock alone.
     unref: true,
@@ -36,9 +53,17 @@ export async function startTestMockServer(): Promise<TestMockServer> {
         const seed = url.searchParams.get('seed') ?? '';
         return Response.json({ count: counts.get(seed) ?? 0 });
       }
+      if (url.pathname === '/_test/groups' && request.method === 'PUT') {
+        const size = Number(url.searchParams.get('size'));
+        groups.set(url.searchParams.get('seed') ?? '', { size, held: [] });
+        return Response.json({ size });
+      }
       if (url.pathname.endsWith('/chat/completions')) {
         const seed = await seedOf(request);
-        if (seed !== null) counts.set(seed, (counts.get(seed) ?? 0) + 1);
+        if (seed !== null) {
+          counts.set(seed, (counts.get(seed) ?? 0) + 1);
+          return inGroup(seed, await next(request));
+        }
       }
       return next(request);
     },
