@@ -12,6 +12,7 @@
  *   1. the evaluation.<status> webhook event + deliveries   [hands on]   evaluations/webhook-event.ts
  *   2. the batch counts the ending (budget: spend booked, grant freed)   batches/progress.ts
  *   3. the batch.completed / meta_evaluation.completed event [hands on]  batches/progress.ts
+ *   3b. a comparison's batch: the comparison marked completed [hands on] comparisons/finish.ts
  *   4. the batch marked completed (or cancelled)                         batches/progress.ts
  *   -- the guarded status update (frees the tenant's running slot) --   evaluations/ending.ts
  *   final write only, after the status update:
@@ -24,6 +25,7 @@
  *      and the object's storage erased
  *      (markEnded: when it ended the row; the final write: when a [hands on] effect wrote a row, or D1
  *      had ended the row elsewhere)
+ *   8. a comparison marked in 3b: its statistics stored and comparison.completed written, once   comparisons/finish.ts
  *   final write only: 5's evaluation starts; 6's items start             (the steps' own follow-ups)
  * ```
  *
@@ -45,14 +47,25 @@ import type { EvaluationError } from './evaluations/live-events.js';
 import type { EndStatus } from './evaluations/status.js';
 import { EVALUATION_WEBHOOK_EVENT } from './evaluations/webhook-event.js';
 import { dispatchDeliveriesCausedBy } from './webhooks/dispatch.js';
+import { finishComparisonOf, markComparisonCompleting } from './comparisons/finish.js';
 import { ERASE_UNSTORED_CONTENT, ERASE_UNSTORED_CONTENT_AFTER_FINAL } from './retention/content.js';
 
 /** What an ending does (see the module note). */
 export const ENDING: EndingPlan = {
-  beforeStatus: [EVALUATION_WEBHOOK_EVENT, BATCH_COUNTS, batchCompletionEvent(), BATCH_COMPLETED],
+  beforeStatus: [
+    EVALUATION_WEBHOOK_EVENT,
+    BATCH_COUNTS,
+    batchCompletionEvent(),
+    batchCompletionEvent(markComparisonCompleting, 'the completing ending marks its comparison completed'),
+    BATCH_COMPLETED,
+  ],
   afterStatus: [ADMIT_NEXT_WAITING, CLAIM_BATCH_WINDOW, ERASE_UNSTORED_CONTENT_AFTER_FINAL],
   afterCommit: [
     { name: 'the new webhook deliveries go to their queue', run: dispatchDeliveriesCausedBy },
+    {
+      name: "a completed comparison's statistics are stored and comparison.completed written",
+      run: finishComparisonOf,
+    },
     ERASE_UNSTORED_CONTENT,
   ],
 };
