@@ -1330,7 +1330,7 @@ export interface components {
                 failed: number;
                 cancelled: number;
             };
-            gate: components["schemas"]["GateResult"];
+            gate: components["schemas"]["GateResult"] | null;
             ranking: components["schemas"]["RankingEntry"][];
             pairs: components["schemas"]["ComparisonPair"][];
             judge: components["schemas"]["ComparisonJudgeRates"];
@@ -1367,7 +1367,7 @@ export interface components {
             missing: number;
             moreItems: number | null;
             summary: string;
-        } | null;
+        };
         /** @description A candidate, best first: its Bradley–Terry strength θ (natural log; under bradley-terry P(i beats j) = 1/(1 + e^(θj − θi)), ×400/ln 10 for Elo points), its bootstrap `interval` (items resampled; null while it cannot be computed yet), and its `rank`: 1 + the candidates whose interval lies wholly above its own, so candidates the data cannot separate share a rank. */
         RankingEntry: {
             candidate: string;
@@ -3116,7 +3116,7 @@ export interface components {
             reportMarkdown: string | null;
             /** @description Times each item is judged. */
             repeats: number;
-            reliability: components["schemas"]["ReliabilityReport"];
+            reliability: components["schemas"]["ReliabilityReport"] | null;
             items: {
                 itemId: string;
                 evaluationId: string;
@@ -3373,7 +3373,7 @@ export interface components {
                 seed: number;
                 level: number;
             };
-        } | null;
+        };
         CalibrateResult: {
             calibration: components["schemas"]["CascadeCalibration"];
             /** @description The run's cascade config with `calibrated.thresholds` set (and `runAllStages` off): pass it as `config` to judge with the calibrated cascade, which abstains (no winner, `details.cascade.abstained`) on items below every threshold. */
@@ -4712,30 +4712,11 @@ export interface components {
             strengths: components["schemas"]["ComparisonStrengths"];
             judge: components["schemas"]["ComparisonJudgeRates"];
             /** @description The gate, when the request asked for one. */
-            gate: {
-                candidate: string;
-                baseline: string;
-                minWinRate: number;
-                confidence: number;
-                /** @enum {string} */
-                outcome: "passed" | "failed" | "inconclusive";
-                winRate: number | null;
-                interval: [
-                    number,
-                    number
-                ];
-                n: number;
-                wins: number;
-                ties: number;
-                losses: number;
-                missing: number;
-                moreItems: number | null;
-                summary: string;
-            } | null;
+            gate: components["schemas"]["GateResult"] | null;
             /** @description One line a CI log can print: the gate's summary when there is a gate, else the ranking. */
             summary: string;
-            webhook: components["schemas"]["OneOffWebhook"] & (Record<string, never> | null);
-            budget: components["schemas"]["Budget"] & (Record<string, never> | null);
+            webhook: components["schemas"]["OneOffWebhook"] | null;
+            budget: components["schemas"]["Budget"] | null;
             /** @description Every LLM call billed for its evaluations. */
             usage: {
                 calls: number;
@@ -4812,7 +4793,7 @@ export interface components {
                      * @enum {string|null}
                      */
                     winner: "A" | "B" | "tie" | null;
-                    error: components["schemas"]["EvaluationError"] & (Record<string, never> | null);
+                    error: components["schemas"]["EvaluationError"] | null;
                 }[];
             }[];
             /**
@@ -4825,7 +4806,7 @@ export interface components {
             kind: "summary";
             status: components["schemas"]["BatchStatus"];
             basis: components["schemas"]["ComparisonStatisticsBasis"];
-            gate: components["schemas"]["GateResult"];
+            gate: components["schemas"]["GateResult"] | null;
             ranking: components["schemas"]["RankingEntry"][];
             summary: string;
         };

@@ -351,7 +351,7 @@ export const ComparisonStatisticsSchema = z
     ranking: z.array(RankingEntryDocSchema).describe('Best first.'),
     strengths: StrengthsSchema,
     judge: JudgeRatesDocSchema,
-    gate: GateResultDocSchema.nullable().describe('The gate, when the request asked for one.'),
+    gate: z.union([GateResultDocSchema, z.null()]).describe('The gate, when the request asked for one.'),
     summary: z
       .string()
       .describe("One line a CI log can print: the gate's summary when there is a gate, else the ranking."),
@@ -390,8 +390,8 @@ export type ComparisonSummary = z.infer<typeof ComparisonSummarySchema>;
 /** Answer to `GET /v1/comparisons/{id}`. */
 export const ComparisonSchema = ComparisonSummarySchema.extend({
   ...ComparisonStatisticsSchema.shape,
-  webhook: WebhookTargetSchema.nullable(),
-  budget: BudgetSchema.nullable(),
+  webhook: z.union([WebhookTargetSchema, z.null()]),
+  budget: z.union([BudgetSchema, z.null()]),
   usage: UsageTotalsSchema.describe('Every LLM call billed for its evaluations.'),
 })
   .strict()
@@ -418,7 +418,7 @@ const PairEvaluationSchema = z
       .enum(['A', 'B', 'tie'])
       .nullable()
       .describe("The evaluation's own winner, in its own A/B terms (see `order`); null without one."),
-    error: EvaluationErrorSchema.nullable(),
+    error: z.union([EvaluationErrorSchema, z.null()]),
   })
   .strict();
 
@@ -455,7 +455,7 @@ export const ComparisonResultLineSchema = z
         kind: z.literal('summary'),
         status: BatchStatusSchema,
         basis: StatisticsBasisSchema,
-        gate: GateResultDocSchema.nullable(),
+        gate: z.union([GateResultDocSchema, z.null()]),
         ranking: z.array(RankingEntryDocSchema),
         summary: z.string(),
       })
@@ -508,7 +508,7 @@ export const ComparisonEventDataSchema = z
     design: DesignSchema,
     items: z.number().int(),
     counts: z.object({ succeeded: z.number().int(), failed: z.number().int(), cancelled: z.number().int() }).strict(),
-    gate: GateResultDocSchema.nullable(),
+    gate: z.union([GateResultDocSchema, z.null()]),
     ranking: z.array(RankingEntryDocSchema),
     pairs: z.array(ComparisonPairSchema),
     judge: JudgeRatesDocSchema,

@@ -126,13 +126,16 @@ export const MetaEvaluationSchema = z
     /** The report as a Markdown table. */
     reportMarkdown: z.string().nullable(),
     repeats: z.number().int().positive().describe('Times each item is judged.'),
-    reliability: ReliabilityReportSchema.meta({
-      id: 'ReliabilityReport',
-      description:
-        "The judge's reliability over every repeat (`repeats` > 1), once every repeat ended: test-retest agreement (all repeats agree; " +
-        "Krippendorff's α), position bias (how often the answer shown first wins), flip rate, tie / unparsed / inconclusive / failed rates, and " +
-        'agreement of each repeat with the human label, each with a bootstrap 95% CI over items.',
-    }).nullable(),
+    reliability: z.union([
+      ReliabilityReportSchema.meta({
+        id: 'ReliabilityReport',
+        description:
+          "The judge's reliability over every repeat (`repeats` > 1), once every repeat ended: test-retest agreement (all repeats agree; " +
+          "Krippendorff's α), position bias (how often the answer shown first wins), flip rate, tie / unparsed / inconclusive / failed rates, and " +
+          'agreement of each repeat with the human label, each with a bootstrap 95% CI over items.',
+      }),
+      z.null(),
+    ]),
     items: z.array(
       z
         .object({
