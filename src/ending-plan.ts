@@ -10,21 +10,22 @@
  * ONE D1 transaction (the ending's batch())
  *   final write only: verdict, transcript and usage rows            evaluations/ending.ts
  *   1. the evaluation.<status> webhook event + deliveries   [hands on]   evaluations/webhook-event.ts
- *   2. the batch counts the ending (budget: spend booked, grant freed)   batches/progress.ts
- *   3. the batch.completed / meta_evaluation.completed event [hands on]  batches/progress.ts
- *   4. the batch marked completed (or cancelled)                         batches/progress.ts
+ *   2. a succeeded verdict becomes its key's verdict cache entry         evaluations/verdict-cache-entry.ts
+ *   3. the batch counts the ending (budget: spend booked, grant freed)   batches/progress.ts
+ *   4. the batch.completed / meta_evaluation.completed event [hands on]  batches/progress.ts
+ *   5. the batch marked completed (or cancelled)                         batches/progress.ts
  *   -- the guarded status update (frees the tenant's running slot) --   evaluations/ending.ts
  *   final write only, after the status update:
- *   5. the tenant's oldest waiting evaluation takes the slot             evaluations/admission.ts
- *   6. the batch's next items are claimed (the first takes a slot)       batches/pump.ts
+ *   6. the tenant's oldest waiting evaluation takes the slot             evaluations/admission.ts
+ *   7. the batch's next items are claimed (the first takes a slot)       batches/pump.ts
  * after the commit
- *   7. the new webhook deliveries go to their queue                      webhooks/dispatch.ts
+ *   8. the new webhook deliveries go to their queue                      webhooks/dispatch.ts
  *      (markEnded: when it ended the row; the final write: when a [hands on] effect wrote a row, or D1
  *      had ended the row elsewhere)
- *   final write only: 5's evaluation starts; 6's items start             (the steps' own follow-ups)
+ *   final write only: 6's evaluation starts; 7's items start             (the steps' own follow-ups)
  * ```
  *
- * Steps 1-4 carry the ending's guard, so they take effect exactly when the status update does: once per
+ * Steps 1-5 carry the ending's guard, so they take effect exactly when the status update does: once per
  * evaluation, never on a repeat, never for a row another writer ended. Every after-commit step is best
  * effort: what it would do is durable in D1, and the cron sweeper does it later if it fails.
  */
@@ -41,11 +42,18 @@ import {
 import type { EvaluationError } from './evaluations/live-events.js';
 import type { EndStatus } from './evaluations/status.js';
 import { EVALUATION_WEBHOOK_EVENT } from './evaluations/webhook-event.js';
+import { VERDICT_CACHE_ENTRY } from './evaluations/verdict-cache-entry.js';
 import { dispatchDeliveriesCausedBy } from './webhooks/dispatch.js';
 
 /** What an ending does (see the module note). */
 export const ENDING: EndingPlan = {
-  beforeStatus: [EVALUATION_WEBHOOK_EVENT, BATCH_COUNTS, batchCompletionEvent(), BATCH_COMPLETED],
+  beforeStatus: [
+    EVALUATION_WEBHOOK_EVENT,
+    VERDICT_CACHE_ENTRY,
+    BATCH_COUNTS,
+    batchCompletionEvent(),
+    BATCH_COMPLETED,
+  ],
   afterStatus: [ADMIT_NEXT_WAITING, CLAIM_BATCH_WINDOW],
   afterCommit: [{ name: 'the new webhook deliveries go to their queue', run: dispatchDeliveriesCausedBy }],
 };

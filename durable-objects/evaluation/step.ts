@@ -309,7 +309,8 @@ export class Stepper {
         tenant: evaluation.meta.tenant,
         evaluationId: evaluation.meta.id,
       });
-      this.llm = createLlm(settings, gate ? { gate } : {});
+      // One prompt cache key per evaluation: its calls share the provider's cache route (sent where supported).
+      this.llm = createLlm(settings, gate ? { gate } : {}, { promptCacheKey: evaluation.meta.id });
       this.supportsN = supportsNOf(settings);
       return this.llm;
     } catch (e) {

@@ -16,6 +16,8 @@ import { insertRowsJsonStatements } from '../evaluations/rows.js';
 import type { Budget } from '../engine/budget.js';
 import { admitSelectedStatement, admittedBy } from '../evaluations/admission.js';
 import { completionEventId } from './completion-event.js';
+import type { CachePlan } from '../verdict-cache/plan.js';
+import { hitColumns, hitOf } from '../verdict-cache/hit.js';
 import type { BatchKind, BatchStatus } from './schemas.js';
 
 /** One item as stored: its evaluation row's own fields. */
@@ -26,6 +28,8 @@ export interface NewBatchItem {
   task: unknown;
   metadata: Record<string, string | number | boolean> | null;
   callsPlanned: number;
+  /** What the verdict cache does for it, and its key (src/verdict-cache/plan.ts); absent: `off`. */
+  cache?: CachePlan;
 }
 
 /** A new batch with its items (every evaluation `queued`). */
@@ -126,6 +130,8 @@ export function insertBatchStatements(db: D1Database, b: NewBatch): D1PreparedSt
     itemId: item.itemId,
     now: b.now,
     keyId: b.keyId ?? null,
+    cacheMode: item.cache?.mode ?? null,
+    cacheKey: item.cache?.key ?? null,
   }));
   statements.push(...insertRowsJsonStatements(db, rows, { sql: BATCH_INSERTED, binds: [b.id] }));
   return statements;
@@ -297,7 +303,9 @@ export function claimWindowStatements(
       .bind(token, key),
     // A batch with a budget is claimed by ./budget-claims.ts (each item with its grant) instead.
     db.prepare(`SELECT id FROM batches WHERE id = ${which} AND budget IS NOT NULL AND completed_at IS NULL`).bind(key),
-    db.prepare(`SELECT b.id AS batch_id, e.id, e.tenant, e.method, e.config, e.task ${claimed}`).bind(key, token),
+    db
+      .prepare(`SELECT b.id AS batch_id, e.id, e.tenant, e.method, e.config, e.task, ${hitColumns('e')} ${claimed}`)
+      .bind(key, token),
     ...(admit
       ? [admitSelectedStatement(db, `SELECT e.id ${claimed} LIMIT 1`, [key, token], admit.defaultMaxRunning, admit.now)]
       : []),
@@ -317,6 +325,8 @@ function claimOf([, budgeted, claimed]: readonly (D1Result | undefined)[]): Wind
     method: string;
     config: string;
     task: string;
+    cache_from: string | null;
+    cached_verdict: string | null;
   }[];
   const budgetedId = (budgeted?.results[0] as { id: string } | undefined)?.id ?? null;
   return {
@@ -329,6 +339,7 @@ function claimOf([, budgeted, claimed]: readonly (D1Result | undefined)[]): Wind
       config: r.config,
       task: r.task,
       batchId: r.batch_id,
+      cached: hitOf(r),
     })),
     budgeted: budgetedId,
   };

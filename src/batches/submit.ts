@@ -30,6 +30,9 @@ import type { BatchRecord, NewBatchItem } from './rows.js';
 import { findBatchByKey, insertBatch } from './rows.js';
 import { INSERT_JSON_CHUNK_BYTES as ITEM_CHUNK_BYTES } from '../evaluations/rows.js';
 import { configOf } from '../config/vars.js';
+import type { CacheRequest } from '../verdict-cache/plan.js';
+import { requestCachePlans } from '../verdict-cache/plan.js';
+import { markHitsStatement, servesSince } from '../verdict-cache/rows.js';
 
 /** An item to submit. */
 export interface SubmitItem {
@@ -58,6 +61,8 @@ export interface BatchSubmission {
   metadataOf?: (batchId: string, item: NewBatchItem) => Record<string, string | number | boolean>;
   /** Statements of the caller for the same transaction (guard each with `BATCH_INSERTED`), given the new batch. */
   extra?: (batchId: string, items: readonly NewBatchItem[]) => D1PreparedStatement[];
+  /** The request's `cache` and `seed` (src/verdict-cache/plan.ts); absent: `cache` not set, no seed. */
+  cache?: CacheRequest;
 }
 
 /** Outcome of {@link submitBatch}: the batch, and whether it answers an earlier request with the same key. */
@@ -103,6 +108,17 @@ export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Su
   const id = newId(s.kind === 'batch' ? 'ba' : 'me');
   const items = planItems(s.judge, s.items);
   if (s.metadataOf) for (const item of items) item.metadata = s.metadataOf(id, item);
+  const plans = await requestCachePlans(
+    env,
+    s.judge,
+    s.cache ?? {},
+    items.map((item) => item.task),
+  );
+  items.forEach((item, i) => {
+    const plan = plans[i];
+    if (plan) item.cache = plan;
+  });
+  const config = configOf(env);
   const hash = s.idempotencyKey === null ? null : await requestHash({ kind: s.kind, request: s.request });
   const now = Date.now();
   try {
@@ -126,11 +142,18 @@ export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Su
       budget: s.budget ?? null,
       idempotencyKey: s.idempotencyKey,
       requestHash: hash,
-      concurrency: configOf(env).BATCH_CONCURRENCY,
+      concurrency: config.BATCH_CONCURRENCY,
       items,
       now,
     },
-    s.extra?.(id, items) ?? [],
+    [
+      ...(s.extra?.(id, items) ?? []),
+      // Items whose verdict is cached are marked as hits in the same transaction: the window starts them as
+      // any other item, and each ends at once with its cached verdict (no LLM call).
+      ...(plans.some((p) => p.mode === 'use')
+        ? [markHitsStatement(env.DB, { batchId: id }, servesSince(now, config.VERDICT_CACHE_TTL_DAYS))]
+        : []),
+    ],
   );
   if (!created) return replay(env, s, hash);
   await pump(env, { batchId: id });

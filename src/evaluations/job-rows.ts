@@ -10,6 +10,8 @@
 import type { EvaluationError } from './live-events.js';
 import type { EvaluationStatus } from './status.js';
 import { SQL_NOT_ENDED, sqlMayBecome } from './status.js';
+import type { CacheHit } from '../verdict-cache/hit.js';
+import { hitColumns, hitOf } from '../verdict-cache/hit.js';
 
 /**
  * The stored error of a row from its `error_code` / `error_message` columns, or null when it has none.
@@ -35,6 +37,11 @@ export interface StartJob {
   task: string;
   /** The batch it belongs to (src/batches), null for none; absent when the caller does not know. */
   batchId?: string | null;
+  /**
+   * A verdict cache hit marked when it was created (src/verdict-cache/): the object ends it at once with the
+   * cached verdict, making no LLM call. Null or absent: a miss (or the source was deleted meanwhile), it runs.
+   */
+  cached?: CacheHit | null;
 }
 
 /** An `evaluations` row as loaded from D1: the job plus its current status and error. */
@@ -56,7 +63,7 @@ export const BATCH_CANCELLED_ERROR: EvaluationError = { code: 'cancelled', messa
 export async function loadJob(db: D1Database, id: string): Promise<EvaluationJob | null> {
   const row = await db
     .prepare(
-      `SELECT id, tenant, status, method, config, task, error_code, error_message, batch_id,
+      `SELECT id, tenant, status, method, config, task, error_code, error_message, batch_id, ${hitColumns()},
          (SELECT batches.cancel_requested_at FROM batches WHERE batches.id = evaluations.batch_id) AS batch_cancelled_at
        FROM evaluations WHERE id = ?`,
     )
@@ -71,6 +78,8 @@ export async function loadJob(db: D1Database, id: string): Promise<EvaluationJob
       error_code: string | null;
       error_message: string | null;
       batch_id: string | null;
+      cache_from: string | null;
+      cached_verdict: string | null;
       batch_cancelled_at: number | null;
     }>();
   if (!row) return null;
@@ -82,6 +91,7 @@ export async function loadJob(db: D1Database, id: string): Promise<EvaluationJob
     config: row.config,
     task: row.task,
     batchId: row.batch_id,
+    cached: hitOf(row),
     error: errorOf(row.error_code, row.error_message),
     cancel: row.batch_cancelled_at !== null ? BATCH_CANCELLED_ERROR : null,
   };

@@ -15,6 +15,7 @@ import { TranscriptEntrySchema, VerdictSchema } from '../engine/verdict.js';
 import { FIELD_EXAMPLES, PAIRWISE_TASK_EXAMPLE, POINTWISE_TASK_EXAMPLE } from './examples.js';
 import { configField } from '../methods/method-config.js';
 import { OneOffWebhookSchema } from '../webhooks/schemas.js';
+import { CacheModeSchema, CacheSeedSchema, EvaluationCacheSchema } from '../verdict-cache/schemas.js';
 
 /** Most metadata entries per evaluation: 32. */
 export const MAX_METADATA_KEYS = 32;
@@ -62,6 +63,8 @@ export const CreateEvaluationRequestSchema = z
     /** Spending limits of this evaluation (stored as `config.budget`; give it here or there, not both). */
     budget: BudgetSchema.optional(),
     webhook: OneOffWebhookSchema.optional(),
+    cache: CacheModeSchema.optional(),
+    seed: CacheSeedSchema.optional(),
   })
   .strict()
   .meta({ id: 'CreateEvaluationRequest' });
@@ -109,6 +112,10 @@ export const UsageTotalsSchema = z
     /** True when any call's counts were estimated locally. */
     estimated: z.boolean(),
     costUsd: z.number().nonnegative(),
+    cacheSavedUsd: z
+      .number()
+      .nonnegative()
+      .describe("USD the provider's prompt cache saved: cached prompt tokens × (input − cached input price)."),
   })
   .strict()
   .meta({ id: 'UsageTotals' });
@@ -134,6 +141,7 @@ export const EvaluationSchema = z
     /** Present once `succeeded`. */
     verdict: VerdictSummarySchema.nullable(),
     usage: UsageTotalsSchema,
+    cache: EvaluationCacheSchema,
     /** Present when `failed` or `cancelled`. */
     error: EvaluationErrorSchema.nullable(),
     /** Meta-evaluation this evaluation belongs to. */

@@ -45,6 +45,10 @@ import { tenantLimits } from '../tenants/rows.js';
 import { checkBudgetPrices, withBudget } from '../budgets/request-budget.js';
 import { requireSigningSecret, requireWebhookUrl } from '../webhooks/url-checks.js';
 import { configOf } from '../config/vars.js';
+import { requestCachePlans } from '../verdict-cache/plan.js';
+import { hitOf, readHitStatement } from '../verdict-cache/hit.js';
+import { markHitsStatement, servesSince } from '../verdict-cache/rows.js';
+import { cacheViewOf } from '../verdict-cache/schemas.js';
 
 /** New id: the prefix (`ev` evaluation, `me` meta-evaluation, `ba` batch), `_`, 32 hex chars (a random UUID without dashes). */
 export function newId(prefix: 'ev' | 'me' | 'ba'): string {
@@ -132,8 +136,19 @@ export async function createEvaluationJob(
     // A retry of a request accepted before the cap was reached still gets its evaluation back.
     if (idempotencyKey === null || !(await findByIdempotencyKey(env.DB, tenant, idempotencyKey))) throw e;
   }
-  const fast = configOf(env).FAST_START;
-  // The fast start's running slot is taken in the insert's own D1 batch (one round trip for both).
+  const [cache] = await requestCachePlans(env, judge, { mode: request.cache, seed: request.seed }, [request.task]);
+  const config = configOf(env);
+  const fast = config.FAST_START;
+  // The fast start's running slot is taken in the insert's own D1 batch (one round trip for both), and so is
+  // the verdict cache's lookup: a hit is marked on the row and read back with it.
+  const admitting = fast ? [admitStatement(env.DB, id, deploymentDefaults(env).maxRunning, now)] : [];
+  const lookup =
+    cache?.mode === 'use'
+      ? [
+          markHitsStatement(env.DB, { id }, servesSince(now, config.VERDICT_CACHE_TTL_DAYS)),
+          readHitStatement(env.DB, id),
+        ]
+      : [];
   const result = await insertEvaluation(
     env.DB,
     {
@@ -151,8 +166,10 @@ export async function createEvaluationJob(
       webhookUrl,
       now,
       keyId: creator.keyId,
+      cacheMode: cache?.mode ?? null,
+      cacheKey: cache?.key ?? null,
     },
-    fast ? [admitStatement(env.DB, id, deploymentDefaults(env).maxRunning, now)] : [],
+    [...admitting, ...lookup],
   );
   if (!result.inserted) {
     const existing = result.existing;
@@ -169,6 +186,7 @@ export async function createEvaluationJob(
   }
   // At the cap (no slot taken) the queue holds it until one frees.
   if (fast && result.after[0]?.meta.changes === 1) {
+    const hitRow = lookup.length > 0 ? result.after.at(-1)?.results[0] : undefined;
     const started = await fastStart(
       env,
       {
@@ -178,6 +196,7 @@ export async function createEvaluationJob(
         config: JSON.stringify(judge.config),
         task: JSON.stringify(request.task),
         batchId: null,
+        cached: hitRow ? hitOf(hitRow as Parameters<typeof hitOf>[0]) : null,
       },
       waitMs,
     );
@@ -320,6 +339,7 @@ export async function viewEvaluation(
     progress,
     verdict,
     usage,
+    cache: cacheViewOf(row),
     error: errorOf(row.errorCode, row.errorMessage),
     metaId: row.metaId,
     batchId: row.batchId,

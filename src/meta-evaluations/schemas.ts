@@ -7,6 +7,7 @@ import { z } from '@hono/zod-openapi';
 import { EvaluationStatusSchema, JudgeConfigField, PresetField } from '../evaluations/schemas.js';
 import { AgreementReportSchema } from '../metrics/agreement.js';
 import { LabelledItemSchema } from '../metrics/labelled.js';
+import { CacheModeSchema, CacheSeedSchema } from '../verdict-cache/schemas.js';
 
 /** Most labelled items per meta-evaluation: 500. */
 export const MAX_META_ITEMS = 500;
@@ -17,6 +18,8 @@ export const CreateMetaEvaluationRequestSchema = z
     preset: PresetField,
     config: JudgeConfigField,
     items: z.array(LabelledItemSchema).min(1).max(MAX_META_ITEMS),
+    cache: CacheModeSchema.optional(),
+    seed: CacheSeedSchema.optional(),
   })
   .strict()
   .superRefine((body, ctx) => {

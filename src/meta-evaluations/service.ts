@@ -55,6 +55,7 @@ export async function createMetaEvaluation(
     idempotencyKey,
     creator,
     request,
+    cache: { mode: request.cache, seed: request.seed },
     extra: (id, items) =>
       metaStatements(env.DB, {
         id,

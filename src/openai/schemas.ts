@@ -9,6 +9,7 @@ import { z } from '@hono/zod-openapi';
 import { ErrorCodeSchema, IssueSchema } from '../http/errors.js';
 import { EvaluationLinksSchema, MetadataSchema } from '../evaluations/schemas.js';
 import { WinnerSchema } from '../engine/verdict.js';
+import { CacheModeSchema } from '../verdict-cache/schemas.js';
 
 /** A text part of a message's content (`{ type: "text", text }`); other part types are refused. */
 const ContentPartSchema = z.object({ type: z.string().min(1), text: z.string().optional() }).loose();
@@ -116,6 +117,10 @@ export const ChatCompletionRequestSchema = z
         "Accepted, no effect: the preset fixes its agents' token limits. Listed in `Tribunal-Unused-Parameters`.",
       ),
     max_completion_tokens: z.number().int().nullable().optional().describe('As `max_tokens`.'),
+    cache: CacheModeSchema.optional().describe(
+      "Tribunal's own parameter (OpenAI SDKs send it through `extra_body`): the verdict cache, as `cache` of POST /v1/evaluations " +
+        '(`use` by default: the same task to the same model answers from the cache with 0 LLM calls).',
+    ),
   })
   .strict()
   .superRefine((body, ctx) => {

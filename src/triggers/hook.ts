@@ -138,6 +138,7 @@ export async function receiveHook(env: Bindings, triggerId: string, request: Req
       task,
       metadata: { ...metadata, triggerId: trigger.id, triggerDeliveryId: deliveryId.slice(0, 1024) },
       ...(trigger.webhook ? { webhook: trigger.webhook } : {}),
+      ...(trigger.cache !== null ? { cache: trigger.cache } : {}),
     },
     idempotencyKeyOf(trigger.id, deliveryId),
   );

@@ -125,6 +125,9 @@ export const CreateTriggerRequestSchema = z
     mapping: MappingSchema,
     filter: FilterSchema.optional(),
     webhook: OneOffWebhookSchema.optional(),
+    cache: CreateEvaluationRequestSchema.shape.cache.describe(
+      "The verdict cache for each evaluation it creates (`CacheMode`): a sender's repeated event for an unchanged candidate gets the cached verdict.",
+    ),
     description: z.string().max(MAX_DESCRIPTION_CHARS).optional(),
   })
   .strict()
@@ -144,6 +147,10 @@ export const TriggerSchema = z
     mapping: MappingSchema,
     filter: FilterSchema.nullable(),
     webhook: OneOffWebhookSchema.nullable(),
+    cache: z
+      .enum(['use', 'refresh', 'off'])
+      .nullable()
+      .describe('The verdict cache mode of its evaluations; null: not set (the default, `CacheMode`).'),
     createdAt: z.string(),
     updatedAt: z.string(),
   })

@@ -25,11 +25,12 @@ interface TriggerRow {
   mapping: string;
   filter: string | null;
   webhook_url: string | null;
+  cache: string | null;
   created_at: number;
   updated_at: number;
 }
 
-const COLUMNS = 'id, tenant, description, preset, config, mapping, filter, webhook_url, created_at, updated_at';
+const COLUMNS = 'id, tenant, description, preset, config, mapping, filter, webhook_url, cache, created_at, updated_at';
 
 /** A trigger as stored, parsed (what the hook needs, secrets excluded). */
 export interface StoredTrigger extends Trigger {
@@ -47,6 +48,7 @@ function toTrigger(r: TriggerRow): StoredTrigger {
     mapping: JSON.parse(r.mapping) as Mapping,
     filter: r.filter === null ? null : (JSON.parse(r.filter) as Trigger['filter']),
     webhook: r.webhook_url === null ? null : { url: r.webhook_url },
+    cache: r.cache === 'use' || r.cache === 'refresh' || r.cache === 'off' ? r.cache : null,
     createdAt: new Date(r.created_at).toISOString(),
     updatedAt: new Date(r.updated_at).toISOString(),
   };
@@ -103,8 +105,8 @@ export async function createTrigger(
   const secret = newWebhookSecret();
   const now = Date.now();
   const r = await env.DB.prepare(
-    `INSERT INTO triggers (id, tenant, description, preset, config, mapping, filter, webhook_url, secret, created_at, updated_at)
-     SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE (SELECT count(*) FROM triggers WHERE tenant = ?) < ?`,
+    `INSERT INTO triggers (id, tenant, description, preset, config, mapping, filter, webhook_url, cache, secret, created_at, updated_at)
+     SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE (SELECT count(*) FROM triggers WHERE tenant = ?) < ?`,
   )
     .bind(
       id,
@@ -115,6 +117,7 @@ export async function createTrigger(
       JSON.stringify(body.mapping),
       body.filter ? JSON.stringify(body.filter) : null,
       webhookUrl,
+      body.cache ?? null,
       secret,
       now,
       now,
