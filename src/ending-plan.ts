@@ -47,13 +47,7 @@ import { dispatchDeliveriesCausedBy } from './webhooks/dispatch.js';
 
 /** What an ending does (see the module note). */
 export const ENDING: EndingPlan = {
-  beforeStatus: [
-    EVALUATION_WEBHOOK_EVENT,
-    VERDICT_CACHE_ENTRY,
-    BATCH_COUNTS,
-    batchCompletionEvent(),
-    BATCH_COMPLETED,
-  ],
+  beforeStatus: [EVALUATION_WEBHOOK_EVENT, VERDICT_CACHE_ENTRY, BATCH_COUNTS, batchCompletionEvent(), BATCH_COMPLETED],
   afterStatus: [ADMIT_NEXT_WAITING, CLAIM_BATCH_WINDOW],
   afterCommit: [{ name: 'the new webhook deliveries go to their queue', run: dispatchDeliveriesCausedBy }],
 };

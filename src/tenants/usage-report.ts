@@ -116,7 +116,16 @@ export function usageCsv(groupBy: UsageGroup, rows: readonly UsageGroupRow[]): s
     'estimated',
   ];
   const lines = rows.map((r) =>
-    [r.group, r.calls, r.promptTokens, r.cachedPromptTokens, r.completionTokens, r.costUsd, r.cacheSavedUsd, r.estimated]
+    [
+      r.group,
+      r.calls,
+      r.promptTokens,
+      r.cachedPromptTokens,
+      r.completionTokens,
+      r.costUsd,
+      r.cacheSavedUsd,
+      r.estimated,
+    ]
       .map(csvField)
       .join(','),
   );

@@ -44,7 +44,7 @@ const report = createRoute({
   tags: ['usage'],
   summary: 'Usage and cost',
   description:
-    'LLM calls, prompt / cached prompt / completion tokens, cost (USD) and what the providers\' prompt caches saved (USD) of this tenant in ' +
+    "LLM calls, prompt / cached prompt / completion tokens, cost (USD) and what the providers' prompt caches saved (USD) of this tenant in " +
     '`[from, to)`, grouped by UTC `day`, `model`, `preset` or `key` (the API key that created the evaluation), summed from the per-call usage rows ' +
     '(written when an evaluation ends); and `verdictCache`: evaluations created in the range that the verdict cache served (no call, $0) and ' +
     'the USD those verdicts had cost. CSV (the rows only) with `format=csv` or `Accept: text/csv`.',
@@ -72,7 +72,10 @@ export async function usageResponse(
   const to = query.to === undefined ? now : Date.parse(query.to);
   if (!(to > from)) throw invalidRequest([{ path: 'to', message: `must be after from (${iso(from)})` }], 'query');
   const csv = query.format === 'csv' || (query.format === undefined && /\btext\/csv\b/i.test(accept ?? ''));
-  if (csv) return { csv: usageCsv(query.groupBy, (await usageReport(env.DB, tenant, { from, to, groupBy: query.groupBy })).rows) };
+  if (csv)
+    return {
+      csv: usageCsv(query.groupBy, (await usageReport(env.DB, tenant, { from, to, groupBy: query.groupBy })).rows),
+    };
   const [{ rows, totals }, verdictCache] = await Promise.all([
     usageReport(env.DB, tenant, { from, to, groupBy: query.groupBy }),
     hitSums(env.DB, tenant, from, to),

@@ -12,6 +12,8 @@
  *   Setting `cache` explicitly (or giving a `seed`) asks for the cache anyway.
  */
 import type { AnyMethod } from '../engine/method.js';
+import type { RubricContent } from '../engine/rubric.js';
+import { rubricHash } from '../engine/rubric.js';
 import { engineVersionOf } from '../engine/version.js';
 import type { LlmSettings } from '../llm/settings.js';
 import { llmEnvOf, settingsFromEnv } from '../llm/settings.js';
@@ -61,7 +63,9 @@ export function cacheDecision(request: CacheRequest, config: unknown): CacheDeci
 }
 
 /** The deployment's defaults a key depends on, from its LLM settings (never a key or a header). */
-export function deploymentOf(settings: Pick<LlmSettings, 'defaultModel' | 'defaultProvider' | 'providers'>): DeploymentDefaults {
+export function deploymentOf(
+  settings: Pick<LlmSettings, 'defaultModel' | 'defaultProvider' | 'providers'>,
+): DeploymentDefaults {
   return {
     model: settings.defaultModel,
     provider: settings.defaultProvider,
@@ -102,13 +106,17 @@ export async function planCache(
 }
 
 /**
- * The plan of each task of a request to a deployment (its LLM settings give the defaults a key depends on),
- * for a judge without a rubric: the one place the creating endpoints (evaluations, batches, meta-evaluations,
- * triggers, chat completions) get their plans from.
+ * The plan of each task of a request to a deployment (its LLM settings give the defaults a key depends on):
+ * the one place the creating endpoints (evaluations, batches, meta-evaluations, triggers, chat completions)
+ * get their plans from.
+ * @param judge the method, its resolved config and the rubric it judges by: the extension point for
+ *   rubrics. A request that judges by a rubric passes its content (inline, or a stored version's) as
+ *   `rubric`, and the key takes that content's hash (`rubricHash`, src/engine/rubric.ts); without one the
+ *   key's rubric part is {@link NO_RUBRIC}.
  */
-export function requestCachePlans(
+export async function requestCachePlans(
   env: object,
-  judge: { method: Pick<AnyMethod, 'method' | 'version'>; config: object },
+  judge: { method: Pick<AnyMethod, 'method' | 'version'>; config: object; rubric?: RubricContent | undefined },
   request: CacheRequest,
   tasks: readonly unknown[],
 ): Promise<CachePlan[]> {
@@ -118,8 +126,7 @@ export function requestCachePlans(
       engineVersion: engineVersionOf(judge.method),
       config: judge.config as Readonly<Record<string, unknown>>,
       deployment: deploymentOf(settingsFromEnv(llmEnvOf(env))),
-      // Rubrics reach requests through the rubric API: its version's content hash goes here.
-      rubricHash: NO_RUBRIC,
+      rubricHash: judge.rubric === undefined ? NO_RUBRIC : await rubricHash(judge.rubric),
     },
     tasks,
   );

@@ -40,11 +40,14 @@ export const EvaluationCacheSchema = z
     mode: z
       .enum(['use', 'refresh', 'off', 'bypass'])
       .describe(
-        'The mode it ran under: the request\'s `cache`, or `bypass` (a judge sampling above temperature 0 without a seed).',
+        "The mode it ran under: the request's `cache`, or `bypass` (a judge sampling above temperature 0 without a seed).",
       ),
     hit: z.boolean().describe('True when the verdict came from the cache: no LLM call, $0.'),
     from: z.string().nullable().describe('On a hit: the evaluation whose verdict this is (its transcript is there).'),
-    savedUsd: z.number().nonnegative().describe('On a hit: what the cached verdict had cost (USD), saved this time; else 0.'),
+    savedUsd: z
+      .number()
+      .nonnegative()
+      .describe('On a hit: what the cached verdict had cost (USD), saved this time; else 0.'),
   })
   .strict()
   .meta({ id: 'EvaluationCache' });
@@ -57,7 +60,8 @@ export function cacheViewOf(row: {
   cacheFrom: string | null;
   cacheSavedUsd: number | null;
 }): EvaluationCache {
-  const mode = row.cacheMode === 'use' || row.cacheMode === 'refresh' || row.cacheMode === 'bypass' ? row.cacheMode : 'off';
+  const mode =
+    row.cacheMode === 'use' || row.cacheMode === 'refresh' || row.cacheMode === 'bypass' ? row.cacheMode : 'off';
   return {
     mode,
     hit: row.cacheFrom !== null,
