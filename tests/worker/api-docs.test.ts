@@ -77,9 +77,11 @@ describe('service routes', () => {
     expect(req?.required).toEqual(['task']);
     expect(Object.keys(req?.properties ?? {}).sort()).toEqual([
       'budget',
+      'cache',
       'config',
       'metadata',
       'preset',
+      'seed',
       'task',
       'webhook',
     ]);
