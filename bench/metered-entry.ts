@@ -19,21 +19,7 @@ import worker, {
   RateLimiterDO as BaseRateLimiterDO,
 } from '../src/index.js';
 import type { Bindings } from '../src/config/bindings.js';
-
-/** What the bench reads back. */
-export interface Meter {
-  workerFetches: number;
-  queueInvocations: number;
-  queueMessagesReceived: number;
-  scheduled: number;
-  doRequests: number;
-  doAlarms: number;
-  doWallMs: number;
-  d1Queries: number;
-  d1RowsRead: number;
-  d1RowsWritten: number;
-  queueMessagesSent: number;
-}
+import type { Meter } from './meter.js';
 
 const zero = (): Meter => ({
   workerFetches: 0,
@@ -65,7 +51,7 @@ function meteredStatement(s: D1PreparedStatement): D1PreparedStatement {
   const wrapped = {
     bind: (...values: unknown[]) => meteredStatement(s.bind(...values)),
     async first(column?: string) {
-      const r = await s.all<Record<string, unknown>>();
+      const r = await s.all();
       count(r);
       const row = r.results[0];
       if (row === undefined) return null;
@@ -83,7 +69,7 @@ function meteredStatement(s: D1PreparedStatement): D1PreparedStatement {
     },
     async raw(options?: { columnNames?: boolean }) {
       // No meta on raw(): counted through all(), then shaped as raw() answers.
-      const r = await s.all<Record<string, unknown>>();
+      const r = await s.all();
       count(r);
       const rows = r.results.map((row) => Object.values(row));
       return options?.columnNames === true ? [Object.keys(r.results[0] ?? {}), ...rows] : rows;
@@ -106,7 +92,6 @@ function meteredDb(db: D1Database): D1Database {
       meter.d1Queries += r.count;
       return r;
     },
-    dump: () => db.dump(),
     withSession: () => {
       throw new Error('metered D1: withSession is not wrapped');
     },
@@ -170,10 +155,11 @@ function metered(env: Bindings): Bindings {
     else if (name === 'EVALUATION' || name === 'RATE_LIMITER' || name === 'PROVIDER_GATE')
       out[name] = meteredNamespace(value as DurableObjectNamespace);
     else if (value !== null && typeof value === 'object' && 'sendBatch' in value)
-      out[name] = meteredQueue(value as Queue<unknown>);
+      out[name] = meteredQueue(value as Queue);
   }
-  wrapped.set(env, out as Bindings);
-  return out as Bindings;
+  const bindings = out as unknown as Bindings;
+  wrapped.set(env, bindings);
+  return bindings;
 }
 
 export class EvaluationDO extends BaseEvaluationDO {

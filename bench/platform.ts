@@ -19,7 +19,7 @@ import { intOption, isMain, runCli } from '../src/cli/args.js';
 import type { CliOptions, CliSpec, CliValues } from '../src/cli/args.js';
 import { startLocalStack } from '../src/cli/local-stack.js';
 import { groupCpuMs } from './proc-cpu.js';
-import type { Meter } from './metered-entry.js';
+import type { Meter } from './meter.js';
 import type { PlatformUsage, VerdictFootprint } from './pricing-sheet.js';
 import { PLATFORM_USAGE_PATH, SHEET_PRESETS, sheetTask } from './pricing-sheet.js';
 

@@ -6,7 +6,6 @@
  * `npm run bench:platform`). {@link renderSheet} is pure over its inputs: `npm run pricing` writes its output
  * and a test fails when docs/pricing.md differs from it.
  */
-import type { AnyMethod } from '../src/engine/method.js';
 import { PRESETS, getMethod, resolveMethodConfig } from '../src/engine/registry.js';
 import type { Task } from '../src/engine/task.js';
 import { createCallMeter } from '../src/budgets/meter.js';
@@ -121,7 +120,7 @@ interface ModelTokens {
 /** The estimate's expected path for one verdict of `preset` with every unnamed agent on `model`. */
 async function expectedTokens(preset: string, model: string): Promise<ModelTokens[]> {
   const config = resolveMethodConfig(preset, { defaults: { model } });
-  const method = getMethod(config.method) as AnyMethod;
+  const method = getMethod(config.method);
   const settings = settingsFromEnv({ LLM_MODEL: model, LLM_BASE_URL: 'https://api.openai.com/v1' });
   const counter = createPromptCounter(await loadTokenizer());
   const est = await estimateTask(method, config, sheetTask(preset, 0), {

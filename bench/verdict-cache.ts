@@ -94,16 +94,16 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
       });
       const { id } = (await r.json()) as { id?: string };
       if (r.status !== 202 || id === undefined) throw new Error(`POST /v1/batches: HTTP ${r.status}`);
-      let view: BatchView;
-      for (;;) {
-        view = await getJson<BatchView>(`${stack.url}/v1/batches/${id}`);
-        if (view.completedAt !== null) break;
+      let view = await getJson<BatchView>(`${stack.url}/v1/batches/${id}`);
+      while (view.completedAt === null) {
         await new Promise((resolve) => setTimeout(resolve, 500));
+        view = await getJson<BatchView>(`${stack.url}/v1/batches/${id}`);
       }
+      const completedAt = view.completedAt;
       const usage = await getJson<{ verdictCache: { hits: number } }>(`${stack.url}/v1/usage`);
       console.log(
         `| ${run} | ${n} | ${llmRequests - before} | ${view.usage.calls} | ${run === 'first' ? 0 : usage.verdictCache.hits} | ` +
-          `${view.counts.succeeded} | ${((Date.parse(view.completedAt ?? '') - t0) / 1000).toFixed(1)} |`,
+          `${view.counts.succeeded} | ${((Date.parse(completedAt) - t0) / 1000).toFixed(1)} |`,
       );
     }
   } finally {

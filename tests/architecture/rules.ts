@@ -71,7 +71,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
   'src/triggers': [],
   'src/provider-gate': ['aimd.ts', 'window.ts', 'worker-gate.ts'],
   'src/client': ['index.ts', 'sse.ts'],
-  'src/verdict-cache': ['hit.ts', 'key.ts', 'plan.ts', 'rows.ts', 'schemas.ts'],
+  'src/verdict-cache': ['hit.ts', 'plan.ts', 'rows.ts', 'schemas.ts'],
 };
 
 /** Every unit that is not a feature, by kind. */

@@ -14,7 +14,7 @@ const TASK = { kind: 'pairwise', question: 'Capital of France?', answerA: 'Paris
 
 const BASE: KeyParts = {
   engineVersion: '1/fastchat-pair@1',
-  config: resolveMethodConfig('fastchat-pair', { defaults: { model: 'gpt-4o-mini' } }) as Record<string, unknown>,
+  config: resolveMethodConfig('fastchat-pair', { defaults: { model: 'gpt-4o-mini' } }),
   deployment: { model: 'mock-judge', provider: 'default', endpoints: { default: 'https://api.example/v1' } },
   rubricHash: NO_RUBRIC,
   task: TASK,
@@ -38,20 +38,20 @@ describe('verdict cache key', () => {
       engine: { ...BASE, engineVersion: '1/fastchat-pair@2' },
       model: {
         ...BASE,
-        config: resolveMethodConfig('fastchat-pair', { defaults: { model: 'gpt-4o' } }) as Record<string, unknown>,
+        config: resolveMethodConfig('fastchat-pair', { defaults: { model: 'gpt-4o' } }),
       },
       temperature: {
         ...BASE,
         config: resolveMethodConfig('fastchat-pair', {
           defaults: { model: 'gpt-4o-mini', temperature: 0.5 },
-        }) as Record<string, unknown>,
+        }),
       },
       prompt: {
         ...BASE,
         config: resolveMethodConfig('fastchat-pair', {
           defaults: { model: 'gpt-4o-mini' },
           calibration: { enabled: false },
-        }) as Record<string, unknown>,
+        }),
       },
       'deployment model': { ...BASE, deployment: { ...BASE.deployment, model: 'other' } },
       'deployment provider': { ...BASE, deployment: { ...BASE.deployment, provider: 'openrouter' } },
@@ -107,7 +107,7 @@ describe('verdict cache decision', () => {
     expect(plans[0]?.key).not.toBe(plans[1]?.key);
     expect(plans[0]?.key).toBe(await verdictCacheKey({ ...judge, task: TASK, seed: null }));
     expect(await planCache({ mode: 'off' }, judge, [TASK])).toEqual([{ mode: 'off', key: null }]);
-    const bypass = await planCache({}, { ...judge, config: sampling as Record<string, unknown> }, [TASK]);
+    const bypass = await planCache({}, { ...judge, config: sampling }, [TASK]);
     expect(bypass).toEqual([{ mode: 'bypass', key: null }]);
   });
 });

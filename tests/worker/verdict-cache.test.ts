@@ -6,8 +6,8 @@
  * `prompt_cache_key` per evaluation, cached prompt tokens reported and priced.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Task } from '../../src/engine/task.js';
-import { drainAlarms, mockRequests, newTestId, PAIRWISE, pollUntil, testEnv, waitForEnd } from './helpers.js';
+import type { PairwiseTask, Task } from '../../src/engine/task.js';
+import { drainAlarms, mockRequests, newTestId, pollUntil, testEnv, waitForEnd } from './helpers.js';
 import { as, chatAs, keyed, sendHook, tenantWithKey, triggerOf } from './tenants-helpers.js';
 import { items, singleCallJudge } from './batches-support.js';
 import type { Batch } from '../../src/batches/schemas.js';
@@ -34,8 +34,8 @@ function judgeOf(seed: string, defaults: Record<string, unknown> = {}) {
 }
 
 /** A pairwise task made distinct by `tag`. */
-function taskOf(tag: string): Task {
-  return { ...PAIRWISE, question: `${PAIRWISE.question} (${tag})` };
+function taskOf(tag: string): PairwiseTask {
+  return { kind: 'pairwise', question: `Capital of France? (${tag})`, answerA: 'Paris.', answerB: 'Lyon.' };
 }
 
 /** POST /v1/evaluations as `key`, then waits for its end and returns its view. */
@@ -234,7 +234,9 @@ describe('provider prompt caching', () => {
     const { key } = await tenantWithKey();
     const seed = newTestId('vc_prompt');
     // A question long enough (over 1,024 tokens) that the two orders' shared prefix is cacheable.
-    const question = `${'Explain, step by step and with care, how a compiler turns source code into machine code. '.repeat(80)}`;
+    const question = 'Explain, step by step and with care, how a compiler turns source code into machine code. '.repeat(
+      80,
+    );
     const task: Task = { kind: 'pairwise', question, answerA: 'It parses, checks and emits.', answerB: 'Magic.' };
     const view = await judged(key, {
       preset: 'fastchat-pair',
