@@ -132,6 +132,22 @@ describe('verdict cache', () => {
     expect((await judged(key, { ...sampling, cache: 'use' })).cache, 'asked for').toMatchObject({ mode: 'use' });
   });
 
+  it('an entry older than VERDICT_CACHE_TTL_DAYS misses, and the new verdict replaces it', async () => {
+    const { key } = await tenantWithKey();
+    const seed = newTestId('vc_ttl');
+    const body = { ...judgeOf(seed), task: taskOf(seed) };
+    const old = await judged(key, body);
+    // 30 days (the default TTL) and a minute ago.
+    await testEnv.DB.prepare('UPDATE verdict_cache SET created_at = ? WHERE evaluation_id = ?')
+      .bind(Date.now() - 30 * 86_400_000 - 60_000, old.id)
+      .run();
+    const calls = await mockRequests(seed);
+    const fresh = await judged(key, body);
+    expect(fresh.cache.hit).toBe(false);
+    expect(await mockRequests(seed)).toBeGreaterThan(calls);
+    expect((await judged(key, body)).cache).toMatchObject({ hit: true, from: fresh.id });
+  });
+
   it("never serves one tenant's verdict to another", async () => {
     const a = await tenantWithKey();
     const b = await tenantWithKey();
@@ -200,12 +216,6 @@ describe('verdict cache', () => {
     const trigger = await triggerOf(key, model);
     const event = { prompt: `Capital of France? (${seed})`, a: 'Paris.', b: 'Lyon.' };
     expect((await sendHook(trigger, event)).status).toBe(202);
-    const calls = await pollUntil(
-      () => mockRequests(seed),
-      (n) => n > 0,
-      10_000,
-      25,
-    );
     const ended = async (): Promise<number> =>
       (
         await testEnv.DB.prepare(
@@ -215,6 +225,8 @@ describe('verdict cache', () => {
           .first<{ n: number }>()
       )?.n ?? 0;
     await pollUntil(ended, (n) => n === 1, 10_000, 25);
+    const calls = await mockRequests(seed);
+    expect(calls).toBeGreaterThan(0);
     expect((await sendHook(trigger, event)).status).toBe(202);
     await pollUntil(ended, (n) => n === 2, 10_000, 25);
     expect(await mockRequests(seed), 'the trigger repeat made no call').toBe(calls);
