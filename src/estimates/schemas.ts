@@ -130,6 +130,26 @@ export const EstimateSchema = z
       })
       .strict()
       .nullable(),
+    promptCache: z
+      .object({
+        promptTokens: z
+          .number()
+          .int()
+          .nonnegative()
+          .describe('Prompt tokens of one evaluation of the first item, its longest path.'),
+        cacheableTokens: z
+          .number()
+          .int()
+          .nonnegative()
+          .describe(
+            "Of those, the tokens a provider's prompt cache could bill as cached: each prompt's prefix shared with a call that ended before it was sent (same model), by OpenAI's rule (prompts of 1,024+ tokens, 128-token steps).",
+          ),
+        cacheableShare: z.number().min(0).max(1).describe('cacheableTokens / promptTokens (0 without prompt tokens).'),
+      })
+      .strict()
+      .describe(
+        "The preset's cacheable share with provider prompt caching (each evaluation sends one prompt_cache_key). costUsd does not count it.",
+      ),
     /** How the figures were made, in words. */
     assumptions: z.array(z.string()),
   })

@@ -16,6 +16,7 @@ import { addEstimates, estimateTask, NO_ESTIMATE } from './estimate.js';
 import type { EstimateRequest, EstimateResponse } from './schemas.js';
 import { MAX_EXACT_ITEMS } from './schemas.js';
 import { EXPECTED_REPLY_TOKENS } from './synthetic.js';
+import { promptCacheShare } from './prompt-cache-share.js';
 
 const ASSUMPTIONS = [
   "The protocol is driven to its verdict by a synthetic LLM (no network) whose replies parse under each call's own rule; three reply strategies (agreeing, disputing, tying) find the shortest and the longest path.",
@@ -47,6 +48,8 @@ export async function estimate(env: Bindings, body: EstimateRequest): Promise<Es
     if (task) sum = addEstimates(sum, await estimateTask(judge.method, judge.config, task, deps));
   }
   const total = picked.length < tasks.length ? scaleEstimate(sum, tasks.length / picked.length) : sum;
+  const first = tasks[0];
+  const cache = first ? await promptCacheShare(judge.method, judge.config, first, deps) : null;
   const budget = judge.config.budget as Budget | undefined;
   return {
     method: judge.method.method,
@@ -69,6 +72,11 @@ export async function estimate(env: Bindings, body: EstimateRequest): Promise<Es
       costUsd: range(m, 'costUsd'),
     })),
     budget: budget ? budgetFit(budget, total) : null,
+    promptCache: {
+      promptTokens: cache?.promptTokens ?? 0,
+      cacheableTokens: cache?.cacheableTokens ?? 0,
+      cacheableShare: cache && cache.promptTokens > 0 ? cache.cacheableTokens / cache.promptTokens : 0,
+    },
     assumptions:
       picked.length < tasks.length
         ? [...ASSUMPTIONS, `Sampled: ${picked.length} of ${tasks.length} items, evenly spaced, scaled to all.`]

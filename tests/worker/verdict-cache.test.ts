@@ -271,4 +271,26 @@ describe('provider prompt caching', () => {
     expect(report.totals.cachedPromptTokens).toBe(view.usage.cachedPromptTokens);
     expect(report.totals.cacheSavedUsd).toBeCloseTo(view.usage.cacheSavedUsd, 12);
   });
+
+  it("the estimate gives a preset's cacheable share", async () => {
+    const { key } = await tenantWithKey();
+    const long = (text: string) => Array.from({ length: 20 }, (_, i) => `(${i + 1}) ${text}`).join(' ');
+    const task = {
+      kind: 'pairwise',
+      question: 'Explain why the sky is blue to a ten-year-old.',
+      answerA: long('Air scatters blue light the most, so blue comes at us from every direction of the sky.'),
+      answerB: long('Because the ocean reflects onto the sky.'),
+    };
+    const shareOf = async (preset: string) => {
+      const r = await keyed('/v1/estimates', as(key, { body: { preset, task } }));
+      expect(r.status, await r.clone().text()).toBe(200);
+      return (
+        await r.json<{ promptCache: { promptTokens: number; cacheableTokens: number; cacheableShare: number } }>()
+      ).promptCache;
+    };
+    const debate = await shareOf('chateval-faireval');
+    expect(debate.cacheableShare).toBeGreaterThan(0.3);
+    expect(debate.cacheableShare).toBeCloseTo(debate.cacheableTokens / debate.promptTokens, 12);
+    expect((await shareOf('fastchat-pair')).cacheableShare).toBe(0);
+  });
 });
