@@ -2,8 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Tests that start a local runtime (workerd through Miniflare or `wrangler dev`, or `npm start` itself)
- * and talk to it over HTTP: restarts, crashes, the CLIs end to end. One file at a time (each runtime
- * takes a core), after the node and worker projects.
+ * and talk to it over HTTP: restarts, crashes, the CLIs end to end. Two files at a time, after the node
+ * and worker projects.
  */
 export default defineConfig({
   test: {
@@ -13,7 +13,9 @@ export default defineConfig({
     environment: 'node',
     // One Worker bundle for every stack the tests start (inject('workerBundle')).
     globalSetup: ['tests/support/worker-bundle.ts'],
-    fileParallelism: false,
+    // Two files at once: every stack takes free ports and its own state folder, and much of a file's
+    // time is waiting (a runtime starting, a browser loading), so two overlap on two cores.
+    maxWorkers: 2,
     testTimeout: 180_000,
     hookTimeout: 180_000,
     sequence: { groupOrder: 2 },

@@ -13,5 +13,8 @@ export default defineConfig({
     // Files share one process and its module cache (a fork per file cost ~0.3 s each); none changes
     // global state it does not restore (vi.stubEnv, spies and process.argv are put back).
     isolate: false,
+    // Some tests simulate hundreds of tournaments or every DEBATE run up to n = 4: ~1 s alone, past vitest's
+    // default 5 s when the machine is loaded (seen at load 11 on 2 cores).
+    testTimeout: 20_000,
   },
 });

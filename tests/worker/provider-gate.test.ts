@@ -7,6 +7,7 @@ import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LlmCallRequest } from '../../src/engine/call.js';
 import { createLlm } from '../../src/llm/client.js';
+import type { ProviderGate } from '../../src/llm/provider-gate-hook.js';
 import { DEFAULT_LEASE_MS } from '../../src/provider-gate/window.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import { llmEnvOf, settingsFromEnv } from '../../src/llm/settings.js';
@@ -67,8 +68,25 @@ describe('the provider gate', () => {
   it('backs off on 429s and recovers on replies (AIMD), never above its window; the window is stored', async () => {
     const model = mockModel({ fail: [[429, 1]], retryAfterMs: 5, seed: `gate-aimd-${Date.now()}` });
     const settings = settingsFromEnv(llmEnvOf(testEnv));
-    const gate = providerGateOf(testEnv, { tenant: 'tn_gatetest', evaluationId: 'ev_gate' });
-    const llm = createLlm(settings, gate ? { gate } : {});
+    const real = providerGateOf(testEnv, { tenant: 'tn_gatetest', evaluationId: 'ev_gate' });
+    if (!real) throw new Error('the provider gate is off in the test bindings');
+    // Every first attempt waits until all 32 hold their slot: they all belong to one epoch even when a
+    // loaded machine would let one 429 come back before the last of them asked (which cut twice).
+    let held = 0;
+    let allHeld!: () => void;
+    const barrier = new Promise<void>((resolve) => (allHeld = resolve));
+    const gate: ProviderGate = {
+      async acquire(attempt) {
+        const lease = await real.acquire(attempt);
+        if (attempt.attempt === 1) {
+          held += 1;
+          if (held === 32) allHeld();
+          await barrier;
+        }
+        return lease;
+      },
+    };
+    const llm = createLlm(settings, { gate });
     const stub = providerGateStub(testEnv, 'default', model);
     // 32 new prompts at once (the whole window): each first attempt is a 429, all sent in one epoch, so
     // they cut the window once; each retry is a reply.
