@@ -81,6 +81,22 @@ describe('verdict cache', () => {
     expect(report.totals.calls, 'the hit has no usage row').toBe(first.usage.calls);
   });
 
+  it('a hit started by the queue consumer (no fast start) is served the same way', async () => {
+    const { key } = await tenantWithKey();
+    const seed = newTestId('vc_queue');
+    const body = { ...judgeOf(seed), task: taskOf(seed) };
+    const first = await judged(key, body);
+    const calls = await mockRequests(seed);
+    const r = await keyed('/v1/evaluations', as(key, { body }), { FAST_START: 'false' });
+    expect(r.status).toBe(202);
+    const { id } = await r.json<{ id: string }>();
+    await waitForEnd(id);
+    const view = await viewOf(key, id);
+    expect(view.status).toBe('succeeded');
+    expect(view.cache).toMatchObject({ hit: true, from: first.id });
+    expect(await mockRequests(seed)).toBe(calls);
+  });
+
   it('"off" neither reads nor writes; "refresh" judges anew and replaces the entry', async () => {
     const { key } = await tenantWithKey();
     const seed = newTestId('vc_modes');
