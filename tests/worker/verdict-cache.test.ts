@@ -10,6 +10,7 @@ import type { PairwiseTask, Task } from '../../src/engine/task.js';
 import { drainAlarms, mockRequests, newTestId, pollUntil, testEnv, waitForEnd } from './helpers.js';
 import { as, chatAs, keyed, sendHook, tenantWithKey, triggerOf } from './tenants-helpers.js';
 import { items, singleCallJudge } from './batches-support.js';
+import { endpointOf, sinkUrl } from './webhooks-helpers.js';
 import type { Batch } from '../../src/batches/schemas.js';
 
 afterEach(drainAlarms);
@@ -55,7 +56,8 @@ async function viewOf(key: string, id: string): Promise<View> {
 
 describe('verdict cache', () => {
   it('serves a repeat with the first verdict, 0 calls and $0, and reports the hit and what it saved', async () => {
-    const { key } = await tenantWithKey();
+    const { key, tenant } = await tenantWithKey();
+    await endpointOf(tenant, sinkUrl('verdict-cache-hit'), ['evaluation.succeeded']);
     const seed = newTestId('vc_hit');
     const body = { ...judgeOf(seed), task: taskOf(seed) };
     const first = await judged(key, body);
@@ -73,6 +75,11 @@ describe('verdict cache', () => {
     expect(second.verdict?.calls).toBe(0);
     expect(second.verdict?.usage.costUsd).toBe(0);
     expect(second.usage).toMatchObject({ calls: 0, costUsd: 0 });
+    // Ended through the normal ending: its evaluation.succeeded event was written, as for any verdict.
+    const events = await testEnv.DB.prepare('SELECT type FROM webhook_events WHERE subject_id = ?')
+      .bind(second.id)
+      .all<{ type: string }>();
+    expect(events.results.map((e) => e.type)).toEqual(['evaluation.succeeded']);
 
     const usage = await keyed('/v1/usage', as(key));
     const report = await usage.json<{ verdictCache: { hits: number; savedUsd: number }; totals: { calls: number } }>();
