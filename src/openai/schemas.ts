@@ -60,7 +60,7 @@ export const REFUSED_PARAMETERS: Readonly<Record<string, string>> = {
   verbosity: 'the verdict has a fixed shape',
   service_tier: 'the deployment decides how provider calls are made',
   store: 'every judge request is stored as an evaluation (GET /v1/evaluations/{id}); it cannot be turned off',
-  prompt_cache_key: "the preset's prompts are cached by the provider as it sees fit",
+  prompt_cache_key: "Tribunal sends its own, one per evaluation, so a debate's calls share one cache route",
   safety_identifier: 'not supported; put an identifier in metadata (stored with the evaluation)',
   user: 'not supported; put an identifier in metadata (stored with the evaluation)',
 };
