@@ -232,6 +232,35 @@ describe('verdict cache', () => {
     expect(hits?.n).toBe(12);
   });
 
+  it('a meta-evaluation repeated gets the same report with 0 LLM calls', async () => {
+    const { key } = await tenantWithKey();
+    const seed = newTestId('vc_meta');
+    const body = {
+      ...judgeOf(seed),
+      items: [
+        { id: 'q1', task: taskOf(`${seed} 1`), human: 'A' },
+        { id: 'q2', task: taskOf(`${seed} 2`), human: 'B' },
+      ],
+    };
+    const run = async (): Promise<{ report: unknown }> => {
+      const r = await keyed('/v1/meta-evaluations', as(key, { body }));
+      expect(r.status, await r.clone().text()).toBe(202);
+      const { id } = await r.json<{ id: string }>();
+      return pollUntil(
+        async () => (await keyed(`/v1/meta-evaluations/${id}`, as(key))).json<{ report: unknown }>(),
+        (m) => m.report !== null,
+        20_000,
+        25,
+      );
+    };
+    const first = await run();
+    const calls = await mockRequests(seed);
+    expect(calls).toBeGreaterThan(0);
+    const second = await run();
+    expect(await mockRequests(seed), 'the repeat made no LLM call').toBe(calls);
+    expect(second.report).toEqual(first.report);
+  });
+
   it('a trigger and a chat completion answer from the cache', async () => {
     const { key } = await tenantWithKey();
     const seed = newTestId('vc_hooks');
