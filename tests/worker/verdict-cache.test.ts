@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PairwiseTask, Task } from '../../src/engine/task.js';
-import { drainAlarms, mockRequests, newTestId, pollUntil, testEnv, waitForEnd } from './helpers.js';
+import { drainAlarms, mockRequests, newTestId, PAIRWISE, pollUntil, testEnv, waitForEnd } from './helpers.js';
 import { as, chatAs, keyed, sendHook, tenantWithKey, triggerOf } from './tenants-helpers.js';
 import { items, singleCallJudge } from './batches-support.js';
 import { endpointOf, sinkUrl } from './webhooks-helpers.js';
@@ -290,6 +290,36 @@ describe('verdict cache', () => {
     const chat2 = await chatAs(key, `mock-judge?seed=${chatSeed}`);
     expect(chat2.status).toBe(200);
     expect(await mockRequests(chatSeed), 'the chat repeat made no call').toBe(chatCalls);
+    // The hit's answer keeps the rationale: it comes from the replies of the evaluation that judged.
+    const verdictOf = async (r: Response) =>
+      JSON.parse(
+        (await r.json<{ choices: { message: { content: string } }[] }>()).choices[0]?.message.content ?? '{}',
+      ) as {
+        rationale: string;
+        calls: number;
+        evaluationId: string;
+      };
+    const [v1, v2] = [await verdictOf(chat1), await verdictOf(chat2)];
+    expect(v2.calls).toBe(0);
+    expect(v2.evaluationId).not.toBe(v1.evaluationId);
+    expect(v2.rationale).not.toBe('');
+    expect(v2.rationale).toBe(v1.rationale);
+    // Streamed, a hit replays those replies before the verdict (no debate ran).
+    const streamed = await keyed(
+      '/v1/chat/completions',
+      as(key, {
+        body: {
+          model: `tribunal/chateval-single@mock-judge?seed=${chatSeed}`,
+          messages: [{ role: 'user', content: JSON.stringify(PAIRWISE) }],
+          stream: true,
+        },
+      }),
+    );
+    const text = await streamed.text();
+    expect(await mockRequests(chatSeed)).toBe(chatCalls);
+    const replies = text.split('\n\n').filter((f) => f.includes('"event":"message"'));
+    expect(replies.length).toBe(chatCalls);
+    expect(text.indexOf('"event":"message"')).toBeLessThan(text.indexOf('[VERDICT]'));
   });
 });
 
