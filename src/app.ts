@@ -27,6 +27,7 @@ import { batches } from './batches/routes.js';
 import { estimates } from './estimates/routes.js';
 import { evaluations } from './evaluations/routes.js';
 import { metaEvaluations } from './meta-evaluations/routes.js';
+import { rubrics } from './rubrics/routes.js';
 import { methods } from './methods/routes.js';
 import { openai } from './openai/routes.js';
 import { openAiErrorShape } from './openai/errors.js';
@@ -57,6 +58,7 @@ const _routes = app
   .route('/v1/evaluations', evaluations)
   .route('/v1/methods', methods)
   .route('/v1/meta-evaluations', metaEvaluations)
+  .route('/v1/rubrics', rubrics)
   .route('/v1/usage', usage)
   .route('/v1/admin', admin)
   .route('/v1/batches', batches)

@@ -16,6 +16,7 @@ import type { EngineState } from '../../src/engine/protocol.js';
 import { applyResult, createEvaluation, outcome, transcriptOf } from '../../src/engine/protocol.js';
 import { METHODS } from '../../src/engine/registry.js';
 import type { Task } from '../../src/engine/task.js';
+import type { RubricContent } from '../../src/engine/rubric.js';
 import type { Bindings } from '../../src/config/bindings.js';
 import { PipelineError } from '../../src/evaluations/pipeline-error.js';
 import type { EvaluationError } from '../../src/evaluations/live-events.js';
@@ -164,6 +165,7 @@ export class EvaluationInstance {
       method,
       JSON.parse(meta.config) as EngineState['config'],
       JSON.parse(meta.task) as Task,
+      meta.rubric ? (JSON.parse(meta.rubric) as RubricContent) : undefined,
     );
     for (const result of this.store.results()) state = applyResult(method, state, result);
     return { engine: { method, state } };

@@ -11,6 +11,7 @@
 import { createEvaluation, EngineInputError, plannedCalls } from '../../src/engine/protocol.js';
 import { getMethod } from '../../src/engine/registry.js';
 import type { Task } from '../../src/engine/task.js';
+import type { RubricContent } from '../../src/engine/rubric.js';
 import type { EngineState } from '../../src/engine/protocol.js';
 import type { EvaluationError } from '../../src/evaluations/live-events.js';
 import { log, messageOf } from '../../src/log/log.js';
@@ -142,6 +143,7 @@ export class Lifecycle {
         method,
         JSON.parse(job.config) as EngineState['config'],
         JSON.parse(job.task) as Task,
+        job.rubric ? (JSON.parse(job.rubric) as RubricContent) : undefined,
       );
       const meta: MetaRow = {
         id,
@@ -159,6 +161,7 @@ export class Lifecycle {
         finalize_failures: 0,
         engine_version: this.hooks.engineVersion(method),
         verdict: null,
+        rubric: job.rubric ?? null,
       };
       prepared = {
         meta,

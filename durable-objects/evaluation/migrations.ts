@@ -107,6 +107,15 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     },
   },
+  {
+    version: 5,
+    name: 'rubric',
+    // The rubric's content the evaluation judges by (JSON, src/engine/rubric.ts), next to config and task,
+    // so a replay after eviction rebuilds the same state and prompts. NULL: no rubric.
+    up: (sql) => {
+      addColumn(sql, 'evaluation', 'rubric', 'TEXT');
+    },
+  },
 ];
 
 /** The schema version this code expects: the last migration's. */
@@ -140,7 +149,8 @@ const CURRENT_SCHEMA = `
     alarm_failures    INTEGER NOT NULL DEFAULT 0,
     finalize_failures INTEGER NOT NULL DEFAULT 0,
     engine_version    TEXT,
-    verdict           TEXT
+    verdict           TEXT,
+    rubric            TEXT
   );
   CREATE TABLE ended (
     singleton INTEGER PRIMARY KEY CHECK (singleton = 1),

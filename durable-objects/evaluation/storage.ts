@@ -38,6 +38,8 @@ export type MetaRow = {
   engine_version: string;
   /** {@link VerdictSummary} as JSON text once the protocol concluded, else null. */
   verdict: string | null;
+  /** The rubric's content (src/engine/rubric.ts) as JSON text, or null for none. */
+  rubric: string | null;
 };
 
 /**
@@ -139,8 +141,8 @@ export class EvaluationStore {
   /** Inserts the `evaluation` row (`INSERT OR IGNORE`: a second start keeps the first). */
   insertMeta(m: MetaRow): void {
     this.sql.exec(
-      `INSERT OR IGNORE INTO evaluation (singleton, id, tenant, method, config, task, status, calls_planned, started_at, updated_at, engine_version)
-       VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR IGNORE INTO evaluation (singleton, id, tenant, method, config, task, status, calls_planned, started_at, updated_at, engine_version, rubric)
+       VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       m.id,
       m.tenant,
       m.method,
@@ -151,6 +153,7 @@ export class EvaluationStore {
       m.started_at,
       m.updated_at,
       m.engine_version,
+      m.rubric,
     );
   }
 

@@ -19,6 +19,7 @@ import type { CreateBatchRequest } from './schemas.js';
  */
 export async function checkBatchBudget(
   env: Bindings,
+  tenant: string,
   request: CreateBatchRequest,
   judge: ResolvedJudge,
 ): Promise<void> {
@@ -29,8 +30,9 @@ export async function checkBatchBudget(
       { path: 'budget', message: 'a batch budget and a per-item `config.budget` cannot be combined: give one of them' },
     ]);
   }
-  const e = await estimate(env, {
+  const e = await estimate(env, tenant, {
     ...(request.preset ? { preset: request.preset } : {}),
+    ...(request.rubric !== undefined ? { rubric: request.rubric } : {}),
     ...(request.config ? { config: request.config } : {}),
     items: request.items,
     budget,

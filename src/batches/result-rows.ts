@@ -59,6 +59,23 @@ export async function verdictAggregates(
   };
 }
 
+/** Per aspect (a rubric's `aspects`), in the rubric's order: the mean score and how many verdicts scored it. */
+export async function aspectAggregates(
+  db: D1Database,
+  id: string,
+): Promise<{ name: string; meanScore: number | null; verdicts: number }[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT json_extract(a.value, '$.name') AS name, AVG(json_extract(a.value, '$.score')) AS mean,
+         count(json_extract(a.value, '$.score')) AS n
+       FROM evaluations e JOIN verdicts v ON v.evaluation_id = e.id, json_each(v.verdict, '$.aspects') a
+       WHERE e.batch_id = ? GROUP BY name ORDER BY MIN(a.key), name`,
+    )
+    .bind(id)
+    .all<{ name: string; mean: number | null; n: number }>();
+  return results.map((r) => ({ name: r.name, meanScore: r.mean, verdicts: r.n }));
+}
+
 /** Usage summed over the per-call usage rows (the billing record) of every item of the batch. */
 export async function usageAggregates(
   db: D1Database,
@@ -103,6 +120,9 @@ export interface ItemOutcomeRow {
   error_code: string | null;
   error_message: string | null;
   deleted_at: number | null;
+  rubric_hash: string | null;
+  rubric_id: string | null;
+  rubric_version: number | null;
 }
 
 /** Items with `batch_seq` > `afterSeq` in request order, at most `limit` + 1 (the extra row says a next page exists). */
@@ -114,7 +134,8 @@ export async function resultsPage(
 ): Promise<ItemOutcomeRow[]> {
   const { results } = await db
     .prepare(
-      `SELECT e.batch_seq, e.item_id, e.id, e.status, e.metadata, v.verdict, e.error_code, e.error_message, e.deleted_at
+      `SELECT e.batch_seq, e.item_id, e.id, e.status, e.metadata, v.verdict, e.error_code, e.error_message, e.deleted_at,
+         e.rubric_hash, e.rubric_id, e.rubric_version
        FROM evaluations e LEFT JOIN verdicts v ON v.evaluation_id = e.id
        WHERE e.batch_id = ? AND e.batch_seq > ? ORDER BY e.batch_seq LIMIT ?`,
     )

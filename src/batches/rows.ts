@@ -10,8 +10,9 @@
  * rows), so 1,000 small items are a statement or two and 10,000 stay far below D1's 1,000 queries per
  * invocation.
  */
-import type { NewEvaluation } from '../evaluations/rows.js';
+import type { NewEvaluation, RubricStampRecord } from '../evaluations/rows.js';
 import type { StartJob } from '../evaluations/job-rows.js';
+import { rubricContentSql } from '../evaluations/job-rows.js';
 import { insertRowsJsonStatements } from '../evaluations/rows.js';
 import type { Budget } from '../engine/budget.js';
 import { admitSelectedStatement, admittedBy } from '../evaluations/admission.js';
@@ -30,6 +31,8 @@ export interface NewBatchItem {
   callsPlanned: number;
   /** What the verdict cache does for it, and its key (src/verdict-cache/plan.ts); absent: `off`. */
   cache?: CachePlan;
+  /** The rubric it judges by (src/rubrics); null or absent for none. */
+  rubric?: RubricStampRecord | null;
 }
 
 /** A new batch with its items (every evaluation `queued`). */
@@ -132,6 +135,7 @@ export function insertBatchStatements(db: D1Database, b: NewBatch): D1PreparedSt
     keyId: b.keyId ?? null,
     cacheMode: item.cache?.mode ?? null,
     cacheKey: item.cache?.key ?? null,
+    rubric: item.rubric ?? null,
   }));
   statements.push(...insertRowsJsonStatements(db, rows, { sql: BATCH_INSERTED, binds: [b.id] }));
   return statements;
@@ -304,7 +308,9 @@ export function claimWindowStatements(
     // A batch with a budget is claimed by ./budget-claims.ts (each item with its grant) instead.
     db.prepare(`SELECT id FROM batches WHERE id = ${which} AND budget IS NOT NULL AND completed_at IS NULL`).bind(key),
     db
-      .prepare(`SELECT b.id AS batch_id, e.id, e.tenant, e.method, e.config, e.task, ${hitColumns('e')} ${claimed}`)
+      .prepare(
+        `SELECT b.id AS batch_id, e.id, e.tenant, e.method, e.config, e.task, ${rubricContentSql('e')} AS rubric, ${hitColumns('e')} ${claimed}`,
+      )
       .bind(key, token),
     ...(admit
       ? [admitSelectedStatement(db, `SELECT e.id ${claimed} LIMIT 1`, [key, token], admit.defaultMaxRunning, admit.now)]
@@ -327,6 +333,7 @@ function claimOf([, budgeted, claimed]: readonly (D1Result | undefined)[]): Wind
     task: string;
     cache_from: string | null;
     cached_verdict: string | null;
+    rubric: string | null;
   }[];
   const budgetedId = (budgeted?.results[0] as { id: string } | undefined)?.id ?? null;
   return {
@@ -340,6 +347,7 @@ function claimOf([, budgeted, claimed]: readonly (D1Result | undefined)[]): Wind
       task: r.task,
       batchId: r.batch_id,
       cached: hitOf(r),
+      rubric: r.rubric,
     })),
     budgeted: budgetedId,
   };

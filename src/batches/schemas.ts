@@ -9,6 +9,7 @@ import { PAIRWISE_TASK_EXAMPLE, POINTWISE_TASK_EXAMPLE } from '../evaluations/ex
 import {
   CreateEvaluationRequestSchema,
   EvaluationErrorSchema,
+  RubricStampSchema,
   EvaluationStatusSchema,
   MetadataSchema,
   Task,
@@ -48,6 +49,8 @@ export const CreateBatchRequestSchema = z
     preset: CreateEvaluationRequestSchema.shape.preset,
     config: CreateEvaluationRequestSchema.shape.config,
     items: z.array(BatchItemSchema).min(1).max(MAX_BATCH_ITEMS),
+    /** One rubric for every item (resolved once, at submit: a tag moving later does not change the batch). */
+    rubric: CreateEvaluationRequestSchema.shape.rubric,
     webhook: WebhookTargetSchema.optional(),
     cache: CreateEvaluationRequestSchema.shape.cache,
     seed: CreateEvaluationRequestSchema.shape.seed,
@@ -139,6 +142,16 @@ export const BatchVerdictStatsSchema = z
     tieRate: z.number().min(0).max(1).nullable(),
     /** Mean pointwise score. */
     meanScore: z.number().nullable(),
+    /** With a rubric's aspects: each aspect's mean score over the verdicts that scored it, in the rubric's order; else empty. */
+    aspects: z.array(
+      z
+        .object({
+          name: z.string(),
+          meanScore: z.number().nullable(),
+          verdicts: z.number().int().nonnegative(),
+        })
+        .strict(),
+    ),
   })
   .strict()
   .meta({ id: 'BatchVerdictStats' });
@@ -203,6 +216,8 @@ export const BatchResultLineSchema = z
     metadata: MetadataSchema.nullable(),
     verdict: VerdictSummarySchema.nullable(),
     error: EvaluationErrorSchema.nullable(),
+    /** The rubric the item judged by (`{id?, version?, hash}`), or null. */
+    rubric: RubricStampSchema.nullable(),
   })
   .strict()
   .meta({ id: 'BatchResultLine' });

@@ -25,9 +25,11 @@ import type {
   CreateBatchRequest,
 } from './schemas.js';
 import type { ItemOutcomeRow, ListPosition } from './result-rows.js';
-import { listBatches, resultsPage, usageAggregates, verdictAggregates } from './result-rows.js';
+import { aspectAggregates, listBatches, resultsPage, usageAggregates, verdictAggregates } from './result-rows.js';
 import type { BatchRecord } from './rows.js';
 import { getBatch, requestCancel } from './rows.js';
+import { rubricStampOf } from '../evaluations/rows.js';
+import { resolveRubricRef } from '../rubrics/resolve.js';
 import { submitBatch } from './submit.js';
 import { checkBatchBudget } from './budget-check.js';
 import { requireSigningSecret, requireWebhookUrl } from '../webhooks/url-checks.js';
@@ -54,8 +56,10 @@ export async function createBatch(
   checkLlmConfig(llmEnvOf(env), judge);
   const webhookUrl = request.webhook ? requireWebhookUrl(env, request.webhook.url, 'webhook.url') : null;
   if (webhookUrl !== null) await requireSigningSecret(env, tenant, 'webhook.url');
-  if (request.budget) await checkBatchBudget(env, request, judge);
+  const rubric = request.rubric === undefined ? null : await resolveRubricRef(env, tenant, request.rubric);
+  if (request.budget) await checkBatchBudget(env, tenant, request, judge);
   const r = await submitBatch(env, {
+    rubric,
     tenant,
     kind: 'batch',
     preset: request.preset ?? null,
@@ -118,7 +122,11 @@ const rate = (n: number, of: number): number | null => (of > 0 ? n / of : null);
 
 /** `GET /v1/batches/{id}`: the summary plus verdict statistics and usage over every item. */
 export async function viewBatch(env: Bindings, b: BatchRecord): Promise<Batch> {
-  const [v, usage] = await Promise.all([verdictAggregates(env.DB, b.id), usageAggregates(env.DB, b.id)]);
+  const [v, usage, aspects] = await Promise.all([
+    verdictAggregates(env.DB, b.id),
+    usageAggregates(env.DB, b.id),
+    aspectAggregates(env.DB, b.id),
+  ]);
   const decided = v.winsA + v.winsB + v.ties;
   return {
     ...summaryOf(b),
@@ -134,6 +142,7 @@ export async function viewBatch(env: Bindings, b: BatchRecord): Promise<Batch> {
       winRateB: rate(v.winsB, decided),
       tieRate: rate(v.ties, decided),
       meanScore: v.meanScore,
+      aspects,
     },
     usage,
   };
@@ -161,6 +170,7 @@ function lineOf(r: ItemOutcomeRow): BatchResultLine {
     metadata: r.metadata !== null && !deleted ? (JSON.parse(r.metadata) as BatchResultLine['metadata']) : null,
     verdict,
     error: r.error_code !== null && !deleted ? { code: r.error_code, message: r.error_message ?? '' } : null,
+    rubric: rubricStampOf(r.rubric_hash, r.rubric_id, r.rubric_version),
   };
 }
 

@@ -33,6 +33,8 @@ import { configOf } from '../config/vars.js';
 import type { CacheRequest } from '../verdict-cache/plan.js';
 import { requestCachePlans } from '../verdict-cache/plan.js';
 import { markHitsStatement, servesSince } from '../verdict-cache/rows.js';
+import type { ResolvedRubric } from '../rubrics/resolve.js';
+import { contentStatement } from '../rubrics/rows.js';
 
 /** An item to submit. */
 export interface SubmitItem {
@@ -59,6 +61,8 @@ export interface BatchSubmission {
   request: unknown;
   /** Metadata of each item's evaluation given the new batch's id, instead of the item's own. */
   metadataOf?: (batchId: string, item: NewBatchItem) => Record<string, string | number | boolean>;
+  /** The rubric every item judges by (resolved by the caller, src/rubrics), or null/absent. */
+  rubric?: ResolvedRubric | null;
   /** Statements of the caller for the same transaction (guard each with `BATCH_INSERTED`), given the new batch. */
   extra?: (batchId: string, items: readonly NewBatchItem[]) => D1PreparedStatement[];
   /** The request's `cache` and `seed` (src/verdict-cache/plan.ts); absent: `cache` not set, no seed. */
@@ -79,9 +83,13 @@ const encoder = new TextEncoder();
  * Plans every item with the judge (the task kind and config checked per item) and checks its stored size.
  * @throws ApiError 400 naming `items.N.task` (an engine code, or `invalid_request` for an item too large to store).
  */
-export function planItems(judge: ResolvedJudge, items: readonly SubmitItem[]): NewBatchItem[] {
+export function planItems(
+  judge: ResolvedJudge,
+  items: readonly SubmitItem[],
+  rubric?: ResolvedRubric | null,
+): NewBatchItem[] {
   return items.map((item, i) => {
-    const callsPlanned = planTask(judge, item.task, `items.${i}.task`);
+    const callsPlanned = planTask(judge, item.task, `items.${i}.task`, rubric?.content);
     const size =
       encoder.encode(JSON.stringify(item.task)).byteLength + encoder.encode(JSON.stringify(item.metadata)).byteLength;
     if (size > ITEM_CHUNK_BYTES) {
@@ -99,6 +107,7 @@ export function planItems(judge: ResolvedJudge, items: readonly SubmitItem[]): N
       task: item.task,
       metadata: item.metadata,
       callsPlanned,
+      rubric: rubric?.record ?? null,
     };
   });
 }
@@ -106,11 +115,11 @@ export function planItems(judge: ResolvedJudge, items: readonly SubmitItem[]): N
 /** Validates, stores and enqueues a batch (see the module note). */
 export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Submitted> {
   const id = newId(s.kind === 'batch' ? 'ba' : 'me');
-  const items = planItems(s.judge, s.items);
+  const items = planItems(s.judge, s.items, s.rubric);
   if (s.metadataOf) for (const item of items) item.metadata = s.metadataOf(id, item);
   const plans = await requestCachePlans(
     env,
-    s.judge,
+    { ...s.judge, rubricHash: s.rubric?.record.hash ?? null },
     s.cache ?? {},
     items.map((item) => item.task),
   );
@@ -147,6 +156,10 @@ export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Su
       now,
     },
     [
+      // An inline rubric's content, stored by hash (a stored version's was stored with the version).
+      ...(s.rubric && !s.rubric.stored
+        ? [contentStatement(env.DB, s.tenant, s.rubric.record.hash, s.rubric.content, now)]
+        : []),
       ...(s.extra?.(id, items) ?? []),
       // Items whose verdict is cached are marked as hits in the same transaction: the window starts them as
       // any other item, and each ends at once with its cached verdict (no LLM call).

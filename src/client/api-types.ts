@@ -257,6 +257,140 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/rubrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List rubrics
+         * @description The tenant's rubrics, newest first, with their tags; page with `cursor` (the previous page's `nextCursor`).
+         */
+        get: operations["listRubrics"];
+        put?: never;
+        /**
+         * Create a rubric
+         * @description Your own criteria as a resource: `{name, kind, criteria, scale?, aspects?, evaluationSteps?, examples?}` becomes version 1 of a new rubric `rb_…`. `criteria` replaces each preset template's criteria slot and nothing else (docs/fidelity.md, "Your own criteria"); `aspects` (pointwise, up to 16) are scored one by one with a weighted overall; `examples` are golden items `{task, expected, expectedAspects?, note?}` that `POST …/versions/{n}/check` runs.
+         *
+         *     Name it in any judging request as `rubric: "rb_…"` (latest), `"rb_…@1"` or `"rb_…#prod"`. Send an `Idempotency-Key` to make a retry safe.
+         */
+        post: operations["createRubric"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rubrics/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a rubric
+         * @description Its name, kind, latest version, tags (with their minimum agreement) and whether it is archived.
+         */
+        get: operations["getRubric"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rubrics/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List versions
+         * @description The rubric's versions, newest first, each with its tags, steps and check (examples counted, not listed).
+         */
+        get: operations["listRubricVersions"];
+        put?: never;
+        /**
+         * Add a version
+         * @description A whole new rubric body becomes the next version (latest + 1); versions never change afterwards. `kind` may be left out (it cannot change); `name` renames the rubric. `rb_…` alone names the new version from now on; tags stay where they point until moved. An archived rubric takes no new version (409).
+         */
+        post: operations["createRubricVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rubrics/{id}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a version
+         * @description The version as created (criteria, scale, aspects, steps, examples, its hash), its tags, the evaluation steps G-Eval's auto-CoT wrote for it (`steps`) and its golden check (`check`, with the agreement once every example ended). Versions are immutable: PUT, PATCH and DELETE are 405. Archived rubrics' versions stay readable.
+         */
+        get: operations["getRubricVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rubrics/{id}/tags/{tag}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Point a tag at a version
+         * @description Creates the tag or moves it; `rb_…#<tag>` names that version from the next request on (a trigger naming it follows at its next delivery). `minAgreement` sets the tag's policy (absent: kept; null: none): the tag moves only to a version whose golden check has that figure at least that high, else 409 naming the figure.
+         */
+        put: operations["putRubricTag"];
+        post?: never;
+        /**
+         * Remove a tag
+         * @description `rb_…#<tag>` is a 404 from then on (a trigger naming it fails its next delivery). Idempotent.
+         */
+        delete: operations["deleteRubricTag"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rubrics/{id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a rubric
+         * @description Every version stays readable (and every evaluation that used one keeps its record). From now on `rb_…` and `rb_…#tag` are refused with 409 `rubric_archived`; `rb_…@n` still judges (a pinned version keeps working). No new version or tag move. Idempotent.
+         */
+        post: operations["archiveRubric"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/usage": {
         parameters: {
             query?: never;
@@ -266,7 +400,7 @@ export interface paths {
         };
         /**
          * Usage and cost
-         * @description LLM calls, prompt / cached prompt / completion tokens, cost (USD) and what the providers' prompt caches saved (USD) of this tenant in `[from, to)`, grouped by UTC `day`, `model`, `preset` or `key` (the API key that created the evaluation), summed from the per-call usage rows (written when an evaluation ends); and `verdictCache`: evaluations created in the range that the verdict cache served (no call, $0) and the USD those verdicts had cost. CSV (the rows only) with `format=csv` or `Accept: text/csv`.
+         * @description LLM calls, prompt / cached prompt / completion tokens and cost (USD) of this tenant in `[from, to)`, grouped by UTC `day`, `model`, `preset` or `key` (the API key that created the evaluation), summed from the per-call usage rows (written when an evaluation ends). CSV with `format=csv` or `Accept: text/csv`.
          */
         get: operations["getUsage"];
         put?: never;
@@ -992,6 +1126,11 @@ export interface components {
                 estimated: boolean;
                 costUsd: number;
             };
+            rubric: {
+                id?: string;
+                version?: number;
+                hash: string;
+            } | null;
             createdAt: string;
             finishedAt: string;
             links: {
@@ -2139,7 +2278,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "forbidden" | "rate_limited" | "quota_exceeded" | "conflict" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed" | "config_invalid";
+                code: "invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "forbidden" | "rate_limited" | "quota_exceeded" | "conflict" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed" | "config_invalid" | "invalid_rubric" | "rubric_task_mismatch" | "rubric_unsupported" | "invalid_task" | "rubric_archived" | "agreement_below_minimum" | "rubric_steps_failed" | "rubric_steps_pending";
                 message: string;
                 issues?: {
                     path: string;
@@ -2160,10 +2299,10 @@ export interface components {
             progress: components["schemas"]["Progress"];
             verdict: components["schemas"]["VerdictSummary"];
             usage: components["schemas"]["UsageTotals"];
-            cache: components["schemas"]["EvaluationCache"];
             error: components["schemas"]["EvaluationError"];
             metaId: string | null;
             batchId: string | null;
+            rubric: components["schemas"]["RubricStamp"];
             createdAt: string;
             startedAt: string | null;
             finishedAt: string | null;
@@ -2247,7 +2386,6 @@ export interface components {
                 estimated?: boolean;
                 /** @default 0 */
                 costUsd?: number;
-                cacheSavedUsd?: number;
             };
             /** @default {} */
             details?: {
@@ -2272,25 +2410,15 @@ export interface components {
             cachedPromptTokens: number;
             estimated: boolean;
             costUsd: number;
-            /** @description USD the provider's prompt cache saved: cached prompt tokens × (input − cached input price). */
-            cacheSavedUsd: number;
-        };
-        EvaluationCache: {
-            /**
-             * @description The mode it ran under: the request's `cache`, or `bypass` (a judge sampling above temperature 0 without a seed).
-             * @enum {string}
-             */
-            mode: "use" | "refresh" | "off" | "bypass";
-            /** @description True when the verdict came from the cache: no LLM call, $0. */
-            hit: boolean;
-            /** @description On a hit: the evaluation whose verdict this is (its transcript is there). */
-            from: string | null;
-            /** @description On a hit: what the cached verdict had cost (USD), saved this time; else 0. */
-            savedUsd: number;
         };
         EvaluationError: {
             code: string;
             message: string;
+        } | null;
+        RubricStamp: {
+            id?: string;
+            version?: number;
+            hash: string;
         } | null;
         EvaluationAccepted: {
             id: string;
@@ -2306,9 +2434,7 @@ export interface components {
             metadata?: components["schemas"]["Metadata"];
             budget?: components["schemas"]["Budget"];
             webhook?: components["schemas"]["OneOffWebhook"];
-            cache?: components["schemas"]["CacheMode"];
-            /** @description The sample or seed index of this verdict (0 to 2^31 − 1), part of the verdict cache key: verdicts of different seeds are cached apart, so a judge sampling at a temperature above 0 is cached per seed (seed 0, 1, 2 … for several samples of one item). It keys the cache only: providers get no seed (their seeds are best effort and many refuse one). */
-            seed?: number;
+            rubric?: components["schemas"]["RubricRef"];
         };
         /**
          * @description What is judged; `kind` selects the variant. Texts are 1-100000 characters, not only whitespace, without NUL characters.
@@ -2391,11 +2517,98 @@ export interface components {
              */
             url: string;
         };
-        /**
-         * @description The verdict cache. `use` (default): an earlier verdict of this tenant for the same judge (engine version, resolved config, deployment defaults), rubric, task and seed, at most VERDICT_CACHE_TTL_DAYS old, is served at once with 0 LLM calls and $0 (`cache.hit`), else the new verdict is cached. `refresh`: judged anew, and the new verdict replaces the cached one. `off`: neither read nor written. Unset, a judge sampling at a temperature above 0 without a `seed` bypasses the cache (each run is a fresh sample); set `cache` to use it anyway.
-         * @enum {string}
-         */
-        CacheMode: "use" | "refresh" | "off";
+        /** @description What "better" means, by your own criteria: `rb_…` (the latest version), `rb_…@3` (version 3), `rb_…#prod` (the version a tag points at, resolved when the evaluation is created) or an inline rubric (hashed, not stored as a version). The evaluation records `rubric: {id, version, hash}`. An archived rubric judges only when named with its version. */
+        RubricRef: string | {
+            /** @enum {string} */
+            kind: "pairwise" | "pointwise";
+            criteria: string;
+            scale?: {
+                min: number;
+                max: number;
+                levels?: {
+                    score: number;
+                    text: string;
+                }[];
+            };
+            aspects?: {
+                name: string;
+                criteria: string;
+                scale?: {
+                    min: number;
+                    max: number;
+                    levels?: {
+                        score: number;
+                        text: string;
+                    }[];
+                };
+                /** @default 1 */
+                weight?: number;
+                evaluationSteps?: string;
+            }[];
+            evaluationSteps?: string;
+            /** @description Accepted so that a rubric body can be sent as is; not used. */
+            name?: string;
+            /** @description Accepted (and checked) so that a rubric body can be sent as is; not run. */
+            examples?: {
+                task: {
+                    /** @enum {string} */
+                    kind: "pairwise";
+                    question?: string;
+                    messages?: ({
+                        /** @enum {string} */
+                        role: "user";
+                        content: string;
+                    } | {
+                        /** @enum {string} */
+                        role: "assistant";
+                        content?: string;
+                        answerA?: string;
+                        answerB?: string;
+                        reference?: string;
+                    })[];
+                    answerA: string;
+                    answerB: string;
+                    reference?: string;
+                } | {
+                    /** @enum {string} */
+                    kind: "pointwise";
+                    source?: string;
+                    messages?: ({
+                        /** @enum {string} */
+                        role: "user";
+                        content: string;
+                    } | {
+                        /** @enum {string} */
+                        role: "assistant";
+                        content: string;
+                    })[];
+                    context?: string;
+                    output: string;
+                    aspect?: {
+                        name: string;
+                        description?: string;
+                        scale: {
+                            min: number;
+                            max: number;
+                        };
+                    };
+                    aspects?: {
+                        name: string;
+                        description?: string;
+                        scale: {
+                            min: number;
+                            max: number;
+                        };
+                        weight?: number;
+                    }[];
+                };
+                expected: ("A" | "B" | "tie") | number;
+                expectedAspects?: {
+                    [key: string]: number;
+                };
+                note?: string;
+            }[];
+        };
         EvaluationList: {
             data: components["schemas"]["EvaluationListItem"][];
             /** @description Pass as `cursor` (with the same filters) for the next page; null on the last one. */
@@ -2446,7 +2659,6 @@ export interface components {
                 estimated?: boolean;
                 /** @default 0 */
                 costUsd?: number;
-                cacheSavedUsd?: number;
             };
             parseError: string | null;
         };
@@ -2502,9 +2714,7 @@ export interface components {
             /** @description Overrides deep-merged over the preset's config (objects merge, arrays and scalars replace), or a full config with `method` when no preset is given. The result must satisfy MethodConfig. */
             config?: components["schemas"]["MethodConfig"];
             items: components["schemas"]["LabelledItem"][];
-            cache?: components["schemas"]["CacheMode"];
-            /** @description The sample or seed index of this verdict (0 to 2^31 − 1), part of the verdict cache key: verdicts of different seeds are cached apart, so a judge sampling at a temperature above 0 is cached per seed (seed 0, 1, 2 … for several samples of one item). It keys the cache only: providers get no seed (their seeds are best effort and many refuse one). */
-            seed?: number;
+            rubric?: components["schemas"]["RubricRef"];
         };
         LabelledItem: {
             id: string;
@@ -2709,6 +2919,663 @@ export interface components {
                 kendall: number | null;
             };
         } | null;
+        RubricCreated: {
+            /** @description The rubric's id. */
+            id: string;
+            version: number;
+            ref: string;
+            name: string;
+            /** @enum {string} */
+            kind: "pairwise" | "pointwise";
+            criteria: string;
+            scale?: {
+                min: number;
+                max: number;
+                levels?: {
+                    score: number;
+                    text: string;
+                }[];
+            };
+            aspects?: {
+                name: string;
+                criteria: string;
+                scale?: {
+                    min: number;
+                    max: number;
+                    levels?: {
+                        score: number;
+                        text: string;
+                    }[];
+                };
+                /** @default 1 */
+                weight?: number;
+                evaluationSteps?: string;
+            }[];
+            evaluationSteps?: string;
+            examples: {
+                task: {
+                    /** @enum {string} */
+                    kind: "pairwise";
+                    question?: string;
+                    messages?: ({
+                        /** @enum {string} */
+                        role: "user";
+                        content: string;
+                    } | {
+                        /** @enum {string} */
+                        role: "assistant";
+                        content?: string;
+                        answerA?: string;
+                        answerB?: string;
+                        reference?: string;
+                    })[];
+                    answerA: string;
+                    answerB: string;
+                    reference?: string;
+                } | {
+                    /** @enum {string} */
+                    kind: "pointwise";
+                    source?: string;
+                    messages?: ({
+                        /** @enum {string} */
+                        role: "user";
+                        content: string;
+                    } | {
+                        /** @enum {string} */
+                        role: "assistant";
+                        content: string;
+                    })[];
+                    context?: string;
+                    output: string;
+                    aspect?: {
+                        name: string;
+                        description?: string;
+                        scale: {
+                            min: number;
+                            max: number;
+                        };
+                    };
+                    aspects?: {
+                        name: string;
+                        description?: string;
+                        scale: {
+                            min: number;
+                            max: number;
+                        };
+                        weight?: number;
+                    }[];
+                };
+                expected: ("A" | "B" | "tie") | number;
+                expectedAspects?: {
+                    [key: string]: number;
+                };
+                note?: string;
+            }[];
+            hash: string;
+            tags: string[];
+            steps: components["schemas"]["RubricSteps"];
+            check: components["schemas"]["RubricCheck"];
+            /** @description ISO 8601 UTC. */
+            createdAt: string;
+            links: components["schemas"]["RubricLinks"];
+        };
+        RubricSteps: {
+            /** @enum {string} */
+            status: "pending" | "written" | "failed";
+            evaluationId: string;
+            evaluationSteps: string | null;
+            aspects: {
+                name: string;
+                evaluationSteps: string | null;
+            }[] | null;
+            hash: string | null;
+        } | null;
+        RubricCheck: {
+            metaEvaluationId: string;
+            /** @enum {string} */
+            status: "running" | "completed";
+            preset: string | null;
+            config: {
+                [key: string]: unknown;
+            } | null;
+            report: {
+                /** @enum {string} */
+                kind: "pairwise";
+                n: number;
+                nScored: number;
+                nMissing: number;
+                bootstrap: {
+                    resamples: number;
+                    seed: number;
+                    level: number;
+                } | null;
+                accuracy: {
+                    value: number | null;
+                    ci: {
+                        lo: number;
+                        hi: number;
+                    } | null;
+                };
+                kappa: {
+                    value: number | null;
+                    ci: {
+                        lo: number;
+                        hi: number;
+                    } | null;
+                };
+                accuracyDecided: number | null;
+                accuracyTieAsB?: number | null;
+                tieRate: number | null;
+                flipRate: number | null;
+                nFlipMeasured: number;
+                humanLabels: {
+                    A: number;
+                    B: number;
+                    tie: number;
+                };
+                judgeLabels: {
+                    A: number;
+                    B: number;
+                    tie: number;
+                };
+                confusion: number[][];
+            } | {
+                /** @enum {string} */
+                kind: "pointwise";
+                n: number;
+                nScored: number;
+                nMissing: number;
+                bootstrap: {
+                    resamples: number;
+                    seed: number;
+                    level: number;
+                } | null;
+                nGroups: number;
+                item: {
+                    pearson: {
+                        value: number | null;
+                        ci: {
+                            lo: number;
+                            hi: number;
+                        } | null;
+                    };
+                    spearman: {
+                        value: number | null;
+                        ci: {
+                            lo: number;
+                            hi: number;
+                        } | null;
+                    };
+                    kendall: {
+                        value: number | null;
+                        ci: {
+                            lo: number;
+                            hi: number;
+                        } | null;
+                    };
+                };
+                group: {
+                    pearson: {
+                        value: number | null;
+                        ci: {
+                            lo: number;
+                            hi: number;
+                        } | null;
+                        groupsUsed: number;
+                        groupsSkipped: number;
+                    };
+                    spearman: {
+                        value: number | null;
+                        ci: {
+                            lo: number;
+                            hi: number;
+                        } | null;
+                        groupsUsed: number;
+                        groupsSkipped: number;
+                    };
+                    kendall: {
+                        value: number | null;
+                        ci: {
+                            lo: number;
+                            hi: number;
+                        } | null;
+                        groupsUsed: number;
+                        groupsSkipped: number;
+                    };
+                };
+                headline?: {
+                    label: string;
+                    definition: string;
+                    pearson: number | null;
+                    spearman: number | null;
+                    kendall: number | null;
+                };
+            } | null;
+            /** @description ISO 8601 UTC. */
+            completedAt: string | null;
+        } | null;
+        RubricLinks: {
+            self: string;
+            versions: string;
+        };
+        /**
+         * @example {
+         *       "name": "Support reply quality",
+         *       "kind": "pointwise",
+         *       "criteria": "A reply from our support team to a customer.",
+         *       "scale": {
+         *         "min": 1,
+         *         "max": 5
+         *       },
+         *       "aspects": [
+         *         {
+         *           "name": "policy",
+         *           "criteria": "States the refund policy correctly for this case.",
+         *           "weight": 2
+         *         },
+         *         {
+         *           "name": "tone",
+         *           "criteria": "Is polite and calm, never blames the customer."
+         *         },
+         *         {
+         *           "name": "next step",
+         *           "criteria": "Ends with one clear next step for the customer."
+         *         }
+         *       ],
+         *       "examples": [
+         *         {
+         *           "task": {
+         *             "kind": "pointwise",
+         *             "source": "My order arrived broken. What now?",
+         *             "output": "Sorry about that! Reply with a photo and we will send a replacement today."
+         *           },
+         *           "expected": 5,
+         *           "expectedAspects": {
+         *             "tone": 5,
+         *             "next step": 5
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        CreateRubricRequest: {
+            /** @description The rubric's name, 1-200 characters (shown in lists). */
+            name: string;
+            /** @enum {string} */
+            kind: "pairwise" | "pointwise";
+            criteria: string;
+            scale?: {
+                min: number;
+                max: number;
+                levels?: {
+                    score: number;
+                    text: string;
+                }[];
+            };
+            aspects?: {
+                name: string;
+                criteria: string;
+                scale?: {
+                    min: number;
+                    max: number;
+                    levels?: {
+                        score: number;
+                        text: string;
+                    }[];
+                };
+                /** @default 1 */
+                weight?: number;
+                evaluationSteps?: string;
+            }[];
+            evaluationSteps?: string;
+            /** @description Golden examples, at most 500: `POST …/versions/{n}/check` runs them as a meta-evaluation. */
+            examples?: {
+                task: {
+                    /** @enum {string} */
+                    kind: "pairwise";
+                    question?: string;
+                    messages?: ({
+                        /** @enum {string} */
+                        role: "user";
+                        content: string;
+                    } | {
+                        /** @enum {string} */
+                        role: "assistant";
+                        content?: string;
+                        answerA?: string;
+                        answerB?: string;
+                        reference?: string;
+                    })[];
+                    answerA: string;
+                    answerB: string;
+                    reference?: string;
+                } | {
+                    /** @enum {string} */
+                    kind: "pointwise";
+                    source?: string;
+                    messages?: ({
+                        /** @enum {string} */
+                        role: "user";
+                        content: string;
+                    } | {
+                        /** @enum {string} */
+                        role: "assistant";
+                        content: string;
+                    })[];
+                    context?: string;
+                    output: string;
+                    aspect?: {
+                        name: string;
+                        description?: string;
+                        scale: {
+                            min: number;
+                            max: number;
+                        };
+                    };
+                    aspects?: {
+                        name: string;
+                        description?: string;
+                        scale: {
+                            min: number;
+                            max: number;
+                        };
+                        weight?: number;
+                    }[];
+                };
+                expected: ("A" | "B" | "tie") | number;
+                expectedAspects?: {
+                    [key: string]: number;
+                };
+                note?: string;
+            }[];
+        };
+        RubricList: {
+            data: components["schemas"]["Rubric"][];
+            /** @description Pass as `cursor` for the next page; null on the last one. */
+            nextCursor: string | null;
+        };
+        Rubric: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "pairwise" | "pointwise";
+            latestVersion: number;
+            tags: components["schemas"]["RubricTag"][];
+            /** @description ISO 8601 UTC. */
+            archivedAt: string | null;
+            /** @description ISO 8601 UTC. */
+            createdAt: string;
+            /** @description ISO 8601 UTC. */
+            updatedAt: string;
+            links: components["schemas"]["RubricLinks"];
+        };
+        RubricTag: {
+            tag: string;
+            version: number;
+            minAgreement: components["schemas"]["RubricMinAgreement"];
+            updatedAt: string;
+        };
+        RubricMinAgreement: {
+            /** @enum {string} */
+            metric: "accuracy" | "kappa" | "pearson" | "spearman" | "kendall";
+            min: number;
+        } | null;
+        CreateRubricVersionRequest: {
+            /** @description The rubric's name, 1-200 characters (shown in lists). */
+            name?: string;
+            /** @enum {string} */
+            kind?: "pairwise" | "pointwise";
+            criteria: string;
+            scale?: {
+                min: number;
+                max: number;
+                levels?: {
+                    score: number;
+                    text: string;
+                }[];
+            };
+            aspects?: {
+                name: string;
+                criteria: string;
+                scale?: {
+                    min: number;
+                    max: number;
+                    levels?: {
+                        score: number;
+                        text: string;
+                    }[];
+                };
+                /** @default 1 */
+                weight?: number;
+                evaluationSteps?: string;
+            }[];
+            evaluationSteps?: string;
+            /** @description Golden examples, at most 500: `POST …/versions/{n}/check` runs them as a meta-evaluation. */
+            examples?: {
+                task: {
+                    /** @enum {string} */
+                    kind: "pairwise";
+                    question?: string;
+                    messages?: ({
+                        /** @enum {string} */
+                        role: "user";
+                        content: string;
+                    } | {
+                        /** @enum {string} */
+                        role: "assistant";
+                        content?: string;
+                        answerA?: string;
+                        answerB?: string;
+                        reference?: string;
+                    })[];
+                    answerA: string;
+                    answerB: string;
+                    reference?: string;
+                } | {
+                    /** @enum {string} */
+                    kind: "pointwise";
+                    source?: string;
+                    messages?: ({
+                        /** @enum {string} */
+                        role: "user";
+                        content: string;
+                    } | {
+                        /** @enum {string} */
+                        role: "assistant";
+                        content: string;
+                    })[];
+                    context?: string;
+                    output: string;
+                    aspect?: {
+                        name: string;
+                        description?: string;
+                        scale: {
+                            min: number;
+                            max: number;
+                        };
+                    };
+                    aspects?: {
+                        name: string;
+                        description?: string;
+                        scale: {
+                            min: number;
+                            max: number;
+                        };
+                        weight?: number;
+                    }[];
+                };
+                expected: ("A" | "B" | "tie") | number;
+                expectedAspects?: {
+                    [key: string]: number;
+                };
+                note?: string;
+            }[];
+        };
+        RubricVersionList: {
+            data: components["schemas"]["RubricVersionSummary"][];
+            /** @description Pass as `cursor` for the next page; null on the last one. */
+            nextCursor: string | null;
+        };
+        RubricVersionSummary: {
+            /** @description The rubric's id. */
+            id: string;
+            version: number;
+            ref: string;
+            name: string;
+            /** @enum {string} */
+            kind: "pairwise" | "pointwise";
+            criteria: string;
+            scale?: {
+                min: number;
+                max: number;
+                levels?: {
+                    score: number;
+                    text: string;
+                }[];
+            };
+            aspects?: {
+                name: string;
+                criteria: string;
+                scale?: {
+                    min: number;
+                    max: number;
+                    levels?: {
+                        score: number;
+                        text: string;
+                    }[];
+                };
+                /** @default 1 */
+                weight?: number;
+                evaluationSteps?: string;
+            }[];
+            evaluationSteps?: string;
+            hash: string;
+            tags: string[];
+            steps: components["schemas"]["RubricSteps"];
+            check: components["schemas"]["RubricCheck"];
+            /** @description ISO 8601 UTC. */
+            createdAt: string;
+            /** @description How many golden examples it has. */
+            examples: number;
+        };
+        RubricVersion: {
+            /** @description The rubric's id. */
+            id: string;
+            version: number;
+            ref: string;
+            name: string;
+            /** @enum {string} */
+            kind: "pairwise" | "pointwise";
+            criteria: string;
+            scale?: {
+                min: number;
+                max: number;
+                levels?: {
+                    score: number;
+                    text: string;
+                }[];
+            };
+            aspects?: {
+                name: string;
+                criteria: string;
+                scale?: {
+                    min: number;
+                    max: number;
+                    levels?: {
+                        score: number;
+                        text: string;
+                    }[];
+                };
+                /** @default 1 */
+                weight?: number;
+                evaluationSteps?: string;
+            }[];
+            evaluationSteps?: string;
+            examples: {
+                task: {
+                    /** @enum {string} */
+                    kind: "pairwise";
+                    question?: string;
+                    messages?: ({
+                        /** @enum {string} */
+                        role: "user";
+                        content: string;
+                    } | {
+                        /** @enum {string} */
+                        role: "assistant";
+                        content?: string;
+                        answerA?: string;
+                        answerB?: string;
+                        reference?: string;
+                    })[];
+                    answerA: string;
+                    answerB: string;
+                    reference?: string;
+                } | {
+                    /** @enum {string} */
+                    kind: "pointwise";
+                    source?: string;
+                    messages?: ({
+                        /** @enum {string} */
+                        role: "user";
+                        content: string;
+                    } | {
+                        /** @enum {string} */
+                        role: "assistant";
+                        content: string;
+                    })[];
+                    context?: string;
+                    output: string;
+                    aspect?: {
+                        name: string;
+                        description?: string;
+                        scale: {
+                            min: number;
+                            max: number;
+                        };
+                    };
+                    aspects?: {
+                        name: string;
+                        description?: string;
+                        scale: {
+                            min: number;
+                            max: number;
+                        };
+                        weight?: number;
+                    }[];
+                };
+                expected: ("A" | "B" | "tie") | number;
+                expectedAspects?: {
+                    [key: string]: number;
+                };
+                note?: string;
+            }[];
+            hash: string;
+            tags: string[];
+            steps: components["schemas"]["RubricSteps"];
+            check: components["schemas"]["RubricCheck"];
+            /** @description ISO 8601 UTC. */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "version": 2,
+         *       "minAgreement": {
+         *         "metric": "accuracy",
+         *         "min": 0.8
+         *       }
+         *     }
+         */
+        PutRubricTagRequest: {
+            /** @description The version the tag points at from now on. */
+            version: number;
+            /** @description The tag's policy: a version may carry the tag only when its golden check's figure is at least `min`. Absent: the tag keeps its policy; null: none. */
+            minAgreement?: {
+                /** @enum {string} */
+                metric: "accuracy" | "kappa" | "pearson" | "spearman" | "kendall";
+                min: number;
+            } | null;
+        };
         UsageReport: {
             tenant: string;
             from: string;
@@ -2723,17 +3590,8 @@ export interface components {
                 cachedPromptTokens: number;
                 completionTokens: number;
                 costUsd: number;
-                /** @description USD the providers' prompt caches saved: cached prompt tokens × (input − cached input price). */
-                cacheSavedUsd: number;
                 /** @description True when some token counts were estimated locally (the provider sent none). */
                 estimated: boolean;
-            };
-            /** @description The verdict cache in the range (its hits make no call, so no usage row). */
-            verdictCache: {
-                /** @description Evaluations created in the range that the verdict cache served: 0 calls, $0. */
-                hits: number;
-                /** @description What those cached verdicts had cost when they were judged (USD): saved. */
-                savedUsd: number;
             };
         };
         UsageRow: {
@@ -2745,8 +3603,6 @@ export interface components {
             cachedPromptTokens: number;
             completionTokens: number;
             costUsd: number;
-            /** @description USD the providers' prompt caches saved: cached prompt tokens × (input − cached input price). */
-            cacheSavedUsd: number;
             /** @description True when some token counts were estimated locally (the provider sent none). */
             estimated: boolean;
         };
@@ -2913,10 +3769,8 @@ export interface components {
             /** @description Overrides deep-merged over the preset's config (objects merge, arrays and scalars replace), or a full config with `method` when no preset is given. The result must satisfy MethodConfig. */
             config?: components["schemas"]["MethodConfig"];
             items: components["schemas"]["BatchItem"][];
+            rubric?: components["schemas"]["RubricRef"];
             webhook?: components["schemas"]["OneOffWebhook"];
-            cache?: components["schemas"]["CacheMode"];
-            /** @description The sample or seed index of this verdict (0 to 2^31 − 1), part of the verdict cache key: verdicts of different seeds are cached apart, so a judge sampling at a temperature above 0 is cached per seed (seed 0, 1, 2 … for several samples of one item). It keys the cache only: providers get no seed (their seeds are best effort and many refuse one). */
-            seed?: number;
             /**
              * @description Spending limits of the whole batch. Checked at submit against the estimate (`POST /v1/estimates`): 400 naming `budget.<limit>` when even the cheapest run of every item cannot fit. While it runs, each item is launched with a share of what is left as its own budget (enforced call by call); once nothing is left, items not launched end `failed` with `budget_exceeded`. Per-item limits go in `config.budget` instead.
              * @example {
@@ -2997,6 +3851,11 @@ export interface components {
             winRateB: number | null;
             tieRate: number | null;
             meanScore: number | null;
+            aspects: {
+                name: string;
+                meanScore: number | null;
+                verdicts: number;
+            }[];
         };
         BatchResultLine: {
             /** @description 0-based position of the item in the request. */
@@ -3009,6 +3868,7 @@ export interface components {
             metadata: components["schemas"]["Metadata"];
             verdict: components["schemas"]["VerdictSummary"];
             error: components["schemas"]["EvaluationError"];
+            rubric: components["schemas"]["RubricStamp"];
         };
         Estimate: {
             method: string;
@@ -3034,15 +3894,6 @@ export interface components {
                 maxCalls?: components["schemas"]["BudgetFit"];
                 maxTokens?: components["schemas"]["BudgetFit"];
             } | null;
-            /** @description The preset's cacheable share with provider prompt caching (each evaluation sends one prompt_cache_key). costUsd does not count it. */
-            promptCache: {
-                /** @description Prompt tokens of one evaluation of the first item, its longest path. */
-                promptTokens: number;
-                /** @description Of those, the tokens a provider's prompt cache could bill as cached: each prompt's prefix shared with a call that ended before it was sent (same model), by OpenAI's rule (prompts of 1,024+ tokens, 128-token steps). */
-                cacheableTokens: number;
-                /** @description cacheableTokens / promptTokens (0 without prompt tokens). */
-                cacheableShare: number;
-            };
             assumptions: string[];
         };
         EstimateRange: {
@@ -3075,6 +3926,7 @@ export interface components {
             task?: components["schemas"]["Task"];
             items?: components["schemas"]["EstimateItem"][];
             budget?: components["schemas"]["Budget"];
+            rubric?: components["schemas"]["RubricRef"];
             metadata?: components["schemas"]["Metadata"];
             /** @description Accepted so that a batch body can be sent as it is; it does not change the estimate. */
             webhook?: {
@@ -3154,7 +4006,7 @@ export interface components {
                 message: string;
                 /** @enum {string} */
                 type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "timeout_error" | "server_error";
-                code: ("invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "forbidden" | "rate_limited" | "quota_exceeded" | "conflict" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed" | "config_invalid") | ("verdict_timeout" | "evaluation_failed" | "evaluation_cancelled");
+                code: ("invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "forbidden" | "rate_limited" | "quota_exceeded" | "conflict" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed" | "config_invalid" | "invalid_rubric" | "rubric_task_mismatch" | "rubric_unsupported" | "invalid_task" | "rubric_archived" | "agreement_below_minimum" | "rubric_steps_failed" | "rubric_steps_pending") | ("verdict_timeout" | "evaluation_failed" | "evaluation_cancelled");
                 param: string | null;
                 issues?: {
                     path: string;
@@ -3214,11 +4066,6 @@ export interface components {
             max_tokens?: number | null;
             /** @description As `max_tokens`. */
             max_completion_tokens?: number | null;
-            /**
-             * @description Tribunal's own parameter (OpenAI SDKs send it through `extra_body`): the verdict cache, as `cache` of POST /v1/evaluations (`use` by default: the same task to the same model answers from the cache with 0 LLM calls).
-             * @enum {string}
-             */
-            cache?: "use" | "refresh" | "off";
         };
         ChatRequestMessage: {
             /** @enum {string} */
@@ -3386,11 +4233,7 @@ export interface components {
             mapping: components["schemas"]["TriggerMapping"];
             filter: components["schemas"]["TriggerFilter"];
             webhook: components["schemas"]["OneOffWebhook"] & (Record<string, never> | null);
-            /**
-             * @description The verdict cache mode of its evaluations; null: not set (the default, `CacheMode`).
-             * @enum {string|null}
-             */
-            cache: "use" | "refresh" | "off" | null;
+            rubric: components["schemas"]["RubricRef"];
             createdAt: string;
             updatedAt: string;
             /**
@@ -3461,12 +4304,8 @@ export interface components {
             mapping: components["schemas"]["TriggerMapping"];
             filter?: components["schemas"]["TriggerFilter"];
             webhook?: components["schemas"]["OneOffWebhook"];
-            /**
-             * @description The verdict cache for each evaluation it creates (`CacheMode`): a sender's repeated event for an unchanged candidate gets the cached verdict.
-             * @enum {string}
-             */
-            cache?: "use" | "refresh" | "off";
             description?: string;
+            rubric?: components["schemas"]["RubricRef"];
         };
         TriggerList: {
             data: components["schemas"]["Trigger"][];
@@ -3482,11 +4321,7 @@ export interface components {
             mapping: components["schemas"]["TriggerMapping"];
             filter: components["schemas"]["TriggerFilter"];
             webhook: components["schemas"]["OneOffWebhook"] & (Record<string, never> | null);
-            /**
-             * @description The verdict cache mode of its evaluations; null: not set (the default, `CacheMode`).
-             * @enum {string|null}
-             */
-            cache: "use" | "refresh" | "off" | null;
+            rubric: components["schemas"]["RubricRef"];
             createdAt: string;
             updatedAt: string;
         };
@@ -4634,6 +5469,879 @@ export interface operations {
                 };
             };
             /** @description `not_found`: no meta-evaluation with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRubrics: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page (opaque). Absent: the first page. */
+                cursor?: string;
+                /** @description Per page, 1-100 (default 20). */
+                limit?: number;
+                /** @description `true`: only archived rubrics; `false`: only the others. Absent: all. */
+                archived?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of rubrics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RubricList"];
+                };
+            };
+            /** @description `invalid_request`: a query parameter fails its schema, or the cursor is not one this API returned. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createRubric: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body returns the first answer instead of creating a second evaluation. Send one whenever a request may be retried (a retry after a connection reset without it creates a duplicate). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRubricRequest"];
+            };
+        };
+        responses: {
+            /** @description Created (also the answer to an idempotent replay): the rubric with its new version. */
+            201: {
+                headers: {
+                    /** @description The new version's URL (relative). */
+                    Location: string;
+                    /** @description Present when this answers a retry with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RubricCreated"];
+                };
+            };
+            /** @description `invalid_json`, `invalid_request`: the body fails its schema (see `issues`, each naming its field): empty or oversized criteria, a scale with max ≤ min, weights that are not positive, duplicate aspect names, more than 16 aspects, an example of the other kind or off the scale. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `idempotency_conflict`: the `Idempotency-Key` was used with a different body. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: body over MAX_BODY_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: Content-Type is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRubric: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Rubric id (`rb_…`), as returned by `POST /v1/rubrics`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rubric. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rubric"];
+                };
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no rubric with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRubricVersions: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page (opaque). Absent: the first page. */
+                cursor?: string;
+                /** @description Per page, 1-100 (default 20). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Rubric id (`rb_…`), as returned by `POST /v1/rubrics`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of versions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RubricVersionList"];
+                };
+            };
+            /** @description `invalid_request`: a query parameter fails its schema, or the cursor is not one this API returned. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no rubric with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createRubricVersion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body returns the first answer instead of creating a second evaluation. Send one whenever a request may be retried (a retry after a connection reset without it creates a duplicate). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Rubric id (`rb_…`), as returned by `POST /v1/rubrics`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRubricVersionRequest"];
+            };
+        };
+        responses: {
+            /** @description Created (also the answer to an idempotent replay): the rubric with its new version. */
+            201: {
+                headers: {
+                    /** @description The new version's URL (relative). */
+                    Location: string;
+                    /** @description Present when this answers a retry with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RubricCreated"];
+                };
+            };
+            /** @description `invalid_json`, `invalid_request`: the body fails its schema (see `issues`), or its `kind` is not the rubric's. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no rubric with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `idempotency_conflict`, `rubric_archived`: the `Idempotency-Key` was used with a different body, or the rubric is archived. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: body over MAX_BODY_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: Content-Type is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRubricVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Rubric id (`rb_…`), as returned by `POST /v1/rubrics`. */
+                id: string;
+                /** @description Version number, 1, 2, … */
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The version. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RubricVersion"];
+                };
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no rubric or version with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putRubricTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Rubric id (`rb_…`), as returned by `POST /v1/rubrics`. */
+                id: string;
+                /** @description Tag name: `prod`, `staging`, any `[a-z0-9-]{1,32}`. */
+                tag: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutRubricTagRequest"];
+            };
+        };
+        responses: {
+            /** @description The tag as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RubricTag"];
+                };
+            };
+            /** @description `invalid_json`, `invalid_request`: the body or the path fails its schema (see `issues`), or the metric is not one of this kind's check. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no rubric or version with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `agreement_below_minimum`, `rubric_archived`: the version's golden check is missing, running or below the tag's `minAgreement` (the message names the figure), or the rubric is archived. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: body over MAX_BODY_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: Content-Type is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteRubricTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Rubric id (`rb_…`), as returned by `POST /v1/rubrics`. */
+                id: string;
+                /** @description Tag name: `prod`, `staging`, any `[a-z0-9-]{1,32}`. */
+                tag: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed (also when there was no such tag). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no rubric with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    archiveRubric: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Rubric id (`rb_…`), as returned by `POST /v1/rubrics`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archived rubric. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rubric"];
+                };
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no rubric with this id for this tenant. */
             404: {
                 headers: {
                     [name: string]: unknown;

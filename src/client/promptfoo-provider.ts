@@ -27,6 +27,12 @@ export interface TribunalProviderConfig {
   baseUrl?: string;
   apiKey?: string;
   timeoutMs?: number;
+  /**
+   * Your own criteria: a stored rubric (`rb_…`, `rb_…@3`, `rb_…#prod`) or an inline one, as `POST
+   * /v1/evaluations` takes `rubric`. The prompt must then render the task as JSON: it is sent as
+   * `{"rubric": …, "task": <the prompt's JSON>}`.
+   */
+  rubric?: string | Record<string, unknown>;
 }
 
 /** What promptfoo passes to a provider's constructor (the subset used here). */
@@ -56,6 +62,7 @@ export default class TribunalProvider {
   private readonly model: string;
   private readonly providerId: string;
   private readonly timeoutMs: number;
+  private readonly rubric: TribunalProviderConfig['rubric'];
   private readonly client: ReturnType<typeof createTribunalClient>;
 
   constructor(options: ProviderOptions = {}) {
@@ -63,6 +70,7 @@ export default class TribunalProvider {
     this.model = config.model ?? DEFAULT_MODEL;
     this.providerId = options.id ?? `tribunal:${this.model}`;
     this.timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.rubric = config.rubric;
     this.client = createTribunalClient({
       baseUrl: config.baseUrl ?? env('TRIBUNAL_URL') ?? 'http://127.0.0.1:8787',
       apiKey: config.apiKey ?? env('TRIBUNAL_API_KEY'),
@@ -79,17 +87,27 @@ export default class TribunalProvider {
     const deadline = Date.now() + this.timeoutMs;
     // One key per call: a retry after a 504 waits on the same evaluation instead of starting another.
     const key = `promptfoo-${crypto.randomUUID()}`;
+    let content = prompt;
+    if (this.rubric !== undefined) {
+      let task: unknown;
+      try {
+        task = JSON.parse(prompt);
+      } catch {
+        return { error: 'with config.rubric, the prompt must render the task as JSON ({"kind": …})' };
+      }
+      content = JSON.stringify({ rubric: this.rubric, task });
+    }
     for (;;) {
       const res = await this.client.request('post', '/v1/chat/completions', {
-        body: { model: this.model, messages: [{ role: 'user', content: prompt }] },
+        body: { model: this.model, messages: [{ role: 'user', content }] },
         headers: { 'Idempotency-Key': key },
       });
       if (res.status === 200) {
-        const content = res.body.choices[0]?.message.content ?? '';
-        const verdict = JSON.parse(content) as JudgeVerdict;
+        const answer = res.body.choices[0]?.message.content ?? '';
+        const verdict = JSON.parse(answer) as JudgeVerdict;
         const u = res.body.usage;
         return {
-          output: content,
+          output: answer,
           tokenUsage: {
             prompt: u.prompt_tokens,
             completion: u.completion_tokens,

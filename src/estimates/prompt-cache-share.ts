@@ -14,6 +14,7 @@ import { createEvaluation } from '../engine/protocol.js';
 import { runEvaluation } from '../engine/runner.js';
 import type { LlmCallRequest, LlmFunction } from '../engine/call.js';
 import type { Task } from '../engine/task.js';
+import type { RubricContent } from '../engine/rubric.js';
 import type { EstimateDeps } from './estimate.js';
 import { createSyntheticLlm, STRATEGIES } from './synthetic.js';
 
@@ -78,7 +79,7 @@ async function measure(
 }
 
 /**
- * The cacheable share of one evaluation of `task`: along the strategy with the most calls (the estimate's
+ * The cacheable share of one evaluation of `task` (judged by `rubric`, if any): along the strategy with the most calls (the estimate's
  * longest path), prompt tokens and those a provider's prompt cache could bill as cached.
  */
 export async function promptCacheShare(
@@ -86,9 +87,10 @@ export async function promptCacheShare(
   config: EngineState['config'],
   task: Task,
   deps: EstimateDeps,
+  rubric?: RubricContent,
 ): Promise<PromptCacheShare> {
   const { budget: _budget, ...unbudgeted } = config;
-  const initial = createEvaluation(method, unbudgeted, task);
+  const initial = createEvaluation(method, unbudgeted, task, rubric);
   let best: (PromptCacheShare & { calls: number }) | undefined;
   for (const strategy of STRATEGIES) {
     const run = await measure(method, initial, strategy, deps);

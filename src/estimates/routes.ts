@@ -61,5 +61,5 @@ const create = createRoute({
 
 /** Routes under `/v1/estimates`. */
 export const estimates = new OpenAPIHono<TenantEnv>().openapi(create, async (c) =>
-  c.json(await estimate(c.env, c.req.valid('json')), 200),
+  c.json(await estimate(c.env, c.var.tenant, c.req.valid('json')), 200),
 );

@@ -3,6 +3,7 @@
  * `POST /v1/estimates`: the body of an evaluation (`task`) or of a batch (`items`), and the estimate.
  * One zod schema per concept, for validation, the OpenAPI document and the typed client.
  */
+import { RubricField } from '../rubrics/schemas.js';
 import { z } from '@hono/zod-openapi';
 import { BudgetSchema } from '../engine/budget.js';
 import { configField } from '../methods/method-config.js';
@@ -43,6 +44,8 @@ export const EstimateRequestSchema = z
     /** A batch's items (give `task` or `items`). */
     items: z.array(EstimateItemSchema).min(1).max(MAX_ESTIMATE_ITEMS).optional(),
     budget: BudgetSchema.optional(),
+    /** The rubric the evaluation or every item would judge by, as on POST /v1/evaluations (each aspect's run counted). */
+    rubric: RubricField.optional(),
     metadata: MetadataSchema.optional(),
     /** A batch body's webhook: accepted so that a batch body can be sent as it is; not used. */
     webhook: z

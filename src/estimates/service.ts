@@ -17,6 +17,7 @@ import type { EstimateRequest, EstimateResponse } from './schemas.js';
 import { MAX_EXACT_ITEMS } from './schemas.js';
 import { EXPECTED_REPLY_TOKENS } from './synthetic.js';
 import { promptCacheShare } from './prompt-cache-share.js';
+import { resolveRubricRef } from '../rubrics/resolve.js';
 
 const ASSUMPTIONS = [
   "The protocol is driven to its verdict by a synthetic LLM (no network) whose replies parse under each call's own rule; three reply strategies (agreeing, disputing, tying) find the shortest and the longest path.",
@@ -31,13 +32,14 @@ const ASSUMPTIONS = [
  * Estimates the body.
  * @throws ApiError 400 for a body `POST /v1/evaluations` (or a batch) would refuse; 503 `llm_not_configured`.
  */
-export async function estimate(env: Bindings, body: EstimateRequest): Promise<EstimateResponse> {
+export async function estimate(env: Bindings, tenant: string, body: EstimateRequest): Promise<EstimateResponse> {
   const judge = resolveJudge(body.preset, withBudget(body.config, body.budget));
   const llmEnv = llmEnvOf(env);
   checkLlmConfig(llmEnv, judge);
   checkBudgetPrices(llmEnv, judge);
+  const rubric = body.rubric === undefined ? undefined : (await resolveRubricRef(env, tenant, body.rubric)).content;
   const tasks = body.items ? body.items.map((i) => i.task) : body.task ? [body.task] : [];
-  tasks.forEach((t, i) => planTask(judge, t, body.items ? `items.${i}.task` : 'task'));
+  tasks.forEach((t, i) => planTask(judge, t, body.items ? `items.${i}.task` : 'task', rubric));
   const settings = settingsFromEnv(llmEnv);
   const counter = createPromptCounter(await loadTokenizer());
   const deps = { counter, meter: createCallMeter(settings, counter) };
@@ -45,11 +47,12 @@ export async function estimate(env: Bindings, body: EstimateRequest): Promise<Es
   let sum = NO_ESTIMATE;
   for (const i of picked) {
     const task = tasks[i];
-    if (task) sum = addEstimates(sum, await estimateTask(judge.method, judge.config, task, deps));
+    if (task)
+      sum = addEstimates(sum, await estimateTask(judge.method, judge.config, task, deps, rubric ? { rubric } : {}));
   }
   const total = picked.length < tasks.length ? scaleEstimate(sum, tasks.length / picked.length) : sum;
   const first = tasks[0];
-  const cache = first ? await promptCacheShare(judge.method, judge.config, first, deps) : null;
+  const cache = first ? await promptCacheShare(judge.method, judge.config, first, deps, rubric) : null;
   const budget = judge.config.budget as Budget | undefined;
   return {
     method: judge.method.method,

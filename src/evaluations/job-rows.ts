@@ -42,6 +42,16 @@ export interface StartJob {
    * cached verdict, making no LLM call. Null or absent: a miss (or the source was deleted meanwhile), it runs.
    */
   cached?: CacheHit | null;
+  /** The rubric's content it judges by, JSON text; null or absent for none. */
+  rubric?: string | null;
+}
+
+/**
+ * SQL giving the rubric content (JSON text, or NULL) of the evaluation row aliased `alias`: evaluations name
+ * their rubric by hash, its content is stored once per tenant (src/rubrics, `rubric_contents`).
+ */
+export function rubricContentSql(alias: string): string {
+  return `(SELECT rc.content FROM rubric_contents rc WHERE rc.tenant = ${alias}.tenant AND rc.hash = ${alias}.rubric_hash)`;
 }
 
 /** An `evaluations` row as loaded from D1: the job plus its current status and error. */
@@ -64,7 +74,8 @@ export async function loadJob(db: D1Database, id: string): Promise<EvaluationJob
   const row = await db
     .prepare(
       `SELECT id, tenant, status, method, config, task, error_code, error_message, batch_id, ${hitColumns()},
-         (SELECT batches.cancel_requested_at FROM batches WHERE batches.id = evaluations.batch_id) AS batch_cancelled_at
+         (SELECT batches.cancel_requested_at FROM batches WHERE batches.id = evaluations.batch_id) AS batch_cancelled_at,
+         ${rubricContentSql('evaluations')} AS rubric
        FROM evaluations WHERE id = ?`,
     )
     .bind(id)
@@ -81,6 +92,7 @@ export async function loadJob(db: D1Database, id: string): Promise<EvaluationJob
       cache_from: string | null;
       cached_verdict: string | null;
       batch_cancelled_at: number | null;
+      rubric: string | null;
     }>();
   if (!row) return null;
   return {
@@ -92,6 +104,7 @@ export async function loadJob(db: D1Database, id: string): Promise<EvaluationJob
     task: row.task,
     batchId: row.batch_id,
     cached: hitOf(row),
+    rubric: row.rubric,
     error: errorOf(row.error_code, row.error_message),
     cancel: row.batch_cancelled_at !== null ? BATCH_CANCELLED_ERROR : null,
   };

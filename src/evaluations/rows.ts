@@ -7,6 +7,16 @@
 import type { EvaluationStatus } from './status.js';
 import type { CacheDecision } from '../verdict-cache/plan.js';
 
+/** What an evaluation records of the rubric it judged by (src/rubrics): the content's hash, and the stored rubric. */
+export interface RubricStampRecord {
+  /** The rubric (`rb_…`); absent for an inline rubric. */
+  id?: string;
+  /** The version; absent for an inline rubric. */
+  version?: number;
+  /** sha-256 hex of the content the judge used. */
+  hash: string;
+}
+
 /** A new `evaluations` row as the API inserts it (status `queued`). */
 export interface NewEvaluation {
   id: string;
@@ -37,6 +47,8 @@ export interface NewEvaluation {
   cacheMode?: CacheDecision | null;
   /** The verdict cache key it reads and writes; null or absent for `off` and `bypass`. */
   cacheKey?: string | null;
+  /** The rubric it judges by (its content is stored by hash in `rubric_contents`); null or absent for none. */
+  rubric?: RubricStampRecord | null;
 }
 
 /** An `evaluations` row as the API reads it. */
@@ -71,6 +83,8 @@ export interface EvaluationRecord {
   cacheFrom: string | null;
   /** On a hit: what the cached verdict had cost, USD. */
   cacheSavedUsd: number | null;
+  /** The rubric it judged by, or null. */
+  rubric: RubricStampRecord | null;
 }
 
 /** Columns of an insert, in order; {@link insertRowsStatement} binds them. */
@@ -96,6 +110,9 @@ const INSERT_COLUMNS = [
   'key_id',
   'cache_mode',
   'cache_key',
+  'rubric_hash',
+  'rubric_id',
+  'rubric_version',
 ] as const;
 
 /** Bound parameters per inserted evaluation row. */
@@ -125,6 +142,9 @@ function insertValues(e: NewEvaluation): (string | number | null)[] {
     e.keyId ?? null,
     e.cacheMode ?? null,
     e.cacheKey ?? null,
+    e.rubric?.hash ?? null,
+    e.rubric?.id ?? null,
+    e.rubric?.version ?? null,
   ];
 }
 
@@ -230,11 +250,25 @@ interface EvaluationRow {
   cache_mode: string | null;
   cache_from: string | null;
   cache_saved_usd: number | null;
+  rubric_hash: string | null;
+  rubric_id: string | null;
+  rubric_version: number | null;
 }
 
 const SELECT = `SELECT id, tenant, status, method, preset, json_extract(task, '$.kind') AS task_kind, metadata,
   idempotency_key, request_hash, meta_id, batch_id, item_id, calls_done, calls_planned, error_code, error_message,
-  created_at, updated_at, started_at, finished_at, deleted_at, cache_mode, cache_from, cache_saved_usd FROM evaluations`;
+  created_at, updated_at, started_at, finished_at, deleted_at, rubric_hash, rubric_id, rubric_version,
+  cache_mode, cache_from, cache_saved_usd FROM evaluations`;
+
+/** The rubric stamp of a row's `rubric_*` columns, or null when it judged by none. */
+export function rubricStampOf(
+  hash: string | null,
+  id: string | null,
+  version: number | null,
+): RubricStampRecord | null {
+  if (hash === null) return null;
+  return { ...(id !== null ? { id } : {}), ...(version !== null ? { version } : {}), hash };
+}
 
 function toRecord(r: EvaluationRow): EvaluationRecord {
   return {
@@ -262,6 +296,7 @@ function toRecord(r: EvaluationRow): EvaluationRecord {
     cacheMode: r.cache_mode,
     cacheFrom: r.cache_from,
     cacheSavedUsd: r.cache_saved_usd,
+    rubric: rubricStampOf(r.rubric_hash, r.rubric_id, r.rubric_version),
   };
 }
 

@@ -16,6 +16,7 @@ import { FIELD_EXAMPLES, PAIRWISE_TASK_EXAMPLE, POINTWISE_TASK_EXAMPLE } from '.
 import { configField } from '../methods/method-config.js';
 import { OneOffWebhookSchema } from '../webhooks/schemas.js';
 import { CacheModeSchema, CacheSeedSchema, EvaluationCacheSchema } from '../verdict-cache/schemas.js';
+import { RubricField } from '../rubrics/schemas.js';
 
 /** Most metadata entries per evaluation: 32. */
 export const MAX_METADATA_KEYS = 32;
@@ -65,6 +66,8 @@ export const CreateEvaluationRequestSchema = z
     webhook: OneOffWebhookSchema.optional(),
     cache: CacheModeSchema.optional(),
     seed: CacheSeedSchema.optional(),
+    /** Your own criteria: a stored rubric (`rb_…`, `rb_…@3`, `rb_…#prod`) or an inline one. */
+    rubric: RubricField.optional(),
   })
   .strict()
   .meta({ id: 'CreateEvaluationRequest' });
@@ -128,6 +131,19 @@ export const EvaluationErrorSchema = z
   .strict()
   .meta({ id: 'EvaluationError' });
 
+/** What an evaluation judged by: the rubric's content hash, and the stored rubric and version when it named one. */
+export const RubricStampSchema = z
+  .object({
+    /** The rubric (`rb_…`); absent for an inline rubric. */
+    id: z.string().optional(),
+    /** The version it resolved to (a tag or `rb_…` alone resolve when the evaluation is created). */
+    version: z.number().int().positive().optional(),
+    /** sha-256 hex of the canonical content the judge used. */
+    hash: z.string(),
+  })
+  .strict()
+  .meta({ id: 'RubricStamp' });
+
 /** Answer to `GET /v1/evaluations/{id}`. Times are ISO 8601 UTC. */
 export const EvaluationSchema = z
   .object({
@@ -148,6 +164,8 @@ export const EvaluationSchema = z
     metaId: z.string().nullable(),
     /** Batch this evaluation is an item of (a meta-evaluation's id for its items). */
     batchId: z.string().nullable(),
+    /** The rubric it judged by, or null. */
+    rubric: RubricStampSchema.nullable(),
     createdAt: z.string(),
     startedAt: z.string().nullable(),
     finishedAt: z.string().nullable(),

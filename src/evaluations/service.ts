@@ -49,6 +49,8 @@ import { requestCachePlans } from '../verdict-cache/plan.js';
 import { hitOf, readHitStatement } from '../verdict-cache/hit.js';
 import { markHitsStatement, servesSince } from '../verdict-cache/rows.js';
 import { cacheViewOf } from '../verdict-cache/schemas.js';
+import { resolveRubricRef } from '../rubrics/resolve.js';
+import { contentStatement } from '../rubrics/rows.js';
 
 /** New id: the prefix (`ev` evaluation, `me` meta-evaluation, `ba` batch), `_`, 32 hex chars (a random UUID without dashes). */
 export function newId(prefix: 'ev' | 'me' | 'ba'): string {
@@ -123,7 +125,8 @@ export async function createEvaluationJob(
   // Spread: Env has no index signature; the LLM layer reads it as a string map.
   checkLlmConfig(llmEnvOf(env), judge);
   checkBudgetPrices(llmEnvOf(env), judge);
-  const callsPlanned = planTask(judge, request.task, 'task');
+  const rubric = request.rubric === undefined ? null : await resolveRubricRef(env, tenant, request.rubric);
+  const callsPlanned = planTask(judge, request.task, 'task', rubric?.content);
   // A one-off callback: its URL passes the outbound guard, and the tenant can sign it.
   const webhookUrl = request.webhook ? requireWebhookUrl(env, request.webhook.url, 'webhook.url') : null;
   if (webhookUrl !== null) await requireSigningSecret(env, tenant, 'webhook.url');
@@ -136,7 +139,14 @@ export async function createEvaluationJob(
     // A retry of a request accepted before the cap was reached still gets its evaluation back.
     if (idempotencyKey === null || !(await findByIdempotencyKey(env.DB, tenant, idempotencyKey))) throw e;
   }
-  const [cache] = await requestCachePlans(env, judge, { mode: request.cache, seed: request.seed }, [request.task]);
+  // An inline rubric's content is stored by hash (a stored version's was stored with the version).
+  if (rubric && !rubric.stored) await contentStatement(env.DB, tenant, rubric.record.hash, rubric.content, now).run();
+  const [cache] = await requestCachePlans(
+    env,
+    { ...judge, rubricHash: rubric?.record.hash ?? null },
+    { mode: request.cache, seed: request.seed },
+    [request.task],
+  );
   const config = configOf(env);
   const fast = config.FAST_START;
   // The fast start's running slot is taken in the insert's own D1 batch (one round trip for both), and so is
@@ -168,6 +178,7 @@ export async function createEvaluationJob(
       keyId: creator.keyId,
       cacheMode: cache?.mode ?? null,
       cacheKey: cache?.key ?? null,
+      rubric: rubric?.record ?? null,
     },
     [...admitting, ...lookup],
   );
@@ -197,6 +208,7 @@ export async function createEvaluationJob(
         task: JSON.stringify(request.task),
         batchId: null,
         cached: hitRow ? hitOf(hitRow as Parameters<typeof hitOf>[0]) : null,
+        rubric: rubric ? JSON.stringify(rubric.content) : null,
       },
       waitMs,
     );
@@ -343,6 +355,7 @@ export async function viewEvaluation(
     error: errorOf(row.errorCode, row.errorMessage),
     metaId: row.metaId,
     batchId: row.batchId,
+    rubric: row.rubric,
     createdAt: iso(row.createdAt) ?? '',
     startedAt: iso(row.startedAt),
     finishedAt: iso(row.finishedAt),

@@ -40,6 +40,11 @@ export const EvaluationEventDataSchema = z
         costUsd: z.number(),
       })
       .strict(),
+    /** The rubric it judged by (`{id?, version?, hash}`, as `GET /v1/evaluations/{id}` shows it), or null. */
+    rubric: z
+      .object({ id: z.string().optional(), version: z.number().int().optional(), hash: z.string() })
+      .strict()
+      .nullable(),
     createdAt: z.string(),
     finishedAt: z.string(),
     links: z.object({ self: z.string(), transcript: z.string(), events: z.string() }).strict(),
@@ -80,6 +85,9 @@ function evaluationData(ending: Ending): SqlExpr {
           'estimated', json(CASE WHEN COALESCE(MAX(u.estimated), 0) != 0 THEN 'true' ELSE 'false' END),
           'costUsd', COALESCE(SUM(u.cost_usd), 0.0))
         FROM usage u WHERE u.evaluation_id = e.id)),
+      'rubric', json(CASE WHEN e.rubric_hash IS NULL THEN NULL
+        WHEN e.rubric_id IS NULL THEN json_object('hash', e.rubric_hash)
+        ELSE json_object('id', e.rubric_id, 'version', e.rubric_version, 'hash', e.rubric_hash) END),
       'createdAt', strftime('%Y-%m-%dT%H:%M:%fZ', e.created_at / 1000.0, 'unixepoch'),
       'finishedAt', ${finishedAt},
       'links', json_object('self', '/v1/evaluations/' || e.id, 'transcript', '/v1/evaluations/' || e.id || '/transcript',

@@ -30,6 +30,11 @@ import type { KernelEnv } from './kernel-env.js';
  *   `signing_secret_missing` 400, `limit_exceeded` 409, `endpoint_disabled` 409, `invalid_signature` 401
  *   (an inbound hook's signature), `mapping_failed` 422 (a trigger's mapping cannot fill a task field).
  * - `config_invalid` 503: a `[vars]` value of the deployment is invalid (the operator's logs name it).
+ * - rubrics: `invalid_rubric` 400 (a rubric's content), `rubric_task_mismatch` 400 (a rubric of the other kind,
+ *   or one the task contradicts), `rubric_unsupported` 400 (the judge's template has no criteria slot, or
+ *   cannot read the rubric's scale), `invalid_task` 400 (the task lacks what the judge needs), `rubric_archived`
+ *   409 (an archived rubric named without a version), `agreement_below_minimum` 409 (a tag's minimum
+ *   agreement), `rubric_steps_failed` 502 and `rubric_steps_pending` 503 (G-Eval's auto-CoT steps).
  */
 export const ErrorCodeSchema = z.enum([
   'invalid_json',
@@ -61,6 +66,14 @@ export const ErrorCodeSchema = z.enum([
   'invalid_signature',
   'mapping_failed',
   'config_invalid',
+  'invalid_rubric',
+  'rubric_task_mismatch',
+  'rubric_unsupported',
+  'invalid_task',
+  'rubric_archived',
+  'agreement_below_minimum',
+  'rubric_steps_failed',
+  'rubric_steps_pending',
 ]);
 /** One of the stable error codes. */
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
@@ -125,11 +138,37 @@ export function toIssues(error: Pick<z.ZodError, 'issues'>, prefix?: string, unk
     const parts = [...(prefix ? [prefix] : []), ...segments.map(String)];
     return parts.length ? parts.join('.') : '(root)';
   };
-  return error.issues.flatMap((i) =>
-    i.code === 'unrecognized_keys'
-      ? i.keys.map((key) => ({ path: pathOf([...i.path, key]), message: `unknown ${unknownKey} "${key}"` }))
-      : [{ path: pathOf(i.path), message: i.message }],
-  );
+  return error.issues
+    .flatMap(unionBranch)
+    .flatMap((i) =>
+      i.code === 'unrecognized_keys'
+        ? (i.keys ?? []).map((key) => ({ path: pathOf([...i.path, key]), message: `unknown ${unknownKey} "${key}"` }))
+        : [{ path: pathOf(i.path), message: i.message }],
+    );
+}
+
+/** A zod issue as {@link toIssues} reads it (the fields it uses). */
+interface ZodIssueLike {
+  code: string;
+  path: readonly PropertyKey[];
+  message: string;
+  keys?: readonly string[];
+  errors?: readonly (readonly ZodIssueLike[])[];
+}
+
+/**
+ * A union's issue as the issues of the one branch the value was meant for: when every other branch refused
+ * the value's very type (a string where an object was sent), the sender meant the remaining one, and its
+ * issues name the fields (`rubric.criteria`) where the union's own says only "Invalid input" at `rubric`.
+ */
+function unionBranch(issue: ZodIssueLike): ZodIssueLike[] {
+  if (issue.code !== 'invalid_union' || !issue.errors) return [issue];
+  const typeOnly = (errs: readonly ZodIssueLike[]) =>
+    errs.length === 1 && errs[0]?.code === 'invalid_type' && errs[0].path.length === 0;
+  const meant = issue.errors.filter((errs) => !typeOnly(errs));
+  const [only] = meant;
+  if (meant.length !== 1 || !only) return [issue];
+  return only.flatMap((e) => unionBranch({ ...e, path: [...issue.path, ...e.path] }));
 }
 
 /** A 400 `invalid_request` whose message lists every issue (`path: message; ...`). */
@@ -143,12 +182,33 @@ const ENGINE_CODES: ReadonlySet<string> = new Set([
   'unknown_preset',
   'unknown_method',
   'task_kind_unsupported',
+  'invalid_rubric',
+  'rubric_task_mismatch',
+  'rubric_unsupported',
+  'invalid_task',
 ]);
 
-/** Maps an engine input error (bad preset, config or task kind) to a 400 with the engine's code. */
+/** An engine message that already starts with the field it is about (`rubric.kind: …`, `task.source: …`). */
+const NAMES_ITS_FIELD = /^(rubric|task)(\.[\w.]+)?: /;
+
+/**
+ * Maps an engine input error (bad preset, config, task or rubric) to a 400 with the engine's code.
+ * @param prefix where the task stands in the request (`task`, `items.3.task`): a message that names no field
+ *   gets it in front; one that names `task.…` gets the task's place instead (`items.3.task.source: …`); one
+ *   about the rubric keeps `rubric…` first and says which item it met (`… (items.3)`).
+ */
 export function fromEngineError(err: EngineInputError, prefix?: string): ApiError {
   const code: ErrorCode = ENGINE_CODES.has(err.code) ? (err.code as ErrorCode) : 'invalid_config';
-  return new ApiError(400, code, prefix ? `${prefix}: ${err.message}` : err.message);
+  return new ApiError(400, code, placed(err.message, prefix));
+}
+
+function placed(message: string, prefix: string | undefined): string {
+  if (!prefix) return message;
+  const named = NAMES_ITS_FIELD.exec(message);
+  if (!named) return `${prefix}: ${message}`;
+  const item = prefix.endsWith('.task') ? prefix.slice(0, -'.task'.length) : prefix === 'task' ? '' : prefix;
+  if (named[1] === 'task') return item ? `${item}.${message}` : message;
+  return item ? `${message} (${item})` : message;
 }
 
 function body(

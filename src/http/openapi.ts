@@ -39,6 +39,11 @@ const DOCUMENT_CONFIG = {
       description: 'Many items judged at once: submit (JSON or NDJSON), counts, results as NDJSON pages, cancel.',
     },
     { name: 'meta-evaluations', description: 'Agreement of a judge with human labels over a labelled batch.' },
+    {
+      name: 'rubrics',
+      description:
+        'Your own criteria: versioned rubrics (immutable versions, moving tags, golden examples and their check) that every judging request can name.',
+    },
     { name: 'methods', description: 'Judge methods and the paper presets built on them.' },
     { name: 'usage', description: "Calls, tokens and cost of the caller's tenant." },
     {

@@ -3,6 +3,7 @@
  * The meta-evaluation's zod schemas (request, answer, report), for validation, the OpenAPI document and
  * the typed `hc` client. The agreement report is the metrics' own schema (src/metrics/agreement.ts).
  */
+import { RubricField } from '../rubrics/schemas.js';
 import { z } from '@hono/zod-openapi';
 import { EvaluationStatusSchema, JudgeConfigField, PresetField } from '../evaluations/schemas.js';
 import { AgreementReportSchema } from '../metrics/agreement.js';
@@ -20,6 +21,8 @@ export const CreateMetaEvaluationRequestSchema = z
     items: z.array(LabelledItemSchema).min(1).max(MAX_META_ITEMS),
     cache: CacheModeSchema.optional(),
     seed: CacheSeedSchema.optional(),
+    /** The rubric every item is judged by, as on POST /v1/evaluations (resolved once, at submit). */
+    rubric: RubricField.optional(),
   })
   .strict()
   .superRefine((body, ctx) => {

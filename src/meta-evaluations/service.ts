@@ -6,6 +6,7 @@
  * store it once and serve it from then on.
  */
 import { submitBatch } from '../batches/submit.js';
+import { resolveRubricRef } from '../rubrics/resolve.js';
 import type { Bindings } from '../config/bindings.js';
 import type { AgreementReport } from '../metrics/agreement.js';
 import { AgreementReportSchema, reportOfJudged, toMarkdown } from '../metrics/agreement.js';
@@ -42,9 +43,11 @@ export async function createMetaEvaluation(
 ): Promise<MetaCreated> {
   const judge = resolveJudge(request.preset, request.config);
   checkLlmConfig(llmEnvOf(env), judge);
+  const rubric = request.rubric === undefined ? null : await resolveRubricRef(env, tenant, request.rubric);
   const now = Date.now();
   const r = await submitBatch(env, {
     tenant,
+    rubric,
     kind: 'meta_evaluation',
     preset: request.preset ?? null,
     judge,

@@ -9,6 +9,7 @@ import { getMethod, resolveMethodConfig } from '../engine/registry.js';
 import type { AnyMethod } from '../engine/method.js';
 import type { EngineState } from '../engine/protocol.js';
 import type { Task } from '../engine/task.js';
+import type { RubricContent } from '../engine/rubric.js';
 import type { LlmEnv } from '../llm/settings.js';
 import { LlmSettingsError, settingsFromEnv } from '../llm/settings.js';
 import { ApiError, fromEngineError } from '../http/errors.js';
@@ -39,11 +40,12 @@ export function resolveJudge(
 /**
  * Checks that the judge accepts the task and returns its planned first-attempt calls.
  * @param where prefix for the error message, e.g. `items.3.task` in a meta-evaluation.
+ * @param rubric the rubric's content it judges by (src/rubrics resolves the request's `rubric`).
  * @throws ApiError 400 `task_kind_unsupported` (or another engine code).
  */
-export function planTask(judge: ResolvedJudge, task: Task, where?: string): number {
+export function planTask(judge: ResolvedJudge, task: Task, where?: string, rubric?: RubricContent): number {
   try {
-    return plannedCalls(judge.method, createEvaluation(judge.method, judge.config, task));
+    return plannedCalls(judge.method, createEvaluation(judge.method, judge.config, task, rubric));
   } catch (err) {
     if (err instanceof EngineInputError) throw fromEngineError(err, where);
     throw err;

@@ -88,7 +88,7 @@ export function judgeRequestOf(body: ChatCompletionRequest): JudgeRequest {
       { path: 'model', message: err.message },
     ]);
   }
-  const { task, form } = taskFromText(userText(body.messages), 'messages.0.content');
+  const { task, form, rubric } = taskFromText(userText(body.messages), 'messages.0.content');
   const metadata = body.metadata ?? undefined;
   const config = configOverridesOf(model);
   return {
@@ -101,6 +101,7 @@ export function judgeRequestOf(body: ChatCompletionRequest): JudgeRequest {
       task,
       ...(metadata ? { metadata } : {}),
       ...(body.cache !== undefined ? { cache: body.cache } : {}),
+      ...(rubric !== undefined ? { rubric } : {}),
     },
     unused: NO_EFFECT_PARAMETERS.filter((p) => body[p] !== undefined && body[p] !== null),
     stream: body.stream === true,

@@ -3,7 +3,9 @@
  * The task of a chat completion, read from its one user message. Two conventions:
  *
  * 1. **JSON**: the message is a Task object exactly as `POST /v1/evaluations` takes it (optionally inside
- *    one ```json fence), e.g. `{"kind":"pairwise","question":"…","answerA":"…","answerB":"…"}`.
+ *    one ```json fence), e.g. `{"kind":"pairwise","question":"…","answerA":"…","answerB":"…"}`; or, to judge by
+ *    your own criteria, `{"rubric": "rb_…#prod" | {inline rubric}, "task": {…}}` (the `rubric` field exactly as
+ *    `POST /v1/evaluations` takes it).
  * 2. **Plain text with markers**: each marker on a line of its own (text may follow it on the same line),
  *    its section running to the next marker. Markers are case-insensitive.
  *    - pairwise: `[QUESTION]`, `[ANSWER A]`, `[ANSWER B]` (required), `[REFERENCE]` (optional);
@@ -18,6 +20,9 @@ import { invalidRequest, toIssues } from '../http/errors.js';
 import type { Task } from '../engine/task.js';
 import { renderConversation } from '../engine/judged.js';
 import { TaskSchema } from '../engine/task.js';
+import { z } from 'zod';
+import type { RubricFieldValue } from '../rubrics/schemas.js';
+import { RubricField } from '../rubrics/schemas.js';
 
 /** Which convention a task came in. */
 export type TaskForm = 'json' | 'markers';
@@ -69,14 +74,17 @@ function specOf(name: string): MarkerSpec {
  * @param at the field path errors name, e.g. `messages.0.content`
  * @throws ApiError 400 `invalid_request` naming what is wrong or missing
  */
-export function taskFromText(text: string, at: string): { task: Task; form: TaskForm } {
+export function taskFromText(text: string, at: string): { task: Task; form: TaskForm; rubric?: RubricFieldValue } {
   const trimmed = text.trim();
   const unfenced = FENCED.exec(trimmed)?.[1]?.trim() ?? trimmed;
-  if (unfenced.startsWith('{')) return { task: fromJson(unfenced, at), form: 'json' };
+  if (unfenced.startsWith('{')) return { ...fromJson(unfenced, at), form: 'json' };
   return { task: fromMarkers(text, at), form: 'markers' };
 }
 
-function fromJson(text: string, at: string): Task {
+/** The JSON form with a rubric: `{"rubric": …, "task": {…}}`. */
+const WithRubricSchema = z.object({ rubric: RubricField, task: TaskSchema }).strict();
+
+function fromJson(text: string, at: string): { task: Task; rubric?: RubricFieldValue } {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -86,9 +94,14 @@ function fromJson(text: string, at: string): Task {
       'task',
     );
   }
+  if (typeof value === 'object' && value !== null && ('rubric' in value || 'task' in value)) {
+    const withRubric = WithRubricSchema.safeParse(value);
+    if (!withRubric.success) throw invalidRequest(toIssues(withRubric.error, at), 'task');
+    return withRubric.data;
+  }
   const parsed = TaskSchema.safeParse(value);
   if (!parsed.success) throw invalidRequest(toIssues(parsed.error, at), 'task');
-  return parsed.data;
+  return { task: parsed.data };
 }
 
 function fromMarkers(text: string, at: string): Task {

@@ -129,6 +129,11 @@ export const CreateTriggerRequestSchema = z
       "The verdict cache for each evaluation it creates (`CacheMode`): a sender's repeated event for an unchanged candidate gets the cached verdict.",
     ),
     description: z.string().max(MAX_DESCRIPTION_CHARS).optional(),
+    /**
+     * The rubric each delivery is judged by, stored as given and resolved at each delivery: with `rb_…#prod`
+     * the trigger follows the tag when it moves; `rb_…@3` stays on version 3.
+     */
+    rubric: CreateEvaluationRequestSchema.shape.rubric,
   })
   .strict()
   .meta({ id: 'CreateTriggerRequest' });
@@ -151,6 +156,8 @@ export const TriggerSchema = z
       .enum(['use', 'refresh', 'off'])
       .nullable()
       .describe('The verdict cache mode of its evaluations; null: not set (the default, `CacheMode`).'),
+    /** The rubric reference (or inline rubric) as given, resolved at each delivery; null for none. */
+    rubric: CreateEvaluationRequestSchema.shape.rubric.unwrap().nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),
   })

@@ -13,6 +13,7 @@ import type { Bindings } from '../config/bindings.js';
 import { llmEnvOf } from '../llm/settings.js';
 import { isoOrNull, newWebhookObjectId, requireSigningSecret, requireWebhookUrl } from '../webhooks/url-checks.js';
 import { newWebhookSecret, ROTATION_GRACE_MS, validSecrets } from '../webhooks/signature.js';
+import { resolveRubricRef } from '../rubrics/resolve.js';
 import type { CreateTriggerRequest, Mapping, Trigger } from './schemas.js';
 import { MAX_TRIGGERS_PER_TENANT } from './schemas.js';
 
@@ -26,11 +27,13 @@ interface TriggerRow {
   filter: string | null;
   webhook_url: string | null;
   cache: string | null;
+  rubric: string | null;
   created_at: number;
   updated_at: number;
 }
 
-const COLUMNS = 'id, tenant, description, preset, config, mapping, filter, webhook_url, cache, created_at, updated_at';
+const COLUMNS =
+  'id, tenant, description, preset, config, mapping, filter, webhook_url, cache, rubric, created_at, updated_at';
 
 /** A trigger as stored, parsed (what the hook needs, secrets excluded). */
 export interface StoredTrigger extends Trigger {
@@ -49,6 +52,7 @@ function toTrigger(r: TriggerRow): StoredTrigger {
     filter: r.filter === null ? null : (JSON.parse(r.filter) as Trigger['filter']),
     webhook: r.webhook_url === null ? null : { url: r.webhook_url },
     cache: r.cache === 'use' || r.cache === 'refresh' || r.cache === 'off' ? r.cache : null,
+    rubric: r.rubric === null ? null : (JSON.parse(r.rubric) as Trigger['rubric']),
     createdAt: new Date(r.created_at).toISOString(),
     updatedAt: new Date(r.updated_at).toISOString(),
   };
@@ -92,8 +96,16 @@ export async function createTrigger(
 ): Promise<Trigger & { secret: string }> {
   const judge = resolveJudge(body.preset, body.config);
   checkLlmConfig(llmEnvOf(env), judge);
+  // Resolved now to refuse an unknown or archived rubric; stored as given and resolved again at each delivery.
+  const rubric = body.rubric === undefined ? undefined : (await resolveRubricRef(env, tenant, body.rubric)).content;
+  if (rubric && rubric.kind !== body.mapping.task.kind)
+    throw new ApiError(
+      400,
+      'rubric_task_mismatch',
+      `rubric.kind: a ${rubric.kind} rubric cannot judge the ${body.mapping.task.kind} tasks this mapping makes`,
+    );
   try {
-    planTask(judge, sampleTask(body.mapping), 'mapping.task');
+    planTask(judge, sampleTask(body.mapping), 'mapping.task', rubric);
   } catch (e) {
     // Only the kind is known now; other task checks run on each request's real task.
     if (e instanceof ApiError && e.code === 'task_kind_unsupported') throw e;
@@ -105,8 +117,8 @@ export async function createTrigger(
   const secret = newWebhookSecret();
   const now = Date.now();
   const r = await env.DB.prepare(
-    `INSERT INTO triggers (id, tenant, description, preset, config, mapping, filter, webhook_url, cache, secret, created_at, updated_at)
-     SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE (SELECT count(*) FROM triggers WHERE tenant = ?) < ?`,
+    `INSERT INTO triggers (id, tenant, description, preset, config, mapping, filter, webhook_url, cache, secret, created_at, updated_at, rubric)
+     SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE (SELECT count(*) FROM triggers WHERE tenant = ?) < ?`,
   )
     .bind(
       id,
@@ -121,6 +133,7 @@ export async function createTrigger(
       secret,
       now,
       now,
+      body.rubric === undefined ? null : JSON.stringify(body.rubric),
       tenant,
       MAX_TRIGGERS_PER_TENANT,
     )

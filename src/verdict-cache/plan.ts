@@ -12,8 +12,6 @@
  *   Setting `cache` explicitly (or giving a `seed`) asks for the cache anyway.
  */
 import type { AnyMethod } from '../engine/method.js';
-import type { RubricContent } from '../engine/rubric.js';
-import { rubricHash } from '../engine/rubric.js';
 import { engineVersionOf } from '../engine/version.js';
 import type { LlmSettings } from '../llm/settings.js';
 import { llmEnvOf, settingsFromEnv } from '../llm/settings.js';
@@ -109,14 +107,13 @@ export async function planCache(
  * The plan of each task of a request to a deployment (its LLM settings give the defaults a key depends on):
  * the one place the creating endpoints (evaluations, batches, meta-evaluations, triggers, chat completions)
  * get their plans from.
- * @param judge the method, its resolved config and the rubric it judges by: the extension point for
- *   rubrics. A request that judges by a rubric passes its content (inline, or a stored version's) as
- *   `rubric`, and the key takes that content's hash (`rubricHash`, src/engine/rubric.ts); without one the
- *   key's rubric part is {@link NO_RUBRIC}.
+ * @param judge the method, its resolved config, and the content hash of the rubric version it judges by
+ *   (`record.hash` of a resolved rubric, src/rubrics; `rubricHash`, src/engine/rubric.ts); null or absent
+ *   for none ({@link NO_RUBRIC}).
  */
 export async function requestCachePlans(
   env: object,
-  judge: { method: Pick<AnyMethod, 'method' | 'version'>; config: object; rubric?: RubricContent | undefined },
+  judge: { method: Pick<AnyMethod, 'method' | 'version'>; config: object; rubricHash?: string | null },
   request: CacheRequest,
   tasks: readonly unknown[],
 ): Promise<CachePlan[]> {
@@ -126,7 +123,7 @@ export async function requestCachePlans(
       engineVersion: engineVersionOf(judge.method),
       config: judge.config as Readonly<Record<string, unknown>>,
       deployment: deploymentOf(settingsFromEnv(llmEnvOf(env))),
-      rubricHash: judge.rubric === undefined ? NO_RUBRIC : await rubricHash(judge.rubric),
+      rubricHash: judge.rubricHash ?? NO_RUBRIC,
     },
     tasks,
   );

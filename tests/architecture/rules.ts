@@ -35,6 +35,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
     'usage-routes.ts',
   ],
   'src/methods': ['method-config.ts', 'resolve-judge.ts'],
+  'src/rubrics': ['resolve.ts', 'rows.ts', 'schemas.ts', 'service.ts'],
   'src/budgets': ['batch-shares.ts', 'call-check.ts', 'meter.ts', 'prompt-tokens.ts', 'request-budget.ts'],
   'src/webhooks': [
     'deliver.ts',

@@ -3,6 +3,11 @@
  * document (and nothing else is), each fully documented; every route refuses unknown query parameters;
  * the examples in the document are requests the API accepts; `config` is typed per method.
  */
+import {
+  CreateRubricRequestSchema,
+  CreateRubricVersionRequestSchema,
+  PutTagRequestSchema,
+} from '../../src/rubrics/schemas.js';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { apiDocument, app } from '../../src/app.js';
@@ -160,6 +165,9 @@ describe('request examples in the document', () => {
     createWebhookEndpoint: CreateWebhookEndpointSchema,
     updateWebhookEndpoint: UpdateWebhookEndpointSchema,
     createTrigger: CreateTriggerRequestSchema,
+    createRubric: CreateRubricRequestSchema,
+    createRubricVersion: CreateRubricVersionRequestSchema,
+    putRubricTag: PutTagRequestSchema,
     // A sender's event: any JSON object (the trigger's mapping reads it).
     receiveHook: zod.record(zod.string(), zod.unknown()),
   };

@@ -81,6 +81,7 @@ describe('service routes', () => {
       'config',
       'metadata',
       'preset',
+      'rubric',
       'seed',
       'task',
       'webhook',

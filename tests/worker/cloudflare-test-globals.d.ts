@@ -28,3 +28,9 @@ type ServiceBindingQueueMessage<Body = unknown> = {
   timestamp: Date | number;
   attempts: number;
 } & ({ body: Body } | { serializedBody: ArrayBuffer | ArrayBufferView });
+
+// A file's text through Vite's `?raw` import (the README in tests/worker/rubrics-readme.test.ts).
+declare module '*?raw' {
+  const text: string;
+  export default text;
+}

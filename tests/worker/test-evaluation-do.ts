@@ -55,6 +55,11 @@ export class TestEvaluationDO extends EvaluationDO {
     this.started().meta.finalize_failures = n;
   }
 
+  /** The rubric content the running engine judges by (as this instance built or replayed it), or undefined. */
+  engineRubric(): unknown {
+    return this.started().engine?.state.rubric;
+  }
+
   private started(): CachedEvaluation {
     const evaluation = this.instance.load();
     if (!evaluation) throw new Error('the object has not started an evaluation');

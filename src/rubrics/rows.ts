@@ -1,0 +1,467 @@
+/**
+ * @module
+ * D1 access for rubrics (migrations/0006_rubrics.sql): rubrics, their immutable versions, tags, contents by
+ * hash, and what is written about a version once (its auto-CoT steps, its golden check). Every read is
+ * scoped to the tenant. Times are epoch milliseconds.
+ */
+import type { RubricContent } from '../engine/rubric.js';
+import type { MinAgreement, RubricExample } from './schemas.js';
+
+/** A `rubrics` row. */
+export interface RubricRecord {
+  id: string;
+  tenant: string;
+  name: string;
+  kind: 'pairwise' | 'pointwise';
+  latestVersion: number;
+  archivedAt: number | null;
+  requestHash: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A tag row. */
+export interface TagRecord {
+  tag: string;
+  version: number;
+  minAgreement: MinAgreement | null;
+  updatedAt: number;
+}
+
+/** A version row with its content. */
+export interface VersionRecord {
+  rubricId: string;
+  version: number;
+  hash: string;
+  content: RubricContent;
+  examples: RubricExample[];
+  requestHash: string | null;
+  stepsEvaluationId: string | null;
+  /** The status of {@link stepsEvaluationId} (null when none, or when its row is gone). */
+  stepsStatus: string | null;
+  stepsHash: string | null;
+  /** The content with its generated steps, once written. */
+  stepsContent: RubricContent | null;
+  checkId: string | null;
+  checkJudge: { preset: string | null; config: Record<string, unknown> | null } | null;
+  /** The stored AgreementReport JSON text, once the check completed. */
+  checkReport: string | null;
+  checkedAt: number | null;
+  createdAt: number;
+}
+
+interface RubricRow {
+  id: string;
+  tenant: string;
+  name: string;
+  kind: 'pairwise' | 'pointwise';
+  latest_version: number;
+  archived_at: number | null;
+  request_hash: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+const RUBRIC_COLUMNS = 'id, tenant, name, kind, latest_version, archived_at, request_hash, created_at, updated_at';
+
+function toRubric(r: RubricRow): RubricRecord {
+  return {
+    id: r.id,
+    tenant: r.tenant,
+    name: r.name,
+    kind: r.kind,
+    latestVersion: r.latest_version,
+    archivedAt: r.archived_at,
+    requestHash: r.request_hash,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+interface VersionRow {
+  rubric_id: string;
+  version: number;
+  hash: string;
+  content: string;
+  examples: string | null;
+  request_hash: string | null;
+  steps_evaluation_id: string | null;
+  steps_status: string | null;
+  steps_hash: string | null;
+  steps_content: string | null;
+  check_id: string | null;
+  check_judge: string | null;
+  check_report: string | null;
+  checked_at: number | null;
+  created_at: number;
+}
+
+/** The version's columns, its content and its steps' content (joined by hash, within the tenant). */
+const VERSION_SELECT = `SELECT v.rubric_id, v.version, v.hash, c.content, v.examples, v.request_hash, v.steps_evaluation_id,
+    (SELECT e.status FROM evaluations e WHERE e.id = v.steps_evaluation_id) AS steps_status, v.steps_hash, s.content AS steps_content, v.check_id, v.check_judge, v.check_report, v.checked_at, v.created_at
+  FROM rubric_versions v
+  JOIN rubrics r ON r.id = v.rubric_id
+  JOIN rubric_contents c ON c.tenant = r.tenant AND c.hash = v.hash
+  LEFT JOIN rubric_contents s ON s.tenant = r.tenant AND s.hash = v.steps_hash`;
+
+function toVersion(r: VersionRow): VersionRecord {
+  return {
+    rubricId: r.rubric_id,
+    version: r.version,
+    hash: r.hash,
+    content: JSON.parse(r.content) as RubricContent,
+    examples: r.examples === null ? [] : (JSON.parse(r.examples) as RubricExample[]),
+    requestHash: r.request_hash,
+    stepsEvaluationId: r.steps_evaluation_id,
+    stepsStatus: r.steps_status,
+    stepsHash: r.steps_hash,
+    stepsContent: r.steps_content === null ? null : (JSON.parse(r.steps_content) as RubricContent),
+    checkId: r.check_id,
+    checkJudge: r.check_judge === null ? null : (JSON.parse(r.check_judge) as VersionRecord['checkJudge']),
+    checkReport: r.check_report,
+    checkedAt: r.checked_at,
+    createdAt: r.created_at,
+  };
+}
+
+/** Stores a content under its hash for the tenant (`INSERT OR IGNORE`: the same content is stored once). */
+export function contentStatement(
+  db: D1Database,
+  tenant: string,
+  hash: string,
+  content: RubricContent,
+  now: number,
+): D1PreparedStatement {
+  return db
+    .prepare('INSERT OR IGNORE INTO rubric_contents (tenant, hash, content, created_at) VALUES (?, ?, ?, ?)')
+    .bind(tenant, hash, JSON.stringify(content), now);
+}
+
+/** A new rubric with its first version. */
+export interface NewRubric {
+  id: string;
+  tenant: string;
+  name: string;
+  kind: 'pairwise' | 'pointwise';
+  hash: string;
+  content: RubricContent;
+  examples: RubricExample[] | undefined;
+  idempotencyKey: string | null;
+  requestHash: string | null;
+  now: number;
+}
+
+/**
+ * Inserts a rubric, its content and version 1 in one transaction. With an `Idempotency-Key` that the tenant
+ * used before nothing is written.
+ * @returns true when this call created it.
+ */
+export async function insertRubric(db: D1Database, r: NewRubric): Promise<boolean> {
+  const [created] = await db.batch([
+    db
+      .prepare(
+        `INSERT INTO rubrics (id, tenant, name, kind, latest_version, idempotency_key, request_hash, created_at, updated_at)
+         VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+      )
+      .bind(r.id, r.tenant, r.name, r.kind, r.idempotencyKey, r.requestHash, r.now, r.now),
+    contentStatement(db, r.tenant, r.hash, r.content, r.now),
+    db
+      .prepare(
+        `INSERT INTO rubric_versions (rubric_id, version, hash, examples, created_at)
+         SELECT ?, 1, ?, ?, ? WHERE EXISTS (SELECT 1 FROM rubrics WHERE id = ? AND tenant = ?)`,
+      )
+      .bind(r.id, r.hash, examplesText(r.examples), r.now, r.id, r.tenant),
+  ]);
+  return (created?.meta.changes ?? 0) > 0;
+}
+
+function examplesText(examples: RubricExample[] | undefined): string | null {
+  return examples && examples.length > 0 ? JSON.stringify(examples) : null;
+}
+
+/** The tenant's rubric holding an `Idempotency-Key`, or null. */
+export async function findRubricByKey(db: D1Database, tenant: string, key: string): Promise<RubricRecord | null> {
+  const row = await db
+    .prepare(`SELECT ${RUBRIC_COLUMNS} FROM rubrics WHERE tenant = ? AND idempotency_key = ?`)
+    .bind(tenant, key)
+    .first<RubricRow>();
+  return row ? toRubric(row) : null;
+}
+
+/** The tenant's rubric `id`, or null (another tenant's id reads as absent). */
+export async function getRubric(db: D1Database, tenant: string, id: string): Promise<RubricRecord | null> {
+  const row = await db
+    .prepare(`SELECT ${RUBRIC_COLUMNS} FROM rubrics WHERE id = ? AND tenant = ?`)
+    .bind(id, tenant)
+    .first<RubricRow>();
+  return row ? toRubric(row) : null;
+}
+
+interface TagRow {
+  rubric_id: string;
+  tag: string;
+  version: number;
+  min_agreement: string | null;
+  updated_at: number;
+}
+
+function toTag(r: TagRow): TagRecord {
+  return {
+    tag: r.tag,
+    version: r.version,
+    minAgreement: r.min_agreement === null ? null : (JSON.parse(r.min_agreement) as MinAgreement),
+    updatedAt: r.updated_at,
+  };
+}
+
+/** Every tag of the rubrics `ids`, by rubric id, in tag order. */
+export async function tagsOf(db: D1Database, ids: readonly string[]): Promise<Map<string, TagRecord[]>> {
+  const out = new Map<string, TagRecord[]>(ids.map((id) => [id, []]));
+  if (ids.length === 0) return out;
+  const { results } = await db
+    .prepare(
+      `SELECT rubric_id, tag, version, min_agreement, updated_at FROM rubric_tags
+       WHERE rubric_id IN (SELECT value FROM json_each(?)) ORDER BY rubric_id, tag`,
+    )
+    .bind(JSON.stringify(ids))
+    .all<TagRow>();
+  for (const r of results) out.get(r.rubric_id)?.push(toTag(r));
+  return out;
+}
+
+/** A listing position: after the rubric created at `t` with id `i` (newest first). */
+export interface ListPosition {
+  t: number;
+  i: string;
+}
+
+/** One page (plus one row, to tell whether more follow) of the tenant's rubrics, newest first. */
+export async function listRubrics(
+  db: D1Database,
+  tenant: string,
+  q: { after: ListPosition | null; limit: number; archived?: boolean | undefined },
+): Promise<RubricRecord[]> {
+  const where = ['tenant = ?'];
+  const binds: (string | number)[] = [tenant];
+  if (q.after) {
+    where.push('(created_at < ? OR (created_at = ? AND id < ?))');
+    binds.push(q.after.t, q.after.t, q.after.i);
+  }
+  if (q.archived !== undefined) where.push(q.archived ? 'archived_at IS NOT NULL' : 'archived_at IS NULL');
+  const { results } = await db
+    .prepare(
+      `SELECT ${RUBRIC_COLUMNS} FROM rubrics WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ?`,
+    )
+    .bind(...binds, q.limit + 1)
+    .all<RubricRow>();
+  return results.map(toRubric);
+}
+
+/** A new version of an existing rubric. */
+export interface NewVersion {
+  rubricId: string;
+  tenant: string;
+  /** A new name for the rubric, or null to keep it. */
+  name: string | null;
+  hash: string;
+  content: RubricContent;
+  examples: RubricExample[] | undefined;
+  idempotencyKey: string | null;
+  requestHash: string | null;
+  now: number;
+}
+
+/**
+ * Adds the next version (latest + 1, decided inside the transaction, so concurrent adds get distinct
+ * numbers) unless the rubric is archived; with an `Idempotency-Key` used before for this rubric nothing is
+ * written.
+ * @returns the new version's number, or null when none was written (archived, or the key was used).
+ */
+export async function insertVersion(db: D1Database, v: NewVersion): Promise<number | null> {
+  const results = await db.batch([
+    contentStatement(db, v.tenant, v.hash, v.content, v.now),
+    db
+      .prepare(
+        `INSERT INTO rubric_versions (rubric_id, version, hash, examples, idempotency_key, request_hash, created_at)
+         SELECT id, latest_version + 1, ?, ?, ?, ?, ? FROM rubrics WHERE id = ? AND tenant = ? AND archived_at IS NULL
+         ON CONFLICT DO NOTHING RETURNING version`,
+      )
+      .bind(v.hash, examplesText(v.examples), v.idempotencyKey, v.requestHash, v.now, v.rubricId, v.tenant),
+    db
+      .prepare(
+        `UPDATE rubrics SET latest_version = (SELECT max(version) FROM rubric_versions WHERE rubric_id = rubrics.id),
+           name = COALESCE(?, name), updated_at = ?
+         WHERE id = ? AND latest_version < (SELECT max(version) FROM rubric_versions WHERE rubric_id = rubrics.id)`,
+      )
+      .bind(v.name, v.now, v.rubricId),
+  ]);
+  const row = results[1]?.results[0] as { version: number } | undefined;
+  return row?.version ?? null;
+}
+
+/** The version of `rubricId` holding an `Idempotency-Key`, or null. */
+export async function findVersionByKey(
+  db: D1Database,
+  tenant: string,
+  rubricId: string,
+  key: string,
+): Promise<VersionRecord | null> {
+  const row = await db
+    .prepare(`${VERSION_SELECT} WHERE v.rubric_id = ? AND r.tenant = ? AND v.idempotency_key = ?`)
+    .bind(rubricId, tenant, key)
+    .first<VersionRow>();
+  return row ? toVersion(row) : null;
+}
+
+/** Version `version` of the tenant's rubric, or null. */
+export async function getVersion(
+  db: D1Database,
+  tenant: string,
+  rubricId: string,
+  version: number,
+): Promise<VersionRecord | null> {
+  const row = await db
+    .prepare(`${VERSION_SELECT} WHERE v.rubric_id = ? AND r.tenant = ? AND v.version = ?`)
+    .bind(rubricId, tenant, version)
+    .first<VersionRow>();
+  return row ? toVersion(row) : null;
+}
+
+/** One page (plus one) of a rubric's versions, newest first, after version `before` (exclusive) when given. */
+export async function listVersions(
+  db: D1Database,
+  tenant: string,
+  rubricId: string,
+  q: { before: number | null; limit: number },
+): Promise<VersionRecord[]> {
+  const { results } = await db
+    .prepare(
+      `${VERSION_SELECT} WHERE v.rubric_id = ? AND r.tenant = ? AND v.version < ? ORDER BY v.version DESC LIMIT ?`,
+    )
+    .bind(rubricId, tenant, q.before ?? Number.MAX_SAFE_INTEGER, q.limit + 1)
+    .all<VersionRow>();
+  return results.map(toVersion);
+}
+
+/** The version a tag points at, or null when the rubric has no such tag. */
+export async function taggedVersion(db: D1Database, rubricId: string, tag: string): Promise<TagRecord | null> {
+  const row = await db
+    .prepare(
+      'SELECT rubric_id, tag, version, min_agreement, updated_at FROM rubric_tags WHERE rubric_id = ? AND tag = ?',
+    )
+    .bind(rubricId, tag)
+    .first<TagRow>();
+  return row ? toTag(row) : null;
+}
+
+/**
+ * Points `tag` at `version` (creating the tag), with its policy, unless the rubric was archived meanwhile.
+ * @returns false when nothing was written (archived).
+ */
+export async function putTag(
+  db: D1Database,
+  t: { rubricId: string; tag: string; version: number; minAgreement: MinAgreement | null; now: number },
+): Promise<boolean> {
+  const [r] = await db.batch([
+    db
+      .prepare(
+        `INSERT INTO rubric_tags (rubric_id, tag, version, min_agreement, updated_at)
+         SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM rubrics WHERE id = ? AND archived_at IS NULL)
+         ON CONFLICT (rubric_id, tag) DO UPDATE SET version = excluded.version, min_agreement = excluded.min_agreement,
+           updated_at = excluded.updated_at`,
+      )
+      .bind(t.rubricId, t.tag, t.version, t.minAgreement ? JSON.stringify(t.minAgreement) : null, t.now, t.rubricId),
+    db.prepare('UPDATE rubrics SET updated_at = ? WHERE id = ? AND archived_at IS NULL').bind(t.now, t.rubricId),
+  ]);
+  return (r?.meta.changes ?? 0) > 0;
+}
+
+/** Archives the rubric (idempotent: the first time stays). */
+export async function archiveRubric(db: D1Database, tenant: string, id: string, now: number): Promise<void> {
+  await db
+    .prepare('UPDATE rubrics SET archived_at = ?, updated_at = ? WHERE id = ? AND tenant = ? AND archived_at IS NULL')
+    .bind(now, now, id, tenant)
+    .run();
+}
+
+/**
+ * Claims the writing of a version's auto-CoT steps for `evaluationId`: only while none is claimed, or while
+ * the claim is `previous` (whose evaluation failed or vanished), and no steps are stored.
+ * @returns true when this call holds the claim.
+ */
+export async function claimSteps(
+  db: D1Database,
+  rubricId: string,
+  version: number,
+  evaluationId: string,
+  previous: string | null,
+): Promise<boolean> {
+  const r = await db
+    .prepare(
+      `UPDATE rubric_versions SET steps_evaluation_id = ?
+       WHERE rubric_id = ? AND version = ? AND steps_hash IS NULL AND steps_evaluation_id IS ?`,
+    )
+    .bind(evaluationId, rubricId, version, previous)
+    .run();
+  return r.meta.changes > 0;
+}
+
+/** Stores a version's content with its generated steps, once (the first writer wins, a repeat changes nothing). */
+export async function storeSteps(
+  db: D1Database,
+  s: { tenant: string; rubricId: string; version: number; hash: string; content: RubricContent; now: number },
+): Promise<void> {
+  await db.batch([
+    contentStatement(db, s.tenant, s.hash, s.content, s.now),
+    db
+      .prepare('UPDATE rubric_versions SET steps_hash = ? WHERE rubric_id = ? AND version = ? AND steps_hash IS NULL')
+      .bind(s.hash, s.rubricId, s.version),
+  ]);
+}
+
+/** Records a version's golden check (its meta-evaluation and judge), replacing an earlier one and its report. */
+export async function setCheck(
+  db: D1Database,
+  c: { rubricId: string; version: number; checkId: string; judge: VersionRecord['checkJudge'] },
+): Promise<void> {
+  await db
+    .prepare(
+      `UPDATE rubric_versions SET check_id = ?, check_judge = ?, check_report = NULL, checked_at = NULL
+       WHERE rubric_id = ? AND version = ?`,
+    )
+    .bind(c.checkId, JSON.stringify(c.judge), c.rubricId, c.version)
+    .run();
+}
+
+/** Stores the report of check `checkId` on its version, once; a repeat or a replaced check changes nothing. */
+export async function storeCheckReport(
+  db: D1Database,
+  checkId: string,
+  report: unknown,
+  now: number,
+): Promise<boolean> {
+  const r = await db
+    .prepare('UPDATE rubric_versions SET check_report = ?, checked_at = ? WHERE check_id = ? AND check_report IS NULL')
+    .bind(JSON.stringify(report), now, checkId)
+    .run();
+  return r.meta.changes > 0;
+}
+
+/** Checks whose report is not stored yet (the sweeper's input), oldest first, at most `limit`. */
+export async function openChecks(db: D1Database, limit: number): Promise<{ tenant: string; checkId: string }[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT r.tenant, v.check_id FROM rubric_versions v JOIN rubrics r ON r.id = v.rubric_id
+       JOIN batches b ON b.id = v.check_id
+       WHERE v.check_id IS NOT NULL AND v.check_report IS NULL AND b.completed_at IS NOT NULL
+       ORDER BY b.completed_at LIMIT ?`,
+    )
+    .bind(limit)
+    .all<{ tenant: string; check_id: string }>();
+  return results.map((r) => ({ tenant: r.tenant, checkId: r.check_id }));
+}
+
+/** Removes a tag (nothing when there is none). */
+export async function deleteTag(db: D1Database, rubricId: string, tag: string): Promise<void> {
+  await db.prepare('DELETE FROM rubric_tags WHERE rubric_id = ? AND tag = ?').bind(rubricId, tag).run();
+}
