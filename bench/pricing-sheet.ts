@@ -10,7 +10,7 @@ import { PRESETS, getMethod, resolveMethodConfig } from '../src/engine/registry.
 import type { Task } from '../src/engine/task.js';
 import { createCallMeter } from '../src/budgets/meter.js';
 import { createPromptCounter, loadTokenizer } from '../src/budgets/prompt-tokens.js';
-import { estimateTask } from '../src/estimates/estimate.js';
+import { estimateTask } from '../src/budgets/estimate.js';
 import { costOf, DEFAULT_PRICES, priceFor } from '../src/llm/pricing.js';
 import { settingsFromEnv } from '../src/llm/settings.js';
 import type { Tier } from '../src/llm/tiers.js';

@@ -6,10 +6,14 @@
  * of a one-call preset with a one-off `webhook.url`, closed loop: C at a time, each slot submitting its
  * next one when the previous one's callback arrived (C = 1: one evaluation in the system at a time). Prints:
  * callbacks received, distinct event ids, verified; latency from the event (the final D1 write: the
- * payload's `timestamp`) to receipt, and from the POST to receipt, p50 / p95 / max.
+ * payload's `timestamp`) to receipt, and from the POST to receipt, p50 / p95 / max; and deliveries/s.
+ *
+ * `--hanging H`: first submits H evaluations whose `webhook.url` is a second receiver (another origin) that
+ * never answers (each request held until the Worker's `WEBHOOK_TIMEOUT_MS`, 10 s), the receiver that must
+ * delay only itself; the figures above are then the healthy receiver's beside it.
  *
  * ```
- * npm run bench:webhooks -- [--evaluations 200] [--concurrency 16] [--preset bandi-baseline]
+ * npm run bench:webhooks -- [--evaluations 200] [--concurrency 16] [--preset bandi-baseline] [--hanging 0]
  * ```
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -28,11 +32,13 @@ Time from a verdict to its signed callback, on the local stack with the mock LLM
   --evaluations N   evaluations, each with a one-off webhook.url (default 200)
   --concurrency C   evaluations in flight, each until its callback arrives (default 16)
   --preset P        a one-call preset (default bandi-baseline)
+  --hanging H       first submit H evaluations whose webhook.url never answers (default 0)
   -h, --help        this text`,
   options: {
     evaluations: { type: 'string', default: '200' },
     concurrency: { type: 'string', default: '16' },
     preset: { type: 'string', default: 'bandi-baseline' },
+    hanging: { type: 'string', default: '0' },
   },
 } as const satisfies CliSpec<CliOptions>;
 
@@ -81,6 +87,26 @@ async function startReceiver(key: () => Buffer, got: Received[]): Promise<{ url:
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/verdicts`, close: () => server.close() };
 }
 
+/** A receiver that never answers: each request is held until the client gives up. Counts the requests. */
+async function startHangingReceiver(): Promise<{ url: string; requests(): number; close(): void }> {
+  let requests = 0;
+  const held = new Set<import('node:http').ServerResponse>();
+  const server = createServer((_req, res) => {
+    requests++;
+    held.add(res);
+    res.on('close', () => held.delete(res));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hangs`,
+    requests: () => requests,
+    close: () => {
+      for (const res of held) res.destroy();
+      server.close();
+    },
+  };
+}
+
 const pct = (xs: number[], p: number): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
@@ -89,6 +115,7 @@ const pct = (xs: number[], p: number): number => {
 async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   const n = intOption(values.evaluations, 'evaluations', 1, 100_000) ?? 200;
   const concurrency = intOption(values.concurrency, 'concurrency', 1, 1000) ?? 16;
+  const hanging = intOption(values.hanging, 'hanging', 0, 10_000) ?? 0;
   const stack = await startLocalStack({
     port: 0,
     mockPort: 0,
@@ -99,6 +126,7 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   const got: Received[] = [];
   let key = Buffer.alloc(0);
   const receiver = await startReceiver(() => key, got);
+  const hangs = await startHangingReceiver();
   try {
     const secret = (
       (await (await fetch(`${stack.url}/v1/webhook-signing-secret`, { method: 'POST' })).json()) as { secret: string }
@@ -108,20 +136,35 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
     const waiting = new Map<string, () => void>();
     const arrived = (id: string) => got.some((g) => g.evaluationId === id);
     onReceived = (id) => waiting.get(id)?.();
+    const taskOf = (i: number, url: string) =>
+      JSON.stringify({
+        preset: values.preset,
+        task: {
+          kind: 'pairwise',
+          question: `(${i}) Which answer explains recursion better?`,
+          answerA: 'A function that calls itself until a base case.',
+          answerB: 'Recursion is recursion.',
+        },
+        webhook: { url },
+      });
+    for (let i = 0; i < hanging; i++) {
+      const r = await fetch(`${stack.url}/v1/evaluations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: taskOf(-1 - i, hangs.url),
+      });
+      if (r.status !== 202) throw new Error(`POST /v1/evaluations: HTTP ${r.status}`);
+    }
+    // The hanging receiver holds its requests before the healthy one's evaluations start.
+    const hangStart = Date.now();
+    while (hanging > 0 && hangs.requests() < Math.min(hanging, 1) && Date.now() - hangStart < 30_000)
+      await new Promise((r) => setTimeout(r, 20));
     let next = 0;
+    const started = Date.now();
     const slot = async () => {
       while (next < n) {
         const i = next++;
-        const body = JSON.stringify({
-          preset: values.preset,
-          task: {
-            kind: 'pairwise',
-            question: `(${i}) Which answer explains recursion better?`,
-            answerA: 'A function that calls itself until a base case.',
-            answerB: 'Recursion is recursion.',
-          },
-          webhook: { url: receiver.url },
-        });
+        const body = taskOf(i, receiver.url);
         const t = Date.now();
         const r = await fetch(`${stack.url}/v1/evaluations`, {
           method: 'POST',
@@ -139,6 +182,7 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
       }
     };
     await Promise.all(Array.from({ length: concurrency }, slot));
+    const elapsed = (Date.now() - started) / 1000;
     // A little longer: duplicates, if any, would arrive now.
     await new Promise((r) => setTimeout(r, 2000));
     const fromEvent = got.map((g) => g.at - g.eventAt);
@@ -147,15 +191,19 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
     console.log(
       [
         `${n} evaluations (${values.preset}, mock LLM), ${concurrency} in flight until their callback, each with a one-off webhook.url`,
+        hanging > 0
+          ? `beside ${hanging} evaluations whose webhook.url never answers (${hangs.requests()} requests held)`
+          : '',
         '',
-        '| callbacks | distinct event ids | verified | event → received p50 / p95 / max (ms) | POST → received p50 / p95 / max (ms) |',
-        '|---|---|---|---|---|',
-        `| ${got.length} | ${new Set(got.map((g) => g.eventId)).size} | ${got.filter((g) => g.verified).length} | ${f(fromEvent)} | ${f(fromPost)} |`,
+        '| callbacks | distinct event ids | verified | deliveries/s | event → received p50 / p95 / max (ms) | POST → received p50 / p95 / max (ms) |',
+        '|---|---|---|---|---|---|',
+        `| ${got.length} | ${new Set(got.map((g) => g.eventId)).size} | ${got.filter((g) => g.verified).length} | ${(got.length / elapsed).toFixed(1)} | ${f(fromEvent)} | ${f(fromPost)} |`,
       ].join('\n'),
     );
     return got.length === n && got.every((g) => g.verified) ? 0 : 1;
   } finally {
     receiver.close();
+    hangs.close();
     await stack.stop();
   }
 }

@@ -1,27 +1,26 @@
 /**
  * @module
  * Consumers of `tribunal-webhooks` and its dead-letter queue. Each message is `{ deliveryId }`; the
- * consumer makes one attempt (src/webhooks/deliver.ts) and then:
- * - acks: delivered, failed for good, or nothing to do (a duplicate message, not yet due, leased);
- * - `retry({ delaySeconds })` with the backoff the attempt recorded in D1, when that is within the
- *   queue's 12 h limit (else acks: the cron sweeper re-enqueues the delivery when it is due);
- * - on a D1 error (the attempt could not be claimed or recorded): retries with a short backoff; after
- *   `max_retries` the message goes to the DLQ, whose consumer notes it on the row for the sweeper.
+ * consumer hands the delivery to its receiver's lane (src/webhooks/lane.ts: a D1 read and one RPC), which
+ * sends it and holds its retries, and acks. So a message takes milliseconds whatever its receiver does: a
+ * receiver that hangs never holds the other deliveries of a batch, or the batches after it.
+ * - a delivery that is gone or no longer pending: acked, nothing to do;
+ * - on a D1 or lane error (nothing handed over): retried with a short backoff; after `max_retries` the
+ *   message goes to the DLQ, whose consumer notes it on the row for the sweeper.
  * A malformed message is acked and logged, never retried.
  */
 import { backoffDelay } from '../src/backoff/backoff.js';
 import { log } from '../src/log/log.js';
 import { consume } from './consumer.js';
-import { QUEUE_MAX_DELAY_SECONDS } from '../src/webhooks/retry-policy.js';
-import { attemptDelivery } from '../src/webhooks/deliver.js';
 import { DeliveryMessageSchema } from '../src/webhooks/dispatch.js';
+import { handOver } from '../src/webhooks/lane.js';
 
 /** Retry delay after a consumer error (not a receiver's), seconds: 5, 10, 20, … capped at 300. */
 export function consumerRetryDelaySeconds(attempts: number): number {
   return backoffDelay(attempts, { base: 5, max: 300 });
 }
 
-/** The delivery consumer: one signed attempt per message, retried as the attempt's backoff says. */
+/** The delivery consumer: each delivery handed to its receiver's lane. */
 export const handleWebhookDeliveries = consume({
   name: 'webhook.consumer',
   schema: DeliveryMessageSchema,
@@ -29,10 +28,8 @@ export const handleWebhookDeliveries = consume({
   retryDelaySeconds: consumerRetryDelaySeconds,
   retryLevel: 'error',
   async handle({ deliveryId }, _msg, env) {
-    const outcome = await attemptDelivery(env, deliveryId);
-    return outcome.kind === 'retry' && outcome.delaySeconds <= QUEUE_MAX_DELAY_SECONDS
-      ? { retryInSeconds: outcome.delaySeconds }
-      : 'ack';
+    await handOver(env, deliveryId);
+    return 'ack';
   },
 });
 

@@ -6,8 +6,8 @@
  *
  * Every route is an `@hono/zod-openapi` definition, so the OpenAPI document (`GET /openapi.json`, ./http/openapi.ts)
  * is generated from the same definitions that validate requests and type this client. Public: `/health`,
- * `/openapi.json`, `/docs`. Everything under `/v1` needs a bearer token when `ADMIN_TOKEN` or `API_KEYS` is
- * set (./tenants/auth.ts), except `/v1/hooks/{id}`, which a trigger's sender authenticates by signing the
+ * `/openapi.json`, `/docs`. Everything under `/v1` needs a bearer token (./tenants/auth.ts; without
+ * `ADMIN_TOKEN` and `API_KEYS` it is closed, 503, unless `ALLOW_ANONYMOUS=true`), except `/v1/hooks/{id}`, which a trigger's sender authenticates by signing the
  * request; each route needs one scope (`requireScope` in its definition); requests of a key are
  * rate-limited (./tenants/rate-limit.ts).
  * Errors are `{ error: { code, message, issues? } }` (./http/errors.ts), and in OpenAI's shape on the

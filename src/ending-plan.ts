@@ -18,8 +18,11 @@
  *   final write only, after the status update:
  *   6. the tenant's oldest waiting evaluation takes the slot             evaluations/admission.ts
  *   7. the batch's next items are claimed (the first takes a slot)       batches/pump.ts
+ *   7b. a tenant that stores no content: read here, erased after commit   retention/content.ts
  * after the commit
  *   8. the new webhook deliveries go to their queue                      webhooks/dispatch.ts
+ *   9. a tenant that stores no content: task texts hashed, transcript     retention/content.ts
+ *      and the object's storage erased
  *      (markEnded: when it ended the row; the final write: when a [hands on] effect wrote a row, or D1
  *      had ended the row elsewhere)
  *   final write only: 6's evaluation starts; 7's items start             (the steps' own follow-ups)
@@ -44,12 +47,16 @@ import type { EndStatus } from './evaluations/status.js';
 import { EVALUATION_WEBHOOK_EVENT } from './evaluations/webhook-event.js';
 import { VERDICT_CACHE_ENTRY } from './evaluations/verdict-cache-entry.js';
 import { dispatchDeliveriesCausedBy } from './webhooks/dispatch.js';
+import { ERASE_UNSTORED_CONTENT, ERASE_UNSTORED_CONTENT_AFTER_FINAL } from './retention/content.js';
 
 /** What an ending does (see the module note). */
 export const ENDING: EndingPlan = {
   beforeStatus: [EVALUATION_WEBHOOK_EVENT, VERDICT_CACHE_ENTRY, BATCH_COUNTS, batchCompletionEvent(), BATCH_COMPLETED],
-  afterStatus: [ADMIT_NEXT_WAITING, CLAIM_BATCH_WINDOW],
-  afterCommit: [{ name: 'the new webhook deliveries go to their queue', run: dispatchDeliveriesCausedBy }],
+  afterStatus: [ADMIT_NEXT_WAITING, CLAIM_BATCH_WINDOW, ERASE_UNSTORED_CONTENT_AFTER_FINAL],
+  afterCommit: [
+    { name: 'the new webhook deliveries go to their queue', run: dispatchDeliveriesCausedBy },
+    ERASE_UNSTORED_CONTENT,
+  ],
 };
 
 /**

@@ -2,7 +2,8 @@
  * @module
  * The Worker entry: the HTTP API (`fetch`), the job, batches, webhook and dead-letter queue consumers
  * (`queue`, routed by queue name), the sweeper (`scheduled`), and the Durable Object classes: `EvaluationDO`,
- * `RateLimiterDO` (per-tenant request rates) and `ProviderGateDO` (per-provider adaptive concurrency).
+ * `RateLimiterDO` (per-tenant request rates), `ProviderGateDO` (per-provider adaptive concurrency) and
+ * `WebhookLaneDO` (one webhook receiver's deliveries).
  */
 import { routeQueue } from '../queues/router.js';
 import { RESTART_SWEEP_CRON, sweep } from '../queues/sweeper.js';
@@ -10,10 +11,12 @@ import { app } from './app.js';
 import type { Bindings } from './config/bindings.js';
 import { log, messageOf } from './log/log.js';
 import { sweepDeliveries } from './webhooks/dispatch.js';
+import { sweepRetention } from './retention/sweep.js';
 
 export { EvaluationDO } from '../durable-objects/evaluation/index.js';
 export { ProviderGateDO } from '../durable-objects/provider-gate/index.js';
 export { RateLimiterDO } from '../durable-objects/rate-limiter/index.js';
+export { WebhookLaneDO } from '../durable-objects/webhook-lane/index.js';
 
 export default {
   fetch: (request, env, ctx) => app.fetch(request, env, ctx),
@@ -36,6 +39,12 @@ export default {
     ctx.waitUntil(
       sweepDeliveries(env, Date.now(), restartedAt).catch((e: unknown) => {
         log('error', 'webhooks.sweep_failed', { error: messageOf(e) });
+      }),
+    );
+    // Retention: ended evaluations' content and old webhook events past their window, a bounded page a run.
+    ctx.waitUntil(
+      sweepRetention(env, Date.now()).catch((e: unknown) => {
+        log('error', 'retention.sweep_failed', { error: messageOf(e) });
       }),
     );
     return Promise.resolve();

@@ -40,6 +40,9 @@ export default defineConfig({
           LLM_SUPPORTS_PROMPT_CACHE_KEY: 'true',
           // The receiver listens on 127.0.0.1 over plain http, as a local stack's receivers do.
           WEBHOOK_ALLOW_LOOPBACK: 'true',
+          // Most suites call /v1 without a key, as a local stack does; the closed default has its own
+          // tests (tests/worker/tenants-keys.test.ts, "closed by default": ALLOW_ANONYMOUS "false" as deployed).
+          ALLOW_ANONYMOUS: 'true',
         },
       },
     }),

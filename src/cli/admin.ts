@@ -47,6 +47,8 @@ Limits (tenants:create, tenants:update; "default" clears one):
   --max-running N        evaluations running at once (more wait in the queue)
   --spend-cap USD        monthly LLM spend cap (429 quota_exceeded past it)
   --evaluation-cap N     monthly evaluation cap
+  --retention-days N     days an ended evaluation's content is kept (0 = until deleted; default RETENTION_DAYS)
+  --store-content B      true / false: false keeps no task text or transcript past the verdict
 
   --target URL           the service (default TRIBUNAL_URL, else http://127.0.0.1:8787)
   -h, --help             this text`,
@@ -65,6 +67,8 @@ Limits (tenants:create, tenants:update; "default" clears one):
     'max-running': { type: 'string' },
     'spend-cap': { type: 'string' },
     'evaluation-cap': { type: 'string' },
+    'retention-days': { type: 'string' },
+    'store-content': { type: 'string' },
     from: { type: 'string' },
     to: { type: 'string' },
     'group-by': { type: 'string' },
@@ -115,6 +119,12 @@ function limitsOf(v: Values): Record<string, unknown> {
     maxRunning: limitOption(v['max-running'], (x) => intOption(x, 'max-running', 1)),
     monthlySpendCapUsd: limitOption(v['spend-cap'], (x) => number(x, 'spend-cap')),
     monthlyEvaluationCap: limitOption(v['evaluation-cap'], (x) => intOption(x, 'evaluation-cap', 0)),
+    retentionDays: limitOption(v['retention-days'], (x) => intOption(x, 'retention-days', 0, 36_500)),
+    storeContent: limitOption(v['store-content'], (x) => {
+      if (x !== 'true' && x !== 'false')
+        throw new UsageError(`--store-content must be true, false or "default"; got ${JSON.stringify(x)}`);
+      return x === 'true';
+    }),
   };
   return Object.fromEntries(Object.entries(out).filter(([, x]) => x !== undefined));
 }

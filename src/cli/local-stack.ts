@@ -68,7 +68,7 @@ export interface LocalStackOptions {
   logFile?: string;
   /** Hand the runtime's output (stdout and stderr) over line by line instead (npm start's terminal, ./terminal-log.ts). */
   onOutput?: (line: string) => void;
-  /** Vars over wrangler.toml's, e.g. `{ STALL_SECONDS: '1' }`. */
+  /** Vars over wrangler.toml's, e.g. `{ STALL_SECONDS: '1' }`; `ALLOW_ANONYMOUS` is `"true"` unless given here. */
   vars?: Record<string, string>;
   /** Secrets for the Worker, e.g. `{ API_KEYS: '…' }`: passed as bindings, never on a command line. */
   secrets?: Record<string, string>;
@@ -375,6 +375,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     host,
     port,
     bindings: {
+      // A local stack is for development: /v1 open without ADMIN_TOKEN or API_KEYS, unless `vars` says otherwise.
+      ALLOW_ANONYMOUS: 'true',
       LLM_BASE_URL: llmBaseUrl,
       ...(options.llmModel ? { LLM_MODEL: options.llmModel } : usingMock ? { LLM_MODEL: 'mock-judge' } : {}),
       ...options.vars,

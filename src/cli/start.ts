@@ -109,6 +109,27 @@ function watchSources(stack: LocalStack): FSWatcher[] {
   );
 }
 
+/**
+ * The banner's line on who may call `/v1`: `apiKeys` is how many API_KEYS came from the environment, or
+ * `.dev.vars` when they came from there; `managed` whether ADMIN_TOKEN is set; `allowAnonymous` the
+ * environment's ALLOW_ANONYMOUS (npm start sets `"true"` when unset, and says so).
+ */
+export function authLine(o: {
+  apiKeys: number | '.dev.vars';
+  managed: boolean;
+  allowAnonymous: string | undefined;
+}): string {
+  if (o.apiKeys === '.dev.vars') return 'API_KEYS from .dev.vars: /v1 requires "Authorization: Bearer <token>".';
+  if (o.apiKeys > 0)
+    return `API_KEYS from the environment (${String(o.apiKeys)}): /v1 requires "Authorization: Bearer <token>".`;
+  if (o.managed) return '/v1 requires "Authorization: Bearer <key>".';
+  if (o.allowAnonymous === undefined)
+    return 'No ADMIN_TOKEN or API_KEYS: npm start sets ALLOW_ANONYMOUS=true, so /v1 is open to anyone as tenant "default" (local development; a deployment without either answers 503 auth_not_configured).';
+  if (o.allowAnonymous.trim() === 'true')
+    return 'No ADMIN_TOKEN or API_KEYS, and ALLOW_ANONYMOUS=true: /v1 is open to anyone as tenant "default" (local development).';
+  return 'No ADMIN_TOKEN or API_KEYS, and ALLOW_ANONYMOUS is not true: /v1 answers 503 auth_not_configured (closed, as deployed).';
+}
+
 async function main(values: CliValues<typeof START_CLI.options>): Promise<undefined> {
   const env = process.env;
   const port =
@@ -147,7 +168,11 @@ async function main(values: CliValues<typeof START_CLI.options>): Promise<undefi
       ...(adminToken ? { ADMIN_TOKEN: adminToken } : {}),
     },
     // Local development: webhook callbacks may go to plain-http receivers on loopback (a deployment never allows it).
-    vars: { WEBHOOK_ALLOW_LOOPBACK: env.WEBHOOK_ALLOW_LOOPBACK ?? 'true' },
+    // Local development: /v1 is open without ADMIN_TOKEN or API_KEYS (a deployment is closed by default).
+    vars: {
+      WEBHOOK_ALLOW_LOOPBACK: env.WEBHOOK_ALLOW_LOOPBACK ?? 'true',
+      ALLOW_ANONYMOUS: env.ALLOW_ANONYMOUS ?? 'true',
+    },
     devVars: true,
     varsFromEnv: true,
     logRequests: values['log-requests'],
@@ -159,13 +184,11 @@ async function main(values: CliValues<typeof START_CLI.options>): Promise<undefi
   const managed = adminFrom
     ? `ADMIN_TOKEN from ${adminFrom}: managed API keys are on; create tenants and keys with \`TRIBUNAL_ADMIN_TOKEN=… npm run admin\`.`
     : null;
-  const auth = apiKeys
-    ? `API_KEYS from the environment (${apiKeys.split(',').length}): /v1 requires "Authorization: Bearer <token>".`
-    : stack.fromDevVars.includes('API_KEYS')
-      ? 'API_KEYS from .dev.vars: /v1 requires "Authorization: Bearer <token>".'
-      : managed
-        ? '/v1 requires "Authorization: Bearer <key>".'
-        : 'No ADMIN_TOKEN or API_KEYS: /v1 is open to anyone as tenant "default" (local development).';
+  const auth = authLine({
+    apiKeys: apiKeys ? apiKeys.split(',').length : stack.fromDevVars.includes('API_KEYS') ? '.dev.vars' : 0,
+    managed: managed !== null,
+    allowAnonymous: env.ALLOW_ANONYMOUS,
+  });
   console.log(
     [
       '',

@@ -2278,7 +2278,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "forbidden" | "rate_limited" | "quota_exceeded" | "conflict" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed" | "config_invalid" | "invalid_rubric" | "rubric_task_mismatch" | "rubric_unsupported" | "invalid_task" | "rubric_archived" | "agreement_below_minimum" | "rubric_steps_failed" | "rubric_steps_pending";
+                code: "invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "forbidden" | "rate_limited" | "quota_exceeded" | "conflict" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed" | "config_invalid" | "invalid_rubric" | "rubric_task_mismatch" | "rubric_unsupported" | "invalid_task" | "rubric_archived" | "agreement_below_minimum" | "rubric_steps_failed" | "rubric_steps_pending" | "auth_not_configured";
                 message: string;
                 issues?: {
                     path: string;
@@ -3670,6 +3670,10 @@ export interface components {
             monthlySpendCapUsd: number | null;
             /** @description Evaluations created per calendar month (UTC); null = no cap. */
             monthlyEvaluationCap: number | null;
+            /** @description Days an ended evaluation's task, transcript and verdict are kept, then erased as DELETE does (usage stays); 0 = until deleted. Null = RETENTION_DAYS (30). */
+            retentionDays: number | null;
+            /** @description false: task texts and transcripts are never kept past the verdict (only their hashes, the verdict and usage), and logs carry no content. Null = true. */
+            storeContent: boolean | null;
         };
         EffectiveLimits: {
             rateLimit: {
@@ -3681,6 +3685,10 @@ export interface components {
             maxRunning: number;
             monthlySpendCapUsd: number | null;
             monthlyEvaluationCap: number | null;
+            /** @description Days content is kept after the end; 0 = until deleted. */
+            retentionDays: number;
+            /** @description Whether task texts and transcripts are kept past the verdict. */
+            storeContent: boolean;
         };
         TenantCurrent: {
             evaluationsThisMonth: number;
@@ -3712,6 +3720,10 @@ export interface components {
                 monthlySpendCapUsd?: number | null;
                 /** @description Evaluations created per calendar month (UTC); null = no cap. */
                 monthlyEvaluationCap?: number | null;
+                /** @description Days an ended evaluation's task, transcript and verdict are kept, then erased as DELETE does (usage stays); 0 = until deleted. Null = RETENTION_DAYS (30). */
+                retentionDays?: number | null;
+                /** @description false: task texts and transcripts are never kept past the verdict (only their hashes, the verdict and usage), and logs carry no content. Null = true. */
+                storeContent?: boolean | null;
             };
         };
         TenantList: {
@@ -3735,6 +3747,10 @@ export interface components {
                 monthlySpendCapUsd?: number | null;
                 /** @description Evaluations created per calendar month (UTC); null = no cap. */
                 monthlyEvaluationCap?: number | null;
+                /** @description Days an ended evaluation's task, transcript and verdict are kept, then erased as DELETE does (usage stays); 0 = until deleted. Null = RETENTION_DAYS (30). */
+                retentionDays?: number | null;
+                /** @description false: task texts and transcripts are never kept past the verdict (only their hashes, the verdict and usage), and logs carry no content. Null = true. */
+                storeContent?: boolean | null;
             };
         };
         CreatedKey: {
@@ -4058,7 +4074,7 @@ export interface components {
                 message: string;
                 /** @enum {string} */
                 type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "timeout_error" | "server_error";
-                code: ("invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "forbidden" | "rate_limited" | "quota_exceeded" | "conflict" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed" | "config_invalid" | "invalid_rubric" | "rubric_task_mismatch" | "rubric_unsupported" | "invalid_task" | "rubric_archived" | "agreement_below_minimum" | "rubric_steps_failed" | "rubric_steps_pending") | ("verdict_timeout" | "evaluation_failed" | "evaluation_cancelled");
+                code: ("invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "forbidden" | "rate_limited" | "quota_exceeded" | "conflict" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed" | "config_invalid" | "invalid_rubric" | "rubric_task_mismatch" | "rubric_unsupported" | "invalid_task" | "rubric_archived" | "agreement_below_minimum" | "rubric_steps_failed" | "rubric_steps_pending" | "auth_not_configured") | ("verdict_timeout" | "evaluation_failed" | "evaluation_cancelled");
                 param: string | null;
                 issues?: {
                     path: string;
@@ -4569,7 +4585,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4605,7 +4621,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4671,7 +4687,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4743,7 +4759,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `llm_not_configured`, `config_invalid`: the deployment has no usable LLM settings (an operator must fix them). */
+            /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: the deployment has no usable LLM settings (an operator must fix them). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4784,7 +4800,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4829,7 +4845,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4868,7 +4884,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4913,7 +4929,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4954,7 +4970,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4999,7 +5015,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5040,7 +5056,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5085,7 +5101,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5130,7 +5146,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5193,7 +5209,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5241,7 +5257,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5286,7 +5302,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5324,7 +5340,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5360,7 +5376,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5409,7 +5425,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5481,7 +5497,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `llm_not_configured`, `config_invalid`: the deployment has no usable LLM settings (an operator must fix them). */
+            /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: the deployment has no usable LLM settings (an operator must fix them). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5522,7 +5538,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5567,7 +5583,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5612,7 +5628,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5648,7 +5664,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5697,7 +5713,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5760,7 +5776,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5801,7 +5817,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5846,7 +5862,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5892,7 +5908,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5937,7 +5953,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5989,7 +6005,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6061,7 +6077,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6104,7 +6120,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6149,7 +6165,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6196,7 +6212,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6268,7 +6284,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6309,7 +6325,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6354,7 +6370,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6395,7 +6411,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6440,7 +6456,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6488,7 +6504,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6524,7 +6540,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6567,7 +6583,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6603,7 +6619,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6645,7 +6661,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6708,7 +6724,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6749,7 +6765,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6794,7 +6810,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6839,7 +6855,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6902,7 +6918,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6953,7 +6969,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6989,7 +7005,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7034,7 +7050,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7070,7 +7086,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7112,7 +7128,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7175,7 +7191,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7216,7 +7232,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7261,7 +7277,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7302,7 +7318,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7347,7 +7363,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7392,7 +7408,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7428,7 +7444,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7478,7 +7494,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7550,7 +7566,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `llm_not_configured`, `config_invalid`: the deployment has no usable LLM settings (an operator must fix them). */
+            /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: the deployment has no usable LLM settings (an operator must fix them). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7591,7 +7607,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7636,7 +7652,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7686,7 +7702,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7731,7 +7747,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7772,7 +7788,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7826,7 +7842,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7868,7 +7884,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7922,7 +7938,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `llm_not_configured`, `config_invalid`: the deployment has no usable LLM settings (an operator must fix them). */
+            /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: the deployment has no usable LLM settings (an operator must fix them). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8244,7 +8260,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8280,7 +8296,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8322,7 +8338,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8385,7 +8401,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8426,7 +8442,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8471,7 +8487,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8510,7 +8526,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8555,7 +8571,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8600,7 +8616,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8663,7 +8679,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8704,7 +8720,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8749,7 +8765,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8797,7 +8813,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8842,7 +8858,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8885,7 +8901,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8939,7 +8955,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8988,7 +9004,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9024,7 +9040,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9065,7 +9081,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9119,7 +9135,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9157,7 +9173,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9193,7 +9209,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9231,7 +9247,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9267,7 +9283,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9305,7 +9321,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9341,7 +9357,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9383,7 +9399,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9446,7 +9462,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `llm_not_configured`, `config_invalid`: the deployment has no usable LLM settings. */
+            /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: the deployment has no usable LLM settings. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9487,7 +9503,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9532,7 +9548,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9571,7 +9587,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9616,7 +9632,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9657,7 +9673,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS). */
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9702,7 +9718,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `config_invalid`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable). */
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9819,7 +9835,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `llm_not_configured`, `config_invalid`: the deployment has no usable LLM settings. */
+            /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: the deployment has no usable LLM settings. */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -97,6 +97,12 @@ export const VARS = {
   LLM_FLEX_TIMEOUT_MS: spec(integer(1), '900000', 'ms', 'Per-attempt timeout of a flex call.'),
   LLM_PROVIDERS: spec(text, '', 'JSON', 'Extra providers by id: baseUrl, apiKeySecret, supportsN, …'),
   LLM_PRICES: spec(text, '', 'JSON', 'Price overrides by model, USD per 1M tokens.'),
+  ALLOW_ANONYMOUS: spec(
+    boolean,
+    'false',
+    'true/false',
+    'With neither ADMIN_TOKEN nor API_KEYS set: true opens /v1 (not /v1/admin) to anyone as tenant "default" (local development); false answers 503 auth_not_configured.',
+  ),
   ALLOW_BYOK: spec(boolean, 'false', 'true/false', 'Whether a caller may send its own provider key (X-LLM-Api-Key).'),
   STALL_SECONDS: spec(number(0), '120', 's', 'No progress for this long and the sweeper re-kicks an evaluation.'),
   STEP_BUDGET_MS: spec(
@@ -152,6 +158,30 @@ export const VARS = {
     'false',
     'true/false',
     'Allow plain-http webhook URLs to loopback (local development only).',
+  ),
+  RETENTION_DAYS: spec(
+    integer(0, 36_500),
+    '30',
+    'days',
+    "How long an ended evaluation's content (task, transcript, verdict, object storage) is kept, unless its tenant sets retentionDays; usage rows stay. 0 = kept until deleted.",
+  ),
+  WEBHOOK_RETENTION_DAYS: spec(
+    integer(0, 36_500),
+    '30',
+    'days',
+    'How long webhook events, their deliveries and attempts are kept (pending ones stay). 0 = kept.',
+  ),
+  RETENTION_PAGE: spec(
+    integer(1, 1000),
+    '25',
+    'evaluations',
+    "Evaluations erased per tenant per sweeper run (every minute), and 4 tenants' pages at most per run (1-1000).",
+  ),
+  WEBHOOK_CONCURRENCY: spec(
+    integer(1, 1000),
+    '32',
+    'deliveries',
+    "Deliveries in flight at once per receiver (an endpoint, or a tenant's one-off URLs to one origin) (1-1000).",
   ),
 } as const;
 

@@ -1,7 +1,7 @@
 /**
  * @module
  * The cacheable share of an evaluation's prompt tokens, as `POST /v1/estimates` reports it: the protocol is
- * driven along its longest path with `expected` replies (./synthetic.ts), and each call's prompt is compared
+ * driven along its longest path with `expected` replies (src/budgets/synthetic.ts), and each call's prompt is compared
  * with the prompts of the calls that had ENDED before it was sent (same model): calls sent together, as a
  * wave is, cannot warm the provider's cache for each other. The shared prefix counts as cached by OpenAI's
  * rule: prompts of at least {@link MIN_CACHED_TOKENS} tokens, the prefix in {@link CACHE_STEP_TOKENS}-token
@@ -15,8 +15,8 @@ import { runEvaluation } from '../engine/runner.js';
 import type { LlmCallRequest, LlmFunction } from '../engine/call.js';
 import type { Task } from '../engine/task.js';
 import type { RubricContent } from '../engine/rubric.js';
-import type { EstimateDeps } from './estimate.js';
-import { createSyntheticLlm, STRATEGIES } from './synthetic.js';
+import type { EstimateDeps } from '../budgets/estimate.js';
+import { createSyntheticLlm, STRATEGIES } from '../budgets/synthetic.js';
 
 /** Shortest prompt a provider caches (OpenAI): 1,024 tokens. */
 export const MIN_CACHED_TOKENS = 1024;

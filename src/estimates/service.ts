@@ -11,11 +11,11 @@ import type { Budget } from '../engine/budget.js';
 import { createPromptCounter, loadTokenizer, O200K_FACTOR, OTHER_MODEL_FACTOR } from '../budgets/prompt-tokens.js';
 import type { Bindings } from '../config/bindings.js';
 import { llmEnvOf, settingsFromEnv } from '../llm/settings.js';
-import { budgetFit, range, sampleIndices, scaleEstimate } from './aggregate.js';
-import { addEstimates, estimateTask, NO_ESTIMATE } from './estimate.js';
+import { budgetFit, range, sampleIndices, scaleEstimate } from '../budgets/aggregate.js';
+import { addEstimates, estimateTask, NO_ESTIMATE } from '../budgets/estimate.js';
 import type { EstimateRequest, EstimateResponse } from './schemas.js';
 import { MAX_EXACT_ITEMS } from './schemas.js';
-import { EXPECTED_REPLY_TOKENS } from './synthetic.js';
+import { EXPECTED_REPLY_TOKENS } from '../budgets/synthetic.js';
 import { promptCacheShare } from './prompt-cache-share.js';
 import { resolveRubricRef } from '../rubrics/resolve.js';
 

@@ -42,6 +42,7 @@ import type { EffectiveLimits } from '../tenants/limits.js';
 import { deploymentDefaults, effectiveLimits } from '../tenants/limits.js';
 import { assertQuota } from '../tenants/quota.js';
 import { tenantLimits } from '../tenants/rows.js';
+import { budgetPath, checkBudgetFloor } from '../budgets/floor.js';
 import { checkBudgetPrices, withBudget } from '../budgets/request-budget.js';
 import { requireSigningSecret, requireWebhookUrl } from '../webhooks/url-checks.js';
 import { configOf } from '../config/vars.js';
@@ -127,6 +128,9 @@ export async function createEvaluationJob(
   checkBudgetPrices(llmEnvOf(env), judge);
   const rubric = request.rubric === undefined ? null : await resolveRubricRef(env, tenant, request.rubric);
   const callsPlanned = planTask(judge, request.task, 'task', rubric?.content);
+  // A budget no run can get a verdict from fails here, not after spending (chat completions and trigger
+  // hooks create their evaluations through this function too).
+  await checkBudgetFloor(llmEnvOf(env), judge, request.task, budgetPath(request), rubric?.content);
   // A one-off callback: its URL passes the outbound guard, and the tenant can sign it.
   const webhookUrl = request.webhook ? requireWebhookUrl(env, request.webhook.url, 'webhook.url') : null;
   if (webhookUrl !== null) await requireSigningSecret(env, tenant, 'webhook.url');

@@ -35,6 +35,8 @@ import type { KernelEnv } from './kernel-env.js';
  *   cannot read the rubric's scale), `invalid_task` 400 (the task lacks what the judge needs), `rubric_archived`
  *   409 (an archived rubric named without a version), `agreement_below_minimum` 409 (a tag's minimum
  *   agreement), `rubric_steps_failed` 502 and `rubric_steps_pending` 503 (G-Eval's auto-CoT steps).
+ * - `auth_not_configured` 503: the deployment sets neither `ADMIN_TOKEN` nor `API_KEYS` (and not
+ *   `ALLOW_ANONYMOUS=true`), or `/v1/admin` is called without `ADMIN_TOKEN`: closed until an operator sets one.
  */
 export const ErrorCodeSchema = z.enum([
   'invalid_json',
@@ -74,6 +76,7 @@ export const ErrorCodeSchema = z.enum([
   'agreement_below_minimum',
   'rubric_steps_failed',
   'rubric_steps_pending',
+  'auth_not_configured',
 ]);
 /** One of the stable error codes. */
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
@@ -125,6 +128,22 @@ export class ApiError extends HTTPException {
     readonly extra: ApiErrorExtra = {},
   ) {
     super(status, { message });
+  }
+}
+
+/**
+ * The request body broke off before its end: the client disconnected (or its connection dropped) while
+ * sending it. Not a fault of ours: {@link onError} logs it at `info` (`request.client_aborted`), without a
+ * stack, and answers 400 `invalid_request` (which the client, gone, will rarely read).
+ */
+export class ClientAbortedError extends ApiError {
+  constructor(
+    /** Bytes of the body that arrived before it broke off. */
+    readonly bytesRead: number,
+    /** What the read failed with (the runtime's words). */
+    readonly reason: string,
+  ) {
+    super(400, 'invalid_request', 'request body: the connection ended before the whole body was sent');
   }
 }
 
@@ -256,6 +275,15 @@ function codeForStatus(status: number): ErrorCode {
  * with the request id, after logging one JSON line (`level`, `requestId`, `method`, `path`, `error`, `stack`).
  */
 export function onError<E extends KernelEnv>(err: Error, c: Context<E>): Response {
+  if (err instanceof ClientAbortedError) {
+    log('info', 'request.client_aborted', {
+      requestId: c.get('requestId') ?? 'unknown',
+      method: c.req.method,
+      path: c.req.path,
+      bytesRead: err.bytesRead,
+      error: err.reason,
+    });
+  }
   if (err instanceof ApiError) {
     for (const [name, value] of Object.entries(err.extra.headers ?? {})) c.header(name, value);
     const fields = {

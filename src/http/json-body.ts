@@ -10,7 +10,7 @@
  * they would be silently dropped (e.g. `config.__proto__` merged over a preset) or worse, never used.
  */
 import { createMiddleware } from 'hono/factory';
-import { ApiError, invalidRequest } from './errors.js';
+import { ApiError, ClientAbortedError, invalidRequest } from './errors.js';
 import type { KernelEnv } from './kernel-env.js';
 import { configOf } from '../config/vars.js';
 
@@ -105,14 +105,23 @@ function withJsonType(headers: Headers): Headers {
   return h;
 }
 
-/** Reads a stream fully, throwing 413 `payload_too_large` as soon as more than `limit` bytes have arrived. */
+/**
+ * Reads a stream fully, throwing 413 `payload_too_large` as soon as more than `limit` bytes have arrived,
+ * and {@link ClientAbortedError} when the stream breaks off (the client disconnected mid-upload).
+ */
 export async function readLimited(body: ReadableStream<Uint8Array> | null, limit: number): Promise<Uint8Array> {
   if (!body) return new Uint8Array(0);
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch (e) {
+      throw new ClientAbortedError(size, e instanceof Error ? `${e.name}: ${e.message}` : String(e));
+    }
+    const { done, value } = chunk;
     if (done) break;
     size += value.byteLength;
     if (size > limit) {

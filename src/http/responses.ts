@@ -61,8 +61,8 @@ export const notFound = (what: string) => errorResponse(['not_found'], `no ${wha
 
 /** 503 of any `/v1` route: a `[vars]` value of the deployment is invalid. */
 const CONFIG_INVALID = errorResponse(
-  ['config_invalid'],
-  "the deployment's configuration is invalid (an operator must fix it; the logs name the variable).",
+  ['config_invalid', 'auth_not_configured'],
+  "the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development).",
 );
 
 /**
@@ -70,14 +70,11 @@ const CONFIG_INVALID = errorResponse(
  * @param why what the route says about it.
  */
 export function llmUnavailable(why = 'the deployment has no usable LLM settings (an operator must fix them).') {
-  return errorResponse(['llm_not_configured', 'config_invalid'], why);
+  return errorResponse(['llm_not_configured', 'config_invalid', 'auth_not_configured'], why);
 }
 
 const V1_ERRORS = {
-  401: errorResponse(
-    ['unauthorized'],
-    'missing, unknown, revoked or expired bearer token (only when the deployment sets ADMIN_TOKEN or API_KEYS).',
-  ),
+  401: errorResponse(['unauthorized'], 'missing, unknown, revoked or expired bearer token.'),
   403: errorResponse(['forbidden'], "the key lacks the scope this route needs (see the route's security)."),
   429: errorResponse(
     ['rate_limited'],

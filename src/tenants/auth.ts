@@ -8,8 +8,10 @@
  *   lists sha-256 hex digests; the tenant is the digest's first 12 hex characters, as before; scopes
  *   `evaluations:write` and `read`;
  * - the operator's `ADMIN_TOKEN`, on `/v1/admin/…` only (scope `admin`).
- * Auth is on when `ADMIN_TOKEN` or `API_KEYS` is set. With neither, `/v1` is open (local development):
- * every caller is tenant `default` with every scope, and the Worker logs so once (`auth.open`).
+ * Auth is on when `ADMIN_TOKEN` or `API_KEYS` is set. With neither, the service is closed: `/v1` answers 503
+ * `auth_not_configured`, unless the deployment sets `ALLOW_ANONYMOUS=true` (local development; `npm start`
+ * does): then every caller is tenant `default` with every scope but `admin`, and the Worker logs so once
+ * (`auth.open`). `/v1/admin` is never reachable without `ADMIN_TOKEN` (503 `auth_not_configured`).
  *
  * A coarse flood guard (the `KEY_FLOOD_GUARD` Rate Limiting binding, approximate and per location) runs
  * before the D1 lookup, keyed by the token's hash; the exact per-key rate is ./rate-limit.ts.
@@ -102,12 +104,26 @@ export const auth = () =>
     const config = configOf(c.env);
     const adminToken = config.ADMIN_TOKEN ?? '';
     const digests = config.API_KEYS;
+    if (adminToken === '' && c.req.path.startsWith('/v1/admin')) {
+      throw new ApiError(
+        503,
+        'auth_not_configured',
+        'the admin API is off: this deployment sets no ADMIN_TOKEN (an operator sets it as a secret)',
+      );
+    }
     if (adminToken === '' && digests.length === 0) {
+      if (!config.ALLOW_ANONYMOUS) {
+        throw new ApiError(
+          503,
+          'auth_not_configured',
+          'this deployment sets neither ADMIN_TOKEN nor API_KEYS, so /v1 is closed (an operator sets one as a secret; ALLOW_ANONYMOUS=true opens it for local development)',
+        );
+      }
       if (!openLogged) {
         openLogged = true;
         log('warn', 'auth.open', {
           message:
-            'neither ADMIN_TOKEN nor API_KEYS is set: /v1 is open to anyone as tenant "default" (local development)',
+            'neither ADMIN_TOKEN nor API_KEYS is set and ALLOW_ANONYMOUS is true: /v1 is open to anyone as tenant "default" (local development)',
         });
       }
       c.set('tenant', 'default');
@@ -115,7 +131,7 @@ export const auth = () =>
       c.set('auth', {
         via: 'open',
         keyId: null,
-        scopes: SCOPES,
+        scopes: SCOPES.filter((scope) => scope !== 'admin'),
         limits: effectiveLimits(NO_TENANT_LIMITS, c.env),
         rateKey: null,
       });

@@ -44,6 +44,21 @@ export const TenantLimitsSchema = z
       .max(1e9)
       .nullable()
       .describe('Evaluations created per calendar month (UTC); null = no cap.'),
+    retentionDays: z
+      .number()
+      .int()
+      .min(0)
+      .max(36_500)
+      .nullable()
+      .describe(
+        "Days an ended evaluation's task, transcript and verdict are kept, then erased as DELETE does (usage stays); 0 = until deleted. Null = RETENTION_DAYS (30).",
+      ),
+    storeContent: z
+      .boolean()
+      .nullable()
+      .describe(
+        'false: task texts and transcripts are never kept past the verdict (only their hashes, the verdict and usage), and logs carry no content. Null = true.',
+      ),
   })
   .strict();
 /** Per-tenant settings (null = default / no cap). */
@@ -55,6 +70,8 @@ export const NO_TENANT_LIMITS: TenantLimits = {
   maxRunning: null,
   monthlySpendCapUsd: null,
   monthlyEvaluationCap: null,
+  retentionDays: null,
+  storeContent: null,
 };
 
 /** The limits that apply: the tenant's own where set, else the deployment's. */
@@ -63,6 +80,10 @@ export interface EffectiveLimits {
   maxRunning: number;
   monthlySpendCapUsd: number | null;
   monthlyEvaluationCap: number | null;
+  /** Days content is kept after the end; 0 = until deleted. */
+  retentionDays: number;
+  /** Whether task texts and transcripts are kept past the verdict. */
+  storeContent: boolean;
 }
 
 /**
@@ -87,5 +108,7 @@ export function effectiveLimits(own: TenantLimits, env: object): EffectiveLimits
     maxRunning: own.maxRunning ?? d.maxRunning,
     monthlySpendCapUsd: own.monthlySpendCapUsd,
     monthlyEvaluationCap: own.monthlyEvaluationCap,
+    retentionDays: own.retentionDays ?? configOf(env).RETENTION_DAYS,
+    storeContent: own.storeContent ?? true,
   };
 }

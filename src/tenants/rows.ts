@@ -45,6 +45,8 @@ interface TenantRow {
   max_running: number | null;
   monthly_spend_cap_usd: number | null;
   monthly_evaluation_cap: number | null;
+  retention_days: number | null;
+  store_content: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -62,7 +64,7 @@ interface KeyRow {
 }
 
 const TENANT_COLUMNS =
-  'id, name, rate_requests, rate_window_seconds, max_running, monthly_spend_cap_usd, monthly_evaluation_cap, created_at, updated_at';
+  'id, name, rate_requests, rate_window_seconds, max_running, monthly_spend_cap_usd, monthly_evaluation_cap, retention_days, store_content, created_at, updated_at';
 const KEY_COLUMNS = 'id, tenant_id, prefix, label, scopes, created_at, last_used_at, expires_at, revoked_at';
 
 function limitsOf(r: Omit<TenantRow, 'id' | 'name' | 'created_at' | 'updated_at'>): TenantLimits {
@@ -74,6 +76,8 @@ function limitsOf(r: Omit<TenantRow, 'id' | 'name' | 'created_at' | 'updated_at'
     maxRunning: r.max_running,
     monthlySpendCapUsd: r.monthly_spend_cap_usd,
     monthlyEvaluationCap: r.monthly_evaluation_cap,
+    retentionDays: r.retention_days,
+    storeContent: r.store_content === null ? null : r.store_content !== 0,
   };
 }
 
@@ -102,13 +106,15 @@ function limitValues(l: TenantLimits): (number | null)[] {
     l.maxRunning,
     l.monthlySpendCapUsd,
     l.monthlyEvaluationCap,
+    l.retentionDays,
+    l.storeContent === null ? null : l.storeContent ? 1 : 0,
   ];
 }
 
 /** Inserts a tenant. @returns false when a tenant with this id exists (nothing changed). */
 export async function insertTenant(db: D1Database, t: TenantRecord): Promise<boolean> {
   const r = await db
-    .prepare(`INSERT INTO tenants (${TENANT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`)
+    .prepare(`INSERT INTO tenants (${TENANT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`)
     .bind(t.id, t.name, ...limitValues(t.limits), t.createdAt, t.updatedAt)
     .run();
   return r.meta.changes > 0;
@@ -128,6 +134,8 @@ export async function tenantLimits(db: D1Database, id: string): Promise<TenantLi
       maxRunning: null,
       monthlySpendCapUsd: null,
       monthlyEvaluationCap: null,
+      retentionDays: null,
+      storeContent: null,
     }
   );
 }
@@ -155,7 +163,7 @@ export async function updateTenant(
   const row = await db
     .prepare(
       `UPDATE tenants SET name = ?, rate_requests = ?, rate_window_seconds = ?, max_running = ?, monthly_spend_cap_usd = ?,
-         monthly_evaluation_cap = ?, updated_at = ? WHERE id = ? RETURNING ${TENANT_COLUMNS}`,
+         monthly_evaluation_cap = ?, retention_days = ?, store_content = ?, updated_at = ? WHERE id = ? RETURNING ${TENANT_COLUMNS}`,
     )
     .bind(name, ...limitValues(limits), now, id)
     .first<TenantRow>();
@@ -223,7 +231,8 @@ export async function lookupKey(db: D1Database, hash: string): Promise<KeyLookup
   const row = await db
     .prepare(
       `SELECT k.id, k.tenant_id, k.prefix, k.label, k.scopes, k.created_at, k.last_used_at, k.expires_at, k.revoked_at,
-         t.rate_requests, t.rate_window_seconds, t.max_running, t.monthly_spend_cap_usd, t.monthly_evaluation_cap
+         t.rate_requests, t.rate_window_seconds, t.max_running, t.monthly_spend_cap_usd, t.monthly_evaluation_cap,
+         t.retention_days, t.store_content
        FROM api_keys k LEFT JOIN tenants t ON t.id = k.tenant_id WHERE k.hash = ?`,
     )
     .bind(hash)

@@ -29,6 +29,8 @@ export const EffectiveLimitsSchema = z
     maxRunning: z.number().int(),
     monthlySpendCapUsd: z.number().nullable(),
     monthlyEvaluationCap: z.number().int().nullable(),
+    retentionDays: z.number().int().describe('Days content is kept after the end; 0 = until deleted.'),
+    storeContent: z.boolean().describe('Whether task texts and transcripts are kept past the verdict.'),
   })
   .strict()
   .meta({ id: 'EffectiveLimits' });

@@ -9,6 +9,7 @@ import { EngineInputError } from '../engine/protocol.js';
 import type { Aspect, Task } from '../engine/task.js';
 import { AspectSchema } from '../engine/task.js';
 import { checkLlmConfig, planTask, resolveJudge } from '../methods/resolve-judge.js';
+import { checkBudgetFloor } from '../budgets/floor.js';
 import type { Bindings } from '../config/bindings.js';
 import { llmEnvOf } from '../llm/settings.js';
 import { isoOrNull, newWebhookObjectId, requireSigningSecret, requireWebhookUrl } from '../webhooks/url-checks.js';
@@ -104,13 +105,18 @@ export async function createTrigger(
       'rubric_task_mismatch',
       `rubric.kind: a ${rubric.kind} rubric cannot judge the ${body.mapping.task.kind} tasks this mapping makes`,
     );
+  let planned = false;
   try {
     planTask(judge, sampleTask(body.mapping), 'mapping.task', rubric);
+    planned = true;
   } catch (e) {
     // Only the kind is known now; other task checks run on each request's real task.
     if (e instanceof ApiError && e.code === 'task_kind_unsupported') throw e;
     if (!(e instanceof ApiError || e instanceof EngineInputError)) throw e;
   }
+  // A budget that not even the sample task (the shortest texts) gets a verdict from would refuse every
+  // event: refused now. Each hook checks its own task again (src/evaluations/service.ts).
+  if (planned) await checkBudgetFloor(llmEnvOf(env), judge, sampleTask(body.mapping), 'config.budget', rubric);
   const webhookUrl = body.webhook ? requireWebhookUrl(env, body.webhook.url, 'webhook.url') : null;
   if (webhookUrl !== null) await requireSigningSecret(env, tenant, 'webhook.url');
   const id = newWebhookObjectId('trg');

@@ -8,6 +8,10 @@
  * deliveries fail with it); any other answer, a timeout or a network error → retried after a backoff
  * (./retry-policy.ts) until the delivery's window closes, then `failed`. A receiver that cannot be sent to
  * (endpoint deleted or disabled, no signing secret, URL refused by the guard) → `failed` at once.
+ *
+ * A delivery erased while its attempt ran (its evaluation deleted, or past retention) ends there: the
+ * attempt records nothing (there is no row to record it on) and reports `erased`, an `info` line, never a
+ * consumer error that would retry it.
  */
 import type { Bindings } from '../config/bindings.js';
 import { log } from '../log/log.js';
@@ -21,10 +25,13 @@ import { configOf } from '../config/vars.js';
 
 /** What the consumer does with the message after an attempt. */
 export type AttemptOutcome =
-  | { kind: 'skipped'; why: 'not_pending' | 'not_due' | 'leased' }
+  | { kind: 'skipped'; why: 'not_pending' | 'erased' }
+  /** Not attempted: not due before `dueAt`, or held by another attempt until `dueAt` (its lease's end), epoch ms. */
+  | { kind: 'skipped'; why: 'not_due' | 'leased'; dueAt: number }
   | { kind: 'delivered' }
   | { kind: 'failed'; reason: string }
-  | { kind: 'retry'; delaySeconds: number };
+  /** Failed; the next attempt is due at `at` (epoch ms, as D1 records it), `delaySeconds` after this one. */
+  | { kind: 'retry'; delaySeconds: number; at: number };
 
 /**
  * How far ahead of its due time a delivery may be attempted, ms (250): a queue message may arrive a
@@ -81,7 +88,9 @@ async function claim(env: Bindings, id: string, now: number, leaseMs: number): P
   const row = read?.results[0];
   if ((claimed?.meta.changes ?? 0) > 0 && row) return row;
   if (row?.status !== 'pending') return { kind: 'skipped', why: 'not_pending' };
-  return { kind: 'skipped', why: row.lease_until !== null && row.lease_until >= now ? 'leased' : 'not_due' };
+  if (row.lease_until !== null && row.lease_until >= now)
+    return { kind: 'skipped', why: 'leased', dueAt: row.lease_until };
+  return { kind: 'skipped', why: 'not_due', dueAt: row.next_attempt_at ?? now };
 }
 
 /** The receiver's URL and the secrets to sign with, or why it cannot be sent to. */
@@ -134,10 +143,12 @@ export async function attemptDelivery(env: Bindings, id: string, now = Date.now(
     ok || gone || refused !== null ? { retry: false } : nextRetry(claimed.attempts, finished, claimed.window_ends_at);
   const status = ok ? 'delivered' : retry.retry ? 'pending' : 'failed';
   const statements: D1PreparedStatement[] = [
+    // Only while the delivery exists: a deletion during the POST erased it (an attempt row would break
+    // its foreign key and fail the whole batch).
     env.DB.prepare(
       `INSERT INTO webhook_attempts (delivery_id, attempt, at, status_code, error, duration_ms, response_excerpt)
-       VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-    ).bind(id, claimed.attempts, now, sent.statusCode, sent.error, sent.durationMs, sent.excerpt),
+       SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhook_deliveries WHERE id = ?) ON CONFLICT DO NOTHING`,
+    ).bind(id, claimed.attempts, now, sent.statusCode, sent.error, sent.durationMs, sent.excerpt, id),
     env.DB.prepare(
       `UPDATE webhook_deliveries SET status = ?, next_attempt_at = ?, lease_until = NULL, last_status_code = ?, last_error = ?,
          delivered_at = ?, updated_at = ?
@@ -154,7 +165,16 @@ export async function attemptDelivery(env: Bindings, id: string, now = Date.now(
   ];
   if (gone && claimed.endpoint_id !== null)
     statements.push(...disableStatements(env.DB, claimed.endpoint_id, 'the receiver answered 410 Gone', finished));
-  await env.DB.batch(statements);
+  const results = await env.DB.batch(statements);
+  if ((results[1]?.meta.changes ?? 0) === 0 && !(await deliveryExists(env.DB, id))) {
+    log('info', 'webhook.attempt_erased', {
+      deliveryId: id,
+      eventId: claimed.event_id,
+      statusCode: sent.statusCode,
+      message: 'the delivery was erased while it was being sent (its evaluation deleted); nothing recorded',
+    });
+    return { kind: 'skipped', why: 'erased' };
+  }
   log(ok ? 'info' : 'warn', 'webhook.attempt', {
     deliveryId: id,
     eventId: claimed.event_id,
@@ -166,8 +186,13 @@ export async function attemptDelivery(env: Bindings, id: string, now = Date.now(
     outcome: status,
   });
   if (ok) return { kind: 'delivered' };
-  if (retry.retry) return { kind: 'retry', delaySeconds: retry.delaySeconds };
+  if (retry.retry) return { kind: 'retry', delaySeconds: retry.delaySeconds, at: retry.at };
   return { kind: 'failed', reason: sent.error ?? `HTTP ${sent.statusCode ?? '?'}` };
+}
+
+/** Whether delivery `id` still exists. */
+async function deliveryExists(db: D1Database, id: string): Promise<boolean> {
+  return (await db.prepare('SELECT 1 AS one FROM webhook_deliveries WHERE id = ?').bind(id).first()) !== null;
 }
 
 /**

@@ -23,12 +23,6 @@ export const MIN_DELAY_SECONDS = 1;
 /** How long a delivery is retried, ms (24 h from its first try or from a manual retry). */
 export const RETRY_WINDOW_MS = 24 * 3600 * 1000;
 
-/**
- * Longest `delaySeconds` Cloudflare Queues accept in `send` or `retry` (12 h, the platform limit). A
- * longer wait is left to the cron sweeper, which re-enqueues due deliveries.
- */
-export const QUEUE_MAX_DELAY_SECONDS = 12 * 3600;
-
 /** What to do after a failed attempt. */
 export type RetryDecision = { retry: true; delaySeconds: number; at: number } | { retry: false };
 

@@ -44,6 +44,37 @@ async function admin(
 }
 
 describe('npm run admin', () => {
+  it('tenants:update sets retention: --retention-days N, --store-content true/false, "default" clears them', async () => {
+    const set = await admin([
+      'tenants:update',
+      '--tenant',
+      'tn_abc',
+      '--retention-days',
+      '7',
+      '--store-content',
+      'false',
+    ]);
+    expect(set.code).toBe(0);
+    expect(set.sent[0]).toMatchObject({
+      method: 'PATCH',
+      body: { limits: { retentionDays: 7, storeContent: false } },
+    });
+    const cleared = await admin([
+      'tenants:update',
+      '--tenant',
+      'tn_abc',
+      '--retention-days',
+      'default',
+      '--store-content',
+      'default',
+    ]);
+    expect(cleared.sent[0]).toMatchObject({ body: { limits: { retentionDays: null, storeContent: null } } });
+    const wrong = await admin(['tenants:update', '--tenant', 'tn_abc', '--store-content', 'no']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.err).toContain('--store-content must be true, false or "default"');
+    expect(wrong.sent).toEqual([]);
+  });
+
   it('tenants:create sends the name and the limits given; "default" clears a limit on update', async () => {
     const created = await admin([
       'tenants:create',

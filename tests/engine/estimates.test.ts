@@ -13,9 +13,9 @@ import { createEvaluation, plannedCalls } from '../../src/engine/protocol.js';
 import { getMethod, PRESETS, resolveMethodConfig } from '../../src/engine/registry.js';
 import { runEvaluation } from '../../src/engine/runner.js';
 import type { Task } from '../../src/engine/task.js';
-import { estimateTask } from '../../src/estimates/estimate.js';
-import { syntheticReply } from '../../src/estimates/replies.js';
-import { budgetFit, sampleIndices, scaleEstimate } from '../../src/estimates/aggregate.js';
+import { estimateTask } from '../../src/budgets/estimate.js';
+import { syntheticReply } from '../../src/budgets/replies.js';
+import { budgetFit, sampleIndices, scaleEstimate } from '../../src/budgets/aggregate.js';
 import { createLlmWithMock } from '../../src/mock-llm/in-process.js';
 import { IN_PROCESS_MOCK_URL } from '../../src/llm/settings.js';
 

@@ -19,7 +19,7 @@ import { getMethod, resolveMethodConfig } from '../../src/engine/registry.js';
 import type { RubricContent } from '../../src/engine/rubric.js';
 import { canonicalJson, RubricContentSchema, rubricHash } from '../../src/engine/rubric.js';
 import type { Task } from '../../src/engine/task.js';
-import { estimateRubricSteps, estimateTask } from '../../src/estimates/estimate.js';
+import { estimateRubricSteps, estimateTask } from '../../src/budgets/estimate.js';
 import { driveByWaves, verdictOf } from '../support/waves.js';
 
 const issues = (value: unknown) =>

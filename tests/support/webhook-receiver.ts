@@ -7,7 +7,9 @@
  * - `PUT /_control/sinks/<name>` `{ secrets?: string[], script?: Answer[] }` (re)configures a sink:
  *   the secrets to verify with, and the answers to give in order (the last one repeats; default 200);
  *   an answer is a status code, `"timeout"` (no answer for {@link HOLD_MS} ms, then the socket is
- *   dropped) or `{ status, location? }`.
+ *   dropped), `"hold"` (no answer until released, then 200; dropped after {@link HOLD_MS} ms) or
+ *   `{ status, location? }`.
+ * - `POST /_control/sinks/<name>/release` answers every request of the sink held by `"hold"` with 200.
  * - `GET /_control/sinks/<name>` → `{ requests: ReceivedRequest[] }`.
  */
 import { createServer } from 'node:http';
@@ -19,7 +21,7 @@ import { Webhook } from 'standardwebhooks';
 const HOLD_MS = 15_000;
 
 /** One scripted answer. */
-export type Answer = number | 'timeout' | { status: number; location?: string };
+export type Answer = number | 'timeout' | 'hold' | { status: number; location?: string };
 
 /** A delivery as the receiver saw it. */
 export interface ReceivedRequest {
@@ -32,8 +34,8 @@ export interface ReceivedRequest {
   verified: boolean;
   /** Why verification failed, if it did. */
   verifyError: string | null;
-  /** What the receiver answered. */
-  answered: number | 'timeout';
+  /** What the receiver answered (`hold`: held until released). */
+  answered: number | 'timeout' | 'hold';
   at: number;
 }
 
@@ -41,6 +43,8 @@ interface Sink {
   secrets: string[];
   script: Answer[];
   requests: ReceivedRequest[];
+  /** Requests held by `"hold"`: each answers 200 when called. */
+  held: (() => void)[];
 }
 
 /** A running receiver. */
@@ -84,7 +88,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const sinkOf = (name: string): Sink => {
     let s = sinks.get(name);
     if (!s) {
-      s = { secrets: [], script: [], requests: [] };
+      s = { secrets: [], script: [], requests: [], held: [] };
       sinks.set(name, s);
     }
     return s;
@@ -92,6 +96,14 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const server = createServer((req, res) => {
     void (async () => {
       const path = new URL(req.url ?? '/', 'http://x').pathname;
+      const release = /^\/_control\/sinks\/([\w.-]+)\/release$/.exec(path);
+      if (release?.[1]) {
+        const sink = sinkOf(release[1]);
+        const held = sink.held.splice(0);
+        for (const answer of held) answer();
+        json(res, 200, { released: held.length });
+        return;
+      }
       const control = /^\/_control\/sinks\/([\w.-]+)$/.exec(path);
       if (control?.[1]) {
         const sink = sinkOf(control[1]);
@@ -132,11 +144,18 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         body,
         verified,
         verifyError: error,
-        answered: answer === 'timeout' ? 'timeout' : typeof answer === 'number' ? answer : answer.status,
+        answered:
+          answer === 'timeout' || answer === 'hold' ? answer : typeof answer === 'number' ? answer : answer.status,
         at: Date.now(),
       });
-      if (answer === 'timeout') {
-        setTimeout(() => res.destroy(), HOLD_MS).unref();
+      if (answer === 'timeout' || answer === 'hold') {
+        const drop = setTimeout(() => res.destroy(), HOLD_MS).unref();
+        if (answer === 'hold') {
+          sink.held.push(() => {
+            clearTimeout(drop);
+            if (!res.destroyed) res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+          });
+        }
         return;
       }
       const status = typeof answer === 'number' ? answer : answer.status;

@@ -1,9 +1,9 @@
 /**
  * Input edges: blank or NUL task texts, a wrong method on an existing path, prototype
- * keys in a JSON body and unknown keys anywhere in `config` are each a 4xx naming the problem, and nothing
- * is stored.
+ * keys in a JSON body, unknown keys anywhere in `config` and a body that breaks off (the client gone
+ * mid-upload) are each a 4xx naming the problem, and nothing is stored.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ErrorJson } from './api-fetch.js';
 import { api, apiWith, postJson } from './api-fetch.js';
 import { PAIRWISE, POINTWISE, testEnv } from './helpers.js';
@@ -208,6 +208,52 @@ describe('unknown keys anywhere in config → 400 invalid_config naming the key'
       const e = await errorOf(await postJson('/v1/evaluations', { ...valid, config: c.config }), 400);
       expect(e.code).toBe('invalid_config');
       expect(e.message).toContain(c.mentions);
+    });
+  }
+});
+
+describe('a client that disconnects mid-upload', () => {
+  /** A JSON body whose stream breaks off after its first bytes, as a dropped connection does. */
+  const head = '{"preset": "chateval-faireval", "task": {"kind": "pa';
+  const brokenBody = () => {
+    let sent = false;
+    return new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent) controller.error(new Error('Network connection lost.'));
+        else controller.enqueue(new TextEncoder().encode(head));
+        sent = true;
+      },
+    });
+  };
+
+  for (const path of ['/v1/evaluations', '/v1/batches']) {
+    it(`${path}: one info line (request.client_aborted), no error and no stack; 400, nothing stored`, async () => {
+      const lines = {
+        log: vi.spyOn(console, 'log'),
+        warn: vi.spyOn(console, 'warn'),
+        error: vi.spyOn(console, 'error'),
+      };
+      try {
+        // To the app itself: the stream reaches the route as it is (through the entry it arrives cut short).
+        const r = await apiWith({}, path, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: brokenBody(),
+          duplex: 'half',
+        } as RequestInit);
+        const e = await errorOf(r, 400);
+        expect(e).toMatchObject({ code: 'invalid_request' });
+        expect(e.message).toContain('connection ended');
+        expect(lines.error).not.toHaveBeenCalled();
+        expect(lines.warn).not.toHaveBeenCalled();
+        const logged = lines.log.mock.calls.map(([l]) => JSON.parse(String(l)) as Record<string, unknown>);
+        expect(logged).toContainEqual(
+          expect.objectContaining({ level: 'info', event: 'request.client_aborted', path, bytesRead: head.length }),
+        );
+        expect(JSON.stringify(logged)).not.toContain('stack');
+      } finally {
+        for (const spy of Object.values(lines)) spy.mockRestore();
+      }
     });
   }
 });

@@ -10,7 +10,17 @@ import { loadTokenizer } from '../../src/budgets/prompt-tokens.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api, postJson } from './api-fetch.js';
-import { countRows, drainAlarms, mockRequests, PAIRWISE, POINTWISE, statusRow, waitForEnd } from './helpers.js';
+import {
+  countRows,
+  drainAlarms,
+  insertJob,
+  mockRequests,
+  PAIRWISE,
+  POINTWISE,
+  statusRow,
+  testEnv,
+  waitForEnd,
+} from './helpers.js';
 
 afterEach(drainAlarms);
 
@@ -51,8 +61,19 @@ describe('a budget on POST /v1/evaluations', () => {
   });
 
   it('fails a method that cannot stop early with budget_exceeded before the call that would pass the budget', async () => {
-    // MORE's advocates run in parallel: 9 calls planned, 5 allowed.
-    const ev = await runWith('budget-more', { preset: 'more-mtbench', task: PAIRWISE, budget: { maxCalls: 5 } });
+    // MORE's advocates run in parallel: 9 calls planned, 5 allowed. The API refuses such a budget at submit
+    // (below); the object's own check still stops a run whose budget no longer fits (stored straight).
+    const { id } = await insertJob({
+      preset: 'more-mtbench',
+      task: PAIRWISE,
+      config: { budget: { maxCalls: 5 } },
+      id: `ev_budget_more_${Date.now()}`,
+      mock: { seed: 'budget-more' },
+      tenant: 'default',
+    });
+    await testEnv.JOBS.send({ id });
+    await waitForEnd(id);
+    const ev = await (await api(`/v1/evaluations/${id}`)).json<Evaluation>();
     expect(ev.status).toBe('failed');
     expect(ev.error?.code).toBe('budget_exceeded');
     expect(ev.error?.message).toContain('budget maxCalls 5');
@@ -98,6 +119,75 @@ describe('a budget on POST /v1/evaluations', () => {
     const e = (await unpriced.json<ErrorJson>()).error;
     expect(e.issues?.[0]?.path).toBe('budget.maxCostUsd');
     expect(e.message).toContain('"house-model-7b"');
+  });
+});
+
+describe('a budget that cannot produce a verdict is refused at submit, naming the least it needs', () => {
+  /** The 400 of POST /v1/evaluations with `body`; nothing is stored and the mock sees nothing. */
+  async function refused(seed: string, body: Record<string, unknown>): Promise<ErrorJson['error']> {
+    const before = await countAll();
+    // The mock's model unless the body names one (a cost limit needs a priced model; nothing is sent anyway).
+    const config = {
+      defaults: { model: mockModel({ seed }) },
+      ...(body.config as Record<string, unknown> | undefined),
+    };
+    const r = await postJson('/v1/evaluations', { ...body, config });
+    expect(r.status, `${seed}: ${await r.clone().text()}`).toBe(400);
+    expect(await countAll()).toBe(before);
+    expect(await mockRequests(seed)).toBe(0);
+    return (await r.json<ErrorJson>()).error;
+  }
+  const countAll = async () =>
+    (await testEnv.DB.prepare('SELECT count(*) AS n FROM evaluations').first<{ n: number }>())?.n ?? 0;
+
+  it('chateval-faireval with maxCalls 5: 400 naming budget.maxCalls and its least (its first turn must end)', async () => {
+    const e = await refused('floor-chateval', { preset: 'chateval-faireval', task: PAIRWISE, budget: { maxCalls: 5 } });
+    expect(e.code).toBe('invalid_request');
+    expect(e.issues?.[0]?.path).toBe('budget.maxCalls');
+    const least = Number(/the least it needs is (\d+)/.exec(e.message)?.[1]);
+    expect(least).toBeGreaterThan(5);
+    // The least named is enough: a run with exactly it reaches a verdict.
+    const ev = await runWith('floor-chateval-least', {
+      preset: 'chateval-faireval',
+      task: PAIRWISE,
+      budget: { maxCalls: least },
+    });
+    expect(ev.status, JSON.stringify(ev.error)).toBe('succeeded');
+    // One less is refused.
+    const below = await refused('floor-chateval-below', {
+      preset: 'chateval-faireval',
+      task: PAIRWISE,
+      budget: { maxCalls: least - 1 },
+    });
+    expect(below.message).toContain(`the least it needs is ${least}`);
+  });
+
+  it('MORE (no early stop) with maxCalls 5 is refused naming its 9 calls; config.budget is named as such', async () => {
+    const e = await refused('floor-more', {
+      preset: 'more-mtbench',
+      task: PAIRWISE,
+      config: { budget: { maxCalls: 5 } },
+    });
+    expect(e.issues?.[0]?.path).toBe('config.budget.maxCalls');
+    expect(e.message).toContain('the least it needs is 9');
+  });
+
+  it('a token or cost limit below any verdict is refused naming that limit', async () => {
+    const tokens = await refused('floor-tokens', {
+      preset: 'chateval-faireval',
+      task: PAIRWISE,
+      budget: { maxTokens: 50 },
+    });
+    expect(tokens.issues?.[0]?.path).toBe('budget.maxTokens');
+    expect(Number(/the least it needs is (\d+)/.exec(tokens.message)?.[1])).toBeGreaterThan(50);
+    const cost = await refused('floor-cost', {
+      preset: 'chateval-faireval',
+      task: PAIRWISE,
+      config: { defaults: { model: 'gpt-4o-mini' } },
+      budget: { maxCostUsd: 0.000001 },
+    });
+    expect(cost.issues?.[0]?.path).toBe('budget.maxCostUsd');
+    expect(cost.message).toMatch(/the least it needs is \$0\.\d+/);
   });
 });
 

@@ -122,6 +122,16 @@ export async function waitForSnapshot(
   return pollUntil(() => stub.snapshot(), predicate, timeoutMs, 10);
 }
 
+/**
+ * Makes the mock send its replies to this seed's requests in groups of `size`: each held until `size` are
+ * ready, then all at once (the results of a wave of `size` parallel calls arrive together).
+ */
+export async function replyInGroups(seed: string, size: number): Promise<void> {
+  const base = testEnv.TEST_MOCK_URL.replace(/\/v1$/, '');
+  const r = await fetch(`${base}/_test/groups?seed=${encodeURIComponent(seed)}&size=${size}`, { method: 'PUT' });
+  if (!r.ok) throw new Error(`mock groups ${seed}: ${r.status}`);
+}
+
 /** Chat-completion requests the mock received for this seed (the evaluation id by default). */
 export async function mockRequests(seed: string): Promise<number> {
   const base = testEnv.TEST_MOCK_URL.replace(/\/v1$/, '');

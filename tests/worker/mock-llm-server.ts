@@ -1,10 +1,14 @@
 /**
  * Node side of the worker suite: serves the project's mock LLM (the Node adapter, `startMockServer`) over
  * real HTTP on 127.0.0.1, so Worker code reaches it through its ordinary `fetch`, exactly like a provider.
- * Adds one test-only route, `GET /_test/requests?seed=<seed>`, answering `{ count }`: the chat-completion
- * requests seen whose model name carries that `seed` (tests use one seed each to count their calls), and
- * `GET /_test/cache-keys?seed=<seed>` answering `{ keys }`: the `prompt_cache_key` each of them carried, in
- * order (null for none).
+ * Adds three test-only routes:
+ * - `GET /_test/requests?seed=<seed>` answers `{ count }`: the chat-completion requests seen whose model
+ *   name carries that `seed` (tests use one seed each to count their calls);
+ * - `GET /_test/cache-keys?seed=<seed>` answers `{ keys }`: the `prompt_cache_key` each of them carried, in
+ *   order (null for none);
+ * - `PUT /_test/groups?seed=<seed>&size=<n>` makes the replies to that seed's requests go out in groups of
+ *   `n`: each reply, once ready, is held until `n` replies are, then all of them are sent in the same tick
+ *   (a wave of parallel calls gets its results together, however loaded the machine is).
  */
 import { parseMockModel } from '../../src/mock-llm/model-name.js';
 import { startMockServer } from '../../src/mock-llm/node.js';
@@ -34,6 +38,19 @@ async function seedOf(request: Request): Promise<{ seed: string; cacheKey: strin
 export async function startTestMockServer(): Promise<TestMockServer> {
   const counts = new Map<string, number>();
   const cacheKeys = new Map<string, (string | null)[]>();
+  /** Per seed: the group size, and the replies ready and held until the group is complete. */
+  const groups = new Map<string, { size: number; held: (() => void)[] }>();
+  const inGroup = async (seed: string, reply: Response): Promise<Response> => {
+    const group = groups.get(seed);
+    if (!group) return reply;
+    // Read before holding, so the whole group is written out at once.
+    const body = await reply.arrayBuffer();
+    await new Promise<void>((release) => {
+      group.held.push(release);
+      if (group.held.length >= group.size) for (const r of group.held.splice(0)) r();
+    });
+    return new Response(body, { status: reply.status, headers: reply.headers });
+  };
   const server = await startMockServer({
     // Never keep the test process alive for the mock alone.
     unref: true,
@@ -46,11 +63,17 @@ export async function startTestMockServer(): Promise<TestMockServer> {
       if (url.pathname === '/_test/cache-keys') {
         return Response.json({ keys: cacheKeys.get(url.searchParams.get('seed') ?? '') ?? [] });
       }
+      if (url.pathname === '/_test/groups' && request.method === 'PUT') {
+        const size = Number(url.searchParams.get('size'));
+        groups.set(url.searchParams.get('seed') ?? '', { size, held: [] });
+        return Response.json({ size });
+      }
       if (url.pathname.endsWith('/chat/completions')) {
         const seen = await seedOf(request);
         if (seen !== null) {
           counts.set(seen.seed, (counts.get(seen.seed) ?? 0) + 1);
           cacheKeys.set(seen.seed, [...(cacheKeys.get(seen.seed) ?? []), seen.cacheKey]);
+          return inGroup(seen.seed, await next(request));
         }
       }
       return next(request);

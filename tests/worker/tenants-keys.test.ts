@@ -62,12 +62,21 @@ describe('the admin API', () => {
     }>();
     expect(t.id).toMatch(/^tn_[a-z2-7]{16}$/);
     expect(created.headers.get('Location')).toBe(`/v1/admin/tenants/${t.id}`);
-    expect(t.limits).toEqual({ rateLimit: null, maxRunning: 3, monthlySpendCapUsd: 25, monthlyEvaluationCap: null });
+    expect(t.limits).toEqual({
+      rateLimit: null,
+      maxRunning: 3,
+      monthlySpendCapUsd: 25,
+      monthlyEvaluationCap: null,
+      retentionDays: null,
+      storeContent: null,
+    });
     expect(t.effectiveLimits).toEqual({
       rateLimit: { requests: 600, windowSeconds: 60 },
       maxRunning: 3,
       monthlySpendCapUsd: 25,
       monthlyEvaluationCap: null,
+      retentionDays: 30,
+      storeContent: true,
     });
 
     const read = await (
@@ -239,12 +248,60 @@ describe('auth modes', () => {
     expect(r.headers.get('RateLimit-Policy')).toBe('"default";q=7;w=60');
   });
 
-  it('without ADMIN_TOKEN and API_KEYS /v1 is open as tenant "default", and the Worker says so', async () => {
-    const r = await apiWith({ ADMIN_TOKEN: '', API_KEYS: '' }, '/v1/usage');
+  it('without ADMIN_TOKEN and API_KEYS, and with ALLOW_ANONYMOUS=true, /v1 is open as tenant "default"', async () => {
+    const r = await apiWith({ ADMIN_TOKEN: '', API_KEYS: '', ALLOW_ANONYMOUS: 'true' }, '/v1/usage');
     expect(r.status).toBe(200);
     expect((await r.json<{ tenant: string }>()).tenant).toBe('default');
     // Open mode is not rate-limited.
     expect(r.headers.get('RateLimit')).toBeNull();
+  });
+});
+
+describe('closed by default', () => {
+  const closed = { ADMIN_TOKEN: '', API_KEYS: '', ALLOW_ANONYMOUS: 'false' };
+
+  it('without ADMIN_TOKEN and API_KEYS, as deployed (ALLOW_ANONYMOUS false), every /v1 route is 503 auth_not_configured', async () => {
+    for (const [path, init] of [
+      ['/v1/usage', {}],
+      ['/v1/evaluations', {}],
+      ['/v1/methods', {}],
+      [
+        '/v1/evaluations',
+        { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ task: {} }) },
+      ],
+      ['/v1/admin/tenants', { headers: { Authorization: 'Bearer anything' } }],
+    ] as const) {
+      const r = await apiWith(closed, path, init);
+      expect(r.status, path).toBe(503);
+      const e = await errorOf(r);
+      expect(e.code, path).toBe('auth_not_configured');
+      expect(e.message).toMatch(/ADMIN_TOKEN/);
+    }
+    const n = await testEnv.DB.prepare('SELECT count(*) AS n FROM evaluations WHERE tenant = ?')
+      .bind('default')
+      .first<{ n: number }>();
+    expect(n?.n).toBe(0);
+    // What is not /v1 stays up: the health check and the document.
+    expect((await apiWith(closed, '/health')).status).toBe(200);
+    expect((await apiWith(closed, '/openapi.json')).status).toBe(200);
+  });
+
+  it('an unset or invalid ALLOW_ANONYMOUS is the closed default', async () => {
+    const unset = await apiWith({ ADMIN_TOKEN: '', API_KEYS: '', ALLOW_ANONYMOUS: undefined }, '/v1/methods');
+    expect(unset.status).toBe(503);
+    expect((await errorOf(unset)).code).toBe('auth_not_configured');
+  });
+
+  it('/v1/admin is never reachable without ADMIN_TOKEN: not anonymously, not with an API_KEYS token', async () => {
+    const anonymous = await apiWith({ ADMIN_TOKEN: '', API_KEYS: '', ALLOW_ANONYMOUS: 'true' }, '/v1/admin/tenants');
+    expect(anonymous.status).toBe(503);
+    expect((await errorOf(anonymous)).code).toBe('auth_not_configured');
+    const token = 'legacy-token-no-admin';
+    const withKey = await keyed('/v1/admin/tenants', as(token), { ADMIN_TOKEN: '', API_KEYS: await sha256Hex(token) });
+    expect(withKey.status).toBe(503);
+    // With ADMIN_TOKEN set, ALLOW_ANONYMOUS opens nothing: a call without a token is 401, on /v1 too.
+    for (const path of ['/v1/admin/tenants', '/v1/methods'])
+      expect((await keyed(path, {}, { ALLOW_ANONYMOUS: 'true' })).status, path).toBe(401);
   });
 });
 

@@ -5,5 +5,5 @@
  * {@link TestEvaluationDO}, so the API, the queue consumers and the sweeper all reach the subclass,
  * which behaves exactly like `EvaluationDO` until a test uses one of its hooks.
  */
-export { default, EvaluationDO, ProviderGateDO, RateLimiterDO } from '../../src/index.js';
+export { default, EvaluationDO, ProviderGateDO, RateLimiterDO, WebhookLaneDO } from '../../src/index.js';
 export { TestEvaluationDO } from './test-evaluation-do.js';

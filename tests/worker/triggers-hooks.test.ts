@@ -327,3 +327,29 @@ describe('trigger management', () => {
     });
   });
 });
+
+describe('a trigger whose budget cannot produce a verdict', () => {
+  it('is refused at creation: 400 naming config.budget.maxCalls and the least, nothing created', async () => {
+    const r = await postJson('/v1/triggers', {
+      preset: 'chateval-faireval',
+      config: { budget: { maxCalls: 2 } },
+      mapping: PAIRWISE_MAPPING,
+    });
+    expect(r.status, await r.clone().text()).toBe(400);
+    const e = (await r.json<ErrorJson>()).error;
+    expect(e.issues?.[0]?.path).toBe('config.budget.maxCalls');
+    expect(e.message).toMatch(/the least it needs is \d+/);
+  });
+
+  it('a hook whose own task needs more than the budget allows is refused 400, before anything is stored', async () => {
+    // Enough for the sample task's shortest texts, not for this event's long ones.
+    const t = await createTrigger({ preset: 'fastchat-pair', config: { budget: { maxTokens: 3000 } } });
+    const before = await testEnv.DB.prepare('SELECT count(*) AS n FROM evaluations').first<{ n: number }>();
+    const r = await sendSigned(t, { ...EVENT, prompt: 'Why? '.repeat(400) });
+    expect(r.status, await r.clone().text()).toBe(400);
+    const e = (await r.json<ErrorJson>()).error;
+    expect(e.issues?.[0]?.path).toBe('config.budget.maxTokens');
+    const after = await testEnv.DB.prepare('SELECT count(*) AS n FROM evaluations').first<{ n: number }>();
+    expect(after?.n).toBe(before?.n);
+  });
+});

@@ -1,10 +1,12 @@
 /**
  * Outbound delivery, attempt by attempt: a receiver started by the test verifies every request with the
- * `standardwebhooks` package; the consumer is driven message by message, so each retry is deterministic.
+ * `standardwebhooks` package; each attempt is made by the test (as a lane makes it), so each retry is
+ * deterministic.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { drainAlarms } from './helpers.js';
 import {
+  attempt,
   configureSink,
   deliveriesOf,
   deliveryRow,
@@ -13,7 +15,6 @@ import {
   endpointOf,
   makeDue,
   received,
-  runConsumer,
   sinkUrl,
 } from './webhooks-helpers.js';
 import { api, postJson } from './api-fetch.js';
@@ -23,7 +24,7 @@ import { listDeliveries } from '../../src/webhooks/deliveries.js';
 
 afterEach(drainAlarms);
 
-/** Bindings of the consumer in these tests: a 500 ms timeout instead of 10 s. */
+/** Bindings of the attempts in these tests: a 500 ms timeout instead of 10 s. */
 const FAST = { WEBHOOK_TIMEOUT_MS: '500' };
 
 describe('retries until a 2xx, never a second event', () => {
@@ -36,25 +37,25 @@ describe('retries until a 2xx, never a second event', () => {
     expect(delivery).toMatchObject({ endpoint_id: ep.id, status: 'pending', attempts: 0 });
     const dlv = delivery!.id;
 
-    // Attempt 1: 500 → retried through the queue with a backoff in [1, 30] s, recorded in D1.
-    const first = await runConsumer([dlv], FAST);
-    expect(first.acked).toEqual([]);
-    expect(first.retried).toHaveLength(1);
-    const delay1 = first.retried[0]!.delaySeconds!;
+    // Attempt 1: 500 → retried with a backoff in [1, 30] s, recorded in D1.
+    const first = await attempt(dlv, FAST);
+    if (first.kind !== 'retry') throw new Error(`expected a retry, got ${first.kind}`);
+    const delay1 = first.delaySeconds;
     expect(delay1).toBeGreaterThanOrEqual(1);
     expect(delay1).toBeLessThanOrEqual(30);
     const after1 = await deliveryRow(dlv);
     expect(after1).toMatchObject({ status: 'pending', attempts: 1, last_status_code: 500, last_error: 'HTTP 500' });
     expect(after1.next_attempt_at! - Date.now()).toBeGreaterThan(0);
 
-    // A duplicate message before the backoff has passed sends nothing.
-    expect((await runConsumer([dlv], FAST)).acked).toHaveLength(1);
+    // A second attempt before the backoff has passed sends nothing, and says when it is due.
+    expect(await attempt(dlv, FAST)).toEqual({ kind: 'skipped', why: 'not_due', dueAt: after1.next_attempt_at });
     expect(await received('retry')).toHaveLength(1);
 
     // Attempt 2: no answer within the timeout → retried with a backoff in [1, 60] s.
     await makeDue(dlv);
-    const second = await runConsumer([dlv], FAST);
-    expect(second.retried[0]!.delaySeconds).toBeLessThanOrEqual(60);
+    const second = await attempt(dlv, FAST);
+    expect(second).toMatchObject({ kind: 'retry' });
+    expect(second.kind === 'retry' && second.delaySeconds).toBeLessThanOrEqual(60);
     expect(await deliveryRow(dlv)).toMatchObject({
       status: 'pending',
       attempts: 2,
@@ -62,10 +63,9 @@ describe('retries until a 2xx, never a second event', () => {
       last_error: 'timed out after 500 ms',
     });
 
-    // Attempt 3: 200 → delivered, acked.
+    // Attempt 3: 200 → delivered.
     await makeDue(dlv);
-    const third = await runConsumer([dlv], FAST);
-    expect(third.acked).toEqual(third.msgIds);
+    expect(await attempt(dlv, FAST)).toEqual({ kind: 'delivered' });
     expect(await deliveryRow(dlv)).toMatchObject({
       status: 'delivered',
       attempts: 3,
@@ -108,8 +108,8 @@ describe('retries until a 2xx, never a second event', () => {
     // Tenant scoping: for another tenant (the API's `default`) this endpoint does not exist.
     expect((await api(`/v1/webhook-endpoints/${ep.id}/deliveries`)).status).toBe(404);
 
-    // Redelivered afterwards: nothing is sent again, and there is still one event.
-    expect((await runConsumer([dlv], FAST)).acked).toHaveLength(1);
+    // Attempted afterwards: nothing is sent again, and there is still one event.
+    expect(await attempt(dlv, FAST)).toEqual({ kind: 'skipped', why: 'not_pending' });
     expect(await received('retry')).toHaveLength(3);
     const events = await testEnv.DB.prepare('SELECT count(*) AS n FROM webhook_events WHERE subject_id = ?')
       .bind(id)
@@ -117,19 +117,20 @@ describe('retries until a 2xx, never a second event', () => {
     expect(events?.n).toBe(1);
   });
 
-  it('two messages for one due delivery at once: one request (the lease), both acked', async () => {
+  it('two attempts of one due delivery at once: one request (the lease), the other told when the lease ends', async () => {
     const tenant = 'dlv-lease';
     const ep = await endpointOf(tenant, sinkUrl('lease'));
     await configureSink('lease', [ep.secret], [200]);
     const id = await endedEvaluation(tenant);
     const dlv = (await deliveriesOf(id))[0]!.id;
-    const r = await runConsumer([dlv, dlv], FAST);
-    expect(r.acked.sort()).toEqual([...r.msgIds].sort());
+    const outcomes = await Promise.all([attempt(dlv, FAST), attempt(dlv, FAST)]);
+    expect(outcomes).toContainEqual({ kind: 'delivered' });
+    expect(outcomes).toContainEqual({ kind: 'skipped', why: 'leased', dueAt: expect.any(Number) as number });
     expect(await received('lease')).toHaveLength(1);
     expect((await deliveryRow(dlv)).attempts).toBe(1);
   });
 
-  it('past its retry window a failure is final: failed, acked, not retried', async () => {
+  it('past its retry window a failure is final: failed, not retried', async () => {
     const tenant = 'dlv-window';
     const ep = await endpointOf(tenant, sinkUrl('window'));
     await configureSink('window', [ep.secret], [503]);
@@ -138,8 +139,7 @@ describe('retries until a 2xx, never a second event', () => {
     await testEnv.DB.prepare('UPDATE webhook_deliveries SET window_ends_at = ? WHERE id = ?')
       .bind(Date.now() - 1, dlv)
       .run();
-    const r = await runConsumer([dlv], FAST);
-    expect(r.retried).toEqual([]);
+    expect(await attempt(dlv, FAST)).toEqual({ kind: 'failed', reason: 'HTTP 503' });
     expect(await deliveryRow(dlv)).toMatchObject({
       status: 'failed',
       attempts: 1,
@@ -155,8 +155,7 @@ describe('retries until a 2xx, never a second event', () => {
     await configureSink('redirect-target', [ep.secret], [200]);
     const id = await endedEvaluation(tenant);
     const dlv = (await deliveriesOf(id))[0]!.id;
-    const r = await runConsumer([dlv], FAST);
-    expect(r.retried).toHaveLength(1);
+    expect(await attempt(dlv, FAST)).toMatchObject({ kind: 'retry' });
     const row = await deliveryRow(dlv);
     expect(row).toMatchObject({ status: 'pending', last_status_code: 307 });
     expect(row.last_error).toBe(`redirect not followed (307 to ${sinkUrl('redirect-target')})`);
@@ -174,19 +173,19 @@ describe('410 Gone disables the endpoint', () => {
     const da = (await deliveriesOf(a)).find((d) => d.endpoint_id === ep.id)!.id;
     const db = (await deliveriesOf(b)).find((d) => d.endpoint_id === ep.id)!.id;
 
-    expect((await runConsumer([da], FAST)).retried).toEqual([]);
+    expect(await attempt(da, FAST)).toEqual({ kind: 'failed', reason: 'HTTP 410' });
     expect(await deliveryRow(da)).toMatchObject({ status: 'failed', last_status_code: 410 });
     const shown = await (
       await api(`/v1/webhook-endpoints/${ep.id}`)
     ).json<{ enabled: boolean; disabledReason: string | null }>();
     expect(shown).toMatchObject({ enabled: false, disabledReason: 'the receiver answered 410 Gone' });
-    // The other delivery failed with it, unattempted; its message sends nothing.
+    // The other delivery failed with it, unattempted; an attempt of it sends nothing.
     expect(await deliveryRow(db)).toMatchObject({
       status: 'failed',
       attempts: 0,
       last_error: 'endpoint disabled: the receiver answered 410 Gone',
     });
-    expect((await runConsumer([db], FAST)).acked).toHaveLength(1);
+    expect(await attempt(db, FAST)).toEqual({ kind: 'skipped', why: 'not_pending' });
     expect(await received('gone')).toHaveLength(1);
     // A new event does not fan out to it.
     const c = await endedEvaluation(tenant);
@@ -210,9 +209,9 @@ describe('410 Gone disables the endpoint', () => {
       status: 'pending',
       eventId: webhookEventId('evaluation.failed', b),
     });
-    // The retry was also sent to the real queue; this test drives one attempt itself, and the lease
-    // keeps the two from sending twice at once.
-    await runConsumer([db], FAST);
+    // The retry went to the real queue and the endpoint's lane; the lease keeps this test's own attempt
+    // and the lane's from sending twice at once.
+    await attempt(db, FAST);
     await expect.poll(async () => (await deliveryRow(db)).status).toBe('delivered');
     const seen = await received('gone');
     expect(seen.filter((r) => r.answered === 200)).toHaveLength(1);

@@ -21,6 +21,7 @@ import type { ErrorJson } from './api-fetch.js';
 import { api, postJson } from './api-fetch.js';
 import { drainAlarms, PAIRWISE, testEnv } from './helpers.js';
 import {
+  attempt,
   configureSink,
   deliveriesOf,
   deliveryRow,
@@ -28,7 +29,6 @@ import {
   endpointOf,
   hookEnv,
   received,
-  runConsumer,
   sinkUrl,
 } from './webhooks-helpers.js';
 
@@ -271,7 +271,7 @@ describe('secret rotation', () => {
       await configureSink(sink, [...secrets]);
       await testEnv.DB.prepare('UPDATE webhook_endpoints SET url = ? WHERE id = ?').bind(sinkUrl(sink), ep.id).run();
       const id = await endedEvaluation('rotation');
-      await runConsumer([(await deliveriesOf(id))[0]!.id]);
+      await attempt((await deliveriesOf(id))[0]!.id);
       const [got] = await received(sink);
       expect(got?.verified, sink).toBe(true);
       expect(got!.webhookSignature!.split(' ')).toHaveLength(2);

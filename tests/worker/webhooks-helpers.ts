@@ -1,14 +1,16 @@
 /**
  * Workerd-side helpers of the webhook suites: the receiver started by tests/vitest.worker.config.ts
  * (tests/support/webhook-receiver.ts: named sinks that verify with the `standardwebhooks` package),
- * endpoints created through the API, and the delivery consumer driven message by message
- * (`createMessageBatch` + `getQueueResult`), so retries are deterministic: a test makes a delivery due
- * ({@link makeDue}) instead of waiting out its backoff.
+ * endpoints created through the API, attempts made one by one ({@link attempt}), so retries are
+ * deterministic: a test makes a delivery due ({@link makeDue}) instead of waiting out its backoff, and the
+ * delivery consumer driven message by message (`createMessageBatch` + `getQueueResult`).
  */
 import { createExecutionContext, createMessageBatch, getQueueResult } from 'cloudflare:test';
 import worker from '../../src/index.js';
 import type { Bindings } from '../../src/config/bindings.js';
 import { createEndpoint } from '../../src/webhooks/endpoints.js';
+import type { AttemptOutcome } from '../../src/webhooks/deliver.js';
+import { attemptDelivery } from '../../src/webhooks/deliver.js';
 import { postJson } from './api-fetch.js';
 import { insertJob, PAIRWISE, testEnv } from './helpers.js';
 import { markEnded } from '../../src/ending-plan.js';
@@ -16,8 +18,11 @@ import { markEnded } from '../../src/ending-plan.js';
 /** The test bindings plus the receiver's origin. */
 export const hookEnv = testEnv as Bindings & { TEST_MOCK_URL: string; TEST_RECEIVER_URL: string };
 
-/** A scripted receiver answer: a status, `"timeout"` (no answer), or a status with a `Location`. */
-export type Answer = number | 'timeout' | { status: number; location?: string };
+/**
+ * A scripted receiver answer: a status, `"timeout"` (no answer), `"hold"` (no answer until
+ * {@link releaseSink}, then 200), or a status with a `Location`.
+ */
+export type Answer = number | 'timeout' | 'hold' | { status: number; location?: string };
 
 /** A delivery as the receiver saw it (tests/support/webhook-receiver.ts). */
 export interface Received {
@@ -28,7 +33,7 @@ export interface Received {
   body: string;
   verified: boolean;
   verifyError: string | null;
-  answered: number | 'timeout';
+  answered: number | 'timeout' | 'hold';
   at: number;
 }
 
@@ -44,6 +49,12 @@ export async function configureSink(name: string, secrets: string[], script: Ans
     body: JSON.stringify({ secrets, script }),
   });
   if (!r.ok) throw new Error(`receiver control: ${r.status}`);
+}
+
+/** Answers every request sink `name` holds (`"hold"`) with 200; returns how many. */
+export async function releaseSink(name: string): Promise<number> {
+  const r = await fetch(`${hookEnv.TEST_RECEIVER_URL}/_control/sinks/${name}/release`, { method: 'POST' });
+  return (await r.json<{ released: number }>()).released;
 }
 
 /** Every request sink `name` received since it was configured. */
@@ -118,11 +129,20 @@ export async function makeDue(id: string): Promise<void> {
     .run();
 }
 
+/**
+ * Makes one attempt of delivery `id` as its lane would, with `overrides` on the bindings (e.g. a short
+ * `WEBHOOK_TIMEOUT_MS`), and returns its outcome.
+ */
+export function attempt(id: string, overrides: Partial<Bindings> = {}): Promise<AttemptOutcome> {
+  return attemptDelivery({ ...hookEnv, ...overrides }, id);
+}
+
 let msgCounter = 0;
 
 /**
- * Runs the Worker's queue handler on one batch of `tribunal-webhooks` messages for `deliveryIds`, with
- * `overrides` on the bindings (e.g. a short `WEBHOOK_TIMEOUT_MS`); returns the queue's verdict per message.
+ * Runs the Worker's queue handler on one batch of `tribunal-webhooks` messages for `deliveryIds` (each is
+ * handed to its receiver's lane), with `overrides` on the consumer's bindings; returns the queue's verdict
+ * per message.
  * `getQueueResult` does not report a retry's `delaySeconds`, so each message is wrapped to record it.
  */
 export async function runConsumer(

@@ -16,9 +16,9 @@
  * `supportsN`, else one, the rest then asked as separate calls): one prompt, a completion per choice.
  */
 import type { LlmCallRequest, LlmCallResult, LlmFunction } from '../engine/call.js';
-import type { CallMeter } from '../budgets/meter.js';
+import type { CallMeter } from './meter.js';
 import { costUsd } from '../llm/pricing.js';
-import type { PromptCounter } from '../budgets/prompt-tokens.js';
+import type { PromptCounter } from './prompt-tokens.js';
 import type { Lean } from './replies.js';
 import { syntheticReply } from './replies.js';
 

@@ -19,8 +19,11 @@ import { createEvaluation } from '../engine/protocol.js';
 import type { RubricContent } from '../engine/rubric.js';
 import { runEvaluation } from '../engine/runner.js';
 import type { Task } from '../engine/task.js';
-import type { CallMeter } from '../budgets/meter.js';
-import type { CountKind, PromptCounter } from '../budgets/prompt-tokens.js';
+import type { Budget, BudgetLimit } from '../engine/budget.js';
+import { BUDGET_EXCEEDED } from '../engine/budget.js';
+import { budgetAdmission } from './call-check.js';
+import type { CallMeter } from './meter.js';
+import type { CountKind, PromptCounter } from './prompt-tokens.js';
 import type { ReplyLength, Strategy, SyntheticCall } from './synthetic.js';
 import { createSyntheticLlm, STRATEGIES } from './synthetic.js';
 
@@ -258,4 +261,63 @@ async function estimateRun(
     callsWithRepairs: runs.max.withRepairs,
     models: byModel(runs, deps),
   };
+}
+
+/**
+ * Whether a budget lets `task` reach a verdict: each strategy's shortest run (`short` replies) is driven
+ * under `budget` with the call check the Durable Object applies (./call-check.ts), so a method that
+ * concludes from what it has (SAMRE, DEBATE, ChatEval's final turn) counts as reaching one. True when any
+ * run does: only a budget no reply could get a verdict from is refused.
+ */
+export async function budgetReachesVerdict(
+  method: AnyMethod,
+  config: EngineState['config'],
+  task: Task,
+  budget: Budget,
+  deps: EstimateDeps,
+  rubric?: RubricContent,
+): Promise<boolean> {
+  const initial = createEvaluation(method, { ...config, budget }, task, rubric);
+  for (const strategy of STRATEGIES) {
+    const synthetic = createSyntheticLlm(strategy, 'short', deps.counter, deps.meter);
+    const { outcome } = await runEvaluation(method, initial, synthetic.llm, {
+      supportsN: (call) => deps.meter.supportsN(call),
+      admit: budgetAdmission(deps.meter),
+    });
+    if (outcome.status === 'succeeded' || outcome.error.code !== BUDGET_EXCEEDED) return true;
+  }
+  return false;
+}
+
+/**
+ * The least value of `limit` alone that lets `task` reach a verdict (see {@link budgetReachesVerdict}),
+ * searched between 0 and `upTo` (the unbudgeted run's most, which always does): a whole number for calls
+ * and tokens, to 1 % for a cost. Monotone: a larger limit never stops a verdict a smaller one reached.
+ */
+export async function leastBudget(
+  method: AnyMethod,
+  config: EngineState['config'],
+  task: Task,
+  limit: BudgetLimit,
+  upTo: number,
+  deps: EstimateDeps,
+  rubric?: RubricContent,
+): Promise<number> {
+  const reaches = (v: number) => budgetReachesVerdict(method, config, task, { [limit]: v }, deps, rubric);
+  if (limit !== 'maxCostUsd') {
+    let [lo, hi] = [0, Math.max(1, Math.ceil(upTo))];
+    while (hi - lo > 1) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (await reaches(mid)) hi = mid;
+      else lo = mid;
+    }
+    return hi;
+  }
+  let [lo, hi] = [0, upTo > 0 ? upTo : 1e-6];
+  while (hi - lo > hi * 0.01) {
+    const mid = (lo + hi) / 2;
+    if (await reaches(mid)) hi = mid;
+    else lo = mid;
+  }
+  return hi;
 }

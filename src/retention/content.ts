@@ -1,0 +1,101 @@
+/**
+ * @module
+ * A tenant that stores no content (`storeContent: false`): once an evaluation has ended, its task texts
+ * and transcript are not kept. Each string of the task becomes its sha-256 (hex, `sha256:` prefixed), so a
+ * caller can still match a task it holds; the transcript rows and the evaluation object's storage (its
+ * replies) go; the verdict, the task's kind, the metadata and the usage rows stay. Runs after every ending's
+ * commit ({@link ERASE_UNSTORED_CONTENT}, in src/ending-plan.ts), and the retention sweep repeats it for
+ * any it missed (an after-commit step is best effort). Idempotent.
+ */
+import type { Bindings } from '../config/bindings.js';
+import type { AfterCommit, FinalWriteStep } from '../evaluations/ending.js';
+import { log, messageOf } from '../log/log.js';
+import { evaluationStub } from '../evaluations/stub.js';
+import { sha256Hex } from '../http/request-hash.js';
+
+/** Prefix of a hashed task string. */
+export const HASHED = 'sha256:';
+
+/** The task JSON with each string but `kind` replaced by its sha-256 (already hashed strings kept). */
+export async function hashedTask(taskJson: string): Promise<string> {
+  const walk = async (v: unknown, key: string | null): Promise<unknown> => {
+    if (typeof v === 'string') return key === 'kind' || v.startsWith(HASHED) ? v : HASHED + (await sha256Hex(v));
+    if (Array.isArray(v)) return Promise.all(v.map((x) => walk(x, null)));
+    if (typeof v === 'object' && v !== null)
+      return Object.fromEntries(
+        await Promise.all(Object.entries(v).map(async ([k, x]) => [k, await walk(x, k)] as const)),
+      );
+    return v;
+  };
+  return JSON.stringify(await walk(JSON.parse(taskJson) as unknown, null));
+}
+
+/**
+ * Erases the content of ended evaluation `id` when its tenant stores none (see the module note).
+ * @returns whether it erased anything.
+ */
+export async function eraseUnstoredContent(env: Bindings, id: string, now = Date.now()): Promise<boolean> {
+  const row = await env.DB.prepare(
+    `SELECT e.task AS task FROM evaluations e JOIN tenants t ON t.id = e.tenant
+     WHERE e.id = ? AND t.store_content = 0 AND e.deleted_at IS NULL AND e.finished_at IS NOT NULL
+       AND e.content_erased_at IS NULL`,
+  )
+    .bind(id)
+    .first<{ task: string }>();
+  if (!row) return false;
+  // The object first: its replies are the transcript's source.
+  await evaluationStub(env, id).erase(id);
+  await env.DB.batch([
+    env.DB.prepare('DELETE FROM transcripts WHERE evaluation_id = ?').bind(id),
+    env.DB.prepare('UPDATE evaluations SET task = ?, content_erased_at = ? WHERE id = ? AND deleted_at IS NULL').bind(
+      await hashedTask(row.task),
+      now,
+      id,
+    ),
+  ]);
+  return true;
+}
+
+/**
+ * Up to `limit` ended evaluations of tenants that store no content whose content is still there (an
+ * after-commit step that failed, or one that ended before the tenant's mode changed).
+ */
+export async function unerasedContent(db: D1Database, limit: number): Promise<string[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT e.id AS id FROM evaluations e JOIN tenants t ON t.id = e.tenant
+       WHERE t.store_content = 0 AND e.deleted_at IS NULL AND e.finished_at IS NOT NULL AND e.content_erased_at IS NULL
+       ORDER BY e.finished_at LIMIT ?`,
+    )
+    .bind(limit)
+    .all<{ id: string }>();
+  return results.map((r) => r.id);
+}
+
+/** The ending's after-commit step of {@link eraseUnstoredContent}. */
+export const ERASE_UNSTORED_CONTENT: AfterCommit = {
+  name: "a tenant that stores no content: the task's texts and the transcript erased",
+  run: eraseUnstoredContent,
+};
+
+/**
+ * The same in the final write (the common ending, which runs no after-commit step when it has no webhook):
+ * the tenant's mode is read in the write's own transaction, and the erasure follows its commit at once.
+ */
+export const ERASE_UNSTORED_CONTENT_AFTER_FINAL: FinalWriteStep = {
+  name: "a tenant that stores no content: the task's texts and the transcript erased after the verdict",
+  prepare: (db, ending) => ({
+    statements: [db.prepare('SELECT 1 AS one FROM tenants WHERE id = ? AND store_content = 0').bind(ending.tenant)],
+    then: ([read]) => {
+      if ((read?.results.length ?? 0) === 0) return () => Promise.resolve();
+      return async (env) => {
+        try {
+          await eraseUnstoredContent(env, ending.id);
+        } catch (e) {
+          // The retention sweep's next run erases it.
+          log('warn', 'retention.content_erase_deferred', { evaluationId: ending.id, error: messageOf(e) });
+        }
+      };
+    },
+  }),
+};

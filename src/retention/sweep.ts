@@ -1,0 +1,111 @@
+/**
+ * @module
+ * Retention (the sweeper, every cron run): what is kept, and for how long.
+ * - An ended evaluation's content (task, metadata, transcript, verdict, webhook events, its object's
+ *   storage) is erased `retentionDays` after it ended (the tenant's, else `RETENTION_DAYS`, 30; 0 = kept
+ *   until deleted), exactly as `DELETE /v1/evaluations/{id}` erases it (`deleteEvaluation`): the row stays
+ *   as a tombstone and its usage rows stay, for billing. In bounded pages: `RETENTION_PAGE` evaluations of
+ *   a tenant per run, {@link TENANTS_PER_RUN} tenants per run, the most overdue first, so one run makes a
+ *   few hundred subrequests at most and a tenant with a backlog never starves the others for long.
+ * - A tenant that stores no content (`storeContent: false`, ./content.ts): each run erases what an ending's
+ *   own step missed, a page at a time.
+ * - Webhook events, their deliveries and attempts are deleted `WEBHOOK_RETENTION_DAYS` after the event
+ *   (30; 0 = kept), {@link WEBHOOK_PAGE} events per run; an event with a delivery still pending stays.
+ * Time comes from the caller (`now`, epoch ms), so tests drive it with rows' timestamps, never sleeps.
+ */
+import type { Bindings } from '../config/bindings.js';
+import { configOf } from '../config/vars.js';
+import { log, messageOf } from '../log/log.js';
+import { deleteEvaluation } from '../evaluations/list.js';
+import { eraseUnstoredContent, unerasedContent } from './content.js';
+
+/** Tenants whose overdue evaluations one run erases (a page each): 4. */
+export const TENANTS_PER_RUN = 4;
+
+/** Webhook events (with their deliveries and attempts) one run deletes: 200. */
+export const WEBHOOK_PAGE = 200;
+
+const DAY_MS = 86_400_000;
+
+/** What one retention run did. */
+export interface RetentionReport {
+  /** Evaluations erased. */
+  erased: number;
+  /** Evaluations whose erasure failed (tried again next run). */
+  errors: number;
+  /** Evaluations of tenants that store no content whose task texts and transcript were erased. */
+  contentErased: number;
+  /** Webhook events deleted (with their deliveries and attempts). */
+  webhookEvents: number;
+}
+
+/** One retention run at `now` (see the module note). Never throws for one evaluation's error. */
+export async function sweepRetention(env: Bindings, now: number): Promise<RetentionReport> {
+  const config = configOf(env);
+  const report: RetentionReport = { erased: 0, errors: 0, contentErased: 0, webhookEvents: 0 };
+  const due = await env.DB.prepare(
+    `SELECT e.tenant AS tenant, COALESCE(t.retention_days, ?1) AS days
+     FROM evaluations e LEFT JOIN tenants t ON t.id = e.tenant
+     WHERE e.deleted_at IS NULL AND e.finished_at IS NOT NULL AND COALESCE(t.retention_days, ?1) > 0
+       AND e.finished_at < ?2 - COALESCE(t.retention_days, ?1) * ${DAY_MS}
+     GROUP BY e.tenant ORDER BY MIN(e.finished_at + COALESCE(t.retention_days, ?1) * ${DAY_MS}) LIMIT ?3`,
+  )
+    .bind(config.RETENTION_DAYS, now, TENANTS_PER_RUN)
+    .all<{ tenant: string; days: number }>();
+  for (const { tenant, days } of due.results) {
+    const { results } = await env.DB.prepare(
+      `SELECT id FROM evaluations WHERE tenant = ? AND deleted_at IS NULL AND finished_at IS NOT NULL AND finished_at < ?
+       ORDER BY finished_at LIMIT ?`,
+    )
+      .bind(tenant, now - days * DAY_MS, config.RETENTION_PAGE)
+      .all<{ id: string }>();
+    for (const { id } of results) {
+      try {
+        await deleteEvaluation(env, tenant, id);
+        report.erased++;
+      } catch (e) {
+        report.errors++;
+        log('error', 'retention.erase_failed', { evaluationId: id, tenant, error: messageOf(e) });
+      }
+    }
+  }
+  // Tenants that store no content: what an ending's own step missed.
+  for (const id of await unerasedContent(env.DB, config.RETENTION_PAGE)) {
+    try {
+      if (await eraseUnstoredContent(env, id, now)) report.contentErased++;
+    } catch (e) {
+      report.errors++;
+      log('error', 'retention.content_erase_failed', { evaluationId: id, error: messageOf(e) });
+    }
+  }
+  if (config.WEBHOOK_RETENTION_DAYS > 0)
+    report.webhookEvents = await sweepWebhookEvents(env.DB, now - config.WEBHOOK_RETENTION_DAYS * DAY_MS);
+  if (report.erased + report.errors + report.contentErased + report.webhookEvents > 0)
+    log('info', 'retention.run', { ...report });
+  return report;
+}
+
+/** Deletes up to {@link WEBHOOK_PAGE} events created before `before` (none with a pending delivery). */
+async function sweepWebhookEvents(db: D1Database, before: number): Promise<number> {
+  const { results } = await db
+    .prepare(
+      `SELECT id FROM webhook_events e WHERE created_at < ?
+         AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'pending')
+       ORDER BY created_at LIMIT ?`,
+    )
+    .bind(before, WEBHOOK_PAGE)
+    .all<{ id: string }>();
+  if (results.length === 0) return 0;
+  const ids = JSON.stringify(results.map((r) => r.id));
+  const events = 'SELECT value FROM json_each(?)';
+  await db.batch([
+    db
+      .prepare(
+        `DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT id FROM webhook_deliveries WHERE event_id IN (${events}))`,
+      )
+      .bind(ids),
+    db.prepare(`DELETE FROM webhook_deliveries WHERE event_id IN (${events})`).bind(ids),
+    db.prepare(`DELETE FROM webhook_events WHERE id IN (${events})`).bind(ids),
+  ]);
+  return results.length;
+}

@@ -1,0 +1,219 @@
+/**
+ * @module
+ * Delivery lanes: one per receiver, each a Durable Object (`WebhookLaneDO`, durable-objects/webhook-lane/)
+ * that runs its receiver's attempts (./deliver.ts), at most `WEBHOOK_CONCURRENCY` at once, each for as long
+ * as it takes (up to `WEBHOOK_TIMEOUT_MS`), and holds their retries until they are due.
+ *
+ * Why: a queue consumer's invocation lasts until every message of its batch is handled, and Cloudflare
+ * acknowledges a batch only after the `waitUntil` promises of that invocation too; the local runtime also
+ * delivers a queue's next batch only once the previous one has returned. A receiver that hangs for its
+ * whole timeout held every other delivery of its batch, and every batch after it, whoever they were for.
+ * Now the queue only carries a delivery id to its receiver's lane ({@link handOver}: a read and an RPC,
+ * milliseconds), and a slow receiver fills only its own lane's slots.
+ *
+ * A receiver is an endpoint (`ep:<endpoint id>`) or one tenant's one-off URLs to one origin
+ * (`url:<tenant>:<origin>`): tenants never share a lane, and a receiver gets at most `WEBHOOK_CONCURRENCY`
+ * requests at once from us, never a flood.
+ *
+ * The lane's table holds each delivery it owns with the time it is due. Taking one makes it due now (a
+ * repeat is harmless: every attempt claims the delivery in D1 first). The object's alarm runs the due
+ * ones, launching the next as slots free and as new ones arrive, for at most {@link RUN_BUDGET_MS}, then
+ * hands over to the next alarm. An attempt's outcome decides the row: gone once delivered, failed, erased
+ * or no longer pending; due again at the retry's time (no queue delay limit applies: the alarm holds it);
+ * due at the lease's end while another attempt holds it. Lost state loses nothing: a delivery's D1 row
+ * stays due and the cron sweeper sends it to the queue again.
+ */
+import type { Bindings } from '../config/bindings.js';
+import { configOf } from '../config/vars.js';
+import { backoffDelay } from '../backoff/backoff.js';
+import { log, messageOf } from '../log/log.js';
+import type { AttemptOutcome } from './deliver.js';
+import { attemptDelivery } from './deliver.js';
+import { deliveryLeaseMs } from './send.js';
+
+/** The lane object's RPC. */
+export interface WebhookLaneRpc {
+  /** Makes deliveries `ids` (of this lane's receiver) due now and sees that they are attempted. */
+  take(ids: readonly string[]): Promise<void>;
+}
+
+/**
+ * How long one alarm keeps launching attempts, ms (60 s); attempts already launched always finish (each
+ * within `WEBHOOK_TIMEOUT_MS`), then the next alarm takes over. Alarms have 15 min of wall time.
+ */
+export const RUN_BUDGET_MS = 60_000;
+
+/** Consecutive failures of the platform (D1 down) after which a lane drops a delivery to the sweeper: 10. */
+export const MAX_LANE_FAILURES = 10;
+
+/** The lane of a delivery's receiver (see the module note). */
+export function laneKeyOf(receiver: { tenant: string; endpoint_id: string | null; url: string | null }): string {
+  if (receiver.endpoint_id !== null) return `ep:${receiver.endpoint_id}`;
+  let origin = receiver.url ?? '';
+  try {
+    origin = new URL(origin).origin;
+  } catch {
+    // A URL that does not parse fails its attempt; it still needs a lane to fail in.
+  }
+  return `url:${receiver.tenant}:${origin}`;
+}
+
+/** The lane object of `key`. */
+export function laneStub(env: Bindings, key: string): DurableObjectStub<WebhookLaneRpc & Rpc.DurableObjectBranded> {
+  return env.WEBHOOK_LANE.get(env.WEBHOOK_LANE.idFromName(key));
+}
+
+/**
+ * Hands delivery `id` to its receiver's lane (the queue consumer's work: one D1 read, one RPC). A delivery
+ * that is gone or no longer pending needs nothing. Throws when D1 or the lane fails (the consumer retries).
+ * @returns whether the delivery was handed over.
+ */
+export async function handOver(env: Bindings, id: string): Promise<boolean> {
+  const receiver = await env.DB.prepare(
+    `SELECT tenant, endpoint_id, url FROM webhook_deliveries WHERE id = ? AND status = 'pending'`,
+  )
+    .bind(id)
+    .first<{ tenant: string; endpoint_id: string | null; url: string | null }>();
+  if (!receiver) return false;
+  await laneStub(env, laneKeyOf(receiver)).take([id]);
+  return true;
+}
+
+/** What the lane needs of its object: its SQLite and its alarm. */
+export interface LaneStorage {
+  readonly sql: SqlStorage;
+  setAlarm(at: number): Promise<void>;
+  deleteAlarm(): Promise<void>;
+}
+
+/** Makes one attempt (./deliver.ts `attemptDelivery`; tests pass their own). */
+export type Attempt = (env: Bindings, id: string) => Promise<AttemptOutcome>;
+
+/** One receiver's deliveries, attempts and retries (see the module note). The object's state. */
+export class DeliveryLane {
+  /** Deliveries whose attempt runs in this instance. */
+  private readonly inFlight = new Set<string>();
+  /** Set while an alarm's run is under way in this instance. */
+  private running = false;
+  /** Wakes the run: an attempt settled, or a delivery arrived. */
+  private wake: (() => void) | null = null;
+
+  constructor(
+    private readonly storage: LaneStorage,
+    private readonly env: Bindings,
+    private readonly attempt: Attempt = attemptDelivery,
+  ) {
+    storage.sql.exec(
+      `CREATE TABLE IF NOT EXISTS deliveries (
+         id TEXT PRIMARY KEY, due_at INTEGER NOT NULL, failures INTEGER NOT NULL DEFAULT 0)`,
+    );
+  }
+
+  /** See {@link WebhookLaneRpc.take}. */
+  async take(ids: readonly string[]): Promise<void> {
+    const now = Date.now();
+    for (const id of ids) {
+      this.storage.sql.exec(
+        `INSERT INTO deliveries (id, due_at) VALUES (?, ?)
+         ON CONFLICT (id) DO UPDATE SET due_at = MIN(due_at, excluded.due_at)`,
+        id,
+        now,
+      );
+    }
+    if (this.running) this.wake?.();
+    else await this.storage.setAlarm(now);
+  }
+
+  /** Deliveries held, and those attempted right now (for tests and logs). */
+  stats(): { held: number; inFlight: number } {
+    const held = this.storage.sql.exec<{ n: number }>('SELECT count(*) AS n FROM deliveries').one().n;
+    return { held, inFlight: this.inFlight.size };
+  }
+
+  /** The alarm: runs the due deliveries (see the module note), then arms the alarm for the next one due. */
+  async run(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    const started = Date.now();
+    try {
+      for (;;) {
+        const now = Date.now();
+        const room = configOf(this.env).WEBHOOK_CONCURRENCY - this.inFlight.size;
+        if (room > 0 && now - started < RUN_BUDGET_MS) for (const id of this.due(now, room)) this.launch(id);
+        if (this.inFlight.size === 0) break;
+        await new Promise<void>((resolve) => {
+          this.wake = resolve;
+        });
+        this.wake = null;
+      }
+    } finally {
+      this.running = false;
+      this.wake = null;
+      await this.armNext();
+    }
+  }
+
+  /** Up to `limit` due deliveries, oldest due first. */
+  private due(now: number, limit: number): string[] {
+    return this.storage.sql
+      .exec<{ id: string }>('SELECT id FROM deliveries WHERE due_at <= ? ORDER BY due_at LIMIT ?', now, limit)
+      .toArray()
+      .map((r) => r.id);
+  }
+
+  /** Starts the attempt of `id`; its row is due again at the lease's end should this instance die meanwhile. */
+  private launch(id: string): void {
+    this.inFlight.add(id);
+    this.setDue(id, Date.now() + deliveryLeaseMs(this.env));
+    void this.attempt(this.env, id)
+      .then(
+        (outcome) => {
+          this.settle(id, outcome);
+        },
+        (e: unknown) => {
+          this.failed(id, e);
+        },
+      )
+      .finally(() => {
+        this.inFlight.delete(id);
+        this.wake?.();
+      });
+  }
+
+  private settle(id: string, outcome: AttemptOutcome): void {
+    if (outcome.kind === 'retry') this.setDue(id, outcome.at, 0);
+    else if (outcome.kind === 'skipped' && (outcome.why === 'not_due' || outcome.why === 'leased'))
+      this.setDue(id, outcome.dueAt);
+    else this.storage.sql.exec('DELETE FROM deliveries WHERE id = ?', id);
+  }
+
+  /** The platform failed the attempt (D1): retried with a short backoff, then left to the sweeper. */
+  private failed(id: string, e: unknown): void {
+    const row = this.storage.sql
+      .exec<{ failures: number }>('SELECT failures FROM deliveries WHERE id = ?', id)
+      .toArray()[0];
+    const failures = (row?.failures ?? 0) + 1;
+    const giveUp = failures >= MAX_LANE_FAILURES;
+    const delaySeconds = backoffDelay(failures, { base: 5, max: 300 });
+    log('error', 'webhook.lane_error', {
+      deliveryId: id,
+      failures,
+      error: messageOf(e),
+      next: giveUp ? 'left to the sweeper' : `in ${delaySeconds} s`,
+    });
+    if (giveUp) this.storage.sql.exec('DELETE FROM deliveries WHERE id = ?', id);
+    else this.setDue(id, Date.now() + delaySeconds * 1000, failures);
+  }
+
+  private setDue(id: string, at: number, failures?: number): void {
+    if (failures === undefined) this.storage.sql.exec('UPDATE deliveries SET due_at = ? WHERE id = ?', at, id);
+    else this.storage.sql.exec('UPDATE deliveries SET due_at = ?, failures = ? WHERE id = ?', at, failures, id);
+  }
+
+  /** Arms the alarm for the next delivery due, or clears it when the lane holds none. */
+  private async armNext(): Promise<void> {
+    const next = this.storage.sql.exec<{ at: number | null }>('SELECT MIN(due_at) AS at FROM deliveries').one().at;
+    if (next === null) await this.storage.deleteAlarm();
+    else await this.storage.setAlarm(next);
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * Delivery lanes (src/webhooks/lane.ts): each receiver's deliveries run in its own lane, so a receiver that
+ * hangs delays only itself; the queue consumer only hands deliveries over; a lane holds its retries; a
+ * delivery erased while it is being sent ends cleanly. Through the real queue and the lanes' objects; a
+ * receiver the test holds (`"hold"`) stands for one that hangs, and is released at the end.
+ */
+import { runInDurableObject } from 'cloudflare:test';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { deleteEvaluation } from '../../src/evaluations/list.js';
+import { enqueueDeliveries } from '../../src/webhooks/dispatch.js';
+import { laneKeyOf, laneStub } from '../../src/webhooks/lane.js';
+import { drainAlarms, testEnv } from './helpers.js';
+import {
+  configureSink,
+  deliveriesOf,
+  deliveryRow,
+  endedEvaluation,
+  endpointOf,
+  hookEnv,
+  makeDue,
+  received,
+  releaseSink,
+  runConsumer,
+  sinkUrl,
+} from './webhooks-helpers.js';
+
+afterEach(drainAlarms);
+
+/** An endpoint of `tenant` at sink `name` answering `script`, and one ended evaluation's delivery to it. */
+async function deliveryTo(
+  tenant: string,
+  name: string,
+  script: Parameters<typeof configureSink>[2],
+): Promise<{ id: string; dlv: string; lane: string }> {
+  const ep = await endpointOf(tenant, sinkUrl(name));
+  await configureSink(name, [ep.secret], script);
+  const id = await endedEvaluation(tenant);
+  const dlv = (await deliveriesOf(id))[0]!.id;
+  return { id, dlv, lane: laneKeyOf({ tenant, endpoint_id: ep.id, url: null }) };
+}
+
+/** The deliveries lane `key` holds, with their due times. */
+async function laneRows(key: string): Promise<{ id: string; due_at: number }[]> {
+  return runInDurableObject(laneStub(hookEnv, key), (_o, state) =>
+    state.storage.sql.exec<{ id: string; due_at: number }>('SELECT id, due_at FROM deliveries ORDER BY id').toArray(),
+  );
+}
+
+/** The recorded attempts of delivery `dlv`. */
+async function attemptsOf(dlv: string): Promise<number> {
+  const row = await testEnv.DB.prepare('SELECT count(*) AS n FROM webhook_attempts WHERE delivery_id = ?')
+    .bind(dlv)
+    .first<{ n: number }>();
+  return row?.n ?? 0;
+}
+
+describe('one receiver that hangs delays only itself', () => {
+  it("another tenant's delivery sent while it hangs lands at once, long before the hang's timeout", async () => {
+    const slow = await deliveryTo('lane-slow', 'lane-slow', ['hold']);
+    const fast = await deliveryTo('lane-fast', 'lane-fast', [200]);
+    await enqueueDeliveries(hookEnv, [slow.dlv]);
+    await expect.poll(async () => (await received('lane-slow')).length, { timeout: 10_000, interval: 20 }).toBe(1);
+
+    // The hang has the receiver's request; the healthy receiver's event comes now, through the same queue.
+    const sent = Date.now();
+    await enqueueDeliveries(hookEnv, [fast.dlv]);
+    await expect
+      .poll(async () => (await deliveryRow(fast.dlv)).status, { timeout: 5_000, interval: 20 })
+      .toBe('delivered');
+    const [got] = await received('lane-fast');
+    expect(got).toMatchObject({ verified: true, answered: 200 });
+    // Far within the hang's timeout (WEBHOOK_TIMEOUT_MS, 10 s), and the hang is still under way: its
+    // attempt holds its lease, with nothing recorded yet.
+    expect(got!.at - sent).toBeLessThan(5_000);
+    expect(await deliveryRow(slow.dlv)).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(await attemptsOf(slow.dlv)).toBe(0);
+
+    // Released, the hanging receiver's delivery completes in its own lane.
+    expect(await releaseSink('lane-slow')).toBe(1);
+    await expect.poll(async () => (await deliveryRow(slow.dlv)).status).toBe('delivered');
+    await expect.poll(() => laneRows(slow.lane)).toEqual([]);
+  });
+
+  it('a queue batch with a hanging receiver in it returns at once: its messages are handed over, not sent', async () => {
+    const slow = await deliveryTo('batch-slow', 'batch-slow', ['hold']);
+    const fast = await deliveryTo('batch-fast', 'batch-fast', [200]);
+    const started = Date.now();
+    const r = await runConsumer([slow.dlv, fast.dlv]);
+    expect(r.acked.sort()).toEqual([...r.msgIds].sort());
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await expect.poll(async () => (await deliveryRow(fast.dlv)).status).toBe('delivered');
+    await expect.poll(async () => (await received('batch-slow')).length).toBe(1);
+    expect(await deliveryRow(slow.dlv)).toMatchObject({ status: 'pending' });
+    await releaseSink('batch-slow');
+    await expect.poll(async () => (await deliveryRow(slow.dlv)).status).toBe('delivered');
+  });
+
+  it('a receiver gets at most WEBHOOK_CONCURRENCY requests at once; the next goes out as one ends', async () => {
+    const limit = Number(hookEnv.WEBHOOK_CONCURRENCY);
+    const ep = await endpointOf('lane-cap', sinkUrl('lane-cap'));
+    await configureSink('lane-cap', [ep.secret], ['hold']);
+    const ids = await Promise.all(Array.from({ length: limit + 1 }, () => endedEvaluation('lane-cap')));
+    const dlvs = await Promise.all(ids.map(async (id) => (await deliveriesOf(id))[0]!.id));
+    await enqueueDeliveries(hookEnv, dlvs);
+    await expect.poll(async () => (await received('lane-cap')).length, { timeout: 10_000 }).toBe(limit);
+    // One more never goes out while all slots hang.
+    await configureSink('lane-cap', [ep.secret], [200]);
+    expect(await received('lane-cap')).toHaveLength(0);
+    const rows = await testEnv.DB.prepare(
+      `SELECT count(*) AS n FROM webhook_deliveries WHERE endpoint_id = ? AND attempts = 0`,
+    )
+      .bind(ep.id)
+      .first<{ n: number }>();
+    expect(rows?.n).toBe(1);
+    await releaseSink('lane-cap');
+    await expect.poll(async () => (await received('lane-cap')).length).toBe(1);
+    await expect
+      .poll(async () => {
+        const statuses = await Promise.all(dlvs.map(async (d) => (await deliveryRow(d)).status));
+        return statuses.every((s) => s === 'delivered');
+      })
+      .toBe(true);
+  });
+});
+
+describe('the lane holds its retries', () => {
+  it('a 500 is retried by the lane at its backoff; a re-enqueue (the sweeper) of a due delivery runs at once', async () => {
+    const { dlv, lane } = await deliveryTo('lane-retry', 'lane-retry', [500, 200]);
+    await enqueueDeliveries(hookEnv, [dlv]);
+    await expect.poll(async () => (await deliveryRow(dlv)).last_status_code).toBe(500);
+    const row = await deliveryRow(dlv);
+    expect(row).toMatchObject({ status: 'pending', attempts: 1 });
+    // The lane holds it, due when D1 says (the backoff, 1-30 s after the attempt).
+    await expect.poll(() => laneRows(lane)).toEqual([{ id: dlv, due_at: row.next_attempt_at }]);
+    await makeDue(dlv);
+    await enqueueDeliveries(hookEnv, [dlv]);
+    await expect.poll(async () => (await deliveryRow(dlv)).status).toBe('delivered');
+    expect((await received('lane-retry')).map((r) => r.answered)).toEqual([500, 200]);
+    await expect.poll(() => laneRows(lane)).toEqual([]);
+  });
+});
+
+describe('an evaluation deleted while its webhook is being sent', () => {
+  it('ends the delivery cleanly: no error line, nothing retried, an info line; the lane lets it go', async () => {
+    const tenant = 'lane-deleted';
+    const { id, dlv, lane } = await deliveryTo(tenant, 'lane-deleted', ['hold']);
+    const errors = vi.spyOn(console, 'error');
+    const infos = vi.spyOn(console, 'log');
+    try {
+      await enqueueDeliveries(hookEnv, [dlv]);
+      await expect.poll(async () => (await received('lane-deleted')).length).toBe(1);
+      await deleteEvaluation(hookEnv, tenant, id);
+      expect(await deliveriesOf(id)).toEqual([]);
+      // The receiver answers after the deletion: the attempt has nothing left to record.
+      await releaseSink('lane-deleted');
+      await expect.poll(() => laneRows(lane)).toEqual([]);
+      const lines = infos.mock.calls.map(([l]) => String(l)).filter((l) => l.includes(dlv));
+      expect(lines.some((l) => l.includes('"event":"webhook.attempt_erased"'))).toBe(true);
+      expect(errors.mock.calls.map(([l]) => String(l))).toEqual([]);
+      expect(await attemptsOf(dlv)).toBe(0);
+      expect(await received('lane-deleted')).toHaveLength(1);
+    } finally {
+      errors.mockRestore();
+      infos.mockRestore();
+    }
+  });
+});
