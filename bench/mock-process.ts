@@ -13,10 +13,13 @@ export interface MockProcess {
   stop(): Promise<void>;
 }
 
-/** Starts the mock at `latency` ms per completion on a free port; resolves once it listens. */
-export async function startMockProcess(latency: number): Promise<MockProcess> {
+/**
+ * Starts the mock at `latency` ms per completion on a free port; resolves once it listens.
+ * @param extra further `npm run mock-llm` flags (e.g. `--flex-refusal-rate 0.2`)
+ */
+export async function startMockProcess(latency: number, extra: readonly string[] = []): Promise<MockProcess> {
   const child = await startServingChild(
-    ['src/cli/mock-llm.ts', '--port', '0', '--latency', String(latency)],
+    ['src/cli/mock-llm.ts', '--port', '0', '--latency', String(latency), ...extra],
     /LLM_BASE_URL=(\S+)/,
     'the mock',
   );

@@ -13,6 +13,8 @@ export default defineConfig({
     environment: 'node',
     // One Worker bundle for every stack the tests start (inject('workerBundle')).
     globalSetup: ['tests/support/worker-bundle.ts'],
+    // Every response from a local stack is checked against its served OpenAPI document.
+    setupFiles: ['tests/support/contract-fetch.ts'],
     // Two files at once: every stack takes free ports and its own state folder, and much of a file's
     // time is waiting (a runtime starting, a browser loading), so two overlap on two cores.
     maxWorkers: 2,

@@ -30,6 +30,8 @@ export default defineConfig({
           TEST_MOCK_URL: mock.url,
           // Short timeouts so fault tests finish quickly; retries stay as deployed.
           LLM_TIMEOUT_MS: '5000',
+          // The mock offers flex as OpenAI documents it (tests/worker/tiers-flex.test.ts).
+          LLM_SUPPORTS_FLEX: 'true',
           // Batches (meta-evaluations too) run wider than deployed, so suites with many items stay quick;
           // the window itself is tested with its own width (tests/worker/batches-*.test.ts).
           BATCH_CONCURRENCY: '64',

@@ -161,6 +161,10 @@ export class Lifecycle {
         finalize_failures: 0,
         engine_version: this.hooks.engineVersion(method),
         verdict: null,
+        tier: job.tier ?? 'standard',
+        flex_fallback: job.flexFallback ?? 'standard',
+        // Batch-tier calls are waved with the batch's other items; a lone evaluation is a batch of one.
+        wave_group: job.tier === 'batch' ? (job.batchId ?? id) : null,
         rubric: job.rubric ?? null,
       };
       prepared = {

@@ -116,13 +116,40 @@ export const MIGRATIONS: readonly Migration[] = [
       addColumn(sql, 'evaluation', 'rubric', 'TEXT');
     },
   },
+  {
+    version: 6,
+    name: 'tiers',
+    up(sql) {
+      // The service tier the evaluation runs at (src/tiers/) and what a flex refusal leads to.
+      addColumn(sql, 'evaluation', 'tier', "TEXT NOT NULL DEFAULT 'standard'");
+      addColumn(sql, 'evaluation', 'flex_fallback', "TEXT NOT NULL DEFAULT 'standard'");
+      // The group its batch-tier calls are to be waved with (its batch, else itself; docs/architecture.md).
+      addColumn(sql, 'evaluation', 'wave_group', 'TEXT');
+      // Calls begun and not stored yet (./pending.ts): an attempt out from this object, a call continued in a
+      // later invocation or waiting for flex.
+      sql.exec(PENDING_TABLE);
+    },
+  },
 ];
 
 /** The schema version this code expects: the last migration's. */
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
 
+/** The `pending` table (migration 5). */
+const PENDING_TABLE = `
+  CREATE TABLE IF NOT EXISTS pending (
+    call_id     TEXT PRIMARY KEY,
+    tier        TEXT NOT NULL,
+    launched_at INTEGER,
+    attempts    TEXT NOT NULL DEFAULT '[]',
+    first_at    INTEGER NOT NULL,
+    not_before  INTEGER,
+    wave        TEXT,
+    sync        INTEGER NOT NULL DEFAULT 0
+  );`;
+
 /** The tables {@link MIGRATIONS} create (an object with none of them has never been migrated). */
-const OWN_TABLES = ['schema_version', 'evaluation', 'ended', 'results', 'erasure'] as const;
+const OWN_TABLES = ['schema_version', 'evaluation', 'ended', 'results', 'erasure', 'pending'] as const;
 
 /**
  * The schema at {@link SCHEMA_VERSION} in one statement, for an object that has none yet (every new
@@ -150,7 +177,10 @@ const CURRENT_SCHEMA = `
     finalize_failures INTEGER NOT NULL DEFAULT 0,
     engine_version    TEXT,
     verdict           TEXT,
-    rubric            TEXT
+    rubric            TEXT,
+    tier              TEXT NOT NULL DEFAULT 'standard',
+    flex_fallback     TEXT NOT NULL DEFAULT 'standard',
+    wave_group        TEXT
   );
   CREATE TABLE ended (
     singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
@@ -172,7 +202,8 @@ const CURRENT_SCHEMA = `
     finished_at INTEGER NOT NULL,
     latency_ms  INTEGER
   );
-  CREATE TABLE erasure (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), requested_at INTEGER NOT NULL);`;
+  CREATE TABLE erasure (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), requested_at INTEGER NOT NULL);
+  ${PENDING_TABLE}`;
 
 /**
  * Brings the object's SQLite to {@link SCHEMA_VERSION}, applying each missing migration in its own

@@ -5,11 +5,15 @@
  * then re-arm while work remains. A stored result is never requested again.
  */
 import { budgetAdmission, budgetOf, loadCallMeter } from '../../src/budgets/call-check.js';
-import type { LlmCallRequest, LlmCallResult, LlmError, LlmFunction } from '../../src/engine/call.js';
+import type { LlmAttempt, LlmCallRequest, LlmCallResult, LlmError } from '../../src/engine/call.js';
 import type { Admission } from '../../src/engine/pool.js';
 import { runCallPool } from '../../src/engine/pool.js';
 import { applyResult, outcome, readyCalls } from '../../src/engine/protocol.js';
-import { createLlm } from '../../src/llm/client.js';
+import type { TieredCallResult, TieredLlmFunction } from '../../src/llm/client.js';
+import { createTieredLlm } from '../../src/llm/client.js';
+import { FLEX_UNAVAILABLE } from '../../src/llm/flex.js';
+import { backoffDelay } from '../../src/backoff/backoff.js';
+import { PendingCalls } from './pending.js';
 import { providerGateOf } from '../../src/provider-gate/worker-gate.js';
 import { llmEnvOf, LlmSettingsError, settingsFromEnv, supportsNOf } from '../../src/llm/settings.js';
 import { MAX_PARALLEL_CALLS } from '../../src/config/platform-limits.js';
@@ -23,9 +27,36 @@ import { ConfigError, configOf } from '../../src/config/vars.js';
 /** Consecutive throwing alarm invocations after which the evaluation is failed with `internal_error`. Default 5. */
 export const MAX_ALARM_FAILURES = 5;
 
+/** A flex call refused under `flexFallback: "wait"` goes again after 1 min, doubling up to 1 h. */
+const FLEX_WAIT_BACKOFF = { base: 60_000, max: 3_600_000, jitter: 'full' } as const;
+
+/** The attempt an instance had out when it died, as the next invocation records it. */
+function evictedAttempt(
+  row: { tier: LlmAttempt['tier']; launched_at: number | null },
+  attempt: number,
+  at: number,
+): LlmAttempt {
+  return {
+    attempt,
+    kind: 'timeout',
+    code: 'evicted',
+    latencyMs: Math.max(0, at - (row.launched_at ?? at)),
+    ...(row.tier !== undefined && row.tier !== 'standard' ? { tier: row.tier } : {}),
+  };
+}
+
+/** Every attempt of a call, earlier invocations' first, renumbered from 1. */
+function joinAttempts(earlier: readonly LlmAttempt[], now: readonly LlmAttempt[]): LlmAttempt[] {
+  return [...earlier, ...now].map((a, i) => ({ ...a, attempt: i + 1 }));
+}
+
 /** The alarm's work for one instance. */
 export class Stepper {
-  private llm: LlmFunction | null = null;
+  private llm: TieredLlmFunction | null = null;
+  /** Calls the deadline cut short in the current invocation: they go again in the next one, not this. */
+  private readonly parked = new Set<string>();
+  /** When the current invocation began, epoch ms (the calls' deadline counts from it). */
+  private invocationStart = 0;
   /**
    * Whether a call's provider takes OpenAI's `n`, from the same settings as {@link llm}: the engine groups
    * samples into one request only there, so a provider without `n` gets every sample in the same wave.
@@ -46,6 +77,10 @@ export class Stepper {
   async alarm(): Promise<void> {
     const evaluation = this.instance.load();
     if (!evaluation) return;
+    if (this.instance.stepsRunning === 0) {
+      this.invocationStart = Date.now();
+      this.parked.clear();
+    }
     this.instance.stepsRunning += 1;
     try {
       await this.guardedStep(evaluation);
@@ -134,6 +169,11 @@ export class Stepper {
     const ran = await this.pool(evaluation);
     // Everything ready is already in flight in this instance: whoever started it re-arms.
     if (ran === 'in_flight') return;
+    // Every ready call waits: flex refused under `wait`, or cut short by the deadline (next invocation).
+    if (ran === 'waiting') {
+      await this.instance.ctx.storage.setAlarm(this.nextAlarm(evaluation));
+      return;
+    }
     if (ran === 'stuck' && !isTerminal(evaluation.meta.status)) {
       this.instance.setTerminal(evaluation, 'failed', {
         code: 'engine_stuck',
@@ -145,8 +185,22 @@ export class Stepper {
     if (await this.settled(evaluation)) return;
     // Calls still in flight belong to a concurrent invocation of this instance, which re-arms itself.
     if (this.instance.inFlight.size > 0) return;
+    await this.instance.ctx.storage.setAlarm(this.nextAlarm(evaluation));
+  }
+
+  /**
+   * When the next step is due: at once while some ready call may go now (a call cut short included), else
+   * when the first flex wait ends.
+   */
+  private nextAlarm(evaluation: CachedEvaluation): number {
     // Inside alarm(), Date.now() alone is dropped after a few hops locally; +1 chains reliably.
-    await this.instance.ctx.storage.setAlarm(Date.now() + 1);
+    const now = Date.now();
+    const engine = evaluation.engine;
+    const waiting = this.instance.store.pending.waiting(now);
+    if (!engine || waiting.size === 0) return now + 1;
+    const ready = readyCalls(engine.method, engine.state, { supportsN: this.supportsN });
+    if (ready.some((r) => !waiting.has(r.id))) return now + 1;
+    return Math.min(...waiting.values());
   }
 
   /**
@@ -159,10 +213,11 @@ export class Stepper {
    * @returns `ran` once calls were launched or refused; when the first round found nothing to launch,
    *   `in_flight` if this instance has calls in flight, else `stuck`.
    */
-  private async pool(evaluation: CachedEvaluation): Promise<'ran' | 'in_flight' | 'stuck'> {
+  private async pool(evaluation: CachedEvaluation): Promise<'ran' | 'in_flight' | 'waiting' | 'stuck'> {
     const budget = configOf(this.instance.env).STEP_BUDGET_MS;
     const admit = await this.budgetCheck(evaluation);
     const began = Date.now();
+    const pending = this.instance.store.pending;
     const { launched, refused } = await runCallPool({
       concurrency: MAX_PARALLEL_CALLS,
       // Re-checked after every await: a cancel or an outcome stops new launches at once.
@@ -171,7 +226,8 @@ export class Stepper {
         if (!engine || isTerminal(evaluation.meta.status) || outcome(engine.method, engine.state) !== null) return [];
         return readyCalls(engine.method, engine.state, { supportsN: this.supportsN });
       },
-      skip: (id) => this.instance.inFlight.has(id),
+      // Read live: a call parked by this very pool (cut short, or a flex wait) is not launched again in it.
+      skip: (id) => this.instance.inFlight.has(id) || this.parked.has(id) || pending.waits(id, Date.now()),
       more: () => Date.now() - began < budget,
       run: (request) => this.call(evaluation, request),
       ...(admit
@@ -184,7 +240,8 @@ export class Stepper {
         : {}),
     });
     if (launched > 0 || refused > 0) return 'ran';
-    return this.instance.inFlight.size > 0 ? 'in_flight' : 'stuck';
+    if (this.instance.inFlight.size > 0) return 'in_flight';
+    return this.parked.size > 0 || pending.waiting(Date.now()).size > 0 ? 'waiting' : 'stuck';
   }
 
   /**
@@ -221,9 +278,22 @@ export class Stepper {
     this.record(evaluation, request, { id: request.id, ok: false, error, attempts: 0 }, at);
   }
 
-  /** Makes one LLM call and stores its result the moment it arrives. Throws only for bugs/storage errors. */
+  /**
+   * Makes one LLM call at the evaluation's tier and stores its result the moment it arrives. The call's
+   * `pending` row (./pending.ts) says an attempt is out before it goes, so an attempt an eviction cut off is
+   * counted when the call goes again; an attempt never outlives the invocation (`CALL_DEADLINE_MS`): a call cut
+   * short, or a flex call refused under `wait`, is parked for a later invocation instead of stored.
+   * Throws only for bugs/storage errors.
+   */
   private async call(evaluation: CachedEvaluation, request: LlmCallRequest): Promise<void> {
     const startedAt = Date.now();
+    const pending = this.instance.store.pending;
+    const row = pending.get(request.id);
+    const earlier = PendingCalls.attemptsOf(row);
+    // Out when the instance that sent it died: it may have reached the provider, so it is an attempt.
+    if (row && row.launched_at !== null) earlier.push(evictedAttempt(row, earlier.length + 1, startedAt));
+    const tier = evaluation.meta.tier === 'flex' ? 'flex' : 'standard';
+    pending.launch(request.id, tier, earlier, startedAt);
     this.instance.inFlight.set(request.id, { request, startedAt });
     this.instance.streams.broadcast(
       callStartedEvent(evaluation.meta.id, {
@@ -235,15 +305,43 @@ export class Stepper {
         startedAt,
       }),
     );
-    let result: LlmCallResult;
+    let out: TieredCallResult;
     try {
       const llm = this.llmFn(evaluation);
       if (!llm) throw new Error('LLM settings vanished after step() checked them');
-      result = await llm(request);
+      out = await llm(request, {
+        tier,
+        flexFallback: evaluation.meta.flex_fallback,
+        // One prompt cache key per evaluation: its calls share the provider's cache route (sent where supported).
+        promptCacheKey: evaluation.meta.id,
+        deadlineMs: this.invocationStart + configOf(this.instance.env).CALL_DEADLINE_MS,
+        attemptsMade: earlier.length,
+      });
     } finally {
       this.instance.inFlight.delete(request.id);
     }
-    this.record(evaluation, request, result, startedAt);
+    const attempts = joinAttempts(earlier, failedOf(out));
+    if (out.cutShort) {
+      this.parked.add(request.id);
+      pending.park(request.id, out.tier, attempts, null);
+      log('info', 'call.continued', {
+        evaluationId: evaluation.meta.id,
+        callId: request.id,
+        attempts: attempts.length,
+      });
+      return;
+    }
+    const firstAt = row?.first_at ?? startedAt;
+    const waitMs = configOf(this.instance.env).FLEX_WAIT_MAX_SECONDS * 1000;
+    if (!out.result.ok && out.result.error.code === FLEX_UNAVAILABLE && Date.now() - firstAt < waitMs) {
+      // The wait grows with the times it was parked (each after a full round of the retry policy's attempts).
+      const parks = Math.ceil(attempts.length / Math.max(1, configOf(this.instance.env).LLM_MAX_ATTEMPTS));
+      const notBefore = Math.ceil(Date.now() + backoffDelay(parks, FLEX_WAIT_BACKOFF));
+      pending.park(request.id, 'flex', attempts, Math.min(notBefore, firstAt + waitMs));
+      log('info', 'call.flex_wait', { evaluationId: evaluation.meta.id, callId: request.id, notBefore });
+      return;
+    }
+    this.record(evaluation, request, withAttempts(out.result, attempts), startedAt);
   }
 
   /**
@@ -269,6 +367,8 @@ export class Stepper {
       finishedAt,
       latencyMs,
     };
+    // Stored and forgotten as pending in one synchronous block: never one without the other.
+    this.instance.store.pending.settle(request.id);
     if (!this.instance.store.insertResult({ ...stored, attempts })) {
       log('warn', 'call.duplicate', { evaluationId: evaluation.meta.id, callId: request.id });
       return;
@@ -300,7 +400,7 @@ export class Stepper {
    * `llm_not_configured`, or `config_invalid` for an invalid variable) when the deployment's configuration
    * is unusable: a retry cannot fix that, so the alarm must not throw its way to `internal_error`.
    */
-  private llmFn(evaluation: CachedEvaluation): LlmFunction | null {
+  private llmFn(evaluation: CachedEvaluation): TieredLlmFunction | null {
     if (this.llm) return this.llm;
     try {
       const settings = settingsFromEnv(llmEnvOf(this.instance.env));
@@ -309,8 +409,7 @@ export class Stepper {
         tenant: evaluation.meta.tenant,
         evaluationId: evaluation.meta.id,
       });
-      // One prompt cache key per evaluation: its calls share the provider's cache route (sent where supported).
-      this.llm = createLlm(settings, gate ? { gate } : {}, { promptCacheKey: evaluation.meta.id });
+      this.llm = createTieredLlm(settings, gate ? { gate } : {});
       this.supportsN = supportsNOf(settings);
       return this.llm;
     } catch (e) {
@@ -320,4 +419,28 @@ export class Stepper {
       return null;
     }
   }
+}
+
+/** The failed attempts of a call's outcome, with their tiers (the call's error lists them when it failed). */
+function failedOf(out: TieredCallResult): LlmAttempt[] {
+  if (out.result.ok) return out.result.failedAttempts ?? [];
+  return out.result.error.attempts ?? [];
+}
+
+/**
+ * The result as stored: every attempt of every invocation counted, the failed ones listed with their tiers
+ * (on the error of a failed call, as `failedAttempts` of one that answered).
+ */
+function withAttempts(result: LlmCallResult, attempts: LlmAttempt[]): LlmCallResult {
+  if (result.ok) {
+    const { failedAttempts: _f, ...rest } = result;
+    return {
+      ...rest,
+      attempts: attempts.length + 1,
+      ...(attempts.length > 0 ? { failedAttempts: attempts } : {}),
+    };
+  }
+  // A refusal before any request (no attempt made) stays one.
+  if (attempts.length === 0) return result;
+  return { ...result, attempts: attempts.length, error: { ...result.error, attempts } };
 }

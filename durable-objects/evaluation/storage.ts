@@ -12,7 +12,9 @@ import type { EvaluationStatus } from '../../src/evaluations/status.js';
 import type { VerdictSummary } from '../../src/evaluations/live-events.js';
 import type { StoredResultView } from './event-builders.js';
 import { migrate } from './migrations.js';
+import { PendingCalls } from './pending.js';
 import type { StoredCall } from '../../src/evaluations/ending.js';
+import type { FlexFallback, Tier } from '../../src/llm/tiers.js';
 
 /** The single `evaluation` row. */
 export type MetaRow = {
@@ -38,6 +40,11 @@ export type MetaRow = {
   engine_version: string;
   /** {@link VerdictSummary} as JSON text once the protocol concluded, else null. */
   verdict: string | null;
+  /** The service tier it runs at, and what a flex refusal leads to. */
+  tier: Tier;
+  flex_fallback: FlexFallback;
+  /** The group its batch-tier calls are waved with (its batch, else itself); null below the batch tier. */
+  wave_group: string | null;
   /** The rubric's content (src/engine/rubric.ts) as JSON text, or null for none. */
   rubric: string | null;
 };
@@ -97,10 +104,13 @@ export function storedError(error: EvaluationError | null): string | null {
 /** Typed access to the object's SQLite. The constructor migrates the schema (./migrations.ts). */
 export class EvaluationStore {
   private readonly sql: SqlStorage;
+  /** Calls begun and not stored yet (./pending.ts). */
+  readonly pending: PendingCalls;
 
   constructor(private readonly storage: DurableObjectStorage) {
     migrate(storage);
     this.sql = storage.sql;
+    this.pending = new PendingCalls(this.sql);
   }
 
   /** Records that the caller deleted the evaluation while its final write was owed (./erase.ts). */
@@ -141,8 +151,9 @@ export class EvaluationStore {
   /** Inserts the `evaluation` row (`INSERT OR IGNORE`: a second start keeps the first). */
   insertMeta(m: MetaRow): void {
     this.sql.exec(
-      `INSERT OR IGNORE INTO evaluation (singleton, id, tenant, method, config, task, status, calls_planned, started_at, updated_at, engine_version, rubric)
-       VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR IGNORE INTO evaluation (singleton, id, tenant, method, config, task, status, calls_planned, started_at, updated_at,
+         engine_version, rubric, tier, flex_fallback, wave_group)
+       VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       m.id,
       m.tenant,
       m.method,
@@ -154,6 +165,9 @@ export class EvaluationStore {
       m.updated_at,
       m.engine_version,
       m.rubric,
+      m.tier,
+      m.flex_fallback,
+      m.wave_group,
     );
   }
 
@@ -290,6 +304,7 @@ export class EvaluationStore {
         usage: res.usage,
         parseError: parseErrors.get(res.id) ?? null,
         attempts: r.attempts,
+        ...(res.failedAttempts ? { failedAttempts: res.failedAttempts } : {}),
         latencyMs: r.latency_ms,
         at: r.finished_at,
         ...(res.choices && res.choices.length > 1

@@ -20,7 +20,15 @@ import {
   UpdateTenantRequestSchema,
   UsageQuerySchema,
 } from '../tenants/schemas.js';
-import { changeTenant, createKey, createTenant, keyView, requireTenant, tenantView } from './service.js';
+import {
+  changeTenant,
+  createKey,
+  createTenant,
+  keyView,
+  requireKnownTenant,
+  requireTenant,
+  tenantView,
+} from './service.js';
 import { usageResponse } from '../tenants/usage-routes.js';
 import { getKey, listKeys, listTenants, revokeKey } from '../tenants/rows.js';
 import { ApiError } from '../http/errors.js';
@@ -168,9 +176,10 @@ const tenantUsageRoute = createRoute({
   operationId: 'adminGetTenantUsage',
   summary: "A tenant's usage",
   description:
-    'The usage report of any tenant (also one with no `tenants` row, e.g. an API_KEYS tenant): the same query and answer as `GET /v1/usage`.',
+    'The usage report of any tenant (also one with no `tenants` row that has made an evaluation or a billed call, e.g. an API_KEYS tenant): ' +
+    'the same query and answer as `GET /v1/usage`. 404 for an id the deployment has never seen.',
   request: { params: TenantParams, query: UsageQuerySchema },
-  responses: v1Responses({ 200: USAGE_OK, 400: USAGE_BAD_QUERY }),
+  responses: v1Responses({ 200: USAGE_OK, 400: USAGE_BAD_QUERY, 404: notFound('tenant') }),
 });
 
 const createKeyRoute = createRoute({
@@ -281,6 +290,7 @@ export const admin = new OpenAPIHono<TenantEnv>()
     c.json(await tenantView(c.env, await changeTenant(c.env, c.req.valid('param').id, c.req.valid('json'))), 200),
   )
   .openapi(tenantUsageRoute, async (c) => {
+    await requireKnownTenant(c.env, c.req.valid('param').id);
     const r = await usageResponse(c.env, c.req.valid('param').id, c.req.valid('query'), c.req.header('Accept'));
     if ('csv' in r) return c.body(r.csv, 200, { 'Content-Type': 'text/csv; charset=utf-8' });
     return c.json(r.json, 200);

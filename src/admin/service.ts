@@ -77,6 +77,20 @@ export async function requireTenant(env: Bindings, id: string): Promise<TenantRe
   return t;
 }
 
+/**
+ * 404 `not_found` unless `id` is a tenant the deployment knows: a `tenants` row, or one that has made an
+ * evaluation or a billed call (an `API_KEYS` tenant has no row), so a mistyped id is not an empty report.
+ */
+export async function requireKnownTenant(env: Bindings, id: string): Promise<void> {
+  if (await getTenant(env.DB, id)) return;
+  const seen = await env.DB.prepare(
+    'SELECT 1 FROM evaluations WHERE tenant = ?1 UNION ALL SELECT 1 FROM usage WHERE tenant = ?1 LIMIT 1',
+  )
+    .bind(id)
+    .first();
+  if (!seen) throw new ApiError(404, 'not_found', `no tenant "${id}"`);
+}
+
 /** Creates a tenant. @throws ApiError 409 `conflict` when the given id exists. */
 export async function createTenant(
   env: Bindings,

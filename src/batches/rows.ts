@@ -20,6 +20,7 @@ import { completionEventId } from './completion-event.js';
 import type { CachePlan } from '../verdict-cache/plan.js';
 import { hitColumns, hitOf } from '../verdict-cache/hit.js';
 import type { BatchKind, BatchStatus } from './schemas.js';
+import type { FlexFallback, Tier } from '../llm/tiers.js';
 
 /** One item as stored: its evaluation row's own fields. */
 export interface NewBatchItem {
@@ -54,6 +55,9 @@ export interface NewBatch {
   items: readonly NewBatchItem[];
   /** The managed key that submitted it (recorded on every item, for usage by key); null otherwise. */
   keyId?: string | null;
+  /** The service tier of every item (src/tiers/) and what a flex refusal leads to; absent: `standard`. */
+  tier?: Tier;
+  flexFallback?: FlexFallback;
   now: number;
 }
 
@@ -77,6 +81,9 @@ export interface BatchRecord {
   cancelRequestedAt: number | null;
   budget: Budget | null;
   budgetExhaustedAt: number | null;
+  /** The service tier of every item, and what a flex refusal leads to. */
+  tier: Tier;
+  flexFallback: FlexFallback;
   createdAt: number;
   completedAt: number | null;
 }
@@ -94,8 +101,8 @@ export function insertBatchStatements(db: D1Database, b: NewBatch): D1PreparedSt
     db
       .prepare(
         `INSERT INTO batches (id, tenant, kind, status, method, preset, config, webhook_url, idempotency_key, request_hash,
-           items_total, concurrency, completion_event_id, budget, created_at, updated_at)
-         VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+           items_total, concurrency, completion_event_id, budget, tier, flex_fallback, created_at, updated_at)
+         VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
       )
       .bind(
         b.id,
@@ -111,6 +118,8 @@ export function insertBatchStatements(db: D1Database, b: NewBatch): D1PreparedSt
         b.concurrency,
         completionEventId(b.kind, b.id),
         b.budget ? JSON.stringify(b.budget) : null,
+        b.tier ?? 'standard',
+        b.flexFallback ?? 'standard',
         b.now,
         b.now,
       ),
@@ -135,6 +144,8 @@ export function insertBatchStatements(db: D1Database, b: NewBatch): D1PreparedSt
     keyId: b.keyId ?? null,
     cacheMode: item.cache?.mode ?? null,
     cacheKey: item.cache?.key ?? null,
+    tier: b.tier ?? 'standard',
+    flexFallback: b.flexFallback ?? 'standard',
     rubric: item.rubric ?? null,
   }));
   statements.push(...insertRowsJsonStatements(db, rows, { sql: BATCH_INSERTED, binds: [b.id] }));
@@ -174,13 +185,15 @@ export interface BatchRow {
   cancel_requested_at: number | null;
   budget: string | null;
   budget_exhausted_at: number | null;
+  tier: Tier;
+  flex_fallback: FlexFallback;
   created_at: number;
   completed_at: number | null;
 }
 
 /** The columns of {@link BatchRow}. */
 export const BATCH_SELECT = `SELECT id, tenant, kind, status, method, preset, webhook_url, request_hash, items_total, succeeded, failed, cancelled,
-  concurrency, sent, cancel_requested_at, budget, budget_exhausted_at, created_at, completed_at FROM batches`;
+  concurrency, sent, cancel_requested_at, budget, budget_exhausted_at, tier, flex_fallback, created_at, completed_at FROM batches`;
 
 /** A row as a {@link BatchRecord}. */
 export function toBatchRecord(r: BatchRow): BatchRecord {
@@ -202,6 +215,8 @@ export function toBatchRecord(r: BatchRow): BatchRecord {
     cancelRequestedAt: r.cancel_requested_at,
     budget: r.budget === null ? null : (JSON.parse(r.budget) as Budget),
     budgetExhaustedAt: r.budget_exhausted_at,
+    tier: r.tier,
+    flexFallback: r.flex_fallback,
     createdAt: r.created_at,
     completedAt: r.completed_at,
   };
@@ -309,7 +324,8 @@ export function claimWindowStatements(
     db.prepare(`SELECT id FROM batches WHERE id = ${which} AND budget IS NOT NULL AND completed_at IS NULL`).bind(key),
     db
       .prepare(
-        `SELECT b.id AS batch_id, e.id, e.tenant, e.method, e.config, e.task, ${rubricContentSql('e')} AS rubric, ${hitColumns('e')} ${claimed}`,
+        `SELECT b.id AS batch_id, e.id, e.tenant, e.method, e.config, e.task, e.tier, e.flex_fallback,
+           ${rubricContentSql('e')} AS rubric, ${hitColumns('e')} ${claimed}`,
       )
       .bind(key, token),
     ...(admit
@@ -333,6 +349,8 @@ function claimOf([, budgeted, claimed]: readonly (D1Result | undefined)[]): Wind
     task: string;
     cache_from: string | null;
     cached_verdict: string | null;
+    tier: Tier;
+    flex_fallback: FlexFallback;
     rubric: string | null;
   }[];
   const budgetedId = (budgeted?.results[0] as { id: string } | undefined)?.id ?? null;
@@ -347,6 +365,8 @@ function claimOf([, budgeted, claimed]: readonly (D1Result | undefined)[]): Wind
       task: r.task,
       batchId: r.batch_id,
       cached: hitOf(r),
+      tier: r.tier,
+      flexFallback: r.flex_fallback,
       rubric: r.rubric,
     })),
     budgeted: budgetedId,

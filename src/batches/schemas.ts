@@ -18,6 +18,7 @@ import {
 } from '../evaluations/schemas.js';
 import { BudgetSchema } from '../engine/budget.js';
 import { OneOffWebhookSchema } from '../webhooks/schemas.js';
+import { FlexFallbackField, FlexFallbackView, TierField, TierView } from '../tiers/schemas.js';
 
 /** Most items per batch: 10,000. */
 export const MAX_BATCH_ITEMS = 10_000;
@@ -59,6 +60,13 @@ export const CreateBatchRequestSchema = z
         'run of every item cannot fit. While it runs, each item is launched with a share of what is left as its own budget (enforced call by call); ' +
         'once nothing is left, items not launched end `failed` with `budget_exceeded`. Per-item limits go in `config.budget` instead.',
     ),
+    tier: TierField.describe(
+      "The service tier of every item (absent: the tenant's default, else the providers' default, else `standard`). " +
+        "At `batch` the items run all at once and their ready calls go to the provider's Batch API in waves: every ready call of every item " +
+        'for one provider and model in one provider batch; when its results are in, the next ready calls form the next wave. ' +
+        'A tier a provider of the judge does not offer is a 400 `tier_unsupported` naming the provider.',
+    ),
+    flexFallback: FlexFallbackField,
   })
   .strict()
   .superRefine((body, ctx) => {
@@ -168,6 +176,9 @@ export const BatchSummarySchema = z
     status: BatchStatusSchema,
     method: z.string(),
     preset: z.string().nullable(),
+    /** The service tier of every item, and what a flex refusal leads to. */
+    tier: TierView,
+    flexFallback: FlexFallbackView,
     counts: BatchCountsSchema,
     createdAt: iso,
     completedAt: iso.nullable(),
@@ -181,9 +192,10 @@ export type BatchSummary = z.infer<typeof BatchSummarySchema>;
 
 /** Answer to `GET /v1/batches/{id}`: counts, verdict statistics and usage over every item. */
 export const BatchSchema = BatchSummarySchema.extend({
-  webhook: WebhookTargetSchema.nullable(),
+  /** (A union: `.nullable()` on a component gives `allOf: [$ref, {type: [object, null]}]`, which refuses null.) */
+  webhook: z.union([WebhookTargetSchema, z.null()]),
   /** The batch's budget as given, or null. */
-  budget: BudgetSchema.nullable(),
+  budget: z.union([BudgetSchema, z.null()]),
   /** When the budget was used up: items not launched by then end `failed` (`budget_exceeded`). */
   budgetExhaustedAt: iso.nullable(),
   verdicts: BatchVerdictStatsSchema,
@@ -213,11 +225,11 @@ export const BatchResultLineSchema = z
     status: EvaluationStatusSchema,
     /** True after `DELETE /v1/evaluations/{id}`: verdict, metadata and error are erased. */
     deleted: z.boolean(),
-    metadata: MetadataSchema.nullable(),
-    verdict: VerdictSummarySchema.nullable(),
-    error: EvaluationErrorSchema.nullable(),
+    metadata: z.union([MetadataSchema, z.null()]),
+    verdict: z.union([VerdictSummarySchema, z.null()]),
+    error: z.union([EvaluationErrorSchema, z.null()]),
     /** The rubric the item judged by (`{id?, version?, hash}`), or null. */
-    rubric: RubricStampSchema.nullable(),
+    rubric: z.union([RubricStampSchema, z.null()]),
   })
   .strict()
   .meta({ id: 'BatchResultLine' });

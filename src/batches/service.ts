@@ -33,6 +33,8 @@ import { resolveRubricRef } from '../rubrics/resolve.js';
 import { submitBatch } from './submit.js';
 import { checkBatchBudget } from './budget-check.js';
 import { requireSigningSecret, requireWebhookUrl } from '../webhooks/url-checks.js';
+import { limitsFor } from '../evaluations/service.js';
+import { resolveTier } from '../tiers/resolve.js';
 
 /** Relative links of a batch. */
 export function batchLinks(id: string): BatchAccepted['links'] {
@@ -54,11 +56,14 @@ export async function createBatch(
 ): Promise<{ body: BatchAccepted; replayed: boolean }> {
   const judge = resolveJudge(request.preset, request.config);
   checkLlmConfig(llmEnvOf(env), judge);
+  const limits = await limitsFor(env, tenant, creator.limits);
+  const tier = resolveTier(env, judge, request, limits.defaultTier);
   const webhookUrl = request.webhook ? requireWebhookUrl(env, request.webhook.url, 'webhook.url') : null;
   if (webhookUrl !== null) await requireSigningSecret(env, tenant, 'webhook.url');
   const rubric = request.rubric === undefined ? null : await resolveRubricRef(env, tenant, request.rubric);
   if (request.budget) await checkBatchBudget(env, tenant, request, judge);
   const r = await submitBatch(env, {
+    ...tier,
     rubric,
     tenant,
     kind: 'batch',
@@ -68,7 +73,7 @@ export async function createBatch(
     webhookUrl,
     budget: request.budget ?? null,
     idempotencyKey,
-    creator,
+    creator: { ...creator, limits },
     request,
     cache: { mode: request.cache, seed: request.seed },
   });
@@ -110,6 +115,8 @@ export function summaryOf(b: BatchRecord): BatchSummary {
     status: b.status,
     method: b.method,
     preset: b.preset,
+    tier: b.tier,
+    flexFallback: b.flexFallback,
     counts: countsOf(b),
     createdAt: iso(b.createdAt) ?? '',
     completedAt: iso(b.completedAt),

@@ -33,6 +33,7 @@ import { configOf } from '../config/vars.js';
 import type { CacheRequest } from '../verdict-cache/plan.js';
 import { requestCachePlans } from '../verdict-cache/plan.js';
 import { markHitsStatement, servesSince } from '../verdict-cache/rows.js';
+import type { TierChoice } from '../tiers/resolve.js';
 import type { ResolvedRubric } from '../rubrics/resolve.js';
 import { contentStatement } from '../rubrics/rows.js';
 
@@ -43,8 +44,8 @@ export interface SubmitItem {
   metadata: Record<string, string | number | boolean> | null;
 }
 
-/** What {@link submitBatch} needs. */
-export interface BatchSubmission {
+/** What {@link submitBatch} needs: with its tier (every item's, resolved by the caller: src/tiers/resolve.ts). */
+export interface BatchSubmission extends TierChoice {
   tenant: string;
   kind: BatchKind;
   preset: string | null;
@@ -151,7 +152,11 @@ export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Su
       budget: s.budget ?? null,
       idempotencyKey: s.idempotencyKey,
       requestHash: hash,
-      concurrency: config.BATCH_CONCURRENCY,
+      // At the batch tier every item runs at once: the provider's own limit is per file, and the items wait
+      // on their waves, not on LLM calls (src/waves/).
+      concurrency: s.tier === 'batch' ? Math.max(1, items.length) : config.BATCH_CONCURRENCY,
+      tier: s.tier,
+      flexFallback: s.flexFallback,
       items,
       now,
     },

@@ -31,6 +31,8 @@ export function scaleEstimate(e: Estimate, factor: number): Estimate {
     max: f(e.max),
     callsWithRepairs: Math.round(e.callsWithRepairs * factor),
     models: e.models.map((m) => ({ ...m, min: f(m.min), expected: f(m.expected), max: f(m.max) })),
+    // Items run side by side: the sample's deepest item stands for the batch's.
+    waves: e.waves,
   };
 }
 

@@ -72,6 +72,12 @@ export interface Estimate {
   callsWithRepairs: number;
   /** Per model and provider, in the order first called. */
   models: ModelFigures[];
+  /**
+   * Rounds of dependent calls of one evaluation (a round's calls need only earlier rounds' replies): on the
+   * shortest path (`min`) and the longest (`max`); the most over the evaluations summed, since they run side by
+   * side. The batch tier sends one round per provider batch (a wave).
+   */
+  waves: { min: number; max: number };
 }
 
 /** An empty estimate: the identity of {@link addEstimates}. */
@@ -82,6 +88,7 @@ export const NO_ESTIMATE: Estimate = {
   max: NO_FIGURES,
   callsWithRepairs: 0,
   models: [],
+  waves: { min: 0, max: 0 },
 };
 
 /** The sum of two estimates (models merged by model and provider). */
@@ -109,6 +116,7 @@ export function addEstimates(a: Estimate, b: Estimate): Estimate {
     max: addFigures(a.max, b.max),
     callsWithRepairs: a.callsWithRepairs + b.callsWithRepairs,
     models: [...models.values()],
+    waves: { min: Math.max(a.waves.min, b.waves.min), max: Math.max(a.waves.max, b.waves.max) },
   };
 }
 
@@ -123,6 +131,8 @@ interface Run {
   total: Figures;
   /** Requests the longest path would make with every rejectable reply re-asked. */
   withRepairs: number;
+  /** Rounds of dependent calls. */
+  waves: number;
 }
 
 function sum(calls: readonly SyntheticCall[]): Figures {
@@ -147,7 +157,18 @@ async function drive(
 ): Promise<Run> {
   const synthetic = createSyntheticLlm(strategy, length, deps.counter, deps.meter);
   let withRepairs = 0;
-  const { outcome } = await runEvaluation(method, initial, synthetic.llm, {
+  // A call's round: one past the latest round whose reply was in when it was launched. Every ready call is
+  // launched before any synthetic reply comes back, so a round is exactly the calls ready together.
+  let latestDone = 0;
+  const llm: typeof synthetic.llm = async (request) => {
+    const round = latestDone + 1;
+    const result = await synthetic.llm(request);
+    latestDone = Math.max(latestDone, round);
+    return result;
+  };
+  const { outcome } = await runEvaluation(method, initial, llm, {
+    // Every ready call at once, as a wave sends them.
+    concurrency: 1_000,
     // The deployment's capability, as the Durable Object passes it: the requests estimated are the ones sent.
     supportsN: (call) => deps.meter.supportsN(call),
     onCall: (request) => {
@@ -158,7 +179,7 @@ async function drive(
   });
   if (outcome.status !== 'succeeded')
     throw new Error(`estimate run of "${initial.method}" ended ${outcome.status}: ${outcome.error.message}`);
-  return { calls: synthetic.calls, total: sum(synthetic.calls), withRepairs };
+  return { calls: synthetic.calls, total: sum(synthetic.calls), withRepairs, waves: latestDone };
 }
 
 /** Orders runs by calls, then by tokens. */
@@ -260,6 +281,7 @@ async function estimateRun(
     max: runs.max.total,
     callsWithRepairs: runs.max.withRepairs,
     models: byModel(runs, deps),
+    waves: { min: runs.min.waves, max: Math.max(runs.expected.waves, runs.max.waves) },
   };
 }
 

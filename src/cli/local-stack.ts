@@ -379,6 +379,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       ALLOW_ANONYMOUS: 'true',
       LLM_BASE_URL: llmBaseUrl,
       ...(options.llmModel ? { LLM_MODEL: options.llmModel } : usingMock ? { LLM_MODEL: 'mock-judge' } : {}),
+      // The bundled mock speaks OpenAI's flex processing and Batch API, so the cheaper tiers can be tried locally.
+      ...(usingMock ? { LLM_SUPPORTS_FLEX: 'true', LLM_SUPPORTS_BATCH: 'true' } : {}),
       ...options.vars,
       ...(apiKey ? { LLM_API_KEY: apiKey } : {}),
       ...options.secrets,

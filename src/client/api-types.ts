@@ -400,7 +400,7 @@ export interface paths {
         };
         /**
          * Usage and cost
-         * @description LLM calls, prompt / cached prompt / completion tokens, cost (USD) and what the providers' prompt caches saved (USD) of this tenant in `[from, to)`, grouped by UTC `day`, `model`, `preset` or `key` (the API key that created the evaluation), summed from the per-call usage rows (written when an evaluation ends); and `verdictCache`: evaluations created in the range that the verdict cache served (no call, $0) and the USD those verdicts had cost. CSV (the rows only) with `format=csv` or `Accept: text/csv`.
+         * @description LLM calls, prompt / cached prompt / completion tokens and cost (USD) of this tenant in `[from, to)`, grouped by UTC `day`, `model`, `preset` or `key` (the API key that created the evaluation), summed from the per-call usage rows (written when an evaluation ends). CSV with `format=csv` or `Accept: text/csv`.
          */
         get: operations["getUsage"];
         put?: never;
@@ -468,7 +468,7 @@ export interface paths {
         };
         /**
          * A tenant's usage
-         * @description The usage report of any tenant (also one with no `tenants` row, e.g. an API_KEYS tenant): the same query and answer as `GET /v1/usage`.
+         * @description The usage report of any tenant (also one with no `tenants` row that has made an evaluation or a billed call, e.g. an API_KEYS tenant): the same query and answer as `GET /v1/usage`. 404 for an id the deployment has never seen.
          */
         get: operations["adminGetTenantUsage"];
         put?: never;
@@ -877,10 +877,30 @@ export interface paths {
         get: operations["getWebhookSigningSecret"];
         put?: never;
         /**
-         * Create or rotate the signing secret
-         * @description Creates the tenant's signing secret (needed before any request carries `webhook: {url}`), or rotates it. The secret is **shown only in this answer**. After a rotation the previous secret still signs (a second `v1,` signature) for 24 hours.
+         * Create the signing secret
+         * @description Creates the tenant's signing secret (needed before any request carries `webhook: {url}`). The secret is **shown only in this answer**. A tenant that has one gets 409 `conflict`: replacing it is `POST /v1/webhook-signing-secret/rotate`.
          */
         post: operations["createWebhookSigningSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-signing-secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret
+         * @description Replaces the tenant's signing secret. The new secret is **shown only in this answer**; the previous one still signs (a second `v1,` signature) for 24 hours, so receivers can switch over.
+         */
+        post: operations["rotateWebhookSigningSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -966,7 +986,7 @@ export interface paths {
         put?: never;
         /**
          * Send an event to a trigger
-         * @description For senders: any JSON body, signed with the trigger's secret — Standard Webhooks (`webhook-id`, `webhook-timestamp` within 5 minutes of now, `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">`) or GitHub's `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the body>` with `X-GitHub-Delivery`. No bearer token. The delivery id (`webhook-id` / `X-GitHub-Delivery`) makes it idempotent: a retry answers 202 with the same evaluation and judges nothing twice.
+         * @description For senders: any JSON body, signed with the trigger's secret — Standard Webhooks (`webhook-id`, `webhook-timestamp` within 5 minutes of now, `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">`) (Svix senders work unchanged: the same scheme under `svix-id`, `svix-timestamp`, `svix-signature`), or GitHub's `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the body>` with `X-GitHub-Delivery`. No bearer token. The delivery id (`webhook-id` / `svix-id` / `X-GitHub-Delivery`) makes it idempotent: a retry answers 202 with the same evaluation and judges nothing twice.
          */
         post: operations["receiveHook"];
         delete?: never;
@@ -2278,7 +2298,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "forbidden" | "rate_limited" | "quota_exceeded" | "conflict" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed" | "config_invalid" | "invalid_rubric" | "rubric_task_mismatch" | "rubric_unsupported" | "invalid_task" | "rubric_archived" | "agreement_below_minimum" | "rubric_steps_failed" | "rubric_steps_pending" | "auth_not_configured";
+                code: "invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "forbidden" | "rate_limited" | "quota_exceeded" | "conflict" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed" | "config_invalid" | "tier_unsupported" | "invalid_rubric" | "rubric_task_mismatch" | "rubric_unsupported" | "invalid_task" | "rubric_archived" | "agreement_below_minimum" | "rubric_steps_failed" | "rubric_steps_pending" | "auth_not_configured";
                 message: string;
                 issues?: {
                     path: string;
@@ -2295,15 +2315,16 @@ export interface components {
             preset: string | null;
             /** @enum {string} */
             taskKind: "pairwise" | "pointwise";
-            metadata: components["schemas"]["Metadata"];
+            metadata: components["schemas"]["Metadata"] | null;
             progress: components["schemas"]["Progress"];
-            verdict: components["schemas"]["VerdictSummary"];
+            verdict: components["schemas"]["VerdictSummary"] | null;
             usage: components["schemas"]["UsageTotals"];
-            cache: components["schemas"]["EvaluationCache"];
-            error: components["schemas"]["EvaluationError"];
+            error: components["schemas"]["EvaluationError"] | null;
             metaId: string | null;
             batchId: string | null;
-            rubric: components["schemas"]["RubricStamp"];
+            tier: components["schemas"]["Tier"];
+            flexFallback: components["schemas"]["FlexFallback"];
+            rubric: components["schemas"]["RubricStamp"] | null;
             createdAt: string;
             startedAt: string | null;
             finishedAt: string | null;
@@ -2324,7 +2345,7 @@ export interface components {
          */
         Metadata: {
             [key: string]: string | number | boolean;
-        } | null;
+        };
         Progress: {
             callsDone: number;
             callsPlanned: number;
@@ -2387,7 +2408,8 @@ export interface components {
                 estimated?: boolean;
                 /** @default 0 */
                 costUsd?: number;
-                cacheSavedUsd?: number;
+                /** @enum {string} */
+                tier?: "standard" | "flex" | "batch";
             };
             /** @default {} */
             details?: {
@@ -2404,7 +2426,7 @@ export interface components {
                     [key: string]: unknown;
                 };
             };
-        } | null;
+        };
         UsageTotals: {
             calls: number;
             promptTokens: number;
@@ -2412,31 +2434,26 @@ export interface components {
             cachedPromptTokens: number;
             estimated: boolean;
             costUsd: number;
-            /** @description USD the provider's prompt cache saved: cached prompt tokens × (input − cached input price). */
-            cacheSavedUsd: number;
-        };
-        EvaluationCache: {
-            /**
-             * @description The mode it ran under: the request's `cache`, or `bypass` (a judge sampling above temperature 0 without a seed).
-             * @enum {string}
-             */
-            mode: "use" | "refresh" | "off" | "bypass";
-            /** @description True when the verdict came from the cache: no LLM call, $0. */
-            hit: boolean;
-            /** @description On a hit: the evaluation whose verdict this is (its transcript is there). */
-            from: string | null;
-            /** @description On a hit: what the cached verdict had cost (USD), saved this time; else 0. */
-            savedUsd: number;
         };
         EvaluationError: {
             code: string;
             message: string;
-        } | null;
+        };
+        /**
+         * @description `standard`: synchronous calls at the full price. `flex`: the same calls with `service_tier: "flex"`, half price, slower, sometimes refused for capacity (see `flexFallback`). `batch`: the calls go to the provider's Batch API in waves (every ready call of every item at once; the next calls when the results are in), half price, each wave within 24 h; not yet run by this deployment (a request for it is a 400 `tier_unsupported`).
+         * @enum {string}
+         */
+        Tier: "standard" | "flex" | "batch";
+        /**
+         * @description `standard` (default): a call refused by flex for capacity (or at a model without flex) goes again at once at the standard tier and price. `wait`: it is retried at flex later, with backoff, for up to `FLEX_WAIT_MAX_SECONDS` (a day by default), then fails `flex_unavailable`; a model without flex fails it `flex_unsupported`.
+         * @enum {string}
+         */
+        FlexFallback: "standard" | "wait";
         RubricStamp: {
             id?: string;
             version?: number;
             hash: string;
-        } | null;
+        };
         EvaluationAccepted: {
             id: string;
             status: components["schemas"]["EvaluationStatus"];
@@ -2451,9 +2468,16 @@ export interface components {
             metadata?: components["schemas"]["Metadata"];
             budget?: components["schemas"]["Budget"];
             webhook?: components["schemas"]["OneOffWebhook"];
-            cache?: components["schemas"]["CacheMode"];
-            /** @description The sample or seed index of this verdict (0 to 2^31 − 1), part of the verdict cache key: verdicts of different seeds are cached apart, so a judge sampling at a temperature above 0 is cached per seed (seed 0, 1, 2 … for several samples of one item). It keys the cache only: providers get no seed (their seeds are best effort and many refuse one). */
-            seed?: number;
+            /**
+             * @description The service tier. Absent: the tenant's default, else the providers' default, else `standard`. A tier a provider of the judge does not offer is a 400 `tier_unsupported` naming the provider.
+             * @enum {string}
+             */
+            tier?: "standard" | "flex" | "batch";
+            /**
+             * @description What a flex refusal leads to (tier `flex` only; default `standard`).
+             * @enum {string}
+             */
+            flexFallback?: "standard" | "wait";
             rubric?: components["schemas"]["RubricRef"];
         };
         /**
@@ -2537,11 +2561,6 @@ export interface components {
              */
             url: string;
         };
-        /**
-         * @description The verdict cache. `use` (default): an earlier verdict of this tenant for the same judge (engine version, resolved config, deployment defaults), rubric, task and seed, at most VERDICT_CACHE_TTL_DAYS old, is served at once with 0 LLM calls and $0 (`cache.hit`), else the new verdict is cached. `refresh`: judged anew, and the new verdict replaces the cached one. `off`: neither read nor written. Unset, a judge sampling at a temperature above 0 without a `seed` bypasses the cache (each run is a fresh sample); set `cache` to use it anyway.
-         * @enum {string}
-         */
-        CacheMode: "use" | "refresh" | "off";
         /** @description What "better" means, by your own criteria: `rb_…` (the latest version), `rb_…@3` (version 3), `rb_…#prod` (the version a tag points at, resolved when the evaluation is created) or an inline rubric (hashed, not stored as a version). The evaluation records `rubric: {id, version, hash}`. An archived rubric judges only when named with its version. */
         RubricRef: string | {
             /** @enum {string} */
@@ -2646,7 +2665,7 @@ export interface components {
             preset: string | null;
             /** @enum {string} */
             taskKind: "pairwise" | "pointwise";
-            metadata: components["schemas"]["Metadata"];
+            metadata: components["schemas"]["Metadata"] | null;
             batchId: string | null;
             metaId: string | null;
             verdict: {
@@ -2655,7 +2674,7 @@ export interface components {
                 score: number | null;
                 confidence: number;
             } | null;
-            error: components["schemas"]["EvaluationError"];
+            error: components["schemas"]["EvaluationError"] | null;
             createdAt: string;
             startedAt: string | null;
             finishedAt: string | null;
@@ -2684,13 +2703,65 @@ export interface components {
                 estimated?: boolean;
                 /** @default 0 */
                 costUsd?: number;
-                cacheSavedUsd?: number;
+                /** @enum {string} */
+                tier?: "standard" | "flex" | "batch";
             };
             parseError: string | null;
         };
         EvaluationTask: {
             id: string;
-            task: components["schemas"]["Task"];
+            task: {
+                /** @enum {string} */
+                kind: "pairwise";
+                question?: string;
+                messages?: ({
+                    /** @enum {string} */
+                    role: "user";
+                    content: string;
+                } | {
+                    /** @enum {string} */
+                    role: "assistant";
+                    content?: string;
+                    answerA?: string;
+                    answerB?: string;
+                    reference?: string;
+                })[];
+                answerA: string;
+                answerB: string;
+                reference?: string;
+            } | {
+                /** @enum {string} */
+                kind: "pointwise";
+                source?: string;
+                messages?: ({
+                    /** @enum {string} */
+                    role: "user";
+                    content: string;
+                } | {
+                    /** @enum {string} */
+                    role: "assistant";
+                    content: string;
+                })[];
+                context?: string;
+                output: string;
+                aspect?: {
+                    name: string;
+                    description?: string;
+                    scale: {
+                        min: number;
+                        max: number;
+                    };
+                };
+                aspects?: {
+                    name: string;
+                    description?: string;
+                    scale: {
+                        min: number;
+                        max: number;
+                    };
+                    weight?: number;
+                }[];
+            } | null;
         };
         CancelResponse: {
             id: string;
@@ -2740,9 +2811,16 @@ export interface components {
             /** @description Overrides deep-merged over the preset's config (objects merge, arrays and scalars replace), or a full config with `method` when no preset is given. The result must satisfy MethodConfig. */
             config?: components["schemas"]["MethodConfig"];
             items: components["schemas"]["LabelledItem"][];
-            cache?: components["schemas"]["CacheMode"];
-            /** @description The sample or seed index of this verdict (0 to 2^31 − 1), part of the verdict cache key: verdicts of different seeds are cached apart, so a judge sampling at a temperature above 0 is cached per seed (seed 0, 1, 2 … for several samples of one item). It keys the cache only: providers get no seed (their seeds are best effort and many refuse one). */
-            seed?: number;
+            /**
+             * @description The service tier. Absent: the tenant's default, else the providers' default, else `standard`. A tier a provider of the judge does not offer is a 400 `tier_unsupported` naming the provider.
+             * @enum {string}
+             */
+            tier?: "standard" | "flex" | "batch";
+            /**
+             * @description What a flex refusal leads to (tier `flex` only; default `standard`).
+             * @enum {string}
+             */
+            flexFallback?: "standard" | "wait";
             rubric?: components["schemas"]["RubricRef"];
         };
         LabelledItem: {
@@ -2807,6 +2885,7 @@ export interface components {
             status: components["schemas"]["MetaEvaluationStatus"];
             preset: string | null;
             method: string;
+            tier: components["schemas"]["Tier"];
             progress: components["schemas"]["MetaProgress"];
             report: components["schemas"]["AgreementReport"];
             reportMarkdown: string | null;
@@ -3042,8 +3121,8 @@ export interface components {
             }[];
             hash: string;
             tags: string[];
-            steps: components["schemas"]["RubricSteps"];
-            check: components["schemas"]["RubricCheck"];
+            steps: components["schemas"]["RubricSteps"] | null;
+            check: components["schemas"]["RubricCheck"] | null;
             /** @description ISO 8601 UTC. */
             createdAt: string;
             links: components["schemas"]["RubricLinks"];
@@ -3058,7 +3137,7 @@ export interface components {
                 evaluationSteps: string | null;
             }[] | null;
             hash: string | null;
-        } | null;
+        };
         RubricCheck: {
             metaEvaluationId: string;
             /** @enum {string} */
@@ -3182,7 +3261,7 @@ export interface components {
             } | null;
             /** @description ISO 8601 UTC. */
             completedAt: string | null;
-        } | null;
+        };
         RubricLinks: {
             self: string;
             versions: string;
@@ -3341,14 +3420,14 @@ export interface components {
         RubricTag: {
             tag: string;
             version: number;
-            minAgreement: components["schemas"]["RubricMinAgreement"];
+            minAgreement: components["schemas"]["RubricMinAgreement"] | null;
             updatedAt: string;
         };
         RubricMinAgreement: {
             /** @enum {string} */
             metric: "accuracy" | "kappa" | "pearson" | "spearman" | "kendall";
             min: number;
-        } | null;
+        };
         CreateRubricVersionRequest: {
             /** @description The rubric's name, 1-200 characters (shown in lists). */
             name?: string;
@@ -3480,8 +3559,8 @@ export interface components {
             evaluationSteps?: string;
             hash: string;
             tags: string[];
-            steps: components["schemas"]["RubricSteps"];
-            check: components["schemas"]["RubricCheck"];
+            steps: components["schemas"]["RubricSteps"] | null;
+            check: components["schemas"]["RubricCheck"] | null;
             /** @description ISO 8601 UTC. */
             createdAt: string;
             /** @description How many golden examples it has. */
@@ -3581,8 +3660,8 @@ export interface components {
             }[];
             hash: string;
             tags: string[];
-            steps: components["schemas"]["RubricSteps"];
-            check: components["schemas"]["RubricCheck"];
+            steps: components["schemas"]["RubricSteps"] | null;
+            check: components["schemas"]["RubricCheck"] | null;
             /** @description ISO 8601 UTC. */
             createdAt: string;
         };
@@ -3599,11 +3678,7 @@ export interface components {
             /** @description The version the tag points at from now on. */
             version: number;
             /** @description The tag's policy: a version may carry the tag only when its golden check's figure is at least `min`. Absent: the tag keeps its policy; null: none. */
-            minAgreement?: {
-                /** @enum {string} */
-                metric: "accuracy" | "kappa" | "pearson" | "spearman" | "kendall";
-                min: number;
-            } | null;
+            minAgreement?: components["schemas"]["RubricMinAgreement"] | null;
         };
         UsageReport: {
             tenant: string;
@@ -3619,17 +3694,8 @@ export interface components {
                 cachedPromptTokens: number;
                 completionTokens: number;
                 costUsd: number;
-                /** @description USD the providers' prompt caches saved: cached prompt tokens × (input − cached input price). */
-                cacheSavedUsd: number;
                 /** @description True when some token counts were estimated locally (the provider sent none). */
                 estimated: boolean;
-            };
-            /** @description The verdict cache in the range (its hits make no call, so no usage row). */
-            verdictCache: {
-                /** @description Evaluations created in the range that the verdict cache served: 0 calls, $0. */
-                hits: number;
-                /** @description What those cached verdicts had cost when they were judged (USD): saved. */
-                savedUsd: number;
             };
         };
         UsageRow: {
@@ -3641,8 +3707,6 @@ export interface components {
             cachedPromptTokens: number;
             completionTokens: number;
             costUsd: number;
-            /** @description USD the providers' prompt caches saved: cached prompt tokens × (input − cached input price). */
-            cacheSavedUsd: number;
             /** @description True when some token counts were estimated locally (the provider sent none). */
             estimated: boolean;
         };
@@ -3674,6 +3738,11 @@ export interface components {
             retentionDays: number | null;
             /** @description false: task texts and transcripts are never kept past the verdict (only their hashes, the verdict and usage), and logs carry no content. Null = true. */
             storeContent: boolean | null;
+            /**
+             * @description The service tier of the tenant's evaluations, batches and meta-evaluations that name none, where every provider of the judge offers it; null = the providers' default (else `standard`).
+             * @enum {string|null}
+             */
+            defaultTier: "standard" | "flex" | "batch" | null;
         };
         EffectiveLimits: {
             rateLimit: {
@@ -3689,6 +3758,8 @@ export interface components {
             retentionDays: number;
             /** @description Whether task texts and transcripts are kept past the verdict. */
             storeContent: boolean;
+            /** @enum {string|null} */
+            defaultTier: "standard" | "flex" | "batch" | null;
         };
         TenantCurrent: {
             evaluationsThisMonth: number;
@@ -3724,6 +3795,11 @@ export interface components {
                 retentionDays?: number | null;
                 /** @description false: task texts and transcripts are never kept past the verdict (only their hashes, the verdict and usage), and logs carry no content. Null = true. */
                 storeContent?: boolean | null;
+                /**
+                 * @description The service tier of the tenant's evaluations, batches and meta-evaluations that name none, where every provider of the judge offers it; null = the providers' default (else `standard`).
+                 * @enum {string|null}
+                 */
+                defaultTier?: "standard" | "flex" | "batch" | null;
             };
         };
         TenantList: {
@@ -3751,6 +3827,11 @@ export interface components {
                 retentionDays?: number | null;
                 /** @description false: task texts and transcripts are never kept past the verdict (only their hashes, the verdict and usage), and logs carry no content. Null = true. */
                 storeContent?: boolean | null;
+                /**
+                 * @description The service tier of the tenant's evaluations, batches and meta-evaluations that name none, where every provider of the judge offers it; null = the providers' default (else `standard`).
+                 * @enum {string|null}
+                 */
+                defaultTier?: "standard" | "flex" | "batch" | null;
             };
         };
         CreatedKey: {
@@ -3827,9 +3908,6 @@ export interface components {
             items: components["schemas"]["BatchItem"][];
             rubric?: components["schemas"]["RubricRef"];
             webhook?: components["schemas"]["OneOffWebhook"];
-            cache?: components["schemas"]["CacheMode"];
-            /** @description The sample or seed index of this verdict (0 to 2^31 − 1), part of the verdict cache key: verdicts of different seeds are cached apart, so a judge sampling at a temperature above 0 is cached per seed (seed 0, 1, 2 … for several samples of one item). It keys the cache only: providers get no seed (their seeds are best effort and many refuse one). */
-            seed?: number;
             /**
              * @description Spending limits of the whole batch. Checked at submit against the estimate (`POST /v1/estimates`): 400 naming `budget.<limit>` when even the cheapest run of every item cannot fit. While it runs, each item is launched with a share of what is left as its own budget (enforced call by call); once nothing is left, items not launched end `failed` with `budget_exceeded`. Per-item limits go in `config.budget` instead.
              * @example {
@@ -3845,6 +3923,16 @@ export interface components {
                 maxCalls?: number;
                 maxTokens?: number;
             };
+            /**
+             * @description The service tier of every item (absent: the tenant's default, else the providers' default, else `standard`). At `batch` the items run all at once and their ready calls go to the provider's Batch API in waves: every ready call of every item for one provider and model in one provider batch; when its results are in, the next ready calls form the next wave. A tier a provider of the judge does not offer is a 400 `tier_unsupported` naming the provider.
+             * @enum {string}
+             */
+            tier?: "standard" | "flex" | "batch";
+            /**
+             * @description What a flex refusal leads to (tier `flex` only; default `standard`).
+             * @enum {string}
+             */
+            flexFallback?: "standard" | "wait";
         };
         BatchItem: {
             /** @description Your id for the item (unique in the batch); results carry it back. */
@@ -3863,6 +3951,8 @@ export interface components {
             status: components["schemas"]["BatchStatus"];
             method: string;
             preset: string | null;
+            tier: components["schemas"]["Tier"];
+            flexFallback: components["schemas"]["FlexFallback"];
             counts: components["schemas"]["BatchCounts"];
             /** @description ISO 8601 UTC. */
             createdAt: string;
@@ -3886,6 +3976,8 @@ export interface components {
             status: components["schemas"]["BatchStatus"];
             method: string;
             preset: string | null;
+            tier: components["schemas"]["Tier"];
+            flexFallback: components["schemas"]["FlexFallback"];
             counts: components["schemas"]["BatchCounts"];
             /** @description ISO 8601 UTC. */
             createdAt: string;
@@ -3894,8 +3986,8 @@ export interface components {
             /** @description ISO 8601 UTC. */
             cancelRequestedAt: string | null;
             links: components["schemas"]["BatchLinks"];
-            webhook: components["schemas"]["OneOffWebhook"] & (Record<string, never> | null);
-            budget: components["schemas"]["Budget"] & (Record<string, never> | null);
+            webhook: components["schemas"]["OneOffWebhook"] | null;
+            budget: components["schemas"]["Budget"] | null;
             /** @description ISO 8601 UTC. */
             budgetExhaustedAt: string | null;
             verdicts: components["schemas"]["BatchVerdictStats"];
@@ -3924,10 +4016,10 @@ export interface components {
             evaluationId: string;
             status: components["schemas"]["EvaluationStatus"];
             deleted: boolean;
-            metadata: components["schemas"]["Metadata"];
-            verdict: components["schemas"]["VerdictSummary"];
-            error: components["schemas"]["EvaluationError"];
-            rubric: components["schemas"]["RubricStamp"];
+            metadata: components["schemas"]["Metadata"] | null;
+            verdict: components["schemas"]["VerdictSummary"] | null;
+            error: components["schemas"]["EvaluationError"] | null;
+            rubric: components["schemas"]["RubricStamp"] | null;
         };
         Estimate: {
             method: string;
@@ -3953,14 +4045,14 @@ export interface components {
                 maxCalls?: components["schemas"]["BudgetFit"];
                 maxTokens?: components["schemas"]["BudgetFit"];
             } | null;
-            /** @description The preset's cacheable share with provider prompt caching (each evaluation sends one prompt_cache_key). costUsd does not count it. */
-            promptCache: {
-                /** @description Prompt tokens of one evaluation of the first item, its longest path. */
-                promptTokens: number;
-                /** @description Of those, the tokens a provider's prompt cache could bill as cached: each prompt's prefix shared with a call that ended before it was sent (same model), by OpenAI's rule (prompts of 1,024+ tokens, 128-token steps). */
-                cacheableTokens: number;
-                /** @description cacheableTokens / promptTokens (0 without prompt tokens). */
-                cacheableShare: number;
+            waves: {
+                min: number;
+                max: number;
+            };
+            tiers: {
+                standard: components["schemas"]["TierEstimate"];
+                flex: components["schemas"]["TierEstimate"];
+                batch: components["schemas"]["TierEstimate"];
             };
             assumptions: string[];
         };
@@ -3986,6 +4078,23 @@ export interface components {
         };
         /** @enum {string} */
         BudgetFit: "yes" | "maybe" | "no";
+        TierEstimate: {
+            /** @description Whether every provider of the judge offers the tier on this deployment. */
+            available: boolean;
+            /** @description Why the tier is not available, when it is not. */
+            unavailableReason?: string;
+            /** @description USD at the tier's price (the price table's flex / batch price, else the standard one). */
+            costUsd: {
+                min: number;
+                expected: number;
+                max: number;
+            };
+            /** @description Seconds until every evaluation has its verdict: rounds of dependent calls times a round's time (batch: the provider's turnaround per wave typically, the 24 h completion window per wave at worst). */
+            seconds: {
+                typical: number;
+                worst: number;
+            };
+        };
         EstimateRequest: {
             /** @description Preset id from GET /v1/methods, as on POST /v1/evaluations. */
             preset?: string;
@@ -3996,6 +4105,16 @@ export interface components {
             budget?: components["schemas"]["Budget"];
             rubric?: components["schemas"]["RubricRef"];
             metadata?: components["schemas"]["Metadata"];
+            /**
+             * @description The service tier. Absent: the tenant's default, else the providers' default, else `standard`. A tier a provider of the judge does not offer is a 400 `tier_unsupported` naming the provider.
+             * @enum {string}
+             */
+            tier?: "standard" | "flex" | "batch";
+            /**
+             * @description What a flex refusal leads to (tier `flex` only; default `standard`).
+             * @enum {string}
+             */
+            flexFallback?: "standard" | "wait";
             /** @description Accepted so that a batch body can be sent as it is; it does not change the estimate. */
             webhook?: {
                 [key: string]: unknown;
@@ -4050,7 +4169,6 @@ export interface components {
                     role?: "assistant";
                     content?: string;
                 };
-                /** @enum {string|null} */
                 finish_reason: "stop" | null;
                 logprobs: null;
             }[];
@@ -4074,7 +4192,7 @@ export interface components {
                 message: string;
                 /** @enum {string} */
                 type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "timeout_error" | "server_error";
-                code: ("invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "forbidden" | "rate_limited" | "quota_exceeded" | "conflict" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed" | "config_invalid" | "invalid_rubric" | "rubric_task_mismatch" | "rubric_unsupported" | "invalid_task" | "rubric_archived" | "agreement_below_minimum" | "rubric_steps_failed" | "rubric_steps_pending" | "auth_not_configured") | ("verdict_timeout" | "evaluation_failed" | "evaluation_cancelled");
+                code: ("invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "forbidden" | "rate_limited" | "quota_exceeded" | "conflict" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed" | "config_invalid" | "tier_unsupported" | "invalid_rubric" | "rubric_task_mismatch" | "rubric_unsupported" | "invalid_task" | "rubric_archived" | "agreement_below_minimum" | "rubric_steps_failed" | "rubric_steps_pending" | "auth_not_configured") | ("verdict_timeout" | "evaluation_failed" | "evaluation_cancelled");
                 param: string | null;
                 issues?: {
                     path: string;
@@ -4101,27 +4219,15 @@ export interface components {
                 /** @description Send a last chunk with the whole debate's usage. */
                 include_usage?: boolean;
             } | null;
-            /**
-             * @description Only 1: a request is one evaluation (send n requests for n verdicts).
-             * @enum {number|null}
-             */
+            /** @description Only 1: a request is one evaluation (send n requests for n verdicts). */
             n?: 1 | null;
             /** @description `text` or `json_object`: the answer is always a JSON object (`json_schema` is refused: the verdict has its own schema). */
             response_format?: {
                 /** @enum {string} */
                 type: "text" | "json_object";
             } | null;
-            /**
-             * @description Stored with the evaluation and shown by GET /v1/evaluations/{id}.
-             * @example {
-             *       "run": "nightly-42",
-             *       "model": "my-model-v3",
-             *       "shard": 7
-             *     }
-             */
-            metadata?: {
-                [key: string]: string | number | boolean;
-            } | null;
+            /** @description Stored with the evaluation and shown by GET /v1/evaluations/{id}. */
+            metadata?: components["schemas"]["Metadata"] | null;
             /** @description Accepted, no effect: each agent's temperature is the preset's (the paper's setting). Listed in `Tribunal-Unused-Parameters`. */
             temperature?: number | null;
             /** @description Accepted, no effect: the preset fixes its sampling. Listed in `Tribunal-Unused-Parameters`. */
@@ -4130,15 +4236,10 @@ export interface components {
             presence_penalty?: number | null;
             /** @description Accepted, no effect: the preset fixes its sampling. Listed in `Tribunal-Unused-Parameters`. */
             frequency_penalty?: number | null;
-            /** @description Accepted, no effect: the preset fixes its agents' token limits. Listed in `Tribunal-Unused-Parameters`. */
+            /** @description Accepted (at least 1), no effect: the preset fixes its agents' token limits. Listed in `Tribunal-Unused-Parameters`. */
             max_tokens?: number | null;
             /** @description As `max_tokens`. */
             max_completion_tokens?: number | null;
-            /**
-             * @description Tribunal's own parameter (OpenAI SDKs send it through `extra_body`): the verdict cache, as `cache` of POST /v1/evaluations (`use` by default: the same task to the same model answers from the cache with 0 LLM calls).
-             * @enum {string}
-             */
-            cache?: "use" | "refresh" | "off";
         };
         ChatRequestMessage: {
             /** @enum {string} */
@@ -4304,14 +4405,99 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             mapping: components["schemas"]["TriggerMapping"];
-            filter: components["schemas"]["TriggerFilter"];
-            webhook: components["schemas"]["OneOffWebhook"] & (Record<string, never> | null);
-            /**
-             * @description The verdict cache mode of its evaluations; null: not set (the default, `CacheMode`).
-             * @enum {string|null}
-             */
-            cache: "use" | "refresh" | "off" | null;
-            rubric: components["schemas"]["RubricRef"];
+            filter: components["schemas"]["TriggerFilter"] | null;
+            webhook: components["schemas"]["OneOffWebhook"] | null;
+            rubric: string | {
+                /** @enum {string} */
+                kind: "pairwise" | "pointwise";
+                criteria: string;
+                scale?: {
+                    min: number;
+                    max: number;
+                    levels?: {
+                        score: number;
+                        text: string;
+                    }[];
+                };
+                aspects?: {
+                    name: string;
+                    criteria: string;
+                    scale?: {
+                        min: number;
+                        max: number;
+                        levels?: {
+                            score: number;
+                            text: string;
+                        }[];
+                    };
+                    /** @default 1 */
+                    weight?: number;
+                    evaluationSteps?: string;
+                }[];
+                evaluationSteps?: string;
+                /** @description Accepted so that a rubric body can be sent as is; not used. */
+                name?: string;
+                /** @description Accepted (and checked) so that a rubric body can be sent as is; not run. */
+                examples?: {
+                    task: {
+                        /** @enum {string} */
+                        kind: "pairwise";
+                        question?: string;
+                        messages?: ({
+                            /** @enum {string} */
+                            role: "user";
+                            content: string;
+                        } | {
+                            /** @enum {string} */
+                            role: "assistant";
+                            content?: string;
+                            answerA?: string;
+                            answerB?: string;
+                            reference?: string;
+                        })[];
+                        answerA: string;
+                        answerB: string;
+                        reference?: string;
+                    } | {
+                        /** @enum {string} */
+                        kind: "pointwise";
+                        source?: string;
+                        messages?: ({
+                            /** @enum {string} */
+                            role: "user";
+                            content: string;
+                        } | {
+                            /** @enum {string} */
+                            role: "assistant";
+                            content: string;
+                        })[];
+                        context?: string;
+                        output: string;
+                        aspect?: {
+                            name: string;
+                            description?: string;
+                            scale: {
+                                min: number;
+                                max: number;
+                            };
+                        };
+                        aspects?: {
+                            name: string;
+                            description?: string;
+                            scale: {
+                                min: number;
+                                max: number;
+                            };
+                            weight?: number;
+                        }[];
+                    };
+                    expected: ("A" | "B" | "tie") | number;
+                    expectedAspects?: {
+                        [key: string]: number;
+                    };
+                    note?: string;
+                }[];
+            } | null;
             createdAt: string;
             updatedAt: string;
             /**
@@ -4350,7 +4536,7 @@ export interface components {
             value?: unknown;
         };
         /** @description Every condition must hold, else the request is acknowledged with 200 `{"ignored": true}` and nothing is created. */
-        TriggerFilter: components["schemas"]["TriggerFilterCondition"][] | null;
+        TriggerFilter: components["schemas"]["TriggerFilterCondition"][];
         TriggerFilterCondition: {
             /**
              * @description A JSON Pointer (RFC 6901) into the incoming JSON.
@@ -4382,11 +4568,6 @@ export interface components {
             mapping: components["schemas"]["TriggerMapping"];
             filter?: components["schemas"]["TriggerFilter"];
             webhook?: components["schemas"]["OneOffWebhook"];
-            /**
-             * @description The verdict cache for each evaluation it creates (`CacheMode`): a sender's repeated event for an unchanged candidate gets the cached verdict.
-             * @enum {string}
-             */
-            cache?: "use" | "refresh" | "off";
             description?: string;
             rubric?: components["schemas"]["RubricRef"];
         };
@@ -4402,14 +4583,99 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             mapping: components["schemas"]["TriggerMapping"];
-            filter: components["schemas"]["TriggerFilter"];
-            webhook: components["schemas"]["OneOffWebhook"] & (Record<string, never> | null);
-            /**
-             * @description The verdict cache mode of its evaluations; null: not set (the default, `CacheMode`).
-             * @enum {string|null}
-             */
-            cache: "use" | "refresh" | "off" | null;
-            rubric: components["schemas"]["RubricRef"];
+            filter: components["schemas"]["TriggerFilter"] | null;
+            webhook: components["schemas"]["OneOffWebhook"] | null;
+            rubric: string | {
+                /** @enum {string} */
+                kind: "pairwise" | "pointwise";
+                criteria: string;
+                scale?: {
+                    min: number;
+                    max: number;
+                    levels?: {
+                        score: number;
+                        text: string;
+                    }[];
+                };
+                aspects?: {
+                    name: string;
+                    criteria: string;
+                    scale?: {
+                        min: number;
+                        max: number;
+                        levels?: {
+                            score: number;
+                            text: string;
+                        }[];
+                    };
+                    /** @default 1 */
+                    weight?: number;
+                    evaluationSteps?: string;
+                }[];
+                evaluationSteps?: string;
+                /** @description Accepted so that a rubric body can be sent as is; not used. */
+                name?: string;
+                /** @description Accepted (and checked) so that a rubric body can be sent as is; not run. */
+                examples?: {
+                    task: {
+                        /** @enum {string} */
+                        kind: "pairwise";
+                        question?: string;
+                        messages?: ({
+                            /** @enum {string} */
+                            role: "user";
+                            content: string;
+                        } | {
+                            /** @enum {string} */
+                            role: "assistant";
+                            content?: string;
+                            answerA?: string;
+                            answerB?: string;
+                            reference?: string;
+                        })[];
+                        answerA: string;
+                        answerB: string;
+                        reference?: string;
+                    } | {
+                        /** @enum {string} */
+                        kind: "pointwise";
+                        source?: string;
+                        messages?: ({
+                            /** @enum {string} */
+                            role: "user";
+                            content: string;
+                        } | {
+                            /** @enum {string} */
+                            role: "assistant";
+                            content: string;
+                        })[];
+                        context?: string;
+                        output: string;
+                        aspect?: {
+                            name: string;
+                            description?: string;
+                            scale: {
+                                min: number;
+                                max: number;
+                            };
+                        };
+                        aspects?: {
+                            name: string;
+                            description?: string;
+                            scale: {
+                                min: number;
+                                max: number;
+                            };
+                            weight?: number;
+                        }[];
+                    };
+                    expected: ("A" | "B" | "tie") | number;
+                    expectedAspects?: {
+                        [key: string]: number;
+                    };
+                    note?: string;
+                }[];
+            } | null;
             createdAt: string;
             updatedAt: string;
         };
@@ -4546,7 +4812,7 @@ export interface operations {
             query?: {
                 /** @description Only evaluations in this status. */
                 status?: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-                /** @description Only evaluations of this preset. */
+                /** @description Only evaluations of this preset (one of `GET /v1/methods`; another is a 400). */
                 preset?: string;
                 /** @description Only the items of this batch (`ba_…`) or meta-evaluation (`me_…`). */
                 batch?: string;
@@ -4698,6 +4964,15 @@ export interface operations {
             };
             /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: the `rubric` reference names no rubric, version or tag of the tenant (the message names the field). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5182,6 +5457,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `payload_too_large`: body over MAX_BODY_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `unsupported_media_type`: a body was sent whose Content-Type is not application/json. */
             415: {
                 headers: {
@@ -5436,6 +5720,15 @@ export interface operations {
             };
             /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: the `rubric` reference names no rubric, version or tag of the tenant (the message names the field). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6987,6 +7280,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `not_found`: no tenant with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
             429: {
                 headers: {
@@ -7512,6 +7814,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `not_found`: the `rubric` reference names no rubric, version or tag of the tenant (the message names the field). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `idempotency_conflict`: the `Idempotency-Key` was used with a different body. */
             409: {
                 headers: {
@@ -7895,6 +8206,15 @@ export interface operations {
             };
             /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: the `rubric` reference names no rubric, version or tag of the tenant (the message names the field). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9230,6 +9550,89 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The new secret. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSigningSecret"];
+                };
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: the tenant already has a signing secret: rotate it instead. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateWebhookSigningSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9258,6 +9661,15 @@ export interface operations {
             };
             /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: the tenant has no signing secret yet: create it first. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9410,6 +9822,15 @@ export interface operations {
             };
             /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: the `rubric` reference names no rubric, version or tag of the tenant (the message names the field). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

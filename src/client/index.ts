@@ -65,8 +65,15 @@ export type RequestInput<O> = Field<'params', PathOf<O>, true> &
   };
 
 type Content<R> = R extends { content: infer C } ? C : never;
+/** The body at one status: JSON parsed, NDJSON as an async iterator of its lines, nothing as null, else text. */
 type BodyType<R> =
-  Content<R> extends { 'application/json': infer J } ? J : IsNever<Content<R>> extends true ? null : string;
+  Content<R> extends { 'application/json': infer J }
+    ? J
+    : Content<R> extends { 'application/x-ndjson': infer L }
+      ? AsyncIterable<L>
+      : IsNever<Content<R>> extends true
+        ? null
+        : string;
 /** One documented answer: its status, the body's type at that status, and the headers. */
 export type ResponseOf<O> = O extends { responses: infer R }
   ? {
@@ -123,6 +130,50 @@ function errorOf(status: number, body: unknown): TribunalError {
   return new TribunalError(error?.message ?? `HTTP ${status}`, status, error?.code ?? 'http_error', body);
 }
 
+/** The media type of a `Content-Type` header, lower-cased, without parameters. */
+function mediaTypeOf(header: string | null): string {
+  return (header ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+/** `application/json` or a `+json` type: parsed as JSON. (Not NDJSON, nor anything merely containing "json".) */
+function isJsonType(mediaType: string): boolean {
+  return mediaType === 'application/json' || mediaType.endsWith('+json');
+}
+
+/**
+ * An NDJSON body as an async iterator of its parsed lines, read as they arrive (blank lines skipped).
+ * A line that is not JSON throws a {@link TribunalError} `invalid_ndjson` naming its number.
+ */
+async function* ndjsonLines(res: Response): AsyncGenerator<unknown, void, undefined> {
+  if (!res.body) return;
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = '';
+  let line = 0;
+  const parse = (text: string): unknown => {
+    line += 1;
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new TribunalError(`line ${line} of the NDJSON body is not JSON`, res.status, 'invalid_ndjson', text);
+    }
+  };
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (value !== undefined) buffered += value;
+      const lines = buffered.split('\n');
+      buffered = done ? '' : (lines.pop() ?? '');
+      for (const text of lines) {
+        if (text.trim() === '') line += 1;
+        else yield parse(text);
+      }
+      if (done) return;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
 const TERMINAL: ReadonlySet<string> = new Set(['succeeded', 'failed', 'cancelled']);
 const DEFAULT_TIMEOUT_MS = 600_000;
 
@@ -140,7 +191,10 @@ export function createTribunalClient(options: TribunalClientOptions) {
 
   /**
    * Any route, typed from the OpenAPI document: `request('get', '/v1/evaluations/{id}', { params: { id } })`.
-   * Resolves with every documented status (narrow on `status`); rejects only when no answer came.
+   * Resolves with every documented status (narrow on `status`); rejects only when no answer came. The body
+   * is parsed JSON for a JSON media type, an async iterator of parsed lines for NDJSON
+   * (`application/x-ndjson`, e.g. `GET /v1/batches/{id}/results`: `for await (const line of res.body)`),
+   * null for 204, and text otherwise.
    */
   async function request<M extends HttpMethod, P extends PathsWith<M>>(
     method: M,
@@ -167,8 +221,15 @@ export function createTribunalClient(options: TribunalClientOptions) {
         ...(signal ? { signal } : {}),
       }),
     );
-    const type = res.headers.get('Content-Type') ?? '';
-    const parsed: unknown = res.status === 204 ? null : type.includes('json') ? await res.json() : await res.text();
+    const type = mediaTypeOf(res.headers.get('Content-Type'));
+    const parsed: unknown =
+      res.status === 204
+        ? null
+        : type === 'application/x-ndjson'
+          ? ndjsonLines(res)
+          : isJsonType(type)
+            ? await res.json()
+            : await res.text();
     return { status: res.status, ok: res.ok, body: parsed, headers: res.headers } as ResponseOf<Operation<P, M>>;
   }
 

@@ -95,6 +95,18 @@ export const VARS = {
     'Whether the default provider accepts prompt_cache_key.',
   ),
   LLM_FLEX_TIMEOUT_MS: spec(integer(1), '900000', 'ms', 'Per-attempt timeout of a flex call.'),
+  LLM_DEFAULT_TIER: spec(
+    z.enum(['standard', 'flex', 'batch'], { error: 'must be "standard", "flex" or "batch"' }),
+    'standard',
+    'tier',
+    "The default provider's tier for requests that name none and whose tenant has no default.",
+  ),
+  LLM_BATCH_TURNAROUND_SECONDS: spec(
+    number(0),
+    '3600',
+    's',
+    "The default provider's typical Batch API turnaround (estimates: one wave's typical time).",
+  ),
   LLM_PROVIDERS: spec(text, '', 'JSON', 'Extra providers by id: baseUrl, apiKeySecret, supportsN, …'),
   LLM_PRICES: spec(text, '', 'JSON', 'Price overrides by model, USD per 1M tokens.'),
   ALLOW_ANONYMOUS: spec(
@@ -110,6 +122,12 @@ export const VARS = {
     '30000',
     'ms',
     'How long one alarm invocation keeps launching newly ready LLM calls; 0 = one round per alarm.',
+  ),
+  CALL_DEADLINE_MS: spec(
+    integer(1000),
+    '840000',
+    'ms',
+    "The longest one object invocation waits on an LLM call before it hands the call to the next invocation (the alarm's 15-minute wall clock less a minute to store the result).",
   ),
   FAST_START: spec(
     boolean,
@@ -145,6 +163,12 @@ export const VARS = {
     '30',
     'days',
     'How long a cached verdict serves identical requests (cache "use"); older entries miss and are written anew.',
+  ),
+  FLEX_WAIT_MAX_SECONDS: spec(
+    integer(1),
+    '86400',
+    's',
+    'Flex with flexFallback "wait": how long a refused call keeps being retried before it fails.',
   ),
   OPENAI_WAIT_SECONDS: spec(
     integer(1, 600),

@@ -17,6 +17,14 @@ export const ChatMessageSchema = z
   .strict();
 export type ChatMessage = z.infer<typeof ChatMessageSchema>;
 
+/**
+ * The service tier an LLM call went at (the LLM layer's tiers, `src/llm/tiers.ts`): `standard` (synchronous,
+ * full price), `flex` (`service_tier: "flex"`) or `batch` (a line of a provider's Batch API file).
+ */
+export const CallTierSchema = z.enum(['standard', 'flex', 'batch']);
+/** See {@link CallTierSchema}. */
+export type CallTier = z.infer<typeof CallTierSchema>;
+
 /** Token usage of one call. Tokens are counts; cost is in US dollars. */
 export const UsageSchema = z
   .object({
@@ -33,6 +41,8 @@ export const UsageSchema = z
      * price table's prices. Absent where no provider reported usage through the LLM layer (estimates, tests).
      */
     cacheSavedUsd: z.number().nonnegative().optional(),
+    /** The tier of the attempt that answered, whose price `costUsd` is at; absent: `standard`. */
+    tier: CallTierSchema.optional(),
   })
   .strict();
 export type Usage = z.infer<typeof UsageSchema>;
@@ -112,6 +122,8 @@ export const LlmAttemptSchema = z
     status: z.number().int().optional(),
     /** Duration of the attempt, ms. */
     latencyMs: z.number().nonnegative(),
+    /** The tier the attempt went at; absent: `standard`. */
+    tier: CallTierSchema.optional(),
   })
   .strict();
 export type LlmAttempt = z.infer<typeof LlmAttemptSchema>;
@@ -149,6 +161,11 @@ export type LlmCallResult =
       attempts?: number;
       /** Wall time of the call including retries, in milliseconds. */
       latencyMs?: number;
+      /**
+       * The failed attempts before the one that answered, each with its tier (a flex refusal before the
+       * standard reply, a batch line that expired before the next wave's), when the driver keeps them.
+       */
+      failedAttempts?: LlmAttempt[];
     }
   | { id: string; ok: false; error: LlmError; attempts?: number };
 

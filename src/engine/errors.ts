@@ -10,6 +10,8 @@ export class EngineInputError extends Error {
     message: string,
     /** Stable code, e.g. `task_kind_unsupported`, `unknown_method`, `rubric_task_mismatch`. */
     readonly code: string,
+    /** Each failing field with its full path from the request (`config.turns`, `preset`), when known. */
+    readonly issues?: readonly { path: string; message: string }[],
   ) {
     super(message);
   }

@@ -17,6 +17,7 @@ import { singleAgentConfigSchema, singleAgentMethod, singleAgentPresets } from '
 import type { AnyTask } from './judged.js';
 import type { EngineState } from './protocol.js';
 import { createEvaluation, EngineInputError } from './protocol.js';
+import { didYouMean, keysAt } from './suggest.js';
 
 function erase<C extends { method: string }, S>(m: MethodDefinition<C, S>): AnyMethod {
   // Safe: a method is only ever called with the config its own schema produced and the state it made.
@@ -71,8 +72,10 @@ export const PRESETS: readonly Preset[] = CATALOGUE.flatMap(({ presets }) => pre
 /** The method with this id. @throws EngineInputError for an unknown id. */
 export function getMethod(id: string): AnyMethod {
   const m = METHODS.get(id);
-  if (!m)
-    throw new EngineInputError(`unknown method "${id}"; known: ${[...METHODS.keys()].join(', ')}`, 'unknown_method');
+  if (!m) {
+    const message = `unknown method "${id}"${didYouMean(id, METHODS.keys())}; known: ${[...METHODS.keys()].join(', ')}`;
+    throw new EngineInputError(message, 'unknown_method', [{ path: 'config.method', message }]);
+  }
   return m;
 }
 
@@ -96,6 +99,22 @@ export function formatIssues(error: z.ZodError): string {
 }
 
 /**
+ * A config's zod issues with their full path from the request (`config.turns`; `config` for the whole
+ * object), an unknown key named by itself with the closest known key offered (`turn` → `turns`).
+ */
+export function configIssues(schema: z.ZodType, error: z.ZodError): { path: string; message: string }[] {
+  const at = (segments: readonly PropertyKey[]) => ['config', ...segments.map(String)].join('.');
+  return error.issues.flatMap((i) =>
+    i.code === 'unrecognized_keys'
+      ? i.keys.map((key) => ({
+          path: at([...i.path, key]),
+          message: `unknown key "${key}"${didYouMean(key, keysAt(schema, i.path))}`,
+        }))
+      : [{ path: at(i.path), message: i.message }],
+  );
+}
+
+/**
  * Resolves `{ preset, config }` into a full config: the preset's config (if any), the user's overrides
  * merged over it, then validated and completed by the method's schema.
  * @throws EngineInputError with code `unknown_preset`, `unknown_method` or `invalid_config`.
@@ -107,16 +126,27 @@ export function resolveMethodConfig(
   let base: Record<string, unknown> = {};
   if (preset !== undefined) {
     const p = PRESETS.find((x) => x.id === preset);
-    if (!p)
-      throw new EngineInputError(`unknown preset "${preset}"; see GET /v1/methods for the list`, 'unknown_preset');
+    if (!p) {
+      const hint = didYouMean(
+        preset,
+        PRESETS.map((x) => x.id),
+      );
+      const message = `unknown preset "${preset}"${hint}; see GET /v1/methods for the list`;
+      throw new EngineInputError(message, 'unknown_preset', [{ path: 'preset', message }]);
+    }
     base = p.config;
   }
   const merged = mergeConfig(base, overrides ?? {});
   if (typeof merged.method !== 'string') {
     throw new EngineInputError('give a "preset" or a config with a "method"', 'invalid_config');
   }
-  const parsed = getMethod(merged.method).configSchema.safeParse(merged);
-  if (!parsed.success) throw new EngineInputError(`invalid config: ${formatIssues(parsed.error)}`, 'invalid_config');
+  const schema = getMethod(merged.method).configSchema;
+  const parsed = schema.safeParse(merged);
+  if (!parsed.success) {
+    const issues = configIssues(schema, parsed.error);
+    const message = `invalid config: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`;
+    throw new EngineInputError(message, 'invalid_config', issues);
+  }
   return parsed.data as EngineState['config'];
 }
 

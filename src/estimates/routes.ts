@@ -16,6 +16,7 @@ import {
   NoQuery,
   NOT_JSON,
   PAYLOAD_TOO_LARGE,
+  RUBRIC_NOT_FOUND,
   v1Responses,
 } from '../http/responses.js';
 
@@ -53,6 +54,7 @@ const create = createRoute({
       ],
       'the body or the query fails its schema (see `issues`), or the judge config is invalid for a task, as on POST /v1/evaluations.',
     ),
+    404: RUBRIC_NOT_FOUND,
     413: PAYLOAD_TOO_LARGE,
     415: NOT_JSON,
     503: llmUnavailable(),

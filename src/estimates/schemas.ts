@@ -3,6 +3,7 @@
  * `POST /v1/estimates`: the body of an evaluation (`task`) or of a batch (`items`), and the estimate.
  * One zod schema per concept, for validation, the OpenAPI document and the typed client.
  */
+import { FlexFallbackField, TierField } from '../tiers/schemas.js';
 import { RubricField } from '../rubrics/schemas.js';
 import { z } from '@hono/zod-openapi';
 import { BudgetSchema } from '../engine/budget.js';
@@ -47,6 +48,9 @@ export const EstimateRequestSchema = z
     /** The rubric the evaluation or every item would judge by, as on POST /v1/evaluations (each aspect's run counted). */
     rubric: RubricField.optional(),
     metadata: MetadataSchema.optional(),
+    /** The body's tier: accepted so that a body can be sent as it is; every tier is estimated (`tiers`). */
+    tier: TierField,
+    flexFallback: FlexFallbackField,
     /** A batch body's webhook: accepted so that a batch body can be sent as it is; not used. */
     webhook: z
       .record(z.string(), z.unknown())
@@ -103,6 +107,28 @@ export const ModelEstimateSchema = z
   .strict()
   .meta({ id: 'ModelEstimate' });
 
+/** One service tier's figures. */
+export const TierEstimateSchema = z
+  .object({
+    available: z.boolean().describe('Whether every provider of the judge offers the tier on this deployment.'),
+    unavailableReason: z.string().optional().describe('Why the tier is not available, when it is not.'),
+    costUsd: RangeSchema.describe(
+      "USD at the tier's price (the price table's flex / batch price, else the standard one).",
+    ),
+    seconds: z
+      .object({
+        typical: z.number().nonnegative(),
+        worst: z.number().nonnegative(),
+      })
+      .strict()
+      .describe(
+        "Seconds until every evaluation has its verdict: rounds of dependent calls times a round's time (batch: the " +
+          "provider's turnaround per wave typically, the 24 h completion window per wave at worst).",
+      ),
+  })
+  .strict()
+  .meta({ id: 'TierEstimate' });
+
 /** Whether the estimate fits a budget: `yes` even at the upper bound, `no` not even at the lower, else `maybe`. */
 export const BudgetFitSchema = z.enum(['yes', 'maybe', 'no']).meta({ id: 'BudgetFit' });
 
@@ -133,6 +159,10 @@ export const EstimateSchema = z
       })
       .strict()
       .nullable(),
+    /** Rounds of dependent calls of one evaluation (the deepest item's): on the shortest and the longest path. */
+    waves: z.object({ min: z.number().int().nonnegative(), max: z.number().int().nonnegative() }).strict(),
+    /** The same calls at each service tier: cost and completion time. */
+    tiers: z.object({ standard: TierEstimateSchema, flex: TierEstimateSchema, batch: TierEstimateSchema }).strict(),
     promptCache: z
       .object({
         promptTokens: z

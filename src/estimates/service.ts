@@ -4,7 +4,9 @@
  * batch) would validate it, then every task is estimated (./estimate.ts) with the deployment's default
  * model, providers and prices. No LLM call, no row: nothing is stored.
  */
-import { checkLlmConfig, planTask, resolveJudge } from '../methods/resolve-judge.js';
+import { checkLlmConfig, judgeProviders, planTask, resolveJudge } from '../methods/resolve-judge.js';
+import { configOf } from '../config/vars.js';
+import { FLEX_ROUND_SECONDS, STANDARD_ROUND_SECONDS, tierEstimates } from './tiers.js';
 import { createCallMeter } from '../budgets/meter.js';
 import { checkBudgetPrices, withBudget } from '../budgets/request-budget.js';
 import type { Budget } from '../engine/budget.js';
@@ -26,6 +28,7 @@ const ASSUMPTIONS = [
   'No repairs: calls.withRepairs is the longest path with every reply a parser can reject re-asked parseRetries times; tokens and cost leave repairs out.',
   `Prompt tokens: cl100k_base, exact for gpt-4/gpt-3.5 models, times ${O200K_FACTOR} for o200k models (gpt-4o, gpt-4.1, o-series), times ${OTHER_MODEL_FACTOR} for other models; 3 tokens per message and 3 per reply.`,
   'Cost: the price table (defaults and LLM_PRICES), every prompt token at the uncached input price; a model without a price costs 0 (priced: false).',
+  `Tiers: the same tokens at each tier's price. Time: rounds of dependent calls (waves) times ${STANDARD_ROUND_SECONDS} s (standard) or ${FLEX_ROUND_SECONDS} s (flex) typically, every attempt to its timeout at worst, items BATCH_CONCURRENCY at a time; batch: the deepest item's waves times the provider's turnaround, at worst times the 24 h completion window.`,
 ];
 
 /**
@@ -75,6 +78,14 @@ export async function estimate(env: Bindings, tenant: string, body: EstimateRequ
       costUsd: range(m, 'costUsd'),
     })),
     budget: budget ? budgetFit(budget, total) : null,
+    waves: total.waves,
+    tiers: tierEstimates({
+      estimate: total,
+      settings,
+      meter: deps.meter,
+      providers: judgeProviders(judge, settings.defaultProvider),
+      concurrency: configOf(env).BATCH_CONCURRENCY,
+    }),
     promptCache: {
       promptTokens: cache?.promptTokens ?? 0,
       cacheableTokens: cache?.cacheableTokens ?? 0,

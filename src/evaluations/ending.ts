@@ -15,7 +15,7 @@
  * and use `ON CONFLICT DO NOTHING`, so a repeated final write is a no-op. Times are epoch milliseconds.
  */
 import type { Bindings } from '../config/bindings.js';
-import type { Usage } from '../engine/call.js';
+import type { LlmAttempt, Usage } from '../engine/call.js';
 import { log, messageOf } from '../log/log.js';
 import type { EvaluationError, VerdictSummary } from './live-events.js';
 import type { EndStatus, TerminalStatus } from './status.js';
@@ -196,6 +196,8 @@ export interface StoredCall {
   parseError: string | null;
   /** Attempts the LLM layer made, default 1. */
   attempts: number;
+  /** The failed attempts before the one that answered, each with its tier (a flex refusal, an evicted attempt). */
+  failedAttempts?: LlmAttempt[];
   /** Wall time of the call, ms. */
   latencyMs: number | null;
   /** When the result was stored, epoch ms. */
@@ -260,8 +262,8 @@ function resultStatements(db: D1Database, w: FinalWrite): D1PreparedStatement[] 
       db
         .prepare(
           `INSERT INTO usage (evaluation_id, call_id, tenant, model, prompt_tokens, completion_tokens, cached_prompt_tokens,
-             estimated, cost_usd, cache_saved_usd, attempts, latency_ms, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+             estimated, cost_usd, cache_saved_usd, attempts, latency_ms, created_at, tier, failed_attempts)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
         )
         .bind(
           w.id,
@@ -277,6 +279,8 @@ function resultStatements(db: D1Database, w: FinalWrite): D1PreparedStatement[] 
           u.attempts,
           u.latencyMs,
           u.at,
+          u.usage.tier ?? 'standard',
+          u.failedAttempts && u.failedAttempts.length > 0 ? JSON.stringify(u.failedAttempts) : null,
         ),
     );
   }

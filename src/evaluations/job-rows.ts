@@ -12,6 +12,7 @@ import type { EvaluationStatus } from './status.js';
 import { SQL_NOT_ENDED, sqlMayBecome } from './status.js';
 import type { CacheHit } from '../verdict-cache/hit.js';
 import { hitColumns, hitOf } from '../verdict-cache/hit.js';
+import type { FlexFallback, Tier } from '../llm/tiers.js';
 
 /**
  * The stored error of a row from its `error_code` / `error_message` columns, or null when it has none.
@@ -42,6 +43,10 @@ export interface StartJob {
    * cached verdict, making no LLM call. Null or absent: a miss (or the source was deleted meanwhile), it runs.
    */
   cached?: CacheHit | null;
+  /** The service tier it runs at (src/tiers/); absent: `standard` (rows from before tiers). */
+  tier?: Tier;
+  /** What a flex refusal leads to; absent: `standard`. */
+  flexFallback?: FlexFallback;
   /** The rubric's content it judges by, JSON text; null or absent for none. */
   rubric?: string | null;
 }
@@ -73,7 +78,7 @@ export const BATCH_CANCELLED_ERROR: EvaluationError = { code: 'cancelled', messa
 export async function loadJob(db: D1Database, id: string): Promise<EvaluationJob | null> {
   const row = await db
     .prepare(
-      `SELECT id, tenant, status, method, config, task, error_code, error_message, batch_id, ${hitColumns()},
+      `SELECT id, tenant, status, method, config, task, error_code, error_message, batch_id, tier, flex_fallback, ${hitColumns()},
          (SELECT batches.cancel_requested_at FROM batches WHERE batches.id = evaluations.batch_id) AS batch_cancelled_at,
          ${rubricContentSql('evaluations')} AS rubric
        FROM evaluations WHERE id = ?`,
@@ -91,6 +96,8 @@ export async function loadJob(db: D1Database, id: string): Promise<EvaluationJob
       batch_id: string | null;
       cache_from: string | null;
       cached_verdict: string | null;
+      tier: Tier;
+      flex_fallback: FlexFallback;
       batch_cancelled_at: number | null;
       rubric: string | null;
     }>();
@@ -104,6 +111,8 @@ export async function loadJob(db: D1Database, id: string): Promise<EvaluationJob
     task: row.task,
     batchId: row.batch_id,
     cached: hitOf(row),
+    tier: row.tier,
+    flexFallback: row.flex_fallback,
     rubric: row.rubric,
     error: errorOf(row.error_code, row.error_message),
     cancel: row.batch_cancelled_at !== null ? BATCH_CANCELLED_ERROR : null,

@@ -4,12 +4,16 @@
  * combine with AND; a page is newest first, keyset-paged on (created, id), so inserts never shift it.
  */
 import { z } from '@hono/zod-openapi';
+import { PRESETS } from '../engine/registry.js';
+import { didYouMean } from '../engine/suggest.js';
 import { EvaluationErrorSchema, EvaluationLinksSchema, EvaluationStatusSchema, MetadataSchema } from './schemas.js';
 
 /** Most evaluations per page: 100 (default 20). */
 export const MAX_LIST_PAGE = 100;
 
 const iso = z.iso.datetime({ offset: true });
+
+const PRESET_IDS = PRESETS.map((p) => p.id);
 
 /** `key:value`: the key up to the first `:`, the value after it. */
 const METADATA_FILTER = /^([^:]{1,64}):([\s\S]{0,1024})$/;
@@ -22,8 +26,18 @@ export const ListEvaluationsQuery = z
       .string()
       .min(1)
       .max(64)
+      // A typo would list nothing, as if there were no such evaluations: refused instead, with the closest preset.
+      .superRefine((id, ctx) => {
+        if (PRESET_IDS.includes(id)) return;
+        ctx.addIssue({
+          code: 'custom',
+          message: `unknown preset "${id}"${didYouMean(id, PRESET_IDS)}; see GET /v1/methods`,
+        });
+      })
       .optional()
-      .openapi({ param: { description: 'Only evaluations of this preset.' } }),
+      .openapi({
+        param: { description: 'Only evaluations of this preset (one of `GET /v1/methods`; another is a 400).' },
+      }),
     batch: z
       .string()
       .min(1)
@@ -85,7 +99,7 @@ export const EvaluationListItemSchema = z
     method: z.string(),
     preset: z.string().nullable(),
     taskKind: z.enum(['pairwise', 'pointwise']),
-    metadata: MetadataSchema.nullable(),
+    metadata: z.union([MetadataSchema, z.null()]),
     batchId: z.string().nullable(),
     metaId: z.string().nullable(),
     /** The verdict's headline once `succeeded` (the whole verdict: `GET /v1/evaluations/{id}`). */
@@ -93,7 +107,7 @@ export const EvaluationListItemSchema = z
       .object({ winner: z.enum(['A', 'B', 'tie']).nullable(), score: z.number().nullable(), confidence: z.number() })
       .strict()
       .nullable(),
-    error: EvaluationErrorSchema.nullable(),
+    error: z.union([EvaluationErrorSchema, z.null()]),
     createdAt: z.string(),
     startedAt: z.string().nullable(),
     finishedAt: z.string().nullable(),

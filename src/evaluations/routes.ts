@@ -36,6 +36,7 @@ import { isTerminal } from './status.js';
 import {
   acceptedResponses,
   BAD_QUERY,
+  PAYLOAD_TOO_LARGE,
   IDEMPOTENT_REPLAYED,
   errorResponse,
   IdempotencyHeaderSchema,
@@ -213,6 +214,7 @@ const cancel = createRoute({
     400: errorResponse(['invalid_json', 'invalid_request'], 'the body or the query fails its schema (see `issues`).'),
     404: notFound('evaluation'),
     409: errorResponse(['already_ended'], 'the evaluation succeeded, failed or was cancelled before.'),
+    413: PAYLOAD_TOO_LARGE,
     415: errorResponse(['unsupported_media_type'], 'a body was sent whose Content-Type is not application/json.'),
   }),
 });

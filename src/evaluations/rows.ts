@@ -6,6 +6,7 @@
  */
 import type { EvaluationStatus } from './status.js';
 import type { CacheDecision } from '../verdict-cache/plan.js';
+import type { FlexFallback, Tier } from '../llm/tiers.js';
 
 /** What an evaluation records of the rubric it judged by (src/rubrics): the content's hash, and the stored rubric. */
 export interface RubricStampRecord {
@@ -47,6 +48,10 @@ export interface NewEvaluation {
   cacheMode?: CacheDecision | null;
   /** The verdict cache key it reads and writes; null or absent for `off` and `bypass`. */
   cacheKey?: string | null;
+  /** The service tier it runs at (src/tiers/); absent: `standard`. */
+  tier?: Tier;
+  /** What a flex refusal leads to; absent: `standard`. */
+  flexFallback?: FlexFallback;
   /** The rubric it judges by (its content is stored by hash in `rubric_contents`); null or absent for none. */
   rubric?: RubricStampRecord | null;
 }
@@ -83,6 +88,9 @@ export interface EvaluationRecord {
   cacheFrom: string | null;
   /** On a hit: what the cached verdict had cost, USD. */
   cacheSavedUsd: number | null;
+  /** The service tier it runs at, and what a flex refusal leads to. */
+  tier: Tier;
+  flexFallback: FlexFallback;
   /** The rubric it judged by, or null. */
   rubric: RubricStampRecord | null;
 }
@@ -110,6 +118,8 @@ const INSERT_COLUMNS = [
   'key_id',
   'cache_mode',
   'cache_key',
+  'tier',
+  'flex_fallback',
   'rubric_hash',
   'rubric_id',
   'rubric_version',
@@ -142,6 +152,8 @@ function insertValues(e: NewEvaluation): (string | number | null)[] {
     e.keyId ?? null,
     e.cacheMode ?? null,
     e.cacheKey ?? null,
+    e.tier ?? 'standard',
+    e.flexFallback ?? 'standard',
     e.rubric?.hash ?? null,
     e.rubric?.id ?? null,
     e.rubric?.version ?? null,
@@ -250,6 +262,8 @@ interface EvaluationRow {
   cache_mode: string | null;
   cache_from: string | null;
   cache_saved_usd: number | null;
+  tier: Tier;
+  flex_fallback: FlexFallback;
   rubric_hash: string | null;
   rubric_id: string | null;
   rubric_version: number | null;
@@ -257,7 +271,7 @@ interface EvaluationRow {
 
 const SELECT = `SELECT id, tenant, status, method, preset, json_extract(task, '$.kind') AS task_kind, metadata,
   idempotency_key, request_hash, meta_id, batch_id, item_id, calls_done, calls_planned, error_code, error_message,
-  created_at, updated_at, started_at, finished_at, deleted_at, rubric_hash, rubric_id, rubric_version,
+  created_at, updated_at, started_at, finished_at, deleted_at, tier, flex_fallback, rubric_hash, rubric_id, rubric_version,
   cache_mode, cache_from, cache_saved_usd FROM evaluations`;
 
 /** The rubric stamp of a row's `rubric_*` columns, or null when it judged by none. */
@@ -296,6 +310,8 @@ function toRecord(r: EvaluationRow): EvaluationRecord {
     cacheMode: r.cache_mode,
     cacheFrom: r.cache_from,
     cacheSavedUsd: r.cache_saved_usd,
+    tier: r.tier,
+    flexFallback: r.flex_fallback,
     rubric: rubricStampOf(r.rubric_hash, r.rubric_id, r.rubric_version),
   };
 }

@@ -16,6 +16,7 @@ import { FIELD_EXAMPLES, PAIRWISE_TASK_EXAMPLE, POINTWISE_TASK_EXAMPLE } from '.
 import { configField } from '../methods/method-config.js';
 import { OneOffWebhookSchema } from '../webhooks/schemas.js';
 import { CacheModeSchema, CacheSeedSchema, EvaluationCacheSchema } from '../verdict-cache/schemas.js';
+import { FlexFallbackField, FlexFallbackView, TierField, TierView } from '../tiers/schemas.js';
 import { RubricField } from '../rubrics/schemas.js';
 
 /** Most metadata entries per evaluation: 32. */
@@ -66,6 +67,8 @@ export const CreateEvaluationRequestSchema = z
     webhook: OneOffWebhookSchema.optional(),
     cache: CacheModeSchema.optional(),
     seed: CacheSeedSchema.optional(),
+    tier: TierField,
+    flexFallback: FlexFallbackField,
     /** Your own criteria: a stored rubric (`rb_…`, `rb_…@3`, `rb_…#prod`) or an inline one. */
     rubric: RubricField.optional(),
   })
@@ -152,20 +155,23 @@ export const EvaluationSchema = z
     method: z.string(),
     preset: z.string().nullable(),
     taskKind: z.enum(['pairwise', 'pointwise']),
-    metadata: MetadataSchema.nullable(),
+    metadata: z.union([MetadataSchema, z.null()]),
     progress: ProgressSchema,
     /** Present once `succeeded`. */
-    verdict: VerdictSummarySchema.nullable(),
+    verdict: z.union([VerdictSummarySchema, z.null()]),
     usage: UsageTotalsSchema,
     cache: EvaluationCacheSchema,
     /** Present when `failed` or `cancelled`. */
-    error: EvaluationErrorSchema.nullable(),
+    error: z.union([EvaluationErrorSchema, z.null()]),
     /** Meta-evaluation this evaluation belongs to. */
     metaId: z.string().nullable(),
     /** Batch this evaluation is an item of (a meta-evaluation's id for its items). */
     batchId: z.string().nullable(),
+    /** The service tier it runs at (the request's, or a default), and what a flex refusal leads to. */
+    tier: TierView,
+    flexFallback: FlexFallbackView,
     /** The rubric it judged by, or null. */
-    rubric: RubricStampSchema.nullable(),
+    rubric: z.union([RubricStampSchema, z.null()]),
     createdAt: z.string(),
     startedAt: z.string().nullable(),
     finishedAt: z.string().nullable(),
@@ -212,7 +218,7 @@ export const TranscriptSchema = z
 
 /** Answer to `GET /v1/evaluations/{id}/task`: what is judged, as submitted; null once it is no longer kept. */
 export const EvaluationTaskSchema = z
-  .object({ id: z.string(), task: Task.nullable() })
+  .object({ id: z.string(), task: z.union([Task, z.null()]) })
   .strict()
   .meta({ id: 'EvaluationTask' });
 

@@ -50,6 +50,7 @@ import { requestCachePlans } from '../verdict-cache/plan.js';
 import { hitOf, readHitStatement } from '../verdict-cache/hit.js';
 import { markHitsStatement, servesSince } from '../verdict-cache/rows.js';
 import { cacheViewOf } from '../verdict-cache/schemas.js';
+import { resolveTier } from '../tiers/resolve.js';
 import { resolveRubricRef } from '../rubrics/resolve.js';
 import { contentStatement } from '../rubrics/rows.js';
 
@@ -137,8 +138,10 @@ export async function createEvaluationJob(
   const id = newId('ev');
   const hash = idempotencyKey === null ? null : await requestHash(request);
   const now = Date.now();
+  const limits = await limitsFor(env, tenant, creator.limits);
+  const { tier, flexFallback } = resolveTier(env, judge, request, limits.defaultTier);
   try {
-    await assertQuota(env.DB, tenant, await limitsFor(env, tenant, creator.limits), 1, now);
+    await assertQuota(env.DB, tenant, limits, 1, now);
   } catch (e) {
     // A retry of a request accepted before the cap was reached still gets its evaluation back.
     if (idempotencyKey === null || !(await findByIdempotencyKey(env.DB, tenant, idempotencyKey))) throw e;
@@ -182,6 +185,8 @@ export async function createEvaluationJob(
       keyId: creator.keyId,
       cacheMode: cache?.mode ?? null,
       cacheKey: cache?.key ?? null,
+      tier,
+      flexFallback,
       rubric: rubric?.record ?? null,
     },
     [...admitting, ...lookup],
@@ -212,6 +217,8 @@ export async function createEvaluationJob(
         task: JSON.stringify(request.task),
         batchId: null,
         cached: hitRow ? hitOf(hitRow as Parameters<typeof hitOf>[0]) : null,
+        tier,
+        flexFallback,
         rubric: rubric ? JSON.stringify(rubric.content) : null,
       },
       waitMs,
@@ -359,6 +366,8 @@ export async function viewEvaluation(
     error: errorOf(row.errorCode, row.errorMessage),
     metaId: row.metaId,
     batchId: row.batchId,
+    tier: row.tier,
+    flexFallback: row.flexFallback,
     rubric: row.rubric,
     createdAt: iso(row.createdAt) ?? '',
     startedAt: iso(row.startedAt),

@@ -30,6 +30,8 @@ import type { KernelEnv } from './kernel-env.js';
  *   `signing_secret_missing` 400, `limit_exceeded` 409, `endpoint_disabled` 409, `invalid_signature` 401
  *   (an inbound hook's signature), `mapping_failed` 422 (a trigger's mapping cannot fill a task field).
  * - `config_invalid` 503: a `[vars]` value of the deployment is invalid (the operator's logs name it).
+ * - `tier_unsupported` 400: the request's `tier` is one a provider of its judge does not offer (the message
+ *   names the provider).
  * - rubrics: `invalid_rubric` 400 (a rubric's content), `rubric_task_mismatch` 400 (a rubric of the other kind,
  *   or one the task contradicts), `rubric_unsupported` 400 (the judge's template has no criteria slot, or
  *   cannot read the rubric's scale), `invalid_task` 400 (the task lacks what the judge needs), `rubric_archived`
@@ -68,6 +70,7 @@ export const ErrorCodeSchema = z.enum([
   'invalid_signature',
   'mapping_failed',
   'config_invalid',
+  'tier_unsupported',
   'invalid_rubric',
   'rubric_task_mismatch',
   'rubric_unsupported',
@@ -218,7 +221,8 @@ const NAMES_ITS_FIELD = /^(rubric|task)(\.[\w.]+)?: /;
  */
 export function fromEngineError(err: EngineInputError, prefix?: string): ApiError {
   const code: ErrorCode = ENGINE_CODES.has(err.code) ? (err.code as ErrorCode) : 'invalid_config';
-  return new ApiError(400, code, placed(err.message, prefix));
+  const issues = err.issues?.map((i) => ({ path: prefix ? `${prefix}.${i.path}` : i.path, message: i.message }));
+  return new ApiError(400, code, placed(err.message, prefix), issues);
 }
 
 function placed(message: string, prefix: string | undefined): string {
@@ -295,7 +299,7 @@ export function onError<E extends KernelEnv>(err: Error, c: Context<E>): Respons
   if (err instanceof ConfigError) return c.json(body(err.code, err.message), 503);
   if (err instanceof EngineInputError) {
     const e = fromEngineError(err);
-    return c.json(body(e.code, e.message), e.status);
+    return c.json(body(e.code, e.message, e.issues ? { issues: e.issues } : {}), e.status);
   }
   if (err instanceof z.ZodError) {
     const e = invalidRequest(toIssues(err));

@@ -45,6 +45,10 @@ const DOCUMENT_CONFIG = {
         'Your own criteria: versioned rubrics (immutable versions, moving tags, golden examples and their check) that every judging request can name.',
     },
     { name: 'methods', description: 'Judge methods and the paper presets built on them.' },
+    {
+      name: 'estimates',
+      description: 'What an evaluation or a batch would cost before it runs: the shortest and longest paths.',
+    },
     { name: 'usage', description: "Calls, tokens and cost of the caller's tenant." },
     {
       name: 'admin',

@@ -120,6 +120,12 @@ export function v1Responses<R extends object>(own: R): Omit<typeof V1_ERRORS, ke
   return { ...V1_ERRORS, ...own };
 }
 
+/** 404 of a route whose body may name a rubric (`rubric: {id, version?, tag?}`) the tenant does not have. */
+export const RUBRIC_NOT_FOUND = errorResponse(
+  ['not_found'],
+  'the `rubric` reference names no rubric, version or tag of the tenant (the message names the field).',
+);
+
 const JUDGE_BODY_ERRORS = {
   400: errorResponse(
     [
@@ -135,6 +141,7 @@ const JUDGE_BODY_ERRORS = {
     ],
     'the body, a header or the query fails its schema (see `issues`), the judge config is invalid for the task, or a `webhook.url` is refused by the URL guard or cannot be signed yet.',
   ),
+  404: RUBRIC_NOT_FOUND,
   413: PAYLOAD_TOO_LARGE,
   415: NOT_JSON,
   501: errorResponse(['byok_not_supported'], 'X-LLM-Api-Key sent while ALLOW_BYOK is true (not supported yet).'),

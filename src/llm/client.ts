@@ -111,7 +111,22 @@ export interface CallOptions {
    * inside a Durable Object alarm passes what is left of its wall clock (see `tiers.ts`).
    */
   timeoutMs?: number;
+  /**
+   * Epoch ms by which the call must have given its answer back (a Durable Object alarm's wall clock, less a
+   * margin): each attempt's timeout is cut to what is left, no attempt starts (and no backoff wait begins)
+   * that could not end by then, and a call that reaches it ends {@link TieredCallResult.cutShort} instead of
+   * failing, for the caller to continue in a later invocation. Default none.
+   */
+  deadlineMs?: number;
+  /**
+   * Failed attempts earlier invocations made of this call (a call continued after {@link deadlineMs}, or after
+   * an eviction cut one off): counted against the retry policy's `maxAttempts`. Default 0.
+   */
+  attemptsMade?: number;
 }
+
+/** Shortest attempt started before a {@link CallOptions.deadlineMs}, ms: 1 s. */
+export const MIN_ATTEMPT_MS = 1000;
 
 /** One attempt of a call and the tier it went at. */
 export interface TierAttempt {
@@ -121,6 +136,8 @@ export interface TierAttempt {
   ok: boolean;
   /** The attempt's error code when it failed (`flex_unavailable` / `flex_unsupported` for flex refusals). */
   code?: string;
+  /** What went wrong, when it failed. */
+  kind?: LlmAttempt['kind'];
   /** HTTP status when there was one. */
   status?: number;
   latencyMs: number;
@@ -136,6 +153,12 @@ export interface TieredCallResult {
   attempts: TierAttempt[];
   /** On success: the usage with its tier and the USD the prompt cache saved. */
   usage?: TierUsage;
+  /**
+   * True when the call stopped at {@link CallOptions.deadlineMs} without an outcome (`result` is then a
+   * `deadline` failure that must not be stored): continue it later, passing `attempts`' failures on as
+   * {@link CallOptions.attemptsMade}.
+   */
+  cutShort?: true;
 }
 
 /** Runs one call with {@link CallOptions}. Never throws for provider trouble. */
@@ -311,10 +334,30 @@ export function createTieredLlm(settingsInput: LlmSettings | LlmSettingsInput, d
     const policy = settings.retry;
     const failures: { record: LlmAttempt; error: LlmError; fallback: boolean }[] = [];
     const tiers: TierAttempt[] = [];
-    let retriesUsed = 0;
+    let retriesUsed = options.attemptsMade ?? 0;
+    const deadline = options.deadlineMs;
+    // The invocation's time ran out: no outcome, the caller continues the call later.
+    const cut = (): TieredCallResult => ({
+      result: {
+        id: request.id,
+        ok: false,
+        attempts: failures.length,
+        error: {
+          code: 'deadline',
+          message: 'the call was cut short to continue in a later invocation',
+          attempts: failures.map((f) => f.record),
+        },
+      },
+      tier,
+      attempts: tiers,
+      cutShort: true,
+    });
     for (;;) {
       const attempt = failures.length + 1;
-      const timeoutMs = options.timeoutMs ?? (tier === 'flex' ? settings.flexTimeoutMs : settings.timeoutMs);
+      const ownTimeout = options.timeoutMs ?? (tier === 'flex' ? settings.flexTimeoutMs : settings.timeoutMs);
+      const left = deadline === undefined ? Number.POSITIVE_INFINITY : deadline - now();
+      if (left < MIN_ATTEMPT_MS) return cut();
+      const timeoutMs = Math.min(ownTimeout, left);
       const body = buildChatBody(request, {
         model,
         tier,
@@ -356,9 +399,10 @@ export function createTieredLlm(settingsInput: LlmSettings | LlmSettingsInput, d
             content: out.content,
             ...(request.n !== undefined && request.n > 1 ? { choices: out.choices } : {}),
             model: out.model,
-            usage: plainUsage(usage),
+            usage: { ...plainUsage(usage), ...(tier !== 'standard' ? { tier } : {}) },
             attempts: attempt,
             latencyMs: now() - started,
+            ...(failures.length > 0 ? { failedAttempts: failures.map((f) => f.record) } : {}),
           },
           tier,
           attempts: tiers,
@@ -368,11 +412,18 @@ export function createTieredLlm(settingsInput: LlmSettings | LlmSettingsInput, d
 
       const { error } = out;
       const status = error.status !== undefined ? { status: error.status } : {};
-      tiers.push({ attempt, tier, ok: false, code: error.code, ...status, latencyMs });
+      tiers.push({ attempt, tier, ok: false, code: error.code, kind: out.attemptKind, ...status, latencyMs });
       const schemaFallback = out.schemaRejected === true && format !== undefined;
       const flexFallback = refusal !== undefined && flexPolicy === 'standard';
       failures.push({
-        record: { attempt, kind: out.attemptKind, code: error.code, ...status, latencyMs },
+        record: {
+          attempt,
+          kind: out.attemptKind,
+          code: error.code,
+          ...status,
+          latencyMs,
+          ...(tier !== 'standard' ? { tier } : {}),
+        },
         error,
         fallback: schemaFallback || flexFallback,
       });
@@ -382,6 +433,11 @@ export function createTieredLlm(settingsInput: LlmSettings | LlmSettingsInput, d
         attempts: tiers,
       });
 
+      // The deadline, not the attempt's own timeout, ended it: the caller sends it again later.
+      if (out.attemptKind === 'timeout' && timeoutMs < ownTimeout) {
+        report({ kind: out.attemptKind, code: error.code, ...status });
+        return cut();
+      }
       if (refusal === 'unsupported') noFlex.add(modelKey);
       // Flex refused under the `standard` policy: sent again at once at the standard tier, not counted
       // against the retry budget (the refusal is unbilled and says nothing about the call).
@@ -415,6 +471,10 @@ export function createTieredLlm(settingsInput: LlmSettings | LlmSettingsInput, d
         delayMs = out.retryAfterMs;
       } else {
         delayMs = backoffDelayMs(retriesUsed + 1, policy, random);
+      }
+      if (deadline !== undefined && now() + delayMs + MIN_ATTEMPT_MS > deadline) {
+        report({ kind: out.attemptKind, code: error.code, ...status });
+        return cut();
       }
       report({ kind: out.attemptKind, code: error.code, ...status, delayMs });
       retriesUsed += 1;

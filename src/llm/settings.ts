@@ -17,7 +17,7 @@ import { configOf } from '../config/vars.js';
 import { log } from '../log/log.js';
 import { ModelPriceSchema } from './pricing.js';
 import { isSecretName, redactSecrets, rememberSecrets } from '../log/redact.js';
-import { DEFAULT_FLEX_TIMEOUT_MS } from './tiers.js';
+import { DEFAULT_BATCH_TURNAROUND_SECONDS, DEFAULT_FLEX_TIMEOUT_MS, TierSchema } from './tiers.js';
 
 /**
  * Base URL that selects the in-process mock (no network). Only Node code that opts in can use it
@@ -67,6 +67,16 @@ export const ProviderSettingsSchema = z
      * strict OpenAI-compatible servers refuse unknown body fields, so a call's key is dropped elsewhere.
      */
     supportsPromptCacheKey: z.boolean().default(false),
+    /**
+     * The tier of requests to this provider that name none and whose tenant has no default (`standard`,
+     * `flex` or `batch`; one it does not offer never applies). Default `standard`.
+     */
+    defaultTier: TierSchema.default('standard'),
+    /**
+     * How long the provider's Batch API typically takes to finish a batch, seconds: the estimates' typical
+     * time of one wave (the worst case is the 24 h completion window). Default 3,600.
+     */
+    batchTurnaroundSeconds: z.number().positive().default(DEFAULT_BATCH_TURNAROUND_SECONDS),
   })
   .strict();
 export type ProviderSettings = z.infer<typeof ProviderSettingsSchema>;
@@ -165,6 +175,10 @@ export interface LlmEnv {
   LLM_SUPPORTS_PROMPT_CACHE_KEY?: string;
   /** Per-attempt timeout of a flex call, ms. Default 900000 (15 min). */
   LLM_FLEX_TIMEOUT_MS?: string;
+  /** The default provider's default tier (`standard`, `flex`, `batch`). Default `standard`. */
+  LLM_DEFAULT_TIER?: string;
+  /** The default provider's typical Batch API turnaround, s (estimates). Default 3600. */
+  LLM_BATCH_TURNAROUND_SECONDS?: string;
   /**
    * JSON table of extra providers: `{"groq": {"baseUrl": "...", "apiKeySecret": "GROQ_API_KEY", "supportsN": false,
    * "supportsFlex": true, "supportsBatch": true, "supportsPromptCacheKey": false}}`.
@@ -242,6 +256,10 @@ const EnvProviderSchema = z
     supportsBatch: z.boolean().optional(),
     /** Whether the provider accepts `prompt_cache_key`. Default false. */
     supportsPromptCacheKey: z.boolean().optional(),
+    /** The provider's default tier. Default `standard`. */
+    defaultTier: TierSchema.optional(),
+    /** The provider's typical Batch API turnaround, seconds. Default 3,600. */
+    batchTurnaroundSeconds: z.number().positive().optional(),
     /** Azure `api-version`; both spellings accepted. */
     azureApiVersion: z.string().min(1).optional(),
     apiVersion: z.string().min(1).optional(),
@@ -288,7 +306,8 @@ export interface SettingsFromEnvOptions {
  * - `LLM_SUPPORTS_N` (`true` / `false`, default false): whether the default provider honours OpenAI's `n`;
  *   an `LLM_PROVIDERS` entry says so with `"supportsN": true`; likewise `LLM_SUPPORTS_FLEX` / `supportsFlex`
  *   (flex processing), `LLM_SUPPORTS_BATCH` / `supportsBatch` (the Batch API) and
- *   `LLM_SUPPORTS_PROMPT_CACHE_KEY` / `supportsPromptCacheKey`, all default false;
+ *   `LLM_SUPPORTS_PROMPT_CACHE_KEY` / `supportsPromptCacheKey`, all default false; `LLM_DEFAULT_TIER` /
+ *   `defaultTier` (default `standard`) and `LLM_BATCH_TURNAROUND_SECONDS` / `batchTurnaroundSeconds` (3600);
  * - `LLM_PROVIDERS` adds named providers, each key read from the env secret its `apiKeySecret` names
  *   (a missing secret leaves the provider keyless: calls then fail as `auth` unless the endpoint needs none);
  * - `LLM_MODEL` (default `gpt-4o-mini`), `LLM_TIMEOUT_MS` (default 60000 ms), `LLM_FLEX_TIMEOUT_MS` (default
@@ -375,6 +394,8 @@ function readSettings(
       supportsFlex: config.LLM_SUPPORTS_FLEX,
       supportsBatch: config.LLM_SUPPORTS_BATCH,
       supportsPromptCacheKey: config.LLM_SUPPORTS_PROMPT_CACHE_KEY,
+      defaultTier: config.LLM_DEFAULT_TIER,
+      batchTurnaroundSeconds: config.LLM_BATCH_TURNAROUND_SECONDS,
     },
   };
 
@@ -399,6 +420,8 @@ function readSettings(
         supportsFlex: p.supportsFlex ?? false,
         supportsBatch: p.supportsBatch ?? false,
         supportsPromptCacheKey: p.supportsPromptCacheKey ?? false,
+        defaultTier: p.defaultTier ?? 'standard',
+        batchTurnaroundSeconds: p.batchTurnaroundSeconds ?? DEFAULT_BATCH_TURNAROUND_SECONDS,
         ...(apiVersion ? { azureApiVersion: apiVersion } : {}),
       };
     }

@@ -41,6 +41,15 @@ export type FlexFallback = z.infer<typeof FlexFallbackSchema>;
 /** Default per-attempt timeout of a flex call, ms: 15 minutes (OpenAI's flex guide). */
 export const DEFAULT_FLEX_TIMEOUT_MS = 15 * 60 * 1000;
 
+/**
+ * Default typical turnaround of a provider's Batch API, seconds: 1 hour (OpenAI promises 24 h and most batches
+ * of a few thousand lines finish well within an hour; a deployment states its provider's own figure).
+ */
+export const DEFAULT_BATCH_TURNAROUND_SECONDS = 3600;
+
+/** The Batch API's completion window, seconds: 24 h (a line not done by then expires). */
+export const BATCH_COMPLETION_WINDOW_SECONDS = 24 * 3600;
+
 /** The provider fields that declare tiers. */
 export interface TierCapabilities {
   supportsFlex?: boolean;

@@ -5,6 +5,7 @@
  * Cached prompt tokens (`usage.prompt_tokens_details.cached_tokens`) are the engine's `cachedPromptTokens`;
  * {@link TierUsage} adds the tier that answered and the USD the prompt cache saved.
  */
+import type { CompletionUsage } from 'openai/resources/completions';
 import type { ChatMessage, LlmCallResult, Usage } from '../engine/call.js';
 import { addUsage, ZERO_USAGE } from '../engine/call.js';
 import type { ModelPrice } from './pricing.js';
@@ -18,6 +19,10 @@ export interface ProviderUsage {
   completion_tokens?: number | null;
   prompt_tokens_details?: { cached_tokens?: number | null } | null;
 }
+/** `Actual`, when it is assignable to `Expected`; a compile error otherwise. */
+type Conforms<Actual extends Expected, Expected> = Actual;
+/** The `openai` package's usage block is one {@link ProviderUsage} reads: a compile error when they drift. */
+export type ProviderUsageConforms = Conforms<CompletionUsage, ProviderUsage>;
 
 function count(n: number | null | undefined): number | undefined {
   return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? Math.round(n) : undefined;

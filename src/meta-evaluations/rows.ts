@@ -8,6 +8,7 @@
  */
 import { BATCH_INSERTED } from '../batches/rows.js';
 import type { EvaluationStatus } from '../evaluations/status.js';
+import type { Tier } from '../llm/tiers.js';
 
 /** One labelled item linked to its evaluation. */
 export interface NewMetaItem {
@@ -66,13 +67,16 @@ export interface MetaRecord {
   /** Stored report JSON text, or null until every item ended. */
   report: string | null;
   createdAt: number;
+  /** The service tier of its items (its batch row's). */
+  tier: Tier;
 }
 
 /** The meta-evaluation `id` of `tenant`, or null. */
 export async function getMeta(db: D1Database, tenant: string, id: string): Promise<MetaRecord | null> {
   const row = await db
     .prepare(
-      `SELECT id, tenant, status, preset, json_extract(config, '$.method') AS method, items_total, report, created_at
+      `SELECT id, tenant, status, preset, json_extract(config, '$.method') AS method, items_total, report, created_at,
+         COALESCE((SELECT tier FROM batches WHERE batches.id = meta_evaluations.id), 'standard') AS tier
        FROM meta_evaluations WHERE id = ? AND tenant = ?`,
     )
     .bind(id, tenant)
@@ -85,6 +89,7 @@ export async function getMeta(db: D1Database, tenant: string, id: string): Promi
       items_total: number;
       report: string | null;
       created_at: number;
+      tier: Tier;
     }>();
   return row
     ? {
@@ -96,6 +101,7 @@ export async function getMeta(db: D1Database, tenant: string, id: string): Promi
         itemsTotal: row.items_total,
         report: row.report,
         createdAt: row.created_at,
+        tier: row.tier,
       }
     : null;
 }

@@ -9,6 +9,7 @@ import { EvaluationStatusSchema, JudgeConfigField, PresetField } from '../evalua
 import { AgreementReportSchema } from '../metrics/agreement.js';
 import { LabelledItemSchema } from '../metrics/labelled.js';
 import { CacheModeSchema, CacheSeedSchema } from '../verdict-cache/schemas.js';
+import { FlexFallbackField, TierField, TierView } from '../tiers/schemas.js';
 
 /** Most labelled items per meta-evaluation: 500. */
 export const MAX_META_ITEMS = 500;
@@ -21,6 +22,8 @@ export const CreateMetaEvaluationRequestSchema = z
     items: z.array(LabelledItemSchema).min(1).max(MAX_META_ITEMS),
     cache: CacheModeSchema.optional(),
     seed: CacheSeedSchema.optional(),
+    tier: TierField,
+    flexFallback: FlexFallbackField,
     /** The rubric every item is judged by, as on POST /v1/evaluations (resolved once, at submit). */
     rubric: RubricField.optional(),
   })
@@ -92,6 +95,8 @@ export const MetaEvaluationSchema = z
     status: MetaStatusSchema,
     preset: z.string().nullable(),
     method: z.string(),
+    /** The service tier of every item. */
+    tier: TierView,
     progress: MetaProgressSchema,
     report: AgreementReportSchema.meta({ id: 'AgreementReport' }).nullable(),
     /** The report as a Markdown table. */

@@ -17,6 +17,8 @@ import { isTerminal } from '../evaluations/status.js';
 import { llmEnvOf } from '../llm/settings.js';
 import type { CreatorInfo } from '../evaluations/service.js';
 import { checkLlmConfig, resolveJudge } from '../methods/resolve-judge.js';
+import { limitsFor } from '../evaluations/service.js';
+import { resolveTier } from '../tiers/resolve.js';
 import type { CreateMetaEvaluationRequest, MetaEvaluation, MetaProgress } from './schemas.js';
 
 /** Outcome of {@link createMetaEvaluation}. */
@@ -43,9 +45,12 @@ export async function createMetaEvaluation(
 ): Promise<MetaCreated> {
   const judge = resolveJudge(request.preset, request.config);
   checkLlmConfig(llmEnvOf(env), judge);
+  const limits = await limitsFor(env, tenant, creator.limits);
+  const tier = resolveTier(env, judge, request, limits.defaultTier);
   const rubric = request.rubric === undefined ? null : await resolveRubricRef(env, tenant, request.rubric);
   const now = Date.now();
   const r = await submitBatch(env, {
+    ...tier,
     tenant,
     rubric,
     kind: 'meta_evaluation',
@@ -56,7 +61,7 @@ export async function createMetaEvaluation(
     metadataOf: (id, item) => ({ metaId: id, itemId: item.itemId ?? '' }),
     webhookUrl: null,
     idempotencyKey,
-    creator,
+    creator: { ...creator, limits },
     request,
     cache: { mode: request.cache, seed: request.seed },
     extra: (id, items) =>
@@ -119,6 +124,7 @@ export async function viewMetaEvaluation(env: Bindings, tenant: string, id: stri
     status,
     preset: meta.preset,
     method: meta.method,
+    tier: meta.tier,
     progress,
     report,
     reportMarkdown: report ? toMarkdown(report) : null,

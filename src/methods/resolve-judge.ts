@@ -64,6 +64,16 @@ function providerFields(value: unknown, path: string[] = []): { path: string; pr
 }
 
 /**
+ * The providers a judge's calls go to: every `provider` its config names, and the one of `defaults` (else the
+ * deployment's default provider), which any agent that names none falls back to. Sorted, without repeats.
+ */
+export function judgeProviders(judge: ResolvedJudge, defaultProvider: string): string[] {
+  const defaults = (judge.config as { defaults?: { provider?: string } }).defaults;
+  const named = providerFields(judge.config).map((f) => f.provider);
+  return [...new Set([...named, defaults?.provider ?? defaultProvider])].sort();
+}
+
+/**
  * Checks, before anything is stored, that this deployment can run the judge: its LLM settings are valid
  * and every provider the config names exists. Why here: a job accepted with a typo'd provider would only
  * fail later, as a `failed` evaluation, for what is a user's mistake.

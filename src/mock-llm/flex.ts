@@ -72,16 +72,20 @@ export function flexRefusal(
     };
   }
   const rate = options.refusalRate ?? 0;
-  if (rate > 0 && unitFromHash(`${options.seed ?? ''}\u0000flex\u0000${key}\u0000${attempt}`) < rate) {
-    return {
-      status: 429,
-      message:
-        'Resource Unavailable: flex processing has no capacity for this request right now. Retry later, or send it without service_tier "flex". You are not charged for this request.',
-      type: 'server_error',
-      param: null,
-      code: 'resource_unavailable',
-      headers: {},
-    };
-  }
+  if (rate > 0 && unitFromHash(`${options.seed ?? ''}\u0000flex\u0000${key}\u0000${attempt}`) < rate)
+    return capacityRefusal();
   return undefined;
+}
+
+/** The 429 `resource_unavailable` a flex request gets when flex has no capacity (unbilled). */
+export function capacityRefusal(): MockRefusal {
+  return {
+    status: 429,
+    message:
+      'Resource Unavailable: flex processing has no capacity for this request right now. Retry later, or send it without service_tier "flex". You are not charged for this request.',
+    type: 'server_error',
+    param: null,
+    code: 'resource_unavailable',
+    headers: {},
+  };
 }

@@ -39,7 +39,7 @@ import { handleBatchesRoute } from './batch-routes.js';
 import type { MockBatchOptions } from './batches.js';
 import { BATCH_FILE_MAX_BYTES, handleFilesRoute } from './files.js';
 import type { MockFlexOptions, ServiceTier } from './flex.js';
-import { flexRefusal, servedTier, SERVICE_TIERS } from './flex.js';
+import { capacityRefusal, flexRefusal, servedTier, SERVICE_TIERS } from './flex.js';
 import type { DetectedFormat, MockMessage } from './judge-mode.js';
 import { detectFormat, formatFromJsonSchema, judgeReply, WRONG_FORMAT_REPLY } from './judge-mode.js';
 import type { MockDirectives, MockFault, MockMode } from './model-name.js';
@@ -292,7 +292,9 @@ async function answerChat(raw: unknown, ctx: AnswerContext): Promise<Response> {
   state.counters.set(key, attempt);
 
   // A flex refusal comes before any work, as a capacity check does.
-  const refusal = flexRefusal(body.service_tier, d.base, key, attempt, options.flex);
+  const refusal =
+    flexRefusal(body.service_tier, d.base, key, attempt, options.flex) ??
+    (body.service_tier === 'flex' && attempt <= d.flexRefusals ? capacityRefusal() : undefined);
   if (refusal)
     return openAiError(refusal.status, refusal.message, refusal.type, refusal.code, refusal.headers, refusal.param);
 

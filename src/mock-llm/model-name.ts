@@ -23,6 +23,7 @@
  * | `usage` | `omit` | leave `usage` out of replies (exercises client-side estimates) |
  * | `ns` | text | scripted-mode namespace (rules set with the control endpoint or in code) |
  * | `n` | `ignore` | answer a request with `n` with one choice, as a provider that ignores `n` does (default: `n` distinct choices) |
+ * | `flexRefuse` | count | the first attempts of each prompt that ask for `service_tier: "flex"` are refused for capacity (429 `resource_unavailable`), as the server's `--flex-refusal-rate` does at random |
  * | `echoKey` | `1` | every error body quotes the key the request carried (`Authorization: Bearer …` or `api-key`), as some providers do: tests prove it is redacted |
  *
  * Faults: an HTTP status (`500`, `502`, `503`, `429`, `400`, `401`, `403`, `404`, …), `timeout` (hang),
@@ -77,6 +78,8 @@ export interface MockDirectives {
   echoKey: boolean;
   /** Answer one choice whatever `n` asks. Default false. */
   ignoreN: boolean;
+  /** Flex attempts refused for capacity: the first this many attempts of each prompt. Default 0. */
+  flexRefusals: number;
 }
 
 /** Thrown for a model name the mock cannot read; the handler turns it into a 400. */
@@ -123,6 +126,7 @@ export function parseMockModel(model: string): MockDirectives {
     namespace: 'default',
     echoKey: false,
     ignoreN: false,
+    flexRefusals: 0,
   };
   if (q < 0) return d;
   for (const [key, value] of new URLSearchParams(model.slice(q + 1))) {
@@ -175,6 +179,9 @@ export function parseMockModel(model: string): MockDirectives {
           throw new MockModelNameError(`echoKey=${value} must be 1 or 0`);
         d.echoKey = value === '1' || value === 'true';
         break;
+      case 'flexRefuse':
+        d.flexRefusals = num(key, value, 0, 1000);
+        break;
       case 'n':
         if (value !== 'ignore') throw new MockModelNameError(`n=${value}: the only value is ignore`);
         d.ignoreN = true;
@@ -216,6 +223,8 @@ export interface MockModelOptions {
   echoKey?: boolean;
   /** `ignore`: one choice whatever `n` asks (a provider without `n`). */
   n?: 'ignore';
+  /** Flex attempts refused for capacity: the first this many of each prompt. */
+  flexRefuse?: number;
 }
 
 /** Builds a mock model name, e.g. `mockModel({ fail: [[500, 2]], seed: 't1' })` → `mock-judge?fail=500:2&seed=t1`. */
@@ -237,6 +246,7 @@ export function mockModel(opts: MockModelOptions = {}): string {
   if (opts.ns !== undefined) params.set('ns', opts.ns);
   if (opts.echoKey) params.set('echoKey', '1');
   if (opts.n) params.set('n', opts.n);
+  if (opts.flexRefuse !== undefined) params.set('flexRefuse', String(opts.flexRefuse));
   const q = params.toString().replaceAll('%2C', ',').replaceAll('%3A', ':');
   return q ? `${base}?${q}` : base;
 }

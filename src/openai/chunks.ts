@@ -63,7 +63,8 @@ export const ChatCompletionChunkSchema = z
         .object({
           index: z.literal(0),
           delta: z.object({ role: z.literal('assistant').optional(), content: z.string().optional() }).strict(),
-          finish_reason: z.literal('stop').nullable(),
+          // A union: `.nullable()` on a literal leaves null out of the document's `enum`.
+          finish_reason: z.union([z.literal('stop'), z.null()]),
           logprobs: z.null(),
         })
         .strict(),

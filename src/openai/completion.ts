@@ -64,11 +64,17 @@ function userText(messages: readonly ChatRequestMessage[]): string {
     throw invalidRequest([{ path: 'messages.0.content', message: 'the user message has no content' }], 'request body');
   if (typeof content === 'string') return content;
   content.forEach((part, i) => {
-    if (part.type !== 'text' || typeof part.text !== 'string')
+    if (part.type !== 'text') {
       issues.push({
         path: `messages.0.content.${i}`,
         message: `only text parts are read; a judge cannot take a "${part.type}" part`,
       });
+    } else if (typeof part.text !== 'string') {
+      issues.push({
+        path: `messages.0.content.${i}.text`,
+        message: 'a "text" part needs its text: {"type":"text","text":"…"}',
+      });
+    }
   });
   if (issues.length > 0) throw invalidRequest(issues, 'request body');
   return content.map((p) => p.text ?? '').join('\n');

@@ -117,7 +117,7 @@ export const openAiErrorShape = () =>
 function explain(issue: Issue): Issue {
   const unknown = /^unknown field "(.+)"$/.exec(issue.message)?.[1];
   if (unknown !== undefined && issue.path === unknown) {
-    const reason = REFUSED_PARAMETERS[unknown];
+    const reason = (REFUSED_PARAMETERS as Readonly<Record<string, string | undefined>>)[unknown];
     return {
       path: issue.path,
       message: reason ? `"${unknown}" is not supported: ${reason}` : `unknown parameter "${unknown}"`,

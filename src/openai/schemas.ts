@@ -41,7 +41,7 @@ export const NO_EFFECT_PARAMETERS = [
 ] as const;
 
 /** OpenAI parameters refused with 400, each with the reason the error message gives. */
-export const REFUSED_PARAMETERS: Readonly<Record<string, string>> = {
+export const REFUSED_PARAMETERS = {
   tools: 'a judge calls no tools',
   tool_choice: 'a judge calls no tools',
   parallel_tool_calls: 'a judge calls no tools',
@@ -61,9 +61,10 @@ export const REFUSED_PARAMETERS: Readonly<Record<string, string>> = {
   service_tier: 'the deployment decides how provider calls are made',
   store: 'every judge request is stored as an evaluation (GET /v1/evaluations/{id}); it cannot be turned off',
   prompt_cache_key: "Tribunal sends its own, one per evaluation, so a debate's calls share one cache route",
+  prompt_cache_retention: "the provider's cache retention is the deployment's",
   safety_identifier: 'not supported; put an identifier in metadata (stored with the evaluation)',
   user: 'not supported; put an identifier in metadata (stored with the evaluation)',
-};
+} as const satisfies Readonly<Record<string, string>>;
 
 const noEffect = (what: string) =>
   z.number().nullable().optional().describe(`Accepted, no effect: ${what}. Listed in \`Tribunal-Unused-Parameters\`.`);
@@ -88,9 +89,9 @@ export const ChatCompletionRequestSchema = z
       .strict()
       .nullable()
       .optional(),
+    // A union: `.nullable()` on a literal leaves null out of the document's `enum`.
     n: z
-      .literal(1)
-      .nullable()
+      .union([z.literal(1), z.null()])
       .optional()
       .describe('Only 1: a request is one evaluation (send n requests for n verdicts).'),
     response_format: z
@@ -101,22 +102,25 @@ export const ChatCompletionRequestSchema = z
       .describe(
         '`text` or `json_object`: the answer is always a JSON object (`json_schema` is refused: the verdict has its own schema).',
       ),
-    metadata: MetadataSchema.nullable()
+    metadata: z
+      .union([MetadataSchema, z.null()])
       .optional()
       .describe('Stored with the evaluation and shown by GET /v1/evaluations/{id}.'),
     temperature: noEffect("each agent's temperature is the preset's (the paper's setting)"),
     top_p: noEffect('the preset fixes its sampling'),
     presence_penalty: noEffect('the preset fixes its sampling'),
     frequency_penalty: noEffect('the preset fixes its sampling'),
+    // At least 1, as OpenAI requires: a value OpenAI refuses is refused here too, though it has no effect.
     max_tokens: z
       .number()
       .int()
+      .min(1)
       .nullable()
       .optional()
       .describe(
-        "Accepted, no effect: the preset fixes its agents' token limits. Listed in `Tribunal-Unused-Parameters`.",
+        "Accepted (at least 1), no effect: the preset fixes its agents' token limits. Listed in `Tribunal-Unused-Parameters`.",
       ),
-    max_completion_tokens: z.number().int().nullable().optional().describe('As `max_tokens`.'),
+    max_completion_tokens: z.number().int().min(1).nullable().optional().describe('As `max_tokens`.'),
     cache: CacheModeSchema.optional().describe(
       "Tribunal's own parameter (OpenAI SDKs send it through `extra_body`): the verdict cache, as `cache` of POST /v1/evaluations " +
         '(`use` by default: the same task to the same model answers from the cache with 0 LLM calls).',

@@ -221,7 +221,8 @@ export type MinAgreement = z.infer<typeof MinAgreementSchema>;
 export const PutTagRequestSchema = z
   .object({
     version: z.number().int().positive().describe('The version the tag points at from now on.'),
-    minAgreement: MinAgreementSchema.nullable()
+    minAgreement: z
+      .union([MinAgreementSchema, z.null()])
       .optional()
       .describe(
         "The tag's policy: a version may carry the tag only when its golden check's figure is at least `min`. Absent: the tag keeps its policy; null: none.",
@@ -237,7 +238,7 @@ export const RubricTagSchema = z
   .object({
     tag: z.string(),
     version: z.number().int().positive(),
-    minAgreement: MinAgreementSchema.nullable(),
+    minAgreement: z.union([MinAgreementSchema, z.null()]),
     updatedAt: z.string(),
   })
   .strict()
@@ -300,7 +301,7 @@ export const RubricCheckSchema = z
     preset: z.string().nullable(),
     config: z.record(z.string(), z.unknown()).nullable(),
     /** The agreement with the examples (accuracy and κ, or correlations, with CIs), once completed. */
-    report: AgreementReportSchema.nullable(),
+    report: z.union([AgreementReportSchema, z.null()]),
     completedAt: iso.nullable(),
   })
   .strict()
@@ -322,8 +323,8 @@ export const RubricVersionSchema = z
     hash: z.string(),
     /** Tags pointing at this version. */
     tags: z.array(z.string()),
-    steps: RubricStepsSchema.nullable(),
-    check: RubricCheckSchema.nullable(),
+    steps: z.union([RubricStepsSchema, z.null()]),
+    check: z.union([RubricCheckSchema, z.null()]),
     createdAt: iso,
   })
   .strict()

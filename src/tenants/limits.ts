@@ -5,6 +5,8 @@
  */
 import { z } from 'zod';
 import { configOf } from '../config/vars.js';
+import type { Tier } from '../llm/tiers.js';
+import { TierSchema } from '../llm/tiers.js';
 
 /** A request rate: `requests` per `windowSeconds`, as a token bucket that holds up to `requests`. */
 export const RatePolicySchema = z
@@ -59,6 +61,9 @@ export const TenantLimitsSchema = z
       .describe(
         'false: task texts and transcripts are never kept past the verdict (only their hashes, the verdict and usage), and logs carry no content. Null = true.',
       ),
+    defaultTier: TierSchema.nullable().describe(
+      "The service tier of the tenant's evaluations, batches and meta-evaluations that name none, where every provider of the judge offers it; null = the providers' default (else `standard`).",
+    ),
   })
   .strict();
 /** Per-tenant settings (null = default / no cap). */
@@ -72,6 +77,7 @@ export const NO_TENANT_LIMITS: TenantLimits = {
   monthlyEvaluationCap: null,
   retentionDays: null,
   storeContent: null,
+  defaultTier: null,
 };
 
 /** The limits that apply: the tenant's own where set, else the deployment's. */
@@ -84,6 +90,8 @@ export interface EffectiveLimits {
   retentionDays: number;
   /** Whether task texts and transcripts are kept past the verdict. */
   storeContent: boolean;
+  /** The tenant's default tier, or null (the providers' default applies). */
+  defaultTier: Tier | null;
 }
 
 /**
@@ -110,5 +118,6 @@ export function effectiveLimits(own: TenantLimits, env: object): EffectiveLimits
     monthlyEvaluationCap: own.monthlyEvaluationCap,
     retentionDays: own.retentionDays ?? configOf(env).RETENTION_DAYS,
     storeContent: own.storeContent ?? true,
+    defaultTier: own.defaultTier,
   };
 }

@@ -5,6 +5,7 @@
  * expired key is refused on its very next request. Times are epoch milliseconds.
  */
 import type { TenantLimits } from './limits.js';
+import type { Tier } from '../llm/tiers.js';
 import type { Scope } from './scopes.js';
 import { formatScopes, parseScopes } from './scopes.js';
 
@@ -47,6 +48,7 @@ interface TenantRow {
   monthly_evaluation_cap: number | null;
   retention_days: number | null;
   store_content: number | null;
+  default_tier: Tier | null;
   created_at: number;
   updated_at: number;
 }
@@ -64,7 +66,7 @@ interface KeyRow {
 }
 
 const TENANT_COLUMNS =
-  'id, name, rate_requests, rate_window_seconds, max_running, monthly_spend_cap_usd, monthly_evaluation_cap, retention_days, store_content, created_at, updated_at';
+  'id, name, rate_requests, rate_window_seconds, max_running, monthly_spend_cap_usd, monthly_evaluation_cap, retention_days, store_content, default_tier, created_at, updated_at';
 const KEY_COLUMNS = 'id, tenant_id, prefix, label, scopes, created_at, last_used_at, expires_at, revoked_at';
 
 function limitsOf(r: Omit<TenantRow, 'id' | 'name' | 'created_at' | 'updated_at'>): TenantLimits {
@@ -78,6 +80,7 @@ function limitsOf(r: Omit<TenantRow, 'id' | 'name' | 'created_at' | 'updated_at'
     monthlyEvaluationCap: r.monthly_evaluation_cap,
     retentionDays: r.retention_days,
     storeContent: r.store_content === null ? null : r.store_content !== 0,
+    defaultTier: r.default_tier,
   };
 }
 
@@ -99,7 +102,7 @@ function toKey(r: KeyRow): ApiKeyRecord {
   };
 }
 
-function limitValues(l: TenantLimits): (number | null)[] {
+function limitValues(l: TenantLimits): (number | string | null)[] {
   return [
     l.rateLimit?.requests ?? null,
     l.rateLimit?.windowSeconds ?? null,
@@ -108,13 +111,16 @@ function limitValues(l: TenantLimits): (number | null)[] {
     l.monthlyEvaluationCap,
     l.retentionDays,
     l.storeContent === null ? null : l.storeContent ? 1 : 0,
+    l.defaultTier,
   ];
 }
 
 /** Inserts a tenant. @returns false when a tenant with this id exists (nothing changed). */
 export async function insertTenant(db: D1Database, t: TenantRecord): Promise<boolean> {
   const r = await db
-    .prepare(`INSERT INTO tenants (${TENANT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`)
+    .prepare(
+      `INSERT INTO tenants (${TENANT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+    )
     .bind(t.id, t.name, ...limitValues(t.limits), t.createdAt, t.updatedAt)
     .run();
   return r.meta.changes > 0;
@@ -136,6 +142,7 @@ export async function tenantLimits(db: D1Database, id: string): Promise<TenantLi
       monthlyEvaluationCap: null,
       retentionDays: null,
       storeContent: null,
+      defaultTier: null,
     }
   );
 }
@@ -163,7 +170,7 @@ export async function updateTenant(
   const row = await db
     .prepare(
       `UPDATE tenants SET name = ?, rate_requests = ?, rate_window_seconds = ?, max_running = ?, monthly_spend_cap_usd = ?,
-         monthly_evaluation_cap = ?, retention_days = ?, store_content = ?, updated_at = ? WHERE id = ? RETURNING ${TENANT_COLUMNS}`,
+         monthly_evaluation_cap = ?, retention_days = ?, store_content = ?, default_tier = ?, updated_at = ? WHERE id = ? RETURNING ${TENANT_COLUMNS}`,
     )
     .bind(name, ...limitValues(limits), now, id)
     .first<TenantRow>();
@@ -232,7 +239,7 @@ export async function lookupKey(db: D1Database, hash: string): Promise<KeyLookup
     .prepare(
       `SELECT k.id, k.tenant_id, k.prefix, k.label, k.scopes, k.created_at, k.last_used_at, k.expires_at, k.revoked_at,
          t.rate_requests, t.rate_window_seconds, t.max_running, t.monthly_spend_cap_usd, t.monthly_evaluation_cap,
-         t.retention_days, t.store_content
+         t.retention_days, t.store_content, t.default_tier
        FROM api_keys k LEFT JOIN tenants t ON t.id = k.tenant_id WHERE k.hash = ?`,
     )
     .bind(hash)

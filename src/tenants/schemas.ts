@@ -7,6 +7,7 @@ import { z } from '@hono/zod-openapi';
 import { KEY_ID_PATTERN, TENANT_ID_PATTERN } from './ids.js';
 import { RatePolicySchema, TenantLimitsSchema } from './limits.js';
 import { ScopeSchema } from './scopes.js';
+import { TierSchema } from '../llm/tiers.js';
 import { USAGE_GROUPS } from './usage-report.js';
 
 /** A tenant id in a path or body. */
@@ -31,6 +32,7 @@ export const EffectiveLimitsSchema = z
     monthlyEvaluationCap: z.number().int().nullable(),
     retentionDays: z.number().int().describe('Days content is kept after the end; 0 = until deleted.'),
     storeContent: z.boolean().describe('Whether task texts and transcripts are kept past the verdict.'),
+    defaultTier: TierSchema.nullable(),
   })
   .strict()
   .meta({ id: 'EffectiveLimits' });

@@ -36,7 +36,9 @@ function idempotencyKeyOf(triggerId: string, deliveryId: string): string {
 
 /** Verifies the request's signature; returns the sender's delivery id. @throws ApiError 401 / 400. */
 async function verified(request: Request, secrets: readonly string[], body: Uint8Array): Promise<string> {
-  const h = (name: string) => request.headers.get(name) ?? undefined;
+  // Svix sends the same scheme under its own names (`svix-id`, `svix-timestamp`, `svix-signature`).
+  const h = (name: string) =>
+    request.headers.get(name) ?? request.headers.get(name.replace(/^webhook-/, 'svix-')) ?? undefined;
   const unauthorized = (why: string) => new ApiError(401, 'invalid_signature', `signature check failed: ${why}`);
   let result: VerifyResult;
   let deliveryId: string | undefined;
@@ -44,7 +46,7 @@ async function verified(request: Request, secrets: readonly string[], body: Uint
   if (h('webhook-signature') !== undefined || hub === undefined) {
     if (h('webhook-signature') === undefined) {
       throw unauthorized(
-        'sign the request: Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature) or X-Hub-Signature-256',
+        "sign the request: Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature; or Svix's svix-id, svix-timestamp, svix-signature) or X-Hub-Signature-256",
       );
     }
     result = await verifyStandardWebhook(

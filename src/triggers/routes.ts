@@ -16,6 +16,7 @@ import {
   NOT_JSON,
   notFound,
   PAYLOAD_TOO_LARGE,
+  RUBRIC_NOT_FOUND,
   v1Responses,
 } from '../http/responses.js';
 import type { TenantEnv } from '../tenants/auth.js';
@@ -105,6 +106,7 @@ const create = createRoute({
       ],
       "the body fails its schema (see `issues`), the judge does not resolve or does not take the mapping's task kind, or the callback URL is refused or cannot be signed yet.",
     ),
+    404: RUBRIC_NOT_FOUND,
     409: errorResponse(['limit_exceeded'], 'the tenant already has 100 triggers.'),
     413: PAYLOAD_TOO_LARGE,
     415: NOT_JSON,
@@ -205,8 +207,9 @@ const hook = createRoute({
   summary: 'Send an event to a trigger',
   description:
     'For senders: any JSON body, signed with the trigger\'s secret — Standard Webhooks (`webhook-id`, `webhook-timestamp` within 5 minutes of now, `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">`) ' +
+    '(Svix senders work unchanged: the same scheme under `svix-id`, `svix-timestamp`, `svix-signature`), ' +
     "or GitHub's `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the body>` with `X-GitHub-Delivery`. No bearer token. " +
-    'The delivery id (`webhook-id` / `X-GitHub-Delivery`) makes it idempotent: a retry answers 202 with the same evaluation and judges nothing twice.',
+    'The delivery id (`webhook-id` / `svix-id` / `X-GitHub-Delivery`) makes it idempotent: a retry answers 202 with the same evaluation and judges nothing twice.',
   security: [],
   request: {
     params: TriggerParams,

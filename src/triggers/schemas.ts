@@ -150,14 +150,15 @@ export const TriggerSchema = z
     preset: z.string().nullable(),
     config: z.record(z.string(), z.unknown()).nullable(),
     mapping: MappingSchema,
-    filter: FilterSchema.nullable(),
-    webhook: OneOffWebhookSchema.nullable(),
+    filter: z.union([FilterSchema, z.null()]),
+    /** (A union: `.nullable()` on a component gives `allOf: [$ref, {type: [object, null]}]`, which refuses null.) */
+    webhook: z.union([OneOffWebhookSchema, z.null()]),
     cache: z
       .enum(['use', 'refresh', 'off'])
       .nullable()
       .describe('The verdict cache mode of its evaluations; null: not set (the default, `CacheMode`).'),
     /** The rubric reference (or inline rubric) as given, resolved at each delivery; null for none. */
-    rubric: CreateEvaluationRequestSchema.shape.rubric.unwrap().nullable(),
+    rubric: z.union([CreateEvaluationRequestSchema.shape.rubric.unwrap(), z.null()]),
     createdAt: z.string(),
     updatedAt: z.string(),
   })

@@ -117,12 +117,15 @@ export async function verifyStandardWebhook(
       reason: `webhook-timestamp is more than ${TIMESTAMP_TOLERANCE_SECONDS} s away from now (stale or replayed)`,
     };
   }
-  const provided = h.signature
-    .split(' ')
-    .filter((s) => s.startsWith('v1,'))
-    .map((s) => fromBase64(s.slice(3)))
-    .filter((b): b is Uint8Array => b !== null && b.length === 32);
-  if (provided.length === 0) return { ok: false, reason: 'webhook-signature has no v1 signature' };
+  const v1 = h.signature.split(' ').filter((s) => s.startsWith('v1,'));
+  if (v1.length === 0) return { ok: false, reason: 'webhook-signature has no v1 signature (expected "v1,<base64>")' };
+  const provided = v1.map((s) => fromBase64(s.slice(3))).filter((b): b is Uint8Array => b !== null && b.length === 32);
+  if (provided.length === 0) {
+    return {
+      ok: false,
+      reason: 'webhook-signature is malformed: each "v1," signature must be the base64 of a 32-byte HMAC-SHA256',
+    };
+  }
   const content = signedContent(h.id, timestamp, body);
   for (const secret of secrets) {
     const key = await hmacKey(standardKeyBytes(secret), 'verify');

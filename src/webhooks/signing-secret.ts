@@ -1,11 +1,12 @@
 /**
  * @module
  * A tenant's signing secret, for one-off callback URLs (`webhook: {url}` on a request; endpoints have
- * secrets of their own). Created, or rotated, by `POST /v1/webhook-signing-secret`, whose answer is the
- * only place the secret is shown; `GET` tells whether one exists. After a rotation the previous secret
+ * secrets of their own). Created once by `POST /v1/webhook-signing-secret` and rotated by
+ * `POST /v1/webhook-signing-secret/rotate`, whose answers are the only places the secret is shown; `GET` tells whether one exists. After a rotation the previous secret
  * signs too (a second `v1,` signature) for {@link ROTATION_GRACE_MS}, so receivers can switch over.
  */
 import type { Bindings } from '../config/bindings.js';
+import { ApiError } from '../http/errors.js';
 import { isoOrNull } from './url-checks.js';
 import type { SigningSecretCreatedSchema, SigningSecretStatusSchema } from './schemas.js';
 import { newWebhookSecret, ROTATION_GRACE_MS } from './signature.js';
@@ -31,8 +32,43 @@ export async function signingSecretStatus(
   };
 }
 
-/** Creates the tenant's signing secret, or rotates it (the old one keeps signing for the grace period). */
-export async function createOrRotateSigningSecret(
+/** Where a tenant that has a secret rotates it. */
+export const ROTATE_SIGNING_SECRET_ROUTE = 'POST /v1/webhook-signing-secret/rotate';
+
+/**
+ * Creates the tenant's signing secret. Why not create-or-rotate: the secret is shown once, so a second
+ * create (a retried script, a second teammate) silently replacing it would break every receiver.
+ * @throws ApiError 409 `conflict` naming the rotate route when the tenant has one.
+ */
+export async function createSigningSecret(
+  env: Bindings,
+  tenant: string,
+): Promise<z.infer<typeof SigningSecretCreatedSchema>> {
+  const now = Date.now();
+  const secret = newWebhookSecret();
+  const row = await env.DB.prepare(
+    `INSERT INTO webhook_signing_secrets (tenant, secret, previous_secret, previous_expires_at, created_at, updated_at)
+     VALUES (?, ?, NULL, NULL, ?, ?)
+     ON CONFLICT (tenant) DO NOTHING
+     RETURNING tenant`,
+  )
+    .bind(tenant, secret, now, now)
+    .first<{ tenant: string }>();
+  if (!row) {
+    throw new ApiError(
+      409,
+      'conflict',
+      `the tenant already has a signing secret (shown once, when it was created); to replace it, ${ROTATE_SIGNING_SECRET_ROUTE}`,
+    );
+  }
+  return { secret, createdAt: new Date(now).toISOString(), previousSecretExpiresAt: null };
+}
+
+/**
+ * Rotates the tenant's signing secret: a new one, the old one still signing for the grace period.
+ * @throws ApiError 404 `not_found` when the tenant has none yet (create it first).
+ */
+export async function rotateSigningSecret(
   env: Bindings,
   tenant: string,
 ): Promise<z.infer<typeof SigningSecretCreatedSchema>> {
@@ -40,17 +76,23 @@ export async function createOrRotateSigningSecret(
   const secret = newWebhookSecret();
   const grace = now + ROTATION_GRACE_MS;
   const row = await env.DB.prepare(
-    `INSERT INTO webhook_signing_secrets (tenant, secret, previous_secret, previous_expires_at, created_at, updated_at)
-     VALUES (?, ?, NULL, NULL, ?, ?)
-     ON CONFLICT (tenant) DO UPDATE SET previous_secret = secret, previous_expires_at = ?, secret = excluded.secret,
-       created_at = excluded.created_at, updated_at = excluded.updated_at
+    `UPDATE webhook_signing_secrets SET previous_secret = secret, previous_expires_at = ?, secret = ?,
+       created_at = ?, updated_at = ?
+     WHERE tenant = ?
      RETURNING previous_expires_at`,
   )
-    .bind(tenant, secret, now, now, grace)
+    .bind(grace, secret, now, now, tenant)
     .first<{ previous_expires_at: number | null }>();
+  if (!row) {
+    throw new ApiError(
+      404,
+      'not_found',
+      'no signing secret to rotate yet; create it with POST /v1/webhook-signing-secret',
+    );
+  }
   return {
     secret,
     createdAt: new Date(now).toISOString(),
-    previousSecretExpiresAt: isoOrNull(row?.previous_expires_at ?? null),
+    previousSecretExpiresAt: isoOrNull(row.previous_expires_at),
   };
 }

@@ -77,6 +77,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
     'stub.ts',
   ],
   'src/estimates': ['service.ts'],
+  'src/tiers': ['resolve.ts', 'schemas.ts'],
   'src/batches': ['pump.ts', 'rows.ts', 'submit.ts'],
   'src/meta-evaluations': [],
   'src/admin': [],

@@ -95,7 +95,15 @@ describe('an estimate by hand', () => {
     expect(sampleIndices(3, 100)).toEqual([0, 1, 2]);
     expect(sampleIndices(1000, 4)).toEqual([0, 250, 500, 750]);
     const one = { calls: 2, promptTokens: 10, completionTokens: 5, costUsd: 0.001 };
-    const e = { evaluations: 4, min: one, expected: one, max: { ...one, calls: 3 }, callsWithRepairs: 6, models: [] };
+    const e = {
+      evaluations: 4,
+      min: one,
+      expected: one,
+      max: { ...one, calls: 3 },
+      callsWithRepairs: 6,
+      models: [],
+      waves: { min: 2, max: 3 },
+    };
     expect(scaleEstimate(e, 2.5)).toMatchObject({
       evaluations: 10,
       min: { calls: 5, promptTokens: 25, completionTokens: 13 },

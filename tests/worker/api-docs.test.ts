@@ -79,11 +79,13 @@ describe('service routes', () => {
       'budget',
       'cache',
       'config',
+      'flexFallback',
       'metadata',
       'preset',
       'rubric',
       'seed',
       'task',
+      'tier',
       'webhook',
     ]);
     for (const id of [

@@ -6,7 +6,7 @@ import { sha256Hex } from '../../src/http/request-hash.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import type { ErrorJson } from './api-fetch.js';
 import { runDurableObjectAlarm } from 'cloudflare:test';
-import { api, apiWith, apiWithSettled, postJson } from './api-fetch.js';
+import { api, apiWith, apiWithSettled, postJson, workerFetch } from './api-fetch.js';
 import { evaluationStub } from '../../src/evaluations/stub.js';
 import { loadJob } from '../../src/evaluations/job-rows.js';
 import type { StartJob } from '../../src/evaluations/job-rows.js';
@@ -289,10 +289,7 @@ describe('auth', () => {
 
 describe('typed client', () => {
   it('hc<AppType> posts and reads with inferred types', async () => {
-    const client = hc<AppType>('http://tribunal.test', {
-      fetch: (input: RequestInfo | URL, init?: RequestInit) =>
-        api(new Request(input, init).url.replace('http://tribunal.test', ''), new Request(input, init)),
-    });
+    const client = hc<AppType>('http://tribunal.test', { fetch: workerFetch });
     const res = await client.v1.evaluations.$post({ json: body('client-1'), header: {} });
     expect(res.status).toBe(202);
     // Error responses are typed too: narrowing on the status gives EvaluationAccepted.

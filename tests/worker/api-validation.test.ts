@@ -297,6 +297,39 @@ describe('bad input → 4xx with a stable code and a message naming the field, n
     });
   }
 
+  it('"did you mean" for a preset, a method and a config key; config issues name their full path in issues[]', async () => {
+    const preset = await (await post({ ...valid, preset: 'chateval-fairevl' })).json<ErrorJson>();
+    expect(preset.error).toMatchObject({ code: 'unknown_preset', issues: [{ path: 'preset' }] });
+    expect(preset.error.message).toContain('did you mean "chateval-faireval"?');
+    const method = await (await post({ config: { method: 'chatevl' }, task: PAIRWISE })).json<ErrorJson>();
+    expect(method.error.message).toContain('did you mean "chateval"?');
+    const key = await (await post({ ...valid, config: { turn: 2 } })).json<ErrorJson>();
+    expect(key.error).toMatchObject({
+      code: 'invalid_config',
+      issues: [{ path: 'config.turn', message: 'unknown key "turn" (did you mean "turns"?)' }],
+    });
+    expect(key.error.message).toContain('config.turn: unknown key "turn" (did you mean "turns"?)');
+    const range = await (await post({ ...valid, config: { turns: 11 } })).json<ErrorJson>();
+    expect(range.error.issues?.[0]?.path).toBe('config.turns');
+    expect(range.error.message).not.toContain('(root)');
+    const nested = await (
+      await post({ ...valid, config: { agents: [{ role: 'Critic', modle: 'x' }] } })
+    ).json<ErrorJson>();
+    expect(nested.error.issues).toContainEqual({
+      path: 'config.agents.0.modle',
+      message: 'unknown key "modle" (did you mean "model"?)',
+    });
+  });
+
+  it('an unknown preset in the list filter is a 400 with the closest preset, not an empty list', async () => {
+    const r = await api('/v1/evaluations?preset=fastchat-par');
+    expect(r.status).toBe(400);
+    const body = await r.json<ErrorJson>();
+    expect(body.error).toMatchObject({ code: 'invalid_request', issues: [{ path: 'preset' }] });
+    expect(body.error.message).toContain('did you mean "fastchat-pair"?');
+    expect((await api('/v1/evaluations?preset=fastchat-pair')).status).toBe(200);
+  });
+
   it('stores nothing for rejected requests', async () => {
     const n = await testEnv.DB.prepare('SELECT count(*) AS n FROM evaluations').first<{ n: number }>();
     expect(n?.n).toBe(0);

@@ -33,6 +33,45 @@ async function callsMade(body: Record<string, unknown>): Promise<number> {
 }
 
 describe('POST /v1/estimates', () => {
+  it('estimates every tier: its price, its availability, rounds of calls times a round, batch by waves', async () => {
+    // DEBATE: 3 rounds of dependent calls on the shortest path, 5 on the longest (one call each).
+    const e = await estimateOf({ preset: 'debate-summeval', task: POINTWISE, tier: 'flex' });
+    expect(e.waves).toEqual({ min: 3, max: 5 });
+    const { standard, flex, batch } = e.tiers;
+    expect(standard.costUsd).toEqual(e.costUsd);
+    // gpt-4o-mini: the Batch API at half price; no flex price of its own, so flex is billed at the standard one.
+    for (const level of ['min', 'expected', 'max'] as const) {
+      expect(batch.costUsd[level]).toBeCloseTo(standard.costUsd[level] / 2, 12);
+      expect(flex.costUsd[level]).toBeCloseTo(standard.costUsd[level], 12);
+    }
+    // Worst: 5 rounds, 5 attempts each to the timeout (LLM_TIMEOUT_MS 5 s here; flex 15 min).
+    expect(standard).toMatchObject({ available: true, seconds: { typical: 50, worst: 5 * 5 * 5 } });
+    expect(flex).toMatchObject({ available: true, seconds: { typical: 300, worst: 5 * 5 * 900 } });
+    // The test deployment declares no Batch API: named, with its figures all the same.
+    expect(batch).toMatchObject({
+      available: false,
+      unavailableReason: 'provider "default" does not offer the batch tier',
+      seconds: { typical: 5 * 3600, worst: 5 * 86_400 },
+    });
+    // A batch's items run side by side: the deepest item's waves, not their sum.
+    const two = await estimateOf({
+      preset: 'debate-summeval',
+      items: [{ task: POINTWISE }, { task: { ...POINTWISE, output: 'Another one.' } }],
+    });
+    expect(two.waves).toEqual({ min: 3, max: 5 });
+    expect(two.tiers.batch.seconds.typical).toBe(5 * 3600);
+  });
+
+  it('a tier a provider of the judge does not offer is a 400 naming the provider', async () => {
+    const before = await rows();
+    const r = await postJson('/v1/evaluations', { preset: 'fastchat-pair', task: PAIRWISE, tier: 'batch' });
+    expect(r.status).toBe(400);
+    const body = await r.json<ErrorJson>();
+    expect(body.error.code).toBe('tier_unsupported');
+    expect(body.error.message).toContain('provider "default" does not offer the batch tier');
+    expect(await rows()).toBe(before);
+  });
+
   it('estimates an evaluation body without an LLM call or a row: SAMRE, 23 calls, gpt-4o-mini priced', async () => {
     const before = await rows();
     const seed = 'estimate-samre';

@@ -12,6 +12,7 @@ import { createEvaluation, plannedCalls } from '../../src/engine/protocol.js';
 import type { Task } from '../../src/engine/task.js';
 import type { Bindings } from '../../src/config/bindings.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
+import type { FlexFallback, Tier } from '../../src/llm/tiers.js';
 import type { MockModelOptions } from '../../src/mock-llm/model-name.js';
 import type { EvaluationSnapshot } from '../../src/evaluations/rpc.js';
 import { isTerminal } from '../../src/evaluations/status.js';
@@ -53,6 +54,9 @@ export interface InsertOptions {
   mock?: MockModelOptions;
   id?: string;
   tenant?: string;
+  /** The service tier (default `standard`) and what a flex refusal leads to. */
+  tier?: Tier;
+  flexFallback?: FlexFallback;
 }
 
 /** Inserts a `queued` row through the API's store (as `POST /v1/evaluations` does) and returns its id. */
@@ -76,6 +80,8 @@ export async function insertJob(o: InsertOptions): Promise<{ id: string; callsPl
     metaId: null,
     callsPlanned,
     now: Date.now(),
+    ...(o.tier ? { tier: o.tier } : {}),
+    ...(o.flexFallback ? { flexFallback: o.flexFallback } : {}),
   });
   return { id, callsPlanned };
 }

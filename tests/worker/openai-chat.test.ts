@@ -264,6 +264,20 @@ describe("refusals: a 400 in OpenAI's shape naming the parameter or what is miss
       message: /only text parts/,
     },
     {
+      name: 'a text part without its text',
+      params: { messages: [{ role: 'user', content: [{ type: 'text' }] }] },
+      code: 'invalid_request',
+      param: 'messages.0.content.0.text',
+      message: /a "text" part needs its text/,
+    },
+    {
+      name: 'max_tokens -1 (OpenAI requires at least 1)',
+      params: { max_tokens: -1 },
+      code: 'invalid_request',
+      param: 'max_tokens',
+      message: /max_tokens/,
+    },
+    {
       name: 'a missing marker',
       params: { messages: [{ role: 'user', content: '[QUESTION]\nWhy?\n[ANSWER A]\nBecause.' }] },
       code: 'invalid_request',

@@ -3,16 +3,17 @@
  * helpers end to end (judge, events, transcript, cancel, the wait bound) and `request()` narrowed by
  * status. The client's README example runs as a consumer would in tests/client (e2e).
  */
-import { exports } from 'cloudflare:workers';
+import { workerFetch } from './api-fetch.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EvaluationEvent } from '../../src/client/index.js';
 import { createTribunalClient, TribunalError } from '../../src/client/index.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import { drainAlarms, mockRequests, PAIRWISE } from './helpers.js';
+import { createBatchId, items, singleCallJudge, waitForBatch } from './batches-support.js';
 
 afterEach(drainAlarms);
 
-const client = createTribunalClient({ baseUrl: 'http://tribunal.test/', fetch: (r) => exports.default.fetch(r) });
+const client = createTribunalClient({ baseUrl: 'http://tribunal.test/', fetch: (r) => workerFetch(r) });
 const judgeOn = (seed: string, extra: Record<string, unknown> = {}) => ({
   preset: 'chateval-single',
   config: { defaults: { model: mockModel({ seed, ...extra }) } },
@@ -63,6 +64,16 @@ describe('the typed client', () => {
     });
     if (chat.status !== 200) throw new Error(`expected 200, got ${chat.status}`);
     expect(JSON.parse(chat.body.choices[0]?.message.content ?? '{}')).toMatchObject({ preset: 'chateval-single' });
+  });
+
+  it('request() reads NDJSON (batch results) as an async iterator of typed lines (it used to JSON.parse the whole body)', async () => {
+    const id = await createBatchId({ ...singleCallJudge('client-ndjson'), items: items(3) });
+    await waitForBatch(id);
+    const res = await client.request('get', '/v1/batches/{id}/results', { params: { id } });
+    if (res.status !== 200) throw new Error(`unexpected ${res.status}`);
+    const lines: string[] = [];
+    for await (const line of res.body) lines.push(`${line.itemId}:${line.status}`);
+    expect(lines).toEqual(['i0:succeeded', 'i1:succeeded', 'i2:succeeded']);
   });
 
   it("errors are TribunalErrors with the API's stable code", async () => {

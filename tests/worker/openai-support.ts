@@ -3,10 +3,8 @@
  * (`exports.default.fetch`, the successor of `SELF`, so the queue consumer and the Durable Object behind it are the real ones), or through the app
  * with bindings overridden (`API_KEYS`, `OPENAI_WAIT_SECONDS`), which the entry cannot take.
  */
-import { createExecutionContext } from 'cloudflare:test';
-import { exports } from 'cloudflare:workers';
 import OpenAI from 'openai';
-import { app } from '../../src/app.js';
+import { appFetch, workerFetch } from './api-fetch.js';
 import type { Bindings } from '../../src/config/bindings.js';
 import type { ChatCompletion, JudgeVerdict } from '../../src/openai/schemas.js';
 import { JudgeVerdictSchema } from '../../src/openai/schemas.js';
@@ -30,10 +28,7 @@ export interface SdkOptions {
 /** An OpenAI SDK client pointed at the Worker. */
 export function sdk(o: SdkOptions = {}): OpenAI {
   const overrides = o.overrides;
-  const fetchFn = overrides
-    ? async (input: string | URL | Request, init?: RequestInit) =>
-        app.fetch(new Request(input, init), { ...testEnv, ...overrides }, createExecutionContext())
-    : async (input: string | URL | Request, init?: RequestInit) => exports.default.fetch(new Request(input, init));
+  const fetchFn = overrides ? appFetch(overrides) : workerFetch;
   return new OpenAI({
     apiKey: o.apiKey ?? 'sk-test-unused',
     baseURL: BASE_URL,

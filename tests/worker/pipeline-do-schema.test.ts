@@ -52,7 +52,7 @@ describe('object schema migrations', () => {
   }
 
   it('a new object gets in one statement exactly the schema the migrations build step by step', async () => {
-    const tables = ['schema_version', 'evaluation', 'ended', 'results', 'erasure'];
+    const tables = ['schema_version', 'evaluation', 'ended', 'results', 'erasure', 'pending'];
     const { fresh, stepwise, version } = await runInTestObject(newTestId('ev_schema_fresh'), (_o, state) => {
       const sql = state.storage.sql;
       const shape = () =>

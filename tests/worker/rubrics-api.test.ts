@@ -158,6 +158,26 @@ describe('versions and tags', () => {
     expect((await put(9)).status).toBe(404);
   });
 
+  it('a tag requiring a minimum agreement refuses a version without a check, 409 naming the figure', async () => {
+    const v1 = await created(PAIRWISE_RUBRIC_EXAMPLE);
+    const r = await api(`/v1/rubrics/${v1.id}/tags/prod`, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ version: 1, minAgreement: { metric: 'accuracy', min: 0.8 } }),
+    });
+    expect(r.status).toBe(409);
+    const e = await errorOf(r);
+    expect(e.code).toBe('agreement_below_minimum');
+    expect(e.message).toMatch(/^minAgreement\.accuracy: /);
+    const wrongMetric = await api(`/v1/rubrics/${v1.id}/tags/prod`, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ version: 1, minAgreement: { metric: 'pearson', min: 0.5 } }),
+    });
+    expect(wrongMetric.status).toBe(400);
+    expect((await errorOf(wrongMetric)).issues?.[0]?.path).toBe('minAgreement.metric');
+  });
+
   it('archive keeps every version readable and judges only by an explicit version', async () => {
     const v1 = await created();
     const a = await api(`/v1/rubrics/${v1.id}/archive`, { method: 'POST' });

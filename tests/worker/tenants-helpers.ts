@@ -12,11 +12,10 @@ import type { Bindings } from '../../src/config/bindings.js';
 import type { TenantLimits } from '../../src/tenants/limits.js';
 import type { Scope } from '../../src/tenants/scopes.js';
 import { PAIRWISE } from './helpers.js';
+import { ORIGIN, checked } from './api-fetch.js';
 
 /** The operator's token in these suites. */
 export const ADMIN_TOKEN = 'tribunal-test-admin-token-5d81c0aa94e3';
-
-const ORIGIN = 'http://tribunal.test';
 
 /**
  * Sends a request to the app with managed keys on (`ADMIN_TOKEN` set, plus `overrides`) and waits for
@@ -27,14 +26,11 @@ export async function keyed(
   init: RequestInit = {},
   overrides: Partial<Bindings> = {},
 ): Promise<Response> {
+  const request = new Request(`${ORIGIN}${path}`, init);
   const ctx = createExecutionContext();
-  const res = await app.fetch(
-    new Request(`${ORIGIN}${path}`, init),
-    { ...(env as unknown as Bindings), ADMIN_TOKEN, ...overrides },
-    ctx,
-  );
+  const res = await app.fetch(request.clone(), { ...(env as unknown as Bindings), ADMIN_TOKEN, ...overrides }, ctx);
   await waitOnExecutionContext(ctx);
-  return res;
+  return checked(request, res);
 }
 
 /** `init` with `Authorization: Bearer <token>` (and a JSON body when `body` is given). */

@@ -78,7 +78,7 @@ describe('tenant isolation: webhooks', () => {
   it('the signing secret is per tenant: A creating one leaves B without', async () => {
     const a = await tenantWithKey();
     const b = await tenantWithKey();
-    expect((await keyed('/v1/webhook-signing-secret', as(a.key, { method: 'POST' }))).status).toBe(200);
+    expect((await keyed('/v1/webhook-signing-secret', as(a.key, { method: 'POST' }))).status).toBe(201);
     expect(await (await keyed('/v1/webhook-signing-secret', as(a.key))).json()).toMatchObject({ exists: true });
     expect(await (await keyed('/v1/webhook-signing-secret', as(b.key))).json()).toMatchObject({ exists: false });
   });

@@ -69,6 +69,7 @@ describe('the admin API', () => {
       monthlyEvaluationCap: null,
       retentionDays: null,
       storeContent: null,
+      defaultTier: null,
     });
     expect(t.effectiveLimits).toEqual({
       rateLimit: { requests: 600, windowSeconds: 60 },
@@ -77,6 +78,7 @@ describe('the admin API', () => {
       monthlyEvaluationCap: null,
       retentionDays: 30,
       storeContent: true,
+      defaultTier: null,
     });
 
     const read = await (

@@ -56,6 +56,7 @@ describe('scopes', () => {
         'PATCH /v1/webhook-endpoints/{id}',
         'POST /v1/webhook-deliveries/{id}/retry',
         'POST /v1/webhook-signing-secret',
+        'POST /v1/webhook-signing-secret/rotate',
         'POST /v1/batches',
         'POST /v1/batches/{id}/cancel',
         'DELETE /v1/evaluations/{id}',

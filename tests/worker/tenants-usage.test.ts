@@ -180,4 +180,14 @@ describe('usage', () => {
     const csv = await asAdmin(`/v1/admin/tenants/${t.tenant}/usage?format=csv`);
     expect(csv.headers.get('Content-Type')).toContain('text/csv');
   });
+
+  it('is 404 for a tenant the deployment has never seen, 200 for one with a row and no usage yet', async () => {
+    const unknown = await asAdmin('/v1/admin/tenants/tn_nobodyherezzzz22/usage');
+    expect(unknown.status).toBe(404);
+    expect((await errorOf(unknown)).message).toContain('tn_nobodyherezzzz22');
+    const fresh = await tenantWithKey();
+    const empty = await asAdmin(`/v1/admin/tenants/${fresh.tenant}/usage`);
+    expect(empty.status).toBe(200);
+    expect((await empty.json<Report>()).rows).toEqual([]);
+  });
 });

@@ -4,6 +4,7 @@
  * `X-Hub-Signature-256`, computed here independently of the code under test.
  */
 import { Webhook } from 'standardwebhooks';
+import { Webhook as SvixWebhook } from 'svix';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ErrorJson } from './api-fetch.js';
 import { api, apiWith, postJson } from './api-fetch.js';
@@ -87,6 +88,31 @@ async function evaluationCount(): Promise<number> {
 }
 
 describe('a validly signed event', () => {
+  it("is accepted from Svix's signer under Svix's header names, and svix-id makes the retry idempotent", async () => {
+    const t = await createTrigger();
+    const body = JSON.stringify(EVENT);
+    const msgId = newMsgId();
+    const at = new Date();
+    const send = () =>
+      api(t.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'svix-id': msgId,
+          'svix-timestamp': String(Math.floor(at.getTime() / 1000)),
+          'svix-signature': new SvixWebhook(t.secret).sign(msgId, at, body),
+        },
+        body,
+      });
+    const first = await send();
+    expect(first.status, await first.clone().text()).toBe(202);
+    const again = await send();
+    expect(again.status).toBe(202);
+    expect((await again.json<{ evaluationId: string }>()).evaluationId).toBe(
+      (await first.json<{ evaluationId: string }>()).evaluationId,
+    );
+  });
+
   it("creates one evaluation from the mapping (202); the sender's retry of the delivery id returns it again and judges nothing twice", async () => {
     const t = await createTrigger();
     expect(t.url).toBe(`/v1/hooks/${t.id}`);
@@ -196,6 +222,25 @@ describe('refused events create nothing', () => {
       expect((await r.json<ErrorJson>()).error.code, what).toBe('invalid_signature');
     }
     expect(await evaluationCount()).toBe(before);
+  });
+
+  it('a v1 signature too short to be an HMAC is "malformed"; no v1 signature at all says so', async () => {
+    const t = await createTrigger();
+    const send = (signature: string) =>
+      api(t.url, {
+        method: 'POST',
+        headers: {
+          'webhook-id': newMsgId(),
+          'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+          'webhook-signature': signature,
+        },
+        body: '{}',
+      });
+    for (const short of ['v1,', 'v1,AAAA']) {
+      const message = (await (await send(short)).json<ErrorJson>()).error.message;
+      expect(message, short).toContain('webhook-signature is malformed');
+    }
+    expect((await (await send('v2,AAAA')).json<ErrorJson>()).error.message).toContain('no v1 signature');
   });
 
   it('a body changed after signing (a replay with another payload) is refused', async () => {

@@ -192,7 +192,7 @@ describe('the delivery log', () => {
     await api(`/v1/webhook-endpoints/${ep.id}`, { method: 'DELETE' });
   });
 
-  it('the signing secret: created once, rotated on demand, never shown by GET', async () => {
+  it('the signing secret: created once (a second create is 409 naming the rotate route), rotated on its own route, never shown by GET', async () => {
     const token = 'trb_signing_secret_tenant';
     const digest = [...new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token)))]
       .map((b) => b.toString(16).padStart(2, '0'))
@@ -200,13 +200,21 @@ describe('the delivery log', () => {
     const as = (path: string, method = 'GET') =>
       apiWith({ API_KEYS: digest }, path, { method, headers: { authorization: `Bearer ${token}` } });
     expect(await (await as('/v1/webhook-signing-secret')).json()).toMatchObject({ exists: false });
-    const a = await (
-      await as('/v1/webhook-signing-secret', 'POST')
-    ).json<{ secret: string; previousSecretExpiresAt: string | null }>();
+    const early = await as('/v1/webhook-signing-secret/rotate', 'POST');
+    expect(early.status).toBe(404);
+    expect((await early.json<ErrorJson>()).error.message).toContain('create it with POST /v1/webhook-signing-secret');
+    const created = await as('/v1/webhook-signing-secret', 'POST');
+    expect(created.status).toBe(201);
+    const a = await created.json<{ secret: string; previousSecretExpiresAt: string | null }>();
     expect(a.previousSecretExpiresAt).toBeNull();
-    const b = await (
-      await as('/v1/webhook-signing-secret', 'POST')
-    ).json<{ secret: string; previousSecretExpiresAt: string | null }>();
+    const again = await as('/v1/webhook-signing-secret', 'POST');
+    expect(again.status).toBe(409);
+    const conflict = (await again.json<ErrorJson>()).error;
+    expect(conflict.code).toBe('conflict');
+    expect(conflict.message).toContain('POST /v1/webhook-signing-secret/rotate');
+    const rotated = await as('/v1/webhook-signing-secret/rotate', 'POST');
+    expect(rotated.status).toBe(200);
+    const b = await rotated.json<{ secret: string; previousSecretExpiresAt: string | null }>();
     expect(b.secret).not.toBe(a.secret);
     expect(b.previousSecretExpiresAt).not.toBeNull();
     const status = await (await as('/v1/webhook-signing-secret')).text();

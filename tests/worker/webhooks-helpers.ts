@@ -11,7 +11,8 @@ import type { Bindings } from '../../src/config/bindings.js';
 import { createEndpoint } from '../../src/webhooks/endpoints.js';
 import type { AttemptOutcome } from '../../src/webhooks/deliver.js';
 import { attemptDelivery } from '../../src/webhooks/deliver.js';
-import { postJson } from './api-fetch.js';
+import { postJson, servedContract } from './api-fetch.js';
+import { ContractViolation } from '../support/response-contract.js';
 import { insertJob, PAIRWISE, testEnv } from './helpers.js';
 import { markEnded } from '../../src/ending-plan.js';
 
@@ -57,10 +58,25 @@ export async function releaseSink(name: string): Promise<number> {
   return (await r.json<{ released: number }>()).released;
 }
 
-/** Every request sink `name` received since it was configured. */
+/**
+ * Every request sink `name` received since it was configured. Each event body must be one the served
+ * document's `webhooks` section describes: a drift fails the test that reads it.
+ */
 export async function received(name: string): Promise<Received[]> {
   const r = await fetch(`${hookEnv.TEST_RECEIVER_URL}/_control/sinks/${name}`);
-  return (await r.json<{ requests: Received[] }>()).requests;
+  const requests = (await r.json<{ requests: Received[] }>()).requests;
+  const contract = await servedContract();
+  for (const got of requests) {
+    let event: unknown;
+    try {
+      event = JSON.parse(got.body);
+    } catch {
+      continue; // a test posting garbage to its own sink
+    }
+    const error = contract.webhookError(event);
+    if (error) throw new ContractViolation(`webhook to sink ${name}: ${error}; body: ${got.body.slice(0, 300)}`);
+  }
+  return requests;
 }
 
 /** Creates an endpoint through the API; returns its id and secret. */

@@ -33,6 +33,8 @@ export type EvaluationTask = Schemas['EvaluationTask'];
 export type Transcript = Schemas['Transcript'];
 /** Answer to `GET /v1/methods`. */
 export type MethodsResponse = Schemas['MethodsResponse'];
+/** `GET /v1/rubrics`. */
+export type RubricList = Schemas['RubricList'];
 /** One preset of `GET /v1/methods`. */
 export type PresetInfo = Schemas['PresetInfo'];
 /** What is judged. */

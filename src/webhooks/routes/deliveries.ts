@@ -15,7 +15,7 @@ import {
   SigningSecretCreatedSchema,
   SigningSecretStatusSchema,
 } from '../schemas.js';
-import { createOrRotateSigningSecret, signingSecretStatus } from '../signing-secret.js';
+import { createSigningSecret, rotateSigningSecret, signingSecretStatus } from '../signing-secret.js';
 
 const TAGS = ['webhooks'];
 
@@ -84,16 +84,39 @@ const createSecret = createRoute({
   path: '/',
   operationId: 'createWebhookSigningSecret',
   tags: TAGS,
-  summary: 'Create or rotate the signing secret',
+  summary: 'Create the signing secret',
   description:
-    "Creates the tenant's signing secret (needed before any request carries `webhook: {url}`), or rotates it. The secret is **shown only in this answer**. " +
-    'After a rotation the previous secret still signs (a second `v1,` signature) for 24 hours.',
+    "Creates the tenant's signing secret (needed before any request carries `webhook: {url}`). The secret is **shown only in this answer**. " +
+    'A tenant that has one gets 409 `conflict`: replacing it is `POST /v1/webhook-signing-secret/rotate`.',
   ...scoped('evaluations:write'),
   request: { query: NoQuery },
-  responses: v1Responses({ 200: jsonResponse(SigningSecretCreatedSchema, 'The new secret.'), 400: BAD_QUERY }),
+  responses: v1Responses({
+    201: jsonResponse(SigningSecretCreatedSchema, 'The new secret.'),
+    400: BAD_QUERY,
+    409: errorResponse(['conflict'], 'the tenant already has a signing secret: rotate it instead.'),
+  }),
+});
+
+const rotateSecret = createRoute({
+  method: 'post',
+  path: '/rotate',
+  operationId: 'rotateWebhookSigningSecret',
+  tags: TAGS,
+  summary: 'Rotate the signing secret',
+  description:
+    "Replaces the tenant's signing secret. The new secret is **shown only in this answer**; the previous one still signs " +
+    '(a second `v1,` signature) for 24 hours, so receivers can switch over.',
+  ...scoped('evaluations:write'),
+  request: { query: NoQuery },
+  responses: v1Responses({
+    200: jsonResponse(SigningSecretCreatedSchema, 'The new secret.'),
+    400: BAD_QUERY,
+    404: errorResponse(['not_found'], 'the tenant has no signing secret yet: create it first.'),
+  }),
 });
 
 /** Routes under `/v1/webhook-signing-secret`. */
 export const webhookSigningSecret = new OpenAPIHono<TenantEnv>()
   .openapi(getSecret, async (c) => c.json(await signingSecretStatus(c.env, c.var.tenant), 200))
-  .openapi(createSecret, async (c) => c.json(await createOrRotateSigningSecret(c.env, c.var.tenant), 200));
+  .openapi(createSecret, async (c) => c.json(await createSigningSecret(c.env, c.var.tenant), 201))
+  .openapi(rotateSecret, async (c) => c.json(await rotateSigningSecret(c.env, c.var.tenant), 200));

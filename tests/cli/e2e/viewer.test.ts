@@ -71,7 +71,7 @@ async function submit(page: Page, preset: string, config?: string, screenshot?: 
   await page.getByLabel('Preset').selectOption(preset);
   await page.getByRole('button', { name: 'Fill in an example' }).click();
   if (config !== undefined) {
-    await page.getByText('Advanced: config overrides and metadata').click();
+    await page.getByText('Advanced: config overrides, rubric and metadata').click();
     await page.getByLabel('Config overrides (JSON, optional)').fill(config);
   }
   if (screenshot !== undefined) await page.screenshot({ path: join(shots, screenshot), fullPage: true });
@@ -386,7 +386,7 @@ describe.skipIf(SKIP)('the viewer in headless Chromium', () => {
       await page.goto(`${stack.url}/#/new`);
       await page.getByLabel('Preset').selectOption('chateval-faireval');
       await page.getByRole('button', { name: 'Fill in an example' }).click();
-      await page.getByText('Advanced: config overrides and metadata').click();
+      await page.getByText('Advanced: config overrides, rubric and metadata').click();
       await page.getByLabel('Config overrides (JSON, optional)').fill('{"turns": "many"}');
       await page.getByRole('button', { name: 'Start evaluation' }).click();
       await page.locator('#f-config-error:not(:empty)').waitFor();
@@ -474,6 +474,50 @@ describe.skipIf(SKIP)('the viewer in headless Chromium', () => {
         const block = card.locator('.task-text', { hasText: value });
         expect((await block.locator('h3').innerText()).toLowerCase()).toBe(label);
       }
+      expect(await axeViolations(page)).toEqual([]);
+      expect(browser.errorsOf(page)).toEqual([]);
+      await page.close();
+    });
+
+    it("shows every aspect of a rubric's verdict with the weighted overall", async () => {
+      const rubric = {
+        kind: 'pointwise',
+        criteria: 'A reply from our support team to a customer.',
+        scale: { min: 1, max: 5 },
+        aspects: [
+          { name: 'policy', criteria: 'States the refund policy correctly.', weight: 2 },
+          { name: 'tone', criteria: 'Is polite and calm.' },
+        ],
+      };
+      const task = {
+        kind: 'pointwise',
+        source: 'My order arrived broken.',
+        output: 'Sorry! We will replace it today.',
+      };
+      const id = await created('/v1/evaluations', { preset: 'rubric-judge', rubric, task });
+      await endedInApi(id);
+      const page = await browser.page(DESKTOP);
+      await page.goto(`${stack.url}/#/evaluations/${id}`);
+      const card = page.locator('section[aria-labelledby="card-aspects"]');
+      await card.waitFor({ timeout: 60_000 });
+      const rows = await card.locator('tbody th').allInnerTexts();
+      expect(rows).toEqual(['policy', 'tone']);
+      const text = (await card.innerText()).replace(/\s+/g, ' ');
+      expect(text).toContain('Overall (weighted, 0-1)');
+      expect(text).toMatch(/\(1-5\)/);
+      expect(await axeViolations(page)).toEqual([]);
+      // The submit form offers the tenant's rubrics (latest and each tag) in its rubric field.
+      const stored = await fetch(`${stack.url}/v1/rubrics`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'Support replies', ...rubric }),
+      });
+      expect(stored.status).toBe(201);
+      const { id: rubricId } = (await stored.json()) as { id: string };
+      await page.goto(`${stack.url}/#/new`);
+      await page.getByText('Advanced: config overrides, rubric and metadata').click();
+      await page.getByLabel('Rubric (optional)').waitFor();
+      expect(await page.locator(`#rubric-options option[value="${rubricId}"]`).count()).toBe(1);
       expect(await axeViolations(page)).toEqual([]);
       expect(browser.errorsOf(page)).toEqual([]);
       await page.close();

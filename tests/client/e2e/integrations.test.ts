@@ -1,18 +1,20 @@
 /**
  * The integration examples as users run them, against a local Tribunal (src/cli/local-stack.ts, the
  * mock LLM): every block tagged `example=…` in docs/integrations.md and src/client/README.md is taken
- * verbatim. TypeScript examples are type-checked as a consumer project that installed Tribunal
- * (`node_modules/tribunal` → this checkout, the `tribunal/client` export from `dist/client`, strict tsc
- * with Node's types only), then run with node; curl examples run in bash; the promptfoo config runs a
+ * verbatim. TypeScript examples are type-checked as a consumer project that installed Tribunal as the
+ * README says (the tarball `npm pack` makes from this checkout, installed by npm offline; the
+ * `tribunal/client` export from its `dist/client`, strict tsc with Node's types only), then run with node; curl examples run in bash; the promptfoo config runs a
  * real `promptfoo eval` (0.121.20, installed apart in bench/peers) through the provider file.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { LocalStack } from '../../../src/cli/local-stack.js';
 import { REPO_ROOT, startLocalStack } from '../../../src/cli/local-stack.js';
+import { contractFetch } from '../../support/contract-fetch.js';
 
 /** A tagged example: ```<lang> example=<name>. */
 interface Example {
@@ -68,6 +70,40 @@ const consumer = join(dir, 'consumer');
 let stack: LocalStack | undefined;
 let env: Record<string, string> = {};
 
+/**
+ * A consumer's lockfile (v3) with Tribunal from `tarball` (a path relative to the consumer) and its
+ * production dependencies resolved exactly as this checkout's package-lock.json resolves them.
+ */
+function consumerLock(tarballPath: string, tarball: string): object {
+  interface Entry {
+    version?: string;
+    dependencies?: Record<string, string>;
+  }
+  const lock = JSON.parse(readFileSync(join(REPO_ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, Entry>;
+  };
+  const root = lock.packages[''] ?? {};
+  const packages: Record<string, object> = {};
+  const queue = Object.keys(root.dependencies ?? {});
+  for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
+    const key = `node_modules/${name}`;
+    if (key in packages) continue;
+    const entry = lock.packages[key];
+    if (!entry) throw new Error(`package-lock.json has no top-level ${name}`);
+    packages[key] = entry;
+    queue.push(...Object.keys(entry.dependencies ?? {}));
+  }
+  const integrity = `sha512-${createHash('sha512').update(readFileSync(tarballPath)).digest('base64')}`;
+  packages['node_modules/tribunal'] = {
+    version: root.version,
+    resolved: `file:${tarball}`,
+    integrity,
+    dependencies: root.dependencies,
+  };
+  packages[''] = { name: 'consumer', dependencies: { tribunal: `file:${tarball}` } };
+  return { name: 'consumer', lockfileVersion: 3, requires: true, packages };
+}
+
 function link(name: string, target: string): void {
   const path = join(consumer, 'node_modules', name);
   mkdirSync(join(path, '..'), { recursive: true });
@@ -87,10 +123,31 @@ beforeAll(async () => {
     '-p',
     'tsconfig.client.json',
   ]);
-  stack = await starting;
   expect(build.stdout + build.stderr).toBe('');
+  // The documented install: a tarball packed from a checkout (its `prepare` built dist/client above;
+  // dist/ is git-ignored, so `files` in package.json is what puts it in the tarball).
+  const pack = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir]);
+  expect(pack.code, pack.stderr).toBe(0);
+  const [packed] = JSON.parse(pack.stdout) as { filename: string; files: { path: string }[] }[];
+  expect(packed?.files.map((f) => f.path)).toEqual(
+    expect.arrayContaining(['dist/client/client/index.js', 'dist/client/client/index.d.ts', 'package.json']),
+  );
+  // `npm install <tarball>`, offline: a lockfile pins the tarball and its dependencies as this checkout's
+  // lock does, so npm takes each from its cache (filled by this checkout's own `npm ci`).
   mkdirSync(join(consumer, 'src'), { recursive: true });
-  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  const tarball = `./${packed!.filename}`;
+  copyFileSync(join(dir, packed!.filename), join(consumer, packed!.filename));
+  writeFileSync(
+    join(consumer, 'package.json'),
+    JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies: { tribunal: `file:${tarball}` } }),
+  );
+  writeFileSync(join(consumer, 'package-lock.json'), JSON.stringify(consumerLock(join(consumer, tarball), tarball)));
+  const install = await run('npm', ['ci', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], {
+    cwd: consumer,
+  });
+  expect(install.code, install.stderr).toBe(0);
+  expect(existsSync(join(consumer, 'node_modules', 'tribunal', 'dist', 'client', 'client', 'index.js'))).toBe(true);
+  stack = await starting;
   writeFileSync(
     join(consumer, 'tsconfig.json'),
     JSON.stringify({
@@ -106,7 +163,6 @@ beforeAll(async () => {
       include: ['src'],
     }),
   );
-  link('tribunal', REPO_ROOT);
   link('openai', join(REPO_ROOT, 'node_modules', 'openai'));
   link('@types/node', join(REPO_ROOT, 'node_modules', '@types', 'node'));
   env = { TRIBUNAL_URL: stack.url, TRIBUNAL_API_KEY: 'no-key' };
@@ -122,6 +178,13 @@ async function evaluationOf(id: string): Promise<{ status: string; usage: { call
     usage: { calls: number };
   }>;
 }
+
+describe('the response contract (tests/support/contract-fetch.ts)', () => {
+  it("checks this file's fetches against the stack's served document", async () => {
+    expect(globalThis.fetch).toBe(contractFetch);
+    expect((await fetch(`${stack!.url}/v1/methods`)).status).toBe(200);
+  });
+});
 
 describe('docs/integrations.md: curl', () => {
   it('lists the judges', async () => {

@@ -146,11 +146,11 @@ export function createCascade(catalogue: StageCatalogue, stageVersions: number) 
           resolveStage(stage, c.defaults);
         } catch (e) {
           if (!(e instanceof EngineInputError)) throw e;
-          ctx.addIssue({
-            code: 'custom',
-            path: ['stages', i, ...(e.code === 'unknown_preset' ? ['preset'] : ['config'])],
-            message: e.message,
-          });
+          // The stage's own issues at their full path (`stages.0.config.turns`), else the whole error at the stage.
+          const nested = e.issues ?? [{ path: e.code === 'unknown_preset' ? 'preset' : 'config', message: e.message }];
+          for (const issue of nested) {
+            ctx.addIssue({ code: 'custom', path: ['stages', i, ...issue.path.split('.')], message: issue.message });
+          }
         }
       });
     })

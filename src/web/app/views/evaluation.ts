@@ -21,7 +21,7 @@ import type { View, ViewContext } from '../view.js';
 import { setTitle, sleep } from '../view.js';
 import { DebateView } from './debate-view.js';
 import { transcriptSection } from './transcript-view.js';
-import { taskCard, usageCard, verdictCard, votesCard } from './verdict-view.js';
+import { aspectsCard, taskCard, usageCard, verdictCard, votesCard } from './verdict-view.js';
 
 const EVENT_TYPES: readonly string[] = ['status', 'call.started', 'call.finished', 'vote', 'verdict'];
 
@@ -191,7 +191,12 @@ class EvaluationPage {
   private renderNow(): void {
     if (this.ctx.signal.aborted) return;
     this.renderHead();
-    replaceChildren(this.summaryMain, verdictCard(this.state, this.task), votesCard(this.state));
+    replaceChildren(
+      this.summaryMain,
+      verdictCard(this.state, this.task),
+      aspectsCard(this.state),
+      votesCard(this.state),
+    );
     replaceChildren(this.usageSlot, usageCard(this.state, this.evaluation));
     this.debate.update(this.state);
     if (this.state.transcriptMerged && this.transcriptSlot.childElementCount === 0)

@@ -1,7 +1,7 @@
 /**
  * @module
  * `#/new`: submit a task with any preset of `GET /v1/methods`. The fields follow the preset's task kind;
- * config overrides and metadata are optional JSON. The API validates everything; its field issues
+ * config overrides, metadata and an inline rubric are optional JSON (a stored rubric is picked from the tenant's list or typed as rb_…). The API validates everything; its field issues
  * (`task.answerA`, `config.turns`) are shown next to the fields they name. A resubmission of the same
  * body (double click, retry after a network error) reuses its `Idempotency-Key`, so it never creates a
  * second evaluation.
@@ -9,7 +9,14 @@
 import { ApiFailure, describeError, getJson, postJson } from '../api.js';
 import { h, replaceChildren } from '../dom.js';
 import { rememberTask } from '../tasks.js';
-import type { CreateEvaluationRequest, EvaluationAccepted, MethodsResponse, PresetInfo, Task } from '../types.js';
+import type {
+  RubricList,
+  CreateEvaluationRequest,
+  EvaluationAccepted,
+  MethodsResponse,
+  PresetInfo,
+  Task,
+} from '../types.js';
 import type { View } from '../view.js';
 import { setTitle } from '../view.js';
 
@@ -42,7 +49,8 @@ type FieldName =
   | 'scaleMin'
   | 'scaleMax'
   | 'config'
-  | 'metadata';
+  | 'metadata'
+  | 'rubric';
 
 /** The field a judge error (400 without field issues) is about, by its code. */
 const JUDGE_ERROR_FIELDS: Partial<Record<string, FieldName>> = {
@@ -50,12 +58,16 @@ const JUDGE_ERROR_FIELDS: Partial<Record<string, FieldName>> = {
   unknown_method: 'config',
   unknown_preset: 'preset',
   task_kind_unsupported: 'preset',
+  invalid_rubric: 'rubric',
+  rubric_task_mismatch: 'rubric',
+  rubric_unsupported: 'rubric',
+  rubric_archived: 'rubric',
 };
 
 /** Which field an API issue path names (`task.answerA` → answerA). */
 export function fieldOfIssue(path: string): FieldName | null {
   const [head, second, third] = path.split('.');
-  if (head === 'preset' || head === 'config' || head === 'metadata') return head;
+  if (head === 'preset' || head === 'config' || head === 'metadata' || head === 'rubric') return head;
   if (head !== 'task') return null;
   if (second === 'aspect')
     return third === 'scale' ? 'scaleMin' : third === 'description' ? 'aspectDescription' : 'aspect';
@@ -117,6 +129,8 @@ function presetOptions(presets: readonly PresetInfo[], kind: 'pairwise' | 'point
 export const submitView: View = async (ctx) => {
   setTitle('New evaluation');
   const { presets } = await getJson<MethodsResponse>('/v1/methods', ctx.signal);
+  // The tenant's rubrics to pick from (a deployment or key without the list still takes a typed reference).
+  const rubrics = await getJson<RubricList>('/v1/rubrics?limit=100', ctx.signal).catch(() => ({ data: [] }));
   const select = h(
     'select',
     { required: true },
@@ -177,6 +191,12 @@ export const submitView: View = async (ctx) => {
       area(4),
       'Deep-merged over the preset, e.g. {"turns": 1} or {"defaults": {"model": "gpt-4o-mini"}}.',
     ),
+    rubric: field(
+      'rubric',
+      'Rubric (optional)',
+      h('input', { type: 'text', list: 'rubric-options', autocomplete: 'off', spellcheck: 'false' }),
+      'Your own criteria: rb_… (latest), rb_…@2, rb_…#prod, or an inline rubric as JSON.',
+    ),
     metadata: field(
       'metadata',
       'Metadata (JSON, optional)',
@@ -184,7 +204,17 @@ export const submitView: View = async (ctx) => {
       'Your key-value annotations, echoed back, e.g. {"run": "nightly-42"}.',
     ),
   } satisfies Record<FieldName, Field>;
-  for (const x of [f.config, f.metadata]) x.input.classList.add('mono');
+  for (const x of [f.config, f.metadata, f.rubric]) x.input.classList.add('mono');
+  const rubricOptions = h(
+    'datalist',
+    { id: 'rubric-options' },
+    rubrics.data
+      .filter((r) => r.archivedAt === null)
+      .flatMap((r) => [
+        h('option', { value: r.id }, `${r.name} (latest, v${String(r.latestVersion)})`),
+        ...r.tags.map((t) => h('option', { value: `${r.id}#${t.tag}` }, `${r.name} #${t.tag} (v${String(t.version)})`)),
+      ]),
+  );
 
   const about = h('div', { class: 'preset-about', 'aria-live': 'polite' });
   const pairwise = h(
@@ -291,8 +321,10 @@ export const submitView: View = async (ctx) => {
     h(
       'details',
       { class: 'fieldset advanced' },
-      h('summary', null, 'Advanced: config overrides and metadata'),
+      h('summary', null, 'Advanced: config overrides, rubric and metadata'),
       f.config.wrap,
+      f.rubric.wrap,
+      rubricOptions,
       f.metadata.wrap,
     ),
     formError,
@@ -310,9 +342,20 @@ export const submitView: View = async (ctx) => {
     try {
       const config = jsonObject(value(f.config), 'Config overrides');
       const metadata = jsonObject(value(f.metadata), 'Metadata') as CreateEvaluationRequest['metadata'];
-      body = { preset: select.value, task: taskOf(), ...(config ? { config } : {}), ...(metadata ? { metadata } : {}) };
+      const rubricText = value(f.rubric).trim();
+      const rubric = (
+        rubricText.startsWith('{') ? jsonObject(rubricText, 'Rubric') : rubricText || undefined
+      ) as CreateEvaluationRequest['rubric'];
+      body = {
+        preset: select.value,
+        task: taskOf(),
+        ...(config ? { config } : {}),
+        ...(metadata ? { metadata } : {}),
+        ...(rubric !== undefined ? { rubric } : {}),
+      };
     } catch (e) {
-      fieldError(/^Metadata/.test(describeError(e)) ? 'metadata' : 'config', describeError(e));
+      const message = describeError(e);
+      fieldError(/^Metadata/.test(message) ? 'metadata' : /^Rubric/.test(message) ? 'rubric' : 'config', message);
       body = { preset: select.value, task: taskOf() };
       missing.push(['config', f.config]);
     }

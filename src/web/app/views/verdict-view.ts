@@ -107,6 +107,60 @@ export function verdictCard(s: DebateState, task: Task | null): HTMLElement {
   );
 }
 
+/**
+ * Every aspect of a rubric's verdict: score on its scale, weight, confidence and rationale, with the
+ * weighted overall (of 0-1 normalised scores) and the spread; null when the verdict has no aspects.
+ */
+export function aspectsCard(s: DebateState): HTMLElement | null {
+  const v = s.verdict;
+  const aspects = v?.aspects;
+  if (!v || !aspects || aspects.length === 0) return null;
+  const header = ['Aspect', 'Score', 'Weight', 'Confidence', 'Rationale'];
+  return card(
+    'Aspects',
+    facts([
+      v.overall !== undefined ? ['Overall (weighted, 0-1)', formatScore(v.overall)] : null,
+      v.spread !== undefined ? ['Spread (weighted SD)', formatScore(v.spread)] : null,
+    ]),
+    h(
+      'div',
+      { class: 'table-wrap' },
+      h(
+        'table',
+        { class: 'table' },
+        h(
+          'thead',
+          null,
+          h(
+            'tr',
+            null,
+            header.map((c) => h('th', { scope: 'col' }, c)),
+          ),
+        ),
+        h(
+          'tbody',
+          null,
+          aspects.map((a) =>
+            h(
+              'tr',
+              null,
+              h('th', { scope: 'row' }, a.name),
+              h(
+                'td',
+                null,
+                a.score === undefined ? '—' : `${formatScore(a.score)} (${String(a.scale.min)}-${String(a.scale.max)})`,
+              ),
+              h('td', null, String(a.weight)),
+              h('td', null, formatPct(a.confidence)),
+              h('td', { class: 'small' }, a.rationale ?? ''),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
 /** The votes table (empty until the verdict). */
 export function votesCard(s: DebateState): HTMLElement | null {
   if (s.votes.length === 0) return null;

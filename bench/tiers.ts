@@ -1,0 +1,205 @@
+/**
+ * Tiers bench: one `POST /v1/batches` of N `chateval-faireval` items at each service tier against the project's
+ * mock LLM (latency L) on the local stack, priced with the mock model at a list price whose flex price is half
+ * (`LLM_PRICES`). Prints per tier: the USD the verdicts report, the ratio to standard, the wall time to the last
+ * verdict, and whether every verdict equals the standard run's. Then a fault run at flex with the mock refusing
+ * a share of flex requests for capacity (`--flex-refusal-rate`), once per `flexFallback`, with the counts:
+ * evaluations lost must be 0. The batch tier is reported as what the API answers (the wave scheduler is not
+ * built yet: a 400).
+ *
+ * ```
+ * npm run bench:tiers -- [--items 200] [--latency 100] [--c 64] [--refusals 0.2]
+ * ```
+ */
+import { join } from 'node:path';
+import { intOption, runCli } from '../src/cli/args.js';
+import type { CliValues } from '../src/cli/args.js';
+import { startLocalStack } from '../src/cli/local-stack.js';
+import { startMockProcess } from './mock-process.js';
+import { benchStateDir } from './state-dir.js';
+
+const CLI = {
+  usage: `usage: npm run bench:tiers -- [options]
+
+Cost, wall time and verdicts of one batch at each service tier against the mock LLM (BENCHMARKS.md).
+
+  --items N        items in the batch (default 200)
+  --latency L      mock LLM latency in ms (default 100)
+  --c C            BATCH_CONCURRENCY for the run (default 64)
+  --refusals R     share of flex requests the mock refuses in the fault run, 0-1 (default 0.2)
+  -h, --help       this text`,
+  options: {
+    items: { type: 'string', default: '200' },
+    latency: { type: 'string', default: '100' },
+    c: { type: 'string', default: '64' },
+    refusals: { type: 'string', default: '0.2' },
+  },
+} as const;
+
+/** gpt-4o-mini's list price for the mock's model, flex at half. */
+const PRICES = JSON.stringify({
+  'mock-judge': { input: 0.15, output: 0.6, flex: { input: 0.075, output: 0.3 } },
+});
+
+interface ResultLine {
+  index: number;
+  status: string;
+  verdict: { winner?: string | null; score?: number | null; usage: { costUsd: number } } | null;
+}
+
+interface RunFigures {
+  status: number;
+  message?: string;
+  seconds: number;
+  costUsd: number;
+  lines: ResultLine[];
+}
+
+function body(n: number, tier: string, flexFallback: string): string {
+  const items = Array.from({ length: n }, (_, i) => ({
+    id: `i${i}`,
+    task: {
+      kind: 'pairwise',
+      question: `(${i}) Which answer explains recursion better?`,
+      answerA: `A function that calls itself until a base case (${i}).`,
+      answerB: 'Recursion is recursion.',
+    },
+  }));
+  return JSON.stringify({ preset: 'chateval-faireval', tier, flexFallback, items });
+}
+
+async function results(url: string, id: string): Promise<ResultLine[]> {
+  const out: ResultLine[] = [];
+  let next: string | null = `${url}/v1/batches/${id}/results?limit=1000`;
+  while (next) {
+    const r = await fetch(next);
+    const text = await r.text();
+    for (const line of text.split('\n')) if (line.trim()) out.push(JSON.parse(line) as ResultLine);
+    const link = /<([^>]+)>; rel="next"/.exec(r.headers.get('link') ?? '');
+    next = link?.[1] ? `${url}${link[1]}` : null;
+  }
+  return out;
+}
+
+async function runBatch(url: string, n: number, tier: string, flexFallback = 'standard'): Promise<RunFigures> {
+  const t0 = Date.now();
+  const r = await fetch(`${url}/v1/batches`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: body(n, tier, flexFallback),
+  });
+  const accepted = (await r.json()) as { id?: string; error?: { message: string } };
+  if (r.status !== 202 || !accepted.id)
+    return { status: r.status, message: accepted.error?.message ?? '', seconds: 0, costUsd: 0, lines: [] };
+  for (let polls = 0; ; polls++) {
+    const view = (await (await fetch(`${url}/v1/batches/${accepted.id}`)).json()) as {
+      completedAt: string | null;
+      counts?: unknown;
+    };
+    if (polls % 20 === 19)
+      process.stderr.write(
+        `${tier} batch ${accepted.id}: ${JSON.stringify(view.counts)} at +${(Date.now() - t0) / 1000} s\n`,
+      );
+    if (polls === 40 && process.env.BENCH_DEBUG)
+      for (const l of await results(url, accepted.id))
+        if (l.status !== 'succeeded' && l.status !== 'failed') {
+          const id = (l as unknown as { evaluationId: string }).evaluationId;
+          process.stderr.write(`${await (await fetch(`${url}/v1/evaluations/${id}`)).text()}\n`);
+          process.stderr.write(
+            `${(await (await fetch(`${url}/v1/evaluations/${id}/transcript`)).text()).slice(0, 3000)}\n`,
+          );
+        }
+    if (view.completedAt !== null) {
+      const lines = await results(url, accepted.id);
+      return {
+        status: 202,
+        seconds: (Date.parse(view.completedAt) - t0) / 1000,
+        costUsd: lines.reduce((a, l) => a + (l.verdict?.usage.costUsd ?? 0), 0),
+        lines,
+      };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+const same = (a: ResultLine[], b: ResultLine[]): number =>
+  a.filter(
+    (l, i) =>
+      JSON.stringify([l.verdict?.winner, l.verdict?.score]) ===
+      JSON.stringify([b[i]?.verdict?.winner, b[i]?.verdict?.score]),
+  ).length;
+
+async function withStack<T>(
+  latency: number,
+  c: number,
+  mockFlags: readonly string[],
+  fn: (url: string) => Promise<T>,
+): Promise<T> {
+  const mock = await startMockProcess(latency, mockFlags);
+  const stack = await startLocalStack({
+    port: 0,
+    persistTo: join(benchStateDir('tribunal-bench-tiers-'), 'state'),
+    llmBaseUrl: mock.baseUrl,
+    llmApiKey: 'bench',
+    llmModel: 'mock-judge',
+    vars: { BATCH_CONCURRENCY: String(c), LLM_SUPPORTS_FLEX: 'true', LLM_SUPPORTS_BATCH: 'true', LLM_PRICES: PRICES },
+  });
+  try {
+    return await fn(stack.url);
+  } finally {
+    await stack.stop();
+    await mock.stop();
+  }
+}
+
+async function main(values: CliValues<typeof CLI.options>): Promise<number> {
+  const n = intOption(values.items, 'items', 1, 10_000) ?? 200;
+  const latency = intOption(values.latency, 'latency', 0) ?? 100;
+  const c = intOption(values.c, 'c', 1) ?? 64;
+  const refusals = Number(values.refusals);
+  const rows: string[] = [];
+  const faults: string[] = [];
+  await withStack(latency, c, [], async (url) => {
+    await runBatch(url, 10, 'standard'); // warm-up
+    const standard = await runBatch(url, n, 'standard');
+    for (const tier of ['standard', 'flex', 'batch']) {
+      const r = tier === 'standard' ? standard : await runBatch(url, n, tier);
+      if (r.status !== 202) {
+        rows.push(`| ${tier} | HTTP ${r.status}: ${r.message} | | | |`);
+        continue;
+      }
+      const ok = r.lines.filter((l) => l.status === 'succeeded').length;
+      rows.push(
+        `| ${tier} | ${r.costUsd.toFixed(6)} | ${(r.costUsd / standard.costUsd).toFixed(3)} | ${r.seconds.toFixed(1)} | ${same(r.lines, standard.lines)}/${n} (${ok} succeeded) |`,
+      );
+    }
+  });
+  await withStack(latency, c, ['--flex-refusal-rate', String(refusals)], async (url) => {
+    for (const fallback of ['standard', 'wait']) {
+      const r = await runBatch(url, n, 'flex', fallback);
+      const count = (s: string) => r.lines.filter((l) => l.status === s).length;
+      const lost = n - r.lines.length + count('failed');
+      faults.push(
+        `| ${fallback} | ${count('succeeded')} | ${count('failed')} | ${lost} | ${r.costUsd.toFixed(6)} | ${r.seconds.toFixed(1)} |`,
+      );
+    }
+  });
+  console.log(
+    [
+      `Batch of ${n} × chateval-faireval, mock LLM latency ${latency} ms, BATCH_CONCURRENCY ${c}, local stack (Miniflare); mock-judge priced as gpt-4o-mini, flex at half`,
+      '',
+      '| tier | USD | × standard | time to last verdict (s) | verdicts equal to standard |',
+      '|---|---|---|---|---|',
+      ...rows,
+      '',
+      `Fault run at flex: the mock refuses ${refusals * 100}% of flex requests for capacity`,
+      '',
+      '| flexFallback | succeeded | failed | lost | USD | time (s) |',
+      '|---|---|---|---|---|---|',
+      ...faults,
+    ].join('\n'),
+  );
+  return 0;
+}
+
+await runCli(CLI, main);

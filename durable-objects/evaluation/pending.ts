@@ -1,0 +1,101 @@
+/**
+ * @module
+ * Calls begun and not stored yet (the object's `pending` table): the bookkeeping that lets a call outlive
+ * the invocation it began in without a second request going out unnoticed.
+ *
+ * - Before an attempt goes out its row says so (`launched_at`). The row is deleted in the same synchronous
+ *   block that stores the call's result, so a row still `launched` when a fresh instance finds it means the
+ *   instance died (eviction, deploy, crash) with that attempt out: the next invocation counts it as a failed
+ *   attempt (`evicted`, at the tier it went at) before it sends the call again, so the transcript and usage
+ *   show every request the provider may have seen.
+ * - A call the invocation's deadline cut short (a flex attempt may take 15 minutes, as long as the alarm's
+ *   wall clock) keeps its failed attempts here and goes again in the next invocation, counted against the
+ *   retry policy.
+ * - A flex call refused for capacity under `flexFallback: "wait"` waits here until `not_before`, for up to
+ *   `FLEX_WAIT_MAX_SECONDS` after `first_at`.
+ */
+import type { LlmAttempt } from '../../src/engine/call.js';
+import type { Tier } from '../../src/llm/tiers.js';
+
+/** One `pending` row. */
+export type PendingRow = {
+  call_id: string;
+  /** The tier of its last attempt. */
+  tier: Tier;
+  /** Epoch ms an attempt went out in a live invocation, null between invocations. */
+  launched_at: number | null;
+  /** JSON array of the failed attempts so far ({@link LlmAttempt}). */
+  attempts: string;
+  /** When the call first went out, epoch ms. */
+  first_at: number;
+  /** Not sent again before this, epoch ms (a flex wait); null: whenever ready. */
+  not_before: number | null;
+  /** The wave it is registered with (batch tier), else null. */
+  wave: string | null;
+  /** 1 when it is to go as a synchronous call whatever the tier. */
+  sync: number;
+};
+
+/** The `pending` table's statements. */
+export class PendingCalls {
+  constructor(private readonly sql: SqlStorage) {}
+
+  /** The row of `callId`, or null. */
+  get(callId: string): PendingRow | null {
+    return this.sql.exec<PendingRow>('SELECT * FROM pending WHERE call_id = ?', callId).toArray()[0] ?? null;
+  }
+
+  /** The failed attempts a row holds. */
+  static attemptsOf(row: PendingRow | null): LlmAttempt[] {
+    return row ? (JSON.parse(row.attempts) as LlmAttempt[]) : [];
+  }
+
+  /** Marks an attempt of `callId` as out (inserting the row on its first attempt). */
+  launch(callId: string, tier: Tier, attempts: readonly LlmAttempt[], at: number): void {
+    this.sql.exec(
+      `INSERT INTO pending (call_id, tier, launched_at, attempts, first_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (call_id) DO UPDATE SET tier = excluded.tier, launched_at = excluded.launched_at,
+         attempts = excluded.attempts, not_before = NULL`,
+      callId,
+      tier,
+      at,
+      JSON.stringify(attempts),
+      at,
+    );
+  }
+
+  /** The call has no attempt out: it goes again in a later invocation (not before `notBefore` when given). */
+  park(callId: string, tier: Tier, attempts: readonly LlmAttempt[], notBefore: number | null): void {
+    this.sql.exec(
+      'UPDATE pending SET tier = ?, launched_at = NULL, attempts = ?, not_before = ? WHERE call_id = ?',
+      tier,
+      JSON.stringify(attempts),
+      notBefore,
+      callId,
+    );
+  }
+
+  /** Forgets a call whose result is stored. */
+  settle(callId: string): void {
+    this.sql.exec('DELETE FROM pending WHERE call_id = ?', callId);
+  }
+
+  /** True when `callId` waits for a later time than `now` (a flex wait). */
+  waits(callId: string, now: number): boolean {
+    const r = this.sql
+      .exec<Pick<PendingRow, 'not_before'>>('SELECT not_before FROM pending WHERE call_id = ?', callId)
+      .toArray()[0];
+    return r?.not_before != null && r.not_before > now;
+  }
+
+  /** Calls waiting for a later time (a flex wait): by id, the epoch ms each may go again. */
+  waiting(now: number): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const r of this.sql.exec<Pick<PendingRow, 'call_id' | 'not_before'>>(
+      'SELECT call_id, not_before FROM pending WHERE not_before > ?',
+      now,
+    ))
+      if (r.not_before !== null) out.set(r.call_id, r.not_before);
+    return out;
+  }
+}

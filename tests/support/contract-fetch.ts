@@ -1,0 +1,57 @@
+/**
+ * @module
+ * The e2e project's fetch, checked against the served OpenAPI document (a setup file of
+ * tests/vitest.e2e.config.ts): `globalThis.fetch` is wrapped so every response from a local Tribunal
+ * stack (an origin whose `GET /openapi.json` is our document), whether the test, the OpenAI SDK or
+ * `tribunal/client` asked for it, passes {@link ResponseContract} on its way back, and a drift fails the
+ * test that received it. Each origin's document is fetched and compiled once; any other origin (the mock
+ * LLM, a webhook receiver) passes through unchecked. The same document served on another port (a
+ * restarted stack) reuses the compiled contract, so a restart costs one small request, not a compile.
+ */
+import type { ContractDocument } from './response-contract.js';
+import { ResponseContract } from './response-contract.js';
+
+const unchecked = globalThis.fetch.bind(globalThis);
+const contracts = new Map<string, Promise<ResponseContract | null>>();
+/** Compiled contracts by document text: a restarted stack on a new port serves the same one. */
+const byDocument = new Map<string, ResponseContract>();
+
+/** The contract of `origin`, or null when it serves no Tribunal document (not a stack). */
+function contractOf(origin: string): Promise<ResponseContract | null> {
+  let c = contracts.get(origin);
+  if (!c) {
+    c = (async () => {
+      try {
+        const r = await unchecked(`${origin}/openapi.json`);
+        if (r.status !== 200) return null;
+        const text = await r.text();
+        const known = byDocument.get(text);
+        if (known) return known;
+        const doc = JSON.parse(text) as ContractDocument;
+        if (typeof doc.openapi !== 'string' || !doc.paths?.['/v1/evaluations']) return null;
+        const contract = new ResponseContract(doc);
+        byDocument.set(text, contract);
+        return contract;
+      } catch {
+        return null;
+      }
+    })();
+    // A stack not up yet is asked again next time.
+    void c.then((v) => v === null && contracts.delete(origin));
+    contracts.set(origin, c);
+  }
+  return c;
+}
+
+/** `fetch`, with a local stack's responses checked against its document (rejects with the violation). */
+export async function contractFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const request = input instanceof Request ? input : null;
+  const url = new URL(input instanceof Request ? input.url : input);
+  const method = init?.method ?? request?.method ?? 'GET';
+  const response = await unchecked(input, init);
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) || url.pathname === '/openapi.json') return response;
+  const contract = await contractOf(url.origin);
+  return contract ? contract.check({ method, url, response }) : response;
+}
+
+globalThis.fetch = contractFetch;

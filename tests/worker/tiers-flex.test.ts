@@ -1,0 +1,260 @@
+/**
+ * The flex tier in the Durable Object's call path: calls go with `service_tier: "flex"` and are billed at the
+ * flex price with the verdict the standard tier gives; a refusal falls back to the standard tier (default) or
+ * waits and goes again at flex (`wait`), never losing the evaluation; every attempt's tier is recorded; an
+ * attempt cut off by an eviction is counted when the call goes again, so no request goes out unnoticed; a
+ * call the invocation's deadline cuts short is continued by the next alarm.
+ */
+import { abortAllDurableObjects } from 'cloudflare:test';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { LlmAttempt } from '../../src/engine/call.js';
+import { evaluationStub } from '../../src/evaluations/stub.js';
+import {
+  drainAlarms,
+  insertJob,
+  mockRequests,
+  PAIRWISE,
+  runInTestObject,
+  storedVerdict,
+  testEnv,
+  pollUntil,
+  waitForEnd,
+} from './helpers.js';
+import { createBatchId, items, singleCallJudge, waitForBatch } from './batches-support.js';
+import { as, keyed, submitOk, tenantWithKey } from './tenants-helpers.js';
+
+afterEach(drainAlarms);
+
+/** Prices for the mock's judge model: flex at half the standard price. */
+const PRICES = JSON.stringify({
+  'mock-judge': { input: 2, output: 8, flex: { input: 1, output: 4 } },
+});
+
+interface UsageRow {
+  call_id: string;
+  tier: string;
+  cost_usd: number;
+  attempts: number;
+  failed_attempts: string | null;
+}
+
+async function usageRows(id: string): Promise<UsageRow[]> {
+  const r = await testEnv.DB.prepare(
+    'SELECT call_id, tier, cost_usd, attempts, failed_attempts FROM usage WHERE evaluation_id = ? ORDER BY call_id',
+  )
+    .bind(id)
+    .all<UsageRow>();
+  return r.results;
+}
+
+const failedOf = (u: UsageRow): LlmAttempt[] =>
+  u.failed_attempts ? (JSON.parse(u.failed_attempts) as LlmAttempt[]) : [];
+
+/** Runs the evaluation in its object with the test prices, alarms by hand, to its end. */
+async function runPriced(id: string, patch: Record<string, string> = {}): Promise<void> {
+  await runInTestObject(id, async (o, state) => {
+    o.useBindings({ LLM_PRICES: PRICES, ...patch });
+    await o.start(id);
+    for (let i = 0; i < 20; i++) {
+      await state.storage.deleteAlarm();
+      await o.alarm();
+      if ((await state.storage.getAlarm()) === null) break;
+    }
+    await state.storage.deleteAlarm();
+  });
+  const row = await waitForEnd(id);
+  expect(row.status, row.error_message ?? '').toBe('succeeded');
+}
+
+describe('the flex tier', () => {
+  it('goes at flex, billed at the flex price, with the verdict the standard tier gives', async () => {
+    const seed = `flex-same-${Date.now()}`;
+    const standard = await insertJob({ preset: 'fastchat-pair', task: PAIRWISE, mock: { seed } });
+    const flex = await insertJob({ preset: 'fastchat-pair', task: PAIRWISE, mock: { seed }, tier: 'flex' });
+    await runPriced(standard.id);
+    await runPriced(flex.id);
+    const [sv, fv] = [await storedVerdict(standard.id), await storedVerdict(flex.id)];
+    expect(fv?.votes).toEqual(sv?.votes);
+    expect(fv?.score).toBe(sv?.score);
+    const s = await usageRows(standard.id);
+    const f = await usageRows(flex.id);
+    expect(f.map((u) => u.tier)).toEqual(s.map(() => 'flex'));
+    expect(s.every((u) => u.tier === 'standard')).toBe(true);
+    const total = (rows: UsageRow[]) => rows.reduce((a, u) => a + u.cost_usd, 0);
+    expect(total(s)).toBeGreaterThan(0);
+    expect(total(f)).toBeCloseTo(total(s) / 2, 9);
+  });
+
+  it('a refusal goes again at once at the standard tier (default fallback), both attempts recorded', async () => {
+    const { id } = await insertJob({ preset: 'fastchat-pair', task: PAIRWISE, tier: 'flex', mock: { flexRefuse: 1 } });
+    await runPriced(id);
+    const rows = await usageRows(id);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const u of rows) {
+      expect(u.tier).toBe('standard');
+      expect(u.attempts).toBe(2);
+      expect(failedOf(u)).toEqual([expect.objectContaining({ attempt: 1, code: 'flex_unavailable', tier: 'flex' })]);
+    }
+    // Every request the provider saw is on the bill's record: one refusal and one answer per call.
+    expect(await mockRequests(id)).toBe(rows.length * 2);
+  });
+
+  it('`wait`: a call refused past its retries waits in the object and goes again at flex later', async () => {
+    // More refusals than one invocation's retries: the first invocation parks every call.
+    const { id } = await insertJob({
+      preset: 'fastchat-pair',
+      task: PAIRWISE,
+      tier: 'flex',
+      flexFallback: 'wait',
+      mock: { flexRefuse: 8 },
+    });
+    await runInTestObject(id, async (o, state) => {
+      o.useBindings({ LLM_PRICES: PRICES, LLM_RETRY_BASE_MS: '1', LLM_RETRY_MAX_MS: '2' });
+      await o.start(id);
+      await state.storage.deleteAlarm();
+      await o.alarm();
+      const sql = state.storage.sql;
+      const waiting = () =>
+        sql.exec<{ not_before: number; attempts: string }>('SELECT not_before, attempts FROM pending').toArray();
+      expect(waiting().length).toBeGreaterThan(0);
+      for (const w of waiting()) {
+        // The first wait: up to a minute (full jitter).
+        expect(w.not_before).toBeGreaterThan(Date.now());
+        expect(w.not_before).toBeLessThanOrEqual(Date.now() + 60_000);
+        const codes = (JSON.parse(w.attempts) as LlmAttempt[]).map((a) => [a.code, a.tier]);
+        expect(codes.length).toBeGreaterThan(0);
+        expect(new Set(codes.map(String))).toEqual(new Set(['flex_unavailable,flex']));
+      }
+      // The alarm is armed for the earliest of them, and nothing is stored meanwhile.
+      expect(await state.storage.getAlarm()).toBe(Math.min(...waiting().map((w) => w.not_before)));
+      expect(sql.exec('SELECT COUNT(*) AS n FROM results').one().n).toBe(0);
+      // Time steps on to each wait's end; the next alarm sends them at flex again.
+      for (let i = 0; i < 30; i++) {
+        sql.exec('UPDATE pending SET not_before = ? WHERE not_before IS NOT NULL', Date.now() - 1);
+        await state.storage.deleteAlarm();
+        await o.alarm();
+        if ((await state.storage.getAlarm()) === null) break;
+      }
+      await state.storage.deleteAlarm();
+    });
+    const row = await waitForEnd(id);
+    expect(row.status, row.error_message ?? '').toBe('succeeded');
+    const rows = await usageRows(id);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const u of rows) {
+      expect(u.tier).toBe('flex');
+      expect(u.attempts).toBe(9);
+      expect(failedOf(u).map((a) => [a.attempt, a.code, a.tier])).toEqual(
+        [1, 2, 3, 4, 5, 6, 7, 8].map((n) => [n, 'flex_unavailable', 'flex']),
+      );
+    }
+    expect(await mockRequests(id)).toBe(rows.length * 9);
+  });
+
+  it('a call cut short by the invocation deadline is continued by the next alarm, its attempt counted', async () => {
+    // Each reply takes 1.5 s; the invocation may wait 1 s on a call: every attempt is cut off and continued.
+    const { id } = await insertJob({
+      preset: 'fastchat-pair',
+      task: PAIRWISE,
+      tier: 'flex',
+      mock: { latency: 1500 },
+    });
+    await runInTestObject(id, async (o, state) => {
+      o.useBindings({ CALL_DEADLINE_MS: '1200' });
+      await o.start(id);
+      await state.storage.deleteAlarm();
+      await o.alarm();
+      const parked = state.storage.sql
+        .exec<{ launched_at: number | null; attempts: string }>('SELECT launched_at, attempts FROM pending')
+        .toArray();
+      expect(parked.length).toBeGreaterThan(0);
+      for (const p of parked) {
+        expect(p.launched_at).toBeNull();
+        expect(JSON.parse(p.attempts)).toEqual([expect.objectContaining({ kind: 'timeout', tier: 'flex' })]);
+      }
+      // The next invocation has time enough.
+      expect(await state.storage.getAlarm()).not.toBeNull();
+      o.useBindings({ CALL_DEADLINE_MS: '840000' });
+      for (let i = 0; i < 20; i++) {
+        await state.storage.deleteAlarm();
+        await o.alarm();
+        if ((await state.storage.getAlarm()) === null) break;
+      }
+      await state.storage.deleteAlarm();
+    });
+    expect((await waitForEnd(id)).status).toBe('succeeded');
+    const rows = await usageRows(id);
+    expect(rows.some((u) => u.attempts === 2 && failedOf(u)[0]?.kind === 'timeout')).toBe(true);
+  });
+
+  it('an eviction mid-flex: the attempt it cut off is counted when the call goes again, none unnoticed', async () => {
+    const { id } = await insertJob({
+      preset: 'fastchat-pair',
+      task: PAIRWISE,
+      tier: 'flex',
+      mock: { latency: 800 },
+    });
+    const stub = evaluationStub(testEnv, id);
+    await stub.start(id);
+    // The first calls are out (0.8 s each) and reached the mock: evict the object with them in flight.
+    const launched = () =>
+      runInTestObject(id, (_o, state) =>
+        Number(state.storage.sql.exec('SELECT COUNT(*) AS n FROM pending WHERE launched_at IS NOT NULL').one().n),
+      );
+    await pollUntil(
+      async () => [await launched(), await mockRequests(id)] as const,
+      ([out, seen]) => out > 0 && seen >= out,
+    );
+    await abortAllDurableObjects();
+    await evaluationStub(testEnv, id).start(id);
+    const row = await waitForEnd(id);
+    expect(row.status, row.error_message ?? '').toBe('succeeded');
+    const rows = await usageRows(id);
+    const evicted = rows.flatMap(failedOf).filter((a) => a.code === 'evicted');
+    expect(evicted.length).toBeGreaterThan(0);
+    for (const a of evicted) expect(a.tier).toBe('flex');
+    // Every request the mock saw is one the usage rows account for.
+    const accounted = rows.reduce((n, u) => n + u.attempts, 0);
+    expect(await mockRequests(id)).toBe(accounted);
+  });
+
+  it("a batch's tier is every item's: shown on the batch and each item, every call billed at flex", async () => {
+    const seed = `flex-batch-${Date.now()}`;
+    const id = await createBatchId({ ...singleCallJudge(seed), tier: 'flex', flexFallback: 'wait', items: items(3) });
+    const batch = await waitForBatch(id);
+    expect(batch).toMatchObject({ tier: 'flex', flexFallback: 'wait' });
+    const r = await testEnv.DB.prepare(
+      `SELECT e.tier, e.flex_fallback, u.tier AS billed FROM evaluations e JOIN usage u ON u.evaluation_id = e.id
+       WHERE e.batch_id = ?`,
+    )
+      .bind(id)
+      .all<{ tier: string; flex_fallback: string; billed: string }>();
+    expect(r.results).toEqual(
+      Array.from({ length: 3 }, () => ({ tier: 'flex', flex_fallback: 'wait', billed: 'flex' })),
+    );
+  });
+
+  it("a tenant's default tier (admin API) applies to its requests that name none; a request's own wins", async () => {
+    const { key } = await tenantWithKey({ defaultTier: 'flex' });
+    const byDefault = await submitOk(key);
+    const own = await keyed(
+      '/v1/evaluations',
+      as(key, {
+        body: {
+          preset: 'chateval-single',
+          config: { defaults: { model: 'mock-judge' } },
+          task: PAIRWISE,
+          tier: 'standard',
+        },
+      }),
+    );
+    expect(own.status).toBe(202);
+    const ownId = (await own.json<{ id: string }>()).id;
+    const tierOf = async (id: string) =>
+      (await testEnv.DB.prepare('SELECT tier FROM evaluations WHERE id = ?').bind(id).first<{ tier: string }>())?.tier;
+    expect(await tierOf(byDefault)).toBe('flex');
+    expect(await tierOf(ownId)).toBe('standard');
+    await waitForEnd(byDefault);
+    await waitForEnd(ownId);
+  });
+});
