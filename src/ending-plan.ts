@@ -13,6 +13,7 @@
  *   2. a succeeded verdict becomes its key's verdict cache entry         evaluations/verdict-cache-entry.ts
  *   3. the batch counts the ending (budget: spend booked, grant freed)   batches/progress.ts
  *   4. the batch.completed / meta_evaluation.completed event [hands on]  batches/progress.ts
+ *   4b. a comparison's batch: the comparison marked completed [hands on] comparisons/finish.ts
  *   5. the batch marked completed (or cancelled)                         batches/progress.ts
  *   -- the guarded status update (frees the tenant's running slot) --   evaluations/ending.ts
  *   final write only, after the status update:
@@ -25,6 +26,7 @@
  *      and the object's storage erased
  *      (markEnded: when it ended the row; the final write: when a [hands on] effect wrote a row, or D1
  *      had ended the row elsewhere)
+ *   10. a comparison marked in 4b: its statistics stored and comparison.completed written, once   comparisons/finish.ts
  *   final write only: 6's evaluation starts; 7's items start             (the steps' own follow-ups)
  * ```
  *
@@ -47,14 +49,26 @@ import type { EndStatus } from './evaluations/status.js';
 import { EVALUATION_WEBHOOK_EVENT } from './evaluations/webhook-event.js';
 import { VERDICT_CACHE_ENTRY } from './evaluations/verdict-cache-entry.js';
 import { dispatchDeliveriesCausedBy } from './webhooks/dispatch.js';
+import { finishComparisonOf, markComparisonCompleting } from './comparisons/finish.js';
 import { ERASE_UNSTORED_CONTENT, ERASE_UNSTORED_CONTENT_AFTER_FINAL } from './retention/content.js';
 
 /** What an ending does (see the module note). */
 export const ENDING: EndingPlan = {
-  beforeStatus: [EVALUATION_WEBHOOK_EVENT, VERDICT_CACHE_ENTRY, BATCH_COUNTS, batchCompletionEvent(), BATCH_COMPLETED],
+  beforeStatus: [
+    EVALUATION_WEBHOOK_EVENT,
+    VERDICT_CACHE_ENTRY,
+    BATCH_COUNTS,
+    batchCompletionEvent(),
+    batchCompletionEvent(markComparisonCompleting, 'the completing ending marks its comparison completed'),
+    BATCH_COMPLETED,
+  ],
   afterStatus: [ADMIT_NEXT_WAITING, CLAIM_BATCH_WINDOW, ERASE_UNSTORED_CONTENT_AFTER_FINAL],
   afterCommit: [
     { name: 'the new webhook deliveries go to their queue', run: dispatchDeliveriesCausedBy },
+    {
+      name: "a completed comparison's statistics are stored and comparison.completed written",
+      run: finishComparisonOf,
+    },
     ERASE_UNSTORED_CONTENT,
   ],
 };

@@ -53,6 +53,11 @@ export interface NewBatch {
   /** The batch's budget (./budget-claims.ts), or null/absent. */
   budget?: Budget | null;
   items: readonly NewBatchItem[];
+  /**
+   * Items in all, when the caller inserts (some of) them with statements of its own in the same transaction
+   * (a comparison expands its items into pair evaluations in SQL); default `items.length`.
+   */
+  itemsTotal?: number;
   /** The managed key that submitted it (recorded on every item, for usage by key); null otherwise. */
   keyId?: string | null;
   /** The service tier of every item (src/tiers/) and what a flex refusal leads to; absent: `standard`. */
@@ -114,7 +119,7 @@ export function insertBatchStatements(db: D1Database, b: NewBatch): D1PreparedSt
         b.webhookUrl,
         b.idempotencyKey,
         b.requestHash,
-        b.items.length,
+        b.itemsTotal ?? b.items.length,
         b.concurrency,
         completionEventId(b.kind, b.id),
         b.budget ? JSON.stringify(b.budget) : null,

@@ -37,6 +37,17 @@ import type { TierChoice } from '../tiers/resolve.js';
 import type { ResolvedRubric } from '../rubrics/resolve.js';
 import { contentStatement } from '../rubrics/rows.js';
 
+/**
+ * Items the caller writes itself, in the batch's transaction: `total` evaluations, inserted by `statements`
+ * (each guarded by `BATCH_INSERTED`, the new batch's id bound), already checked against the judge. A
+ * comparison expands its items into pair evaluations this way, in SQL, so that 10,000 items × 28 pairs
+ * never become 280,000 objects in the Worker's memory.
+ */
+export interface ExpandedItems {
+  total: number;
+  statements: (batchId: string) => D1PreparedStatement[];
+}
+
 /** An item to submit. */
 export interface SubmitItem {
   itemId: string | null;
@@ -50,7 +61,10 @@ export interface BatchSubmission extends TierChoice {
   kind: BatchKind;
   preset: string | null;
   judge: ResolvedJudge;
+  /** The items, each an evaluation (or `expanded` instead). */
   items: readonly SubmitItem[];
+  /** Items written by the caller's statements instead of `items` (see {@link ExpandedItems}). */
+  expanded?: ExpandedItems;
   webhookUrl: string | null;
   /** The batch's budget (checked by the caller, see ./budget-claims.ts), or null/absent. */
   budget?: Budget | null;
@@ -79,6 +93,9 @@ export interface Submitted {
 }
 
 const encoder = new TextEncoder();
+
+/** The id prefix of a batch of each kind. */
+const ID_PREFIX = { batch: 'ba', meta_evaluation: 'me', comparison: 'cp' } as const satisfies Record<BatchKind, string>;
 
 /**
  * Plans every item with the judge (the task kind and config checked per item) and checks its stored size.
@@ -115,8 +132,9 @@ export function planItems(
 
 /** Validates, stores and enqueues a batch (see the module note). */
 export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Submitted> {
-  const id = newId(s.kind === 'batch' ? 'ba' : 'me');
+  const id = newId(ID_PREFIX[s.kind]);
   const items = planItems(s.judge, s.items, s.rubric);
+  const total = s.expanded?.total ?? items.length;
   if (s.metadataOf) for (const item of items) item.metadata = s.metadataOf(id, item);
   const plans = await requestCachePlans(
     env,
@@ -133,7 +151,7 @@ export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Su
   const now = Date.now();
   try {
     // Every item is an evaluation: all of them must fit under the tenant's monthly caps (src/tenants/quota.ts).
-    await assertQuota(env.DB, s.tenant, await limitsFor(env, s.tenant, s.creator?.limits), items.length, now);
+    await assertQuota(env.DB, s.tenant, await limitsFor(env, s.tenant, s.creator?.limits), total, now);
   } catch (e) {
     // A retry of a batch accepted before the cap was reached still gets its batch back.
     if (s.idempotencyKey === null || !(await findBatchByKey(env.DB, s.tenant, s.kind, s.idempotencyKey))) throw e;
@@ -158,6 +176,7 @@ export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Su
       tier: s.tier,
       flexFallback: s.flexFallback,
       items,
+      itemsTotal: total,
       now,
     },
     [
@@ -165,6 +184,7 @@ export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Su
       ...(s.rubric && !s.rubric.stored
         ? [contentStatement(env.DB, s.tenant, s.rubric.record.hash, s.rubric.content, now)]
         : []),
+      ...(s.expanded?.statements(id) ?? []),
       ...(s.extra?.(id, items) ?? []),
       // Items whose verdict is cached are marked as hits in the same transaction: the window starts them as
       // any other item, and each ends at once with its cached verdict (no LLM call).
@@ -175,7 +195,7 @@ export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Su
   );
   if (!created) return replay(env, s, hash);
   await pump(env, { batchId: id });
-  return { id, status: 'running', itemsTotal: items.length, replayed: false };
+  return { id, status: 'running', itemsTotal: total, replayed: false };
 }
 
 /** The batch that holds the request's key: the same batch for the same body, else 409. */

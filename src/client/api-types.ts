@@ -257,6 +257,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/meta-evaluations/{id}/calibrate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Calibrate a cascade (Trust or Escalate)
+         * @description From this labelled run of a `cascade` config (best with `runAllStages: true`), each stage's confidence threshold for a target agreement 1 − `alpha` with risk `delta`, by fixed-sequence testing as in Jung et al. 2024: the thresholds, the coverage and the agreement on the covered items with the guarantee stated, and the cascade config that applies them (items below every threshold then come back without a winner, `details.cascade.abstained`). Stored: `GET /v1/meta-evaluations/{id}` shows the latest.
+         */
+        post: operations["calibrateMetaEvaluation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/rubrics": {
         parameters: {
             query?: never;
@@ -625,6 +645,92 @@ export interface paths {
          * @description Items that have not started never start; running items make no new LLM calls (calls in flight are still recorded and billed). The batch is `cancelling` until its last item ends, then `cancelled`. Repeating the request is harmless. No body.
          */
         post: operations["cancelBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/comparisons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List comparisons
+         * @description The tenant's comparisons, newest first, with their counts and the gate's final outcome; page with `cursor`.
+         */
+        get: operations["listComparisons"];
+        put?: never;
+        /**
+         * Compare candidates
+         * @description Judges 2-8 candidates' outputs on 1-10000 items, pair by pair (`design`: every pair, or each against a baseline), as a batch of kind `comparison` (its window, budget, cancel and counts are a batch's). Each pair is judged in both presentation orders: inside one evaluation when the judge calibrates position itself (most pairwise presets: `evaluationsPerPair` 1), else as two evaluations (AB and BA, combined by agree-or-tie). Every item is validated before anything is stored: a missing output is a 400 naming `items.3.outputs.v2`. Follow `GET /v1/comparisons/{id}`; `webhook.url` and subscribed endpoints receive `comparison.completed` once, with the gate's outcome.
+         *
+         *     **Body:** JSON, or NDJSON (`application/x-ndjson`): line 1 is the request without `items`, then one item per line. **Retries:** an `Idempotency-Key` returns the same comparison for the same body.
+         */
+        post: operations["createComparison"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/comparisons/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a comparison
+         * @description Counts, then the statistics (`basis`: `final` once every evaluation ended, stored; `live` while it runs): `pairs` (wins, ties, losses, `winRate` with its interval), the win `matrix`, the `ranking` by Bradley–Terry strength with bootstrap intervals, the `judge`'s flip and tie rates, the `gate` and a one-line `summary`; and the calls, tokens and cost of every evaluation.
+         */
+        get: operations["getComparison"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/comparisons/{id}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Comparison results (NDJSON)
+         * @description One JSON line per item in request order: each pair with its winner (a candidate, `tie` or null), its flip and its evaluations, and how the item went for the gate. The last page ends with a `summary` line (the gate and ranking as of now). Paged by `X-Next-Cursor` / `Link`.
+         */
+        get: operations["getComparisonResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/comparisons/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a comparison
+         * @description As a batch's cancel: evaluations not started never start; the comparison is `cancelling` until the last one ends, then `cancelled`, and `comparison.completed` carries the statistics of what was judged. Repeating it is harmless. No body.
+         */
+        post: operations["cancelComparison"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1117,6 +1223,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "comparison.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event comparison.completed
+         * @description Every evaluation of a comparison ended (`data.status` `cancelled` after a cancel): the gate's outcome and figures, the ranking, the pairs and the judge's rates; sent once, to the comparison's `webhook.url` too. POSTed to every enabled endpoint subscribed to `comparison.completed` (signed with its secret) and to the request's one-off `webhook.url` (signed with the tenant's signing secret). Answer 2xx within 10 s; anything else, a timeout or a network error is retried with backoff for about a day; 410 disables the endpoint. Redirects are not followed.
+         */
+        post: operations["comparisonCompletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1185,6 +1311,95 @@ export interface components {
                 /** @description The agreement report (meta-evaluations only). */
                 metaEvaluation: string | null;
             };
+        };
+        /** @description The completed comparison: the gate's outcome and figures, the ranking, the pairs and the judge's rates; usage and cost: `links.self`; per item: `links.results`. */
+        ComparisonEventData: {
+            id: string;
+            /**
+             * @description `cancelled` when a cancel was asked before every evaluation ended (the figures cover what was judged).
+             * @enum {string}
+             */
+            status: "completed" | "cancelled";
+            method: string;
+            preset: string | null;
+            candidates: string[];
+            design: components["schemas"]["ComparisonDesign"];
+            items: number;
+            counts: {
+                succeeded: number;
+                failed: number;
+                cancelled: number;
+            };
+            gate: components["schemas"]["GateResult"];
+            ranking: components["schemas"]["RankingEntry"][];
+            pairs: components["schemas"]["ComparisonPair"][];
+            judge: components["schemas"]["ComparisonJudgeRates"];
+            summary: string;
+            createdAt: string;
+            completedAt: string;
+            links: {
+                self: string;
+                results: string;
+            };
+        };
+        /** @description `"all-pairs"`: every pair of candidates is judged on every item (n(n − 1)/2 pairs); `{"baseline": "v1"}`: every other candidate against `v1` only (n − 1 pairs), enough for a CI gate and still a ranking (the strengths are identified through the baseline). */
+        ComparisonDesign: "all-pairs" | {
+            /** @description The candidate every other one is compared with. */
+            baseline: string;
+        };
+        /** @description The gate: `outcome` (`passed` | `failed` | `inconclusive`), the candidate's win rate over the baseline (ties as half) with its Wilson interval at `confidence`, the counts behind it, `moreItems` (inconclusive only: items that would likely decide it; null otherwise) and a one-line `summary`. */
+        GateResult: {
+            candidate: string;
+            baseline: string;
+            minWinRate: number;
+            confidence: number;
+            /** @enum {string} */
+            outcome: "passed" | "failed" | "inconclusive";
+            winRate: number | null;
+            interval: [
+                number,
+                number
+            ];
+            n: number;
+            wins: number;
+            ties: number;
+            losses: number;
+            missing: number;
+            moreItems: number | null;
+            summary: string;
+        } | null;
+        /** @description A candidate, best first: its Bradley–Terry strength θ (natural log; under bradley-terry P(i beats j) = 1/(1 + e^(θj − θi)), ×400/ln 10 for Elo points), its bootstrap `interval` (items resampled; null while it cannot be computed yet), and its `rank`: 1 + the candidates whose interval lies wholly above its own, so candidates the data cannot separate share a rank. */
+        RankingEntry: {
+            candidate: string;
+            rank: number;
+            strength: number;
+            interval: [
+                number,
+                number
+            ] | null;
+        };
+        /** @description One pair, oriented as `a` versus `b` (`a` is listed first in `candidates`): items `a` won, tied and lost, items without a verdict (`missing`: failed, cancelled, abstained), `winRate` = (wins + ties/2) / (wins + ties + losses) and its Wilson `interval`. */
+        ComparisonPair: {
+            a: string;
+            b: string;
+            wins: number;
+            ties: number;
+            losses: number;
+            missing: number;
+            winRate: number | null;
+            interval: [
+                number,
+                number
+            ];
+        };
+        /** @description The judge over every pair verdict: verdicts missing, the share of ties, and the share of verdicts whose two presentation orders disagreed (`flipRate`, over `flipsMeasured` verdicts where both orders gave one). */
+        ComparisonJudgeRates: {
+            outcomes: number;
+            decided: number;
+            missingRate: number | null;
+            tieRate: number | null;
+            flipsMeasured: number;
+            flipRate: number | null;
         };
         /** @description The assistant message's content, as JSON text. */
         JudgeVerdict: {
@@ -2213,6 +2428,11 @@ export interface components {
             }[];
             /** @default false */
             runAllStages?: boolean;
+            calibrated?: {
+                thresholds: (number | null)[];
+                alpha?: number;
+                delta?: number;
+            };
         };
         /** @description Config of method `rubric-steps` (G-Eval (Liu et al. 2023) §2, auto chain-of-thought: evaluation steps generated from the criteria). Fields left out take the preset's value, else the default shown. */
         "Rubric-stepsConfig": {
@@ -2850,6 +3070,11 @@ export interface components {
              * @enum {string}
              */
             flexFallback?: "standard" | "wait";
+            /**
+             * @description Times each item is judged, 1-10 (default 1). Above 1 (pairwise items), the answer gains a `reliability` report over every repeat: test-retest agreement, position bias, flip, tie / unparsed / inconclusive rates and agreement with the labels, with 95% CIs. No verdict is reused between repeats; a mock or a model sampling at a temperature answers each afresh.
+             * @default 1
+             */
+            repeats?: number;
             rubric?: components["schemas"]["RubricRef"];
         };
         LabelledItem: {
@@ -2918,6 +3143,9 @@ export interface components {
             progress: components["schemas"]["MetaProgress"];
             report: components["schemas"]["AgreementReport"];
             reportMarkdown: string | null;
+            /** @description Times each item is judged. */
+            repeats: number;
+            reliability: components["schemas"]["ReliabilityReport"];
             items: {
                 itemId: string;
                 evaluationId: string;
@@ -2932,6 +3160,32 @@ export interface components {
                 /** @description The judge's score once the item succeeded (pointwise); null before, or pairwise. */
                 score: number | null;
             }[];
+            /** @description The latest Trust or Escalate calibration of this cascade run (`POST /v1/meta-evaluations/{id}/calibrate`); null before one. */
+            calibration: {
+                alpha: number;
+                delta: number;
+                minTrusted: number;
+                /** @enum {string} */
+                deltaSplit: "per-stage" | "bonferroni";
+                thresholds: (number | null)[];
+                stages: {
+                    stage: number;
+                    threshold: number | null;
+                    delta: number;
+                    reached: number;
+                    unrecorded: number;
+                    tested: number;
+                    trusted: number;
+                    agreement: number | null;
+                    disagreementBound: number | null;
+                }[];
+                n: number;
+                covered: number;
+                abstained: number;
+                coverage: number | null;
+                agreement: number | null;
+                guarantee: string;
+            } | null;
             createdAt: string;
         };
         MetaProgress: {
@@ -3056,6 +3310,155 @@ export interface components {
                 kendall: number | null;
             };
         } | null;
+        /** @description The judge's reliability over every repeat (`repeats` > 1), once every repeat ended: test-retest agreement (all repeats agree; Krippendorff's α), position bias (how often the answer shown first wins), flip rate, tie / unparsed / inconclusive / failed rates, and agreement of each repeat with the human label, each with a bootstrap 95% CI over items. */
+        ReliabilityReport: {
+            items: number;
+            repeats: number;
+            repeatsPerItem: {
+                min: number;
+                max: number;
+            };
+            rates: {
+                A: number | null;
+                B: number | null;
+                tie: number | null;
+                unparsed: number | null;
+                inconclusive: number | null;
+                failed: number | null;
+            };
+            testRetest: {
+                itemsCompared: number;
+                allAgree: {
+                    value: number | null;
+                    ci: {
+                        lo: number;
+                        hi: number;
+                    } | null;
+                };
+                pairAgreement: {
+                    value: number | null;
+                    ci: {
+                        lo: number;
+                        hi: number;
+                    } | null;
+                };
+                alpha: {
+                    value: number | null;
+                    ci: {
+                        lo: number;
+                        hi: number;
+                    } | null;
+                };
+            };
+            positionBias: {
+                judgements: number;
+                aWinsWhenFirst: number | null;
+                aWinsWhenSecond: number | null;
+                firstShownWins: {
+                    value: number | null;
+                    ci: {
+                        lo: number;
+                        hi: number;
+                    } | null;
+                };
+            };
+            flips: {
+                measured: number;
+                rate: {
+                    value: number | null;
+                    ci: {
+                        lo: number;
+                        hi: number;
+                    } | null;
+                };
+            };
+            labelled: {
+                items: number;
+                scored: number;
+                perRepeatAccuracy: {
+                    value: number | null;
+                    ci: {
+                        lo: number;
+                        hi: number;
+                    } | null;
+                };
+                majorityAccuracy: {
+                    value: number | null;
+                    ci: {
+                        lo: number;
+                        hi: number;
+                    } | null;
+                };
+                majorityKappa: {
+                    value: number | null;
+                    ci: {
+                        lo: number;
+                        hi: number;
+                    } | null;
+                };
+            } | null;
+            bootstrap: {
+                resamples: number;
+                seed: number;
+                level: number;
+            };
+        } | null;
+        CalibrateResult: {
+            calibration: components["schemas"]["CascadeCalibration"];
+            /** @description The run's cascade config with `calibrated.thresholds` set (and `runAllStages` off): pass it as `config` to judge with the calibrated cascade, which abstains (no winner, `details.cascade.abstained`) on items below every threshold. */
+            config: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description Trust or Escalate (Jung et al. 2024) on this labelled cascade run: per stage its confidence threshold (null: the stage trusts nothing) by fixed-sequence testing, the items each stage trusts and their agreement with the labels, the coverage (items some stage trusts) and the agreement over them, and the `guarantee` in words. */
+        CascadeCalibration: {
+            alpha: number;
+            delta: number;
+            minTrusted: number;
+            /** @enum {string} */
+            deltaSplit: "per-stage" | "bonferroni";
+            thresholds: (number | null)[];
+            stages: {
+                stage: number;
+                threshold: number | null;
+                delta: number;
+                reached: number;
+                unrecorded: number;
+                tested: number;
+                trusted: number;
+                agreement: number | null;
+                disagreementBound: number | null;
+            }[];
+            n: number;
+            covered: number;
+            abstained: number;
+            coverage: number | null;
+            agreement: number | null;
+            guarantee: string;
+        };
+        CalibrateRequest: {
+            /**
+             * @description Tolerated disagreement with the human labels: the target agreement is 1 − alpha. In (0, 1); default 0.2.
+             * @default 0.2
+             */
+            alpha?: number;
+            /**
+             * @description Risk that the guarantee fails over the calibration draw. In (0, 1); default 0.1.
+             * @default 0.1
+             */
+            delta?: number;
+            /**
+             * @description Fewest items a tested threshold must trust (30, as the authors’ code); fewer cannot pass the test.
+             * @default 30
+             */
+            minTrusted?: number;
+            /**
+             * @description `per-stage` (the paper): δ at every stage; `bonferroni`: δ/k per stage, so the whole cascade holds at 1 − δ.
+             * @default per-stage
+             * @enum {string}
+             */
+            deltaSplit?: "per-stage" | "bonferroni";
+        };
         RubricCreated: {
             /** @description The rubric's id. */
             id: string;
@@ -3929,7 +4332,7 @@ export interface components {
             links: components["schemas"]["BatchLinks"];
         };
         /** @enum {string} */
-        BatchKind: "batch" | "meta_evaluation";
+        BatchKind: "batch" | "meta_evaluation" | "comparison";
         /**
          * @description `running` → `completed` once every item ended; after a cancel `cancelling` → `cancelled` once every item ended.
          * @enum {string}
@@ -4063,6 +4466,411 @@ export interface components {
             verdict: components["schemas"]["VerdictSummary"] | null;
             error: components["schemas"]["EvaluationError"] | null;
             rubric: components["schemas"]["RubricStamp"] | null;
+        };
+        ComparisonAccepted: {
+            id: string;
+            status: components["schemas"]["BatchStatus"];
+            items: number;
+            /** @description Pairs judged on every item. */
+            pairs: number;
+            /** @description 1 when the judge runs both presentation orders inside each evaluation (its position calibration: most pairwise presets), 2 when it runs one order (the pair is judged as AB and as BA, two evaluations, combined by agree-or-tie). */
+            evaluationsPerPair: 1 | 2;
+            /** @description items × pairs × evaluationsPerPair. */
+            evaluations: number;
+            links: components["schemas"]["ComparisonLinks"];
+        };
+        ComparisonLinks: {
+            self: string;
+            results: string;
+            cancel: string;
+            /** @description The same evaluations as a batch (`GET /v1/batches/{id}`). */
+            batch: string;
+        };
+        CreateComparisonRequest: {
+            /** @description Preset id from GET /v1/methods. Its config is the base the `config` overrides merge into. */
+            preset?: string;
+            /** @description Overrides deep-merged over the preset's config (objects merge, arrays and scalars replace), or a full config with `method` when no preset is given. The result must satisfy MethodConfig. */
+            config?: components["schemas"]["MethodConfig"];
+            /** @description The rubric every pair evaluation judges by, as on `POST /v1/evaluations` (resolved once, at submit). */
+            rubric?: string | {
+                /** @enum {string} */
+                kind: "pairwise" | "pointwise";
+                criteria: string;
+                scale?: {
+                    min: number;
+                    max: number;
+                    levels?: {
+                        score: number;
+                        text: string;
+                    }[];
+                };
+                aspects?: {
+                    name: string;
+                    criteria: string;
+                    scale?: {
+                        min: number;
+                        max: number;
+                        levels?: {
+                            score: number;
+                            text: string;
+                        }[];
+                    };
+                    /** @default 1 */
+                    weight?: number;
+                    evaluationSteps?: string;
+                }[];
+                evaluationSteps?: string;
+                /** @description Accepted so that a rubric body can be sent as is; not used. */
+                name?: string;
+                /** @description Accepted (and checked) so that a rubric body can be sent as is; not run. */
+                examples?: {
+                    task: {
+                        /** @enum {string} */
+                        kind: "pairwise";
+                        question?: string;
+                        messages?: ({
+                            /** @enum {string} */
+                            role: "user";
+                            content: string;
+                        } | {
+                            /** @enum {string} */
+                            role: "assistant";
+                            content?: string;
+                            answerA?: string;
+                            answerB?: string;
+                            reference?: string;
+                        })[];
+                        answerA: string;
+                        answerB: string;
+                        reference?: string;
+                    } | {
+                        /** @enum {string} */
+                        kind: "pointwise";
+                        source?: string;
+                        messages?: ({
+                            /** @enum {string} */
+                            role: "user";
+                            content: string;
+                        } | {
+                            /** @enum {string} */
+                            role: "assistant";
+                            content: string;
+                        })[];
+                        context?: string;
+                        output: string;
+                        aspect?: {
+                            name: string;
+                            description?: string;
+                            scale: {
+                                min: number;
+                                max: number;
+                            };
+                        };
+                        aspects?: {
+                            name: string;
+                            description?: string;
+                            scale: {
+                                min: number;
+                                max: number;
+                            };
+                            weight?: number;
+                        }[];
+                    };
+                    expected: ("A" | "B" | "tie") | number;
+                    expectedAspects?: {
+                        [key: string]: number;
+                    };
+                    note?: string;
+                }[];
+            };
+            /** @description 2-8 distinct names; pairs are oriented by this order (`a` is the one listed first). */
+            candidates: string[];
+            items: components["schemas"]["ComparisonItem"][];
+            design: components["schemas"]["ComparisonDesign"];
+            gate?: components["schemas"]["ComparisonGate"];
+            statistics?: components["schemas"]["ComparisonStatisticsOptions"];
+            /** @description Also POST `comparison.completed` (and no other event) to `url`, signed with the tenant's signing secret. */
+            webhook?: {
+                /**
+                 * @description An `https` URL of a public host. Refused with 400 `url_not_allowed` naming the rule: other schemes (plain `http` only to loopback when the deployment sets `WEBHOOK_ALLOW_LOOPBACK=true`), credentials in the URL, IP literals in private, loopback, link-local, CGNAT, multicast, reserved or cloud-metadata ranges (any IPv4 notation, IPv4-mapped IPv6 included).
+                 * @example https://hooks.example.com/tribunal
+                 */
+                url: string;
+            };
+            /**
+             * @description Spending limits of the whole comparison (every pair evaluation), as a batch's `budget`: shared out as the evaluations launch; once used up, evaluations not launched end `failed` (`budget_exceeded`) and their pairs count as missing.
+             * @example {
+             *       "maxCostUsd": 0.05
+             *     }
+             * @example {
+             *       "maxCalls": 12,
+             *       "maxTokens": 60000
+             *     }
+             */
+            budget?: {
+                maxCostUsd?: number;
+                maxCalls?: number;
+                maxTokens?: number;
+            };
+            /**
+             * @description The service tier of every pair evaluation, as a batch's `tier` (absent: the tenant's default, else the providers' default, else `standard`). A tier a provider of the judge does not offer is a 400 `tier_unsupported` naming the provider.
+             * @enum {string}
+             */
+            tier?: "standard" | "flex" | "batch";
+            /**
+             * @description What a flex refusal leads to (tier `flex` only; default `standard`).
+             * @enum {string}
+             */
+            flexFallback?: "standard" | "wait";
+        };
+        ComparisonItem: {
+            /** @description Your id for the item (unique in the comparison); results carry it back. */
+            id: string;
+            question?: string;
+            /** @description The conversation before the judged replies, instead of `question` (the last message is the user turn). Earlier assistant turns are shared by every candidate here: give them as `content`. */
+            messages?: ({
+                /** @enum {string} */
+                role: "user";
+                content: string;
+            } | {
+                /** @enum {string} */
+                role: "assistant";
+                content?: string;
+                answerA?: string;
+                answerB?: string;
+                reference?: string;
+            })[];
+            reference?: string;
+            /** @description Each candidate's output, keyed by its name in `candidates`: one for every candidate, no other. */
+            outputs: {
+                [key: string]: string;
+            };
+        };
+        /** @description Is `candidate` better than `baseline`? The candidate's win rate over the baseline (ties as half) gets a Wilson interval at `confidence` (two-sided, [0.5, 1), default 0.95): `passed` when its lower bound is above `minWinRate` ((0, 1), default 0.5), `failed` when its upper bound is below it, else `inconclusive` with how many more items would likely decide it. */
+        ComparisonGate: {
+            candidate: string;
+            baseline: string;
+            /** @default 0.5 */
+            minWinRate?: number;
+            /** @default 0.95 */
+            confidence?: number;
+        };
+        ComparisonStatisticsOptions: {
+            /**
+             * @description `bradley-terry`: ties count as half a win for each side (default); `davidson`: ties modelled with a fitted tie parameter ν.
+             * @default bradley-terry
+             * @enum {string}
+             */
+            model?: "bradley-terry" | "davidson";
+            /**
+             * @description Level of the pair win-rate intervals and the strength intervals, in (0, 1); default 0.95.
+             * @default 0.95
+             */
+            level?: number;
+            /**
+             * @description Bootstrap resamples of items for the strength intervals, 100-10,000; default 1000.
+             * @default 1000
+             */
+            resamples?: number;
+            /**
+             * @description Bootstrap seed; the same verdicts and seed give the same intervals. Default 0.
+             * @default 0
+             */
+            seed?: number;
+        };
+        ComparisonList: {
+            data: components["schemas"]["ComparisonSummary"][];
+            /** @description Pass as `cursor` for the next page; null on the last one. */
+            nextCursor: string | null;
+        };
+        ComparisonSummary: {
+            id: string;
+            status: components["schemas"]["BatchStatus"];
+            method: string;
+            preset: string | null;
+            candidates: string[];
+            design: components["schemas"]["ComparisonDesign"];
+            items: number;
+            /** @description 1 when the judge runs both presentation orders inside each evaluation (its position calibration: most pairwise presets), 2 when it runs one order (the pair is judged as AB and as BA, two evaluations, combined by agree-or-tie). */
+            evaluationsPerPair: 1 | 2;
+            /** @description Its evaluations by status. */
+            counts: {
+                total: number;
+                pending: number;
+                ended: number;
+                succeeded: number;
+                failed: number;
+                cancelled: number;
+            };
+            /**
+             * @description The gate's final outcome; null before the comparison completed or without a gate.
+             * @enum {string|null}
+             */
+            gateOutcome: "passed" | "failed" | "inconclusive" | null;
+            /** @description ISO 8601 UTC. */
+            createdAt: string;
+            /** @description ISO 8601 UTC. */
+            completedAt: string | null;
+            /** @description ISO 8601 UTC. */
+            cancelRequestedAt: string | null;
+            links: components["schemas"]["ComparisonLinks"];
+        };
+        Comparison: {
+            id: string;
+            status: components["schemas"]["BatchStatus"];
+            method: string;
+            preset: string | null;
+            candidates: string[];
+            design: components["schemas"]["ComparisonDesign"];
+            items: number;
+            /** @description 1 when the judge runs both presentation orders inside each evaluation (its position calibration: most pairwise presets), 2 when it runs one order (the pair is judged as AB and as BA, two evaluations, combined by agree-or-tie). */
+            evaluationsPerPair: 1 | 2;
+            /** @description Its evaluations by status. */
+            counts: {
+                total: number;
+                pending: number;
+                ended: number;
+                succeeded: number;
+                failed: number;
+                cancelled: number;
+            };
+            /**
+             * @description The gate's final outcome; null before the comparison completed or without a gate.
+             * @enum {string|null}
+             */
+            gateOutcome: "passed" | "failed" | "inconclusive" | null;
+            /** @description ISO 8601 UTC. */
+            createdAt: string;
+            /** @description ISO 8601 UTC. */
+            completedAt: string | null;
+            /** @description ISO 8601 UTC. */
+            cancelRequestedAt: string | null;
+            links: components["schemas"]["ComparisonLinks"];
+            basis: components["schemas"]["ComparisonStatisticsBasis"];
+            /** @description One entry per pair judged, `a` before `b` in `candidates`. */
+            pairs: components["schemas"]["ComparisonPair"][];
+            matrix: components["schemas"]["WinMatrix"];
+            /** @description Best first. */
+            ranking: components["schemas"]["RankingEntry"][];
+            strengths: components["schemas"]["ComparisonStrengths"];
+            judge: components["schemas"]["ComparisonJudgeRates"];
+            /** @description The gate, when the request asked for one. */
+            gate: {
+                candidate: string;
+                baseline: string;
+                minWinRate: number;
+                confidence: number;
+                /** @enum {string} */
+                outcome: "passed" | "failed" | "inconclusive";
+                winRate: number | null;
+                interval: [
+                    number,
+                    number
+                ];
+                n: number;
+                wins: number;
+                ties: number;
+                losses: number;
+                missing: number;
+                moreItems: number | null;
+                summary: string;
+            } | null;
+            /** @description One line a CI log can print: the gate's summary when there is a gate, else the ranking. */
+            summary: string;
+            webhook: components["schemas"]["OneOffWebhook"] & (Record<string, never> | null);
+            budget: components["schemas"]["Budget"] & (Record<string, never> | null);
+            /** @description Every LLM call billed for its evaluations. */
+            usage: {
+                calls: number;
+                promptTokens: number;
+                completionTokens: number;
+                cachedPromptTokens: number;
+                estimated: boolean;
+                costUsd: number;
+            };
+        };
+        /**
+         * @description `final`: computed once every evaluation ended and stored; `live`: computed now over the evaluations ended so far (intervals from 200 resamples); `live-counts`: a large running comparison (more than 5,000 evaluations) computed from verdict counts, the strength intervals (and so every rank but 1) appear once it completes.
+         * @enum {string}
+         */
+        ComparisonStatisticsBasis: "final" | "live" | "live-counts";
+        /** @description The N × N win matrix, rows and columns in `candidates` order: `wins[r][c]` items r beat c, `ties[r][c]`, `winRate[r][c]` r over c with ties as half (null on the diagonal and for pairs never judged). */
+        WinMatrix: {
+            candidates: string[];
+            wins: number[][];
+            ties: number[][];
+            winRate: (number | null)[][];
+        };
+        ComparisonStrengths: {
+            /** @enum {string} */
+            model: "bradley-terry" | "davidson";
+            /** @enum {string} */
+            scale: "log";
+            /**
+             * @description The strengths sum to 0 (only their differences are identified).
+             * @enum {string}
+             */
+            centring: "sum-zero";
+            /** @description Davidson's tie parameter ν; null for bradley-terry. */
+            nu: number | null;
+            /** @description Virtual wins and losses per candidate against a θ = 0 opponent (keeps a sweep finite); 1. */
+            prior: number;
+            /** @enum {string} */
+            solver: "newton" | "mm";
+            converged: boolean;
+            iterations: number;
+            logLikelihood: number;
+            bootstrap: {
+                /** @description 0 while the intervals are not computed (see `basis`). */
+                resamples: number;
+                seed: number;
+                level: number;
+                dropped: number;
+            };
+        };
+        /** @description An item line (`kind: "item"`) per item in request order, each pair with its verdict and evaluations; the last page ends with one `kind: "summary"` line: the gate and the ranking as of now (`basis`). */
+        ComparisonResultLine: {
+            /** @enum {string} */
+            kind: "item";
+            /** @description 0-based position of the item in the request. */
+            index: number;
+            itemId: string;
+            pairs: {
+                a: string;
+                b: string;
+                /** @description The candidate that won, `tie`, or null (no verdict yet, or none). */
+                winner: string | null;
+                /** @description Whether the two presentation orders disagreed; null when not measured. */
+                flip: boolean | null;
+                evaluations: {
+                    id: string;
+                    /**
+                     * @description `AB`: `a` shown as answer A; `BA`: `b` shown as answer A.
+                     * @enum {string}
+                     */
+                    order: "AB" | "BA";
+                    status: components["schemas"]["EvaluationStatus"];
+                    /**
+                     * @description The evaluation's own winner, in its own A/B terms (see `order`); null without one.
+                     * @enum {string|null}
+                     */
+                    winner: "A" | "B" | "tie" | null;
+                    error: components["schemas"]["EvaluationError"] & (Record<string, never> | null);
+                }[];
+            }[];
+            /**
+             * @description With a gate: how this item went for the gate's candidate against its baseline; null without a verdict or a gate.
+             * @enum {string|null}
+             */
+            gate: "win" | "tie" | "loss" | null;
+        } | {
+            /** @enum {string} */
+            kind: "summary";
+            status: components["schemas"]["BatchStatus"];
+            basis: components["schemas"]["ComparisonStatisticsBasis"];
+            gate: components["schemas"]["GateResult"];
+            ranking: components["schemas"]["RankingEntry"][];
+            summary: string;
         };
         Estimate: {
             method: string;
@@ -4347,10 +5155,10 @@ export interface components {
             secret: string;
         };
         /**
-         * @description `evaluation.succeeded` | `evaluation.failed` | `evaluation.cancelled`: an evaluation ended; `batch.completed`: every item of a batch ended; `meta_evaluation.completed`: a meta-evaluation's report is ready.
+         * @description `evaluation.succeeded` | `evaluation.failed` | `evaluation.cancelled`: an evaluation ended; `batch.completed`: every item of a batch ended; `meta_evaluation.completed`: a meta-evaluation's report is ready; `comparison.completed`: a comparison's statistics and gate are ready.
          * @enum {string}
          */
-        WebhookEventType: "evaluation.succeeded" | "evaluation.failed" | "evaluation.cancelled" | "batch.completed" | "meta_evaluation.completed";
+        WebhookEventType: "evaluation.succeeded" | "evaluation.failed" | "evaluation.cancelled" | "batch.completed" | "meta_evaluation.completed" | "comparison.completed";
         CreateWebhookEndpointRequest: {
             /**
              * @description An `https` URL of a public host. Refused with 400 `url_not_allowed` naming the rule: other schemes (plain `http` only to loopback when the deployment sets `WEBHOOK_ALLOW_LOOPBACK=true`), credentials in the URL, IP literals in private, loopback, link-local, CGNAT, multicast, reserved or cloud-metadata ranges (any IPv4 notation, IPv4-mapped IPv6 included).
@@ -4574,7 +5382,7 @@ export interface components {
                 [key: string]: components["schemas"]["MappingRule"];
             };
         };
-        /** @description The task built from each incoming request: `kind` and a rule per task field (see `Task`). */
+        /** @description What each incoming request becomes: `kind` `pairwise` or `pointwise` and a rule per task field (see `Task`): one evaluation; or `kind` `comparison` and a rule per field of `POST /v1/comparisons` (values are JSON, e.g. `"/candidates"`): one comparison, whose `comparison.completed` carries the gate. */
         TaskMapping: {
             /** @enum {string} */
             kind: "pairwise";
@@ -4589,6 +5397,37 @@ export interface components {
             context?: components["schemas"]["MappingRule"];
             output: components["schemas"]["MappingRule"];
             aspect: components["schemas"]["MappingRule"];
+        } | {
+            /** @enum {string} */
+            kind: "comparison";
+            /** @description The candidate names (a JSON array). */
+            candidates: string | {
+                template: string;
+            } | {
+                /** @description Any JSON value. */
+                value?: unknown;
+            };
+            /** @description The items (a JSON array of `ComparisonItem`), each with every candidate's output. */
+            items: string | {
+                template: string;
+            } | {
+                /** @description Any JSON value. */
+                value?: unknown;
+            };
+            /** @description `"all-pairs"` or `{"baseline": …}`; default `"all-pairs"`. */
+            design?: string | {
+                template: string;
+            } | {
+                /** @description Any JSON value. */
+                value?: unknown;
+            };
+            /** @description The CI gate (`ComparisonGate`), e.g. `{"value": {"candidate": "new", "baseline": "prod"}}`. */
+            gate?: string | {
+                template: string;
+            } | {
+                /** @description Any JSON value. */
+                value?: unknown;
+            };
         };
         /** @description Where a field comes from: a JSON Pointer (`"/outputs/0/text"`); `{"template": "Q: {{/issue/title}}"}` (placeholders hold pointers; numbers and booleans are inserted as text, objects and arrays as JSON); or `{"value": …}`, a constant. */
         MappingRule: string | {
@@ -4761,6 +5600,18 @@ export interface components {
             status: components["schemas"]["EvaluationStatus"];
             replayed: boolean;
             links: components["schemas"]["EvaluationLinks"];
+        };
+        HookComparisonAccepted: {
+            comparisonId: string;
+            /** @enum {string} */
+            status: "running" | "cancelling" | "completed" | "cancelled";
+            replayed: boolean;
+            links: {
+                self: string;
+                results: string;
+                cancel: string;
+                batch: string;
+            };
         };
     };
     responses: never;
@@ -5895,6 +6746,96 @@ export interface operations {
                 };
             };
             /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no meta-evaluation with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    calibrateMetaEvaluation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Meta-evaluation id (`me_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CalibrateRequest"];
+            };
+        };
+        responses: {
+            /** @description The calibration and the calibrated config. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalibrateResult"];
+                };
+            };
+            /** @description `invalid_request`, `invalid_json`: the body fails its schema, or the run is not a finished pairwise cascade run with labels (see `issues`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7753,10 +8694,10 @@ export interface operations {
             query?: {
                 /** @description The `nextCursor` of the previous page (opaque). Absent: the first page. */
                 cursor?: string;
-                /** @description Batches per page, 1-100 (default 20), newest first. */
+                /** @description Batches per page, newest first, 1-100 (default 20). */
                 limit?: number;
                 /** @description Only batches of this kind. */
-                kind?: "batch" | "meta_evaluation";
+                kind?: "batch" | "meta_evaluation" | "comparison";
             };
             header?: never;
             path?: never;
@@ -7965,7 +8906,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Batch id (`ba_…`, or a meta-evaluation's `me_…`). */
+                /** @description Batch id (`ba_…`, a meta-evaluation's `me_…` or a comparison's `cp_…`). */
                 id: string;
             };
             cookie?: never;
@@ -8056,7 +8997,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Batch id (`ba_…`, or a meta-evaluation's `me_…`). */
+                /** @description Batch id (`ba_…`, a meta-evaluation's `me_…` or a comparison's `cp_…`). */
                 id: string;
             };
             cookie?: never;
@@ -8146,7 +9087,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Batch id (`ba_…`, or a meta-evaluation's `me_…`). */
+                /** @description Batch id (`ba_…`, a meta-evaluation's `me_…` or a comparison's `cp_…`). */
                 id: string;
             };
             cookie?: never;
@@ -8199,6 +9140,492 @@ export interface operations {
                 };
             };
             /** @description `already_ended`: every item of the batch had ended before. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listComparisons: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page (opaque). Absent: the first page. */
+                cursor?: string;
+                /** @description Comparisons per page, newest first, 1-100 (default 20). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of comparisons. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComparisonList"];
+                };
+            };
+            /** @description `invalid_request`: a query parameter fails its schema, or the cursor is not one this API returned. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createComparison: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body returns the first answer instead of creating a second evaluation. Send one whenever a request may be retried (a retry after a connection reset without it creates a duplicate). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateComparisonRequest"];
+                "application/x-ndjson": string;
+            };
+        };
+        responses: {
+            /** @description Accepted: every pair evaluation is stored and queued (also the answer to an idempotent replay). */
+            202: {
+                headers: {
+                    /** @description The comparison's URL (relative). */
+                    Location: string;
+                    /** @description Present when this answers a retry with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComparisonAccepted"];
+                };
+            };
+            /** @description `invalid_json`, `invalid_request`, `invalid_config`, `unknown_preset`, `unknown_method`, `task_kind_unsupported`, `byok_disabled`, `url_not_allowed`, `signing_secret_missing`: the body, a header or the query fails its schema (see `issues`), the judge config is invalid for the task, or a `webhook.url` is refused by the URL guard or cannot be signed yet. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: the `rubric` reference names no rubric, version or tag of the tenant (the message names the field). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `idempotency_conflict`: the `Idempotency-Key` was used with a different body. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: body over MAX_BODY_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: Content-Type is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`, `quota_exceeded`: this key's request rate is used up (`Retry-After`), or the tenant's monthly evaluation or spend cap is reached (`error.resetAt`, `Retry-After`: the first day of next month, UTC). Evaluations already accepted run to their end. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `byok_not_supported`: X-LLM-Api-Key sent while ALLOW_BYOK is true (not supported yet). */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: the deployment has no usable LLM settings (an operator must fix them). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getComparison: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Comparison id (`cp_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The comparison. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comparison"];
+                };
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no comparison with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getComparisonResults: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page (opaque). Absent: the first page. */
+                cursor?: string;
+                /** @description Items per page, 1-200 (default 50). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Comparison id (`cp_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description NDJSON: one `ComparisonResultLine` per line. */
+            200: {
+                headers: {
+                    /** @description Cursor of the next page; absent on the last page. */
+                    "X-Next-Cursor"?: string;
+                    /** @description RFC 8288 link to the next page (`rel="next"`); absent on the last page. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["ComparisonResultLine"];
+                };
+            };
+            /** @description `invalid_request`: a query parameter fails its schema, or the cursor is not one of this comparison. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no comparison with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelComparison: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Comparison id (`cp_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelling: the comparison as it is now. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comparison"];
+                };
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no comparison with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `already_ended`: every evaluation of the comparison had ended before. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10247,13 +11674,13 @@ export interface operations {
                     "application/json": components["schemas"]["HookIgnored"];
                 };
             };
-            /** @description Accepted: the evaluation (also for a replayed delivery id). */
+            /** @description Accepted: the evaluation, or the comparison of a `comparison` trigger (also for a replayed delivery id). */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HookAccepted"];
+                    "application/json": components["schemas"]["HookAccepted"] | components["schemas"]["HookComparisonAccepted"];
                 };
             };
             /** @description `invalid_json`, `invalid_request`, `invalid_config`, `task_kind_unsupported`: the body is not JSON, `X-GitHub-Delivery` is missing, or the mapped task does not suit the judge. */
@@ -10590,6 +12017,55 @@ export interface operations {
                     /** @description When the event happened (ISO 8601). */
                     timestamp: string;
                     data: components["schemas"]["BatchEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: Tribunal disables the endpoint and stops sending to it. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer: the delivery is retried with backoff. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    comparisonCompletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, so receivers deduplicate. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse values far from now (e.g. 5 minutes) to stop replays. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the `whsec_` secret; two space-separated signatures during a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "comparison.completed";
+                    /** @description When the event happened (ISO 8601). */
+                    timestamp: string;
+                    data: components["schemas"]["ComparisonEventData"];
                 };
             };
         };

@@ -212,6 +212,27 @@ export function insertRowsJsonStatements(
   return jsonChunks(rows).map((chunk) => db.prepare(sql).bind(chunk, ...guard.binds));
 }
 
+/** A column of a new `evaluations` row. */
+export type EvaluationInsertColumn = (typeof INSERT_COLUMNS)[number];
+
+/**
+ * One `INSERT … SELECT … ON CONFLICT DO NOTHING` of rows computed in SQL: `columns` gives each column of the
+ * one column list as an SQL expression over `from` (a `FROM …` clause, optionally with `WHERE`); the `?` of
+ * the expressions (in column-list order), then those of `from`, take `binds` in order. For rows expanded
+ * in D1 itself (a comparison's pair evaluations), so the Worker never holds them.
+ */
+export function insertRowsSelectStatement(
+  db: D1Database,
+  columns: Readonly<Record<EvaluationInsertColumn, string>>,
+  from: string,
+  binds: readonly (string | number | null)[],
+): D1PreparedStatement {
+  const select = INSERT_COLUMNS.map((c) => columns[c]).join(',\n  ');
+  return db
+    .prepare(`INSERT INTO evaluations (${INSERT_COLUMNS.join(', ')}) SELECT ${select} ${from} ON CONFLICT DO NOTHING`)
+    .bind(...binds);
+}
+
 /**
  * Inserts a queued evaluation. With an idempotency key the partial unique index
  * `(tenant, idempotency_key)` turns a second insert into a no-op, and the row that holds the key is

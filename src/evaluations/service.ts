@@ -54,8 +54,8 @@ import { resolveTier } from '../tiers/resolve.js';
 import { resolveRubricRef } from '../rubrics/resolve.js';
 import { contentStatement } from '../rubrics/rows.js';
 
-/** New id: the prefix (`ev` evaluation, `me` meta-evaluation, `ba` batch), `_`, 32 hex chars (a random UUID without dashes). */
-export function newId(prefix: 'ev' | 'me' | 'ba'): string {
+/** New id: the prefix (`ev` evaluation, `me` meta-evaluation, `ba` batch, `cp` comparison), `_`, 32 hex chars (a random UUID without dashes). */
+export function newId(prefix: 'ev' | 'me' | 'ba' | 'cp'): string {
   return `${prefix}_${crypto.randomUUID().replaceAll('-', '')}`;
 }
 

@@ -74,7 +74,8 @@ function notFound(id: string): ApiError {
  * stored; a constant `aspect` is checked here too (400 naming it).
  */
 function sampleTask(mapping: Mapping): Task {
-  if (mapping.task.kind === 'pairwise') return { kind: 'pairwise', question: 'q', answerA: 'a', answerB: 'b' };
+  if (mapping.task.kind === 'pairwise' || mapping.task.kind === 'comparison')
+    return { kind: 'pairwise', question: 'q', answerA: 'a', answerB: 'b' };
   let aspect: Aspect = { name: 'coherence', scale: { min: 1, max: 5 } };
   const rule = mapping.task.aspect;
   if (typeof rule === 'object' && 'value' in rule) {

@@ -3,6 +3,8 @@
  * document (and nothing else is), each fully documented; every route refuses unknown query parameters;
  * the examples in the document are requests the API accepts; `config` is typed per method.
  */
+import { CreateComparisonRequestSchema } from '../../src/comparisons/schemas.js';
+import { CalibrateRequestSchema } from '../../src/meta-evaluations/schemas.js';
 import {
   CreateRubricRequestSchema,
   CreateRubricVersionRequestSchema,
@@ -165,6 +167,8 @@ describe('request examples in the document', () => {
     createWebhookEndpoint: CreateWebhookEndpointSchema,
     updateWebhookEndpoint: UpdateWebhookEndpointSchema,
     createTrigger: CreateTriggerRequestSchema,
+    createComparison: CreateComparisonRequestSchema,
+    calibrateMetaEvaluation: CalibrateRequestSchema,
     createRubric: CreateRubricRequestSchema,
     createRubricVersion: CreateRubricVersionRequestSchema,
     putRubricTag: PutTagRequestSchema,
@@ -193,6 +197,15 @@ describe('request examples in the document', () => {
           // The model names the judge and the message holds the task.
           const { evaluation } = judgeRequestOf(ChatCompletionRequestSchema.parse(example.value));
           expect(planTask(resolveJudge(evaluation.preset, evaluation.config), evaluation.task)).toBeGreaterThan(0);
+        } else if (op.operationId === 'createComparison') {
+          // Each item's first two outputs as a pairwise task, as the comparison checks its items.
+          const c = CreateComparisonRequestSchema.parse(example.value);
+          const judge = resolveJudge(c.preset, c.config);
+          for (const item of c.items) {
+            const [a, b] = c.candidates.map((name) => item.outputs[name] ?? '');
+            const task = { kind: 'pairwise', question: item.question, answerA: a, answerB: b };
+            expect(planTask(judge, CreateEvaluationRequestSchema.shape.task.parse(task))).toBeGreaterThan(0);
+          }
         } else if ('task' in body || 'items' in body) {
           const judge = resolveJudge(body.preset, body.config);
           const tasks = body.items ? body.items.map((i) => i.task) : [body.task];
