@@ -4787,6 +4787,8 @@ export interface components {
                 cachedPromptTokens: number;
                 estimated: boolean;
                 costUsd: number;
+                /** @description USD the provider's prompt cache saved: cached prompt tokens × (input − cached input price). */
+                cacheSavedUsd: number;
             };
         };
         /**
