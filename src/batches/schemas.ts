@@ -53,6 +53,8 @@ export const CreateBatchRequestSchema = z
     /** One rubric for every item (resolved once, at submit: a tag moving later does not change the batch). */
     rubric: CreateEvaluationRequestSchema.shape.rubric,
     webhook: WebhookTargetSchema.optional(),
+    cache: CreateEvaluationRequestSchema.shape.cache,
+    seed: CreateEvaluationRequestSchema.shape.seed,
     budget: BudgetSchema.optional().describe(
       'Spending limits of the whole batch. Checked at submit against the estimate (`POST /v1/estimates`): 400 naming `budget.<limit>` when even the cheapest ' +
         'run of every item cannot fit. While it runs, each item is launched with a share of what is left as its own budget (enforced call by call); ' +

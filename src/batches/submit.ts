@@ -30,6 +30,9 @@ import type { BatchRecord, NewBatchItem } from './rows.js';
 import { findBatchByKey, insertBatch } from './rows.js';
 import { INSERT_JSON_CHUNK_BYTES as ITEM_CHUNK_BYTES } from '../evaluations/rows.js';
 import { configOf } from '../config/vars.js';
+import type { CacheRequest } from '../verdict-cache/plan.js';
+import { requestCachePlans } from '../verdict-cache/plan.js';
+import { markHitsStatement, servesSince } from '../verdict-cache/rows.js';
 import type { TierChoice } from '../tiers/resolve.js';
 import type { ResolvedRubric } from '../rubrics/resolve.js';
 import { contentStatement } from '../rubrics/rows.js';
@@ -77,6 +80,8 @@ export interface BatchSubmission extends TierChoice {
   rubric?: ResolvedRubric | null;
   /** Statements of the caller for the same transaction (guard each with `BATCH_INSERTED`), given the new batch. */
   extra?: (batchId: string, items: readonly NewBatchItem[]) => D1PreparedStatement[];
+  /** The request's `cache` and `seed` (src/verdict-cache/plan.ts); absent: `cache` not set, no seed. */
+  cache?: CacheRequest;
 }
 
 /** Outcome of {@link submitBatch}: the batch, and whether it answers an earlier request with the same key. */
@@ -131,6 +136,17 @@ export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Su
   const items = planItems(s.judge, s.items, s.rubric);
   const total = s.expanded?.total ?? items.length;
   if (s.metadataOf) for (const item of items) item.metadata = s.metadataOf(id, item);
+  const plans = await requestCachePlans(
+    env,
+    { ...s.judge, rubricHash: s.rubric?.record.hash ?? null },
+    s.cache ?? {},
+    items.map((item) => item.task),
+  );
+  items.forEach((item, i) => {
+    const plan = plans[i];
+    if (plan) item.cache = plan;
+  });
+  const config = configOf(env);
   const hash = s.idempotencyKey === null ? null : await requestHash({ kind: s.kind, request: s.request });
   const now = Date.now();
   try {
@@ -156,7 +172,7 @@ export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Su
       requestHash: hash,
       // At the batch tier every item runs at once: the provider's own limit is per file, and the items wait
       // on their waves, not on LLM calls (src/waves/).
-      concurrency: s.tier === 'batch' ? Math.max(1, items.length) : configOf(env).BATCH_CONCURRENCY,
+      concurrency: s.tier === 'batch' ? Math.max(1, items.length) : config.BATCH_CONCURRENCY,
       tier: s.tier,
       flexFallback: s.flexFallback,
       items,
@@ -170,6 +186,11 @@ export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Su
         : []),
       ...(s.expanded?.statements(id) ?? []),
       ...(s.extra?.(id, items) ?? []),
+      // Items whose verdict is cached are marked as hits in the same transaction: the window starts them as
+      // any other item, and each ends at once with its cached verdict (no LLM call).
+      ...(plans.some((p) => p.mode === 'use')
+        ? [markHitsStatement(env.DB, { batchId: id }, servesSince(now, config.VERDICT_CACHE_TTL_DAYS))]
+        : []),
     ],
   );
   if (!created) return replay(env, s, hash);

@@ -420,7 +420,7 @@ export interface paths {
         };
         /**
          * Usage and cost
-         * @description LLM calls, prompt / cached prompt / completion tokens and cost (USD) of this tenant in `[from, to)`, grouped by UTC `day`, `model`, `preset` or `key` (the API key that created the evaluation), summed from the per-call usage rows (written when an evaluation ends). CSV with `format=csv` or `Accept: text/csv`.
+         * @description LLM calls, prompt / cached prompt / completion tokens, cost (USD) and what the providers' prompt caches saved (USD) of this tenant in `[from, to)`, grouped by UTC `day`, `model`, `preset` or `key` (the API key that created the evaluation), summed from the per-call usage rows (written when an evaluation ends); and `verdictCache`: evaluations created in the range that the verdict cache served (no call, $0) and the USD those verdicts had cost. CSV (the rows only) with `format=csv` or `Accept: text/csv`.
          */
         get: operations["getUsage"];
         put?: never;
@@ -2539,6 +2539,7 @@ export interface components {
             progress: components["schemas"]["Progress"];
             verdict: components["schemas"]["VerdictSummary"] | null;
             usage: components["schemas"]["UsageTotals"];
+            cache: components["schemas"]["EvaluationCache"];
             error: components["schemas"]["EvaluationError"] | null;
             metaId: string | null;
             batchId: string | null;
@@ -2628,6 +2629,7 @@ export interface components {
                 estimated?: boolean;
                 /** @default 0 */
                 costUsd?: number;
+                cacheSavedUsd?: number;
                 /** @enum {string} */
                 tier?: "standard" | "flex" | "batch";
             };
@@ -2654,6 +2656,21 @@ export interface components {
             cachedPromptTokens: number;
             estimated: boolean;
             costUsd: number;
+            /** @description USD the provider's prompt cache saved: cached prompt tokens × (input − cached input price). */
+            cacheSavedUsd: number;
+        };
+        EvaluationCache: {
+            /**
+             * @description The mode it ran under: the request's `cache`, or `bypass` (a judge sampling above temperature 0 without a seed).
+             * @enum {string}
+             */
+            mode: "use" | "refresh" | "off" | "bypass";
+            /** @description True when the verdict came from the cache: no LLM call, $0. */
+            hit: boolean;
+            /** @description On a hit: the evaluation whose verdict this is (its transcript is there). */
+            from: string | null;
+            /** @description On a hit: what the cached verdict had cost (USD), saved this time; else 0. */
+            savedUsd: number;
         };
         EvaluationError: {
             code: string;
@@ -2688,6 +2705,9 @@ export interface components {
             metadata?: components["schemas"]["Metadata"];
             budget?: components["schemas"]["Budget"];
             webhook?: components["schemas"]["OneOffWebhook"];
+            cache?: components["schemas"]["CacheMode"];
+            /** @description The sample or seed index of this verdict (0 to 2^31 − 1), part of the verdict cache key: verdicts of different seeds are cached apart, so a judge sampling at a temperature above 0 is cached per seed (seed 0, 1, 2 … for several samples of one item). It keys the cache only: providers get no seed (their seeds are best effort and many refuse one). */
+            seed?: number;
             /**
              * @description The service tier. Absent: the tenant's default, else the providers' default, else `standard`. A tier a provider of the judge does not offer is a 400 `tier_unsupported` naming the provider.
              * @enum {string}
@@ -2781,6 +2801,11 @@ export interface components {
              */
             url: string;
         };
+        /**
+         * @description The verdict cache. `use` (default): an earlier verdict of this tenant for the same judge (engine version, resolved config, deployment defaults), rubric, task and seed, at most VERDICT_CACHE_TTL_DAYS old, is served at once with 0 LLM calls and $0 (`cache.hit`), else the new verdict is cached. `refresh`: judged anew, and the new verdict replaces the cached one. `off`: neither read nor written. Unset, a judge sampling at a temperature above 0 without a `seed` bypasses the cache (each run is a fresh sample); set `cache` to use it anyway.
+         * @enum {string}
+         */
+        CacheMode: "use" | "refresh" | "off";
         /** @description What "better" means, by your own criteria: `rb_…` (the latest version), `rb_…@3` (version 3), `rb_…#prod` (the version a tag points at, resolved when the evaluation is created) or an inline rubric (hashed, not stored as a version). The evaluation records `rubric: {id, version, hash}`. An archived rubric judges only when named with its version. */
         RubricRef: string | {
             /** @enum {string} */
@@ -2923,6 +2948,7 @@ export interface components {
                 estimated?: boolean;
                 /** @default 0 */
                 costUsd?: number;
+                cacheSavedUsd?: number;
                 /** @enum {string} */
                 tier?: "standard" | "flex" | "batch";
             };
@@ -3031,6 +3057,9 @@ export interface components {
             /** @description Overrides deep-merged over the preset's config (objects merge, arrays and scalars replace), or a full config with `method` when no preset is given. The result must satisfy MethodConfig. */
             config?: components["schemas"]["MethodConfig"];
             items: components["schemas"]["LabelledItem"][];
+            cache?: components["schemas"]["CacheMode"];
+            /** @description The sample or seed index of this verdict (0 to 2^31 − 1), part of the verdict cache key: verdicts of different seeds are cached apart, so a judge sampling at a temperature above 0 is cached per seed (seed 0, 1, 2 … for several samples of one item). It keys the cache only: providers get no seed (their seeds are best effort and many refuse one). */
+            seed?: number;
             /**
              * @description The service tier. Absent: the tenant's default, else the providers' default, else `standard`. A tier a provider of the judge does not offer is a 400 `tier_unsupported` naming the provider.
              * @enum {string}
@@ -4097,8 +4126,17 @@ export interface components {
                 cachedPromptTokens: number;
                 completionTokens: number;
                 costUsd: number;
+                /** @description USD the providers' prompt caches saved: cached prompt tokens × (input − cached input price). */
+                cacheSavedUsd: number;
                 /** @description True when some token counts were estimated locally (the provider sent none). */
                 estimated: boolean;
+            };
+            /** @description The verdict cache in the range (its hits make no call, so no usage row). */
+            verdictCache: {
+                /** @description Evaluations created in the range that the verdict cache served: 0 calls, $0. */
+                hits: number;
+                /** @description What those cached verdicts had cost when they were judged (USD): saved. */
+                savedUsd: number;
             };
         };
         UsageRow: {
@@ -4110,6 +4148,8 @@ export interface components {
             cachedPromptTokens: number;
             completionTokens: number;
             costUsd: number;
+            /** @description USD the providers' prompt caches saved: cached prompt tokens × (input − cached input price). */
+            cacheSavedUsd: number;
             /** @description True when some token counts were estimated locally (the provider sent none). */
             estimated: boolean;
         };
@@ -4311,6 +4351,9 @@ export interface components {
             items: components["schemas"]["BatchItem"][];
             rubric?: components["schemas"]["RubricRef"];
             webhook?: components["schemas"]["OneOffWebhook"];
+            cache?: components["schemas"]["CacheMode"];
+            /** @description The sample or seed index of this verdict (0 to 2^31 − 1), part of the verdict cache key: verdicts of different seeds are cached apart, so a judge sampling at a temperature above 0 is cached per seed (seed 0, 1, 2 … for several samples of one item). It keys the cache only: providers get no seed (their seeds are best effort and many refuse one). */
+            seed?: number;
             /**
              * @description Spending limits of the whole batch. Checked at submit against the estimate (`POST /v1/estimates`): 400 naming `budget.<limit>` when even the cheapest run of every item cannot fit. While it runs, each item is launched with a share of what is left as its own budget (enforced call by call); once nothing is left, items not launched end `failed` with `budget_exceeded`. Per-item limits go in `config.budget` instead.
              * @example {
@@ -4725,6 +4768,8 @@ export interface components {
                 cachedPromptTokens: number;
                 estimated: boolean;
                 costUsd: number;
+                /** @description USD the provider's prompt cache saved: cached prompt tokens × (input − cached input price). */
+                cacheSavedUsd: number;
             };
         };
         /**
@@ -4842,6 +4887,15 @@ export interface components {
                 standard: components["schemas"]["TierEstimate"];
                 flex: components["schemas"]["TierEstimate"];
                 batch: components["schemas"]["TierEstimate"];
+            };
+            /** @description The preset's cacheable share with provider prompt caching (each evaluation sends one prompt_cache_key). costUsd does not count it. */
+            promptCache: {
+                /** @description Prompt tokens of one evaluation of the first item, its longest path. */
+                promptTokens: number;
+                /** @description Of those, the tokens a provider's prompt cache could bill as cached: each prompt's prefix shared with a call that ended before it was sent (same model), by OpenAI's rule (prompts of 1,024+ tokens, 128-token steps). */
+                cacheableTokens: number;
+                /** @description cacheableTokens / promptTokens (0 without prompt tokens). */
+                cacheableShare: number;
             };
             assumptions: string[];
         };
@@ -5029,6 +5083,11 @@ export interface components {
             max_tokens?: number | null;
             /** @description As `max_tokens`. */
             max_completion_tokens?: number | null;
+            /**
+             * @description Tribunal's own parameter (OpenAI SDKs send it through `extra_body`): the verdict cache, as `cache` of POST /v1/evaluations (`use` by default: the same task to the same model answers from the cache with 0 LLM calls).
+             * @enum {string}
+             */
+            cache?: "use" | "refresh" | "off";
         };
         ChatRequestMessage: {
             /** @enum {string} */
@@ -5196,6 +5255,11 @@ export interface components {
             mapping: components["schemas"]["TriggerMapping"];
             filter: components["schemas"]["TriggerFilter"] | null;
             webhook: components["schemas"]["OneOffWebhook"] | null;
+            /**
+             * @description The verdict cache mode of its evaluations; null: not set (the default, `CacheMode`).
+             * @enum {string|null}
+             */
+            cache: "use" | "refresh" | "off" | null;
             rubric: string | {
                 /** @enum {string} */
                 kind: "pairwise" | "pointwise";
@@ -5388,6 +5452,11 @@ export interface components {
             mapping: components["schemas"]["TriggerMapping"];
             filter?: components["schemas"]["TriggerFilter"];
             webhook?: components["schemas"]["OneOffWebhook"];
+            /**
+             * @description The verdict cache for each evaluation it creates (`CacheMode`): a sender's repeated event for an unchanged candidate gets the cached verdict.
+             * @enum {string}
+             */
+            cache?: "use" | "refresh" | "off";
             description?: string;
             rubric?: components["schemas"]["RubricRef"];
         };
@@ -5405,6 +5474,11 @@ export interface components {
             mapping: components["schemas"]["TriggerMapping"];
             filter: components["schemas"]["TriggerFilter"] | null;
             webhook: components["schemas"]["OneOffWebhook"] | null;
+            /**
+             * @description The verdict cache mode of its evaluations; null: not set (the default, `CacheMode`).
+             * @enum {string|null}
+             */
+            cache: "use" | "refresh" | "off" | null;
             rubric: string | {
                 /** @enum {string} */
                 kind: "pairwise" | "pointwise";

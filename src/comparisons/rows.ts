@@ -184,6 +184,9 @@ export function expandStatement(
       rubric_version: '?',
       tier: '?',
       flex_fallback: '?',
+      // A comparison's pairs are judged, never served from the verdict cache (its statistics need each judging).
+      cache_mode: `'off'`,
+      cache_key: 'NULL',
     },
     `FROM json_each(?) it, json_each(?) sl WHERE ${BATCH_INSERTED}`,
     [

@@ -8,6 +8,7 @@ import { z } from '@hono/zod-openapi';
 import { EvaluationStatusSchema, JudgeConfigField, PresetField } from '../evaluations/schemas.js';
 import { AgreementReportSchema } from '../metrics/agreement.js';
 import { LabelledItemSchema } from '../metrics/labelled.js';
+import { CacheModeSchema, CacheSeedSchema } from '../verdict-cache/schemas.js';
 import { FlexFallbackField, TierField, TierView } from '../tiers/schemas.js';
 import { ReliabilityReportSchema } from '../metrics/reliability.js';
 import { CascadeCalibrationSchema } from '../metrics/escalate.js';
@@ -24,6 +25,8 @@ export const CreateMetaEvaluationRequestSchema = z
     preset: PresetField,
     config: JudgeConfigField,
     items: z.array(LabelledItemSchema).min(1).max(MAX_META_ITEMS),
+    cache: CacheModeSchema.optional(),
+    seed: CacheSeedSchema.optional(),
     tier: TierField,
     flexFallback: FlexFallbackField,
     repeats: z

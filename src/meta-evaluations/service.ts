@@ -87,6 +87,8 @@ export async function createMetaEvaluation(
     idempotencyKey,
     creator: { ...creator, limits },
     request,
+    // A reliability run (repeats > 1) judges each repeat afresh unless `cache` is given: its point is the spread.
+    cache: { mode: request.cache, seed: request.seed, repeat: request.repeats > 1 },
     extra: (id, items) =>
       metaStatements(env.DB, {
         id,

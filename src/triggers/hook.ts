@@ -197,6 +197,7 @@ export async function receiveHook(env: Bindings, triggerId: string, request: Req
       task,
       metadata: { ...metadata, triggerId: trigger.id, triggerDeliveryId: deliveryId.slice(0, 1024) },
       ...(trigger.webhook ? { webhook: trigger.webhook } : {}),
+      ...(trigger.cache !== null ? { cache: trigger.cache } : {}),
       // Resolved now, at this delivery: a tag that moved since is followed.
       ...(trigger.rubric !== null ? { rubric: trigger.rubric } : {}),
     },

@@ -141,6 +141,9 @@ export const CreateTriggerRequestSchema = z
     mapping: MappingSchema,
     filter: FilterSchema.optional(),
     webhook: OneOffWebhookSchema.optional(),
+    cache: CreateEvaluationRequestSchema.shape.cache.describe(
+      "The verdict cache for each evaluation it creates (`CacheMode`): a sender's repeated event for an unchanged candidate gets the cached verdict.",
+    ),
     description: z.string().max(MAX_DESCRIPTION_CHARS).optional(),
     /**
      * The rubric each delivery is judged by, stored as given and resolved at each delivery: with `rb_…#prod`
@@ -166,6 +169,10 @@ export const TriggerSchema = z
     filter: z.union([FilterSchema, z.null()]),
     /** (A union: `.nullable()` on a component gives `allOf: [$ref, {type: [object, null]}]`, which refuses null.) */
     webhook: z.union([OneOffWebhookSchema, z.null()]),
+    cache: z
+      .enum(['use', 'refresh', 'off'])
+      .nullable()
+      .describe('The verdict cache mode of its evaluations; null: not set (the default, `CacheMode`).'),
     /** The rubric reference (or inline rubric) as given, resolved at each delivery; null for none. */
     rubric: z.union([CreateEvaluationRequestSchema.shape.rubric.unwrap(), z.null()]),
     createdAt: z.string(),

@@ -87,6 +87,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
   'src/retention': [],
   'src/provider-gate': ['aimd.ts', 'window.ts', 'worker-gate.ts'],
   'src/client': ['index.ts', 'sse.ts'],
+  'src/verdict-cache': ['hit.ts', 'plan.ts', 'rows.ts', 'schemas.ts'],
 };
 
 /** Every unit that is not a feature, by kind. */
