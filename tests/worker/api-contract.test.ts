@@ -4,6 +4,7 @@
  * the examples in the document are requests the API accepts; `config` is typed per method.
  */
 import {
+  CheckRequestSchema,
   CreateRubricRequestSchema,
   CreateRubricVersionRequestSchema,
   PutTagRequestSchema,
@@ -168,6 +169,7 @@ describe('request examples in the document', () => {
     createRubric: CreateRubricRequestSchema,
     createRubricVersion: CreateRubricVersionRequestSchema,
     putRubricTag: PutTagRequestSchema,
+    checkRubricVersion: CheckRequestSchema,
     // A sender's event: any JSON object (the trigger's mapping reads it).
     receiveHook: zod.record(zod.string(), zod.unknown()),
   };
