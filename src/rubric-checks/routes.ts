@@ -18,7 +18,7 @@ import {
 import type { TenantEnv } from '../tenants/auth.js';
 import { requireScope, scopeSecurity } from '../tenants/auth.js';
 import { CheckRequestSchema, RubricCheckSchema, RubricVersionParams } from '../rubrics/schemas.js';
-import { settleVersion, startCheck } from './service.js';
+import { settleRubric, settleVersion, startCheck } from './service.js';
 
 /** A labelled pairwise example, as a check request may send it. */
 const SENT_EXAMPLE = {
@@ -89,16 +89,9 @@ base.use('/:id/versions/:version', async (c, next) => {
     await settleVersion(c.env, c.var.tenant, c.req.param('id'), version);
   await next();
 });
+// The body is not read here (its size limit is the route's): every running check of the rubric is settled.
 base.use('/:id/tags/:tag', async (c, next) => {
-  if (c.req.method === 'PUT') {
-    const body: unknown = await c.req.raw
-      .clone()
-      .json()
-      .catch(() => null);
-    const version = typeof body === 'object' && body !== null && 'version' in body ? body.version : null;
-    if (typeof version === 'number' && Number.isInteger(version) && version > 0)
-      await settleVersion(c.env, c.var.tenant, c.req.param('id'), version);
-  }
+  if (c.req.method === 'PUT') await settleRubric(c.env, c.var.tenant, c.req.param('id'));
   await next();
 });
 

@@ -10,7 +10,7 @@ import type { Bindings } from '../config/bindings.js';
 import type { CreatorInfo } from '../evaluations/service.js';
 import { ApiError, invalidRequest } from '../http/errors.js';
 import { createMetaEvaluation, viewMetaEvaluation } from '../meta-evaluations/service.js';
-import { getVersion, setCheck, storeCheckReport } from '../rubrics/rows.js';
+import { getVersion, setCheck, storeCheckReport, versionsWithOpenCheck } from '../rubrics/rows.js';
 import type { CheckRequest, RubricCheck } from '../rubrics/schemas.js';
 import { checkView, requireVersion } from '../rubrics/service.js';
 import type { VersionRecord } from '../rubrics/rows.js';
@@ -85,4 +85,9 @@ export async function settleCheck(env: Bindings, tenant: string, v: VersionRecor
 export async function settleVersion(env: Bindings, tenant: string, id: string, version: number): Promise<void> {
   const v = await getVersion(env.DB, tenant, id, version);
   if (v) await settleCheck(env, tenant, v);
+}
+
+/** Settles every running check of the tenant's rubric `id` (before a tag moves: whichever version it names). */
+export async function settleRubric(env: Bindings, tenant: string, id: string): Promise<void> {
+  for (const version of await versionsWithOpenCheck(env.DB, tenant, id)) await settleVersion(env, tenant, id, version);
 }
