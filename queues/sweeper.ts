@@ -7,6 +7,7 @@
  * window went without progress get it topped up (src/batches/pump.ts): items of a batch not handed over
  * yet are not re-kicked here (`findStalled` skips them), they wait for their turn.
  */
+import { finishStalledComparisons } from '../src/comparisons/service.js';
 import { topUpStalledBatches } from '../src/batches/pump.js';
 import type { Bindings } from '../src/config/bindings.js';
 import { log, messageOf } from '../src/log/log.js';
@@ -46,6 +47,11 @@ export async function sweep(env: Bindings, restartedAt?: number): Promise<SweepR
     await topUpStalledBatches(env, now, restartedAt);
   } catch (e) {
     log('error', 'sweeper.batches_error', { error: messageOf(e) });
+  }
+  try {
+    await finishStalledComparisons(env, now - stallSeconds * 1000);
+  } catch (e) {
+    log('error', 'sweeper.comparisons_error', { error: messageOf(e) });
   }
   const ids = await findStalled(env.DB, restartedAt ?? now - stallSeconds * 1000, SWEEP_LIMIT);
   const report: SweepReport = { kicked: [], errors: [] };

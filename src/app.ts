@@ -24,6 +24,8 @@ import { auth } from './tenants/auth.js';
 import { rateLimit } from './tenants/rate-limit.js';
 import { admin } from './admin/routes.js';
 import { batches } from './batches/routes.js';
+import { comparisons } from './comparisons/routes.js';
+import { COMPARISON_WEBHOOK_DOCS } from './comparisons/schemas.js';
 import { estimates } from './estimates/routes.js';
 import { evaluations } from './evaluations/routes.js';
 import { metaEvaluations } from './meta-evaluations/routes.js';
@@ -65,6 +67,7 @@ const _routes = app
   .route('/v1/usage', usage)
   .route('/v1/admin', admin)
   .route('/v1/batches', batches)
+  .route('/v1/comparisons', comparisons)
   .route('/v1/estimates', estimates)
   .route('/v1', openai)
   .route('/v1/webhook-endpoints', webhookEndpoints)
@@ -82,7 +85,7 @@ const _routes = app
 export function apiDocument(): OpenApiDocument {
   return openApiDocument(app, (registry) => {
     registry.register(METHOD_CONFIG_ID, MethodConfig);
-    registerWebhookEvents(registry, { ...EVALUATION_WEBHOOK_DOCS, ...BATCH_WEBHOOK_DOCS });
+    registerWebhookEvents(registry, { ...EVALUATION_WEBHOOK_DOCS, ...BATCH_WEBHOOK_DOCS, ...COMPARISON_WEBHOOK_DOCS });
   });
 }
 

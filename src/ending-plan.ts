@@ -10,24 +10,27 @@
  * ONE D1 transaction (the ending's batch())
  *   final write only: verdict, transcript and usage rows            evaluations/ending.ts
  *   1. the evaluation.<status> webhook event + deliveries   [hands on]   evaluations/webhook-event.ts
- *   2. the batch counts the ending (budget: spend booked, grant freed)   batches/progress.ts
- *   3. the batch.completed / meta_evaluation.completed event [hands on]  batches/progress.ts
- *   4. the batch marked completed (or cancelled)                         batches/progress.ts
+ *   2. a succeeded verdict becomes its key's verdict cache entry         evaluations/verdict-cache-entry.ts
+ *   3. the batch counts the ending (budget: spend booked, grant freed)   batches/progress.ts
+ *   4. the batch.completed / meta_evaluation.completed event [hands on]  batches/progress.ts
+ *   4b. a comparison's batch: the comparison marked completed [hands on] comparisons/finish.ts
+ *   5. the batch marked completed (or cancelled)                         batches/progress.ts
  *   -- the guarded status update (frees the tenant's running slot) --   evaluations/ending.ts
  *   final write only, after the status update:
- *   5. the tenant's oldest waiting evaluation takes the slot             evaluations/admission.ts
- *   6. the batch's next items are claimed (the first takes a slot)       batches/pump.ts
- *   6b. a tenant that stores no content: read here, erased after commit   retention/content.ts
+ *   6. the tenant's oldest waiting evaluation takes the slot             evaluations/admission.ts
+ *   7. the batch's next items are claimed (the first takes a slot)       batches/pump.ts
+ *   7b. a tenant that stores no content: read here, erased after commit   retention/content.ts
  * after the commit
- *   7. the new webhook deliveries go to their queue                      webhooks/dispatch.ts
- *   8. a tenant that stores no content: task texts hashed, transcript     retention/content.ts
+ *   8. the new webhook deliveries go to their queue                      webhooks/dispatch.ts
+ *   9. a tenant that stores no content: task texts hashed, transcript     retention/content.ts
  *      and the object's storage erased
  *      (markEnded: when it ended the row; the final write: when a [hands on] effect wrote a row, or D1
  *      had ended the row elsewhere)
- *   final write only: 5's evaluation starts; 6's items start             (the steps' own follow-ups)
+ *   10. a comparison marked in 4b: its statistics stored and comparison.completed written, once   comparisons/finish.ts
+ *   final write only: 6's evaluation starts; 7's items start             (the steps' own follow-ups)
  * ```
  *
- * Steps 1-4 carry the ending's guard, so they take effect exactly when the status update does: once per
+ * Steps 1-5 carry the ending's guard, so they take effect exactly when the status update does: once per
  * evaluation, never on a repeat, never for a row another writer ended. Every after-commit step is best
  * effort: what it would do is durable in D1, and the cron sweeper does it later if it fails.
  */
@@ -44,15 +47,28 @@ import {
 import type { EvaluationError } from './evaluations/live-events.js';
 import type { EndStatus } from './evaluations/status.js';
 import { EVALUATION_WEBHOOK_EVENT } from './evaluations/webhook-event.js';
+import { VERDICT_CACHE_ENTRY } from './evaluations/verdict-cache-entry.js';
 import { dispatchDeliveriesCausedBy } from './webhooks/dispatch.js';
+import { finishComparisonOf, markComparisonCompleting } from './comparisons/finish.js';
 import { ERASE_UNSTORED_CONTENT, ERASE_UNSTORED_CONTENT_AFTER_FINAL } from './retention/content.js';
 
 /** What an ending does (see the module note). */
 export const ENDING: EndingPlan = {
-  beforeStatus: [EVALUATION_WEBHOOK_EVENT, BATCH_COUNTS, batchCompletionEvent(), BATCH_COMPLETED],
+  beforeStatus: [
+    EVALUATION_WEBHOOK_EVENT,
+    VERDICT_CACHE_ENTRY,
+    BATCH_COUNTS,
+    batchCompletionEvent(),
+    batchCompletionEvent(markComparisonCompleting, 'the completing ending marks its comparison completed'),
+    BATCH_COMPLETED,
+  ],
   afterStatus: [ADMIT_NEXT_WAITING, CLAIM_BATCH_WINDOW, ERASE_UNSTORED_CONTENT_AFTER_FINAL],
   afterCommit: [
     { name: 'the new webhook deliveries go to their queue', run: dispatchDeliveriesCausedBy },
+    {
+      name: "a completed comparison's statistics are stored and comparison.completed written",
+      run: finishComparisonOf,
+    },
     ERASE_UNSTORED_CONTENT,
   ],
 };

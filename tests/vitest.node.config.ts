@@ -5,7 +5,7 @@ export default defineConfig({
     name: 'node',
     root: new URL('..', import.meta.url).pathname,
     // Every test that needs no workerd: the engine, the LLM layer, metrics, the CLIs, and the Worker's
-    // modules of pure logic (tests/openai, tests/triggers, tests/webhooks).
+    // modules of pure logic (tests/openai, tests/triggers, tests/webhooks, tests/comparisons).
     include: ['tests/**/*.test.ts'],
     // The Worker in workerd is the worker project's; tests that start a local runtime are the e2e project's.
     exclude: ['tests/worker/**', 'tests/cli/e2e/**', 'tests/client/e2e/**'],

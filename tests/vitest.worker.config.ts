@@ -38,6 +38,8 @@ export default defineConfig({
           // A deployment key of no known shape: the mock can echo it, and only literal redaction removes it.
           LLM_API_KEY: 'tribunal-test-deployment-key-4c1f9e27',
           TEST_RECEIVER_URL: receiver.url,
+          // The mock speaks `prompt_cache_key` as OpenAI does (a cache route per key): each evaluation sends its own.
+          LLM_SUPPORTS_PROMPT_CACHE_KEY: 'true',
           // The receiver listens on 127.0.0.1 over plain http, as a local stack's receivers do.
           WEBHOOK_ALLOW_LOOPBACK: 'true',
           // Most suites call /v1 without a key, as a local stack does; the closed default has its own

@@ -22,6 +22,8 @@ import type { StartJob } from '../../src/evaluations/job-rows.js';
 import { afterEnding, markEnded } from '../../src/ending-plan.js';
 import { loadJob, markRunning, readStatus } from '../../src/evaluations/job-rows.js';
 import { notRunEvent } from './event-builders.js';
+import type { CacheHit } from '../../src/verdict-cache/hit.js';
+import { servedVerdict } from '../../src/verdict-cache/hit.js';
 import type { FinalWriter } from './final-write.js';
 import type { CachedEvaluation, EvaluationInstance, InstanceHooks } from './instance.js';
 import type { EndedRow, MetaRow } from './storage.js';
@@ -150,7 +152,7 @@ export class Lifecycle {
         config: job.config,
         task: job.task,
         status: 'running',
-        calls_planned: plannedCalls(method, state),
+        calls_planned: job.cached ? 0 : plannedCalls(method, state),
         started_at: now,
         updated_at: now,
         error: null,
@@ -185,6 +187,7 @@ export class Lifecycle {
     const { meta, evaluation } = prepared;
     this.instance.store.insertMeta(meta);
     this.instance.loaded = evaluation;
+    if (job.cached) return this.serveHit(evaluation, job.cached);
     // Normally the alarm runs the first step at once; when the caller runs it (startAndAwait), the alarm is
     // the watchdog that resumes the work should this instance die mid-step.
     await this.instance.ctx.storage.setAlarm(Date.now() + firstAlarmInMs);
@@ -199,6 +202,20 @@ export class Lifecycle {
     });
     this.instance.broadcastStatus(evaluation);
     return { status: 'running' };
+  }
+
+  /**
+   * A verdict cache hit (marked when the evaluation was created): it ends `succeeded` with the cached verdict
+   * and no LLM call, through the ordinary final write, made here and now, so its webhook event, its batch's
+   * progress and its tenant's slot behave as for any ending. No `running` write and no alarm: the row goes
+   * from `queued` to `succeeded` in that one write; a failed write arms its own retry alarm, and an instance
+   * lost mid-write leaves a `queued` row the sweeper's start brings back here (the final write still owed).
+   */
+  private async serveHit(evaluation: CachedEvaluation, hit: CacheHit): Promise<StatusResult> {
+    this.instance.setTerminal(evaluation, 'succeeded', null, servedVerdict(hit.verdict));
+    log('info', 'evaluation.cache_hit', { evaluationId: evaluation.meta.id, from: hit.from });
+    await this.final.finalize(evaluation);
+    return { status: evaluation.meta.status };
   }
 
   /**

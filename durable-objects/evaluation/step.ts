@@ -312,6 +312,8 @@ export class Stepper {
       out = await llm(request, {
         tier,
         flexFallback: evaluation.meta.flex_fallback,
+        // One prompt cache key per evaluation: its calls share the provider's cache route (sent where supported).
+        promptCacheKey: evaluation.meta.id,
         deadlineMs: this.invocationStart + configOf(this.instance.env).CALL_DEADLINE_MS,
         attemptsMade: earlier.length,
       });

@@ -9,6 +9,7 @@
  * routes' `MAX_BODY_BYTES`. Malformed JSON is 400 `invalid_json` (NDJSON: naming the line), a body over the
  * limit 413, another Content-Type 415; keys `__proto__`, `constructor`, `prototype` are refused anywhere.
  */
+import { z } from '@hono/zod-openapi';
 import { createMiddleware } from 'hono/factory';
 import { ApiError, invalidRequest } from '../http/errors.js';
 import { forbiddenKeyPaths, readLimited } from '../http/json-body.js';
@@ -110,3 +111,35 @@ export const batchBody = () =>
     c.req.raw = new Request(c.req.raw, { body: ndjson ? JSON.stringify(request) : bytes, headers });
     return next();
   });
+
+/**
+ * The 200 of a paged NDJSON read: one `line` per line, the next page's cursor in `X-Next-Cursor` and
+ * `Link: <…>; rel="next"` (both absent on the last page).
+ */
+export function ndjsonPageResponse(line: z.ZodType, lineName: string) {
+  return {
+    description: `NDJSON: one \`${lineName}\` per line.`,
+    headers: z.object({
+      'X-Next-Cursor': z
+        .string()
+        .optional()
+        .openapi({ description: 'Cursor of the next page; absent on the last page.' }),
+      Link: z
+        .string()
+        .optional()
+        .openapi({ description: 'RFC 8288 link to the next page (`rel="next"`); absent on the last page.' }),
+    }),
+    // A `string` key: the typed handler may return a plain Response (hono reads `…json` keys as JSON).
+    content: { [NDJSON_TYPE as string]: { schema: line } },
+  };
+}
+
+/** A page of NDJSON text as the response {@link ndjsonPageResponse} documents; `path` is the read's path. */
+export function ndjsonPage(page: { ndjson: string; next: string | null }, path: string, limit: number): Response {
+  const headers = new Headers({ 'Content-Type': `${NDJSON_TYPE}; charset=utf-8` });
+  if (page.next !== null) {
+    headers.set('X-Next-Cursor', page.next);
+    headers.set('Link', `<${path}?cursor=${page.next}&limit=${limit}>; rel="next"`);
+  }
+  return new Response(page.ndjson, { status: 200, headers });
+}

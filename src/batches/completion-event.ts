@@ -21,7 +21,16 @@ import type { BatchKind } from './schemas.js';
 export const COMPLETION_EVENT_TYPES = {
   batch: 'batch.completed',
   meta_evaluation: 'meta_evaluation.completed',
+  comparison: 'comparison.completed',
 } as const satisfies Record<BatchKind, WebhookEventType>;
+
+/**
+ * The kinds whose completion event is written here, in the completing transaction. A comparison's event
+ * carries its statistics and gate, which need every verdict and the metrics code: its completion marks the
+ * comparison in the same transaction, and the event is written with the statistics after the commit
+ * (src/comparisons/finish.ts), once.
+ */
+const SQL_EVENT_KINDS = ['batch', 'meta_evaluation'] as const satisfies readonly BatchKind[];
 
 /** The id of the completion event of batch `id` of `kind`, stored on its row at creation. */
 export function completionEventId(kind: BatchKind, id: string): string {
@@ -85,12 +94,13 @@ export interface BatchCompletion {
 /**
  * Statements that put the completion event into the webhooks outbox, run in the completing transaction
  * BEFORE the batch row is marked completed (the `rows` clause no longer matches after that): one event
- * per kind, each guarded by the batch's kind, so exactly one of them can write.
+ * per kind written here ({@link SQL_EVENT_KINDS}), each guarded by the batch's kind, so at most one of them
+ * can write.
  */
 export function batchCompletionEventStatements(db: D1Database, c: BatchCompletion): D1PreparedStatement[] {
   const completedAt = new Date(c.now).toISOString();
   const rows = new SqlExpr(c.rows, c.binds);
-  return (Object.keys(COMPLETION_EVENT_TYPES) as BatchKind[]).flatMap((kind) =>
+  return SQL_EVENT_KINDS.flatMap((kind) =>
     webhookEventStatements(db, {
       tenant: sql`SELECT b.tenant ${rows}`,
       type: COMPLETION_EVENT_TYPES[kind],

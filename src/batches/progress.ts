@@ -66,9 +66,12 @@ export const BATCH_COUNTS: EndingEffect = {
  * outbox, ./completion-event.ts). Runs after {@link BATCH_COUNTS} and before {@link BATCH_COMPLETED}: its
  * clause selects the batch row only until the row is marked.
  */
-export function batchCompletionEvent(emit: CompletionEmitter = batchCompletionEventStatements): EndingEffect {
+export function batchCompletionEvent(
+  emit: CompletionEmitter = batchCompletionEventStatements,
+  name = 'the completing ending writes the batch.completed / meta_evaluation.completed event',
+): EndingEffect {
   return {
-    name: 'the completing ending writes the batch.completed / meta_evaluation.completed event',
+    name,
     handedOn: true,
     statements: (db, ending) => {
       const { rows, binds } = completing(ending);

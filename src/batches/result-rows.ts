@@ -87,15 +87,17 @@ export async function usageAggregates(
   cachedPromptTokens: number;
   estimated: boolean;
   costUsd: number;
+  cacheSavedUsd: number;
 }> {
   const row = await db
     .prepare(
       `SELECT count(*) AS calls, COALESCE(SUM(u.prompt_tokens), 0) AS p, COALESCE(SUM(u.completion_tokens), 0) AS c,
-         COALESCE(SUM(u.cached_prompt_tokens), 0) AS k, COALESCE(MAX(u.estimated), 0) AS e, COALESCE(SUM(u.cost_usd), 0) AS cost
+         COALESCE(SUM(u.cached_prompt_tokens), 0) AS k, COALESCE(MAX(u.estimated), 0) AS e, COALESCE(SUM(u.cost_usd), 0) AS cost,
+         COALESCE(SUM(u.cache_saved_usd), 0) AS saved
        FROM evaluations e JOIN usage u ON u.evaluation_id = e.id WHERE e.batch_id = ?`,
     )
     .bind(id)
-    .first<{ calls: number; p: number; c: number; k: number; e: number; cost: number }>();
+    .first<{ calls: number; p: number; c: number; k: number; e: number; cost: number; saved: number }>();
   return {
     calls: row?.calls ?? 0,
     promptTokens: row?.p ?? 0,
@@ -103,6 +105,7 @@ export async function usageAggregates(
     cachedPromptTokens: row?.k ?? 0,
     estimated: (row?.e ?? 0) !== 0,
     costUsd: row?.cost ?? 0,
+    cacheSavedUsd: row?.saved ?? 0,
   };
 }
 

@@ -5,7 +5,7 @@
  * src/batches/service.ts.
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { batchBody, NDJSON_TYPE } from './body.js';
+import { batchBody, NDJSON_TYPE, ndjsonPage, ndjsonPageResponse } from './body.js';
 import {
   BatchAcceptedSchema,
   BatchIdParams,
@@ -129,21 +129,7 @@ const results = createRoute({
   ...scoped('read'),
   request: { params: BatchIdParams, query: BatchResultsQuery },
   responses: v1Responses({
-    200: {
-      description: 'NDJSON: one `BatchResultLine` per line.',
-      headers: z.object({
-        'X-Next-Cursor': z
-          .string()
-          .optional()
-          .openapi({ description: 'Cursor of the next page; absent on the last page.' }),
-        Link: z
-          .string()
-          .optional()
-          .openapi({ description: 'RFC 8288 link to the next page (`rel="next"`); absent on the last page.' }),
-      }),
-      // A `string` key: the typed handler may return a plain Response (hono reads `…json` keys as JSON).
-      content: { [NDJSON_TYPE as string]: { schema: BatchResultLineSchema } },
-    },
+    200: ndjsonPageResponse(BatchResultLineSchema, 'BatchResultLine'),
     400: errorResponse(
       ['invalid_request'],
       'a query parameter fails its schema, or the cursor is not one this API returned for this batch.',
@@ -194,13 +180,7 @@ export const batches = new OpenAPIHono<TenantEnv>()
   .openapi(results, async (c) => {
     const b = await requireBatch(c.env, c.var.tenant, c.req.valid('param').id);
     const { cursor, limit } = c.req.valid('query');
-    const page = await resultsOf(c.env, b, cursor, limit);
-    const headers = new Headers({ 'Content-Type': `${NDJSON_TYPE}; charset=utf-8` });
-    if (page.next !== null) {
-      headers.set('X-Next-Cursor', page.next);
-      headers.set('Link', `</v1/batches/${b.id}/results?cursor=${page.next}&limit=${limit}>; rel="next"`);
-    }
-    return new Response(page.ndjson, { status: 200, headers });
+    return ndjsonPage(await resultsOf(c.env, b, cursor, limit), `/v1/batches/${b.id}/results`, limit);
   })
   .openapi(cancel, async (c) => {
     const b = await requireBatch(c.env, c.var.tenant, c.req.valid('param').id);

@@ -17,6 +17,8 @@ import { insertRowsJsonStatements } from '../evaluations/rows.js';
 import type { Budget } from '../engine/budget.js';
 import { admitSelectedStatement, admittedBy } from '../evaluations/admission.js';
 import { completionEventId } from './completion-event.js';
+import type { CachePlan } from '../verdict-cache/plan.js';
+import { hitColumns, hitOf } from '../verdict-cache/hit.js';
 import type { BatchKind, BatchStatus } from './schemas.js';
 import type { FlexFallback, Tier } from '../llm/tiers.js';
 
@@ -28,6 +30,8 @@ export interface NewBatchItem {
   task: unknown;
   metadata: Record<string, string | number | boolean> | null;
   callsPlanned: number;
+  /** What the verdict cache does for it, and its key (src/verdict-cache/plan.ts); absent: `off`. */
+  cache?: CachePlan;
   /** The rubric it judges by (src/rubrics); null or absent for none. */
   rubric?: RubricStampRecord | null;
 }
@@ -49,6 +53,11 @@ export interface NewBatch {
   /** The batch's budget (./budget-claims.ts), or null/absent. */
   budget?: Budget | null;
   items: readonly NewBatchItem[];
+  /**
+   * Items in all, when the caller inserts (some of) them with statements of its own in the same transaction
+   * (a comparison expands its items into pair evaluations in SQL); default `items.length`.
+   */
+  itemsTotal?: number;
   /** The managed key that submitted it (recorded on every item, for usage by key); null otherwise. */
   keyId?: string | null;
   /** The service tier of every item (src/tiers/) and what a flex refusal leads to; absent: `standard`. */
@@ -110,7 +119,7 @@ export function insertBatchStatements(db: D1Database, b: NewBatch): D1PreparedSt
         b.webhookUrl,
         b.idempotencyKey,
         b.requestHash,
-        b.items.length,
+        b.itemsTotal ?? b.items.length,
         b.concurrency,
         completionEventId(b.kind, b.id),
         b.budget ? JSON.stringify(b.budget) : null,
@@ -138,6 +147,8 @@ export function insertBatchStatements(db: D1Database, b: NewBatch): D1PreparedSt
     itemId: item.itemId,
     now: b.now,
     keyId: b.keyId ?? null,
+    cacheMode: item.cache?.mode ?? null,
+    cacheKey: item.cache?.key ?? null,
     tier: b.tier ?? 'standard',
     flexFallback: b.flexFallback ?? 'standard',
     rubric: item.rubric ?? null,
@@ -319,7 +330,7 @@ export function claimWindowStatements(
     db
       .prepare(
         `SELECT b.id AS batch_id, e.id, e.tenant, e.method, e.config, e.task, e.tier, e.flex_fallback,
-           ${rubricContentSql('e')} AS rubric ${claimed}`,
+           ${rubricContentSql('e')} AS rubric, ${hitColumns('e')} ${claimed}`,
       )
       .bind(key, token),
     ...(admit
@@ -341,6 +352,8 @@ function claimOf([, budgeted, claimed]: readonly (D1Result | undefined)[]): Wind
     method: string;
     config: string;
     task: string;
+    cache_from: string | null;
+    cached_verdict: string | null;
     tier: Tier;
     flex_fallback: FlexFallback;
     rubric: string | null;
@@ -356,6 +369,7 @@ function claimOf([, budgeted, claimed]: readonly (D1Result | undefined)[]): Wind
       config: r.config,
       task: r.task,
       batchId: r.batch_id,
+      cached: hitOf(r),
       tier: r.tier,
       flexFallback: r.flex_fallback,
       rubric: r.rubric,

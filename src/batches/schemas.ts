@@ -53,6 +53,8 @@ export const CreateBatchRequestSchema = z
     /** One rubric for every item (resolved once, at submit: a tag moving later does not change the batch). */
     rubric: CreateEvaluationRequestSchema.shape.rubric,
     webhook: WebhookTargetSchema.optional(),
+    cache: CreateEvaluationRequestSchema.shape.cache,
+    seed: CreateEvaluationRequestSchema.shape.seed,
     budget: BudgetSchema.optional().describe(
       'Spending limits of the whole batch. Checked at submit against the estimate (`POST /v1/estimates`): 400 naming `budget.<limit>` when even the cheapest ' +
         'run of every item cannot fit. While it runs, each item is launched with a share of what is left as its own budget (enforced call by call); ' +
@@ -85,8 +87,11 @@ export const CreateBatchRequestSchema = z
 /** Body of `POST /v1/batches`. */
 export type CreateBatchRequest = z.infer<typeof CreateBatchRequestSchema>;
 
-/** `batch`, or `meta_evaluation` for a labelled batch made by `POST /v1/meta-evaluations`. */
-export const BatchKindSchema = z.enum(['batch', 'meta_evaluation']).meta({ id: 'BatchKind' });
+/**
+ * `batch`; `meta_evaluation` for a labelled batch made by `POST /v1/meta-evaluations`; `comparison` for the
+ * pairwise evaluations of `POST /v1/comparisons`.
+ */
+export const BatchKindSchema = z.enum(['batch', 'meta_evaluation', 'comparison']).meta({ id: 'BatchKind' });
 /** Kind of a batch. */
 export type BatchKind = z.infer<typeof BatchKindSchema>;
 
@@ -239,38 +244,38 @@ export const MAX_RESULTS_PAGE = 1_000;
 /** Most batches per list page: 100 (default 20). */
 export const MAX_BATCHES_PAGE = 100;
 
-const cursorParam = z
+/** The `cursor` query parameter of a paged read. */
+export const CursorParam = z
   .string()
   .min(1)
   .max(512)
   .optional()
   .openapi({ param: { description: 'The `nextCursor` of the previous page (opaque). Absent: the first page.' } });
 
+/** A `limit` query parameter: 1-`max`, default `def`; `what` says what a page holds (e.g. `Lines per page`). */
+export function limitParam(max: number, def: number, what: string) {
+  return z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(max)
+    .default(def)
+    .openapi({ param: { description: `${what}, 1-${max} (default ${def}).` } });
+}
+
 /** Query of `GET /v1/batches/{id}/results`. */
 export const BatchResultsQuery = z
   .object({
-    cursor: cursorParam,
-    limit: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_RESULTS_PAGE)
-      .default(100)
-      .openapi({ param: { description: `Lines per page, 1-${MAX_RESULTS_PAGE} (default 100).` } }),
+    cursor: CursorParam,
+    limit: limitParam(MAX_RESULTS_PAGE, 100, 'Lines per page'),
   })
   .strict();
 
 /** Query of `GET /v1/batches`. */
 export const BatchListQuery = z
   .object({
-    cursor: cursorParam,
-    limit: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_BATCHES_PAGE)
-      .default(20)
-      .openapi({ param: { description: `Batches per page, 1-${MAX_BATCHES_PAGE} (default 20), newest first.` } }),
+    cursor: CursorParam,
+    limit: limitParam(MAX_BATCHES_PAGE, 20, 'Batches per page, newest first'),
     kind: BatchKindSchema.optional().openapi({ param: { description: 'Only batches of this kind.' } }),
   })
   .strict();
@@ -281,7 +286,7 @@ export const BatchIdParams = z.object({
     .string()
     .min(1)
     .openapi({
-      param: { description: "Batch id (`ba_…`, or a meta-evaluation's `me_…`)." },
+      param: { description: "Batch id (`ba_…`, a meta-evaluation's `me_…` or a comparison's `cp_…`)." },
       example: 'ba_0f8e2c1d9b7a4e6f8a1b2c3d4e5f6a7b',
     }),
 });

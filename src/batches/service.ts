@@ -75,6 +75,7 @@ export async function createBatch(
     idempotencyKey,
     creator: { ...creator, limits },
     request,
+    cache: { mode: request.cache, seed: request.seed },
   });
   return {
     body: { id: r.id, kind: 'batch', status: r.status, itemsTotal: r.itemsTotal, links: batchLinks(r.id) },

@@ -30,9 +30,23 @@ import type { BatchRecord, NewBatchItem } from './rows.js';
 import { findBatchByKey, insertBatch } from './rows.js';
 import { INSERT_JSON_CHUNK_BYTES as ITEM_CHUNK_BYTES } from '../evaluations/rows.js';
 import { configOf } from '../config/vars.js';
+import type { CacheRequest } from '../verdict-cache/plan.js';
+import { requestCachePlans } from '../verdict-cache/plan.js';
+import { markHitsStatement, servesSince } from '../verdict-cache/rows.js';
 import type { TierChoice } from '../tiers/resolve.js';
 import type { ResolvedRubric } from '../rubrics/resolve.js';
 import { contentStatement } from '../rubrics/rows.js';
+
+/**
+ * Items the caller writes itself, in the batch's transaction: `total` evaluations, inserted by `statements`
+ * (each guarded by `BATCH_INSERTED`, the new batch's id bound), already checked against the judge. A
+ * comparison expands its items into pair evaluations this way, in SQL, so that 10,000 items × 28 pairs
+ * never become 280,000 objects in the Worker's memory.
+ */
+export interface ExpandedItems {
+  total: number;
+  statements: (batchId: string) => D1PreparedStatement[];
+}
 
 /** An item to submit. */
 export interface SubmitItem {
@@ -47,7 +61,10 @@ export interface BatchSubmission extends TierChoice {
   kind: BatchKind;
   preset: string | null;
   judge: ResolvedJudge;
+  /** The items, each an evaluation (or `expanded` instead). */
   items: readonly SubmitItem[];
+  /** Items written by the caller's statements instead of `items` (see {@link ExpandedItems}). */
+  expanded?: ExpandedItems;
   webhookUrl: string | null;
   /** The batch's budget (checked by the caller, see ./budget-claims.ts), or null/absent. */
   budget?: Budget | null;
@@ -63,6 +80,8 @@ export interface BatchSubmission extends TierChoice {
   rubric?: ResolvedRubric | null;
   /** Statements of the caller for the same transaction (guard each with `BATCH_INSERTED`), given the new batch. */
   extra?: (batchId: string, items: readonly NewBatchItem[]) => D1PreparedStatement[];
+  /** The request's `cache` and `seed` (src/verdict-cache/plan.ts); absent: `cache` not set, no seed. */
+  cache?: CacheRequest;
 }
 
 /** Outcome of {@link submitBatch}: the batch, and whether it answers an earlier request with the same key. */
@@ -74,6 +93,9 @@ export interface Submitted {
 }
 
 const encoder = new TextEncoder();
+
+/** The id prefix of a batch of each kind. */
+const ID_PREFIX = { batch: 'ba', meta_evaluation: 'me', comparison: 'cp' } as const satisfies Record<BatchKind, string>;
 
 /**
  * Plans every item with the judge (the task kind and config checked per item) and checks its stored size.
@@ -110,14 +132,26 @@ export function planItems(
 
 /** Validates, stores and enqueues a batch (see the module note). */
 export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Submitted> {
-  const id = newId(s.kind === 'batch' ? 'ba' : 'me');
+  const id = newId(ID_PREFIX[s.kind]);
   const items = planItems(s.judge, s.items, s.rubric);
+  const total = s.expanded?.total ?? items.length;
   if (s.metadataOf) for (const item of items) item.metadata = s.metadataOf(id, item);
+  const plans = await requestCachePlans(
+    env,
+    { ...s.judge, rubricHash: s.rubric?.record.hash ?? null },
+    s.cache ?? {},
+    items.map((item) => item.task),
+  );
+  items.forEach((item, i) => {
+    const plan = plans[i];
+    if (plan) item.cache = plan;
+  });
+  const config = configOf(env);
   const hash = s.idempotencyKey === null ? null : await requestHash({ kind: s.kind, request: s.request });
   const now = Date.now();
   try {
     // Every item is an evaluation: all of them must fit under the tenant's monthly caps (src/tenants/quota.ts).
-    await assertQuota(env.DB, s.tenant, await limitsFor(env, s.tenant, s.creator?.limits), items.length, now);
+    await assertQuota(env.DB, s.tenant, await limitsFor(env, s.tenant, s.creator?.limits), total, now);
   } catch (e) {
     // A retry of a batch accepted before the cap was reached still gets its batch back.
     if (s.idempotencyKey === null || !(await findBatchByKey(env.DB, s.tenant, s.kind, s.idempotencyKey))) throw e;
@@ -138,10 +172,11 @@ export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Su
       requestHash: hash,
       // At the batch tier every item runs at once: the provider's own limit is per file, and the items wait
       // on their waves, not on LLM calls (src/waves/).
-      concurrency: s.tier === 'batch' ? Math.max(1, items.length) : configOf(env).BATCH_CONCURRENCY,
+      concurrency: s.tier === 'batch' ? Math.max(1, items.length) : config.BATCH_CONCURRENCY,
       tier: s.tier,
       flexFallback: s.flexFallback,
       items,
+      itemsTotal: total,
       now,
     },
     [
@@ -149,12 +184,18 @@ export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Su
       ...(s.rubric && !s.rubric.stored
         ? [contentStatement(env.DB, s.tenant, s.rubric.record.hash, s.rubric.content, now)]
         : []),
+      ...(s.expanded?.statements(id) ?? []),
       ...(s.extra?.(id, items) ?? []),
+      // Items whose verdict is cached are marked as hits in the same transaction: the window starts them as
+      // any other item, and each ends at once with its cached verdict (no LLM call).
+      ...(plans.some((p) => p.mode === 'use')
+        ? [markHitsStatement(env.DB, { batchId: id }, servesSince(now, config.VERDICT_CACHE_TTL_DAYS))]
+        : []),
     ],
   );
   if (!created) return replay(env, s, hash);
   await pump(env, { batchId: id });
-  return { id, status: 'running', itemsTotal: items.length, replayed: false };
+  return { id, status: 'running', itemsTotal: total, replayed: false };
 }
 
 /** The batch that holds the request's key: the same batch for the same body, else 409. */

@@ -22,7 +22,8 @@ import type { LabelledItem } from '../metrics/labelled.js';
 import { loadDatasetByName } from '../datasets/loaders.js';
 import type { AgreementReport } from '../metrics/agreement.js';
 import { reportOfJudged, toMarkdown } from '../metrics/agreement.js';
-import { cascadeMarkdown, cascadeReportOfJudged } from '../metrics/cascade.js';
+import { cascadeDetailsOf, cascadeMarkdown, cascadeReportOfJudged } from '../metrics/cascade.js';
+import { calibrateCascade, calibrationMarkdown, escalateItemsOf } from '../metrics/escalate.js';
 import { reportOptionsFor } from '../metrics/headline.js';
 import type { StoredReply } from '../engine/replay.js';
 import { runMetaReplay } from './meta-replay.js';
@@ -180,6 +181,16 @@ async function judgeItems(base: string, options: MetaEvalOptions, items: Labelle
   const cascade = cascadeReportOfJudged(
     results.map((r) => ({ human: r.item.human, status: r.status, details: r.verdict?.details })),
   );
+  // Trust or Escalate: each stage's threshold for the paper's α = 0.2, δ = 0.1, from a labelled pairwise run.
+  const escalate = cascade
+    ? escalateItemsOf(
+        results.flatMap((r) => {
+          const details = r.status === 'succeeded' ? cascadeDetailsOf(r.verdict?.details) : undefined;
+          return details ? [{ human: r.item.human, cascade: details }] : [];
+        }),
+      )
+    : [];
+  const calibration = escalate.length > 0 ? calibrateCascade(escalate) : undefined;
   const totals = results.reduce(
     (t, r) => ({
       ...t,
@@ -212,6 +223,7 @@ async function judgeItems(base: string, options: MetaEvalOptions, items: Labelle
       `calls ${totals.calls} · tokens ${totals.promptTokens} in / ${totals.completionTokens} out · ` +
       `cost $${totals.costUsd.toFixed(4)} · wall ${(wallMs / 1000).toFixed(1)} s`,
     ...(cascade ? ['', cascadeMarkdown(cascade)] : []),
+    ...(calibration ? ['', calibrationMarkdown(calibration)] : []),
   ].join('\n');
   const outFile =
     options.out ??
@@ -229,6 +241,7 @@ async function judgeItems(base: string, options: MetaEvalOptions, items: Labelle
         totals,
         report,
         ...(cascade ? { cascade } : {}),
+        ...(calibration ? { calibration } : {}),
         results: results.map((r) => ({
           id: r.item.id,
           evaluationId: r.evaluationId,

@@ -257,6 +257,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/meta-evaluations/{id}/calibrate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Calibrate a cascade (Trust or Escalate)
+         * @description From this labelled run of a `cascade` config (best with `runAllStages: true`), each stage's confidence threshold for a target agreement 1 − `alpha` with risk `delta`, by fixed-sequence testing as in Jung et al. 2024: the thresholds, the coverage and the agreement on the covered items with the guarantee stated, and the cascade config that applies them (items below every threshold then come back without a winner, `details.cascade.abstained`). Stored: `GET /v1/meta-evaluations/{id}` shows the latest.
+         */
+        post: operations["calibrateMetaEvaluation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/rubrics/{id}/versions/{version}/check": {
         parameters: {
             query?: never;
@@ -420,7 +440,7 @@ export interface paths {
         };
         /**
          * Usage and cost
-         * @description LLM calls, prompt / cached prompt / completion tokens and cost (USD) of this tenant in `[from, to)`, grouped by UTC `day`, `model`, `preset` or `key` (the API key that created the evaluation), summed from the per-call usage rows (written when an evaluation ends). CSV with `format=csv` or `Accept: text/csv`.
+         * @description LLM calls, prompt / cached prompt / completion tokens, cost (USD) and what the providers' prompt caches saved (USD) of this tenant in `[from, to)`, grouped by UTC `day`, `model`, `preset` or `key` (the API key that created the evaluation), summed from the per-call usage rows (written when an evaluation ends); and `verdictCache`: evaluations created in the range that the verdict cache served (no call, $0) and the USD those verdicts had cost. CSV (the rows only) with `format=csv` or `Accept: text/csv`.
          */
         get: operations["getUsage"];
         put?: never;
@@ -645,6 +665,92 @@ export interface paths {
          * @description Items that have not started never start; running items make no new LLM calls (calls in flight are still recorded and billed). The batch is `cancelling` until its last item ends, then `cancelled`. Repeating the request is harmless. No body.
          */
         post: operations["cancelBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/comparisons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List comparisons
+         * @description The tenant's comparisons, newest first, with their counts and the gate's final outcome; page with `cursor`.
+         */
+        get: operations["listComparisons"];
+        put?: never;
+        /**
+         * Compare candidates
+         * @description Judges 2-8 candidates' outputs on 1-10000 items, pair by pair (`design`: every pair, or each against a baseline), as a batch of kind `comparison` (its window, budget, cancel and counts are a batch's). Each pair is judged in both presentation orders: inside one evaluation when the judge calibrates position itself (most pairwise presets: `evaluationsPerPair` 1), else as two evaluations (AB and BA, combined by agree-or-tie). Every item is validated before anything is stored: a missing output is a 400 naming `items.3.outputs.v2`. Follow `GET /v1/comparisons/{id}`; `webhook.url` and subscribed endpoints receive `comparison.completed` once, with the gate's outcome.
+         *
+         *     **Body:** JSON, or NDJSON (`application/x-ndjson`): line 1 is the request without `items`, then one item per line. **Retries:** an `Idempotency-Key` returns the same comparison for the same body.
+         */
+        post: operations["createComparison"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/comparisons/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a comparison
+         * @description Counts, then the statistics (`basis`: `final` once every evaluation ended, stored; `live` while it runs): `pairs` (wins, ties, losses, `winRate` with its interval), the win `matrix`, the `ranking` by Bradley–Terry strength with bootstrap intervals, the `judge`'s flip and tie rates, the `gate` and a one-line `summary`; and the calls, tokens and cost of every evaluation.
+         */
+        get: operations["getComparison"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/comparisons/{id}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Comparison results (NDJSON)
+         * @description One JSON line per item in request order: each pair with its winner (a candidate, `tie` or null), its flip and its evaluations, and how the item went for the gate. The last page ends with a `summary` line (the gate and ranking as of now). Paged by `X-Next-Cursor` / `Link`.
+         */
+        get: operations["getComparisonResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/comparisons/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a comparison
+         * @description As a batch's cancel: evaluations not started never start; the comparison is `cancelling` until the last one ends, then `cancelled`, and `comparison.completed` carries the statistics of what was judged. Repeating it is harmless. No body.
+         */
+        post: operations["cancelComparison"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1137,6 +1243,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "comparison.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event comparison.completed
+         * @description Every evaluation of a comparison ended (`data.status` `cancelled` after a cancel): the gate's outcome and figures, the ranking, the pairs and the judge's rates; sent once, to the comparison's `webhook.url` too. POSTed to every enabled endpoint subscribed to `comparison.completed` (signed with its secret) and to the request's one-off `webhook.url` (signed with the tenant's signing secret). Answer 2xx within 10 s; anything else, a timeout or a network error is retried with backoff for about a day; 410 disables the endpoint. Redirects are not followed.
+         */
+        post: operations["comparisonCompletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1205,6 +1331,95 @@ export interface components {
                 /** @description The agreement report (meta-evaluations only). */
                 metaEvaluation: string | null;
             };
+        };
+        /** @description The completed comparison: the gate's outcome and figures, the ranking, the pairs and the judge's rates; usage and cost: `links.self`; per item: `links.results`. */
+        ComparisonEventData: {
+            id: string;
+            /**
+             * @description `cancelled` when a cancel was asked before every evaluation ended (the figures cover what was judged).
+             * @enum {string}
+             */
+            status: "completed" | "cancelled";
+            method: string;
+            preset: string | null;
+            candidates: string[];
+            design: components["schemas"]["ComparisonDesign"];
+            items: number;
+            counts: {
+                succeeded: number;
+                failed: number;
+                cancelled: number;
+            };
+            gate: components["schemas"]["GateResult"] | null;
+            ranking: components["schemas"]["RankingEntry"][];
+            pairs: components["schemas"]["ComparisonPair"][];
+            judge: components["schemas"]["ComparisonJudgeRates"];
+            summary: string;
+            createdAt: string;
+            completedAt: string;
+            links: {
+                self: string;
+                results: string;
+            };
+        };
+        /** @description `"all-pairs"`: every pair of candidates is judged on every item (n(n − 1)/2 pairs); `{"baseline": "v1"}`: every other candidate against `v1` only (n − 1 pairs), enough for a CI gate and still a ranking (the strengths are identified through the baseline). */
+        ComparisonDesign: "all-pairs" | {
+            /** @description The candidate every other one is compared with. */
+            baseline: string;
+        };
+        /** @description The gate: `outcome` (`passed` | `failed` | `inconclusive`), the candidate's win rate over the baseline (ties as half) with its Wilson interval at `confidence`, the counts behind it, `moreItems` (inconclusive only: items that would likely decide it; null otherwise) and a one-line `summary`. */
+        GateResult: {
+            candidate: string;
+            baseline: string;
+            minWinRate: number;
+            confidence: number;
+            /** @enum {string} */
+            outcome: "passed" | "failed" | "inconclusive";
+            winRate: number | null;
+            interval: [
+                number,
+                number
+            ];
+            n: number;
+            wins: number;
+            ties: number;
+            losses: number;
+            missing: number;
+            moreItems: number | null;
+            summary: string;
+        };
+        /** @description A candidate, best first: its Bradley–Terry strength θ (natural log; under bradley-terry P(i beats j) = 1/(1 + e^(θj − θi)), ×400/ln 10 for Elo points), its bootstrap `interval` (items resampled; null while it cannot be computed yet), and its `rank`: 1 + the candidates whose interval lies wholly above its own, so candidates the data cannot separate share a rank. */
+        RankingEntry: {
+            candidate: string;
+            rank: number;
+            strength: number;
+            interval: [
+                number,
+                number
+            ] | null;
+        };
+        /** @description One pair, oriented as `a` versus `b` (`a` is listed first in `candidates`): items `a` won, tied and lost, items without a verdict (`missing`: failed, cancelled, abstained), `winRate` = (wins + ties/2) / (wins + ties + losses) and its Wilson `interval`. */
+        ComparisonPair: {
+            a: string;
+            b: string;
+            wins: number;
+            ties: number;
+            losses: number;
+            missing: number;
+            winRate: number | null;
+            interval: [
+                number,
+                number
+            ];
+        };
+        /** @description The judge over every pair verdict: verdicts missing, the share of ties, and the share of verdicts whose two presentation orders disagreed (`flipRate`, over `flipsMeasured` verdicts where both orders gave one). */
+        ComparisonJudgeRates: {
+            outcomes: number;
+            decided: number;
+            missingRate: number | null;
+            tieRate: number | null;
+            flipsMeasured: number;
+            flipRate: number | null;
         };
         /** @description The assistant message's content, as JSON text. */
         JudgeVerdict: {
@@ -2233,6 +2448,11 @@ export interface components {
             }[];
             /** @default false */
             runAllStages?: boolean;
+            calibrated?: {
+                thresholds: (number | null)[];
+                alpha?: number;
+                delta?: number;
+            };
         };
         /** @description Config of method `rubric-steps` (G-Eval (Liu et al. 2023) §2, auto chain-of-thought: evaluation steps generated from the criteria). Fields left out take the preset's value, else the default shown. */
         "Rubric-stepsConfig": {
@@ -2339,6 +2559,7 @@ export interface components {
             progress: components["schemas"]["Progress"];
             verdict: components["schemas"]["VerdictSummary"] | null;
             usage: components["schemas"]["UsageTotals"];
+            cache: components["schemas"]["EvaluationCache"];
             error: components["schemas"]["EvaluationError"] | null;
             metaId: string | null;
             batchId: string | null;
@@ -2428,6 +2649,7 @@ export interface components {
                 estimated?: boolean;
                 /** @default 0 */
                 costUsd?: number;
+                cacheSavedUsd?: number;
                 /** @enum {string} */
                 tier?: "standard" | "flex" | "batch";
             };
@@ -2454,6 +2676,21 @@ export interface components {
             cachedPromptTokens: number;
             estimated: boolean;
             costUsd: number;
+            /** @description USD the provider's prompt cache saved: cached prompt tokens × (input − cached input price). */
+            cacheSavedUsd: number;
+        };
+        EvaluationCache: {
+            /**
+             * @description The mode it ran under: the request's `cache`, or `bypass` (a judge sampling above temperature 0 without a seed).
+             * @enum {string}
+             */
+            mode: "use" | "refresh" | "off" | "bypass";
+            /** @description True when the verdict came from the cache: no LLM call, $0. */
+            hit: boolean;
+            /** @description On a hit: the evaluation whose verdict this is (its transcript is there). */
+            from: string | null;
+            /** @description On a hit: what the cached verdict had cost (USD), saved this time; else 0. */
+            savedUsd: number;
         };
         EvaluationError: {
             code: string;
@@ -2488,6 +2725,9 @@ export interface components {
             metadata?: components["schemas"]["Metadata"];
             budget?: components["schemas"]["Budget"];
             webhook?: components["schemas"]["OneOffWebhook"];
+            cache?: components["schemas"]["CacheMode"];
+            /** @description The sample or seed index of this verdict (0 to 2^31 − 1), part of the verdict cache key: verdicts of different seeds are cached apart, so a judge sampling at a temperature above 0 is cached per seed (seed 0, 1, 2 … for several samples of one item). It keys the cache only: providers get no seed (their seeds are best effort and many refuse one). */
+            seed?: number;
             /**
              * @description The service tier. Absent: the tenant's default, else the providers' default, else `standard`. A tier a provider of the judge does not offer is a 400 `tier_unsupported` naming the provider.
              * @enum {string}
@@ -2581,6 +2821,11 @@ export interface components {
              */
             url: string;
         };
+        /**
+         * @description The verdict cache. `use` (default): an earlier verdict of this tenant for the same judge (engine version, resolved config, deployment defaults), rubric, task and seed, at most VERDICT_CACHE_TTL_DAYS old, is served at once with 0 LLM calls and $0 (`cache.hit`), else the new verdict is cached. `refresh`: judged anew, and the new verdict replaces the cached one. `off`: neither read nor written. Unset, a judge sampling at a temperature above 0 without a `seed` bypasses the cache (each run is a fresh sample); set `cache` to use it anyway.
+         * @enum {string}
+         */
+        CacheMode: "use" | "refresh" | "off";
         /** @description What "better" means, by your own criteria: `rb_…` (the latest version), `rb_…@3` (version 3), `rb_…#prod` (the version a tag points at, resolved when the evaluation is created) or an inline rubric (hashed, not stored as a version). The evaluation records `rubric: {id, version, hash}`. An archived rubric judges only when named with its version. */
         RubricRef: string | {
             /** @enum {string} */
@@ -2723,6 +2968,7 @@ export interface components {
                 estimated?: boolean;
                 /** @default 0 */
                 costUsd?: number;
+                cacheSavedUsd?: number;
                 /** @enum {string} */
                 tier?: "standard" | "flex" | "batch";
             };
@@ -2831,6 +3077,9 @@ export interface components {
             /** @description Overrides deep-merged over the preset's config (objects merge, arrays and scalars replace), or a full config with `method` when no preset is given. The result must satisfy MethodConfig. */
             config?: components["schemas"]["MethodConfig"];
             items: components["schemas"]["LabelledItem"][];
+            cache?: components["schemas"]["CacheMode"];
+            /** @description The sample or seed index of this verdict (0 to 2^31 − 1), part of the verdict cache key: verdicts of different seeds are cached apart, so a judge sampling at a temperature above 0 is cached per seed (seed 0, 1, 2 … for several samples of one item). It keys the cache only: providers get no seed (their seeds are best effort and many refuse one). */
+            seed?: number;
             /**
              * @description The service tier. Absent: the tenant's default, else the providers' default, else `standard`. A tier a provider of the judge does not offer is a 400 `tier_unsupported` naming the provider.
              * @enum {string}
@@ -2841,6 +3090,11 @@ export interface components {
              * @enum {string}
              */
             flexFallback?: "standard" | "wait";
+            /**
+             * @description Times each item is judged, 1-10 (default 1). Above 1 (pairwise items), the answer gains a `reliability` report over every repeat: test-retest agreement, position bias, flip, tie / unparsed / inconclusive rates and agreement with the labels, with 95% CIs. No verdict is reused between repeats; a mock or a model sampling at a temperature answers each afresh.
+             * @default 1
+             */
+            repeats?: number;
             rubric?: components["schemas"]["RubricRef"];
         };
         LabelledItem: {
@@ -2909,6 +3163,9 @@ export interface components {
             progress: components["schemas"]["MetaProgress"];
             report: components["schemas"]["AgreementReport"];
             reportMarkdown: string | null;
+            /** @description Times each item is judged. */
+            repeats: number;
+            reliability: components["schemas"]["ReliabilityReport"] | null;
             items: {
                 itemId: string;
                 evaluationId: string;
@@ -2923,6 +3180,32 @@ export interface components {
                 /** @description The judge's score once the item succeeded (pointwise); null before, or pairwise. */
                 score: number | null;
             }[];
+            /** @description The latest Trust or Escalate calibration of this cascade run (`POST /v1/meta-evaluations/{id}/calibrate`); null before one. */
+            calibration: {
+                alpha: number;
+                delta: number;
+                minTrusted: number;
+                /** @enum {string} */
+                deltaSplit: "per-stage" | "bonferroni";
+                thresholds: (number | null)[];
+                stages: {
+                    stage: number;
+                    threshold: number | null;
+                    delta: number;
+                    reached: number;
+                    unrecorded: number;
+                    tested: number;
+                    trusted: number;
+                    agreement: number | null;
+                    disagreementBound: number | null;
+                }[];
+                n: number;
+                covered: number;
+                abstained: number;
+                coverage: number | null;
+                agreement: number | null;
+                guarantee: string;
+            } | null;
             createdAt: string;
         };
         MetaProgress: {
@@ -3047,6 +3330,155 @@ export interface components {
                 kendall: number | null;
             };
         } | null;
+        /** @description The judge's reliability over every repeat (`repeats` > 1), once every repeat ended: test-retest agreement (all repeats agree; Krippendorff's α), position bias (how often the answer shown first wins), flip rate, tie / unparsed / inconclusive / failed rates, and agreement of each repeat with the human label, each with a bootstrap 95% CI over items. */
+        ReliabilityReport: {
+            items: number;
+            repeats: number;
+            repeatsPerItem: {
+                min: number;
+                max: number;
+            };
+            rates: {
+                A: number | null;
+                B: number | null;
+                tie: number | null;
+                unparsed: number | null;
+                inconclusive: number | null;
+                failed: number | null;
+            };
+            testRetest: {
+                itemsCompared: number;
+                allAgree: {
+                    value: number | null;
+                    ci: {
+                        lo: number;
+                        hi: number;
+                    } | null;
+                };
+                pairAgreement: {
+                    value: number | null;
+                    ci: {
+                        lo: number;
+                        hi: number;
+                    } | null;
+                };
+                alpha: {
+                    value: number | null;
+                    ci: {
+                        lo: number;
+                        hi: number;
+                    } | null;
+                };
+            };
+            positionBias: {
+                judgements: number;
+                aWinsWhenFirst: number | null;
+                aWinsWhenSecond: number | null;
+                firstShownWins: {
+                    value: number | null;
+                    ci: {
+                        lo: number;
+                        hi: number;
+                    } | null;
+                };
+            };
+            flips: {
+                measured: number;
+                rate: {
+                    value: number | null;
+                    ci: {
+                        lo: number;
+                        hi: number;
+                    } | null;
+                };
+            };
+            labelled: {
+                items: number;
+                scored: number;
+                perRepeatAccuracy: {
+                    value: number | null;
+                    ci: {
+                        lo: number;
+                        hi: number;
+                    } | null;
+                };
+                majorityAccuracy: {
+                    value: number | null;
+                    ci: {
+                        lo: number;
+                        hi: number;
+                    } | null;
+                };
+                majorityKappa: {
+                    value: number | null;
+                    ci: {
+                        lo: number;
+                        hi: number;
+                    } | null;
+                };
+            } | null;
+            bootstrap: {
+                resamples: number;
+                seed: number;
+                level: number;
+            };
+        };
+        CalibrateResult: {
+            calibration: components["schemas"]["CascadeCalibration"];
+            /** @description The run's cascade config with `calibrated.thresholds` set (and `runAllStages` off): pass it as `config` to judge with the calibrated cascade, which abstains (no winner, `details.cascade.abstained`) on items below every threshold. */
+            config: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description Trust or Escalate (Jung et al. 2024) on this labelled cascade run: per stage its confidence threshold (null: the stage trusts nothing) by fixed-sequence testing, the items each stage trusts and their agreement with the labels, the coverage (items some stage trusts) and the agreement over them, and the `guarantee` in words. */
+        CascadeCalibration: {
+            alpha: number;
+            delta: number;
+            minTrusted: number;
+            /** @enum {string} */
+            deltaSplit: "per-stage" | "bonferroni";
+            thresholds: (number | null)[];
+            stages: {
+                stage: number;
+                threshold: number | null;
+                delta: number;
+                reached: number;
+                unrecorded: number;
+                tested: number;
+                trusted: number;
+                agreement: number | null;
+                disagreementBound: number | null;
+            }[];
+            n: number;
+            covered: number;
+            abstained: number;
+            coverage: number | null;
+            agreement: number | null;
+            guarantee: string;
+        };
+        CalibrateRequest: {
+            /**
+             * @description Tolerated disagreement with the human labels: the target agreement is 1 − alpha. In (0, 1); default 0.2.
+             * @default 0.2
+             */
+            alpha?: number;
+            /**
+             * @description Risk that the guarantee fails over the calibration draw. In (0, 1); default 0.1.
+             * @default 0.1
+             */
+            delta?: number;
+            /**
+             * @description Fewest items a tested threshold must trust (30, as the authors’ code); fewer cannot pass the test.
+             * @default 30
+             */
+            minTrusted?: number;
+            /**
+             * @description `per-stage` (the paper): δ at every stage; `bonferroni`: δ/k per stage, so the whole cascade holds at 1 − δ.
+             * @default per-stage
+             * @enum {string}
+             */
+            deltaSplit?: "per-stage" | "bonferroni";
+        };
         RubricCheck: {
             metaEvaluationId: string;
             /** @enum {string} */
@@ -3787,8 +4219,17 @@ export interface components {
                 cachedPromptTokens: number;
                 completionTokens: number;
                 costUsd: number;
+                /** @description USD the providers' prompt caches saved: cached prompt tokens × (input − cached input price). */
+                cacheSavedUsd: number;
                 /** @description True when some token counts were estimated locally (the provider sent none). */
                 estimated: boolean;
+            };
+            /** @description The verdict cache in the range (its hits make no call, so no usage row). */
+            verdictCache: {
+                /** @description Evaluations created in the range that the verdict cache served: 0 calls, $0. */
+                hits: number;
+                /** @description What those cached verdicts had cost when they were judged (USD): saved. */
+                savedUsd: number;
             };
         };
         UsageRow: {
@@ -3800,6 +4241,8 @@ export interface components {
             cachedPromptTokens: number;
             completionTokens: number;
             costUsd: number;
+            /** @description USD the providers' prompt caches saved: cached prompt tokens × (input − cached input price). */
+            cacheSavedUsd: number;
             /** @description True when some token counts were estimated locally (the provider sent none). */
             estimated: boolean;
         };
@@ -3982,7 +4425,7 @@ export interface components {
             links: components["schemas"]["BatchLinks"];
         };
         /** @enum {string} */
-        BatchKind: "batch" | "meta_evaluation";
+        BatchKind: "batch" | "meta_evaluation" | "comparison";
         /**
          * @description `running` → `completed` once every item ended; after a cancel `cancelling` → `cancelled` once every item ended.
          * @enum {string}
@@ -4001,6 +4444,9 @@ export interface components {
             items: components["schemas"]["BatchItem"][];
             rubric?: components["schemas"]["RubricRef"];
             webhook?: components["schemas"]["OneOffWebhook"];
+            cache?: components["schemas"]["CacheMode"];
+            /** @description The sample or seed index of this verdict (0 to 2^31 − 1), part of the verdict cache key: verdicts of different seeds are cached apart, so a judge sampling at a temperature above 0 is cached per seed (seed 0, 1, 2 … for several samples of one item). It keys the cache only: providers get no seed (their seeds are best effort and many refuse one). */
+            seed?: number;
             /**
              * @description Spending limits of the whole batch. Checked at submit against the estimate (`POST /v1/estimates`): 400 naming `budget.<limit>` when even the cheapest run of every item cannot fit. While it runs, each item is launched with a share of what is left as its own budget (enforced call by call); once nothing is left, items not launched end `failed` with `budget_exceeded`. Per-item limits go in `config.budget` instead.
              * @example {
@@ -4114,6 +4560,394 @@ export interface components {
             error: components["schemas"]["EvaluationError"] | null;
             rubric: components["schemas"]["RubricStamp"] | null;
         };
+        ComparisonAccepted: {
+            id: string;
+            status: components["schemas"]["BatchStatus"];
+            items: number;
+            /** @description Pairs judged on every item. */
+            pairs: number;
+            /** @description 1 when the judge runs both presentation orders inside each evaluation (its position calibration: most pairwise presets), 2 when it runs one order (the pair is judged as AB and as BA, two evaluations, combined by agree-or-tie). */
+            evaluationsPerPair: 1 | 2;
+            /** @description items × pairs × evaluationsPerPair. */
+            evaluations: number;
+            links: components["schemas"]["ComparisonLinks"];
+        };
+        ComparisonLinks: {
+            self: string;
+            results: string;
+            cancel: string;
+            /** @description The same evaluations as a batch (`GET /v1/batches/{id}`). */
+            batch: string;
+        };
+        CreateComparisonRequest: {
+            /** @description Preset id from GET /v1/methods. Its config is the base the `config` overrides merge into. */
+            preset?: string;
+            /** @description Overrides deep-merged over the preset's config (objects merge, arrays and scalars replace), or a full config with `method` when no preset is given. The result must satisfy MethodConfig. */
+            config?: components["schemas"]["MethodConfig"];
+            /** @description The rubric every pair evaluation judges by, as on `POST /v1/evaluations` (resolved once, at submit). */
+            rubric?: string | {
+                /** @enum {string} */
+                kind: "pairwise" | "pointwise";
+                criteria: string;
+                scale?: {
+                    min: number;
+                    max: number;
+                    levels?: {
+                        score: number;
+                        text: string;
+                    }[];
+                };
+                aspects?: {
+                    name: string;
+                    criteria: string;
+                    scale?: {
+                        min: number;
+                        max: number;
+                        levels?: {
+                            score: number;
+                            text: string;
+                        }[];
+                    };
+                    /** @default 1 */
+                    weight?: number;
+                    evaluationSteps?: string;
+                }[];
+                evaluationSteps?: string;
+                /** @description Accepted so that a rubric body can be sent as is; not used. */
+                name?: string;
+                /** @description Accepted (and checked) so that a rubric body can be sent as is; not run. */
+                examples?: {
+                    task: {
+                        /** @enum {string} */
+                        kind: "pairwise";
+                        question?: string;
+                        messages?: ({
+                            /** @enum {string} */
+                            role: "user";
+                            content: string;
+                        } | {
+                            /** @enum {string} */
+                            role: "assistant";
+                            content?: string;
+                            answerA?: string;
+                            answerB?: string;
+                            reference?: string;
+                        })[];
+                        answerA: string;
+                        answerB: string;
+                        reference?: string;
+                    } | {
+                        /** @enum {string} */
+                        kind: "pointwise";
+                        source?: string;
+                        messages?: ({
+                            /** @enum {string} */
+                            role: "user";
+                            content: string;
+                        } | {
+                            /** @enum {string} */
+                            role: "assistant";
+                            content: string;
+                        })[];
+                        context?: string;
+                        output: string;
+                        aspect?: {
+                            name: string;
+                            description?: string;
+                            scale: {
+                                min: number;
+                                max: number;
+                            };
+                        };
+                        aspects?: {
+                            name: string;
+                            description?: string;
+                            scale: {
+                                min: number;
+                                max: number;
+                            };
+                            weight?: number;
+                        }[];
+                    };
+                    expected: ("A" | "B" | "tie") | number;
+                    expectedAspects?: {
+                        [key: string]: number;
+                    };
+                    note?: string;
+                }[];
+            };
+            /** @description 2-8 distinct names; pairs are oriented by this order (`a` is the one listed first). */
+            candidates: string[];
+            items: components["schemas"]["ComparisonItem"][];
+            design: components["schemas"]["ComparisonDesign"];
+            gate?: components["schemas"]["ComparisonGate"];
+            statistics?: components["schemas"]["ComparisonStatisticsOptions"];
+            /** @description Also POST `comparison.completed` (and no other event) to `url`, signed with the tenant's signing secret. */
+            webhook?: {
+                /**
+                 * @description An `https` URL of a public host. Refused with 400 `url_not_allowed` naming the rule: other schemes (plain `http` only to loopback when the deployment sets `WEBHOOK_ALLOW_LOOPBACK=true`), credentials in the URL, IP literals in private, loopback, link-local, CGNAT, multicast, reserved or cloud-metadata ranges (any IPv4 notation, IPv4-mapped IPv6 included).
+                 * @example https://hooks.example.com/tribunal
+                 */
+                url: string;
+            };
+            /**
+             * @description Spending limits of the whole comparison (every pair evaluation), as a batch's `budget`: shared out as the evaluations launch; once used up, evaluations not launched end `failed` (`budget_exceeded`) and their pairs count as missing.
+             * @example {
+             *       "maxCostUsd": 0.05
+             *     }
+             * @example {
+             *       "maxCalls": 12,
+             *       "maxTokens": 60000
+             *     }
+             */
+            budget?: {
+                maxCostUsd?: number;
+                maxCalls?: number;
+                maxTokens?: number;
+            };
+            /**
+             * @description The service tier of every pair evaluation, as a batch's `tier` (absent: the tenant's default, else the providers' default, else `standard`). A tier a provider of the judge does not offer is a 400 `tier_unsupported` naming the provider.
+             * @enum {string}
+             */
+            tier?: "standard" | "flex" | "batch";
+            /**
+             * @description What a flex refusal leads to (tier `flex` only; default `standard`).
+             * @enum {string}
+             */
+            flexFallback?: "standard" | "wait";
+        };
+        ComparisonItem: {
+            /** @description Your id for the item (unique in the comparison); results carry it back. */
+            id: string;
+            question?: string;
+            /** @description The conversation before the judged replies, instead of `question` (the last message is the user turn). Earlier assistant turns are shared by every candidate here: give them as `content`. */
+            messages?: ({
+                /** @enum {string} */
+                role: "user";
+                content: string;
+            } | {
+                /** @enum {string} */
+                role: "assistant";
+                content?: string;
+                answerA?: string;
+                answerB?: string;
+                reference?: string;
+            })[];
+            reference?: string;
+            /** @description Each candidate's output, keyed by its name in `candidates`: one for every candidate, no other. */
+            outputs: {
+                [key: string]: string;
+            };
+        };
+        /** @description Is `candidate` better than `baseline`? The candidate's win rate over the baseline (ties as half) gets a Wilson interval at `confidence` (two-sided, [0.5, 1), default 0.95): `passed` when its lower bound is above `minWinRate` ((0, 1), default 0.5), `failed` when its upper bound is below it, else `inconclusive` with how many more items would likely decide it. */
+        ComparisonGate: {
+            candidate: string;
+            baseline: string;
+            /** @default 0.5 */
+            minWinRate?: number;
+            /** @default 0.95 */
+            confidence?: number;
+        };
+        ComparisonStatisticsOptions: {
+            /**
+             * @description `bradley-terry`: ties count as half a win for each side (default); `davidson`: ties modelled with a fitted tie parameter ν.
+             * @default bradley-terry
+             * @enum {string}
+             */
+            model?: "bradley-terry" | "davidson";
+            /**
+             * @description Level of the pair win-rate intervals and the strength intervals, in (0, 1); default 0.95.
+             * @default 0.95
+             */
+            level?: number;
+            /**
+             * @description Bootstrap resamples of items for the strength intervals, 100-10,000; default 1000.
+             * @default 1000
+             */
+            resamples?: number;
+            /**
+             * @description Bootstrap seed; the same verdicts and seed give the same intervals. Default 0.
+             * @default 0
+             */
+            seed?: number;
+        };
+        ComparisonList: {
+            data: components["schemas"]["ComparisonSummary"][];
+            /** @description Pass as `cursor` for the next page; null on the last one. */
+            nextCursor: string | null;
+        };
+        ComparisonSummary: {
+            id: string;
+            status: components["schemas"]["BatchStatus"];
+            method: string;
+            preset: string | null;
+            candidates: string[];
+            design: components["schemas"]["ComparisonDesign"];
+            items: number;
+            /** @description 1 when the judge runs both presentation orders inside each evaluation (its position calibration: most pairwise presets), 2 when it runs one order (the pair is judged as AB and as BA, two evaluations, combined by agree-or-tie). */
+            evaluationsPerPair: 1 | 2;
+            /** @description Its evaluations by status. */
+            counts: {
+                total: number;
+                pending: number;
+                ended: number;
+                succeeded: number;
+                failed: number;
+                cancelled: number;
+            };
+            /**
+             * @description The gate's final outcome; null before the comparison completed or without a gate.
+             * @enum {string|null}
+             */
+            gateOutcome: "passed" | "failed" | "inconclusive" | null;
+            /** @description ISO 8601 UTC. */
+            createdAt: string;
+            /** @description ISO 8601 UTC. */
+            completedAt: string | null;
+            /** @description ISO 8601 UTC. */
+            cancelRequestedAt: string | null;
+            links: components["schemas"]["ComparisonLinks"];
+        };
+        Comparison: {
+            id: string;
+            status: components["schemas"]["BatchStatus"];
+            method: string;
+            preset: string | null;
+            candidates: string[];
+            design: components["schemas"]["ComparisonDesign"];
+            items: number;
+            /** @description 1 when the judge runs both presentation orders inside each evaluation (its position calibration: most pairwise presets), 2 when it runs one order (the pair is judged as AB and as BA, two evaluations, combined by agree-or-tie). */
+            evaluationsPerPair: 1 | 2;
+            /** @description Its evaluations by status. */
+            counts: {
+                total: number;
+                pending: number;
+                ended: number;
+                succeeded: number;
+                failed: number;
+                cancelled: number;
+            };
+            /**
+             * @description The gate's final outcome; null before the comparison completed or without a gate.
+             * @enum {string|null}
+             */
+            gateOutcome: "passed" | "failed" | "inconclusive" | null;
+            /** @description ISO 8601 UTC. */
+            createdAt: string;
+            /** @description ISO 8601 UTC. */
+            completedAt: string | null;
+            /** @description ISO 8601 UTC. */
+            cancelRequestedAt: string | null;
+            links: components["schemas"]["ComparisonLinks"];
+            basis: components["schemas"]["ComparisonStatisticsBasis"];
+            /** @description One entry per pair judged, `a` before `b` in `candidates`. */
+            pairs: components["schemas"]["ComparisonPair"][];
+            matrix: components["schemas"]["WinMatrix"];
+            /** @description Best first. */
+            ranking: components["schemas"]["RankingEntry"][];
+            strengths: components["schemas"]["ComparisonStrengths"];
+            judge: components["schemas"]["ComparisonJudgeRates"];
+            /** @description The gate, when the request asked for one. */
+            gate: components["schemas"]["GateResult"] | null;
+            /** @description One line a CI log can print: the gate's summary when there is a gate, else the ranking. */
+            summary: string;
+            webhook: components["schemas"]["OneOffWebhook"] | null;
+            budget: components["schemas"]["Budget"] | null;
+            /** @description Every LLM call billed for its evaluations. */
+            usage: {
+                calls: number;
+                promptTokens: number;
+                completionTokens: number;
+                cachedPromptTokens: number;
+                estimated: boolean;
+                costUsd: number;
+                /** @description USD the provider's prompt cache saved: cached prompt tokens × (input − cached input price). */
+                cacheSavedUsd: number;
+            };
+        };
+        /**
+         * @description `final`: computed once every evaluation ended and stored; `live`: computed now over the evaluations ended so far (intervals from 200 resamples); `live-counts`: a large running comparison (more than 5,000 evaluations) computed from verdict counts, the strength intervals (and so every rank but 1) appear once it completes.
+         * @enum {string}
+         */
+        ComparisonStatisticsBasis: "final" | "live" | "live-counts";
+        /** @description The N × N win matrix, rows and columns in `candidates` order: `wins[r][c]` items r beat c, `ties[r][c]`, `winRate[r][c]` r over c with ties as half (null on the diagonal and for pairs never judged). */
+        WinMatrix: {
+            candidates: string[];
+            wins: number[][];
+            ties: number[][];
+            winRate: (number | null)[][];
+        };
+        ComparisonStrengths: {
+            /** @enum {string} */
+            model: "bradley-terry" | "davidson";
+            /** @enum {string} */
+            scale: "log";
+            /**
+             * @description The strengths sum to 0 (only their differences are identified).
+             * @enum {string}
+             */
+            centring: "sum-zero";
+            /** @description Davidson's tie parameter ν; null for bradley-terry. */
+            nu: number | null;
+            /** @description Virtual wins and losses per candidate against a θ = 0 opponent (keeps a sweep finite); 1. */
+            prior: number;
+            /** @enum {string} */
+            solver: "newton" | "mm";
+            converged: boolean;
+            iterations: number;
+            logLikelihood: number;
+            bootstrap: {
+                /** @description 0 while the intervals are not computed (see `basis`). */
+                resamples: number;
+                seed: number;
+                level: number;
+                dropped: number;
+            };
+        };
+        /** @description An item line (`kind: "item"`) per item in request order, each pair with its verdict and evaluations; the last page ends with one `kind: "summary"` line: the gate and the ranking as of now (`basis`). */
+        ComparisonResultLine: {
+            /** @enum {string} */
+            kind: "item";
+            /** @description 0-based position of the item in the request. */
+            index: number;
+            itemId: string;
+            pairs: {
+                a: string;
+                b: string;
+                /** @description The candidate that won, `tie`, or null (no verdict yet, or none). */
+                winner: string | null;
+                /** @description Whether the two presentation orders disagreed; null when not measured. */
+                flip: boolean | null;
+                evaluations: {
+                    id: string;
+                    /**
+                     * @description `AB`: `a` shown as answer A; `BA`: `b` shown as answer A.
+                     * @enum {string}
+                     */
+                    order: "AB" | "BA";
+                    status: components["schemas"]["EvaluationStatus"];
+                    /**
+                     * @description The evaluation's own winner, in its own A/B terms (see `order`); null without one.
+                     * @enum {string|null}
+                     */
+                    winner: "A" | "B" | "tie" | null;
+                    error: components["schemas"]["EvaluationError"] | null;
+                }[];
+            }[];
+            /**
+             * @description With a gate: how this item went for the gate's candidate against its baseline; null without a verdict or a gate.
+             * @enum {string|null}
+             */
+            gate: "win" | "tie" | "loss" | null;
+        } | {
+            /** @enum {string} */
+            kind: "summary";
+            status: components["schemas"]["BatchStatus"];
+            basis: components["schemas"]["ComparisonStatisticsBasis"];
+            gate: components["schemas"]["GateResult"] | null;
+            ranking: components["schemas"]["RankingEntry"][];
+            summary: string;
+        };
         Estimate: {
             method: string;
             preset: string | null;
@@ -4146,6 +4980,15 @@ export interface components {
                 standard: components["schemas"]["TierEstimate"];
                 flex: components["schemas"]["TierEstimate"];
                 batch: components["schemas"]["TierEstimate"];
+            };
+            /** @description The preset's cacheable share with provider prompt caching (each evaluation sends one prompt_cache_key). costUsd does not count it. */
+            promptCache: {
+                /** @description Prompt tokens of one evaluation of the first item, its longest path. */
+                promptTokens: number;
+                /** @description Of those, the tokens a provider's prompt cache could bill as cached: each prompt's prefix shared with a call that ended before it was sent (same model), by OpenAI's rule (prompts of 1,024+ tokens, 128-token steps). */
+                cacheableTokens: number;
+                /** @description cacheableTokens / promptTokens (0 without prompt tokens). */
+                cacheableShare: number;
             };
             assumptions: string[];
         };
@@ -4333,6 +5176,11 @@ export interface components {
             max_tokens?: number | null;
             /** @description As `max_tokens`. */
             max_completion_tokens?: number | null;
+            /**
+             * @description Tribunal's own parameter (OpenAI SDKs send it through `extra_body`): the verdict cache, as `cache` of POST /v1/evaluations (`use` by default: the same task to the same model answers from the cache with 0 LLM calls).
+             * @enum {string}
+             */
+            cache?: "use" | "refresh" | "off";
         };
         ChatRequestMessage: {
             /** @enum {string} */
@@ -4383,10 +5231,10 @@ export interface components {
             secret: string;
         };
         /**
-         * @description `evaluation.succeeded` | `evaluation.failed` | `evaluation.cancelled`: an evaluation ended; `batch.completed`: every item of a batch ended; `meta_evaluation.completed`: a meta-evaluation's report is ready.
+         * @description `evaluation.succeeded` | `evaluation.failed` | `evaluation.cancelled`: an evaluation ended; `batch.completed`: every item of a batch ended; `meta_evaluation.completed`: a meta-evaluation's report is ready; `comparison.completed`: a comparison's statistics and gate are ready.
          * @enum {string}
          */
-        WebhookEventType: "evaluation.succeeded" | "evaluation.failed" | "evaluation.cancelled" | "batch.completed" | "meta_evaluation.completed";
+        WebhookEventType: "evaluation.succeeded" | "evaluation.failed" | "evaluation.cancelled" | "batch.completed" | "meta_evaluation.completed" | "comparison.completed";
         CreateWebhookEndpointRequest: {
             /**
              * @description An `https` URL of a public host. Refused with 400 `url_not_allowed` naming the rule: other schemes (plain `http` only to loopback when the deployment sets `WEBHOOK_ALLOW_LOOPBACK=true`), credentials in the URL, IP literals in private, loopback, link-local, CGNAT, multicast, reserved or cloud-metadata ranges (any IPv4 notation, IPv4-mapped IPv6 included).
@@ -4500,6 +5348,11 @@ export interface components {
             mapping: components["schemas"]["TriggerMapping"];
             filter: components["schemas"]["TriggerFilter"] | null;
             webhook: components["schemas"]["OneOffWebhook"] | null;
+            /**
+             * @description The verdict cache mode of its evaluations; null: not set (the default, `CacheMode`).
+             * @enum {string|null}
+             */
+            cache: "use" | "refresh" | "off" | null;
             rubric: string | {
                 /** @enum {string} */
                 kind: "pairwise" | "pointwise";
@@ -4605,7 +5458,7 @@ export interface components {
                 [key: string]: components["schemas"]["MappingRule"];
             };
         };
-        /** @description The task built from each incoming request: `kind` and a rule per task field (see `Task`). */
+        /** @description What each incoming request becomes: `kind` `pairwise` or `pointwise` and a rule per task field (see `Task`): one evaluation; or `kind` `comparison` and a rule per field of `POST /v1/comparisons` (values are JSON, e.g. `"/candidates"`): one comparison, whose `comparison.completed` carries the gate. */
         TaskMapping: {
             /** @enum {string} */
             kind: "pairwise";
@@ -4620,6 +5473,37 @@ export interface components {
             context?: components["schemas"]["MappingRule"];
             output: components["schemas"]["MappingRule"];
             aspect: components["schemas"]["MappingRule"];
+        } | {
+            /** @enum {string} */
+            kind: "comparison";
+            /** @description The candidate names (a JSON array). */
+            candidates: string | {
+                template: string;
+            } | {
+                /** @description Any JSON value. */
+                value?: unknown;
+            };
+            /** @description The items (a JSON array of `ComparisonItem`), each with every candidate's output. */
+            items: string | {
+                template: string;
+            } | {
+                /** @description Any JSON value. */
+                value?: unknown;
+            };
+            /** @description `"all-pairs"` or `{"baseline": …}`; default `"all-pairs"`. */
+            design?: string | {
+                template: string;
+            } | {
+                /** @description Any JSON value. */
+                value?: unknown;
+            };
+            /** @description The CI gate (`ComparisonGate`), e.g. `{"value": {"candidate": "new", "baseline": "prod"}}`. */
+            gate?: string | {
+                template: string;
+            } | {
+                /** @description Any JSON value. */
+                value?: unknown;
+            };
         };
         /** @description Where a field comes from: a JSON Pointer (`"/outputs/0/text"`); `{"template": "Q: {{/issue/title}}"}` (placeholders hold pointers; numbers and booleans are inserted as text, objects and arrays as JSON); or `{"value": …}`, a constant. */
         MappingRule: string | {
@@ -4661,6 +5545,11 @@ export interface components {
             mapping: components["schemas"]["TriggerMapping"];
             filter?: components["schemas"]["TriggerFilter"];
             webhook?: components["schemas"]["OneOffWebhook"];
+            /**
+             * @description The verdict cache for each evaluation it creates (`CacheMode`): a sender's repeated event for an unchanged candidate gets the cached verdict.
+             * @enum {string}
+             */
+            cache?: "use" | "refresh" | "off";
             description?: string;
             rubric?: components["schemas"]["RubricRef"];
         };
@@ -4678,6 +5567,11 @@ export interface components {
             mapping: components["schemas"]["TriggerMapping"];
             filter: components["schemas"]["TriggerFilter"] | null;
             webhook: components["schemas"]["OneOffWebhook"] | null;
+            /**
+             * @description The verdict cache mode of its evaluations; null: not set (the default, `CacheMode`).
+             * @enum {string|null}
+             */
+            cache: "use" | "refresh" | "off" | null;
             rubric: string | {
                 /** @enum {string} */
                 kind: "pairwise" | "pointwise";
@@ -4782,6 +5676,18 @@ export interface components {
             status: components["schemas"]["EvaluationStatus"];
             replayed: boolean;
             links: components["schemas"]["EvaluationLinks"];
+        };
+        HookComparisonAccepted: {
+            comparisonId: string;
+            /** @enum {string} */
+            status: "running" | "cancelling" | "completed" | "cancelled";
+            replayed: boolean;
+            links: {
+                self: string;
+                results: string;
+                cancel: string;
+                batch: string;
+            };
         };
     };
     responses: never;
@@ -5916,6 +6822,96 @@ export interface operations {
                 };
             };
             /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no meta-evaluation with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    calibrateMetaEvaluation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Meta-evaluation id (`me_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CalibrateRequest"];
+            };
+        };
+        responses: {
+            /** @description The calibration and the calibrated config. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalibrateResult"];
+                };
+            };
+            /** @description `invalid_request`, `invalid_json`: the body fails its schema, or the run is not a finished pairwise cascade run with labels (see `issues`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7909,10 +8905,10 @@ export interface operations {
             query?: {
                 /** @description The `nextCursor` of the previous page (opaque). Absent: the first page. */
                 cursor?: string;
-                /** @description Batches per page, 1-100 (default 20), newest first. */
+                /** @description Batches per page, newest first, 1-100 (default 20). */
                 limit?: number;
                 /** @description Only batches of this kind. */
-                kind?: "batch" | "meta_evaluation";
+                kind?: "batch" | "meta_evaluation" | "comparison";
             };
             header?: never;
             path?: never;
@@ -8121,7 +9117,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Batch id (`ba_…`, or a meta-evaluation's `me_…`). */
+                /** @description Batch id (`ba_…`, a meta-evaluation's `me_…` or a comparison's `cp_…`). */
                 id: string;
             };
             cookie?: never;
@@ -8212,7 +9208,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Batch id (`ba_…`, or a meta-evaluation's `me_…`). */
+                /** @description Batch id (`ba_…`, a meta-evaluation's `me_…` or a comparison's `cp_…`). */
                 id: string;
             };
             cookie?: never;
@@ -8302,7 +9298,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Batch id (`ba_…`, or a meta-evaluation's `me_…`). */
+                /** @description Batch id (`ba_…`, a meta-evaluation's `me_…` or a comparison's `cp_…`). */
                 id: string;
             };
             cookie?: never;
@@ -8355,6 +9351,492 @@ export interface operations {
                 };
             };
             /** @description `already_ended`: every item of the batch had ended before. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listComparisons: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page (opaque). Absent: the first page. */
+                cursor?: string;
+                /** @description Comparisons per page, newest first, 1-100 (default 20). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of comparisons. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComparisonList"];
+                };
+            };
+            /** @description `invalid_request`: a query parameter fails its schema, or the cursor is not one this API returned. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createComparison: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body returns the first answer instead of creating a second evaluation. Send one whenever a request may be retried (a retry after a connection reset without it creates a duplicate). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateComparisonRequest"];
+                "application/x-ndjson": string;
+            };
+        };
+        responses: {
+            /** @description Accepted: every pair evaluation is stored and queued (also the answer to an idempotent replay). */
+            202: {
+                headers: {
+                    /** @description The comparison's URL (relative). */
+                    Location: string;
+                    /** @description Present when this answers a retry with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComparisonAccepted"];
+                };
+            };
+            /** @description `invalid_json`, `invalid_request`, `invalid_config`, `unknown_preset`, `unknown_method`, `task_kind_unsupported`, `byok_disabled`, `url_not_allowed`, `signing_secret_missing`: the body, a header or the query fails its schema (see `issues`), the judge config is invalid for the task, or a `webhook.url` is refused by the URL guard or cannot be signed yet. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: the `rubric` reference names no rubric, version or tag of the tenant (the message names the field). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `idempotency_conflict`: the `Idempotency-Key` was used with a different body. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: body over MAX_BODY_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: Content-Type is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`, `quota_exceeded`: this key's request rate is used up (`Retry-After`), or the tenant's monthly evaluation or spend cap is reached (`error.resetAt`, `Retry-After`: the first day of next month, UTC). Evaluations already accepted run to their end. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `byok_not_supported`: X-LLM-Api-Key sent while ALLOW_BYOK is true (not supported yet). */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: the deployment has no usable LLM settings (an operator must fix them). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getComparison: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Comparison id (`cp_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The comparison. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comparison"];
+                };
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no comparison with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getComparisonResults: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page (opaque). Absent: the first page. */
+                cursor?: string;
+                /** @description Items per page, 1-200 (default 50). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Comparison id (`cp_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description NDJSON: one `ComparisonResultLine` per line. */
+            200: {
+                headers: {
+                    /** @description Cursor of the next page; absent on the last page. */
+                    "X-Next-Cursor"?: string;
+                    /** @description RFC 8288 link to the next page (`rel="next"`); absent on the last page. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["ComparisonResultLine"];
+                };
+            };
+            /** @description `invalid_request`: a query parameter fails its schema, or the cursor is not one of this comparison. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no comparison with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelComparison: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Comparison id (`cp_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelling: the comparison as it is now. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comparison"];
+                };
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no comparison with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `already_ended`: every evaluation of the comparison had ended before. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10403,13 +11885,13 @@ export interface operations {
                     "application/json": components["schemas"]["HookIgnored"];
                 };
             };
-            /** @description Accepted: the evaluation (also for a replayed delivery id). */
+            /** @description Accepted: the evaluation, or the comparison of a `comparison` trigger (also for a replayed delivery id). */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HookAccepted"];
+                    "application/json": components["schemas"]["HookAccepted"] | components["schemas"]["HookComparisonAccepted"];
                 };
             };
             /** @description `invalid_json`, `invalid_request`, `invalid_config`, `task_kind_unsupported`: the body is not JSON, `X-GitHub-Delivery` is missing, or the mapped task does not suit the judge. */
@@ -10746,6 +12228,55 @@ export interface operations {
                     /** @description When the event happened (ISO 8601). */
                     timestamp: string;
                     data: components["schemas"]["BatchEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: Tribunal disables the endpoint and stops sending to it. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer: the delivery is retried with backoff. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    comparisonCompletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, so receivers deduplicate. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse values far from now (e.g. 5 minutes) to stop replays. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the `whsec_` secret; two space-separated signatures during a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "comparison.completed";
+                    /** @description When the event happened (ISO 8601). */
+                    timestamp: string;
+                    data: components["schemas"]["ComparisonEventData"];
                 };
             };
         };

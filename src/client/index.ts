@@ -28,6 +28,11 @@ export type VerdictSummary = NonNullable<Schemas['VerdictSummary']>;
 export type Transcript = Schemas['Transcript'];
 /** The verdict the OpenAI-compatible endpoint puts in the assistant message (JSON text). */
 export type JudgeVerdict = Schemas['JudgeVerdict'];
+/** `POST /v1/comparisons`'s body, its answer, and `GET /v1/comparisons/{id}` (ranking, pairs, gate, summary). */
+export type CreateComparisonRequest = Schemas['CreateComparisonRequest'];
+export type ComparisonAccepted = Schemas['ComparisonAccepted'];
+export type Comparison = Schemas['Comparison'];
+export type GateResult = NonNullable<Schemas['GateResult']>;
 
 /** HTTP methods the API uses. */
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';

@@ -158,6 +158,12 @@ export const VARS = {
   ),
   MAX_BATCH_BODY_BYTES: spec(integer(1), '16777216', 'bytes', 'Body limit of POST /v1/batches.'),
   BATCH_CONCURRENCY: spec(integer(1, 1000), '16', 'items', 'Items of one batch in flight at once (1-1000).'),
+  VERDICT_CACHE_TTL_DAYS: spec(
+    number(0),
+    '30',
+    'days',
+    'How long a cached verdict serves identical requests (cache "use"); older entries miss and are written anew.',
+  ),
   FLEX_WAIT_MAX_SECONDS: spec(
     integer(1),
     '86400',

@@ -36,6 +36,11 @@ export const UsageSchema = z
     estimated: z.boolean().default(false),
     /** Cost of the call in USD from the price table; 0 when the model has no price. */
     costUsd: z.number().nonnegative().default(0),
+    /**
+     * USD the provider's prompt cache saved on it: cached prompt tokens × (input − cached input price) at the
+     * price table's prices. Absent where no provider reported usage through the LLM layer (estimates, tests).
+     */
+    cacheSavedUsd: z.number().nonnegative().optional(),
     /** The tier of the attempt that answered, whose price `costUsd` is at; absent: `standard`. */
     tier: CallTierSchema.optional(),
   })
@@ -51,14 +56,19 @@ export const ZERO_USAGE: Usage = {
   costUsd: 0,
 };
 
-/** Sum of two usages (estimated if either is). */
+/** Sum of two usages (estimated if either is; `cacheSavedUsd` when either has it). */
 export function addUsage(a: Usage, b: Usage): Usage {
+  const saved =
+    a.cacheSavedUsd === undefined && b.cacheSavedUsd === undefined
+      ? {}
+      : { cacheSavedUsd: (a.cacheSavedUsd ?? 0) + (b.cacheSavedUsd ?? 0) };
   return {
     promptTokens: a.promptTokens + b.promptTokens,
     completionTokens: a.completionTokens + b.completionTokens,
     cachedPromptTokens: a.cachedPromptTokens + b.cachedPromptTokens,
     estimated: a.estimated || b.estimated,
     costUsd: a.costUsd + b.costUsd,
+    ...saved,
   };
 }
 

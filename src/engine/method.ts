@@ -202,6 +202,12 @@ export interface MethodDefinition<C extends { method: string }, S> {
    * `evaluationSteps` is worth completing by the `rubric-steps` method (auto-CoT) before it is used.
    */
   usesEvaluationSteps?(config: C): boolean;
+  /**
+   * Optional, for a method with `applyRaw`: true when this config judges a pairwise task in both
+   * presentation orders (its inner protocols calibrate), so its verdict measures `positionFlip`. Other
+   * methods answer by their `calibration` (see `judgesBothOrders` in ./protocol.ts).
+   */
+  judgesBothOrders?(config: C): boolean;
 }
 
 /** A method definition with its types erased, for the registry. */

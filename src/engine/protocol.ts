@@ -89,6 +89,16 @@ function orderKeys(method: AnyMethod, config: EngineState['config'], view: Judge
 }
 
 /**
+ * Whether this config judges a pairwise task in both presentation orders itself (position calibration:
+ * the verdict combines AB and BA and says whether they disagreed, `positionFlip`), or in one order only.
+ * A nesting method answers for its inner protocols (`MethodDefinition.judgesBothOrders`, default false).
+ */
+export function judgesBothOrders(method: AnyMethod, config: EngineState['config']): boolean {
+  if (method.applyRaw) return method.judgesBothOrders?.(config) ?? false;
+  return config.calibration.enabled;
+}
+
+/**
  * Creates the initial state. `config` must already be resolved by the method's schema
  * (see `resolveMethodConfig` in the registry). The rubric is an input beside the task, not part of the
  * config: without one the state is exactly what it was before rubrics existed.

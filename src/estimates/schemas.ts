@@ -163,6 +163,26 @@ export const EstimateSchema = z
     waves: z.object({ min: z.number().int().nonnegative(), max: z.number().int().nonnegative() }).strict(),
     /** The same calls at each service tier: cost and completion time. */
     tiers: z.object({ standard: TierEstimateSchema, flex: TierEstimateSchema, batch: TierEstimateSchema }).strict(),
+    promptCache: z
+      .object({
+        promptTokens: z
+          .number()
+          .int()
+          .nonnegative()
+          .describe('Prompt tokens of one evaluation of the first item, its longest path.'),
+        cacheableTokens: z
+          .number()
+          .int()
+          .nonnegative()
+          .describe(
+            "Of those, the tokens a provider's prompt cache could bill as cached: each prompt's prefix shared with a call that ended before it was sent (same model), by OpenAI's rule (prompts of 1,024+ tokens, 128-token steps).",
+          ),
+        cacheableShare: z.number().min(0).max(1).describe('cacheableTokens / promptTokens (0 without prompt tokens).'),
+      })
+      .strict()
+      .describe(
+        "The preset's cacheable share with provider prompt caching (each evaluation sends one prompt_cache_key). costUsd does not count it.",
+      ),
     /** How the figures were made, in words. */
     assumptions: z.array(z.string()),
   })

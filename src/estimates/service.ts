@@ -18,6 +18,7 @@ import { addEstimates, estimateTask, NO_ESTIMATE } from '../budgets/estimate.js'
 import type { EstimateRequest, EstimateResponse } from './schemas.js';
 import { MAX_EXACT_ITEMS } from './schemas.js';
 import { EXPECTED_REPLY_TOKENS } from '../budgets/synthetic.js';
+import { promptCacheShare } from './prompt-cache-share.js';
 import { resolveRubricRef } from '../rubrics/resolve.js';
 
 const ASSUMPTIONS = [
@@ -53,6 +54,8 @@ export async function estimate(env: Bindings, tenant: string, body: EstimateRequ
       sum = addEstimates(sum, await estimateTask(judge.method, judge.config, task, deps, rubric ? { rubric } : {}));
   }
   const total = picked.length < tasks.length ? scaleEstimate(sum, tasks.length / picked.length) : sum;
+  const first = tasks[0];
+  const cache = first ? await promptCacheShare(judge.method, judge.config, first, deps, rubric) : null;
   const budget = judge.config.budget as Budget | undefined;
   return {
     method: judge.method.method,
@@ -83,6 +86,11 @@ export async function estimate(env: Bindings, tenant: string, body: EstimateRequ
       providers: judgeProviders(judge, settings.defaultProvider),
       concurrency: configOf(env).BATCH_CONCURRENCY,
     }),
+    promptCache: {
+      promptTokens: cache?.promptTokens ?? 0,
+      cacheableTokens: cache?.cacheableTokens ?? 0,
+      cacheableShare: cache && cache.promptTokens > 0 ? cache.cacheableTokens / cache.promptTokens : 0,
+    },
     assumptions:
       picked.length < tasks.length
         ? [...ASSUMPTIONS, `Sampled: ${picked.length} of ${tasks.length} items, evenly spaced, scaled to all.`]

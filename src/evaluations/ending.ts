@@ -262,8 +262,8 @@ function resultStatements(db: D1Database, w: FinalWrite): D1PreparedStatement[] 
       db
         .prepare(
           `INSERT INTO usage (evaluation_id, call_id, tenant, model, prompt_tokens, completion_tokens, cached_prompt_tokens,
-             estimated, cost_usd, attempts, latency_ms, created_at, tier, failed_attempts)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+             estimated, cost_usd, cache_saved_usd, attempts, latency_ms, created_at, tier, failed_attempts)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
         )
         .bind(
           w.id,
@@ -275,6 +275,7 @@ function resultStatements(db: D1Database, w: FinalWrite): D1PreparedStatement[] 
           u.usage.cachedPromptTokens,
           u.usage.estimated ? 1 : 0,
           u.usage.costUsd,
+          u.usage.cacheSavedUsd ?? 0,
           u.attempts,
           u.latencyMs,
           u.at,

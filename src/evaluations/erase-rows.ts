@@ -7,17 +7,20 @@
  * `deleted_at` (./ending.ts). Idempotent. Times are epoch ms.
  */
 import { eraseWebhookEventsStatements } from '../webhooks/outbox.js';
+import { forgetSourceStatements } from '../verdict-cache/rows.js';
 
 /** Task stored in a deleted evaluation's row (the column is NOT NULL): JSON `null`. */
 export const ERASED_TASK = 'null';
 
 /**
  * Erases the evaluation's task, metadata, transcript, verdict and webhook events (their payloads carry
- * the verdict; pending deliveries go with them) in one transaction; keeps its usage rows.
+ * the verdict; pending deliveries go with them) in one transaction; keeps its usage rows. Its verdict stops
+ * serving as a verdict cache entry in the same transaction (src/verdict-cache/rows.ts).
  */
 export async function eraseEvaluation(db: D1Database, id: string, now: number): Promise<void> {
   await db.batch([
     ...eraseWebhookEventsStatements(db, id),
+    ...forgetSourceStatements(db, id),
     db.prepare('DELETE FROM transcripts WHERE evaluation_id = ?').bind(id),
     db.prepare('DELETE FROM verdicts WHERE evaluation_id = ?').bind(id),
     db

@@ -10,6 +10,8 @@
 import type { EvaluationError } from './live-events.js';
 import type { EvaluationStatus } from './status.js';
 import { SQL_NOT_ENDED, sqlMayBecome } from './status.js';
+import type { CacheHit } from '../verdict-cache/hit.js';
+import { hitColumns, hitOf } from '../verdict-cache/hit.js';
 import type { FlexFallback, Tier } from '../llm/tiers.js';
 
 /**
@@ -36,6 +38,11 @@ export interface StartJob {
   task: string;
   /** The batch it belongs to (src/batches), null for none; absent when the caller does not know. */
   batchId?: string | null;
+  /**
+   * A verdict cache hit marked when it was created (src/verdict-cache/): the object ends it at once with the
+   * cached verdict, making no LLM call. Null or absent: a miss (or the source was deleted meanwhile), it runs.
+   */
+  cached?: CacheHit | null;
   /** The service tier it runs at (src/tiers/); absent: `standard` (rows from before tiers). */
   tier?: Tier;
   /** What a flex refusal leads to; absent: `standard`. */
@@ -71,7 +78,7 @@ export const BATCH_CANCELLED_ERROR: EvaluationError = { code: 'cancelled', messa
 export async function loadJob(db: D1Database, id: string): Promise<EvaluationJob | null> {
   const row = await db
     .prepare(
-      `SELECT id, tenant, status, method, config, task, error_code, error_message, batch_id, tier, flex_fallback,
+      `SELECT id, tenant, status, method, config, task, error_code, error_message, batch_id, tier, flex_fallback, ${hitColumns()},
          (SELECT batches.cancel_requested_at FROM batches WHERE batches.id = evaluations.batch_id) AS batch_cancelled_at,
          ${rubricContentSql('evaluations')} AS rubric
        FROM evaluations WHERE id = ?`,
@@ -87,6 +94,8 @@ export async function loadJob(db: D1Database, id: string): Promise<EvaluationJob
       error_code: string | null;
       error_message: string | null;
       batch_id: string | null;
+      cache_from: string | null;
+      cached_verdict: string | null;
       tier: Tier;
       flex_fallback: FlexFallback;
       batch_cancelled_at: number | null;
@@ -101,6 +110,7 @@ export async function loadJob(db: D1Database, id: string): Promise<EvaluationJob
     config: row.config,
     task: row.task,
     batchId: row.batch_id,
+    cached: hitOf(row),
     tier: row.tier,
     flexFallback: row.flex_fallback,
     rubric: row.rubric,

@@ -5,6 +5,7 @@
  * Times are epoch milliseconds; JSON columns hold documents validated by the API's zod schemas.
  */
 import type { EvaluationStatus } from './status.js';
+import type { CacheDecision } from '../verdict-cache/plan.js';
 import type { FlexFallback, Tier } from '../llm/tiers.js';
 
 /** What an evaluation records of the rubric it judged by (src/rubrics): the content's hash, and the stored rubric. */
@@ -43,6 +44,10 @@ export interface NewEvaluation {
   now: number;
   /** The managed API key that created it (`key_…`), for usage by key; null or absent otherwise. */
   keyId?: string | null;
+  /** What the verdict cache does for it (src/verdict-cache/plan.ts); null or absent: `off`. */
+  cacheMode?: CacheDecision | null;
+  /** The verdict cache key it reads and writes; null or absent for `off` and `bypass`. */
+  cacheKey?: string | null;
   /** The service tier it runs at (src/tiers/); absent: `standard`. */
   tier?: Tier;
   /** What a flex refusal leads to; absent: `standard`. */
@@ -77,6 +82,12 @@ export interface EvaluationRecord {
   finishedAt: number | null;
   /** Set once the caller deleted it (./erase-rows.ts): task, metadata, transcript and verdict are gone. */
   deletedAt: number | null;
+  /** The verdict cache's mode for it (null: written before the cache, read as `off`). */
+  cacheMode: string | null;
+  /** On a verdict cache hit: the evaluation whose verdict it took. */
+  cacheFrom: string | null;
+  /** On a hit: what the cached verdict had cost, USD. */
+  cacheSavedUsd: number | null;
   /** The service tier it runs at, and what a flex refusal leads to. */
   tier: Tier;
   flexFallback: FlexFallback;
@@ -105,6 +116,8 @@ const INSERT_COLUMNS = [
   'created_at',
   'updated_at',
   'key_id',
+  'cache_mode',
+  'cache_key',
   'tier',
   'flex_fallback',
   'rubric_hash',
@@ -137,6 +150,8 @@ function insertValues(e: NewEvaluation): (string | number | null)[] {
     e.now,
     e.now,
     e.keyId ?? null,
+    e.cacheMode ?? null,
+    e.cacheKey ?? null,
     e.tier ?? 'standard',
     e.flexFallback ?? 'standard',
     e.rubric?.hash ?? null,
@@ -197,6 +212,27 @@ export function insertRowsJsonStatements(
   return jsonChunks(rows).map((chunk) => db.prepare(sql).bind(chunk, ...guard.binds));
 }
 
+/** A column of a new `evaluations` row. */
+export type EvaluationInsertColumn = (typeof INSERT_COLUMNS)[number];
+
+/**
+ * One `INSERT … SELECT … ON CONFLICT DO NOTHING` of rows computed in SQL: `columns` gives each column of the
+ * one column list as an SQL expression over `from` (a `FROM …` clause, optionally with `WHERE`); the `?` of
+ * the expressions (in column-list order), then those of `from`, take `binds` in order. For rows expanded
+ * in D1 itself (a comparison's pair evaluations), so the Worker never holds them.
+ */
+export function insertRowsSelectStatement(
+  db: D1Database,
+  columns: Readonly<Record<EvaluationInsertColumn, string>>,
+  from: string,
+  binds: readonly (string | number | null)[],
+): D1PreparedStatement {
+  const select = INSERT_COLUMNS.map((c) => columns[c]).join(',\n  ');
+  return db
+    .prepare(`INSERT INTO evaluations (${INSERT_COLUMNS.join(', ')}) SELECT ${select} ${from} ON CONFLICT DO NOTHING`)
+    .bind(...binds);
+}
+
 /**
  * Inserts a queued evaluation. With an idempotency key the partial unique index
  * `(tenant, idempotency_key)` turns a second insert into a no-op, and the row that holds the key is
@@ -244,6 +280,9 @@ interface EvaluationRow {
   started_at: number | null;
   finished_at: number | null;
   deleted_at: number | null;
+  cache_mode: string | null;
+  cache_from: string | null;
+  cache_saved_usd: number | null;
   tier: Tier;
   flex_fallback: FlexFallback;
   rubric_hash: string | null;
@@ -253,7 +292,8 @@ interface EvaluationRow {
 
 const SELECT = `SELECT id, tenant, status, method, preset, json_extract(task, '$.kind') AS task_kind, metadata,
   idempotency_key, request_hash, meta_id, batch_id, item_id, calls_done, calls_planned, error_code, error_message,
-  created_at, updated_at, started_at, finished_at, deleted_at, tier, flex_fallback, rubric_hash, rubric_id, rubric_version FROM evaluations`;
+  created_at, updated_at, started_at, finished_at, deleted_at, tier, flex_fallback, rubric_hash, rubric_id, rubric_version,
+  cache_mode, cache_from, cache_saved_usd FROM evaluations`;
 
 /** The rubric stamp of a row's `rubric_*` columns, or null when it judged by none. */
 export function rubricStampOf(
@@ -288,6 +328,9 @@ function toRecord(r: EvaluationRow): EvaluationRecord {
     startedAt: r.started_at,
     finishedAt: r.finished_at,
     deletedAt: r.deleted_at,
+    cacheMode: r.cache_mode,
+    cacheFrom: r.cache_from,
+    cacheSavedUsd: r.cache_saved_usd,
     tier: r.tier,
     flexFallback: r.flex_fallback,
     rubric: rubricStampOf(r.rubric_hash, r.rubric_id, r.rubric_version),
@@ -412,6 +455,8 @@ export interface UsageSums {
   cachedPromptTokens: number;
   estimated: boolean;
   costUsd: number;
+  /** USD the provider's prompt cache saved over these calls. */
+  cacheSavedUsd: number;
 }
 
 /** Sums the per-call usage rows of one evaluation (zeros when none). */
@@ -426,13 +471,15 @@ interface UsageSumsRow {
   k: number;
   e: number;
   cost: number;
+  saved: number;
 }
 
 function usageSumsStatement(db: D1Database, id: string): D1PreparedStatement {
   return db
     .prepare(
       `SELECT count(*) AS calls, COALESCE(SUM(prompt_tokens), 0) AS p, COALESCE(SUM(completion_tokens), 0) AS c,
-        COALESCE(SUM(cached_prompt_tokens), 0) AS k, COALESCE(MAX(estimated), 0) AS e, COALESCE(SUM(cost_usd), 0) AS cost
+        COALESCE(SUM(cached_prompt_tokens), 0) AS k, COALESCE(MAX(estimated), 0) AS e, COALESCE(SUM(cost_usd), 0) AS cost,
+        COALESCE(SUM(cache_saved_usd), 0) AS saved
        FROM usage WHERE evaluation_id = ?`,
     )
     .bind(id);
@@ -446,5 +493,6 @@ function usageSumsOf(row: UsageSumsRow | null | undefined): UsageSums {
     cachedPromptTokens: row?.k ?? 0,
     estimated: (row?.e ?? 0) !== 0,
     costUsd: row?.cost ?? 0,
+    cacheSavedUsd: row?.saved ?? 0,
   };
 }

@@ -15,6 +15,7 @@ import { TranscriptEntrySchema, VerdictSchema } from '../engine/verdict.js';
 import { FIELD_EXAMPLES, PAIRWISE_TASK_EXAMPLE, POINTWISE_TASK_EXAMPLE } from './examples.js';
 import { configField } from '../methods/method-config.js';
 import { OneOffWebhookSchema } from '../webhooks/schemas.js';
+import { CacheModeSchema, CacheSeedSchema, EvaluationCacheSchema } from '../verdict-cache/schemas.js';
 import { FlexFallbackField, FlexFallbackView, TierField, TierView } from '../tiers/schemas.js';
 import { RubricField } from '../rubrics/schemas.js';
 
@@ -64,6 +65,8 @@ export const CreateEvaluationRequestSchema = z
     /** Spending limits of this evaluation (stored as `config.budget`; give it here or there, not both). */
     budget: BudgetSchema.optional(),
     webhook: OneOffWebhookSchema.optional(),
+    cache: CacheModeSchema.optional(),
+    seed: CacheSeedSchema.optional(),
     tier: TierField,
     flexFallback: FlexFallbackField,
     /** Your own criteria: a stored rubric (`rb_…`, `rb_…@3`, `rb_…#prod`) or an inline one. */
@@ -115,6 +118,10 @@ export const UsageTotalsSchema = z
     /** True when any call's counts were estimated locally. */
     estimated: z.boolean(),
     costUsd: z.number().nonnegative(),
+    cacheSavedUsd: z
+      .number()
+      .nonnegative()
+      .describe("USD the provider's prompt cache saved: cached prompt tokens × (input − cached input price)."),
   })
   .strict()
   .meta({ id: 'UsageTotals' });
@@ -153,6 +160,7 @@ export const EvaluationSchema = z
     /** Present once `succeeded`. */
     verdict: z.union([VerdictSummarySchema, z.null()]),
     usage: UsageTotalsSchema,
+    cache: EvaluationCacheSchema,
     /** Present when `failed` or `cancelled`. */
     error: z.union([EvaluationErrorSchema, z.null()]),
     /** Meta-evaluation this evaluation belongs to. */

@@ -27,7 +27,7 @@ export async function listTranscript(db: D1Database, id: string): Promise<Transc
   const { results } = await db
     .prepare(
       `SELECT t.seq, t.call_id, t.agent, t.label, t.stage, t.model, t.content, t.parse_error,
-         u.prompt_tokens, u.completion_tokens, u.cached_prompt_tokens, u.estimated, u.cost_usd
+         u.prompt_tokens, u.completion_tokens, u.cached_prompt_tokens, u.estimated, u.cost_usd, u.cache_saved_usd
        FROM transcripts t LEFT JOIN usage u ON u.evaluation_id = t.evaluation_id AND u.call_id = t.call_id
        WHERE t.evaluation_id = ? ORDER BY t.seq`,
     )
@@ -46,6 +46,7 @@ export async function listTranscript(db: D1Database, id: string): Promise<Transc
       cached_prompt_tokens: number | null;
       estimated: number | null;
       cost_usd: number | null;
+      cache_saved_usd: number | null;
     }>();
   return results.map((r) => ({
     seq: r.seq,
@@ -62,6 +63,7 @@ export async function listTranscript(db: D1Database, id: string): Promise<Transc
       cachedPromptTokens: r.cached_prompt_tokens ?? 0,
       estimated: (r.estimated ?? 0) !== 0,
       costUsd: r.cost_usd ?? 0,
+      cacheSavedUsd: r.cache_saved_usd ?? 0,
     },
   }));
 }

@@ -49,6 +49,10 @@ const DOCUMENT_CONFIG = {
       name: 'estimates',
       description: 'What an evaluation or a batch would cost before it runs: the shortest and longest paths.',
     },
+    {
+      name: 'comparisons',
+      description: 'Candidates compared pair by pair over items: win rates, a ranking with intervals, and a CI gate.',
+    },
     { name: 'usage', description: "Calls, tokens and cost of the caller's tenant." },
     {
       name: 'admin',

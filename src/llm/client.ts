@@ -170,11 +170,17 @@ function defaultSleep(ms: number): Promise<void> {
 
 /**
  * Creates the LLM function: {@link createTieredLlm}'s standard tier, as the engine's {@link LlmFunction}.
+ * @param options how every call runs (default: the standard tier, no prompt cache key), e.g. one
+ *   `promptCacheKey` for all the calls of one evaluation.
  * @throws LlmSettingsError as {@link createTieredLlm}.
  */
-export function createLlm(settingsInput: LlmSettings | LlmSettingsInput, deps: LlmDeps = {}): LlmFunction {
+export function createLlm(
+  settingsInput: LlmSettings | LlmSettingsInput,
+  deps: LlmDeps = {},
+  options: CallOptions = {},
+): LlmFunction {
   const call = createTieredLlm(settingsInput, deps);
-  return async (request) => (await call(request)).result;
+  return async (request) => (await call(request, options)).result;
 }
 
 /**

@@ -38,9 +38,9 @@ export interface TierUsage extends Usage {
   cacheSavedUsd: number;
 }
 
-/** The engine's {@link Usage} out of a {@link TierUsage} (what a stored `LlmCallResult` holds). */
+/** The engine's {@link Usage} out of a {@link TierUsage} (what a stored `LlmCallResult` holds, the USD saved included). */
 export function plainUsage(u: TierUsage): Usage {
-  const { tier: _tier, cacheSavedUsd: _saved, ...usage } = u;
+  const { tier: _tier, ...usage } = u;
   return usage;
 }
 

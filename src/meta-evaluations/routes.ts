@@ -7,7 +7,7 @@ import { CREATE_META_EVALUATION_EXAMPLES, META_EVALUATION_ID_EXAMPLE } from './e
 import { byok } from '../http/byok.js';
 import { requireScope, scoped, scopeSecurity } from '../tenants/auth.js';
 import { jsonBody } from '../http/json-body.js';
-import { createMetaEvaluation, viewMetaEvaluation } from './service.js';
+import { calibrateMetaEvaluation, createMetaEvaluation, viewMetaEvaluation } from './service.js';
 import type { TenantEnv } from '../tenants/auth.js';
 import {
   acceptedResponses,
@@ -19,7 +19,14 @@ import {
   NoQuery,
   v1Responses,
 } from '../http/responses.js';
-import { CreateMetaEvaluationRequestSchema, MetaEvaluationAcceptedSchema, MetaEvaluationSchema } from './schemas.js';
+import {
+  CalibrateRequestSchema,
+  CalibrateResultSchema,
+  CreateMetaEvaluationRequestSchema,
+  MetaEvaluationAcceptedSchema,
+  MetaEvaluationSchema,
+} from './schemas.js';
+import { errorResponse } from '../http/responses.js';
 
 /** Path of `/v1/meta-evaluations/{id}`. */
 export const MetaEvaluationIdParams = z.object({
@@ -80,6 +87,48 @@ const get = createRoute({
   }),
 });
 
+const calibrate = createRoute({
+  method: 'post',
+  path: '/{id}/calibrate',
+  operationId: 'calibrateMetaEvaluation',
+  tags: ['meta-evaluations'],
+  summary: 'Calibrate a cascade (Trust or Escalate)',
+  description:
+    "From this labelled run of a `cascade` config (best with `runAllStages: true`), each stage's confidence threshold for a target " +
+    'agreement 1 − `alpha` with risk `delta`, by fixed-sequence testing as in Jung et al. 2024: the thresholds, the coverage and the ' +
+    'agreement on the covered items with the guarantee stated, and the cascade config that applies them (items below every threshold ' +
+    'then come back without a winner, `details.cascade.abstained`). Stored: `GET /v1/meta-evaluations/{id}` shows the latest.',
+  middleware: [requireScope('evaluations:write'), jsonBody()] as const,
+  security: scopeSecurity('evaluations:write'),
+  request: {
+    params: MetaEvaluationIdParams,
+    query: NoQuery,
+    body: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: CalibrateRequestSchema,
+          examples: {
+            paper: {
+              summary: "The paper's target",
+              description: 'Agreement with humans ≥ 80% (alpha 0.2) with probability ≥ 90% (delta 0.1).',
+              value: { alpha: 0.2, delta: 0.1 },
+            },
+          },
+        },
+      },
+    },
+  },
+  responses: v1Responses({
+    200: jsonResponse(CalibrateResultSchema, 'The calibration and the calibrated config.'),
+    400: errorResponse(
+      ['invalid_request', 'invalid_json'],
+      'the body fails its schema, or the run is not a finished pairwise cascade run with labels (see `issues`).',
+    ),
+    404: notFound('meta-evaluation'),
+  }),
+});
+
 /** Routes under `/v1/meta-evaluations`. */
 export const metaEvaluations = new OpenAPIHono<TenantEnv>()
   .openapi(create, async (c) => {
@@ -100,4 +149,7 @@ export const metaEvaluations = new OpenAPIHono<TenantEnv>()
     const body: z.infer<typeof MetaEvaluationAcceptedSchema> = { id, status, itemsTotal, links: { self } };
     return c.json(body, 202);
   })
-  .openapi(get, async (c) => c.json(await viewMetaEvaluation(c.env, c.var.tenant, c.req.valid('param').id), 200));
+  .openapi(get, async (c) => c.json(await viewMetaEvaluation(c.env, c.var.tenant, c.req.valid('param').id), 200))
+  .openapi(calibrate, async (c) =>
+    c.json(await calibrateMetaEvaluation(c.env, c.var.tenant, c.req.valid('param').id, c.req.valid('json')), 200),
+  );

@@ -28,6 +28,8 @@ export interface NewMetaEvaluation {
   /** Resolved method config shared by every item. */
   config: unknown;
   items: NewMetaItem[];
+  /** Times each item is judged (default 1). */
+  repeats?: number;
   now: number;
 }
 
@@ -41,10 +43,10 @@ export function metaStatements(db: D1Database, m: NewMetaEvaluation): D1Prepared
   return [
     db
       .prepare(
-        `INSERT INTO meta_evaluations (id, tenant, status, preset, config, items_total, created_at, updated_at)
-         SELECT ?, ?, 'running', ?, ?, ?, ?, ? WHERE ${BATCH_INSERTED}`,
+        `INSERT INTO meta_evaluations (id, tenant, status, preset, config, items_total, repeats, created_at, updated_at)
+         SELECT ?, ?, 'running', ?, ?, ?, ?, ?, ? WHERE ${BATCH_INSERTED}`,
       )
-      .bind(m.id, m.tenant, m.preset, JSON.stringify(m.config), m.items.length, m.now, m.now, m.id),
+      .bind(m.id, m.tenant, m.preset, JSON.stringify(m.config), m.items.length, m.repeats ?? 1, m.now, m.now, m.id),
     db
       .prepare(
         `INSERT INTO meta_evaluation_items (meta_id, item_id, evaluation_id, human, group_key)
@@ -66,6 +68,14 @@ export interface MetaRecord {
   itemsTotal: number;
   /** Stored report JSON text, or null until every item ended. */
   report: string | null;
+  /** Times each item is judged. */
+  repeats: number;
+  /** Stored reliability report JSON text (repeats > 1), or null until every repeat ended. */
+  reliability: string | null;
+  /** The latest cascade calibration (JSON text), or null. */
+  calibration: string | null;
+  /** The resolved judge config (JSON text). */
+  config: string;
   createdAt: number;
   /** The service tier of its items (its batch row's). */
   tier: Tier;
@@ -75,8 +85,9 @@ export interface MetaRecord {
 export async function getMeta(db: D1Database, tenant: string, id: string): Promise<MetaRecord | null> {
   const row = await db
     .prepare(
-      `SELECT id, tenant, status, preset, json_extract(config, '$.method') AS method, items_total, report, created_at,
-         COALESCE((SELECT tier FROM batches WHERE batches.id = meta_evaluations.id), 'standard') AS tier
+      `SELECT id, tenant, status, preset, json_extract(config, '$.method') AS method, items_total, report, repeats,
+              reliability, calibration, config, created_at,
+              COALESCE((SELECT tier FROM batches WHERE batches.id = meta_evaluations.id), 'standard') AS tier
        FROM meta_evaluations WHERE id = ? AND tenant = ?`,
     )
     .bind(id, tenant)
@@ -88,6 +99,10 @@ export async function getMeta(db: D1Database, tenant: string, id: string): Promi
       method: string;
       items_total: number;
       report: string | null;
+      repeats: number;
+      reliability: string | null;
+      calibration: string | null;
+      config: string;
       created_at: number;
       tier: Tier;
     }>();
@@ -100,6 +115,10 @@ export async function getMeta(db: D1Database, tenant: string, id: string): Promi
         method: row.method,
         itemsTotal: row.items_total,
         report: row.report,
+        repeats: row.repeats,
+        reliability: row.reliability,
+        calibration: row.calibration,
+        config: row.config,
         createdAt: row.created_at,
         tier: row.tier,
       }
@@ -172,4 +191,60 @@ export async function storeMetaReport(
     .bind(JSON.stringify(report), status, now, id)
     .run();
   return r.meta.changes > 0;
+}
+
+/** One repeat of an item: its evaluation's status and verdict fields. */
+export interface RepeatRow {
+  item_id: string;
+  status: EvaluationStatus;
+  winner: 'A' | 'B' | 'tie' | null;
+  position_flip: number | null;
+  /** The verdict's votes (JSON text), or null without a verdict. */
+  votes: string | null;
+}
+
+/** Every evaluation of the meta-evaluation's batch (every repeat of every item), in position order. */
+export async function listRepeats(db: D1Database, metaId: string): Promise<RepeatRow[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT e.item_id, e.status, v.winner, v.position_flip, json_extract(v.verdict, '$.votes') AS votes
+       FROM evaluations e LEFT JOIN verdicts v ON v.evaluation_id = e.id
+       WHERE e.batch_id = ? ORDER BY e.batch_seq`,
+    )
+    .bind(metaId)
+    .all<RepeatRow>();
+  return results;
+}
+
+/** Stores the reliability report once (a second writer changes nothing). */
+export async function storeReliability(db: D1Database, id: string, report: unknown, now: number): Promise<void> {
+  await db
+    .prepare(`UPDATE meta_evaluations SET reliability = ?, updated_at = ? WHERE id = ? AND reliability IS NULL`)
+    .bind(JSON.stringify(report), now, id)
+    .run();
+}
+
+/** Every labelled item's human label, status and verdict details (JSON text), for a cascade calibration. */
+export async function listCalibrationItems(
+  db: D1Database,
+  metaId: string,
+): Promise<{ human: string; status: EvaluationStatus; details: string | null }[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT i.human, e.status, json_extract(v.verdict, '$.details') AS details
+       FROM meta_evaluation_items i JOIN evaluations e ON e.id = i.evaluation_id
+       LEFT JOIN verdicts v ON v.evaluation_id = i.evaluation_id
+       WHERE i.meta_id = ? ORDER BY i.item_id`,
+    )
+    .bind(metaId)
+    .all<{ human: string; status: EvaluationStatus; details: string | null }>();
+  return results;
+}
+
+/** Stores the latest calibration. */
+export async function storeCalibration(db: D1Database, id: string, calibration: unknown, now: number): Promise<void> {
+  await db
+    .prepare(`UPDATE meta_evaluations SET calibration = ?, updated_at = ? WHERE id = ?`)
+    .bind(JSON.stringify(calibration), now, id)
+    .run();
 }

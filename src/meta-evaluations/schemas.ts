@@ -8,7 +8,13 @@ import { z } from '@hono/zod-openapi';
 import { EvaluationStatusSchema, JudgeConfigField, PresetField } from '../evaluations/schemas.js';
 import { AgreementReportSchema } from '../metrics/agreement.js';
 import { LabelledItemSchema } from '../metrics/labelled.js';
+import { CacheModeSchema, CacheSeedSchema } from '../verdict-cache/schemas.js';
 import { FlexFallbackField, TierField, TierView } from '../tiers/schemas.js';
+import { ReliabilityReportSchema } from '../metrics/reliability.js';
+import { CascadeCalibrationSchema } from '../metrics/escalate.js';
+
+/** Most times an item is judged: 10. */
+export const MAX_REPEATS = 10;
 
 /** Most labelled items per meta-evaluation: 500. */
 export const MAX_META_ITEMS = 500;
@@ -19,13 +25,28 @@ export const CreateMetaEvaluationRequestSchema = z
     preset: PresetField,
     config: JudgeConfigField,
     items: z.array(LabelledItemSchema).min(1).max(MAX_META_ITEMS),
+    cache: CacheModeSchema.optional(),
+    seed: CacheSeedSchema.optional(),
     tier: TierField,
     flexFallback: FlexFallbackField,
+    repeats: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_REPEATS)
+      .default(1)
+      .describe(
+        `Times each item is judged, 1-${MAX_REPEATS} (default 1). Above 1 (pairwise items), the answer gains a \`reliability\` report over every ` +
+          'repeat: test-retest agreement, position bias, flip, tie / unparsed / inconclusive rates and agreement with the labels, with 95% CIs. ' +
+          'No verdict is reused between repeats; a mock or a model sampling at a temperature answers each afresh.',
+      ),
     /** The rubric every item is judged by, as on POST /v1/evaluations (resolved once, at submit). */
     rubric: RubricField.optional(),
   })
   .strict()
   .superRefine((body, ctx) => {
+    if (body.repeats > 1 && body.items.some((i) => i.task.kind !== 'pairwise'))
+      ctx.addIssue({ code: 'custom', path: ['repeats'], message: 'repeats above 1 need pairwise items' });
     const kinds = new Set(body.items.map((i) => i.task.kind));
     if (kinds.size > 1)
       ctx.addIssue({ code: 'custom', path: ['items'], message: 'all items must have the same task kind' });
@@ -85,6 +106,15 @@ const MetaItemOutcomeShape = {
     .describe("The judge's score once the item succeeded (pointwise); null before, or pairwise."),
 };
 
+/** A cascade's calibration, documented. */
+const CascadeCalibrationDocSchema = CascadeCalibrationSchema.meta({
+  id: 'CascadeCalibration',
+  description:
+    'Trust or Escalate (Jung et al. 2024) on this labelled cascade run: per stage its confidence threshold (null: the stage trusts nothing) by ' +
+    'fixed-sequence testing, the items each stage trusts and their agreement with the labels, the coverage (items some stage trusts) and ' +
+    'the agreement over them, and the `guarantee` in words.',
+});
+
 /** Answer to `GET /v1/meta-evaluations/{id}`; `report` appears once every item ended. */
 export const MetaEvaluationSchema = z
   .object({
@@ -98,6 +128,17 @@ export const MetaEvaluationSchema = z
     report: AgreementReportSchema.meta({ id: 'AgreementReport' }).nullable(),
     /** The report as a Markdown table. */
     reportMarkdown: z.string().nullable(),
+    repeats: z.number().int().positive().describe('Times each item is judged.'),
+    reliability: z.union([
+      ReliabilityReportSchema.meta({
+        id: 'ReliabilityReport',
+        description:
+          "The judge's reliability over every repeat (`repeats` > 1), once every repeat ended: test-retest agreement (all repeats agree; " +
+          "Krippendorff's α), position bias (how often the answer shown first wins), flip rate, tie / unparsed / inconclusive / failed rates, and " +
+          'agreement of each repeat with the human label, each with a bootstrap 95% CI over items.',
+      }),
+      z.null(),
+    ]),
     items: z.array(
       z
         .object({
@@ -108,9 +149,63 @@ export const MetaEvaluationSchema = z
         })
         .strict(),
     ),
+    calibration: CascadeCalibrationDocSchema.nullable().describe(
+      'The latest Trust or Escalate calibration of this cascade run (`POST /v1/meta-evaluations/{id}/calibrate`); null before one.',
+    ),
     createdAt: z.string(),
   })
   .strict()
   .meta({ id: 'MetaEvaluation' });
+
+/** Body of `POST /v1/meta-evaluations/{id}/calibrate`. */
+export const CalibrateRequestSchema = z
+  .object({
+    alpha: z
+      .number()
+      .gt(0)
+      .lt(1)
+      .default(0.2)
+      .describe(
+        'Tolerated disagreement with the human labels: the target agreement is 1 − alpha. In (0, 1); default 0.2.',
+      ),
+    delta: z
+      .number()
+      .gt(0)
+      .lt(1)
+      .default(0.1)
+      .describe('Risk that the guarantee fails over the calibration draw. In (0, 1); default 0.1.'),
+    minTrusted: z
+      .number()
+      .int()
+      .positive()
+      .default(30)
+      .describe('Fewest items a tested threshold must trust (30, as the authors’ code); fewer cannot pass the test.'),
+    deltaSplit: z
+      .enum(['per-stage', 'bonferroni'])
+      .default('per-stage')
+      .describe(
+        '`per-stage` (the paper): δ at every stage; `bonferroni`: δ/k per stage, so the whole cascade holds at 1 − δ.',
+      ),
+  })
+  .strict()
+  .meta({ id: 'CalibrateRequest' });
+/** Body of `POST /v1/meta-evaluations/{id}/calibrate`. */
+export type CalibrateRequest = z.infer<typeof CalibrateRequestSchema>;
+
+/** Answer to `POST /v1/meta-evaluations/{id}/calibrate`. */
+export const CalibrateResultSchema = z
+  .object({
+    calibration: CascadeCalibrationDocSchema,
+    config: z
+      .record(z.string(), z.unknown())
+      .describe(
+        "The run's cascade config with `calibrated.thresholds` set (and `runAllStages` off): pass it as `config` to judge with the " +
+          'calibrated cascade, which abstains (no winner, `details.cascade.abstained`) on items below every threshold.',
+      ),
+  })
+  .strict()
+  .meta({ id: 'CalibrateResult' });
+/** Answer to `POST /v1/meta-evaluations/{id}/calibrate`. */
+export type CalibrateResult = z.infer<typeof CalibrateResultSchema>;
 /** Answer to `GET /v1/meta-evaluations/{id}`. */
 export type MetaEvaluation = z.infer<typeof MetaEvaluationSchema>;

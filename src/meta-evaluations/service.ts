@@ -10,8 +10,23 @@ import { resolveRubricRef } from '../rubrics/resolve.js';
 import type { Bindings } from '../config/bindings.js';
 import type { AgreementReport } from '../metrics/agreement.js';
 import { AgreementReportSchema, reportOfJudged, toMarkdown } from '../metrics/agreement.js';
-import type { MetaItemOutcome } from './rows.js';
-import { getMeta, listMetaItems, metaStatements, storeMetaReport } from './rows.js';
+import type { MetaItemOutcome, RepeatRow } from './rows.js';
+import {
+  getMeta,
+  listCalibrationItems,
+  listMetaItems,
+  listRepeats,
+  metaStatements,
+  storeCalibration,
+  storeMetaReport,
+  storeReliability,
+} from './rows.js';
+import { calibrateCascade, CascadeCalibrationSchema, escalateItemsOf } from '../metrics/escalate.js';
+import type { CascadeCalibration } from '../metrics/escalate.js';
+import { cascadeDetailsOf } from '../metrics/cascade.js';
+import type { Repeat, ReliabilityItem, ReliabilityReport } from '../metrics/reliability.js';
+import { reliabilityReport, ReliabilityReportSchema } from '../metrics/reliability.js';
+import type { Vote } from '../engine/verdict.js';
 import { ApiError } from '../http/errors.js';
 import { isTerminal } from '../evaluations/status.js';
 import { llmEnvOf } from '../llm/settings.js';
@@ -19,7 +34,13 @@ import type { CreatorInfo } from '../evaluations/service.js';
 import { checkLlmConfig, resolveJudge } from '../methods/resolve-judge.js';
 import { limitsFor } from '../evaluations/service.js';
 import { resolveTier } from '../tiers/resolve.js';
-import type { CreateMetaEvaluationRequest, MetaEvaluation, MetaProgress } from './schemas.js';
+import type {
+  CalibrateRequest,
+  CalibrateResult,
+  CreateMetaEvaluationRequest,
+  MetaEvaluation,
+  MetaProgress,
+} from './schemas.js';
 
 /** Outcome of {@link createMetaEvaluation}. */
 export interface MetaCreated {
@@ -56,32 +77,39 @@ export async function createMetaEvaluation(
     kind: 'meta_evaluation',
     preset: request.preset ?? null,
     judge,
-    items: request.items.map((item) => ({ itemId: item.id, task: item.task, metadata: null })),
+    // Each item `repeats` times in a row: items[i × repeats + r] is request.items[i]'s repeat r.
+    items: request.items.flatMap((item) =>
+      Array.from({ length: request.repeats }, () => ({ itemId: item.id, task: item.task, metadata: null })),
+    ),
     // As before batches: each evaluation's metadata names its meta-evaluation and item.
     metadataOf: (id, item) => ({ metaId: id, itemId: item.itemId ?? '' }),
     webhookUrl: null,
     idempotencyKey,
     creator: { ...creator, limits },
     request,
+    // A reliability run (repeats > 1) judges each repeat afresh unless `cache` is given: its point is the spread.
+    cache: { mode: request.cache, seed: request.seed, repeat: request.repeats > 1 },
     extra: (id, items) =>
       metaStatements(env.DB, {
         id,
         tenant,
         preset: request.preset ?? null,
         config: judge.config,
-        // planItems keeps the request's order: items[i] is request.items[i]'s evaluation.
+        repeats: request.repeats,
+        // planItems keeps the request's order: the agreement report reads each item's first repeat.
         items: request.items.map((item, i) => ({
           itemId: item.id,
-          evaluationId: items[i]?.evaluationId ?? '',
+          evaluationId: items[i * request.repeats]?.evaluationId ?? '',
           human: item.human,
           group: item.group ?? null,
         })),
         now,
       }),
   });
-  if (!r.replayed) return { id: r.id, status: 'running', itemsTotal: r.itemsTotal, replayed: false };
+  const itemsTotal = request.items.length;
+  if (!r.replayed) return { id: r.id, status: 'running', itemsTotal, replayed: false };
   const meta = await getMeta(env.DB, tenant, r.id);
-  return { id: r.id, status: meta?.status ?? 'running', itemsTotal: r.itemsTotal, replayed: true };
+  return { id: r.id, status: meta?.status ?? 'running', itemsTotal, replayed: true };
 }
 
 function progressOf(items: readonly MetaItemOutcome[]): MetaProgress {
@@ -118,6 +146,16 @@ export async function viewMetaEvaluation(env: Bindings, tenant: string, id: stri
     status = progress.succeeded > 0 ? 'succeeded' : 'failed';
     await storeMetaReport(env.DB, id, status, report, Date.now());
   }
+  let reliability: ReliabilityReport | null = meta.reliability
+    ? ReliabilityReportSchema.parse(JSON.parse(meta.reliability))
+    : null;
+  if (!reliability && meta.repeats > 1 && report) {
+    const repeats = await listRepeats(env.DB, id);
+    if (repeats.every((r) => isTerminal(r.status))) {
+      reliability = reliabilityReport(reliabilityItems(items, repeats));
+      await storeReliability(env.DB, id, reliability, Date.now());
+    }
+  }
   return {
     id,
     status,
@@ -127,6 +165,9 @@ export async function viewMetaEvaluation(env: Bindings, tenant: string, id: stri
     progress,
     report,
     reportMarkdown: report ? toMarkdown(report) : null,
+    repeats: meta.repeats,
+    reliability,
+    calibration: meta.calibration ? CascadeCalibrationSchema.parse(JSON.parse(meta.calibration)) : null,
     items: items.map((it) => ({
       itemId: it.itemId,
       evaluationId: it.evaluationId,
@@ -136,5 +177,75 @@ export async function viewMetaEvaluation(env: Bindings, tenant: string, id: stri
       score: it.score,
     })),
     createdAt: new Date(meta.createdAt).toISOString(),
+  };
+}
+
+/** What one repeat came to, from its evaluation (see `RepeatOutcomeSchema`, src/metrics/reliability.ts). */
+function repeatOf(r: RepeatRow): Repeat {
+  if (r.status !== 'succeeded') return { outcome: 'failed' };
+  const votes = r.votes === null ? [] : (JSON.parse(r.votes) as Vote[]);
+  const flip = r.position_flip === null ? null : r.position_flip !== 0;
+  const order = (o: 'AB' | 'BA') => votes.find((v) => v.order === o && v.parsed)?.winner ?? null;
+  // A judge that ran one order showed the task as submitted: its verdict is the AB order's.
+  const orders = votes.some((v) => v.order !== undefined)
+    ? { orders: { AB: order('AB'), BA: order('BA') } }
+    : { orders: { AB: r.winner } };
+  if (r.winner === null) return { outcome: 'inconclusive', ...orders, flip };
+  if (votes.length > 0 && !votes.some((v) => v.parsed)) return { outcome: 'unparsed', flip };
+  return { outcome: r.winner, ...orders, flip };
+}
+
+/** Each item with its human label and every repeat, for the reliability report. */
+function reliabilityItems(items: readonly MetaItemOutcome[], repeats: readonly RepeatRow[]): ReliabilityItem[] {
+  const byItem = new Map<string, Repeat[]>();
+  for (const r of repeats) {
+    const list = byItem.get(r.item_id) ?? [];
+    list.push(repeatOf(r));
+    byItem.set(r.item_id, list);
+  }
+  return items.map((it) => ({
+    id: it.itemId,
+    ...(typeof it.human === 'string' ? { human: it.human } : {}),
+    repeats: byItem.get(it.itemId) ?? [{ outcome: 'failed' }],
+  }));
+}
+
+/**
+ * Trust or Escalate: calibrates the thresholds of the cascade this meta-evaluation ran (best with
+ * `runAllStages: true`, so every stage is recorded on every item) for `{alpha, delta}`, stores the
+ * calibration (GET shows the latest) and returns it with the cascade config that applies it.
+ * @throws ApiError 404 `not_found`; 400 `invalid_request` for a run of another method, a pointwise run, or
+ *   items still running.
+ */
+export async function calibrateMetaEvaluation(
+  env: Bindings,
+  tenant: string,
+  id: string,
+  options: CalibrateRequest,
+): Promise<CalibrateResult> {
+  const meta = await getMeta(env.DB, tenant, id);
+  if (!meta) throw new ApiError(404, 'not_found', `no meta-evaluation "${id}"`);
+  const refuse = (message: string) => new ApiError(400, 'invalid_request', message, [{ path: 'id', message }]);
+  if (meta.method !== 'cascade') throw refuse(`meta-evaluation "${id}" judged with ${meta.method}, not a cascade`);
+  const rows = await listCalibrationItems(env.DB, id);
+  if (rows.some((r) => !isTerminal(r.status)))
+    throw refuse('some items have not ended yet: calibrate once every item ended');
+  const judged = rows.flatMap((r) => {
+    const cascade = r.status === 'succeeded' && r.details ? cascadeDetailsOf(JSON.parse(r.details)) : undefined;
+    const human = JSON.parse(r.human) as 'A' | 'B' | 'tie' | number;
+    return cascade ? [{ human, cascade }] : [];
+  });
+  const items = escalateItemsOf(judged);
+  if (items.length === 0) throw refuse('no pairwise item with a human label and a cascade verdict to calibrate on');
+  const calibration: CascadeCalibration = calibrateCascade(items, options);
+  await storeCalibration(env.DB, id, calibration, Date.now());
+  const config = JSON.parse(meta.config) as Record<string, unknown>;
+  return {
+    calibration,
+    config: {
+      ...config,
+      runAllStages: false,
+      calibrated: { thresholds: calibration.thresholds, alpha: calibration.alpha, delta: calibration.delta },
+    },
   };
 }

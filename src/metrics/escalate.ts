@@ -368,3 +368,23 @@ export function escalateItemsOf(items: readonly CascadeItem[]): EscalateItem[] {
     return [{ human: it.human, stages }];
   });
 }
+
+const share = (v: number | null) => (v === null ? 'n/a' : `${(v * 100).toFixed(1)}%`);
+
+/** Markdown: the calibrated thresholds per stage, coverage, agreement on the covered items, and the guarantee. */
+export function calibrationMarkdown(c: CascadeCalibration): string {
+  return [
+    `### Trust or Escalate: calibrated for agreement ≥ ${share(1 - c.alpha)} (alpha ${c.alpha}, delta ${c.delta}, ${c.deltaSplit})`,
+    '',
+    '| stage | threshold | reached | trusted | agreement | disagreement bound |',
+    '|---|---|---|---|---|---|',
+    ...c.stages.map(
+      (s) =>
+        `| ${s.stage} | ${s.threshold === null ? 'trusts none' : s.threshold.toFixed(3)} | ${s.reached} | ${s.trusted} | ${share(s.agreement)} | ${share(s.disagreementBound)} |`,
+    ),
+    '',
+    `coverage ${share(c.coverage)} (${c.covered} of ${c.n}) · agreement on the covered items ${share(c.agreement)} · abstained ${c.abstained}`,
+    '',
+    c.guarantee,
+  ].join('\n');
+}

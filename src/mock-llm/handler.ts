@@ -41,7 +41,7 @@ import { BATCH_FILE_MAX_BYTES, handleFilesRoute } from './files.js';
 import type { MockFlexOptions, ServiceTier } from './flex.js';
 import { capacityRefusal, flexRefusal, servedTier, SERVICE_TIERS } from './flex.js';
 import type { DetectedFormat, MockMessage } from './judge-mode.js';
-import { detectFormat, formatFromJsonSchema, judgeReply, WRONG_FORMAT_REPLY } from './judge-mode.js';
+import { detectFormat, formatFromJsonSchema, judgeReply, shownQualities, WRONG_FORMAT_REPLY } from './judge-mode.js';
 import type { MockDirectives, MockFault, MockMode } from './model-name.js';
 import { MockModelNameError, parseMockModel } from './model-name.js';
 import { promptTokenStream } from './prompt-cache.js';
@@ -205,7 +205,14 @@ function faultFor(d: MockDirectives, key: string, attempt: number): MockFault | 
 }
 
 /** The reply of choice `choice` (0 = the reply a request without `n` gets; others are seeded apart). */
-function replyText(body: ChatBody, d: MockDirectives, state: MockState, mode: MockMode, choice: number): string {
+function replyText(
+  body: ChatBody,
+  d: MockDirectives,
+  state: MockState,
+  mode: MockMode,
+  choice: number,
+  attempt: number,
+): string {
   const prompt = body.messages.map((m) => m.content).join('\n');
   if (mode === 'scripted') {
     const rule = state.scripts.get(d.namespace)?.find((r) => {
@@ -222,8 +229,10 @@ function replyText(body: ChatBody, d: MockDirectives, state: MockState, mode: Mo
   // A model named for a real one (not `mock-*`) judges as that model: distinct names answer one prompt
   // differently, as a jury's different model families would; `mock-judge` replies are as before.
   const model = d.mode === undefined ? `${d.base}\u0000` : '';
-  const key = `${d.seed}\u0000${model}${JSON.stringify(body.messages.map((m) => [m.role, m.content]))}${choice === 0 ? '' : `\u0000choice${choice}`}`;
-  return judgeReply(format, key);
+  // `vary`: a repeat of the prompt is a fresh draw, as from a model sampling at a temperature.
+  const draw = d.vary ? `\u0000attempt${attempt}` : '';
+  const key = `${d.seed}\u0000${model}${JSON.stringify(body.messages.map((m) => [m.role, m.content]))}${choice === 0 ? '' : `\u0000choice${choice}`}${draw}`;
+  return judgeReply(format, key, { quality: shownQualities(prompt), firstShownBias: d.bias });
 }
 
 /** How one chat completion is being answered: over HTTP, or as a line of a batch. */
@@ -330,7 +339,7 @@ async function answerChat(raw: unknown, ctx: AnswerContext): Promise<Response> {
   const count = d.ignoreN ? 1 : (body.n ?? 1);
   const finish = fault?.kind === 'truncated' ? 'length' : 'stop';
   const contents = Array.from({ length: count }, (_, i) => {
-    const content = replyText(body, d, state, mode, i);
+    const content = replyText(body, d, state, mode, i, attempt);
     if (fault?.kind === 'empty') return '';
     if (fault?.kind === 'wrong-format') return WRONG_FORMAT_REPLY;
     if (fault?.kind === 'truncated') return content.slice(0, Math.max(1, Math.floor(content.length / 2)));

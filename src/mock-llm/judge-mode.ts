@@ -226,6 +226,47 @@ function scoreIn(h: number, min: number, max: number): number {
   return lo + (h % (hi - lo + 1));
 }
 
+/** A hidden quality tag in an answer: `[quality=0.73]` (any finite number). */
+const QUALITY_TAG = /\[quality=(-?\d+(?:\.\d+)?)\]/g;
+
+/** The tag to put in an answer text so that the mock's judge ranks it by `quality` (higher is better). */
+export function qualityTag(quality: number): string {
+  return `[quality=${quality}]`;
+}
+
+/**
+ * The hidden quality tags of the two answers a prompt shows, in the order shown (the first tag belongs to
+ * the answer shown first: every pairwise template shows answer 1 before answer 2); undefined unless the
+ * prompt carries exactly two.
+ */
+export function shownQualities(prompt: string): [number, number] | undefined {
+  const tags = [...prompt.matchAll(QUALITY_TAG)].map((m) => Number(m[1]));
+  return tags.length === 2 ? [tags[0] as number, tags[1] as number] : undefined;
+}
+
+/** How a pairwise reply is decided besides the hash. */
+export interface JudgeReplyOptions {
+  /** The shown answers' hidden qualities (first shown, second shown): the higher wins, equal tie. */
+  quality?: [number, number] | undefined;
+  /** Probability (0-1, seeded by the key) that the verdict goes to the answer shown first. Default 0. */
+  firstShownBias?: number;
+}
+
+/** The pairwise winner in presentation terms that the options decide, or undefined (the hash decides). */
+function pairwiseChoice(key: string, o: JudgeReplyOptions): 'A' | 'B' | 'tie' | undefined {
+  if ((o.firstShownBias ?? 0) > 0 && unitFromHash(key, 5) < (o.firstShownBias ?? 0)) return 'A';
+  if (!o.quality) return undefined;
+  const [first, second] = o.quality;
+  return first > second ? 'A' : second > first ? 'B' : 'tie';
+}
+
+/** Scores of answer 1 and 2 on [min, max] that give `choice`: the better one the top of the scale. */
+function scoresFor(choice: 'A' | 'B' | 'tie', min: number, max: number): [number, number] {
+  const hi = Math.floor(max);
+  const lo = Math.max(Math.ceil(min), hi - 1);
+  return choice === 'A' ? [hi, lo] : choice === 'B' ? [lo, hi] : [lo, lo];
+}
+
 /** A wrong-format reply: no marker any parser accepts (starts with a word, holds no numbers). */
 export const WRONG_FORMAT_REPLY = 'I would rather not commit to a verdict on these responses without more context.';
 
@@ -233,12 +274,16 @@ export const WRONG_FORMAT_REPLY = 'I would rather not commit to a verdict on the
  * Writes a judge-mode reply for a conversation in the detected format.
  * @param key the hash input: the prompt plus the model's seed; equal keys give equal replies.
  */
-export function judgeReply(format: DetectedFormat, key: string): string {
+export function judgeReply(format: DetectedFormat, key: string, options: JudgeReplyOptions = {}): string {
   const h1 = hash53(key, 1);
   const h2 = hash53(key, 2);
   const reason = `${pickOf(OPENERS, h1)} ${pickOf(BODIES, h2)}`;
+  const chosen = pairwiseChoice(key, options);
   const winnerRoll = unitFromHash(key, 3);
-  const winner = winnerRoll < 0.45 ? 'A' : winnerRoll < 0.9 ? 'B' : 'tie';
+  const winner = chosen ?? (winnerRoll < 0.45 ? 'A' : winnerRoll < 0.9 ? 'B' : 'tie');
+  // A decided pair writes its scores from the choice; otherwise from the hash, as always.
+  const pair = (min: number, max: number): [number, number] =>
+    chosen ? scoresFor(chosen, min, max) : [scoreIn(h1, min, max), scoreIn(h2, min, max)];
   switch (format.kind) {
     case 'text':
       return `${reason} ${pickOf(BODIES, h1 >>> 3)}`;
@@ -246,17 +291,24 @@ export function judgeReply(format: DetectedFormat, key: string): string {
       return unitFromHash(key, 4) < 0.5
         ? 'I have reviewed the evaluation and agree with it. NO_ISSUE'
         : `${pickOf(CRITICISMS, h2)} I suggest lowering the score by one point.`;
-    case 'chateval':
-      return `${reason}\nThe score of Assistant 1: ${scoreIn(h1, format.min, format.max)}\nThe score of Assistant 2: ${scoreIn(h2, format.min, format.max)}`;
-    case 'faireval':
-      return `Evaluation evidence: ${reason}\nScore of the Assistant 1: ${scoreIn(h1, format.min, format.max)}\nScore of the Assistant 2: ${scoreIn(h2, format.min, format.max)}`;
+    case 'chateval': {
+      const [s1, s2] = pair(format.min, format.max);
+      return `${reason}\nThe score of Assistant 1: ${s1}\nThe score of Assistant 2: ${s2}`;
+    }
+    case 'faireval': {
+      const [s1, s2] = pair(format.min, format.max);
+      return `Evaluation evidence: ${reason}\nScore of the Assistant 1: ${s1}\nScore of the Assistant 2: ${s2}`;
+    }
     case 'tuple': {
-      const tuple = `(${scoreIn(h1, format.min, format.max)}, ${scoreIn(h2, format.min, format.max)})`;
+      const [s1, s2] = pair(format.min, format.max);
+      const tuple = `(${s1}, ${s2})`;
       return `${reason}\n${format.line ? `${format.line}: ${tuple}` : tuple}`;
     }
-    case 'juror':
+    case 'juror': {
       // The juror prompt's format line ("Vote: (1, 0) if ..."); the vote parser reads only that line.
-      return `${reason}\nVote: ${h1 % 2 === 0 ? '(1, 0)' : '(0, 1)'}`;
+      const first = chosen === undefined || chosen === 'tie' ? h1 % 2 === 0 : chosen === 'A';
+      return `${reason}\nVote: ${first ? '(1, 0)' : '(0, 1)'}`;
+    }
     case 'fastchat':
       return `${reason}\n[[${winner === 'tie' ? 'C' : winner}]]`;
     case 'choice':
@@ -282,11 +334,7 @@ export function judgeReply(format: DetectedFormat, key: string): string {
     case 'json':
       return JSON.stringify(
         format.shape === 'pair-scores'
-          ? {
-              rationale: reason,
-              score_a: scoreIn(h1, format.min, format.max),
-              score_b: scoreIn(h2, format.min, format.max),
-            }
+          ? { rationale: reason, score_a: pair(format.min, format.max)[0], score_b: pair(format.min, format.max)[1] }
           : format.shape === 'winner'
             ? { rationale: reason, winner }
             : { rationale: reason, score: scoreIn(h1, format.min, format.max) },

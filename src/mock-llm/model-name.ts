@@ -25,6 +25,8 @@
  * | `n` | `ignore` | answer a request with `n` with one choice, as a provider that ignores `n` does (default: `n` distinct choices) |
  * | `flexRefuse` | count | the first attempts of each prompt that ask for `service_tier: "flex"` are refused for capacity (429 `resource_unavailable`), as the server's `--flex-refusal-rate` does at random |
  * | `echoKey` | `1` | every error body quotes the key the request carried (`Authorization: Bearer …` or `api-key`), as some providers do: tests prove it is redacted |
+ * | `vary` | `1` | a prompt sent again is answered afresh (the attempt number joins the reply's hash), as a sampling model would: repeats of one item can disagree |
+ * | `bias` | `0`-`1` | probability that a pairwise verdict goes to whichever answer is shown first, whatever the answers say (seeded by the prompt): a position-biased judge |
  *
  * Faults: an HTTP status (`500`, `502`, `503`, `429`, `400`, `401`, `403`, `404`, …), `timeout` (hang),
  * `malformed` (200 with a broken JSON body), `empty` (200 with empty content), `truncated` (200 with half
@@ -32,6 +34,10 @@
  *
  * Attempt counters are keyed by a hash of the whole model name and the messages, so the same prompt
  * sent with another `seed` counts from zero again.
+ *
+ * Hidden quality tags: in judge mode, a pairwise prompt whose two answers carry `[quality=<number>]` (see
+ * `qualityTag`, ./judge-mode.ts) is judged by them: the higher tag wins, equal tags tie, whatever the order
+ * they are shown in (tests script tournaments whose true order is known this way).
  */
 
 /** A fault the mock can inject. */
@@ -80,6 +86,10 @@ export interface MockDirectives {
   ignoreN: boolean;
   /** Flex attempts refused for capacity: the first this many attempts of each prompt. Default 0. */
   flexRefusals: number;
+  /** Answer a repeated prompt afresh. Default false. */
+  vary: boolean;
+  /** Probability that a pairwise verdict goes to the answer shown first. Default 0. */
+  bias: number;
 }
 
 /** Thrown for a model name the mock cannot read; the handler turns it into a 400. */
@@ -127,6 +137,8 @@ export function parseMockModel(model: string): MockDirectives {
     echoKey: false,
     ignoreN: false,
     flexRefusals: 0,
+    vary: false,
+    bias: 0,
   };
   if (q < 0) return d;
   for (const [key, value] of new URLSearchParams(model.slice(q + 1))) {
@@ -186,6 +198,13 @@ export function parseMockModel(model: string): MockDirectives {
         if (value !== 'ignore') throw new MockModelNameError(`n=${value}: the only value is ignore`);
         d.ignoreN = true;
         break;
+      case 'vary':
+        if (value !== '1' && value !== '0') throw new MockModelNameError(`vary=${value} must be 1 or 0`);
+        d.vary = value === '1';
+        break;
+      case 'bias':
+        d.bias = num(key, value, 0, 1);
+        break;
       default:
         throw new MockModelNameError(`unknown mock model option "${key}"`);
     }
@@ -225,6 +244,10 @@ export interface MockModelOptions {
   n?: 'ignore';
   /** Flex attempts refused for capacity: the first this many of each prompt. */
   flexRefuse?: number;
+  /** Repeats of one prompt answer afresh. */
+  vary?: boolean;
+  /** Probability that a pairwise verdict goes to the answer shown first. */
+  bias?: number;
 }
 
 /** Builds a mock model name, e.g. `mockModel({ fail: [[500, 2]], seed: 't1' })` → `mock-judge?fail=500:2&seed=t1`. */
@@ -247,6 +270,8 @@ export function mockModel(opts: MockModelOptions = {}): string {
   if (opts.echoKey) params.set('echoKey', '1');
   if (opts.n) params.set('n', opts.n);
   if (opts.flexRefuse !== undefined) params.set('flexRefuse', String(opts.flexRefuse));
+  if (opts.vary) params.set('vary', '1');
+  if (opts.bias !== undefined) params.set('bias', String(opts.bias));
   const q = params.toString().replaceAll('%2C', ',').replaceAll('%3A', ':');
   return q ? `${base}?${q}` : base;
 }

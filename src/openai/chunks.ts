@@ -120,7 +120,10 @@ export function replyHeader(e: Pick<CallFinishedEvent['data'], 'label' | 'stage'
 }
 
 /** A stored reply (or a call that failed for good) as a content chunk. */
-export function replyChunk(ctx: ChunkContext, e: CallFinishedEvent['data']): ChatCompletionChunk {
+export function replyChunk(
+  ctx: ChunkContext,
+  e: Pick<CallFinishedEvent['data'], 'callId' | 'agent' | 'label' | 'stage' | 'ok' | 'content' | 'error'>,
+): ChatCompletionChunk {
   const body = e.ok ? (e.content ?? '') : `call failed: ${e.error?.code ?? 'error'}: ${e.error?.message ?? ''}`;
   const ext: ChunkExtension = {
     event: 'message',

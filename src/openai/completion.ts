@@ -7,7 +7,8 @@
  */
 import type { Issue } from '../http/errors.js';
 import { ApiError, invalidRequest } from '../http/errors.js';
-import type { CreateEvaluationRequest, Evaluation } from '../evaluations/schemas.js';
+import type { CreateEvaluationRequest, Evaluation, TranscriptMessage } from '../evaluations/schemas.js';
+import { getEvaluation } from '../evaluations/rows.js';
 import type { CreatorInfo } from '../evaluations/service.js';
 import {
   createEvaluationJob,
@@ -105,6 +106,7 @@ export function judgeRequestOf(body: ChatCompletionRequest): JudgeRequest {
       ...(config ? { config } : {}),
       task,
       ...(metadata ? { metadata } : {}),
+      ...(body.cache !== undefined ? { cache: body.cache } : {}),
       ...(rubric !== undefined ? { rubric } : {}),
     },
     unused: NO_EFFECT_PARAMETERS.filter((p) => body[p] !== undefined && body[p] !== null),
@@ -133,7 +135,13 @@ export async function startJudge(
 
 /** How a judge request ends: the verdict, an evaluation that did not succeed, or no end within the bound. */
 export type JudgeOutcome =
-  | { kind: 'verdict'; evaluation: Evaluation; verdict: JudgeVerdict }
+  | {
+      kind: 'verdict';
+      evaluation: Evaluation;
+      verdict: JudgeVerdict;
+      /** On a verdict cache hit: the replies of the evaluation that judged (`cache.from`), which a stream replays. */
+      judgedBy?: { messages: TranscriptMessage[] };
+    }
   | { kind: 'ended'; evaluation: Evaluation }
   | { kind: 'timeout'; id: string };
 
@@ -149,11 +157,16 @@ export async function outcomeOf(
   const row = await requireEvaluation(env, tenant, id);
   const evaluation = await viewEvaluation(env, row);
   if (evaluation.status !== 'succeeded' || !evaluation.verdict) return { kind: 'ended', evaluation };
-  const transcript = await viewTranscript(env, row);
+  // A verdict cache hit made no call: its rationale is in the replies of the evaluation that judged.
+  const from = evaluation.cache.from;
+  const source = from === null ? null : await getEvaluation(env.DB, tenant, from);
+  const judged = source && source.deletedAt === null ? source : row;
+  const transcript = await viewTranscript(env, judged);
   return {
     kind: 'verdict',
     evaluation,
     verdict: judgeVerdictOf(evaluation, transcript.messages, req.model.id, req.task),
+    ...(judged !== row ? { judgedBy: { messages: transcript.messages } } : {}),
   };
 }
 

@@ -9,6 +9,7 @@ import { z } from '@hono/zod-openapi';
 import { ErrorCodeSchema, IssueSchema } from '../http/errors.js';
 import { EvaluationLinksSchema, MetadataSchema } from '../evaluations/schemas.js';
 import { WinnerSchema } from '../engine/verdict.js';
+import { CacheModeSchema } from '../verdict-cache/schemas.js';
 
 /** A text part of a message's content (`{ type: "text", text }`); other part types are refused. */
 const ContentPartSchema = z.object({ type: z.string().min(1), text: z.string().optional() }).loose();
@@ -59,8 +60,8 @@ export const REFUSED_PARAMETERS = {
   verbosity: 'the verdict has a fixed shape',
   service_tier: 'the deployment decides how provider calls are made',
   store: 'every judge request is stored as an evaluation (GET /v1/evaluations/{id}); it cannot be turned off',
-  prompt_cache_key: "the preset's prompts are cached by the provider as it sees fit",
-  prompt_cache_retention: "the preset's prompts are cached by the provider as it sees fit",
+  prompt_cache_key: "Tribunal sends its own, one per evaluation, so a debate's calls share one cache route",
+  prompt_cache_retention: "the provider's cache retention is the deployment's",
   safety_identifier: 'not supported; put an identifier in metadata (stored with the evaluation)',
   user: 'not supported; put an identifier in metadata (stored with the evaluation)',
 } as const satisfies Readonly<Record<string, string>>;
@@ -120,6 +121,10 @@ export const ChatCompletionRequestSchema = z
         "Accepted (at least 1), no effect: the preset fixes its agents' token limits. Listed in `Tribunal-Unused-Parameters`.",
       ),
     max_completion_tokens: z.number().int().min(1).nullable().optional().describe('As `max_tokens`.'),
+    cache: CacheModeSchema.optional().describe(
+      "Tribunal's own parameter (OpenAI SDKs send it through `extra_body`): the verdict cache, as `cache` of POST /v1/evaluations " +
+        '(`use` by default: the same task to the same model answers from the cache with 0 LLM calls).',
+    ),
   })
   .strict()
   .superRefine((body, ctx) => {

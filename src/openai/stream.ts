@@ -56,6 +56,20 @@ export function streamAnswer(p: StreamParams): ReadableStream<Uint8Array> {
         else if (item.event.type === 'call.finished') await send(sseData(replyChunk(p.chunk, item.event.data)));
       });
       if (outcome.kind === 'verdict') {
+        // A verdict cache hit ran no debate: the replies of the evaluation that judged come first, as stored.
+        for (const m of outcome.judgedBy?.messages ?? [])
+          await send(
+            sseData(
+              replyChunk(p.chunk, {
+                callId: m.callId,
+                agent: m.agent,
+                label: m.label,
+                stage: m.stage,
+                ok: true,
+                content: m.content,
+              }),
+            ),
+          );
         await send(sseData(verdictChunk(p.chunk, outcome.verdict)));
         await send(sseData(finishChunk(p.chunk)));
         if (p.chunk.includeUsage) await send(sseData(usageChunk(p.chunk, chatUsageOf(outcome.evaluation.usage))));

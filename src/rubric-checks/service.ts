@@ -51,6 +51,7 @@ export async function startCheck(
       preset: body.preset,
       config: body.config,
       rubric: `${id}@${version}`,
+      repeats: 1,
       items: examples.map((ex, i) => ({ id: `example-${i}`, task: ex.task, human: ex.expected })),
     },
     idempotencyKey,

@@ -208,6 +208,9 @@ const sums = {
   cachedPromptTokens: z.number().int(),
   completionTokens: z.number().int(),
   costUsd: z.number(),
+  cacheSavedUsd: z
+    .number()
+    .describe("USD the providers' prompt caches saved: cached prompt tokens × (input − cached input price)."),
   estimated: z.boolean().describe('True when some token counts were estimated locally (the provider sent none).'),
 };
 
@@ -234,6 +237,13 @@ export const UsageReportSchema = z
     groupBy: z.enum(USAGE_GROUPS),
     rows: z.array(UsageRowSchema),
     totals: z.object(sums).strict(),
+    verdictCache: z
+      .object({
+        hits: z.number().int().describe('Evaluations created in the range that the verdict cache served: 0 calls, $0.'),
+        savedUsd: z.number().describe('What those cached verdicts had cost when they were judged (USD): saved.'),
+      })
+      .strict()
+      .describe('The verdict cache in the range (its hits make no call, so no usage row).'),
   })
   .strict()
   .meta({ id: 'UsageReport' });

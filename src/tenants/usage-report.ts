@@ -1,8 +1,10 @@
 /**
  * @module
  * Usage reports from the `usage` rows (one per billed LLM call, written with the evaluation's end): calls,
- * prompt / cached prompt / completion tokens and cost in USD, per day (UTC), model, preset or key, over a
- * time range; and their CSV form. The rows are the one source: a report's totals are their sums.
+ * prompt / cached prompt / completion tokens, cost and what the prompt caches saved in USD, per day (UTC),
+ * model, preset or key, over a time range; and their CSV form. The rows are the one source: a report's
+ * totals are their sums. Verdict cache hits make no call, so they have no row: the report counts them apart
+ * (`verdictCache`, src/verdict-cache/rows.ts `hitSums`).
  */
 
 /** What a report groups by: the call's UTC day, its model, its evaluation's preset or the key that created it. */
@@ -17,6 +19,8 @@ export interface UsageSums {
   cachedPromptTokens: number;
   completionTokens: number;
   costUsd: number;
+  /** USD the providers' prompt caches saved on these calls. */
+  cacheSavedUsd: number;
   /** True when some token counts were estimated (the provider sent none). */
   estimated: boolean;
 }
@@ -46,13 +50,22 @@ export async function usageReport(
   const { results } = await db
     .prepare(
       `SELECT ${g.expr} AS grp, count(*) AS calls, SUM(u.prompt_tokens) AS p, SUM(u.cached_prompt_tokens) AS k,
-         SUM(u.completion_tokens) AS c, SUM(u.cost_usd) AS cost, MAX(u.estimated) AS est
+         SUM(u.completion_tokens) AS c, SUM(u.cost_usd) AS cost, SUM(u.cache_saved_usd) AS saved, MAX(u.estimated) AS est
        FROM usage u ${g.join ? 'LEFT JOIN evaluations e ON e.id = u.evaluation_id' : ''}
        WHERE u.tenant = ? AND u.created_at >= ? AND u.created_at < ?
        GROUP BY grp ORDER BY grp`,
     )
     .bind(tenant, range.from, range.to)
-    .all<{ grp: string | null; calls: number; p: number; k: number; c: number; cost: number; est: number }>();
+    .all<{
+      grp: string | null;
+      calls: number;
+      p: number;
+      k: number;
+      c: number;
+      cost: number;
+      saved: number;
+      est: number;
+    }>();
   const rows = results.map((r) => ({
     group: r.grp,
     calls: r.calls,
@@ -60,6 +73,7 @@ export async function usageReport(
     cachedPromptTokens: r.k,
     completionTokens: r.c,
     costUsd: r.cost,
+    cacheSavedUsd: r.saved,
     estimated: r.est !== 0,
   }));
   const totals: UsageSums = {
@@ -68,6 +82,7 @@ export async function usageReport(
     cachedPromptTokens: 0,
     completionTokens: 0,
     costUsd: 0,
+    cacheSavedUsd: 0,
     estimated: false,
   };
   for (const r of rows) {
@@ -76,6 +91,7 @@ export async function usageReport(
     totals.cachedPromptTokens += r.cachedPromptTokens;
     totals.completionTokens += r.completionTokens;
     totals.costUsd += r.costUsd;
+    totals.cacheSavedUsd += r.cacheSavedUsd;
     totals.estimated ||= r.estimated;
   }
   return { rows, totals };
@@ -96,10 +112,20 @@ export function usageCsv(groupBy: UsageGroup, rows: readonly UsageGroupRow[]): s
     'cached_prompt_tokens',
     'completion_tokens',
     'cost_usd',
+    'cache_saved_usd',
     'estimated',
   ];
   const lines = rows.map((r) =>
-    [r.group, r.calls, r.promptTokens, r.cachedPromptTokens, r.completionTokens, r.costUsd, r.estimated]
+    [
+      r.group,
+      r.calls,
+      r.promptTokens,
+      r.cachedPromptTokens,
+      r.completionTokens,
+      r.costUsd,
+      r.cacheSavedUsd,
+      r.estimated,
+    ]
       .map(csvField)
       .join(','),
   );

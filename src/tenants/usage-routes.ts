@@ -10,6 +10,7 @@ import { invalidRequest } from '../http/errors.js';
 import { monthOf } from './quota.js';
 import { UsageQuerySchema, UsageReportSchema } from './schemas.js';
 import { usageCsv, usageReport } from './usage-report.js';
+import { hitSums } from '../verdict-cache/rows.js';
 import { scoped } from './auth.js';
 import type { TenantEnv } from './auth.js';
 import { errorResponse, v1Responses } from '../http/responses.js';
@@ -43,9 +44,10 @@ const report = createRoute({
   tags: ['usage'],
   summary: 'Usage and cost',
   description:
-    'LLM calls, prompt / cached prompt / completion tokens and cost (USD) of this tenant in `[from, to)`, grouped by UTC `day`, `model`, `preset` ' +
-    'or `key` (the API key that created the evaluation), summed from the per-call usage rows (written when an evaluation ends). ' +
-    'CSV with `format=csv` or `Accept: text/csv`.',
+    "LLM calls, prompt / cached prompt / completion tokens, cost (USD) and what the providers' prompt caches saved (USD) of this tenant in " +
+    '`[from, to)`, grouped by UTC `day`, `model`, `preset` or `key` (the API key that created the evaluation), summed from the per-call usage rows ' +
+    '(written when an evaluation ends); and `verdictCache`: evaluations created in the range that the verdict cache served (no call, $0) and ' +
+    'the USD those verdicts had cost. CSV (the rows only) with `format=csv` or `Accept: text/csv`.',
   ...scoped('read'),
   request: { query: UsageQuerySchema },
   responses: v1Responses({ 200: USAGE_OK, 400: USAGE_BAD_QUERY }),
@@ -69,8 +71,14 @@ export async function usageResponse(
   const from = query.from === undefined ? monthOf(now).start : Date.parse(query.from);
   const to = query.to === undefined ? now : Date.parse(query.to);
   if (!(to > from)) throw invalidRequest([{ path: 'to', message: `must be after from (${iso(from)})` }], 'query');
-  const { rows, totals } = await usageReport(env.DB, tenant, { from, to, groupBy: query.groupBy });
   const csv = query.format === 'csv' || (query.format === undefined && /\btext\/csv\b/i.test(accept ?? ''));
-  if (csv) return { csv: usageCsv(query.groupBy, rows) };
-  return { json: { tenant, from: iso(from), to: iso(to), groupBy: query.groupBy, rows, totals } };
+  if (csv)
+    return {
+      csv: usageCsv(query.groupBy, (await usageReport(env.DB, tenant, { from, to, groupBy: query.groupBy })).rows),
+    };
+  const [{ rows, totals }, verdictCache] = await Promise.all([
+    usageReport(env.DB, tenant, { from, to, groupBy: query.groupBy }),
+    hitSums(env.DB, tenant, from, to),
+  ]);
+  return { json: { tenant, from: iso(from), to: iso(to), groupBy: query.groupBy, rows, totals, verdictCache } };
 }

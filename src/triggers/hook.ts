@@ -24,9 +24,59 @@ import { applyRule, applyTextRule, MappingError, passesFilter } from './mapping.
 import type { Mapping } from './schemas.js';
 import { triggerForHook } from './triggers.js';
 import { configOf } from '../config/vars.js';
+import type { ComparisonAccepted, CreateComparisonRequest } from '../comparisons/schemas.js';
+import { CreateComparisonRequestSchema } from '../comparisons/schemas.js';
+import { createComparison } from '../comparisons/service.js';
 
 /** What a delivery came to. */
-export type HookOutcome = { kind: 'accepted'; result: CreateResult } | { kind: 'ignored'; reason: string };
+export type HookOutcome =
+  | { kind: 'accepted'; result: CreateResult }
+  | { kind: 'comparison'; body: ComparisonAccepted; replayed: boolean }
+  | { kind: 'ignored'; reason: string };
+
+type ComparisonTarget = Extract<Mapping['task'], { kind: 'comparison' }>;
+
+/**
+ * The comparison request a `comparison` mapping builds from `doc` (the judge, callback and the trigger's
+ * metadata are the trigger's). @throws ApiError 422 `mapping_failed` naming the field that cannot be filled
+ * or fails its schema.
+ */
+export function mapComparison(
+  trigger: {
+    preset: string | null;
+    config: Record<string, unknown> | null;
+    rubric: unknown;
+    webhook: { url: string } | null;
+  },
+  target: ComparisonTarget,
+  doc: unknown,
+): CreateComparisonRequest {
+  try {
+    const request: Record<string, unknown> = {
+      ...(trigger.preset !== null ? { preset: trigger.preset } : {}),
+      ...(trigger.config !== null ? { config: trigger.config } : {}),
+      ...(trigger.rubric !== null && trigger.rubric !== undefined ? { rubric: trigger.rubric } : {}),
+      candidates: applyRule(doc, target.candidates, 'task.candidates'),
+      items: applyRule(doc, target.items, 'task.items'),
+      design: target.design ? applyRule(doc, target.design, 'task.design') : 'all-pairs',
+      ...(target.gate ? { gate: applyRule(doc, target.gate, 'task.gate') } : {}),
+      ...(trigger.webhook ? { webhook: trigger.webhook } : {}),
+    };
+    const parsed = CreateComparisonRequestSchema.safeParse(request);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new MappingError(`task.${issue?.path.map(String).join('.') ?? ''}`, issue?.message ?? 'invalid');
+    }
+    return parsed.data;
+  } catch (e) {
+    if (e instanceof MappingError) {
+      throw new ApiError(422, 'mapping_failed', `the trigger's mapping cannot fill ${e.message}`, [
+        { path: e.field, message: e.message.slice(e.field.length + 2) },
+      ]);
+    }
+    throw e;
+  }
+}
 
 /** The sender's delivery id as an idempotency key: readable when it is short visible ASCII, else hashed. */
 function idempotencyKeyOf(triggerId: string, deliveryId: string): string {
@@ -79,6 +129,8 @@ export function mapRequest(
 ): { task: Task; metadata: Record<string, string | number | boolean> } {
   try {
     const task: Record<string, unknown> = { kind: mapping.task.kind };
+    if (mapping.task.kind === 'comparison')
+      throw new MappingError('task.kind', 'a comparison is mapped by mapComparison');
     for (const [field, rule] of Object.entries(mapping.task)) {
       if (field === 'kind' || typeof rule === 'undefined' || field === 'aspect') continue;
       task[field] = applyTextRule(doc, rule, `task.${field}`);
@@ -130,6 +182,11 @@ export async function receiveHook(env: Bindings, triggerId: string, request: Req
     const f = passesFilter(doc, trigger.filter);
     if (!f.pass) return { kind: 'ignored', reason: `filter: ${f.reason}` };
   }
+  if (trigger.mapping.task.kind === 'comparison') {
+    const request = mapComparison(trigger, trigger.mapping.task, doc);
+    const r = await createComparison(env, trigger.tenant, request, idempotencyKeyOf(trigger.id, deliveryId));
+    return { kind: 'comparison', body: r.body, replayed: r.replayed };
+  }
   const { task, metadata } = mapRequest(trigger.mapping, doc);
   const result = await createEvaluationJob(
     env,
@@ -140,6 +197,7 @@ export async function receiveHook(env: Bindings, triggerId: string, request: Req
       task,
       metadata: { ...metadata, triggerId: trigger.id, triggerDeliveryId: deliveryId.slice(0, 1024) },
       ...(trigger.webhook ? { webhook: trigger.webhook } : {}),
+      ...(trigger.cache !== null ? { cache: trigger.cache } : {}),
       // Resolved now, at this delivery: a tag that moved since is followed.
       ...(trigger.rubric !== null ? { rubric: trigger.rubric } : {}),
     },

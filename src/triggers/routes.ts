@@ -26,6 +26,7 @@ import {
   CreatedTriggerSchema,
   CreateTriggerRequestSchema,
   HookAcceptedSchema,
+  HookComparisonAcceptedSchema,
   HookIgnoredSchema,
   TriggerListSchema,
   TriggerSchema,
@@ -226,7 +227,10 @@ const hook = createRoute({
     },
   },
   responses: {
-    202: jsonResponse(HookAcceptedSchema, 'Accepted: the evaluation (also for a replayed delivery id).'),
+    202: jsonResponse(
+      z.union([HookAcceptedSchema, HookComparisonAcceptedSchema]),
+      'Accepted: the evaluation, or the comparison of a `comparison` trigger (also for a replayed delivery id).',
+    ),
     200: jsonResponse(HookIgnoredSchema, 'Valid, but the filter (or a GitHub `ping`) skips it: nothing created.'),
     400: errorResponse(
       ['invalid_json', 'invalid_request', 'invalid_config', 'task_kind_unsupported'],
@@ -256,6 +260,11 @@ const hook = createRoute({
 export const hooks = new OpenAPIHono<TenantEnv>().openapi(hook, async (c) => {
   const outcome = await receiveHook(c.env, c.req.valid('param').id, c.req.raw);
   if (outcome.kind === 'ignored') return c.json({ ignored: true as const, reason: outcome.reason }, 200);
+  if (outcome.kind === 'comparison') {
+    c.header('Location', outcome.body.links.self);
+    const { id, status, links } = outcome.body;
+    return c.json({ comparisonId: id, status, replayed: outcome.replayed, links }, 202);
+  }
   const { body, replayed } = outcome.result;
   c.header('Location', body.links.self);
   return c.json({ evaluationId: body.id, status: body.status, replayed, links: body.links }, 202);

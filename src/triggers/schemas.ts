@@ -76,10 +76,26 @@ export const TaskMappingSchema = z
         aspect: MappingRuleSchema,
       })
       .strict(),
+    z
+      .object({
+        kind: z.literal('comparison'),
+        candidates: MappingRuleSchema.describe('The candidate names (a JSON array).'),
+        items: MappingRuleSchema.describe(
+          "The items (a JSON array of `ComparisonItem`), each with every candidate's output.",
+        ),
+        design: MappingRuleSchema.optional().describe('`"all-pairs"` or `{"baseline": …}`; default `"all-pairs"`.'),
+        gate: MappingRuleSchema.optional().describe(
+          'The CI gate (`ComparisonGate`), e.g. `{"value": {"candidate": "new", "baseline": "prod"}}`.',
+        ),
+      })
+      .strict(),
   ])
   .meta({
     id: 'TaskMapping',
-    description: 'The task built from each incoming request: `kind` and a rule per task field (see `Task`).',
+    description:
+      'What each incoming request becomes: `kind` `pairwise` or `pointwise` and a rule per task field (see `Task`): one evaluation; or `kind` ' +
+      '`comparison` and a rule per field of `POST /v1/comparisons` (values are JSON, e.g. `"/candidates"`): one comparison, whose ' +
+      '`comparison.completed` carries the gate.',
   });
 /** Where each task field comes from. */
 export type TaskMapping = z.infer<typeof TaskMappingSchema>;
@@ -125,6 +141,9 @@ export const CreateTriggerRequestSchema = z
     mapping: MappingSchema,
     filter: FilterSchema.optional(),
     webhook: OneOffWebhookSchema.optional(),
+    cache: CreateEvaluationRequestSchema.shape.cache.describe(
+      "The verdict cache for each evaluation it creates (`CacheMode`): a sender's repeated event for an unchanged candidate gets the cached verdict.",
+    ),
     description: z.string().max(MAX_DESCRIPTION_CHARS).optional(),
     /**
      * The rubric each delivery is judged by, stored as given and resolved at each delivery: with `rb_…#prod`
@@ -150,6 +169,10 @@ export const TriggerSchema = z
     filter: z.union([FilterSchema, z.null()]),
     /** (A union: `.nullable()` on a component gives `allOf: [$ref, {type: [object, null]}]`, which refuses null.) */
     webhook: z.union([OneOffWebhookSchema, z.null()]),
+    cache: z
+      .enum(['use', 'refresh', 'off'])
+      .nullable()
+      .describe('The verdict cache mode of its evaluations; null: not set (the default, `CacheMode`).'),
     /** The rubric reference (or inline rubric) as given, resolved at each delivery; null for none. */
     rubric: z.union([CreateEvaluationRequestSchema.shape.rubric.unwrap(), z.null()]),
     createdAt: z.string(),
@@ -186,6 +209,18 @@ export const HookAcceptedSchema = z
   })
   .strict()
   .meta({ id: 'HookAccepted' });
+
+/** Answer to a valid delivery to a `comparison` trigger (202; also its replays). */
+export const HookComparisonAcceptedSchema = z
+  .object({
+    comparisonId: z.string(),
+    status: z.enum(['running', 'cancelling', 'completed', 'cancelled']),
+    /** True when this delivery id was seen before: the first answer again, nothing new created. */
+    replayed: z.boolean(),
+    links: z.object({ self: z.string(), results: z.string(), cancel: z.string(), batch: z.string() }).strict(),
+  })
+  .strict()
+  .meta({ id: 'HookComparisonAccepted' });
 
 /** Answer to a valid delivery the filter skips (200): nothing created. */
 export const HookIgnoredSchema = z

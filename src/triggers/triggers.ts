@@ -27,12 +27,14 @@ interface TriggerRow {
   mapping: string;
   filter: string | null;
   webhook_url: string | null;
+  cache: string | null;
   rubric: string | null;
   created_at: number;
   updated_at: number;
 }
 
-const COLUMNS = 'id, tenant, description, preset, config, mapping, filter, webhook_url, rubric, created_at, updated_at';
+const COLUMNS =
+  'id, tenant, description, preset, config, mapping, filter, webhook_url, cache, rubric, created_at, updated_at';
 
 /** A trigger as stored, parsed (what the hook needs, secrets excluded). */
 export interface StoredTrigger extends Trigger {
@@ -50,6 +52,7 @@ function toTrigger(r: TriggerRow): StoredTrigger {
     mapping: JSON.parse(r.mapping) as Mapping,
     filter: r.filter === null ? null : (JSON.parse(r.filter) as Trigger['filter']),
     webhook: r.webhook_url === null ? null : { url: r.webhook_url },
+    cache: r.cache === 'use' || r.cache === 'refresh' || r.cache === 'off' ? r.cache : null,
     rubric: r.rubric === null ? null : (JSON.parse(r.rubric) as Trigger['rubric']),
     createdAt: new Date(r.created_at).toISOString(),
     updatedAt: new Date(r.updated_at).toISOString(),
@@ -71,7 +74,8 @@ function notFound(id: string): ApiError {
  * stored; a constant `aspect` is checked here too (400 naming it).
  */
 function sampleTask(mapping: Mapping): Task {
-  if (mapping.task.kind === 'pairwise') return { kind: 'pairwise', question: 'q', answerA: 'a', answerB: 'b' };
+  if (mapping.task.kind === 'pairwise' || mapping.task.kind === 'comparison')
+    return { kind: 'pairwise', question: 'q', answerA: 'a', answerB: 'b' };
   let aspect: Aspect = { name: 'coherence', scale: { min: 1, max: 5 } };
   const rule = mapping.task.aspect;
   if (typeof rule === 'object' && 'value' in rule) {
@@ -120,8 +124,8 @@ export async function createTrigger(
   const secret = newWebhookSecret();
   const now = Date.now();
   const r = await env.DB.prepare(
-    `INSERT INTO triggers (id, tenant, description, preset, config, mapping, filter, webhook_url, secret, created_at, updated_at, rubric)
-     SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE (SELECT count(*) FROM triggers WHERE tenant = ?) < ?`,
+    `INSERT INTO triggers (id, tenant, description, preset, config, mapping, filter, webhook_url, cache, secret, created_at, updated_at, rubric)
+     SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE (SELECT count(*) FROM triggers WHERE tenant = ?) < ?`,
   )
     .bind(
       id,
@@ -132,6 +136,7 @@ export async function createTrigger(
       JSON.stringify(body.mapping),
       body.filter ? JSON.stringify(body.filter) : null,
       webhookUrl,
+      body.cache ?? null,
       secret,
       now,
       now,

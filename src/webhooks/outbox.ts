@@ -38,6 +38,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'evaluation.cancelled',
   'batch.completed',
   'meta_evaluation.completed',
+  'comparison.completed',
 ] as const;
 
 /** An event type (the payload's `type`; endpoints subscribe by type). */
@@ -45,7 +46,7 @@ export const WebhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES).meta({
   id: 'WebhookEventType',
   description:
     '`evaluation.succeeded` | `evaluation.failed` | `evaluation.cancelled`: an evaluation ended; `batch.completed`: every item of a batch ended; ' +
-    "`meta_evaluation.completed`: a meta-evaluation's report is ready.",
+    "`meta_evaluation.completed`: a meta-evaluation's report is ready; `comparison.completed`: a comparison's statistics and gate are ready.",
 });
 /** An event type. */
 export type WebhookEventType = z.infer<typeof WebhookEventTypeSchema>;

@@ -78,7 +78,8 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
   ],
   'src/estimates': ['service.ts'],
   'src/tiers': ['resolve.ts', 'schemas.ts'],
-  'src/batches': ['pump.ts', 'rows.ts', 'submit.ts'],
+  'src/batches': ['body.ts', 'pump.ts', 'result-rows.ts', 'rows.ts', 'schemas.ts', 'service.ts', 'submit.ts'],
+  'src/comparisons': ['schemas.ts', 'service.ts'],
   'src/meta-evaluations': ['service.ts'],
   'src/rubric-checks': [],
   'src/admin': [],
@@ -87,6 +88,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
   'src/retention': [],
   'src/provider-gate': ['aimd.ts', 'window.ts', 'worker-gate.ts'],
   'src/client': ['index.ts', 'sse.ts'],
+  'src/verdict-cache': ['hit.ts', 'plan.ts', 'rows.ts', 'schemas.ts'],
 };
 
 /** Every unit that is not a feature, by kind. */

@@ -301,7 +301,7 @@ describe('config', () => {
       // rubric-steps writes a rubric's steps; it is no stage method.
       .filter((m) => m.method !== 'cascade' && m.method !== 'rubric-steps')
       .reduce((n, m) => n + (m.version ?? 1), 0);
-    expect(cascade.version).toBe(1000 + stageSum);
+    expect(cascade.version).toBe(2000 + stageSum);
   });
 });
 
@@ -345,5 +345,34 @@ describe('idempotency and replay', () => {
     expect(verdictOf(replayed.outcome).winner).toBe('A');
     expect(cascadeOf(verdictOf(replayed.outcome)).decidedBy.stage).toBe(1);
     expect(replayed.applied).toBe(10);
+  });
+});
+
+describe('calibrated thresholds (Trust or Escalate)', () => {
+  const calibrated = (thresholds: (number | null)[]) =>
+    resolveMethodConfig('cascade-fastchat-chateval', { calibrated: { thresholds, alpha: 0.2, delta: 0.1 } });
+
+  it('a stage at or above its threshold is trusted, whatever the escalation rules would say', () => {
+    // Stage 0's orders disagree (a flip): its rules would escalate, its threshold 0 trusts it.
+    const v = verdictOf(run(calibrated([0, null]), presetScript('flip')).outcome);
+    expect(cascadeOf(v).decidedBy.stage).toBe(0);
+    expect(cascadeOf(v).abstained).toBeUndefined();
+    expect(v.winner).toBeDefined();
+  });
+
+  it('below every threshold: no winner, the abstaining stage and the reason, never the last stage guessing', () => {
+    const v = verdictOf(run(calibrated([null, null]), presetScript('A')).outcome);
+    expect(v.winner).toBeUndefined();
+    expect(cascadeOf(v).abstained).toEqual({
+      stage: 1,
+      label: cascadeOf(v).stages[1]?.label,
+      reason: "no stage's confidence reached its calibrated threshold",
+    });
+    expect(cascadeOf(v).stages.map((s) => s.escalatedBecause)).toEqual([['below-threshold'], ['below-threshold']]);
+    expect(VerdictSchema.safeParse(v).success).toBe(true);
+  });
+
+  it('needs one threshold per stage', () => {
+    expect(() => calibrated([0.5])).toThrow(EngineInputError);
   });
 });

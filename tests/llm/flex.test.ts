@@ -193,8 +193,10 @@ describe('flex calls', () => {
     expect(flex.usage?.tier).toBe('flex');
     expect(flex.result.usage.costUsd).toBeCloseTo(costOf(flex.result.usage, price, 'flex').costUsd, 15);
     expect(flex.result.usage.costUsd).toBeCloseTo(standard.result.usage.costUsd / 2, 15);
-    // The stored result keeps the engine's Usage shape, with the tier it is billed at (absent: standard).
+    // The stored result keeps the engine's Usage shape, with the tier it is billed at (absent: standard) and
+    // what the prompt cache saved (for usage reports).
     expect(Object.keys(flex.result.usage).sort()).toEqual([
+      'cacheSavedUsd',
       'cachedPromptTokens',
       'completionTokens',
       'costUsd',

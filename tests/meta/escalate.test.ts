@@ -6,6 +6,7 @@ import type { EscalateItem } from '../../src/metrics/escalate.js';
 import {
   CascadeCalibrationSchema,
   calibrateCascade,
+  calibrationMarkdown,
   disagreementUpperBound,
   escalateItemsOf,
   evaluateThresholds,
@@ -297,5 +298,16 @@ describe('escalateItemsOf', () => {
       { human: 4, cascade: details([stage(0, true, 'A', 0.9), stage(1, true, 'A', 1)]) },
     ]);
     expect(out).toEqual([{ human: 'A', stages: [{ winner: 'B', confidence: 0.7 }, null] }]);
+  });
+});
+
+describe('calibrationMarkdown (the meta-eval report)', () => {
+  it('states each threshold, the coverage, the agreement on the covered items and the guarantee', () => {
+    const c = calibrateCascade(handItems, { minTrusted: 20 });
+    const md = calibrationMarkdown(c);
+    for (const s of c.stages)
+      expect(md).toContain(`| ${s.stage} | ${s.threshold === null ? 'trusts none' : s.threshold.toFixed(3)} |`);
+    expect(md).toContain(`(${c.covered} of ${c.n})`);
+    expect(md).toContain(c.guarantee);
   });
 });

@@ -3,6 +3,8 @@
  * document (and nothing else is), each fully documented; every route refuses unknown query parameters;
  * the examples in the document are requests the API accepts; `config` is typed per method.
  */
+import { CreateComparisonRequestSchema } from '../../src/comparisons/schemas.js';
+import { CalibrateRequestSchema } from '../../src/meta-evaluations/schemas.js';
 import {
   CheckRequestSchema,
   CreateRubricRequestSchema,
@@ -28,6 +30,7 @@ import { judgeRequestOf } from '../../src/openai/completion.js';
 import { ChatCompletionRequestSchema } from '../../src/openai/schemas.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api } from './api-fetch.js';
+import { asAdmin } from './tenants-helpers.js';
 import { testEnv } from './helpers.js';
 import { CreateWebhookEndpointSchema, UpdateWebhookEndpointSchema } from '../../src/webhooks/schemas.js';
 import { CreateTriggerRequestSchema } from '../../src/triggers/schemas.js';
@@ -166,6 +169,8 @@ describe('request examples in the document', () => {
     createWebhookEndpoint: CreateWebhookEndpointSchema,
     updateWebhookEndpoint: UpdateWebhookEndpointSchema,
     createTrigger: CreateTriggerRequestSchema,
+    createComparison: CreateComparisonRequestSchema,
+    calibrateMetaEvaluation: CalibrateRequestSchema,
     createRubric: CreateRubricRequestSchema,
     createRubricVersion: CreateRubricVersionRequestSchema,
     putRubricTag: PutTagRequestSchema,
@@ -195,6 +200,15 @@ describe('request examples in the document', () => {
           // The model names the judge and the message holds the task.
           const { evaluation } = judgeRequestOf(ChatCompletionRequestSchema.parse(example.value));
           expect(planTask(resolveJudge(evaluation.preset, evaluation.config), evaluation.task)).toBeGreaterThan(0);
+        } else if (op.operationId === 'createComparison') {
+          // Each item's first two outputs as a pairwise task, as the comparison checks its items.
+          const c = CreateComparisonRequestSchema.parse(example.value);
+          const judge = resolveJudge(c.preset, c.config);
+          for (const item of c.items) {
+            const [a, b] = c.candidates.map((name) => item.outputs[name] ?? '');
+            const task = { kind: 'pairwise', question: item.question, answerA: a, answerB: b };
+            expect(planTask(judge, CreateEvaluationRequestSchema.shape.task.parse(task))).toBeGreaterThan(0);
+          }
         } else if ('task' in body || 'items' in body) {
           const judge = resolveJudge(body.preset, body.config);
           const tasks = body.items ? body.items.map((i) => i.task) : [body.task];
@@ -226,7 +240,10 @@ describe('unknown query parameters are a 400 on every route, never ignored', () 
     expect(ops.length).toBeGreaterThanOrEqual(12);
     for (const { key, path, method, op } of ops) {
       const { url, init } = requestFor(path, method, op);
-      const r = await api(`${url}?dry_run=true`, init);
+      // The admin API is closed without ADMIN_TOKEN (503 before anything else): ask as the operator.
+      const r = path.startsWith('/v1/admin')
+        ? await asAdmin(`${url}?dry_run=true`, init)
+        : await api(`${url}?dry_run=true`, init);
       const body = await r.json<ErrorJson>();
       expect(r.status, `${key}: ${JSON.stringify(body)}`).toBe(400);
       expect(body.error.code, key).toBe('invalid_request');

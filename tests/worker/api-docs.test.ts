@@ -77,11 +77,13 @@ describe('service routes', () => {
     expect(req?.required).toEqual(['task']);
     expect(Object.keys(req?.properties ?? {}).sort()).toEqual([
       'budget',
+      'cache',
       'config',
       'flexFallback',
       'metadata',
       'preset',
       'rubric',
+      'seed',
       'task',
       'tier',
       'webhook',

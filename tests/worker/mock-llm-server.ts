@@ -1,9 +1,11 @@
 /**
  * Node side of the worker suite: serves the project's mock LLM (the Node adapter, `startMockServer`) over
  * real HTTP on 127.0.0.1, so Worker code reaches it through its ordinary `fetch`, exactly like a provider.
- * Adds two test-only routes:
+ * Adds three test-only routes:
  * - `GET /_test/requests?seed=<seed>` answers `{ count }`: the chat-completion requests seen whose model
  *   name carries that `seed` (tests use one seed each to count their calls);
+ * - `GET /_test/cache-keys?seed=<seed>` answers `{ keys }`: the `prompt_cache_key` each of them carried, in
+ *   order (null for none);
  * - `PUT /_test/groups?seed=<seed>&size=<n>` makes the replies to that seed's requests go out in groups of
  *   `n`: each reply, once ready, is held until `n` replies are, then all of them are sent in the same tick
  *   (a wave of parallel calls gets its results together, however loaded the machine is).
@@ -17,11 +19,15 @@ export interface TestMockServer {
   close(): Promise<void>;
 }
 
-/** The seed of a chat-completion request's mock model ('' without a model); null when the body or name is malformed. */
-async function seedOf(request: Request): Promise<string | null> {
+/**
+ * The seed of a chat-completion request's mock model ('' without a model) and its `prompt_cache_key`; null
+ * when the body or name is malformed.
+ */
+async function seedOf(request: Request): Promise<{ seed: string; cacheKey: string | null } | null> {
   try {
-    const model = ((await request.clone().json()) as { model?: unknown }).model;
-    return typeof model === 'string' ? parseMockModel(model).seed : '';
+    const body = (await request.clone().json()) as { model?: unknown; prompt_cache_key?: unknown };
+    const seed = typeof body.model === 'string' ? parseMockModel(body.model).seed : '';
+    return { seed, cacheKey: typeof body.prompt_cache_key === 'string' ? body.prompt_cache_key : null };
   } catch {
     // The mock itself answers malformed requests with 400; they are not counted.
     return null;
@@ -31,6 +37,7 @@ async function seedOf(request: Request): Promise<string | null> {
 /** Starts the mock on a free port of 127.0.0.1. */
 export async function startTestMockServer(): Promise<TestMockServer> {
   const counts = new Map<string, number>();
+  const cacheKeys = new Map<string, (string | null)[]>();
   /** Per seed: the group size, and the replies ready and held until the group is complete. */
   const groups = new Map<string, { size: number; held: (() => void)[] }>();
   const inGroup = async (seed: string, reply: Response): Promise<Response> => {
@@ -53,16 +60,20 @@ export async function startTestMockServer(): Promise<TestMockServer> {
         const seed = url.searchParams.get('seed') ?? '';
         return Response.json({ count: counts.get(seed) ?? 0 });
       }
+      if (url.pathname === '/_test/cache-keys') {
+        return Response.json({ keys: cacheKeys.get(url.searchParams.get('seed') ?? '') ?? [] });
+      }
       if (url.pathname === '/_test/groups' && request.method === 'PUT') {
         const size = Number(url.searchParams.get('size'));
         groups.set(url.searchParams.get('seed') ?? '', { size, held: [] });
         return Response.json({ size });
       }
       if (url.pathname.endsWith('/chat/completions')) {
-        const seed = await seedOf(request);
-        if (seed !== null) {
-          counts.set(seed, (counts.get(seed) ?? 0) + 1);
-          return inGroup(seed, await next(request));
+        const seen = await seedOf(request);
+        if (seen !== null) {
+          counts.set(seen.seed, (counts.get(seen.seed) ?? 0) + 1);
+          cacheKeys.set(seen.seed, [...(cacheKeys.get(seen.seed) ?? []), seen.cacheKey]);
+          return inGroup(seen.seed, await next(request));
         }
       }
       return next(request);

@@ -229,6 +229,8 @@ describe('eviction', () => {
         config: { ...LONG_DEBATE.config, defaults: { model: mockModel({ mode: 'scripted', ns, seed, latency: 60 }) } },
         task: POINTWISE_TASK,
         rubric,
+        // The same request twice, each judged (a verdict cache hit would run no debate to evict).
+        cache: 'off',
       });
       expect(r.status, await r.clone().text()).toBe(202);
       return (await r.json<EvaluationAccepted>()).id;

@@ -18,6 +18,7 @@ interface Report {
     cachedPromptTokens: number;
     completionTokens: number;
     costUsd: number;
+    cacheSavedUsd: number;
     estimated: boolean;
   }[];
   totals: {
@@ -73,7 +74,13 @@ describe('usage', () => {
       { key: t.key, body: { preset: 'fastchat-pair', config: { defaults: { model: 'mock-judge' } }, task: PAIRWISE } },
       {
         key: t.other.key,
-        body: { preset: 'chateval-single', config: { defaults: { model: 'gpt-4o-mini' } }, task: PAIRWISE },
+        // The first run's request again: judged anew (no verdict cache hit), so this key has usage rows too.
+        body: {
+          preset: 'chateval-single',
+          config: { defaults: { model: 'gpt-4o-mini' } },
+          task: PAIRWISE,
+          cache: 'off',
+        },
       },
     ];
     for (const run of runs) {
@@ -117,11 +124,22 @@ describe('usage', () => {
     expect(byParam.headers.get('Content-Type')).toContain('text/csv');
     const csv = await byParam.text();
     const lines = csv.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('model,calls,prompt_tokens,cached_prompt_tokens,completion_tokens,cost_usd,estimated');
+    expect(lines[0]).toBe(
+      'model,calls,prompt_tokens,cached_prompt_tokens,completion_tokens,cost_usd,cache_saved_usd,estimated',
+    );
     const json = await (await keyed('/v1/usage?groupBy=model', as(t.key))).json<Report>();
     expect(lines.slice(1)).toEqual(
       json.rows.map((r) =>
-        [r.group, r.calls, r.promptTokens, r.cachedPromptTokens, r.completionTokens, r.costUsd, r.estimated].join(','),
+        [
+          r.group,
+          r.calls,
+          r.promptTokens,
+          r.cachedPromptTokens,
+          r.completionTokens,
+          r.costUsd,
+          r.cacheSavedUsd,
+          r.estimated,
+        ].join(','),
       ),
     );
     const byAccept = await keyed('/v1/usage?groupBy=model', as(t.key, { headers: { Accept: 'text/csv' } }));

@@ -4,7 +4,7 @@
  * without server-side fallbacks and the API's JSON 404s stay untouched; the key gate (a 401 anywhere
  * shows the key form, then the page again); error panels with a retry.
  *
- * Routes: `#/` evaluations, `#/batches`, `#/batches/{id}`, `#/meta/{id}` (meta-evaluation),
+ * Routes: `#/` evaluations, `#/batches`, `#/batches/{id}`, `#/meta/{id}` (meta-evaluation), `#/comparisons/{id}`,
  * `#/evaluations/{id}`, `#/new`, `#/presets`.
  */
 import { ApiFailure, describeError, getJson } from './api.js';
@@ -17,6 +17,7 @@ import { evaluationView } from './views/evaluation.js';
 import { batchesView, batchView } from './views/batches.js';
 import { evaluationsView } from './views/evaluation-list.js';
 import { metaView } from './views/meta.js';
+import { comparisonView } from './views/comparison.js';
 import { presetsView } from './views/presets.js';
 import { submitView } from './views/submit.js';
 
@@ -35,6 +36,7 @@ const ROUTES: Route[] = [
   { pattern: /^\/batches$/, nav: 'batches', view: batchesView },
   { pattern: /^\/batches\/(?<id>[^/]+)$/, nav: 'batches', view: batchView },
   { pattern: /^\/meta\/(?<id>[^/]+)$/, nav: 'batches', view: metaView },
+  { pattern: /^\/comparisons\/(?<id>[^/]+)$/, nav: 'batches', view: comparisonView },
 ];
 
 let current: AbortController | null = null;

@@ -73,3 +73,10 @@ export type Batch = Omit<Schemas['Batch'], 'webhook' | 'budget'> & {
 };
 /** One NDJSON line of `GET /v1/batches/{id}/results`. */
 export type BatchResultLine = Schemas['BatchResultLine'];
+
+/** `GET /v1/comparisons/{id}`. */
+export type Comparison = Omit<Schemas['Comparison'], 'webhook' | 'budget'>;
+/** One line of `GET /v1/comparisons/{id}/results`. */
+export type ComparisonResultLine = Schemas['ComparisonResultLine'];
+/** A meta-evaluation's reliability report (`repeats` > 1). */
+export type ReliabilityReport = NonNullable<MetaEvaluation['reliability']>;

@@ -4,6 +4,9 @@
  * runs it (plain-http callbacks to loopback allowed). PORT and RECEIVER_PORT are set to free ports, so a
  * port written anywhere but in those variables fails the run; the receiver's file must exist before the
  * command that starts it; the block ends when the receiver has printed the verified verdict.
+ *
+ * The CI gate (`sh example=ci-gate`) runs the same way on the same stack: it posts a comparison, waits for
+ * the signed `comparison.completed`, and says "deploy" exactly when the gate passed.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -98,5 +101,29 @@ describe("README's webhook walkthrough", () => {
     expect(payload.data.id).toBe(accepted.evaluationId);
     expect(payload.data.verdict.winner).toMatch(/^(A|B|tie)$/);
     expect(r.stdout).not.toContain('REFUSED');
+  });
+});
+
+describe("README's CI gate", () => {
+  const code = readmeExample('ci-gate');
+
+  it('is about 20 lines', () => {
+    expect(code.trim().split('\n').length).toBeLessThanOrEqual(24);
+  });
+
+  it('posts a comparison, waits for the signed comparison.completed, and deploys exactly when the gate passed', async () => {
+    const work = mkdtempSync(join(dir, 'gate-'));
+    const port = new URL(stack!.url).port;
+    const r = await bash(code, work, { PORT: port, RECEIVER_PORT: String(await freePort()) }, 90_000);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const [accepted, summary, decision] = r.stdout.trim().split('\n');
+    expect(JSON.parse(accepted ?? '{}')).toMatchObject({
+      id: expect.stringMatching(/^cp_[0-9a-f]{32}$/) as unknown,
+      items: 2,
+      pairs: 1,
+    });
+    expect(summary).toMatch(/^gate (passed|failed|inconclusive): pr-42 /);
+    expect(decision).toBe(summary?.startsWith('gate passed') ? 'deploy' : 'hold the deploy');
   });
 });

@@ -422,6 +422,53 @@ describe.skipIf(SKIP)('the viewer in headless Chromium', () => {
       await page.close();
     });
 
+    it("shows a comparison: the gate in words, the leaderboard with interval bars, the win-matrix heat map, the items that disagree most linked to their debates; and a meta-evaluation's reliability", async () => {
+      const tag = (q: number) => `[quality=${q}]`;
+      const items = Array.from({ length: 6 }, (_, i) => ({
+        id: `c${i}`,
+        question: `(${i}) Explain recursion.`,
+        outputs: { low: `Low ${tag(i === 0 ? 3 : 0)}`, mid: `Mid ${tag(1)}`, high: `High ${tag(2)}` },
+      }));
+      const id = await created('/v1/comparisons', {
+        preset: 'fastchat-pair',
+        candidates: ['low', 'mid', 'high'],
+        design: 'all-pairs',
+        gate: { candidate: 'high', baseline: 'low' },
+        items,
+      });
+      const meta = await created('/v1/meta-evaluations', {
+        preset: 'fastchat-pair',
+        config: { defaults: { model: 'mock-judge?vary=1' } },
+        repeats: 2,
+        items: loadFairEval()
+          .slice(0, 3)
+          .map((i) => ({ id: i.id, task: i.task, human: i.human })),
+      });
+      const page = await browser.page(DESKTOP);
+      await page.goto(`${stack.url}/#/comparisons/${id}`);
+      await page.locator('.heatmap').waitFor({ timeout: 90_000 });
+      await page.locator('.gate', { hasText: /^(Passed|Failed|Inconclusive)/ }).waitFor({ timeout: 90_000 });
+      await expect.poll(() => page.locator('.ci-table tbody tr').count(), { timeout: 90_000 }).toBe(3);
+      await expect.poll(() => page.locator('.ci-table .ci-range').count(), { timeout: 90_000 }).toBe(3);
+      expect(await page.locator('.heatmap tbody tr').count()).toBe(3);
+      expect(await page.locator('.heatmap .heat-cell').count()).toBe(9);
+      // Item c0 puts low above both others: the upsets put it first, its pairs linked to their debates.
+      const first = page.locator('.disagreements tbody tr').first();
+      expect(await first.locator('th').innerText()).toBe('c0');
+      expect(await first.locator('a[href^="#/evaluations/ev_"]').count()).toBe(3);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.setViewportSize(PHONE);
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
+      await page.setViewportSize(DESKTOP);
+      await page.goto(`${stack.url}/#/meta/${meta}`);
+      await page.locator('.card', { hasText: 'Reliability over 2 repeats' }).waitFor({ timeout: 90_000 });
+      expect(await axeViolations(page)).toEqual([]);
+      await page.setViewportSize(PHONE);
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
+      expect(browser.errorsOf(page)).toEqual([]);
+      await page.close();
+    });
+
     it("shows a pointwise meta-evaluation's judge scores against the human ones in a scatter plot", async () => {
       const items = loadSummEval('coherence')
         .slice(0, 6)

@@ -28,6 +28,7 @@ import {
   applyResult,
   createEvaluation,
   EngineInputError,
+  judgesBothOrders,
   outcome,
   plannedCalls,
   readyCalls,
@@ -36,11 +37,11 @@ import {
 } from '../../protocol.js';
 import type { JudgedTask } from '../../judged.js';
 import type { MethodVerdict, Verdict } from '../../verdict.js';
-import type { CascadeDetails, CascadeSavings, StageReport } from './rules.js';
-import { DEFAULT_ESCALATE, EscalateSchema, escalationReasons, signalsOf } from './rules.js';
+import type { CascadeDetails, CascadeSavings, EscalationReason, StageReport } from './rules.js';
+import { CalibratedSchema, DEFAULT_ESCALATE, EscalateSchema, escalationReasons, signalsOf } from './rules.js';
 
 /** The cascade's own protocol version (its `version` adds the stage methods', see {@link createCascade}). */
-const CASCADE_PROTOCOL_VERSION = 1;
+const CASCADE_PROTOCOL_VERSION = 2;
 
 /** One stage: a preset and/or a config (as a request's `preset` and `config`), a label and its escalation rules. */
 export const CascadeStageSchema = z
@@ -123,9 +124,20 @@ export function createCascade(catalogue: StageCatalogue, stageVersions: number) 
       stages: z.array(CascadeStageSchema).min(2).max(4),
       /** Run every stage on every item (a calibration run); the verdict is still the stage the rules pick. Default false. */
       runAllStages: z.boolean().default(false),
+      /**
+       * Calibrated thresholds (Trust or Escalate): they replace every stage's escalation rules, and an item
+       * no stage trusts comes back without a winner (`details.cascade.abstained`). Default: none.
+       */
+      calibrated: CalibratedSchema.optional(),
     })
     .strict()
     .superRefine((c, ctx) => {
+      if (c.calibrated && c.calibrated.thresholds.length !== c.stages.length)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['calibrated', 'thresholds'],
+          message: `one threshold per stage: ${c.stages.length} stages, ${c.calibrated.thresholds.length} thresholds`,
+        });
       c.stages.forEach((stage, i) => {
         if (i === c.stages.length - 1 && stage.escalate !== undefined) {
           ctx.addIssue({
@@ -211,7 +223,15 @@ export function createCascade(catalogue: StageCatalogue, stageVersions: number) 
     const signals = signalsOf(verdict);
     const last = k === stages.length - 1;
     const rules = config.stages[k]?.escalate ?? DEFAULT_ESCALATE;
-    const because = last ? [] : escalationReasons(signals, rules);
+    const threshold = config.calibrated?.thresholds[k];
+    // Calibrated: trust exactly the verdicts at or above the stage's threshold, the last stage too.
+    const because: EscalationReason[] = config.calibrated
+      ? threshold !== null && threshold !== undefined && verdict.confidence >= threshold
+        ? []
+        : ['below-threshold']
+      : last
+        ? []
+        : escalationReasons(signals, rules);
     const report: StageReport = {
       ...base,
       ran: true,
@@ -221,7 +241,7 @@ export function createCascade(catalogue: StageCatalogue, stageVersions: number) 
       positionFlip: verdict.positionFlip,
       split: signals.split,
       unparsed: signals.unparsed,
-      ...(last ? {} : { rules, escalatedBecause: because }),
+      ...(config.calibrated ? { escalatedBecause: because } : last ? {} : { rules, escalatedBecause: because }),
     };
     return { report, verdict, decides: because.length === 0 };
   }
@@ -284,9 +304,36 @@ export function createCascade(catalogue: StageCatalogue, stageVersions: number) 
         if (!r.verdict)
           return { kind: 'calls', calls: readyCalls(s.method, s.state).map((c) => prefixed(k, s.label, c)) };
         reports.push(r.report);
-        if (!decided && (r.decides || k === stages.length - 1)) decided = { k, verdict: r.verdict };
+        if (!decided && (r.decides || (k === stages.length - 1 && !config.calibrated)))
+          decided = { k, verdict: r.verdict };
       }
-      if (!decided) return { kind: 'calls', calls: [] };
+      if (!decided) {
+        const last = stages.length - 1;
+        const lastReport = reports[last];
+        const lastStage = stages[last];
+        if (!config.calibrated || !lastReport || !lastStage) return { kind: 'calls', calls: [] };
+        const v = reportOf(config, stages, last).verdict;
+        if (!v) return { kind: 'calls', calls: [] };
+        // Below every calibrated threshold: no winner, never the last stage's guess.
+        const details: CascadeDetails = {
+          decidedBy: { stage: last, label: lastStage.label },
+          abstained: {
+            stage: last,
+            label: lastStage.label,
+            reason: "no stage's confidence reached its calibrated threshold",
+          },
+          runAllStages: config.runAllStages,
+          stages: reports,
+          savings: savingsOf(reports, last),
+        };
+        const verdict: MethodVerdict = {
+          votes: v.votes.map((x) => ({ ...x, agent: prefixOf(last) + x.agent })),
+          confidence: v.confidence,
+          positionFlip: v.positionFlip,
+          details: { cascade: details, decidingStage: v.details },
+        };
+        return { kind: 'verdict', verdict };
+      }
       const { k, verdict: v } = decided;
       const details: CascadeDetails = {
         decidedBy: { stage: k, label: stages[k]?.label ?? '' },
@@ -339,6 +386,14 @@ export function createCascade(catalogue: StageCatalogue, stageVersions: number) 
           typeof s.config?.method === 'string' &&
           (catalogue.method(s.config.method).usesEvaluationSteps?.(s.config as EngineState['config']) ?? false),
       );
+    },
+
+    judgesBothOrders(config): boolean {
+      // Every stage, since any of them may decide an item; stages are stored resolved.
+      return config.stages.every((s) => {
+        const c = s.config as EngineState['config'] | undefined;
+        return c !== undefined && judgesBothOrders(catalogue.method(c.method), c);
+      });
     },
 
     plannedCalls(config, task): number {

@@ -29,8 +29,27 @@ export type Escalate = z.infer<typeof EscalateSchema>;
 /** The escalation rules a stage has when its config names none. */
 export const DEFAULT_ESCALATE: Escalate = EscalateSchema.parse({});
 
-/** Why a stage escalated. */
-export type EscalationReason = 'orders-disagree' | 'votes-split' | 'tie' | 'unparsed' | 'low-confidence';
+/**
+ * Why a stage escalated. `below-threshold`: under calibrated thresholds (Trust or Escalate), the stage's
+ * confidence is below its threshold, or the stage trusts nothing (no threshold passed the calibration).
+ */
+export type EscalationReason =
+  'orders-disagree' | 'votes-split' | 'tie' | 'unparsed' | 'low-confidence' | 'below-threshold';
+
+/**
+ * Calibrated thresholds (Trust or Escalate, from `POST /v1/meta-evaluations/{id}/calibrate`): stage k trusts
+ * its verdict when its confidence is at least `thresholds[k]` (null: it trusts nothing), else escalates; an
+ * item no stage trusts is abstained on (no winner), never decided by the last stage's coin flip.
+ */
+export const CalibratedSchema = z
+  .object({
+    thresholds: z.array(z.number().min(0).max(1).nullable()).min(2).max(4),
+    /** The calibration's target disagreement and risk, kept for the record (see its `guarantee`). */
+    alpha: z.number().gt(0).lt(1).optional(),
+    delta: z.number().gt(0).lt(1).optional(),
+  })
+  .strict();
+export type Calibrated = z.infer<typeof CalibratedSchema>;
 
 /** What the rules look at in a stage's verdict. */
 export interface StageSignals {
@@ -123,7 +142,13 @@ export interface CascadeSavings {
 
 /** `details.cascade` of a cascade verdict. */
 export interface CascadeDetails {
+  /** The stage whose verdict the cascade returns (under calibrated thresholds, the last stage of an abstention). */
   decidedBy: { stage: number; label: string };
+  /**
+   * Under calibrated thresholds, an item no stage trusted: the verdict has no winner, and this says which
+   * stage abstained (the last) and why. Absent otherwise.
+   */
+  abstained?: { stage: number; label: string; reason: string };
   /** True when every stage ran whatever the rules said (a calibration run). */
   runAllStages: boolean;
   stages: StageReport[];

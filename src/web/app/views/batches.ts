@@ -21,6 +21,7 @@ const POLL_MS = 3000;
 
 /** A batch's page, or its meta-evaluation's report page. */
 function batchHref(b: Pick<BatchSummary, 'id' | 'kind'>): string {
+  if (b.kind === 'comparison') return `#/comparisons/${encodeURIComponent(b.id)}`;
   return b.kind === 'meta_evaluation' ? `#/meta/${encodeURIComponent(b.id)}` : `#/batches/${encodeURIComponent(b.id)}`;
 }
 
@@ -74,7 +75,7 @@ export const batchesView: View = async (ctx) => {
           'tr',
           null,
           h('th', { scope: 'row' }, h('a', { href: batchHref(b), title: b.id }, shortId(b.id))),
-          h('td', null, b.kind === 'meta_evaluation' ? 'meta-evaluation' : 'batch'),
+          h('td', null, b.kind === 'meta_evaluation' ? 'meta-evaluation' : b.kind),
           h('td', null, b.preset ?? b.method),
           h('td', null, statusPill(b.status)),
           h('td', null, progressCell(b)),
@@ -100,6 +101,7 @@ export const batchesView: View = async (ctx) => {
       ['', 'All'],
       ['batch', 'Batches'],
       ['meta_evaluation', 'Meta-evaluations'],
+      ['comparison', 'Comparisons'],
     ].map(([v, l]) => h('option', { value: v, selected: v === kind }, l)),
   );
   kindSelect.addEventListener('change', () => {
@@ -274,7 +276,7 @@ export const batchView: View = async (ctx) => {
   const id = ctx.params.id ?? '';
   const path = `/v1/batches/${encodeURIComponent(id)}`;
   let batch = await getJson<Batch>(path, ctx.signal);
-  if (batch.kind === 'meta_evaluation') {
+  if (batch.kind !== 'batch') {
     window.location.replace(batchHref(batch));
     return;
   }

@@ -10,7 +10,9 @@ import { scatterPlot } from '../charts.js';
 import { ago, card, facts, idCode, progressBar, statusPill, winnerChip } from '../components.js';
 import { h, replaceChildren } from '../dom.js';
 import { formatInt, formatScore, shortId } from '../format.js';
-import type { MetaEvaluation } from '../types.js';
+import type { MetaEvaluation, ReliabilityReport } from '../types.js';
+import type { EstimateRow } from '../charts.js';
+import { estimateTable } from '../charts.js';
 import type { View, ViewContext } from '../view.js';
 import { setTitle, sleep } from '../view.js';
 import { reportSections } from './report-view.js';
@@ -92,6 +94,52 @@ function scatterCard(m: MetaEvaluation): HTMLElement | null {
   );
 }
 
+/** An estimate of the reliability report as a row. */
+function row(
+  label: string,
+  e: { value: number | null; ci: { lo: number; hi: number } | null } | null,
+  note?: string,
+): EstimateRow {
+  return {
+    label,
+    value: e?.value ?? null,
+    ci: e?.ci ?? null,
+    ...(note !== undefined ? { note } : {}),
+  };
+}
+
+/** The judge's reliability over every repeat (`repeats` > 1). */
+function reliabilityCard(r: ReliabilityReport, repeats: number): HTMLElement {
+  const rows: EstimateRow[] = [
+    row(
+      'Test-retest: all repeats agree',
+      r.testRetest.allAgree,
+      `${formatInt(r.testRetest.itemsCompared)} items compared`,
+    ),
+    row('Test-retest: pairs of repeats agree', r.testRetest.pairAgreement),
+    row('First-shown answer wins', r.positionBias.firstShownWins, '0.5 is unbiased'),
+    row('Orders disagree (flips)', r.flips.rate, `${formatInt(r.flips.measured)} measured`),
+    ...(r.labelled
+      ? [
+          row('Each repeat agrees with the label', r.labelled.perRepeatAccuracy),
+          row("The repeats' majority agrees with the label", r.labelled.majorityAccuracy),
+        ]
+      : []),
+  ];
+  const rates = r.rates;
+  return card(
+    `Reliability over ${repeats} repeats`,
+    estimateTable('Reliability, with bootstrap intervals over items', rows, [0, 1], r.bootstrap.level),
+    facts([
+      ['Repeats judged', formatInt(r.repeats)],
+      ['Ties', formatScore(rates.tie ?? 0)],
+      ['Unparsed', formatScore(rates.unparsed ?? 0)],
+      ['Inconclusive', formatScore(rates.inconclusive ?? 0)],
+      ['Failed', formatScore(rates.failed ?? 0)],
+    ]),
+  );
+}
+
 function render(ctx: ViewContext, m: MetaEvaluation): void {
   const p = m.progress;
   replaceChildren(
@@ -129,7 +177,13 @@ function render(ctx: ViewContext, m: MetaEvaluation): void {
         ),
       ),
       m.report
-        ? h('div', { class: 'stack' }, reportSections(m.report), scatterCard(m))
+        ? h(
+            'div',
+            { class: 'stack' },
+            m.reliability ? reliabilityCard(m.reliability, m.repeats) : null,
+            reportSections(m.report),
+            scatterCard(m),
+          )
         : card(
             'Report',
             h(
@@ -154,7 +208,7 @@ export const metaView: View = async (ctx) => {
   setTitle(`Meta-evaluation ${shortId(id)}`);
   render(ctx, m);
   void (async () => {
-    while (m.status === 'running') {
+    while (m.status === 'running' || (m.repeats > 1 && m.reliability === null)) {
       await sleep(POLL_MS, ctx.signal);
       m = await getJson<MetaEvaluation>(path, ctx.signal);
       render(ctx, m);

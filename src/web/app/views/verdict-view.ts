@@ -234,9 +234,25 @@ export function usageCard(s: DebateState, ev: Evaluation | null): HTMLElement {
               null,
               formatUsd(u.costUsd),
               u.estimated ? h('span', { class: 'muted small' }, ' (some counts estimated)') : null,
+              u.cacheSavedUsd > 0
+                ? h('span', { class: 'muted small' }, ` (the prompt cache saved ${formatUsd(u.cacheSavedUsd)})`)
+                : null,
             )
           : `${formatUsd(live.costUsd)} so far`,
       ],
+      // A verdict cache hit made no call: its verdict, and the debate behind it, are another evaluation's.
+      ev?.cache.from
+        ? [
+            'Verdict cache',
+            h(
+              'span',
+              null,
+              'served from ',
+              h('a', { href: `#/evaluations/${ev.cache.from}` }, ev.cache.from),
+              ` · saved ${formatUsd(ev.cache.savedUsd)}`,
+            ),
+          ]
+        : null,
       [
         'Duration',
         started !== null

@@ -1,0 +1,218 @@
+/**
+ * @module
+ * Bench-only Worker entry (`npm run bench:platform`, never deployed): the production Worker and Durable
+ * Objects unchanged, with their bindings wrapped to count what Cloudflare bills per verdict:
+ * - Worker invocations: `fetch` (API requests) and `queue` (consumer batches), `scheduled` apart;
+ * - Durable Object requests (every stub method call or fetch is one billed RPC session; every alarm is one),
+ *   and their wall time (a stand-in for billed duration: an object awaiting its LLM call is not hibernatable);
+ * - D1 queries, rows read and rows written, summed from each result's own `meta` (`rows_read`,
+ *   `rows_written`), as D1 bills them;
+ * - queue messages sent (each is a write, a read and a delete: 3 operations under 64 KB).
+ *
+ * The counters are module state: locally the Worker and its objects share one isolate. `GET /_bench/meter`
+ * answers them; `POST /_bench/meter/reset` zeroes them. Production paths are untouched: the wrapping lives
+ * only in this entry, which `bench/platform.ts` bundles in place of src/index.ts.
+ */
+import worker, {
+  EvaluationDO as BaseEvaluationDO,
+  ProviderGateDO as BaseProviderGateDO,
+  RateLimiterDO as BaseRateLimiterDO,
+} from '../src/index.js';
+import type { Bindings } from '../src/config/bindings.js';
+import type { Meter } from './meter.js';
+
+const zero = (): Meter => ({
+  workerFetches: 0,
+  queueInvocations: 0,
+  queueMessagesReceived: 0,
+  scheduled: 0,
+  doRequests: 0,
+  doAlarms: 0,
+  doWallMs: 0,
+  d1Queries: 0,
+  d1RowsRead: 0,
+  d1RowsWritten: 0,
+  queueMessagesSent: 0,
+});
+
+let meter = zero();
+
+function count(result: D1Result | D1ExecResult | null | undefined): void {
+  const meta = (result as { meta?: { rows_read?: number; rows_written?: number } } | null | undefined)?.meta;
+  meter.d1Queries += 1;
+  meter.d1RowsRead += meta?.rows_read ?? 0;
+  meter.d1RowsWritten += meta?.rows_written ?? 0;
+}
+
+const inner = new WeakMap<object, D1PreparedStatement>();
+
+/** A statement whose every execution is counted (`first` runs as `all`, so its meta is seen). */
+function meteredStatement(s: D1PreparedStatement): D1PreparedStatement {
+  const wrapped = {
+    bind: (...values: unknown[]) => meteredStatement(s.bind(...values)),
+    async first(column?: string) {
+      const r = await s.all();
+      count(r);
+      const row = r.results[0];
+      if (row === undefined) return null;
+      return column === undefined ? row : (row[column] ?? null);
+    },
+    async run() {
+      const r = await s.run();
+      count(r);
+      return r;
+    },
+    async all() {
+      const r = await s.all();
+      count(r);
+      return r;
+    },
+    async raw(options?: { columnNames?: boolean }) {
+      // No meta on raw(): counted through all(), then shaped as raw() answers.
+      const r = await s.all();
+      count(r);
+      const rows = r.results.map((row) => Object.values(row));
+      return options?.columnNames === true ? [Object.keys(r.results[0] ?? {}), ...rows] : rows;
+    },
+  } as unknown as D1PreparedStatement;
+  inner.set(wrapped, s);
+  return wrapped;
+}
+
+function meteredDb(db: D1Database): D1Database {
+  return {
+    prepare: (sql: string) => meteredStatement(db.prepare(sql)),
+    async batch(statements: D1PreparedStatement[]) {
+      const results = await db.batch(statements.map((s) => inner.get(s) ?? s));
+      for (const r of results) count(r);
+      return results;
+    },
+    async exec(sql: string) {
+      const r = await db.exec(sql);
+      meter.d1Queries += r.count;
+      return r;
+    },
+    withSession: () => {
+      throw new Error('metered D1: withSession is not wrapped');
+    },
+  } as unknown as D1Database;
+}
+
+/** A stub whose method calls (RPC sessions) and fetches are counted and timed. */
+function meteredStub<T extends object>(stub: T): T {
+  return new Proxy(stub, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop) as unknown;
+      if (typeof value !== 'function' || typeof prop === 'symbol' || prop === 'then') return value;
+      return async (...args: unknown[]) => {
+        meter.doRequests += 1;
+        const t0 = Date.now();
+        try {
+          return await (target as Record<string, (...a: unknown[]) => Promise<unknown>>)[prop]?.(...args);
+        } finally {
+          meter.doWallMs += Date.now() - t0;
+        }
+      };
+    },
+  });
+}
+
+function meteredNamespace(ns: DurableObjectNamespace): DurableObjectNamespace {
+  return new Proxy(ns, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop) as unknown;
+      if (prop === 'get' || prop === 'getByName')
+        return (...args: unknown[]) =>
+          meteredStub((value as (...a: unknown[]) => object).apply(target, args) as DurableObjectStub);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+function meteredQueue<T>(q: Queue<T>): Queue<T> {
+  return {
+    send: (body: T, options?: QueueSendOptions) => {
+      meter.queueMessagesSent += 1;
+      return q.send(body, options);
+    },
+    sendBatch: (messages: Iterable<MessageSendRequest<T>>, options?: QueueSendBatchOptions) => {
+      const list = [...messages];
+      meter.queueMessagesSent += list.length;
+      return q.sendBatch(list, options);
+    },
+  } as Queue<T>;
+}
+
+const wrapped = new WeakMap<object, Bindings>();
+
+/** The bindings with D1, the object namespaces and the queue producers counted (one wrapper per env). */
+function metered(env: Bindings): Bindings {
+  const known = wrapped.get(env);
+  if (known) return known;
+  const out: Record<string, unknown> = { ...env };
+  for (const [name, value] of Object.entries(env)) {
+    if (name === 'DB') out[name] = meteredDb(value as D1Database);
+    else if (name === 'EVALUATION' || name === 'RATE_LIMITER' || name === 'PROVIDER_GATE')
+      out[name] = meteredNamespace(value as DurableObjectNamespace);
+    else if (value !== null && typeof value === 'object' && 'sendBatch' in value)
+      out[name] = meteredQueue(value as Queue);
+  }
+  const bindings = out as unknown as Bindings;
+  wrapped.set(env, bindings);
+  return bindings;
+}
+
+export class EvaluationDO extends BaseEvaluationDO {
+  constructor(ctx: DurableObjectState, env: Bindings) {
+    super(ctx, metered(env));
+  }
+
+  override async alarm(): Promise<void> {
+    meter.doAlarms += 1;
+    const t0 = Date.now();
+    try {
+      await super.alarm();
+    } finally {
+      meter.doWallMs += Date.now() - t0;
+    }
+  }
+}
+
+export class RateLimiterDO extends BaseRateLimiterDO {
+  constructor(ctx: DurableObjectState, env: Bindings) {
+    super(ctx, metered(env));
+  }
+}
+
+export class ProviderGateDO extends BaseProviderGateDO {
+  constructor(ctx: DurableObjectState, env: Bindings) {
+    super(ctx, metered(env));
+  }
+
+  override async alarm(): Promise<void> {
+    meter.doAlarms += 1;
+    await super.alarm();
+  }
+}
+
+export default {
+  async fetch(request, env, ctx) {
+    const url = new URL(request.url);
+    if (url.pathname === '/_bench/meter') return Response.json(meter);
+    if (url.pathname === '/_bench/meter/reset') {
+      meter = zero();
+      return Response.json(meter);
+    }
+    meter.workerFetches += 1;
+    return worker.fetch(request, metered(env), ctx);
+  },
+  async queue(batch, env, ctx) {
+    meter.queueInvocations += 1;
+    meter.queueMessagesReceived += batch.messages.length;
+    return worker.queue(batch, metered(env), ctx);
+  },
+  async scheduled(controller, env, ctx) {
+    meter.scheduled += 1;
+    return worker.scheduled(controller, metered(env), ctx);
+  },
+} satisfies ExportedHandler<Bindings>;

@@ -1,0 +1,326 @@
+/**
+ * @module
+ * Comparison use cases behind the thin route handlers (./routes.ts): create (a batch of kind `comparison`
+ * whose pair evaluations are expanded in D1, plus its `comparisons` row, in one transaction), read (the
+ * batch's counts and usage, the statistics: stored once final, else live), list and cancel.
+ */
+import type { BatchRecord } from '../batches/rows.js';
+import { getBatch } from '../batches/rows.js';
+import { cancelBatch, countsOf, listBatchesView } from '../batches/service.js';
+import { usageAggregates } from '../batches/result-rows.js';
+import { submitBatch } from '../batches/submit.js';
+import type { Bindings } from '../config/bindings.js';
+import { judgesBothOrders } from '../engine/protocol.js';
+import type { PairwiseTask } from '../engine/task.js';
+import type { CreatorInfo } from '../evaluations/service.js';
+import { limitsFor } from '../evaluations/service.js';
+import { resolveTier } from '../tiers/resolve.js';
+import { INSERT_JSON_CHUNK_BYTES } from '../evaluations/rows.js';
+import { ApiError } from '../http/errors.js';
+import { llmEnvOf } from '../llm/settings.js';
+import { GateSchema } from '../metrics/gate.js';
+import { checkLlmConfig, planTask, resolveJudge } from '../methods/resolve-judge.js';
+import { requireSigningSecret, requireWebhookUrl } from '../webhooks/url-checks.js';
+import type { ResolvedRubric } from '../rubrics/resolve.js';
+import { resolveRubricRef } from '../rubrics/resolve.js';
+import { comparisonLinks, finishComparison } from './finish.js';
+import type { Layout } from './layout.js';
+import { pairsOf, widthOf } from './layout.js';
+import { liveStatistics } from './outcomes.js';
+import type { ComparisonRecord, ExpansionItem } from './rows.js';
+import {
+  comparisonsByIds,
+  expandStatement,
+  getComparison,
+  insertComparisonStatement,
+  layoutOf,
+  unfinishedBefore,
+} from './rows.js';
+import type {
+  Comparison,
+  ComparisonAccepted,
+  ComparisonItem,
+  ComparisonStatistics,
+  ComparisonSummary,
+  CreateComparisonRequest,
+} from './schemas.js';
+import { StatisticsOptionsSchema } from './schemas.js';
+
+const encoder = new TextEncoder();
+
+/** Most bytes of expanded task text one insert statement writes (items × width). */
+const EXPANDED_CHUNK_BYTES = 4_000_000;
+
+/** The pairwise task of `item` without its answers. */
+function baseTask(item: ComparisonItem): Record<string, unknown> {
+  return {
+    kind: 'pairwise',
+    ...(item.question !== undefined ? { question: item.question } : {}),
+    ...(item.messages !== undefined ? { messages: item.messages } : {}),
+    ...(item.reference !== undefined ? { reference: item.reference } : {}),
+  };
+}
+
+/**
+ * Each item as the expansion reads it, checked with the judge on its first pair (every pair of an item
+ * is the same task but for the answers, which every candidate's schema already bounds).
+ * @throws ApiError 400 naming `items.N` (an engine code, or too large to store).
+ */
+function expansionItems(
+  request: CreateComparisonRequest,
+  layout: Layout,
+  judge: ReturnType<typeof resolveJudge>,
+  rubric: ResolvedRubric | null,
+) {
+  const [i0, j0] = layout.pairs[0] ?? [0, 1];
+  return request.items.map((item, n): ExpansionItem => {
+    const outputs = request.candidates.map((c) => item.outputs[c] ?? '');
+    const base = baseTask(item);
+    const task = { ...base, answerA: outputs[i0], answerB: outputs[j0] } as PairwiseTask;
+    const calls = planTask(judge, task, `items.${n}`, rubric?.content);
+    return [n, item.id, base, outputs, calls];
+  });
+}
+
+/** The items cut into chunks whose JSON and expanded size stay under the limits. */
+function chunksOf(items: readonly ExpansionItem[], width: number): ExpansionItem[][] {
+  const chunks: ExpansionItem[][] = [];
+  let chunk: ExpansionItem[] = [];
+  let bytes = 0;
+  for (const [n, item] of items.entries()) {
+    const size = encoder.encode(JSON.stringify(item)).byteLength;
+    if (size > INSERT_JSON_CHUNK_BYTES) {
+      const message = `${String(size)} bytes of UTF-8 is more than one stored item may hold (${String(INSERT_JSON_CHUNK_BYTES)})`;
+      throw new ApiError(400, 'invalid_request', `items.${String(n)}: ${message}`, [
+        { path: `items.${String(n)}`, message },
+      ]);
+    }
+    if (chunk.length > 0 && (bytes + size > INSERT_JSON_CHUNK_BYTES || (bytes + size) * width > EXPANDED_CHUNK_BYTES)) {
+      chunks.push(chunk);
+      chunk = [];
+      bytes = 0;
+    }
+    chunk.push(item);
+    bytes += size;
+  }
+  if (chunk.length > 0) chunks.push(chunk);
+  return chunks;
+}
+
+/**
+ * Validates the judge and every item, stores the comparison and queues its evaluations.
+ * @throws ApiError 400 (judge or an item, named `items.N…`), 409 `idempotency_conflict`, 429 `quota_exceeded`,
+ * 503 `llm_not_configured`.
+ */
+export async function createComparison(
+  env: Bindings,
+  tenant: string,
+  request: CreateComparisonRequest,
+  idempotencyKey: string | null,
+  creator: CreatorInfo = { keyId: null },
+): Promise<{ body: ComparisonAccepted; replayed: boolean }> {
+  const judge = resolveJudge(request.preset, request.config);
+  checkLlmConfig(llmEnvOf(env), judge);
+  const tier = resolveTier(env, judge, request, (await limitsFor(env, tenant, creator.limits)).defaultTier);
+  const webhookUrl = request.webhook ? requireWebhookUrl(env, request.webhook.url, 'webhook.url') : null;
+  if (webhookUrl !== null) await requireSigningSecret(env, tenant, 'webhook.url');
+  if (request.budget && judge.config.budget !== undefined) {
+    throw new ApiError(
+      400,
+      'invalid_request',
+      'budget: a comparison budget and a per-evaluation `config.budget` cannot be combined',
+      [{ path: 'budget', message: 'give one of budget and config.budget' }],
+    );
+  }
+  const rubric = request.rubric === undefined ? null : await resolveRubricRef(env, tenant, request.rubric);
+  const layout: Layout = {
+    candidates: request.candidates,
+    pairs: pairsOf(request.candidates, request.design),
+    orders: judgesBothOrders(judge.method, judge.config) ? 1 : 2,
+  };
+  const width = widthOf(layout);
+  const items = expansionItems(request, layout, judge, rubric);
+  const chunks = chunksOf(items, width);
+  const total = items.length * width;
+  const statistics = StatisticsOptionsSchema.parse(request.statistics ?? {});
+  const gate = request.gate ? GateSchema.parse(request.gate) : null;
+  const now = Date.now();
+  const r = await submitBatch(env, {
+    ...tier,
+    tenant,
+    kind: 'comparison',
+    preset: request.preset ?? null,
+    judge,
+    rubric,
+    items: [],
+    expanded: {
+      total,
+      statements: (id) => [
+        insertComparisonStatement(env.DB, {
+          id,
+          tenant,
+          candidates: request.candidates,
+          design: request.design,
+          orders: layout.orders,
+          itemsTotal: items.length,
+          gate,
+          statistics,
+          now,
+        }),
+        ...chunks.map((chunk) =>
+          expandStatement(
+            env.DB,
+            layout,
+            {
+              batchId: id,
+              tenant,
+              ...tier,
+              method: judge.config.method,
+              preset: request.preset ?? null,
+              config: judge.config,
+              keyId: creator.keyId,
+              rubric: rubric?.record ?? null,
+              now,
+            },
+            chunk,
+          ),
+        ),
+      ],
+    },
+    webhookUrl,
+    budget: request.budget ?? null,
+    idempotencyKey,
+    creator,
+    request,
+  });
+  return {
+    body: {
+      id: r.id,
+      status: r.status,
+      items: items.length,
+      pairs: layout.pairs.length,
+      evaluationsPerPair: layout.orders,
+      evaluations: r.itemsTotal,
+      links: comparisonLinks(r.id),
+    },
+    replayed: r.replayed,
+  };
+}
+
+/** A comparison and its batch. */
+export interface ComparisonRef {
+  batch: BatchRecord;
+  comparison: ComparisonRecord;
+}
+
+/** The comparison or 404 `not_found`. */
+export async function requireComparison(env: Bindings, tenant: string, id: string): Promise<ComparisonRef> {
+  const [batch, comparison] = await Promise.all([getBatch(env.DB, tenant, id), getComparison(env.DB, tenant, id)]);
+  if (!batch || !comparison) throw new ApiError(404, 'not_found', `no comparison "${id}"`);
+  return { batch, comparison };
+}
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+/** A comparison as lists show it. */
+function summaryOf(b: BatchRecord, c: ComparisonRecord): ComparisonSummary {
+  return {
+    id: b.id,
+    status: b.status,
+    method: b.method,
+    preset: b.preset,
+    candidates: c.candidates,
+    design: c.design,
+    items: c.itemsTotal,
+    evaluationsPerPair: c.orders,
+    counts: countsOf(b),
+    gateOutcome: c.gateOutcome,
+    createdAt: iso(b.createdAt) ?? '',
+    completedAt: iso(b.completedAt),
+    cancelRequestedAt: iso(b.cancelRequestedAt),
+    links: comparisonLinks(b.id),
+  };
+}
+
+/** The layout of a stored comparison. */
+export function storedLayout(c: ComparisonRecord): Layout {
+  return layoutOf(c, pairsOf(c.candidates, c.design));
+}
+
+/** The statistics now: stored once final (computed and stored here if the finish never ran), else live. */
+export async function statisticsNow(env: Bindings, ref: ComparisonRef): Promise<ComparisonStatistics> {
+  const { comparison: c } = ref;
+  if (c.completedAt !== null) {
+    const done = await finishComparison(env, c);
+    if (done) return done;
+  }
+  return liveStatistics(env.DB, c.id, storedLayout(c), c.itemsTotal, c.statistics, c.gate);
+}
+
+/** `GET /v1/comparisons/{id}`. */
+export async function viewComparison(env: Bindings, ref: ComparisonRef): Promise<Comparison> {
+  const [stats, usage] = await Promise.all([statisticsNow(env, ref), usageAggregates(env.DB, ref.batch.id)]);
+  const { batch: b } = ref;
+  return {
+    ...summaryOf(b, ref.comparison),
+    gateOutcome: stats.basis === 'final' ? (stats.gate?.outcome ?? null) : null,
+    ...stats,
+    webhook: b.webhookUrl ? { url: b.webhookUrl } : null,
+    budget: b.budget,
+    usage,
+  };
+}
+
+/** `GET /v1/comparisons`: the tenant's comparisons, newest first. */
+export async function listComparisons(
+  env: Bindings,
+  tenant: string,
+  q: { cursor?: string | undefined; limit: number },
+): Promise<{ data: ComparisonSummary[]; nextCursor: string | null }> {
+  const page = await listBatchesView(env, tenant, { ...q, kind: 'comparison' });
+  const rows = await comparisonsByIds(
+    env.DB,
+    page.data.map((b) => b.id),
+  );
+  const data: ComparisonSummary[] = [];
+  for (const b of page.data) {
+    const c = rows.get(b.id);
+    if (!c) continue;
+    data.push({
+      id: b.id,
+      status: b.status,
+      method: b.method,
+      preset: b.preset,
+      candidates: c.candidates,
+      design: c.design,
+      items: c.itemsTotal,
+      evaluationsPerPair: c.orders,
+      counts: b.counts,
+      gateOutcome: c.gateOutcome,
+      createdAt: b.createdAt,
+      completedAt: b.completedAt,
+      cancelRequestedAt: b.cancelRequestedAt,
+      links: comparisonLinks(b.id),
+    });
+  }
+  return { data, nextCursor: page.nextCursor };
+}
+
+/** Cancels the comparison's evaluations (as a batch's cancel), then answers the comparison as it is now. */
+export async function cancelComparison(env: Bindings, ref: ComparisonRef): Promise<Comparison> {
+  await cancelBatch(env, ref.batch);
+  return viewComparison(env, await requireComparison(env, ref.batch.tenant, ref.batch.id));
+}
+
+/**
+ * The sweeper's part: finishes comparisons whose last ending committed before `before` but whose statistics
+ * and `comparison.completed` were never written (the after-commit step failed, or the process died
+ * between). @returns how many it finished.
+ */
+export async function finishStalledComparisons(env: Bindings, before: number, limit = 10): Promise<number> {
+  let n = 0;
+  for (const c of await unfinishedBefore(env.DB, before, limit)) {
+    if (await finishComparison(env, c)) n += 1;
+  }
+  return n;
+}
