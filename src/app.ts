@@ -29,6 +29,7 @@ import { COMPARISON_WEBHOOK_DOCS } from './comparisons/schemas.js';
 import { estimates } from './estimates/routes.js';
 import { evaluations } from './evaluations/routes.js';
 import { metaEvaluations } from './meta-evaluations/routes.js';
+import { rubricChecks } from './rubric-checks/routes.js';
 import { rubrics } from './rubrics/routes.js';
 import { methods } from './methods/routes.js';
 import { openai } from './openai/routes.js';
@@ -60,6 +61,8 @@ const _routes = app
   .route('/v1/evaluations', evaluations)
   .route('/v1/methods', methods)
   .route('/v1/meta-evaluations', metaEvaluations)
+  // Before the rubric routes: its middleware stores a finished check's report before a version is read.
+  .route('/v1/rubrics', rubricChecks)
   .route('/v1/rubrics', rubrics)
   .route('/v1/usage', usage)
   .route('/v1/admin', admin)

@@ -277,6 +277,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/rubrics/{id}/versions/{version}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a version against its golden examples
+         * @description Runs the version's golden examples (or the `examples` sent) with the judge given (`preset` and/or `config`, as on POST /v1/evaluations) as a meta-evaluation judged by `rb_…@{version}`. Once every example ended, the agreement (accuracy and Cohen's κ pairwise; Pearson, Spearman and Kendall pointwise, with CIs) is stored on the version (`check` in `GET …/versions/{version}`), where a tag's `minAgreement` reads it. A new check replaces the earlier one. Send an `Idempotency-Key` to make a retry safe.
+         */
+        post: operations["checkRubricVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/rubrics": {
         parameters: {
             query?: never;
@@ -3459,117 +3479,6 @@ export interface components {
              */
             deltaSplit?: "per-stage" | "bonferroni";
         };
-        RubricCreated: {
-            /** @description The rubric's id. */
-            id: string;
-            version: number;
-            ref: string;
-            name: string;
-            /** @enum {string} */
-            kind: "pairwise" | "pointwise";
-            criteria: string;
-            scale?: {
-                min: number;
-                max: number;
-                levels?: {
-                    score: number;
-                    text: string;
-                }[];
-            };
-            aspects?: {
-                name: string;
-                criteria: string;
-                scale?: {
-                    min: number;
-                    max: number;
-                    levels?: {
-                        score: number;
-                        text: string;
-                    }[];
-                };
-                /** @default 1 */
-                weight?: number;
-                evaluationSteps?: string;
-            }[];
-            evaluationSteps?: string;
-            examples: {
-                task: {
-                    /** @enum {string} */
-                    kind: "pairwise";
-                    question?: string;
-                    messages?: ({
-                        /** @enum {string} */
-                        role: "user";
-                        content: string;
-                    } | {
-                        /** @enum {string} */
-                        role: "assistant";
-                        content?: string;
-                        answerA?: string;
-                        answerB?: string;
-                        reference?: string;
-                    })[];
-                    answerA: string;
-                    answerB: string;
-                    reference?: string;
-                } | {
-                    /** @enum {string} */
-                    kind: "pointwise";
-                    source?: string;
-                    messages?: ({
-                        /** @enum {string} */
-                        role: "user";
-                        content: string;
-                    } | {
-                        /** @enum {string} */
-                        role: "assistant";
-                        content: string;
-                    })[];
-                    context?: string;
-                    output: string;
-                    aspect?: {
-                        name: string;
-                        description?: string;
-                        scale: {
-                            min: number;
-                            max: number;
-                        };
-                    };
-                    aspects?: {
-                        name: string;
-                        description?: string;
-                        scale: {
-                            min: number;
-                            max: number;
-                        };
-                        weight?: number;
-                    }[];
-                };
-                expected: ("A" | "B" | "tie") | number;
-                expectedAspects?: {
-                    [key: string]: number;
-                };
-                note?: string;
-            }[];
-            hash: string;
-            tags: string[];
-            steps: components["schemas"]["RubricSteps"] | null;
-            check: components["schemas"]["RubricCheck"] | null;
-            /** @description ISO 8601 UTC. */
-            createdAt: string;
-            links: components["schemas"]["RubricLinks"];
-        };
-        RubricSteps: {
-            /** @enum {string} */
-            status: "pending" | "written" | "failed";
-            evaluationId: string;
-            evaluationSteps: string | null;
-            aspects: {
-                name: string;
-                evaluationSteps: string | null;
-            }[] | null;
-            hash: string | null;
-        };
         RubricCheck: {
             metaEvaluationId: string;
             /** @enum {string} */
@@ -3693,6 +3602,190 @@ export interface components {
             } | null;
             /** @description ISO 8601 UTC. */
             completedAt: string | null;
+        };
+        /**
+         * @example {
+         *       "preset": "rubric-judge"
+         *     }
+         */
+        RubricCheckRequest: {
+            /** @description Preset id from GET /v1/methods. */
+            preset?: string;
+            /** @description Config overrides over the preset (or a full config with `method`), as on POST /v1/evaluations. */
+            config?: {
+                [key: string]: unknown;
+            };
+            /** @description Labelled examples to check against; default: the version's own golden examples. */
+            examples?: {
+                task: {
+                    /** @enum {string} */
+                    kind: "pairwise";
+                    question?: string;
+                    messages?: ({
+                        /** @enum {string} */
+                        role: "user";
+                        content: string;
+                    } | {
+                        /** @enum {string} */
+                        role: "assistant";
+                        content?: string;
+                        answerA?: string;
+                        answerB?: string;
+                        reference?: string;
+                    })[];
+                    answerA: string;
+                    answerB: string;
+                    reference?: string;
+                } | {
+                    /** @enum {string} */
+                    kind: "pointwise";
+                    source?: string;
+                    messages?: ({
+                        /** @enum {string} */
+                        role: "user";
+                        content: string;
+                    } | {
+                        /** @enum {string} */
+                        role: "assistant";
+                        content: string;
+                    })[];
+                    context?: string;
+                    output: string;
+                    aspect?: {
+                        name: string;
+                        description?: string;
+                        scale: {
+                            min: number;
+                            max: number;
+                        };
+                    };
+                    aspects?: {
+                        name: string;
+                        description?: string;
+                        scale: {
+                            min: number;
+                            max: number;
+                        };
+                        weight?: number;
+                    }[];
+                };
+                expected: ("A" | "B" | "tie") | number;
+                expectedAspects?: {
+                    [key: string]: number;
+                };
+                note?: string;
+            }[];
+        };
+        RubricCreated: {
+            /** @description The rubric's id. */
+            id: string;
+            version: number;
+            ref: string;
+            name: string;
+            /** @enum {string} */
+            kind: "pairwise" | "pointwise";
+            criteria: string;
+            scale?: {
+                min: number;
+                max: number;
+                levels?: {
+                    score: number;
+                    text: string;
+                }[];
+            };
+            aspects?: {
+                name: string;
+                criteria: string;
+                scale?: {
+                    min: number;
+                    max: number;
+                    levels?: {
+                        score: number;
+                        text: string;
+                    }[];
+                };
+                /** @default 1 */
+                weight?: number;
+                evaluationSteps?: string;
+            }[];
+            evaluationSteps?: string;
+            examples: {
+                task: {
+                    /** @enum {string} */
+                    kind: "pairwise";
+                    question?: string;
+                    messages?: ({
+                        /** @enum {string} */
+                        role: "user";
+                        content: string;
+                    } | {
+                        /** @enum {string} */
+                        role: "assistant";
+                        content?: string;
+                        answerA?: string;
+                        answerB?: string;
+                        reference?: string;
+                    })[];
+                    answerA: string;
+                    answerB: string;
+                    reference?: string;
+                } | {
+                    /** @enum {string} */
+                    kind: "pointwise";
+                    source?: string;
+                    messages?: ({
+                        /** @enum {string} */
+                        role: "user";
+                        content: string;
+                    } | {
+                        /** @enum {string} */
+                        role: "assistant";
+                        content: string;
+                    })[];
+                    context?: string;
+                    output: string;
+                    aspect?: {
+                        name: string;
+                        description?: string;
+                        scale: {
+                            min: number;
+                            max: number;
+                        };
+                    };
+                    aspects?: {
+                        name: string;
+                        description?: string;
+                        scale: {
+                            min: number;
+                            max: number;
+                        };
+                        weight?: number;
+                    }[];
+                };
+                expected: ("A" | "B" | "tie") | number;
+                expectedAspects?: {
+                    [key: string]: number;
+                };
+                note?: string;
+            }[];
+            hash: string;
+            tags: string[];
+            steps: components["schemas"]["RubricSteps"] | null;
+            check: components["schemas"]["RubricCheck"] | null;
+            /** @description ISO 8601 UTC. */
+            createdAt: string;
+            links: components["schemas"]["RubricLinks"];
+        };
+        RubricSteps: {
+            /** @enum {string} */
+            status: "pending" | "written" | "failed";
+            evaluationId: string;
+            evaluationSteps: string | null;
+            aspects: {
+                name: string;
+                evaluationSteps: string | null;
+            }[] | null;
+            hash: string | null;
         };
         RubricLinks: {
             self: string;
@@ -6873,6 +6966,141 @@ export interface operations {
                 };
             };
             /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    checkRubricVersion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body returns the first answer instead of creating a second evaluation. Send one whenever a request may be retried (a retry after a connection reset without it creates a duplicate). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Rubric id (`rb_…`), as returned by `POST /v1/rubrics`. */
+                id: string;
+                /** @description Version number, 1, 2, … */
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RubricCheckRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted: every example is queued (also the answer to an idempotent replay). */
+            202: {
+                headers: {
+                    /** @description The rubric check's URL (relative). */
+                    Location: string;
+                    /** @description Present when this answers a retry with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RubricCheck"];
+                };
+            };
+            /** @description `invalid_json`, `invalid_request`, `invalid_config`, `unknown_preset`, `unknown_method`, `task_kind_unsupported`, `byok_disabled`, `url_not_allowed`, `signing_secret_missing`: the body, a header or the query fails its schema (see `issues`), the judge config is invalid for the task, or a `webhook.url` is refused by the URL guard or cannot be signed yet. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: the `rubric` reference names no rubric, version or tag of the tenant (the message names the field). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `idempotency_conflict`: the `Idempotency-Key` was used with a different body. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: body over MAX_BODY_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: Content-Type is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`, `quota_exceeded`: this key's request rate is used up (`Retry-After`), or the tenant's monthly evaluation or spend cap is reached (`error.resetAt`, `Retry-After`: the first day of next month, UTC). Evaluations already accepted run to their end. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `byok_not_supported`: X-LLM-Api-Key sent while ALLOW_BYOK is true (not supported yet). */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: the deployment has no usable LLM settings (an operator must fix them). */
             503: {
                 headers: {
                     [name: string]: unknown;

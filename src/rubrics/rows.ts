@@ -461,6 +461,18 @@ export async function openChecks(db: D1Database, limit: number): Promise<{ tenan
   return results.map((r) => ({ tenant: r.tenant, checkId: r.check_id }));
 }
 
+/** The tenant's versions of rubric `id` whose golden check has no stored report yet. */
+export async function versionsWithOpenCheck(db: D1Database, tenant: string, id: string): Promise<number[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT v.version FROM rubric_versions v JOIN rubrics r ON r.id = v.rubric_id
+       WHERE v.rubric_id = ? AND r.tenant = ? AND v.check_id IS NOT NULL AND v.check_report IS NULL`,
+    )
+    .bind(id, tenant)
+    .all<{ version: number }>();
+  return results.map((r) => r.version);
+}
+
 /** Removes a tag (nothing when there is none). */
 export async function deleteTag(db: D1Database, rubricId: string, tag: string): Promise<void> {
   await db.prepare('DELETE FROM rubric_tags WHERE rubric_id = ? AND tag = ?').bind(rubricId, tag).run();

@@ -433,6 +433,12 @@ export const CheckRequestSchema = z
       .record(z.string(), z.unknown())
       .optional()
       .describe('Config overrides over the preset (or a full config with `method`), as on POST /v1/evaluations.'),
+    examples: z
+      .array(RubricExampleSchema)
+      .min(1)
+      .max(MAX_RUBRIC_EXAMPLES)
+      .optional()
+      .describe("Labelled examples to check against; default: the version's own golden examples."),
   })
   .strict()
   .meta({ id: 'RubricCheckRequest', examples: [{ preset: 'rubric-judge' }] });

@@ -6,6 +6,7 @@
 import { CreateComparisonRequestSchema } from '../../src/comparisons/schemas.js';
 import { CalibrateRequestSchema } from '../../src/meta-evaluations/schemas.js';
 import {
+  CheckRequestSchema,
   CreateRubricRequestSchema,
   CreateRubricVersionRequestSchema,
   PutTagRequestSchema,
@@ -173,6 +174,7 @@ describe('request examples in the document', () => {
     createRubric: CreateRubricRequestSchema,
     createRubricVersion: CreateRubricVersionRequestSchema,
     putRubricTag: PutTagRequestSchema,
+    checkRubricVersion: CheckRequestSchema,
     // A sender's event: any JSON object (the trigger's mapping reads it).
     receiveHook: zod.record(zod.string(), zod.unknown()),
   };

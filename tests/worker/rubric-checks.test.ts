@@ -1,0 +1,144 @@
+/**
+ * `POST /v1/rubrics/{id}/versions/{n}/check` against the mock LLM: the version's golden examples (or the ones
+ * sent) judged by that version as a meta-evaluation, the agreement stored on the version, and a tag's
+ * `minAgreement` moving only to a version whose stored figure meets it (409 naming the figure otherwise).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { mockModel } from '../../src/mock-llm/model-name.js';
+import type { MetaEvaluation } from '../../src/meta-evaluations/schemas.js';
+import type { RubricCheck, RubricVersion } from '../../src/rubrics/schemas.js';
+import { PAIRWISE_RUBRIC_EXAMPLE, POINTWISE_RUBRIC_EXAMPLE } from '../../src/rubrics/examples.js';
+import type { ErrorJson } from './api-fetch.js';
+import { api, postJson } from './api-fetch.js';
+import { drainAlarms, PAIRWISE } from './helpers.js';
+import { as, keyed, tenantWithKey } from './tenants-helpers.js';
+
+afterEach(drainAlarms);
+
+const pair = (i: number) =>
+  PAIRWISE.kind === 'pairwise' ? { ...PAIRWISE, question: `${PAIRWISE.question} (${i})` } : PAIRWISE;
+const judge = (seed: string) => ({ preset: 'chateval-single', config: { defaults: { model: mockModel({ seed }) } } });
+
+async function created(body: unknown): Promise<RubricVersion> {
+  const r = await postJson('/v1/rubrics', body);
+  expect(r.status, await r.clone().text()).toBe(201);
+  return r.json<RubricVersion>();
+}
+
+/** Polls the version (every 50 ms) until its check has its report. */
+async function checked(id: string, version: number, timeoutMs = 20_000): Promise<RubricVersion> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await (await api(`/v1/rubrics/${id}/versions/${version}`)).json<RubricVersion>();
+    if (v.check?.report) return v;
+    if (Date.now() > deadline) throw new Error(`no check report: ${JSON.stringify(v.check)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function putTag(id: string, body: unknown): Promise<Response> {
+  return api(`/v1/rubrics/${id}/tags/prod`, {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
+describe('rubric golden check', () => {
+  it("runs a pairwise version's examples through the pipeline, stores accuracy and κ, and gates the tag", async () => {
+    const examples = [1, 2, 3, 4].map((i) => ({ task: pair(i), expected: (['A', 'B', 'A', 'tie'] as const)[i - 1] }));
+    const v1 = await created({ ...PAIRWISE_RUBRIC_EXAMPLE, examples });
+    const r = await postJson(`/v1/rubrics/${v1.id}/versions/1/check`, judge('check-1'));
+    expect(r.status, await r.clone().text()).toBe(202);
+    expect(r.headers.get('Location')).toBe(`/v1/rubrics/${v1.id}/versions/1`);
+    const started = await r.json<RubricCheck>();
+    expect(started).toMatchObject({ status: 'running', preset: 'chateval-single', report: null });
+
+    const done = await checked(v1.id, 1);
+    const report = done.check?.report;
+    expect(done.check?.status).toBe('completed');
+    expect(report?.kind).toBe('pairwise');
+    expect(report?.n).toBe(4);
+    // The figures are the meta-evaluation's: each example judged by rb_…@1 with the judge sent.
+    const meta = await (await api(`/v1/meta-evaluations/${started.metaEvaluationId}`)).json<MetaEvaluation>();
+    expect(meta.report).toEqual(report);
+    expect(meta.items.map((it) => it.human)).toEqual(['A', 'B', 'A', 'tie']);
+    const first = await (
+      await api(`/v1/evaluations/${meta.items[0]?.evaluationId ?? ''}`)
+    ).json<{
+      rubric: unknown;
+    }>();
+    expect(first.rubric).toEqual({ id: v1.id, version: 1, hash: v1.hash });
+
+    // The mock with this seed picks B three times in four: half the examples agree.
+    expect(report?.kind === 'pairwise' ? [report.accuracy.value, report.kappa.value] : null).toEqual([
+      0.5,
+      expect.closeTo(0.2727, 3),
+    ]);
+    const above = await putTag(v1.id, { version: 1, minAgreement: { metric: 'accuracy', min: 0.6 } });
+    expect(above.status).toBe(409);
+    const e = (await above.json<ErrorJson>()).error;
+    expect(e.code).toBe('agreement_below_minimum');
+    expect(e.message).toBe(
+      'minAgreement.accuracy: tag "prod" requires accuracy ≥ 0.6 in the golden check; version 1\'s check has accuracy 0.500',
+    );
+    const meets = await putTag(v1.id, { version: 1, minAgreement: { metric: 'accuracy', min: 0.5 } });
+    expect(meets.status, await meets.clone().text()).toBe(200);
+
+    // Version 2 has no check: the guarded tag stays on version 1.
+    await postJson(`/v1/rubrics/${v1.id}/versions`, { criteria: 'Which reply is kinder?' });
+    const unchecked = await putTag(v1.id, { version: 2 });
+    expect(unchecked.status).toBe(409);
+    expect((await unchecked.json<ErrorJson>()).error.message).toMatch(/version 2 has none/);
+  });
+
+  it('runs examples sent with the request on a pointwise version and stores the correlations', async () => {
+    const v1 = await created({ ...POINTWISE_RUBRIC_EXAMPLE, examples: undefined });
+    const none = await postJson(`/v1/rubrics/${v1.id}/versions/1/check`, { preset: 'rubric-judge' });
+    expect(none.status).toBe(400);
+    expect((await none.json<ErrorJson>()).error.issues?.[0]?.path).toBe('examples');
+    const wrongKind = await postJson(`/v1/rubrics/${v1.id}/versions/1/check`, {
+      preset: 'rubric-judge',
+      examples: [{ task: pair(1), expected: 'A' }],
+    });
+    expect(wrongKind.status).toBe(400);
+    expect((await wrongKind.json<ErrorJson>()).error.issues?.[0]?.path).toBe('examples.0.task.kind');
+
+    const examples = [1, 3, 5].map((score, i) => ({
+      task: { kind: 'pointwise', source: `Customer message ${i}`, output: `Reply ${i}` },
+      expected: score,
+    }));
+    const r = await postJson(
+      `/v1/rubrics/${v1.id}/versions/1/check`,
+      { preset: 'rubric-judge', config: { defaults: { model: mockModel({ seed: 'check-2' }) } }, examples },
+      { 'Idempotency-Key': 'check-pointwise-1' },
+    );
+    expect(r.status, await r.clone().text()).toBe(202);
+    const started = await r.json<RubricCheck>();
+    const done = await checked(v1.id, 1);
+    expect(done.check?.metaEvaluationId).toBe(started.metaEvaluationId);
+    expect(done.check?.report?.kind).toBe('pointwise');
+    expect(done.check?.report?.n).toBe(3);
+    expect(done.check?.completedAt).not.toBeNull();
+    // The pointwise figures are correlations: a pairwise metric on the tag is refused.
+    const wrongMetric = await putTag(v1.id, { version: 1, minAgreement: { metric: 'kappa', min: 0 } });
+    expect(wrongMetric.status).toBe(400);
+    expect(done.check?.report?.kind === 'pointwise' ? done.check.report.item.spearman.value : null).toBeCloseTo(
+      -0.866,
+      3,
+    );
+    const below = await putTag(v1.id, { version: 1, minAgreement: { metric: 'spearman', min: 0 } });
+    expect(below.status).toBe(409);
+    expect((await below.json<ErrorJson>()).error.message).toContain('has spearman -0.866');
+    const meets = await putTag(v1.id, { version: 1, minAgreement: { metric: 'spearman', min: -0.9 } });
+    expect(meets.status, await meets.clone().text()).toBe(200);
+  });
+
+  it("another tenant's rubric or an unknown version is a 404", async () => {
+    const { key } = await tenantWithKey();
+    const mine = await (await keyed('/v1/rubrics', as(key, { body: PAIRWISE_RUBRIC_EXAMPLE }))).json<RubricVersion>();
+    expect((await postJson(`/v1/rubrics/${mine.id}/versions/1/check`, judge('check-3'))).status).toBe(404);
+    const own = await keyed(`/v1/rubrics/${mine.id}/versions/7/check`, as(key, { body: judge('check-3') }));
+    expect(own.status).toBe(404);
+  });
+});
