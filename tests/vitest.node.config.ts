@@ -16,5 +16,8 @@ export default defineConfig({
     // Some tests simulate hundreds of tournaments or every DEBATE run up to n = 4: ~1 s alone, past vitest's
     // default 5 s when the machine is loaded (seen at load 11 on 2 cores).
     testTimeout: 20_000,
+    // Both cores: this project runs alone (its group), before the worker project (vitest's default is the
+    // cores less one, which left one idle for ~25 s).
+    maxWorkers: 2,
   },
 });
