@@ -3,7 +3,8 @@
  * A tenant that stores no content (`storeContent: false`): once an evaluation has ended, its task texts
  * and transcript are not kept. Each string of the task becomes its sha-256 (hex, `sha256:` prefixed), so a
  * caller can still match a task it holds; the transcript rows and the evaluation object's storage (its
- * replies) go; the verdict, the task's kind, the metadata and the usage rows stay. Runs after every ending's
+ * replies) go, and so does an error's message (it can quote a reply); the verdict, the task's kind, the
+ * metadata, the error's code and the usage rows stay. Runs after every ending's
  * commit ({@link ERASE_UNSTORED_CONTENT}, in src/ending-plan.ts), and the retention sweep repeats it for
  * any it missed (an after-commit step is best effort). Idempotent.
  */
@@ -12,6 +13,9 @@ import type { AfterCommit, FinalWriteStep } from '../evaluations/ending.js';
 import { log, messageOf } from '../log/log.js';
 import { evaluationStub } from '../evaluations/stub.js';
 import { sha256Hex } from '../http/request-hash.js';
+
+/** What an erased error message reads: the code beside it stands. */
+export const ERASED_ERROR_MESSAGE = 'erased: this tenant keeps no content (the error code stands)';
 
 /** Prefix of a hashed task string. */
 export const HASHED = 'sha256:';
@@ -47,11 +51,12 @@ export async function eraseUnstoredContent(env: Bindings, id: string, now = Date
   await evaluationStub(env, id).erase(id);
   await env.DB.batch([
     env.DB.prepare('DELETE FROM transcripts WHERE evaluation_id = ?').bind(id),
-    env.DB.prepare('UPDATE evaluations SET task = ?, content_erased_at = ? WHERE id = ? AND deleted_at IS NULL').bind(
-      await hashedTask(row.task),
-      now,
-      id,
-    ),
+    // An error's message can quote a reply (an unparsed one, a provider's body): it goes too; its code stays.
+    env.DB.prepare(
+      `UPDATE evaluations SET task = ?, content_erased_at = ?,
+         error_message = CASE WHEN error_message IS NULL THEN NULL ELSE ? END
+       WHERE id = ? AND deleted_at IS NULL`,
+    ).bind(await hashedTask(row.task), now, ERASED_ERROR_MESSAGE, id),
   ]);
   return true;
 }

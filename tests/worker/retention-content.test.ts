@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { afterEnding } from '../../src/ending-plan.js';
 import { sha256Hex } from '../../src/http/request-hash.js';
 import { sweepRetention } from '../../src/retention/sweep.js';
+import { ERASED_ERROR_MESSAGE } from '../../src/retention/content.js';
 import { countRows, drainAlarms, insertJob, testEnv, waitForEnd } from './helpers.js';
 import { as, asAdmin, keyed, newKey, newTenant } from './tenants-helpers.js';
 import { endedEvaluation } from './webhooks-helpers.js';
@@ -74,6 +75,19 @@ describe('storeContent: false', () => {
     expect(lines.join('\n')).not.toContain(secret);
     // Idempotent: nothing left for the sweep.
     expect((await sweepRetention(testEnv, Date.now())).contentErased).toBe(0);
+  });
+
+  it("a failed evaluation keeps its error's code, not its message (which can quote a provider's reply)", async () => {
+    const tenant = await newTenant({ storeContent: false });
+    const { id } = await insertJob({ preset: 'fastchat-pair', task: TASK, tenant, mock: { permanent: 401 } });
+    await testEnv.JOBS.send({ id });
+    expect((await waitForEnd(id)).status).toBe('failed');
+    const row = async () =>
+      testEnv.DB.prepare('SELECT error_code, error_message, content_erased_at FROM evaluations WHERE id = ?')
+        .bind(id)
+        .first<{ error_code: string; error_message: string | null; content_erased_at: number | null }>();
+    await expect.poll(async () => (await row())?.content_erased_at ?? null).not.toBeNull();
+    expect(await row()).toMatchObject({ error_code: 'auth', error_message: ERASED_ERROR_MESSAGE });
   });
 
   it("an ending's after-commit step erases at once; a tenant that stores content keeps it", async () => {
