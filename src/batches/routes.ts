@@ -31,6 +31,7 @@ import {
   NoQuery,
   notFound,
   v1Responses,
+  setCreatedHeaders,
 } from '../http/responses.js';
 import { IdempotencyHeaderSchema } from '../http/responses.js';
 
@@ -168,8 +169,7 @@ export const batches = new OpenAPIHono<TenantEnv>()
       keyId: c.var.auth.keyId,
       limits: c.var.auth.limits,
     });
-    c.header('Location', body.links.self);
-    if (replayed) c.header('Idempotent-Replayed', 'true');
+    setCreatedHeaders(c, body.links.self, replayed);
     return c.json(body, 202);
   })
   .openapi(list, async (c) => c.json(await listBatchesView(c.env, c.var.tenant, c.req.valid('query')), 200))

@@ -20,6 +20,7 @@ import {
   NoQuery,
   notFound,
   v1Responses,
+  setCreatedHeaders,
 } from '../http/responses.js';
 import { comparisonResults } from './results.js';
 import {
@@ -194,8 +195,7 @@ export const comparisons = new OpenAPIHono<TenantEnv>()
       keyId: c.var.auth.keyId,
       limits: c.var.auth.limits,
     });
-    c.header('Location', body.links.self);
-    if (replayed) c.header('Idempotent-Replayed', 'true');
+    setCreatedHeaders(c, body.links.self, replayed);
     return c.json(body, 202);
   })
   .openapi(list, async (c) => c.json(await listComparisons(c.env, c.var.tenant, c.req.valid('query')), 200))

@@ -121,7 +121,8 @@ export async function createComparison(
 ): Promise<{ body: ComparisonAccepted; replayed: boolean }> {
   const judge = resolveJudge(request.preset, request.config);
   checkLlmConfig(llmEnvOf(env), judge);
-  const tier = resolveTier(env, judge, request, (await limitsFor(env, tenant, creator.limits)).defaultTier);
+  const limits = await limitsFor(env, tenant, creator.limits);
+  const tier = resolveTier(env, judge, request, limits.defaultTier);
   const webhookUrl = request.webhook ? requireWebhookUrl(env, request.webhook.url, 'webhook.url') : null;
   if (webhookUrl !== null) await requireSigningSecret(env, tenant, 'webhook.url');
   if (request.budget && judge.config.budget !== undefined) {
@@ -190,7 +191,8 @@ export async function createComparison(
     webhookUrl,
     budget: request.budget ?? null,
     idempotencyKey,
-    creator,
+    // Resolved once: the submit's quota check reads them from here instead of D1 again.
+    creator: { ...creator, limits },
     request,
   });
   return {

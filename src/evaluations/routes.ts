@@ -45,6 +45,7 @@ import {
   notFound,
   NoQuery,
   v1Responses,
+  setCreatedHeaders,
 } from '../http/responses.js';
 
 /** Path of `/v1/evaluations/{id}…`. */
@@ -307,9 +308,7 @@ export const evaluations = new OpenAPIHono<TenantEnv>()
       { keyId: c.var.auth.keyId, limits: c.var.auth.limits },
       waitMs,
     );
-    c.header('Location', body.links.self);
-    // A replay answers exactly like the first request and says so in a header.
-    if (replayed) c.header('Idempotent-Replayed', 'true');
+    setCreatedHeaders(c, body.links.self, replayed);
     if (typeof wait === 'number' && wait > 0) {
       // The fast start already waited (one round trip to the object); otherwise (a replay, a start left to
       // the queue at the tenant's cap) wait here.

@@ -97,6 +97,19 @@ export const IDEMPOTENT_REPLAYED = z
   .openapi({ description: 'Present when this answers a retry with the same `Idempotency-Key`.' });
 
 /**
+ * Sets the headers of a create's answer that {@link acceptedResponses} declares: `Location`, and
+ * `Idempotent-Replayed: true` when the answer replays an earlier request with the same `Idempotency-Key`.
+ */
+export function setCreatedHeaders(
+  c: { header(name: string, value: string): void },
+  location: string,
+  replayed: boolean,
+): void {
+  c.header('Location', location);
+  if (replayed) c.header('Idempotent-Replayed', 'true');
+}
+
+/**
  * The responses a route that creates something under an `Idempotency-Key` shares: `202` with the created
  * thing's `Location` (`what` names it, e.g. "batch") and `Idempotent-Replayed`, 409 `idempotency_conflict`
  * and the rate / quota 429.

@@ -18,6 +18,7 @@ import {
   notFound,
   NoQuery,
   v1Responses,
+  setCreatedHeaders,
 } from '../http/responses.js';
 import {
   CalibrateRequestSchema,
@@ -144,8 +145,7 @@ export const metaEvaluations = new OpenAPIHono<TenantEnv>()
       },
     );
     const self = `/v1/meta-evaluations/${id}`;
-    c.header('Location', self);
-    if (replayed) c.header('Idempotent-Replayed', 'true');
+    setCreatedHeaders(c, self, replayed);
     const body: z.infer<typeof MetaEvaluationAcceptedSchema> = { id, status, itemsTotal, links: { self } };
     return c.json(body, 202);
   })

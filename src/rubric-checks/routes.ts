@@ -14,6 +14,7 @@ import {
   NoQuery,
   notFound,
   v1Responses,
+  setCreatedHeaders,
 } from '../http/responses.js';
 import type { TenantEnv } from '../tenants/auth.js';
 import { requireScope, scopeSecurity } from '../tenants/auth.js';
@@ -103,7 +104,6 @@ export const rubricChecks = base.openapi(check, async (c) => {
     keyId: c.var.auth.keyId,
     limits: c.var.auth.limits,
   });
-  c.header('Location', `/v1/rubrics/${id}/versions/${version}`);
-  if (replayed) c.header('Idempotent-Replayed', 'true');
+  setCreatedHeaders(c, `/v1/rubrics/${id}/versions/${version}`, replayed);
   return c.json(body, 202);
 });

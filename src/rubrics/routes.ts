@@ -19,6 +19,7 @@ import {
   notFound,
   PAYLOAD_TOO_LARGE,
   v1Responses,
+  setCreatedHeaders,
 } from '../http/responses.js';
 import type { TenantEnv } from '../tenants/auth.js';
 import { requireScope, scoped, scopeSecurity } from '../tenants/auth.js';
@@ -310,8 +311,7 @@ export const rubrics = base
   .openapi(create, async (c) => {
     const key = c.req.valid('header')['Idempotency-Key'] ?? null;
     const { body, replayed } = await createRubric(c.env, c.var.tenant, c.req.valid('json'), key);
-    c.header('Location', `/v1/rubrics/${body.id}/versions/${body.version}`);
-    if (replayed) c.header('Idempotent-Replayed', 'true');
+    setCreatedHeaders(c, `/v1/rubrics/${body.id}/versions/${body.version}`, replayed);
     return c.json(body, 201);
   })
   .openapi(list, async (c) => c.json(await listRubricsView(c.env, c.var.tenant, c.req.valid('query')), 200))
@@ -319,8 +319,7 @@ export const rubrics = base
   .openapi(addVersionRoute, async (c) => {
     const key = c.req.valid('header')['Idempotency-Key'] ?? null;
     const { body, replayed } = await addVersion(c.env, c.var.tenant, c.req.valid('param').id, c.req.valid('json'), key);
-    c.header('Location', `/v1/rubrics/${body.id}/versions/${body.version}`);
-    if (replayed) c.header('Idempotent-Replayed', 'true');
+    setCreatedHeaders(c, `/v1/rubrics/${body.id}/versions/${body.version}`, replayed);
     return c.json(body, 201);
   })
   .openapi(listVersions, async (c) =>

@@ -106,9 +106,10 @@ export async function createTrigger(
       'rubric_task_mismatch',
       `rubric.kind: a ${rubric.kind} rubric cannot judge the ${body.mapping.task.kind} tasks this mapping makes`,
     );
+  const sample = sampleTask(body.mapping);
   let planned = false;
   try {
-    planTask(judge, sampleTask(body.mapping), 'mapping.task', rubric);
+    planTask(judge, sample, 'mapping.task', rubric);
     planned = true;
   } catch (e) {
     // Only the kind is known now; other task checks run on each request's real task.
@@ -117,7 +118,7 @@ export async function createTrigger(
   }
   // A budget that not even the sample task (the shortest texts) gets a verdict from would refuse every
   // event: refused now. Each hook checks its own task again (src/evaluations/service.ts).
-  if (planned) await checkBudgetFloor(llmEnvOf(env), judge, sampleTask(body.mapping), 'config.budget', rubric);
+  if (planned) await checkBudgetFloor(llmEnvOf(env), judge, sample, 'config.budget', rubric);
   const webhookUrl = body.webhook ? requireWebhookUrl(env, body.webhook.url, 'webhook.url') : null;
   if (webhookUrl !== null) await requireSigningSecret(env, tenant, 'webhook.url');
   const id = newWebhookObjectId('trg');
