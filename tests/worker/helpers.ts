@@ -38,11 +38,13 @@ export const POINTWISE: Task = {
 };
 
 let counter = 0;
+/** This runtime's mark in its ids: the project runs two workerds, which share the mock LLM's request counts. */
+const RUNTIME_TAG = crypto.randomUUID().slice(0, 6);
 
 /** A unique evaluation id (also used as the mock seed, so request counts are per test). */
 export function newTestId(prefix = 'ev_test'): string {
   counter += 1;
-  return `${prefix}_${Date.now().toString(36)}_${counter}`;
+  return `${prefix}_${Date.now().toString(36)}_${RUNTIME_TAG}${counter}`;
 }
 
 /** Options of {@link insertJob}. */
@@ -251,7 +253,7 @@ export async function pendingAlarm(id: string): Promise<number | null> {
 }
 
 /**
- * Evaluation objects of earlier test files: the files share one workerd, whose object list keeps every
+ * Evaluation objects of earlier test files: the files of a runner share its workerd, whose object list keeps every
  * object it ever made, even after tests/worker/fresh-storage.ts emptied them (no storage, no alarm).
  */
 const earlierFiles = new Set<string>();
