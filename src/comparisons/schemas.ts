@@ -235,6 +235,18 @@ export const CreateComparisonRequestSchema = z
 /** Body of `POST /v1/comparisons`. */
 export type CreateComparisonRequest = z.infer<typeof CreateComparisonRequestSchema>;
 
+/** A comparison body: the README's CI gate, `v2` against `v1` on two items (the API document's example). */
+export const COMPARISON_EXAMPLE = {
+  preset: 'fastchat-pair',
+  candidates: ['v1', 'v2'],
+  design: { baseline: 'v1' },
+  gate: { candidate: 'v2', baseline: 'v1', minWinRate: 0.5, confidence: 0.95 },
+  items: [
+    { id: 'q1', question: 'Capital of Australia?', outputs: { v1: 'Sydney.', v2: 'Canberra.' } },
+    { id: 'q2', question: '2 + 2?', outputs: { v1: '5', v2: '4' } },
+  ],
+};
+
 /** Relative URLs of a comparison. */
 export const ComparisonLinksSchema = z
   .object({
