@@ -9,7 +9,7 @@ import type { z } from '@hono/zod-openapi';
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import type { ValidationTargets } from 'hono';
 import type { Bindings } from '../config/bindings.js';
-import { invalidRequest, toIssues } from '../http/errors.js';
+import { invalidRequest, toIssues, validationHook } from '../http/errors.js';
 import { requireScope, scopeSecurity } from '../tenants/auth.js';
 import type { EstimateResponse } from './schemas.js';
 import { EstimateRequestSchema, EstimateSchema, ESTIMATE_EXAMPLES } from './schemas.js';
@@ -96,6 +96,10 @@ export function estimatesRoutes<T extends object>(form: EstimateForm<T>) {
     result: { success: true } | { success: false; error: z.ZodError; target: keyof ValidationTargets },
   ): undefined => {
     if (result.success) return undefined;
+    if (result.target !== 'json') {
+      validationHook(result);
+      return undefined;
+    }
     const raw: unknown = (result as { data?: unknown }).data;
     const parsed = (isForm(raw) ? form.schema : EstimateRequestSchema).safeParse(raw);
     throw invalidRequest(toIssues(parsed.success ? result.error : parsed.error), 'request body');
