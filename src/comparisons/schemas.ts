@@ -171,8 +171,9 @@ export const CreateComparisonRequestSchema = z
       "Also POST `comparison.completed` (and no other event) to `url`, signed with the tenant's signing secret.",
     ),
     budget: BudgetSchema.optional().describe(
-      "Spending limits of the whole comparison (every pair evaluation), as a batch's `budget`: shared out as the evaluations launch; once " +
-        'used up, evaluations not launched end `failed` (`budget_exceeded`) and their pairs count as missing.',
+      "Spending limits of the whole comparison (every pair evaluation), as a batch's `budget`: estimated at submit (as `POST /v1/estimates` " +
+        "estimates this body) and refused with a 400 naming `budget.<limit>` when not even the estimate's floor fits; shared out as the " +
+        'evaluations launch; once used up, evaluations not launched end `failed` (`budget_exceeded`) and their pairs count as missing.',
     ),
     tier: TierField.describe(
       "The service tier of every pair evaluation, as a batch's `tier` (absent: the tenant's default, else the providers' default, else " +
