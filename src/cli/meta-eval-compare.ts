@@ -278,6 +278,22 @@ export const COMPARE_CLI_OPTIONS = {
   confidence: { type: 'string' },
 } as const;
 
+/** Options only a labelled run takes, and options only `--compare` takes. */
+const LABELLED_ONLY = ['aspect', 'concurrency', 'run-id', 'replay'] as const;
+const COMPARE_ONLY = ['candidates', 'baseline', 'gate-candidate', 'min-win-rate', 'confidence'] as const;
+
+/**
+ * Refuses an option the chosen mode would ignore (with `--compare`, a labelled run's; without it, a
+ * comparison's). @throws UsageError naming the option.
+ */
+export function checkModeOptions(values: Partial<Record<string, string | boolean | undefined>>): void {
+  const given = (names: readonly string[]) => names.filter((n) => values[n] !== undefined);
+  const wrong = values.compare ? given(LABELLED_ONLY) : given(COMPARE_ONLY);
+  const [first] = wrong;
+  if (first !== undefined)
+    throw new UsageError(values.compare ? `--${first} does not go with --compare` : `--${first} goes with --compare`);
+}
+
 /** Usage lines of `--compare` (in `npm run meta-eval -- --help`). */
 export const COMPARE_USAGE = `
 Comparison mode (--compare): candidates' answers judged pair by pair (POST /v1/comparisons), the

@@ -32,7 +32,13 @@ import type { CliOptions, CliSpec, CliValues } from './args.js';
 import { describeError, intOption, isMain, jsonObjectOption, runCli, UsageError } from './args.js';
 import { REPO_ROOT, startLocalStack } from './local-stack.js';
 import { outcomeOfRun } from './meta-eval-outcome.js';
-import { COMPARE_CLI_OPTIONS, COMPARE_USAGE, compareMain, compareOptionsOf } from './meta-eval-compare.js';
+import {
+  checkModeOptions,
+  COMPARE_CLI_OPTIONS,
+  COMPARE_USAGE,
+  compareMain,
+  compareOptionsOf,
+} from './meta-eval-compare.js';
 import type { MetaEvalOptions } from './meta-eval-client.js';
 import { authOf, checkJudge, reachable, submitItem, transcriptOf, waitFor } from './meta-eval-client.js';
 
@@ -356,6 +362,7 @@ async function main(values: CliValues<typeof META_EVAL_CLI.options>): Promise<nu
     console.log(`${r.markdown}\n\nJSON report: ${r.outFile}`);
     return 0;
   }
+  checkModeOptions(values);
   if (values.compare) {
     const token = values.token ?? process.env.TRIBUNAL_TOKEN;
     if (values.token && !values.target)

@@ -5,7 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Comparison } from '../../src/client/index.js';
-import { compareOutcome, comparisonBodyOf, humanStatsOf } from '../../src/cli/meta-eval-compare.js';
+import {
+  checkModeOptions,
+  compareOptionsOf,
+  compareOutcome,
+  comparisonBodyOf,
+  humanStatsOf,
+} from '../../src/cli/meta-eval-compare.js';
 import { UsageError } from '../../src/cli/args.js';
 import type { AnswerPairRow } from '../../src/datasets/mt-bench-comparison.js';
 import { inferModelRanks, loadMtBenchComparison, MT_BENCH_MODELS } from '../../src/datasets/mt-bench-comparison.js';
@@ -151,5 +157,34 @@ describe('compareOutcome', () => {
     const failed = compareOutcome({ ...base, counts: { ...base.counts, failed: 1 } });
     expect(failed.exitCode).toBe(1);
     expect(failed.notes[0]).toMatch(/^1 evaluations failed and 0 were cancelled of 4/);
+  });
+});
+
+describe('meta-eval --compare options', () => {
+  it('parses the gate and the candidates, refusing a gate figure out of range or without a baseline', () => {
+    const base = { dataset: 'mt-bench-human', preset: 'fastchat-pair' };
+    expect(
+      compareOptionsOf({ ...base, candidates: 'gpt-4, llama-13b', baseline: 'llama-13b', 'min-win-rate': '0.6' }, {}),
+    ).toEqual({ ...base, candidates: ['gpt-4', 'llama-13b'], baseline: 'llama-13b', minWinRate: 0.6 });
+    expect(() => compareOptionsOf({ ...base, baseline: 'x', 'min-win-rate': '1' }, {})).toThrow(
+      new UsageError('--min-win-rate must be a number in (0, 1)'),
+    );
+    expect(() => compareOptionsOf({ ...base, baseline: 'x', confidence: '0.4' }, {})).toThrow(
+      new UsageError('--confidence must be a number in [0.5, 1)'),
+    );
+    expect(() => compareOptionsOf({ ...base, confidence: '0.9' }, {})).toThrow(/give --baseline too/);
+    expect(() => compareOptionsOf({ dataset: 'mt-bench-human' }, {})).toThrow(new UsageError('--preset is required'));
+  });
+
+  it('refuses an option the chosen mode would ignore, never dropping it silently', () => {
+    expect(() => {
+      checkModeOptions({ compare: true, concurrency: '4' });
+    }).toThrow(new UsageError('--concurrency does not go with --compare'));
+    expect(() => {
+      checkModeOptions({ baseline: 'v1' });
+    }).toThrow(new UsageError('--baseline goes with --compare'));
+    expect(() => {
+      checkModeOptions({ compare: true, baseline: 'v1', limit: '3' });
+    }).not.toThrow();
   });
 });
