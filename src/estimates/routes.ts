@@ -7,9 +7,8 @@
  */
 import type { z } from '@hono/zod-openapi';
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
-import type { ValidationTargets } from 'hono';
 import type { Bindings } from '../config/bindings.js';
-import { invalidRequest, toIssues, validationHook } from '../http/errors.js';
+import { bodyValidationHook, invalidRequest, toIssues } from '../http/errors.js';
 import { requireScope, scopeSecurity } from '../tenants/auth.js';
 import type { EstimateResponse } from './schemas.js';
 import { EstimateRequestSchema, EstimateSchema, ESTIMATE_EXAMPLES } from './schemas.js';
@@ -92,18 +91,10 @@ export function estimatesRoutes<T extends object>(form: EstimateForm<T>) {
   const isForm = (body: unknown): boolean => typeof body === 'object' && body !== null && form.key in body;
   // A union's issues say only "invalid input": the body's own form names the field instead (the
   // validator hands a failed check the raw body as `data`).
-  const hook = (
-    result: { success: true } | { success: false; error: z.ZodError; target: keyof ValidationTargets },
-  ): undefined => {
-    if (result.success) return undefined;
-    if (result.target !== 'json') {
-      validationHook(result);
-      return undefined;
-    }
-    const raw: unknown = (result as { data?: unknown }).data;
+  const hook = bodyValidationHook((error, raw) => {
     const parsed = (isForm(raw) ? form.schema : EstimateRequestSchema).safeParse(raw);
-    throw invalidRequest(toIssues(parsed.success ? result.error : parsed.error), 'request body');
-  };
+    throw invalidRequest(toIssues(parsed.success ? error : parsed.error), 'request body');
+  });
   return new OpenAPIHono<TenantEnv>().openapi(
     estimateRoute(form),
     async (c) => {
