@@ -122,10 +122,30 @@ export function humanStatsOf(dataset: ComparisonDataset, body: CreateComparisonR
       body.candidates.includes(v.a) &&
       body.candidates.includes(v.b),
   );
-  return comparisonStats(body.candidates, votes, { level: body.gate?.confidence ?? 0.95, resamples: 1000, seed: 0 });
+  // At the level of the comparison's own pair and strength intervals (the API's default, 0.95).
+  return comparisonStats(body.candidates, votes, { level: 0.95, resamples: 1000, seed: 0 });
 }
 
 const TERMINAL = new Set(['completed', 'cancelled']);
+
+/** Attempts of one request: a lost answer (network error), 429 or 5xx is sent again. */
+const ATTEMPTS = 4;
+
+/**
+ * `send` until it answers with neither 429 nor 5xx, backing off between attempts (a POST carries its
+ * `Idempotency-Key`, so a repeat returns the same comparison).
+ */
+async function retried<R extends { status: number }>(send: () => Promise<R>): Promise<R> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const r = await send();
+      if ((r.status !== 429 && r.status < 500) || attempt >= ATTEMPTS) return r;
+    } catch (e) {
+      if (attempt >= ATTEMPTS) throw e;
+    }
+    await new Promise((res) => setTimeout(res, backoffDelay(attempt, { base: 200, max: 5000 })));
+  }
+}
 const signed = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}`;
 const pct = (x: number | null) => (x === null ? '–' : `${(x * 100).toFixed(1)}%`);
 const interval = (i: readonly [number, number] | null) => (i ? `[${pct(i[0])}, ${pct(i[1])}]` : '–');
@@ -193,7 +213,7 @@ async function waitForComparison(
 ): Promise<Comparison> {
   const deadline = Date.now() + timeoutMs;
   for (let attempt = 1; ; attempt++) {
-    const r = await client.request('get', '/v1/comparisons/{id}', { params: { id } });
+    const r = await retried(() => client.request('get', '/v1/comparisons/{id}', { params: { id } }));
     if (!r.ok)
       throw new TribunalError(`GET /v1/comparisons/${id}: HTTP ${String(r.status)}`, r.status, 'http_error', r.body);
     const c = r.body;
@@ -232,10 +252,10 @@ export async function runCompare(options: CompareOptions): Promise<CompareResult
   try {
     const client = createTribunalClient({ baseUrl: options.target ?? stack?.url ?? '', apiKey: options.token });
     const startedAt = Date.now();
-    const created = await client.request('post', '/v1/comparisons', {
-      body,
-      headers: { 'Idempotency-Key': `compare-${startedAt.toString(36)}` },
-    });
+    const key = `compare-${startedAt.toString(36)}`;
+    const created = await retried(() =>
+      client.request('post', '/v1/comparisons', { body, headers: { 'Idempotency-Key': key } }),
+    );
     if (!created.ok) {
       const e = created.body as { error?: { code?: string; message?: string } };
       throw new Error(
