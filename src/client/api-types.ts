@@ -4691,7 +4691,7 @@ export interface components {
                 url: string;
             };
             /**
-             * @description Spending limits of the whole comparison (every pair evaluation), as a batch's `budget`: shared out as the evaluations launch; once used up, evaluations not launched end `failed` (`budget_exceeded`) and their pairs count as missing.
+             * @description Spending limits of the whole comparison (every pair evaluation), as a batch's `budget`: estimated at submit (as `POST /v1/estimates` estimates this body) and refused with a 400 naming `budget.<limit>` when not even the estimate's floor fits; shared out as the evaluations launch; once used up, evaluations not launched end `failed` (`budget_exceeded`) and their pairs count as missing.
              * @example {
              *       "maxCostUsd": 0.05
              *     }
