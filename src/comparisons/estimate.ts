@@ -66,13 +66,17 @@ export async function estimateComparison(
 ): Promise<Estimate> {
   const layout = layoutOfRequest(request);
   const tasks = comparisonTasks(request, layout);
-  return estimateTasks(env, tenant, request, tasks, (check) => {
+  const e = await estimateTasks(env, tenant, request, tasks, (check) => {
     if (!checkItems) return;
     // An item's pairs differ only in their answers, which the body's schema already bounds.
     request.items.forEach((_, n) => {
       check(tasks.taskAt(n), `items.${String(n)}`);
     });
   });
+  const shape =
+    `Comparison: ${String(request.items.length)} items × ${String(layout.pairs.length)} pairs × ${String(layout.orders)} ` +
+    `evaluation${layout.orders === 1 ? ' (both presentation orders inside each)' : 's (AB and BA)'} per pair = ${String(tasks.count)} evaluations.`;
+  return { ...e, assumptions: [...e.assumptions, shape] };
 }
 
 /**

@@ -67,6 +67,9 @@ describe('a comparison estimated', () => {
     // FastChat runs both orders in each evaluation: 2 calls each.
     expect(e.calls.min).toBe(12);
     expect(e.budget).toEqual({ maxCalls: 'yes' });
+    expect(e.assumptions.at(-1)).toBe(
+      'Comparison: 2 items × 3 pairs × 1 evaluation (both presentation orders inside each) per pair = 6 evaluations.',
+    );
     // Against a baseline: 2 pairs per item instead of 3.
     expect((await estimateOf({ ...comparison, design: { baseline: 'v1' } })).evaluations).toBe(4);
   });
