@@ -62,8 +62,9 @@ export default defineConfig({
     // (fresh-storage.ts). The mock LLM and the webhook receiver above are one per run, shared by both
     // runtimes: every test counts by a seed, namespace or sink of its own (newTestId adds a per-runtime tag).
     // Two, not one: much of a file's time is waiting (mock latency, alarms, polls), which the other runtime
-    // fills. On the 2-core machine shared with four other engineers (load 8-12), back to back: 277 s with
-    // one runtime (CPU 78 s), 146-172 s with two (CPU 78-103 s), all passing.
+    // fills. On the 2-core machine shared with four other engineers, back to back: 277 s with one runtime
+    // (CPU 78 s), 146-172 s with two (CPU 78-103 s) at load 8-12; 199 s (CPU 75 s) and 139 s (CPU 92 s) at
+    // load 5-7.
     isolate: false,
     maxWorkers: 2,
     // A group of its own, after node (whose CPU-bound files use both cores) and before e2e.
