@@ -26,7 +26,7 @@ import { ApiError } from '../http/errors.js';
  * batches in waves") lands. Meanwhile a request for `batch` is a 400 `tier_unsupported` saying so, and a default
  * of `batch` is passed over, so no evaluation runs at another tier's price than it asked for.
  */
-export const BATCH_TIER_RUNS: boolean = false;
+export const BATCH_TIER_RUNS: boolean = true;
 
 /** A resolved tier and what a flex refusal leads to. */
 export interface TierChoice {
