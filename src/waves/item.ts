@@ -88,6 +88,8 @@ export function decide(
     return {
       store: {
         ...out.result,
+        // The usage row's tier: the price the line was billed at.
+        usage: { ...out.result.usage, tier: 'batch' },
         attempts: failed.length + 1,
         ...(failed.length > 0 ? { failedAttempts: failed } : {}),
       },
