@@ -36,8 +36,8 @@ export default defineConfig({
           // The mock offers flex and the Batch API as OpenAI documents them (tests/worker/tiers-*.test.ts).
           LLM_SUPPORTS_FLEX: 'true',
           LLM_SUPPORTS_BATCH: 'true',
-          // Waves close and batches are polled on the mock's compressed clock (its turnaround: 300 ms).
-          BATCH_WAVE_QUIET_MS: '100',
+          // Waves close and batches are polled on the mock's compressed clock (its turnaround: 100 ms).
+          BATCH_WAVE_QUIET_MS: '500',
           BATCH_WAVE_MAX_WAIT_MS: '2000',
           BATCH_POLL_MIN_MS: '50',
           BATCH_POLL_MAX_MS: '100',

@@ -39,7 +39,7 @@ async function seedOf(request: Request): Promise<{ seed: string; cacheKey: strin
 }
 
 /** The test mock's Batch API: a short turnaround, no faults. */
-export const BATCH_DEFAULTS = { turnaroundMs: 300, lineFailureRate: 0, lineExpiryRate: 0 } as const;
+export const BATCH_DEFAULTS = { turnaroundMs: 100, lineFailureRate: 0, lineExpiryRate: 0 } as const;
 
 /** Starts the mock on a free port of 127.0.0.1. */
 export async function startTestMockServer(): Promise<TestMockServer> {
