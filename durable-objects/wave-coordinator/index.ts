@@ -22,7 +22,7 @@ export class WaveCoordinatorDO extends DurableObject<Bindings> implements WaveCo
   /** The logic for `name` (the name arrives with every RPC: `ctx.id.name` may be undefined in production). */
   protected logic(name?: string): WaveCoordinator | null {
     if (this.coordinator) return this.coordinator;
-    const stored = name ?? (this.ctx.storage.kv.get<string>('name') as string | undefined);
+    const stored = name ?? this.ctx.storage.kv.get<string>('name');
     if (stored === undefined) return null;
     if (name !== undefined) this.ctx.storage.kv.put('name', name);
     const env = this.env;

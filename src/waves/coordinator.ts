@@ -149,7 +149,10 @@ export class WaveCoordinator {
       }
       const text = this.store.partLines(p.wave, p.part).join('\n') + '\n';
       const up = await this.deps.client().uploadFile(text, `${this.partKey(p).replace(/[^A-Za-z0-9._-]/g, '-')}.jsonl`);
-      if (!up.ok) return this.retryLater(p, up.error.message, t);
+      if (!up.ok) {
+        this.retryLater(p, up.error.message, t);
+        return;
+      }
       this.store.setPart(p.wave, p.part, { state: 'uploaded', file_id: up.value.id });
       p = { ...p, state: 'uploaded', file_id: up.value.id };
       this.deps.afterUpload?.();
@@ -158,11 +161,17 @@ export class WaveCoordinator {
       const key = this.partKey(p);
       // A creation whose answer was lost left a batch behind: find it before creating another.
       const found = await this.deps.client().findBatch((b) => b.metadata?.[WAVE_METADATA_KEY] === key);
-      if (!found.ok) return this.retryLater(p, found.error.message, t);
+      if (!found.ok) {
+        this.retryLater(p, found.error.message, t);
+        return;
+      }
       let batch: Batch | null = found.value;
       if (!batch) {
         const made = await this.deps.client().createBatch(p.file_id, { [WAVE_METADATA_KEY]: key });
-        if (!made.ok) return this.retryLater(p, made.error.message, t);
+        if (!made.ok) {
+          this.retryLater(p, made.error.message, t);
+          return;
+        }
         batch = made.value;
       }
       const at = this.now();
@@ -189,13 +198,19 @@ export class WaveCoordinator {
     }
     if (p.next_at > now) return;
     const got = await this.deps.client().getBatch(batchId);
-    if (!got.ok) return this.retryLater(p, got.error.message, t);
+    if (!got.ok) {
+      this.retryLater(p, got.error.message, t);
+      return;
+    }
     if (!isTerminalBatch(got.value)) {
       const wait = Math.min(t.pollMaxMs, t.pollMinMs * 2 ** (p.polls + 1));
       this.store.setPart(p.wave, p.part, { polls: p.polls + 1, next_at: this.now() + wait });
       return;
     }
-    if (!(await this.collect(p, got.value))) return this.retryLater(p, 'delivery incomplete', t);
+    if (!(await this.collect(p, got.value))) {
+      this.retryLater(p, 'delivery incomplete', t);
+      return;
+    }
     this.store.setPart(p.wave, p.part, { state: 'delivered' });
     log('info', 'wave.delivered', { coordinator: this.name, wave: p.wave, part: p.part, status: got.value.status });
     await this.cleanUp(p.file_id, got.value);
@@ -209,7 +224,7 @@ export class WaveCoordinator {
     const buffer = new Map<string, { customIds: string[]; results: WaveResult[] }>();
     let buffered = 0;
     let complete = true;
-    const flush = async (): Promise<void> => {
+    const flush = async (): Promise<boolean> => {
       for (const [evaluationId, b] of buffer) {
         try {
           const next = await this.deps.deliver(evaluationId, b.results);
@@ -223,6 +238,7 @@ export class WaveCoordinator {
       }
       buffer.clear();
       buffered = 0;
+      return complete;
     };
     const add = async (customId: string, outcome: BatchLineOutcome): Promise<void> => {
       const row = this.store.call(customId);
@@ -248,8 +264,7 @@ export class WaveCoordinator {
         return false;
       }
     }
-    await flush();
-    if (!complete) return false;
+    if (!(await flush())) return false;
     // Lines the batch never answered (it failed, or was cancelled before they ran): retryable failures.
     for (const row of this.store.unanswered(p.wave, p.part))
       await add(row.custom_id, {
@@ -262,8 +277,7 @@ export class WaveCoordinator {
           message: `provider batch ${batch.id} ended ${batch.status} without this line's result`,
         },
       });
-    await flush();
-    return complete;
+    return await flush();
   }
 
   /** Deletes a delivered part's files (best effort: the provider drops them after 30 days anyway). */
