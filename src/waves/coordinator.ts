@@ -50,6 +50,8 @@ export interface CoordinatorDeps {
 
 /** Results handed to items per RPC round: a wave's file is streamed, never held whole. */
 const DELIVERY_CHUNK = 256;
+/** Items handed their results at once (RPCs in flight). */
+const DELIVERY_LANES = 16;
 
 /** The metadata key naming a part, so a batch whose creation's answer was lost is found again. */
 export const WAVE_METADATA_KEY = 'tribunal_wave';
@@ -225,19 +227,26 @@ export class WaveCoordinator {
     let buffered = 0;
     let complete = true;
     const flush = async (): Promise<boolean> => {
-      for (const [evaluationId, b] of buffer) {
-        try {
-          const next = await this.deps.deliver(evaluationId, b.results);
-          this.store.delivered(b.customIds);
-          this.register(evaluationId, next);
-        } catch (e) {
-          // The item is unreachable now: its lines stay undelivered and the file is read again later.
-          complete = false;
-          log('warn', 'wave.delivery_failed', { coordinator: this.name, evaluationId, error: messageOf(e) });
-        }
-      }
+      const batches = [...buffer];
       buffer.clear();
       buffered = 0;
+      // Items take their results side by side: a wave's hand-over is not one RPC after another.
+      let next = 0;
+      const lane = async (): Promise<void> => {
+        for (let entry = batches[next++]; entry !== undefined; entry = batches[next++]) {
+          const [evaluationId, b] = entry;
+          try {
+            const calls = await this.deps.deliver(evaluationId, b.results);
+            this.store.delivered(b.customIds);
+            this.register(evaluationId, calls);
+          } catch (e) {
+            // The item is unreachable now: its lines stay undelivered and the file is read again later.
+            complete = false;
+            log('warn', 'wave.delivery_failed', { coordinator: this.name, evaluationId, error: messageOf(e) });
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(DELIVERY_LANES, batches.length) }, lane));
       return complete;
     };
     const add = async (customId: string, outcome: BatchLineOutcome): Promise<void> => {
