@@ -89,7 +89,8 @@ function body(n: number, tier: string, flexFallback: string): string {
       answerB: 'Recursion is recursion.',
     },
   }));
-  return JSON.stringify({ preset: 'chateval-faireval', tier, flexFallback, items });
+  // The verdict cache off: each tier's run pays for its own verdicts (a repeat would cost $0, bench:cache's point).
+  return JSON.stringify({ preset: 'chateval-faireval', tier, flexFallback, cache: 'off', items });
 }
 
 async function results(url: string, id: string): Promise<ResultLine[]> {

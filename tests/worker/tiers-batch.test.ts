@@ -124,8 +124,19 @@ describe('the batch tier', () => {
     const total = (rows: UsageRow[]) => rows.reduce((a, u) => a + u.cost_usd, 0);
     expect(total(b)).toBeCloseTo(total(s) / 2, 9);
     // FastChat's two orders are independent: one wave, one provider batch.
-    const parts = await partsOf(loneCoordinator(id, seed));
+    const name = loneCoordinator(id, seed);
+    const parts = await partsOf(name);
     expect(parts.map((p) => [p.wave, p.state])).toEqual([[1, 'delivered']]);
+    // Each line carries the evaluation's prompt cache key, as its synchronous calls would.
+    const lines = await runInDurableObject(testEnv.WAVES.get(testEnv.WAVES.idFromName(name)), (_o, state) =>
+      state.storage.sql.exec<{ line: string }>('SELECT line FROM calls').toArray(),
+    );
+    expect(lines).toHaveLength(2);
+    for (const { line } of lines)
+      expect(JSON.parse(line)).toMatchObject({
+        method: 'POST',
+        body: { prompt_cache_key: id, model: mockModel({ seed }) },
+      });
   });
 
   it('dependent calls wait for their wave: a 3-call DEBATE chain takes 3 waves', async () => {
