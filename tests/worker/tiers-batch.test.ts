@@ -198,6 +198,28 @@ describe('the batch tier', () => {
     expect(await storedVerdict(id)).toBeNull();
   });
 
+  it('a budget holds each wave to what is left: the call past it is refused, never sent', async () => {
+    // MORE's advocates run in parallel: 9 calls planned, 5 allowed; the sixth is refused before any wave has it.
+    const seed = 'wave-budget';
+    const id = await startJob({
+      preset: 'more-mtbench',
+      task: PAIRWISE,
+      config: { budget: { maxCalls: 5 } },
+      mock: { seed },
+      tier: 'batch',
+      tenant: 'default',
+    });
+    const row = await waitForEnd(id, 25_000);
+    expect(row.status).toBe('failed');
+    expect(row.error_code).toBe('budget_exceeded');
+    expect(row.calls_done).toBe(5);
+    const lines = await runInDurableObject(
+      testEnv.WAVES.get(testEnv.WAVES.idFromName(loneCoordinator(id, seed))),
+      (_o, state) => state.storage.sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM calls').one().n,
+    );
+    expect(lines).toBe(5);
+  });
+
   it('cancel mid-wave cancels the provider batch', async () => {
     await mockBatches({ turnaround: 20_000 });
     const seed = 'wave-cancel';
