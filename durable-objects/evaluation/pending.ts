@@ -95,6 +95,15 @@ export class PendingCalls {
     this.sql.exec('UPDATE pending SET wave = NULL, attempts = ? WHERE call_id = ?', JSON.stringify(attempts), callId);
   }
 
+  /** A batch-tier call whose tries in waves are spent: it goes as a synchronous call, with `attempts` so far. */
+  toSync(callId: string, attempts: readonly LlmAttempt[]): void {
+    this.sql.exec(
+      'UPDATE pending SET wave = NULL, sync = 1, attempts = ? WHERE call_id = ?',
+      JSON.stringify(attempts),
+      callId,
+    );
+  }
+
   /** The coordinators holding some of this evaluation's calls. */
   waves(): string[] {
     return this.sql

@@ -215,6 +215,15 @@ export class Stepper {
    * refusal by the budget may have concluded the evaluation: then the next step, at once, ends it.
    */
   private async waveStep(evaluation: CachedEvaluation): Promise<void> {
+    // Calls whose tries in waves are spent go as synchronous standard calls, with the retry policy's attempts.
+    const sync = this.waves.syncCalls(evaluation).filter((r) => !this.instance.inFlight.has(r.id));
+    if (sync.length > 0) {
+      await Promise.all(sync.map((r) => this.call(evaluation, r, true)));
+      if (await this.settled(evaluation)) {
+        await this.waves.withdraw(evaluation);
+        return;
+      }
+    }
     const { refused } = await this.waves.register(evaluation);
     if (refused && (await this.settled(evaluation))) {
       await this.waves.withdraw(evaluation);
@@ -230,9 +239,9 @@ export class Stepper {
    */
   async waveResults(evaluation: CachedEvaluation, coordinator: string, results: WaveResult[]): Promise<WaveCall[]> {
     if (isTerminal(evaluation.meta.status) && evaluation.meta.finalized === 1) return [];
-    this.waves.receive(evaluation, results);
+    const sync = this.waves.receive(evaluation, results);
     const engine = evaluation.engine;
-    if (isTerminal(evaluation.meta.status) || !engine || outcome(engine.method, engine.state) !== null) {
+    if (sync || isTerminal(evaluation.meta.status) || !engine || outcome(engine.method, engine.state) !== null) {
       await this.instance.ctx.storage.setAlarm(Date.now() + 1);
       return [];
     }
@@ -341,7 +350,7 @@ export class Stepper {
    * short, or a flex call refused under `wait`, is parked for a later invocation instead of stored.
    * Throws only for bugs/storage errors.
    */
-  private async call(evaluation: CachedEvaluation, request: LlmCallRequest): Promise<void> {
+  private async call(evaluation: CachedEvaluation, request: LlmCallRequest, afterWaves = false): Promise<void> {
     const startedAt = Date.now();
     const pending = this.instance.store.pending;
     const row = pending.get(request.id);
@@ -371,7 +380,8 @@ export class Stepper {
         // One prompt cache key per evaluation: its calls share the provider's cache route (sent where supported).
         promptCacheKey: evaluation.meta.id,
         deadlineMs: this.invocationStart + configOf(this.instance.env).CALL_DEADLINE_MS,
-        attemptsMade: earlier.length,
+        // After its tries in waves, a batch-tier call gets the retry policy's attempts of its own.
+        attemptsMade: afterWaves ? 0 : earlier.length,
       });
     } finally {
       this.instance.inFlight.delete(request.id);

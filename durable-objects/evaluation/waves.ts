@@ -72,7 +72,12 @@ export class ItemWaves {
     const admit = ready.size > 0 ? await this.hooks.admission(evaluation) : null;
     const held: LlmCallRequest[] = [];
     const fresh: LlmCallRequest[] = [];
-    for (const r of ready.values()) (pending.get(r.id)?.wave != null ? held : fresh).push(r);
+    for (const r of ready.values()) {
+      const row = pending.get(r.id);
+      // A call past its tries in waves goes synchronously (`syncCalls`), not in a wave.
+      if (row?.sync === 1) continue;
+      (row?.wave != null ? held : fresh).push(r);
+    }
     const byCoordinator = new Map<string, WaveCall[]>();
     let refused = false;
     const now = Date.now();
@@ -106,10 +111,12 @@ export class ItemWaves {
   }
 
   /**
-   * Takes a coordinator's results: each stored (or sent to the next wave), stale ones ignored. Synchronous, so
-   * the results and their `pending` changes land together.
+   * Takes a coordinator's results: each stored (or sent to the next wave, or marked to go synchronously),
+   * stale ones ignored. Synchronous, so the results and their `pending` changes land together.
+   * @returns true when a call is to go synchronously (a step is due)
    */
-  receive(evaluation: CachedEvaluation, results: readonly WaveResult[]): void {
+  receive(evaluation: CachedEvaluation, results: readonly WaveResult[]): boolean {
+    let sync = false;
     const pending = this.instance.store.pending;
     const settings = this.llmSettings();
     for (const res of results) {
@@ -131,6 +138,16 @@ export class ItemWaves {
         continue;
       }
       const decision = decide(settings, request, res, earlier);
+      if ('sync' in decision) {
+        pending.toSync(res.callId, decision.sync);
+        sync = true;
+        log('warn', 'wave.line_to_sync', {
+          evaluationId: evaluation.meta.id,
+          callId: res.callId,
+          attempts: decision.sync.length,
+        });
+        continue;
+      }
       if ('retry' in decision) {
         pending.unlist(res.callId, decision.retry);
         log('warn', 'wave.line_retried', {
@@ -143,6 +160,13 @@ export class ItemWaves {
       }
       this.hooks.record(evaluation, request, decision.store, Date.now() - res.latencyMs);
     }
+    return sync;
+  }
+
+  /** The ready calls that go synchronously: their tries in waves are spent. */
+  syncCalls(evaluation: CachedEvaluation): LlmCallRequest[] {
+    const pending = this.instance.store.pending;
+    return [...this.ready(evaluation).values()].filter((r) => pending.get(r.id)?.sync === 1);
   }
 
   /** Tells every coordinator holding a call of this ended evaluation to drop it (and cancel an emptied batch). */

@@ -3,7 +3,8 @@
  * The item's side of a wave, pure: the Batch API line of a ready call (the same `buildChatBody` as the
  * standard and flex tiers, so the prompt is byte-identical), and what a line's outcome means for its call: a
  * result to store (priced at the batch tier), or another try in the next wave (a retryable failure within
- * the retry policy's attempts, each try counted as an attempt at tier `batch`).
+ * the retry policy's attempts, each try counted as an attempt at tier `batch`; past them, one synchronous
+ * standard call, so a provider that keeps expiring lines loses no evaluation).
  */
 import type { LlmAttempt, LlmCallRequest, LlmCallResult } from '../engine/call.js';
 import { batchLineUrl } from '../llm/batch-client.js';
@@ -61,6 +62,13 @@ export type WaveDecision =
   | {
       /** Every failed try so far, this one included: the call goes in the next wave. */
       retry: LlmAttempt[];
+    }
+  | {
+      /**
+       * Every failed try so far: the retry policy's tries are spent in waves, so the call goes once more as a
+       * synchronous standard call (with the policy's attempts of its own), as a flex refusal falls back.
+       */
+      sync: LlmAttempt[];
     };
 
 /**
@@ -96,8 +104,8 @@ export function decide(
     };
   }
   const all = [...earlier, ...(out.result.error.attempts ?? [])].map(numbered);
-  if (out.retryable && all.length < settings.retry.maxAttempts) return { retry: all };
-  // Past the retry policy: the call fails with every try's cause (the method then fails, never a score).
+  if (out.retryable) return all.length < settings.retry.maxAttempts ? { retry: all } : { sync: all };
+  // A failure no retry can mend: the call fails with every try's cause (the method then fails, never a score).
   const causes = all.map((a) => `#${a.attempt} ${a.code}`).join(', ');
   return {
     store: {

@@ -3,7 +3,7 @@
  * compressed clock (100 ms a batch here): an evaluation registers its ready calls with the coordinator of its
  * (group, provider, model), which submits each wave as a provider batch, polls it by alarm and hands each
  * result back by RPC. Dependent calls wait for their wave; failed and expired lines go in the next wave,
- * counted as attempts; cancel cancels the provider batch; a crash between upload and submit does not upload
+ * counted as attempts, then go synchronously; cancel cancels the provider batch; a crash between upload and submit does not upload
  * again; the custom_id map survives a restart; a repeated delivery stores and bills nothing twice; verdicts
  * are identical at every tier.
  */
@@ -184,7 +184,7 @@ describe('the batch tier', () => {
     }
   });
 
-  it('a line that keeps expiring fails the evaluation with every try, never a score', async () => {
+  it('a line that keeps expiring goes as a synchronous call once its tries in waves are spent: nothing lost', async () => {
     await mockBatches({ expiry: 1 });
     const seed = 'wave-expired';
     const { id } = await insertJob({ preset: 'fastchat-pair', task: PAIRWISE, mock: { seed }, tier: 'batch' });
@@ -193,9 +193,19 @@ describe('the batch tier', () => {
       await o.start(id);
     });
     const row = await waitForEnd(id, 25_000);
-    expect(row.status).toBe('failed');
-    expect(row.error_message).toContain('#1 batch_expired, #2 batch_expired');
-    expect(await storedVerdict(id)).toBeNull();
+    expect(row.status, row.error_message ?? '').toBe('succeeded');
+    const rows = await usageRows(id);
+    expect(rows).toHaveLength(2);
+    for (const u of rows) {
+      // Billed at the tier that answered, with both tries in waves on the record.
+      expect(u.tier).toBe('standard');
+      expect(u.attempts).toBe(3);
+      expect(failedOf(u)).toEqual([
+        expect.objectContaining({ attempt: 1, code: 'batch_expired', tier: 'batch' }),
+        expect.objectContaining({ attempt: 2, code: 'batch_expired', tier: 'batch' }),
+      ]);
+    }
+    expect(await mockRequests(seed)).toBe(2);
   });
 
   it('a budget holds each wave to what is left: the call past it is refused, never sent', async () => {
