@@ -9,7 +9,6 @@
  */
 import { abortAllDurableObjects, runInDurableObject } from 'cloudflare:test';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LlmAttempt } from '../../src/engine/call.js';
 import type { Batch as BatchView } from '../../src/batches/schemas.js';
 import { evaluationStub } from '../../src/evaluations/stub.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
@@ -33,6 +32,8 @@ import {
 } from './helpers.js';
 import { BATCH_DEFAULTS } from './mock-llm-server.js';
 import { TestWaveCoordinatorDO } from './test-wave-coordinator.js';
+import type { UsageRow } from './tiers-support.js';
+import { failedOf, usageRows } from './tiers-support.js';
 
 const MOCK_ORIGIN = testEnv.TEST_MOCK_URL.replace(/\/v1$/, '');
 
@@ -76,26 +77,6 @@ async function providerBatch(batchId: string): Promise<{ status: string }> {
   });
   return r.json<{ status: string }>();
 }
-
-interface UsageRow {
-  call_id: string;
-  tier: string;
-  cost_usd: number;
-  attempts: number;
-  failed_attempts: string | null;
-}
-
-async function usageRows(id: string): Promise<UsageRow[]> {
-  const r = await testEnv.DB.prepare(
-    'SELECT call_id, tier, cost_usd, attempts, failed_attempts FROM usage WHERE evaluation_id = ? ORDER BY call_id',
-  )
-    .bind(id)
-    .all<UsageRow>();
-  return r.results;
-}
-
-const failedOf = (u: UsageRow): LlmAttempt[] =>
-  u.failed_attempts ? (JSON.parse(u.failed_attempts) as LlmAttempt[]) : [];
 
 /** Inserts and starts an evaluation (its object's alarms and the coordinator's run it). */
 async function startJob(o: Parameters<typeof insertJob>[0]): Promise<string> {
