@@ -5,6 +5,7 @@
  * closes waves and polls provider batches, and the RPC that hands each result to its item's object.
  */
 import { DurableObject } from 'cloudflare:workers';
+import { batchSize } from '../../src/batches/rows.js';
 import type { Bindings } from '../../src/config/bindings.js';
 import { configOf } from '../../src/config/vars.js';
 import type { BatchClient } from '../../src/llm/batch-client.js';
@@ -47,6 +48,7 @@ export class WaveCoordinatorDO extends DurableObject<Bindings> implements WaveCo
       afterUpload: () => {
         this.afterUpload();
       },
+      groupSize: () => batchSize(env.DB, parseCoordinatorName(stored).group),
     });
     return this.coordinator;
   }

@@ -46,6 +46,8 @@ export interface CoordinatorDeps {
   now?: () => number;
   /** Called once a part's upload is stored, before its batch is created (tests crash here). */
   afterUpload?: () => void;
+  /** How many items the group has (its batch's), or null when unknown: its first wave closes once all registered. */
+  groupSize?: () => Promise<number | null>;
 }
 
 /** Results handed to items per RPC round: a wave's file is streamed, never held whole. */
@@ -60,6 +62,8 @@ export const WAVE_METADATA_KEY = 'tribunal_wave';
 export class WaveCoordinator {
   private readonly store: WaveStore;
   private readonly now: () => number;
+  /** The group's item count, once read (null: unknown). */
+  private size: number | null | undefined;
 
   constructor(
     private readonly name: string,

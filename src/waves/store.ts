@@ -188,6 +188,13 @@ export class WaveStore {
     this.sql.exec("UPDATE calls SET state = 'withdrawn' WHERE evaluation_id = ? AND state = 'sent'", evaluationId);
   }
 
+  /** How many evaluations have calls open. */
+  openEvaluations(): number {
+    return this.sql
+      .exec<{ n: number }>("SELECT COUNT(DISTINCT evaluation_id) AS n FROM calls WHERE state = 'open'")
+      .one().n;
+  }
+
   /** How many calls are open. */
   openCount(): number {
     return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM calls WHERE state = 'open'").one().n;
