@@ -29,7 +29,7 @@ export interface TestMockServer {
  */
 async function seedOf(request: Request): Promise<{ seed: string; cacheKey: string | null } | null> {
   try {
-    const body = await request.clone().json<{ model?: unknown; prompt_cache_key?: unknown }>();
+    const body = (await request.clone().json()) as { model?: unknown; prompt_cache_key?: unknown };
     const seed = typeof body.model === 'string' ? parseMockModel(body.model).seed : '';
     return { seed, cacheKey: typeof body.prompt_cache_key === 'string' ? body.prompt_cache_key : null };
   } catch {
