@@ -89,6 +89,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
   'src/provider-gate': ['aimd.ts', 'window.ts', 'worker-gate.ts'],
   'src/client': ['index.ts', 'sse.ts'],
   'src/verdict-cache': ['hit.ts', 'plan.ts', 'rows.ts', 'schemas.ts'],
+  'src/waves': ['coordinator.ts', 'item.ts', 'rpc.ts'],
 };
 
 /** Every unit that is not a feature, by kind. */
@@ -102,6 +103,7 @@ export const UNITS: Readonly<Record<Exclude<Kind, 'feature'>, readonly string[]>
     'durable-objects/provider-gate',
     'durable-objects/rate-limiter',
     'durable-objects/webhook-lane',
+    'durable-objects/wave-coordinator',
     'queues',
   ],
   composition: ['src/index.ts', 'src/app.ts', 'src/ending-plan.ts', 'src/print-openapi.ts'],

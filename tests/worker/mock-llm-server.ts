@@ -9,8 +9,12 @@
  * - `PUT /_test/groups?seed=<seed>&size=<n>` makes the replies to that seed's requests go out in groups of
  *   `n`: each reply, once ready, is held until `n` replies are, then all of them are sent in the same tick
  *   (a wave of parallel calls gets its results together, however loaded the machine is).
+ * - `PUT /_test/batch?turnaround=<ms>&failure=<p>&expiry=<p>` sets the Batch API's turnaround and per-line
+ *   failure and expiry rates for the batches created from then on (defaults: {@link BATCH_DEFAULTS});
+ *   `GET /_test/batch` answers `{ uploads }`: the `POST /files` requests seen so far.
  */
 import { parseMockModel } from '../../src/mock-llm/model-name.js';
+import type { MockBatchOptions } from '../../src/mock-llm/batches.js';
 import { startMockServer } from '../../src/mock-llm/node.js';
 
 /** A running mock; `url` ends in `/v1`. */
@@ -34,6 +38,9 @@ async function seedOf(request: Request): Promise<{ seed: string; cacheKey: strin
   }
 }
 
+/** The test mock's Batch API: a short turnaround, no faults. */
+export const BATCH_DEFAULTS = { turnaroundMs: 100, lineFailureRate: 0, lineExpiryRate: 0 } as const;
+
 /** Starts the mock on a free port of 127.0.0.1. */
 export async function startTestMockServer(): Promise<TestMockServer> {
   const counts = new Map<string, number>();
@@ -51,11 +58,25 @@ export async function startTestMockServer(): Promise<TestMockServer> {
     });
     return new Response(body, { status: reply.status, headers: reply.headers });
   };
+  // Read by the mock at each batch's creation: the route below changes it in place.
+  const batch: MockBatchOptions = { ...BATCH_DEFAULTS };
+  let uploads = 0;
   const server = await startMockServer({
     // Never keep the test process alive for the mock alone.
     unref: true,
+    batch,
     around: async (request, next) => {
       const url = new URL(request.url);
+      if (url.pathname === '/_test/batch') {
+        if (request.method === 'PUT') {
+          const q = url.searchParams;
+          batch.turnaroundMs = Number(q.get('turnaround') ?? BATCH_DEFAULTS.turnaroundMs);
+          batch.lineFailureRate = Number(q.get('failure') ?? 0);
+          batch.lineExpiryRate = Number(q.get('expiry') ?? 0);
+        }
+        return Response.json({ uploads, ...batch });
+      }
+      if (request.method === 'POST' && url.pathname.endsWith('/files')) uploads += 1;
       if (url.pathname === '/_test/requests') {
         const seed = url.searchParams.get('seed') ?? '';
         return Response.json({ count: counts.get(seed) ?? 0 });
