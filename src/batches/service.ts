@@ -33,7 +33,7 @@ import { resolveRubricRef } from '../rubrics/resolve.js';
 import { submitBatch } from './submit.js';
 import { checkBatchBudget } from './budget-check.js';
 import { requireSigningSecret, requireWebhookUrl } from '../webhooks/url-checks.js';
-import { limitsFor } from '../evaluations/service.js';
+import { judgedRubric, limitsFor } from '../evaluations/service.js';
 import { resolveTier } from '../tiers/resolve.js';
 
 /** Relative links of a batch. */
@@ -60,7 +60,14 @@ export async function createBatch(
   const tier = resolveTier(env, judge, request, limits.defaultTier);
   const webhookUrl = request.webhook ? requireWebhookUrl(env, request.webhook.url, 'webhook.url') : null;
   if (webhookUrl !== null) await requireSigningSecret(env, tenant, 'webhook.url');
-  const rubric = request.rubric === undefined ? null : await resolveRubricRef(env, tenant, request.rubric);
+  // G-Eval style judges get the version's auto-CoT steps, written once first when none are (503 / 502 otherwise).
+  const rubric = await judgedRubric(
+    env,
+    tenant,
+    judge,
+    request.rubric === undefined ? null : await resolveRubricRef(env, tenant, request.rubric),
+    { ...creator, limits },
+  );
   if (request.budget) await checkBatchBudget(env, tenant, request, judge);
   const r = await submitBatch(env, {
     ...tier,

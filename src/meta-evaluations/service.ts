@@ -32,7 +32,7 @@ import { isTerminal } from '../evaluations/status.js';
 import { llmEnvOf } from '../llm/settings.js';
 import type { CreatorInfo } from '../evaluations/service.js';
 import { checkLlmConfig, resolveJudge } from '../methods/resolve-judge.js';
-import { limitsFor } from '../evaluations/service.js';
+import { judgedRubric, limitsFor } from '../evaluations/service.js';
 import { resolveTier } from '../tiers/resolve.js';
 import type {
   CalibrateRequest,
@@ -68,7 +68,14 @@ export async function createMetaEvaluation(
   checkLlmConfig(llmEnvOf(env), judge);
   const limits = await limitsFor(env, tenant, creator.limits);
   const tier = resolveTier(env, judge, request, limits.defaultTier);
-  const rubric = request.rubric === undefined ? null : await resolveRubricRef(env, tenant, request.rubric);
+  // G-Eval style judges get the version's auto-CoT steps, written once first when none are (503 / 502 otherwise).
+  const rubric = await judgedRubric(
+    env,
+    tenant,
+    judge,
+    request.rubric === undefined ? null : await resolveRubricRef(env, tenant, request.rubric),
+    { ...creator, limits },
+  );
   const now = Date.now();
   const r = await submitBatch(env, {
     ...tier,

@@ -113,6 +113,7 @@ export function contentOf(body: {
   scale?: RubricContent['scale'];
   aspects?: RubricContent['aspects'];
   evaluationSteps?: string | undefined;
+  autoSteps?: boolean | undefined;
 }): RubricContent {
   return RubricContentSchema.parse({
     kind: body.kind,
@@ -120,6 +121,7 @@ export function contentOf(body: {
     ...(body.scale !== undefined ? { scale: body.scale } : {}),
     ...(body.aspects !== undefined ? { aspects: body.aspects } : {}),
     ...(body.evaluationSteps !== undefined ? { evaluationSteps: body.evaluationSteps } : {}),
+    ...(body.autoSteps !== undefined ? { autoSteps: body.autoSteps } : {}),
   });
 }
 
