@@ -127,7 +127,7 @@ function stepsRequest(judge: ResolvedJudge, rubricId: string, v: VersionRecord):
     config: { method: 'rubric-steps', defaults: model },
     task: rubricStepsTask(v.content),
     rubric: `${rubricId}@${v.version}`,
-  } as CreateEvaluationRequest;
+  };
 }
 
 /** Waits on the steps evaluation's object up to `timeoutMs`; a failure to ask it is logged (D1 decides next). */

@@ -101,8 +101,10 @@ export async function storeStepsOf(
         message: ended?.errorMessage ?? `the steps evaluation ended ${ended?.status ?? 'without a row'}`,
       },
     };
-  const verdict = ended.verdict as Pick<Verdict, 'details'>;
-  const content = withGeneratedSteps(v.content, { details: verdict.details ?? {} });
+  // Stored JSON: read defensively, a verdict without details has no steps.
+  const stored = ended.verdict as { details?: Verdict['details'] };
+  const verdict = { details: stored.details ?? {} };
+  const content = withGeneratedSteps(v.content, verdict);
   if (missingSteps(content))
     return {
       failure: { evaluationId: id, code: 'no_steps', message: unreadOf(verdict) ?? 'no numbered steps were read' },
@@ -122,7 +124,7 @@ export async function storeStepsOf(
 
 /** The reason a `rubric-steps` verdict gives for steps it could not read (per aspect, the first). */
 function unreadOf(verdict: Pick<Verdict, 'details'>): string | undefined {
-  const details = (verdict.details ?? {}) as { unread?: unknown; aspectDetails?: Record<string, { unread?: unknown }> };
+  const details = verdict.details as { unread?: unknown; aspectDetails?: Record<string, { unread?: unknown }> };
   if (typeof details.unread === 'string') return details.unread;
   for (const d of Object.values(details.aspectDetails ?? {})) if (typeof d.unread === 'string') return d.unread;
   return undefined;

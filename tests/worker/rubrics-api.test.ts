@@ -42,6 +42,11 @@ async function created(body: unknown = POINTWISE_RUBRIC_EXAMPLE, headers: Record
   return r.json<RubricVersion>();
 }
 
+/** The hash a G-Eval style judge records for version `n`: its content with the auto-CoT steps written for it. */
+async function judgedHash(id: string, n: number): Promise<string | null | undefined> {
+  return (await (await api(`/v1/rubrics/${id}/versions/${n}`)).json<RubricVersion>()).steps?.hash;
+}
+
 async function errorOf(r: Response): Promise<ErrorJson['error']> {
   return (await r.json<ErrorJson>()).error;
 }
@@ -147,10 +152,12 @@ describe('versions and tags', () => {
       });
     expect((await put(1)).status).toBe(200);
     const first = await judged(`${v1.id}#prod`, 'tag-1');
-    expect(first.rubric).toEqual({ id: v1.id, version: 1, hash: v1.hash });
+    // rubric-judge's form carries evaluation steps: it records the version's content with the steps written for it.
+    expect(first.rubric).toEqual({ id: v1.id, version: 1, hash: await judgedHash(v1.id, 1) });
     expect((await put(2)).status).toBe(200);
     const second = await judged(`${v1.id}#prod`, 'tag-2');
-    expect(second.rubric).toEqual({ id: v1.id, version: 2, hash: v2.hash });
+    expect(second.rubric).toEqual({ id: v1.id, version: 2, hash: await judgedHash(v1.id, 2) });
+    expect(second.rubric?.hash).not.toBe(v2.hash);
     // The one judged earlier keeps what it judged by.
     expect((await (await api(`/v1/evaluations/${first.id}`)).json<Evaluation>()).rubric?.version).toBe(1);
     const rubric = await (await api(`/v1/rubrics/${v1.id}`)).json<Rubric>();
@@ -198,7 +205,14 @@ describe('the rubric an evaluation judged by', () => {
     const v1 = await created();
     const ev = await judged(v1.id, 'aspects-1');
     expect(ev.status).toBe('succeeded');
-    expect(ev.rubric).toEqual({ id: v1.id, version: 1, hash: v1.hash });
+    expect(ev.rubric).toEqual({ id: v1.id, version: 1, hash: await judgedHash(v1.id, 1) });
+    // Each aspect got its own auto-CoT steps, stored on the version.
+    const steps = (await (await api(`/v1/rubrics/${v1.id}/versions/1`)).json<RubricVersion>()).steps;
+    expect(steps?.aspects?.map((a) => [a.name, typeof a.evaluationSteps])).toEqual([
+      ['policy', 'string'],
+      ['tone', 'string'],
+      ['next step', 'string'],
+    ]);
     expect(ev.verdict?.aspects?.map((a) => a.name)).toEqual(['policy', 'tone', 'next step']);
     expect(typeof ev.verdict?.overall).toBe('number');
     expect(ev.verdict?.aspects?.map((a) => a.weight)).toEqual([2, 1, 1]);
@@ -274,7 +288,8 @@ describe('a batch judged by one rubric', () => {
     ]);
     for (const a of done.verdicts.aspects) expect(a.meanScore).toBeGreaterThanOrEqual(1);
     const { lines } = await resultsPage(id);
-    expect(lines.map((l) => l.rubric)).toEqual(Array(3).fill({ id: v1.id, version: 1, hash: v1.hash }));
+    const hash = await judgedHash(v1.id, 1);
+    expect(lines.map((l) => l.rubric)).toEqual(Array(3).fill({ id: v1.id, version: 1, hash }));
     expect(lines[0]?.verdict?.aspects).toHaveLength(3);
   });
 
@@ -303,8 +318,11 @@ describe('POST /v1/estimates with a rubric', () => {
       expect(r.status, await r.clone().text()).toBe(200);
       return (await r.json<{ calls: { min: number; max: number } }>()).calls;
     };
-    // rubric-judge scores every aspect in one call; G-Eval one run per aspect.
-    expect((await est('rubric-judge', v1.id)).max).toBe(1);
+    // rubric-judge scores every aspect in one call; G-Eval one run per aspect. Both carry evaluation steps, which
+    // this version does not have yet: the auto-CoT run that writes them (one call per aspect) counts once.
+    expect((await est('rubric-judge', v1.id)).max).toBe(1 + 3);
+    const off = await created({ ...POINTWISE_RUBRIC_EXAMPLE, autoSteps: false });
+    expect((await est('rubric-judge', off.id)).max).toBe(1);
     const one = await est('geval-summeval', `${v1.id}@1`);
     expect(one.max).toBe(
       3 *
