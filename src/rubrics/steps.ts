@@ -102,8 +102,8 @@ export async function storeStepsOf(
       },
     };
   // Stored JSON: read defensively, a verdict without details has no steps.
-  const stored = ended.verdict as { details?: Verdict['details'] };
-  const verdict = { details: stored.details ?? {} };
+  const json = ended.verdict as { details?: Verdict['details'] };
+  const verdict = { details: json.details ?? {} };
   const content = withGeneratedSteps(v.content, verdict);
   if (missingSteps(content))
     return {
