@@ -2855,6 +2855,7 @@ export interface components {
                 evaluationSteps?: string;
             }[];
             evaluationSteps?: string;
+            autoSteps?: boolean;
             /** @description Accepted so that a rubric body can be sent as is; not used. */
             name?: string;
             /** @description Accepted (and checked) so that a rubric body can be sent as is; not run. */
@@ -3709,6 +3710,7 @@ export interface components {
                 evaluationSteps?: string;
             }[];
             evaluationSteps?: string;
+            autoSteps?: boolean;
             examples: {
                 task: {
                     /** @enum {string} */
@@ -3861,6 +3863,7 @@ export interface components {
                 evaluationSteps?: string;
             }[];
             evaluationSteps?: string;
+            autoSteps?: boolean;
             /** @description Golden examples, at most 500: `POST …/versions/{n}/check` runs them as a meta-evaluation. */
             examples?: {
                 task: {
@@ -3983,6 +3986,7 @@ export interface components {
                 evaluationSteps?: string;
             }[];
             evaluationSteps?: string;
+            autoSteps?: boolean;
             /** @description Golden examples, at most 500: `POST …/versions/{n}/check` runs them as a meta-evaluation. */
             examples?: {
                 task: {
@@ -4082,6 +4086,7 @@ export interface components {
                 evaluationSteps?: string;
             }[];
             evaluationSteps?: string;
+            autoSteps?: boolean;
             hash: string;
             tags: string[];
             steps: components["schemas"]["RubricSteps"] | null;
@@ -4124,6 +4129,7 @@ export interface components {
                 evaluationSteps?: string;
             }[];
             evaluationSteps?: string;
+            autoSteps?: boolean;
             examples: {
                 task: {
                     /** @enum {string} */
@@ -4613,6 +4619,7 @@ export interface components {
                     evaluationSteps?: string;
                 }[];
                 evaluationSteps?: string;
+                autoSteps?: boolean;
                 /** @description Accepted so that a rubric body can be sent as is; not used. */
                 name?: string;
                 /** @description Accepted (and checked) so that a rubric body can be sent as is; not run. */
@@ -5381,6 +5388,7 @@ export interface components {
                     evaluationSteps?: string;
                 }[];
                 evaluationSteps?: string;
+                autoSteps?: boolean;
                 /** @description Accepted so that a rubric body can be sent as is; not used. */
                 name?: string;
                 /** @description Accepted (and checked) so that a rubric body can be sent as is; not run. */
@@ -5600,6 +5608,7 @@ export interface components {
                     evaluationSteps?: string;
                 }[];
                 evaluationSteps?: string;
+                autoSteps?: boolean;
                 /** @description Accepted so that a rubric body can be sent as is; not used. */
                 name?: string;
                 /** @description Accepted (and checked) so that a rubric body can be sent as is; not run. */
@@ -6033,7 +6042,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: the deployment has no usable LLM settings (an operator must fix them). */
+            /** @description `rubric_steps_failed`: writing the rubric version's evaluation steps (G-Eval's auto-CoT, one `rubric-steps` evaluation) failed; the message has its error, and the next request tries again. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rubric_steps_pending`, `llm_not_configured`, `config_invalid`, `auth_not_configured`: the rubric version's evaluation steps are still being written (`Retry-After`; nothing was created, so retry with the same `Idempotency-Key`), the deployment has no usable LLM settings, or its configuration is invalid. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6789,7 +6807,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: the deployment has no usable LLM settings (an operator must fix them). */
+            /** @description `rubric_steps_failed`: writing the rubric version's evaluation steps (G-Eval's auto-CoT, one `rubric-steps` evaluation) failed; the message has its error, and the next request tries again. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rubric_steps_pending`, `llm_not_configured`, `config_invalid`, `auth_not_configured`: the rubric version's evaluation steps are still being written (`Retry-After`; nothing was created, so retry with the same `Idempotency-Key`), the deployment has no usable LLM settings, or its configuration is invalid. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7100,7 +7127,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: the deployment has no usable LLM settings (an operator must fix them). */
+            /** @description `rubric_steps_failed`: writing the rubric version's evaluation steps (G-Eval's auto-CoT, one `rubric-steps` evaluation) failed; the message has its error, and the next request tries again. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rubric_steps_pending`, `llm_not_configured`, `config_invalid`, `auth_not_configured`: the rubric version's evaluation steps are still being written (`Retry-After`; nothing was created, so retry with the same `Idempotency-Key`), the deployment has no usable LLM settings, or its configuration is invalid. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9101,7 +9137,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: the deployment has no usable LLM settings (an operator must fix them). */
+            /** @description `rubric_steps_failed`: writing the rubric version's evaluation steps (G-Eval's auto-CoT, one `rubric-steps` evaluation) failed; the message has its error, and the next request tries again. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rubric_steps_pending`, `llm_not_configured`, `config_invalid`, `auth_not_configured`: the rubric version's evaluation steps are still being written (`Retry-After`; nothing was created, so retry with the same `Idempotency-Key`), the deployment has no usable LLM settings, or its configuration is invalid. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9587,7 +9632,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: the deployment has no usable LLM settings (an operator must fix them). */
+            /** @description `rubric_steps_failed`: writing the rubric version's evaluation steps (G-Eval's auto-CoT, one `rubric-steps` evaluation) failed; the message has its error, and the next request tries again. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rubric_steps_pending`, `llm_not_configured`, `config_invalid`, `auth_not_configured`: the rubric version's evaluation steps are still being written (`Retry-After`; nothing was created, so retry with the same `Idempotency-Key`), the deployment has no usable LLM settings, or its configuration is invalid. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10092,7 +10146,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIError"];
                 };
             };
-            /** @description `evaluation_failed`: the evaluation failed (its own error in `evaluationError`, e.g. an LLM failure after retries). */
+            /** @description `evaluation_failed`, `rubric_steps_failed`: the evaluation failed (its own error in `evaluationError`, e.g. an LLM failure after retries), or writing the rubric version's evaluation steps (G-Eval's auto-CoT) failed. */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -10101,7 +10155,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIError"];
                 };
             };
-            /** @description `llm_not_configured`, `config_invalid`: the deployment has no usable LLM settings, or its configuration is invalid (an operator must fix them). */
+            /** @description `llm_not_configured`, `config_invalid`, `rubric_steps_pending`: the deployment has no usable LLM settings, or its configuration is invalid (an operator must fix them), or the rubric version's evaluation steps are still being written (`Retry-After`). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11966,7 +12020,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: the deployment has no usable LLM settings. */
+            /** @description `rubric_steps_failed`: writing the rubric version's evaluation steps (G-Eval's auto-CoT, one `rubric-steps` evaluation) failed; the message has its error, and the next request tries again. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rubric_steps_pending`, `llm_not_configured`, `config_invalid`, `auth_not_configured`: the rubric version's evaluation steps are still being written (`Retry-After`; nothing was created, so retry with the same `Idempotency-Key`), the deployment has no usable LLM settings, or its configuration is invalid. */
             503: {
                 headers: {
                     [name: string]: unknown;
