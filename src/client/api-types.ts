@@ -5826,6 +5826,8 @@ export interface operations {
                 batch?: string;
                 /** @description Only evaluations whose metadata has this entry, as `key:value` (split at the first `:`). Compared as text: a string value as it is, a number in JSON form (`n:3`, `score:0.5`), a boolean as `true` / `false`. */
                 metadata?: string;
+                /** @description Only evaluations judged by this stored rubric (`rb_…`: any version), or by one version of it (`rb_…@3`), as their `rubric` records it. A version's auto-CoT steps evaluation (method `rubric-steps`) is listed with it. */
+                rubric?: string;
                 /** @description Only evaluations created at or after this time (ISO 8601). */
                 createdAfter?: string;
                 /** @description Only evaluations created before this time (ISO 8601). */

@@ -476,6 +476,46 @@ describe('bad input, each naming its field', () => {
   });
 });
 
+describe('GET /v1/evaluations?rubric=', () => {
+  it('lists what a rubric, or one version of it, judged: newest first, paged, tenant-scoped; a malformed value is a 400 naming rubric', async () => {
+    const v1 = await created(PAIRWISE_RUBRIC_EXAMPLE);
+    const { name: _n, examples: _e, ...content } = PAIRWISE_RUBRIC_EXAMPLE;
+    const v2 = await postJson(`/v1/rubrics/${v1.id}/versions`, { ...content, criteria: 'Names the right city.' });
+    expect(v2.status).toBe(201);
+    const a = await judged(`${v1.id}@1`, 'list-rubric-1', PAIRWISE, 'chateval-single');
+    const b = await judged(`${v1.id}@2`, 'list-rubric-2', PAIRWISE, 'chateval-single');
+    const c = await judged(v1.id, 'list-rubric-3', PAIRWISE, 'chateval-single');
+    // An inline rubric with the same content as version 1 is not that rubric.
+    await judged(content, 'list-rubric-4', PAIRWISE, 'chateval-single');
+    type Page = { data: { id: string }[]; nextCursor: string | null };
+    const page = async (query: string): Promise<Page> => {
+      const r = await api(`/v1/evaluations?${query}`);
+      expect(r.status, await r.clone().text()).toBe(200);
+      return r.json<Page>();
+    };
+    const ids = async (query: string) => (await page(query)).data.map((e) => e.id);
+    expect(await ids(`rubric=${v1.id}`)).toEqual([c.id, b.id, a.id]);
+    expect(await ids(`rubric=${v1.id}@2`)).toEqual([c.id, b.id]);
+    expect(await ids(`rubric=${v1.id}@3`)).toEqual([]);
+    const first = await page(`rubric=${v1.id}&limit=2`);
+    expect(first.data.map((e) => e.id)).toEqual([c.id, b.id]);
+    const rest = await page(`rubric=${v1.id}&limit=2&cursor=${first.nextCursor ?? ''}`);
+    expect(rest).toEqual({ data: [expect.objectContaining({ id: a.id })], nextCursor: null });
+    const other = await tenantWithKey();
+    const theirs = await keyed(`/v1/evaluations?rubric=${v1.id}`, as(other.key));
+    expect((await theirs.json<Page>()).data).toEqual([]);
+    for (const bad of ['rb_nope', `${v1.id}@0`, `${v1.id}#prod`, `${v1.id}@x`]) {
+      const r = await api(`/v1/evaluations?rubric=${encodeURIComponent(bad)}`);
+      expect(r.status, bad).toBe(400);
+      const e = await errorOf(r);
+      expect(
+        e.issues?.map((i) => i.path),
+        bad,
+      ).toEqual(['rubric']);
+    }
+  });
+});
+
 describe('tenant isolation', () => {
   it("another tenant's rubric is 404 everywhere", async () => {
     const a = await tenantWithKey();
