@@ -3153,6 +3153,9 @@ export interface components {
                 }[];
             };
             human: ("A" | "B" | "tie") | number;
+            humanAspects?: {
+                [key: string]: number;
+            };
             group?: string;
         };
         MetaEvaluation: {
@@ -3180,6 +3183,14 @@ export interface components {
                 winner: "A" | "B" | "tie" | null;
                 /** @description The judge's score once the item succeeded (pointwise); null before, or pairwise. */
                 score: number | null;
+                /** @description The human scores per aspect sent with the item (`humanAspects`); null without. */
+                humanAspects: {
+                    [key: string]: number;
+                } | null;
+                /** @description The judge's score per aspect once the item succeeded (a multi-aspect judge); null otherwise. */
+                aspects: {
+                    [key: string]: number | null;
+                } | null;
             }[];
             /** @description The latest Trust or Escalate calibration of this cascade run (`POST /v1/meta-evaluations/{id}/calibrate`); null before one. */
             calibration: {
@@ -3330,6 +3341,70 @@ export interface components {
                 spearman: number | null;
                 kendall: number | null;
             };
+            aspects?: {
+                aspect: string;
+                n: number;
+                nScored: number;
+                nMissing: number;
+                bootstrap: {
+                    resamples: number;
+                    seed: number;
+                    level: number;
+                } | null;
+                nGroups: number;
+                item: {
+                    pearson: {
+                        value: number | null;
+                        ci: {
+                            lo: number;
+                            hi: number;
+                        } | null;
+                    };
+                    spearman: {
+                        value: number | null;
+                        ci: {
+                            lo: number;
+                            hi: number;
+                        } | null;
+                    };
+                    kendall: {
+                        value: number | null;
+                        ci: {
+                            lo: number;
+                            hi: number;
+                        } | null;
+                    };
+                };
+                group: {
+                    pearson: {
+                        value: number | null;
+                        ci: {
+                            lo: number;
+                            hi: number;
+                        } | null;
+                        groupsUsed: number;
+                        groupsSkipped: number;
+                    };
+                    spearman: {
+                        value: number | null;
+                        ci: {
+                            lo: number;
+                            hi: number;
+                        } | null;
+                        groupsUsed: number;
+                        groupsSkipped: number;
+                    };
+                    kendall: {
+                        value: number | null;
+                        ci: {
+                            lo: number;
+                            hi: number;
+                        } | null;
+                        groupsUsed: number;
+                        groupsSkipped: number;
+                    };
+                };
+            }[];
         } | null;
         /** @description The judge's reliability over every repeat (`repeats` > 1), once every repeat ended: test-retest agreement (all repeats agree; Krippendorff's α), position bias (how often the answer shown first wins), flip rate, tie / unparsed / inconclusive / failed rates, and agreement of each repeat with the human label, each with a bootstrap 95% CI over items. */
         ReliabilityReport: {
@@ -3600,6 +3675,70 @@ export interface components {
                     spearman: number | null;
                     kendall: number | null;
                 };
+                aspects?: {
+                    aspect: string;
+                    n: number;
+                    nScored: number;
+                    nMissing: number;
+                    bootstrap: {
+                        resamples: number;
+                        seed: number;
+                        level: number;
+                    } | null;
+                    nGroups: number;
+                    item: {
+                        pearson: {
+                            value: number | null;
+                            ci: {
+                                lo: number;
+                                hi: number;
+                            } | null;
+                        };
+                        spearman: {
+                            value: number | null;
+                            ci: {
+                                lo: number;
+                                hi: number;
+                            } | null;
+                        };
+                        kendall: {
+                            value: number | null;
+                            ci: {
+                                lo: number;
+                                hi: number;
+                            } | null;
+                        };
+                    };
+                    group: {
+                        pearson: {
+                            value: number | null;
+                            ci: {
+                                lo: number;
+                                hi: number;
+                            } | null;
+                            groupsUsed: number;
+                            groupsSkipped: number;
+                        };
+                        spearman: {
+                            value: number | null;
+                            ci: {
+                                lo: number;
+                                hi: number;
+                            } | null;
+                            groupsUsed: number;
+                            groupsSkipped: number;
+                        };
+                        kendall: {
+                            value: number | null;
+                            ci: {
+                                lo: number;
+                                hi: number;
+                            } | null;
+                            groupsUsed: number;
+                            groupsSkipped: number;
+                        };
+                    };
+                }[];
             } | null;
             /** @description ISO 8601 UTC. */
             completedAt: string | null;

@@ -108,6 +108,7 @@ export async function createMetaEvaluation(
           itemId: item.id,
           evaluationId: items[i * request.repeats]?.evaluationId ?? '',
           human: item.human,
+          humanAspects: item.humanAspects ?? null,
           group: item.group ?? null,
         })),
         now,
@@ -182,6 +183,8 @@ export async function viewMetaEvaluation(env: Bindings, tenant: string, id: stri
       human: it.human,
       winner: it.winner,
       score: it.score,
+      humanAspects: it.humanAspects,
+      aspects: it.aspectScores,
     })),
     createdAt: new Date(meta.createdAt).toISOString(),
   };
