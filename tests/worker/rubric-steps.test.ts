@@ -7,7 +7,11 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Evaluation, EvaluationAccepted } from '../../src/evaluations/schemas.js';
+import { withRubricSteps } from '../../src/evaluations/rubric-steps.js';
+import { ApiError } from '../../src/http/errors.js';
+import { resolveJudge } from '../../src/methods/resolve-judge.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
+import { resolveRubricRef } from '../../src/rubrics/resolve.js';
 import type { RubricVersion } from '../../src/rubrics/schemas.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api, postJson } from './api-fetch.js';
@@ -150,5 +154,33 @@ describe("G-Eval's auto-CoT for a stored rubric version", () => {
     expect((await version(off)).steps).toBeNull();
     expect((await version(pairwise)).steps).toBeNull();
     expect((await mockPrompts(seed)).some((p) => /Evaluation Steps:$/.test(p))).toBe(false);
+  });
+});
+
+describe('waiting for steps another request is writing', () => {
+  it('past RUBRIC_STEPS_WAIT_SECONDS: 503 rubric_steps_pending with Retry-After, and nothing created', async () => {
+    const v1 = await createdRubric();
+    const resolved = await resolveRubricRef(testEnv, 'default', v1.id);
+    const judge = resolveJudge('rubric-judge', { defaults: { model: mockModel({ seed: 'steps-pending' }) } });
+    // A claimant that never creates its evaluation: the claim stays pending (its row does not exist yet).
+    let claimed = '';
+    const start = async (id: string) => {
+      claimed = id;
+      await Promise.resolve();
+    };
+    const env = { ...testEnv, RUBRIC_STEPS_WAIT_SECONDS: '1' };
+    const started = Date.now();
+    const error = await withRubricSteps(env, 'default', judge, resolved, start, () => `ev_pending${v1.id.slice(3)}`)
+      .then(() => null)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    const e = error as ApiError;
+    expect([e.status, e.code, e.extra.headers?.['Retry-After']]).toEqual([503, 'rubric_steps_pending', '1']);
+    expect(e.message).toMatch(new RegExp(`^rubric: the evaluation steps of ${v1.id}@1 are being written`));
+    // It waited on the claim's object up to the setting, not longer.
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(claimed).toMatch(/^ev_pending/);
+    expect((await version(v1)).steps?.status).toBe('pending');
+    expect(await stepsRuns(v1.id)).toBe(0);
   });
 });
