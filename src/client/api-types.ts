@@ -4623,6 +4623,7 @@ export interface components {
             id?: string;
             task: components["schemas"]["Task"];
             metadata?: components["schemas"]["Metadata"];
+            rubric?: components["schemas"]["RubricRef"];
         };
         BatchList: {
             data: components["schemas"]["BatchSummary"][];

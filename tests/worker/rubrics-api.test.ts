@@ -293,6 +293,44 @@ describe('a batch judged by one rubric', () => {
     expect(lines[0]?.verdict?.aspects).toHaveLength(3);
   });
 
+  it("an item's own rubric overrides the batch's; a wrong one is refused naming items.N.rubric", async () => {
+    const { name: _n, examples: _e, ...content } = POINTWISE_RUBRIC_EXAMPLE;
+    const other = { ...content, criteria: 'A reply judged for brevity alone.' };
+    const stored = await created({ ...POINTWISE_RUBRIC_EXAMPLE, autoSteps: false });
+    const body = (items: unknown[]) => ({
+      preset: 'rubric-judge',
+      config: { defaults: { model: mockModel({ seed: 'batch-item-rubric' }) } },
+      rubric: content,
+      items,
+    });
+    const id = await createBatchId(
+      body([
+        { task: POINTWISE_TASK },
+        { task: { ...POINTWISE_TASK, output: 'Short.' }, rubric: other },
+        { task: { ...POINTWISE_TASK, output: 'Stored.' }, rubric: `${stored.id}@1` },
+      ]),
+    );
+    expect((await waitForBatch(id)).counts.succeeded).toBe(3);
+    const { lines } = await resultsPage(id);
+    const hash = async (c: unknown) => rubricHash(RubricContentSchema.parse(c));
+    expect(lines.map((l) => l.rubric)).toEqual([
+      { hash: await hash(content) },
+      { hash: await hash(other) },
+      { id: stored.id, version: 1, hash: stored.hash },
+    ]);
+    const pairwise = await created(PAIRWISE_RUBRIC_EXAMPLE);
+    const wrongKind = await postJson(
+      '/v1/batches',
+      body([{ task: POINTWISE_TASK }, { task: POINTWISE_TASK, rubric: pairwise.id }]),
+    );
+    expect(wrongKind.status).toBe(400);
+    const e = await errorOf(wrongKind);
+    expect([e.code, e.issues?.map((i) => i.path)]).toEqual(['rubric_task_mismatch', ['items.1.rubric']]);
+    const unknown = await postJson('/v1/batches', body([{ task: POINTWISE_TASK, rubric: `${stored.id}@7` }]));
+    expect(unknown.status).toBe(404);
+    expect((await errorOf(unknown)).message).toMatch(/^items\.0\.rubric: /);
+  });
+
   it('refuses a rubric of the other kind naming rubric and the item', async () => {
     const pairwise = await created(PAIRWISE_RUBRIC_EXAMPLE);
     const r = await postJson('/v1/batches', {
