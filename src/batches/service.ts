@@ -111,8 +111,8 @@ async function resolveItemRubrics(
 ): Promise<(ResolvedRubric | null | undefined)[]> {
   const seen = new Map<string, Promise<ResolvedRubric | null>>();
   return Promise.all(
-    request.items.map((item, i) => {
-      if (item.rubric === undefined) return undefined;
+    request.items.map((item, i): Promise<ResolvedRubric | null | undefined> => {
+      if (item.rubric === undefined) return Promise.resolve(undefined);
       const ref = item.rubric;
       const key = JSON.stringify(ref);
       let resolved = seen.get(key);
