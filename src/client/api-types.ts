@@ -3911,6 +3911,7 @@ export interface components {
             }[];
             hash: string;
             tags: string[];
+            /** @description G-Eval's auto-CoT steps written for this version (generated, once, the first time a judge whose templates carry steps used it); null while none were: steps given with the version are `evaluationSteps` above. */
             steps: components["schemas"]["RubricSteps"] | null;
             check: components["schemas"]["RubricCheck"] | null;
             /** @description ISO 8601 UTC. */
@@ -4228,6 +4229,7 @@ export interface components {
             autoSteps?: boolean;
             hash: string;
             tags: string[];
+            /** @description G-Eval's auto-CoT steps written for this version (generated, once, the first time a judge whose templates carry steps used it); null while none were: steps given with the version are `evaluationSteps` above. */
             steps: components["schemas"]["RubricSteps"] | null;
             check: components["schemas"]["RubricCheck"] | null;
             /** @description ISO 8601 UTC. */
@@ -4330,6 +4332,7 @@ export interface components {
             }[];
             hash: string;
             tags: string[];
+            /** @description G-Eval's auto-CoT steps written for this version (generated, once, the first time a judge whose templates carry steps used it); null while none were: steps given with the version are `evaluationSteps` above. */
             steps: components["schemas"]["RubricSteps"] | null;
             check: components["schemas"]["RubricCheck"] | null;
             /** @description ISO 8601 UTC. */

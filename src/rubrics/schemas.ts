@@ -325,7 +325,11 @@ export const RubricVersionSchema = z
     hash: z.string(),
     /** Tags pointing at this version. */
     tags: z.array(z.string()),
-    steps: z.union([RubricStepsSchema, z.null()]),
+    steps: z
+      .union([RubricStepsSchema, z.null()])
+      .describe(
+        "G-Eval's auto-CoT steps written for this version (generated, once, the first time a judge whose templates carry steps used it); null while none were: steps given with the version are `evaluationSteps` above.",
+      ),
     check: z.union([RubricCheckSchema, z.null()]),
     createdAt: iso,
   })
