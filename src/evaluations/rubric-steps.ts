@@ -30,7 +30,7 @@ import { log, messageOf } from '../log/log.js';
 import type { ResolvedJudge } from '../methods/resolve-judge.js';
 import type { ResolvedRubric } from '../rubrics/resolve.js';
 import type { VersionRecord } from '../rubrics/rows.js';
-import { claimSteps, getVersion } from '../rubrics/rows.js';
+import { claimSteps, getVersion, releaseSteps } from '../rubrics/rows.js';
 import type { StepsFailure } from '../rubrics/steps.js';
 import { missingSteps, stepsStateOf, storeStepsOf, withStoredSteps } from '../rubrics/steps.js';
 import type { CreateEvaluationRequest } from './schemas.js';
@@ -96,7 +96,13 @@ export async function withRubricSteps(
       if (await claimSteps(env.DB, r.id, v.version, id, v.stepsEvaluationId, Date.now())) {
         watched.add(id);
         log('info', 'rubric.steps_claimed', { rubricId: r.id, version: v.version, evaluationId: id });
-        await start(id, stepsRequest(judge, r.id, v), Math.max(remaining, 0));
+        try {
+          await start(id, stepsRequest(judge, r.id, v), Math.max(remaining, 0));
+        } catch (err) {
+          // Its create refused (a quota, a limit): the error is this request's answer, and the claim goes.
+          await releaseSteps(env.DB, r.id, v.version, id);
+          throw err;
+        }
       }
     } else if (remaining > 0 && v.stepsEvaluationId !== null) {
       watched.add(v.stepsEvaluationId);

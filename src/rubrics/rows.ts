@@ -509,3 +509,23 @@ export async function stepsEvaluationOf(db: D1Database, tenant: string, id: stri
     verdict: row.verdict === null ? null : (JSON.parse(row.verdict) as unknown),
   };
 }
+
+/**
+ * Gives up a claim whose evaluation was never created (its create failed, e.g. the tenant's quota): the next
+ * use claims at once instead of waiting for the claim to age. Nothing changes once the row exists.
+ */
+export async function releaseSteps(
+  db: D1Database,
+  rubricId: string,
+  version: number,
+  evaluationId: string,
+): Promise<void> {
+  await db
+    .prepare(
+      `UPDATE rubric_versions SET steps_evaluation_id = NULL, steps_claimed_at = NULL
+       WHERE rubric_id = ? AND version = ? AND steps_evaluation_id = ? AND steps_hash IS NULL
+         AND NOT EXISTS (SELECT 1 FROM evaluations WHERE id = ?)`,
+    )
+    .bind(rubricId, version, evaluationId, evaluationId)
+    .run();
+}

@@ -182,5 +182,15 @@ describe('waiting for steps another request is writing', () => {
     expect(claimed).toMatch(/^ev_pending/);
     expect((await version(v1)).steps?.status).toBe('pending');
     expect(await stepsRuns(v1.id)).toBe(0);
+
+    // A claimant whose create is refused (e.g. the tenant's quota) answers with that refusal and gives the claim up.
+    const v2 = await createdRubric();
+    const refused = new ApiError(429, 'quota_exceeded', 'monthly evaluations used up');
+    const fresh = await resolveRubricRef(testEnv, 'default', v2.id);
+    const fail = () => Promise.reject(refused);
+    await expect(withRubricSteps(env, 'default', judge, fresh, fail, () => `ev_refused${v2.id.slice(3)}`)).rejects.toBe(
+      refused,
+    );
+    expect((await version(v2)).steps).toBeNull();
   });
 });
