@@ -31,11 +31,10 @@ import type { BatchRecord } from './rows.js';
 import { getBatch, requestCancel } from './rows.js';
 import { rubricStampOf } from '../evaluations/rows.js';
 import type { ResolvedRubric } from '../rubrics/resolve.js';
-import { resolveRubricRef } from '../rubrics/resolve.js';
 import { submitBatch } from './submit.js';
 import { checkBatchBudget } from './budget-check.js';
 import { requireSigningSecret, requireWebhookUrl } from '../webhooks/url-checks.js';
-import { judgedRubric, limitsFor } from '../evaluations/service.js';
+import { limitsFor, requestRubric } from '../evaluations/service.js';
 import { resolveTier } from '../tiers/resolve.js';
 
 /** Relative links of a batch. */
@@ -63,13 +62,7 @@ export async function createBatch(
   const webhookUrl = request.webhook ? requireWebhookUrl(env, request.webhook.url, 'webhook.url') : null;
   if (webhookUrl !== null) await requireSigningSecret(env, tenant, 'webhook.url');
   // G-Eval style judges get the version's auto-CoT steps, written once first when none are (503 / 502 otherwise).
-  const rubric = await judgedRubric(
-    env,
-    tenant,
-    judge,
-    request.rubric === undefined ? null : await resolveRubricRef(env, tenant, request.rubric),
-    { ...creator, limits },
-  );
+  const rubric = await requestRubric(env, tenant, judge, request.rubric, { ...creator, limits });
   const itemRubrics = await resolveItemRubrics(env, tenant, judge, request, { ...creator, limits });
   if (request.budget) await checkBatchBudget(env, tenant, request, judge);
   const r = await submitBatch(env, {
@@ -117,9 +110,7 @@ async function resolveItemRubrics(
       const key = JSON.stringify(ref);
       let resolved = seen.get(key);
       if (!resolved) {
-        resolved = resolveRubricRef(env, tenant, ref, `items.${i}.rubric`).then((r) =>
-          judgedRubric(env, tenant, judge, r, creator),
-        );
+        resolved = requestRubric(env, tenant, judge, ref, creator, `items.${i}.rubric`);
         seen.set(key, resolved);
       }
       return resolved;

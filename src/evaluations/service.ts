@@ -53,6 +53,7 @@ import { markHitsStatement, servesSince } from '../verdict-cache/rows.js';
 import { cacheViewOf } from '../verdict-cache/schemas.js';
 import { resolveTier } from '../tiers/resolve.js';
 import type { ResolvedRubric } from '../rubrics/resolve.js';
+import type { RubricFieldValue } from '../rubrics/schemas.js';
 import { resolveRubricRef } from '../rubrics/resolve.js';
 import { withRubricSteps } from './rubric-steps.js';
 import { contentStatement } from '../rubrics/rows.js';
@@ -259,6 +260,23 @@ export function judgedRubric(
     (id, request, waitMs) => createEvaluationJob(env, tenant, request, null, creator, waitMs, { id }),
     () => newId('ev'),
   );
+}
+
+/**
+ * A request's `rubric` (at `field`, for messages) resolved for `judge`: the stored version or inline content,
+ * with its auto-CoT steps where the judge wants them ({@link judgedRubric}); null without one.
+ * @throws ApiError 404 naming `field`, 409 `rubric_archived`, 503 `rubric_steps_pending`, 502 `rubric_steps_failed`.
+ */
+export async function requestRubric(
+  env: Bindings,
+  tenant: string,
+  judge: ResolvedJudge,
+  ref: RubricFieldValue | undefined,
+  creator: CreatorInfo,
+  field = 'rubric',
+): Promise<ResolvedRubric | null> {
+  const resolved = ref === undefined ? null : await resolveRubricRef(env, tenant, ref, field);
+  return judgedRubric(env, tenant, judge, resolved, creator);
 }
 
 /**

@@ -6,7 +6,6 @@
  * store it once and serve it from then on.
  */
 import { submitBatch } from '../batches/submit.js';
-import { resolveRubricRef } from '../rubrics/resolve.js';
 import type { Bindings } from '../config/bindings.js';
 import type { AgreementReport } from '../metrics/agreement.js';
 import { AgreementReportSchema, reportOfJudged, toMarkdown } from '../metrics/agreement.js';
@@ -32,7 +31,7 @@ import { isTerminal } from '../evaluations/status.js';
 import { llmEnvOf } from '../llm/settings.js';
 import type { CreatorInfo } from '../evaluations/service.js';
 import { checkLlmConfig, resolveJudge } from '../methods/resolve-judge.js';
-import { judgedRubric, limitsFor } from '../evaluations/service.js';
+import { limitsFor, requestRubric } from '../evaluations/service.js';
 import { resolveTier } from '../tiers/resolve.js';
 import type {
   CalibrateRequest,
@@ -69,13 +68,7 @@ export async function createMetaEvaluation(
   const limits = await limitsFor(env, tenant, creator.limits);
   const tier = resolveTier(env, judge, request, limits.defaultTier);
   // G-Eval style judges get the version's auto-CoT steps, written once first when none are (503 / 502 otherwise).
-  const rubric = await judgedRubric(
-    env,
-    tenant,
-    judge,
-    request.rubric === undefined ? null : await resolveRubricRef(env, tenant, request.rubric),
-    { ...creator, limits },
-  );
+  const rubric = await requestRubric(env, tenant, judge, request.rubric, { ...creator, limits });
   const now = Date.now();
   const r = await submitBatch(env, {
     ...tier,
