@@ -195,6 +195,12 @@ export const VARS = {
     's',
     'How long POST /v1/chat/completions waits for the verdict (1-600).',
   ),
+  RUBRIC_STEPS_WAIT_SECONDS: spec(
+    integer(1, 120),
+    '20',
+    's',
+    "How long a request judged by a stored rubric waits for the version's auto-CoT steps before 503 rubric_steps_pending (1-120).",
+  ),
   WEBHOOK_TIMEOUT_MS: spec(integer(1), '10000', 'ms', 'Per-attempt timeout of an outbound webhook.'),
   WEBHOOK_ALLOW_LOOPBACK: spec(
     boolean,

@@ -35,7 +35,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
     'usage-routes.ts',
   ],
   'src/methods': ['method-config.ts', 'resolve-judge.ts'],
-  'src/rubrics': ['resolve.ts', 'rows.ts', 'schemas.ts', 'service.ts'],
+  'src/rubrics': ['resolve.ts', 'rows.ts', 'schemas.ts', 'service.ts', 'steps.ts'],
   'src/budgets': [
     'aggregate.ts',
     'batch-shares.ts',
@@ -70,6 +70,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
     'pipeline-error.ts',
     'rows.ts',
     'rpc.ts',
+    'rubric-steps.ts',
     'schemas.ts',
     'service.ts',
     'sse-hub.ts',
