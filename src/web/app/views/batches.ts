@@ -2,8 +2,8 @@
  * @module
  * `#/batches`: every batch and meta-evaluation, newest first (`GET /v1/batches`, by kind, cursor-paged).
  * `#/batches/{id}`: one batch: its counts while it runs (read again every few seconds), the verdicts'
- * distribution (A / B / tie, or a histogram of scores), calls and cost, and its results page by page
- * (`GET /v1/batches/{id}/results`, NDJSON). A meta-evaluation's batch opens its report page (./meta.ts).
+ * distribution (A / B / tie, or a histogram of scores; a rubric's aspects each with its mean), calls and
+ * cost, and its results page by page (`GET /v1/batches/{id}/results`, NDJSON, each row with its aspects). A meta-evaluation's batch opens its report page (./meta.ts).
  */
 import { describeError, getJson, request } from '../api.js';
 import { histogram } from '../charts.js';
@@ -13,6 +13,7 @@ import { formatInt, formatScore, formatTime, formatUsd, shortId } from '../forma
 import type { Batch, BatchList, BatchResultLine, BatchSummary } from '../types.js';
 import type { View } from '../view.js';
 import { setTitle, sleep } from '../view.js';
+import { aspectScores, batchAspectsCard } from './aspect-summary.js';
 import { labelBars } from './report-view.js';
 import { isUnavailable, renderUnavailable } from './unavailable.js';
 
@@ -201,7 +202,7 @@ function resultRow(l: BatchResultLine): HTMLElement {
           ),
     ),
     h('td', null, statusPill(l.status)),
-    h('td', null, h('span', { class: 'vote' }, verdict, v ? confidenceLabel(v.confidence) : null)),
+    h('td', null, h('span', { class: 'vote' }, verdict, v ? confidenceLabel(v.confidence) : null), aspectScores(v)),
   );
 }
 
@@ -234,6 +235,7 @@ function summary(b: Batch, lines: readonly BatchResultLine[]): HTMLElement {
                   : null,
               ],
       ),
+      batchAspectsCard(b, lines),
     ),
     h(
       'div',

@@ -1,15 +1,17 @@
 /**
  * @module
  * `#/new`: submit a task with any preset of `GET /v1/methods`. The fields follow the preset's task kind;
- * config overrides, metadata and an inline rubric are optional JSON (a stored rubric is picked from the tenant's list or typed as rb_…). The API validates everything; its field issues
- * (`task.answerA`, `config.turns`) are shown next to the fields they name. A resubmission of the same
- * body (double click, retry after a network error) reuses its `Idempotency-Key`, so it never creates a
- * second evaluation.
+ * config overrides, metadata and an inline rubric are optional JSON. A stored rubric is picked from the
+ * tenant's list or typed as rb_…, and its page opens from the field (`#/new?rubric=rb_…@n` fills it in).
+ * The API validates everything; its field issues (`task.answerA`, `config.turns`) are shown next to the
+ * fields they name. A resubmission of the same body (double click, retry after a network error) reuses
+ * its `Idempotency-Key`, so it never creates a second evaluation.
  */
 import { ApiFailure, describeError, getJson, postJson } from '../api.js';
 import { h, replaceChildren } from '../dom.js';
 import { rememberTask } from '../tasks.js';
 import type {
+  Rubric,
   RubricList,
   CreateEvaluationRequest,
   EvaluationAccepted,
@@ -19,6 +21,7 @@ import type {
 } from '../types.js';
 import type { View } from '../view.js';
 import { setTitle } from '../view.js';
+import { rubricHref } from './rubrics.js';
 
 /** Example tasks for "Fill in an example". */
 const EXAMPLES = {
@@ -125,6 +128,22 @@ function presetOptions(presets: readonly PresetInfo[], kind: 'pairwise' | 'point
   );
 }
 
+/** A rubric reference: `rb_…`, `rb_…@3` or `rb_…#prod` (the API's RUBRIC_REF). */
+const RUBRIC_REF = /^(rb_[0-9a-f]{32})(?:@([1-9][0-9]{0,8})|#([a-z0-9-]{1,32}))?$/;
+
+/**
+ * The viewer's page for what the rubric field holds: the version `@n` names, the version a known tag points
+ * at, else the rubric's latest version; null for an inline rubric or anything that is not a reference.
+ */
+export function rubricPageOf(value: string, rubrics: readonly Rubric[]): string | null {
+  const m = RUBRIC_REF.exec(value.trim());
+  if (!m?.[1]) return null;
+  const id = m[1];
+  const tagged = m[3] ? rubrics.find((r) => r.id === id)?.tags.find((t) => t.tag === m[3])?.version : undefined;
+  const version = m[2] ? Number(m[2]) : tagged;
+  return rubricHref(id, version);
+}
+
 /** The submit form. */
 export const submitView: View = async (ctx) => {
   setTitle('New evaluation');
@@ -215,6 +234,26 @@ export const submitView: View = async (ctx) => {
         ...r.tags.map((t) => h('option', { value: `${r.id}#${t.tag}` }, `${r.name} #${t.tag} (v${String(t.version)})`)),
       ]),
   );
+
+  // The picked rubric's page, in a new tab so the form keeps what was typed.
+  const openRubric = h(
+    'a',
+    { class: 'small', target: '_blank', rel: 'noopener', hidden: true },
+    'Open this rubric',
+    h('span', { class: 'visually-hidden' }, ' (opens in a new tab)'),
+  );
+  const showRubricLink = () => {
+    const href = rubricPageOf(f.rubric.input.value, rubrics.data);
+    openRubric.hidden = href === null;
+    if (href !== null) openRubric.href = href;
+  };
+  f.rubric.input.addEventListener('input', showRubricLink);
+  f.rubric.wrap.insertBefore(h('p', { class: 'rubric-open' }, openRubric), f.rubric.error);
+  const wantedRubric = ctx.query.get('rubric');
+  if (wantedRubric) {
+    f.rubric.input.value = wantedRubric;
+    showRubricLink();
+  }
 
   const about = h('div', { class: 'preset-about', 'aria-live': 'polite' });
   const pairwise = h(
@@ -320,7 +359,8 @@ export const submitView: View = async (ctx) => {
     pointwise,
     h(
       'details',
-      { class: 'fieldset advanced' },
+      // Open when a rubric came with the link (a version page's "Judge with this version").
+      { class: 'fieldset advanced', open: wantedRubric !== null },
       h('summary', null, 'Advanced: config overrides, rubric and metadata'),
       f.config.wrap,
       f.rubric.wrap,
