@@ -58,6 +58,13 @@ describe('diffText', () => {
     expect(show(diffText('', 'new'))).toEqual(['+new']);
   });
 
+  it('marks no words of a replaced line that has little in common with the old one: the whole line goes', () => {
+    expect(show(diffText('Where is my parcel?', 'Refunds take 30 days.'))).toEqual([
+      '-Where is my parcel?',
+      '+Refunds take 30 days.',
+    ]);
+  });
+
   it('folds long unchanged runs to two lines of context around each change', () => {
     const before = Array.from({ length: 12 }, (_, i) => `line ${i}`).join('\n');
     const after = before.replace('line 6', 'line six');
@@ -136,6 +143,21 @@ describe('diffVersions', () => {
     expect(d.examplesUnchanged).toBe(1);
     expect(isEmptyDiff(d)).toBe(false);
     expect(isEmptyDiff(diffVersions(v2, v2))).toBe(true);
+  });
+
+  it('shows an example replaced by an unrelated one as removed and added, not as an edit', () => {
+    const d = diffVersions(v1, {
+      ...v1,
+      examples: [
+        v1.examples[0]!,
+        { task: { kind: 'pointwise', source: 'Refund?', output: 'Within 30 days.' }, expected: 5 },
+      ],
+    });
+    expect(d.examples.map((e) => [e.change, e.before, e.after])).toEqual([
+      ['removed', 2, null],
+      ['added', null, 2],
+    ]);
+    expect(d.examples[0]!.lines.every((l) => l.op === 'del')).toBe(true);
   });
 
   it("writes out a pairwise conversation's earlier turns and the expected answer", () => {

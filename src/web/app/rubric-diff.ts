@@ -103,6 +103,18 @@ export function exampleLines(ex: RubricExample): string[] {
 
 const join = (lines: readonly string[]) => lines.join('\n');
 
+/**
+ * Least share of an example's lines a replacement must keep to be shown as that example edited (a third:
+ * the same task with a new expected answer is an edit; a new task in the old one's place is not).
+ */
+export const MIN_SHARED_LINES = 1 / 3;
+
+function sharesEnough(lines: readonly DiffLine[]): boolean {
+  const kept = lines.filter((l) => l.op === 'same').length;
+  const longer = Math.max(lines.filter((l) => l.op !== 'add').length, lines.filter((l) => l.op !== 'del').length);
+  return longer > 0 && kept / longer >= MIN_SHARED_LINES;
+}
+
 /** The diff from `before` (the previous version) to `after`. */
 export function diffVersions(before: RubricContent, after: RubricContent): RubricDiff {
   const fields: FieldDiff[] = [
@@ -161,12 +173,18 @@ export function diffVersions(before: RubricContent, after: RubricContent): Rubri
     for (let p = 0; p < Math.max(dels.length, adds.length); p++) {
       const d = dels[p];
       const a = adds[p];
-      examples.push({
-        change: d === undefined ? 'added' : a === undefined ? 'removed' : 'changed',
-        before: d === undefined ? null : d + 1,
-        after: a === undefined ? null : a + 1,
-        lines: diffText(text(before.examples, d), text(after.examples, a)),
-      });
+      if (d !== undefined && a !== undefined) {
+        const edited = diffText(text(before.examples, d), text(after.examples, a));
+        if (sharesEnough(edited)) {
+          examples.push({ change: 'changed', before: d + 1, after: a + 1, lines: edited });
+          continue;
+        }
+      }
+      // Unrelated examples in the same place: one removed, one added.
+      if (d !== undefined)
+        examples.push({ change: 'removed', before: d + 1, after: null, lines: diffText(text(before.examples, d), '') });
+      if (a !== undefined)
+        examples.push({ change: 'added', before: null, after: a + 1, lines: diffText('', text(after.examples, a)) });
     }
   }
   return { fields, aspects, aspectsUnchanged, examples, examplesUnchanged };

@@ -130,9 +130,23 @@ function merge(parts: readonly DiffPart[]): DiffPart[] {
   return out;
 }
 
-/** A removed line and the added line that replaced it, each marked word by word. */
-function pairWords(before: string, after: string): [DiffLine, DiffLine] {
+/**
+ * Least share of a replaced line's words (whitespace aside) the two lines must keep for its words to be
+ * marked: below it the lines have little in common, and marking nearly every word reads worse than a
+ * whole line removed and a whole line added.
+ */
+export const MIN_SHARED_WORDS = 0.4;
+
+/** A removed line and the added line that replaced it, each marked word by word; null when they share too little. */
+function pairWords(before: string, after: string): [DiffLine, DiffLine] | null {
   const ops = diffSeq(words(before), words(after));
+  const solid = (o: DiffItem<string>) => /\S/.test(o.value);
+  const kept = ops.filter((o) => o.op === 'same' && solid(o)).length;
+  const longer = Math.max(
+    ops.filter((o) => o.op !== 'add' && solid(o)).length,
+    ops.filter((o) => o.op !== 'del' && solid(o)).length,
+  );
+  if (longer === 0 || kept / longer < MIN_SHARED_WORDS) return null;
   return [
     { op: 'del', parts: merge(ops.filter((o) => o.op !== 'add').map((o) => ({ op: o.op, text: o.value }))) },
     { op: 'add', parts: merge(ops.filter((o) => o.op !== 'del').map((o) => ({ op: o.op, text: o.value }))) },
@@ -141,7 +155,8 @@ function pairWords(before: string, after: string): [DiffLine, DiffLine] {
 
 /**
  * The diff of two texts by lines; within each change, the k-th removed line and the k-th added line are
- * compared word by word (their unchanged words marked `same`). Line ends are `\n` (`\r\n` read as one).
+ * compared word by word (their unchanged words marked `same`) when they share enough words
+ * ({@link MIN_SHARED_WORDS}). Line ends are `\n` (`\r\n` read as one).
  */
 export function diffText(before: string, after: string): DiffLine[] {
   const split = (s: string) => (s === '' ? [] : s.replace(/\r\n/g, '\n').split('\n'));
@@ -159,13 +174,24 @@ export function diffText(before: string, after: string): DiffLine[] {
     const adds: string[] = [];
     while (ops[k]?.op === 'del') dels.push((ops[k++] as DiffItem<string>).value);
     while (ops[k]?.op === 'add') adds.push((ops[k++] as DiffItem<string>).value);
-    const paired = Math.min(dels.length, adds.length);
-    const pairs = Array.from({ length: paired }, (_, p) => pairWords(dels[p] as string, adds[p] as string));
-    // Removals first, then additions, as the sequence diff orders them.
-    out.push(...pairs.map(([d]) => d));
-    out.push(...dels.slice(paired).map((text) => ({ op: 'del' as const, parts: [{ op: 'del' as const, text }] })));
-    out.push(...pairs.map(([, a]) => a));
-    out.push(...adds.slice(paired).map((text) => ({ op: 'add' as const, parts: [{ op: 'add' as const, text }] })));
+    // The k-th removed line pairs with the k-th added one; removals first, then additions, as the sequence
+    // diff orders them.
+    const whole = (op: 'add' | 'del', text: string): DiffLine => ({ op, parts: [{ op, text }] });
+    const removed: DiffLine[] = [];
+    const added: DiffLine[] = [];
+    for (let p = 0; p < Math.max(dels.length, adds.length); p++) {
+      const d = dels[p];
+      const a = adds[p];
+      const pair = d !== undefined && a !== undefined ? pairWords(d, a) : null;
+      if (pair) {
+        removed.push(pair[0]);
+        added.push(pair[1]);
+        continue;
+      }
+      if (d !== undefined) removed.push(whole('del', d));
+      if (a !== undefined) added.push(whole('add', a));
+    }
+    out.push(...removed, ...added);
   }
   return out;
 }

@@ -37,13 +37,12 @@ function versionNav(r: Rubric, n: number): HTMLElement {
       h(
         'li',
         null,
-        k === n
-          ? h('a', { href: rubricHref(r.id, k), 'aria-current': 'page' }, `v${k}`)
-          : h(
-              'a',
-              { href: rubricHref(r.id, k), 'aria-label': `version ${k}${k === r.latestVersion ? ' (latest)' : ''}` },
-              `v${k}`,
-            ),
+        h(
+          'a',
+          { href: rubricHref(r.id, k), ...(k === n ? { 'aria-current': 'page' } : {}) },
+          `v${k}`,
+          k === r.latestVersion ? h('span', { class: 'visually-hidden' }, ' (latest)') : null,
+        ),
       ),
     );
   });

@@ -55,15 +55,7 @@ function row(r: Rubric): HTMLElement {
       h('span', { class: 'block muted small mono' }, r.id),
     ),
     h('td', null, badge(r.kind, r.kind === 'pairwise' ? 'info' : 'neutral')),
-    h(
-      'td',
-      { class: 'num' },
-      h(
-        'a',
-        { href: rubricHref(r.id, r.latestVersion), 'aria-label': `version ${r.latestVersion}` },
-        `v${r.latestVersion}`,
-      ),
-    ),
+    h('td', { class: 'num' }, h('a', { href: rubricHref(r.id, r.latestVersion) }, `v${r.latestVersion}`)),
     h(
       'td',
       null,
