@@ -15,6 +15,7 @@ import type { View } from '../view.js';
 import { setTitle, sleep } from '../view.js';
 import { aspectScores, batchAspectsCard } from './aspect-summary.js';
 import { labelBars } from './report-view.js';
+import { rubricStamp } from './rubrics.js';
 import { isUnavailable, renderUnavailable } from './unavailable.js';
 
 /** How often a running batch is read again, ms. */
@@ -316,6 +317,8 @@ export const batchView: View = async (ctx) => {
           ['Method', batch.method],
           ['Created', ago(batch.createdAt)],
           batch.completedAt ? ['Completed', formatTime(batch.completedAt)] : null,
+          // One rubric judges every item (resolved once, at submit): its record is on every result line.
+          page.lines[0]?.rubric ? ['Rubric', rubricStamp(page.lines[0].rubric)] : null,
           batch.webhook ? ['Webhook', batch.webhook.url] : null,
           batch.budget ? ['Budget', budgetText(batch.budget, batch.budgetExhaustedAt)] : null,
         ],
