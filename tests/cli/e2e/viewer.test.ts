@@ -570,6 +570,163 @@ describe.skipIf(SKIP)('the viewer in headless Chromium', () => {
       await page.close();
     });
 
+    it("shows the tenant's rubrics and a version: criteria, aspects, golden check, its diff from the previous version; evaluations and batches link to it and show every aspect", async () => {
+      /** Sends `body` to `path` and expects `status`; the JSON answer. */
+      async function api<T>(path: string, body: unknown, status: number, method = 'POST'): Promise<T> {
+        const r = await fetch(`${stack.url}${path}`, {
+          method,
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        expect(r.status, await r.clone().text()).toBe(status);
+        return (await r.json()) as T;
+      }
+      const example = (source: string, output: string, expected: number, note?: string) => ({
+        task: { kind: 'pointwise', source, output },
+        expected,
+        ...(note ? { note } : {}),
+      });
+      const { id } = await api<{ id: string }>(
+        '/v1/rubrics',
+        {
+          name: 'Refund replies',
+          kind: 'pointwise',
+          criteria: 'A reply from our support team.\nIt must state the refund policy.',
+          scale: { min: 1, max: 5, levels: [{ score: 5, text: 'Right and kind.' }] },
+          aspects: [
+            { name: 'policy', criteria: 'States the refund policy.', weight: 2 },
+            { name: 'tone', criteria: 'Is polite.' },
+          ],
+          examples: [example('Broken order.', 'We replace it today.', 5), example('Late order.', 'Tough luck.', 1)],
+        },
+        201,
+      );
+      await api(
+        `/v1/rubrics/${id}/versions`,
+        {
+          criteria: 'A reply from our support team.\nIt must state the returns policy.',
+          scale: { min: 1, max: 5, levels: [{ score: 5, text: 'Right and kind.' }] },
+          aspects: [
+            { name: 'policy', criteria: 'States the returns policy.', weight: 3 },
+            { name: 'tone', criteria: 'Is polite.' },
+            { name: 'next step', criteria: 'Ends with one next step.' },
+          ],
+          examples: [
+            example('Broken order.', 'We replace it today.', 5),
+            example('Late order.', 'Tough luck.', 2, 'rude'),
+            example('Refund?', 'Within 30 days.', 4),
+          ],
+        },
+        201,
+      );
+      // Judged by version 2 while the pages are looked at: its golden check, an evaluation, a batch of two;
+      // by a quick mock (the stack's default answers in 300-700 ms, for the live debate tests).
+      const config = { defaults: { model: 'mock-judge?latency=20' } };
+      const task = (n: number) => ({
+        kind: 'pointwise',
+        source: `Order ${n} arrived broken.`,
+        output: 'We replace it.',
+      });
+      const [, , evaluation, batch] = await Promise.all([
+        api(`/v1/rubrics/${id}/tags/prod`, { version: 1 }, 200, 'PUT'),
+        api(`/v1/rubrics/${id}/versions/2/check`, { preset: 'rubric-judge', config }, 202),
+        created('/v1/evaluations', { preset: 'rubric-judge', config, rubric: `${id}@2`, task: task(0) }),
+        created('/v1/batches', {
+          preset: 'rubric-judge',
+          config,
+          rubric: `${id}@2`,
+          items: [1, 2].map((n) => ({ id: `r${n}`, task: task(n) })),
+        }),
+      ]);
+      const page = await browser.page(DESKTOP);
+      /** The card whose heading contains `title`. */
+      const section = (title: string) => page.locator('section.card', { has: page.locator('h2', { hasText: title }) });
+
+      // The list, from the nav: name, kind, latest version, tags.
+      await page.goto(`${stack.url}/#/`);
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Rubrics' }).click();
+      const row = page.locator('.list-table tbody tr', { hasText: 'Refund replies' });
+      await row.waitFor();
+      expect((await row.innerText()).replace(/\s+/g, ' ')).toMatch(/Refund replies rb_\w+ pointwise v2 #prod → v1 no/);
+      expect(await axeViolations(page)).toEqual([]);
+
+      // The name opens the latest version: criteria, scale, aspects, examples, and what changed from version 1.
+      await row.getByRole('link', { name: 'Refund replies' }).click();
+      await page.waitForURL(new RegExp(`#/rubrics/${id}$`));
+      await page.getByRole('heading', { name: /Refund replies · version 2/ }).waitFor();
+      expect(await section('Criteria').innerText()).toContain('It must state the returns policy.');
+      expect(await section('Scale').innerText()).toMatch(/5\s+Right and kind\./);
+      expect(await section('Aspects (3)').locator('tbody th').allInnerTexts()).toEqual(['policy', 'tone', 'next step']);
+      expect(await section('Golden examples (3)').locator('tbody tr').count()).toBe(3);
+      const changes = section('Changes');
+      // The changed words, marked by more than colour: a sign, <del>/<ins>, and the words "removed"/"added".
+      const criteria = changes.getByRole('group', { name: 'Criteria: changes' });
+      expect(await criteria.locator('.diff-del del').allInnerTexts()).toEqual(['refund']);
+      expect(await criteria.locator('.diff-add ins').allInnerTexts()).toEqual(['returns']);
+      expect(await criteria.locator('.diff-del .diff-sign').innerText()).toBe('−');
+      expect(await criteria.locator('.diff-add .visually-hidden').innerText()).toBe('added:');
+      const headings = await changes.locator('h4').allInnerTexts();
+      expect(headings.map((t) => t.replace(/\s+/g, ' '))).toEqual([
+        'policy changed',
+        'next step added',
+        'Example 2 changed',
+        'Example 3 added',
+      ]);
+      await page.setViewportSize(PHONE);
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
+      await page.setViewportSize(DESKTOP);
+
+      // The golden check's agreement with intervals, once its examples are judged.
+      await section('Golden check').locator('.ci-table').first().waitFor({ timeout: 60_000 });
+      expect(await section('Golden check').locator('.pill').innerText()).toMatch(/completed/i);
+      expect(await axeViolations(page)).toEqual([]);
+
+      // Version 1 from the version links: the first, with the prod tag.
+      await page.getByRole('link', { name: '← Version 1' }).click();
+      await page.getByRole('heading', { name: /Refund replies · version 1/ }).waitFor();
+      expect(await page.locator('.facts', { hasText: 'Tags here' }).innerText()).toContain('#prod');
+      expect(await section('Changes').innerText()).toContain('The first version');
+      expect(await section('Golden check').innerText()).toContain('Not run for this version.');
+
+      // The evaluation names its rubric version, linked, and shows every aspect.
+      await endedInApi(evaluation);
+      await page.goto(`${stack.url}/#/evaluations/${evaluation}`);
+      await section('Aspects').locator('tbody th').first().waitFor({ timeout: 60_000 });
+      expect(await section('Aspects').locator('tbody th').allInnerTexts()).toEqual(['policy', 'tone', 'next step']);
+      await page
+        .locator('.facts')
+        .getByRole('link', { name: /^rb_.*@2$/ })
+        .click();
+      await page.waitForURL(new RegExp(`#/rubrics/${id}/versions/2$`));
+
+      // The batch: its rubric, each aspect's mean over the items, and each item's aspect scores.
+      await page.goto(`${stack.url}/#/batches/${batch}`);
+      await expect.poll(() => page.locator('.title-row .pill').innerText(), { timeout: 60_000 }).toMatch(/completed/i);
+      await expect
+        .poll(() => section('Aspects').locator('tbody th').allInnerTexts())
+        .toEqual(['policy', 'tone', 'next step']);
+      expect(await page.locator('.aspect-scores').allInnerTexts()).toEqual([
+        expect.stringMatching(/^policy \d.* · tone \d.* · next step \d/),
+        expect.stringMatching(/^policy \d.* · tone \d.* · next step \d/),
+      ]);
+      expect(
+        await page
+          .locator('.facts')
+          .getByRole('link', { name: /^rb_.*@2$/ })
+          .count(),
+      ).toBe(1);
+      expect(await axeViolations(page)).toEqual([]);
+
+      // The submit form opens the picked rubric: a tag resolves to the version it points at.
+      await page.goto(`${stack.url}/#/new?rubric=${encodeURIComponent(`${id}#prod`)}`);
+      const open = page.getByRole('link', { name: 'Open this rubric (opens in a new tab)' });
+      expect(await open.getAttribute('href')).toBe(`#/rubrics/${id}/versions/1`);
+      await page.getByLabel('Rubric (optional)').fill(id);
+      expect(await open.getAttribute('href')).toBe(`#/rubrics/${id}`);
+      expect(browser.errorsOf(page)).toEqual([]);
+      await page.close();
+    });
+
     it('lets no page scroll sideways at 375 px; tables wider than the screen say so and fade at the hidden side', async () => {
       const pair = { kind: 'pairwise', question: 'Capital of France?', answerA: 'Paris.', answerB: 'Lyon.' };
       const evaluation = await created('/v1/evaluations', { preset: 'fastchat-pair', task: pair });
@@ -587,6 +744,7 @@ describe.skipIf(SKIP)('the viewer in headless Chromium', () => {
         '#/new',
         '#/new?preset=debate-summeval',
         '#/presets',
+        '#/rubrics',
         '#/batches',
         `#/batches/${batch}`,
         `#/meta/${meta}`,
