@@ -7,7 +7,7 @@
  * version is read again every few seconds.
  */
 import { getJson } from '../api.js';
-import { ago, badge, facts, idCode } from '../components.js';
+import { ago, badge, breadcrumb, facts, idCode } from '../components.js';
 import { h, replaceChildren } from '../dom.js';
 import { formatTime } from '../format.js';
 import type { Rubric, RubricTag, RubricVersion } from '../types.js';
@@ -99,13 +99,12 @@ function render(ctx: ViewContext, r: Rubric, v: RubricVersion, previous: RubricV
       h(
         'div',
         { class: 'page-head' },
-        h(
-          'nav',
-          { class: 'breadcrumb', 'aria-label': 'Breadcrumb' },
-          h('a', { href: '#/rubrics' }, 'Rubrics'),
-          ' / ',
-          h('a', { href: rubricHref(r.id) }, r.name),
-          ` / v${v.version}`,
+        breadcrumb(
+          [
+            ['Rubrics', '#/rubrics'],
+            [r.name, rubricHref(r.id)],
+          ],
+          `v${v.version}`,
         ),
         h(
           'div',

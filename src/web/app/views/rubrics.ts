@@ -5,14 +5,13 @@
  * in the hash (`#/rubrics?archived=false`). Each name opens the latest version's page (./rubric-version.ts),
  * each tag and version number the version it names.
  */
-import { getJson } from '../api.js';
 import { ago, badge } from '../components.js';
-import { h, replaceChildren } from '../dom.js';
+import { h } from '../dom.js';
 import { formatTime, shortId } from '../format.js';
-import type { Rubric, RubricList, RubricStamp } from '../types.js';
+import type { Rubric, RubricStamp } from '../types.js';
 import type { View } from '../view.js';
 import { setTitle } from '../view.js';
-import { isUnavailable, renderUnavailable } from './unavailable.js';
+import { listPage } from './list-page.js';
 
 /** Rubrics per page (the API allows 1-100). */
 const PAGE = 25;
@@ -91,100 +90,41 @@ function row(r: Rubric): HTMLElement {
 export const rubricsView: View = async (ctx) => {
   setTitle('Rubrics');
   const archived = archivedFilter(ctx.query.get('archived'));
-  const query = (cursor: string | null) => {
-    const q = new URLSearchParams({ limit: String(PAGE) });
-    if (archived) q.set('archived', archived);
-    if (cursor) q.set('cursor', cursor);
-    return `/v1/rubrics?${q.toString()}`;
-  };
-  let first: RubricList;
-  try {
-    first = await getJson<RubricList>(query(null), ctx.signal);
-  } catch (e) {
-    if (!isUnavailable(e)) throw e;
-    renderUnavailable(ctx, {
-      title: 'Rubrics',
+  await listPage<Rubric>(ctx, {
+    title: 'Rubrics',
+    path: (cursor) => {
+      const q = new URLSearchParams({ limit: String(PAGE) });
+      if (archived) q.set('archived', archived);
+      if (cursor) q.set('cursor', cursor);
+      return `/v1/rubrics?${q.toString()}`;
+    },
+    filter: {
+      id: 'filter-archived',
+      options: [
+        ['', 'All'],
+        ['false', 'Not archived'],
+        ['true', 'Archived'],
+      ],
+      value: archived ?? '',
+      href: (v) => (v ? `#/rubrics?archived=${v}` : '#/rubrics'),
+    },
+    intro:
+      'Your own criteria: POST /v1/rubrics creates one, POST /v1/rubrics/{id}/versions adds an immutable version. Judge with rb_… (latest), rb_…@n or rb_…#tag.',
+    empty: archived ? 'No rubric matches this filter.' : 'No rubrics yet.',
+    caption: 'Rubrics, newest first',
+    columns: [
+      ['Rubric', null],
+      ['Kind', null],
+      ['Latest', 'num'],
+      ['Tags', null],
+      ['Archived', null],
+      ['Updated', 'num hide-sm'],
+    ],
+    row,
+    count: (n) => `${n} rubric${n === 1 ? '' : 's'} shown`,
+    unavailable: {
       endpoint: 'GET /v1/rubrics',
       open: { label: 'Open a rubric by id', placeholder: 'rb_…', href: (id) => rubricHref(id) },
-    });
-    return;
-  }
-  const body = h('tbody');
-  const more = h('button', { type: 'button', class: 'btn' }, 'Load more');
-  const status = h('p', { class: 'muted small', role: 'status' });
-  let cursor = first.nextCursor;
-  const add = (rows: readonly Rubric[]) => {
-    body.append(...rows.map(row));
-    more.hidden = cursor === null;
-    const n = body.childElementCount;
-    status.textContent = `${n} rubric${n === 1 ? '' : 's'} shown${cursor ? '; more below' : ''}.`;
-  };
-  more.addEventListener('click', () => {
-    if (!cursor) return;
-    more.disabled = true;
-    getJson<RubricList>(query(cursor), ctx.signal).then((page) => {
-      cursor = page.nextCursor;
-      more.disabled = false;
-      add(page.data);
-    }, ctx.fail);
+    },
   });
-  const show = h(
-    'select',
-    { id: 'filter-archived' },
-    [
-      ['', 'All'],
-      ['false', 'Not archived'],
-      ['true', 'Archived'],
-    ].map(([v, l]) => h('option', { value: v, selected: v === (archived ?? '') }, l)),
-  );
-  show.addEventListener('change', () => {
-    ctx.navigate(show.value ? `#/rubrics?archived=${show.value}` : '#/rubrics');
-  });
-  replaceChildren(
-    ctx.root,
-    h(
-      'div',
-      { class: 'page' },
-      h(
-        'div',
-        { class: 'page-head title-row' },
-        h('h1', null, 'Rubrics'),
-        h('span', { class: 'spacer' }),
-        h('div', { class: 'field field-inline' }, h('label', { for: 'filter-archived' }, 'Show'), show),
-      ),
-      h(
-        'p',
-        { class: 'muted' },
-        'Your own criteria: POST /v1/rubrics creates one, POST /v1/rubrics/{id}/versions adds an immutable version. Judge with rb_… (latest), rb_…@n or rb_…#tag.',
-      ),
-      first.data.length === 0
-        ? h('div', { class: 'card empty' }, archived ? 'No rubric matches this filter.' : 'No rubrics yet.')
-        : [
-            h(
-              'div',
-              { class: 'table-wrap card card-flush' },
-              h(
-                'table',
-                { class: 'table list-table' },
-                h('caption', { class: 'visually-hidden' }, 'Rubrics, newest first'),
-                h(
-                  'thead',
-                  null,
-                  h(
-                    'tr',
-                    null,
-                    ['Rubric', 'Kind', 'Latest', 'Tags', 'Archived', 'Updated'].map((c, i) =>
-                      h('th', { scope: 'col', class: i === 2 ? 'num' : i === 5 ? 'num hide-sm' : null }, c),
-                    ),
-                  ),
-                ),
-                body,
-              ),
-            ),
-            h('div', { class: 'pager' }, more),
-            status,
-          ],
-    ),
-  );
-  add(first.data);
 };

@@ -11,7 +11,6 @@ import { ApiFailure, describeError, getJson, postJson } from '../api.js';
 import { h, replaceChildren } from '../dom.js';
 import { rememberTask } from '../tasks.js';
 import type {
-  Rubric,
   RubricList,
   CreateEvaluationRequest,
   EvaluationAccepted,
@@ -21,7 +20,7 @@ import type {
 } from '../types.js';
 import type { View } from '../view.js';
 import { setTitle } from '../view.js';
-import { rubricHref } from './rubrics.js';
+import { rubricPicker } from './rubric-picker.js';
 
 /** Example tasks for "Fill in an example". */
 const EXAMPLES = {
@@ -128,22 +127,6 @@ function presetOptions(presets: readonly PresetInfo[], kind: 'pairwise' | 'point
   );
 }
 
-/** A rubric reference: `rb_…`, `rb_…@3` or `rb_…#prod` (the API's RUBRIC_REF). */
-const RUBRIC_REF = /^(rb_[0-9a-f]{32})(?:@([1-9][0-9]{0,8})|#([a-z0-9-]{1,32}))?$/;
-
-/**
- * The viewer's page for what the rubric field holds: the version `@n` names, the version a known tag points
- * at, else the rubric's latest version; null for an inline rubric or anything that is not a reference.
- */
-export function rubricPageOf(value: string, rubrics: readonly Rubric[]): string | null {
-  const m = RUBRIC_REF.exec(value.trim());
-  if (!m?.[1]) return null;
-  const id = m[1];
-  const tagged = m[3] ? rubrics.find((r) => r.id === id)?.tags.find((t) => t.tag === m[3])?.version : undefined;
-  const version = m[2] ? Number(m[2]) : tagged;
-  return rubricHref(id, version);
-}
-
 /** The submit form. */
 export const submitView: View = async (ctx) => {
   setTitle('New evaluation');
@@ -224,36 +207,9 @@ export const submitView: View = async (ctx) => {
     ),
   } satisfies Record<FieldName, Field>;
   for (const x of [f.config, f.metadata, f.rubric]) x.input.classList.add('mono');
-  const rubricOptions = h(
-    'datalist',
-    { id: 'rubric-options' },
-    rubrics.data
-      .filter((r) => r.archivedAt === null)
-      .flatMap((r) => [
-        h('option', { value: r.id }, `${r.name} (latest, v${String(r.latestVersion)})`),
-        ...r.tags.map((t) => h('option', { value: `${r.id}#${t.tag}` }, `${r.name} #${t.tag} (v${String(t.version)})`)),
-      ]),
-  );
-
-  // The picked rubric's page, in a new tab so the form keeps what was typed.
-  const openRubric = h(
-    'a',
-    { class: 'small', target: '_blank', rel: 'noopener', hidden: true },
-    'Open this rubric',
-    h('span', { class: 'visually-hidden' }, ' (opens in a new tab)'),
-  );
-  const showRubricLink = () => {
-    const href = rubricPageOf(f.rubric.input.value, rubrics.data);
-    openRubric.hidden = href === null;
-    if (href !== null) openRubric.href = href;
-  };
-  f.rubric.input.addEventListener('input', showRubricLink);
-  f.rubric.wrap.insertBefore(h('p', { class: 'rubric-open' }, openRubric), f.rubric.error);
   const wantedRubric = ctx.query.get('rubric');
-  if (wantedRubric) {
-    f.rubric.input.value = wantedRubric;
-    showRubricLink();
-  }
+  const picker = rubricPicker(f.rubric.input, rubrics.data, wantedRubric);
+  f.rubric.wrap.insertBefore(picker.open, f.rubric.error);
 
   const about = h('div', { class: 'preset-about', 'aria-live': 'polite' });
   const pairwise = h(
@@ -364,7 +320,7 @@ export const submitView: View = async (ctx) => {
       h('summary', null, 'Advanced: config overrides, rubric and metadata'),
       f.config.wrap,
       f.rubric.wrap,
-      rubricOptions,
+      picker.datalist,
       f.metadata.wrap,
     ),
     formError,
