@@ -595,7 +595,7 @@ describe.skipIf(SKIP)('the viewer in headless Chromium', () => {
           scale: { min: 1, max: 5, levels: [{ score: 5, text: 'Right and kind.' }] },
           aspects: [
             { name: 'policy', criteria: 'States the refund policy.', weight: 2 },
-            { name: 'tone', criteria: 'Is polite.' },
+            { name: 'tone', criteria: 'Is polite.', evaluationSteps: 'Read the reply. Is it polite?' },
           ],
           examples: [example('Broken order.', 'We replace it today.', 5), example('Late order.', 'Tough luck.', 1)],
         },
@@ -606,10 +606,17 @@ describe.skipIf(SKIP)('the viewer in headless Chromium', () => {
         {
           criteria: 'A reply from our support team.\nIt must state the returns policy.',
           scale: { min: 1, max: 5, levels: [{ score: 5, text: 'Right and kind.' }] },
+          // Steps given for everything judged, so no G-Eval style steps need writing first.
+          evaluationSteps: 'Read the reply, then score it.',
           aspects: [
-            { name: 'policy', criteria: 'States the returns policy.', weight: 3 },
-            { name: 'tone', criteria: 'Is polite.' },
-            { name: 'next step', criteria: 'Ends with one next step.' },
+            {
+              name: 'policy',
+              criteria: 'States the returns policy.',
+              weight: 3,
+              evaluationSteps: 'Find the policy. Is it right?',
+            },
+            { name: 'tone', criteria: 'Is polite.', evaluationSteps: 'Read the reply. Is it polite?' },
+            { name: 'next step', criteria: 'Ends with one next step.', evaluationSteps: 'Read the end. One step?' },
           ],
           examples: [
             example('Broken order.', 'We replace it today.', 5),
@@ -658,6 +665,7 @@ describe.skipIf(SKIP)('the viewer in headless Chromium', () => {
       expect(await section('Scale').innerText()).toMatch(/5\s+Right and kind\./);
       expect(await section('Aspects (3)').locator('tbody th').allInnerTexts()).toEqual(['policy', 'tone', 'next step']);
       expect(await section('Golden examples (3)').locator('tbody tr').count()).toBe(3);
+      expect(await section('Evaluation steps').innerText()).toContain('Read the reply, then score it.');
       const changes = section('Changes');
       // The changed words, marked by more than colour: a sign, <del>/<ins>, and the words "removed"/"added".
       const criteria = changes.getByRole('group', { name: 'Criteria: changes' });
