@@ -688,6 +688,15 @@ describe.skipIf(SKIP)('the viewer in headless Chromium', () => {
       await section('Golden check').locator('.ci-table').first().waitFor({ timeout: 60_000 });
       expect(await section('Golden check').locator('.pill').innerText()).toMatch(/completed/i);
       expect(await axeViolations(page)).toEqual([]);
+      // The changes card cut from the whole page (an element shot would have the sticky top bar over it).
+      const [top, height] = await page.evaluate<[number, number]>(
+        '(([r]) => [r.top + window.scrollY, r.height])([document.querySelector(\'[aria-labelledby="card-changes"]\').getBoundingClientRect()])',
+      );
+      await page.screenshot({
+        path: join(shots, 'rubric-changes-desktop.png'),
+        fullPage: true,
+        clip: { x: 0, y: top - 12, width: DESKTOP.width, height: height + 24 },
+      });
 
       // Version 1 from the version links: the first, with the prod tag.
       await page.getByRole('link', { name: '← Version 1' }).click();
