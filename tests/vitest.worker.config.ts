@@ -28,8 +28,11 @@ export default defineConfig({
           TEST_MIGRATIONS: migrations,
           LLM_BASE_URL: mock.url,
           TEST_MOCK_URL: mock.url,
-          // Short timeouts so fault tests finish quickly; retries stay as deployed.
+          // Short timeouts so fault tests finish quickly; retries stay as deployed (their number), with a
+          // short backoff: a retried 500 waited up to 0.5 s, then 1 s, for nothing a test looks at (the
+          // backoff's own law is tested in the node project, tests/llm/).
           LLM_TIMEOUT_MS: '5000',
+          LLM_RETRY_BASE_MS: '20',
           // The mock offers flex as OpenAI documents it (tests/worker/tiers-flex.test.ts).
           LLM_SUPPORTS_FLEX: 'true',
           // Batches (meta-evaluations too) run wider than deployed, so suites with many items stay quick;

@@ -1,0 +1,133 @@
+/**
+ * What the viewer's browser test files share (tests/cli/e2e/viewer*.test.ts): one mock LLM answering
+ * after 300-700 ms so a debate takes seconds, one headless Chromium, local stacks on the e2e project's
+ * Worker bundle, the viewports, the form helper and the screenshot folder. The pages are tested in two
+ * files, each on its own stack and browser, so the e2e project runs them side by side (one file took
+ * ~52 s alone, the longest of the project).
+ */
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
+import type { LocalStack } from '../../src/cli/local-stack.js';
+import { REPO_ROOT, startLocalStack } from '../../src/cli/local-stack.js';
+import type { MockServer } from '../../src/mock-llm/node.js';
+import { startMockServer } from '../../src/mock-llm/node.js';
+import type { TestBrowser } from './browser.js';
+import { BROWSER_REQUIRED, CHROMIUM, CHROMIUM_INSTALLED, launchBrowser, screenshotDir } from './browser.js';
+
+/** A phone's viewport, px. */
+export const PHONE = { width: 375, height: 812 };
+/** A desktop's viewport, px. */
+export const DESKTOP = { width: 1280, height: 900 };
+/** Where screenshots go: docs/screenshots/ with UPDATE_SCREENSHOTS=1, a temporary folder otherwise. */
+export const shots = screenshotDir(REPO_ROOT);
+
+/** Largest screenshot committed for the README, bytes. */
+const MAX_SCREENSHOT_BYTES = 200 * 1024;
+
+/**
+ * True when the browser tests are skipped: Chromium is missing on a developer's machine. In CI (or with
+ * TRIBUNAL_REQUIRE_BROWSER=1) they run and launchBrowser() fails naming the missing binary.
+ */
+export const SKIP_VIEWER = !CHROMIUM_INSTALLED && !BROWSER_REQUIRED;
+if (SKIP_VIEWER)
+  console.warn(
+    `viewer browser tests SKIPPED: ${CHROMIUM} is missing (apt-get install -y chromium; CI and TRIBUNAL_REQUIRE_BROWSER=1 fail instead)`,
+  );
+
+/** The mock LLM and the browser of one test file, set by {@link useViewerBrowser}'s beforeAll. */
+export interface ViewerRig {
+  mock: MockServer;
+  browser: TestBrowser;
+  /** A fresh folder of this file for stacks' state. */
+  dir: string;
+}
+
+/**
+ * Starts the file's mock LLM (300-700 ms per call) and Chromium before its tests and ends them after;
+ * with UPDATE_SCREENSHOTS=1 it then checks every committed screenshot stays small (the README loads them
+ * all). Call at the top of the file's outer describe; read the fields inside hooks and tests.
+ */
+export function useViewerBrowser(): ViewerRig {
+  const rig = { dir: mkdtempSync(join(tmpdir(), 'tribunal-viewer-test-')) } as ViewerRig;
+  beforeAll(async () => {
+    rig.mock = await startMockServer({ latencyMs: [300, 700] });
+    rig.browser = await launchBrowser();
+  }, 60_000);
+  afterAll(async () => {
+    await rig.browser.close();
+    await rig.mock.close();
+    if (process.env.UPDATE_SCREENSHOTS === '1') {
+      for (const f of readdirSync(shots))
+        expect([f, statSync(join(shots, f)).size <= MAX_SCREENSHOT_BYTES]).toEqual([f, true]);
+    }
+  });
+  return rig;
+}
+
+/** A local stack's handle and the API helpers bound to it, set by {@link useViewerStack}'s beforeAll. */
+export interface ViewerStack {
+  stack: LocalStack;
+  /** POSTs `body` to `path` (202 expected); the id it answers. */
+  created(path: string, body: unknown): Promise<string>;
+  /** Resolves once the API shows evaluation `id` ended. */
+  endedInApi(id: string): Promise<void>;
+}
+
+/**
+ * Starts a local stack (no crons, the e2e bundle, the rig's mock LLM) in state folder `name` before the
+ * enclosing describe's tests and stops it after. `secrets` are the stack's secrets (e.g. API_KEYS).
+ */
+export function useViewerStack(rig: ViewerRig, name: string, secrets?: Record<string, string>): ViewerStack {
+  const handle = {
+    async created(path: string, body: unknown): Promise<string> {
+      const r = await fetch(`${handle.stack.url}${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(r.status, await r.clone().text()).toBe(202);
+      return ((await r.json()) as { id: string }).id;
+    },
+    async endedInApi(id: string): Promise<void> {
+      await expect
+        .poll(
+          async () =>
+            ((await (await fetch(`${handle.stack.url}/v1/evaluations/${id}`)).json()) as { status: string }).status,
+          { timeout: 60_000, interval: 200 },
+        )
+        .toMatch(/^(succeeded|failed|cancelled)$/);
+    },
+  } as ViewerStack;
+  beforeAll(async () => {
+    handle.stack = await startLocalStack({
+      port: 0,
+      persistTo: join(rig.dir, name),
+      llmBaseUrl: rig.mock.baseUrl,
+      llmModel: 'mock-judge',
+      crons: false,
+      ...(secrets ? { secrets } : {}),
+      bundle: inject('workerBundle'),
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await handle.stack.stop();
+  });
+  return handle;
+}
+
+/** Fills the form with the example task of `preset` and submits it; resolves on the evaluation page. */
+export async function submit(page: Page, preset: string, config?: string, screenshot?: string): Promise<string> {
+  await page.getByLabel('Preset').selectOption(preset);
+  await page.getByRole('button', { name: 'Fill in an example' }).click();
+  if (config !== undefined) {
+    await page.getByText('Advanced: config overrides, rubric and metadata').click();
+    await page.getByLabel('Config overrides (JSON, optional)').fill(config);
+  }
+  if (screenshot !== undefined) await page.screenshot({ path: join(shots, screenshot), fullPage: true });
+  await page.getByRole('button', { name: 'Start evaluation' }).click();
+  await page.waitForURL(/#\/evaluations\/ev_/);
+  return /#\/evaluations\/(ev_[^/?#]+)/.exec(page.url())?.[1] ?? '';
+}
