@@ -126,6 +126,14 @@ export function aspectsCard(v: RubricVersion): HTMLElement | null {
   );
 }
 
+/**
+ * True when the version turns G-Eval's auto-CoT off (`autoSteps: false`). Read by name: the field is new in
+ * the API, and a version from before it has none (steps are written then).
+ */
+function autoStepsOff(v: RubricVersion): boolean {
+  return 'autoSteps' in v && v.autoSteps === false;
+}
+
 /** The evaluation steps card: given with the version, and those G-Eval's auto-CoT wrote (or is writing). */
 export function stepsCard(v: RubricVersion): HTMLElement {
   const s = v.steps;
@@ -163,7 +171,9 @@ export function stepsCard(v: RubricVersion): HTMLElement {
       ? h(
           'p',
           { class: 'muted' },
-          'None yet: G-Eval style judges write them from the criteria on first use (auto-CoT).',
+          autoStepsOff(v)
+            ? "None: this version has autoSteps off, so G-Eval style judges use their templates' generic steps."
+            : 'None yet: G-Eval style judges write them from the criteria on first use (auto-CoT).',
         )
       : null,
   );
