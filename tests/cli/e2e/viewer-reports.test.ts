@@ -251,7 +251,7 @@ describe.skipIf(SKIP_VIEWER)("the viewer's result pages in headless Chromium", (
         },
         201,
       );
-      // Judged by version 2 while the pages are looked at: its golden check, an evaluation, a batch of two;
+      // Judged by version 2 while the pages are looked at: its golden check and a batch of two;
       // by a quick mock (the stack's default answers in 300-700 ms, for the live debate tests).
       const config = { defaults: { model: 'mock-judge?latency=20' } };
       const task = (n: number) => ({
@@ -259,10 +259,9 @@ describe.skipIf(SKIP_VIEWER)("the viewer's result pages in headless Chromium", (
         source: `Order ${n} arrived broken.`,
         output: 'We replace it.',
       });
-      const [, , evaluation, batch] = await Promise.all([
+      const [, , batch] = await Promise.all([
         api(`/v1/rubrics/${id}/tags/prod`, { version: 1 }, 200, 'PUT'),
         api(`/v1/rubrics/${id}/versions/2/check`, { preset: 'rubric-judge', config }, 202),
-        viewer.created('/v1/evaluations', { preset: 'rubric-judge', config, rubric: `${id}@2`, task: task(0) }),
         viewer.created('/v1/batches', {
           preset: 'rubric-judge',
           config,
@@ -330,11 +329,30 @@ describe.skipIf(SKIP_VIEWER)("the viewer's result pages in headless Chromium", (
       expect(await section('Changes').innerText()).toContain('The first version');
       expect(await section('Golden check').innerText()).toContain('Not run for this version.');
 
-      // The evaluation names its rubric version, linked, and shows every aspect.
-      await viewer.endedInApi(evaluation);
-      await page.goto(`${viewer.stack.url}/#/evaluations/${evaluation}`);
-      await section('Aspects').locator('tbody th').first().waitFor({ timeout: 60_000 });
-      expect(await section('Aspects').locator('tbody th').allInnerTexts()).toEqual(['policy', 'tone', 'next step']);
+      // "Judge with this version": the submit form with it picked, a link back to it, the task's aspect left
+      // to the rubric; a tag in the field opens the version it points at.
+      await page.getByRole('link', { name: 'Judge with this version' }).click();
+      await page.waitForURL(/#\/new\?/);
+      const rubricField = page.getByLabel('Rubric (optional)');
+      expect(await rubricField.inputValue()).toBe(`${id}@1`);
+      expect(await page.getByLabel('Preset').inputValue()).toBe('rubric-judge');
+      const open = page.getByRole('link', { name: 'Open this rubric (opens in a new tab)' });
+      expect(await open.getAttribute('href')).toBe(`#/rubrics/${id}/versions/1`);
+      await rubricField.fill(`${id}#prod`);
+      expect(await open.getAttribute('href')).toBe(`#/rubrics/${id}/versions/1`);
+      await rubricField.fill(id);
+      expect(await open.getAttribute('href')).toBe(`#/rubrics/${id}`);
+      expect(await page.getByLabel('Aspect', { exact: true }).isDisabled()).toBe(true);
+      await rubricField.fill(`${id}@2`);
+      await page.getByLabel('Config overrides (JSON, optional)').fill(JSON.stringify(config));
+      await page.getByRole('button', { name: 'Fill in an example' }).click();
+      await page.getByRole('button', { name: 'Start evaluation' }).click();
+      await page.waitForURL(/#\/evaluations\/ev_/);
+
+      // The evaluation shows every aspect, and names its rubric version, linked.
+      await expect
+        .poll(() => section('Aspects').locator('tbody th').allInnerTexts(), { timeout: 60_000 })
+        .toEqual(['policy', 'tone', 'next step']);
       await page
         .locator('.facts')
         .getByRole('link', { name: /^rb_.*@2$/ })
@@ -359,12 +377,6 @@ describe.skipIf(SKIP_VIEWER)("the viewer's result pages in headless Chromium", (
       ).toBe(1);
       expect(await axeViolations(page)).toEqual([]);
 
-      // The submit form opens the picked rubric: a tag resolves to the version it points at.
-      await page.goto(`${viewer.stack.url}/#/new?rubric=${encodeURIComponent(`${id}#prod`)}`);
-      const open = page.getByRole('link', { name: 'Open this rubric (opens in a new tab)' });
-      expect(await open.getAttribute('href')).toBe(`#/rubrics/${id}/versions/1`);
-      await page.getByLabel('Rubric (optional)').fill(id);
-      expect(await open.getAttribute('href')).toBe(`#/rubrics/${id}`);
       expect(rig.browser.errorsOf(page)).toEqual([]);
       await page.close();
     });

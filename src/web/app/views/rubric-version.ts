@@ -114,11 +114,7 @@ function render(ctx: ViewContext, r: Rubric, v: RubricVersion, previous: RubricV
           latest ? badge('latest', 'neutral') : null,
           r.archivedAt ? badge('archived', 'warn', `archived ${formatTime(r.archivedAt)}`) : null,
           h('span', { class: 'spacer' }),
-          h(
-            'a',
-            { class: 'btn btn-primary btn-small', href: `#/new?rubric=${encodeURIComponent(v.ref)}` },
-            'Judge with this version',
-          ),
+          h('a', { class: 'btn btn-primary btn-small', href: judgeHref(v) }, 'Judge with this version'),
         ),
         facts(
           [
@@ -144,6 +140,16 @@ function render(ctx: ViewContext, r: Rubric, v: RubricVersion, previous: RubricV
       changesCard(v.version, v, previous, rubricHref(r.id, v.version - 1)),
     ),
   );
+}
+
+/**
+ * The submit form with this version picked; for a pointwise rubric, with the preset made for rubrics (the
+ * form's default preset judges pairs).
+ */
+function judgeHref(v: RubricVersion): string {
+  const q = new URLSearchParams({ rubric: v.ref });
+  if (v.kind === 'pointwise') q.set('preset', 'rubric-judge');
+  return `#/new?${q.toString()}`;
 }
 
 /** True while something on the version is still being produced: its check, or its generated steps. */

@@ -220,12 +220,20 @@ export const submitView: View = async (ctx) => {
     h('div', { class: 'two-col' }, f.answerA.wrap, f.answerB.wrap),
     f.reference.wrap,
   );
+  // A rubric says what a pointwise task is scored on (its scale, its aspects): the task then names no aspect.
+  const byRubric = () => f.rubric.input.value.trim() !== '';
+  const rubricNote = h(
+    'p',
+    { class: 'hint', hidden: true },
+    "Scored by the rubric: its scale and aspects take these fields' place.",
+  );
   const pointwise = h(
     'fieldset',
     { class: 'fieldset' },
     h('legend', null, 'Task'),
     h('div', { class: 'three-col' }, f.aspect.wrap, f.scaleMin.wrap, f.scaleMax.wrap),
     f.aspectDescription.wrap,
+    rubricNote,
     f.source.wrap,
     f.context.wrap,
     f.output.wrap,
@@ -235,13 +243,20 @@ export const submitView: View = async (ctx) => {
   const example = h('button', { type: 'button', class: 'btn' }, 'Fill in an example');
 
   const kind = (): 'pairwise' | 'pointwise' => presets.find((p) => p.id === select.value)?.taskKind ?? 'pairwise';
+  const showAspect = () => {
+    const off = kind() !== 'pointwise' || byRubric();
+    for (const x of [f.aspect, f.scaleMin, f.scaleMax, f.aspectDescription]) x.input.disabled = off;
+    rubricNote.hidden = kind() !== 'pointwise' || !byRubric();
+  };
+  f.rubric.input.addEventListener('input', showAspect);
   const showPreset = () => {
     const p = presets.find((x) => x.id === select.value);
     pairwise.hidden = kind() !== 'pairwise';
     pointwise.hidden = kind() !== 'pointwise';
     // Hidden fields must not block submission.
     for (const x of [f.question, f.answerA, f.answerB]) x.input.disabled = kind() !== 'pairwise';
-    for (const x of [f.aspect, f.scaleMin, f.scaleMax, f.source, f.output]) x.input.disabled = kind() !== 'pointwise';
+    for (const x of [f.source, f.output]) x.input.disabled = kind() !== 'pointwise';
+    showAspect();
     replaceChildren(
       about,
       p
@@ -299,11 +314,15 @@ export const submitView: View = async (ctx) => {
           source: value(f.source),
           output: value(f.output),
           ...(optional(f.context) !== undefined ? { context: value(f.context) } : {}),
-          aspect: {
-            name: value(f.aspect),
-            scale: { min: Number(value(f.scaleMin)), max: Number(value(f.scaleMax)) },
-            ...(optional(f.aspectDescription) !== undefined ? { description: value(f.aspectDescription) } : {}),
-          },
+          ...(byRubric()
+            ? {}
+            : {
+                aspect: {
+                  name: value(f.aspect),
+                  scale: { min: Number(value(f.scaleMin)), max: Number(value(f.scaleMax)) },
+                  ...(optional(f.aspectDescription) !== undefined ? { description: value(f.aspectDescription) } : {}),
+                },
+              }),
         };
 
   let last: { body: string; key: string } | null = null;
