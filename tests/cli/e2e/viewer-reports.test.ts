@@ -312,6 +312,10 @@ describe.skipIf(SKIP_VIEWER)("the viewer's result pages in headless Chromium", (
       await section('Golden check').locator('.ci-table').first().waitFor({ timeout: 60_000 });
       expect(await section('Golden check').locator('.pill').innerText()).toMatch(/completed/i);
       expect(await axeViolations(page)).toEqual([]);
+      // The diff's colours are new: checked in the dark scheme too.
+      await page.emulateMedia({ colorScheme: 'dark' });
+      expect(await axeViolations(page)).toEqual([]);
+      await page.emulateMedia({ colorScheme: 'light' });
       // The changes card cut from the whole page (an element shot would have the sticky top bar over it).
       const [top, height] = await page.evaluate<[number, number]>(
         '(([r]) => [r.top + window.scrollY, r.height])([document.querySelector(\'[aria-labelledby="card-changes"]\').getBoundingClientRect()])',
