@@ -25,8 +25,9 @@ import { rateLimit } from './tenants/rate-limit.js';
 import { admin } from './admin/routes.js';
 import { batches } from './batches/routes.js';
 import { comparisons } from './comparisons/routes.js';
-import { COMPARISON_WEBHOOK_DOCS } from './comparisons/schemas.js';
-import { estimates } from './estimates/routes.js';
+import { estimateComparison } from './comparisons/estimate.js';
+import { COMPARISON_EXAMPLE, COMPARISON_WEBHOOK_DOCS, CreateComparisonRequestSchema } from './comparisons/schemas.js';
+import { estimatesRoutes } from './estimates/routes.js';
 import { evaluations } from './evaluations/routes.js';
 import { metaEvaluations } from './meta-evaluations/routes.js';
 import { rubricChecks } from './rubric-checks/routes.js';
@@ -68,7 +69,23 @@ const _routes = app
   .route('/v1/admin', admin)
   .route('/v1/batches', batches)
   .route('/v1/comparisons', comparisons)
-  .route('/v1/estimates', estimates)
+  .route(
+    '/v1/estimates',
+    // A comparison's body is estimated by its own feature (see src/estimates/routes.ts for why it is wired here).
+    estimatesRoutes({
+      key: 'candidates',
+      schema: CreateComparisonRequestSchema,
+      estimate: estimateComparison,
+      examples: {
+        comparison: {
+          summary: 'A comparison with a budget',
+          description:
+            'The body of POST /v1/comparisons: v2 against v1 on two items (2 pair evaluations), and whether $0.05 fits.',
+          value: { ...COMPARISON_EXAMPLE, budget: { maxCostUsd: 0.05 } },
+        },
+      },
+    }),
+  )
   .route('/v1', openai)
   .route('/v1/webhook-endpoints', webhookEndpoints)
   .route('/v1/webhook-deliveries', webhookDeliveries)

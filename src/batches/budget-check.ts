@@ -6,9 +6,8 @@
  * runs does not carry the estimator.
  */
 import type { Bindings } from '../config/bindings.js';
-import type { BudgetLimit } from '../engine/budget.js';
-import { estimate } from '../estimates/service.js';
-import { ApiError, invalidRequest } from '../http/errors.js';
+import { budgetRefusal, estimate } from '../estimates/service.js';
+import { invalidRequest } from '../http/errors.js';
 import type { ResolvedJudge } from '../methods/resolve-judge.js';
 import type { CreateBatchRequest } from './schemas.js';
 
@@ -37,14 +36,6 @@ export async function checkBatchBudget(
     items: request.items,
     budget,
   });
-  const lowest: Record<BudgetLimit, number> = {
-    maxCostUsd: e.costUsd.min,
-    maxCalls: e.calls.min,
-    maxTokens: e.promptTokens.min + e.completionTokens.min,
-  };
-  for (const [limit, fit] of Object.entries(e.budget ?? {}) as [BudgetLimit, string][]) {
-    if (fit !== 'no') continue;
-    const message = `${String(budget[limit])} is below the least the batch's ${String(e.evaluations)} items need (estimated ${String(lowest[limit])}; see POST /v1/estimates)`;
-    throw new ApiError(400, 'invalid_request', `budget.${limit}: ${message}`, [{ path: `budget.${limit}`, message }]);
-  }
+  const refusal = budgetRefusal(e, budget, `the batch's ${String(e.evaluations)} items`);
+  if (refusal) throw refusal;
 }

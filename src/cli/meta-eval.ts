@@ -32,6 +32,13 @@ import type { CliOptions, CliSpec, CliValues } from './args.js';
 import { describeError, intOption, isMain, jsonObjectOption, runCli, UsageError } from './args.js';
 import { REPO_ROOT, startLocalStack } from './local-stack.js';
 import { outcomeOfRun } from './meta-eval-outcome.js';
+import {
+  checkModeOptions,
+  COMPARE_CLI_OPTIONS,
+  COMPARE_USAGE,
+  compareMain,
+  compareOptionsOf,
+} from './meta-eval-compare.js';
 import type { MetaEvalOptions } from './meta-eval-client.js';
 import { authOf, checkJudge, reachable, submitItem, transcriptOf, waitFor } from './meta-eval-client.js';
 
@@ -286,7 +293,8 @@ Judges every labelled item through the HTTP API and prints agreement with the hu
                       without LLM calls (items needing replies the run never recorded are listed)
   -h, --help          this text
 
-Exit codes: 0 every item judged; 1 an item failed, none could be scored, or an error; 2 a usage error.`,
+Exit codes: 0 every item judged; 1 an item failed, none could be scored, or an error; 2 a usage error.
+${COMPARE_USAGE}`,
   options: {
     dataset: { type: 'string' },
     preset: { type: 'string' },
@@ -301,6 +309,7 @@ Exit codes: 0 every item judged; 1 an item failed, none could be scored, or an e
     model: { type: 'string' },
     out: { type: 'string' },
     replay: { type: 'string' },
+    ...COMPARE_CLI_OPTIONS,
   },
 } as const satisfies CliSpec<CliOptions>;
 
@@ -352,6 +361,15 @@ async function main(values: CliValues<typeof META_EVAL_CLI.options>): Promise<nu
     });
     console.log(`${r.markdown}\n\nJSON report: ${r.outFile}`);
     return 0;
+  }
+  checkModeOptions(values);
+  if (values.compare) {
+    const token = values.token ?? process.env.TRIBUNAL_TOKEN;
+    if (values.token && !values.target)
+      throw new UsageError('--token goes with --target (the local stack has no API keys)');
+    const limit = intOption(values.limit, 'limit', 1);
+    const config = jsonObjectOption(values.config, 'config');
+    return compareMain(compareOptionsOf(values, { limit, config, token: values.target ? token : undefined }));
   }
   const options = metaEvalOptionsOf(values);
   try {

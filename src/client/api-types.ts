@@ -768,7 +768,7 @@ export interface paths {
         put?: never;
         /**
          * Estimate calls, tokens and cost
-         * @description Takes the body of `POST /v1/evaluations` (`task`) or of a batch (`items`), validated the same way, and answers what it would spend: LLM calls (min / max differ for adaptive protocols such as DEBATE or SAMRE with early stop), prompt and completion tokens and USD cost (min / expected / max), in total and per model, and whether a `budget` fits. Makes no LLM call and stores nothing. The protocol is run against a synthetic LLM along its shortest and longest paths, prompts counted with the cl100k_base tokenizer; `assumptions` says how each figure was made. Batches over 100 items are estimated from an even sample of 100, scaled.
+         * @description Takes the body of `POST /v1/evaluations` (`task`), of a batch (`items`) or of a comparison (`candidates`: its evaluations are items × pairs × evaluations per pair, each pair in both presentation orders), validated the same way, and answers what it would spend: LLM calls (min / max differ for adaptive protocols such as DEBATE or SAMRE with early stop), prompt and completion tokens and USD cost (min / expected / max), in total and per model, and whether a `budget` fits. Makes no LLM call and stores nothing. The protocol is run against a synthetic LLM along its shortest and longest paths, prompts counted with the cl100k_base tokenizer; `assumptions` says how each figure was made. Batches over 100 items are estimated from an even sample of 100, scaled.
          */
         post: operations["createEstimate"];
         delete?: never;
@@ -4691,7 +4691,7 @@ export interface components {
                 url: string;
             };
             /**
-             * @description Spending limits of the whole comparison (every pair evaluation), as a batch's `budget`: shared out as the evaluations launch; once used up, evaluations not launched end `failed` (`budget_exceeded`) and their pairs count as missing.
+             * @description Spending limits of the whole comparison (every pair evaluation), as a batch's `budget`: estimated at submit (as `POST /v1/estimates` estimates this body) and refused with a 400 naming `budget.<limit>` when not even the estimate's floor fits; shared out as the evaluations launch; once used up, evaluations not launched end `failed` (`budget_exceeded`) and their pairs count as missing.
              * @example {
              *       "maxCostUsd": 0.05
              *     }
@@ -9883,7 +9883,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["EstimateRequest"];
+                "application/json": components["schemas"]["EstimateRequest"] | components["schemas"]["CreateComparisonRequest"];
             };
         };
         responses: {

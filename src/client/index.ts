@@ -214,7 +214,7 @@ export function createTribunalClient(options: TribunalClientOptions) {
       signal?: AbortSignal;
     };
     let url = `${base}${path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params?.[name] ?? ''))}`;
-    const search = new URLSearchParams(Object.entries(query ?? {}).map(([k, v]) => [k, String(v)]));
+    const search = new URLSearchParams(Object.entries(query ?? {}).map(([k, v]): [string, string] => [k, String(v)]));
     if ([...search].length > 0) url += `?${search.toString()}`;
     const h = headersOf(headers);
     if (body !== undefined) h.set('Content-Type', 'application/json');

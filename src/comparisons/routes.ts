@@ -24,6 +24,7 @@ import {
 } from '../http/responses.js';
 import { comparisonResults } from './results.js';
 import {
+  COMPARISON_EXAMPLE,
   ComparisonAcceptedSchema,
   ComparisonIdParams,
   ComparisonListQuery,
@@ -42,17 +43,6 @@ const NDJSON_EXAMPLE = [
   '{"id":"q1","question":"Capital of Australia?","outputs":{"v1":"Sydney.","v2":"Canberra."}}',
   '{"id":"q2","question":"2 + 2?","outputs":{"v1":"5","v2":"4"}}',
 ].join('\n');
-
-const EXAMPLE = {
-  preset: 'fastchat-pair',
-  candidates: ['v1', 'v2'],
-  design: { baseline: 'v1' },
-  gate: { candidate: 'v2', baseline: 'v1', minWinRate: 0.5, confidence: 0.95 },
-  items: [
-    { id: 'q1', question: 'Capital of Australia?', outputs: { v1: 'Sydney.', v2: 'Canberra.' } },
-    { id: 'q2', question: '2 + 2?', outputs: { v1: '5', v2: '4' } },
-  ],
-};
 
 const create = createRoute({
   method: 'post',
@@ -83,7 +73,7 @@ const create = createRoute({
             gate: {
               summary: 'A CI gate: the candidate against what ships',
               description: 'Every candidate against the baseline, with the gate a deploy waits on.',
-              value: EXAMPLE,
+              value: COMPARISON_EXAMPLE,
             },
           },
         },

@@ -171,8 +171,9 @@ export const CreateComparisonRequestSchema = z
       "Also POST `comparison.completed` (and no other event) to `url`, signed with the tenant's signing secret.",
     ),
     budget: BudgetSchema.optional().describe(
-      "Spending limits of the whole comparison (every pair evaluation), as a batch's `budget`: shared out as the evaluations launch; once " +
-        'used up, evaluations not launched end `failed` (`budget_exceeded`) and their pairs count as missing.',
+      "Spending limits of the whole comparison (every pair evaluation), as a batch's `budget`: estimated at submit (as `POST /v1/estimates` " +
+        "estimates this body) and refused with a 400 naming `budget.<limit>` when not even the estimate's floor fits; shared out as the " +
+        'evaluations launch; once used up, evaluations not launched end `failed` (`budget_exceeded`) and their pairs count as missing.',
     ),
     tier: TierField.describe(
       "The service tier of every pair evaluation, as a batch's `tier` (absent: the tenant's default, else the providers' default, else " +
@@ -234,6 +235,18 @@ export const CreateComparisonRequestSchema = z
   .meta({ id: 'CreateComparisonRequest' });
 /** Body of `POST /v1/comparisons`. */
 export type CreateComparisonRequest = z.infer<typeof CreateComparisonRequestSchema>;
+
+/** A comparison body: the README's CI gate, `v2` against `v1` on two items (the API document's example). */
+export const COMPARISON_EXAMPLE = {
+  preset: 'fastchat-pair',
+  candidates: ['v1', 'v2'],
+  design: { baseline: 'v1' },
+  gate: { candidate: 'v2', baseline: 'v1', minWinRate: 0.5, confidence: 0.95 },
+  items: [
+    { id: 'q1', question: 'Capital of Australia?', outputs: { v1: 'Sydney.', v2: 'Canberra.' } },
+    { id: 'q2', question: '2 + 2?', outputs: { v1: '5', v2: '4' } },
+  ],
+};
 
 /** Relative URLs of a comparison. */
 export const ComparisonLinksSchema = z

@@ -23,6 +23,7 @@ import { checkLlmConfig, planTask, resolveJudge } from '../methods/resolve-judge
 import { requireSigningSecret, requireWebhookUrl } from '../webhooks/url-checks.js';
 import type { ResolvedRubric } from '../rubrics/resolve.js';
 import { resolveRubricRef } from '../rubrics/resolve.js';
+import { checkComparisonBudget } from './estimate.js';
 import { comparisonLinks, finishComparison } from './finish.js';
 import type { Layout } from './layout.js';
 import { pairsOf, widthOf } from './layout.js';
@@ -109,7 +110,8 @@ function chunksOf(items: readonly ExpansionItem[], width: number): ExpansionItem
 
 /**
  * Validates the judge and every item, stores the comparison and queues its evaluations.
- * @throws ApiError 400 (judge or an item, named `items.N…`), 409 `idempotency_conflict`, 429 `quota_exceeded`,
+ * @throws ApiError 400 (judge or an item, named `items.N…`; a `budget.<limit>` below the estimate's floor),
+ * 409 `idempotency_conflict`, 429 `quota_exceeded`,
  * 503 `llm_not_configured`.
  */
 export async function createComparison(
@@ -141,6 +143,8 @@ export async function createComparison(
   };
   const width = widthOf(layout);
   const items = expansionItems(request, layout, judge, rubric);
+  // A budget not even the cheapest run fits is refused before anything is stored, as a batch's is.
+  await checkComparisonBudget(env, tenant, request);
   const chunks = chunksOf(items, width);
   const total = items.length * width;
   const statistics = StatisticsOptionsSchema.parse(request.statistics ?? {});

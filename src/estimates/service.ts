@@ -9,12 +9,14 @@ import { configOf } from '../config/vars.js';
 import { FLEX_ROUND_SECONDS, STANDARD_ROUND_SECONDS, tierEstimates } from './tiers.js';
 import { createCallMeter } from '../budgets/meter.js';
 import { checkBudgetPrices, withBudget } from '../budgets/request-budget.js';
-import type { Budget } from '../engine/budget.js';
+import type { Budget, BudgetLimit } from '../engine/budget.js';
+import { ApiError } from '../http/errors.js';
 import { createPromptCounter, loadTokenizer, O200K_FACTOR, OTHER_MODEL_FACTOR } from '../budgets/prompt-tokens.js';
 import type { Bindings } from '../config/bindings.js';
 import { llmEnvOf, settingsFromEnv } from '../llm/settings.js';
 import { budgetFit, range, sampleIndices, scaleEstimate } from '../budgets/aggregate.js';
 import { addEstimates, estimateTask, NO_ESTIMATE } from '../budgets/estimate.js';
+import type { Task } from '../engine/task.js';
 import type { EstimateRequest, EstimateResponse } from './schemas.js';
 import { MAX_EXACT_ITEMS } from './schemas.js';
 import { EXPECTED_REPLY_TOKENS } from '../budgets/synthetic.js';
@@ -31,37 +33,73 @@ const ASSUMPTIONS = [
   `Tiers: the same tokens at each tier's price. Time: rounds of dependent calls (waves) times ${STANDARD_ROUND_SECONDS} s (standard) or ${FLEX_ROUND_SECONDS} s (flex) typically, every attempt to its timeout at worst, items BATCH_CONCURRENCY at a time; batch: the deepest item's waves times the provider's turnaround, at worst times the 24 h completion window.`,
 ];
 
+/** The judge of an estimate: what `POST /v1/evaluations`, a batch or a comparison names. */
+export interface EstimateJudge {
+  preset?: string | undefined;
+  config?: EstimateRequest['config'];
+  rubric?: EstimateRequest['rubric'];
+  budget?: EstimateRequest['budget'];
+}
+
+/**
+ * The evaluations to estimate without holding them all: `count` of them, the `i`-th built by `taskAt(i)`
+ * (only the sampled ones are built: a comparison of 10,000 items × 28 pairs is 280,000 tasks).
+ */
+export interface EstimateTasks {
+  count: number;
+  taskAt: (i: number) => Task;
+}
+
 /**
  * Estimates the body.
  * @throws ApiError 400 for a body `POST /v1/evaluations` (or a batch) would refuse; 503 `llm_not_configured`.
  */
 export async function estimate(env: Bindings, tenant: string, body: EstimateRequest): Promise<EstimateResponse> {
+  const tasks = body.items ? body.items.map((i) => i.task) : body.task ? [body.task] : [];
+  return estimateTasks(env, tenant, body, { count: tasks.length, taskAt: (i) => tasks[i] as Task }, (check) => {
+    tasks.forEach((t, i) => {
+      check(t, body.items ? `items.${i}.task` : 'task');
+    });
+  });
+}
+
+/**
+ * Estimates `tasks` judged by `body`'s judge (and rubric), compared with its budget. `validate` is handed
+ * the check of one task (a 400 naming `path`): the caller checks every task it was given (the
+ * estimator assumes valid ones). @throws ApiError 400 for a judge, rubric or task the API would refuse; 503
+ * `llm_not_configured`.
+ */
+export async function estimateTasks(
+  env: Bindings,
+  tenant: string,
+  body: EstimateJudge,
+  tasks: EstimateTasks,
+  validate: (check: (task: Task, path: string) => void) => void = () => undefined,
+): Promise<EstimateResponse> {
   const judge = resolveJudge(body.preset, withBudget(body.config, body.budget));
   const llmEnv = llmEnvOf(env);
   checkLlmConfig(llmEnv, judge);
   checkBudgetPrices(llmEnv, judge);
   const rubric = body.rubric === undefined ? undefined : (await resolveRubricRef(env, tenant, body.rubric)).content;
-  const tasks = body.items ? body.items.map((i) => i.task) : body.task ? [body.task] : [];
-  tasks.forEach((t, i) => planTask(judge, t, body.items ? `items.${i}.task` : 'task', rubric));
+  validate((task, path) => planTask(judge, task, path, rubric));
   const settings = settingsFromEnv(llmEnv);
   const counter = createPromptCounter(await loadTokenizer());
   const deps = { counter, meter: createCallMeter(settings, counter) };
-  const picked = sampleIndices(tasks.length, MAX_EXACT_ITEMS);
+  const picked = sampleIndices(tasks.count, MAX_EXACT_ITEMS);
   let sum = NO_ESTIMATE;
   for (const i of picked) {
-    const task = tasks[i];
-    if (task)
-      sum = addEstimates(sum, await estimateTask(judge.method, judge.config, task, deps, rubric ? { rubric } : {}));
+    const task = tasks.taskAt(i);
+    sum = addEstimates(sum, await estimateTask(judge.method, judge.config, task, deps, rubric ? { rubric } : {}));
   }
-  const total = picked.length < tasks.length ? scaleEstimate(sum, tasks.length / picked.length) : sum;
-  const first = tasks[0];
+  const total = picked.length < tasks.count ? scaleEstimate(sum, tasks.count / picked.length) : sum;
+  const first = tasks.count > 0 ? tasks.taskAt(0) : undefined;
   const cache = first ? await promptCacheShare(judge.method, judge.config, first, deps, rubric) : null;
   const budget = judge.config.budget as Budget | undefined;
   return {
     method: judge.method.method,
     preset: body.preset ?? null,
-    evaluations: tasks.length,
-    sampled: picked.length < tasks.length ? { items: picked.length, of: tasks.length } : null,
+    evaluations: tasks.count,
+    sampled: picked.length < tasks.count ? { items: picked.length, of: tasks.count } : null,
     adaptive: sum.min.calls < sum.max.calls,
     calls: { ...range(total, 'calls'), withRepairs: total.callsWithRepairs },
     promptTokens: range(total, 'promptTokens'),
@@ -92,8 +130,27 @@ export async function estimate(env: Bindings, tenant: string, body: EstimateRequ
       cacheableShare: cache && cache.promptTokens > 0 ? cache.cacheableTokens / cache.promptTokens : 0,
     },
     assumptions:
-      picked.length < tasks.length
-        ? [...ASSUMPTIONS, `Sampled: ${picked.length} of ${tasks.length} items, evenly spaced, scaled to all.`]
+      picked.length < tasks.count
+        ? [...ASSUMPTIONS, `Sampled: ${picked.length} of ${tasks.count} items, evenly spaced, scaled to all.`]
         : ASSUMPTIONS,
   };
+}
+
+/**
+ * The refusal of a budget that not even the estimate's floor fits (its shortest path, shortest replies),
+ * or null when every limit may be met: a 400 `invalid_request` naming `budget.<limit>`, with the budget
+ * and the floor it is below. `what` names the work in the message, e.g. "the batch's 12 items".
+ */
+export function budgetRefusal(e: EstimateResponse, budget: Budget, what: string): ApiError | null {
+  const lowest: Record<BudgetLimit, number> = {
+    maxCostUsd: e.costUsd.min,
+    maxCalls: e.calls.min,
+    maxTokens: e.promptTokens.min + e.completionTokens.min,
+  };
+  for (const [limit, fit] of Object.entries(e.budget ?? {}) as [BudgetLimit, string][]) {
+    if (fit !== 'no') continue;
+    const message = `${String(budget[limit])} is below the least ${what} need (estimated ${String(lowest[limit])}; see POST /v1/estimates)`;
+    return new ApiError(400, 'invalid_request', `budget.${limit}: ${message}`, [{ path: `budget.${limit}`, message }]);
+  }
+  return null;
 }

@@ -263,6 +263,24 @@ export const validationHook = (
   throw invalidRequest(issues, TARGET_NAMES[result.target] ?? result.target);
 };
 
+/**
+ * A route's own validation hook for its JSON body: a failed body goes to `json` with zod's error and the
+ * raw body (to name the fields its own way; the validator hands the raw value over as `data`), any
+ * other target to {@link validationHook}.
+ */
+export function bodyValidationHook(json: (error: z.ZodError, raw: unknown) => never) {
+  return (
+    result: { success: true } | { success: false; error: z.ZodError; target: keyof ValidationTargets },
+  ): undefined => {
+    if (result.success) return undefined;
+    if (result.target !== 'json') {
+      validationHook(result);
+      return undefined;
+    }
+    return json(result.error, (result as { data?: unknown }).data);
+  };
+}
+
 /** Code for a bare `HTTPException` thrown by hono itself (validator, body parsing). */
 function codeForStatus(status: number): ErrorCode {
   if (status === 401) return 'unauthorized';

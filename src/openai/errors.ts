@@ -14,9 +14,7 @@
  */
 import { createMiddleware } from 'hono/factory';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { ValidationTargets } from 'hono';
-import type { z } from 'zod';
-import { ErrorBodySchema, invalidRequest, toIssues, validationHook } from '../http/errors.js';
+import { bodyValidationHook, ErrorBodySchema, invalidRequest, toIssues } from '../http/errors.js';
 import type { ErrorBody, Issue } from '../http/errors.js';
 import type { TenantEnv } from '../tenants/auth.js';
 import type { OpenAIErrorBody, OpenAIErrorCode } from './schemas.js';
@@ -136,16 +134,9 @@ function explain(issue: Issue): Issue {
 }
 
 /**
- * Validation hook of `POST /v1/chat/completions`: as the API's ({@link validationHook}), with the
+ * Validation hook of `POST /v1/chat/completions`: as the API's (`validationHook`, src/http/errors.ts), with the
  * refused OpenAI parameters named with their reason (`"tools" is not supported: a judge calls no tools`).
  */
-export const chatValidationHook = (
-  result: { success: true } | { success: false; error: z.ZodError; target: keyof ValidationTargets },
-): undefined => {
-  if (result.success) return undefined;
-  if (result.target !== 'json') {
-    validationHook(result);
-    return undefined;
-  }
-  throw invalidRequest(toIssues(result.error).map(explain), 'request body');
-};
+export const chatValidationHook = bodyValidationHook((error) => {
+  throw invalidRequest(toIssues(error).map(explain), 'request body');
+});

@@ -164,7 +164,7 @@ describe('request examples in the document', () => {
     adminUpdateTenant: UpdateTenantRequestSchema,
     adminCreateKey: CreateKeyRequestSchema,
     createBatch: CreateBatchRequestSchema,
-    createEstimate: EstimateRequestSchema,
+    createEstimate: EstimateRequestSchema.or(CreateComparisonRequestSchema),
     createChatCompletion: ChatCompletionRequestSchema,
     createWebhookEndpoint: CreateWebhookEndpointSchema,
     updateWebhookEndpoint: UpdateWebhookEndpointSchema,
@@ -200,8 +200,11 @@ describe('request examples in the document', () => {
           // The model names the judge and the message holds the task.
           const { evaluation } = judgeRequestOf(ChatCompletionRequestSchema.parse(example.value));
           expect(planTask(resolveJudge(evaluation.preset, evaluation.config), evaluation.task)).toBeGreaterThan(0);
-        } else if (op.operationId === 'createComparison') {
-          // Each item's first two outputs as a pairwise task, as the comparison checks its items.
+        } else if (
+          op.operationId === 'createComparison' ||
+          (op.operationId === 'createEstimate' && 'candidates' in body)
+        ) {
+          // A comparison's body (also POST /v1/estimates'): each item's first two outputs as a pairwise task, as the comparison checks its items.
           const c = CreateComparisonRequestSchema.parse(example.value);
           const judge = resolveJudge(c.preset, c.config);
           for (const item of c.items) {

@@ -4,7 +4,8 @@
  * stored by the service, read back through the API independently of the runner. Then the CLI as a user
  * runs it: the README's own-data example, a run whose items fail (exit 1, reasons on the terminal), and a
  * wrong preset refused once before any item is sent, by a given target and by the stack the runner starts
- * itself (which leaves nothing in the temporary directory).
+ * itself (which leaves nothing in the temporary directory). And `--compare` on the same stack: a comparison of
+ * three MT-Bench models on two questions, its report read back through the API.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { startLocalStack } from '../../../src/cli/local-stack.js';
 import { runMetaEval } from '../../../src/cli/meta-eval.js';
 import type { MetaEvalResult } from '../../../src/cli/meta-eval.js';
 import { loadFairEval } from '../../../src/datasets/loaders.js';
+import { runCompare } from '../../../src/cli/meta-eval-compare.js';
 
 type Label = 'A' | 'B' | 'tie';
 
@@ -198,5 +200,45 @@ describe('npm run meta-eval on the command line', () => {
     expect(r.stderr).toContain('refused this run before any item was sent (HTTP 400 unknown_preset)');
     // Nothing of the run's stack is left (tsx keeps its own cache there).
     expect(readdirSync(tmp).filter((f) => f.startsWith('tribunal-'))).toEqual([]);
+  });
+});
+
+describe('npm run meta-eval -- --compare', () => {
+  it('compares the models through POST /v1/comparisons and sets the ranking against the humans', async () => {
+    const r = await runCompare({
+      dataset: 'mt-bench-human',
+      preset: 'fastchat-pair',
+      candidates: ['gpt-4', 'vicuna-13b-v1.2', 'llama-13b'],
+      baseline: 'vicuna-13b-v1.2',
+      limit: 2,
+      target: stack!.url,
+      out: join(dir, 'compare.json'),
+      progress: false,
+    });
+    // Read back independently of the runner: the comparison it reports is the one the service stored.
+    const stored = (await (await fetch(`${stack!.url}/v1/comparisons/${r.comparison.id}`)).json()) as {
+      status: string;
+      counts: { total: number; succeeded: number };
+      ranking: { candidate: string }[];
+      gate: { candidate: string; baseline: string; outcome: string };
+      summary: string;
+    };
+    expect(stored.status).toBe('completed');
+    // 2 items × 2 pairs against the baseline, both orders inside each fastchat-pair evaluation.
+    expect(stored.counts).toMatchObject({ total: 4, succeeded: 4 });
+    expect(r.comparison.ranking.map((x) => x.candidate)).toEqual(stored.ranking.map((x) => x.candidate));
+    expect(stored.gate).toMatchObject({ candidate: 'gpt-4', baseline: 'vicuna-13b-v1.2' });
+    expect(r.exitCode).toBe(stored.gate.outcome === 'failed' ? 1 : 0);
+    // The humans' side: their votes on the same two questions and three models.
+    expect(r.human.candidates).toEqual(['gpt-4', 'vicuna-13b-v1.2', 'llama-13b']);
+    expect(r.agreement.pairs.map((p) => [p.a, p.b])).toEqual([
+      ['gpt-4', 'vicuna-13b-v1.2'],
+      ['vicuna-13b-v1.2', 'llama-13b'],
+    ]);
+    expect(r.text).toContain(`summary: ${stored.summary}`);
+    expect(r.text).toMatch(/agreement with the humans: Kendall τ /);
+    const json = JSON.parse(readFileSync(r.outFile, 'utf8')) as { comparison: { id: string }; agreement: unknown };
+    expect(json.comparison.id).toBe(r.comparison.id);
+    expect(json.agreement).toEqual(r.agreement);
   });
 });
