@@ -4,11 +4,12 @@
  * (`LLM_PRICES`). Prints per tier: the USD the verdicts report, the ratio to standard, the wall time to the last
  * verdict, and whether every verdict equals the standard run's. Then a fault run at flex with the mock refusing
  * a share of flex requests for capacity (`--flex-refusal-rate`), once per `flexFallback`, with the counts:
- * evaluations lost must be 0. The batch tier is reported as what the API answers (the wave scheduler is not
- * built yet: a 400).
+ * evaluations lost must be 0. The batch tier runs in waves against the mock's Batch API (turnaround T): its
+ * row adds the waves it took (the provider batches the mock created) and its wall time against waves × T; its
+ * fault run has the mock fail and expire a share of batch lines (half each), with the counts.
  *
  * ```
- * npm run bench:tiers -- [--items 200] [--latency 100] [--c 64] [--refusals 0.2]
+ * npm run bench:tiers -- [--items 200] [--latency 100] [--c 64] [--refusals 0.2] [--turnaround 3000] [--line-faults 0.2]
  * ```
  */
 import { join } from 'node:path';
@@ -27,19 +28,42 @@ Cost, wall time and verdicts of one batch at each service tier against the mock 
   --latency L      mock LLM latency in ms (default 100)
   --c C            BATCH_CONCURRENCY for the run (default 64)
   --refusals R     share of flex requests the mock refuses in the fault run, 0-1 (default 0.2)
+  --turnaround T   the mock's batch turnaround in ms (default 3000)
+  --line-faults F  share of batch lines that fail or expire in the fault run, half each, 0-1 (default 0.2)
   -h, --help       this text`,
   options: {
     items: { type: 'string', default: '200' },
     latency: { type: 'string', default: '100' },
     c: { type: 'string', default: '64' },
     refusals: { type: 'string', default: '0.2' },
+    turnaround: { type: 'string', default: '3000' },
+    'line-faults': { type: 'string', default: '0.2' },
   },
 } as const;
 
-/** gpt-4o-mini's list price for the mock's model, flex at half. */
+/** gpt-4o-mini's list price for the mock's model, flex and batch at half. */
 const PRICES = JSON.stringify({
-  'mock-judge': { input: 0.15, output: 0.6, flex: { input: 0.075, output: 0.3 } },
+  'mock-judge': {
+    input: 0.15,
+    output: 0.6,
+    flex: { input: 0.075, output: 0.3 },
+    batch: { input: 0.075, output: 0.3 },
+  },
 });
+
+/** How many provider batches the mock has created (each wave of the run's one coordinator is one). */
+async function mockBatchCount(mockUrl: string): Promise<number> {
+  let count = 0;
+  let after: string | null = null;
+  for (;;) {
+    const q: string = after ? `&after=${after}` : '';
+    const r = await fetch(`${mockUrl}/batches?limit=100${q}`, { headers: { authorization: 'Bearer bench' } });
+    const page = (await r.json()) as { data: { id: string }[]; has_more: boolean };
+    count += page.data.length;
+    if (!page.has_more || page.data.length === 0) return count;
+    after = page.data.at(-1)?.id ?? null;
+  }
+}
 
 interface ResultLine {
   index: number;
@@ -65,7 +89,8 @@ function body(n: number, tier: string, flexFallback: string): string {
       answerB: 'Recursion is recursion.',
     },
   }));
-  return JSON.stringify({ preset: 'chateval-faireval', tier, flexFallback, items });
+  // The verdict cache off: each tier's run pays for its own verdicts (a repeat would cost $0, bench:cache's point).
+  return JSON.stringify({ preset: 'chateval-faireval', tier, flexFallback, cache: 'off', items });
 }
 
 async function results(url: string, id: string): Promise<ResultLine[]> {
@@ -133,7 +158,7 @@ async function withStack<T>(
   latency: number,
   c: number,
   mockFlags: readonly string[],
-  fn: (url: string) => Promise<T>,
+  fn: (url: string, mockUrl: string) => Promise<T>,
 ): Promise<T> {
   const mock = await startMockProcess(latency, mockFlags);
   const stack = await startLocalStack({
@@ -142,10 +167,20 @@ async function withStack<T>(
     llmBaseUrl: mock.baseUrl,
     llmApiKey: 'bench',
     llmModel: 'mock-judge',
-    vars: { BATCH_CONCURRENCY: String(c), LLM_SUPPORTS_FLEX: 'true', LLM_SUPPORTS_BATCH: 'true', LLM_PRICES: PRICES },
+    vars: {
+      BATCH_CONCURRENCY: String(c),
+      LLM_SUPPORTS_FLEX: 'true',
+      LLM_SUPPORTS_BATCH: 'true',
+      LLM_PRICES: PRICES,
+      // The mock's batches take seconds, not hours: a batch is polled every 100-200 ms (a real provider's
+      // minutes, scaled like the turnaround). A wave's quiet stays the deployed 2 s: a batch's items start
+      // side by side, and 1 s split 200 items' first wave in two on the loaded machine (8 waves for 4).
+      BATCH_POLL_MIN_MS: '100',
+      BATCH_POLL_MAX_MS: '200',
+    },
   });
   try {
-    return await fn(stack.url);
+    return await fn(stack.url, mock.baseUrl);
   } finally {
     await stack.stop();
     await mock.stop();
@@ -157,12 +192,17 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   const latency = intOption(values.latency, 'latency', 0) ?? 100;
   const c = intOption(values.c, 'c', 1) ?? 64;
   const refusals = Number(values.refusals);
+  const turnaround = intOption(values.turnaround, 'turnaround', 1) ?? 3000;
+  const lineFaults = Number(values['line-faults']);
   const rows: string[] = [];
   const faults: string[] = [];
-  await withStack(latency, c, [], async (url) => {
+  let wavesLine = '';
+  const batchFlags = ['--batch-turnaround', String(turnaround)];
+  await withStack(latency, c, batchFlags, async (url, mockUrl) => {
     await runBatch(url, 10, 'standard'); // warm-up
     const standard = await runBatch(url, n, 'standard');
     for (const tier of ['standard', 'flex', 'batch']) {
+      const before = await mockBatchCount(mockUrl);
       const r = tier === 'standard' ? standard : await runBatch(url, n, tier);
       if (r.status !== 202) {
         rows.push(`| ${tier} | HTTP ${r.status}: ${r.message} | | | |`);
@@ -172,7 +212,30 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
       rows.push(
         `| ${tier} | ${r.costUsd.toFixed(6)} | ${(r.costUsd / standard.costUsd).toFixed(3)} | ${r.seconds.toFixed(1)} | ${same(r.lines, standard.lines)}/${n} (${ok} succeeded) |`,
       );
+      if (tier === 'batch') {
+        const waves = (await mockBatchCount(mockUrl)) - before;
+        const ideal = (waves * turnaround) / 1000;
+        wavesLine = `Batch tier: ${waves} waves (provider batches) × turnaround ${turnaround / 1000} s = ${ideal.toFixed(1)} s; wall time ${r.seconds.toFixed(1)} s = ${(r.seconds / ideal).toFixed(2)}× waves × turnaround`;
+      }
     }
+  });
+  const lineFlags = [
+    ...batchFlags,
+    '--batch-failure-rate',
+    String(lineFaults / 2),
+    '--batch-expiry-rate',
+    String(lineFaults / 2),
+  ];
+  const lineFaultRows: string[] = [];
+  await withStack(latency, c, lineFlags, async (url, mockUrl) => {
+    const before = await mockBatchCount(mockUrl);
+    const r = await runBatch(url, n, 'batch');
+    const count = (s: string) => r.lines.filter((l) => l.status === s).length;
+    const lost = n - r.lines.length + count('failed');
+    const waves = (await mockBatchCount(mockUrl)) - before;
+    lineFaultRows.push(
+      `| ${count('succeeded')} | ${count('failed')} | ${lost} | ${waves} | ${r.costUsd.toFixed(6)} | ${r.seconds.toFixed(1)} |`,
+    );
   });
   await withStack(latency, c, ['--flex-refusal-rate', String(refusals)], async (url) => {
     for (const fallback of ['standard', 'wait']) {
@@ -186,7 +249,7 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   });
   console.log(
     [
-      `Batch of ${n} × chateval-faireval, mock LLM latency ${latency} ms, BATCH_CONCURRENCY ${c}, local stack (Miniflare); mock-judge priced as gpt-4o-mini, flex at half`,
+      `Batch of ${n} × chateval-faireval, mock LLM latency ${latency} ms, BATCH_CONCURRENCY ${c}, mock batch turnaround ${turnaround} ms, local stack (Miniflare); mock-judge priced as gpt-4o-mini, flex and batch at half`,
       '',
       '| tier | USD | × standard | time to last verdict (s) | verdicts equal to standard |',
       '|---|---|---|---|---|',
@@ -197,6 +260,14 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
       '| flexFallback | succeeded | failed | lost | USD | time (s) |',
       '|---|---|---|---|---|---|',
       ...faults,
+      '',
+      wavesLine,
+      '',
+      `Fault run at batch: the mock fails ${(lineFaults * 50).toFixed(0)}% and expires ${(lineFaults * 50).toFixed(0)}% of batch lines (each resubmission draws again)`,
+      '',
+      '| succeeded | failed | lost | waves | USD | time (s) |',
+      '|---|---|---|---|---|---|',
+      ...lineFaultRows,
     ].join('\n'),
   );
   return 0;

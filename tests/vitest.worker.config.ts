@@ -19,7 +19,10 @@ export default defineConfig({
       // The production Worker plus test-only classes; EVALUATION runs the test subclass (its hooks replace casts into privates).
       main: `${root}tests/worker/test-entry.ts`,
       miniflare: {
-        durableObjects: { EVALUATION: { className: 'TestEvaluationDO', useSQLite: true } },
+        durableObjects: {
+          EVALUATION: { className: 'TestEvaluationDO', useSQLite: true },
+          WAVES: { className: 'TestWaveCoordinatorDO', useSQLite: true },
+        },
         bindings: {
           // The pool reads a developer's .dev.vars / .env through wrangler (no option turns that off):
           // every key found there is set back to wrangler.toml's value (or '' for a secret), so tests
@@ -33,8 +36,14 @@ export default defineConfig({
           // backoff's own law is tested in the node project, tests/llm/).
           LLM_TIMEOUT_MS: '5000',
           LLM_RETRY_BASE_MS: '20',
-          // The mock offers flex as OpenAI documents it (tests/worker/tiers-flex.test.ts).
+          // The mock offers flex and the Batch API as OpenAI documents them (tests/worker/tiers-*.test.ts).
           LLM_SUPPORTS_FLEX: 'true',
+          LLM_SUPPORTS_BATCH: 'true',
+          // Waves close and batches are polled on the mock's compressed clock (its turnaround: 100 ms).
+          BATCH_WAVE_QUIET_MS: '500',
+          BATCH_WAVE_MAX_WAIT_MS: '2000',
+          BATCH_POLL_MIN_MS: '50',
+          BATCH_POLL_MAX_MS: '100',
           // Batches (meta-evaluations too) run wider than deployed, so suites with many items stay quick;
           // the window itself is tested with its own width (tests/worker/batches-*.test.ts).
           BATCH_CONCURRENCY: '64',

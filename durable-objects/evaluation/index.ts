@@ -38,6 +38,7 @@ import { Stepper } from './step.js';
 import type { EndedRow } from './storage.js';
 import { EvaluationStore, parseStoredError, storedError } from './storage.js';
 import { Streams } from './streams.js';
+import type { WaveCall, WaveItemRpc, WaveResult } from '../../src/waves/rpc.js';
 
 /** Longest {@link EvaluationDO.awaitEnd} wait, ms (60 s, the API's `Prefer: wait` cap). */
 export const MAX_AWAIT_END_MS = 60_000;
@@ -49,7 +50,7 @@ export const MAX_AWAIT_END_MS = 60_000;
 export const INLINE_WATCHDOG_MS = 90_000;
 
 /** The Durable Object that runs one evaluation. RPC: {@link start}, {@link cancel}, {@link fail}, {@link awaitEnd}, {@link startAndAwait}, {@link erase}, {@link snapshot}, {@link timings}; `fetch` serves events. */
-export class EvaluationDO extends DurableObject<Bindings> implements EvaluationRpc {
+export class EvaluationDO extends DurableObject<Bindings> implements EvaluationRpc, WaveItemRpc {
   /** In-memory state and platform handles shared by the parts. Protected: test subclasses drive it. */
   protected readonly instance: EvaluationInstance;
   /** The final D1 write and progress writes. */
@@ -96,10 +97,31 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
    */
   async cancel(id: string, reason?: string): Promise<StatusResult> {
     this.checkId(id, 'cancel');
-    return await this.lifecycle.end(id, 'cancelled', {
+    const out = await this.lifecycle.end(id, 'cancelled', {
       code: 'cancelled',
       message: reason ?? 'cancelled by the caller',
     });
+    await this.withdrawFromWaves();
+    return out;
+  }
+
+  /** An ended batch-tier evaluation drops its calls from their waves (a provider batch left empty is cancelled). */
+  private async withdrawFromWaves(): Promise<void> {
+    const evaluation = this.instance.load();
+    if (evaluation?.meta.tier === 'batch' && isTerminal(evaluation.meta.status))
+      await this.stepper.waves.withdraw(evaluation);
+  }
+
+  /**
+   * A wave coordinator's results for this evaluation (batch tier): each stored through the idempotent result
+   * store (a repeat stores nothing), then the next ready calls registered; those for `coordinator` are the
+   * answer. Nothing for an evaluation this object does not run.
+   */
+  async batchResults(id: string, coordinator: string, results: WaveResult[]): Promise<WaveCall[]> {
+    this.checkId(id, 'batchResults');
+    const evaluation = this.instance.load();
+    if (!evaluation) return [];
+    return await this.stepper.waveResults(evaluation, coordinator, results);
   }
 
   /**
@@ -108,7 +130,9 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
    */
   async fail(id: string, error: EvaluationError): Promise<StatusResult> {
     this.checkId(id, 'fail');
-    return await this.lifecycle.end(id, 'failed', error);
+    const out = await this.lifecycle.end(id, 'failed', error);
+    await this.withdrawFromWaves();
+    return out;
   }
 
   /**

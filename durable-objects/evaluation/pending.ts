@@ -75,6 +75,48 @@ export class PendingCalls {
     );
   }
 
+  /**
+   * Marks a batch-tier call as registered with the coordinator `wave` (its try `attempts.length + 1`). Not an
+   * attempt out in this instance: `launched_at` stays null, so a fresh instance counts no eviction.
+   */
+  enlist(callId: string, attempts: readonly LlmAttempt[], wave: string, at: number): void {
+    this.sql.exec(
+      `INSERT INTO pending (call_id, tier, launched_at, attempts, first_at, wave) VALUES (?, 'batch', NULL, ?, ?, ?)
+       ON CONFLICT (call_id) DO UPDATE SET tier = 'batch', attempts = excluded.attempts, wave = excluded.wave`,
+      callId,
+      JSON.stringify(attempts),
+      at,
+      wave,
+    );
+  }
+
+  /** A batch-tier call's try failed: it waits for the next wave with `attempts` (no coordinator holds it). */
+  unlist(callId: string, attempts: readonly LlmAttempt[]): void {
+    this.sql.exec('UPDATE pending SET wave = NULL, attempts = ? WHERE call_id = ?', JSON.stringify(attempts), callId);
+  }
+
+  /** A batch-tier call whose tries in waves are spent: it goes as a synchronous call, with `attempts` so far. */
+  toSync(callId: string, attempts: readonly LlmAttempt[]): void {
+    this.sql.exec(
+      'UPDATE pending SET wave = NULL, sync = 1, attempts = ? WHERE call_id = ?',
+      JSON.stringify(attempts),
+      callId,
+    );
+  }
+
+  /** The coordinators holding some of this evaluation's calls. */
+  waves(): string[] {
+    return this.sql
+      .exec<{ wave: string }>('SELECT DISTINCT wave FROM pending WHERE wave IS NOT NULL')
+      .toArray()
+      .map((r) => r.wave);
+  }
+
+  /** Forgets every batch-tier registration (the evaluation ended and withdrew them). */
+  forgetWaves(): void {
+    this.sql.exec('DELETE FROM pending WHERE wave IS NOT NULL');
+  }
+
   /** Forgets a call whose result is stored. */
   settle(callId: string): void {
     this.sql.exec('DELETE FROM pending WHERE call_id = ?', callId);

@@ -23,6 +23,8 @@ import { callFinishedEvent, callStartedEvent } from './event-builders.js';
 import type { FinalWriter } from './final-write.js';
 import type { CachedEvaluation, EvaluationInstance } from './instance.js';
 import { ConfigError, configOf } from '../../src/config/vars.js';
+import type { WaveCall, WaveResult } from '../../src/waves/rpc.js';
+import { ItemWaves, WAVE_WATCHDOG_MS } from './waves.js';
 
 /** Consecutive throwing alarm invocations after which the evaluation is failed with `internal_error`. Default 5. */
 export const MAX_ALARM_FAILURES = 5;
@@ -64,11 +66,23 @@ export class Stepper {
   private supportsN: (call: { provider?: string | undefined }) => boolean = () => false;
   /** The budget check (src/budgets/call-check.ts), made on the first step of an evaluation with a budget. */
   private admission: ReturnType<typeof budgetAdmission> | null = null;
+  /** The batch tier's side of this instance: registering calls in waves, taking their results. */
+  readonly waves: ItemWaves;
 
   constructor(
     private readonly instance: EvaluationInstance,
     private readonly final: FinalWriter,
-  ) {}
+  ) {
+    this.waves = new ItemWaves(instance, {
+      record: (evaluation, request, result, startedAt) => {
+        this.record(evaluation, request, result, startedAt);
+      },
+      admission: async (evaluation) => {
+        const check = await this.budgetCheck(evaluation);
+        return check ? (r, held) => check(r, held) : null;
+      },
+    });
+  }
 
   /**
    * One alarm invocation. A throw lets the platform retry; after {@link MAX_ALARM_FAILURES} consecutive
@@ -144,6 +158,7 @@ export class Stepper {
    */
   private async settled(evaluation: CachedEvaluation): Promise<boolean> {
     if (isTerminal(evaluation.meta.status)) {
+      if (evaluation.meta.tier === 'batch') await this.waves.withdraw(evaluation);
       if (evaluation.meta.finalized === 0 && this.instance.inFlight.size === 0) await this.final.finalize(evaluation);
       return true;
     }
@@ -155,6 +170,8 @@ export class Stepper {
     } else {
       this.instance.setTerminal(evaluation, 'failed', { ...done.error });
     }
+    // A failed call ends the evaluation with calls of it still in a wave: they are no longer awaited.
+    if (evaluation.meta.tier === 'batch') await this.waves.withdraw(evaluation);
     await this.final.finalize(evaluation);
     return true;
   }
@@ -164,6 +181,10 @@ export class Stepper {
     if (!this.llmFn(evaluation)) {
       // Misconfigured deployment (e.g. LLM_BASE_URL empty): retrying cannot help, so end it with the reason.
       await this.settled(evaluation);
+      return;
+    }
+    if (evaluation.meta.tier === 'batch') {
+      await this.waveStep(evaluation);
       return;
     }
     const ran = await this.pool(evaluation);
@@ -186,6 +207,47 @@ export class Stepper {
     // Calls still in flight belong to a concurrent invocation of this instance, which re-arms itself.
     if (this.instance.inFlight.size > 0) return;
     await this.instance.ctx.storage.setAlarm(this.nextAlarm(evaluation));
+  }
+
+  /**
+   * A step at tier `batch`: register the ready calls with their coordinators (who step this object again with
+   * their results), then check back after {@link WAVE_WATCHDOG_MS} should a registration have been lost. A
+   * refusal by the budget may have concluded the evaluation: then the next step, at once, ends it.
+   */
+  private async waveStep(evaluation: CachedEvaluation): Promise<void> {
+    // Calls whose tries in waves are spent go as synchronous standard calls, with the retry policy's attempts.
+    const sync = this.waves.syncCalls(evaluation).filter((r) => !this.instance.inFlight.has(r.id));
+    if (sync.length > 0) {
+      await Promise.all(sync.map((r) => this.call(evaluation, r, true)));
+      if (await this.settled(evaluation)) {
+        await this.waves.withdraw(evaluation);
+        return;
+      }
+    }
+    const { refused } = await this.waves.register(evaluation);
+    if (refused && (await this.settled(evaluation))) {
+      await this.waves.withdraw(evaluation);
+      return;
+    }
+    await this.instance.ctx.storage.setAlarm(Date.now() + (refused ? 1 : WAVE_WATCHDOG_MS));
+  }
+
+  /**
+   * A coordinator's results (`batchResults`): stored, then the next ready calls registered; those for the
+   * delivering coordinator are answered. An evaluation that concluded or ended gets its final write from the
+   * alarm, at once, and withdraws its calls still out.
+   */
+  async waveResults(evaluation: CachedEvaluation, coordinator: string, results: WaveResult[]): Promise<WaveCall[]> {
+    if (isTerminal(evaluation.meta.status) && evaluation.meta.finalized === 1) return [];
+    const sync = this.waves.receive(evaluation, results);
+    const engine = evaluation.engine;
+    if (sync || isTerminal(evaluation.meta.status) || !engine || outcome(engine.method, engine.state) !== null) {
+      await this.instance.ctx.storage.setAlarm(Date.now() + 1);
+      return [];
+    }
+    const { kept, refused } = await this.waves.register(evaluation, coordinator);
+    await this.instance.ctx.storage.setAlarm(Date.now() + (refused ? 1 : WAVE_WATCHDOG_MS));
+    return kept;
   }
 
   /**
@@ -248,15 +310,18 @@ export class Stepper {
    * The evaluation's budget check for the pool, or null without a budget. It counts the calls in flight in
    * every invocation of this instance, so a call only waits while some call may still settle.
    */
-  private async budgetCheck(evaluation: CachedEvaluation): Promise<((request: LlmCallRequest) => Admission) | null> {
+  private async budgetCheck(
+    evaluation: CachedEvaluation,
+  ): Promise<((request: LlmCallRequest, held?: readonly LlmCallRequest[]) => Admission) | null> {
     if (!evaluation.engine || !budgetOf(evaluation.engine.state.config)) return null;
     this.admission ??= budgetAdmission(await loadCallMeter(settingsFromEnv(llmEnvOf(this.instance.env))));
     const admission = this.admission;
-    return (request) =>
+    // `held`: calls out elsewhere (the batch tier's calls registered in a wave), counted as in flight.
+    return (request, held = []) =>
       evaluation.engine
         ? admission(
             request,
-            [...this.instance.inFlight.values()].map((c) => c.request),
+            [...[...this.instance.inFlight.values()].map((c) => c.request), ...held],
             evaluation.engine.state,
           )
         : 'launch';
@@ -285,7 +350,7 @@ export class Stepper {
    * short, or a flex call refused under `wait`, is parked for a later invocation instead of stored.
    * Throws only for bugs/storage errors.
    */
-  private async call(evaluation: CachedEvaluation, request: LlmCallRequest): Promise<void> {
+  private async call(evaluation: CachedEvaluation, request: LlmCallRequest, afterWaves = false): Promise<void> {
     const startedAt = Date.now();
     const pending = this.instance.store.pending;
     const row = pending.get(request.id);
@@ -315,7 +380,8 @@ export class Stepper {
         // One prompt cache key per evaluation: its calls share the provider's cache route (sent where supported).
         promptCacheKey: evaluation.meta.id,
         deadlineMs: this.invocationStart + configOf(this.instance.env).CALL_DEADLINE_MS,
-        attemptsMade: earlier.length,
+        // After its tries in waves, a batch-tier call gets the retry policy's attempts of its own.
+        attemptsMade: afterWaves ? 0 : earlier.length,
       });
     } finally {
       this.instance.inFlight.delete(request.id);

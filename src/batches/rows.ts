@@ -434,3 +434,15 @@ export async function getBatchFanout(db: D1Database, id: string): Promise<{ sent
     .first<{ sent: number; budget: number }>();
   return row ? { sent: row.sent, budget: row.budget === 1 } : null;
 }
+
+/**
+ * How many items the batch (or comparison, or meta-evaluation) `id` has, or null for no such batch: a wave
+ * coordinator closes a group's first wave once that many items have registered calls.
+ */
+export async function batchSize(db: D1Database, id: string): Promise<number | null> {
+  const row = await db
+    .prepare('SELECT items_total FROM batches WHERE id = ?')
+    .bind(id)
+    .first<{ items_total: number }>();
+  return row?.items_total ?? null;
+}

@@ -34,6 +34,11 @@ export const BatchItemSchema = z
       .describe('Your id for the item (unique in the batch); results carry it back.'),
     task: Task,
     metadata: MetadataSchema.optional(),
+    /**
+     * This item's rubric, instead of the batch's `rubric` (same forms: `rb_…`, `@n`, `#tag`, inline; resolved
+     * at submit). Default: the batch's.
+     */
+    rubric: CreateEvaluationRequestSchema.shape.rubric,
   })
   .strict()
   .meta({ id: 'BatchItem' });

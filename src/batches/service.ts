@@ -7,6 +7,7 @@
 import type { CreatorInfo } from '../evaluations/service.js';
 import { encodeCursor, decodeCursor } from '../http/cursor.js';
 import { ApiError, invalidRequest } from '../http/errors.js';
+import type { ResolvedJudge } from '../methods/resolve-judge.js';
 import { checkLlmConfig, resolveJudge } from '../methods/resolve-judge.js';
 import { VerdictSummarySchema } from '../evaluations/schemas.js';
 import type { Bindings } from '../config/bindings.js';
@@ -29,11 +30,11 @@ import { aspectAggregates, listBatches, resultsPage, usageAggregates, verdictAgg
 import type { BatchRecord } from './rows.js';
 import { getBatch, requestCancel } from './rows.js';
 import { rubricStampOf } from '../evaluations/rows.js';
-import { resolveRubricRef } from '../rubrics/resolve.js';
+import type { ResolvedRubric } from '../rubrics/resolve.js';
 import { submitBatch } from './submit.js';
 import { checkBatchBudget } from './budget-check.js';
 import { requireSigningSecret, requireWebhookUrl } from '../webhooks/url-checks.js';
-import { limitsFor } from '../evaluations/service.js';
+import { limitsFor, requestRubric } from '../evaluations/service.js';
 import { resolveTier } from '../tiers/resolve.js';
 
 /** Relative links of a batch. */
@@ -60,7 +61,9 @@ export async function createBatch(
   const tier = resolveTier(env, judge, request, limits.defaultTier);
   const webhookUrl = request.webhook ? requireWebhookUrl(env, request.webhook.url, 'webhook.url') : null;
   if (webhookUrl !== null) await requireSigningSecret(env, tenant, 'webhook.url');
-  const rubric = request.rubric === undefined ? null : await resolveRubricRef(env, tenant, request.rubric);
+  // G-Eval style judges get the version's auto-CoT steps, written once first when none are (503 / 502 otherwise).
+  const rubric = await requestRubric(env, tenant, judge, request.rubric, { ...creator, limits });
+  const itemRubrics = await resolveItemRubrics(env, tenant, judge, request, { ...creator, limits });
   if (request.budget) await checkBatchBudget(env, tenant, request, judge);
   const r = await submitBatch(env, {
     ...tier,
@@ -69,7 +72,12 @@ export async function createBatch(
     kind: 'batch',
     preset: request.preset ?? null,
     judge,
-    items: request.items.map((i) => ({ itemId: i.id ?? null, task: i.task, metadata: i.metadata ?? null })),
+    items: request.items.map((i, n) => ({
+      itemId: i.id ?? null,
+      task: i.task,
+      metadata: i.metadata ?? null,
+      ...(itemRubrics[n] !== undefined ? { rubric: itemRubrics[n] } : {}),
+    })),
     webhookUrl,
     budget: request.budget ?? null,
     idempotencyKey,
@@ -81,6 +89,33 @@ export async function createBatch(
     body: { id: r.id, kind: 'batch', status: r.status, itemsTotal: r.itemsTotal, links: batchLinks(r.id) },
     replayed: r.replayed,
   };
+}
+
+/**
+ * Each item's own `rubric` resolved (each distinct reference once, errors naming `items.N.rubric`), with its
+ * auto-CoT steps as the batch's; undefined for an item that judges by the batch's rubric.
+ */
+async function resolveItemRubrics(
+  env: Bindings,
+  tenant: string,
+  judge: ResolvedJudge,
+  request: CreateBatchRequest,
+  creator: CreatorInfo,
+): Promise<(ResolvedRubric | null | undefined)[]> {
+  const seen = new Map<string, Promise<ResolvedRubric | null>>();
+  return Promise.all(
+    request.items.map((item, i): Promise<ResolvedRubric | null | undefined> => {
+      if (item.rubric === undefined) return Promise.resolve(undefined);
+      const ref = item.rubric;
+      const key = JSON.stringify(ref);
+      let resolved = seen.get(key);
+      if (!resolved) {
+        resolved = requestRubric(env, tenant, judge, ref, creator, `items.${i}.rubric`);
+        seen.set(key, resolved);
+      }
+      return resolved;
+    }),
+  );
 }
 
 /** The batch or 404 `not_found`. */

@@ -53,6 +53,8 @@ export interface SubmitItem {
   itemId: string | null;
   task: Task;
   metadata: Record<string, string | number | boolean> | null;
+  /** This item's rubric instead of the submission's (resolved by the caller); absent: the submission's. */
+  rubric?: ResolvedRubric | null;
 }
 
 /** What {@link submitBatch} needs: with its tier (every item's, resolved by the caller: src/tiers/resolve.ts). */
@@ -107,7 +109,21 @@ export function planItems(
   rubric?: ResolvedRubric | null,
 ): NewBatchItem[] {
   return items.map((item, i) => {
-    const callsPlanned = planTask(judge, item.task, `items.${i}.task`, rubric?.content);
+    const own = item.rubric !== undefined;
+    const judgedBy = own ? item.rubric : rubric;
+    if (own && judgedBy && judgedBy.content.kind !== item.task.kind)
+      throw new ApiError(
+        400,
+        'rubric_task_mismatch',
+        `items.${i}.rubric: a ${judgedBy.content.kind} rubric cannot judge a ${item.task.kind} task`,
+        [
+          {
+            path: `items.${i}.rubric`,
+            message: `a ${judgedBy.content.kind} rubric cannot judge a ${item.task.kind} task`,
+          },
+        ],
+      );
+    const callsPlanned = planTask(judge, item.task, `items.${i}.task`, judgedBy?.content);
     const size =
       encoder.encode(JSON.stringify(item.task)).byteLength + encoder.encode(JSON.stringify(item.metadata)).byteLength;
     if (size > ITEM_CHUNK_BYTES) {
@@ -125,9 +141,17 @@ export function planItems(
       task: item.task,
       metadata: item.metadata,
       callsPlanned,
-      rubric: rubric?.record ?? null,
+      rubric: judgedBy?.record ?? null,
     };
   });
+}
+
+/** The inline rubrics of a submission (its own and its items'), each content once. */
+function inlineRubrics(s: BatchSubmission): ResolvedRubric[] {
+  const all = [s.rubric, ...s.items.map((i) => i.rubric)];
+  const out = new Map<string, ResolvedRubric>();
+  for (const r of all) if (r && !r.stored) out.set(r.record.hash, r);
+  return [...out.values()];
 }
 
 /** Validates, stores and enqueues a batch (see the module note). */
@@ -136,16 +160,24 @@ export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Su
   const items = planItems(s.judge, s.items, s.rubric);
   const total = s.expanded?.total ?? items.length;
   if (s.metadataOf) for (const item of items) item.metadata = s.metadataOf(id, item);
-  const plans = await requestCachePlans(
-    env,
-    { ...s.judge, rubricHash: s.rubric?.record.hash ?? null },
-    s.cache ?? {},
-    items.map((item) => item.task),
+  // The verdict cache keys on the rubric: items are planned per rubric they judge by.
+  const byRubric = new Map<string | null, number[]>();
+  items.forEach((item, i) =>
+    byRubric.set(item.rubric?.hash ?? null, [...(byRubric.get(item.rubric?.hash ?? null) ?? []), i]),
   );
-  items.forEach((item, i) => {
-    const plan = plans[i];
-    if (plan) item.cache = plan;
-  });
+  for (const [rubricHash, indices] of byRubric) {
+    const plans = await requestCachePlans(
+      env,
+      { ...s.judge, rubricHash },
+      s.cache ?? {},
+      indices.map((i) => items[i]?.task),
+    );
+    indices.forEach((i, k) => {
+      const plan = plans[k];
+      const item = items[i];
+      if (plan && item) item.cache = plan;
+    });
+  }
   const config = configOf(env);
   const hash = s.idempotencyKey === null ? null : await requestHash({ kind: s.kind, request: s.request });
   const now = Date.now();
@@ -181,14 +213,12 @@ export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Su
     },
     [
       // An inline rubric's content, stored by hash (a stored version's was stored with the version).
-      ...(s.rubric && !s.rubric.stored
-        ? [contentStatement(env.DB, s.tenant, s.rubric.record.hash, s.rubric.content, now)]
-        : []),
+      ...inlineRubrics(s).map((r) => contentStatement(env.DB, s.tenant, r.record.hash, r.content, now)),
       ...(s.expanded?.statements(id) ?? []),
       ...(s.extra?.(id, items) ?? []),
       // Items whose verdict is cached are marked as hits in the same transaction: the window starts them as
       // any other item, and each ends at once with its cached verdict (no LLM call).
-      ...(plans.some((p) => p.mode === 'use')
+      ...(items.some((item) => item.cache?.mode === 'use')
         ? [markHitsStatement(env.DB, { batchId: id }, servesSince(now, config.VERDICT_CACHE_TTL_DAYS))]
         : []),
     ],

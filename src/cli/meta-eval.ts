@@ -181,6 +181,11 @@ async function judgeItems(base: string, options: MetaEvalOptions, items: Labelle
       score: r.verdict?.score ?? null,
       positionFlip: r.verdict?.positionFlip ?? null,
       decided: r.verdict?.votes.some((v) => v.parsed) === true,
+      // Labels per aspect and a multi-aspect verdict: the printed report gains a row per aspect.
+      humanAspects: r.item.humanAspects ?? null,
+      aspectScores: r.verdict?.aspects
+        ? Object.fromEntries(r.verdict.aspects.map((a) => [a.name, a.score ?? null]))
+        : null,
     })),
     reportOptionsFor(options.dataset),
   );

@@ -2697,7 +2697,7 @@ export interface components {
             message: string;
         };
         /**
-         * @description `standard`: synchronous calls at the full price. `flex`: the same calls with `service_tier: "flex"`, half price, slower, sometimes refused for capacity (see `flexFallback`). `batch`: the calls go to the provider's Batch API in waves (every ready call of every item at once; the next calls when the results are in), half price, each wave within 24 h; not yet run by this deployment (a request for it is a 400 `tier_unsupported`).
+         * @description `standard`: synchronous calls at the full price. `flex`: the same calls with `service_tier: "flex"`, half price, slower, sometimes refused for capacity (see `flexFallback`). `batch`: the calls go to the provider's Batch API in waves (every ready call of every item at once; the next calls when the results are in), half price, each wave within 24 h; a line the provider failed or let expire goes in the next wave, and past the retry policy's tries as a synchronous standard call.
          * @enum {string}
          */
         Tier: "standard" | "flex" | "batch";
@@ -2855,6 +2855,7 @@ export interface components {
                 evaluationSteps?: string;
             }[];
             evaluationSteps?: string;
+            autoSteps?: boolean;
             /** @description Accepted so that a rubric body can be sent as is; not used. */
             name?: string;
             /** @description Accepted (and checked) so that a rubric body can be sent as is; not run. */
@@ -3152,6 +3153,9 @@ export interface components {
                 }[];
             };
             human: ("A" | "B" | "tie") | number;
+            humanAspects?: {
+                [key: string]: number;
+            };
             group?: string;
         };
         MetaEvaluation: {
@@ -3179,6 +3183,14 @@ export interface components {
                 winner: "A" | "B" | "tie" | null;
                 /** @description The judge's score once the item succeeded (pointwise); null before, or pairwise. */
                 score: number | null;
+                /** @description The human scores per aspect sent with the item (`humanAspects`); null without. */
+                humanAspects: {
+                    [key: string]: number;
+                } | null;
+                /** @description The judge's score per aspect once the item succeeded (a multi-aspect judge); null otherwise. */
+                aspects: {
+                    [key: string]: number | null;
+                } | null;
             }[];
             /** @description The latest Trust or Escalate calibration of this cascade run (`POST /v1/meta-evaluations/{id}/calibrate`); null before one. */
             calibration: {
@@ -3329,6 +3341,70 @@ export interface components {
                 spearman: number | null;
                 kendall: number | null;
             };
+            aspects?: {
+                aspect: string;
+                n: number;
+                nScored: number;
+                nMissing: number;
+                bootstrap: {
+                    resamples: number;
+                    seed: number;
+                    level: number;
+                } | null;
+                nGroups: number;
+                item: {
+                    pearson: {
+                        value: number | null;
+                        ci: {
+                            lo: number;
+                            hi: number;
+                        } | null;
+                    };
+                    spearman: {
+                        value: number | null;
+                        ci: {
+                            lo: number;
+                            hi: number;
+                        } | null;
+                    };
+                    kendall: {
+                        value: number | null;
+                        ci: {
+                            lo: number;
+                            hi: number;
+                        } | null;
+                    };
+                };
+                group: {
+                    pearson: {
+                        value: number | null;
+                        ci: {
+                            lo: number;
+                            hi: number;
+                        } | null;
+                        groupsUsed: number;
+                        groupsSkipped: number;
+                    };
+                    spearman: {
+                        value: number | null;
+                        ci: {
+                            lo: number;
+                            hi: number;
+                        } | null;
+                        groupsUsed: number;
+                        groupsSkipped: number;
+                    };
+                    kendall: {
+                        value: number | null;
+                        ci: {
+                            lo: number;
+                            hi: number;
+                        } | null;
+                        groupsUsed: number;
+                        groupsSkipped: number;
+                    };
+                };
+            }[];
         } | null;
         /** @description The judge's reliability over every repeat (`repeats` > 1), once every repeat ended: test-retest agreement (all repeats agree; Krippendorff's α), position bias (how often the answer shown first wins), flip rate, tie / unparsed / inconclusive / failed rates, and agreement of each repeat with the human label, each with a bootstrap 95% CI over items. */
         ReliabilityReport: {
@@ -3599,6 +3675,70 @@ export interface components {
                     spearman: number | null;
                     kendall: number | null;
                 };
+                aspects?: {
+                    aspect: string;
+                    n: number;
+                    nScored: number;
+                    nMissing: number;
+                    bootstrap: {
+                        resamples: number;
+                        seed: number;
+                        level: number;
+                    } | null;
+                    nGroups: number;
+                    item: {
+                        pearson: {
+                            value: number | null;
+                            ci: {
+                                lo: number;
+                                hi: number;
+                            } | null;
+                        };
+                        spearman: {
+                            value: number | null;
+                            ci: {
+                                lo: number;
+                                hi: number;
+                            } | null;
+                        };
+                        kendall: {
+                            value: number | null;
+                            ci: {
+                                lo: number;
+                                hi: number;
+                            } | null;
+                        };
+                    };
+                    group: {
+                        pearson: {
+                            value: number | null;
+                            ci: {
+                                lo: number;
+                                hi: number;
+                            } | null;
+                            groupsUsed: number;
+                            groupsSkipped: number;
+                        };
+                        spearman: {
+                            value: number | null;
+                            ci: {
+                                lo: number;
+                                hi: number;
+                            } | null;
+                            groupsUsed: number;
+                            groupsSkipped: number;
+                        };
+                        kendall: {
+                            value: number | null;
+                            ci: {
+                                lo: number;
+                                hi: number;
+                            } | null;
+                            groupsUsed: number;
+                            groupsSkipped: number;
+                        };
+                    };
+                }[];
             } | null;
             /** @description ISO 8601 UTC. */
             completedAt: string | null;
@@ -3709,6 +3849,7 @@ export interface components {
                 evaluationSteps?: string;
             }[];
             evaluationSteps?: string;
+            autoSteps?: boolean;
             examples: {
                 task: {
                     /** @enum {string} */
@@ -3770,6 +3911,7 @@ export interface components {
             }[];
             hash: string;
             tags: string[];
+            /** @description G-Eval's auto-CoT steps written for this version (generated, once, the first time a judge whose templates carry steps used it); null while none were: steps given with the version are `evaluationSteps` above. */
             steps: components["schemas"]["RubricSteps"] | null;
             check: components["schemas"]["RubricCheck"] | null;
             /** @description ISO 8601 UTC. */
@@ -3861,6 +4003,7 @@ export interface components {
                 evaluationSteps?: string;
             }[];
             evaluationSteps?: string;
+            autoSteps?: boolean;
             /** @description Golden examples, at most 500: `POST …/versions/{n}/check` runs them as a meta-evaluation. */
             examples?: {
                 task: {
@@ -3983,6 +4126,7 @@ export interface components {
                 evaluationSteps?: string;
             }[];
             evaluationSteps?: string;
+            autoSteps?: boolean;
             /** @description Golden examples, at most 500: `POST …/versions/{n}/check` runs them as a meta-evaluation. */
             examples?: {
                 task: {
@@ -4082,8 +4226,10 @@ export interface components {
                 evaluationSteps?: string;
             }[];
             evaluationSteps?: string;
+            autoSteps?: boolean;
             hash: string;
             tags: string[];
+            /** @description G-Eval's auto-CoT steps written for this version (generated, once, the first time a judge whose templates carry steps used it); null while none were: steps given with the version are `evaluationSteps` above. */
             steps: components["schemas"]["RubricSteps"] | null;
             check: components["schemas"]["RubricCheck"] | null;
             /** @description ISO 8601 UTC. */
@@ -4124,6 +4270,7 @@ export interface components {
                 evaluationSteps?: string;
             }[];
             evaluationSteps?: string;
+            autoSteps?: boolean;
             examples: {
                 task: {
                     /** @enum {string} */
@@ -4185,6 +4332,7 @@ export interface components {
             }[];
             hash: string;
             tags: string[];
+            /** @description G-Eval's auto-CoT steps written for this version (generated, once, the first time a judge whose templates carry steps used it); null while none were: steps given with the version are `evaluationSteps` above. */
             steps: components["schemas"]["RubricSteps"] | null;
             check: components["schemas"]["RubricCheck"] | null;
             /** @description ISO 8601 UTC. */
@@ -4478,6 +4626,7 @@ export interface components {
             id?: string;
             task: components["schemas"]["Task"];
             metadata?: components["schemas"]["Metadata"];
+            rubric?: components["schemas"]["RubricRef"];
         };
         BatchList: {
             data: components["schemas"]["BatchSummary"][];
@@ -4613,6 +4762,7 @@ export interface components {
                     evaluationSteps?: string;
                 }[];
                 evaluationSteps?: string;
+                autoSteps?: boolean;
                 /** @description Accepted so that a rubric body can be sent as is; not used. */
                 name?: string;
                 /** @description Accepted (and checked) so that a rubric body can be sent as is; not run. */
@@ -5381,6 +5531,7 @@ export interface components {
                     evaluationSteps?: string;
                 }[];
                 evaluationSteps?: string;
+                autoSteps?: boolean;
                 /** @description Accepted so that a rubric body can be sent as is; not used. */
                 name?: string;
                 /** @description Accepted (and checked) so that a rubric body can be sent as is; not run. */
@@ -5600,6 +5751,7 @@ export interface components {
                     evaluationSteps?: string;
                 }[];
                 evaluationSteps?: string;
+                autoSteps?: boolean;
                 /** @description Accepted so that a rubric body can be sent as is; not used. */
                 name?: string;
                 /** @description Accepted (and checked) so that a rubric body can be sent as is; not run. */
@@ -5817,6 +5969,8 @@ export interface operations {
                 batch?: string;
                 /** @description Only evaluations whose metadata has this entry, as `key:value` (split at the first `:`). Compared as text: a string value as it is, a number in JSON form (`n:3`, `score:0.5`), a boolean as `true` / `false`. */
                 metadata?: string;
+                /** @description Only evaluations judged by this stored rubric (`rb_…`: any version), or by one version of it (`rb_…@3`), as their `rubric` records it. A version's auto-CoT steps evaluation (method `rubric-steps`) is listed with it. */
+                rubric?: string;
                 /** @description Only evaluations created at or after this time (ISO 8601). */
                 createdAfter?: string;
                 /** @description Only evaluations created before this time (ISO 8601). */
@@ -6033,7 +6187,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: the deployment has no usable LLM settings (an operator must fix them). */
+            /** @description `rubric_steps_failed`: writing the rubric version's evaluation steps (G-Eval's auto-CoT, one `rubric-steps` evaluation) failed; the message has its error, and the next request tries again. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rubric_steps_pending`, `llm_not_configured`, `config_invalid`, `auth_not_configured`: the rubric version's evaluation steps are still being written (`Retry-After`; nothing was created, so retry with the same `Idempotency-Key`), the deployment has no usable LLM settings, or its configuration is invalid. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6789,7 +6952,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: the deployment has no usable LLM settings (an operator must fix them). */
+            /** @description `rubric_steps_failed`: writing the rubric version's evaluation steps (G-Eval's auto-CoT, one `rubric-steps` evaluation) failed; the message has its error, and the next request tries again. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rubric_steps_pending`, `llm_not_configured`, `config_invalid`, `auth_not_configured`: the rubric version's evaluation steps are still being written (`Retry-After`; nothing was created, so retry with the same `Idempotency-Key`), the deployment has no usable LLM settings, or its configuration is invalid. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7100,7 +7272,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: the deployment has no usable LLM settings (an operator must fix them). */
+            /** @description `rubric_steps_failed`: writing the rubric version's evaluation steps (G-Eval's auto-CoT, one `rubric-steps` evaluation) failed; the message has its error, and the next request tries again. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rubric_steps_pending`, `llm_not_configured`, `config_invalid`, `auth_not_configured`: the rubric version's evaluation steps are still being written (`Retry-After`; nothing was created, so retry with the same `Idempotency-Key`), the deployment has no usable LLM settings, or its configuration is invalid. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9101,7 +9282,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: the deployment has no usable LLM settings (an operator must fix them). */
+            /** @description `rubric_steps_failed`: writing the rubric version's evaluation steps (G-Eval's auto-CoT, one `rubric-steps` evaluation) failed; the message has its error, and the next request tries again. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rubric_steps_pending`, `llm_not_configured`, `config_invalid`, `auth_not_configured`: the rubric version's evaluation steps are still being written (`Retry-After`; nothing was created, so retry with the same `Idempotency-Key`), the deployment has no usable LLM settings, or its configuration is invalid. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9587,7 +9777,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: the deployment has no usable LLM settings (an operator must fix them). */
+            /** @description `rubric_steps_failed`: writing the rubric version's evaluation steps (G-Eval's auto-CoT, one `rubric-steps` evaluation) failed; the message has its error, and the next request tries again. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rubric_steps_pending`, `llm_not_configured`, `config_invalid`, `auth_not_configured`: the rubric version's evaluation steps are still being written (`Retry-After`; nothing was created, so retry with the same `Idempotency-Key`), the deployment has no usable LLM settings, or its configuration is invalid. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10092,7 +10291,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIError"];
                 };
             };
-            /** @description `evaluation_failed`: the evaluation failed (its own error in `evaluationError`, e.g. an LLM failure after retries). */
+            /** @description `evaluation_failed`, `rubric_steps_failed`: the evaluation failed (its own error in `evaluationError`, e.g. an LLM failure after retries), or writing the rubric version's evaluation steps (G-Eval's auto-CoT) failed. */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -10101,7 +10300,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIError"];
                 };
             };
-            /** @description `llm_not_configured`, `config_invalid`: the deployment has no usable LLM settings, or its configuration is invalid (an operator must fix them). */
+            /** @description `llm_not_configured`, `config_invalid`, `rubric_steps_pending`: the deployment has no usable LLM settings, or its configuration is invalid (an operator must fix them), or the rubric version's evaluation steps are still being written (`Retry-After`). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11966,7 +12165,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: the deployment has no usable LLM settings. */
+            /** @description `rubric_steps_failed`: writing the rubric version's evaluation steps (G-Eval's auto-CoT, one `rubric-steps` evaluation) failed; the message has its error, and the next request tries again. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rubric_steps_pending`, `llm_not_configured`, `config_invalid`, `auth_not_configured`: the rubric version's evaluation steps are still being written (`Retry-After`; nothing was created, so retry with the same `Idempotency-Key`), the deployment has no usable LLM settings, or its configuration is invalid. */
             503: {
                 headers: {
                     [name: string]: unknown;

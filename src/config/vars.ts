@@ -170,11 +170,36 @@ export const VARS = {
     's',
     'Flex with flexFallback "wait": how long a refused call keeps being retried before it fails.',
   ),
+  BATCH_WAVE_QUIET_MS: spec(
+    integer(0),
+    '2000',
+    'ms',
+    'Batch tier: a wave closes this long after its last new call (or at once when every item of its group has reported).',
+  ),
+  BATCH_WAVE_MAX_WAIT_MS: spec(
+    integer(0),
+    '30000',
+    'ms',
+    'Batch tier: a wave closes at the latest this long after its first call.',
+  ),
+  BATCH_POLL_MIN_MS: spec(
+    integer(1),
+    '30000',
+    'ms',
+    "Batch tier: the first poll of a provider batch's status after its submission; the wait doubles from here.",
+  ),
+  BATCH_POLL_MAX_MS: spec(integer(1), '600000', 'ms', 'Batch tier: the longest wait between two polls of a batch.'),
   OPENAI_WAIT_SECONDS: spec(
     integer(1, 600),
     '120',
     's',
     'How long POST /v1/chat/completions waits for the verdict (1-600).',
+  ),
+  RUBRIC_STEPS_WAIT_SECONDS: spec(
+    integer(1, 120),
+    '20',
+    's',
+    "How long a request judged by a stored rubric waits for the version's auto-CoT steps before 503 rubric_steps_pending (1-120).",
   ),
   WEBHOOK_TIMEOUT_MS: spec(integer(1), '10000', 'ms', 'Per-attempt timeout of an outbound webhook.'),
   WEBHOOK_ALLOW_LOOPBACK: spec(

@@ -111,6 +111,11 @@ export const RubricContentShape = {
   aspects: z.array(RubricAspectSchema).min(1).max(MAX_RUBRIC_ASPECTS).optional(),
   /** G-Eval style evaluation steps, given or generated (auto-CoT, the `rubric-steps` method). */
   evaluationSteps: text(MAX_CRITERIA_CHARS).optional(),
+  /**
+   * The API's policy, not read by the engine: `false` keeps a stored rubric without steps on the templates'
+   * generic steps instead of having G-Eval's auto-CoT write them. Default: written (true).
+   */
+  autoSteps: z.boolean().optional(),
 };
 
 /** The cross-field checks of a rubric's content; each issue names its field. Exported for schemas that extend it. */

@@ -15,7 +15,10 @@ import { createPromptCounter, loadTokenizer, O200K_FACTOR, OTHER_MODEL_FACTOR } 
 import type { Bindings } from '../config/bindings.js';
 import { llmEnvOf, settingsFromEnv } from '../llm/settings.js';
 import { budgetFit, range, sampleIndices, scaleEstimate } from '../budgets/aggregate.js';
-import { addEstimates, estimateTask, NO_ESTIMATE } from '../budgets/estimate.js';
+import { addEstimates, estimateRubricSteps, estimateTask, NO_ESTIMATE } from '../budgets/estimate.js';
+import { wantsEvaluationSteps } from '../engine/protocol.js';
+import { needsRubricSteps } from '../evaluations/rubric-steps.js';
+import { withStoredSteps } from '../rubrics/steps.js';
 import type { Task } from '../engine/task.js';
 import type { EstimateRequest, EstimateResponse } from './schemas.js';
 import { MAX_EXACT_ITEMS } from './schemas.js';
@@ -32,6 +35,10 @@ const ASSUMPTIONS = [
   'Cost: the price table (defaults and LLM_PRICES), every prompt token at the uncached input price; a model without a price costs 0 (priced: false).',
   `Tiers: the same tokens at each tier's price. Time: rounds of dependent calls (waves) times ${STANDARD_ROUND_SECONDS} s (standard) or ${FLEX_ROUND_SECONDS} s (flex) typically, every attempt to its timeout at worst, items BATCH_CONCURRENCY at a time; batch: the deepest item's waves times the provider's turnaround, at worst times the 24 h completion window.`,
 ];
+
+/** Said when the estimate counts the `rubric-steps` run of a stored version (G-Eval's auto-CoT). */
+const STEPS_ASSUMPTION =
+  "G-Eval's auto-CoT: this rubric version has no evaluation steps yet and the judge's templates carry some, so the one rubric-steps run that writes them (one call per criteria without steps) is counted once, not per item; it is stored with the version and never paid again.";
 
 /** The judge of an estimate: what `POST /v1/evaluations`, a batch or a comparison names. */
 export interface EstimateJudge {
@@ -80,7 +87,14 @@ export async function estimateTasks(
   const llmEnv = llmEnvOf(env);
   checkLlmConfig(llmEnv, judge);
   checkBudgetPrices(llmEnv, judge);
-  const rubric = body.rubric === undefined ? undefined : (await resolveRubricRef(env, tenant, body.rubric)).content;
+  const resolved = body.rubric === undefined ? undefined : await resolveRubricRef(env, tenant, body.rubric);
+  // G-Eval's auto-CoT: written once per stored version, so its run counts once, not per item; once written,
+  // a G-Eval style judge's prompts carry the stored steps.
+  const stepsRun = needsRubricSteps(judge, resolved);
+  const rubric =
+    resolved?.stored && wantsEvaluationSteps(judge.method, judge.config)
+      ? withStoredSteps(resolved, resolved.stored.version).content
+      : resolved?.content;
   validate((task, path) => planTask(judge, task, path, rubric));
   const settings = settingsFromEnv(llmEnv);
   const counter = createPromptCounter(await loadTokenizer());
@@ -91,7 +105,8 @@ export async function estimateTasks(
     const task = tasks.taskAt(i);
     sum = addEstimates(sum, await estimateTask(judge.method, judge.config, task, deps, rubric ? { rubric } : {}));
   }
-  const total = picked.length < tasks.count ? scaleEstimate(sum, tasks.count / picked.length) : sum;
+  const judged = picked.length < tasks.count ? scaleEstimate(sum, tasks.count / picked.length) : sum;
+  const total = stepsRun && rubric ? addEstimates(judged, await estimateRubricSteps(rubric, deps)) : judged;
   const first = tasks.count > 0 ? tasks.taskAt(0) : undefined;
   const cache = first ? await promptCacheShare(judge.method, judge.config, first, deps, rubric) : null;
   const budget = judge.config.budget as Budget | undefined;
@@ -129,10 +144,13 @@ export async function estimateTasks(
       cacheableTokens: cache?.cacheableTokens ?? 0,
       cacheableShare: cache && cache.promptTokens > 0 ? cache.cacheableTokens / cache.promptTokens : 0,
     },
-    assumptions:
-      picked.length < tasks.count
-        ? [...ASSUMPTIONS, `Sampled: ${picked.length} of ${tasks.count} items, evenly spaced, scaled to all.`]
-        : ASSUMPTIONS,
+    assumptions: [
+      ...ASSUMPTIONS,
+      ...(picked.length < tasks.count
+        ? [`Sampled: ${picked.length} of ${tasks.count} items, evenly spaced, scaled to all.`]
+        : []),
+      ...(stepsRun ? [STEPS_ASSUMPTION] : []),
+    ],
   };
 }
 

@@ -20,7 +20,6 @@ import type { Tier } from '../llm/tiers.js';
 import { BATCH_COMPLETION_WINDOW_SECONDS, supportsTier, TIERS } from '../llm/tiers.js';
 import type { CallMeter } from '../budgets/meter.js';
 import type { Estimate, Figures } from '../budgets/estimate.js';
-import { BATCH_TIER_RUNS } from '../tiers/resolve.js';
 
 /** Typical time of one round of calls at the standard tier, s. */
 export const STANDARD_ROUND_SECONDS = 10;
@@ -84,12 +83,7 @@ export function tierEstimates(i: TierInputs): Record<Tier, TierEstimate> {
   const out = {} as Record<Tier, TierEstimate>;
   for (const tier of TIERS) {
     const missing = i.providers.find((p) => !supportsTier(settings, p, tier));
-    const reason =
-      missing !== undefined
-        ? `provider "${missing}" does not offer the ${tier} tier`
-        : tier === 'batch' && !BATCH_TIER_RUNS
-          ? 'this deployment does not run provider batches yet'
-          : undefined;
+    const reason = missing !== undefined ? `provider "${missing}" does not offer the ${tier} tier` : undefined;
     out[tier] = {
       available: reason === undefined,
       ...(reason !== undefined ? { unavailableReason: reason } : {}),

@@ -11,6 +11,8 @@ export interface ListFilters {
   status?: EvaluationStatus | undefined;
   preset?: string | undefined;
   batchId?: string | undefined;
+  /** The stored rubric it judged by, and its version when given (index `evaluations_tenant_rubric`). */
+  rubric?: { id: string; version?: number } | undefined;
   /** A metadata entry, its value compared as text (numbers in JSON form, booleans `true` / `false`). */
   metadata?: { key: string; value: string } | undefined;
   /** created_at ≥ this. */
@@ -65,6 +67,10 @@ export async function listEvaluations(
   if (filters.status !== undefined) add('e.status = ?', filters.status);
   if (filters.preset !== undefined) add('e.preset = ?', filters.preset);
   if (filters.batchId !== undefined) add('e.batch_id = ?', filters.batchId);
+  if (filters.rubric !== undefined) {
+    add('e.rubric_id = ?', filters.rubric.id);
+    if (filters.rubric.version !== undefined) add('e.rubric_version = ?', filters.rubric.version);
+  }
   if (filters.metadata !== undefined) {
     add(
       `EXISTS (SELECT 1 FROM json_each(e.metadata) WHERE key = ? AND ${METADATA_TEXT} = ?)`,

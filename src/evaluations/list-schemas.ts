@@ -15,6 +15,9 @@ const iso = z.iso.datetime({ offset: true });
 
 const PRESET_IDS = PRESETS.map((p) => p.id);
 
+/** A rubric (`rb_…`), optionally one version of it (`rb_…@3`). */
+const RUBRIC_FILTER = /^(rb_[0-9a-f]{32})(?:@([1-9][0-9]{0,8}))?$/;
+
 /** `key:value`: the key up to the first `:`, the value after it. */
 const METADATA_FILTER = /^([^:]{1,64}):([\s\S]{0,1024})$/;
 
@@ -56,6 +59,18 @@ export const ListEvaluationsQuery = z
         },
         example: 'run:nightly-42',
       }),
+    rubric: z
+      .string()
+      .regex(RUBRIC_FILTER, 'expected rb_… or rb_…@<version>')
+      .optional()
+      .openapi({
+        param: {
+          description:
+            'Only evaluations judged by this stored rubric (`rb_…`: any version), or by one version of it (`rb_…@3`), as their `rubric` records it. ' +
+            "A version's auto-CoT steps evaluation (method `rubric-steps`) is listed with it.",
+        },
+        example: 'rb_0f8e2c1d9b7a4e6f8a1b2c3d4e5f6a7b@2',
+      }),
     createdAfter: iso.optional().openapi({
       param: { description: 'Only evaluations created at or after this time (ISO 8601).' },
       example: '2026-01-01T00:00:00Z',
@@ -84,6 +99,12 @@ export const ListEvaluationsQuery = z
   .strict();
 /** A parsed listing query. */
 export type ListEvaluationsQuery = z.infer<typeof ListEvaluationsQuery>;
+
+/** A `rubric` filter split into the rubric and its version (undefined: every version). */
+export function rubricFilter(raw: string): { id: string; version?: number } {
+  const m = RUBRIC_FILTER.exec(raw);
+  return { id: m?.[1] ?? raw, ...(m?.[2] !== undefined ? { version: Number(m[2]) } : {}) };
+}
 
 /** A `metadata` filter split into key and value. */
 export function metadataFilter(raw: string): { key: string; value: string } {

@@ -15,7 +15,7 @@ import { listEvaluations } from './list-query.js';
 import { decodeCursor, encodeCursor } from '../http/cursor.js';
 import { ApiError } from '../http/errors.js';
 import type { EvaluationListItem, ListEvaluationsQuery } from './list-schemas.js';
-import { metadataFilter } from './list-schemas.js';
+import { metadataFilter, rubricFilter } from './list-schemas.js';
 import { linksOf } from './service.js';
 
 const CursorSchema = z.object({ t: z.number().int(), i: z.string().min(1) }).strict();
@@ -61,6 +61,7 @@ export async function listEvaluationsView(
       preset: q.preset,
       batchId: q.batch,
       metadata: q.metadata === undefined ? undefined : metadataFilter(q.metadata),
+      rubric: q.rubric === undefined ? undefined : rubricFilter(q.rubric),
       createdFrom: q.createdAfter === undefined ? undefined : Date.parse(q.createdAfter),
       createdUntil: q.createdBefore === undefined ? undefined : Date.parse(q.createdBefore),
     },

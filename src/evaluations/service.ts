@@ -36,6 +36,7 @@ import { isTerminal } from './status.js';
 import { log, messageOf } from '../log/log.js';
 import type { z } from 'zod';
 import { llmEnvOf } from '../llm/settings.js';
+import type { ResolvedJudge } from '../methods/resolve-judge.js';
 import { checkLlmConfig, planTask, resolveJudge } from '../methods/resolve-judge.js';
 import { admitStatement } from './admission.js';
 import type { EffectiveLimits } from '../tenants/limits.js';
@@ -51,7 +52,10 @@ import { hitOf, readHitStatement } from '../verdict-cache/hit.js';
 import { markHitsStatement, servesSince } from '../verdict-cache/rows.js';
 import { cacheViewOf } from '../verdict-cache/schemas.js';
 import { resolveTier } from '../tiers/resolve.js';
+import type { ResolvedRubric } from '../rubrics/resolve.js';
+import type { RubricFieldValue } from '../rubrics/schemas.js';
 import { resolveRubricRef } from '../rubrics/resolve.js';
+import { withRubricSteps } from './rubric-steps.js';
 import { contentStatement } from '../rubrics/rows.js';
 
 /** New id: the prefix (`ev` evaluation, `me` meta-evaluation, `ba` batch, `cp` comparison), `_`, 32 hex chars (a random UUID without dashes). */
@@ -122,30 +126,33 @@ export async function createEvaluationJob(
   idempotencyKey: string | null,
   creator: CreatorInfo = { keyId: null },
   waitMs = 0,
+  own: { id?: string } = {},
 ): Promise<CreateResult> {
   const judge = resolveJudge(request.preset, withBudget(request.config, request.budget));
   // Spread: Env has no index signature; the LLM layer reads it as a string map.
   checkLlmConfig(llmEnvOf(env), judge);
   checkBudgetPrices(llmEnvOf(env), judge);
-  const rubric = request.rubric === undefined ? null : await resolveRubricRef(env, tenant, request.rubric);
-  const callsPlanned = planTask(judge, request.task, 'task', rubric?.content);
+  const resolved = request.rubric === undefined ? null : await resolveRubricRef(env, tenant, request.rubric);
+  const callsPlanned = planTask(judge, request.task, 'task', resolved?.content);
   // A budget no run can get a verdict from fails here, not after spending (chat completions and trigger
   // hooks create their evaluations through this function too).
-  await checkBudgetFloor(llmEnvOf(env), judge, request.task, budgetPath(request), rubric?.content);
+  await checkBudgetFloor(llmEnvOf(env), judge, request.task, budgetPath(request), resolved?.content);
   // A one-off callback: its URL passes the outbound guard, and the tenant can sign it.
   const webhookUrl = request.webhook ? requireWebhookUrl(env, request.webhook.url, 'webhook.url') : null;
   if (webhookUrl !== null) await requireSigningSecret(env, tenant, 'webhook.url');
-  const id = newId('ev');
+  const id = own.id ?? newId('ev');
   const hash = idempotencyKey === null ? null : await requestHash(request);
-  const now = Date.now();
   const limits = await limitsFor(env, tenant, creator.limits);
   const { tier, flexFallback } = resolveTier(env, judge, request, limits.defaultTier);
   try {
-    await assertQuota(env.DB, tenant, limits, 1, now);
+    await assertQuota(env.DB, tenant, limits, 1, Date.now());
   } catch (e) {
     // A retry of a request accepted before the cap was reached still gets its evaluation back.
     if (idempotencyKey === null || !(await findByIdempotencyKey(env.DB, tenant, idempotencyKey))) throw e;
   }
+  const rubric = await judgedRubric(env, tenant, judge, resolved, { ...creator, limits });
+  // After the steps: the row's times are those of its insert.
+  const now = Date.now();
   // An inline rubric's content is stored by hash (a stored version's was stored with the version).
   if (rubric && !rubric.stored) await contentStatement(env.DB, tenant, rubric.record.hash, rubric.content, now).run();
   const [cache] = await requestCachePlans(
@@ -231,6 +238,45 @@ export async function createEvaluationJob(
   }
   await enqueue(env, id);
   return { body: { id, status: 'queued', links: linksOf(id) }, replayed: false };
+}
+
+/**
+ * The rubric `judge` judges by, with its version's auto-CoT steps where the judge wants them, written first
+ * when none are (./rubric-steps.ts): their evaluation is created here, for the same tenant and key.
+ * @throws ApiError 503 `rubric_steps_pending`, 502 `rubric_steps_failed`.
+ */
+export function judgedRubric(
+  env: Bindings,
+  tenant: string,
+  judge: ResolvedJudge,
+  rubric: ResolvedRubric | null,
+  creator: CreatorInfo,
+): Promise<ResolvedRubric | null> {
+  return withRubricSteps(
+    env,
+    tenant,
+    judge,
+    rubric,
+    (id, request, waitMs) => createEvaluationJob(env, tenant, request, null, creator, waitMs, { id }),
+    () => newId('ev'),
+  );
+}
+
+/**
+ * A request's `rubric` (at `field`, for messages) resolved for `judge`: the stored version or inline content,
+ * with its auto-CoT steps where the judge wants them ({@link judgedRubric}); null without one.
+ * @throws ApiError 404 naming `field`, 409 `rubric_archived`, 503 `rubric_steps_pending`, 502 `rubric_steps_failed`.
+ */
+export async function requestRubric(
+  env: Bindings,
+  tenant: string,
+  judge: ResolvedJudge,
+  ref: RubricFieldValue | undefined,
+  creator: CreatorInfo,
+  field = 'rubric',
+): Promise<ResolvedRubric | null> {
+  const resolved = ref === undefined ? null : await resolveRubricRef(env, tenant, ref, field);
+  return judgedRubric(env, tenant, judge, resolved, creator);
 }
 
 /**

@@ -139,6 +139,21 @@ export const RUBRIC_NOT_FOUND = errorResponse(
   'the `rubric` reference names no rubric, version or tag of the tenant (the message names the field).',
 );
 
+/**
+ * 502 and 503 of a route that judges by a stored rubric: G-Eval's auto-CoT steps of the version failed, or were
+ * not written within `RUBRIC_STEPS_WAIT_SECONDS` (besides the LLM settings' 503).
+ */
+export const RUBRIC_STEPS_ERRORS = {
+  502: errorResponse(
+    ['rubric_steps_failed'],
+    "writing the rubric version's evaluation steps (G-Eval's auto-CoT, one `rubric-steps` evaluation) failed; the message has its error, and the next request tries again.",
+  ),
+  503: errorResponse(
+    ['rubric_steps_pending', 'llm_not_configured', 'config_invalid', 'auth_not_configured'],
+    "the rubric version's evaluation steps are still being written (`Retry-After`; nothing was created, so retry with the same `Idempotency-Key`), the deployment has no usable LLM settings, or its configuration is invalid.",
+  ),
+};
+
 const JUDGE_BODY_ERRORS = {
   400: errorResponse(
     [
@@ -158,7 +173,7 @@ const JUDGE_BODY_ERRORS = {
   413: PAYLOAD_TOO_LARGE,
   415: NOT_JSON,
   501: errorResponse(['byok_not_supported'], 'X-LLM-Api-Key sent while ALLOW_BYOK is true (not supported yet).'),
-  503: llmUnavailable(),
+  ...RUBRIC_STEPS_ERRORS,
 };
 
 /** Responses of a route with a JSON body naming a judge (preset + config): its own plus the body's errors. */

@@ -16,6 +16,8 @@ export interface NewMetaItem {
   evaluationId: string;
   /** Human label: `A` | `B` | `tie` or a score. */
   human: string | number;
+  /** Human scores per aspect, or null. */
+  humanAspects: Readonly<Record<string, number>> | null;
   group: string | null;
 }
 
@@ -39,7 +41,13 @@ export interface NewMetaEvaluation {
  * array expanded by `json_each` (3 bound parameters, whatever the item count).
  */
 export function metaStatements(db: D1Database, m: NewMetaEvaluation): D1PreparedStatement[] {
-  const links = m.items.map((r) => ({ i: r.itemId, e: r.evaluationId, h: JSON.stringify(r.human), g: r.group }));
+  const links = m.items.map((r) => ({
+    i: r.itemId,
+    e: r.evaluationId,
+    h: JSON.stringify(r.human),
+    a: r.humanAspects === null ? null : JSON.stringify(r.humanAspects),
+    g: r.group,
+  }));
   return [
     db
       .prepare(
@@ -49,8 +57,9 @@ export function metaStatements(db: D1Database, m: NewMetaEvaluation): D1Prepared
       .bind(m.id, m.tenant, m.preset, JSON.stringify(m.config), m.items.length, m.repeats ?? 1, m.now, m.now, m.id),
     db
       .prepare(
-        `INSERT INTO meta_evaluation_items (meta_id, item_id, evaluation_id, human, group_key)
-         SELECT ?, json_extract(value, '$.i'), json_extract(value, '$.e'), json_extract(value, '$.h'), json_extract(value, '$.g')
+        `INSERT INTO meta_evaluation_items (meta_id, item_id, evaluation_id, human, human_aspects, group_key)
+         SELECT ?, json_extract(value, '$.i'), json_extract(value, '$.e'), json_extract(value, '$.h'), json_extract(value, '$.a'),
+           json_extract(value, '$.g')
          FROM json_each(?) WHERE ${BATCH_INSERTED}`,
       )
       .bind(m.id, JSON.stringify(links), m.id),
@@ -137,13 +146,18 @@ export interface MetaItemOutcome {
   positionFlip: boolean | null;
   /** False when no vote of the verdict parsed: its winner is a rule's default (e.g. ChatEval's tie), not a judgement. */
   decided: boolean;
+  /** Human scores per aspect, or null. */
+  humanAspects: Record<string, number> | null;
+  /** The verdict's score per aspect (a multi-aspect judge), or null. */
+  aspectScores: Record<string, number | null> | null;
 }
 
 /** Every item of a meta-evaluation with its outcome, in item-id order. */
 export async function listMetaItems(db: D1Database, metaId: string): Promise<MetaItemOutcome[]> {
   const { results } = await db
     .prepare(
-      `SELECT i.item_id, i.evaluation_id, e.status, i.human, i.group_key, v.winner, v.score, v.position_flip,
+      `SELECT i.item_id, i.evaluation_id, e.status, i.human, i.human_aspects, i.group_key, v.winner, v.score, v.position_flip,
+              json_extract(v.verdict, '$.aspects') AS aspects,
               EXISTS (SELECT 1 FROM json_each(v.verdict, '$.votes') WHERE json_extract(value, '$.parsed') = 1) AS decided
        FROM meta_evaluation_items i
        JOIN evaluations e ON e.id = i.evaluation_id
@@ -156,10 +170,12 @@ export async function listMetaItems(db: D1Database, metaId: string): Promise<Met
       evaluation_id: string;
       status: EvaluationStatus;
       human: string;
+      human_aspects: string | null;
       group_key: string | null;
       winner: 'A' | 'B' | 'tie' | null;
       score: number | null;
       position_flip: number | null;
+      aspects: string | null;
       decided: number;
     }>();
   return results.map((r) => ({
@@ -172,7 +188,18 @@ export async function listMetaItems(db: D1Database, metaId: string): Promise<Met
     score: r.score,
     positionFlip: r.position_flip === null ? null : r.position_flip !== 0,
     decided: r.decided === 1,
+    humanAspects: r.human_aspects === null ? null : (JSON.parse(r.human_aspects) as Record<string, number>),
+    aspectScores: r.aspects === null ? null : scoresByAspect(JSON.parse(r.aspects)),
   }));
+}
+
+/** A stored verdict's `aspects` (`[{name, score}]`) as a score per aspect name. */
+function scoresByAspect(aspects: unknown): Record<string, number | null> {
+  const out: Record<string, number | null> = {};
+  if (!Array.isArray(aspects)) return out;
+  for (const a of aspects as { name?: unknown; score?: unknown }[])
+    if (typeof a.name === 'string') out[a.name] = typeof a.score === 'number' ? a.score : null;
+  return out;
 }
 
 /**

@@ -104,6 +104,14 @@ const MetaItemOutcomeShape = {
     .number()
     .nullable()
     .describe("The judge's score once the item succeeded (pointwise); null before, or pairwise."),
+  humanAspects: z
+    .record(z.string(), z.number())
+    .nullable()
+    .describe('The human scores per aspect sent with the item (`humanAspects`); null without.'),
+  aspects: z
+    .record(z.string(), z.number().nullable())
+    .nullable()
+    .describe("The judge's score per aspect once the item succeeded (a multi-aspect judge); null otherwise."),
 };
 
 /** A cascade's calibration, documented. */

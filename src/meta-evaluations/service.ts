@@ -6,7 +6,6 @@
  * store it once and serve it from then on.
  */
 import { submitBatch } from '../batches/submit.js';
-import { resolveRubricRef } from '../rubrics/resolve.js';
 import type { Bindings } from '../config/bindings.js';
 import type { AgreementReport } from '../metrics/agreement.js';
 import { AgreementReportSchema, reportOfJudged, toMarkdown } from '../metrics/agreement.js';
@@ -32,7 +31,7 @@ import { isTerminal } from '../evaluations/status.js';
 import { llmEnvOf } from '../llm/settings.js';
 import type { CreatorInfo } from '../evaluations/service.js';
 import { checkLlmConfig, resolveJudge } from '../methods/resolve-judge.js';
-import { limitsFor } from '../evaluations/service.js';
+import { limitsFor, requestRubric } from '../evaluations/service.js';
 import { resolveTier } from '../tiers/resolve.js';
 import type {
   CalibrateRequest,
@@ -68,7 +67,8 @@ export async function createMetaEvaluation(
   checkLlmConfig(llmEnvOf(env), judge);
   const limits = await limitsFor(env, tenant, creator.limits);
   const tier = resolveTier(env, judge, request, limits.defaultTier);
-  const rubric = request.rubric === undefined ? null : await resolveRubricRef(env, tenant, request.rubric);
+  // G-Eval style judges get the version's auto-CoT steps, written once first when none are (503 / 502 otherwise).
+  const rubric = await requestRubric(env, tenant, judge, request.rubric, { ...creator, limits });
   const now = Date.now();
   const r = await submitBatch(env, {
     ...tier,
@@ -101,6 +101,7 @@ export async function createMetaEvaluation(
           itemId: item.id,
           evaluationId: items[i * request.repeats]?.evaluationId ?? '',
           human: item.human,
+          humanAspects: item.humanAspects ?? null,
           group: item.group ?? null,
         })),
         now,
@@ -175,6 +176,8 @@ export async function viewMetaEvaluation(env: Bindings, tenant: string, id: stri
       human: it.human,
       winner: it.winner,
       score: it.score,
+      humanAspects: it.humanAspects,
+      aspects: it.aspectScores,
     })),
     createdAt: new Date(meta.createdAt).toISOString(),
   };

@@ -114,19 +114,40 @@ export const HeadlineSchema = z
 /** See {@link HeadlineSchema}. */
 export type Headline = z.infer<typeof HeadlineSchema>;
 
+/** The fields of a pointwise report: the correlations of one score (the overall, or one aspect's) with the humans'. */
+const pointwiseShape = {
+  ...counts,
+  /** Distinct groups among scored items. */
+  nGroups: z.number().int().nonnegative(),
+  /** Item-level (turn-level) correlations over all scored items. */
+  item: correlations(EstimateSchema),
+  /** Group-level correlations: per group, constant groups skipped, mean over groups. */
+  group: correlations(GroupEstimateSchema),
+};
+
+/** Agreement of a multi-aspect judge with the human scores of one aspect (items labelled for it). */
+export const AspectAgreementSchema = z
+  .object({
+    /** The aspect's name, as the rubric and the items' `humanAspects` name it. */
+    aspect: z.string(),
+    ...pointwiseShape,
+  })
+  .strict();
+/** See {@link AspectAgreementSchema}. */
+export type AspectAgreement = z.infer<typeof AspectAgreementSchema>;
+
 /** Agreement of a pointwise judge with human scores. */
 export const PointwiseReportSchema = z
   .object({
     kind: z.literal('pointwise'),
-    ...counts,
-    /** Distinct groups among scored items. */
-    nGroups: z.number().int().nonnegative(),
-    /** Item-level (turn-level) correlations over all scored items. */
-    item: correlations(EstimateSchema),
-    /** Group-level correlations: per group, constant groups skipped, mean over groups. */
-    group: correlations(GroupEstimateSchema),
+    ...pointwiseShape,
     /** The figure the papers quote for this dataset (the group-level values), named and defined; when asked for. */
     headline: HeadlineSchema.optional(),
+    /**
+     * Per aspect, when items carry human scores per aspect (`humanAspects`): the same correlations of the
+     * judge's score for that aspect; the fields above are the overall's. In first-labelled order.
+     */
+    aspects: z.array(AspectAgreementSchema).optional(),
   })
   .strict();
 /** See {@link PointwiseReportSchema}. */
@@ -145,6 +166,8 @@ export interface ReportOptions {
   headline?: { label: string; definition: string };
   /** Pairwise: also report `accuracyTieAsB`. */
   tieAsB?: boolean;
+  /** Pointwise: a report per aspect over these observations (an aspect's human and judge scores). */
+  aspects?: readonly { name: string; items: readonly PointwiseObservation[] }[];
 }
 
 /** One pairwise item: human label, judge label (absent when unparsed), and whether swapping flipped it. */
@@ -234,6 +257,10 @@ export function pointwiseReport(items: readonly PointwiseObservation[], options:
     return { value: finite(result.value), ci, groupsUsed: result.groupsUsed, groupsSkipped: result.groupsSkipped };
   };
   const group = { pearson: groupLevel(pearson), spearman: groupLevel(spearman), kendall: groupLevel(kendallTauB) };
+  const aspects = options.aspects?.map((a): AspectAgreement => ({
+    aspect: a.name,
+    ...withoutKind(pointwiseReport(a.items, { ...options, aspects: [], headline: undefined })),
+  }));
   return {
     kind: 'pointwise',
     n: items.length,
@@ -253,7 +280,14 @@ export function pointwiseReport(items: readonly PointwiseObservation[], options:
           },
         }
       : {}),
+    ...(aspects && aspects.length > 0 ? { aspects } : {}),
   };
+}
+
+/** A pointwise report's correlation fields alone (an aspect's entry). */
+function withoutKind(r: PointwiseReport): Omit<AspectAgreement, 'aspect'> {
+  const { kind: _kind, headline: _headline, aspects: _aspects, ...rest } = r;
+  return rest;
 }
 
 /**
@@ -298,6 +332,15 @@ export function toMarkdown(report: AgreementReport): string {
     row(`Pearson r (group; ${groups})`, report.group.pearson);
     row('Spearman ρ (group)', report.group.spearman);
     row('Kendall τ-b (group)', report.group.kendall);
+    if (report.aspects && report.aspects.length > 0) {
+      lines.push('', `Per aspect (item level; the rows above are the overall's):`, '');
+      lines.push(`| aspect | n scored | Pearson r | Spearman ρ | Kendall τ-b |`, '|---|---|---|---|---|');
+      const cell = (e: Estimate) => `${fmt(e.value)} ${ci(e)}`;
+      for (const a of report.aspects)
+        lines.push(
+          `| ${a.aspect} | ${a.nScored} | ${cell(a.item.pearson)} | ${cell(a.item.spearman)} | ${cell(a.item.kendall)} |`,
+        );
+    }
   }
   return lines.join('\n') + '\n';
 }
@@ -337,6 +380,10 @@ export interface JudgedItem {
   positionFlip?: boolean | null;
   /** False when no vote of the verdict parsed. */
   decided: boolean;
+  /** Pointwise: human scores per aspect, when labelled per aspect. */
+  humanAspects?: Readonly<Record<string, number>> | null;
+  /** Pointwise: the judge's score per aspect (a multi-aspect verdict's `aspects`). */
+  aspectScores?: Readonly<Record<string, number | null>> | null;
 }
 
 /**
@@ -356,12 +403,23 @@ export function reportOfJudged(items: readonly JudgedItem[], options: ReportOpti
       options,
     );
   }
+  const groupOf = (it: JudgedItem) => it.group ?? `item:${it.itemId}`;
+  // Each aspect some item is labelled for: over the items labelled for it, the judge's score for that aspect.
+  const names = [...new Set(items.flatMap((it) => Object.keys(it.humanAspects ?? {})))];
+  const aspects = names.map((name) => ({
+    name,
+    items: items.flatMap((it) => {
+      const human = it.humanAspects?.[name];
+      if (human === undefined) return [];
+      return [{ group: groupOf(it), human, judge: judged(it) ? (it.aspectScores?.[name] ?? null) : null }];
+    }),
+  }));
   return pointwiseReport(
     items.map((it) => ({
-      group: it.group ?? `item:${it.itemId}`,
+      group: groupOf(it),
       human: Number(it.human),
       judge: judged(it) ? (it.score ?? null) : null,
     })),
-    options,
+    { ...options, ...(aspects.length > 0 ? { aspects } : {}) },
   );
 }

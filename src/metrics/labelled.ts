@@ -18,10 +18,22 @@ export const LabelledItemSchema = z
     id: z.string().min(1).max(256),
     task: TaskSchema,
     human: z.union([WinnerSchema, z.number()]),
+    /**
+     * Pointwise: human scores per aspect (e.g. SummEval's coherence, consistency, fluency, relevance), by the
+     * aspect's name as the rubric (or `task.aspects`) names it; `human` stays the overall score. A judge that
+     * scores every aspect then gets an agreement report per aspect. Default: none.
+     */
+    humanAspects: z.record(z.string().min(1).max(64), z.number()).optional(),
     group: z.string().min(1).max(256).optional(),
   })
   .strict()
   .superRefine((item, ctx) => {
+    if (item.humanAspects !== undefined && item.task.kind !== 'pointwise')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['humanAspects'],
+        message: 'human scores per aspect need a pointwise task',
+      });
     if (item.task.kind === 'pairwise' && typeof item.human === 'number') {
       ctx.addIssue({ code: 'custom', path: ['human'], message: 'a pairwise task needs a human label A, B or tie' });
     }

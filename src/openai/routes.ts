@@ -119,12 +119,12 @@ const chat = createRoute({
       'X-LLM-Api-Key sent while ALLOW_BYOK is true (not supported yet).',
     ),
     502: openAiErrorResponse(
-      ['evaluation_failed'],
-      'the evaluation failed (its own error in `evaluationError`, e.g. an LLM failure after retries).',
+      ['evaluation_failed', 'rubric_steps_failed'],
+      "the evaluation failed (its own error in `evaluationError`, e.g. an LLM failure after retries), or writing the rubric version's evaluation steps (G-Eval's auto-CoT) failed.",
     ),
     503: openAiErrorResponse(
-      ['llm_not_configured', 'config_invalid'],
-      'the deployment has no usable LLM settings, or its configuration is invalid (an operator must fix them).',
+      ['llm_not_configured', 'config_invalid', 'rubric_steps_pending'],
+      "the deployment has no usable LLM settings, or its configuration is invalid (an operator must fix them), or the rubric version's evaluation steps are still being written (`Retry-After`).",
     ),
     504: openAiErrorResponse(
       ['verdict_timeout'],

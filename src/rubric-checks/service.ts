@@ -52,7 +52,13 @@ export async function startCheck(
       config: body.config,
       rubric: `${id}@${version}`,
       repeats: 1,
-      items: examples.map((ex, i) => ({ id: `example-${i}`, task: ex.task, human: ex.expected })),
+      // An example's expected score per aspect gives the check an agreement per aspect.
+      items: examples.map((ex, i) => ({
+        id: `example-${i}`,
+        task: ex.task,
+        human: ex.expected,
+        ...(ex.expectedAspects !== undefined ? { humanAspects: ex.expectedAspects } : {}),
+      })),
     },
     idempotencyKey,
     creator,

@@ -39,6 +39,8 @@ export interface VersionRecord {
   stepsEvaluationId: string | null;
   /** The status of {@link stepsEvaluationId} (null when none, or when its row is gone). */
   stepsStatus: string | null;
+  /** When {@link stepsEvaluationId} was claimed, epoch ms (null before migration 0012 or when never claimed). */
+  stepsClaimedAt: number | null;
   stepsHash: string | null;
   /** The content with its generated steps, once written. */
   stepsContent: RubricContent | null;
@@ -87,6 +89,7 @@ interface VersionRow {
   request_hash: string | null;
   steps_evaluation_id: string | null;
   steps_status: string | null;
+  steps_claimed_at: number | null;
   steps_hash: string | null;
   steps_content: string | null;
   check_id: string | null;
@@ -98,7 +101,7 @@ interface VersionRow {
 
 /** The version's columns, its content and its steps' content (joined by hash, within the tenant). */
 const VERSION_SELECT = `SELECT v.rubric_id, v.version, v.hash, c.content, v.examples, v.request_hash, v.steps_evaluation_id,
-    (SELECT e.status FROM evaluations e WHERE e.id = v.steps_evaluation_id) AS steps_status, v.steps_hash, s.content AS steps_content, v.check_id, v.check_judge, v.check_report, v.checked_at, v.created_at
+    (SELECT e.status FROM evaluations e WHERE e.id = v.steps_evaluation_id) AS steps_status, v.steps_claimed_at, v.steps_hash, s.content AS steps_content, v.check_id, v.check_judge, v.check_report, v.checked_at, v.created_at
   FROM rubric_versions v
   JOIN rubrics r ON r.id = v.rubric_id
   JOIN rubric_contents c ON c.tenant = r.tenant AND c.hash = v.hash
@@ -114,6 +117,7 @@ function toVersion(r: VersionRow): VersionRecord {
     requestHash: r.request_hash,
     stepsEvaluationId: r.steps_evaluation_id,
     stepsStatus: r.steps_status,
+    stepsClaimedAt: r.steps_claimed_at,
     stepsHash: r.steps_hash,
     stepsContent: r.steps_content === null ? null : (JSON.parse(r.steps_content) as RubricContent),
     checkId: r.check_id,
@@ -385,8 +389,8 @@ export async function archiveRubric(db: D1Database, tenant: string, id: string, 
 }
 
 /**
- * Claims the writing of a version's auto-CoT steps for `evaluationId`: only while none is claimed, or while
- * the claim is `previous` (whose evaluation failed or vanished), and no steps are stored.
+ * Claims the writing of a version's auto-CoT steps for `evaluationId` at `now` (epoch ms): only while none is
+ * claimed, or while the claim is `previous` (whose evaluation failed or vanished), and no steps are stored.
  * @returns true when this call holds the claim.
  */
 export async function claimSteps(
@@ -395,13 +399,14 @@ export async function claimSteps(
   version: number,
   evaluationId: string,
   previous: string | null,
+  now: number,
 ): Promise<boolean> {
   const r = await db
     .prepare(
-      `UPDATE rubric_versions SET steps_evaluation_id = ?
+      `UPDATE rubric_versions SET steps_evaluation_id = ?, steps_claimed_at = ?
        WHERE rubric_id = ? AND version = ? AND steps_hash IS NULL AND steps_evaluation_id IS ?`,
     )
-    .bind(evaluationId, rubricId, version, previous)
+    .bind(evaluationId, now, rubricId, version, previous)
     .run();
   return r.meta.changes > 0;
 }
@@ -476,4 +481,51 @@ export async function versionsWithOpenCheck(db: D1Database, tenant: string, id: 
 /** Removes a tag (nothing when there is none). */
 export async function deleteTag(db: D1Database, rubricId: string, tag: string): Promise<void> {
   await db.prepare('DELETE FROM rubric_tags WHERE rubric_id = ? AND tag = ?').bind(rubricId, tag).run();
+}
+
+/** A version's steps evaluation as the steps need it: its status, error and verdict JSON. */
+export interface StepsEvaluation {
+  status: string;
+  errorCode: string | null;
+  errorMessage: string | null;
+  /** The stored verdict JSON (without its transcript), or null. */
+  verdict: unknown;
+}
+
+/** The tenant's evaluation `id` (a `rubric-steps` run) with its verdict, or null when there is no such row. */
+export async function stepsEvaluationOf(db: D1Database, tenant: string, id: string): Promise<StepsEvaluation | null> {
+  const row = await db
+    .prepare(
+      `SELECT e.status, e.error_code, e.error_message, v.verdict FROM evaluations e
+       LEFT JOIN verdicts v ON v.evaluation_id = e.id WHERE e.id = ? AND e.tenant = ?`,
+    )
+    .bind(id, tenant)
+    .first<{ status: string; error_code: string | null; error_message: string | null; verdict: string | null }>();
+  if (!row) return null;
+  return {
+    status: row.status,
+    errorCode: row.error_code,
+    errorMessage: row.error_message,
+    verdict: row.verdict === null ? null : (JSON.parse(row.verdict) as unknown),
+  };
+}
+
+/**
+ * Gives up a claim whose evaluation was never created (its create failed, e.g. the tenant's quota): the next
+ * use claims at once instead of waiting for the claim to age. Nothing changes once the row exists.
+ */
+export async function releaseSteps(
+  db: D1Database,
+  rubricId: string,
+  version: number,
+  evaluationId: string,
+): Promise<void> {
+  await db
+    .prepare(
+      `UPDATE rubric_versions SET steps_evaluation_id = NULL, steps_claimed_at = NULL
+       WHERE rubric_id = ? AND version = ? AND steps_evaluation_id = ? AND steps_hash IS NULL
+         AND NOT EXISTS (SELECT 1 FROM evaluations WHERE id = ?)`,
+    )
+    .bind(rubricId, version, evaluationId, evaluationId)
+    .run();
 }

@@ -113,6 +113,7 @@ export function contentOf(body: {
   scale?: RubricContent['scale'];
   aspects?: RubricContent['aspects'];
   evaluationSteps?: string | undefined;
+  autoSteps?: boolean | undefined;
 }): RubricContent {
   return RubricContentSchema.parse({
     kind: body.kind,
@@ -120,6 +121,7 @@ export function contentOf(body: {
     ...(body.scale !== undefined ? { scale: body.scale } : {}),
     ...(body.aspects !== undefined ? { aspects: body.aspects } : {}),
     ...(body.evaluationSteps !== undefined ? { evaluationSteps: body.evaluationSteps } : {}),
+    ...(body.autoSteps !== undefined ? { autoSteps: body.autoSteps } : {}),
   });
 }
 
@@ -323,7 +325,11 @@ export const RubricVersionSchema = z
     hash: z.string(),
     /** Tags pointing at this version. */
     tags: z.array(z.string()),
-    steps: z.union([RubricStepsSchema, z.null()]),
+    steps: z
+      .union([RubricStepsSchema, z.null()])
+      .describe(
+        "G-Eval's auto-CoT steps written for this version (generated, once, the first time a judge whose templates carry steps used it); null while none were: steps given with the version are `evaluationSteps` above.",
+      ),
     check: z.union([RubricCheckSchema, z.null()]),
     createdAt: iso,
   })

@@ -37,6 +37,8 @@ import type {
   RubricVersion,
 } from './schemas.js';
 import { contentOf, RubricBodySchema } from './schemas.js';
+import type { StepsState } from './steps.js';
+import { stepsStateOf, storeStepsOf } from './steps.js';
 import type { AgreementReport } from '../metrics/agreement.js';
 
 /** A new rubric id: `rb_` and 32 hex characters. */
@@ -70,17 +72,13 @@ export function rubricView(r: RubricRecord, tags: readonly TagRecord[]): Rubric 
   };
 }
 
-/** The steps part of a version's view. */
-function stepsView(v: VersionRecord): RubricVersion['steps'] {
-  if (v.stepsEvaluationId === null) return null;
-  const written = v.stepsContent;
-  const status = written
-    ? 'written'
-    : v.stepsStatus === 'failed' || v.stepsStatus === 'cancelled' || v.stepsStatus === null
-      ? 'failed'
-      : 'pending';
+/** The steps part of a version's view: the auto-CoT steps written for it (given steps are the content's). */
+function stepsView(v: VersionRecord, known?: StepsState): RubricVersion['steps'] {
+  const state = known ?? stepsStateOf(v, Date.now());
+  if (v.stepsEvaluationId === null || state === 'none') return null;
+  const written = state === 'written' ? v.stepsContent : null;
   return {
-    status,
+    status: state === 'written' ? 'written' : state === 'failed' ? 'failed' : 'pending',
     evaluationId: v.stepsEvaluationId,
     evaluationSteps: written?.evaluationSteps ?? null,
     aspects: written?.aspects
@@ -105,7 +103,12 @@ export function checkView(v: VersionRecord): RubricCheck | null {
 }
 
 /** A version as the API shows it. */
-export function versionView(r: RubricRecord, v: VersionRecord, tags: readonly TagRecord[]): RubricVersion {
+export function versionView(
+  r: RubricRecord,
+  v: VersionRecord,
+  tags: readonly TagRecord[],
+  steps?: StepsState,
+): RubricVersion {
   const c = v.content;
   return {
     id: r.id,
@@ -117,10 +120,11 @@ export function versionView(r: RubricRecord, v: VersionRecord, tags: readonly Ta
     ...(c.scale !== undefined ? { scale: c.scale } : {}),
     ...(c.aspects !== undefined ? { aspects: c.aspects } : {}),
     ...(c.evaluationSteps !== undefined ? { evaluationSteps: c.evaluationSteps } : {}),
+    ...(c.autoSteps !== undefined ? { autoSteps: c.autoSteps } : {}),
     examples: v.examples,
     hash: v.hash,
     tags: tags.filter((t) => t.version === v.version).map((t) => t.tag),
-    steps: stepsView(v),
+    steps: stepsView(v, steps),
     check: checkView(v),
     createdAt: iso(v.createdAt),
   };
@@ -259,10 +263,21 @@ export async function viewRubric(env: Bindings, tenant: string, id: string): Pro
   return rubricView(r, (await tagsOf(env.DB, [id])).get(id) ?? []);
 }
 
-/** `GET /v1/rubrics/{id}/versions/{n}`. */
+/**
+ * `GET /v1/rubrics/{id}/versions/{n}`. Steps whose evaluation succeeded but which nobody stored yet are stored
+ * now (./steps.ts), so the version shows them as written.
+ */
 export async function viewVersion(env: Bindings, tenant: string, id: string, version: number): Promise<RubricVersion> {
-  const { rubric, version: v } = await requireVersion(env, tenant, id, version);
-  return versionView(rubric, v, (await tagsOf(env.DB, [id])).get(id) ?? []);
+  const found = await requireVersion(env, tenant, id, version);
+  let v = found.version;
+  // A succeeded run without readable steps shows as failed: the next use claims again.
+  let state: StepsState | undefined;
+  if (stepsStateOf(v, Date.now()) === 'ended') {
+    const stored = await storeStepsOf(env, tenant, v);
+    if ('version' in stored) v = stored.version;
+    else state = 'failed';
+  }
+  return versionView(found.rubric, v, (await tagsOf(env.DB, [id])).get(id) ?? [], state);
 }
 
 const ListCursorSchema = z.object({ t: z.number().int(), i: z.string() }).strict();

@@ -21,13 +21,6 @@ import type { ResolvedJudge } from '../methods/resolve-judge.js';
 import { judgeProviders } from '../methods/resolve-judge.js';
 import { ApiError } from '../http/errors.js';
 
-/**
- * Whether this deployment runs the batch tier: false until the wave scheduler (docs/architecture.md, "Provider
- * batches in waves") lands. Meanwhile a request for `batch` is a 400 `tier_unsupported` saying so, and a default
- * of `batch` is passed over, so no evaluation runs at another tier's price than it asked for.
- */
-export const BATCH_TIER_RUNS: boolean = false;
-
 /** A resolved tier and what a flex refusal leads to. */
 export interface TierChoice {
   tier: Tier;
@@ -53,11 +46,6 @@ function lacking(settings: LlmSettings, providers: readonly string[], tier: Tier
   return providers.find((p) => !supportsTier(settings, p, tier));
 }
 
-/** Why this deployment cannot run `tier` for any provider, or undefined. */
-function notRun(tier: Tier): string | undefined {
-  return tier === 'batch' && !BATCH_TIER_RUNS ? 'this deployment does not run provider batches yet' : undefined;
-}
-
 /**
  * The tier a request runs at (see the module notes).
  * @param tenantDefault the tenant's `defaultTier` (`EffectiveLimits.defaultTier`), or null
@@ -80,25 +68,13 @@ export function resolveTier(
       const message = `provider "${missing}" does not offer the ${asked.tier} tier (this deployment declares it with ${declaredBy(missing, asked.tier, settings.defaultProvider)})`;
       throw new ApiError(400, 'tier_unsupported', `${field}: ${message}`, [{ path: field, message }]);
     }
-    const off = notRun(asked.tier);
-    if (off !== undefined)
-      throw new ApiError(400, 'tier_unsupported', `${field}: ${off}`, [{ path: field, message: off }]);
     return { tier: asked.tier, flexFallback };
   }
-  if (
-    tenantDefault !== null &&
-    notRun(tenantDefault) === undefined &&
-    lacking(settings, providers, tenantDefault) === undefined
-  )
+  if (tenantDefault !== null && lacking(settings, providers, tenantDefault) === undefined)
     return { tier: tenantDefault, flexFallback };
   const defaults = new Set(providers.map((p) => settings.providers[p]?.defaultTier ?? 'standard'));
   const [only] = defaults;
-  if (
-    defaults.size === 1 &&
-    only !== undefined &&
-    notRun(only) === undefined &&
-    lacking(settings, providers, only) === undefined
-  )
+  if (defaults.size === 1 && only !== undefined && lacking(settings, providers, only) === undefined)
     return { tier: only, flexFallback };
   return { tier: 'standard', flexFallback };
 }

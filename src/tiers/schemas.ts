@@ -11,7 +11,8 @@ export const TierView = TierSchema.describe(
   '`standard`: synchronous calls at the full price. `flex`: the same calls with `service_tier: "flex"`, half price, slower, ' +
     "sometimes refused for capacity (see `flexFallback`). `batch`: the calls go to the provider's Batch API in waves (every " +
     'ready call of every item at once; the next calls when the results are in), half price, each wave within 24 h; ' +
-    'not yet run by this deployment (a request for it is a 400 `tier_unsupported`).',
+    "a line the provider failed or let expire goes in the next wave, and past the retry policy's tries as a synchronous " +
+    'standard call.',
 ).meta({ id: 'Tier' });
 
 /** The `tier` field of a request. */

@@ -17,6 +17,7 @@ import {
   notFound,
   PAYLOAD_TOO_LARGE,
   RUBRIC_NOT_FOUND,
+  RUBRIC_STEPS_ERRORS,
   v1Responses,
 } from '../http/responses.js';
 import type { TenantEnv } from '../tenants/auth.js';
@@ -252,7 +253,7 @@ const hook = createRoute({
       "the trigger's tenant reached its monthly evaluation or spend cap (`error.resetAt`; `Retry-After`: the first day of next month, UTC): nothing created; the sender may retry the delivery later.",
     ),
     500: errorResponse(['internal'], 'a bug; quote `requestId`.'),
-    503: llmUnavailable('the deployment has no usable LLM settings.'),
+    ...RUBRIC_STEPS_ERRORS,
   },
 });
 

@@ -35,7 +35,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
     'usage-routes.ts',
   ],
   'src/methods': ['method-config.ts', 'resolve-judge.ts'],
-  'src/rubrics': ['resolve.ts', 'rows.ts', 'schemas.ts', 'service.ts'],
+  'src/rubrics': ['resolve.ts', 'rows.ts', 'schemas.ts', 'service.ts', 'steps.ts'],
   'src/budgets': [
     'aggregate.ts',
     'batch-shares.ts',
@@ -70,6 +70,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
     'pipeline-error.ts',
     'rows.ts',
     'rpc.ts',
+    'rubric-steps.ts',
     'schemas.ts',
     'service.ts',
     'sse-hub.ts',
@@ -89,6 +90,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
   'src/provider-gate': ['aimd.ts', 'window.ts', 'worker-gate.ts'],
   'src/client': ['index.ts', 'sse.ts'],
   'src/verdict-cache': ['hit.ts', 'plan.ts', 'rows.ts', 'schemas.ts'],
+  'src/waves': ['coordinator.ts', 'item.ts', 'rpc.ts'],
 };
 
 /** Every unit that is not a feature, by kind. */
@@ -102,6 +104,7 @@ export const UNITS: Readonly<Record<Exclude<Kind, 'feature'>, readonly string[]>
     'durable-objects/provider-gate',
     'durable-objects/rate-limiter',
     'durable-objects/webhook-lane',
+    'durable-objects/wave-coordinator',
     'queues',
   ],
   composition: ['src/index.ts', 'src/app.ts', 'src/ending-plan.ts', 'src/print-openapi.ts'],

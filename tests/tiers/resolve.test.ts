@@ -1,7 +1,7 @@
 /**
  * The tier a request runs at (src/tiers/resolve.ts): the request's own, refused with a 400 naming the provider
  * that lacks it; else the tenant's default, else the providers' default, each passed over where a provider of
- * the judge does not offer it; the batch tier refused until the wave scheduler runs.
+ * the judge does not offer it; the batch tier taken where declared.
  */
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/http/errors.js';
@@ -53,10 +53,11 @@ describe('resolveTier', () => {
     expect(m.message).toContain('"supportsFlex" in LLM_PROVIDERS');
   });
 
-  it('refuses the batch tier, declared or not, until the wave scheduler runs', () => {
-    const e = refusal(() => resolveTier({ ...BASE, LLM_SUPPORTS_BATCH: 'true' }, judge, { tier: 'batch' }, null));
+  it('takes the batch tier where it is declared, and refuses it where not', () => {
+    expect(resolveTier({ ...BASE, LLM_SUPPORTS_BATCH: 'true' }, judge, { tier: 'batch' }, null).tier).toBe('batch');
+    const e = refusal(() => resolveTier(BASE, judge, { tier: 'batch' }, null));
     expect(e.code).toBe('tier_unsupported');
-    expect(e.message).toBe('tier: this deployment does not run provider batches yet');
+    expect(e.message).toContain('provider "default" does not offer the batch tier');
   });
 
   it("falls back to the tenant's default, then the providers', passing over one a provider lacks", () => {
@@ -65,7 +66,8 @@ describe('resolveTier', () => {
     expect(resolveTier(TWO, mixed, {}, 'flex').tier).toBe('standard');
     expect(resolveTier({ ...FLEX, LLM_DEFAULT_TIER: 'flex' }, judge, {}, null).tier).toBe('flex');
     expect(resolveTier({ ...BASE, LLM_DEFAULT_TIER: 'flex' }, judge, {}, null).tier).toBe('standard');
-    // A default of batch is passed over while batches do not run.
-    expect(resolveTier({ ...BASE, LLM_SUPPORTS_BATCH: 'true' }, judge, {}, 'batch').tier).toBe('standard');
+    // A default of batch applies where declared, and is passed over where not.
+    expect(resolveTier({ ...BASE, LLM_SUPPORTS_BATCH: 'true' }, judge, {}, 'batch').tier).toBe('batch');
+    expect(resolveTier(BASE, judge, {}, 'batch').tier).toBe('standard');
   });
 });

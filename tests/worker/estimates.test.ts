@@ -7,7 +7,7 @@ import type { Evaluation, EvaluationAccepted } from '../../src/evaluations/schem
 import type { EstimateResponse } from '../../src/estimates/schemas.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import type { ErrorJson } from './api-fetch.js';
-import { api, postJson } from './api-fetch.js';
+import { api, appFetch, postJson } from './api-fetch.js';
 import { drainAlarms, mockRequests, PAIRWISE, POINTWISE, testEnv, waitForEnd } from './helpers.js';
 
 afterEach(drainAlarms);
@@ -47,12 +47,9 @@ describe('POST /v1/estimates', () => {
     // Worst: 5 rounds, 5 attempts each to the timeout (LLM_TIMEOUT_MS 5 s here; flex 15 min).
     expect(standard).toMatchObject({ available: true, seconds: { typical: 50, worst: 5 * 5 * 5 } });
     expect(flex).toMatchObject({ available: true, seconds: { typical: 300, worst: 5 * 5 * 900 } });
-    // The test deployment declares no Batch API: named, with its figures all the same.
-    expect(batch).toMatchObject({
-      available: false,
-      unavailableReason: 'provider "default" does not offer the batch tier',
-      seconds: { typical: 5 * 3600, worst: 5 * 86_400 },
-    });
+    // The test deployment declares the Batch API: waves × the provider's turnaround, the 24 h window per wave at worst.
+    expect(batch).toMatchObject({ available: true, seconds: { typical: 5 * 3600, worst: 5 * 86_400 } });
+    expect(batch.unavailableReason).toBeUndefined();
     // A batch's items run side by side: the deepest item's waves, not their sum.
     const two = await estimateOf({
       preset: 'debate-summeval',
@@ -64,7 +61,12 @@ describe('POST /v1/estimates', () => {
 
   it('a tier a provider of the judge does not offer is a 400 naming the provider', async () => {
     const before = await rows();
-    const r = await postJson('/v1/evaluations', { preset: 'fastchat-pair', task: PAIRWISE, tier: 'batch' });
+    // The test deployment declares every tier; this one's provider offers no batches.
+    const r = await appFetch({ LLM_SUPPORTS_BATCH: 'false' })('https://tribunal.test/v1/evaluations', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ preset: 'fastchat-pair', task: PAIRWISE, tier: 'batch' }),
+    });
     expect(r.status).toBe(400);
     const body = await r.json<ErrorJson>();
     expect(body.error.code).toBe('tier_unsupported');

@@ -145,6 +145,13 @@ export async function mockRequests(seed: string): Promise<number> {
   return (await r.json<{ count: number }>()).count;
 }
 
+/** The prompts the mock received for this seed, in order: each request's message contents joined by a blank line. */
+export async function mockPrompts(seed: string): Promise<string[]> {
+  const base = testEnv.TEST_MOCK_URL.replace(/\/v1$/, '');
+  const r = await fetch(`${base}/_test/prompts?seed=${encodeURIComponent(seed)}`);
+  return (await r.json<{ prompts: string[] }>()).prompts;
+}
+
 /** The engine version D1 recorded for an evaluation (migrations/0002_engine_version.sql), or null. */
 export async function engineVersionIn(id: string): Promise<string | null> {
   const row = await testEnv.DB.prepare('SELECT engine_version FROM evaluations WHERE id = ?')

@@ -6,11 +6,17 @@
  *   name carries that `seed` (tests use one seed each to count their calls);
  * - `GET /_test/cache-keys?seed=<seed>` answers `{ keys }`: the `prompt_cache_key` each of them carried, in
  *   order (null for none);
+ * - `GET /_test/prompts?seed=<seed>` answers `{ prompts }`: each of them's messages' contents joined by a
+ *   blank line, in order (what a template sent, e.g. the steps a rubric's auto-CoT wrote);
  * - `PUT /_test/groups?seed=<seed>&size=<n>` makes the replies to that seed's requests go out in groups of
  *   `n`: each reply, once ready, is held until `n` replies are, then all of them are sent in the same tick
  *   (a wave of parallel calls gets its results together, however loaded the machine is).
+ * - `PUT /_test/batch?turnaround=<ms>&failure=<p>&expiry=<p>` sets the Batch API's turnaround and per-line
+ *   failure and expiry rates for the batches created from then on (defaults: {@link BATCH_DEFAULTS});
+ *   `GET /_test/batch` answers `{ uploads }`: the `POST /files` requests seen so far.
  */
 import { parseMockModel } from '../../src/mock-llm/model-name.js';
+import type { MockBatchOptions } from '../../src/mock-llm/batches.js';
 import { startMockServer } from '../../src/mock-llm/node.js';
 
 /** A running mock; `url` ends in `/v1`. */
@@ -23,21 +29,27 @@ export interface TestMockServer {
  * The seed of a chat-completion request's mock model ('' without a model) and its `prompt_cache_key`; null
  * when the body or name is malformed.
  */
-async function seedOf(request: Request): Promise<{ seed: string; cacheKey: string | null } | null> {
+async function seedOf(request: Request): Promise<{ seed: string; cacheKey: string | null; prompt: string } | null> {
   try {
-    const body = (await request.clone().json()) as { model?: unknown; prompt_cache_key?: unknown };
+    const body = (await request.clone().json()) as { model?: unknown; prompt_cache_key?: unknown; messages?: unknown };
     const seed = typeof body.model === 'string' ? parseMockModel(body.model).seed : '';
-    return { seed, cacheKey: typeof body.prompt_cache_key === 'string' ? body.prompt_cache_key : null };
+    const messages = Array.isArray(body.messages) ? (body.messages as { content?: unknown }[]) : [];
+    const prompt = messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n\n');
+    return { seed, cacheKey: typeof body.prompt_cache_key === 'string' ? body.prompt_cache_key : null, prompt };
   } catch {
     // The mock itself answers malformed requests with 400; they are not counted.
     return null;
   }
 }
 
+/** The test mock's Batch API: a short turnaround, no faults. */
+export const BATCH_DEFAULTS = { turnaroundMs: 100, lineFailureRate: 0, lineExpiryRate: 0 } as const;
+
 /** Starts the mock on a free port of 127.0.0.1. */
 export async function startTestMockServer(): Promise<TestMockServer> {
   const counts = new Map<string, number>();
   const cacheKeys = new Map<string, (string | null)[]>();
+  const prompts = new Map<string, string[]>();
   /** Per seed: the group size, and the replies ready and held until the group is complete. */
   const groups = new Map<string, { size: number; held: (() => void)[] }>();
   const inGroup = async (seed: string, reply: Response): Promise<Response> => {
@@ -51,17 +63,34 @@ export async function startTestMockServer(): Promise<TestMockServer> {
     });
     return new Response(body, { status: reply.status, headers: reply.headers });
   };
+  // Read by the mock at each batch's creation: the route below changes it in place.
+  const batch: MockBatchOptions = { ...BATCH_DEFAULTS };
+  let uploads = 0;
   const server = await startMockServer({
     // Never keep the test process alive for the mock alone.
     unref: true,
+    batch,
     around: async (request, next) => {
       const url = new URL(request.url);
+      if (url.pathname === '/_test/batch') {
+        if (request.method === 'PUT') {
+          const q = url.searchParams;
+          batch.turnaroundMs = Number(q.get('turnaround') ?? BATCH_DEFAULTS.turnaroundMs);
+          batch.lineFailureRate = Number(q.get('failure') ?? 0);
+          batch.lineExpiryRate = Number(q.get('expiry') ?? 0);
+        }
+        return Response.json({ uploads, ...batch });
+      }
+      if (request.method === 'POST' && url.pathname.endsWith('/files')) uploads += 1;
       if (url.pathname === '/_test/requests') {
         const seed = url.searchParams.get('seed') ?? '';
         return Response.json({ count: counts.get(seed) ?? 0 });
       }
       if (url.pathname === '/_test/cache-keys') {
         return Response.json({ keys: cacheKeys.get(url.searchParams.get('seed') ?? '') ?? [] });
+      }
+      if (url.pathname === '/_test/prompts') {
+        return Response.json({ prompts: prompts.get(url.searchParams.get('seed') ?? '') ?? [] });
       }
       if (url.pathname === '/_test/groups' && request.method === 'PUT') {
         const size = Number(url.searchParams.get('size'));
@@ -73,6 +102,7 @@ export async function startTestMockServer(): Promise<TestMockServer> {
         if (seen !== null) {
           counts.set(seen.seed, (counts.get(seen.seed) ?? 0) + 1);
           cacheKeys.set(seen.seed, [...(cacheKeys.get(seen.seed) ?? []), seen.cacheKey]);
+          prompts.set(seen.seed, [...(prompts.get(seen.seed) ?? []), seen.prompt]);
           return inGroup(seen.seed, await next(request));
         }
       }

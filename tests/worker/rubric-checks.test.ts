@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import type { MetaEvaluation } from '../../src/meta-evaluations/schemas.js';
+import { pointwiseReport } from '../../src/metrics/agreement.js';
 import type { RubricCheck, RubricVersion } from '../../src/rubrics/schemas.js';
 import { PAIRWISE_RUBRIC_EXAMPLE, POINTWISE_RUBRIC_EXAMPLE } from '../../src/rubrics/examples.js';
 import type { ErrorJson } from './api-fetch.js';
@@ -140,5 +141,70 @@ describe('rubric golden check', () => {
     expect((await postJson(`/v1/rubrics/${mine.id}/versions/1/check`, judge('check-3'))).status).toBe(404);
     const own = await keyed(`/v1/rubrics/${mine.id}/versions/7/check`, as(key, { body: judge('check-3') }));
     expect(own.status).toBe(404);
+  });
+});
+
+describe('agreement per aspect', () => {
+  it('a SummEval-style meta-evaluation: four aspects labelled per item, a report per aspect and for the overall', async () => {
+    const ASPECTS = ['coherence', 'consistency', 'fluency', 'relevance'];
+    // Inline: judged as sent (no auto-CoT run), every aspect scored in one rubric-judge call.
+    const rubric = {
+      kind: 'pointwise' as const,
+      criteria: 'A summary of a news article.',
+      scale: { min: 1, max: 5 },
+      aspects: ASPECTS.map((name) => ({ name, criteria: `The summary's ${name}.` })),
+    };
+    const items = [0, 1, 2, 3, 4, 5].map((i) => ({
+      id: `doc-${i}`,
+      group: `article-${i % 2}`,
+      task: {
+        kind: 'pointwise' as const,
+        source: `Article ${i}: the council met on Tuesday and voted on the park budget.`,
+        output: `Summary ${i}: the council ${i % 2 === 0 ? 'raised' : 'cut'} the park budget.`,
+      },
+      human: 1 + (i % 5),
+      humanAspects: Object.fromEntries(ASPECTS.map((a, k) => [a, 1 + ((i + k) % 5)])),
+    }));
+    const r = await postJson('/v1/meta-evaluations', {
+      preset: 'rubric-judge',
+      config: { defaults: { model: mockModel({ seed: 'aspects-meta' }) } },
+      rubric,
+      items,
+    });
+    expect(r.status, await r.clone().text()).toBe(202);
+    const { id } = await r.json<{ id: string }>();
+    let meta: MetaEvaluation;
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      meta = await (await api(`/v1/meta-evaluations/${id}`)).json<MetaEvaluation>();
+      if (meta.report || Date.now() > deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const report = meta.report;
+    if (report?.kind !== 'pointwise') throw new Error(`no pointwise report: ${JSON.stringify(meta)}`);
+    expect(report.nScored).toBe(6);
+    expect(report.aspects?.map((a) => [a.aspect, a.nScored])).toEqual(ASPECTS.map((a) => [a, 6]));
+    // Each aspect's figures are those of the judge's scores for it against the humans' (as listed per item).
+    for (const a of report.aspects ?? []) {
+      const expected = pointwiseReport(
+        meta.items.map((it) => ({
+          group: items.find((x) => x.id === it.itemId)?.group ?? '',
+          human: it.humanAspects?.[a.aspect] ?? NaN,
+          judge: it.aspects?.[a.aspect] ?? null,
+        })),
+        { bootstrap: report.bootstrap ?? false },
+      );
+      expect(a.item).toEqual(expected.item);
+      expect(a.item.spearman.ci).not.toBeNull();
+    }
+    expect(meta.items.every((it) => Object.keys(it.aspects ?? {}).length === 4)).toBe(true);
+    for (const a of ASPECTS) expect(meta.reportMarkdown).toContain(`| ${a} | 6 |`);
+    // Labels per aspect need a pointwise task.
+    const bad = await postJson('/v1/meta-evaluations', {
+      preset: 'chateval-single',
+      items: [{ id: 'p', task: pair(1), human: 'A', humanAspects: { x: 1 } }],
+    });
+    expect(bad.status).toBe(400);
+    expect((await bad.json<ErrorJson>()).error.issues?.map((i) => i.path)).toEqual(['items.0.humanAspects']);
   });
 });

@@ -42,6 +42,11 @@ async function created(body: unknown = POINTWISE_RUBRIC_EXAMPLE, headers: Record
   return r.json<RubricVersion>();
 }
 
+/** The hash a G-Eval style judge records for version `n`: its content with the auto-CoT steps written for it. */
+async function judgedHash(id: string, n: number): Promise<string | null | undefined> {
+  return (await (await api(`/v1/rubrics/${id}/versions/${n}`)).json<RubricVersion>()).steps?.hash;
+}
+
 async function errorOf(r: Response): Promise<ErrorJson['error']> {
   return (await r.json<ErrorJson>()).error;
 }
@@ -147,10 +152,12 @@ describe('versions and tags', () => {
       });
     expect((await put(1)).status).toBe(200);
     const first = await judged(`${v1.id}#prod`, 'tag-1');
-    expect(first.rubric).toEqual({ id: v1.id, version: 1, hash: v1.hash });
+    // rubric-judge's form carries evaluation steps: it records the version's content with the steps written for it.
+    expect(first.rubric).toEqual({ id: v1.id, version: 1, hash: await judgedHash(v1.id, 1) });
     expect((await put(2)).status).toBe(200);
     const second = await judged(`${v1.id}#prod`, 'tag-2');
-    expect(second.rubric).toEqual({ id: v1.id, version: 2, hash: v2.hash });
+    expect(second.rubric).toEqual({ id: v1.id, version: 2, hash: await judgedHash(v1.id, 2) });
+    expect(second.rubric?.hash).not.toBe(v2.hash);
     // The one judged earlier keeps what it judged by.
     expect((await (await api(`/v1/evaluations/${first.id}`)).json<Evaluation>()).rubric?.version).toBe(1);
     const rubric = await (await api(`/v1/rubrics/${v1.id}`)).json<Rubric>();
@@ -198,7 +205,14 @@ describe('the rubric an evaluation judged by', () => {
     const v1 = await created();
     const ev = await judged(v1.id, 'aspects-1');
     expect(ev.status).toBe('succeeded');
-    expect(ev.rubric).toEqual({ id: v1.id, version: 1, hash: v1.hash });
+    expect(ev.rubric).toEqual({ id: v1.id, version: 1, hash: await judgedHash(v1.id, 1) });
+    // Each aspect got its own auto-CoT steps, stored on the version.
+    const steps = (await (await api(`/v1/rubrics/${v1.id}/versions/1`)).json<RubricVersion>()).steps;
+    expect(steps?.aspects?.map((a) => [a.name, typeof a.evaluationSteps])).toEqual([
+      ['policy', 'string'],
+      ['tone', 'string'],
+      ['next step', 'string'],
+    ]);
     expect(ev.verdict?.aspects?.map((a) => a.name)).toEqual(['policy', 'tone', 'next step']);
     expect(typeof ev.verdict?.overall).toBe('number');
     expect(ev.verdict?.aspects?.map((a) => a.weight)).toEqual([2, 1, 1]);
@@ -274,8 +288,47 @@ describe('a batch judged by one rubric', () => {
     ]);
     for (const a of done.verdicts.aspects) expect(a.meanScore).toBeGreaterThanOrEqual(1);
     const { lines } = await resultsPage(id);
-    expect(lines.map((l) => l.rubric)).toEqual(Array(3).fill({ id: v1.id, version: 1, hash: v1.hash }));
+    const hash = await judgedHash(v1.id, 1);
+    expect(lines.map((l) => l.rubric)).toEqual(Array(3).fill({ id: v1.id, version: 1, hash }));
     expect(lines[0]?.verdict?.aspects).toHaveLength(3);
+  });
+
+  it("an item's own rubric overrides the batch's; a wrong one is refused naming items.N.rubric", async () => {
+    const { name: _n, examples: _e, ...content } = POINTWISE_RUBRIC_EXAMPLE;
+    const other = { ...content, criteria: 'A reply judged for brevity alone.' };
+    const stored = await created({ ...POINTWISE_RUBRIC_EXAMPLE, autoSteps: false });
+    const body = (items: unknown[]) => ({
+      preset: 'rubric-judge',
+      config: { defaults: { model: mockModel({ seed: 'batch-item-rubric' }) } },
+      rubric: content,
+      items,
+    });
+    const id = await createBatchId(
+      body([
+        { task: POINTWISE_TASK },
+        { task: { ...POINTWISE_TASK, output: 'Short.' }, rubric: other },
+        { task: { ...POINTWISE_TASK, output: 'Stored.' }, rubric: `${stored.id}@1` },
+      ]),
+    );
+    expect((await waitForBatch(id)).counts.succeeded).toBe(3);
+    const { lines } = await resultsPage(id);
+    const hash = async (c: unknown) => rubricHash(RubricContentSchema.parse(c));
+    expect(lines.map((l) => l.rubric)).toEqual([
+      { hash: await hash(content) },
+      { hash: await hash(other) },
+      { id: stored.id, version: 1, hash: stored.hash },
+    ]);
+    const pairwise = await created(PAIRWISE_RUBRIC_EXAMPLE);
+    const wrongKind = await postJson(
+      '/v1/batches',
+      body([{ task: POINTWISE_TASK }, { task: POINTWISE_TASK, rubric: pairwise.id }]),
+    );
+    expect(wrongKind.status).toBe(400);
+    const e = await errorOf(wrongKind);
+    expect([e.code, e.issues?.map((i) => i.path)]).toEqual(['rubric_task_mismatch', ['items.1.rubric']]);
+    const unknown = await postJson('/v1/batches', body([{ task: POINTWISE_TASK, rubric: `${stored.id}@7` }]));
+    expect(unknown.status).toBe(404);
+    expect((await errorOf(unknown)).message).toMatch(/^items\.0\.rubric: /);
   });
 
   it('refuses a rubric of the other kind naming rubric and the item', async () => {
@@ -303,8 +356,11 @@ describe('POST /v1/estimates with a rubric', () => {
       expect(r.status, await r.clone().text()).toBe(200);
       return (await r.json<{ calls: { min: number; max: number } }>()).calls;
     };
-    // rubric-judge scores every aspect in one call; G-Eval one run per aspect.
-    expect((await est('rubric-judge', v1.id)).max).toBe(1);
+    // rubric-judge scores every aspect in one call; G-Eval one run per aspect. Both carry evaluation steps, which
+    // this version does not have yet: the auto-CoT run that writes them (one call per aspect) counts once.
+    expect((await est('rubric-judge', v1.id)).max).toBe(1 + 3);
+    const off = await created({ ...POINTWISE_RUBRIC_EXAMPLE, autoSteps: false });
+    expect((await est('rubric-judge', off.id)).max).toBe(1);
     const one = await est('geval-summeval', `${v1.id}@1`);
     expect(one.max).toBe(
       3 *
@@ -455,6 +511,46 @@ describe('bad input, each naming its field', () => {
     expect(r.status).toBe(400);
     const e = await errorOf(r);
     expect(e.issues?.map((i) => i.path)).toContain('rubric.criteria');
+  });
+});
+
+describe('GET /v1/evaluations?rubric=', () => {
+  it('lists what a rubric, or one version of it, judged: newest first, paged, tenant-scoped; a malformed value is a 400 naming rubric', async () => {
+    const v1 = await created(PAIRWISE_RUBRIC_EXAMPLE);
+    const { name: _n, examples: _e, ...content } = PAIRWISE_RUBRIC_EXAMPLE;
+    const v2 = await postJson(`/v1/rubrics/${v1.id}/versions`, { ...content, criteria: 'Names the right city.' });
+    expect(v2.status).toBe(201);
+    const a = await judged(`${v1.id}@1`, 'list-rubric-1', PAIRWISE, 'chateval-single');
+    const b = await judged(`${v1.id}@2`, 'list-rubric-2', PAIRWISE, 'chateval-single');
+    const c = await judged(v1.id, 'list-rubric-3', PAIRWISE, 'chateval-single');
+    // An inline rubric with the same content as version 1 is not that rubric.
+    await judged(content, 'list-rubric-4', PAIRWISE, 'chateval-single');
+    type Page = { data: { id: string }[]; nextCursor: string | null };
+    const page = async (query: string): Promise<Page> => {
+      const r = await api(`/v1/evaluations?${query}`);
+      expect(r.status, await r.clone().text()).toBe(200);
+      return r.json<Page>();
+    };
+    const ids = async (query: string) => (await page(query)).data.map((e) => e.id);
+    expect(await ids(`rubric=${v1.id}`)).toEqual([c.id, b.id, a.id]);
+    expect(await ids(`rubric=${v1.id}@2`)).toEqual([c.id, b.id]);
+    expect(await ids(`rubric=${v1.id}@3`)).toEqual([]);
+    const first = await page(`rubric=${v1.id}&limit=2`);
+    expect(first.data.map((e) => e.id)).toEqual([c.id, b.id]);
+    const rest = await page(`rubric=${v1.id}&limit=2&cursor=${first.nextCursor ?? ''}`);
+    expect(rest).toEqual({ data: [expect.objectContaining({ id: a.id })], nextCursor: null });
+    const other = await tenantWithKey();
+    const theirs = await keyed(`/v1/evaluations?rubric=${v1.id}`, as(other.key));
+    expect((await theirs.json<Page>()).data).toEqual([]);
+    for (const bad of ['rb_nope', `${v1.id}@0`, `${v1.id}#prod`, `${v1.id}@x`]) {
+      const r = await api(`/v1/evaluations?rubric=${encodeURIComponent(bad)}`);
+      expect(r.status, bad).toBe(400);
+      const e = await errorOf(r);
+      expect(
+        e.issues?.map((i) => i.path),
+        bad,
+      ).toEqual(['rubric']);
+    }
   });
 });
 

@@ -5,5 +5,13 @@
  * {@link TestEvaluationDO}, so the API, the queue consumers and the sweeper all reach the subclass,
  * which behaves exactly like `EvaluationDO` until a test uses one of its hooks.
  */
-export { default, EvaluationDO, ProviderGateDO, RateLimiterDO, WebhookLaneDO } from '../../src/index.js';
+export {
+  default,
+  EvaluationDO,
+  ProviderGateDO,
+  RateLimiterDO,
+  WaveCoordinatorDO,
+  WebhookLaneDO,
+} from '../../src/index.js';
 export { TestEvaluationDO } from './test-evaluation-do.js';
+export { TestWaveCoordinatorDO } from './test-wave-coordinator.js';

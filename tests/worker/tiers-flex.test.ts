@@ -22,6 +22,8 @@ import {
 } from './helpers.js';
 import { createBatchId, items, singleCallJudge, waitForBatch } from './batches-support.js';
 import { as, keyed, submitOk, tenantWithKey } from './tenants-helpers.js';
+import type { UsageRow } from './tiers-support.js';
+import { failedOf, usageRows } from './tiers-support.js';
 
 afterEach(drainAlarms);
 
@@ -29,26 +31,6 @@ afterEach(drainAlarms);
 const PRICES = JSON.stringify({
   'mock-judge': { input: 2, output: 8, flex: { input: 1, output: 4 } },
 });
-
-interface UsageRow {
-  call_id: string;
-  tier: string;
-  cost_usd: number;
-  attempts: number;
-  failed_attempts: string | null;
-}
-
-async function usageRows(id: string): Promise<UsageRow[]> {
-  const r = await testEnv.DB.prepare(
-    'SELECT call_id, tier, cost_usd, attempts, failed_attempts FROM usage WHERE evaluation_id = ? ORDER BY call_id',
-  )
-    .bind(id)
-    .all<UsageRow>();
-  return r.results;
-}
-
-const failedOf = (u: UsageRow): LlmAttempt[] =>
-  u.failed_attempts ? (JSON.parse(u.failed_attempts) as LlmAttempt[]) : [];
 
 /** Runs the evaluation in its object with the test prices, alarms by hand, to its end. */
 async function runPriced(id: string, patch: Record<string, string> = {}): Promise<void> {

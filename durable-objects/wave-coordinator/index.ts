@@ -1,0 +1,86 @@
+/**
+ * @module
+ * `WaveCoordinatorDO`: one per (group, provider, model) of batch-tier work, `idFromName(coordinatorName(…))`.
+ * A thin driver over src/waves/coordinator.ts: RPC from the items (`register`, `withdraw`), the alarm that
+ * closes waves and polls provider batches, and the RPC that hands each result to its item's object.
+ */
+import { DurableObject } from 'cloudflare:workers';
+import { batchSize } from '../../src/batches/rows.js';
+import type { Bindings } from '../../src/config/bindings.js';
+import { configOf } from '../../src/config/vars.js';
+import type { BatchClient } from '../../src/llm/batch-client.js';
+import { createBatchClient } from '../../src/llm/batch-client.js';
+import { llmEnvOf, settingsFromEnv } from '../../src/llm/settings.js';
+import { WaveCoordinator } from '../../src/waves/coordinator.js';
+import type { WaveCall, WaveCoordinatorRpc, WaveResult } from '../../src/waves/rpc.js';
+import { parseCoordinatorName } from '../../src/waves/rpc.js';
+
+/** The Durable Object that runs the waves of one group's calls to one provider and model. */
+export class WaveCoordinatorDO extends DurableObject<Bindings> implements WaveCoordinatorRpc {
+  private coordinator: WaveCoordinator | null = null;
+  private client: BatchClient | null = null;
+
+  /** The logic for `name` (the name arrives with every RPC: `ctx.id.name` may be undefined in production). */
+  protected logic(name?: string): WaveCoordinator | null {
+    if (this.coordinator) return this.coordinator;
+    const stored = name ?? this.ctx.storage.kv.get<string>('name');
+    if (stored === undefined) return null;
+    if (name !== undefined) this.ctx.storage.kv.put('name', name);
+    const env = this.env;
+    this.coordinator = new WaveCoordinator(stored, {
+      sql: this.ctx.storage.sql,
+      storage: this.ctx.storage,
+      client: () => {
+        this.client ??= createBatchClient(settingsFromEnv(llmEnvOf(env)), parseCoordinatorName(stored).provider);
+        return this.client;
+      },
+      deliver: (evaluationId: string, results: WaveResult[]): Promise<WaveCall[]> =>
+        env.EVALUATION.get(env.EVALUATION.idFromName(evaluationId)).batchResults(evaluationId, stored, results),
+      timings: () => {
+        const c = configOf(env);
+        return {
+          quietMs: c.BATCH_WAVE_QUIET_MS,
+          maxWaitMs: c.BATCH_WAVE_MAX_WAIT_MS,
+          pollMinMs: c.BATCH_POLL_MIN_MS,
+          pollMaxMs: c.BATCH_POLL_MAX_MS,
+        };
+      },
+      afterUpload: () => {
+        this.afterUpload();
+      },
+      groupSize: () => batchSize(env.DB, parseCoordinatorName(stored).group),
+    });
+    return this.coordinator;
+  }
+
+  /** Called once a part's upload is stored, before its batch is created. Overridden by tests to crash there. */
+  protected afterUpload(): void {
+    // Nothing in production.
+  }
+
+  /** Registers an item's calls (idempotent); the alarm closes the wave. */
+  async register(name: string, evaluationId: string, calls: WaveCall[]): Promise<void> {
+    const logic = this.logic(name);
+    if (logic?.register(evaluationId, calls)) await this.armBy(Date.now() + 1);
+  }
+
+  /** Withdraws an ended item's calls; the alarm cancels a batch left with none. */
+  async withdraw(name: string, evaluationId: string): Promise<void> {
+    this.logic(name)?.withdraw(evaluationId);
+    await this.armBy(Date.now() + 1);
+  }
+
+  /** Closes due waves and moves every provider batch forward, then re-arms for the next due step. */
+  override async alarm(): Promise<void> {
+    const logic = this.logic();
+    if (!logic) return;
+    const next = await logic.step();
+    if (next !== null) await this.armBy(next);
+  }
+
+  /** Arms the alarm for `at` unless it is armed sooner. */
+  private async armBy(at: number): Promise<void> {
+    const armed = await this.ctx.storage.getAlarm();
+    if (armed === null || armed > at) await this.ctx.storage.setAlarm(at);
+  }
+}

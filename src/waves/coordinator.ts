@@ -1,0 +1,304 @@
+/**
+ * @module
+ * The wave coordinator's logic (the Durable Object in durable-objects/wave-coordinator/ is its thin driver):
+ * one per (group, provider, model). Items register their ready calls; a wave closes (see {@link WaveTimings});
+ * its lines are split into files by `planBatchFiles`; each file goes `planned → uploaded → submitted →
+ * delivered`, each step stored before the next begins, so a coordinator that restarts mid-way neither uploads
+ * nor submits twice (`findBatch` by the part's metadata before creating); a submitted batch is polled with
+ * backoff; at a terminal status its output and error files are streamed and each outcome goes to its item,
+ * matched by `custom_id`, never by order. Lines the batch never answered (a failed or cancelled batch) go back
+ * as retryable failures. The items decide retries (the next wave) and store results idempotently.
+ */
+import type { Batch } from 'openai/resources/batches';
+import type { BatchClient } from '../llm/batch-client.js';
+import { isTerminalBatch } from '../llm/batch-client.js';
+import type { BatchLineOutcome } from '../llm/batch-lines.js';
+import { planBatchFiles } from '../llm/batch-files.js';
+import { customIdFor } from '../llm/custom-id.js';
+import type { BatchInputLine } from '../llm/request.js';
+import { log, messageOf } from '../log/log.js';
+import type { WaveCall, WaveResult } from './rpc.js';
+import { parseCoordinatorName } from './rpc.js';
+import type { PartRow } from './store.js';
+import { WaveStore } from './store.js';
+
+/** When waves close and how batches are polled (ms; `BATCH_WAVE_*`, `BATCH_POLL_*`). */
+export interface WaveTimings {
+  /** A wave closes this long after its last new call. */
+  quietMs: number;
+  /** A wave closes at the latest this long after its first call. */
+  maxWaitMs: number;
+  /** First poll after a submission; the wait doubles from here. */
+  pollMinMs: number;
+  /** The longest wait between polls. */
+  pollMaxMs: number;
+}
+
+/** What the coordinator needs from its platform. */
+export interface CoordinatorDeps {
+  sql: SqlStorage;
+  storage: DurableObjectStorage;
+  /** The provider's Batch API client (made once, on first use). */
+  client: () => BatchClient;
+  /** Hands results to their item; answers the item's next calls for this coordinator. */
+  deliver: (evaluationId: string, results: WaveResult[]) => Promise<WaveCall[]>;
+  timings: () => WaveTimings;
+  now?: () => number;
+  /** Called once a part's upload is stored, before its batch is created (tests crash here). */
+  afterUpload?: () => void;
+  /** How many items the group has (its batch's), or null when unknown: its first wave closes once all registered. */
+  groupSize?: () => Promise<number | null>;
+}
+
+/** Results handed to items per RPC round: a wave's file is streamed, never held whole. */
+const DELIVERY_CHUNK = 256;
+/** Items handed their results at once (RPCs in flight). */
+const DELIVERY_LANES = 16;
+
+/** The metadata key naming a part, so a batch whose creation's answer was lost is found again. */
+export const WAVE_METADATA_KEY = 'tribunal_wave';
+
+/** The coordinator of one (group, provider, model). */
+export class WaveCoordinator {
+  private readonly store: WaveStore;
+  private readonly now: () => number;
+  /** The group's item count, once read (null: unknown). */
+  private size: number | null | undefined;
+
+  constructor(
+    private readonly name: string,
+    private readonly deps: CoordinatorDeps,
+  ) {
+    this.store = new WaveStore(deps.sql);
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** Registers calls (see `WaveCoordinatorRpc.register`); true when a step is due (arm the alarm). */
+  register(evaluationId: string, calls: readonly WaveCall[]): boolean {
+    const at = this.now();
+    let added = 0;
+    for (const c of calls) {
+      const id = customIdFor(evaluationId, c.callId);
+      if (this.store.open(id, evaluationId, c.callId, c.attempt, JSON.stringify({ ...c.line, custom_id: id }), at))
+        added += 1;
+    }
+    // A lone evaluation is its own group: nobody else's calls are coming.
+    if (added > 0 && parseCoordinatorName(this.name).group === evaluationId) this.store.closeSoon();
+    return added > 0;
+  }
+
+  /** Withdraws an ended evaluation's calls; a step is due (a batch may now be cancelled). */
+  withdraw(evaluationId: string): void {
+    this.store.withdraw(evaluationId);
+  }
+
+  /**
+   * One step: close the open wave when due, move every part forward. Never throws for provider trouble (a
+   * failed request is tried again later).
+   * @returns when the next step is due (epoch ms), or null when nothing is left to do
+   */
+  async step(): Promise<number | null> {
+    const now = this.now();
+    const t = this.deps.timings();
+    const meta = this.store.meta();
+    if (meta.first_open_at !== null && this.store.openCount() > 0) {
+      const due =
+        meta.close_now === 1 ? now : Math.min(meta.first_open_at + t.maxWaitMs, (meta.last_open_at ?? now) + t.quietMs);
+      if (due <= now) this.closeWave(meta.waves + 1, now);
+    }
+    for (const part of this.store.activeParts()) await this.advance(part, t);
+    return this.nextStep(t);
+  }
+
+  private nextStep(t: WaveTimings): number | null {
+    const times = this.store.activeParts().map((p) => p.next_at);
+    const meta = this.store.meta();
+    if (meta.first_open_at !== null && this.store.openCount() > 0)
+      times.push(
+        meta.close_now === 1
+          ? this.now()
+          : Math.min(meta.first_open_at + t.maxWaitMs, (meta.last_open_at ?? 0) + t.quietMs),
+      );
+    return times.length > 0 ? Math.max(this.now() + 1, Math.min(...times)) : null;
+  }
+
+  private closeWave(wave: number, now: number): void {
+    const open = this.store.openLines();
+    const files = planBatchFiles(open.map((r) => JSON.parse(r.line) as BatchInputLine));
+    this.store.startWave(
+      wave,
+      files.map((f) => f.customIds),
+      now,
+      this.deps.storage,
+    );
+    log('info', 'wave.closed', { coordinator: this.name, wave, calls: open.length, files: files.length });
+  }
+
+  private partKey(p: Pick<PartRow, 'wave' | 'part'>): string {
+    return `${this.name}#${p.wave}.${p.part}`;
+  }
+
+  private retryLater(p: PartRow, why: string, t: WaveTimings): void {
+    log('warn', 'wave.retry', { coordinator: this.name, wave: p.wave, part: p.part, error: why });
+    this.store.setPart(p.wave, p.part, { next_at: this.now() + t.pollMinMs });
+  }
+
+  /** Moves one part as far as it can go now. */
+  private async advance(p: PartRow, t: WaveTimings): Promise<void> {
+    const now = this.now();
+    if (p.state === 'planned') {
+      if (p.next_at > now) return;
+      if (this.store.sentCount(p.wave, p.part) === 0) {
+        // Every item of the part ended before it went out: nothing to send.
+        this.store.setPart(p.wave, p.part, { state: 'delivered' });
+        return;
+      }
+      const text = this.store.partLines(p.wave, p.part).join('\n') + '\n';
+      const up = await this.deps.client().uploadFile(text, `${this.partKey(p).replace(/[^A-Za-z0-9._-]/g, '-')}.jsonl`);
+      if (!up.ok) {
+        this.retryLater(p, up.error.message, t);
+        return;
+      }
+      this.store.setPart(p.wave, p.part, { state: 'uploaded', file_id: up.value.id });
+      p = { ...p, state: 'uploaded', file_id: up.value.id };
+      this.deps.afterUpload?.();
+    }
+    if (p.state === 'uploaded' && p.file_id !== null) {
+      const key = this.partKey(p);
+      // A creation whose answer was lost left a batch behind: find it before creating another.
+      const found = await this.deps.client().findBatch((b) => b.metadata?.[WAVE_METADATA_KEY] === key);
+      if (!found.ok) {
+        this.retryLater(p, found.error.message, t);
+        return;
+      }
+      let batch: Batch | null = found.value;
+      if (!batch) {
+        const made = await this.deps.client().createBatch(p.file_id, { [WAVE_METADATA_KEY]: key });
+        if (!made.ok) {
+          this.retryLater(p, made.error.message, t);
+          return;
+        }
+        batch = made.value;
+      }
+      const at = this.now();
+      this.store.setPart(p.wave, p.part, {
+        state: 'submitted',
+        batch_id: batch.id,
+        submitted_at: at,
+        polls: 0,
+        next_at: at + t.pollMinMs,
+      });
+      log('info', 'wave.submitted', { coordinator: this.name, wave: p.wave, part: p.part, batchId: batch.id });
+      return;
+    }
+    const batchId = p.batch_id;
+    if (p.state !== 'submitted' || batchId === null) return;
+    if (p.cancel_sent === 0 && this.store.sentCount(p.wave, p.part) === 0) {
+      // Every item of the batch ended (a cancel): the provider stops the lines not yet run.
+      const cancelled = await this.deps.client().cancelBatch(batchId);
+      if (cancelled.ok || !cancelled.error.retryable) {
+        this.store.setPart(p.wave, p.part, { cancel_sent: 1, next_at: now });
+        p = { ...p, next_at: now };
+        log('info', 'wave.cancelled', { coordinator: this.name, wave: p.wave, batchId });
+      }
+    }
+    if (p.next_at > now) return;
+    const got = await this.deps.client().getBatch(batchId);
+    if (!got.ok) {
+      this.retryLater(p, got.error.message, t);
+      return;
+    }
+    if (!isTerminalBatch(got.value)) {
+      const wait = Math.min(t.pollMaxMs, t.pollMinMs * 2 ** (p.polls + 1));
+      this.store.setPart(p.wave, p.part, { polls: p.polls + 1, next_at: this.now() + wait });
+      return;
+    }
+    if (!(await this.collect(p, got.value))) {
+      this.retryLater(p, 'delivery incomplete', t);
+      return;
+    }
+    this.store.setPart(p.wave, p.part, { state: 'delivered' });
+    log('info', 'wave.delivered', { coordinator: this.name, wave: p.wave, part: p.part, status: got.value.status });
+    await this.cleanUp(p.file_id, got.value);
+    // Every item that got results has answered with its next calls: the next wave need not wait for quiet.
+    if (this.store.activeParts().every((q) => q.state === 'delivered' || q.state === 'planned')) this.store.closeSoon();
+  }
+
+  /** Reads a terminal batch's files and delivers every outcome; true when every line was delivered. */
+  private async collect(p: PartRow, batch: Batch): Promise<boolean> {
+    const latencyMs = Math.max(0, this.now() - (p.submitted_at ?? this.now()));
+    const buffer = new Map<string, { customIds: string[]; results: WaveResult[] }>();
+    let buffered = 0;
+    let complete = true;
+    const flush = async (): Promise<boolean> => {
+      const batches = [...buffer];
+      buffer.clear();
+      buffered = 0;
+      // Items take their results side by side: a wave's hand-over is not one RPC after another.
+      let next = 0;
+      const lane = async (): Promise<void> => {
+        for (let entry = batches[next++]; entry !== undefined; entry = batches[next++]) {
+          const [evaluationId, b] = entry;
+          try {
+            const calls = await this.deps.deliver(evaluationId, b.results);
+            this.store.delivered(b.customIds);
+            this.register(evaluationId, calls);
+          } catch (e) {
+            // The item is unreachable now: its lines stay undelivered and the file is read again later.
+            complete = false;
+            log('warn', 'wave.delivery_failed', { coordinator: this.name, evaluationId, error: messageOf(e) });
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(DELIVERY_LANES, batches.length) }, lane));
+      return complete;
+    };
+    const add = async (customId: string, outcome: BatchLineOutcome): Promise<void> => {
+      const row = this.store.call(customId);
+      if (!row || row.wave !== p.wave || row.part !== p.part || row.state === 'delivered') return;
+      const b = buffer.get(row.evaluation_id) ?? { customIds: [], results: [] };
+      b.customIds.push(customId);
+      b.results.push({ callId: row.call_id, attempt: row.attempt, outcome, latencyMs });
+      buffer.set(row.evaluation_id, b);
+      buffered += 1;
+      if (buffered >= DELIVERY_CHUNK) await flush();
+    };
+    for (const fileId of [batch.output_file_id, batch.error_file_id]) {
+      if (!fileId) continue;
+      const read = await this.deps.client().readFile(fileId);
+      if (!read.ok) return false;
+      try {
+        for await (const line of read.value) {
+          if (line.customId !== null) await add(line.customId, line);
+        }
+      } catch (e) {
+        log('warn', 'wave.read_failed', { coordinator: this.name, fileId, error: messageOf(e) });
+        await flush();
+        return false;
+      }
+    }
+    if (!(await flush())) return false;
+    // Lines the batch never answered (it failed, or was cancelled before they ran): retryable failures.
+    for (const row of this.store.unanswered(p.wave, p.part))
+      await add(row.custom_id, {
+        customId: row.custom_id,
+        kind: 'error',
+        attemptKind: 'network',
+        retryable: true,
+        error: {
+          code: `batch_${batch.status}`,
+          message: `provider batch ${batch.id} ended ${batch.status} without this line's result`,
+        },
+      });
+    return await flush();
+  }
+
+  /** Deletes a delivered part's files (best effort: the provider drops them after 30 days anyway). */
+  private async cleanUp(inputFileId: string | null, batch: Batch): Promise<void> {
+    for (const id of [inputFileId, batch.output_file_id, batch.error_file_id]) {
+      if (!id) continue;
+      const r = await this.deps.client().deleteFile(id);
+      if (!r.ok) log('info', 'wave.file_kept', { coordinator: this.name, fileId: id, error: r.error.message });
+    }
+  }
+}

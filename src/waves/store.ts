@@ -1,0 +1,202 @@
+/**
+ * @module
+ * A wave coordinator's own SQLite (docs/architecture.md, "Provider batches in waves"):
+ *
+ * - `calls`: one row per registered call, keyed by its `custom_id` (`customIdFor(evaluation, call)`), written
+ *   with the registration and so before any upload: a restart loses no mapping. `state`: `open` (waiting for
+ *   the next wave), `sent` (in wave `wave`, file `part`), `delivered` (its outcome handed to its item),
+ *   `withdrawn` (its item ended). A retry registers the same call again with the next `attempt`.
+ * - `parts`: one provider batch each (a wave is split into files by `planBatchFiles`): `planned` →
+ *   `uploaded` (`file_id`) → `submitted` (`batch_id`) → `delivered`, each step written before the next begins.
+ * - `meta`: the open wave's first and last registration, the waves so far, and `close_now`.
+ */
+
+/** The coordinator's schema; idempotent. */
+export const WAVE_SCHEMA = [
+  `CREATE TABLE IF NOT EXISTS meta (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), waves INTEGER NOT NULL,
+     first_open_at INTEGER, last_open_at INTEGER, close_now INTEGER NOT NULL DEFAULT 0)`,
+  `CREATE TABLE IF NOT EXISTS calls (custom_id TEXT PRIMARY KEY, evaluation_id TEXT NOT NULL, call_id TEXT NOT NULL,
+     attempt INTEGER NOT NULL, line TEXT NOT NULL, wave INTEGER, part INTEGER, state TEXT NOT NULL)`,
+  'CREATE INDEX IF NOT EXISTS calls_by_part ON calls (wave, part)',
+  'CREATE INDEX IF NOT EXISTS calls_by_evaluation ON calls (evaluation_id, state)',
+  `CREATE TABLE IF NOT EXISTS parts (wave INTEGER NOT NULL, part INTEGER NOT NULL, state TEXT NOT NULL, file_id TEXT,
+     batch_id TEXT, submitted_at INTEGER, polls INTEGER NOT NULL DEFAULT 0, next_at INTEGER NOT NULL,
+     cancel_sent INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (wave, part))`,
+  'INSERT OR IGNORE INTO meta (singleton, waves) VALUES (1, 0)',
+] as const;
+
+/** A `calls` row. */
+export type CallRow = {
+  custom_id: string;
+  evaluation_id: string;
+  call_id: string;
+  attempt: number;
+  /** The JSONL line (no newline). */
+  line: string;
+  wave: number | null;
+  part: number | null;
+  state: 'open' | 'sent' | 'delivered' | 'withdrawn';
+};
+
+/** A `parts` row. */
+export type PartRow = {
+  wave: number;
+  part: number;
+  state: 'planned' | 'uploaded' | 'submitted' | 'delivered';
+  file_id: string | null;
+  batch_id: string | null;
+  /** Epoch ms of the submission. */
+  submitted_at: number | null;
+  polls: number;
+  /** Epoch ms of the part's next step (an upload retry, a poll). */
+  next_at: number;
+  cancel_sent: number;
+};
+
+/** The `meta` row. */
+export type MetaRow = {
+  waves: number;
+  first_open_at: number | null;
+  last_open_at: number | null;
+  close_now: number;
+};
+
+/** The coordinator's statements. */
+export class WaveStore {
+  constructor(private readonly sql: SqlStorage) {
+    for (const s of WAVE_SCHEMA) sql.exec(s);
+  }
+
+  /** The meta row. */
+  meta(): MetaRow {
+    const row = this.sql.exec<MetaRow>('SELECT waves, first_open_at, last_open_at, close_now FROM meta').one();
+    return row;
+  }
+
+  /** The row of a `custom_id`, or null. */
+  call(customId: string): CallRow | null {
+    return this.sql.exec<CallRow>('SELECT * FROM calls WHERE custom_id = ?', customId).toArray()[0] ?? null;
+  }
+
+  /**
+   * Registers a call (open for the next wave) unless it is registered at this try or a later one, or still
+   * waiting on an earlier try. True when it was added.
+   */
+  open(customId: string, evaluationId: string, callId: string, attempt: number, line: string, at: number): boolean {
+    const had = this.call(customId);
+    if (had && (had.attempt >= attempt || had.state === 'open' || had.state === 'sent')) return false;
+    this.sql.exec(
+      `INSERT INTO calls (custom_id, evaluation_id, call_id, attempt, line, wave, part, state)
+       VALUES (?, ?, ?, ?, ?, NULL, NULL, 'open')
+       ON CONFLICT (custom_id) DO UPDATE SET attempt = excluded.attempt, line = excluded.line, wave = NULL,
+         part = NULL, state = 'open'`,
+      customId,
+      evaluationId,
+      callId,
+      attempt,
+      line,
+    );
+    this.sql.exec('UPDATE meta SET first_open_at = COALESCE(first_open_at, ?), last_open_at = ?', at, at);
+    return true;
+  }
+
+  /** Asks for the open calls to go in a wave at the next step, without waiting for quiet. */
+  closeSoon(): void {
+    this.sql.exec('UPDATE meta SET close_now = 1');
+  }
+
+  /** The open calls' `custom_id` and line, in registration order. */
+  openLines(): { custom_id: string; line: string }[] {
+    return this.sql
+      .exec<{ custom_id: string; line: string }>(
+        "SELECT custom_id, line FROM calls WHERE state = 'open' ORDER BY rowid",
+      )
+      .toArray();
+  }
+
+  /** Opens wave `wave` with its files (each a list of `custom_id`s), in one transaction. */
+  startWave(wave: number, files: readonly string[][], at: number, storage: DurableObjectStorage): void {
+    storage.transactionSync(() => {
+      files.forEach((ids, part) => {
+        this.sql.exec(
+          `UPDATE calls SET wave = ?, part = ?, state = 'sent'
+           WHERE state = 'open' AND custom_id IN (SELECT value FROM json_each(?))`,
+          wave,
+          part,
+          JSON.stringify(ids),
+        );
+        this.sql.exec("INSERT INTO parts (wave, part, state, next_at) VALUES (?, ?, 'planned', ?)", wave, part, at);
+      });
+      this.sql.exec('UPDATE meta SET waves = ?, first_open_at = NULL, last_open_at = NULL, close_now = 0', wave);
+    });
+  }
+
+  /** Parts not yet delivered, oldest first. */
+  activeParts(): PartRow[] {
+    return this.sql.exec<PartRow>("SELECT * FROM parts WHERE state != 'delivered' ORDER BY wave, part").toArray();
+  }
+
+  /** Updates a part's columns. */
+  setPart(wave: number, part: number, set: Partial<Omit<PartRow, 'wave' | 'part'>>): void {
+    const keys = Object.keys(set) as (keyof typeof set)[];
+    if (keys.length === 0) return;
+    this.sql.exec(
+      `UPDATE parts SET ${keys.map((k) => `${k} = ?`).join(', ')} WHERE wave = ? AND part = ?`,
+      ...keys.map((k) => set[k] ?? null),
+      wave,
+      part,
+    );
+  }
+
+  /** The lines of a part, in file order. */
+  partLines(wave: number, part: number): string[] {
+    return this.sql
+      .exec<{ line: string }>('SELECT line FROM calls WHERE wave = ? AND part = ? ORDER BY rowid', wave, part)
+      .toArray()
+      .map((r) => r.line);
+  }
+
+  /** How many of a part's calls are still awaited (`sent`). */
+  sentCount(wave: number, part: number): number {
+    return this.sql
+      .exec<{ n: number }>("SELECT COUNT(*) AS n FROM calls WHERE wave = ? AND part = ? AND state = 'sent'", wave, part)
+      .one().n;
+  }
+
+  /** A part's calls with no outcome yet (`sent` or `withdrawn`): the lines its batch never answered. */
+  unanswered(wave: number, part: number): CallRow[] {
+    return this.sql
+      .exec<CallRow>(
+        "SELECT * FROM calls WHERE wave = ? AND part = ? AND state IN ('sent', 'withdrawn') ORDER BY rowid",
+        wave,
+        part,
+      )
+      .toArray();
+  }
+
+  /** Marks calls delivered. */
+  delivered(customIds: readonly string[]): void {
+    this.sql.exec(
+      "UPDATE calls SET state = 'delivered' WHERE custom_id IN (SELECT value FROM json_each(?))",
+      JSON.stringify(customIds),
+    );
+  }
+
+  /** Withdraws an evaluation's calls: open ones are forgotten, sent ones are no longer awaited. */
+  withdraw(evaluationId: string): void {
+    this.sql.exec("DELETE FROM calls WHERE evaluation_id = ? AND state = 'open'", evaluationId);
+    this.sql.exec("UPDATE calls SET state = 'withdrawn' WHERE evaluation_id = ? AND state = 'sent'", evaluationId);
+  }
+
+  /** How many evaluations have calls open. */
+  openEvaluations(): number {
+    return this.sql
+      .exec<{ n: number }>("SELECT COUNT(DISTINCT evaluation_id) AS n FROM calls WHERE state = 'open'")
+      .one().n;
+  }
+
+  /** How many calls are open. */
+  openCount(): number {
+    return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM calls WHERE state = 'open'").one().n;
+  }
+}

@@ -1,0 +1,342 @@
+/**
+ * The batch tier in waves (durable-objects/wave-coordinator/, src/waves/), against the mock's Batch API on its
+ * compressed clock (100 ms a batch here): an evaluation registers its ready calls with the coordinator of its
+ * (group, provider, model), which submits each wave as a provider batch, polls it by alarm and hands each
+ * result back by RPC. Dependent calls wait for their wave; failed and expired lines go in the next wave,
+ * counted as attempts, then go synchronously; cancel cancels the provider batch; a crash between upload and submit does not upload
+ * again; the custom_id map survives a restart; a repeated delivery stores and bills nothing twice; verdicts
+ * are identical at every tier.
+ */
+import { abortAllDurableObjects, runInDurableObject } from 'cloudflare:test';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Batch as BatchView } from '../../src/batches/schemas.js';
+import { evaluationStub } from '../../src/evaluations/stub.js';
+import { mockModel } from '../../src/mock-llm/model-name.js';
+import { coordinatorName } from '../../src/waves/rpc.js';
+import type { PartRow } from '../../src/waves/store.js';
+import { createBatchId, items, waitForBatch } from './batches-support.js';
+import {
+  countRows,
+  drainAlarms,
+  insertJob,
+  LONG_DEBATE,
+  mockRequests,
+  PAIRWISE,
+  POINTWISE,
+  pollUntil,
+  runInTestObject,
+  storedVerdict,
+  stubbornCritic,
+  testEnv,
+  waitForEnd,
+} from './helpers.js';
+import { BATCH_DEFAULTS } from './mock-llm-server.js';
+import { TestWaveCoordinatorDO } from './test-wave-coordinator.js';
+import type { UsageRow } from './tiers-support.js';
+import { failedOf, usageRows } from './tiers-support.js';
+
+const MOCK_ORIGIN = testEnv.TEST_MOCK_URL.replace(/\/v1$/, '');
+
+/** Sets the mock's Batch API for the batches created from now on; answers its upload count. */
+async function mockBatches(o: { turnaround?: number; failure?: number; expiry?: number } = {}): Promise<number> {
+  const q = new URLSearchParams({
+    turnaround: String(o.turnaround ?? BATCH_DEFAULTS.turnaroundMs),
+    failure: String(o.failure ?? 0),
+    expiry: String(o.expiry ?? 0),
+  });
+  const r = await fetch(`${MOCK_ORIGIN}/_test/batch?${q.toString()}`, { method: 'PUT' });
+  return (await r.json<{ uploads: number }>()).uploads;
+}
+
+async function uploads(): Promise<number> {
+  return (await (await fetch(`${MOCK_ORIGIN}/_test/batch`)).json<{ uploads: number }>()).uploads;
+}
+
+afterEach(async () => {
+  await mockBatches();
+  await drainAlarms();
+});
+
+/** The coordinator of a lone evaluation's calls to the mock model of `seed`. */
+function loneCoordinator(id: string, seed: string): string {
+  return coordinatorName(id, 'default', mockModel({ seed }));
+}
+
+/** A coordinator's parts (one provider batch each), by name. */
+async function partsOf(name: string): Promise<PartRow[]> {
+  const stub = testEnv.WAVES.get(testEnv.WAVES.idFromName(name));
+  return runInDurableObject(stub, (_o, state) =>
+    state.storage.sql.exec<PartRow>('SELECT * FROM parts ORDER BY wave, part').toArray(),
+  );
+}
+
+/** The mock's view of a provider batch. */
+async function providerBatch(batchId: string): Promise<{ status: string }> {
+  const r = await fetch(`${testEnv.TEST_MOCK_URL}/batches/${batchId}`, {
+    headers: { authorization: `Bearer ${testEnv.LLM_API_KEY ?? ''}` },
+  });
+  return r.json<{ status: string }>();
+}
+
+/** Inserts and starts an evaluation (its object's alarms and the coordinator's run it). */
+async function startJob(o: Parameters<typeof insertJob>[0]): Promise<string> {
+  const { id } = await insertJob(o);
+  await evaluationStub(testEnv, id).start(id);
+  return id;
+}
+
+describe('the batch tier', () => {
+  it('goes in provider batches at the batch price, with the verdict the standard tier gives; no synchronous call', async () => {
+    const seed = 'wave-same';
+    const standard = await startJob({ preset: 'fastchat-pair', task: PAIRWISE, mock: { seed } });
+    expect((await waitForEnd(standard)).status).toBe('succeeded');
+    const before = await mockRequests(seed);
+    const id = await startJob({ preset: 'fastchat-pair', task: PAIRWISE, mock: { seed }, tier: 'batch' });
+    const row = await waitForEnd(id);
+    expect(row.status, row.error_message ?? '').toBe('succeeded');
+    // Nothing went to /chat/completions: every call was a batch line.
+    expect(await mockRequests(seed)).toBe(before);
+    const [sv, bv] = [await storedVerdict(standard), await storedVerdict(id)];
+    expect(bv?.votes).toEqual(sv?.votes);
+    expect(bv?.score).toBe(sv?.score);
+    const s = await usageRows(standard);
+    const b = await usageRows(id);
+    expect(b.map((u) => u.tier)).toEqual(s.map(() => 'batch'));
+    const total = (rows: UsageRow[]) => rows.reduce((a, u) => a + u.cost_usd, 0);
+    expect(total(b)).toBeCloseTo(total(s) / 2, 9);
+    // FastChat's two orders are independent: one wave, one provider batch.
+    const name = loneCoordinator(id, seed);
+    const parts = await partsOf(name);
+    expect(parts.map((p) => [p.wave, p.state])).toEqual([[1, 'delivered']]);
+    // Each line carries the evaluation's prompt cache key, as its synchronous calls would.
+    const lines = await runInDurableObject(testEnv.WAVES.get(testEnv.WAVES.idFromName(name)), (_o, state) =>
+      state.storage.sql.exec<{ line: string }>('SELECT line FROM calls').toArray(),
+    );
+    expect(lines).toHaveLength(2);
+    for (const { line } of lines)
+      expect(JSON.parse(line)).toMatchObject({
+        method: 'POST',
+        body: { prompt_cache_key: id, model: mockModel({ seed }) },
+      });
+  });
+
+  it('dependent calls wait for their wave: a 3-call DEBATE chain takes 3 waves', async () => {
+    const seed = 'wave-chain';
+    await stubbornCritic(seed);
+    const id = await startJob({
+      ...LONG_DEBATE,
+      config: { ...LONG_DEBATE.config, maxIterations: 1 },
+      task: POINTWISE,
+      mock: { seed, mode: 'scripted', ns: seed },
+      tier: 'batch',
+    });
+    const row = await waitForEnd(id, 25_000);
+    expect(row.status, row.error_message ?? '').toBe('succeeded');
+    expect(row.calls_done).toBe(3);
+    const parts = await partsOf(coordinatorName(id, 'default', mockModel({ seed, mode: 'scripted', ns: seed })));
+    expect(parts.map((p) => p.wave)).toEqual([1, 2, 3]);
+    // Each wave was submitted after the one before it delivered.
+    for (let i = 1; i < parts.length; i++)
+      expect(parts[i]!.submitted_at!).toBeGreaterThanOrEqual(parts[i - 1]!.submitted_at!);
+  });
+
+  it('failed and expired lines go in the next wave, each try an attempt at tier batch', async () => {
+    await mockBatches({ failure: 0.4, expiry: 0.4 });
+    const seed = 'wave-faults';
+    const id = await startJob({
+      id: 'ev_wave_faults_1',
+      preset: 'fastchat-pair',
+      task: PAIRWISE,
+      mock: { seed },
+      tier: 'batch',
+    });
+    const row = await waitForEnd(id, 25_000);
+    expect(row.status, row.error_message ?? '').toBe('succeeded');
+    const rows = await usageRows(id);
+    const failed = rows.flatMap(failedOf);
+    const codes = new Set(failed.map((a) => a.code));
+    expect(codes).toContain('batch_expired');
+    // A 500 line reads as the HTTP failure it is.
+    expect(codes).toContain('provider_error');
+    for (const a of failed) expect(a.tier).toBe('batch');
+    for (const u of rows) {
+      expect(u.tier).toBe('batch');
+      expect(u.attempts).toBe(failedOf(u).length + 1);
+    }
+  });
+
+  it('a line that keeps expiring goes as a synchronous call once its tries in waves are spent: nothing lost', async () => {
+    await mockBatches({ expiry: 1 });
+    const seed = 'wave-expired';
+    const { id } = await insertJob({ preset: 'fastchat-pair', task: PAIRWISE, mock: { seed }, tier: 'batch' });
+    await runInTestObject(id, async (o) => {
+      o.useBindings({ LLM_MAX_ATTEMPTS: '2' });
+      await o.start(id);
+    });
+    const row = await waitForEnd(id, 25_000);
+    expect(row.status, row.error_message ?? '').toBe('succeeded');
+    const rows = await usageRows(id);
+    expect(rows).toHaveLength(2);
+    for (const u of rows) {
+      // Billed at the tier that answered, with both tries in waves on the record.
+      expect(u.tier).toBe('standard');
+      expect(u.attempts).toBe(3);
+      expect(failedOf(u)).toEqual([
+        expect.objectContaining({ attempt: 1, code: 'batch_expired', tier: 'batch' }),
+        expect.objectContaining({ attempt: 2, code: 'batch_expired', tier: 'batch' }),
+      ]);
+    }
+    expect(await mockRequests(seed)).toBe(2);
+  });
+
+  it('a budget holds each wave to what is left: the call past it is refused, never sent', async () => {
+    // MORE's advocates run in parallel: 9 calls planned, 5 allowed; the sixth is refused before any wave has it.
+    const seed = 'wave-budget';
+    const id = await startJob({
+      preset: 'more-mtbench',
+      task: PAIRWISE,
+      config: { budget: { maxCalls: 5 } },
+      mock: { seed },
+      tier: 'batch',
+      tenant: 'default',
+    });
+    const row = await waitForEnd(id, 25_000);
+    expect(row.status).toBe('failed');
+    expect(row.error_code).toBe('budget_exceeded');
+    expect(row.calls_done).toBe(5);
+    const lines = await runInDurableObject(
+      testEnv.WAVES.get(testEnv.WAVES.idFromName(loneCoordinator(id, seed))),
+      (_o, state) => state.storage.sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM calls').one().n,
+    );
+    expect(lines).toBe(5);
+  });
+
+  it('cancel mid-wave cancels the provider batch', async () => {
+    await mockBatches({ turnaround: 20_000 });
+    const seed = 'wave-cancel';
+    const id = await startJob({ preset: 'fastchat-pair', task: PAIRWISE, mock: { seed }, tier: 'batch' });
+    const name = loneCoordinator(id, seed);
+    const [part] = await pollUntil(
+      () => partsOf(name),
+      (p) => p[0]?.state === 'submitted',
+    );
+    await evaluationStub(testEnv, id).cancel(id);
+    expect((await waitForEnd(id)).status).toBe('cancelled');
+    const cancelled = await pollUntil(
+      () => providerBatch(part!.batch_id!),
+      (b) => b.status === 'cancelling' || b.status === 'cancelled',
+    );
+    expect(['cancelling', 'cancelled']).toContain(cancelled.status);
+  });
+
+  it('a crash between upload and submit resumes without a second upload', async () => {
+    const seed = 'wave-crash';
+    const { id } = await insertJob({ preset: 'fastchat-pair', task: PAIRWISE, mock: { seed }, tier: 'batch' });
+    const name = loneCoordinator(id, seed);
+    await runInDurableObject(testEnv.WAVES.get(testEnv.WAVES.idFromName(name)), (o) => {
+      if (!(o instanceof TestWaveCoordinatorDO)) throw new Error('WAVES does not run TestWaveCoordinatorDO');
+      o.crashAfterUpload = true;
+    });
+    const before = await uploads();
+    await evaluationStub(testEnv, id).start(id);
+    await pollUntil(
+      () => partsOf(name),
+      (p) => p[0]?.state === 'uploaded',
+    );
+    // The platform retries a crashed alarm after a backoff of seconds: the test steps it instead.
+    const coordinator = testEnv.WAVES.get(testEnv.WAVES.idFromName(name));
+    await pollUntil(
+      async () => {
+        await runInDurableObject(coordinator, (o) => o.alarm());
+        return partsOf(name);
+      },
+      (p) => p[0]?.state === 'delivered',
+    );
+    const row = await waitForEnd(id);
+    expect(row.status, row.error_message ?? '').toBe('succeeded');
+    expect(await uploads()).toBe(before + 1);
+    expect((await partsOf(name)).map((p) => p.state)).toEqual(['delivered']);
+  });
+
+  it('the custom_id map survives a restart of every object mid-wave', async () => {
+    await mockBatches({ turnaround: 600 });
+    const seed = 'wave-restart';
+    const id = await startJob({ preset: 'fastchat-pair', task: PAIRWISE, mock: { seed }, tier: 'batch' });
+    await pollUntil(
+      () => partsOf(loneCoordinator(id, seed)),
+      (p) => p[0]?.state === 'submitted',
+    );
+    await abortAllDurableObjects();
+    const row = await waitForEnd(id, 25_000);
+    expect(row.status, row.error_message ?? '').toBe('succeeded');
+    expect(await countRows('usage', id)).toBe(row.calls_done);
+  });
+
+  it('a repeated delivery stores nothing twice and bills once', async () => {
+    await mockBatches({ turnaround: 20_000 });
+    const seed = 'wave-repeat';
+    const id = await startJob({ preset: 'fastchat-pair', task: PAIRWISE, mock: { seed }, tier: 'batch' });
+    const name = loneCoordinator(id, seed);
+    const registered = await pollUntil(
+      () =>
+        runInTestObject(id, (_o, state) =>
+          state.storage.sql
+            .exec<{ call_id: string; wave: string | null }>('SELECT call_id, wave FROM pending')
+            .toArray(),
+        ),
+      (rows) => rows.length > 0 && rows.every((r) => r.wave === name),
+    );
+    const reply = (callId: string) => ({
+      callId,
+      attempt: 1,
+      latencyMs: 5,
+      outcome: {
+        customId: null,
+        kind: 'reply' as const,
+        content: 'Assistant A is better. [[A]]',
+        choices: ['Assistant A is better. [[A]]'],
+        model: 'mock-judge',
+        usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 },
+      },
+    });
+    const results = registered.map((r) => reply(r.call_id));
+    const stub = evaluationStub(testEnv, id);
+    await stub.batchResults(id, name, results);
+    await stub.batchResults(id, name, results);
+    const row = await waitForEnd(id);
+    expect(row.status, row.error_message ?? '').toBe('succeeded');
+    const usage = await usageRows(id);
+    expect(usage.map((u) => u.call_id)).toEqual(registered.map((r) => r.call_id).sort());
+    expect(usage.every((u) => u.attempts === 1)).toBe(true);
+    expect(row.calls_done).toBe(registered.length);
+  });
+
+  it('a Tribunal batch at tier batch: every item in one wave, completed as today, verdicts as at standard and flex', async () => {
+    const judge = (seed: string) => ({
+      preset: 'fastchat-pair',
+      config: { calibration: { enabled: false }, defaults: { model: mockModel({ seed }) } },
+    });
+    const seed = 'wave-group';
+    const ids: Record<string, string> = {};
+    for (const tier of ['standard', 'flex', 'batch'] as const)
+      ids[tier] = await createBatchId({ ...judge(seed), tier, cache: 'off', items: items(4) });
+    const done: Record<string, BatchView> = {};
+    for (const tier of ['standard', 'flex', 'batch'] as const) done[tier] = await waitForBatch(ids[tier]!);
+    for (const b of Object.values(done)) expect(b.counts).toMatchObject({ succeeded: 4, failed: 0 });
+    const verdicts = async (batchId: string) =>
+      (
+        await testEnv.DB.prepare(
+          `SELECT v.winner AS w FROM evaluations e JOIN verdicts v ON v.evaluation_id = e.id
+           WHERE e.batch_id = ? ORDER BY e.batch_seq`,
+        )
+          .bind(batchId)
+          .all<{ w: string }>()
+      ).results.map((r) => r.w);
+    const standard = await verdicts(ids.standard!);
+    expect(standard).toHaveLength(4);
+    expect(await verdicts(ids.flex!)).toEqual(standard);
+    expect(await verdicts(ids.batch!)).toEqual(standard);
+    const parts = await partsOf(coordinatorName(ids.batch!, 'default', mockModel({ seed })));
+    expect(parts).toHaveLength(1);
+  });
+});
