@@ -145,6 +145,13 @@ describe('diffVersions', () => {
     expect(isEmptyDiff(diffVersions(v2, v2))).toBe(true);
   });
 
+  it('names turning the auto-CoT steps off', () => {
+    const d = diffVersions(v1, { ...v1, autoSteps: false });
+    expect(d.fields.map((f) => [f.label, show(f.lines)])).toEqual([
+      ['Auto-CoT steps', ['-on: missing steps written once', '+off: generic steps where none are given']],
+    ]);
+  });
+
   it('shows an example replaced by an unrelated one as removed and added, not as an edit', () => {
     const d = diffVersions(v1, {
       ...v1,

@@ -13,7 +13,7 @@ import type { RubricAspect, RubricExample, RubricScale, RubricVersion } from './
 /** The parts of a version a diff compares (a version as the API shows it has them all). */
 export type RubricContent = Pick<
   RubricVersion,
-  'name' | 'kind' | 'criteria' | 'scale' | 'aspects' | 'evaluationSteps' | 'examples'
+  'name' | 'kind' | 'criteria' | 'scale' | 'aspects' | 'evaluationSteps' | 'autoSteps' | 'examples'
 >;
 
 /** A changed text field: its label and its diff. */
@@ -115,6 +115,11 @@ function sharesEnough(lines: readonly DiffLine[]): boolean {
   return longer > 0 && kept / longer >= MIN_SHARED_LINES;
 }
 
+/** Whether missing steps are written by G-Eval's auto-CoT (`autoSteps`, default on), in words. */
+function autoStepsText(c: RubricContent): string {
+  return c.autoSteps === false ? 'off: generic steps where none are given' : 'on: missing steps written once';
+}
+
 /** The diff from `before` (the previous version) to `after`. */
 export function diffVersions(before: RubricContent, after: RubricContent): RubricDiff {
   const fields: FieldDiff[] = [
@@ -125,6 +130,7 @@ export function diffVersions(before: RubricContent, after: RubricContent): Rubri
       label: 'Evaluation steps',
       lines: diffText(before.evaluationSteps ?? '', after.evaluationSteps ?? ''),
     },
+    { label: 'Auto-CoT steps', lines: diffText(autoStepsText(before), autoStepsText(after)) },
   ].filter((f) => !unchanged(f.lines));
 
   // Aspects by name, in the newer version's order; removed ones after them, in the older order.

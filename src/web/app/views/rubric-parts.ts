@@ -126,12 +126,9 @@ export function aspectsCard(v: RubricVersion): HTMLElement | null {
   );
 }
 
-/**
- * True when the version turns G-Eval's auto-CoT off (`autoSteps: false`). Read by name: the field is new in
- * the API, and a version from before it has none (steps are written then).
- */
+/** True when the version turns G-Eval's auto-CoT off (`autoSteps: false`; absent means on). */
 function autoStepsOff(v: RubricVersion): boolean {
-  return 'autoSteps' in v && v.autoSteps === false;
+  return v.autoSteps === false;
 }
 
 /** The evaluation steps card: given with the version, and those G-Eval's auto-CoT wrote (or is writing). */
