@@ -143,7 +143,6 @@ async function upload(request: Request, store: MockFileStore, nowMs: number, max
   try {
     // undici deprecates formData() for servers facing large untrusted bodies; the mock reads the small uploads
     // of its own tests and benches.
-    // eslint-disable-next-line @typescript-eslint/no-deprecated
     form = await request.formData();
   } catch (e) {
     return invalid(`Could not parse the multipart form: ${e instanceof Error ? e.message : String(e)}`);

@@ -31,7 +31,8 @@ export interface TestMockServer {
  */
 async function seedOf(request: Request): Promise<{ seed: string; cacheKey: string | null; prompt: string } | null> {
   try {
-    const body = (await request.clone().json()) as { model?: unknown; prompt_cache_key?: unknown; messages?: unknown };
+    const raw: unknown = await request.clone().json();
+    const body = raw as { model?: unknown; prompt_cache_key?: unknown; messages?: unknown };
     const seed = typeof body.model === 'string' ? parseMockModel(body.model).seed : '';
     const messages = Array.isArray(body.messages) ? (body.messages as { content?: unknown }[]) : [];
     const prompt = messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n\n');
