@@ -13,7 +13,7 @@ import type { Bindings } from '../config/bindings.js';
 import { judgesBothOrders } from '../engine/protocol.js';
 import type { PairwiseTask } from '../engine/task.js';
 import type { CreatorInfo } from '../evaluations/service.js';
-import { limitsFor } from '../evaluations/service.js';
+import { limitsFor, requestRubric } from '../evaluations/service.js';
 import { resolveTier } from '../tiers/resolve.js';
 import { INSERT_JSON_CHUNK_BYTES } from '../evaluations/rows.js';
 import { ApiError } from '../http/errors.js';
@@ -22,7 +22,6 @@ import { GateSchema } from '../metrics/gate.js';
 import { checkLlmConfig, planTask, resolveJudge } from '../methods/resolve-judge.js';
 import { requireSigningSecret, requireWebhookUrl } from '../webhooks/url-checks.js';
 import type { ResolvedRubric } from '../rubrics/resolve.js';
-import { resolveRubricRef } from '../rubrics/resolve.js';
 import { checkComparisonBudget } from './estimate.js';
 import { comparisonLinks, finishComparison } from './finish.js';
 import type { Layout } from './layout.js';
@@ -135,7 +134,8 @@ export async function createComparison(
       [{ path: 'budget', message: 'give one of budget and config.budget' }],
     );
   }
-  const rubric = request.rubric === undefined ? null : await resolveRubricRef(env, tenant, request.rubric);
+  // Resolved as batches resolve theirs, so a stored version's auto-CoT steps are written (once) and applied here too.
+  const rubric = await requestRubric(env, tenant, judge, request.rubric, { ...creator, limits });
   const layout: Layout = {
     candidates: request.candidates,
     pairs: pairsOf(request.candidates, request.design),
