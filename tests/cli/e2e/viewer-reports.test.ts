@@ -69,6 +69,15 @@ describe.skipIf(SKIP_VIEWER)("the viewer's result pages in headless Chromium", (
           .slice(0, 3)
           .map((i) => ({ id: i.id, task: i.task, human: i.human })),
       });
+      // The disagreements are ranked over every item: the page is read once the comparison has ended, since a
+      // live page under load may show c0 before its pairs' verdicts are in.
+      await expect
+        .poll(
+          async () =>
+            ((await (await fetch(`${viewer.stack.url}/v1/comparisons/${id}`)).json()) as { status: string }).status,
+          { timeout: 90_000, interval: 200 },
+        )
+        .toBe('completed');
       const page = await rig.browser.page(DESKTOP);
       await page.goto(`${viewer.stack.url}/#/comparisons/${id}`);
       await page.locator('.heatmap').waitFor({ timeout: 90_000 });
