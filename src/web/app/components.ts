@@ -118,3 +118,13 @@ export function confidenceLabel(confidence: number): HTMLElement {
     h('span', { class: 'visually-hidden' }, `confidence ${pct}`),
   );
 }
+
+/** A page's breadcrumb: links (`[label, href]`) then the current page's own label, joined by ` / `. */
+export function breadcrumb(links: readonly (readonly [string, string])[], current: string): HTMLElement {
+  return h(
+    'nav',
+    { class: 'breadcrumb', 'aria-label': 'Breadcrumb' },
+    links.map(([label, href]) => [h('a', { href }, label), ' / ']),
+    current,
+  );
+}

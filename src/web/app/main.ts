@@ -5,7 +5,8 @@
  * shows the key form, then the page again); error panels with a retry.
  *
  * Routes: `#/` evaluations, `#/batches`, `#/batches/{id}`, `#/meta/{id}` (meta-evaluation), `#/comparisons/{id}`,
- * `#/evaluations/{id}`, `#/new`, `#/presets`.
+ * `#/evaluations/{id}`, `#/new`, `#/presets`, `#/rubrics`, `#/rubrics/{id}` (its latest version),
+ * `#/rubrics/{id}/versions/{n}`.
  */
 import { ApiFailure, describeError, getJson } from './api.js';
 import { tickRelativeTimes } from './components.js';
@@ -19,6 +20,8 @@ import { evaluationsView } from './views/evaluation-list.js';
 import { metaView } from './views/meta.js';
 import { comparisonView } from './views/comparison.js';
 import { presetsView } from './views/presets.js';
+import { rubricsView } from './views/rubrics.js';
+import { rubricVersionView } from './views/rubric-version.js';
 import { submitView } from './views/submit.js';
 
 interface Route {
@@ -33,6 +36,12 @@ const ROUTES: Route[] = [
   { pattern: /^\/evaluations\/(?<id>[^/]+)$/, nav: 'evaluations', view: evaluationView },
   { pattern: /^\/new$/, nav: 'new', view: submitView },
   { pattern: /^\/presets$/, nav: 'presets', view: presetsView },
+  { pattern: /^\/rubrics$/, nav: 'rubrics', view: rubricsView },
+  {
+    pattern: /^\/rubrics\/(?<id>[^/]+)(?:\/versions\/(?<version>[1-9][0-9]*))?$/,
+    nav: 'rubrics',
+    view: rubricVersionView,
+  },
   { pattern: /^\/batches$/, nav: 'batches', view: batchesView },
   { pattern: /^\/batches\/(?<id>[^/]+)$/, nav: 'batches', view: batchView },
   { pattern: /^\/meta\/(?<id>[^/]+)$/, nav: 'batches', view: metaView },

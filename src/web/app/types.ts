@@ -35,6 +35,24 @@ export type Transcript = Schemas['Transcript'];
 export type MethodsResponse = Schemas['MethodsResponse'];
 /** `GET /v1/rubrics`. */
 export type RubricList = Schemas['RubricList'];
+/** A rubric as `GET /v1/rubrics` and `GET /v1/rubrics/{id}` show it. */
+export type Rubric = Schemas['Rubric'];
+/** A tag of a rubric: the version it points at and its minimum agreement. */
+export type RubricTag = Schemas['RubricTag'];
+/** `GET /v1/rubrics/{id}/versions/{n}`: one immutable version. */
+export type RubricVersion = Schemas['RubricVersion'];
+/** One golden example of a version. */
+export type RubricExample = RubricVersion['examples'][number];
+/** One aspect of a version. */
+export type RubricAspect = NonNullable<RubricVersion['aspects']>[number];
+/** A score scale of a version or an aspect. */
+export type RubricScale = NonNullable<RubricVersion['scale']>;
+/** A version's golden check (`check`). */
+export type RubricCheck = Schemas['RubricCheck'];
+/** A version's auto-CoT steps (`steps`). */
+export type RubricSteps = Schemas['RubricSteps'];
+/** What an evaluation records of its rubric: `{id, version, hash}` (id and version absent for an inline rubric). */
+export type RubricStamp = Schemas['RubricStamp'];
 /** One preset of `GET /v1/methods`. */
 export type PresetInfo = Schemas['PresetInfo'];
 /** What is judged. */

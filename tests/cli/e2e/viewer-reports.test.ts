@@ -2,8 +2,9 @@
  * The viewer's result pages in a real headless Chromium against the local stack (the mock LLM answering
  * after 300-700 ms): a meta-evaluation's report with its charts, a comparison's gate, leaderboard and heat
  * map, a pointwise meta-evaluation's scatter plot, a pointwise evaluation's score on its scale, a
- * rubric's aspects. The live debate, the lists and the key prompt are in viewer.test.ts; each file has its
- * own stack and browser, so the e2e project runs both at once.
+ * rubric's aspects, the rubric pages (the list, a version with its golden check and its changes). The
+ * live debate, the lists and the key prompt are in viewer.test.ts; each file has its own stack and
+ * browser, so the e2e project runs both at once.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -62,6 +63,15 @@ describe.skipIf(SKIP_VIEWER)("the viewer's result pages in headless Chromium", (
           .slice(0, 3)
           .map((i) => ({ id: i.id, task: i.task, human: i.human })),
       });
+      // The disagreements are ranked over every item: the page is read once the comparison has ended, since a
+      // live page under load may show c0 before its pairs' verdicts are in.
+      await expect
+        .poll(
+          async () =>
+            ((await (await fetch(`${viewer.stack.url}/v1/comparisons/${id}`)).json()) as { status: string }).status,
+          { timeout: 90_000, interval: 200 },
+        )
+        .toBe('completed');
       const page = await rig.browser.page(DESKTOP);
       await page.goto(`${viewer.stack.url}/#/comparisons/${id}`);
       await page.locator('.heatmap').waitFor({ timeout: 90_000 });
@@ -178,6 +188,196 @@ describe.skipIf(SKIP_VIEWER)("the viewer's result pages in headless Chromium", (
       await page.getByLabel('Rubric (optional)').waitFor();
       expect(await page.locator(`#rubric-options option[value="${rubricId}"]`).count()).toBe(1);
       expect(await axeViolations(page)).toEqual([]);
+      expect(rig.browser.errorsOf(page)).toEqual([]);
+      await page.close();
+    });
+
+    it("shows the tenant's rubrics and a version: criteria, aspects, golden check, its diff from the previous version; evaluations and batches link to it and show every aspect", async () => {
+      /** Sends `body` to `path` and expects `status`; the JSON answer. */
+      async function api<T>(path: string, body: unknown, status: number, method = 'POST'): Promise<T> {
+        const r = await fetch(`${viewer.stack.url}${path}`, {
+          method,
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        expect(r.status, await r.clone().text()).toBe(status);
+        return (await r.json()) as T;
+      }
+      const example = (source: string, output: string, expected: number, note?: string) => ({
+        task: { kind: 'pointwise', source, output },
+        expected,
+        ...(note ? { note } : {}),
+      });
+      const { id } = await api<{ id: string }>(
+        '/v1/rubrics',
+        {
+          name: 'Refund replies',
+          kind: 'pointwise',
+          criteria: 'A reply from our support team.\nIt must state the refund policy.',
+          scale: { min: 1, max: 5, levels: [{ score: 5, text: 'Right and kind.' }] },
+          aspects: [
+            { name: 'policy', criteria: 'States the refund policy.', weight: 2 },
+            { name: 'tone', criteria: 'Is polite.', evaluationSteps: 'Read the reply. Is it polite?' },
+          ],
+          examples: [example('Broken order.', 'We replace it today.', 5), example('Late order.', 'Tough luck.', 1)],
+        },
+        201,
+      );
+      await api(
+        `/v1/rubrics/${id}/versions`,
+        {
+          criteria: 'A reply from our support team.\nIt must state the returns policy.',
+          scale: { min: 1, max: 5, levels: [{ score: 5, text: 'Right and kind.' }] },
+          // Steps given for everything judged, so no G-Eval style steps need writing first.
+          evaluationSteps: 'Read the reply, then score it.',
+          aspects: [
+            {
+              name: 'policy',
+              criteria: 'States the returns policy.',
+              weight: 3,
+              evaluationSteps: 'Find the policy. Is it right?',
+            },
+            { name: 'tone', criteria: 'Is polite.', evaluationSteps: 'Read the reply. Is it polite?' },
+            { name: 'next step', criteria: 'Ends with one next step.', evaluationSteps: 'Read the end. One step?' },
+          ],
+          examples: [
+            example('Broken order.', 'We replace it today.', 5),
+            example('Late order.', 'Tough luck.', 2, 'rude'),
+            example('Refund?', 'Within 30 days.', 4),
+          ],
+        },
+        201,
+      );
+      // Judged by version 2 while the pages are looked at: its golden check and a batch of two;
+      // by a quick mock (the stack's default answers in 300-700 ms, for the live debate tests).
+      const config = { defaults: { model: 'mock-judge?latency=20' } };
+      const task = (n: number) => ({
+        kind: 'pointwise',
+        source: `Order ${n} arrived broken.`,
+        output: 'We replace it.',
+      });
+      const [, , batch] = await Promise.all([
+        api(`/v1/rubrics/${id}/tags/prod`, { version: 1 }, 200, 'PUT'),
+        api(`/v1/rubrics/${id}/versions/2/check`, { preset: 'rubric-judge', config }, 202),
+        viewer.created('/v1/batches', {
+          preset: 'rubric-judge',
+          config,
+          rubric: `${id}@2`,
+          items: [1, 2].map((n) => ({ id: `r${n}`, task: task(n) })),
+        }),
+      ]);
+      const page = await rig.browser.page(DESKTOP);
+      /** The card whose heading contains `title`. */
+      const section = (title: string) => page.locator('section.card', { has: page.locator('h2', { hasText: title }) });
+
+      // The list, from the nav: name, kind, latest version, tags.
+      await page.goto(`${viewer.stack.url}/#/`);
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Rubrics' }).click();
+      const row = page.locator('.list-table tbody tr', { hasText: 'Refund replies' });
+      await row.waitFor();
+      expect((await row.innerText()).replace(/\s+/g, ' ')).toMatch(/Refund replies rb_\w+ pointwise v2 #prod → v1 no/);
+      expect(await axeViolations(page)).toEqual([]);
+
+      // The name opens the latest version: criteria, scale, aspects, examples, and what changed from version 1.
+      await row.getByRole('link', { name: 'Refund replies' }).click();
+      await page.waitForURL(new RegExp(`#/rubrics/${id}$`));
+      await page.getByRole('heading', { name: /Refund replies · version 2/ }).waitFor();
+      expect(await section('Criteria').innerText()).toContain('It must state the returns policy.');
+      expect(await section('Scale').innerText()).toMatch(/5\s+Right and kind\./);
+      expect(await section('Aspects (3)').locator('tbody th').allInnerTexts()).toEqual(['policy', 'tone', 'next step']);
+      expect(await section('Golden examples (3)').locator('tbody tr').count()).toBe(3);
+      expect(await section('Evaluation steps').innerText()).toContain('Read the reply, then score it.');
+      const changes = section('Changes');
+      // The changed words, marked by more than colour: a sign, <del>/<ins>, and the words "removed"/"added".
+      const criteria = changes.getByRole('group', { name: 'Criteria: changes' });
+      expect(await criteria.locator('.diff-del del').allInnerTexts()).toEqual(['refund']);
+      expect(await criteria.locator('.diff-add ins').allInnerTexts()).toEqual(['returns']);
+      expect(await criteria.locator('.diff-del .diff-sign').innerText()).toBe('−');
+      expect(await criteria.locator('.diff-add .visually-hidden').innerText()).toBe('added:');
+      const headings = await changes.locator('h4').allInnerTexts();
+      expect(headings.map((t) => t.replace(/\s+/g, ' '))).toEqual([
+        'policy changed',
+        'next step added',
+        'Example 2 changed',
+        'Example 3 added',
+      ]);
+      await page.setViewportSize(PHONE);
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
+      await page.setViewportSize(DESKTOP);
+
+      // The golden check's agreement with intervals, once its examples are judged.
+      await section('Golden check').locator('.ci-table').first().waitFor({ timeout: 60_000 });
+      expect(await section('Golden check').locator('.pill').innerText()).toMatch(/completed/i);
+      expect(await axeViolations(page)).toEqual([]);
+      // The diff's colours are new: checked in the dark scheme too.
+      await page.emulateMedia({ colorScheme: 'dark' });
+      expect(await axeViolations(page)).toEqual([]);
+      await page.emulateMedia({ colorScheme: 'light' });
+      // The changes card cut from the whole page (an element shot would have the sticky top bar over it).
+      const [top, height] = await page.evaluate<[number, number]>(
+        '(([r]) => [r.top + window.scrollY, r.height])([document.querySelector(\'[aria-labelledby="card-changes"]\').getBoundingClientRect()])',
+      );
+      await page.screenshot({
+        path: join(shots, 'rubric-changes-desktop.png'),
+        fullPage: true,
+        clip: { x: 0, y: top - 12, width: DESKTOP.width, height: height + 24 },
+      });
+
+      // Version 1 from the version links: the first, with the prod tag.
+      await page.getByRole('link', { name: '← Version 1' }).click();
+      await page.getByRole('heading', { name: /Refund replies · version 1/ }).waitFor();
+      expect(await page.locator('.facts', { hasText: 'Tags here' }).innerText()).toContain('#prod');
+      expect(await section('Changes').innerText()).toContain('The first version');
+      expect(await section('Golden check').innerText()).toContain('Not run for this version.');
+
+      // "Judge with this version": the submit form with it picked, a link back to it, the task's aspect left
+      // to the rubric; a tag in the field opens the version it points at.
+      await page.getByRole('link', { name: 'Judge with this version' }).click();
+      await page.waitForURL(/#\/new\?/);
+      const rubricField = page.getByLabel('Rubric (optional)');
+      expect(await rubricField.inputValue()).toBe(`${id}@1`);
+      expect(await page.getByLabel('Preset').inputValue()).toBe('rubric-judge');
+      const open = page.getByRole('link', { name: 'Open this rubric (opens in a new tab)' });
+      expect(await open.getAttribute('href')).toBe(`#/rubrics/${id}/versions/1`);
+      await rubricField.fill(`${id}#prod`);
+      expect(await open.getAttribute('href')).toBe(`#/rubrics/${id}/versions/1`);
+      await rubricField.fill(id);
+      expect(await open.getAttribute('href')).toBe(`#/rubrics/${id}`);
+      expect(await page.getByLabel('Aspect', { exact: true }).isDisabled()).toBe(true);
+      await rubricField.fill(`${id}@2`);
+      await page.getByLabel('Config overrides (JSON, optional)').fill(JSON.stringify(config));
+      await page.getByRole('button', { name: 'Fill in an example' }).click();
+      await page.getByRole('button', { name: 'Start evaluation' }).click();
+      await page.waitForURL(/#\/evaluations\/ev_/);
+
+      // The evaluation shows every aspect, and names its rubric version, linked.
+      await expect
+        .poll(() => section('Aspects').locator('tbody th').allInnerTexts(), { timeout: 60_000 })
+        .toEqual(['policy', 'tone', 'next step']);
+      await page
+        .locator('.facts')
+        .getByRole('link', { name: /^rb_.*@2$/ })
+        .click();
+      await page.waitForURL(new RegExp(`#/rubrics/${id}/versions/2$`));
+
+      // The batch: its rubric, each aspect's mean over the items, and each item's aspect scores.
+      await page.goto(`${viewer.stack.url}/#/batches/${batch}`);
+      await expect.poll(() => page.locator('.title-row .pill').innerText(), { timeout: 60_000 }).toMatch(/completed/i);
+      await expect
+        .poll(() => section('Aspects').locator('tbody th').allInnerTexts())
+        .toEqual(['policy', 'tone', 'next step']);
+      expect(await page.locator('.aspect-scores').allInnerTexts()).toEqual([
+        expect.stringMatching(/^policy \d.* · tone \d.* · next step \d/),
+        expect.stringMatching(/^policy \d.* · tone \d.* · next step \d/),
+      ]);
+      expect(
+        await page
+          .locator('.facts')
+          .getByRole('link', { name: /^rb_.*@2$/ })
+          .count(),
+      ).toBe(1);
+      expect(await axeViolations(page)).toEqual([]);
+
       expect(rig.browser.errorsOf(page)).toEqual([]);
       await page.close();
     });

@@ -316,6 +316,7 @@ describe.skipIf(SKIP_VIEWER)('the viewer in headless Chromium', () => {
         '#/new',
         '#/new?preset=debate-summeval',
         '#/presets',
+        '#/rubrics',
         '#/batches',
         `#/batches/${batch}`,
         `#/meta/${meta}`,

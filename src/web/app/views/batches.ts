@@ -2,19 +2,31 @@
  * @module
  * `#/batches`: every batch and meta-evaluation, newest first (`GET /v1/batches`, by kind, cursor-paged).
  * `#/batches/{id}`: one batch: its counts while it runs (read again every few seconds), the verdicts'
- * distribution (A / B / tie, or a histogram of scores), calls and cost, and its results page by page
- * (`GET /v1/batches/{id}/results`, NDJSON). A meta-evaluation's batch opens its report page (./meta.ts).
+ * distribution (A / B / tie, or a histogram of scores; a rubric's aspects each with its mean), calls and
+ * cost, and its results page by page (`GET /v1/batches/{id}/results`, NDJSON, each row with its aspects). A meta-evaluation's batch opens its report page (./meta.ts).
  */
 import { describeError, getJson, request } from '../api.js';
 import { histogram } from '../charts.js';
-import { ago, card, confidenceLabel, facts, idCode, progressBar, statusPill, winnerChip } from '../components.js';
+import {
+  ago,
+  breadcrumb,
+  card,
+  confidenceLabel,
+  facts,
+  idCode,
+  progressBar,
+  statusPill,
+  winnerChip,
+} from '../components.js';
 import { h, replaceChildren } from '../dom.js';
 import { formatInt, formatScore, formatTime, formatUsd, shortId } from '../format.js';
-import type { Batch, BatchList, BatchResultLine, BatchSummary } from '../types.js';
+import type { Batch, BatchResultLine, BatchSummary } from '../types.js';
 import type { View } from '../view.js';
 import { setTitle, sleep } from '../view.js';
+import { aspectScores, batchAspectsCard } from './aspect-summary.js';
 import { labelBars } from './report-view.js';
-import { isUnavailable, renderUnavailable } from './unavailable.js';
+import { rubricStamp } from './rubrics.js';
+import { listPage } from './list-page.js';
 
 /** How often a running batch is read again, ms. */
 const POLL_MS = 3000;
@@ -43,116 +55,57 @@ function progressCell(b: BatchSummary): HTMLElement {
 export const batchesView: View = async (ctx) => {
   setTitle('Batches');
   const kind = ctx.query.get('kind') ?? '';
-  const query = (cursor: string | null) => {
-    const q = new URLSearchParams({ limit: '25' });
-    if (kind) q.set('kind', kind);
-    if (cursor) q.set('cursor', cursor);
-    return `/v1/batches?${q.toString()}`;
-  };
-  let first: BatchList;
-  try {
-    first = await getJson<BatchList>(query(null), ctx.signal);
-  } catch (e) {
-    if (!isUnavailable(e)) throw e;
-    renderUnavailable(ctx, {
-      title: 'Batches',
+  await listPage<BatchSummary>(ctx, {
+    title: 'Batches',
+    path: (cursor) => {
+      const q = new URLSearchParams({ limit: '25' });
+      if (kind) q.set('kind', kind);
+      if (cursor) q.set('cursor', cursor);
+      return `/v1/batches?${q.toString()}`;
+    },
+    filter: {
+      id: 'filter-kind',
+      options: [
+        ['', 'All'],
+        ['batch', 'Batches'],
+        ['meta_evaluation', 'Meta-evaluations'],
+        ['comparison', 'Comparisons'],
+      ],
+      value: kind,
+      href: (v) => (v ? `#/batches?kind=${v}` : '#/batches'),
+    },
+    intro:
+      'Batches come from POST /v1/batches (up to 10,000 items, JSON or NDJSON); meta-evaluations from POST /v1/meta-evaluations (labelled items, an agreement report).',
+    empty: 'No batches yet.',
+    caption: 'Batches, newest first',
+    columns: [
+      ['Batch', null],
+      ['Kind', null],
+      ['Preset', null],
+      ['Status', null],
+      ['Items ended', null],
+      ['Created', 'num hide-sm'],
+    ],
+    row: (b) =>
+      h(
+        'tr',
+        null,
+        h('th', { scope: 'row' }, h('a', { href: batchHref(b), title: b.id }, shortId(b.id))),
+        h('td', null, b.kind === 'meta_evaluation' ? 'meta-evaluation' : b.kind),
+        h('td', null, b.preset ?? b.method),
+        h('td', null, statusPill(b.status)),
+        h('td', null, progressCell(b)),
+        h('td', { class: 'num hide-sm' }, ago(b.createdAt)),
+      ),
+    unavailable: {
       endpoint: 'GET /v1/batches',
       open: {
         label: 'Open a meta-evaluation by id',
         placeholder: 'me_…',
         href: (id) => `#/meta/${encodeURIComponent(id)}`,
       },
-    });
-    return;
-  }
-  const body = h('tbody');
-  let cursor = first.nextCursor;
-  const more = h('button', { type: 'button', class: 'btn' }, 'Load more');
-  const add = (rows: readonly BatchSummary[]) => {
-    body.append(
-      ...rows.map((b) =>
-        h(
-          'tr',
-          null,
-          h('th', { scope: 'row' }, h('a', { href: batchHref(b), title: b.id }, shortId(b.id))),
-          h('td', null, b.kind === 'meta_evaluation' ? 'meta-evaluation' : b.kind),
-          h('td', null, b.preset ?? b.method),
-          h('td', null, statusPill(b.status)),
-          h('td', null, progressCell(b)),
-          h('td', { class: 'num hide-sm' }, ago(b.createdAt)),
-        ),
-      ),
-    );
-    more.hidden = cursor === null;
-  };
-  more.addEventListener('click', () => {
-    if (!cursor) return;
-    more.disabled = true;
-    getJson<BatchList>(query(cursor), ctx.signal).then((page) => {
-      cursor = page.nextCursor;
-      more.disabled = false;
-      add(page.data);
-    }, ctx.fail);
+    },
   });
-  const kindSelect = h(
-    'select',
-    { id: 'filter-kind' },
-    [
-      ['', 'All'],
-      ['batch', 'Batches'],
-      ['meta_evaluation', 'Meta-evaluations'],
-      ['comparison', 'Comparisons'],
-    ].map(([v, l]) => h('option', { value: v, selected: v === kind }, l)),
-  );
-  kindSelect.addEventListener('change', () => {
-    ctx.navigate(kindSelect.value ? `#/batches?kind=${kindSelect.value}` : '#/batches');
-  });
-  replaceChildren(
-    ctx.root,
-    h(
-      'div',
-      { class: 'page' },
-      h(
-        'div',
-        { class: 'page-head title-row' },
-        h('h1', null, 'Batches'),
-        h('span', { class: 'spacer' }),
-        h('div', { class: 'field field-inline' }, h('label', { for: 'filter-kind' }, 'Show'), kindSelect),
-      ),
-      h(
-        'p',
-        { class: 'muted' },
-        'Batches come from POST /v1/batches (up to 10,000 items, JSON or NDJSON); meta-evaluations from POST /v1/meta-evaluations (labelled items, an agreement report).',
-      ),
-      first.data.length === 0
-        ? h('div', { class: 'card empty' }, 'No batches yet.')
-        : [
-            h(
-              'div',
-              { class: 'table-wrap card card-flush' },
-              h(
-                'table',
-                { class: 'table list-table' },
-                h('caption', { class: 'visually-hidden' }, 'Batches, newest first'),
-                h(
-                  'thead',
-                  null,
-                  h(
-                    'tr',
-                    null,
-                    ['Batch', 'Kind', 'Preset', 'Status', 'Items ended', 'Created'].map((c, i) =>
-                      h('th', { scope: 'col', class: i === 5 ? 'num hide-sm' : null }, c),
-                    ),
-                  ),
-                ),
-                body,
-              ),
-            ),
-            h('div', { class: 'pager' }, more),
-          ],
-    ),
-  );
-  add(first.data);
 };
 
 /** One page of results: the NDJSON lines and the next page's cursor. */
@@ -201,7 +154,7 @@ function resultRow(l: BatchResultLine): HTMLElement {
           ),
     ),
     h('td', null, statusPill(l.status)),
-    h('td', null, h('span', { class: 'vote' }, verdict, v ? confidenceLabel(v.confidence) : null)),
+    h('td', null, h('span', { class: 'vote' }, verdict, v ? confidenceLabel(v.confidence) : null), aspectScores(v)),
   );
 }
 
@@ -234,6 +187,7 @@ function summary(b: Batch, lines: readonly BatchResultLine[]): HTMLElement {
                   : null,
               ],
       ),
+      batchAspectsCard(b, lines),
     ),
     h(
       'div',
@@ -293,13 +247,7 @@ export const batchView: View = async (ctx) => {
   const render = () => {
     replaceChildren(
       headSlot,
-      h(
-        'nav',
-        { class: 'breadcrumb', 'aria-label': 'Breadcrumb' },
-        h('a', { href: '#/batches' }, 'Batches'),
-        ' / ',
-        shortId(batch.id),
-      ),
+      breadcrumb([['Batches', '#/batches']], shortId(batch.id)),
       h(
         'div',
         { class: 'title-row' },
@@ -314,6 +262,8 @@ export const batchView: View = async (ctx) => {
           ['Method', batch.method],
           ['Created', ago(batch.createdAt)],
           batch.completedAt ? ['Completed', formatTime(batch.completedAt)] : null,
+          // One rubric judges every item (resolved once, at submit): its record is on every result line.
+          page.lines[0]?.rubric ? ['Rubric', rubricStamp(page.lines[0].rubric)] : null,
           batch.webhook ? ['Webhook', batch.webhook.url] : null,
           batch.budget ? ['Budget', budgetText(batch.budget, batch.budgetExhaustedAt)] : null,
         ],

@@ -20,6 +20,7 @@ import { metadataOf } from '../types.js';
 import type { View, ViewContext } from '../view.js';
 import { setTitle, sleep } from '../view.js';
 import { DebateView } from './debate-view.js';
+import { rubricStamp } from './rubrics.js';
 import { transcriptSection } from './transcript-view.js';
 import { aspectsCard, taskCard, usageCard, verdictCard, votesCard } from './verdict-view.js';
 
@@ -234,6 +235,7 @@ class EvaluationPage {
           ['Method', ev.method],
           ['Task', ev.taskKind],
           ['Created', ago(ev.createdAt)],
+          ev.rubric ? ['Rubric', rubricStamp(ev.rubric)] : null,
           metadata && Object.keys(metadata).length > 0
             ? [
                 'Metadata',

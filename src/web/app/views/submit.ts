@@ -1,10 +1,11 @@
 /**
  * @module
  * `#/new`: submit a task with any preset of `GET /v1/methods`. The fields follow the preset's task kind;
- * config overrides, metadata and an inline rubric are optional JSON (a stored rubric is picked from the tenant's list or typed as rb_…). The API validates everything; its field issues
- * (`task.answerA`, `config.turns`) are shown next to the fields they name. A resubmission of the same
- * body (double click, retry after a network error) reuses its `Idempotency-Key`, so it never creates a
- * second evaluation.
+ * config overrides, metadata and an inline rubric are optional JSON. A stored rubric is picked from the
+ * tenant's list or typed as rb_…, and its page opens from the field (`#/new?rubric=rb_…@n` fills it in).
+ * The API validates everything; its field issues (`task.answerA`, `config.turns`) are shown next to the
+ * fields they name. A resubmission of the same body (double click, retry after a network error) reuses
+ * its `Idempotency-Key`, so it never creates a second evaluation.
  */
 import { ApiFailure, describeError, getJson, postJson } from '../api.js';
 import { h, replaceChildren } from '../dom.js';
@@ -19,6 +20,7 @@ import type {
 } from '../types.js';
 import type { View } from '../view.js';
 import { setTitle } from '../view.js';
+import { rubricPicker } from './rubric-picker.js';
 
 /** Example tasks for "Fill in an example". */
 const EXAMPLES = {
@@ -205,16 +207,9 @@ export const submitView: View = async (ctx) => {
     ),
   } satisfies Record<FieldName, Field>;
   for (const x of [f.config, f.metadata, f.rubric]) x.input.classList.add('mono');
-  const rubricOptions = h(
-    'datalist',
-    { id: 'rubric-options' },
-    rubrics.data
-      .filter((r) => r.archivedAt === null)
-      .flatMap((r) => [
-        h('option', { value: r.id }, `${r.name} (latest, v${String(r.latestVersion)})`),
-        ...r.tags.map((t) => h('option', { value: `${r.id}#${t.tag}` }, `${r.name} #${t.tag} (v${String(t.version)})`)),
-      ]),
-  );
+  const wantedRubric = ctx.query.get('rubric');
+  const picker = rubricPicker(f.rubric.input, rubrics.data, wantedRubric);
+  f.rubric.wrap.insertBefore(picker.open, f.rubric.error);
 
   const about = h('div', { class: 'preset-about', 'aria-live': 'polite' });
   const pairwise = h(
@@ -225,12 +220,20 @@ export const submitView: View = async (ctx) => {
     h('div', { class: 'two-col' }, f.answerA.wrap, f.answerB.wrap),
     f.reference.wrap,
   );
+  // A rubric says what a pointwise task is scored on (its scale, its aspects): the task then names no aspect.
+  const byRubric = () => f.rubric.input.value.trim() !== '';
+  const rubricNote = h(
+    'p',
+    { class: 'hint', hidden: true },
+    "Scored by the rubric: its scale and aspects take these fields' place.",
+  );
   const pointwise = h(
     'fieldset',
     { class: 'fieldset' },
     h('legend', null, 'Task'),
     h('div', { class: 'three-col' }, f.aspect.wrap, f.scaleMin.wrap, f.scaleMax.wrap),
     f.aspectDescription.wrap,
+    rubricNote,
     f.source.wrap,
     f.context.wrap,
     f.output.wrap,
@@ -240,13 +243,20 @@ export const submitView: View = async (ctx) => {
   const example = h('button', { type: 'button', class: 'btn' }, 'Fill in an example');
 
   const kind = (): 'pairwise' | 'pointwise' => presets.find((p) => p.id === select.value)?.taskKind ?? 'pairwise';
+  const showAspect = () => {
+    const off = kind() !== 'pointwise' || byRubric();
+    for (const x of [f.aspect, f.scaleMin, f.scaleMax, f.aspectDescription]) x.input.disabled = off;
+    rubricNote.hidden = kind() !== 'pointwise' || !byRubric();
+  };
+  f.rubric.input.addEventListener('input', showAspect);
   const showPreset = () => {
     const p = presets.find((x) => x.id === select.value);
     pairwise.hidden = kind() !== 'pairwise';
     pointwise.hidden = kind() !== 'pointwise';
     // Hidden fields must not block submission.
     for (const x of [f.question, f.answerA, f.answerB]) x.input.disabled = kind() !== 'pairwise';
-    for (const x of [f.aspect, f.scaleMin, f.scaleMax, f.source, f.output]) x.input.disabled = kind() !== 'pointwise';
+    for (const x of [f.source, f.output]) x.input.disabled = kind() !== 'pointwise';
+    showAspect();
     replaceChildren(
       about,
       p
@@ -304,11 +314,15 @@ export const submitView: View = async (ctx) => {
           source: value(f.source),
           output: value(f.output),
           ...(optional(f.context) !== undefined ? { context: value(f.context) } : {}),
-          aspect: {
-            name: value(f.aspect),
-            scale: { min: Number(value(f.scaleMin)), max: Number(value(f.scaleMax)) },
-            ...(optional(f.aspectDescription) !== undefined ? { description: value(f.aspectDescription) } : {}),
-          },
+          ...(byRubric()
+            ? {}
+            : {
+                aspect: {
+                  name: value(f.aspect),
+                  scale: { min: Number(value(f.scaleMin)), max: Number(value(f.scaleMax)) },
+                  ...(optional(f.aspectDescription) !== undefined ? { description: value(f.aspectDescription) } : {}),
+                },
+              }),
         };
 
   let last: { body: string; key: string } | null = null;
@@ -320,11 +334,12 @@ export const submitView: View = async (ctx) => {
     pointwise,
     h(
       'details',
-      { class: 'fieldset advanced' },
+      // Open when a rubric came with the link (a version page's "Judge with this version").
+      { class: 'fieldset advanced', open: wantedRubric !== null },
       h('summary', null, 'Advanced: config overrides, rubric and metadata'),
       f.config.wrap,
       f.rubric.wrap,
-      rubricOptions,
+      picker.datalist,
       f.metadata.wrap,
     ),
     formError,
