@@ -144,7 +144,21 @@ function pendingSpecs(method: AnyMethod, state: EngineState): PendingCall[] {
       out.push({ order, spec, fullId });
     }
   });
-  return out;
+  return state.config.budget !== undefined && state.orders.length > 1 ? inStep(state, out) : out;
+}
+
+/**
+ * Under a budget, the pending calls of the orders that have recorded the fewest calls: orders advance in
+ * step, so which order's replies come back first cannot spend the budget on one order's later turns while
+ * another has not reached the point where it can conclude (the submit's floor drives the same schedule).
+ */
+function inStep(state: EngineState, pending: PendingCall[]): PendingCall[] {
+  const done = state.orders.map((o) => {
+    const prefix = prefixOf(o.key);
+    return Object.entries(state.ledger).filter(([id, e]) => e.final && id.startsWith(prefix)).length;
+  });
+  const least = Math.min(...pending.map((p) => done[p.order] ?? 0));
+  return pending.filter((p) => (done[p.order] ?? 0) === least);
 }
 
 /** The pending (not yet final) call with this base id, stepping only the order its prefix names. */

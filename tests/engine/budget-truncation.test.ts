@@ -183,6 +183,40 @@ describe('ChatEval under a budget', () => {
     const { out } = await chat({ maxCalls: 2 });
     expect(out.status === 'failed' && out.error.code).toBe('budget_exceeded');
   });
+
+  it('both orders under a budget advance in step, whichever order answers first', () => {
+    const resolved = resolveMethodConfig('chateval-faireval', { budget: { maxCalls: 6 } });
+    const method = getMethod(resolved.method);
+    const reply = (id: string): LlmCallResult => ({
+      id,
+      ok: true,
+      content: id.includes('turn2/') ? 'The score of Assistant 1: 8\nThe score of Assistant 2: 6' : 'Discussion.',
+      model: 'm',
+      usage: { promptTokens: 100, completionTokens: 20, cachedPromptTokens: 0, estimated: false, costUsd: CALL_COST },
+    });
+    let state: EngineState = createEvaluation(method, resolved, PAIRWISE);
+    const ids = () => readyCalls(method, state).map((c) => c.id);
+    const first = ids();
+    expect(first.map((id) => id.slice(0, 3)).sort()).toEqual(['ab/', 'ba/']);
+    // Order ab answers twice in a row: its next call waits until ba has caught up, so a budget of 6 cannot be
+    // spent on ab's final turn before ba has reached its own.
+    const ab = first.find((id) => id.startsWith('ab/')) ?? '';
+    state = applyResult(method, state, reply(ab));
+    expect(ids().every((id) => id.startsWith('ba/'))).toBe(true);
+    const ba = first.find((id) => id.startsWith('ba/')) ?? '';
+    state = applyResult(method, state, reply(ba));
+    expect(
+      ids()
+        .map((id) => id.slice(0, 3))
+        .sort(),
+    ).toEqual(['ab/', 'ba/']);
+    // Without a budget the orders run as their replies come.
+    const free = resolveMethodConfig('chateval-faireval', {});
+    let loose: EngineState = createEvaluation(method, free, PAIRWISE);
+    const looseFirst = readyCalls(method, loose).map((c) => c.id);
+    loose = applyResult(method, loose, reply(looseFirst.find((id) => id.startsWith('ab/')) ?? ''));
+    expect(readyCalls(method, loose).some((c) => c.id.startsWith('ab/'))).toBe(true);
+  });
 });
 
 describe('methods that cannot stop early', () => {
