@@ -12,9 +12,9 @@ import type { AgreementReport, MetaEvaluation } from '../types.js';
 
 /** The correlations of the table, in its column order, with their headings. */
 const CORRELATIONS = [
-  ['pearson', 'Pearson r'],
-  ['spearman', 'Spearman ρ'],
-  ['kendall', 'Kendall τ-b'],
+  ['pearson', 'Pearson', 'r'],
+  ['spearman', 'Spearman', 'ρ'],
+  ['kendall', 'Kendall', 'τ-b'],
 ] as const;
 
 /** Correlations run from −1 to 1: every strip shares this axis. */
@@ -49,7 +49,10 @@ export function aspectAgreementCard(r: AgreementReport): HTMLElement | null {
             null,
             h('th', { scope: 'col' }, 'Aspect'),
             h('th', { scope: 'col', class: 'num' }, 'n'),
-            CORRELATIONS.map(([, label]) => h('th', { scope: 'col', class: 'aspect-corr' }, label)),
+            // A phone shows the symbols alone (the names stay for screen readers), so the table fits 375 px.
+            CORRELATIONS.map(([, name, symbol]) =>
+              h('th', { scope: 'col', class: 'aspect-corr' }, h('span', { class: 'corr-name' }, `${name} `), symbol),
+            ),
           ),
         ),
         h(
@@ -75,7 +78,10 @@ export function aspectAgreementCard(r: AgreementReport): HTMLElement | null {
                   h(
                     'span',
                     { class: 'muted small block aspect-ci' },
-                    e.ci ? `${formatStat(e.ci.lo)} – ${formatStat(e.ci.hi)}` : 'no interval',
+                    // A narrow column breaks the interval before its dash only, never inside a bound.
+                    e.ci
+                      ? [`${formatStat(e.ci.lo)} `, h('span', { class: 'nowrap' }, `– ${formatStat(e.ci.hi)}`)]
+                      : 'no interval',
                   ),
                   strip({ label: k, value: e.value, ci: e.ci }, DOMAIN),
                 );
