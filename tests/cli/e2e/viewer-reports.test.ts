@@ -200,7 +200,11 @@ describe.skipIf(SKIP_VIEWER)("the viewer's result pages in headless Chromium", (
       await page.setViewportSize(PHONE);
       expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
       // The aspect table itself fits the phone's width too (no scrolling inside its card).
-      expect(await table.evaluate((t) => t.scrollWidth <= (t.parentElement?.clientWidth ?? 0))).toBe(true);
+      expect(
+        await page.evaluate<boolean>(
+          "(([t]) => t.scrollWidth <= t.parentElement.clientWidth)([document.querySelector('table.aspect-agreement')])",
+        ),
+      ).toBe(true);
       await page.screenshot({ path: join(shots, 'meta-aspects-phone.png'), fullPage: true });
       expect(rig.browser.errorsOf(page)).toEqual([]);
       await page.close();
