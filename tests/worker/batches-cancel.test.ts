@@ -51,8 +51,11 @@ describe('POST /v1/batches/{id}/cancel', () => {
     expect(res.status, JSON.stringify(body)).toBe(202);
     expect(body.status).toBe('cancelling');
     expect(body.cancelRequestedAt).not.toBeNull();
+    // A repeat is accepted while the batch cancels; the queue's page of cancels can end the batch before the
+    // repeat arrives (the running item ends at once), and then the repeat is the 409 of an ended batch.
     const again = await cancel(id);
-    expect(again.status).toBe(202);
+    if (again.status === 409) expect((await again.json<ErrorJson>()).error.code).toBe('already_ended');
+    else expect([again.status, (await again.json<Batch>()).status]).toEqual([202, 'cancelling']);
 
     const done = await waitForBatch(id);
     expect(done.status).toBe('cancelled');

@@ -1,5 +1,5 @@
 /**
- * Setup file of the worker project, run before each test file. The files share one workerd
+ * Setup file of the worker project, run before each test file. The files of one runner share its workerd
  * (tests/vitest.worker.config.ts), so each file starts on empty storage, as it would in a runtime of its
  * own: `reset()` deletes every Durable Object of the previous file (evaluations, rate limiters, provider
  * gates: their storage, alarms and running instances) and everything in D1, then the migrations are

@@ -6,7 +6,7 @@
  */
 import { listDurableObjectIds, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import { vi } from 'vitest';
+import { afterAll, beforeAll, vi } from 'vitest';
 import { mergeConfig, resolveMethodConfig, getMethod } from '../../src/engine/registry.js';
 import { createEvaluation, plannedCalls } from '../../src/engine/protocol.js';
 import type { Task } from '../../src/engine/task.js';
@@ -38,11 +38,13 @@ export const POINTWISE: Task = {
 };
 
 let counter = 0;
+/** This runtime's mark in its ids: the project runs two workerds, which share the mock LLM's request counts. */
+const RUNTIME_TAG = crypto.randomUUID().slice(0, 6);
 
 /** A unique evaluation id (also used as the mock seed, so request counts are per test). */
 export function newTestId(prefix = 'ev_test'): string {
   counter += 1;
-  return `${prefix}_${Date.now().toString(36)}_${counter}`;
+  return `${prefix}_${Date.now().toString(36)}_${RUNTIME_TAG}${counter}`;
 }
 
 /** Options of {@link insertJob}. */
@@ -258,7 +260,7 @@ export async function pendingAlarm(id: string): Promise<number | null> {
 }
 
 /**
- * Evaluation objects of earlier test files: the files share one workerd, whose object list keeps every
+ * Evaluation objects of earlier test files: the files of a runner share its workerd, whose object list keeps every
  * object it ever made, even after tests/worker/fresh-storage.ts emptied them (no storage, no alarm).
  */
 const earlierFiles = new Set<string>();
@@ -306,3 +308,17 @@ export async function stubbornCritic(ns: string): Promise<void> {
  * stubborn critic = 7 sequential calls, `score0`, `critic1`, `score1`, … `score3`.
  */
 export const LONG_DEBATE = { preset: 'debate-summeval', config: { maxIterations: 3, flow: 'paper' } } as const;
+
+/**
+ * Holds the mock's Batch API for the calling file, from its first test to its last: its settings and upload
+ * count are the mock's, shared by the project's two runtimes. Waits (up to 2 min) while another file holds it.
+ */
+export function holdMockBatchApi(): void {
+  const lock = `${testEnv.TEST_MOCK_URL.replace(/\/v1$/, '')}/_test/batch-lock`;
+  beforeAll(async () => {
+    await (await fetch(lock, { method: 'POST' })).arrayBuffer();
+  }, 120_000);
+  afterAll(async () => {
+    await (await fetch(lock, { method: 'DELETE' })).arrayBuffer();
+  });
+}

@@ -14,12 +14,14 @@ import { createLlm } from '../../src/llm/client.js';
 import { CustomIdIndex } from '../../src/llm/custom-id.js';
 import { batchLine, buildChatBody } from '../../src/llm/request.js';
 import { llmEnvOf, settingsFromEnv } from '../../src/llm/settings.js';
-import { testEnv } from './helpers.js';
+import { holdMockBatchApi, testEnv } from './helpers.js';
 
 function value<T>(r: BatchApiResult<T>): T {
   if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
   return r.value;
 }
+
+holdMockBatchApi();
 
 describe('the Batch API client in workerd', () => {
   it('uploads with FormData, creates, polls, streams the results and deletes, against the mock', async () => {

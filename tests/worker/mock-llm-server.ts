@@ -13,7 +13,9 @@
  *   (a wave of parallel calls gets its results together, however loaded the machine is).
  * - `PUT /_test/batch?turnaround=<ms>&failure=<p>&expiry=<p>` sets the Batch API's turnaround and per-line
  *   failure and expiry rates for the batches created from then on (defaults: {@link BATCH_DEFAULTS});
- *   `GET /_test/batch` answers `{ uploads }`: the `POST /files` requests seen so far.
+ *   `GET /_test/batch` answers `{ uploads }`: the `POST /files` requests seen so far;
+ * - `POST /_test/batch-lock` answers once the caller holds the Batch API (see `holdMockBatchApi` in
+ *   ./helpers.ts), `DELETE /_test/batch-lock` lets the next one have it.
  */
 import { parseMockModel } from '../../src/mock-llm/model-name.js';
 import type { MockBatchOptions } from '../../src/mock-llm/batches.js';
@@ -67,12 +69,31 @@ export async function startTestMockServer(): Promise<TestMockServer> {
   // Read by the mock at each batch's creation: the route below changes it in place.
   const batch: MockBatchOptions = { ...BATCH_DEFAULTS };
   let uploads = 0;
+  // The Batch API's settings and upload count belong to the mock, not to a seed, and the worker project's
+  // two runtimes run files side by side: a file that uses them holds this lock (first come, first served).
+  let batchLock: Promise<void> = Promise.resolve();
+  let releaseBatchLock: (() => void) | undefined;
   const server = await startMockServer({
     // Never keep the test process alive for the mock alone.
     unref: true,
     batch,
     around: async (request, next) => {
       const url = new URL(request.url);
+      if (url.pathname === '/_test/batch-lock') {
+        if (request.method === 'DELETE') {
+          releaseBatchLock?.();
+          releaseBatchLock = undefined;
+          return Response.json({ held: false });
+        }
+        const previous = batchLock;
+        let release: () => void = () => undefined;
+        batchLock = new Promise<void>((r) => {
+          release = r;
+        });
+        await previous;
+        releaseBatchLock = release;
+        return Response.json({ held: true });
+      }
       if (url.pathname === '/_test/batch') {
         if (request.method === 'PUT') {
           const q = url.searchParams;

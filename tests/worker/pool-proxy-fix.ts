@@ -5,7 +5,7 @@
  * whose constructor sets `Class.prototype = new Proxy(Class.prototype, { get })`: every construction (each
  * request to the Worker, each object) adds one more layer around the previous one, so after n of them any
  * property read on a wrapper runs n nested `get` traps. Within one test file's workerd the chains stayed
- * short; with every file in one workerd (tests/vitest.worker.config.ts) they reach thousands and a request
+ * short; with many files in one workerd (tests/vitest.worker.config.ts) they reach thousands and a request
  * to the Worker took 600 ms instead of 5.
  *
  * As the upstream fix does, the proxy is installed once: while this isolate runs, `new Proxy(target, h)`

@@ -29,6 +29,7 @@ import {
   stubbornCritic,
   testEnv,
   waitForEnd,
+  holdMockBatchApi,
 } from './helpers.js';
 import { BATCH_DEFAULTS } from './mock-llm-server.js';
 import { TestWaveCoordinatorDO } from './test-wave-coordinator.js';
@@ -36,6 +37,7 @@ import type { UsageRow } from './tiers-support.js';
 import { failedOf, usageRows } from './tiers-support.js';
 
 const MOCK_ORIGIN = testEnv.TEST_MOCK_URL.replace(/\/v1$/, '');
+holdMockBatchApi();
 
 /** Sets the mock's Batch API for the batches created from now on; answers its upload count. */
 async function mockBatches(o: { turnaround?: number; failure?: number; expiry?: number } = {}): Promise<number> {

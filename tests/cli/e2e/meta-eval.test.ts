@@ -42,6 +42,9 @@ beforeAll(async () => {
     port: 0,
     mockPort: 0,
     persistTo: join(dir, 'state'),
+    // The failing run's calls each wait out 4 backoffs before giving up (0.5-8 s apart as deployed): short
+    // here, their number as deployed.
+    vars: { LLM_RETRY_BASE_MS: '20' },
     bundle: inject('workerBundle'),
   });
   run = await runMetaEval({

@@ -22,13 +22,7 @@ describe.skipIf(SKIP_VIEWER)("the viewer's result pages in headless Chromium", (
       const items = loadFairEval()
         .slice(0, 8)
         .map((i) => ({ id: i.id, task: i.task, human: i.human }));
-      const created = await fetch(`${viewer.stack.url}/v1/meta-evaluations`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ preset: 'fastchat-pair', items }),
-      });
-      expect(created.status).toBe(202);
-      const { id } = (await created.json()) as { id: string };
+      const id = await viewer.created('/v1/meta-evaluations', { preset: 'fastchat-pair', items });
       const page = await rig.browser.page(DESKTOP);
       await page.goto(`${viewer.stack.url}/#/meta/${id}`);
       await page.locator('svg.cm').waitFor({ timeout: 90_000 });
@@ -107,13 +101,7 @@ describe.skipIf(SKIP_VIEWER)("the viewer's result pages in headless Chromium", (
       const items = loadSummEval('coherence')
         .slice(0, 6)
         .map((i) => ({ id: i.id, task: i.task, human: i.human, group: i.group }));
-      const created = await fetch(`${viewer.stack.url}/v1/meta-evaluations`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ preset: 'geval-summeval', items }),
-      });
-      expect(created.status).toBe(202);
-      const { id } = (await created.json()) as { id: string };
+      const id = await viewer.created('/v1/meta-evaluations', { preset: 'geval-summeval', items });
       const page = await rig.browser.page(DESKTOP);
       await page.goto(`${viewer.stack.url}/#/meta/${id}`);
       await page.locator('svg.scatter').waitFor({ timeout: 90_000 });

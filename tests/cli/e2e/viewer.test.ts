@@ -162,16 +162,10 @@ describe.skipIf(SKIP_VIEWER)('the viewer in headless Chromium', () => {
     });
 
     it('on a deployment without the listing API, the list pages say so and still open a page by its id', async () => {
-      const created = await fetch(`${viewer.stack.url}/v1/evaluations`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({
-          preset: 'fastchat-pair',
-          task: { kind: 'pairwise', question: 'Capital of France?', answerA: 'Paris.', answerB: 'Lyon.' },
-        }),
+      const id = await viewer.created('/v1/evaluations', {
+        preset: 'fastchat-pair',
+        task: { kind: 'pairwise', question: 'Capital of France?', answerA: 'Paris.', answerB: 'Lyon.' },
       });
-      expect(created.status).toBe(202);
-      const { id } = (await created.json()) as { id: string };
       const page = await rig.browser.page(DESKTOP);
       // An older Worker's answers to the list routes: its JSON 405 (POST only) and 404.
       const refuse = (status: number, code: string) => (route: Route) =>
@@ -205,13 +199,7 @@ describe.skipIf(SKIP_VIEWER)('the viewer in headless Chromium', () => {
         task: { kind: 'pairwise', question: `(${i}) Capital of France?`, answerA: 'Paris.', answerB: `Lyon ${i}.` },
         metadata: { run: 'viewer-e2e' },
       }));
-      const created = await fetch(`${viewer.stack.url}/v1/batches`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ preset: 'fastchat-pair', items }),
-      });
-      expect(created.status).toBe(202);
-      const { id } = (await created.json()) as { id: string };
+      const id = await viewer.created('/v1/batches', { preset: 'fastchat-pair', items });
       const page = await rig.browser.page(DESKTOP);
 
       // Batches list → the batch's page, which follows it to completion.
