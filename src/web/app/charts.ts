@@ -27,7 +27,11 @@ function xOf(v: number, domain: readonly [number, number], w: number, pad = 6): 
   return pad + t * (w - 2 * pad);
 }
 
-function strip(row: EstimateRow, domain: readonly [number, number]): SVGSVGElement {
+/**
+ * An estimate's interval strip alone (no table): the axis over `domain`, its ticks (a dashed zero when the
+ * domain spans it), the interval as a bar and the point; decorative (`aria-hidden`), as the numbers go beside it.
+ */
+export function strip(row: EstimateRow, domain: readonly [number, number]): SVGSVGElement {
   const ticks = domain[0] < 0 ? [domain[0], 0, domain[1]] : [domain[0], (domain[0] + domain[1]) / 2, domain[1]];
   return svg(
     'svg',

@@ -118,6 +118,86 @@ describe.skipIf(SKIP_VIEWER)("the viewer's result pages in headless Chromium", (
       await page.close();
     });
 
+    it("shows a multi-aspect pointwise meta-evaluation's agreement per aspect and each item's aspect scores", async () => {
+      // Inline two-aspect rubric, every aspect scored in one call by a quick mock; humans label each aspect.
+      const rubric = {
+        kind: 'pointwise',
+        criteria: 'A summary of a news article.',
+        scale: { min: 1, max: 5 },
+        aspects: [
+          { name: 'coherence', criteria: "The summary's coherence." },
+          { name: 'fluency', criteria: "The summary's fluency." },
+        ],
+      };
+      const items = [0, 1, 2, 3, 4].map((i) => ({
+        id: `sa-${i}`,
+        group: `article-${i % 2}`,
+        task: {
+          kind: 'pointwise',
+          source: `Article ${i}: the council met on Tuesday and voted on the park budget.`,
+          output: `Summary ${i}: the council ${i % 2 === 0 ? 'raised' : 'cut'} the park budget.`,
+        },
+        human: 1 + (i % 5),
+        humanAspects: { coherence: 1 + (i % 5), fluency: 1 + ((i + 2) % 5) },
+      }));
+      const id = await viewer.created('/v1/meta-evaluations', {
+        preset: 'rubric-judge',
+        config: { defaults: { model: 'mock-judge?latency=20' } },
+        rubric,
+        items,
+      });
+      const page = await rig.browser.page(DESKTOP);
+      await page.goto(`${viewer.stack.url}/#/meta/${id}`);
+      const table = page.locator('table.aspect-agreement');
+      await table.waitFor({ timeout: 90_000 });
+      const meta = (await (await fetch(`${viewer.stack.url}/v1/meta-evaluations/${id}`)).json()) as {
+        report: {
+          aspects: {
+            aspect: string;
+            nScored: number;
+            item: Record<'pearson' | 'spearman' | 'kendall', { value: number | null }>;
+          }[];
+        };
+        items: {
+          itemId: string;
+          humanAspects: Record<string, number> | null;
+          aspects: Record<string, number | null> | null;
+        }[];
+      };
+      const stat = (x: number | null) => (x === null ? '—' : x.toFixed(2).replace(/^-/, '\u2212'));
+      const rows = table.locator('tbody tr');
+      expect(await rows.locator('th').allInnerTexts()).toEqual(meta.report.aspects.map((a) => a.aspect));
+      for (const [k, a] of meta.report.aspects.entries()) {
+        const row = rows.nth(k);
+        expect(await row.locator('td.num').innerText()).toMatch(new RegExp(`^${a.nScored}\\b`));
+        for (const m of ['pearson', 'spearman', 'kendall'] as const)
+          expect(await row.locator(`[data-measure="${m}"] .aspect-value`).innerText()).toBe(stat(a.item[m].value));
+      }
+      // Each item: its human and judge scores per aspect, under the overall ones.
+      expect(meta.items.every((i) => i.humanAspects !== null && i.aspects !== null)).toBe(true);
+      expect(await page.locator('.aspect-scores').count()).toBe(2 * items.length);
+      const score = (x: number | null | undefined) =>
+        x === null || x === undefined ? '—' : Number.isInteger(x) ? String(x) : x.toFixed(2).replace(/0$/, '');
+      const line = (s: Record<string, number | null> | null) =>
+        `coherence ${score(s?.coherence)} · fluency ${score(s?.fluency)}`;
+      for (const it of meta.items) {
+        const row = page.locator('.table tbody tr', { has: page.locator('th', { hasText: it.itemId }) });
+        expect(await row.locator('.aspect-scores').allInnerTexts()).toEqual([line(it.humanAspects), line(it.aspects)]);
+      }
+      expect(await axeViolations(page)).toEqual([]);
+      await page.setViewportSize(PHONE);
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
+      // The aspect table itself fits the phone's width too (no scrolling inside its card).
+      expect(
+        await page.evaluate<boolean>(
+          "(([t]) => t.scrollWidth <= t.parentElement.clientWidth)([document.querySelector('table.aspect-agreement')])",
+        ),
+      ).toBe(true);
+      await page.screenshot({ path: join(shots, 'meta-aspects-phone.png'), fullPage: true });
+      expect(rig.browser.errorsOf(page)).toEqual([]);
+      await page.close();
+    });
+
     it('shows a pointwise evaluation this tab did not submit with its task, aspect and scale, and the score out of the scale', async () => {
       const task = {
         kind: 'pointwise',

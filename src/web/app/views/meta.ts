@@ -15,6 +15,7 @@ import type { EstimateRow } from '../charts.js';
 import { estimateTable } from '../charts.js';
 import type { View, ViewContext } from '../view.js';
 import { setTitle, sleep } from '../view.js';
+import { aspectAgreementCard, itemAspectLines } from './meta-aspects.js';
 import { reportSections } from './report-view.js';
 
 /** How often a running meta-evaluation is read again, ms. */
@@ -27,6 +28,7 @@ function label(v: string | number | null): Node {
 }
 
 function itemsTable(m: MetaEvaluation): HTMLElement {
+  const aspectsOf = itemAspectLines(m);
   return card(
     `Items (${formatInt(m.items.length)})`,
     h(
@@ -47,8 +49,9 @@ function itemsTable(m: MetaEvaluation): HTMLElement {
         h(
           'tbody',
           null,
-          m.items.map((i) =>
-            h(
+          m.items.map((i) => {
+            const aspects = aspectsOf(i);
+            return h(
               'tr',
               null,
               h('th', { scope: 'row' }, i.itemId),
@@ -58,10 +61,10 @@ function itemsTable(m: MetaEvaluation): HTMLElement {
                 h('a', { href: `#/evaluations/${encodeURIComponent(i.evaluationId)}` }, shortId(i.evaluationId)),
               ),
               h('td', null, statusPill(i.status)),
-              h('td', null, label(i.human)),
-              h('td', null, label(i.winner ?? i.score)),
-            ),
-          ),
+              h('td', null, label(i.human), aspects.human),
+              h('td', null, label(i.winner ?? i.score), aspects.judge),
+            );
+          }),
         ),
       ),
     ),
@@ -182,6 +185,7 @@ function render(ctx: ViewContext, m: MetaEvaluation): void {
             { class: 'stack' },
             m.reliability ? reliabilityCard(m.reliability, m.repeats) : null,
             reportSections(m.report),
+            aspectAgreementCard(m.report),
             scatterCard(m),
           )
         : card(
