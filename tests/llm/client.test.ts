@@ -19,6 +19,8 @@ import { LLM_NOT_CONFIGURED_MESSAGE, LlmSettingsError, settingsFromEnv } from '.
 import { ConfigError } from '../../src/config/vars.js';
 import { estimatePromptTokens } from '../../src/llm/token-estimate.js';
 import { sumUsage } from '../../src/llm/usage.js';
+import type { SeenRequest } from '../support/recording-fetch.js';
+import { recordingFetch } from '../support/recording-fetch.js';
 
 let a: MockServer;
 let b: MockServer;
@@ -52,7 +54,7 @@ function req(model: string | undefined, extra: Partial<LlmCallRequest> = {}): Ll
 function harness(settings: Partial<LlmSettingsInput> = {}, deps: LlmDeps = {}) {
   const delays: number[] = [];
   const attempts: AttemptInfo[] = [];
-  const bodies: { url: string; body: Record<string, unknown>; headers: Headers }[] = [];
+  const bodies: SeenRequest[] = [];
   const llm = createLlm(
     { providers: { default: { baseUrl: a.baseUrl } }, defaultModel: 'mock-judge', timeoutMs: 5_000, ...settings },
     {
@@ -62,11 +64,7 @@ function harness(settings: Partial<LlmSettingsInput> = {}, deps: LlmDeps = {}) {
       },
       random: () => 0.5,
       onAttempt: (i) => attempts.push(i),
-      fetch: async (input, init) => {
-        const r = new Request(input, init);
-        bodies.push({ url: r.url, body: (await r.clone().json()) as Record<string, unknown>, headers: r.headers });
-        return fetch(r);
-      },
+      fetch: recordingFetch(bodies),
       ...deps,
     },
   );
@@ -433,7 +431,7 @@ describe('usage and cost', () => {
 
 describe('routing per request', () => {
   it('sends each call to its provider with its model, defaults otherwise', async () => {
-    const seen: { url: string; model: unknown; auth: string | null }[] = [];
+    const sent: SeenRequest[] = [];
     const llm = createLlm(
       {
         providers: {
@@ -442,21 +440,12 @@ describe('routing per request', () => {
         },
         defaultModel: 'mock-judge?seed=default',
       },
-      {
-        fetch: async (input, init) => {
-          const r = new Request(input, init);
-          seen.push({
-            url: r.url,
-            model: ((await r.clone().json()) as { model: unknown }).model,
-            auth: r.headers.get('authorization'),
-          });
-          return fetch(r);
-        },
-      },
+      { fetch: recordingFetch(sent) },
     );
     const r1 = ok(await llm(req(undefined)));
     const r2 = ok(await llm(req('mock-judge?seed=llama', { provider: 'groq' })));
     const r3 = ok(await llm(req('mock-judge?seed=other')));
+    const seen = sent.map((s) => ({ url: s.url, model: s.body.model, auth: s.headers.get('authorization') }));
     expect(
       seen.map((s) => [s.url.startsWith(a.baseUrl) ? 'a' : s.url.startsWith(b.baseUrl) ? 'b' : s.url, s.model, s.auth]),
     ).toEqual([

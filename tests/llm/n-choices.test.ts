@@ -13,6 +13,8 @@ import { startMockServer } from '../../src/mock-llm/node.js';
 import { settingsFromEnv } from '../../src/llm/settings.js';
 import { ConfigError } from '../../src/config/vars.js';
 import { estimatePromptTokens, estimateTokens } from '../../src/llm/token-estimate.js';
+import type { SeenRequest } from '../support/recording-fetch.js';
+import { recordingFetch } from '../support/recording-fetch.js';
 
 let server: MockServer;
 beforeAll(async () => {
@@ -43,15 +45,11 @@ function request(model: string, n?: number): LlmCallRequest {
 
 /** A client on the mock recording every request body. */
 function client(supportsN: boolean) {
-  const bodies: Record<string, unknown>[] = [];
+  const bodies: SeenRequest[] = [];
   const llm = createLlm(
     { providers: { default: { baseUrl: server.baseUrl, supportsN } }, defaultModel: 'mock-judge' },
     {
-      fetch: async (input, init) => {
-        const r = new Request(input, init);
-        bodies.push((await r.clone().json()) as Record<string, unknown>);
-        return fetch(r);
-      },
+      fetch: recordingFetch(bodies),
     },
   );
   return { llm, bodies };
@@ -67,7 +65,7 @@ describe('n on the wire', () => {
     const { llm, bodies } = client(true);
     const req = request(mockModel({ seed: 'n-wire' }), 20);
     const r = ok(await llm(req));
-    expect(bodies[0]?.n).toBe(20);
+    expect(bodies[0]?.body.n).toBe(20);
     expect(r.choices).toHaveLength(20);
     expect(r.content).toBe(r.choices?.[0]);
     expect(new Set(r.choices).size).toBeGreaterThan(1);
@@ -83,7 +81,7 @@ describe('n on the wire', () => {
   it('a provider without supportsN never gets n: one choice comes back', async () => {
     const { llm, bodies } = client(false);
     const r = ok(await llm(request(mockModel({ seed: 'n-off' }), 20)));
-    expect(bodies[0]).not.toHaveProperty('n');
+    expect(bodies[0]?.body).not.toHaveProperty('n');
     expect(r.choices).toHaveLength(1);
     expect(r.usage.promptTokens).toBeGreaterThan(0);
   });
@@ -91,10 +89,10 @@ describe('n on the wire', () => {
   it('a provider that ignores n (mock n=ignore) returns one choice; a request without n carries no choices', async () => {
     const { llm, bodies } = client(true);
     const short = ok(await llm(request(mockModel({ seed: 'n-ignored', n: 'ignore' }), 3)));
-    expect(bodies[0]?.n).toBe(3);
+    expect(bodies[0]?.body.n).toBe(3);
     expect(short.choices).toHaveLength(1);
     const plain = ok(await llm(request(mockModel({ seed: 'n-none' }))));
-    expect(bodies[1]).not.toHaveProperty('n');
+    expect(bodies[1]?.body).not.toHaveProperty('n');
     expect(plain.choices).toBeUndefined();
   });
 
