@@ -60,6 +60,28 @@ export function createBatchClientWithMock(
   });
 }
 
+/**
+ * The mock's handler as a `fetch` that honours `init.signal` as `fetch` does: an abort rejects at once with
+ * the signal's reason, so a client's per-attempt timeout is reported as a timeout (not as the mock's 504 once
+ * its hang ends), and it ends the mock's wait.
+ */
 function inProcessFetch(state: MockState, mock: Omit<MockServerOptions, 'state'> | undefined): typeof fetch {
-  return (input, init) => handleMockRequest(new Request(input, init), { ...mock, state });
+  return (input, init) => {
+    const request = new Request(input, init);
+    const { signal } = request;
+    const answer = handleMockRequest(request, { ...mock, state });
+    return new Promise<Response>((resolve, reject) => {
+      const onAbort = () => {
+        const reason: unknown = signal.reason;
+        reject(reason instanceof Error ? reason : new DOMException('This operation was aborted', 'AbortError'));
+      };
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+      // The request's signal follows the caller's only through a weak reference (undici's Request): this
+      // closure keeps the request, and so that link, alive until the mock has answered.
+      answer.then(resolve, reject).finally(() => {
+        request.signal.removeEventListener('abort', onAbort);
+      });
+    });
+  };
 }
