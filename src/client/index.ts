@@ -185,7 +185,14 @@ const DEFAULT_TIMEOUT_MS = 600_000;
 /** Creates a client for one deployment. */
 export function createTribunalClient(options: TribunalClientOptions) {
   const base = options.baseUrl.replace(/\/+$/, '');
-  const doFetch = options.fetch ?? ((r: Request) => fetch(r));
+  const given = options.fetch;
+  /**
+   * Sends `r`. The global fetch also gets the caller's `signal` itself: Node's fetch (undici) links a
+   * Request's signal to the one it was built with only through a weak reference, so once `r` is collected a
+   * caller's abort (a timeout, `wait` closing the event stream) would no longer reach the request.
+   */
+  const doFetch = (r: Request, signal: AbortSignal | undefined): Promise<Response> =>
+    given ? given(r) : fetch(r, signal ? { signal } : {});
 
   function headersOf(extra: Record<string, string | undefined> | undefined): Headers {
     const h = new Headers(options.headers);
@@ -225,6 +232,7 @@ export function createTribunalClient(options: TribunalClientOptions) {
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
         ...(signal ? { signal } : {}),
       }),
+      signal,
     );
     const type = mediaTypeOf(res.headers.get('Content-Type'));
     const parsed: unknown =
@@ -285,6 +293,7 @@ export function createTribunalClient(options: TribunalClientOptions) {
         headers: headersOf({ Accept: 'text/event-stream' }),
         ...(opts.signal ? { signal: opts.signal } : {}),
       }),
+      opts.signal,
     );
     if (!res.ok || !res.body) throw errorOf(res.status, await res.json().catch(() => null));
     // Typed `ReadableStream<any>` by the Worker runtime types; a fetch body is bytes everywhere.
