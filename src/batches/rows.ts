@@ -436,13 +436,14 @@ export async function getBatchFanout(db: D1Database, id: string): Promise<{ sent
 }
 
 /**
- * How many items the batch (or comparison, or meta-evaluation) `id` has, or null for no such batch: a wave
- * coordinator closes a group's first wave once that many items have registered calls.
+ * How many items of the batch (or comparison, or meta-evaluation) `id` have not ended, or null for no such
+ * batch: a wave coordinator closes a group's first wave once that many items have registered calls (an item
+ * that ended before registering, a cached verdict or a failed start, is not waited for).
  */
 export async function batchSize(db: D1Database, id: string): Promise<number | null> {
   const row = await db
-    .prepare('SELECT items_total FROM batches WHERE id = ?')
+    .prepare('SELECT items_total - succeeded - failed - cancelled AS open FROM batches WHERE id = ?')
     .bind(id)
-    .first<{ items_total: number }>();
-  return row?.items_total ?? null;
+    .first<{ open: number }>();
+  return row?.open ?? null;
 }

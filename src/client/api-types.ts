@@ -4412,7 +4412,7 @@ export interface components {
                 /** @description Window length, seconds. */
                 windowSeconds: number;
             } | null;
-            /** @description Evaluations running at once; beyond it they wait in the queue. Null = TENANT_MAX_RUNNING. */
+            /** @description Evaluations running at once (those at tier batch, asleep between their waves, not counted); beyond it they wait in the queue. Null = TENANT_MAX_RUNNING. */
             maxRunning: number | null;
             /** @description LLM spend per calendar month (UTC), USD; at the cap new submissions get 429 quota_exceeded. Null = no cap. */
             monthlySpendCapUsd: number | null;
@@ -4469,7 +4469,7 @@ export interface components {
                     /** @description Window length, seconds. */
                     windowSeconds: number;
                 } | null;
-                /** @description Evaluations running at once; beyond it they wait in the queue. Null = TENANT_MAX_RUNNING. */
+                /** @description Evaluations running at once (those at tier batch, asleep between their waves, not counted); beyond it they wait in the queue. Null = TENANT_MAX_RUNNING. */
                 maxRunning?: number | null;
                 /** @description LLM spend per calendar month (UTC), USD; at the cap new submissions get 429 quota_exceeded. Null = no cap. */
                 monthlySpendCapUsd?: number | null;
@@ -4501,7 +4501,7 @@ export interface components {
                     /** @description Window length, seconds. */
                     windowSeconds: number;
                 } | null;
-                /** @description Evaluations running at once; beyond it they wait in the queue. Null = TENANT_MAX_RUNNING. */
+                /** @description Evaluations running at once (those at tier batch, asleep between their waves, not counted); beyond it they wait in the queue. Null = TENANT_MAX_RUNNING. */
                 maxRunning?: number | null;
                 /** @description LLM spend per calendar month (UTC), USD; at the cap new submissions get 429 quota_exceeded. Null = no cap. */
                 monthlySpendCapUsd?: number | null;

@@ -142,7 +142,7 @@ export const VARS = {
     integer(1),
     '100',
     'evaluations',
-    'Evaluations a tenant may have running at once unless its own cap says otherwise.',
+    'Evaluations a tenant may have running at once unless its own cap says otherwise (tier batch ones not counted).',
   ),
   PROVIDER_CONCURRENCY_START: spec(
     integer(0),

@@ -3,7 +3,7 @@
  * The per-tenant cap on evaluations running at once. An evaluation runs only once it holds one of its
  * tenant's slots: `evaluations.slot_at` set by {@link admit}, one atomic D1 statement that counts the
  * tenant's slot holders and takes a slot only while there are fewer than the cap (the tenant's
- * `max_running`, else `TENANT_MAX_RUNNING`). Work beyond the cap is never refused: the jobs consumer
+ * `max_running`, else `TENANT_MAX_RUNNING`); evaluations at tier `batch` are not capped (see `UNDER_CAP`). Work beyond the cap is never refused: the jobs consumer
  * puts its message back with a delay (queues/jobs.ts); the API's fast start and the sweeper simply leave
  * it to the queue.
  *
@@ -25,9 +25,15 @@ import type { FinalWriteStep } from './ending.js';
 import { evaluationStub } from './stub.js';
 import { deploymentDefaults } from '../tenants/limits.js';
 
-/** The cap term of the admission statements (binds the default cap once). */
-const UNDER_CAP = `(SELECT count(*) FROM evaluations s WHERE s.tenant = evaluations.tenant AND s.slot_at IS NOT NULL AND ${SQL_NOT_ENDED})
-  < COALESCE((SELECT max_running FROM tenants t WHERE t.id = evaluations.tenant), ?)`;
+/**
+ * The cap term of the admission statements (binds the default cap once). An evaluation at tier `batch`
+ * neither waits for nor holds a place under the cap: it makes no synchronous call and sleeps between its
+ * waves (the provider's limits are per file), and under the cap a batch's items beyond it would start a
+ * chain behind the others, each of its waves a provider turnaround (minutes to hours) later.
+ */
+const UNDER_CAP = `(evaluations.tier = 'batch' OR (SELECT count(*) FROM evaluations s WHERE s.tenant = evaluations.tenant
+  AND s.slot_at IS NOT NULL AND s.tier != 'batch' AND ${SQL_NOT_ENDED})
+  < COALESCE((SELECT max_running FROM tenants t WHERE t.id = evaluations.tenant), ?))`;
 
 /**
  * Excludes batch items the batch has not handed over yet (positions at or past `batches.sent`, see

@@ -39,7 +39,7 @@ export interface VersionRecord {
   stepsEvaluationId: string | null;
   /** The status of {@link stepsEvaluationId} (null when none, or when its row is gone). */
   stepsStatus: string | null;
-  /** When {@link stepsEvaluationId} was claimed, epoch ms (null before migration 0012 or when never claimed). */
+  /** When {@link stepsEvaluationId} was claimed, epoch ms (null before migration 0011 or when never claimed). */
   stepsClaimedAt: number | null;
   stepsHash: string | null;
   /** The content with its generated steps, once written. */

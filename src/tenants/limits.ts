@@ -30,7 +30,9 @@ export const TenantLimitsSchema = z
       .min(1)
       .max(10_000)
       .nullable()
-      .describe('Evaluations running at once; beyond it they wait in the queue. Null = TENANT_MAX_RUNNING.'),
+      .describe(
+        'Evaluations running at once (those at tier batch, asleep between their waves, not counted); beyond it they wait in the queue. Null = TENANT_MAX_RUNNING.',
+      ),
     monthlySpendCapUsd: z
       .number()
       .min(0)

@@ -64,6 +64,8 @@ export class WaveCoordinator {
   private readonly now: () => number;
   /** The group's item count, once read (null: unknown). */
   private size: number | null | undefined;
+  /** When {@link size} was read (epoch ms). */
+  private sizeReadAt = 0;
 
   constructor(
     private readonly name: string,
@@ -100,26 +102,49 @@ export class WaveCoordinator {
   async step(): Promise<number | null> {
     const now = this.now();
     const t = this.deps.timings();
-    const meta = this.store.meta();
-    if (meta.first_open_at !== null && this.store.openCount() > 0) {
-      const due =
-        meta.close_now === 1 ? now : Math.min(meta.first_open_at + t.maxWaitMs, (meta.last_open_at ?? now) + t.quietMs);
-      if (due <= now) this.closeWave(meta.waves + 1, now);
-    }
+    const due = await this.openDue(t);
+    if (due !== null && due <= now) this.closeWave(this.store.meta().waves + 1, now);
     for (const part of this.store.activeParts()) await this.advance(part, t);
     return this.nextStep(t);
   }
 
-  private nextStep(t: WaveTimings): number | null {
+  private async nextStep(t: WaveTimings): Promise<number | null> {
     const times = this.store.activeParts().map((p) => p.next_at);
-    const meta = this.store.meta();
-    if (meta.first_open_at !== null && this.store.openCount() > 0)
-      times.push(
-        meta.close_now === 1
-          ? this.now()
-          : Math.min(meta.first_open_at + t.maxWaitMs, (meta.last_open_at ?? 0) + t.quietMs),
-      );
+    const due = await this.openDue(t);
+    if (due !== null) times.push(due);
     return times.length > 0 ? Math.max(this.now() + 1, Math.min(...times)) : null;
+  }
+
+  /**
+   * When the open wave closes (epoch ms), or null when no call is open: at once when asked (`closeSoon`),
+   * else {@link WaveTimings.quietMs} after its last new call, at the latest {@link WaveTimings.maxWaitMs}
+   * after its first. A group's first wave also closes at once when every item of the group not yet ended
+   * has registered, and until then it waits past the quiet (up to the max wait): a batch's items start over
+   * seconds on a loaded runtime, and a first wave closed on a gap splits the group into two cohorts a wave
+   * apart for the whole chain (8 waves for 4 rounds at 200 items). An item that never registers here (its
+   * calls go to another model's coordinator) costs that coordinator's first wave the max wait, 30 s by
+   * default, against a provider's turnaround of minutes to hours.
+   */
+  private async openDue(t: WaveTimings): Promise<number | null> {
+    const meta = this.store.meta();
+    if (meta.first_open_at === null || this.store.openCount() === 0) return null;
+    const now = this.now();
+    if (meta.close_now === 1) return now;
+    const latest = meta.first_open_at + t.maxWaitMs;
+    const quiet = Math.min(latest, (meta.last_open_at ?? now) + t.quietMs);
+    if (meta.waves > 0 || !this.deps.groupSize) return quiet;
+    const registered = this.store.openEvaluations();
+    // Read once, then again at most once a quiet interval while short: items that end unregistered drop out.
+    if (
+      this.size === undefined ||
+      (this.size !== null && registered < this.size && now >= this.sizeReadAt + t.quietMs)
+    ) {
+      this.size = await this.deps.groupSize();
+      this.sizeReadAt = now;
+    }
+    if (this.size === null) return quiet;
+    if (registered >= this.size) return now;
+    return Math.min(latest, Math.max(quiet, this.sizeReadAt + t.quietMs));
   }
 
   private closeWave(wave: number, now: number): void {

@@ -126,6 +126,19 @@ describe('the running cap', () => {
     await markEnded(testEnv.DB, c, 'cancelled', null, now);
   });
 
+  it('evaluations at tier batch are neither held by the cap nor count against it (they sleep between waves)', async () => {
+    const tenant = await newTenant({ maxRunning: 1 });
+    const tiers = ['batch', 'batch', 'standard', 'standard'] as const;
+    const ids = await Promise.all(
+      tiers.map(async (tier) => (await insertJob({ preset: 'chateval-single', task: PAIRWISE, tenant, tier })).id),
+    );
+    const now = Date.now();
+    const admitted: string[] = [];
+    for (const id of ids) admitted.push(await admit(testEnv.DB, id, 100, now));
+    expect(admitted).toEqual(['admitted', 'admitted', 'admitted', 'waiting']);
+    for (const id of ids) await markEnded(testEnv.DB, id, 'cancelled', null, now);
+  });
+
   it("an ending starts the tenant's oldest waiting evaluation at once (no queue message needed), one per freed slot", async () => {
     const tenant = await newTenant({ maxRunning: 1 });
     // Rows only: nothing is in the queue for them, so only the wake-up can start b.

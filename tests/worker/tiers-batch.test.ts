@@ -12,7 +12,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Batch as BatchView } from '../../src/batches/schemas.js';
 import { evaluationStub } from '../../src/evaluations/stub.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
+import { createBatchClient } from '../../src/llm/batch-client.js';
+import { llmEnvOf, settingsFromEnv } from '../../src/llm/settings.js';
+import { WaveCoordinator } from '../../src/waves/coordinator.js';
 import { coordinatorName } from '../../src/waves/rpc.js';
+import type { WaveCall } from '../../src/waves/rpc.js';
 import type { PartRow } from '../../src/waves/store.js';
 import { createBatchId, items, waitForBatch } from './batches-support.js';
 import {
@@ -340,5 +344,57 @@ describe('the batch tier', () => {
     expect(await verdicts(ids.batch!)).toEqual(standard);
     const parts = await partsOf(coordinatorName(ids.batch!, 'default', mockModel({ seed })));
     expect(parts).toHaveLength(1);
+  });
+
+  it("a group's first wave waits past the quiet for every item not yet ended, then closes at once", async () => {
+    const name = coordinatorName('wave-first-group', 'default', 'm');
+    const stub = testEnv.WAVES.get(testEnv.WAVES.idFromName(name));
+    const call = (callId: string): WaveCall[] => [
+      {
+        callId,
+        attempt: 1,
+        line: { custom_id: '', method: 'POST', url: '/v1/chat/completions', body: { model: 'm', messages: [] } },
+      },
+    ];
+    await runInDurableObject(stub, async (_o, state) => {
+      let clock = 1_000;
+      // Three items; the third ends before it registers (a cached verdict): the count is read again.
+      const open = [3, 2];
+      const reads: number[] = [];
+      const logic = new WaveCoordinator(name, {
+        sql: state.storage.sql,
+        storage: state.storage,
+        // Refuses every request: this test is about when waves close, not what they send.
+        client: () => createBatchClient(settingsFromEnv(llmEnvOf(testEnv)), 'no-such-provider'),
+        deliver: () => Promise.resolve([]),
+        timings: () => ({ quietMs: 500, maxWaitMs: 10_000, pollMinMs: 50, pollMaxMs: 100 }),
+        now: () => clock,
+        groupSize: () => {
+          reads.push(clock);
+          return Promise.resolve(open.shift() ?? 2);
+        },
+      });
+      const waves = () => state.storage.sql.exec<{ n: number }>('SELECT waves AS n FROM meta').one().n;
+      logic.register('item-a', call('c1'));
+      // Past the quiet with 1 of 3 registered: the first wave stays open and checks again a quiet later.
+      clock += 600;
+      expect(await logic.step()).toBe(1_000 + 600 + 500);
+      expect(waves()).toBe(0);
+      logic.register('item-b', call('c1'));
+      clock += 100;
+      expect(await logic.step()).not.toBeNull();
+      expect(waves()).toBe(0);
+      // A quiet after the last read: the count is read again (2 not ended) and both are in: it closes.
+      clock += 500;
+      await logic.step();
+      expect(waves()).toBe(1);
+      expect(reads).toEqual([1_600, 2_200]);
+      // Later waves close on the quiet (or at once after a delivery), never on the count.
+      logic.register('item-a', call('c2'));
+      clock += 600;
+      await logic.step();
+      expect(waves()).toBe(2);
+      expect(reads).toHaveLength(2);
+    });
   });
 });
