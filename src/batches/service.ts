@@ -4,14 +4,13 @@
  * the batch row's counters, verdict statistics and usage by aggregate SQL), results as NDJSON pages in
  * request order, list, and cancel.
  */
+import { resolveSubmission } from './submission.js';
 import type { CreatorInfo } from '../evaluations/service.js';
 import { encodeCursor, decodeCursor } from '../http/cursor.js';
 import { ApiError, invalidRequest } from '../http/errors.js';
 import type { ResolvedJudge } from '../methods/resolve-judge.js';
-import { checkLlmConfig, resolveJudge } from '../methods/resolve-judge.js';
 import { VerdictSummarySchema } from '../evaluations/schemas.js';
 import type { Bindings } from '../config/bindings.js';
-import { llmEnvOf } from '../llm/settings.js';
 import { log } from '../log/log.js';
 import type { EvaluationStatus } from '../evaluations/status.js';
 import { z } from 'zod';
@@ -33,9 +32,7 @@ import { rubricStampOf } from '../evaluations/rows.js';
 import type { ResolvedRubric } from '../rubrics/resolve.js';
 import { submitBatch } from './submit.js';
 import { checkBatchBudget } from './budget-check.js';
-import { requireSigningSecret, requireWebhookUrl } from '../webhooks/url-checks.js';
-import { limitsFor, requestRubric } from '../evaluations/service.js';
-import { resolveTier } from '../tiers/resolve.js';
+import { requestRubric } from '../evaluations/service.js';
 
 /** Relative links of a batch. */
 export function batchLinks(id: string): BatchAccepted['links'] {
@@ -55,15 +52,10 @@ export async function createBatch(
   idempotencyKey: string | null,
   creator: CreatorInfo = { keyId: null },
 ): Promise<{ body: BatchAccepted; replayed: boolean }> {
-  const judge = resolveJudge(request.preset, request.config);
-  checkLlmConfig(llmEnvOf(env), judge);
-  const limits = await limitsFor(env, tenant, creator.limits);
-  const tier = resolveTier(env, judge, request, limits.defaultTier);
-  const webhookUrl = request.webhook ? requireWebhookUrl(env, request.webhook.url, 'webhook.url') : null;
-  if (webhookUrl !== null) await requireSigningSecret(env, tenant, 'webhook.url');
+  const { judge, creator: withLimits, tier, webhookUrl } = await resolveSubmission(env, tenant, request, creator);
   // G-Eval style judges get the version's auto-CoT steps, written once first when none are (503 / 502 otherwise).
-  const rubric = await requestRubric(env, tenant, judge, request.rubric, { ...creator, limits });
-  const itemRubrics = await resolveItemRubrics(env, tenant, judge, request, { ...creator, limits });
+  const rubric = await requestRubric(env, tenant, judge, request.rubric, withLimits);
+  const itemRubrics = await resolveItemRubrics(env, tenant, judge, request, withLimits);
   if (request.budget) await checkBatchBudget(env, tenant, request, judge);
   const r = await submitBatch(env, {
     ...tier,
@@ -81,7 +73,7 @@ export async function createBatch(
     webhookUrl,
     budget: request.budget ?? null,
     idempotencyKey,
-    creator: { ...creator, limits },
+    creator: withLimits,
     request,
     cache: { mode: request.cache, seed: request.seed },
   });

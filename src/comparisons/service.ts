@@ -4,6 +4,7 @@
  * whose pair evaluations are expanded in D1, plus its `comparisons` row, in one transaction), read (the
  * batch's counts and usage, the statistics: stored once final, else live), list and cancel.
  */
+import { resolveSubmission } from '../batches/submission.js';
 import type { BatchRecord } from '../batches/rows.js';
 import { getBatch } from '../batches/rows.js';
 import { cancelBatch, countsOf, listBatchesView } from '../batches/service.js';
@@ -13,14 +14,11 @@ import type { Bindings } from '../config/bindings.js';
 import { judgesBothOrders } from '../engine/protocol.js';
 import type { PairwiseTask } from '../engine/task.js';
 import type { CreatorInfo } from '../evaluations/service.js';
-import { limitsFor, requestRubric } from '../evaluations/service.js';
-import { resolveTier } from '../tiers/resolve.js';
+import { requestRubric } from '../evaluations/service.js';
 import { INSERT_JSON_CHUNK_BYTES } from '../evaluations/rows.js';
 import { ApiError } from '../http/errors.js';
-import { llmEnvOf } from '../llm/settings.js';
 import { GateSchema } from '../metrics/gate.js';
-import { checkLlmConfig, planTask, resolveJudge } from '../methods/resolve-judge.js';
-import { requireSigningSecret, requireWebhookUrl } from '../webhooks/url-checks.js';
+import { planTask, resolveJudge } from '../methods/resolve-judge.js';
 import type { ResolvedRubric } from '../rubrics/resolve.js';
 import { checkComparisonBudget } from './estimate.js';
 import { comparisonLinks, finishComparison } from './finish.js';
@@ -120,12 +118,7 @@ export async function createComparison(
   idempotencyKey: string | null,
   creator: CreatorInfo = { keyId: null },
 ): Promise<{ body: ComparisonAccepted; replayed: boolean }> {
-  const judge = resolveJudge(request.preset, request.config);
-  checkLlmConfig(llmEnvOf(env), judge);
-  const limits = await limitsFor(env, tenant, creator.limits);
-  const tier = resolveTier(env, judge, request, limits.defaultTier);
-  const webhookUrl = request.webhook ? requireWebhookUrl(env, request.webhook.url, 'webhook.url') : null;
-  if (webhookUrl !== null) await requireSigningSecret(env, tenant, 'webhook.url');
+  const { judge, creator: withLimits, tier, webhookUrl } = await resolveSubmission(env, tenant, request, creator);
   if (request.budget && judge.config.budget !== undefined) {
     throw new ApiError(
       400,
@@ -135,7 +128,7 @@ export async function createComparison(
     );
   }
   // Resolved as batches resolve theirs, so a stored version's auto-CoT steps are written (once) and applied here too.
-  const rubric = await requestRubric(env, tenant, judge, request.rubric, { ...creator, limits });
+  const rubric = await requestRubric(env, tenant, judge, request.rubric, withLimits);
   const layout: Layout = {
     candidates: request.candidates,
     pairs: pairsOf(request.candidates, request.design),
@@ -196,7 +189,7 @@ export async function createComparison(
     budget: request.budget ?? null,
     idempotencyKey,
     // Resolved once: the submit's quota check reads them from here instead of D1 again.
-    creator: { ...creator, limits },
+    creator: withLimits,
     request,
   });
   return {

@@ -5,6 +5,7 @@
  * ended, compute the agreement report with src/metrics/agreement.ts from the stored verdicts and human labels,
  * store it once and serve it from then on.
  */
+import { resolveSubmission } from '../batches/submission.js';
 import { submitBatch } from '../batches/submit.js';
 import type { Bindings } from '../config/bindings.js';
 import type { AgreementReport } from '../metrics/agreement.js';
@@ -28,11 +29,8 @@ import { reliabilityReport, ReliabilityReportSchema } from '../metrics/reliabili
 import type { Vote } from '../engine/verdict.js';
 import { ApiError } from '../http/errors.js';
 import { isTerminal } from '../evaluations/status.js';
-import { llmEnvOf } from '../llm/settings.js';
 import type { CreatorInfo } from '../evaluations/service.js';
-import { checkLlmConfig, resolveJudge } from '../methods/resolve-judge.js';
-import { limitsFor, requestRubric } from '../evaluations/service.js';
-import { resolveTier } from '../tiers/resolve.js';
+import { requestRubric } from '../evaluations/service.js';
 import type {
   CalibrateRequest,
   CalibrateResult,
@@ -63,12 +61,9 @@ export async function createMetaEvaluation(
   idempotencyKey: string | null = null,
   creator: CreatorInfo = { keyId: null },
 ): Promise<MetaCreated> {
-  const judge = resolveJudge(request.preset, request.config);
-  checkLlmConfig(llmEnvOf(env), judge);
-  const limits = await limitsFor(env, tenant, creator.limits);
-  const tier = resolveTier(env, judge, request, limits.defaultTier);
+  const { judge, creator: withLimits, tier } = await resolveSubmission(env, tenant, request, creator);
   // G-Eval style judges get the version's auto-CoT steps, written once first when none are (503 / 502 otherwise).
-  const rubric = await requestRubric(env, tenant, judge, request.rubric, { ...creator, limits });
+  const rubric = await requestRubric(env, tenant, judge, request.rubric, withLimits);
   const now = Date.now();
   const r = await submitBatch(env, {
     ...tier,
@@ -85,7 +80,7 @@ export async function createMetaEvaluation(
     metadataOf: (id, item) => ({ metaId: id, itemId: item.itemId ?? '' }),
     webhookUrl: null,
     idempotencyKey,
-    creator: { ...creator, limits },
+    creator: withLimits,
     request,
     // A reliability run (repeats > 1) judges each repeat afresh unless `cache` is given: its point is the spread.
     cache: { mode: request.cache, seed: request.seed, repeat: request.repeats > 1 },
