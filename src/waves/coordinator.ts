@@ -50,6 +50,22 @@ export interface CoordinatorDeps {
   groupSize?: () => Promise<number | null>;
 }
 
+/** What one part's hand-over took, for its `wave.delivered` log line (counts; ms). */
+interface DeliveryFigures {
+  /** Outcomes handed to items. */
+  results: number;
+  /** RPCs to items (one per item per chunk). */
+  deliveries: number;
+  /** Next calls the items answered with (registered for the next wave). */
+  answered: number;
+  /** The slowest RPC to an item, ms. */
+  rpcMsMax: number;
+  /** The RPCs' summed time, ms (over {@link DELIVERY_LANES} side by side). */
+  rpcMsSum: number;
+  /** Opening the output and error files (the first bytes), ms. */
+  readMs: number;
+}
+
 /** Results handed to items per RPC round: a wave's file is streamed, never held whole. */
 const DELIVERY_CHUNK = 256;
 /** Items handed their results at once (RPCs in flight). */
@@ -148,6 +164,8 @@ export class WaveCoordinator {
   }
 
   private closeWave(wave: number, now: number): void {
+    const meta = this.store.meta();
+    const items = this.store.openEvaluations();
     const open = this.store.openLines();
     const files = planBatchFiles(open.map((r) => JSON.parse(r.line) as BatchInputLine));
     this.store.startWave(
@@ -156,7 +174,16 @@ export class WaveCoordinator {
       now,
       this.deps.storage,
     );
-    log('info', 'wave.closed', { coordinator: this.name, wave, calls: open.length, files: files.length });
+    log('info', 'wave.closed', {
+      coordinator: this.name,
+      wave,
+      calls: open.length,
+      items,
+      files: files.length,
+      // How long the wave stayed open: since its first and its last registration.
+      openMs: now - (meta.first_open_at ?? now),
+      quietMs: now - (meta.last_open_at ?? now),
+    });
   }
 
   private partKey(p: Pick<PartRow, 'wave' | 'part'>): string {
@@ -238,21 +265,36 @@ export class WaveCoordinator {
       this.store.setPart(p.wave, p.part, { polls: p.polls + 1, next_at: this.now() + wait });
       return;
     }
-    if (!(await this.collect(p, got.value))) {
+    const terminalAt = this.now();
+    const handed = await this.collect(p, got.value);
+    if (!handed) {
       this.retryLater(p, 'delivery incomplete', t);
       return;
     }
     this.store.setPart(p.wave, p.part, { state: 'delivered' });
-    log('info', 'wave.delivered', { coordinator: this.name, wave: p.wave, part: p.part, status: got.value.status });
+    log('info', 'wave.delivered', {
+      coordinator: this.name,
+      wave: p.wave,
+      part: p.part,
+      status: got.value.status,
+      polls: p.polls + 1,
+      sinceSubmitMs: terminalAt - (p.submitted_at ?? terminalAt),
+      deliveryMs: this.now() - terminalAt,
+      ...handed,
+    });
     await this.cleanUp(p.file_id, got.value);
     // Every item that got results has answered with its next calls: the next wave need not wait for quiet.
     if (this.store.activeParts().every((q) => q.state === 'delivered' || q.state === 'planned')) this.store.closeSoon();
   }
 
-  /** Reads a terminal batch's files and delivers every outcome; true when every line was delivered. */
-  private async collect(p: PartRow, batch: Batch): Promise<boolean> {
+  /**
+   * Reads a terminal batch's files and delivers every outcome.
+   * @returns what was handed over (for the `wave.delivered` log line), or null when a line was not delivered
+   */
+  private async collect(p: PartRow, batch: Batch): Promise<DeliveryFigures | null> {
     const latencyMs = Math.max(0, this.now() - (p.submitted_at ?? this.now()));
     const buffer = new Map<string, { customIds: string[]; results: WaveResult[] }>();
+    const figures: DeliveryFigures = { results: 0, deliveries: 0, answered: 0, rpcMsMax: 0, rpcMsSum: 0, readMs: 0 };
     let buffered = 0;
     let complete = true;
     const flush = async (): Promise<boolean> => {
@@ -265,9 +307,16 @@ export class WaveCoordinator {
         for (let entry = batches[next++]; entry !== undefined; entry = batches[next++]) {
           const [evaluationId, b] = entry;
           try {
+            const began = this.now();
             const calls = await this.deps.deliver(evaluationId, b.results);
+            const rpcMs = this.now() - began;
             this.store.delivered(b.customIds);
             this.register(evaluationId, calls);
+            figures.results += b.results.length;
+            figures.deliveries += 1;
+            figures.answered += calls.length;
+            figures.rpcMsSum += rpcMs;
+            figures.rpcMsMax = Math.max(figures.rpcMsMax, rpcMs);
           } catch (e) {
             // The item is unreachable now: its lines stay undelivered and the file is read again later.
             complete = false;
@@ -290,8 +339,10 @@ export class WaveCoordinator {
     };
     for (const fileId of [batch.output_file_id, batch.error_file_id]) {
       if (!fileId) continue;
+      const began = this.now();
       const read = await this.deps.client().readFile(fileId);
-      if (!read.ok) return false;
+      figures.readMs += this.now() - began;
+      if (!read.ok) return null;
       try {
         for await (const line of read.value) {
           if (line.customId !== null) await add(line.customId, line);
@@ -299,10 +350,10 @@ export class WaveCoordinator {
       } catch (e) {
         log('warn', 'wave.read_failed', { coordinator: this.name, fileId, error: messageOf(e) });
         await flush();
-        return false;
+        return null;
       }
     }
-    if (!(await flush())) return false;
+    if (!(await flush())) return null;
     // Lines the batch never answered (it failed, or was cancelled before they ran): retryable failures.
     for (const row of this.store.unanswered(p.wave, p.part))
       await add(row.custom_id, {
@@ -315,7 +366,7 @@ export class WaveCoordinator {
           message: `provider batch ${batch.id} ended ${batch.status} without this line's result`,
         },
       });
-    return await flush();
+    return (await flush()) ? figures : null;
   }
 
   /** Deletes a delivered part's files (best effort: the provider drops them after 30 days anyway). */
