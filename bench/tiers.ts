@@ -16,12 +16,14 @@
  * With `--log FILE` the local runtime's log of the main run goes to FILE and the batch run's wave timeline
  * (bench/wave-timeline.ts) is printed: close → submitted → seen terminal → delivered → next close, per wave.
  */
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { choiceOption, intOption, runCli, UsageError } from '../src/cli/args.js';
 import type { CliValues } from '../src/cli/args.js';
 import { startLocalStack } from '../src/cli/local-stack.js';
 import { startMockProcess } from './mock-process.js';
+import { groupCpuMs, runtimeCpuMs } from './proc-cpu.js';
 import { benchStateDir } from './state-dir.js';
 import { formatWaveTimeline, waveTimeline } from './wave-timeline.js';
 
@@ -183,11 +185,17 @@ const same = (a: ResultLine[], b: ResultLine[]): number =>
       JSON.stringify([b[i]?.verdict?.winner, b[i]?.verdict?.score]),
   ).length;
 
+/** CPU used so far, ms: the local runtime's workerd and the mock's processes. */
+interface CpuNow {
+  workerd: number;
+  mock: number;
+}
+
 async function withStack<T>(
   latency: number,
   c: number,
   mockFlags: readonly string[],
-  fn: (url: string, mockUrl: string) => Promise<T>,
+  fn: (url: string, mockUrl: string, cpu: () => CpuNow) => Promise<T>,
   logFile?: string,
 ): Promise<T> {
   const mock = await startMockProcess(latency, mockFlags);
@@ -211,7 +219,10 @@ async function withStack<T>(
     ...(logFile !== undefined ? { logFile } : {}),
   });
   try {
-    return await fn(stack.url, mock.baseUrl);
+    return await fn(stack.url, mock.baseUrl, () => ({
+      workerd: runtimeCpuMs(stack.runtimePid).workerd,
+      mock: groupCpuMs(mock.pgid),
+    }));
   } finally {
     await stack.stop();
     await mock.stop();
@@ -237,12 +248,14 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
     latency,
     c,
     batchFlags,
-    async (url, mockUrl) => {
+    async (url, mockUrl, cpu) => {
       await runBatch(url, 10, 'standard'); // warm-up
       const standard = tiers.includes('standard') ? await runBatch(url, n, 'standard') : null;
       for (const tier of TIERS.filter((t) => tiers.includes(t))) {
         const before = await mockBatchCount(mockUrl);
+        const cpuBefore = cpu();
         const r = tier === 'standard' && standard ? standard : await runBatch(url, n, tier);
+        const cpuAfter = cpu();
         if (r.status !== 202) {
           rows.push(`| ${tier} | HTTP ${r.status}: ${r.message} | | | |`);
           continue;
@@ -256,7 +269,9 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
         if (tier === 'batch') {
           const waves = (await mockBatchCount(mockUrl)) - before;
           const ideal = (waves * turnaround) / 1000;
-          wavesLine = `Batch tier: ${waves} waves (provider batches) × turnaround ${turnaround / 1000} s = ${ideal.toFixed(1)} s; wall time ${r.seconds.toFixed(1)} s = ${(r.seconds / ideal).toFixed(2)}× waves × turnaround`;
+          // CPU is what the waves' hand-overs cost, read apart from the machine's other load (the wall time is not).
+          const cpuLine = `CPU during the batch run: workerd ${((cpuAfter.workerd - cpuBefore.workerd) / 1000).toFixed(1)} s, mock ${((cpuAfter.mock - cpuBefore.mock) / 1000).toFixed(1)} s (load ${loadavg()[0]?.toFixed(1) ?? '?'})`;
+          wavesLine = `Batch tier: ${waves} waves (provider batches) × turnaround ${turnaround / 1000} s = ${ideal.toFixed(1)} s; wall time ${r.seconds.toFixed(1)} s = ${(r.seconds / ideal).toFixed(2)}× waves × turnaround. ${cpuLine}`;
           const t = values.log ? waveTimeline(readFileSync(values.log, 'utf8'), r.id, r.postedAt) : null;
           if (t) timeline = formatWaveTimeline(t, turnaround);
         }
