@@ -67,12 +67,28 @@ interface DeliveryFigures {
 }
 
 /** Results handed to items per RPC round: a wave's file is streamed, never held whole. */
-const DELIVERY_CHUNK = 256;
+const DELIVERY_CHUNK = 2048;
 /** Items handed their results at once (RPCs in flight). */
 const DELIVERY_LANES = 16;
 
 /** The metadata key naming a part, so a batch whose creation's answer was lost is found again. */
 export const WAVE_METADATA_KEY = 'tribunal_wave';
+
+/**
+ * True when a batch not yet terminal is about to be: the provider writes its output (`finalizing`), or every
+ * line has run. It is then polled at the shortest wait, not the backoff's (up to `BATCH_POLL_MAX_MS`, which
+ * would add up to that much to every wave).
+ */
+export function nearEnd(batch: Pick<Batch, 'status' | 'request_counts'>): boolean {
+  const counts = batch.request_counts;
+  return (
+    batch.status === 'finalizing' ||
+    (batch.status === 'in_progress' &&
+      counts !== undefined &&
+      counts.total > 0 &&
+      counts.completed + counts.failed >= counts.total)
+  );
+}
 
 /** The coordinator of one (group, provider, model). */
 export class WaveCoordinator {
@@ -82,6 +98,8 @@ export class WaveCoordinator {
   private size: number | null | undefined;
   /** When {@link size} was read (epoch ms). */
   private sizeReadAt = 0;
+  /** Files of delivered parts, deleted at the end of the step (input, output and error files). */
+  private readonly spentFiles: string[] = [];
 
   constructor(
     private readonly name: string,
@@ -116,12 +134,23 @@ export class WaveCoordinator {
    * @returns when the next step is due (epoch ms), or null when nothing is left to do
    */
   async step(): Promise<number | null> {
-    const now = this.now();
     const t = this.deps.timings();
-    const due = await this.openDue(t);
-    if (due !== null && due <= now) this.closeWave(this.store.meta().waves + 1, now);
+    await this.closeIfDue(t);
     for (const part of this.store.activeParts()) await this.advance(part, t);
+    // A delivery that completed the round asked for the next wave: it goes out in this step, not an alarm later.
+    if (await this.closeIfDue(t))
+      for (const part of this.store.activeParts()) if (part.state === 'planned') await this.advance(part, t);
+    await this.cleanUp();
     return this.nextStep(t);
+  }
+
+  /** Closes the open wave when it is due; true when it closed one. */
+  private async closeIfDue(t: WaveTimings): Promise<boolean> {
+    const due = await this.openDue(t);
+    const now = this.now();
+    if (due === null || due > now) return false;
+    this.closeWave(this.store.meta().waves + 1, now);
+    return true;
   }
 
   private async nextStep(t: WaveTimings): Promise<number | null> {
@@ -261,7 +290,7 @@ export class WaveCoordinator {
       return;
     }
     if (!isTerminalBatch(got.value)) {
-      const wait = Math.min(t.pollMaxMs, t.pollMinMs * 2 ** (p.polls + 1));
+      const wait = nearEnd(got.value) ? t.pollMinMs : Math.min(t.pollMaxMs, t.pollMinMs * 2 ** (p.polls + 1));
       this.store.setPart(p.wave, p.part, { polls: p.polls + 1, next_at: this.now() + wait });
       return;
     }
@@ -282,7 +311,8 @@ export class WaveCoordinator {
       deliveryMs: this.now() - terminalAt,
       ...handed,
     });
-    await this.cleanUp(p.file_id, got.value);
+    // Deleted once the next wave is out ({@link cleanUp}): the files are not on the way to the next verdict.
+    this.spentFiles.push(...[p.file_id, got.value.output_file_id, got.value.error_file_id].filter((f) => f != null));
     // Every item that got results has answered with its next calls: the next wave need not wait for quiet.
     if (this.store.activeParts().every((q) => q.state === 'delivered' || q.state === 'planned')) this.store.closeSoon();
   }
@@ -369,10 +399,12 @@ export class WaveCoordinator {
     return (await flush()) ? figures : null;
   }
 
-  /** Deletes a delivered part's files (best effort: the provider drops them after 30 days anyway). */
-  private async cleanUp(inputFileId: string | null, batch: Batch): Promise<void> {
-    for (const id of [inputFileId, batch.output_file_id, batch.error_file_id]) {
-      if (!id) continue;
+  /**
+   * Deletes delivered parts' files (best effort: the provider drops them after 30 days anyway, and a restart
+   * that forgets them here leaves them to that).
+   */
+  private async cleanUp(): Promise<void> {
+    for (let id = this.spentFiles.shift(); id !== undefined; id = this.spentFiles.shift()) {
       const r = await this.deps.client().deleteFile(id);
       if (!r.ok) log('info', 'wave.file_kept', { coordinator: this.name, fileId: id, error: r.error.message });
     }
