@@ -93,6 +93,8 @@ interface RunFigures {
   id: string;
   /** When it was posted, epoch ms. */
   postedAt: number;
+  /** When the POST was answered, epoch ms. */
+  answeredAt: number;
   status: number;
   message?: string;
   seconds: number;
@@ -135,10 +137,12 @@ async function runBatch(url: string, n: number, tier: string, flexFallback = 'st
     body: body(n, tier, flexFallback),
   });
   const accepted = (await r.json()) as { id?: string; error?: { message: string } };
+  const answeredAt = Date.now();
   if (r.status !== 202 || !accepted.id)
     return {
       id: '',
       postedAt: t0,
+      answeredAt,
       status: r.status,
       message: accepted.error?.message ?? '',
       seconds: 0,
@@ -168,6 +172,7 @@ async function runBatch(url: string, n: number, tier: string, flexFallback = 'st
       return {
         id: accepted.id,
         postedAt: t0,
+        answeredAt,
         status: 202,
         seconds: (Date.parse(view.completedAt) - t0) / 1000,
         costUsd: lines.reduce((a, l) => a + (l.verdict?.usage.costUsd ?? 0), 0),
@@ -272,7 +277,7 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
           // CPU is what the waves' hand-overs cost, read apart from the machine's other load (the wall time is not).
           const cpuLine = `CPU during the batch run: workerd ${((cpuAfter.workerd - cpuBefore.workerd) / 1000).toFixed(1)} s, mock ${((cpuAfter.mock - cpuBefore.mock) / 1000).toFixed(1)} s (load ${loadavg()[0]?.toFixed(1) ?? '?'})`;
           wavesLine = `Batch tier: ${waves} waves (provider batches) × turnaround ${turnaround / 1000} s = ${ideal.toFixed(1)} s; wall time ${r.seconds.toFixed(1)} s = ${(r.seconds / ideal).toFixed(2)}× waves × turnaround. ${cpuLine}`;
-          const t = values.log ? waveTimeline(readFileSync(values.log, 'utf8'), r.id, r.postedAt) : null;
+          const t = values.log ? waveTimeline(readFileSync(values.log, 'utf8'), r.id, r.postedAt, r.answeredAt) : null;
           if (t) timeline = formatWaveTimeline(t, turnaround);
         }
       }

@@ -36,6 +36,11 @@ export interface WaveTimeline {
   waves: WaveRow[];
   /** POST → the first wave closed. */
   startMs: number;
+  /** POST → its answer (the batch stored, its items queued). */
+  answerMs: number;
+  /** POST → the first and the last of the run's items started (`evaluation.started`), or null when none did. */
+  firstStartMs: number | null;
+  lastStartMs: number | null;
   /** The last wave delivered → the last item finalized (the batch's `completedAt` is that write's clock). */
   endMs: number;
   /** POST → the last item finalized. */
@@ -56,11 +61,12 @@ const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
  * The timeline of the coordinators of `group` (a Tribunal batch id) in `log`, against the POST at `postAt`
  * (epoch ms); null when no wave was delivered. Finalizations count from `postAt` on.
  */
-export function waveTimeline(log: string, group: string, postAt: number): WaveTimeline | null {
+export function waveTimeline(log: string, group: string, postAt: number, answeredAt: number): WaveTimeline | null {
   const closed = new Map<number, Line>();
   const submitted = new Map<number, Line>();
   const delivered = new Map<number, Line>();
   let lastFinal: number | null = null;
+  const starts: number[] = [];
   for (const text of log.split('\n')) {
     const at = text.indexOf('{"ts"');
     if (at < 0) continue;
@@ -71,6 +77,7 @@ export function waveTimeline(log: string, group: string, postAt: number): WaveTi
       continue;
     }
     if (e.event === 'evaluation.finalized' && e.ts >= postAt) lastFinal = Math.max(lastFinal ?? 0, e.ts);
+    if (e.event === 'evaluation.started' && e.ts >= postAt) starts.push(e.ts);
     if (!e.coordinator?.startsWith(`${group}|`) || e.wave === undefined) continue;
     // The first line of each kind per wave (a wave of one file; a re-read after a failed delivery logs once more).
     const into = e.event === 'wave.closed' ? closed : e.event === 'wave.submitted' ? submitted : null;
@@ -108,9 +115,14 @@ export function waveTimeline(log: string, group: string, postAt: number): WaveTi
   const first = rows[0];
   const last = rows.at(-1);
   if (!first || !last) return null;
+  // The run's items start before its first wave closes; later starts are other runs'.
+  const own = starts.filter((s) => s <= first.closedAt + postAt);
   return {
     waves: rows,
     startMs: first.closedAt,
+    answerMs: answeredAt - postAt,
+    firstStartMs: own.length > 0 ? Math.min(...own) - postAt : null,
+    lastStartMs: own.length > 0 ? Math.max(...own) - postAt : null,
     endMs: last.gapMs,
     lastFinalMs: lastFinal === null ? null : lastFinal - postAt,
   };
@@ -143,6 +155,6 @@ export function formatWaveTimeline(t: WaveTimeline, turnaroundMs: number): strin
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map((r) => `| ${r} |`),
     '',
-    `Start: POST → first wave closed ${ms(t.startMs)} ms. End: last wave delivered → last final write ${ms(t.endMs)} ms${t.lastFinalMs !== null ? ` (POST → last final write ${ms(t.lastFinalMs)} ms)` : ''}.`,
+    `Start: POST → answered ${ms(t.answerMs)} ms → first item started ${t.firstStartMs === null ? '-' : ms(t.firstStartMs)} ms → last item started ${t.lastStartMs === null ? '-' : ms(t.lastStartMs)} ms → first wave closed ${ms(t.startMs)} ms. End: last wave delivered → last final write ${ms(t.endMs)} ms${t.lastFinalMs !== null ? ` (POST → last final write ${ms(t.lastFinalMs)} ms)` : ''}.`,
   ].join('\n');
 }
