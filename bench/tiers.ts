@@ -25,6 +25,7 @@ import { startLocalStack } from '../src/cli/local-stack.js';
 import { startMockProcess } from './mock-process.js';
 import { groupCpuMs, runtimeCpuMs } from './proc-cpu.js';
 import { benchStateDir } from './state-dir.js';
+import type { CpuSample } from './wave-timeline.js';
 import { formatWaveTimeline, waveTimeline } from './wave-timeline.js';
 
 const CLI = {
@@ -259,7 +260,11 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
       for (const tier of TIERS.filter((t) => tiers.includes(t))) {
         const before = await mockBatchCount(mockUrl);
         const cpuBefore = cpu();
+        // workerd's CPU every 50 ms: the wave timeline reads how busy it was while each wave was handed over.
+        const samples: CpuSample[] = [];
+        const sampler = setInterval(() => samples.push({ at: Date.now(), ms: cpu().workerd }), 50);
         const r = tier === 'standard' && standard ? standard : await runBatch(url, n, tier);
+        clearInterval(sampler);
         const cpuAfter = cpu();
         if (r.status !== 202) {
           rows.push(`| ${tier} | HTTP ${r.status}: ${r.message} | | | |`);
@@ -277,7 +282,9 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
           // CPU is what the waves' hand-overs cost, read apart from the machine's other load (the wall time is not).
           const cpuLine = `CPU during the batch run: workerd ${((cpuAfter.workerd - cpuBefore.workerd) / 1000).toFixed(1)} s, mock ${((cpuAfter.mock - cpuBefore.mock) / 1000).toFixed(1)} s (load ${loadavg()[0]?.toFixed(1) ?? '?'})`;
           wavesLine = `Batch tier: ${waves} waves (provider batches) × turnaround ${turnaround / 1000} s = ${ideal.toFixed(1)} s; wall time ${r.seconds.toFixed(1)} s = ${(r.seconds / ideal).toFixed(2)}× waves × turnaround. ${cpuLine}`;
-          const t = values.log ? waveTimeline(readFileSync(values.log, 'utf8'), r.id, r.postedAt, r.answeredAt) : null;
+          const t = values.log
+            ? waveTimeline(readFileSync(values.log, 'utf8'), r.id, r.postedAt, r.answeredAt, samples)
+            : null;
           if (t) timeline = formatWaveTimeline(t, turnaround);
         }
       }

@@ -4,6 +4,12 @@
  * items' `evaluation.finalized`. Times are the runtime's clock (the bench's own, same machine), ms.
  */
 
+/** A process's CPU used so far (ms) at a moment (epoch ms). */
+export interface CpuSample {
+  at: number;
+  ms: number;
+}
+
 /** One wave (one provider batch: the bench's runs fit one file a wave). */
 export interface WaveRow {
   wave: number;
@@ -21,6 +27,8 @@ export interface WaveRow {
   polls: number;
   /** Terminal poll → every result handed over and the next calls registered. */
   deliveryMs: number;
+  /** The runtime's (workerd's) CPU meanwhile, ms, or null without samples: near {@link deliveryMs}, the hand-over is CPU-bound. */
+  deliveryCpuMs: number | null;
   /** Opening the output file. */
   readMs: number;
   deliveries: number;
@@ -57,11 +65,24 @@ interface Line {
 
 const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
 
+/** CPU used between two moments, from the samples nearest outside them; null when they do not cover both. */
+export function cpuBetween(samples: readonly CpuSample[], from: number, to: number): number | null {
+  const before = samples.filter((s) => s.at <= from).at(-1);
+  const after = samples.find((s) => s.at >= to);
+  return before && after ? after.ms - before.ms : null;
+}
+
 /**
  * The timeline of the coordinators of `group` (a Tribunal batch id) in `log`, against the POST at `postAt`
  * (epoch ms); null when no wave was delivered. Finalizations count from `postAt` on.
  */
-export function waveTimeline(log: string, group: string, postAt: number, answeredAt: number): WaveTimeline | null {
+export function waveTimeline(
+  log: string,
+  group: string,
+  postAt: number,
+  answeredAt: number,
+  cpu: readonly CpuSample[] = [],
+): WaveTimeline | null {
   const closed = new Map<number, Line>();
   const submitted = new Map<number, Line>();
   const delivered = new Map<number, Line>();
@@ -104,6 +125,7 @@ export function waveTimeline(log: string, group: string, postAt: number, answere
       turnaroundSeenMs: num(d.sinceSubmitMs),
       polls: num(d.polls),
       deliveryMs: num(d.deliveryMs),
+      deliveryCpuMs: cpuBetween(cpu, d.ts - num(d.deliveryMs), d.ts),
       readMs: num(d.readMs),
       deliveries,
       rpcMsMean: deliveries > 0 ? num(d.rpcMsSum) / deliveries : 0,
@@ -140,7 +162,7 @@ export function formatWaveTimeline(t: WaveTimeline, turnaroundMs: number): strin
       ms(w.submitMs),
       `${ms(w.turnaroundSeenMs)} (${w.polls})`,
       ms(w.turnaroundSeenMs - turnaroundMs),
-      ms(w.deliveryMs),
+      w.deliveryCpuMs === null ? ms(w.deliveryMs) : `${ms(w.deliveryMs)} (CPU ${ms(w.deliveryCpuMs)})`,
       ms(w.readMs),
       `${w.deliveries}: ${ms(w.rpcMsMean)} / ${ms(w.rpcMsMax)}`,
       w.answered,
