@@ -28,7 +28,7 @@ export interface WaveTimings {
   quietMs: number;
   /** A wave closes at the latest this long after its first call. */
   maxWaitMs: number;
-  /** First poll after a submission; the wait doubles from here. */
+  /** First poll after a submission; the wait doubles from here, and is back to it near the end ({@link nearEnd}). */
   pollMinMs: number;
   /** The longest wait between polls. */
   pollMaxMs: number;
