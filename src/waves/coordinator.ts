@@ -10,7 +10,8 @@
  * as retryable failures. The items decide retries (the next wave) and store results idempotently.
  */
 import type { Batch } from 'openai/resources/batches';
-import type { BatchClient } from '../llm/batch-client.js';
+import type { FileObject } from 'openai/resources/files';
+import type { BatchApiResult, BatchClient } from '../llm/batch-client.js';
 import { isTerminalBatch } from '../llm/batch-client.js';
 import type { BatchLineOutcome } from '../llm/batch-lines.js';
 import { planBatchFiles } from '../llm/batch-files.js';
@@ -168,6 +169,31 @@ export class WaveCoordinator {
     this.store.setPart(p.wave, p.part, { next_at: this.now() + t.pollMinMs });
   }
 
+  /**
+   * Uploads a part's file, or finds the one an earlier try left: the name is the part's, so when an upload was
+   * tried before (noted before its request) and its answer lost, a `purpose=batch` file of that name and size
+   * is that upload, and it is reused instead of stored twice.
+   */
+  private async upload(p: PartRow, text: string): Promise<BatchApiResult<FileObject>> {
+    const filename = `${this.partKey(p).replace(/[^A-Za-z0-9._-]/g, '-')}.jsonl`;
+    const client = this.deps.client();
+    if (this.store.wasUploadTried(p.wave, p.part)) {
+      const found = await client.findFile(filename, new TextEncoder().encode(text).byteLength);
+      if (!found.ok) return found;
+      if (found.value) {
+        log('info', 'wave.upload_found', {
+          coordinator: this.name,
+          wave: p.wave,
+          part: p.part,
+          fileId: found.value.id,
+        });
+        return { ok: true, value: found.value };
+      }
+    }
+    this.store.uploadTried(p.wave, p.part, this.now());
+    return client.uploadFile(text, filename);
+  }
+
   /** Moves one part as far as it can go now. */
   private async advance(p: PartRow, t: WaveTimings): Promise<void> {
     const now = this.now();
@@ -179,7 +205,7 @@ export class WaveCoordinator {
         return;
       }
       const text = this.store.partLines(p.wave, p.part).join('\n') + '\n';
-      const up = await this.deps.client().uploadFile(text, `${this.partKey(p).replace(/[^A-Za-z0-9._-]/g, '-')}.jsonl`);
+      const up = await this.upload(p, text);
       if (!up.ok) {
         this.retryLater(p, up.error.message, t);
         return;

@@ -34,7 +34,9 @@ import {
   testEnv,
   waitForEnd,
   holdMockBatchApi,
+  statusRow,
 } from './helpers.js';
+import { isTerminal } from '../../src/evaluations/status.js';
 import { BATCH_DEFAULTS } from './mock-llm-server.js';
 import { TestWaveCoordinatorDO } from './test-wave-coordinator.js';
 import type { UsageRow } from './tiers-support.js';
@@ -44,11 +46,14 @@ const MOCK_ORIGIN = testEnv.TEST_MOCK_URL.replace(/\/v1$/, '');
 holdMockBatchApi();
 
 /** Sets the mock's Batch API for the batches created from now on; answers its upload count. */
-async function mockBatches(o: { turnaround?: number; failure?: number; expiry?: number } = {}): Promise<number> {
+async function mockBatches(
+  o: { turnaround?: number; failure?: number; expiry?: number; uploadLoss?: number } = {},
+): Promise<number> {
   const q = new URLSearchParams({
     turnaround: String(o.turnaround ?? BATCH_DEFAULTS.turnaroundMs),
     failure: String(o.failure ?? 0),
     expiry: String(o.expiry ?? 0),
+    uploadLoss: String(o.uploadLoss ?? 0),
   });
   const r = await fetch(`${MOCK_ORIGIN}/_test/batch?${q.toString()}`, { method: 'PUT' });
   return (await r.json<{ uploads: number }>()).uploads;
@@ -262,6 +267,22 @@ describe('the batch tier', () => {
     expect(row.status, row.error_message ?? '').toBe('succeeded');
     expect(await uploads()).toBe(before + 1);
     expect((await partsOf(name)).map((p) => p.state)).toEqual(['delivered']);
+  });
+
+  it('an upload whose answer was lost is found by its name and size, never uploaded twice', async () => {
+    // Every upload is stored and its answer lost: only the lookup can get the wave out.
+    const before = await mockBatches({ uploadLoss: 1 });
+    const seed = 'wave-upload-lost';
+    const id = await startJob({ preset: 'fastchat-pair', task: PAIRWISE, mock: { seed }, tier: 'batch' });
+    // Without the lookup each try uploads again: stop at the second upload rather than wait for an end.
+    const seen = await pollUntil(
+      async () => ({ uploads: await uploads(), row: await statusRow(id) }),
+      (s) => s.uploads > before + 1 || (s.row !== null && isTerminal(s.row.status)),
+      20_000,
+    );
+    expect(seen.uploads).toBe(before + 1);
+    expect(seen.row?.status, seen.row?.error_message ?? '').toBe('succeeded');
+    expect((await partsOf(loneCoordinator(id, seed))).map((p) => p.state)).toEqual(['delivered']);
   });
 
   it('the custom_id map survives a restart of every object mid-wave', async () => {
