@@ -90,9 +90,12 @@ export class WaveCoordinator {
     return added > 0;
   }
 
-  /** Withdraws an ended evaluation's calls; a step is due (a batch may now be cancelled). */
-  withdraw(evaluationId: string): void {
-    this.store.withdraw(evaluationId);
+  /**
+   * Withdraws an ended evaluation's calls; a step is due (a batch may now be cancelled).
+   * @returns the call ids whose lines may run all the same: their outcomes are still delivered
+   */
+  withdraw(evaluationId: string): string[] {
+    return this.store.withdraw(evaluationId);
   }
 
   /**
@@ -223,6 +226,13 @@ export class WaveCoordinator {
         return;
       }
       let batch: Batch | null = found.value;
+      if (!batch && this.store.sentCount(p.wave, p.part) === 0) {
+        // Every item of the part ended before it was submitted: nothing to run.
+        this.store.setPart(p.wave, p.part, { state: 'delivered' });
+        const r = await this.deps.client().deleteFile(p.file_id);
+        if (!r.ok) log('info', 'wave.file_kept', { coordinator: this.name, fileId: p.file_id, error: r.error.message });
+        return;
+      }
       if (!batch) {
         const made = await this.deps.client().createBatch(p.file_id, { [WAVE_METADATA_KEY]: key });
         if (!made.ok) {

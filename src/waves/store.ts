@@ -5,7 +5,7 @@
  * - `calls`: one row per registered call, keyed by its `custom_id` (`customIdFor(evaluation, call)`), written
  *   with the registration and so before any upload: a restart loses no mapping. `state`: `open` (waiting for
  *   the next wave), `sent` (in wave `wave`, file `part`), `delivered` (its outcome handed to its item),
- *   `withdrawn` (its item ended). A retry registers the same call again with the next `attempt`.
+ *   `withdrawn` (its item ended; its outcome is still delivered should its line run). A retry registers the same call again with the next `attempt`.
  * - `parts`: one provider batch each (a wave is split into files by `planBatchFiles`): `planned` →
  *   `uploaded` (`file_id`) → `submitted` (`batch_id`) → `delivered`, each step written before the next begins.
  * - `upload_tries`: a part whose upload was tried, written BEFORE the request: an upload whose answer was lost
@@ -201,10 +201,25 @@ export class WaveStore {
     );
   }
 
-  /** Withdraws an evaluation's calls: open ones are forgotten, sent ones are no longer awaited. */
-  withdraw(evaluationId: string): void {
+  /**
+   * Withdraws an evaluation's calls: open ones are forgotten, sent ones are no longer awaited (nor uploaded).
+   * @returns the call ids of its lines that may run at the provider all the same, whose outcomes are still
+   *   delivered: in a part submitted or uploaded, or whose upload was tried (its file may be stored)
+   */
+  withdraw(evaluationId: string): string[] {
     this.sql.exec("DELETE FROM calls WHERE evaluation_id = ? AND state = 'open'", evaluationId);
     this.sql.exec("UPDATE calls SET state = 'withdrawn' WHERE evaluation_id = ? AND state = 'sent'", evaluationId);
+    return this.sql
+      .exec<{ call_id: string }>(
+        `SELECT c.call_id FROM calls c JOIN parts p ON p.wave = c.wave AND p.part = c.part
+         WHERE c.evaluation_id = ? AND c.state = 'withdrawn'
+           AND (p.state IN ('uploaded', 'submitted')
+             OR (p.state = 'planned' AND EXISTS (SELECT 1 FROM upload_tries u WHERE u.wave = p.wave AND u.part = p.part)))
+         ORDER BY c.rowid`,
+        evaluationId,
+      )
+      .toArray()
+      .map((r) => r.call_id);
   }
 
   /** How many evaluations have calls open. */
