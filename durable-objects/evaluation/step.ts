@@ -185,7 +185,10 @@ export class Stepper {
    */
   private async awaitingLines(evaluation: CachedEvaluation): Promise<boolean> {
     if ((await this.waves.withdraw(evaluation)) === 0) return false;
-    await this.instance.ctx.storage.setAlarm(Date.now() + configOf(this.instance.env).BATCH_POLL_MIN_MS);
+    // Unless armed sooner: a delivery that came while the coordinators answered armed the next step at once.
+    const at = Date.now() + configOf(this.instance.env).BATCH_POLL_MIN_MS;
+    const armed = await this.instance.ctx.storage.getAlarm();
+    if (armed === null || armed > at) await this.instance.ctx.storage.setAlarm(at);
     return true;
   }
 

@@ -57,6 +57,32 @@ export interface FilePage {
   lastId: string | null;
 }
 
+/** An OpenAI cursor list as sent: `{object: "list", data, first_id, last_id, has_more}`. */
+interface RawPage<T> {
+  data?: T[];
+  has_more?: boolean;
+  last_id?: string | null;
+}
+
+/** A cursor list's page as the client answers it (the cursor: the last item's id). */
+function pageOf<T>(
+  r: BatchApiResult<RawPage<T>>,
+): BatchApiResult<{ data: T[]; hasMore: boolean; lastId: string | null }> {
+  if (!r.ok) return r;
+  const data = Array.isArray(r.value.data) ? r.value.data : [];
+  const last = data.at(-1) as { id?: string } | undefined;
+  return { ok: true, value: { data, hasMore: r.value.has_more === true, lastId: r.value.last_id ?? last?.id ?? null } };
+}
+
+/** A list request's query string (`?k=v&…`, or '' without parameters). */
+function queryOf(params: object): string {
+  const query = new URLSearchParams();
+  for (const [k, v] of Object.entries(params) as [string, unknown][])
+    if (typeof v === 'string' || typeof v === 'number') query.set(k, String(v));
+  const q = query.toString();
+  return q ? `?${q}` : '';
+}
+
 /** The first item `match` accepts in at most `maxPages` pages of a cursor list, or null. */
 async function findInPages<T>(
   page: (after: string | undefined) => Promise<BatchApiResult<{ data: T[]; hasMore: boolean; lastId: string | null }>>,
@@ -287,20 +313,7 @@ export function createBatchClient(
       return requestJson<FileObject>('/files', { method: 'POST', headers: uploadHeaders, body: form });
     },
     getFile: (fileId) => get<FileObject>(`/files/${enc(fileId)}`),
-    async listFiles(params = {}) {
-      const query = new URLSearchParams();
-      for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null) query.set(k, String(v));
-      const q = query.toString();
-      const r = await get<{ data?: FileObject[]; has_more?: boolean; last_id?: string | null }>(
-        `/files${q ? `?${q}` : ''}`,
-      );
-      if (!r.ok) return r;
-      const data = Array.isArray(r.value.data) ? r.value.data : [];
-      return {
-        ok: true,
-        value: { data, hasMore: r.value.has_more === true, lastId: r.value.last_id ?? data.at(-1)?.id ?? null },
-      };
-    },
+    listFiles: async (params = {}) => pageOf(await get<RawPage<FileObject>>(`/files${queryOf(params)}`)),
     findFile: (filename, bytes, maxPages = 5) =>
       findInPages(
         (after) =>
@@ -322,21 +335,7 @@ export function createBatchClient(
     getBatch: (batchId) => get<Batch>(`/batches/${enc(batchId)}`),
     cancelBatch: (batchId) =>
       requestJson<Batch>(`/batches/${enc(batchId)}/cancel`, { method: 'POST', headers: jsonHeaders }),
-    async listBatches(page = {}) {
-      const query = new URLSearchParams();
-      if (page.after !== undefined) query.set('after', page.after);
-      if (page.limit !== undefined) query.set('limit', String(page.limit));
-      const q = query.toString();
-      const r = await get<{ data?: Batch[]; has_more?: boolean; last_id?: string | null }>(
-        `/batches${q ? `?${q}` : ''}`,
-      );
-      if (!r.ok) return r;
-      const data = Array.isArray(r.value.data) ? r.value.data : [];
-      return {
-        ok: true,
-        value: { data, hasMore: r.value.has_more === true, lastId: r.value.last_id ?? data.at(-1)?.id ?? null },
-      };
-    },
+    listBatches: async (page = {}) => pageOf(await get<RawPage<Batch>>(`/batches${queryOf(page)}`)),
     findBatch: (match, maxPages = 5) =>
       findInPages(
         (after) => client.listBatches({ limit: 100, ...(after !== undefined ? { after } : {}) }),
