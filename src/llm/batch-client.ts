@@ -16,6 +16,7 @@
  * `completed`, `expired`, `failed` or `cancelled` → {@link BatchClient.readFile} on `output_file_id` and
  * `error_file_id`, matching lines by `custom_id` (`custom-id.ts`) → {@link BatchClient.deleteFile}.
  */
+import type { CursorPageResponse } from 'openai/core/pagination';
 import type { Batch, BatchCreateParams } from 'openai/resources/batches';
 import type { FileDeleted, FileListParams, FileObject } from 'openai/resources/files';
 import type { LlmError } from '../engine/call.js';
@@ -57,12 +58,15 @@ export interface FilePage {
   lastId: string | null;
 }
 
-/** An OpenAI cursor list as sent: `{object: "list", data, first_id, last_id, has_more}`. */
-interface RawPage<T> {
-  data?: T[];
-  has_more?: boolean;
+/**
+ * An OpenAI cursor list as sent, `{object: "list", data, first_id, last_id, has_more}` (the openai package's
+ * `CursorPageResponse` plus the cursors its reference documents), read defensively: a field may be missing.
+ */
+type RawPage<T> = Partial<CursorPageResponse<T>> & {
+  object?: 'list';
+  first_id?: string | null;
   last_id?: string | null;
-}
+};
 
 /** A cursor list's page as the client answers it (the cursor: the last item's id). */
 function pageOf<T>(
