@@ -170,7 +170,8 @@ export class Stepper {
     } else {
       this.instance.setTerminal(evaluation, 'failed', { ...done.error });
     }
-    // A failed call ends the evaluation with calls of it still in a wave: they are no longer awaited.
+    // A failed call ends the evaluation with calls of it still in a wave: they are withdrawn, and those whose
+    // lines may run all the same are awaited before the final write.
     if (evaluation.meta.tier === 'batch' && (await this.awaitingLines(evaluation))) return true;
     await this.final.finalize(evaluation);
     return true;

@@ -5,7 +5,8 @@
  * - `calls`: one row per registered call, keyed by its `custom_id` (`customIdFor(evaluation, call)`), written
  *   with the registration and so before any upload: a restart loses no mapping. `state`: `open` (waiting for
  *   the next wave), `sent` (in wave `wave`, file `part`), `delivered` (its outcome handed to its item),
- *   `withdrawn` (its item ended; its outcome is still delivered should its line run). A retry registers the same call again with the next `attempt`.
+ *   `withdrawn` (its item ended; its outcome is still delivered should its line run). A retry registers the
+ *   same call again with the next `attempt`.
  * - `parts`: one provider batch each (a wave is split into files by `planBatchFiles`): `planned` →
  *   `uploaded` (`file_id`) → `submitted` (`batch_id`) → `delivered`, each step written before the next begins.
  * - `upload_tries`: a part whose upload was tried, written BEFORE the request: an upload whose answer was lost
