@@ -318,7 +318,7 @@ describe('the batch tier', () => {
   });
 
   it('a cancel stores and bills the lines its provider batch ran before it, as a call in flight at a cancel is', async () => {
-    await mockBatches({ turnaround: 1_000 });
+    await mockBatches({ turnaround: 2_000 });
     const seed = 'wave-cancel-ran';
     const id = await startJob({ preset: 'fastchat-pair', task: PAIRWISE, mock: { seed }, tier: 'batch' });
     const name = loneCoordinator(id, seed);
