@@ -64,10 +64,11 @@ export class WaveCoordinatorDO extends DurableObject<Bindings> implements WaveCo
     if (logic?.register(evaluationId, calls)) await this.armBy(Date.now() + 1);
   }
 
-  /** Withdraws an ended item's calls; the alarm cancels a batch left with none. */
-  async withdraw(name: string, evaluationId: string): Promise<void> {
-    this.logic(name)?.withdraw(evaluationId);
+  /** Withdraws an ended item's calls; the alarm cancels a batch left with none. Answers the calls that may still run. */
+  async withdraw(name: string, evaluationId: string): Promise<string[]> {
+    const awaited = this.logic(name)?.withdraw(evaluationId) ?? [];
     await this.armBy(Date.now() + 1);
+    return awaited;
   }
 
   /** Closes due waves and moves every provider batch forward, then re-arms for the next due step. */

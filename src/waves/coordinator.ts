@@ -10,7 +10,8 @@
  * as retryable failures. The items decide retries (the next wave) and store results idempotently.
  */
 import type { Batch } from 'openai/resources/batches';
-import type { BatchClient } from '../llm/batch-client.js';
+import type { FileObject } from 'openai/resources/files';
+import type { BatchApiResult, BatchClient } from '../llm/batch-client.js';
 import { isTerminalBatch } from '../llm/batch-client.js';
 import type { BatchLineOutcome } from '../llm/batch-lines.js';
 import { planBatchFiles } from '../llm/batch-files.js';
@@ -123,9 +124,12 @@ export class WaveCoordinator {
     return added > 0;
   }
 
-  /** Withdraws an ended evaluation's calls; a step is due (a batch may now be cancelled). */
-  withdraw(evaluationId: string): void {
-    this.store.withdraw(evaluationId);
+  /**
+   * Withdraws an ended evaluation's calls; a step is due (a batch may now be cancelled).
+   * @returns the call ids whose lines may run all the same: their outcomes are still delivered
+   */
+  withdraw(evaluationId: string): string[] {
+    return this.store.withdraw(evaluationId);
   }
 
   /**
@@ -224,6 +228,31 @@ export class WaveCoordinator {
     this.store.setPart(p.wave, p.part, { next_at: this.now() + t.pollMinMs });
   }
 
+  /**
+   * Uploads a part's file, or finds the one an earlier try left: the name is the part's, so when an upload was
+   * tried before (noted before its request) and its answer lost, a `purpose=batch` file of that name and size
+   * is that upload, and it is reused instead of stored twice.
+   */
+  private async upload(p: PartRow, text: string): Promise<BatchApiResult<FileObject>> {
+    const filename = `${this.partKey(p).replace(/[^A-Za-z0-9._-]/g, '-')}.jsonl`;
+    const client = this.deps.client();
+    if (this.store.wasUploadTried(p.wave, p.part)) {
+      const found = await client.findFile(filename, new TextEncoder().encode(text).byteLength);
+      if (!found.ok) return found;
+      if (found.value) {
+        log('info', 'wave.upload_found', {
+          coordinator: this.name,
+          wave: p.wave,
+          part: p.part,
+          fileId: found.value.id,
+        });
+        return { ok: true, value: found.value };
+      }
+    }
+    this.store.uploadTried(p.wave, p.part, this.now());
+    return client.uploadFile(text, filename);
+  }
+
   /** Moves one part as far as it can go now. */
   private async advance(p: PartRow, t: WaveTimings): Promise<void> {
     const now = this.now();
@@ -235,7 +264,7 @@ export class WaveCoordinator {
         return;
       }
       const text = this.store.partLines(p.wave, p.part).join('\n') + '\n';
-      const up = await this.deps.client().uploadFile(text, `${this.partKey(p).replace(/[^A-Za-z0-9._-]/g, '-')}.jsonl`);
+      const up = await this.upload(p, text);
       if (!up.ok) {
         this.retryLater(p, up.error.message, t);
         return;
@@ -253,6 +282,13 @@ export class WaveCoordinator {
         return;
       }
       let batch: Batch | null = found.value;
+      if (!batch && this.store.sentCount(p.wave, p.part) === 0) {
+        // Every item of the part ended before it was submitted: nothing to run.
+        this.store.setPart(p.wave, p.part, { state: 'delivered' });
+        const r = await this.deps.client().deleteFile(p.file_id);
+        if (!r.ok) log('info', 'wave.file_kept', { coordinator: this.name, fileId: p.file_id, error: r.error.message });
+        return;
+      }
       if (!batch) {
         const made = await this.deps.client().createBatch(p.file_id, { [WAVE_METADATA_KEY]: key });
         if (!made.ok) {
