@@ -61,7 +61,9 @@ export class WaveCoordinatorDO extends DurableObject<Bindings> implements WaveCo
   /** Registers an item's calls (idempotent); the alarm closes the wave. */
   async register(name: string, evaluationId: string, calls: WaveCall[]): Promise<void> {
     const logic = this.logic(name);
-    if (logic?.register(evaluationId, calls)) await this.armBy(Date.now() + 1);
+    if (!logic?.register(evaluationId, calls)) return;
+    const next = await logic.nextDue();
+    if (next !== null) await this.armBy(next);
   }
 
   /** Withdraws an ended item's calls; the alarm cancels a batch left with none. Answers the calls that may still run. */

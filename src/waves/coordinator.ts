@@ -157,6 +157,15 @@ export class WaveCoordinator {
     return true;
   }
 
+  /**
+   * When the next step is due (epoch ms, at least 1 ms from now), or null when nothing is left to do. A
+   * registration arms the alarm for it, not for at once: while a group's first wave waits for its items, a step
+   * per registration (200 at 200 items) would only find the wave not yet due, beside the items' own starts.
+   */
+  async nextDue(): Promise<number | null> {
+    return this.nextStep(this.deps.timings());
+  }
+
   private async nextStep(t: WaveTimings): Promise<number | null> {
     const times = this.store.activeParts().map((p) => p.next_at);
     const due = await this.openDue(t);
