@@ -116,9 +116,11 @@ export class WaveCoordinator {
     let added = 0;
     for (const c of calls) {
       const id = customIdFor(evaluationId, c.callId);
-      if (this.store.open(id, evaluationId, c.callId, c.attempt, JSON.stringify({ ...c.line, custom_id: id }), at))
+      // The line is serialized only for a call not registered yet (a repeat registration is common).
+      if (this.store.open(id, evaluationId, c.callId, c.attempt, () => JSON.stringify({ ...c.line, custom_id: id })))
         added += 1;
     }
+    if (added > 0) this.store.opened(at);
     // A lone evaluation is its own group: nobody else's calls are coming.
     if (added > 0 && parseCoordinatorName(this.name).group === evaluationId) this.store.closeSoon();
     return added > 0;
