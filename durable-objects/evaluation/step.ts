@@ -21,6 +21,7 @@ import { log, messageOf } from '../../src/log/log.js';
 import { isTerminal } from '../../src/evaluations/status.js';
 import { callFinishedEvent, callStartedEvent } from './event-builders.js';
 import type { FinalWriter } from './final-write.js';
+import { WAVE_PROGRESS_DELAY_MS } from './final-write.js';
 import type { CachedEvaluation, EvaluationInstance } from './instance.js';
 import { ConfigError, configOf } from '../../src/config/vars.js';
 import type { WaveCall, WaveResult } from '../../src/waves/rpc.js';
@@ -470,7 +471,7 @@ export class Stepper {
     // The result that concludes the evaluation goes to D1 with the final write (calls_done included):
     // a progress write now would be one more D1 round trip per evaluation for nothing.
     if (!evaluation.engine || outcome(evaluation.engine.method, evaluation.engine.state) === null)
-      this.final.pushProgress(evaluation);
+      this.final.pushProgress(evaluation, evaluation.meta.tier === 'batch' ? WAVE_PROGRESS_DELAY_MS : undefined);
   }
 
   /**

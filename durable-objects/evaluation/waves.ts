@@ -144,7 +144,8 @@ export class ItemWaves {
         continue;
       }
       const ended = this.ended(evaluation);
-      const request = (ended ? this.outstanding(evaluation) : this.ready(evaluation)).get(res.callId);
+      // Ended or not, the call is looked up among those without a result (`ready` would ask `ended` again).
+      const request = this.outstanding(evaluation).get(res.callId);
       if (!request) {
         pending.settle(res.callId);
         continue;

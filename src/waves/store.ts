@@ -80,15 +80,24 @@ export class WaveStore {
   }
 
   /** The row of a `custom_id`, or null. */
-  call(customId: string): CallRow | null {
-    return this.sql.exec<CallRow>('SELECT * FROM calls WHERE custom_id = ?', customId).toArray()[0] ?? null;
+  call(customId: string): Omit<CallRow, 'line'> | null {
+    // Without the line (kilobytes of prompt): read for every registered call and every delivered outcome.
+    return (
+      this.sql
+        .exec<Omit<CallRow, 'line'>>(
+          'SELECT custom_id, evaluation_id, call_id, attempt, wave, part, state FROM calls WHERE custom_id = ?',
+          customId,
+        )
+        .toArray()[0] ?? null
+    );
   }
 
   /**
    * Registers a call (open for the next wave) unless it is registered at this try or a later one, or still
-   * waiting on an earlier try. True when it was added.
+   * waiting on an earlier try. True when it was added; the caller notes the time ({@link opened}).
+   * @param line the JSONL line, made only when the call is added
    */
-  open(customId: string, evaluationId: string, callId: string, attempt: number, line: string, at: number): boolean {
+  open(customId: string, evaluationId: string, callId: string, attempt: number, line: () => string): boolean {
     const had = this.call(customId);
     if (had && (had.attempt >= attempt || had.state === 'open' || had.state === 'sent')) return false;
     this.sql.exec(
@@ -100,10 +109,14 @@ export class WaveStore {
       evaluationId,
       callId,
       attempt,
-      line,
+      line(),
     );
-    this.sql.exec('UPDATE meta SET first_open_at = COALESCE(first_open_at, ?), last_open_at = ?', at, at);
     return true;
+  }
+
+  /** Notes calls opened at `at` (epoch ms): the open wave's first and last registration. */
+  opened(at: number): void {
+    this.sql.exec('UPDATE meta SET first_open_at = COALESCE(first_open_at, ?), last_open_at = ?', at, at);
   }
 
   /** Asks for the open calls to go in a wave at the next step, without waiting for quiet. */

@@ -515,6 +515,8 @@ describe('the batch tier', () => {
       expect(await logic.step()).toBe(1_000 + 600 + 500);
       expect(waves()).toBe(0);
       logic.register('item-b', call('c1'));
+      // 2 of 3: a registration arms the alarm for the count's next read, not for a step at once.
+      expect(await logic.nextDue()).toBe(1_600 + 500);
       clock += 100;
       expect(await logic.step()).not.toBeNull();
       expect(waves()).toBe(0);
