@@ -39,6 +39,8 @@ export interface WaveHooks {
 /** The batch tier of one instance. */
 export class ItemWaves {
   private settings: LlmSettings | null = null;
+  /** One function for the instance's life: the engine answers `readyCalls` from memory for the same one. */
+  private supportsN: ((call: { provider?: string | undefined }) => boolean) | null = null;
 
   constructor(
     private readonly instance: EvaluationInstance,
@@ -65,7 +67,8 @@ export class ItemWaves {
   private outstanding(evaluation: CachedEvaluation): Map<string, LlmCallRequest> {
     const engine = evaluation.engine;
     if (!engine) return new Map();
-    const supportsN = supportsNOf(this.llmSettings());
+    this.supportsN ??= supportsNOf(this.llmSettings());
+    const supportsN = this.supportsN;
     return new Map(readyCalls(engine.method, engine.state, { supportsN }).map((r) => [r.id, r]));
   }
 
