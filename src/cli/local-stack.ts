@@ -5,8 +5,9 @@
  * their schedule. Used by `npm start`, the meta-evaluation runner, the benches and the e2e tests.
  *
  * Two runtimes: `miniflare` (default) runs the deployed bundle (`wrangler deploy --dry-run`, or one
- * built beforehand and shared by several stacks) on Miniflare's API in a child process, which applies
- * the D1 migrations first (src/cli/miniflare-runtime.ts); `wrangler` runs `wrangler dev` after `wrangler
+ * built beforehand and shared by several stacks: {@link prepareWorker}) on Miniflare's API in a child
+ * process, which applies the D1 migrations first (src/cli/miniflare-runtime.ts); wrangler.toml is read
+ * here, through wrangler, and handed to it as plain data. `wrangler` runs `wrangler dev` after `wrangler
  * d1 migrations apply` (kept for comparison: `npm run bench:runtime`). Either owns a process group, so
  * stopping the stack stops workerd too and frees its port. Node only.
  */
@@ -23,7 +24,7 @@ import type { CronTimerOptions } from './cron.js';
 import type { Described, EndedRef } from './ended.js';
 import { httpTrigger, startCronTimer } from './cron.js';
 import type { RuntimeReply, RuntimeRequest } from './miniflare-runtime.js';
-import type { RuntimeConfig } from './worker-options.js';
+import type { RuntimeConfig, WorkerSetup } from './worker-options.js';
 import { assertPortFree, freePort, PortInUseError, waitForPortFree } from './ports.js';
 import { exited, signalGroup, spawnGroup, stopGroup } from './process-group.js';
 import { lockState } from './state-lock.js';
@@ -93,10 +94,19 @@ export interface LocalStackOptions {
   /** Queue consumer settings over wrangler.toml's (miniflare runtime), e.g. to hold messages in a local queue in a test. */
   queueConsumers?: RuntimeConfig['queueConsumers'];
   /**
-   * Entry module of a bundle {@link buildWorker} made beforehand (miniflare runtime): served instead of
-   * bundling again, and left in place when the stack stops (the e2e tests share one). Default: bundle now.
+   * A Worker {@link prepareWorker} bundled and read beforehand (miniflare runtime): served instead of
+   * bundling and reading wrangler.toml again, and its bundle left in place when the stack stops (the e2e
+   * tests share one). Default: bundle and read now.
    */
-  bundle?: string;
+  worker?: PreparedWorker;
+}
+
+/** A Worker bundled and its wrangler.toml read once, for several stacks ({@link prepareWorker}). */
+export interface PreparedWorker {
+  /** Entry module of the bundle ({@link buildWorker}). */
+  entry: string;
+  /** wrangler.toml as the runtime starts from it. */
+  setup: WorkerSetup;
 }
 
 /** A running local stack. */
@@ -150,6 +160,21 @@ export async function buildWorker(outDir: string): Promise<string> {
   return join(outDir, 'index.js');
 }
 
+/** wrangler.toml as the runtime starts from it (imports wrangler on first use: about 1.3 CPU-s). */
+async function readSetup(): Promise<WorkerSetup> {
+  const { readWorkerSetup } = await import('./wrangler-config.js');
+  return readWorkerSetup(CONFIG_PATH);
+}
+
+/**
+ * Bundles the Worker into `outDir` ({@link buildWorker}) and reads wrangler.toml, once for several stacks
+ * (`startLocalStack({ worker })`): each then starts without either.
+ */
+export async function prepareWorker(outDir: string): Promise<PreparedWorker> {
+  const [entry, setup] = await Promise.all([buildWorker(outDir), readSetup()]);
+  return { entry, setup };
+}
+
 /** True when `/health` answers as Tribunal does (another server on the port does not). */
 async function answersAsTribunal(url: string): Promise<boolean> {
   try {
@@ -188,10 +213,10 @@ interface Runtime {
   trigger: CronTimerOptions['trigger'];
 }
 
-/** Starts the runtime child while `scriptPath` (the bundle) is being built, and sends it the config once built. */
+/** Starts the runtime child while `prepared` (the bundle and wrangler.toml) is being made, and sends it the config once made. */
 async function startMiniflare(
-  config: Omit<RuntimeConfig, 'scriptPath'>,
-  scriptPath: Promise<string>,
+  config: Omit<RuntimeConfig, 'scriptPath' | 'worker'>,
+  prepared: Promise<PreparedWorker>,
   options: LocalStackOptions,
   outDir: string,
 ): Promise<Runtime> {
@@ -231,7 +256,9 @@ async function startMiniflare(
     });
   const ready = next();
   try {
-    child.send({ type: 'start', config: { ...config, scriptPath: await scriptPath } });
+    const { entry, setup } = await prepared;
+    const request: RuntimeRequest = { type: 'start', config: { ...config, scriptPath: entry, worker: setup } };
+    child.send(request);
   } catch (e) {
     await stopGroup(child);
     throw e;
@@ -247,9 +274,10 @@ async function startMiniflare(
     fromEnv: reply.fromEnv,
     fromDevVars: reply.fromDevVars,
     reload: async () => {
-      const scriptPath = await buildWorker(outDir);
+      const { entry, setup } = await prepareWorker(outDir);
       const done = next();
-      child.send({ type: 'reload', scriptPath });
+      const request: RuntimeRequest = { type: 'reload', scriptPath: entry, worker: setup };
+      child.send(request);
       const r = await done;
       if (r.type !== 'reloaded') throw new Error(`reload failed: ${'message' in r ? r.message : r.type}`);
     },
@@ -270,8 +298,12 @@ async function startMiniflare(
   };
 }
 
-async function startWrangler(config: RuntimeConfig, options: LocalStackOptions, url: string): Promise<Runtime> {
-  const { readWranglerConfig } = await import('./worker-options.js');
+async function startWrangler(
+  config: Omit<RuntimeConfig, 'scriptPath' | 'worker'>,
+  options: LocalStackOptions,
+  url: string,
+): Promise<Runtime> {
+  const { readWranglerConfig } = await import('./wrangler-config.js');
   const wranglerConfig = readWranglerConfig({ config: config.configPath });
   const args = [
     'dev',
@@ -368,9 +400,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   }
   const llmBaseUrl = options.llmBaseUrl ?? (mock ? mock.baseUrl : 'https://api.openai.com/v1');
   const onProblem = options.onProblem ?? ((m: string) => process.stderr.write(`${m}\n`));
-  const config: RuntimeConfig = {
+  const config: Omit<RuntimeConfig, 'scriptPath' | 'worker'> = {
     configPath: CONFIG_PATH,
-    scriptPath: '',
     persistTo,
     host,
     port,
@@ -395,12 +426,12 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   };
   if (runtimeKind === 'wrangler' && options.queueConsumers)
     throw new Error('queueConsumers needs the miniflare runtime');
-  if (runtimeKind === 'wrangler' && options.bundle) throw new Error('bundle needs the miniflare runtime');
+  if (runtimeKind === 'wrangler' && options.worker) throw new Error('worker needs the miniflare runtime');
   let runtime: Runtime;
   // Whatever has not ended and was not touched since this instant was left by an earlier runtime.
   const restartedAt = new Date();
   // The stack's own bundle lives as long as the runtime that serves it (a reload rebuilds into the same
-  // directory); a bundle given in the options is never built into nor removed.
+  // directory); a prepared Worker's bundle is never built into nor removed.
   const outDir = mkdtempSync(join(tmpdir(), 'tribunal-bundle-'));
   const removeBundle = () => {
     rmSync(outDir, { recursive: true, force: true });
@@ -410,7 +441,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       runtimeKind === 'miniflare'
         ? await startMiniflare(
             config,
-            options.bundle ? Promise.resolve(options.bundle) : buildWorker(outDir),
+            options.worker ? Promise.resolve(options.worker) : prepareWorker(outDir),
             options,
             outDir,
           )
