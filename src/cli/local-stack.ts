@@ -27,6 +27,7 @@ import type { RuntimeReply, RuntimeRequest } from './miniflare-runtime.js';
 import type { RuntimeConfig, WorkerSetup } from './worker-options.js';
 import { assertPortFree, freePort, PortInUseError, waitForPortFree } from './ports.js';
 import { exited, signalGroup, spawnGroup, stopGroup } from './process-group.js';
+import { buildRuntime } from './runtime-build.js';
 import { lockState } from './state-lock.js';
 
 /** Repository root (this file is src/cli/local-stack.ts). */
@@ -107,6 +108,8 @@ export interface PreparedWorker {
   entry: string;
   /** wrangler.toml as the runtime starts from it. */
   setup: WorkerSetup;
+  /** The runtime child's module (./runtime-build.ts). */
+  runtime: string;
 }
 
 /** A running local stack. */
@@ -166,13 +169,19 @@ async function readSetup(): Promise<WorkerSetup> {
   return readWorkerSetup(CONFIG_PATH);
 }
 
-/**
- * Bundles the Worker into `outDir` ({@link buildWorker}) and reads wrangler.toml, once for several stacks
- * (`startLocalStack({ worker })`): each then starts without either.
- */
-export async function prepareWorker(outDir: string): Promise<PreparedWorker> {
+/** The bundle in `outDir` ({@link buildWorker}) and wrangler.toml as read now. */
+async function bundleAndSetup(outDir: string): Promise<{ entry: string; setup: WorkerSetup }> {
   const [entry, setup] = await Promise.all([buildWorker(outDir), readSetup()]);
   return { entry, setup };
+}
+
+/**
+ * Bundles the Worker and the runtime child into `outDir` and reads wrangler.toml, once for several
+ * stacks (`startLocalStack({ worker })`): each then starts without any of them.
+ */
+export async function prepareWorker(outDir: string): Promise<PreparedWorker> {
+  const [built, runtime] = await Promise.all([bundleAndSetup(outDir), buildRuntime(outDir)]);
+  return { ...built, runtime };
 }
 
 /** True when `/health` answers as Tribunal does (another server on the port does not). */
@@ -213,15 +222,16 @@ interface Runtime {
   trigger: CronTimerOptions['trigger'];
 }
 
-/** Starts the runtime child while `prepared` (the bundle and wrangler.toml) is being made, and sends it the config once made. */
+/** Starts the runtime child (module `runtime`) while `prepared` (the bundle and wrangler.toml) is being made, and sends it the config once made. */
 async function startMiniflare(
   config: Omit<RuntimeConfig, 'scriptPath' | 'worker'>,
-  prepared: Promise<PreparedWorker>,
+  runtime: string,
+  prepared: Promise<{ entry: string; setup: WorkerSetup }>,
   options: LocalStackOptions,
   outDir: string,
 ): Promise<Runtime> {
   const out = outputOf(options);
-  const child = spawnGroup(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'src/cli/miniflare-runtime.ts')], {
+  const child = spawnGroup(process.execPath, [runtime], {
     cwd: REPO_ROOT,
     stdio: typeof out === 'string' ? ['ignore', out, out, 'ipc'] : [...out, 'ipc'],
     env: { ...process.env, ...WRANGLER_ENV, ...(options.verbose ? {} : { WRANGLER_LOG: 'error' }) },
@@ -274,7 +284,7 @@ async function startMiniflare(
     fromEnv: reply.fromEnv,
     fromDevVars: reply.fromDevVars,
     reload: async () => {
-      const { entry, setup } = await prepareWorker(outDir);
+      const { entry, setup } = await bundleAndSetup(outDir);
       const done = next();
       const request: RuntimeRequest = { type: 'reload', scriptPath: entry, worker: setup };
       child.send(request);
@@ -439,12 +449,11 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   try {
     runtime =
       runtimeKind === 'miniflare'
-        ? await startMiniflare(
-            config,
-            options.worker ? Promise.resolve(options.worker) : prepareWorker(outDir),
-            options,
-            outDir,
-          )
+        ? await (options.worker
+            ? startMiniflare(config, options.worker.runtime, Promise.resolve(options.worker), options, outDir)
+            : buildRuntime(outDir).then((module) =>
+                startMiniflare(config, module, bundleAndSetup(outDir), options, outDir),
+              ))
         : await wranglerMigrations(persistTo).then(() => startWrangler(config, options, url));
     if (!(await answersAsTribunal(url))) {
       await stopGroup(runtime.child);
