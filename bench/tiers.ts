@@ -10,14 +10,23 @@
  *
  * ```
  * npm run bench:tiers -- [--items 200] [--latency 100] [--c 64] [--refusals 0.2] [--turnaround 3000] [--line-faults 0.2]
+ *   [--tiers standard,flex,batch] [--faults yes|no] [--log FILE]
  * ```
+ *
+ * With `--log FILE` the local runtime's log of the main run goes to FILE and the batch run's wave timeline
+ * (bench/wave-timeline.ts) is printed: close → submitted → seen terminal → delivered → next close, per wave.
  */
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { intOption, runCli } from '../src/cli/args.js';
+import { readFileSync } from 'node:fs';
+import { choiceOption, intOption, runCli, UsageError } from '../src/cli/args.js';
 import type { CliValues } from '../src/cli/args.js';
 import { startLocalStack } from '../src/cli/local-stack.js';
 import { startMockProcess } from './mock-process.js';
+import { groupCpuMs, runtimeCpuMs } from './proc-cpu.js';
 import { benchStateDir } from './state-dir.js';
+import type { CpuSample } from './wave-timeline.js';
+import { formatWaveTimeline, waveTimeline } from './wave-timeline.js';
 
 const CLI = {
   usage: `usage: npm run bench:tiers -- [options]
@@ -30,6 +39,9 @@ Cost, wall time and verdicts of one batch at each service tier against the mock 
   --refusals R     share of flex requests the mock refuses in the fault run, 0-1 (default 0.2)
   --turnaround T   the mock's batch turnaround in ms (default 3000)
   --line-faults F  share of batch lines that fail or expire in the fault run, half each, 0-1 (default 0.2)
+  --tiers LIST     tiers to run, comma-separated (default standard,flex,batch); "× standard" needs standard
+  --faults yes|no  the fault runs of the tiers run (default yes)
+  --log FILE       write the local runtime's log of the main run to FILE and print the batch run's wave timeline
   -h, --help       this text`,
   options: {
     items: { type: 'string', default: '200' },
@@ -38,10 +50,16 @@ Cost, wall time and verdicts of one batch at each service tier against the mock 
     refusals: { type: 'string', default: '0.2' },
     turnaround: { type: 'string', default: '3000' },
     'line-faults': { type: 'string', default: '0.2' },
+    tiers: { type: 'string', default: 'standard,flex,batch' },
+    faults: { type: 'string', default: 'yes' },
+    log: { type: 'string' },
   },
 } as const;
 
 /** gpt-4o-mini's list price for the mock's model, flex and batch at half. */
+/** The service tiers, in the order they run. */
+const TIERS = ['standard', 'flex', 'batch'] as const;
+
 const PRICES = JSON.stringify({
   'mock-judge': {
     input: 0.15,
@@ -72,6 +90,12 @@ interface ResultLine {
 }
 
 interface RunFigures {
+  /** The Tribunal batch's id ('' when refused). */
+  id: string;
+  /** When it was posted, epoch ms. */
+  postedAt: number;
+  /** When the POST was answered, epoch ms. */
+  answeredAt: number;
   status: number;
   message?: string;
   seconds: number;
@@ -114,8 +138,18 @@ async function runBatch(url: string, n: number, tier: string, flexFallback = 'st
     body: body(n, tier, flexFallback),
   });
   const accepted = (await r.json()) as { id?: string; error?: { message: string } };
+  const answeredAt = Date.now();
   if (r.status !== 202 || !accepted.id)
-    return { status: r.status, message: accepted.error?.message ?? '', seconds: 0, costUsd: 0, lines: [] };
+    return {
+      id: '',
+      postedAt: t0,
+      answeredAt,
+      status: r.status,
+      message: accepted.error?.message ?? '',
+      seconds: 0,
+      costUsd: 0,
+      lines: [],
+    };
   for (let polls = 0; ; polls++) {
     const view = (await (await fetch(`${url}/v1/batches/${accepted.id}`)).json()) as {
       completedAt: string | null;
@@ -137,6 +171,9 @@ async function runBatch(url: string, n: number, tier: string, flexFallback = 'st
     if (view.completedAt !== null) {
       const lines = await results(url, accepted.id);
       return {
+        id: accepted.id,
+        postedAt: t0,
+        answeredAt,
         status: 202,
         seconds: (Date.parse(view.completedAt) - t0) / 1000,
         costUsd: lines.reduce((a, l) => a + (l.verdict?.usage.costUsd ?? 0), 0),
@@ -154,11 +191,18 @@ const same = (a: ResultLine[], b: ResultLine[]): number =>
       JSON.stringify([b[i]?.verdict?.winner, b[i]?.verdict?.score]),
   ).length;
 
+/** CPU used so far, ms: the local runtime's workerd and the mock's processes. */
+interface CpuNow {
+  workerd: number;
+  mock: number;
+}
+
 async function withStack<T>(
   latency: number,
   c: number,
   mockFlags: readonly string[],
-  fn: (url: string, mockUrl: string) => Promise<T>,
+  fn: (url: string, mockUrl: string, cpu: () => CpuNow) => Promise<T>,
+  logFile?: string,
 ): Promise<T> {
   const mock = await startMockProcess(latency, mockFlags);
   const stack = await startLocalStack({
@@ -178,9 +222,13 @@ async function withStack<T>(
       BATCH_POLL_MIN_MS: '100',
       BATCH_POLL_MAX_MS: '200',
     },
+    ...(logFile !== undefined ? { logFile } : {}),
   });
   try {
-    return await fn(stack.url, mock.baseUrl);
+    return await fn(stack.url, mock.baseUrl, () => ({
+      workerd: runtimeCpuMs(stack.runtimePid).workerd,
+      mock: groupCpuMs(mock.pgid),
+    }));
   } finally {
     await stack.stop();
     await mock.stop();
@@ -194,31 +242,71 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   const refusals = Number(values.refusals);
   const turnaround = intOption(values.turnaround, 'turnaround', 1) ?? 3000;
   const lineFaults = Number(values['line-faults']);
+  const tiers = values.tiers.split(',').map((t) => choiceOption(t.trim(), 'tiers', TIERS) ?? 'standard');
+  if (tiers.length === 0) throw new UsageError('--tiers must name at least one tier');
+  const faultRuns = choiceOption(values.faults, 'faults', ['yes', 'no'] as const) === 'yes';
   const rows: string[] = [];
   const faults: string[] = [];
   let wavesLine = '';
+  let timeline = '';
   const batchFlags = ['--batch-turnaround', String(turnaround)];
-  await withStack(latency, c, batchFlags, async (url, mockUrl) => {
-    await runBatch(url, 10, 'standard'); // warm-up
-    const standard = await runBatch(url, n, 'standard');
-    for (const tier of ['standard', 'flex', 'batch']) {
-      const before = await mockBatchCount(mockUrl);
-      const r = tier === 'standard' ? standard : await runBatch(url, n, tier);
-      if (r.status !== 202) {
-        rows.push(`| ${tier} | HTTP ${r.status}: ${r.message} | | | |`);
-        continue;
+  await withStack(
+    latency,
+    c,
+    batchFlags,
+    async (url, mockUrl, cpu) => {
+      await runBatch(url, 10, 'standard'); // warm-up
+      const standard = tiers.includes('standard') ? await runBatch(url, n, 'standard') : null;
+      for (const tier of TIERS.filter((t) => tiers.includes(t))) {
+        const before = await mockBatchCount(mockUrl);
+        const cpuBefore = cpu();
+        // workerd's CPU every 50 ms: the wave timeline reads how busy it was while each wave was handed over.
+        const samples: CpuSample[] = [];
+        const sampler = setInterval(() => samples.push({ at: Date.now(), ms: cpu().workerd }), 50);
+        const r = tier === 'standard' && standard ? standard : await runBatch(url, n, tier);
+        clearInterval(sampler);
+        const cpuAfter = cpu();
+        if (r.status !== 202) {
+          rows.push(`| ${tier} | HTTP ${r.status}: ${r.message} | | | |`);
+          continue;
+        }
+        const ok = r.lines.filter((l) => l.status === 'succeeded').length;
+        const ratio = standard ? (r.costUsd / standard.costUsd).toFixed(3) : '-';
+        const equal = standard ? `${same(r.lines, standard.lines)}/${n}` : '-';
+        rows.push(
+          `| ${tier} | ${r.costUsd.toFixed(6)} | ${ratio} | ${r.seconds.toFixed(1)} | ${equal} (${ok} succeeded) |`,
+        );
+        if (tier === 'batch') {
+          const waves = (await mockBatchCount(mockUrl)) - before;
+          const ideal = (waves * turnaround) / 1000;
+          // CPU is what the waves' hand-overs cost, read apart from the machine's other load (the wall time is not).
+          const cpuLine = `CPU during the batch run: workerd ${((cpuAfter.workerd - cpuBefore.workerd) / 1000).toFixed(1)} s, mock ${((cpuAfter.mock - cpuBefore.mock) / 1000).toFixed(1)} s (load ${loadavg()[0]?.toFixed(1) ?? '?'})`;
+          wavesLine = `Batch tier: ${waves} waves (provider batches) × turnaround ${turnaround / 1000} s = ${ideal.toFixed(1)} s; wall time ${r.seconds.toFixed(1)} s = ${(r.seconds / ideal).toFixed(2)}× waves × turnaround. ${cpuLine}`;
+          const t = values.log
+            ? waveTimeline(readFileSync(values.log, 'utf8'), r.id, r.postedAt, r.answeredAt, samples)
+            : null;
+          if (t) timeline = formatWaveTimeline(t, turnaround);
+        }
       }
-      const ok = r.lines.filter((l) => l.status === 'succeeded').length;
-      rows.push(
-        `| ${tier} | ${r.costUsd.toFixed(6)} | ${(r.costUsd / standard.costUsd).toFixed(3)} | ${r.seconds.toFixed(1)} | ${same(r.lines, standard.lines)}/${n} (${ok} succeeded) |`,
-      );
-      if (tier === 'batch') {
-        const waves = (await mockBatchCount(mockUrl)) - before;
-        const ideal = (waves * turnaround) / 1000;
-        wavesLine = `Batch tier: ${waves} waves (provider batches) × turnaround ${turnaround / 1000} s = ${ideal.toFixed(1)} s; wall time ${r.seconds.toFixed(1)} s = ${(r.seconds / ideal).toFixed(2)}× waves × turnaround`;
-      }
-    }
-  });
+    },
+    values.log,
+  );
+  if (!faultRuns) {
+    console.log(
+      [
+        `Batch of ${n} × chateval-faireval, mock LLM latency ${latency} ms, BATCH_CONCURRENCY ${c}, mock batch turnaround ${turnaround} ms, local stack (Miniflare)`,
+        '',
+        '| tier | USD | × standard | time to last verdict (s) | verdicts equal to standard |',
+        '|---|---|---|---|---|',
+        ...rows,
+        '',
+        wavesLine,
+        '',
+        timeline,
+      ].join('\n'),
+    );
+    return 0;
+  }
   const lineFlags = [
     ...batchFlags,
     '--batch-failure-rate',
@@ -227,26 +315,28 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
     String(lineFaults / 2),
   ];
   const lineFaultRows: string[] = [];
-  await withStack(latency, c, lineFlags, async (url, mockUrl) => {
-    const before = await mockBatchCount(mockUrl);
-    const r = await runBatch(url, n, 'batch');
-    const count = (s: string) => r.lines.filter((l) => l.status === s).length;
-    const lost = n - r.lines.length + count('failed');
-    const waves = (await mockBatchCount(mockUrl)) - before;
-    lineFaultRows.push(
-      `| ${count('succeeded')} | ${count('failed')} | ${lost} | ${waves} | ${r.costUsd.toFixed(6)} | ${r.seconds.toFixed(1)} |`,
-    );
-  });
-  await withStack(latency, c, ['--flex-refusal-rate', String(refusals)], async (url) => {
-    for (const fallback of ['standard', 'wait']) {
-      const r = await runBatch(url, n, 'flex', fallback);
+  if (tiers.includes('batch'))
+    await withStack(latency, c, lineFlags, async (url, mockUrl) => {
+      const before = await mockBatchCount(mockUrl);
+      const r = await runBatch(url, n, 'batch');
       const count = (s: string) => r.lines.filter((l) => l.status === s).length;
       const lost = n - r.lines.length + count('failed');
-      faults.push(
-        `| ${fallback} | ${count('succeeded')} | ${count('failed')} | ${lost} | ${r.costUsd.toFixed(6)} | ${r.seconds.toFixed(1)} |`,
+      const waves = (await mockBatchCount(mockUrl)) - before;
+      lineFaultRows.push(
+        `| ${count('succeeded')} | ${count('failed')} | ${lost} | ${waves} | ${r.costUsd.toFixed(6)} | ${r.seconds.toFixed(1)} |`,
       );
-    }
-  });
+    });
+  if (tiers.includes('flex'))
+    await withStack(latency, c, ['--flex-refusal-rate', String(refusals)], async (url) => {
+      for (const fallback of ['standard', 'wait']) {
+        const r = await runBatch(url, n, 'flex', fallback);
+        const count = (s: string) => r.lines.filter((l) => l.status === s).length;
+        const lost = n - r.lines.length + count('failed');
+        faults.push(
+          `| ${fallback} | ${count('succeeded')} | ${count('failed')} | ${lost} | ${r.costUsd.toFixed(6)} | ${r.seconds.toFixed(1)} |`,
+        );
+      }
+    });
   console.log(
     [
       `Batch of ${n} × chateval-faireval, mock LLM latency ${latency} ms, BATCH_CONCURRENCY ${c}, mock batch turnaround ${turnaround} ms, local stack (Miniflare); mock-judge priced as gpt-4o-mini, flex and batch at half`,
@@ -262,6 +352,8 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
       ...faults,
       '',
       wavesLine,
+      '',
+      timeline,
       '',
       `Fault run at batch: the mock fails ${(lineFaults * 50).toFixed(0)}% and expires ${(lineFaults * 50).toFixed(0)}% of batch lines (each resubmission draws again)`,
       '',

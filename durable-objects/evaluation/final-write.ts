@@ -35,6 +35,14 @@ export const FINALIZE_CHECK_AFTER = 5;
  */
 export const PROGRESS_DELAY_MS = 50;
 
+/**
+ * The progress write's wait at tier `batch`, ms (1,000): an item's results of a wave arrive in one delivery,
+ * so there is nothing to coalesce, and the wave's hand-over is on every item's way to its verdict while the
+ * write is not: a second later it goes out while the provider runs the next wave (minutes to hours; seconds
+ * on the mock), instead of competing with the other items' deliveries.
+ */
+export const WAVE_PROGRESS_DELAY_MS = 1_000;
+
 /** The final write and progress writes of one instance. */
 export class FinalWriter {
   /**
@@ -187,10 +195,11 @@ export class FinalWriter {
 
   /**
    * Keeps D1's `calls_done` / `updated_at` fresh off the critical path: never awaited by the call loop. Writes
-   * {@link PROGRESS_DELAY_MS} after the first result that asks, once for every result that arrived meanwhile,
-   * and not at all once the evaluation has ended (the final write has the count).
+   * `delayMs` after the first result that asks, once for every result that arrived meanwhile, and not at all
+   * once the evaluation has ended (the final write has the count).
+   * @param delayMs the wait, default {@link PROGRESS_DELAY_MS} ({@link WAVE_PROGRESS_DELAY_MS} at tier `batch`)
    */
-  pushProgress(evaluation: CachedEvaluation): void {
+  pushProgress(evaluation: CachedEvaluation, delayMs = PROGRESS_DELAY_MS): void {
     if (this.progressInFlight) {
       this.progressPending = true;
       return;
@@ -198,7 +207,7 @@ export class FinalWriter {
     this.progressInFlight = true;
     const write = async (): Promise<void> => {
       try {
-        await new Promise((resolve) => setTimeout(resolve, PROGRESS_DELAY_MS));
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
         do {
           this.progressPending = false;
           if (isTerminal(evaluation.meta.status)) return;

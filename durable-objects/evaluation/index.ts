@@ -188,7 +188,17 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
    */
   async erase(id: string): Promise<StatusResult> {
     this.checkId(id, 'erase');
-    return await erase(this.instance, (i, status, error) => this.lifecycle.end(i, status, error), id);
+    // As a cancel: its calls in waves are withdrawn, so nothing more is sent for it (before the erase drops
+    // the `pending` rows that name their coordinators).
+    return await erase(
+      this.instance,
+      async (i, status, error) => {
+        const out = await this.lifecycle.end(i, status, error);
+        await this.withdrawFromWaves();
+        return out;
+      },
+      id,
+    );
   }
 
   /**

@@ -21,6 +21,7 @@ import { log, messageOf } from '../../src/log/log.js';
 import { isTerminal } from '../../src/evaluations/status.js';
 import { callFinishedEvent, callStartedEvent } from './event-builders.js';
 import type { FinalWriter } from './final-write.js';
+import { WAVE_PROGRESS_DELAY_MS } from './final-write.js';
 import type { CachedEvaluation, EvaluationInstance } from './instance.js';
 import { ConfigError, configOf } from '../../src/config/vars.js';
 import type { WaveCall, WaveResult } from '../../src/waves/rpc.js';
@@ -158,7 +159,7 @@ export class Stepper {
    */
   private async settled(evaluation: CachedEvaluation): Promise<boolean> {
     if (isTerminal(evaluation.meta.status)) {
-      if (evaluation.meta.tier === 'batch') await this.waves.withdraw(evaluation);
+      if (evaluation.meta.tier === 'batch' && (await this.awaitingLines(evaluation))) return true;
       if (evaluation.meta.finalized === 0 && this.instance.inFlight.size === 0) await this.final.finalize(evaluation);
       return true;
     }
@@ -170,9 +171,26 @@ export class Stepper {
     } else {
       this.instance.setTerminal(evaluation, 'failed', { ...done.error });
     }
-    // A failed call ends the evaluation with calls of it still in a wave: they are no longer awaited.
-    if (evaluation.meta.tier === 'batch') await this.waves.withdraw(evaluation);
+    // A failed call ends the evaluation with calls of it still in a wave: they are withdrawn, and those whose
+    // lines may run all the same are awaited before the final write.
+    if (evaluation.meta.tier === 'batch' && (await this.awaitingLines(evaluation))) return true;
     await this.final.finalize(evaluation);
+    return true;
+  }
+
+  /**
+   * An ended batch-tier evaluation withdraws its calls from their waves; true when some of their lines may run
+   * at the provider all the same (a cancelled batch keeps what finished). Their results are stored and billed
+   * as a synchronous call in flight at a cancel is, so the final write waits: the coordinator's delivery steps
+   * the object again, and a check every `BATCH_POLL_MIN_MS` asks the coordinators what is still to come (a
+   * part dropped before it ran delivers nothing).
+   */
+  private async awaitingLines(evaluation: CachedEvaluation): Promise<boolean> {
+    if ((await this.waves.withdraw(evaluation)) === 0) return false;
+    // Unless armed sooner: a delivery that came while the coordinators answered armed the next step at once.
+    const at = Date.now() + configOf(this.instance.env).BATCH_POLL_MIN_MS;
+    const armed = await this.instance.ctx.storage.getAlarm();
+    if (armed === null || armed > at) await this.instance.ctx.storage.setAlarm(at);
     return true;
   }
 
@@ -219,16 +237,11 @@ export class Stepper {
     const sync = this.waves.syncCalls(evaluation).filter((r) => !this.instance.inFlight.has(r.id));
     if (sync.length > 0) {
       await Promise.all(sync.map((r) => this.call(evaluation, r, true)));
-      if (await this.settled(evaluation)) {
-        await this.waves.withdraw(evaluation);
-        return;
-      }
+      // An ending withdraws the calls still in waves (`settled`).
+      if (await this.settled(evaluation)) return;
     }
     const { refused } = await this.waves.register(evaluation);
-    if (refused && (await this.settled(evaluation))) {
-      await this.waves.withdraw(evaluation);
-      return;
-    }
+    if (refused && (await this.settled(evaluation))) return;
     await this.instance.ctx.storage.setAlarm(Date.now() + (refused ? 1 : WAVE_WATCHDOG_MS));
   }
 
@@ -458,7 +471,7 @@ export class Stepper {
     // The result that concludes the evaluation goes to D1 with the final write (calls_done included):
     // a progress write now would be one more D1 round trip per evaluation for nothing.
     if (!evaluation.engine || outcome(evaluation.engine.method, evaluation.engine.state) === null)
-      this.final.pushProgress(evaluation);
+      this.final.pushProgress(evaluation, evaluation.meta.tier === 'batch' ? WAVE_PROGRESS_DELAY_MS : undefined);
   }
 
   /**

@@ -7,6 +7,8 @@
  * by call id, then the step), so a repeated delivery stores nothing twice; an outcome of a try already
  * retried or stored is stale and ignored. A failed or expired line goes in the next wave, counted as an
  * attempt; past the retry policy the call fails with every try's cause. The decisions are src/waves/item.ts.
+ * An evaluation that ends with lines already at the provider stores and bills those that ran (a batch's cancel
+ * keeps what finished), as a synchronous call in flight at a cancel is, and its final write waits for them.
  */
 import type { LlmCallRequest, LlmCallResult, LlmError } from '../../src/engine/call.js';
 import { outcome, readyCalls } from '../../src/engine/protocol.js';
@@ -48,11 +50,21 @@ export class ItemWaves {
     return this.settings;
   }
 
+  /** Whether the evaluation ended or concluded: it makes no new call. */
+  private ended(evaluation: CachedEvaluation): boolean {
+    const engine = evaluation.engine;
+    return !engine || isTerminal(evaluation.meta.status) || outcome(engine.method, engine.state) !== null;
+  }
+
   /** The ready calls by id (none once the evaluation ended or concluded). */
   private ready(evaluation: CachedEvaluation): Map<string, LlmCallRequest> {
+    return this.ended(evaluation) ? new Map<string, LlmCallRequest>() : this.outstanding(evaluation);
+  }
+
+  /** The calls the engine's state has no result for, ended or not: an ended one's lines still out among them. */
+  private outstanding(evaluation: CachedEvaluation): Map<string, LlmCallRequest> {
     const engine = evaluation.engine;
-    if (!engine || isTerminal(evaluation.meta.status) || outcome(engine.method, engine.state) !== null)
-      return new Map();
+    if (!engine) return new Map();
     const supportsN = supportsNOf(this.llmSettings());
     return new Map(readyCalls(engine.method, engine.state, { supportsN }).map((r) => [r.id, r]));
   }
@@ -131,13 +143,19 @@ export class ItemWaves {
         });
         continue;
       }
-      const request = this.ready(evaluation).get(res.callId);
+      const ended = this.ended(evaluation);
+      // Ended or not, the call is looked up among those without a result (`ready` would ask `ended` again).
+      const request = this.outstanding(evaluation).get(res.callId);
       if (!request) {
-        // The evaluation ended (a cancel, a failed call): nothing more is stored.
         pending.settle(res.callId);
         continue;
       }
       const decision = decide(settings, request, res, earlier);
+      if (ended && !('store' in decision)) {
+        // The evaluation ended (a cancel, a failed call): a line that did not run gets no next try.
+        pending.settle(res.callId);
+        continue;
+      }
       if ('sync' in decision) {
         pending.toSync(res.callId, decision.sync);
         sync = true;
@@ -169,12 +187,19 @@ export class ItemWaves {
     return [...this.ready(evaluation).values()].filter((r) => pending.get(r.id)?.sync === 1);
   }
 
-  /** Tells every coordinator holding a call of this ended evaluation to drop it (and cancel an emptied batch). */
-  async withdraw(evaluation: CachedEvaluation): Promise<void> {
+  /**
+   * Tells every coordinator holding a call of this ended evaluation to drop it (and cancel an emptied batch).
+   * Lines already at the provider may run all the same (a batch's cancel keeps what finished): those calls stay
+   * awaited, and their results are stored and billed as a synchronous call in flight at a cancel is; the final
+   * write waits for them. Idempotent: asked again, each coordinator answers what is still to come.
+   * @returns how many calls are still awaited
+   */
+  async withdraw(evaluation: CachedEvaluation): Promise<number> {
     const pending = this.instance.store.pending;
+    const awaited: string[] = [];
     for (const name of pending.waves()) {
       try {
-        await this.coordinator(name).withdraw(name, evaluation.meta.id);
+        awaited.push(...(await this.coordinator(name).withdraw(name, evaluation.meta.id)));
       } catch (e) {
         // The batch then runs to its end and its results are ignored: the cancel itself stands.
         log('warn', 'wave.withdraw_failed', {
@@ -184,7 +209,8 @@ export class ItemWaves {
         });
       }
     }
-    pending.forgetWaves();
+    pending.forgetWaves(awaited);
+    return awaited.length;
   }
 
   private coordinator(name: string) {

@@ -14,6 +14,7 @@ import { llmEnvOf, settingsFromEnv } from '../../src/llm/settings.js';
 import { WaveCoordinator } from '../../src/waves/coordinator.js';
 import type { WaveCall, WaveCoordinatorRpc, WaveResult } from '../../src/waves/rpc.js';
 import { parseCoordinatorName } from '../../src/waves/rpc.js';
+import { log, messageOf } from '../../src/log/log.js';
 
 /** The Durable Object that runs the waves of one group's calls to one provider and model. */
 export class WaveCoordinatorDO extends DurableObject<Bindings> implements WaveCoordinatorRpc {
@@ -61,13 +62,23 @@ export class WaveCoordinatorDO extends DurableObject<Bindings> implements WaveCo
   /** Registers an item's calls (idempotent); the alarm closes the wave. */
   async register(name: string, evaluationId: string, calls: WaveCall[]): Promise<void> {
     const logic = this.logic(name);
-    if (logic?.register(evaluationId, calls)) await this.armBy(Date.now() + 1);
+    if (!logic?.register(evaluationId, calls)) return;
+    let next: number | null = Date.now() + 1;
+    try {
+      next = await logic.nextDue();
+    } catch (e) {
+      // The group's size could not be read (D1): the calls are stored, so the alarm must be armed all the same;
+      // its step reads the size again. A throw here would leave them stored with no alarm (a retry adds nothing).
+      log('warn', 'wave.due_unknown', { coordinator: name, error: messageOf(e) });
+    }
+    if (next !== null) await this.armBy(next);
   }
 
-  /** Withdraws an ended item's calls; the alarm cancels a batch left with none. */
-  async withdraw(name: string, evaluationId: string): Promise<void> {
-    this.logic(name)?.withdraw(evaluationId);
+  /** Withdraws an ended item's calls; the alarm cancels a batch left with none. Answers the calls that may still run. */
+  async withdraw(name: string, evaluationId: string): Promise<string[]> {
+    const awaited = this.logic(name)?.withdraw(evaluationId) ?? [];
     await this.armBy(Date.now() + 1);
+    return awaited;
   }
 
   /** Closes due waves and moves every provider batch forward, then re-arms for the next due step. */

@@ -186,7 +186,7 @@ export const VARS = {
     integer(1),
     '30000',
     'ms',
-    "Batch tier: the first poll of a provider batch's status after its submission; the wait doubles from here.",
+    "Batch tier: the first poll of a provider batch's status after its submission; the wait doubles from here, and is back to this once the batch is finalizing or every line has run.",
   ),
   BATCH_POLL_MAX_MS: spec(integer(1), '600000', 'ms', 'Batch tier: the longest wait between two polls of a batch.'),
   OPENAI_WAIT_SECONDS: spec(

@@ -8,15 +8,17 @@
  * (`rate_limited`, `provider_error`, `timeout`, `network`, `auth`, `not_found`, `bad_request`, with
  * `retryable` and the provider's `Retry-After`), its message free of keys and secrets. Retrying is the
  * caller's: a Durable Object polls by alarm, and `POST /files` / `POST /batches` are not idempotent (after a
- * lost answer, {@link BatchClient.findBatch} finds a batch by the metadata the caller gave it).
+ * lost answer, {@link BatchClient.findFile} finds a file by the name and size the caller gave it, and
+ * {@link BatchClient.findBatch} a batch by the metadata the caller gave it).
  *
  * Typical wave: {@link planBatchFiles} (`batch-files.ts`) → {@link BatchClient.uploadFile} per file →
  * {@link BatchClient.createBatch} with metadata naming the wave → {@link BatchClient.getBatch} until
  * `completed`, `expired`, `failed` or `cancelled` → {@link BatchClient.readFile} on `output_file_id` and
  * `error_file_id`, matching lines by `custom_id` (`custom-id.ts`) → {@link BatchClient.deleteFile}.
  */
+import type { CursorPageResponse } from 'openai/core/pagination';
 import type { Batch, BatchCreateParams } from 'openai/resources/batches';
-import type { FileDeleted, FileObject } from 'openai/resources/files';
+import type { FileDeleted, FileListParams, FileObject } from 'openai/resources/files';
 import type { LlmError } from '../engine/call.js';
 import type { BatchFilePlan } from './batch-files.js';
 import type { BatchLineOutcome } from './batch-lines.js';
@@ -48,6 +50,61 @@ export interface BatchPage {
   lastId: string | null;
 }
 
+/** A page of files (`GET /files`): OpenAI's cursor list, `{object: "list", data, first_id, last_id, has_more}`. */
+export interface FilePage {
+  data: FileObject[];
+  hasMore: boolean;
+  /** The cursor of the next page (`after`), the last file's id. */
+  lastId: string | null;
+}
+
+/**
+ * An OpenAI cursor list as sent, `{object: "list", data, first_id, last_id, has_more}` (the openai package's
+ * `CursorPageResponse` plus the cursors its reference documents), read defensively: a field may be missing.
+ */
+type RawPage<T> = Partial<CursorPageResponse<T>> & {
+  object?: 'list';
+  first_id?: string | null;
+  last_id?: string | null;
+};
+
+/** A cursor list's page as the client answers it (the cursor: the last item's id). */
+function pageOf<T>(
+  r: BatchApiResult<RawPage<T>>,
+): BatchApiResult<{ data: T[]; hasMore: boolean; lastId: string | null }> {
+  if (!r.ok) return r;
+  const data = Array.isArray(r.value.data) ? r.value.data : [];
+  const last = data.at(-1) as { id?: string } | undefined;
+  return { ok: true, value: { data, hasMore: r.value.has_more === true, lastId: r.value.last_id ?? last?.id ?? null } };
+}
+
+/** A list request's query string (`?k=v&…`, or '' without parameters). */
+function queryOf(params: object): string {
+  const query = new URLSearchParams();
+  for (const [k, v] of Object.entries(params) as [string, unknown][])
+    if (typeof v === 'string' || typeof v === 'number') query.set(k, String(v));
+  const q = query.toString();
+  return q ? `?${q}` : '';
+}
+
+/** The first item `match` accepts in at most `maxPages` pages of a cursor list, or null. */
+async function findInPages<T>(
+  page: (after: string | undefined) => Promise<BatchApiResult<{ data: T[]; hasMore: boolean; lastId: string | null }>>,
+  match: (item: T) => boolean,
+  maxPages: number,
+): Promise<BatchApiResult<T | null>> {
+  let after: string | undefined;
+  for (let i = 0; i < maxPages; i++) {
+    const got = await page(after);
+    if (!got.ok) return got;
+    const hit = got.value.data.find(match);
+    if (hit) return { ok: true, value: hit };
+    if (!got.value.hasMore || got.value.lastId === null) break;
+    after = got.value.lastId;
+  }
+  return { ok: true, value: null };
+}
+
 /** Statuses after which a batch changes no more. */
 export const TERMINAL_BATCH_STATUSES: readonly Batch['status'][] = ['completed', 'failed', 'expired', 'cancelled'];
 
@@ -67,6 +124,17 @@ export interface BatchClient {
   uploadFile(file: BatchFilePlan | string, filename?: string): Promise<BatchApiResult<FileObject>>;
   /** A file's object. */
   getFile(fileId: string): Promise<BatchApiResult<FileObject>>;
+  /**
+   * One page of files (`GET /files`; OpenAI's `purpose`, `limit` 1-10,000 default 10,000, `order` by
+   * `created_at`, default `desc`, and the `after` cursor).
+   */
+  listFiles(params?: FileListParams): Promise<BatchApiResult<FilePage>>;
+  /**
+   * The newest `purpose=batch` file named `filename` of `bytes` bytes, looking through at most `maxPages` pages
+   * of 100 (default 5), or null. For recovery after an upload whose answer was lost: the caller names each
+   * file for what it holds, so a file of that name and size is that upload.
+   */
+  findFile(filename: string, bytes: number, maxPages?: number): Promise<BatchApiResult<FileObject | null>>;
   /** Deletes a file (inputs once their batch is created or done; outputs once read). */
   deleteFile(fileId: string): Promise<BatchApiResult<FileDeleted>>;
   /**
@@ -157,6 +225,8 @@ export function createBatchClient(
       provider: id,
       uploadFile: () => refused(code, why),
       getFile: () => refused(code, why),
+      listFiles: () => refused(code, why),
+      findFile: () => refused(code, why),
       deleteFile: () => refused(code, why),
       createBatch: () => refused(code, why),
       getBatch: () => refused(code, why),
@@ -247,6 +317,14 @@ export function createBatchClient(
       return requestJson<FileObject>('/files', { method: 'POST', headers: uploadHeaders, body: form });
     },
     getFile: (fileId) => get<FileObject>(`/files/${enc(fileId)}`),
+    listFiles: async (params = {}) => pageOf(await get<RawPage<FileObject>>(`/files${queryOf(params)}`)),
+    findFile: (filename, bytes, maxPages = 5) =>
+      findInPages(
+        (after) =>
+          client.listFiles({ purpose: 'batch', limit: 100, order: 'desc', ...(after !== undefined ? { after } : {}) }),
+        (f) => f.filename === filename && f.bytes === bytes,
+        maxPages,
+      ),
     deleteFile: (fileId) =>
       requestJson<FileDeleted>(`/files/${enc(fileId)}`, { method: 'DELETE', headers: jsonHeaders }),
     createBatch(inputFileId, metadata) {
@@ -261,33 +339,13 @@ export function createBatchClient(
     getBatch: (batchId) => get<Batch>(`/batches/${enc(batchId)}`),
     cancelBatch: (batchId) =>
       requestJson<Batch>(`/batches/${enc(batchId)}/cancel`, { method: 'POST', headers: jsonHeaders }),
-    async listBatches(page = {}) {
-      const query = new URLSearchParams();
-      if (page.after !== undefined) query.set('after', page.after);
-      if (page.limit !== undefined) query.set('limit', String(page.limit));
-      const q = query.toString();
-      const r = await get<{ data?: Batch[]; has_more?: boolean; last_id?: string | null }>(
-        `/batches${q ? `?${q}` : ''}`,
-      );
-      if (!r.ok) return r;
-      const data = Array.isArray(r.value.data) ? r.value.data : [];
-      return {
-        ok: true,
-        value: { data, hasMore: r.value.has_more === true, lastId: r.value.last_id ?? data.at(-1)?.id ?? null },
-      };
-    },
-    async findBatch(match, maxPages = 5) {
-      let after: string | undefined;
-      for (let i = 0; i < maxPages; i++) {
-        const page = await client.listBatches({ limit: 100, ...(after !== undefined ? { after } : {}) });
-        if (!page.ok) return page;
-        const hit = page.value.data.find(match);
-        if (hit) return { ok: true, value: hit };
-        if (!page.value.hasMore || page.value.lastId === null) break;
-        after = page.value.lastId;
-      }
-      return { ok: true, value: null };
-    },
+    listBatches: async (page = {}) => pageOf(await get<RawPage<Batch>>(`/batches${queryOf(page)}`)),
+    findBatch: (match, maxPages = 5) =>
+      findInPages(
+        (after) => client.listBatches({ limit: 100, ...(after !== undefined ? { after } : {}) }),
+        match,
+        maxPages,
+      ),
     async readFile(fileId) {
       const { send, done } = sender();
       const sent = await sendToProvider(

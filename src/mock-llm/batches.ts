@@ -22,7 +22,8 @@
  *   {code: "batch_expired", message}`. Both files list lines in a seeded shuffle, never in input order:
  *   consumers must match by `custom_id`. `output_file_id` / `error_file_id` are set only when that file has
  *   lines. `request_counts.failed` counts error-file lines (expired ones included).
- * - Per-line faults: `lineFailureRate` (a 500 `server_error` line) and `lineExpiryRate` (`batch_expired`),
+ * - Faults: `uploadLossRate` (an upload stored, its answer a 500: `files.ts`);
+ *   per-line faults: `lineFailureRate` (a 500 `server_error` line) and `lineExpiryRate` (`batch_expired`),
  *   drawn from a hash of (seed, custom_id, how many times that line was submitted), so a line resubmitted in a
  *   later batch draws again. The model name's fault controls (`fail=500:1`, …) apply as on the sync path.
  *
@@ -34,10 +35,13 @@ import type { Batch, BatchError, BatchRequestCounts, BatchUsage } from 'openai/r
 import { hashHex, unitFromHash } from '../llm/hash53.js';
 import type { InputLine } from './batch-input.js';
 import { validateInput } from './batch-input.js';
-import type { MockApiError, MockFileStore } from './files.js';
+import type { MockApiError, MockFileOptions, MockFileStore } from './files.js';
 
-/** Batch options of the mock (constructor options, `npm run mock-llm -- --batch-*`). */
-export interface MockBatchOptions {
+/**
+ * Batch options of the mock (constructor options, `npm run mock-llm -- --batch-*`), the Files API's among them
+ * (`maxFileBytes`, `uploadLossRate`: `files.ts`).
+ */
+export interface MockBatchOptions extends MockFileOptions {
   /** Time from create to `completed`, ms: the 24 h window compressed. Default 1,000. */
   turnaroundMs?: number;
   /** Time from `cancelling` to `cancelled`, ms. Default: a tenth of `turnaroundMs`. */
@@ -46,12 +50,10 @@ export interface MockBatchOptions {
   lineFailureRate?: number;
   /** Share of lines that expire (`batch_expired` in the error file; the batch ends `expired`), 0-1. Default 0. */
   lineExpiryRate?: number;
-  /** Seed of the per-line draws, finishing times and output order. Default ''. */
+  /** Seed of the per-line draws, finishing times and output order (and of the upload losses). Default ''. */
   seed?: string;
   /** Requests allowed in one input file. Default 50,000 (OpenAI's limit). */
   maxRequestsPerFile?: number;
-  /** Bytes allowed in one `purpose=batch` upload. Default 200 MB (OpenAI's limit). */
-  maxFileBytes?: number;
 }
 
 /** How one line is answered: the chat-completions handler, without HTTP or latency. */

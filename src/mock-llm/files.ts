@@ -11,10 +11,14 @@
  *   `DELETE /v1/files/{id}` (`{id, object: "file", deleted: true}`); an unknown id is a 404.
  *
  * The Batch API's output and error files are written here too (purpose `batch_output`).
+ *
+ * Fault: `uploadLossRate` stores an upload and then answers 500 `server_error`, as a connection reset or a
+ * gateway error after the file was stored would: the caller cannot tell, and a blind retry makes a second
+ * file. Drawn from a hash of (seed, filename, how many times that name was uploaded).
  * Sources: the openai package 6.20's `resources/files.d.ts` and OpenAI's API reference for Files.
  */
 import type { FileDeleted, FileObject } from 'openai/resources/files';
-import { hashHex } from '../llm/hash53.js';
+import { hashHex, unitFromHash } from '../llm/hash53.js';
 
 /** Purposes an upload may name (openai 6.20's `FilePurpose`). */
 const UPLOAD_PURPOSES = ['assistants', 'batch', 'fine-tune', 'vision', 'user_data', 'evals'] as const;
@@ -24,6 +28,16 @@ export const BATCH_FILE_TTL_SECONDS = 30 * 24 * 3600;
 
 /** The Batch API's size limit of an input file, bytes (OpenAI: "up to 200 MB"). */
 export const BATCH_FILE_MAX_BYTES = 200 * 1024 * 1024;
+
+/** Options of the Files API routes (the Batch API's options carry them: `MockBatchOptions`). */
+export interface MockFileOptions {
+  /** Bytes allowed in one `purpose=batch` upload. Default {@link BATCH_FILE_MAX_BYTES}. */
+  maxFileBytes?: number;
+  /** Share of uploads stored and then answered with a 500 (the answer lost), 0-1. Default 0. */
+  uploadLossRate?: number;
+  /** Seed of the loss draws. Default ''. */
+  seed?: string;
+}
 
 /** An OpenAI-style error: status and the fields of `{error: {...}}`. */
 export interface MockApiError {
@@ -45,7 +59,16 @@ const encoder = new TextEncoder();
 /** In-memory file store of one mock server. */
 export class MockFileStore {
   private readonly files = new Map<string, StoredFile>();
+  /** Uploads per file name, so each upload of one name draws its loss anew. */
+  private readonly uploadsByName = new Map<string, number>();
   private seq = 0;
+
+  /** Counts an upload of `filename`; answers how many there have been, this one included. */
+  countUpload(filename: string): number {
+    const n = (this.uploadsByName.get(filename) ?? 0) + 1;
+    this.uploadsByName.set(filename, n);
+    return n;
+  }
 
   /** Stores `content` as a new file and returns its File object. `nowMs`: creation time, ms since epoch. */
   add(content: string, filename: string, purpose: FileObject['purpose'], nowMs: number): FileObject {
@@ -135,7 +158,13 @@ export function listPage(
   });
 }
 
-async function upload(request: Request, store: MockFileStore, nowMs: number, maxBatchBytes: number): Promise<Response> {
+async function upload(
+  request: Request,
+  store: MockFileStore,
+  nowMs: number,
+  options: MockFileOptions,
+): Promise<Response> {
+  const maxBatchBytes = options.maxFileBytes ?? BATCH_FILE_MAX_BYTES;
   const type = request.headers.get('content-type') ?? '';
   if (!/^multipart\/form-data/i.test(type))
     return invalid(`Invalid Content-Type header (${type || 'none'}), expected multipart/form-data.`);
@@ -169,25 +198,36 @@ async function upload(request: Request, store: MockFileStore, nowMs: number, max
       );
   }
   const object = store.add(await file.text(), filename, purpose as FileObject['purpose'], nowMs);
+  const nth = store.countUpload(filename);
+  if (
+    unitFromHash(`${options.seed ?? ''}\u0000${filename}\u0000upload-loss\u0000${nth}`) < (options.uploadLossRate ?? 0)
+  )
+    return apiError({
+      status: 500,
+      message: 'The server had an error while processing your request (mock upload fault: the file was stored).',
+      type: 'server_error',
+      param: null,
+      code: null,
+    });
   return Response.json(object);
 }
 
 /**
  * Answers the Files API routes (module notes), or undefined when `path` is none of them.
- * @param maxBatchBytes limit of a `purpose=batch` upload, bytes; default {@link BATCH_FILE_MAX_BYTES}
+ * @param options the upload limit and fault (default: OpenAI's limit, no fault)
  */
 export async function handleFilesRoute(
   request: Request,
   path: string,
   store: MockFileStore,
   nowMs: number,
-  maxBatchBytes = BATCH_FILE_MAX_BYTES,
+  options: MockFileOptions = {},
 ): Promise<Response | undefined> {
   const m = /\/files(?:\/([^/]+)(\/content)?)?$/.exec(path);
   if (!m) return undefined;
   const id = m[1] === undefined ? undefined : decodeURIComponent(m[1]);
   if (id === undefined) {
-    if (request.method === 'POST') return upload(request, store, nowMs, maxBatchBytes);
+    if (request.method === 'POST') return upload(request, store, nowMs, options);
     if (request.method === 'GET') {
       const query = new URL(request.url).searchParams;
       const purpose = query.get('purpose');

@@ -37,7 +37,7 @@ import { hashHex, unitFromHash } from '../llm/hash53.js';
 import { estimateTokens } from '../llm/token-estimate.js';
 import { handleBatchesRoute } from './batch-routes.js';
 import type { MockBatchOptions } from './batches.js';
-import { BATCH_FILE_MAX_BYTES, handleFilesRoute } from './files.js';
+import { handleFilesRoute } from './files.js';
 import type { MockFlexOptions, ServiceTier } from './flex.js';
 import { capacityRefusal, flexRefusal, servedTier, SERVICE_TIERS } from './flex.js';
 import type { DetectedFormat, MockMessage } from './judge-mode.js';
@@ -411,13 +411,7 @@ export async function handleMockRequest(request: Request, options: MockServerOpt
     return scriptsRoute(request, decodeURIComponent(script[1]), state);
   }
   const nowMs = (options.now ?? Date.now)();
-  const files = await handleFilesRoute(
-    request,
-    path,
-    state.files,
-    nowMs,
-    options.batch?.maxFileBytes ?? BATCH_FILE_MAX_BYTES,
-  );
+  const files = await handleFilesRoute(request, path, state.files, nowMs, options.batch);
   if (files) return files;
   const apiKey = keyOf(request);
   const batches = await handleBatchesRoute(

@@ -10,7 +10,8 @@
  * as retryable failures. The items decide retries (the next wave) and store results idempotently.
  */
 import type { Batch } from 'openai/resources/batches';
-import type { BatchClient } from '../llm/batch-client.js';
+import type { FileObject } from 'openai/resources/files';
+import type { BatchApiResult, BatchClient } from '../llm/batch-client.js';
 import { isTerminalBatch } from '../llm/batch-client.js';
 import type { BatchLineOutcome } from '../llm/batch-lines.js';
 import { planBatchFiles } from '../llm/batch-files.js';
@@ -28,7 +29,7 @@ export interface WaveTimings {
   quietMs: number;
   /** A wave closes at the latest this long after its first call. */
   maxWaitMs: number;
-  /** First poll after a submission; the wait doubles from here. */
+  /** First poll after a submission; the wait doubles from here, and is back to it near the end ({@link nearEnd}). */
   pollMinMs: number;
   /** The longest wait between polls. */
   pollMaxMs: number;
@@ -50,13 +51,53 @@ export interface CoordinatorDeps {
   groupSize?: () => Promise<number | null>;
 }
 
-/** Results handed to items per RPC round: a wave's file is streamed, never held whole. */
-const DELIVERY_CHUNK = 256;
-/** Items handed their results at once (RPCs in flight). */
+/** What one part's hand-over took, for its `wave.delivered` log line (counts; ms). */
+interface DeliveryFigures {
+  /** Outcomes handed to items. */
+  results: number;
+  /** RPCs to items (one per item per chunk). */
+  deliveries: number;
+  /** Next calls the items answered with (registered for the next wave). */
+  answered: number;
+  /** The slowest RPC to an item, ms. */
+  rpcMsMax: number;
+  /** The RPCs' summed time, ms (over {@link DELIVERY_LANES} side by side). */
+  rpcMsSum: number;
+  /** Opening the output and error files (the first bytes), ms. */
+  readMs: number;
+}
+
+/**
+ * Results handed to items per RPC round: a wave's file is streamed, never held whole. 2,048: a file of up to
+ * that many lines reaches each item in one RPC (the output file lists lines shuffled, so a smaller chunk splits
+ * an item's results over several RPCs: 256 made ~300 RPCs for 200 items' 400 lines, and the hand-over is
+ * CPU-bound on RPCs), while the chunk stays a few MB (a debate turn's outcome is a few KB).
+ */
+const DELIVERY_CHUNK = 2048;
+/**
+ * Items handed their results at once (RPCs in flight). More do not help where the hand-over is CPU-bound (64
+ * lanes took as long as 16 on the local runtime, each RPC 4× slower).
+ */
 const DELIVERY_LANES = 16;
 
 /** The metadata key naming a part, so a batch whose creation's answer was lost is found again. */
 export const WAVE_METADATA_KEY = 'tribunal_wave';
+
+/**
+ * True when a batch not yet terminal is about to be: the provider writes its output (`finalizing`), or every
+ * line has run. It is then polled at the shortest wait, not the backoff's (up to `BATCH_POLL_MAX_MS`, which
+ * would add up to that much to every wave).
+ */
+export function nearEnd(batch: Pick<Batch, 'status' | 'request_counts'>): boolean {
+  const counts = batch.request_counts;
+  return (
+    batch.status === 'finalizing' ||
+    (batch.status === 'in_progress' &&
+      counts !== undefined &&
+      counts.total > 0 &&
+      counts.completed + counts.failed >= counts.total)
+  );
+}
 
 /** The coordinator of one (group, provider, model). */
 export class WaveCoordinator {
@@ -66,6 +107,8 @@ export class WaveCoordinator {
   private size: number | null | undefined;
   /** When {@link size} was read (epoch ms). */
   private sizeReadAt = 0;
+  /** Files of delivered parts, deleted at the end of the step (input, output and error files). */
+  private readonly spentFiles: string[] = [];
 
   constructor(
     private readonly name: string,
@@ -81,17 +124,22 @@ export class WaveCoordinator {
     let added = 0;
     for (const c of calls) {
       const id = customIdFor(evaluationId, c.callId);
-      if (this.store.open(id, evaluationId, c.callId, c.attempt, JSON.stringify({ ...c.line, custom_id: id }), at))
+      // The line is serialized only for a call not registered yet (a repeat registration is common).
+      if (this.store.open(id, evaluationId, c.callId, c.attempt, () => JSON.stringify({ ...c.line, custom_id: id })))
         added += 1;
     }
+    if (added > 0) this.store.opened(at);
     // A lone evaluation is its own group: nobody else's calls are coming.
     if (added > 0 && parseCoordinatorName(this.name).group === evaluationId) this.store.closeSoon();
     return added > 0;
   }
 
-  /** Withdraws an ended evaluation's calls; a step is due (a batch may now be cancelled). */
-  withdraw(evaluationId: string): void {
-    this.store.withdraw(evaluationId);
+  /**
+   * Withdraws an ended evaluation's calls; a step is due (a batch may now be cancelled).
+   * @returns the call ids whose lines may run all the same: their outcomes are still delivered
+   */
+  withdraw(evaluationId: string): string[] {
+    return this.store.withdraw(evaluationId);
   }
 
   /**
@@ -100,12 +148,32 @@ export class WaveCoordinator {
    * @returns when the next step is due (epoch ms), or null when nothing is left to do
    */
   async step(): Promise<number | null> {
-    const now = this.now();
     const t = this.deps.timings();
-    const due = await this.openDue(t);
-    if (due !== null && due <= now) this.closeWave(this.store.meta().waves + 1, now);
+    await this.closeIfDue(t);
     for (const part of this.store.activeParts()) await this.advance(part, t);
+    // A delivery that completed the round asked for the next wave: it goes out in this step, not an alarm later.
+    if (await this.closeIfDue(t))
+      for (const part of this.store.activeParts()) if (part.state === 'planned') await this.advance(part, t);
+    await this.cleanUp();
     return this.nextStep(t);
+  }
+
+  /** Closes the open wave when it is due; true when it closed one. */
+  private async closeIfDue(t: WaveTimings): Promise<boolean> {
+    const due = await this.openDue(t);
+    const now = this.now();
+    if (due === null || due > now) return false;
+    this.closeWave(this.store.meta().waves + 1, now);
+    return true;
+  }
+
+  /**
+   * When the next step is due (epoch ms, at least 1 ms from now), or null when nothing is left to do. A
+   * registration arms the alarm for it, not for at once: while a group's first wave waits for its items, a step
+   * per registration (200 at 200 items) would only find the wave not yet due, beside the items' own starts.
+   */
+  async nextDue(): Promise<number | null> {
+    return this.nextStep(this.deps.timings());
   }
 
   private async nextStep(t: WaveTimings): Promise<number | null> {
@@ -148,6 +216,8 @@ export class WaveCoordinator {
   }
 
   private closeWave(wave: number, now: number): void {
+    const meta = this.store.meta();
+    const items = this.store.openEvaluations();
     const open = this.store.openLines();
     const files = planBatchFiles(open.map((r) => JSON.parse(r.line) as BatchInputLine));
     this.store.startWave(
@@ -156,7 +226,16 @@ export class WaveCoordinator {
       now,
       this.deps.storage,
     );
-    log('info', 'wave.closed', { coordinator: this.name, wave, calls: open.length, files: files.length });
+    log('info', 'wave.closed', {
+      coordinator: this.name,
+      wave,
+      calls: open.length,
+      items,
+      files: files.length,
+      // How long the wave stayed open: since its first and its last registration.
+      openMs: now - (meta.first_open_at ?? now),
+      quietMs: now - (meta.last_open_at ?? now),
+    });
   }
 
   private partKey(p: Pick<PartRow, 'wave' | 'part'>): string {
@@ -166,6 +245,31 @@ export class WaveCoordinator {
   private retryLater(p: PartRow, why: string, t: WaveTimings): void {
     log('warn', 'wave.retry', { coordinator: this.name, wave: p.wave, part: p.part, error: why });
     this.store.setPart(p.wave, p.part, { next_at: this.now() + t.pollMinMs });
+  }
+
+  /**
+   * Uploads a part's file, or finds the one an earlier try left: the name is the part's, so when an upload was
+   * tried before (noted before its request) and its answer lost, a `purpose=batch` file of that name and size
+   * is that upload, and it is reused instead of stored twice.
+   */
+  private async upload(p: PartRow, text: string): Promise<BatchApiResult<FileObject>> {
+    const filename = `${this.partKey(p).replace(/[^A-Za-z0-9._-]/g, '-')}.jsonl`;
+    const client = this.deps.client();
+    if (this.store.wasUploadTried(p.wave, p.part)) {
+      const found = await client.findFile(filename, new TextEncoder().encode(text).byteLength);
+      if (!found.ok) return found;
+      if (found.value) {
+        log('info', 'wave.upload_found', {
+          coordinator: this.name,
+          wave: p.wave,
+          part: p.part,
+          fileId: found.value.id,
+        });
+        return { ok: true, value: found.value };
+      }
+    }
+    this.store.uploadTried(p.wave, p.part, this.now());
+    return client.uploadFile(text, filename);
   }
 
   /** Moves one part as far as it can go now. */
@@ -179,7 +283,7 @@ export class WaveCoordinator {
         return;
       }
       const text = this.store.partLines(p.wave, p.part).join('\n') + '\n';
-      const up = await this.deps.client().uploadFile(text, `${this.partKey(p).replace(/[^A-Za-z0-9._-]/g, '-')}.jsonl`);
+      const up = await this.upload(p, text);
       if (!up.ok) {
         this.retryLater(p, up.error.message, t);
         return;
@@ -197,6 +301,13 @@ export class WaveCoordinator {
         return;
       }
       let batch: Batch | null = found.value;
+      if (!batch && this.store.sentCount(p.wave, p.part) === 0) {
+        // Every item of the part ended before it was submitted: nothing to run.
+        this.store.setPart(p.wave, p.part, { state: 'delivered' });
+        const r = await this.deps.client().deleteFile(p.file_id);
+        if (!r.ok) log('info', 'wave.file_kept', { coordinator: this.name, fileId: p.file_id, error: r.error.message });
+        return;
+      }
       if (!batch) {
         const made = await this.deps.client().createBatch(p.file_id, { [WAVE_METADATA_KEY]: key });
         if (!made.ok) {
@@ -234,25 +345,41 @@ export class WaveCoordinator {
       return;
     }
     if (!isTerminalBatch(got.value)) {
-      const wait = Math.min(t.pollMaxMs, t.pollMinMs * 2 ** (p.polls + 1));
+      const wait = nearEnd(got.value) ? t.pollMinMs : Math.min(t.pollMaxMs, t.pollMinMs * 2 ** (p.polls + 1));
       this.store.setPart(p.wave, p.part, { polls: p.polls + 1, next_at: this.now() + wait });
       return;
     }
-    if (!(await this.collect(p, got.value))) {
+    const terminalAt = this.now();
+    const handed = await this.collect(p, got.value);
+    if (!handed) {
       this.retryLater(p, 'delivery incomplete', t);
       return;
     }
     this.store.setPart(p.wave, p.part, { state: 'delivered' });
-    log('info', 'wave.delivered', { coordinator: this.name, wave: p.wave, part: p.part, status: got.value.status });
-    await this.cleanUp(p.file_id, got.value);
+    log('info', 'wave.delivered', {
+      coordinator: this.name,
+      wave: p.wave,
+      part: p.part,
+      status: got.value.status,
+      polls: p.polls + 1,
+      sinceSubmitMs: terminalAt - (p.submitted_at ?? terminalAt),
+      deliveryMs: this.now() - terminalAt,
+      ...handed,
+    });
+    // Deleted once the next wave is out ({@link cleanUp}): the files are not on the way to the next verdict.
+    this.spentFiles.push(...[p.file_id, got.value.output_file_id, got.value.error_file_id].filter((f) => f != null));
     // Every item that got results has answered with its next calls: the next wave need not wait for quiet.
     if (this.store.activeParts().every((q) => q.state === 'delivered' || q.state === 'planned')) this.store.closeSoon();
   }
 
-  /** Reads a terminal batch's files and delivers every outcome; true when every line was delivered. */
-  private async collect(p: PartRow, batch: Batch): Promise<boolean> {
+  /**
+   * Reads a terminal batch's files and delivers every outcome.
+   * @returns what was handed over (for the `wave.delivered` log line), or null when a line was not delivered
+   */
+  private async collect(p: PartRow, batch: Batch): Promise<DeliveryFigures | null> {
     const latencyMs = Math.max(0, this.now() - (p.submitted_at ?? this.now()));
     const buffer = new Map<string, { customIds: string[]; results: WaveResult[] }>();
+    const figures: DeliveryFigures = { results: 0, deliveries: 0, answered: 0, rpcMsMax: 0, rpcMsSum: 0, readMs: 0 };
     let buffered = 0;
     let complete = true;
     const flush = async (): Promise<boolean> => {
@@ -265,9 +392,16 @@ export class WaveCoordinator {
         for (let entry = batches[next++]; entry !== undefined; entry = batches[next++]) {
           const [evaluationId, b] = entry;
           try {
+            const began = this.now();
             const calls = await this.deps.deliver(evaluationId, b.results);
+            const rpcMs = this.now() - began;
             this.store.delivered(b.customIds);
             this.register(evaluationId, calls);
+            figures.results += b.results.length;
+            figures.deliveries += 1;
+            figures.answered += calls.length;
+            figures.rpcMsSum += rpcMs;
+            figures.rpcMsMax = Math.max(figures.rpcMsMax, rpcMs);
           } catch (e) {
             // The item is unreachable now: its lines stay undelivered and the file is read again later.
             complete = false;
@@ -290,8 +424,10 @@ export class WaveCoordinator {
     };
     for (const fileId of [batch.output_file_id, batch.error_file_id]) {
       if (!fileId) continue;
+      const began = this.now();
       const read = await this.deps.client().readFile(fileId);
-      if (!read.ok) return false;
+      figures.readMs += this.now() - began;
+      if (!read.ok) return null;
       try {
         for await (const line of read.value) {
           if (line.customId !== null) await add(line.customId, line);
@@ -299,10 +435,10 @@ export class WaveCoordinator {
       } catch (e) {
         log('warn', 'wave.read_failed', { coordinator: this.name, fileId, error: messageOf(e) });
         await flush();
-        return false;
+        return null;
       }
     }
-    if (!(await flush())) return false;
+    if (!(await flush())) return null;
     // Lines the batch never answered (it failed, or was cancelled before they ran): retryable failures.
     for (const row of this.store.unanswered(p.wave, p.part))
       await add(row.custom_id, {
@@ -315,13 +451,15 @@ export class WaveCoordinator {
           message: `provider batch ${batch.id} ended ${batch.status} without this line's result`,
         },
       });
-    return await flush();
+    return (await flush()) ? figures : null;
   }
 
-  /** Deletes a delivered part's files (best effort: the provider drops them after 30 days anyway). */
-  private async cleanUp(inputFileId: string | null, batch: Batch): Promise<void> {
-    for (const id of [inputFileId, batch.output_file_id, batch.error_file_id]) {
-      if (!id) continue;
+  /**
+   * Deletes delivered parts' files (best effort: the provider drops them after 30 days anyway, and a restart
+   * that forgets them here leaves them to that).
+   */
+  private async cleanUp(): Promise<void> {
+    for (let id = this.spentFiles.shift(); id !== undefined; id = this.spentFiles.shift()) {
       const r = await this.deps.client().deleteFile(id);
       if (!r.ok) log('info', 'wave.file_kept', { coordinator: this.name, fileId: id, error: r.error.message });
     }

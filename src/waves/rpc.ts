@@ -35,8 +35,13 @@ export interface WaveCoordinatorRpc {
    * coordinator's own name ({@link coordinatorName}); an item with nothing ready may register no call.
    */
   register(name: string, evaluationId: string, calls: WaveCall[]): Promise<void>;
-  /** Drops the evaluation's calls not yet delivered; a provider batch left with none of its calls is cancelled. */
-  withdraw(name: string, evaluationId: string): Promise<void>;
+  /**
+   * Drops the evaluation's calls not yet delivered; a provider batch left with none of its calls is cancelled.
+   * Answers the call ids whose lines may run at the provider all the same (already uploaded or submitted):
+   * their outcomes are still delivered, and the item stores and bills them, as a synchronous call in flight at
+   * a cancel is.
+   */
+  withdraw(name: string, evaluationId: string): Promise<string[]>;
 }
 
 /** The item's side: the evaluation's object (durable-objects/evaluation/). */

@@ -5,9 +5,13 @@
  * - `calls`: one row per registered call, keyed by its `custom_id` (`customIdFor(evaluation, call)`), written
  *   with the registration and so before any upload: a restart loses no mapping. `state`: `open` (waiting for
  *   the next wave), `sent` (in wave `wave`, file `part`), `delivered` (its outcome handed to its item),
- *   `withdrawn` (its item ended). A retry registers the same call again with the next `attempt`.
+ *   `withdrawn` (its item ended; its outcome is still delivered should its line run). A retry registers the
+ *   same call again with the next `attempt`.
  * - `parts`: one provider batch each (a wave is split into files by `planBatchFiles`): `planned` →
  *   `uploaded` (`file_id`) → `submitted` (`batch_id`) → `delivered`, each step written before the next begins.
+ * - `upload_tries`: a part whose upload was tried, written BEFORE the request: an upload whose answer was lost
+ *   (a reset, a 5xx after the file was stored, an eviction before `file_id` was stored) may have left a file at
+ *   the provider, so the next try looks it up by its name and size before uploading again.
  * - `meta`: the open wave's first and last registration, the waves so far, and `close_now`.
  */
 
@@ -22,6 +26,8 @@ export const WAVE_SCHEMA = [
   `CREATE TABLE IF NOT EXISTS parts (wave INTEGER NOT NULL, part INTEGER NOT NULL, state TEXT NOT NULL, file_id TEXT,
      batch_id TEXT, submitted_at INTEGER, polls INTEGER NOT NULL DEFAULT 0, next_at INTEGER NOT NULL,
      cancel_sent INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (wave, part))`,
+  `CREATE TABLE IF NOT EXISTS upload_tries (wave INTEGER NOT NULL, part INTEGER NOT NULL, at INTEGER NOT NULL,
+     PRIMARY KEY (wave, part))`,
   'INSERT OR IGNORE INTO meta (singleton, waves) VALUES (1, 0)',
 ] as const;
 
@@ -74,15 +80,24 @@ export class WaveStore {
   }
 
   /** The row of a `custom_id`, or null. */
-  call(customId: string): CallRow | null {
-    return this.sql.exec<CallRow>('SELECT * FROM calls WHERE custom_id = ?', customId).toArray()[0] ?? null;
+  call(customId: string): Omit<CallRow, 'line'> | null {
+    // Without the line (kilobytes of prompt): read for every registered call and every delivered outcome.
+    return (
+      this.sql
+        .exec<Omit<CallRow, 'line'>>(
+          'SELECT custom_id, evaluation_id, call_id, attempt, wave, part, state FROM calls WHERE custom_id = ?',
+          customId,
+        )
+        .toArray()[0] ?? null
+    );
   }
 
   /**
    * Registers a call (open for the next wave) unless it is registered at this try or a later one, or still
-   * waiting on an earlier try. True when it was added.
+   * waiting on an earlier try. True when it was added; the caller notes the time ({@link opened}).
+   * @param line the JSONL line, made only when the call is added
    */
-  open(customId: string, evaluationId: string, callId: string, attempt: number, line: string, at: number): boolean {
+  open(customId: string, evaluationId: string, callId: string, attempt: number, line: () => string): boolean {
     const had = this.call(customId);
     if (had && (had.attempt >= attempt || had.state === 'open' || had.state === 'sent')) return false;
     this.sql.exec(
@@ -94,10 +109,14 @@ export class WaveStore {
       evaluationId,
       callId,
       attempt,
-      line,
+      line(),
     );
-    this.sql.exec('UPDATE meta SET first_open_at = COALESCE(first_open_at, ?), last_open_at = ?', at, at);
     return true;
+  }
+
+  /** Notes calls opened at `at` (epoch ms): the open wave's first and last registration. */
+  opened(at: number): void {
+    this.sql.exec('UPDATE meta SET first_open_at = COALESCE(first_open_at, ?), last_open_at = ?', at, at);
   }
 
   /** Asks for the open calls to go in a wave at the next step, without waiting for quiet. */
@@ -148,10 +167,24 @@ export class WaveStore {
     );
   }
 
-  /** The lines of a part, in file order. */
+  /** Notes that a part's upload is about to be tried (before the request goes out). */
+  uploadTried(wave: number, part: number, at: number): void {
+    this.sql.exec('INSERT OR IGNORE INTO upload_tries (wave, part, at) VALUES (?, ?, ?)', wave, part, at);
+  }
+
+  /** Whether an upload of the part was tried before (its answer may have been lost). */
+  wasUploadTried(wave: number, part: number): boolean {
+    return this.sql.exec('SELECT 1 FROM upload_tries WHERE wave = ? AND part = ?', wave, part).toArray().length > 0;
+  }
+
+  /** The lines of a part still awaited, in file order: a withdrawn call's line is not sent. */
   partLines(wave: number, part: number): string[] {
     return this.sql
-      .exec<{ line: string }>('SELECT line FROM calls WHERE wave = ? AND part = ? ORDER BY rowid', wave, part)
+      .exec<{ line: string }>(
+        "SELECT line FROM calls WHERE wave = ? AND part = ? AND state = 'sent' ORDER BY rowid",
+        wave,
+        part,
+      )
       .toArray()
       .map((r) => r.line);
   }
@@ -182,10 +215,25 @@ export class WaveStore {
     );
   }
 
-  /** Withdraws an evaluation's calls: open ones are forgotten, sent ones are no longer awaited. */
-  withdraw(evaluationId: string): void {
+  /**
+   * Withdraws an evaluation's calls: open ones are forgotten, sent ones are no longer awaited (nor uploaded).
+   * @returns the call ids of its lines that may run at the provider all the same, whose outcomes are still
+   *   delivered: in a part submitted or uploaded, or whose upload was tried (its file may be stored)
+   */
+  withdraw(evaluationId: string): string[] {
     this.sql.exec("DELETE FROM calls WHERE evaluation_id = ? AND state = 'open'", evaluationId);
     this.sql.exec("UPDATE calls SET state = 'withdrawn' WHERE evaluation_id = ? AND state = 'sent'", evaluationId);
+    return this.sql
+      .exec<{ call_id: string }>(
+        `SELECT c.call_id FROM calls c JOIN parts p ON p.wave = c.wave AND p.part = c.part
+         WHERE c.evaluation_id = ? AND c.state = 'withdrawn'
+           AND (p.state IN ('uploaded', 'submitted')
+             OR (p.state = 'planned' AND EXISTS (SELECT 1 FROM upload_tries u WHERE u.wave = p.wave AND u.part = p.part)))
+         ORDER BY c.rowid`,
+        evaluationId,
+      )
+      .toArray()
+      .map((r) => r.call_id);
   }
 
   /** How many evaluations have calls open. */

@@ -196,6 +196,24 @@ describe('a wave through the Batch API', () => {
   });
 });
 
+describe('an upload whose answer was lost', () => {
+  it('is stored by the mock (uploadLossRate) and found by its name and size with GET /files', async () => {
+    const { client } = await setup({ batch: { uploadLossRate: 1 } });
+    const text = `${JSON.stringify(wave('ev_lost', calls(1, 'lost')).lines[0])}\n`;
+    const lost = await client.uploadFile(text, 'wave-lost.jsonl');
+    expect(lost).toMatchObject({ ok: false, error: { status: 500, retryable: true } });
+    // Newer files of another name, and of the same name but another size (pages go through the same reader as
+    // findBatch's, whose test crosses pages).
+    await client.uploadFile(text, 'other.jsonl');
+    await client.uploadFile(`${text}\n`, 'wave-lost.jsonl');
+    const found = value(await client.findFile('wave-lost.jsonl', new TextEncoder().encode(text).byteLength));
+    expect(found).toMatchObject({ object: 'file', purpose: 'batch', filename: 'wave-lost.jsonl' });
+    expect(value(await client.findFile('wave-lost.jsonl', 1))).toBeNull();
+    const page = value(await client.listFiles({ purpose: 'batch', limit: 2, order: 'asc' }));
+    expect([page.data[0]?.id, page.hasMore, page.lastId]).toEqual([found?.id, true, page.data[1]?.id]);
+  });
+});
+
 describe('failures of the Batch API', () => {
   it('are classified like chat attempts: 404, 400, 429 with Retry-After, 5xx, network, timeout', async () => {
     let fault: 'none' | '429' | '503' | 'hang' = 'none';

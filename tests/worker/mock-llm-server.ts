@@ -11,8 +11,9 @@
  * - `PUT /_test/groups?seed=<seed>&size=<n>` makes the replies to that seed's requests go out in groups of
  *   `n`: each reply, once ready, is held until `n` replies are, then all of them are sent in the same tick
  *   (a wave of parallel calls gets its results together, however loaded the machine is).
- * - `PUT /_test/batch?turnaround=<ms>&failure=<p>&expiry=<p>` sets the Batch API's turnaround and per-line
- *   failure and expiry rates for the batches created from then on (defaults: {@link BATCH_DEFAULTS});
+ * - `PUT /_test/batch?turnaround=<ms>&failure=<p>&expiry=<p>&uploadLoss=<p>` sets the Batch API's turnaround
+ *   and per-line failure and expiry rates for the batches created from then on, and the share of uploads whose
+ *   answer is lost (defaults: {@link BATCH_DEFAULTS});
  *   `GET /_test/batch` answers `{ uploads }`: the `POST /files` requests seen so far;
  * - `POST /_test/batch-lock` answers once the caller holds the Batch API (see `holdMockBatchApi` in
  *   ./helpers.ts), `DELETE /_test/batch-lock` lets the next one have it.
@@ -46,7 +47,7 @@ async function seedOf(request: Request): Promise<{ seed: string; cacheKey: strin
 }
 
 /** The test mock's Batch API: a short turnaround, no faults. */
-export const BATCH_DEFAULTS = { turnaroundMs: 100, lineFailureRate: 0, lineExpiryRate: 0 } as const;
+export const BATCH_DEFAULTS = { turnaroundMs: 100, lineFailureRate: 0, lineExpiryRate: 0, uploadLossRate: 0 } as const;
 
 /** Starts the mock on a free port of 127.0.0.1. */
 export async function startTestMockServer(): Promise<TestMockServer> {
@@ -100,6 +101,7 @@ export async function startTestMockServer(): Promise<TestMockServer> {
           batch.turnaroundMs = Number(q.get('turnaround') ?? BATCH_DEFAULTS.turnaroundMs);
           batch.lineFailureRate = Number(q.get('failure') ?? 0);
           batch.lineExpiryRate = Number(q.get('expiry') ?? 0);
+          batch.uploadLossRate = Number(q.get('uploadLoss') ?? 0);
         }
         return Response.json({ uploads, ...batch });
       }

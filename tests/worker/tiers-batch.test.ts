@@ -18,6 +18,7 @@ import { WaveCoordinator } from '../../src/waves/coordinator.js';
 import { coordinatorName } from '../../src/waves/rpc.js';
 import type { WaveCall } from '../../src/waves/rpc.js';
 import type { PartRow } from '../../src/waves/store.js';
+import { api } from './api-fetch.js';
 import { createBatchId, items, waitForBatch } from './batches-support.js';
 import {
   countRows,
@@ -34,7 +35,9 @@ import {
   testEnv,
   waitForEnd,
   holdMockBatchApi,
+  statusRow,
 } from './helpers.js';
+import { isTerminal } from '../../src/evaluations/status.js';
 import { BATCH_DEFAULTS } from './mock-llm-server.js';
 import { TestWaveCoordinatorDO } from './test-wave-coordinator.js';
 import type { UsageRow } from './tiers-support.js';
@@ -44,11 +47,14 @@ const MOCK_ORIGIN = testEnv.TEST_MOCK_URL.replace(/\/v1$/, '');
 holdMockBatchApi();
 
 /** Sets the mock's Batch API for the batches created from now on; answers its upload count. */
-async function mockBatches(o: { turnaround?: number; failure?: number; expiry?: number } = {}): Promise<number> {
+async function mockBatches(
+  o: { turnaround?: number; failure?: number; expiry?: number; uploadLoss?: number } = {},
+): Promise<number> {
   const q = new URLSearchParams({
     turnaround: String(o.turnaround ?? BATCH_DEFAULTS.turnaroundMs),
     failure: String(o.failure ?? 0),
     expiry: String(o.expiry ?? 0),
+    uploadLoss: String(o.uploadLoss ?? 0),
   });
   const r = await fetch(`${MOCK_ORIGIN}/_test/batch?${q.toString()}`, { method: 'PUT' });
   return (await r.json<{ uploads: number }>()).uploads;
@@ -77,11 +83,13 @@ async function partsOf(name: string): Promise<PartRow[]> {
 }
 
 /** The mock's view of a provider batch. */
-async function providerBatch(batchId: string): Promise<{ status: string }> {
+async function providerBatch(
+  batchId: string,
+): Promise<{ status: string; request_counts?: { completed: number; total: number } }> {
   const r = await fetch(`${testEnv.TEST_MOCK_URL}/batches/${batchId}`, {
     headers: { authorization: `Bearer ${testEnv.LLM_API_KEY ?? ''}` },
   });
-  return r.json<{ status: string }>();
+  return r.json<{ status: string; request_counts?: { completed: number; total: number } }>();
 }
 
 /** Inserts and starts an evaluation (its object's alarms and the coordinator's run it). */
@@ -235,6 +243,116 @@ describe('the batch tier', () => {
     expect(['cancelling', 'cancelled']).toContain(cancelled.status);
   });
 
+  it('deleting an evaluation withdraws its calls from their wave: its provider batch is cancelled', async () => {
+    await mockBatches({ turnaround: 20_000 });
+    const seed = 'wave-delete';
+    const id = await startJob({
+      preset: 'fastchat-pair',
+      task: PAIRWISE,
+      mock: { seed },
+      tier: 'batch',
+      tenant: 'default',
+    });
+    const name = loneCoordinator(id, seed);
+    const [part] = await pollUntil(
+      () => partsOf(name),
+      (p) => p[0]?.state === 'submitted',
+    );
+    expect((await api(`/v1/evaluations/${id}`, { method: 'DELETE' })).status).toBe(204);
+    const cancelled = await pollUntil(
+      () => providerBatch(part!.batch_id!),
+      (b) => b.status === 'cancelling' || b.status === 'cancelled',
+    );
+    expect(['cancelling', 'cancelled']).toContain(cancelled.status);
+    const states = await runInDurableObject(testEnv.WAVES.get(testEnv.WAVES.idFromName(name)), (_o, state) =>
+      state.storage.sql.exec<{ state: string }>('SELECT state FROM calls').toArray(),
+    );
+    expect(states.map((r) => r.state)).not.toContain('sent');
+  });
+
+  it("a withdrawn call's line is not in its part's file, though the wave closed with it", async () => {
+    const name = coordinatorName('wave-withdraw-planned', 'default', mockModel({ seed: 'wave-withdraw-planned' }));
+    const stub = testEnv.WAVES.get(testEnv.WAVES.idFromName(name));
+    const settings = settingsFromEnv(llmEnvOf(testEnv));
+    const line = (text: string): WaveCall[] => [
+      {
+        callId: 'c1',
+        attempt: 1,
+        line: {
+          custom_id: '',
+          method: 'POST',
+          url: '/v1/chat/completions',
+          body: { model: mockModel({ seed: 'wave-withdraw-planned' }), messages: [{ role: 'user', content: text }] },
+        },
+      },
+    ];
+    const fileId = await runInDurableObject(stub, async (_o, state) => {
+      let clock = 1_000;
+      // The first upload is refused, so the wave's part waits in `planned` while item-b ends.
+      let client = createBatchClient(settings, 'no-such-provider');
+      const logic = new WaveCoordinator(name, {
+        sql: state.storage.sql,
+        storage: state.storage,
+        client: () => client,
+        deliver: () => Promise.resolve([]),
+        timings: () => ({ quietMs: 10, maxWaitMs: 100, pollMinMs: 10, pollMaxMs: 10 }),
+        now: () => clock,
+      });
+      logic.register('item-a', line('kept'));
+      logic.register('item-b', line('withdrawn'));
+      clock += 20;
+      await logic.step();
+      logic.withdraw('item-b');
+      client = createBatchClient(settings);
+      clock += 20;
+      await logic.step();
+      return state.storage.sql.exec<{ file_id: string | null }>('SELECT file_id FROM parts').one().file_id;
+    });
+    const content = await (
+      await fetch(`${testEnv.TEST_MOCK_URL}/files/${fileId ?? ''}/content`, {
+        headers: { authorization: `Bearer ${testEnv.LLM_API_KEY ?? ''}` },
+      })
+    ).text();
+    expect(content).toContain('kept');
+    expect(content).not.toContain('withdrawn');
+  });
+
+  it('a cancel stores and bills the lines its provider batch ran before it, as a call in flight at a cancel is', async () => {
+    await mockBatches({ turnaround: 2_000 });
+    const seed = 'wave-cancel-ran';
+    const id = await startJob({ preset: 'fastchat-pair', task: PAIRWISE, mock: { seed }, tier: 'batch' });
+    const name = loneCoordinator(id, seed);
+    const [part] = await pollUntil(
+      () => partsOf(name),
+      (p) => p[0]?.state === 'submitted',
+    );
+    const ran = await pollUntil(
+      () => providerBatch(part!.batch_id!),
+      (b) => (b.request_counts?.completed ?? 0) >= 1,
+    );
+    await evaluationStub(testEnv, id).cancel(id);
+    expect((await statusRow(id))?.status).toBe('cancelled');
+    // The cancelled batch's output (what ran) reaches the item, which then makes its final write.
+    await pollUntil(
+      () => partsOf(name),
+      (p) => p[0]?.state === 'delivered',
+    );
+    await pollUntil(
+      () =>
+        runInTestObject(
+          id,
+          (_o, state) =>
+            state.storage.sql.exec<{ finalized: number }>('SELECT finalized FROM evaluation').one().finalized,
+        ),
+      (f) => f === 1,
+    );
+    // Each line that ran is a usage row at the batch price (the mock's model is priced at $0).
+    const billed = await usageRows(id);
+    expect(billed.length).toBeGreaterThanOrEqual(ran.request_counts!.completed);
+    for (const u of billed) expect([u.tier, u.attempts]).toEqual(['batch', 1]);
+    expect((await statusRow(id))?.status).toBe('cancelled');
+  });
+
   it('a crash between upload and submit resumes without a second upload', async () => {
     const seed = 'wave-crash';
     const { id } = await insertJob({ preset: 'fastchat-pair', task: PAIRWISE, mock: { seed }, tier: 'batch' });
@@ -262,6 +380,22 @@ describe('the batch tier', () => {
     expect(row.status, row.error_message ?? '').toBe('succeeded');
     expect(await uploads()).toBe(before + 1);
     expect((await partsOf(name)).map((p) => p.state)).toEqual(['delivered']);
+  });
+
+  it('an upload whose answer was lost is found by its name and size, never uploaded twice', async () => {
+    // Every upload is stored and its answer lost: only the lookup can get the wave out.
+    const before = await mockBatches({ uploadLoss: 1 });
+    const seed = 'wave-upload-lost';
+    const id = await startJob({ preset: 'fastchat-pair', task: PAIRWISE, mock: { seed }, tier: 'batch' });
+    // Without the lookup each try uploads again: stop at the second upload rather than wait for an end.
+    const seen = await pollUntil(
+      async () => ({ uploads: await uploads(), row: await statusRow(id) }),
+      (s) => s.uploads > before + 1 || (s.row !== null && isTerminal(s.row.status)),
+      20_000,
+    );
+    expect(seen.uploads).toBe(before + 1);
+    expect(seen.row?.status, seen.row?.error_message ?? '').toBe('succeeded');
+    expect((await partsOf(loneCoordinator(id, seed))).map((p) => p.state)).toEqual(['delivered']);
   });
 
   it('the custom_id map survives a restart of every object mid-wave', async () => {
@@ -381,6 +515,8 @@ describe('the batch tier', () => {
       expect(await logic.step()).toBe(1_000 + 600 + 500);
       expect(waves()).toBe(0);
       logic.register('item-b', call('c1'));
+      // 2 of 3: a registration arms the alarm for the count's next read, not for a step at once.
+      expect(await logic.nextDue()).toBe(1_600 + 500);
       clock += 100;
       expect(await logic.step()).not.toBeNull();
       expect(waves()).toBe(0);
