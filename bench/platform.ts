@@ -18,6 +18,8 @@ import { join } from 'node:path';
 import { intOption, isMain, runCli } from '../src/cli/args.js';
 import type { CliOptions, CliSpec, CliValues } from '../src/cli/args.js';
 import { startLocalStack } from '../src/cli/local-stack.js';
+import { buildRuntime } from '../src/cli/runtime-build.js';
+import { readWorkerSetup } from '../src/cli/wrangler-config.js';
 import { groupCpuMs } from './proc-cpu.js';
 import type { Meter } from './meter.js';
 import type { PlatformUsage, VerdictFootprint } from './pricing-sheet.js';
@@ -67,8 +69,12 @@ const per = (a: Meter, b: Meter, n: number, cpuMs: number): VerdictFootprint => 
 async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   const n = intOption(values.items, 'items', 1, 1000) ?? 20;
   const dir = mkdtempSync(join(tmpdir(), 'tribunal-bench-platform-'));
-  const bundle = await buildMetered(join(dir, 'dist'));
-  const stack = await startLocalStack({ port: 0, mockPort: 0, persistTo: join(dir, 'state'), crons: false, bundle });
+  const worker = {
+    entry: await buildMetered(join(dir, 'dist')),
+    setup: readWorkerSetup(join(ROOT, 'wrangler.toml')),
+    runtime: await buildRuntime(dir),
+  };
+  const stack = await startLocalStack({ port: 0, mockPort: 0, persistTo: join(dir, 'state'), crons: false, worker });
   const usage: PlatformUsage = { measuredAt: new Date().toISOString().slice(0, 10), items: n, presets: {} };
   try {
     const meter = async (): Promise<Meter> => (await fetch(`${stack.url}/_bench/meter`)).json() as Promise<Meter>;

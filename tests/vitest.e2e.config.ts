@@ -11,7 +11,7 @@ export default defineConfig({
     root: new URL('..', import.meta.url).pathname,
     include: ['tests/cli/e2e/**/*.test.ts', 'tests/client/e2e/**/*.test.ts'],
     environment: 'node',
-    // One Worker bundle for every stack the tests start (inject('workerBundle')).
+    // One Worker bundle and one reading of wrangler.toml for every stack the tests start (inject('worker')).
     globalSetup: ['tests/support/worker-bundle.ts'],
     // Every response from a local stack is checked against its served OpenAPI document.
     setupFiles: ['tests/support/contract-fetch.ts'],

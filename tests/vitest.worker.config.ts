@@ -1,6 +1,6 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
-import { bindingsOverDevVars } from '../src/cli/worker-options.js';
+import { bindingsOverDevVars } from '../src/cli/wrangler-config.js';
 import { startWebhookReceiver } from './support/webhook-receiver.js';
 import { startTestMockServer } from './worker/mock-llm-server.js';
 

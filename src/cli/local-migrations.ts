@@ -1,90 +1,102 @@
 /**
  * @module
- * Applies wrangler.toml's D1 migrations to the local state directory as `wrangler d1 migrations apply
- * --local --persist-to` does (the same `d1_migrations` table, the same statements, one transaction per
- * migration with its row), on one Miniflare instance instead of one per statement group: that command
- * starts seven workerd processes and takes seconds for nothing to apply. Node only.
+ * Applies wrangler.toml's D1 migrations to the local state as `wrangler d1 migrations apply --local
+ * --persist-to` does (the same `d1_migrations` table, the same statements, one transaction per migration
+ * with its row), through the local runtime's own Miniflare instance before its Worker runs: first the
+ * instance serves D1 alone ({@link d1OnlyOptions}), the migrations go in over HTTP, then `setOptions`
+ * swaps the Worker in (a workerd restart). wrangler's command starts seven workerd processes, and a
+ * second Miniflare instance cost 1-1.5 CPU-s a start. The migrations come read and split beforehand
+ * (./wrangler-config.ts `readD1Migrations`), so no wrangler import is needed here. Node only.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import * as miniflareApi from 'miniflare';
-import * as wranglerApi from 'wrangler';
+import type { MiniflareOptions } from './worker-options.js';
 
-/** The D1 part of wrangler.toml, as wrangler's reader returns it. */
-interface D1Declaration {
+/** One D1 database's migrations, as wrangler.toml declares them. */
+export interface D1Migrations {
+  /** The binding, e.g. `DB`. */
   binding: string;
-  database_id?: string;
-  preview_database_id?: string;
-  migrations_dir?: string;
-  migrations_table?: string;
-}
-
-const readConfig = wranglerApi.unstable_readConfig as unknown as (args: { config: string }) => {
-  d1_databases: D1Declaration[];
-};
-const splitSqlQuery = wranglerApi.unstable_splitSqlQuery;
-
-/** The D1 binding API used here (miniflare's own types do not resolve against this project's zod). */
-interface LocalD1 {
-  prepare(query: string): { all(): Promise<{ results: Record<string, unknown>[] }> };
-  batch(statements: unknown[]): Promise<unknown[]>;
-}
-interface D1Miniflare {
-  getD1Database(binding: string): Promise<LocalD1>;
-  dispose(): Promise<void>;
-}
-const Miniflare = miniflareApi.Miniflare as unknown as new (options: Record<string, unknown>) => D1Miniflare;
-
-/** The `.sql` files of a migrations folder, in wrangler's order (by number, then name). */
-function migrationFiles(dir: string): string[] {
-  const numberOf = (name: string) => parseInt(name.split('_')[0] ?? '', 10);
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.sql'))
-    .sort()
-    .sort((a, b) => numberOf(a) - numberOf(b));
+  /** The table recording applied migrations (wrangler.toml `migrations_table`; default `d1_migrations`). */
+  table: string;
+  /** Every `.sql` file of the migrations folder, in wrangler's order, split into statements as wrangler splits them. */
+  migrations: { name: string; statements: string[] }[];
 }
 
 /**
- * Applies every migration not yet recorded in each D1 database of `configPath` to the local state in
- * `persistTo` (`<persistTo>/v3/d1`, where the local runtime and wrangler keep it). Resolves to the names
- * applied. Rejects naming the migration that failed; the ones before it stay applied, as with wrangler.
+ * Runs `statements` as one D1 batch (one transaction) on the database bound as `binding`; resolves to
+ * each statement's rows, or rejects with D1's message.
  */
-export async function applyLocalMigrations(configPath: string, persistTo: string): Promise<string[]> {
-  const databases = readConfig({ config: configPath }).d1_databases;
-  if (databases.length === 0) return [];
-  const ids = Object.fromEntries(
-    databases.map((d) => [d.binding, d.preview_database_id ?? d.database_id ?? d.binding] as const),
-  );
-  const mf = new Miniflare({ modules: true, script: '', d1Persist: join(persistTo, 'v3', 'd1'), d1Databases: ids });
+export type D1Batch = (binding: string, statements: readonly string[]) => Promise<Record<string, unknown>[][]>;
+
+/**
+ * The Worker of the D1-only instance: runs a POSTed batch on a bound database. Plain HTTP from Node
+ * instead of Miniflare's binding proxy, whose first use starts a worker thread that loads Miniflare again
+ * (about 0.5 CPU-s a start).
+ */
+const D1_BATCH_WORKER = `export default {
+  async fetch(request, env) {
+    const { binding, statements } = await request.json();
+    const db = env[binding];
+    try {
+      const results = await db.batch(statements.map((q) => db.prepare(q)));
+      return Response.json(results.map((r) => r.results));
+    } catch (e) {
+      return Response.json({ error: String(e?.cause?.message ?? e?.message ?? e) }, { status: 500 });
+    }
+  },
+};`;
+
+/**
+ * The options of a Miniflare instance that serves only the D1 databases of `options` (a Worker's
+ * options) behind {@link d1BatchOver}'s Worker, on the same state and a port of its own: nothing of the
+ * Worker runs (an alarm left in the state would fire as soon as it does, and must find its tables).
+ */
+export function d1OnlyOptions(options: MiniflareOptions): MiniflareOptions {
+  return {
+    modules: true,
+    script: D1_BATCH_WORKER,
+    host: '127.0.0.1',
+    port: 0,
+    d1Databases: options.d1Databases,
+    defaultPersistRoot: options.defaultPersistRoot,
+    cf: false,
+    ...(options.log === undefined ? {} : { log: options.log }),
+  };
+}
+
+/** Batches on the D1-only instance serving at `url` ({@link d1OnlyOptions}). */
+export function d1BatchOver(url: URL): D1Batch {
+  return async (binding, statements) => {
+    const r = await fetch(url, { method: 'POST', body: JSON.stringify({ binding, statements }) });
+    const body = (await r.json()) as Record<string, unknown>[][] | { error: string };
+    if ('error' in body) throw new Error(body.error);
+    return body;
+  };
+}
+
+/**
+ * Applies every migration of `databases` not yet recorded in its table, each as one `batch`.
+ * Resolves to the names applied. Rejects naming the migration that failed; the ones before it stay
+ * applied, as with wrangler.
+ */
+export async function applyMigrations(batch: D1Batch, databases: readonly D1Migrations[]): Promise<string[]> {
   const applied: string[] = [];
-  try {
-    for (const d of databases) {
-      const db = await mf.getD1Database(d.binding);
-      const table = d.migrations_table ?? 'd1_migrations';
-      const dir = resolve(dirname(configPath), d.migrations_dir ?? 'migrations');
-      await db.batch([
-        db.prepare(`CREATE TABLE IF NOT EXISTS ${table}(
+  for (const d of databases) {
+    const [, recorded = []] = await batch(d.binding, [
+      `CREATE TABLE IF NOT EXISTS ${d.table}(
 		id         INTEGER PRIMARY KEY AUTOINCREMENT,
 		name       TEXT UNIQUE,
 		applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL
-);`),
-      ]);
-      const done = new Set(
-        (await db.prepare(`SELECT name FROM ${table} ORDER BY id`).all()).results.map((r) => String(r.name)),
-      );
-      for (const name of migrationFiles(dir).filter((f) => !done.has(f))) {
-        const sql = `${readFileSync(join(dir, name), 'utf8')}\nINSERT INTO ${table} (name) values ('${name}');`;
-        try {
-          await db.batch(splitSqlQuery(sql).map((q) => db.prepare(q)));
-        } catch (e) {
-          const cause = (e as { cause?: unknown }).cause ?? e;
-          throw new Error(`D1 migration ${name} failed: ${cause instanceof Error ? cause.message : String(cause)}`);
-        }
-        applied.push(name);
+);`,
+      `SELECT name FROM ${d.table} ORDER BY id`,
+    ]);
+    const done = new Set(recorded.map((r) => String(r.name)));
+    for (const { name, statements } of d.migrations.filter((m) => !done.has(m.name))) {
+      try {
+        await batch(d.binding, [...statements, `INSERT INTO ${d.table} (name) values ('${name}');`]);
+      } catch (e) {
+        throw new Error(`D1 migration ${name} failed: ${e instanceof Error ? e.message : String(e)}`);
       }
+      applied.push(name);
     }
-  } finally {
-    await mf.dispose();
   }
   return applied;
 }

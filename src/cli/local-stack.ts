@@ -5,8 +5,9 @@
  * their schedule. Used by `npm start`, the meta-evaluation runner, the benches and the e2e tests.
  *
  * Two runtimes: `miniflare` (default) runs the deployed bundle (`wrangler deploy --dry-run`, or one
- * built beforehand and shared by several stacks) on Miniflare's API in a child process, which applies
- * the D1 migrations first (src/cli/miniflare-runtime.ts); `wrangler` runs `wrangler dev` after `wrangler
+ * built beforehand and shared by several stacks: {@link prepareWorker}) on Miniflare's API in a child
+ * process, which applies the D1 migrations first (src/cli/miniflare-runtime.ts); wrangler.toml is read
+ * here, through wrangler, and handed to it as plain data. `wrangler` runs `wrangler dev` after `wrangler
  * d1 migrations apply` (kept for comparison: `npm run bench:runtime`). Either owns a process group, so
  * stopping the stack stops workerd too and frees its port. Node only.
  */
@@ -23,9 +24,10 @@ import type { CronTimerOptions } from './cron.js';
 import type { Described, EndedRef } from './ended.js';
 import { httpTrigger, startCronTimer } from './cron.js';
 import type { RuntimeReply, RuntimeRequest } from './miniflare-runtime.js';
-import type { RuntimeConfig } from './worker-options.js';
+import type { RuntimeConfig, WorkerSetup } from './worker-options.js';
 import { assertPortFree, freePort, PortInUseError, waitForPortFree } from './ports.js';
 import { exited, signalGroup, spawnGroup, stopGroup } from './process-group.js';
+import { buildRuntime } from './runtime-build.js';
 import { lockState } from './state-lock.js';
 
 /** Repository root (this file is src/cli/local-stack.ts). */
@@ -93,10 +95,21 @@ export interface LocalStackOptions {
   /** Queue consumer settings over wrangler.toml's (miniflare runtime), e.g. to hold messages in a local queue in a test. */
   queueConsumers?: RuntimeConfig['queueConsumers'];
   /**
-   * Entry module of a bundle {@link buildWorker} made beforehand (miniflare runtime): served instead of
-   * bundling again, and left in place when the stack stops (the e2e tests share one). Default: bundle now.
+   * A Worker {@link prepareWorker} bundled and read beforehand (miniflare runtime): served instead of
+   * bundling and reading wrangler.toml again, and its bundle left in place when the stack stops (the e2e
+   * tests share one). Default: bundle and read now.
    */
-  bundle?: string;
+  worker?: PreparedWorker;
+}
+
+/** A Worker bundled and its wrangler.toml read once, for several stacks ({@link prepareWorker}). */
+export interface PreparedWorker {
+  /** Entry module of the bundle ({@link buildWorker}). */
+  entry: string;
+  /** wrangler.toml as the runtime starts from it. */
+  setup: WorkerSetup;
+  /** The runtime child's module (./runtime-build.ts). */
+  runtime: string;
 }
 
 /** A running local stack. */
@@ -150,6 +163,27 @@ export async function buildWorker(outDir: string): Promise<string> {
   return join(outDir, 'index.js');
 }
 
+/** wrangler.toml as the runtime starts from it (imports wrangler on first use: about 1.3 CPU-s). */
+async function readSetup(): Promise<WorkerSetup> {
+  const { readWorkerSetup } = await import('./wrangler-config.js');
+  return readWorkerSetup(CONFIG_PATH);
+}
+
+/** The bundle in `outDir` ({@link buildWorker}) and wrangler.toml as read now. */
+async function bundleAndSetup(outDir: string): Promise<{ entry: string; setup: WorkerSetup }> {
+  const [entry, setup] = await Promise.all([buildWorker(outDir), readSetup()]);
+  return { entry, setup };
+}
+
+/**
+ * Bundles the Worker and the runtime child into `outDir` and reads wrangler.toml, once for several
+ * stacks (`startLocalStack({ worker })`): each then starts without any of them.
+ */
+export async function prepareWorker(outDir: string): Promise<PreparedWorker> {
+  const [built, runtime] = await Promise.all([bundleAndSetup(outDir), buildRuntime(outDir)]);
+  return { ...built, runtime };
+}
+
 /** True when `/health` answers as Tribunal does (another server on the port does not). */
 async function answersAsTribunal(url: string): Promise<boolean> {
   try {
@@ -188,15 +222,16 @@ interface Runtime {
   trigger: CronTimerOptions['trigger'];
 }
 
-/** Starts the runtime child while `scriptPath` (the bundle) is being built, and sends it the config once built. */
+/** Starts the runtime child (module `runtime`) while `prepared` (the bundle and wrangler.toml) is being made, and sends it the config once made. */
 async function startMiniflare(
-  config: Omit<RuntimeConfig, 'scriptPath'>,
-  scriptPath: Promise<string>,
+  config: Omit<RuntimeConfig, 'scriptPath' | 'worker'>,
+  runtime: string,
+  prepared: Promise<{ entry: string; setup: WorkerSetup }>,
   options: LocalStackOptions,
   outDir: string,
 ): Promise<Runtime> {
   const out = outputOf(options);
-  const child = spawnGroup(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'src/cli/miniflare-runtime.ts')], {
+  const child = spawnGroup(process.execPath, [runtime], {
     cwd: REPO_ROOT,
     stdio: typeof out === 'string' ? ['ignore', out, out, 'ipc'] : [...out, 'ipc'],
     env: { ...process.env, ...WRANGLER_ENV, ...(options.verbose ? {} : { WRANGLER_LOG: 'error' }) },
@@ -231,7 +266,9 @@ async function startMiniflare(
     });
   const ready = next();
   try {
-    child.send({ type: 'start', config: { ...config, scriptPath: await scriptPath } });
+    const { entry, setup } = await prepared;
+    const request: RuntimeRequest = { type: 'start', config: { ...config, scriptPath: entry, worker: setup } };
+    child.send(request);
   } catch (e) {
     await stopGroup(child);
     throw e;
@@ -247,9 +284,10 @@ async function startMiniflare(
     fromEnv: reply.fromEnv,
     fromDevVars: reply.fromDevVars,
     reload: async () => {
-      const scriptPath = await buildWorker(outDir);
+      const { entry, setup } = await bundleAndSetup(outDir);
       const done = next();
-      child.send({ type: 'reload', scriptPath });
+      const request: RuntimeRequest = { type: 'reload', scriptPath: entry, worker: setup };
+      child.send(request);
       const r = await done;
       if (r.type !== 'reloaded') throw new Error(`reload failed: ${'message' in r ? r.message : r.type}`);
     },
@@ -270,8 +308,12 @@ async function startMiniflare(
   };
 }
 
-async function startWrangler(config: RuntimeConfig, options: LocalStackOptions, url: string): Promise<Runtime> {
-  const { readWranglerConfig } = await import('./worker-options.js');
+async function startWrangler(
+  config: Omit<RuntimeConfig, 'scriptPath' | 'worker'>,
+  options: LocalStackOptions,
+  url: string,
+): Promise<Runtime> {
+  const { readWranglerConfig } = await import('./wrangler-config.js');
   const wranglerConfig = readWranglerConfig({ config: config.configPath });
   const args = [
     'dev',
@@ -368,9 +410,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   }
   const llmBaseUrl = options.llmBaseUrl ?? (mock ? mock.baseUrl : 'https://api.openai.com/v1');
   const onProblem = options.onProblem ?? ((m: string) => process.stderr.write(`${m}\n`));
-  const config: RuntimeConfig = {
+  const config: Omit<RuntimeConfig, 'scriptPath' | 'worker'> = {
     configPath: CONFIG_PATH,
-    scriptPath: '',
     persistTo,
     host,
     port,
@@ -395,12 +436,12 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   };
   if (runtimeKind === 'wrangler' && options.queueConsumers)
     throw new Error('queueConsumers needs the miniflare runtime');
-  if (runtimeKind === 'wrangler' && options.bundle) throw new Error('bundle needs the miniflare runtime');
+  if (runtimeKind === 'wrangler' && options.worker) throw new Error('worker needs the miniflare runtime');
   let runtime: Runtime;
   // Whatever has not ended and was not touched since this instant was left by an earlier runtime.
   const restartedAt = new Date();
   // The stack's own bundle lives as long as the runtime that serves it (a reload rebuilds into the same
-  // directory); a bundle given in the options is never built into nor removed.
+  // directory); a prepared Worker's bundle is never built into nor removed.
   const outDir = mkdtempSync(join(tmpdir(), 'tribunal-bundle-'));
   const removeBundle = () => {
     rmSync(outDir, { recursive: true, force: true });
@@ -408,12 +449,11 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   try {
     runtime =
       runtimeKind === 'miniflare'
-        ? await startMiniflare(
-            config,
-            options.bundle ? Promise.resolve(options.bundle) : buildWorker(outDir),
-            options,
-            outDir,
-          )
+        ? await (options.worker
+            ? startMiniflare(config, options.worker.runtime, Promise.resolve(options.worker), options, outDir)
+            : buildRuntime(outDir).then((module) =>
+                startMiniflare(config, module, bundleAndSetup(outDir), options, outDir),
+              ))
         : await wranglerMigrations(persistTo).then(() => startWrangler(config, options, url));
     if (!(await answersAsTribunal(url))) {
       await stopGroup(runtime.child);

@@ -2,25 +2,27 @@
  * @module
  * The local runtime without `wrangler dev`: the deployed Worker bundle (`wrangler deploy --dry-run`
  * output) on Miniflare's API directly, with the D1, Queues, Durable Objects and vars that wrangler.toml
- * declares (read through wrangler's own `unstable_getMiniflareWorkerOptions`, so nothing is configured
- * twice). No proxy worker, no file watcher, no per-request log line unless asked.
+ * declares (read through wrangler's own `unstable_getMiniflareWorkerOptions` by the parent, so nothing is
+ * configured twice and this process never imports wrangler). No proxy worker, no file watcher, no
+ * per-request log line unless asked.
  *
  * Runs as a child process of the local stack (src/cli/local-stack.ts), which owns its process group:
- * it gets {@link RuntimeConfig} over IPC, applies the D1 migrations (./local-migrations.ts), answers
- * `ready` (or `failed`), reloads a rebuilt bundle on `reload`, and ends with its workerd on
- * SIGTERM/SIGINT or when the parent goes away. Node only.
+ * it gets {@link RuntimeConfig} over IPC, applies the D1 migrations on its one Miniflare instance before
+ * the Worker runs (./local-migrations.ts), answers `ready` (or `failed`), reloads a rebuilt bundle on
+ * `reload`, and ends with its workerd on SIGTERM/SIGINT or when the parent goes away. Node only.
  */
 import { isMain } from './args.js';
 import type { D1Reader, Described, EndedRef } from './ended.js';
 import { readEnded } from './ended.js';
-import { applyLocalMigrations } from './local-migrations.js';
-import type { MiniflareInstance, RuntimeConfig } from './worker-options.js';
+import { applyMigrations, d1BatchOver, d1OnlyOptions } from './local-migrations.js';
+import type { MiniflareInstance, RuntimeConfig, WorkerSetup } from './worker-options.js';
 import { Miniflare, miniflareOptionsOf } from './worker-options.js';
 
 /** Parent → runtime. */
 export type RuntimeRequest =
   | { type: 'start'; config: RuntimeConfig }
-  | { type: 'reload'; scriptPath: string }
+  /** Serve a rebuilt bundle, with wrangler.toml as read again. */
+  | { type: 'reload'; scriptPath: string; worker: WorkerSetup }
   /** Fire the Worker's `scheduled` handler (no reply; a failure is written to stderr). */
   | { type: 'scheduled'; cron: string; time: number }
   /** Read an ended evaluation or batch from the local D1 (npm start's terminal lines, ./ended.ts). */
@@ -69,9 +71,11 @@ function serve(): void {
         try {
           current = request.config;
           const { options, crons, fromEnv, fromDevVars } = miniflareOptionsOf(current);
-          // Before the Worker runs: an alarm left in the state may fire as soon as it does.
-          await applyLocalMigrations(current.configPath, current.persistTo);
-          mf = new Miniflare(options);
+          // D1 alone first, migrated, then the Worker on the same instance: an alarm left in the state
+          // may fire as soon as the Worker runs, and must find its tables.
+          mf = new Miniflare(d1OnlyOptions(options));
+          await applyMigrations(d1BatchOver(await mf.ready), current.worker.d1);
+          await mf.setOptions(options);
           const url = await mf.ready;
           reply({ type: 'ready', url: url.origin, crons, fromEnv, fromDevVars });
         } catch (e) {
@@ -98,7 +102,7 @@ function serve(): void {
         reply({ type: 'described', requestId: request.requestId, described });
       } else if (current && mf) {
         try {
-          current = { ...current, scriptPath: request.scriptPath };
+          current = { ...current, scriptPath: request.scriptPath, worker: request.worker };
           await mf.setOptions(miniflareOptionsOf(current).options);
           reply({ type: 'reloaded' });
         } catch (e) {

@@ -1,33 +1,25 @@
 /**
  * @module
- * wrangler.toml as Miniflare options, through wrangler's own translation
- * (`unstable_getMiniflareWorkerOptions`), so D1, Queues, Durable Objects, vars and compatibility settings
- * are configured once, in wrangler.toml. Also: which bindings a developer's `.dev.vars` / `.env` would
- * add, so the local stack and the tests can leave them out. Node only.
+ * The local runtime's Miniflare options: wrangler.toml as wrangler's own translation gives it
+ * ({@link WorkerSetup}, read by ./wrangler-config.ts), so D1, Queues, Durable Objects, vars and
+ * compatibility settings are configured once, in wrangler.toml, with the stack's bindings over them and a
+ * developer's `.dev.vars` / `.env` left out unless asked for. Plain data in, options out: the runtime child
+ * that uses this never imports wrangler (1.3 CPU-s a start). Node only.
  */
+import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
-import * as miniflareApi from 'miniflare';
-import * as wranglerApi from 'wrangler';
-
-/** The part of wrangler's config read here (its own type names a package wrangler bundles, so it does not resolve). */
-export interface WranglerConfigView {
-  name?: string;
-  compatibility_date?: string;
-  vars: Record<string, unknown>;
-  triggers: { crons?: string[] };
-  queues: { consumers?: { queue: string }[] };
-}
-
-/** wrangler's config reader, typed as used here. */
-export const readWranglerConfig = wranglerApi.unstable_readConfig as unknown as (args: {
-  config: string;
-}) => WranglerConfigView;
+import type * as MiniflareModule from 'miniflare';
+import type { D1Migrations } from './local-migrations.js';
 
 /**
  * Miniflare options, loosely typed: miniflare's declarations are written against zod 3 and this project
  * resolves zod 4, so its option types do not resolve here. Miniflare validates them at runtime.
  */
 export type MiniflareOptions = Record<string, unknown>;
+
+// Required, not imported: miniflare is CommonJS, and Node's ESM loader would first scan its 3 MB file for
+// the names it exports, about 0.3 CPU-s on every runtime start.
+const miniflareApi = createRequire(import.meta.url)('miniflare') as typeof MiniflareModule;
 
 /** The Miniflare instance methods used here. */
 export interface MiniflareInstance {
@@ -41,28 +33,35 @@ export interface MiniflareInstance {
 }
 export const Miniflare = miniflareApi.Miniflare as unknown as new (options: MiniflareOptions) => MiniflareInstance;
 
-/** wrangler's translation of wrangler.toml into Miniflare worker options (script excluded). */
-const workerOptionsOf = wranglerApi.unstable_getMiniflareWorkerOptions as unknown as (configPath: string) => {
+/**
+ * wrangler.toml as the local runtime needs it, read once through wrangler (./wrangler-config.ts) and
+ * handed over as plain data (JSON over IPC, or `inject()` in the e2e tests).
+ */
+export interface WorkerSetup {
+  /** The Worker's name (wrangler.toml `name`; default `worker`). */
+  name: string;
+  /** wrangler's translation into Miniflare worker options (script excluded); its bindings include `.dev.vars`'. */
   workerOptions: MiniflareOptions & {
     bindings?: Record<string, unknown>;
     modulesRules?: Record<string, unknown>[];
     queueConsumers?: Record<string, Record<string, unknown>>;
   };
-};
-
-/** The keys wrangler would add from `.dev.vars` / `.env` next to `configPath` (values unused). */
-const devVarsOf = wranglerApi.unstable_getVarsForDev as unknown as (
-  configPath: string,
-  envFiles: undefined,
-  vars: Record<string, never>,
-  env: undefined,
-  silent: boolean,
-) => Record<string, unknown>;
+  /** wrangler.toml `[vars]`, as declared. */
+  vars: Record<string, unknown>;
+  /** wrangler.toml `[triggers] crons`. */
+  crons: string[];
+  /** The keys wrangler took from `.dev.vars` / `.env` next to wrangler.toml. */
+  devVarKeys: string[];
+  /** Each D1 database's migrations, in order, split into statements. */
+  d1: D1Migrations[];
+}
 
 /** What the local stack asks the runtime for. */
 export interface RuntimeConfig {
   /** wrangler.toml. */
   configPath: string;
+  /** wrangler.toml as read through wrangler (./wrangler-config.ts `readWorkerSetup`). */
+  worker: WorkerSetup;
   /** The bundled Worker (ES module) to run. */
   scriptPath: string;
   /** State directory, as `wrangler dev --persist-to` takes it (D1 and DO state under `v3/`). */
@@ -120,6 +119,22 @@ export default {
 /** File name of {@link localEntryModule}, beside the bundle (it is never written: Miniflare gets its text). */
 const LOCAL_ENTRY = '__local-entry.mjs';
 
+/**
+ * The Worker's modules, listed: the local entry and the bundle, which is one ES module (wrangler's output
+ * for this Worker: nothing it imports is a non-JS module). Listed rather than found by Miniflare, which
+ * would parse the 4 MB bundle with acorn to find its imports: about 0.9 CPU-s on every start and reload.
+ */
+function modulesOf(scriptPath: string): MiniflareOptions {
+  const root = dirname(scriptPath);
+  return {
+    modules: [
+      { type: 'ESModule', path: join(root, LOCAL_ENTRY), contents: localEntryModule(basename(scriptPath)) },
+      { type: 'ESModule', path: scriptPath },
+    ],
+    modulesRoot: root,
+  };
+}
+
 /** The Miniflare options for `config`, the wrangler.toml crons, and where bindings came from. */
 export function miniflareOptionsOf(config: RuntimeConfig): {
   options: MiniflareOptions;
@@ -127,11 +142,7 @@ export function miniflareOptionsOf(config: RuntimeConfig): {
   fromEnv: string[];
   fromDevVars: string[];
 } {
-  const wrangler = readWranglerConfig({ config: config.configPath });
-  const { workerOptions } = workerOptionsOf(config.configPath);
-  const declared = wrangler.vars;
-  // The keys wrangler took from .dev.vars / .env (silently read again to know which they were).
-  const fromDevVars = Object.keys(devVarsOf(config.configPath, undefined, {}, undefined, true));
+  const { workerOptions, vars: declared, devVarKeys: fromDevVars } = config.worker;
   const ignored = new Set(config.devVars ? [] : fromDevVars.filter((key) => !(key in declared)));
   const bindings: Record<string, unknown> = Object.fromEntries(
     Object.entries(workerOptions.bindings ?? {}).filter(([key]) => !ignored.has(key)),
@@ -154,16 +165,13 @@ export function miniflareOptionsOf(config: RuntimeConfig): {
     if (!declaredConsumer) throw new Error(`wrangler.toml has no consumer for queue ${queue}`);
     queueConsumers[queue] = { ...declaredConsumer, ...overrides };
   }
+  // The rules for finding modules do not apply to modules listed.
+  const { modulesRules: _rules, ...declaredOptions } = workerOptions;
   const options: MiniflareOptions = {
-    ...workerOptions,
+    ...declaredOptions,
     queueConsumers,
-    name: wrangler.name ?? 'worker',
-    modules: true,
-    script: localEntryModule(basename(config.scriptPath)),
-    scriptPath: join(dirname(config.scriptPath), LOCAL_ENTRY),
-    modulesRoot: dirname(config.scriptPath),
-    // The bundle is an ES module (wrangler's output), imported by the local entry.
-    modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }, ...(workerOptions.modulesRules ?? [])],
+    name: config.worker.name,
+    ...modulesOf(config.scriptPath),
     bindings,
     host: config.host,
     port: config.port,
@@ -178,20 +186,5 @@ export function miniflareOptionsOf(config: RuntimeConfig): {
     log: new miniflareApi.Log(config.logRequests ? miniflareApi.LogLevel.INFO : miniflareApi.LogLevel.WARN),
     ...(config.inspectorPort !== undefined ? { inspectorPort: config.inspectorPort } : {}),
   };
-  return { options, crons: wrangler.triggers.crons ?? [], fromEnv, fromDevVars: config.devVars ? fromDevVars : [] };
-}
-
-/**
- * Bindings that undo a developer's `.dev.vars` / `.env` next to `configPath`: each key found there set
- * back to its wrangler.toml value, or to '' when wrangler.toml does not declare it (a secret). For the
- * vitest pool, which reads `.dev.vars` through wrangler and merges its own bindings over them.
- */
-export function bindingsOverDevVars(configPath: string): Record<string, unknown> {
-  const declared = readWranglerConfig({ config: configPath }).vars;
-  return Object.fromEntries(
-    Object.keys(devVarsOf(configPath, undefined, {}, undefined, true)).map((key) => [
-      key,
-      key in declared ? declared[key] : '',
-    ]),
-  );
+  return { options, crons: config.worker.crons, fromEnv, fromDevVars: config.devVars ? fromDevVars : [] };
 }

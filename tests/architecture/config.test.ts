@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { readWranglerConfig } from '../../src/cli/worker-options.js';
+import { readWranglerConfig } from '../../src/cli/wrangler-config.js';
 import { ConfigError, configOf, SECRETS, VARS } from '../../src/config/vars.js';
 import { ROOT } from './import-graph.js';
 

@@ -1,27 +1,47 @@
 /**
  * The local runtime's own D1 migrations (src/cli/local-migrations.ts) keep wrangler's books: every file
- * of migrations/ is applied once, in order, and `wrangler d1 migrations apply --local` on the same state
- * afterwards finds nothing to apply (same table, same names), so a state made by either serves the other.
+ * of migrations/ is applied once, in order, on the runtime's D1 state (the same database the Worker's
+ * options name), and `wrangler d1 migrations apply --local` on the same state afterwards finds nothing to
+ * apply (same table, same names, same database), so a state made by either serves the other. A failing
+ * migration is named, and the ones before it stay applied.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyLocalMigrations } from '../../src/cli/local-migrations.js';
+import type { D1Batch, D1Migrations } from '../../src/cli/local-migrations.js';
+import { applyMigrations, d1BatchOver, d1OnlyOptions } from '../../src/cli/local-migrations.js';
 import { REPO_ROOT, WRANGLER_ENV } from '../../src/cli/local-stack.js';
+import type { WorkerSetup } from '../../src/cli/worker-options.js';
+import { Miniflare } from '../../src/cli/worker-options.js';
+import { readWorkerSetup } from '../../src/cli/wrangler-config.js';
 
 const CONFIG = join(REPO_ROOT, 'wrangler.toml');
 
-describe('applyLocalMigrations', { timeout: 60_000 }, () => {
+/** A D1-only instance on `persistTo`, as the runtime starts one before its Worker. */
+async function withD1<T>(setup: WorkerSetup, persistTo: string, use: (batch: D1Batch) => Promise<T>): Promise<T> {
+  const mf = new Miniflare(d1OnlyOptions({ ...setup.workerOptions, defaultPersistRoot: join(persistTo, 'v3') }));
+  try {
+    return await use(d1BatchOver(await mf.ready));
+  } finally {
+    await mf.dispose();
+  }
+}
+
+describe('applyMigrations', { timeout: 60_000 }, () => {
   it('applies each migration once, in order, and wrangler then finds nothing to apply', async () => {
+    const setup = readWorkerSetup(CONFIG);
     const persistTo = join(mkdtempSync(join(tmpdir(), 'tribunal-migrations-')), 'state');
     const files = readdirSync(join(REPO_ROOT, 'migrations'))
       .filter((f) => f.endsWith('.sql'))
       .sort();
     expect(files.length).toBeGreaterThan(0);
-    expect(await applyLocalMigrations(CONFIG, persistTo)).toEqual(files);
-    expect(await applyLocalMigrations(CONFIG, persistTo)).toEqual([]);
+    const applied = await withD1(setup, persistTo, async (batch) => [
+      await applyMigrations(batch, setup.d1),
+      await applyMigrations(batch, setup.d1),
+    ]);
+    expect(applied).toEqual([files, []]);
 
     const output = await new Promise<string>((resolve, reject) => {
       execFile(
@@ -35,5 +55,29 @@ describe('applyLocalMigrations', { timeout: 60_000 }, () => {
       );
     });
     expect(output).toContain('No migrations to apply');
+  });
+
+  it('names the migration that failed and keeps the ones before it', async () => {
+    const setup = readWorkerSetup(CONFIG);
+    const persistTo = join(mkdtempSync(join(tmpdir(), 'tribunal-migrations-')), 'state');
+    const broken: D1Migrations[] = [
+      {
+        binding: 'DB',
+        table: 'd1_migrations',
+        migrations: [
+          { name: '0001_ok.sql', statements: ['CREATE TABLE ok (id INTEGER)'] },
+          { name: '0002_broken.sql', statements: ['CREATE TABLE nope (id INTEGER)', 'INSERT INTO missing VALUES (1)'] },
+        ],
+      },
+    ];
+    await withD1(setup, persistTo, async (batch) => {
+      await expect(applyMigrations(batch, broken)).rejects.toThrow(/^D1 migration 0002_broken\.sql failed: .*missing/);
+      const names = async (q: string) => ((await batch('DB', [q]))[0] ?? []).map((r) => String(r.name));
+      expect(await names('SELECT name FROM d1_migrations ORDER BY id')).toEqual(['0001_ok.sql']);
+      // One transaction per migration: the failed one left no table behind.
+      expect(await names("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('ok', 'nope')")).toEqual([
+        'ok',
+      ]);
+    });
   });
 });

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { LogLevel } from 'miniflare';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RuntimeConfig } from '../../src/cli/worker-options.js';
-import { bindingsOverDevVars, localEntryModule, miniflareOptionsOf } from '../../src/cli/worker-options.js';
+import { localEntryModule, miniflareOptionsOf } from '../../src/cli/worker-options.js';
+import { bindingsOverDevVars, readWorkerSetup } from '../../src/cli/wrangler-config.js';
 
 const DIGEST = 'a'.repeat(64);
 
@@ -26,6 +27,7 @@ function projectWithDevVars(): string {
 function config(configPath: string, over: Partial<RuntimeConfig> = {}): RuntimeConfig {
   return {
     configPath,
+    worker: readWorkerSetup(configPath),
     scriptPath: '/tmp/x/index.js',
     persistTo: '/tmp/state',
     host: '127.0.0.1',
@@ -83,15 +85,22 @@ describe('bindings of the local runtime', () => {
       queueConsumers: {
         'tribunal-jobs': { maxBatchSize: 100, maxBatchTimeout: 60, deadLetterQueue: 'tribunal-jobs-dlq' },
       },
-      // The bundle behind the local entry module (keep-alive connections survive early answers).
-      script: localEntryModule('index.js'),
-      scriptPath: '/tmp/x/__local-entry.mjs',
+      // The bundle behind the local entry module (keep-alive connections survive early answers), both
+      // listed so Miniflare does not parse the bundle to find them.
+      modules: [
+        { type: 'ESModule', path: '/tmp/x/__local-entry.mjs', contents: localEntryModule('index.js') },
+        { type: 'ESModule', path: '/tmp/x/index.js' },
+      ],
       modulesRoot: '/tmp/x',
       defaultPersistRoot: '/tmp/state/v3',
       cf: false,
       unsafeTriggerHandlers: true,
     });
+    expect(options).not.toHaveProperty('modulesRules');
     expect(crons).toEqual(['* * * * *']);
+    // Handed to the runtime child over IPC and to the e2e tests through inject(): plain data only.
+    const setup = readWorkerSetup('wrangler.toml');
+    expect(JSON.parse(JSON.stringify(setup))).toEqual(setup);
     // Miniflare's request lines are info lines: quiet unless asked for (npm start --log-requests).
     const levelOf = (logRequests: boolean) =>
       (miniflareOptionsOf(config('wrangler.toml', { logRequests })).options.log as { level: number }).level;

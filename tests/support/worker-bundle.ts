@@ -1,25 +1,27 @@
 /**
  * Global setup of the e2e project: bundles the Worker once (`wrangler deploy --dry-run`, as every local
- * stack would) and provides the bundle's entry as `inject('workerBundle')`, so each stack a test starts
- * serves it instead of bundling again (`startLocalStack({ bundle })`). `npm start`, run as a developer
- * runs it (tests/cli/e2e/start.test.ts), still bundles on its own.
+ * stack would) and reads wrangler.toml once (through wrangler, as every stack would), and provides both as
+ * `inject('worker')`, so each stack a test starts serves that bundle from that reading instead of making
+ * its own (`startLocalStack({ worker })`). `npm start` and the runner's own stack, run as a developer
+ * runs them (tests/cli/e2e/start.test.ts, meta-eval.test.ts), still bundle and read on their own.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { buildWorker } from '../../src/cli/local-stack.js';
+import type { PreparedWorker } from '../../src/cli/local-stack.js';
+import { prepareWorker } from '../../src/cli/local-stack.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** Entry module of the Worker bundle every e2e stack serves. */
-    workerBundle: string;
+    /** The Worker bundle every e2e stack serves, and wrangler.toml as read for it. */
+    worker: PreparedWorker;
   }
 }
 
 export default async function setup(project: TestProject): Promise<() => void> {
   const dir = mkdtempSync(join(tmpdir(), 'tribunal-e2e-bundle-'));
-  project.provide('workerBundle', await buildWorker(dir));
+  project.provide('worker', await prepareWorker(dir));
   return () => {
     rmSync(dir, { recursive: true, force: true });
   };

@@ -109,7 +109,7 @@ export function useViewerStack(rig: ViewerRig, name: string, secrets?: Record<st
       llmModel: 'mock-judge',
       crons: false,
       ...(secrets ? { secrets } : {}),
-      bundle: inject('workerBundle'),
+      worker: inject('worker'),
     });
   }, 120_000);
   afterAll(async () => {

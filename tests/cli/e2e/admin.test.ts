@@ -40,7 +40,7 @@ describe('ADMIN_TOKEN on the local stack', () => {
       persistTo: join(mkdtempSync(join(tmpdir(), 'tribunal-admin-')), 'state'),
       secrets: { ADMIN_TOKEN },
       crons: false,
-      bundle: inject('workerBundle'),
+      worker: inject('worker'),
     });
     const { url } = stack;
     expect((await fetch(`${url}/v1/methods`)).status).toBe(401);

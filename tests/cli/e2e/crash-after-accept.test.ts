@@ -50,7 +50,7 @@ describe('a crash right after accepting evaluations', () => {
       vars: { STALL_SECONDS: '1', FAST_START: 'false' },
       crons: { everyMs: 1_000 },
       queueConsumers: { 'tribunal-jobs': { maxBatchSize: 100, maxBatchTimeout: 60 } },
-      bundle: inject('workerBundle'),
+      worker: inject('worker'),
     };
     stack = await startLocalStack(options);
     const first = stack;

@@ -45,7 +45,7 @@ beforeAll(async () => {
     // The failing run's calls each wait out 4 backoffs before giving up (0.5-8 s apart as deployed): short
     // here, their number as deployed.
     vars: { LLM_RETRY_BASE_MS: '20' },
-    bundle: inject('workerBundle'),
+    worker: inject('worker'),
   });
   run = await runMetaEval({
     dataset: 'faireval',

@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { LocalStack } from '../../../src/cli/local-stack.js';
 import { REPO_ROOT, startLocalStack } from '../../../src/cli/local-stack.js';
 import { freePort } from '../../../src/cli/ports.js';
@@ -66,6 +66,8 @@ beforeAll(async () => {
     crons: false,
     // As npm start sets it.
     vars: { WEBHOOK_ALLOW_LOOPBACK: 'true' },
+    // The bundle npm start would make, made once for the e2e project.
+    worker: inject('worker'),
   });
 }, 180_000);
 

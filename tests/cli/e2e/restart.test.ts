@@ -59,7 +59,7 @@ describe('a restart of the local runtime mid-debate', () => {
       llmBaseUrl: mock.baseUrl,
       llmApiKey: 'local',
       llmModel: 'mock-judge',
-      bundle: inject('workerBundle'),
+      worker: inject('worker'),
     };
     stack = await startLocalStack(options);
     const r = await fetch(`${stack.url}/v1/evaluations`, {

@@ -84,6 +84,9 @@ describe('npm start', () => {
       API_KEYS: digest,
       MOCK_LLM_PORT: String(mockPort),
       LOG_LEVEL: '',
+      // A wrangler.toml var from the environment, as a developer sets one: the failing evaluation below
+      // waits out its 4 backoffs in ~0.2 s instead of ~4 s (their number as deployed).
+      LLM_RETRY_BASE_MS: '20',
     });
     await untilRunning(run);
   });
@@ -93,6 +96,7 @@ describe('npm start', () => {
   it('passes API_KEYS to the Worker; the runner with --token gets through, without it is refused before any item', async () => {
     expect(run.output()).toContain('API_KEYS from the environment (1): /v1 requires "Authorization: Bearer <token>".');
     expect(run.output()).toContain(`mock LLM at http://127.0.0.1:${mockPort}/v1`);
+    expect(run.output()).toContain('From the environment: LLM_RETRY_BASE_MS.');
     expect((await fetch(`${url}/v1/methods`)).status).toBe(401);
     expect((await fetch(`${url}/v1/methods`, { headers: auth })).status).toBe(200);
 

@@ -116,7 +116,7 @@ beforeAll(async () => {
     port: 0,
     mockPort: 0,
     persistTo: join(dir, 'state'),
-    bundle: inject('workerBundle'),
+    worker: inject('worker'),
   });
   const build = await run(process.execPath, [
     join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),

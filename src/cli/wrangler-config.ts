@@ -1,0 +1,102 @@
+/**
+ * @module
+ * wrangler.toml read through wrangler's own API (`unstable_readConfig`,
+ * `unstable_getMiniflareWorkerOptions`, `unstable_getVarsForDev`, `unstable_splitSqlQuery`), so nothing is
+ * configured twice: into {@link WorkerSetup}, the plain data the local runtime starts from, and into the
+ * bindings that undo a developer's `.dev.vars` for the vitest pool. Importing wrangler costs about 1.3
+ * CPU-s, so this is read once per process that starts stacks (or once for all the e2e tests), never in
+ * the runtime child. Node only.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import * as wranglerApi from 'wrangler';
+import type { D1Migrations } from './local-migrations.js';
+import type { WorkerSetup } from './worker-options.js';
+
+/** The part of wrangler's config read here (its own type names a package wrangler bundles, so it does not resolve). */
+export interface WranglerConfigView {
+  name?: string;
+  compatibility_date?: string;
+  vars: Record<string, unknown>;
+  triggers: { crons?: string[] };
+  queues: { consumers?: { queue: string }[] };
+  d1_databases: { binding: string; migrations_dir?: string; migrations_table?: string }[];
+}
+
+/** wrangler's config reader, typed as used here. */
+export const readWranglerConfig = wranglerApi.unstable_readConfig as unknown as (args: {
+  config: string;
+}) => WranglerConfigView;
+
+/** wrangler's translation of wrangler.toml into Miniflare worker options (script excluded). */
+const workerOptionsOf = wranglerApi.unstable_getMiniflareWorkerOptions as unknown as (configPath: string) => {
+  workerOptions: WorkerSetup['workerOptions'];
+};
+
+/** The keys wrangler would add from `.dev.vars` / `.env` next to `configPath` (values unused). */
+const devVarsOf = wranglerApi.unstable_getVarsForDev as unknown as (
+  configPath: string,
+  envFiles: undefined,
+  vars: Record<string, never>,
+  env: undefined,
+  silent: boolean,
+) => Record<string, unknown>;
+
+/** The `.sql` files of a migrations folder, in wrangler's order (by number, then name); none without the folder. */
+function migrationFiles(dir: string): string[] {
+  const numberOf = (name: string) => parseInt(name.split('_')[0] ?? '', 10);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.sql'))
+    .sort()
+    .sort((a, b) => numberOf(a) - numberOf(b));
+}
+
+/** Each D1 database of `config` (read from `configPath`) with its migrations, split as wrangler splits them. */
+function d1MigrationsOf(configPath: string, config: WranglerConfigView): D1Migrations[] {
+  return config.d1_databases.map((d) => {
+    const dir = resolve(dirname(configPath), d.migrations_dir ?? 'migrations');
+    return {
+      binding: d.binding,
+      table: d.migrations_table ?? 'd1_migrations',
+      migrations: migrationFiles(dir).map((name) => ({
+        name,
+        statements: wranglerApi.unstable_splitSqlQuery(readFileSync(join(dir, name), 'utf8')),
+      })),
+    };
+  });
+}
+
+/** wrangler.toml at `configPath` (and the `.dev.vars` / `.env` beside it) as the local runtime starts from it. */
+export function readWorkerSetup(configPath: string): WorkerSetup {
+  const config = readWranglerConfig({ config: configPath });
+  return {
+    name: config.name ?? 'worker',
+    workerOptions: workerOptionsOf(configPath).workerOptions,
+    vars: config.vars,
+    crons: config.triggers.crons ?? [],
+    // Silently: wrangler would otherwise print which file it read.
+    devVarKeys: Object.keys(devVarsOf(configPath, undefined, {}, undefined, true)),
+    d1: d1MigrationsOf(configPath, config),
+  };
+}
+
+/** wrangler.toml's D1 migrations, read and split, for `applyMigrations` (./local-migrations.ts). */
+export function readD1Migrations(configPath: string): D1Migrations[] {
+  return d1MigrationsOf(configPath, readWranglerConfig({ config: configPath }));
+}
+
+/**
+ * Bindings that undo a developer's `.dev.vars` / `.env` next to `configPath`: each key found there set
+ * back to its wrangler.toml value, or to '' when wrangler.toml does not declare it (a secret). For the
+ * vitest pool, which reads `.dev.vars` through wrangler and merges its own bindings over them.
+ */
+export function bindingsOverDevVars(configPath: string): Record<string, unknown> {
+  const declared = readWranglerConfig({ config: configPath }).vars;
+  return Object.fromEntries(
+    Object.keys(devVarsOf(configPath, undefined, {}, undefined, true)).map((key) => [
+      key,
+      key in declared ? declared[key] : '',
+    ]),
+  );
+}
