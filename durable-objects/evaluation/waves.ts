@@ -20,6 +20,7 @@ import { decide, placeCall } from '../../src/waves/item.js';
 import type { WaveCall, WaveResult } from '../../src/waves/rpc.js';
 import type { Admission } from '../../src/engine/pool.js';
 import type { CachedEvaluation, EvaluationInstance } from './instance.js';
+import type { PendingRow } from './pending.js';
 import { PendingCalls } from './pending.js';
 
 /**
@@ -39,6 +40,8 @@ export interface WaveHooks {
 /** The batch tier of one instance. */
 export class ItemWaves {
   private settings: LlmSettings | null = null;
+  /** One function for the instance's life: the engine answers `readyCalls` from memory for the same one. */
+  private supportsN: ((call: { provider?: string | undefined }) => boolean) | null = null;
 
   constructor(
     private readonly instance: EvaluationInstance,
@@ -65,7 +68,8 @@ export class ItemWaves {
   private outstanding(evaluation: CachedEvaluation): Map<string, LlmCallRequest> {
     const engine = evaluation.engine;
     if (!engine) return new Map();
-    const supportsN = supportsNOf(this.llmSettings());
+    this.supportsN ??= supportsNOf(this.llmSettings());
+    const supportsN = this.supportsN;
     return new Map(readyCalls(engine.method, engine.state, { supportsN }).map((r) => [r.id, r]));
   }
 
@@ -84,8 +88,11 @@ export class ItemWaves {
     const admit = ready.size > 0 ? await this.hooks.admission(evaluation) : null;
     const held: LlmCallRequest[] = [];
     const fresh: LlmCallRequest[] = [];
+    // Read once: nothing below changes a row it reads again (a refusal settles only its own call).
+    const rows = new Map<string, PendingRow | null>();
     for (const r of ready.values()) {
       const row = pending.get(r.id);
+      rows.set(r.id, row);
       // A call past its tries in waves goes synchronously (`syncCalls`), not in a wave.
       if (row?.sync === 1) continue;
       (row?.wave != null ? held : fresh).push(r);
@@ -94,7 +101,7 @@ export class ItemWaves {
     let refused = false;
     const now = Date.now();
     for (const r of [...held, ...fresh]) {
-      const row = pending.get(r.id);
+      const row = rows.get(r.id) ?? null;
       const isHeld = row?.wave != null;
       if (!isHeld && admit) {
         const a = admit(r, held);

@@ -1,7 +1,7 @@
 /**
  * @module
  * `npm run mock-llm -- [--port 8788] [--host 127.0.0.1] [--mode judge|scripted] [--latency 100 | 50-300]
- * [--batch-turnaround MS] [--batch-failure-rate P] [--batch-expiry-rate P] [--batch-upload-loss-rate P] [--flex-refusal-rate P]
+ * [--batch-turnaround MS] [--batch-failure-rate P] [--batch-expiry-rate P] [--batch-upload-loss-rate P] [--batch-create-loss-rate P] [--flex-refusal-rate P]
  * [--flex-unsupported M1,M2] [--seed S]`
  * Starts the mock OpenAI-compatible server and prints its base URL (for `LLM_BASE_URL`).
  */
@@ -15,6 +15,7 @@ import { startMockServer } from '../mock-llm/node.js';
 export const MOCK_LLM_CLI = {
   usage: `usage: npm run mock-llm -- [--port 8788] [--host 127.0.0.1] [--mode judge|scripted] [--latency MS | MIN-MAX]
          [--batch-turnaround MS] [--batch-failure-rate P] [--batch-expiry-rate P] [--batch-upload-loss-rate P]
+         [--batch-create-loss-rate P]
          [--flex-refusal-rate P] [--flex-unsupported MODEL,...] [--seed S]
 
 Serves the bundled OpenAI-compatible mock (/v1/chat/completions, /v1/models, /v1/files, /v1/batches) until
@@ -29,6 +30,8 @@ Ctrl+C.
   --batch-expiry-rate P   share of batch lines that expire (batch_expired), 0-1 (default 0)
   --batch-upload-loss-rate P
                           share of file uploads stored and then answered with a 500, 0-1 (default 0)
+  --batch-create-loss-rate P
+                          share of batch creations made and then answered with a 500, 0-1 (default 0)
   --flex-refusal-rate P   share of service_tier "flex" requests refused with 429 resource_unavailable (default 0)
   --flex-unsupported M    comma-separated model names that refuse flex with a 400 (default none)
   --seed S                seed of the batch and flex draws (default none)
@@ -44,6 +47,7 @@ Per-request controls go in the model name, e.g. mock-judge?latency=250&fail=429:
     'batch-failure-rate': { type: 'string' },
     'batch-expiry-rate': { type: 'string' },
     'batch-upload-loss-rate': { type: 'string' },
+    'batch-create-loss-rate': { type: 'string' },
     'flex-refusal-rate': { type: 'string' },
     'flex-unsupported': { type: 'string' },
     seed: { type: 'string' },
@@ -81,6 +85,7 @@ async function main(values: CliValues<typeof MOCK_LLM_CLI.options>): Promise<und
   const lineFailureRate = rateOption(values['batch-failure-rate'], 'batch-failure-rate');
   const lineExpiryRate = rateOption(values['batch-expiry-rate'], 'batch-expiry-rate');
   const uploadLossRate = rateOption(values['batch-upload-loss-rate'], 'batch-upload-loss-rate');
+  const createLossRate = rateOption(values['batch-create-loss-rate'], 'batch-create-loss-rate');
   const refusalRate = rateOption(values['flex-refusal-rate'], 'flex-refusal-rate');
   const unsupported = values['flex-unsupported']
     ?.split(',')
@@ -99,6 +104,7 @@ async function main(values: CliValues<typeof MOCK_LLM_CLI.options>): Promise<und
         ...(lineFailureRate !== undefined ? { lineFailureRate } : {}),
         ...(lineExpiryRate !== undefined ? { lineExpiryRate } : {}),
         ...(uploadLossRate !== undefined ? { uploadLossRate } : {}),
+        ...(createLossRate !== undefined ? { createLossRate } : {}),
         ...(seed !== undefined ? { seed } : {}),
       },
       flex: {

@@ -231,10 +231,42 @@ export function samplesOf(method: AnyMethod, state: EngineState, requestId: stri
 }
 
 /**
+ * What {@link readyCalls} and {@link outcome} answered for a state, by state object. A state is a value: every
+ * function here returns a new object for a changed state and never changes one it was given, so the answer for
+ * an object never changes. Drivers ask both several times per result on the same state (is it over? which call
+ * is this? what goes next?), and each answer steps every order's method, building its prompts. Weak: a state
+ * no longer referenced takes its answers with it.
+ */
+interface Answers {
+  outcome?: { method: AnyMethod; value: Outcome | null };
+  ready?: { method: AnyMethod; supportsN: ReadyOptions['supportsN']; value: readonly LlmCallRequest[] };
+}
+const answers = new WeakMap<EngineState, Answers>();
+
+function answersOf(state: EngineState): Answers {
+  let a = answers.get(state);
+  if (!a) {
+    a = {};
+    answers.set(state, a);
+  }
+  return a;
+}
+
+/**
  * LLM calls that can run now. Empty when the evaluation is finished or failed. Samples of one prompt go as
  * one request with `n` only where `options.supportsN` says the provider takes it; else each is its own call.
+ * Remembered per state object (and method and `supportsN` function): pass the same function to be answered
+ * from memory. The requests are shared between answers: read them, never change them.
  */
 export function readyCalls(method: AnyMethod, state: EngineState, options: ReadyOptions = {}): LlmCallRequest[] {
+  const a = answersOf(state);
+  if (a.ready?.method === method && a.ready.supportsN === options.supportsN) return [...a.ready.value];
+  const value = computeReadyCalls(method, state, options);
+  a.ready = { method, supportsN: options.supportsN, value };
+  return [...value];
+}
+
+function computeReadyCalls(method: AnyMethod, state: EngineState, options: ReadyOptions): LlmCallRequest[] {
   if (state.failure) return [];
   if (method.applyRaw) return nestedCalls(method, state);
   return plannedRequests(method, state, options.supportsN ?? NO_PROVIDER).map(({ lead: { spec, fullId }, members }) => {
@@ -435,8 +467,19 @@ type Combined = Pick<MethodVerdict, 'winner' | 'scores' | 'score' | 'votes' | 'c
   flip: boolean | null;
 } & Partial<Pick<Verdict, 'aspects' | 'overall' | 'spread'>>;
 
-/** The verdict or failure, or null while calls remain. */
+/**
+ * The verdict or failure, or null while calls remain. Remembered per state object (and method), as
+ * {@link readyCalls} is: the verdict is shared between answers, read it, never change it.
+ */
 export function outcome(method: AnyMethod, state: EngineState): Outcome | null {
+  const a = answersOf(state);
+  if (a.outcome?.method === method) return a.outcome.value;
+  const value = computeOutcome(method, state);
+  a.outcome = { method, value };
+  return value;
+}
+
+function computeOutcome(method: AnyMethod, state: EngineState): Outcome | null {
   if (state.failure) return { status: 'failed', error: state.failure };
   const verdicts: MethodVerdict[] = [];
   const cut: Record<string, Record<string, unknown>> = {};

@@ -10,6 +10,7 @@ import type { LineAnswerer, MockBatchOptions, MockBatchStore } from './batches.j
 import { batchNotFound } from './batches.js';
 import type { MockFileStore } from './files.js';
 import { apiError, listPage } from './files.js';
+import { unitFromHash } from '../llm/hash53.js';
 
 /** The endpoints OpenAI's Batch API takes; the mock runs `/v1/chat/completions` only. */
 const ENDPOINTS = ['/v1/responses', '/v1/chat/completions', '/v1/embeddings', '/v1/completions', '/v1/moderations'];
@@ -72,6 +73,14 @@ async function createRoute(
     nowMs,
     options,
   );
+  if (unitFromHash(`${options.seed ?? ''}\u0000${batch.id}\u0000create-loss`) < (options.createLossRate ?? 0))
+    return apiError({
+      status: 500,
+      message: 'The server had an error while processing your request (mock create fault: the batch was created).',
+      type: 'server_error',
+      param: null,
+      code: null,
+    });
   return Response.json(batch);
 }
 

@@ -22,7 +22,8 @@
  *   {code: "batch_expired", message}`. Both files list lines in a seeded shuffle, never in input order:
  *   consumers must match by `custom_id`. `output_file_id` / `error_file_id` are set only when that file has
  *   lines. `request_counts.failed` counts error-file lines (expired ones included).
- * - Faults: `uploadLossRate` (an upload stored, its answer a 500: `files.ts`);
+ * - Faults: `uploadLossRate` (an upload stored, its answer a 500: `files.ts`); `createLossRate` (a batch
+ *   created, its answer a 500: only a lookup by metadata finds it, a blind retry runs the lines twice);
  *   per-line faults: `lineFailureRate` (a 500 `server_error` line) and `lineExpiryRate` (`batch_expired`),
  *   drawn from a hash of (seed, custom_id, how many times that line was submitted), so a line resubmitted in a
  *   later batch draws again. The model name's fault controls (`fail=500:1`, …) apply as on the sync path.
@@ -48,6 +49,11 @@ export interface MockBatchOptions extends MockFileOptions {
   cancelMs?: number;
   /** Share of lines answered with a 500 `server_error` in the error file, 0-1. Default 0. */
   lineFailureRate?: number;
+  /**
+   * Share of batch creations that create the batch and then answer a 500 (the answer lost), 0-1, drawn per
+   * creation from (seed, batch id). Default 0.
+   */
+  createLossRate?: number;
   /** Share of lines that expire (`batch_expired` in the error file; the batch ends `expired`), 0-1. Default 0. */
   lineExpiryRate?: number;
   /** Seed of the per-line draws, finishing times and output order (and of the upload losses). Default ''. */

@@ -4,7 +4,7 @@
  * one per (group, provider, model). Items register their ready calls; a wave closes (see {@link WaveTimings});
  * its lines are split into files by `planBatchFiles`; each file goes `planned → uploaded → submitted →
  * delivered`, each step stored before the next begins, so a coordinator that restarts mid-way neither uploads
- * nor submits twice (`findBatch` by the part's metadata before creating); a submitted batch is polled with
+ * nor submits twice (`findBatch` by the part's metadata before creating again, once a creation was tried); a submitted batch is polled with
  * backoff; at a terminal status its output and error files are streamed and each outcome goes to its item,
  * matched by `custom_id`, never by order. Lines the batch never answered (a failed or cancelled batch) go back
  * as retryable failures. The items decide retries (the next wave) and store results idempotently.
@@ -294,13 +294,19 @@ export class WaveCoordinator {
     }
     if (p.state === 'uploaded' && p.file_id !== null) {
       const key = this.partKey(p);
-      // A creation whose answer was lost left a batch behind: find it before creating another.
-      const found = await this.deps.client().findBatch((b) => b.metadata?.[WAVE_METADATA_KEY] === key);
-      if (!found.ok) {
-        this.retryLater(p, found.error.message, t);
-        return;
+      let batch: Batch | null = null;
+      // A creation tried before may have left a batch behind (its answer lost): find it before creating another.
+      // Only then: the lookup pages through the account's batches, which a normal creation need not do.
+      if (this.store.wasCreateTried(p.wave, p.part)) {
+        const found = await this.deps.client().findBatch((b) => b.metadata?.[WAVE_METADATA_KEY] === key);
+        if (!found.ok) {
+          this.retryLater(p, found.error.message, t);
+          return;
+        }
+        batch = found.value;
+        if (batch)
+          log('info', 'wave.batch_found', { coordinator: this.name, wave: p.wave, part: p.part, batchId: batch.id });
       }
-      let batch: Batch | null = found.value;
       if (!batch && this.store.sentCount(p.wave, p.part) === 0) {
         // Every item of the part ended before it was submitted: nothing to run.
         this.store.setPart(p.wave, p.part, { state: 'delivered' });
@@ -309,6 +315,7 @@ export class WaveCoordinator {
         return;
       }
       if (!batch) {
+        this.store.createTried(p.wave, p.part, this.now());
         const made = await this.deps.client().createBatch(p.file_id, { [WAVE_METADATA_KEY]: key });
         if (!made.ok) {
           this.retryLater(p, made.error.message, t);

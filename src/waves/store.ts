@@ -12,6 +12,10 @@
  * - `upload_tries`: a part whose upload was tried, written BEFORE the request: an upload whose answer was lost
  *   (a reset, a 5xx after the file was stored, an eviction before `file_id` was stored) may have left a file at
  *   the provider, so the next try looks it up by its name and size before uploading again.
+ * - `create_tries`: a part whose batch creation was tried, written BEFORE the request, as `upload_tries`: a
+ *   creation whose answer was lost may have left a batch at the provider, so only then does the next try look
+ *   it up by the part's metadata (a listing of the account's batches) before creating; a normal creation lists
+ *   nothing.
  * - `meta`: the open wave's first and last registration, the waves so far, and `close_now`.
  */
 
@@ -27,6 +31,8 @@ export const WAVE_SCHEMA = [
      batch_id TEXT, submitted_at INTEGER, polls INTEGER NOT NULL DEFAULT 0, next_at INTEGER NOT NULL,
      cancel_sent INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (wave, part))`,
   `CREATE TABLE IF NOT EXISTS upload_tries (wave INTEGER NOT NULL, part INTEGER NOT NULL, at INTEGER NOT NULL,
+     PRIMARY KEY (wave, part))`,
+  `CREATE TABLE IF NOT EXISTS create_tries (wave INTEGER NOT NULL, part INTEGER NOT NULL, at INTEGER NOT NULL,
      PRIMARY KEY (wave, part))`,
   'INSERT OR IGNORE INTO meta (singleton, waves) VALUES (1, 0)',
 ] as const;
@@ -175,6 +181,16 @@ export class WaveStore {
   /** Whether an upload of the part was tried before (its answer may have been lost). */
   wasUploadTried(wave: number, part: number): boolean {
     return this.sql.exec('SELECT 1 FROM upload_tries WHERE wave = ? AND part = ?', wave, part).toArray().length > 0;
+  }
+
+  /** Notes that a part's batch creation is about to be tried (before the request goes out). */
+  createTried(wave: number, part: number, at: number): void {
+    this.sql.exec('INSERT OR IGNORE INTO create_tries (wave, part, at) VALUES (?, ?, ?)', wave, part, at);
+  }
+
+  /** Whether a batch creation for the part was tried before (its answer may have been lost). */
+  wasCreateTried(wave: number, part: number): boolean {
+    return this.sql.exec('SELECT 1 FROM create_tries WHERE wave = ? AND part = ?', wave, part).toArray().length > 0;
   }
 
   /** The lines of a part still awaited, in file order: a withdrawn call's line is not sent. */

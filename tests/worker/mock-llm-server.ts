@@ -11,10 +11,11 @@
  * - `PUT /_test/groups?seed=<seed>&size=<n>` makes the replies to that seed's requests go out in groups of
  *   `n`: each reply, once ready, is held until `n` replies are, then all of them are sent in the same tick
  *   (a wave of parallel calls gets its results together, however loaded the machine is).
- * - `PUT /_test/batch?turnaround=<ms>&failure=<p>&expiry=<p>&uploadLoss=<p>` sets the Batch API's turnaround
- *   and per-line failure and expiry rates for the batches created from then on, and the share of uploads whose
- *   answer is lost (defaults: {@link BATCH_DEFAULTS});
- *   `GET /_test/batch` answers `{ uploads }`: the `POST /files` requests seen so far;
+ * - `PUT /_test/batch?turnaround=<ms>&failure=<p>&expiry=<p>&uploadLoss=<p>&createLoss=<p>` sets the Batch API's
+ *   turnaround and per-line failure and expiry rates for the batches created from then on, and the shares of
+ *   uploads and of batch creations whose answer is lost (defaults: {@link BATCH_DEFAULTS});
+ *   `GET /_test/batch` answers `{ uploads, creates, lists }`: the `POST /files`, `POST /batches` and
+ *   `GET /batches` (the listing, not one batch) requests seen so far;
  * - `POST /_test/batch-lock` answers once the caller holds the Batch API (see `holdMockBatchApi` in
  *   ./helpers.ts), `DELETE /_test/batch-lock` lets the next one have it.
  */
@@ -47,7 +48,13 @@ async function seedOf(request: Request): Promise<{ seed: string; cacheKey: strin
 }
 
 /** The test mock's Batch API: a short turnaround, no faults. */
-export const BATCH_DEFAULTS = { turnaroundMs: 100, lineFailureRate: 0, lineExpiryRate: 0, uploadLossRate: 0 } as const;
+export const BATCH_DEFAULTS = {
+  turnaroundMs: 100,
+  lineFailureRate: 0,
+  lineExpiryRate: 0,
+  uploadLossRate: 0,
+  createLossRate: 0,
+} as const;
 
 /** Starts the mock on a free port of 127.0.0.1. */
 export async function startTestMockServer(): Promise<TestMockServer> {
@@ -70,6 +77,8 @@ export async function startTestMockServer(): Promise<TestMockServer> {
   // Read by the mock at each batch's creation: the route below changes it in place.
   const batch: MockBatchOptions = { ...BATCH_DEFAULTS };
   let uploads = 0;
+  let creates = 0;
+  let lists = 0;
   // The Batch API's settings and upload count belong to the mock, not to a seed, and the worker project's
   // two runtimes run files side by side: a file that uses them holds this lock (first come, first served).
   let batchLock: Promise<void> = Promise.resolve();
@@ -102,10 +111,15 @@ export async function startTestMockServer(): Promise<TestMockServer> {
           batch.lineFailureRate = Number(q.get('failure') ?? 0);
           batch.lineExpiryRate = Number(q.get('expiry') ?? 0);
           batch.uploadLossRate = Number(q.get('uploadLoss') ?? 0);
+          batch.createLossRate = Number(q.get('createLoss') ?? 0);
         }
-        return Response.json({ uploads, ...batch });
+        return Response.json({ uploads, creates, lists, ...batch });
       }
       if (request.method === 'POST' && url.pathname.endsWith('/files')) uploads += 1;
+      if (url.pathname.endsWith('/batches')) {
+        if (request.method === 'POST') creates += 1;
+        if (request.method === 'GET') lists += 1;
+      }
       if (url.pathname === '/_test/requests') {
         const seed = url.searchParams.get('seed') ?? '';
         return Response.json({ count: counts.get(seed) ?? 0 });

@@ -48,20 +48,26 @@ holdMockBatchApi();
 
 /** Sets the mock's Batch API for the batches created from now on; answers its upload count. */
 async function mockBatches(
-  o: { turnaround?: number; failure?: number; expiry?: number; uploadLoss?: number } = {},
+  o: { turnaround?: number; failure?: number; expiry?: number; uploadLoss?: number; createLoss?: number } = {},
 ): Promise<number> {
   const q = new URLSearchParams({
     turnaround: String(o.turnaround ?? BATCH_DEFAULTS.turnaroundMs),
     failure: String(o.failure ?? 0),
     expiry: String(o.expiry ?? 0),
     uploadLoss: String(o.uploadLoss ?? 0),
+    createLoss: String(o.createLoss ?? 0),
   });
   const r = await fetch(`${MOCK_ORIGIN}/_test/batch?${q.toString()}`, { method: 'PUT' });
   return (await r.json<{ uploads: number }>()).uploads;
 }
 
+/** The mock's Batch API requests so far: uploads, batch creations and listings of the account's batches. */
+async function batchApiCounts(): Promise<{ uploads: number; creates: number; lists: number }> {
+  return (await fetch(`${MOCK_ORIGIN}/_test/batch`)).json<{ uploads: number; creates: number; lists: number }>();
+}
+
 async function uploads(): Promise<number> {
-  return (await (await fetch(`${MOCK_ORIGIN}/_test/batch`)).json<{ uploads: number }>()).uploads;
+  return (await batchApiCounts()).uploads;
 }
 
 afterEach(async () => {
@@ -134,9 +140,10 @@ describe('the batch tier', () => {
       });
   });
 
-  it('dependent calls wait for their wave: a 3-call DEBATE chain takes 3 waves', async () => {
+  it('dependent calls wait for their wave: a 3-call DEBATE chain takes 3 waves, none of them listing batches', async () => {
     const seed = 'wave-chain';
     await stubbornCritic(seed);
+    const before = await batchApiCounts();
     const id = await startJob({
       ...LONG_DEBATE,
       config: { ...LONG_DEBATE.config, maxIterations: 1 },
@@ -149,6 +156,10 @@ describe('the batch tier', () => {
     expect(row.calls_done).toBe(3);
     const parts = await partsOf(coordinatorName(id, 'default', mockModel({ seed, mode: 'scripted', ns: seed })));
     expect(parts.map((p) => p.wave)).toEqual([1, 2, 3]);
+    // A creation is looked up among the account's batches only after a try whose answer was lost: none here.
+    const after = await batchApiCounts();
+    expect(after.creates - before.creates).toBe(3);
+    expect(after.lists - before.lists).toBe(0);
     // Each wave was submitted after the one before it delivered.
     for (let i = 1; i < parts.length; i++)
       expect(parts[i]!.submitted_at!).toBeGreaterThanOrEqual(parts[i - 1]!.submitted_at!);
@@ -361,7 +372,7 @@ describe('the batch tier', () => {
       if (!(o instanceof TestWaveCoordinatorDO)) throw new Error('WAVES does not run TestWaveCoordinatorDO');
       o.crashAfterUpload = true;
     });
-    const before = await uploads();
+    const before = await batchApiCounts();
     await evaluationStub(testEnv, id).start(id);
     await pollUntil(
       () => partsOf(name),
@@ -378,7 +389,10 @@ describe('the batch tier', () => {
     );
     const row = await waitForEnd(id);
     expect(row.status, row.error_message ?? '').toBe('succeeded');
-    expect(await uploads()).toBe(before + 1);
+    const after = await batchApiCounts();
+    expect(after.uploads).toBe(before.uploads + 1);
+    // The crash came before any creation was tried: the resumed step creates without looking for a batch.
+    expect([after.creates - before.creates, after.lists - before.lists]).toEqual([1, 0]);
     expect((await partsOf(name)).map((p) => p.state)).toEqual(['delivered']);
   });
 
@@ -394,6 +408,24 @@ describe('the batch tier', () => {
       20_000,
     );
     expect(seen.uploads).toBe(before + 1);
+    expect(seen.row?.status, seen.row?.error_message ?? '').toBe('succeeded');
+    expect((await partsOf(loneCoordinator(id, seed))).map((p) => p.state)).toEqual(['delivered']);
+  });
+
+  it("a batch creation whose answer was lost is found by the part's metadata, never created twice", async () => {
+    // Every creation makes its batch and answers a 500: only the lookup can get the wave out.
+    await mockBatches({ createLoss: 1 });
+    const before = await batchApiCounts();
+    const seed = 'wave-create-lost';
+    const id = await startJob({ preset: 'fastchat-pair', task: PAIRWISE, mock: { seed }, tier: 'batch' });
+    // Without the lookup each try creates again: stop at the second creation rather than wait for an end.
+    const seen = await pollUntil(
+      async () => ({ counts: await batchApiCounts(), row: await statusRow(id) }),
+      (s) => s.counts.creates > before.creates + 1 || (s.row !== null && isTerminal(s.row.status)),
+      20_000,
+    );
+    expect(seen.counts.creates).toBe(before.creates + 1);
+    expect(seen.counts.lists).toBeGreaterThan(before.lists);
     expect(seen.row?.status, seen.row?.error_message ?? '').toBe('succeeded');
     expect((await partsOf(loneCoordinator(id, seed))).map((p) => p.state)).toEqual(['delivered']);
   });
