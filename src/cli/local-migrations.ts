@@ -8,17 +8,7 @@
  * second Miniflare instance cost 1-1.5 CPU-s a start. The migrations come read and split beforehand
  * (./wrangler-config.ts `readD1Migrations`), so no wrangler import is needed here. Node only.
  */
-import type { MiniflareOptions } from './worker-options.js';
-
-/** One D1 database's migrations, as wrangler.toml declares them. */
-export interface D1Migrations {
-  /** The binding, e.g. `DB`. */
-  binding: string;
-  /** The table recording applied migrations (wrangler.toml `migrations_table`; default `d1_migrations`). */
-  table: string;
-  /** Every `.sql` file of the migrations folder, in wrangler's order, split into statements as wrangler splits them. */
-  migrations: { name: string; statements: string[] }[];
-}
+import type { D1Migrations, MiniflareOptions } from './worker-options.js';
 
 /**
  * Runs `statements` as one D1 batch (one transaction) on the database bound as `binding`; resolves to

@@ -9,7 +9,6 @@
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import type * as MiniflareModule from 'miniflare';
-import type { D1Migrations } from './local-migrations.js';
 
 /**
  * Miniflare options, loosely typed: miniflare's declarations are written against zod 3 and this project
@@ -32,6 +31,16 @@ export interface MiniflareInstance {
   getWorker(): Promise<{ scheduled(options: { cron: string; scheduledTime: Date }): Promise<{ outcome: string }> }>;
 }
 export const Miniflare = miniflareApi.Miniflare as unknown as new (options: MiniflareOptions) => MiniflareInstance;
+
+/** One D1 database's migrations, as wrangler.toml declares them. */
+export interface D1Migrations {
+  /** The binding, e.g. `DB`. */
+  binding: string;
+  /** The table recording applied migrations (wrangler.toml `migrations_table`; default `d1_migrations`). */
+  table: string;
+  /** Every `.sql` file of the migrations folder, in wrangler's order, split into statements as wrangler splits them. */
+  migrations: { name: string; statements: string[] }[];
+}
 
 /**
  * wrangler.toml as the local runtime needs it, read once through wrangler (./wrangler-config.ts) and

@@ -10,7 +10,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import * as wranglerApi from 'wrangler';
-import type { D1Migrations } from './local-migrations.js';
+import type { D1Migrations } from './worker-options.js';
 import type { WorkerSetup } from './worker-options.js';
 
 /** The part of wrangler's config read here (its own type names a package wrangler bundles, so it does not resolve). */
