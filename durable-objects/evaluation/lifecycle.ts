@@ -88,13 +88,9 @@ export class Lifecycle {
     return { status };
   }
 
-  /**
-   * After an end decided here: the final write now, or once the calls in flight are stored (the alarm's step;
-   * batch-tier calls in waves are withdrawn there first, and those whose lines may still run are awaited).
-   */
+  /** After an end decided here: the final write now, or once the calls in flight are stored. */
   private async afterEnd(evaluation: CachedEvaluation): Promise<void> {
-    if (this.instance.inFlight.size === 0 && this.instance.store.pending.waves().length === 0)
-      await this.final.finalize(evaluation);
+    if (this.instance.inFlight.size === 0) await this.final.finalize(evaluation);
     else await this.instance.ctx.storage.setAlarm(Date.now() + 1);
   }
 

@@ -112,15 +112,9 @@ export class PendingCalls {
       .map((r) => r.wave);
   }
 
-  /**
-   * Forgets the batch-tier registrations (the evaluation ended and withdrew them) but those of `keep`: calls
-   * whose lines may run at the provider all the same, whose outcomes are still to be stored.
-   */
-  forgetWaves(keep: readonly string[] = []): void {
-    this.sql.exec(
-      'DELETE FROM pending WHERE wave IS NOT NULL AND call_id NOT IN (SELECT value FROM json_each(?))',
-      JSON.stringify(keep),
-    );
+  /** Forgets every batch-tier registration (the evaluation ended and withdrew them). */
+  forgetWaves(): void {
+    this.sql.exec('DELETE FROM pending WHERE wave IS NOT NULL');
   }
 
   /** Forgets a call whose result is stored. */

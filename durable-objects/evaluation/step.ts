@@ -159,7 +159,7 @@ export class Stepper {
    */
   private async settled(evaluation: CachedEvaluation): Promise<boolean> {
     if (isTerminal(evaluation.meta.status)) {
-      if (evaluation.meta.tier === 'batch' && (await this.awaitingLines(evaluation))) return true;
+      if (evaluation.meta.tier === 'batch') await this.waves.withdraw(evaluation);
       if (evaluation.meta.finalized === 0 && this.instance.inFlight.size === 0) await this.final.finalize(evaluation);
       return true;
     }
@@ -171,26 +171,9 @@ export class Stepper {
     } else {
       this.instance.setTerminal(evaluation, 'failed', { ...done.error });
     }
-    // A failed call ends the evaluation with calls of it still in a wave: they are withdrawn, and those whose
-    // lines may run all the same are awaited before the final write.
-    if (evaluation.meta.tier === 'batch' && (await this.awaitingLines(evaluation))) return true;
+    // A failed call ends the evaluation with calls of it still in a wave: they are no longer awaited.
+    if (evaluation.meta.tier === 'batch') await this.waves.withdraw(evaluation);
     await this.final.finalize(evaluation);
-    return true;
-  }
-
-  /**
-   * An ended batch-tier evaluation withdraws its calls from their waves; true when some of their lines may run
-   * at the provider all the same (a cancelled batch keeps what finished). Their results are stored and billed
-   * as a synchronous call in flight at a cancel is, so the final write waits: the coordinator's delivery steps
-   * the object again, and a check every `BATCH_POLL_MIN_MS` asks the coordinators what is still to come (a
-   * part dropped before it ran delivers nothing).
-   */
-  private async awaitingLines(evaluation: CachedEvaluation): Promise<boolean> {
-    if ((await this.waves.withdraw(evaluation)) === 0) return false;
-    // Unless armed sooner: a delivery that came while the coordinators answered armed the next step at once.
-    const at = Date.now() + configOf(this.instance.env).BATCH_POLL_MIN_MS;
-    const armed = await this.instance.ctx.storage.getAlarm();
-    if (armed === null || armed > at) await this.instance.ctx.storage.setAlarm(at);
     return true;
   }
 

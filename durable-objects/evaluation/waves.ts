@@ -195,18 +195,18 @@ export class ItemWaves {
   }
 
   /**
-   * Tells every coordinator holding a call of this ended evaluation to drop it (and cancel an emptied batch).
-   * Lines already at the provider may run all the same (a batch's cancel keeps what finished): those calls stay
-   * awaited, and their results are stored and billed as a synchronous call in flight at a cancel is; the final
-   * write waits for them. Idempotent: asked again, each coordinator answers what is still to come.
-   * @returns how many calls are still awaited
+   * Tells every coordinator holding a call of this ended evaluation to drop it (and cancel an emptied batch),
+   * then forgets them: the final write does not wait for the provider. Lines already at the provider may run
+   * all the same (a batch's cancel keeps what finished, and the provider bills it); their outcomes arrive as
+   * stale and are not stored or billed to the tenant (`wave.unbilled_lines` counts them), because waiting for
+   * them could hold the final write, its webhook and an erase for the batch's whole window. Idempotent.
    */
-  async withdraw(evaluation: CachedEvaluation): Promise<number> {
+  async withdraw(evaluation: CachedEvaluation): Promise<void> {
     const pending = this.instance.store.pending;
-    const awaited: string[] = [];
+    let mayRun = 0;
     for (const name of pending.waves()) {
       try {
-        awaited.push(...(await this.coordinator(name).withdraw(name, evaluation.meta.id)));
+        mayRun += (await this.coordinator(name).withdraw(name, evaluation.meta.id)).length;
       } catch (e) {
         // The batch then runs to its end and its results are ignored: the cancel itself stands.
         log('warn', 'wave.withdraw_failed', {
@@ -216,8 +216,8 @@ export class ItemWaves {
         });
       }
     }
-    pending.forgetWaves(awaited);
-    return awaited.length;
+    if (mayRun > 0) log('info', 'wave.unbilled_lines', { evaluationId: evaluation.meta.id, lines: mayRun });
+    pending.forgetWaves();
   }
 
   private coordinator(name: string) {
