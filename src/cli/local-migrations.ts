@@ -6,7 +6,7 @@
  * instance serves D1 alone ({@link d1OnlyOptions}), the migrations go in over HTTP, then `setOptions`
  * swaps the Worker in (a workerd restart). wrangler's command starts seven workerd processes, and a
  * second Miniflare instance cost 1-1.5 CPU-s a start. The migrations come read and split beforehand
- * (./wrangler-config.ts `readD1Migrations`), so no wrangler import is needed here. Node only.
+ * (./wrangler-config.ts `readWorkerSetup`, each file's recording row included), so no wrangler import is needed here. Node only.
  */
 import type { D1Migrations, MiniflareOptions } from './worker-options.js';
 
@@ -81,7 +81,7 @@ export async function applyMigrations(batch: D1Batch, databases: readonly D1Migr
     const done = new Set(recorded.map((r) => String(r.name)));
     for (const { name, statements } of d.migrations.filter((m) => !done.has(m.name))) {
       try {
-        await batch(d.binding, [...statements, `INSERT INTO ${d.table} (name) values ('${name}');`]);
+        await batch(d.binding, statements);
       } catch (e) {
         throw new Error(`D1 migration ${name} failed: ${e instanceof Error ? e.message : String(e)}`);
       }

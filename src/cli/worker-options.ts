@@ -38,7 +38,7 @@ export interface D1Migrations {
   binding: string;
   /** The table recording applied migrations (wrangler.toml `migrations_table`; default `d1_migrations`). */
   table: string;
-  /** Every `.sql` file of the migrations folder, in wrangler's order, split into statements as wrangler splits them. */
+  /** Every `.sql` file of the migrations folder, in wrangler's order, split as wrangler splits it with its recording row appended. */
   migrations: { name: string; statements: string[] }[];
 }
 

@@ -10,8 +10,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import * as wranglerApi from 'wrangler';
-import type { D1Migrations } from './worker-options.js';
-import type { WorkerSetup } from './worker-options.js';
+import type { D1Migrations, WorkerSetup } from './worker-options.js';
 
 /** The part of wrangler's config read here (its own type names a package wrangler bundles, so it does not resolve). */
 export interface WranglerConfigView {
@@ -52,16 +51,29 @@ function migrationFiles(dir: string): string[] {
     .sort((a, b) => numberOf(a) - numberOf(b));
 }
 
+/**
+ * One migration file's statements as `wrangler d1 migrations apply` runs them: wrangler appends the row that
+ * records it to the file's text and then splits the whole, so a file whose last statement lacks its `;` fails
+ * the same way under both.
+ */
+export function migrationStatements(table: string, name: string, sql: string): string[] {
+  return wranglerApi.unstable_splitSqlQuery(`${sql}
+								INSERT INTO ${table} (name)
+								values ('${name}');
+						`);
+}
+
 /** Each D1 database of `config` (read from `configPath`) with its migrations, split as wrangler splits them. */
 function d1MigrationsOf(configPath: string, config: WranglerConfigView): D1Migrations[] {
   return config.d1_databases.map((d) => {
     const dir = resolve(dirname(configPath), d.migrations_dir ?? 'migrations');
+    const table = d.migrations_table ?? 'd1_migrations';
     return {
       binding: d.binding,
-      table: d.migrations_table ?? 'd1_migrations',
+      table,
       migrations: migrationFiles(dir).map((name) => ({
         name,
-        statements: wranglerApi.unstable_splitSqlQuery(readFileSync(join(dir, name), 'utf8')),
+        statements: migrationStatements(table, name, readFileSync(join(dir, name), 'utf8')),
       })),
     };
   });
@@ -79,11 +91,6 @@ export function readWorkerSetup(configPath: string): WorkerSetup {
     devVarKeys: Object.keys(devVarsOf(configPath, undefined, {}, undefined, true)),
     d1: d1MigrationsOf(configPath, config),
   };
-}
-
-/** wrangler.toml's D1 migrations, read and split, for `applyMigrations` (./local-migrations.ts). */
-export function readD1Migrations(configPath: string): D1Migrations[] {
-  return d1MigrationsOf(configPath, readWranglerConfig({ config: configPath }));
 }
 
 /**

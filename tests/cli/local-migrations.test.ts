@@ -16,7 +16,7 @@ import { applyMigrations, d1BatchOver, d1OnlyOptions } from '../../src/cli/local
 import { REPO_ROOT, WRANGLER_ENV } from '../../src/cli/local-stack.js';
 import type { WorkerSetup } from '../../src/cli/worker-options.js';
 import { Miniflare } from '../../src/cli/worker-options.js';
-import { readWorkerSetup } from '../../src/cli/wrangler-config.js';
+import { migrationStatements, readWorkerSetup } from '../../src/cli/wrangler-config.js';
 
 const CONFIG = join(REPO_ROOT, 'wrangler.toml');
 
@@ -66,8 +66,18 @@ describe('applyMigrations', { timeout: 60_000 }, () => {
         binding: 'DB',
         table: 'd1_migrations',
         migrations: [
-          { name: '0001_ok.sql', statements: ['CREATE TABLE ok (id INTEGER)'] },
-          { name: '0002_broken.sql', statements: ['CREATE TABLE nope (id INTEGER)', 'INSERT INTO missing VALUES (1)'] },
+          {
+            name: '0001_ok.sql',
+            statements: migrationStatements('d1_migrations', '0001_ok.sql', 'CREATE TABLE ok (id INTEGER);'),
+          },
+          {
+            name: '0002_broken.sql',
+            statements: migrationStatements(
+              'd1_migrations',
+              '0002_broken.sql',
+              'CREATE TABLE nope (id INTEGER);\nINSERT INTO missing VALUES (1);',
+            ),
+          },
         ],
       },
     ];
