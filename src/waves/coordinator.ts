@@ -255,7 +255,7 @@ export class WaveCoordinator {
   private async upload(p: PartRow, text: string): Promise<BatchApiResult<FileObject>> {
     const filename = `${this.partKey(p).replace(/[^A-Za-z0-9._-]/g, '-')}.jsonl`;
     const client = this.deps.client();
-    if (this.store.wasUploadTried(p.wave, p.part)) {
+    if (this.store.wasTried(p.wave, p.part, 'upload')) {
       const found = await client.findFile(filename, new TextEncoder().encode(text).byteLength);
       if (!found.ok) return found;
       if (found.value) {
@@ -268,7 +268,7 @@ export class WaveCoordinator {
         return { ok: true, value: found.value };
       }
     }
-    this.store.uploadTried(p.wave, p.part, this.now());
+    this.store.tried(p.wave, p.part, 'upload', this.now());
     return client.uploadFile(text, filename);
   }
 
@@ -297,7 +297,7 @@ export class WaveCoordinator {
       let batch: Batch | null = null;
       // A creation tried before may have left a batch behind (its answer lost): find it before creating another.
       // Only then: the lookup pages through the account's batches, which a normal creation need not do.
-      if (this.store.wasCreateTried(p.wave, p.part)) {
+      if (this.store.wasTried(p.wave, p.part, 'create')) {
         const found = await this.deps.client().findBatch((b) => b.metadata?.[WAVE_METADATA_KEY] === key);
         if (!found.ok) {
           this.retryLater(p, found.error.message, t);
@@ -315,7 +315,7 @@ export class WaveCoordinator {
         return;
       }
       if (!batch) {
-        this.store.createTried(p.wave, p.part, this.now());
+        this.store.tried(p.wave, p.part, 'create', this.now());
         const made = await this.deps.client().createBatch(p.file_id, { [WAVE_METADATA_KEY]: key });
         if (!made.ok) {
           this.retryLater(p, made.error.message, t);

@@ -9,15 +9,16 @@
  *   same call again with the next `attempt`.
  * - `parts`: one provider batch each (a wave is split into files by `planBatchFiles`): `planned` →
  *   `uploaded` (`file_id`) → `submitted` (`batch_id`) → `delivered`, each step written before the next begins.
- * - `upload_tries`: a part whose upload was tried, written BEFORE the request: an upload whose answer was lost
- *   (a reset, a 5xx after the file was stored, an eviction before `file_id` was stored) may have left a file at
- *   the provider, so the next try looks it up by its name and size before uploading again.
- * - `create_tries`: a part whose batch creation was tried, written BEFORE the request, as `upload_tries`: a
- *   creation whose answer was lost may have left a batch at the provider, so only then does the next try look
- *   it up by the part's metadata (a listing of the account's batches) before creating; a normal creation lists
- *   nothing.
+ * - `part_tries`: a part's step (`upload`, `create`) that was tried, written BEFORE the request: an upload whose
+ *   answer was lost (a reset, a 5xx after the file was stored, an eviction before `file_id` was stored) may
+ *   have left a file at the provider, so the next try looks it up by its name and size before uploading again;
+ *   a creation whose answer was lost may have left a batch, so only then does the next try look it up by the
+ *   part's metadata (a listing of the account's batches) before creating: a normal creation lists nothing.
  * - `meta`: the open wave's first and last registration, the waves so far, and `close_now`.
  */
+
+/** A part's provider request whose try is noted before it goes out (`part_tries`). */
+export type PartStep = 'upload' | 'create';
 
 /** The coordinator's schema; idempotent. */
 export const WAVE_SCHEMA = [
@@ -30,10 +31,8 @@ export const WAVE_SCHEMA = [
   `CREATE TABLE IF NOT EXISTS parts (wave INTEGER NOT NULL, part INTEGER NOT NULL, state TEXT NOT NULL, file_id TEXT,
      batch_id TEXT, submitted_at INTEGER, polls INTEGER NOT NULL DEFAULT 0, next_at INTEGER NOT NULL,
      cancel_sent INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (wave, part))`,
-  `CREATE TABLE IF NOT EXISTS upload_tries (wave INTEGER NOT NULL, part INTEGER NOT NULL, at INTEGER NOT NULL,
-     PRIMARY KEY (wave, part))`,
-  `CREATE TABLE IF NOT EXISTS create_tries (wave INTEGER NOT NULL, part INTEGER NOT NULL, at INTEGER NOT NULL,
-     PRIMARY KEY (wave, part))`,
+  `CREATE TABLE IF NOT EXISTS part_tries (wave INTEGER NOT NULL, part INTEGER NOT NULL, step TEXT NOT NULL,
+     at INTEGER NOT NULL, PRIMARY KEY (wave, part, step))`,
   'INSERT OR IGNORE INTO meta (singleton, waves) VALUES (1, 0)',
 ] as const;
 
@@ -173,24 +172,17 @@ export class WaveStore {
     );
   }
 
-  /** Notes that a part's upload is about to be tried (before the request goes out). */
-  uploadTried(wave: number, part: number, at: number): void {
-    this.sql.exec('INSERT OR IGNORE INTO upload_tries (wave, part, at) VALUES (?, ?, ?)', wave, part, at);
+  /** Notes that a part's `step` is about to be tried (before its request goes out). */
+  tried(wave: number, part: number, step: PartStep, at: number): void {
+    this.sql.exec('INSERT OR IGNORE INTO part_tries (wave, part, step, at) VALUES (?, ?, ?, ?)', wave, part, step, at);
   }
 
-  /** Whether an upload of the part was tried before (its answer may have been lost). */
-  wasUploadTried(wave: number, part: number): boolean {
-    return this.sql.exec('SELECT 1 FROM upload_tries WHERE wave = ? AND part = ?', wave, part).toArray().length > 0;
-  }
-
-  /** Notes that a part's batch creation is about to be tried (before the request goes out). */
-  createTried(wave: number, part: number, at: number): void {
-    this.sql.exec('INSERT OR IGNORE INTO create_tries (wave, part, at) VALUES (?, ?, ?)', wave, part, at);
-  }
-
-  /** Whether a batch creation for the part was tried before (its answer may have been lost). */
-  wasCreateTried(wave: number, part: number): boolean {
-    return this.sql.exec('SELECT 1 FROM create_tries WHERE wave = ? AND part = ?', wave, part).toArray().length > 0;
+  /** Whether the part's `step` was tried before (its answer may have been lost). */
+  wasTried(wave: number, part: number, step: PartStep): boolean {
+    return (
+      this.sql.exec('SELECT 1 FROM part_tries WHERE wave = ? AND part = ? AND step = ?', wave, part, step).toArray()
+        .length > 0
+    );
   }
 
   /** The lines of a part still awaited, in file order: a withdrawn call's line is not sent. */
@@ -244,7 +236,7 @@ export class WaveStore {
         `SELECT c.call_id FROM calls c JOIN parts p ON p.wave = c.wave AND p.part = c.part
          WHERE c.evaluation_id = ? AND c.state = 'withdrawn'
            AND (p.state IN ('uploaded', 'submitted')
-             OR (p.state = 'planned' AND EXISTS (SELECT 1 FROM upload_tries u WHERE u.wave = p.wave AND u.part = p.part)))
+             OR (p.state = 'planned' AND EXISTS (SELECT 1 FROM part_tries u WHERE u.wave = p.wave AND u.part = p.part AND u.step = 'upload')))
          ORDER BY c.rowid`,
         evaluationId,
       )
