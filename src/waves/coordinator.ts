@@ -4,24 +4,24 @@
  * one per (group, provider, model). Items register their ready calls; a wave closes (see {@link WaveTimings});
  * its lines are split into files by `planBatchFiles`; each file goes `planned → uploaded → submitted →
  * delivered`, each step stored before the next begins, so a coordinator that restarts mid-way neither uploads
- * nor submits twice (`findBatch` by the part's metadata before creating again, once a creation was tried); a submitted batch is polled with
- * backoff; at a terminal status its output and error files are streamed and each outcome goes to its item,
- * matched by `custom_id`, never by order. Lines the batch never answered (a failed or cancelled batch) go back
- * as retryable failures. The items decide retries (the next wave) and store results idempotently.
+ * nor submits twice (`findBatch` by the part's metadata before creating again, once a creation was tried); a
+ * submitted batch is polled with backoff; at a terminal status its files are handed over (./delivery.ts: each
+ * outcome to its item, matched by `custom_id`, never by order; lines the batch never answered as retryable
+ * failures). The items decide retries (the next wave) and store results idempotently.
  */
 import type { Batch } from 'openai/resources/batches';
 import type { FileObject } from 'openai/resources/files';
 import type { BatchApiResult, BatchClient } from '../llm/batch-client.js';
 import { isTerminalBatch } from '../llm/batch-client.js';
-import type { BatchLineOutcome } from '../llm/batch-lines.js';
 import { planBatchFiles } from '../llm/batch-files.js';
 import { customIdFor } from '../llm/custom-id.js';
 import type { BatchInputLine } from '../llm/request.js';
-import { log, messageOf } from '../log/log.js';
+import { log } from '../log/log.js';
 import type { WaveCall, WaveResult } from './rpc.js';
 import { parseCoordinatorName } from './rpc.js';
 import type { PartRow } from './store.js';
 import { WaveStore } from './store.js';
+import { collectPart } from './delivery.js';
 
 /** When waves close and how batches are polled (ms; `BATCH_WAVE_*`, `BATCH_POLL_*`). */
 export interface WaveTimings {
@@ -50,35 +50,6 @@ export interface CoordinatorDeps {
   /** How many items the group has (its batch's), or null when unknown: its first wave closes once all registered. */
   groupSize?: () => Promise<number | null>;
 }
-
-/** What one part's hand-over took, for its `wave.delivered` log line (counts; ms). */
-interface DeliveryFigures {
-  /** Outcomes handed to items. */
-  results: number;
-  /** RPCs to items (one per item per chunk). */
-  deliveries: number;
-  /** Next calls the items answered with (registered for the next wave). */
-  answered: number;
-  /** The slowest RPC to an item, ms. */
-  rpcMsMax: number;
-  /** The RPCs' summed time, ms (over {@link DELIVERY_LANES} side by side). */
-  rpcMsSum: number;
-  /** Opening the output and error files (the first bytes), ms. */
-  readMs: number;
-}
-
-/**
- * Results handed to items per RPC round: a wave's file is streamed, never held whole. 2,048: a file of up to
- * that many lines reaches each item in one RPC (the output file lists lines shuffled, so a smaller chunk splits
- * an item's results over several RPCs: 256 made ~300 RPCs for 200 items' 400 lines, and the hand-over is
- * CPU-bound on RPCs), while the chunk stays a few MB (a debate turn's outcome is a few KB).
- */
-const DELIVERY_CHUNK = 2048;
-/**
- * Items handed their results at once (RPCs in flight). More do not help where the hand-over is CPU-bound (64
- * lanes took as long as 16 on the local runtime, each RPC 4× slower).
- */
-const DELIVERY_LANES = 16;
 
 /** The metadata key naming a part, so a batch whose creation's answer was lost is found again. */
 export const WAVE_METADATA_KEY = 'tribunal_wave';
@@ -357,7 +328,18 @@ export class WaveCoordinator {
       return;
     }
     const terminalAt = this.now();
-    const handed = await this.collect(p, got.value);
+    const handed = await collectPart(
+      {
+        coordinator: this.name,
+        store: this.store,
+        now: this.now,
+        readFile: (fileId) => this.deps.client().readFile(fileId),
+        deliver: this.deps.deliver,
+        register: (evaluationId, calls) => this.register(evaluationId, calls),
+      },
+      p,
+      got.value,
+    );
     if (!handed) {
       this.retryLater(p, 'delivery incomplete', t);
       return;
@@ -377,88 +359,6 @@ export class WaveCoordinator {
     this.spentFiles.push(...[p.file_id, got.value.output_file_id, got.value.error_file_id].filter((f) => f != null));
     // Every item that got results has answered with its next calls: the next wave need not wait for quiet.
     if (this.store.activeParts().every((q) => q.state === 'delivered' || q.state === 'planned')) this.store.closeSoon();
-  }
-
-  /**
-   * Reads a terminal batch's files and delivers every outcome.
-   * @returns what was handed over (for the `wave.delivered` log line), or null when a line was not delivered
-   */
-  private async collect(p: PartRow, batch: Batch): Promise<DeliveryFigures | null> {
-    const latencyMs = Math.max(0, this.now() - (p.submitted_at ?? this.now()));
-    const buffer = new Map<string, { customIds: string[]; results: WaveResult[] }>();
-    const figures: DeliveryFigures = { results: 0, deliveries: 0, answered: 0, rpcMsMax: 0, rpcMsSum: 0, readMs: 0 };
-    let buffered = 0;
-    let complete = true;
-    const flush = async (): Promise<boolean> => {
-      const batches = [...buffer];
-      buffer.clear();
-      buffered = 0;
-      // Items take their results side by side: a wave's hand-over is not one RPC after another.
-      let next = 0;
-      const lane = async (): Promise<void> => {
-        for (let entry = batches[next++]; entry !== undefined; entry = batches[next++]) {
-          const [evaluationId, b] = entry;
-          try {
-            const began = this.now();
-            const calls = await this.deps.deliver(evaluationId, b.results);
-            const rpcMs = this.now() - began;
-            this.store.delivered(b.customIds);
-            this.register(evaluationId, calls);
-            figures.results += b.results.length;
-            figures.deliveries += 1;
-            figures.answered += calls.length;
-            figures.rpcMsSum += rpcMs;
-            figures.rpcMsMax = Math.max(figures.rpcMsMax, rpcMs);
-          } catch (e) {
-            // The item is unreachable now: its lines stay undelivered and the file is read again later.
-            complete = false;
-            log('warn', 'wave.delivery_failed', { coordinator: this.name, evaluationId, error: messageOf(e) });
-          }
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(DELIVERY_LANES, batches.length) }, lane));
-      return complete;
-    };
-    const add = async (customId: string, outcome: BatchLineOutcome): Promise<void> => {
-      const row = this.store.call(customId);
-      if (!row || row.wave !== p.wave || row.part !== p.part || row.state === 'delivered') return;
-      const b = buffer.get(row.evaluation_id) ?? { customIds: [], results: [] };
-      b.customIds.push(customId);
-      b.results.push({ callId: row.call_id, attempt: row.attempt, outcome, latencyMs });
-      buffer.set(row.evaluation_id, b);
-      buffered += 1;
-      if (buffered >= DELIVERY_CHUNK) await flush();
-    };
-    for (const fileId of [batch.output_file_id, batch.error_file_id]) {
-      if (!fileId) continue;
-      const began = this.now();
-      const read = await this.deps.client().readFile(fileId);
-      figures.readMs += this.now() - began;
-      if (!read.ok) return null;
-      try {
-        for await (const line of read.value) {
-          if (line.customId !== null) await add(line.customId, line);
-        }
-      } catch (e) {
-        log('warn', 'wave.read_failed', { coordinator: this.name, fileId, error: messageOf(e) });
-        await flush();
-        return null;
-      }
-    }
-    if (!(await flush())) return null;
-    // Lines the batch never answered (it failed, or was cancelled before they ran): retryable failures.
-    for (const row of this.store.unanswered(p.wave, p.part))
-      await add(row.custom_id, {
-        customId: row.custom_id,
-        kind: 'error',
-        attemptKind: 'network',
-        retryable: true,
-        error: {
-          code: `batch_${batch.status}`,
-          message: `provider batch ${batch.id} ended ${batch.status} without this line's result`,
-        },
-      });
-    return (await flush()) ? figures : null;
   }
 
   /**
