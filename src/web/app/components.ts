@@ -50,6 +50,19 @@ export function avatar(label: string): HTMLElement {
   );
 }
 
+/** A page (`.page`): its head (see {@link pageHead}), then its body. */
+export function page(head: HTMLElement, ...body: Child[]): HTMLElement {
+  return h('div', { class: 'page' }, head, ...body);
+}
+
+/**
+ * A page's head (`.page-head`): `stack` puts a breadcrumb or title over its lines; `title-row` lays the title, a
+ * spacer and the actions on one line.
+ */
+export function pageHead(layout: 'stack' | 'title-row', ...children: Child[]): HTMLElement {
+  return h('div', { class: layout === 'title-row' ? 'page-head title-row' : 'page-head' }, ...children);
+}
+
 /** A card section with a heading. */
 export function card(title: string, ...children: Child[]): HTMLElement {
   const id = `card-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;

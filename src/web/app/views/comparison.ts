@@ -11,7 +11,7 @@
 import { request, getJson } from '../api.js';
 import type { EstimateRow } from '../charts.js';
 import { estimateTable } from '../charts.js';
-import { ago, card, facts, idCode, progressBar, statusPill } from '../components.js';
+import { ago, card, facts, idCode, page, pageHead, progressBar, statusPill } from '../components.js';
 import { h, replaceChildren } from '../dom.js';
 import { formatInt, formatPct, formatUsd, shortId } from '../format.js';
 import type { Comparison, ComparisonResultLine } from '../types.js';
@@ -188,12 +188,9 @@ function render(ctx: ViewContext, c: Comparison, lines: readonly ItemLine[]): vo
   const k = c.counts;
   replaceChildren(
     ctx.root,
-    h(
-      'div',
-      { class: 'page' },
-      h(
-        'div',
-        { class: 'page-head' },
+    page(
+      pageHead(
+        'stack',
         h(
           'nav',
           { class: 'breadcrumb', 'aria-label': 'Breadcrumb' },

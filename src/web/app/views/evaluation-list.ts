@@ -6,7 +6,7 @@
  * first page shows evaluations that have not ended, it is read again every few seconds.
  */
 import { getJson } from '../api.js';
-import { ago, badge, confidenceLabel, statusPill, winnerChip } from '../components.js';
+import { ago, badge, confidenceLabel, page, pageHead, statusPill, winnerChip } from '../components.js';
 import { isTerminal } from '../debate.js';
 import { h, replaceChildren } from '../dom.js';
 import { formatDuration, formatScore, shortId } from '../format.js';
@@ -173,11 +173,11 @@ export const evaluationsView: View = async (ctx) => {
   more.addEventListener('click', () => {
     if (!cursor) return;
     more.disabled = true;
-    getJson<EvaluationList>(`/v1/evaluations?${listQuery(ctx.query, cursor)}`, ctx.signal).then((page) => {
-      cursor = page.nextCursor;
+    getJson<EvaluationList>(`/v1/evaluations?${listQuery(ctx.query, cursor)}`, ctx.signal).then((next) => {
+      cursor = next.nextCursor;
       pagesLoaded++;
       more.disabled = false;
-      show(page.data, true);
+      show(next.data, true);
     }, ctx.fail);
   });
   const filtered = FILTERS.some((f) => ctx.query.get(f));
@@ -211,12 +211,9 @@ export const evaluationsView: View = async (ctx) => {
   );
   replaceChildren(
     ctx.root,
-    h(
-      'div',
-      { class: 'page' },
-      h(
-        'div',
-        { class: 'page-head title-row' },
+    page(
+      pageHead(
+        'title-row',
         h('h1', null, 'Evaluations'),
         h('span', { class: 'spacer' }),
         h('a', { class: 'btn btn-primary', href: '#/new' }, 'New evaluation'),
@@ -242,9 +239,9 @@ export const evaluationsView: View = async (ctx) => {
     while (onFirstPage() && latest.some((e) => !isTerminal(e.status))) {
       await sleep(REFRESH_MS, ctx.signal);
       if (!onFirstPage()) return;
-      const page = await getJson<EvaluationList>(`/v1/evaluations?${listQuery(ctx.query, null)}`, ctx.signal);
-      latest = page.data;
-      cursor = page.nextCursor;
+      const first = await getJson<EvaluationList>(`/v1/evaluations?${listQuery(ctx.query, null)}`, ctx.signal);
+      latest = first.data;
+      cursor = first.nextCursor;
       show(latest, false);
     }
   })().catch((e: unknown) => {

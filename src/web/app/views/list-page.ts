@@ -4,6 +4,7 @@
  * the items come from, the table (or an empty state), and "Load more" following the API's `nextCursor`.
  * A deployment whose API does not serve the list gets the "not available" state (./unavailable.ts).
  */
+import { page, pageHead } from '../components.js';
 import { getJson } from '../api.js';
 import { h, replaceChildren } from '../dom.js';
 import type { ViewContext } from '../view.js';
@@ -115,20 +116,17 @@ export async function listPage<T>(ctx: ViewContext, o: ListPageOptions<T>): Prom
   more.addEventListener('click', () => {
     if (!cursor) return;
     more.disabled = true;
-    getJson<CursorPage<T>>(o.path(cursor), ctx.signal).then((page) => {
-      cursor = page.nextCursor;
+    getJson<CursorPage<T>>(o.path(cursor), ctx.signal).then((next) => {
+      cursor = next.nextCursor;
       more.disabled = false;
-      add(page.data);
+      add(next.data);
     }, ctx.fail);
   });
   replaceChildren(
     ctx.root,
-    h(
-      'div',
-      { class: 'page' },
-      h(
-        'div',
-        { class: 'page-head title-row' },
+    page(
+      pageHead(
+        'title-row',
         h('h1', null, o.title),
         h('span', { class: 'spacer' }),
         showFilter(o.filter.id, o.filter.options, o.filter.value, (v) => {

@@ -7,7 +7,7 @@
 import { getJson } from '../api.js';
 import type { ScatterPoint } from '../charts.js';
 import { scatterPlot } from '../charts.js';
-import { ago, card, facts, idCode, progressBar, statusPill, winnerChip } from '../components.js';
+import { ago, card, facts, idCode, page, pageHead, progressBar, statusPill, winnerChip } from '../components.js';
 import { h, replaceChildren } from '../dom.js';
 import { formatInt, formatScore, shortId } from '../format.js';
 import type { MetaEvaluation, ReliabilityReport } from '../types.js';
@@ -147,12 +147,9 @@ function render(ctx: ViewContext, m: MetaEvaluation): void {
   const p = m.progress;
   replaceChildren(
     ctx.root,
-    h(
-      'div',
-      { class: 'page' },
-      h(
-        'div',
-        { class: 'page-head' },
+    page(
+      pageHead(
+        'stack',
         h(
           'nav',
           { class: 'breadcrumb', 'aria-label': 'Breadcrumb' },

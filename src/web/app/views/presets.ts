@@ -4,7 +4,7 @@
  * runs, and a link that opens the submit form with it.
  */
 import { getJson } from '../api.js';
-import { badge } from '../components.js';
+import { badge, page, pageHead } from '../components.js';
 import { h, replaceChildren } from '../dom.js';
 import type { MethodsResponse } from '../types.js';
 import type { View } from '../view.js';
@@ -16,12 +16,9 @@ export const presetsView: View = async (ctx) => {
   const { presets, methods } = await getJson<MethodsResponse>('/v1/methods', ctx.signal);
   replaceChildren(
     ctx.root,
-    h(
-      'div',
-      { class: 'page' },
-      h(
-        'div',
-        { class: 'page-head' },
+    page(
+      pageHead(
+        'stack',
         h('h1', null, 'Presets'),
         h(
           'p',

@@ -7,7 +7,7 @@
  * version is read again every few seconds.
  */
 import { getJson } from '../api.js';
-import { ago, badge, breadcrumb, facts, idCode } from '../components.js';
+import { ago, badge, breadcrumb, facts, idCode, page, pageHead } from '../components.js';
 import { h, replaceChildren } from '../dom.js';
 import { formatTime } from '../format.js';
 import type { Rubric, RubricTag, RubricVersion } from '../types.js';
@@ -93,12 +93,9 @@ function render(ctx: ViewContext, r: Rubric, v: RubricVersion, previous: RubricV
   const latest = v.version === r.latestVersion;
   replaceChildren(
     ctx.root,
-    h(
-      'div',
-      { class: 'page' },
-      h(
-        'div',
-        { class: 'page-head' },
+    page(
+      pageHead(
+        'stack',
         breadcrumb(
           [
             ['Rubrics', '#/rubrics'],

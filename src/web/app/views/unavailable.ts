@@ -5,6 +5,7 @@
  * JSON 404 / 405. The list pages then say so, and still offer what works without a list: opening an
  * evaluation or a meta-evaluation by its id, and submitting a task.
  */
+import { page, pageHead } from '../components.js';
 import { ApiFailure } from '../api.js';
 import { h, replaceChildren } from '../dom.js';
 import type { ViewContext } from '../view.js';
@@ -51,12 +52,9 @@ export function renderUnavailable(ctx: ViewContext, o: UnavailableOptions): void
   });
   replaceChildren(
     ctx.root,
-    h(
-      'div',
-      { class: 'page' },
-      h(
-        'div',
-        { class: 'page-head title-row' },
+    page(
+      pageHead(
+        'title-row',
         h('h1', null, o.title),
         h('span', { class: 'spacer' }),
         h('a', { class: 'btn btn-primary', href: '#/new' }, 'New evaluation'),
