@@ -1,6 +1,7 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
 import { bindingsOverDevVars } from '../src/cli/wrangler-config.js';
+import { TEST_MS } from './support/patience.js';
 import { startWebhookReceiver } from './support/webhook-receiver.js';
 import { startTestMockServer } from './worker/mock-llm-server.js';
 
@@ -79,7 +80,9 @@ export default defineConfig({
     // A group of its own, after node (whose CPU-bound files use both cores) and before e2e.
     sequence: { groupOrder: 1 },
     setupFiles: ['tests/worker/pool-proxy-fix.ts', 'tests/worker/fresh-storage.ts'],
-    testTimeout: 30_000,
+    // Wide: tests wait on events, and CI may share a busy machine (tests/support/patience.ts).
+    testTimeout: TEST_MS,
+    hookTimeout: TEST_MS,
     // The pipeline logs one JSON line per call: show logs of failing tests only.
     silent: 'passed-only',
   },

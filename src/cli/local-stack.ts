@@ -187,7 +187,8 @@ export async function prepareWorker(outDir: string): Promise<PreparedWorker> {
 /** True when `/health` answers as Tribunal does (another server on the port does not). */
 async function answersAsTribunal(url: string): Promise<boolean> {
   try {
-    const r = await fetch(`${url}/health`, { signal: AbortSignal.timeout(5_000) });
+    // Wide: a first request on a busy machine (CI may share it) has taken over 5 s.
+    const r = await fetch(`${url}/health`, { signal: AbortSignal.timeout(30_000) });
     const body = (await r.json()) as { service?: unknown };
     return body.service === 'tribunal';
   } catch {

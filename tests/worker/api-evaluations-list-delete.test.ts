@@ -4,6 +4,7 @@
  * cancelled first (the usage of its call in flight still lands, its transcript does not), a deleted
  * evaluation reads as 404, and deleting again is harmless.
  */
+import { WAIT_MS } from '../support/patience.js';
 import { runInDurableObject } from 'cloudflare:test';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BatchResultLine } from '../../src/batches/schemas.js';
@@ -177,7 +178,7 @@ describe('DELETE /v1/evaluations/{id}', () => {
     await waitForEnd(id);
     // Delivered once (so an attempt row exists too).
     await expect
-      .poll(async () => (await deliveriesOf(id)).map((d) => d.status), { timeout: 20_000 })
+      .poll(async () => (await deliveriesOf(id)).map((d) => d.status), { timeout: WAIT_MS })
       .toEqual(['delivered']);
     const rowsAbout = async () => {
       const q = (sql: string) => testEnv.DB.prepare(sql).bind(id).first<{ n: number }>();

@@ -1,3 +1,4 @@
+import { WAIT_MS } from '../support/patience.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Task } from '../../src/engine/task.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
@@ -12,7 +13,7 @@ const pair = (i: number): Task =>
   PAIRWISE.kind === 'pairwise' ? { ...PAIRWISE, question: `${PAIRWISE.question} (${i})` } : PAIRWISE;
 const judge = (seed: string) => ({ preset: 'chateval-single', config: { defaults: { model: mockModel({ seed }) } } });
 
-async function waitForReport(id: string, timeoutMs = 20_000): Promise<MetaEvaluation> {
+async function waitForReport(id: string, timeoutMs = WAIT_MS): Promise<MetaEvaluation> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const m = await (await api(`/v1/meta-evaluations/${id}`)).json<MetaEvaluation>();
@@ -129,7 +130,7 @@ describe('meta-evaluations', () => {
       .first<{ n: number }>();
     expect(n?.n).toBe(120);
     expect(links?.n).toBe(120);
-    const done = await waitForReport(id, 25_000);
+    const done = await waitForReport(id);
     expect(done.progress.ended).toBe(120);
   });
 

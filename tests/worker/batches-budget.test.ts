@@ -4,6 +4,7 @@
  * (their own `config.budget`), ended items book their usage and release their grant, and once nothing is
  * left the items never launched end `failed` with `budget_exceeded`: the batch never spends past it.
  */
+import { WAIT_MS } from '../support/patience.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { grantsFor } from '../../src/batches/budget-claims.js';
 import { pump } from '../../src/batches/pump.js';
@@ -145,7 +146,7 @@ describe('while running', () => {
       .bind(id)
       .all<{ error_code: string }>();
     expect(failed.results.map((r) => r.error_code)).toEqual(['budget_exceeded', 'budget_exceeded']);
-    await expect.poll(async () => (await received('budget-done')).length, { timeout: 20_000, interval: 50 }).toBe(1);
+    await expect.poll(async () => (await received('budget-done')).length, { timeout: WAIT_MS, interval: 50 }).toBe(1);
     const [got] = await received('budget-done');
     expect(got?.verified).toBe(true);
     expect(JSON.parse(got!.body)).toMatchObject({

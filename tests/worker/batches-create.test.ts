@@ -3,6 +3,7 @@
  * metadata) and queued, progress counted to completion with verdict statistics and usage; a bad item or
  * line is a 4xx naming it with nothing created; `Idempotency-Key` returns the same batch or a 409.
  */
+import { WAIT_MS } from '../support/patience.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BatchAccepted } from '../../src/batches/schemas.js';
 import type { ErrorJson } from './api-fetch.js';
@@ -263,14 +264,14 @@ describe('POST /v1/batches', () => {
         return w;
       },
       (w) => w.ended >= 24,
-      30_000,
+      WAIT_MS,
     );
     expect(seen.concurrency).toBe(8);
     expect(seen.sent).toBeLessThan(1000);
     const cancel = await api(`/v1/batches/${id}/cancel`, { method: 'POST' });
     expect(cancel.status).toBe(202);
     expect((await cancel.json<{ status: string }>()).status).toBe('cancelling');
-    const done = await waitForBatch(id, (b) => b.completedAt !== null, 60_000);
+    const done = await waitForBatch(id, (b) => b.completedAt !== null);
     expect(done.status).toBe('cancelled');
     expect(done.counts.ended).toBe(1000);
     expect(done.counts.cancelled).toBeGreaterThan(900);
@@ -280,5 +281,5 @@ describe('POST /v1/batches', () => {
     expect(
       await countWhere('evaluations', "batch_id = ? AND batch_seq >= ? AND status != 'cancelled'", id, final.sent),
     ).toBe(0);
-  }, 120_000);
+  });
 });

@@ -3,6 +3,7 @@
  * key used to create a second one), are readable and listed as batches, and keep their documented
  * report and `metaId` links.
  */
+import { WAIT_MS } from '../support/patience.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Batch } from '../../src/batches/schemas.js';
 import type { ErrorJson } from './api-fetch.js';
@@ -54,7 +55,7 @@ describe('meta-evaluations on batches', () => {
     const report = await pollUntil(
       async () => (await api(`/v1/meta-evaluations/${id}`)).json<MetaEvaluation>(),
       (m) => m.report !== null,
-      20_000,
+      WAIT_MS,
     );
     expect(report).toMatchObject({ status: 'succeeded', progress: { total: 2, ended: 2, succeeded: 2 } });
     expect(report.items.map((i) => i.itemId)).toEqual(['q1', 'q2']);

@@ -2,6 +2,7 @@
  * Helpers of the batch suites (tests/worker/batches-*.test.ts): a single-call judge with its own mock
  * seed, pairwise items, submitting a batch (JSON or NDJSON), reading it, and waiting for its counts.
  */
+import { WAIT_MS } from '../support/patience.js';
 import { expect } from 'vitest';
 import type { Batch, BatchResultLine } from '../../src/batches/schemas.js';
 import type { NewBatchItem } from '../../src/batches/rows.js';
@@ -70,7 +71,7 @@ export async function getBatch(id: string): Promise<Batch> {
 export function waitForBatch(
   id: string,
   predicate: (b: Batch) => boolean = (b) => b.completedAt !== null,
-  timeoutMs = 25_000,
+  timeoutMs = WAIT_MS,
 ): Promise<Batch> {
   return pollUntil(() => getBatch(id), predicate, timeoutMs, 25);
 }

@@ -4,6 +4,7 @@
  * endings repeat and race, and a subscribed endpoint (and the batch's one-off `webhook.url`) receives
  * exactly one signed delivery, verified by the test's receiver with the `standardwebhooks` package.
  */
+import { WAIT_MS } from '../support/patience.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NewBatchItem } from '../../src/batches/rows.js';
 import { insertBatch } from '../../src/batches/rows.js';
@@ -156,7 +157,7 @@ describe('delivery through the real queue', () => {
     const done = await waitForBatch(id);
     expect(done.counts).toMatchObject({ succeeded: 3 });
     for (const sink of ['batch-endpoint', 'batch-once']) {
-      await expect.poll(async () => (await received(sink)).length, { timeout: 20_000, interval: 50 }).toBe(1);
+      await expect.poll(async () => (await received(sink)).length, { timeout: WAIT_MS, interval: 50 }).toBe(1);
       const [got] = await received(sink);
       expect(got).toMatchObject({ verified: true, answered: 200, webhookId: completionEventId('batch', id) });
       expect(JSON.parse(got!.body)).toMatchObject({
@@ -165,7 +166,7 @@ describe('delivery through the real queue', () => {
       });
     }
     await expect
-      .poll(async () => (await deliveriesOf(id)).map((d) => d.status), { timeout: 20_000 })
+      .poll(async () => (await deliveriesOf(id)).map((d) => d.status), { timeout: WAIT_MS })
       .toEqual(['delivered', 'delivered']);
     // Its items' evaluation events went nowhere: the endpoint is subscribed to batch.completed only.
     expect(await received('batch-endpoint')).toHaveLength(1);

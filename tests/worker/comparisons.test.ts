@@ -4,6 +4,7 @@
  * known) ranked correctly with intervals containing the truth, CI gates that pass, fail and stay
  * inconclusive, the results pages, and `comparison.completed` written once however the ending repeats.
  */
+import { WAIT_MS } from '../support/patience.js';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Comparison, ComparisonResultLine } from '../../src/comparisons/schemas.js';
@@ -80,7 +81,7 @@ const waitDone = (id: string) =>
   pollUntil(
     () => view(id),
     (c) => c.basis === 'final',
-    40_000,
+    WAIT_MS,
     50,
   );
 
@@ -184,7 +185,7 @@ describe('a tournament with a scripted judge', () => {
     expect(item0.pairs.map((p) => `${p.a}-${p.b}`)).toEqual(['low-mid', 'low-high', 'mid-high']);
     expect(item0.pairs.every((p) => p.evaluations.length === 1 && p.winner !== null)).toBe(true);
     expect(all.at(-1)).toMatchObject({ kind: 'summary', basis: 'final', summary: c.summary });
-  }, 60_000);
+  });
 });
 
 describe('the CI gate', () => {
@@ -240,7 +241,6 @@ describe('the CI gate', () => {
       const summary = JSON.parse(text.trim().split('\n').at(-1) ?? '{}') as { kind: string; gate: { outcome: string } };
       expect(summary).toMatchObject({ kind: 'summary', gate: { outcome } });
     },
-    60_000,
   );
 });
 
@@ -330,5 +330,5 @@ describe('a comparison trigger', () => {
     const c = await waitDone(body.comparisonId);
     expect(c.gate).toMatchObject({ candidate: 'pr-7', baseline: 'prod', n: 4 });
     expect(c.gate?.wins).toBeGreaterThanOrEqual(3);
-  }, 30_000);
+  });
 });

@@ -4,6 +4,7 @@
  * subclass of the Durable Object ({@link runInTestObject}), checking that no alarm is pending, and
  * draining alarms between tests (alarms are not reset between tests: workers-sdk#5388).
  */
+import { TEST_MS, WAIT_MS } from '../support/patience.js';
 import { listDurableObjectIds, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { afterAll, beforeAll, vi } from 'vitest';
@@ -108,8 +109,8 @@ export async function statusRow(id: string): Promise<StatusRow | null> {
     .first<StatusRow>();
 }
 
-/** Waits (polling D1 every 25 ms, at most `timeoutMs`, default 20 s) until the evaluation has ended. */
-export async function waitForEnd(id: string, timeoutMs = 20_000): Promise<StatusRow> {
+/** Waits (polling D1 every 25 ms, at most `timeoutMs`, default {@link WAIT_MS}) until the evaluation has ended. */
+export async function waitForEnd(id: string, timeoutMs = WAIT_MS): Promise<StatusRow> {
   return vi.waitFor(
     async () => {
       const row = await statusRow(id);
@@ -124,7 +125,7 @@ export async function waitForEnd(id: string, timeoutMs = 20_000): Promise<Status
 export async function waitForSnapshot(
   id: string,
   predicate: (s: EvaluationSnapshot | null) => boolean,
-  timeoutMs = 20_000,
+  timeoutMs = WAIT_MS,
 ): Promise<EvaluationSnapshot | null> {
   const stub = evaluationStub(testEnv, id);
   return pollUntil(() => stub.snapshot(), predicate, timeoutMs, 10);
@@ -221,12 +222,12 @@ export function parseSse(text: string): SseEvent[] {
 
 /**
  * Waits until `predicate` holds for a value `read` returns (every `intervalMs`, default 20; at most
- * `timeoutMs`, default 10 s) and returns that value; fails with the last value read otherwise.
+ * `timeoutMs`, default {@link WAIT_MS}) and returns that value; fails with the last value read otherwise.
  */
 export async function pollUntil<T>(
   read: () => Promise<T>,
   predicate: (v: T) => boolean,
-  timeoutMs = 10_000,
+  timeoutMs = WAIT_MS,
   intervalMs = 20,
 ): Promise<T> {
   return vi.waitFor(
@@ -311,13 +312,13 @@ export const LONG_DEBATE = { preset: 'debate-summeval', config: { maxIterations:
 
 /**
  * Holds the mock's Batch API for the calling file, from its first test to its last: its settings and upload
- * count are the mock's, shared by the project's two runtimes. Waits (up to 2 min) while another file holds it.
+ * count are the mock's, shared by the project's two runtimes. Waits (up to {@link TEST_MS}) while another file holds it.
  */
 export function holdMockBatchApi(): void {
   const lock = `${testEnv.TEST_MOCK_URL.replace(/\/v1$/, '')}/_test/batch-lock`;
   beforeAll(async () => {
     await (await fetch(lock, { method: 'POST' })).arrayBuffer();
-  }, 120_000);
+  }, TEST_MS);
   afterAll(async () => {
     await (await fetch(lock, { method: 'DELETE' })).arrayBuffer();
   });

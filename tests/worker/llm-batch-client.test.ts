@@ -4,6 +4,7 @@
  * (`LLM_SUPPORTS_BATCH`), polled to its end, and its output file streamed back line by line, each reply
  * matched to its call by custom_id and identical to the synchronous reply.
  */
+import { WAIT_MS } from '../support/patience.js';
 import { describe, expect, it } from 'vitest';
 import type { LlmCallRequest } from '../../src/engine/call.js';
 import { planBatchFiles } from '../../src/llm/batch-files.js';
@@ -52,7 +53,7 @@ describe('the Batch API client in workerd', () => {
 
     // The mock completes a batch in about a second (its default turnaround): poll until it says so.
     await expect
-      .poll(async () => isTerminalBatch(value(await client.getBatch(created.id))), { timeout: 15_000, interval: 100 })
+      .poll(async () => isTerminalBatch(value(await client.getBatch(created.id))), { timeout: WAIT_MS, interval: 100 })
       .toBe(true);
     const batch = value(await client.getBatch(created.id));
     expect(batch.status).toBe('completed');

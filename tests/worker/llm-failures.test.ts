@@ -40,7 +40,7 @@ async function runToEnd(model: string): Promise<string> {
   });
   expect(res.status).toBe(202);
   const { id } = await res.json<EvaluationAccepted>();
-  await waitForEnd(id, 25_000);
+  await waitForEnd(id);
   return id;
 }
 
@@ -159,7 +159,7 @@ describe('reporting every attempt', () => {
       o.useBindings({ LLM_TIMEOUT_MS: '1000' });
       await o.start(id);
     });
-    await waitForEnd(id, 25_000);
+    await waitForEnd(id);
     const evaluation = await (await api(`/v1/evaluations/${id}`)).json<Evaluation>();
     expect(evaluation.status).toBe('failed');
     expect(evaluation.error?.code).toBe('rate_limited');

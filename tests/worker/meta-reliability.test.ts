@@ -4,6 +4,7 @@
  * and tie rates, agreement with the labels with CIs. The mock's `vary` answers each repeat afresh, and its
  * `bias` sends a share of verdicts to whichever answer is shown first, so the report has something to find.
  */
+import { WAIT_MS } from '../support/patience.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Task } from '../../src/engine/task.js';
 import { MetaEvaluationSchema } from '../../src/meta-evaluations/schemas.js';
@@ -47,7 +48,7 @@ describe('repeats: k on a meta-evaluation', () => {
     const done = await pollUntil(
       () => view(accepted.id),
       (m) => m.reliability !== null,
-      30_000,
+      WAIT_MS,
       50,
     );
     expect(done.repeats).toBe(3);
@@ -62,7 +63,7 @@ describe('repeats: k on a meta-evaluation', () => {
     expect(rel.labelled?.perRepeatAccuracy.ci).not.toBeNull();
     const batch = await (await api(`/v1/batches/${accepted.id}`)).json<{ counts: { total: number } }>();
     expect(batch.counts.total).toBe(36);
-  }, 40_000);
+  });
 
   it('refuses repeats for pointwise items and outside 1-10, naming the field', async () => {
     const bad = await postJson('/v1/meta-evaluations', {
@@ -88,7 +89,7 @@ describe('Trust or Escalate: POST /v1/meta-evaluations/{id}/calibrate', () => {
     await pollUntil(
       () => view(id),
       (m) => m.report !== null,
-      30_000,
+      WAIT_MS,
       50,
     );
     const c = await postJson(`/v1/meta-evaluations/${id}/calibrate`, { alpha: 0.5, delta: 0.2, minTrusted: 2 });
@@ -117,7 +118,7 @@ describe('Trust or Escalate: POST /v1/meta-evaluations/{id}/calibrate', () => {
     expect(ev.status, JSON.stringify(ev)).toBe('succeeded');
     expect(ev.verdict.winner).toBeUndefined();
     expect(ev.verdict.details.cascade.abstained).toMatchObject({ stage: 1 });
-  }, 60_000);
+  });
 
   it('refuses a run of another method, naming it', async () => {
     const r = await postJson('/v1/meta-evaluations', {

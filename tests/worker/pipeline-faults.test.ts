@@ -1,3 +1,4 @@
+import { WAIT_MS } from '../support/patience.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import { evaluationStub } from '../../src/evaluations/stub.js';
@@ -34,7 +35,7 @@ describe('LLM faults', () => {
       mock: { mode: 'scripted', ns },
     });
     await testEnv.JOBS.send({ id });
-    const row = await waitForEnd(id, 25_000);
+    const row = await waitForEnd(id);
     expect(row.status, row.error_message ?? '').toBe('succeeded');
     expect(await countRows('usage', id)).toBe(7);
     const usage = await testEnv.DB.prepare(
@@ -87,13 +88,13 @@ describe('cancel', () => {
     const usage = await pollUntil(
       () => countRows('usage', id),
       (n) => n === done,
-      5_000,
+      WAIT_MS,
     );
     expect(
       await pollUntil(
         () => pendingAlarm(id),
         (a) => a === null,
-        5_000,
+        WAIT_MS,
       ),
     ).toBeNull();
     // Every call that went out (the one in flight included) is stored, billed and in the transcript; no verdict.

@@ -77,7 +77,7 @@ describe('startAndAwait', () => {
     expect(await pendingAlarm(id)).not.toBeNull();
     // The watchdog fires (here: now) in a fresh instance, which finds no stored result and makes the call.
     expect(await runDurableObjectAlarm(evaluationStub(testEnv, id))).toBe(true);
-    const row = await waitForEnd(id, 30_000);
+    const row = await waitForEnd(id);
     expect(row.status).toBe('succeeded');
     expect(await countRows('verdicts', id)).toBe(1);
     expect(await countRows('transcripts', id)).toBe(callsPlanned);
@@ -107,7 +107,7 @@ describe('startAndAwait', () => {
     // and the evaluation ends well inside this wait.
     expect(await pendingAlarm(id)).toBeGreaterThan(Date.now() + 60_000);
     expect((await evaluationStub(testEnv, id).start(id)).status).toBe('running');
-    const row = await waitForEnd(id, 20_000);
+    const row = await waitForEnd(id);
     expect(row.status).toBe('succeeded');
     expect(await countRows('verdicts', id)).toBe(1);
     expect(await countRows('transcripts', id)).toBe(callsPlanned);

@@ -3,6 +3,7 @@
  * reaches the object before (or while) it starts, D1 ending an evaluation the object runs, concurrent
  * final writes, and misrouted or misconfigured objects.
  */
+import { WAIT_MS } from '../support/patience.js';
 import { runDurableObjectAlarm } from 'cloudflare:test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sweep } from '../../queues/sweeper.js';
@@ -96,7 +97,7 @@ describe('ended before it ran here', () => {
       return r.status;
     });
     expect(started).toBe('running');
-    const snap = await waitForSnapshot(id, (s) => s?.status === 'failed', 5_000);
+    const snap = await waitForSnapshot(id, (s) => s?.status === 'failed');
     expect(snap?.error?.code).toBe('queue_delivery_failed');
     // The call in flight finished and is stored, billed and in the transcript; nothing after it went out.
     expect(snap?.callsDone).toBe(1);
@@ -104,7 +105,7 @@ describe('ended before it ran here', () => {
       await pollUntil(
         () => countRows('usage', id),
         (n) => n === 1,
-        3_000,
+        WAIT_MS,
       ),
     ).toBe(1);
     expect(await countRows('transcripts', id)).toBe(1);
@@ -114,7 +115,7 @@ describe('ended before it ran here', () => {
       await pollUntil(
         () => pendingAlarm(id),
         (a) => a === null,
-        3_000,
+        WAIT_MS,
       ),
     ).toBeNull();
     expect(await mockRequests(id)).toBe(1);
@@ -264,7 +265,7 @@ describe('final write', () => {
     await pollUntil(
       () => statusRow(id),
       (r) => r?.status === 'running',
-      3_000,
+      WAIT_MS,
     );
     // Ended behind the object's back after it was marked running (the DLQ's direct D1 write).
     await testEnv.DB.prepare(
@@ -273,12 +274,12 @@ describe('final write', () => {
       .bind(id)
       .run();
     // The final batch changed no status: the object adopts D1's end instead of announcing its own verdict.
-    const snap = await waitForSnapshot(id, (s) => s?.status === 'failed', 10_000);
+    const snap = await waitForSnapshot(id, (s) => s?.status === 'failed');
     expect(snap?.error?.code).toBe('queue_delivery_failed');
     const events = parseSse(
       await withTimeout(
         (await forwardEvents(testEnv, id, new Request('http://x/events'))).text(),
-        5_000,
+        WAIT_MS,
         'the SSE stream',
       ),
     );
@@ -287,7 +288,7 @@ describe('final write', () => {
     const usage = await pollUntil(
       () => countRows('usage', id),
       (n) => n === snap?.callsDone,
-      5_000,
+      WAIT_MS,
     );
     expect(usage).toBe(snap?.callsDone);
     expect(usage).toBeGreaterThan(0);
@@ -307,14 +308,14 @@ describe('progress', () => {
     await pollUntil(
       () => statusRow(id),
       (r) => r?.status === 'running',
-      3_000,
+      WAIT_MS,
     );
     // Simulate the lost markRunning write.
     await testEnv.DB.prepare("UPDATE evaluations SET status = 'queued' WHERE id = ?").bind(id).run();
     const row = await pollUntil(
       () => statusRow(id),
       (r) => r?.status !== 'queued',
-      10_000,
+      WAIT_MS,
     );
     expect(row?.status).toBe('running');
     expect(row?.calls_done).toBeGreaterThanOrEqual(1);
@@ -331,7 +332,7 @@ describe('configuration', () => {
       o.useBindings({ LLM_BASE_URL: '' });
       await o.start(id);
     });
-    const row = await waitForEnd(id, 5_000);
+    const row = await waitForEnd(id);
     expect(row.status).toBe('failed');
     expect(row.error_code).toBe('llm_not_configured');
     expect(await mockRequests(id)).toBe(0);

@@ -1,3 +1,4 @@
+import { WAIT_MS } from '../support/patience.js';
 import {
   createExecutionContext,
   createMessageBatch,
@@ -160,7 +161,7 @@ describe('sweeper', () => {
     const stalled = await pollUntil(
       () => statusRow(id),
       (r) => r?.status === 'running',
-      3_000,
+      WAIT_MS,
     );
     expect(stalled?.status).toBe('running');
     // Nothing moves on its own: the alarm is gone, so no step will run until something re-kicks it.

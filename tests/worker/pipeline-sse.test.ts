@@ -1,4 +1,5 @@
 /** The SSE hub on its own: keep-alive comments and dropping subscribers that stop reading. */
+import { WAIT_MS } from '../support/patience.js';
 import { describe, expect, it, vi } from 'vitest';
 import type { EvaluationEvent } from '../../src/evaluations/live-events.js';
 import { SSE_PING, SseHub } from '../../src/evaluations/sse-hub.js';
@@ -55,7 +56,7 @@ describe('SseHub', () => {
       await pollUntil(
         () => Promise.resolve(hub.size),
         (n) => n === 0,
-        2_000,
+        WAIT_MS,
       );
       expect(hub.size).toBe(0);
       expect(hub.pinging).toBe(false);

@@ -3,6 +3,7 @@
  * row for every successful call, whoever ended the evaluation, and `GET /v1/evaluations/:id/transcript`
  * shows each message with its usage, matching the billed `usage` rows.
  */
+import { WAIT_MS } from '../support/patience.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import { evaluationStub } from '../../src/evaluations/stub.js';
@@ -98,13 +99,13 @@ describe('transcript of evaluations that did not succeed', () => {
     await pollUntil(
       () => countRows('transcripts', id),
       (n) => n === done,
-      5_000,
+      WAIT_MS,
     );
     expect(
       await pollUntil(
         () => pendingAlarm(id),
         (a) => a === null,
-        5_000,
+        WAIT_MS,
       ),
     ).toBeNull();
     const t = await transcriptOf(id);
@@ -127,12 +128,12 @@ describe('transcript of evaluations that did not succeed', () => {
     await pollUntil(
       () => mockRequests(id),
       (n) => n === 1,
-      5_000,
+      WAIT_MS,
     );
     expect((await stub.cancel(id)).status).toBe('cancelled');
     expect(await transcriptOf(id)).toMatchObject({ status: 'cancelled', complete: false, messages: [] });
     // Once the call in flight is stored, the final write lands: its reply is kept, and billed.
-    await waitForSnapshot(id, (s) => s?.finalized === true, 15_000);
+    await waitForSnapshot(id, (s) => s?.finalized === true);
     const t = await transcriptOf(id);
     expect(t).toMatchObject({ status: 'cancelled', complete: true });
     expect(t.messages.map((m) => m.callId)).toEqual(['score0']);

@@ -5,6 +5,7 @@
  * the test subclass's `engineVersionSuffix` (every instance reports a different version) and an
  * eviction of every object (a deploy starts fresh instances).
  */
+import { WAIT_MS } from '../support/patience.js';
 import { abortAllDurableObjects } from 'cloudflare:test';
 import { afterEach, describe, expect, it } from 'vitest';
 import { evaluationStub } from '../../src/evaluations/stub.js';
@@ -62,7 +63,7 @@ describe('engine version pinning', () => {
       await pollUntil(
         () => engineVersionIn(id),
         (v) => v !== null,
-        3_000,
+        WAIT_MS,
       ),
     ).toBe(DEBATE_VERSION);
 
@@ -95,7 +96,7 @@ describe('engine version pinning', () => {
       await pollUntil(
         () => pendingAlarm(id),
         (a) => a === null,
-        3_000,
+        WAIT_MS,
       ),
     ).toBeNull();
   });

@@ -109,7 +109,7 @@ describe('the provider gate', () => {
       (_o, state) => state.storage.sql.exec<{ state: string }>('SELECT state FROM aimd').one().state,
     );
     expect(Math.floor((JSON.parse(stored) as { window: number }).window)).toBe(recovered.window);
-  }, 30_000);
+  });
 
   it("arms its reaper at the oldest lease's expiry once, and re-arms after the alarm while a lease is still held", async () => {
     const stub = providerGateStub(testEnv, 'default', `mock-judge?seed=reaper-${Date.now()}`);

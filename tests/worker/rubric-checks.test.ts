@@ -3,6 +3,7 @@
  * sent) judged by that version as a meta-evaluation, the agreement stored on the version, and a tag's
  * `minAgreement` moving only to a version whose stored figure meets it (409 naming the figure otherwise).
  */
+import { WAIT_MS } from '../support/patience.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import type { MetaEvaluation } from '../../src/meta-evaluations/schemas.js';
@@ -27,7 +28,7 @@ async function created(body: unknown): Promise<RubricVersion> {
 }
 
 /** Polls the version (every 50 ms) until its check has its report. */
-async function checked(id: string, version: number, timeoutMs = 20_000): Promise<RubricVersion> {
+async function checked(id: string, version: number, timeoutMs = WAIT_MS): Promise<RubricVersion> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await (await api(`/v1/rubrics/${id}/versions/${version}`)).json<RubricVersion>();
@@ -174,7 +175,7 @@ describe('agreement per aspect', () => {
     expect(r.status, await r.clone().text()).toBe(202);
     const { id } = await r.json<{ id: string }>();
     let meta: MetaEvaluation;
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + WAIT_MS;
     for (;;) {
       meta = await (await api(`/v1/meta-evaluations/${id}`)).json<MetaEvaluation>();
       if (meta.report || Date.now() > deadline) break;

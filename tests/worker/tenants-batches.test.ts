@@ -65,7 +65,7 @@ describe('tenant isolation: batches and evaluation listing', () => {
     expect((await keyed(`/v1/batches/${batch}`, as(a.key))).status).toBe(200);
     expect(await (await keyed('/v1/evaluations', as(a.key))).text()).toContain(evaluation);
     expect((await keyed(`/v1/evaluations/${evaluation}`, as(a.key))).status).toBe(200);
-  }, 30_000);
+  });
 });
 
 describe('quotas, key ids and the running cap on batches', () => {
@@ -110,5 +110,5 @@ describe('quotas, key ids and the running cap on batches', () => {
       .bind(batch)
       .all<{ status: string; n: number }>();
     expect(counts.results).toEqual([{ status: 'succeeded', n: 8 }]);
-  }, 40_000);
+  });
 });

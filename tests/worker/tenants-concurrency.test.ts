@@ -4,6 +4,7 @@
  * and the sweeper respect it, every end path frees the slot in the ending's own status update, and
  * admission is idempotent per evaluation.
  */
+import { WAIT_MS } from '../support/patience.js';
 import { createExecutionContext, createMessageBatch, getQueueResult } from 'cloudflare:test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockModel } from '../../src/mock-llm/model-name.js';
@@ -41,12 +42,12 @@ describe('the running cap', () => {
         for (const id of ids) if ((await statusRow(id))?.status === 'succeeded') ended.add(id);
         if (ended.size < ids.length) throw new Error(`${ended.size} of ${ids.length} ended`);
       },
-      { timeout: 28_000, interval: 20 },
+      { timeout: WAIT_MS, interval: 20 },
     );
     expect(most).toEqual({ slots: 1, running: 1 });
     // Waiting is not failing: nothing was dead-lettered, and every evaluation holds the verdict.
     for (const id of ids) expect((await statusRow(id))?.error_code).toBeNull();
-  }, 30_000);
+  });
 
   it('the consumer puts a message back with a delay (acked, not retried toward the dead-letter queue) while the tenant is at its cap', async () => {
     const tenant = await newTenant({ maxRunning: 1 });
@@ -87,8 +88,8 @@ describe('the running cap', () => {
     expect(await evaluationStub(testEnv, next).snapshot()).toBeNull();
     expect(await runningCount(testEnv.DB, tenant)).toBe(1);
     await waitForEnd(slow);
-    expect((await waitForEnd(next, 25_000)).status).toBe('succeeded');
-  }, 30_000);
+    expect((await waitForEnd(next)).status).toBe('succeeded');
+  });
 
   it('an ending hands its slot to the oldest waiting evaluation in its own final write and starts it (no queue message needed)', async () => {
     const tenant = await newTenant({ maxRunning: 1 });

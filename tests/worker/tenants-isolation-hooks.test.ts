@@ -108,7 +108,7 @@ describe('tenant isolation: triggers', () => {
       (p) => p.replace(t.id, 'trg_00000000000000000000000000'),
     );
     expect(await (await keyed('/v1/triggers', as(b.key))).text()).not.toContain(t.id);
-  }, 30_000);
+  });
 });
 
 describe('tenant isolation: chat completions', () => {
@@ -132,5 +132,5 @@ describe('tenant isolation: chat completions', () => {
     // A's replay still finds A's own.
     const replay = await chatAs(a.key, mock, { 'Idempotency-Key': 'iso-chat' });
     expect(replay.headers.get('Tribunal-Evaluation-Id')).toBe(evaluation);
-  }, 30_000);
+  });
 });

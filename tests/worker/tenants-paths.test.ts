@@ -110,5 +110,5 @@ describe('the running cap on every path that creates evaluations', () => {
       .all<{ id: string; slot_at: number }>();
     const at = new Map(slots.results.map((r) => [r.id, r.slot_at]));
     expect(at.get(fromHook) ?? Infinity).toBeLessThanOrEqual(at.get(chatId) ?? 0);
-  }, 40_000);
+  });
 });

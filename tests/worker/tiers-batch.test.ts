@@ -7,6 +7,7 @@
  * again; the custom_id map survives a restart; a repeated delivery stores and bills nothing twice; verdicts
  * are identical at every tier.
  */
+import { WAIT_MS } from '../support/patience.js';
 import { abortAllDurableObjects, runInDurableObject } from 'cloudflare:test';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Batch as BatchView } from '../../src/batches/schemas.js';
@@ -151,7 +152,7 @@ describe('the batch tier', () => {
       mock: { seed, mode: 'scripted', ns: seed },
       tier: 'batch',
     });
-    const row = await waitForEnd(id, 25_000);
+    const row = await waitForEnd(id);
     expect(row.status, row.error_message ?? '').toBe('succeeded');
     expect(row.calls_done).toBe(3);
     const parts = await partsOf(coordinatorName(id, 'default', mockModel({ seed, mode: 'scripted', ns: seed })));
@@ -175,7 +176,7 @@ describe('the batch tier', () => {
       mock: { seed },
       tier: 'batch',
     });
-    const row = await waitForEnd(id, 25_000);
+    const row = await waitForEnd(id);
     expect(row.status, row.error_message ?? '').toBe('succeeded');
     const rows = await usageRows(id);
     const failed = rows.flatMap(failedOf);
@@ -198,7 +199,7 @@ describe('the batch tier', () => {
       o.useBindings({ LLM_MAX_ATTEMPTS: '2' });
       await o.start(id);
     });
-    const row = await waitForEnd(id, 25_000);
+    const row = await waitForEnd(id);
     expect(row.status, row.error_message ?? '').toBe('succeeded');
     const rows = await usageRows(id);
     expect(rows).toHaveLength(2);
@@ -225,7 +226,7 @@ describe('the batch tier', () => {
       tier: 'batch',
       tenant: 'default',
     });
-    const row = await waitForEnd(id, 25_000);
+    const row = await waitForEnd(id);
     expect(row.status).toBe('failed');
     expect(row.error_code).toBe('budget_exceeded');
     expect(row.calls_done).toBe(5);
@@ -400,7 +401,7 @@ describe('the batch tier', () => {
     const seen = await pollUntil(
       async () => ({ uploads: await uploads(), row: await statusRow(id) }),
       (s) => s.uploads > before + 1 || (s.row !== null && isTerminal(s.row.status)),
-      20_000,
+      WAIT_MS,
     );
     expect(seen.uploads).toBe(before + 1);
     expect(seen.row?.status, seen.row?.error_message ?? '').toBe('succeeded');
@@ -417,7 +418,7 @@ describe('the batch tier', () => {
     const seen = await pollUntil(
       async () => ({ counts: await batchApiCounts(), row: await statusRow(id) }),
       (s) => s.counts.creates > before.creates + 1 || (s.row !== null && isTerminal(s.row.status)),
-      20_000,
+      WAIT_MS,
     );
     expect(seen.counts.creates).toBe(before.creates + 1);
     expect(seen.counts.lists).toBeGreaterThan(before.lists);
@@ -434,7 +435,7 @@ describe('the batch tier', () => {
       (p) => p[0]?.state === 'submitted',
     );
     await abortAllDurableObjects();
-    const row = await waitForEnd(id, 25_000);
+    const row = await waitForEnd(id);
     expect(row.status, row.error_message ?? '').toBe('succeeded');
     expect(await countRows('usage', id)).toBe(row.calls_done);
   });

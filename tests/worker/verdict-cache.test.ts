@@ -5,6 +5,7 @@
  * completion hit, usage reports hits and what they saved; and provider prompt caching: one
  * `prompt_cache_key` per evaluation, cached prompt tokens reported and priced.
  */
+import { WAIT_MS } from '../support/patience.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PairwiseTask, Task } from '../../src/engine/task.js';
 import { drainAlarms, mockRequests, newTestId, PAIRWISE, pollUntil, testEnv, waitForEnd } from './helpers.js';
@@ -213,7 +214,7 @@ describe('verdict cache', () => {
       return pollUntil(
         async () => (await keyed(`/v1/batches/${id}`, as(key))).json<Batch>(),
         (b) => b.completedAt !== null,
-        25_000,
+        WAIT_MS,
         25,
       );
     };
@@ -249,7 +250,7 @@ describe('verdict cache', () => {
       return pollUntil(
         async () => (await keyed(`/v1/meta-evaluations/${id}`, as(key))).json<{ report: unknown }>(),
         (m) => m.report !== null,
-        20_000,
+        WAIT_MS,
         25,
       );
     };
@@ -276,11 +277,11 @@ describe('verdict cache', () => {
           .bind(trigger.id)
           .first<{ n: number }>()
       )?.n ?? 0;
-    await pollUntil(ended, (n) => n === 1, 10_000, 25);
+    await pollUntil(ended, (n) => n === 1, WAIT_MS, 25);
     const calls = await mockRequests(seed);
     expect(calls).toBeGreaterThan(0);
     expect((await sendHook(trigger, event)).status).toBe(202);
-    await pollUntil(ended, (n) => n === 2, 10_000, 25);
+    await pollUntil(ended, (n) => n === 2, WAIT_MS, 25);
     expect(await mockRequests(seed), 'the trigger repeat made no call').toBe(calls);
 
     const chatSeed = newTestId('vc_chat');

@@ -3,6 +3,7 @@
  * one-off URL, a trigger's event judged and called back, the sweeper finding a delivery whose queue
  * message was lost, a failed queue send losing nothing, and signatures across a secret rotation.
  */
+import { WAIT_MS } from '../support/patience.js';
 import {
   createExecutionContext,
   createMessageBatch,
@@ -60,7 +61,7 @@ function recordingQueue(): { env: typeof hookEnv; sent: string[] } {
 
 /** Waits until sink `name` has `n` requests and returns them. */
 async function receivedN(name: string, n: number) {
-  await expect.poll(async () => (await received(name)).length, { timeout: 20_000, interval: 50 }).toBe(n);
+  await expect.poll(async () => (await received(name)).length, { timeout: WAIT_MS, interval: 50 }).toBe(n);
   return received(name);
 }
 
