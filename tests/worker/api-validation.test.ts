@@ -211,6 +211,14 @@ const CASES: Case[] = [
     mentions: 'pointwise',
   },
   {
+    // The README's promise: a pairwise preset sent a pointwise task says so in the stable code, naming the field.
+    name: 'a pointwise task to a pairwise preset (fastchat-pair)',
+    send: () => post({ preset: 'fastchat-pair', task: POINTWISE }),
+    status: 400,
+    code: 'task_kind_unsupported',
+    mentions: 'task.kind',
+  },
+  {
     name: 'wrong type: question number',
     send: () => post({ ...valid, task: { ...PAIRWISE, question: 5 } }),
     status: 400,
