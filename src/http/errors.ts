@@ -96,7 +96,7 @@ export const ErrorBodySchema = z
       .object({
         code: ErrorCodeSchema,
         message: z.string(),
-        /** Field-level issues for `invalid_request`. */
+        /** Field-level issues for `invalid_request`: the first 20; the message says how many more there are. */
         issues: z.array(IssueSchema).optional(),
         /** Request id (also in the `X-Request-Id` header), set on `internal` errors. */
         requestId: z.string().optional(),
@@ -193,10 +193,19 @@ function unionBranch(issue: ZodIssueLike): ZodIssueLike[] {
   return only.flatMap((e) => unionBranch({ ...e, path: [...issue.path, ...e.path] }));
 }
 
-/** A 400 `invalid_request` whose message lists every issue (`path: message; ...`). */
+/** Most issues an error lists (20): a batch of 10,000 bad items is refused with the first ones and a count. */
+export const MAX_LISTED_ISSUES = 20;
+
+/**
+ * A 400 `invalid_request` whose message and `issues` list the first {@link MAX_LISTED_ISSUES} issues
+ * (`path: message; ...`) and say how many more there are.
+ */
 export function invalidRequest(issues: Issue[], what = 'request'): ApiError {
-  const detail = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
-  return new ApiError(400, 'invalid_request', `invalid ${what}: ${detail}`, issues);
+  const listed = issues.slice(0, MAX_LISTED_ISSUES);
+  const more = issues.length - listed.length;
+  const detail = listed.map((i) => `${i.path}: ${i.message}`).join('; ');
+  const rest = more > 0 ? `; and ${more.toLocaleString('en-US')} more issue${more === 1 ? '' : 's'} not listed` : '';
+  return new ApiError(400, 'invalid_request', `invalid ${what}: ${detail}${rest}`, listed);
 }
 
 const ENGINE_CODES: ReadonlySet<string> = new Set([
@@ -321,7 +330,7 @@ export function onError<E extends KernelEnv>(err: Error, c: Context<E>): Respons
   }
   if (err instanceof z.ZodError) {
     const e = invalidRequest(toIssues(err));
-    return c.json(body(e.code, e.message, { issues: toIssues(err) }), 400);
+    return c.json(body(e.code, e.message, e.issues ? { issues: e.issues } : {}), 400);
   }
   if (err instanceof HTTPException && err.status < 500) {
     const code = /json/i.test(err.message) ? 'invalid_json' : codeForStatus(err.status);
