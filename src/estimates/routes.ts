@@ -93,7 +93,7 @@ export function estimatesRoutes<T extends object>(form: EstimateForm<T>) {
   // validator hands a failed check the raw body as `data`).
   const hook = bodyValidationHook((error, raw) => {
     const parsed = (isForm(raw) ? form.schema : EstimateRequestSchema).safeParse(raw);
-    throw invalidRequest(toIssues(parsed.success ? error : parsed.error), 'request body');
+    throw invalidRequest(toIssues(parsed.success ? error : parsed.error, undefined, 'field', raw), 'request body');
   });
   return new OpenAPIHono<TenantEnv>().openapi(
     estimateRoute(form),

@@ -13,6 +13,7 @@ import { ConfigError } from '../config/vars.js';
 import { EngineInputError } from '../engine/protocol.js';
 import { log } from '../log/log.js';
 import type { KernelEnv } from './kernel-env.js';
+import { unknownKeySuggestion, valueSuggestion } from './suggest.js';
 
 /**
  * Stable error codes. Clients may switch on them; messages are for humans and may change.
@@ -96,7 +97,7 @@ export const ErrorBodySchema = z
       .object({
         code: ErrorCodeSchema,
         message: z.string(),
-        /** Field-level issues for `invalid_request`. */
+        /** Field-level issues for `invalid_request`: the first 20; the message says how many more there are. */
         issues: z.array(IssueSchema).optional(),
         /** Request id (also in the `X-Request-Id` header), set on `internal` errors. */
         requestId: z.string().optional(),
@@ -153,20 +154,29 @@ export class ClientAbortedError extends ApiError {
 /**
  * zod issues as `{ path, message }` with dotted paths, prefixed by `prefix` (e.g. `items.3`). An object's
  * unknown keys become one issue each, at the key's own path, so the message names the field (or query
- * parameter) itself rather than its parent.
+ * parameter) itself rather than its parent. A mistyped name gets its right spelling (./suggest.ts): an
+ * unknown key among the fields found missing beside it, a value outside an enum among its values.
+ * @param raw the value that was validated (for the sent values a suggestion reads), when known.
  */
-export function toIssues(error: Pick<z.ZodError, 'issues'>, prefix?: string, unknownKey = 'field'): Issue[] {
+export function toIssues(
+  error: Pick<z.ZodError, 'issues'>,
+  prefix?: string,
+  unknownKey = 'field',
+  raw?: unknown,
+): Issue[] {
   const pathOf = (segments: readonly PropertyKey[]): string => {
     const parts = [...(prefix ? [prefix] : []), ...segments.map(String)];
     return parts.length ? parts.join('.') : '(root)';
   };
-  return error.issues
-    .flatMap(unionBranch)
-    .flatMap((i) =>
-      i.code === 'unrecognized_keys'
-        ? (i.keys ?? []).map((key) => ({ path: pathOf([...i.path, key]), message: `unknown ${unknownKey} "${key}"` }))
-        : [{ path: pathOf(i.path), message: i.message }],
-    );
+  const issues = error.issues.flatMap(unionBranch);
+  return issues.flatMap((i) =>
+    i.code === 'unrecognized_keys'
+      ? (i.keys ?? []).map((key) => ({
+          path: pathOf([...i.path, key]),
+          message: `unknown ${unknownKey} "${key}"${unknownKeySuggestion(key, i.path, issues, raw)}`,
+        }))
+      : [{ path: pathOf(i.path), message: `${i.message}${valueSuggestion(i, raw)}` }],
+  );
 }
 
 /** A zod issue as {@link toIssues} reads it (the fields it uses). */
@@ -175,6 +185,7 @@ interface ZodIssueLike {
   path: readonly PropertyKey[];
   message: string;
   keys?: readonly string[];
+  values?: readonly unknown[];
   errors?: readonly (readonly ZodIssueLike[])[];
 }
 
@@ -193,10 +204,19 @@ function unionBranch(issue: ZodIssueLike): ZodIssueLike[] {
   return only.flatMap((e) => unionBranch({ ...e, path: [...issue.path, ...e.path] }));
 }
 
-/** A 400 `invalid_request` whose message lists every issue (`path: message; ...`). */
+/** Most issues an error lists (20): a batch of 10,000 bad items is refused with the first ones and a count. */
+export const MAX_LISTED_ISSUES = 20;
+
+/**
+ * A 400 `invalid_request` whose message and `issues` list the first {@link MAX_LISTED_ISSUES} issues
+ * (`path: message; ...`) and say how many more there are.
+ */
 export function invalidRequest(issues: Issue[], what = 'request'): ApiError {
-  const detail = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
-  return new ApiError(400, 'invalid_request', `invalid ${what}: ${detail}`, issues);
+  const listed = issues.slice(0, MAX_LISTED_ISSUES);
+  const more = issues.length - listed.length;
+  const detail = listed.map((i) => `${i.path}: ${i.message}`).join('; ');
+  const rest = more > 0 ? `; and ${more.toLocaleString('en-US')} more issue${more === 1 ? '' : 's'} not listed` : '';
+  return new ApiError(400, 'invalid_request', `invalid ${what}: ${detail}${rest}`, listed);
 }
 
 const ENGINE_CODES: ReadonlySet<string> = new Set([
@@ -259,7 +279,9 @@ export const validationHook = (
   result: { success: true } | { success: false; error: z.ZodError; target: keyof ValidationTargets },
 ): void => {
   if (result.success) return;
-  const issues = toIssues(result.error, undefined, result.target === 'query' ? 'query parameter' : 'field');
+  // The validator hands the value it checked over as `data` (the body, query, …): suggestions read it.
+  const raw = (result as { data?: unknown }).data;
+  const issues = toIssues(result.error, undefined, result.target === 'query' ? 'query parameter' : 'field', raw);
   throw invalidRequest(issues, TARGET_NAMES[result.target] ?? result.target);
 };
 
@@ -321,7 +343,7 @@ export function onError<E extends KernelEnv>(err: Error, c: Context<E>): Respons
   }
   if (err instanceof z.ZodError) {
     const e = invalidRequest(toIssues(err));
-    return c.json(body(e.code, e.message, { issues: toIssues(err) }), 400);
+    return c.json(body(e.code, e.message, e.issues ? { issues: e.issues } : {}), 400);
   }
   if (err instanceof HTTPException && err.status < 500) {
     const code = /json/i.test(err.message) ? 'invalid_json' : codeForStatus(err.status);

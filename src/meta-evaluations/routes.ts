@@ -17,6 +17,8 @@ import {
   jsonResponse,
   notFound,
   NoQuery,
+  NOT_JSON,
+  PAYLOAD_TOO_LARGE,
   v1Responses,
   setCreatedHeaders,
 } from '../http/responses.js';
@@ -127,6 +129,8 @@ const calibrate = createRoute({
       'the body fails its schema, or the run is not a finished pairwise cascade run with labels (see `issues`).',
     ),
     404: notFound('meta-evaluation'),
+    413: PAYLOAD_TOO_LARGE,
+    415: NOT_JSON,
   }),
 });
 

@@ -10,8 +10,9 @@ import type { Bindings } from '../config/bindings.js';
 import type { RubricContent } from '../engine/rubric.js';
 import { rubricHash } from '../engine/rubric.js';
 import { ApiError } from '../http/errors.js';
+import { suggestion } from '../http/suggest.js';
 import type { RubricRecord, VersionRecord } from './rows.js';
-import { getRubric, getVersion, taggedVersion } from './rows.js';
+import { getRubric, getVersion, taggedVersion, tagsOf } from './rows.js';
 import type { RubricFieldValue } from './schemas.js';
 import { contentOf, RUBRIC_REF } from './schemas.js';
 
@@ -58,18 +59,26 @@ export async function resolveRubricRef(
   const [, , at, tag] = m;
   const rubric = await getRubric(env.DB, tenant, id);
   if (!rubric) throw new ApiError(404, 'not_found', `${field}: no rubric "${id}"`);
-  if (rubric.archivedAt !== null && at === undefined)
+  const tagged = tag === undefined ? null : await taggedVersion(env.DB, id, tag);
+  if (rubric.archivedAt !== null && at === undefined) {
+    // The version the reference meant: the one its tag points at, else the latest.
+    const meant = tagged
+      ? `${id}@${tagged.version}, the version tag "${tagged.tag}" points at`
+      : `${id}@${rubric.latestVersion}`;
     throw new ApiError(
       409,
       'rubric_archived',
-      `${field}: rubric "${id}" is archived; name a version (${id}@${rubric.latestVersion}) to judge by it`,
+      `${field}: rubric "${id}" is archived; name a version (${meant}) to judge by it`,
     );
+  }
   let number = rubric.latestVersion;
   if (at !== undefined) number = Number(at);
   if (tag !== undefined) {
-    const t = await taggedVersion(env.DB, id, tag);
-    if (!t) throw new ApiError(404, 'not_found', `${field}: rubric "${id}" has no tag "${tag}"`);
-    number = t.version;
+    if (!tagged) {
+      const tags = ((await tagsOf(env.DB, [id])).get(id) ?? []).map((t) => t.tag);
+      throw new ApiError(404, 'not_found', `${field}: rubric "${id}" has no tag "${tag}"${suggestion(tag, tags)}`);
+    }
+    number = tagged.version;
   }
   const version = await getVersion(env.DB, tenant, id, number);
   if (!version) throw new ApiError(404, 'not_found', `${field}: rubric "${id}" has no version ${number}`);

@@ -181,6 +181,7 @@ describe('npm run admin', () => {
       [['tenants:create'], 'tenants:create needs --name', undefined],
       [['tenants:update', '--tenant', 't'], 'tenants:update needs --name or a limit to change', undefined],
       [['frobnicate'], 'unknown command "frobnicate"', undefined],
+      [['tenant:create'], 'unknown command "tenant:create" (did you mean "tenants:create"?)', undefined],
       [[], 'name a command', undefined],
       [['tenants:create', '--name', 'x', '--rate', 'fast'], '--rate must be N/S', undefined],
       [['keys:create', '--tenant', 't', '--expires', 'soon'], '--expires must be an ISO 8601 time', undefined],

@@ -304,6 +304,30 @@ describe('rubric errors name the field', () => {
     expect(thrown(() => createEvaluation(m, marked, PAIR)).code).toBe('template_task_mismatch');
   });
 
+  it('a ChatEval or ensemble pairwise template of your own keeping {{criteria}} or {{aspect_description}} takes a rubric there', () => {
+    const own = (slot: string) =>
+      `Judge by {{${slot}}}\n{{question}}\n{{answer_1}}\n{{answer_2}}\n{{role_description}}\n{{final_prompt}}`;
+    for (const preset of ['chateval-faireval', 'ensemble-chateval-roles']) {
+      for (const slot of ['criteria', 'aspect_description']) {
+        const overrides = { templates: { pairwise: own(slot) } };
+        const sent = [...requests(preset, overrides, PAIR, { kind: 'pairwise', criteria: MARK }).values()];
+        expect(sent.length).toBeGreaterThan(0);
+        for (const r of sent) expect(r.messages.at(-1)?.content).toMatch(new RegExp(`^Judge by ${escape(MARK)}\n`));
+        // Without a rubric the slot has nothing to hold: refused at creation, naming the field.
+        const config = resolveMethodConfig(preset, overrides);
+        const refused = thrown(() => createEvaluation(getMethod(config.method), config, PAIR));
+        expect(refused.message).toMatch(/^rubric: the template in config\.templates\.pairwise uses/);
+      }
+      // A template of your own without a slot is still refused with a rubric, and the message names both marks.
+      const plain = resolveMethodConfig(preset, { templates: { pairwise: '{{question}} {{answer_1}} {{answer_2}}' } });
+      const refused = thrown(() =>
+        createEvaluation(getMethod(plain.method), plain, PAIR, { kind: 'pairwise', criteria: MARK }),
+      );
+      expect(refused.code).toBe('rubric_unsupported');
+      expect(refused.message).toContain('{{criteria}} or {{aspect_description}}');
+    }
+  });
+
   it("a scale the authors' one-digit readers would misread is refused, naming rubric.scale", () => {
     const ten: RubricContent = { kind: 'pointwise', criteria: MARK, scale: { min: 1, max: 10 } };
     for (const preset of ['chateval-topical-chat', 'ensemble-topical-chat', 'debate-summeval']) {

@@ -103,7 +103,21 @@ describe('config and presets', () => {
 
   it('rejects a config that does not fit the task kind, and unknown aspects without a description', () => {
     expect(() => start(configOf('chateval-single'), summary)).toThrow(EngineInputError);
-    expect(() => start(configOf('geval-summeval'), pair)).toThrow(/template_task_mismatch|does not provide/);
+    // A pairwise preset's prompts sent a pointwise task (and back): the judge does not take that kind.
+    for (const [preset, task] of [
+      ['geval-summeval', pair],
+      ['fastchat-pair', summary],
+    ] as const) {
+      let caught: unknown;
+      try {
+        start(configOf(preset), task);
+      } catch (e) {
+        caught = e;
+      }
+      expect(caught).toBeInstanceOf(EngineInputError);
+      expect((caught as EngineInputError).code).toBe('task_kind_unsupported');
+      expect((caught as EngineInputError).message).toMatch(/^task\.kind: /);
+    }
     expect(() =>
       start(configOf('geval-summeval'), { ...summary, aspect: { name: 'wit', scale: { min: 1, max: 5 } } }),
     ).toThrow(/give aspect.description/);

@@ -29,8 +29,8 @@ import {
 import { judgeRequestOf } from '../../src/openai/completion.js';
 import { ChatCompletionRequestSchema } from '../../src/openai/schemas.js';
 import type { ErrorJson } from './api-fetch.js';
-import { api } from './api-fetch.js';
-import { asAdmin } from './tenants-helpers.js';
+import { api, apiWith } from './api-fetch.js';
+import { ADMIN_TOKEN, asAdmin, keyed } from './tenants-helpers.js';
 import { testEnv } from './helpers.js';
 import { CreateWebhookEndpointSchema, UpdateWebhookEndpointSchema } from '../../src/webhooks/schemas.js';
 import { CreateTriggerRequestSchema } from '../../src/triggers/schemas.js';
@@ -269,6 +269,36 @@ describe('unknown query parameters are a 400 on every route, never ignored', () 
     const issues = (await r.json<ErrorJson>()).error.issues?.map((i) => i.path);
     expect(issues).toEqual(['dry_run', 'preset']);
     expect(await count()).toBe(before);
+  });
+});
+
+describe('every route that takes a JSON body documents what its body middleware answers', () => {
+  // The body limits lowered so that a small body is over them (the batches' route has its own limit).
+  const small = { MAX_BODY_BYTES: '64', MAX_BATCH_BODY_BYTES: '64' };
+
+  it('answers 415 for a body that is not JSON and 413 for one over the limit, both documented', async () => {
+    const ops = operations(await fetchDocument()).filter(
+      // A trigger's hook reads the sender's raw bytes (the signature covers them), whatever their type.
+      (o) => o.op.requestBody?.content['application/json'] && o.op.operationId !== 'receiveHook',
+    );
+    expect(ops.length).toBeGreaterThanOrEqual(15);
+    for (const { key, path, method } of ops) {
+      const url = path.replace(/\{(\w+)\}/g, (_m, name: string) => (name === 'n' || name === 'version' ? '1' : 'x1'));
+      const send = (init: { headers: Record<string, string>; body: string }) => {
+        const req = { method: method.toUpperCase(), ...init };
+        // The admin API is closed without ADMIN_TOKEN (503 before anything else): ask as the operator.
+        return path.startsWith('/v1/admin')
+          ? keyed(url, { ...req, headers: { ...req.headers, Authorization: `Bearer ${ADMIN_TOKEN}` } }, small)
+          : apiWith(small, url, req);
+      };
+      const text = await send({ headers: { 'Content-Type': 'text/plain' }, body: '{}' });
+      expect(text.status, `${key}: ${await text.clone().text()}`).toBe(415);
+      const large = await send({
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ pad: 'x'.repeat(200) }),
+      });
+      expect(large.status, `${key}: ${await large.clone().text()}`).toBe(413);
+    }
   });
 });
 

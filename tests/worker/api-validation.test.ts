@@ -211,6 +211,35 @@ const CASES: Case[] = [
     mentions: 'pointwise',
   },
   {
+    // The README's promise: a pairwise preset sent a pointwise task says so in the stable code, naming the field.
+    name: 'a pointwise task to a pairwise preset (fastchat-pair)',
+    send: () => post({ preset: 'fastchat-pair', task: POINTWISE }),
+    status: 400,
+    code: 'task_kind_unsupported',
+    mentions: 'task.kind',
+  },
+  {
+    name: 'a tier in the wrong case gets its right spelling',
+    send: () => post({ ...valid, tier: 'Flex' }),
+    status: 400,
+    code: 'invalid_request',
+    mentions: 'tier: Invalid option: expected one of "standard"|"flex"|"batch" (did you mean "flex"?)',
+  },
+  {
+    name: 'a snake_case task field gets its right spelling',
+    send: () => post({ ...valid, task: { kind: 'pairwise', question: 'q', answer_a: 'a', answerB: 'b' } }),
+    status: 400,
+    code: 'invalid_request',
+    mentions: 'task.answer_a: unknown field "answer_a" (did you mean "answerA"?)',
+  },
+  {
+    name: 'a mistyped top-level field gets its right spelling',
+    send: () => post({ preset: 'chateval-faireval', taks: PAIRWISE }),
+    status: 400,
+    code: 'invalid_request',
+    mentions: 'taks: unknown field "taks" (did you mean "task"?)',
+  },
+  {
     name: 'wrong type: question number',
     send: () => post({ ...valid, task: { ...PAIRWISE, question: 5 } }),
     status: 400,

@@ -161,6 +161,15 @@ describe('POST /v1/batches', () => {
       expect(err.error.code, JSON.stringify(err)).toBe(code);
       expect(err.error.message, JSON.stringify(err)).toContain(mentions);
     }
+    // Many bad items: the first 20 listed in full, and how many more (a 10,000-item batch gave 10,000 issues).
+    const many = await postBatch({
+      ...singleCallJudge('x'),
+      items: Array.from({ length: 250 }, (_, i) => ({ task: { ...pairItem(i), answerA: '' } })),
+    });
+    const capped = (await many.json<ErrorJson>()).error;
+    expect(capped.issues?.map((i) => i.path)).toEqual(Array.from({ length: 20 }, (_, i) => `items.${i}.task.answerA`));
+    expect(capped.message).toMatch(/items\.19\.task\.answerA: [^;]+; and 230 more issues not listed$/);
+    expect(capped.message).not.toContain('items.20.');
     const empty = await postNdjson({ ...singleCallJudge('x') }, []);
     expect((await empty.json<ErrorJson>()).error.issues?.[0]?.path).toBe('items');
     // A prototype key written in the JSON text (in a JS object literal `__proto__` is not a key).

@@ -163,6 +163,10 @@ describe('versions and tags', () => {
     const rubric = await (await api(`/v1/rubrics/${v1.id}`)).json<Rubric>();
     expect(rubric.tags.map((t) => [t.tag, t.version])).toEqual([['prod', 2]]);
     expect((await put(9)).status).toBe(404);
+    // A mistyped tag: 404 naming the field, with the tag it likely meant.
+    const typo = await judge(`${v1.id}#prdo`, 'tag-typo');
+    expect(typo.status).toBe(404);
+    expect((await errorOf(typo)).message).toBe(`rubric: rubric "${v1.id}" has no tag "prdo" (did you mean "prod"?)`);
   });
 
   it('a tag requiring a minimum agreement refuses a version without a check, 409 naming the figure', async () => {
@@ -197,6 +201,24 @@ describe('versions and tags', () => {
     expect(e.code).toBe('rubric_archived');
     expect(e.message).toMatch(/^rubric: /);
     expect((await judge(`${v1.id}@1`, 'archived-2')).status).toBe(202);
+  });
+
+  it('an archived rubric named by a tag suggests the version the tag points at, not the latest', async () => {
+    const v1 = await created();
+    const v2 = await postJson(`/v1/rubrics/${v1.id}/versions`, { ...POINTWISE_RUBRIC_EXAMPLE, name: undefined });
+    expect(v2.status).toBe(201);
+    const tag = await api(`/v1/rubrics/${v1.id}/tags/prod`, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ version: 1 }),
+    });
+    expect(tag.status).toBe(200);
+    expect((await api(`/v1/rubrics/${v1.id}/archive`, { method: 'POST' })).status).toBe(200);
+    const byTag = await errorOf(await judge(`${v1.id}#prod`, 'archived-tag'));
+    expect(byTag.code).toBe('rubric_archived');
+    expect(byTag.message).toContain(`(${v1.id}@1, the version tag "prod" points at)`);
+    const byId = await errorOf(await judge(v1.id, 'archived-latest'));
+    expect(byId.message).toContain(`(${v1.id}@2)`);
   });
 });
 

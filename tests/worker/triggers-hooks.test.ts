@@ -355,6 +355,23 @@ describe('trigger management', () => {
     });
     expect(kind.status).toBe(400);
     expect((await kind.json<ErrorJson>()).error.code).toBe('task_kind_unsupported');
+    // A pairwise preset of a method that takes both kinds (its prompts do not): refused here, naming the
+    // field, rather than accepted and then failing every delivery.
+    const single = await postJson('/v1/triggers', {
+      preset: 'fastchat-pair',
+      mapping: {
+        task: {
+          kind: 'pointwise',
+          source: '/a',
+          output: '/b',
+          aspect: { value: { name: 'coherence', scale: { min: 1, max: 5 } } },
+        },
+      },
+    });
+    expect(single.status).toBe(400);
+    const refused = (await single.json<ErrorJson>()).error;
+    expect(refused.code).toBe('task_kind_unsupported');
+    expect(refused.message).toMatch(/^mapping\.task\.kind: .*pairwise/);
     const pointer = await postJson('/v1/triggers', {
       preset: 'fastchat-pair',
       mapping: { task: { ...PAIRWISE_MAPPING.task, question: 'prompt' } },

@@ -35,10 +35,12 @@ import type { ResolvedAgent } from './roles.js';
 import { agentsOf, DebaterSchema, resolveAgents } from './roles.js';
 import { TOPICAL_CHAT_SLOTS } from './topical-chat.js';
 import {
+  CRITERIA_SLOT_PLACEHOLDERS,
   finalFormat,
   JudgePromptShape,
   pairwiseVerdict,
   pointwiseVerdict,
+  requireCriteriaFor,
   TASK_PAIRWISE,
   TASK_POINTWISE,
   taskVars,
@@ -239,9 +241,6 @@ function discussionTemplateOf(config: ChatEvalConfig, task: JudgedTask): { field
 /** Where a rubric's criteria stand in ChatEval's and its ensemble's prompts (src/engine/slots.ts). */
 export const CHATEVAL_TEMPLATE_SLOTS = mergeSlotTables(CHATEVAL_SLOTS, TOPICAL_CHAT_SLOTS);
 
-/** The placeholder that is the generic pointwise prompt's criteria slot. */
-export const CHATEVAL_SLOT_PLACEHOLDERS = ['aspect_description'] as const;
-
 function callFor(
   config: ChatEvalConfig,
   task: JudgedTask,
@@ -310,12 +309,9 @@ export const chatEvalMethod: MethodDefinition<ChatEvalConfig, ChatEvalState> = {
   configSchema: chatEvalConfigSchema,
 
   init(config, task): ChatEvalState {
-    requireSlots(
-      task.criteria,
-      [discussionTemplateOf(config, task)],
-      CHATEVAL_TEMPLATE_SLOTS,
-      CHATEVAL_SLOT_PLACEHOLDERS,
-    );
+    const template = discussionTemplateOf(config, task);
+    requireCriteriaFor(task, template);
+    requireSlots(task.criteria, [template], CHATEVAL_TEMPLATE_SLOTS, CRITERIA_SLOT_PLACEHOLDERS);
     if (task.kind === 'pointwise' && config.pointwiseRead === 'last-char')
       requireOneDigitScale(
         task.criteria,

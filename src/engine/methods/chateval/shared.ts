@@ -13,8 +13,9 @@
 import { z } from 'zod';
 import type { ParsedValue, ParserSpec } from '../../parsers/spec.js';
 import type { JudgedPointwiseTask, JudgedTask } from '../../judged.js';
+import { EngineInputError } from '../../errors.js';
 import { criteriaText } from '../../slots.js';
-import { capitalise, renderTemplate } from '../../template.js';
+import { capitalise, placeholders, renderTemplate } from '../../template.js';
 import type { MethodVerdict, Vote } from '../../verdict.js';
 import { majority, mean, winnerOf } from '../../verdict.js';
 import type { ResolvedAgent } from './roles.js';
@@ -49,7 +50,13 @@ export const JudgePromptShape = {
   unparsed: z.enum(['tie', 'ignore']).default('tie'),
 };
 
-/** Pairwise task placeholders, with the authors' slot names as aliases of ours. */
+/**
+ * The placeholders that are a template's criteria slot (src/engine/slots.ts): a template of the config's own
+ * that keeps one takes a rubric, whose criteria fill it; pointwise, without a rubric, the aspect's description.
+ */
+export const CRITERIA_SLOT_PLACEHOLDERS: readonly string[] = ['criteria', 'aspect_description'];
+
+/** Pairwise task placeholders, with the authors' slot names as aliases of ours, and the criteria slot. */
 export const TASK_PAIRWISE = [
   'question',
   'answer_1',
@@ -62,6 +69,7 @@ export const TASK_PAIRWISE = [
   'role_description',
   'agent_name',
   'final_prompt',
+  ...CRITERIA_SLOT_PLACEHOLDERS,
 ];
 /** Pointwise task placeholders, with the authors' slot names (`source_text`, `reference_text`, `generated_text`) as aliases. */
 export const TASK_POINTWISE = [
@@ -78,6 +86,7 @@ export const TASK_POINTWISE = [
   'role_description',
   'agent_name',
   'final_prompt',
+  'criteria',
 ];
 
 /** Placeholder values of a task for an agent, given the rendered final instruction ('' before the last turn). */
@@ -90,8 +99,11 @@ export function taskVars(
   const common = { role_description: agent.description, agent_name: agent.name, final_prompt: finalPrompt };
   if (task.kind === 'pairwise') {
     const { question, answerA, answerB } = task;
+    // Only a template of the config's own has these (checked at init by requireCriteriaFor).
+    const criteria = task.criteria ? criteriaText(task.criteria, true) : undefined;
     return {
       ...common,
+      ...(criteria !== undefined ? { criteria, aspect_description: criteria } : {}),
       question,
       answer_1: answerA,
       answer_2: answerB,
@@ -103,6 +115,10 @@ export function taskVars(
     };
   }
   const context = task.context ?? '';
+  // A rubric's criteria stand where the aspect's description does (the generic prompt's criteria slot).
+  const description = task.criteria
+    ? criteriaText(task.criteria, true)
+    : (task.aspect.description ?? config.aspectDescriptions[task.aspect.name.toLowerCase()] ?? '');
   return {
     ...common,
     source: task.source,
@@ -112,13 +128,27 @@ export function taskVars(
     reference_text: context,
     generated_text: task.output,
     aspect: capitalise(task.aspect.name),
-    // A rubric's criteria stand where the aspect's description does (the generic prompt's criteria slot).
-    aspect_description: task.criteria
-      ? criteriaText(task.criteria, true)
-      : (task.aspect.description ?? config.aspectDescriptions[task.aspect.name.toLowerCase()] ?? ''),
+    aspect_description: description,
+    criteria: description,
     scale_min: task.aspect.scale.min,
     scale_max: task.aspect.scale.max,
   };
+}
+
+/**
+ * Checks that a pairwise template using a criteria placeholder ({@link CRITERIA_SLOT_PLACEHOLDERS}) has a
+ * rubric to fill it (a pairwise task has no criteria of its own).
+ * @param where the template and the config field it comes from, for the message.
+ * @throws EngineInputError `template_task_mismatch` naming `rubric` and the config field.
+ */
+export function requireCriteriaFor(task: JudgedTask, where: { field: string; template: string }): void {
+  if (task.kind !== 'pairwise' || task.criteria) return;
+  const used = placeholders(where.template).find((p) => CRITERIA_SLOT_PLACEHOLDERS.includes(p));
+  if (used === undefined) return;
+  throw new EngineInputError(
+    `rubric: the template in ${where.field} uses {{${used}}}, which a rubric's criteria fill: give a rubric`,
+    'template_task_mismatch',
+  );
 }
 
 /** Settings {@link finalFormat} reads. */

@@ -17,11 +17,13 @@ import {
   agentsOf,
   CHATEVAL_PAIRWISE_FINAL,
   CHATEVAL_POINTWISE_FINAL,
+  CRITERIA_SLOT_PLACEHOLDERS,
   DebaterSchema,
   finalFormat,
   JudgePromptShape,
   pairwiseVerdict,
   pointwiseVerdict,
+  requireCriteriaFor,
   resolveAgents,
   TASK_PAIRWISE,
   TASK_POINTWISE,
@@ -90,7 +92,9 @@ export const ensembleMethod: MethodDefinition<EnsembleConfig, EnsembleState> = {
   configSchema: ensembleConfigSchema,
 
   init(config, task): EnsembleState {
-    requireSlots(task.criteria, [templateFor(config, task)], ENSEMBLE_SLOTS, ['aspect_description']);
+    const template = templateFor(config, task);
+    requireCriteriaFor(task, template);
+    requireSlots(task.criteria, [template], ENSEMBLE_SLOTS, CRITERIA_SLOT_PLACEHOLDERS);
     if (task.kind === 'pointwise' && config.pointwiseRead === 'last-char')
       requireOneDigitScale(
         task.criteria,

@@ -92,6 +92,12 @@ function allowedIn(form: Form, kind: JudgedTask['kind']): readonly string[] {
   return kind === 'pairwise' ? PAIRWISE_PLACEHOLDERS : POINTWISE_PLACEHOLDERS;
 }
 
+/** Whether the templates use only placeholders a `kind` task provides (and at least one of its own). */
+function fitsKind(t: Templates, kind: JudgedTask['kind']): boolean {
+  const allowed = allowedIn('plain', kind);
+  return unknownPlaceholders(t.system, allowed).length === 0 && unknownPlaceholders(t.user, allowed).length === 0;
+}
+
 const uses = (t: Templates, name: string): boolean => new RegExp(`\\{\\{\\s*${name}\\s*\\}\\}`).test(t.system + t.user);
 
 /** The one-call form's answer object: one key per aspect, its reason and its score on its scale. */
@@ -189,6 +195,14 @@ export function checkFits(config: SingleAgentConfig, task: JudgedTask): void {
   const t = templatesFor(config, task);
   const allowed = allowedIn(t.form, task.kind);
   const bad = [...new Set([...unknownPlaceholders(t.system, allowed), ...unknownPlaceholders(t.user, allowed)])];
+  const other = task.kind === 'pairwise' ? 'pointwise' : 'pairwise';
+  // Templates written for the other kind (a pairwise preset sent a pointwise task): the judge does not take
+  // this kind at all, which is what `task_kind_unsupported` says, not a fault in a template of the caller's.
+  if (bad.length > 0 && t.form === 'plain' && fitsKind(t, other))
+    throw new EngineInputError(
+      `task.kind: this judge's prompts are written for ${other} tasks, not ${task.kind} ones; use a ${task.kind} preset or template`,
+      'task_kind_unsupported',
+    );
   if (bad.length > 0) {
     throw new EngineInputError(
       `the template uses ${bad.map((b) => `{{${b}}}`).join(', ')}, which a ${task.kind} task does not provide; use a ${task.kind} preset or template`,
