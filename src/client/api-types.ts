@@ -1388,7 +1388,7 @@ export interface components {
             moreItems: number | null;
             summary: string;
         };
-        /** @description A candidate, best first: its Bradley–Terry strength θ (natural log; under bradley-terry P(i beats j) = 1/(1 + e^(θj − θi)), ×400/ln 10 for Elo points), its bootstrap `interval` (items resampled; null while it cannot be computed yet), and its `rank`: 1 + the candidates whose interval lies wholly above its own, so candidates the data cannot separate share a rank. */
+        /** @description A candidate, best first: its Bradley–Terry strength θ (natural log; under bradley-terry P(i beats j) = 1/(1 + e^(θj − θi)), ×400/ln 10 for Elo points), its bootstrap `interval` (items resampled; it always holds `strength`; null while it cannot be computed yet), and its `rank`: 1 + the candidates whose interval lies wholly above its own, so candidates the data cannot separate share a rank. */
         RankingEntry: {
             candidate: string;
             rank: number;

@@ -92,12 +92,23 @@ export const ComparisonItemSchema = z
 /** One item of a comparison. */
 export type ComparisonItem = z.infer<typeof ComparisonItemSchema>;
 
+/** What a design may be, for its error messages. */
+const DESIGN_OPTIONS =
+  '"all-pairs" (every pair of candidates) or {"baseline": "<candidate>"} (every candidate against one)';
+
+/** A missing or mistyped design names both forms, not only the literal (zod's own message quotes one branch). */
+const designError = (issue: { input?: unknown }): string =>
+  issue.input === undefined ? `required: ${DESIGN_OPTIONS}` : `expected ${DESIGN_OPTIONS}`;
+
 /** `all-pairs`, or every candidate against a baseline. */
 export const DesignSchema = z
-  .union([
-    z.literal('all-pairs'),
-    z.object({ baseline: CandidateName.describe('The candidate every other one is compared with.') }).strict(),
-  ])
+  .union(
+    [
+      z.literal('all-pairs', { error: designError }),
+      z.object({ baseline: CandidateName.describe('The candidate every other one is compared with.') }).strict(),
+    ],
+    { error: designError },
+  )
   .meta({
     id: 'ComparisonDesign',
     description:
@@ -296,7 +307,7 @@ export const RankingEntryDocSchema = RankingEntrySchema.meta({
   id: 'RankingEntry',
   description:
     'A candidate, best first: its Bradley–Terry strength θ (natural log; under bradley-terry P(i beats j) = 1/(1 + e^(θj − θi)), ×400/ln 10 for Elo ' +
-    'points), its bootstrap `interval` (items resampled; null while it cannot be computed yet), and its `rank`: 1 + the candidates whose ' +
+    'points), its bootstrap `interval` (items resampled; it always holds `strength`; null while it cannot be computed yet), and its `rank`: 1 + the candidates whose ' +
     'interval lies wholly above its own, so candidates the data cannot separate share a rank.',
 });
 
