@@ -26,7 +26,8 @@ import {
 } from '../evaluations/schemas.js';
 import { SolverSchema, StrengthModelSchema } from '../metrics/bradley-terry.js';
 import { RubricField } from '../rubrics/schemas.js';
-import { FlexFallbackField, TierField } from '../tiers/schemas.js';
+import { FlexFallbackField, FlexFallbackView, TierField, TierView } from '../tiers/schemas.js';
+import { CacheModeSchema } from '../verdict-cache/schemas.js';
 import { GateOutcomeSchema, GateResultSchema, GateSchema } from '../metrics/gate.js';
 import { JudgeRatesSchema, PairResultSchema, WinMatrixSchema } from '../metrics/pairs.js';
 import { RankingEntrySchema } from '../metrics/ranking.js';
@@ -191,6 +192,12 @@ export const CreateComparisonRequestSchema = z
         '`standard`). A tier a provider of the judge does not offer is a 400 `tier_unsupported` naming the provider.',
     ),
     flexFallback: FlexFallbackField,
+    cache: CacheModeSchema.optional().describe(
+      'The verdict cache of every pair evaluation, as on `POST /v1/evaluations` (unset: `use`, except for a judge sampling above ' +
+        'temperature 0): a pair this tenant had judged with the same judge, rubric and outputs within VERDICT_CACHE_TTL_DAYS is served ' +
+        'from the cache, 0 calls and $0 (so a CI gate re-judging an unchanged candidate pays only for what changed); `refresh` judges ' +
+        'every pair anew and replaces the entries; `off` neither reads nor writes.',
+    ),
   })
   .strict()
   .superRefine((body, ctx) => {
@@ -393,6 +400,9 @@ export const ComparisonSummarySchema = z
     status: BatchStatusSchema,
     method: z.string(),
     preset: z.string().nullable(),
+    /** The service tier of every pair evaluation, and what a flex refusal leads to (its batch's). */
+    tier: TierView,
+    flexFallback: FlexFallbackView,
     candidates: z.array(z.string()),
     design: DesignSchema,
     items: z.number().int().positive(),
