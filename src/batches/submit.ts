@@ -46,6 +46,8 @@ import { contentStatement } from '../rubrics/rows.js';
 export interface ExpandedItems {
   total: number;
   statements: (batchId: string) => D1PreparedStatement[];
+  /** True when some expanded row reads the verdict cache (`use`): its hits are marked in the same transaction. */
+  readsCache?: boolean;
 }
 
 /** An item to submit. */
@@ -218,7 +220,7 @@ export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Su
       ...(s.extra?.(id, items) ?? []),
       // Items whose verdict is cached are marked as hits in the same transaction: the window starts them as
       // any other item, and each ends at once with its cached verdict (no LLM call).
-      ...(items.some((item) => item.cache?.mode === 'use')
+      ...(items.some((item) => item.cache?.mode === 'use') || s.expanded?.readsCache === true
         ? [markHitsStatement(env.DB, { batchId: id }, servesSince(now, config.VERDICT_CACHE_TTL_DAYS))]
         : []),
     ],

@@ -686,7 +686,7 @@ export interface paths {
         put?: never;
         /**
          * Compare candidates
-         * @description Judges 2-8 candidates' outputs on 1-10000 items, pair by pair (`design`: every pair, or each against a baseline), as a batch of kind `comparison` (its window, budget, cancel and counts are a batch's). Each pair is judged in both presentation orders: inside one evaluation when the judge calibrates position itself (most pairwise presets: `evaluationsPerPair` 1), else as two evaluations (AB and BA, combined by agree-or-tie). Every item is validated before anything is stored: a missing output is a 400 naming `items.3.outputs.v2`. Follow `GET /v1/comparisons/{id}`; `webhook.url` and subscribed endpoints receive `comparison.completed` once, with the gate's outcome.
+         * @description Judges 2-8 candidates' outputs on 1-10000 items, pair by pair (`design`: every pair, or each against a baseline), as a batch of kind `comparison` (its window, budget, cancel and counts are a batch's). Each pair is judged in both presentation orders: inside one evaluation when the judge calibrates position itself (most pairwise presets: `evaluationsPerPair` 1), else as two evaluations (AB and BA, combined by agree-or-tie). Every item is validated before anything is stored: a missing output is a 400 naming `items.3.outputs.v2`. Follow `GET /v1/comparisons/{id}`; `webhook.url` and subscribed endpoints receive `comparison.completed` once, with the gate's outcome, or send `Prefer: wait=<seconds>` to get the ended comparison, gate included, in this response (200, as `GET /v1/comparisons/{id}` shows it, header `Preference-Applied`) when it ends in time: a CI runner that cannot receive a webhook waits here (again, with the same `Idempotency-Key`, for a longer run).
          *
          *     **Body:** JSON, or NDJSON (`application/x-ndjson`): line 1 is the request without `items`, then one item per line. **Retries:** an `Idempotency-Key` returns the same comparison for the same body.
          */
@@ -1388,7 +1388,7 @@ export interface components {
             moreItems: number | null;
             summary: string;
         };
-        /** @description A candidate, best first: its Bradley–Terry strength θ (natural log; under bradley-terry P(i beats j) = 1/(1 + e^(θj − θi)), ×400/ln 10 for Elo points), its bootstrap `interval` (items resampled; null while it cannot be computed yet), and its `rank`: 1 + the candidates whose interval lies wholly above its own, so candidates the data cannot separate share a rank. */
+        /** @description A candidate, best first: its Bradley–Terry strength θ (natural log; under bradley-terry P(i beats j) = 1/(1 + e^(θj − θi)), ×400/ln 10 for Elo points), its bootstrap `interval` (items resampled; it always holds `strength`; null while it cannot be computed yet), and its `rank`: 1 + the candidates whose interval lies wholly above its own, so candidates the data cannot separate share a rank. */
         RankingEntry: {
             candidate: string;
             rank: number;
@@ -4709,6 +4709,111 @@ export interface components {
             error: components["schemas"]["EvaluationError"] | null;
             rubric: components["schemas"]["RubricStamp"] | null;
         };
+        Comparison: {
+            id: string;
+            status: components["schemas"]["BatchStatus"];
+            method: string;
+            preset: string | null;
+            tier: components["schemas"]["Tier"];
+            flexFallback: components["schemas"]["FlexFallback"];
+            candidates: string[];
+            design: components["schemas"]["ComparisonDesign"];
+            items: number;
+            /** @description 1 when the judge runs both presentation orders inside each evaluation (its position calibration: most pairwise presets), 2 when it runs one order (the pair is judged as AB and as BA, two evaluations, combined by agree-or-tie). */
+            evaluationsPerPair: 1 | 2;
+            /** @description Its evaluations by status. */
+            counts: {
+                total: number;
+                pending: number;
+                ended: number;
+                succeeded: number;
+                failed: number;
+                cancelled: number;
+            };
+            /**
+             * @description The gate's final outcome; null before the comparison completed or without a gate.
+             * @enum {string|null}
+             */
+            gateOutcome: "passed" | "failed" | "inconclusive" | null;
+            /** @description ISO 8601 UTC. */
+            createdAt: string;
+            /** @description ISO 8601 UTC. */
+            completedAt: string | null;
+            /** @description ISO 8601 UTC. */
+            cancelRequestedAt: string | null;
+            links: components["schemas"]["ComparisonLinks"];
+            basis: components["schemas"]["ComparisonStatisticsBasis"];
+            /** @description One entry per pair judged, `a` before `b` in `candidates`. */
+            pairs: components["schemas"]["ComparisonPair"][];
+            matrix: components["schemas"]["WinMatrix"];
+            /** @description Best first. */
+            ranking: components["schemas"]["RankingEntry"][];
+            strengths: components["schemas"]["ComparisonStrengths"];
+            judge: components["schemas"]["ComparisonJudgeRates"];
+            /** @description The gate, when the request asked for one. */
+            gate: components["schemas"]["GateResult"] | null;
+            /** @description One line a CI log can print: the gate's summary when there is a gate, else the ranking. */
+            summary: string;
+            webhook: components["schemas"]["OneOffWebhook"] | null;
+            budget: components["schemas"]["Budget"] | null;
+            /** @description Every LLM call billed for its evaluations. */
+            usage: {
+                calls: number;
+                promptTokens: number;
+                completionTokens: number;
+                cachedPromptTokens: number;
+                estimated: boolean;
+                costUsd: number;
+                /** @description USD the provider's prompt cache saved: cached prompt tokens × (input − cached input price). */
+                cacheSavedUsd: number;
+            };
+        };
+        ComparisonLinks: {
+            self: string;
+            results: string;
+            cancel: string;
+            /** @description The same evaluations as a batch (`GET /v1/batches/{id}`). */
+            batch: string;
+        };
+        /**
+         * @description `final`: computed once every evaluation ended and stored; `live`: computed now over the evaluations ended so far (intervals from 200 resamples); `live-counts`: a large running comparison (more than 5,000 evaluations) computed from verdict counts, the strength intervals (and so every rank but 1) appear once it completes.
+         * @enum {string}
+         */
+        ComparisonStatisticsBasis: "final" | "live" | "live-counts";
+        /** @description The N × N win matrix, rows and columns in `candidates` order: `wins[r][c]` items r beat c, `ties[r][c]`, `winRate[r][c]` r over c with ties as half (null on the diagonal and for pairs never judged). */
+        WinMatrix: {
+            candidates: string[];
+            wins: number[][];
+            ties: number[][];
+            winRate: (number | null)[][];
+        };
+        ComparisonStrengths: {
+            /** @enum {string} */
+            model: "bradley-terry" | "davidson";
+            /** @enum {string} */
+            scale: "log";
+            /**
+             * @description The strengths sum to 0 (only their differences are identified).
+             * @enum {string}
+             */
+            centring: "sum-zero";
+            /** @description Davidson's tie parameter ν; null for bradley-terry. */
+            nu: number | null;
+            /** @description Virtual wins and losses per candidate against a θ = 0 opponent (keeps a sweep finite); 1. */
+            prior: number;
+            /** @enum {string} */
+            solver: "newton" | "mm";
+            converged: boolean;
+            iterations: number;
+            logLikelihood: number;
+            bootstrap: {
+                /** @description 0 while the intervals are not computed (see `basis`). */
+                resamples: number;
+                seed: number;
+                level: number;
+                dropped: number;
+            };
+        };
         ComparisonAccepted: {
             id: string;
             status: components["schemas"]["BatchStatus"];
@@ -4720,13 +4825,6 @@ export interface components {
             /** @description items × pairs × evaluationsPerPair. */
             evaluations: number;
             links: components["schemas"]["ComparisonLinks"];
-        };
-        ComparisonLinks: {
-            self: string;
-            results: string;
-            cancel: string;
-            /** @description The same evaluations as a batch (`GET /v1/batches/{id}`). */
-            batch: string;
         };
         CreateComparisonRequest: {
             /** @description Preset id from GET /v1/methods. Its config is the base the `config` overrides merge into. */
@@ -4865,6 +4963,11 @@ export interface components {
              * @enum {string}
              */
             flexFallback?: "standard" | "wait";
+            /**
+             * @description The verdict cache of every pair evaluation, as on `POST /v1/evaluations` (unset: `use`, except for a judge sampling above temperature 0): a pair this tenant had judged with the same judge, rubric and outputs within VERDICT_CACHE_TTL_DAYS is served from the cache, 0 calls and $0 (so a CI gate re-judging an unchanged candidate pays only for what changed); `refresh` judges every pair anew and replaces the entries; `off` neither reads nor writes.
+             * @enum {string}
+             */
+            cache?: "use" | "refresh" | "off";
         };
         ComparisonItem: {
             /** @description Your id for the item (unique in the comparison); results carry it back. */
@@ -4931,6 +5034,8 @@ export interface components {
             status: components["schemas"]["BatchStatus"];
             method: string;
             preset: string | null;
+            tier: components["schemas"]["Tier"];
+            flexFallback: components["schemas"]["FlexFallback"];
             candidates: string[];
             design: components["schemas"]["ComparisonDesign"];
             items: number;
@@ -4957,102 +5062,6 @@ export interface components {
             /** @description ISO 8601 UTC. */
             cancelRequestedAt: string | null;
             links: components["schemas"]["ComparisonLinks"];
-        };
-        Comparison: {
-            id: string;
-            status: components["schemas"]["BatchStatus"];
-            method: string;
-            preset: string | null;
-            candidates: string[];
-            design: components["schemas"]["ComparisonDesign"];
-            items: number;
-            /** @description 1 when the judge runs both presentation orders inside each evaluation (its position calibration: most pairwise presets), 2 when it runs one order (the pair is judged as AB and as BA, two evaluations, combined by agree-or-tie). */
-            evaluationsPerPair: 1 | 2;
-            /** @description Its evaluations by status. */
-            counts: {
-                total: number;
-                pending: number;
-                ended: number;
-                succeeded: number;
-                failed: number;
-                cancelled: number;
-            };
-            /**
-             * @description The gate's final outcome; null before the comparison completed or without a gate.
-             * @enum {string|null}
-             */
-            gateOutcome: "passed" | "failed" | "inconclusive" | null;
-            /** @description ISO 8601 UTC. */
-            createdAt: string;
-            /** @description ISO 8601 UTC. */
-            completedAt: string | null;
-            /** @description ISO 8601 UTC. */
-            cancelRequestedAt: string | null;
-            links: components["schemas"]["ComparisonLinks"];
-            basis: components["schemas"]["ComparisonStatisticsBasis"];
-            /** @description One entry per pair judged, `a` before `b` in `candidates`. */
-            pairs: components["schemas"]["ComparisonPair"][];
-            matrix: components["schemas"]["WinMatrix"];
-            /** @description Best first. */
-            ranking: components["schemas"]["RankingEntry"][];
-            strengths: components["schemas"]["ComparisonStrengths"];
-            judge: components["schemas"]["ComparisonJudgeRates"];
-            /** @description The gate, when the request asked for one. */
-            gate: components["schemas"]["GateResult"] | null;
-            /** @description One line a CI log can print: the gate's summary when there is a gate, else the ranking. */
-            summary: string;
-            webhook: components["schemas"]["OneOffWebhook"] | null;
-            budget: components["schemas"]["Budget"] | null;
-            /** @description Every LLM call billed for its evaluations. */
-            usage: {
-                calls: number;
-                promptTokens: number;
-                completionTokens: number;
-                cachedPromptTokens: number;
-                estimated: boolean;
-                costUsd: number;
-                /** @description USD the provider's prompt cache saved: cached prompt tokens × (input − cached input price). */
-                cacheSavedUsd: number;
-            };
-        };
-        /**
-         * @description `final`: computed once every evaluation ended and stored; `live`: computed now over the evaluations ended so far (intervals from 200 resamples); `live-counts`: a large running comparison (more than 5,000 evaluations) computed from verdict counts, the strength intervals (and so every rank but 1) appear once it completes.
-         * @enum {string}
-         */
-        ComparisonStatisticsBasis: "final" | "live" | "live-counts";
-        /** @description The N × N win matrix, rows and columns in `candidates` order: `wins[r][c]` items r beat c, `ties[r][c]`, `winRate[r][c]` r over c with ties as half (null on the diagonal and for pairs never judged). */
-        WinMatrix: {
-            candidates: string[];
-            wins: number[][];
-            ties: number[][];
-            winRate: (number | null)[][];
-        };
-        ComparisonStrengths: {
-            /** @enum {string} */
-            model: "bradley-terry" | "davidson";
-            /** @enum {string} */
-            scale: "log";
-            /**
-             * @description The strengths sum to 0 (only their differences are identified).
-             * @enum {string}
-             */
-            centring: "sum-zero";
-            /** @description Davidson's tie parameter ν; null for bradley-terry. */
-            nu: number | null;
-            /** @description Virtual wins and losses per candidate against a θ = 0 opponent (keeps a sweep finite); 1. */
-            prior: number;
-            /** @enum {string} */
-            solver: "newton" | "mm";
-            converged: boolean;
-            iterations: number;
-            logLikelihood: number;
-            bootstrap: {
-                /** @description 0 while the intervals are not computed (see `basis`). */
-                resamples: number;
-                seed: number;
-                level: number;
-                dropped: number;
-            };
         };
         /** @description An item line (`kind: "item"`) per item in request order, each pair with its verdict and evaluations; the last page ends with one `kind: "summary"` line: the gate and the ranking as of now (`basis`). */
         ComparisonResultLine: {
@@ -6057,7 +6066,7 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the same key with the same body returns the first answer instead of creating a second evaluation. Send one whenever a request may be retried (a retry after a connection reset without it creates a duplicate). */
                 "Idempotency-Key"?: string;
-                /** @description `wait=<seconds>` (RFC 7240, at most 60): answer 200 with the ended evaluation, verdict included, when it ends within that time, instead of 202 at once. The fastest way to judge one item: one request, no stream. Without an end in time the answer is the usual 202. */
+                /** @description `wait=<seconds>` (RFC 7240, at most 60): answer 200 with the ended evaluation, verdict included when it ends within that time, instead of 202 at once. Without an end in time the answer is the usual 202. */
                 Prefer?: string;
             };
             path?: never;
@@ -9681,6 +9690,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the same key with the same body returns the first answer instead of creating a second evaluation. Send one whenever a request may be retried (a retry after a connection reset without it creates a duplicate). */
                 "Idempotency-Key"?: string;
+                /** @description `wait=<seconds>` (RFC 7240, at most 60): answer 200 with the ended comparison, its statistics and gate included when it ends within that time, instead of 202 at once. Without an end in time the answer is the usual 202. */
+                Prefer?: string;
             };
             path?: never;
             cookie?: never;
@@ -9692,6 +9703,21 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Ended within the `Prefer: wait` time: the comparison with its final statistics and gate. */
+            200: {
+                headers: {
+                    /** @description The comparison's URL (relative). */
+                    Location: string;
+                    /** @description The `wait` preference honoured, e.g. `wait=30`. */
+                    "Preference-Applied": string;
+                    /** @description Present when this answers a retry with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comparison"];
+                };
+            };
             /** @description Accepted: every pair evaluation is stored and queued (also the answer to an idempotent replay). */
             202: {
                 headers: {

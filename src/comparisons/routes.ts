@@ -14,7 +14,6 @@ import {
   acceptedResponses,
   BAD_QUERY,
   errorResponse,
-  IdempotencyHeaderSchema,
   judgeBodyResponses,
   jsonResponse,
   NoQuery,
@@ -22,6 +21,7 @@ import {
   v1Responses,
   setCreatedHeaders,
 } from '../http/responses.js';
+import { preferWaitHeaders, preferWaitMs, preferWaitResponse } from '../http/prefer.js';
 import { comparisonResults } from './results.js';
 import {
   COMPARISON_EXAMPLE,
@@ -37,6 +37,7 @@ import {
   MAX_COMPARISON_ITEMS,
 } from './schemas.js';
 import { cancelComparison, createComparison, listComparisons, requireComparison, viewComparison } from './service.js';
+import { awaitComparisonEnded } from './wait.js';
 
 const NDJSON_EXAMPLE = [
   '{"preset":"fastchat-pair","candidates":["v1","v2"],"design":{"baseline":"v1"},"gate":{"candidate":"v2","baseline":"v1"}}',
@@ -56,14 +57,16 @@ const create = createRoute({
     'inside one evaluation when the judge calibrates position itself (most pairwise presets: `evaluationsPerPair` 1), else as two evaluations ' +
     '(AB and BA, combined by agree-or-tie). Every item is validated before anything is stored: a missing output is a 400 naming ' +
     '`items.3.outputs.v2`. Follow `GET /v1/comparisons/{id}`; `webhook.url` and subscribed endpoints receive `comparison.completed` once, ' +
-    "with the gate's outcome.\n\n" +
+    "with the gate's outcome, or send `Prefer: wait=<seconds>` to get the ended comparison, gate included, in this response (200, as " +
+    '`GET /v1/comparisons/{id}` shows it, header `Preference-Applied`) when it ends in time: a CI runner that cannot receive a webhook ' +
+    'waits here (again, with the same `Idempotency-Key`, for a longer run).\n\n' +
     `**Body:** JSON, or NDJSON (\`${NDJSON_TYPE}\`): line 1 is the request without \`items\`, then one item per line. ` +
     '**Retries:** an `Idempotency-Key` returns the same comparison for the same body.',
   middleware: [requireScope('evaluations:write'), byok(), batchBody()] as const,
   security: scopeSecurity('evaluations:write'),
   request: {
     query: NoQuery,
-    headers: IdempotencyHeaderSchema,
+    headers: preferWaitHeaders('the ended comparison, its statistics and gate included'),
     body: {
       required: true,
       content: {
@@ -88,6 +91,11 @@ const create = createRoute({
   },
   responses: v1Responses(
     judgeBodyResponses({
+      ...preferWaitResponse(
+        ComparisonSchema,
+        'comparison',
+        'Ended within the `Prefer: wait` time: the comparison with its final statistics and gate.',
+      ),
       ...acceptedResponses(
         ComparisonAcceptedSchema,
         'comparison',
@@ -178,7 +186,9 @@ const cancel = createRoute({
 /** Routes under `/v1/comparisons`. */
 export const comparisons = new OpenAPIHono<TenantEnv>()
   .openapi(create, async (c) => {
-    const key = c.req.valid('header')['Idempotency-Key'] ?? null;
+    const headers = c.req.valid('header');
+    const key = headers['Idempotency-Key'] ?? null;
+    const waitMs = preferWaitMs(headers.Prefer);
     const request = c.req.valid('json');
     if (typeof request === 'string') throw new Error('batchBody() did not convert the NDJSON body');
     const { body, replayed } = await createComparison(c.env, c.var.tenant, request, key, {
@@ -186,6 +196,11 @@ export const comparisons = new OpenAPIHono<TenantEnv>()
       limits: c.var.auth.limits,
     });
     setCreatedHeaders(c, body.links.self, replayed);
+    const ended = waitMs > 0 ? await awaitComparisonEnded(c.env, c.var.tenant, body.id, waitMs) : null;
+    if (ended) {
+      c.header('Preference-Applied', `wait=${waitMs / 1000}`);
+      return c.json(ended, 200);
+    }
     return c.json(body, 202);
   })
   .openapi(list, async (c) => c.json(await listComparisons(c.env, c.var.tenant, c.req.valid('query')), 200))

@@ -10,6 +10,7 @@ import { BATCH_INSERTED } from '../batches/rows.js';
 import type { RubricStampRecord } from '../evaluations/rows.js';
 import { insertRowsSelectStatement } from '../evaluations/rows.js';
 import type { Gate } from '../metrics/gate.js';
+import type { CacheDecision } from '../verdict-cache/plan.js';
 import type { Design, StatisticsOptions } from './schemas.js';
 import type { Layout } from './layout.js';
 import { slotsOf, widthOf } from './layout.js';
@@ -77,6 +78,15 @@ export async function getComparison(db: D1Database, tenant: string, id: string):
   return r ? toRecord(r) : null;
 }
 
+/** When tenant `tenant`'s comparison `id` completed (epoch ms), null while it runs, undefined when there is none. */
+export async function completedAtOf(db: D1Database, tenant: string, id: string): Promise<number | null | undefined> {
+  const r = await db
+    .prepare('SELECT completed_at FROM comparisons WHERE id = ? AND tenant = ?')
+    .bind(id, tenant)
+    .first<{ completed_at: number | null }>();
+  return r ? r.completed_at : undefined;
+}
+
 /** The comparisons among `ids` (a page of batches), by id. */
 export async function comparisonsByIds(db: D1Database, ids: readonly string[]): Promise<Map<string, ComparisonRecord>> {
   if (ids.length === 0) return new Map();
@@ -124,9 +134,12 @@ export function insertComparisonStatement(db: D1Database, c: NewComparison): D1P
 
 /**
  * One item as the expansion reads it: `[position, id, the pairwise task without its answers, every
- * candidate's output in `candidates` order, the calls one pair evaluation plans]`.
+ * candidate's output in `candidates` order, the calls one pair evaluation plans]`, then, when the
+ * comparison reads or writes the verdict cache, each slot's cache key in slot order.
  */
-export type ExpansionItem = [number, string, Record<string, unknown>, string[], number];
+export type ExpansionItem =
+  | [number, string, Record<string, unknown>, string[], number]
+  | [number, string, Record<string, unknown>, string[], number, string[]];
 
 /** What the expanded evaluations share. */
 export interface Expansion {
@@ -138,6 +151,8 @@ export interface Expansion {
   keyId: string | null;
   /** The rubric every pair evaluation judges by, or null. */
   rubric: RubricStampRecord | null;
+  /** What the verdict cache does for every pair evaluation (src/verdict-cache/plan.ts); the keys are the items'. */
+  cacheMode: CacheDecision;
   /** The service tier of every pair evaluation, and what a flex refusal leads to (the batch's). */
   tier: Tier;
   flexFallback: FlexFallback;
@@ -184,9 +199,9 @@ export function expandStatement(
       rubric_version: '?',
       tier: '?',
       flex_fallback: '?',
-      // A comparison's pairs are judged, never served from the verdict cache (its statistics need each judging).
-      cache_mode: `'off'`,
-      cache_key: 'NULL',
+      // As any evaluation's: a pair judged before by the same judge (same task, rubric, seed) is served from the cache.
+      cache_mode: '?',
+      cache_key: `json_extract(it.value, '$[5][' || json_extract(sl.value, '$[0]') || ']')`,
     },
     `FROM json_each(?) it, json_each(?) sl WHERE ${BATCH_INSERTED}`,
     [
@@ -198,7 +213,8 @@ export function expandStatement(
       e.now,
       e.now,
       e.keyId,
-      // In the insert's column order (src/evaluations/rows.ts): the tier's two, then the rubric's three.
+      // In the insert's column order (src/evaluations/rows.ts): the cache mode, the tier's two, the rubric's three.
+      e.cacheMode,
       e.tier,
       e.flexFallback,
       e.rubric?.hash ?? null,

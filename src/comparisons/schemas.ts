@@ -26,7 +26,8 @@ import {
 } from '../evaluations/schemas.js';
 import { SolverSchema, StrengthModelSchema } from '../metrics/bradley-terry.js';
 import { RubricField } from '../rubrics/schemas.js';
-import { FlexFallbackField, TierField } from '../tiers/schemas.js';
+import { FlexFallbackField, FlexFallbackView, TierField, TierView } from '../tiers/schemas.js';
+import { CacheModeSchema } from '../verdict-cache/schemas.js';
 import { GateOutcomeSchema, GateResultSchema, GateSchema } from '../metrics/gate.js';
 import { JudgeRatesSchema, PairResultSchema, WinMatrixSchema } from '../metrics/pairs.js';
 import { RankingEntrySchema } from '../metrics/ranking.js';
@@ -92,12 +93,23 @@ export const ComparisonItemSchema = z
 /** One item of a comparison. */
 export type ComparisonItem = z.infer<typeof ComparisonItemSchema>;
 
+/** What a design may be, for its error messages. */
+const DESIGN_OPTIONS =
+  '"all-pairs" (every pair of candidates) or {"baseline": "<candidate>"} (every candidate against one)';
+
+/** A missing or mistyped design names both forms, not only the literal (zod's own message quotes one branch). */
+const designError = (issue: { input?: unknown }): string =>
+  issue.input === undefined ? `required: ${DESIGN_OPTIONS}` : `expected ${DESIGN_OPTIONS}`;
+
 /** `all-pairs`, or every candidate against a baseline. */
 export const DesignSchema = z
-  .union([
-    z.literal('all-pairs'),
-    z.object({ baseline: CandidateName.describe('The candidate every other one is compared with.') }).strict(),
-  ])
+  .union(
+    [
+      z.literal('all-pairs', { error: designError }),
+      z.object({ baseline: CandidateName.describe('The candidate every other one is compared with.') }).strict(),
+    ],
+    { error: designError },
+  )
   .meta({
     id: 'ComparisonDesign',
     description:
@@ -180,6 +192,12 @@ export const CreateComparisonRequestSchema = z
         '`standard`). A tier a provider of the judge does not offer is a 400 `tier_unsupported` naming the provider.',
     ),
     flexFallback: FlexFallbackField,
+    cache: CacheModeSchema.optional().describe(
+      'The verdict cache of every pair evaluation, as on `POST /v1/evaluations` (unset: `use`, except for a judge sampling above ' +
+        'temperature 0): a pair this tenant had judged with the same judge, rubric and outputs within VERDICT_CACHE_TTL_DAYS is served ' +
+        'from the cache, 0 calls and $0 (so a CI gate re-judging an unchanged candidate pays only for what changed); `refresh` judges ' +
+        'every pair anew and replaces the entries; `off` neither reads nor writes.',
+    ),
   })
   .strict()
   .superRefine((body, ctx) => {
@@ -296,7 +314,7 @@ export const RankingEntryDocSchema = RankingEntrySchema.meta({
   id: 'RankingEntry',
   description:
     'A candidate, best first: its Bradley–Terry strength θ (natural log; under bradley-terry P(i beats j) = 1/(1 + e^(θj − θi)), ×400/ln 10 for Elo ' +
-    'points), its bootstrap `interval` (items resampled; null while it cannot be computed yet), and its `rank`: 1 + the candidates whose ' +
+    'points), its bootstrap `interval` (items resampled; it always holds `strength`; null while it cannot be computed yet), and its `rank`: 1 + the candidates whose ' +
     'interval lies wholly above its own, so candidates the data cannot separate share a rank.',
 });
 
@@ -382,6 +400,9 @@ export const ComparisonSummarySchema = z
     status: BatchStatusSchema,
     method: z.string(),
     preset: z.string().nullable(),
+    /** The service tier of every pair evaluation, and what a flex refusal leads to (its batch's). */
+    tier: TierView,
+    flexFallback: FlexFallbackView,
     candidates: z.array(z.string()),
     design: DesignSchema,
     items: z.number().int().positive(),

@@ -20,10 +20,12 @@ import { ApiError } from '../http/errors.js';
 import { GateSchema } from '../metrics/gate.js';
 import { planTask, resolveJudge } from '../methods/resolve-judge.js';
 import type { ResolvedRubric } from '../rubrics/resolve.js';
+import type { CacheDecision } from '../verdict-cache/plan.js';
+import { requestCachePlans } from '../verdict-cache/plan.js';
 import { checkComparisonBudget } from './estimate.js';
 import { comparisonLinks, finishComparison } from './finish.js';
 import type { Layout } from './layout.js';
-import { pairsOf, widthOf } from './layout.js';
+import { pairsOf, slotsOf, widthOf } from './layout.js';
 import { liveStatistics } from './outcomes.js';
 import type { ComparisonRecord, ExpansionItem } from './rows.js';
 import {
@@ -78,6 +80,38 @@ function expansionItems(
     const calls = planTask(judge, task, `items.${n}`, rubric?.content);
     return [n, item.id, base, outputs, calls];
   });
+}
+
+/**
+ * What the verdict cache does for every pair evaluation, and each item's keys in slot order (none for `off`
+ * and `bypass`): each key is over the pair evaluation's task exactly as stored (the item's task with the
+ * slot's two outputs as `answerA`, `answerB`), so a pair judged before, by a comparison or any other
+ * request of the tenant with the same judge, rubric and task, is a hit.
+ */
+async function withCacheKeys(
+  env: Bindings,
+  request: CreateComparisonRequest,
+  layout: Layout,
+  judge: ReturnType<typeof resolveJudge>,
+  rubric: ResolvedRubric | null,
+  items: ExpansionItem[],
+): Promise<CacheDecision> {
+  const slots = slotsOf(layout);
+  const tasks = items.flatMap(([, , base, outputs]) =>
+    slots.map((slot) => ({ ...base, answerA: outputs[slot.shownA], answerB: outputs[slot.shownB] })),
+  );
+  const plans = await requestCachePlans(
+    env,
+    { ...judge, rubricHash: rubric?.record.hash ?? null },
+    { mode: request.cache },
+    tasks,
+  );
+  const mode = plans[0]?.mode ?? 'off';
+  if (mode === 'off' || mode === 'bypass') return mode;
+  items.forEach((item, n) => {
+    item[5] = plans.slice(n * slots.length, (n + 1) * slots.length).map((p) => p.key ?? '');
+  });
+  return mode;
 }
 
 /** The items cut into chunks whose JSON and expanded size stay under the limits. */
@@ -136,6 +170,7 @@ export async function createComparison(
   };
   const width = widthOf(layout);
   const items = expansionItems(request, layout, judge, rubric);
+  const cacheMode = await withCacheKeys(env, request, layout, judge, rubric, items);
   // A budget not even the cheapest run fits is refused before anything is stored, as a batch's is.
   await checkComparisonBudget(env, tenant, request);
   const chunks = chunksOf(items, width);
@@ -153,6 +188,7 @@ export async function createComparison(
     items: [],
     expanded: {
       total,
+      readsCache: cacheMode === 'use',
       statements: (id) => [
         insertComparisonStatement(env.DB, {
           id,
@@ -177,6 +213,7 @@ export async function createComparison(
               preset: request.preset ?? null,
               config: judge.config,
               keyId: creator.keyId,
+              cacheMode,
               rubric: rubric?.record ?? null,
               now,
             },
@@ -228,6 +265,8 @@ function summaryOf(b: BatchRecord, c: ComparisonRecord): ComparisonSummary {
     status: b.status,
     method: b.method,
     preset: b.preset,
+    tier: b.tier,
+    flexFallback: b.flexFallback,
     candidates: c.candidates,
     design: c.design,
     items: c.itemsTotal,
@@ -290,6 +329,8 @@ export async function listComparisons(
       status: b.status,
       method: b.method,
       preset: b.preset,
+      tier: b.tier,
+      flexFallback: b.flexFallback,
       candidates: c.candidates,
       design: c.design,
       items: c.itemsTotal,

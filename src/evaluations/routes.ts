@@ -8,6 +8,7 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { byok } from '../http/byok.js';
 import { requireScope, scoped, scopeSecurity } from '../tenants/auth.js';
 import { jsonBody } from '../http/json-body.js';
+import { preferWaitHeaders, preferWaitMs, preferWaitResponse } from '../http/prefer.js';
 import { CANCEL_EXAMPLES, CREATE_EVALUATION_EXAMPLES, FIELD_EXAMPLES } from './examples.js';
 import {
   CancelRequestSchema,
@@ -37,9 +38,7 @@ import {
   acceptedResponses,
   BAD_QUERY,
   PAYLOAD_TOO_LARGE,
-  IDEMPOTENT_REPLAYED,
   errorResponse,
-  IdempotencyHeaderSchema,
   judgeBodyResponses,
   jsonResponse,
   notFound,
@@ -59,43 +58,8 @@ export const EvaluationIdParams = z.object({
     }),
 });
 
-/** Longest `Prefer: wait` honoured, seconds. */
-export const MAX_PREFER_WAIT_SECONDS = 60;
-
-/**
- * The `wait` preference of a `Prefer` header (RFC 7240) in seconds: null when the header asks for no
- * wait, `invalid` when its `wait` is not an integer 0-{@link MAX_PREFER_WAIT_SECONDS}. Other preferences
- * are not acted on (RFC 7240 lets a server ignore them; `Preference-Applied` says what was).
- */
-export function preferWaitSeconds(header: string | undefined): number | null | 'invalid' {
-  if (header === undefined) return null;
-  for (const part of header.split(',')) {
-    const m = /^\s*wait\s*(?:=\s*"?([^";\s]*)"?)?\s*(?:;.*)?$/i.exec(part);
-    if (!m) continue;
-    const n = Number(m[1]);
-    return m[1] !== undefined && /^\d+$/.test(m[1]) && n <= MAX_PREFER_WAIT_SECONDS ? n : 'invalid';
-  }
-  return null;
-}
-
 /** Headers of `POST /v1/evaluations`: `Idempotency-Key` and `Prefer: wait=<seconds>`. */
-const CreateHeadersSchema = IdempotencyHeaderSchema.extend({
-  Prefer: z
-    .string()
-    .max(1000)
-    .refine((v) => preferWaitSeconds(v) !== 'invalid', {
-      message: `wait must be a whole number of seconds from 0 to ${MAX_PREFER_WAIT_SECONDS}`,
-    })
-    .optional()
-    .openapi({
-      param: {
-        description:
-          `\`wait=<seconds>\` (RFC 7240, at most ${MAX_PREFER_WAIT_SECONDS}): answer 200 with the ended evaluation, verdict included, when it ends within that time, ` +
-          'instead of 202 at once. The fastest way to judge one item: one request, no stream. Without an end in time the answer is the usual 202.',
-      },
-      example: 'wait=30',
-    }),
-});
+const CreateHeadersSchema = preferWaitHeaders('the ended evaluation, verdict included');
 
 const create = createRoute({
   method: 'post',
@@ -122,17 +86,11 @@ const create = createRoute({
   },
   responses: v1Responses(
     judgeBodyResponses({
-      200: {
-        ...jsonResponse(
-          EvaluationSchema,
-          'Ended within the `Prefer: wait` time: the evaluation with its verdict (or its error).',
-        ),
-        headers: z.object({
-          Location: z.string().openapi({ description: "The evaluation's URL (relative)." }),
-          'Preference-Applied': z.string().openapi({ description: 'The `wait` preference honoured, e.g. `wait=30`.' }),
-          'Idempotent-Replayed': IDEMPOTENT_REPLAYED,
-        }),
-      },
+      ...preferWaitResponse(
+        EvaluationSchema,
+        'evaluation',
+        'Ended within the `Prefer: wait` time: the evaluation with its verdict (or its error).',
+      ),
       ...acceptedResponses(
         EvaluationAcceptedSchema,
         'evaluation',
@@ -293,8 +251,7 @@ export const evaluations = new OpenAPIHono<TenantEnv>()
   .openapi(create, async (c) => {
     const headers = c.req.valid('header');
     const key = headers['Idempotency-Key'] ?? null;
-    const wait = preferWaitSeconds(headers.Prefer);
-    const waitMs = typeof wait === 'number' ? wait * 1000 : 0;
+    const waitMs = preferWaitMs(headers.Prefer);
     const {
       body,
       replayed,
@@ -309,7 +266,7 @@ export const evaluations = new OpenAPIHono<TenantEnv>()
       waitMs,
     );
     setCreatedHeaders(c, body.links.self, replayed);
-    if (typeof wait === 'number' && wait > 0) {
+    if (waitMs > 0) {
       // The fast start already waited (one round trip to the object); otherwise (a replay, a start left to
       // the queue at the tenant's cap) wait here.
       const ended =
@@ -319,7 +276,7 @@ export const evaluations = new OpenAPIHono<TenantEnv>()
             ? await endedView(c.env, c.var.tenant, body.id, known)
             : null;
       if (ended) {
-        c.header('Preference-Applied', `wait=${wait}`);
+        c.header('Preference-Applied', `wait=${waitMs / 1000}`);
         return c.json(ended, 200);
       }
     }

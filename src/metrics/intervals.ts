@@ -131,7 +131,8 @@ function wilsonAt(p: number, n: number, z: number): [number, number] {
   const centre = (p + z2n / 2) / (1 + z2n);
   const half = (z / (1 + z2n)) * Math.sqrt((p * (1 - p)) / n + z2n / (4 * n));
   // At p = 0 and p = 1 the bound is exactly 0 or 1; rounding would leave a 1e-17 there.
-  return [p === 0 ? 0 : Math.max(0, centre - half), p === 1 ? 1 : Math.min(1, centre + half)];
+  // The bounds hold p̂ itself, whatever the rounding.
+  return [p === 0 ? 0 : Math.max(0, Math.min(p, centre - half)), p === 1 ? 1 : Math.min(1, Math.max(p, centre + half))];
 }
 
 /** Largest n {@link wilsonSampleSize} searches; beyond it the answer is `null` (no practical decision). */

@@ -6,6 +6,9 @@
  * correlation between an item's games (an easy question is easy for every pair) is kept. Seeded with the
  * PRNG of `bootstrap.ts`; each resample is refitted by Newton from the full fit's estimate.
  *
+ * The interval always holds the strength itself: it is widened to the estimate where the percentile
+ * bounds fall beside it (rounding, when every resample agrees).
+ *
  * **Ranks** follow the Chatbot Arena convention: rank = 1 + the number of candidates whose interval lies
  * entirely above this one's. Candidates whose intervals overlap can share a rank, and a rank never claims a
  * separation the intervals do not show. The list is ordered by strength, best first (ties by name); when
@@ -40,7 +43,7 @@ export const RankingEntrySchema = z
     rank: z.number().int().positive(),
     /** θ, natural log, Σθ = 0 (or 0 for the reference candidate). */
     strength: z.number(),
-    /** Percentile bootstrap interval of θ at the bootstrap level; null when no resample could be fitted (no item yet, or `prior: 0` without finite strengths). */
+    /** Percentile bootstrap interval of θ at the bootstrap level, widened where need be so it always holds `strength`; null when no resample could be fitted (no item yet, or `prior: 0` without finite strengths). */
     interval: z.tuple([z.number(), z.number()]).nullable(),
   })
   .strict();
@@ -142,10 +145,10 @@ export function rankCandidates(t: Tournament, options: RankingOptions = {}): Ran
       draws[i]?.push(x);
     });
   }
-  const intervals = draws.map((xs): [number, number] | null => {
+  const intervals = draws.map((xs, i): [number, number] | null => {
     if (xs.length === 0) return null;
     xs.sort((a, b) => a - b);
-    return [quantile(xs, (1 - level) / 2), quantile(xs, (1 + level) / 2)];
+    return containing(strengths[i] as number, [quantile(xs, (1 - level) / 2), quantile(xs, (1 + level) / 2)]);
   });
   const order = t.candidates
     .map((_, i) => i)
@@ -156,6 +159,16 @@ export function rankCandidates(t: Tournament, options: RankingOptions = {}): Ran
     return { candidate: t.candidates[i] as string, rank: 1 + above, strength: strengths[i] as number, interval: mine };
   });
   return { fit: full.fit, ranking, bootstrap: { resamples, seed, level, dropped } };
+}
+
+/**
+ * The interval widened, if need be, to hold the estimate. When every resample agrees (an item set whose
+ * resamples all give the same counts), each refit lands within rounding of the full fit, so a percentile
+ * interval of width 0 can sit 1e-16 beside the estimate; a strength outside its own interval would read as
+ * a contradiction (and a skewed bootstrap distribution can leave it just outside, too).
+ */
+function containing(estimate: number, [lo, hi]: [number, number]): [number, number] {
+  return [Math.min(lo, estimate), Math.max(hi, estimate)];
 }
 
 function compare(a: string | undefined, b: string | undefined): number {

@@ -81,6 +81,7 @@ async function seedComparison(): Promise<string> {
           preset: 'fastchat-pair',
           config: { method: 'single' },
           keyId: null,
+          cacheMode: 'off',
           rubric: null,
           tier: 'standard',
           flexFallback: 'standard',

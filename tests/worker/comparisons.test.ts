@@ -136,6 +136,19 @@ describe('bad input', () => {
     const after = await testEnv.DB.prepare('SELECT count(*) AS n FROM comparisons').first<{ n: number }>();
     expect(after?.n).toBe(before?.n);
   });
+
+  it.each([
+    ['missing', undefined, 'design: required: "all-pairs"'],
+    ['a wrong string', 'all', 'design: expected "all-pairs"'],
+    ['an object without baseline', { base: 'v1' }, 'design: expected "all-pairs"'],
+  ])('a design %s names the field and both of its forms', async (_what, design, start) => {
+    const r = await postJson('/v1/comparisons', { ...base, design });
+    expect(r.status).toBe(400);
+    const { error } = await r.json<ErrorJson>();
+    expect(error.message).toContain(start);
+    expect(error.message).toContain('{"baseline": "<candidate>"}');
+    expect(error.issues?.map((i) => i.path)).toEqual(['design']);
+  });
 });
 
 describe('a tournament with a scripted judge', () => {

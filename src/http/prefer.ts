@@ -1,0 +1,71 @@
+/**
+ * @module
+ * `Prefer: wait=<seconds>` (RFC 7240) on the routes that create something that ends on its own (an
+ * evaluation, a comparison): the header's schema, its parsing, and the documented 200 an ended resource
+ * answers with (`Preference-Applied`), so every such route reads and documents the preference alike.
+ */
+import { z } from '@hono/zod-openapi';
+import { IDEMPOTENT_REPLAYED, IdempotencyHeaderSchema, jsonResponse } from './responses.js';
+
+/** Longest `Prefer: wait` honoured, seconds. */
+export const MAX_PREFER_WAIT_SECONDS = 60;
+
+/**
+ * The `wait` preference of a `Prefer` header (RFC 7240) in seconds: null when the header asks for no
+ * wait, `invalid` when its `wait` is not an integer 0-{@link MAX_PREFER_WAIT_SECONDS}. Other preferences
+ * are not acted on (RFC 7240 lets a server ignore them; `Preference-Applied` says what was).
+ */
+export function preferWaitSeconds(header: string | undefined): number | null | 'invalid' {
+  if (header === undefined) return null;
+  for (const part of header.split(',')) {
+    const m = /^\s*wait\s*(?:=\s*"?([^";\s]*)"?)?\s*(?:;.*)?$/i.exec(part);
+    if (!m) continue;
+    const n = Number(m[1]);
+    return m[1] !== undefined && /^\d+$/.test(m[1]) && n <= MAX_PREFER_WAIT_SECONDS ? n : 'invalid';
+  }
+  return null;
+}
+
+/**
+ * Headers of a create route that honours `Prefer: wait`: `Idempotency-Key` and `Prefer`.
+ * @param what what the 200 answers with when it ends in time, e.g. `the ended evaluation, verdict included`.
+ */
+export function preferWaitHeaders(what: string) {
+  return IdempotencyHeaderSchema.extend({
+    Prefer: z
+      .string()
+      .max(1000)
+      .refine((v) => preferWaitSeconds(v) !== 'invalid', {
+        message: `wait must be a whole number of seconds from 0 to ${MAX_PREFER_WAIT_SECONDS}`,
+      })
+      .optional()
+      .openapi({
+        param: {
+          description:
+            `\`wait=<seconds>\` (RFC 7240, at most ${MAX_PREFER_WAIT_SECONDS}): answer 200 with ${what} when it ends within that time, ` +
+            'instead of 202 at once. Without an end in time the answer is the usual 202.',
+        },
+        example: 'wait=30',
+      }),
+  });
+}
+
+/** The 200 of a create route answered after `Prefer: wait`: the ended resource, `Location`, `Preference-Applied`. */
+export function preferWaitResponse<T extends z.ZodType>(schema: T, what: string, description: string) {
+  return {
+    200: {
+      ...jsonResponse(schema, description),
+      headers: z.object({
+        Location: z.string().openapi({ description: `The ${what}'s URL (relative).` }),
+        'Preference-Applied': z.string().openapi({ description: 'The `wait` preference honoured, e.g. `wait=30`.' }),
+        'Idempotent-Replayed': IDEMPOTENT_REPLAYED,
+      }),
+    },
+  };
+}
+
+/** The wait a validated `Prefer` header asks for, in ms (0: none). */
+export function preferWaitMs(header: string | undefined): number {
+  const wait = preferWaitSeconds(header);
+  return typeof wait === 'number' ? wait * 1000 : 0;
+}
