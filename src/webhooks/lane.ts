@@ -21,7 +21,8 @@
  * hands over to the next alarm. An attempt's outcome decides the row: gone once delivered, failed, erased
  * or no longer pending; due again at the retry's time (no queue delay limit applies: the alarm holds it);
  * due at the lease's end while another attempt holds it. Lost state loses nothing: a delivery's D1 row
- * stays due and the cron sweeper sends it to the queue again.
+ * stays due and the cron sweeper hands it to the lane again; a run that is lost (its alarm cancelled or
+ * hung) is replaced at the next hand-over ({@link staleRunMs}).
  */
 import type { Bindings } from '../config/bindings.js';
 import { configOf } from '../config/vars.js';
