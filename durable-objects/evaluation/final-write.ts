@@ -125,6 +125,9 @@ export class FinalWriter {
       evaluationId: evaluation.meta.id,
       status: evaluation.meta.status,
       calls: evaluation.callsDone,
+      // Its batch when known (null: none; absent: unknown after an eviction): npm start's terminal reads
+      // only the batch of an item.
+      batchId: evaluation.batchId,
     });
     this.instance.announceEnd(evaluation);
     // The caller deleted it while this write was owed: erase now that the usage is in D1.

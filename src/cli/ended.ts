@@ -1,8 +1,8 @@
 /**
  * @module
  * What `npm start` says about an ended evaluation or batch, read from the local D1 by the runtime process
- * (src/cli/miniflare-runtime.ts, through Miniflare's D1 binding): the Worker logs only an evaluation's id,
- * status and calls when it ends, and a batch's completion happens in SQL. Local development only; reads
+ * (src/cli/miniflare-runtime.ts, over HTTP through its helper Worker, ./local-ops.ts): the Worker logs
+ * only an evaluation's id, status, calls and batch when it ends, and a batch's completion happens in SQL. Local development only; reads
  * nothing but ids, statuses, verdict headlines and figures (never a task or a reply). Node only.
  */
 

@@ -11,11 +11,13 @@
  * the Worker runs (./local-migrations.ts), answers `ready` (or `failed`), reloads a rebuilt bundle on
  * `reload`, and ends with its workerd on SIGTERM/SIGINT or when the parent goes away. Node only.
  */
+import type { Readable } from 'node:stream';
 import { isMain } from './args.js';
-import type { D1Reader, Described, EndedRef } from './ended.js';
+import type { Described, EndedRef } from './ended.js';
 import { readEnded } from './ended.js';
 import { applyMigrations, d1BatchOver, d1OnlyOptions } from './local-migrations.js';
-import type { MiniflareInstance, RuntimeConfig, WorkerSetup } from './worker-options.js';
+import { d1ReaderOver, localOpsSecret, localOpsUrl, scheduledOver, withLocalOps } from './local-ops.js';
+import type { MiniflareInstance, MiniflareOptions, RuntimeConfig, WorkerSetup } from './worker-options.js';
 import { Miniflare, miniflareOptionsOf } from './worker-options.js';
 
 /** Parent → runtime. */
@@ -45,10 +47,29 @@ function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/**
+ * workerd's output, passed on as it comes (bytes, not lines through `console`): its pipes are drained
+ * whenever this process's event loop runs, which nothing here ever holds up waiting on workerd
+ * (./local-ops.ts says why that matters).
+ */
+function passOutput(stdout: Readable, stderr: Readable): void {
+  stdout.pipe(process.stdout);
+  stderr.pipe(process.stderr);
+}
+
 /** Serves the Worker until told to stop; see the module comment for the protocol. */
 function serve(): void {
   let mf: MiniflareInstance | undefined;
   let current: RuntimeConfig | undefined;
+  // The crons and the terminal's reads go to workerd over HTTP (./local-ops.ts), never through Miniflare's proxy.
+  const secret = localOpsSecret();
+  /** The Worker's origin and the helper's, once started. */
+  let served: string | undefined;
+  let ops: string | undefined;
+  const optionsOf = (config: RuntimeConfig): MiniflareOptions => ({
+    ...withLocalOps(miniflareOptionsOf(config).options, secret),
+    handleRuntimeStdio: passOutput,
+  });
   let ending = false;
   const end = (code: number) => {
     if (ending) return;
@@ -73,29 +94,28 @@ function serve(): void {
           const { options, crons, fromEnv, fromDevVars } = miniflareOptionsOf(current);
           // D1 alone first, migrated, then the Worker on the same instance: an alarm left in the state
           // may fire as soon as the Worker runs, and must find its tables.
-          mf = new Miniflare(d1OnlyOptions(options));
+          mf = new Miniflare({ ...d1OnlyOptions(options), handleRuntimeStdio: passOutput });
           await applyMigrations(d1BatchOver(await mf.ready), current.worker.d1);
-          await mf.setOptions(options);
-          const url = await mf.ready;
-          reply({ type: 'ready', url: url.origin, crons, fromEnv, fromDevVars });
+          await mf.setOptions(optionsOf(current));
+          served = (await mf.ready).origin;
+          ops = await localOpsUrl(mf);
+          reply({ type: 'ready', url: served, crons, fromEnv, fromDevVars });
         } catch (e) {
           reply({ type: 'failed', message: messageOf(e) });
           end(1);
         }
       } else if (request.type === 'scheduled') {
-        // Straight to the Worker: with [assets], the HTTP entry is the asset router, which has no
-        // scheduled handler, so /cdn-cgi/handler/scheduled cannot reach ours.
         try {
-          const worker = await mf?.getWorker();
-          const r = await worker?.scheduled({ cron: request.cron, scheduledTime: new Date(request.time) });
-          if (r && r.outcome !== 'ok') process.stderr.write(`scheduled event for ${request.cron}: ${r.outcome}\n`);
+          if (!served || !current) return;
+          const outcome = await scheduledOver(served, current.worker.name, request.cron, request.time);
+          if (outcome !== 'ok') process.stderr.write(`scheduled event for ${request.cron}: ${outcome}\n`);
         } catch (e) {
           if (!ending) process.stderr.write(`scheduled event for ${request.cron} failed: ${messageOf(e)}\n`);
         }
       } else if (request.type === 'describe') {
         let described: Described | null = null;
         try {
-          if (mf) described = await readEnded((await mf.getD1Database('DB')) as D1Reader, request.ref);
+          if (ops) described = await readEnded(d1ReaderOver(ops, secret, 'DB'), request.ref);
         } catch {
           // The runtime is stopping, or the state predates a column: the terminal line says less.
         }
@@ -103,7 +123,8 @@ function serve(): void {
       } else if (current && mf) {
         try {
           current = { ...current, scriptPath: request.scriptPath, worker: request.worker };
-          await mf.setOptions(miniflareOptionsOf(current).options);
+          await mf.setOptions(optionsOf(current));
+          ops = await localOpsUrl(mf);
           reply({ type: 'reloaded' });
         } catch (e) {
           reply({ type: 'reload-failed', message: messageOf(e) });

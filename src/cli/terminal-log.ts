@@ -146,9 +146,34 @@ export function terminalLog(options: TerminalLogOptions): (line: string) => void
     reported.add(batch.id);
     write(batchLine(batch, ts));
   };
+  /**
+   * Batches being looked up, and whether an item ended since the lookup started: one lookup per batch
+   * at a time, and one more after it when an item ended meanwhile (a 10,000-item batch would otherwise
+   * send the runtime a read per item while it judges them).
+   */
+  const checking = new Map<string, { again: boolean }>();
+  const checkBatch = async (batchId: string, ts: number) => {
+    const running = checking.get(batchId);
+    if (running) {
+      running.again = true;
+      return;
+    }
+    const state = { again: true };
+    checking.set(batchId, state);
+    while (state.again && !reported.has(batchId)) {
+      state.again = false;
+      reportBatch((await describe({ batchId }))?.batch ?? null, ts);
+    }
+    checking.delete(batchId);
+  };
   const onEnded = async (l: LogLine) => {
     const id = l.fields.evaluationId;
     if (typeof id !== 'string') return;
+    // An item of a batch (the object knew it): no line of its own, so only its batch is looked up.
+    if (typeof l.fields.batchId === 'string') {
+      await checkBatch(l.fields.batchId, l.ts);
+      return;
+    }
     const d = await describe({ evaluationId: id });
     if (d?.evaluation) {
       if (d.evaluation.batchId === null) write(evaluationLine(d.evaluation, l.ts));
@@ -174,8 +199,6 @@ export function terminalLog(options: TerminalLogOptions): (line: string) => void
     if (l.event === 'evaluation.finalized') void onEnded(l);
     // A cancel's pages end items in D1 directly: the last one may complete the batch.
     else if (l.event === 'batch.cancel_page' && typeof l.fields.batchId === 'string')
-      void describe({ batchId: l.fields.batchId }).then((d) => {
-        reportBatch(d?.batch ?? null, l.ts);
-      });
+      void checkBatch(l.fields.batchId, l.ts);
   };
 }

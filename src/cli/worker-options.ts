@@ -25,10 +25,8 @@ export interface MiniflareInstance {
   readonly ready: Promise<URL>;
   setOptions(options: MiniflareOptions): Promise<void>;
   dispose(): Promise<void>;
-  /** A D1 binding of the entry Worker, usable from Node. */
-  getD1Database(bindingName: string): Promise<unknown>;
-  /** The entry Worker (not the asset router in front of it) as a service binding. */
-  getWorker(): Promise<{ scheduled(options: { cron: string; scheduledTime: Date }): Promise<{ outcome: string }> }>;
+  /** The URL of a Worker's own socket (`unsafeDirectSockets`). */
+  unsafeGetDirectURL(workerName: string): Promise<URL>;
 }
 export const Miniflare = miniflareApi.Miniflare as unknown as new (options: MiniflareOptions) => MiniflareInstance;
 

@@ -1,17 +1,20 @@
 /**
  * @module
- * Handing due deliveries to the `tribunal-webhooks` queue. Two paths, both only sending delivery ids:
+ * Handing due deliveries on, by id only. Two paths:
  * - right after an ending's transaction committed ({@link dispatchDeliveriesCausedBy}, an after-commit
- *   step of the ending, src/ending-plan.ts): the new deliveries of the events that ending wrote;
+ *   step of the ending, src/ending-plan.ts): the new deliveries of the events that ending wrote go to the
+ *   `tribunal-webhooks` queue, whose consumer hands each to its receiver's lane (./lane.ts);
  * - the cron sweeper ({@link sweepDeliveries}): deliveries overdue by {@link SWEEP_GRACE_MS} (a lost or
- *   failed queue send, a consumer that died mid-attempt, a DLQ'd message), each re-enqueued at most
- *   once per grace period.
- * A queue send that fails loses nothing: the row stays due in D1 and the sweeper finds it. Duplicate
- * messages are harmless: the consumer claims a delivery with a lease before each attempt.
+ *   failed queue send, a consumer that died mid-attempt, a DLQ'd message, a lane whose run was lost),
+ *   each at most once per grace period, straight to their lanes (the queue only if a lane fails): a
+ *   stuck queue or lane never holds them past one sweep.
+ * A send that fails loses nothing: the row stays due in D1 and the next sweep finds it. Duplicates are
+ * harmless: each attempt claims its delivery with a lease first.
  */
 import { z } from 'zod';
 import type { Bindings } from '../config/bindings.js';
-import { log } from '../log/log.js';
+import { log, messageOf } from '../log/log.js';
+import { laneKeyOf, laneStub } from './lane.js';
 import { deliveryLeaseMs } from './send.js';
 
 /** Name of the delivery queue (wrangler.toml). */
@@ -71,14 +74,45 @@ export async function dispatchDeliveriesCausedBy(env: Bindings, causeId: string)
 
 /** What one sweep did. */
 export interface DeliverySweepReport {
-  /** Delivery ids re-enqueued. */
+  /** Overdue deliveries found and handed on (to their lanes, or the queue when a lane failed). */
   enqueued: number;
+}
+
+/** An overdue delivery the sweep took: its receiver and attempts so far. */
+interface Overdue {
+  id: string;
+  tenant: string;
+  endpoint_id: string | null;
+  url: string | null;
+  attempts: number;
+}
+
+/** Hands `rows` to their receivers' lanes, one `take` per lane; the deliveries of a lane that fails go to the queue instead. */
+async function handToLanes(env: Bindings, rows: readonly Overdue[]): Promise<void> {
+  const byLane = new Map<string, string[]>();
+  for (const r of rows) {
+    const key = laneKeyOf(r);
+    byLane.set(key, [...(byLane.get(key) ?? []), r.id]);
+  }
+  const failed: string[] = [];
+  await Promise.all(
+    [...byLane].map(async ([key, ids]) => {
+      try {
+        await laneStub(env, key).take(ids);
+      } catch (e) {
+        log('error', 'webhooks.sweep_lane_failed', { lane: key, deliveries: ids.length, error: messageOf(e) });
+        failed.push(...ids);
+      }
+    }),
+  );
+  if (failed.length > 0) await enqueueDeliveries(env, failed);
 }
 
 /**
  * The sweeper's part for webhooks: pending deliveries due for more than {@link SWEEP_GRACE_MS} and not
- * leased by a running attempt are pushed out by one grace period (so the next sweep does not pick them
- * again at once) and re-enqueued, at most {@link SWEEP_LIMIT} per run, oldest first.
+ * leased by a running attempt are made due now (so the next sweep does not pick them again before one
+ * more grace period) and handed straight to their lanes, at most {@link SWEEP_LIMIT} per run, oldest
+ * first, with a warning: overdue deliveries mean something upstream lost them.
  * @param now epoch ms (tests pass their own).
  * @param restartedAt when the local runtime started, epoch ms, for the sweep after its restart: deliveries
  *   due now are taken without the grace period, and leases of attempts claimed before the start (their
@@ -99,14 +133,18 @@ export async function sweepDeliveries(
        SELECT id FROM webhook_deliveries
        WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ?)
        ORDER BY next_attempt_at LIMIT ?)
-     RETURNING id`,
+     RETURNING id, tenant, endpoint_id, url, attempts`,
   )
     .bind(now, now, dueBy, leaseBefore, SWEEP_LIMIT)
-    .all<{ id: string }>();
-  const ids = results.map((r) => r.id);
-  if (ids.length > 0) {
-    await enqueueDeliveries(env, ids);
-    log('warn', 'webhooks.swept', { enqueued: ids.length });
+    .all<Overdue>();
+  if (results.length > 0) {
+    await handToLanes(env, results);
+    log('warn', 'webhooks.swept', {
+      deliveries: results.length,
+      neverAttempted: results.filter((r) => r.attempts === 0).length,
+      lanes: new Set(results.map(laneKeyOf)).size,
+      message: "overdue deliveries handed to their receivers' lanes (a lost queue message or a stalled lane)",
+    });
   }
-  return { enqueued: ids.length };
+  return { enqueued: results.length };
 }

@@ -21,7 +21,8 @@
  * hands over to the next alarm. An attempt's outcome decides the row: gone once delivered, failed, erased
  * or no longer pending; due again at the retry's time (no queue delay limit applies: the alarm holds it);
  * due at the lease's end while another attempt holds it. Lost state loses nothing: a delivery's D1 row
- * stays due and the cron sweeper sends it to the queue again.
+ * stays due and the cron sweeper hands it to the lane again; a run that is lost (its alarm cancelled or
+ * hung) is replaced at the next hand-over ({@link staleRunMs}).
  */
 import type { Bindings } from '../config/bindings.js';
 import { configOf } from '../config/vars.js';
@@ -45,6 +46,15 @@ export const RUN_BUDGET_MS = 60_000;
 
 /** Consecutive failures of the platform (D1 down) after which a lane drops a delivery to the sweeper: 10. */
 export const MAX_LANE_FAILURES = 10;
+
+/**
+ * How long a run may go without launching or settling an attempt before it is taken for lost, ms: an
+ * attempt's lease (`WEBHOOK_TIMEOUT_MS` + 30 s) plus 30 s. Past that no attempt it launched can still be
+ * under way; its alarm's invocation was cancelled or hangs, and its `finally` will never clear the run.
+ */
+export function staleRunMs(env: object): number {
+  return deliveryLeaseMs(env) + 30_000;
+}
 
 /** The lane of a delivery's receiver (see the module note). */
 export function laneKeyOf(receiver: { tenant: string; endpoint_id: string | null; url: string | null }): string {
@@ -89,19 +99,28 @@ export interface LaneStorage {
 /** Makes one attempt (./deliver.ts `attemptDelivery`; tests pass their own). */
 export type Attempt = (env: Bindings, id: string) => Promise<AttemptOutcome>;
 
+/** An alarm's run under way in this instance. */
+interface Run {
+  /** When it started, and when it last launched or settled an attempt (epoch ms). */
+  started: number;
+  progressAt: number;
+  /** Deliveries whose attempt it runs. */
+  inFlight: Set<string>;
+  /** Wakes it: an attempt settled, or a delivery arrived. */
+  wake: (() => void) | null;
+}
+
 /** One receiver's deliveries, attempts and retries (see the module note). The object's state. */
 export class DeliveryLane {
-  /** Deliveries whose attempt runs in this instance. */
-  private readonly inFlight = new Set<string>();
-  /** Set while an alarm's run is under way in this instance. */
-  private running = false;
-  /** Wakes the run: an attempt settled, or a delivery arrived. */
-  private wake: (() => void) | null = null;
+  /** The run under way, if any. A lost one ({@link staleRunMs}) is replaced, never waited for. */
+  private current: Run | null = null;
 
   constructor(
     private readonly storage: LaneStorage,
     private readonly env: Bindings,
     private readonly attempt: Attempt = attemptDelivery,
+    /** The clock, epoch ms (tests pass their own). */
+    private readonly now: () => number = Date.now,
   ) {
     storage.sql.exec(
       `CREATE TABLE IF NOT EXISTS deliveries (
@@ -111,7 +130,7 @@ export class DeliveryLane {
 
   /** See {@link WebhookLaneRpc.take}. */
   async take(ids: readonly string[]): Promise<void> {
-    const now = Date.now();
+    const now = this.now();
     for (const id of ids) {
       this.storage.sql.exec(
         `INSERT INTO deliveries (id, due_at) VALUES (?, ?)
@@ -120,36 +139,63 @@ export class DeliveryLane {
         now,
       );
     }
-    if (this.running) this.wake?.();
-    else await this.storage.setAlarm(now);
+    const run = this.current;
+    if (run && !this.dropIfLost(run, now)) {
+      run.wake?.();
+      return;
+    }
+    await this.storage.setAlarm(now);
+    // The lost run's alarm may still count as under way: the next run starts here, not after it.
+    if (run) void this.run();
   }
 
   /** Deliveries held, and those attempted right now (for tests and logs). */
   stats(): { held: number; inFlight: number } {
     const held = this.storage.sql.exec<{ n: number }>('SELECT count(*) AS n FROM deliveries').one().n;
-    return { held, inFlight: this.inFlight.size };
+    return { held, inFlight: this.current?.inFlight.size ?? 0 };
+  }
+
+  /**
+   * Drops `run` with a warning when it went {@link staleRunMs} without progress at `now` (true), else
+   * leaves it (false). Its deliveries' rows are due again by then (their leases ended), and the next run
+   * sends them.
+   */
+  private dropIfLost(run: Run, now: number): boolean {
+    if (now - run.progressAt < staleRunMs(this.env)) return false;
+    this.current = null;
+    log('warn', 'webhook.lane_stalled', {
+      inFlight: run.inFlight.size,
+      held: this.stats().held,
+      stalledSeconds: Math.round((now - run.progressAt) / 1000),
+      message: "a delivery run made no progress past its attempts' leases; a new run takes over",
+    });
+    return true;
   }
 
   /** The alarm: runs the due deliveries (see the module note), then arms the alarm for the next one due. */
   async run(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
-    const started = Date.now();
+    const under = this.current;
+    if (under && !this.dropIfLost(under, this.now())) return;
+    const run: Run = { started: this.now(), progressAt: this.now(), inFlight: new Set(), wake: null };
+    this.current = run;
     try {
       for (;;) {
-        const now = Date.now();
-        const room = configOf(this.env).WEBHOOK_CONCURRENCY - this.inFlight.size;
-        if (room > 0 && now - started < RUN_BUDGET_MS) for (const id of this.due(now, room)) this.launch(id);
-        if (this.inFlight.size === 0) break;
+        // Dropped as lost (see live()): the run that replaced it owns the lane.
+        if (this.current !== run) return;
+        const now = this.now();
+        const room = configOf(this.env).WEBHOOK_CONCURRENCY - run.inFlight.size;
+        if (room > 0 && now - run.started < RUN_BUDGET_MS) for (const id of this.due(now, room)) this.launch(run, id);
+        if (run.inFlight.size === 0) break;
         await new Promise<void>((resolve) => {
-          this.wake = resolve;
+          run.wake = resolve;
         });
-        this.wake = null;
+        run.wake = null;
       }
     } finally {
-      this.running = false;
-      this.wake = null;
-      await this.armNext();
+      if (this.current === run) {
+        this.current = null;
+        await this.armNext();
+      }
     }
   }
 
@@ -161,10 +207,11 @@ export class DeliveryLane {
       .map((r) => r.id);
   }
 
-  /** Starts the attempt of `id`; its row is due again at the lease's end should this instance die meanwhile. */
-  private launch(id: string): void {
-    this.inFlight.add(id);
-    this.setDue(id, Date.now() + deliveryLeaseMs(this.env));
+  /** Starts the attempt of `id` in `run`; its row is due again at the lease's end should the run be lost. */
+  private launch(run: Run, id: string): void {
+    run.inFlight.add(id);
+    run.progressAt = this.now();
+    this.setDue(id, run.progressAt + deliveryLeaseMs(this.env));
     void this.attempt(this.env, id)
       .then(
         (outcome) => {
@@ -175,8 +222,9 @@ export class DeliveryLane {
         },
       )
       .finally(() => {
-        this.inFlight.delete(id);
-        this.wake?.();
+        run.inFlight.delete(id);
+        run.progressAt = this.now();
+        run.wake?.();
       });
   }
 
@@ -202,7 +250,7 @@ export class DeliveryLane {
       next: giveUp ? 'left to the sweeper' : `in ${delaySeconds} s`,
     });
     if (giveUp) this.storage.sql.exec('DELETE FROM deliveries WHERE id = ?', id);
-    else this.setDue(id, Date.now() + delaySeconds * 1000, failures);
+    else this.setDue(id, this.now() + delaySeconds * 1000, failures);
   }
 
   private setDue(id: string, at: number, failures?: number): void {

@@ -143,6 +143,35 @@ describe('quiet output', () => {
     );
   });
 
+  it("reads only the batch of an item the log names, one lookup at a time, once more after the last item's end", async () => {
+    const asked: EndedRef[] = [];
+    const answers: ((d: Described) => void)[] = [];
+    const describe = (ref: EndedRef) => {
+      asked.push(ref);
+      return new Promise<Described>((resolve) => answers.push(resolve));
+    };
+    const out: string[] = [];
+    const sink = terminalLog({ mode: { kind: 'quiet' }, write: (l) => out.push(l), describe });
+    const ended = (id: string) => {
+      sink(json('info', 'evaluation.finalized', { evaluationId: id, status: 'succeeded', batchId: 'ba_1' }));
+    };
+    const settle = () => new Promise((r) => setTimeout(r, 5));
+    for (const id of ['ev_a', 'ev_b', 'ev_c']) ended(id);
+    await settle();
+    // Three endings while the first lookup runs: one lookup, of the batch, none of an item.
+    expect(asked).toEqual([{ batchId: 'ba_1' }]);
+    answers[0]?.({ evaluation: null, batch: null });
+    await settle();
+    // Items ended after that lookup began: one more, which finds the batch ended.
+    expect(asked).toHaveLength(2);
+    answers[1]?.({ evaluation: null, batch: BATCH });
+    await settle();
+    ended('ev_d');
+    await settle();
+    expect(asked).toHaveLength(2);
+    expect(out).toEqual([expect.stringMatching(/ batch ba_1 fastchat-pair completed: 2 succeeded, 1 failed of 3 · /)]);
+  });
+
   it('falls back on the log line when the ending cannot be read (the wrangler runtime)', async () => {
     const out = await shown(
       { kind: 'quiet' },

@@ -1,7 +1,8 @@
 /**
  * Webhooks end to end through the real queue: an evaluation's verdict pushed to an endpoint and to a
  * one-off URL, a trigger's event judged and called back, the sweeper finding a delivery whose queue
- * message was lost, a failed queue send losing nothing, and signatures across a secret rotation.
+ * message was lost and handing it straight to its lane, a failed queue send losing nothing, and
+ * signatures across a secret rotation.
  */
 import { WAIT_MS } from '../support/patience.js';
 import {
@@ -12,7 +13,7 @@ import {
   waitOnExecutionContext,
 } from 'cloudflare:test';
 import { Webhook } from 'standardwebhooks';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import worker from '../../src/index.js';
 import { afterEnding } from '../../src/ending-plan.js';
 import { SWEEP_GRACE_MS, sweepDeliveries } from '../../src/webhooks/dispatch.js';
@@ -47,16 +48,38 @@ interface Payload {
   };
 }
 
-/** The hooks' env with a webhooks queue that only records the delivery ids sent to it. */
-function recordingQueue(): { env: typeof hookEnv; sent: string[] } {
+/**
+ * The hooks' env with a webhooks queue and lanes that only record the delivery ids handed to them (the
+ * lanes' `take` fails when `lanesFail`).
+ */
+function recordingQueue(lanesFail = false): { env: typeof hookEnv; sent: string[]; taken: string[] } {
   const sent: string[] = [];
+  const taken: string[] = [];
   const queue = {
     sendBatch: (m: { body: { deliveryId: string } }[]) => {
       sent.push(...m.map((x) => x.body.deliveryId));
       return Promise.resolve();
     },
   };
-  return { env: { ...hookEnv, WEBHOOKS: queue as unknown as Queue }, sent };
+  const lanes = {
+    idFromName: (name: string) => name,
+    get: () => ({
+      take: (ids: string[]) => {
+        if (lanesFail) return Promise.reject(new Error('lane unavailable'));
+        taken.push(...ids);
+        return Promise.resolve();
+      },
+    }),
+  };
+  return {
+    env: {
+      ...hookEnv,
+      WEBHOOKS: queue as unknown as Queue,
+      WEBHOOK_LANE: lanes as unknown as typeof hookEnv.WEBHOOK_LANE,
+    },
+    sent,
+    taken,
+  };
 }
 
 /** Waits until sink `name` has `n` requests and returns them. */
@@ -177,7 +200,7 @@ describe('through the real queue', () => {
 });
 
 describe('nothing is lost', () => {
-  it('a delivery whose queue message was lost is re-enqueued by the cron sweeper, once per grace period', async () => {
+  it('a delivery whose queue message was lost is handed to its lane by the cron sweeper, once per grace period', async () => {
     const ep = await endpointOf('sweep', sinkUrl('swept'));
     await configureSink('swept', [ep.secret]);
     const id = await endedEvaluation('sweep');
@@ -207,12 +230,31 @@ describe('nothing is lost', () => {
     await expect(afterEnding(failing, id)).resolves.toBeUndefined();
     const [row] = await deliveriesOf(id);
     expect(row).toMatchObject({ endpoint_id: ep.id, status: 'pending', attempts: 0 });
-    const { env: recording, sent } = recordingQueue();
+    const { env: recording, sent, taken } = recordingQueue();
     expect((await sweepDeliveries(recording, Date.now() + SWEEP_GRACE_MS + 1000)).enqueued).toBeGreaterThanOrEqual(1);
-    expect(sent).toContain(row!.id);
+    // Straight to its receiver's lane: a stuck queue cannot hold it past this sweep.
+    expect(taken).toContain(row!.id);
+    expect(sent).toEqual([]);
   });
 
-  it("after a restart, a due delivery and one held by the gone runtime's attempt are re-enqueued at once; one claimed since, not", async () => {
+  it('a sweep whose lane fails sends the delivery to the queue instead, with an error line naming the lane', async () => {
+    await endpointOf('lane-down', sinkUrl('lane-down'));
+    const id = await endedEvaluation('lane-down');
+    const [row] = await deliveriesOf(id);
+    const { env: recording, sent, taken } = recordingQueue(true);
+    const errors = vi.spyOn(console, 'error');
+    try {
+      await sweepDeliveries(recording, Date.now() + SWEEP_GRACE_MS + 1000);
+      expect(taken).toEqual([]);
+      expect(sent).toContain(row!.id);
+      const lines = errors.mock.calls.map(([l]) => String(l)).filter((l) => l.includes('webhooks.sweep_lane_failed'));
+      expect(lines.some((l) => l.includes(`ep:${row!.endpoint_id!}`))).toBe(true);
+    } finally {
+      errors.mockRestore();
+    }
+  });
+
+  it("after a restart, a due delivery and one held by the gone runtime's attempt are handed on at once; one claimed since, not", async () => {
     await endpointOf('restart', sinkUrl('restart'), ['evaluation.failed']);
     const [gone, since] = await Promise.all([endedEvaluation('restart'), endedEvaluation('restart')]);
     const [goneRow] = await deliveriesOf(gone);
@@ -228,13 +270,13 @@ describe('nothing is lost', () => {
       hold.bind(Date.now() - 1_000, Date.now() - 30_000 + leaseMs, goneRow!.id),
       hold.bind(Date.now() - 1_000, restartedAt + 1_000 + leaseMs, sinceRow!.id),
     ]);
-    const { env: recording, sent } = recordingQueue();
+    const { env: recording, taken } = recordingQueue();
     // The cron's own sweep waits for the grace period and the leases.
     await sweepDeliveries(recording);
-    expect(sent.filter((d) => d === goneRow!.id || d === sinceRow!.id)).toEqual([]);
+    expect(taken.filter((d) => d === goneRow!.id || d === sinceRow!.id)).toEqual([]);
     await sweepDeliveries(recording, Date.now(), restartedAt);
-    expect(sent).toContain(goneRow!.id);
-    expect(sent).not.toContain(sinceRow!.id);
+    expect(taken).toContain(goneRow!.id);
+    expect(taken).not.toContain(sinceRow!.id);
     // Its lease released, the re-enqueued delivery can be claimed now; the other stays held.
     expect((await deliveryRow(goneRow!.id)).status).toBe('pending');
     const leases = await testEnv.DB.prepare('SELECT id, lease_until FROM webhook_deliveries WHERE id IN (?, ?)')

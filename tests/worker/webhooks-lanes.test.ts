@@ -8,7 +8,8 @@ import { runInDurableObject } from 'cloudflare:test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { deleteEvaluation } from '../../src/evaluations/list.js';
 import { enqueueDeliveries } from '../../src/webhooks/dispatch.js';
-import { laneKeyOf, laneStub } from '../../src/webhooks/lane.js';
+import type { AttemptOutcome } from '../../src/webhooks/deliver.js';
+import { DeliveryLane, laneKeyOf, laneStub, RUN_BUDGET_MS, staleRunMs } from '../../src/webhooks/lane.js';
 import { drainAlarms, testEnv } from './helpers.js';
 import {
   configureSink,
@@ -163,5 +164,63 @@ describe('an evaluation deleted while its webhook is being sent', () => {
       errors.mockRestore();
       infos.mockRestore();
     }
+  });
+});
+
+describe('a lane whose run is lost', () => {
+  it('warns and starts a new run at the next hand-over (the sweeper), instead of holding its deliveries for ever', async () => {
+    // The lane's own logic on a lane object's SQLite, its clock and alarms the test's: the first attempt
+    // never settles, as in a run whose alarm invocation was cancelled or hangs.
+    await runInDurableObject(laneStub(hookEnv, 'lost-run'), async (_o, state) => {
+      const start = 1_000_000;
+      let now = start;
+      const alarms: number[] = [];
+      const attempted: string[] = [];
+      const attempt = (_env: unknown, id: string): Promise<AttemptOutcome> => {
+        attempted.push(id);
+        return attempted.length === 1 ? new Promise<never>(() => undefined) : Promise.resolve({ kind: 'delivered' });
+      };
+      const storage = {
+        sql: state.storage.sql,
+        setAlarm: (at: number) => {
+          alarms.push(at);
+          return Promise.resolve();
+        },
+        deleteAlarm: () => Promise.resolve(),
+      };
+      const lane = new DeliveryLane(storage, hookEnv, attempt, () => now);
+      const warnings = vi.spyOn(console, 'warn');
+      try {
+        await lane.take(['dlv_hung']);
+        void lane.run();
+        await expect.poll(() => attempted).toEqual(['dlv_hung']);
+        // Within the attempt's lease the run is alive: a new delivery only wakes it.
+        now += 5_000;
+        await lane.take(['dlv_next']);
+        await expect.poll(() => attempted).toEqual(['dlv_hung', 'dlv_next']);
+        expect(warnings.mock.calls.map(([l]) => String(l)).filter((l) => l.includes('webhook.lane_stalled'))).toEqual(
+          [],
+        );
+
+        // Past the run's budget (and within the lease of its last progress) nothing new is launched while
+        // the hung attempt holds the run.
+        now = start + RUN_BUDGET_MS + 1_000;
+        await lane.take(['dlv_late']);
+        await new Promise((r) => setTimeout(r, 20));
+        expect(attempted).toEqual(['dlv_hung', 'dlv_next']);
+        // Past the lease without progress: the next hand-over (a sweep re-enqueues every overdue delivery)
+        // drops the lost run with a warning and a new run sends what the lane holds, the hung one again too.
+        now += staleRunMs(hookEnv);
+        await lane.take(['dlv_late']);
+        await expect.poll(() => [...attempted].sort()).toEqual(['dlv_hung', 'dlv_hung', 'dlv_late', 'dlv_next']);
+        const stalled = warnings.mock.calls.map(([l]) => String(l)).filter((l) => l.includes('webhook.lane_stalled'));
+        expect(stalled).toHaveLength(1);
+        expect(JSON.parse(stalled[0]!)).toMatchObject({ level: 'warn', inFlight: 1, held: 2 });
+        await expect.poll(() => lane.stats()).toEqual({ held: 0, inFlight: 0 });
+      } finally {
+        warnings.mockRestore();
+        state.storage.sql.exec('DELETE FROM deliveries');
+      }
+    });
   });
 });

@@ -6,8 +6,6 @@
  * and the mock and frees the ports; and a taken port fails at once with a message instead of "running"
  * in front of another server.
  */
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { Agent, createServer, request } from 'node:http';
@@ -16,44 +14,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, portIsFree } from '../../../src/cli/ports.js';
+import { killAll, npmStart, untilRunning } from '../../support/npm-start.js';
 
 const TOKEN = 'e2e-token';
-const children: ChildProcess[] = [];
-
-function killAll(): void {
-  for (const c of children.splice(0)) if (c.exitCode === null && c.pid) process.kill(-c.pid, 'SIGKILL');
-}
-
-/** `npm start -- args` in its own process group, as a terminal would run it; output collected. */
-function npmStart(
-  args: readonly string[],
-  env: NodeJS.ProcessEnv,
-): { child: ChildProcess; output: () => string; exit: Promise<number | null> } {
-  const child = spawn('npm', ['start', '--', ...args], {
-    env: { ...process.env, ...env },
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-  const exit = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => {
-      resolve(code);
-    }),
-  );
-  return { child, output: () => output, exit };
-}
-
-async function untilRunning(run: ReturnType<typeof npmStart>): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (!run.output().includes('Press Ctrl+C to stop.')) {
-    if (run.child.exitCode !== null || Date.now() > deadline)
-      throw new Error(`npm start did not come up:\n${run.output()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 function metaEval(args: readonly string[]): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve) => {

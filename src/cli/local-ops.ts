@@ -1,0 +1,100 @@
+/**
+ * @module
+ * The local runtime's own ways into workerd for what `npm start` does besides serving the API, both plain
+ * HTTP: fire the Worker's `scheduled` handler (the crons), and read an ended evaluation or batch for the
+ * terminal (./ended.ts) through a small Worker of its own beside Tribunal's in the same Miniflare
+ * instance, bound to the same D1 databases and answering on a loopback socket of its own.
+ *
+ * Why not Miniflare's bindings from Node (`getD1Database`, `getWorker`): their proxy answers property
+ * reads and most calls synchronously, blocking the runtime child's only thread in `Atomics.wait` until
+ * workerd answers. That thread is also what drains workerd's stdout; when workerd's log lines fill the
+ * pipe meanwhile, workerd blocks writing them and never answers: both wait for ever (npm start went
+ * silent within seconds of a 200-item batch). A fetch waits without holding the thread. Node only.
+ */
+import { randomBytes } from 'node:crypto';
+import type { D1Reader } from './ended.js';
+import type { MiniflareOptions } from './worker-options.js';
+
+/** The helper Worker's name in the Miniflare instance (never a user's: Tribunal's is wrangler.toml's). */
+export const LOCAL_OPS_WORKER = 'tribunal-local-ops';
+
+/** Header carrying the per-runtime secret: another local process reaching the socket is refused. */
+const SECRET_HEADER = 'x-tribunal-local-ops';
+
+/** The helper Worker: `POST /d1/first` `{ binding, sql, params }` → `{ row }` (the first row, or null); a failure → 500 `{ error }`. */
+const LOCAL_OPS_SCRIPT = `export default {
+  async fetch(request, env) {
+    if (request.headers.get(${JSON.stringify(SECRET_HEADER)}) !== env.SECRET) return new Response(null, { status: 403 });
+    if (new URL(request.url).pathname !== '/d1/first') return new Response(null, { status: 404 });
+    try {
+      const { binding, sql, params } = await request.json();
+      return Response.json({ row: await env[binding].prepare(sql).bind(...params).first() });
+    } catch (e) {
+      return Response.json({ error: String(e?.message ?? e) }, { status: 500 });
+    }
+  },
+};`;
+
+/** A fresh secret for one runtime's helper Worker (hex, 128 bits). */
+export function localOpsSecret(): string {
+  return randomBytes(16).toString('hex');
+}
+
+/**
+ * `options` (one Worker's Miniflare options, shared options included) with the helper Worker beside it:
+ * the same D1 databases (the same ids, so the same data) and compatibility date, and a loopback socket
+ * on a free port ({@link localOpsUrl}).
+ */
+export function withLocalOps(options: MiniflareOptions, secret: string): MiniflareOptions {
+  const ops: MiniflareOptions = {
+    name: LOCAL_OPS_WORKER,
+    modules: true,
+    script: LOCAL_OPS_SCRIPT,
+    compatibilityDate: options.compatibilityDate,
+    d1Databases: options.d1Databases,
+    bindings: { SECRET: secret },
+    unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
+  };
+  return { ...options, workers: [options, ops] };
+}
+
+/** Where the helper Worker of a started instance answers. */
+export async function localOpsUrl(mf: { unsafeGetDirectURL(workerName: string): Promise<URL> }): Promise<string> {
+  return (await mf.unsafeGetDirectURL(LOCAL_OPS_WORKER)).origin;
+}
+
+async function call<T>(url: string, secret: string, path: string, body: unknown): Promise<T> {
+  const r = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [SECRET_HEADER]: secret },
+    body: JSON.stringify(body),
+  });
+  const answer = (await r.json()) as T | { error: string };
+  if (!r.ok)
+    throw new Error(`${path}: ${'error' in (answer as object) ? (answer as { error: string }).error : r.status}`);
+  return answer as T;
+}
+
+/** The D1 database bound as `binding`, read through the helper Worker at `url` (statements' first rows only). */
+export function d1ReaderOver(url: string, secret: string, binding: string): D1Reader {
+  return {
+    prepare: (sql) => ({
+      bind: (...params) => ({
+        first: async <T>() => (await call<{ row: T | null }>(url, secret, '/d1/first', { binding, sql, params })).row,
+      }),
+    }),
+  };
+}
+
+/**
+ * Fires the `scheduled` handler of the Worker named `worker` served at `url` (Miniflare's trigger route,
+ * `unsafeTriggerHandlers`); resolves to its outcome (`ok`, …). Miniflare's route override sends it to the
+ * Worker itself: with [assets], the entry otherwise goes to the asset router, which has no such handler.
+ */
+export async function scheduledOver(url: string, worker: string, cron: string, time: number): Promise<string> {
+  const query = new URLSearchParams({ cron, time: String(time) });
+  const r = await fetch(`${url}/cdn-cgi/handler/scheduled?${query.toString()}`, {
+    headers: { 'MF-Route-Override': worker },
+  });
+  return await r.text();
+}

@@ -1,0 +1,51 @@
+/**
+ * `npm start` as a developer runs it from a terminal, for the e2e tests: its own process group, its
+ * output (stdout and stderr) collected and read as fast as it comes.
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+
+/** A running `npm start`. */
+export interface NpmStart {
+  child: ChildProcess;
+  /** Everything it printed so far. */
+  output: () => string;
+  /** Its exit code (null for a signal). */
+  exit: Promise<number | null>;
+}
+
+const started: ChildProcess[] = [];
+
+/** `npm start -- args` with `env` over this process's environment. */
+export function npmStart(args: readonly string[], env: NodeJS.ProcessEnv): NpmStart {
+  const child = spawn('npm', ['start', '--', ...args], {
+    env: { ...process.env, ...env },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  started.push(child);
+  let output = '';
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+  const exit = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      resolve(code);
+    }),
+  );
+  return { child, output: () => output, exit };
+}
+
+/** Resolves once `run` printed its banner; throws with its output when it exits or 120 s pass first. */
+export async function untilRunning(run: NpmStart): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (!run.output().includes('Press Ctrl+C to stop.')) {
+    if (run.child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`npm start did not come up:\n${run.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** SIGKILLs the process group of every `npm start` this file started that is still running. */
+export function killAll(): void {
+  for (const c of started.splice(0)) if (c.exitCode === null && c.pid) process.kill(-c.pid, 'SIGKILL');
+}
