@@ -15,21 +15,26 @@ import type { EvaluationInstance } from './instance.js';
 /** The error of an evaluation deleted before it ended. */
 export const DELETED_ERROR: EvaluationError = { code: 'cancelled', message: 'deleted by the caller before it ended' };
 
-/** Erases what the object stores now: everything but the `ended` marker (terminal status only). */
-function eraseNow(instance: EvaluationInstance): StatusResult {
+/**
+ * Erases what the object stores now: everything but the `ended` marker (terminal status only); then its
+ * database files are made anew, so no earlier version of a row stays in their free space.
+ */
+async function eraseNow(instance: EvaluationInstance): Promise<StatusResult> {
   const evaluation = instance.load();
   const marker = instance.store.ended();
   const id = evaluation?.meta.id ?? marker?.id;
   const status = evaluation?.meta.status ?? marker?.status;
   if (id === undefined || status === undefined) return { status: 'not_found' };
-  instance.store.eraseAll({ id, status, error: null, at: Date.now() });
+  const erased = { id, status, error: null, at: Date.now() };
+  instance.store.eraseAll(erased);
   instance.loaded = null;
+  await instance.store.dropFiles(erased);
   return { status };
 }
 
 /** Runs an erase that waited for the final write (final-write.ts calls it once the write landed). */
-export function eraseIfRequested(instance: EvaluationInstance): void {
-  if (instance.store.eraseRequested()) eraseNow(instance);
+export async function eraseIfRequested(instance: EvaluationInstance): Promise<void> {
+  if (instance.store.eraseRequested()) await eraseNow(instance);
 }
 
 /** How the object cancels an evaluation (`Lifecycle.end`). */
@@ -51,5 +56,5 @@ export async function erase(instance: EvaluationInstance, end: EndEvaluation, id
     instance.store.requestErase(Date.now());
     return { status: evaluation.meta.status };
   }
-  return eraseNow(instance);
+  return await eraseNow(instance);
 }

@@ -131,7 +131,7 @@ export class FinalWriter {
     });
     this.instance.announceEnd(evaluation);
     // The caller deleted it while this write was owed: erase now that the usage is in D1.
-    eraseIfRequested(this.instance);
+    await eraseIfRequested(this.instance);
   }
 
   /**
@@ -141,7 +141,7 @@ export class FinalWriter {
   private async adoptD1End(evaluation: CachedEvaluation): Promise<boolean> {
     const row = await readStatus(this.instance.env.DB, evaluation.meta.id);
     if (!row) {
-      this.abandonMissingRow(evaluation, 'finalize.row_missing');
+      await this.abandonMissingRow(evaluation, 'finalize.row_missing');
       return false;
     }
     // The usual case is this object's own earlier markEnded (a cancel): same status, nothing to adopt.
@@ -168,7 +168,7 @@ export class FinalWriter {
     if (failures >= FINALIZE_CHECK_AFTER) {
       try {
         if ((await readStatus(this.instance.env.DB, evaluation.meta.id)) === null) {
-          this.abandonMissingRow(evaluation, 'finalize.row_missing');
+          await this.abandonMissingRow(evaluation, 'finalize.row_missing');
           return;
         }
       } catch (readError) {
@@ -184,7 +184,7 @@ export class FinalWriter {
    * The D1 row is gone: nothing can take the final write (its rows would violate the foreign keys), so
    * stop here for good: failed `not_found`, finalized, streams told and closed.
    */
-  abandonMissingRow(evaluation: CachedEvaluation, event: string): void {
+  async abandonMissingRow(evaluation: CachedEvaluation, event: string): Promise<void> {
     log('error', event, { evaluationId: evaluation.meta.id });
     this.instance.followD1(evaluation, 'failed', {
       code: 'not_found',
@@ -193,7 +193,7 @@ export class FinalWriter {
     evaluation.meta.finalized = 1;
     this.instance.store.saveCounter('finalized', 1);
     this.instance.announceEnd(evaluation);
-    eraseIfRequested(this.instance);
+    await eraseIfRequested(this.instance);
   }
 
   /**

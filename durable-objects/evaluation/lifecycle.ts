@@ -239,7 +239,7 @@ export class Lifecycle {
       const row = await readStatus(this.instance.env.DB, evaluation.meta.id);
       if (isTerminal(evaluation.meta.status)) return;
       if (!row) {
-        this.final.abandonMissingRow(evaluation, 'start.row_missing');
+        await this.final.abandonMissingRow(evaluation, 'start.row_missing');
         return;
       }
       if (!isTerminal(row.status)) return;

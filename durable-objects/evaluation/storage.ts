@@ -12,6 +12,7 @@ import type { EvaluationStatus } from '../../src/evaluations/status.js';
 import type { VerdictSummary } from '../../src/evaluations/live-events.js';
 import type { StoredResultView } from './event-builders.js';
 import { migrate } from './migrations.js';
+import { scrubSql } from '../../src/config/sqlite-scrub.js';
 import { PendingCalls } from './pending.js';
 import type { StoredCall } from '../../src/evaluations/ending.js';
 import type { FlexFallback, Tier } from '../../src/llm/tiers.js';
@@ -130,17 +131,39 @@ export class EvaluationStore {
    */
   eraseAll(marker: EndedRow): void {
     this.storage.transactionSync(() => {
+      // Overwritten in place first: the platform refuses `secure_delete`, and a plain DELETE leaves the texts
+      // readable in the file's free space (src/config/sqlite-scrub.ts).
+      this.sql.exec(scrubSql('results', ['result'], '1'));
+      this.sql.exec(scrubSql('evaluation', ['config', 'task', 'error', 'verdict', 'rubric'], '1'));
+      this.sql.exec(scrubSql('pending', ['attempts'], '1'));
+      this.sql.exec(scrubSql('ended', ['error'], '1'));
       this.sql.exec('DELETE FROM results');
       this.sql.exec('DELETE FROM evaluation');
+      this.sql.exec('DELETE FROM pending');
       this.sql.exec('DELETE FROM erasure');
-      this.sql.exec(
-        'INSERT OR REPLACE INTO ended (singleton, id, status, error, at) VALUES (1, ?, ?, ?, ?)',
-        marker.id,
-        marker.status,
-        marker.error,
-        marker.at,
-      );
+      this.writeEnded(marker);
     });
+  }
+
+  /**
+   * After {@link eraseAll}: the object's database is dropped whole (`deleteAll`: its files are made anew) and
+   * made again with only the `ended` marker, so no earlier version of a row (an update moves a row and leaves
+   * the old one in the page's free space, which {@link eraseAll} cannot reach) stays in the file.
+   */
+  async dropFiles(marker: EndedRow): Promise<void> {
+    await this.storage.deleteAll();
+    migrate(this.storage);
+    this.writeEnded(marker);
+  }
+
+  private writeEnded(marker: EndedRow): void {
+    this.sql.exec(
+      'INSERT OR REPLACE INTO ended (singleton, id, status, error, at) VALUES (1, ?, ?, ?, ?)',
+      marker.id,
+      marker.status,
+      marker.error,
+      marker.at,
+    );
   }
 
   /** The `evaluation` row, or null when this object never started an evaluation. */

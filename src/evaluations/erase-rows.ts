@@ -8,6 +8,7 @@
  */
 import { eraseWebhookEventsStatements } from '../webhooks/outbox.js';
 import { forgetSourceStatements } from '../verdict-cache/rows.js';
+import { scrubSql } from '../config/sqlite-scrub.js';
 
 /** Task stored in a deleted evaluation's row (the column is NOT NULL): JSON `null`. */
 export const ERASED_TASK = 'null';
@@ -19,6 +20,8 @@ export const ERASED_TASK = 'null';
  */
 export async function eraseEvaluation(db: D1Database, id: string, now: number): Promise<void> {
   await db.batch([
+    // Each text overwritten in place first, so the file's free space keeps no copy (src/config/sqlite-scrub.ts).
+    ...scrubContentStatements(db, id),
     ...eraseWebhookEventsStatements(db, id),
     ...forgetSourceStatements(db, id),
     db.prepare('DELETE FROM transcripts WHERE evaluation_id = ?').bind(id),
@@ -30,4 +33,18 @@ export async function eraseEvaluation(db: D1Database, id: string, now: number): 
       )
       .bind(ERASED_TASK, now, now, id),
   ]);
+}
+
+/**
+ * Statements overwriting, in place, every text of evaluation `id` that an erasure deletes or replaces (its
+ * task, metadata and error message, its transcript, verdict and webhook events' payloads), to run right
+ * before the erasure's own statements in the same batch.
+ */
+export function scrubContentStatements(db: D1Database, id: string): D1PreparedStatement[] {
+  return [
+    db.prepare(scrubSql('evaluations', ['task', 'metadata', 'error_message'], 'id = ?')).bind(id),
+    db.prepare(scrubSql('transcripts', ['content', 'parse_error'], 'evaluation_id = ?')).bind(id),
+    db.prepare(scrubSql('verdicts', ['verdict'], 'evaluation_id = ?')).bind(id),
+    db.prepare(scrubSql('webhook_events', ['payload'], 'subject_id = ?')).bind(id),
+  ];
 }

@@ -7,6 +7,11 @@
  *   the next wave), `sent` (in wave `wave`, file `part`), `delivered` (its outcome handed to its item),
  *   `withdrawn` (its item ended; its outcome is still delivered should its line run). A retry registers the
  *   same call again with the next `attempt`.
+ * - `lines`: each call's JSONL line (the prompt: the task's texts, the replies so far), kept only while it may
+ *   still be uploaded: dropped once the call's outcome is delivered or its item withdraws it (an ended,
+ *   cancelled or erased evaluation). A row of its own, only ever inserted and deleted (overwritten in place
+ *   first, src/config/sqlite-scrub.ts): a `calls` row changes size as its state moves, and each such update
+ *   would leave a copy of a line in the file's free space. (`calls.line` held it before; it is `''` now.)
  * - `parts`: one provider batch each (a wave is split into files by `planBatchFiles`): `planned` →
  *   `uploaded` (`file_id`) → `submitted` (`batch_id`) → `delivered`, each step written before the next begins.
  * - `part_tries`: a part's step (`upload`, `create`) that was tried, written BEFORE the request: an upload whose
@@ -17,8 +22,14 @@
  * - `meta`: the open wave's first and last registration, the waves so far, and `close_now`.
  */
 
+import { scrubSql } from '../config/sqlite-scrub.js';
+
 /** A part's provider request whose try is noted before it goes out (`part_tries`). */
 export type PartStep = 'upload' | 'create';
+
+/** A call's line: in `lines`, or in `calls.line` for a row stored before `lines` existed. */
+const LINE = 'COALESCE(l.line, c.line)';
+const WITH_LINE = 'LEFT JOIN lines l ON l.custom_id = c.custom_id';
 
 /** The coordinator's schema; idempotent. */
 export const WAVE_SCHEMA = [
@@ -28,6 +39,7 @@ export const WAVE_SCHEMA = [
      attempt INTEGER NOT NULL, line TEXT NOT NULL, wave INTEGER, part INTEGER, state TEXT NOT NULL)`,
   'CREATE INDEX IF NOT EXISTS calls_by_part ON calls (wave, part)',
   'CREATE INDEX IF NOT EXISTS calls_by_evaluation ON calls (evaluation_id, state)',
+  'CREATE TABLE IF NOT EXISTS lines (custom_id TEXT PRIMARY KEY, line TEXT NOT NULL)',
   `CREATE TABLE IF NOT EXISTS parts (wave INTEGER NOT NULL, part INTEGER NOT NULL, state TEXT NOT NULL, file_id TEXT,
      batch_id TEXT, submitted_at INTEGER, polls INTEGER NOT NULL DEFAULT 0, next_at INTEGER NOT NULL,
      cancel_sent INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (wave, part))`,
@@ -42,7 +54,7 @@ export type CallRow = {
   evaluation_id: string;
   call_id: string;
   attempt: number;
-  /** The JSONL line (no newline). */
+  /** `''`: the line is in `lines` (a row from before that table may still hold its line here). */
   line: string;
   wave: number | null;
   part: number | null;
@@ -105,17 +117,19 @@ export class WaveStore {
   open(customId: string, evaluationId: string, callId: string, attempt: number, line: () => string): boolean {
     const had = this.call(customId);
     if (had && (had.attempt >= attempt || had.state === 'open' || had.state === 'sent')) return false;
+    // A retry's new line replaces the earlier try's (dropped when that try was delivered, unless withdrawn since).
+    this.dropLines('custom_id = ?', customId);
     this.sql.exec(
       `INSERT INTO calls (custom_id, evaluation_id, call_id, attempt, line, wave, part, state)
-       VALUES (?, ?, ?, ?, ?, NULL, NULL, 'open')
-       ON CONFLICT (custom_id) DO UPDATE SET attempt = excluded.attempt, line = excluded.line, wave = NULL,
+       VALUES (?, ?, ?, ?, '', NULL, NULL, 'open')
+       ON CONFLICT (custom_id) DO UPDATE SET attempt = excluded.attempt, line = '', wave = NULL,
          part = NULL, state = 'open'`,
       customId,
       evaluationId,
       callId,
       attempt,
-      line(),
     );
+    this.sql.exec('INSERT INTO lines (custom_id, line) VALUES (?, ?)', customId, line());
     return true;
   }
 
@@ -133,7 +147,7 @@ export class WaveStore {
   openLines(): { custom_id: string; line: string }[] {
     return this.sql
       .exec<{ custom_id: string; line: string }>(
-        "SELECT custom_id, line FROM calls WHERE state = 'open' ORDER BY rowid",
+        `SELECT c.custom_id, ${LINE} AS line FROM calls c ${WITH_LINE} WHERE c.state = 'open' ORDER BY c.rowid`,
       )
       .toArray();
   }
@@ -189,7 +203,7 @@ export class WaveStore {
   partLines(wave: number, part: number): string[] {
     return this.sql
       .exec<{ line: string }>(
-        "SELECT line FROM calls WHERE wave = ? AND part = ? AND state = 'sent' ORDER BY rowid",
+        `SELECT ${LINE} AS line FROM calls c ${WITH_LINE} WHERE c.wave = ? AND c.part = ? AND c.state = 'sent' ORDER BY c.rowid`,
         wave,
         part,
       )
@@ -215,12 +229,27 @@ export class WaveStore {
       .toArray();
   }
 
-  /** Marks calls delivered. */
+  /** Marks calls delivered, their lines dropped: the item holds the outcome (see {@link dropLines}). */
   delivered(customIds: readonly string[]): void {
-    this.sql.exec(
-      "UPDATE calls SET state = 'delivered' WHERE custom_id IN (SELECT value FROM json_each(?))",
-      JSON.stringify(customIds),
-    );
+    const where = 'custom_id IN (SELECT value FROM json_each(?))';
+    const ids = JSON.stringify(customIds);
+    this.dropLines(where, ids);
+    this.sql.exec(`UPDATE calls SET state = 'delivered' WHERE ${where}`, ids);
+  }
+
+  /**
+   * Drops the lines (the prompt: the task's texts, the replies so far) of the calls matching `where`: a line
+   * is needed only until its part is uploaded, and kept at most until its outcome is delivered or its item
+   * withdraws it (an ended, cancelled or erased evaluation). Overwritten in place first, so the file's free
+   * space keeps no copy (src/config/sqlite-scrub.ts).
+   */
+  private dropLines(where: string, ...params: SqlStorageValue[]): void {
+    const of = `custom_id IN (SELECT custom_id FROM calls WHERE ${where})`;
+    this.sql.exec(scrubSql('lines', ['line'], of), ...params);
+    this.sql.exec(`DELETE FROM lines WHERE ${of}`, ...params);
+    // A line stored in `calls` by an earlier version of this code.
+    this.sql.exec(scrubSql('calls', ['line'], `line != '' AND (${where})`), ...params);
+    this.sql.exec(`UPDATE calls SET line = '' WHERE line != '' AND (${where})`, ...params);
   }
 
   /**
@@ -229,6 +258,7 @@ export class WaveStore {
    *   delivered: in a part submitted or uploaded, or whose upload was tried (its file may be stored)
    */
   withdraw(evaluationId: string): string[] {
+    this.dropLines('evaluation_id = ?', evaluationId);
     this.sql.exec("DELETE FROM calls WHERE evaluation_id = ? AND state = 'open'", evaluationId);
     this.sql.exec("UPDATE calls SET state = 'withdrawn' WHERE evaluation_id = ? AND state = 'sent'", evaluationId);
     return this.sql

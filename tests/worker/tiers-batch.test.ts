@@ -89,6 +89,17 @@ async function partsOf(name: string): Promise<PartRow[]> {
   );
 }
 
+/** A coordinator's calls' states and lines, by name, in registration order. */
+async function linesOf(name: string): Promise<{ state: string; line: string }[]> {
+  return runInDurableObject(testEnv.WAVES.get(testEnv.WAVES.idFromName(name)), (_o, state) =>
+    state.storage.sql
+      .exec<{ state: string; line: string }>(
+        'SELECT c.state, COALESCE(l.line, c.line) AS line FROM calls c LEFT JOIN lines l USING (custom_id) ORDER BY c.rowid',
+      )
+      .toArray(),
+  );
+}
+
 /** The mock's view of a provider batch. */
 async function providerBatch(
   batchId: string,
@@ -129,16 +140,11 @@ describe('the batch tier', () => {
     const name = loneCoordinator(id, seed);
     const parts = await partsOf(name);
     expect(parts.map((p) => [p.wave, p.state])).toEqual([[1, 'delivered']]);
-    // Each line carries the evaluation's prompt cache key, as its synchronous calls would.
-    const lines = await runInDurableObject(testEnv.WAVES.get(testEnv.WAVES.idFromName(name)), (_o, state) =>
-      state.storage.sql.exec<{ line: string }>('SELECT line FROM calls').toArray(),
-    );
-    expect(lines).toHaveLength(2);
-    for (const { line } of lines)
-      expect(JSON.parse(line)).toMatchObject({
-        method: 'POST',
-        body: { prompt_cache_key: id, model: mockModel({ seed }) },
-      });
+    // The prompts are not kept once their outcomes are delivered: each call's line is dropped.
+    expect(await linesOf(name)).toEqual([
+      { state: 'delivered', line: '' },
+      { state: 'delivered', line: '' },
+    ]);
   });
 
   it('dependent calls wait for their wave: a 3-call DEBATE chain takes 3 waves, none of them listing batches', async () => {
@@ -351,6 +357,11 @@ describe('the batch tier', () => {
       );
     // Written before the provider's cancelled batch is read: the webhook and an erase never wait on its window.
     expect(await finalized()).toBe(1);
+    // The withdrawn calls' prompts are dropped at once, though their outcomes are still awaited.
+    expect(await linesOf(name)).toEqual([
+      { state: 'withdrawn', line: '' },
+      { state: 'withdrawn', line: '' },
+    ]);
     // The cancelled batch's output still reaches the item, which stores nothing from it.
     await pollUntil(
       () => partsOf(name),
@@ -374,6 +385,17 @@ describe('the batch tier', () => {
       () => partsOf(name),
       (p) => p[0]?.state === 'uploaded',
     );
+    // Until its outcome is delivered, each line is kept (a part may be uploaded again), with the evaluation's
+    // prompt cache key, as its synchronous calls would send.
+    const lines = await linesOf(name);
+    expect(lines).toHaveLength(2);
+    for (const { state, line } of lines) {
+      expect(state).toBe('sent');
+      expect(JSON.parse(line)).toMatchObject({
+        method: 'POST',
+        body: { prompt_cache_key: id, model: mockModel({ seed }) },
+      });
+    }
     // The platform retries a crashed alarm after a backoff of seconds: the test steps it instead.
     const coordinator = testEnv.WAVES.get(testEnv.WAVES.idFromName(name));
     await pollUntil(
