@@ -3350,6 +3350,13 @@ export interface components {
                 spearman: number | null;
                 kendall: number | null;
             };
+            accuracy?: {
+                value: number | null;
+                ci: {
+                    lo: number;
+                    hi: number;
+                } | null;
+            };
             aspects?: {
                 aspect: string;
                 n: number;
@@ -3683,6 +3690,13 @@ export interface components {
                     pearson: number | null;
                     spearman: number | null;
                     kendall: number | null;
+                };
+                accuracy?: {
+                    value: number | null;
+                    ci: {
+                        lo: number;
+                        hi: number;
+                    } | null;
                 };
                 aspects?: {
                     aspect: string;
@@ -4101,7 +4115,10 @@ export interface components {
             updatedAt: string;
         };
         RubricMinAgreement: {
-            /** @enum {string} */
+            /**
+             * @description The check's figure: pairwise `accuracy` or `kappa`; pointwise the item-level `pearson`, `spearman` or `kendall`, and `accuracy` when the version's scale has two points (pass/fail, e.g. 0-1).
+             * @enum {string}
+             */
             metric: "accuracy" | "kappa" | "pearson" | "spearman" | "kendall";
             min: number;
         };
