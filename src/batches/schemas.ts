@@ -18,6 +18,7 @@ import {
 } from '../evaluations/schemas.js';
 import { BudgetSchema } from '../engine/budget.js';
 import { OneOffWebhookSchema } from '../webhooks/schemas.js';
+import { BatchCacheSchema } from '../verdict-cache/schemas.js';
 import { FlexFallbackField, FlexFallbackView, TierField, TierView } from '../tiers/schemas.js';
 
 /** Most items per batch: 10,000. */
@@ -209,6 +210,8 @@ export const BatchSchema = BatchSummarySchema.extend({
   verdicts: BatchVerdictStatsSchema,
   /** Every LLM call billed for the batch's items (from the per-call usage rows, the billing record). */
   usage: UsageTotalsSchema,
+  /** The verdict cache's hits among the items, which `usage` does not count (they made no call). */
+  cache: BatchCacheSchema,
 })
   .strict()
   .meta({ id: 'Batch' });

@@ -25,6 +25,7 @@ import type {
   CreateBatchRequest,
 } from './schemas.js';
 import type { ItemOutcomeRow, ListPosition } from './result-rows.js';
+import { batchHitSums } from '../verdict-cache/rows.js';
 import { aspectAggregates, listBatches, resultsPage, usageAggregates, verdictAggregates } from './result-rows.js';
 import type { BatchRecord } from './rows.js';
 import { getBatch, requestCancel } from './rows.js';
@@ -156,10 +157,11 @@ const rate = (n: number, of: number): number | null => (of > 0 ? n / of : null);
 
 /** `GET /v1/batches/{id}`: the summary plus verdict statistics and usage over every item. */
 export async function viewBatch(env: Bindings, b: BatchRecord): Promise<Batch> {
-  const [v, usage, aspects] = await Promise.all([
+  const [v, usage, aspects, cache] = await Promise.all([
     verdictAggregates(env.DB, b.id),
     usageAggregates(env.DB, b.id),
     aspectAggregates(env.DB, b.id),
+    batchHitSums(env.DB, b.id),
   ]);
   const decided = v.winsA + v.winsB + v.ties;
   return {
@@ -179,6 +181,7 @@ export async function viewBatch(env: Bindings, b: BatchRecord): Promise<Batch> {
       aspects,
     },
     usage,
+    cache,
   };
 }
 

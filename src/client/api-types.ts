@@ -2602,6 +2602,10 @@ export interface components {
                 b: number;
             };
             score?: number;
+            scale?: {
+                min: number;
+                max: number;
+            };
             aspects?: {
                 name: string;
                 score?: number;
@@ -2938,6 +2942,11 @@ export interface components {
                 /** @enum {string|null} */
                 winner: "A" | "B" | "tie" | null;
                 score: number | null;
+                /** @description The scale `score` is on (inclusive), e.g. `{min: 1, max: 5}`; null without a score. */
+                scale: {
+                    min: number;
+                    max: number;
+                } | null;
                 confidence: number;
             } | null;
             error: components["schemas"]["EvaluationError"] | null;
@@ -3341,6 +3350,13 @@ export interface components {
                 spearman: number | null;
                 kendall: number | null;
             };
+            accuracy?: {
+                value: number | null;
+                ci: {
+                    lo: number;
+                    hi: number;
+                } | null;
+            };
             aspects?: {
                 aspect: string;
                 n: number;
@@ -3674,6 +3690,13 @@ export interface components {
                     pearson: number | null;
                     spearman: number | null;
                     kendall: number | null;
+                };
+                accuracy?: {
+                    value: number | null;
+                    ci: {
+                        lo: number;
+                        hi: number;
+                    } | null;
                 };
                 aspects?: {
                     aspect: string;
@@ -4092,7 +4115,10 @@ export interface components {
             updatedAt: string;
         };
         RubricMinAgreement: {
-            /** @enum {string} */
+            /**
+             * @description The check's figure: pairwise `accuracy` or `kappa`; pointwise the item-level `pearson`, `spearman` or `kendall`, and `accuracy` when the version's scale has two points (pass/fail, e.g. 0-1).
+             * @enum {string}
+             */
             metric: "accuracy" | "kappa" | "pearson" | "spearman" | "kendall";
             min: number;
         };
@@ -4680,6 +4706,7 @@ export interface components {
             budgetExhaustedAt: string | null;
             verdicts: components["schemas"]["BatchVerdictStats"];
             usage: components["schemas"]["UsageTotals"];
+            cache: components["schemas"]["BatchCache"];
         };
         BatchVerdictStats: {
             verdicts: number;
@@ -4695,6 +4722,12 @@ export interface components {
                 meanScore: number | null;
                 verdicts: number;
             }[];
+        };
+        BatchCache: {
+            /** @description Items that succeeded with a cached verdict (`cache.hit` on their evaluation): no LLM call, $0. */
+            hits: number;
+            /** @description What those cached verdicts had cost when they were judged (USD): saved by this batch. */
+            savedUsd: number;
         };
         BatchResultLine: {
             /** @description 0-based position of the item in the request. */

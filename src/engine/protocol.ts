@@ -517,6 +517,7 @@ function computeOutcome(method: AnyMethod, state: EngineState): Outcome | null {
     ...(combined.winner !== undefined ? { winner: combined.winner } : {}),
     ...(combined.scores ? { scores: combined.scores } : {}),
     ...(combined.score !== undefined ? { score: combined.score } : {}),
+    ...(view.kind === 'pointwise' ? { scale: { min: view.aspect.scale.min, max: view.aspect.scale.max } } : {}),
     ...(combined.aspects
       ? {
           aspects: combined.aspects,

@@ -106,6 +106,11 @@ export const VerdictSchema = z
      * (the rubric's scale, else the aspects' common scale, else 0-1; `details.overallScale`).
      */
     score: z.number().optional(),
+    /**
+     * Pointwise: the scale `score` is on, inclusive (the task's aspect, else the rubric's scale, else the
+     * overall's: `details.overallScale`), so a score reads as `4 / 5` wherever it is shown.
+     */
+    scale: z.object({ min: z.number(), max: z.number() }).strict().optional(),
     /** Pointwise with several aspects (a rubric's `aspects` or the task's): every aspect, in order. */
     aspects: z.array(AspectResultSchema).optional(),
     /**

@@ -44,8 +44,16 @@ export interface ListedRow {
   finished_at: number | null;
   winner: 'A' | 'B' | 'tie' | null;
   score: number | null;
+  /** The scale the score is on (the verdict's, else its overall's, else the task aspect's); null pairwise. */
+  scale_min: number | null;
+  scale_max: number | null;
   confidence: number | null;
 }
+
+/** A bound of the scale a listed score is on: verdicts from before `scale` fall back to the overall's, then the task's. */
+const SCALE = (bound: 'min' | 'max') =>
+  `COALESCE(json_extract(v.verdict, '$.scale.${bound}'), json_extract(v.verdict, '$.details.overallScale.${bound}'),
+     json_extract(e.task, '$.aspect.scale.${bound}')) AS scale_${bound}`;
 
 /** A metadata value as text: strings as they are, numbers as JSON writes them, booleans `true` / `false`. */
 const METADATA_TEXT = "CASE type WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' ELSE CAST(value AS TEXT) END";
@@ -84,7 +92,8 @@ export async function listEvaluations(
   const { results } = await db
     .prepare(
       `SELECT e.id, e.status, e.method, e.preset, json_extract(e.task, '$.kind') AS task_kind, e.metadata, e.batch_id, e.meta_id,
-         e.error_code, e.error_message, e.created_at, e.started_at, e.finished_at, v.winner, v.score, v.confidence
+         e.error_code, e.error_message, e.created_at, e.started_at, e.finished_at, v.winner, v.score, v.confidence,
+         ${SCALE('min')}, ${SCALE('max')}
        FROM evaluations e LEFT JOIN verdicts v ON v.evaluation_id = e.id
        WHERE ${where.join(' AND ')} ORDER BY e.created_at DESC, e.id DESC LIMIT ?`,
     )

@@ -125,7 +125,16 @@ export const EvaluationListItemSchema = z
     metaId: z.string().nullable(),
     /** The verdict's headline once `succeeded` (the whole verdict: `GET /v1/evaluations/{id}`). */
     verdict: z
-      .object({ winner: z.enum(['A', 'B', 'tie']).nullable(), score: z.number().nullable(), confidence: z.number() })
+      .object({
+        winner: z.enum(['A', 'B', 'tie']).nullable(),
+        score: z.number().nullable(),
+        scale: z
+          .object({ min: z.number(), max: z.number() })
+          .strict()
+          .nullable()
+          .describe('The scale `score` is on (inclusive), e.g. `{min: 1, max: 5}`; null without a score.'),
+        confidence: z.number(),
+      })
       .strict()
       .nullable(),
     error: z.union([EvaluationErrorSchema, z.null()]),

@@ -34,7 +34,18 @@ function itemOf(r: ListedRow): EvaluationListItem {
     metadata: r.metadata ? (JSON.parse(r.metadata) as EvaluationListItem['metadata']) : null,
     batchId: r.batch_id,
     metaId: r.meta_id,
-    verdict: r.confidence !== null ? { winner: r.winner, score: r.score, confidence: r.confidence } : null,
+    verdict:
+      r.confidence !== null
+        ? {
+            winner: r.winner,
+            score: r.score,
+            scale:
+              r.score !== null && r.scale_min !== null && r.scale_max !== null
+                ? { min: r.scale_min, max: r.scale_max }
+                : null,
+            confidence: r.confidence,
+          }
+        : null,
     error: errorOf(r.error_code, r.error_message),
     createdAt: iso(r.created_at) ?? '',
     startedAt: iso(r.started_at),

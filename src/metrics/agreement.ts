@@ -144,6 +144,11 @@ export const PointwiseReportSchema = z
     /** The figure the papers quote for this dataset (the group-level values), named and defined; when asked for. */
     headline: HeadlineSchema.optional(),
     /**
+     * On a two-point (pass/fail, e.g. 0-1) scale only: the share of scored items whose judge score, read as the
+     * nearer point (the midpoint as the upper one), equals the human's, with its CI (src/metrics/pass-fail.ts).
+     */
+    accuracy: EstimateSchema.optional(),
+    /**
      * Per aspect, when items carry human scores per aspect (`humanAspects`): the same correlations of the
      * judge's score for that aspect; the fields above are the overall's. In first-labelled order.
      */
@@ -324,6 +329,7 @@ export function toMarkdown(report: AgreementReport): string {
     plain('tie rate', report.tieRate);
     plain(`position-flip rate (n = ${report.nFlipMeasured})`, report.flipRate);
   } else {
+    if (report.accuracy) row('accuracy (pass/fail: judge = expected)', report.accuracy);
     row('Pearson r (item)', report.item.pearson);
     row('Spearman ρ (item)', report.item.spearman);
     row('Kendall τ-b (item)', report.item.kendall);

@@ -2,8 +2,8 @@
  * @module
  * The golden check of a rubric version: its labelled examples (or the request's) judged by the version as a
  * meta-evaluation (src/meta-evaluations, so the batch machinery runs them), recorded on the version; once every
- * example ended, the agreement report (accuracy and Cohen's κ pairwise, correlations pointwise, src/metrics)
- * is stored on the version, where a tag's `minAgreement` reads it. Its own folder because it joins rubrics and
+ * example ended, the agreement report (accuracy and Cohen's κ pairwise, correlations pointwise, plus accuracy on
+ * a pass/fail scale; src/metrics) is stored on the version, where a tag's `minAgreement` reads it. Its own folder because it joins rubrics and
  * meta-evaluations, which already depend the other way.
  */
 import type { Bindings } from '../config/bindings.js';
@@ -14,6 +14,9 @@ import { getVersion, setCheck, storeCheckReport, versionsWithOpenCheck } from '.
 import type { CheckRequest, RubricCheck } from '../rubrics/schemas.js';
 import { checkView, requireVersion } from '../rubrics/service.js';
 import type { VersionRecord } from '../rubrics/rows.js';
+import type { AgreementReport } from '../metrics/agreement.js';
+import type { ScaleBounds } from '../metrics/pass-fail.js';
+import { isTwoPoint, twoPointAccuracy } from '../metrics/pass-fail.js';
 
 /**
  * Starts the golden check of version `version`: one meta-evaluation item per example (`example-N`), judged by
@@ -84,8 +87,24 @@ export async function settleCheck(env: Bindings, tenant: string, v: VersionRecor
     throw e;
   });
   if (!meta?.report) return v;
-  await storeCheckReport(env.DB, v.checkId, meta.report, Date.now());
+  await storeCheckReport(env.DB, v.checkId, withPassFail(meta.report, meta.items, v.content.scale), Date.now());
   return (await getVersion(env.DB, tenant, v.rubricId, v.version)) ?? v;
+}
+
+/**
+ * A pointwise check's report with `accuracy` added when the rubric scores on two points (pass/fail): the judge's
+ * answer matching the expected one is the figure that means something there, and what `minAgreement` can ask.
+ */
+function withPassFail(
+  report: AgreementReport,
+  items: readonly { human: number | string; score: number | null }[],
+  scale: ScaleBounds | undefined,
+): AgreementReport {
+  if (report.kind !== 'pointwise' || !scale || !isTwoPoint(scale)) return report;
+  const observations = items.flatMap((it) =>
+    typeof it.human === 'number' ? [{ human: it.human, judge: it.score }] : [],
+  );
+  return { ...report, accuracy: twoPointAccuracy(observations, scale, report.bootstrap ?? false) };
 }
 
 /** Settles the running check of version `version` of rubric `id`, if the tenant has it (nothing otherwise). */

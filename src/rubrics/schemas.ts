@@ -210,8 +210,15 @@ export type RubricFieldValue = z.infer<typeof RubricField>;
 /** A tag's minimum agreement: the figure of the version's golden check and its least value. */
 export const MinAgreementSchema = z
   .object({
-    /** Pairwise: `accuracy` or `kappa`; pointwise: the item-level `pearson`, `spearman` or `kendall`. */
-    metric: z.enum(['accuracy', 'kappa', 'pearson', 'spearman', 'kendall']),
+    /**
+     * Pairwise: `accuracy` or `kappa`; pointwise: the item-level `pearson`, `spearman` or `kendall`, and
+     * `accuracy` on a pass/fail (two-point, e.g. 0-1) scale.
+     */
+    metric: z
+      .enum(['accuracy', 'kappa', 'pearson', 'spearman', 'kendall'])
+      .describe(
+        "The check's figure: pairwise `accuracy` or `kappa`; pointwise the item-level `pearson`, `spearman` or `kendall`, and `accuracy` when the version's scale has two points (pass/fail, e.g. 0-1).",
+      ),
     min: z.number().min(-1).max(1),
   })
   .strict()

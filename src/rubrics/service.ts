@@ -40,6 +40,7 @@ import { contentOf, RubricBodySchema } from './schemas.js';
 import type { StepsState } from './steps.js';
 import { stepsStateOf, storeStepsOf } from './steps.js';
 import type { AgreementReport } from '../metrics/agreement.js';
+import { isTwoPoint } from '../metrics/pass-fail.js';
 
 /** A new rubric id: `rb_` and 32 hex characters. */
 export function newRubricId(): string {
@@ -332,7 +333,9 @@ export async function listVersionsView(
 export function figureOf(report: AgreementReport, metric: MinAgreement['metric']): number | null | undefined {
   if (report.kind === 'pairwise')
     return metric === 'accuracy' ? report.accuracy.value : metric === 'kappa' ? report.kappa.value : undefined;
-  return metric === 'accuracy' || metric === 'kappa' ? undefined : report.item[metric].value;
+  // A pointwise check has accuracy only on a pass/fail scale (src/rubric-checks/service.ts adds it).
+  if (metric === 'accuracy') return report.accuracy?.value;
+  return metric === 'kappa' ? undefined : report.item[metric].value;
 }
 
 /** Why `version` may not carry a tag with policy `min`, or null when it may. */
@@ -366,11 +369,8 @@ export async function setTag(
   const current = ((await tagsOf(env.DB, [id])).get(id) ?? []).find((t) => t.tag === tag);
   const policy = body.minAgreement === undefined ? (current?.minAgreement ?? null) : body.minAgreement;
   if (policy) {
-    if (!PAIRWISE_METRICS.includes(policy.metric) !== (rubric.kind === 'pointwise'))
-      throw invalidRequest(
-        [{ path: 'minAgreement.metric', message: `a ${rubric.kind} rubric's check has no ${policy.metric}` }],
-        'request body',
-      );
+    const refused = metricRefusal(rubric.kind, v, policy.metric);
+    if (refused) throw invalidRequest([{ path: 'minAgreement.metric', message: refused }], 'request body');
     const refusal = policyRefusal(id, v, tag, policy);
     if (refusal) throw new ApiError(409, 'agreement_below_minimum', `minAgreement.${policy.metric}: ${refusal}`);
   }
@@ -382,6 +382,20 @@ export async function setTag(
 
 /** The figures of a pairwise check; a pointwise check has the item-level correlations. */
 const PAIRWISE_METRICS: readonly MinAgreement['metric'][] = ['accuracy', 'kappa'];
+
+/**
+ * Why a tag may not ask `metric` of version `v`'s checks, or null: pairwise checks have accuracy and κ,
+ * pointwise ones the correlations, and accuracy too when the version scores on two points (pass/fail).
+ */
+function metricRefusal(kind: Rubric['kind'], v: VersionRecord, metric: MinAgreement['metric']): string | null {
+  if (kind === 'pairwise')
+    return PAIRWISE_METRICS.includes(metric) ? null : `a pairwise rubric's check has no ${metric} (accuracy or kappa)`;
+  if (metric === 'kappa') return "a pointwise rubric's check has no kappa (pearson, spearman or kendall)";
+  const scale = v.content.scale;
+  if (metric !== 'accuracy' || isTwoPoint(scale)) return null;
+  const has = scale ? `${scale.min}-${scale.max}` : 'unset';
+  return `a pointwise rubric's check has accuracy only on a pass/fail scale (two points, e.g. {"min": 0, "max": 1}); version ${v.version}'s scale is ${has}: use pearson, spearman or kendall`;
+}
 
 /** Archives a rubric (idempotent): every version stays readable; only `rb_…@n` still judges. */
 export async function archive(env: Bindings, tenant: string, id: string): Promise<Rubric> {

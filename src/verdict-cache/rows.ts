@@ -2,7 +2,8 @@
  * @module
  * The verdict cache's D1 statements: marking new evaluations that hit (in the transaction that creates
  * them), the columns a started evaluation reads its hit from, recording a succeeded verdict as an entry (an
- * effect of the ending's transaction), forgetting a deleted source, and the hits a usage report counts.
+ * effect of the ending's transaction), forgetting a deleted source, and the hits a usage report and a batch
+ * count.
  * Times are epoch milliseconds. Schema: migrations/0008_verdict_cache.sql.
  */
 
@@ -89,6 +90,18 @@ export async function hitSums(db: D1Database, tenant: string, from: number, to: 
        WHERE tenant = ? AND cache_from IS NOT NULL AND created_at >= ? AND created_at < ? AND status = 'succeeded'`,
     )
     .bind(tenant, from, to)
+    .first<{ hits: number; saved: number }>();
+  return { hits: row?.hits ?? 0, savedUsd: row?.saved ?? 0 };
+}
+
+/** A batch's {@link HitSums}: its items that succeeded with a cached verdict, and what those verdicts had cost. */
+export async function batchHitSums(db: D1Database, batchId: string): Promise<HitSums> {
+  const row = await db
+    .prepare(
+      `SELECT count(*) AS hits, COALESCE(SUM(cache_saved_usd), 0) AS saved FROM evaluations
+       WHERE batch_id = ? AND cache_from IS NOT NULL AND status = 'succeeded'`,
+    )
+    .bind(batchId)
     .first<{ hits: number; saved: number }>();
   return { hits: row?.hits ?? 0, savedUsd: row?.saved ?? 0 };
 }

@@ -54,6 +54,24 @@ export const EvaluationCacheSchema = z
 /** What the cache did for an evaluation. */
 export type EvaluationCache = z.infer<typeof EvaluationCacheSchema>;
 
+/** What the cache did for a batch's items (`GET /v1/batches/{id}`). */
+export const BatchCacheSchema = z
+  .object({
+    hits: z
+      .number()
+      .int()
+      .nonnegative()
+      .describe('Items that succeeded with a cached verdict (`cache.hit` on their evaluation): no LLM call, $0.'),
+    savedUsd: z
+      .number()
+      .nonnegative()
+      .describe('What those cached verdicts had cost when they were judged (USD): saved by this batch.'),
+  })
+  .strict()
+  .meta({ id: 'BatchCache' });
+/** What the cache did for a batch's items. */
+export type BatchCache = z.infer<typeof BatchCacheSchema>;
+
 /** The cache object of an evaluation from its row's columns (rows older than the cache read as `off`). */
 export function cacheViewOf(row: {
   cacheMode: string | null;

@@ -8,9 +8,19 @@ import {
   formatStat,
   formatUsd,
   initialsOf,
+  scoreOf,
 } from '../../src/web/app/format.js';
 
 describe('format', () => {
+  it('a score out of its scale, or alone when the scale is not known', () => {
+    expect([scoreOf(5, { max: 10 }), scoreOf(3.25, { max: 5 }), scoreOf(4, null), scoreOf(1, undefined)]).toEqual([
+      '5 / 10',
+      '3.25 / 5',
+      '4',
+      '1',
+    ]);
+  });
+
   it('money: sub-cent amounts keep four decimals, larger ones cents, large ones whole dollars', () => {
     expect([0, 0.00042, 0.05, 12.345, 1234.5].map(formatUsd)).toEqual([
       '$0.00',

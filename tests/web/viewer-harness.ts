@@ -72,15 +72,23 @@ export interface ViewerStack {
   stack: LocalStack;
   /** POSTs `body` to `path` (202 expected); the id it answers. */
   created(path: string, body: unknown): Promise<string>;
+  /** Sends `body` to `path` with `method` (POST) and expects `status`; the JSON answer. */
+  send<T>(path: string, body: unknown, status: number, method?: string): Promise<T>;
   /** Resolves once the API shows evaluation `id` ended. */
   endedInApi(id: string): Promise<void>;
 }
 
 /**
  * Starts a local stack (no crons, the e2e bundle, the rig's mock LLM) in state folder `name` before the
- * enclosing describe's tests and stops it after. `secrets` are the stack's secrets (e.g. API_KEYS).
+ * enclosing describe's tests and stops it after. `secrets` are the stack's secrets (e.g. API_KEYS), `vars`
+ * its `[vars]` overrides (e.g. LLM_SUPPORTS_FLEX).
  */
-export function useViewerStack(rig: ViewerRig, name: string, secrets?: Record<string, string>): ViewerStack {
+export function useViewerStack(
+  rig: ViewerRig,
+  name: string,
+  secrets?: Record<string, string>,
+  vars?: Record<string, string>,
+): ViewerStack {
   const handle = {
     async created(path: string, body: unknown): Promise<string> {
       const r = await fetch(`${handle.stack.url}${path}`, {
@@ -90,6 +98,15 @@ export function useViewerStack(rig: ViewerRig, name: string, secrets?: Record<st
       });
       expect(r.status, await r.clone().text()).toBe(202);
       return ((await r.json()) as { id: string }).id;
+    },
+    async send<T>(path: string, body: unknown, status: number, method = 'POST'): Promise<T> {
+      const r = await fetch(`${handle.stack.url}${path}`, {
+        method,
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(r.status, await r.clone().text()).toBe(status);
+      return (await r.json()) as T;
     },
     async endedInApi(id: string): Promise<void> {
       await expect
@@ -109,6 +126,7 @@ export function useViewerStack(rig: ViewerRig, name: string, secrets?: Record<st
       llmModel: 'mock-judge',
       crons: false,
       ...(secrets ? { secrets } : {}),
+      ...(vars ? { vars } : {}),
       worker: inject('worker'),
     });
   }, 120_000);

@@ -80,6 +80,28 @@ describe('GET /v1/evaluations', () => {
     expect(items.data.every((e) => e.batchId === batch)).toBe(true);
   });
 
+  it("lists a pointwise score with the scale it is on, as the evaluation's verdict gives it; a pairwise verdict has none", async () => {
+    const r = await postJson('/v1/evaluations', {
+      preset: 'rubric-judge',
+      config: { defaults: { model: 'mock-judge?seed=list-scale' } },
+      rubric: { kind: 'pointwise', criteria: 'Is the answer right?', scale: { min: 0, max: 10 } },
+      task: { kind: 'pointwise', source: '2 + 2?', output: '4' },
+      metadata: { suite: 'scale' },
+    });
+    expect(r.status, await r.clone().text()).toBe(202);
+    const { id } = await r.json<{ id: string }>();
+    const pair = await create('list-scale', { suite: 'scale' });
+    for (const e of [id, pair]) await waitForEnd(e);
+    const one = await (await api(`/v1/evaluations/${id}`)).json<{ verdict: { score: number; scale: unknown } }>();
+    expect(one.verdict.scale).toEqual({ min: 0, max: 10 });
+    const listed = await list('?metadata=suite:scale');
+    expect(listed.data.map((e) => [e.id, e.verdict?.scale])).toEqual([
+      [pair, null],
+      [id, { min: 0, max: 10 }],
+    ]);
+    expect(listed.data[1]?.verdict?.score).toBe(one.verdict.score);
+  });
+
   it('filters by creation time: createdAfter inclusive, createdBefore exclusive', async () => {
     const a = await create('list-time', { suite: 'time', n: 0 });
     const b = await create('list-time', { suite: 'time', n: 1 });

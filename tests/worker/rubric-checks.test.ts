@@ -136,6 +136,52 @@ describe('rubric golden check', () => {
     expect(meets.status, await meets.clone().text()).toBe(200);
   });
 
+  it("a pass/fail (0-1) rubric's check has accuracy, the judge's answer against the expected one per example, which a tag may require; on a 1-5 scale accuracy is refused naming the field", async () => {
+    const examples = [0, 1, 1, 0, 1, 0].map((expected, i) => ({
+      task: { kind: 'pointwise', source: `Question ${i}: is 2 + 2 four?`, output: i % 2 === 0 ? 'Yes.' : 'No.' },
+      expected,
+    }));
+    const v1 = await created({
+      name: 'Correct or not',
+      kind: 'pointwise',
+      criteria: 'Pass (1) when the answer is correct, fail (0) otherwise.',
+      scale: { min: 0, max: 1 },
+      examples,
+    });
+    const r = await postJson(`/v1/rubrics/${v1.id}/versions/1/check`, {
+      preset: 'rubric-judge',
+      config: { defaults: { model: mockModel({ seed: 'check-pass-fail' }) } },
+    });
+    expect(r.status, await r.clone().text()).toBe(202);
+    const { metaEvaluationId } = await r.json<RubricCheck>();
+    const report = (await checked(v1.id, 1)).check?.report;
+    if (report?.kind !== 'pointwise') throw new Error(`a pointwise report expected: ${JSON.stringify(report)}`);
+    // The figure is the share of examples where the judge's score, read as 0 or 1, is the expected answer.
+    const meta = await (await api(`/v1/meta-evaluations/${metaEvaluationId}`)).json<MetaEvaluation>();
+    const scored = meta.items.filter((it) => it.score !== null);
+    expect(scored.length).toBeGreaterThan(0);
+    const agree = scored.filter((it) => ((it.score ?? 0) >= 0.5 ? 1 : 0) === it.human).length;
+    expect(report.accuracy?.value).toBe(agree / scored.length);
+    expect(report.accuracy?.ci).not.toBeNull();
+    const value = report.accuracy?.value ?? 0;
+    const meets = await putTag(v1.id, { version: 1, minAgreement: { metric: 'accuracy', min: value } });
+    expect(meets.status, await meets.clone().text()).toBe(200);
+    if (value < 1) {
+      const above = await putTag(v1.id, { version: 1, minAgreement: { metric: 'accuracy', min: 1 } });
+      expect(above.status).toBe(409);
+      expect((await above.json<ErrorJson>()).error.message).toContain(`has accuracy ${value.toFixed(3)}`);
+    }
+    // κ stays a pairwise figure; on a 1-5 rubric accuracy is not a figure of its check.
+    const kappa = await putTag(v1.id, { version: 1, minAgreement: { metric: 'kappa', min: 0 } });
+    expect(kappa.status).toBe(400);
+    const five = await created({ ...POINTWISE_RUBRIC_EXAMPLE, examples: undefined });
+    const refused = await putTag(five.id, { version: 1, minAgreement: { metric: 'accuracy', min: 0.5 } });
+    expect(refused.status).toBe(400);
+    const issue = (await refused.json<ErrorJson>()).error.issues?.[0];
+    expect(issue?.path).toBe('minAgreement.metric');
+    expect(issue?.message).toMatch(/accuracy only on a pass\/fail scale .*scale is 1-5/);
+  });
+
   it("another tenant's rubric or an unknown version is a 404", async () => {
     const { key } = await tenantWithKey();
     const mine = await (await keyed('/v1/rubrics', as(key, { body: PAIRWISE_RUBRIC_EXAMPLE }))).json<RubricVersion>();

@@ -203,10 +203,11 @@ describe('verdict cache', () => {
     expect(await mockRequests(seed)).toBeGreaterThan(calls);
   });
 
-  it('a batch repeated with the cache on makes 0 LLM calls, and every item ends through the normal ending', async () => {
+  it('a batch repeated with the cache on makes 0 LLM calls, every item ends through the normal ending, and the batch counts its hits and what they saved', async () => {
     const { key } = await tenantWithKey();
     const seed = newTestId('vc_batch');
-    const body = { ...singleCallJudge(seed), items: items(12) };
+    // A priced model, so the saving is a figure.
+    const body = { ...singleCallJudge(seed, { base: 'gpt-4o-mini' }), items: items(12) };
     const run = async (): Promise<Batch> => {
       const r = await keyed('/v1/batches', as(key, { body }));
       expect(r.status, await r.clone().text()).toBe(202);
@@ -231,6 +232,12 @@ describe('verdict cache', () => {
       .bind(second.id)
       .first<{ n: number }>();
     expect(hits?.n).toBe(12);
+    // The batch says so: 0 calls and $0 in its usage, 12 hits and the first run's cost saved in its cache.
+    expect(first.cache).toEqual({ hits: 0, savedUsd: 0 });
+    expect(first.usage.costUsd).toBeGreaterThan(0);
+    expect(second.usage).toMatchObject({ calls: 0, costUsd: 0 });
+    expect(second.cache.hits).toBe(12);
+    expect(second.cache.savedUsd).toBeCloseTo(first.usage.costUsd, 10);
   });
 
   it('a meta-evaluation repeated gets the same report with 0 LLM calls', async () => {

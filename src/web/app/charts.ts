@@ -93,7 +93,7 @@ export function estimateTable(
           null,
           h('th', { scope: 'col' }, 'Measure'),
           h('th', { scope: 'col', class: 'num' }, 'Value'),
-          h('th', { scope: 'col', class: 'num' }, ciHead),
+          h('th', { scope: 'col', class: 'num ci-text' }, ciHead),
           h(
             'th',
             { scope: 'col', class: 'ci-col' },
@@ -115,7 +115,18 @@ export function estimateTable(
             null,
             h('th', { scope: 'row' }, r.label, r.note ? h('span', { class: 'muted small block' }, r.note) : null),
             h('td', { class: 'num' }, formatStat(r.value)),
-            h('td', { class: 'num muted' }, r.ci ? `${formatStat(r.ci.lo)} – ${formatStat(r.ci.hi)}` : '—'),
+            // Each bound unbreakable, so a phone's narrow column breaks the range between them.
+            h(
+              'td',
+              { class: 'num muted ci-text' },
+              r.ci
+                ? [
+                    h('span', { class: 'nowrap' }, `${formatStat(r.ci.lo)} –`),
+                    ' ',
+                    h('span', { class: 'nowrap' }, formatStat(r.ci.hi)),
+                  ]
+                : '—',
+            ),
             h('td', { class: 'ci-col' }, strip(r, domain)),
           ),
         ),

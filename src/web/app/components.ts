@@ -5,7 +5,7 @@
  */
 import { h } from './dom.js';
 import type { Child } from './dom.js';
-import { formatAgo, formatPct, formatTime, hueOf, initialsOf } from './format.js';
+import { formatAgo, formatInt, formatPct, formatTime, hueOf, initialsOf } from './format.js';
 
 /** Number of agent colours in app.css (`.agent-c0` … `.agent-c7`, each checked for contrast). */
 const AGENT_COLOURS = 8;
@@ -139,5 +139,19 @@ export function breadcrumb(links: readonly (readonly [string, string])[], curren
     { class: 'breadcrumb', 'aria-label': 'Breadcrumb' },
     links.map(([label, href]) => [h('a', { href }, label), ' / ']),
     current,
+  );
+}
+
+/** A list row's progress (`id`'s items or evaluations): a bar of those ended, then `3/10 · 1 failed`. */
+export function listProgress(id: string, c: { ended: number; total: number; failed: number }): HTMLElement {
+  return h(
+    'div',
+    { class: 'progress-cell' },
+    progressBar(c.ended, c.total, `${id}: items ended`),
+    h(
+      'span',
+      { class: 'muted small' },
+      `${formatInt(c.ended)}/${formatInt(c.total)}${c.failed > 0 ? ` · ${formatInt(c.failed)} failed` : ''}`,
+    ),
   );
 }

@@ -43,6 +43,11 @@ export function formatScore(x: number): string {
   return Number.isInteger(x) ? String(x) : x.toFixed(2).replace(/0$/, '');
 }
 
+/** A score out of its scale, `4 / 5`; the score alone when the scale is not known. */
+export function scoreOf(score: number, scale: { max: number } | null | undefined): string {
+  return scale ? `${formatScore(score)} / ${formatScore(scale.max)}` : formatScore(score);
+}
+
 /** An ISO time as local date and time, e.g. `23 Nov 2026, 06:17:39`. */
 export function formatTime(iso: string | null | undefined): string {
   if (!iso) return '—';

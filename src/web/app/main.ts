@@ -4,7 +4,8 @@
  * without server-side fallbacks and the API's JSON 404s stay untouched; the key gate (a 401 anywhere
  * shows the key form, then the page again); error panels with a retry.
  *
- * Routes: `#/` evaluations, `#/batches`, `#/batches/{id}`, `#/meta/{id}` (meta-evaluation), `#/comparisons/{id}`,
+ * Routes: `#/` evaluations, `#/batches`, `#/batches/{id}`, `#/meta/{id}` (meta-evaluation), `#/comparisons`,
+ * `#/comparisons/{id}`,
  * `#/evaluations/{id}`, `#/new`, `#/presets`, `#/rubrics`, `#/rubrics/{id}` (its latest version),
  * `#/rubrics/{id}/versions/{n}`.
  */
@@ -15,7 +16,9 @@ import { clearKey, getKey, setKey } from './key.js';
 import { watchScrollingTables } from './scroll-hint.js';
 import type { View, ViewContext } from './view.js';
 import { evaluationView } from './views/evaluation.js';
-import { batchesView, batchView } from './views/batches.js';
+import { batchView } from './views/batches.js';
+import { batchesView } from './views/batch-list.js';
+import { comparisonsView } from './views/comparison-list.js';
 import { evaluationsView } from './views/evaluation-list.js';
 import { metaView } from './views/meta.js';
 import { comparisonView } from './views/comparison.js';
@@ -45,7 +48,8 @@ const ROUTES: Route[] = [
   { pattern: /^\/batches$/, nav: 'batches', view: batchesView },
   { pattern: /^\/batches\/(?<id>[^/]+)$/, nav: 'batches', view: batchView },
   { pattern: /^\/meta\/(?<id>[^/]+)$/, nav: 'batches', view: metaView },
-  { pattern: /^\/comparisons\/(?<id>[^/]+)$/, nav: 'batches', view: comparisonView },
+  { pattern: /^\/comparisons$/, nav: 'comparisons', view: comparisonsView },
+  { pattern: /^\/comparisons\/(?<id>[^/]+)$/, nav: 'comparisons', view: comparisonView },
 ];
 
 let current: AbortController | null = null;

@@ -92,6 +92,8 @@ export type Batch = Omit<Schemas['Batch'], 'webhook' | 'budget'> & {
 /** One NDJSON line of `GET /v1/batches/{id}/results`. */
 export type BatchResultLine = Schemas['BatchResultLine'];
 
+/** A comparison in `GET /v1/comparisons`. */
+export type ComparisonSummary = Schemas['ComparisonSummary'];
 /** `GET /v1/comparisons/{id}`. */
 export type Comparison = Omit<Schemas['Comparison'], 'webhook' | 'budget'>;
 /** One line of `GET /v1/comparisons/{id}/results`. */

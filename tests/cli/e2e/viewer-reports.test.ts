@@ -273,16 +273,8 @@ describe.skipIf(SKIP_VIEWER)("the viewer's result pages in headless Chromium", (
     });
 
     it("shows the tenant's rubrics and a version: criteria, aspects, golden check, its diff from the previous version; evaluations and batches link to it and show every aspect", async () => {
-      /** Sends `body` to `path` and expects `status`; the JSON answer. */
-      async function api<T>(path: string, body: unknown, status: number, method = 'POST'): Promise<T> {
-        const r = await fetch(`${viewer.stack.url}${path}`, {
-          method,
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify(body),
-        });
-        expect(r.status, await r.clone().text()).toBe(status);
-        return (await r.json()) as T;
-      }
+      const api = <T>(path: string, body: unknown, status: number, method?: string) =>
+        viewer.send<T>(path, body, status, method);
       const example = (source: string, output: string, expected: number, note?: string) => ({
         task: { kind: 'pointwise', source, output },
         expected,

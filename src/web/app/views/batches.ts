@@ -1,6 +1,5 @@
 /**
  * @module
- * `#/batches`: every batch and meta-evaluation, newest first (`GET /v1/batches`, by kind, cursor-paged).
  * `#/batches/{id}`: one batch: its counts while it runs (read again every few seconds), the verdicts'
  * distribution (A / B / tie, or a histogram of scores; a rubric's aspects each with its mean), calls and
  * cost, and its results page by page (`GET /v1/batches/{id}/results`, NDJSON, each row with its aspects). A meta-evaluation's batch opens its report page (./meta.ts).
@@ -19,94 +18,17 @@ import {
   winnerChip,
 } from '../components.js';
 import { h, replaceChildren } from '../dom.js';
-import { formatInt, formatScore, formatTime, formatUsd, shortId } from '../format.js';
-import type { Batch, BatchResultLine, BatchSummary } from '../types.js';
+import { formatInt, formatScore, formatTime, formatUsd, scoreOf, shortId } from '../format.js';
+import type { Batch, BatchResultLine } from '../types.js';
 import type { View } from '../view.js';
 import { setTitle, sleep } from '../view.js';
 import { aspectScores, batchAspectsCard } from './aspect-summary.js';
 import { labelBars } from './report-view.js';
 import { rubricStamp } from './rubrics.js';
-import { listPage } from './list-page.js';
+import { batchHref } from './batch-list.js';
 
 /** How often a running batch is read again, ms. */
 const POLL_MS = 3000;
-
-/** A batch's page, or its meta-evaluation's report page. */
-function batchHref(b: Pick<BatchSummary, 'id' | 'kind'>): string {
-  if (b.kind === 'comparison') return `#/comparisons/${encodeURIComponent(b.id)}`;
-  return b.kind === 'meta_evaluation' ? `#/meta/${encodeURIComponent(b.id)}` : `#/batches/${encodeURIComponent(b.id)}`;
-}
-
-function progressCell(b: BatchSummary): HTMLElement {
-  const c = b.counts;
-  return h(
-    'div',
-    { class: 'progress-cell' },
-    progressBar(c.ended, c.total, `${b.id}: items ended`),
-    h(
-      'span',
-      { class: 'muted small' },
-      `${formatInt(c.ended)}/${formatInt(c.total)}${c.failed > 0 ? ` · ${formatInt(c.failed)} failed` : ''}`,
-    ),
-  );
-}
-
-/** The batches list. */
-export const batchesView: View = async (ctx) => {
-  setTitle('Batches');
-  const kind = ctx.query.get('kind') ?? '';
-  await listPage<BatchSummary>(ctx, {
-    title: 'Batches',
-    path: (cursor) => {
-      const q = new URLSearchParams({ limit: '25' });
-      if (kind) q.set('kind', kind);
-      if (cursor) q.set('cursor', cursor);
-      return `/v1/batches?${q.toString()}`;
-    },
-    filter: {
-      id: 'filter-kind',
-      options: [
-        ['', 'All'],
-        ['batch', 'Batches'],
-        ['meta_evaluation', 'Meta-evaluations'],
-        ['comparison', 'Comparisons'],
-      ],
-      value: kind,
-      href: (v) => (v ? `#/batches?kind=${v}` : '#/batches'),
-    },
-    intro:
-      'Batches come from POST /v1/batches (up to 10,000 items, JSON or NDJSON); meta-evaluations from POST /v1/meta-evaluations (labelled items, an agreement report).',
-    empty: 'No batches yet.',
-    caption: 'Batches, newest first',
-    columns: [
-      ['Batch', null],
-      ['Kind', null],
-      ['Preset', null],
-      ['Status', null],
-      ['Items ended', null],
-      ['Created', 'num hide-sm'],
-    ],
-    row: (b) =>
-      h(
-        'tr',
-        null,
-        h('th', { scope: 'row' }, h('a', { href: batchHref(b), title: b.id }, shortId(b.id))),
-        h('td', null, b.kind === 'meta_evaluation' ? 'meta-evaluation' : b.kind),
-        h('td', null, b.preset ?? b.method),
-        h('td', null, statusPill(b.status)),
-        h('td', null, progressCell(b)),
-        h('td', { class: 'num hide-sm' }, ago(b.createdAt)),
-      ),
-    unavailable: {
-      endpoint: 'GET /v1/batches',
-      open: {
-        label: 'Open a meta-evaluation by id',
-        placeholder: 'me_…',
-        href: (id) => `#/meta/${encodeURIComponent(id)}`,
-      },
-    },
-  });
-};
 
 /** One page of results: the NDJSON lines and the next page's cursor. */
 async function resultsPage(
@@ -133,7 +55,7 @@ function resultRow(l: BatchResultLine): HTMLElement {
   const verdict = v
     ? v.taskKind === 'pairwise'
       ? winnerChip(v.winner ?? 'tie')
-      : h('strong', null, v.score === undefined ? '—' : formatScore(v.score))
+      : h('strong', null, v.score === undefined ? '—' : scoreOf(v.score, v.scale))
     : l.error
       ? h('span', { class: 'error-text small', title: l.error.message }, l.error.code)
       : h('span', { class: 'muted' }, '—');
@@ -163,6 +85,8 @@ function summary(b: Batch, lines: readonly BatchResultLine[]): HTMLElement {
   const s = b.verdicts;
   const scores = lines.flatMap((l) => (l.verdict?.score !== undefined ? [l.verdict.score] : []));
   const pairwise = s.winsA + s.winsB + s.ties > 0;
+  // Every item of a batch is judged by one judge on one scale: the first shown verdict's says which.
+  const scale = lines.find((l) => l.verdict?.scale)?.verdict?.scale ?? null;
   return h(
     'div',
     { class: 'summary-grid' },
@@ -179,8 +103,13 @@ function summary(b: Batch, lines: readonly BatchResultLine[]): HTMLElement {
                 h(
                   'p',
                   { class: 'verdict-headline' },
-                  h('span', { class: 'score-big' }, s.meanScore === null ? '—' : formatScore(s.meanScore)),
-                  h('span', null, 'mean score'),
+                  h(
+                    'span',
+                    { class: 'score-big' },
+                    s.meanScore === null ? '—' : formatScore(s.meanScore),
+                    scale ? h('span', { class: 'score-of' }, ` / ${scale.max}`) : null,
+                  ),
+                  h('span', null, scale ? `mean score on a scale of ${scale.min} to ${scale.max}` : 'mean score'),
                 ),
                 scores.length > 1
                   ? histogram(scores, `Scores of the ${formatInt(scores.length)} items shown below`)
@@ -209,10 +138,17 @@ function summary(b: Batch, lines: readonly BatchResultLine[]): HTMLElement {
           ['LLM calls', formatInt(b.usage.calls)],
           ['Tokens', `${formatInt(b.usage.promptTokens)} in · ${formatInt(b.usage.completionTokens)} out`],
           ['Cost', formatUsd(b.usage.costUsd)],
+          // Cached verdicts make no call: without this line a batch served from the cache reads "0 calls, $0".
+          ['Verdict cache', cacheText(b.cache)],
         ]),
       ),
     ),
   );
+}
+
+/** The items served from the verdict cache and what they saved, e.g. `30 from cache, saved $0.12`. */
+function cacheText(c: Batch['cache']): string {
+  return c.hits === 0 ? 'no hits' : `${formatInt(c.hits)} from cache, saved ${formatUsd(c.savedUsd)}`;
 }
 
 /** A batch's budget in words, and when it ran out (items not started then fail `budget_exceeded`). */

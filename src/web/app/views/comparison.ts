@@ -194,7 +194,7 @@ function render(ctx: ViewContext, c: Comparison, lines: readonly ItemLine[]): vo
         h(
           'nav',
           { class: 'breadcrumb', 'aria-label': 'Breadcrumb' },
-          h('a', { href: '#/batches' }, 'Batches'),
+          h('a', { href: '#/comparisons' }, 'Comparisons'),
           ' / ',
           shortId(c.id),
         ),

@@ -1,7 +1,7 @@
 /**
  * @module
- * `#/`: the evaluations, newest first (`GET /v1/evaluations`), filtered by status, preset, batch, a
- * metadata entry and a creation range. The filters live in the hash (`#/?status=failed&preset=…`), so a
+ * `#/`: the evaluations, newest first (`GET /v1/evaluations`), filtered by status, preset, rubric (or one
+ * version of it), batch, a metadata entry and a creation range. The filters live in the hash (`#/?status=failed&preset=…`), so a
  * filtered list can be bookmarked and shared; "Load more" follows the API's keyset cursor. While the
  * first page shows evaluations that have not ended, it is read again every few seconds.
  */
@@ -9,14 +9,14 @@ import { getJson } from '../api.js';
 import { ago, badge, confidenceLabel, page, pageHead, statusPill, winnerChip } from '../components.js';
 import { isTerminal } from '../debate.js';
 import { h, replaceChildren } from '../dom.js';
-import { formatDuration, formatScore, shortId } from '../format.js';
+import { formatDuration, scoreOf, shortId } from '../format.js';
 import type { EvaluationList, EvaluationListItem, EvaluationStatus, MethodsResponse } from '../types.js';
 import type { View, ViewContext } from '../view.js';
 import { setTitle, sleep } from '../view.js';
 import { isUnavailable, renderUnavailable } from './unavailable.js';
 
 /** The list's filters, as `GET /v1/evaluations` names them. */
-const FILTERS = ['status', 'preset', 'batch', 'metadata', 'createdAfter', 'createdBefore'] as const;
+const FILTERS = ['status', 'preset', 'rubric', 'batch', 'metadata', 'createdAfter', 'createdBefore'] as const;
 type Filter = (typeof FILTERS)[number];
 
 /** How often a first page with unfinished evaluations is read again, ms. */
@@ -46,7 +46,7 @@ function verdictCell(e: EvaluationListItem): Node {
     const main =
       e.verdict.winner !== null
         ? winnerChip(e.verdict.winner)
-        : h('strong', null, e.verdict.score === null ? '—' : formatScore(e.verdict.score));
+        : h('strong', null, e.verdict.score === null ? '—' : scoreOf(e.verdict.score, e.verdict.scale));
     return h('span', { class: 'vote' }, main, confidenceLabel(e.verdict.confidence));
   }
   if (e.error) return h('span', { class: 'error-text small', title: e.error.message }, e.error.code);
@@ -114,6 +114,7 @@ function filterForm(ctx: ViewContext, presets: readonly string[]): HTMLFormEleme
     { class: 'filters card', role: 'search', 'aria-label': 'Filter evaluations' },
     select('status', 'Status', STATUSES),
     select('preset', 'Preset', presets),
+    input('rubric', 'Rubric', 'text', 'rb_… or rb_…@2'),
     input('batch', 'Batch', 'text', 'ba_… or me_…'),
     input('metadata', 'Metadata', 'text', 'key:value'),
     input('createdAfter', 'Created from', 'date'),

@@ -1,6 +1,6 @@
 /**
  * @module
- * A cursor-paged list page (`#/batches`, `#/rubrics`): the title with a "Show" filter, a line saying where
+ * A cursor-paged list page (`#/batches`, `#/comparisons`, `#/rubrics`): the title with a "Show" filter (if any), a line saying where
  * the items come from, the table (or an empty state), and "Load more" following the API's `nextCursor`.
  * A deployment whose API does not serve the list gets the "not available" state (./unavailable.ts).
  */
@@ -22,8 +22,11 @@ export interface ListPageOptions<T> {
   title: string;
   /** The API path for one page: the first with `cursor` null. */
   path: (cursor: string | null) => string;
-  /** The "Show" filter: its select's id, `[value, label]` options (the first unfiltered), the current value and where a pick goes. */
-  filter: {
+  /**
+   * The "Show" filter: its select's id, `[value, label]` options (the first unfiltered), the current value and
+   * where a pick goes; none: no filter.
+   */
+  filter?: {
     id: string;
     options: readonly (readonly [string, string])[];
     value: string;
@@ -104,6 +107,7 @@ export async function listPage<T>(ctx: ViewContext, o: ListPageOptions<T>): Prom
     renderUnavailable(ctx, { title: o.title, ...o.unavailable });
     return;
   }
+  const filter = o.filter;
   const body = h('tbody');
   const more = h('button', { type: 'button', class: 'btn' }, 'Load more');
   const status = o.count ? h('p', { class: 'muted small', role: 'status' }) : null;
@@ -129,9 +133,11 @@ export async function listPage<T>(ctx: ViewContext, o: ListPageOptions<T>): Prom
         'title-row',
         h('h1', null, o.title),
         h('span', { class: 'spacer' }),
-        showFilter(o.filter.id, o.filter.options, o.filter.value, (v) => {
-          ctx.navigate(o.filter.href(v));
-        }),
+        filter
+          ? showFilter(filter.id, filter.options, filter.value, (v) => {
+              ctx.navigate(filter.href(v));
+            })
+          : null,
       ),
       h('p', { class: 'muted' }, o.intro),
       first.data.length === 0

@@ -124,8 +124,8 @@ function reliabilityCard(r: ReliabilityReport, repeats: number): HTMLElement {
     row('Orders disagree (flips)', r.flips.rate, `${formatInt(r.flips.measured)} measured`),
     ...(r.labelled
       ? [
-          row('Each repeat agrees with the label', r.labelled.perRepeatAccuracy),
-          row("The repeats' majority agrees with the label", r.labelled.majorityAccuracy),
+          row('Accuracy of each repeat', r.labelled.perRepeatAccuracy, 'every repeat against the label'),
+          row("Accuracy of the repeats' majority", r.labelled.majorityAccuracy, "each item's majority verdict"),
         ]
       : []),
   ];
@@ -141,6 +141,14 @@ function reliabilityCard(r: ReliabilityReport, repeats: number): HTMLElement {
       ['Failed', formatScore(rates.failed ?? 0)],
     ]),
   );
+}
+
+/**
+ * The run's status in the word the batches list and a golden check use for it: `completed` once every item
+ * ended with a report (the API's `succeeded`), so one run never reads as both; items keep theirs.
+ */
+function runStatus(m: MetaEvaluation): string {
+  return m.status === 'succeeded' ? 'completed' : m.status;
 }
 
 function render(ctx: ViewContext, m: MetaEvaluation): void {
@@ -161,7 +169,7 @@ function render(ctx: ViewContext, m: MetaEvaluation): void {
           'div',
           { class: 'title-row' },
           h('h1', null, `Meta-evaluation: ${m.preset ?? m.method}`),
-          statusPill(m.status),
+          statusPill(runStatus(m)),
         ),
         facts(
           [
@@ -181,7 +189,7 @@ function render(ctx: ViewContext, m: MetaEvaluation): void {
             'div',
             { class: 'stack' },
             m.reliability ? reliabilityCard(m.reliability, m.repeats) : null,
-            reportSections(m.report),
+            reportSections(m.report, m.repeats),
             aspectAgreementCard(m.report),
             scatterCard(m),
           )

@@ -57,10 +57,10 @@ export function labelBars(title: string, d: { A: number; B: number; tie: number 
   );
 }
 
-function pairwise(r: PairwiseReport): (HTMLElement | null)[] {
+function pairwise(r: PairwiseReport, of: string): (HTMLElement | null)[] {
   const rows: EstimateRow[] = [
     {
-      label: 'Accuracy',
+      label: `Accuracy${of}`,
       value: r.accuracy.value,
       ci: r.accuracy.ci,
       note: 'judge = human; a judge tie counts as wrong against an A/B label',
@@ -72,7 +72,7 @@ function pairwise(r: PairwiseReport): (HTMLElement | null)[] {
       'div',
       { class: 'kpis' },
       kpi(
-        'Accuracy',
+        `Accuracy${of}`,
         formatPct(r.accuracy.value),
         r.accuracy.ci ? `${formatPct(r.accuracy.ci.lo)} – ${formatPct(r.accuracy.ci.hi)}` : null,
       ),
@@ -81,7 +81,7 @@ function pairwise(r: PairwiseReport): (HTMLElement | null)[] {
         formatStat(r.kappa.value),
         r.kappa.ci ? `${formatStat(r.kappa.ci.lo)} – ${formatStat(r.kappa.ci.hi)}` : null,
       ),
-      kpi('Accuracy without ties', formatPct(r.accuracyDecided), null),
+      kpi(`Accuracy without ties${of}`, formatPct(r.accuracyDecided), 'over the items the judge decided'),
       kpi('Tie rate', formatPct(r.tieRate), null),
       kpi(
         'Position flips',
@@ -89,7 +89,7 @@ function pairwise(r: PairwiseReport): (HTMLElement | null)[] {
         r.nFlipMeasured > 0 ? `of ${r.nFlipMeasured} calibrated items` : 'not measured',
       ),
       r.accuracyTieAsB !== undefined
-        ? kpi('Accuracy, tie as B', formatPct(r.accuracyTieAsB), "Bandi et al.'s reading")
+        ? kpi(`Accuracy, tie as B${of}`, formatPct(r.accuracyTieAsB), "Bandi et al.'s reading")
         : null,
     ),
     card(
@@ -113,7 +113,7 @@ function pairwise(r: PairwiseReport): (HTMLElement | null)[] {
   ];
 }
 
-function pointwise(r: PointwiseReport): (HTMLElement | null)[] {
+function pointwise(r: PointwiseReport, of: string): (HTMLElement | null)[] {
   const level = r.bootstrap?.level ?? null;
   const names = [
     ['pearson', 'Pearson r'],
@@ -136,6 +136,15 @@ function pointwise(r: PointwiseReport): (HTMLElement | null)[] {
             r.headline.label,
             formatStat(r.headline.spearman),
             `Spearman; Pearson ${formatStat(r.headline.pearson)}, Kendall ${formatStat(r.headline.kendall)}`,
+          )
+        : null,
+      r.accuracy
+        ? kpi(
+            `Accuracy${of}`,
+            formatPct(r.accuracy.value),
+            r.accuracy.ci
+              ? `${formatPct(r.accuracy.ci.lo)} – ${formatPct(r.accuracy.ci.hi)}; pass/fail: judge = expected`
+              : 'pass/fail: judge = expected',
           )
         : null,
       kpi(
@@ -165,7 +174,11 @@ function kpi(label: string, value: string, sub: string | null): HTMLElement {
   );
 }
 
-/** The report's sections. */
-export function reportSections(r: AgreementReport): HTMLElement[] {
-  return [counts(r), ...(r.kind === 'pairwise' ? pairwise(r) : pointwise(r))].filter((x) => x !== null);
+/**
+ * The report's sections. `repeats` > 1 (a reliability run): the report reads each item's first repeat, and its
+ * accuracies say so, apart from the reliability card's per-repeat and majority ones.
+ */
+export function reportSections(r: AgreementReport, repeats = 1): HTMLElement[] {
+  const of = repeats > 1 ? ` (first of ${repeats} repeats)` : '';
+  return [counts(r), ...(r.kind === 'pairwise' ? pairwise(r, of) : pointwise(r, of))].filter((x) => x !== null);
 }

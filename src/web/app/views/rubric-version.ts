@@ -2,7 +2,7 @@
  * @module
  * `#/rubrics/{id}/versions/{n}`: one immutable rubric version (`GET /v1/rubrics/{id}/versions/{n}`): its
  * reference and hash, the tags pointing at it, criteria, scale, aspects, evaluation steps, golden examples,
- * the golden check's result, and its changes from version n−1, with links between versions.
+ * the golden check's result with each example's expected answer against the judge's, and its changes from version n−1, with links between versions.
  * `#/rubrics/{id}` shows the latest version. While the check runs or G-Eval's steps are being written, the
  * version is read again every few seconds.
  */
@@ -10,10 +10,11 @@ import { getJson } from '../api.js';
 import { ago, badge, breadcrumb, facts, idCode, page, pageHead } from '../components.js';
 import { h, replaceChildren } from '../dom.js';
 import { formatTime } from '../format.js';
-import type { Rubric, RubricTag, RubricVersion } from '../types.js';
+import type { MetaEvaluation, Rubric, RubricTag, RubricVersion } from '../types.js';
 import type { View, ViewContext } from '../view.js';
 import { setTitle, sleep } from '../view.js';
 import { changesCard } from './rubric-diff-view.js';
+import { checkExamplesCard } from './check-examples.js';
 import { aspectsCard, checkCard, criteriaCard, examplesCard, scaleCard, stepsCard } from './rubric-parts.js';
 import { rubricHref } from './rubrics.js';
 
@@ -73,6 +74,8 @@ interface LiveSlots {
   aspects: HTMLElement;
   steps: HTMLElement;
   check: HTMLElement;
+  /** The completed check's examples, the judge against the expected answer. */
+  examples: HTMLElement;
 }
 
 function fillSlots(slots: LiveSlots, v: RubricVersion): void {
@@ -80,7 +83,19 @@ function fillSlots(slots: LiveSlots, v: RubricVersion): void {
   replaceChildren(slots.steps, stepsCard(v));
   replaceChildren(slots.check, checkCard(v));
   // An empty slot takes no room (a version without aspects).
-  for (const slot of [slots.aspects, slots.steps, slots.check]) slot.hidden = slot.childElementCount === 0;
+  for (const slot of [slots.aspects, slots.steps, slots.check, slots.examples])
+    slot.hidden = slot.childElementCount === 0;
+}
+
+/** Once the check completed: its examples one by one, from its meta-evaluation. */
+async function fillExamples(slots: LiveSlots, v: RubricVersion, signal: AbortSignal): Promise<void> {
+  if (v.check?.status !== 'completed') return;
+  const m = await getJson<MetaEvaluation>(
+    `/v1/meta-evaluations/${encodeURIComponent(v.check.metaEvaluationId)}`,
+    signal,
+  );
+  replaceChildren(slots.examples, checkExamplesCard(m, v.scale));
+  slots.examples.hidden = false;
 }
 
 function render(ctx: ViewContext, r: Rubric, v: RubricVersion, previous: RubricVersion | null, slots: LiveSlots): void {
@@ -123,6 +138,7 @@ function render(ctx: ViewContext, r: Rubric, v: RubricVersion, previous: RubricV
               tags.length > 0 ? h('span', { class: 'tag-list-inline' }, tags) : h('span', { class: 'muted' }, 'none'),
             ],
             r.archivedAt ? ['Archived', 'judges only when named with its version (rb_…@n)'] : null,
+            ['Judged', h('a', { href: `#/?rubric=${encodeURIComponent(v.ref)}` }, 'evaluations by this version')],
           ],
           'facts facts-inline',
         ),
@@ -134,6 +150,7 @@ function render(ctx: ViewContext, r: Rubric, v: RubricVersion, previous: RubricV
       slots.steps,
       examplesCard(v),
       slots.check,
+      slots.examples,
       changesCard(v.version, v, previous, rubricHref(r.id, v.version - 1)),
     ),
   );
@@ -165,7 +182,7 @@ export const rubricVersionView: View = async (ctx) => {
   ]);
   setTitle(`${first.name} v${first.version}`);
   // Slots hold the live parts (aspects for their generated steps), so a refresh keeps focus and scroll.
-  const slots: LiveSlots = { aspects: h('div'), steps: h('div'), check: h('div') };
+  const slots: LiveSlots = { aspects: h('div'), steps: h('div'), check: h('div'), examples: h('div') };
   fillSlots(slots, first);
   render(ctx, rubric, first, previous, slots);
   void (async () => {
@@ -175,6 +192,7 @@ export const rubricVersionView: View = async (ctx) => {
       version = await getJson<RubricVersion>(versionPath(id, n), ctx.signal);
       fillSlots(slots, version);
     }
+    await fillExamples(slots, version, ctx.signal);
   })().catch((e: unknown) => {
     if (!ctx.signal.aborted) ctx.fail(e);
   });

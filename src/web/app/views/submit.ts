@@ -1,6 +1,7 @@
 /**
  * @module
- * `#/new`: submit a task with any preset of `GET /v1/methods`. The fields follow the preset's task kind;
+ * `#/new`: submit a task with any preset of `GET /v1/methods`, at a service tier, with the verdict cache's
+ * mode. The fields follow the preset's task kind;
  * config overrides, metadata and an inline rubric are optional JSON. A stored rubric is picked from the
  * tenant's list or typed as rb_…, and its page opens from the field (`#/new?rubric=rb_…@n` fills it in).
  * The API validates everything; its field issues (`task.answerA`, `config.turns`) are shown next to the
@@ -37,6 +38,21 @@ const EXAMPLES = {
   },
 };
 
+/** The tier field's options: `[value, label]`, the empty value sending none (the tenant's default). */
+const TIERS = [
+  ['', "Default (the tenant's, else standard)"],
+  ['standard', 'standard: full price, seconds'],
+  ['flex', 'flex: cheaper, slower'],
+  ['batch', "batch: half price, the provider's Batch API"],
+] as const;
+
+/** The verdict cache field's options: `[value, label]`, the empty value sending none (`use`). */
+const CACHE_MODES = [
+  ['', 'use (default): serve a cached verdict, else cache this one'],
+  ['refresh', 'refresh: judge anew and replace the cached verdict'],
+  ['off', 'off: neither read nor write the cache'],
+] as const;
+
 type FieldName =
   | 'preset'
   | 'question'
@@ -52,7 +68,9 @@ type FieldName =
   | 'scaleMax'
   | 'config'
   | 'metadata'
-  | 'rubric';
+  | 'rubric'
+  | 'tier'
+  | 'cache';
 
 /** The field a judge error (400 without field issues) is about, by its code. */
 const JUDGE_ERROR_FIELDS: Partial<Record<string, FieldName>> = {
@@ -64,12 +82,21 @@ const JUDGE_ERROR_FIELDS: Partial<Record<string, FieldName>> = {
   rubric_task_mismatch: 'rubric',
   rubric_unsupported: 'rubric',
   rubric_archived: 'rubric',
+  tier_unsupported: 'tier',
 };
 
 /** Which field an API issue path names (`task.answerA` → answerA). */
 export function fieldOfIssue(path: string): FieldName | null {
   const [head, second, third] = path.split('.');
-  if (head === 'preset' || head === 'config' || head === 'metadata' || head === 'rubric') return head;
+  if (
+    head === 'preset' ||
+    head === 'config' ||
+    head === 'metadata' ||
+    head === 'rubric' ||
+    head === 'tier' ||
+    head === 'cache'
+  )
+    return head;
   if (head !== 'task') return null;
   if (second === 'aspect')
     return third === 'scale' ? 'scaleMin' : third === 'description' ? 'aspectDescription' : 'aspect';
@@ -198,6 +225,26 @@ export const submitView: View = async (ctx) => {
       'Rubric (optional)',
       h('input', { type: 'text', list: 'rubric-options', autocomplete: 'off', spellcheck: 'false' }),
       'Your own criteria: rb_… (latest), rb_…@2, rb_…#prod, or an inline rubric as JSON.',
+    ),
+    tier: field(
+      'tier',
+      'Service tier',
+      h(
+        'select',
+        null,
+        TIERS.map(([v, l]) => h('option', { value: v }, l)),
+      ),
+      'Flex and batch cost less and take longer, where the providers offer them.',
+    ),
+    cache: field(
+      'cache',
+      'Verdict cache',
+      h(
+        'select',
+        null,
+        CACHE_MODES.map(([v, l]) => h('option', { value: v }, l)),
+      ),
+      'The same task to the same judge again is answered from the cache: 0 LLM calls, $0.',
     ),
     metadata: field(
       'metadata',
@@ -329,7 +376,14 @@ export const submitView: View = async (ctx) => {
   const form = h(
     'form',
     { class: 'submit-form stack', novalidate: true, 'aria-labelledby': 'new-title' },
-    h('fieldset', { class: 'fieldset' }, h('legend', null, 'Judge'), f.preset.wrap, about),
+    h(
+      'fieldset',
+      { class: 'fieldset' },
+      h('legend', null, 'Judge'),
+      f.preset.wrap,
+      about,
+      h('div', { class: 'two-col' }, f.tier.wrap, f.cache.wrap),
+    ),
     pairwise,
     pointwise,
     h(
@@ -367,6 +421,8 @@ export const submitView: View = async (ctx) => {
         ...(config ? { config } : {}),
         ...(metadata ? { metadata } : {}),
         ...(rubric !== undefined ? { rubric } : {}),
+        ...(value(f.tier) !== '' ? { tier: value(f.tier) as NonNullable<CreateEvaluationRequest['tier']> } : {}),
+        ...(value(f.cache) !== '' ? { cache: value(f.cache) as NonNullable<CreateEvaluationRequest['cache']> } : {}),
       };
     } catch (e) {
       const message = describeError(e);

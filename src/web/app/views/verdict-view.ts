@@ -31,17 +31,15 @@ function headline(v: VerdictSummary, task: Task | null): HTMLElement {
   }
   const aspect = task?.kind === 'pointwise' ? task.aspect : null;
   const score = v.score === undefined ? '—' : formatScore(v.score);
+  // The verdict's own scale (a rubric's, or the overall's); verdicts from before it fall back to the task's.
+  const scale = v.scale ?? aspect?.scale ?? null;
+  const name = aspect?.name ?? (v.aspects && v.aspects.length > 0 ? 'overall' : 'score');
   return h(
     'p',
     { class: 'verdict-headline' },
-    // `4 / 5`: the score against the top of the task's scale.
-    h(
-      'span',
-      { class: 'score-big' },
-      score,
-      aspect ? h('span', { class: 'score-of' }, ` / ${aspect.scale.max}`) : null,
-    ),
-    h('span', null, aspect ? `${aspect.name} on a scale of ${aspect.scale.min} to ${aspect.scale.max}` : 'score'),
+    // `4 / 5`: the score against the top of its scale.
+    h('span', { class: 'score-big' }, score, scale ? h('span', { class: 'score-of' }, ` / ${scale.max}`) : null),
+    h('span', null, scale ? `${name} on a scale of ${scale.min} to ${scale.max}` : name),
   );
 }
 
@@ -115,7 +113,7 @@ export function aspectsCard(s: DebateState): HTMLElement | null {
   const v = s.verdict;
   const aspects = v?.aspects;
   if (!v || !aspects || aspects.length === 0) return null;
-  const header = ['Aspect', 'Score', 'Weight', 'Confidence', 'Rationale'];
+  const header = ['Aspect', 'Score', 'Weight', 'Confidence'];
   return card(
     'Aspects',
     facts([
@@ -127,7 +125,7 @@ export function aspectsCard(s: DebateState): HTMLElement | null {
       { class: 'table-wrap' },
       h(
         'table',
-        { class: 'table' },
+        { class: 'table aspects-verdict' },
         h(
           'thead',
           null,
@@ -137,13 +135,15 @@ export function aspectsCard(s: DebateState): HTMLElement | null {
             header.map((c) => h('th', { scope: 'col' }, c)),
           ),
         ),
-        h(
-          'tbody',
-          null,
-          aspects.map((a) =>
+        // The rationale (a paragraph) gets a row of its own under the figures: as a fifth column it was
+        // squeezed to a word a line on a phone, and the rows grew tall and empty.
+        aspects.map((a) =>
+          h(
+            'tbody',
+            null,
             h(
               'tr',
-              null,
+              { class: a.rationale ? 'aspect-main' : null },
               h('th', { scope: 'row' }, a.name),
               h(
                 'td',
@@ -152,8 +152,19 @@ export function aspectsCard(s: DebateState): HTMLElement | null {
               ),
               h('td', null, String(a.weight)),
               h('td', null, formatPct(a.confidence)),
-              h('td', { class: 'small' }, a.rationale ?? ''),
             ),
+            a.rationale
+              ? h(
+                  'tr',
+                  { class: 'aspect-rationale' },
+                  h(
+                    'td',
+                    { colspan: 4, class: 'small' },
+                    h('span', { class: 'visually-hidden' }, 'Rationale: '),
+                    a.rationale,
+                  ),
+                )
+              : null,
           ),
         ),
       ),
