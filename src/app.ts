@@ -30,6 +30,7 @@ import { COMPARISON_EXAMPLE, COMPARISON_WEBHOOK_DOCS, CreateComparisonRequestSch
 import { estimatesRoutes } from './estimates/routes.js';
 import { evaluations } from './evaluations/routes.js';
 import { evals, graders } from './evals/routes.js';
+import { runs } from './evals/run-routes.js';
 import { metaEvaluations } from './meta-evaluations/routes.js';
 import { rubricChecks } from './rubric-checks/routes.js';
 import { rubrics } from './rubrics/routes.js';
@@ -89,6 +90,7 @@ const _routes = app
   )
   .route('/v1', openai)
   .route('/v1/evals', evals)
+  .route('/v1/evals', runs)
   .route('/v1/fine_tuning/alpha/graders', graders)
   .route('/v1/webhook-endpoints', webhookEndpoints)
   .route('/v1/webhook-deliveries', webhookDeliveries)

@@ -177,3 +177,17 @@ export function checkGrader(grader: Grader, path: string, scope: GraderScope): R
   if (issues.length > 0) throw invalidRequest(issues, 'request body');
   return grader as RunnableGrader;
 }
+
+/**
+ * A `completions` run's `input_messages` template, checked as a model grader's input (item fields only:
+ * the sample does not exist yet). @throws ApiError 400 naming the field.
+ */
+export function checkSamplerMessages(
+  input: readonly GraderMessage[],
+  path: string,
+  itemSchema: Record<string, unknown> | null,
+): void {
+  const issues: Issue[] = [];
+  checkMessages(input, path, { itemSchema, sample: false, requireThreshold: false }, issues);
+  if (issues.length > 0) throw invalidRequest(issues, 'request body');
+}
