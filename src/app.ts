@@ -29,6 +29,8 @@ import { estimateComparison } from './comparisons/estimate.js';
 import { COMPARISON_EXAMPLE, COMPARISON_WEBHOOK_DOCS, CreateComparisonRequestSchema } from './comparisons/schemas.js';
 import { estimatesRoutes } from './estimates/routes.js';
 import { evaluations } from './evaluations/routes.js';
+import { evals, graders } from './evals/routes.js';
+import { runs } from './evals/run-routes.js';
 import { metaEvaluations } from './meta-evaluations/routes.js';
 import { rubricChecks } from './rubric-checks/routes.js';
 import { rubrics } from './rubrics/routes.js';
@@ -87,6 +89,9 @@ const _routes = app
     }),
   )
   .route('/v1', openai)
+  .route('/v1/evals', evals)
+  .route('/v1/evals', runs)
+  .route('/v1/fine_tuning/alpha/graders', graders)
   .route('/v1/webhook-endpoints', webhookEndpoints)
   .route('/v1/webhook-deliveries', webhookDeliveries)
   .route('/v1/webhook-signing-secret', webhookSigningSecret)

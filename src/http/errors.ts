@@ -40,6 +40,7 @@ import { unknownKeySuggestion, valueSuggestion } from './suggest.js';
  *   agreement), `rubric_steps_failed` 502 and `rubric_steps_pending` 503 (G-Eval's auto-CoT steps).
  * - `auth_not_configured` 503: the deployment sets neither `ADMIN_TOKEN` nor `API_KEYS` (and not
  *   `ALLOW_ANONYMOUS=true`), or `/v1/admin` is called without `ADMIN_TOKEN`: closed until an operator sets one.
+ * - `unsupported_grader` 400: an eval grader Tribunal does not run (`python`); the message names the alternatives.
  */
 export const ErrorCodeSchema = z.enum([
   'invalid_json',
@@ -81,6 +82,7 @@ export const ErrorCodeSchema = z.enum([
   'rubric_steps_failed',
   'rubric_steps_pending',
   'auth_not_configured',
+  'unsupported_grader',
 ]);
 /** One of the stable error codes. */
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;

@@ -60,6 +60,11 @@ const DOCUMENT_CONFIG = {
         "The operator's API: tenants, their limits and quotas, API keys, any tenant's usage (scope `admin`).",
     },
     {
+      name: 'evals',
+      description:
+        "OpenAI's Evals API for the `openai` SDK at `<deployment>/v1`: evals with their graders, runs and output items, and `fine_tuning/alpha/graders`.",
+    },
+    {
       name: 'openai',
       description:
         "OpenAI-compatible: every preset as a model `tribunal/<preset>`, judged through chat completions (errors in OpenAI's shape).",

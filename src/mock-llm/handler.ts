@@ -6,6 +6,7 @@
  * - `POST /v1/chat/completions`: a chat completion in judge or scripted mode, with the latency, faults
  *   and options the model name asks for (syntax in `model-name.ts`, built by `mockModel`);
  * - `GET /v1/models`: the mock's model list;
+ * - `POST /v1/embeddings`: deterministic bag-of-words vectors (`embeddings.ts`);
  * - `PUT /_mock/scripts/<ns>` with `{"rules": [{"pattern": "regex", "flags": "i", "reply": "text"}]}`:
  *   sets scripted-mode rules of namespace `<ns>` (requests select it with `ns=<ns>` in the model name);
  *   `DELETE /_mock/scripts/<ns>` removes them;
@@ -38,6 +39,7 @@ import { estimateTokens } from '../llm/token-estimate.js';
 import { handleBatchesRoute } from './batch-routes.js';
 import type { MockBatchOptions } from './batches.js';
 import { handleFilesRoute } from './files.js';
+import { embeddingsRoute } from './embeddings.js';
 import type { MockFlexOptions, ServiceTier } from './flex.js';
 import { capacityRefusal, flexRefusal, servedTier, SERVICE_TIERS } from './flex.js';
 import type { DetectedFormat, MockMessage } from './judge-mode.js';
@@ -400,6 +402,7 @@ export async function handleMockRequest(request: Request, options: MockServerOpt
   const state = options.state ?? SHARED_STATE;
   const path = new URL(request.url).pathname.replace(/\/+$/, '');
   if (request.method === 'POST' && path.endsWith('/chat/completions')) return chatCompletion(request, options, state);
+  if (request.method === 'POST' && path.endsWith('/embeddings')) return embeddingsRoute(request);
   if (request.method === 'GET' && path.endsWith('/models')) {
     return json(200, {
       object: 'list',

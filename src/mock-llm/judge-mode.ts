@@ -31,7 +31,8 @@ export type DetectedFormat =
   | { kind: 'labelled'; label: string; min: number; max: number }
   | { kind: 'json'; shape: 'pair-scores' | 'winner' | 'score'; min: number; max: number }
   | { kind: 'aspects'; aspects: { name: string; min: number; max: number }[] }
-  | { kind: 'steps' };
+  | { kind: 'steps' }
+  | { kind: 'label'; labels: string[] };
 
 interface Scale {
   min: number;
@@ -123,6 +124,13 @@ function candidates(text: string): Candidate[] {
     (s) => ({ kind: 'tuple', ...withScale(s, { min: 1, max: 10 }) }),
   );
   add(/NO[_ ]ISSUES?\b/g, () => ({ kind: 'critique' }));
+  // An eval's label model (src/evals/graders.ts `labelInstruction`): one of the quoted labels.
+  for (const m of text.matchAll(/Reply with exactly one of these labels and nothing else: (.+)$/gm)) {
+    const labels = [...(m[1] ?? '').matchAll(/"((?:[^"\\]|\\.)*)"/g)].map(
+      (l) => JSON.parse(`"${l[1] ?? ''}"`) as string,
+    );
+    if (labels.length > 0) out.push({ at: m.index + m[0].length, make: () => ({ kind: 'label', labels }) });
+  }
   // The single judge's one-call form for several aspects (and its repair): one line per aspect,
   // `"<name>": {"rationale": "<your reason>", "score": <a number from <min> to <max>>}`.
   const aspectLines = [
@@ -329,6 +337,8 @@ export function judgeReply(format: DetectedFormat, key: string, options: JudgeRe
           ]),
         ),
       );
+    case 'label':
+      return pickOf(format.labels, h1);
     case 'steps':
       return '1. Read the criteria and the inputs carefully.\n2. Compare the output with each point of the criteria.\n3. Assign a score on the scale based on how well the output meets the criteria.';
     case 'json':

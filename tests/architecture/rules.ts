@@ -94,6 +94,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
   'src/rubric-checks': [],
   'src/admin': [],
   'src/openai': [],
+  'src/evals': [],
   'src/triggers': [],
   'src/retention': [],
   'src/provider-gate': ['aimd.ts', 'window.ts', 'worker-gate.ts'],

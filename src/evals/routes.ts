@@ -1,0 +1,186 @@
+/**
+ * @module
+ * `/v1/evals` (create, list, retrieve, update, delete) and `/v1/fine_tuning/alpha/graders` (run, validate):
+ * OpenAI's Evals API for the `openai` SDK pointed at `<deployment>/v1`. Handlers stay thin; the work is in
+ * ./service.ts and ./grader-run.ts.
+ */
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import { jsonBody } from '../http/json-body.js';
+import {
+  BAD_QUERY,
+  errorResponse,
+  jsonResponse,
+  llmUnavailable,
+  NoQuery,
+  NOT_JSON,
+  notFound,
+  PAYLOAD_TOO_LARGE,
+  v1Responses,
+} from '../http/responses.js';
+import { requireScope, scoped, scopeSecurity } from '../tenants/auth.js';
+import type { TenantEnv } from '../tenants/auth.js';
+import { runGrader, validateGrader } from './grader-run.js';
+import {
+  CreateEvalRequestSchema,
+  EvalDeletedSchema,
+  EvalIdParams,
+  EvalListQuerySchema,
+  EvalListSchema,
+  EvalSchema,
+  GraderRunRequestSchema,
+  GraderRunResponseSchema,
+  GraderValidateRequestSchema,
+  GraderValidateResponseSchema,
+  UpdateEvalRequestSchema,
+} from './schemas.js';
+import { createEval, deleteEvalView, listEvalsView, requireEval, updateEvalView, viewEval } from './service.js';
+
+/** The errors of a route with a JSON body that holds graders. */
+const BODY_ERRORS = {
+  400: errorResponse(
+    ['invalid_json', 'invalid_request', 'unsupported_grader'],
+    'the body fails its schema, a grader names a field the item schema lacks or a threshold outside its range (see `issues`), or a `python` grader (the message names the alternatives).',
+  ),
+  413: PAYLOAD_TOO_LARGE,
+  415: NOT_JSON,
+};
+
+const create = createRoute({
+  method: 'post',
+  path: '/',
+  operationId: 'createEval',
+  tags: ['evals'],
+  summary: 'Create an eval',
+  description:
+    "OpenAI's `evals.create`: a `custom` data source config (`item_schema`, `include_sample_schema`) and its testing criteria " +
+    '(`string_check`, `text_similarity`, `label_model`, `score_model`, `multi`). Every grader is checked first: a template naming a field the ' +
+    'item schema lacks, or a threshold outside its range, is a 400 naming the field; `python` is 400 `unsupported_grader`; `logs` and ' +
+    '`stored_completions` are 400 saying what to send instead.',
+  middleware: [requireScope('evaluations:write'), jsonBody()] as const,
+  security: scopeSecurity('evaluations:write'),
+  request: {
+    query: NoQuery,
+    body: { required: true, content: { 'application/json': { schema: CreateEvalRequestSchema } } },
+  },
+  responses: v1Responses({ 200: jsonResponse(EvalSchema, 'The eval.'), ...BODY_ERRORS }),
+});
+
+const list = createRoute({
+  method: 'get',
+  path: '/',
+  operationId: 'listEvals',
+  tags: ['evals'],
+  summary: 'List evals',
+  description: "The tenant's evals, oldest first by default; page with `after` (the previous page's `last_id`).",
+  ...scoped('read'),
+  request: { query: EvalListQuerySchema },
+  responses: v1Responses({
+    200: jsonResponse(EvalListSchema, 'One page of evals.'),
+    400: errorResponse(['invalid_request'], 'a query parameter fails its schema.'),
+  }),
+});
+
+const get = createRoute({
+  method: 'get',
+  path: '/{eval_id}',
+  operationId: 'getEval',
+  tags: ['evals'],
+  summary: 'Get an eval',
+  ...scoped('read'),
+  request: { params: EvalIdParams, query: NoQuery },
+  responses: v1Responses({ 200: jsonResponse(EvalSchema, 'The eval.'), 400: BAD_QUERY, 404: notFound('eval') }),
+});
+
+const update = createRoute({
+  method: 'post',
+  path: '/{eval_id}',
+  operationId: 'updateEval',
+  tags: ['evals'],
+  summary: 'Update an eval',
+  description: 'Sets `name` and/or `metadata` (null clears it); the config and criteria never change.',
+  middleware: [requireScope('evaluations:write'), jsonBody()] as const,
+  security: scopeSecurity('evaluations:write'),
+  request: {
+    params: EvalIdParams,
+    query: NoQuery,
+    body: { required: true, content: { 'application/json': { schema: UpdateEvalRequestSchema } } },
+  },
+  responses: v1Responses({
+    200: jsonResponse(EvalSchema, 'The eval as it is now.'),
+    400: errorResponse(['invalid_json', 'invalid_request'], 'the body fails its schema (see `issues`).'),
+    404: notFound('eval'),
+    413: PAYLOAD_TOO_LARGE,
+    415: NOT_JSON,
+  }),
+});
+
+const remove = createRoute({
+  method: 'delete',
+  path: '/{eval_id}',
+  operationId: 'deleteEval',
+  tags: ['evals'],
+  summary: 'Delete an eval',
+  description: 'The eval is no longer found or listed.',
+  ...scoped('evaluations:write'),
+  request: { params: EvalIdParams, query: NoQuery },
+  responses: v1Responses({
+    200: jsonResponse(EvalDeletedSchema, 'Deleted.'),
+    400: BAD_QUERY,
+    404: notFound('eval'),
+  }),
+});
+
+/** Routes under `/v1/evals`. */
+export const evals = new OpenAPIHono<TenantEnv>()
+  .openapi(create, async (c) => c.json(await createEval(c.env, c.var.tenant, c.req.valid('json')), 200))
+  .openapi(list, async (c) => c.json(await listEvalsView(c.env, c.var.tenant, c.req.valid('query')), 200))
+  .openapi(get, async (c) =>
+    c.json(viewEval(await requireEval(c.env, c.var.tenant, c.req.valid('param').eval_id)), 200),
+  )
+  .openapi(update, async (c) =>
+    c.json(await updateEvalView(c.env, c.var.tenant, c.req.valid('param').eval_id, c.req.valid('json')), 200),
+  )
+  .openapi(remove, async (c) => c.json(await deleteEvalView(c.env, c.var.tenant, c.req.valid('param').eval_id), 200));
+
+const run = createRoute({
+  method: 'post',
+  path: '/run',
+  operationId: 'runGrader',
+  tags: ['evals'],
+  summary: 'Run a grader',
+  description:
+    "OpenAI's `fineTuning.alpha.graders.run`: one grader on `model_sample` (`{{sample.output_text}}`) and `item` (`{{item.*}}`). " +
+    "A model grader asks the deployment's LLM. Grader errors are reported in `metadata.errors` with reward 0.",
+  middleware: [requireScope('evaluations:write'), jsonBody()] as const,
+  security: scopeSecurity('evaluations:write'),
+  request: {
+    query: NoQuery,
+    body: { required: true, content: { 'application/json': { schema: GraderRunRequestSchema } } },
+  },
+  responses: v1Responses({
+    200: jsonResponse(GraderRunResponseSchema, 'The reward and what happened.'),
+    ...BODY_ERRORS,
+    503: llmUnavailable('a model grader needs LLM settings, and the deployment has no usable ones.'),
+  }),
+});
+
+const validate = createRoute({
+  method: 'post',
+  path: '/validate',
+  operationId: 'validateGrader',
+  tags: ['evals'],
+  summary: 'Validate a grader',
+  description: 'Checks a grader as `/run` and an eval do; answers it back when it is valid.',
+  middleware: [requireScope('read'), jsonBody()] as const,
+  security: scopeSecurity('read'),
+  request: {
+    query: NoQuery,
+    body: { required: true, content: { 'application/json': { schema: GraderValidateRequestSchema } } },
+  },
+  responses: v1Responses({ 200: jsonResponse(GraderValidateResponseSchema, 'The grader.'), ...BODY_ERRORS }),
+});
+
+/** Routes under `/v1/fine_tuning/alpha/graders`. */
+export const graders = new OpenAPIHono<TenantEnv>()
+  .openapi(run, async (c) => c.json(await runGrader(c.env, c.req.valid('json')), 200))
+  .openapi(validate, (c) => c.json(validateGrader(c.req.valid('json').grader), 200));

@@ -1,0 +1,130 @@
+/**
+ * @module
+ * The D1 statements of evals: insert, read one, list a page (keyset on the ordering column and id),
+ * update name and metadata, delete (sets `deleted_at`). Every statement is scoped by tenant. Times are
+ * epoch ms.
+ */
+import type { EvalMetadata } from './schemas.js';
+
+/** An `evals` row. */
+export interface EvalRecord {
+  id: string;
+  tenant: string;
+  name: string;
+  /** The answered `data_source_config` (JSON). */
+  dataSourceConfig: Record<string, unknown>;
+  /** The graders (JSON), as given. */
+  testingCriteria: unknown[];
+  metadata: EvalMetadata | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+interface EvalRow {
+  id: string;
+  tenant: string;
+  name: string;
+  data_source_config: string;
+  testing_criteria: string;
+  metadata: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+const SELECT = `SELECT id, tenant, name, data_source_config, testing_criteria, metadata, created_at, updated_at FROM evals`;
+
+function toRecord(r: EvalRow): EvalRecord {
+  return {
+    id: r.id,
+    tenant: r.tenant,
+    name: r.name,
+    dataSourceConfig: JSON.parse(r.data_source_config) as Record<string, unknown>,
+    testingCriteria: JSON.parse(r.testing_criteria) as unknown[],
+    metadata: r.metadata === null ? null : (JSON.parse(r.metadata) as EvalMetadata),
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+/** Stores a new eval. */
+export async function insertEval(db: D1Database, e: EvalRecord): Promise<void> {
+  await db
+    .prepare(
+      `INSERT INTO evals (id, tenant, name, data_source_config, testing_criteria, metadata, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .bind(
+      e.id,
+      e.tenant,
+      e.name,
+      JSON.stringify(e.dataSourceConfig),
+      JSON.stringify(e.testingCriteria),
+      e.metadata === null ? null : JSON.stringify(e.metadata),
+      e.createdAt,
+      e.updatedAt,
+    )
+    .run();
+}
+
+/** The tenant's eval `id` (not deleted), or null. */
+export async function getEval(db: D1Database, tenant: string, id: string): Promise<EvalRecord | null> {
+  const r = await db
+    .prepare(`${SELECT} WHERE id = ? AND tenant = ? AND deleted_at IS NULL`)
+    .bind(id, tenant)
+    .first<EvalRow>();
+  return r ? toRecord(r) : null;
+}
+
+/** One page of the tenant's evals after `after` (an id), `limit + 1` rows so the caller knows `has_more`. */
+export async function listEvals(
+  db: D1Database,
+  tenant: string,
+  q: { after?: string | undefined; limit: number; order: 'asc' | 'desc'; orderBy: 'created_at' | 'updated_at' },
+): Promise<EvalRecord[]> {
+  const col = q.orderBy === 'updated_at' ? 'updated_at' : 'created_at';
+  const cmp = q.order === 'asc' ? '>' : '<';
+  const dir = q.order === 'asc' ? 'ASC' : 'DESC';
+  const after =
+    q.after === undefined ? '' : `AND (${col}, id) ${cmp} (SELECT ${col}, id FROM evals WHERE id = ?2 AND tenant = ?1)`;
+  const sql = `${SELECT} WHERE tenant = ?1 AND deleted_at IS NULL ${after} ORDER BY ${col} ${dir}, id ${dir} LIMIT ?3`;
+  const { results } = await db
+    .prepare(sql)
+    .bind(tenant, q.after ?? null, q.limit + 1)
+    .all<EvalRow>();
+  return results.map(toRecord);
+}
+
+/** Sets the name and/or metadata given; true when the eval exists. */
+export async function updateEval(
+  db: D1Database,
+  tenant: string,
+  id: string,
+  patch: { name?: string | undefined; metadata?: EvalMetadata | null | undefined },
+  now: number,
+): Promise<boolean> {
+  const r = await db
+    .prepare(
+      `UPDATE evals SET name = CASE WHEN ?3 THEN ?4 ELSE name END, metadata = CASE WHEN ?5 THEN ?6 ELSE metadata END,
+         updated_at = ?7 WHERE id = ?1 AND tenant = ?2 AND deleted_at IS NULL`,
+    )
+    .bind(
+      id,
+      tenant,
+      patch.name !== undefined ? 1 : 0,
+      patch.name ?? null,
+      patch.metadata !== undefined ? 1 : 0,
+      patch.metadata ? JSON.stringify(patch.metadata) : null,
+      now,
+    )
+    .run();
+  return r.meta.changes > 0;
+}
+
+/** Marks the eval deleted; true when it existed. */
+export async function deleteEval(db: D1Database, tenant: string, id: string, now: number): Promise<boolean> {
+  const r = await db
+    .prepare(`UPDATE evals SET deleted_at = ? WHERE id = ? AND tenant = ? AND deleted_at IS NULL`)
+    .bind(now, id, tenant)
+    .run();
+  return r.meta.changes > 0;
+}

@@ -1,0 +1,208 @@
+/**
+ * @module
+ * Working through a run: take its lease, grade each item not graded yet (sampling the model first for a
+ * `completions` source), store each graded item once, and end the run `completed` (or `failed` on an
+ * error of its own, such as its eval deleted meanwhile). A few items at a time; the lease is renewed
+ * between them, and a cancel (or delete) stops the work at the next renewal. A second invocation while the
+ * lease is held does nothing; one after it ran out (the first died) resumes where the stored items end,
+ * so no stored item's LLM calls are made twice.
+ */
+import type { Bindings } from '../config/bindings.js';
+import type { ChatMessage } from '../engine/call.js';
+import type { RunnableGrader } from './grader-schemas.js';
+import type { GradeResult, GraderDeps, ModelUsage } from './graders.js';
+import { grade, renderMessages } from './graders.js';
+import { graderDeps } from './llm.js';
+import type { ItemRecord, RunRecord } from './run-rows.js';
+import { claimRun, endRun, gradedIndexes, insertItem, renewLease, runById } from './run-rows.js';
+import type { RunDataSource } from './run-schemas.js';
+import { getEval } from './rows.js';
+import type { TemplateRef } from './templates.js';
+import { resolveRef } from './templates.js';
+
+/** How long one invocation holds a run between renewals, ms. */
+export const RUN_LEASE_MS = 60_000;
+
+/** Items graded at once. */
+const ITEMS_AT_ONCE = 4;
+
+/** One line of the source: the item and the sample it came with. */
+interface SourceLine {
+  item: Record<string, unknown>;
+  sample?: Record<string, unknown> | undefined;
+}
+
+/** The lines of a run's stored data source (inline content). */
+function linesOf(dataSource: Record<string, unknown>): SourceLine[] {
+  const source = (dataSource as { source?: { content?: SourceLine[] } }).source;
+  return source?.content ?? [];
+}
+
+type Completions = Extract<RunDataSource, { type: 'completions' }>;
+
+/** A sample as an output item shows it. */
+interface Sample {
+  input: { role: string; content: string }[];
+  output: { role: string; content: string }[];
+  model: string;
+  finish_reason: string;
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number; cached_tokens: number };
+  error: { code: string; message: string } | null;
+  temperature: number;
+  max_completion_tokens: number;
+  top_p: number;
+  seed: number;
+}
+
+const NO_USAGE = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cached_tokens: 0 };
+
+/** The sampler's messages: the template rendered on the item, or the messages an item field holds. */
+function samplerMessages(ds: Completions, item: Record<string, unknown>) {
+  const input = ds.input_messages;
+  if (!input) return [];
+  if (input.type === 'template') return renderMessages(input.template, { item });
+  const [namespace = '', ...path] = input.item_reference.split('.');
+  const ref: TemplateRef = { namespace, path, raw: input.item_reference };
+  const value = resolveRef(ref, { item });
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((m: unknown): ChatMessage[] => {
+    const r = m as { role?: unknown; content?: unknown };
+    const role = r.role === 'system' || r.role === 'assistant' ? r.role : 'user';
+    return typeof r.content === 'string' ? [{ role, content: r.content }] : [];
+  });
+}
+
+/** Samples the model on one item. */
+async function sampleOf(ds: Completions, item: Record<string, unknown>, idx: number, deps: GraderDeps) {
+  const messages = samplerMessages(ds, item);
+  const params = ds.sampling_params ?? {};
+  const model = ds.model ?? '';
+  const base = {
+    input: messages.map((m) => ({ role: m.role, content: m.content })),
+    model,
+    temperature: params.temperature ?? 1,
+    max_completion_tokens: params.max_completion_tokens ?? 2048,
+    top_p: params.top_p ?? 1,
+    seed: params.seed ?? 42,
+  };
+  const llm = deps.llm;
+  const result = llm
+    ? await llm({
+        id: `sample/${String(idx)}`,
+        agent: 'sampler',
+        label: 'sampler',
+        stage: 'sample',
+        model,
+        messages,
+        temperature: base.temperature,
+        maxTokens: base.max_completion_tokens,
+        parser: { type: 'text' },
+      })
+    : null;
+  if (!result?.ok) {
+    const error = result ? { code: result.error.code, message: result.error.message } : null;
+    const sample: Sample = {
+      ...base,
+      output: [],
+      finish_reason: 'error',
+      usage: NO_USAGE,
+      error: error ?? { code: 'llm_not_configured', message: 'no LLM' },
+    };
+    return { sample, text: null, usage: [] as ModelUsage[] };
+  }
+  const u = result.usage;
+  const usage = {
+    prompt_tokens: u.promptTokens,
+    completion_tokens: u.completionTokens,
+    total_tokens: u.promptTokens + u.completionTokens,
+    cached_tokens: u.cachedPromptTokens,
+  };
+  const sample: Sample = {
+    ...base,
+    output: [{ role: 'assistant', content: result.content }],
+    finish_reason: 'stop',
+    usage,
+    error: null,
+  };
+  return { sample, text: result.content, usage: [{ model, invocation_count: 1, ...usage }] };
+}
+
+/** A grader's result as an output item lists it. */
+function resultOf(r: GradeResult): Record<string, unknown> {
+  return {
+    name: r.name,
+    type: r.type,
+    score: r.score,
+    passed: r.passed,
+    sample: r.sample,
+    ...(r.label !== undefined ? { label: r.label } : {}),
+    ...(r.sub_rewards ? { sub_rewards: r.sub_rewards } : {}),
+    ...(r.error ? { error: r.error } : {}),
+  };
+}
+
+/** Samples (for `completions`) and grades one line. */
+async function gradeLine(
+  run: RunRecord,
+  criteria: readonly RunnableGrader[],
+  line: SourceLine,
+  idx: number,
+  deps: GraderDeps,
+): Promise<ItemRecord> {
+  const ds = run.dataSource as RunDataSource;
+  let sample: Sample | null = null;
+  let text: string | null = null;
+  const usage: ModelUsage[] = [];
+  if (ds.type === 'completions') {
+    const s = await sampleOf(ds, line.item, idx, deps);
+    sample = s.sample;
+    text = s.text;
+    usage.push(...s.usage);
+  } else if (line.sample) {
+    const given = line.sample.output_text;
+    text = typeof given === 'string' ? given : JSON.stringify(line.sample);
+  }
+  const createdAt = Date.now();
+  if (ds.type === 'completions' && text === null) {
+    return { idx, status: 'error', item: line.item, sample, results: [], usage, createdAt };
+  }
+  const ctx = { item: line.item, ...(text !== null ? { sample: { output_text: text } } : {}) };
+  const results = await Promise.all(criteria.map((g) => grade(g, ctx, deps)));
+  for (const r of results) usage.push(...r.usage);
+  const status = results.some((r) => r.error) ? 'error' : results.every((r) => r.passed) ? 'pass' : 'fail';
+  return { idx, status, item: line.item, sample, results: results.map(resultOf), usage, createdAt };
+}
+
+/**
+ * Works through run `runId` if nobody else holds it (see the module note). Never throws: a failure of the
+ * run's own ends it `failed` with the error.
+ */
+export async function processRun(env: Bindings, runId: string, deps: GraderDeps = graderDeps(env)): Promise<void> {
+  const now = Date.now();
+  if (!(await claimRun(env.DB, runId, now, now + RUN_LEASE_MS))) return;
+  try {
+    const run = await runById(env.DB, runId);
+    if (!run) return;
+    const ev = await getEval(env.DB, run.tenant, run.evalId);
+    if (!ev) {
+      await endRun(env.DB, runId, 'failed', { code: 'eval_deleted', message: 'the eval was deleted' }, Date.now());
+      return;
+    }
+    const criteria = ev.testingCriteria as RunnableGrader[];
+    const lines = linesOf(run.dataSource);
+    const done = await gradedIndexes(env.DB, runId);
+    const todo = lines.map((line, idx) => ({ line, idx })).filter(({ idx }) => !done.has(idx));
+    for (let i = 0; i < todo.length; i += ITEMS_AT_ONCE) {
+      if (!(await renewLease(env.DB, runId, Date.now() + RUN_LEASE_MS))) return;
+      await Promise.all(
+        todo.slice(i, i + ITEMS_AT_ONCE).map(async ({ line, idx }) => {
+          await insertItem(env.DB, runId, await gradeLine(run, criteria, line, idx, deps));
+        }),
+      );
+    }
+    await endRun(env.DB, runId, 'completed', null, Date.now());
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    await endRun(env.DB, runId, 'failed', { code: 'run_failed', message }, Date.now());
+  }
+}

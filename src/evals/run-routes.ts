@@ -1,0 +1,212 @@
+/**
+ * @module
+ * `/v1/evals/{eval_id}/runs` (create, list, retrieve, cancel, delete) and their output items (list,
+ * retrieve). A run is worked through after the answer (`waitUntil`, ./run-process.ts); reading an
+ * unfinished run resumes it if its worker died. Handlers stay thin; the work is in ./run-service.ts.
+ */
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { jsonBody } from '../http/json-body.js';
+import {
+  BAD_QUERY,
+  errorResponse,
+  jsonResponse,
+  NoQuery,
+  NOT_JSON,
+  notFound,
+  PAYLOAD_TOO_LARGE,
+  v1Responses,
+} from '../http/responses.js';
+import { requireScope, scoped, scopeSecurity } from '../tenants/auth.js';
+import type { TenantEnv } from '../tenants/auth.js';
+import { processRun } from './run-process.js';
+import {
+  CreateRunRequestSchema,
+  OutputItemIdParams,
+  OutputItemListQuerySchema,
+  OutputItemListSchema,
+  OutputItemSchema,
+  RunDeletedSchema,
+  RunIdParams,
+  RunListQuerySchema,
+  RunListSchema,
+  RunSchema,
+} from './run-schemas.js';
+import {
+  cancelRunView,
+  createRun,
+  deleteRunView,
+  getItemView,
+  listItemsView,
+  listRunsView,
+  requireRun,
+  unfinished,
+  viewRun,
+} from './run-service.js';
+import { EvalIdParams } from './schemas.js';
+import { requireEval } from './service.js';
+
+/** Works through runs after the answer. */
+function kick(c: Context<TenantEnv>, ids: readonly string[]): void {
+  for (const id of ids) c.executionCtx.waitUntil(processRun(c.env, id));
+}
+
+const origin = (c: Context<TenantEnv>) => new URL(c.req.url).origin;
+
+const create = createRoute({
+  method: 'post',
+  path: '/{eval_id}/runs',
+  operationId: 'createEvalRun',
+  tags: ['evals'],
+  summary: 'Create a run',
+  description:
+    "OpenAI's `evals.runs.create`: grades each item of the data source with the eval's testing criteria. `jsonl` takes the items (and their " +
+    'samples, when the eval reads `{{sample.*}}`) inline (`file_content`); `completions` samples `model` on each item from `input_messages` ' +
+    "through the deployment's LLM first. Answers at once (`queued`); poll the run, then read its output items.",
+  middleware: [requireScope('evaluations:write'), jsonBody()] as const,
+  security: scopeSecurity('evaluations:write'),
+  request: {
+    params: EvalIdParams,
+    query: NoQuery,
+    body: { required: true, content: { 'application/json': { schema: CreateRunRequestSchema } } },
+  },
+  responses: v1Responses({
+    200: jsonResponse(RunSchema, 'The run, queued.'),
+    400: errorResponse(
+      ['invalid_json', 'invalid_request'],
+      'the body fails its schema, a template names a field the item schema lacks, or a data source Tribunal does not read (the message says what to send).',
+    ),
+    404: notFound('eval'),
+    413: PAYLOAD_TOO_LARGE,
+    415: NOT_JSON,
+  }),
+});
+
+const list = createRoute({
+  method: 'get',
+  path: '/{eval_id}/runs',
+  operationId: 'listEvalRuns',
+  tags: ['evals'],
+  summary: 'List runs',
+  ...scoped('read'),
+  request: { params: EvalIdParams, query: RunListQuerySchema },
+  responses: v1Responses({
+    200: jsonResponse(RunListSchema, 'One page of runs.'),
+    400: errorResponse(['invalid_request'], 'a query parameter fails its schema.'),
+    404: notFound('eval'),
+  }),
+});
+
+const get = createRoute({
+  method: 'get',
+  path: '/{eval_id}/runs/{run_id}',
+  operationId: 'getEvalRun',
+  tags: ['evals'],
+  summary: 'Get a run',
+  description: 'Its status, `result_counts`, `per_testing_criteria_results` and `per_model_usage` so far.',
+  ...scoped('read'),
+  request: { params: RunIdParams, query: NoQuery },
+  responses: v1Responses({ 200: jsonResponse(RunSchema, 'The run.'), 400: BAD_QUERY, 404: notFound('run') }),
+});
+
+const cancel = createRoute({
+  method: 'post',
+  path: '/{eval_id}/runs/{run_id}',
+  operationId: 'cancelEvalRun',
+  tags: ['evals'],
+  summary: 'Cancel a run',
+  description:
+    'Items not graded yet are not graded; repeating it, or cancelling an ended run, changes nothing. No body.',
+  ...scoped('evaluations:write'),
+  request: { params: RunIdParams, query: NoQuery },
+  responses: v1Responses({
+    200: jsonResponse(RunSchema, 'The run as it is now.'),
+    400: BAD_QUERY,
+    404: notFound('run'),
+  }),
+});
+
+const remove = createRoute({
+  method: 'delete',
+  path: '/{eval_id}/runs/{run_id}',
+  operationId: 'deleteEvalRun',
+  tags: ['evals'],
+  summary: 'Delete a run',
+  ...scoped('evaluations:write'),
+  request: { params: RunIdParams, query: NoQuery },
+  responses: v1Responses({ 200: jsonResponse(RunDeletedSchema, 'Deleted.'), 400: BAD_QUERY, 404: notFound('run') }),
+});
+
+const items = createRoute({
+  method: 'get',
+  path: '/{eval_id}/runs/{run_id}/output_items',
+  operationId: 'listEvalRunOutputItems',
+  tags: ['evals'],
+  summary: "List a run's output items",
+  description: 'The graded items so far, by their index in the data source; `status` filters `pass` or `fail`.',
+  ...scoped('read'),
+  request: { params: RunIdParams, query: OutputItemListQuerySchema },
+  responses: v1Responses({
+    200: jsonResponse(OutputItemListSchema, 'One page of output items.'),
+    400: errorResponse(
+      ['invalid_request'],
+      'a query parameter fails its schema, or `after` is not an item of this run.',
+    ),
+    404: notFound('run'),
+  }),
+});
+
+const item = createRoute({
+  method: 'get',
+  path: '/{eval_id}/runs/{run_id}/output_items/{output_item_id}',
+  operationId: 'getEvalRunOutputItem',
+  tags: ['evals'],
+  summary: 'Get an output item',
+  ...scoped('read'),
+  request: { params: OutputItemIdParams, query: NoQuery },
+  responses: v1Responses({
+    200: jsonResponse(OutputItemSchema, 'The output item.'),
+    400: BAD_QUERY,
+    404: notFound('output item'),
+  }),
+});
+
+/** Routes under `/v1/evals` for runs and output items. */
+export const runs = new OpenAPIHono<TenantEnv>()
+  .openapi(create, async (c) => {
+    const ev = await requireEval(c.env, c.var.tenant, c.req.valid('param').eval_id);
+    const run = await createRun(c.env, ev, c.req.valid('json'));
+    kick(c, [run.id]);
+    return c.json(await viewRun(c.env, run, origin(c)), 200);
+  })
+  .openapi(list, async (c) => {
+    const ev = await requireEval(c.env, c.var.tenant, c.req.valid('param').eval_id);
+    const page = await listRunsView(c.env, ev, c.req.valid('query'), origin(c));
+    kick(c, page.unfinished);
+    return c.json(page.body, 200);
+  })
+  .openapi(get, async (c) => {
+    const p = c.req.valid('param');
+    const run = await requireRun(c.env, c.var.tenant, p.eval_id, p.run_id);
+    if (unfinished(run)) kick(c, [run.id]);
+    return c.json(await viewRun(c.env, run, origin(c)), 200);
+  })
+  .openapi(cancel, async (c) => {
+    const p = c.req.valid('param');
+    const run = await requireRun(c.env, c.var.tenant, p.eval_id, p.run_id);
+    return c.json(await cancelRunView(c.env, run, origin(c)), 200);
+  })
+  .openapi(remove, async (c) => {
+    const p = c.req.valid('param');
+    return c.json(await deleteRunView(c.env, await requireRun(c.env, c.var.tenant, p.eval_id, p.run_id)), 200);
+  })
+  .openapi(items, async (c) => {
+    const p = c.req.valid('param');
+    const run = await requireRun(c.env, c.var.tenant, p.eval_id, p.run_id);
+    return c.json(await listItemsView(c.env, run, c.req.valid('query')), 200);
+  })
+  .openapi(item, async (c) => {
+    const p = c.req.valid('param');
+    const run = await requireRun(c.env, c.var.tenant, p.eval_id, p.run_id);
+    return c.json(await getItemView(c.env, run, p.output_item_id), 200);
+  });

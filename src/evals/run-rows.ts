@@ -1,0 +1,326 @@
+/**
+ * @module
+ * The D1 statements of eval runs and their output items: insert and read a run, page through a tenant's
+ * runs of one eval, the lease that lets one invocation work on a run, cancel, finish, delete; store one
+ * graded item once (`ON CONFLICT DO NOTHING`), page through them, and the counts a run reports. Times are
+ * epoch ms.
+ */
+import type { EvalMetadata } from './schemas.js';
+
+/** An `eval_runs` row. */
+export interface RunRecord {
+  id: string;
+  tenant: string;
+  evalId: string;
+  name: string;
+  status: 'queued' | 'in_progress' | 'completed' | 'canceled' | 'failed';
+  dataSource: Record<string, unknown>;
+  model: string | null;
+  metadata: EvalMetadata | null;
+  itemsTotal: number;
+  error: { code: string; message: string } | null;
+  createdAt: number;
+}
+
+interface RunRow {
+  id: string;
+  tenant: string;
+  eval_id: string;
+  name: string;
+  status: RunRecord['status'];
+  data_source: string;
+  model: string | null;
+  metadata: string | null;
+  items_total: number;
+  error: string | null;
+  created_at: number;
+}
+
+const SELECT = `SELECT id, tenant, eval_id, name, status, data_source, model, metadata, items_total, error, created_at FROM eval_runs`;
+
+function toRecord(r: RunRow): RunRecord {
+  return {
+    id: r.id,
+    tenant: r.tenant,
+    evalId: r.eval_id,
+    name: r.name,
+    status: r.status,
+    dataSource: JSON.parse(r.data_source) as Record<string, unknown>,
+    model: r.model,
+    metadata: r.metadata === null ? null : (JSON.parse(r.metadata) as EvalMetadata),
+    itemsTotal: r.items_total,
+    error: r.error === null ? null : (JSON.parse(r.error) as RunRecord['error']),
+    createdAt: r.created_at,
+  };
+}
+
+/** Stores a new run (`queued`). */
+export async function insertRun(db: D1Database, r: RunRecord): Promise<void> {
+  await db
+    .prepare(
+      `INSERT INTO eval_runs (id, tenant, eval_id, name, status, data_source, model, metadata, items_total, created_at, updated_at)
+       VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?)`,
+    )
+    .bind(
+      r.id,
+      r.tenant,
+      r.evalId,
+      r.name,
+      JSON.stringify(r.dataSource),
+      r.model,
+      r.metadata === null ? null : JSON.stringify(r.metadata),
+      r.itemsTotal,
+      r.createdAt,
+      r.createdAt,
+    )
+    .run();
+}
+
+/** The tenant's run `id` of eval `evalId` (not deleted), or null. */
+export async function getRun(db: D1Database, tenant: string, evalId: string, id: string): Promise<RunRecord | null> {
+  const r = await db
+    .prepare(`${SELECT} WHERE id = ? AND tenant = ? AND eval_id = ? AND deleted_at IS NULL`)
+    .bind(id, tenant, evalId)
+    .first<RunRow>();
+  return r ? toRecord(r) : null;
+}
+
+/** A run by id alone (the worker's own read). */
+export async function runById(db: D1Database, id: string): Promise<RunRecord | null> {
+  const r = await db.prepare(`${SELECT} WHERE id = ? AND deleted_at IS NULL`).bind(id).first<RunRow>();
+  return r ? toRecord(r) : null;
+}
+
+/** One page of an eval's runs after `after`, `limit + 1` rows so the caller knows `has_more`. */
+export async function listRuns(
+  db: D1Database,
+  tenant: string,
+  evalId: string,
+  q: { after?: string | undefined; limit: number; order: 'asc' | 'desc'; status?: string | undefined },
+): Promise<RunRecord[]> {
+  const cmp = q.order === 'asc' ? '>' : '<';
+  const dir = q.order === 'asc' ? 'ASC' : 'DESC';
+  const after =
+    q.after === undefined ? '' : `AND (created_at, id) ${cmp} (SELECT created_at, id FROM eval_runs WHERE id = ?3)`;
+  const { results } = await db
+    .prepare(
+      `${SELECT} WHERE tenant = ?1 AND eval_id = ?2 AND deleted_at IS NULL AND (?4 IS NULL OR status = ?4) ${after}
+       ORDER BY created_at ${dir}, id ${dir} LIMIT ?5`,
+    )
+    .bind(tenant, evalId, q.after ?? null, q.status ?? null, q.limit + 1)
+    .all<RunRow>();
+  return results.map(toRecord);
+}
+
+/**
+ * Takes the run's lease until `until` when it is queued or running and nobody holds a live lease;
+ * true when this caller now holds it (and the run is `in_progress`).
+ */
+export async function claimRun(db: D1Database, id: string, now: number, until: number): Promise<boolean> {
+  const r = await db
+    .prepare(
+      `UPDATE eval_runs SET status = 'in_progress', lease_until = ?3, updated_at = ?2
+       WHERE id = ?1 AND status IN ('queued', 'in_progress') AND deleted_at IS NULL AND (lease_until IS NULL OR lease_until < ?2)`,
+    )
+    .bind(id, now, until)
+    .run();
+  return r.meta.changes > 0;
+}
+
+/** Extends a held lease; false when the run is no longer running (cancelled, deleted). */
+export async function renewLease(db: D1Database, id: string, until: number): Promise<boolean> {
+  const r = await db
+    .prepare(`UPDATE eval_runs SET lease_until = ? WHERE id = ? AND status = 'in_progress' AND deleted_at IS NULL`)
+    .bind(until, id)
+    .run();
+  return r.meta.changes > 0;
+}
+
+/** Ends a running run as `status` (with `error` for `failed`); no-op when it already ended. */
+export async function endRun(
+  db: D1Database,
+  id: string,
+  status: 'completed' | 'failed',
+  error: RunRecord['error'],
+  now: number,
+): Promise<void> {
+  await db
+    .prepare(
+      `UPDATE eval_runs SET status = ?, error = ?, lease_until = NULL, updated_at = ? WHERE id = ? AND status = 'in_progress'`,
+    )
+    .bind(status, error ? JSON.stringify(error) : null, now, id)
+    .run();
+}
+
+/** Cancels a queued or running run; true when it changed. */
+export async function cancelRun(db: D1Database, tenant: string, id: string, now: number): Promise<boolean> {
+  const r = await db
+    .prepare(
+      `UPDATE eval_runs SET status = 'canceled', lease_until = NULL, updated_at = ?
+       WHERE id = ? AND tenant = ? AND status IN ('queued', 'in_progress') AND deleted_at IS NULL`,
+    )
+    .bind(now, id, tenant)
+    .run();
+  return r.meta.changes > 0;
+}
+
+/** Deletes a run (and its items); true when it existed. */
+export async function deleteRun(db: D1Database, tenant: string, id: string, now: number): Promise<boolean> {
+  const [marked] = await db.batch([
+    db
+      .prepare(
+        `UPDATE eval_runs SET deleted_at = ?, lease_until = NULL WHERE id = ? AND tenant = ? AND deleted_at IS NULL`,
+      )
+      .bind(now, id, tenant),
+    db
+      .prepare(
+        `DELETE FROM eval_run_items WHERE run_id = ? AND EXISTS (SELECT 1 FROM eval_runs WHERE id = ? AND tenant = ?)`,
+      )
+      .bind(id, id, tenant),
+  ]);
+  return (marked?.meta.changes ?? 0) > 0;
+}
+
+/** A graded item as stored. */
+export interface ItemRecord {
+  idx: number;
+  status: 'pass' | 'fail' | 'error';
+  item: Record<string, unknown>;
+  /** The sample as an output item shows it, or null. */
+  sample: object | null;
+  results: Record<string, unknown>[];
+  /** Tokens per model call (`ModelUsage`). */
+  usage: object[];
+  createdAt: number;
+}
+
+interface ItemRow {
+  idx: number;
+  status: ItemRecord['status'];
+  item: string;
+  sample: string | null;
+  results: string;
+  usage: string;
+  created_at: number;
+}
+
+function toItem(r: ItemRow): ItemRecord {
+  return {
+    idx: r.idx,
+    status: r.status,
+    item: JSON.parse(r.item) as Record<string, unknown>,
+    sample: r.sample === null ? null : (JSON.parse(r.sample) as object),
+    results: JSON.parse(r.results) as Record<string, unknown>[],
+    usage: JSON.parse(r.usage) as object[],
+    createdAt: r.created_at,
+  };
+}
+
+/** Stores a graded item once: a repeat (a resumed run) keeps the first. */
+export async function insertItem(db: D1Database, runId: string, i: ItemRecord): Promise<void> {
+  await db
+    .prepare(
+      `INSERT INTO eval_run_items (run_id, idx, status, item, sample, results, usage, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+    )
+    .bind(
+      runId,
+      i.idx,
+      i.status,
+      JSON.stringify(i.item),
+      i.sample === null ? null : JSON.stringify(i.sample),
+      JSON.stringify(i.results),
+      JSON.stringify(i.usage),
+      i.createdAt,
+    )
+    .run();
+}
+
+/** The indexes of the run's items already graded. */
+export async function gradedIndexes(db: D1Database, runId: string): Promise<Set<number>> {
+  const { results } = await db
+    .prepare(`SELECT idx FROM eval_run_items WHERE run_id = ?`)
+    .bind(runId)
+    .all<{ idx: number }>();
+  return new Set(results.map((r) => r.idx));
+}
+
+/** One page of a run's items by index after `after`, `limit + 1` rows. */
+export async function listItems(
+  db: D1Database,
+  runId: string,
+  q: { after?: number | undefined; limit: number; order: 'asc' | 'desc'; status?: 'pass' | 'fail' | undefined },
+): Promise<ItemRecord[]> {
+  const cmp = q.order === 'asc' ? '>' : '<';
+  const dir = q.order === 'asc' ? 'ASC' : 'DESC';
+  const { results } = await db
+    .prepare(
+      `SELECT idx, status, item, sample, results, usage, created_at FROM eval_run_items
+       WHERE run_id = ?1 AND (?2 IS NULL OR idx ${cmp} ?2) AND (?3 IS NULL OR status = ?3) ORDER BY idx ${dir} LIMIT ?4`,
+    )
+    .bind(runId, q.after ?? null, q.status ?? null, q.limit + 1)
+    .all<ItemRow>();
+  return results.map(toItem);
+}
+
+/** One item, or null. */
+export async function getItem(db: D1Database, runId: string, idx: number): Promise<ItemRecord | null> {
+  const r = await db
+    .prepare(
+      `SELECT idx, status, item, sample, results, usage, created_at FROM eval_run_items WHERE run_id = ? AND idx = ?`,
+    )
+    .bind(runId, idx)
+    .first<ItemRow>();
+  return r ? toItem(r) : null;
+}
+
+/** What a run reports, counted from its stored items. */
+export interface RunCounts {
+  byStatus: Record<'pass' | 'fail' | 'error', number>;
+  byCriterion: { name: string; passed: number; failed: number }[];
+  byModel: {
+    model: string;
+    invocation_count: number;
+    prompt_tokens: number;
+    completion_tokens: number;
+    cached_tokens: number;
+  }[];
+}
+
+/** The run's counts by item status, by criterion and by model. */
+export async function runCounts(db: D1Database, runId: string): Promise<RunCounts> {
+  const [statuses, criteria, models] = await db.batch<Record<string, unknown>>([
+    db.prepare(`SELECT status, count(*) AS n FROM eval_run_items WHERE run_id = ? GROUP BY status`).bind(runId),
+    db
+      .prepare(
+        `SELECT json_extract(r.value, '$.name') AS name, sum(json_extract(r.value, '$.passed')) AS passed, count(*) AS n
+         FROM eval_run_items i, json_each(i.results) r WHERE i.run_id = ? GROUP BY name ORDER BY min(r.key)`,
+      )
+      .bind(runId),
+    db
+      .prepare(
+        `SELECT json_extract(u.value, '$.model') AS model, sum(json_extract(u.value, '$.invocation_count')) AS calls,
+           sum(json_extract(u.value, '$.prompt_tokens')) AS prompt, sum(json_extract(u.value, '$.completion_tokens')) AS completion,
+           sum(json_extract(u.value, '$.cached_tokens')) AS cached
+         FROM eval_run_items i, json_each(i.usage) u WHERE i.run_id = ? GROUP BY model ORDER BY model`,
+      )
+      .bind(runId),
+  ]);
+  const byStatus = { pass: 0, fail: 0, error: 0 };
+  for (const r of statuses?.results ?? []) byStatus[r.status as keyof typeof byStatus] = Number(r.n);
+  return {
+    byStatus,
+    byCriterion: (criteria?.results ?? []).map((r) => ({
+      name: String(r.name),
+      passed: Number(r.passed),
+      failed: Number(r.n) - Number(r.passed),
+    })),
+    byModel: (models?.results ?? []).map((r) => ({
+      model: String(r.model),
+      invocation_count: Number(r.calls),
+      prompt_tokens: Number(r.prompt),
+      completion_tokens: Number(r.completion),
+      cached_tokens: Number(r.cached),
+    })),
+  };
+}

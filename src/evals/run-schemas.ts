@@ -1,0 +1,213 @@
+/**
+ * @module
+ * The wire format of `/v1/evals/{eval_id}/runs` and their output items, as the `openai` SDK types them
+ * (`resources/evals/runs/runs.d.ts`, `output-items.d.ts`).
+ */
+import { z } from '@hono/zod-openapi';
+import { GraderMessageSchema } from './grader-schemas.js';
+import { EvalMetadataSchema, listOf, ListQuerySchema } from './schemas.js';
+
+/** Most items one run takes inline. */
+export const MAX_RUN_ITEMS = 1000;
+
+/** One line of a JSONL source: the item, and optionally a sample already made. */
+const SourceLineSchema = z
+  .object({
+    item: z.record(z.string(), z.unknown()),
+    sample: z.record(z.string(), z.unknown()).optional(),
+  })
+  .openapi('EvalSourceLine');
+
+/** Where a run's items come from: inline (`file_content`) or an uploaded file (`file_id`). */
+const SourceSchema = z
+  .discriminatedUnion('type', [
+    z.object({ type: z.literal('file_content'), content: z.array(SourceLineSchema).min(1).max(MAX_RUN_ITEMS) }),
+    z.object({ type: z.literal('file_id'), id: z.string().max(128) }),
+    z.object({ type: z.literal('stored_completions') }).loose(),
+  ])
+  .openapi('EvalRunSource');
+
+/** `jsonl`: the items (and their samples) as given. */
+export const JsonlDataSourceSchema = z
+  .object({ type: z.literal('jsonl'), source: SourceSchema })
+  .openapi('CreateEvalJSONLRunDataSource');
+
+/** `completions`: sample `model` on each item from `input_messages`, then grade. */
+export const CompletionsDataSourceSchema = z
+  .object({
+    type: z.literal('completions'),
+    source: SourceSchema,
+    model: z.string().min(1).max(512).optional(),
+    input_messages: z
+      .discriminatedUnion('type', [
+        z.object({ type: z.literal('template'), template: z.array(GraderMessageSchema).min(1).max(32) }),
+        z.object({ type: z.literal('item_reference'), item_reference: z.string() }),
+      ])
+      .optional(),
+    sampling_params: z
+      .object({
+        max_completion_tokens: z.number().int().positive().max(100_000).optional(),
+        seed: z.number().int().optional(),
+        temperature: z.number().min(0).max(2).optional(),
+        top_p: z.number().min(0).max(1).optional(),
+      })
+      .optional(),
+  })
+  .openapi('CreateEvalCompletionsRunDataSource');
+
+/** `responses`: accepted by the schema only to be refused with what to send instead. */
+const ResponsesDataSourceSchema = z
+  .object({ type: z.literal('responses') })
+  .loose()
+  .openapi('CreateEvalResponsesRunDataSource');
+
+/** A run's data source. */
+export const RunDataSourceSchema = z.discriminatedUnion('type', [
+  JsonlDataSourceSchema,
+  CompletionsDataSourceSchema,
+  ResponsesDataSourceSchema,
+]);
+/** See {@link RunDataSourceSchema}. */
+export type RunDataSource = z.infer<typeof RunDataSourceSchema>;
+
+/** `POST /v1/evals/{eval_id}/runs`. */
+export const CreateRunRequestSchema = z
+  .object({
+    data_source: RunDataSourceSchema,
+    name: z.string().max(256).optional(),
+    metadata: EvalMetadataSchema.nullable().optional(),
+  })
+  .strict()
+  .openapi('CreateEvalRunRequest');
+/** See {@link CreateRunRequestSchema}. */
+export type CreateRunRequest = z.infer<typeof CreateRunRequestSchema>;
+
+const ErrorSchema = z.object({ code: z.string(), message: z.string() }).openapi('EvalAPIError');
+
+/** A run's status. */
+export const RunStatusSchema = z.enum(['queued', 'in_progress', 'completed', 'canceled', 'failed']);
+
+/** A run. */
+export const RunSchema = z
+  .object({
+    object: z.literal('eval.run'),
+    id: z.string(),
+    eval_id: z.string(),
+    name: z.string(),
+    status: RunStatusSchema,
+    created_at: z.number().int(),
+    model: z.string().nullable(),
+    data_source: z.record(z.string(), z.unknown()),
+    metadata: EvalMetadataSchema.nullable(),
+    error: ErrorSchema.nullable(),
+    report_url: z.string().openapi({ description: "The viewer's page of the run." }),
+    result_counts: z.object({
+      total: z.number().int(),
+      passed: z.number().int(),
+      failed: z.number().int(),
+      errored: z.number().int(),
+    }),
+    per_testing_criteria_results: z.array(
+      z.object({ testing_criteria: z.string(), passed: z.number().int(), failed: z.number().int() }),
+    ),
+    per_model_usage: z.array(
+      z.object({
+        model_name: z.string(),
+        invocation_count: z.number().int(),
+        prompt_tokens: z.number().int(),
+        completion_tokens: z.number().int(),
+        total_tokens: z.number().int(),
+        cached_tokens: z.number().int(),
+      }),
+    ),
+  })
+  .openapi('EvalRun');
+/** See {@link RunSchema}. */
+export type Run = z.infer<typeof RunSchema>;
+
+/** `GET /v1/evals/{eval_id}/runs`. */
+export const RunListSchema = listOf(RunSchema, 'EvalRunList');
+
+/** Its query: OpenAI's list parameters and a `status` filter. */
+export const RunListQuerySchema = ListQuerySchema.extend({ status: RunStatusSchema.optional() }).strict();
+
+/** `DELETE /v1/evals/{eval_id}/runs/{run_id}`. */
+export const RunDeletedSchema = z
+  .object({ object: z.literal('eval.run.deleted'), deleted: z.literal(true), run_id: z.string() })
+  .openapi('EvalRunDeleted');
+
+/** `{eval_id}/runs/{run_id}`. */
+export const RunIdParams = z.object({
+  eval_id: z
+    .string()
+    .max(128)
+    .openapi({ param: { name: 'eval_id', in: 'path' } }),
+  run_id: z
+    .string()
+    .max(128)
+    .openapi({ param: { name: 'run_id', in: 'path' }, example: 'evalrun_7f3kq2m9x4c8b1n5' }),
+});
+
+/** `…/output_items/{output_item_id}`. */
+export const OutputItemIdParams = RunIdParams.extend({
+  output_item_id: z
+    .string()
+    .max(200)
+    .openapi({ param: { name: 'output_item_id', in: 'path' } }),
+});
+
+const Usage = z.object({
+  prompt_tokens: z.number().int(),
+  completion_tokens: z.number().int(),
+  total_tokens: z.number().int(),
+  cached_tokens: z.number().int(),
+});
+
+/** One graded item. */
+export const OutputItemSchema = z
+  .object({
+    object: z.literal('eval.run.output_item'),
+    id: z.string(),
+    run_id: z.string(),
+    eval_id: z.string(),
+    created_at: z.number().int(),
+    status: z.enum(['pass', 'fail', 'error']),
+    datasource_item_id: z.number().int(),
+    datasource_item: z.record(z.string(), z.unknown()),
+    results: z.array(
+      z
+        .object({
+          name: z.string(),
+          type: z.string(),
+          score: z.number(),
+          passed: z.boolean(),
+          sample: z.record(z.string(), z.unknown()).nullable(),
+        })
+        .catchall(z.unknown()),
+    ),
+    sample: z
+      .object({
+        input: z.array(z.object({ role: z.string(), content: z.string() })),
+        output: z.array(z.object({ role: z.string(), content: z.string() })),
+        model: z.string(),
+        finish_reason: z.string(),
+        usage: Usage,
+        error: ErrorSchema.nullable(),
+        temperature: z.number(),
+        max_completion_tokens: z.number().int(),
+        top_p: z.number(),
+        seed: z.number().int(),
+      })
+      .nullable(),
+  })
+  .openapi('EvalRunOutputItem');
+/** See {@link OutputItemSchema}. */
+export type OutputItem = z.infer<typeof OutputItemSchema>;
+
+/** `GET …/output_items`. */
+export const OutputItemListSchema = listOf(OutputItemSchema, 'EvalRunOutputItemList');
+
+/** Its query: OpenAI's list parameters and a `status` filter (`pass` / `fail`). */
+export const OutputItemListQuerySchema = ListQuerySchema.extend({
+  status: z.enum(['pass', 'fail']).optional(),
+}).strict();

@@ -1,0 +1,215 @@
+/**
+ * @module
+ * Run use cases behind the thin route handlers (./run-routes.ts): create (the data source checked against
+ * the eval, stored, then worked through after the answer by ./run-process.ts), retrieve (with its counts;
+ * a run whose worker died is resumed), list, cancel, delete, and its output items.
+ */
+import type { Bindings } from '../config/bindings.js';
+import { ApiError } from '../http/errors.js';
+import { randomBase32 } from '../tenants/ids.js';
+import { checkSamplerMessages } from './grader-check.js';
+import type { ItemRecord, RunRecord } from './run-rows.js';
+import { cancelRun, deleteRun, getItem, getRun, insertRun, listItems, listRuns, runCounts } from './run-rows.js';
+import type { CreateRunRequest, OutputItem, Run } from './run-schemas.js';
+import type { EvalRecord } from './rows.js';
+import { scopeOf } from './service.js';
+
+function fail(path: string, message: string): ApiError {
+  return new ApiError(400, 'invalid_request', `${path}: ${message}`, [{ path, message }]);
+}
+
+/** The run's data source checked against its eval. @throws ApiError 400 naming the field. */
+function checkDataSource(ev: EvalRecord, ds: CreateRunRequest['data_source']): void {
+  if (ds.type === 'responses') {
+    throw fail(
+      'data_source.type',
+      '"responses" reads OpenAI\'s stored responses, which Tribunal does not hold: send "completions" (with input_messages and model) to sample a model, or "jsonl" with the samples',
+    );
+  }
+  if (ds.source.type !== 'file_content') {
+    throw fail(
+      'data_source.source.type',
+      `"${ds.source.type}" is not available yet: send the items inline as {"type": "file_content", "content": [{"item": {…}}]}`,
+    );
+  }
+  const scope = scopeOf(ev);
+  if (ds.type === 'completions') {
+    if (!ds.model) throw fail('data_source.model', 'required for "completions": the model to sample');
+    if (!ds.input_messages)
+      throw fail('data_source.input_messages', 'required for "completions": what to ask the model');
+    if (ds.input_messages.type === 'template') {
+      checkSamplerMessages(ds.input_messages.template, 'data_source.input_messages.template', scope.itemSchema);
+    }
+  } else if (scope.sample) {
+    for (const [i, line] of ds.source.content.entries()) {
+      if (!line.sample) {
+        throw fail(
+          `data_source.source.content.${String(i)}.sample`,
+          'the eval reads the sample: give each line one, or use a "completions" data source',
+        );
+      }
+    }
+  }
+}
+
+/** The run's report: the API's page of its output items (the viewer has no eval pages yet). */
+function reportUrl(origin: string, r: RunRecord): string {
+  return `${origin}/v1/evals/${r.evalId}/runs/${r.id}/output_items`;
+}
+
+/** A run as the API answers it, with its counts from the stored items. */
+export async function viewRun(env: Bindings, r: RunRecord, origin: string): Promise<Run> {
+  const counts = await runCounts(env.DB, r.id);
+  const { pass, fail: failed, error } = counts.byStatus;
+  return {
+    object: 'eval.run',
+    id: r.id,
+    eval_id: r.evalId,
+    name: r.name,
+    status: r.status,
+    created_at: Math.floor(r.createdAt / 1000),
+    model: r.model,
+    data_source: r.dataSource,
+    metadata: r.metadata,
+    error: r.error,
+    report_url: reportUrl(origin, r),
+    result_counts: { total: r.itemsTotal, passed: pass, failed, errored: error },
+    per_testing_criteria_results: counts.byCriterion.map((c) => ({
+      testing_criteria: c.name,
+      passed: c.passed,
+      failed: c.failed,
+    })),
+    per_model_usage: counts.byModel.map((m) => ({
+      model_name: m.model,
+      invocation_count: m.invocation_count,
+      prompt_tokens: m.prompt_tokens,
+      completion_tokens: m.completion_tokens,
+      total_tokens: m.prompt_tokens + m.completion_tokens,
+      cached_tokens: m.cached_tokens,
+    })),
+  };
+}
+
+/** Checks and stores a new run (`queued`); the caller starts its work. @throws ApiError 400 naming the field. */
+export async function createRun(env: Bindings, ev: EvalRecord, request: CreateRunRequest): Promise<RunRecord> {
+  checkDataSource(ev, request.data_source);
+  const ds = request.data_source;
+  const items = ds.type !== 'responses' && ds.source.type === 'file_content' ? ds.source.content.length : 0;
+  const record: RunRecord = {
+    id: `evalrun_${randomBase32(24)}`,
+    tenant: ev.tenant,
+    evalId: ev.id,
+    name: request.name ?? '',
+    status: 'queued',
+    dataSource: ds,
+    model: ds.type === 'completions' ? (ds.model ?? null) : null,
+    metadata: request.metadata ?? null,
+    itemsTotal: items,
+    error: null,
+    createdAt: Date.now(),
+  };
+  await insertRun(env.DB, record);
+  return record;
+}
+
+/** The run, or 404 `not_found`. */
+export async function requireRun(env: Bindings, tenant: string, evalId: string, id: string): Promise<RunRecord> {
+  const r = await getRun(env.DB, tenant, evalId, id);
+  if (!r) throw new ApiError(404, 'not_found', `no run "${id}" of eval "${evalId}"`);
+  return r;
+}
+
+/** Whether a run is still to be worked on (queued or in progress). */
+export function unfinished(r: RunRecord): boolean {
+  return r.status === 'queued' || r.status === 'in_progress';
+}
+
+/** `GET /v1/evals/{id}/runs`: one page in OpenAI's list shape, and the unfinished runs on it. */
+export async function listRunsView(
+  env: Bindings,
+  ev: EvalRecord,
+  q: { after?: string | undefined; limit: number; order: 'asc' | 'desc'; status?: string | undefined },
+  origin: string,
+) {
+  const rows = await listRuns(env.DB, ev.tenant, ev.id, q);
+  const page = rows.slice(0, q.limit);
+  const data = await Promise.all(page.map((r) => viewRun(env, r, origin)));
+  return {
+    body: {
+      object: 'list' as const,
+      data,
+      first_id: data[0]?.id ?? null,
+      last_id: data.at(-1)?.id ?? null,
+      has_more: rows.length > q.limit,
+    },
+    unfinished: page.filter(unfinished).map((r) => r.id),
+  };
+}
+
+/** Cancels a queued or running run (a repeat is harmless) and answers it as it is now. */
+export async function cancelRunView(env: Bindings, r: RunRecord, origin: string): Promise<Run> {
+  await cancelRun(env.DB, r.tenant, r.id, Date.now());
+  return viewRun(env, await requireRun(env, r.tenant, r.evalId, r.id), origin);
+}
+
+/** Deletes a run and its items. */
+export async function deleteRunView(env: Bindings, r: RunRecord) {
+  await deleteRun(env.DB, r.tenant, r.id, Date.now());
+  return { object: 'eval.run.deleted' as const, deleted: true as const, run_id: r.id };
+}
+
+/** An output item's id: the run's id without its prefix, and the item's index. */
+function itemId(run: RunRecord, idx: number): string {
+  return `outputitem_${run.id.slice('evalrun_'.length)}_${String(idx)}`;
+}
+
+/** An item as the API answers it. */
+function viewItem(run: RunRecord, i: ItemRecord): OutputItem {
+  return {
+    object: 'eval.run.output_item',
+    id: itemId(run, i.idx),
+    run_id: run.id,
+    eval_id: run.evalId,
+    created_at: Math.floor(i.createdAt / 1000),
+    status: i.status,
+    datasource_item_id: i.idx,
+    datasource_item: i.item,
+    results: i.results as OutputItem['results'],
+    sample: i.sample as OutputItem['sample'],
+  };
+}
+
+/** `GET …/output_items`: one page of graded items by index. */
+export async function listItemsView(
+  env: Bindings,
+  run: RunRecord,
+  q: { after?: string | undefined; limit: number; order: 'asc' | 'desc'; status?: 'pass' | 'fail' | undefined },
+) {
+  const after = q.after === undefined ? undefined : indexOf(run, q.after, 'after');
+  const rows = await listItems(env.DB, run.id, { ...q, after });
+  const data = rows.slice(0, q.limit).map((i) => viewItem(run, i));
+  return {
+    object: 'list' as const,
+    data,
+    first_id: data[0]?.id ?? null,
+    last_id: data.at(-1)?.id ?? null,
+    has_more: rows.length > q.limit,
+  };
+}
+
+/** The index an output item id names. @throws ApiError 400 (`after`) or 404 (a path id). */
+function indexOf(run: RunRecord, id: string, what: 'after' | 'path'): number {
+  const m = /^outputitem_([a-z2-7]+)_(\d+)$/.exec(id);
+  if (!m || `evalrun_${m[1] ?? ''}` !== run.id) {
+    if (what === 'after') throw fail('after', `"${id}" is not an output item of run "${run.id}"`);
+    throw new ApiError(404, 'not_found', `no output item "${id}" in run "${run.id}"`);
+  }
+  return Number(m[2]);
+}
+
+/** `GET …/output_items/{id}`, or 404. */
+export async function getItemView(env: Bindings, run: RunRecord, id: string): Promise<OutputItem> {
+  const item = await getItem(env.DB, run.id, indexOf(run, id, 'path'));
+  if (!item) throw new ApiError(404, 'not_found', `no output item "${id}" in run "${run.id}"`);
+  return viewItem(run, item);
+}

@@ -1,0 +1,199 @@
+/**
+ * OpenAI's Evals API served by the Worker, driven by the real `openai` SDK (every answer checked against the
+ * served OpenAPI document): evals create / retrieve / list / update / delete, the 400s of bad graders and
+ * data sources, and `fineTuning.alpha.graders.run` / `validate` with every grader type against the mock LLM.
+ */
+import { APIError } from 'openai';
+import { describe, expect, it } from 'vitest';
+import { mockModel } from '../../src/mock-llm/model-name.js';
+import { sdk } from './openai-support.js';
+
+const client = sdk();
+
+const ITEM_SCHEMA = {
+  type: 'object',
+  properties: { question: { type: 'string' }, answer: { type: 'string' } },
+  required: ['question', 'answer'],
+};
+
+const exact = {
+  type: 'string_check' as const,
+  name: 'exact',
+  operation: 'eq' as const,
+  input: '{{sample.output_text}}',
+  reference: '{{item.answer}}',
+};
+
+/** The SDK's error for `p`, which must fail. */
+async function failure(p: Promise<unknown>): Promise<APIError> {
+  const e = await p.then(
+    () => null,
+    (err: unknown) => err,
+  );
+  if (!(e instanceof APIError)) throw new Error(`expected an APIError, got ${String(e)}`);
+  return e;
+}
+
+/** The `issues` paths of an error body. */
+function pathsOf(e: APIError): string[] {
+  const body: unknown = e.error;
+  const issues = (body as { issues?: { path: string }[] } | undefined)?.issues ?? [];
+  return issues.map((i) => i.path);
+}
+
+describe('evals CRUD through the openai SDK', () => {
+  it('creates, retrieves, lists by pages, updates and deletes', async () => {
+    const created = await client.evals.create({
+      name: 'capitals',
+      metadata: { team: 'geo' },
+      data_source_config: { type: 'custom', item_schema: ITEM_SCHEMA, include_sample_schema: true },
+      testing_criteria: [exact],
+    });
+    expect(created).toMatchObject({ object: 'eval', name: 'capitals', metadata: { team: 'geo' } });
+    expect(created.id).toMatch(/^eval_/);
+    expect(created.data_source_config).toEqual({
+      type: 'custom',
+      schema: expect.objectContaining({
+        properties: expect.objectContaining({ item: ITEM_SCHEMA, sample: expect.any(Object) }) as unknown,
+        required: ['item', 'sample'],
+      }) as unknown,
+    });
+    expect(created.testing_criteria).toEqual([exact]);
+    expect(await client.evals.retrieve(created.id)).toEqual(created);
+
+    const more = [];
+    for (const name of ['b', 'c']) {
+      more.push(
+        await client.evals.create({
+          name,
+          data_source_config: { type: 'custom', item_schema: ITEM_SCHEMA },
+          testing_criteria: [{ ...exact, input: '{{item.question}}' }],
+        }),
+      );
+    }
+    const ids = [created.id, ...more.map((e) => e.id)];
+    const first = await client.evals.list({ limit: 2 });
+    expect(first.data.map((e) => e.id)).toEqual(ids.slice(0, 2));
+    expect(first.hasNextPage()).toBe(true);
+    const seen: string[] = [];
+    for await (const e of client.evals.list({ limit: 2 })) seen.push(e.id);
+    expect(seen).toEqual(ids);
+    const desc = await client.evals.list({ order: 'desc', limit: 10 });
+    expect(desc.data.map((e) => e.id)).toEqual([...ids].reverse());
+
+    const renamed = await client.evals.update(created.id, { name: 'capitals v2', metadata: { team: 'maps' } });
+    expect(renamed).toMatchObject({ id: created.id, name: 'capitals v2', metadata: { team: 'maps' } });
+    expect(await client.evals.delete(created.id)).toEqual({
+      object: 'eval.deleted',
+      deleted: true,
+      eval_id: created.id,
+    });
+    expect((await failure(client.evals.retrieve(created.id))).status).toBe(404);
+    expect((await failure(client.evals.delete(created.id))).status).toBe(404);
+  });
+
+  it('refuses logs and stored_completions, saying what to send instead', async () => {
+    for (const type of ['logs', 'stored_completions'] as const) {
+      const e = await failure(client.evals.create({ data_source_config: { type }, testing_criteria: [exact] }));
+      expect(e.status).toBe(400);
+      expect(pathsOf(e)).toEqual(['data_source_config.type']);
+      expect(e.message).toMatch(/"custom".*item_schema/);
+    }
+  });
+
+  it('a bad grader type, a template naming a missing field and an out-of-range threshold are 400s naming the field', async () => {
+    const body = (criteria: unknown[]) =>
+      client.evals.create({
+        data_source_config: { type: 'custom', item_schema: ITEM_SCHEMA },
+        testing_criteria: criteria as never,
+      });
+    const badType = await failure(body([{ ...exact, type: 'regex_check' }]));
+    expect(badType.status).toBe(400);
+    expect(pathsOf(badType)[0]).toMatch(/^testing_criteria\.0/);
+    const missing = await failure(body([{ ...exact, input: '{{item.city}}', reference: '{{item.answer}}' }]));
+    expect(pathsOf(missing)).toEqual(['testing_criteria.0.input']);
+    expect(missing.message).toMatch(/"city"/);
+    const noSample = await failure(body([exact]));
+    expect(pathsOf(noSample)).toEqual(['testing_criteria.0.input']);
+    const threshold = await failure(
+      body([
+        {
+          type: 'text_similarity',
+          name: 'sim',
+          input: '{{item.question}}',
+          reference: '{{item.answer}}',
+          evaluation_metric: 'bleu',
+          pass_threshold: 2,
+        },
+      ]),
+    );
+    expect(pathsOf(threshold)).toEqual(['testing_criteria.0.pass_threshold']);
+    const python = await failure(body([{ type: 'python', name: 'py', source: 'def grade(s, i):\n  return 1' }]));
+    expect(python.status).toBe(400);
+    expect(python.code).toBe('unsupported_grader');
+    expect(python.message).toMatch(/string_check.*score_model/);
+  });
+});
+
+describe('graders run and validate through the openai SDK', () => {
+  const run = (grader: unknown, model_sample: string, item?: Record<string, unknown>) =>
+    client.fineTuning.alpha.graders.run({ grader: grader as never, model_sample, ...(item ? { item } : {}) });
+
+  it('string_check, text_similarity and multi give their computed rewards', async () => {
+    const item = { answer: 'Paris' };
+    expect((await run({ ...exact }, 'Paris', item)).reward).toBe(1);
+    expect((await run({ ...exact, operation: 'ilike' }, 'it is PARIS', item)).reward).toBe(1);
+    const sim = await run(
+      {
+        type: 'text_similarity',
+        name: 'sim',
+        input: '{{sample.output_text}}',
+        reference: '{{item.answer}}',
+        evaluation_metric: 'rouge_1',
+      },
+      'Paris France',
+      item,
+    );
+    // One shared unigram of 2 and 1: F1 = 2 * (1/2 * 1) / (1/2 + 1) = 2/3.
+    expect(sim.reward).toBeCloseTo(2 / 3, 12);
+    const multi = await run(
+      {
+        type: 'multi',
+        name: 'combo',
+        graders: { a: { ...exact, name: 'a' }, b: { ...exact, name: 'b', operation: 'ne' } },
+        calculate_output: '0.25 * a + 0.75 * max(a, b)',
+      },
+      'Paris',
+      item,
+    );
+    expect(multi.reward).toBe(1);
+    expect(multi.sub_rewards).toEqual({ a: 1, b: 0 });
+  });
+
+  it('score_model and label_model answer within their range and labels through the mock LLM', async () => {
+    const model = mockModel({ seed: 'evals-graders-run' });
+    const input = [{ role: 'user', content: 'Is "{{sample.output_text}}" the capital of France? ({{item.answer}})' }];
+    const score = await run({ type: 'score_model', name: 'sc', model, input, range: [1, 5] }, 'Paris', {
+      answer: 'Paris',
+    });
+    expect(score.reward).toBeGreaterThanOrEqual(1);
+    expect(score.reward).toBeLessThanOrEqual(5);
+    expect(score.metadata.errors.model_grader_parse_error).toBe(false);
+    expect(score.model_grader_token_usage_per_model[model]).toMatchObject({ invocation_count: 1 });
+    const label = await run(
+      { type: 'label_model', name: 'lb', model, input, labels: ['correct', 'incorrect'], passing_labels: ['correct'] },
+      'Paris',
+      { answer: 'Paris' },
+    );
+    expect([0, 1]).toContain(label.reward);
+    expect(label.metadata.errors.model_grader_parse_error).toBe(false);
+  });
+
+  it('validate answers a good grader back and refuses python with unsupported_grader', async () => {
+    expect(await client.fineTuning.alpha.graders.validate({ grader: exact })).toEqual({ grader: exact });
+    const e = await failure(
+      client.fineTuning.alpha.graders.validate({ grader: { type: 'python', name: 'p', source: 'x' } }),
+    );
+    expect(e.code).toBe('unsupported_grader');
+  });
+});

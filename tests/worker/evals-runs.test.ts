@@ -1,0 +1,328 @@
+/**
+ * The Evals contract through the real `openai` SDK against the Worker and the mock LLM (every answer checked
+ * against the served OpenAPI document): create an eval with every grader type, run it on a `jsonl` source
+ * and on a `completions` source, poll until it ends, read the output items. `string_check` and
+ * `text_similarity` scores equal values computed here from the texts; model graders answer within their
+ * `range` and `labels`. Also: cancel, delete, resuming a run whose worker died, and the 400s of sources
+ * Tribunal does not read.
+ */
+import { APIError } from 'openai';
+import type OpenAI from 'openai';
+import { describe, expect, it } from 'vitest';
+import { mockEmbedding } from '../../src/mock-llm/embeddings.js';
+import { mockModel } from '../../src/mock-llm/model-name.js';
+import { pollUntil, testEnv } from './helpers.js';
+import { sdk } from './openai-support.js';
+
+const client = sdk();
+type Run = OpenAI.Evals.RunRetrieveResponse;
+
+const ITEM_SCHEMA = {
+  type: 'object',
+  properties: { question: { type: 'string' }, answer: { type: 'string' } },
+  required: ['question', 'answer'],
+};
+
+const GRADER_MODEL = mockModel({ seed: 'evals-runs-grader' });
+const judgeInput = [
+  { role: 'system' as const, content: 'You grade answers to questions.' },
+  {
+    role: 'user' as const,
+    content: 'Question: {{item.question}}\nReference: {{item.answer}}\nAnswer: {{sample.output_text}}',
+  },
+];
+
+/** Every grader type, each reading the item and the sample. */
+const CRITERIA = [
+  {
+    type: 'string_check',
+    name: 'exact',
+    operation: 'eq',
+    input: '{{sample.output_text}}',
+    reference: '{{item.answer}}',
+  },
+  {
+    type: 'string_check',
+    name: 'mentions',
+    operation: 'ilike',
+    input: '{{sample.output_text}}',
+    reference: '{{item.answer}}',
+  },
+  ...(['rouge_1', 'fuzzy_match', 'cosine'] as const).map((metric) => ({
+    type: 'text_similarity',
+    name: metric,
+    input: '{{sample.output_text}}',
+    reference: '{{item.answer}}',
+    evaluation_metric: metric,
+    pass_threshold: 0.5,
+  })),
+  {
+    type: 'label_model',
+    name: 'verdict',
+    model: GRADER_MODEL,
+    input: judgeInput,
+    labels: ['correct', 'incorrect', 'partial'],
+    passing_labels: ['correct', 'partial'],
+  },
+  { type: 'score_model', name: 'quality', model: GRADER_MODEL, input: judgeInput, range: [1, 7], pass_threshold: 4 },
+  {
+    type: 'multi',
+    name: 'blend',
+    graders: {
+      exact: {
+        type: 'string_check',
+        name: 'exact',
+        operation: 'eq',
+        input: '{{sample.output_text}}',
+        reference: '{{item.answer}}',
+      },
+      loose: {
+        type: 'string_check',
+        name: 'loose',
+        operation: 'ilike',
+        input: '{{sample.output_text}}',
+        reference: '{{item.answer}}',
+      },
+    },
+    calculate_output: '0.25 * exact + 0.75 * loose',
+    pass_threshold: 0.5,
+  },
+];
+
+const ITEMS = [
+  { question: 'Capital of France?', answer: 'Paris' },
+  { question: 'Largest planet?', answer: 'Jupiter' },
+  { question: 'Author of Hamlet?', answer: 'William Shakespeare' },
+];
+const SAMPLES = ['Paris', 'It is jupiter, the gas giant', 'Christopher Marlowe'];
+
+function words(text: string): string[] {
+  return text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+}
+
+/** ROUGE-1 F1 from the definition. */
+function rouge1(a: string, b: string): number {
+  const x = words(a);
+  const y = words(b);
+  const left = new Map<string, number>();
+  for (const w of y) left.set(w, (left.get(w) ?? 0) + 1);
+  let overlap = 0;
+  for (const w of x) {
+    const n = left.get(w) ?? 0;
+    if (n > 0) {
+      overlap += 1;
+      left.set(w, n - 1);
+    }
+  }
+  return overlap === 0 ? 0 : (2 * overlap) / (x.length + y.length);
+}
+
+/** rapidfuzz's `ratio` (Indel similarity, 2·LCS / total length), as fuzzball rounds it. */
+function fuzzRatio(a: string, b: string): number {
+  const dp = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      dp[i]![j] = a[i - 1] === b[j - 1] ? dp[i - 1]![j - 1]! + 1 : Math.max(dp[i - 1]![j]!, dp[i]![j - 1]!);
+    }
+  }
+  return Math.round((200 * dp[a.length]![b.length]!) / (a.length + b.length)) / 100;
+}
+
+/** The cosine of the mock provider's embeddings of the two texts. */
+function cosine(a: string, b: string): number {
+  const x = mockEmbedding(a);
+  const y = mockEmbedding(b);
+  const dot = x.reduce((s, v, i) => s + v * (y[i] ?? 0), 0);
+  const norm = (v: number[]) => Math.sqrt(v.reduce((s, c) => s + c * c, 0));
+  return norm(x) === 0 || norm(y) === 0 ? 0 : Math.min(1, Math.max(0, dot / (norm(x) * norm(y))));
+}
+
+async function createEval(): Promise<string> {
+  const ev = await client.evals.create({
+    name: 'contract',
+    data_source_config: { type: 'custom', item_schema: ITEM_SCHEMA, include_sample_schema: true },
+    testing_criteria: CRITERIA as never,
+  });
+  return ev.id;
+}
+
+function ended(evalId: string, runId: string): Promise<Run> {
+  return pollUntil(
+    () => client.evals.runs.retrieve(runId, { eval_id: evalId }),
+    (r) => ['completed', 'failed', 'canceled'].includes(r.status),
+    30_000,
+    50,
+  );
+}
+
+/** Checks every output item's results against values computed here from its item and sample text. */
+async function checkItems(evalId: string, run: Run, samples: (i: OpenAI.Evals.Runs.OutputItemListResponse) => string) {
+  const items: OpenAI.Evals.Runs.OutputItemListResponse[] = [];
+  for await (const i of client.evals.runs.outputItems.list(run.id, { eval_id: evalId, limit: 2 })) items.push(i);
+  expect(items.map((i) => i.datasource_item_id)).toEqual([0, 1, 2]);
+  for (const i of items) {
+    const text = samples(i);
+    const answer = String(i.datasource_item.answer);
+    const score = (name: string) => i.results.find((r) => r.name === name)?.score;
+    expect(i.results.map((r) => r.name)).toEqual(CRITERIA.map((c) => c.name));
+    expect(score('exact')).toBe(text === answer ? 1 : 0);
+    const loose = text.toLowerCase().includes(answer.toLowerCase()) ? 1 : 0;
+    expect(score('mentions')).toBe(loose);
+    expect(score('rouge_1')).toBeCloseTo(rouge1(text, answer), 12);
+    expect(score('fuzzy_match')).toBeCloseTo(fuzzRatio(text, answer), 12);
+    expect(score('cosine')).toBeCloseTo(cosine(text, answer), 12);
+    expect(score('blend')).toBeCloseTo(0.25 * (text === answer ? 1 : 0) + 0.75 * loose, 12);
+    const verdict = i.results.find((r) => r.name === 'verdict');
+    expect(['correct', 'incorrect', 'partial']).toContain(verdict?.label);
+    expect(verdict?.passed).toBe(verdict?.label !== 'incorrect');
+    const quality = score('quality') ?? -1;
+    expect(quality).toBeGreaterThanOrEqual(1);
+    expect(quality).toBeLessThanOrEqual(7);
+    expect(i.status).toBe(i.results.every((r) => r.passed) ? 'pass' : 'fail');
+    expect(await client.evals.runs.outputItems.retrieve(i.id, { eval_id: evalId, run_id: run.id })).toEqual(i);
+  }
+  const passed = items.filter((i) => i.status === 'pass').length;
+  expect(run.result_counts).toEqual({ total: 3, passed, failed: 3 - passed, errored: 0 });
+  for (const c of run.per_testing_criteria_results) {
+    const n = items.filter((i) => i.results.find((r) => r.name === c.testing_criteria)?.passed).length;
+    expect(c).toEqual({ testing_criteria: c.testing_criteria, passed: n, failed: 3 - n });
+  }
+  return items;
+}
+
+describe('the Evals contract through the openai SDK', () => {
+  it('jsonl: items with their samples, every grader type, values computed independently', async () => {
+    const evalId = await createEval();
+    const created = await client.evals.runs.create(evalId, {
+      name: 'given samples',
+      data_source: {
+        type: 'jsonl',
+        source: {
+          type: 'file_content',
+          content: ITEMS.map((item, n) => ({ item, sample: { output_text: SAMPLES[n] } })),
+        },
+      },
+    });
+    expect(created).toMatchObject({ object: 'eval.run', eval_id: evalId, status: 'queued' });
+    const run = await ended(evalId, created.id);
+    expect(run.status).toBe('completed');
+    expect(run.report_url).toContain(`/v1/evals/${evalId}/runs/${run.id}/output_items`);
+    const items = await checkItems(evalId, run, (i) => SAMPLES[i.datasource_item_id] ?? '');
+    // Two model graders per item: 6 calls of the grader model.
+    expect(run.per_model_usage).toEqual([expect.objectContaining({ model_name: GRADER_MODEL, invocation_count: 6 })]);
+    expect(items[0]?.sample).toBeNull();
+    const passing = await client.evals.runs.outputItems.list(run.id, { eval_id: evalId, status: 'pass' });
+    expect(passing.data.map((i) => i.datasource_item_id)).toEqual(
+      items.filter((i) => i.status === 'pass').map((i) => i.datasource_item_id),
+    );
+    const listed = await client.evals.runs.list(evalId);
+    expect(listed.data.map((r) => r.id)).toEqual([run.id]);
+  });
+
+  it('completions: samples the model from input_messages, then grades the samples', async () => {
+    const evalId = await createEval();
+    const sampler = mockModel({ seed: 'evals-runs-sampler' });
+    const created = await client.evals.runs.create(evalId, {
+      data_source: {
+        type: 'completions',
+        model: sampler,
+        input_messages: {
+          type: 'template',
+          template: [{ role: 'user', content: 'Answer briefly: {{item.question}}' }],
+        },
+        sampling_params: { temperature: 0, max_completion_tokens: 64 },
+        source: { type: 'file_content', content: ITEMS.map((item) => ({ item })) },
+      },
+    });
+    const run = await ended(evalId, created.id);
+    expect(run.status).toBe('completed');
+    expect(run.model).toBe(sampler);
+    const items = await checkItems(evalId, run, (i) => i.sample.output[0]?.content ?? '');
+    for (const i of items) {
+      expect(i.sample).toMatchObject({
+        model: sampler,
+        finish_reason: 'stop',
+        temperature: 0,
+        max_completion_tokens: 64,
+      });
+      expect(i.sample.input).toEqual([
+        { role: 'user', content: `Answer briefly: ${String(i.datasource_item.question)}` },
+      ]);
+      expect(i.sample.usage.total_tokens).toBeGreaterThan(0);
+    }
+    const byModel = Object.fromEntries(run.per_model_usage.map((u) => [u.model_name, u.invocation_count]));
+    expect(byModel).toEqual({ [sampler]: 3, [GRADER_MODEL]: 6 });
+  });
+
+  it('a run whose worker died is resumed by the next read, without grading a stored item again', async () => {
+    const evalId = await createEval();
+    const run = await client.evals.runs.create(evalId, {
+      data_source: {
+        type: 'jsonl',
+        source: {
+          type: 'file_content',
+          content: ITEMS.map((item, n) => ({ item, sample: { output_text: SAMPLES[n] } })),
+        },
+      },
+    });
+    const done = await ended(evalId, run.id);
+    const before = await testEnv.DB.prepare('SELECT idx, created_at FROM eval_run_items WHERE run_id = ? ORDER BY idx')
+      .bind(run.id)
+      .all();
+    // As if the worker had died after item 0: item 1 and 2 gone, the run in progress with a lapsed lease.
+    await testEnv.DB.batch([
+      testEnv.DB.prepare('DELETE FROM eval_run_items WHERE run_id = ? AND idx > 0').bind(run.id),
+      testEnv.DB.prepare("UPDATE eval_runs SET status = 'in_progress', lease_until = 1 WHERE id = ?").bind(run.id),
+    ]);
+    const again = await ended(evalId, run.id);
+    expect(again.status).toBe('completed');
+    expect(again.result_counts).toEqual(done.result_counts);
+    const after = await testEnv.DB.prepare('SELECT idx, created_at FROM eval_run_items WHERE run_id = ? ORDER BY idx')
+      .bind(run.id)
+      .all();
+    expect(after.results[0]).toEqual(before.results[0]);
+    expect(after.results).toHaveLength(3);
+  });
+
+  it('cancel stops a run, delete removes it, and unsupported sources are 400s saying what to send', async () => {
+    const evalId = await createEval();
+    const run = await client.evals.runs.create(evalId, {
+      data_source: {
+        type: 'jsonl',
+        source: {
+          type: 'file_content',
+          content: ITEMS.map((item, n) => ({ item, sample: { output_text: SAMPLES[n] } })),
+        },
+      },
+    });
+    const cancelled = await client.evals.runs.cancel(run.id, { eval_id: evalId });
+    expect(['canceled', 'completed']).toContain(cancelled.status);
+    expect(await client.evals.runs.delete(run.id, { eval_id: evalId })).toEqual({
+      object: 'eval.run.deleted',
+      deleted: true,
+      run_id: run.id,
+    });
+    const gone = await client.evals.runs.retrieve(run.id, { eval_id: evalId }).catch((e: unknown) => e);
+    expect(gone instanceof APIError ? gone.status : gone).toBe(404);
+
+    const refused = async (data_source: unknown) => {
+      const e = await client.evals.runs.create(evalId, { data_source: data_source as never }).catch((x: unknown) => x);
+      if (!(e instanceof APIError)) throw new Error('expected a 400');
+      expect(e.status).toBe(400);
+      return e.message;
+    };
+    expect(await refused({ type: 'responses', source: { type: 'responses' } })).toMatch(/completions/);
+    expect(await refused({ type: 'jsonl', source: { type: 'file_id', id: 'file-abc' } })).toMatch(/file_content/);
+    expect(await refused({ type: 'jsonl', source: { type: 'file_content', content: [{ item: ITEMS[0] }] } })).toMatch(
+      /content\.0\.sample/,
+    );
+    expect(
+      await refused({
+        type: 'completions',
+        model: 'm',
+        input_messages: { type: 'template', template: [{ role: 'user', content: '{{item.nope}}' }] },
+        source: { type: 'file_content', content: [{ item: ITEMS[0] }] },
+      }),
+    ).toMatch(/nope/);
+  });
+});
