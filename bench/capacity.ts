@@ -29,7 +29,7 @@ import type { CliOptions, CliSpec, CliValues } from '../src/cli/args.js';
 import { startLocalStack } from '../src/cli/local-stack.js';
 import type { LocalStack, PreparedWorker } from '../src/cli/local-stack.js';
 import type { Meter } from './meter.js';
-import { preparedMeteredWorker, readMeter } from './metered-build.js';
+import { httpJson, preparedMeteredWorker, readMeter } from './metered-build.js';
 import { runtimeCpuMs } from './proc-cpu.js';
 import { benchStateDir, benchStateRoot } from './state-dir.js';
 import type { StateSizes } from './state-sizes.js';
@@ -78,8 +78,8 @@ export function longAnswer(item: number, side: string, words: number): string {
 async function awaitBatch(url: string, id: string): Promise<number> {
   for (let polls = 1; ; polls++) {
     await new Promise((resolve) => setTimeout(resolve, 2000));
-    const r = await fetch(`${url}/v1/batches/${id}`, { headers: AUTH });
-    const view = (await r.json()) as { completedAt?: string | null };
+    const r = await httpJson(`${url}/v1/batches/${id}`, { headers: AUTH });
+    const view = r.body as { completedAt?: string | null };
     if (r.status !== 200) throw new Error(`GET /v1/batches/${id}: HTTP ${r.status} ${JSON.stringify(view)}`);
     if (view.completedAt) return polls;
   }
@@ -144,7 +144,7 @@ async function measurePreset(
   try {
     // One request first: the isolate, the tenant's limiter and D1 are warm, and its footprint is a poll's.
     const p0 = await readMeter(stack.url);
-    await fetch(`${stack.url}/v1/batches/b_none`, { headers: AUTH });
+    await httpJson(`${stack.url}/v1/batches/b_none`, { headers: AUTH });
     const p1 = await readMeter(stack.url);
     const poll = subtractMeter(p0, p1);
     const sizes0 = stateSizes(persistTo);
@@ -160,12 +160,12 @@ async function measurePreset(
         answerB: longAnswer(i, 'B', words),
       },
     }));
-    const r = await fetch(`${stack.url}/v1/batches`, {
+    const r = await httpJson(`${stack.url}/v1/batches`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...AUTH },
       body: JSON.stringify({ preset, items }),
     });
-    const accepted = (await r.json()) as { id?: string };
+    const accepted = r.body as { id?: string };
     if (r.status !== 202 || !accepted.id)
       throw new Error(`POST /v1/batches: HTTP ${r.status} ${JSON.stringify(accepted)}`);
     const polls = await awaitBatch(stack.url, accepted.id);

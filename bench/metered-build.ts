@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { buildRuntime } from '../src/cli/runtime-build.js';
 import type { PreparedWorker } from '../src/cli/local-stack.js';
@@ -39,11 +40,34 @@ export async function preparedMeteredWorker(dir: string): Promise<PreparedWorker
   };
 }
 
-/** The counters of the metered Worker at `url` so far (tried twice: an idle kept-alive socket may have been closed). */
+/**
+ * One HTTP request on a connection of its own (no keep-alive): a bench that pauses between requests (to read
+ * the state's files) would otherwise reuse a socket the local runtime closed meanwhile ("other side closed").
+ */
+export function httpJson(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: init.method ?? 'GET', headers: init.headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        try {
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as unknown });
+        } catch {
+          resolve({ status: res.statusCode ?? 0, body: text });
+        }
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
+
+/** The counters of the metered Worker at `url` so far. */
 export async function readMeter(url: string): Promise<Meter> {
-  try {
-    return (await (await fetch(`${url}/_bench/meter`)).json()) as Meter;
-  } catch {
-    return (await (await fetch(`${url}/_bench/meter`)).json()) as Meter;
-  }
+  return (await httpJson(`${url}/_bench/meter`)).body as Meter;
 }
