@@ -16,4 +16,12 @@ export interface Meter {
   d1RowsRead: number;
   d1RowsWritten: number;
   queueMessagesSent: number;
+  /** Sum of D1's own `meta.duration` over every query, ms: how long the database was busy (it runs one query at a time). */
+  d1DurationMs: number;
+  /** Durable Object requests (RPC calls, fetches and alarms) by namespace binding (`EVALUATION`, `PROVIDER_GATE`, …). */
+  doByBinding: Record<string, number>;
+  /** Per namespace binding, requests by object name (`idFromName`'s argument; an id made otherwise counts under its hex). */
+  doByObject: Record<string, Record<string, number>>;
+  /** Queue messages sent by producer binding (`JOBS`, `WEBHOOKS`, …). */
+  queueByBinding: Record<string, number>;
 }

@@ -6,8 +6,10 @@
  * - Durable Object requests (every stub method call or fetch is one billed RPC session; every alarm is one),
  *   and their wall time (a stand-in for billed duration: an object awaiting its LLM call is not hibernatable);
  * - D1 queries, rows read and rows written, summed from each result's own `meta` (`rows_read`,
- *   `rows_written`), as D1 bills them;
- * - queue messages sent (each is a write, a read and a delete: 3 operations under 64 KB).
+ *   `rows_written`), as D1 bills them, and D1's own `meta.duration` (the time the database was busy);
+ * - queue messages sent (each is a write, a read and a delete: 3 operations under 64 KB);
+ * - Durable Object requests by namespace and by object name (`idFromName`'s argument), so a bench sees which
+ *   one object every request of a kind goes through (bench/capacity.ts).
  *
  * The counters are module state: locally the Worker and its objects share one isolate. `GET /_bench/meter`
  * answers them; `POST /_bench/meter/reset` zeroes them. Production paths are untouched: the wrapping lives
@@ -17,6 +19,8 @@ import worker, {
   EvaluationDO as BaseEvaluationDO,
   ProviderGateDO as BaseProviderGateDO,
   RateLimiterDO as BaseRateLimiterDO,
+  WaveCoordinatorDO as BaseWaveCoordinatorDO,
+  WebhookLaneDO as BaseWebhookLaneDO,
 } from '../src/index.js';
 import type { Bindings } from '../src/config/bindings.js';
 import type { Meter } from './meter.js';
@@ -33,16 +37,34 @@ const zero = (): Meter => ({
   d1RowsRead: 0,
   d1RowsWritten: 0,
   queueMessagesSent: 0,
+  d1DurationMs: 0,
+  doByBinding: {},
+  doByObject: {},
+  queueByBinding: {},
 });
 
 let meter = zero();
 
 function count(result: D1Result | D1ExecResult | null | undefined): void {
-  const meta = (result as { meta?: { rows_read?: number; rows_written?: number } } | null | undefined)?.meta;
+  const meta = (
+    result as { meta?: { rows_read?: number; rows_written?: number; duration?: number } } | null | undefined
+  )?.meta;
   meter.d1Queries += 1;
   meter.d1RowsRead += meta?.rows_read ?? 0;
   meter.d1RowsWritten += meta?.rows_written ?? 0;
+  meter.d1DurationMs += meta?.duration ?? 0;
 }
+
+/** Counts one request to object `name` of namespace `binding`. */
+function countObject(binding: string, name: string): void {
+  meter.doRequests += 1;
+  meter.doByBinding[binding] = (meter.doByBinding[binding] ?? 0) + 1;
+  const objects = (meter.doByObject[binding] ??= {});
+  objects[name] = (objects[name] ?? 0) + 1;
+}
+
+/** Object names by id (`idFromName`'s argument), so a stub's requests are counted under the name it was made from. */
+const namesById = new Map<string, string>();
 
 const inner = new WeakMap<object, D1PreparedStatement>();
 
@@ -99,13 +121,13 @@ function meteredDb(db: D1Database): D1Database {
 }
 
 /** A stub whose method calls (RPC sessions) and fetches are counted and timed. */
-function meteredStub<T extends object>(stub: T): T {
+function meteredStub<T extends object>(stub: T, binding: string, name: string): T {
   return new Proxy(stub, {
     get(target, prop) {
       const value = Reflect.get(target, prop) as unknown;
       if (typeof value !== 'function' || typeof prop === 'symbol' || prop === 'then') return value;
       return async (...args: unknown[]) => {
-        meter.doRequests += 1;
+        countObject(binding, name);
         const t0 = Date.now();
         try {
           return await (target as Record<string, (...a: unknown[]) => Promise<unknown>>)[prop]?.(...args);
@@ -117,33 +139,58 @@ function meteredStub<T extends object>(stub: T): T {
   });
 }
 
-function meteredNamespace(ns: DurableObjectNamespace): DurableObjectNamespace {
+function meteredNamespace(ns: DurableObjectNamespace, binding: string): DurableObjectNamespace {
   return new Proxy(ns, {
     get(target, prop) {
       const value = Reflect.get(target, prop) as unknown;
+      if (prop === 'idFromName')
+        return (name: string) => {
+          const id = (value as (n: string) => DurableObjectId).call(target, name);
+          namesById.set(id.toString(), name);
+          return id;
+        };
       if (prop === 'get' || prop === 'getByName')
-        return (...args: unknown[]) =>
-          meteredStub((value as (...a: unknown[]) => object).apply(target, args) as DurableObjectStub);
+        return (...args: unknown[]) => {
+          const first = args[0];
+          const name = typeof first === 'string' ? first : String(first);
+          const stub = (value as (...a: unknown[]) => object).apply(target, args) as DurableObjectStub;
+          return meteredStub(stub, binding, namesById.get(name) ?? name);
+        };
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },
   });
 }
 
-function meteredQueue<T>(q: Queue<T>): Queue<T> {
+function meteredQueue<T>(q: Queue<T>, binding: string): Queue<T> {
+  const sent = (n: number) => {
+    meter.queueMessagesSent += n;
+    meter.queueByBinding[binding] = (meter.queueByBinding[binding] ?? 0) + n;
+  };
   return {
     send: (body: T, options?: QueueSendOptions) => {
-      meter.queueMessagesSent += 1;
+      sent(1);
       return q.send(body, options);
     },
     sendBatch: (messages: Iterable<MessageSendRequest<T>>, options?: QueueSendBatchOptions) => {
       const list = [...messages];
-      meter.queueMessagesSent += list.length;
+      sent(list.length);
       return q.sendBatch(list, options);
     },
   } as Queue<T>;
 }
 
+/** An alarm of an object of `binding`, counted as one request to it (its name is not known inside; `(alarm)`). */
+function countAlarm(binding: string): void {
+  meter.doAlarms += 1;
+  meter.doByBinding[binding] = (meter.doByBinding[binding] ?? 0) + 1;
+  const objects = (meter.doByObject[binding] ??= {});
+  objects['(alarm)'] = (objects['(alarm)'] ?? 0) + 1;
+}
+
 const wrapped = new WeakMap<object, Bindings>();
+
+/** The Durable Object namespace bindings (wrangler.toml). */
+const NAMESPACES = new Set(['EVALUATION', 'RATE_LIMITER', 'PROVIDER_GATE', 'WEBHOOK_LANE', 'WAVES']);
 
 /** The bindings with D1, the object namespaces and the queue producers counted (one wrapper per env). */
 function metered(env: Bindings): Bindings {
@@ -152,10 +199,9 @@ function metered(env: Bindings): Bindings {
   const out: Record<string, unknown> = { ...env };
   for (const [name, value] of Object.entries(env)) {
     if (name === 'DB') out[name] = meteredDb(value as D1Database);
-    else if (name === 'EVALUATION' || name === 'RATE_LIMITER' || name === 'PROVIDER_GATE')
-      out[name] = meteredNamespace(value as DurableObjectNamespace);
+    else if (NAMESPACES.has(name)) out[name] = meteredNamespace(value as DurableObjectNamespace, name);
     else if (value !== null && typeof value === 'object' && 'sendBatch' in value)
-      out[name] = meteredQueue(value as Queue);
+      out[name] = meteredQueue(value as Queue, name);
   }
   const bindings = out as unknown as Bindings;
   wrapped.set(env, bindings);
@@ -168,7 +214,7 @@ export class EvaluationDO extends BaseEvaluationDO {
   }
 
   override async alarm(): Promise<void> {
-    meter.doAlarms += 1;
+    countAlarm('EVALUATION');
     const t0 = Date.now();
     try {
       await super.alarm();
@@ -190,7 +236,29 @@ export class ProviderGateDO extends BaseProviderGateDO {
   }
 
   override async alarm(): Promise<void> {
-    meter.doAlarms += 1;
+    countAlarm('PROVIDER_GATE');
+    await super.alarm();
+  }
+}
+
+export class WebhookLaneDO extends BaseWebhookLaneDO {
+  constructor(ctx: DurableObjectState, env: Bindings) {
+    super(ctx, metered(env));
+  }
+
+  override async alarm(): Promise<void> {
+    countAlarm('WEBHOOK_LANE');
+    await super.alarm();
+  }
+}
+
+export class WaveCoordinatorDO extends BaseWaveCoordinatorDO {
+  constructor(ctx: DurableObjectState, env: Bindings) {
+    super(ctx, metered(env));
+  }
+
+  override async alarm(): Promise<void> {
+    countAlarm('WAVES');
     await super.alarm();
   }
 }

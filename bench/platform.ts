@@ -11,17 +11,15 @@
  * npm run bench:platform -- [--items 20]
  * ```
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { intOption, isMain, runCli } from '../src/cli/args.js';
 import type { CliOptions, CliSpec, CliValues } from '../src/cli/args.js';
 import { startLocalStack } from '../src/cli/local-stack.js';
-import { buildRuntime } from '../src/cli/runtime-build.js';
-import { readWorkerSetup } from '../src/cli/wrangler-config.js';
 import { groupCpuMs } from './proc-cpu.js';
 import type { Meter } from './meter.js';
+import { preparedMeteredWorker, readMeter } from './metered-build.js';
 import type { PlatformUsage, VerdictFootprint } from './pricing-sheet.js';
 import { PLATFORM_USAGE_PATH, SHEET_PRESETS, sheetTask } from './pricing-sheet.js';
 
@@ -38,23 +36,6 @@ own meta), written to bench/platform-usage.json for npm run pricing.
 
 const ROOT = new URL('..', import.meta.url).pathname;
 
-/** Bundles the metered entry as `wrangler deploy --dry-run` bundles the Worker; returns the entry module. */
-async function buildMetered(outDir: string): Promise<string> {
-  await new Promise<void>((resolve, reject) => {
-    const child = spawn('npx', ['wrangler', 'deploy', 'bench/metered-entry.ts', '--dry-run', '--outdir', outDir], {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    child.on('exit', (code) => {
-      if (code === 0) resolve();
-      else reject(new Error(`bundling bench/metered-entry.ts: wrangler exited ${String(code)}`));
-    });
-  });
-  const entry = readdirSync(outDir).find((f) => f.endsWith('.js'));
-  if (entry === undefined) throw new Error(`no bundle in ${outDir}`);
-  return join(outDir, entry);
-}
-
 const per = (a: Meter, b: Meter, n: number, cpuMs: number): VerdictFootprint => ({
   workerRequests: (b.workerFetches - a.workerFetches + (b.queueInvocations - a.queueInvocations)) / n,
   doRequests: (b.doRequests - a.doRequests + (b.doAlarms - a.doAlarms)) / n,
@@ -69,15 +50,11 @@ const per = (a: Meter, b: Meter, n: number, cpuMs: number): VerdictFootprint => 
 async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   const n = intOption(values.items, 'items', 1, 1000) ?? 20;
   const dir = mkdtempSync(join(tmpdir(), 'tribunal-bench-platform-'));
-  const worker = {
-    entry: await buildMetered(join(dir, 'dist')),
-    setup: readWorkerSetup(join(ROOT, 'wrangler.toml')),
-    runtime: await buildRuntime(dir),
-  };
+  const worker = await preparedMeteredWorker(dir);
   const stack = await startLocalStack({ port: 0, mockPort: 0, persistTo: join(dir, 'state'), crons: false, worker });
   const usage: PlatformUsage = { measuredAt: new Date().toISOString().slice(0, 10), items: n, presets: {} };
   try {
-    const meter = async (): Promise<Meter> => (await fetch(`${stack.url}/_bench/meter`)).json() as Promise<Meter>;
+    const meter = (): Promise<Meter> => readMeter(stack.url);
     for (const preset of SHEET_PRESETS) {
       const round = async (): Promise<VerdictFootprint> => {
         const before = await meter();

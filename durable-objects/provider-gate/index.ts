@@ -1,6 +1,6 @@
 /**
  * @module
- * `ProviderGateDO`: one per provider and model (`idFromName`, src/provider-gate/worker-gate.ts). It runs the
+ * `ProviderGateDO`: one per shard of a provider and model (`idFromName`, src/provider-gate/worker-gate.ts). It runs the
  * {@link ConcurrencyGate} (src/llm/provider-gate-hook.ts): grants LLM attempt slots under an AIMD window, tenant by
  * tenant in turn while the window is full, and learns the window from the attempts' outcomes (a 429
  * halves it, replies grow it). The window survives evictions and deploys in the object's SQLite; leases

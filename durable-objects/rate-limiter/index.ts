@@ -5,13 +5,14 @@
  * the object's SQLite on every request, so an eviction or a deploy keeps every key's state. The policy
  * comes with each call (from the tenant's D1 row or the deployment defaults), so a changed limit applies
  * from the next request on. One object per tenant keeps tenants apart: a flood from one tenant queues in
- * its own object only.
+ * its own object only. Worker isolates under load reserve several tokens in one request ({@link reserve},
+ * src/tenants/reservations.ts), so a tenant's burst does not become one object request per API request.
  */
 import { DurableObject } from 'cloudflare:workers';
 import type { Bindings } from '../../src/config/bindings.js';
 import type { RatePolicy } from '../../src/tenants/limits.js';
-import type { Bucket, RateDecision, RateLimiterRpc } from '../../src/tenants/token-bucket.js';
-import { takeToken } from '../../src/tenants/token-bucket.js';
+import type { Bucket, RateDecision, RateLimiterRpc, Reservation } from '../../src/tenants/token-bucket.js';
+import { takeTokens } from '../../src/tenants/token-bucket.js';
 
 /** Buckets idle for longer than this are deleted when a request finds them (a full bucket is the same as none): 1 day. */
 const IDLE_BUCKET_MS = 86_400_000;
@@ -33,6 +34,16 @@ export class RateLimiterDO extends DurableObject<Bindings> implements RateLimite
    * so concurrent requests of one key are counted exactly.
    */
   take(key: string, policy: RatePolicy): Promise<RateDecision> {
+    return Promise.resolve(this.takeMany(key, policy, 1, 0).decision);
+  }
+
+  /** Takes up to `want` requests of `key` at once after giving back `returned` unused ones; synchronous as {@link take}. */
+  reserve(key: string, policy: RatePolicy, want: number, returned: number): Promise<Reservation> {
+    const { granted, decision, nextTokenMs } = this.takeMany(key, policy, want, returned);
+    return Promise.resolve({ granted, decision, nextTokenMs });
+  }
+
+  private takeMany(key: string, policy: RatePolicy, want: number, returned: number): Reservation {
     const now = Date.now();
     const sql = this.ctx.storage.sql;
     let bucket = this.buckets.get(key) ?? null;
@@ -42,7 +53,7 @@ export class RateLimiterDO extends DurableObject<Bindings> implements RateLimite
         .toArray()[0];
       bucket = row ? { tokens: row.tokens, at: row.at } : null;
     }
-    const { bucket: next, decision } = takeToken(bucket, policy, now);
+    const { bucket: next, ...reservation } = takeTokens(bucket, policy, now, want, returned);
     this.buckets.set(key, next);
     sql.exec(
       'INSERT INTO buckets (key, tokens, at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET tokens = excluded.tokens, at = excluded.at',
@@ -55,6 +66,6 @@ export class RateLimiterDO extends DurableObject<Bindings> implements RateLimite
       sql.exec('DELETE FROM buckets WHERE at < ?', now - IDLE_BUCKET_MS);
       for (const [k, b] of this.buckets) if (b.at < now - IDLE_BUCKET_MS) this.buckets.delete(k);
     }
-    return Promise.resolve(decision);
+    return reservation;
   }
 }

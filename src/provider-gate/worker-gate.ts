@@ -6,9 +6,16 @@
  * the Durable Object. A gate that cannot be reached lets the attempt through (logged): limiting must never
  * stop evaluations.
  *
- * Why one object per provider and model rather than a window per evaluation object: provider rate limits
+ * Why objects per provider and model rather than a window per evaluation object: provider rate limits
  * are per account (and model), shared by every evaluation; only a shared window bounds what the whole
  * deployment sends. The cost is one RPC per attempt (measured with `npm run bench`: BENCHMARKS.md).
+ *
+ * Why shards: one object that every tenant's attempts pass through would be capped by one object's
+ * throughput (about 1,000 requests/s, docs/scale.md). The window is split over `ceil(max / 64)` objects
+ * per provider and model ({@link gateShards}), each holding its share of the bounds ({@link shardLimits}),
+ * and an evaluation's attempts all go to the shard its id hashes to ({@link gateShardOf}): a shard's
+ * requests are then bounded by its 64 slots over the call latency, whatever the traffic. Shard 0 keeps the
+ * unsharded name, so a deployment's learnt window carries over.
  */
 import { configOf } from '../config/vars.js';
 import { log, messageOf } from '../log/log.js';
@@ -51,13 +58,43 @@ export function gateLimitsOf(env: object): GateLimits | null {
   return { start: Math.max(1, Math.min(max, start)), max };
 }
 
-/** The gate object of a provider and model. */
+/** Slots one gate shard holds at most: 64 (a shard then sees at most 128 requests per second of call latency). */
+export const GATE_SLOTS_PER_SHARD = 64;
+
+/** Gate shards per provider and model for these bounds: `ceil(max / 64)`, at least 1. */
+export function gateShards(limits: GateLimits): number {
+  return Math.max(1, Math.ceil(limits.max / GATE_SLOTS_PER_SHARD));
+}
+
+/**
+ * Shard `shard`'s share of the bounds: the max split as evenly as whole slots allow (the shares add up to
+ * `max`), the start likewise (at least 1, at most the shard's max).
+ */
+export function shardLimits(limits: GateLimits, shard: number, shards: number): GateLimits {
+  const share = (total: number) => Math.floor(total / shards) + (shard < total % shards ? 1 : 0);
+  const max = Math.max(1, share(limits.max));
+  return { start: Math.max(1, Math.min(max, share(limits.start))), max };
+}
+
+/** The shard an evaluation's attempts go to: FNV-1a of its id, modulo `shards`. */
+export function gateShardOf(evaluationId: string, shards: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < evaluationId.length; i++) {
+    h ^= evaluationId.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0) % shards;
+}
+
+/** The gate object of a provider and model: shard 0 (default) under the unsharded name, shard n under `…\0n`. */
 export function providerGateStub<T extends ProviderGateObject>(
   env: ProviderGateEnv<T>,
   provider: string,
   model: string,
+  shard = 0,
 ): DurableObjectStub<T> {
-  return env.PROVIDER_GATE.get(env.PROVIDER_GATE.idFromName(gateName(provider, model)));
+  const name = shard === 0 ? gateName(provider, model) : `${gateName(provider, model)}\u0000${shard}`;
+  return env.PROVIDER_GATE.get(env.PROVIDER_GATE.idFromName(name));
 }
 
 /**
@@ -70,12 +107,15 @@ export function providerGateOf<T extends ProviderGateObject>(
 ): ProviderGate | undefined {
   const limits = gateLimitsOf(env);
   if (!limits) return undefined;
+  const shards = gateShards(limits);
+  const shard = gateShardOf(who.evaluationId, shards);
+  const own = shardLimits(limits, shard, shards);
   return {
     async acquire({ provider, model, callId, attempt }) {
       const id = `${who.evaluationId}/${callId}/${attempt}`;
-      const stub = providerGateStub(env, provider, model);
+      const stub = providerGateStub(env, provider, model, shard);
       try {
-        await stub.acquire(id, who.tenant, limits);
+        await stub.acquire(id, who.tenant, own);
       } catch (e) {
         log('warn', 'gate.unavailable', { evaluationId: who.evaluationId, callId, provider, error: messageOf(e) });
         return { release: () => undefined };

@@ -42,18 +42,48 @@ export function takeToken(
   policy: RatePolicy,
   now: number,
 ): { bucket: Bucket; decision: RateDecision } {
+  const { bucket: next, decision } = takeTokens(bucket, policy, now, 1, 0);
+  return { bucket: next, decision };
+}
+
+/** What a reservation of several tokens gives (see {@link takeTokens}). */
+export interface Reservation {
+  /** Tokens taken (0 to the number asked for). */
+  granted: number;
+  /** As for one request: allowed when at least one token was taken; `remaining` after all of them. */
+  decision: RateDecision;
+  /** Milliseconds until one token is back, from `now` (0 while one is left). */
+  nextTokenMs: number;
+}
+
+/**
+ * Takes up to `want` tokens at once for requests at `now` (a Worker isolate's reservation: one object
+ * request for many API requests), after giving back `returned` tokens an earlier reservation did not use.
+ * With `want` 1 and nothing returned it is exactly {@link takeToken}.
+ */
+export function takeTokens(
+  bucket: Bucket | null,
+  policy: RatePolicy,
+  now: number,
+  want: number,
+  returned: number,
+): { bucket: Bucket } & Reservation {
   const capacity = policy.requests;
   const perMs = policy.requests / (policy.windowSeconds * 1000);
   const elapsed = bucket ? Math.max(0, now - bucket.at) : 0;
-  let tokens = Math.min(capacity, (bucket?.tokens ?? capacity) + elapsed * perMs);
-  const allowed = tokens >= 1;
-  if (allowed) tokens -= 1;
+  let tokens = Math.min(capacity, (bucket?.tokens ?? capacity) + elapsed * perMs + Math.max(0, returned));
+  const granted = Math.max(0, Math.min(Math.floor(want), Math.floor(tokens)));
+  tokens -= granted;
+  const allowed = granted >= 1;
   // Small epsilons: 0.9999999 tokens after float arithmetic is one token that is not quite there yet.
   const resetSeconds = Math.max(0, Math.ceil((capacity - tokens) / perMs / 1000 - 1e-9));
-  const retryAfterSeconds = allowed ? 0 : Math.max(1, Math.ceil((1 - tokens) / perMs / 1000 - 1e-9));
+  const nextTokenMs = tokens >= 1 ? 0 : (1 - tokens) / perMs;
+  const retryAfterSeconds = allowed ? 0 : Math.max(1, Math.ceil(nextTokenMs / 1000 - 1e-9));
   return {
     bucket: { tokens, at: now },
+    granted,
     decision: { allowed, remaining: Math.floor(tokens + 1e-9), resetSeconds, retryAfterSeconds },
+    nextTokenMs,
   };
 }
 
@@ -73,4 +103,6 @@ export function rateLimitHeaders(policy: RatePolicy, d: RateDecision): Record<st
 export interface RateLimiterRpc {
   /** Takes one request of `key` (a key id) under `policy`. */
   take(key: string, policy: RatePolicy): Promise<RateDecision>;
+  /** Takes up to `want` requests of `key` at once, after giving back `returned` unused ones ({@link takeTokens}). */
+  reserve(key: string, policy: RatePolicy, want: number, returned: number): Promise<Reservation>;
 }

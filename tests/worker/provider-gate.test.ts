@@ -11,7 +11,13 @@ import type { ProviderGate } from '../../src/llm/provider-gate-hook.js';
 import { DEFAULT_LEASE_MS } from '../../src/provider-gate/window.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import { llmEnvOf, settingsFromEnv } from '../../src/llm/settings.js';
-import { gateLimitsOf, providerGateOf, providerGateStub } from '../../src/provider-gate/worker-gate.js';
+import {
+  gateLimitsOf,
+  gateShardOf,
+  gateShards,
+  providerGateOf,
+  providerGateStub,
+} from '../../src/provider-gate/worker-gate.js';
 import { drainAlarms, insertJob, PAIRWISE, testEnv, waitForEnd } from './helpers.js';
 import { evaluationStub } from '../../src/evaluations/stub.js';
 
@@ -49,7 +55,10 @@ describe('the provider gate', () => {
     const { id } = await insertJob({ preset: 'faireval-mec-bpc', task: PAIRWISE, mock });
     await evaluationStub(testEnv, id).start(id);
     expect((await waitForEnd(id)).status).toBe('succeeded');
-    const stub = providerGateStub(testEnv, 'default', model);
+    // The evaluation's shard of the model's gate (the deployment's 256 slots are 4 shards of 64).
+    const limits = gateLimitsOf(testEnv);
+    if (!limits) throw new Error('the provider gate is off in the test bindings');
+    const stub = providerGateStub(testEnv, 'default', model, gateShardOf(id, gateShards(limits)));
     // Releases are sent without waiting: the last one may still be on its way.
     await expect.poll(async () => (await stub.stats()).inFlight).toBe(0);
     const stats = await stub.stats();
@@ -68,7 +77,9 @@ describe('the provider gate', () => {
   it('backs off on 429s and recovers on replies (AIMD), never above its window; the window is stored', async () => {
     const model = mockModel({ fail: [[429, 1]], retryAfterMs: 5, seed: `gate-aimd-${Date.now()}` });
     const settings = settingsFromEnv(llmEnvOf(testEnv));
-    const real = providerGateOf(testEnv, { tenant: 'tn_gatetest', evaluationId: 'ev_gate' });
+    // A window of at most 64 slots is one shard (shard 0), which starts at 32: the whole window below.
+    const oneShard = { ...testEnv, PROVIDER_CONCURRENCY_MAX: '64' };
+    const real = providerGateOf(oneShard, { tenant: 'tn_gatetest', evaluationId: 'ev_gate' });
     if (!real) throw new Error('the provider gate is off in the test bindings');
     // Every first attempt waits until all 32 hold their slot: they all belong to one epoch even when a
     // loaded machine would let one 429 come back before the last of them asked (which cut twice).

@@ -1,0 +1,88 @@
+/**
+ * The provider gate's shards: no one object takes every tenant's attempts to a model. The window is split
+ * over ceil(max / 64) objects whose shares add up to the deployment's bounds, and an evaluation's attempts
+ * all go to the shard its id hashes to, with that shard's share.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  GATE_SLOTS_PER_SHARD,
+  gateLimitsOf,
+  gateShardOf,
+  gateShards,
+  providerGateOf,
+  providerGateStub,
+  shardLimits,
+} from '../../src/provider-gate/worker-gate.js';
+import { drainAlarms, testEnv } from './helpers.js';
+
+afterEach(drainAlarms);
+
+describe('provider gate shards', () => {
+  it('split the window into shards of at most 64 slots whose shares add up to the bounds', () => {
+    expect(gateShards({ start: 32, max: 64 })).toBe(1);
+    expect(gateShards({ start: 32, max: 65 })).toBe(2);
+    expect(gateShards({ start: 32, max: 256 })).toBe(4);
+    expect(gateShards({ start: 1000, max: 24_000 })).toBe(375);
+    for (const limits of [
+      { start: 32, max: 256 },
+      { start: 5, max: 130 },
+      { start: 1, max: 1 },
+      { start: 100, max: 10_000 },
+    ]) {
+      const n = gateShards(limits);
+      const shares = Array.from({ length: n }, (_, i) => shardLimits(limits, i, n));
+      expect(shares.reduce((sum, s) => sum + s.max, 0)).toBe(limits.max);
+      for (const s of shares) {
+        expect(s.max).toBeLessThanOrEqual(GATE_SLOTS_PER_SHARD);
+        expect(s.start).toBeGreaterThanOrEqual(1);
+        expect(s.start).toBeLessThanOrEqual(s.max);
+      }
+    }
+    // The deployment's defaults: 4 shards of 64 slots, each starting at 8.
+    const limits = gateLimitsOf(testEnv);
+    expect(limits).toEqual({ start: 32, max: 256 });
+    if (limits) expect(shardLimits(limits, 3, gateShards(limits))).toEqual({ start: 8, max: 64 });
+  });
+
+  it('spread evaluations evenly over the shards, each evaluation always on the same one', () => {
+    const counts = [0, 0, 0, 0];
+    for (let i = 0; i < 4000; i++) {
+      const shard = gateShardOf(`ev_${i.toString(36)}x${(i * 7919).toString(36)}`, 4);
+      counts[shard] = (counts[shard] ?? 0) + 1;
+    }
+    for (const n of counts) expect(n).toBeGreaterThan(850);
+    expect(gateShardOf('ev_same', 4)).toBe(gateShardOf('ev_same', 4));
+    expect(gateShardOf('ev_same', 1)).toBe(0);
+  });
+
+  it("send an evaluation's attempts to its own shard, with the shard's share of the window", async () => {
+    const model = `mock-judge?seed=shards-${Date.now()}`;
+    const limits = gateLimitsOf(testEnv);
+    if (!limits) throw new Error('the provider gate is off in the test bindings');
+    const shards = gateShards(limits);
+    // Two evaluations on different shards.
+    const ids = ['ev_a', 'ev_b', 'ev_c', 'ev_d', 'ev_e', 'ev_f', 'ev_g', 'ev_h'];
+    const first = ids[0] ?? 'ev_a';
+    const other = ids.find((id) => gateShardOf(id, shards) !== gateShardOf(first, shards));
+    if (!other) throw new Error('no two test ids on different shards');
+    for (const evaluationId of [first, other]) {
+      const gate = providerGateOf(testEnv, { tenant: 'tn_shards', evaluationId });
+      if (!gate) throw new Error('the provider gate is off in the test bindings');
+      const leases = await Promise.all(
+        [1, 2, 3].map((i) => gate.acquire({ provider: 'default', model, callId: `c${i}`, attempt: 1 })),
+      );
+      for (const l of leases) l.release('ok');
+    }
+    for (const evaluationId of [first, other]) {
+      const shard = gateShardOf(evaluationId, shards);
+      const stub = providerGateStub(testEnv, 'default', model, shard);
+      await expect.poll(async () => (await stub.stats()).inFlight).toBe(0);
+      const stats = await stub.stats();
+      expect(stats.granted).toBe(3);
+      // The shard's own window (8 of the 32 the deployment starts at), not the whole deployment's.
+      expect(stats.window).toBeLessThanOrEqual(shardLimits(limits, shard, shards).max);
+      expect(stats.window).toBeGreaterThanOrEqual(shardLimits(limits, shard, shards).start);
+      expect(stats.window).toBeLessThan(limits.start);
+    }
+  });
+});
