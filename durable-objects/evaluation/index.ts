@@ -7,8 +7,8 @@
  * - runtime.ts: the in-memory cache, replay pinned to the engine version, local status changes;
  * - lifecycle.ts: start, cancel / fail, the `ended` marker; final-write.ts: the single final D1 write,
  *   its retries, progress writes; erase.ts: erasing its data when the caller deletes it;
- * - step.ts: one alarm step through the shared call pool; streams.ts + events.ts: SSE / WebSocket
- *   subscribers and the (pure) events they get.
+ * - step.ts: one alarm step through the shared call pool; calls.ts: one call made and its result stored;
+ * - streams.ts + event-builders.ts: SSE / WebSocket subscribers and the (pure) events they get.
  *
  * Event-sourced: every LLM result is written to the object's SQLite (`results`, keyed by call id) the
  * moment it arrives and before anything else happens; the engine state is the fold of `applyResult`
