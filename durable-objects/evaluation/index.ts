@@ -27,6 +27,7 @@ import { EVALUATION_ID_HEADER } from '../../src/evaluations/rpc.js';
 import type { EvaluationStatus } from '../../src/evaluations/status.js';
 import { isTerminal } from '../../src/evaluations/status.js';
 import type { StartJob } from '../../src/evaluations/job-rows.js';
+import type { TranscriptRow } from '../../src/evaluations/transcript-rows.js';
 import { readStatus } from '../../src/evaluations/job-rows.js';
 import type { EvaluationEvent } from '../../src/evaluations/live-events.js';
 import { erase } from './erase.js';
@@ -237,6 +238,11 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
   /** Stored calls with their timing, in recording order (for benchmarks: overhead = gaps between calls). */
   timings(): Promise<CallTiming[]> {
     return Promise.resolve(this.instance.store.timings());
+  }
+
+  transcript(): Promise<TranscriptRow[] | null> {
+    const json = this.instance.store.transcript();
+    return Promise.resolve(json === null ? null : (JSON.parse(json) as TranscriptRow[]));
   }
 
   // ------------------------------------------------------------------------------------- alarm, fetch
