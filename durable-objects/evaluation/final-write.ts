@@ -15,6 +15,7 @@ import type { CachedEvaluation, EvaluationInstance } from './instance.js';
 import { choiceIdsOf, parseErrorsOf, verdictOf } from './instance.js';
 import { parseStoredError, storedError } from './storage.js';
 import { readWithResultsStatements, withResultsTextOf } from '../../src/evaluations/rows.js';
+import { transcriptRowsOf } from '../../src/evaluations/transcript-rows.js';
 
 /** Delay before the first retry of a failed final D1 write, ms; doubles per consecutive failure. */
 export const FINALIZE_RETRY_MS = 1_000;
@@ -85,6 +86,9 @@ export class FinalWriter {
       const readBack = this.instance.streams.hasWaiters()
         ? readWithResultsStatements(env.DB, evaluation.meta.tenant, evaluation.meta.id)
         : [];
+      const calls = this.instance.store.storedCalls(parseErrorsOf(evaluation), choiceIdsOf(evaluation));
+      // The transcript stays here, with the evaluation (GET …/transcript asks the object); D1 gets the usage.
+      this.instance.store.saveTranscript(JSON.stringify(transcriptRowsOf(calls)));
       // What the ending does besides (in its transaction and after it): src/ending-plan.ts.
       const { changed, effectRows, followUps, extra } = await writeFinal(
         env.DB,
@@ -94,7 +98,7 @@ export class FinalWriter {
           status,
           ...(verdict ? { verdict } : {}),
           ...(error ? { error } : {}),
-          calls: this.instance.store.storedCalls(parseErrorsOf(evaluation), choiceIdsOf(evaluation)),
+          calls,
           callsDone: evaluation.callsDone,
           engineVersion: evaluation.meta.engine_version,
           now: Date.now(),

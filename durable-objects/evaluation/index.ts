@@ -7,8 +7,8 @@
  * - runtime.ts: the in-memory cache, replay pinned to the engine version, local status changes;
  * - lifecycle.ts: start, cancel / fail, the `ended` marker; final-write.ts: the single final D1 write,
  *   its retries, progress writes; erase.ts: erasing its data when the caller deletes it;
- * - step.ts: one alarm step through the shared call pool; streams.ts + events.ts: SSE / WebSocket
- *   subscribers and the (pure) events they get.
+ * - step.ts: one alarm step through the shared call pool; calls.ts: one call made and its result stored;
+ * - streams.ts + event-builders.ts: SSE / WebSocket subscribers and the (pure) events they get.
  *
  * Event-sourced: every LLM result is written to the object's SQLite (`results`, keyed by call id) the
  * moment it arrives and before anything else happens; the engine state is the fold of `applyResult`
@@ -27,6 +27,7 @@ import { EVALUATION_ID_HEADER } from '../../src/evaluations/rpc.js';
 import type { EvaluationStatus } from '../../src/evaluations/status.js';
 import { isTerminal } from '../../src/evaluations/status.js';
 import type { StartJob } from '../../src/evaluations/job-rows.js';
+import type { TranscriptRow } from '../../src/evaluations/transcript-rows.js';
 import { readStatus } from '../../src/evaluations/job-rows.js';
 import type { EvaluationEvent } from '../../src/evaluations/live-events.js';
 import { erase } from './erase.js';
@@ -237,6 +238,11 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
   /** Stored calls with their timing, in recording order (for benchmarks: overhead = gaps between calls). */
   timings(): Promise<CallTiming[]> {
     return Promise.resolve(this.instance.store.timings());
+  }
+
+  transcript(): Promise<TranscriptRow[] | null> {
+    const json = this.instance.store.transcript();
+    return Promise.resolve(json === null ? null : (JSON.parse(json) as TranscriptRow[]));
   }
 
   // ------------------------------------------------------------------------------------- alarm, fetch

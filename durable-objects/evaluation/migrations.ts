@@ -130,6 +130,15 @@ export const MIGRATIONS: readonly Migration[] = [
       sql.exec(PENDING_TABLE);
     },
   },
+  {
+    version: 7,
+    name: 'transcript',
+    // The transcript as the final write built it (JSON array of src/evaluations/transcript-rows.ts rows, the
+    // usage of each call on it): kept here, with the evaluation, instead of one D1 row per reply.
+    up: (sql) => {
+      sql.exec(TRANSCRIPT_TABLE);
+    },
+  },
 ];
 
 /** The schema version this code expects: the last migration's. */
@@ -148,8 +157,12 @@ const PENDING_TABLE = `
     sync        INTEGER NOT NULL DEFAULT 0
   );`;
 
+/** The `transcript` table (migration 7). */
+const TRANSCRIPT_TABLE =
+  'CREATE TABLE IF NOT EXISTS transcript (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), rows TEXT NOT NULL)';
+
 /** The tables {@link MIGRATIONS} create (an object with none of them has never been migrated). */
-const OWN_TABLES = ['schema_version', 'evaluation', 'ended', 'results', 'erasure', 'pending'] as const;
+const OWN_TABLES = ['schema_version', 'evaluation', 'ended', 'results', 'erasure', 'pending', 'transcript'] as const;
 
 /**
  * The schema at {@link SCHEMA_VERSION} in one statement, for an object that has none yet (every new
@@ -203,7 +216,8 @@ const CURRENT_SCHEMA = `
     latency_ms  INTEGER
   );
   CREATE TABLE erasure (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), requested_at INTEGER NOT NULL);
-  ${PENDING_TABLE}`;
+  ${PENDING_TABLE}
+  ${TRANSCRIPT_TABLE};`;
 
 /**
  * Brings the object's SQLite to {@link SCHEMA_VERSION}, applying each missing migration in its own

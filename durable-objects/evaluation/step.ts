@@ -1,72 +1,29 @@
 /**
  * @module
  * One alarm step: finish an owed final write, or run the ready LLM calls through the shared call pool
- * (src/engine/pool.ts), storing each result the moment it arrives and before anything else happens,
- * then re-arm while work remains. A stored result is never requested again.
+ * (src/engine/pool.ts), each made and stored by ./calls.ts the moment it arrives, then re-arm while work
+ * remains; at tier `batch`, register them in waves (./waves.ts). A stored result is never requested again.
  */
-import { budgetAdmission, budgetOf, loadCallMeter } from '../../src/budgets/call-check.js';
-import type { LlmAttempt, LlmCallRequest, LlmCallResult, LlmError } from '../../src/engine/call.js';
-import type { Admission } from '../../src/engine/pool.js';
+import type { LlmCallRequest, LlmError } from '../../src/engine/call.js';
 import { runCallPool } from '../../src/engine/pool.js';
-import { applyResult, outcome, readyCalls } from '../../src/engine/protocol.js';
-import type { TieredCallResult, TieredLlmFunction } from '../../src/llm/client.js';
-import { createTieredLlm } from '../../src/llm/client.js';
-import { FLEX_UNAVAILABLE } from '../../src/llm/flex.js';
-import { backoffDelay } from '../../src/backoff/backoff.js';
-import { PendingCalls } from './pending.js';
-import { providerGateOf } from '../../src/provider-gate/worker-gate.js';
-import { llmEnvOf, LlmSettingsError, settingsFromEnv, supportsNOf } from '../../src/llm/settings.js';
+import { outcome, readyCalls } from '../../src/engine/protocol.js';
 import { MAX_PARALLEL_CALLS } from '../../src/config/platform-limits.js';
 import { log, messageOf } from '../../src/log/log.js';
 import { isTerminal } from '../../src/evaluations/status.js';
-import { callFinishedEvent, callStartedEvent } from './event-builders.js';
 import type { FinalWriter } from './final-write.js';
-import { WAVE_PROGRESS_DELAY_MS } from './final-write.js';
 import type { CachedEvaluation, EvaluationInstance } from './instance.js';
-import { ConfigError, configOf } from '../../src/config/vars.js';
+import { configOf } from '../../src/config/vars.js';
 import type { WaveCall, WaveResult } from '../../src/waves/rpc.js';
+import { Caller } from './calls.js';
 import { ItemWaves, WAVE_WATCHDOG_MS } from './waves.js';
 
 /** Consecutive throwing alarm invocations after which the evaluation is failed with `internal_error`. Default 5. */
 export const MAX_ALARM_FAILURES = 5;
 
-/** A flex call refused under `flexFallback: "wait"` goes again after 1 min, doubling up to 1 h. */
-const FLEX_WAIT_BACKOFF = { base: 60_000, max: 3_600_000, jitter: 'full' } as const;
-
-/** The attempt an instance had out when it died, as the next invocation records it. */
-function evictedAttempt(
-  row: { tier: LlmAttempt['tier']; launched_at: number | null },
-  attempt: number,
-  at: number,
-): LlmAttempt {
-  return {
-    attempt,
-    kind: 'timeout',
-    code: 'evicted',
-    latencyMs: Math.max(0, at - (row.launched_at ?? at)),
-    ...(row.tier !== undefined && row.tier !== 'standard' ? { tier: row.tier } : {}),
-  };
-}
-
-/** Every attempt of a call, earlier invocations' first, renumbered from 1. */
-function joinAttempts(earlier: readonly LlmAttempt[], now: readonly LlmAttempt[]): LlmAttempt[] {
-  return [...earlier, ...now].map((a, i) => ({ ...a, attempt: i + 1 }));
-}
-
 /** The alarm's work for one instance. */
 export class Stepper {
-  private llm: TieredLlmFunction | null = null;
-  /** Calls the deadline cut short in the current invocation: they go again in the next one, not this. */
-  private readonly parked = new Set<string>();
-  /** When the current invocation began, epoch ms (the calls' deadline counts from it). */
-  private invocationStart = 0;
-  /**
-   * Whether a call's provider takes OpenAI's `n`, from the same settings as {@link llm}: the engine groups
-   * samples into one request only there, so a provider without `n` gets every sample in the same wave.
-   */
-  private supportsN: (call: { provider?: string | undefined }) => boolean = () => false;
-  /** The budget check (src/budgets/call-check.ts), made on the first step of an evaluation with a budget. */
-  private admission: ReturnType<typeof budgetAdmission> | null = null;
+  /** Makes and stores this instance's calls (./calls.ts). */
+  private readonly caller: Caller;
   /** The batch tier's side of this instance: registering calls in waves, taking their results. */
   readonly waves: ItemWaves;
 
@@ -74,12 +31,14 @@ export class Stepper {
     private readonly instance: EvaluationInstance,
     private readonly final: FinalWriter,
   ) {
+    const caller = new Caller(instance, final);
+    this.caller = caller;
     this.waves = new ItemWaves(instance, {
       record: (evaluation, request, result, startedAt) => {
-        this.record(evaluation, request, result, startedAt);
+        caller.record(evaluation, request, result, startedAt);
       },
       admission: async (evaluation) => {
-        const check = await this.budgetCheck(evaluation);
+        const check = await caller.budgetCheck(evaluation);
         return check ? (r, held) => check(r, held) : null;
       },
     });
@@ -92,10 +51,7 @@ export class Stepper {
   async alarm(): Promise<void> {
     const evaluation = this.instance.load();
     if (!evaluation) return;
-    if (this.instance.stepsRunning === 0) {
-      this.invocationStart = Date.now();
-      this.parked.clear();
-    }
+    if (this.instance.stepsRunning === 0) this.caller.beginInvocation();
     this.instance.stepsRunning += 1;
     try {
       await this.guardedStep(evaluation);
@@ -179,7 +135,7 @@ export class Stepper {
 
   private async step(evaluation: CachedEvaluation): Promise<void> {
     if (await this.settled(evaluation)) return;
-    if (!this.llmFn(evaluation)) {
+    if (!this.caller.llmFn(evaluation)) {
       // Misconfigured deployment (e.g. LLM_BASE_URL empty): retrying cannot help, so end it with the reason.
       await this.settled(evaluation);
       return;
@@ -219,7 +175,7 @@ export class Stepper {
     // Calls whose tries in waves are spent go as synchronous standard calls, with the retry policy's attempts.
     const sync = this.waves.syncCalls(evaluation).filter((r) => !this.instance.inFlight.has(r.id));
     if (sync.length > 0) {
-      await Promise.all(sync.map((r) => this.call(evaluation, r, true)));
+      await Promise.all(sync.map((r) => this.caller.call(evaluation, r, true)));
       // An ending withdraws the calls still in waves (`settled`).
       if (await this.settled(evaluation)) return;
     }
@@ -256,7 +212,7 @@ export class Stepper {
     const engine = evaluation.engine;
     const waiting = this.instance.store.pending.waiting(now);
     if (!engine || waiting.size === 0) return now + 1;
-    const ready = readyCalls(engine.method, engine.state, { supportsN: this.supportsN });
+    const ready = readyCalls(engine.method, engine.state, { supportsN: this.caller.supportsN });
     if (ready.some((r) => !waiting.has(r.id))) return now + 1;
     return Math.min(...waiting.values());
   }
@@ -273,7 +229,7 @@ export class Stepper {
    */
   private async pool(evaluation: CachedEvaluation): Promise<'ran' | 'in_flight' | 'waiting' | 'stuck'> {
     const budget = configOf(this.instance.env).STEP_BUDGET_MS;
-    const admit = await this.budgetCheck(evaluation);
+    const admit = await this.caller.budgetCheck(evaluation);
     const began = Date.now();
     const pending = this.instance.store.pending;
     const { launched, refused } = await runCallPool({
@@ -282,227 +238,23 @@ export class Stepper {
       ready: () => {
         const engine = evaluation.engine;
         if (!engine || isTerminal(evaluation.meta.status) || outcome(engine.method, engine.state) !== null) return [];
-        return readyCalls(engine.method, engine.state, { supportsN: this.supportsN });
+        return readyCalls(engine.method, engine.state, { supportsN: this.caller.supportsN });
       },
       // Read live: a call parked by this very pool (cut short, or a flex wait) is not launched again in it.
-      skip: (id) => this.instance.inFlight.has(id) || this.parked.has(id) || pending.waits(id, Date.now()),
+      skip: (id) => this.instance.inFlight.has(id) || this.caller.parked.has(id) || pending.waits(id, Date.now()),
       more: () => Date.now() - began < budget,
-      run: (request) => this.call(evaluation, request),
+      run: (request) => this.caller.call(evaluation, request),
       ...(admit
         ? {
             admit,
             refuse: (request: LlmCallRequest, error: LlmError) => {
-              this.refuse(evaluation, request, error);
+              this.caller.refuse(evaluation, request, error);
             },
           }
         : {}),
     });
     if (launched > 0 || refused > 0) return 'ran';
     if (this.instance.inFlight.size > 0) return 'in_flight';
-    return this.parked.size > 0 || pending.waiting(Date.now()).size > 0 ? 'waiting' : 'stuck';
+    return this.caller.parked.size > 0 || pending.waiting(Date.now()).size > 0 ? 'waiting' : 'stuck';
   }
-
-  /**
-   * The evaluation's budget check for the pool, or null without a budget. It counts the calls in flight in
-   * every invocation of this instance, so a call only waits while some call may still settle.
-   */
-  private async budgetCheck(
-    evaluation: CachedEvaluation,
-  ): Promise<((request: LlmCallRequest, held?: readonly LlmCallRequest[]) => Admission) | null> {
-    if (!evaluation.engine || !budgetOf(evaluation.engine.state.config)) return null;
-    this.admission ??= budgetAdmission(await loadCallMeter(settingsFromEnv(llmEnvOf(this.instance.env))));
-    const admission = this.admission;
-    // `held`: calls out elsewhere (the batch tier's calls registered in a wave), counted as in flight.
-    return (request, held = []) =>
-      evaluation.engine
-        ? admission(
-            request,
-            [...[...this.instance.inFlight.values()].map((c) => c.request), ...held],
-            evaluation.engine.state,
-          )
-        : 'launch';
-  }
-
-  /** Stores a call the budget refused as its result (`budget_exceeded`, no LLM call made), like any result. */
-  private refuse(evaluation: CachedEvaluation, request: LlmCallRequest, error: LlmError): void {
-    const at = Date.now();
-    this.instance.streams.broadcast(
-      callStartedEvent(evaluation.meta.id, {
-        callId: request.id,
-        agent: request.agent,
-        label: request.label,
-        stage: request.stage,
-        model: request.model,
-        startedAt: at,
-      }),
-    );
-    this.record(evaluation, request, { id: request.id, ok: false, error, attempts: 0 }, at);
-  }
-
-  /**
-   * Makes one LLM call at the evaluation's tier and stores its result the moment it arrives. The call's
-   * `pending` row (./pending.ts) says an attempt is out before it goes, so an attempt an eviction cut off is
-   * counted when the call goes again; an attempt never outlives the invocation (`CALL_DEADLINE_MS`): a call cut
-   * short, or a flex call refused under `wait`, is parked for a later invocation instead of stored.
-   * Throws only for bugs/storage errors.
-   */
-  private async call(evaluation: CachedEvaluation, request: LlmCallRequest, afterWaves = false): Promise<void> {
-    const startedAt = Date.now();
-    const pending = this.instance.store.pending;
-    const row = pending.get(request.id);
-    const earlier = PendingCalls.attemptsOf(row);
-    // Out when the instance that sent it died: it may have reached the provider, so it is an attempt.
-    if (row && row.launched_at !== null) earlier.push(evictedAttempt(row, earlier.length + 1, startedAt));
-    const tier = evaluation.meta.tier === 'flex' ? 'flex' : 'standard';
-    pending.launch(request.id, tier, earlier, startedAt);
-    this.instance.inFlight.set(request.id, { request, startedAt });
-    this.instance.streams.broadcast(
-      callStartedEvent(evaluation.meta.id, {
-        callId: request.id,
-        agent: request.agent,
-        label: request.label,
-        stage: request.stage,
-        model: request.model,
-        startedAt,
-      }),
-    );
-    let out: TieredCallResult;
-    try {
-      const llm = this.llmFn(evaluation);
-      if (!llm) throw new Error('LLM settings vanished after step() checked them');
-      out = await llm(request, {
-        tier,
-        flexFallback: evaluation.meta.flex_fallback,
-        // One prompt cache key per evaluation: its calls share the provider's cache route (sent where supported).
-        promptCacheKey: evaluation.meta.id,
-        deadlineMs: this.invocationStart + configOf(this.instance.env).CALL_DEADLINE_MS,
-        // After its tries in waves, a batch-tier call gets the retry policy's attempts of its own.
-        attemptsMade: afterWaves ? 0 : earlier.length,
-      });
-    } finally {
-      this.instance.inFlight.delete(request.id);
-    }
-    const attempts = joinAttempts(earlier, failedOf(out));
-    if (out.cutShort) {
-      this.parked.add(request.id);
-      pending.park(request.id, out.tier, attempts, null);
-      log('info', 'call.continued', {
-        evaluationId: evaluation.meta.id,
-        callId: request.id,
-        attempts: attempts.length,
-      });
-      return;
-    }
-    const firstAt = row?.first_at ?? startedAt;
-    const waitMs = configOf(this.instance.env).FLEX_WAIT_MAX_SECONDS * 1000;
-    if (!out.result.ok && out.result.error.code === FLEX_UNAVAILABLE && Date.now() - firstAt < waitMs) {
-      // The wait grows with the times it was parked (each after a full round of the retry policy's attempts).
-      const parks = Math.ceil(attempts.length / Math.max(1, configOf(this.instance.env).LLM_MAX_ATTEMPTS));
-      const notBefore = Math.ceil(Date.now() + backoffDelay(parks, FLEX_WAIT_BACKOFF));
-      pending.park(request.id, 'flex', attempts, Math.min(notBefore, firstAt + waitMs));
-      log('info', 'call.flex_wait', { evaluationId: evaluation.meta.id, callId: request.id, notBefore });
-      return;
-    }
-    this.record(evaluation, request, withAttempts(out.result, attempts), startedAt);
-  }
-
-  /**
-   * Stores a result (INSERT OR IGNORE on the call id) and folds it into the cached state, synchronously,
-   * so the stored order is the applied order and a rebuild after eviction gives the same state.
-   */
-  private record(
-    evaluation: CachedEvaluation,
-    request: LlmCallRequest,
-    result: LlmCallResult,
-    startedAt: number,
-  ): void {
-    const finishedAt = Date.now();
-    const latencyMs = result.ok ? (result.latencyMs ?? finishedAt - startedAt) : finishedAt - startedAt;
-    const attempts = result.attempts ?? 1;
-    const stored = {
-      callId: request.id,
-      agent: request.agent,
-      label: request.label,
-      stage: request.stage,
-      result,
-      startedAt,
-      finishedAt,
-      latencyMs,
-    };
-    // Stored and forgotten as pending in one synchronous block: never one without the other.
-    this.instance.store.pending.settle(request.id);
-    if (!this.instance.store.insertResult({ ...stored, attempts })) {
-      log('warn', 'call.duplicate', { evaluationId: evaluation.meta.id, callId: request.id });
-      return;
-    }
-    if (evaluation.engine)
-      evaluation.engine.state = applyResult(evaluation.engine.method, evaluation.engine.state, result);
-    // A refusal (0 attempts) is stored like a result but is no call.
-    if (attempts > 0) evaluation.callsDone += 1;
-    evaluation.meta.updated_at = finishedAt;
-    log(result.ok ? 'info' : 'warn', 'call.finished', {
-      evaluationId: evaluation.meta.id,
-      callId: request.id,
-      agent: request.agent,
-      ok: result.ok,
-      latencyMs,
-      attempts,
-      overheadMs: result.ok && result.latencyMs !== undefined ? finishedAt - startedAt - result.latencyMs : undefined,
-      errorCode: result.ok ? undefined : result.error.code,
-    });
-    this.instance.streams.broadcast(callFinishedEvent(evaluation.meta.id, stored));
-    // The result that concludes the evaluation goes to D1 with the final write (calls_done included):
-    // a progress write now would be one more D1 round trip per evaluation for nothing.
-    if (!evaluation.engine || outcome(evaluation.engine.method, evaluation.engine.state) === null)
-      this.final.pushProgress(evaluation, evaluation.meta.tier === 'batch' ? WAVE_PROGRESS_DELAY_MS : undefined);
-  }
-
-  /**
-   * The LLM function, or null after ending the evaluation `failed` with the settings' own code (e.g.
-   * `llm_not_configured`, or `config_invalid` for an invalid variable) when the deployment's configuration
-   * is unusable: a retry cannot fix that, so the alarm must not throw its way to `internal_error`.
-   */
-  private llmFn(evaluation: CachedEvaluation): TieredLlmFunction | null {
-    if (this.llm) return this.llm;
-    try {
-      const settings = settingsFromEnv(llmEnvOf(this.instance.env));
-      // Every attempt waits for a slot of its provider's adaptive concurrency limit (src/provider-gate/worker-gate.ts).
-      const gate = providerGateOf(this.instance.env, {
-        tenant: evaluation.meta.tenant,
-        evaluationId: evaluation.meta.id,
-      });
-      this.llm = createTieredLlm(settings, gate ? { gate } : {});
-      this.supportsN = supportsNOf(settings);
-      return this.llm;
-    } catch (e) {
-      if (!(e instanceof LlmSettingsError) && !(e instanceof ConfigError)) throw e;
-      if (!isTerminal(evaluation.meta.status))
-        this.instance.setTerminal(evaluation, 'failed', { code: e.code, message: e.message });
-      return null;
-    }
-  }
-}
-
-/** The failed attempts of a call's outcome, with their tiers (the call's error lists them when it failed). */
-function failedOf(out: TieredCallResult): LlmAttempt[] {
-  if (out.result.ok) return out.result.failedAttempts ?? [];
-  return out.result.error.attempts ?? [];
-}
-
-/**
- * The result as stored: every attempt of every invocation counted, the failed ones listed with their tiers
- * (on the error of a failed call, as `failedAttempts` of one that answered).
- */
-function withAttempts(result: LlmCallResult, attempts: LlmAttempt[]): LlmCallResult {
-  if (result.ok) {
-    const { failedAttempts: _f, ...rest } = result;
-    return {
-      ...rest,
-      attempts: attempts.length + 1,
-      ...(attempts.length > 0 ? { failedAttempts: attempts } : {}),
-    };
-  }
-  // A refusal before any request (no attempt made) stays one.
-  if (attempts.length === 0) return result;
-  return { ...result, attempts: attempts.length, error: { ...result.error, attempts } };
 }

@@ -138,6 +138,7 @@ export class EvaluationStore {
       this.sql.exec(scrubSql('pending', ['attempts'], '1'));
       this.sql.exec(scrubSql('ended', ['error'], '1'));
       this.sql.exec('DELETE FROM results');
+      this.sql.exec('DELETE FROM transcript');
       this.sql.exec('DELETE FROM evaluation');
       this.sql.exec('DELETE FROM pending');
       this.sql.exec('DELETE FROM erasure');
@@ -209,6 +210,16 @@ export class EvaluationStore {
   saveCounter(column: 'updated_at' | 'finalized' | 'alarm_failures' | 'finalize_failures', value: number): void {
     // `column` is one of the literal names above, never input.
     this.sql.exec(`UPDATE evaluation SET ${column} = ?`, value);
+  }
+
+  /** Stores the transcript the final write built (JSON); the same every time it is written again. */
+  saveTranscript(json: string): void {
+    this.sql.exec('INSERT OR REPLACE INTO transcript (singleton, rows) VALUES (1, ?)', json);
+  }
+
+  /** The stored transcript (JSON), or null before the final write or after an erase. */
+  transcript(): string | null {
+    return this.sql.exec<{ rows: string }>('SELECT rows FROM transcript').toArray()[0]?.rows ?? null;
   }
 
   /** The `ended` marker, or null. */

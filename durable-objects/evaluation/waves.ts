@@ -3,7 +3,7 @@
  * The evaluation's object at tier `batch` (docs/architecture.md, "Provider batches in waves"): instead of
  * calling the provider it registers each ready call with the wave coordinator of its (group, provider, model)
  * and marks it in `pending` (`wave` = the coordinator), and it steps when the coordinator hands results back.
- * Each result goes through the same idempotent store as a synchronous one (`Stepper.record`: `INSERT OR IGNORE`
+ * Each result goes through the same idempotent store as a synchronous one (`Caller.record`: `INSERT OR IGNORE`
  * by call id, then the step), so a repeated delivery stores nothing twice; an outcome of a try already
  * retried or stored is stale and ignored. A failed or expired line goes in the next wave, counted as an
  * attempt; past the retry policy the call fails with every try's cause. The decisions are src/waves/item.ts.
@@ -31,7 +31,7 @@ export const WAVE_WATCHDOG_MS = 600_000;
 
 /** What the batch tier needs from the stepper. */
 export interface WaveHooks {
-  /** Stores a result and folds it into the state (`Stepper.record`). */
+  /** Stores a result and folds it into the state (`Caller.record`). */
   record(evaluation: CachedEvaluation, request: LlmCallRequest, result: LlmCallResult, startedAt: number): void;
   /** The evaluation's budget check, or null without a budget. */
   admission(evaluation: CachedEvaluation): Promise<((r: LlmCallRequest, held: LlmCallRequest[]) => Admission) | null>;

@@ -4,14 +4,15 @@
  * ({@link EndingEffect}, {@link FinalWriteStep}, {@link AfterCommit}), the guard every statement of an
  * ending's transaction carries ({@link endingGuard}), and the D1 writes that end a row: {@link markEnded}
  * (a cancel, a failure, the dead-letter consumer) and the object's final write ({@link writeFinal}:
- * verdict, transcript, usage and status in ONE `batch()`, which D1 runs as one transaction).
+ * verdict, usage and status in ONE `batch()`, which D1 runs as one transaction; the transcript stays in the
+ * evaluation's own object, ./transcript-rows.ts).
  *
  * What an ending does, in order and in which transaction, is listed once, in src/ending-plan.ts (an
  * {@link EndingPlan}); the functions here take the plan as a parameter, so this module imports no feature.
  *
  * Every status change is guarded by the status module's SQL guard (`sqlMayBecome`), so an evaluation that
  * has ended never changes again, whoever writes second (the object, the DLQ consumer, a cancel). Row
- * inserts are keyed (`verdicts` PK, `transcripts (evaluation_id, seq)`, `usage (evaluation_id, call_id)`)
+ * inserts are keyed (`verdicts` PK, `usage (evaluation_id, call_id)`)
  * and use `ON CONFLICT DO NOTHING`, so a repeated final write is a no-op. Times are epoch milliseconds.
  */
 import type { Bindings } from '../config/bindings.js';
@@ -174,14 +175,14 @@ export async function afterEnding(env: Bindings, plan: EndingPlan, evaluationId:
 const ROW_MAY_SUCCEED = `EXISTS (SELECT 1 FROM evaluations WHERE id = ? AND ${sqlMayBecome('succeeded')})`;
 
 /**
- * SQL guard of the verdict and transcript inserts: the caller has not deleted the evaluation (./erase-rows.ts);
+ * SQL guard of the verdict insert: the caller has not deleted the evaluation (./erase-rows.ts);
  * binds the evaluation id once. Usage rows are written regardless: billing keeps them.
  */
 const ROW_NOT_ERASED = 'NOT EXISTS (SELECT 1 FROM evaluations WHERE id = ? AND deleted_at IS NOT NULL)';
 
 /**
- * One successful LLM call as stored by the Durable Object: a `transcripts` row (what was said) and a
- * `usage` row (what it cost), both keyed by the call id.
+ * One successful LLM call as stored by the Durable Object: its transcript rows (what was said, kept in the
+ * object: ./transcript-rows.ts) and its usage (what it cost, in D1), keyed by the call id.
  */
 export interface StoredCall {
   callId: string;
@@ -217,7 +218,7 @@ export interface FinalWrite {
   /** The verdict (succeeded only), stored in `verdicts` without its transcript. */
   verdict?: VerdictSummary;
   error?: EvaluationError;
-  /** Every successful stored call in recording order: one transcript and one usage row each. */
+  /** Every successful stored call in recording order: its usage is written (the object keeps its transcript). */
   calls: StoredCall[];
   callsDone: number;
   /** The engine version the evaluation ran under (kept if D1 already has one). */
@@ -229,7 +230,7 @@ export interface FinalWrite {
   defaultMaxRunning: number;
 }
 
-/** The verdict, transcript and usage rows of a final write (see {@link writeFinal}). */
+/** The verdict and usage rows of a final write (see {@link writeFinal}); the transcript stays in the object. */
 function resultStatements(db: D1Database, w: FinalWrite): D1PreparedStatement[] {
   const out: D1PreparedStatement[] = [];
   if (w.status === 'succeeded' && w.verdict) {
@@ -245,18 +246,6 @@ function resultStatements(db: D1Database, w: FinalWrite): D1PreparedStatement[] 
         .bind(w.id, v.winner ?? null, v.score ?? null, v.confidence, flip, JSON.stringify(v), w.now, w.id, w.id),
     );
   }
-  // One transcript row per reply: a request with `n` gives one per choice, in order.
-  const rows = w.calls.flatMap((t) => [t, ...(t.choices ?? []).map((c) => ({ ...t, ...c }))]);
-  rows.forEach((t, seq) => {
-    out.push(
-      db
-        .prepare(
-          `INSERT INTO transcripts (evaluation_id, seq, call_id, agent, label, stage, model, content, parse_error)
-           SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE ${ROW_NOT_ERASED} ON CONFLICT DO NOTHING`,
-        )
-        .bind(w.id, seq, t.callId, t.agent, t.label, t.stage, t.model, t.content, t.parseError, w.id),
-    );
-  });
   for (const u of w.calls) {
     out.push(
       db
@@ -305,15 +294,15 @@ export interface FinalWriteResult {
 
 /**
  * The final write, in ONE `db.batch()` (one transaction): the verdict (only while the row may still become
- * `succeeded`, so a DLQ or cancel that won the race leaves no verdict behind), transcript and usage rows, the
+ * `succeeded`, so a DLQ or cancel that won the race leaves no verdict behind), usage rows, the
  * plan's {@link EndingPlan.beforeStatus} effects, the guarded status update, the plan's
  * {@link EndingPlan.afterStatus} steps, then the caller's `extra` statements (e.g. reading the row back for
  * someone waiting). Idempotent: running it again changes nothing.
  *
- * Transcript and usage rows are written whatever the status on purpose: every call they record was made and
- * billed by the provider, whoever ended the row first, so metering must show it and the transcript must keep
- * what was said, for failed and cancelled evaluations too. Only a deletion by the caller keeps the
- * transcript (and verdict) out; usage is written even then. `seq` is the call's place in `calls`.
+ * Usage rows are written whatever the status on purpose: every call they record was made and billed by the
+ * provider, whoever ended the row first, so metering must show it, for failed and cancelled evaluations too
+ * (the object keeps their transcript likewise). Only a deletion by the caller keeps the verdict out; usage is
+ * written even then.
  */
 export async function writeFinal(
   db: D1Database,

@@ -7,6 +7,7 @@
  */
 import type { EvaluationWithResultsText } from './rows.js';
 import type { StartJob } from './job-rows.js';
+import type { TranscriptRow } from './transcript-rows.js';
 import type { EvaluationError } from './live-events.js';
 import type { EvaluationStatus } from './status.js';
 
@@ -100,4 +101,9 @@ export interface EvaluationRpc {
   snapshot(): Promise<EvaluationSnapshot | null>;
   /** Stored calls with their timing, in recording order. */
   timings(): Promise<CallTiming[]>;
+  /**
+   * The transcript the final write stored here (every reply with its call's usage, in recording order), or null
+   * before the final write, after an erase, or on an object that never ran the evaluation.
+   */
+  transcript(): Promise<TranscriptRow[] | null>;
 }

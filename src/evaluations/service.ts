@@ -435,12 +435,15 @@ export async function viewTask(env: Bindings, row: EvaluationRecord): Promise<z.
 }
 
 /**
- * The stored transcript; `complete` once the pipeline's final write has landed. A success is written in
- * one batch with its transcript; a cancel or failure shows in D1 first and the calls still in flight
- * follow, so for those the object is asked (an object that is gone has nothing left to write).
+ * The stored transcript; `complete` once the pipeline's final write has landed. The object keeps the
+ * transcript its final write built (an evaluation that ended before it did has its rows in D1: those are read
+ * first). A success shows in D1 with that write; a cancel or failure shows in D1 first and the calls still in
+ * flight follow, so for those the object is asked (an object that is gone has nothing left to write).
  */
 export async function viewTranscript(env: Bindings, row: EvaluationRecord): Promise<z.infer<typeof TranscriptSchema>> {
-  const [messages, complete] = await Promise.all([listTranscript(env.DB, row.id), transcriptComplete(env, row)]);
+  const [inD1, complete] = await Promise.all([listTranscript(env.DB, row.id), transcriptComplete(env, row)]);
+  const messages =
+    inD1.length > 0 || !isTerminal(row.status) ? inD1 : ((await evaluationStub(env, row.id).transcript()) ?? []);
   return { id: row.id, status: row.status, complete, messages };
 }
 

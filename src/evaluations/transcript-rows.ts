@@ -1,8 +1,11 @@
 /**
  * @module
- * D1 reads of an evaluation's stored transcript (the final write stores it; ./ending.ts).
+ * An evaluation's transcript: the rows the final write builds from the object's stored calls
+ * ({@link transcriptRowsOf}), which the object keeps in its own storage, and the D1 read of the rows
+ * evaluations that ended before that kept in D1's `transcripts` table ({@link listTranscript}).
  */
 import type { Usage } from '../engine/call.js';
+import type { StoredCall } from './ending.js';
 
 /** One `transcripts` row, with the usage of its call. */
 export interface TranscriptRow {
@@ -18,8 +21,47 @@ export interface TranscriptRow {
   usage: Usage;
 }
 
+const NO_USAGE: Usage = {
+  promptTokens: 0,
+  completionTokens: 0,
+  cachedPromptTokens: 0,
+  estimated: false,
+  costUsd: 0,
+  cacheSavedUsd: 0,
+};
+
 /**
- * The stored transcript of one evaluation in recording order: every successful call's reply, for
+ * The transcript of the stored calls, in recording order: one row per reply (a request with `n` gives one per
+ * choice, the further choices with zero usage: the request's first row bills them), each with its call's usage.
+ */
+export function transcriptRowsOf(calls: readonly StoredCall[]): TranscriptRow[] {
+  return calls
+    .flatMap((t) => [
+      { t, callId: t.callId, content: t.content, parseError: t.parseError, usage: t.usage },
+      ...(t.choices ?? []).map((c) => ({ t, ...c, usage: NO_USAGE })),
+    ])
+    .map((r, seq) => ({
+      seq,
+      callId: r.callId,
+      agent: r.t.agent,
+      label: r.t.label,
+      stage: r.t.stage,
+      model: r.t.model,
+      content: r.content,
+      parseError: r.parseError,
+      usage: {
+        promptTokens: r.usage.promptTokens,
+        completionTokens: r.usage.completionTokens,
+        cachedPromptTokens: r.usage.cachedPromptTokens,
+        estimated: r.usage.estimated,
+        costUsd: r.usage.costUsd,
+        cacheSavedUsd: r.usage.cacheSavedUsd ?? 0,
+      },
+    }));
+}
+
+/**
+ * The transcript an evaluation that ended before the object kept it has in D1, in recording order: every successful call's reply, for
  * succeeded, failed and cancelled evaluations alike (the final write stores them all), each with its
  * usage (joined from the `usage` row of the same call, the one source of billing).
  */

@@ -76,6 +76,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
     'sse-hub.ts',
     'status.ts',
     'stub.ts',
+    'transcript-rows.ts',
   ],
   'src/estimates': ['service.ts'],
   'src/tiers': ['resolve.ts', 'schemas.ts'],

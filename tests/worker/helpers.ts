@@ -19,6 +19,8 @@ import type { EvaluationSnapshot } from '../../src/evaluations/rpc.js';
 import { isTerminal } from '../../src/evaluations/status.js';
 import { evaluationStub } from '../../src/evaluations/stub.js';
 import { getVerdictJson, insertEvaluation } from '../../src/evaluations/rows.js';
+import { listTranscript } from '../../src/evaluations/transcript-rows.js';
+import type { TranscriptRow } from '../../src/evaluations/transcript-rows.js';
 import { TestEvaluationDO } from './test-evaluation-do.js';
 
 /** The test bindings: the Worker's plus the mock's URL. */
@@ -179,12 +181,22 @@ export async function storedVerdict(id: string): Promise<StoredVerdict | null> {
   return (await getVerdictJson(testEnv.DB, id)) as StoredVerdict | null;
 }
 
-/** Count of rows in a D1 table for one evaluation. */
+/** An evaluation's stored transcript, where it is kept: its object, or D1 for one that ended before the object kept it. */
+export async function storedTranscript(id: string): Promise<TranscriptRow[]> {
+  const inD1 = await listTranscript(testEnv.DB, id);
+  return inD1.length > 0 ? inD1 : ((await evaluationStub(testEnv, id).transcript()) ?? []);
+}
+
+/**
+ * Count of one evaluation's stored rows of a kind: its `verdicts` row, its transcript's replies (kept by its
+ * object; an evaluation that ended before that has them in D1's `transcripts`), its billed calls (`usage`).
+ */
 export async function countRows(table: 'usage' | 'transcripts' | 'verdicts', id: string): Promise<number> {
   const row = await testEnv.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE evaluation_id = ?`)
     .bind(id)
     .first<{ n: number }>();
-  return row?.n ?? 0;
+  if (table !== 'transcripts') return row?.n ?? 0;
+  return (row?.n ?? 0) + ((await evaluationStub(testEnv, id).transcript())?.length ?? 0);
 }
 
 /** Resolves with `p`, or rejects after `ms` (a hanging stream fails the test fast instead of timing it out). */

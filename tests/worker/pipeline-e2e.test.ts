@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { evaluationStub } from '../../src/evaluations/stub.js';
 import type { Task } from '../../src/engine/task.js';
-import { listTranscript } from '../../src/evaluations/transcript-rows.js';
 import {
   countRows,
   drainAlarms,
@@ -13,6 +12,7 @@ import {
   storedVerdict,
   testEnv,
   waitForEnd,
+  storedTranscript,
 } from './helpers.js';
 import { getMethod } from '../../src/engine/registry.js';
 import { engineVersionOf } from '../../src/engine/version.js';
@@ -56,7 +56,7 @@ describe('submit → verdict through the real queue and the mock LLM over HTTP',
       expect(snap?.engineVersion).toBe(engineVersionOf(getMethod(c.method)));
       expect(await engineVersionIn(id)).toBe(engineVersionOf(getMethod(c.method)));
       // The transcript carries each reply's usage; together they are the verdict's usage.
-      const transcript = await listTranscript(testEnv.DB, id);
+      const transcript = await storedTranscript(id);
       expect(transcript.map((t) => t.seq)).toEqual([...Array(v.calls).keys()]);
       const tokens = transcript.reduce((n, t) => n + t.usage.promptTokens + t.usage.completionTokens, 0);
       expect(tokens).toBe(v.usage.promptTokens + v.usage.completionTokens);

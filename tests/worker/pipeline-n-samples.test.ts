@@ -9,7 +9,6 @@ import { runDurableObjectAlarm } from 'cloudflare:test';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_PARALLEL_CALLS } from '../../src/config/platform-limits.js';
 import { evaluationStub } from '../../src/evaluations/stub.js';
-import { listTranscript } from '../../src/evaluations/transcript-rows.js';
 import {
   countRows,
   drainAlarms,
@@ -21,6 +20,7 @@ import {
   storedVerdict,
   testEnv,
   waitForEnd,
+  storedTranscript,
 } from './helpers.js';
 
 afterEach(drainAlarms);
@@ -120,7 +120,7 @@ describe('samples in one request with n, through the Durable Object', () => {
     expect(await statusCallsDone(id)).toBe(1);
 
     // One transcript row per choice, each under its sample's id; only the request's own row carries usage.
-    const rows = await listTranscript(testEnv.DB, id);
+    const rows = await storedTranscript(id);
     expect(rows.map((r) => r.callId)).toEqual(Array.from({ length: 20 }, (_, i) => `sample${i}`));
     expect(rows[0]?.usage.promptTokens).toBeGreaterThan(0);
     expect(rows[0]?.usage).toMatchObject({

@@ -163,3 +163,37 @@ describe('transcript of evaluations that did not succeed', () => {
     expect(await countRows('usage', id)).toBe(t.messages.length);
   });
 });
+
+describe('transcripts stored before the object kept them', () => {
+  it("an evaluation ended with D1 `transcripts` rows (the old layout) is served from them, each with its call's usage", async () => {
+    const { id } = await insertJob({ preset: 'fastchat-pair', task: PAIRWISE, tenant: 'default' });
+    const now = Date.now();
+    await testEnv.DB.batch([
+      testEnv.DB.prepare(
+        "UPDATE evaluations SET status = 'succeeded', calls_done = 2, started_at = ?, finished_at = ?, updated_at = ? WHERE id = ?",
+      ).bind(now, now, now, id),
+      ...['ab', 'ba'].map((callId, seq) =>
+        testEnv.DB.prepare(
+          `INSERT INTO transcripts (evaluation_id, seq, call_id, agent, label, stage, model, content, parse_error)
+           VALUES (?, ?, ?, 'judge', 'Judge', 'judge', 'gpt-4o-mini', ?, NULL)`,
+        ).bind(id, seq, callId, `old reply ${callId} [[A]]`),
+      ),
+      ...['ab', 'ba'].map((callId, i) =>
+        testEnv.DB.prepare(
+          `INSERT INTO usage (evaluation_id, call_id, tenant, model, prompt_tokens, completion_tokens, cost_usd, created_at)
+           VALUES (?, ?, 'default', 'gpt-4o-mini', ?, 7, 0.001, ?)`,
+        ).bind(id, callId, 100 + i, now),
+      ),
+    ]);
+    // The object never ran it: the transcript and its usage come from D1 alone.
+    expect(await evaluationStub(testEnv, id).transcript()).toBeNull();
+    const t = await transcriptOf(id);
+    expect(t.complete).toBe(true);
+    expect(t.messages.map((m) => [m.seq, m.callId, m.content, m.usage.promptTokens])).toEqual([
+      [0, 'ab', 'old reply ab [[A]]', 100],
+      [1, 'ba', 'old reply ba [[A]]', 101],
+    ]);
+    const e = await (await api(`/v1/evaluations/${id}`)).json<{ usage: { calls: number; promptTokens: number } }>();
+    expect(e.usage).toMatchObject({ calls: 2, promptTokens: 201 });
+  });
+});
