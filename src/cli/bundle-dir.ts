@@ -8,6 +8,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processAlive } from './process-group.js';
 
 /** Name prefix of a bundle directory. */
 export const BUNDLE_DIR_PREFIX = 'tribunal-bundle-';
@@ -17,16 +18,6 @@ const OWNER_FILE = '.owner-pid';
 
 /** A directory without an owner file (made before owners were written) counts as stale after this long, ms (24 h). */
 export const UNOWNED_STALE_MS = 24 * 60 * 60 * 1000;
-
-/** Whether process `pid` is running (a process of another user counts as running). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Whether the bundle directory `dir` is left over: its owner is gone, or it has none and is older than {@link UNOWNED_STALE_MS}. */
 function stale(dir: string, now: number): boolean {
@@ -41,7 +32,7 @@ function stale(dir: string, now: number): boolean {
     }
   }
   const pid = Number.parseInt(owner, 10);
-  return Number.isInteger(pid) && pid > 0 && !alive(pid);
+  return Number.isInteger(pid) && pid > 0 && !processAlive(pid);
 }
 
 /**
