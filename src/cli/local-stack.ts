@@ -13,13 +13,13 @@
  */
 import { execFile } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { startMockServer } from '../mock-llm/node.js';
 import type { MockServer } from '../mock-llm/node.js';
+import { makeBundleDir, removeStaleBundleDirs } from './bundle-dir.js';
 import type { CronTimerOptions } from './cron.js';
 import type { Described, EndedRef } from './ended.js';
 import { httpTrigger, startCronTimer } from './cron.js';
@@ -313,6 +313,7 @@ async function startWrangler(
   config: Omit<RuntimeConfig, 'scriptPath' | 'worker'>,
   options: LocalStackOptions,
   url: string,
+  outDir: string,
 ): Promise<Runtime> {
   const { readWranglerConfig } = await import('./wrangler-config.js');
   const wranglerConfig = readWranglerConfig({ config: config.configPath });
@@ -337,8 +338,9 @@ async function startWrangler(
     Object.entries(vars).filter(([k]) => k in (options.secrets ?? {}) || k === 'LLM_API_KEY'),
   );
   for (const [k, v] of Object.entries(vars)) if (!(k in secrets)) args.push('--var', `${k}:${v}`);
-  // An explicit env file makes wrangler skip .dev.vars; secrets go there, not on the command line.
-  const file = join(mkdtempSync(join(tmpdir(), 'tribunal-')), 'secrets.env');
+  // An explicit env file makes wrangler skip .dev.vars; secrets go there, not on the command line (and
+  // with the stack's directory, which goes when it stops).
+  const file = join(outDir, 'secrets.env');
   writeFileSync(
     file,
     Object.entries(secrets)
@@ -442,11 +444,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   // Whatever has not ended and was not touched since this instant was left by an earlier runtime.
   const restartedAt = new Date();
   // The stack's own bundle lives as long as the runtime that serves it (a reload rebuilds into the same
-  // directory); a prepared Worker's bundle is never built into nor removed.
-  const outDir = mkdtempSync(join(tmpdir(), 'tribunal-bundle-'));
-  const removeBundle = () => {
-    rmSync(outDir, { recursive: true, force: true });
-  };
+  // directory); a prepared Worker's bundle is never built into nor removed. Those of stacks whose process
+  // was killed go now.
+  removeStaleBundleDirs();
+  const { dir: outDir, remove: removeBundle } = makeBundleDir();
   try {
     runtime =
       runtimeKind === 'miniflare'
@@ -455,7 +456,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
             : buildRuntime(outDir).then((module) =>
                 startMiniflare(config, module, bundleAndSetup(outDir), options, outDir),
               ))
-        : await wranglerMigrations(persistTo).then(() => startWrangler(config, options, url));
+        : await wranglerMigrations(persistTo).then(() => startWrangler(config, options, url, outDir));
     if (!(await answersAsTribunal(url))) {
       await stopGroup(runtime.child);
       throw new Error(`${url}/health does not answer as Tribunal: is another server on port ${port}?`);

@@ -69,3 +69,13 @@ export function whenOrphaned(onOrphaned: () => void, everyMs = 500): void {
   }, everyMs);
   timer.unref();
 }
+
+/** Whether process `pid` exists (one owned by another user counts: `kill(pid, 0)` answers EPERM). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

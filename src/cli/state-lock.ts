@@ -8,6 +8,7 @@
  */
 import { mkdirSync, openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
+import { processAlive } from './process-group.js';
 
 /** The lock file's name inside the state directory. */
 export const STATE_LOCK_FILE = 'tribunal.lock';
@@ -30,16 +31,6 @@ export class StateInUseError extends Error {
         "on one state would take over each other's work, so this one is not started. Use that one, stop it, or give " +
         'this one its own state with --persist-to DIR (npm start -- --port N --persist-to .wrangler/state-N)',
     );
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: it exists, owned by someone else.
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -66,7 +57,7 @@ export function lockState(persistTo: string, url: string): () => void {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 2) throw e;
       const holder = holderOf(path);
-      if (holder && alive(holder.pid)) throw new StateInUseError(persistTo, holder);
+      if (holder && processAlive(holder.pid)) throw new StateInUseError(persistTo, holder);
       // Left by a process that is gone (or half written by one that died): take it over.
       rmSync(path, { force: true });
       continue;

@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { shellEnv } from '../support/shell.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const COMMITTED = 'src/client/api-types.ts';
@@ -19,7 +20,11 @@ function sh(command: string, env: Record<string, string>): Promise<string> {
       ['-c', command],
       {
         cwd: root,
-        env: { ...process.env, ...env, PATH: `${join(root, 'node_modules', '.bin')}:${process.env.PATH ?? ''}` },
+        env: shellEnv({
+          ...process.env,
+          ...env,
+          PATH: `${join(root, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`,
+        }),
         timeout: 60_000,
       },
       (error, stdout, stderr) => {

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { LocalStack } from '../../../src/cli/local-stack.js';
 import { REPO_ROOT, startLocalStack } from '../../../src/cli/local-stack.js';
 import { freePort } from '../../../src/cli/ports.js';
+import { BASH_FLAGS, shellEnv } from '../../support/shell.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tribunal-readme-'));
 let stack: LocalStack | undefined;
@@ -28,7 +29,7 @@ function readmeExample(name: string): string {
   return m[1];
 }
 
-/** Runs `code` with bash (-euo pipefail) in `cwd`; resolves when bash exits, or rejects after `timeoutMs`. */
+/** Runs `code` with bash (-euo pipefail, no startup files) in `cwd`; resolves when bash exits, or rejects after `timeoutMs`. */
 function bash(
   code: string,
   cwd: string,
@@ -36,9 +37,9 @@ function bash(
   timeoutMs: number,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-euo', 'pipefail', '-c', code], {
+    const child = spawn('bash', [...BASH_FLAGS, '-c', code], {
       cwd,
-      env: { ...process.env, ...env },
+      env: shellEnv({ ...process.env, ...env }),
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

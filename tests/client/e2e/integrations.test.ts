@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { LocalStack } from '../../../src/cli/local-stack.js';
 import { REPO_ROOT, startLocalStack } from '../../../src/cli/local-stack.js';
 import { contractFetch } from '../../support/contract-fetch.js';
+import { BASH_FLAGS, shellEnv } from '../../support/shell.js';
 
 /** A tagged example: ```<lang> example=<name>. */
 interface Example {
@@ -47,7 +48,7 @@ function run(
       args,
       {
         cwd: opts.cwd ?? REPO_ROOT,
-        env: { ...process.env, ...opts.env },
+        env: shellEnv({ ...process.env, ...opts.env }),
         timeout: opts.timeoutMs ?? 120_000,
         maxBuffer: 32 * 1024 * 1024,
       },
@@ -188,14 +189,14 @@ describe('the response contract (tests/support/contract-fetch.ts)', () => {
 
 describe('docs/integrations.md: curl', () => {
   it('lists the judges', async () => {
-    const r = await run('bash', ['-euo', 'pipefail', '-c', example(docs, 'curl-models').code], { env });
+    const r = await run('bash', [...BASH_FLAGS, '-c', example(docs, 'curl-models').code], { env });
     expect(r.stderr).toBe('');
     const ids = (JSON.parse(r.stdout) as { data: { id: string }[] }).data.map((m) => m.id);
     expect(ids).toContain('tribunal/chateval-faireval');
   });
 
   it('judges a plain-text task and answers the verdict as the message', async () => {
-    const r = await run('bash', ['-euo', 'pipefail', '-c', example(docs, 'curl-chat').code], { env });
+    const r = await run('bash', [...BASH_FLAGS, '-c', example(docs, 'curl-chat').code], { env });
     expect(r.code, r.stderr).toBe(0);
     const completion = JSON.parse(r.stdout) as {
       object: string;
@@ -214,7 +215,7 @@ describe('docs/integrations.md: curl', () => {
   });
 
   it('streams the debate, the verdict, the usage and [DONE]', async () => {
-    const r = await run('bash', ['-euo', 'pipefail', '-c', example(docs, 'curl-stream').code], { env });
+    const r = await run('bash', [...BASH_FLAGS, '-c', example(docs, 'curl-stream').code], { env });
     expect(r.code, r.stderr).toBe(0);
     const frames = r.stdout.split('\n\n').filter((f) => f.startsWith('data: '));
     expect(frames.at(-1)).toBe('data: [DONE]');
