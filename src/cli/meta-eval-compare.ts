@@ -11,16 +11,16 @@
  *   [--target URL --token T] [--out FILE]
  * ```
  *
- * Exit codes: 0 the comparison completed (a gate `passed`, or `inconclusive`: a note on stderr says so, as
- * a measurement is not a deploy decision); 1 the gate `failed`, an evaluation failed or was cancelled, or
- * an error; 2 a usage error.
+ * Exit codes, by the one gate rule (`GATE_EXIT_CODES`, src/client/comparisons.ts, as `npm run gate`): 0 the
+ * comparison completed and its gate `passed` (or it has none); 1 the gate `failed`, an evaluation failed or was
+ * cancelled, or an error; 2 a usage error; 3 the gate is `inconclusive` (a note on stderr says so).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { backoffDelay } from '../backoff/backoff.js';
 import type { Comparison, CreateComparisonRequest } from '../client/index.js';
-import { createTribunalClient, TribunalError } from '../client/index.js';
+import { createTribunalClient, GATE_EXIT_CODES, TribunalError } from '../client/index.js';
 import type { ComparisonDataset } from '../datasets/mt-bench-comparison.js';
 import { loadComparisonDataset } from '../datasets/mt-bench-comparison.js';
 import type { ComparisonStats } from '../metrics/comparison.js';
@@ -67,7 +67,8 @@ export interface CompareResult {
   wallMs: number;
   text: string;
   outFile: string;
-  exitCode: 0 | 1;
+  /** By the gate rule (`GATE_EXIT_CODES`): 0, 1 or 3. */
+  exitCode: number;
   /** Lines for stderr (why the exit code is not 0, or the inconclusive note). */
   notes: string[];
 }
@@ -191,17 +192,20 @@ export function compareText(
 }
 
 /** Exit code and stderr lines of a finished comparison (see the module note). */
-export function compareOutcome(c: Comparison): { exitCode: 0 | 1; notes: string[] } {
+export function compareOutcome(c: Comparison): { exitCode: number; notes: string[] } {
   const notes: string[] = [];
   if (c.counts.failed + c.counts.cancelled > 0)
     notes.push(
       `${String(c.counts.failed)} evaluations failed and ${String(c.counts.cancelled)} were cancelled of ${String(c.counts.total)} (GET /v1/comparisons/${c.id}/results lists each)`,
     );
   if (c.gate?.outcome === 'failed') notes.push(`gate failed: ${c.gate.summary}`);
-  const exitCode = notes.length > 0 ? 1 : 0;
-  if (c.gate?.outcome === 'inconclusive')
-    notes.push(`note: the gate is inconclusive (exit code 0: a measurement, not a deploy decision): ${c.gate.summary}`);
-  return { exitCode, notes };
+  if (notes.length > 0) return { exitCode: GATE_EXIT_CODES.failed, notes };
+  if (c.gate?.outcome === 'inconclusive') {
+    const code = String(GATE_EXIT_CODES.inconclusive);
+    notes.push(`note: the gate is inconclusive (exit code ${code}, as npm run gate): ${c.gate.summary}`);
+    return { exitCode: GATE_EXIT_CODES.inconclusive, notes };
+  }
+  return { exitCode: GATE_EXIT_CODES.passed, notes };
 }
 
 /** Polls the comparison until it ends, backing off from 100 ms to 2 s (its result is live meanwhile). */
@@ -325,8 +329,8 @@ leaderboard, pairs, gate and summary, and agreement with the humans' own ranking
   --min-win-rate X    the gate's bar, (0, 1) (default 0.5)
   --confidence X      the gate's confidence, [0.5, 1) (default 0.95)
   (also --preset, --limit, --config, --model, --target, --token, --base-url, --out)
-  Exit codes: 0 completed (gate passed, or inconclusive with a note); 1 gate failed, an evaluation
-  failed, or an error; 2 a usage error.`;
+  Exit codes (the gate rule, as npm run gate): 0 completed and the gate passed (or no gate); 1 gate
+  failed, an evaluation failed, or an error; 2 a usage error; 3 gate inconclusive (with a note).`;
 
 /** A number option inside `(lo, hi)` (`loClosed`: `lo` allowed). @throws UsageError naming the option. */
 function rateOption(value: string | undefined, name: string, lo: number, loClosed: boolean): number | undefined {

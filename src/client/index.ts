@@ -5,7 +5,8 @@
  * from the same zod route definitions that validate requests: `request()` reaches every route with its
  * path parameters, query, headers and body typed, and answers a union narrowed by `status`, errors
  * included. On top: `submit`, `get`, `transcript`, `cancel`, `events` (the live SSE stream, typed) and
- * `judge` (submit, follow the events to the end, return the evaluation with its verdict).
+ * `judge` (submit, follow the events to the end, return the evaluation with its verdict), `compare` (submit a
+ * comparison with `Prefer: wait`, return it ended with its gate) and `waitForComparison`.
  *
  * Runs wherever `fetch` does (Node 18+, browsers, Workers); no dependency. Example: ./README.md.
  */
@@ -13,9 +14,12 @@ import type { components, paths } from './api-types.js';
 import type { EvaluationEvent } from '../evaluations/live-events.js';
 import { sseBlocks } from './sse.js';
 import { backoffDelay } from '../backoff/backoff.js';
+import { comparisonHelpers } from './comparisons.js';
 
 export type { components, paths } from './api-types.js';
 export type { EvaluationEvent } from '../evaluations/live-events.js';
+export { GATE_EXIT_CODES, gateExitCode } from './comparisons.js';
+export type { CompareOptions } from './comparisons.js';
 
 /** The API's named schemas (`Task`, `Evaluation`, `VerdictSummary`, `ChatCompletion`, …). */
 export type Schemas = components['schemas'];
@@ -98,7 +102,7 @@ export class TribunalError extends Error {
     message: string,
     /** HTTP status (0 for a failure without a response, e.g. a client-side timeout). */
     readonly status: number,
-    /** Stable code: the API's `error.code`, or `verdict_timeout` / `evaluation_failed` / `evaluation_cancelled` from the helpers. */
+    /** Stable code: the API's `error.code`, or `verdict_timeout` / `evaluation_failed` / `evaluation_cancelled` / `comparison_timeout` from the helpers. */
     readonly code: string,
     /** The error body, or the evaluation that did not succeed. */
     readonly body: unknown = null,
@@ -364,7 +368,15 @@ export function createTribunalClient(options: TribunalClientOptions) {
     );
   }
 
-  return { request, ok, submit, get, transcript, cancel, events, waitForEnd, judge };
+  const { compare, waitForComparison } = comparisonHelpers({
+    post: (body, headers, signal) =>
+      request('post', '/v1/comparisons', { body, headers, ...(signal ? { signal } : {}) }),
+    get: (id, signal) => request('get', '/v1/comparisons/{id}', { params: { id }, ...(signal ? { signal } : {}) }),
+    error: errorOf,
+    timeout: (message, id) => new TribunalError(message, 0, 'comparison_timeout', { comparisonId: id }),
+  });
+
+  return { request, ok, submit, get, transcript, cancel, events, waitForEnd, judge, compare, waitForComparison };
 }
 
 /** A client made by {@link createTribunalClient}. */

@@ -20,6 +20,7 @@ vi.setConfig({ testTimeout: 60_000 });
 
 const CLIS = {
   judge: 'src/cli/judge.ts',
+  gate: 'src/cli/gate.ts',
   admin: 'src/cli/admin.ts',
   'meta-eval': 'src/cli/meta-eval.ts',
   'mock-llm': 'src/cli/mock-llm.ts',

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Comparison } from '../../src/client/index.js';
+import { GATE_EXIT_CODES, gateExitCode } from '../../src/client/index.js';
 import {
   checkModeOptions,
   compareOptionsOf,
@@ -144,11 +145,12 @@ describe('compareOutcome', () => {
   const base = { id: 'cp_1', counts: { total: 4, failed: 0, cancelled: 0 }, gate: null } as unknown as Comparison;
   const gate = (outcome: string) => ({ outcome, summary: `gate ${outcome}` });
 
-  it('exits 0 for a completed run, passed or inconclusive (with a note); 1 for a failed gate or evaluation', () => {
+  it('exits by the gate rule: 0 passed (or no gate), 3 inconclusive (with a note), 1 a failed gate or evaluation', () => {
     expect(compareOutcome(base)).toEqual({ exitCode: 0, notes: [] });
-    expect(compareOutcome({ ...base, gate: gate('passed') } as Comparison).exitCode).toBe(0);
+    expect(compareOutcome({ ...base, gate: gate('passed') } as Comparison).exitCode).toBe(GATE_EXIT_CODES.passed);
     const inconclusive = compareOutcome({ ...base, gate: gate('inconclusive') } as Comparison);
-    expect(inconclusive.exitCode).toBe(0);
+    expect(inconclusive.exitCode).toBe(3);
+    expect(inconclusive.exitCode).toBe(gateExitCode('inconclusive'));
     expect(inconclusive.notes[0]).toMatch(/^note: the gate is inconclusive/);
     expect(compareOutcome({ ...base, gate: gate('failed') } as Comparison)).toEqual({
       exitCode: 1,

@@ -231,7 +231,7 @@ describe('npm run meta-eval -- --compare', () => {
     expect(stored.counts).toMatchObject({ total: 4, succeeded: 4 });
     expect(r.comparison.ranking.map((x) => x.candidate)).toEqual(stored.ranking.map((x) => x.candidate));
     expect(stored.gate).toMatchObject({ candidate: 'gpt-4', baseline: 'vicuna-13b-v1.2' });
-    expect(r.exitCode).toBe(stored.gate.outcome === 'failed' ? 1 : 0);
+    expect(r.exitCode).toBe({ passed: 0, failed: 1, inconclusive: 3 }[stored.gate.outcome]);
     // The humans' side: their votes on the same two questions and three models.
     expect(r.human.candidates).toEqual(['gpt-4', 'vicuna-13b-v1.2', 'llama-13b']);
     expect(r.agreement.pairs.map((p) => [p.a, p.b])).toEqual([

@@ -5,11 +5,14 @@
  * port written anywhere but in those variables fails the run; the receiver's file must exist before the
  * command that starts it; the block ends when the receiver has printed the verified verdict.
  *
- * The CI gate (`sh example=ci-gate`) runs the same way on the same stack: it posts a comparison, waits for
- * the signed `comparison.completed`, and says "deploy" exactly when the gate passed.
+ * It runs twice in the same folder: the second run reuses the signing secret the first one kept.
+ *
+ * The CI gate (`sh example=ci-gate`) runs the same way on the same stack: it posts a comparison with
+ * `Prefer: wait` and says "deploy" exactly when the gate passed; its webhook variant (`example=ci-gate-webhook`)
+ * waits for the signed `comparison.completed`, exits by the gate rule, and never rotates the tenant's secret.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -19,7 +22,19 @@ import { freePort } from '../../../src/cli/ports.js';
 import { BASH_FLAGS, shellEnv } from '../../support/shell.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tribunal-readme-'));
+/** The walkthrough's folder: it keeps the signing secret there, and runs again in it. */
+const walkthroughDir = mkdtempSync(join(dir, 'work-'));
 let stack: LocalStack | undefined;
+
+/** The tenant's signing secret status (`GET /v1/webhook-signing-secret`): a rotation sets `previousSecretExpiresAt`. */
+async function secretStatus(): Promise<{
+  exists: boolean;
+  createdAt: string | null;
+  previousSecretExpiresAt: string | null;
+}> {
+  const r = await fetch(`${stack!.url}/v1/webhook-signing-secret`);
+  return (await r.json()) as { exists: boolean; createdAt: string | null; previousSecretExpiresAt: string | null };
+}
 
 /** The README's block tagged `example=<name>`. */
 function readmeExample(name: string): string {
@@ -84,26 +99,32 @@ describe("README's webhook walkthrough", () => {
     expect(code).toContain(".listen(Number(process.env.RECEIVER_PORT), '127.0.0.1')");
   });
 
-  it('runs top to bottom against npm start: the signed event is judged and the verified verdict reaches the receiver', async () => {
-    const work = mkdtempSync(join(dir, 'work-'));
+  it('runs top to bottom against npm start, twice in its folder: each signed event is judged and its verified verdict reaches the receiver', async () => {
     const port = new URL(stack!.url).port;
-    const r = await bash(code, work, { PORT: port, RECEIVER_PORT: String(await freePort()) }, 90_000);
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
-    const line = r.stdout.split('\n').find((l) => l.startsWith('{"evaluationId":'));
-    expect(line, r.stdout).toBeDefined();
-    const accepted = JSON.parse(line!) as { evaluationId: string; replayed: boolean };
-    expect(accepted).toMatchObject({
-      evaluationId: expect.stringMatching(/^ev_[0-9a-f]{32}$/) as unknown,
-      replayed: false,
-    });
-    const verified = /^verified (msg_\w+) (\{.*\})$/m.exec(r.stdout);
-    expect(verified, r.stdout).not.toBeNull();
-    const payload = JSON.parse(verified![2]!) as { type: string; data: { id: string; verdict: { winner: string } } };
-    expect(payload.type).toBe('evaluation.succeeded');
-    expect(payload.data.id).toBe(accepted.evaluationId);
-    expect(payload.data.verdict.winner).toMatch(/^(A|B|tie)$/);
-    expect(r.stdout).not.toContain('REFUSED');
+    const ids: string[] = [];
+    // A second run reuses the secret the first one kept (the API shows it only once): no 409, nothing rotated.
+    for (const run of [1, 2]) {
+      const r = await bash(code, walkthroughDir, { PORT: port, RECEIVER_PORT: String(await freePort()) }, 90_000);
+      expect(r.stderr, `run ${run}`).toBe('');
+      expect(r.code, `run ${run}`).toBe(0);
+      const line = r.stdout.split('\n').find((l) => l.startsWith('{"evaluationId":'));
+      expect(line, r.stdout).toBeDefined();
+      const accepted = JSON.parse(line!) as { evaluationId: string; replayed: boolean };
+      expect(accepted).toMatchObject({
+        evaluationId: expect.stringMatching(/^ev_[0-9a-f]{32}$/) as unknown,
+        replayed: false,
+      });
+      const verified = /^verified (msg_\w+) (\{.*\})$/m.exec(r.stdout);
+      expect(verified, r.stdout).not.toBeNull();
+      const payload = JSON.parse(verified![2]!) as { type: string; data: { id: string; verdict: { winner: string } } };
+      expect(payload.type).toBe('evaluation.succeeded');
+      expect(payload.data.id).toBe(accepted.evaluationId);
+      expect(payload.data.verdict.winner).toMatch(/^(A|B|tie)$/);
+      expect(r.stdout).not.toContain('REFUSED');
+      ids.push(accepted.evaluationId);
+    }
+    expect(new Set(ids).size).toBe(2);
+    expect(await secretStatus()).toMatchObject({ exists: true, previousSecretExpiresAt: null });
   });
 });
 
@@ -114,19 +135,48 @@ describe("README's CI gate", () => {
     expect(code.trim().split('\n').length).toBeLessThanOrEqual(24);
   });
 
-  it('posts a comparison, waits for the signed comparison.completed, and deploys exactly when the gate passed', async () => {
+  it('posts a comparison with Prefer: wait (nothing to receive), and deploys exactly when the gate passed', async () => {
     const work = mkdtempSync(join(dir, 'gate-'));
     const port = new URL(stack!.url).port;
-    const r = await bash(code, work, { PORT: port, RECEIVER_PORT: String(await freePort()) }, 90_000);
+    const r = await bash(code, work, { PORT: port }, 90_000);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const [accepted, summary, decision] = r.stdout.trim().split('\n');
     expect(JSON.parse(accepted ?? '{}')).toMatchObject({
       id: expect.stringMatching(/^cp_[0-9a-f]{32}$/) as unknown,
       items: 2,
-      pairs: 1,
     });
     expect(summary).toMatch(/^gate (passed|failed|inconclusive): pr-42 /);
     expect(decision).toBe(summary?.startsWith('gate passed') ? 'deploy' : 'hold the deploy');
+  });
+});
+
+describe("README's CI gate on a webhook", () => {
+  const code = readmeExample('ci-gate-webhook');
+  const gateExit = { passed: 0, failed: 1, inconclusive: 3 } as const;
+
+  it("takes the tenant's secret from SIGNING_SECRET, waits for the signed comparison.completed and exits by the gate rule", async () => {
+    const port = new URL(stack!.url).port;
+    const kept = join(walkthroughDir, '.signing-secret');
+    const env: Record<string, string> = { PORT: port, RECEIVER_PORT: String(await freePort()) };
+    if (existsSync(kept)) env.SIGNING_SECRET = readFileSync(kept, 'utf8').trim();
+    const r = await bash(code, mkdtempSync(join(dir, 'gate-webhook-')), env, 90_000);
+    expect(r.stderr).toBe('');
+    const [accepted, summary] = r.stdout.trim().split('\n');
+    expect(JSON.parse(accepted ?? '{}')).toMatchObject({ id: expect.stringMatching(/^cp_/) as unknown });
+    const outcome = /^gate (passed|failed|inconclusive):/.exec(summary ?? '')?.[1] as keyof typeof gateExit;
+    expect(r.code).toBe(gateExit[outcome]);
+  });
+
+  it('never rotates a secret the tenant has: without SIGNING_SECRET it says so and exits 2', async () => {
+    await fetch(`${stack!.url}/v1/webhook-signing-secret`, { method: 'POST' }); // 201 or 409: one exists now
+    const before = await secretStatus();
+    const port = new URL(stack!.url).port;
+    const env = { PORT: port, RECEIVER_PORT: String(await freePort()) };
+    const r = await bash(code, mkdtempSync(join(dir, 'gate-webhook-')), env, 90_000);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('set SIGNING_SECRET');
+    expect(await secretStatus()).toEqual(before);
+    expect(before.previousSecretExpiresAt).toBeNull();
   });
 });
