@@ -94,19 +94,18 @@ export class Caller {
         : 'launch';
   }
 
+  /** Tells the subscribers a call began (or was refused) at `startedAt`, epoch ms. */
+  private announce(evaluation: CachedEvaluation, request: LlmCallRequest, startedAt: number): void {
+    const { id: callId, agent, label, stage, model } = request;
+    this.instance.streams.broadcast(
+      callStartedEvent(evaluation.meta.id, { callId, agent, label, stage, model, startedAt }),
+    );
+  }
+
   /** Stores a call the budget refused as its result (`budget_exceeded`, no LLM call made), like any result. */
   refuse(evaluation: CachedEvaluation, request: LlmCallRequest, error: LlmError): void {
     const at = Date.now();
-    this.instance.streams.broadcast(
-      callStartedEvent(evaluation.meta.id, {
-        callId: request.id,
-        agent: request.agent,
-        label: request.label,
-        stage: request.stage,
-        model: request.model,
-        startedAt: at,
-      }),
-    );
+    this.announce(evaluation, request, at);
     this.record(evaluation, request, { id: request.id, ok: false, error, attempts: 0 }, at);
   }
 
@@ -127,16 +126,7 @@ export class Caller {
     const tier = evaluation.meta.tier === 'flex' ? 'flex' : 'standard';
     pending.launch(request.id, tier, earlier, startedAt);
     this.instance.inFlight.set(request.id, { request, startedAt });
-    this.instance.streams.broadcast(
-      callStartedEvent(evaluation.meta.id, {
-        callId: request.id,
-        agent: request.agent,
-        label: request.label,
-        stage: request.stage,
-        model: request.model,
-        startedAt,
-      }),
-    );
+    this.announce(evaluation, request, startedAt);
     let out: TieredCallResult;
     try {
       const llm = this.llmFn(evaluation);
