@@ -43,7 +43,12 @@ import type { TenantEnv } from './tenants/auth.js';
 import { webhookDeliveries, webhookSigningSecret } from './webhooks/routes/deliveries.js';
 import { webhookEndpoints } from './webhooks/routes/endpoints.js';
 import { hooks, triggers } from './triggers/routes.js';
-import { METHOD_CONFIG_ID, MethodConfig } from './methods/method-config.js';
+import {
+  METHOD_CONFIG_ID,
+  METHOD_CONFIG_OVERRIDES_ID,
+  MethodConfig,
+  MethodConfigOverrides,
+} from './methods/method-config.js';
 import { registerWebhookEvents } from './webhooks/event-docs.js';
 import { EVALUATION_WEBHOOK_DOCS } from './evaluations/webhook-event.js';
 import { BATCH_WEBHOOK_DOCS } from './batches/completion-event.js';
@@ -101,12 +106,14 @@ const _routes = app
 
 /**
  * The OpenAPI document: the routes' definitions, plus what features add besides them: the judge config's
- * component (`MethodConfig`, referenced by `$ref` from the `config` fields) and the events Tribunal POSTs
+ * components (`MethodConfig`, a full config; `MethodConfigOverrides`, what a request's `config` holds: both
+ * referenced by `$ref`) and the events Tribunal POSTs
  * to receivers (the document's `webhooks` section), each producer documenting its own.
  */
 export function apiDocument(): OpenApiDocument {
   return openApiDocument(app, (registry) => {
     registry.register(METHOD_CONFIG_ID, MethodConfig);
+    registry.register(METHOD_CONFIG_OVERRIDES_ID, MethodConfigOverrides);
     registerWebhookEvents(registry, { ...EVALUATION_WEBHOOK_DOCS, ...BATCH_WEBHOOK_DOCS, ...COMPARISON_WEBHOOK_DOCS });
   });
 }

@@ -13,6 +13,7 @@
  * Fixed-length protocols have one path, so their `calls.min` equals `calls.max`.
  */
 import type { AnyMethod } from '../engine/method.js';
+import { DEFAULT_PARSE_RETRIES } from '../engine/method.js';
 import { rubricStepsConfigSchema, rubricStepsMethod, rubricStepsTask } from '../engine/methods/rubric-steps/index.js';
 import type { EngineState } from '../engine/protocol.js';
 import { createEvaluation } from '../engine/protocol.js';
@@ -174,7 +175,9 @@ async function drive(
     onCall: (request) => {
       // Free text never fails to parse; everything else may be re-asked parseRetries times, each choice of a request with `n` apart.
       const rejectable = request.parser.type !== 'text' && request.parser.type !== 'critique';
-      withRepairs += 1 + (rejectable ? initial.config.parseRetries * deps.meter.choices(request) : 0);
+      // A cascade has no parseRetries of its own (its stages re-ask): the default stands for its stages'.
+      const retries = (initial.config as { parseRetries?: number }).parseRetries ?? DEFAULT_PARSE_RETRIES;
+      withRepairs += 1 + (rejectable ? retries * deps.meter.choices(request) : 0);
     },
   });
   if (outcome.status !== 'succeeded')

@@ -2699,6 +2699,524 @@ export interface components {
                 pairwise?: string;
             };
         };
+        /** @description A request's `config`: overrides merged over the preset's config (objects key by key, arrays and scalars replace), so every field is optional at every depth; without a preset, a full config with `method`. The merged result must satisfy `MethodConfig`; unknown keys are refused (400 `invalid_config`). */
+        MethodConfigOverrides: components["schemas"]["SingleConfigOverrides"] | components["schemas"]["EnsembleConfigOverrides"] | components["schemas"]["ChatevalConfigOverrides"] | components["schemas"]["MoreConfigOverrides"] | components["schemas"]["SamreConfigOverrides"] | components["schemas"]["DebateConfigOverrides"] | components["schemas"]["JuryConfigOverrides"] | components["schemas"]["CascadeConfigOverrides"] | components["schemas"]["Rubric-stepsConfigOverrides"];
+        /** @description Overrides of method `single`'s config (see `SingleConfig`): every field optional at every depth. Objects merge key by key over the preset's config; arrays and scalars replace. */
+        SingleConfigOverrides: {
+            /** @enum {string} */
+            method?: "single";
+            parseRetries?: number;
+            /** @enum {string} */
+            repair?: "instruct" | "resend";
+            defaults?: {
+                model?: string;
+                provider?: string;
+                temperature?: number;
+                maxTokens?: number;
+            };
+            calibration?: {
+                enabled?: boolean;
+                /** @enum {string} */
+                combine?: "sum-scores" | "mean-scores" | "pooled-mean" | "per-agent-majority" | "agree-or-tie";
+            };
+            /** @description Spending limits checked before every LLM call (the prompt counted with a tokenizer, the completion bounded by the call's `maxTokens`, the cost from the price table). Protocols that can stop early (SAMRE rounds and jury, DEBATE iterations, ChatEval's final turn) return their verdict with `budgetTruncated: true` and `truncation`; others end `failed` with code `budget_exceeded` before spending past it. */
+            budget?: {
+                maxCostUsd?: number;
+                maxCalls?: number;
+                maxTokens?: number;
+            };
+            systemPrompt?: string;
+            template?: string;
+            templatesByAspect?: {
+                [key: string]: string;
+            };
+            /** @enum {string} */
+            templateRole?: "user" | "system";
+            referenceSystemPrompt?: string;
+            referenceTemplate?: string;
+            multiTurn?: {
+                systemPrompt?: string;
+                template?: string;
+                referenceSystemPrompt?: string;
+                referenceTemplate?: string;
+            };
+            aspectsInOneCall?: boolean;
+            aspectsTemplate?: string;
+            parser?: components["schemas"]["ParserSpec"];
+            samples?: number;
+            /** @enum {string} */
+            unparsed?: "drop" | "tie" | "zero";
+            /** @enum {string} */
+            aspectSet?: "summeval" | "topical-chat";
+            label?: string;
+        };
+        /** @description Overrides of method `ensemble`'s config (see `EnsembleConfig`): every field optional at every depth. Objects merge key by key over the preset's config; arrays and scalars replace. */
+        EnsembleConfigOverrides: {
+            /** @enum {string} */
+            method?: "ensemble";
+            parseRetries?: number;
+            /** @enum {string} */
+            repair?: "instruct" | "resend";
+            defaults?: {
+                model?: string;
+                provider?: string;
+                temperature?: number;
+                maxTokens?: number;
+            };
+            calibration?: {
+                enabled?: boolean;
+                /** @enum {string} */
+                combine?: "sum-scores" | "mean-scores" | "pooled-mean" | "per-agent-majority" | "agree-or-tie";
+            };
+            /** @description Spending limits checked before every LLM call (the prompt counted with a tokenizer, the completion bounded by the call's `maxTokens`, the cost from the price table). Protocols that can stop early (SAMRE rounds and jury, DEBATE iterations, ChatEval's final turn) return their verdict with `budgetTruncated: true` and `truncation`; others end `failed` with code `budget_exceeded` before spending past it. */
+            budget?: {
+                maxCostUsd?: number;
+                maxCalls?: number;
+                maxTokens?: number;
+            };
+            /** @enum {string} */
+            roleGroup?: "generic" | "coding" | "writing" | "knowledge";
+            /** @enum {string} */
+            promptSource?: "code" | "paper";
+            scale?: {
+                min?: number;
+                max?: number;
+            };
+            aspectDescriptions?: {
+                [key: string]: string;
+            };
+            /** @enum {string} */
+            scoreRead?: "script" | "lenient";
+            /** @enum {string} */
+            pointwiseRead?: "labelled" | "last-char";
+            /** @enum {string} */
+            aggregate?: "total" | "majority";
+            /** @enum {string} */
+            unparsed?: "tie" | "ignore";
+            agents?: {
+                model?: string;
+                provider?: string;
+                temperature?: number;
+                maxTokens?: number;
+                role?: string | {
+                    name: string;
+                    description: string;
+                };
+            }[];
+            templates?: {
+                pairwise?: string;
+                pairwiseFinal?: string;
+                pointwise?: string;
+                pointwiseByAspect?: {
+                    [key: string]: string;
+                };
+                pointwiseFinal?: string;
+            };
+        };
+        /** @description Overrides of method `chateval`'s config (see `ChatevalConfig`): every field optional at every depth. Objects merge key by key over the preset's config; arrays and scalars replace. */
+        ChatevalConfigOverrides: {
+            /** @enum {string} */
+            method?: "chateval";
+            parseRetries?: number;
+            /** @enum {string} */
+            repair?: "instruct" | "resend";
+            defaults?: {
+                model?: string;
+                provider?: string;
+                temperature?: number;
+                maxTokens?: number;
+            };
+            calibration?: {
+                enabled?: boolean;
+                /** @enum {string} */
+                combine?: "sum-scores" | "mean-scores" | "pooled-mean" | "per-agent-majority" | "agree-or-tie";
+            };
+            /** @description Spending limits checked before every LLM call (the prompt counted with a tokenizer, the completion bounded by the call's `maxTokens`, the cost from the price table). Protocols that can stop early (SAMRE rounds and jury, DEBATE iterations, ChatEval's final turn) return their verdict with `budgetTruncated: true` and `truncation`; others end `failed` with code `budget_exceeded` before spending past it. */
+            budget?: {
+                maxCostUsd?: number;
+                maxCalls?: number;
+                maxTokens?: number;
+            };
+            /** @enum {string} */
+            roleGroup?: "generic" | "coding" | "writing" | "knowledge";
+            /** @enum {string} */
+            promptSource?: "code" | "paper";
+            scale?: {
+                min?: number;
+                max?: number;
+            };
+            aspectDescriptions?: {
+                [key: string]: string;
+            };
+            /** @enum {string} */
+            scoreRead?: "script" | "lenient";
+            /** @enum {string} */
+            pointwiseRead?: "labelled" | "last-char";
+            /** @enum {string} */
+            aggregate?: "total" | "majority";
+            /** @enum {string} */
+            unparsed?: "tie" | "ignore";
+            /** @enum {string} */
+            strategy?: "one-by-one" | "simultaneous-talk" | "simultaneous-talk-with-summarizer";
+            turns?: number;
+            agents?: {
+                model?: string;
+                provider?: string;
+                temperature?: number;
+                maxTokens?: number;
+                role?: string | {
+                    name: string;
+                    description: string;
+                };
+            }[];
+            sameRole?: boolean;
+            summarizer?: {
+                model?: string;
+                provider?: string;
+                temperature?: number;
+                maxTokens?: number;
+            };
+            /** @enum {string} */
+            summaryMode?: "append" | "replace";
+            templates?: {
+                pairwise?: string;
+                pairwiseFinal?: string;
+                pointwise?: string;
+                pointwiseByAspect?: {
+                    [key: string]: string;
+                };
+                pointwiseFinal?: string;
+                summary?: string;
+            };
+        };
+        /** @description Overrides of method `more`'s config (see `MoreConfig`): every field optional at every depth. Objects merge key by key over the preset's config; arrays and scalars replace. */
+        MoreConfigOverrides: {
+            /** @enum {string} */
+            method?: "more";
+            parseRetries?: number;
+            /** @enum {string} */
+            repair?: "instruct" | "resend";
+            defaults?: {
+                model?: string;
+                provider?: string;
+                temperature?: number;
+                maxTokens?: number;
+            };
+            calibration?: {
+                enabled?: boolean;
+                /** @enum {string} */
+                combine?: "sum-scores" | "mean-scores" | "pooled-mean" | "per-agent-majority" | "agree-or-tie";
+            };
+            /** @description Spending limits checked before every LLM call (the prompt counted with a tokenizer, the completion bounded by the call's `maxTokens`, the cost from the price table). Protocols that can stop early (SAMRE rounds and jury, DEBATE iterations, ChatEval's final turn) return their verdict with `budgetTruncated: true` and `truncation`; others end `failed` with code `budget_exceeded` before spending past it. */
+            budget?: {
+                maxCostUsd?: number;
+                maxCalls?: number;
+                maxTokens?: number;
+            };
+            advocatesPerSide?: number;
+            /** @enum {string} */
+            groupOrder?: "sequential" | "parallel";
+            /** @enum {string} */
+            promptSource?: "code" | "paper";
+            advocates?: {
+                model?: string;
+                provider?: string;
+                temperature?: number;
+                maxTokens?: number;
+            };
+            aggregator?: {
+                model?: string;
+                provider?: string;
+                temperature?: number;
+                maxTokens?: number;
+            };
+            judge?: {
+                model?: string;
+                provider?: string;
+                temperature?: number;
+                maxTokens?: number;
+            };
+            templates?: {
+                advocate?: string;
+                aggregate?: string;
+                judge?: string;
+            };
+        };
+        /** @description Overrides of method `samre`'s config (see `SamreConfig`): every field optional at every depth. Objects merge key by key over the preset's config; arrays and scalars replace. */
+        SamreConfigOverrides: {
+            /** @enum {string} */
+            method?: "samre";
+            parseRetries?: number;
+            /** @enum {string} */
+            repair?: "instruct" | "resend";
+            defaults?: {
+                model?: string;
+                provider?: string;
+                temperature?: number;
+                maxTokens?: number;
+            };
+            calibration?: {
+                enabled?: boolean;
+                /** @enum {string} */
+                combine?: "sum-scores" | "mean-scores" | "pooled-mean" | "per-agent-majority" | "agree-or-tie";
+            };
+            /** @description Spending limits checked before every LLM call (the prompt counted with a tokenizer, the completion bounded by the call's `maxTokens`, the cost from the price table). Protocols that can stop early (SAMRE rounds and jury, DEBATE iterations, ChatEval's final turn) return their verdict with `budgetTruncated: true` and `truncation`; others end `failed` with code `budget_exceeded` before spending past it. */
+            budget?: {
+                maxCostUsd?: number;
+                maxCalls?: number;
+                maxTokens?: number;
+            };
+            /** @enum {string} */
+            flow?: "code" | "paper";
+            maxRounds?: number;
+            earlyStop?: boolean;
+            jurorCount?: number;
+            jurorBackgrounds?: string[];
+            /** @enum {string} */
+            unparsedRound?: "zero" | "skip";
+            /** @enum {string} */
+            jurorTie?: "tie" | "judge-mean";
+            advocates?: {
+                model?: string;
+                provider?: string;
+                temperature?: number;
+                maxTokens?: number;
+            };
+            judge?: {
+                model?: string;
+                provider?: string;
+                temperature?: number;
+                maxTokens?: number;
+            };
+            jurors?: {
+                model?: string;
+                provider?: string;
+                temperature?: number;
+                maxTokens?: number;
+            };
+            summarizer?: {
+                model?: string;
+                provider?: string;
+                temperature?: number;
+                maxTokens?: number;
+            };
+            templates?: {
+                advocate?: string;
+                judge?: string;
+                juror?: string;
+                summarizer?: string;
+            };
+        };
+        /** @description Overrides of method `debate`'s config (see `DebateConfig`): every field optional at every depth. Objects merge key by key over the preset's config; arrays and scalars replace. */
+        DebateConfigOverrides: {
+            /** @enum {string} */
+            method?: "debate";
+            parseRetries?: number;
+            /** @enum {string} */
+            repair?: "instruct" | "resend";
+            defaults?: {
+                model?: string;
+                provider?: string;
+                temperature?: number;
+                maxTokens?: number;
+            };
+            calibration?: {
+                enabled?: boolean;
+                /** @enum {string} */
+                combine?: "sum-scores" | "mean-scores" | "pooled-mean" | "per-agent-majority" | "agree-or-tie";
+            };
+            /** @description Spending limits checked before every LLM call (the prompt counted with a tokenizer, the completion bounded by the call's `maxTokens`, the cost from the price table). Protocols that can stop early (SAMRE rounds and jury, DEBATE iterations, ChatEval's final turn) return their verdict with `budgetTruncated: true` and `truncation`; others end `failed` with code `budget_exceeded` before spending past it. */
+            budget?: {
+                maxCostUsd?: number;
+                maxCalls?: number;
+                maxTokens?: number;
+            };
+            maxIterations?: number;
+            /** @enum {string} */
+            domain?: "summeval" | "topical-chat" | "generic";
+            /** @enum {string} */
+            flow?: "code" | "paper";
+            /** @enum {string} */
+            promptSource?: "code" | "paper";
+            /** @enum {string} */
+            criticSees?: "first-reply" | "latest-reply";
+            /** @enum {string} */
+            criticPersona?: "strict" | "moderate" | "weak" | "plain";
+            criticSystem?: string;
+            scorerSystem?: string;
+            commanderSystem?: string;
+            commanderMessage?: string;
+            useTieBreaker?: boolean;
+            tieBreakerSystem?: string;
+            templates?: {
+                evaluation?: string;
+                scorer?: string;
+                critic?: string;
+                criticFollowUp?: string;
+                revise?: string;
+                tieBreaker?: string;
+            };
+            scorer?: {
+                model?: string;
+                provider?: string;
+                temperature?: number;
+                maxTokens?: number;
+            };
+            commander?: {
+                model?: string;
+                provider?: string;
+                temperature?: number;
+                maxTokens?: number;
+            };
+            critic?: {
+                model?: string;
+                provider?: string;
+                temperature?: number;
+                maxTokens?: number;
+            };
+            tieBreaker?: {
+                model?: string;
+                provider?: string;
+                temperature?: number;
+                maxTokens?: number;
+            };
+        };
+        /** @description Overrides of method `jury`'s config (see `JuryConfig`): every field optional at every depth. Objects merge key by key over the preset's config; arrays and scalars replace. */
+        JuryConfigOverrides: {
+            /** @enum {string} */
+            method?: "jury";
+            parseRetries?: number;
+            /** @enum {string} */
+            repair?: "instruct" | "resend";
+            defaults?: {
+                model?: string;
+                provider?: string;
+                temperature?: number;
+                maxTokens?: number;
+            };
+            calibration?: {
+                enabled?: boolean;
+                /** @enum {string} */
+                combine?: "sum-scores" | "mean-scores" | "pooled-mean" | "per-agent-majority" | "agree-or-tie";
+            };
+            /** @description Spending limits checked before every LLM call (the prompt counted with a tokenizer, the completion bounded by the call's `maxTokens`, the cost from the price table). Protocols that can stop early (SAMRE rounds and jury, DEBATE iterations, ChatEval's final turn) return their verdict with `budgetTruncated: true` and `truncation`; others end `failed` with code `budget_exceeded` before spending past it. */
+            budget?: {
+                maxCostUsd?: number;
+                maxCalls?: number;
+                maxTokens?: number;
+            };
+            judge?: {
+                /** @description Spending limits checked before every LLM call (the prompt counted with a tokenizer, the completion bounded by the call's `maxTokens`, the cost from the price table). Protocols that can stop early (SAMRE rounds and jury, DEBATE iterations, ChatEval's final turn) return their verdict with `budgetTruncated: true` and `truncation`; others end `failed` with code `budget_exceeded` before spending past it. */
+                budget?: {
+                    maxCostUsd?: number;
+                    maxCalls?: number;
+                    maxTokens?: number;
+                };
+                systemPrompt?: string;
+                template?: string;
+                templatesByAspect?: {
+                    [key: string]: string;
+                };
+                /** @enum {string} */
+                templateRole?: "user" | "system";
+                referenceSystemPrompt?: string;
+                referenceTemplate?: string;
+                multiTurn?: {
+                    systemPrompt?: string;
+                    template?: string;
+                    referenceSystemPrompt?: string;
+                    referenceTemplate?: string;
+                };
+                aspectsInOneCall?: boolean;
+                aspectsTemplate?: string;
+                parser?: components["schemas"]["ParserSpec"];
+                samples?: number;
+                /** @enum {string} */
+                unparsed?: "drop" | "tie" | "zero";
+                /** @enum {string} */
+                aspectSet?: "summeval" | "topical-chat";
+            };
+            jurors?: {
+                model?: string;
+                provider?: string;
+                temperature?: number;
+                maxTokens?: number;
+                label?: string;
+            }[];
+            /** @enum {string} */
+            aggregate?: "auto" | "vote" | "mean";
+        };
+        /** @description Overrides of method `cascade`'s config (see `CascadeConfig`): every field optional at every depth. Objects merge key by key over the preset's config; arrays and scalars replace. */
+        CascadeConfigOverrides: {
+            /** @enum {string} */
+            method?: "cascade";
+            defaults?: {
+                model?: string;
+                provider?: string;
+                temperature?: number;
+                maxTokens?: number;
+            };
+            stages?: {
+                label?: string;
+                preset?: string;
+                config?: {
+                    [key: string]: unknown;
+                };
+                escalate?: {
+                    /** @default true */
+                    orderFlip?: boolean;
+                    /** @default true */
+                    split?: boolean;
+                    /** @default false */
+                    tie?: boolean;
+                    /** @default true */
+                    unparsed?: boolean;
+                    /** @default 0 */
+                    minConfidence?: number;
+                };
+            }[];
+            runAllStages?: boolean;
+            calibrated?: {
+                thresholds?: (number | null)[];
+                alpha?: number;
+                delta?: number;
+            };
+        };
+        /** @description Overrides of method `rubric-steps`'s config (see `Rubric-stepsConfig`): every field optional at every depth. Objects merge key by key over the preset's config; arrays and scalars replace. */
+        "Rubric-stepsConfigOverrides": {
+            /** @enum {string} */
+            method?: "rubric-steps";
+            parseRetries?: number;
+            /** @enum {string} */
+            repair?: "instruct" | "resend";
+            defaults?: {
+                model?: string;
+                provider?: string;
+                temperature?: number;
+                maxTokens?: number;
+            };
+            calibration?: {
+                enabled?: boolean;
+                /** @enum {string} */
+                combine?: "sum-scores" | "mean-scores" | "pooled-mean" | "per-agent-majority" | "agree-or-tie";
+            };
+            /** @description Spending limits checked before every LLM call (the prompt counted with a tokenizer, the completion bounded by the call's `maxTokens`, the cost from the price table). Protocols that can stop early (SAMRE rounds and jury, DEBATE iterations, ChatEval's final turn) return their verdict with `budgetTruncated: true` and `truncation`; others end `failed` with code `budget_exceeded` before spending past it. */
+            budget?: {
+                maxCostUsd?: number;
+                maxCalls?: number;
+                maxTokens?: number;
+            };
+            writer?: {
+                model?: string;
+                provider?: string;
+                temperature?: number;
+                maxTokens?: number;
+            };
+            templates?: {
+                pointwise?: string;
+                pairwise?: string;
+            };
+        };
         Health: {
             /** @enum {string} */
             service: "tribunal";
@@ -2896,7 +3414,7 @@ export interface components {
             /** @description Preset id from GET /v1/methods. Its config is the base the `config` overrides merge into. */
             preset?: string;
             /** @description Overrides deep-merged over the preset's config (objects merge, arrays and scalars replace), or a full config with `method` when no preset is given. The result must satisfy MethodConfig. */
-            config?: components["schemas"]["MethodConfig"];
+            config?: components["schemas"]["MethodConfigOverrides"];
             task: components["schemas"]["Task"];
             metadata?: components["schemas"]["Metadata"];
             budget?: components["schemas"]["Budget"];
@@ -3257,7 +3775,7 @@ export interface components {
             /** @description Preset id from GET /v1/methods. Its config is the base the `config` overrides merge into. */
             preset?: string;
             /** @description Overrides deep-merged over the preset's config (objects merge, arrays and scalars replace), or a full config with `method` when no preset is given. The result must satisfy MethodConfig. */
-            config?: components["schemas"]["MethodConfig"];
+            config?: components["schemas"]["MethodConfigOverrides"];
             items: components["schemas"]["LabelledItem"][];
             cache?: components["schemas"]["CacheMode"];
             /** @description The sample or seed index of this verdict (0 to 2^31 − 1), part of the verdict cache key: verdicts of different seeds are cached apart, so a judge sampling at a temperature above 0 is cached per seed (seed 0, 1, 2 … for several samples of one item). It keys the cache only: providers get no seed (their seeds are best effort and many refuse one). */
@@ -4786,7 +5304,7 @@ export interface components {
             /** @description Preset id from GET /v1/methods. Its config is the base the `config` overrides merge into. */
             preset?: string;
             /** @description Overrides deep-merged over the preset's config (objects merge, arrays and scalars replace), or a full config with `method` when no preset is given. The result must satisfy MethodConfig. */
-            config?: components["schemas"]["MethodConfig"];
+            config?: components["schemas"]["MethodConfigOverrides"];
             items: components["schemas"]["BatchItem"][];
             rubric?: components["schemas"]["RubricRef"];
             webhook?: components["schemas"]["OneOffWebhook"];
@@ -5035,7 +5553,7 @@ export interface components {
             /** @description Preset id from GET /v1/methods. Its config is the base the `config` overrides merge into. */
             preset?: string;
             /** @description Overrides deep-merged over the preset's config (objects merge, arrays and scalars replace), or a full config with `method` when no preset is given. The result must satisfy MethodConfig. */
-            config?: components["schemas"]["MethodConfig"];
+            config?: components["schemas"]["MethodConfigOverrides"];
             /** @description The rubric every pair evaluation judges by, as on `POST /v1/evaluations` (resolved once, at submit). */
             rubric?: string | {
                 /** @enum {string} */
@@ -5399,7 +5917,7 @@ export interface components {
             /** @description Preset id from GET /v1/methods, as on POST /v1/evaluations. */
             preset?: string;
             /** @description Config overrides, as on POST /v1/evaluations. */
-            config?: components["schemas"]["MethodConfig"];
+            config?: components["schemas"]["MethodConfigOverrides"];
             task?: components["schemas"]["Task"];
             items?: components["schemas"]["EstimateItem"][];
             budget?: components["schemas"]["Budget"];
@@ -6339,7 +6857,7 @@ export interface components {
             /** @description Preset id from GET /v1/methods. Its config is the base the `config` overrides merge into. */
             preset?: string;
             /** @description Overrides deep-merged over the preset's config (objects merge, arrays and scalars replace), or a full config with `method` when no preset is given. The result must satisfy MethodConfig. */
-            config?: components["schemas"]["MethodConfig"];
+            config?: components["schemas"]["MethodConfigOverrides"];
             mapping: components["schemas"]["TriggerMapping"];
             filter?: components["schemas"]["TriggerFilter"];
             webhook?: components["schemas"]["OneOffWebhook"];

@@ -97,10 +97,13 @@ export type Calibration = z.infer<typeof CalibrationSchema>;
 export const RepairSchema = z.enum(['instruct', 'resend']);
 export type Repair = z.infer<typeof RepairSchema>;
 
+/** Re-asks after a reply that does not parse, when a config sets none (3). */
+export const DEFAULT_PARSE_RETRIES = 3;
+
 /** Fields every method config has. Method schemas extend this object. */
 export const CommonConfigShape = {
   /** Re-asks after a reply that does not parse, 0-5. Default 3. (ChatEval's agents try 3 times in all: 2 re-asks.) */
-  parseRetries: z.number().int().min(0).max(5).default(3),
+  parseRetries: z.number().int().min(0).max(5).default(DEFAULT_PARSE_RETRIES),
   /** How a re-ask is sent. Default `instruct`. */
   repair: RepairSchema.default('instruct'),
   /** Model settings for every agent unless an agent overrides them. */

@@ -6,7 +6,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { METHODS, PRESETS, resolveMethodConfig } from '../engine/registry.js';
 import { scoped } from '../tenants/auth.js';
-import { configField } from './method-config.js';
+import { fullConfigField } from './method-config.js';
 import type { TenantEnv } from '../tenants/auth.js';
 import { BAD_QUERY, jsonResponse, NoQuery, v1Responses } from '../http/responses.js';
 
@@ -19,7 +19,7 @@ export const PresetInfoSchema = z
     paper: z.string(),
     taskKind: z.enum(['pairwise', 'pointwise']),
     method: z.string(),
-    config: configField<Record<string, unknown>>('The full config this preset runs (defaults filled).'),
+    config: fullConfigField('The full config this preset runs (defaults filled).'),
   })
   .strict()
   .meta({ id: 'PresetInfo' });

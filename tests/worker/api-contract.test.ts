@@ -29,9 +29,9 @@ import {
 import { judgeRequestOf } from '../../src/openai/completion.js';
 import { ChatCompletionRequestSchema } from '../../src/openai/schemas.js';
 import type { ErrorJson } from './api-fetch.js';
-import { api, apiWith } from './api-fetch.js';
+import { api, apiWith, servedContract } from './api-fetch.js';
 import { ADMIN_TOKEN, asAdmin, keyed } from './tenants-helpers.js';
-import { testEnv } from './helpers.js';
+import { PAIRWISE, testEnv } from './helpers.js';
 import { CreateWebhookEndpointSchema, UpdateWebhookEndpointSchema } from '../../src/webhooks/schemas.js';
 import { CreateTriggerRequestSchema } from '../../src/triggers/schemas.js';
 import { z as zod } from 'zod';
@@ -147,10 +147,33 @@ describe('the OpenAPI document is generated from the routes', () => {
       expect(variant?.properties?.method?.enum, method).toEqual([method]);
       expect(variant?.additionalProperties, method).toBe(false);
     }
-    const ref = { $ref: '#/components/schemas/MethodConfig' };
-    expect(schemas.CreateEvaluationRequest?.properties?.config?.allOf).toEqual([ref]);
-    expect(schemas.CreateMetaEvaluationRequest?.properties?.config?.allOf).toEqual([ref]);
-    expect(schemas.PresetInfo?.properties?.config?.allOf).toEqual([ref]);
+    // A request's `config` holds overrides (every field optional at every depth); a preset's shows the full config.
+    const overrides = { $ref: '#/components/schemas/MethodConfigOverrides' };
+    expect(schemas.CreateEvaluationRequest?.properties?.config?.allOf).toEqual([overrides]);
+    expect(schemas.CreateMetaEvaluationRequest?.properties?.config?.allOf).toEqual([overrides]);
+    expect(schemas.PresetInfo?.properties?.config?.allOf).toEqual([{ $ref: '#/components/schemas/MethodConfig' }]);
+  });
+
+  it("partial overrides the server accepts are valid under the served document (the README's runAllStages, nested ones)", async () => {
+    const contract = await servedContract();
+    const bodies = [
+      // The README's calibration advice: one field of the cascade's config (its required `stages` left to the preset).
+      { preset: 'cascade-fastchat-chateval', config: { runAllStages: true }, task: PAIRWISE },
+      { preset: 'fastchat-pair', config: { calibration: { enabled: false } }, task: PAIRWISE },
+      { preset: 'chateval-faireval', config: { defaults: { temperature: 0 } }, task: PAIRWISE },
+    ];
+    for (const body of bodies) {
+      const accepted = await api('/v1/estimates', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(accepted.status, JSON.stringify(body)).not.toBe(400);
+      expect(contract.errorAt('/components/schemas/CreateEvaluationRequest', body), JSON.stringify(body)).toBeNull();
+    }
+    // An unknown key is still outside the document (and refused by the server).
+    const unknown = { preset: 'fastchat-pair', config: { calibration: { enabeld: false } }, task: PAIRWISE };
+    expect(contract.errorAt('/components/schemas/CreateEvaluationRequest', unknown)).not.toBeNull();
   });
 });
 

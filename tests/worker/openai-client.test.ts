@@ -5,7 +5,7 @@
  */
 import { workerFetch } from './api-fetch.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EvaluationEvent } from '../../src/client/index.js';
+import type { CreateEvaluationRequest, EvaluationEvent } from '../../src/client/index.js';
 import { createTribunalClient, TribunalError } from '../../src/client/index.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import { drainAlarms, mockRequests, PAIRWISE } from './helpers.js';
@@ -64,6 +64,17 @@ describe('the typed client', () => {
     });
     if (chat.status !== 200) throw new Error(`expected 200, got ${chat.status}`);
     expect(JSON.parse(chat.body.choices[0]?.message.content ?? '{}')).toMatchObject({ preset: 'chateval-single' });
+  });
+
+  it("types `config` as overrides, partial at every depth: the README's cascade `runAllStages` compiles and is accepted", async () => {
+    // Before, the generated type required the cascade's `stages` (the full config), so this did not compile.
+    const req: CreateEvaluationRequest = {
+      preset: 'cascade-fastchat-chateval',
+      config: { runAllStages: true },
+      task: PAIRWISE,
+    };
+    const res = await client.request('post', '/v1/estimates', { body: req });
+    expect(res.status).toBe(200);
   });
 
   it('request() reads NDJSON (batch results) as an async iterator of typed lines (it used to JSON.parse the whole body)', async () => {
