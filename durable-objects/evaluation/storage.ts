@@ -134,15 +134,12 @@ export class EvaluationStore {
       // Overwritten in place first: the platform refuses `secure_delete`, and a plain DELETE leaves the texts
       // readable in the file's free space (src/config/sqlite-scrub.ts).
       this.sql.exec(scrubSql('results', ['result'], '1'));
+      this.sql.exec(scrubSql('transcript', ['rows'], '1'));
       this.sql.exec(scrubSql('evaluation', ['config', 'task', 'error', 'verdict', 'rubric'], '1'));
       this.sql.exec(scrubSql('pending', ['attempts'], '1'));
       this.sql.exec(scrubSql('ended', ['error'], '1'));
-      this.sql.exec('DELETE FROM results');
-      this.sql.exec('DELETE FROM transcript');
-      this.sql.exec('DELETE FROM evaluation');
-      this.sql.exec('DELETE FROM pending');
-      this.sql.exec('DELETE FROM erasure');
-      this.writeEnded(marker);
+      for (const t of ['results', 'transcript', 'evaluation', 'pending', 'erasure']) this.sql.exec(`DELETE FROM ${t}`);
+      this.putEnded(marker);
     });
   }
 
@@ -154,17 +151,7 @@ export class EvaluationStore {
   async dropFiles(marker: EndedRow): Promise<void> {
     await this.storage.deleteAll();
     migrate(this.storage);
-    this.writeEnded(marker);
-  }
-
-  private writeEnded(marker: EndedRow): void {
-    this.sql.exec(
-      'INSERT OR REPLACE INTO ended (singleton, id, status, error, at) VALUES (1, ?, ?, ?, ?)',
-      marker.id,
-      marker.status,
-      marker.error,
-      marker.at,
-    );
+    this.putEnded(marker);
   }
 
   /** The `evaluation` row, or null when this object never started an evaluation. */
