@@ -7,6 +7,12 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import { jsonBody } from '../http/json-body.js';
 import {
+  CREATE_EVAL_EXAMPLES,
+  RUN_GRADER_EXAMPLES,
+  UPDATE_EVAL_EXAMPLES,
+  VALIDATE_GRADER_EXAMPLES,
+} from './examples.js';
+import {
   BAD_QUERY,
   errorResponse,
   jsonResponse,
@@ -60,7 +66,10 @@ const create = createRoute({
   security: scopeSecurity('evaluations:write'),
   request: {
     query: NoQuery,
-    body: { required: true, content: { 'application/json': { schema: CreateEvalRequestSchema } } },
+    body: {
+      required: true,
+      content: { 'application/json': { schema: CreateEvalRequestSchema, examples: CREATE_EVAL_EXAMPLES } },
+    },
   },
   responses: v1Responses({ 200: jsonResponse(EvalSchema, 'The eval.'), ...BODY_ERRORS }),
 });
@@ -86,6 +95,7 @@ const get = createRoute({
   operationId: 'getEval',
   tags: ['evals'],
   summary: 'Get an eval',
+  description: 'The eval with its data source config and testing criteria, as it was created or last updated.',
   ...scoped('read'),
   request: { params: EvalIdParams, query: NoQuery },
   responses: v1Responses({ 200: jsonResponse(EvalSchema, 'The eval.'), 400: BAD_QUERY, 404: notFound('eval') }),
@@ -103,7 +113,10 @@ const update = createRoute({
   request: {
     params: EvalIdParams,
     query: NoQuery,
-    body: { required: true, content: { 'application/json': { schema: UpdateEvalRequestSchema } } },
+    body: {
+      required: true,
+      content: { 'application/json': { schema: UpdateEvalRequestSchema, examples: UPDATE_EVAL_EXAMPLES } },
+    },
   },
   responses: v1Responses({
     200: jsonResponse(EvalSchema, 'The eval as it is now.'),
@@ -155,7 +168,10 @@ const run = createRoute({
   security: scopeSecurity('evaluations:write'),
   request: {
     query: NoQuery,
-    body: { required: true, content: { 'application/json': { schema: GraderRunRequestSchema } } },
+    body: {
+      required: true,
+      content: { 'application/json': { schema: GraderRunRequestSchema, examples: RUN_GRADER_EXAMPLES } },
+    },
   },
   responses: v1Responses({
     200: jsonResponse(GraderRunResponseSchema, 'The reward and what happened.'),
@@ -175,7 +191,10 @@ const validate = createRoute({
   security: scopeSecurity('read'),
   request: {
     query: NoQuery,
-    body: { required: true, content: { 'application/json': { schema: GraderValidateRequestSchema } } },
+    body: {
+      required: true,
+      content: { 'application/json': { schema: GraderValidateRequestSchema, examples: VALIDATE_GRADER_EXAMPLES } },
+    },
   },
   responses: v1Responses({ 200: jsonResponse(GraderValidateResponseSchema, 'The grader.'), ...BODY_ERRORS }),
 });

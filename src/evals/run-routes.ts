@@ -7,6 +7,7 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { jsonBody } from '../http/json-body.js';
+import { CREATE_RUN_EXAMPLES } from './examples.js';
 import {
   BAD_QUERY,
   errorResponse,
@@ -68,7 +69,10 @@ const create = createRoute({
   request: {
     params: EvalIdParams,
     query: NoQuery,
-    body: { required: true, content: { 'application/json': { schema: CreateRunRequestSchema } } },
+    body: {
+      required: true,
+      content: { 'application/json': { schema: CreateRunRequestSchema, examples: CREATE_RUN_EXAMPLES } },
+    },
   },
   responses: v1Responses({
     200: jsonResponse(RunSchema, 'The run, queued.'),
@@ -88,6 +92,7 @@ const list = createRoute({
   operationId: 'listEvalRuns',
   tags: ['evals'],
   summary: 'List runs',
+  description: "The eval's runs, oldest first by default; `status` filters them, and `after` pages on from a run id.",
   ...scoped('read'),
   request: { params: EvalIdParams, query: RunListQuerySchema },
   responses: v1Responses({
@@ -132,6 +137,7 @@ const remove = createRoute({
   operationId: 'deleteEvalRun',
   tags: ['evals'],
   summary: 'Delete a run',
+  description: 'The run and its output items are no longer found or listed under the eval.',
   ...scoped('evaluations:write'),
   request: { params: RunIdParams, query: NoQuery },
   responses: v1Responses({ 200: jsonResponse(RunDeletedSchema, 'Deleted.'), 400: BAD_QUERY, 404: notFound('run') }),
@@ -162,6 +168,7 @@ const item = createRoute({
   operationId: 'getEvalRunOutputItem',
   tags: ['evals'],
   summary: 'Get an output item',
+  description: "One graded item: its `datasource_item`, `sample` and each grader's `results`.",
   ...scoped('read'),
   request: { params: OutputItemIdParams, query: NoQuery },
   responses: v1Responses({

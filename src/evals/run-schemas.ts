@@ -75,7 +75,7 @@ export const CreateRunRequestSchema = z
   .object({
     data_source: RunDataSourceSchema,
     name: z.string().max(256).optional(),
-    metadata: EvalMetadataSchema.nullable().optional(),
+    metadata: z.union([EvalMetadataSchema, z.null()]).optional(),
   })
   .strict()
   .openapi('CreateEvalRunRequest');
@@ -98,8 +98,8 @@ export const RunSchema = z
     created_at: z.number().int(),
     model: z.string().nullable(),
     data_source: z.record(z.string(), z.unknown()),
-    metadata: EvalMetadataSchema.nullable(),
-    error: ErrorSchema.nullable(),
+    metadata: z.union([EvalMetadataSchema, z.null()]),
+    error: z.union([ErrorSchema, z.null()]),
     report_url: z.string().openapi({ description: "The viewer's page of the run." }),
     result_counts: z.object({
       total: z.number().int(),
@@ -192,7 +192,7 @@ export const OutputItemSchema = z
         model: z.string(),
         finish_reason: z.string(),
         usage: Usage,
-        error: ErrorSchema.nullable(),
+        error: z.union([ErrorSchema, z.null()]),
         temperature: z.number(),
         max_completion_tokens: z.number().int(),
         top_p: z.number(),

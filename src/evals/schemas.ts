@@ -37,7 +37,7 @@ export type DataSourceConfigInput = z.infer<typeof DataSourceConfigInputSchema>;
 export const CreateEvalRequestSchema = z
   .object({
     name: z.string().max(256).optional(),
-    metadata: EvalMetadataSchema.nullable().optional(),
+    metadata: z.union([EvalMetadataSchema, z.null()]).optional(),
     data_source_config: DataSourceConfigInputSchema,
     testing_criteria: z.array(GraderSchema).min(1).max(32),
   })
@@ -48,7 +48,7 @@ export type CreateEvalRequest = z.infer<typeof CreateEvalRequestSchema>;
 
 /** `POST /v1/evals/{eval_id}`: name and metadata only. */
 export const UpdateEvalRequestSchema = z
-  .object({ name: z.string().max(256).optional(), metadata: EvalMetadataSchema.nullable().optional() })
+  .object({ name: z.string().max(256).optional(), metadata: z.union([EvalMetadataSchema, z.null()]).optional() })
   .strict()
   .openapi('UpdateEvalRequest');
 
@@ -66,7 +66,7 @@ export const EvalSchema = z
     created_at: z.number().int().openapi({ description: 'Unix seconds.' }),
     data_source_config: EvalDataSourceConfigSchema,
     testing_criteria: z.array(GraderSchema),
-    metadata: EvalMetadataSchema.nullable(),
+    metadata: z.union([EvalMetadataSchema, z.null()]),
   })
   .openapi('Eval');
 /** See {@link EvalSchema}. */

@@ -36,6 +36,13 @@ import { CreateWebhookEndpointSchema, UpdateWebhookEndpointSchema } from '../../
 import { CreateTriggerRequestSchema } from '../../src/triggers/schemas.js';
 import { z as zod } from 'zod';
 import { CreateMetaEvaluationRequestSchema } from '../../src/meta-evaluations/schemas.js';
+import {
+  CreateEvalRequestSchema,
+  GraderRunRequestSchema,
+  GraderValidateRequestSchema,
+  UpdateEvalRequestSchema,
+} from '../../src/evals/schemas.js';
+import { CreateRunRequestSchema } from '../../src/evals/run-schemas.js';
 
 const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
@@ -198,6 +205,11 @@ describe('request examples in the document', () => {
     createRubricVersion: CreateRubricVersionRequestSchema,
     putRubricTag: PutTagRequestSchema,
     checkRubricVersion: CheckRequestSchema,
+    createEval: CreateEvalRequestSchema,
+    updateEval: UpdateEvalRequestSchema,
+    createEvalRun: CreateRunRequestSchema,
+    runGrader: GraderRunRequestSchema,
+    validateGrader: GraderValidateRequestSchema,
     // A sender's event: any JSON object (the trigger's mapping reads it).
     receiveHook: zod.record(zod.string(), zod.unknown()),
   };
