@@ -868,7 +868,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an eval */
+        /**
+         * Get an eval
+         * @description The eval with its data source config and testing criteria, as it was created or last updated.
+         */
         get: operations["getEval"];
         put?: never;
         /**
@@ -893,7 +896,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List runs */
+        /**
+         * List runs
+         * @description The eval's runs, oldest first by default; `status` filters them, and `after` pages on from a run id.
+         */
         get: operations["listEvalRuns"];
         put?: never;
         /**
@@ -925,7 +931,10 @@ export interface paths {
          * @description Items not graded yet are not graded; repeating it, or cancelling an ended run, changes nothing. No body.
          */
         post: operations["cancelEvalRun"];
-        /** Delete a run */
+        /**
+         * Delete a run
+         * @description The run and its output items are no longer found or listed under the eval.
+         */
         delete: operations["deleteEvalRun"];
         options?: never;
         head?: never;
@@ -959,7 +968,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an output item */
+        /**
+         * Get an output item
+         * @description One graded item: its `datasource_item`, `sample` and each grader's `results`.
+         */
         get: operations["getEvalRunOutputItem"];
         put?: never;
         post?: never;
@@ -6105,7 +6117,7 @@ export interface components {
             created_at: number;
             data_source_config: components["schemas"]["EvalCustomDataSourceConfig"];
             testing_criteria: (components["schemas"]["StringCheckGrader"] | components["schemas"]["TextSimilarityGrader"] | components["schemas"]["LabelModelGrader"] | components["schemas"]["ScoreModelGrader"] | components["schemas"]["PythonGrader"] | components["schemas"]["MultiGrader"])[];
-            metadata: components["schemas"]["EvalMetadata"];
+            metadata: components["schemas"]["EvalMetadata"] | null;
         };
         EvalCustomDataSourceConfig: {
             /** @enum {string} */
@@ -6260,10 +6272,10 @@ export interface components {
         };
         EvalMetadata: {
             [key: string]: string;
-        } | null;
+        };
         CreateEvalRequest: {
             name?: string;
-            metadata?: components["schemas"]["EvalMetadata"];
+            metadata?: components["schemas"]["EvalMetadata"] | null;
             data_source_config: components["schemas"]["EvalDataSourceConfigInput"];
             testing_criteria: (components["schemas"]["StringCheckGrader"] | components["schemas"]["TextSimilarityGrader"] | components["schemas"]["LabelModelGrader"] | components["schemas"]["ScoreModelGrader"] | components["schemas"]["PythonGrader"] | components["schemas"]["MultiGrader"])[];
         };
@@ -6290,7 +6302,7 @@ export interface components {
         };
         UpdateEvalRequest: {
             name?: string;
-            metadata?: components["schemas"]["EvalMetadata"];
+            metadata?: components["schemas"]["EvalMetadata"] | null;
         };
         EvalDeleted: {
             /** @enum {string} */
@@ -6312,8 +6324,8 @@ export interface components {
             data_source: {
                 [key: string]: unknown;
             };
-            metadata: components["schemas"]["EvalMetadata"];
-            error: components["schemas"]["EvalAPIError"];
+            metadata: components["schemas"]["EvalMetadata"] | null;
+            error: components["schemas"]["EvalAPIError"] | null;
             /** @description The viewer's page of the run. */
             report_url: string;
             result_counts: {
@@ -6339,11 +6351,11 @@ export interface components {
         EvalAPIError: {
             code: string;
             message: string;
-        } | null;
+        };
         CreateEvalRunRequest: {
             data_source: components["schemas"]["CreateEvalJSONLRunDataSource"] | components["schemas"]["CreateEvalCompletionsRunDataSource"] | components["schemas"]["CreateEvalResponsesRunDataSource"];
             name?: string;
-            metadata?: components["schemas"]["EvalMetadata"];
+            metadata?: components["schemas"]["EvalMetadata"] | null;
         };
         CreateEvalJSONLRunDataSource: {
             /**
@@ -6472,7 +6484,7 @@ export interface components {
                     total_tokens: number;
                     cached_tokens: number;
                 };
-                error: components["schemas"]["EvalAPIError"];
+                error: components["schemas"]["EvalAPIError"] | null;
                 temperature: number;
                 max_completion_tokens: number;
                 top_p: number;
