@@ -15,10 +15,12 @@ export default defineConfig({
     globalSetup: ['tests/support/worker-bundle.ts'],
     // Every response from a local stack is checked against its served OpenAPI document.
     setupFiles: ['tests/support/contract-fetch.ts'],
-    // Three files at once: every stack takes free ports and its own state folder, and much of a file's
-    // time is waiting (a runtime starting, a browser loading). On 2 cores: 85 s with two, 73-77 s with
-    // three (3 clean runs).
-    maxWorkers: 3,
+    // Two files at once: every stack takes free ports and its own state folder, and much of a file's
+    // time is waiting (a runtime starting, a browser loading). Three (73-77 s, 3 clean runs on 2026-11-27)
+    // stopped being safe once a 500-item npm start burst joined the files: on 2026-12-05 viewer pages waited
+    // over 90 s for verdicts in 2 of 4 runs of the project with three at once, and none with the viewer
+    // files alone.
+    maxWorkers: 2,
     testTimeout: 180_000,
     hookTimeout: 180_000,
     sequence: { groupOrder: 2 },
