@@ -5,7 +5,7 @@
  */
 import { h } from './dom.js';
 import type { Child } from './dom.js';
-import { formatAgo, formatInt, formatPct, formatTime, hueOf, initialsOf } from './format.js';
+import { formatAgo, formatInt, formatPct, formatScore, formatTime, hueOf, initialsOf } from './format.js';
 
 /** Number of agent colours in app.css (`.agent-c0` … `.agent-c7`, each checked for contrast). */
 const AGENT_COLOURS = 8;
@@ -153,5 +153,27 @@ export function listProgress(id: string, c: { ended: number; total: number; fail
       { class: 'muted small' },
       `${formatInt(c.ended)}/${formatInt(c.total)}${c.failed > 0 ? ` · ${formatInt(c.failed)} failed` : ''}`,
     ),
+  );
+}
+
+/**
+ * A pointwise headline: the score big against the top of its scale (`4 / 5`), then what it is (`name on a scale
+ * of 1 to 5`); the score and `name` alone when the scale is not known.
+ */
+export function scoreHeadline(
+  score: number | null | undefined,
+  scale: { min: number; max: number } | null,
+  name: string,
+): HTMLElement {
+  return h(
+    'p',
+    { class: 'verdict-headline' },
+    h(
+      'span',
+      { class: 'score-big' },
+      score === null || score === undefined ? '—' : formatScore(score),
+      scale ? h('span', { class: 'score-of' }, ` / ${scale.max}`) : null,
+    ),
+    h('span', null, scale ? `${name} on a scale of ${scale.min} to ${scale.max}` : name),
   );
 }

@@ -9,12 +9,12 @@ import { shortId } from '../format.js';
 import type { BatchSummary } from '../types.js';
 import type { View } from '../view.js';
 import { setTitle } from '../view.js';
-import { gateCellOf } from './comparison-list.js';
+import { comparisonHref, gateCellOf } from './comparison-list.js';
 import { listPage } from './list-page.js';
 
 /** A batch's page, or its meta-evaluation's report page, or its comparison's page. */
 export function batchHref(b: Pick<BatchSummary, 'id' | 'kind'>): string {
-  if (b.kind === 'comparison') return `#/comparisons/${encodeURIComponent(b.id)}`;
+  if (b.kind === 'comparison') return comparisonHref(b.id);
   return b.kind === 'meta_evaluation' ? `#/meta/${encodeURIComponent(b.id)}` : `#/batches/${encodeURIComponent(b.id)}`;
 }
 

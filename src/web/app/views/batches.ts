@@ -14,11 +14,12 @@ import {
   facts,
   idCode,
   progressBar,
+  scoreHeadline,
   statusPill,
   winnerChip,
 } from '../components.js';
 import { h, replaceChildren } from '../dom.js';
-import { formatInt, formatScore, formatTime, formatUsd, scoreOf, shortId } from '../format.js';
+import { formatInt, formatTime, formatUsd, scoreOf, shortId } from '../format.js';
 import type { Batch, BatchResultLine } from '../types.js';
 import type { View } from '../view.js';
 import { setTitle, sleep } from '../view.js';
@@ -100,17 +101,7 @@ function summary(b: Batch, lines: readonly BatchResultLine[]): HTMLElement {
           : pairwise
             ? labelBars('Winner', { A: s.winsA, B: s.winsB, tie: s.ties })
             : [
-                h(
-                  'p',
-                  { class: 'verdict-headline' },
-                  h(
-                    'span',
-                    { class: 'score-big' },
-                    s.meanScore === null ? '—' : formatScore(s.meanScore),
-                    scale ? h('span', { class: 'score-of' }, ` / ${scale.max}`) : null,
-                  ),
-                  h('span', null, scale ? `mean score on a scale of ${scale.min} to ${scale.max}` : 'mean score'),
-                ),
+                scoreHeadline(s.meanScore, scale, 'mean score'),
                 scores.length > 1
                   ? histogram(scores, `Scores of the ${formatInt(scores.length)} items shown below`)
                   : null,

@@ -29,6 +29,8 @@ function agreement(i: Item, scale: RubricScale | undefined): Node {
   if (typeof i.human === 'string')
     return i.winner === null ? h('span', { class: 'muted' }, '—') : agreeBadge(i.winner === i.human);
   if (i.score === null) return h('span', { class: 'muted' }, '—');
+  // The reading of src/metrics/pass-fail.ts (the viewer imports no Worker code), so a row agrees exactly when
+  // the check's accuracy counts it: the nearer point, the midpoint as the upper one.
   if (scale && scale.max - scale.min === 1) {
     const point = i.score >= (scale.min + scale.max) / 2 ? scale.max : scale.min;
     return agreeBadge(point === i.human);

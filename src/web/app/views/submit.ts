@@ -85,18 +85,14 @@ const JUDGE_ERROR_FIELDS: Partial<Record<string, FieldName>> = {
   tier_unsupported: 'tier',
 };
 
+/** The request's top-level fields that have a field of their own in the form, named as the API names them. */
+const TOP_LEVEL_FIELDS: readonly FieldName[] = ['preset', 'config', 'metadata', 'rubric', 'tier', 'cache'];
+
 /** Which field an API issue path names (`task.answerA` → answerA). */
 export function fieldOfIssue(path: string): FieldName | null {
   const [head, second, third] = path.split('.');
-  if (
-    head === 'preset' ||
-    head === 'config' ||
-    head === 'metadata' ||
-    head === 'rubric' ||
-    head === 'tier' ||
-    head === 'cache'
-  )
-    return head;
+  const top = TOP_LEVEL_FIELDS.find((f) => f === head);
+  if (top) return top;
   if (head !== 'task') return null;
   if (second === 'aspect')
     return third === 'scale' ? 'scaleMin' : third === 'description' ? 'aspectDescription' : 'aspect';

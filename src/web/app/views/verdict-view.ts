@@ -3,7 +3,7 @@
  * The outcome side of the evaluation page: the verdict (winner or score, confidence, position flip,
  * replies that never parsed, the cascade stage that decided), the votes, and calls / tokens / cost.
  */
-import { badge, card, facts, progressBar, winnerChip } from '../components.js';
+import { badge, card, facts, progressBar, scoreHeadline, winnerChip } from '../components.js';
 import type { DebateState } from '../debate.js';
 import { callsDone, usageSoFar } from '../debate.js';
 import { h } from '../dom.js';
@@ -30,17 +30,9 @@ function headline(v: VerdictSummary, task: Task | null): HTMLElement {
     );
   }
   const aspect = task?.kind === 'pointwise' ? task.aspect : null;
-  const score = v.score === undefined ? '—' : formatScore(v.score);
   // The verdict's own scale (a rubric's, or the overall's); verdicts from before it fall back to the task's.
   const scale = v.scale ?? aspect?.scale ?? null;
-  const name = aspect?.name ?? (v.aspects && v.aspects.length > 0 ? 'overall' : 'score');
-  return h(
-    'p',
-    { class: 'verdict-headline' },
-    // `4 / 5`: the score against the top of its scale.
-    h('span', { class: 'score-big' }, score, scale ? h('span', { class: 'score-of' }, ` / ${scale.max}`) : null),
-    h('span', null, scale ? `${name} on a scale of ${scale.min} to ${scale.max}` : name),
-  );
+  return scoreHeadline(v.score, scale, aspect?.name ?? (v.aspects && v.aspects.length > 0 ? 'overall' : 'score'));
 }
 
 function flipText(flip: boolean | null): Child {
