@@ -22,7 +22,7 @@ export function comparisonHref(id: string): string {
  * A gate's outcome in words (`passed`, `failed`, `inconclusive`; colour and text), `live` while it may still
  * change; a muted dash without a gate.
  */
-export function gateBadge(outcome: ComparisonSummary['gateOutcome'], live = false): HTMLElement {
+function gateBadge(outcome: ComparisonSummary['gateOutcome'], live = false): HTMLElement {
   if (outcome === null) return h('span', { class: 'muted' }, '—');
   return h(
     'span',
