@@ -30,8 +30,13 @@ export const rateLimit = () =>
     try {
       const limiter = c.env.RATE_LIMITER.get(c.env.RATE_LIMITER.idFromName(c.var.tenant));
       const key = auth.rateKey;
-      decision = await reservations.take(`${c.var.tenant}\u0000${key}`, policy, (want, returned) =>
-        limiter.reserve(key, policy, want, returned),
+      decision = await reservations.take(
+        `${c.var.tenant}\u0000${key}`,
+        policy,
+        (want, returned) => limiter.reserve(key, policy, want, returned),
+        (reservation) => {
+          c.executionCtx.waitUntil(reservation);
+        },
       );
     } catch (e) {
       // Availability first: a limiter that cannot answer lets the request through, loudly.

@@ -14,6 +14,13 @@
  *   what it needs, so a quiet key is counted exactly as before.
  * - **Refused locally.** After a refusal the isolate refuses the key's requests itself until the object
  *   said a token is back (to the millisecond), unless the policy changed.
+ * - **Each reservation belongs to a request that waits for it.** workerd runs a promise's callbacks in the
+ *   request that started its I/O and cancels that I/O when the request ends; a reservation made from the
+ *   callbacks of another request's reservation would die with that request, and the requests waiting for it
+ *   would hang (workerd answers them 500, "your Worker's code had hung") with the key's state stuck in flight
+ *   for good. So when a reservation ends, the requests it did not answer wake up in their own requests, and
+ *   the first of them makes the next one for all of them. The reservation is also kept alive past its own
+ *   request's end (`waitUntil`): the others wait for it, whatever happens to the client that started it.
  *
  * A reservation's unused tokens are lost if the isolate never asks again (at most {@link MAX_RESERVED} per
  * isolate and key): an isolate may refuse slightly early under a burst, never allow more than the quota.
@@ -31,9 +38,24 @@ export const MAX_RESERVED = 64;
 /** The object request: reserve up to `want` tokens after giving back `returned`. */
 export type Reserve = (want: number, returned: number) => Promise<Reservation>;
 
+/** Keeps a promise's I/O running after the request that started it has ended: its `waitUntil`. */
+export type KeepAlive = (promise: Promise<unknown>) => void;
+
 interface Waiter {
+  /** Answered (allowed, refused, or the reservation failed): set by {@link answer} and {@link fail}. */
+  settled: boolean;
   resolve: (d: RateDecision) => void;
   reject: (e: unknown) => void;
+}
+
+function answer(w: Waiter, d: RateDecision): void {
+  w.settled = true;
+  w.resolve(d);
+}
+
+function fail(w: Waiter, e: unknown): void {
+  w.settled = true;
+  w.reject(e);
 }
 
 interface KeyState {
@@ -46,7 +68,9 @@ interface KeyState {
   resetSeconds: number;
   /** Refuse locally until then (epoch ms). */
   refusedUntil: number;
-  inFlight: boolean;
+  /** The reservation on its way: settles (never rejects) once its answers are handed out; null when none. */
+  inFlight: Promise<void> | null;
+  /** Requests waiting for the next reservation. */
   waiting: Waiter[];
   /** Requests seen in the current second, and in the one before (the demand). */
   second: number;
@@ -63,16 +87,31 @@ export class Reservations {
   /** @param now clock, epoch ms (tests). Default `Date.now`. */
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** The decision for one request of `key` under `policy`; `reserve` is called only when no local answer holds. */
-  take(key: string, policy: RatePolicy, reserve: Reserve): Promise<RateDecision> {
+  /**
+   * The decision for one request of `key` under `policy`. `reserve` and `keepAlive` are this request's own:
+   * they are called only from this call (in this request), and only when no local answer holds.
+   */
+  async take(
+    key: string,
+    policy: RatePolicy,
+    reserve: Reserve,
+    keepAlive: KeepAlive = () => undefined,
+  ): Promise<RateDecision> {
     const now = this.now();
     const s = this.stateOf(key, policy, now);
     const local = this.answerLocally(s, now);
-    if (local) return Promise.resolve(local);
-    return new Promise<RateDecision>((resolve, reject) => {
-      s.waiting.push({ resolve, reject });
-      if (!s.inFlight) this.flush(s, policy, reserve);
+    if (local) return local;
+    let waiter!: Waiter;
+    const decision = new Promise<RateDecision>((resolve, reject) => {
+      waiter = { settled: false, resolve, reject };
     });
+    s.waiting.push(waiter);
+    // Until answered: the reservation on its way, or the next one, made here (see the module note).
+    while (!waiter.settled) {
+      const flight = s.inFlight ?? this.flush(s, policy, reserve, keepAlive);
+      await Promise.race([decision, flight]);
+    }
+    return decision;
   }
 
   private stateOf(key: string, policy: RatePolicy, now: number): KeyState {
@@ -85,7 +124,7 @@ export class Reservations {
         remaining: 0,
         resetSeconds: 0,
         refusedUntil: 0,
-        inFlight: false,
+        inFlight: null,
         waiting: [],
         second: Math.floor(now / 1000),
         seen: 0,
@@ -95,7 +134,7 @@ export class Reservations {
       // Forget keys idle for a while, so the map stays small in a long-lived isolate.
       if (this.keys.size > 10_000)
         for (const [k, v] of this.keys)
-          if (!v.inFlight && v.waiting.length === 0 && v.expires < now) this.keys.delete(k);
+          if (v.inFlight === null && v.waiting.length === 0 && v.expires < now) this.keys.delete(k);
     }
     if (s.policy !== policyKey(policy)) {
       // A changed policy: the object decides again (the tokens held go back with the next reservation).
@@ -123,10 +162,13 @@ export class Reservations {
     return null;
   }
 
-  /** One reservation for every waiting request (and the demand ahead), handed out in arrival order. */
-  private flush(s: KeyState, policy: RatePolicy, reserve: Reserve): void {
+  /**
+   * One reservation for every waiting request (and the demand ahead), handed out in arrival order; the
+   * requests that arrived meanwhile are answered locally where they can be, and the rest make the next one
+   * themselves ({@link take}). Returns the reservation's end.
+   */
+  private flush(s: KeyState, policy: RatePolicy, reserve: Reserve, keepAlive: KeepAlive): Promise<void> {
     const batch = s.waiting.splice(0);
-    if (batch.length === 0) return;
     const now = this.now();
     const returned = now >= s.expires ? s.tokens : 0;
     if (returned > 0) s.tokens = 0;
@@ -138,22 +180,23 @@ export class Reservations {
       rate >= 1 / RESERVE_AHEAD_SECONDS
         ? Math.min(MAX_RESERVED, Math.floor(rate * RESERVE_AHEAD_SECONDS), Math.floor(policy.requests / 10))
         : 0;
-    s.inFlight = true;
-    reserve(batch.length + ahead, returned).then(
+    // A reserve that throws is a failed reservation like any other: the batch is answered either way.
+    const flight = new Promise<Reservation>((resolve) => {
+      resolve(reserve(batch.length + ahead, returned));
+    }).then(
       (r) => {
-        s.inFlight = false;
         const at = this.now();
         let granted = r.granted;
         for (const w of batch) {
           if (granted > 0) {
             granted -= 1;
-            w.resolve({
+            answer(w, {
               allowed: true,
               remaining: r.decision.remaining + granted,
               resetSeconds: r.decision.resetSeconds,
               retryAfterSeconds: 0,
             });
-          } else w.resolve(refusal(r.decision.resetSeconds, r.nextTokenMs));
+          } else answer(w, refusal(r.decision.resetSeconds, r.nextTokenMs));
         }
         s.tokens += granted;
         s.expires = at + LEASE_MS;
@@ -162,28 +205,31 @@ export class Reservations {
         // Rounded up to the millisecond: a token that float arithmetic has not quite refilled yet is not
         // asked for twice.
         s.refusedUntil = granted === 0 && r.nextTokenMs > 0 ? at + Math.ceil(r.nextTokenMs) : 0;
-        this.drain(s, policy, reserve);
+        this.answerWaiting(s, at);
       },
       (e: unknown) => {
-        s.inFlight = false;
         s.tokens += returned;
-        for (const w of batch) w.reject(e);
-        this.drain(s, policy, reserve);
+        for (const w of batch) fail(w, e);
+        this.answerWaiting(s, this.now());
       },
     );
+    const ended = flight.finally(() => {
+      s.inFlight = null;
+    });
+    s.inFlight = ended;
+    keepAlive(ended);
+    return ended;
   }
 
-  /** Requests that arrived during a reservation: answered locally where they can be, the rest in the next. */
-  private drain(s: KeyState, policy: RatePolicy, reserve: Reserve): void {
-    const now = this.now();
+  /** Requests that arrived during a reservation and can be answered locally are; the rest stay waiting. */
+  private answerWaiting(s: KeyState, now: number): void {
     const still: Waiter[] = [];
     for (const w of s.waiting.splice(0)) {
       const local = this.answerLocally(s, now);
-      if (local) w.resolve(local);
+      if (local) answer(w, local);
       else still.push(w);
     }
     s.waiting.push(...still);
-    if (s.waiting.length > 0) this.flush(s, policy, reserve);
   }
 }
 

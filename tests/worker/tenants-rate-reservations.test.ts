@@ -95,6 +95,61 @@ describe("an isolate's reservations", () => {
     expect(object.calls.map((c) => c.want)).toEqual([1, 50]);
   });
 
+  it('are each made by a request that waits for it: one made for others from a request that then ends would leave them hung', async () => {
+    const now = 0;
+    const policy = { requests: 10, windowSeconds: 3600 };
+    const object = objectAt(policy, () => now);
+    /**
+     * A request's own reserve as workerd runs it: its answer comes back a moment later, and never once the
+     * request has ended (workerd cancels an ended request's pending I/O). `kept`: what it kept alive.
+     */
+    const request = () => {
+      let ended = false;
+      let open!: () => void;
+      const gate = new Promise<void>((resolve) => (open = resolve));
+      const asked: number[] = [];
+      const kept: Promise<unknown>[] = [];
+      const reserve = async (want: number, returned: number) => {
+        asked.push(want);
+        await gate;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return ended ? new Promise<never>(() => undefined) : object.reserve(want, returned);
+      };
+      const keepAlive = (p: Promise<unknown>) => {
+        kept.push(p);
+      };
+      const end = () => {
+        ended = true;
+      };
+      return { reserve, keepAlive, asked, kept, open, end };
+    };
+    const within = <T>(p: Promise<T>) =>
+      Promise.race([
+        p,
+        new Promise<'hung'>((resolve) => {
+          setTimeout(() => {
+            resolve('hung');
+          }, 1_000);
+        }),
+      ]);
+    const r = new Reservations(() => now);
+    const [a, b, c] = [request(), request(), request()];
+    b.open();
+    c.open();
+    const first = r.take('t\0k', policy, a.reserve, a.keepAlive);
+    // B arrives while A's reservation is on its way; A is answered, and ends.
+    const second = r.take('t\0k', policy, b.reserve, b.keepAlive);
+    a.open();
+    expect((await first).allowed).toBe(true);
+    a.end();
+    expect(await within(second)).toMatchObject({ allowed: true });
+    // B's reservation was B's own; and the key is not left waiting on anything.
+    expect([a.asked, b.asked]).toEqual([[1], [1]]);
+    expect([a.kept.length, b.kept.length]).toEqual([1, 1]);
+    expect(await within(r.take('t\0k', policy, c.reserve, c.keepAlive))).toMatchObject({ allowed: true });
+    expect(object.calls.map((call) => call.want)).toEqual([1, 1, 1]);
+  });
+
   it('keep a 10,000-request burst in 10 s at a few object requests per second, never allowing more than the bucket', async () => {
     for (const policy of [
       { requests: 100_000, windowSeconds: 60 },
