@@ -1,7 +1,7 @@
 /**
  * @module
  * The D1 statements of eval runs and their output items: insert and read a run, page through a tenant's
- * runs of one eval, the lease that lets one invocation work on a run, cancel, finish, delete; store one
+ * runs of one eval, the lease that lets one invocation work on a run (its claim answers the run), cancel, finish, delete; store one
  * graded item once (`ON CONFLICT DO NOTHING`), page through them, and the counts a run reports. Times are
  * epoch ms.
  */
@@ -36,7 +36,8 @@ interface RunRow {
   created_at: number;
 }
 
-const SELECT = `SELECT id, tenant, eval_id, name, status, data_source, model, metadata, items_total, error, created_at FROM eval_runs`;
+const COLUMNS = `id, tenant, eval_id, name, status, data_source, model, metadata, items_total, error, created_at`;
+const SELECT = `SELECT ${COLUMNS} FROM eval_runs`;
 
 function toRecord(r: RunRow): RunRecord {
   return {
@@ -85,12 +86,6 @@ export async function getRun(db: D1Database, tenant: string, evalId: string, id:
   return r ? toRecord(r) : null;
 }
 
-/** A run by id alone (the worker's own read). */
-export async function runById(db: D1Database, id: string): Promise<RunRecord | null> {
-  const r = await db.prepare(`${SELECT} WHERE id = ? AND deleted_at IS NULL`).bind(id).first<RunRow>();
-  return r ? toRecord(r) : null;
-}
-
 /** One page of an eval's runs after `after`, `limit + 1` rows so the caller knows `has_more`. */
 export async function listRuns(
   db: D1Database,
@@ -113,18 +108,20 @@ export async function listRuns(
 }
 
 /**
- * Takes the run's lease until `until` when it is queued or running and nobody holds a live lease;
- * true when this caller now holds it (and the run is `in_progress`).
+ * Takes the run's lease until `until` when it is queued or running and nobody holds a live lease, and
+ * answers the run (now `in_progress`) when this caller holds it, else null. The claim returns the row, so
+ * the worker does not read it again.
  */
-export async function claimRun(db: D1Database, id: string, now: number, until: number): Promise<boolean> {
+export async function claimRun(db: D1Database, id: string, now: number, until: number): Promise<RunRecord | null> {
   const r = await db
     .prepare(
       `UPDATE eval_runs SET status = 'in_progress', lease_until = ?3, updated_at = ?2
-       WHERE id = ?1 AND status IN ('queued', 'in_progress') AND deleted_at IS NULL AND (lease_until IS NULL OR lease_until < ?2)`,
+       WHERE id = ?1 AND status IN ('queued', 'in_progress') AND deleted_at IS NULL AND (lease_until IS NULL OR lease_until < ?2)
+       RETURNING ${COLUMNS}`,
     )
     .bind(id, now, until)
-    .run();
-  return r.meta.changes > 0;
+    .first<RunRow>();
+  return r ? toRecord(r) : null;
 }
 
 /** Extends a held lease; false when the run is no longer running (cancelled, deleted). */

@@ -12,7 +12,7 @@ import type { ItemRecord, RunRecord } from './run-rows.js';
 import { cancelRun, deleteRun, getItem, getRun, insertRun, listItems, listRuns, runCounts } from './run-rows.js';
 import type { CreateRunRequest, OutputItem, Run } from './run-schemas.js';
 import type { EvalRecord } from './rows.js';
-import { scopeOf } from './service.js';
+import { listPage, scopeOf } from './service.js';
 
 function fail(path: string, message: string): ApiError {
   return new ApiError(400, 'invalid_request', `${path}: ${message}`, [{ path, message }]);
@@ -134,22 +134,17 @@ export async function listRunsView(
   const rows = await listRuns(env.DB, ev.tenant, ev.id, q);
   const page = rows.slice(0, q.limit);
   const data = await Promise.all(page.map((r) => viewRun(env, r, origin)));
-  return {
-    body: {
-      object: 'list' as const,
-      data,
-      first_id: data[0]?.id ?? null,
-      last_id: data.at(-1)?.id ?? null,
-      has_more: rows.length > q.limit,
-    },
-    unfinished: page.filter(unfinished).map((r) => r.id),
-  };
+  return { body: listPage(data, rows.length > q.limit), unfinished: page.filter(unfinished).map((r) => r.id) };
 }
 
-/** Cancels a queued or running run (a repeat is harmless) and answers it as it is now. */
+/**
+ * Cancels a queued or running run (a repeat is harmless) and answers it as it is now: read again only when
+ * the cancel changed nothing (the run had ended, or ended meanwhile), since a cancel changes its status alone.
+ */
 export async function cancelRunView(env: Bindings, r: RunRecord, origin: string): Promise<Run> {
-  await cancelRun(env.DB, r.tenant, r.id, Date.now());
-  return viewRun(env, await requireRun(env, r.tenant, r.evalId, r.id), origin);
+  const cancelled = await cancelRun(env.DB, r.tenant, r.id, Date.now());
+  const now = cancelled ? { ...r, status: 'canceled' as const } : await requireRun(env, r.tenant, r.evalId, r.id);
+  return viewRun(env, now, origin);
 }
 
 /** Deletes a run and its items. */
@@ -187,14 +182,14 @@ export async function listItemsView(
 ) {
   const after = q.after === undefined ? undefined : indexOf(run, q.after, 'after');
   const rows = await listItems(env.DB, run.id, { ...q, after });
-  const data = rows.slice(0, q.limit).map((i) => viewItem(run, i));
-  return {
-    object: 'list' as const,
-    data,
-    first_id: data[0]?.id ?? null,
-    last_id: data.at(-1)?.id ?? null,
-    has_more: rows.length > q.limit,
-  };
+  return listPage(
+    rows.slice(0, q.limit).map((i) => viewItem(run, i)),
+    rows.length > q.limit,
+  );
+}
+
+function noItem(run: RunRecord, id: string): ApiError {
+  return new ApiError(404, 'not_found', `no output item "${id}" in run "${run.id}"`);
 }
 
 /** The index an output item id names. @throws ApiError 400 (`after`) or 404 (a path id). */
@@ -202,7 +197,7 @@ function indexOf(run: RunRecord, id: string, what: 'after' | 'path'): number {
   const m = /^outputitem_([a-z2-7]+)_(\d+)$/.exec(id);
   if (!m || `evalrun_${m[1] ?? ''}` !== run.id) {
     if (what === 'after') throw fail('after', `"${id}" is not an output item of run "${run.id}"`);
-    throw new ApiError(404, 'not_found', `no output item "${id}" in run "${run.id}"`);
+    throw noItem(run, id);
   }
   return Number(m[2]);
 }
@@ -210,6 +205,6 @@ function indexOf(run: RunRecord, id: string, what: 'after' | 'path'): number {
 /** `GET …/output_items/{id}`, or 404. */
 export async function getItemView(env: Bindings, run: RunRecord, id: string): Promise<OutputItem> {
   const item = await getItem(env.DB, run.id, indexOf(run, id, 'path'));
-  if (!item) throw new ApiError(404, 'not_found', `no output item "${id}" in run "${run.id}"`);
+  if (!item) throw noItem(run, id);
   return viewItem(run, item);
 }
