@@ -284,40 +284,51 @@ export interface RunCounts {
   }[];
 }
 
-/** The run's counts by item status, by criterion and by model. */
-export async function runCounts(db: D1Database, runId: string): Promise<RunCounts> {
+/**
+ * The counts of each of `runIds` (a run without items has zero counts), in one D1 round trip whatever
+ * their number: a page of runs is counted at once, not run by run.
+ */
+export async function runCounts(db: D1Database, runIds: readonly string[]): Promise<Map<string, RunCounts>> {
+  const ids = JSON.stringify(runIds);
+  const of = `i.run_id IN (SELECT value FROM json_each(?))`;
   const [statuses, criteria, models] = await db.batch<Record<string, unknown>>([
-    db.prepare(`SELECT status, count(*) AS n FROM eval_run_items WHERE run_id = ? GROUP BY status`).bind(runId),
+    db
+      .prepare(`SELECT i.run_id, status, count(*) AS n FROM eval_run_items i WHERE ${of} GROUP BY i.run_id, status`)
+      .bind(ids),
     db
       .prepare(
-        `SELECT json_extract(r.value, '$.name') AS name, sum(json_extract(r.value, '$.passed')) AS passed, count(*) AS n
-         FROM eval_run_items i, json_each(i.results) r WHERE i.run_id = ? GROUP BY name ORDER BY min(r.key)`,
+        `SELECT i.run_id, json_extract(r.value, '$.name') AS name, sum(json_extract(r.value, '$.passed')) AS passed, count(*) AS n
+         FROM eval_run_items i, json_each(i.results) r WHERE ${of} GROUP BY i.run_id, name ORDER BY i.run_id, min(r.key)`,
       )
-      .bind(runId),
+      .bind(ids),
     db
       .prepare(
-        `SELECT json_extract(u.value, '$.model') AS model, sum(json_extract(u.value, '$.invocation_count')) AS calls,
+        `SELECT i.run_id, json_extract(u.value, '$.model') AS model, sum(json_extract(u.value, '$.invocation_count')) AS calls,
            sum(json_extract(u.value, '$.prompt_tokens')) AS prompt, sum(json_extract(u.value, '$.completion_tokens')) AS completion,
            sum(json_extract(u.value, '$.cached_tokens')) AS cached
-         FROM eval_run_items i, json_each(i.usage) u WHERE i.run_id = ? GROUP BY model ORDER BY model`,
+         FROM eval_run_items i, json_each(i.usage) u WHERE ${of} GROUP BY i.run_id, model ORDER BY i.run_id, model`,
       )
-      .bind(runId),
+      .bind(ids),
   ]);
-  const byStatus = { pass: 0, fail: 0, error: 0 };
-  for (const r of statuses?.results ?? []) byStatus[r.status as keyof typeof byStatus] = Number(r.n);
-  return {
-    byStatus,
-    byCriterion: (criteria?.results ?? []).map((r) => ({
-      name: String(r.name),
-      passed: Number(r.passed),
-      failed: Number(r.n) - Number(r.passed),
-    })),
-    byModel: (models?.results ?? []).map((r) => ({
+  const counts = new Map<string, RunCounts>(
+    runIds.map((id) => [id, { byStatus: { pass: 0, fail: 0, error: 0 }, byCriterion: [], byModel: [] }]),
+  );
+  const at = (r: Record<string, unknown>) => counts.get(String(r.run_id));
+  for (const r of statuses?.results ?? []) {
+    const c = at(r);
+    if (c) c.byStatus[r.status as keyof RunCounts['byStatus']] = Number(r.n);
+  }
+  for (const r of criteria?.results ?? []) {
+    at(r)?.byCriterion.push({ name: String(r.name), passed: Number(r.passed), failed: Number(r.n) - Number(r.passed) });
+  }
+  for (const r of models?.results ?? []) {
+    at(r)?.byModel.push({
       model: String(r.model),
       invocation_count: Number(r.calls),
       prompt_tokens: Number(r.prompt),
       completion_tokens: Number(r.completion),
       cached_tokens: Number(r.cached),
-    })),
-  };
+    });
+  }
+  return counts;
 }

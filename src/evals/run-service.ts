@@ -8,7 +8,7 @@ import type { Bindings } from '../config/bindings.js';
 import { ApiError } from '../http/errors.js';
 import { randomBase32 } from '../tenants/ids.js';
 import { checkSamplerMessages } from './grader-check.js';
-import type { ItemRecord, RunRecord } from './run-rows.js';
+import type { ItemRecord, RunCounts, RunRecord } from './run-rows.js';
 import { cancelRun, deleteRun, getItem, getRun, insertRun, listItems, listRuns, runCounts } from './run-rows.js';
 import type { CreateRunRequest, OutputItem, Run } from './run-schemas.js';
 import type { EvalRecord } from './rows.js';
@@ -52,6 +52,8 @@ function checkDataSource(ev: EvalRecord, ds: CreateRunRequest['data_source']): v
   }
 }
 
+const NO_COUNTS: RunCounts = { byStatus: { pass: 0, fail: 0, error: 0 }, byCriterion: [], byModel: [] };
+
 /** The run's report: the API's page of its output items (the viewer has no eval pages yet). */
 function reportUrl(origin: string, r: RunRecord): string {
   return `${origin}/v1/evals/${r.evalId}/runs/${r.id}/output_items`;
@@ -59,7 +61,11 @@ function reportUrl(origin: string, r: RunRecord): string {
 
 /** A run as the API answers it, with its counts from the stored items. */
 export async function viewRun(env: Bindings, r: RunRecord, origin: string): Promise<Run> {
-  const counts = await runCounts(env.DB, r.id);
+  return runView(r, (await runCounts(env.DB, [r.id])).get(r.id), origin);
+}
+
+/** A run as the API answers it, given its counts. */
+function runView(r: RunRecord, counts: RunCounts | undefined = NO_COUNTS, origin: string): Run {
   const { pass, fail: failed, error } = counts.byStatus;
   return {
     object: 'eval.run',
@@ -133,7 +139,11 @@ export async function listRunsView(
 ) {
   const rows = await listRuns(env.DB, ev.tenant, ev.id, q);
   const page = rows.slice(0, q.limit);
-  const data = await Promise.all(page.map((r) => viewRun(env, r, origin)));
+  const counts = await runCounts(
+    env.DB,
+    page.map((r) => r.id),
+  );
+  const data = page.map((r) => runView(r, counts.get(r.id), origin));
   return { body: listPage(data, rows.length > q.limit), unfinished: page.filter(unfinished).map((r) => r.id) };
 }
 
