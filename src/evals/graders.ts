@@ -112,7 +112,11 @@ export function labelOf(reply: string, labels: readonly string[]): string | unde
   return best?.label;
 }
 
-function usageOf(model: string, u: { promptTokens: number; completionTokens: number; cachedPromptTokens: number }) {
+/** One call's tokens as OpenAI reports them per model (a grader's, or a run's sampler's). */
+export function modelUsage(
+  model: string,
+  u: { promptTokens: number; completionTokens: number; cachedPromptTokens: number },
+): ModelUsage {
   return {
     model,
     invocation_count: 1,
@@ -162,7 +166,7 @@ async function modelGrade(
     input: messages.map((m) => ({ role: m.role, content: m.content })),
     output: [{ role: 'assistant', content: result.content }],
   };
-  const usage = [usageOf(grader.model, result.usage)];
+  const usage = [modelUsage(grader.model, result.usage)];
   if (grader.type === 'label_model') {
     const label = labelOf(result.content, grader.labels);
     if (label === undefined) {

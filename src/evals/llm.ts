@@ -2,7 +2,7 @@
  * @module
  * What graders and samplers reach through the deployment's LLM settings: the LLM function (the same client,
  * retries and provider table as every evaluation) and embeddings (`POST {baseUrl}/embeddings` at the
- * default provider, for `cosine`). Built lazily, so graders that need neither work without LLM settings.
+ * default provider, for `cosine`, over the same wire and timeout). Built lazily, so graders that need neither work without LLM settings.
  */
 import type { Bindings } from '../config/bindings.js';
 import type { LlmFunction } from '../engine/call.js';
@@ -10,7 +10,8 @@ import { ApiError } from '../http/errors.js';
 import { createLlm } from '../llm/client.js';
 import { llmEnvOf, LlmSettingsError, settingsFromEnv } from '../llm/settings.js';
 import type { LlmSettings } from '../llm/settings.js';
-import { wireTarget } from '../llm/wire.js';
+import { sendToProvider, wireTarget } from '../llm/wire.js';
+import { createRedactor } from '../log/redact.js';
 import type { GraderDeps } from './graders.js';
 
 /** The embedding model `cosine` asks for (OpenAI's text similarity grader uses it too). */
@@ -25,21 +26,51 @@ function settingsOf(env: Bindings): LlmSettings {
   }
 }
 
-/** The embeddings of `texts` from the default provider. @throws Error naming the provider's answer. */
+/**
+ * The embeddings of `texts` from the default provider, sent as chat completions are (`sendToProvider`: the
+ * provider's headers, the settings' `timeoutMs`, a failure named by its status and the provider's message),
+ * with the providers' keys and the deployment's secrets removed from any message. Not retried: a failure
+ * is the grader's `other_error`.
+ * @throws Error naming what went wrong.
+ */
 async function embed(settings: LlmSettings, texts: readonly string[]): Promise<number[][]> {
-  const provider = settings.providers[settings.defaultProvider];
+  const providerId = settings.defaultProvider;
+  const provider = settings.providers[providerId];
   if (!provider) throw new Error('the deployment has no default LLM provider');
-  const target = wireTarget(provider, provider.baseUrl);
-  const res = await fetch(`${provider.baseUrl.replace(/\/+$/, '')}/embeddings`, {
-    method: 'POST',
-    headers: target.headers,
-    body: JSON.stringify({ model: EMBEDDING_MODEL, input: texts }),
-  });
-  if (!res.ok) throw new Error(`embeddings: the provider answered ${String(res.status)}`);
-  const body = await res.json<{ data?: { index: number; embedding: number[] }[] }>();
-  const data = [...(body.data ?? [])].sort((a, b) => a.index - b.index);
-  if (data.length !== texts.length) throw new Error('embeddings: the provider answered a different number of vectors');
-  return data.map((d) => d.embedding);
+  const redact = createRedactor([...Object.values(settings.providers).map((p) => p.apiKey), ...settings.secrets]);
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, settings.timeoutMs);
+  try {
+    const sent = await sendToProvider(
+      providerId,
+      `${provider.baseUrl.replace(/\/+$/, '')}/embeddings`,
+      {
+        method: 'POST',
+        headers: wireTarget(provider, provider.baseUrl).headers,
+        body: JSON.stringify({ model: EMBEDDING_MODEL, input: texts }),
+      },
+      {
+        // Called unbound: workerd's fetch refuses a `this` other than the global scope.
+        fetch: (input, init) => fetch(input, init),
+        signal: controller.signal,
+        timedOut: () => timedOut,
+        timeoutMs: settings.timeoutMs,
+        now: Date.now,
+      },
+    );
+    if (sent.kind !== 'ok') throw new Error(`embeddings: ${redact(sent.error.message)}`);
+    const body = JSON.parse(sent.text) as { data?: { index: number; embedding: number[] }[] };
+    const data = [...(body.data ?? [])].sort((a, b) => a.index - b.index);
+    if (data.length !== texts.length)
+      throw new Error('embeddings: the provider answered a different number of vectors');
+    return data.map((d) => d.embedding);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Grader dependencies over `env`'s LLM settings (read on first use; 503 `llm_not_configured` if unusable). */

@@ -31,7 +31,8 @@ interface EvalRow {
   updated_at: number;
 }
 
-const SELECT = `SELECT id, tenant, name, data_source_config, testing_criteria, metadata, created_at, updated_at FROM evals`;
+const COLUMNS = `id, tenant, name, data_source_config, testing_criteria, metadata, created_at, updated_at`;
+const SELECT = `SELECT ${COLUMNS} FROM evals`;
 
 function toRecord(r: EvalRow): EvalRecord {
   return {
@@ -94,18 +95,18 @@ export async function listEvals(
   return results.map(toRecord);
 }
 
-/** Sets the name and/or metadata given; true when the eval exists. */
+/** Sets the name and/or metadata given; the eval as it is now, or null when there is no such eval. */
 export async function updateEval(
   db: D1Database,
   tenant: string,
   id: string,
   patch: { name?: string | undefined; metadata?: EvalMetadata | null | undefined },
   now: number,
-): Promise<boolean> {
+): Promise<EvalRecord | null> {
   const r = await db
     .prepare(
       `UPDATE evals SET name = CASE WHEN ?3 THEN ?4 ELSE name END, metadata = CASE WHEN ?5 THEN ?6 ELSE metadata END,
-         updated_at = ?7 WHERE id = ?1 AND tenant = ?2 AND deleted_at IS NULL`,
+         updated_at = ?7 WHERE id = ?1 AND tenant = ?2 AND deleted_at IS NULL RETURNING ${COLUMNS}`,
     )
     .bind(
       id,
@@ -116,8 +117,8 @@ export async function updateEval(
       patch.metadata ? JSON.stringify(patch.metadata) : null,
       now,
     )
-    .run();
-  return r.meta.changes > 0;
+    .first<EvalRow>();
+  return r ? toRecord(r) : null;
 }
 
 /** Marks the eval deleted; true when it existed. */

@@ -11,14 +11,13 @@ import type { Bindings } from '../config/bindings.js';
 import type { ChatMessage } from '../engine/call.js';
 import type { RunnableGrader } from './grader-schemas.js';
 import type { GradeResult, GraderDeps, ModelUsage } from './graders.js';
-import { grade, renderMessages } from './graders.js';
+import { grade, modelUsage, renderMessages } from './graders.js';
 import { graderDeps } from './llm.js';
 import type { ItemRecord, RunRecord } from './run-rows.js';
-import { claimRun, endRun, gradedIndexes, insertItem, renewLease, runById } from './run-rows.js';
+import { claimRun, endRun, gradedIndexes, insertItem, renewLease } from './run-rows.js';
 import type { RunDataSource } from './run-schemas.js';
 import { getEval } from './rows.js';
-import type { TemplateRef } from './templates.js';
-import { resolveRef } from './templates.js';
+import { parseRef, resolveRef } from './templates.js';
 
 /** How long one invocation holds a run between renewals, ms. */
 export const RUN_LEASE_MS = 60_000;
@@ -61,9 +60,7 @@ function samplerMessages(ds: Completions, item: Record<string, unknown>) {
   const input = ds.input_messages;
   if (!input) return [];
   if (input.type === 'template') return renderMessages(input.template, { item });
-  const [namespace = '', ...path] = input.item_reference.split('.');
-  const ref: TemplateRef = { namespace, path, raw: input.item_reference };
-  const value = resolveRef(ref, { item });
+  const value = resolveRef(parseRef(input.item_reference), { item });
   if (!Array.isArray(value)) return [];
   return value.flatMap((m: unknown): ChatMessage[] => {
     const r = m as { role?: unknown; content?: unknown };
@@ -110,13 +107,9 @@ async function sampleOf(ds: Completions, item: Record<string, unknown>, idx: num
     };
     return { sample, text: null, usage: [] as ModelUsage[] };
   }
-  const u = result.usage;
-  const usage = {
-    prompt_tokens: u.promptTokens,
-    completion_tokens: u.completionTokens,
-    total_tokens: u.promptTokens + u.completionTokens,
-    cached_tokens: u.cachedPromptTokens,
-  };
+  const calls = modelUsage(model, result.usage);
+  // The sample shows its one call's tokens, without the per-model fields.
+  const { model: _m, invocation_count: _n, ...usage } = calls;
   const sample: Sample = {
     ...base,
     output: [{ role: 'assistant', content: result.content }],
@@ -124,7 +117,7 @@ async function sampleOf(ds: Completions, item: Record<string, unknown>, idx: num
     usage,
     error: null,
   };
-  return { sample, text: result.content, usage: [{ model, invocation_count: 1, ...usage }] };
+  return { sample, text: result.content, usage: [calls] };
 }
 
 /** A grader's result as an output item lists it. */
@@ -179,10 +172,9 @@ async function gradeLine(
  */
 export async function processRun(env: Bindings, runId: string, deps: GraderDeps = graderDeps(env)): Promise<void> {
   const now = Date.now();
-  if (!(await claimRun(env.DB, runId, now, now + RUN_LEASE_MS))) return;
+  const run = await claimRun(env.DB, runId, now, now + RUN_LEASE_MS);
+  if (!run) return;
   try {
-    const run = await runById(env.DB, runId);
-    if (!run) return;
     const ev = await getEval(env.DB, run.tenant, run.evalId);
     if (!ev) {
       await endRun(env.DB, runId, 'failed', { code: 'eval_deleted', message: 'the eval was deleted' }, Date.now());

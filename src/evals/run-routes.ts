@@ -54,6 +54,10 @@ function kick(c: Context<TenantEnv>, ids: readonly string[]): void {
 
 const origin = (c: Context<TenantEnv>) => new URL(c.req.url).origin;
 
+/** The tenant's run the path names, or 404. */
+const runAt = (c: Context<TenantEnv>, p: { eval_id: string; run_id: string }) =>
+  requireRun(c.env, c.var.tenant, p.eval_id, p.run_id);
+
 const create = createRoute({
   method: 'post',
   path: '/{eval_id}/runs',
@@ -193,27 +197,18 @@ export const runs = new OpenAPIHono<TenantEnv>()
     return c.json(page.body, 200);
   })
   .openapi(get, async (c) => {
-    const p = c.req.valid('param');
-    const run = await requireRun(c.env, c.var.tenant, p.eval_id, p.run_id);
+    const run = await runAt(c, c.req.valid('param'));
     if (unfinished(run)) kick(c, [run.id]);
     return c.json(await viewRun(c.env, run, origin(c)), 200);
   })
-  .openapi(cancel, async (c) => {
-    const p = c.req.valid('param');
-    const run = await requireRun(c.env, c.var.tenant, p.eval_id, p.run_id);
-    return c.json(await cancelRunView(c.env, run, origin(c)), 200);
-  })
-  .openapi(remove, async (c) => {
-    const p = c.req.valid('param');
-    return c.json(await deleteRunView(c.env, await requireRun(c.env, c.var.tenant, p.eval_id, p.run_id)), 200);
-  })
-  .openapi(items, async (c) => {
-    const p = c.req.valid('param');
-    const run = await requireRun(c.env, c.var.tenant, p.eval_id, p.run_id);
-    return c.json(await listItemsView(c.env, run, c.req.valid('query')), 200);
-  })
+  .openapi(cancel, async (c) =>
+    c.json(await cancelRunView(c.env, await runAt(c, c.req.valid('param')), origin(c)), 200),
+  )
+  .openapi(remove, async (c) => c.json(await deleteRunView(c.env, await runAt(c, c.req.valid('param'))), 200))
+  .openapi(items, async (c) =>
+    c.json(await listItemsView(c.env, await runAt(c, c.req.valid('param')), c.req.valid('query')), 200),
+  )
   .openapi(item, async (c) => {
     const p = c.req.valid('param');
-    const run = await requireRun(c.env, c.var.tenant, p.eval_id, p.run_id);
-    return c.json(await getItemView(c.env, run, p.output_item_id), 200);
+    return c.json(await getItemView(c.env, await runAt(c, p), p.output_item_id), 200);
   });

@@ -1,7 +1,7 @@
 /**
  * @module
  * The D1 statements of eval runs and their output items: insert and read a run, page through a tenant's
- * runs of one eval, the lease that lets one invocation work on a run, cancel, finish, delete; store one
+ * runs of one eval, the lease that lets one invocation work on a run (its claim answers the run), cancel, finish, delete; store one
  * graded item once (`ON CONFLICT DO NOTHING`), page through them, and the counts a run reports. Times are
  * epoch ms.
  */
@@ -36,7 +36,8 @@ interface RunRow {
   created_at: number;
 }
 
-const SELECT = `SELECT id, tenant, eval_id, name, status, data_source, model, metadata, items_total, error, created_at FROM eval_runs`;
+const COLUMNS = `id, tenant, eval_id, name, status, data_source, model, metadata, items_total, error, created_at`;
+const SELECT = `SELECT ${COLUMNS} FROM eval_runs`;
 
 function toRecord(r: RunRow): RunRecord {
   return {
@@ -85,12 +86,6 @@ export async function getRun(db: D1Database, tenant: string, evalId: string, id:
   return r ? toRecord(r) : null;
 }
 
-/** A run by id alone (the worker's own read). */
-export async function runById(db: D1Database, id: string): Promise<RunRecord | null> {
-  const r = await db.prepare(`${SELECT} WHERE id = ? AND deleted_at IS NULL`).bind(id).first<RunRow>();
-  return r ? toRecord(r) : null;
-}
-
 /** One page of an eval's runs after `after`, `limit + 1` rows so the caller knows `has_more`. */
 export async function listRuns(
   db: D1Database,
@@ -113,18 +108,20 @@ export async function listRuns(
 }
 
 /**
- * Takes the run's lease until `until` when it is queued or running and nobody holds a live lease;
- * true when this caller now holds it (and the run is `in_progress`).
+ * Takes the run's lease until `until` when it is queued or running and nobody holds a live lease, and
+ * answers the run (now `in_progress`) when this caller holds it, else null. The claim returns the row, so
+ * the worker does not read it again.
  */
-export async function claimRun(db: D1Database, id: string, now: number, until: number): Promise<boolean> {
+export async function claimRun(db: D1Database, id: string, now: number, until: number): Promise<RunRecord | null> {
   const r = await db
     .prepare(
       `UPDATE eval_runs SET status = 'in_progress', lease_until = ?3, updated_at = ?2
-       WHERE id = ?1 AND status IN ('queued', 'in_progress') AND deleted_at IS NULL AND (lease_until IS NULL OR lease_until < ?2)`,
+       WHERE id = ?1 AND status IN ('queued', 'in_progress') AND deleted_at IS NULL AND (lease_until IS NULL OR lease_until < ?2)
+       RETURNING ${COLUMNS}`,
     )
     .bind(id, now, until)
-    .run();
-  return r.meta.changes > 0;
+    .first<RunRow>();
+  return r ? toRecord(r) : null;
 }
 
 /** Extends a held lease; false when the run is no longer running (cancelled, deleted). */
@@ -287,40 +284,51 @@ export interface RunCounts {
   }[];
 }
 
-/** The run's counts by item status, by criterion and by model. */
-export async function runCounts(db: D1Database, runId: string): Promise<RunCounts> {
+/**
+ * The counts of each of `runIds` (a run without items has zero counts), in one D1 round trip whatever
+ * their number: a page of runs is counted at once, not run by run.
+ */
+export async function runCounts(db: D1Database, runIds: readonly string[]): Promise<Map<string, RunCounts>> {
+  const ids = JSON.stringify(runIds);
+  const of = `i.run_id IN (SELECT value FROM json_each(?))`;
   const [statuses, criteria, models] = await db.batch<Record<string, unknown>>([
-    db.prepare(`SELECT status, count(*) AS n FROM eval_run_items WHERE run_id = ? GROUP BY status`).bind(runId),
+    db
+      .prepare(`SELECT i.run_id, status, count(*) AS n FROM eval_run_items i WHERE ${of} GROUP BY i.run_id, status`)
+      .bind(ids),
     db
       .prepare(
-        `SELECT json_extract(r.value, '$.name') AS name, sum(json_extract(r.value, '$.passed')) AS passed, count(*) AS n
-         FROM eval_run_items i, json_each(i.results) r WHERE i.run_id = ? GROUP BY name ORDER BY min(r.key)`,
+        `SELECT i.run_id, json_extract(r.value, '$.name') AS name, sum(json_extract(r.value, '$.passed')) AS passed, count(*) AS n
+         FROM eval_run_items i, json_each(i.results) r WHERE ${of} GROUP BY i.run_id, name ORDER BY i.run_id, min(r.key)`,
       )
-      .bind(runId),
+      .bind(ids),
     db
       .prepare(
-        `SELECT json_extract(u.value, '$.model') AS model, sum(json_extract(u.value, '$.invocation_count')) AS calls,
+        `SELECT i.run_id, json_extract(u.value, '$.model') AS model, sum(json_extract(u.value, '$.invocation_count')) AS calls,
            sum(json_extract(u.value, '$.prompt_tokens')) AS prompt, sum(json_extract(u.value, '$.completion_tokens')) AS completion,
            sum(json_extract(u.value, '$.cached_tokens')) AS cached
-         FROM eval_run_items i, json_each(i.usage) u WHERE i.run_id = ? GROUP BY model ORDER BY model`,
+         FROM eval_run_items i, json_each(i.usage) u WHERE ${of} GROUP BY i.run_id, model ORDER BY i.run_id, model`,
       )
-      .bind(runId),
+      .bind(ids),
   ]);
-  const byStatus = { pass: 0, fail: 0, error: 0 };
-  for (const r of statuses?.results ?? []) byStatus[r.status as keyof typeof byStatus] = Number(r.n);
-  return {
-    byStatus,
-    byCriterion: (criteria?.results ?? []).map((r) => ({
-      name: String(r.name),
-      passed: Number(r.passed),
-      failed: Number(r.n) - Number(r.passed),
-    })),
-    byModel: (models?.results ?? []).map((r) => ({
+  const counts = new Map<string, RunCounts>(
+    runIds.map((id) => [id, { byStatus: { pass: 0, fail: 0, error: 0 }, byCriterion: [], byModel: [] }]),
+  );
+  const at = (r: Record<string, unknown>) => counts.get(String(r.run_id));
+  for (const r of statuses?.results ?? []) {
+    const c = at(r);
+    if (c) c.byStatus[r.status as keyof RunCounts['byStatus']] = Number(r.n);
+  }
+  for (const r of criteria?.results ?? []) {
+    at(r)?.byCriterion.push({ name: String(r.name), passed: Number(r.passed), failed: Number(r.n) - Number(r.passed) });
+  }
+  for (const r of models?.results ?? []) {
+    at(r)?.byModel.push({
       model: String(r.model),
       invocation_count: Number(r.calls),
       prompt_tokens: Number(r.prompt),
       completion_tokens: Number(r.completion),
       cached_tokens: Number(r.cached),
-    })),
-  };
+    });
+  }
+  return counts;
 }

@@ -8,11 +8,11 @@ import type { Bindings } from '../config/bindings.js';
 import { ApiError } from '../http/errors.js';
 import { randomBase32 } from '../tenants/ids.js';
 import { checkSamplerMessages } from './grader-check.js';
-import type { ItemRecord, RunRecord } from './run-rows.js';
+import type { ItemRecord, RunCounts, RunRecord } from './run-rows.js';
 import { cancelRun, deleteRun, getItem, getRun, insertRun, listItems, listRuns, runCounts } from './run-rows.js';
 import type { CreateRunRequest, OutputItem, Run } from './run-schemas.js';
 import type { EvalRecord } from './rows.js';
-import { scopeOf } from './service.js';
+import { listPage, scopeOf } from './service.js';
 
 function fail(path: string, message: string): ApiError {
   return new ApiError(400, 'invalid_request', `${path}: ${message}`, [{ path, message }]);
@@ -52,6 +52,8 @@ function checkDataSource(ev: EvalRecord, ds: CreateRunRequest['data_source']): v
   }
 }
 
+const NO_COUNTS: RunCounts = { byStatus: { pass: 0, fail: 0, error: 0 }, byCriterion: [], byModel: [] };
+
 /** The run's report: the API's page of its output items (the viewer has no eval pages yet). */
 function reportUrl(origin: string, r: RunRecord): string {
   return `${origin}/v1/evals/${r.evalId}/runs/${r.id}/output_items`;
@@ -59,7 +61,11 @@ function reportUrl(origin: string, r: RunRecord): string {
 
 /** A run as the API answers it, with its counts from the stored items. */
 export async function viewRun(env: Bindings, r: RunRecord, origin: string): Promise<Run> {
-  const counts = await runCounts(env.DB, r.id);
+  return runView(r, (await runCounts(env.DB, [r.id])).get(r.id), origin);
+}
+
+/** A run as the API answers it, given its counts. */
+function runView(r: RunRecord, counts: RunCounts | undefined = NO_COUNTS, origin: string): Run {
   const { pass, fail: failed, error } = counts.byStatus;
   return {
     object: 'eval.run',
@@ -133,23 +139,22 @@ export async function listRunsView(
 ) {
   const rows = await listRuns(env.DB, ev.tenant, ev.id, q);
   const page = rows.slice(0, q.limit);
-  const data = await Promise.all(page.map((r) => viewRun(env, r, origin)));
-  return {
-    body: {
-      object: 'list' as const,
-      data,
-      first_id: data[0]?.id ?? null,
-      last_id: data.at(-1)?.id ?? null,
-      has_more: rows.length > q.limit,
-    },
-    unfinished: page.filter(unfinished).map((r) => r.id),
-  };
+  const counts = await runCounts(
+    env.DB,
+    page.map((r) => r.id),
+  );
+  const data = page.map((r) => runView(r, counts.get(r.id), origin));
+  return { body: listPage(data, rows.length > q.limit), unfinished: page.filter(unfinished).map((r) => r.id) };
 }
 
-/** Cancels a queued or running run (a repeat is harmless) and answers it as it is now. */
+/**
+ * Cancels a queued or running run (a repeat is harmless) and answers it as it is now: read again only when
+ * the cancel changed nothing (the run had ended, or ended meanwhile), since a cancel changes its status alone.
+ */
 export async function cancelRunView(env: Bindings, r: RunRecord, origin: string): Promise<Run> {
-  await cancelRun(env.DB, r.tenant, r.id, Date.now());
-  return viewRun(env, await requireRun(env, r.tenant, r.evalId, r.id), origin);
+  const cancelled = await cancelRun(env.DB, r.tenant, r.id, Date.now());
+  const now = cancelled ? { ...r, status: 'canceled' as const } : await requireRun(env, r.tenant, r.evalId, r.id);
+  return viewRun(env, now, origin);
 }
 
 /** Deletes a run and its items. */
@@ -187,14 +192,14 @@ export async function listItemsView(
 ) {
   const after = q.after === undefined ? undefined : indexOf(run, q.after, 'after');
   const rows = await listItems(env.DB, run.id, { ...q, after });
-  const data = rows.slice(0, q.limit).map((i) => viewItem(run, i));
-  return {
-    object: 'list' as const,
-    data,
-    first_id: data[0]?.id ?? null,
-    last_id: data.at(-1)?.id ?? null,
-    has_more: rows.length > q.limit,
-  };
+  return listPage(
+    rows.slice(0, q.limit).map((i) => viewItem(run, i)),
+    rows.length > q.limit,
+  );
+}
+
+function noItem(run: RunRecord, id: string): ApiError {
+  return new ApiError(404, 'not_found', `no output item "${id}" in run "${run.id}"`);
 }
 
 /** The index an output item id names. @throws ApiError 400 (`after`) or 404 (a path id). */
@@ -202,7 +207,7 @@ function indexOf(run: RunRecord, id: string, what: 'after' | 'path'): number {
   const m = /^outputitem_([a-z2-7]+)_(\d+)$/.exec(id);
   if (!m || `evalrun_${m[1] ?? ''}` !== run.id) {
     if (what === 'after') throw fail('after', `"${id}" is not an output item of run "${run.id}"`);
-    throw new ApiError(404, 'not_found', `no output item "${id}" in run "${run.id}"`);
+    throw noItem(run, id);
   }
   return Number(m[2]);
 }
@@ -210,6 +215,6 @@ function indexOf(run: RunRecord, id: string, what: 'after' | 'path'): number {
 /** `GET …/output_items/{id}`, or 404. */
 export async function getItemView(env: Bindings, run: RunRecord, id: string): Promise<OutputItem> {
   const item = await getItem(env.DB, run.id, indexOf(run, id, 'path'));
-  if (!item) throw new ApiError(404, 'not_found', `no output item "${id}" in run "${run.id}"`);
+  if (!item) throw noItem(run, id);
   return viewItem(run, item);
 }

@@ -110,10 +110,25 @@ export async function createEval(env: Bindings, tenant: string, request: CreateE
   return viewEval(record);
 }
 
+/** OpenAI's list shape around one page of `data` (the page's first and last ids, whether more follow). */
+export function listPage<T extends { id: string }>(data: T[], hasMore: boolean) {
+  return {
+    object: 'list' as const,
+    data,
+    first_id: data[0]?.id ?? null,
+    last_id: data.at(-1)?.id ?? null,
+    has_more: hasMore,
+  };
+}
+
+function noEval(id: string): ApiError {
+  return new ApiError(404, 'not_found', `no eval "${id}"`);
+}
+
 /** The tenant's eval, or 404 `not_found`. */
 export async function requireEval(env: Bindings, tenant: string, id: string): Promise<EvalRecord> {
   const r = await getEval(env.DB, tenant, id);
-  if (!r) throw new ApiError(404, 'not_found', `no eval "${id}"`);
+  if (!r) throw noEval(id);
   return r;
 }
 
@@ -124,14 +139,7 @@ export async function listEvalsView(
   q: { after?: string | undefined; limit: number; order: 'asc' | 'desc'; order_by: 'created_at' | 'updated_at' },
 ) {
   const rows = await listEvals(env.DB, tenant, { ...q, orderBy: q.order_by });
-  const data = rows.slice(0, q.limit).map(viewEval);
-  return {
-    object: 'list' as const,
-    data,
-    first_id: data[0]?.id ?? null,
-    last_id: data.at(-1)?.id ?? null,
-    has_more: rows.length > q.limit,
-  };
+  return listPage(rows.slice(0, q.limit).map(viewEval), rows.length > q.limit);
 }
 
 /** `POST /v1/evals/{id}`: sets name and/or metadata; 404 when there is no such eval. */
@@ -141,14 +149,13 @@ export async function updateEvalView(
   id: string,
   patch: { name?: string | undefined; metadata?: EvalMetadata | null | undefined },
 ): Promise<Eval> {
-  if (!(await updateEval(env.DB, tenant, id, patch, Date.now()))) {
-    throw new ApiError(404, 'not_found', `no eval "${id}"`);
-  }
-  return viewEval(await requireEval(env, tenant, id));
+  const updated = await updateEval(env.DB, tenant, id, patch, Date.now());
+  if (!updated) throw noEval(id);
+  return viewEval(updated);
 }
 
 /** `DELETE /v1/evals/{id}`; 404 when there is no such eval. */
 export async function deleteEvalView(env: Bindings, tenant: string, id: string) {
-  if (!(await deleteEval(env.DB, tenant, id, Date.now()))) throw new ApiError(404, 'not_found', `no eval "${id}"`);
+  if (!(await deleteEval(env.DB, tenant, id, Date.now()))) throw noEval(id);
   return { object: 'eval.deleted' as const, deleted: true as const, eval_id: id };
 }

@@ -16,13 +16,15 @@ export interface TemplateRef {
 
 const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
+/** A reference from its dotted text (`item.meta.n`: namespace `item`, path `meta`, `n`). */
+export function parseRef(raw: string): TemplateRef {
+  const [namespace = '', ...path] = raw.split('.');
+  return { namespace, path, raw };
+}
+
 /** The references of a template, in order. */
 export function referencesOf(template: string): TemplateRef[] {
-  return [...template.matchAll(TEMPLATE)].map((m) => {
-    const raw = m[1] ?? '';
-    const [namespace = '', ...path] = raw.split('.');
-    return { namespace, path, raw };
-  });
+  return [...template.matchAll(TEMPLATE)].map((m) => parseRef(m[1] ?? ''));
 }
 
 /** What templates read: the item, and (once sampled) the sample. */
@@ -68,8 +70,5 @@ export function asText(value: unknown): string {
 
 /** The template with every reference replaced (see the module note). */
 export function render(template: string, ctx: TemplateContext): string {
-  return template.replace(TEMPLATE, (_m, inner: string) => {
-    const [namespace = '', ...path] = inner.split('.');
-    return asText(resolveRef({ namespace, path, raw: inner }, ctx));
-  });
+  return template.replace(TEMPLATE, (_m, inner: string) => asText(resolveRef(parseRef(inner), ctx)));
 }

@@ -11,7 +11,7 @@ import type OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { mockEmbedding } from '../../src/mock-llm/embeddings.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
-import { pollUntil, testEnv } from './helpers.js';
+import { mockRequests, pollUntil, testEnv } from './helpers.js';
 import { sdk } from './openai-support.js';
 
 const client = sdk();
@@ -23,7 +23,8 @@ const ITEM_SCHEMA = {
   required: ['question', 'answer'],
 };
 
-const GRADER_MODEL = mockModel({ seed: 'evals-runs-grader' });
+const GRADER_SEED = 'evals-runs-grader';
+const GRADER_MODEL = mockModel({ seed: GRADER_SEED });
 const judgeInput = [
   { role: 'system' as const, content: 'You grade answers to questions.' },
   {
@@ -274,8 +275,11 @@ describe('the Evals contract through the openai SDK', () => {
       testEnv.DB.prepare('DELETE FROM eval_run_items WHERE run_id = ? AND idx > 0').bind(run.id),
       testEnv.DB.prepare("UPDATE eval_runs SET status = 'in_progress', lease_until = 1 WHERE id = ?").bind(run.id),
     ]);
+    const graderCalls = await mockRequests(GRADER_SEED);
     const again = await ended(evalId, run.id);
     expect(again.status).toBe('completed');
+    // Items 1 and 2 are graded again (two model graders each); the stored item 0 is not.
+    expect(await mockRequests(GRADER_SEED)).toBe(graderCalls + 4);
     expect(again.result_counts).toEqual(done.result_counts);
     const after = await testEnv.DB.prepare('SELECT idx, created_at FROM eval_run_items WHERE run_id = ? ORDER BY idx')
       .bind(run.id)
