@@ -8,7 +8,7 @@
  */
 import type { CliIo, CliOptions, CliSpec, CliValues } from './args.js';
 import { choiceOption, describeError, intOption, isMain, runCli, UsageError } from './args.js';
-import { suggestion } from '../http/suggest.js';
+import { didYouMean } from '../engine/suggest.js';
 
 const COMMANDS = [
   'tenants:create',
@@ -232,7 +232,7 @@ export async function runAdmin(argv: readonly string[], deps: AdminDeps = {}): P
         throw new UsageError(
           first === undefined || first.startsWith('-')
             ? 'name a command'
-            : `unknown command ${JSON.stringify(first)}${suggestion(first, COMMANDS)}`,
+            : `unknown command ${JSON.stringify(first)}${didYouMean(first, COMMANDS)}`,
         );
       const token = env.TRIBUNAL_ADMIN_TOKEN?.trim();
       if (!token) throw new UsageError("set TRIBUNAL_ADMIN_TOKEN to the deployment's ADMIN_TOKEN");

@@ -110,12 +110,21 @@ export interface CronTimerOptions {
  */
 export const RESTART_CRON = '@reboot';
 
-/** A {@link CronTimerOptions.trigger} through a runtime's `/cdn-cgi/handler/scheduled` route (wrangler dev `--test-scheduled`). */
-export function httpTrigger(url: string): CronTimerOptions['trigger'] {
+/**
+ * A {@link CronTimerOptions.trigger} through a runtime's `/cdn-cgi/handler/scheduled` route (wrangler dev
+ * `--test-scheduled`, Miniflare's `unsafeTriggerHandlers`); a refusal is reported with the runtime's answer
+ * (Miniflare's is the handler's outcome, e.g. `exception`).
+ * @param worker Miniflare only: the Worker to send it to (`MF-Route-Override`). With [assets], the entry
+ *   otherwise goes to the asset router, which has no scheduled handler.
+ */
+export function httpTrigger(url: string, worker?: string): CronTimerOptions['trigger'] {
   return async (cron, at) => {
-    const r = await fetch(`${url}/cdn-cgi/handler/scheduled?cron=${encodeURIComponent(cron)}&time=${at.getTime()}`);
-    await r.body?.cancel();
-    return r.ok ? null : `scheduled event for ${cron}: HTTP ${r.status}`;
+    const query = new URLSearchParams({ cron, time: String(at.getTime()) });
+    const r = await fetch(`${url}/cdn-cgi/handler/scheduled?${query.toString()}`, {
+      ...(worker !== undefined ? { headers: { 'MF-Route-Override': worker } } : {}),
+    });
+    const text = (await r.text()).trim();
+    return r.ok ? null : `scheduled event for ${cron}: HTTP ${r.status}${text ? ` ${text}` : ''}`;
   };
 }
 

@@ -63,13 +63,13 @@ export function gateBodyOf(
   return body as CreateComparisonRequest;
 }
 
-/** The lines `npm run gate` prints for an ended comparison. */
+/** The lines `npm run gate` prints for an ended comparison, ending with the code it exits with. */
 export function gateReport(c: Comparison): string {
   return [
     `comparison ${c.id} ${c.status}: ${String(c.items)} items, ${String(c.counts.total)} evaluations (${String(c.counts.failed)} failed)`,
     c.summary,
     `calls ${String(c.usage.calls)} · cost $${c.usage.costUsd.toFixed(4)}`,
-    `gate: ${c.gate?.outcome ?? 'none'} (exit ${String(gateExitCode(c.gate?.outcome))})`,
+    `gate: ${c.gate?.outcome ?? 'none'} (exit ${String(gateExitCode(c))})`,
   ].join('\n');
 }
 
@@ -92,7 +92,7 @@ export async function gateMain(
       ...(values['idempotency-key'] !== undefined ? { idempotencyKey: values['idempotency-key'] } : {}),
     });
     io.out(`${gateReport(c)}\n`);
-    return c.status === 'completed' ? gateExitCode(c.gate?.outcome) : GATE_EXIT_CODES.failed;
+    return gateExitCode(c);
   } catch (e) {
     io.err(`error: ${describeError(e)}\n`);
     return GATE_EXIT_CODES.failed;

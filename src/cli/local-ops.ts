@@ -1,9 +1,9 @@
 /**
  * @module
- * The local runtime's own ways into workerd for what `npm start` does besides serving the API, both plain
- * HTTP: fire the Worker's `scheduled` handler (the crons), and read an ended evaluation or batch for the
- * terminal (./ended.ts) through a small Worker of its own beside Tribunal's in the same Miniflare
- * instance, bound to the same D1 databases and answering on a loopback socket of its own.
+ * The local runtime's own way into workerd's D1 for the terminal (reading an ended evaluation or batch,
+ * ./ended.ts), plain HTTP: a small Worker of its own beside Tribunal's in the same Miniflare instance,
+ * bound to the same D1 databases and answering on a loopback socket of its own. (The crons take plain HTTP
+ * too, from the parent: ./cron.ts `httpTrigger`.)
  *
  * Why not Miniflare's bindings from Node (`getD1Database`, `getWorker`): their proxy answers property
  * reads and most calls synchronously, blocking the runtime child's only thread in `Atomics.wait` until
@@ -16,7 +16,7 @@ import type { D1Reader } from './ended.js';
 import type { MiniflareOptions } from './worker-options.js';
 
 /** The helper Worker's name in the Miniflare instance (never a user's: Tribunal's is wrangler.toml's). */
-export const LOCAL_OPS_WORKER = 'tribunal-local-ops';
+const LOCAL_OPS_WORKER = 'tribunal-local-ops';
 
 /** Header carrying the per-runtime secret: another local process reaching the socket is refused. */
 const SECRET_HEADER = 'x-tribunal-local-ops';
@@ -84,17 +84,4 @@ export function d1ReaderOver(url: string, secret: string, binding: string): D1Re
       }),
     }),
   };
-}
-
-/**
- * Fires the `scheduled` handler of the Worker named `worker` served at `url` (Miniflare's trigger route,
- * `unsafeTriggerHandlers`); resolves to its outcome (`ok`, …). Miniflare's route override sends it to the
- * Worker itself: with [assets], the entry otherwise goes to the asset router, which has no such handler.
- */
-export async function scheduledOver(url: string, worker: string, cron: string, time: number): Promise<string> {
-  const query = new URLSearchParams({ cron, time: String(time) });
-  const r = await fetch(`${url}/cdn-cgi/handler/scheduled?${query.toString()}`, {
-    headers: { 'MF-Route-Override': worker },
-  });
-  return await r.text();
 }

@@ -266,8 +266,11 @@ async function startMiniflare(
       child.once('exit', onExit);
     });
   const ready = next();
+  /** The Worker the crons go to (wrangler.toml `name`, as of the last reload). */
+  let workerName: string;
   try {
     const { entry, setup } = await prepared;
+    workerName = setup.name;
     const request: RuntimeRequest = { type: 'start', config: { ...config, scriptPath: entry, worker: setup } };
     child.send(request);
   } catch (e) {
@@ -286,17 +289,14 @@ async function startMiniflare(
     fromDevVars: reply.fromDevVars,
     reload: async () => {
       const { entry, setup } = await bundleAndSetup(outDir);
+      workerName = setup.name;
       const done = next();
       const request: RuntimeRequest = { type: 'reload', scriptPath: entry, worker: setup };
       child.send(request);
       const r = await done;
       if (r.type !== 'reloaded') throw new Error(`reload failed: ${'message' in r ? r.message : r.type}`);
     },
-    trigger: (cron, at) => {
-      const request: RuntimeRequest = { type: 'scheduled', cron, time: at.getTime() };
-      child.send(request);
-      return Promise.resolve(null);
-    },
+    trigger: (cron, at) => httpTrigger(reply.url, workerName)(cron, at),
     describe: (ref) => {
       if (!child.connected) return Promise.resolve(null);
       const requestId = ++requestIds;

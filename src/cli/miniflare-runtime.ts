@@ -9,14 +9,15 @@
  * Runs as a child process of the local stack (src/cli/local-stack.ts), which owns its process group:
  * it gets {@link RuntimeConfig} over IPC, applies the D1 migrations on its one Miniflare instance before
  * the Worker runs (./local-migrations.ts), answers `ready` (or `failed`), reloads a rebuilt bundle on
- * `reload`, and ends with its workerd on SIGTERM/SIGINT or when the parent goes away. Node only.
+ * `reload`, reads an ended evaluation or batch on `describe` (the crons need it not: the parent fires them
+ * over HTTP, ./cron.ts), and ends with its workerd on SIGTERM/SIGINT or when the parent goes away. Node only.
  */
 import type { Readable } from 'node:stream';
 import { isMain } from './args.js';
 import type { Described, EndedRef } from './ended.js';
 import { readEnded } from './ended.js';
 import { applyMigrations, d1BatchOver, d1OnlyOptions } from './local-migrations.js';
-import { d1ReaderOver, localOpsSecret, localOpsUrl, scheduledOver, withLocalOps } from './local-ops.js';
+import { d1ReaderOver, localOpsSecret, localOpsUrl, withLocalOps } from './local-ops.js';
 import type { MiniflareInstance, MiniflareOptions, RuntimeConfig, WorkerSetup } from './worker-options.js';
 import { Miniflare, miniflareOptionsOf } from './worker-options.js';
 
@@ -25,8 +26,6 @@ export type RuntimeRequest =
   | { type: 'start'; config: RuntimeConfig }
   /** Serve a rebuilt bundle, with wrangler.toml as read again. */
   | { type: 'reload'; scriptPath: string; worker: WorkerSetup }
-  /** Fire the Worker's `scheduled` handler (no reply; a failure is written to stderr). */
-  | { type: 'scheduled'; cron: string; time: number }
   /** Read an ended evaluation or batch from the local D1 (npm start's terminal lines, ./ended.ts). */
   | { type: 'describe'; requestId: number; ref: EndedRef };
 
@@ -61,10 +60,9 @@ function passOutput(stdout: Readable, stderr: Readable): void {
 function serve(): void {
   let mf: MiniflareInstance | undefined;
   let current: RuntimeConfig | undefined;
-  // The crons and the terminal's reads go to workerd over HTTP (./local-ops.ts), never through Miniflare's proxy.
+  // The terminal's reads go to workerd over HTTP (./local-ops.ts), never through Miniflare's proxy.
   const secret = localOpsSecret();
-  /** The Worker's origin and the helper's, once started. */
-  let served: string | undefined;
+  /** The helper Worker's origin, once started. */
   let ops: string | undefined;
   const optionsOf = (config: RuntimeConfig): MiniflareOptions => ({
     ...withLocalOps(miniflareOptionsOf(config).options, secret),
@@ -97,20 +95,12 @@ function serve(): void {
           mf = new Miniflare({ ...d1OnlyOptions(options), handleRuntimeStdio: passOutput });
           await applyMigrations(d1BatchOver(await mf.ready), current.worker.d1);
           await mf.setOptions(optionsOf(current));
-          served = (await mf.ready).origin;
+          const url = (await mf.ready).origin;
           ops = await localOpsUrl(mf);
-          reply({ type: 'ready', url: served, crons, fromEnv, fromDevVars });
+          reply({ type: 'ready', url, crons, fromEnv, fromDevVars });
         } catch (e) {
           reply({ type: 'failed', message: messageOf(e) });
           end(1);
-        }
-      } else if (request.type === 'scheduled') {
-        try {
-          if (!served || !current) return;
-          const outcome = await scheduledOver(served, current.worker.name, request.cron, request.time);
-          if (outcome !== 'ok') process.stderr.write(`scheduled event for ${request.cron}: ${outcome}\n`);
-        } catch (e) {
-          if (!ending) process.stderr.write(`scheduled event for ${request.cron} failed: ${messageOf(e)}\n`);
         }
       } else if (request.type === 'describe') {
         let described: Described | null = null;

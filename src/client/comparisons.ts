@@ -21,8 +21,13 @@ type CreateComparisonRequest = components['schemas']['CreateComparisonRequest'];
  */
 export const GATE_EXIT_CODES = { passed: 0, failed: 1, usage: 2, inconclusive: 3 } as const;
 
-/** The exit code of a gate's outcome ({@link GATE_EXIT_CODES}); no gate at all (none asked, none computed): 1. */
-export function gateExitCode(outcome: 'passed' | 'failed' | 'inconclusive' | null | undefined): number {
+/**
+ * The exit code of an ended comparison by the one rule ({@link GATE_EXIT_CODES}): its gate's outcome once it
+ * completed; 1 when it has no gate (none asked, none computed) or was cancelled (its gate then covers only the
+ * items judged before the cancel, which decides nothing).
+ */
+export function gateExitCode(c: Pick<Comparison, 'status' | 'gate'>): number {
+  const outcome = c.status === 'completed' ? c.gate?.outcome : undefined;
   return outcome ? GATE_EXIT_CODES[outcome] : GATE_EXIT_CODES.failed;
 }
 
@@ -47,7 +52,7 @@ interface Transport {
   timeout: (message: string, id: string) => Error;
 }
 
-/** Longest `Prefer: wait` the API honours, seconds. */
+/** Longest `Prefer: wait` the API honours, seconds (`MAX_PREFER_WAIT_SECONDS`, src/http/prefer.ts, which brings zod the client does without). */
 const MAX_WAIT_SECONDS = 60;
 const DEFAULT_TIMEOUT_MS = 3_600_000;
 

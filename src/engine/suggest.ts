@@ -39,9 +39,14 @@ export function closest(word: string, candidates: Iterable<string>): string | un
   return best && best.d <= limit ? best.name : undefined;
 }
 
-/** ` (did you mean "x"?)` for the closest candidate, or '' when none is close. */
+/**
+ * ` (did you mean "x"?)` for the closest candidate, or '' when none is close, or when `word` is a candidate
+ * itself (offering a name back to whoever sent it would be no help).
+ */
 export function didYouMean(word: string, candidates: Iterable<string>): string {
-  const c = closest(word, candidates);
+  const list = [...candidates];
+  if (list.includes(word)) return '';
+  const c = closest(word, list);
   return c === undefined ? '' : ` (did you mean "${c}"?)`;
 }
 

@@ -5,7 +5,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { PRESETS } from '../engine/registry.js';
-import { suggestion } from '../http/suggest.js';
+import { didYouMean } from '../engine/suggest.js';
 import { EvaluationErrorSchema, EvaluationLinksSchema, EvaluationStatusSchema, MetadataSchema } from './schemas.js';
 
 /** Most evaluations per page: 100 (default 20). */
@@ -34,7 +34,7 @@ export const ListEvaluationsQuery = z
         if (PRESET_IDS.includes(id)) return;
         ctx.addIssue({
           code: 'custom',
-          message: `unknown preset "${id}"${suggestion(id, PRESET_IDS)}; see GET /v1/methods`,
+          message: `unknown preset "${id}"${didYouMean(id, PRESET_IDS)}; see GET /v1/methods`,
         });
       })
       .optional()

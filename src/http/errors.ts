@@ -207,7 +207,7 @@ function unionBranch(issue: ZodIssueLike): ZodIssueLike[] {
 }
 
 /** Most issues an error lists (20): a batch of 10,000 bad items is refused with the first ones and a count. */
-export const MAX_LISTED_ISSUES = 20;
+const MAX_LISTED_ISSUES = 20;
 
 /**
  * A 400 `invalid_request` whose message and `issues` list the first {@link MAX_LISTED_ISSUES} issues

@@ -15,7 +15,7 @@ export const MAX_PREFER_WAIT_SECONDS = 60;
  * wait, `invalid` when its `wait` is not an integer 0-{@link MAX_PREFER_WAIT_SECONDS}. Other preferences
  * are not acted on (RFC 7240 lets a server ignore them; `Preference-Applied` says what was).
  */
-export function preferWaitSeconds(header: string | undefined): number | null | 'invalid' {
+function preferWaitSeconds(header: string | undefined): number | null | 'invalid' {
   if (header === undefined) return null;
   for (const part of header.split(',')) {
     const m = /^\s*wait\s*(?:=\s*"?([^";\s]*)"?)?\s*(?:;.*)?$/i.exec(part);

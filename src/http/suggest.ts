@@ -1,19 +1,11 @@
 /**
  * @module
- * "Did you mean": the one helper the API and its CLIs use to offer the right spelling of a mistyped name, be
- * it an enum value (`tier: "Flex"`), an unknown field (`answer_a`, `taks`), a rubric tag (`prdo`) or a command
- * (`tenant:create`). The distance is the engine's (src/engine/suggest.ts), whose own messages (presets, config
- * keys) use it too; the engine cannot import the kernel, so the kernel builds on it.
+ * "Did you mean" in a validation's issues: an enum value (`tier: "Flex"`) or an unknown field (`answer_a`,
+ * `taks`). The suggestion itself is the engine's `didYouMean` (src/engine/suggest.ts), which the engine's own
+ * messages (presets, config keys), rubric tags (`prdo`) and the admin CLI's commands (`tenant:create`) use
+ * too; this file finds, in a zod validation, which word to check against which names.
  */
-import { closest } from '../engine/suggest.js';
-
-/** ` (did you mean "x"?)` for the candidate closest to `word`, or '' when none is close (or `word` is one). */
-export function suggestion(word: string, candidates: Iterable<string>): string {
-  const list = [...candidates];
-  if (list.includes(word)) return '';
-  const c = closest(word, list);
-  return c === undefined ? '' : ` (did you mean "${c}"?)`;
-}
+import { didYouMean } from '../engine/suggest.js';
 
 /** The zod issue fields read here. */
 export interface SuggestableIssue {
@@ -52,14 +44,14 @@ export function unknownKeySuggestion(
     if (i.code !== 'invalid_type' || typeof name !== 'string' || !samePath(i.path.slice(0, -1), path)) return [];
     return typeof parent === 'object' && parent !== null && name in parent ? [] : [name];
   });
-  return suggestion(key, missing);
+  return didYouMean(key, missing);
 }
 
 /** The suggestion for a value outside an enum (`invalid_value`): the sent text against the allowed values. */
 export function valueSuggestion(issue: SuggestableIssue, raw: unknown): string {
   const sent = valueAt(raw, issue.path);
   if (issue.code !== 'invalid_value' || typeof sent !== 'string' || !issue.values) return '';
-  return suggestion(
+  return didYouMean(
     sent,
     issue.values.filter((v): v is string => typeof v === 'string'),
   );

@@ -10,7 +10,7 @@ import type { Bindings } from '../config/bindings.js';
 import type { RubricContent } from '../engine/rubric.js';
 import { rubricHash } from '../engine/rubric.js';
 import { ApiError } from '../http/errors.js';
-import { suggestion } from '../http/suggest.js';
+import { didYouMean } from '../engine/suggest.js';
 import type { RubricRecord, VersionRecord } from './rows.js';
 import { getRubric, getVersion, taggedVersion, tagsOf } from './rows.js';
 import type { RubricFieldValue } from './schemas.js';
@@ -76,7 +76,7 @@ export async function resolveRubricRef(
   if (tag !== undefined) {
     if (!tagged) {
       const tags = ((await tagsOf(env.DB, [id])).get(id) ?? []).map((t) => t.tag);
-      throw new ApiError(404, 'not_found', `${field}: rubric "${id}" has no tag "${tag}"${suggestion(tag, tags)}`);
+      throw new ApiError(404, 'not_found', `${field}: rubric "${id}" has no tag "${tag}"${didYouMean(tag, tags)}`);
     }
     number = tagged.version;
   }

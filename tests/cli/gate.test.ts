@@ -116,8 +116,11 @@ describe('npm run gate', () => {
     expect(r.code).toBe(1);
     expect(r.err).toContain('design: required');
     close?.();
+    // A cancelled comparison's gate covers only what was judged before the cancel: 1, and the report says so.
     const cancelled = await api({ status: 200, body: comparison('passed', 'final', 'cancelled') });
-    expect((await gate(cancelled.target)).code).toBe(1);
+    const c = await gate(cancelled.target);
+    expect(c.code).toBe(1);
+    expect(c.out).toContain('gate: passed (exit 1)');
   });
 
   it('is a usage error without --body, or with a body that has no gate', async () => {

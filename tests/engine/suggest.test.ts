@@ -15,6 +15,9 @@ describe('closest', () => {
     expect(closest('zzz', ['turns', 'agents'])).toBeUndefined();
     expect(didYouMean('zzz', ['turns'])).toBe('');
     expect(didYouMean('turnz', ['turns'])).toBe(' (did you mean "turns"?)');
+    // A known name is not offered back to whoever sent it; another case of it is.
+    expect(didYouMean('turns', ['turns', 'turn'])).toBe('');
+    expect(didYouMean('Turns', ['turns'])).toBe(' (did you mean "turns"?)');
   });
 });
 

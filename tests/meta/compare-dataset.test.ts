@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Comparison } from '../../src/client/index.js';
-import { GATE_EXIT_CODES, gateExitCode } from '../../src/client/index.js';
+import { GATE_EXIT_CODES } from '../../src/client/index.js';
 import {
   checkModeOptions,
   compareOptionsOf,
@@ -150,7 +150,7 @@ describe('compareOutcome', () => {
     expect(compareOutcome({ ...base, gate: gate('passed') } as Comparison).exitCode).toBe(GATE_EXIT_CODES.passed);
     const inconclusive = compareOutcome({ ...base, gate: gate('inconclusive') } as Comparison);
     expect(inconclusive.exitCode).toBe(3);
-    expect(inconclusive.exitCode).toBe(gateExitCode('inconclusive'));
+    expect(inconclusive.exitCode).toBe(GATE_EXIT_CODES.inconclusive);
     expect(inconclusive.notes[0]).toMatch(/^note: the gate is inconclusive/);
     expect(compareOutcome({ ...base, gate: gate('failed') } as Comparison)).toEqual({
       exitCode: 1,

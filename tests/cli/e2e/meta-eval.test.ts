@@ -12,6 +12,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { GATE_EXIT_CODES } from '../../../src/client/index.js';
 import type { LocalStack } from '../../../src/cli/local-stack.js';
 import { startLocalStack } from '../../../src/cli/local-stack.js';
 import { runMetaEval } from '../../../src/cli/meta-eval.js';
@@ -223,7 +224,7 @@ describe('npm run meta-eval -- --compare', () => {
       status: string;
       counts: { total: number; succeeded: number };
       ranking: { candidate: string }[];
-      gate: { candidate: string; baseline: string; outcome: string };
+      gate: { candidate: string; baseline: string; outcome: 'passed' | 'failed' | 'inconclusive' };
       summary: string;
     };
     expect(stored.status).toBe('completed');
@@ -231,7 +232,7 @@ describe('npm run meta-eval -- --compare', () => {
     expect(stored.counts).toMatchObject({ total: 4, succeeded: 4 });
     expect(r.comparison.ranking.map((x) => x.candidate)).toEqual(stored.ranking.map((x) => x.candidate));
     expect(stored.gate).toMatchObject({ candidate: 'gpt-4', baseline: 'vicuna-13b-v1.2' });
-    expect(r.exitCode).toBe({ passed: 0, failed: 1, inconclusive: 3 }[stored.gate.outcome]);
+    expect(r.exitCode).toBe(GATE_EXIT_CODES[stored.gate.outcome]);
     // The humans' side: their votes on the same two questions and three models.
     expect(r.human.candidates).toEqual(['gpt-4', 'vicuna-13b-v1.2', 'llama-13b']);
     expect(r.agreement.pairs.map((p) => [p.a, p.b])).toEqual([

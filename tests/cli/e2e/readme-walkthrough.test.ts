@@ -16,6 +16,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { GATE_EXIT_CODES } from '../../../src/client/index.js';
 import type { LocalStack } from '../../../src/cli/local-stack.js';
 import { REPO_ROOT, startLocalStack } from '../../../src/cli/local-stack.js';
 import { freePort } from '../../../src/cli/ports.js';
@@ -153,7 +154,6 @@ describe("README's CI gate", () => {
 
 describe("README's CI gate on a webhook", () => {
   const code = readmeExample('ci-gate-webhook');
-  const gateExit = { passed: 0, failed: 1, inconclusive: 3 } as const;
 
   it("takes the tenant's secret from SIGNING_SECRET, waits for the signed comparison.completed and exits by the gate rule", async () => {
     const port = new URL(stack!.url).port;
@@ -164,8 +164,8 @@ describe("README's CI gate on a webhook", () => {
     expect(r.stderr).toBe('');
     const [accepted, summary] = r.stdout.trim().split('\n');
     expect(JSON.parse(accepted ?? '{}')).toMatchObject({ id: expect.stringMatching(/^cp_/) as unknown });
-    const outcome = /^gate (passed|failed|inconclusive):/.exec(summary ?? '')?.[1] as keyof typeof gateExit;
-    expect(r.code).toBe(gateExit[outcome]);
+    const outcome = /^gate (passed|failed|inconclusive):/.exec(summary ?? '')?.[1] as keyof typeof GATE_EXIT_CODES;
+    expect(r.code).toBe(GATE_EXIT_CODES[outcome]);
   });
 
   it('never rotates a secret the tenant has: without SIGNING_SECRET it says so and exits 2', async () => {
