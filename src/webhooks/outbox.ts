@@ -26,6 +26,7 @@
  * ```
  */
 import { z } from 'zod';
+import { scrubSql } from '../config/sqlite-scrub.js';
 import { RETRY_WINDOW_MS } from './retry-policy.js';
 import { sha256HexSync } from './sha256.js';
 import type { SqlExpr as SqlExprType } from './sql.js';
@@ -145,11 +146,13 @@ export function webhookEventStatements(db: D1Database, e: WebhookEventInput): D1
 
 /**
  * Statements erasing every event about `subjectId` with its deliveries and attempts (data retention:
- * an event's payload carries the verdict summary). Pending deliveries are dropped with it.
+ * an event's payload carries the verdict summary). Pending deliveries are dropped with it. The payloads
+ * are overwritten in place first, so the file's free space keeps no copy (src/config/sqlite-scrub.ts).
  */
 export function eraseWebhookEventsStatements(db: D1Database, subjectId: string): D1PreparedStatement[] {
   const events = sql`SELECT id FROM webhook_events WHERE subject_id = ${subjectId}`;
   return [
+    db.prepare(scrubSql('webhook_events', ['payload'], 'subject_id = ?')).bind(subjectId),
     sql`DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT id FROM webhook_deliveries WHERE event_id IN (${events}))`.prepare(
       db,
     ),
