@@ -63,8 +63,8 @@ export class FinalWriter {
   constructor(private readonly instance: EvaluationInstance) {}
 
   /**
-   * The final D1 write, exactly once: verdict + transcript + usage + status in ONE batch, then the
-   * `finalized` flag. On failure an alarm retries it. Then the terminal events go out and streams close.
+   * The final D1 write, exactly once: verdict + usage + status in ONE batch (the transcript, built from the
+   * same stored calls as the usage, is saved in this object just before), then the `finalized` flag. On failure an alarm retries it. Then the terminal events go out and streams close.
    * Single-flight: concurrent callers (end() and the alarm) share the write in progress.
    */
   finalize(evaluation: CachedEvaluation): Promise<void> {

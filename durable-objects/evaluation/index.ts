@@ -240,6 +240,7 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
     return Promise.resolve(this.instance.store.timings());
   }
 
+  /** The transcript the final write saved here, or null (see {@link EvaluationRpc.transcript}). */
   transcript(): Promise<TranscriptRow[] | null> {
     const json = this.instance.store.transcript();
     return Promise.resolve(json === null ? null : (JSON.parse(json) as TranscriptRow[]));

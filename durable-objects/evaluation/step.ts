@@ -31,17 +31,9 @@ export class Stepper {
     private readonly instance: EvaluationInstance,
     private readonly final: FinalWriter,
   ) {
-    const caller = new Caller(instance, final);
-    this.caller = caller;
-    this.waves = new ItemWaves(instance, {
-      record: (evaluation, request, result, startedAt) => {
-        caller.record(evaluation, request, result, startedAt);
-      },
-      admission: async (evaluation) => {
-        const check = await caller.budgetCheck(evaluation);
-        return check ? (r, held) => check(r, held) : null;
-      },
-    });
+    this.caller = new Caller(instance, final);
+    // The batch tier stores its results and checks the budget through the same caller.
+    this.waves = new ItemWaves(instance, this.caller);
   }
 
   /**

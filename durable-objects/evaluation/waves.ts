@@ -29,12 +29,12 @@ import { PendingCalls } from './pending.js';
  */
 export const WAVE_WATCHDOG_MS = 600_000;
 
-/** What the batch tier needs from the stepper. */
+/** What the batch tier needs from the object's caller (./calls.ts). */
 export interface WaveHooks {
   /** Stores a result and folds it into the state (`Caller.record`). */
   record(evaluation: CachedEvaluation, request: LlmCallRequest, result: LlmCallResult, startedAt: number): void;
-  /** The evaluation's budget check, or null without a budget. */
-  admission(evaluation: CachedEvaluation): Promise<((r: LlmCallRequest, held: LlmCallRequest[]) => Admission) | null>;
+  /** The evaluation's budget check, or null without a budget (`Caller.budgetCheck`). */
+  budgetCheck(evaluation: CachedEvaluation): Promise<((r: LlmCallRequest, held: LlmCallRequest[]) => Admission) | null>;
 }
 
 /** The batch tier of one instance. */
@@ -85,7 +85,7 @@ export class ItemWaves {
     const pending = this.instance.store.pending;
     const settings = this.llmSettings();
     const group = evaluation.meta.wave_group ?? evaluation.meta.id;
-    const admit = ready.size > 0 ? await this.hooks.admission(evaluation) : null;
+    const admit = ready.size > 0 ? await this.hooks.budgetCheck(evaluation) : null;
     const held: LlmCallRequest[] = [];
     const fresh: LlmCallRequest[] = [];
     // Read once: nothing below changes a row it reads again (a refusal settles only its own call).

@@ -39,8 +39,7 @@ export class RateLimiterDO extends DurableObject<Bindings> implements RateLimite
 
   /** Takes up to `want` requests of `key` at once after giving back `returned` unused ones; synchronous as {@link take}. */
   reserve(key: string, policy: RatePolicy, want: number, returned: number): Promise<Reservation> {
-    const { granted, decision, nextTokenMs } = this.takeMany(key, policy, want, returned);
-    return Promise.resolve({ granted, decision, nextTokenMs });
+    return Promise.resolve(this.takeMany(key, policy, want, returned));
   }
 
   private takeMany(key: string, policy: RatePolicy, want: number, returned: number): Reservation {

@@ -11,7 +11,7 @@
  */
 
 /** SQL: `column` as a value of the same type and byte length, every byte zero (other types unchanged). */
-export function zeroedSql(column: string): string {
+function zeroedSql(column: string): string {
   return `CASE typeof(${column}) WHEN 'text' THEN CAST(zeroblob(length(CAST(${column} AS BLOB))) AS TEXT) WHEN 'blob' THEN zeroblob(length(${column})) ELSE ${column} END`;
 }
 

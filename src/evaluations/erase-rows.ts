@@ -3,12 +3,13 @@
  * Deleting an evaluation's data in D1 (`DELETE /v1/evaluations/:id`, data retention): its transcript and
  * verdict rows go, its task, metadata and error message are blanked, and the row stays as a tombstone
  * (`deleted_at`) because the per-call usage rows that billing keeps refer to it. A final write that comes
- * later (calls that were in flight) writes usage only: its transcript and verdict inserts check
- * `deleted_at` (./ending.ts). Idempotent. Times are epoch ms.
+ * later (calls that were in flight) writes usage only: its verdict insert checks `deleted_at` (./ending.ts),
+ * and the object it comes from erases its own transcript. Idempotent. Times are epoch ms.
  */
 import { eraseWebhookEventsStatements } from '../webhooks/outbox.js';
 import { forgetSourceStatements } from '../verdict-cache/rows.js';
 import { scrubSql } from '../config/sqlite-scrub.js';
+import { eraseTranscriptStatements } from './transcript-rows.js';
 
 /** Task stored in a deleted evaluation's row (the column is NOT NULL): JSON `null`. */
 export const ERASED_TASK = 'null';
@@ -20,11 +21,13 @@ export const ERASED_TASK = 'null';
  */
 export async function eraseEvaluation(db: D1Database, id: string, now: number): Promise<void> {
   await db.batch([
-    // Each text overwritten in place first, so the file's free space keeps no copy (src/config/sqlite-scrub.ts).
-    ...scrubContentStatements(db, id),
+    // Each text overwritten in place first, so the file's free space keeps no copy (src/config/sqlite-scrub.ts);
+    // the transcripts' and the webhook events' statements do the same for theirs.
+    db.prepare(scrubSql('evaluations', ['task', 'metadata', 'error_message'], 'id = ?')).bind(id),
+    db.prepare(scrubSql('verdicts', ['verdict'], 'evaluation_id = ?')).bind(id),
     ...eraseWebhookEventsStatements(db, id),
     ...forgetSourceStatements(db, id),
-    db.prepare('DELETE FROM transcripts WHERE evaluation_id = ?').bind(id),
+    ...eraseTranscriptStatements(db, id),
     db.prepare('DELETE FROM verdicts WHERE evaluation_id = ?').bind(id),
     db
       .prepare(
@@ -33,18 +36,4 @@ export async function eraseEvaluation(db: D1Database, id: string, now: number): 
       )
       .bind(ERASED_TASK, now, now, id),
   ]);
-}
-
-/**
- * Statements overwriting, in place, every text of evaluation `id` that an erasure deletes or replaces (its
- * task, metadata and error message, its transcript, verdict and webhook events' payloads), to run right
- * before the erasure's own statements in the same batch.
- */
-export function scrubContentStatements(db: D1Database, id: string): D1PreparedStatement[] {
-  return [
-    db.prepare(scrubSql('evaluations', ['task', 'metadata', 'error_message'], 'id = ?')).bind(id),
-    db.prepare(scrubSql('transcripts', ['content', 'parse_error'], 'evaluation_id = ?')).bind(id),
-    db.prepare(scrubSql('verdicts', ['verdict'], 'evaluation_id = ?')).bind(id),
-    db.prepare(scrubSql('webhook_events', ['payload'], 'subject_id = ?')).bind(id),
-  ];
 }

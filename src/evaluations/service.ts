@@ -436,22 +436,21 @@ export async function viewTask(env: Bindings, row: EvaluationRecord): Promise<z.
 
 /**
  * The stored transcript; `complete` once the pipeline's final write has landed. The object keeps the
- * transcript its final write built (an evaluation that ended before it did has its rows in D1: those are read
- * first). A success shows in D1 with that write; a cancel or failure shows in D1 first and the calls still in
- * flight follow, so for those the object is asked (an object that is gone has nothing left to write).
+ * transcript its final write built; an evaluation that ended before it did has its rows in D1, which win.
+ * For an ended evaluation both are read at once, in one round trip (the object holds none before its final
+ * write, so a running one is not asked). A success shows in D1 with that write; a cancel or failure shows in D1 first and the calls
+ * still in flight follow, so for those the object is asked (an object that is gone has nothing left to write).
  */
 export async function viewTranscript(env: Bindings, row: EvaluationRecord): Promise<z.infer<typeof TranscriptSchema>> {
-  const [inD1, complete] = await Promise.all([listTranscript(env.DB, row.id), transcriptComplete(env, row)]);
-  const messages =
-    inD1.length > 0 || !isTerminal(row.status) ? inD1 : ((await evaluationStub(env, row.id).transcript()) ?? []);
-  return { id: row.id, status: row.status, complete, messages };
-}
-
-async function transcriptComplete(env: Bindings, row: EvaluationRecord): Promise<boolean> {
-  if (!isTerminal(row.status)) return false;
-  if (row.status === 'succeeded') return true;
-  const snapshot = await evaluationStub(env, row.id).snapshot();
-  return snapshot?.finalized ?? true;
+  if (!isTerminal(row.status))
+    return { id: row.id, status: row.status, complete: false, messages: await listTranscript(env.DB, row.id) };
+  const stub = evaluationStub(env, row.id);
+  const [inD1, kept, complete] = await Promise.all([
+    listTranscript(env.DB, row.id),
+    stub.transcript(),
+    row.status === 'succeeded' ? true : stub.snapshot().then((s) => s?.finalized ?? true),
+  ]);
+  return { id: row.id, status: row.status, complete, messages: inD1.length > 0 ? inD1 : (kept ?? []) };
 }
 
 /**

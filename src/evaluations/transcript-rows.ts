@@ -6,6 +6,7 @@
  */
 import type { Usage } from '../engine/call.js';
 import type { StoredCall } from './ending.js';
+import { scrubSql } from '../config/sqlite-scrub.js';
 
 /** One `transcripts` row, with the usage of its call. */
 export interface TranscriptRow {
@@ -108,4 +109,16 @@ export async function listTranscript(db: D1Database, id: string): Promise<Transc
       cacheSavedUsd: r.cache_saved_usd ?? 0,
     },
   }));
+}
+
+/**
+ * Statements erasing evaluation `id`'s rows in D1's `transcripts` (those of an evaluation that ended before
+ * the object kept its transcript): each text overwritten in place first, so the file's free space keeps no
+ * copy (src/config/sqlite-scrub.ts), then the rows deleted. For a deletion's or an erasure's own batch.
+ */
+export function eraseTranscriptStatements(db: D1Database, id: string): D1PreparedStatement[] {
+  return [
+    db.prepare(scrubSql('transcripts', ['content', 'parse_error'], 'evaluation_id = ?')).bind(id),
+    db.prepare('DELETE FROM transcripts WHERE evaluation_id = ?').bind(id),
+  ];
 }

@@ -14,6 +14,7 @@ import { log, messageOf } from '../log/log.js';
 import { evaluationStub } from '../evaluations/stub.js';
 import { sha256Hex } from '../http/request-hash.js';
 import { scrubSql } from '../config/sqlite-scrub.js';
+import { eraseTranscriptStatements } from '../evaluations/transcript-rows.js';
 
 /** What an erased error message reads: the code beside it stands. */
 export const ERASED_ERROR_MESSAGE = 'erased: this tenant keeps no content (the error code stands)';
@@ -51,10 +52,9 @@ export async function eraseUnstoredContent(env: Bindings, id: string, now = Date
   // The object first: its replies are the transcript's source.
   await evaluationStub(env, id).erase(id);
   await env.DB.batch([
+    ...eraseTranscriptStatements(env.DB, id),
     // Overwritten in place first, so the file's free space keeps no copy (src/config/sqlite-scrub.ts).
-    env.DB.prepare(scrubSql('transcripts', ['content', 'parse_error'], 'evaluation_id = ?')).bind(id),
     env.DB.prepare(scrubSql('evaluations', ['task', 'error_message'], 'id = ? AND deleted_at IS NULL')).bind(id),
-    env.DB.prepare('DELETE FROM transcripts WHERE evaluation_id = ?').bind(id),
     // An error's message can quote a reply (an unparsed one, a provider's body): it goes too; its code stays.
     env.DB.prepare(
       `UPDATE evaluations SET task = ?, content_erased_at = ?,

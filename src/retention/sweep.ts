@@ -18,6 +18,7 @@ import { configOf } from '../config/vars.js';
 import { log, messageOf } from '../log/log.js';
 import { deleteEvaluation } from '../evaluations/list.js';
 import { eraseUnstoredContent, unerasedContent } from './content.js';
+import { deleteWebhookEventsStatements } from '../webhooks/outbox.js';
 
 /** Tenants whose overdue evaluations one run erases (a page each): 4. */
 export const TENANTS_PER_RUN = 4;
@@ -96,16 +97,11 @@ async function sweepWebhookEvents(db: D1Database, before: number): Promise<numbe
     .bind(before, WEBHOOK_PAGE)
     .all<{ id: string }>();
   if (results.length === 0) return 0;
-  const ids = JSON.stringify(results.map((r) => r.id));
-  const events = 'SELECT value FROM json_each(?)';
-  await db.batch([
-    db
-      .prepare(
-        `DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT id FROM webhook_deliveries WHERE event_id IN (${events}))`,
-      )
-      .bind(ids),
-    db.prepare(`DELETE FROM webhook_deliveries WHERE event_id IN (${events})`).bind(ids),
-    db.prepare(`DELETE FROM webhook_events WHERE id IN (${events})`).bind(ids),
-  ]);
+  await db.batch(
+    deleteWebhookEventsStatements(
+      db,
+      results.map((r) => r.id),
+    ),
+  );
   return results.length;
 }

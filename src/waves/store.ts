@@ -30,6 +30,8 @@ export type PartStep = 'upload' | 'create';
 /** A call's line: in `lines`, or in `calls.line` for a row stored before `lines` existed. */
 const LINE = 'COALESCE(l.line, c.line)';
 const WITH_LINE = 'LEFT JOIN lines l ON l.custom_id = c.custom_id';
+/** A {@link CallRow}'s columns: never `line` (kilobytes of prompt in a row from before `lines`). */
+const CALL_COLUMNS = 'custom_id, evaluation_id, call_id, attempt, wave, part, state';
 
 /** The coordinator's schema; idempotent. */
 export const WAVE_SCHEMA = [
@@ -48,14 +50,15 @@ export const WAVE_SCHEMA = [
   'INSERT OR IGNORE INTO meta (singleton, waves) VALUES (1, 0)',
 ] as const;
 
-/** A `calls` row. */
+/**
+ * A `calls` row, without its `line` column: `''` since lines are kept in `lines` (a row from before that
+ * table may still hold its line there, read only through {@link LINE}).
+ */
 export type CallRow = {
   custom_id: string;
   evaluation_id: string;
   call_id: string;
   attempt: number;
-  /** `''`: the line is in `lines` (a row from before that table may still hold its line here). */
-  line: string;
   wave: number | null;
   part: number | null;
   state: 'open' | 'sent' | 'delivered' | 'withdrawn';
@@ -97,15 +100,9 @@ export class WaveStore {
   }
 
   /** The row of a `custom_id`, or null. */
-  call(customId: string): Omit<CallRow, 'line'> | null {
-    // Without the line (kilobytes of prompt): read for every registered call and every delivered outcome.
+  call(customId: string): CallRow | null {
     return (
-      this.sql
-        .exec<Omit<CallRow, 'line'>>(
-          'SELECT custom_id, evaluation_id, call_id, attempt, wave, part, state FROM calls WHERE custom_id = ?',
-          customId,
-        )
-        .toArray()[0] ?? null
+      this.sql.exec<CallRow>(`SELECT ${CALL_COLUMNS} FROM calls WHERE custom_id = ?`, customId).toArray()[0] ?? null
     );
   }
 
@@ -222,7 +219,7 @@ export class WaveStore {
   unanswered(wave: number, part: number): CallRow[] {
     return this.sql
       .exec<CallRow>(
-        "SELECT * FROM calls WHERE wave = ? AND part = ? AND state IN ('sent', 'withdrawn') ORDER BY rowid",
+        `SELECT ${CALL_COLUMNS} FROM calls WHERE wave = ? AND part = ? AND state IN ('sent', 'withdrawn') ORDER BY rowid`,
         wave,
         part,
       )

@@ -180,7 +180,7 @@ export class DeliveryLane {
     this.current = run;
     try {
       for (;;) {
-        // Dropped as lost (see live()): the run that replaced it owns the lane.
+        // Dropped as lost (dropIfLost): the run that replaced it owns the lane.
         if (this.current !== run) return;
         const now = this.now();
         const room = configOf(this.env).WEBHOOK_CONCURRENCY - run.inFlight.size;

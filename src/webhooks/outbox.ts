@@ -26,6 +26,7 @@
  * ```
  */
 import { z } from 'zod';
+import { scrubSql } from '../config/sqlite-scrub.js';
 import { RETRY_WINDOW_MS } from './retry-policy.js';
 import { sha256HexSync } from './sha256.js';
 import type { SqlExpr as SqlExprType } from './sql.js';
@@ -148,12 +149,26 @@ export function webhookEventStatements(db: D1Database, e: WebhookEventInput): D1
  * an event's payload carries the verdict summary). Pending deliveries are dropped with it.
  */
 export function eraseWebhookEventsStatements(db: D1Database, subjectId: string): D1PreparedStatement[] {
-  const events = sql`SELECT id FROM webhook_events WHERE subject_id = ${subjectId}`;
+  return eraseEventsWhere(db, sql`subject_id = ${subjectId}`);
+}
+
+/** Statements deleting events `ids` with their deliveries and attempts (the retention sweep's old events). */
+export function deleteWebhookEventsStatements(db: D1Database, ids: readonly string[]): D1PreparedStatement[] {
+  return eraseEventsWhere(db, sql`id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`);
+}
+
+/**
+ * The events matching `which` deleted with their deliveries and attempts, their payloads overwritten in
+ * place first, so the file's free space keeps no copy (src/config/sqlite-scrub.ts).
+ */
+function eraseEventsWhere(db: D1Database, which: SqlExprType): D1PreparedStatement[] {
+  const events = sql`SELECT id FROM webhook_events WHERE ${which}`;
   return [
+    new SqlExpr(scrubSql('webhook_events', ['payload'], which.text), which.params).prepare(db),
     sql`DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT id FROM webhook_deliveries WHERE event_id IN (${events}))`.prepare(
       db,
     ),
     sql`DELETE FROM webhook_deliveries WHERE event_id IN (${events})`.prepare(db),
-    sql`DELETE FROM webhook_events WHERE subject_id = ${subjectId}`.prepare(db),
+    sql`DELETE FROM webhook_events WHERE ${which}`.prepare(db),
   ];
 }
