@@ -68,7 +68,7 @@ const WORDS =
   );
 
 /** An answer of about `words` words, distinct per item and side. */
-export function longAnswer(item: number, side: string, words: number): string {
+function longAnswer(item: number, side: string, words: number): string {
   const out = [`(${side}${item})`];
   for (let i = 1; i < words; i++) out.push(WORDS[(i * (item + 7) + side.charCodeAt(0)) % WORDS.length] ?? 'word');
   return `${out.join(' ')}.`;

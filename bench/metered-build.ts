@@ -15,7 +15,7 @@ import type { Meter } from './meter.js';
 const ROOT = new URL('..', import.meta.url).pathname;
 
 /** Bundles the metered entry into `outDir`; resolves to the bundle's entry module. */
-export async function buildMetered(outDir: string): Promise<string> {
+async function buildMetered(outDir: string): Promise<string> {
   await new Promise<void>((resolve, reject) => {
     const child = spawn('npx', ['wrangler', 'deploy', 'bench/metered-entry.ts', '--dry-run', '--outdir', outDir], {
       cwd: ROOT,

@@ -7,10 +7,11 @@
  * explains the rows; bench/scale-model.ts prints them. Limits as Cloudflare documents them (docs/scale.md cites
  * each page).
  */
+import { RESERVE_AHEAD_SECONDS } from '../src/tenants/reservations.js';
 import type { PresetFootprint } from './capacity-footprint.js';
 
 /** Cloudflare's limits the model checks (Workers Paid). */
-export const LIMITS = {
+const LIMITS = {
   /** D1: bytes per database (10 GB, cannot be raised). */
   d1DatabaseBytes: 10e9,
   /** D1: storage per account (1 TB). */
@@ -89,11 +90,12 @@ export interface LimitRow {
   note: string;
 }
 
-/** Provider gate slots one shard holds (src/provider-gate/worker-gate.ts `GATE_SLOTS_PER_SHARD`). */
+/**
+ * Provider gate slots one shard holds: src/provider-gate/worker-gate.ts's `GATE_SLOTS_PER_SHARD`, copied since
+ * that module's worker types are outside the Node typecheck the benches run under;
+ * tests/worker/provider-gate-shards.test.ts pins the two equal.
+ */
 export const GATE_SLOTS_PER_SHARD = 64;
-
-/** Reserved tokens cover this share of a second of an isolate's own demand (src/tenants/rate-limit.ts). */
-export const RESERVATION_SECONDS = 0.1;
 
 const perSecond = (perDay: number) => perDay / 86_400;
 
@@ -152,8 +154,10 @@ export function limitRows(f: PresetFootprint, load: Load, layout: Layout): Limit
 
   // Durable Objects that many requests pass through.
   const gate = f.objects.PROVIDER_GATE;
-  const gatePerVerdict = gate?.busiestObjectPerVerdict ?? 0;
-  const callsPerSecond = (peakVps * (gate?.requestsPerVerdict ?? 0)) / 2;
+  // All gate objects' requests, which the layout's shards then divide: a footprint measured on a sharded gate
+  // spreads them over its shards, so its busiest object would count them divided twice.
+  const gatePerVerdict = gate?.requestsPerVerdict ?? 0;
+  const callsPerSecond = (peakVps * gatePerVerdict) / 2;
   const shards =
     layout.providerGateShards === 'window'
       ? Math.max(1, Math.ceil((callsPerSecond * load.callLatencySeconds) / GATE_SLOTS_PER_SHARD))
@@ -170,7 +174,7 @@ export function limitRows(f: PresetFootprint, load: Load, layout: Layout): Limit
   const limiterRate =
     layout.rateLimiter === 'per-request'
       ? burstRate
-      : load.burstIsolates * Math.min(perIsolate, 1 / RESERVATION_SECONDS + 1);
+      : load.burstIsolates * Math.min(perIsolate, 1 / RESERVE_AHEAD_SECONDS + 1);
   row({
     store: 'Durable Object',
     limit: `1,000 req/s: a tenant's rate limiter (${load.burst.items.toLocaleString('en')} single items in ${load.burst.seconds} s)`,
@@ -180,7 +184,7 @@ export function limitRows(f: PresetFootprint, load: Load, layout: Layout): Limit
     note:
       layout.rateLimiter === 'per-request'
         ? 'one take per API request'
-        : `one reservation per isolate per ${RESERVATION_SECONDS * 1000} ms of its demand, ${load.burstIsolates} isolates`,
+        : `one reservation per isolate per ${RESERVE_AHEAD_SECONDS * 1000} ms of its demand, ${load.burstIsolates} isolates`,
   });
   const tenantVps = peakVps * load.largestTenantShare;
   row({
@@ -231,7 +235,10 @@ export const DEFAULT_LOAD: Load = {
   callLatencySeconds: 2,
 };
 
-/** Today's layout: one D1 database, one gate object per provider and model, one limiter take per request. */
+/**
+ * The layout the reference footprint was measured on (1216088): one D1 database, one gate object per provider
+ * and model, one limiter take per request. The gate shards and the limiter's reservations came after it.
+ */
 export const TODAY: Layout = {
   name: 'today',
   d1: { databases: 1, key: 'hash', hotDays: null },

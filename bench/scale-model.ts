@@ -17,7 +17,7 @@ import type { CliOptions, CliSpec, CliValues } from '../src/cli/args.js';
 import type { CapacityFootprint, PresetFootprint } from './capacity-footprint.js';
 import { CAPACITY_FOOTPRINT_PATH } from './capacity-footprint.js';
 import type { Layout, LimitRow, Load } from './scale-limits.js';
-import { DEFAULT_LOAD, limitRows, TARGET, TODAY } from './scale-limits.js';
+import { DEFAULT_LOAD, GATE_SLOTS_PER_SHARD, limitRows, TARGET, TODAY } from './scale-limits.js';
 
 const CLI = {
   usage: `usage: npm run bench:scale-model -- [options]
@@ -64,7 +64,7 @@ function days(d: number | undefined): string {
 }
 
 /** The table of one layout's rows; a share past 50% is marked. */
-export function layoutTable(rows: readonly LimitRow[]): string {
+function layoutTable(rows: readonly LimitRow[]): string {
   return [
     '| store | limit | use at the peak | share | binds at (verdicts/day) | retention held | note |',
     '|---|---|---|---|---|---|---|',
@@ -129,11 +129,11 @@ function main(values: CliValues<typeof CLI.options>): number {
     [
       header,
       '',
-      `### ${TODAY.name}: one D1 database, one provider gate per provider and model, one limiter take per request`,
+      `### ${TODAY.name}: one D1 database, one provider gate per provider and model, one limiter take per request (the footprint's code, before the gate shards and the limiter's reservations)`,
       '',
       layoutTable(limitRows(f, load, TODAY)),
       '',
-      `### ${target.name}: ${target.d1.databases} ${target.d1.key === 'hash' ? 'hashed' : 'per-tenant'} D1 databases (≤ 1 KB, ≤ 8 rows per verdict, ${target.d1.hotDays ?? 'all'} days, then the archive), provider gate shards of ≤ 64 slots, reservations per isolate`,
+      `### ${target.name}: ${target.d1.databases} ${target.d1.key === 'hash' ? 'hashed' : 'per-tenant'} D1 databases (≤ 1 KB, ≤ 8 rows per verdict, ${target.d1.hotDays ?? 'all'} days, then the archive), provider gate shards of ≤ ${GATE_SLOTS_PER_SHARD} slots, reservations per isolate`,
       '',
       layoutTable(limitRows(f, load, target)),
       '',

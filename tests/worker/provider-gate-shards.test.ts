@@ -13,6 +13,7 @@ import {
   providerGateStub,
   shardLimits,
 } from '../../src/provider-gate/worker-gate.js';
+import { GATE_SLOTS_PER_SHARD as MODEL_SLOTS_PER_SHARD } from '../../bench/scale-limits.js';
 import { drainAlarms, testEnv } from './helpers.js';
 
 afterEach(drainAlarms);
@@ -42,6 +43,10 @@ describe('provider gate shards', () => {
     const limits = gateLimitsOf(testEnv);
     expect(limits).toEqual({ start: 32, max: 256 });
     if (limits) expect(shardLimits(limits, 3, gateShards(limits))).toEqual({ start: 8, max: 64 });
+  });
+
+  it("the scale model (bench/scale-limits.ts, Node-typed, so it keeps a copy) shards by the gate's own slots", () => {
+    expect(MODEL_SLOTS_PER_SHARD).toBe(GATE_SLOTS_PER_SHARD);
   });
 
   it('spread evaluations evenly over the shards, each evaluation always on the same one', () => {
