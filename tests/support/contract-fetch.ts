@@ -8,10 +8,23 @@
  * LLM, a webhook receiver) passes through unchecked. The same document served on another port (a
  * restarted stack) reuses the compiled contract, so a restart costs one small request, not a compile.
  */
+import { Agent } from 'undici';
 import type { ContractDocument } from './response-contract.js';
 import { ResponseContract } from './response-contract.js';
 
-const unchecked = globalThis.fetch.bind(globalThis);
+/**
+ * Connections kept idle for 1 s at most. workerd closes a keep-alive connection 5 s after its last
+ * response (kj's timeout, measured on `npm start`); fetch's own pool keeps one 4 s, so a test process
+ * lagging over a second on a busy machine writes its next request to a socket workerd has just closed,
+ * and the request fails with "other side closed". (The cast: @types/node carries its own copy of undici's
+ * types, which the package's own do not match exactly.)
+ */
+const dispatcher = new Agent({ keepAliveTimeout: 1_000, keepAliveMaxTimeout: 1_000 }) as unknown as NonNullable<
+  RequestInit['dispatcher']
+>;
+const base = globalThis.fetch.bind(globalThis);
+const unchecked = (input: string | URL | Request, init?: RequestInit): Promise<Response> =>
+  base(input, { ...init, dispatcher });
 const contracts = new Map<string, Promise<ResponseContract | null>>();
 /** Compiled contracts by document text: a restarted stack on a new port serves the same one. */
 const byDocument = new Map<string, ResponseContract>();
