@@ -82,6 +82,35 @@ describe('one receiver that hangs delays only itself', () => {
     await expect.poll(() => laneRows(slow.lane)).toEqual([]);
   });
 
+  it("another tenant's delivery lands at once while every slot of a tenant's lane hangs and more wait behind them", async () => {
+    const limit = Number(hookEnv.WEBHOOK_CONCURRENCY);
+    // The same receiver host for both tenants: nothing on the way out may be shared per host either.
+    const ep = await endpointOf('full-slow', sinkUrl('full-slow'));
+    await configureSink('full-slow', [ep.secret], ['hold']);
+    const ids = await Promise.all(Array.from({ length: limit + 2 }, () => endedEvaluation('full-slow')));
+    const slow = await Promise.all(ids.map(async (id) => (await deliveriesOf(id))[0]!.id));
+    await enqueueDeliveries(hookEnv, slow);
+    await expect.poll(async () => (await received('full-slow')).length, { timeout: 10_000 }).toBe(limit);
+
+    // The lane is full; the other tenant's delivery comes through the same queue, into its own lane.
+    const fast = await deliveryTo('full-fast', 'full-fast', [200]);
+    await enqueueDeliveries(hookEnv, [fast.dlv]);
+    await expect.poll(async () => (await deliveryRow(fast.dlv)).status).toBe('delivered');
+    expect(await received('full-fast')).toMatchObject([{ verified: true, answered: 200 }]);
+    // It went out while every hung request was still held: none of them has been recorded yet, and the two
+    // behind them have not been sent.
+    const attempts = await Promise.all(slow.map(attemptsOf));
+    expect(attempts.reduce((a, b) => a + b, 0)).toBe(0);
+    expect(await received('full-slow')).toHaveLength(limit);
+
+    // Released, the lane sends the two behind them (answered at once now) and ends.
+    await configureSink('full-slow', [ep.secret], [200]);
+    await releaseSink('full-slow');
+    await expect
+      .poll(async () => (await Promise.all(slow.map(async (d) => (await deliveryRow(d)).status))).join())
+      .toBe(slow.map(() => 'delivered').join());
+  });
+
   it('a queue batch with a hanging receiver in it returns at once: its messages are handed over, not sent', async () => {
     const slow = await deliveryTo('batch-slow', 'batch-slow', ['hold']);
     const fast = await deliveryTo('batch-fast', 'batch-fast', [200]);
