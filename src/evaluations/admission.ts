@@ -37,10 +37,19 @@ const UNDER_CAP = `(evaluations.tier = 'batch' OR (SELECT count(*) FROM evaluati
   < COALESCE((SELECT max_running FROM tenants t WHERE t.id = evaluations.tenant), ?))`;
 
 /**
- * Excludes batch items the batch has not handed over yet (positions at or past `batches.sent`, see
- * src/batches/pump.ts): they wait for the batch's own window, not for a running slot.
+ * The queued evaluations of a tenant that wait for a running slot, as `(id, created_at)` rows (binds the
+ * tenant twice): those outside batches, and batch items the batch has handed over (positions below
+ * `batches.sent`, see src/batches/pump.ts) without a slot yet. Items not handed over yet wait for the
+ * batch's own window, not for a slot. Each part reads only its own index (migrations/0014): a batch's
+ * items not handed over (up to all of a 10,000-item batch) are never read to be skipped, which made every
+ * ending's admission cost one row per such item.
  */
-const HANDED_OVER = `NOT EXISTS (SELECT 1 FROM batches b WHERE b.id = evaluations.batch_id AND evaluations.batch_seq >= b.sent)`;
+const WAITING = `SELECT id, created_at FROM evaluations INDEXED BY evaluations_waiting_single
+     WHERE tenant = ? AND batch_id IS NULL AND slot_at IS NULL AND status = 'queued'
+   UNION ALL
+   SELECT e.id, e.created_at FROM batches b INDEXED BY batches_open
+     JOIN evaluations e INDEXED BY evaluations_waiting_batch ON e.batch_id = b.id AND e.batch_seq < b.sent
+     WHERE b.tenant = ? AND b.completed_at IS NULL AND e.slot_at IS NULL AND e.status = 'queued'`;
 
 /** What {@link admit} found: admitted (holds a slot), waiting (the tenant is at its cap), ended, or no such row. */
 export type Admission = 'admitted' | 'waiting' | 'ended' | 'not_found';
@@ -107,11 +116,11 @@ export function admitNextStatement(
   return db
     .prepare(
       `UPDATE evaluations SET slot_at = ?
-       WHERE id = (SELECT id FROM evaluations WHERE tenant = ? AND slot_at IS NULL AND status = 'queued' AND ${HANDED_OVER} ORDER BY created_at LIMIT 1)
+       WHERE id = (SELECT id FROM (${WAITING}) ORDER BY created_at LIMIT 1)
          AND ${UNDER_CAP}
        RETURNING id`,
     )
-    .bind(now, tenant, defaultMaxRunning);
+    .bind(now, tenant, tenant, defaultMaxRunning);
 }
 
 /**
@@ -195,11 +204,7 @@ export async function slotCounts(db: D1Database, tenant: string): Promise<{ runn
     db
       .prepare(`SELECT count(*) AS n FROM evaluations WHERE tenant = ? AND slot_at IS NOT NULL AND ${SQL_NOT_ENDED}`)
       .bind(tenant),
-    db
-      .prepare(
-        `SELECT count(*) AS n FROM evaluations WHERE tenant = ? AND slot_at IS NULL AND status = 'queued' AND ${HANDED_OVER}`,
-      )
-      .bind(tenant),
+    db.prepare(`SELECT count(*) AS n FROM (${WAITING})`).bind(tenant, tenant),
   ]);
   const n = (r: D1Result | undefined) => (r?.results[0] as { n: number } | undefined)?.n ?? 0;
   return { running: n(running), waiting: n(waiting) };

@@ -12,6 +12,7 @@ import { ONE_CALL_VERDICT, storedBatch } from './batches-support.js';
 import { newTestId, runInTestObject, testEnv, waitForEnd } from './helpers.js';
 import { ENDING } from '../../src/ending-plan.js';
 import { writeFinal } from '../../src/evaluations/ending.js';
+import { admitNextStatement, admittedBy, slotCounts } from '../../src/evaluations/admission.js';
 
 const db = testEnv.DB;
 
@@ -70,6 +71,22 @@ describe('the batch window', () => {
     expect(claim.ids).toEqual([second]);
     expect(admitted).toBeNull();
     expect(await slotOf(second)).toBeNull();
+  });
+
+  it("an ending's admission reads the waiting rows, never the items a large batch has not handed over", async () => {
+    const tenant = newTestId('tn_window_large');
+    const b = await storedBatch(500, { concurrency: 1, tenant });
+    // Handed over without a slot (a claim without admission): the one item waiting for a slot.
+    expect((await claimWindow(db, { batchId: b.id })).ids).toEqual([b.items[0]]);
+    expect(await slotCounts(db, tenant)).toEqual({ running: 0, waiting: 1 });
+    expect(admittedBy(await admitNextStatement(db, tenant, 100, Date.now()).run())).toBe(b.items[0]);
+    expect(await slotCounts(db, tenant)).toEqual({ running: 1, waiting: 0 });
+    // Nothing waits now, as at most endings of a batch (its claim admitted the next item already). Every
+    // ending asks all the same: its cost must not grow with the 499 items behind the window, which it
+    // read one by one to skip them before they had an index of their own.
+    const none = await admitNextStatement(db, tenant, 100, Date.now()).run();
+    expect(admittedBy(none)).toBeNull();
+    expect(none.meta.rows_read).toBeLessThan(20);
   });
 
   it('through the objects: an ending object starts the next item with no admission round trip of its own', async () => {

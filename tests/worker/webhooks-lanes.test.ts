@@ -55,6 +55,21 @@ async function attemptsOf(dlv: string): Promise<number> {
   return row?.n ?? 0;
 }
 
+/**
+ * A lane whose every slot hangs: an endpoint of tenant `name` at held sink `name`, `WEBHOOK_CONCURRENCY +
+ * extra` deliveries to it handed over, resolved once the sink holds `WEBHOOK_CONCURRENCY` of them.
+ */
+async function fullLane(name: string, extra: number) {
+  const limit = Number(hookEnv.WEBHOOK_CONCURRENCY);
+  const ep = await endpointOf(name, sinkUrl(name));
+  await configureSink(name, [ep.secret], ['hold']);
+  const ids = await Promise.all(Array.from({ length: limit + extra }, () => endedEvaluation(name)));
+  const dlvs = await Promise.all(ids.map(async (id) => (await deliveriesOf(id))[0]!.id));
+  await enqueueDeliveries(hookEnv, dlvs);
+  await expect.poll(async () => (await received(name)).length, { timeout: 10_000 }).toBe(limit);
+  return { ep, dlvs, limit };
+}
+
 describe('one receiver that hangs delays only itself', () => {
   it("another tenant's delivery sent while it hangs lands at once, long before the hang's timeout", async () => {
     const slow = await deliveryTo('lane-slow', 'lane-slow', ['hold']);
@@ -82,6 +97,29 @@ describe('one receiver that hangs delays only itself', () => {
     await expect.poll(() => laneRows(slow.lane)).toEqual([]);
   });
 
+  it("another tenant's delivery lands at once while every slot of a tenant's lane hangs and more wait behind them", async () => {
+    // The same receiver host for both tenants: nothing on the way out may be shared per host either.
+    const { ep, dlvs: slow, limit } = await fullLane('full-slow', 2);
+
+    // The lane is full; the other tenant's delivery comes through the same queue, into its own lane.
+    const fast = await deliveryTo('full-fast', 'full-fast', [200]);
+    await enqueueDeliveries(hookEnv, [fast.dlv]);
+    await expect.poll(async () => (await deliveryRow(fast.dlv)).status).toBe('delivered');
+    expect(await received('full-fast')).toMatchObject([{ verified: true, answered: 200 }]);
+    // It went out while every hung request was still held: none of them has been recorded yet, and the two
+    // behind them have not been sent.
+    const attempts = await Promise.all(slow.map(attemptsOf));
+    expect(attempts.reduce((a, b) => a + b, 0)).toBe(0);
+    expect(await received('full-slow')).toHaveLength(limit);
+
+    // Released, the lane sends the two behind them (answered at once now) and ends.
+    await configureSink('full-slow', [ep.secret], [200]);
+    await releaseSink('full-slow');
+    await expect
+      .poll(async () => (await Promise.all(slow.map(async (d) => (await deliveryRow(d)).status))).join())
+      .toBe(slow.map(() => 'delivered').join());
+  });
+
   it('a queue batch with a hanging receiver in it returns at once: its messages are handed over, not sent', async () => {
     const slow = await deliveryTo('batch-slow', 'batch-slow', ['hold']);
     const fast = await deliveryTo('batch-fast', 'batch-fast', [200]);
@@ -97,13 +135,7 @@ describe('one receiver that hangs delays only itself', () => {
   });
 
   it('a receiver gets at most WEBHOOK_CONCURRENCY requests at once; the next goes out as one ends', async () => {
-    const limit = Number(hookEnv.WEBHOOK_CONCURRENCY);
-    const ep = await endpointOf('lane-cap', sinkUrl('lane-cap'));
-    await configureSink('lane-cap', [ep.secret], ['hold']);
-    const ids = await Promise.all(Array.from({ length: limit + 1 }, () => endedEvaluation('lane-cap')));
-    const dlvs = await Promise.all(ids.map(async (id) => (await deliveriesOf(id))[0]!.id));
-    await enqueueDeliveries(hookEnv, dlvs);
-    await expect.poll(async () => (await received('lane-cap')).length, { timeout: 10_000 }).toBe(limit);
+    const { ep, dlvs } = await fullLane('lane-cap', 1);
     // One more never goes out while all slots hang.
     await configureSink('lane-cap', [ep.secret], [200]);
     expect(await received('lane-cap')).toHaveLength(0);
