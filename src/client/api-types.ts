@@ -5985,6 +5985,8 @@ export interface components {
                 cached_tokens: number;
             };
         };
+        /** @description One `data:` line of a streamed chat completion: a ChatCompletionChunk, or an OpenAIError that ends the stream (`verdict_timeout`, `evaluation_failed`, `evaluation_cancelled`, `internal`; no `[DONE]` follows it). A stream that reaches its verdict ends with `data: [DONE]`. */
+        ChatCompletionStreamEvent: components["schemas"]["ChatCompletionChunk"] | components["schemas"]["OpenAIError"];
         ChatCompletionChunk: {
             id: string;
             /** @enum {string} */
@@ -11406,7 +11408,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The verdict (`stream` false), or the debate as server-sent events (`stream` true): each `data:` line a ChatCompletionChunk, then `data: [DONE]`. */
+            /** @description The verdict (`stream` false), or the debate as server-sent events (`stream` true): each `data:` line a ChatCompletionChunk, then `data: [DONE]`; a stream that ends without a verdict ends with an OpenAIError `data:` line instead (ChatCompletionStreamEvent). */
             200: {
                 headers: {
                     /** @description The evaluation this request created or found again (`GET /v1/evaluations/{id}`). */
@@ -11419,7 +11421,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ChatCompletion"];
-                    "text/event-stream": components["schemas"]["ChatCompletionChunk"];
+                    "text/event-stream": components["schemas"]["ChatCompletionStreamEvent"];
                 };
             };
             /** @description `invalid_json`, `invalid_request`, `invalid_config`, `unknown_preset`, `task_kind_unsupported`, `byok_disabled`: the body, a header or the query fails its schema, a refused parameter, no task in the message (see `issues`), an unknown judge, or a task the preset does not take. */
