@@ -20,6 +20,7 @@ import { BudgetSchema } from '../engine/budget.js';
 import { OneOffWebhookSchema } from '../webhooks/schemas.js';
 import { BatchCacheSchema } from '../verdict-cache/schemas.js';
 import { FlexFallbackField, FlexFallbackView, TierField, TierView } from '../tiers/schemas.js';
+import { WarningsField } from '../http/warnings.js';
 
 /** Most items per batch: 10,000. */
 export const MAX_BATCH_ITEMS = 10_000;
@@ -125,6 +126,7 @@ export const BatchAcceptedSchema = z
     status: BatchStatusSchema,
     itemsTotal: z.number().int().positive(),
     links: BatchLinksSchema,
+    warnings: WarningsField,
   })
   .strict()
   .meta({ id: 'BatchAccepted' });

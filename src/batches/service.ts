@@ -4,6 +4,7 @@
  * the batch row's counters, verdict statistics and usage by aggregate SQL), results as NDJSON pages in
  * request order, list, and cancel.
  */
+import { withWarnings } from '../http/warnings.js';
 import { resolveSubmission } from './submission.js';
 import type { CreatorInfo } from '../evaluations/service.js';
 import { encodeCursor, decodeCursor } from '../http/cursor.js';
@@ -54,7 +55,13 @@ export async function createBatch(
   idempotencyKey: string | null,
   creator: CreatorInfo = { keyId: null },
 ): Promise<{ body: BatchAccepted; replayed: boolean }> {
-  const { judge, creator: withLimits, tier, webhookUrl } = await resolveSubmission(env, tenant, request, creator);
+  const {
+    judge,
+    creator: withLimits,
+    tier,
+    webhookUrl,
+    warnings,
+  } = await resolveSubmission(env, tenant, request, creator);
   // G-Eval style judges get the version's auto-CoT steps, written once first when none are (503 / 502 otherwise).
   const rubric = await requestRubric(env, tenant, judge, request.rubric, withLimits);
   const itemRubrics = await resolveItemRubrics(env, tenant, judge, request, withLimits);
@@ -80,7 +87,14 @@ export async function createBatch(
     cache: { mode: request.cache, seed: request.seed },
   });
   return {
-    body: { id: r.id, kind: 'batch', status: r.status, itemsTotal: r.itemsTotal, links: batchLinks(r.id) },
+    body: {
+      id: r.id,
+      kind: 'batch',
+      status: r.status,
+      itemsTotal: r.itemsTotal,
+      links: batchLinks(r.id),
+      ...withWarnings(warnings),
+    },
     replayed: r.replayed,
   };
 }

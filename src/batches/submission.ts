@@ -12,7 +12,8 @@ import { llmEnvOf } from '../llm/settings.js';
 import type { ResolvedJudge } from '../methods/resolve-judge.js';
 import { checkLlmConfig, resolveJudge } from '../methods/resolve-judge.js';
 import type { TierAsked, TierChoice } from '../tiers/resolve.js';
-import { resolveTier } from '../tiers/resolve.js';
+import { resolveTier, tierPriceWarnings } from '../tiers/resolve.js';
+import type { ApiWarning } from '../http/warnings.js';
 import { requireSigningSecret, requireWebhookUrl } from '../webhooks/url-checks.js';
 
 /** The parts of a submission's request {@link resolveSubmission} reads. */
@@ -30,6 +31,8 @@ export interface ResolvedSubmission {
   tier: TierChoice;
   /** The checked webhook URL, or null without one. */
   webhookUrl: string | null;
+  /** What the answer warns about (`tier_price_missing`). */
+  warnings: ApiWarning[];
 }
 
 /**
@@ -48,5 +51,11 @@ export async function resolveSubmission(
   const tier = resolveTier(env, judge, request, limits.defaultTier);
   const webhookUrl = request.webhook ? requireWebhookUrl(env, request.webhook.url, 'webhook.url') : null;
   if (webhookUrl !== null) await requireSigningSecret(env, tenant, 'webhook.url');
-  return { judge, creator: { ...creator, limits }, tier, webhookUrl };
+  return {
+    judge,
+    creator: { ...creator, limits },
+    tier,
+    webhookUrl,
+    warnings: tierPriceWarnings(env, judge, tier.tier),
+  };
 }

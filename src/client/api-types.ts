@@ -3272,6 +3272,8 @@ export interface components {
             startedAt: string | null;
             finishedAt: string | null;
             links: components["schemas"]["EvaluationLinks"];
+            /** @description What the request asked for holds, but not as one may expect (e.g. `tier_price_missing`: a tier billed at the standard price). Present only on the answer to the request that created the resource, and only with a warning. */
+            warnings?: components["schemas"]["Warning"][];
         };
         /**
          * @description `queued` → `running` → `succeeded` | `failed` | `cancelled` (terminal: nothing changes after).
@@ -3417,10 +3419,22 @@ export interface components {
             version?: number;
             hash: string;
         };
+        Warning: {
+            /**
+             * @description Stable code. `tier_price_missing`: a model has no price for the tier, so its calls are billed at the standard price.
+             * @enum {string}
+             */
+            code: "tier_price_missing";
+            /** @description The request field the warning is about, e.g. `tier`. */
+            field: string;
+            message: string;
+        };
         EvaluationAccepted: {
             id: string;
             status: components["schemas"]["EvaluationStatus"];
             links: components["schemas"]["EvaluationLinks"];
+            /** @description What the request asked for holds, but not as one may expect (e.g. `tier_price_missing`: a tier billed at the standard price). Present only on the answer to the request that created the resource, and only with a warning. */
+            warnings?: components["schemas"]["Warning"][];
         };
         CreateEvaluationRequest: {
             /** @description Preset id from GET /v1/methods. Its config is the base the `config` overrides merge into. */
@@ -3780,6 +3794,8 @@ export interface components {
             links: {
                 self: string;
             };
+            /** @description What the request asked for holds, but not as one may expect (e.g. `tier_price_missing`: a tier billed at the standard price). Present only on the answer to the request that created the resource, and only with a warning. */
+            warnings?: components["schemas"]["Warning"][];
         };
         /** @enum {string} */
         MetaEvaluationStatus: "running" | "succeeded" | "failed";
@@ -5299,6 +5315,8 @@ export interface components {
             status: components["schemas"]["BatchStatus"];
             itemsTotal: number;
             links: components["schemas"]["BatchLinks"];
+            /** @description What the request asked for holds, but not as one may expect (e.g. `tier_price_missing`: a tier billed at the standard price). Present only on the answer to the request that created the resource, and only with a warning. */
+            warnings?: components["schemas"]["Warning"][];
         };
         /** @enum {string} */
         BatchKind: "batch" | "meta_evaluation" | "comparison";
@@ -5502,6 +5520,8 @@ export interface components {
                 /** @description USD the provider's prompt cache saved: cached prompt tokens × (input − cached input price). */
                 cacheSavedUsd: number;
             };
+            /** @description What the request asked for holds, but not as one may expect (e.g. `tier_price_missing`: a tier billed at the standard price). Present only on the answer to the request that created the resource, and only with a warning. */
+            warnings?: components["schemas"]["Warning"][];
         };
         ComparisonLinks: {
             self: string;
@@ -5560,6 +5580,8 @@ export interface components {
             /** @description items × pairs × evaluationsPerPair. */
             evaluations: number;
             links: components["schemas"]["ComparisonLinks"];
+            /** @description What the request asked for holds, but not as one may expect (e.g. `tier_price_missing`: a tier billed at the standard price). Present only on the answer to the request that created the resource, and only with a warning. */
+            warnings?: components["schemas"]["Warning"][];
         };
         CreateComparisonRequest: {
             /** @description Preset id from GET /v1/methods. Its config is the base the `config` overrides merge into. */
@@ -5885,6 +5907,8 @@ export interface components {
                 cacheableShare: number;
             };
             assumptions: string[];
+            /** @description What the request asked for holds, but not as one may expect (e.g. `tier_price_missing`: a tier billed at the standard price). Present only on the answer to the request that created the resource, and only with a warning. */
+            warnings?: components["schemas"]["Warning"][];
         };
         EstimateRange: {
             min: number;
@@ -5985,6 +6009,8 @@ export interface components {
                 cached_tokens: number;
             };
         };
+        /** @description One `data:` line of a streamed chat completion: a ChatCompletionChunk, or an OpenAIError that ends the stream (`verdict_timeout`, `evaluation_failed`, `evaluation_cancelled`, `internal`; no `[DONE]` follows it). A stream that reaches its verdict ends with `data: [DONE]`. */
+        ChatCompletionStreamEvent: components["schemas"]["ChatCompletionChunk"] | components["schemas"]["OpenAIError"];
         ChatCompletionChunk: {
             id: string;
             /** @enum {string} */
@@ -11406,7 +11432,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The verdict (`stream` false), or the debate as server-sent events (`stream` true): each `data:` line a ChatCompletionChunk, then `data: [DONE]`. */
+            /** @description The verdict (`stream` false), or the debate as server-sent events (`stream` true): each `data:` line a ChatCompletionChunk, then `data: [DONE]`; a stream that ends without a verdict ends with an OpenAIError `data:` line instead (ChatCompletionStreamEvent). */
             200: {
                 headers: {
                     /** @description The evaluation this request created or found again (`GET /v1/evaluations/{id}`). */
@@ -11419,7 +11445,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ChatCompletion"];
-                    "text/event-stream": components["schemas"]["ChatCompletionChunk"];
+                    "text/event-stream": components["schemas"]["ChatCompletionStreamEvent"];
                 };
             };
             /** @description `invalid_json`, `invalid_request`, `invalid_config`, `unknown_preset`, `task_kind_unsupported`, `byok_disabled`: the body, a header or the query fails its schema, a refused parameter, no task in the message (see `issues`), an unknown judge, or a task the preset does not take. */

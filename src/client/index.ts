@@ -37,6 +37,13 @@ export type CreateComparisonRequest = Schemas['CreateComparisonRequest'];
 export type ComparisonAccepted = Schemas['ComparisonAccepted'];
 export type Comparison = Schemas['Comparison'];
 export type GateResult = NonNullable<Schemas['GateResult']>;
+/** `POST /v1/chat/completions`'s body, and its answer without `stream`. */
+export type ChatCompletionRequest = Schemas['ChatCompletionRequest'];
+export type ChatCompletion = Schemas['ChatCompletion'];
+/** One chunk of a streamed chat completion (`stream: true`), the shape of the `openai` package's `ChatCompletionChunk`. */
+export type ChatCompletionChunk = Schemas['ChatCompletionChunk'];
+/** A streamed chat completion as `request()` answers it: its chunks as they arrive. */
+export type ChatCompletionStream = AsyncIterable<ChatCompletionChunk>;
 
 /** HTTP methods the API uses. */
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -62,11 +69,21 @@ type QueryOf<O> = Parameters_<O> extends { query?: infer X } ? X : never;
 type HeaderOf<O> = Parameters_<O> extends { header?: infer X } ? X : never;
 type BodyOf<O> = O extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
 type BodyRequired<O> = O extends { requestBody: unknown } ? true : false;
+/** A body with a `stream` switch (OpenAI's convention), set to `S`; any other body as it is. */
+type StreamSet<B, S> = B extends unknown ? ('stream' extends keyof B ? Omit<B, 'stream'> & S : B) : never;
+/** A body that asks for no stream: `stream` absent, false or null (a plain `boolean` is refused: the answer's type depends on it). */
+type Unstreamed<B> = StreamSet<B, { stream?: false | null }>;
+/** A body that asks for a stream: `stream: true`. */
+type Streamed<B> = StreamSet<B, { stream: true }>;
+/** Operations whose JSON body has a `stream` switch (`POST /v1/chat/completions`). */
+export type StreamingPaths = {
+  [P in PathsWith<'post'>]: 'stream' extends keyof Defined<BodyOf<Operation<P, 'post'>>> ? P : never;
+}[PathsWith<'post'>];
 
 /** What `request()` takes for an operation: its typed parameters and body, plus extra headers and a signal. */
-export type RequestInput<O> = Field<'params', PathOf<O>, true> &
+export type RequestInput<O, Body = Unstreamed<BodyOf<O>>> = Field<'params', PathOf<O>, true> &
   Field<'query', QueryOf<O>, false> &
-  Field<'body', BodyOf<O>, BodyRequired<O>> & {
+  Field<'body', Body, BodyRequired<O>> & {
     /** The route's documented headers (e.g. `Idempotency-Key`) and any other. */
     headers?: (IsNever<Defined<HeaderOf<O>>> extends true ? unknown : Defined<HeaderOf<O>>) &
       Record<string, string | undefined>;
@@ -83,13 +100,19 @@ type BodyType<R> =
       : IsNever<Content<R>> extends true
         ? null
         : string;
+/**
+ * The body at one status of a streamed request: server-sent events as an async iterator of each `data:`
+ * line's item (`[DONE]` ends it; an error item is thrown as a {@link TribunalError}, as OpenAI's SDKs do).
+ */
+type StreamBodyType<R> =
+  Content<R> extends { 'text/event-stream': infer E } ? AsyncIterable<Exclude<E, { error: unknown }>> : BodyType<R>;
 /** One documented answer: its status, the body's type at that status, and the headers. */
-export type ResponseOf<O> = O extends { responses: infer R }
+export type ResponseOf<O, Stream extends boolean = false> = O extends { responses: infer R }
   ? {
       [S in keyof R & number]: {
         status: S;
         ok: `${S}` extends `2${string}` ? true : false;
-        body: BodyType<R[S]>;
+        body: Stream extends true ? StreamBodyType<R[S]> : BodyType<R[S]>;
         headers: Headers;
       };
     }[keyof R & number]
@@ -183,6 +206,33 @@ async function* ndjsonLines(res: Response): AsyncGenerator<unknown, void, undefi
   }
 }
 
+/**
+ * A server-sent event stream as an async iterator of each event's `data`, parsed as JSON, read as it
+ * arrives: comments (keep-alives) skipped, `data: [DONE]` ends it, and an item `{ "error": {…} }` (how a
+ * stream that ends without its answer says why) is thrown as a {@link TribunalError} with its code.
+ */
+async function* sseItems(res: Response): AsyncGenerator<unknown, void, undefined> {
+  if (!res.body) return;
+  // Typed `ReadableStream<any>` by the Worker runtime types; a fetch body is bytes everywhere.
+  for await (const block of sseBlocks(res.body as ReadableStream<Uint8Array>)) {
+    if (block.data === '') continue;
+    if (block.data === '[DONE]') return;
+    let item: unknown;
+    try {
+      item = JSON.parse(block.data);
+    } catch {
+      throw new TribunalError('an event of the stream is not JSON', res.status, 'invalid_sse', block.data);
+    }
+    if (typeof item === 'object' && item !== null && 'error' in item) throw errorOf(res.status, item);
+    yield item;
+  }
+}
+
+/** Whether a JSON request body asks for a stream (`stream: true`). */
+function asksStream(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && (body as { stream?: unknown }).stream === true;
+}
+
 const TERMINAL: ReadonlySet<string> = new Set(['succeeded', 'failed', 'cancelled']);
 const DEFAULT_TIMEOUT_MS = 600_000;
 
@@ -210,13 +260,25 @@ export function createTribunalClient(options: TribunalClientOptions) {
    * Resolves with every documented status (narrow on `status`); rejects only when no answer came. The body
    * is parsed JSON for a JSON media type, an async iterator of parsed lines for NDJSON
    * (`application/x-ndjson`, e.g. `GET /v1/batches/{id}/results`: `for await (const line of res.body)`),
-   * null for 204, and text otherwise.
+   * null for 204, and text otherwise. A body with `stream: true` (`POST /v1/chat/completions`) answers
+   * server-sent events: an async iterator of the typed chunks ({@link ChatCompletionStream}), which throws a
+   * {@link TribunalError} with the API's code when the stream ends in an error (e.g. `verdict_timeout`).
    */
-  async function request<M extends HttpMethod, P extends PathsWith<M>>(
+  function request<P extends StreamingPaths>(
+    method: 'post',
+    path: P,
+    input: RequestInput<Operation<P, 'post'>, Streamed<BodyOf<Operation<P, 'post'>>>>,
+  ): Promise<ResponseOf<Operation<P, 'post'>, true>>;
+  function request<M extends HttpMethod, P extends PathsWith<M>>(
     method: M,
     path: P,
     input: RequestInput<Operation<P, M>>,
-  ): Promise<ResponseOf<Operation<P, M>>> {
+  ): Promise<ResponseOf<Operation<P, M>>>;
+  async function request(
+    method: HttpMethod,
+    path: string,
+    input: object,
+  ): Promise<{ status: number; ok: boolean; body: unknown; headers: Headers }> {
     const { params, query, body, headers, signal } = input as {
       params?: Record<string, string>;
       query?: Record<string, string | number | boolean>;
@@ -244,10 +306,12 @@ export function createTribunalClient(options: TribunalClientOptions) {
         ? null
         : type === 'application/x-ndjson'
           ? ndjsonLines(res)
-          : isJsonType(type)
-            ? await res.json()
-            : await res.text();
-    return { status: res.status, ok: res.ok, body: parsed, headers: res.headers } as ResponseOf<Operation<P, M>>;
+          : type === 'text/event-stream' && asksStream(body)
+            ? sseItems(res)
+            : isJsonType(type)
+              ? await res.json()
+              : await res.text();
+    return { status: res.status, ok: res.ok, body: parsed, headers: res.headers };
   }
 
   /** The body of a 2xx answer, or a {@link TribunalError} with the API's code. */

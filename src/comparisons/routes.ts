@@ -199,7 +199,7 @@ export const comparisons = new OpenAPIHono<TenantEnv>()
     const ended = waitMs > 0 ? await awaitComparisonEnded(c.env, c.var.tenant, body.id, waitMs) : null;
     if (ended) {
       c.header('Preference-Applied', `wait=${waitMs / 1000}`);
-      return c.json(ended, 200);
+      return c.json(body.warnings ? { ...ended, warnings: body.warnings } : ended, 200);
     }
     return c.json(body, 202);
   })

@@ -27,6 +27,7 @@ import {
 import { SolverSchema, StrengthModelSchema } from '../metrics/bradley-terry.js';
 import { RubricField } from '../rubrics/schemas.js';
 import { FlexFallbackField, FlexFallbackView, TierField, TierView } from '../tiers/schemas.js';
+import { WarningsField } from '../http/warnings.js';
 import { CacheModeSchema } from '../verdict-cache/schemas.js';
 import { GateOutcomeSchema, GateResultSchema, GateSchema } from '../metrics/gate.js';
 import { JudgeRatesSchema, PairResultSchema, WinMatrixSchema } from '../metrics/pairs.js';
@@ -295,6 +296,7 @@ export const ComparisonAcceptedSchema = z
     evaluationsPerPair: EvaluationsPerPair,
     evaluations: z.number().int().positive().describe('items × pairs × evaluationsPerPair.'),
     links: ComparisonLinksSchema,
+    warnings: WarningsField,
   })
   .strict()
   .meta({ id: 'ComparisonAccepted' });
@@ -427,6 +429,8 @@ export const ComparisonSchema = ComparisonSummarySchema.extend({
   webhook: z.union([WebhookTargetSchema, z.null()]),
   budget: z.union([BudgetSchema, z.null()]),
   usage: UsageTotalsSchema.describe('Every LLM call billed for its evaluations.'),
+  /** Only on the `Prefer: wait` answer to the creating request. */
+  warnings: WarningsField,
 })
   .strict()
   .meta({ id: 'Comparison' });

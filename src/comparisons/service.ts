@@ -4,6 +4,7 @@
  * whose pair evaluations are expanded in D1, plus its `comparisons` row, in one transaction), read (the
  * batch's counts and usage, the statistics: stored once final, else live), list and cancel.
  */
+import { withWarnings } from '../http/warnings.js';
 import { resolveSubmission } from '../batches/submission.js';
 import type { BatchRecord } from '../batches/rows.js';
 import { getBatch } from '../batches/rows.js';
@@ -153,7 +154,13 @@ export async function createComparison(
   idempotencyKey: string | null,
   creator: CreatorInfo = { keyId: null },
 ): Promise<{ body: ComparisonAccepted; replayed: boolean }> {
-  const { judge, creator: withLimits, tier, webhookUrl } = await resolveSubmission(env, tenant, request, creator);
+  const {
+    judge,
+    creator: withLimits,
+    tier,
+    webhookUrl,
+    warnings,
+  } = await resolveSubmission(env, tenant, request, creator);
   if (request.budget && judge.config.budget !== undefined) {
     throw new ApiError(
       400,
@@ -239,6 +246,7 @@ export async function createComparison(
       evaluationsPerPair: layout.orders,
       evaluations: r.itemsTotal,
       links: comparisonLinks(r.id),
+      ...withWarnings(warnings),
     },
     replayed: r.replayed,
   };

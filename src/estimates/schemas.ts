@@ -4,6 +4,7 @@
  * One zod schema per concept, for validation, the OpenAPI document and the typed client.
  */
 import { FlexFallbackField, TierField } from '../tiers/schemas.js';
+import { WarningsField } from '../http/warnings.js';
 import { RubricField } from '../rubrics/schemas.js';
 import { z } from '@hono/zod-openapi';
 import { BudgetSchema } from '../engine/budget.js';
@@ -185,6 +186,8 @@ export const EstimateSchema = z
       ),
     /** How the figures were made, in words. */
     assumptions: z.array(z.string()),
+    /** About the body's `tier`: `tier_price_missing` when a model has no price for it (its figure in `tiers` is the standard price). */
+    warnings: WarningsField,
   })
   .strict()
   .meta({ id: 'Estimate' });

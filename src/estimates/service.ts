@@ -25,6 +25,9 @@ import { MAX_EXACT_ITEMS } from './schemas.js';
 import { EXPECTED_REPLY_TOKENS } from '../budgets/synthetic.js';
 import { promptCacheShare } from './prompt-cache-share.js';
 import { resolveRubricRef } from '../rubrics/resolve.js';
+import { tierPriceWarnings } from '../tiers/resolve.js';
+import { withWarnings } from '../http/warnings.js';
+import type { Tier } from '../llm/tiers.js';
 
 const ASSUMPTIONS = [
   "The protocol is driven to its verdict by a synthetic LLM (no network) whose replies parse under each call's own rule; three reply strategies (agreeing, disputing, tying) find the shortest and the longest path.",
@@ -46,6 +49,8 @@ export interface EstimateJudge {
   config?: EstimateRequest['config'];
   rubric?: EstimateRequest['rubric'];
   budget?: EstimateRequest['budget'];
+  /** The body's tier: every tier is estimated; this one is checked for a missing price (`warnings`). */
+  tier?: Tier | undefined;
 }
 
 /**
@@ -151,6 +156,7 @@ export async function estimateTasks(
         : []),
       ...(stepsRun ? [STEPS_ASSUMPTION] : []),
     ],
+    ...withWarnings(body.tier === undefined ? [] : tierPriceWarnings(env, judge, body.tier)),
   };
 }
 

@@ -277,7 +277,7 @@ export const evaluations = new OpenAPIHono<TenantEnv>()
             : null;
       if (ended) {
         c.header('Preference-Applied', `wait=${waitMs / 1000}`);
-        return c.json(ended, 200);
+        return c.json(body.warnings ? { ...ended, warnings: body.warnings } : ended, 200);
       }
     }
     return c.json(body, 202);

@@ -17,6 +17,7 @@ import { configField } from '../methods/method-config.js';
 import { OneOffWebhookSchema } from '../webhooks/schemas.js';
 import { CacheModeSchema, CacheSeedSchema, EvaluationCacheSchema } from '../verdict-cache/schemas.js';
 import { FlexFallbackField, FlexFallbackView, TierField, TierView } from '../tiers/schemas.js';
+import { WarningsField } from '../http/warnings.js';
 import { RubricField } from '../rubrics/schemas.js';
 
 /** Most metadata entries per evaluation: 32. */
@@ -90,7 +91,7 @@ export const EvaluationLinksSchema = z
 
 /** Answer to `POST /v1/evaluations` (202, and the same on an idempotent replay). */
 export const EvaluationAcceptedSchema = z
-  .object({ id: z.string(), status: EvaluationStatusSchema, links: EvaluationLinksSchema })
+  .object({ id: z.string(), status: EvaluationStatusSchema, links: EvaluationLinksSchema, warnings: WarningsField })
   .strict()
   .meta({ id: 'EvaluationAccepted' });
 /** Answer to `POST /v1/evaluations`. */
@@ -176,6 +177,8 @@ export const EvaluationSchema = z
     startedAt: z.string().nullable(),
     finishedAt: z.string().nullable(),
     links: EvaluationLinksSchema,
+    /** Only on the `Prefer: wait` answer to the creating request. */
+    warnings: WarningsField,
   })
   .strict()
   .meta({ id: 'Evaluation' });

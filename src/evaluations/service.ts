@@ -51,7 +51,8 @@ import { requestCachePlans } from '../verdict-cache/plan.js';
 import { hitOf, readHitStatement } from '../verdict-cache/hit.js';
 import { markHitsStatement, servesSince } from '../verdict-cache/rows.js';
 import { cacheViewOf } from '../verdict-cache/schemas.js';
-import { resolveTier } from '../tiers/resolve.js';
+import { resolveTier, tierPriceWarnings } from '../tiers/resolve.js';
+import { withWarnings } from '../http/warnings.js';
 import type { ResolvedRubric } from '../rubrics/resolve.js';
 import type { RubricFieldValue } from '../rubrics/schemas.js';
 import { resolveRubricRef } from '../rubrics/resolve.js';
@@ -145,6 +146,7 @@ export async function createEvaluationJob(
   const hash = idempotencyKey === null ? null : await requestHash(request);
   const limits = await limitsFor(env, tenant, creator.limits);
   const { tier, flexFallback } = resolveTier(env, judge, request, limits.defaultTier);
+  const warned = withWarnings(tierPriceWarnings(env, judge, tier));
   try {
     await assertQuota(tenantDb(env, tenant), tenant, limits, 1, Date.now());
   } catch (e) {
@@ -212,7 +214,10 @@ export async function createEvaluationJob(
     }
     // A retry may follow a send that failed: re-sending a still-queued id is harmless (start is idempotent).
     if (existing.status === 'queued') await enqueue(env, existing.id);
-    return { body: { id: existing.id, status: existing.status, links: linksOf(existing.id) }, replayed: true };
+    return {
+      body: { id: existing.id, status: existing.status, links: linksOf(existing.id), ...warned },
+      replayed: true,
+    };
   }
   // At the cap (no slot taken) the queue holds it until one frees.
   if (fast && result.after[0]?.meta.changes === 1) {
@@ -236,11 +241,11 @@ export async function createEvaluationJob(
     // The object holds the job and its alarm: the queue message would only find it running.
     if (started) {
       const waited = waitMs > 0 ? { waited: started.status, ...(started.ended ? { ended: started.ended } : {}) } : {};
-      return { body: { id, status: 'queued', links: linksOf(id) }, replayed: false, ...waited };
+      return { body: { id, status: 'queued', links: linksOf(id), ...warned }, replayed: false, ...waited };
     }
   }
   await enqueue(env, id);
-  return { body: { id, status: 'queued', links: linksOf(id) }, replayed: false };
+  return { body: { id, status: 'queued', links: linksOf(id), ...warned }, replayed: false };
 }
 
 /**

@@ -2,6 +2,7 @@
  * @module
  * `/v1/meta-evaluations`: judge a labelled batch and read its agreement report.
  */
+import { withWarnings } from '../http/warnings.js';
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { CREATE_META_EVALUATION_EXAMPLES, META_EVALUATION_ID_EXAMPLE } from './examples.js';
 import { byok } from '../http/byok.js';
@@ -138,7 +139,7 @@ const calibrate = createRoute({
 export const metaEvaluations = new OpenAPIHono<TenantEnv>()
   .openapi(create, async (c) => {
     const key = c.req.valid('header')['Idempotency-Key'] ?? null;
-    const { id, status, itemsTotal, replayed } = await createMetaEvaluation(
+    const { id, status, itemsTotal, replayed, warnings } = await createMetaEvaluation(
       c.env,
       c.var.tenant,
       c.req.valid('json'),
@@ -150,7 +151,13 @@ export const metaEvaluations = new OpenAPIHono<TenantEnv>()
     );
     const self = `/v1/meta-evaluations/${id}`;
     setCreatedHeaders(c, self, replayed);
-    const body: z.infer<typeof MetaEvaluationAcceptedSchema> = { id, status, itemsTotal, links: { self } };
+    const body: z.infer<typeof MetaEvaluationAcceptedSchema> = {
+      id,
+      status,
+      itemsTotal,
+      links: { self },
+      ...withWarnings(warnings),
+    };
     return c.json(body, 202);
   })
   .openapi(get, async (c) => c.json(await viewMetaEvaluation(c.env, c.var.tenant, c.req.valid('param').id), 200))

@@ -10,6 +10,7 @@ import { AgreementReportSchema } from '../metrics/agreement.js';
 import { LabelledItemSchema } from '../metrics/labelled.js';
 import { CacheModeSchema, CacheSeedSchema } from '../verdict-cache/schemas.js';
 import { FlexFallbackField, TierField, TierView } from '../tiers/schemas.js';
+import { WarningsField } from '../http/warnings.js';
 import { ReliabilityReportSchema } from '../metrics/reliability.js';
 import { CascadeCalibrationSchema } from '../metrics/escalate.js';
 
@@ -71,6 +72,7 @@ export const MetaEvaluationAcceptedSchema = z
     status: MetaStatusSchema,
     itemsTotal: z.number().int().positive(),
     links: z.object({ self: z.string() }).strict(),
+    warnings: WarningsField,
   })
   .strict()
   .meta({ id: 'MetaEvaluationAccepted' });

@@ -5,6 +5,7 @@
  * ended, compute the agreement report with src/metrics/agreement.ts from the stored verdicts and human labels,
  * store it once and serve it from then on.
  */
+import type { ApiWarning } from '../http/warnings.js';
 import { resolveSubmission } from '../batches/submission.js';
 import { submitBatch } from '../batches/submit.js';
 import type { Bindings } from '../config/bindings.js';
@@ -47,6 +48,8 @@ export interface MetaCreated {
   itemsTotal: number;
   /** True when this answers a retry with the same `Idempotency-Key` and body. */
   replayed: boolean;
+  /** What the answer warns about (`tier_price_missing`). */
+  warnings: ApiWarning[];
 }
 
 /**
@@ -62,7 +65,7 @@ export async function createMetaEvaluation(
   idempotencyKey: string | null = null,
   creator: CreatorInfo = { keyId: null },
 ): Promise<MetaCreated> {
-  const { judge, creator: withLimits, tier } = await resolveSubmission(env, tenant, request, creator);
+  const { judge, creator: withLimits, tier, warnings } = await resolveSubmission(env, tenant, request, creator);
   // G-Eval style judges get the version's auto-CoT steps, written once first when none are (503 / 502 otherwise).
   const rubric = await requestRubric(env, tenant, judge, request.rubric, withLimits);
   const now = Date.now();
@@ -104,9 +107,9 @@ export async function createMetaEvaluation(
       }),
   });
   const itemsTotal = request.items.length;
-  if (!r.replayed) return { id: r.id, status: 'running', itemsTotal, replayed: false };
+  if (!r.replayed) return { id: r.id, status: 'running', itemsTotal, replayed: false, warnings };
   const meta = await getMeta(tenantDb(env, tenant), tenant, r.id);
-  return { id: r.id, status: meta?.status ?? 'running', itemsTotal, replayed: true };
+  return { id: r.id, status: meta?.status ?? 'running', itemsTotal, replayed: true, warnings };
 }
 
 function progressOf(items: readonly MetaItemOutcome[]): MetaProgress {

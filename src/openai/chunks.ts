@@ -20,8 +20,8 @@
  */
 import { z } from '@hono/zod-openapi';
 import type { CallFinishedEvent } from '../evaluations/live-events.js';
-import type { ChatUsage, JudgeVerdict, OpenAIErrorBody } from './schemas.js';
-import { ChatUsageSchema, JudgeVerdictSchema } from './schemas.js';
+import type { ChatUsage, JudgeVerdict } from './schemas.js';
+import { ChatUsageSchema, JudgeVerdictSchema, OpenAIErrorBodySchema } from './schemas.js';
 
 /** What every chunk of one answer shares. */
 export interface ChunkContext {
@@ -78,6 +78,20 @@ export const ChatCompletionChunkSchema = z
 /** One `chat.completion.chunk`. */
 export type ChatCompletionChunk = z.infer<typeof ChatCompletionChunkSchema>;
 
+/**
+ * What one `data:` line of a streamed answer carries: a chunk, or, as the stream's last event, the error that
+ * ended it without a verdict (then no `[DONE]` follows). The closing `data: [DONE]` is not JSON and has no schema.
+ */
+export const ChatCompletionStreamEventSchema = z.union([ChatCompletionChunkSchema, OpenAIErrorBodySchema]).meta({
+  id: 'ChatCompletionStreamEvent',
+  description:
+    'One `data:` line of a streamed chat completion: a ChatCompletionChunk, or an OpenAIError that ends the stream ' +
+    '(`verdict_timeout`, `evaluation_failed`, `evaluation_cancelled`, `internal`; no `[DONE]` follows it). ' +
+    'A stream that reaches its verdict ends with `data: [DONE]`.',
+});
+/** One `data:` line of a streamed chat completion. */
+export type ChatCompletionStreamEvent = z.infer<typeof ChatCompletionStreamEventSchema>;
+
 /** The line before the verdict's JSON in a stream's content. */
 export const VERDICT_MARKER = '[VERDICT]\n';
 
@@ -88,7 +102,7 @@ export const SSE_DONE = 'data: [DONE]\n\n';
 export const SSE_KEEP_ALIVE = ': keep-alive\n\n';
 
 /** One SSE `data:` frame. */
-export function sseData(value: ChatCompletionChunk | OpenAIErrorBody): string {
+export function sseData(value: ChatCompletionStreamEvent): string {
   return `data: ${JSON.stringify(value)}\n\n`;
 }
 

@@ -24,7 +24,7 @@ import {
   ModelSchema,
   OpenAIErrorBodySchema,
 } from './schemas.js';
-import { ChatCompletionChunkSchema } from './chunks.js';
+import { ChatCompletionStreamEventSchema } from './chunks.js';
 import type { OpenAIErrorCode } from './schemas.js';
 import { streamAnswer } from './stream.js';
 import { chatCompletionOf, completionIdOf } from './answer.js';
@@ -81,7 +81,8 @@ const chat = createRoute({
   responses: {
     200: {
       description:
-        'The verdict (`stream` false), or the debate as server-sent events (`stream` true): each `data:` line a ChatCompletionChunk, then `data: [DONE]`.',
+        'The verdict (`stream` false), or the debate as server-sent events (`stream` true): each `data:` line a ChatCompletionChunk, then `data: [DONE]`; ' +
+        'a stream that ends without a verdict ends with an OpenAIError `data:` line instead (ChatCompletionStreamEvent).',
       headers: z.object({
         'Tribunal-Evaluation-Id': EVALUATION_HEADER,
         'Tribunal-Unused-Parameters': z
@@ -95,8 +96,8 @@ const chat = createRoute({
       }),
       content: {
         'application/json': { schema: ChatCompletionSchema },
-        // As OpenAI's own document does: the stream's schema is the chunk each `data:` line carries.
-        'text/event-stream': { schema: ChatCompletionChunkSchema },
+        // As OpenAI's own document does: the stream's schema is what each `data:` line carries.
+        'text/event-stream': { schema: ChatCompletionStreamEventSchema },
       },
     },
     400: openAiErrorResponse(

@@ -20,6 +20,9 @@ import { supportsTier } from '../llm/tiers.js';
 import type { ResolvedJudge } from '../methods/resolve-judge.js';
 import { judgeProviders } from '../methods/resolve-judge.js';
 import { ApiError } from '../http/errors.js';
+import type { ApiWarning } from '../http/warnings.js';
+import { DEFAULT_PRICES, priceFor } from '../llm/pricing.js';
+import { modelsOf } from '../budgets/request-budget.js';
 
 /** A resolved tier and what a flex refusal leads to. */
 export interface TierChoice {
@@ -77,4 +80,28 @@ export function resolveTier(
   if (defaults.size === 1 && only !== undefined && lacking(settings, providers, only) === undefined)
     return { tier: only, flexFallback };
   return { tier: 'standard', flexFallback };
+}
+
+/**
+ * A `tier_price_missing` warning for each model of the judge that has a standard price but none for `tier`
+ * (`flex` or `batch`) in the deployment's price table: its calls there are billed at the standard price
+ * (src/llm/pricing.ts, docs/pricing.md). None at `standard`, and none for a model without any price or a free
+ * one (billed 0 either way). Call after `checkLlmConfig` (the settings are valid).
+ * @param field the request field the warning names (`tier`)
+ */
+export function tierPriceWarnings(env: object, judge: ResolvedJudge, tier: Tier, field = 'tier'): ApiWarning[] {
+  if (tier === 'standard') return [];
+  const settings = settingsFromEnv(llmEnvOf(env));
+  const table = { ...DEFAULT_PRICES, ...settings.prices };
+  return modelsOf(judge.config, settings).flatMap(({ model, provider }): ApiWarning[] => {
+    const price = priceFor(model, provider, table);
+    if (!price || price[tier] !== undefined || (price.input === 0 && price.output === 0)) return [];
+    return [
+      {
+        code: 'tier_price_missing',
+        field,
+        message: `model "${model}" (provider "${provider}") has no ${tier} price in this deployment's price table (LLM_PRICES): its calls are billed at the standard price`,
+      },
+    ];
+  });
 }

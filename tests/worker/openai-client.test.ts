@@ -5,7 +5,9 @@
  */
 import { workerFetch } from './api-fetch.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CreateEvaluationRequest, EvaluationEvent } from '../../src/client/index.js';
+import type { ChatCompletionChunk as SdkChatCompletionChunk } from 'openai/resources/chat/completions';
+import type { ChatCompletionStream, CreateEvaluationRequest, EvaluationEvent } from '../../src/client/index.js';
+import { verdictFromContent } from '../../src/openai/chunks.js';
 import { createTribunalClient, TribunalError } from '../../src/client/index.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import { drainAlarms, mockRequests, PAIRWISE } from './helpers.js';
@@ -64,6 +66,62 @@ describe('the typed client', () => {
     });
     if (chat.status !== 200) throw new Error(`expected 200, got ${chat.status}`);
     expect(JSON.parse(chat.body.choices[0]?.message.content ?? '{}')).toMatchObject({ preset: 'chateval-single' });
+  });
+
+  it('request() with `stream: true` answers a typed stream of chunks (it typed the SSE text as one JSON completion)', async () => {
+    const model = `tribunal/chateval-single@${mockModel({ seed: 'client-stream' })}`;
+    const res = await client.request('post', '/v1/chat/completions', {
+      body: {
+        model,
+        messages: [{ role: 'user', content: JSON.stringify(PAIRWISE) }],
+        stream: true,
+        stream_options: { include_usage: true },
+      },
+    });
+    if (res.status !== 200) throw new Error(`expected 200, got ${res.status}`);
+    // Compile time: the body is a stream whose items the `openai` package reads as its own chunks, not a completion.
+    const stream: ChatCompletionStream = res.body;
+    // @ts-expect-error a stream has no `choices`
+    expect(res.body.choices).toBeUndefined();
+    const chunks: SdkChatCompletionChunk[] = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    expect(chunks[0]?.choices[0]?.delta.role).toBe('assistant');
+    const content = chunks.map((c) => c.choices[0]?.delta.content ?? '').join('');
+    const verdict = verdictFromContent(content);
+    expect(verdict?.preset).toBe('chateval-single');
+    expect(chunks.some((c) => c.choices[0]?.finish_reason === 'stop')).toBe(true);
+    // The usage chunk comes last, `[DONE]` ends the iteration.
+    expect(chunks.at(-1)?.usage?.total_tokens).toBeGreaterThan(0);
+    // Without `stream`, the same route answers the completion.
+    const plain = await client.request('post', '/v1/chat/completions', {
+      body: { model, messages: [{ role: 'user', content: JSON.stringify(PAIRWISE) }], stream: false },
+    });
+    if (plain.status !== 200) throw new Error(`expected 200, got ${plain.status}`);
+    expect(JSON.parse(plain.body.choices[0]?.message.content ?? '{}')).toMatchObject({ winner: verdict?.winner });
+    // A `stream` flag known only at run time is refused at compile time: the answer's type depends on it.
+    const flag = Math.random() < 2;
+    const either = () =>
+      // @ts-expect-error `stream: boolean` is neither the streamed nor the plain request
+      client.request('post', '/v1/chat/completions', { body: { model, messages: [], stream: flag } });
+    expect(typeof either).toBe('function');
+  });
+
+  it('a streamed chat completion that ends in an error throws a TribunalError with its code', async () => {
+    const res = await client.request('post', '/v1/chat/completions', {
+      body: {
+        model: `tribunal/chateval-single@${mockModel({ seed: 'client-stream-failed', permanent: 401 })}`,
+        messages: [{ role: 'user', content: JSON.stringify(PAIRWISE) }],
+        stream: true,
+      },
+    });
+    if (res.status !== 200) throw new Error(`expected 200, got ${res.status}`);
+    let content = '';
+    const err = await (async () => {
+      for await (const chunk of res.body) content += chunk.choices[0]?.delta.content ?? '';
+    })().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TribunalError);
+    expect(err).toMatchObject({ code: 'evaluation_failed', body: { error: { code: 'evaluation_failed' } } });
+    expect(content).toMatch(/call failed: auth: /);
   });
 
   it("types `config` as overrides, partial at every depth: the README's cascade `runAllStages` compiles and is accepted", async () => {
