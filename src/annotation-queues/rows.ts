@@ -331,3 +331,64 @@ export async function nextItemFor(
     remaining: r.remaining,
   };
 }
+
+/** A succeeded evaluation a queue can take as an item, with its verdict. */
+export interface SourceEvaluation {
+  id: string;
+  task: Task;
+  winner: 'A' | 'B' | 'tie' | null;
+  score: number | null;
+  /** The verdict's `aspects` (JSON text, `[{name, score}]`), or null. */
+  aspects: string | null;
+}
+
+/** What {@link sourceEvaluations} selects. */
+export interface SourceFilter {
+  kind: 'pairwise' | 'pointwise';
+  batch?: string | undefined;
+  rubricId?: string | undefined;
+  rubricVersion?: number | undefined;
+  /** Every entry must be in the evaluation's metadata (values compared as text). */
+  metadata?: Readonly<Record<string, string>> | undefined;
+  limit: number;
+}
+
+/**
+ * The tenant's succeeded evaluations of the filter's task kind with their verdicts, newest first; deleted ones
+ * and ones whose content was erased (retention) are left out.
+ */
+export async function sourceEvaluations(db: D1Database, tenant: string, f: SourceFilter): Promise<SourceEvaluation[]> {
+  const entries = Object.entries(f.metadata ?? {});
+  const { results } = await db
+    .prepare(
+      `SELECT e.id, e.task, v.winner, v.score, json_extract(v.verdict, '$.aspects') AS aspects
+       FROM evaluations e JOIN verdicts v ON v.evaluation_id = e.id
+       WHERE e.tenant = ? AND e.status = 'succeeded' AND e.deleted_at IS NULL AND e.content_erased_at IS NULL
+         AND json_extract(e.task, '$.kind') = ?
+         AND (? IS NULL OR e.batch_id = ?) AND (? IS NULL OR e.rubric_id = ?) AND (? IS NULL OR e.rubric_version = ?)
+         AND (SELECT COUNT(*) FROM json_each(?) w JOIN json_each(COALESCE(e.metadata, '{}')) m
+              ON m.key = w.key AND CAST(m.value AS TEXT) = w.value) = ?
+       ORDER BY e.created_at DESC, e.id DESC LIMIT ?`,
+    )
+    .bind(
+      tenant,
+      f.kind,
+      f.batch ?? null,
+      f.batch ?? null,
+      f.rubricId ?? null,
+      f.rubricId ?? null,
+      f.rubricVersion ?? null,
+      f.rubricVersion ?? null,
+      JSON.stringify(Object.fromEntries(entries)),
+      entries.length,
+      f.limit,
+    )
+    .all<{
+      id: string;
+      task: string;
+      winner: SourceEvaluation['winner'];
+      score: number | null;
+      aspects: string | null;
+    }>();
+  return results.map((r) => ({ ...r, task: JSON.parse(r.task) as Task }));
+}

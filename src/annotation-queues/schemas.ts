@@ -300,3 +300,53 @@ export const QueueItemSchema = z
   .meta({ id: 'AnnotationItem' });
 /** An item with its labels. */
 export type QueueItem = z.infer<typeof QueueItemSchema>;
+
+/** One line of the JSONL export: an item with its task, labels and where it stands. */
+export const ExportLineSchema = QueueItemSchema.extend({
+  task: TaskSchema,
+  evaluationId: z.string().nullable(),
+})
+  .strict()
+  .meta({ id: 'AnnotationExportLine' });
+/** One line of the JSONL export. */
+export type ExportLine = z.infer<typeof ExportLineSchema>;
+
+/** Most labels one import carries: 10,000. */
+export const MAX_IMPORT_LABELS = 10_000;
+
+/** One imported label: a JSONL line, or a CSV row (`item_id`, `annotator`, `role`, `winner`, `score`, `aspects`, `comment`). */
+export const ImportLabelSchema = z
+  .object({
+    itemId: z.string().min(1).max(256).describe("The item's id in the queue."),
+    label: LabelSchema,
+    annotator: z
+      .string()
+      .regex(ANNOTATOR, 'an annotator: 1-128 printable ASCII characters, not starting or ending with a space')
+      .optional()
+      .describe('Who gave it; default the `x-annotator` header, else the key id.'),
+    role: z
+      .enum(['annotator', 'adjudicator'])
+      .default('annotator')
+      .describe('`adjudicator`: the label settles the item. Default `annotator`.'),
+    comment: z.string().min(1).max(2_000).optional(),
+  })
+  .strict()
+  .meta({ id: 'ImportedLabel' });
+
+/** An import, as the route checks it (the file's lines as `labels`, JSONL line n or CSV row n+1 as `labels.{n-1}`). */
+export const ImportRequestSchema = z
+  .object({ labels: z.array(ImportLabelSchema).min(1).max(MAX_IMPORT_LABELS) })
+  .strict();
+/** An import. */
+export type ImportRequest = z.infer<typeof ImportRequestSchema>;
+
+/** Answer to an import. */
+export const ImportResultSchema = z
+  .object({
+    imported: z.number().int().nonnegative().describe('Labels written (provenance `imported`).'),
+    queue: QueueSchema,
+  })
+  .strict()
+  .meta({ id: 'AnnotationImportResult' });
+/** Answer to an import. */
+export type ImportResult = z.infer<typeof ImportResultSchema>;
