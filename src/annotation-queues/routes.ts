@@ -93,7 +93,53 @@ const create = createRoute({
   request: {
     query: NoQuery,
     headers: IdempotencyHeaderSchema,
-    body: { required: true, content: { 'application/json': { schema: CreateQueueRequestSchema } } },
+    body: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: CreateQueueRequestSchema,
+          examples: {
+            items: {
+              summary: 'Items sent, two labels each',
+              description: 'Two replies to compare by the refund-policy rubric, each labelled by two annotators.',
+              value: {
+                name: 'Refund replies, week 12',
+                rubric: 'rb_0f8e2c1d9b7a4e6f8a1b2c3d4e5f6a7b#prod',
+                items: [
+                  {
+                    id: 'ticket-17',
+                    task: {
+                      kind: 'pairwise',
+                      question: 'I bought headphones 45 days ago and they broke. Can I get my money back?',
+                      answerA:
+                        'Sorry, refunds are only within 30 days; I can offer store credit for the full price instead.',
+                      answerB: 'Sure, I have refunded you.',
+                    },
+                  },
+                ],
+                labelsPerItem: 2,
+              },
+            },
+            fromEvaluations: {
+              summary: 'Items from evaluations, blind',
+              description: "Last night's evaluations judged by version 3, the judge's verdict hidden from annotators.",
+              value: {
+                name: 'Nightly sample',
+                rubric: 'rb_0f8e2c1d9b7a4e6f8a1b2c3d4e5f6a7b@3',
+                fromEvaluations: {
+                  filter: {
+                    rubric: 'rb_0f8e2c1d9b7a4e6f8a1b2c3d4e5f6a7b@3',
+                    metadata: { run: 'nightly-42' },
+                    limit: 50,
+                  },
+                },
+                blind: true,
+              },
+            },
+          },
+        },
+      },
+    },
   },
   responses: v1Responses({
     201: {
@@ -219,7 +265,25 @@ const label = createRoute({
     params: ItemParams,
     query: NoQuery,
     headers: AnnotatorHeader,
-    body: { required: true, content: { 'application/json': { schema: PostLabelRequestSchema } } },
+    body: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: PostLabelRequestSchema,
+          examples: {
+            pairwise: {
+              summary: 'A winner',
+              value: { label: { winner: 'A' }, comment: 'B promises a refund the policy does not allow' },
+            },
+            pointwise: {
+              summary: 'Scores per aspect',
+              value: { label: { score: 4, aspects: { tone: 5, policy: 3 } } },
+            },
+            adjudicate: { summary: "The adjudicator's label", value: { label: { winner: 'B' }, adjudicate: true } },
+          },
+        },
+      },
+    },
   },
   responses: v1Responses({
     200: jsonResponse(QueueItemSchema, 'The item with its labels.'),
