@@ -23,6 +23,7 @@ import { openApiDocument, openApiRoute } from './http/openapi.js';
 import { auth } from './tenants/auth.js';
 import { rateLimit } from './tenants/rate-limit.js';
 import { admin } from './admin/routes.js';
+import { annotationQueues } from './annotation-queues/routes.js';
 import { batches } from './batches/routes.js';
 import { comparisons } from './comparisons/routes.js';
 import { estimateComparison } from './comparisons/estimate.js';
@@ -69,6 +70,7 @@ const _routes = app
   .route('/v1/evaluations', evaluations)
   .route('/v1/methods', methods)
   .route('/v1/meta-evaluations', metaEvaluations)
+  .route('/v1/annotation-queues', annotationQueues)
   // Before the rubric routes: its middleware stores a finished check's report before a version is read.
   .route('/v1/rubrics', rubricChecks)
   .route('/v1/rubrics', rubrics)

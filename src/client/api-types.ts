@@ -277,6 +277,150 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/annotation-queues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List annotation queues
+         * @description The tenant's queues with their progress, newest first; page with `cursor`.
+         */
+        get: operations["listAnnotationQueues"];
+        put?: never;
+        /**
+         * Create an annotation queue
+         * @description Items to label by one rubric version: `items: [{id, task}]` sent, or `fromEvaluations: {filter}` (your succeeded evaluations of the rubric's kind, newest first; each keeps its evaluation id as item id and brings the judge's verdict as a `judge` label). `rubric` (`rb_…`, `rb_…@n`, `rb_…#tag`) is fixed to its version now. Each item waits for `labelsPerItem` labels from different annotators; when they disagree (pairwise: no strict majority; pointwise: no majority score and a spread over one point) it needs an adjudicator. `blind` hides the judge's verdict from annotators. Send an `Idempotency-Key` to make a retry safe.
+         */
+        post: operations["createAnnotationQueue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/annotation-queues/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an annotation queue
+         * @description The queue with its items per status (`pending`, `labelled`, `needsAdjudication`, `adjudicated`).
+         */
+        get: operations["getAnnotationQueue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/annotation-queues/{id}/next": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's next item to label
+         * @description The first item, in queue order, that this annotator has not labelled and that still waits for labels, with what a label must look like (the rubric's kind, scale and aspects) and the judge's verdict (null in a blind queue). 204 when none is left for this annotator. Annotators are told apart by key, or by `x-annotator` under one key.
+         */
+        get: operations["nextAnnotationItem"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/annotation-queues/{id}/items/{itemId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One item with its labels
+         * @description Every label of the item (annotators, the judge, an adjudicator), where it stands, and its label once it has one.
+         */
+        get: operations["getAnnotationItem"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/annotation-queues/{id}/items/{itemId}/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Label an item
+         * @description The annotator's label (`winner` pairwise; `score` and/or `aspects` pointwise, on the rubric's scales), provenance `human`. A second label by the same annotator replaces the first. `adjudicate: true` gives the adjudicator’s label, which settles the item whatever the annotators said (the way out of `needs_adjudication`). Answers the item with its labels and where it stands.
+         */
+        post: operations["labelAnnotationItem"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/annotation-queues/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the labels
+         * @description `format=jsonl` (default): one item per line with its task, labels, status and label. `format=csv`: a header row (`queue_id,item_id,item_status,annotator,role,provenance,winner,score,aspects,comment,updated_at`), then one label per row; `aspects` is a JSON object. The CSV imports back as it is.
+         */
+        get: operations["exportAnnotationQueue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/annotation-queues/{id}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import labels from a file
+         * @description JSONL (`application/x-ndjson`): one `{itemId, label, annotator?, role?, comment?}` per line; or CSV (`text/csv`) with a header row (`item_id`, `annotator`, `role`, `winner`, `score`, `aspects` as JSON, `comment`; the export’s other columns are accepted and not read). Every label gets provenance `imported`; a line without `annotator` is the caller’s (`x-annotator`, else the key). All or nothing: errors name `labels.N.…`, where N counts JSONL lines, or CSV rows after the header, from 0.
+         */
+        post: operations["importAnnotationLabels"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/rubrics/{id}/versions/{version}/check": {
         parameters: {
             query?: never;
@@ -4288,6 +4432,419 @@ export interface components {
              * @enum {string}
              */
             deltaSplit?: "per-stage" | "bonferroni";
+        };
+        AnnotationQueue: {
+            id: string;
+            name: string;
+            rubric: {
+                id: string;
+                version: number;
+            };
+            /** @enum {string} */
+            kind: "pairwise" | "pointwise";
+            labelsPerItem: number;
+            blind: boolean;
+            progress: components["schemas"]["AnnotationQueueProgress"];
+            /** @description ISO 8601 UTC. */
+            createdAt: string;
+            /** @description Relative URLs: the queue, the caller’s next item, the export (`?format=csv|jsonl`), the import. */
+            links: {
+                self: string;
+                next: string;
+                export: string;
+                import: string;
+            };
+        };
+        AnnotationQueueProgress: {
+            total: number;
+            pending: number;
+            labelled: number;
+            needsAdjudication: number;
+            adjudicated: number;
+        };
+        CreateAnnotationQueueRequest: {
+            /** @description The queue's name, 1-200 characters. */
+            name: string;
+            /** @description The rubric the items are labelled by: `rb_…`, `rb_…@n` or `rb_…#tag`, fixed to its version at creation. */
+            rubric: string;
+            items?: {
+                /** @description Your id for the item, unique in the queue, 1-256 characters. */
+                id: string;
+                task: {
+                    /** @enum {string} */
+                    kind: "pairwise";
+                    question?: string;
+                    messages?: ({
+                        /** @enum {string} */
+                        role: "user";
+                        content: string;
+                    } | {
+                        /** @enum {string} */
+                        role: "assistant";
+                        content?: string;
+                        answerA?: string;
+                        answerB?: string;
+                        reference?: string;
+                    })[];
+                    answerA: string;
+                    answerB: string;
+                    reference?: string;
+                } | {
+                    /** @enum {string} */
+                    kind: "pointwise";
+                    source?: string;
+                    messages?: ({
+                        /** @enum {string} */
+                        role: "user";
+                        content: string;
+                    } | {
+                        /** @enum {string} */
+                        role: "assistant";
+                        content: string;
+                    })[];
+                    context?: string;
+                    output: string;
+                    aspect?: {
+                        name: string;
+                        description?: string;
+                        scale: {
+                            min: number;
+                            max: number;
+                        };
+                    };
+                    aspects?: {
+                        name: string;
+                        description?: string;
+                        scale: {
+                            min: number;
+                            max: number;
+                        };
+                        weight?: number;
+                    }[];
+                };
+            }[];
+            fromEvaluations?: {
+                /** @description Succeeded evaluations of the queue's task kind, newest first; the judge's verdict comes along (a `judge` label), hidden by `blind`. */
+                filter: {
+                    /** @description Only the items of this batch (`ba_…`). */
+                    batch?: string;
+                    /** @description Only evaluations judged by this rubric (any version), or `rb_…@n` by that version. */
+                    rubric?: string;
+                    /** @description Only evaluations whose metadata has every one of these entries (compared as text). */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    /**
+                     * @description Most evaluations taken, newest first, 1-1000 (default 100).
+                     * @default 100
+                     */
+                    limit?: number;
+                };
+            };
+            /**
+             * @description Labels each item waits for, from different annotators, 1-5 (default 1).
+             * @default 1
+             */
+            labelsPerItem?: number;
+            /**
+             * @description True: `…/next` never shows the judge's verdict, so it cannot sway the annotator. Default false.
+             * @default false
+             */
+            blind?: boolean;
+        };
+        AnnotationQueueList: {
+            data: components["schemas"]["AnnotationQueue"][];
+            /** @description Pass as `cursor` for the next page; null on the last one. */
+            nextCursor: string | null;
+        };
+        AnnotationNextItem: {
+            queueId: string;
+            itemId: string;
+            /** @description Who the item is for: the `x-annotator` header, else the key id. */
+            annotator: string;
+            task: {
+                /** @enum {string} */
+                kind: "pairwise";
+                question?: string;
+                messages?: ({
+                    /** @enum {string} */
+                    role: "user";
+                    content: string;
+                } | {
+                    /** @enum {string} */
+                    role: "assistant";
+                    content?: string;
+                    answerA?: string;
+                    answerB?: string;
+                    reference?: string;
+                })[];
+                answerA: string;
+                answerB: string;
+                reference?: string;
+            } | {
+                /** @enum {string} */
+                kind: "pointwise";
+                source?: string;
+                messages?: ({
+                    /** @enum {string} */
+                    role: "user";
+                    content: string;
+                } | {
+                    /** @enum {string} */
+                    role: "assistant";
+                    content: string;
+                })[];
+                context?: string;
+                output: string;
+                aspect?: {
+                    name: string;
+                    description?: string;
+                    scale: {
+                        min: number;
+                        max: number;
+                    };
+                };
+                aspects?: {
+                    name: string;
+                    description?: string;
+                    scale: {
+                        min: number;
+                        max: number;
+                    };
+                    weight?: number;
+                }[];
+            };
+            /** @description What a label must look like: the kind, and pointwise the scale and the aspects with theirs. */
+            rubric: {
+                id: string;
+                version: number;
+                /** @enum {string} */
+                kind: "pairwise" | "pointwise";
+                criteria: string;
+                scale: {
+                    min: number;
+                    max: number;
+                } | null;
+                aspects: {
+                    name: string;
+                    scale: {
+                        min: number;
+                        max: number;
+                    };
+                }[] | null;
+            };
+            /**
+             * @description The judge's verdict on the item; null in a blind queue or when none is known.
+             * @example {
+             *       "winner": "A"
+             *     }
+             * @example {
+             *       "score": 4
+             *     }
+             */
+            judge: {
+                /**
+                 * @description Pairwise: `A`, `B` or `tie`.
+                 * @enum {string}
+                 */
+                winner?: "A" | "B" | "tie";
+                /** @description Pointwise: the overall score, on the rubric's scale. */
+                score?: number;
+                /** @description Pointwise with aspects: the score per aspect, by the rubric's aspect names, each on its scale. */
+                aspects?: {
+                    [key: string]: number;
+                };
+            } | null;
+            /** @description Items still waiting for this annotator, this one included. */
+            remaining: number;
+            /** @description Where to POST the label. */
+            links: {
+                labels: string;
+            };
+        };
+        AnnotationItem: {
+            queueId: string;
+            itemId: string;
+            status: components["schemas"]["AnnotationItemStatus"];
+            resolution: components["schemas"]["LabelResolution"];
+            /**
+             * @description The agreed or adjudicated label; null while pending or disagreed on.
+             * @example {
+             *       "winner": "A"
+             *     }
+             * @example {
+             *       "score": 4
+             *     }
+             */
+            label: {
+                /**
+                 * @description Pairwise: `A`, `B` or `tie`.
+                 * @enum {string}
+                 */
+                winner?: "A" | "B" | "tie";
+                /** @description Pointwise: the overall score, on the rubric's scale. */
+                score?: number;
+                /** @description Pointwise with aspects: the score per aspect, by the rubric's aspect names, each on its scale. */
+                aspects?: {
+                    [key: string]: number;
+                };
+            } | null;
+            labels: components["schemas"]["StoredLabel"][];
+        };
+        /**
+         * @description `pending`: fewer labels than `labelsPerItem`; `labelled`: the labels agree (see `resolution`); `needs_adjudication`: they do not, until an adjudicator's label (`adjudicate: true`) settles it (`adjudicated`).
+         * @enum {string}
+         */
+        AnnotationItemStatus: "pending" | "labelled" | "needs_adjudication" | "adjudicated";
+        /**
+         * @description `single`: one label wanted and given; `unanimous`: every label the same; `majority`: more than half the labels the same (pairwise winner, or a score); `mean`: pointwise scores no more than one point apart, averaged; `adjudicated`: an adjudicator decided.
+         * @enum {string|null}
+         */
+        LabelResolution: "single" | "unanimous" | "majority" | "mean" | "adjudicated" | null;
+        StoredLabel: {
+            annotator: string;
+            /** @enum {string} */
+            role: "annotator" | "adjudicator";
+            provenance: components["schemas"]["LabelProvenance"];
+            label: components["schemas"]["Label"];
+            comment: string | null;
+            /** @description ISO 8601 UTC. */
+            createdAt: string;
+            /** @description ISO 8601 UTC. */
+            updatedAt: string;
+        };
+        /**
+         * @description Where a label comes from: `human` (labelled through the API or the viewer), `judge` (a judge verdict recorded as a label), `imported` (`POST …/import`).
+         * @enum {string}
+         */
+        LabelProvenance: "human" | "judge" | "imported";
+        /**
+         * @example {
+         *       "winner": "A"
+         *     }
+         * @example {
+         *       "score": 4
+         *     }
+         */
+        Label: {
+            /**
+             * @description Pairwise: `A`, `B` or `tie`.
+             * @enum {string}
+             */
+            winner?: "A" | "B" | "tie";
+            /** @description Pointwise: the overall score, on the rubric's scale. */
+            score?: number;
+            /** @description Pointwise with aspects: the score per aspect, by the rubric's aspect names, each on its scale. */
+            aspects?: {
+                [key: string]: number;
+            };
+        };
+        /**
+         * @example {
+         *       "label": {
+         *         "winner": "A"
+         *       },
+         *       "comment": "B invents a refund"
+         *     }
+         */
+        PostLabelRequest: {
+            label: components["schemas"]["Label"];
+            /** @description Who labels; default the `x-annotator` header, else the key id. Both given and different is a 400. */
+            annotator?: string;
+            /** @description Why, 1-2,000 characters. */
+            comment?: string;
+            /**
+             * @description True: this is the adjudicator's label; it settles the item whatever the annotators said. Default false.
+             * @default false
+             */
+            adjudicate?: boolean;
+        };
+        AnnotationExportLine: {
+            queueId: string;
+            itemId: string;
+            status: components["schemas"]["AnnotationItemStatus"];
+            resolution: components["schemas"]["LabelResolution"];
+            /**
+             * @description The agreed or adjudicated label; null while pending or disagreed on.
+             * @example {
+             *       "winner": "A"
+             *     }
+             * @example {
+             *       "score": 4
+             *     }
+             */
+            label: {
+                /**
+                 * @description Pairwise: `A`, `B` or `tie`.
+                 * @enum {string}
+                 */
+                winner?: "A" | "B" | "tie";
+                /** @description Pointwise: the overall score, on the rubric's scale. */
+                score?: number;
+                /** @description Pointwise with aspects: the score per aspect, by the rubric's aspect names, each on its scale. */
+                aspects?: {
+                    [key: string]: number;
+                };
+            } | null;
+            labels: components["schemas"]["StoredLabel"][];
+            task: {
+                /** @enum {string} */
+                kind: "pairwise";
+                question?: string;
+                messages?: ({
+                    /** @enum {string} */
+                    role: "user";
+                    content: string;
+                } | {
+                    /** @enum {string} */
+                    role: "assistant";
+                    content?: string;
+                    answerA?: string;
+                    answerB?: string;
+                    reference?: string;
+                })[];
+                answerA: string;
+                answerB: string;
+                reference?: string;
+            } | {
+                /** @enum {string} */
+                kind: "pointwise";
+                source?: string;
+                messages?: ({
+                    /** @enum {string} */
+                    role: "user";
+                    content: string;
+                } | {
+                    /** @enum {string} */
+                    role: "assistant";
+                    content: string;
+                })[];
+                context?: string;
+                output: string;
+                aspect?: {
+                    name: string;
+                    description?: string;
+                    scale: {
+                        min: number;
+                        max: number;
+                    };
+                };
+                aspects?: {
+                    name: string;
+                    description?: string;
+                    scale: {
+                        min: number;
+                        max: number;
+                    };
+                    weight?: number;
+                }[];
+            };
+            evaluationId: string | null;
+        };
+        AnnotationImportResult: {
+            /** @description Labels written (provenance `imported`). */
+            imported: number;
+            queue: components["schemas"]["AnnotationQueue"];
         };
         RubricCheck: {
             metaEvaluationId: string;
@@ -8332,6 +8889,791 @@ export interface operations {
                 };
             };
             /** @description `unsupported_media_type`: Content-Type is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAnnotationQueues: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page (opaque). */
+                cursor?: string;
+                /** @description Per page, 1-100 (default 20). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of queues. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnnotationQueueList"];
+                };
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createAnnotationQueue: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body returns the first answer instead of creating a second evaluation. Send one whenever a request may be retried (a retry after a connection reset without it creates a duplicate). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAnnotationQueueRequest"];
+            };
+        };
+        responses: {
+            /** @description Created (also the answer to an idempotent replay). */
+            201: {
+                headers: {
+                    /** @description The queue's URL (relative). */
+                    Location: string;
+                    /** @description Present when this answers a retry with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnnotationQueue"];
+                };
+            };
+            /** @description `invalid_json`, `invalid_request`: the body fails its schema (see `issues`): neither or both of `items` and `fromEvaluations`, a duplicate item id, a task of the other kind or one the rubric cannot judge (`items.N.task`), a filter that finds nothing (`fromEvaluations.filter`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no rubric, version or tag with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `idempotency_conflict`, `rubric_archived`: the `Idempotency-Key` was used with a different body, or the rubric is archived and named without a version. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: body over MAX_BODY_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: Content-Type is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAnnotationQueue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Queue id (`aq_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The queue. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnnotationQueue"];
+                };
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no queue with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    nextAnnotationItem: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Who is labelling, when several people share one key. Default: the key id. */
+                "x-annotator"?: string;
+            };
+            path: {
+                /** @description Queue id (`aq_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The next item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnnotationNextItem"];
+                };
+            };
+            /** @description No item is left for this annotator. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no queue with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAnnotationItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Queue id (`aq_…`). */
+                id: string;
+                /** @description The item's id in the queue. */
+                itemId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnnotationItem"];
+                };
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no queue or item with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    labelAnnotationItem: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Who is labelling, when several people share one key. Default: the key id. */
+                "x-annotator"?: string;
+            };
+            path: {
+                /** @description Queue id (`aq_…`). */
+                id: string;
+                /** @description The item's id in the queue. */
+                itemId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostLabelRequest"];
+            };
+        };
+        responses: {
+            /** @description The item with its labels. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnnotationItem"];
+                };
+            };
+            /** @description `invalid_json`, `invalid_request`: the label does not fit the rubric (`label.winner`, `label.score`, `label.aspects.<name>`: the kind, a score off the scale, an aspect it does not have), or `annotator` differs from `x-annotator`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no queue or item with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: body over MAX_BODY_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: Content-Type is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportAnnotationQueue: {
+        parameters: {
+            query?: {
+                /** @description `jsonl` (default) or `csv`. */
+                format?: "jsonl" | "csv";
+            };
+            header?: never;
+            path: {
+                /** @description Queue id (`aq_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["AnnotationExportLine"];
+                    "text/csv": string;
+                };
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no queue with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    importAnnotationLabels: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Who is labelling, when several people share one key. Default: the key id. */
+                "x-annotator"?: string;
+            };
+            path: {
+                /** @description Queue id (`aq_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-ndjson": string;
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description Imported. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnnotationImportResult"];
+                };
+            };
+            /** @description `invalid_json`, `invalid_request`: a line that is not JSON, an unknown CSV column, an unknown item or a label that does not fit the rubric (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no queue with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: body over MAX_BODY_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: Content-Type is not application/x-ndjson or text/csv. */
             415: {
                 headers: {
                     [name: string]: unknown;

@@ -40,6 +40,11 @@ const DOCUMENT_CONFIG = {
     },
     { name: 'meta-evaluations', description: 'Agreement of a judge with human labels over a labelled batch.' },
     {
+      name: 'annotation-queues',
+      description:
+        "Human labels against a rubric version: queues, each annotator's next item, labels with provenance, adjudication, export and import.",
+    },
+    {
       name: 'rubrics',
       description:
         'Your own criteria: versioned rubrics (immutable versions, moving tags, golden examples and their check) that every judging request can name.',

@@ -28,6 +28,7 @@ import {
 } from '../../src/tenants/schemas.js';
 import { judgeRequestOf } from '../../src/openai/completion.js';
 import { ChatCompletionRequestSchema } from '../../src/openai/schemas.js';
+import { CreateQueueRequestSchema, PostLabelRequestSchema } from '../../src/annotation-queues/schemas.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api, apiWith, servedContract } from './api-fetch.js';
 import { ADMIN_TOKEN, asAdmin, keyed } from './tenants-helpers.js';
@@ -52,7 +53,9 @@ interface Operation {
   summary?: string;
   description?: string;
   parameters?: { name: string; in: string }[];
-  requestBody?: { content: Record<string, { examples?: Record<string, { value: unknown }> }> };
+  requestBody?: {
+    content: Record<string, { examples?: Record<string, { value: unknown }>; schema?: { example?: unknown } }>;
+  };
   responses?: Record<string, { description?: string; content?: Record<string, { schema?: { $ref?: string } }> }>;
 }
 
@@ -205,6 +208,8 @@ describe('request examples in the document', () => {
     createRubricVersion: CreateRubricVersionRequestSchema,
     putRubricTag: PutTagRequestSchema,
     checkRubricVersion: CheckRequestSchema,
+    createAnnotationQueue: CreateQueueRequestSchema,
+    labelAnnotationItem: PostLabelRequestSchema,
     createEval: CreateEvalRequestSchema,
     updateEval: UpdateEvalRequestSchema,
     createEvalRun: CreateRunRequestSchema,
@@ -215,7 +220,8 @@ describe('request examples in the document', () => {
   };
 
   it('every body example passes its schema, and every judge in one resolves and accepts its tasks', async () => {
-    const withExamples = operations(await fetchDocument()).filter((o) => o.op.requestBody);
+    // JSON bodies: a file upload (text/csv, NDJSON only) documents its example on its schema.
+    const withExamples = operations(await fetchDocument()).filter((o) => o.op.requestBody?.content['application/json']);
     expect(withExamples.map((o) => o.op.operationId).sort()).toEqual(Object.keys(BODY_SCHEMAS).sort());
     let checked = 0;
     for (const { key, op } of withExamples) {
@@ -247,7 +253,8 @@ describe('request examples in the document', () => {
             const task = { kind: 'pairwise', question: item.question, answerA: a, answerB: b };
             expect(planTask(judge, CreateEvaluationRequestSchema.shape.task.parse(task))).toBeGreaterThan(0);
           }
-        } else if ('task' in body || 'items' in body) {
+        } else if (op.operationId !== 'createAnnotationQueue' && ('task' in body || 'items' in body)) {
+          // (A queue's items are labelled by people, not judged: its body names no judge.)
           const judge = resolveJudge(body.preset, body.config);
           const tasks = body.items ? body.items.map((i) => i.task) : [body.task];
           for (const task of tasks)
@@ -269,6 +276,12 @@ describe('unknown query parameters are a 400 on every route, never ignored', () 
     if (example !== undefined) {
       init.headers = { 'Content-Type': 'application/json' };
       init.body = JSON.stringify(example);
+    }
+    // A file upload without a JSON form: its CSV example.
+    const csv = op.requestBody?.content['text/csv']?.schema?.example;
+    if (example === undefined && typeof csv === 'string') {
+      init.headers = { 'Content-Type': 'text/csv' };
+      init.body = csv;
     }
     return { url, init };
   }
