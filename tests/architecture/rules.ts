@@ -92,6 +92,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
   ],
   'src/comparisons': ['schemas.ts', 'service.ts'],
   'src/meta-evaluations': ['service.ts'],
+  'src/annotation-queues': ['labelled.ts', 'schemas.ts', 'service.ts'],
   'src/rubric-checks': [],
   'src/admin': [],
   'src/openai': [],
