@@ -75,7 +75,7 @@ describe('repeat', () => {
     state = applyResult(repeat, state, {
       id: first.id,
       ok: false,
-      error: { code: 'provider_error', message: '500', retryable: false },
+      error: { code: 'provider_error', message: '500' },
     });
     expect(outcome(repeat, state)).toMatchObject({ status: 'failed', error: { code: 'provider_error' } });
   });
