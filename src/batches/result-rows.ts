@@ -143,3 +143,22 @@ export async function resultsPage(
     .all<ItemOutcomeRow>();
   return results;
 }
+
+/** One item's end for the stability summary: its status and its repeat verdict's runs (JSON text), if any. */
+export interface RepeatRunsRow {
+  status: string;
+  runs: string | null;
+}
+
+/** Every item's status and `details.repeat.runs` (a `repeat` batch), for the stability summary. */
+export async function repeatRunsOfBatch(db: D1Database, batchId: string): Promise<RepeatRunsRow[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT e.status, json_extract(v.verdict, '$.details.repeat.runs') AS runs
+       FROM evaluations e LEFT JOIN verdicts v ON v.evaluation_id = e.id
+       WHERE e.batch_id = ? AND e.deleted_at IS NULL`,
+    )
+    .bind(batchId)
+    .all<RepeatRunsRow>();
+  return results;
+}

@@ -9,6 +9,7 @@ import { PAIRWISE_TASK_EXAMPLE, POINTWISE_TASK_EXAMPLE } from '../evaluations/ex
 import {
   CreateEvaluationRequestSchema,
   EvaluationErrorSchema,
+  RepeatField,
   RubricStampSchema,
   EvaluationStatusSchema,
   MetadataSchema,
@@ -17,6 +18,7 @@ import {
   VerdictSummarySchema,
 } from '../evaluations/schemas.js';
 import { BudgetSchema } from '../engine/budget.js';
+import { StabilitySchema, StabilitySummarySchema } from '../metrics/stability.js';
 import { OneOffWebhookSchema } from '../webhooks/schemas.js';
 import { BatchCacheSchema } from '../verdict-cache/schemas.js';
 import { FlexFallbackField, FlexFallbackView, TierField, TierView } from '../tiers/schemas.js';
@@ -74,6 +76,7 @@ export const CreateBatchRequestSchema = z
         'A tier a provider of the judge does not offer is a 400 `tier_unsupported` naming the provider.',
     ),
     flexFallback: FlexFallbackField,
+    repeat: RepeatField,
   })
   .strict()
   .superRefine((body, ctx) => {
@@ -214,6 +217,8 @@ export const BatchSchema = BatchSummarySchema.extend({
   usage: UsageTotalsSchema,
   /** The verdict cache's hits among the items, which `usage` does not count (they made no call). */
   cache: BatchCacheSchema,
+  /** With `repeat`: the stability over every item (failed items counted as `errors`); null otherwise. */
+  stability: z.union([StabilitySummarySchema, z.null()]),
 })
   .strict()
   .meta({ id: 'Batch' });
@@ -243,6 +248,8 @@ export const BatchResultLineSchema = z
     error: z.union([EvaluationErrorSchema, z.null()]),
     /** The rubric the item judged by (`{id?, version?, hash}`), or null. */
     rubric: z.union([RubricStampSchema, z.null()]),
+    /** With `repeat`: how far the item's runs agree, once it succeeded; null otherwise. */
+    stability: z.union([StabilitySchema, z.null()]),
   })
   .strict()
   .meta({ id: 'BatchResultLine' });

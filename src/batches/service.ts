@@ -27,15 +27,25 @@ import type {
 } from './schemas.js';
 import type { ItemOutcomeRow, ListPosition } from './result-rows.js';
 import { batchHitSums } from '../verdict-cache/rows.js';
-import { aspectAggregates, listBatches, resultsPage, usageAggregates, verdictAggregates } from './result-rows.js';
+import {
+  aspectAggregates,
+  listBatches,
+  repeatRunsOfBatch,
+  resultsPage,
+  usageAggregates,
+  verdictAggregates,
+} from './result-rows.js';
 import type { BatchRecord } from './rows.js';
 import { getBatch, requestCancel } from './rows.js';
 import { rubricStampOf } from '../evaluations/rows.js';
 import type { ResolvedRubric } from '../rubrics/resolve.js';
 import { submitBatch } from './submit.js';
 import { checkBatchBudget } from './budget-check.js';
-import { requestRubric } from '../evaluations/service.js';
+import { repeatJudge } from '../methods/resolve-judge.js';
 import { tenantDb } from '../config/d1-shards.js';
+import type { Stability, StabilitySummary } from '../metrics/stability.js';
+import { itemStability, repeatRunsOf, stabilityOfDetails, stabilitySummary } from '../metrics/stability.js';
+import { requestRubric } from '../evaluations/service.js';
 
 /** Relative links of a batch. */
 export function batchLinks(id: string): BatchAccepted['links'] {
@@ -55,13 +65,10 @@ export async function createBatch(
   idempotencyKey: string | null,
   creator: CreatorInfo = { keyId: null },
 ): Promise<{ body: BatchAccepted; replayed: boolean }> {
-  const {
-    judge,
-    creator: withLimits,
-    tier,
-    webhookUrl,
-    warnings,
-  } = await resolveSubmission(env, tenant, request, creator);
+  const submission = await resolveSubmission(env, tenant, request, creator);
+  const { creator: withLimits, tier, webhookUrl, warnings } = submission;
+  // `repeat`: every item judged N times in its own evaluation (never answered by the verdict cache).
+  const judge = repeatJudge(submission.judge, request.repeat, request.cache);
   // G-Eval style judges get the version's auto-CoT steps, written once first when none are (503 / 502 otherwise).
   const rubric = await requestRubric(env, tenant, judge, request.rubric, withLimits);
   const itemRubrics = await resolveItemRubrics(env, tenant, judge, request, withLimits);
@@ -84,7 +91,7 @@ export async function createBatch(
     idempotencyKey,
     creator: withLimits,
     request,
-    cache: { mode: request.cache, seed: request.seed },
+    cache: { mode: request.cache, seed: request.seed, repeat: request.repeat !== undefined },
   });
   return {
     body: {
@@ -172,11 +179,13 @@ const rate = (n: number, of: number): number | null => (of > 0 ? n / of : null);
 
 /** `GET /v1/batches/{id}`: the summary plus verdict statistics and usage over every item. */
 export async function viewBatch(env: Bindings, b: BatchRecord): Promise<Batch> {
-  const [v, usage, aspects, cache] = await Promise.all([
-    verdictAggregates(tenantDb(env, b.tenant), b.id),
-    usageAggregates(tenantDb(env, b.tenant), b.id),
-    aspectAggregates(tenantDb(env, b.tenant), b.id),
-    batchHitSums(tenantDb(env, b.tenant), b.id),
+  const db = tenantDb(env, b.tenant);
+  const [v, usage, aspects, cache, stability] = await Promise.all([
+    verdictAggregates(db, b.id),
+    usageAggregates(db, b.id),
+    aspectAggregates(db, b.id),
+    batchHitSums(db, b.id),
+    b.method === 'repeat' ? batchStability(env, b) : Promise.resolve(null),
   ]);
   const decided = v.winsA + v.winsB + v.ties;
   return {
@@ -197,7 +206,20 @@ export async function viewBatch(env: Bindings, b: BatchRecord): Promise<Batch> {
     },
     usage,
     cache,
+    stability,
   };
+}
+
+/** A `repeat` batch's stability over its ended items: a failed item is an error, never a verdict. */
+async function batchStability(env: Bindings, b: BatchRecord): Promise<StabilitySummary> {
+  const rows = await repeatRunsOfBatch(tenantDb(env, b.tenant), b.id);
+  return stabilitySummary(
+    rows.flatMap((r): (Stability | 'error')[] => {
+      if (r.status === 'failed') return ['error'];
+      const runs = r.runs === null ? null : repeatRunsOf({ repeat: { runs: JSON.parse(r.runs) as unknown } });
+      return runs ? [itemStability(runs)] : [];
+    }),
+  );
 }
 
 const ResultsCursorSchema = z.object({ b: z.string(), s: z.number().int().min(-1) }).strict();
@@ -223,6 +245,7 @@ function lineOf(r: ItemOutcomeRow): BatchResultLine {
     verdict,
     error: r.error_code !== null && !deleted ? { code: r.error_code, message: r.error_message ?? '' } : null,
     rubric: rubricStampOf(r.rubric_hash, r.rubric_id, r.rubric_version),
+    stability: verdict ? stabilityOfDetails(verdict.details) : null,
   };
 }
 

@@ -1790,7 +1790,7 @@ export interface components {
             cancel: string;
         };
         /** @description A judge method's config; `method` selects the variant. Without a preset it is required; with a preset it may be left out (it is the preset's method). Objects merge key by key over the preset's config, arrays and scalars replace. Unknown keys are refused (400 `invalid_config`). */
-        MethodConfig: components["schemas"]["SingleConfig"] | components["schemas"]["EnsembleConfig"] | components["schemas"]["ChatevalConfig"] | components["schemas"]["MoreConfig"] | components["schemas"]["SamreConfig"] | components["schemas"]["DebateConfig"] | components["schemas"]["JuryConfig"] | components["schemas"]["CascadeConfig"] | components["schemas"]["Rubric-stepsConfig"];
+        MethodConfig: components["schemas"]["SingleConfig"] | components["schemas"]["EnsembleConfig"] | components["schemas"]["ChatevalConfig"] | components["schemas"]["MoreConfig"] | components["schemas"]["SamreConfig"] | components["schemas"]["DebateConfig"] | components["schemas"]["JuryConfig"] | components["schemas"]["CascadeConfig"] | components["schemas"]["RepeatConfig"] | components["schemas"]["Rubric-stepsConfig"];
         /** @description Config of method `single` (ChatEval single agent; FairEval MEC+BPC; FastChat MT-Bench pair-v2; G-Eval; Bandi et al. baseline). Fields left out take the preset's value, else the default shown. */
         SingleConfig: {
             /** @enum {string} */
@@ -2782,6 +2782,16 @@ export interface components {
                 delta?: number;
             };
         };
+        /** @description Config of method `repeat` (Tribunal: test-retest of one judge (no paper)). Fields left out take the preset's value, else the default shown. */
+        RepeatConfig: {
+            /** @enum {string} */
+            method?: "repeat";
+            n: number;
+            judge: {
+                [key: string]: unknown;
+            };
+            budget?: components["schemas"]["Budget"];
+        };
         /** @description Config of method `rubric-steps` (G-Eval (Liu et al. 2023) §2, auto chain-of-thought: evaluation steps generated from the criteria). Fields left out take the preset's value, else the default shown. */
         "Rubric-stepsConfig": {
             /** @enum {string} */
@@ -2856,7 +2866,7 @@ export interface components {
             };
         };
         /** @description A request's `config`: overrides merged over the preset's config (objects key by key, arrays and scalars replace), so every field is optional at every depth; without a preset, a full config with `method`. The merged result must satisfy `MethodConfig`; unknown keys are refused (400 `invalid_config`). */
-        MethodConfigOverrides: components["schemas"]["SingleConfigOverrides"] | components["schemas"]["EnsembleConfigOverrides"] | components["schemas"]["ChatevalConfigOverrides"] | components["schemas"]["MoreConfigOverrides"] | components["schemas"]["SamreConfigOverrides"] | components["schemas"]["DebateConfigOverrides"] | components["schemas"]["JuryConfigOverrides"] | components["schemas"]["CascadeConfigOverrides"] | components["schemas"]["Rubric-stepsConfigOverrides"];
+        MethodConfigOverrides: components["schemas"]["SingleConfigOverrides"] | components["schemas"]["EnsembleConfigOverrides"] | components["schemas"]["ChatevalConfigOverrides"] | components["schemas"]["MoreConfigOverrides"] | components["schemas"]["SamreConfigOverrides"] | components["schemas"]["DebateConfigOverrides"] | components["schemas"]["JuryConfigOverrides"] | components["schemas"]["CascadeConfigOverrides"] | components["schemas"]["RepeatConfigOverrides"] | components["schemas"]["Rubric-stepsConfigOverrides"];
         /** @description Overrides of method `single`'s config (see `SingleConfig`): every field optional at every depth. Objects merge key by key over the preset's config; arrays and scalars replace. */
         SingleConfigOverrides: {
             /** @enum {string} */
@@ -3338,6 +3348,21 @@ export interface components {
                 delta?: number;
             };
         };
+        /** @description Overrides of method `repeat`'s config (see `RepeatConfig`): every field optional at every depth. Objects merge key by key over the preset's config; arrays and scalars replace. */
+        RepeatConfigOverrides: {
+            /** @enum {string} */
+            method?: "repeat";
+            n?: number;
+            judge?: {
+                [key: string]: unknown;
+            };
+            /** @description Spending limits checked before every LLM call (the prompt counted with a tokenizer, the completion bounded by the call's `maxTokens`, the cost from the price table). Protocols that can stop early (SAMRE rounds and jury, DEBATE iterations, ChatEval's final turn) return their verdict with `budgetTruncated: true` and `truncation`; others end `failed` with code `budget_exceeded` before spending past it. */
+            budget?: {
+                maxCostUsd?: number;
+                maxCalls?: number;
+                maxTokens?: number;
+            };
+        };
         /** @description Overrides of method `rubric-steps`'s config (see `Rubric-stepsConfig`): every field optional at every depth. Objects merge key by key over the preset's config; arrays and scalars replace. */
         "Rubric-stepsConfigOverrides": {
             /** @enum {string} */
@@ -3412,6 +3437,7 @@ export interface components {
             tier: components["schemas"]["Tier"];
             flexFallback: components["schemas"]["FlexFallback"];
             rubric: components["schemas"]["RubricStamp"] | null;
+            stability: components["schemas"]["Stability"] | null;
             createdAt: string;
             startedAt: string | null;
             finishedAt: string | null;
@@ -3563,6 +3589,13 @@ export interface components {
             version?: number;
             hash: string;
         };
+        /** @description How far repeats of one item agree: `flipRate` is the share of pairs of repeats that disagree (pairwise: winners; pointwise: rounded scores), `scoreStdDev` the sample standard deviation of their scores (pairwise: A = 1, tie = 0.5, B = 0), `unstable` when flipRate > 0. */
+        Stability: {
+            flipRate: number | null;
+            scoreStdDev: number | null;
+            repeats: number;
+            unstable: boolean;
+        };
         Warning: {
             /**
              * @description Stable code. `tier_price_missing`: a model has no price for the tier, so its calls are billed at the standard price.
@@ -3603,6 +3636,8 @@ export interface components {
              */
             flexFallback?: "standard" | "wait";
             rubric?: components["schemas"]["RubricRef"];
+            /** @description Judge each task N times (2-10): N separate runs of the judge, each its own stored LLM calls, never answered by the verdict cache. The verdict is the runs' majority (pointwise: their mean score) and `stability` reports how far they agree. A failed call fails the evaluation: an error, never a verdict. */
+            repeat?: number;
         };
         /**
          * @description What is judged; `kind` selects the variant. Texts are 1-100000 characters, not only whitespace, without NUL characters.
@@ -5923,6 +5958,8 @@ export interface components {
              * @enum {string}
              */
             flexFallback?: "standard" | "wait";
+            /** @description Judge each task N times (2-10): N separate runs of the judge, each its own stored LLM calls, never answered by the verdict cache. The verdict is the runs' majority (pointwise: their mean score) and `stability` reports how far they agree. A failed call fails the evaluation: an error, never a verdict. */
+            repeat?: number;
         };
         BatchItem: {
             /** @description Your id for the item (unique in the batch); results carry it back. */
@@ -5984,6 +6021,7 @@ export interface components {
             verdicts: components["schemas"]["BatchVerdictStats"];
             usage: components["schemas"]["UsageTotals"];
             cache: components["schemas"]["BatchCache"];
+            stability: components["schemas"]["StabilitySummary"] | null;
         };
         BatchVerdictStats: {
             verdicts: number;
@@ -6006,6 +6044,14 @@ export interface components {
             /** @description What those cached verdicts had cost when they were judged (USD): saved by this batch. */
             savedUsd: number;
         };
+        /** @description Stability over every item of a run (see Stability). */
+        StabilitySummary: {
+            flipRate: number | null;
+            scoreStdDev: number | null;
+            items: number;
+            unstable: number;
+            errors: number;
+        };
         BatchResultLine: {
             /** @description 0-based position of the item in the request. */
             index: number;
@@ -6018,6 +6064,7 @@ export interface components {
             verdict: components["schemas"]["VerdictSummary"] | null;
             error: components["schemas"]["EvaluationError"] | null;
             rubric: components["schemas"]["RubricStamp"] | null;
+            stability: components["schemas"]["Stability"] | null;
         };
         Comparison: {
             id: string;

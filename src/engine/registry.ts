@@ -11,6 +11,7 @@ import { debateConfigSchema, debateMethod, debatePresets } from './methods/debat
 import { ensembleConfigSchema, ensembleMethod, ensemblePresets } from './methods/ensemble/index.js';
 import { juryConfigSchema, juryMethod, juryPresets } from './methods/jury/index.js';
 import { moreConfigSchema, moreMethod, morePresets } from './methods/more/index.js';
+import { createRepeat } from './methods/repeat/index.js';
 import { rubricStepsConfigSchema, rubricStepsMethod } from './methods/rubric-steps/index.js';
 import { samreConfigSchema, samreMethod, samrePresets } from './methods/samre/index.js';
 import { singleAgentConfigSchema, singleAgentMethod, singleAgentPresets } from './methods/single/index.js';
@@ -41,6 +42,15 @@ const cascade = createCascade(
   STAGE_METHODS.reduce((n, { method }) => n + (method.version ?? 1), 0),
 );
 
+// A repeat runs any judge but itself N times; bound late like the cascade.
+const repeat = createRepeat(
+  {
+    resolve: (config) => resolveMethodConfig(undefined, config),
+    method: (id) => getMethod(id),
+  },
+  [...STAGE_METHODS.map(({ method }) => method), cascade.method].reduce((n, m) => n + (m.version ?? 1), 0),
+);
+
 /** One schema for any method config; `method` discriminates. Drives validation and OpenAPI. */
 export const MethodConfigSchema = z.discriminatedUnion('method', [
   singleAgentConfigSchema,
@@ -51,6 +61,7 @@ export const MethodConfigSchema = z.discriminatedUnion('method', [
   debateConfigSchema,
   juryConfigSchema,
   cascade.configSchema,
+  repeat.configSchema,
   rubricStepsConfigSchema,
 ]);
 export type MethodConfig = z.infer<typeof MethodConfigSchema>;
@@ -59,6 +70,8 @@ export type MethodConfig = z.infer<typeof MethodConfigSchema>;
 const CATALOGUE: readonly { method: AnyMethod; presets: readonly Preset[] }[] = [
   ...STAGE_METHODS,
   { method: erase(cascade.method), presets: cascadePresets },
+  // `repeat: N` on a request wraps its judge: no preset of its own.
+  { method: erase(repeat.method), presets: [] },
   // G-Eval's auto-CoT for a rubric without steps: no preset, it judges nothing (a rubric's steps, once).
   { method: erase(rubricStepsMethod), presets: [] },
 ];

@@ -19,6 +19,8 @@ import { CacheModeSchema, CacheSeedSchema, EvaluationCacheSchema } from '../verd
 import { FlexFallbackField, FlexFallbackView, TierField, TierView } from '../tiers/schemas.js';
 import { WarningsField } from '../http/warnings.js';
 import { RubricField } from '../rubrics/schemas.js';
+import { REPEAT_MAX, REPEAT_MIN } from '../engine/methods/repeat/index.js';
+import { StabilitySchema } from '../metrics/stability.js';
 
 /** Most metadata entries per evaluation: 32. */
 export const MAX_METADATA_KEYS = 32;
@@ -56,6 +58,18 @@ export const JudgeConfigField = configField(
   "Overrides deep-merged over the preset's config (objects merge, arrays and scalars replace), or a full config with `method` when no preset is given. The result must satisfy MethodConfig.",
 ).optional();
 
+/** The `repeat` field: judge each task N times (2-10) and report the stability of the verdicts. */
+export const RepeatField = z
+  .number()
+  .int()
+  .min(REPEAT_MIN)
+  .max(REPEAT_MAX)
+  .optional()
+  .describe(
+    `Judge each task N times (${REPEAT_MIN}-${REPEAT_MAX}): N separate runs of the judge, each its own stored LLM calls, never answered by the verdict cache. ` +
+      "The verdict is the runs' majority (pointwise: their mean score) and `stability` reports how far they agree. A failed call fails the evaluation: an error, never a verdict.",
+  );
+
 /** Body of `POST /v1/evaluations`. Unknown fields are rejected. */
 export const CreateEvaluationRequestSchema = z
   .object({
@@ -72,6 +86,7 @@ export const CreateEvaluationRequestSchema = z
     flexFallback: FlexFallbackField,
     /** Your own criteria: a stored rubric (`rb_…`, `rb_…@3`, `rb_…#prod`) or an inline one. */
     rubric: RubricField.optional(),
+    repeat: RepeatField,
   })
   .strict()
   .meta({ id: 'CreateEvaluationRequest' });
@@ -173,6 +188,8 @@ export const EvaluationSchema = z
     flexFallback: FlexFallbackView,
     /** The rubric it judged by, or null. */
     rubric: z.union([RubricStampSchema, z.null()]),
+    /** With `repeat`: how far the runs agree, once it succeeded; null otherwise. */
+    stability: z.union([StabilitySchema, z.null()]),
     createdAt: z.string(),
     startedAt: z.string().nullable(),
     finishedAt: z.string().nullable(),

@@ -37,7 +37,8 @@ import { log, messageOf } from '../log/log.js';
 import type { z } from 'zod';
 import { llmEnvOf } from '../llm/settings.js';
 import type { ResolvedJudge } from '../methods/resolve-judge.js';
-import { checkLlmConfig, planTask, resolveJudge } from '../methods/resolve-judge.js';
+import { checkLlmConfig, planTask, repeatJudge, resolveJudge } from '../methods/resolve-judge.js';
+import { stabilityOfDetails } from '../metrics/stability.js';
 import { admitStatement } from './admission.js';
 import type { EffectiveLimits } from '../tenants/limits.js';
 import { deploymentDefaults, effectiveLimits } from '../tenants/limits.js';
@@ -130,7 +131,11 @@ export async function createEvaluationJob(
   waitMs = 0,
   own: { id?: string } = {},
 ): Promise<CreateResult> {
-  const judge = resolveJudge(request.preset, withBudget(request.config, request.budget));
+  const judge = repeatJudge(
+    resolveJudge(request.preset, withBudget(request.config, request.budget)),
+    request.repeat,
+    request.cache,
+  );
   // Spread: Env has no index signature; the LLM layer reads it as a string map.
   checkLlmConfig(llmEnvOf(env), judge);
   checkBudgetPrices(llmEnvOf(env), judge);
@@ -163,7 +168,7 @@ export async function createEvaluationJob(
   const [cache] = await requestCachePlans(
     env,
     { ...judge, rubricHash: rubric?.record.hash ?? null },
-    { mode: request.cache, seed: request.seed },
+    { mode: request.cache, seed: request.seed, repeat: request.repeat !== undefined },
     [request.task],
   );
   const config = configOf(env);
@@ -427,6 +432,7 @@ export async function viewEvaluation(
     tier: row.tier,
     flexFallback: row.flexFallback,
     rubric: row.rubric,
+    stability: verdict ? stabilityOfDetails(verdict.details) : null,
     createdAt: iso(row.createdAt) ?? '',
     startedAt: iso(row.startedAt),
     finishedAt: iso(row.finishedAt),

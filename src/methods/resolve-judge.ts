@@ -12,7 +12,7 @@ import type { Task } from '../engine/task.js';
 import type { RubricContent } from '../engine/rubric.js';
 import type { LlmEnv } from '../llm/settings.js';
 import { LlmSettingsError, settingsFromEnv } from '../llm/settings.js';
-import { ApiError, fromEngineError } from '../http/errors.js';
+import { ApiError, fromEngineError, invalidRequest } from '../http/errors.js';
 
 /** A resolved judge: the method and its full config (defaults filled). */
 export interface ResolvedJudge {
@@ -35,6 +35,27 @@ export function resolveJudge(
     if (err instanceof EngineInputError) throw fromEngineError(err);
     throw err;
   }
+}
+
+/**
+ * The judge run `n` times on each task (a request's `repeat`: method `repeat` around it, runs with ids
+ * `r<k>/…`), its budget moved to the whole; the judge itself when `n` is undefined. The verdict cache never
+ * answers repeats (their point is asking again): `cache: "use"` or `"refresh"` with `repeat` is refused.
+ * @throws ApiError 400 `invalid_request` naming `cache`.
+ */
+export function repeatJudge(
+  judge: ResolvedJudge,
+  n: number | undefined,
+  cache: string | undefined,
+  field = 'repeat',
+): ResolvedJudge {
+  if (n === undefined) return judge;
+  if (cache === 'use' || cache === 'refresh')
+    throw invalidRequest([
+      { path: 'cache', message: `the verdict cache cannot answer repeats: leave cache unset (or "off") with ${field}` },
+    ]);
+  const { budget, ...inner } = judge.config;
+  return resolveJudge(undefined, { method: 'repeat', n, judge: inner, ...(budget !== undefined ? { budget } : {}) });
 }
 
 /**

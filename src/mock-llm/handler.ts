@@ -43,7 +43,15 @@ import { embeddingsRoute } from './embeddings.js';
 import type { MockFlexOptions, ServiceTier } from './flex.js';
 import { capacityRefusal, flexRefusal, servedTier, SERVICE_TIERS } from './flex.js';
 import type { DetectedFormat, MockMessage } from './judge-mode.js';
-import { detectFormat, formatFromJsonSchema, judgeReply, shownQualities, WRONG_FORMAT_REPLY } from './judge-mode.js';
+import {
+  detectFormat,
+  fewShotCorrects,
+  formatFromJsonSchema,
+  judgeReply,
+  shownAnswers,
+  shownQualities,
+  WRONG_FORMAT_REPLY,
+} from './judge-mode.js';
 import type { MockDirectives, MockFault, MockMode } from './model-name.js';
 import { MockModelNameError, parseMockModel } from './model-name.js';
 import { promptTokenStream } from './prompt-cache.js';
@@ -234,7 +242,19 @@ function replyText(
   // `vary`: a repeat of the prompt is a fresh draw, as from a model sampling at a temperature.
   const draw = d.vary ? `\u0000attempt${attempt}` : '';
   const key = `${d.seed}\u0000${model}${JSON.stringify(body.messages.map((m) => [m.role, m.content]))}${choice === 0 ? '' : `\u0000choice${choice}`}${draw}`;
-  return judgeReply(format, key, { quality: shownQualities(prompt), firstShownBias: d.bias });
+  return judgeReply(format, key, {
+    quality: shownQualities(prompt),
+    firstShownBias: d.bias,
+    ...(d.verbose > 0 ? { longerBias: longerBiasOf(prompt, d.verbose) } : {}),
+  });
+}
+
+/** The `verbose` option's bias for this prompt: toward the longer shown answer, a quarter when few-shot examples correct it. */
+function longerBiasOf(prompt: string, p: number): { p: number; longer: 'A' | 'B' | undefined } {
+  const shown = shownAnswers(prompt);
+  const longer =
+    !shown || shown[0].length === shown[1].length ? undefined : shown[0].length > shown[1].length ? 'A' : 'B';
+  return { p: fewShotCorrects(prompt) ? p / 4 : p, longer };
 }
 
 /** How one chat completion is being answered: over HTTP, or as a line of a batch. */

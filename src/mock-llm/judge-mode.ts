@@ -252,17 +252,42 @@ export function shownQualities(prompt: string): [number, number] | undefined {
   return tags.length === 2 ? [tags[0] as number, tags[1] as number] : undefined;
 }
 
+/** The two answers a pairwise prompt shows, in order: the last two `[The Start of Assistant X's Answer]` blocks. */
+export function shownAnswers(prompt: string): [string, string] | undefined {
+  const blocks = [
+    ...prompt.matchAll(/\[The Start of Assistant (\w+)'s Answer\]\n([\s\S]*?)\n\[The End of Assistant \1's Answer\]/g),
+  ].map((m) => m[2] ?? '');
+  const [a, b] = blocks.slice(-2);
+  return a !== undefined && b !== undefined ? [a, b] : undefined;
+}
+
+/**
+ * The few-shot examples of a prompt (the form `fewShotCriteria` writes, src/rubrics/few-shot.ts: `Answer A: …`,
+ * `Answer B: …`, `Human verdict: A|B|tie` lines) correct a verbosity bias when one of them went to the shorter answer.
+ */
+export function fewShotCorrects(prompt: string): boolean {
+  for (const m of prompt.matchAll(/^Answer A: (.*)\nAnswer B: (.*)\nHuman verdict: (A|B|tie)$/gm)) {
+    const [a, b, v] = [m[1] ?? '', m[2] ?? '', m[3]];
+    if ((v === 'A' && a.length < b.length) || (v === 'B' && b.length < a.length)) return true;
+  }
+  return false;
+}
+
 /** How a pairwise reply is decided besides the hash. */
 export interface JudgeReplyOptions {
   /** The shown answers' hidden qualities (first shown, second shown): the higher wins, equal tie. */
   quality?: [number, number] | undefined;
   /** Probability (0-1, seeded by the key) that the verdict goes to the answer shown first. Default 0. */
   firstShownBias?: number;
+  /** A verbosity bias: with probability `p` (seeded by the key) the verdict goes to the longer shown answer. */
+  longerBias?: { p: number; longer: 'A' | 'B' | undefined };
 }
 
 /** The pairwise winner in presentation terms that the options decide, or undefined (the hash decides). */
 function pairwiseChoice(key: string, o: JudgeReplyOptions): 'A' | 'B' | 'tie' | undefined {
   if ((o.firstShownBias ?? 0) > 0 && unitFromHash(key, 5) < (o.firstShownBias ?? 0)) return 'A';
+  const lb = o.longerBias;
+  if (lb?.longer !== undefined && unitFromHash(key, 6) < lb.p) return lb.longer;
   if (!o.quality) return undefined;
   const [first, second] = o.quality;
   return first > second ? 'A' : second > first ? 'B' : 'tie';

@@ -27,6 +27,7 @@
  * | `echoKey` | `1` | every error body quotes the key the request carried (`Authorization: Bearer …` or `api-key`), as some providers do: tests prove it is redacted |
  * | `vary` | `1` | a prompt sent again is answered afresh (the attempt number joins the reply's hash), as a sampling model would: repeats of one item can disagree |
  * | `bias` | `0`-`1` | probability that a pairwise verdict goes to whichever answer is shown first, whatever the answers say (seeded by the prompt): a position-biased judge |
+ * | `verbose` | `0`-`1` | a verbosity bias few-shot examples correct: probability that a pairwise verdict goes to the longer answer, whatever the quality tags say (seeded by the prompt, so each sample or `vary` repeat draws afresh); a quarter of it when the prompt shows a few-shot example whose human verdict went to the shorter answer (`fewShotCorrects`, ./judge-mode.ts) |
  *
  * Faults: an HTTP status (`500`, `502`, `503`, `429`, `400`, `401`, `403`, `404`, …), `timeout` (hang),
  * `malformed` (200 with a broken JSON body), `empty` (200 with empty content), `truncated` (200 with half
@@ -90,6 +91,8 @@ export interface MockDirectives {
   vary: boolean;
   /** Probability that a pairwise verdict goes to the answer shown first. Default 0. */
   bias: number;
+  /** Probability that a pairwise verdict goes to the longer answer (a verbosity bias). Default 0. */
+  verbose: number;
 }
 
 /** Thrown for a model name the mock cannot read; the handler turns it into a 400. */
@@ -139,6 +142,7 @@ export function parseMockModel(model: string): MockDirectives {
     flexRefusals: 0,
     vary: false,
     bias: 0,
+    verbose: 0,
   };
   if (q < 0) return d;
   for (const [key, value] of new URLSearchParams(model.slice(q + 1))) {
@@ -205,6 +209,9 @@ export function parseMockModel(model: string): MockDirectives {
       case 'bias':
         d.bias = num(key, value, 0, 1);
         break;
+      case 'verbose':
+        d.verbose = num(key, value, 0, 1);
+        break;
       default:
         throw new MockModelNameError(`unknown mock model option "${key}"`);
     }
@@ -248,6 +255,8 @@ export interface MockModelOptions {
   vary?: boolean;
   /** Probability that a pairwise verdict goes to the answer shown first. */
   bias?: number;
+  /** Probability that a pairwise verdict goes to the longer answer. */
+  verbose?: number;
 }
 
 /** Builds a mock model name, e.g. `mockModel({ fail: [[500, 2]], seed: 't1' })` → `mock-judge?fail=500:2&seed=t1`. */
@@ -272,6 +281,7 @@ export function mockModel(opts: MockModelOptions = {}): string {
   if (opts.flexRefuse !== undefined) params.set('flexRefuse', String(opts.flexRefuse));
   if (opts.vary) params.set('vary', '1');
   if (opts.bias !== undefined) params.set('bias', String(opts.bias));
+  if (opts.verbose !== undefined) params.set('verbose', String(opts.verbose));
   const q = params.toString().replaceAll('%2C', ',').replaceAll('%3A', ':');
   return q ? `${base}?${q}` : base;
 }
