@@ -18,6 +18,7 @@ import {
   PAYLOAD_TOO_LARGE,
   v1Responses,
 } from '../http/responses.js';
+import { inOpenAiShape } from '../openai/errors.js';
 import { requireScope, scoped, scopeSecurity } from '../tenants/auth.js';
 import type { TenantEnv } from '../tenants/auth.js';
 import { processRun } from './run-process.js';
@@ -78,16 +79,18 @@ const create = createRoute({
       content: { 'application/json': { schema: CreateRunRequestSchema, examples: CREATE_RUN_EXAMPLES } },
     },
   },
-  responses: v1Responses({
-    200: jsonResponse(RunSchema, 'The run, queued.'),
-    400: errorResponse(
-      ['invalid_json', 'invalid_request'],
-      'the body fails its schema, a template names a field the item schema lacks, or a data source Tribunal does not read (the message says what to send).',
-    ),
-    404: notFound('eval'),
-    413: PAYLOAD_TOO_LARGE,
-    415: NOT_JSON,
-  }),
+  responses: inOpenAiShape(
+    v1Responses({
+      200: jsonResponse(RunSchema, 'The run, queued.'),
+      400: errorResponse(
+        ['invalid_json', 'invalid_request'],
+        'the body fails its schema, a template names a field the item schema lacks, or a data source Tribunal does not read (the message says what to send).',
+      ),
+      404: notFound('eval'),
+      413: PAYLOAD_TOO_LARGE,
+      415: NOT_JSON,
+    }),
+  ),
 });
 
 const list = createRoute({
@@ -99,11 +102,13 @@ const list = createRoute({
   description: "The eval's runs, oldest first by default; `status` filters them, and `after` pages on from a run id.",
   ...scoped('read'),
   request: { params: EvalIdParams, query: RunListQuerySchema },
-  responses: v1Responses({
-    200: jsonResponse(RunListSchema, 'One page of runs.'),
-    400: errorResponse(['invalid_request'], 'a query parameter fails its schema.'),
-    404: notFound('eval'),
-  }),
+  responses: inOpenAiShape(
+    v1Responses({
+      200: jsonResponse(RunListSchema, 'One page of runs.'),
+      400: errorResponse(['invalid_request'], 'a query parameter fails its schema.'),
+      404: notFound('eval'),
+    }),
+  ),
 });
 
 const get = createRoute({
@@ -115,7 +120,9 @@ const get = createRoute({
   description: 'Its status, `result_counts`, `per_testing_criteria_results` and `per_model_usage` so far.',
   ...scoped('read'),
   request: { params: RunIdParams, query: NoQuery },
-  responses: v1Responses({ 200: jsonResponse(RunSchema, 'The run.'), 400: BAD_QUERY, 404: notFound('run') }),
+  responses: inOpenAiShape(
+    v1Responses({ 200: jsonResponse(RunSchema, 'The run.'), 400: BAD_QUERY, 404: notFound('run') }),
+  ),
 });
 
 const cancel = createRoute({
@@ -128,11 +135,13 @@ const cancel = createRoute({
     'Items not graded yet are not graded; repeating it, or cancelling an ended run, changes nothing. No body.',
   ...scoped('evaluations:write'),
   request: { params: RunIdParams, query: NoQuery },
-  responses: v1Responses({
-    200: jsonResponse(RunSchema, 'The run as it is now.'),
-    400: BAD_QUERY,
-    404: notFound('run'),
-  }),
+  responses: inOpenAiShape(
+    v1Responses({
+      200: jsonResponse(RunSchema, 'The run as it is now.'),
+      400: BAD_QUERY,
+      404: notFound('run'),
+    }),
+  ),
 });
 
 const remove = createRoute({
@@ -144,7 +153,9 @@ const remove = createRoute({
   description: 'The run and its output items are no longer found or listed under the eval.',
   ...scoped('evaluations:write'),
   request: { params: RunIdParams, query: NoQuery },
-  responses: v1Responses({ 200: jsonResponse(RunDeletedSchema, 'Deleted.'), 400: BAD_QUERY, 404: notFound('run') }),
+  responses: inOpenAiShape(
+    v1Responses({ 200: jsonResponse(RunDeletedSchema, 'Deleted.'), 400: BAD_QUERY, 404: notFound('run') }),
+  ),
 });
 
 const items = createRoute({
@@ -156,14 +167,16 @@ const items = createRoute({
   description: 'The graded items so far, by their index in the data source; `status` filters `pass` or `fail`.',
   ...scoped('read'),
   request: { params: RunIdParams, query: OutputItemListQuerySchema },
-  responses: v1Responses({
-    200: jsonResponse(OutputItemListSchema, 'One page of output items.'),
-    400: errorResponse(
-      ['invalid_request'],
-      'a query parameter fails its schema, or `after` is not an item of this run.',
-    ),
-    404: notFound('run'),
-  }),
+  responses: inOpenAiShape(
+    v1Responses({
+      200: jsonResponse(OutputItemListSchema, 'One page of output items.'),
+      400: errorResponse(
+        ['invalid_request'],
+        'a query parameter fails its schema, or `after` is not an item of this run.',
+      ),
+      404: notFound('run'),
+    }),
+  ),
 });
 
 const item = createRoute({
@@ -175,11 +188,13 @@ const item = createRoute({
   description: "One graded item: its `datasource_item`, `sample` and each grader's `results`.",
   ...scoped('read'),
   request: { params: OutputItemIdParams, query: NoQuery },
-  responses: v1Responses({
-    200: jsonResponse(OutputItemSchema, 'The output item.'),
-    400: BAD_QUERY,
-    404: notFound('output item'),
-  }),
+  responses: inOpenAiShape(
+    v1Responses({
+      200: jsonResponse(OutputItemSchema, 'The output item.'),
+      400: BAD_QUERY,
+      404: notFound('output item'),
+    }),
+  ),
 });
 
 /** Routes under `/v1/evals` for runs and output items. */

@@ -94,7 +94,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
   'src/meta-evaluations': ['service.ts'],
   'src/rubric-checks': [],
   'src/admin': [],
-  'src/openai': [],
+  'src/openai': ['errors.ts'],
   'src/evals': [],
   'src/triggers': [],
   'src/retention': [],

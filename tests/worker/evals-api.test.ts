@@ -6,6 +6,7 @@
 import { APIError } from 'openai';
 import { describe, expect, it } from 'vitest';
 import { mockModel } from '../../src/mock-llm/model-name.js';
+import { api } from './api-fetch.js';
 import { sdk } from './openai-support.js';
 
 const client = sdk();
@@ -132,6 +133,51 @@ describe('evals CRUD through the openai SDK', () => {
     expect(python.status).toBe(400);
     expect(python.code).toBe('unsupported_grader');
     expect(python.message).toMatch(/string_check.*score_model/);
+  });
+});
+
+describe("errors in OpenAI's shape on the Evals routes", () => {
+  it("the SDK reads param (the field), type and code; other routes keep Tribunal's shape", async () => {
+    const missing = await failure(
+      client.evals.create({
+        data_source_config: { type: 'custom', item_schema: ITEM_SCHEMA },
+        testing_criteria: [{ ...exact, input: '{{item.city}}' }],
+      }),
+    );
+    expect(missing).toMatchObject({
+      status: 400,
+      param: 'testing_criteria.0.input',
+      type: 'invalid_request_error',
+      code: 'invalid_request',
+    });
+    const python = await failure(
+      client.evals.create({
+        data_source_config: { type: 'custom', item_schema: ITEM_SCHEMA },
+        testing_criteria: [{ type: 'python', name: 'py', source: 'x' }],
+      }),
+    );
+    expect(python).toMatchObject({ param: 'testing_criteria.0.type', code: 'unsupported_grader' });
+    const gone = await failure(client.evals.retrieve('eval_nope'));
+    expect(gone).toMatchObject({ status: 404, param: null, type: 'invalid_request_error', code: 'not_found' });
+    const badRun = await failure(client.evals.runs.retrieve('evalrun_nope', { eval_id: 'eval_nope' }));
+    expect(badRun).toMatchObject({ status: 404, code: 'not_found', type: 'invalid_request_error' });
+    const grader = await failure(
+      client.fineTuning.alpha.graders.validate({ grader: { ...exact, operation: 'regex' as never } }),
+    );
+    expect(grader).toMatchObject({ status: 400, param: 'grader.operation', code: 'invalid_request' });
+    const query = await failure(client.evals.list({ limit: 2, dry_run: true } as never));
+    expect(query).toMatchObject({ status: 400, param: 'dry_run', code: 'invalid_request' });
+    // A retry of a refused body is useless: the SDK is told so.
+    expect(missing.headers?.get('x-should-retry')).toBe('false');
+    // Tribunal's own routes answer in Tribunal's shape as before.
+    const own = await api('/v1/evaluations/ev_nope');
+    expect(await own.json()).toEqual({ error: { code: 'not_found', message: expect.any(String) as unknown } });
+  });
+
+  it("a 401 on the Evals routes is in OpenAI's shape too", async () => {
+    const keyed = sdk({ overrides: { API_KEYS: 'trb-evals-secret' }, apiKey: 'wrong' });
+    const e = await failure(keyed.evals.list());
+    expect(e).toMatchObject({ status: 401, type: 'authentication_error', code: 'unauthorized', param: null });
   });
 });
 
