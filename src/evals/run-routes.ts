@@ -1,8 +1,8 @@
 /**
  * @module
  * `/v1/evals/{eval_id}/runs` (create, list, retrieve, cancel, delete) and their output items (list,
- * retrieve). A run is worked through after the answer (`waitUntil`, ./run-process.ts); reading an
- * unfinished run resumes it if its worker died. Handlers stay thin; the work is in ./run-service.ts.
+ * retrieve). A run's work goes through the batches queue (./run-queue.ts); reading a stalled run (its
+ * message lost, or its worker dead) queues it again. Handlers stay thin; the work is in ./run-service.ts.
  */
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
@@ -10,6 +10,7 @@ import { jsonBody } from '../http/json-body.js';
 import { CREATE_RUN_EXAMPLES } from './examples.js';
 import {
   BAD_QUERY,
+  CREATE_TOO_MANY,
   errorResponse,
   jsonResponse,
   NoQuery,
@@ -21,7 +22,7 @@ import {
 import { inOpenAiShape } from '../openai/errors.js';
 import { requireScope, scoped, scopeSecurity } from '../tenants/auth.js';
 import type { TenantEnv } from '../tenants/auth.js';
-import { processRun } from './run-process.js';
+import { queueRun, stalled } from './run-queue.js';
 import {
   CreateRunRequestSchema,
   OutputItemIdParams,
@@ -42,15 +43,14 @@ import {
   listItemsView,
   listRunsView,
   requireRun,
-  unfinished,
   viewRun,
 } from './run-service.js';
 import { EvalIdParams } from './schemas.js';
 import { requireEval } from './service.js';
 
-/** Works through runs after the answer. */
+/** Queues stalled runs again, after the answer (a lost send is repeated by the next read). */
 function kick(c: Context<TenantEnv>, ids: readonly string[]): void {
-  for (const id of ids) c.executionCtx.waitUntil(processRun(c.env, id));
+  for (const id of ids) c.executionCtx.waitUntil(queueRun(c.env, c.var.tenant, id));
 }
 
 const origin = (c: Context<TenantEnv>) => new URL(c.req.url).origin;
@@ -68,7 +68,8 @@ const create = createRoute({
   description:
     "OpenAI's `evals.runs.create`: grades each item of the data source with the eval's testing criteria. `jsonl` takes the items (and their " +
     'samples, when the eval reads `{{sample.*}}`) inline (`file_content`); `completions` samples `model` on each item from `input_messages` ' +
-    "through the deployment's LLM first. Answers at once (`queued`); poll the run, then read its output items.",
+    "through the deployment's LLM first. Answers at once (`queued`); poll the run, then read its output items. Each item counts as one " +
+    "evaluation against the tenant's monthly caps, and each model call is billed in `GET /v1/usage` once.",
   middleware: [requireScope('evaluations:write'), jsonBody()] as const,
   security: scopeSecurity('evaluations:write'),
   request: {
@@ -89,6 +90,7 @@ const create = createRoute({
       404: notFound('eval'),
       413: PAYLOAD_TOO_LARGE,
       415: NOT_JSON,
+      429: CREATE_TOO_MANY,
     }),
   ),
 });
@@ -201,19 +203,21 @@ const item = createRoute({
 export const runs = new OpenAPIHono<TenantEnv>()
   .openapi(create, async (c) => {
     const ev = await requireEval(c.env, c.var.tenant, c.req.valid('param').eval_id);
-    const run = await createRun(c.env, ev, c.req.valid('json'));
-    kick(c, [run.id]);
+    const run = await createRun(c.env, ev, c.req.valid('json'), {
+      keyId: c.var.auth.keyId,
+      limits: c.var.auth.limits,
+    });
     return c.json(await viewRun(c.env, run, origin(c)), 200);
   })
   .openapi(list, async (c) => {
     const ev = await requireEval(c.env, c.var.tenant, c.req.valid('param').eval_id);
     const page = await listRunsView(c.env, ev, c.req.valid('query'), origin(c));
-    kick(c, page.unfinished);
+    kick(c, page.stalled);
     return c.json(page.body, 200);
   })
   .openapi(get, async (c) => {
     const run = await runAt(c, c.req.valid('param'));
-    if (unfinished(run)) kick(c, [run.id]);
+    if (stalled(run, Date.now())) kick(c, [run.id]);
     return c.json(await viewRun(c.env, run, origin(c)), 200);
   })
   .openapi(cancel, async (c) =>

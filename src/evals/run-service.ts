@@ -1,10 +1,14 @@
 /**
  * @module
  * Run use cases behind the thin route handlers (./run-routes.ts): create (the data source checked against
- * the eval, stored, then worked through after the answer by ./run-process.ts), retrieve (with its counts;
- * a run whose worker died is resumed), list, cancel, delete, and its output items.
+ * the eval and the tenant's quota, stored, then queued for ./run-process.ts), retrieve (with its counts),
+ * list, cancel, delete, and its output items.
  */
 import type { Bindings } from '../config/bindings.js';
+import { tenantDb } from '../config/d1-shards.js';
+import type { EffectiveLimits } from '../tenants/limits.js';
+import { assertQuota } from '../tenants/quota.js';
+import { queueRun, stalled } from './run-queue.js';
 import { ApiError } from '../http/errors.js';
 import { randomBase32 } from '../tenants/ids.js';
 import { checkSamplerMessages } from './grader-check.js';
@@ -61,7 +65,7 @@ function reportUrl(origin: string, r: RunRecord): string {
 
 /** A run as the API answers it, with its counts from the stored items. */
 export async function viewRun(env: Bindings, r: RunRecord, origin: string): Promise<Run> {
-  return runView(r, (await runCounts(env.DB, [r.id])).get(r.id), origin);
+  return runView(r, (await runCounts(tenantDb(env, r.tenant), [r.id])).get(r.id), origin);
 }
 
 /** A run as the API answers it, given its counts. */
@@ -96,11 +100,28 @@ function runView(r: RunRecord, counts: RunCounts | undefined = NO_COUNTS, origin
   };
 }
 
-/** Checks and stores a new run (`queued`); the caller starts its work. @throws ApiError 400 naming the field. */
-export async function createRun(env: Bindings, ev: EvalRecord, request: CreateRunRequest): Promise<RunRecord> {
+/** Who creates a run: the key (usage by key) and its tenant's limits (the monthly quota). */
+export interface RunCreator {
+  keyId: string | null;
+  limits: EffectiveLimits | null;
+}
+
+/**
+ * Checks and stores a new run (`queued`) and queues its work. Each item counts as one evaluation against
+ * the tenant's monthly caps, as a batch's items do.
+ * @throws ApiError 400 naming the field; 429 `quota_exceeded`.
+ */
+export async function createRun(
+  env: Bindings,
+  ev: EvalRecord,
+  request: CreateRunRequest,
+  by: RunCreator,
+): Promise<RunRecord> {
   checkDataSource(ev, request.data_source);
   const ds = request.data_source;
   const items = ds.type !== 'responses' && ds.source.type === 'file_content' ? ds.source.content.length : 0;
+  const db = tenantDb(env, ev.tenant);
+  await assertQuota(db, ev.tenant, by.limits, items);
   const record: RunRecord = {
     id: `evalrun_${randomBase32(24)}`,
     tenant: ev.tenant,
@@ -113,38 +134,40 @@ export async function createRun(env: Bindings, ev: EvalRecord, request: CreateRu
     itemsTotal: items,
     error: null,
     createdAt: Date.now(),
+    keyId: by.keyId,
+    leaseUntil: null,
   };
-  await insertRun(env.DB, record);
+  await insertRun(db, record);
+  await queueRun(env, ev.tenant, record.id);
   return record;
 }
 
 /** The run, or 404 `not_found`. */
 export async function requireRun(env: Bindings, tenant: string, evalId: string, id: string): Promise<RunRecord> {
-  const r = await getRun(env.DB, tenant, evalId, id);
+  const r = await getRun(tenantDb(env, tenant), tenant, evalId, id);
   if (!r) throw new ApiError(404, 'not_found', `no run "${id}" of eval "${evalId}"`);
   return r;
 }
 
-/** Whether a run is still to be worked on (queued or in progress). */
-export function unfinished(r: RunRecord): boolean {
-  return r.status === 'queued' || r.status === 'in_progress';
-}
-
-/** `GET /v1/evals/{id}/runs`: one page in OpenAI's list shape, and the unfinished runs on it. */
+/** `GET /v1/evals/{id}/runs`: one page in OpenAI's list shape, and the stalled runs on it (./run-queue.ts). */
 export async function listRunsView(
   env: Bindings,
   ev: EvalRecord,
   q: { after?: string | undefined; limit: number; order: 'asc' | 'desc'; status?: string | undefined },
   origin: string,
 ) {
-  const rows = await listRuns(env.DB, ev.tenant, ev.id, q);
+  const db = tenantDb(env, ev.tenant);
+  const rows = await listRuns(db, ev.tenant, ev.id, q);
   const page = rows.slice(0, q.limit);
   const counts = await runCounts(
-    env.DB,
+    db,
     page.map((r) => r.id),
   );
   const data = page.map((r) => runView(r, counts.get(r.id), origin));
-  return { body: listPage(data, rows.length > q.limit), unfinished: page.filter(unfinished).map((r) => r.id) };
+  return {
+    body: listPage(data, rows.length > q.limit),
+    stalled: page.filter((r) => stalled(r, Date.now())).map((r) => r.id),
+  };
 }
 
 /**
@@ -152,14 +175,14 @@ export async function listRunsView(
  * the cancel changed nothing (the run had ended, or ended meanwhile), since a cancel changes its status alone.
  */
 export async function cancelRunView(env: Bindings, r: RunRecord, origin: string): Promise<Run> {
-  const cancelled = await cancelRun(env.DB, r.tenant, r.id, Date.now());
+  const cancelled = await cancelRun(tenantDb(env, r.tenant), r.tenant, r.id, Date.now());
   const now = cancelled ? { ...r, status: 'canceled' as const } : await requireRun(env, r.tenant, r.evalId, r.id);
   return viewRun(env, now, origin);
 }
 
 /** Deletes a run and its items. */
 export async function deleteRunView(env: Bindings, r: RunRecord) {
-  await deleteRun(env.DB, r.tenant, r.id, Date.now());
+  await deleteRun(tenantDb(env, r.tenant), r.tenant, r.id, Date.now());
   return { object: 'eval.run.deleted' as const, deleted: true as const, run_id: r.id };
 }
 
@@ -191,7 +214,7 @@ export async function listItemsView(
   q: { after?: string | undefined; limit: number; order: 'asc' | 'desc'; status?: 'pass' | 'fail' | undefined },
 ) {
   const after = q.after === undefined ? undefined : indexOf(run, q.after, 'after');
-  const rows = await listItems(env.DB, run.id, { ...q, after });
+  const rows = await listItems(tenantDb(env, run.tenant), run.id, { ...q, after });
   return listPage(
     rows.slice(0, q.limit).map((i) => viewItem(run, i)),
     rows.length > q.limit,
@@ -214,7 +237,7 @@ function indexOf(run: RunRecord, id: string, what: 'after' | 'path'): number {
 
 /** `GET …/output_items/{id}`, or 404. */
 export async function getItemView(env: Bindings, run: RunRecord, id: string): Promise<OutputItem> {
-  const item = await getItem(env.DB, run.id, indexOf(run, id, 'path'));
+  const item = await getItem(tenantDb(env, run.tenant), run.id, indexOf(run, id, 'path'));
   if (!item) throw noItem(run, id);
   return viewItem(run, item);
 }

@@ -95,7 +95,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
   'src/rubric-checks': [],
   'src/admin': [],
   'src/openai': ['errors.ts'],
-  'src/evals': [],
+  'src/evals': ['run-queue.ts'],
   'src/triggers': [],
   'src/retention': [],
   'src/provider-gate': ['aimd.ts', 'window.ts', 'worker-gate.ts'],
