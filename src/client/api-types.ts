@@ -904,7 +904,7 @@ export interface paths {
         put?: never;
         /**
          * Create a run
-         * @description OpenAI's `evals.runs.create`: grades each item of the data source with the eval's testing criteria. `jsonl` takes the items (and their samples, when the eval reads `{{sample.*}}`) inline (`file_content`); `completions` samples `model` on each item from `input_messages` through the deployment's LLM first. Answers at once (`queued`); poll the run, then read its output items.
+         * @description OpenAI's `evals.runs.create`: grades each item of the data source with the eval's testing criteria. `jsonl` takes the items (and their samples, when the eval reads `{{sample.*}}`) inline (`file_content`); `completions` samples `model` on each item from `input_messages` through the deployment's LLM first. Answers at once (`queued`); poll the run, then read its output items. Each item counts as one evaluation against the tenant's monthly caps, and each model call is billed in `GET /v1/usage` once.
          */
         post: operations["createEvalRun"];
         delete?: never;
@@ -12298,7 +12298,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIError"];
                 };
             };
-            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            /** @description `rate_limited`, `quota_exceeded`: this key's request rate is used up (`Retry-After`), or the tenant's monthly evaluation or spend cap is reached (`error.resetAt`, `Retry-After`: the first day of next month, UTC). Evaluations already accepted run to their end. */
             429: {
                 headers: {
                     [name: string]: unknown;
