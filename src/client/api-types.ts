@@ -992,7 +992,7 @@ export interface paths {
         put?: never;
         /**
          * Run a grader
-         * @description OpenAI's `fineTuning.alpha.graders.run`: one grader on `model_sample` (`{{sample.output_text}}`) and `item` (`{{item.*}}`). A model grader asks the deployment's LLM. Grader errors are reported in `metadata.errors` with reward 0.
+         * @description OpenAI's `fineTuning.alpha.graders.run`: one grader on `model_sample` (`{{sample.output_text}}`) and `item` (`{{item.*}}`). A model grader asks the deployment's LLM, or runs a Tribunal judge named as its model (`tribunal/<preset>`) as an evaluation. Grader errors are reported in `metadata.errors` with reward 0.
          */
         post: operations["runGrader"];
         delete?: never;

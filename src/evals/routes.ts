@@ -172,7 +172,8 @@ const run = createRoute({
   summary: 'Run a grader',
   description:
     "OpenAI's `fineTuning.alpha.graders.run`: one grader on `model_sample` (`{{sample.output_text}}`) and `item` (`{{item.*}}`). " +
-    "A model grader asks the deployment's LLM. Grader errors are reported in `metadata.errors` with reward 0.",
+    "A model grader asks the deployment's LLM, or runs a Tribunal judge named as its model (`tribunal/<preset>`) as an evaluation. " +
+    'Grader errors are reported in `metadata.errors` with reward 0.',
   middleware: [requireScope('evaluations:write'), jsonBody()] as const,
   security: scopeSecurity('evaluations:write'),
   request: {
@@ -214,5 +215,14 @@ const validate = createRoute({
 
 /** Routes under `/v1/fine_tuning/alpha/graders`. */
 export const graders = new OpenAPIHono<TenantEnv>()
-  .openapi(run, async (c) => c.json(await runGrader(c.env, c.req.valid('json')), 200))
+  .openapi(run, async (c) =>
+    c.json(
+      await runGrader(c.env, c.req.valid('json'), {
+        tenant: c.var.tenant,
+        keyId: c.var.auth.keyId,
+        limits: c.var.auth.limits,
+      }),
+      200,
+    ),
+  )
   .openapi(validate, (c) => c.json(validateGrader(c.req.valid('json').grader), 200));

@@ -8,6 +8,7 @@
  * monthly evaluation cap counts a run's items, and the spend cap and `GET /v1/usage` count its calls.
  */
 import type { LlmCallResult, LlmFunction } from '../engine/call.js';
+import { isJudgeModel } from './judge-grader.js';
 import type { RunRecord } from './run-rows.js';
 
 /** The `method` of an eval run item's ledger row. */
@@ -46,42 +47,56 @@ async function storedCall(db: D1Database, runId: string, idx: number, callId: st
  */
 export function storedLlm(db: D1Database, run: RunRecord, idx: number, llm: LlmFunction): LlmFunction {
   return async (request) => {
-    const stored = await storedCall(db, run.id, idx, request.id);
-    if (stored) return stored;
+    const earlier = await storedCall(db, run.id, idx, request.id);
+    if (earlier) return earlier;
     const result = await llm(request);
     if (!result.ok) return result;
     const now = Date.now();
-    const u = result.usage;
-    await db.batch([
+    const stored = [
       ledgerStatement(db, run, idx, now),
       db
         .prepare(
           `INSERT INTO eval_run_calls (run_id, idx, call_id, result, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
         )
         .bind(run.id, idx, request.id, JSON.stringify(result), now),
-      db
-        .prepare(
-          `INSERT INTO usage (evaluation_id, call_id, tenant, model, prompt_tokens, completion_tokens, cached_prompt_tokens,
-             estimated, cost_usd, cache_saved_usd, attempts, latency_ms, created_at, tier)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-        )
-        .bind(
-          ledgerId(run.id, idx),
-          request.id,
-          run.tenant,
-          result.model,
-          u.promptTokens,
-          u.completionTokens,
-          u.cachedPromptTokens,
-          u.estimated ? 1 : 0,
-          u.costUsd,
-          u.cacheSavedUsd ?? 0,
-          result.attempts ?? 1,
-          result.latencyMs ?? null,
-          now,
-          u.tier ?? 'standard',
-        ),
-    ]);
+    ];
+    // A Tribunal judge's evaluation has billed its own calls (its usage rows).
+    const billed = isJudgeModel(request.model);
+    await db.batch([...stored, ...(billed ? [] : [usageStatement(db, run, idx, request.id, result, now)])]);
     return (await storedCall(db, run.id, idx, request.id)) ?? result;
   };
+}
+
+/** The usage row of an answered call, once. */
+function usageStatement(
+  db: D1Database,
+  run: RunRecord,
+  idx: number,
+  callId: string,
+  result: Extract<LlmCallResult, { ok: true }>,
+  now: number,
+): D1PreparedStatement {
+  const u = result.usage;
+  return db
+    .prepare(
+      `INSERT INTO usage (evaluation_id, call_id, tenant, model, prompt_tokens, completion_tokens, cached_prompt_tokens,
+             estimated, cost_usd, cache_saved_usd, attempts, latency_ms, created_at, tier)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+    )
+    .bind(
+      ledgerId(run.id, idx),
+      callId,
+      run.tenant,
+      result.model,
+      u.promptTokens,
+      u.completionTokens,
+      u.cachedPromptTokens,
+      u.estimated ? 1 : 0,
+      u.costUsd,
+      u.cacheSavedUsd ?? 0,
+      result.attempts ?? 1,
+      result.latencyMs ?? null,
+      now,
+      u.tier ?? 'standard',
+    );
 }

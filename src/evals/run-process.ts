@@ -27,6 +27,7 @@ import {
   renewLease,
 } from './run-rows.js';
 import { ledgerStatement, storedLlm } from './run-ledger.js';
+import { withJudges } from './judge-grader.js';
 import type { RunDataSource } from './run-schemas.js';
 import { getEval } from './rows.js';
 import { parseRef, resolveRef } from './templates.js';
@@ -189,13 +190,20 @@ export type RunProgress = { kind: 'ended' } | { kind: 'more' } | { kind: 'busy';
 
 /** Grades one line and stores it with its ledger row, its model calls through the stored results. */
 async function gradeAndStore(
+  env: Bindings,
   db: D1Database,
   run: RunRecord,
   criteria: readonly RunnableGrader[],
   { line, idx }: { line: SourceLine; idx: number },
   deps: GraderDeps,
 ): Promise<void> {
-  const itemDeps = deps.llm ? { ...deps, llm: storedLlm(db, run, idx, deps.llm) } : deps;
+  const judges = {
+    tenant: run.tenant,
+    keyId: run.keyId,
+    keyOf: (callId: string) => `${run.id}:${String(idx)}:${callId}`,
+  };
+  const llm = deps.llm && storedLlm(db, run, idx, withJudges(env, judges, deps.llm));
+  const itemDeps = llm ? { ...deps, llm } : deps;
   const graded = await gradeLine(run, criteria, line, idx, itemDeps);
   await db.batch([ledgerStatement(db, run, idx, graded.createdAt), insertItemStatement(db, run.id, graded)]);
 }
@@ -236,7 +244,7 @@ export async function processRun(
         return { kind: 'more' };
       }
       if (!(await renewLease(db, runId, Date.now() + RUN_LEASE_MS))) return { kind: 'ended' };
-      await Promise.all(todo.slice(i, i + ITEMS_AT_ONCE).map((t) => gradeAndStore(db, run, criteria, t, deps)));
+      await Promise.all(todo.slice(i, i + ITEMS_AT_ONCE).map((t) => gradeAndStore(env, db, run, criteria, t, deps)));
     }
     await endRun(db, runId, 'completed', null, Date.now());
   } catch (e) {

@@ -35,10 +35,7 @@ export function stalled(r: RunRecord, now: number): boolean {
 }
 
 /** Handles one run message: `ack`, or come back after `retryInSeconds` (another worker holds the run). */
-export async function handleRunMessage(
-  env: Bindings,
-  m: EvalRunMessage,
-): Promise<'ack' | { retryInSeconds: number }> {
+export async function handleRunMessage(env: Bindings, m: EvalRunMessage): Promise<'ack' | { retryInSeconds: number }> {
   const progress = await processRun(env, m.tenant, m.runId);
   if (progress.kind === 'busy') {
     return { retryInSeconds: Math.max(1, Math.ceil((progress.until - Date.now()) / 1000) + 1) };

@@ -94,7 +94,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
   'src/meta-evaluations': ['service.ts'],
   'src/rubric-checks': [],
   'src/admin': [],
-  'src/openai': ['errors.ts'],
+  'src/openai': ['completion.ts', 'errors.ts', 'models.ts', 'schemas.ts'],
   'src/evals': ['run-queue.ts'],
   'src/triggers': [],
   'src/retention': [],

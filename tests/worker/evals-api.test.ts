@@ -7,7 +7,8 @@ import { APIError } from 'openai';
 import { describe, expect, it } from 'vitest';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import { api } from './api-fetch.js';
-import { sdk } from './openai-support.js';
+import { testEnv } from './helpers.js';
+import { judgeModel, sdk } from './openai-support.js';
 
 const client = sdk();
 
@@ -241,5 +242,83 @@ describe('graders run and validate through the openai SDK', () => {
       client.fineTuning.alpha.graders.validate({ grader: { type: 'python', name: 'p', source: 'x' } }),
     );
     expect(e.code).toBe('unsupported_grader');
+  });
+});
+
+describe('a Tribunal judge as a model grader', () => {
+  const run = (grader: unknown, model_sample: string, item: Record<string, unknown>) =>
+    client.fineTuning.alpha.graders.run({ grader: grader as never, model_sample, item });
+
+  /** The latest evaluation of `preset` with its verdict. */
+  const latest = (preset: string) =>
+    testEnv.DB.prepare(
+      `SELECT e.id, v.score, v.winner FROM evaluations e JOIN verdicts v ON v.evaluation_id = e.id
+       WHERE e.preset = ? ORDER BY e.created_at DESC LIMIT 1`,
+    )
+      .bind(preset)
+      .first<{ id: string; score: number | null; winner: string | null }>();
+
+  it("score_model: a pointwise judge's score mapped from its scale onto the grader's range", async () => {
+    const model = judgeModel('debate-summeval', { seed: 'evals-judge-score' });
+    const input = [
+      {
+        role: 'user',
+        content: '[SOURCE]\n{{item.question}}\n[OUTPUT]\n{{sample.output_text}}\n[ASPECT]\ncorrectness (1-5)',
+      },
+    ];
+    const r = await run({ type: 'score_model', name: 'judge', model, input, range: [0, 10] }, 'Paris', {
+      question: 'Capital of France?',
+    });
+    expect(r.metadata.errors.model_grader_server_error).toBe(false);
+    const verdict = await latest('debate-summeval');
+    expect(verdict?.score).not.toBeNull();
+    expect(r.reward).toBeCloseTo((((verdict?.score ?? 0) - 1) / 4) * 10, 12);
+    expect(r.model_grader_token_usage_per_model[model]?.invocation_count).toBe(1);
+  });
+
+  it("label_model: a pairwise judge's winner is the label", async () => {
+    const model = judgeModel('fastchat-pair', { seed: 'evals-judge-label' });
+    const input = [
+      {
+        role: 'user',
+        content: '[QUESTION]\n{{item.question}}\n[ANSWER A]\n{{sample.output_text}}\n[ANSWER B]\n{{item.answer}}',
+      },
+    ];
+    const grader = {
+      type: 'label_model',
+      name: 'pair',
+      model,
+      input,
+      labels: ['A', 'B', 'tie'],
+      passing_labels: ['A', 'tie'],
+    };
+    const r = await run(grader, 'Paris', { question: 'Capital of France?', answer: 'Lyon' });
+    const verdict = await latest('fastchat-pair');
+    expect(['A', 'B', 'tie']).toContain(verdict?.winner);
+    expect(r.reward).toBe(verdict?.winner === 'B' ? 0 : 1);
+  });
+
+  it('an unknown judge, a judge given a system message, and a rubric as a model are 400s naming the field', async () => {
+    const input = [{ role: 'user', content: '{{sample.output_text}}' }];
+    const base = { type: 'score_model', name: 's', input, range: [0, 1] };
+    const unknown = await failure(
+      client.fineTuning.alpha.graders.validate({ grader: { ...base, model: 'tribunal/nope' } as never }),
+    );
+    expect(unknown).toMatchObject({ status: 400, param: 'grader.model' });
+    expect(unknown.message).toMatch(/unknown preset "nope"/);
+    const system = await failure(
+      client.fineTuning.alpha.graders.validate({
+        grader: {
+          ...base,
+          model: 'tribunal/fastchat-pair',
+          input: [{ role: 'system', content: 'x' }, ...input],
+        } as never,
+      }),
+    );
+    expect(system).toMatchObject({ status: 400, param: 'grader.input' });
+    const rubric = await failure(
+      client.fineTuning.alpha.graders.validate({ grader: { ...base, model: 'rb_abc#prod' } as never }),
+    );
+    expect(rubric).toMatchObject({ status: 400, param: 'grader.model' });
   });
 });

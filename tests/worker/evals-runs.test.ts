@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { mockEmbedding } from '../../src/mock-llm/embeddings.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import { mockRequests, pollUntil, testEnv } from './helpers.js';
-import { sdk } from './openai-support.js';
+import { judgeModel, sdk } from './openai-support.js';
 import { ADMIN_TOKEN, as, keyed as keyedFetch, tenantWithKey } from './tenants-helpers.js';
 
 const client = sdk();
@@ -381,5 +381,63 @@ describe('a run is billed and capped as a batch of evaluations', () => {
     if (!(refused instanceof APIError)) throw new Error('expected a 429');
     expect(refused).toMatchObject({ status: 429, code: 'quota_exceeded', type: 'rate_limit_error' });
     expect((await keyed.evals.runs.list(ev.id)).data).toHaveLength(1);
+  });
+});
+
+describe('a Tribunal judge as a grader model in a run', () => {
+  it('each item is judged by one evaluation, and a repeated item finds it again instead of judging twice', async () => {
+    const model = judgeModel('debate-summeval', { seed: 'evals-runs-judge' });
+    const ev = await client.evals.create({
+      data_source_config: { type: 'custom', item_schema: ITEM_SCHEMA, include_sample_schema: true },
+      testing_criteria: [
+        {
+          type: 'score_model',
+          name: 'judge',
+          model,
+          input: [
+            {
+              role: 'user',
+              content: '[SOURCE]\n{{item.question}}\n[OUTPUT]\n{{sample.output_text}}\n[ASPECT]\ncorrectness (1-5)',
+            },
+          ],
+          range: [1, 5],
+          pass_threshold: 3,
+        },
+      ],
+    });
+    const source = {
+      type: 'file_content' as const,
+      content: ITEMS.map((item, n) => ({ item, sample: { output_text: SAMPLES[n] } })),
+    };
+    const run = await ended(
+      ev.id,
+      (await client.evals.runs.create(ev.id, { data_source: { type: 'jsonl', source } })).id,
+    );
+    expect(run.status).toBe('completed');
+    const judged = async () =>
+      (
+        await testEnv.DB.prepare(
+          `SELECT e.id, v.score FROM evaluations e JOIN verdicts v ON v.evaluation_id = e.id
+           WHERE e.idempotency_key LIKE ? ORDER BY e.idempotency_key`,
+        )
+          .bind(`${run.id}:%`)
+          .all<{ id: string; score: number }>()
+      ).results;
+    const first = await judged();
+    expect(first).toHaveLength(3);
+    const items: OpenAI.Evals.Runs.OutputItemListResponse[] = [];
+    for await (const i of client.evals.runs.outputItems.list(run.id, { eval_id: ev.id })) items.push(i);
+    // Each item's score is its evaluation's verdict (the scales match), and passes at 3.
+    expect(items.map((i) => i.results[0]?.score)).toEqual(first.map((j) => j.score));
+    for (const i of items) expect(i.results[0]?.passed).toBe((i.results[0]?.score ?? 0) >= 3);
+    // As if the worker had died before storing item 1 and its call: the item's evaluation is found again.
+    await testEnv.DB.batch([
+      testEnv.DB.prepare('DELETE FROM eval_run_items WHERE run_id = ? AND idx = 1').bind(run.id),
+      testEnv.DB.prepare('DELETE FROM eval_run_calls WHERE run_id = ? AND idx = 1').bind(run.id),
+      testEnv.DB.prepare("UPDATE eval_runs SET status = 'in_progress', lease_until = 1 WHERE id = ?").bind(run.id),
+    ]);
+    const again = await ended(ev.id, run.id);
+    expect(again.result_counts).toEqual(run.result_counts);
+    expect(await judged()).toEqual(first);
   });
 });
