@@ -273,7 +273,7 @@ describe('a Tribunal judge as a model grader', () => {
     const verdict = await latest('debate-summeval');
     expect(verdict?.score).not.toBeNull();
     expect(r.reward).toBeCloseTo((((verdict?.score ?? 0) - 1) / 4) * 10, 12);
-    expect(r.model_grader_token_usage_per_model[model]?.invocation_count).toBe(1);
+    expect(r.model_grader_token_usage_per_model[model]).toMatchObject({ invocation_count: 1 });
   });
 
   it("label_model: a pairwise judge's winner is the label", async () => {
