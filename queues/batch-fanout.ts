@@ -1,12 +1,15 @@
 /**
  * @module
- * Consumer of `tribunal-batches`: batch fan-out work, one page of items per message (today a batch's
- * cancel: src/batches/pump.ts). Each message is acked once its page is done and the next page queued;
- * a page whose items could not all be reached is retried with backoff; a malformed body is acked and
- * logged, never retried.
+ * Consumer of `tribunal-batches`: batch fan-out work, one message per unit. A batch's cancel comes one page
+ * of items per message (src/batches/pump.ts), acked once its page is done and the next page queued; a page
+ * whose items could not all be reached is retried with backoff. An eval run's work is one message per run
+ * (src/evals/run-queue.ts), acked when the run ended or its next slice is queued, back later while another
+ * worker holds the run. A malformed body is acked and logged, never retried.
  */
+import { z } from 'zod';
 import { BatchMessageSchema, cancelPage } from '../src/batches/pump.js';
 import { endInD1 } from '../src/ending-plan.js';
+import { EvalRunMessageSchema, handleRunMessage } from '../src/evals/run-queue.js';
 import { log } from '../src/log/log.js';
 import { consume } from './consumer.js';
 import { retryDelaySeconds } from './jobs.js';
@@ -14,13 +17,14 @@ import { retryDelaySeconds } from './jobs.js';
 /** Name of the batches queue (wrangler.toml). */
 export const BATCHES_QUEUE = 'tribunal-batches';
 
-/** The batches consumer: one page of a batch's cancel per message. */
+/** The batches consumer: one page of a batch's cancel, or one eval run's work, per message. */
 export const handleBatchMessages = consume({
-  name: 'batch.cancel_page',
-  schema: BatchMessageSchema,
-  subject: ({ batchId, afterSeq }) => ({ batchId, afterSeq }),
+  name: 'batch.fanout',
+  schema: z.union([BatchMessageSchema, EvalRunMessageSchema]),
+  subject: (m) => (m.op === 'cancel' ? { batchId: m.batchId, afterSeq: m.afterSeq } : { runId: m.runId }),
   retryDelaySeconds,
   async handle(m, _msg, env) {
+    if (m.op === 'eval_run') return handleRunMessage(env, m);
     const r = await cancelPage(env, m, endInD1);
     log('info', 'batch.cancel_page', {
       batchId: m.batchId,

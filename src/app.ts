@@ -11,7 +11,7 @@
  * request; each route needs one scope (`requireScope` in its definition); requests of a key are
  * rate-limited (./tenants/rate-limit.ts).
  * Errors are `{ error: { code, message, issues? } }` (./http/errors.ts), and in OpenAI's shape on the
- * OpenAI-compatible paths (src/openai/errors.ts); a known path with another method is 405 with `Allow`
+ * OpenAI-compatible paths, the Evals API's included (src/openai/errors.ts); a known path with another method is 405 with `Allow`
  * (./http/method-not-allowed.ts).
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
@@ -60,6 +60,9 @@ export const app = createApp<TenantEnv>();
 // Before auth, so a 401 on the OpenAI-compatible paths is in OpenAI's error shape too.
 app.use('/v1/chat/*', openAiErrorShape());
 app.use('/v1/models/*', openAiErrorShape());
+// OpenAI's Evals API: its SDK reads `param`, `type` and `code` from the same shape.
+app.use('/v1/evals/*', openAiErrorShape());
+app.use('/v1/fine_tuning/*', openAiErrorShape());
 // Who is calling (c.var.tenant, c.var.auth), then the key's request rate; each route checks its scope.
 // `/v1/hooks/*` is authenticated by each request's signature (src/triggers/hook.ts), never by a bearer token.
 app.use('/v1/*', except('/v1/hooks/*', auth(), rateLimit()));

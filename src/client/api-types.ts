@@ -1048,7 +1048,7 @@ export interface paths {
         put?: never;
         /**
          * Create a run
-         * @description OpenAI's `evals.runs.create`: grades each item of the data source with the eval's testing criteria. `jsonl` takes the items (and their samples, when the eval reads `{{sample.*}}`) inline (`file_content`); `completions` samples `model` on each item from `input_messages` through the deployment's LLM first. Answers at once (`queued`); poll the run, then read its output items.
+         * @description OpenAI's `evals.runs.create`: grades each item of the data source with the eval's testing criteria. `jsonl` takes the items (and their samples, when the eval reads `{{sample.*}}`) inline (`file_content`); `completions` samples `model` on each item from `input_messages` through the deployment's LLM first. Answers at once (`queued`); poll the run, then read its output items. Each item counts as one evaluation against the tenant's monthly caps, and each model call is billed in `GET /v1/usage` once.
          */
         post: operations["createEvalRun"];
         delete?: never;
@@ -1136,7 +1136,7 @@ export interface paths {
         put?: never;
         /**
          * Run a grader
-         * @description OpenAI's `fineTuning.alpha.graders.run`: one grader on `model_sample` (`{{sample.output_text}}`) and `item` (`{{item.*}}`). A model grader asks the deployment's LLM. Grader errors are reported in `metadata.errors` with reward 0.
+         * @description OpenAI's `fineTuning.alpha.graders.run`: one grader on `model_sample` (`{{sample.output_text}}`) and `item` (`{{item.*}}`). A model grader asks the deployment's LLM, or runs a Tribunal judge named as its model (`tribunal/<preset>`) as an evaluation. Grader errors are reported in `metadata.errors` with reward 0.
          */
         post: operations["runGrader"];
         delete?: never;
@@ -13120,7 +13120,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
@@ -13129,7 +13129,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
@@ -13138,7 +13138,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
@@ -13147,7 +13147,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `internal`: a bug; quote `requestId`. */
@@ -13156,7 +13156,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
@@ -13165,7 +13165,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
         };
@@ -13198,7 +13198,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
@@ -13207,7 +13207,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
@@ -13216,7 +13216,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `payload_too_large`: body over MAX_BODY_BYTES. */
@@ -13225,7 +13225,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `unsupported_media_type`: Content-Type is not application/json. */
@@ -13234,7 +13234,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
@@ -13243,7 +13243,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `internal`: a bug; quote `requestId`. */
@@ -13252,7 +13252,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
@@ -13261,7 +13261,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
         };
@@ -13292,7 +13292,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
@@ -13301,7 +13301,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
@@ -13310,7 +13310,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `not_found`: no eval with this id for this tenant. */
@@ -13319,7 +13319,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
@@ -13328,7 +13328,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `internal`: a bug; quote `requestId`. */
@@ -13337,7 +13337,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
@@ -13346,7 +13346,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
         };
@@ -13381,7 +13381,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
@@ -13390,7 +13390,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
@@ -13399,7 +13399,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `not_found`: no eval with this id for this tenant. */
@@ -13408,7 +13408,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `payload_too_large`: body over MAX_BODY_BYTES. */
@@ -13417,7 +13417,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `unsupported_media_type`: Content-Type is not application/json. */
@@ -13426,7 +13426,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
@@ -13435,7 +13435,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `internal`: a bug; quote `requestId`. */
@@ -13444,7 +13444,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
@@ -13453,7 +13453,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
         };
@@ -13484,7 +13484,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
@@ -13493,7 +13493,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
@@ -13502,7 +13502,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `not_found`: no eval with this id for this tenant. */
@@ -13511,7 +13511,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
@@ -13520,7 +13520,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `internal`: a bug; quote `requestId`. */
@@ -13529,7 +13529,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
@@ -13538,7 +13538,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
         };
@@ -13576,7 +13576,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
@@ -13585,7 +13585,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
@@ -13594,7 +13594,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `not_found`: no eval with this id for this tenant. */
@@ -13603,7 +13603,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
@@ -13612,7 +13612,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `internal`: a bug; quote `requestId`. */
@@ -13621,7 +13621,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
@@ -13630,7 +13630,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
         };
@@ -13665,7 +13665,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
@@ -13674,7 +13674,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
@@ -13683,7 +13683,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `not_found`: no eval with this id for this tenant. */
@@ -13692,7 +13692,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `payload_too_large`: body over MAX_BODY_BYTES. */
@@ -13701,7 +13701,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `unsupported_media_type`: Content-Type is not application/json. */
@@ -13710,16 +13710,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
-            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            /** @description `rate_limited`, `quota_exceeded`: this key's request rate is used up (`Retry-After`), or the tenant's monthly evaluation or spend cap is reached (`error.resetAt`, `Retry-After`: the first day of next month, UTC). Evaluations already accepted run to their end. */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `internal`: a bug; quote `requestId`. */
@@ -13728,7 +13728,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
@@ -13737,7 +13737,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
         };
@@ -13769,7 +13769,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
@@ -13778,7 +13778,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
@@ -13787,7 +13787,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `not_found`: no run with this id for this tenant. */
@@ -13796,7 +13796,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
@@ -13805,7 +13805,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `internal`: a bug; quote `requestId`. */
@@ -13814,7 +13814,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
@@ -13823,7 +13823,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
         };
@@ -13855,7 +13855,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
@@ -13864,7 +13864,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
@@ -13873,7 +13873,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `not_found`: no run with this id for this tenant. */
@@ -13882,7 +13882,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
@@ -13891,7 +13891,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `internal`: a bug; quote `requestId`. */
@@ -13900,7 +13900,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
@@ -13909,7 +13909,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
         };
@@ -13941,7 +13941,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
@@ -13950,7 +13950,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
@@ -13959,7 +13959,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `not_found`: no run with this id for this tenant. */
@@ -13968,7 +13968,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
@@ -13977,7 +13977,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `internal`: a bug; quote `requestId`. */
@@ -13986,7 +13986,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
@@ -13995,7 +13995,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
         };
@@ -14034,7 +14034,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
@@ -14043,7 +14043,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
@@ -14052,7 +14052,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `not_found`: no run with this id for this tenant. */
@@ -14061,7 +14061,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
@@ -14070,7 +14070,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `internal`: a bug; quote `requestId`. */
@@ -14079,7 +14079,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
@@ -14088,7 +14088,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
         };
@@ -14121,7 +14121,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
@@ -14130,7 +14130,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
@@ -14139,7 +14139,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `not_found`: no output item with this id for this tenant. */
@@ -14148,7 +14148,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
@@ -14157,7 +14157,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `internal`: a bug; quote `requestId`. */
@@ -14166,7 +14166,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
@@ -14175,7 +14175,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
         };
@@ -14208,7 +14208,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
@@ -14217,7 +14217,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
@@ -14226,7 +14226,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `payload_too_large`: body over MAX_BODY_BYTES. */
@@ -14235,7 +14235,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `unsupported_media_type`: Content-Type is not application/json. */
@@ -14244,7 +14244,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
@@ -14253,7 +14253,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `internal`: a bug; quote `requestId`. */
@@ -14262,7 +14262,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: a model grader needs LLM settings, and the deployment has no usable ones. */
@@ -14271,7 +14271,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
         };
@@ -14304,7 +14304,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
@@ -14313,7 +14313,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
@@ -14322,7 +14322,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `payload_too_large`: body over MAX_BODY_BYTES. */
@@ -14331,7 +14331,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `unsupported_media_type`: Content-Type is not application/json. */
@@ -14340,7 +14340,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
@@ -14349,7 +14349,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `internal`: a bug; quote `requestId`. */
@@ -14358,7 +14358,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
             /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
@@ -14367,7 +14367,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
         };

@@ -3,7 +3,8 @@
  * The checks on graders that their schemas cannot make, each a 400 naming the field: templates that read
  * a field the item schema does not have (or the sample where there is none), thresholds outside the score's
  * range, passing labels that are not labels, a `calculate_output` that does not parse or names an unknown
- * grader, image or audio content (model graders take text here). `python` is refused with
+ * grader, image or audio content (model graders take text here), a Tribunal judge name that names no
+ * preset or a judge given other messages than one user message. `python` is refused with
  * `unsupported_grader`, naming the graders that cover it.
  */
 import { ApiError, invalidRequest } from '../http/errors.js';
@@ -12,6 +13,7 @@ import { ExpressionError, parseExpression } from './expression.js';
 import type { Grader, GraderMessage, RunnableGrader, SingleGrader } from './grader-schemas.js';
 import { RUNNABLE_TYPES } from './grader-schemas.js';
 import { rangeOf } from './graders.js';
+import { isJudgeModel, judgeModelIssues } from './judge-grader.js';
 import { referencesOf } from './templates.js';
 
 /** What the graders of one place may read. */
@@ -79,12 +81,15 @@ function checkMessages(input: readonly GraderMessage[], path: string, scope: Gra
   }
 }
 
-function checkModel(model: string, path: string, issues: Issue[]): void {
-  if (model.startsWith('tribunal/') || model.startsWith('rb_')) {
+/** A model grader's model: a Tribunal judge takes one user message; a rubric goes in the task, not the model. */
+function checkModel(grader: { model: string; input: readonly GraderMessage[] }, path: string, issues: Issue[]): void {
+  if (isJudgeModel(grader.model)) {
+    issues.push(...judgeModelIssues(grader.model, grader.input, { model: `${path}.model`, input: `${path}.input` }));
+  } else if (grader.model.startsWith('rb_')) {
     issues.push({
-      path,
+      path: `${path}.model`,
       message:
-        'a Tribunal judge as a grader model is not available on this endpoint yet: name a model of the deployment',
+        'a rubric is not a model: name a judge as "tribunal/<preset>" (GET /v1/models lists them) and give the rubric in the task JSON\'s "rubric" field',
     });
   }
 }
@@ -112,7 +117,7 @@ function checkOne(grader: Grader | SingleGrader, path: string, scope: GraderScop
       return;
     }
     case 'label_model': {
-      checkModel(grader.model, `${path}.model`, issues);
+      checkModel(grader, path, issues);
       checkMessages(grader.input, `${path}.input`, scope, issues);
       if (new Set(grader.labels).size !== grader.labels.length) {
         issues.push({ path: `${path}.labels`, message: 'labels must be distinct' });
@@ -125,7 +130,7 @@ function checkOne(grader: Grader | SingleGrader, path: string, scope: GraderScop
       return;
     }
     case 'score_model': {
-      checkModel(grader.model, `${path}.model`, issues);
+      checkModel(grader, path, issues);
       checkMessages(grader.input, `${path}.input`, scope, issues);
       const [min, max] = rangeOf(grader);
       if (!(min < max)) issues.push({ path: `${path}.range`, message: 'range is [min, max] with min < max' });

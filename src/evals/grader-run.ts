@@ -10,6 +10,8 @@ import type { Grader } from './grader-schemas.js';
 import type { GradeResult, ModelUsage } from './graders.js';
 import { grade } from './graders.js';
 import { graderDeps } from './llm.js';
+import type { JudgeContext } from './judge-grader.js';
+import { withJudges } from './judge-grader.js';
 import type { GraderRunResponse } from './schemas.js';
 
 /** Tokens per model, summed (`model_grader_token_usage_per_model`, a run's `per_model_usage`). */
@@ -70,19 +72,22 @@ function responseOf(grader: Grader, r: GradeResult, seconds: number): GraderRunR
 }
 
 /**
- * Runs `grader` on `model_sample` and `item`.
+ * Runs `grader` on `model_sample` and `item`; a Tribunal judge as its model runs as a new evaluation of
+ * `by`'s tenant (./judge-grader.ts).
  * @throws ApiError 400 as `/validate`; 503 `llm_not_configured` for a model grader without LLM settings.
  */
 export async function runGrader(
   env: Bindings,
   request: { grader: Grader; model_sample: string; item?: Record<string, unknown> | undefined },
+  by: Omit<JudgeContext, 'keyOf'>,
 ): Promise<GraderRunResponse> {
   const grader = checkGrader(request.grader, 'grader', { itemSchema: null, sample: true, requireThreshold: false });
   const started = Date.now();
+  const deps = graderDeps(env);
   const r = await grade(
     grader,
     { item: request.item ?? {}, sample: { output_text: request.model_sample } },
-    graderDeps(env),
+    { ...deps, llm: withJudges(env, { ...by, keyOf: () => null }, deps.llm) },
   );
   return responseOf(grader, r, (Date.now() - started) / 1000);
 }

@@ -144,6 +144,7 @@ async function modelGrade(
   grader: Extract<RunnableSingle, { type: 'label_model' | 'score_model' }>,
   ctx: TemplateContext,
   deps: GraderDeps,
+  callId: string,
 ): Promise<GradeResult> {
   if (!deps.llm) return failed(grader, 'model_grader_server_error', 'no LLM is configured for model graders');
   const messages = renderMessages(grader.input, ctx);
@@ -151,7 +152,7 @@ async function modelGrade(
   if (grader.type === 'label_model') messages.push({ role: 'user', content: labelInstruction(grader.labels) });
   const params = grader.type === 'score_model' ? grader.sampling_params : undefined;
   const result = await deps.llm({
-    id: `grader/${grader.name}`,
+    id: callId,
     agent: 'grader',
     label: grader.name,
     stage: 'grade',
@@ -200,8 +201,17 @@ function scoreOf(reply: string): number | undefined {
   return numbers ? Number(numbers[numbers.length - 1]) : undefined;
 }
 
-/** Runs `grader` on the item and sample of `ctx`. Never throws for a grader's own failure. */
-export async function grade(grader: RunnableGrader, ctx: TemplateContext, deps: GraderDeps = {}): Promise<GradeResult> {
+/**
+ * Runs `grader` on the item and sample of `ctx`. Never throws for a grader's own failure.
+ * @param callId the stable id of its model call (default `grader/<name>`; a `multi`'s graders get
+ *   `<its id>/<key>`), unique within an item, under which a run stores the call's result.
+ */
+export async function grade(
+  grader: RunnableGrader,
+  ctx: TemplateContext,
+  deps: GraderDeps = {},
+  callId = `grader/${grader.name}`,
+): Promise<GradeResult> {
   const base = { name: grader.name, type: grader.type, sample: null, usage: [] };
   switch (grader.type) {
     case 'string_check': {
@@ -232,11 +242,13 @@ export async function grade(grader: RunnableGrader, ctx: TemplateContext, deps: 
     }
     case 'label_model':
     case 'score_model':
-      return modelGrade(grader, ctx, deps);
+      return modelGrade(grader, ctx, deps, callId);
     case 'multi': {
       const entries = Object.entries(grader.graders);
       const results = await Promise.all(
-        entries.map(([, g]) => (g.type === 'python' ? Promise.resolve(null) : grade(g, ctx, deps))),
+        entries.map(([key, g]) =>
+          g.type === 'python' ? Promise.resolve(null) : grade(g, ctx, deps, `${callId}/${key}`),
+        ),
       );
       const subRewards: Record<string, number> = {};
       const usage: ModelUsage[] = [];

@@ -23,6 +23,7 @@ import {
   PAYLOAD_TOO_LARGE,
   v1Responses,
 } from '../http/responses.js';
+import { inOpenAiShape } from '../openai/errors.js';
 import { requireScope, scoped, scopeSecurity } from '../tenants/auth.js';
 import type { TenantEnv } from '../tenants/auth.js';
 import { runGrader, validateGrader } from './grader-run.js';
@@ -71,7 +72,7 @@ const create = createRoute({
       content: { 'application/json': { schema: CreateEvalRequestSchema, examples: CREATE_EVAL_EXAMPLES } },
     },
   },
-  responses: v1Responses({ 200: jsonResponse(EvalSchema, 'The eval.'), ...BODY_ERRORS }),
+  responses: inOpenAiShape(v1Responses({ 200: jsonResponse(EvalSchema, 'The eval.'), ...BODY_ERRORS })),
 });
 
 const list = createRoute({
@@ -83,10 +84,12 @@ const list = createRoute({
   description: "The tenant's evals, oldest first by default; page with `after` (the previous page's `last_id`).",
   ...scoped('read'),
   request: { query: EvalListQuerySchema },
-  responses: v1Responses({
-    200: jsonResponse(EvalListSchema, 'One page of evals.'),
-    400: errorResponse(['invalid_request'], 'a query parameter fails its schema.'),
-  }),
+  responses: inOpenAiShape(
+    v1Responses({
+      200: jsonResponse(EvalListSchema, 'One page of evals.'),
+      400: errorResponse(['invalid_request'], 'a query parameter fails its schema.'),
+    }),
+  ),
 });
 
 const get = createRoute({
@@ -98,7 +101,9 @@ const get = createRoute({
   description: 'The eval with its data source config and testing criteria, as it was created or last updated.',
   ...scoped('read'),
   request: { params: EvalIdParams, query: NoQuery },
-  responses: v1Responses({ 200: jsonResponse(EvalSchema, 'The eval.'), 400: BAD_QUERY, 404: notFound('eval') }),
+  responses: inOpenAiShape(
+    v1Responses({ 200: jsonResponse(EvalSchema, 'The eval.'), 400: BAD_QUERY, 404: notFound('eval') }),
+  ),
 });
 
 const update = createRoute({
@@ -118,13 +123,15 @@ const update = createRoute({
       content: { 'application/json': { schema: UpdateEvalRequestSchema, examples: UPDATE_EVAL_EXAMPLES } },
     },
   },
-  responses: v1Responses({
-    200: jsonResponse(EvalSchema, 'The eval as it is now.'),
-    400: errorResponse(['invalid_json', 'invalid_request'], 'the body fails its schema (see `issues`).'),
-    404: notFound('eval'),
-    413: PAYLOAD_TOO_LARGE,
-    415: NOT_JSON,
-  }),
+  responses: inOpenAiShape(
+    v1Responses({
+      200: jsonResponse(EvalSchema, 'The eval as it is now.'),
+      400: errorResponse(['invalid_json', 'invalid_request'], 'the body fails its schema (see `issues`).'),
+      404: notFound('eval'),
+      413: PAYLOAD_TOO_LARGE,
+      415: NOT_JSON,
+    }),
+  ),
 });
 
 const remove = createRoute({
@@ -136,11 +143,13 @@ const remove = createRoute({
   description: 'The eval is no longer found or listed.',
   ...scoped('evaluations:write'),
   request: { params: EvalIdParams, query: NoQuery },
-  responses: v1Responses({
-    200: jsonResponse(EvalDeletedSchema, 'Deleted.'),
-    400: BAD_QUERY,
-    404: notFound('eval'),
-  }),
+  responses: inOpenAiShape(
+    v1Responses({
+      200: jsonResponse(EvalDeletedSchema, 'Deleted.'),
+      400: BAD_QUERY,
+      404: notFound('eval'),
+    }),
+  ),
 });
 
 /** Routes under `/v1/evals`. */
@@ -163,7 +172,8 @@ const run = createRoute({
   summary: 'Run a grader',
   description:
     "OpenAI's `fineTuning.alpha.graders.run`: one grader on `model_sample` (`{{sample.output_text}}`) and `item` (`{{item.*}}`). " +
-    "A model grader asks the deployment's LLM. Grader errors are reported in `metadata.errors` with reward 0.",
+    "A model grader asks the deployment's LLM, or runs a Tribunal judge named as its model (`tribunal/<preset>`) as an evaluation. " +
+    'Grader errors are reported in `metadata.errors` with reward 0.',
   middleware: [requireScope('evaluations:write'), jsonBody()] as const,
   security: scopeSecurity('evaluations:write'),
   request: {
@@ -173,11 +183,13 @@ const run = createRoute({
       content: { 'application/json': { schema: GraderRunRequestSchema, examples: RUN_GRADER_EXAMPLES } },
     },
   },
-  responses: v1Responses({
-    200: jsonResponse(GraderRunResponseSchema, 'The reward and what happened.'),
-    ...BODY_ERRORS,
-    503: llmUnavailable('a model grader needs LLM settings, and the deployment has no usable ones.'),
-  }),
+  responses: inOpenAiShape(
+    v1Responses({
+      200: jsonResponse(GraderRunResponseSchema, 'The reward and what happened.'),
+      ...BODY_ERRORS,
+      503: llmUnavailable('a model grader needs LLM settings, and the deployment has no usable ones.'),
+    }),
+  ),
 });
 
 const validate = createRoute({
@@ -196,10 +208,21 @@ const validate = createRoute({
       content: { 'application/json': { schema: GraderValidateRequestSchema, examples: VALIDATE_GRADER_EXAMPLES } },
     },
   },
-  responses: v1Responses({ 200: jsonResponse(GraderValidateResponseSchema, 'The grader.'), ...BODY_ERRORS }),
+  responses: inOpenAiShape(
+    v1Responses({ 200: jsonResponse(GraderValidateResponseSchema, 'The grader.'), ...BODY_ERRORS }),
+  ),
 });
 
 /** Routes under `/v1/fine_tuning/alpha/graders`. */
 export const graders = new OpenAPIHono<TenantEnv>()
-  .openapi(run, async (c) => c.json(await runGrader(c.env, c.req.valid('json')), 200))
+  .openapi(run, async (c) =>
+    c.json(
+      await runGrader(c.env, c.req.valid('json'), {
+        tenant: c.var.tenant,
+        keyId: c.var.auth.keyId,
+        limits: c.var.auth.limits,
+      }),
+      200,
+    ),
+  )
   .openapi(validate, (c) => c.json(validateGrader(c.req.valid('json').grader), 200));

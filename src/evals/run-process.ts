@@ -1,24 +1,36 @@
 /**
  * @module
- * Working through a run: take its lease, grade each item not graded yet (sampling the model first for a
- * `completions` source), store each graded item once, and end the run `completed` (or `failed` on an
- * error of its own, such as its eval deleted meanwhile). A few items at a time; the lease is renewed
- * between them, and a cancel (or delete) stops the work at the next renewal. A second invocation while the
- * lease is held does nothing; one after it ran out (the first died) resumes where the stored items end,
- * so no stored item's LLM calls are made twice.
+ * Working through a run, from its queue message (./run-queue.ts): take its lease, grade each item not
+ * graded yet (sampling the model first for a `completions` source), store each graded item once, and end
+ * the run `completed` (or `failed` on an error of its own, such as its eval deleted meanwhile). A few items
+ * at a time; the lease is renewed between them, and a cancel (or delete) stops the work at the next
+ * renewal. A second invocation while the lease is held does nothing (its message comes back later); one
+ * after it ran out (the first died) resumes where the stored items end. Each model call is stored with its
+ * usage row before the item goes on (./run-ledger.ts), so a repeated item replays its stored calls: no
+ * call is made or billed twice.
  */
 import type { Bindings } from '../config/bindings.js';
+import { tenantDb } from '../config/d1-shards.js';
 import type { ChatMessage } from '../engine/call.js';
 import type { RunnableGrader } from './grader-schemas.js';
 import type { GradeResult, GraderDeps, ModelUsage } from './graders.js';
 import { grade, modelUsage, renderMessages } from './graders.js';
 import { graderDeps } from './llm.js';
 import type { ItemRecord, RunRecord } from './run-rows.js';
-import { claimRun, endRun, gradedIndexes, insertItem, renewLease } from './run-rows.js';
+import {
+  claimRun,
+  endRun,
+  getRunById,
+  gradedIndexes,
+  insertItemStatement,
+  releaseLease,
+  renewLease,
+} from './run-rows.js';
+import { ledgerStatement, storedLlm } from './run-ledger.js';
+import { withJudges } from './judge-grader.js';
 import type { RunDataSource } from './run-schemas.js';
 import { getEval } from './rows.js';
 import { parseRef, resolveRef } from './templates.js';
-import { tenantDb } from '../config/d1-shards.js';
 
 /** How long one invocation holds a run between renewals, ms. */
 export const RUN_LEASE_MS = 60_000;
@@ -167,41 +179,77 @@ async function gradeLine(
   return { idx, status, item: line.item, sample, results: results.map(resultOf), usage, createdAt };
 }
 
+/** How long one invocation works on a run before it hands the rest to a new queue message, ms (5 min). */
+export const RUN_SLICE_MS = 5 * 60_000;
+
 /**
- * Works through `tenant`'s run `runId` if nobody else holds it (see the module note). Never throws: a failure of the
- * run's own ends it `failed` with the error.
+ * What one invocation did: `ended` (the run is over, or gone), `more` (its slice is used up and the lease
+ * released: the caller queues the run again), or `busy` (another worker holds the lease until `until`).
+ */
+export type RunProgress = { kind: 'ended' } | { kind: 'more' } | { kind: 'busy'; until: number };
+
+/** Grades one line and stores it with its ledger row, its model calls through the stored results. */
+async function gradeAndStore(
+  env: Bindings,
+  db: D1Database,
+  run: RunRecord,
+  criteria: readonly RunnableGrader[],
+  { line, idx }: { line: SourceLine; idx: number },
+  deps: GraderDeps,
+): Promise<void> {
+  const judges = {
+    tenant: run.tenant,
+    keyId: run.keyId,
+    keyOf: (callId: string) => `${run.id}:${String(idx)}:${callId}`,
+  };
+  const llm = deps.llm && storedLlm(db, run, idx, withJudges(env, judges, deps.llm));
+  const itemDeps = llm ? { ...deps, llm } : deps;
+  const graded = await gradeLine(run, criteria, line, idx, itemDeps);
+  await db.batch([ledgerStatement(db, run, idx, graded.createdAt), insertItemStatement(db, run.id, graded)]);
+}
+
+/**
+ * Works on run `runId` of `tenant` if nobody else holds it, for at most {@link RUN_SLICE_MS} (see the module
+ * note). Never throws for a failure of the run's own: that ends it `failed` with the error.
  */
 export async function processRun(
   env: Bindings,
   tenant: string,
   runId: string,
   deps: GraderDeps = graderDeps(env),
-): Promise<void> {
+): Promise<RunProgress> {
   const db = tenantDb(env, tenant);
-  const now = Date.now();
-  const run = await claimRun(db, runId, now, now + RUN_LEASE_MS);
-  if (!run) return;
+  const started = Date.now();
+  const run = await claimRun(db, runId, started, started + RUN_LEASE_MS);
+  if (!run) {
+    const now = await getRunById(db, tenant, runId);
+    if (now && (now.status === 'queued' || now.status === 'in_progress') && (now.leaseUntil ?? 0) >= started) {
+      return { kind: 'busy', until: now.leaseUntil ?? started };
+    }
+    return { kind: 'ended' };
+  }
   try {
     const ev = await getEval(db, run.tenant, run.evalId);
     if (!ev) {
       await endRun(db, runId, 'failed', { code: 'eval_deleted', message: 'the eval was deleted' }, Date.now());
-      return;
+      return { kind: 'ended' };
     }
     const criteria = ev.testingCriteria as RunnableGrader[];
     const lines = linesOf(run.dataSource);
     const done = await gradedIndexes(db, runId);
     const todo = lines.map((line, idx) => ({ line, idx })).filter(({ idx }) => !done.has(idx));
     for (let i = 0; i < todo.length; i += ITEMS_AT_ONCE) {
-      if (!(await renewLease(db, runId, Date.now() + RUN_LEASE_MS))) return;
-      await Promise.all(
-        todo.slice(i, i + ITEMS_AT_ONCE).map(async ({ line, idx }) => {
-          await insertItem(db, runId, await gradeLine(run, criteria, line, idx, deps));
-        }),
-      );
+      if (Date.now() - started > RUN_SLICE_MS) {
+        await releaseLease(db, runId);
+        return { kind: 'more' };
+      }
+      if (!(await renewLease(db, runId, Date.now() + RUN_LEASE_MS))) return { kind: 'ended' };
+      await Promise.all(todo.slice(i, i + ITEMS_AT_ONCE).map((t) => gradeAndStore(env, db, run, criteria, t, deps)));
     }
     await endRun(db, runId, 'completed', null, Date.now());
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     await endRun(db, runId, 'failed', { code: 'run_failed', message }, Date.now());
   }
+  return { kind: 'ended' };
 }

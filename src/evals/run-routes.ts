@@ -1,8 +1,8 @@
 /**
  * @module
  * `/v1/evals/{eval_id}/runs` (create, list, retrieve, cancel, delete) and their output items (list,
- * retrieve). A run is worked through after the answer (`waitUntil`, ./run-process.ts); reading an
- * unfinished run resumes it if its worker died. Handlers stay thin; the work is in ./run-service.ts.
+ * retrieve). A run's work goes through the batches queue (./run-queue.ts); reading a stalled run (its
+ * message lost, or its worker dead) queues it again. Handlers stay thin; the work is in ./run-service.ts.
  */
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
@@ -10,6 +10,7 @@ import { jsonBody } from '../http/json-body.js';
 import { CREATE_RUN_EXAMPLES } from './examples.js';
 import {
   BAD_QUERY,
+  CREATE_TOO_MANY,
   errorResponse,
   jsonResponse,
   NoQuery,
@@ -18,9 +19,10 @@ import {
   PAYLOAD_TOO_LARGE,
   v1Responses,
 } from '../http/responses.js';
+import { inOpenAiShape } from '../openai/errors.js';
 import { requireScope, scoped, scopeSecurity } from '../tenants/auth.js';
 import type { TenantEnv } from '../tenants/auth.js';
-import { processRun } from './run-process.js';
+import { queueRun, stalled } from './run-queue.js';
 import {
   CreateRunRequestSchema,
   OutputItemIdParams,
@@ -41,15 +43,14 @@ import {
   listItemsView,
   listRunsView,
   requireRun,
-  unfinished,
   viewRun,
 } from './run-service.js';
 import { EvalIdParams } from './schemas.js';
 import { requireEval } from './service.js';
 
-/** Works through runs after the answer. */
+/** Queues stalled runs again, after the answer (a lost send is repeated by the next read). */
 function kick(c: Context<TenantEnv>, ids: readonly string[]): void {
-  for (const id of ids) c.executionCtx.waitUntil(processRun(c.env, c.var.tenant, id));
+  for (const id of ids) c.executionCtx.waitUntil(queueRun(c.env, c.var.tenant, id));
 }
 
 const origin = (c: Context<TenantEnv>) => new URL(c.req.url).origin;
@@ -67,7 +68,8 @@ const create = createRoute({
   description:
     "OpenAI's `evals.runs.create`: grades each item of the data source with the eval's testing criteria. `jsonl` takes the items (and their " +
     'samples, when the eval reads `{{sample.*}}`) inline (`file_content`); `completions` samples `model` on each item from `input_messages` ' +
-    "through the deployment's LLM first. Answers at once (`queued`); poll the run, then read its output items.",
+    "through the deployment's LLM first. Answers at once (`queued`); poll the run, then read its output items. Each item counts as one " +
+    "evaluation against the tenant's monthly caps, and each model call is billed in `GET /v1/usage` once.",
   middleware: [requireScope('evaluations:write'), jsonBody()] as const,
   security: scopeSecurity('evaluations:write'),
   request: {
@@ -78,16 +80,19 @@ const create = createRoute({
       content: { 'application/json': { schema: CreateRunRequestSchema, examples: CREATE_RUN_EXAMPLES } },
     },
   },
-  responses: v1Responses({
-    200: jsonResponse(RunSchema, 'The run, queued.'),
-    400: errorResponse(
-      ['invalid_json', 'invalid_request'],
-      'the body fails its schema, a template names a field the item schema lacks, or a data source Tribunal does not read (the message says what to send).',
-    ),
-    404: notFound('eval'),
-    413: PAYLOAD_TOO_LARGE,
-    415: NOT_JSON,
-  }),
+  responses: inOpenAiShape(
+    v1Responses({
+      200: jsonResponse(RunSchema, 'The run, queued.'),
+      400: errorResponse(
+        ['invalid_json', 'invalid_request'],
+        'the body fails its schema, a template names a field the item schema lacks, or a data source Tribunal does not read (the message says what to send).',
+      ),
+      404: notFound('eval'),
+      413: PAYLOAD_TOO_LARGE,
+      415: NOT_JSON,
+      429: CREATE_TOO_MANY,
+    }),
+  ),
 });
 
 const list = createRoute({
@@ -99,11 +104,13 @@ const list = createRoute({
   description: "The eval's runs, oldest first by default; `status` filters them, and `after` pages on from a run id.",
   ...scoped('read'),
   request: { params: EvalIdParams, query: RunListQuerySchema },
-  responses: v1Responses({
-    200: jsonResponse(RunListSchema, 'One page of runs.'),
-    400: errorResponse(['invalid_request'], 'a query parameter fails its schema.'),
-    404: notFound('eval'),
-  }),
+  responses: inOpenAiShape(
+    v1Responses({
+      200: jsonResponse(RunListSchema, 'One page of runs.'),
+      400: errorResponse(['invalid_request'], 'a query parameter fails its schema.'),
+      404: notFound('eval'),
+    }),
+  ),
 });
 
 const get = createRoute({
@@ -115,7 +122,9 @@ const get = createRoute({
   description: 'Its status, `result_counts`, `per_testing_criteria_results` and `per_model_usage` so far.',
   ...scoped('read'),
   request: { params: RunIdParams, query: NoQuery },
-  responses: v1Responses({ 200: jsonResponse(RunSchema, 'The run.'), 400: BAD_QUERY, 404: notFound('run') }),
+  responses: inOpenAiShape(
+    v1Responses({ 200: jsonResponse(RunSchema, 'The run.'), 400: BAD_QUERY, 404: notFound('run') }),
+  ),
 });
 
 const cancel = createRoute({
@@ -128,11 +137,13 @@ const cancel = createRoute({
     'Items not graded yet are not graded; repeating it, or cancelling an ended run, changes nothing. No body.',
   ...scoped('evaluations:write'),
   request: { params: RunIdParams, query: NoQuery },
-  responses: v1Responses({
-    200: jsonResponse(RunSchema, 'The run as it is now.'),
-    400: BAD_QUERY,
-    404: notFound('run'),
-  }),
+  responses: inOpenAiShape(
+    v1Responses({
+      200: jsonResponse(RunSchema, 'The run as it is now.'),
+      400: BAD_QUERY,
+      404: notFound('run'),
+    }),
+  ),
 });
 
 const remove = createRoute({
@@ -144,7 +155,9 @@ const remove = createRoute({
   description: 'The run and its output items are no longer found or listed under the eval.',
   ...scoped('evaluations:write'),
   request: { params: RunIdParams, query: NoQuery },
-  responses: v1Responses({ 200: jsonResponse(RunDeletedSchema, 'Deleted.'), 400: BAD_QUERY, 404: notFound('run') }),
+  responses: inOpenAiShape(
+    v1Responses({ 200: jsonResponse(RunDeletedSchema, 'Deleted.'), 400: BAD_QUERY, 404: notFound('run') }),
+  ),
 });
 
 const items = createRoute({
@@ -156,14 +169,16 @@ const items = createRoute({
   description: 'The graded items so far, by their index in the data source; `status` filters `pass` or `fail`.',
   ...scoped('read'),
   request: { params: RunIdParams, query: OutputItemListQuerySchema },
-  responses: v1Responses({
-    200: jsonResponse(OutputItemListSchema, 'One page of output items.'),
-    400: errorResponse(
-      ['invalid_request'],
-      'a query parameter fails its schema, or `after` is not an item of this run.',
-    ),
-    404: notFound('run'),
-  }),
+  responses: inOpenAiShape(
+    v1Responses({
+      200: jsonResponse(OutputItemListSchema, 'One page of output items.'),
+      400: errorResponse(
+        ['invalid_request'],
+        'a query parameter fails its schema, or `after` is not an item of this run.',
+      ),
+      404: notFound('run'),
+    }),
+  ),
 });
 
 const item = createRoute({
@@ -175,30 +190,34 @@ const item = createRoute({
   description: "One graded item: its `datasource_item`, `sample` and each grader's `results`.",
   ...scoped('read'),
   request: { params: OutputItemIdParams, query: NoQuery },
-  responses: v1Responses({
-    200: jsonResponse(OutputItemSchema, 'The output item.'),
-    400: BAD_QUERY,
-    404: notFound('output item'),
-  }),
+  responses: inOpenAiShape(
+    v1Responses({
+      200: jsonResponse(OutputItemSchema, 'The output item.'),
+      400: BAD_QUERY,
+      404: notFound('output item'),
+    }),
+  ),
 });
 
 /** Routes under `/v1/evals` for runs and output items. */
 export const runs = new OpenAPIHono<TenantEnv>()
   .openapi(create, async (c) => {
     const ev = await requireEval(c.env, c.var.tenant, c.req.valid('param').eval_id);
-    const run = await createRun(c.env, ev, c.req.valid('json'));
-    kick(c, [run.id]);
+    const run = await createRun(c.env, ev, c.req.valid('json'), {
+      keyId: c.var.auth.keyId,
+      limits: c.var.auth.limits,
+    });
     return c.json(await viewRun(c.env, run, origin(c)), 200);
   })
   .openapi(list, async (c) => {
     const ev = await requireEval(c.env, c.var.tenant, c.req.valid('param').eval_id);
     const page = await listRunsView(c.env, ev, c.req.valid('query'), origin(c));
-    kick(c, page.unfinished);
+    kick(c, page.stalled);
     return c.json(page.body, 200);
   })
   .openapi(get, async (c) => {
     const run = await runAt(c, c.req.valid('param'));
-    if (unfinished(run)) kick(c, [run.id]);
+    if (stalled(run, Date.now())) kick(c, [run.id]);
     return c.json(await viewRun(c.env, run, origin(c)), 200);
   })
   .openapi(cancel, async (c) =>

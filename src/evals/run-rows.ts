@@ -20,6 +20,10 @@ export interface RunRecord {
   itemsTotal: number;
   error: { code: string; message: string } | null;
   createdAt: number;
+  /** The key that created the run (usage by key); null for API_KEYS tokens and open mode. */
+  keyId: string | null;
+  /** Until when a worker holds the run (epoch ms), or null. */
+  leaseUntil: number | null;
 }
 
 interface RunRow {
@@ -34,9 +38,11 @@ interface RunRow {
   items_total: number;
   error: string | null;
   created_at: number;
+  key_id: string | null;
+  lease_until: number | null;
 }
 
-const COLUMNS = `id, tenant, eval_id, name, status, data_source, model, metadata, items_total, error, created_at`;
+const COLUMNS = `id, tenant, eval_id, name, status, data_source, model, metadata, items_total, error, created_at, key_id, lease_until`;
 const SELECT = `SELECT ${COLUMNS} FROM eval_runs`;
 
 function toRecord(r: RunRow): RunRecord {
@@ -52,6 +58,8 @@ function toRecord(r: RunRow): RunRecord {
     itemsTotal: r.items_total,
     error: r.error === null ? null : (JSON.parse(r.error) as RunRecord['error']),
     createdAt: r.created_at,
+    keyId: r.key_id,
+    leaseUntil: r.lease_until,
   };
 }
 
@@ -59,8 +67,8 @@ function toRecord(r: RunRow): RunRecord {
 export async function insertRun(db: D1Database, r: RunRecord): Promise<void> {
   await db
     .prepare(
-      `INSERT INTO eval_runs (id, tenant, eval_id, name, status, data_source, model, metadata, items_total, created_at, updated_at)
-       VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO eval_runs (id, tenant, eval_id, name, status, data_source, model, metadata, items_total, created_at, updated_at, key_id)
+       VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?)`,
     )
     .bind(
       r.id,
@@ -73,6 +81,7 @@ export async function insertRun(db: D1Database, r: RunRecord): Promise<void> {
       r.itemsTotal,
       r.createdAt,
       r.createdAt,
+      r.keyId,
     )
     .run();
 }
@@ -82,6 +91,15 @@ export async function getRun(db: D1Database, tenant: string, evalId: string, id:
   const r = await db
     .prepare(`${SELECT} WHERE id = ? AND tenant = ? AND eval_id = ? AND deleted_at IS NULL`)
     .bind(id, tenant, evalId)
+    .first<RunRow>();
+  return r ? toRecord(r) : null;
+}
+
+/** The tenant's run `id` whatever its eval (not deleted), or null. */
+export async function getRunById(db: D1Database, tenant: string, id: string): Promise<RunRecord | null> {
+  const r = await db
+    .prepare(`${SELECT} WHERE id = ? AND tenant = ? AND deleted_at IS NULL`)
+    .bind(id, tenant)
     .first<RunRow>();
   return r ? toRecord(r) : null;
 }
@@ -131,6 +149,11 @@ export async function renewLease(db: D1Database, id: string, until: number): Pro
     .bind(until, id)
     .run();
   return r.meta.changes > 0;
+}
+
+/** Gives a held lease up (the worker's slice is over), so the next invocation claims the run at once. */
+export async function releaseLease(db: D1Database, id: string): Promise<void> {
+  await db.prepare(`UPDATE eval_runs SET lease_until = NULL WHERE id = ? AND status = 'in_progress'`).bind(id).run();
 }
 
 /** Ends a running run as `status` (with `error` for `failed`); no-op when it already ended. */
@@ -214,8 +237,8 @@ function toItem(r: ItemRow): ItemRecord {
 }
 
 /** Stores a graded item once: a repeat (a resumed run) keeps the first. */
-export async function insertItem(db: D1Database, runId: string, i: ItemRecord): Promise<void> {
-  await db
+export function insertItemStatement(db: D1Database, runId: string, i: ItemRecord): D1PreparedStatement {
+  return db
     .prepare(
       `INSERT INTO eval_run_items (run_id, idx, status, item, sample, results, usage, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
@@ -229,8 +252,7 @@ export async function insertItem(db: D1Database, runId: string, i: ItemRecord): 
       JSON.stringify(i.results),
       JSON.stringify(i.usage),
       i.createdAt,
-    )
-    .run();
+    );
 }
 
 /** The indexes of the run's items already graded. */

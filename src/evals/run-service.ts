@@ -1,10 +1,14 @@
 /**
  * @module
  * Run use cases behind the thin route handlers (./run-routes.ts): create (the data source checked against
- * the eval, stored, then worked through after the answer by ./run-process.ts), retrieve (with its counts;
- * a run whose worker died is resumed), list, cancel, delete, and its output items.
+ * the eval and the tenant's quota, stored, then queued for ./run-process.ts), retrieve (with its counts),
+ * list, cancel, delete, and its output items.
  */
 import type { Bindings } from '../config/bindings.js';
+import { tenantDb } from '../config/d1-shards.js';
+import type { EffectiveLimits } from '../tenants/limits.js';
+import { assertQuota } from '../tenants/quota.js';
+import { queueRun, stalled } from './run-queue.js';
 import { ApiError } from '../http/errors.js';
 import { randomBase32 } from '../tenants/ids.js';
 import { checkSamplerMessages } from './grader-check.js';
@@ -13,7 +17,6 @@ import { cancelRun, deleteRun, getItem, getRun, insertRun, listItems, listRuns, 
 import type { CreateRunRequest, OutputItem, Run } from './run-schemas.js';
 import type { EvalRecord } from './rows.js';
 import { listPage, scopeOf } from './service.js';
-import { tenantDb } from '../config/d1-shards.js';
 
 function fail(path: string, message: string): ApiError {
   return new ApiError(400, 'invalid_request', `${path}: ${message}`, [{ path, message }]);
@@ -97,11 +100,28 @@ function runView(r: RunRecord, counts: RunCounts | undefined = NO_COUNTS, origin
   };
 }
 
-/** Checks and stores a new run (`queued`); the caller starts its work. @throws ApiError 400 naming the field. */
-export async function createRun(env: Bindings, ev: EvalRecord, request: CreateRunRequest): Promise<RunRecord> {
+/** Who creates a run: the key (usage by key) and its tenant's limits (the monthly quota). */
+export interface RunCreator {
+  keyId: string | null;
+  limits: EffectiveLimits | null;
+}
+
+/**
+ * Checks and stores a new run (`queued`) and queues its work. Each item counts as one evaluation against
+ * the tenant's monthly caps, as a batch's items do.
+ * @throws ApiError 400 naming the field; 429 `quota_exceeded`.
+ */
+export async function createRun(
+  env: Bindings,
+  ev: EvalRecord,
+  request: CreateRunRequest,
+  by: RunCreator,
+): Promise<RunRecord> {
   checkDataSource(ev, request.data_source);
   const ds = request.data_source;
   const items = ds.type !== 'responses' && ds.source.type === 'file_content' ? ds.source.content.length : 0;
+  const db = tenantDb(env, ev.tenant);
+  await assertQuota(db, ev.tenant, by.limits, items);
   const record: RunRecord = {
     id: `evalrun_${randomBase32(24)}`,
     tenant: ev.tenant,
@@ -114,8 +134,11 @@ export async function createRun(env: Bindings, ev: EvalRecord, request: CreateRu
     itemsTotal: items,
     error: null,
     createdAt: Date.now(),
+    keyId: by.keyId,
+    leaseUntil: null,
   };
-  await insertRun(tenantDb(env, ev.tenant), record);
+  await insertRun(db, record);
+  await queueRun(env, ev.tenant, record.id);
   return record;
 }
 
@@ -126,26 +149,25 @@ export async function requireRun(env: Bindings, tenant: string, evalId: string, 
   return r;
 }
 
-/** Whether a run is still to be worked on (queued or in progress). */
-export function unfinished(r: RunRecord): boolean {
-  return r.status === 'queued' || r.status === 'in_progress';
-}
-
-/** `GET /v1/evals/{id}/runs`: one page in OpenAI's list shape, and the unfinished runs on it. */
+/** `GET /v1/evals/{id}/runs`: one page in OpenAI's list shape, and the stalled runs on it (./run-queue.ts). */
 export async function listRunsView(
   env: Bindings,
   ev: EvalRecord,
   q: { after?: string | undefined; limit: number; order: 'asc' | 'desc'; status?: string | undefined },
   origin: string,
 ) {
-  const rows = await listRuns(tenantDb(env, ev.tenant), ev.tenant, ev.id, q);
+  const db = tenantDb(env, ev.tenant);
+  const rows = await listRuns(db, ev.tenant, ev.id, q);
   const page = rows.slice(0, q.limit);
   const counts = await runCounts(
-    tenantDb(env, ev.tenant),
+    db,
     page.map((r) => r.id),
   );
   const data = page.map((r) => runView(r, counts.get(r.id), origin));
-  return { body: listPage(data, rows.length > q.limit), unfinished: page.filter(unfinished).map((r) => r.id) };
+  return {
+    body: listPage(data, rows.length > q.limit),
+    stalled: page.filter((r) => stalled(r, Date.now())).map((r) => r.id),
+  };
 }
 
 /**

@@ -18,7 +18,7 @@ import { bodyValidationHook, ErrorBodySchema, invalidRequest, toIssues } from '.
 import type { ErrorBody, Issue } from '../http/errors.js';
 import type { TenantEnv } from '../tenants/auth.js';
 import type { OpenAIErrorBody, OpenAIErrorCode } from './schemas.js';
-import { OpenAIErrorTypeSchema, REFUSED_PARAMETERS } from './schemas.js';
+import { OpenAIErrorBodySchema, OpenAIErrorTypeSchema, REFUSED_PARAMETERS } from './schemas.js';
 
 type OpenAIErrorType = (typeof OpenAIErrorTypeSchema.options)[number];
 
@@ -110,6 +110,38 @@ export const openAiErrorShape = () =>
       headers,
     );
   });
+
+/** A documented response whose body is Tribunal's error (`ErrorBodySchema`). */
+interface TribunalErrorDoc {
+  description: string;
+  content: { 'application/json': { schema: typeof ErrorBodySchema } };
+}
+
+/** The same documented response with OpenAI's error body instead. */
+interface OpenAiErrorDoc {
+  description: string;
+  content: { 'application/json': { schema: typeof OpenAIErrorBodySchema } };
+}
+
+/** A route's responses with each Tribunal error body documented in OpenAI's shape. */
+export type InOpenAiShape<R> = { [K in keyof R]: R[K] extends TribunalErrorDoc ? OpenAiErrorDoc : R[K] };
+
+/**
+ * A route's documented responses (e.g. from `v1Responses`) with every error body in OpenAI's shape, the
+ * description (its stable codes) kept: for a route family mounted behind {@link openAiErrorShape}, whose
+ * answers the middleware rewrites, so the document says what is answered.
+ */
+export function inOpenAiShape<R extends object>(responses: R): InOpenAiShape<R> {
+  const out: Record<string, unknown> = {};
+  for (const [status, doc] of Object.entries(responses)) {
+    const schema = (doc as Partial<TribunalErrorDoc>).content?.['application/json']?.schema;
+    out[status] =
+      schema === ErrorBodySchema
+        ? { ...(doc as TribunalErrorDoc), content: { 'application/json': { schema: OpenAIErrorBodySchema } } }
+        : doc;
+  }
+  return out as InOpenAiShape<R>;
+}
 
 /** A body issue reworded for the OpenAI parameters a judge refuses, so the 400 says why. */
 function explain(issue: Issue): Issue {

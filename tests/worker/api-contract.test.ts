@@ -122,8 +122,8 @@ describe('the OpenAPI document is generated from the routes', () => {
         expect(res.description?.length, `${key} ${status}`).toBeGreaterThan(0);
         // Every error documents the error body and names its stable codes.
         if (/^[45]/.test(status) && status !== '503') {
-          // The OpenAI-compatible routes answer errors in OpenAI's shape (src/openai/errors.ts).
-          const errorSchema = op.tags?.includes('openai') ? 'OpenAIError' : 'Error';
+          // The OpenAI-compatible routes (the Evals API too) answer errors in OpenAI's shape (src/openai/errors.ts).
+          const errorSchema = op.tags?.some((t) => t === 'openai' || t === 'evals') ? 'OpenAIError' : 'Error';
           expect(res.content?.['application/json']?.schema?.$ref, `${key} ${status}`).toBe(
             `#/components/schemas/${errorSchema}`,
           );

@@ -6,7 +6,9 @@
 import { APIError } from 'openai';
 import { describe, expect, it } from 'vitest';
 import { mockModel } from '../../src/mock-llm/model-name.js';
-import { sdk } from './openai-support.js';
+import { api } from './api-fetch.js';
+import { testEnv } from './helpers.js';
+import { judgeModel, sdk } from './openai-support.js';
 
 const client = sdk();
 
@@ -135,6 +137,51 @@ describe('evals CRUD through the openai SDK', () => {
   });
 });
 
+describe("errors in OpenAI's shape on the Evals routes", () => {
+  it("the SDK reads param (the field), type and code; other routes keep Tribunal's shape", async () => {
+    const missing = await failure(
+      client.evals.create({
+        data_source_config: { type: 'custom', item_schema: ITEM_SCHEMA },
+        testing_criteria: [{ ...exact, input: '{{item.city}}' }],
+      }),
+    );
+    expect(missing).toMatchObject({
+      status: 400,
+      param: 'testing_criteria.0.input',
+      type: 'invalid_request_error',
+      code: 'invalid_request',
+    });
+    const python = await failure(
+      client.evals.create({
+        data_source_config: { type: 'custom', item_schema: ITEM_SCHEMA },
+        testing_criteria: [{ type: 'python', name: 'py', source: 'x' }],
+      }),
+    );
+    expect(python).toMatchObject({ param: 'testing_criteria.0.type', code: 'unsupported_grader' });
+    const gone = await failure(client.evals.retrieve('eval_nope'));
+    expect(gone).toMatchObject({ status: 404, param: null, type: 'invalid_request_error', code: 'not_found' });
+    const badRun = await failure(client.evals.runs.retrieve('evalrun_nope', { eval_id: 'eval_nope' }));
+    expect(badRun).toMatchObject({ status: 404, code: 'not_found', type: 'invalid_request_error' });
+    const grader = await failure(
+      client.fineTuning.alpha.graders.validate({ grader: { ...exact, operation: 'regex' as never } }),
+    );
+    expect(grader).toMatchObject({ status: 400, param: 'grader.operation', code: 'invalid_request' });
+    const query = await failure(client.evals.list({ limit: 2, dry_run: true } as never));
+    expect(query).toMatchObject({ status: 400, param: 'dry_run', code: 'invalid_request' });
+    // A retry of a refused body is useless: the SDK is told so.
+    expect(missing.headers?.get('x-should-retry')).toBe('false');
+    // Tribunal's own routes answer in Tribunal's shape as before.
+    const own = await api('/v1/evaluations/ev_nope');
+    expect(await own.json()).toEqual({ error: { code: 'not_found', message: expect.any(String) as unknown } });
+  });
+
+  it("a 401 on the Evals routes is in OpenAI's shape too", async () => {
+    const keyed = sdk({ overrides: { API_KEYS: 'trb-evals-secret' }, apiKey: 'wrong' });
+    const e = await failure(keyed.evals.list());
+    expect(e).toMatchObject({ status: 401, type: 'authentication_error', code: 'unauthorized', param: null });
+  });
+});
+
 describe('graders run and validate through the openai SDK', () => {
   const run = (grader: unknown, model_sample: string, item?: Record<string, unknown>) =>
     client.fineTuning.alpha.graders.run({ grader: grader as never, model_sample, ...(item ? { item } : {}) });
@@ -195,5 +242,83 @@ describe('graders run and validate through the openai SDK', () => {
       client.fineTuning.alpha.graders.validate({ grader: { type: 'python', name: 'p', source: 'x' } }),
     );
     expect(e.code).toBe('unsupported_grader');
+  });
+});
+
+describe('a Tribunal judge as a model grader', () => {
+  const run = (grader: unknown, model_sample: string, item: Record<string, unknown>) =>
+    client.fineTuning.alpha.graders.run({ grader: grader as never, model_sample, item });
+
+  /** The latest evaluation of `preset` with its verdict. */
+  const latest = (preset: string) =>
+    testEnv.DB.prepare(
+      `SELECT e.id, v.score, v.winner FROM evaluations e JOIN verdicts v ON v.evaluation_id = e.id
+       WHERE e.preset = ? ORDER BY e.created_at DESC LIMIT 1`,
+    )
+      .bind(preset)
+      .first<{ id: string; score: number | null; winner: string | null }>();
+
+  it("score_model: a pointwise judge's score mapped from its scale onto the grader's range", async () => {
+    const model = judgeModel('debate-summeval', { seed: 'evals-judge-score' });
+    const input = [
+      {
+        role: 'user',
+        content: '[SOURCE]\n{{item.question}}\n[OUTPUT]\n{{sample.output_text}}\n[ASPECT]\ncorrectness (1-5)',
+      },
+    ];
+    const r = await run({ type: 'score_model', name: 'judge', model, input, range: [0, 10] }, 'Paris', {
+      question: 'Capital of France?',
+    });
+    expect(r.metadata.errors.model_grader_server_error).toBe(false);
+    const verdict = await latest('debate-summeval');
+    expect(verdict?.score).not.toBeNull();
+    expect(r.reward).toBeCloseTo((((verdict?.score ?? 0) - 1) / 4) * 10, 12);
+    expect(r.model_grader_token_usage_per_model[model]).toMatchObject({ invocation_count: 1 });
+  });
+
+  it("label_model: a pairwise judge's winner is the label", async () => {
+    const model = judgeModel('fastchat-pair', { seed: 'evals-judge-label' });
+    const input = [
+      {
+        role: 'user',
+        content: '[QUESTION]\n{{item.question}}\n[ANSWER A]\n{{sample.output_text}}\n[ANSWER B]\n{{item.answer}}',
+      },
+    ];
+    const grader = {
+      type: 'label_model',
+      name: 'pair',
+      model,
+      input,
+      labels: ['A', 'B', 'tie'],
+      passing_labels: ['A', 'tie'],
+    };
+    const r = await run(grader, 'Paris', { question: 'Capital of France?', answer: 'Lyon' });
+    const verdict = await latest('fastchat-pair');
+    expect(['A', 'B', 'tie']).toContain(verdict?.winner);
+    expect(r.reward).toBe(verdict?.winner === 'B' ? 0 : 1);
+  });
+
+  it('an unknown judge, a judge given a system message, and a rubric as a model are 400s naming the field', async () => {
+    const input = [{ role: 'user', content: '{{sample.output_text}}' }];
+    const base = { type: 'score_model', name: 's', input, range: [0, 1] };
+    const unknown = await failure(
+      client.fineTuning.alpha.graders.validate({ grader: { ...base, model: 'tribunal/nope' } as never }),
+    );
+    expect(unknown).toMatchObject({ status: 400, param: 'grader.model' });
+    expect(unknown.message).toMatch(/unknown preset "nope"/);
+    const system = await failure(
+      client.fineTuning.alpha.graders.validate({
+        grader: {
+          ...base,
+          model: 'tribunal/fastchat-pair',
+          input: [{ role: 'system', content: 'x' }, ...input],
+        } as never,
+      }),
+    );
+    expect(system).toMatchObject({ status: 400, param: 'grader.input' });
+    const rubric = await failure(
+      client.fineTuning.alpha.graders.validate({ grader: { ...base, model: 'rb_abc#prod' } as never }),
+    );
+    expect(rubric).toMatchObject({ status: 400, param: 'grader.model' });
   });
 });

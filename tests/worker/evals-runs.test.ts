@@ -12,7 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { mockEmbedding } from '../../src/mock-llm/embeddings.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import { mockRequests, pollUntil, testEnv } from './helpers.js';
-import { sdk } from './openai-support.js';
+import { judgeModel, sdk } from './openai-support.js';
+import { ADMIN_TOKEN, as, keyed as keyedFetch, tenantWithKey } from './tenants-helpers.js';
 
 const client = sdk();
 type Run = OpenAI.Evals.RunRetrieveResponse;
@@ -255,7 +256,7 @@ describe('the Evals contract through the openai SDK', () => {
     expect(byModel).toEqual({ [sampler]: 3, [GRADER_MODEL]: 6 });
   });
 
-  it('a run whose worker died is resumed by the next read, without grading a stored item again', async () => {
+  it('a run whose worker died is resumed by the next read: stored calls replay, nothing is billed twice', async () => {
     const evalId = await createEval();
     const run = await client.evals.runs.create(evalId, {
       data_source: {
@@ -270,17 +271,30 @@ describe('the Evals contract through the openai SDK', () => {
     const before = await testEnv.DB.prepare('SELECT idx, created_at FROM eval_run_items WHERE run_id = ? ORDER BY idx')
       .bind(run.id)
       .all();
-    // As if the worker had died after item 0: item 1 and 2 gone, the run in progress with a lapsed lease.
+    const billed = () =>
+      testEnv.DB.prepare(
+        `SELECT count(*) AS n, sum(prompt_tokens + completion_tokens) AS tokens FROM usage
+         WHERE evaluation_id IN (SELECT id FROM evaluations WHERE json_extract(metadata, '$.run_id') = ?)`,
+      )
+        .bind(run.id)
+        .first<{ n: number; tokens: number }>();
+    const bill = await billed();
+    // Two model graders per item, each billed once.
+    expect(bill?.n).toBe(6);
+    // As if the worker had died after item 0, with item 1's model calls stored and item 2's not made yet.
     await testEnv.DB.batch([
       testEnv.DB.prepare('DELETE FROM eval_run_items WHERE run_id = ? AND idx > 0').bind(run.id),
+      testEnv.DB.prepare('DELETE FROM eval_run_calls WHERE run_id = ? AND idx = 2').bind(run.id),
       testEnv.DB.prepare("UPDATE eval_runs SET status = 'in_progress', lease_until = 1 WHERE id = ?").bind(run.id),
     ]);
     const graderCalls = await mockRequests(GRADER_SEED);
     const again = await ended(evalId, run.id);
     expect(again.status).toBe('completed');
-    // Items 1 and 2 are graded again (two model graders each); the stored item 0 is not.
-    expect(await mockRequests(GRADER_SEED)).toBe(graderCalls + 4);
+    // Only item 2's two model graders call the model again; item 1's stored calls are replayed.
+    expect(await mockRequests(GRADER_SEED)).toBe(graderCalls + 2);
     expect(again.result_counts).toEqual(done.result_counts);
+    // Nothing is billed twice: item 2's repeated calls keep their first usage rows.
+    expect(await billed()).toEqual(bill);
     const after = await testEnv.DB.prepare('SELECT idx, created_at FROM eval_run_items WHERE run_id = ? ORDER BY idx')
       .bind(run.id)
       .all();
@@ -328,5 +342,102 @@ describe('the Evals contract through the openai SDK', () => {
         source: { type: 'file_content', content: [{ item: ITEMS[0] }] },
       }),
     ).toMatch(/nope/);
+  });
+});
+
+describe('a run is billed and capped as a batch of evaluations', () => {
+  it("each model call is one usage row of the key's tenant, and each item counts against the monthly cap", async () => {
+    const { tenant, key, keyId } = await tenantWithKey({ monthlyEvaluationCap: 4 });
+    const keyed = sdk({ overrides: { ADMIN_TOKEN }, apiKey: key });
+    const ev = await keyed.evals.create({
+      data_source_config: { type: 'custom', item_schema: ITEM_SCHEMA, include_sample_schema: true },
+      testing_criteria: CRITERIA as never,
+    });
+    const source = {
+      type: 'file_content' as const,
+      content: ITEMS.map((item, n) => ({ item, sample: { output_text: SAMPLES[n] } })),
+    };
+    const created = await keyed.evals.runs.create(ev.id, { data_source: { type: 'jsonl', source } });
+    const run = await pollUntil(
+      () => keyed.evals.runs.retrieve(created.id, { eval_id: ev.id }),
+      (r) => r.status !== 'queued' && r.status !== 'in_progress',
+      30_000,
+      50,
+    );
+    expect(run.status).toBe('completed');
+    const usage = await testEnv.DB.prepare(
+      `SELECT u.model, u.tenant, e.key_id FROM usage u JOIN evaluations e ON e.id = u.evaluation_id WHERE u.tenant = ?`,
+    )
+      .bind(tenant)
+      .all<{ model: string; key_id: string }>();
+    expect(usage.results).toHaveLength(6);
+    expect(new Set(usage.results.map((u) => u.key_id))).toEqual(new Set([keyId]));
+    const report = await (await keyedFetch('/v1/usage', as(key))).json<{ totals: { calls: number } }>();
+    expect(report.totals.calls).toBe(6);
+    // 3 items counted, 3 more would pass the cap of 4: refused in OpenAI's shape, nothing stored.
+    const refused = await keyed.evals.runs
+      .create(ev.id, { data_source: { type: 'jsonl', source } })
+      .catch((e: unknown) => e);
+    if (!(refused instanceof APIError)) throw new Error('expected a 429');
+    expect(refused).toMatchObject({ status: 429, code: 'quota_exceeded', type: 'rate_limit_error' });
+    expect((await keyed.evals.runs.list(ev.id)).data).toHaveLength(1);
+  });
+});
+
+describe('a Tribunal judge as a grader model in a run', () => {
+  it('each item is judged by one evaluation, and a repeated item finds it again instead of judging twice', async () => {
+    const model = judgeModel('debate-summeval', { seed: 'evals-runs-judge' });
+    const ev = await client.evals.create({
+      data_source_config: { type: 'custom', item_schema: ITEM_SCHEMA, include_sample_schema: true },
+      testing_criteria: [
+        {
+          type: 'score_model',
+          name: 'judge',
+          model,
+          input: [
+            {
+              role: 'user',
+              content: '[SOURCE]\n{{item.question}}\n[OUTPUT]\n{{sample.output_text}}\n[ASPECT]\ncorrectness (1-5)',
+            },
+          ],
+          range: [1, 5],
+          pass_threshold: 3,
+        },
+      ],
+    });
+    const source = {
+      type: 'file_content' as const,
+      content: ITEMS.map((item, n) => ({ item, sample: { output_text: SAMPLES[n] } })),
+    };
+    const run = await ended(
+      ev.id,
+      (await client.evals.runs.create(ev.id, { data_source: { type: 'jsonl', source } })).id,
+    );
+    expect(run.status).toBe('completed');
+    const judged = async () =>
+      (
+        await testEnv.DB.prepare(
+          `SELECT e.id, v.score FROM evaluations e JOIN verdicts v ON v.evaluation_id = e.id
+           WHERE e.idempotency_key LIKE ? ORDER BY e.idempotency_key`,
+        )
+          .bind(`${run.id}:%`)
+          .all<{ id: string; score: number }>()
+      ).results;
+    const first = await judged();
+    expect(first).toHaveLength(3);
+    const items: OpenAI.Evals.Runs.OutputItemListResponse[] = [];
+    for await (const i of client.evals.runs.outputItems.list(run.id, { eval_id: ev.id })) items.push(i);
+    // Each item's score is its evaluation's verdict (the scales match), and passes at 3.
+    expect(items.map((i) => i.results[0]?.score)).toEqual(first.map((j) => j.score));
+    for (const i of items) expect(i.results[0]?.passed).toBe((i.results[0]?.score ?? 0) >= 3);
+    // As if the worker had died before storing item 1 and its call: the item's evaluation is found again.
+    await testEnv.DB.batch([
+      testEnv.DB.prepare('DELETE FROM eval_run_items WHERE run_id = ? AND idx = 1').bind(run.id),
+      testEnv.DB.prepare('DELETE FROM eval_run_calls WHERE run_id = ? AND idx = 1').bind(run.id),
+      testEnv.DB.prepare("UPDATE eval_runs SET status = 'in_progress', lease_until = 1 WHERE id = ?").bind(run.id),
+    ]);
+    const again = await ended(ev.id, run.id);
+    expect(again.result_counts).toEqual(run.result_counts);
+    expect(await judged()).toEqual(first);
   });
 });
