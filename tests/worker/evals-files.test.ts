@@ -4,10 +4,9 @@
  * source is the file's `file_id`; and the 400s of a purpose other than `evals`, a line that is not a JSON
  * object, and a run naming a file that is not there.
  */
-import { APIError } from 'openai';
 import { describe, expect, it } from 'vitest';
 import { pollUntil, testEnv } from './helpers.js';
-import { sdk } from './openai-support.js';
+import { failure, sdk } from './openai-support.js';
 
 const client = sdk();
 
@@ -21,15 +20,6 @@ const LINES = [
   { item: { question: 'Largest planet?', answer: 'Jupiter' }, sample: { output_text: 'Saturn' } },
 ];
 const JSONL = `${LINES.map((l) => JSON.stringify(l)).join('\n')}\n`;
-
-async function failure(p: Promise<unknown>): Promise<APIError> {
-  const e = await p.then(
-    () => null,
-    (err: unknown) => err,
-  );
-  if (!(e instanceof APIError)) throw new Error(`expected an APIError, got ${String(e)}`);
-  return e;
-}
 
 describe('files for eval data through the openai SDK', () => {
   it('uploads, retrieves, lists, reads and deletes a file; the object is kept per tenant in R2', async () => {
