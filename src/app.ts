@@ -32,6 +32,7 @@ import { estimatesRoutes } from './estimates/routes.js';
 import { evaluations } from './evaluations/routes.js';
 import { evals, graders } from './evals/routes.js';
 import { runs } from './evals/run-routes.js';
+import { files } from './files/routes.js';
 import { metaEvaluations } from './meta-evaluations/routes.js';
 import { rubricChecks } from './rubric-checks/routes.js';
 import { rubrics } from './rubrics/routes.js';
@@ -63,6 +64,7 @@ app.use('/v1/models/*', openAiErrorShape());
 // OpenAI's Evals API: its SDK reads `param`, `type` and `code` from the same shape.
 app.use('/v1/evals/*', openAiErrorShape());
 app.use('/v1/fine_tuning/*', openAiErrorShape());
+app.use('/v1/files/*', openAiErrorShape());
 // Who is calling (c.var.tenant, c.var.auth), then the key's request rate; each route checks its scope.
 // `/v1/hooks/*` is authenticated by each request's signature (src/triggers/hook.ts), never by a bearer token.
 app.use('/v1/*', except('/v1/hooks/*', auth(), rateLimit()));
@@ -102,6 +104,7 @@ const _routes = app
   .route('/v1/evals', evals)
   .route('/v1/evals', runs)
   .route('/v1/fine_tuning/alpha/graders', graders)
+  .route('/v1/files', files)
   .route('/v1/webhook-endpoints', webhookEndpoints)
   .route('/v1/webhook-deliveries', webhookDeliveries)
   .route('/v1/webhook-signing-secret', webhookSigningSecret)

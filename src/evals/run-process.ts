@@ -28,6 +28,8 @@ import {
 } from './run-rows.js';
 import { ledgerStatement, storedLlm } from './run-ledger.js';
 import { withJudges } from './judge-grader.js';
+import type { SourceLine } from './run-source.js';
+import { SourceGoneError, sourceLines } from './run-source.js';
 import type { RunDataSource } from './run-schemas.js';
 import { getEval } from './rows.js';
 import { parseRef, resolveRef } from './templates.js';
@@ -37,18 +39,6 @@ export const RUN_LEASE_MS = 60_000;
 
 /** Items graded at once. */
 const ITEMS_AT_ONCE = 4;
-
-/** One line of the source: the item and the sample it came with. */
-interface SourceLine {
-  item: Record<string, unknown>;
-  sample?: Record<string, unknown> | undefined;
-}
-
-/** The lines of a run's stored data source (inline content). */
-function linesOf(dataSource: Record<string, unknown>): SourceLine[] {
-  const source = (dataSource as { source?: { content?: SourceLine[] } }).source;
-  return source?.content ?? [];
-}
 
 type Completions = Extract<RunDataSource, { type: 'completions' }>;
 
@@ -235,7 +225,8 @@ export async function processRun(
       return { kind: 'ended' };
     }
     const criteria = ev.testingCriteria as RunnableGrader[];
-    const lines = linesOf(run.dataSource);
+    const source = (run.dataSource as { source: { type: string } }).source;
+    const lines = await sourceLines(env, run.tenant, source, false);
     const done = await gradedIndexes(db, runId);
     const todo = lines.map((line, idx) => ({ line, idx })).filter(({ idx }) => !done.has(idx));
     for (let i = 0; i < todo.length; i += ITEMS_AT_ONCE) {
@@ -249,7 +240,8 @@ export async function processRun(
     await endRun(db, runId, 'completed', null, Date.now());
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
-    await endRun(db, runId, 'failed', { code: 'run_failed', message }, Date.now());
+    const code = e instanceof SourceGoneError ? 'file_not_found' : 'run_failed';
+    await endRun(db, runId, 'failed', { code, message }, Date.now());
   }
   return { kind: 'ended' };
 }

@@ -11,7 +11,7 @@ import { EvalMetadataSchema, listOf, ListQuerySchema } from './schemas.js';
 export const MAX_RUN_ITEMS = 1000;
 
 /** One line of a JSONL source: the item, and optionally a sample already made. */
-const SourceLineSchema = z
+export const SourceLineSchema = z
   .object({
     item: z.record(z.string(), z.unknown()),
     sample: z.record(z.string(), z.unknown()).optional(),

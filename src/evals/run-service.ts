@@ -9,6 +9,8 @@ import { tenantDb } from '../config/d1-shards.js';
 import type { EffectiveLimits } from '../tenants/limits.js';
 import { assertQuota } from '../tenants/quota.js';
 import { queueRun, stalled } from './run-queue.js';
+import type { SourceLine } from './run-source.js';
+import { sourceLines } from './run-source.js';
 import { ApiError } from '../http/errors.js';
 import { randomBase32 } from '../tenants/ids.js';
 import { checkSamplerMessages } from './grader-check.js';
@@ -22,20 +24,23 @@ function fail(path: string, message: string): ApiError {
   return new ApiError(400, 'invalid_request', `${path}: ${message}`, [{ path, message }]);
 }
 
-/** The run's data source checked against its eval. @throws ApiError 400 naming the field. */
-function checkDataSource(ev: EvalRecord, ds: CreateRunRequest['data_source']): void {
+/**
+ * The run's data source checked against its eval; answers its lines (inline or from its file).
+ * @throws ApiError 400 naming the field.
+ */
+async function checkDataSource(
+  env: Bindings,
+  ev: EvalRecord,
+  ds: CreateRunRequest['data_source'],
+): Promise<SourceLine[]> {
   if (ds.type === 'responses') {
     throw fail(
       'data_source.type',
       '"responses" reads OpenAI\'s stored responses, which Tribunal does not hold: send "completions" (with input_messages and model) to sample a model, or "jsonl" with the samples',
     );
   }
-  if (ds.source.type !== 'file_content') {
-    throw fail(
-      'data_source.source.type',
-      `"${ds.source.type}" is not available yet: send the items inline as {"type": "file_content", "content": [{"item": {…}}]}`,
-    );
-  }
+  const lines = await sourceLines(env, ev.tenant, ds.source, true);
+  const at = ds.source.type === 'file_id' ? 'data_source.source.id' : 'data_source.source.content';
   const scope = scopeOf(ev);
   if (ds.type === 'completions') {
     if (!ds.model) throw fail('data_source.model', 'required for "completions": the model to sample');
@@ -45,15 +50,14 @@ function checkDataSource(ev: EvalRecord, ds: CreateRunRequest['data_source']): v
       checkSamplerMessages(ds.input_messages.template, 'data_source.input_messages.template', scope.itemSchema);
     }
   } else if (scope.sample) {
-    for (const [i, line] of ds.source.content.entries()) {
+    for (const [i, line] of lines.entries()) {
       if (!line.sample) {
-        throw fail(
-          `data_source.source.content.${String(i)}.sample`,
-          'the eval reads the sample: give each line one, or use a "completions" data source',
-        );
+        const where = ds.source.type === 'file_id' ? `${at} (line ${String(i + 1)})` : `${at}.${String(i)}.sample`;
+        throw fail(where, 'the eval reads the sample: give each line one, or use a "completions" data source');
       }
     }
   }
+  return lines;
 }
 
 const NO_COUNTS: RunCounts = { byStatus: { pass: 0, fail: 0, error: 0 }, byCriterion: [], byModel: [] };
@@ -117,9 +121,8 @@ export async function createRun(
   request: CreateRunRequest,
   by: RunCreator,
 ): Promise<RunRecord> {
-  checkDataSource(ev, request.data_source);
   const ds = request.data_source;
-  const items = ds.type !== 'responses' && ds.source.type === 'file_content' ? ds.source.content.length : 0;
+  const items = (await checkDataSource(env, ev, ds)).length;
   const db = tenantDb(env, ev.tenant);
   await assertQuota(db, ev.tenant, by.limits, items);
   const record: RunRecord = {

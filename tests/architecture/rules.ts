@@ -97,6 +97,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
   'src/admin': [],
   'src/openai': ['completion.ts', 'errors.ts', 'models.ts', 'schemas.ts'],
   'src/evals': ['run-queue.ts'],
+  'src/files': ['service.ts'],
   'src/triggers': [],
   'src/retention': [],
   'src/provider-gate': ['aimd.ts', 'window.ts', 'worker-gate.ts'],

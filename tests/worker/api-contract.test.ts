@@ -123,7 +123,7 @@ describe('the OpenAPI document is generated from the routes', () => {
         // Every error documents the error body and names its stable codes.
         if (/^[45]/.test(status) && status !== '503') {
           // The OpenAI-compatible routes (the Evals API too) answer errors in OpenAI's shape (src/openai/errors.ts).
-          const errorSchema = op.tags?.some((t) => t === 'openai' || t === 'evals') ? 'OpenAIError' : 'Error';
+          const errorSchema = op.tags?.some((t) => ['openai', 'evals', 'files'].includes(t)) ? 'OpenAIError' : 'Error';
           expect(res.content?.['application/json']?.schema?.$ref, `${key} ${status}`).toBe(
             `#/components/schemas/${errorSchema}`,
           );
@@ -220,7 +220,7 @@ describe('request examples in the document', () => {
   };
 
   it('every body example passes its schema, and every judge in one resolves and accepts its tasks', async () => {
-    // JSON bodies: a file upload (text/csv, NDJSON only) documents its example on its schema.
+    // JSON bodies: a file upload (multipart: tests/worker/evals-files.test.ts; text/csv, NDJSON only) documents its example on its schema.
     const withExamples = operations(await fetchDocument()).filter((o) => o.op.requestBody?.content['application/json']);
     expect(withExamples.map((o) => o.op.operationId).sort()).toEqual(Object.keys(BODY_SCHEMAS).sort());
     let checked = 0;

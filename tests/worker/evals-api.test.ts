@@ -3,12 +3,12 @@
  * served OpenAPI document): evals create / retrieve / list / update / delete, the 400s of bad graders and
  * data sources, and `fineTuning.alpha.graders.run` / `validate` with every grader type against the mock LLM.
  */
-import { APIError } from 'openai';
+import type { APIError } from 'openai';
 import { describe, expect, it } from 'vitest';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import { api } from './api-fetch.js';
 import { testEnv } from './helpers.js';
-import { judgeModel, sdk } from './openai-support.js';
+import { judgeModel, failure, sdk } from './openai-support.js';
 
 const client = sdk();
 
@@ -25,16 +25,6 @@ const exact = {
   input: '{{sample.output_text}}',
   reference: '{{item.answer}}',
 };
-
-/** The SDK's error for `p`, which must fail. */
-async function failure(p: Promise<unknown>): Promise<APIError> {
-  const e = await p.then(
-    () => null,
-    (err: unknown) => err,
-  );
-  if (!(e instanceof APIError)) throw new Error(`expected an APIError, got ${String(e)}`);
-  return e;
-}
 
 /** The `issues` paths of an error body. */
 function pathsOf(e: APIError): string[] {

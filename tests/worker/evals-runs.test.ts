@@ -330,7 +330,7 @@ describe('the Evals contract through the openai SDK', () => {
       return e.message;
     };
     expect(await refused({ type: 'responses', source: { type: 'responses' } })).toMatch(/completions/);
-    expect(await refused({ type: 'jsonl', source: { type: 'file_id', id: 'file-abc' } })).toMatch(/file_content/);
+    expect(await refused({ type: 'jsonl', source: { type: 'file_id', id: 'file-abc' } })).toMatch(/POST \/v1\/files/);
     expect(await refused({ type: 'jsonl', source: { type: 'file_content', content: [{ item: ITEMS[0] }] } })).toMatch(
       /content\.0\.sample/,
     );

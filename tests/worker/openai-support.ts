@@ -3,7 +3,7 @@
  * (`exports.default.fetch`, the successor of `SELF`, so the queue consumer and the Durable Object behind it are the real ones), or through the app
  * with bindings overridden (`API_KEYS`, `OPENAI_WAIT_SECONDS`), which the entry cannot take.
  */
-import OpenAI from 'openai';
+import OpenAI, { APIError } from 'openai';
 import { appFetch, workerFetch } from './api-fetch.js';
 import type { Bindings } from '../../src/config/bindings.js';
 import type { ChatCompletion, JudgeVerdict } from '../../src/openai/schemas.js';
@@ -50,4 +50,14 @@ export function verdictOf(completion: ChatCompletion | OpenAI.ChatCompletion): J
 /** Number of evaluation rows in D1. */
 export async function evaluationCount(): Promise<number> {
   return (await testEnv.DB.prepare('SELECT count(*) AS n FROM evaluations').first<{ n: number }>())?.n ?? 0;
+}
+
+/** The SDK's error for `p`, which must fail. */
+export async function failure(p: Promise<unknown>): Promise<APIError> {
+  const e = await p.then(
+    () => null,
+    (err: unknown) => err,
+  );
+  if (!(e instanceof APIError)) throw new Error(`expected an APIError, got ${String(e)}`);
+  return e;
 }

@@ -1,0 +1,78 @@
+/**
+ * @module
+ * The D1 statements of files (the tenant's database): insert, read one, page through, delete. The
+ * content is in R2 (./service.ts). Times are epoch ms.
+ */
+
+/** A `files` row. */
+export interface FileRecord {
+  id: string;
+  tenant: string;
+  filename: string;
+  purpose: string;
+  bytes: number;
+  lines: number;
+  createdAt: number;
+}
+
+interface FileRow {
+  id: string;
+  tenant: string;
+  filename: string;
+  purpose: string;
+  bytes: number;
+  lines: number;
+  created_at: number;
+}
+
+const SELECT = `SELECT id, tenant, filename, purpose, bytes, lines, created_at FROM files`;
+
+function toRecord(r: FileRow): FileRecord {
+  return { ...r, createdAt: r.created_at };
+}
+
+/** Stores a new file's row. */
+export async function insertFile(db: D1Database, f: FileRecord): Promise<void> {
+  await db
+    .prepare(`INSERT INTO files (id, tenant, filename, purpose, bytes, lines, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+    .bind(f.id, f.tenant, f.filename, f.purpose, f.bytes, f.lines, f.createdAt)
+    .run();
+}
+
+/** The tenant's file `id` (not deleted), or null. */
+export async function getFile(db: D1Database, tenant: string, id: string): Promise<FileRecord | null> {
+  const r = await db
+    .prepare(`${SELECT} WHERE id = ? AND tenant = ? AND deleted_at IS NULL`)
+    .bind(id, tenant)
+    .first<FileRow>();
+  return r ? toRecord(r) : null;
+}
+
+/** One page of the tenant's files after `after`, `limit + 1` rows so the caller knows `has_more`. */
+export async function listFiles(
+  db: D1Database,
+  tenant: string,
+  q: { after?: string | undefined; limit: number; order: 'asc' | 'desc'; purpose?: string | undefined },
+): Promise<FileRecord[]> {
+  const cmp = q.order === 'asc' ? '>' : '<';
+  const dir = q.order === 'asc' ? 'ASC' : 'DESC';
+  const after =
+    q.after === undefined ? '' : `AND (created_at, id) ${cmp} (SELECT created_at, id FROM files WHERE id = ?2)`;
+  const { results } = await db
+    .prepare(
+      `${SELECT} WHERE tenant = ?1 AND deleted_at IS NULL AND (?3 IS NULL OR purpose = ?3) ${after}
+       ORDER BY created_at ${dir}, id ${dir} LIMIT ?4`,
+    )
+    .bind(tenant, q.after ?? null, q.purpose ?? null, q.limit + 1)
+    .all<FileRow>();
+  return results.map(toRecord);
+}
+
+/** Marks a file deleted; true when it existed. */
+export async function deleteFile(db: D1Database, tenant: string, id: string, now: number): Promise<boolean> {
+  const r = await db
+    .prepare(`UPDATE files SET deleted_at = ? WHERE id = ? AND tenant = ? AND deleted_at IS NULL`)
+    .bind(now, id, tenant)
+    .run();
+  return r.meta.changes > 0;
+}
