@@ -3515,6 +3515,7 @@ export interface components {
             })[];
             context?: string;
             output: string;
+            reference?: string;
             aspect?: {
                 name: string;
                 description?: string;
@@ -3614,6 +3615,7 @@ export interface components {
                     })[];
                     context?: string;
                     output: string;
+                    reference?: string;
                     aspect?: {
                         name: string;
                         description?: string;
@@ -3736,6 +3738,7 @@ export interface components {
                 })[];
                 context?: string;
                 output: string;
+                reference?: string;
                 aspect?: {
                     name: string;
                     description?: string;
@@ -3861,6 +3864,7 @@ export interface components {
                 })[];
                 context?: string;
                 output: string;
+                reference?: string;
                 aspect?: {
                     name: string;
                     description?: string;
@@ -4532,6 +4536,7 @@ export interface components {
                     })[];
                     context?: string;
                     output: string;
+                    reference?: string;
                     aspect?: {
                         name: string;
                         description?: string;
@@ -4626,6 +4631,7 @@ export interface components {
                     })[];
                     context?: string;
                     output: string;
+                    reference?: string;
                     aspect?: {
                         name: string;
                         description?: string;
@@ -4781,6 +4787,7 @@ export interface components {
                     })[];
                     context?: string;
                     output: string;
+                    reference?: string;
                     aspect?: {
                         name: string;
                         description?: string;
@@ -4907,6 +4914,7 @@ export interface components {
                     })[];
                     context?: string;
                     output: string;
+                    reference?: string;
                     aspect?: {
                         name: string;
                         description?: string;
@@ -5050,6 +5058,7 @@ export interface components {
                     })[];
                     context?: string;
                     output: string;
+                    reference?: string;
                     aspect?: {
                         name: string;
                         description?: string;
@@ -5656,6 +5665,7 @@ export interface components {
                         })[];
                         context?: string;
                         output: string;
+                        reference?: string;
                         aspect?: {
                             name: string;
                             description?: string;
@@ -6773,6 +6783,7 @@ export interface components {
                         })[];
                         context?: string;
                         output: string;
+                        reference?: string;
                         aspect?: {
                             name: string;
                             description?: string;
@@ -6993,6 +7004,7 @@ export interface components {
                         })[];
                         context?: string;
                         output: string;
+                        reference?: string;
                         aspect?: {
                             name: string;
                             description?: string;
