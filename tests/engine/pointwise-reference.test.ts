@@ -10,6 +10,7 @@ import { getMethod, resolveMethodConfig } from '../../src/engine/registry.js';
 import type { PointwiseTask } from '../../src/engine/task.js';
 import { readableReply } from '../support/replies.js';
 import { driveByWaves } from '../support/waves.js';
+import { thrownBy } from '../support/thrown.js';
 
 const TASK: PointwiseTask = {
   kind: 'pointwise',
@@ -29,15 +30,7 @@ function prompts(preset: string, overrides: Record<string, unknown> | undefined,
   return waves.flat().flatMap((r) => r.messages.map((m) => m.content));
 }
 
-function refusal(fn: () => unknown): EngineInputError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof EngineInputError) return e;
-    throw e;
-  }
-  throw new Error('expected an EngineInputError');
-}
+const refusal = (fn: () => unknown): EngineInputError => thrownBy(EngineInputError, fn);
 
 const own = { samples: 1, templatesByAspect: { correctness: TEMPLATE } };
 
