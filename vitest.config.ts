@@ -8,7 +8,12 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: ['tests/vitest.node.config.ts', 'tests/vitest.worker.config.ts', 'tests/vitest.e2e.config.ts'],
-    // After the summary: each project's wall time and where it went (tests/support/project-times.ts).
-    reporters: ['default', './tests/support/project-times.ts'],
+    // After the summary: each project's wall time and where it went (tests/support/project-times.ts); workerd's
+    // own log lines go to a file, named at the end of a failed run (tests/support/runtime-output.ts).
+    reporters: ['default', './tests/support/project-times.ts', './tests/support/runtime-output.ts'],
+    // A passing run prints only the report: the console of a test (our logger's JSON lines from the Worker,
+    // the CLIs' output) is shown only when that test fails. The reporters read this from the root config, so
+    // a project's own `silent` had no effect.
+    silent: 'passed-only',
   },
 });

@@ -3802,6 +3802,7 @@ export interface components {
             })[];
             context?: string;
             output: string;
+            reference?: string;
             aspect?: {
                 name: string;
                 description?: string;
@@ -3901,6 +3902,7 @@ export interface components {
                     })[];
                     context?: string;
                     output: string;
+                    reference?: string;
                     aspect?: {
                         name: string;
                         description?: string;
@@ -4023,6 +4025,7 @@ export interface components {
                 })[];
                 context?: string;
                 output: string;
+                reference?: string;
                 aspect?: {
                     name: string;
                     description?: string;
@@ -4148,6 +4151,7 @@ export interface components {
                 })[];
                 context?: string;
                 output: string;
+                reference?: string;
                 aspect?: {
                     name: string;
                     description?: string;
@@ -5232,6 +5236,7 @@ export interface components {
                     })[];
                     context?: string;
                     output: string;
+                    reference?: string;
                     aspect?: {
                         name: string;
                         description?: string;
@@ -5326,6 +5331,7 @@ export interface components {
                     })[];
                     context?: string;
                     output: string;
+                    reference?: string;
                     aspect?: {
                         name: string;
                         description?: string;
@@ -5481,6 +5487,7 @@ export interface components {
                     })[];
                     context?: string;
                     output: string;
+                    reference?: string;
                     aspect?: {
                         name: string;
                         description?: string;
@@ -5607,6 +5614,7 @@ export interface components {
                     })[];
                     context?: string;
                     output: string;
+                    reference?: string;
                     aspect?: {
                         name: string;
                         description?: string;
@@ -5750,6 +5758,7 @@ export interface components {
                     })[];
                     context?: string;
                     output: string;
+                    reference?: string;
                     aspect?: {
                         name: string;
                         description?: string;
@@ -6368,6 +6377,7 @@ export interface components {
                         })[];
                         context?: string;
                         output: string;
+                        reference?: string;
                         aspect?: {
                             name: string;
                             description?: string;
@@ -7524,6 +7534,7 @@ export interface components {
                         })[];
                         context?: string;
                         output: string;
+                        reference?: string;
                         aspect?: {
                             name: string;
                             description?: string;
@@ -7744,6 +7755,7 @@ export interface components {
                         })[];
                         context?: string;
                         output: string;
+                        reference?: string;
                         aspect?: {
                             name: string;
                             description?: string;

@@ -67,6 +67,8 @@ export interface JudgedPointwiseTask {
   source: string;
   context?: string;
   output: string;
+  /** The expected output, where the judge's template has a slot for it. */
+  reference?: string;
   /** The aspect judged (with several aspects: {@link OVERALL_ASPECT} on the overall scale). */
   aspect: Aspect;
   /** The conversation the source was rendered from. */
@@ -180,6 +182,7 @@ function judgedPointwise(task: Extract<AnyTask, { kind: 'pointwise' }>, rubric?:
     source,
     ...(task.context !== undefined ? { context: task.context } : {}),
     output: task.output,
+    ...(task.reference !== undefined ? { reference: task.reference } : {}),
     ...(task.messages !== undefined ? { messages: task.messages } : {}),
   };
   if (rubric) {

@@ -118,6 +118,12 @@ export function createEvaluation(
       'task_kind_unsupported',
     );
   }
+  // Only the single judge's templates can hold a pointwise reference (its own check needs the slot there).
+  if (task.kind === 'pointwise' && task.reference !== undefined && method.method !== 'single')
+    throw new EngineInputError(
+      `task.reference: method "${method.method}" has no slot for a pointwise task's expected output; use the single judge with a template that has {{reference}}, or leave it out`,
+      'invalid_task',
+    );
   const parsed = rubric === undefined ? undefined : parseRubric(rubric);
   const state = { task, ...(parsed ? { rubric: parsed } : {}) };
   const keys = orderKeys(method, config, taskFor(state, 'main'));

@@ -183,6 +183,12 @@ export const PointwiseTaskSchema = z
     context: text('context').optional(),
     /** The output being judged: a summary, a dialogue response, an answer. */
     output: text('output'),
+    /**
+     * The expected output (a reference answer: DeepEval's `expected_output`, OpenAI Evals' `fact`). Only a judge
+     * whose pointwise template has a `{{reference}}` slot takes it (the single judge with a template of the
+     * caller's); for any other it is a 400 naming this field, never ignored.
+     */
+    reference: text('reference').optional(),
     /** The aspect scored. Required unless `aspects` or a rubric says what is scored. */
     aspect: AspectSchema.optional(),
     /** Several aspects, each scored on its own, with a weighted overall (instead of `aspect`): 1-16, names unique. */

@@ -16,6 +16,7 @@ import type { RubricContent } from '../../src/engine/rubric.js';
 import type { PointwiseTask, Task } from '../../src/engine/task.js';
 import { readableReply } from '../support/replies.js';
 import { driveByWaves } from '../support/waves.js';
+import { thrownBy } from '../support/thrown.js';
 
 /** The rubric's criteria: a text that appears in no template and no reply. */
 const MARK = 'RUBRIC CRITERIA: the reply follows the refund policy (refunds within 30 days, no questions asked).';
@@ -235,13 +236,7 @@ describe("a rubric's criteria replace the template's criteria and nothing else",
 
 /** The EngineInputError `fn` throws. */
 function thrown(fn: () => unknown): EngineInputError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof EngineInputError) return e;
-    throw e;
-  }
-  throw new Error('expected an EngineInputError');
+  return thrownBy(EngineInputError, fn);
 }
 
 describe('rubric errors name the field', () => {

@@ -19,7 +19,7 @@ export const PAIRWISE_PLACEHOLDERS = ['question', 'answer_a', 'answer_b', 'refer
 
 /**
  * Placeholders a pointwise template may use. `aspect` is the aspect name capitalised, `min`/`max` the task's
- * scale, `context` renders `(none)` when the task has none; `Document` / `Summary` are G-Eval's own slot names
+ * scale, `context` and `reference` (the expected output) render `(none)` when the task has none; `Document` / `Summary` are G-Eval's own slot names
  * for the source and the output; `criteria` and `aspect_description` hold a rubric's criteria (else the
  * aspect's description), `evaluation_steps` its steps (else the aspect's known steps).
  */
@@ -35,6 +35,7 @@ export const POINTWISE_PLACEHOLDERS = [
   'Document',
   'Summary',
   'criteria',
+  'reference',
 ] as const;
 
 /**

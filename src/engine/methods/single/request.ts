@@ -134,7 +134,12 @@ export function varsFor(config: SingleAgentConfig, task: JudgedTask, t: Template
       ...criteria,
     };
   }
-  const inputs = { source: task.source, context: task.context ?? '(none)', output: task.output };
+  const inputs = {
+    source: task.source,
+    context: task.context ?? '(none)',
+    output: task.output,
+    reference: task.reference ?? '(none)',
+  };
   if (t.form === 'aspects')
     return {
       ...inputs,
@@ -209,6 +214,12 @@ export function checkFits(config: SingleAgentConfig, task: JudgedTask): void {
       'template_task_mismatch',
     );
   }
+  // A preset's prompts have no slot for it: the authors' text stays as it is, and the field is refused, not ignored.
+  if (task.kind === 'pointwise' && task.reference !== undefined && !uses(t, 'reference'))
+    throw new EngineInputError(
+      `task.reference: this judge's template (${t.fields.user}) has no {{reference}} slot for the expected output; use a template with {{reference}}, or leave it out`,
+      'invalid_task',
+    );
   const want = task.kind === 'pairwise' ? 'pair' : 'score';
   if (t.form !== 'aspects' && yields(config.parser) !== want)
     throw new EngineInputError(
