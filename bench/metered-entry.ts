@@ -207,7 +207,8 @@ function metered(env: Bindings): Bindings {
   if (known) return known;
   const out: Record<string, unknown> = { ...env };
   for (const [name, value] of Object.entries(env)) {
-    if (name === 'DB') out[name] = meteredDb(value as D1Database);
+    // The control database and every tenant shard (src/config/d1-shards.ts): a verdict's rows go to its shard.
+    if (/^DB(_\d{2})?$/.test(name)) out[name] = meteredDb(value as D1Database);
     else if (NAMESPACES.has(name)) out[name] = meteredNamespace(value as DurableObjectNamespace, name);
     else if (value !== null && typeof value === 'object' && 'sendBatch' in value)
       out[name] = meteredQueue(value as Queue, name);

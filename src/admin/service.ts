@@ -20,7 +20,7 @@ import type {
 } from '../tenants/schemas.js';
 import { DEFAULT_KEY_SCOPES } from '../tenants/scopes.js';
 import type { ApiKeyRecord, TenantRecord } from '../tenants/rows.js';
-import { getTenant, insertKey, insertTenant, updateTenant } from '../tenants/rows.js';
+import { getTenant, insertKey, insertTenant, mirrorTenant, updateTenant } from '../tenants/rows.js';
 import { controlDb, tenantDb } from '../config/d1-shards.js';
 
 type Tenant = z.infer<typeof TenantSchema>;
@@ -108,6 +108,7 @@ export async function createTenant(
     updatedAt: now,
   };
   if (!(await insertTenant(controlDb(env), t))) throw new ApiError(409, 'conflict', `tenant "${t.id}" exists already`);
+  await mirrored(env, t);
   return t;
 }
 
@@ -121,7 +122,17 @@ export async function changeTenant(
   const limits: TenantLimits = { ...t.limits, ...body.limits };
   const updated = await updateTenant(controlDb(env), id, body.name ?? t.name, limits, Date.now());
   if (!updated) throw new ApiError(404, 'not_found', `no tenant "${id}"`);
+  await mirrored(env, updated);
   return updated;
+}
+
+/**
+ * Copies the tenant's row into its D1 shard after the control database took it (src/config/d1-shards.ts). A
+ * failure here is a 500 after the control write: the caller's retry (PATCH with the same body) writes both.
+ */
+async function mirrored(env: Bindings, t: TenantRecord): Promise<void> {
+  const shard = tenantDb(env, t.id);
+  if (shard !== controlDb(env)) await mirrorTenant(shard, t);
 }
 
 /**

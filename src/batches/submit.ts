@@ -103,10 +103,11 @@ const encoder = new TextEncoder();
 const ID_PREFIX = { batch: 'ba', meta_evaluation: 'me', comparison: 'cp' } as const satisfies Record<BatchKind, string>;
 
 /**
- * Plans every item with the judge (the task kind and config checked per item) and checks its stored size.
+ * Plans every item of `tenant` with the judge (the task kind and config checked per item) and checks its stored size.
  * @throws ApiError 400 naming `items.N.task` (an engine code, or `invalid_request` for an item too large to store).
  */
 export function planItems(
+  tenant: string,
   judge: ResolvedJudge,
   items: readonly SubmitItem[],
   rubric?: ResolvedRubric | null,
@@ -138,7 +139,7 @@ export function planItems(
       );
     }
     return {
-      evaluationId: newId('ev'),
+      evaluationId: newId('ev', tenant),
       seq: i,
       itemId: item.itemId,
       task: item.task,
@@ -159,8 +160,8 @@ function inlineRubrics(s: BatchSubmission): ResolvedRubric[] {
 
 /** Validates, stores and enqueues a batch (see the module note). */
 export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Submitted> {
-  const id = newId(ID_PREFIX[s.kind]);
-  const items = planItems(s.judge, s.items, s.rubric);
+  const id = newId(ID_PREFIX[s.kind], s.tenant);
+  const items = planItems(s.tenant, s.judge, s.items, s.rubric);
   const total = s.expanded?.total ?? items.length;
   if (s.metadataOf) for (const item of items) item.metadata = s.metadataOf(id, item);
   // The verdict cache keys on the rubric: items are planned per rubric they judge by.

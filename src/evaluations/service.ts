@@ -59,11 +59,14 @@ import type { RubricFieldValue } from '../rubrics/schemas.js';
 import { resolveRubricRef } from '../rubrics/resolve.js';
 import { withRubricSteps } from './rubric-steps.js';
 import { contentStatement } from '../rubrics/rows.js';
-import { controlDb, tenantDb } from '../config/d1-shards.js';
+import { controlDb, newRecordId, tenantDb } from '../config/d1-shards.js';
 
-/** New id: the prefix (`ev` evaluation, `me` meta-evaluation, `ba` batch, `cp` comparison), `_`, 32 hex chars (a random UUID without dashes). */
-export function newId(prefix: 'ev' | 'me' | 'ba' | 'cp'): string {
-  return `${prefix}_${crypto.randomUUID().replaceAll('-', '')}`;
+/**
+ * New id of a record of `tenant`: the prefix (`ev` evaluation, `me` meta-evaluation, `ba` batch, `cp`
+ * comparison), `_`, 32 hex chars that carry the tenant's D1 bucket (`newRecordId`, src/config/d1-shards.ts).
+ */
+export function newId(prefix: 'ev' | 'me' | 'ba' | 'cp', tenant: string): string {
+  return newRecordId(prefix, tenant);
 }
 
 /** Relative links of an evaluation. */
@@ -147,7 +150,7 @@ export async function createEvaluationJob(
   // A one-off callback: its URL passes the outbound guard, and the tenant can sign it.
   const webhookUrl = request.webhook ? requireWebhookUrl(env, request.webhook.url, 'webhook.url') : null;
   if (webhookUrl !== null) await requireSigningSecret(env, tenant, 'webhook.url');
-  const id = own.id ?? newId('ev');
+  const id = own.id ?? newId('ev', tenant);
   const hash = idempotencyKey === null ? null : await requestHash(request);
   const limits = await limitsFor(env, tenant, creator.limits);
   const { tier, flexFallback } = resolveTier(env, judge, request, limits.defaultTier);
@@ -271,7 +274,7 @@ export function judgedRubric(
     judge,
     rubric,
     (id, request, waitMs) => createEvaluationJob(env, tenant, request, null, creator, waitMs, { id }),
-    () => newId('ev'),
+    () => newId('ev', tenant),
   );
 }
 
