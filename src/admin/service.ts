@@ -84,7 +84,7 @@ export async function requireTenant(env: Bindings, id: string): Promise<TenantRe
 export async function requireKnownTenant(env: Bindings, id: string): Promise<void> {
   if (await getTenant(env.DB, id)) return;
   const seen = await env.DB.prepare(
-    'SELECT 1 FROM evaluations WHERE tenant = ?1 UNION ALL SELECT 1 FROM usage WHERE tenant = ?1 LIMIT 1',
+    'SELECT 1 FROM evaluations WHERE tenant = ?1 UNION ALL SELECT 1 FROM usage_rollup WHERE tenant = ?1 LIMIT 1',
   )
     .bind(id)
     .first();
