@@ -57,8 +57,12 @@ export interface Layout {
   d1: {
     /** Databases verdicts are spread over. */
     databases: number;
-    /** `hash`: every tenant over every database evenly; `tenant`: one database per tenant (the largest tenant's holds its share). */
-    key: 'hash' | 'tenant';
+    /**
+     * `hash`: every tenant over every database evenly; `tenant`: one database per tenant (the largest tenant's
+     * holds its share); `tenant-hash` (as built, src/config/d1-shards.ts): a tenant's rows in the one of the
+     * `databases` its id hashes to, so the largest tenant's database holds its share and 1/N of the rest.
+     */
+    key: 'hash' | 'tenant' | 'tenant-hash';
     /** Days D1 keeps a verdict's rows before they move to the archive (null: D1 keeps them for the whole retention). */
     hotDays: number | null;
     /** Per-verdict figures over the measured ones (a target layout not yet built). */
@@ -114,12 +118,17 @@ export function limitRows(f: PresetFootprint, load: Load, layout: Layout): Limit
   const bytes = layout.d1.bytesPerVerdict ?? v.d1Bytes;
   const rowsWritten = layout.d1.rowsWrittenPerVerdict ?? v.d1RowsWritten;
   const busyMs = v.d1BusyMs * (rowsWritten / Math.max(v.d1RowsWritten, 1e-9));
-  const dbShare = layout.d1.key === 'tenant' ? load.largestTenantShare : 1 / layout.d1.databases;
+  const dbShare =
+    layout.d1.key === 'tenant'
+      ? load.largestTenantShare
+      : layout.d1.key === 'tenant-hash'
+        ? load.largestTenantShare + (1 - load.largestTenantShare) / layout.d1.databases
+        : 1 / layout.d1.databases;
   const keptDays = Math.min(layout.d1.hotDays ?? load.retentionDays, load.retentionDays);
   const dbBytesPerDay = load.verdictsPerDay * bytes * dbShare;
   row({
     store: 'D1',
-    limit: `10 GB per database (${layout.d1.key === 'tenant' ? "the largest tenant's" : `1 of ${layout.d1.databases}`}, ${keptDays} days kept)`,
+    limit: `10 GB per database (${layout.d1.key === 'hash' ? `1 of ${layout.d1.databases}` : "the largest tenant's"}, ${keptDays} days kept)`,
     atPeak: dbBytesPerDay * keptDays,
     of: LIMITS.d1DatabaseBytes,
     retentionDays: LIMITS.d1DatabaseBytes / dbBytesPerDay,
@@ -223,6 +232,18 @@ export function limitRows(f: PresetFootprint, load: Load, layout: Layout): Limit
   }
   return rows;
 }
+
+/**
+ * As built (src/config/d1-shards.ts): tenants hashed over `D1_SHARDS` databases (64 in production, 4 locally),
+ * each tenant whole in one; the footprint as measured (the thin index is the store work's); no archive yet.
+ */
+export const AS_BUILT: Layout = {
+  name: 'as built',
+  d1: { databases: 64, key: 'tenant-hash', hotDays: null },
+  providerGateShards: 'window',
+  rateLimiter: 'per-reservation',
+  queueShards: 1,
+};
 
 /** The model's defaults: 10M verdicts a day, 10× peaks, a year of retention. */
 export const DEFAULT_LOAD: Load = {

@@ -17,7 +17,7 @@ import type { CliOptions, CliSpec, CliValues } from '../src/cli/args.js';
 import type { CapacityFootprint, PresetFootprint } from './capacity-footprint.js';
 import { CAPACITY_FOOTPRINT_PATH } from './capacity-footprint.js';
 import type { Layout, LimitRow, Load } from './scale-limits.js';
-import { DEFAULT_LOAD, GATE_SLOTS_PER_SHARD, limitRows, TARGET, TODAY } from './scale-limits.js';
+import { AS_BUILT, DEFAULT_LOAD, GATE_SLOTS_PER_SHARD, limitRows, TARGET, TODAY } from './scale-limits.js';
 
 const CLI = {
   usage: `usage: npm run bench:scale-model -- [options]
@@ -29,7 +29,7 @@ Today's layout and the target against Cloudflare's limits at a load, from a meas
   --peak K                peak over the mean (default 10)
   --retention-days D      default 365
   --d1-databases N        the target's D1 databases (default 64)
-  --d1-key K              the target's partition key: hash or tenant (default hash)
+  --d1-key K              the target's partition key: hash, tenant or tenant-hash (default hash)
   --d1-hot-days D         days the target's D1 keeps before the archive (default 30)
   --footprint FILE        default ${CAPACITY_FOOTPRINT_PATH}
   -h, --help              this text`,
@@ -85,6 +85,9 @@ function d1Options(f: PresetFootprint, load: Load): string {
     ['16 hashed databases, thin index, 30 days + archive', { ...target, databases: 16 }],
     ['64 hashed databases, thin index, 30 days + archive', target],
     ['64 hashed databases, thin index, a year in D1', { ...target, hotDays: null }],
+    ['as built: 64 tenant-hashed databases, measured footprint, no archive', AS_BUILT.d1],
+    ['64 tenant-hashed databases, thin index, 30 days + archive', { ...target, key: 'tenant-hash' }],
+    ['64 tenant-hashed databases, thin index, 7 days + archive', { ...target, key: 'tenant-hash', hotDays: 7 }],
   ];
   const rows = options.map(([name, d1]) => {
     const r = limitRows(f, load, { ...TARGET, d1 }).filter((x) => x.store === 'D1');
@@ -108,7 +111,8 @@ function main(values: CliValues<typeof CLI.options>): number {
       `--preset: ${values.preset} is not in ${values.footprint} (it has ${Object.keys(footprint.presets).join(', ')})`,
     );
   const key = values['d1-key'];
-  if (key !== 'hash' && key !== 'tenant') throw new UsageError('--d1-key: hash or tenant');
+  if (key !== 'hash' && key !== 'tenant' && key !== 'tenant-hash')
+    throw new UsageError('--d1-key: hash, tenant or tenant-hash');
   const load: Load = {
     ...DEFAULT_LOAD,
     verdictsPerDay: intOption(values['verdicts-per-day'], 'verdicts-per-day', 1) ?? DEFAULT_LOAD.verdictsPerDay,
@@ -133,9 +137,13 @@ function main(values: CliValues<typeof CLI.options>): number {
       '',
       layoutTable(limitRows(f, load, TODAY)),
       '',
-      `### ${target.name}: ${target.d1.databases} ${target.d1.key === 'hash' ? 'hashed' : 'per-tenant'} D1 databases (≤ 1 KB, ≤ 8 rows per verdict, ${target.d1.hotDays ?? 'all'} days, then the archive), provider gate shards of ≤ ${GATE_SLOTS_PER_SHARD} slots, reservations per isolate`,
+      `### ${target.name}: ${target.d1.databases} ${{ hash: 'hashed', tenant: 'per-tenant', 'tenant-hash': 'tenant-hashed' }[target.d1.key]} D1 databases (≤ 1 KB, ≤ 8 rows per verdict, ${target.d1.hotDays ?? 'all'} days, then the archive), provider gate shards of ≤ ${GATE_SLOTS_PER_SHARD} slots, reservations per isolate`,
       '',
       layoutTable(limitRows(f, load, target)),
+      '',
+      `### ${AS_BUILT.name}: ${AS_BUILT.d1.databases} tenant-hashed D1 databases (each tenant whole in one), the measured footprint, no archive; gate shards, reservations`,
+      '',
+      layoutTable(limitRows(f, load, { ...AS_BUILT, d1: { ...AS_BUILT.d1, databases: target.d1.databases } })),
       '',
       '### D1 partitioning options (target footprint unless said)',
       '',

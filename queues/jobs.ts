@@ -17,6 +17,7 @@ import { evaluationStub } from '../src/evaluations/stub.js';
 import { admit } from '../src/evaluations/admission.js';
 import { deploymentDefaults } from '../src/tenants/limits.js';
 import { consume } from './consumer.js';
+import { recordDb } from '../src/config/d1-shards.js';
 
 /** Body of a job message. */
 export const JobMessageSchema = z
@@ -65,7 +66,7 @@ export const handleJobs = consume({
   retryDelaySeconds,
   async handle({ id, waits }, msg, env) {
     // Ended or missing rows go on to start(), which settles them (idempotent) as before.
-    const admission = await admit(env.DB, id, deploymentDefaults(env).maxRunning, Date.now());
+    const admission = await admit(await recordDb(env, id), id, deploymentDefaults(env).maxRunning, Date.now());
     if (admission === 'waiting') {
       const next = (waits ?? 0) + 1;
       const delaySeconds = capWaitSeconds(next - 1);

@@ -16,6 +16,7 @@ import { findStalled, touch } from '../src/evaluations/job-rows.js';
 import { admit } from '../src/evaluations/admission.js';
 import { deploymentDefaults } from '../src/tenants/limits.js';
 import { configOf } from '../src/config/vars.js';
+import { everyTenantDb } from '../src/config/d1-shards.js';
 
 /** What one sweep did. */
 export interface SweepReport {
@@ -53,20 +54,23 @@ export async function sweep(env: Bindings, restartedAt?: number): Promise<SweepR
   } catch (e) {
     log('error', 'sweeper.comparisons_error', { error: messageOf(e) });
   }
-  const ids = await findStalled(env.DB, restartedAt ?? now - stallSeconds * 1000, SWEEP_LIMIT);
+  const since = restartedAt ?? now - stallSeconds * 1000;
+  const stalled = await Promise.all(
+    everyTenantDb(env).map(async (db) => (await findStalled(db, since, SWEEP_LIMIT)).map((id) => ({ db, id }))),
+  );
   const report: SweepReport = { kicked: [], errors: [] };
   await Promise.all(
-    ids.map(async (id) => {
+    stalled.flat().map(async ({ db, id }) => {
       try {
         // The tenant's running cap holds here too: at the cap a queued row keeps waiting (its message comes
         // back); touched, so a tenant with many waiting rows does not fill every run's batch.
-        if ((await admit(env.DB, id, deploymentDefaults(env).maxRunning, now)) === 'waiting') {
-          await touch(env.DB, id, now);
+        if ((await admit(db, id, deploymentDefaults(env).maxRunning, now)) === 'waiting') {
+          await touch(db, id, now);
           return;
         }
         const r = await evaluationStub(env, id).start(id);
         // Pushes the row out of the stalled window so the next run does not re-kick it at once.
-        await touch(env.DB, id, now);
+        await touch(db, id, now);
         report.kicked.push(id);
         log('warn', 'sweeper.kicked', { evaluationId: id, status: r.status });
       } catch (e) {

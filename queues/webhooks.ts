@@ -14,6 +14,7 @@ import { log } from '../src/log/log.js';
 import { consume } from './consumer.js';
 import { DeliveryMessageSchema } from '../src/webhooks/dispatch.js';
 import { handOver } from '../src/webhooks/lane.js';
+import { recordDb } from '../src/config/d1-shards.js';
 
 /** Retry delay after a consumer error (not a receiver's), seconds: 5, 10, 20, … capped at 300. */
 export function consumerRetryDelaySeconds(attempts: number): number {
@@ -45,9 +46,10 @@ export const handleWebhookDeadLetters = consume({
   retryLevel: 'error',
   oneAtATime: true,
   async handle({ deliveryId }, msg, env) {
-    await env.DB.prepare(
-      `UPDATE webhook_deliveries SET last_error = ?, updated_at = ? WHERE id = ? AND status = 'pending'`,
+    await (
+      await recordDb(env, deliveryId)
     )
+      .prepare(`UPDATE webhook_deliveries SET last_error = ?, updated_at = ? WHERE id = ? AND status = 'pending'`)
       .bind('the delivery queue gave up on this message; the sweeper re-enqueues it', Date.now(), deliveryId)
       .run();
     log('warn', 'webhook.dead_letter', { messageId: msg.id, deliveryId });

@@ -51,6 +51,7 @@ import { VERDICT_CACHE_ENTRY } from './evaluations/verdict-cache-entry.js';
 import { dispatchDeliveriesCausedBy } from './webhooks/dispatch.js';
 import { finishComparisonOf, markComparisonCompleting } from './comparisons/finish.js';
 import { ERASE_UNSTORED_CONTENT, ERASE_UNSTORED_CONTENT_AFTER_FINAL } from './retention/content.js';
+import { recordDb } from './config/d1-shards.js';
 
 /** What an ending does (see the module note). */
 export const ENDING: EndingPlan = {
@@ -97,7 +98,7 @@ export function afterEnding(env: Bindings, evaluationId: string): Promise<void> 
  * when this call ended it, runs the after-commit steps. @returns whether this call ended it.
  */
 export async function endInD1(env: Bindings, id: string, status: EndStatus, error: EvaluationError): Promise<boolean> {
-  const ended = await markEnded(env.DB, id, status, error, Date.now());
+  const ended = await markEnded(await recordDb(env, id), id, status, error, Date.now());
   if (ended) await afterEnding(env, id);
   return ended;
 }

@@ -58,6 +58,10 @@ export default defineConfig({
           // Most suites call /v1 without a key, as a local stack does; the closed default has its own
           // tests (tests/worker/tenants-keys.test.ts, "closed by default": ALLOW_ANONYMOUS "false" as deployed).
           ALLOW_ANONYMOUS: 'true',
+          // The suites here test features, not the D1 layout: DB holds everything, so a test reads a tenant's
+          // rows at env.DB. The layout has its own file (tests/worker/d1-shards.test.ts), which sets D1_SHARDS
+          // back on the bindings it hands the app; every shard binding is migrated (fresh-storage.ts).
+          D1_SHARDS: '0',
         },
       },
     }),

@@ -16,6 +16,7 @@ import { choiceIdsOf, parseErrorsOf, verdictOf } from './instance.js';
 import { parseStoredError, storedError } from './storage.js';
 import { readWithResultsStatements, withResultsTextOf } from '../../src/evaluations/rows.js';
 import { transcriptRowsOf } from '../../src/evaluations/transcript-rows.js';
+import { tenantDb } from '../../src/config/d1-shards.js';
 
 /** Delay before the first retry of a failed final D1 write, ms; doubles per consecutive failure. */
 export const FINALIZE_RETRY_MS = 1_000;
@@ -84,14 +85,14 @@ export class FinalWriter {
       const env = this.instance.env;
       // Someone waits for the end (`Prefer: wait`): the answer's read rides on this write's round trip.
       const readBack = this.instance.streams.hasWaiters()
-        ? readWithResultsStatements(env.DB, evaluation.meta.tenant, evaluation.meta.id)
+        ? readWithResultsStatements(tenantDb(env, evaluation.meta.tenant), evaluation.meta.tenant, evaluation.meta.id)
         : [];
       const calls = this.instance.store.storedCalls(parseErrorsOf(evaluation), choiceIdsOf(evaluation));
       // The transcript stays here, with the evaluation (GET …/transcript asks the object); D1 gets the usage.
       this.instance.store.saveTranscript(JSON.stringify(transcriptRowsOf(calls)));
       // What the ending does besides (in its transaction and after it): src/ending-plan.ts.
       const { changed, effectRows, followUps, extra } = await writeFinal(
-        env.DB,
+        tenantDb(env, evaluation.meta.tenant),
         {
           id: evaluation.meta.id,
           tenant: evaluation.meta.tenant,
@@ -143,7 +144,7 @@ export class FinalWriter {
    * row is gone (the object gave up, see {@link abandonMissingRow}), so the caller stops.
    */
   private async adoptD1End(evaluation: CachedEvaluation): Promise<boolean> {
-    const row = await readStatus(this.instance.env.DB, evaluation.meta.id);
+    const row = await readStatus(tenantDb(this.instance.env, evaluation.meta.tenant), evaluation.meta.id);
     if (!row) {
       await this.abandonMissingRow(evaluation, 'finalize.row_missing');
       return false;
@@ -171,7 +172,7 @@ export class FinalWriter {
     log('error', 'finalize.error', { evaluationId: evaluation.meta.id, failures, error: messageOf(e) });
     if (failures >= FINALIZE_CHECK_AFTER) {
       try {
-        if ((await readStatus(this.instance.env.DB, evaluation.meta.id)) === null) {
+        if ((await readStatus(tenantDb(this.instance.env, evaluation.meta.tenant), evaluation.meta.id)) === null) {
           await this.abandonMissingRow(evaluation, 'finalize.row_missing');
           return;
         }
@@ -218,7 +219,12 @@ export class FinalWriter {
         do {
           this.progressPending = false;
           if (isTerminal(evaluation.meta.status)) return;
-          await recordProgress(this.instance.env.DB, evaluation.meta.id, evaluation.callsDone, Date.now());
+          await recordProgress(
+            tenantDb(this.instance.env, evaluation.meta.tenant),
+            evaluation.meta.id,
+            evaluation.callsDone,
+            Date.now(),
+          );
           // Callers set it again while we awaited; TS cannot see that and would narrow it to `false`.
         } while (this.progressPending as boolean);
       } catch (e) {

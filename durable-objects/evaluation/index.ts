@@ -40,6 +40,7 @@ import type { EndedRow } from './storage.js';
 import { EvaluationStore, parseStoredError, storedError } from './storage.js';
 import { Streams } from './streams.js';
 import type { WaveCall, WaveItemRpc, WaveResult } from '../../src/waves/rpc.js';
+import { recordDb } from '../../src/config/d1-shards.js';
 
 /** Longest {@link EvaluationDO.awaitEnd} wait, ms (60 s, the API's `Prefer: wait` cap). */
 export const MAX_AWAIT_END_MS = 60_000;
@@ -271,7 +272,7 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
     if (!this.instance.load()) {
       ended = this.instance.store.ended();
       if (!ended && id !== undefined) {
-        const row = await readStatus(this.env.DB, id);
+        const row = await readStatus(await recordDb(this.env, id), id);
         // The input gate was open while D1 answered: a start or an end may have landed meanwhile.
         ended = this.instance.load() ? null : this.instance.store.ended();
         if (!this.instance.load() && !ended && row && isTerminal(row.status)) {

@@ -28,6 +28,7 @@ import type { FinalWriter } from './final-write.js';
 import type { CachedEvaluation, EvaluationInstance, InstanceHooks } from './instance.js';
 import type { EndedRow, MetaRow } from './storage.js';
 import { parseStoredError, storedError } from './storage.js';
+import { recordDb, tenantDb } from '../../src/config/d1-shards.js';
 
 /** Start and end of the evaluation of one instance. */
 export class Lifecycle {
@@ -82,7 +83,15 @@ export class Lifecycle {
     if (isTerminal(evaluation.meta.status)) return { status: evaluation.meta.status };
     this.instance.setTerminal(evaluation, status, error);
     // D1 shows the end at once; transcript and usage of calls still in flight follow in the final write.
-    if (await markEnded(this.instance.env.DB, evaluation.meta.id, status, error, Date.now()))
+    if (
+      await markEnded(
+        tenantDb(this.instance.env, evaluation.meta.tenant),
+        evaluation.meta.id,
+        status,
+        error,
+        Date.now(),
+      )
+    )
       this.instance.ctx.waitUntil(afterEnding(this.instance.env, evaluation.meta.id));
     await this.afterEnd(evaluation);
     return { status };
@@ -114,7 +123,7 @@ export class Lifecycle {
     if (given) {
       job = given;
     } else {
-      const row = await loadJob(this.instance.env.DB, id);
+      const row = await loadJob(await recordDb(this.instance.env, id), id);
       // The input gate was open while D1 answered: a concurrent start may have finished, or a cancel /
       // fail may have ended the evaluation here (it leaves the `ended` marker).
       const again = this.instance.load();
@@ -228,7 +237,7 @@ export class Lifecycle {
     try {
       if (
         await markRunning(
-          this.instance.env.DB,
+          tenantDb(this.instance.env, evaluation.meta.tenant),
           evaluation.meta.id,
           evaluation.meta.calls_planned,
           now,
@@ -236,7 +245,7 @@ export class Lifecycle {
         )
       )
         return;
-      const row = await readStatus(this.instance.env.DB, evaluation.meta.id);
+      const row = await readStatus(tenantDb(this.instance.env, evaluation.meta.tenant), evaluation.meta.id);
       if (isTerminal(evaluation.meta.status)) return;
       if (!row) {
         await this.final.abandonMissingRow(evaluation, 'start.row_missing');
@@ -281,12 +290,20 @@ export class Lifecycle {
       // Taken from D1 itself (firstStart): nothing to write back.
       return { status: marker.status };
     }
-    if (await markEnded(this.instance.env.DB, marker.id, marker.status, parseStoredError(marker.error), Date.now())) {
+    if (
+      await markEnded(
+        await recordDb(this.instance.env, marker.id),
+        marker.id,
+        marker.status,
+        parseStoredError(marker.error),
+        Date.now(),
+      )
+    ) {
       this.instance.ctx.waitUntil(afterEnding(this.instance.env, marker.id));
       this.announceEnded(this.instance.store.ended() ?? marker);
       return { status: marker.status };
     }
-    const row = await readStatus(this.instance.env.DB, marker.id);
+    const row = await readStatus(await recordDb(this.instance.env, marker.id), marker.id);
     if (!row) {
       this.instance.store.deleteEnded();
       this.instance.streams.closeAll();

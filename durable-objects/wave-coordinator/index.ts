@@ -15,6 +15,7 @@ import { WaveCoordinator } from '../../src/waves/coordinator.js';
 import type { WaveCall, WaveCoordinatorRpc, WaveResult } from '../../src/waves/rpc.js';
 import { parseCoordinatorName } from '../../src/waves/rpc.js';
 import { log, messageOf } from '../../src/log/log.js';
+import { recordDb } from '../../src/config/d1-shards.js';
 
 /** The Durable Object that runs the waves of one group's calls to one provider and model. */
 export class WaveCoordinatorDO extends DurableObject<Bindings> implements WaveCoordinatorRpc {
@@ -49,7 +50,10 @@ export class WaveCoordinatorDO extends DurableObject<Bindings> implements WaveCo
       afterUpload: () => {
         this.afterUpload();
       },
-      groupSize: () => batchSize(env.DB, parseCoordinatorName(stored).group),
+      groupSize: async () => {
+        const { group } = parseCoordinatorName(stored);
+        return batchSize(await recordDb(env, group), group);
+      },
     });
     return this.coordinator;
   }

@@ -46,6 +46,7 @@ import {
   v1Responses,
 } from '../http/responses.js';
 import { USAGE_BAD_QUERY, USAGE_OK } from '../tenants/usage-routes.js';
+import { controlDb } from '../config/d1-shards.js';
 
 const TenantParams = z.object({
   id: TenantIdSchema.openapi({ param: { description: 'Tenant id.' }, example: 'tn_k3v7q2mx5hd4wj6n' }),
@@ -277,7 +278,7 @@ export const admin = new OpenAPIHono<TenantEnv>()
   })
   .openapi(listTenantsRoute, async (c) => {
     const { limit, after } = c.req.valid('query');
-    const page = await listTenants(c.env.DB, { limit, after });
+    const page = await listTenants(controlDb(c.env), { limit, after });
     return c.json(
       { tenants: await Promise.all(page.map((t) => tenantView(c.env, t))), next: nextOf(page, limit) },
       200,
@@ -304,16 +305,16 @@ export const admin = new OpenAPIHono<TenantEnv>()
   })
   .openapi(listKeysRoute, async (c) => {
     const { limit, after, tenantId } = c.req.valid('query');
-    const page = await listKeys(c.env.DB, { tenantId, limit, after });
+    const page = await listKeys(controlDb(c.env), { tenantId, limit, after });
     return c.json({ keys: page.map((k) => keyView(k)), next: nextOf(page, limit) }, 200);
   })
   .openapi(getKeyRoute, async (c) => {
-    const k = await getKey(c.env.DB, c.req.valid('param').id);
+    const k = await getKey(controlDb(c.env), c.req.valid('param').id);
     if (!k) throw new ApiError(404, 'not_found', `no key "${c.req.valid('param').id}"`);
     return c.json(keyView(k), 200);
   })
   .openapi(revokeKeyRoute, async (c) => {
-    const k = await revokeKey(c.env.DB, c.req.valid('param').id, Date.now());
+    const k = await revokeKey(controlDb(c.env), c.req.valid('param').id, Date.now());
     if (!k) throw new ApiError(404, 'not_found', `no key "${c.req.valid('param').id}"`);
     return c.json(keyView(k), 200);
   });

@@ -20,7 +20,8 @@ import type {
 } from '../tenants/schemas.js';
 import { DEFAULT_KEY_SCOPES } from '../tenants/scopes.js';
 import type { ApiKeyRecord, TenantRecord } from '../tenants/rows.js';
-import { getTenant, insertKey, insertTenant, updateTenant } from '../tenants/rows.js';
+import { getTenant, insertKey, insertTenant, mirrorTenant, updateTenant } from '../tenants/rows.js';
+import { controlDb, tenantDb } from '../config/d1-shards.js';
 
 type Tenant = z.infer<typeof TenantSchema>;
 type ApiKey = z.infer<typeof ApiKeySchema>;
@@ -41,7 +42,10 @@ export async function tenantView(env: Bindings, t: TenantRecord, withCurrent = f
   if (!withCurrent) return view;
   const now = Date.now();
   const { start, reset } = monthOf(now);
-  const [used, slots] = await Promise.all([usageSince(env.DB, t.id, start), slotCounts(env.DB, t.id)]);
+  const [used, slots] = await Promise.all([
+    usageSince(tenantDb(env, t.id), t.id, start),
+    slotCounts(tenantDb(env, t.id), t.id),
+  ]);
   return {
     ...view,
     current: {
@@ -72,7 +76,7 @@ export function keyView(k: ApiKeyRecord, now = Date.now()): ApiKey {
 
 /** The tenant `id` or 404 `not_found`. */
 export async function requireTenant(env: Bindings, id: string): Promise<TenantRecord> {
-  const t = await getTenant(env.DB, id);
+  const t = await getTenant(controlDb(env), id);
   if (!t) throw new ApiError(404, 'not_found', `no tenant "${id}"`);
   return t;
 }
@@ -82,10 +86,11 @@ export async function requireTenant(env: Bindings, id: string): Promise<TenantRe
  * evaluation or a billed call (an `API_KEYS` tenant has no row), so a mistyped id is not an empty report.
  */
 export async function requireKnownTenant(env: Bindings, id: string): Promise<void> {
-  if (await getTenant(env.DB, id)) return;
-  const seen = await env.DB.prepare(
-    'SELECT 1 FROM evaluations WHERE tenant = ?1 UNION ALL SELECT 1 FROM usage_rollup WHERE tenant = ?1 LIMIT 1',
-  )
+  if (await getTenant(controlDb(env), id)) return;
+  const seen = await tenantDb(env, id)
+    .prepare(
+      'SELECT 1 FROM evaluations WHERE tenant = ?1 UNION ALL SELECT 1 FROM usage_rollup WHERE tenant = ?1 LIMIT 1',
+    )
     .bind(id)
     .first();
   if (!seen) throw new ApiError(404, 'not_found', `no tenant "${id}"`);
@@ -104,7 +109,8 @@ export async function createTenant(
     createdAt: now,
     updatedAt: now,
   };
-  if (!(await insertTenant(env.DB, t))) throw new ApiError(409, 'conflict', `tenant "${t.id}" exists already`);
+  if (!(await insertTenant(controlDb(env), t))) throw new ApiError(409, 'conflict', `tenant "${t.id}" exists already`);
+  await mirrored(env, t);
   return t;
 }
 
@@ -116,9 +122,19 @@ export async function changeTenant(
 ): Promise<TenantRecord> {
   const t = await requireTenant(env, id);
   const limits: TenantLimits = { ...t.limits, ...body.limits };
-  const updated = await updateTenant(env.DB, id, body.name ?? t.name, limits, Date.now());
+  const updated = await updateTenant(controlDb(env), id, body.name ?? t.name, limits, Date.now());
   if (!updated) throw new ApiError(404, 'not_found', `no tenant "${id}"`);
+  await mirrored(env, updated);
   return updated;
+}
+
+/**
+ * Copies the tenant's row into its D1 shard after the control database took it (src/config/d1-shards.ts). A
+ * failure here is a 500 after the control write: the caller's retry (PATCH with the same body) writes both.
+ */
+async function mirrored(env: Bindings, t: TenantRecord): Promise<void> {
+  const shard = tenantDb(env, t.id);
+  if (shard !== controlDb(env)) await mirrorTenant(shard, t);
 }
 
 /**
@@ -146,6 +162,6 @@ export async function createKey(
     expiresAt,
     revokedAt: null,
   };
-  await insertKey(env.DB, { ...record, hash });
+  await insertKey(controlDb(env), { ...record, hash });
   return { key, record };
 }

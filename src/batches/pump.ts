@@ -39,6 +39,7 @@ import { deploymentDefaults } from '../tenants/limits.js';
 import type { PumpTarget, WindowClaim } from './rows.js';
 import { claimWindow, claimWindowStatements, getBatchFanout, openItems, stalledBatches } from './rows.js';
 import { BATCH_BUDGET_ERROR, claimBudgeted } from './budget-claims.js';
+import { everyTenantDb, recordDb } from '../config/d1-shards.js';
 
 /** Messages per `sendBatch` call: the platform's maximum, 100. */
 export const QUEUE_BATCH_MAX = 100;
@@ -110,7 +111,10 @@ async function startIds(
   await eachLimited(ids, SEND_CONCURRENCY, async (id) => {
     try {
       // Admitted in the claim's own transaction (an ending's final write): no D1 round trip here.
-      if (!admitted.includes(id) && (await admit(env.DB, id, maxRunning, Date.now())) !== 'admitted') {
+      if (
+        !admitted.includes(id) &&
+        (await admit(await recordDb(env, batchId), id, maxRunning, Date.now())) !== 'admitted'
+      ) {
         failed.push(id);
         return;
       }
@@ -133,7 +137,8 @@ async function startIds(
  * @returns how many items this call handed over (0 when the window was full or the batch is done).
  */
 export async function pump(env: Bindings, target: PumpTarget, how: 'queue' | 'start' = 'queue'): Promise<number> {
-  return handOver(env, await claimWindow(env.DB, target), how, null);
+  const db = await recordDb(env, 'batchId' in target ? target.batchId : target.evaluationId);
+  return handOver(env, await claimWindow(db, target), how, null);
 }
 
 /**
@@ -157,7 +162,7 @@ async function handOver(
 
 /** The claim of a batch with a budget (./budget-claims.ts); a used-up budget starts ending the items never launched. */
 async function claimBudgetedOrExhaust(env: Bindings, batchId: string): Promise<{ batchId: string; ids: string[] }> {
-  const c = await claimBudgeted(env.DB, batchId);
+  const c = await claimBudgeted(await recordDb(env, batchId), batchId);
   if (c.exhausted) {
     log('info', 'batch.budget_exhausted', { batchId });
     await startCancelFanout(env, batchId);
@@ -228,7 +233,8 @@ export async function topUpStalledBatches(
   restartedAt?: number,
   limit = 20,
 ): Promise<string[]> {
-  const stalled = await stalledBatches(env.DB, restartedAt ?? now - TOP_UP_AFTER_SECONDS * 1000, limit);
+  const since = restartedAt ?? now - TOP_UP_AFTER_SECONDS * 1000;
+  const stalled = (await Promise.all(everyTenantDb(env).map((db) => stalledBatches(db, since, limit)))).flat();
   for (const { id: batchId, cancelling } of stalled) {
     if (cancelling) {
       log('warn', 'batch.cancel_resumed', { batchId });
@@ -267,10 +273,11 @@ export async function cancelPage(
   message: BatchMessage,
   endInD1: EndInD1,
 ): Promise<{ cancelled: number; next: boolean }> {
-  const fanout = await getBatchFanout(env.DB, message.batchId);
+  const db = await recordDb(env, message.batchId);
+  const fanout = await getBatchFanout(db, message.batchId);
   if (fanout === null) return { cancelled: 0, next: false };
   const { sent } = fanout;
-  const page = await openItems(env.DB, message.batchId, message.afterSeq, CANCEL_PAGE);
+  const page = await openItems(db, message.batchId, message.afterSeq, CANCEL_PAGE);
   const failures: string[] = [];
   await eachLimited(page, CANCEL_CONCURRENCY, async ({ id, seq, status }) => {
     try {

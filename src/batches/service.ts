@@ -34,6 +34,7 @@ import type { ResolvedRubric } from '../rubrics/resolve.js';
 import { submitBatch } from './submit.js';
 import { checkBatchBudget } from './budget-check.js';
 import { requestRubric } from '../evaluations/service.js';
+import { tenantDb } from '../config/d1-shards.js';
 
 /** Relative links of a batch. */
 export function batchLinks(id: string): BatchAccepted['links'] {
@@ -113,7 +114,7 @@ async function resolveItemRubrics(
 
 /** The batch or 404 `not_found`. */
 export async function requireBatch(env: Bindings, tenant: string, id: string): Promise<BatchRecord> {
-  const b = await getBatch(env.DB, tenant, id);
+  const b = await getBatch(tenantDb(env, tenant), tenant, id);
   if (!b) throw new ApiError(404, 'not_found', `no batch "${id}"`);
   return b;
 }
@@ -158,10 +159,10 @@ const rate = (n: number, of: number): number | null => (of > 0 ? n / of : null);
 /** `GET /v1/batches/{id}`: the summary plus verdict statistics and usage over every item. */
 export async function viewBatch(env: Bindings, b: BatchRecord): Promise<Batch> {
   const [v, usage, aspects, cache] = await Promise.all([
-    verdictAggregates(env.DB, b.id),
-    usageAggregates(env.DB, b.id),
-    aspectAggregates(env.DB, b.id),
-    batchHitSums(env.DB, b.id),
+    verdictAggregates(tenantDb(env, b.tenant), b.id),
+    usageAggregates(tenantDb(env, b.tenant), b.id),
+    aspectAggregates(tenantDb(env, b.tenant), b.id),
+    batchHitSums(tenantDb(env, b.tenant), b.id),
   ]);
   const decided = v.winsA + v.winsB + v.ties;
   return {
@@ -225,7 +226,7 @@ export async function resultsOf(
   const position = cursor === undefined ? { b: b.id, s: -1 } : decodeCursor(cursor, ResultsCursorSchema);
   if (position.b !== b.id) throw invalidRequest([{ path: 'cursor', message: 'belongs to another batch' }], 'query');
   const afterSeq = position.s;
-  const rows = await resultsPage(env.DB, b.id, afterSeq, limit);
+  const rows = await resultsPage(tenantDb(env, b.tenant), b.id, afterSeq, limit);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   const next = rows.length > limit && last ? encodeCursor({ b: b.id, s: last.batch_seq }) : null;
@@ -239,7 +240,7 @@ export async function listBatchesView(
   q: { cursor?: string | undefined; limit: number; kind?: BatchKind | undefined },
 ): Promise<{ data: BatchSummary[]; nextCursor: string | null }> {
   const after: ListPosition | null = q.cursor === undefined ? null : decodeCursor(q.cursor, ListCursorSchema);
-  const rows = await listBatches(env.DB, tenant, { kind: q.kind, after, limit: q.limit });
+  const rows = await listBatches(tenantDb(env, tenant), tenant, { kind: q.kind, after, limit: q.limit });
   const page = rows.slice(0, q.limit);
   const last = page[page.length - 1];
   return {
@@ -256,11 +257,11 @@ export async function listBatchesView(
  * @throws ApiError 409 `already_ended` when every item had ended before.
  */
 export async function cancelBatch(env: Bindings, b: BatchRecord): Promise<Batch> {
-  const status = await requestCancel(env.DB, b.tenant, b.id, Date.now());
+  const status = await requestCancel(tenantDb(env, b.tenant), b.tenant, b.id, Date.now());
   if (status === null) throw new ApiError(404, 'not_found', `no batch "${b.id}"`);
   if (status === 'completed' || status === 'cancelled') {
     throw new ApiError(409, 'already_ended', `batch "${b.id}" has already ended (${status})`);
   }
   await startCancelFanout(env, b.id);
-  return viewBatch(env, (await getBatch(env.DB, b.tenant, b.id)) ?? b);
+  return viewBatch(env, (await getBatch(tenantDb(env, b.tenant), b.tenant, b.id)) ?? b);
 }

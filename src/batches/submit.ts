@@ -36,6 +36,7 @@ import { markHitsStatement, servesSince } from '../verdict-cache/rows.js';
 import type { TierChoice } from '../tiers/resolve.js';
 import type { ResolvedRubric } from '../rubrics/resolve.js';
 import { contentStatement } from '../rubrics/rows.js';
+import { tenantDb } from '../config/d1-shards.js';
 
 /**
  * Items the caller writes itself, in the batch's transaction: `total` evaluations, inserted by `statements`
@@ -102,10 +103,11 @@ const encoder = new TextEncoder();
 const ID_PREFIX = { batch: 'ba', meta_evaluation: 'me', comparison: 'cp' } as const satisfies Record<BatchKind, string>;
 
 /**
- * Plans every item with the judge (the task kind and config checked per item) and checks its stored size.
+ * Plans every item of `tenant` with the judge (the task kind and config checked per item) and checks its stored size.
  * @throws ApiError 400 naming `items.N.task` (an engine code, or `invalid_request` for an item too large to store).
  */
 export function planItems(
+  tenant: string,
   judge: ResolvedJudge,
   items: readonly SubmitItem[],
   rubric?: ResolvedRubric | null,
@@ -137,7 +139,7 @@ export function planItems(
       );
     }
     return {
-      evaluationId: newId('ev'),
+      evaluationId: newId('ev', tenant),
       seq: i,
       itemId: item.itemId,
       task: item.task,
@@ -158,8 +160,8 @@ function inlineRubrics(s: BatchSubmission): ResolvedRubric[] {
 
 /** Validates, stores and enqueues a batch (see the module note). */
 export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Submitted> {
-  const id = newId(ID_PREFIX[s.kind]);
-  const items = planItems(s.judge, s.items, s.rubric);
+  const id = newId(ID_PREFIX[s.kind], s.tenant);
+  const items = planItems(s.tenant, s.judge, s.items, s.rubric);
   const total = s.expanded?.total ?? items.length;
   if (s.metadataOf) for (const item of items) item.metadata = s.metadataOf(id, item);
   // The verdict cache keys on the rubric: items are planned per rubric they judge by.
@@ -185,13 +187,17 @@ export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Su
   const now = Date.now();
   try {
     // Every item is an evaluation: all of them must fit under the tenant's monthly caps (src/tenants/quota.ts).
-    await assertQuota(env.DB, s.tenant, await limitsFor(env, s.tenant, s.creator?.limits), total, now);
+    await assertQuota(tenantDb(env, s.tenant), s.tenant, await limitsFor(env, s.tenant, s.creator?.limits), total, now);
   } catch (e) {
     // A retry of a batch accepted before the cap was reached still gets its batch back.
-    if (s.idempotencyKey === null || !(await findBatchByKey(env.DB, s.tenant, s.kind, s.idempotencyKey))) throw e;
+    if (
+      s.idempotencyKey === null ||
+      !(await findBatchByKey(tenantDb(env, s.tenant), s.tenant, s.kind, s.idempotencyKey))
+    )
+      throw e;
   }
   const created = await insertBatch(
-    env.DB,
+    tenantDb(env, s.tenant),
     {
       id,
       tenant: s.tenant,
@@ -215,13 +221,15 @@ export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Su
     },
     [
       // An inline rubric's content, stored by hash (a stored version's was stored with the version).
-      ...inlineRubrics(s).map((r) => contentStatement(env.DB, s.tenant, r.record.hash, r.content, now)),
+      ...inlineRubrics(s).map((r) =>
+        contentStatement(tenantDb(env, s.tenant), s.tenant, r.record.hash, r.content, now),
+      ),
       ...(s.expanded?.statements(id) ?? []),
       ...(s.extra?.(id, items) ?? []),
       // Items whose verdict is cached are marked as hits in the same transaction: the window starts them as
       // any other item, and each ends at once with its cached verdict (no LLM call).
       ...(items.some((item) => item.cache?.mode === 'use') || s.expanded?.readsCache === true
-        ? [markHitsStatement(env.DB, { batchId: id }, servesSince(now, config.VERDICT_CACHE_TTL_DAYS))]
+        ? [markHitsStatement(tenantDb(env, s.tenant), { batchId: id }, servesSince(now, config.VERDICT_CACHE_TTL_DAYS))]
         : []),
     ],
   );
@@ -233,7 +241,7 @@ export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Su
 /** The batch that holds the request's key: the same batch for the same body, else 409. */
 async function replay(env: Bindings, s: BatchSubmission, hash: string | null): Promise<Submitted> {
   const key = s.idempotencyKey;
-  const existing = key === null ? null : await findBatchByKey(env.DB, s.tenant, s.kind, key);
+  const existing = key === null ? null : await findBatchByKey(tenantDb(env, s.tenant), s.tenant, s.kind, key);
   // Unreachable unless the batch row was deleted between the two statements.
   if (!existing) throw new Error(`batch insert changed no row, and no batch holds key "${key ?? ''}"`);
   if (existing.requestHash !== hash) {

@@ -16,6 +16,7 @@ import type { Readable } from 'node:stream';
 import { isMain } from './args.js';
 import type { Described, EndedRef } from './ended.js';
 import { readEnded } from './ended.js';
+import { bucketOfId, shardOfBucket } from '../config/d1-buckets.js';
 import { applyMigrations, d1BatchOver, d1OnlyOptions } from './local-migrations.js';
 import { d1ReaderOver, localOpsSecret, localOpsUrl, withLocalOps } from './local-ops.js';
 import type { MiniflareInstance, MiniflareOptions, RuntimeConfig, WorkerSetup } from './worker-options.js';
@@ -37,6 +38,27 @@ export type RuntimeReply =
   | { type: 'reload-failed'; message: string }
   /** The answer to `describe` (null when it could not be read). */
   | { type: 'described'; requestId: number; described: Described | null };
+
+/**
+ * Reads `ref` in the D1 database that holds it: the shard its id names first (src/config/d1-shards.ts), then
+ * the others (an id made before the shards, or the single-database layout).
+ */
+async function describeInAny(
+  ops: string,
+  secret: string,
+  bindings: readonly string[],
+  ref: EndedRef,
+): Promise<Described | null> {
+  const shards = bindings.filter((b) => /^DB_\d{2}$/.test(b)).sort();
+  const bucket = bucketOfId('batchId' in ref ? ref.batchId : ref.evaluationId);
+  const first = bucket === null ? undefined : shards[shardOfBucket(bucket, shards.length)];
+  let last: Described | null = null;
+  for (const binding of [...(first ? [first] : []), ...bindings.filter((b) => b !== first)]) {
+    last = await readEnded(d1ReaderOver(ops, secret, binding), ref);
+    if (last.evaluation || last.batch) return last;
+  }
+  return last;
+}
 
 function reply(message: RuntimeReply): void {
   process.send?.(message);
@@ -105,7 +127,13 @@ function serve(): void {
       } else if (request.type === 'describe') {
         let described: Described | null = null;
         try {
-          if (ops) described = await readEnded(d1ReaderOver(ops, secret, 'DB'), request.ref);
+          if (ops)
+            described = await describeInAny(
+              ops,
+              secret,
+              current?.worker.d1.map((d) => d.binding) ?? ['DB'],
+              request.ref,
+            );
         } catch {
           // The runtime is stopping, or the state predates a column: the terminal line says less.
         }

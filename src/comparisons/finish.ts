@@ -20,6 +20,7 @@ import { finalStatistics } from './outcomes.js';
 import type { ComparisonRecord } from './rows.js';
 import { getComparison, layoutOf, markCompletingStatement, storeResultStatement, unfinishedOf } from './rows.js';
 import type { ComparisonEventData, ComparisonStatistics } from './schemas.js';
+import { recordDb, tenantDb } from '../config/d1-shards.js';
 
 /** The batch completing in the ending's transaction (see `BatchCompletion`, src/batches/completion-event.ts). */
 interface Completing {
@@ -45,10 +46,10 @@ export function comparisonLinks(id: string): { self: string; results: string; ca
  */
 export async function finishComparison(env: Bindings, c: ComparisonRecord): Promise<ComparisonStatistics | null> {
   if (c.result !== null) return JSON.parse(c.result) as ComparisonStatistics;
-  const b = await getBatch(env.DB, c.tenant, c.id);
+  const b = await getBatch(tenantDb(env, c.tenant), c.tenant, c.id);
   if (!b || c.completedAt === null) return null;
   const layout = layoutOf(c, pairsOf(c.candidates, c.design));
-  const stats = await finalStatistics(env.DB, c.id, layout, c.itemsTotal, c.statistics, c.gate);
+  const stats = await finalStatistics(tenantDb(env, c.tenant), c.id, layout, c.itemsTotal, c.statistics, c.gate);
   const now = Date.now();
   const data: ComparisonEventData = {
     id: c.id,
@@ -68,8 +69,8 @@ export async function finishComparison(env: Bindings, c: ComparisonRecord): Prom
     completedAt: new Date(c.completedAt).toISOString(),
     links: { self: comparisonLinks(c.id).self, results: comparisonLinks(c.id).results },
   };
-  await env.DB.batch([
-    ...webhookEventStatements(env.DB, {
+  await tenantDb(env, c.tenant).batch([
+    ...webhookEventStatements(tenantDb(env, c.tenant), {
       tenant: c.tenant,
       type: 'comparison.completed',
       subjectId: c.id,
@@ -79,19 +80,19 @@ export async function finishComparison(env: Bindings, c: ComparisonRecord): Prom
       causeId: c.id,
       now,
     }),
-    storeResultStatement(env.DB, c.id, JSON.stringify(stats), stats.gate?.outcome ?? null, now),
+    storeResultStatement(tenantDb(env, c.tenant), c.id, JSON.stringify(stats), stats.gate?.outcome ?? null, now),
   ]);
   await dispatchDeliveriesCausedBy(env, c.id).catch((err: unknown) => {
     log('warn', 'comparison.dispatch_failed', { comparisonId: c.id, error: messageOf(err) });
   });
-  const stored = await getComparison(env.DB, c.tenant, c.id);
+  const stored = await getComparison(tenantDb(env, c.tenant), c.tenant, c.id);
   return stored?.result ? (JSON.parse(stored.result) as ComparisonStatistics) : stats;
 }
 
 /** After an ending: finishes the comparison of the evaluation's batch when that ending completed it. */
 export async function finishComparisonOf(env: Bindings, evaluationId: string): Promise<void> {
-  const u = await unfinishedOf(env.DB, evaluationId);
+  const u = await unfinishedOf(await recordDb(env, evaluationId), evaluationId);
   if (!u) return;
-  const c = await getComparison(env.DB, u.tenant, u.id);
+  const c = await getComparison(tenantDb(env, u.tenant), u.tenant, u.id);
   if (c) await finishComparison(env, c);
 }

@@ -17,6 +17,7 @@ import { outcomesIn } from './rows.js';
 import type { ComparisonResultLine } from './schemas.js';
 import type { ComparisonRef } from './service.js';
 import { statisticsNow, storedLayout } from './service.js';
+import { tenantDb } from '../config/d1-shards.js';
 
 const CursorSchema = z.object({ c: z.string(), i: z.number().int().min(0) }).strict();
 
@@ -87,7 +88,7 @@ export async function comparisonResults(
   const layout = storedLayout(c);
   const width = widthOf(layout);
   const end = Math.min(c.itemsTotal, position.i + limit);
-  const rows = await outcomesIn(env.DB, c.id, position.i * width, end * width);
+  const rows = await outcomesIn(tenantDb(env, c.tenant), c.id, position.i * width, end * width);
   const lines: ComparisonResultLine[] = [];
   for (let item = position.i; item < end; item++) {
     const mine = rows.filter((r) => Math.floor(r.batch_seq / width) === item);

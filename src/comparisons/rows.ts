@@ -14,6 +14,7 @@ import type { CacheDecision } from '../verdict-cache/plan.js';
 import type { Design, StatisticsOptions } from './schemas.js';
 import type { Layout } from './layout.js';
 import { slotsOf, widthOf } from './layout.js';
+import { sqlIdHex } from '../config/d1-shards.js';
 
 /** A `comparisons` row. */
 export interface ComparisonRecord {
@@ -175,7 +176,7 @@ export function expandStatement(
   return insertRowsSelectStatement(
     db,
     {
-      id: `'ev_' || lower(hex(randomblob(16)))`,
+      id: `'ev_' || ${sqlIdHex(db)}`,
       tenant: '?',
       status: `'queued'`,
       method: '?',

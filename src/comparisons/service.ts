@@ -45,6 +45,7 @@ import type {
   CreateComparisonRequest,
 } from './schemas.js';
 import { StatisticsOptionsSchema } from './schemas.js';
+import { everyTenantDb, tenantDb } from '../config/d1-shards.js';
 
 const encoder = new TextEncoder();
 
@@ -190,7 +191,7 @@ export async function createComparison(
       total,
       readsCache: cacheMode === 'use',
       statements: (id) => [
-        insertComparisonStatement(env.DB, {
+        insertComparisonStatement(tenantDb(env, tenant), {
           id,
           tenant,
           candidates: request.candidates,
@@ -203,7 +204,7 @@ export async function createComparison(
         }),
         ...chunks.map((chunk) =>
           expandStatement(
-            env.DB,
+            tenantDb(env, tenant),
             layout,
             {
               batchId: id,
@@ -251,7 +252,10 @@ export interface ComparisonRef {
 
 /** The comparison or 404 `not_found`. */
 export async function requireComparison(env: Bindings, tenant: string, id: string): Promise<ComparisonRef> {
-  const [batch, comparison] = await Promise.all([getBatch(env.DB, tenant, id), getComparison(env.DB, tenant, id)]);
+  const [batch, comparison] = await Promise.all([
+    getBatch(tenantDb(env, tenant), tenant, id),
+    getComparison(tenantDb(env, tenant), tenant, id),
+  ]);
   if (!batch || !comparison) throw new ApiError(404, 'not_found', `no comparison "${id}"`);
   return { batch, comparison };
 }
@@ -292,12 +296,15 @@ export async function statisticsNow(env: Bindings, ref: ComparisonRef): Promise<
     const done = await finishComparison(env, c);
     if (done) return done;
   }
-  return liveStatistics(env.DB, c.id, storedLayout(c), c.itemsTotal, c.statistics, c.gate);
+  return liveStatistics(tenantDb(env, c.tenant), c.id, storedLayout(c), c.itemsTotal, c.statistics, c.gate);
 }
 
 /** `GET /v1/comparisons/{id}`. */
 export async function viewComparison(env: Bindings, ref: ComparisonRef): Promise<Comparison> {
-  const [stats, usage] = await Promise.all([statisticsNow(env, ref), usageAggregates(env.DB, ref.batch.id)]);
+  const [stats, usage] = await Promise.all([
+    statisticsNow(env, ref),
+    usageAggregates(tenantDb(env, ref.batch.tenant), ref.batch.id),
+  ]);
   const { batch: b } = ref;
   return {
     ...summaryOf(b, ref.comparison),
@@ -317,7 +324,7 @@ export async function listComparisons(
 ): Promise<{ data: ComparisonSummary[]; nextCursor: string | null }> {
   const page = await listBatchesView(env, tenant, { ...q, kind: 'comparison' });
   const rows = await comparisonsByIds(
-    env.DB,
+    tenantDb(env, tenant),
     page.data.map((b) => b.id),
   );
   const data: ComparisonSummary[] = [];
@@ -359,8 +366,10 @@ export async function cancelComparison(env: Bindings, ref: ComparisonRef): Promi
  */
 export async function finishStalledComparisons(env: Bindings, before: number, limit = 10): Promise<number> {
   let n = 0;
-  for (const c of await unfinishedBefore(env.DB, before, limit)) {
-    if (await finishComparison(env, c)) n += 1;
+  for (const db of everyTenantDb(env)) {
+    for (const c of await unfinishedBefore(db, before, limit)) {
+      if (await finishComparison(env, c)) n += 1;
+    }
   }
   return n;
 }

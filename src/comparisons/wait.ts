@@ -12,6 +12,7 @@ import type { Bindings } from '../config/bindings.js';
 import { completedAtOf } from './rows.js';
 import type { Comparison } from './schemas.js';
 import { requireComparison, viewComparison } from './service.js';
+import { tenantDb } from '../config/d1-shards.js';
 
 /** The poll's backoff, ms: 50, 100, 200, … up to 1 s. */
 const POLL = { base: 50, max: 1_000 } as const;
@@ -29,7 +30,7 @@ export async function awaitComparisonEnded(
 ): Promise<Comparison | null> {
   const deadline = Date.now() + timeoutMs;
   for (let attempt = 1; ; attempt++) {
-    const completedAt = await completedAtOf(env.DB, tenant, id);
+    const completedAt = await completedAtOf(tenantDb(env, tenant), tenant, id);
     if (completedAt === undefined) return null;
     if (completedAt !== null) return await viewComparison(env, await requireComparison(env, tenant, id));
     const left = deadline - Date.now();

@@ -1,23 +1,138 @@
 /**
  * @module
- * Which D1 database holds what. Tenants' rows are spread over several databases (docs/scale.md): every
- * statement about one tenant's data goes to {@link tenantDb}; the crons and the operator's reads that span
- * tenants go over {@link everyTenantDb}; what is the service's own (tenants, keys) stays in {@link controlDb}.
- * New code never reads `env.DB` directly, so the layout can change here alone.
+ * Which D1 database holds what (docs/scale.md, "The D1 layout"). `DB` is the control database: the service's
+ * own tables (tenants, their keys, triggers). Tenants' rows (evaluations, batches, usage, rubrics, webhooks,
+ * evals, …) are spread over `D1_SHARDS` shard bindings `DB_00`, `DB_01`, … (wrangler.toml): a tenant hashes to
+ * one of 65,536 buckets ({@link bucketOf}, FNV-1a of its id) and the buckets are cut into `D1_SHARDS` equal
+ * ranges, so the mapping needs no lookup and is fixed while the count is (binding another database changes
+ * nothing until the count does). With `D1_SHARDS` 0, `DB` holds everything (the single-database layout).
+ * Each tenant's settings row is copied into its shard too (`mirrorTenant`), for the shard's own joins. Every statement about one tenant's data goes to
+ * {@link tenantDb}; the crons and the operator's reads that span tenants go over {@link everyTenantDb}; where
+ * only a record's id is at hand (a queue message, an object's name) {@link recordDb} reads the bucket the id
+ * carries ({@link newRecordId}). New code never reads a binding directly, so the layout lives here alone.
  */
 import type { Bindings } from './bindings.js';
+import { configOf } from './vars.js';
+import { BUCKETS, bucketOf, bucketOfId, shardBindingNames, shardOfBucket } from './d1-buckets.js';
+
+/** The first bucket of shard `index`'s range among `count` shards. */
+function firstBucketOf(index: number, count: number): number {
+  return Math.ceil((index * BUCKETS) / count);
+}
+
+interface Layout {
+  control: D1Database;
+  shards: D1Database[];
+}
+
+const layouts = new WeakMap<object, Layout>();
+/** Each shard database's first bucket, to tag ids that SQL generates ({@link bucketOfDb}). */
+const dbBuckets = new WeakMap<D1Database, number>();
+
+function layoutOf(env: Bindings): Layout {
+  let layout = layouts.get(env);
+  if (!layout) {
+    const byName = env as unknown as Record<string, D1Database | undefined>;
+    const shards = shardBindingNames(configOf(env).D1_SHARDS).map((n) => {
+      const db = byName[n];
+      if (!db) throw new Error(`D1_SHARDS is ${configOf(env).D1_SHARDS} but ${n} is not bound (wrangler.toml)`);
+      return db;
+    });
+    shards.forEach((db, i) => dbBuckets.set(db, firstBucketOf(i, shards.length)));
+    layout = { control: env.DB, shards };
+    layouts.set(env, layout);
+  }
+  return layout;
+}
 
 /** The D1 database holding `tenant`'s rows (evaluations, batches, usage, rubrics, webhooks, …). */
-export function tenantDb(env: Bindings, _tenant: string): D1Database {
-  return env.DB;
+export function tenantDb(env: Bindings, tenant: string): D1Database {
+  return dbOfBucket(env, bucketOf(tenant));
+}
+
+function dbOfBucket(env: Bindings, bucket: number): D1Database {
+  const { control, shards } = layoutOf(env);
+  return shards[shardOfBucket(bucket, shards.length)] ?? control;
 }
 
 /** Every database holding tenants' rows, each once: the crons and cross-tenant reads visit them all. */
 export function everyTenantDb(env: Bindings): D1Database[] {
-  return [env.DB];
+  const { control, shards } = layoutOf(env);
+  return shards.length > 0 ? shards : [control];
 }
 
-/** The service's own database: tenants, their keys and settings (never a tenant's evaluations). */
+/** The service's own database: tenants, their keys and settings, triggers (never a tenant's evaluations). */
 export function controlDb(env: Bindings): D1Database {
-  return env.DB;
+  return layoutOf(env).control;
+}
+
+/**
+ * A new id for a record of `tenant`: `<prefix>_` and 32 hex digits, laid out as a UUIDv8 ("custom"): the
+ * tenant's bucket in the first 4 digits, `8` in the 13th (where a random UUIDv4 has `4`), the rest random.
+ * So a queue message or an object's name that carries only the id still finds the record's database.
+ */
+export function newRecordId(prefix: string, tenant: string): string {
+  return `${prefix}_${taggedHex(bucketOf(tenant))}`;
+}
+
+function taggedHex(bucket: number): string {
+  const random = crypto.randomUUID().replaceAll('-', '');
+  return `${bucket.toString(16).padStart(4, '0')}${random.slice(4, 12)}8${random.slice(13)}`;
+}
+
+/**
+ * The 4 hex digits SQL puts at the head of an id it generates in `db` (webhook deliveries), then `8` as the
+ * 13th digit: the first bucket of `db`'s range; null for a database outside the layout (its ids stay random).
+ */
+export function bucketOfDb(db: D1Database): string | null {
+  const bucket = dbBuckets.get(db);
+  return bucket === undefined ? null : bucket.toString(16).padStart(4, '0');
+}
+
+/** Where an untagged id's record is looked for, by its prefix. */
+const TABLE_OF_PREFIX: Record<string, string> = {
+  ev: 'evaluations',
+  ba: 'batches',
+  me: 'batches',
+  cp: 'batches',
+  dlv: 'webhook_deliveries',
+};
+
+/** Untagged ids found before, by id (an isolate's memory; a few thousand at most). */
+const legacyFound = new Map<string, number>();
+const LEGACY_MEMORY = 4096;
+
+/**
+ * The D1 database holding the tenant's record `id` (an evaluation, batch or comparison, webhook delivery),
+ * for callers that have the id but not its tenant: queue consumers, Durable Objects named by the id, the
+ * crons' follow-ups. A tagged id needs no query; an id made before the shards is looked up in each shard
+ * once (then remembered); one found nowhere goes to the first shard, where it is missing like anywhere.
+ */
+export async function recordDb(env: Bindings, id: string): Promise<D1Database> {
+  const bucket = bucketOfId(id);
+  if (bucket !== null) return dbOfBucket(env, bucket);
+  const dbs = everyTenantDb(env);
+  if (dbs.length === 1) return dbs[0] as D1Database;
+  const known = legacyFound.get(id);
+  if (known !== undefined && dbs[known]) return dbs[known];
+  const table = TABLE_OF_PREFIX[id.slice(0, id.indexOf('_'))] ?? 'evaluations';
+  const hits = await Promise.all(
+    dbs.map((db) => db.prepare(`SELECT 1 AS one FROM ${table} WHERE id = ?`).bind(id).first()),
+  );
+  const at = hits.findIndex((h) => h !== null);
+  if (at < 0) return dbs[0] as D1Database;
+  if (legacyFound.size >= LEGACY_MEMORY) legacyFound.clear();
+  legacyFound.set(id, at);
+  return dbs[at] as D1Database;
+}
+
+/**
+ * An SQL expression giving 32 hex digits for an id SQL generates in `db` (a comparison's pair evaluations,
+ * webhook deliveries), tagged with `db`'s first bucket as {@link newRecordId} does; random for a database
+ * outside the layout.
+ */
+export function sqlIdHex(db: D1Database): string {
+  const head = bucketOfDb(db);
+  if (head === null) return 'lower(hex(randomblob(16)))';
+  return `'${head}' || lower(hex(randomblob(4))) || '8' || substr(lower(hex(randomblob(10))), 2)`;
 }

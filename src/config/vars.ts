@@ -117,6 +117,12 @@ export const VARS = {
   ),
   ALLOW_BYOK: spec(boolean, 'false', 'true/false', 'Whether a caller may send its own provider key (X-LLM-Api-Key).'),
   STALL_SECONDS: spec(number(0), '120', 's', 'No progress for this long and the sweeper re-kicks an evaluation.'),
+  D1_SHARDS: spec(
+    integer(0, 100),
+    '4',
+    'databases',
+    "Tenants' D1 databases, bound as DB_00 … in wrangler.toml (a tenant's hash picks one); 0 = DB holds everything. Fixed once tenants have data.",
+  ),
   STEP_BUDGET_MS: spec(
     atLeast(0),
     '30000',

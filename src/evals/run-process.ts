@@ -18,6 +18,7 @@ import { claimRun, endRun, gradedIndexes, insertItem, renewLease } from './run-r
 import type { RunDataSource } from './run-schemas.js';
 import { getEval } from './rows.js';
 import { parseRef, resolveRef } from './templates.js';
+import { tenantDb } from '../config/d1-shards.js';
 
 /** How long one invocation holds a run between renewals, ms. */
 export const RUN_LEASE_MS = 60_000;
@@ -167,34 +168,40 @@ async function gradeLine(
 }
 
 /**
- * Works through run `runId` if nobody else holds it (see the module note). Never throws: a failure of the
+ * Works through `tenant`'s run `runId` if nobody else holds it (see the module note). Never throws: a failure of the
  * run's own ends it `failed` with the error.
  */
-export async function processRun(env: Bindings, runId: string, deps: GraderDeps = graderDeps(env)): Promise<void> {
+export async function processRun(
+  env: Bindings,
+  tenant: string,
+  runId: string,
+  deps: GraderDeps = graderDeps(env),
+): Promise<void> {
+  const db = tenantDb(env, tenant);
   const now = Date.now();
-  const run = await claimRun(env.DB, runId, now, now + RUN_LEASE_MS);
+  const run = await claimRun(db, runId, now, now + RUN_LEASE_MS);
   if (!run) return;
   try {
-    const ev = await getEval(env.DB, run.tenant, run.evalId);
+    const ev = await getEval(db, run.tenant, run.evalId);
     if (!ev) {
-      await endRun(env.DB, runId, 'failed', { code: 'eval_deleted', message: 'the eval was deleted' }, Date.now());
+      await endRun(db, runId, 'failed', { code: 'eval_deleted', message: 'the eval was deleted' }, Date.now());
       return;
     }
     const criteria = ev.testingCriteria as RunnableGrader[];
     const lines = linesOf(run.dataSource);
-    const done = await gradedIndexes(env.DB, runId);
+    const done = await gradedIndexes(db, runId);
     const todo = lines.map((line, idx) => ({ line, idx })).filter(({ idx }) => !done.has(idx));
     for (let i = 0; i < todo.length; i += ITEMS_AT_ONCE) {
-      if (!(await renewLease(env.DB, runId, Date.now() + RUN_LEASE_MS))) return;
+      if (!(await renewLease(db, runId, Date.now() + RUN_LEASE_MS))) return;
       await Promise.all(
         todo.slice(i, i + ITEMS_AT_ONCE).map(async ({ line, idx }) => {
-          await insertItem(env.DB, runId, await gradeLine(run, criteria, line, idx, deps));
+          await insertItem(db, runId, await gradeLine(run, criteria, line, idx, deps));
         }),
       );
     }
-    await endRun(env.DB, runId, 'completed', null, Date.now());
+    await endRun(db, runId, 'completed', null, Date.now());
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
-    await endRun(env.DB, runId, 'failed', { code: 'run_failed', message }, Date.now());
+    await endRun(db, runId, 'failed', { code: 'run_failed', message }, Date.now());
   }
 }

@@ -49,7 +49,7 @@ import { requireEval } from './service.js';
 
 /** Works through runs after the answer. */
 function kick(c: Context<TenantEnv>, ids: readonly string[]): void {
-  for (const id of ids) c.executionCtx.waitUntil(processRun(c.env, id));
+  for (const id of ids) c.executionCtx.waitUntil(processRun(c.env, c.var.tenant, id));
 }
 
 const origin = (c: Context<TenantEnv>) => new URL(c.req.url).origin;

@@ -13,6 +13,7 @@ import { cancelRun, deleteRun, getItem, getRun, insertRun, listItems, listRuns, 
 import type { CreateRunRequest, OutputItem, Run } from './run-schemas.js';
 import type { EvalRecord } from './rows.js';
 import { listPage, scopeOf } from './service.js';
+import { tenantDb } from '../config/d1-shards.js';
 
 function fail(path: string, message: string): ApiError {
   return new ApiError(400, 'invalid_request', `${path}: ${message}`, [{ path, message }]);
@@ -61,7 +62,7 @@ function reportUrl(origin: string, r: RunRecord): string {
 
 /** A run as the API answers it, with its counts from the stored items. */
 export async function viewRun(env: Bindings, r: RunRecord, origin: string): Promise<Run> {
-  return runView(r, (await runCounts(env.DB, [r.id])).get(r.id), origin);
+  return runView(r, (await runCounts(tenantDb(env, r.tenant), [r.id])).get(r.id), origin);
 }
 
 /** A run as the API answers it, given its counts. */
@@ -114,13 +115,13 @@ export async function createRun(env: Bindings, ev: EvalRecord, request: CreateRu
     error: null,
     createdAt: Date.now(),
   };
-  await insertRun(env.DB, record);
+  await insertRun(tenantDb(env, ev.tenant), record);
   return record;
 }
 
 /** The run, or 404 `not_found`. */
 export async function requireRun(env: Bindings, tenant: string, evalId: string, id: string): Promise<RunRecord> {
-  const r = await getRun(env.DB, tenant, evalId, id);
+  const r = await getRun(tenantDb(env, tenant), tenant, evalId, id);
   if (!r) throw new ApiError(404, 'not_found', `no run "${id}" of eval "${evalId}"`);
   return r;
 }
@@ -137,10 +138,10 @@ export async function listRunsView(
   q: { after?: string | undefined; limit: number; order: 'asc' | 'desc'; status?: string | undefined },
   origin: string,
 ) {
-  const rows = await listRuns(env.DB, ev.tenant, ev.id, q);
+  const rows = await listRuns(tenantDb(env, ev.tenant), ev.tenant, ev.id, q);
   const page = rows.slice(0, q.limit);
   const counts = await runCounts(
-    env.DB,
+    tenantDb(env, ev.tenant),
     page.map((r) => r.id),
   );
   const data = page.map((r) => runView(r, counts.get(r.id), origin));
@@ -152,14 +153,14 @@ export async function listRunsView(
  * the cancel changed nothing (the run had ended, or ended meanwhile), since a cancel changes its status alone.
  */
 export async function cancelRunView(env: Bindings, r: RunRecord, origin: string): Promise<Run> {
-  const cancelled = await cancelRun(env.DB, r.tenant, r.id, Date.now());
+  const cancelled = await cancelRun(tenantDb(env, r.tenant), r.tenant, r.id, Date.now());
   const now = cancelled ? { ...r, status: 'canceled' as const } : await requireRun(env, r.tenant, r.evalId, r.id);
   return viewRun(env, now, origin);
 }
 
 /** Deletes a run and its items. */
 export async function deleteRunView(env: Bindings, r: RunRecord) {
-  await deleteRun(env.DB, r.tenant, r.id, Date.now());
+  await deleteRun(tenantDb(env, r.tenant), r.tenant, r.id, Date.now());
   return { object: 'eval.run.deleted' as const, deleted: true as const, run_id: r.id };
 }
 
@@ -191,7 +192,7 @@ export async function listItemsView(
   q: { after?: string | undefined; limit: number; order: 'asc' | 'desc'; status?: 'pass' | 'fail' | undefined },
 ) {
   const after = q.after === undefined ? undefined : indexOf(run, q.after, 'after');
-  const rows = await listItems(env.DB, run.id, { ...q, after });
+  const rows = await listItems(tenantDb(env, run.tenant), run.id, { ...q, after });
   return listPage(
     rows.slice(0, q.limit).map((i) => viewItem(run, i)),
     rows.length > q.limit,
@@ -214,7 +215,7 @@ function indexOf(run: RunRecord, id: string, what: 'after' | 'path'): number {
 
 /** `GET …/output_items/{id}`, or 404. */
 export async function getItemView(env: Bindings, run: RunRecord, id: string): Promise<OutputItem> {
-  const item = await getItem(env.DB, run.id, indexOf(run, id, 'path'));
+  const item = await getItem(tenantDb(env, run.tenant), run.id, indexOf(run, id, 'path'));
   if (!item) throw noItem(run, id);
   return viewItem(run, item);
 }

@@ -10,6 +10,7 @@ import { checkGraders } from './grader-check.js';
 import type { EvalRecord } from './rows.js';
 import { deleteEval, getEval, insertEval, listEvals, updateEval } from './rows.js';
 import type { CreateEvalRequest, DataSourceConfigInput, Eval, EvalMetadata } from './schemas.js';
+import { tenantDb } from '../config/d1-shards.js';
 
 /** The JSON Schema of the sample a run generates (`{{sample.*}}`). */
 export const SAMPLE_SCHEMA = {
@@ -106,7 +107,7 @@ export async function createEval(env: Bindings, tenant: string, request: CreateE
     createdAt: now,
     updatedAt: now,
   };
-  await insertEval(env.DB, record);
+  await insertEval(tenantDb(env, tenant), record);
   return viewEval(record);
 }
 
@@ -127,7 +128,7 @@ function noEval(id: string): ApiError {
 
 /** The tenant's eval, or 404 `not_found`. */
 export async function requireEval(env: Bindings, tenant: string, id: string): Promise<EvalRecord> {
-  const r = await getEval(env.DB, tenant, id);
+  const r = await getEval(tenantDb(env, tenant), tenant, id);
   if (!r) throw noEval(id);
   return r;
 }
@@ -138,7 +139,7 @@ export async function listEvalsView(
   tenant: string,
   q: { after?: string | undefined; limit: number; order: 'asc' | 'desc'; order_by: 'created_at' | 'updated_at' },
 ) {
-  const rows = await listEvals(env.DB, tenant, { ...q, orderBy: q.order_by });
+  const rows = await listEvals(tenantDb(env, tenant), tenant, { ...q, orderBy: q.order_by });
   return listPage(rows.slice(0, q.limit).map(viewEval), rows.length > q.limit);
 }
 
@@ -149,13 +150,13 @@ export async function updateEvalView(
   id: string,
   patch: { name?: string | undefined; metadata?: EvalMetadata | null | undefined },
 ): Promise<Eval> {
-  const updated = await updateEval(env.DB, tenant, id, patch, Date.now());
+  const updated = await updateEval(tenantDb(env, tenant), tenant, id, patch, Date.now());
   if (!updated) throw noEval(id);
   return viewEval(updated);
 }
 
 /** `DELETE /v1/evals/{id}`; 404 when there is no such eval. */
 export async function deleteEvalView(env: Bindings, tenant: string, id: string) {
-  if (!(await deleteEval(env.DB, tenant, id, Date.now()))) throw noEval(id);
+  if (!(await deleteEval(tenantDb(env, tenant), tenant, id, Date.now()))) throw noEval(id);
   return { object: 'eval.deleted' as const, deleted: true as const, eval_id: id };
 }

@@ -24,6 +24,7 @@ import { SQL_NOT_ENDED } from './status.js';
 import type { FinalWriteStep } from './ending.js';
 import { evaluationStub } from './stub.js';
 import { deploymentDefaults } from '../tenants/limits.js';
+import { tenantDb } from '../config/d1-shards.js';
 
 /**
  * The cap term of the admission statements (binds the default cap once). An evaluation at tier `batch`
@@ -145,7 +146,10 @@ export function admittedBy(result: D1Result | undefined): string | null {
  */
 export async function startNextWaiting(env: Bindings, tenant: string): Promise<void> {
   try {
-    await startAdmitted(env, await admitNext(env.DB, tenant, deploymentDefaults(env).maxRunning, Date.now()));
+    await startAdmitted(
+      env,
+      await admitNext(tenantDb(env, tenant), tenant, deploymentDefaults(env).maxRunning, Date.now()),
+    );
   } catch (e) {
     log('warn', 'admission.start_next_failed', { tenant, error: messageOf(e) });
   }

@@ -17,6 +17,7 @@ import { ApiError } from '../http/errors.js';
 import type { EvaluationListItem, ListEvaluationsQuery } from './list-schemas.js';
 import { metadataFilter, rubricFilter } from './list-schemas.js';
 import { linksOf } from './service.js';
+import { tenantDb } from '../config/d1-shards.js';
 
 const CursorSchema = z.object({ t: z.number().int(), i: z.string().min(1) }).strict();
 
@@ -65,7 +66,7 @@ export async function listEvaluationsView(
 ): Promise<{ data: EvaluationListItem[]; nextCursor: string | null }> {
   const after = q.cursor === undefined ? null : decodeCursor(q.cursor, CursorSchema);
   const rows = await listEvaluations(
-    env.DB,
+    tenantDb(env, tenant),
     tenant,
     {
       status: q.status,
@@ -95,9 +96,9 @@ export async function listEvaluationsView(
  * @throws ApiError 404 `not_found` for an id the tenant never had.
  */
 export async function deleteEvaluation(env: Bindings, tenant: string, id: string): Promise<void> {
-  const row = await getEvaluation(env.DB, tenant, id);
+  const row = await getEvaluation(tenantDb(env, tenant), tenant, id);
   if (!row) throw new ApiError(404, 'not_found', `no evaluation "${id}"`);
   // A failure here propagates (500): the caller's retry repeats both steps, which are idempotent.
   await evaluationStub(env, id).erase(id);
-  await eraseEvaluation(env.DB, id, Date.now());
+  await eraseEvaluation(tenantDb(env, tenant), id, Date.now());
 }

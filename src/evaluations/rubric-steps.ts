@@ -35,6 +35,7 @@ import type { StepsFailure } from '../rubrics/steps.js';
 import { missingSteps, stepsStateOf, storeStepsOf, withStoredSteps } from '../rubrics/steps.js';
 import type { CreateEvaluationRequest } from './schemas.js';
 import { evaluationStub } from './stub.js';
+import { tenantDb } from '../config/d1-shards.js';
 
 /**
  * Creates the `rubric-steps` evaluation `id` (the claim names it) and waits up to `waitMs` for its end; the
@@ -93,14 +94,14 @@ export async function withRubricSteps(
     const remaining = deadline - Date.now();
     if (state === 'none' || failure) {
       const id = newId();
-      if (await claimSteps(env.DB, r.id, v.version, id, v.stepsEvaluationId, Date.now())) {
+      if (await claimSteps(tenantDb(env, tenant), r.id, v.version, id, v.stepsEvaluationId, Date.now())) {
         watched.add(id);
         log('info', 'rubric.steps_claimed', { rubricId: r.id, version: v.version, evaluationId: id });
         try {
           await start(id, stepsRequest(judge, r.id, v), Math.max(remaining, 0));
         } catch (err) {
           // Its create refused (a quota, a limit): the error is this request's answer, and the claim goes.
-          await releaseSteps(env.DB, r.id, v.version, id);
+          await releaseSteps(tenantDb(env, tenant), r.id, v.version, id);
           throw err;
         }
       }
@@ -108,7 +109,7 @@ export async function withRubricSteps(
       watched.add(v.stepsEvaluationId);
       await awaitSteps(env, v.stepsEvaluationId, remaining);
     } else break;
-    v = (await getVersion(env.DB, tenant, r.id, v.version)) ?? v;
+    v = (await getVersion(tenantDb(env, tenant), tenant, r.id, v.version)) ?? v;
     if (Date.now() >= deadline && stepsStateOf(v, Date.now()) === 'pending') break;
   }
   throw new ApiError(

@@ -57,10 +57,14 @@ import type { RubricFieldValue } from '../rubrics/schemas.js';
 import { resolveRubricRef } from '../rubrics/resolve.js';
 import { withRubricSteps } from './rubric-steps.js';
 import { contentStatement } from '../rubrics/rows.js';
+import { controlDb, newRecordId, tenantDb } from '../config/d1-shards.js';
 
-/** New id: the prefix (`ev` evaluation, `me` meta-evaluation, `ba` batch, `cp` comparison), `_`, 32 hex chars (a random UUID without dashes). */
-export function newId(prefix: 'ev' | 'me' | 'ba' | 'cp'): string {
-  return `${prefix}_${crypto.randomUUID().replaceAll('-', '')}`;
+/**
+ * New id of a record of `tenant`: the prefix (`ev` evaluation, `me` meta-evaluation, `ba` batch, `cp`
+ * comparison), `_`, 32 hex chars that carry the tenant's D1 bucket (`newRecordId`, src/config/d1-shards.ts).
+ */
+export function newId(prefix: 'ev' | 'me' | 'ba' | 'cp', tenant: string): string {
+  return newRecordId(prefix, tenant);
 }
 
 /** Relative links of an evaluation. */
@@ -83,7 +87,7 @@ export async function limitsFor(
   tenant: string,
   given: EffectiveLimits | null | undefined,
 ): Promise<EffectiveLimits> {
-  return given ?? effectiveLimits(await tenantLimits(env.DB, tenant), env);
+  return given ?? effectiveLimits(await tenantLimits(controlDb(env), tenant), env);
 }
 
 /** Outcome of {@link createEvaluationJob}: the answer and whether it replays an earlier request. */
@@ -140,21 +144,23 @@ export async function createEvaluationJob(
   // A one-off callback: its URL passes the outbound guard, and the tenant can sign it.
   const webhookUrl = request.webhook ? requireWebhookUrl(env, request.webhook.url, 'webhook.url') : null;
   if (webhookUrl !== null) await requireSigningSecret(env, tenant, 'webhook.url');
-  const id = own.id ?? newId('ev');
+  const id = own.id ?? newId('ev', tenant);
   const hash = idempotencyKey === null ? null : await requestHash(request);
   const limits = await limitsFor(env, tenant, creator.limits);
   const { tier, flexFallback } = resolveTier(env, judge, request, limits.defaultTier);
   try {
-    await assertQuota(env.DB, tenant, limits, 1, Date.now());
+    await assertQuota(tenantDb(env, tenant), tenant, limits, 1, Date.now());
   } catch (e) {
     // A retry of a request accepted before the cap was reached still gets its evaluation back.
-    if (idempotencyKey === null || !(await findByIdempotencyKey(env.DB, tenant, idempotencyKey))) throw e;
+    if (idempotencyKey === null || !(await findByIdempotencyKey(tenantDb(env, tenant), tenant, idempotencyKey)))
+      throw e;
   }
   const rubric = await judgedRubric(env, tenant, judge, resolved, { ...creator, limits });
   // After the steps: the row's times are those of its insert.
   const now = Date.now();
   // An inline rubric's content is stored by hash (a stored version's was stored with the version).
-  if (rubric && !rubric.stored) await contentStatement(env.DB, tenant, rubric.record.hash, rubric.content, now).run();
+  if (rubric && !rubric.stored)
+    await contentStatement(tenantDb(env, tenant), tenant, rubric.record.hash, rubric.content, now).run();
   const [cache] = await requestCachePlans(
     env,
     { ...judge, rubricHash: rubric?.record.hash ?? null },
@@ -165,16 +171,16 @@ export async function createEvaluationJob(
   const fast = config.FAST_START;
   // The fast start's running slot is taken in the insert's own D1 batch (one round trip for both), and so is
   // the verdict cache's lookup: a hit is marked on the row and read back with it.
-  const admitting = fast ? [admitStatement(env.DB, id, deploymentDefaults(env).maxRunning, now)] : [];
+  const admitting = fast ? [admitStatement(tenantDb(env, tenant), id, deploymentDefaults(env).maxRunning, now)] : [];
   const lookup =
     cache?.mode === 'use'
       ? [
-          markHitsStatement(env.DB, { id }, servesSince(now, config.VERDICT_CACHE_TTL_DAYS)),
-          readHitStatement(env.DB, id),
+          markHitsStatement(tenantDb(env, tenant), { id }, servesSince(now, config.VERDICT_CACHE_TTL_DAYS)),
+          readHitStatement(tenantDb(env, tenant), id),
         ]
       : [];
   const result = await insertEvaluation(
-    env.DB,
+    tenantDb(env, tenant),
     {
       id,
       tenant,
@@ -258,7 +264,7 @@ export function judgedRubric(
     judge,
     rubric,
     (id, request, waitMs) => createEvaluationJob(env, tenant, request, null, creator, waitMs, { id }),
-    () => newId('ev'),
+    () => newId('ev', tenant),
   );
 }
 
@@ -343,7 +349,7 @@ export async function endedView(
   const read =
     known && known.row.id === id && known.row.tenant === tenant
       ? parseResults(known)
-      : await readWithResults(env.DB, tenant, id);
+      : await readWithResults(tenantDb(env, tenant), tenant, id);
   return read && read.row.deletedAt === null && isTerminal(read.row.status)
     ? viewEvaluation(env, read.row, read)
     : null;
@@ -351,7 +357,7 @@ export async function endedView(
 
 /** The evaluation or 404 `not_found` (also once the caller deleted it: `DELETE /v1/evaluations/{id}`). */
 export async function requireEvaluation(env: Bindings, tenant: string, id: string): Promise<EvaluationRecord> {
-  const row = await getEvaluation(env.DB, tenant, id);
+  const row = await getEvaluation(tenantDb(env, tenant), tenant, id);
   if (!row) throw new ApiError(404, 'not_found', `no evaluation "${id}"`);
   if (row.deletedAt !== null) throw new ApiError(404, 'not_found', `evaluation "${id}" was deleted`);
   return row;
@@ -388,8 +394,12 @@ export async function viewEvaluation(
 ): Promise<Evaluation> {
   const [progress, verdictJson, usage] = await Promise.all([
     progressOf(env, row),
-    read ? read.verdictJson : row.status === 'succeeded' ? getVerdictJson(env.DB, row.id) : Promise.resolve(null),
-    read ? read.usage : getUsageSums(env.DB, row.id),
+    read
+      ? read.verdictJson
+      : row.status === 'succeeded'
+        ? getVerdictJson(tenantDb(env, row.tenant), row.id)
+        : Promise.resolve(null),
+    read ? read.usage : getUsageSums(tenantDb(env, row.tenant), row.id),
   ]);
   let verdict: VerdictSummary | null = null;
   if (verdictJson !== null) {
@@ -430,7 +440,7 @@ function stripTranscript(v: unknown): unknown {
 
 /** The task as submitted (`GET /v1/evaluations/{id}/task`); null when it is no longer kept or does not parse. */
 export async function viewTask(env: Bindings, row: EvaluationRecord): Promise<z.infer<typeof EvaluationTaskSchema>> {
-  const parsed = TaskSchema.safeParse(await getTaskJson(env.DB, row.id));
+  const parsed = TaskSchema.safeParse(await getTaskJson(tenantDb(env, row.tenant), row.id));
   return { id: row.id, task: parsed.success ? parsed.data : null };
 }
 
@@ -443,10 +453,15 @@ export async function viewTask(env: Bindings, row: EvaluationRecord): Promise<z.
  */
 export async function viewTranscript(env: Bindings, row: EvaluationRecord): Promise<z.infer<typeof TranscriptSchema>> {
   if (!isTerminal(row.status))
-    return { id: row.id, status: row.status, complete: false, messages: await listTranscript(env.DB, row.id) };
+    return {
+      id: row.id,
+      status: row.status,
+      complete: false,
+      messages: await listTranscript(tenantDb(env, row.tenant), row.id),
+    };
   const stub = evaluationStub(env, row.id);
   const [inD1, kept, complete] = await Promise.all([
-    listTranscript(env.DB, row.id),
+    listTranscript(tenantDb(env, row.tenant), row.id),
     stub.transcript(),
     row.status === 'succeeded' ? true : stub.snapshot().then((s) => s?.finalized ?? true),
   ]);

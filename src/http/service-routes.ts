@@ -9,6 +9,7 @@ import { DOCS_ASSETS, DOCS_CSP, DOCS_HTML, DOCS_INIT_JS, SCALAR_ASSET } from './
 import type { KernelEnv } from './kernel-env.js';
 import { log, messageOf } from '../log/log.js';
 import { BAD_QUERY, errorResponse, jsonResponse, NoQuery } from './responses.js';
+import { controlDb } from '../config/d1-shards.js';
 
 /** Answer to `GET /health`. */
 export const HealthSchema = z
@@ -79,7 +80,7 @@ const docsAsset = createRoute({
 export const service = new OpenAPIHono<KernelEnv>()
   .openapi(health, async (c) => {
     try {
-      await c.env.DB.prepare('SELECT 1').first();
+      await controlDb(c.env).prepare('SELECT 1').first();
       return c.json({ service: 'tribunal', status: 'ok', d1: 'ok' } as const, 200);
     } catch (err) {
       log('error', 'api.health_d1_failed', { error: messageOf(err) });

@@ -38,6 +38,7 @@ import type {
   MetaEvaluation,
   MetaProgress,
 } from './schemas.js';
+import { tenantDb } from '../config/d1-shards.js';
 
 /** Outcome of {@link createMetaEvaluation}. */
 export interface MetaCreated {
@@ -85,7 +86,7 @@ export async function createMetaEvaluation(
     // A reliability run (repeats > 1) judges each repeat afresh unless `cache` is given: its point is the spread.
     cache: { mode: request.cache, seed: request.seed, repeat: request.repeats > 1 },
     extra: (id, items) =>
-      metaStatements(env.DB, {
+      metaStatements(tenantDb(env, tenant), {
         id,
         tenant,
         preset: request.preset ?? null,
@@ -104,7 +105,7 @@ export async function createMetaEvaluation(
   });
   const itemsTotal = request.items.length;
   if (!r.replayed) return { id: r.id, status: 'running', itemsTotal, replayed: false };
-  const meta = await getMeta(env.DB, tenant, r.id);
+  const meta = await getMeta(tenantDb(env, tenant), tenant, r.id);
   return { id: r.id, status: meta?.status ?? 'running', itemsTotal, replayed: true };
 }
 
@@ -131,25 +132,25 @@ function progressOf(items: readonly MetaItemOutcome[]): MetaProgress {
  * @throws ApiError 404 `not_found`.
  */
 export async function viewMetaEvaluation(env: Bindings, tenant: string, id: string): Promise<MetaEvaluation> {
-  const meta = await getMeta(env.DB, tenant, id);
+  const meta = await getMeta(tenantDb(env, tenant), tenant, id);
   if (!meta) throw new ApiError(404, 'not_found', `no meta-evaluation "${id}"`);
-  const items = await listMetaItems(env.DB, id);
+  const items = await listMetaItems(tenantDb(env, tenant), id);
   const progress = progressOf(items);
   let status = meta.status;
   let report: AgreementReport | null = meta.report ? AgreementReportSchema.parse(JSON.parse(meta.report)) : null;
   if (!report && items.length > 0 && progress.ended === items.length) {
     report = reportOfJudged(items);
     status = progress.succeeded > 0 ? 'succeeded' : 'failed';
-    await storeMetaReport(env.DB, id, status, report, Date.now());
+    await storeMetaReport(tenantDb(env, tenant), id, status, report, Date.now());
   }
   let reliability: ReliabilityReport | null = meta.reliability
     ? ReliabilityReportSchema.parse(JSON.parse(meta.reliability))
     : null;
   if (!reliability && meta.repeats > 1 && report) {
-    const repeats = await listRepeats(env.DB, id);
+    const repeats = await listRepeats(tenantDb(env, tenant), id);
     if (repeats.every((r) => isTerminal(r.status))) {
       reliability = reliabilityReport(reliabilityItems(items, repeats));
-      await storeReliability(env.DB, id, reliability, Date.now());
+      await storeReliability(tenantDb(env, tenant), id, reliability, Date.now());
     }
   }
   return {
@@ -221,11 +222,11 @@ export async function calibrateMetaEvaluation(
   id: string,
   options: CalibrateRequest,
 ): Promise<CalibrateResult> {
-  const meta = await getMeta(env.DB, tenant, id);
+  const meta = await getMeta(tenantDb(env, tenant), tenant, id);
   if (!meta) throw new ApiError(404, 'not_found', `no meta-evaluation "${id}"`);
   const refuse = (message: string) => new ApiError(400, 'invalid_request', message, [{ path: 'id', message }]);
   if (meta.method !== 'cascade') throw refuse(`meta-evaluation "${id}" judged with ${meta.method}, not a cascade`);
-  const rows = await listCalibrationItems(env.DB, id);
+  const rows = await listCalibrationItems(tenantDb(env, tenant), id);
   if (rows.some((r) => !isTerminal(r.status)))
     throw refuse('some items have not ended yet: calibrate once every item ended');
   const judged = rows.flatMap((r) => {
@@ -236,7 +237,7 @@ export async function calibrateMetaEvaluation(
   const items = escalateItemsOf(judged);
   if (items.length === 0) throw refuse('no pairwise item with a human label and a cascade verdict to calibrate on');
   const calibration: CascadeCalibration = calibrateCascade(items, options);
-  await storeCalibration(env.DB, id, calibration, Date.now());
+  await storeCalibration(tenantDb(env, tenant), id, calibration, Date.now());
   const config = JSON.parse(meta.config) as Record<string, unknown>;
   return {
     calibration,

@@ -15,6 +15,7 @@ import { evaluationStub } from '../evaluations/stub.js';
 import { sha256Hex } from '../http/request-hash.js';
 import { scrubSql } from '../config/sqlite-scrub.js';
 import { eraseTranscriptStatements } from '../evaluations/transcript-rows.js';
+import { recordDb } from '../config/d1-shards.js';
 
 /** What an erased error message reads: the code beside it stands. */
 export const ERASED_ERROR_MESSAGE = 'erased: this tenant keeps no content (the error code stands)';
@@ -41,26 +42,30 @@ export async function hashedTask(taskJson: string): Promise<string> {
  * @returns whether it erased anything.
  */
 export async function eraseUnstoredContent(env: Bindings, id: string, now = Date.now()): Promise<boolean> {
-  const row = await env.DB.prepare(
-    `SELECT e.task AS task FROM evaluations e JOIN tenants t ON t.id = e.tenant
+  const db = await recordDb(env, id);
+  const row = await db
+    .prepare(
+      `SELECT e.task AS task FROM evaluations e JOIN tenants t ON t.id = e.tenant
      WHERE e.id = ? AND t.store_content = 0 AND e.deleted_at IS NULL AND e.finished_at IS NOT NULL
        AND e.content_erased_at IS NULL`,
-  )
+    )
     .bind(id)
     .first<{ task: string }>();
   if (!row) return false;
   // The object first: its replies are the transcript's source.
   await evaluationStub(env, id).erase(id);
-  await env.DB.batch([
-    ...eraseTranscriptStatements(env.DB, id),
+  await db.batch([
+    ...eraseTranscriptStatements(db, id),
     // Overwritten in place first, so the file's free space keeps no copy (src/config/sqlite-scrub.ts).
-    env.DB.prepare(scrubSql('evaluations', ['task', 'error_message'], 'id = ? AND deleted_at IS NULL')).bind(id),
+    db.prepare(scrubSql('evaluations', ['task', 'error_message'], 'id = ? AND deleted_at IS NULL')).bind(id),
     // An error's message can quote a reply (an unparsed one, a provider's body): it goes too; its code stays.
-    env.DB.prepare(
-      `UPDATE evaluations SET task = ?, content_erased_at = ?,
+    db
+      .prepare(
+        `UPDATE evaluations SET task = ?, content_erased_at = ?,
          error_message = CASE WHEN error_message IS NULL THEN NULL ELSE ? END
        WHERE id = ? AND deleted_at IS NULL`,
-    ).bind(await hashedTask(row.task), now, ERASED_ERROR_MESSAGE, id),
+      )
+      .bind(await hashedTask(row.task), now, ERASED_ERROR_MESSAGE, id),
   ]);
   return true;
 }

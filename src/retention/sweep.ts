@@ -19,6 +19,7 @@ import { log, messageOf } from '../log/log.js';
 import { deleteEvaluation } from '../evaluations/list.js';
 import { eraseUnstoredContent, unerasedContent } from './content.js';
 import { deleteWebhookEventsStatements } from '../webhooks/outbox.js';
+import { everyTenantDb } from '../config/d1-shards.js';
 
 /** Tenants whose overdue evaluations one run erases (a page each): 4. */
 export const TENANTS_PER_RUN = 4;
@@ -42,22 +43,32 @@ export interface RetentionReport {
 
 /** One retention run at `now` (see the module note). Never throws for one evaluation's error. */
 export async function sweepRetention(env: Bindings, now: number): Promise<RetentionReport> {
-  const config = configOf(env);
   const report: RetentionReport = { erased: 0, errors: 0, contentErased: 0, webhookEvents: 0 };
-  const due = await env.DB.prepare(
-    `SELECT e.tenant AS tenant, COALESCE(t.retention_days, ?1) AS days
+  for (const db of everyTenantDb(env)) await sweepDatabase(env, db, now, report);
+  if (report.erased + report.errors + report.contentErased + report.webhookEvents > 0)
+    log('info', 'retention.run', { ...report });
+  return report;
+}
+
+/** One retention run over one of the tenants' databases, counted into `report`. */
+async function sweepDatabase(env: Bindings, db: D1Database, now: number, report: RetentionReport): Promise<void> {
+  const config = configOf(env);
+  const due = await db
+    .prepare(
+      `SELECT e.tenant AS tenant, COALESCE(t.retention_days, ?1) AS days
      FROM evaluations e LEFT JOIN tenants t ON t.id = e.tenant
      WHERE e.deleted_at IS NULL AND e.finished_at IS NOT NULL AND COALESCE(t.retention_days, ?1) > 0
        AND e.finished_at < ?2 - COALESCE(t.retention_days, ?1) * ${DAY_MS}
      GROUP BY e.tenant ORDER BY MIN(e.finished_at + COALESCE(t.retention_days, ?1) * ${DAY_MS}) LIMIT ?3`,
-  )
+    )
     .bind(config.RETENTION_DAYS, now, TENANTS_PER_RUN)
     .all<{ tenant: string; days: number }>();
   for (const { tenant, days } of due.results) {
-    const { results } = await env.DB.prepare(
-      `SELECT id FROM evaluations WHERE tenant = ? AND deleted_at IS NULL AND finished_at IS NOT NULL AND finished_at < ?
+    const { results } = await db
+      .prepare(
+        `SELECT id FROM evaluations WHERE tenant = ? AND deleted_at IS NULL AND finished_at IS NOT NULL AND finished_at < ?
        ORDER BY finished_at LIMIT ?`,
-    )
+      )
       .bind(tenant, now - days * DAY_MS, config.RETENTION_PAGE)
       .all<{ id: string }>();
     for (const { id } of results) {
@@ -71,7 +82,7 @@ export async function sweepRetention(env: Bindings, now: number): Promise<Retent
     }
   }
   // Tenants that store no content: what an ending's own step missed.
-  for (const id of await unerasedContent(env.DB, config.RETENTION_PAGE)) {
+  for (const id of await unerasedContent(db, config.RETENTION_PAGE)) {
     try {
       if (await eraseUnstoredContent(env, id, now)) report.contentErased++;
     } catch (e) {
@@ -80,10 +91,7 @@ export async function sweepRetention(env: Bindings, now: number): Promise<Retent
     }
   }
   if (config.WEBHOOK_RETENTION_DAYS > 0)
-    report.webhookEvents = await sweepWebhookEvents(env.DB, now - config.WEBHOOK_RETENTION_DAYS * DAY_MS);
-  if (report.erased + report.errors + report.contentErased + report.webhookEvents > 0)
-    log('info', 'retention.run', { ...report });
-  return report;
+    report.webhookEvents += await sweepWebhookEvents(db, now - config.WEBHOOK_RETENTION_DAYS * DAY_MS);
 }
 
 /** Deletes up to {@link WEBHOOK_PAGE} events created before `before` (none with a pending delivery). */

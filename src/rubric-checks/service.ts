@@ -17,6 +17,7 @@ import type { VersionRecord } from '../rubrics/rows.js';
 import type { AgreementReport } from '../metrics/agreement.js';
 import type { ScaleBounds } from '../metrics/pass-fail.js';
 import { isTwoPoint, twoPointAccuracy } from '../metrics/pass-fail.js';
+import { tenantDb } from '../config/d1-shards.js';
 
 /**
  * Starts the golden check of version `version`: one meta-evaluation item per example (`example-N`), judged by
@@ -68,8 +69,9 @@ export async function startCheck(
   );
   const judge = { preset: body.preset ?? null, config: body.config ?? null };
   // A replay records it too when the first request ended between the meta-evaluation and this write.
-  if (!meta.replayed || v.checkId === null) await setCheck(env.DB, { rubricId: id, version, checkId: meta.id, judge });
-  const after = await getVersion(env.DB, tenant, id, version);
+  if (!meta.replayed || v.checkId === null)
+    await setCheck(tenantDb(env, tenant), { rubricId: id, version, checkId: meta.id, judge });
+  const after = await getVersion(tenantDb(env, tenant), tenant, id, version);
   const check = after ? checkView(after) : null;
   if (!check) throw new Error(`rubric "${id}" version ${version} lost its check ${meta.id}`);
   return { check, replayed: meta.replayed };
@@ -87,8 +89,13 @@ export async function settleCheck(env: Bindings, tenant: string, v: VersionRecor
     throw e;
   });
   if (!meta?.report) return v;
-  await storeCheckReport(env.DB, v.checkId, withPassFail(meta.report, meta.items, v.content.scale), Date.now());
-  return (await getVersion(env.DB, tenant, v.rubricId, v.version)) ?? v;
+  await storeCheckReport(
+    tenantDb(env, tenant),
+    v.checkId,
+    withPassFail(meta.report, meta.items, v.content.scale),
+    Date.now(),
+  );
+  return (await getVersion(tenantDb(env, tenant), tenant, v.rubricId, v.version)) ?? v;
 }
 
 /**
@@ -109,11 +116,12 @@ function withPassFail(
 
 /** Settles the running check of version `version` of rubric `id`, if the tenant has it (nothing otherwise). */
 export async function settleVersion(env: Bindings, tenant: string, id: string, version: number): Promise<void> {
-  const v = await getVersion(env.DB, tenant, id, version);
+  const v = await getVersion(tenantDb(env, tenant), tenant, id, version);
   if (v) await settleCheck(env, tenant, v);
 }
 
 /** Settles every running check of the tenant's rubric `id` (before a tag moves: whichever version it names). */
 export async function settleRubric(env: Bindings, tenant: string, id: string): Promise<void> {
-  for (const version of await versionsWithOpenCheck(env.DB, tenant, id)) await settleVersion(env, tenant, id, version);
+  for (const version of await versionsWithOpenCheck(tenantDb(env, tenant), tenant, id))
+    await settleVersion(env, tenant, id, version);
 }

@@ -15,6 +15,7 @@ import type { RubricRecord, VersionRecord } from './rows.js';
 import { getRubric, getVersion, taggedVersion, tagsOf } from './rows.js';
 import type { RubricFieldValue } from './schemas.js';
 import { contentOf, RUBRIC_REF } from './schemas.js';
+import { tenantDb } from '../config/d1-shards.js';
 
 /** What an evaluation records of its rubric: the content's hash, and the stored rubric's id and version. */
 export interface RubricStamp {
@@ -57,9 +58,9 @@ export async function resolveRubricRef(
   if (!m || id === undefined)
     throw new ApiError(400, 'invalid_request', `${field}: "${ref}" is not a rubric reference (rb_…, rb_…@n, rb_…#tag)`);
   const [, , at, tag] = m;
-  const rubric = await getRubric(env.DB, tenant, id);
+  const rubric = await getRubric(tenantDb(env, tenant), tenant, id);
   if (!rubric) throw new ApiError(404, 'not_found', `${field}: no rubric "${id}"`);
-  const tagged = tag === undefined ? null : await taggedVersion(env.DB, id, tag);
+  const tagged = tag === undefined ? null : await taggedVersion(tenantDb(env, tenant), id, tag);
   if (rubric.archivedAt !== null && at === undefined) {
     // The version the reference meant: the one its tag points at, else the latest.
     const meant = tagged
@@ -75,12 +76,12 @@ export async function resolveRubricRef(
   if (at !== undefined) number = Number(at);
   if (tag !== undefined) {
     if (!tagged) {
-      const tags = ((await tagsOf(env.DB, [id])).get(id) ?? []).map((t) => t.tag);
+      const tags = ((await tagsOf(tenantDb(env, tenant), [id])).get(id) ?? []).map((t) => t.tag);
       throw new ApiError(404, 'not_found', `${field}: rubric "${id}" has no tag "${tag}"${didYouMean(tag, tags)}`);
     }
     number = tagged.version;
   }
-  const version = await getVersion(env.DB, tenant, id, number);
+  const version = await getVersion(tenantDb(env, tenant), tenant, id, number);
   if (!version) throw new ApiError(404, 'not_found', `${field}: rubric "${id}" has no version ${number}`);
   return {
     content: version.content,

@@ -52,6 +52,7 @@ import {
   viewRubric,
   viewVersion,
 } from './service.js';
+import { tenantDb } from '../config/d1-shards.js';
 
 const TAGS = ['rubrics'];
 
@@ -336,7 +337,7 @@ export const rubrics = base
   .openapi(removeTag, async (c) => {
     const { id, tag } = c.req.valid('param');
     await requireRubric(c.env, c.var.tenant, id);
-    await deleteTag(c.env.DB, id, tag);
+    await deleteTag(tenantDb(c.env, c.var.tenant), id, tag);
     return c.body(null, 204);
   })
   .openapi(archiveRoute, async (c) => c.json(await archive(c.env, c.var.tenant, c.req.valid('param').id), 200));

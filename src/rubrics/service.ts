@@ -41,6 +41,7 @@ import type { StepsState } from './steps.js';
 import { stepsStateOf, storeStepsOf } from './steps.js';
 import type { AgreementReport } from '../metrics/agreement.js';
 import { isTwoPoint } from '../metrics/pass-fail.js';
+import { tenantDb } from '../config/d1-shards.js';
 
 /** A new rubric id: `rb_` and 32 hex characters. */
 export function newRubricId(): string {
@@ -133,7 +134,7 @@ export function versionView(
 
 /** The tenant's rubric or 404 `not_found`. */
 export async function requireRubric(env: Bindings, tenant: string, id: string): Promise<RubricRecord> {
-  const r = await getRubric(env.DB, tenant, id);
+  const r = await getRubric(tenantDb(env, tenant), tenant, id);
   if (!r) throw new ApiError(404, 'not_found', `no rubric "${id}"`);
   return r;
 }
@@ -146,7 +147,7 @@ export async function requireVersion(
   version: number,
 ): Promise<{ rubric: RubricRecord; version: VersionRecord }> {
   const rubric = await requireRubric(env, tenant, id);
-  const v = await getVersion(env.DB, tenant, id, version);
+  const v = await getVersion(tenantDb(env, tenant), tenant, id, version);
   if (!v) throw new ApiError(404, 'not_found', `rubric "${id}" has no version ${version}`);
   return { rubric, version: v };
 }
@@ -165,7 +166,7 @@ async function createdView(
   replayed: boolean,
 ): Promise<Created> {
   const { rubric, version: v } = await requireVersion(env, tenant, id, version);
-  const tags = (await tagsOf(env.DB, [id])).get(id) ?? [];
+  const tags = (await tagsOf(tenantDb(env, tenant), [id])).get(id) ?? [];
   return { body: { ...versionView(rubric, v, tags), links: rubricLinks(id) }, replayed };
 }
 
@@ -191,7 +192,7 @@ export async function createRubric(
   const hash = await rubricHash(content);
   const id = newRubricId();
   const reqHash = idempotencyKey === null ? null : await requestHash(body);
-  const created = await insertRubric(env.DB, {
+  const created = await insertRubric(tenantDb(env, tenant), {
     id,
     tenant,
     name: body.name,
@@ -204,7 +205,8 @@ export async function createRubric(
     now: Date.now(),
   });
   if (created) return createdView(env, tenant, id, 1, false);
-  const existing = idempotencyKey === null ? null : await findRubricByKey(env.DB, tenant, idempotencyKey);
+  const existing =
+    idempotencyKey === null ? null : await findRubricByKey(tenantDb(env, tenant), tenant, idempotencyKey);
   if (!existing) throw new Error(`rubric insert changed no row and no rubric holds key "${idempotencyKey ?? ''}"`);
   if (existing.requestHash !== reqHash) throw conflict(idempotencyKey ?? '', `rubric ${existing.id}`);
   return createdView(env, tenant, existing.id, 1, true);
@@ -232,7 +234,7 @@ export async function addVersion(
   const content = contentOf(parsed.data);
   const reqHash = idempotencyKey === null ? null : await requestHash(body);
   if (rubric.archivedAt !== null) throw archived(id);
-  const version = await insertVersion(env.DB, {
+  const version = await insertVersion(tenantDb(env, tenant), {
     rubricId: id,
     tenant,
     name: body.name ?? null,
@@ -244,7 +246,8 @@ export async function addVersion(
     now: Date.now(),
   });
   if (version !== null) return createdView(env, tenant, id, version, false);
-  const existing = idempotencyKey === null ? null : await findVersionByKey(env.DB, tenant, id, idempotencyKey);
+  const existing =
+    idempotencyKey === null ? null : await findVersionByKey(tenantDb(env, tenant), tenant, id, idempotencyKey);
   if (!existing) throw archived(id);
   if (existing.requestHash !== reqHash) throw conflict(idempotencyKey ?? '', `version ${existing.version}`);
   return createdView(env, tenant, id, existing.version, true);
@@ -261,7 +264,7 @@ function archived(id: string): ApiError {
 /** `GET /v1/rubrics/{id}`. */
 export async function viewRubric(env: Bindings, tenant: string, id: string): Promise<Rubric> {
   const r = await requireRubric(env, tenant, id);
-  return rubricView(r, (await tagsOf(env.DB, [id])).get(id) ?? []);
+  return rubricView(r, (await tagsOf(tenantDb(env, tenant), [id])).get(id) ?? []);
 }
 
 /**
@@ -278,7 +281,7 @@ export async function viewVersion(env: Bindings, tenant: string, id: string, ver
     if ('version' in stored) v = stored.version;
     else state = 'failed';
   }
-  return versionView(found.rubric, v, (await tagsOf(env.DB, [id])).get(id) ?? [], state);
+  return versionView(found.rubric, v, (await tagsOf(tenantDb(env, tenant), [id])).get(id) ?? [], state);
 }
 
 const ListCursorSchema = z.object({ t: z.number().int(), i: z.string() }).strict();
@@ -291,14 +294,14 @@ export async function listRubricsView(
   q: { cursor?: string | undefined; limit: number; archived?: 'true' | 'false' | undefined },
 ): Promise<{ data: Rubric[]; nextCursor: string | null }> {
   const after: ListPosition | null = q.cursor === undefined ? null : decodeCursor(q.cursor, ListCursorSchema);
-  const rows = await listRubrics(env.DB, tenant, {
+  const rows = await listRubrics(tenantDb(env, tenant), tenant, {
     after,
     limit: q.limit,
     archived: q.archived === undefined ? undefined : q.archived === 'true',
   });
   const page = rows.slice(0, q.limit);
   const tags = await tagsOf(
-    env.DB,
+    tenantDb(env, tenant),
     page.map((r) => r.id),
   );
   const last = page[page.length - 1];
@@ -319,9 +322,9 @@ export async function listVersionsView(
   const position = q.cursor === undefined ? null : decodeCursor(q.cursor, VersionCursorSchema);
   if (position && position.r !== id)
     throw invalidRequest([{ path: 'cursor', message: 'belongs to another rubric' }], 'query');
-  const rows = await listVersions(env.DB, tenant, id, { before: position?.v ?? null, limit: q.limit });
+  const rows = await listVersions(tenantDb(env, tenant), tenant, id, { before: position?.v ?? null, limit: q.limit });
   const page = rows.slice(0, q.limit);
-  const tags = (await tagsOf(env.DB, [id])).get(id) ?? [];
+  const tags = (await tagsOf(tenantDb(env, tenant), [id])).get(id) ?? [];
   const last = page[page.length - 1];
   return {
     data: page.map((v) => ({ ...versionView(rubric, v, tags), examples: v.examples.length })),
@@ -364,9 +367,9 @@ export async function setTag(
 ): Promise<RubricTag> {
   const rubric = await requireRubric(env, tenant, id);
   if (rubric.archivedAt !== null) throw archived(id);
-  const v = await getVersion(env.DB, tenant, id, body.version);
+  const v = await getVersion(tenantDb(env, tenant), tenant, id, body.version);
   if (!v) throw new ApiError(404, 'not_found', `version: rubric "${id}" has no version ${body.version}`);
-  const current = ((await tagsOf(env.DB, [id])).get(id) ?? []).find((t) => t.tag === tag);
+  const current = ((await tagsOf(tenantDb(env, tenant), [id])).get(id) ?? []).find((t) => t.tag === tag);
   const policy = body.minAgreement === undefined ? (current?.minAgreement ?? null) : body.minAgreement;
   if (policy) {
     const refused = metricRefusal(rubric.kind, v, policy.metric);
@@ -375,7 +378,7 @@ export async function setTag(
     if (refusal) throw new ApiError(409, 'agreement_below_minimum', `minAgreement.${policy.metric}: ${refusal}`);
   }
   const now = Date.now();
-  if (!(await putTag(env.DB, { rubricId: id, tag, version: body.version, minAgreement: policy, now })))
+  if (!(await putTag(tenantDb(env, tenant), { rubricId: id, tag, version: body.version, minAgreement: policy, now })))
     throw archived(id);
   return tagView({ tag, version: body.version, minAgreement: policy, updatedAt: now });
 }
@@ -400,6 +403,6 @@ function metricRefusal(kind: Rubric['kind'], v: VersionRecord, metric: MinAgreem
 /** Archives a rubric (idempotent): every version stays readable; only `rb_…@n` still judges. */
 export async function archive(env: Bindings, tenant: string, id: string): Promise<Rubric> {
   await requireRubric(env, tenant, id);
-  await archiveRubric(env.DB, tenant, id, Date.now());
+  await archiveRubric(tenantDb(env, tenant), tenant, id, Date.now());
   return viewRubric(env, tenant, id);
 }

@@ -18,6 +18,7 @@ import type { Verdict } from '../engine/verdict.js';
 import type { ResolvedRubric } from './resolve.js';
 import type { VersionRecord } from './rows.js';
 import { getVersion, stepsEvaluationOf, storeSteps } from './rows.js';
+import { tenantDb } from '../config/d1-shards.js';
 
 /**
  * How long a claim whose evaluation row does not exist yet counts as pending, ms (60 s): the claimant inserts
@@ -92,7 +93,7 @@ export async function storeStepsOf(
 ): Promise<{ version: VersionRecord } | { failure: StepsFailure }> {
   const id = v.stepsEvaluationId;
   if (id === null) throw new Error(`rubric ${v.rubricId}@${v.version} has no steps evaluation`);
-  const ended = await stepsEvaluationOf(env.DB, tenant, id);
+  const ended = await stepsEvaluationOf(tenantDb(env, tenant), tenant, id);
   if (ended?.status !== 'succeeded' || ended.verdict === null)
     return {
       failure: {
@@ -109,7 +110,7 @@ export async function storeStepsOf(
     return {
       failure: { evaluationId: id, code: 'no_steps', message: unreadOf(verdict) ?? 'no numbered steps were read' },
     };
-  await storeSteps(env.DB, {
+  await storeSteps(tenantDb(env, tenant), {
     tenant,
     rubricId: v.rubricId,
     version: v.version,
@@ -117,7 +118,7 @@ export async function storeStepsOf(
     content,
     now: Date.now(),
   });
-  const stored = await getVersion(env.DB, tenant, v.rubricId, v.version);
+  const stored = await getVersion(tenantDb(env, tenant), tenant, v.rubricId, v.version);
   if (!stored) throw new Error(`rubric ${v.rubricId}@${v.version} vanished while its steps were stored`);
   return { version: stored };
 }

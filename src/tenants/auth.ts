@@ -30,6 +30,7 @@ import { ApiError } from '../http/errors.js';
 import type { KernelVariables } from '../http/kernel-env.js';
 import type { Bindings } from '../config/bindings.js';
 import { configOf } from '../config/vars.js';
+import { controlDb } from '../config/d1-shards.js';
 
 /** How a request was authenticated (`c.var.auth`, set by {@link auth}). */
 export interface AuthInfo {
@@ -153,7 +154,7 @@ export const auth = () =>
     await floodGuard(c.env.KEY_FLOOD_GUARD, digest);
 
     // A `trb_…` token not in the keys table may still be an API_KEYS token (those are any string).
-    const found = token.startsWith('trb_') ? await lookupKey(c.env.DB, digest) : null; // digest = hashApiKey(token)
+    const found = token.startsWith('trb_') ? await lookupKey(controlDb(c.env), digest) : null; // digest = hashApiKey(token)
     if (found) {
       const now = Date.now();
       const { key } = found;
@@ -163,7 +164,7 @@ export const auth = () =>
       if (key.lastUsedAt === null || now - key.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
         // After the response: the write is bookkeeping, not part of the request.
         c.executionCtx.waitUntil(
-          touchKey(c.env.DB, key.id, now).catch((e: unknown) => {
+          touchKey(controlDb(c.env), key.id, now).catch((e: unknown) => {
             log('warn', 'auth.touch_failed', { keyId: key.id, error: messageOf(e) });
           }),
         );
@@ -190,7 +191,7 @@ export const auth = () =>
       keyId: null,
       scopes: API_KEYS_SCOPES,
       // An operator may have given this tenant a `tenants` row (POST /v1/admin/tenants with its id) to set its limits.
-      limits: effectiveLimits(await tenantLimits(c.env.DB, tenant), c.env),
+      limits: effectiveLimits(await tenantLimits(controlDb(c.env), tenant), c.env),
       rateKey: `api_keys:${digest.slice(0, 16)}`,
     });
     return next();

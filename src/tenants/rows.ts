@@ -126,6 +126,25 @@ export async function insertTenant(db: D1Database, t: TenantRecord): Promise<boo
   return r.meta.changes > 0;
 }
 
+/**
+ * Writes the tenant's row as given, whether or not the database has it: the copy in its D1 shard, which the
+ * shard's own statements join (retention days, whether content is stored, the running cap). The control
+ * database's row is the one the API reads and writes.
+ */
+export async function mirrorTenant(db: D1Database, t: TenantRecord): Promise<void> {
+  await db
+    .prepare(
+      `INSERT INTO tenants (${TENANT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET name = excluded.name, rate_requests = excluded.rate_requests,
+         rate_window_seconds = excluded.rate_window_seconds, max_running = excluded.max_running,
+         monthly_spend_cap_usd = excluded.monthly_spend_cap_usd, monthly_evaluation_cap = excluded.monthly_evaluation_cap,
+         retention_days = excluded.retention_days, store_content = excluded.store_content,
+         default_tier = excluded.default_tier, updated_at = excluded.updated_at`,
+    )
+    .bind(t.id, t.name, ...limitValues(t.limits), t.createdAt, t.updatedAt)
+    .run();
+}
+
 /** The tenant `id`, or null. */
 export async function getTenant(db: D1Database, id: string): Promise<TenantRecord | null> {
   const row = await db.prepare(`SELECT ${TENANT_COLUMNS} FROM tenants WHERE id = ?`).bind(id).first<TenantRow>();

@@ -14,6 +14,7 @@ import { hitSums } from '../verdict-cache/rows.js';
 import { scoped } from './auth.js';
 import type { TenantEnv } from './auth.js';
 import { errorResponse, v1Responses } from '../http/responses.js';
+import { tenantDb } from '../config/d1-shards.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -74,11 +75,14 @@ export async function usageResponse(
   const csv = query.format === 'csv' || (query.format === undefined && /\btext\/csv\b/i.test(accept ?? ''));
   if (csv)
     return {
-      csv: usageCsv(query.groupBy, (await usageReport(env.DB, tenant, { from, to, groupBy: query.groupBy })).rows),
+      csv: usageCsv(
+        query.groupBy,
+        (await usageReport(tenantDb(env, tenant), tenant, { from, to, groupBy: query.groupBy })).rows,
+      ),
     };
   const [{ rows, totals }, verdictCache] = await Promise.all([
-    usageReport(env.DB, tenant, { from, to, groupBy: query.groupBy }),
-    hitSums(env.DB, tenant, from, to),
+    usageReport(tenantDb(env, tenant), tenant, { from, to, groupBy: query.groupBy }),
+    hitSums(tenantDb(env, tenant), tenant, from, to),
   ]);
   return { json: { tenant, from: iso(from), to: iso(to), groupBy: query.groupBy, rows, totals, verdictCache } };
 }

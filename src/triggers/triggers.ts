@@ -17,6 +17,7 @@ import { newWebhookSecret, ROTATION_GRACE_MS, validSecrets } from '../webhooks/s
 import { resolveRubricRef } from '../rubrics/resolve.js';
 import type { CreateTriggerRequest, Mapping, Trigger } from './schemas.js';
 import { MAX_TRIGGERS_PER_TENANT } from './schemas.js';
+import { controlDb } from '../config/d1-shards.js';
 
 interface TriggerRow {
   id: string;
@@ -124,10 +125,11 @@ export async function createTrigger(
   const id = newWebhookObjectId('trg');
   const secret = newWebhookSecret();
   const now = Date.now();
-  const r = await env.DB.prepare(
-    `INSERT INTO triggers (id, tenant, description, preset, config, mapping, filter, webhook_url, cache, secret, created_at, updated_at, rubric)
+  const r = await controlDb(env)
+    .prepare(
+      `INSERT INTO triggers (id, tenant, description, preset, config, mapping, filter, webhook_url, cache, secret, created_at, updated_at, rubric)
      SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE (SELECT count(*) FROM triggers WHERE tenant = ?) < ?`,
-  )
+    )
     .bind(
       id,
       tenant,
@@ -157,7 +159,8 @@ export async function createTrigger(
 
 /** Every trigger of the tenant, oldest first. */
 export async function listTriggers(env: Bindings, tenant: string): Promise<Trigger[]> {
-  const { results } = await env.DB.prepare(`SELECT ${COLUMNS} FROM triggers WHERE tenant = ? ORDER BY created_at, id`)
+  const { results } = await controlDb(env)
+    .prepare(`SELECT ${COLUMNS} FROM triggers WHERE tenant = ? ORDER BY created_at, id`)
     .bind(tenant)
     .all<TriggerRow>();
   return results.map((r) => view(toTrigger(r)));
@@ -165,7 +168,8 @@ export async function listTriggers(env: Bindings, tenant: string): Promise<Trigg
 
 /** The tenant's trigger or 404. */
 export async function getTrigger(env: Bindings, tenant: string, id: string): Promise<Trigger> {
-  const row = await env.DB.prepare(`SELECT ${COLUMNS} FROM triggers WHERE id = ? AND tenant = ?`)
+  const row = await controlDb(env)
+    .prepare(`SELECT ${COLUMNS} FROM triggers WHERE id = ? AND tenant = ?`)
     .bind(id, tenant)
     .first<TriggerRow>();
   if (!row) throw notFound(id);
@@ -174,7 +178,7 @@ export async function getTrigger(env: Bindings, tenant: string, id: string): Pro
 
 /** Deletes the tenant's trigger (its evaluations stay); later requests to its URL are 404. @throws ApiError 404. */
 export async function deleteTrigger(env: Bindings, tenant: string, id: string): Promise<void> {
-  const r = await env.DB.prepare('DELETE FROM triggers WHERE id = ? AND tenant = ?').bind(id, tenant).run();
+  const r = await controlDb(env).prepare('DELETE FROM triggers WHERE id = ? AND tenant = ?').bind(id, tenant).run();
   if (r.meta.changes === 0) throw notFound(id);
 }
 
@@ -186,9 +190,10 @@ export async function rotateTriggerSecret(
 ): Promise<{ id: string; secret: string; previousSecretExpiresAt: string | null }> {
   const now = Date.now();
   const secret = newWebhookSecret();
-  const r = await env.DB.prepare(
-    'UPDATE triggers SET previous_secret = secret, previous_expires_at = ?, secret = ?, updated_at = ? WHERE id = ? AND tenant = ?',
-  )
+  const r = await controlDb(env)
+    .prepare(
+      'UPDATE triggers SET previous_secret = secret, previous_expires_at = ?, secret = ?, updated_at = ? WHERE id = ? AND tenant = ?',
+    )
     .bind(now + ROTATION_GRACE_MS, secret, now, id, tenant)
     .run();
   if (r.meta.changes === 0) throw notFound(id);
@@ -201,9 +206,8 @@ export async function triggerForHook(
   id: string,
   now: number,
 ): Promise<{ trigger: StoredTrigger; secrets: string[] } | null> {
-  const row = await env.DB.prepare(
-    `SELECT ${COLUMNS}, secret, previous_secret, previous_expires_at FROM triggers WHERE id = ?`,
-  )
+  const row = await controlDb(env)
+    .prepare(`SELECT ${COLUMNS}, secret, previous_secret, previous_expires_at FROM triggers WHERE id = ?`)
     .bind(id)
     .first<TriggerRow & { secret: string; previous_secret: string | null; previous_expires_at: number | null }>();
   if (!row) return null;

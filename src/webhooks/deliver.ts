@@ -22,6 +22,7 @@ import type { SendOutcome } from './send.js';
 import { signStandardWebhook, validSecrets } from './signature.js';
 import { checkWebhookUrl } from './url-guard.js';
 import { configOf } from '../config/vars.js';
+import { recordDb } from '../config/d1-shards.js';
 
 /** What the consumer does with the message after an attempt. */
 export type AttemptOutcome =
@@ -66,16 +67,19 @@ interface Claimed {
  * `batch()`: the claim, then the read). A delivery another message holds, or that is not due or no
  * longer pending, comes back as a skip.
  */
-async function claim(env: Bindings, id: string, now: number, leaseMs: number): Promise<Claimed | AttemptOutcome> {
-  const [claimed, read] = await env.DB.batch<
+async function claim(db: D1Database, id: string, now: number, leaseMs: number): Promise<Claimed | AttemptOutcome> {
+  const [claimed, read] = await db.batch<
     Claimed & { status: string; next_attempt_at: number | null; lease_until: number | null }
   >([
-    env.DB.prepare(
-      `UPDATE webhook_deliveries SET lease_until = ?, attempts = attempts + 1, updated_at = ?
+    db
+      .prepare(
+        `UPDATE webhook_deliveries SET lease_until = ?, attempts = attempts + 1, updated_at = ?
        WHERE id = ? AND status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ?)`,
-    ).bind(now + leaseMs, now, id, now + DUE_TOLERANCE_MS, now),
-    env.DB.prepare(
-      `SELECT d.status, d.next_attempt_at, d.lease_until, d.attempts, d.event_id, d.endpoint_id, d.url, d.window_ends_at, ev.payload,
+      )
+      .bind(now + leaseMs, now, id, now + DUE_TOLERANCE_MS, now),
+    db
+      .prepare(
+        `SELECT d.status, d.next_attempt_at, d.lease_until, d.attempts, d.event_id, d.endpoint_id, d.url, d.window_ends_at, ev.payload,
          ep.id IS NOT NULL AS ep_found, ep.url AS ep_url, ep.secret AS ep_secret, ep.previous_secret AS ep_prev,
          ep.previous_expires_at AS ep_prev_exp, ep.disabled_at AS ep_disabled_at, ep.disabled_reason AS ep_disabled_reason,
          s.secret AS t_secret, s.previous_secret AS t_prev, s.previous_expires_at AS t_prev_exp
@@ -83,7 +87,8 @@ async function claim(env: Bindings, id: string, now: number, leaseMs: number): P
          LEFT JOIN webhook_endpoints ep ON ep.id = d.endpoint_id
          LEFT JOIN webhook_signing_secrets s ON s.tenant = d.tenant
        WHERE d.id = ?`,
-    ).bind(id),
+      )
+      .bind(id),
   ]);
   const row = read?.results[0];
   if ((claimed?.meta.changes ?? 0) > 0 && row) return row;
@@ -112,7 +117,8 @@ function receiverOf(c: Claimed, now: number): { url: string; secrets: string[] }
  */
 export async function attemptDelivery(env: Bindings, id: string, now = Date.now()): Promise<AttemptOutcome> {
   const timeoutMs = configOf(env).WEBHOOK_TIMEOUT_MS;
-  const claimed = await claim(env, id, now, deliveryLeaseMs(env));
+  const db = await recordDb(env, id);
+  const claimed = await claim(db, id, now, deliveryLeaseMs(env));
   if ('kind' in claimed) return claimed;
   const receiver = receiverOf(claimed, now);
   let sent: SendOutcome;
@@ -145,28 +151,32 @@ export async function attemptDelivery(env: Bindings, id: string, now = Date.now(
   const statements: D1PreparedStatement[] = [
     // Only while the delivery exists: a deletion during the POST erased it (an attempt row would break
     // its foreign key and fail the whole batch).
-    env.DB.prepare(
-      `INSERT INTO webhook_attempts (delivery_id, attempt, at, status_code, error, duration_ms, response_excerpt)
+    db
+      .prepare(
+        `INSERT INTO webhook_attempts (delivery_id, attempt, at, status_code, error, duration_ms, response_excerpt)
        SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhook_deliveries WHERE id = ?) ON CONFLICT DO NOTHING`,
-    ).bind(id, claimed.attempts, now, sent.statusCode, sent.error, sent.durationMs, sent.excerpt, id),
-    env.DB.prepare(
-      `UPDATE webhook_deliveries SET status = ?, next_attempt_at = ?, lease_until = NULL, last_status_code = ?, last_error = ?,
+      )
+      .bind(id, claimed.attempts, now, sent.statusCode, sent.error, sent.durationMs, sent.excerpt, id),
+    db
+      .prepare(
+        `UPDATE webhook_deliveries SET status = ?, next_attempt_at = ?, lease_until = NULL, last_status_code = ?, last_error = ?,
          delivered_at = ?, updated_at = ?
        WHERE id = ? AND status = 'pending'`,
-    ).bind(
-      status,
-      retry.retry ? retry.at : null,
-      sent.statusCode,
-      ok ? null : sent.error,
-      ok ? finished : null,
-      finished,
-      id,
-    ),
+      )
+      .bind(
+        status,
+        retry.retry ? retry.at : null,
+        sent.statusCode,
+        ok ? null : sent.error,
+        ok ? finished : null,
+        finished,
+        id,
+      ),
   ];
   if (gone && claimed.endpoint_id !== null)
-    statements.push(...disableStatements(env.DB, claimed.endpoint_id, 'the receiver answered 410 Gone', finished));
-  const results = await env.DB.batch(statements);
-  if ((results[1]?.meta.changes ?? 0) === 0 && !(await deliveryExists(env.DB, id))) {
+    statements.push(...disableStatements(db, claimed.endpoint_id, 'the receiver answered 410 Gone', finished));
+  const results = await db.batch(statements);
+  if ((results[1]?.meta.changes ?? 0) === 0 && !(await deliveryExists(db, id))) {
     log('info', 'webhook.attempt_erased', {
       deliveryId: id,
       eventId: claimed.event_id,

@@ -14,6 +14,7 @@ import { isoOrNull } from './url-checks.js';
 import type { Delivery } from './schemas.js';
 import type { SqlExpr } from './sql.js';
 import { rawSql, sql, sqlAnd } from './sql.js';
+import { tenantDb } from '../config/d1-shards.js';
 
 /** Filters of {@link listDeliveries}. */
 export interface DeliveryFilter {
@@ -90,22 +91,23 @@ export async function listDeliveries(
     where.push(sql`(d.created_at, d.id) < (${createdAt}, ${id})`);
   }
   const q = sql`${SELECT} WHERE ${sqlAnd(where)} ORDER BY d.created_at DESC, d.id DESC LIMIT ${f.limit + 1}`;
-  const { results } = await q.prepare(env.DB).all<DeliveryRow>();
+  const { results } = await q.prepare(tenantDb(env, tenant)).all<DeliveryRow>();
   const page = results.slice(0, f.limit);
   const last = page.at(-1);
   return {
-    data: await withAttempts(env, page),
+    data: await withAttempts(tenantDb(env, tenant), page),
     nextCursor: results.length > f.limit && last ? encodeCursor(last.created_at, last.id) : null,
   };
 }
 
 /** The rows as API deliveries, each with its attempt log (one query for the page). */
-async function withAttempts(env: Bindings, rows: readonly DeliveryRow[]): Promise<Delivery[]> {
+async function withAttempts(db: D1Database, rows: readonly DeliveryRow[]): Promise<Delivery[]> {
   if (rows.length === 0) return [];
-  const { results } = await env.DB.prepare(
-    `SELECT delivery_id, attempt, at, status_code, error, duration_ms, response_excerpt FROM webhook_attempts
+  const { results } = await db
+    .prepare(
+      `SELECT delivery_id, attempt, at, status_code, error, duration_ms, response_excerpt FROM webhook_attempts
      WHERE delivery_id IN (SELECT value FROM json_each(?)) ORDER BY delivery_id, attempt`,
-  )
+    )
     .bind(JSON.stringify(rows.map((r) => r.id)))
     .all<AttemptRow>();
   const byDelivery = new Map<string, AttemptRow[]>();
@@ -142,9 +144,9 @@ export async function getDelivery(env: Bindings, tenant: string, id: string, end
     sql`d.id = ${id}`,
     ...(endpointId ? [sql`d.endpoint_id = ${endpointId}`] : []),
   ];
-  const row = await sql`${SELECT} WHERE ${sqlAnd(where)}`.prepare(env.DB).first<DeliveryRow>();
+  const row = await sql`${SELECT} WHERE ${sqlAnd(where)}`.prepare(tenantDb(env, tenant)).first<DeliveryRow>();
   if (!row) throw new ApiError(404, 'not_found', `no webhook delivery "${id}"`);
-  const [delivery] = await withAttempts(env, [row]);
+  const [delivery] = await withAttempts(tenantDb(env, tenant), [row]);
   if (!delivery) throw new ApiError(404, 'not_found', `no webhook delivery "${id}"`);
   return delivery;
 }
@@ -157,7 +159,8 @@ export async function getDelivery(env: Bindings, tenant: string, id: string, end
 export async function retryDelivery(env: Bindings, tenant: string, id: string, endpointId?: string): Promise<Delivery> {
   const before = await getDelivery(env, tenant, id, endpointId);
   if (before.endpointId !== null) {
-    const ep = await env.DB.prepare('SELECT disabled_at FROM webhook_endpoints WHERE id = ?')
+    const ep = await tenantDb(env, tenant)
+      .prepare('SELECT disabled_at FROM webhook_endpoints WHERE id = ?')
       .bind(before.endpointId)
       .first<{ disabled_at: number | null }>();
     if (ep && ep.disabled_at !== null) {
@@ -169,10 +172,11 @@ export async function retryDelivery(env: Bindings, tenant: string, id: string, e
     }
   }
   const now = Date.now();
-  await env.DB.prepare(
-    `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?, window_ends_at = ?, delivered_at = NULL, updated_at = ?
+  await tenantDb(env, tenant)
+    .prepare(
+      `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?, window_ends_at = ?, delivered_at = NULL, updated_at = ?
      WHERE id = ? AND tenant = ?`,
-  )
+    )
     .bind(now, now + RETRY_WINDOW_MS, now, id, tenant)
     .run();
   try {

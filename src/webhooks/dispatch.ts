@@ -16,6 +16,7 @@ import type { Bindings } from '../config/bindings.js';
 import { log, messageOf } from '../log/log.js';
 import { laneKeyOf, laneStub } from './lane.js';
 import { deliveryLeaseMs } from './send.js';
+import { everyTenantDb, recordDb } from '../config/d1-shards.js';
 
 /** Name of the delivery queue (wrangler.toml). */
 export const WEBHOOKS_QUEUE = 'tribunal-webhooks';
@@ -58,10 +59,13 @@ export async function enqueueDeliveries(env: Bindings, ids: readonly string[]): 
  * @returns how many deliveries were enqueued.
  */
 export async function dispatchDeliveriesCausedBy(env: Bindings, causeId: string): Promise<number> {
-  const { results } = await env.DB.prepare(
-    `SELECT d.id FROM webhook_events e JOIN webhook_deliveries d ON d.event_id = e.id
-     WHERE e.cause_id = ? AND d.status = 'pending' AND d.attempts = 0`,
+  const { results } = await (
+    await recordDb(env, causeId)
   )
+    .prepare(
+      `SELECT d.id FROM webhook_events e JOIN webhook_deliveries d ON d.event_id = e.id
+     WHERE e.cause_id = ? AND d.status = 'pending' AND d.attempts = 0`,
+    )
     .bind(causeId)
     .all<{ id: string }>();
   const ids = results.map((r) => r.id);
@@ -127,14 +131,28 @@ export async function sweepDeliveries(
   // before the restart. Releasing an expired lease (the usual case) changes nothing.
   const [dueBy, leaseBefore] =
     restartedAt === undefined ? [now - SWEEP_GRACE_MS, now] : [now, Math.max(now, restartedAt + deliveryLeaseMs(env))];
-  const { results } = await env.DB.prepare(
-    `UPDATE webhook_deliveries SET next_attempt_at = ?, lease_until = NULL, updated_at = ?
+  let enqueued = 0;
+  for (const db of everyTenantDb(env)) enqueued += await sweepDatabase(env, db, now, dueBy, leaseBefore);
+  return { enqueued };
+}
+
+/** {@link sweepDeliveries} in one of the tenants' databases. @returns how many deliveries it handed on. */
+async function sweepDatabase(
+  env: Bindings,
+  db: D1Database,
+  now: number,
+  dueBy: number,
+  leaseBefore: number,
+): Promise<number> {
+  const { results } = await db
+    .prepare(
+      `UPDATE webhook_deliveries SET next_attempt_at = ?, lease_until = NULL, updated_at = ?
      WHERE id IN (
        SELECT id FROM webhook_deliveries
        WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ?)
        ORDER BY next_attempt_at LIMIT ?)
      RETURNING id, tenant, endpoint_id, url, attempts`,
-  )
+    )
     .bind(now, now, dueBy, leaseBefore, SWEEP_LIMIT)
     .all<Overdue>();
   if (results.length > 0) {
@@ -146,5 +164,5 @@ export async function sweepDeliveries(
       message: "overdue deliveries handed to their receivers' lanes (a lost queue message or a stalled lane)",
     });
   }
-  return { enqueued: results.length };
+  return results.length;
 }

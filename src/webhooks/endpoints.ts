@@ -12,6 +12,7 @@ import { isoOrNull, newWebhookObjectId, requireWebhookUrl } from './url-checks.j
 import type { CreateWebhookEndpoint, UpdateWebhookEndpoint, WebhookEndpoint } from './schemas.js';
 import { MAX_ENDPOINTS_PER_TENANT } from './schemas.js';
 import { newWebhookSecret, ROTATION_GRACE_MS } from './signature.js';
+import { tenantDb } from '../config/d1-shards.js';
 
 interface EndpointRow {
   id: string;
@@ -58,10 +59,11 @@ export async function createEndpoint(
   const secret = newWebhookSecret();
   const now = Date.now();
   // The count and the insert in one statement, so concurrent creates cannot pass the cap together.
-  const r = await env.DB.prepare(
-    `INSERT INTO webhook_endpoints (id, tenant, url, events, description, secret, created_at, updated_at)
+  const r = await tenantDb(env, tenant)
+    .prepare(
+      `INSERT INTO webhook_endpoints (id, tenant, url, events, description, secret, created_at, updated_at)
      SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE (SELECT count(*) FROM webhook_endpoints WHERE tenant = ?) < ?`,
-  )
+    )
     .bind(
       id,
       tenant,
@@ -87,9 +89,8 @@ export async function createEndpoint(
 
 /** Every endpoint of the tenant, oldest first (at most {@link MAX_ENDPOINTS_PER_TENANT}). */
 export async function listEndpoints(env: Bindings, tenant: string): Promise<WebhookEndpoint[]> {
-  const { results } = await env.DB.prepare(
-    `SELECT ${COLUMNS} FROM webhook_endpoints WHERE tenant = ? ORDER BY created_at, id`,
-  )
+  const { results } = await tenantDb(env, tenant)
+    .prepare(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE tenant = ? ORDER BY created_at, id`)
     .bind(tenant)
     .all<EndpointRow>();
   return results.map(toEndpoint);
@@ -97,7 +98,8 @@ export async function listEndpoints(env: Bindings, tenant: string): Promise<Webh
 
 /** The endpoint or 404 `not_found`. */
 export async function getEndpoint(env: Bindings, tenant: string, id: string): Promise<WebhookEndpoint> {
-  const row = await env.DB.prepare(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = ? AND tenant = ?`)
+  const row = await tenantDb(env, tenant)
+    .prepare(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = ? AND tenant = ?`)
     .bind(id, tenant)
     .first<EndpointRow>();
   if (!row) throw notFound(id);
@@ -134,27 +136,29 @@ export async function updateEndpoint(
   }
   if (body.enabled === true) sets.push('disabled_at = NULL', 'disabled_reason = NULL');
   const statements = [
-    env.DB.prepare(`UPDATE webhook_endpoints SET ${sets.join(', ')} WHERE id = ? AND tenant = ?`).bind(
-      ...values,
-      id,
-      tenant,
-    ),
+    tenantDb(env, tenant)
+      .prepare(`UPDATE webhook_endpoints SET ${sets.join(', ')} WHERE id = ? AND tenant = ?`)
+      .bind(...values, id, tenant),
   ];
   if (body.enabled === false && current.enabled)
-    statements.push(...disableStatements(env.DB, id, 'disabled by request', now));
-  await env.DB.batch(statements);
+    statements.push(...disableStatements(tenantDb(env, tenant), id, 'disabled by request', now));
+  await tenantDb(env, tenant).batch(statements);
   return getEndpoint(env, tenant, id);
 }
 
 /** Deletes the endpoint with its delivery log; events other receivers get stay. @throws ApiError 404. */
 export async function deleteEndpoint(env: Bindings, tenant: string, id: string): Promise<void> {
   await getEndpoint(env, tenant, id);
-  await env.DB.batch([
-    env.DB.prepare(
-      'DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT id FROM webhook_deliveries WHERE endpoint_id = ? AND tenant = ?)',
-    ).bind(id, tenant),
-    env.DB.prepare('DELETE FROM webhook_deliveries WHERE endpoint_id = ? AND tenant = ?').bind(id, tenant),
-    env.DB.prepare('DELETE FROM webhook_endpoints WHERE id = ? AND tenant = ?').bind(id, tenant),
+  await tenantDb(env, tenant).batch([
+    tenantDb(env, tenant)
+      .prepare(
+        'DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT id FROM webhook_deliveries WHERE endpoint_id = ? AND tenant = ?)',
+      )
+      .bind(id, tenant),
+    tenantDb(env, tenant)
+      .prepare('DELETE FROM webhook_deliveries WHERE endpoint_id = ? AND tenant = ?')
+      .bind(id, tenant),
+    tenantDb(env, tenant).prepare('DELETE FROM webhook_endpoints WHERE id = ? AND tenant = ?').bind(id, tenant),
   ]);
 }
 
@@ -169,9 +173,10 @@ export async function rotateEndpointSecret(
 ): Promise<{ id: string; secret: string; previousSecretExpiresAt: string | null }> {
   const now = Date.now();
   const secret = newWebhookSecret();
-  const r = await env.DB.prepare(
-    `UPDATE webhook_endpoints SET previous_secret = secret, previous_expires_at = ?, secret = ?, updated_at = ? WHERE id = ? AND tenant = ?`,
-  )
+  const r = await tenantDb(env, tenant)
+    .prepare(
+      `UPDATE webhook_endpoints SET previous_secret = secret, previous_expires_at = ?, secret = ?, updated_at = ? WHERE id = ? AND tenant = ?`,
+    )
     .bind(now + ROTATION_GRACE_MS, secret, now, id, tenant)
     .run();
   if (r.meta.changes === 0) throw notFound(id);

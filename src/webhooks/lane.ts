@@ -31,6 +31,7 @@ import { log, messageOf } from '../log/log.js';
 import type { AttemptOutcome } from './deliver.js';
 import { attemptDelivery } from './deliver.js';
 import { deliveryLeaseMs } from './send.js';
+import { recordDb } from '../config/d1-shards.js';
 
 /** The lane object's RPC. */
 export interface WebhookLaneRpc {
@@ -79,9 +80,10 @@ export function laneStub(env: Bindings, key: string): DurableObjectStub<WebhookL
  * @returns whether the delivery was handed over.
  */
 export async function handOver(env: Bindings, id: string): Promise<boolean> {
-  const receiver = await env.DB.prepare(
-    `SELECT tenant, endpoint_id, url FROM webhook_deliveries WHERE id = ? AND status = 'pending'`,
+  const receiver = await (
+    await recordDb(env, id)
   )
+    .prepare(`SELECT tenant, endpoint_id, url FROM webhook_deliveries WHERE id = ? AND status = 'pending'`)
     .bind(id)
     .first<{ tenant: string; endpoint_id: string | null; url: string | null }>();
   if (!receiver) return false;

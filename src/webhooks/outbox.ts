@@ -31,6 +31,7 @@ import { RETRY_WINDOW_MS } from './retry-policy.js';
 import { sha256HexSync } from './sha256.js';
 import type { SqlExpr as SqlExprType } from './sql.js';
 import { rawSql, sql, SqlExpr } from './sql.js';
+import { sqlIdHex } from '../config/d1-shards.js';
 
 /** Every event type, in documentation order. */
 export const WEBHOOK_EVENT_TYPES = [
@@ -117,6 +118,8 @@ export function webhookEventStatements(db: D1Database, e: WebhookEventInput): D1
   const tenant = scalar(e.tenant);
   const url = scalar(e.oneOffUrl);
   const guard = e.guard ?? rawSql('1');
+  // The deliveries' ids carry the database's bucket, so a queue message of the id finds it (src/config/d1-shards.ts).
+  const idHex = rawSql(sqlIdHex(db));
   const data = e.data instanceof SqlExpr ? sql`(${e.data})` : sql`${JSON.stringify(e.data ?? null)}`;
   const timestamp = new Date(e.now).toISOString();
   const windowEnds = e.now + RETRY_WINDOW_MS;
@@ -132,13 +135,13 @@ export function webhookEventStatements(db: D1Database, e: WebhookEventInput): D1
       ON CONFLICT (id) DO NOTHING`.prepare(db),
     sql`INSERT INTO webhook_deliveries (id, event_id, tenant, target, endpoint_id, url, status, attempts, next_attempt_at,
         window_ends_at, created_at, updated_at)
-      SELECT 'dlv_' || lower(hex(randomblob(16))), ${id}, ep.tenant, ep.id, ep.id, NULL, 'pending', 0, ${e.now}, ${windowEnds}, ${e.now}, ${e.now}
+      SELECT 'dlv_' || ${idHex}, ${id}, ep.tenant, ep.id, ep.id, NULL, 'pending', 0, ${e.now}, ${windowEnds}, ${e.now}, ${e.now}
       FROM webhook_endpoints ep
       WHERE ${subscribed('ep')} AND (${guard}) AND ${eventWritten}
       ON CONFLICT (event_id, target) DO NOTHING`.prepare(db),
     sql`INSERT INTO webhook_deliveries (id, event_id, tenant, target, endpoint_id, url, status, attempts, next_attempt_at,
         window_ends_at, created_at, updated_at)
-      SELECT 'dlv_' || lower(hex(randomblob(16))), ${id}, ${tenant}, 'once', NULL, ${url}, 'pending', 0, ${e.now}, ${windowEnds}, ${e.now}, ${e.now}
+      SELECT 'dlv_' || ${idHex}, ${id}, ${tenant}, 'once', NULL, ${url}, 'pending', 0, ${e.now}, ${windowEnds}, ${e.now}, ${e.now}
       WHERE ${url} IS NOT NULL AND (${guard}) AND ${eventWritten}
       ON CONFLICT (event_id, target) DO NOTHING`.prepare(db),
   ];

@@ -11,15 +11,15 @@ import { isoOrNull } from './url-checks.js';
 import type { SigningSecretCreatedSchema, SigningSecretStatusSchema } from './schemas.js';
 import { newWebhookSecret, ROTATION_GRACE_MS } from './signature.js';
 import type { z } from 'zod';
+import { tenantDb } from '../config/d1-shards.js';
 
 /** Whether the tenant has a signing secret, and since when. */
 export async function signingSecretStatus(
   env: Bindings,
   tenant: string,
 ): Promise<z.infer<typeof SigningSecretStatusSchema>> {
-  const row = await env.DB.prepare(
-    'SELECT created_at, previous_expires_at FROM webhook_signing_secrets WHERE tenant = ?',
-  )
+  const row = await tenantDb(env, tenant)
+    .prepare('SELECT created_at, previous_expires_at FROM webhook_signing_secrets WHERE tenant = ?')
     .bind(tenant)
     .first<{ created_at: number; previous_expires_at: number | null }>();
   return {
@@ -46,12 +46,13 @@ export async function createSigningSecret(
 ): Promise<z.infer<typeof SigningSecretCreatedSchema>> {
   const now = Date.now();
   const secret = newWebhookSecret();
-  const row = await env.DB.prepare(
-    `INSERT INTO webhook_signing_secrets (tenant, secret, previous_secret, previous_expires_at, created_at, updated_at)
+  const row = await tenantDb(env, tenant)
+    .prepare(
+      `INSERT INTO webhook_signing_secrets (tenant, secret, previous_secret, previous_expires_at, created_at, updated_at)
      VALUES (?, ?, NULL, NULL, ?, ?)
      ON CONFLICT (tenant) DO NOTHING
      RETURNING tenant`,
-  )
+    )
     .bind(tenant, secret, now, now)
     .first<{ tenant: string }>();
   if (!row) {
@@ -75,12 +76,13 @@ export async function rotateSigningSecret(
   const now = Date.now();
   const secret = newWebhookSecret();
   const grace = now + ROTATION_GRACE_MS;
-  const row = await env.DB.prepare(
-    `UPDATE webhook_signing_secrets SET previous_secret = secret, previous_expires_at = ?, secret = ?,
+  const row = await tenantDb(env, tenant)
+    .prepare(
+      `UPDATE webhook_signing_secrets SET previous_secret = secret, previous_expires_at = ?, secret = ?,
        created_at = ?, updated_at = ?
      WHERE tenant = ?
      RETURNING previous_expires_at`,
-  )
+    )
     .bind(grace, secret, now, now, tenant)
     .first<{ previous_expires_at: number | null }>();
   if (!row) {

@@ -7,6 +7,7 @@ import { ApiError } from '../http/errors.js';
 import type { Bindings } from '../config/bindings.js';
 import { checkWebhookUrl } from './url-guard.js';
 import { configOf } from '../config/vars.js';
+import { tenantDb } from '../config/d1-shards.js';
 
 /** Epoch ms as ISO 8601, or null. */
 export function isoOrNull(ms: number | null): string | null {
@@ -35,7 +36,8 @@ export function requireWebhookUrl(env: Bindings, url: string, field: string): st
  * @throws ApiError 400 `signing_secret_missing`.
  */
 export async function requireSigningSecret(env: Bindings, tenant: string, field: string): Promise<void> {
-  const row = await env.DB.prepare('SELECT 1 AS x FROM webhook_signing_secrets WHERE tenant = ?')
+  const row = await tenantDb(env, tenant)
+    .prepare('SELECT 1 AS x FROM webhook_signing_secrets WHERE tenant = ?')
     .bind(tenant)
     .first<{ x: number }>();
   if (!row) {

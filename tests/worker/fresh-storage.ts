@@ -12,8 +12,11 @@ import { beforeAll } from 'vitest';
 import { forgetEarlierFiles } from './helpers.js';
 
 await reset();
-await applyD1Migrations(
-  env.DB,
-  (env as unknown as { TEST_MIGRATIONS: Parameters<typeof applyD1Migrations>[1] }).TEST_MIGRATIONS,
-);
+// Every D1 database gets the same migrations: the control database and each shard (src/config/d1-shards.ts).
+for (const binding of Object.keys(env).filter((k) => /^DB(_\d{2})?$/.test(k))) {
+  await applyD1Migrations(
+    (env as unknown as Record<string, D1Database>)[binding] as D1Database,
+    (env as unknown as { TEST_MIGRATIONS: Parameters<typeof applyD1Migrations>[1] }).TEST_MIGRATIONS,
+  );
+}
 beforeAll(forgetEarlierFiles);
