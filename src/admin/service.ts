@@ -88,7 +88,9 @@ export async function requireTenant(env: Bindings, id: string): Promise<TenantRe
 export async function requireKnownTenant(env: Bindings, id: string): Promise<void> {
   if (await getTenant(controlDb(env), id)) return;
   const seen = await tenantDb(env, id)
-    .prepare('SELECT 1 FROM evaluations WHERE tenant = ?1 UNION ALL SELECT 1 FROM usage WHERE tenant = ?1 LIMIT 1')
+    .prepare(
+      'SELECT 1 FROM evaluations WHERE tenant = ?1 UNION ALL SELECT 1 FROM usage_rollup WHERE tenant = ?1 LIMIT 1',
+    )
     .bind(id)
     .first();
   if (!seen) throw new ApiError(404, 'not_found', `no tenant "${id}"`);

@@ -151,14 +151,14 @@ export function budgetEndStatement(
   batchOf: string,
   guard: string,
 ): D1PreparedStatement {
-  const usage = (expr: string) => `(SELECT COALESCE(${expr}, 0) FROM usage WHERE evaluation_id = ?)`;
+  const usage = (expr: string) => `(SELECT COALESCE(${expr}, 0) FROM evaluations WHERE id = ?)`;
   const grant = (limit: BudgetLimit) =>
     `COALESCE((SELECT json_extract(config, '$.budget.${limit}') FROM evaluations WHERE id = ?), 0)`;
   return db
     .prepare(
-      `UPDATE batches SET spent_calls = spent_calls + ${usage('count(*)')},
-         spent_tokens = spent_tokens + ${usage('SUM(prompt_tokens + completion_tokens)')},
-         spent_cost_usd = spent_cost_usd + ${usage('SUM(cost_usd)')},
+      `UPDATE batches SET spent_calls = spent_calls + ${usage('billed_calls')},
+         spent_tokens = spent_tokens + ${usage('prompt_tokens + completion_tokens')},
+         spent_cost_usd = spent_cost_usd + ${usage('cost_usd')},
          reserved_calls = reserved_calls - ${grant('maxCalls')},
          reserved_tokens = reserved_tokens - ${grant('maxTokens')},
          reserved_cost_usd = reserved_cost_usd - ${grant('maxCostUsd')},

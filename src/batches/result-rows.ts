@@ -7,6 +7,7 @@
 import type { BatchKind } from './schemas.js';
 import type { BatchRecord, BatchRow } from './rows.js';
 import { BATCH_SELECT, toBatchRecord } from './rows.js';
+import { bookedSumsSql } from '../tenants/usage-rollup.js';
 
 /** A keyset position in a newest-first list: (created_at, id) of the last row shown. */
 export interface ListPosition {
@@ -90,12 +91,7 @@ export async function usageAggregates(
   cacheSavedUsd: number;
 }> {
   const row = await db
-    .prepare(
-      `SELECT count(*) AS calls, COALESCE(SUM(u.prompt_tokens), 0) AS p, COALESCE(SUM(u.completion_tokens), 0) AS c,
-         COALESCE(SUM(u.cached_prompt_tokens), 0) AS k, COALESCE(MAX(u.estimated), 0) AS e, COALESCE(SUM(u.cost_usd), 0) AS cost,
-         COALESCE(SUM(u.cache_saved_usd), 0) AS saved
-       FROM evaluations e JOIN usage u ON u.evaluation_id = e.id WHERE e.batch_id = ?`,
-    )
+    .prepare(`SELECT ${bookedSumsSql('e')} FROM evaluations e WHERE e.batch_id = ?`)
     .bind(id)
     .first<{ calls: number; p: number; c: number; k: number; e: number; cost: number; saved: number }>();
   return {

@@ -54,14 +54,13 @@ export type EndedRef = { evaluationId: string } | { batchId: string };
 
 const EVALUATION_SQL = `SELECT e.id, e.status, e.method, e.preset, e.batch_id AS batchId, v.winner, v.score, v.confidence,
     e.error_code AS errorCode, e.error_message AS errorMessage, e.calls_done AS calls,
-    (SELECT COALESCE(SUM(cost_usd), 0) FROM usage u WHERE u.evaluation_id = e.id) AS costUsd,
+    e.cost_usd AS costUsd,
     e.finished_at - COALESCE(e.started_at, e.created_at) AS durationMs
   FROM evaluations e LEFT JOIN verdicts v ON v.evaluation_id = e.id
   WHERE e.id = ? AND e.status IN ('succeeded', 'failed', 'cancelled')`;
 
 const BATCH_SQL = `SELECT b.id, b.kind, b.status, b.method, b.preset, b.items_total AS itemsTotal, b.succeeded, b.failed,
-    b.cancelled, (SELECT COALESCE(SUM(u.cost_usd), 0) FROM usage u JOIN evaluations e ON e.id = u.evaluation_id
-      WHERE e.batch_id = b.id) AS costUsd,
+    b.cancelled, (SELECT COALESCE(SUM(e.cost_usd), 0) FROM evaluations e WHERE e.batch_id = b.id) AS costUsd,
     b.completed_at - b.created_at AS durationMs
   FROM batches b WHERE b.id = ? AND b.completed_at IS NOT NULL`;
 

@@ -11,9 +11,9 @@
  * {@link EndingPlan}); the functions here take the plan as a parameter, so this module imports no feature.
  *
  * Every status change is guarded by the status module's SQL guard (`sqlMayBecome`), so an evaluation that
- * has ended never changes again, whoever writes second (the object, the DLQ consumer, a cancel). Row
- * inserts are keyed (`verdicts` PK, `usage (evaluation_id, call_id)`)
- * and use `ON CONFLICT DO NOTHING`, so a repeated final write is a no-op. Times are epoch milliseconds.
+ * has ended never changes again, whoever writes second (the object, the DLQ consumer, a cancel). The verdict
+ * insert is keyed (`verdicts` PK, `ON CONFLICT DO NOTHING`) and usage is booked while the row's `billed_calls`
+ * is NULL (src/tenants/usage-rollup.ts), so a repeated final write is a no-op. Times are epoch milliseconds.
  */
 import type { Bindings } from '../config/bindings.js';
 import type { LlmAttempt, Usage } from '../engine/call.js';
@@ -21,6 +21,7 @@ import { log, messageOf } from '../log/log.js';
 import type { EvaluationError, VerdictSummary } from './live-events.js';
 import type { EndStatus, TerminalStatus } from './status.js';
 import { sqlMayBecome } from './status.js';
+import { bookUsageStatements } from '../tenants/usage-rollup.js';
 
 /**
  * An evaluation that is about to end. Times are epoch ms. Anything else of the row (tenant, batch, …) an
@@ -176,13 +177,14 @@ const ROW_MAY_SUCCEED = `EXISTS (SELECT 1 FROM evaluations WHERE id = ? AND ${sq
 
 /**
  * SQL guard of the verdict insert: the caller has not deleted the evaluation (./erase-rows.ts);
- * binds the evaluation id once. Usage rows are written regardless: billing keeps them.
+ * binds the evaluation id once. Usage is booked regardless: billing keeps it.
  */
 const ROW_NOT_ERASED = 'NOT EXISTS (SELECT 1 FROM evaluations WHERE id = ? AND deleted_at IS NOT NULL)';
 
 /**
  * One successful LLM call as stored by the Durable Object: its transcript rows (what was said, kept in the
- * object: ./transcript-rows.ts) and its usage (what it cost, in D1), keyed by the call id.
+ * object: ./transcript-rows.ts, with its per-call billing detail) and its usage (what it cost: booked in D1's
+ * roll-up, src/tenants/usage-rollup.ts), keyed by the call id.
  */
 export interface StoredCall {
   callId: string;
@@ -205,7 +207,7 @@ export interface StoredCall {
   at: number;
   /**
    * The request's further choices (a request with `n`), each a transcript row of its own after this one,
-   * under the call id of the sample it answered; they have no `usage` row (the request's row bills them).
+   * under the call id of the sample it answered; they bill nothing (the request's usage bills them).
    */
   choices?: { callId: string; content: string; parseError: string | null }[];
 }
@@ -218,7 +220,7 @@ export interface FinalWrite {
   /** The verdict (succeeded only), stored in `verdicts` without its transcript. */
   verdict?: VerdictSummary;
   error?: EvaluationError;
-  /** Every successful stored call in recording order: its usage is written (the object keeps its transcript). */
+  /** Every successful stored call in recording order: its usage is booked (the object keeps its transcript). */
   calls: StoredCall[];
   callsDone: number;
   /** The engine version the evaluation ran under (kept if D1 already has one). */
@@ -230,7 +232,7 @@ export interface FinalWrite {
   defaultMaxRunning: number;
 }
 
-/** The verdict and usage rows of a final write (see {@link writeFinal}); the transcript stays in the object. */
+/** The verdict row and usage booking of a final write (see {@link writeFinal}); the transcript stays in the object. */
 function resultStatements(db: D1Database, w: FinalWrite): D1PreparedStatement[] {
   const out: D1PreparedStatement[] = [];
   if (w.status === 'succeeded' && w.verdict) {
@@ -246,33 +248,7 @@ function resultStatements(db: D1Database, w: FinalWrite): D1PreparedStatement[] 
         .bind(w.id, v.winner ?? null, v.score ?? null, v.confidence, flip, JSON.stringify(v), w.now, w.id, w.id),
     );
   }
-  for (const u of w.calls) {
-    out.push(
-      db
-        .prepare(
-          `INSERT INTO usage (evaluation_id, call_id, tenant, model, prompt_tokens, completion_tokens, cached_prompt_tokens,
-             estimated, cost_usd, cache_saved_usd, attempts, latency_ms, created_at, tier, failed_attempts)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-        )
-        .bind(
-          w.id,
-          u.callId,
-          w.tenant,
-          u.model,
-          u.usage.promptTokens,
-          u.usage.completionTokens,
-          u.usage.cachedPromptTokens,
-          u.usage.estimated ? 1 : 0,
-          u.usage.costUsd,
-          u.usage.cacheSavedUsd ?? 0,
-          u.attempts,
-          u.latencyMs,
-          u.at,
-          u.usage.tier ?? 'standard',
-          u.failedAttempts && u.failedAttempts.length > 0 ? JSON.stringify(u.failedAttempts) : null,
-        ),
-    );
-  }
+  out.push(...bookUsageStatements(db, w.id, w.calls));
   return out;
 }
 
@@ -294,15 +270,15 @@ export interface FinalWriteResult {
 
 /**
  * The final write, in ONE `db.batch()` (one transaction): the verdict (only while the row may still become
- * `succeeded`, so a DLQ or cancel that won the race leaves no verdict behind), usage rows, the
+ * `succeeded`, so a DLQ or cancel that won the race leaves no verdict behind), the usage booking, the
  * plan's {@link EndingPlan.beforeStatus} effects, the guarded status update, the plan's
  * {@link EndingPlan.afterStatus} steps, then the caller's `extra` statements (e.g. reading the row back for
  * someone waiting). Idempotent: running it again changes nothing.
  *
- * Usage rows are written whatever the status on purpose: every call they record was made and billed by the
+ * Usage is booked whatever the status on purpose: every call it records was made and billed by the
  * provider, whoever ended the row first, so metering must show it, for failed and cancelled evaluations too
  * (the object keeps their transcript likewise). Only a deletion by the caller keeps the verdict out; usage is
- * written even then.
+ * booked even then.
  */
 export async function writeFinal(
   db: D1Database,

@@ -7,6 +7,7 @@
 import type { EvaluationStatus } from './status.js';
 import type { CacheDecision } from '../verdict-cache/plan.js';
 import type { FlexFallback, Tier } from '../llm/tiers.js';
+import { bookedSumsSql } from '../tenants/usage-rollup.js';
 
 /** What an evaluation records of the rubric it judged by (src/rubrics): the content's hash, and the stored rubric. */
 export interface RubricStampRecord {
@@ -475,14 +476,7 @@ interface UsageSumsRow {
 }
 
 function usageSumsStatement(db: D1Database, id: string): D1PreparedStatement {
-  return db
-    .prepare(
-      `SELECT count(*) AS calls, COALESCE(SUM(prompt_tokens), 0) AS p, COALESCE(SUM(completion_tokens), 0) AS c,
-        COALESCE(SUM(cached_prompt_tokens), 0) AS k, COALESCE(MAX(estimated), 0) AS e, COALESCE(SUM(cost_usd), 0) AS cost,
-        COALESCE(SUM(cache_saved_usd), 0) AS saved
-       FROM usage WHERE evaluation_id = ?`,
-    )
-    .bind(id);
+  return db.prepare(`SELECT ${bookedSumsSql('e')} FROM evaluations e WHERE e.id = ?`).bind(id);
 }
 
 function usageSumsOf(row: UsageSumsRow | null | undefined): UsageSums {

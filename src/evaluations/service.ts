@@ -20,7 +20,7 @@ import {
   getTaskJson,
 } from './rows.js';
 import { requestHash } from '../http/request-hash.js';
-import { listTranscript } from './transcript-rows.js';
+import { listTranscript, transcriptMessageOf } from './transcript-rows.js';
 import { ApiError } from '../http/errors.js';
 import type {
   CreateEvaluationRequest,
@@ -476,7 +476,12 @@ export async function viewTranscript(env: Bindings, row: EvaluationRecord): Prom
     stub.transcript(),
     row.status === 'succeeded' ? true : stub.snapshot().then((s) => s?.finalized ?? true),
   ]);
-  return { id: row.id, status: row.status, complete, messages: inD1.length > 0 ? inD1 : (kept ?? []) };
+  return {
+    id: row.id,
+    status: row.status,
+    complete,
+    messages: inD1.length > 0 ? inD1 : (kept ?? []).map(transcriptMessageOf),
+  };
 }
 
 /**

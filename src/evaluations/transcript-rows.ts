@@ -4,7 +4,7 @@
  * ({@link transcriptRowsOf}), which the object keeps in its own storage, and the D1 read of the rows
  * evaluations that ended before that kept in D1's `transcripts` table ({@link listTranscript}).
  */
-import type { Usage } from '../engine/call.js';
+import type { LlmAttempt, Usage } from '../engine/call.js';
 import type { StoredCall } from './ending.js';
 import { scrubSql } from '../config/sqlite-scrub.js';
 
@@ -18,8 +18,28 @@ export interface TranscriptRow {
   model: string;
   content: string;
   parseError: string | null;
-  /** Tokens and cost of this reply, from the call's `usage` row (zeros if that row is missing). */
+  /** Tokens and cost of this reply (zeros for a request's further choices and a missing legacy `usage` row). */
   usage: Usage;
+  /**
+   * The call's billing detail, on the row of the call itself (not on a request's further choices): D1 keeps
+   * only the roll-up (src/tenants/usage-rollup.ts), so the per-call detail lives here, in the object.
+   * Absent on rows read from D1's legacy `transcripts`. Not part of the API's transcript.
+   */
+  billing?: CallBilling;
+}
+
+/** One billed call's detail, as the object keeps it with its transcript. */
+export interface CallBilling {
+  /** The tier that answered. */
+  tier: string;
+  /** Attempts the LLM layer made (1 = no retry). */
+  attempts: number;
+  /** The failed attempts before the one that answered, each with its tier; absent when none. */
+  failedAttempts?: LlmAttempt[];
+  /** Wall time of the call including retries, ms; null when unknown. */
+  latencyMs: number | null;
+  /** When the result was stored, epoch ms. */
+  at: number;
 }
 
 const NO_USAGE: Usage = {
@@ -38,8 +58,8 @@ const NO_USAGE: Usage = {
 export function transcriptRowsOf(calls: readonly StoredCall[]): TranscriptRow[] {
   return calls
     .flatMap((t) => [
-      { t, callId: t.callId, content: t.content, parseError: t.parseError, usage: t.usage },
-      ...(t.choices ?? []).map((c) => ({ t, ...c, usage: NO_USAGE })),
+      { t, callId: t.callId, content: t.content, parseError: t.parseError, usage: t.usage, own: true },
+      ...(t.choices ?? []).map((c) => ({ t, ...c, usage: NO_USAGE, own: false })),
     ])
     .map((r, seq) => ({
       seq,
@@ -58,7 +78,24 @@ export function transcriptRowsOf(calls: readonly StoredCall[]): TranscriptRow[] 
         costUsd: r.usage.costUsd,
         cacheSavedUsd: r.usage.cacheSavedUsd ?? 0,
       },
+      ...(r.own ? { billing: billingOf(r.t) } : {}),
     }));
+}
+
+function billingOf(t: StoredCall): CallBilling {
+  return {
+    tier: t.usage.tier ?? 'standard',
+    attempts: t.attempts,
+    ...(t.failedAttempts && t.failedAttempts.length > 0 ? { failedAttempts: t.failedAttempts } : {}),
+    latencyMs: t.latencyMs,
+    at: t.at,
+  };
+}
+
+/** A row as the API shows it: without the object's per-call billing detail. */
+export function transcriptMessageOf(row: TranscriptRow): Omit<TranscriptRow, 'billing'> {
+  const { billing: _kept, ...message } = row;
+  return message;
 }
 
 /**

@@ -78,13 +78,11 @@ function evaluationData(ending: Ending): SqlExpr {
       'verdict', json((SELECT v.verdict FROM verdicts v WHERE v.evaluation_id = e.id AND ${status} = 'succeeded')),
       'error', CASE WHEN ${error?.code ?? null} IS NULL THEN NULL
         ELSE json_object('code', ${error?.code ?? null}, 'message', ${error?.message ?? ''}) END,
-      'usage', json((SELECT json_object(
-          'calls', count(*), 'promptTokens', COALESCE(SUM(u.prompt_tokens), 0),
-          'completionTokens', COALESCE(SUM(u.completion_tokens), 0),
-          'cachedPromptTokens', COALESCE(SUM(u.cached_prompt_tokens), 0),
-          'estimated', json(CASE WHEN COALESCE(MAX(u.estimated), 0) != 0 THEN 'true' ELSE 'false' END),
-          'costUsd', COALESCE(SUM(u.cost_usd), 0.0))
-        FROM usage u WHERE u.evaluation_id = e.id)),
+      'usage', json_object(
+          'calls', COALESCE(e.billed_calls, 0), 'promptTokens', e.prompt_tokens,
+          'completionTokens', e.completion_tokens, 'cachedPromptTokens', e.cached_prompt_tokens,
+          'estimated', json(CASE WHEN e.usage_estimated != 0 THEN 'true' ELSE 'false' END),
+          'costUsd', e.cost_usd + 0.0),
       'rubric', json(CASE WHEN e.rubric_hash IS NULL THEN NULL
         WHEN e.rubric_id IS NULL THEN json_object('hash', e.rubric_hash)
         ELSE json_object('id', e.rubric_id, 'version', e.rubric_version, 'hash', e.rubric_hash) END),

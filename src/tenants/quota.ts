@@ -1,14 +1,15 @@
 /**
  * @module
- * Monthly quotas per tenant: a spend cap (USD, summed over the `usage` rows: every billed LLM call) and an
+ * Monthly quotas per tenant: a spend cap (USD, summed over the usage roll-up: every billed LLM call) and an
  * evaluation cap (evaluations created). Both count the calendar month in UTC and reset on the first day of
  * the next month at 00:00 UTC. A submission that would go past either cap is refused with 429
  * `quota_exceeded`, `error.resetAt` and `Retry-After`; evaluations already accepted run to their end (the
- * spend cap can therefore be overshot by what running evaluations still spend: usage rows are written
- * when an evaluation ends).
+ * spend cap can therefore be overshot by what running evaluations still spend: usage is booked when an
+ * evaluation ends).
  */
 import { ApiError } from '../http/errors.js';
 import type { EffectiveLimits } from './limits.js';
+import { hourOf } from './usage-rollup.js';
 
 /** The calendar month (UTC) that contains `now`: its start and the start of the next one, epoch ms. */
 export function monthOf(now: number): { start: number; reset: number } {
@@ -30,8 +31,8 @@ export async function usageSince(db: D1Database, tenant: string, since: number):
   const [evaluations, spend] = await db.batch([
     db.prepare('SELECT count(*) AS n FROM evaluations WHERE tenant = ? AND created_at >= ?').bind(tenant, since),
     db
-      .prepare('SELECT COALESCE(SUM(cost_usd), 0) AS usd FROM usage WHERE tenant = ? AND created_at >= ?')
-      .bind(tenant, since),
+      .prepare('SELECT COALESCE(SUM(cost_usd), 0) AS usd FROM usage_rollup WHERE tenant = ? AND hour >= ?')
+      .bind(tenant, hourOf(since)),
   ]);
   return {
     evaluations: (evaluations?.results[0] as { n: number } | undefined)?.n ?? 0,

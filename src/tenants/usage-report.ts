@@ -1,18 +1,19 @@
 /**
  * @module
- * Usage reports from the `usage` rows (one per billed LLM call, written with the evaluation's end): calls,
- * prompt / cached prompt / completion tokens, cost and what the prompt caches saved in USD, per day (UTC),
- * model, preset or key, over a time range; and their CSV form. The rows are the one source: a report's
- * totals are their sums. Verdict cache hits make no call, so they have no row: the report counts them apart
+ * Usage reports from the usage roll-up (`usage_rollup`: every billed LLM call, added with its evaluation's end
+ * to the row of its tenant, UTC hour, model, tier, preset and key): calls, prompt / cached prompt / completion
+ * tokens, cost and what the prompt caches saved in USD, per day (UTC), model, preset or key, over a time
+ * range; and their CSV form. The roll-up is the one source: a report's totals are its sums. Verdict cache hits make no call, so they have no row: the report counts them apart
  * (`verdictCache`, src/verdict-cache/rows.ts `hitSums`).
  */
+import { hourOf } from './usage-rollup.js';
 
 /** What a report groups by: the call's UTC day, its model, its evaluation's preset or the key that created it. */
 export const USAGE_GROUPS = ['day', 'model', 'preset', 'key'] as const;
 /** One of {@link USAGE_GROUPS}. */
 export type UsageGroup = (typeof USAGE_GROUPS)[number];
 
-/** Sums over a set of usage rows. */
+/** Sums over a set of billed calls. */
 export interface UsageSums {
   calls: number;
   promptTokens: number;
@@ -30,32 +31,32 @@ export interface UsageGroupRow extends UsageSums {
   group: string | null;
 }
 
-/** SQL of each grouping (over `usage u` joined with `evaluations e` when it needs the evaluation). */
-const GROUP_SQL: Record<UsageGroup, { expr: string; join: boolean }> = {
-  day: { expr: "strftime('%Y-%m-%d', u.created_at / 1000, 'unixepoch')", join: false },
-  model: { expr: 'u.model', join: false },
-  preset: { expr: 'e.preset', join: true },
-  key: { expr: 'e.key_id', join: true },
+/** SQL of each grouping over `usage_rollup` (preset and key '' mean none). */
+const GROUP_SQL: Record<UsageGroup, string> = {
+  day: "strftime('%Y-%m-%d', hour / 1000, 'unixepoch')",
+  model: 'model',
+  preset: "NULLIF(preset, '')",
+  key: "NULLIF(key_id, '')",
 };
 
 /**
  * Usage of `tenant` for calls recorded in `[from, to)` (epoch ms), grouped, ordered by group (nulls first).
+ * Calls are counted per UTC hour, so a bound inside an hour counts that whole hour (dates are always whole).
  */
 export async function usageReport(
   db: D1Database,
   tenant: string,
   range: { from: number; to: number; groupBy: UsageGroup },
 ): Promise<{ rows: UsageGroupRow[]; totals: UsageSums }> {
-  const g = GROUP_SQL[range.groupBy];
   const { results } = await db
     .prepare(
-      `SELECT ${g.expr} AS grp, count(*) AS calls, SUM(u.prompt_tokens) AS p, SUM(u.cached_prompt_tokens) AS k,
-         SUM(u.completion_tokens) AS c, SUM(u.cost_usd) AS cost, SUM(u.cache_saved_usd) AS saved, MAX(u.estimated) AS est
-       FROM usage u ${g.join ? 'LEFT JOIN evaluations e ON e.id = u.evaluation_id' : ''}
-       WHERE u.tenant = ? AND u.created_at >= ? AND u.created_at < ?
+      `SELECT ${GROUP_SQL[range.groupBy]} AS grp, SUM(calls) AS calls, SUM(prompt_tokens) AS p,
+         SUM(cached_prompt_tokens) AS k, SUM(completion_tokens) AS c, SUM(cost_usd) AS cost, SUM(cache_saved_usd) AS saved,
+         MAX(estimated) AS est
+       FROM usage_rollup WHERE tenant = ? AND hour >= ? AND hour < ?
        GROUP BY grp ORDER BY grp`,
     )
-    .bind(tenant, range.from, range.to)
+    .bind(tenant, hourOf(range.from), range.to)
     .all<{
       grp: string | null;
       calls: number;

@@ -35,7 +35,7 @@ export function markHitsStatement(
   return db
     .prepare(
       `UPDATE evaluations SET (cache_from, cache_saved_usd, calls_planned) = (
-         SELECT c.evaluation_id, (SELECT COALESCE(SUM(u.cost_usd), 0) FROM usage u WHERE u.evaluation_id = c.evaluation_id), 0
+         SELECT c.evaluation_id, (SELECT s.cost_usd FROM evaluations s WHERE s.id = c.evaluation_id), 0
          ${LIVE_ENTRY})
        WHERE ${where} AND cache_mode = 'use' AND cache_key IS NOT NULL AND cache_from IS NULL AND status = 'queued'
          AND EXISTS (SELECT 1 ${LIVE_ENTRY})`,

@@ -32,6 +32,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
     'schemas.ts',
     'scopes.ts',
     'token-bucket.ts',
+    'usage-rollup.ts',
     'usage-routes.ts',
   ],
   'src/methods': ['method-config.ts', 'resolve-judge.ts'],

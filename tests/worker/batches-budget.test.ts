@@ -14,7 +14,7 @@ import { resolveJudge } from '../../src/methods/resolve-judge.js';
 import { createEndpoint } from '../../src/webhooks/endpoints.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api } from './api-fetch.js';
-import { drainAlarms, newTestId, testEnv } from './helpers.js';
+import { batchBilledCalls, drainAlarms, newTestId, testEnv } from './helpers.js';
 import { configureSink, hookEnv, received, sinkUrl } from './webhooks-helpers.js';
 import {
   countWhere,
@@ -48,11 +48,7 @@ const budgetRow = async (id: string) =>
     .bind(id)
     .first<BudgetRow>())!;
 
-const usageCalls = async (batchId: string) =>
-  (await db
-    .prepare('SELECT count(*) AS n FROM usage u JOIN evaluations e ON e.id = u.evaluation_id WHERE e.batch_id = ?')
-    .bind(batchId)
-    .first<{ n: number }>())!.n;
+const usageCalls = batchBilledCalls;
 
 describe('at submit', () => {
   it('a budget the items cannot fit is a 400 naming the limit; nothing is created', async () => {

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { BatchAccepted } from '../../src/batches/schemas.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api, apiWith } from './api-fetch.js';
-import { drainAlarms, mockRequests, pollUntil, testEnv } from './helpers.js';
+import { batchBilledCalls, drainAlarms, mockRequests, pollUntil, testEnv } from './helpers.js';
 import {
   countWhere,
   createBatchId,
@@ -67,13 +67,8 @@ describe('POST /v1/batches', () => {
     expect(done.usage.promptTokens).toBeGreaterThan(0);
     expect(done.webhook).toEqual({ url: 'https://ci.example.com/hook' });
     expect(await mockRequests('batch-json')).toBe(5);
-    // The usage row count is the billing record: one per call.
-    const usage = await testEnv.DB.prepare(
-      'SELECT count(*) AS n FROM usage u JOIN evaluations e ON e.id = u.evaluation_id WHERE e.batch_id = ?',
-    )
-      .bind(accepted.id)
-      .first<{ n: number }>();
-    expect(usage?.n).toBe(5);
+    // The calls booked on the items are the billing record: one per call.
+    expect(await batchBilledCalls(accepted.id)).toBe(5);
   });
 
   it('NDJSON: the header line, then one item per line (blank lines and \\r\\n allowed), judged like JSON', async () => {

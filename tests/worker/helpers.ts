@@ -189,14 +189,61 @@ export async function storedTranscript(id: string): Promise<TranscriptRow[]> {
 
 /**
  * Count of one evaluation's stored rows of a kind: its `verdicts` row, its transcript's replies (kept by its
- * object; an evaluation that ended before that has them in D1's `transcripts`), its billed calls (`usage`).
+ * object; an evaluation that ended before that has them in D1's `transcripts`), its billed calls (`usage`:
+ * the calls its final write booked on its D1 row, src/tenants/usage-rollup.ts; 0 before).
  */
 export async function countRows(table: 'usage' | 'transcripts' | 'verdicts', id: string): Promise<number> {
+  if (table === 'usage') {
+    const booked = await testEnv.DB.prepare('SELECT billed_calls AS n FROM evaluations WHERE id = ?')
+      .bind(id)
+      .first<{ n: number | null }>();
+    return booked?.n ?? 0;
+  }
   const row = await testEnv.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE evaluation_id = ?`)
     .bind(id)
     .first<{ n: number }>();
   if (table !== 'transcripts') return row?.n ?? 0;
   return (row?.n ?? 0) + ((await evaluationStub(testEnv, id).transcript())?.length ?? 0);
+}
+
+/** One billed call's detail as the evaluation's object keeps it (with its transcript), by call id. */
+export interface BilledCallRow {
+  call_id: string;
+  model: string;
+  tier: string;
+  cost_usd: number;
+  attempts: number;
+  /** JSON of the failed attempts, or null (as the old per-call `usage` rows had it). */
+  failed_attempts: string | null;
+}
+
+/** The evaluation's billed calls from its object (empty before its final write or after an erase), by call id. */
+export async function billedCalls(id: string): Promise<BilledCallRow[]> {
+  const rows = (await evaluationStub(testEnv, id).transcript()) ?? [];
+  return rows
+    .flatMap((r) =>
+      r.billing
+        ? [
+            {
+              call_id: r.callId,
+              model: r.model,
+              tier: r.billing.tier,
+              cost_usd: r.usage.costUsd,
+              attempts: r.billing.attempts,
+              failed_attempts: r.billing.failedAttempts ? JSON.stringify(r.billing.failedAttempts) : null,
+            },
+          ]
+        : [],
+    )
+    .sort((a, b) => a.call_id.localeCompare(b.call_id));
+}
+
+/** The calls booked for a batch's items (the sum of their `billed_calls`). */
+export async function batchBilledCalls(batchId: string): Promise<number> {
+  const r = await testEnv.DB.prepare('SELECT COALESCE(SUM(billed_calls), 0) AS n FROM evaluations WHERE batch_id = ?')
+    .bind(batchId)
+    .first<{ n: number }>();
+  return r?.n ?? 0;
 }
 
 /** Resolves with `p`, or rejects after `ms` (a hanging stream fails the test fast instead of timing it out). */

@@ -5,6 +5,7 @@ import { evaluationStub } from '../../src/evaluations/stub.js';
 import {
   countRows,
   drainAlarms,
+  billedCalls,
   insertJob,
   LONG_DEBATE,
   mockRequests,
@@ -38,12 +39,8 @@ describe('LLM faults', () => {
     const row = await waitForEnd(id);
     expect(row.status, row.error_message ?? '').toBe('succeeded');
     expect(await countRows('usage', id)).toBe(7);
-    const usage = await testEnv.DB.prepare(
-      "SELECT call_id, attempts FROM usage WHERE evaluation_id = ? AND call_id LIKE 'critic%' ORDER BY call_id",
-    )
-      .bind(id)
-      .all<{ call_id: string; attempts: number }>();
-    expect(usage.results.map((u) => u.attempts)).toEqual([3, 3, 3]);
+    const critics = (await billedCalls(id)).filter((u) => u.call_id.startsWith('critic'));
+    expect(critics.map((u) => u.attempts)).toEqual([3, 3, 3]);
     // 7 calls, each critic call sent 3 times by the LLM layer's own retries, nothing more.
     expect(await mockRequests(id)).toBe(7 + 3 * 2);
   });

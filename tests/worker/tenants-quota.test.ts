@@ -78,19 +78,19 @@ describe('quotas', () => {
     expect(current.current.evaluationsThisMonth).toBe(3);
   });
 
-  it('at the spend cap (summed from the usage rows): 429 quota_exceeded; raising the cap lets work in again', async () => {
+  it('at the spend cap (summed from the usage roll-up): 429 quota_exceeded; raising the cap lets work in again', async () => {
     const { tenant, key } = await tenantWithKey({ monthlySpendCapUsd: 0.5 });
     expect((await submit(key)).status).toBe(202);
-    // Spend recorded this month: 0.5 USD over two calls of an earlier evaluation of the tenant.
-    const { id } = await insertJob({ preset: 'chateval-single', task: PAIRWISE, tenant });
-    for (const [call, cost] of [
-      ['c1', 0.2],
-      ['c2', 0.3],
+    // Spend recorded this month: 0.5 USD over calls of the tenant in two models' roll-up rows.
+    for (const [model, cost] of [
+      ['gpt-4o', 0.2],
+      ['gpt-4o-mini', 0.3],
     ] as const) {
       await testEnv.DB.prepare(
-        `INSERT INTO usage (evaluation_id, call_id, tenant, model, prompt_tokens, completion_tokens, cost_usd, created_at) VALUES (?, ?, ?, 'gpt-4o', 100, 10, ?, ?)`,
+        `INSERT INTO usage_rollup (tenant, hour, model, tier, calls, prompt_tokens, completion_tokens, cached_prompt_tokens,
+           estimated, cost_usd, cache_saved_usd) VALUES (?, ?, ?, 'standard', 1, 100, 10, 0, 0, ?, 0)`,
       )
-        .bind(id, call, tenant, cost, Date.now())
+        .bind(tenant, Math.floor(Date.now() / 3_600_000) * 3_600_000, model, cost)
         .run();
     }
     const refused = await submit(key);
@@ -98,7 +98,6 @@ describe('quotas', () => {
     expect((await errorOf(refused)).message).toContain('monthly spend cap (0.5 USD) is reached: 0.5000 USD spent');
     await asAdmin(`/v1/admin/tenants/${tenant}`, { method: 'PATCH', body: { limits: { monthlySpendCapUsd: 1 } } });
     expect((await submit(key)).status).toBe(202);
-    await testEnv.DB.prepare(`UPDATE evaluations SET status = 'cancelled' WHERE id = ?`).bind(id).run();
   });
 
   it("last month's use does not count", async () => {

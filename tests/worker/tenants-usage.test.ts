@@ -1,8 +1,10 @@
 /**
- * `GET /v1/usage`: per day, model, preset and key, the sums equal the usage rows (the one source of
- * billing); CSV on request; a range; the operator reads any tenant's; a tenant never sees another's.
+ * `GET /v1/usage`: per day, model, preset and key, the sums equal the calls the evaluations' objects keep
+ * (rolled up in D1, one row per tenant, hour, model, tier, preset and key); CSV on request; a range; the
+ * operator reads any tenant's; a tenant never sees another's.
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { evaluationStub } from '../../src/evaluations/stub.js';
 import { drainAlarms, PAIRWISE, testEnv, waitForEnd } from './helpers.js';
 import { as, asAdmin, errorOf, keyed, newKey, tenantWithKey } from './tenants-helpers.js';
 
@@ -38,17 +40,36 @@ interface Sums {
   cost: number;
 }
 
-/** Sums straight from the usage rows, optionally for one group value. */
-async function rowSums(tenant: string, where = '1 = 1', ...binds: string[]): Promise<Sums> {
-  const r = await testEnv.DB.prepare(
-    `SELECT count(*) AS calls, COALESCE(SUM(u.prompt_tokens), 0) AS p, COALESCE(SUM(u.cached_prompt_tokens), 0) AS k,
-       COALESCE(SUM(u.completion_tokens), 0) AS c, COALESCE(SUM(u.cost_usd), 0) AS cost
-     FROM usage u JOIN evaluations e ON e.id = u.evaluation_id WHERE u.tenant = ? AND ${where}`,
+/** Who an evaluation's calls are grouped under: its key, preset, and the model that answered. */
+type Filter = { key?: string; preset?: string; model?: string };
+
+/**
+ * Sums straight from the per-call detail each evaluation's object keeps (the roll-up's independent source),
+ * optionally for one group value; checked against each evaluation's own booked sums in D1 on the way.
+ */
+async function rowSums(tenant: string, filter: Filter = {}): Promise<Sums> {
+  const { results } = await testEnv.DB.prepare(
+    `SELECT id, key_id, preset, billed_calls, cost_usd FROM evaluations WHERE tenant = ? AND billed_calls IS NOT NULL`,
   )
-    .bind(tenant, ...binds)
-    .first<Sums>();
-  if (!r) throw new Error('no sums');
-  return r;
+    .bind(tenant)
+    .all<{ id: string; key_id: string | null; preset: string | null; billed_calls: number; cost_usd: number }>();
+  const sums: Sums = { calls: 0, p: 0, k: 0, c: 0, cost: 0 };
+  for (const e of results) {
+    const calls = ((await evaluationStub(testEnv, e.id).transcript()) ?? []).filter((r) => r.billing);
+    expect(calls.length).toBe(e.billed_calls);
+    expect(calls.reduce((n, r) => n + r.usage.costUsd, 0)).toBeCloseTo(e.cost_usd, 12);
+    if (filter.key !== undefined && e.key_id !== filter.key) continue;
+    if (filter.preset !== undefined && e.preset !== filter.preset) continue;
+    for (const r of calls) {
+      if (filter.model !== undefined && r.model !== filter.model) continue;
+      sums.calls += 1;
+      sums.p += r.usage.promptTokens;
+      sums.k += r.usage.cachedPromptTokens;
+      sums.c += r.usage.completionTokens;
+      sums.cost += r.usage.costUsd;
+    }
+  }
+  return { ...sums, cost: Number(sums.cost.toFixed(12)) };
 }
 
 const asSums = (r: Report['totals']): Sums => ({
@@ -56,7 +77,7 @@ const asSums = (r: Report['totals']): Sums => ({
   p: r.promptTokens,
   k: r.cachedPromptTokens,
   c: r.completionTokens,
-  cost: r.costUsd,
+  cost: Number(r.costUsd.toFixed(12)),
 });
 
 describe('usage', () => {
@@ -94,8 +115,7 @@ describe('usage', () => {
     const report = await (await keyed('/v1/usage?groupBy=key', as(t.key))).json<Report>();
     expect(report.tenant).toBe(t.tenant);
     expect(report.rows.map((r) => r.group).sort()).toEqual([t.keyId, t.other.id].sort());
-    for (const row of report.rows)
-      expect(asSums(row)).toEqual(await rowSums(t.tenant, 'e.key_id = ?', row.group ?? ''));
+    for (const row of report.rows) expect(asSums(row)).toEqual(await rowSums(t.tenant, { key: row.group ?? '' }));
     const all = await rowSums(t.tenant);
     expect(asSums(report.totals)).toEqual(all);
     expect(all.calls).toBeGreaterThanOrEqual(3);
@@ -107,16 +127,30 @@ describe('usage', () => {
     const byModel = await (await keyed('/v1/usage?groupBy=model', as(t.key))).json<Report>();
     expect(byModel.rows.map((r) => r.group)).toEqual(['gpt-4o-mini', 'mock-judge']);
     expect(byModel.rows.find((r) => r.group === 'mock-judge')?.costUsd).toBe(0);
-    for (const row of byModel.rows)
-      expect(asSums(row)).toEqual(await rowSums(t.tenant, 'u.model = ?', row.group ?? ''));
+    for (const row of byModel.rows) expect(asSums(row)).toEqual(await rowSums(t.tenant, { model: row.group ?? '' }));
     const byPreset = await (await keyed('/v1/usage?groupBy=preset', as(t.key))).json<Report>();
     expect(byPreset.rows.map((r) => r.group)).toEqual(['chateval-single', 'fastchat-pair']);
-    for (const row of byPreset.rows)
-      expect(asSums(row)).toEqual(await rowSums(t.tenant, 'e.preset = ?', row.group ?? ''));
+    for (const row of byPreset.rows) expect(asSums(row)).toEqual(await rowSums(t.tenant, { preset: row.group ?? '' }));
     const byDay = await (await keyed('/v1/usage', as(t.key))).json<Report>();
     expect(byDay.groupBy).toBe('day');
     expect(byDay.rows.map((r) => r.group)).toEqual([new Date().toISOString().slice(0, 10)]);
     for (const report of [byModel, byPreset, byDay]) expect(asSums(report.totals)).toEqual(all);
+  });
+
+  it('rolls the calls up: one D1 row per hour, model, tier, preset and key; a bound inside an hour counts it whole', async () => {
+    const { results } = await testEnv.DB.prepare(
+      'SELECT hour, model, tier, preset, key_id, calls FROM usage_rollup WHERE tenant = ? ORDER BY preset, key_id',
+    )
+      .bind(t.tenant)
+      .all<{ hour: number; model: string; tier: string; preset: string; key_id: string; calls: number }>();
+    // Three evaluations, three (preset, key, model) groups, all in this hour (or the one before, near :00).
+    expect(new Set(results.map((r) => `${r.preset}|${r.key_id}|${r.model}`)).size).toBe(3);
+    expect(results.every((r) => r.hour % 3_600_000 === 0 && r.tier === 'standard')).toBe(true);
+    expect(results.reduce((n, r) => n + r.calls, 0)).toBe((await rowSums(t.tenant)).calls);
+    const hour = Math.max(...results.map((r) => r.hour));
+    const inside = new Date(hour + 1_000).toISOString();
+    const late = await (await keyed(`/v1/usage?from=${inside}`, as(t.key))).json<Report>();
+    expect(late.totals.calls).toBe(results.filter((r) => r.hour === hour).reduce((n, r) => n + r.calls, 0));
   });
 
   it('as CSV with format=csv or Accept: text/csv', async () => {
