@@ -24,6 +24,7 @@ import { auth } from './tenants/auth.js';
 import { rateLimit } from './tenants/rate-limit.js';
 import { admin } from './admin/routes.js';
 import { annotationQueues } from './annotation-queues/routes.js';
+import { rubricAgreement } from './annotation-queues/agreement-routes.js';
 import { batches } from './batches/routes.js';
 import { comparisons } from './comparisons/routes.js';
 import { estimateComparison } from './comparisons/estimate.js';
@@ -79,6 +80,7 @@ const _routes = app
   .route('/v1/annotation-queues', annotationQueues)
   // Before the rubric routes: its middleware stores a finished check's report before a version is read.
   .route('/v1/rubrics', rubricChecks)
+  .route('/v1/rubrics', rubricAgreement)
   .route('/v1/rubrics', rubrics)
   .route('/v1/usage', usage)
   .route('/v1/admin', admin)

@@ -441,6 +441,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/rubrics/{id}/versions/{version}/agreement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A version's agreement with your labels
+         * @description Judges the labelled items of the version's annotation queues with the version (`rb_…@{version}`, the golden check's judge), once: a second read with no new label finds the same run, and items judged before come from the verdict cache. While it runs: 202, `status: running`, read `links.self` again. Then 200: pairwise Cohen's `kappa` and `accuracy` with intervals and the confusion matrix, pointwise Pearson `r`, Spearman `rho` and Kendall `tau` with intervals, `n`, and each disagreement linked to its evaluation and item.
+         */
+        get: operations["getRubricAgreement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/rubrics": {
         parameters: {
             query?: never;
@@ -5261,6 +5281,95 @@ export interface components {
                 };
                 note?: string;
             }[];
+        };
+        RubricAgreement: {
+            rubric: {
+                id: string;
+                version: number;
+            };
+            /**
+             * @description `running` (answered 202) while the judge runs; `completed` (200) with the figures. Read `links.self` again.
+             * @enum {string}
+             */
+            status: "running" | "completed";
+            /** @description The version's golden-check judge, else `fastchat-pair` (pairwise) or `rubric-judge` (pointwise). */
+            judge: {
+                preset: string | null;
+                config: {
+                    [key: string]: unknown;
+                } | null;
+            };
+            /** @description The run that judged the labelled items (`GET /v1/meta-evaluations/{id}`). */
+            metaEvaluationId: string;
+            /** @description Labelled items judged (the first 500 of the version’s queues). */
+            n: number;
+            /** @description Items with a judge answer; once completed. */
+            nScored?: number;
+            pairwise: {
+                /** @description Cohen's κ over A/B/tie. */
+                kappa: {
+                    value: number | null;
+                    /** @description Bootstrap 95% interval over items; null when it cannot be computed. */
+                    interval: {
+                        lo: number;
+                        hi: number;
+                    } | null;
+                };
+                accuracy: {
+                    value: number | null;
+                    /** @description Bootstrap 95% interval over items; null when it cannot be computed. */
+                    interval: {
+                        lo: number;
+                        hi: number;
+                    } | null;
+                };
+                /** @description Human (rows) × judge (columns) counts in A, B, tie order. */
+                confusion: number[][];
+            } | null;
+            pointwise: {
+                /** @description Pearson. */
+                r: {
+                    value: number | null;
+                    /** @description Bootstrap 95% interval over items; null when it cannot be computed. */
+                    interval: {
+                        lo: number;
+                        hi: number;
+                    } | null;
+                };
+                /** @description Spearman. */
+                rho: {
+                    value: number | null;
+                    /** @description Bootstrap 95% interval over items; null when it cannot be computed. */
+                    interval: {
+                        lo: number;
+                        hi: number;
+                    } | null;
+                };
+                /** @description Kendall τ-b. */
+                tau: {
+                    value: number | null;
+                    /** @description Bootstrap 95% interval over items; null when it cannot be computed. */
+                    interval: {
+                        lo: number;
+                        hi: number;
+                    } | null;
+                };
+            } | null;
+            /** @description Items where the judge differs from the label (pointwise: by a point or more), each linked. */
+            disagreements: {
+                queueId: string;
+                itemId: string;
+                human: ("A" | "B" | "tie") | number;
+                judge: ("A" | "B" | "tie") | number | null;
+                links: {
+                    evaluation: string;
+                    item: string;
+                };
+            }[];
+            links: {
+                self: string;
+                metaEvaluation: string;
+            };
         };
         RubricCreated: {
             /** @description The rubric's id. */
@@ -10173,6 +10282,112 @@ export interface operations {
                 };
             };
             /** @description `rubric_steps_pending`, `llm_not_configured`, `config_invalid`, `auth_not_configured`: the rubric version's evaluation steps are still being written (`Retry-After`; nothing was created, so retry with the same `Idempotency-Key`), the deployment has no usable LLM settings, or its configuration is invalid. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRubricAgreement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Rubric id (`rb_…`), as returned by `POST /v1/rubrics`. */
+                id: string;
+                /** @description Version number, 1, 2, … */
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The agreement (`status: completed`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RubricAgreement"];
+                };
+            };
+            /** @description The judge is running (`status: running`): read `links.self` again. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RubricAgreement"];
+                };
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no rubric or version with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: the version has no labelled item yet. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;
