@@ -386,6 +386,30 @@ function nestedCalls(method: AnyMethod, state: EngineState): LlmCallRequest[] {
 }
 
 /**
+ * A nesting method's raw reply applied to one inner protocol's state (a cascade stage, a repeat's run):
+ * `innerId` is the inner request's id (re-ask suffix included). The new inner state and, for the transcript,
+ * how the reply read and whether the inner protocol is done with the call.
+ */
+export function applyInnerReply(
+  method: AnyMethod,
+  inner: EngineState,
+  innerId: string,
+  reply: Pick<LlmCallResult & { ok: true }, 'content' | 'model' | 'usage'>,
+): RawApplied<EngineState> {
+  const next = applyResult(method, inner, {
+    id: innerId,
+    ok: true,
+    content: reply.content,
+    model: reply.model,
+    usage: reply.usage,
+  });
+  const { base, attempt } = splitCallId(innerId);
+  const entry = next.ledger[base];
+  const parseError = entry?.attempts[attempt]?.parseError;
+  return { state: next, ...(parseError !== undefined ? { parseError } : {}), final: entry?.final ?? true };
+}
+
+/**
  * {@link applyResult} for a nesting method: a result whose id its `step` does not list now is ignored; a
  * failure ends the evaluation; a reply is recorded in the ledger with what the inner protocol made of it.
  */

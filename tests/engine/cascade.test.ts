@@ -298,8 +298,8 @@ describe('config', () => {
 
   it('its version carries every stage method’s', () => {
     const stageSum = [...METHODS.values()]
-      // rubric-steps writes a rubric's steps; it is no stage method.
-      .filter((m) => m.method !== 'cascade' && m.method !== 'rubric-steps')
+      // rubric-steps writes a rubric's steps and repeat wraps a judge; neither is a stage method.
+      .filter((m) => !['cascade', 'rubric-steps', 'repeat'].includes(m.method))
       .reduce((n, m) => n + (m.version ?? 1), 0);
     expect(cascade.version).toBe(2000 + stageSum);
   });

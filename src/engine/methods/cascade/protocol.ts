@@ -25,14 +25,13 @@ import type { AnyMethod, MethodDefinition, RawApplied, StepResult } from '../../
 import { AgentParamsSchema } from '../../method.js';
 import type { EngineState } from '../../protocol.js';
 import {
-  applyResult,
+  applyInnerReply,
   createEvaluation,
   EngineInputError,
   judgesBothOrders,
   outcome,
   plannedCalls,
   readyCalls,
-  splitCallId,
   usageOf,
 } from '../../protocol.js';
 import type { JudgedTask } from '../../judged.js';
@@ -362,21 +361,8 @@ export function createCascade(catalogue: StageCatalogue, stageVersions: number) 
       const at = stageOf(reply.id);
       const s = at ? liveStages(config, state)[at.k] : undefined;
       if (!at || !s) return { state, final: true };
-      const next = applyResult(s.method, s.state, {
-        id: at.inner,
-        ok: true,
-        content: reply.content,
-        model: reply.model,
-        usage: reply.usage,
-      });
-      const { base, attempt } = splitCallId(at.inner);
-      const entry = next.ledger[base];
-      const parseError = entry?.attempts[attempt]?.parseError;
-      return {
-        state: { stages: state.stages.map((x, i) => (i === at.k ? next : x)) },
-        ...(parseError !== undefined ? { parseError } : {}),
-        final: entry?.final ?? true,
-      };
+      const applied = applyInnerReply(s.method, s.state, at.inner, reply);
+      return { ...applied, state: { stages: state.stages.map((x, i) => (i === at.k ? applied.state : x)) } };
     },
 
     usesEvaluationSteps(config): boolean {

@@ -18,14 +18,13 @@ import type { LlmCallRequest } from '../../call.js';
 import type { AnyMethod, MethodDefinition, RawApplied, StepResult } from '../../method.js';
 import type { EngineState } from '../../protocol.js';
 import {
-  applyResult,
+  applyInnerReply,
   createEvaluation,
   EngineInputError,
   judgesBothOrders,
   outcome,
   plannedCalls,
   readyCalls,
-  splitCallId,
 } from '../../protocol.js';
 import { BudgetSchema } from '../../budget.js';
 import type { JudgedTask } from '../../judged.js';
@@ -198,21 +197,8 @@ export function createRepeat(catalogue: RepeatCatalogue, judgeVersions: number) 
       const run = at ? state.runs[at.k] : undefined;
       if (!at || !run) return { state, final: true };
       const j = judgeOf(config);
-      const next = applyResult(j.method, run, {
-        id: at.inner,
-        ok: true,
-        content: reply.content,
-        model: reply.model,
-        usage: reply.usage,
-      });
-      const { base, attempt } = splitCallId(at.inner);
-      const entry = next.ledger[base];
-      const parseError = entry?.attempts[attempt]?.parseError;
-      return {
-        state: { runs: state.runs.map((x, i) => (i === at.k ? next : x)) },
-        ...(parseError !== undefined ? { parseError } : {}),
-        final: entry?.final ?? true,
-      };
+      const applied = applyInnerReply(j.method, run, at.inner, reply);
+      return { ...applied, state: { runs: state.runs.map((x, i) => (i === at.k ? applied.state : x)) } };
     },
 
     usesEvaluationSteps(config): boolean {
