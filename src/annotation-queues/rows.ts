@@ -1,6 +1,6 @@
 /**
  * @module
- * D1 access for annotation queues (migrations/0014_annotation_queues.sql): queues, their items and the
+ * D1 access for annotation queues (migrations/0015_annotation_queues.sql): queues, their items and the
  * labels on them. Every read of a queue is scoped to the tenant; items and labels are reached through their
  * queue. Callers pass the tenant's database (`tenantDb`). Times are epoch milliseconds.
  */

@@ -1,6 +1,6 @@
 /**
  * @module
- * Booking an evaluation's usage (migrations/0014_usage_rollup.sql): its calls added to one `usage_rollup` row
+ * Booking an evaluation's usage (migrations/0019_usage_rollup.sql): its calls added to one `usage_rollup` row
  * per (tenant, UTC hour, model, tier, preset, key), and its own sums on its `evaluations` row, once. The
  * per-call detail stays in the evaluation's object (its transcript). `billed_calls` is NULL until booked,
  * so a repeated final write adds nothing. Also the SQL of an evaluation's booked sums, for every reader.

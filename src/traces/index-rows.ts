@@ -1,6 +1,6 @@
 /**
  * @module
- * The thin per-trace index in the tenant's D1 database (`traces`, migrations/0014_traces.sql): one row per
+ * The thin per-trace index in the tenant's D1 database (`traces`, migrations/0018_traces.sql): one row per
  * trace, written when the trace is first seen and when its root span arrives, deleted with the trace.
  */
 

@@ -168,7 +168,7 @@ describe('transcripts stored before the object kept them', () => {
     const now = Date.now();
     await testEnv.DB.batch([
       testEnv.DB.prepare(
-        // Its usage as migrations/0014_usage_rollup.sql carried it over (tests/worker/store-carry-over.test.ts).
+        // Its usage as migrations/0019_usage_rollup.sql carried it over (tests/worker/store-carry-over.test.ts).
         `UPDATE evaluations SET status = 'succeeded', calls_done = 2, started_at = ?, finished_at = ?, updated_at = ?,
            billed_calls = 2, prompt_tokens = 201, completion_tokens = 14 WHERE id = ?`,
       ).bind(now, now, now, id),

@@ -1,5 +1,5 @@
 /**
- * An existing database carries over to the slimmer layout (migrations 0014 on): this file writes rows as the
+ * An existing database carries over to the slimmer layout (migrations/0019_usage_rollup.sql): this file writes rows as the
  * old layout's final write left them (per-call `usage` rows, D1 `transcripts`, nothing booked on the row),
  * runs the new migrations' statements that move data (their DDL already ran on this database: D1 is shared
  * by the files of a runner, so it cannot be emptied mid-run), and reads everything through the API.
