@@ -4671,6 +4671,7 @@ export interface components {
                     })[];
                     context?: string;
                     output: string;
+                    reference?: string;
                     aspect?: {
                         name: string;
                         description?: string;
@@ -4763,6 +4764,7 @@ export interface components {
                 })[];
                 context?: string;
                 output: string;
+                reference?: string;
                 aspect?: {
                     name: string;
                     description?: string;
@@ -4988,6 +4990,7 @@ export interface components {
                 })[];
                 context?: string;
                 output: string;
+                reference?: string;
                 aspect?: {
                     name: string;
                     description?: string;
