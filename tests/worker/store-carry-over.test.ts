@@ -14,7 +14,7 @@ import { PAIRWISE, testEnv } from './helpers.js';
 type Migrations = Parameters<typeof applyD1Migrations>[1];
 const MIGRATIONS = (env as unknown as { TEST_MIGRATIONS: Migrations }).TEST_MIGRATIONS;
 /** The first migration of the new layout: everything before it is the old one. */
-const FIRST_NEW = '0014';
+const FIRST_NEW = '0019';
 
 const ID = 'ev_carried_over';
 const NOW = Date.now();
