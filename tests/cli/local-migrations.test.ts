@@ -31,7 +31,7 @@ async function withD1<T>(setup: WorkerSetup, persistTo: string, use: (batch: D1B
 }
 
 describe('applyMigrations', { timeout: 60_000 }, () => {
-  it('applies each migration once, in order, and wrangler then finds nothing to apply', async () => {
+  it('applies each migration once to every database, in order, and wrangler then finds nothing to apply', async () => {
     const setup = readWorkerSetup(CONFIG);
     const persistTo = join(mkdtempSync(join(tmpdir(), 'tribunal-migrations-')), 'state');
     const files = readdirSync(join(REPO_ROOT, 'migrations'))
@@ -42,12 +42,20 @@ describe('applyMigrations', { timeout: 60_000 }, () => {
       await applyMigrations(batch, setup.d1),
       await applyMigrations(batch, setup.d1),
     ]);
-    expect(applied).toEqual([files, []]);
+    // The control database and each tenant shard (wrangler.toml), each from the same folder.
+    expect(setup.d1.length).toBeGreaterThan(1);
+    expect(applied).toEqual([setup.d1.flatMap(() => files), []]);
 
-    const output = await new Promise<string>((resolve, reject) => {
+    for (const { binding } of setup.d1)
+      expect(await wranglerApply(binding, persistTo)).toContain('No migrations to apply');
+  });
+
+  /** What `wrangler d1 migrations apply <binding> --local` prints on the state at `persistTo`. */
+  const wranglerApply = (binding: string, persistTo: string) =>
+    new Promise<string>((resolve, reject) => {
       execFile(
         join(REPO_ROOT, 'node_modules', '.bin', 'wrangler'),
-        ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistTo],
+        ['d1', 'migrations', 'apply', binding, '--local', '--persist-to', persistTo],
         { cwd: REPO_ROOT, env: { ...process.env, ...WRANGLER_ENV, CI: 'true' } },
         (error, stdout, stderr) => {
           if (error) reject(new Error(`wrangler failed:\n${stdout}\n${stderr}`));
@@ -55,8 +63,6 @@ describe('applyMigrations', { timeout: 60_000 }, () => {
         },
       );
     });
-    expect(output).toContain('No migrations to apply');
-  });
 
   it('names the migration that failed and keeps the ones before it', async () => {
     const setup = readWorkerSetup(CONFIG);
