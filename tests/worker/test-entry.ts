@@ -10,7 +10,6 @@ export {
   EvaluationDO,
   ProviderGateDO,
   RateLimiterDO,
-  TraceDO,
   WaveCoordinatorDO,
   WebhookLaneDO,
 } from '../../src/index.js';
