@@ -292,7 +292,7 @@ export const QueueItemSchema = z
     queueId: z.string(),
     itemId: z.string(),
     status: ItemStatusSchema,
-    resolution: ResolutionSchema.nullable(),
+    resolution: ResolutionSchema.nullable().describe('How the label was reached; null while pending or disagreed on.'),
     label: LabelSchema.nullable().describe('The agreed or adjudicated label; null while pending or disagreed on.'),
     labels: z.array(StoredLabelSchema),
   })

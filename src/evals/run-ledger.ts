@@ -7,6 +7,8 @@
  * `evaluations` row (the ledger row: ended, hidden by `deleted_at`, method {@link EVAL_ITEM_METHOD}), so the
  * monthly evaluation cap counts a run's items, and the spend cap and `GET /v1/usage` count its calls.
  */
+import type { BilledCall } from '../tenants/usage-rollup.js';
+import { bookUsageStatements } from '../tenants/usage-rollup.js';
 import type { LlmCallResult, LlmFunction } from '../engine/call.js';
 import { isJudgeModel } from './judge-grader.js';
 import type { RunRecord } from './run-rows.js';
@@ -29,6 +31,26 @@ export function ledgerStatement(db: D1Database, run: RunRecord, idx: number, now
        VALUES (?1, ?2, 'succeeded', ?3, NULL, '{}', '{}', ?4, 0, 0, ?5, ?5, ?5, ?5, ?5, ?6) ON CONFLICT DO NOTHING`,
     )
     .bind(ledgerId(run.id, idx), run.tenant, EVAL_ITEM_METHOD, metadata, now, run.keyId);
+}
+
+/**
+ * The statements booking item `idx`'s billed calls (those with a usage row: a Tribunal judge's evaluation
+ * books its own) into the tenant's usage roll-up, once: its ledger row's `billed_calls` is set by the first.
+ */
+export async function bookItemStatements(db: D1Database, run: RunRecord, idx: number): Promise<D1PreparedStatement[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT c.result, c.created_at FROM eval_run_calls c JOIN usage u ON u.evaluation_id = ? AND u.call_id = c.call_id
+       WHERE c.run_id = ? AND c.idx = ?`,
+    )
+    .bind(ledgerId(run.id, idx), run.id, idx)
+    .all<{ result: string; created_at: number }>();
+  const calls: BilledCall[] = [];
+  for (const row of results) {
+    const r = JSON.parse(row.result) as LlmCallResult;
+    if (r.ok) calls.push({ model: r.model, usage: r.usage, at: row.created_at });
+  }
+  return bookUsageStatements(db, ledgerId(run.id, idx), calls);
 }
 
 /** A stored call's result, or null. */

@@ -26,7 +26,7 @@ import {
   releaseLease,
   renewLease,
 } from './run-rows.js';
-import { ledgerStatement, storedLlm } from './run-ledger.js';
+import { bookItemStatements, ledgerStatement, storedLlm } from './run-ledger.js';
 import { withJudges } from './judge-grader.js';
 import type { SourceLine } from './run-source.js';
 import { SourceGoneError, sourceLines } from './run-source.js';
@@ -195,7 +195,11 @@ async function gradeAndStore(
   const llm = deps.llm && storedLlm(db, run, idx, withJudges(env, judges, deps.llm));
   const itemDeps = llm ? { ...deps, llm } : deps;
   const graded = await gradeLine(run, criteria, line, idx, itemDeps);
-  await db.batch([ledgerStatement(db, run, idx, graded.createdAt), insertItemStatement(db, run.id, graded)]);
+  await db.batch([
+    ledgerStatement(db, run, idx, graded.createdAt),
+    insertItemStatement(db, run.id, graded),
+    ...(await bookItemStatements(db, run, idx)),
+  ]);
 }
 
 /**

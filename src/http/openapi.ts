@@ -70,6 +70,11 @@ const DOCUMENT_CONFIG = {
         "OpenAI's Evals API for the `openai` SDK at `<deployment>/v1`: evals with their graders, runs and output items, and `fine_tuning/alpha/graders`.",
     },
     {
+      name: 'files',
+      description:
+        "Files for OpenAI's Evals API (`/v1/files`, purpose `evals`): JSONL uploads a run reads by `file_id`.",
+    },
+    {
       name: 'openai',
       description:
         "OpenAI-compatible: every preset as a model `tribunal/<preset>`, judged through chat completions (errors in OpenAI's shape).",
