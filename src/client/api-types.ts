@@ -4795,7 +4795,11 @@ export interface components {
             queueId: string;
             itemId: string;
             status: components["schemas"]["AnnotationItemStatus"];
-            resolution: components["schemas"]["LabelResolution"];
+            /**
+             * @description How the label was reached; null while pending or disagreed on.
+             * @enum {string|null}
+             */
+            resolution: "single" | "unanimous" | "majority" | "mean" | "adjudicated" | null;
             /**
              * @description The agreed or adjudicated label; null while pending or disagreed on.
              * @example {
@@ -4825,11 +4829,6 @@ export interface components {
          * @enum {string}
          */
         AnnotationItemStatus: "pending" | "labelled" | "needs_adjudication" | "adjudicated";
-        /**
-         * @description `single`: one label wanted and given; `unanimous`: every label the same; `majority`: more than half the labels the same (pairwise winner, or a score); `mean`: pointwise scores no more than one point apart, averaged; `adjudicated`: an adjudicator decided.
-         * @enum {string|null}
-         */
-        LabelResolution: "single" | "unanimous" | "majority" | "mean" | "adjudicated" | null;
         StoredLabel: {
             annotator: string;
             /** @enum {string} */
@@ -4892,7 +4891,11 @@ export interface components {
             queueId: string;
             itemId: string;
             status: components["schemas"]["AnnotationItemStatus"];
-            resolution: components["schemas"]["LabelResolution"];
+            /**
+             * @description How the label was reached; null while pending or disagreed on.
+             * @enum {string|null}
+             */
+            resolution: "single" | "unanimous" | "majority" | "mean" | "adjudicated" | null;
             /**
              * @description The agreed or adjudicated label; null while pending or disagreed on.
              * @example {
