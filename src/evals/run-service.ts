@@ -18,7 +18,8 @@ import type { ItemRecord, RunCounts, RunRecord } from './run-rows.js';
 import { cancelRun, deleteRun, getItem, getRun, insertRun, listItems, listRuns, runCounts } from './run-rows.js';
 import type { CreateRunRequest, OutputItem, Run } from './run-schemas.js';
 import type { EvalRecord } from './rows.js';
-import { listPage, scopeOf } from './service.js';
+import { listPage } from '../openai/list-page.js';
+import { scopeOf } from './service.js';
 
 function fail(path: string, message: string): ApiError {
   return new ApiError(400, 'invalid_request', `${path}: ${message}`, [{ path, message }]);

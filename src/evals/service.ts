@@ -11,6 +11,7 @@ import type { EvalRecord } from './rows.js';
 import { deleteEval, getEval, insertEval, listEvals, updateEval } from './rows.js';
 import type { CreateEvalRequest, DataSourceConfigInput, Eval, EvalMetadata } from './schemas.js';
 import { tenantDb } from '../config/d1-shards.js';
+import { listPage } from '../openai/list-page.js';
 
 /** The JSON Schema of the sample a run generates (`{{sample.*}}`). */
 export const SAMPLE_SCHEMA = {
@@ -109,17 +110,6 @@ export async function createEval(env: Bindings, tenant: string, request: CreateE
   };
   await insertEval(tenantDb(env, tenant), record);
   return viewEval(record);
-}
-
-/** OpenAI's list shape around one page of `data` (the page's first and last ids, whether more follow). */
-export function listPage<T extends { id: string }>(data: T[], hasMore: boolean) {
-  return {
-    object: 'list' as const,
-    data,
-    first_id: data[0]?.id ?? null,
-    last_id: data.at(-1)?.id ?? null,
-    has_more: hasMore,
-  };
 }
 
 function noEval(id: string): ApiError {

@@ -6,6 +6,7 @@
  */
 import type { Bindings } from '../config/bindings.js';
 import { tenantDb } from '../config/d1-shards.js';
+import { listPage } from '../openai/list-page.js';
 import { ApiError, invalidRequest } from '../http/errors.js';
 import { randomBase32 } from '../tenants/ids.js';
 import type { FileRecord } from './rows.js';
@@ -107,14 +108,7 @@ export async function listFilesView(
   q: { after?: string | undefined; limit: number; order: 'asc' | 'desc'; purpose?: string | undefined },
 ) {
   const rows = await listFiles(tenantDb(env, tenant), tenant, q);
-  const data = rows.slice(0, q.limit).map(view);
-  return {
-    object: 'list' as const,
-    data,
-    first_id: data[0]?.id ?? null,
-    last_id: data.at(-1)?.id ?? null,
-    has_more: rows.length > q.limit,
-  };
+  return listPage(rows.slice(0, q.limit).map(view), rows.length > q.limit);
 }
 
 /** The stored text of the tenant's file `id`, or null when it is gone. */

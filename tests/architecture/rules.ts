@@ -96,7 +96,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
   'src/annotation-queues': ['labelled.ts', 'schemas.ts', 'service.ts'],
   'src/rubric-checks': [],
   'src/admin': [],
-  'src/openai': ['completion.ts', 'errors.ts', 'models.ts', 'schemas.ts'],
+  'src/openai': ['completion.ts', 'errors.ts', 'list-page.ts', 'models.ts', 'schemas.ts'],
   'src/evals': ['run-queue.ts'],
   'src/files': ['service.ts'],
   'src/triggers': [],
