@@ -1689,7 +1689,7 @@ export interface components {
             method: string;
             preset: string | null;
             /** @enum {string} */
-            taskKind: "pairwise" | "pointwise";
+            taskKind: "pairwise" | "pointwise" | "trajectory";
             metadata: {
                 [key: string]: string | number | boolean;
             } | null;
@@ -2066,6 +2066,7 @@ export interface components {
                 min: number;
                 max: number;
             }[];
+            steps?: number;
         } | {
             /** @enum {string} */
             type: "steps";
@@ -3513,7 +3514,7 @@ export interface components {
             method: string;
             preset: string | null;
             /** @enum {string} */
-            taskKind: "pairwise" | "pointwise";
+            taskKind: "pairwise" | "pointwise" | "trajectory";
             metadata: components["schemas"]["Metadata"] | null;
             progress: components["schemas"]["Progress"];
             verdict: components["schemas"]["VerdictSummary"] | null;
@@ -3623,6 +3624,10 @@ export interface components {
             details?: {
                 [key: string]: unknown;
             };
+            firstFailingStep?: {
+                step: number;
+                spanId?: string;
+            } | null;
             /** @enum {boolean} */
             budgetTruncated?: true;
             truncation?: {
@@ -3800,6 +3805,38 @@ export interface components {
                 };
                 weight?: number;
             }[];
+        } | {
+            /** @enum {string} */
+            kind: "trajectory";
+            request?: string;
+            messages?: ({
+                /** @enum {string} */
+                role: "user";
+                content: string;
+            } | {
+                /** @enum {string} */
+                role: "assistant";
+                content: string;
+            })[];
+            steps: {
+                /** @enum {string} */
+                type: "llm" | "tool" | "message" | "error";
+                spanId?: string;
+                name?: string;
+                input?: string;
+                output?: string;
+                error?: string;
+            }[];
+            finalAnswer?: string;
+            aspects?: {
+                name: string;
+                description?: string;
+                scale: {
+                    min: number;
+                    max: number;
+                };
+                weight?: number;
+            }[];
         };
         /** @description Also POST this request's events (`evaluation.succeeded` | `failed` | `cancelled`) to `url`, signed (Standard Webhooks) with the tenant's signing secret: create it once with `POST /v1/webhook-signing-secret` (400 `signing_secret_missing` otherwise). */
         OneOffWebhook: {
@@ -3900,6 +3937,38 @@ export interface components {
                         };
                         weight?: number;
                     }[];
+                } | {
+                    /** @enum {string} */
+                    kind: "trajectory";
+                    request?: string;
+                    messages?: ({
+                        /** @enum {string} */
+                        role: "user";
+                        content: string;
+                    } | {
+                        /** @enum {string} */
+                        role: "assistant";
+                        content: string;
+                    })[];
+                    steps: {
+                        /** @enum {string} */
+                        type: "llm" | "tool" | "message" | "error";
+                        spanId?: string;
+                        name?: string;
+                        input?: string;
+                        output?: string;
+                        error?: string;
+                    }[];
+                    finalAnswer?: string;
+                    aspects?: {
+                        name: string;
+                        description?: string;
+                        scale: {
+                            min: number;
+                            max: number;
+                        };
+                        weight?: number;
+                    }[];
                 };
                 expected: ("A" | "B" | "tie") | number;
                 expectedAspects?: {
@@ -3919,7 +3988,7 @@ export interface components {
             method: string;
             preset: string | null;
             /** @enum {string} */
-            taskKind: "pairwise" | "pointwise";
+            taskKind: "pairwise" | "pointwise" | "trajectory";
             metadata: components["schemas"]["Metadata"] | null;
             batchId: string | null;
             metaId: string | null;
@@ -4023,6 +4092,38 @@ export interface components {
                     };
                     weight?: number;
                 }[];
+            } | {
+                /** @enum {string} */
+                kind: "trajectory";
+                request?: string;
+                messages?: ({
+                    /** @enum {string} */
+                    role: "user";
+                    content: string;
+                } | {
+                    /** @enum {string} */
+                    role: "assistant";
+                    content: string;
+                })[];
+                steps: {
+                    /** @enum {string} */
+                    type: "llm" | "tool" | "message" | "error";
+                    spanId?: string;
+                    name?: string;
+                    input?: string;
+                    output?: string;
+                    error?: string;
+                }[];
+                finalAnswer?: string;
+                aspects?: {
+                    name: string;
+                    description?: string;
+                    scale: {
+                        min: number;
+                        max: number;
+                    };
+                    weight?: number;
+                }[];
             } | null;
         };
         CancelResponse: {
@@ -4045,14 +4146,14 @@ export interface components {
         MethodInfo: {
             id: string;
             paper: string;
-            taskKinds: ("pairwise" | "pointwise")[];
+            taskKinds: ("pairwise" | "pointwise" | "trajectory")[];
         };
         PresetInfo: {
             id: string;
             description: string;
             paper: string;
             /** @enum {string} */
-            taskKind: "pairwise" | "pointwise";
+            taskKind: "pairwise" | "pointwise" | "trajectory";
             method: string;
             /** @description The full config this preset runs (defaults filled). */
             config: components["schemas"]["MethodConfig"];
@@ -4140,6 +4241,38 @@ export interface components {
                         max: number;
                     };
                 };
+                aspects?: {
+                    name: string;
+                    description?: string;
+                    scale: {
+                        min: number;
+                        max: number;
+                    };
+                    weight?: number;
+                }[];
+            } | {
+                /** @enum {string} */
+                kind: "trajectory";
+                request?: string;
+                messages?: ({
+                    /** @enum {string} */
+                    role: "user";
+                    content: string;
+                } | {
+                    /** @enum {string} */
+                    role: "assistant";
+                    content: string;
+                })[];
+                steps: {
+                    /** @enum {string} */
+                    type: "llm" | "tool" | "message" | "error";
+                    spanId?: string;
+                    name?: string;
+                    input?: string;
+                    output?: string;
+                    error?: string;
+                }[];
+                finalAnswer?: string;
                 aspects?: {
                     name: string;
                     description?: string;
@@ -4649,6 +4782,38 @@ export interface components {
                         };
                         weight?: number;
                     }[];
+                } | {
+                    /** @enum {string} */
+                    kind: "trajectory";
+                    request?: string;
+                    messages?: ({
+                        /** @enum {string} */
+                        role: "user";
+                        content: string;
+                    } | {
+                        /** @enum {string} */
+                        role: "assistant";
+                        content: string;
+                    })[];
+                    steps: {
+                        /** @enum {string} */
+                        type: "llm" | "tool" | "message" | "error";
+                        spanId?: string;
+                        name?: string;
+                        input?: string;
+                        output?: string;
+                        error?: string;
+                    }[];
+                    finalAnswer?: string;
+                    aspects?: {
+                        name: string;
+                        description?: string;
+                        scale: {
+                            min: number;
+                            max: number;
+                        };
+                        weight?: number;
+                    }[];
                 };
             }[];
             fromEvaluations?: {
@@ -4733,6 +4898,38 @@ export interface components {
                         max: number;
                     };
                 };
+                aspects?: {
+                    name: string;
+                    description?: string;
+                    scale: {
+                        min: number;
+                        max: number;
+                    };
+                    weight?: number;
+                }[];
+            } | {
+                /** @enum {string} */
+                kind: "trajectory";
+                request?: string;
+                messages?: ({
+                    /** @enum {string} */
+                    role: "user";
+                    content: string;
+                } | {
+                    /** @enum {string} */
+                    role: "assistant";
+                    content: string;
+                })[];
+                steps: {
+                    /** @enum {string} */
+                    type: "llm" | "tool" | "message" | "error";
+                    spanId?: string;
+                    name?: string;
+                    input?: string;
+                    output?: string;
+                    error?: string;
+                }[];
+                finalAnswer?: string;
                 aspects?: {
                     name: string;
                     description?: string;
@@ -4962,6 +5159,38 @@ export interface components {
                         max: number;
                     };
                 };
+                aspects?: {
+                    name: string;
+                    description?: string;
+                    scale: {
+                        min: number;
+                        max: number;
+                    };
+                    weight?: number;
+                }[];
+            } | {
+                /** @enum {string} */
+                kind: "trajectory";
+                request?: string;
+                messages?: ({
+                    /** @enum {string} */
+                    role: "user";
+                    content: string;
+                } | {
+                    /** @enum {string} */
+                    role: "assistant";
+                    content: string;
+                })[];
+                steps: {
+                    /** @enum {string} */
+                    type: "llm" | "tool" | "message" | "error";
+                    spanId?: string;
+                    name?: string;
+                    input?: string;
+                    output?: string;
+                    error?: string;
+                }[];
+                finalAnswer?: string;
                 aspects?: {
                     name: string;
                     description?: string;
@@ -5240,6 +5469,38 @@ export interface components {
                         };
                         weight?: number;
                     }[];
+                } | {
+                    /** @enum {string} */
+                    kind: "trajectory";
+                    request?: string;
+                    messages?: ({
+                        /** @enum {string} */
+                        role: "user";
+                        content: string;
+                    } | {
+                        /** @enum {string} */
+                        role: "assistant";
+                        content: string;
+                    })[];
+                    steps: {
+                        /** @enum {string} */
+                        type: "llm" | "tool" | "message" | "error";
+                        spanId?: string;
+                        name?: string;
+                        input?: string;
+                        output?: string;
+                        error?: string;
+                    }[];
+                    finalAnswer?: string;
+                    aspects?: {
+                        name: string;
+                        description?: string;
+                        scale: {
+                            min: number;
+                            max: number;
+                        };
+                        weight?: number;
+                    }[];
                 };
                 expected: ("A" | "B" | "tie") | number;
                 expectedAspects?: {
@@ -5424,6 +5685,38 @@ export interface components {
                         };
                         weight?: number;
                     }[];
+                } | {
+                    /** @enum {string} */
+                    kind: "trajectory";
+                    request?: string;
+                    messages?: ({
+                        /** @enum {string} */
+                        role: "user";
+                        content: string;
+                    } | {
+                        /** @enum {string} */
+                        role: "assistant";
+                        content: string;
+                    })[];
+                    steps: {
+                        /** @enum {string} */
+                        type: "llm" | "tool" | "message" | "error";
+                        spanId?: string;
+                        name?: string;
+                        input?: string;
+                        output?: string;
+                        error?: string;
+                    }[];
+                    finalAnswer?: string;
+                    aspects?: {
+                        name: string;
+                        description?: string;
+                        scale: {
+                            min: number;
+                            max: number;
+                        };
+                        weight?: number;
+                    }[];
                 };
                 expected: ("A" | "B" | "tie") | number;
                 expectedAspects?: {
@@ -5580,6 +5873,38 @@ export interface components {
                         };
                         weight?: number;
                     }[];
+                } | {
+                    /** @enum {string} */
+                    kind: "trajectory";
+                    request?: string;
+                    messages?: ({
+                        /** @enum {string} */
+                        role: "user";
+                        content: string;
+                    } | {
+                        /** @enum {string} */
+                        role: "assistant";
+                        content: string;
+                    })[];
+                    steps: {
+                        /** @enum {string} */
+                        type: "llm" | "tool" | "message" | "error";
+                        spanId?: string;
+                        name?: string;
+                        input?: string;
+                        output?: string;
+                        error?: string;
+                    }[];
+                    finalAnswer?: string;
+                    aspects?: {
+                        name: string;
+                        description?: string;
+                        scale: {
+                            min: number;
+                            max: number;
+                        };
+                        weight?: number;
+                    }[];
                 };
                 expected: ("A" | "B" | "tie") | number;
                 expectedAspects?: {
@@ -5698,6 +6023,38 @@ export interface components {
                             max: number;
                         };
                     };
+                    aspects?: {
+                        name: string;
+                        description?: string;
+                        scale: {
+                            min: number;
+                            max: number;
+                        };
+                        weight?: number;
+                    }[];
+                } | {
+                    /** @enum {string} */
+                    kind: "trajectory";
+                    request?: string;
+                    messages?: ({
+                        /** @enum {string} */
+                        role: "user";
+                        content: string;
+                    } | {
+                        /** @enum {string} */
+                        role: "assistant";
+                        content: string;
+                    })[];
+                    steps: {
+                        /** @enum {string} */
+                        type: "llm" | "tool" | "message" | "error";
+                        spanId?: string;
+                        name?: string;
+                        input?: string;
+                        output?: string;
+                        error?: string;
+                    }[];
+                    finalAnswer?: string;
                     aspects?: {
                         name: string;
                         description?: string;
@@ -5842,6 +6199,38 @@ export interface components {
                             max: number;
                         };
                     };
+                    aspects?: {
+                        name: string;
+                        description?: string;
+                        scale: {
+                            min: number;
+                            max: number;
+                        };
+                        weight?: number;
+                    }[];
+                } | {
+                    /** @enum {string} */
+                    kind: "trajectory";
+                    request?: string;
+                    messages?: ({
+                        /** @enum {string} */
+                        role: "user";
+                        content: string;
+                    } | {
+                        /** @enum {string} */
+                        role: "assistant";
+                        content: string;
+                    })[];
+                    steps: {
+                        /** @enum {string} */
+                        type: "llm" | "tool" | "message" | "error";
+                        spanId?: string;
+                        name?: string;
+                        input?: string;
+                        output?: string;
+                        error?: string;
+                    }[];
+                    finalAnswer?: string;
                     aspects?: {
                         name: string;
                         description?: string;
@@ -6470,6 +6859,38 @@ export interface components {
                             };
                             weight?: number;
                         }[];
+                    } | {
+                        /** @enum {string} */
+                        kind: "trajectory";
+                        request?: string;
+                        messages?: ({
+                            /** @enum {string} */
+                            role: "user";
+                            content: string;
+                        } | {
+                            /** @enum {string} */
+                            role: "assistant";
+                            content: string;
+                        })[];
+                        steps: {
+                            /** @enum {string} */
+                            type: "llm" | "tool" | "message" | "error";
+                            spanId?: string;
+                            name?: string;
+                            input?: string;
+                            output?: string;
+                            error?: string;
+                        }[];
+                        finalAnswer?: string;
+                        aspects?: {
+                            name: string;
+                            description?: string;
+                            scale: {
+                                min: number;
+                                max: number;
+                            };
+                            weight?: number;
+                        }[];
                     };
                     expected: ("A" | "B" | "tie") | number;
                     expectedAspects?: {
@@ -6926,7 +7347,7 @@ export interface components {
                 preset: string;
                 method: string;
                 /** @enum {string} */
-                taskKind: "pairwise" | "pointwise";
+                taskKind: "pairwise" | "pointwise" | "trajectory";
                 description: string;
                 paper: string;
             };
@@ -7627,6 +8048,38 @@ export interface components {
                             };
                             weight?: number;
                         }[];
+                    } | {
+                        /** @enum {string} */
+                        kind: "trajectory";
+                        request?: string;
+                        messages?: ({
+                            /** @enum {string} */
+                            role: "user";
+                            content: string;
+                        } | {
+                            /** @enum {string} */
+                            role: "assistant";
+                            content: string;
+                        })[];
+                        steps: {
+                            /** @enum {string} */
+                            type: "llm" | "tool" | "message" | "error";
+                            spanId?: string;
+                            name?: string;
+                            input?: string;
+                            output?: string;
+                            error?: string;
+                        }[];
+                        finalAnswer?: string;
+                        aspects?: {
+                            name: string;
+                            description?: string;
+                            scale: {
+                                min: number;
+                                max: number;
+                            };
+                            weight?: number;
+                        }[];
                     };
                     expected: ("A" | "B" | "tie") | number;
                     expectedAspects?: {
@@ -7839,6 +8292,38 @@ export interface components {
                                 max: number;
                             };
                         };
+                        aspects?: {
+                            name: string;
+                            description?: string;
+                            scale: {
+                                min: number;
+                                max: number;
+                            };
+                            weight?: number;
+                        }[];
+                    } | {
+                        /** @enum {string} */
+                        kind: "trajectory";
+                        request?: string;
+                        messages?: ({
+                            /** @enum {string} */
+                            role: "user";
+                            content: string;
+                        } | {
+                            /** @enum {string} */
+                            role: "assistant";
+                            content: string;
+                        })[];
+                        steps: {
+                            /** @enum {string} */
+                            type: "llm" | "tool" | "message" | "error";
+                            spanId?: string;
+                            name?: string;
+                            input?: string;
+                            output?: string;
+                            error?: string;
+                        }[];
+                        finalAnswer?: string;
                         aspects?: {
                             name: string;
                             description?: string;

@@ -19,6 +19,8 @@ import { EngineInputError, issuesMessage } from './errors.js';
 import type { RubricContent, RubricLevel } from './rubric.js';
 import { RubricContentSchema } from './rubric.js';
 import type { Aspect, PairwiseMessage, PointwiseMessage, Task, WeightedAspect } from './task.js';
+import type { StepRef } from './trajectory.js';
+import { stepRefs, trajectoryAsPointwise } from './trajectory.js';
 
 /** A score scale, inclusive. */
 export interface Bounds {
@@ -77,6 +79,8 @@ export interface JudgedPointwiseTask {
   criteria?: Criteria;
   /** Several aspects, before they are split into one run each (or scored in one call). */
   aspects?: JudgedAspect[];
+  /** A trajectory's steps (its output is the rendered run): what a judge's first failing step refers to. */
+  steps?: StepRef[];
 }
 
 /** Any task as methods see it. */
@@ -184,6 +188,7 @@ function judgedPointwise(task: Extract<AnyTask, { kind: 'pointwise' }>, rubric?:
     output: task.output,
     ...(task.reference !== undefined ? { reference: task.reference } : {}),
     ...(task.messages !== undefined ? { messages: task.messages } : {}),
+    ...('steps' in task && task.steps !== undefined ? { steps: task.steps } : {}),
   };
   if (rubric) {
     if (task.aspects !== undefined)
@@ -254,11 +259,15 @@ function judgedPointwise(task: Extract<AnyTask, { kind: 'pointwise' }>, rubric?:
  *   `task.source`, `task.aspect`, `task.aspects`, `rubric.scale` for a task the rubric contradicts.
  */
 export function judgedView(task: AnyTask, rubric?: RubricContent): JudgedTask {
-  if (rubric && rubric.kind !== task.kind)
+  // A trajectory is judged as a pointwise task (./trajectory.ts): a pointwise rubric judges it.
+  const kind = task.kind === 'trajectory' ? 'pointwise' : task.kind;
+  if (rubric && rubric.kind !== kind)
     throw new EngineInputError(
       `rubric.kind: a ${rubric.kind} rubric cannot judge a ${task.kind} task`,
       'rubric_task_mismatch',
     );
+  if (task.kind === 'trajectory')
+    return { ...judgedPointwise(trajectoryAsPointwise(task, rubric !== undefined), rubric), steps: stepRefs(task) };
   return task.kind === 'pairwise' ? judgedPairwise(task, rubric) : judgedPointwise(task, rubric);
 }
 

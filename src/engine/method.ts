@@ -138,8 +138,8 @@ export interface Preset {
   description: string;
   /** The paper and section it follows, e.g. `ChatEval §3, Appendix B Alg. 1`. */
   paper: string;
-  /** Task kind it is meant for. */
-  taskKind: JudgedTask['kind'];
+  /** Task kind it is meant for (a `trajectory` preset also judges pointwise tasks: methods see trajectories so). */
+  taskKind: JudgedTask['kind'] | 'trajectory';
   /** The method config (a partial, completed by the method's schema defaults). */
   config: { method: string } & Record<string, unknown>;
 }

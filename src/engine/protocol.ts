@@ -112,7 +112,8 @@ export function createEvaluation(
   task: AnyTask,
   rubric?: unknown,
 ): EngineState {
-  if (!method.taskKinds.includes(task.kind)) {
+  // A trajectory is judged as a pointwise task (./trajectory.ts).
+  if (!method.taskKinds.includes(task.kind === 'trajectory' ? 'pointwise' : task.kind)) {
     throw new EngineInputError(
       `method "${method.method}" judges ${method.taskKinds.join(' or ')} tasks, not ${task.kind} ones`,
       'task_kind_unsupported',
@@ -543,7 +544,7 @@ function computeOutcome(method: AnyMethod, state: EngineState): Outcome | null {
   const { calls, usage } = usageOf(state);
   const verdict: Verdict = {
     method: state.method,
-    taskKind: state.task.kind,
+    taskKind: view.kind,
     ...(combined.winner !== undefined ? { winner: combined.winner } : {}),
     ...(combined.scores ? { scores: combined.scores } : {}),
     ...(combined.score !== undefined ? { score: combined.score } : {}),
@@ -563,6 +564,7 @@ function computeOutcome(method: AnyMethod, state: EngineState): Outcome | null {
     usage,
     transcript: transcriptOf(state),
     details: combined.details ?? {},
+    ...firstFailingOf(view, first),
     ...(state.budgetRefused
       ? {
           budgetTruncated: true as const,
@@ -571,4 +573,12 @@ function computeOutcome(method: AnyMethod, state: EngineState): Outcome | null {
       : {}),
   };
   return { status: 'succeeded', verdict };
+}
+
+/** A trajectory's first failing step with its span id, where the method named one (by number) or named none. */
+function firstFailingOf(view: JudgedTask, first: MethodVerdict): Pick<Verdict, 'firstFailingStep'> {
+  if (view.kind !== 'pointwise' || view.steps === undefined || first.firstFailingStep === undefined) return {};
+  if (first.firstFailingStep === null) return { firstFailingStep: null };
+  const ref = view.steps[first.firstFailingStep - 1];
+  return ref ? { firstFailingStep: { ...ref } } : {};
 }

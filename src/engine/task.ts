@@ -5,6 +5,9 @@
  *   FastChat on MT-Bench);
  * - `pointwise`: one output scored on one aspect with its scale (DEBATE and ChatEval on SummEval /
  *   Topical-Chat, G-Eval-style prompts), or on several aspects.
+ * - `trajectory`: an agent's run (the user's request, its steps: model calls, tool calls with arguments and
+ *   results, errors; the final answer), scored on trajectory aspects. Methods judge it as a pointwise task
+ *   whose output is the rendered run (./trajectory.ts).
  * Methods see the task through `judged.ts`: the conversation rendered where the question stands, one aspect
  * per run, and a rubric's criteria for their slot.
  */
@@ -214,8 +217,69 @@ export const PointwiseTaskSchema = z
   });
 export type PointwiseTask = z.infer<typeof PointwiseTaskSchema>;
 
+/** Most steps a trajectory may carry: 200. */
+export const MAX_TRAJECTORY_STEPS = 200;
+
+/** What one step of an agent's run was. */
+export const TrajectoryStepTypeSchema = z.enum(['llm', 'tool', 'message', 'error']);
+
+/** One step of an agent's run, in the order it happened. */
+export const TrajectoryStepSchema = z
+  .object({
+    /** `llm` (a model call), `tool` (a tool call), `message` (a message shown to the user), `error`. */
+    type: TrajectoryStepTypeSchema,
+    /** The span the step came from (16 hex digits in OTLP), echoed in `firstFailingStep`. */
+    spanId: z.string().min(1).max(64).regex(NO_NUL, 'spanId must not contain NUL characters').optional(),
+    /** The model (llm) or the tool (tool) called, or the agent that spoke. */
+    name: z.string().min(1).max(200).regex(NO_NUL, 'name must not contain NUL characters').optional(),
+    /** What went in: the prompt (llm), the arguments (tool, as JSON text). */
+    input: text('input').optional(),
+    /** What came out: the reply (llm), the result (tool), the message. */
+    output: text('output').optional(),
+    /** What failed, when the step failed (any type). */
+    error: text('error').optional(),
+  })
+  .strict();
+export type TrajectoryStep = z.infer<typeof TrajectoryStepSchema>;
+
+/**
+ * An agent's run, judged on trajectory aspects (task completion, tool selection, argument correctness, plan
+ * adherence, step efficiency, error recovery by default: src/engine/trajectory.ts), or on a pointwise rubric.
+ */
+export const TrajectoryTaskSchema = z
+  .object({
+    kind: z.literal('trajectory'),
+    /** What the user asked the agent (or `messages`). */
+    request: text('request').optional(),
+    /** The conversation before the run, instead of `request`: 1-64 messages, the last one the user's. */
+    messages: conversation(PointwiseMessageSchema).optional(),
+    /** The steps, in order: 1-200. */
+    steps: z.array(TrajectoryStepSchema).min(1).max(MAX_TRAJECTORY_STEPS),
+    /** What the agent finally answered, if it did. */
+    finalAnswer: text('finalAnswer').optional(),
+    /** Several aspects instead of the default trajectory aspects: 1-16, names unique. */
+    aspects: z.array(WeightedAspectSchema).min(1).max(MAX_TASK_ASPECTS).optional(),
+  })
+  .strict()
+  .superRefine((t, ctx) => {
+    oneOf(t, 'request', 'messages', ctx);
+    if (t.aspects) {
+      const seen = new Set<string>();
+      t.aspects.forEach((a, i) => {
+        if (seen.has(a.name))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['aspects', i, 'name'],
+            message: `aspect name "${a.name}" is used twice`,
+          });
+        seen.add(a.name);
+      });
+    }
+  });
+export type TrajectoryTask = z.infer<typeof TrajectoryTaskSchema>;
+
 /** Any task; `kind` discriminates. */
-export const TaskSchema = z.discriminatedUnion('kind', [PairwiseTaskSchema, PointwiseTaskSchema]);
+export const TaskSchema = z.discriminatedUnion('kind', [PairwiseTaskSchema, PointwiseTaskSchema, TrajectoryTaskSchema]);
 export type Task = z.infer<typeof TaskSchema>;
 
 /**

@@ -136,6 +136,15 @@ export const VerdictSchema = z
     transcript: z.array(TranscriptEntrySchema),
     /** Method-specific facts: rounds run, early stop, per-round scores, juror votes, tie-breaker use. */
     details: z.record(z.string(), z.unknown()).default({}),
+    /**
+     * A trajectory judged in one call (`trajectory-judge`): the first step that went wrong, numbered from 1 in
+     * the task's order with its span id, or null when the judge found none. Absent for other tasks and methods.
+     */
+    firstFailingStep: z
+      .object({ step: z.number().int().min(1), spanId: z.string().optional() })
+      .strict()
+      .nullable()
+      .optional(),
     /** Present (true) only when a budget stopped the run early and the method concluded from what it had. */
     budgetTruncated: z.literal(true).optional(),
     /** What the budget cut; present with `budgetTruncated`. */
@@ -169,6 +178,8 @@ export interface MethodVerdict {
    * aspect's score (absent when unread) and the judge's reason, by aspect name in the task's order.
    */
   aspectScores?: { name: string; score?: number; rationale?: string }[];
+  /** A trajectory's first failing step as the judge numbered it (1-based), null for none; absent when not asked. */
+  firstFailingStep?: number | null;
 }
 
 /** A pairwise outcome: `A`, `B` or `tie`. */

@@ -33,7 +33,7 @@ export interface ListedRow {
   status: EvaluationStatus;
   method: string;
   preset: string | null;
-  task_kind: 'pairwise' | 'pointwise';
+  task_kind: 'pairwise' | 'pointwise' | 'trajectory';
   metadata: string | null;
   batch_id: string | null;
   meta_id: string | null;

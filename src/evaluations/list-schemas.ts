@@ -119,7 +119,7 @@ export const EvaluationListItemSchema = z
     status: EvaluationStatusSchema,
     method: z.string(),
     preset: z.string().nullable(),
-    taskKind: z.enum(['pairwise', 'pointwise']),
+    taskKind: z.enum(['pairwise', 'pointwise', 'trajectory']),
     metadata: z.union([MetadataSchema, z.null()]),
     batchId: z.string().nullable(),
     metaId: z.string().nullable(),

@@ -65,7 +65,7 @@ export interface EvaluationRecord {
   method: string;
   preset: string | null;
   /** Task kind, read from the stored task JSON. */
-  taskKind: 'pairwise' | 'pointwise';
+  taskKind: 'pairwise' | 'pointwise' | 'trajectory';
   metadata: Record<string, string | number | boolean> | null;
   idempotencyKey: string | null;
   requestHash: string | null;
@@ -265,7 +265,7 @@ interface EvaluationRow {
   status: EvaluationStatus;
   method: string;
   preset: string | null;
-  task_kind: 'pairwise' | 'pointwise';
+  task_kind: 'pairwise' | 'pointwise' | 'trajectory';
   metadata: string | null;
   idempotency_key: string | null;
   request_hash: string | null;

@@ -170,7 +170,7 @@ export const EvaluationSchema = z
     status: EvaluationStatusSchema,
     method: z.string(),
     preset: z.string().nullable(),
-    taskKind: z.enum(['pairwise', 'pointwise']),
+    taskKind: z.enum(['pairwise', 'pointwise', 'trajectory']),
     metadata: z.union([MetadataSchema, z.null()]),
     progress: ProgressSchema,
     /** Present once `succeeded`. */

@@ -24,7 +24,7 @@ export const EvaluationEventDataSchema = z
     status: z.enum(['succeeded', 'failed', 'cancelled']),
     method: z.string(),
     preset: z.string().nullable(),
-    taskKind: z.enum(['pairwise', 'pointwise']),
+    taskKind: z.enum(['pairwise', 'pointwise', 'trajectory']),
     metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).nullable(),
     /** The verdict without its transcript (as `GET /v1/evaluations/{id}` shows it); null unless succeeded. */
     verdict: z.record(z.string(), z.unknown()).nullable(),

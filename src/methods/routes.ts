@@ -17,7 +17,7 @@ export const PresetInfoSchema = z
     description: z.string(),
     /** The paper and section it reproduces. */
     paper: z.string(),
-    taskKind: z.enum(['pairwise', 'pointwise']),
+    taskKind: z.enum(['pairwise', 'pointwise', 'trajectory']),
     method: z.string(),
     config: fullConfigField('The full config this preset runs (defaults filled).'),
   })
@@ -29,7 +29,8 @@ export const MethodInfoSchema = z
   .object({
     id: z.string(),
     paper: z.string(),
-    taskKinds: z.array(z.enum(['pairwise', 'pointwise'])),
+    /** The task kinds it judges: a method that scores pointwise tasks also judges trajectories (judged so). */
+    taskKinds: z.array(z.enum(['pairwise', 'pointwise', 'trajectory'])),
   })
   .strict()
   .meta({ id: 'MethodInfo' });
@@ -47,7 +48,11 @@ let cached: MethodsResponse | null = null;
 /** The methods list (built once per isolate: presets are static). */
 export function methodsResponse(): MethodsResponse {
   cached ??= {
-    methods: [...METHODS.values()].map((m) => ({ id: m.method, paper: m.paper, taskKinds: [...m.taskKinds] })),
+    methods: [...METHODS.values()].map((m) => ({
+      id: m.method,
+      paper: m.paper,
+      taskKinds: m.taskKinds.includes('pointwise') ? [...m.taskKinds, 'trajectory' as const] : [...m.taskKinds],
+    })),
     presets: PRESETS.map((p) => ({
       id: p.id,
       description: p.description,

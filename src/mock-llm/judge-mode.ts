@@ -30,7 +30,12 @@ export type DetectedFormat =
   | { kind: 'leading'; min: number; max: number; label?: string }
   | { kind: 'labelled'; label: string; min: number; max: number }
   | { kind: 'json'; shape: 'pair-scores' | 'winner' | 'score'; min: number; max: number }
-  | { kind: 'aspects'; aspects: { name: string; min: number; max: number }[] }
+  | {
+      kind: 'aspects';
+      aspects: { name: string; min: number; max: number }[];
+      /** A trajectory's reply: the first failing step the mock names (the first step with an error), or null. */
+      firstFailingStep?: number | null;
+    }
   | { kind: 'steps' }
   | { kind: 'label'; labels: string[] };
 
@@ -145,7 +150,10 @@ function candidates(text: string): Candidate[] {
       min: Number(m[2]),
       max: Number(m[3]),
     }));
-    out.push({ at: lastAspect.index + lastAspect[0].length, make: () => ({ kind: 'aspects', aspects }) });
+    // A trajectory's one-call form also asks for the first failing step: the mock names the first step that
+    // carries an error (a step of type error, or one with an `Error:` line), so tests can tell what it meant.
+    const step = /"first_failing_step": </.test(text) ? { firstFailingStep: firstErrorStep(text) } : {};
+    out.push({ at: lastAspect.index + lastAspect[0].length, make: () => ({ kind: 'aspects', aspects, ...step }) });
   }
   // G-Eval's auto-CoT: the prompt ends with "Evaluation Steps:" (the repair names "a numbered list").
   if (/Evaluation Steps:\s*$/.test(text)) out.push({ at: text.length, make: () => ({ kind: 'steps' }) });
@@ -354,14 +362,15 @@ export function judgeReply(format: DetectedFormat, key: string, options: JudgeRe
     case 'labelled':
       return `${reason}\n${format.label}: ${scoreIn(h1, format.min, format.max)}`;
     case 'aspects':
-      return JSON.stringify(
-        Object.fromEntries(
+      return JSON.stringify({
+        ...Object.fromEntries(
           format.aspects.map((a, i) => [
             a.name,
             { rationale: reason, score: scoreIn(hash53(key, 10 + i), a.min, a.max) },
           ]),
         ),
-      );
+        ...(format.firstFailingStep !== undefined ? { first_failing_step: format.firstFailingStep } : {}),
+      });
     case 'label':
       return pickOf(format.labels, h1);
     case 'steps':
@@ -375,4 +384,15 @@ export function judgeReply(format: DetectedFormat, key: string, options: JudgeRe
             : { rationale: reason, score: scoreIn(h1, format.min, format.max) },
       );
   }
+}
+
+/** The number of the first rendered trajectory step (`[n] <type> …`) that is an error or has an `Error:` line. */
+function firstErrorStep(text: string): number | null {
+  const heads = [...text.matchAll(/^\[(\d+)\] (model call|tool call|message|error)\b.*$/gm)];
+  for (const [i, h] of heads.entries()) {
+    const end = heads[i + 1]?.index ?? text.length;
+    const block = text.slice(h.index, end);
+    if (h[2] === 'error' || /^Error: /m.test(block)) return Number(h[1]);
+  }
+  return null;
 }

@@ -241,7 +241,7 @@ export const ModelSchema = z
       .object({
         preset: z.string(),
         method: z.string(),
-        taskKind: z.enum(['pairwise', 'pointwise']),
+        taskKind: z.enum(['pairwise', 'pointwise', 'trajectory']),
         description: z.string(),
         paper: z.string(),
       })

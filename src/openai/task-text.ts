@@ -198,7 +198,7 @@ function aspectOf(body: string, at: string): unknown {
  * Renders a task in the plain-text convention (the inverse of {@link taskFromText} for marker tasks):
  * used by the docs, the clients and tests to write what the endpoint reads.
  */
-export function taskToText(task: Task): string {
+export function taskToText(task: Exclude<Task, { kind: 'trajectory' }>): string {
   // A conversation is written as the engine shows it where the question or source stands.
   const asked = task.kind === 'pairwise' ? task.question : task.source;
   const text = asked ?? renderConversation(task.messages ?? []);

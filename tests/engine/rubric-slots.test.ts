@@ -102,7 +102,7 @@ function check(c: Case): void {
 interface Case {
   preset: string;
   config?: Record<string, unknown>;
-  task: Task;
+  task: Exclude<Task, { kind: 'trajectory' }>;
   /** The task the rubric run sends, when the plain run needs what a rubric replaces (an aspect description). */
   rubricTask?: Task;
   /** The template's own criteria texts in a message (the slot), as the papers word them. */
@@ -191,6 +191,16 @@ const CASES: Case[] = [
   { preset: 'geval-topical-chat', task: pointwise('naturalness', 1, 3), slots: gevalSlots },
   {
     preset: 'rubric-judge',
+    task: {
+      ...pointwise('helpfulness', 1, 5),
+      aspect: { name: 'helpfulness', description: 'DESC', scale: { min: 1, max: 5 } },
+    },
+    rubricTask: pointwise('helpfulness', 1, 5),
+    slots: gevalSlots,
+  },
+  {
+    // A pointwise task through the trajectory judge's single-aspect form (its one-call form: trajectory.test.ts).
+    preset: 'trajectory-judge',
     task: {
       ...pointwise('helpfulness', 1, 5),
       aspect: { name: 'helpfulness', description: 'DESC', scale: { min: 1, max: 5 } },

@@ -78,6 +78,7 @@ describe('config and presets', () => {
       'geval-topical-chat',
       'bandi-baseline',
       'rubric-judge',
+      'trajectory-judge',
     ]);
     expect(singleAgentConfigSchema.safeParse({ method: 'single', extra: 1 }).success).toBe(false);
     const bad = singleAgentConfigSchema.safeParse({ method: 'single', template: 'Judge {{answer_c}}' });

@@ -295,7 +295,7 @@ export function parseReply(spec: ParserSpec, text: string): ParseResult {
     case 'json':
       return parseJson(spec, text);
     case 'aspect-scores':
-      return parseAspectScores(spec.aspects, text);
+      return parseAspectScores(spec.aspects, text, spec.steps);
     case 'steps':
       return parseSteps(text);
   }
@@ -347,7 +347,9 @@ export function describeFormat(spec: ParserSpec): string {
           (a) =>
             `${JSON.stringify(a.name)}: {"rationale": "<your reason>", "score": <a number from ${a.min} to ${a.max}>}`,
         )
-        .join(', ')}`;
+        .join(
+          ', ',
+        )}${spec.steps !== undefined ? `, "first_failing_step": <a step number from 1 to ${spec.steps}, or null>` : ''}`;
     case 'steps':
       return 'the evaluation steps as a numbered list ("1. ...", "2. ...")';
   }

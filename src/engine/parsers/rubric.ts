@@ -21,10 +21,18 @@ function scoreOf(v: unknown): number | undefined {
 export function parseAspectScores(
   aspects: readonly { name: string; min: number; max: number }[],
   text: string,
+  steps?: number,
 ): ParseResult {
   const obj = extractJsonObject(text) as Record<string, unknown> | undefined;
   if (!obj) return { ok: false, reason: 'the reply is not a JSON object' };
   const names = new Set(aspects.map((a) => a.name));
+  let firstFailingStep: number | null | undefined;
+  if (steps !== undefined) {
+    const named = firstFailing(obj[FIRST_FAILING_STEP], steps);
+    if (typeof named === 'string') return { ok: false, reason: named };
+    firstFailingStep = named;
+    names.add(FIRST_FAILING_STEP);
+  }
   const extra = Object.keys(obj).filter((k) => !names.has(k));
   if (extra.length > 0)
     return { ok: false, reason: `unknown aspect key(s) ${extra.map((k) => JSON.stringify(k)).join(', ')}` };
@@ -50,7 +58,23 @@ export function parseAspectScores(
     const rationale = typeof entry?.rationale === 'string' ? entry.rationale : undefined;
     scores.push({ name: a.name, score, ...(rationale !== undefined ? { rationale } : {}) });
   }
-  return { ok: true, value: { kind: 'aspect-scores', scores } };
+  return {
+    ok: true,
+    value: { kind: 'aspect-scores', scores, ...(firstFailingStep !== undefined ? { firstFailingStep } : {}) },
+  };
+}
+
+/** The key a trajectory's one-call reply names its first failing step under. */
+export const FIRST_FAILING_STEP = 'first_failing_step';
+
+/** A step number 1-`steps` or null (nothing failed), else why not. */
+function firstFailing(v: unknown, steps: number): number | null | string {
+  if (v === null) return null;
+  if (v === undefined) return `no "${FIRST_FAILING_STEP}" (a step number, or null when no step failed)`;
+  const n = typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > steps)
+    return `"${FIRST_FAILING_STEP}" must be a step number from 1 to ${steps}, or null when no step failed`;
+  return n;
 }
 
 /** A numbered step line: `1. …`, `2) …`, markdown emphasis around the number tolerated. */

@@ -80,6 +80,8 @@ export const ParserSpecSchema = z
           .array(z.object({ name: z.string().min(1).max(64), ...Bounds }).strict())
           .min(1)
           .max(16),
+        /** A trajectory's step count: the object also names `first_failing_step` (1-steps, or null). */
+        steps: z.number().int().min(1).max(200).optional(),
       })
       .strict(),
     /** G-Eval's auto-CoT reply: the numbered evaluation steps (`1. …`, `2. …`), from step 1 while the numbers follow on. */
@@ -119,7 +121,7 @@ export type ParserSpec =
   | { type: 'leading-number'; min: number; max: number }
   | { type: 'labelled-score'; label: string; min: number; max: number }
   | { type: 'critique'; noIssue?: 'code' }
-  | { type: 'aspect-scores'; aspects: { name: string; min: number; max: number }[] }
+  | { type: 'aspect-scores'; aspects: { name: string; min: number; max: number }[]; steps?: number }
   | { type: 'steps' }
   | {
       type: 'json';
@@ -139,7 +141,12 @@ export type ParsedValue =
   | { kind: 'winner'; winner: Winner }
   | { kind: 'score'; score: number }
   | { kind: 'critique'; noIssue: boolean; text: string }
-  | { kind: 'aspect-scores'; scores: { name: string; score: number; rationale?: string }[] }
+  | {
+      kind: 'aspect-scores';
+      scores: { name: string; score: number; rationale?: string }[];
+      /** A trajectory's first failing step (1-based), null when none failed; absent for other tasks. */
+      firstFailingStep?: number | null;
+    }
   | { kind: 'steps'; steps: string };
 
 /**

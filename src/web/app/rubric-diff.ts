@@ -88,11 +88,15 @@ export function exampleLines(ex: RubricExample): string[] {
     add('Answer A', t.answerA);
     add('Answer B', t.answerB);
     add('Reference', t.reference);
-  } else {
+  } else if (t.kind === 'pointwise') {
     add('Source', t.source);
     add('Context', t.context);
     add('Output', t.output);
     if (t.aspect) add('Aspect', `${t.aspect.name} (${t.aspect.scale.min}-${t.aspect.scale.max})`);
+  } else {
+    add('Request', t.request);
+    add('Steps', t.steps.map((s, i) => `${i + 1}. ${s.type}${s.name !== undefined ? ` ${s.name}` : ''}`).join('; '));
+    add('Final answer', t.finalAnswer);
   }
   add('Expected', String(ex.expected));
   const perAspect = Object.entries(ex.expectedAspects ?? {});

@@ -18,6 +18,7 @@ import {
   GENERIC_POINTWISE_TEMPLATE,
   GEVAL_SUMMEVAL_TEMPLATE,
   GEVAL_TOPICAL_CHAT_TEMPLATE,
+  TRAJECTORY_JSON_TEMPLATE,
 } from './prompts.js';
 
 /**
@@ -141,6 +142,23 @@ export const singleAgentPresets: Preset[] = [
       aspectsInOneCall: true,
       samples: 1,
       defaults: { temperature: 0, maxTokens: 1024 },
+    },
+  },
+  {
+    id: 'trajectory-judge',
+    description:
+      "A single judge for an agent's run (a `trajectory` task): task completion, tool selection, argument correctness, plan adherence, step efficiency and error recovery (or your rubric's aspects) in one call, and the first failing step with its span id",
+    paper:
+      "Ours: the one-call form of `rubric-judge` over the rendered run; aspects after DeepEval's and MLflow's agent metrics",
+    taskKind: 'trajectory',
+    config: {
+      method: 'single',
+      template: GENERIC_POINTWISE_TEMPLATE,
+      aspectsTemplate: TRAJECTORY_JSON_TEMPLATE,
+      parser: { type: 'leading-number', min: 1, max: 5 },
+      aspectsInOneCall: true,
+      samples: 1,
+      defaults: { temperature: 0, maxTokens: 2048 },
     },
   },
 ];

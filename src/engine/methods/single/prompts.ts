@@ -218,3 +218,32 @@ Output:
 
 Rate the output on every aspect. Answer with one JSON object and nothing else, with one key per aspect holding your reason and your score:
 {{json_format}}`;
+
+/**
+ * A trajectory's aspects in one call (ours, in the one-call form's layout): the user's request, the agent's
+ * numbered steps and final answer, each aspect, and one JSON object that also names the first failing step.
+ */
+export const TRAJECTORY_JSON_TEMPLATE = `You will be given a user's request and the run of an AI agent that tried to fulfil it: its steps in order (model calls, tool calls with their arguments and results, messages, errors), numbered from 1, and its final answer.
+
+Your task is to rate the run on several aspects, each on its own scale, and to name the first step that went wrong.
+
+Please make sure you read and understand these instructions carefully. Please keep this document open while reviewing, and refer to it as needed.
+
+Evaluation Criteria:
+
+{{criteria}}
+
+Aspects:
+
+{{aspects}}
+
+User's request:
+
+{{source}}
+
+The agent's run:
+
+{{output}}
+
+Rate the run on every aspect. A step went wrong when it chose the wrong action, passed wrong arguments, ignored or misread a result, or failed without recovery; name the first such step by its number, or null if none did. Answer with one JSON object and nothing else, with one key per aspect holding your reason and your score:
+{{json_format}}`;

@@ -126,11 +126,15 @@ function concludeAspects(
     };
   });
   const confidence = each.length > 0 ? mean(each.map((e) => e.confidence)) : 0;
+  // The first reading sample's step, as its reason is (samples agree on a step far more often than on text).
+  const named = results.find((r) => r.ok && r.value.kind === 'aspect-scores' && r.value.firstFailingStep !== undefined);
+  const firstFailingStep = named?.ok && named.value.kind === 'aspect-scores' ? named.value.firstFailingStep : undefined;
   return {
     votes,
     confidence,
     aspectScores: each.map(({ confidence: _c, ...rest }) => rest),
     details,
+    ...(firstFailingStep !== undefined ? { firstFailingStep } : {}),
   };
 }
 

@@ -106,6 +106,9 @@ function jsonFormat(task: Extract<JudgedTask, { kind: 'pointwise' }>): string {
     (a) =>
       `  ${JSON.stringify(a.name)}: {"rationale": "<your reason>", "score": <a number from ${a.scale.min} to ${a.scale.max}>}`,
   );
+  // A trajectory's reply also names the first step that went wrong, so the verdict can point at its span.
+  if (task.steps !== undefined)
+    lines.push(`  "first_failing_step": <the number of the first step that went wrong, or null if none did>`);
   return `{\n${lines.join(',\n')}\n}`;
 }
 
@@ -175,6 +178,7 @@ export function parserFor(config: SingleAgentConfig, task: JudgedTask, t: Templa
     return {
       type: 'aspect-scores',
       aspects: (task.aspects ?? []).map((a) => ({ name: a.name, min: a.scale.min, max: a.scale.max })),
+      ...(task.steps !== undefined ? { steps: task.steps.length } : {}),
     };
   const spec = config.parser;
   if (task.kind !== 'pointwise' || !('min' in spec)) return spec;

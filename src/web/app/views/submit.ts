@@ -285,7 +285,9 @@ export const submitView: View = async (ctx) => {
   const submit = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Start evaluation');
   const example = h('button', { type: 'button', class: 'btn' }, 'Fill in an example');
 
-  const kind = (): 'pairwise' | 'pointwise' => presets.find((p) => p.id === select.value)?.taskKind ?? 'pairwise';
+  // The form writes pairwise and pointwise tasks; a trajectory preset is listed under neither.
+  const kind = (): 'pairwise' | 'pointwise' =>
+    presets.find((p) => p.id === select.value)?.taskKind === 'pointwise' ? 'pointwise' : 'pairwise';
   const showAspect = () => {
     const off = kind() !== 'pointwise' || byRubric();
     for (const x of [f.aspect, f.scaleMin, f.scaleMax, f.aspectDescription]) x.input.disabled = off;

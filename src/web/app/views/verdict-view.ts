@@ -279,18 +279,31 @@ export function taskCard(task: Task | null): HTMLElement | null {
           h('div', { class: 'answers' }, text('Answer A', task.answerA), text('Answer B', task.answerB)),
           text('Reference', task.reference),
         ]
-      : [
-          // A task scored by a rubric or on several aspects names no one aspect here.
-          task.aspect
-            ? facts([
-                ['Aspect', task.aspect.name],
-                ['Scale', `${task.aspect.scale.min} to ${task.aspect.scale.max}`],
-                task.aspect.description !== undefined ? ['Definition', task.aspect.description] : null,
-              ])
-            : null,
-          text('Source', task.source),
-          text('Context', task.context),
-          text('Output', task.output),
-        ],
+      : task.kind === 'trajectory'
+        ? [
+            text('Request', task.request),
+            ...task.steps.map((s, i) =>
+              text(
+                `Step ${i + 1}: ${s.type}${s.name !== undefined ? ` ${s.name}` : ''}${s.spanId !== undefined ? ` (span ${s.spanId})` : ''}`,
+                [s.input, s.output, s.error !== undefined ? `Error: ${s.error}` : undefined]
+                  .filter((x): x is string => x !== undefined)
+                  .join('\n'),
+              ),
+            ),
+            text('Final answer', task.finalAnswer),
+          ]
+        : [
+            // A task scored by a rubric or on several aspects names no one aspect here.
+            task.aspect
+              ? facts([
+                  ['Aspect', task.aspect.name],
+                  ['Scale', `${task.aspect.scale.min} to ${task.aspect.scale.max}`],
+                  task.aspect.description !== undefined ? ['Definition', task.aspect.description] : null,
+                ])
+              : null,
+            text('Source', task.source),
+            text('Context', task.context),
+            text('Output', task.output),
+          ],
   );
 }
