@@ -1068,7 +1068,7 @@ export interface paths {
         put?: never;
         /**
          * Create a run
-         * @description OpenAI's `evals.runs.create`: grades each item of the data source with the eval's testing criteria. `jsonl` takes the items (and their samples, when the eval reads `{{sample.*}}`) inline (`file_content`); `completions` samples `model` on each item from `input_messages` through the deployment's LLM first. Answers at once (`queued`); poll the run, then read its output items. Each item counts as one evaluation against the tenant's monthly caps, and each model call is billed in `GET /v1/usage` once.
+         * @description OpenAI's `evals.runs.create`: grades each item of the data source with the eval's testing criteria. `jsonl` takes the items (and their samples, when the eval reads `{{sample.*}}`) inline (`file_content`); `completions` samples `model` on each item from `input_messages` through the deployment's LLM first (`responses`: through its Responses API). `service_tier` and `cache` are Tribunal's: the tier of the run's model calls and the verdict cache of its model graders. Answers at once (`queued`); poll the run, then read its output items. Each item counts as one evaluation against the tenant's monthly caps, and each model call is billed in `GET /v1/usage` once.
          */
         post: operations["createEvalRun"];
         delete?: never;
@@ -7151,6 +7151,10 @@ export interface components {
             error: components["schemas"]["EvalAPIError"] | null;
             /** @description The viewer's page of the run. */
             report_url: string;
+            service_tier: components["schemas"]["Tier"];
+            cache: components["schemas"]["EvalRunCache"];
+            /** @description What the request asked for holds, but not as one may expect (e.g. `tier_price_missing`: a tier billed at the standard price). Present only on the answer to the request that created the resource, and only with a warning. */
+            warnings?: components["schemas"]["Warning"][];
             result_counts: {
                 total: number;
                 passed: number;
@@ -7175,10 +7179,32 @@ export interface components {
             code: string;
             message: string;
         };
+        /** @description Tribunal's verdict cache in this run (see `cache` at create). */
+        EvalRunCache: {
+            /**
+             * @description The request's `cache`, or `bypass` (unset, and a model grader samples above temperature 0).
+             * @enum {string}
+             */
+            mode: "use" | "refresh" | "off" | "bypass";
+            /** @description Model grader calls answered from the cache: no LLM call, $0. */
+            hits: number;
+            /** @description What those calls had cost when they were made (USD): saved by this run. */
+            saved_usd: number;
+        };
         CreateEvalRunRequest: {
             data_source: components["schemas"]["CreateEvalJSONLRunDataSource"] | components["schemas"]["CreateEvalCompletionsRunDataSource"] | components["schemas"]["CreateEvalResponsesRunDataSource"];
             name?: string;
             metadata?: components["schemas"]["EvalMetadata"] | null;
+            /**
+             * @description Tribunal's: the service tier of the run's model calls (the sampler's and the model graders'). Absent: the tenant's default, else the providers' default, else `standard`. A tier the deployment's provider does not offer is a 400 `tier_unsupported` naming `service_tier`.
+             * @enum {string}
+             */
+            service_tier?: "standard" | "flex" | "batch";
+            /**
+             * @description Tribunal's: the verdict cache for the run's model graders. `use` (default): a grader call this tenant made before with the same model, messages and parameters, at most VERDICT_CACHE_TTL_DAYS old, is answered from the cache (no LLM call, $0); else its answer is cached. `refresh`: called anew, and the answer replaces the cached one. `off`: neither. Unset, a grader sampling above temperature 0 bypasses the cache. Samples are never cached.
+             * @enum {string}
+             */
+            cache?: "use" | "refresh" | "off";
         };
         CreateEvalJSONLRunDataSource: {
             /**
@@ -7240,9 +7266,38 @@ export interface components {
              * @enum {string}
              */
             type: "responses";
+            source: components["schemas"]["EvalResponsesRunSource"];
+            model?: string;
+            input_messages?: {
+                /** @enum {string} */
+                type: "template";
+                template: components["schemas"]["GraderMessage"][];
+            } | {
+                /** @enum {string} */
+                type: "item_reference";
+                item_reference: string;
+            };
+            sampling_params?: {
+                max_completion_tokens?: number;
+                seed?: number;
+                temperature?: number;
+                top_p?: number;
+            };
+        };
+        EvalResponsesRunSource: {
+            /** @enum {string} */
+            type: "file_content";
+            content: components["schemas"]["EvalSourceLine"][];
+        } | {
+            /** @enum {string} */
+            type: "file_id";
+            id: string;
+        } | ({
+            /** @enum {string} */
+            type: "responses";
         } & {
             [key: string]: unknown;
-        };
+        });
         EvalRunList: {
             /** @enum {string} */
             object: "list";
@@ -13999,7 +14054,7 @@ export interface operations {
                     "application/json": components["schemas"]["EvalRun"];
                 };
             };
-            /** @description `invalid_json`, `invalid_request`: the body fails its schema, a template names a field the item schema lacks, or a data source Tribunal does not read (the message says what to send). */
+            /** @description `invalid_json`, `invalid_request`, `tier_unsupported`: the body fails its schema, a template names a field the item schema lacks, a data source Tribunal does not read (the message says what to send), or a `service_tier` the provider does not offer (`tier_unsupported`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14071,7 +14126,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIError"];
                 };
             };
-            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
+            /** @description `llm_not_configured`: the run calls a model and the deployment's LLM settings are unusable. */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -210,7 +210,7 @@ export async function processRun(
   env: Bindings,
   tenant: string,
   runId: string,
-  deps: GraderDeps = graderDeps(env),
+  given?: GraderDeps,
 ): Promise<RunProgress> {
   const db = tenantDb(env, tenant);
   const started = Date.now();
@@ -222,6 +222,8 @@ export async function processRun(
     }
     return { kind: 'ended' };
   }
+  // The run's model calls at its tier (a batch-tier run never reaches here with calls to make).
+  const deps = given ?? graderDeps(env, run.serviceTier === 'flex' ? 'flex' : 'standard');
   try {
     const ev = await getEval(db, run.tenant, run.evalId);
     if (!ev) {

@@ -1,0 +1,100 @@
+/**
+ * Tribunal's options on an Evals run, through the real `openai` SDK against the Worker and the mock LLM (every
+ * answer checked against the served OpenAPI document): `service_tier` (the run's model calls at that tier, the
+ * 400s naming the field, the price warning).
+ */
+import type OpenAI from 'openai';
+import { describe, expect, it } from 'vitest';
+import { mockModel } from '../../src/mock-llm/model-name.js';
+import { pollUntil, testEnv } from './helpers.js';
+import { failure, sdk } from './openai-support.js';
+
+const client = sdk();
+type Run = OpenAI.Evals.RunRetrieveResponse;
+
+const ITEMS = [
+  { question: 'Capital of France?', answer: 'Paris' },
+  { question: 'Largest planet?', answer: 'Jupiter' },
+];
+
+/** An eval with one label model grader on `model`. */
+async function labelEval(model: string, c: OpenAI = client): Promise<string> {
+  const ev = await c.evals.create({
+    data_source_config: {
+      type: 'custom',
+      item_schema: { type: 'object', properties: { question: { type: 'string' }, answer: { type: 'string' } } },
+      include_sample_schema: true,
+    },
+    testing_criteria: [
+      {
+        type: 'label_model',
+        name: 'verdict',
+        model,
+        input: [{ role: 'user', content: 'Q: {{item.question}} A: {{sample.output_text}} Ref: {{item.answer}}' }],
+        labels: ['correct', 'incorrect'],
+        passing_labels: ['correct'],
+      },
+    ],
+  });
+  return ev.id;
+}
+
+const jsonl = {
+  type: 'jsonl' as const,
+  source: { type: 'file_content' as const, content: ITEMS.map((item) => ({ item, sample: { output_text: 'Paris' } })) },
+};
+
+function ended(evalId: string, runId: string): Promise<Run> {
+  return pollUntil(
+    () => client.evals.runs.retrieve(runId, { eval_id: evalId }),
+    (r) => ['completed', 'failed', 'canceled'].includes(r.status),
+    30_000,
+    50,
+  );
+}
+
+/** The tiers of the usage rows of a run's calls. */
+async function tiersOf(runId: string): Promise<string[]> {
+  const { results } = await testEnv.DB.prepare(
+    `SELECT u.tier FROM usage u JOIN evaluations e ON e.id = u.evaluation_id WHERE json_extract(e.metadata, '$.run_id') = ?`,
+  )
+    .bind(runId)
+    .all<{ tier: string }>();
+  return results.map((r) => r.tier);
+}
+
+describe('service_tier on a run', () => {
+  it("runs the model graders' calls at flex, and warns when the model has no flex price", async () => {
+    const prices = { LLM_PRICES: JSON.stringify({ 'mock-judge': { input: 2, output: 8 } }) };
+    const priced = sdk({ overrides: prices });
+    const evalId = await labelEval(mockModel({ seed: 'evals-run-flex' }), priced);
+    const created = (await priced.evals.runs.create(evalId, {
+      data_source: jsonl,
+      service_tier: 'flex',
+    } as never)) as Run & { service_tier: string; warnings?: { code: string; field: string }[] };
+    expect(created.service_tier).toBe('flex');
+    expect(created.warnings).toEqual([expect.objectContaining({ code: 'tier_price_missing', field: 'service_tier' })]);
+    const run = await ended(evalId, created.id);
+    expect(run.status).toBe('completed');
+    expect(run).not.toHaveProperty('warnings');
+    expect(await tiersOf(run.id)).toEqual(['flex', 'flex']);
+  });
+
+  it('defaults to standard, and refuses a tier the provider lacks or an unknown one, naming the field', async () => {
+    const evalId = await labelEval(mockModel({ seed: 'evals-run-standard' }));
+    const run = await ended(evalId, (await client.evals.runs.create(evalId, { data_source: jsonl })).id);
+    expect(run).toMatchObject({ status: 'completed', service_tier: 'standard' });
+    expect(await tiersOf(run.id)).toEqual(['standard', 'standard']);
+
+    const noFlex = sdk({ overrides: { LLM_SUPPORTS_FLEX: 'false' } });
+    const lacking = await failure(
+      noFlex.evals.runs.create(evalId, { data_source: jsonl, service_tier: 'flex' } as never),
+    );
+    expect(lacking).toMatchObject({ status: 400, code: 'tier_unsupported', param: 'service_tier' });
+    expect(lacking.message).toMatch(/LLM_SUPPORTS_FLEX/);
+    const unknown = await failure(
+      client.evals.runs.create(evalId, { data_source: jsonl, service_tier: 'turbo' } as never),
+    );
+    expect(unknown).toMatchObject({ status: 400, param: 'service_tier' });
+  });
+});
