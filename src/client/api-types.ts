@@ -1679,6 +1679,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "eval.run.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event eval.run.succeeded
+         * @description An Evals run completed: every item is graded. POSTed to every enabled endpoint subscribed to `eval.run.succeeded` (signed with its secret) and to the request's one-off `webhook.url` (signed with the tenant's signing secret). Answer 2xx within 10 s; anything else, a timeout or a network error is retried with backoff for about a day; 410 disables the endpoint. Redirects are not followed.
+         */
+        post: operations["evalRunSucceededEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "eval.run.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event eval.run.failed
+         * @description An Evals run failed (`data.error` says why). POSTed to every enabled endpoint subscribed to `eval.run.failed` (signed with its secret) and to the request's one-off `webhook.url` (signed with the tenant's signing secret). Answer 2xx within 10 s; anything else, a timeout or a network error is retried with backoff for about a day; 410 disables the endpoint. Redirects are not followed.
+         */
+        post: operations["evalRunFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "eval.run.canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event eval.run.canceled
+         * @description An Evals run was cancelled. POSTed to every enabled endpoint subscribed to `eval.run.canceled` (signed with its secret) and to the request's one-off `webhook.url` (signed with the tenant's signing secret). Answer 2xx within 10 s; anything else, a timeout or a network error is retried with backoff for about a day; 410 disables the endpoint. Redirects are not followed.
+         */
+        post: operations["evalRunCanceledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1836,6 +1896,22 @@ export interface components {
             tieRate: number | null;
             flipsMeasured: number;
             flipRate: number | null;
+        };
+        /** @description The ended run; its counts and usage: `links.run`. */
+        EvalRunEventData: {
+            /** @description The run. */
+            id: string;
+            eval_id: string;
+            /** @enum {string} */
+            status: "completed" | "failed" | "canceled";
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            links: {
+                run: string;
+                output_items: string;
+            };
         };
         /** @description The assistant message's content, as JSON text. */
         JudgeVerdict: {
@@ -7475,10 +7551,10 @@ export interface components {
             secret: string;
         };
         /**
-         * @description `evaluation.succeeded` | `evaluation.failed` | `evaluation.cancelled`: an evaluation ended; `batch.completed`: every item of a batch ended; `meta_evaluation.completed`: a meta-evaluation's report is ready; `comparison.completed`: a comparison's statistics and gate are ready.
+         * @description `evaluation.succeeded` | `evaluation.failed` | `evaluation.cancelled`: an evaluation ended; `batch.completed`: every item of a batch ended; `meta_evaluation.completed`: a meta-evaluation's report is ready; `comparison.completed`: a comparison's statistics and gate are ready; `eval.run.succeeded` | `eval.run.failed` | `eval.run.canceled`: an Evals run ended (OpenAI's names).
          * @enum {string}
          */
-        WebhookEventType: "evaluation.succeeded" | "evaluation.failed" | "evaluation.cancelled" | "batch.completed" | "meta_evaluation.completed" | "comparison.completed";
+        WebhookEventType: "evaluation.succeeded" | "evaluation.failed" | "evaluation.cancelled" | "batch.completed" | "meta_evaluation.completed" | "comparison.completed" | "eval.run.succeeded" | "eval.run.failed" | "eval.run.canceled";
         CreateWebhookEndpointRequest: {
             /**
              * @description An `https` URL of a public host. Refused with 400 `url_not_allowed` naming the rule: other schemes (plain `http` only to loopback when the deployment sets `WEBHOOK_ALLOW_LOOPBACK=true`), credentials in the URL, IP literals in private, loopback, link-local, CGNAT, multicast, reserved or cloud-metadata ranges (any IPv4 notation, IPv4-mapped IPv6 included).
@@ -17223,6 +17299,153 @@ export interface operations {
                     /** @description When the event happened (ISO 8601). */
                     timestamp: string;
                     data: components["schemas"]["ComparisonEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: Tribunal disables the endpoint and stops sending to it. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer: the delivery is retried with backoff. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    evalRunSucceededEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, so receivers deduplicate. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse values far from now (e.g. 5 minutes) to stop replays. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the `whsec_` secret; two space-separated signatures during a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "eval.run.succeeded";
+                    /** @description When the event happened (ISO 8601). */
+                    timestamp: string;
+                    data: components["schemas"]["EvalRunEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: Tribunal disables the endpoint and stops sending to it. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer: the delivery is retried with backoff. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    evalRunFailedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, so receivers deduplicate. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse values far from now (e.g. 5 minutes) to stop replays. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the `whsec_` secret; two space-separated signatures during a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "eval.run.failed";
+                    /** @description When the event happened (ISO 8601). */
+                    timestamp: string;
+                    data: components["schemas"]["EvalRunEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: Tribunal disables the endpoint and stops sending to it. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer: the delivery is retried with backoff. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    evalRunCanceledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, so receivers deduplicate. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse values far from now (e.g. 5 minutes) to stop replays. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the `whsec_` secret; two space-separated signatures during a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "eval.run.canceled";
+                    /** @description When the event happened (ISO 8601). */
+                    timestamp: string;
+                    data: components["schemas"]["EvalRunEventData"];
                 };
             };
         };

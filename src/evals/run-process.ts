@@ -25,7 +25,9 @@ import {
   insertItemStatement,
   releaseLease,
   renewLease,
+  RUNNING,
 } from './run-rows.js';
+import { dispatchRunEvent, runEndEventStatements } from './run-events.js';
 import { bookItemStatements, ledgerStatement, storedLlm } from './run-ledger.js';
 import { withJudges } from './judge-grader.js';
 import type { SourceLine } from './run-source.js';
@@ -202,6 +204,19 @@ async function gradeAndStore(
   ]);
 }
 
+/** Ends the run with its webhook event (once: both hold only while it runs), then hands the event on. */
+async function finish(
+  env: Bindings,
+  db: D1Database,
+  run: RunRecord,
+  status: 'completed' | 'failed',
+  error: RunRecord['error'],
+): Promise<void> {
+  const now = Date.now();
+  await endRun(db, run.id, status, error, now, runEndEventStatements(db, run, status, error, RUNNING, now));
+  await dispatchRunEvent(env, run.tenant, run.id);
+}
+
 /**
  * Works on run `runId` of `tenant` if nobody else holds it, for at most {@link RUN_SLICE_MS} (see the module
  * note). Never throws for a failure of the run's own: that ends it `failed` with the error.
@@ -227,7 +242,7 @@ export async function processRun(
   try {
     const ev = await getEval(db, run.tenant, run.evalId);
     if (!ev) {
-      await endRun(db, runId, 'failed', { code: 'eval_deleted', message: 'the eval was deleted' }, Date.now());
+      await finish(env, db, run, 'failed', { code: 'eval_deleted', message: 'the eval was deleted' });
       return { kind: 'ended' };
     }
     const criteria = ev.testingCriteria as RunnableGrader[];
@@ -243,11 +258,11 @@ export async function processRun(
       if (!(await renewLease(db, runId, Date.now() + RUN_LEASE_MS))) return { kind: 'ended' };
       await Promise.all(todo.slice(i, i + ITEMS_AT_ONCE).map((t) => gradeAndStore(env, db, run, criteria, t, deps)));
     }
-    await endRun(db, runId, 'completed', null, Date.now());
+    await finish(env, db, run, 'completed', null);
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     const code = e instanceof SourceGoneError ? 'file_not_found' : 'run_failed';
-    await endRun(db, runId, 'failed', { code, message }, Date.now());
+    await finish(env, db, run, 'failed', { code, message });
   }
   return { kind: 'ended' };
 }

@@ -169,32 +169,55 @@ export async function releaseLease(db: D1Database, id: string): Promise<void> {
   await db.prepare(`UPDATE eval_runs SET lease_until = NULL WHERE id = ? AND status = 'in_progress'`).bind(id).run();
 }
 
-/** Ends a running run as `status` (with `error` for `failed`); no-op when it already ended. */
+/** What a run must be for {@link endRun} to end it (SQL over `eval_runs`): running. */
+export const RUNNING = `status = 'in_progress'`;
+
+/** What a run must be for {@link cancelRun} to cancel it (SQL over `eval_runs`): not ended. */
+export const UNENDED = `status IN ('queued', 'in_progress')`;
+
+/**
+ * Ends a running run as `status` (with `error` for `failed`); no-op when it already ended. `before` runs first
+ * in the same transaction (the end's webhook event, guarded by {@link RUNNING}).
+ */
 export async function endRun(
   db: D1Database,
   id: string,
   status: 'completed' | 'failed',
   error: RunRecord['error'],
   now: number,
+  before: D1PreparedStatement[] = [],
 ): Promise<void> {
-  await db
-    .prepare(
-      `UPDATE eval_runs SET status = ?, error = ?, lease_until = NULL, updated_at = ? WHERE id = ? AND status = 'in_progress'`,
-    )
-    .bind(status, error ? JSON.stringify(error) : null, now, id)
-    .run();
+  await db.batch([
+    ...before,
+    db
+      .prepare(
+        `UPDATE eval_runs SET status = ?, error = ?, lease_until = NULL, updated_at = ? WHERE id = ? AND ${RUNNING}`,
+      )
+      .bind(status, error ? JSON.stringify(error) : null, now, id),
+  ]);
 }
 
-/** Cancels a queued or running run; true when it changed. */
-export async function cancelRun(db: D1Database, tenant: string, id: string, now: number): Promise<boolean> {
-  const r = await db
-    .prepare(
-      `UPDATE eval_runs SET status = 'canceled', lease_until = NULL, updated_at = ?
-       WHERE id = ? AND tenant = ? AND status IN ('queued', 'in_progress') AND deleted_at IS NULL`,
-    )
-    .bind(now, id, tenant)
-    .run();
-  return r.meta.changes > 0;
+/**
+ * Cancels a queued or running run; true when it changed. `before` runs first in the same transaction (the
+ * cancel's webhook event, guarded by {@link UNENDED}).
+ */
+export async function cancelRun(
+  db: D1Database,
+  tenant: string,
+  id: string,
+  now: number,
+  before: D1PreparedStatement[] = [],
+): Promise<boolean> {
+  const results = await db.batch([
+    ...before,
+    db
+      .prepare(
+        `UPDATE eval_runs SET status = 'canceled', lease_until = NULL, updated_at = ?
+       WHERE id = ? AND tenant = ? AND ${UNENDED} AND deleted_at IS NULL`,
+      )
+      .bind(now, id, tenant),
+  ]);
+  return (results.at(-1)?.meta.changes ?? 0) > 0;
 }
 
 /** Deletes a run (and its items); true when it existed. */

@@ -19,7 +19,18 @@ import { ApiError } from '../http/errors.js';
 import { randomBase32 } from '../tenants/ids.js';
 import { checkSamplerMessages } from './grader-check.js';
 import type { ItemRecord, RunCounts, RunRecord } from './run-rows.js';
-import { cancelRun, deleteRun, getItem, getRun, insertRun, listItems, listRuns, runCounts } from './run-rows.js';
+import {
+  cancelRun,
+  deleteRun,
+  getItem,
+  getRun,
+  insertRun,
+  listItems,
+  listRuns,
+  runCounts,
+  UNENDED,
+} from './run-rows.js';
+import { dispatchRunEvent, runEndEventStatements } from './run-events.js';
 import type { CreateRunRequest, OutputItem, Run } from './run-schemas.js';
 import type { EvalRecord } from './rows.js';
 import { listPage } from '../openai/list-page.js';
@@ -201,9 +212,13 @@ export async function listRunsView(
  * the cancel changed nothing (the run had ended, or ended meanwhile), since a cancel changes its status alone.
  */
 export async function cancelRunView(env: Bindings, r: RunRecord, origin: string): Promise<Run> {
-  const cancelled = await cancelRun(tenantDb(env, r.tenant), r.tenant, r.id, Date.now());
-  const now = cancelled ? { ...r, status: 'canceled' as const } : await requireRun(env, r.tenant, r.evalId, r.id);
-  return viewRun(env, now, origin);
+  const db = tenantDb(env, r.tenant);
+  const now = Date.now();
+  const event = runEndEventStatements(db, r, 'canceled', null, UNENDED, now);
+  const cancelled = await cancelRun(db, r.tenant, r.id, now, event);
+  if (cancelled) await dispatchRunEvent(env, r.tenant, r.id);
+  const after = cancelled ? { ...r, status: 'canceled' as const } : await requireRun(env, r.tenant, r.evalId, r.id);
+  return viewRun(env, after, origin);
 }
 
 /** Deletes a run and its items. */

@@ -1,13 +1,17 @@
 /**
  * Tribunal's options on an Evals run, through the real `openai` SDK against the Worker and the mock LLM (every
  * answer checked against the served OpenAPI document): `service_tier` (the run's model calls at that tier, the
- * 400s naming the field, the price warning).
+ * 400s naming the field, the price warning); the run's end as a signed webhook event, exactly once.
  */
 import type OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { mockModel } from '../../src/mock-llm/model-name.js';
+import { createEndpoint } from '../../src/webhooks/endpoints.js';
+import { webhookEventId } from '../../src/webhooks/outbox.js';
+import { api } from './api-fetch.js';
 import { pollUntil, testEnv } from './helpers.js';
 import { failure, sdk } from './openai-support.js';
+import { configureSink, deliveriesOf, hookEnv, received, sinkUrl } from './webhooks-helpers.js';
 
 const client = sdk();
 type Run = OpenAI.Evals.RunRetrieveResponse;
@@ -96,5 +100,44 @@ describe('service_tier on a run', () => {
       client.evals.runs.create(evalId, { data_source: jsonl, service_tier: 'turbo' } as never),
     );
     expect(unknown).toMatchObject({ status: 400, param: 'service_tier' });
+  });
+});
+
+describe('a webhook when a run ends', () => {
+  it('each run announces its end once, signed, to the endpoints subscribed to its type', async () => {
+    const ep = await createEndpoint(hookEnv, 'default', {
+      url: sinkUrl('eval-runs'),
+      events: ['eval.run.succeeded', 'eval.run.canceled'],
+    });
+    await configureSink('eval-runs', [ep.secret]);
+    const evalId = await labelEval(mockModel({ seed: 'evals-run-hook' }));
+    const done = await ended(evalId, (await client.evals.runs.create(evalId, { data_source: jsonl })).id);
+    expect(done.status).toBe('completed');
+    await expect.poll(async () => (await received('eval-runs')).length, { timeout: 20_000, interval: 50 }).toBe(1);
+    const [got] = await received('eval-runs');
+    expect(got).toMatchObject({ verified: true, webhookId: webhookEventId('eval.run.succeeded', done.id) });
+    expect(JSON.parse(got?.body ?? '')).toMatchObject({
+      type: 'eval.run.succeeded',
+      data: { id: done.id, eval_id: evalId, status: 'completed', error: null },
+    });
+    // A repeat of the end (a worker resuming a run another had ended) writes no second event.
+    await testEnv.DB.prepare("UPDATE eval_runs SET status = 'in_progress', lease_until = 1 WHERE id = ?")
+      .bind(done.id)
+      .run();
+    expect((await ended(evalId, done.id)).status).toBe('completed');
+    expect(await deliveriesOf(done.id)).toHaveLength(1);
+
+    const queued = await client.evals.runs.create(evalId, { data_source: jsonl });
+    const cancelled = await client.evals.runs.cancel(queued.id, { eval_id: evalId });
+    if (cancelled.status === 'canceled') {
+      await client.evals.runs.cancel(queued.id, { eval_id: evalId });
+      await expect.poll(async () => (await received('eval-runs')).length, { timeout: 20_000, interval: 50 }).toBe(2);
+      expect(JSON.parse((await received('eval-runs'))[1]?.body ?? '')).toMatchObject({
+        type: 'eval.run.canceled',
+        data: { id: queued.id, status: 'canceled' },
+      });
+      expect(await deliveriesOf(queued.id)).toHaveLength(1);
+    }
+    await api(`/v1/webhook-endpoints/${ep.id}`, { method: 'DELETE' });
   });
 });
