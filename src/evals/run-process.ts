@@ -30,6 +30,7 @@ import {
 import { dispatchRunEvent, runEndEventStatements } from './run-events.js';
 import { bookItemStatements, ledgerStatement, storedLlm } from './run-ledger.js';
 import { withJudges } from './judge-grader.js';
+import { withVerdictCache } from './run-cache.js';
 import type { SourceLine } from './run-source.js';
 import { SourceGoneError, sourceLines } from './run-source.js';
 import type { RunDataSource } from './run-schemas.js';
@@ -189,12 +190,18 @@ async function gradeAndStore(
   { line, idx }: { line: SourceLine; idx: number },
   deps: GraderDeps,
 ): Promise<void> {
+  const mode = run.cacheMode;
   const judges = {
     tenant: run.tenant,
     keyId: run.keyId,
     keyOf: (callId: string) => `${run.id}:${String(idx)}:${callId}`,
+    evaluation: {
+      ...(run.serviceTier === 'flex' ? { tier: 'flex' as const } : {}),
+      ...(mode !== 'bypass' ? { cache: mode } : {}),
+    },
   };
-  const llm = deps.llm && storedLlm(db, run, idx, withJudges(env, judges, deps.llm));
+  const llm =
+    deps.llm && storedLlm(db, run, idx, withVerdictCache(env, db, run.tenant, mode, withJudges(env, judges, deps.llm)));
   const itemDeps = llm ? { ...deps, llm } : deps;
   const graded = await gradeLine(run, criteria, line, idx, itemDeps);
   await db.batch([

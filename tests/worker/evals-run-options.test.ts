@@ -1,7 +1,8 @@
 /**
  * Tribunal's options on an Evals run, through the real `openai` SDK against the Worker and the mock LLM (every
  * answer checked against the served OpenAPI document): `service_tier` (the run's model calls at that tier, the
- * 400s naming the field, the price warning); the run's end as a signed webhook event, exactly once.
+ * 400s naming the field, the price warning); the verdict cache of model graders, seen in the run's `cache` and
+ * usage; the run's end as a signed webhook event, exactly once.
  */
 import type OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +10,7 @@ import { mockModel } from '../../src/mock-llm/model-name.js';
 import { createEndpoint } from '../../src/webhooks/endpoints.js';
 import { webhookEventId } from '../../src/webhooks/outbox.js';
 import { api } from './api-fetch.js';
-import { pollUntil, testEnv } from './helpers.js';
+import { mockRequests, pollUntil, testEnv } from './helpers.js';
 import { failure, sdk } from './openai-support.js';
 import { configureSink, deliveriesOf, hookEnv, received, sinkUrl } from './webhooks-helpers.js';
 
@@ -139,5 +140,47 @@ describe('a webhook when a run ends', () => {
       expect(await deliveriesOf(queued.id)).toHaveLength(1);
     }
     await api(`/v1/webhook-endpoints/${ep.id}`, { method: 'DELETE' });
+  });
+});
+
+describe('the verdict cache for runs', () => {
+  it("answers a model grader's repeated call from the cache, counted in the run's cache and not billed", async () => {
+    const seed = 'evals-run-cache';
+    const evalId = await labelEval(mockModel({ seed }));
+    type Cached = Run & { cache: { mode: string; hits: number; saved_usd: number } };
+    const run = async (extra: object = {}) =>
+      (await ended(
+        evalId,
+        (await client.evals.runs.create(evalId, { data_source: jsonl, ...extra } as never)).id,
+      )) as Cached;
+    const cost = async (runId: string) =>
+      (await testEnv.DB.prepare(
+        `SELECT count(*) AS n, coalesce(sum(u.cost_usd), 0) AS usd FROM usage u JOIN evaluations e ON e.id = u.evaluation_id
+           WHERE json_extract(e.metadata, '$.run_id') = ?`,
+      )
+        .bind(runId)
+        .first<{ n: number; usd: number }>()) ?? { n: -1, usd: -1 };
+    const first = await run();
+    expect(first.cache).toEqual({ mode: 'use', hits: 0, saved_usd: 0 });
+    const calls = await mockRequests(seed);
+    const paid = await cost(first.id);
+    expect(paid.n).toBe(2);
+
+    const second = await run();
+    expect(second.cache).toMatchObject({ mode: 'use', hits: 2 });
+    expect(second.cache.saved_usd).toBeCloseTo(paid.usd, 12);
+    expect(second.result_counts).toEqual(first.result_counts);
+    expect(await mockRequests(seed)).toBe(calls);
+    expect(await cost(second.id)).toEqual({ n: 0, usd: 0 });
+    expect(second.per_model_usage).toEqual([expect.objectContaining({ invocation_count: 0, total_tokens: 0 })]);
+
+    const off = await run({ cache: 'off' });
+    expect(off.cache).toEqual({ mode: 'off', hits: 0, saved_usd: 0 });
+    const refreshed = await run({ cache: 'refresh' });
+    expect(refreshed.cache).toEqual({ mode: 'refresh', hits: 0, saved_usd: 0 });
+    expect(await mockRequests(seed)).toBe(calls + 4);
+    expect(
+      (await failure(client.evals.runs.create(evalId, { data_source: jsonl, cache: 'sometimes' } as never))).param,
+    ).toBe('cache');
   });
 });
