@@ -53,6 +53,7 @@ import {
   MethodConfigOverrides,
 } from './methods/method-config.js';
 import { registerWebhookEvents } from './webhooks/event-docs.js';
+import { RUN_WEBHOOK_DOCS } from './evals/run-events.js';
 import { EVALUATION_WEBHOOK_DOCS } from './evaluations/webhook-event.js';
 import { BATCH_WEBHOOK_DOCS } from './batches/completion-event.js';
 
@@ -124,7 +125,12 @@ export function apiDocument(): OpenApiDocument {
   return openApiDocument(app, (registry) => {
     registry.register(METHOD_CONFIG_ID, MethodConfig);
     registry.register(METHOD_CONFIG_OVERRIDES_ID, MethodConfigOverrides);
-    registerWebhookEvents(registry, { ...EVALUATION_WEBHOOK_DOCS, ...BATCH_WEBHOOK_DOCS, ...COMPARISON_WEBHOOK_DOCS });
+    registerWebhookEvents(registry, {
+      ...EVALUATION_WEBHOOK_DOCS,
+      ...BATCH_WEBHOOK_DOCS,
+      ...COMPARISON_WEBHOOK_DOCS,
+      ...RUN_WEBHOOK_DOCS,
+    });
   });
 }
 

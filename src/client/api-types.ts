@@ -1068,7 +1068,7 @@ export interface paths {
         put?: never;
         /**
          * Create a run
-         * @description OpenAI's `evals.runs.create`: grades each item of the data source with the eval's testing criteria. `jsonl` takes the items (and their samples, when the eval reads `{{sample.*}}`) inline (`file_content`); `completions` samples `model` on each item from `input_messages` through the deployment's LLM first. Answers at once (`queued`); poll the run, then read its output items. Each item counts as one evaluation against the tenant's monthly caps, and each model call is billed in `GET /v1/usage` once.
+         * @description OpenAI's `evals.runs.create`: grades each item of the data source with the eval's testing criteria. `jsonl` takes the items (and their samples, when the eval reads `{{sample.*}}`) inline (`file_content`); `completions` samples `model` on each item from `input_messages` through the deployment's LLM first (`responses`: through its Responses API). `service_tier` and `cache` are Tribunal's: the tier of the run's model calls and the verdict cache of its model graders. Answers at once (`queued`); poll the run, then read its output items. Each item counts as one evaluation against the tenant's monthly caps, and each model call is billed in `GET /v1/usage` once.
          */
         post: operations["createEvalRun"];
         delete?: never;
@@ -1679,6 +1679,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "eval.run.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event eval.run.succeeded
+         * @description An Evals run completed: every item is graded. POSTed to every enabled endpoint subscribed to `eval.run.succeeded` (signed with its secret) and to the request's one-off `webhook.url` (signed with the tenant's signing secret). Answer 2xx within 10 s; anything else, a timeout or a network error is retried with backoff for about a day; 410 disables the endpoint. Redirects are not followed.
+         */
+        post: operations["evalRunSucceededEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "eval.run.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event eval.run.failed
+         * @description An Evals run failed (`data.error` says why). POSTed to every enabled endpoint subscribed to `eval.run.failed` (signed with its secret) and to the request's one-off `webhook.url` (signed with the tenant's signing secret). Answer 2xx within 10 s; anything else, a timeout or a network error is retried with backoff for about a day; 410 disables the endpoint. Redirects are not followed.
+         */
+        post: operations["evalRunFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "eval.run.canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event eval.run.canceled
+         * @description An Evals run was cancelled. POSTed to every enabled endpoint subscribed to `eval.run.canceled` (signed with its secret) and to the request's one-off `webhook.url` (signed with the tenant's signing secret). Answer 2xx within 10 s; anything else, a timeout or a network error is retried with backoff for about a day; 410 disables the endpoint. Redirects are not followed.
+         */
+        post: operations["evalRunCanceledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1836,6 +1896,22 @@ export interface components {
             tieRate: number | null;
             flipsMeasured: number;
             flipRate: number | null;
+        };
+        /** @description The ended run; its counts and usage: `links.run`. */
+        EvalRunEventData: {
+            /** @description The run. */
+            id: string;
+            eval_id: string;
+            /** @enum {string} */
+            status: "completed" | "failed" | "canceled";
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            links: {
+                run: string;
+                output_items: string;
+            };
         };
         /** @description The assistant message's content, as JSON text. */
         JudgeVerdict: {
@@ -7572,6 +7648,10 @@ export interface components {
             error: components["schemas"]["EvalAPIError"] | null;
             /** @description The viewer's page of the run. */
             report_url: string;
+            service_tier: components["schemas"]["Tier"];
+            cache: components["schemas"]["EvalRunCache"];
+            /** @description What the request asked for holds, but not as one may expect (e.g. `tier_price_missing`: a tier billed at the standard price). Present only on the answer to the request that created the resource, and only with a warning. */
+            warnings?: components["schemas"]["Warning"][];
             result_counts: {
                 total: number;
                 passed: number;
@@ -7596,10 +7676,32 @@ export interface components {
             code: string;
             message: string;
         };
+        /** @description Tribunal's verdict cache in this run (see `cache` at create). */
+        EvalRunCache: {
+            /**
+             * @description The request's `cache`, or `bypass` (unset, and a model grader samples above temperature 0).
+             * @enum {string}
+             */
+            mode: "use" | "refresh" | "off" | "bypass";
+            /** @description Model grader calls answered from the cache: no LLM call, $0. */
+            hits: number;
+            /** @description What those calls had cost when they were made (USD): saved by this run. */
+            saved_usd: number;
+        };
         CreateEvalRunRequest: {
             data_source: components["schemas"]["CreateEvalJSONLRunDataSource"] | components["schemas"]["CreateEvalCompletionsRunDataSource"] | components["schemas"]["CreateEvalResponsesRunDataSource"];
             name?: string;
             metadata?: components["schemas"]["EvalMetadata"] | null;
+            /**
+             * @description Tribunal's: the service tier of the run's model calls (the sampler's and the model graders'). Absent: the tenant's default, else the providers' default, else `standard`. A tier the deployment's provider does not offer is a 400 `tier_unsupported` naming `service_tier`.
+             * @enum {string}
+             */
+            service_tier?: "standard" | "flex" | "batch";
+            /**
+             * @description Tribunal's: the verdict cache for the run's model graders. `use` (default): a grader call this tenant made before with the same model, messages and parameters, at most VERDICT_CACHE_TTL_DAYS old, is answered from the cache (no LLM call, $0); else its answer is cached. `refresh`: called anew, and the answer replaces the cached one. `off`: neither. Unset, a grader sampling above temperature 0 bypasses the cache. Samples are never cached.
+             * @enum {string}
+             */
+            cache?: "use" | "refresh" | "off";
         };
         CreateEvalJSONLRunDataSource: {
             /**
@@ -7661,9 +7763,38 @@ export interface components {
              * @enum {string}
              */
             type: "responses";
+            source: components["schemas"]["EvalResponsesRunSource"];
+            model?: string;
+            input_messages?: {
+                /** @enum {string} */
+                type: "template";
+                template: components["schemas"]["GraderMessage"][];
+            } | {
+                /** @enum {string} */
+                type: "item_reference";
+                item_reference: string;
+            };
+            sampling_params?: {
+                max_completion_tokens?: number;
+                seed?: number;
+                temperature?: number;
+                top_p?: number;
+            };
+        };
+        EvalResponsesRunSource: {
+            /** @enum {string} */
+            type: "file_content";
+            content: components["schemas"]["EvalSourceLine"][];
+        } | {
+            /** @enum {string} */
+            type: "file_id";
+            id: string;
+        } | ({
+            /** @enum {string} */
+            type: "responses";
         } & {
             [key: string]: unknown;
-        };
+        });
         EvalRunList: {
             /** @enum {string} */
             object: "list";
@@ -7841,10 +7972,10 @@ export interface components {
             secret: string;
         };
         /**
-         * @description `evaluation.succeeded` | `evaluation.failed` | `evaluation.cancelled`: an evaluation ended; `batch.completed`: every item of a batch ended; `meta_evaluation.completed`: a meta-evaluation's report is ready; `comparison.completed`: a comparison's statistics and gate are ready.
+         * @description `evaluation.succeeded` | `evaluation.failed` | `evaluation.cancelled`: an evaluation ended; `batch.completed`: every item of a batch ended; `meta_evaluation.completed`: a meta-evaluation's report is ready; `comparison.completed`: a comparison's statistics and gate are ready; `eval.run.succeeded` | `eval.run.failed` | `eval.run.canceled`: an Evals run ended (OpenAI's names).
          * @enum {string}
          */
-        WebhookEventType: "evaluation.succeeded" | "evaluation.failed" | "evaluation.cancelled" | "batch.completed" | "meta_evaluation.completed" | "comparison.completed";
+        WebhookEventType: "evaluation.succeeded" | "evaluation.failed" | "evaluation.cancelled" | "batch.completed" | "meta_evaluation.completed" | "comparison.completed" | "eval.run.succeeded" | "eval.run.failed" | "eval.run.canceled";
         CreateWebhookEndpointRequest: {
             /**
              * @description An `https` URL of a public host. Refused with 400 `url_not_allowed` naming the rule: other schemes (plain `http` only to loopback when the deployment sets `WEBHOOK_ALLOW_LOOPBACK=true`), credentials in the URL, IP literals in private, loopback, link-local, CGNAT, multicast, reserved or cloud-metadata ranges (any IPv4 notation, IPv4-mapped IPv6 included).
@@ -14484,7 +14615,7 @@ export interface operations {
                     "application/json": components["schemas"]["EvalRun"];
                 };
             };
-            /** @description `invalid_json`, `invalid_request`: the body fails its schema, a template names a field the item schema lacks, or a data source Tribunal does not read (the message says what to send). */
+            /** @description `invalid_json`, `invalid_request`, `tier_unsupported`: the body fails its schema, a template names a field the item schema lacks, a data source Tribunal does not read (the message says what to send), or a `service_tier` the provider does not offer (`tier_unsupported`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14556,7 +14687,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIError"];
                 };
             };
-            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
+            /** @description `llm_not_configured`: the run calls a model and the deployment's LLM settings are unusable. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17653,6 +17784,153 @@ export interface operations {
                     /** @description When the event happened (ISO 8601). */
                     timestamp: string;
                     data: components["schemas"]["ComparisonEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: Tribunal disables the endpoint and stops sending to it. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer: the delivery is retried with backoff. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    evalRunSucceededEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, so receivers deduplicate. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse values far from now (e.g. 5 minutes) to stop replays. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the `whsec_` secret; two space-separated signatures during a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "eval.run.succeeded";
+                    /** @description When the event happened (ISO 8601). */
+                    timestamp: string;
+                    data: components["schemas"]["EvalRunEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: Tribunal disables the endpoint and stops sending to it. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer: the delivery is retried with backoff. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    evalRunFailedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, so receivers deduplicate. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse values far from now (e.g. 5 minutes) to stop replays. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the `whsec_` secret; two space-separated signatures during a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "eval.run.failed";
+                    /** @description When the event happened (ISO 8601). */
+                    timestamp: string;
+                    data: components["schemas"]["EvalRunEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: Tribunal disables the endpoint and stops sending to it. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer: the delivery is retried with backoff. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    evalRunCanceledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, so receivers deduplicate. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse values far from now (e.g. 5 minutes) to stop replays. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the `whsec_` secret; two space-separated signatures during a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "eval.run.canceled";
+                    /** @description When the event happened (ISO 8601). */
+                    timestamp: string;
+                    data: components["schemas"]["EvalRunEventData"];
                 };
             };
         };

@@ -112,14 +112,18 @@ export function labelOf(reply: string, labels: readonly string[]): string | unde
   return best?.label;
 }
 
-/** One call's tokens as OpenAI reports them per model (a grader's, or a run's sampler's). */
+/**
+ * One call's tokens as OpenAI reports them per model (a grader's, or a run's sampler's).
+ * @param invocations the model calls it made (default 1; 0 for a verdict cache hit)
+ */
 export function modelUsage(
   model: string,
   u: { promptTokens: number; completionTokens: number; cachedPromptTokens: number },
+  invocations = 1,
 ): ModelUsage {
   return {
     model,
-    invocation_count: 1,
+    invocation_count: invocations,
     prompt_tokens: u.promptTokens,
     completion_tokens: u.completionTokens,
     total_tokens: u.promptTokens + u.completionTokens,
@@ -167,7 +171,8 @@ async function modelGrade(
     input: messages.map((m) => ({ role: m.role, content: m.content })),
     output: [{ role: 'assistant', content: result.content }],
   };
-  const usage = [modelUsage(grader.model, result.usage)];
+  // A verdict cache hit (0 attempts) invoked no model.
+  const usage = [modelUsage(grader.model, result.usage, result.attempts === 0 ? 0 : 1)];
   if (grader.type === 'label_model') {
     const label = labelOf(result.content, grader.labels);
     if (label === undefined) {

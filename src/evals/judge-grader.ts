@@ -21,6 +21,7 @@ import { MODEL_PREFIX, ModelNameError, parseModelId } from '../openai/models.js'
 import { ChatCompletionRequestSchema } from '../openai/schemas.js';
 import type { JudgeVerdict } from '../openai/schemas.js';
 import type { EffectiveLimits } from '../tenants/limits.js';
+import type { CacheMode } from '../verdict-cache/schemas.js';
 
 /** Whether a grader's `model` names a Tribunal judge. */
 export function isJudgeModel(model: string | undefined): boolean {
@@ -58,6 +59,8 @@ export interface JudgeContext {
   limits?: EffectiveLimits | null;
   /** The `Idempotency-Key` of a call's evaluation, or null for a new one each time. */
   keyOf: (callId: string) => string | null;
+  /** The evaluation's tier and verdict cache mode (a run's); absent: the defaults. */
+  evaluation?: { tier?: 'standard' | 'flex'; cache?: CacheMode };
 }
 
 /** The grader's reply from a verdict, for the parser it asked for. */
@@ -83,7 +86,11 @@ function failed(request: LlmCallRequest, code: string, message: string): LlmCall
 }
 
 /** Runs the judge `request.model` names on the task in its one user message (see the module note). */
-async function judge(env: Bindings, ctx: JudgeContext, request: LlmCallRequest): Promise<LlmCallResult> {
+async function judge(
+  env: Bindings,
+  ctx: JudgeContext,
+  request: LlmCallRequest,
+): Promise<LlmCallResult & { verdictCacheSavedUsd?: number }> {
   const text = request.messages.map((m) => m.content).join('\n');
   const body = ChatCompletionRequestSchema.parse({
     model: request.model,
@@ -97,6 +104,7 @@ async function judge(env: Bindings, ctx: JudgeContext, request: LlmCallRequest):
     throw e;
   }
   const started = Date.now();
+  if (ctx.evaluation) req = { ...req, evaluation: { ...req.evaluation, ...ctx.evaluation } };
   const { id } = await startJudge(env, ctx.tenant, req, ctx.keyOf(request.id), {
     keyId: ctx.keyId,
     ...(ctx.limits !== undefined ? { limits: ctx.limits } : {}),
@@ -109,7 +117,9 @@ async function judge(env: Bindings, ctx: JudgeContext, request: LlmCallRequest):
     return failed(request, 'provider_error', `evaluation ${id} ended ${outcome.evaluation.status}: ${cause}`);
   }
   const u = outcome.evaluation.usage;
+  const cache = outcome.evaluation.cache;
   return {
+    ...(cache.hit ? { verdictCacheSavedUsd: cache.savedUsd } : {}),
     id: request.id,
     ok: true,
     content: replyOf(outcome.verdict, request),

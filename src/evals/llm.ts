@@ -73,12 +73,15 @@ async function embed(settings: LlmSettings, texts: readonly string[]): Promise<n
   }
 }
 
-/** Grader dependencies over `env`'s LLM settings (read on first use; 503 `llm_not_configured` if unusable). */
-export function graderDeps(env: Bindings): GraderDeps & { llm: LlmFunction } {
+/**
+ * Grader dependencies over `env`'s LLM settings (read on first use; 503 `llm_not_configured` if unusable).
+ * @param tier the tier of every call (`standard` by default; `flex` falls back to `standard` when refused)
+ */
+export function graderDeps(env: Bindings, tier: 'standard' | 'flex' = 'standard'): GraderDeps & { llm: LlmFunction } {
   let llm: LlmFunction | undefined;
   return {
     llm: (request) => {
-      llm ??= createLlm(settingsOf(env));
+      llm ??= createLlm(settingsOf(env), {}, { tier });
       return llm(request);
     },
     embed: (texts) => embed(settingsOf(env), texts),

@@ -12,6 +12,7 @@ import { bookUsageStatements } from '../tenants/usage-rollup.js';
 import type { LlmCallResult, LlmFunction } from '../engine/call.js';
 import { isJudgeModel } from './judge-grader.js';
 import type { RunRecord } from './run-rows.js';
+import type { CachedResult } from './run-cache.js';
 
 /** The `method` of an eval run item's ledger row. */
 export const EVAL_ITEM_METHOD = 'openai-eval-item';
@@ -71,19 +72,21 @@ export function storedLlm(db: D1Database, run: RunRecord, idx: number, llm: LlmF
   return async (request) => {
     const earlier = await storedCall(db, run.id, idx, request.id);
     if (earlier) return earlier;
-    const result = await llm(request);
+    const result: CachedResult = await llm(request);
     if (!result.ok) return result;
     const now = Date.now();
+    const saved = result.verdictCacheSavedUsd ?? null;
     const stored = [
       ledgerStatement(db, run, idx, now),
       db
         .prepare(
-          `INSERT INTO eval_run_calls (run_id, idx, call_id, result, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+          `INSERT INTO eval_run_calls (run_id, idx, call_id, result, created_at, cache_saved_usd) VALUES (?, ?, ?, ?, ?, ?)
+           ON CONFLICT DO NOTHING`,
         )
-        .bind(run.id, idx, request.id, JSON.stringify(result), now),
+        .bind(run.id, idx, request.id, JSON.stringify(result), now, saved),
     ];
-    // A Tribunal judge's evaluation has billed its own calls (its usage rows).
-    const billed = isJudgeModel(request.model);
+    // A Tribunal judge's evaluation has billed its own calls (its usage rows); a cache hit made none.
+    const billed = isJudgeModel(request.model) || saved !== null;
     await db.batch([...stored, ...(billed ? [] : [usageStatement(db, run, idx, request.id, result, now)])]);
     return (await storedCall(db, run.id, idx, request.id)) ?? result;
   };

@@ -25,9 +25,12 @@ import {
   insertItemStatement,
   releaseLease,
   renewLease,
+  RUNNING,
 } from './run-rows.js';
+import { dispatchRunEvent, runEndEventStatements } from './run-events.js';
 import { bookItemStatements, ledgerStatement, storedLlm } from './run-ledger.js';
 import { withJudges } from './judge-grader.js';
+import { withVerdictCache } from './run-cache.js';
 import type { SourceLine } from './run-source.js';
 import { SourceGoneError, sourceLines } from './run-source.js';
 import type { RunDataSource } from './run-schemas.js';
@@ -187,12 +190,18 @@ async function gradeAndStore(
   { line, idx }: { line: SourceLine; idx: number },
   deps: GraderDeps,
 ): Promise<void> {
+  const mode = run.cacheMode;
   const judges = {
     tenant: run.tenant,
     keyId: run.keyId,
     keyOf: (callId: string) => `${run.id}:${String(idx)}:${callId}`,
+    evaluation: {
+      ...(run.serviceTier === 'flex' ? { tier: 'flex' as const } : {}),
+      ...(mode !== 'bypass' ? { cache: mode } : {}),
+    },
   };
-  const llm = deps.llm && storedLlm(db, run, idx, withJudges(env, judges, deps.llm));
+  const llm =
+    deps.llm && storedLlm(db, run, idx, withVerdictCache(env, db, run.tenant, mode, withJudges(env, judges, deps.llm)));
   const itemDeps = llm ? { ...deps, llm } : deps;
   const graded = await gradeLine(run, criteria, line, idx, itemDeps);
   await db.batch([
@@ -200,6 +209,19 @@ async function gradeAndStore(
     insertItemStatement(db, run.id, graded),
     ...(await bookItemStatements(db, run, idx)),
   ]);
+}
+
+/** Ends the run with its webhook event (once: both hold only while it runs), then hands the event on. */
+async function finish(
+  env: Bindings,
+  db: D1Database,
+  run: RunRecord,
+  status: 'completed' | 'failed',
+  error: RunRecord['error'],
+): Promise<void> {
+  const now = Date.now();
+  await endRun(db, run.id, status, error, now, runEndEventStatements(db, run, status, error, RUNNING, now));
+  await dispatchRunEvent(env, run.tenant, run.id);
 }
 
 /**
@@ -210,7 +232,7 @@ export async function processRun(
   env: Bindings,
   tenant: string,
   runId: string,
-  deps: GraderDeps = graderDeps(env),
+  given?: GraderDeps,
 ): Promise<RunProgress> {
   const db = tenantDb(env, tenant);
   const started = Date.now();
@@ -222,10 +244,12 @@ export async function processRun(
     }
     return { kind: 'ended' };
   }
+  // The run's model calls at its tier (a batch-tier run never reaches here with calls to make).
+  const deps = given ?? graderDeps(env, run.serviceTier === 'flex' ? 'flex' : 'standard');
   try {
     const ev = await getEval(db, run.tenant, run.evalId);
     if (!ev) {
-      await endRun(db, runId, 'failed', { code: 'eval_deleted', message: 'the eval was deleted' }, Date.now());
+      await finish(env, db, run, 'failed', { code: 'eval_deleted', message: 'the eval was deleted' });
       return { kind: 'ended' };
     }
     const criteria = ev.testingCriteria as RunnableGrader[];
@@ -241,11 +265,11 @@ export async function processRun(
       if (!(await renewLease(db, runId, Date.now() + RUN_LEASE_MS))) return { kind: 'ended' };
       await Promise.all(todo.slice(i, i + ITEMS_AT_ONCE).map((t) => gradeAndStore(env, db, run, criteria, t, deps)));
     }
-    await endRun(db, runId, 'completed', null, Date.now());
+    await finish(env, db, run, 'completed', null);
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     const code = e instanceof SourceGoneError ? 'file_not_found' : 'run_failed';
-    await endRun(db, runId, 'failed', { code, message }, Date.now());
+    await finish(env, db, run, 'failed', { code, message });
   }
   return { kind: 'ended' };
 }

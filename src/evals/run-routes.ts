@@ -7,6 +7,7 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { jsonBody } from '../http/json-body.js';
+import { withWarnings } from '../http/warnings.js';
 import { CREATE_RUN_EXAMPLES } from './examples.js';
 import {
   BAD_QUERY,
@@ -68,7 +69,8 @@ const create = createRoute({
   description:
     "OpenAI's `evals.runs.create`: grades each item of the data source with the eval's testing criteria. `jsonl` takes the items (and their " +
     'samples, when the eval reads `{{sample.*}}`) inline (`file_content`); `completions` samples `model` on each item from `input_messages` ' +
-    "through the deployment's LLM first. Answers at once (`queued`); poll the run, then read its output items. Each item counts as one " +
+    "through the deployment's LLM first (`responses`: through its Responses API). `service_tier` and `cache` are Tribunal's: the tier of " +
+    "the run's model calls and the verdict cache of its model graders. Answers at once (`queued`); poll the run, then read its output items. Each item counts as one " +
     "evaluation against the tenant's monthly caps, and each model call is billed in `GET /v1/usage` once.",
   middleware: [requireScope('evaluations:write'), jsonBody()] as const,
   security: scopeSecurity('evaluations:write'),
@@ -84,13 +86,17 @@ const create = createRoute({
     v1Responses({
       200: jsonResponse(RunSchema, 'The run, queued.'),
       400: errorResponse(
-        ['invalid_json', 'invalid_request'],
-        'the body fails its schema, a template names a field the item schema lacks, or a data source Tribunal does not read (the message says what to send).',
+        ['invalid_json', 'invalid_request', 'tier_unsupported'],
+        'the body fails its schema, a template names a field the item schema lacks, a data source Tribunal does not read (the message says what to send), or a `service_tier` the provider does not offer (`tier_unsupported`).',
       ),
       404: notFound('eval'),
       413: PAYLOAD_TOO_LARGE,
       415: NOT_JSON,
       429: CREATE_TOO_MANY,
+      503: errorResponse(
+        ['llm_not_configured'],
+        "the run calls a model and the deployment's LLM settings are unusable.",
+      ),
     }),
   ),
 });
@@ -203,11 +209,11 @@ const item = createRoute({
 export const runs = new OpenAPIHono<TenantEnv>()
   .openapi(create, async (c) => {
     const ev = await requireEval(c.env, c.var.tenant, c.req.valid('param').eval_id);
-    const run = await createRun(c.env, ev, c.req.valid('json'), {
+    const { run, warnings } = await createRun(c.env, ev, c.req.valid('json'), {
       keyId: c.var.auth.keyId,
       limits: c.var.auth.limits,
     });
-    return c.json(await viewRun(c.env, run, origin(c)), 200);
+    return c.json({ ...(await viewRun(c.env, run, origin(c))), ...withWarnings(warnings) }, 200);
   })
   .openapi(list, async (c) => {
     const ev = await requireEval(c.env, c.var.tenant, c.req.valid('param').eval_id);

@@ -5,6 +5,8 @@
  * graded item once (`ON CONFLICT DO NOTHING`), page through them, and the counts a run reports. Times are
  * epoch ms.
  */
+import type { Tier } from '../llm/tiers.js';
+import type { CacheDecision } from '../verdict-cache/plan.js';
 import type { EvalMetadata } from './schemas.js';
 
 /** An `eval_runs` row. */
@@ -24,6 +26,10 @@ export interface RunRecord {
   keyId: string | null;
   /** Until when a worker holds the run (epoch ms), or null. */
   leaseUntil: number | null;
+  /** The service tier of its model calls. */
+  serviceTier: Tier;
+  /** What the verdict cache does for its model graders. */
+  cacheMode: CacheDecision;
 }
 
 interface RunRow {
@@ -40,9 +46,11 @@ interface RunRow {
   created_at: number;
   key_id: string | null;
   lease_until: number | null;
+  service_tier: Tier;
+  cache_mode: CacheDecision;
 }
 
-const COLUMNS = `id, tenant, eval_id, name, status, data_source, model, metadata, items_total, error, created_at, key_id, lease_until`;
+const COLUMNS = `id, tenant, eval_id, name, status, data_source, model, metadata, items_total, error, created_at, key_id, lease_until, service_tier, cache_mode`;
 const SELECT = `SELECT ${COLUMNS} FROM eval_runs`;
 
 function toRecord(r: RunRow): RunRecord {
@@ -60,6 +68,8 @@ function toRecord(r: RunRow): RunRecord {
     createdAt: r.created_at,
     keyId: r.key_id,
     leaseUntil: r.lease_until,
+    serviceTier: r.service_tier,
+    cacheMode: r.cache_mode,
   };
 }
 
@@ -67,8 +77,9 @@ function toRecord(r: RunRow): RunRecord {
 export async function insertRun(db: D1Database, r: RunRecord): Promise<void> {
   await db
     .prepare(
-      `INSERT INTO eval_runs (id, tenant, eval_id, name, status, data_source, model, metadata, items_total, created_at, updated_at, key_id)
-       VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO eval_runs (id, tenant, eval_id, name, status, data_source, model, metadata, items_total, created_at, updated_at, key_id,
+         service_tier, cache_mode)
+       VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .bind(
       r.id,
@@ -82,6 +93,8 @@ export async function insertRun(db: D1Database, r: RunRecord): Promise<void> {
       r.createdAt,
       r.createdAt,
       r.keyId,
+      r.serviceTier,
+      r.cacheMode,
     )
     .run();
 }
@@ -156,32 +169,55 @@ export async function releaseLease(db: D1Database, id: string): Promise<void> {
   await db.prepare(`UPDATE eval_runs SET lease_until = NULL WHERE id = ? AND status = 'in_progress'`).bind(id).run();
 }
 
-/** Ends a running run as `status` (with `error` for `failed`); no-op when it already ended. */
+/** What a run must be for {@link endRun} to end it (SQL over `eval_runs`): running. */
+export const RUNNING = `status = 'in_progress'`;
+
+/** What a run must be for {@link cancelRun} to cancel it (SQL over `eval_runs`): not ended. */
+export const UNENDED = `status IN ('queued', 'in_progress')`;
+
+/**
+ * Ends a running run as `status` (with `error` for `failed`); no-op when it already ended. `before` runs first
+ * in the same transaction (the end's webhook event, guarded by {@link RUNNING}).
+ */
 export async function endRun(
   db: D1Database,
   id: string,
   status: 'completed' | 'failed',
   error: RunRecord['error'],
   now: number,
+  before: D1PreparedStatement[] = [],
 ): Promise<void> {
-  await db
-    .prepare(
-      `UPDATE eval_runs SET status = ?, error = ?, lease_until = NULL, updated_at = ? WHERE id = ? AND status = 'in_progress'`,
-    )
-    .bind(status, error ? JSON.stringify(error) : null, now, id)
-    .run();
+  await db.batch([
+    ...before,
+    db
+      .prepare(
+        `UPDATE eval_runs SET status = ?, error = ?, lease_until = NULL, updated_at = ? WHERE id = ? AND ${RUNNING}`,
+      )
+      .bind(status, error ? JSON.stringify(error) : null, now, id),
+  ]);
 }
 
-/** Cancels a queued or running run; true when it changed. */
-export async function cancelRun(db: D1Database, tenant: string, id: string, now: number): Promise<boolean> {
-  const r = await db
-    .prepare(
-      `UPDATE eval_runs SET status = 'canceled', lease_until = NULL, updated_at = ?
-       WHERE id = ? AND tenant = ? AND status IN ('queued', 'in_progress') AND deleted_at IS NULL`,
-    )
-    .bind(now, id, tenant)
-    .run();
-  return r.meta.changes > 0;
+/**
+ * Cancels a queued or running run; true when it changed. `before` runs first in the same transaction (the
+ * cancel's webhook event, guarded by {@link UNENDED}).
+ */
+export async function cancelRun(
+  db: D1Database,
+  tenant: string,
+  id: string,
+  now: number,
+  before: D1PreparedStatement[] = [],
+): Promise<boolean> {
+  const results = await db.batch([
+    ...before,
+    db
+      .prepare(
+        `UPDATE eval_runs SET status = 'canceled', lease_until = NULL, updated_at = ?
+       WHERE id = ? AND tenant = ? AND ${UNENDED} AND deleted_at IS NULL`,
+      )
+      .bind(now, id, tenant),
+  ]);
+  return (results.at(-1)?.meta.changes ?? 0) > 0;
 }
 
 /** Deletes a run (and its items); true when it existed. */
@@ -304,6 +340,8 @@ export interface RunCounts {
     completion_tokens: number;
     cached_tokens: number;
   }[];
+  /** Model grader calls answered from the verdict cache, and what they had cost (USD). */
+  cache: { hits: number; savedUsd: number };
 }
 
 /**
@@ -313,7 +351,7 @@ export interface RunCounts {
 export async function runCounts(db: D1Database, runIds: readonly string[]): Promise<Map<string, RunCounts>> {
   const ids = JSON.stringify(runIds);
   const of = `i.run_id IN (SELECT value FROM json_each(?))`;
-  const [statuses, criteria, models] = await db.batch<Record<string, unknown>>([
+  const [statuses, criteria, models, hits] = await db.batch<Record<string, unknown>>([
     db
       .prepare(`SELECT i.run_id, status, count(*) AS n FROM eval_run_items i WHERE ${of} GROUP BY i.run_id, status`)
       .bind(ids),
@@ -331,9 +369,18 @@ export async function runCounts(db: D1Database, runIds: readonly string[]): Prom
          FROM eval_run_items i, json_each(i.usage) u WHERE ${of} GROUP BY i.run_id, model ORDER BY i.run_id, model`,
       )
       .bind(ids),
+    db
+      .prepare(
+        `SELECT i.run_id, count(*) AS n, sum(i.cache_saved_usd) AS saved FROM eval_run_calls i
+         WHERE ${of} AND i.cache_saved_usd IS NOT NULL GROUP BY i.run_id`,
+      )
+      .bind(ids),
   ]);
   const counts = new Map<string, RunCounts>(
-    runIds.map((id) => [id, { byStatus: { pass: 0, fail: 0, error: 0 }, byCriterion: [], byModel: [] }]),
+    runIds.map((id) => [
+      id,
+      { byStatus: { pass: 0, fail: 0, error: 0 }, byCriterion: [], byModel: [], cache: { hits: 0, savedUsd: 0 } },
+    ]),
   );
   const at = (r: Record<string, unknown>) => counts.get(String(r.run_id));
   for (const r of statuses?.results ?? []) {
@@ -351,6 +398,10 @@ export async function runCounts(db: D1Database, runIds: readonly string[]): Prom
       completion_tokens: Number(r.completion),
       cached_tokens: Number(r.cached),
     });
+  }
+  for (const r of hits?.results ?? []) {
+    const c = at(r);
+    if (c) c.cache = { hits: Number(r.n), savedUsd: Number(r.saved) };
   }
   return counts;
 }

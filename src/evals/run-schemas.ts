@@ -4,6 +4,9 @@
  * (`resources/evals/runs/runs.d.ts`, `output-items.d.ts`).
  */
 import { z } from '@hono/zod-openapi';
+import { WarningsField } from '../http/warnings.js';
+import { TierView } from '../tiers/schemas.js';
+import { CacheModeSchema } from '../verdict-cache/schemas.js';
 import { GraderMessageSchema } from './grader-schemas.js';
 import { EvalMetadataSchema, listOf, ListQuerySchema } from './schemas.js';
 
@@ -32,33 +35,49 @@ export const JsonlDataSourceSchema = z
   .object({ type: z.literal('jsonl'), source: SourceSchema })
   .openapi('CreateEvalJSONLRunDataSource');
 
+/** How a sampler's prompt is given: a template rendered on each item, or the messages an item field holds. */
+const InputMessagesSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('template'), template: z.array(GraderMessageSchema).min(1).max(32) }),
+  z.object({ type: z.literal('item_reference'), item_reference: z.string() }),
+]);
+
+/** A sampler's parameters (OpenAI's defaults: temperature 1, top_p 1, seed 42, 2048 tokens). */
+const SamplingParamsSchema = z.object({
+  max_completion_tokens: z.number().int().positive().max(100_000).optional(),
+  seed: z.number().int().optional(),
+  temperature: z.number().min(0).max(2).optional(),
+  top_p: z.number().min(0).max(1).optional(),
+});
+
 /** `completions`: sample `model` on each item from `input_messages`, then grade. */
 export const CompletionsDataSourceSchema = z
   .object({
     type: z.literal('completions'),
     source: SourceSchema,
     model: z.string().min(1).max(512).optional(),
-    input_messages: z
-      .discriminatedUnion('type', [
-        z.object({ type: z.literal('template'), template: z.array(GraderMessageSchema).min(1).max(32) }),
-        z.object({ type: z.literal('item_reference'), item_reference: z.string() }),
-      ])
-      .optional(),
-    sampling_params: z
-      .object({
-        max_completion_tokens: z.number().int().positive().max(100_000).optional(),
-        seed: z.number().int().optional(),
-        temperature: z.number().min(0).max(2).optional(),
-        top_p: z.number().min(0).max(1).optional(),
-      })
-      .optional(),
+    input_messages: InputMessagesSchema.optional(),
+    sampling_params: SamplingParamsSchema.optional(),
   })
   .openapi('CreateEvalCompletionsRunDataSource');
 
-/** `responses`: accepted by the schema only to be refused with what to send instead. */
+/**
+ * `responses`: sample `model` on each item through the provider's Responses API (`POST /responses`), then
+ * grade. A `responses` source (OpenAI's stored responses) is refused with what to send instead.
+ */
 const ResponsesDataSourceSchema = z
-  .object({ type: z.literal('responses') })
-  .loose()
+  .object({
+    type: z.literal('responses'),
+    source: z
+      .discriminatedUnion('type', [
+        z.object({ type: z.literal('file_content'), content: z.array(SourceLineSchema).min(1).max(MAX_RUN_ITEMS) }),
+        z.object({ type: z.literal('file_id'), id: z.string().max(128) }),
+        z.object({ type: z.literal('responses') }).loose(),
+      ])
+      .openapi('EvalResponsesRunSource'),
+    model: z.string().min(1).max(512).optional(),
+    input_messages: InputMessagesSchema.optional(),
+    sampling_params: SamplingParamsSchema.optional(),
+  })
   .openapi('CreateEvalResponsesRunDataSource');
 
 /** A run's data source. */
@@ -76,6 +95,17 @@ export const CreateRunRequestSchema = z
     data_source: RunDataSourceSchema,
     name: z.string().max(256).optional(),
     metadata: z.union([EvalMetadataSchema, z.null()]).optional(),
+    service_tier: TierView.optional().describe(
+      "Tribunal's: the service tier of the run's model calls (the sampler's and the model graders'). Absent: the tenant's " +
+        "default, else the providers' default, else `standard`. A tier the deployment's provider does not offer is a 400 " +
+        '`tier_unsupported` naming `service_tier`.',
+    ),
+    cache: CacheModeSchema.optional().describe(
+      "Tribunal's: the verdict cache for the run's model graders. `use` (default): a grader call this tenant made before " +
+        'with the same model, messages and parameters, at most VERDICT_CACHE_TTL_DAYS old, is answered from the cache (no ' +
+        'LLM call, $0); else its answer is cached. `refresh`: called anew, and the answer replaces the cached one. `off`: ' +
+        'neither. Unset, a grader sampling above temperature 0 bypasses the cache. Samples are never cached.',
+    ),
   })
   .strict()
   .openapi('CreateEvalRunRequest');
@@ -101,6 +131,21 @@ export const RunSchema = z
     metadata: z.union([EvalMetadataSchema, z.null()]),
     error: z.union([ErrorSchema, z.null()]),
     report_url: z.string().openapi({ description: "The viewer's page of the run." }),
+    service_tier: TierView,
+    cache: z
+      .object({
+        mode: z
+          .enum(['use', 'refresh', 'off', 'bypass'])
+          .describe("The request's `cache`, or `bypass` (unset, and a model grader samples above temperature 0)."),
+        hits: z.number().int().nonnegative().describe('Model grader calls answered from the cache: no LLM call, $0.'),
+        saved_usd: z
+          .number()
+          .nonnegative()
+          .describe('What those calls had cost when they were made (USD): saved by this run.'),
+      })
+      .strict()
+      .openapi('EvalRunCache', { description: "Tribunal's verdict cache in this run (see `cache` at create)." }),
+    warnings: WarningsField,
     result_counts: z.object({
       total: z.number().int(),
       passed: z.number().int(),

@@ -7,6 +7,10 @@
 import type { Bindings } from '../config/bindings.js';
 import { tenantDb } from '../config/d1-shards.js';
 import type { EffectiveLimits } from '../tenants/limits.js';
+import type { ApiWarning } from '../http/warnings.js';
+import { limitsFor } from '../evaluations/service.js';
+import { cacheDecision } from '../verdict-cache/plan.js';
+import { runTier } from './run-tier.js';
 import { assertQuota } from '../tenants/quota.js';
 import { queueRun, stalled } from './run-queue.js';
 import type { SourceLine } from './run-source.js';
@@ -15,7 +19,18 @@ import { ApiError } from '../http/errors.js';
 import { randomBase32 } from '../tenants/ids.js';
 import { checkSamplerMessages } from './grader-check.js';
 import type { ItemRecord, RunCounts, RunRecord } from './run-rows.js';
-import { cancelRun, deleteRun, getItem, getRun, insertRun, listItems, listRuns, runCounts } from './run-rows.js';
+import {
+  cancelRun,
+  deleteRun,
+  getItem,
+  getRun,
+  insertRun,
+  listItems,
+  listRuns,
+  runCounts,
+  UNENDED,
+} from './run-rows.js';
+import { dispatchRunEvent, runEndEventStatements } from './run-events.js';
 import type { CreateRunRequest, OutputItem, Run } from './run-schemas.js';
 import type { EvalRecord } from './rows.js';
 import { listPage } from '../openai/list-page.js';
@@ -34,19 +49,19 @@ async function checkDataSource(
   ev: EvalRecord,
   ds: CreateRunRequest['data_source'],
 ): Promise<SourceLine[]> {
-  if (ds.type === 'responses') {
+  if (ds.source.type === 'responses' || ds.source.type === 'stored_completions') {
     throw fail(
-      'data_source.type',
-      '"responses" reads OpenAI\'s stored responses, which Tribunal does not hold: send "completions" (with input_messages and model) to sample a model, or "jsonl" with the samples',
+      'data_source.source.type',
+      `"${ds.source.type}" reads OpenAI's stored traffic, which Tribunal does not hold: send the items inline ("file_content") or upload them ("file_id"), with a "completions" data source to sample a model`,
     );
   }
   const lines = await sourceLines(env, ev.tenant, ds.source, true);
   const at = ds.source.type === 'file_id' ? 'data_source.source.id' : 'data_source.source.content';
   const scope = scopeOf(ev);
-  if (ds.type === 'completions') {
-    if (!ds.model) throw fail('data_source.model', 'required for "completions": the model to sample');
+  if (ds.type === 'completions' || ds.type === 'responses') {
+    if (!ds.model) throw fail('data_source.model', `required for "${ds.type}": the model to sample`);
     if (!ds.input_messages)
-      throw fail('data_source.input_messages', 'required for "completions": what to ask the model');
+      throw fail('data_source.input_messages', `required for "${ds.type}": what to ask the model`);
     if (ds.input_messages.type === 'template') {
       checkSamplerMessages(ds.input_messages.template, 'data_source.input_messages.template', scope.itemSchema);
     }
@@ -58,10 +73,21 @@ async function checkDataSource(
       }
     }
   }
+  if (ds.type === 'responses') {
+    throw fail(
+      'data_source.type',
+      '"responses" is not sampled yet: send "completions" (with input_messages and model) to sample a model, or "jsonl" with the samples',
+    );
+  }
   return lines;
 }
 
-const NO_COUNTS: RunCounts = { byStatus: { pass: 0, fail: 0, error: 0 }, byCriterion: [], byModel: [] };
+const NO_COUNTS: RunCounts = {
+  byStatus: { pass: 0, fail: 0, error: 0 },
+  byCriterion: [],
+  byModel: [],
+  cache: { hits: 0, savedUsd: 0 },
+};
 
 /** The run's report: the API's page of its output items (the viewer has no eval pages yet). */
 function reportUrl(origin: string, r: RunRecord): string {
@@ -88,6 +114,8 @@ function runView(r: RunRecord, counts: RunCounts | undefined = NO_COUNTS, origin
     metadata: r.metadata,
     error: r.error,
     report_url: reportUrl(origin, r),
+    service_tier: r.serviceTier,
+    cache: { mode: r.cacheMode, hits: counts.cache.hits, saved_usd: counts.cache.savedUsd },
     result_counts: { total: r.itemsTotal, passed: pass, failed, errored: error },
     per_testing_criteria_results: counts.byCriterion.map((c) => ({
       testing_criteria: c.name,
@@ -113,18 +141,21 @@ export interface RunCreator {
 
 /**
  * Checks and stores a new run (`queued`) and queues its work. Each item counts as one evaluation against
- * the tenant's monthly caps, as a batch's items do.
- * @throws ApiError 400 naming the field; 429 `quota_exceeded`.
+ * the tenant's monthly caps, as a batch's items do. Answers the run and what its answer warns about
+ * (`tier_price_missing`).
+ * @throws ApiError 400 naming the field (`tier_unsupported` for `service_tier`); 429 `quota_exceeded`.
  */
 export async function createRun(
   env: Bindings,
   ev: EvalRecord,
   request: CreateRunRequest,
   by: RunCreator,
-): Promise<RunRecord> {
+): Promise<{ run: RunRecord; warnings: ApiWarning[] }> {
   const ds = request.data_source;
   const items = (await checkDataSource(env, ev, ds)).length;
   const db = tenantDb(env, ev.tenant);
+  const limits = await limitsFor(env, ev.tenant, by.limits);
+  const tier = runTier(env, ev, ds, request.service_tier, limits.defaultTier);
   await assertQuota(db, ev.tenant, by.limits, items);
   const record: RunRecord = {
     id: `evalrun_${randomBase32(24)}`,
@@ -133,17 +164,19 @@ export async function createRun(
     name: request.name ?? '',
     status: 'queued',
     dataSource: ds,
-    model: ds.type === 'completions' ? (ds.model ?? null) : null,
+    model: ds.type === 'jsonl' ? null : (ds.model ?? null),
     metadata: request.metadata ?? null,
     itemsTotal: items,
     error: null,
     createdAt: Date.now(),
     keyId: by.keyId,
     leaseUntil: null,
+    serviceTier: tier.tier,
+    cacheMode: cacheDecision({ mode: request.cache }, ev.testingCriteria),
   };
   await insertRun(db, record);
   await queueRun(env, ev.tenant, record.id);
-  return record;
+  return { run: record, warnings: tier.warnings };
 }
 
 /** The run, or 404 `not_found`. */
@@ -179,9 +212,13 @@ export async function listRunsView(
  * the cancel changed nothing (the run had ended, or ended meanwhile), since a cancel changes its status alone.
  */
 export async function cancelRunView(env: Bindings, r: RunRecord, origin: string): Promise<Run> {
-  const cancelled = await cancelRun(tenantDb(env, r.tenant), r.tenant, r.id, Date.now());
-  const now = cancelled ? { ...r, status: 'canceled' as const } : await requireRun(env, r.tenant, r.evalId, r.id);
-  return viewRun(env, now, origin);
+  const db = tenantDb(env, r.tenant);
+  const now = Date.now();
+  const event = runEndEventStatements(db, r, 'canceled', null, UNENDED, now);
+  const cancelled = await cancelRun(db, r.tenant, r.id, now, event);
+  if (cancelled) await dispatchRunEvent(env, r.tenant, r.id);
+  const after = cancelled ? { ...r, status: 'canceled' as const } : await requireRun(env, r.tenant, r.evalId, r.id);
+  return viewRun(env, after, origin);
 }
 
 /** Deletes a run and its items. */

@@ -63,7 +63,22 @@ export function resolveTier(
   field = 'tier',
 ): TierChoice {
   const settings = settingsFromEnv(llmEnvOf(env));
-  const providers = judgeProviders(judge, settings.defaultProvider);
+  return resolveTierFor(env, judgeProviders(judge, settings.defaultProvider), asked, tenantDefault, field);
+}
+
+/**
+ * The tier a request runs at whose calls go to `providers` (ids of the deployment's LLM providers): as
+ * {@link resolveTier}, for callers without a judge (an Evals run's sampler and model graders).
+ * @throws ApiError 400 `tier_unsupported` naming `field`.
+ */
+export function resolveTierFor(
+  env: object,
+  providers: readonly string[],
+  asked: TierAsked,
+  tenantDefault: Tier | null,
+  field = 'tier',
+): TierChoice {
+  const settings = settingsFromEnv(llmEnvOf(env));
   const flexFallback = asked.flexFallback ?? 'standard';
   if (asked.tier !== undefined) {
     const missing = lacking(settings, providers, asked.tier);
@@ -91,9 +106,23 @@ export function resolveTier(
  */
 export function tierPriceWarnings(env: object, judge: ResolvedJudge, tier: Tier, field = 'tier'): ApiWarning[] {
   if (tier === 'standard') return [];
+  return modelPriceWarnings(env, modelsOf(judge.config, settingsFromEnv(llmEnvOf(env))), tier, field);
+}
+
+/**
+ * {@link tierPriceWarnings} for the models a request calls, each with its provider (an Evals run's sampler
+ * and model graders).
+ */
+export function modelPriceWarnings(
+  env: object,
+  models: readonly { model: string; provider: string }[],
+  tier: Tier,
+  field = 'tier',
+): ApiWarning[] {
+  if (tier === 'standard') return [];
   const settings = settingsFromEnv(llmEnvOf(env));
   const table = { ...DEFAULT_PRICES, ...settings.prices };
-  return modelsOf(judge.config, settings).flatMap(({ model, provider }): ApiWarning[] => {
+  return models.flatMap(({ model, provider }): ApiWarning[] => {
     const price = priceFor(model, provider, table);
     if (!price || price[tier] !== undefined || (price.input === 0 && price.output === 0)) return [];
     return [

@@ -41,6 +41,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'batch.completed',
   'meta_evaluation.completed',
   'comparison.completed',
+  'eval.run.succeeded',
+  'eval.run.failed',
+  'eval.run.canceled',
 ] as const;
 
 /** An event type (the payload's `type`; endpoints subscribe by type). */
@@ -48,7 +51,8 @@ export const WebhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES).meta({
   id: 'WebhookEventType',
   description:
     '`evaluation.succeeded` | `evaluation.failed` | `evaluation.cancelled`: an evaluation ended; `batch.completed`: every item of a batch ended; ' +
-    "`meta_evaluation.completed`: a meta-evaluation's report is ready; `comparison.completed`: a comparison's statistics and gate are ready.",
+    "`meta_evaluation.completed`: a meta-evaluation's report is ready; `comparison.completed`: a comparison's statistics and gate are ready; " +
+    "`eval.run.succeeded` | `eval.run.failed` | `eval.run.canceled`: an Evals run ended (OpenAI's names).",
 });
 /** An event type. */
 export type WebhookEventType = z.infer<typeof WebhookEventTypeSchema>;
