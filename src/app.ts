@@ -25,12 +25,13 @@ import { rateLimit } from './tenants/rate-limit.js';
 import { admin } from './admin/routes.js';
 import { annotationQueues } from './annotation-queues/routes.js';
 import { rubricAgreement } from './annotation-queues/agreement-routes.js';
-import { batches } from './batches/routes.js';
-import { comparisons } from './comparisons/routes.js';
+import { batchRoutes } from './batches/routes.js';
+import { comparisonRoutes } from './comparisons/routes.js';
 import { estimateComparison } from './comparisons/estimate.js';
 import { COMPARISON_EXAMPLE, COMPARISON_WEBHOOK_DOCS, CreateComparisonRequestSchema } from './comparisons/schemas.js';
 import { estimatesRoutes } from './estimates/routes.js';
-import { evaluations } from './evaluations/routes.js';
+import { evaluationRoutes } from './evaluations/routes.js';
+import { certifyJudge } from './certify/service.js';
 import { evals, graders } from './evals/routes.js';
 import { runs } from './evals/run-routes.js';
 import { files } from './files/routes.js';
@@ -74,7 +75,8 @@ app.use('/v1/*', except('/v1/hooks/*', auth(), rateLimit()));
 // Only its type is used (hono's RPC typing); building it registers the routes.
 const _routes = app
   .route('/', service)
-  .route('/v1/evaluations', evaluations)
+  // Certified mode's calibration reads annotation queues and runs a meta-evaluation, features above these.
+  .route('/v1/evaluations', evaluationRoutes({ certify: certifyJudge }))
   .route('/v1/methods', methods)
   .route('/v1/meta-evaluations', metaEvaluations)
   .route('/v1/annotation-queues', annotationQueues)
@@ -84,8 +86,8 @@ const _routes = app
   .route('/v1/rubrics', rubrics)
   .route('/v1/usage', usage)
   .route('/v1/admin', admin)
-  .route('/v1/batches', batches)
-  .route('/v1/comparisons', comparisons)
+  .route('/v1/batches', batchRoutes({ certify: certifyJudge }))
+  .route('/v1/comparisons', comparisonRoutes({ certify: certifyJudge }))
   .route(
     '/v1/estimates',
     // A comparison's body is estimated by its own feature (see src/estimates/routes.ts for why it is wired here).

@@ -22,10 +22,12 @@ import { cancelBatch, createBatch, listBatchesView, requireBatch, resultsOf, vie
 import { requireScope, scoped, scopeSecurity } from '../tenants/auth.js';
 import { byok } from '../http/byok.js';
 import type { TenantEnv } from '../tenants/auth.js';
+import type { CertifyJudge } from '../evaluations/certified.js';
 import {
   acceptedResponses,
   BAD_QUERY,
   errorResponse,
+  certifyResponses,
   judgeBodyResponses,
   jsonResponse,
   NoQuery,
@@ -75,13 +77,15 @@ const create = createRoute({
     },
   },
   responses: v1Responses(
-    judgeBodyResponses({
-      ...acceptedResponses(
-        BatchAcceptedSchema,
-        'batch',
-        'Accepted: every item is stored and queued (also the answer to an idempotent replay).',
-      ),
-    }),
+    certifyResponses(
+      judgeBodyResponses({
+        ...acceptedResponses(
+          BatchAcceptedSchema,
+          'batch',
+          'Accepted: every item is stored and queued (also the answer to an idempotent replay).',
+        ),
+      }),
+    ),
   ),
 });
 
@@ -158,31 +162,41 @@ const cancel = createRoute({
   }),
 });
 
+/** What the routes are given by the composition (src/app.ts): certified mode's calibration. */
+export interface BatchRoutesDeps {
+  certify: CertifyJudge;
+}
+
 /** Routes under `/v1/batches`. */
-export const batches = new OpenAPIHono<TenantEnv>()
-  .openapi(create, async (c) => {
-    const key = c.req.valid('header')['Idempotency-Key'] ?? null;
-    const request = c.req.valid('json');
-    // batchBody() turned an NDJSON body into the request object, so the string form never reaches here.
-    if (typeof request === 'string') throw new Error('batchBody() did not convert the NDJSON body');
-    const { body, replayed } = await createBatch(c.env, c.var.tenant, request, key, {
-      keyId: c.var.auth.keyId,
-      limits: c.var.auth.limits,
+export const batchRoutes = ({ certify }: BatchRoutesDeps) =>
+  new OpenAPIHono<TenantEnv>()
+    .openapi(create, async (c) => {
+      const key = c.req.valid('header')['Idempotency-Key'] ?? null;
+      const request = c.req.valid('json');
+      // batchBody() turned an NDJSON body into the request object, so the string form never reaches here.
+      if (typeof request === 'string') throw new Error('batchBody() did not convert the NDJSON body');
+      const { body, replayed } = await createBatch(
+        c.env,
+        c.var.tenant,
+        request,
+        key,
+        { keyId: c.var.auth.keyId, limits: c.var.auth.limits },
+        certify,
+      );
+      setCreatedHeaders(c, body.links.self, replayed);
+      return c.json(body, 202);
+    })
+    .openapi(list, async (c) => c.json(await listBatchesView(c.env, c.var.tenant, c.req.valid('query')), 200))
+    .openapi(get, async (c) => {
+      const b = await requireBatch(c.env, c.var.tenant, c.req.valid('param').id);
+      return c.json(await viewBatch(c.env, b), 200);
+    })
+    .openapi(results, async (c) => {
+      const b = await requireBatch(c.env, c.var.tenant, c.req.valid('param').id);
+      const { cursor, limit } = c.req.valid('query');
+      return ndjsonPage(await resultsOf(c.env, b, cursor, limit), `/v1/batches/${b.id}/results`, limit);
+    })
+    .openapi(cancel, async (c) => {
+      const b = await requireBatch(c.env, c.var.tenant, c.req.valid('param').id);
+      return c.json(await cancelBatch(c.env, b), 202);
     });
-    setCreatedHeaders(c, body.links.self, replayed);
-    return c.json(body, 202);
-  })
-  .openapi(list, async (c) => c.json(await listBatchesView(c.env, c.var.tenant, c.req.valid('query')), 200))
-  .openapi(get, async (c) => {
-    const b = await requireBatch(c.env, c.var.tenant, c.req.valid('param').id);
-    return c.json(await viewBatch(c.env, b), 200);
-  })
-  .openapi(results, async (c) => {
-    const b = await requireBatch(c.env, c.var.tenant, c.req.valid('param').id);
-    const { cursor, limit } = c.req.valid('query');
-    return ndjsonPage(await resultsOf(c.env, b, cursor, limit), `/v1/batches/${b.id}/results`, limit);
-  })
-  .openapi(cancel, async (c) => {
-    const b = await requireBatch(c.env, c.var.tenant, c.req.valid('param').id);
-    return c.json(await cancelBatch(c.env, b), 202);
-  });

@@ -21,6 +21,7 @@ import type { CachePlan } from '../verdict-cache/plan.js';
 import { hitColumns, hitOf } from '../verdict-cache/hit.js';
 import type { BatchKind, BatchStatus } from './schemas.js';
 import type { FlexFallback, Tier } from '../llm/tiers.js';
+import type { Guarantee } from '../metrics/certify.js';
 
 /** One item as stored: its evaluation row's own fields. */
 export interface NewBatchItem {
@@ -63,6 +64,8 @@ export interface NewBatch {
   /** The service tier of every item (src/tiers/) and what a flex refusal leads to; absent: `standard`. */
   tier?: Tier;
   flexFallback?: FlexFallback;
+  /** Certified mode's guarantee (src/certify/), which every item reads; null or absent: not certified. */
+  certify?: Guarantee | null;
   now: number;
 }
 
@@ -89,6 +92,8 @@ export interface BatchRecord {
   /** The service tier of every item, and what a flex refusal leads to. */
   tier: Tier;
   flexFallback: FlexFallback;
+  /** Certified mode's guarantee; null when not certified. */
+  certify: Guarantee | null;
   createdAt: number;
   completedAt: number | null;
 }
@@ -106,8 +111,8 @@ export function insertBatchStatements(db: D1Database, b: NewBatch): D1PreparedSt
     db
       .prepare(
         `INSERT INTO batches (id, tenant, kind, status, method, preset, config, webhook_url, idempotency_key, request_hash,
-           items_total, concurrency, completion_event_id, budget, tier, flex_fallback, created_at, updated_at)
-         VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+           items_total, concurrency, completion_event_id, budget, tier, flex_fallback, certify, created_at, updated_at)
+         VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
       )
       .bind(
         b.id,
@@ -125,6 +130,7 @@ export function insertBatchStatements(db: D1Database, b: NewBatch): D1PreparedSt
         b.budget ? JSON.stringify(b.budget) : null,
         b.tier ?? 'standard',
         b.flexFallback ?? 'standard',
+        b.certify ? JSON.stringify(b.certify) : null,
         b.now,
         b.now,
       ),
@@ -192,13 +198,14 @@ export interface BatchRow {
   budget_exhausted_at: number | null;
   tier: Tier;
   flex_fallback: FlexFallback;
+  certify: string | null;
   created_at: number;
   completed_at: number | null;
 }
 
 /** The columns of {@link BatchRow}. */
 export const BATCH_SELECT = `SELECT id, tenant, kind, status, method, preset, webhook_url, request_hash, items_total, succeeded, failed, cancelled,
-  concurrency, sent, cancel_requested_at, budget, budget_exhausted_at, tier, flex_fallback, created_at, completed_at FROM batches`;
+  concurrency, sent, cancel_requested_at, budget, budget_exhausted_at, tier, flex_fallback, certify, created_at, completed_at FROM batches`;
 
 /** A row as a {@link BatchRecord}. */
 export function toBatchRecord(r: BatchRow): BatchRecord {
@@ -222,6 +229,7 @@ export function toBatchRecord(r: BatchRow): BatchRecord {
     budgetExhaustedAt: r.budget_exhausted_at,
     tier: r.tier,
     flexFallback: r.flex_fallback,
+    certify: r.certify === null ? null : (JSON.parse(r.certify) as Guarantee),
     createdAt: r.created_at,
     completedAt: r.completed_at,
   };

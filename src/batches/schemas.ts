@@ -18,6 +18,7 @@ import {
   VerdictSummarySchema,
 } from '../evaluations/schemas.js';
 import { BudgetSchema } from '../engine/budget.js';
+import { CertificationField, CertifiedField, CertifyField, GuaranteeField } from '../evaluations/certified.js';
 import { StabilitySchema, StabilitySummarySchema } from '../metrics/stability.js';
 import { OneOffWebhookSchema } from '../webhooks/schemas.js';
 import { BatchCacheSchema } from '../verdict-cache/schemas.js';
@@ -77,6 +78,7 @@ export const CreateBatchRequestSchema = z
     ),
     flexFallback: FlexFallbackField,
     repeat: RepeatField,
+    certify: CertifyField,
   })
   .strict()
   .superRefine((body, ctx) => {
@@ -219,6 +221,7 @@ export const BatchSchema = BatchSummarySchema.extend({
   cache: BatchCacheSchema,
   /** With `repeat`: the stability over every item (failed items counted as `errors`); null otherwise. */
   stability: z.union([StabilitySummarySchema, z.null()]),
+  guarantee: GuaranteeField,
 })
   .strict()
   .meta({ id: 'Batch' });
@@ -250,6 +253,8 @@ export const BatchResultLineSchema = z
     rubric: z.union([RubricStampSchema, z.null()]),
     /** With `repeat`: how far the item's runs agree, once it succeeded; null otherwise. */
     stability: z.union([StabilitySchema, z.null()]),
+    certified: CertifiedField,
+    certification: CertificationField,
   })
   .strict()
   .meta({ id: 'BatchResultLine' });

@@ -39,11 +39,14 @@ import type { BatchRecord } from './rows.js';
 import { getBatch, requestCancel } from './rows.js';
 import { rubricStampOf } from '../evaluations/rows.js';
 import type { ResolvedRubric } from '../rubrics/resolve.js';
-import { submitBatch } from './submit.js';
+import { planItems, submitBatch } from './submit.js';
+import type { CertifyJudge } from '../evaluations/certified.js';
+import { certifiedFields, withCertify } from '../evaluations/certified.js';
 import { checkBatchBudget } from './budget-check.js';
 import { repeatJudge } from '../methods/resolve-judge.js';
 import { tenantDb } from '../config/d1-shards.js';
 import type { Stability, StabilitySummary } from '../metrics/stability.js';
+import type { Guarantee } from '../metrics/certify.js';
 import { itemStability, repeatRunsOf, stabilityOfDetails, stabilitySummary } from '../metrics/stability.js';
 import { requestRubric } from '../evaluations/service.js';
 
@@ -64,14 +67,31 @@ export async function createBatch(
   request: CreateBatchRequest,
   idempotencyKey: string | null,
   creator: CreatorInfo = { keyId: null },
+  certifyJudge?: CertifyJudge,
 ): Promise<{ body: BatchAccepted; replayed: boolean }> {
   const submission = await resolveSubmission(env, tenant, request, creator);
   const { creator: withLimits, tier, webhookUrl, warnings } = submission;
   // `repeat`: every item judged N times in its own evaluation (never answered by the verdict cache).
-  const judge = repeatJudge(submission.judge, request.repeat, request.cache);
+  const asked = repeatJudge(submission.judge, request.repeat, request.cache);
   // G-Eval style judges get the version's auto-CoT steps, written once first when none are (503 / 502 otherwise).
-  const rubric = await requestRubric(env, tenant, judge, request.rubric, withLimits);
-  const itemRubrics = await resolveItemRubrics(env, tenant, judge, request, withLimits);
+  const rubric = await requestRubric(env, tenant, asked, request.rubric, withLimits);
+  const itemRubrics = await resolveItemRubrics(env, tenant, asked, request, withLimits);
+  if (request.certify !== undefined) {
+    // The guarantee is the batch rubric version's: an item judged by another rubric would not carry it.
+    const own = request.items.findIndex((i) => i.rubric !== undefined);
+    if (own >= 0)
+      throw invalidRequest([
+        { path: `items.${own}.rubric`, message: 'with certify every item is judged by the batch’s `rubric`' },
+      ]);
+    // Every item is checked before the calibration may start judging labelled items.
+    planItems(
+      tenant,
+      asked,
+      request.items.map((i) => ({ itemId: null, task: i.task, metadata: null })),
+      rubric,
+    );
+  }
+  const { judge, guarantee } = await withCertify(env, tenant, asked, request, withLimits, certifyJudge);
   if (request.budget) await checkBatchBudget(env, tenant, request, judge);
   const r = await submitBatch(env, {
     ...tier,
@@ -92,6 +112,7 @@ export async function createBatch(
     creator: withLimits,
     request,
     cache: { mode: request.cache, seed: request.seed, repeat: request.repeat !== undefined },
+    certify: guarantee,
   });
   return {
     body: {
@@ -207,6 +228,7 @@ export async function viewBatch(env: Bindings, b: BatchRecord): Promise<Batch> {
     usage,
     cache,
     stability,
+    guarantee: b.certify,
   };
 }
 
@@ -226,7 +248,7 @@ const ResultsCursorSchema = z.object({ b: z.string(), s: z.number().int().min(-1
 const ListCursorSchema = z.object({ t: z.number().int(), i: z.string() }).strict();
 
 /** One results line from an item's row; a deleted item shows neither metadata, verdict nor error. */
-function lineOf(r: ItemOutcomeRow): BatchResultLine {
+function lineOf(r: ItemOutcomeRow, guarantee: Guarantee | null): BatchResultLine {
   const deleted = r.deleted_at !== null;
   let verdict: BatchResultLine['verdict'] = null;
   if (r.verdict !== null && !deleted) {
@@ -246,6 +268,7 @@ function lineOf(r: ItemOutcomeRow): BatchResultLine {
     error: r.error_code !== null && !deleted ? { code: r.error_code, message: r.error_message ?? '' } : null,
     rubric: rubricStampOf(r.rubric_hash, r.rubric_id, r.rubric_version),
     stability: verdict ? stabilityOfDetails(verdict.details) : null,
+    ...certifiedFields(guarantee, r.status, verdict?.details),
   };
 }
 
@@ -267,7 +290,7 @@ export async function resultsOf(
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   const next = rows.length > limit && last ? encodeCursor({ b: b.id, s: last.batch_seq }) : null;
-  return { ndjson: page.map((r) => `${JSON.stringify(lineOf(r))}\n`).join(''), next };
+  return { ndjson: page.map((r) => `${JSON.stringify(lineOf(r, b.certify))}\n`).join(''), next };
 }
 
 /** `GET /v1/batches`: the tenant's batches, newest first. */

@@ -37,6 +37,7 @@ import type { TierChoice } from '../tiers/resolve.js';
 import type { ResolvedRubric } from '../rubrics/resolve.js';
 import { contentStatement } from '../rubrics/rows.js';
 import { tenantDb } from '../config/d1-shards.js';
+import type { Guarantee } from '../metrics/certify.js';
 
 /**
  * Items the caller writes itself, in the batch's transaction: `total` evaluations, inserted by `statements`
@@ -87,6 +88,8 @@ export interface BatchSubmission extends TierChoice {
   extra?: (batchId: string, items: readonly NewBatchItem[]) => D1PreparedStatement[];
   /** The request's `cache` and `seed` (src/verdict-cache/plan.ts); absent: `cache` not set, no seed. */
   cache?: CacheRequest;
+  /** Certified mode's guarantee (src/certify/): stored on the batch row, which every item reads; null or absent: none. */
+  certify?: Guarantee | null;
 }
 
 /** Outcome of {@link submitBatch}: the batch, and whether it answers an earlier request with the same key. */
@@ -215,6 +218,7 @@ export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Su
       concurrency: s.tier === 'batch' ? Math.max(1, items.length) : config.BATCH_CONCURRENCY,
       tier: s.tier,
       flexFallback: s.flexFallback,
+      certify: s.certify ?? null,
       items,
       itemsTotal: total,
       now,

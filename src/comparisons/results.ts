@@ -39,6 +39,7 @@ export function itemLine(
   item: number,
   rows: readonly OutcomeRow[],
   gate: { candidate: string; baseline: string } | null,
+  certified = false,
 ): ItemLine {
   const width = widthOf(layout);
   const outcomes = itemPairOutcomes(layout, rows, item);
@@ -62,6 +63,8 @@ export function itemLine(
               status: r.status as EvaluationStatus,
               winner: r.winner,
               error: r.error_code !== null ? { code: r.error_code, message: r.error_message ?? '' } : null,
+              // A certified pairwise verdict always names a winner: an abstention has none, an error no verdict.
+              certified: certified ? r.status === 'succeeded' && r.winner !== null : null,
             },
           ];
         }),
@@ -92,7 +95,7 @@ export async function comparisonResults(
   const lines: ComparisonResultLine[] = [];
   for (let item = position.i; item < end; item++) {
     const mine = rows.filter((r) => Math.floor(r.batch_seq / width) === item);
-    lines.push(itemLine(layout, item, mine, c.gate));
+    lines.push(itemLine(layout, item, mine, c.gate, ref.batch.certify !== null));
   }
   const last = end >= c.itemsTotal;
   if (last) {

@@ -10,10 +10,12 @@ import { batchBody, NDJSON_TYPE, ndjsonPage, ndjsonPageResponse } from '../batch
 import { requireScope, scoped, scopeSecurity } from '../tenants/auth.js';
 import { byok } from '../http/byok.js';
 import type { TenantEnv } from '../tenants/auth.js';
+import type { CertifyJudge } from '../evaluations/certified.js';
 import {
   acceptedResponses,
   BAD_QUERY,
   errorResponse,
+  certifyResponses,
   judgeBodyResponses,
   jsonResponse,
   NoQuery,
@@ -90,18 +92,20 @@ const create = createRoute({
     },
   },
   responses: v1Responses(
-    judgeBodyResponses({
-      ...preferWaitResponse(
-        ComparisonSchema,
-        'comparison',
-        'Ended within the `Prefer: wait` time: the comparison with its final statistics and gate.',
-      ),
-      ...acceptedResponses(
-        ComparisonAcceptedSchema,
-        'comparison',
-        'Accepted: every pair evaluation is stored and queued (also the answer to an idempotent replay).',
-      ),
-    }),
+    certifyResponses(
+      judgeBodyResponses({
+        ...preferWaitResponse(
+          ComparisonSchema,
+          'comparison',
+          'Ended within the `Prefer: wait` time: the comparison with its final statistics and gate.',
+        ),
+        ...acceptedResponses(
+          ComparisonAcceptedSchema,
+          'comparison',
+          'Accepted: every pair evaluation is stored and queued (also the answer to an idempotent replay).',
+        ),
+      }),
+    ),
   ),
 });
 
@@ -183,38 +187,48 @@ const cancel = createRoute({
   }),
 });
 
+/** What the routes are given by the composition (src/app.ts): certified mode's calibration. */
+export interface ComparisonRoutesDeps {
+  certify: CertifyJudge;
+}
+
 /** Routes under `/v1/comparisons`. */
-export const comparisons = new OpenAPIHono<TenantEnv>()
-  .openapi(create, async (c) => {
-    const headers = c.req.valid('header');
-    const key = headers['Idempotency-Key'] ?? null;
-    const waitMs = preferWaitMs(headers.Prefer);
-    const request = c.req.valid('json');
-    if (typeof request === 'string') throw new Error('batchBody() did not convert the NDJSON body');
-    const { body, replayed } = await createComparison(c.env, c.var.tenant, request, key, {
-      keyId: c.var.auth.keyId,
-      limits: c.var.auth.limits,
+export const comparisonRoutes = ({ certify }: ComparisonRoutesDeps) =>
+  new OpenAPIHono<TenantEnv>()
+    .openapi(create, async (c) => {
+      const headers = c.req.valid('header');
+      const key = headers['Idempotency-Key'] ?? null;
+      const waitMs = preferWaitMs(headers.Prefer);
+      const request = c.req.valid('json');
+      if (typeof request === 'string') throw new Error('batchBody() did not convert the NDJSON body');
+      const { body, replayed } = await createComparison(
+        c.env,
+        c.var.tenant,
+        request,
+        key,
+        { keyId: c.var.auth.keyId, limits: c.var.auth.limits },
+        certify,
+      );
+      setCreatedHeaders(c, body.links.self, replayed);
+      const ended = waitMs > 0 ? await awaitComparisonEnded(c.env, c.var.tenant, body.id, waitMs) : null;
+      if (ended) {
+        c.header('Preference-Applied', `wait=${waitMs / 1000}`);
+        return c.json(body.warnings ? { ...ended, warnings: body.warnings } : ended, 200);
+      }
+      return c.json(body, 202);
+    })
+    .openapi(list, async (c) => c.json(await listComparisons(c.env, c.var.tenant, c.req.valid('query')), 200))
+    .openapi(get, async (c) => {
+      const ref = await requireComparison(c.env, c.var.tenant, c.req.valid('param').id);
+      return c.json(await viewComparison(c.env, ref), 200);
+    })
+    .openapi(results, async (c) => {
+      const ref = await requireComparison(c.env, c.var.tenant, c.req.valid('param').id);
+      const { cursor, limit } = c.req.valid('query');
+      const page = await comparisonResults(c.env, ref, cursor, limit);
+      return ndjsonPage(page, `/v1/comparisons/${ref.batch.id}/results`, limit);
+    })
+    .openapi(cancel, async (c) => {
+      const ref = await requireComparison(c.env, c.var.tenant, c.req.valid('param').id);
+      return c.json(await cancelComparison(c.env, ref), 202);
     });
-    setCreatedHeaders(c, body.links.self, replayed);
-    const ended = waitMs > 0 ? await awaitComparisonEnded(c.env, c.var.tenant, body.id, waitMs) : null;
-    if (ended) {
-      c.header('Preference-Applied', `wait=${waitMs / 1000}`);
-      return c.json(body.warnings ? { ...ended, warnings: body.warnings } : ended, 200);
-    }
-    return c.json(body, 202);
-  })
-  .openapi(list, async (c) => c.json(await listComparisons(c.env, c.var.tenant, c.req.valid('query')), 200))
-  .openapi(get, async (c) => {
-    const ref = await requireComparison(c.env, c.var.tenant, c.req.valid('param').id);
-    return c.json(await viewComparison(c.env, ref), 200);
-  })
-  .openapi(results, async (c) => {
-    const ref = await requireComparison(c.env, c.var.tenant, c.req.valid('param').id);
-    const { cursor, limit } = c.req.valid('query');
-    const page = await comparisonResults(c.env, ref, cursor, limit);
-    return ndjsonPage(page, `/v1/comparisons/${ref.batch.id}/results`, limit);
-  })
-  .openapi(cancel, async (c) => {
-    const ref = await requireComparison(c.env, c.var.tenant, c.req.valid('param').id);
-    return c.json(await cancelComparison(c.env, ref), 202);
-  });

@@ -26,6 +26,7 @@ import {
 } from '../evaluations/schemas.js';
 import { SolverSchema, StrengthModelSchema } from '../metrics/bradley-terry.js';
 import { RubricField } from '../rubrics/schemas.js';
+import { CertifiedField, CertifyField, GuaranteeField } from '../evaluations/certified.js';
 import { FlexFallbackField, FlexFallbackView, TierField, TierView } from '../tiers/schemas.js';
 import { WarningsField } from '../http/warnings.js';
 import { CacheModeSchema } from '../verdict-cache/schemas.js';
@@ -169,6 +170,7 @@ export const CreateComparisonRequestSchema = z
     rubric: RubricField.optional().describe(
       'The rubric every pair evaluation judges by, as on `POST /v1/evaluations` (resolved once, at submit).',
     ),
+    certify: CertifyField,
     candidates: z
       .array(CandidateName)
       .min(2, 'a comparison needs at least 2 candidates')
@@ -429,6 +431,7 @@ export const ComparisonSchema = ComparisonSummarySchema.extend({
   webhook: z.union([WebhookTargetSchema, z.null()]),
   budget: z.union([BudgetSchema, z.null()]),
   usage: UsageTotalsSchema.describe('Every LLM call billed for its evaluations.'),
+  guarantee: GuaranteeField,
   /** Only on the `Prefer: wait` answer to the creating request. */
   warnings: WarningsField,
 })
@@ -457,6 +460,7 @@ const PairEvaluationSchema = z
       .nullable()
       .describe("The evaluation's own winner, in its own A/B terms (see `order`); null without one."),
     error: z.union([EvaluationErrorSchema, z.null()]),
+    certified: CertifiedField,
   })
   .strict();
 

@@ -47,6 +47,8 @@ import type {
 } from './schemas.js';
 import { StatisticsOptionsSchema } from './schemas.js';
 import { everyTenantDb, tenantDb } from '../config/d1-shards.js';
+import type { CertifyJudge } from '../evaluations/certified.js';
+import { withCertify } from '../evaluations/certified.js';
 
 const encoder = new TextEncoder();
 
@@ -141,6 +143,15 @@ function chunksOf(items: readonly ExpansionItem[], width: number): ExpansionItem
   return chunks;
 }
 
+/** The pairs of a comparison and how many evaluations each takes (one when the judge shows both orders itself). */
+function requestLayout(request: CreateComparisonRequest, judge: ReturnType<typeof resolveJudge>): Layout {
+  return {
+    candidates: request.candidates,
+    pairs: pairsOf(request.candidates, request.design),
+    orders: judgesBothOrders(judge.method, judge.config) ? 1 : 2,
+  };
+}
+
 /**
  * Validates the judge and every item, stores the comparison and queues its evaluations.
  * @throws ApiError 400 (judge or an item, named `items.N…`; a `budget.<limit>` below the estimate's floor),
@@ -153,14 +164,21 @@ export async function createComparison(
   request: CreateComparisonRequest,
   idempotencyKey: string | null,
   creator: CreatorInfo = { keyId: null },
+  certifyJudge?: CertifyJudge,
 ): Promise<{ body: ComparisonAccepted; replayed: boolean }> {
   const {
-    judge,
+    judge: asked,
     creator: withLimits,
     tier,
     webhookUrl,
     warnings,
   } = await resolveSubmission(env, tenant, request, creator);
+  if (request.certify !== undefined) {
+    // Every item is checked before the calibration may start judging labelled items.
+    const rubric = await requestRubric(env, tenant, asked, request.rubric, withLimits);
+    expansionItems(request, requestLayout(request, asked), asked, rubric);
+  }
+  const { judge, guarantee } = await withCertify(env, tenant, asked, request, withLimits, certifyJudge);
   if (request.budget && judge.config.budget !== undefined) {
     throw new ApiError(
       400,
@@ -171,11 +189,7 @@ export async function createComparison(
   }
   // Resolved as batches resolve theirs, so a stored version's auto-CoT steps are written (once) and applied here too.
   const rubric = await requestRubric(env, tenant, judge, request.rubric, withLimits);
-  const layout: Layout = {
-    candidates: request.candidates,
-    pairs: pairsOf(request.candidates, request.design),
-    orders: judgesBothOrders(judge.method, judge.config) ? 1 : 2,
-  };
+  const layout = requestLayout(request, judge);
   const width = widthOf(layout);
   const items = expansionItems(request, layout, judge, rubric);
   const cacheMode = await withCacheKeys(env, request, layout, judge, rubric, items);
@@ -236,6 +250,7 @@ export async function createComparison(
     // Resolved once: the submit's quota check reads them from here instead of D1 again.
     creator: withLimits,
     request,
+    certify: guarantee,
   });
   return {
     body: {
@@ -321,6 +336,7 @@ export async function viewComparison(env: Bindings, ref: ComparisonRef): Promise
     webhook: b.webhookUrl ? { url: b.webhookUrl } : null,
     budget: b.budget,
     usage,
+    guarantee: b.certify,
   };
 }
 

@@ -30,6 +30,7 @@ import {
   viewTranscript,
 } from './service.js';
 import type { TenantEnv } from '../tenants/auth.js';
+import type { CertifyJudge } from './certified.js';
 import { EvaluationListSchema, ListEvaluationsQuery } from './list-schemas.js';
 import { deleteEvaluation, listEvaluationsView } from './list.js';
 import { forwardEvents } from './stub.js';
@@ -37,6 +38,7 @@ import { isTerminal } from './status.js';
 import {
   acceptedResponses,
   BAD_QUERY,
+  certifyResponses,
   PAYLOAD_TOO_LARGE,
   errorResponse,
   judgeBodyResponses,
@@ -85,18 +87,20 @@ const create = createRoute({
     },
   },
   responses: v1Responses(
-    judgeBodyResponses({
-      ...preferWaitResponse(
-        EvaluationSchema,
-        'evaluation',
-        'Ended within the `Prefer: wait` time: the evaluation with its verdict (or its error).',
-      ),
-      ...acceptedResponses(
-        EvaluationAcceptedSchema,
-        'evaluation',
-        'Accepted: queued (also the answer to an idempotent replay).',
-      ),
-    }),
+    certifyResponses(
+      judgeBodyResponses({
+        ...preferWaitResponse(
+          EvaluationSchema,
+          'evaluation',
+          'Ended within the `Prefer: wait` time: the evaluation with its verdict (or its error).',
+        ),
+        ...acceptedResponses(
+          EvaluationAcceptedSchema,
+          'evaluation',
+          'Accepted: queued (also the answer to an idempotent replay).',
+        ),
+      }),
+    ),
   ),
 });
 
@@ -246,65 +250,72 @@ const remove = createRoute({
   }),
 });
 
+/** What the routes are given by the composition (src/app.ts): certified mode's calibration. */
+export interface EvaluationRoutesDeps {
+  certify: CertifyJudge;
+}
+
 /** Routes under `/v1/evaluations`. */
-export const evaluations = new OpenAPIHono<TenantEnv>()
-  .openapi(create, async (c) => {
-    const headers = c.req.valid('header');
-    const key = headers['Idempotency-Key'] ?? null;
-    const waitMs = preferWaitMs(headers.Prefer);
-    const {
-      body,
-      replayed,
-      waited,
-      ended: known,
-    } = await createEvaluationJob(
-      c.env,
-      c.var.tenant,
-      c.req.valid('json'),
-      key,
-      { keyId: c.var.auth.keyId, limits: c.var.auth.limits },
-      waitMs,
-    );
-    setCreatedHeaders(c, body.links.self, replayed);
-    if (waitMs > 0) {
-      // The fast start already waited (one round trip to the object); otherwise (a replay, a start left to
-      // the queue at the tenant's cap) wait here.
-      const ended =
-        waited === undefined
-          ? await awaitEnded(c.env, c.var.tenant, body.id, waitMs)
-          : waited !== 'not_found' && isTerminal(waited)
-            ? await endedView(c.env, c.var.tenant, body.id, known)
-            : null;
-      if (ended) {
-        c.header('Preference-Applied', `wait=${waitMs / 1000}`);
-        return c.json(body.warnings ? { ...ended, warnings: body.warnings } : ended, 200);
+export const evaluationRoutes = ({ certify }: EvaluationRoutesDeps) =>
+  new OpenAPIHono<TenantEnv>()
+    .openapi(create, async (c) => {
+      const headers = c.req.valid('header');
+      const key = headers['Idempotency-Key'] ?? null;
+      const waitMs = preferWaitMs(headers.Prefer);
+      const {
+        body,
+        replayed,
+        waited,
+        ended: known,
+      } = await createEvaluationJob(
+        c.env,
+        c.var.tenant,
+        c.req.valid('json'),
+        key,
+        { keyId: c.var.auth.keyId, limits: c.var.auth.limits },
+        waitMs,
+        { certify },
+      );
+      setCreatedHeaders(c, body.links.self, replayed);
+      if (waitMs > 0) {
+        // The fast start already waited (one round trip to the object); otherwise (a replay, a start left to
+        // the queue at the tenant's cap) wait here.
+        const ended =
+          waited === undefined
+            ? await awaitEnded(c.env, c.var.tenant, body.id, waitMs)
+            : waited !== 'not_found' && isTerminal(waited)
+              ? await endedView(c.env, c.var.tenant, body.id, known)
+              : null;
+        if (ended) {
+          c.header('Preference-Applied', `wait=${waitMs / 1000}`);
+          return c.json(body.warnings ? { ...ended, warnings: body.warnings } : ended, 200);
+        }
       }
-    }
-    return c.json(body, 202);
-  })
-  .openapi(list, async (c) => c.json(await listEvaluationsView(c.env, c.var.tenant, c.req.valid('query')), 200))
-  .openapi(remove, async (c) => {
-    await deleteEvaluation(c.env, c.var.tenant, c.req.valid('param').id);
-    return c.body(null, 204);
-  })
-  .openapi(get, async (c) => {
-    const row = await requireEvaluation(c.env, c.var.tenant, c.req.valid('param').id);
-    return c.json(await viewEvaluation(c.env, row), 200);
-  })
-  .openapi(transcript, async (c) => {
-    const row = await requireEvaluation(c.env, c.var.tenant, c.req.valid('param').id);
-    return c.json(await viewTranscript(c.env, row), 200);
-  })
-  .openapi(task, async (c) => {
-    const row = await requireEvaluation(c.env, c.var.tenant, c.req.valid('param').id);
-    return c.json(await viewTask(c.env, row), 200);
-  })
-  .openapi(cancel, async (c) => {
-    const row = await requireEvaluation(c.env, c.var.tenant, c.req.valid('param').id);
-    return c.json(await cancelEvaluation(c.env, row, c.req.valid('json').reason), 200);
-  })
-  .openapi(events, async (c) => {
-    const row = await requireEvaluation(c.env, c.var.tenant, c.req.valid('param').id);
-    // The Durable Object serves SSE (default) or a WebSocket (`Upgrade: websocket`) itself.
-    return forwardEvents(c.env, row.id, c.req.raw);
-  });
+      return c.json(body, 202);
+    })
+    .openapi(list, async (c) => c.json(await listEvaluationsView(c.env, c.var.tenant, c.req.valid('query')), 200))
+    .openapi(remove, async (c) => {
+      await deleteEvaluation(c.env, c.var.tenant, c.req.valid('param').id);
+      return c.body(null, 204);
+    })
+    .openapi(get, async (c) => {
+      const row = await requireEvaluation(c.env, c.var.tenant, c.req.valid('param').id);
+      return c.json(await viewEvaluation(c.env, row), 200);
+    })
+    .openapi(transcript, async (c) => {
+      const row = await requireEvaluation(c.env, c.var.tenant, c.req.valid('param').id);
+      return c.json(await viewTranscript(c.env, row), 200);
+    })
+    .openapi(task, async (c) => {
+      const row = await requireEvaluation(c.env, c.var.tenant, c.req.valid('param').id);
+      return c.json(await viewTask(c.env, row), 200);
+    })
+    .openapi(cancel, async (c) => {
+      const row = await requireEvaluation(c.env, c.var.tenant, c.req.valid('param').id);
+      return c.json(await cancelEvaluation(c.env, row, c.req.valid('json').reason), 200);
+    })
+    .openapi(events, async (c) => {
+      const row = await requireEvaluation(c.env, c.var.tenant, c.req.valid('param').id);
+      // The Durable Object serves SSE (default) or a WebSocket (`Upgrade: websocket`) itself.
+      return forwardEvents(c.env, row.id, c.req.raw);
+    });

@@ -8,6 +8,7 @@ import type { EvaluationStatus } from './status.js';
 import type { CacheDecision } from '../verdict-cache/plan.js';
 import type { FlexFallback, Tier } from '../llm/tiers.js';
 import { bookedSumsSql } from '../tenants/usage-rollup.js';
+import type { Guarantee } from '../metrics/certify.js';
 
 /** What an evaluation records of the rubric it judged by (src/rubrics): the content's hash, and the stored rubric. */
 export interface RubricStampRecord {
@@ -55,6 +56,8 @@ export interface NewEvaluation {
   flexFallback?: FlexFallback;
   /** The rubric it judges by (its content is stored by hash in `rubric_contents`); null or absent for none. */
   rubric?: RubricStampRecord | null;
+  /** Certified mode's guarantee (src/certify/); null or absent: not certified (a batch item reads its batch's). */
+  certify?: Guarantee | null;
 }
 
 /** An `evaluations` row as the API reads it. */
@@ -94,6 +97,8 @@ export interface EvaluationRecord {
   flexFallback: FlexFallback;
   /** The rubric it judged by, or null. */
   rubric: RubricStampRecord | null;
+  /** Certified mode's guarantee, its own or its batch's; null when not certified. */
+  certify: Guarantee | null;
 }
 
 /** Columns of an insert, in order; {@link insertRowsStatement} binds them. */
@@ -124,6 +129,7 @@ const INSERT_COLUMNS = [
   'rubric_hash',
   'rubric_id',
   'rubric_version',
+  'certify',
 ] as const;
 
 /** Bound parameters per inserted evaluation row. */
@@ -158,6 +164,7 @@ function insertValues(e: NewEvaluation): (string | number | null)[] {
     e.rubric?.hash ?? null,
     e.rubric?.id ?? null,
     e.rubric?.version ?? null,
+    e.certify ? JSON.stringify(e.certify) : null,
   ];
 }
 
@@ -289,12 +296,14 @@ interface EvaluationRow {
   rubric_hash: string | null;
   rubric_id: string | null;
   rubric_version: number | null;
+  certify: string | null;
 }
 
 const SELECT = `SELECT id, tenant, status, method, preset, json_extract(task, '$.kind') AS task_kind, metadata,
   idempotency_key, request_hash, meta_id, batch_id, item_id, calls_done, calls_planned, error_code, error_message,
   created_at, updated_at, started_at, finished_at, deleted_at, tier, flex_fallback, rubric_hash, rubric_id, rubric_version,
-  cache_mode, cache_from, cache_saved_usd FROM evaluations`;
+  cache_mode, cache_from, cache_saved_usd,
+  COALESCE(certify, (SELECT b.certify FROM batches b WHERE b.id = evaluations.batch_id)) AS certify FROM evaluations`;
 
 /** The rubric stamp of a row's `rubric_*` columns, or null when it judged by none. */
 export function rubricStampOf(
@@ -335,6 +344,7 @@ function toRecord(r: EvaluationRow): EvaluationRecord {
     tier: r.tier,
     flexFallback: r.flex_fallback,
     rubric: rubricStampOf(r.rubric_hash, r.rubric_id, r.rubric_version),
+    certify: r.certify === null ? null : (JSON.parse(r.certify) as Guarantee),
   };
 }
 

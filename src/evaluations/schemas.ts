@@ -21,6 +21,7 @@ import { WarningsField } from '../http/warnings.js';
 import { RubricField } from '../rubrics/schemas.js';
 import { REPEAT_MAX, REPEAT_MIN } from '../engine/methods/repeat/index.js';
 import { StabilitySchema } from '../metrics/stability.js';
+import { CertificationField, CertifiedField, CertifyField, GuaranteeField } from './certified.js';
 
 /** Most metadata entries per evaluation: 32. */
 export const MAX_METADATA_KEYS = 32;
@@ -87,6 +88,7 @@ export const CreateEvaluationRequestSchema = z
     /** Your own criteria: a stored rubric (`rb_…`, `rb_…@3`, `rb_…#prod`) or an inline one. */
     rubric: RubricField.optional(),
     repeat: RepeatField,
+    certify: CertifyField,
   })
   .strict()
   .meta({ id: 'CreateEvaluationRequest' });
@@ -190,6 +192,9 @@ export const EvaluationSchema = z
     rubric: z.union([RubricStampSchema, z.null()]),
     /** With `repeat`: how far the runs agree, once it succeeded; null otherwise. */
     stability: z.union([StabilitySchema, z.null()]),
+    guarantee: GuaranteeField,
+    certified: CertifiedField,
+    certification: CertificationField,
     createdAt: z.string(),
     startedAt: z.string().nullable(),
     finishedAt: z.string().nullable(),

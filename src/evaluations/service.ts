@@ -39,6 +39,8 @@ import { llmEnvOf } from '../llm/settings.js';
 import type { ResolvedJudge } from '../methods/resolve-judge.js';
 import { checkLlmConfig, planTask, repeatJudge, resolveJudge } from '../methods/resolve-judge.js';
 import { stabilityOfDetails } from '../metrics/stability.js';
+import type { CertifyJudge } from './certified.js';
+import { certifiedFields, withCertify } from './certified.js';
 import { admitStatement } from './admission.js';
 import type { EffectiveLimits } from '../tenants/limits.js';
 import { deploymentDefaults, effectiveLimits } from '../tenants/limits.js';
@@ -132,17 +134,20 @@ export async function createEvaluationJob(
   idempotencyKey: string | null,
   creator: CreatorInfo = { keyId: null },
   waitMs = 0,
-  own: { id?: string } = {},
+  own: { id?: string; certify?: CertifyJudge } = {},
 ): Promise<CreateResult> {
-  const judge = repeatJudge(
+  const asked = repeatJudge(
     resolveJudge(request.preset, withBudget(request.config, request.budget)),
     request.repeat,
     request.cache,
   );
   // Spread: Env has no index signature; the LLM layer reads it as a string map.
-  checkLlmConfig(llmEnvOf(env), judge);
-  checkBudgetPrices(llmEnvOf(env), judge);
+  checkLlmConfig(llmEnvOf(env), asked);
+  checkBudgetPrices(llmEnvOf(env), asked);
   const resolved = request.rubric === undefined ? null : await resolveRubricRef(env, tenant, request.rubric);
+  // Certified mode: the task is checked before the calibration may start judging labelled items.
+  if (request.certify !== undefined) planTask(asked, request.task, 'task', resolved?.content);
+  const { judge, guarantee } = await withCertify(env, tenant, asked, request, creator, own.certify);
   const callsPlanned = planTask(judge, request.task, 'task', resolved?.content);
   // A budget no run can get a verdict from fails here, not after spending (chat completions and trigger
   // hooks create their evaluations through this function too).
@@ -208,6 +213,7 @@ export async function createEvaluationJob(
       tier,
       flexFallback,
       rubric: rubric?.record ?? null,
+      certify: guarantee,
     },
     [...admitting, ...lookup],
   );
@@ -436,6 +442,8 @@ export async function viewEvaluation(
     flexFallback: row.flexFallback,
     rubric: row.rubric,
     stability: verdict ? stabilityOfDetails(verdict.details) : null,
+    guarantee: row.certify,
+    ...certifiedFields(row.certify, row.status, verdict?.details),
     createdAt: iso(row.createdAt) ?? '',
     startedAt: iso(row.startedAt),
     finishedAt: iso(row.finishedAt),

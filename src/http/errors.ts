@@ -41,6 +41,8 @@ import { unknownKeySuggestion, valueSuggestion } from './suggest.js';
  * - `auth_not_configured` 503: the deployment sets neither `ADMIN_TOKEN` nor `API_KEYS` (and not
  *   `ALLOW_ANONYMOUS=true`), or `/v1/admin` is called without `ADMIN_TOKEN`: closed until an operator sets one.
  * - `unsupported_grader` 400: an eval grader Tribunal does not run (`python`); the message names the alternatives.
+ * - certified mode (`certify`): `labels_needed` 409, the rubric version has too few labelled items to calibrate on
+ *   (`labelsNeeded`: how many more); `calibration_pending` 503, the judge is still judging them (`Retry-After`).
  */
 export const ErrorCodeSchema = z.enum([
   'invalid_json',
@@ -83,6 +85,8 @@ export const ErrorCodeSchema = z.enum([
   'rubric_steps_pending',
   'auth_not_configured',
   'unsupported_grader',
+  'labels_needed',
+  'calibration_pending',
 ]);
 /** One of the stable error codes. */
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
@@ -105,6 +109,8 @@ export const ErrorBodySchema = z
         requestId: z.string().optional(),
         /** When the quota is available again (ISO 8601, UTC), on `quota_exceeded`. */
         resetAt: z.string().optional(),
+        /** How many more labelled items certified mode needs, on `labels_needed`. */
+        labelsNeeded: z.number().int().positive().optional(),
       })
       .strict(),
   })
@@ -119,6 +125,8 @@ export interface ApiErrorExtra {
   headers?: Record<string, string>;
   /** `error.resetAt`: when a quota is available again (ISO 8601). */
   resetAt?: string;
+  /** `error.labelsNeeded`: how many more labelled items are needed. */
+  labelsNeeded?: number;
 }
 
 /** An error with a stable code; thrown from handlers and middleware, rendered by {@link onError}. */
@@ -259,7 +267,7 @@ function placed(message: string, prefix: string | undefined): string {
 function body(
   code: ErrorCode,
   message: string,
-  extra: { issues?: Issue[]; requestId?: string; resetAt?: string } = {},
+  extra: { issues?: Issue[]; requestId?: string; resetAt?: string; labelsNeeded?: number } = {},
 ): ErrorBody {
   return { error: { code, message, ...extra } };
 }
@@ -335,6 +343,7 @@ export function onError<E extends KernelEnv>(err: Error, c: Context<E>): Respons
     const fields = {
       ...(err.issues ? { issues: err.issues } : {}),
       ...(err.extra.resetAt ? { resetAt: err.extra.resetAt } : {}),
+      ...(err.extra.labelsNeeded ? { labelsNeeded: err.extra.labelsNeeded } : {}),
     };
     return c.json(body(err.code, err.message, fields), err.status);
   }

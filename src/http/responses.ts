@@ -180,3 +180,22 @@ const JUDGE_BODY_ERRORS = {
 export function judgeBodyResponses<R extends object>(own: R): R & typeof JUDGE_BODY_ERRORS {
   return { ...own, ...JUDGE_BODY_ERRORS };
 }
+
+const CERTIFY_ERRORS = {
+  409: errorResponse(
+    ['idempotency_conflict', 'labels_needed'],
+    'the `Idempotency-Key` was used with a different body, or (`certify`) the rubric version has too few labelled items to calibrate on: `error.labelsNeeded` says how many more.',
+  ),
+  503: errorResponse(
+    ['calibration_pending', 'rubric_steps_pending', 'llm_not_configured', 'config_invalid', 'auth_not_configured'],
+    "(`certify`) the judge is still judging the rubric version's labelled items (`Retry-After`; nothing was created, so retry with the same `Idempotency-Key`), the rubric version's evaluation steps are still being written, the deployment has no usable LLM settings, or its configuration is invalid.",
+  ),
+};
+
+/**
+ * Responses of a route whose body takes `certify` (certified mode): its own, with 409 `labels_needed` beside
+ * `idempotency_conflict` and 503 `calibration_pending` beside the rubric steps' and settings' 503.
+ */
+export function certifyResponses<R extends object>(own: R): Omit<R, 409 | 503> & typeof CERTIFY_ERRORS {
+  return { ...own, ...CERTIFY_ERRORS };
+}

@@ -251,20 +251,26 @@ export async function storeReliability(db: D1Database, id: string, report: unkno
     .run();
 }
 
+/** One item of a calibration run: its human label (JSON), status, and verdict's winner, confidence and details (JSON). */
+export interface CalibrationRow {
+  human: string;
+  status: EvaluationStatus;
+  winner: 'A' | 'B' | 'tie' | null;
+  confidence: number | null;
+  details: string | null;
+}
+
 /** Every labelled item's human label, status and verdict details (JSON text), for a cascade calibration. */
-export async function listCalibrationItems(
-  db: D1Database,
-  metaId: string,
-): Promise<{ human: string; status: EvaluationStatus; details: string | null }[]> {
+export async function listCalibrationItems(db: D1Database, metaId: string): Promise<CalibrationRow[]> {
   const { results } = await db
     .prepare(
-      `SELECT i.human, e.status, json_extract(v.verdict, '$.details') AS details
+      `SELECT i.human, e.status, v.winner, v.confidence, json_extract(v.verdict, '$.details') AS details
        FROM meta_evaluation_items i JOIN evaluations e ON e.id = i.evaluation_id
        LEFT JOIN verdicts v ON v.evaluation_id = i.evaluation_id
        WHERE i.meta_id = ? ORDER BY i.item_id`,
     )
     .bind(metaId)
-    .all<{ human: string; status: EvaluationStatus; details: string | null }>();
+    .all<CalibrationRow>();
   return results;
 }
 

@@ -27,7 +27,8 @@ import type { CascadeCalibration } from '../metrics/escalate.js';
 import { cascadeDetailsOf } from '../metrics/cascade.js';
 import type { Repeat, ReliabilityItem, ReliabilityReport } from '../metrics/reliability.js';
 import { reliabilityReport, ReliabilityReportSchema } from '../metrics/reliability.js';
-import type { Vote } from '../engine/verdict.js';
+import type { Vote, Winner } from '../engine/verdict.js';
+import type { CalibrationItem } from '../metrics/certify.js';
 import { ApiError } from '../http/errors.js';
 import { isTerminal } from '../evaluations/status.js';
 import type { CreatorInfo } from '../evaluations/service.js';
@@ -250,4 +251,50 @@ export async function calibrateMetaEvaluation(
       calibrated: { thresholds: calibration.thresholds, alpha: calibration.alpha, delta: calibration.delta },
     },
   };
+}
+
+/** A calibration run's judged items (certified mode): each pairwise item's human label and each stage's verdict. */
+export interface JudgedCalibration {
+  /** False while some item has not ended: the calibration cannot be computed yet. */
+  ended: boolean;
+  items: CalibrationItem[];
+}
+
+/**
+ * The judged items of meta-evaluation `id` as calibration items for `stages` judge stages: a cascade's stage
+ * verdicts (`details.cascade.stages`, every stage recorded when it ran with `runAllStages`), else the one
+ * verdict's winner and confidence; a stage without a verdict (a failed item, a stage that never ran) is null,
+ * so it is escalated past, never trusted. Items labelled with a score are left out (certified mode is pairwise).
+ * @throws ApiError 404 `not_found`.
+ */
+export async function judgedCalibration(
+  env: Bindings,
+  tenant: string,
+  id: string,
+  stages: number,
+): Promise<JudgedCalibration> {
+  const meta = await getMeta(tenantDb(env, tenant), tenant, id);
+  if (!meta) throw new ApiError(404, 'not_found', `no meta-evaluation "${id}"`);
+  const rows = await listCalibrationItems(tenantDb(env, tenant), id);
+  if (rows.some((r) => !isTerminal(r.status))) return { ended: false, items: [] };
+  const none = (): CalibrationItem['stages'] => Array.from({ length: stages }, () => null);
+  const items = rows.flatMap((r): CalibrationItem[] => {
+    const human = JSON.parse(r.human) as Winner | number;
+    if (typeof human === 'number') return [];
+    if (r.status !== 'succeeded') return [{ human, stages: none() }];
+    const cascade = r.details ? cascadeDetailsOf(JSON.parse(r.details)) : undefined;
+    if (cascade)
+      return [
+        {
+          human,
+          stages: none().map((_, k) => {
+            const s = cascade.stages[k];
+            return s?.ran && s.winner !== undefined ? { winner: s.winner, confidence: s.confidence ?? 0 } : null;
+          }),
+        },
+      ];
+    const one = r.winner === null ? null : { winner: r.winner, confidence: r.confidence ?? 0 };
+    return [{ human, stages: [one, ...none().slice(1)] }];
+  });
+  return { ended: true, items };
 }

@@ -17,6 +17,7 @@ import { z } from 'zod';
 import type { Winner } from '../engine/verdict.js';
 import type { CascadeCalibration } from './escalate.js';
 import { calibrateCascade, trustOrEscalate } from './escalate.js';
+import { cascadeDetailsOf } from './cascade.js';
 
 /** `certify` on a request: the agreement to guarantee and the risk that the guarantee fails. */
 export const CertifySchema = z
@@ -51,6 +52,47 @@ export const GuaranteeSchema = z
 /** See {@link GuaranteeSchema}. */
 export type Guarantee = z.infer<typeof GuaranteeSchema>;
 
+/**
+ * What certified mode did with one item: `answered` (the judge's verdict, at or above its threshold), `escalated`
+ * (a later cascade stage's verdict, at or above that stage's threshold), `abstained` (no stage reached its
+ * threshold: no winner, and not an error) or `error` (the item failed or was cancelled: no verdict at all).
+ */
+export const CertificationSchema = z
+  .object({
+    outcome: z.enum(['answered', 'escalated', 'abstained', 'error']),
+    /** The stage whose verdict is certified, or the last stage that abstained; null on `error`. */
+    stage: z.number().int().nonnegative().nullable(),
+  })
+  .strict()
+  .meta({ id: 'Certification' });
+/** See {@link CertificationSchema}. */
+export type Certification = z.infer<typeof CertificationSchema>;
+
+/** An item's certified-mode fields: `certified` (true only for a certified verdict) and what happened. */
+export interface CertifiedFields {
+  certified: boolean | null;
+  certification: Certification | null;
+}
+
+/** The fields of an item not judged in certified mode, or not ended yet. */
+export const UNCERTIFIED: CertifiedFields = { certified: null, certification: null };
+
+/**
+ * An item's certified-mode fields from its status and its verdict's `details` (a certified judge is a calibrated
+ * cascade, src/certify/): null fields while it runs; `error` for a failed or cancelled item.
+ */
+export function certificationOf(status: string, details: unknown): CertifiedFields {
+  if (status === 'failed' || status === 'cancelled')
+    return { certified: false, certification: { outcome: 'error', stage: null } };
+  if (status !== 'succeeded') return UNCERTIFIED;
+  const cascade = cascadeDetailsOf(details);
+  if (!cascade) return { certified: false, certification: { outcome: 'error', stage: null } };
+  if (cascade.abstained)
+    return { certified: false, certification: { outcome: 'abstained', stage: cascade.abstained.stage } };
+  const stage = cascade.decidedBy.stage;
+  return { certified: true, certification: { outcome: stage === 0 ? 'answered' : 'escalated', stage } };
+}
+
 /** Fewest trusted items a tested threshold needs as in the authors' code (30). */
 const PAPER_MIN_TRUSTED = 30;
 
@@ -69,7 +111,7 @@ export interface CalibrationItem {
 }
 
 /** A calibration: each stage's threshold (null: trusts none) and the guarantee. */
-export interface Certification {
+export interface Calibrated {
   thresholds: (number | null)[];
   guarantee: Guarantee;
   calibration: CascadeCalibration;
@@ -79,7 +121,7 @@ export interface Certification {
  * Calibrates thresholds for `certify` on labelled items (each with every stage's verdict).
  * @throws RangeError when there are fewer than {@link minCalibrationSize} items (the API's 409).
  */
-export function certify(items: readonly CalibrationItem[], c: Certify): Certification {
+export function certify(items: readonly CalibrationItem[], c: Certify): Calibrated {
   const needed = minCalibrationSize(c);
   if (items.length < needed)
     throw new RangeError(`${needed} labelled items are needed, ${items.length} given: ${needed - items.length} more`);

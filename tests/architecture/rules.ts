@@ -63,6 +63,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
   ],
   'src/evaluations': [
     'admission.ts',
+    'certified.ts',
     'ending.ts',
     'examples.ts',
     'job-rows.ts',
@@ -95,6 +96,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
   'src/meta-evaluations': ['service.ts'],
   'src/annotation-queues': ['labelled.ts', 'schemas.ts', 'service.ts'],
   'src/rubric-checks': [],
+  'src/certify': [],
   'src/admin': [],
   'src/openai': ['completion.ts', 'errors.ts', 'list-page.ts', 'models.ts', 'schemas.ts'],
   'src/evals': ['run-queue.ts'],

@@ -375,4 +375,30 @@ describe('calibrated thresholds (Trust or Escalate)', () => {
   it('needs one threshold per stage', () => {
     expect(() => calibrated([0.5])).toThrow(EngineInputError);
   });
+
+  // Certified mode wraps a plain judge this way: its verdict where its confidence reaches the threshold, else none.
+  const single = (threshold: number | null) =>
+    resolveMethodConfig(undefined, {
+      method: 'cascade',
+      stages: [{ preset: 'fastchat-pair' }],
+      calibrated: { thresholds: [threshold], alpha: 0.2, delta: 0.05 },
+    });
+
+  it('one stage with a threshold: trusted at or above it, abstained below it', () => {
+    // Both orders agree on A: confidence 1, trusted at 1.
+    const trusted = verdictOf(run(single(1), presetScript('A')).outcome);
+    expect(trusted.winner).toBe('A');
+    expect(cascadeOf(trusted).abstained).toBeUndefined();
+    // The orders disagree: confidence below 1, abstained (no winner), never stage 0's guess.
+    const abstained = verdictOf(run(single(1), presetScript('flip')).outcome);
+    expect(abstained.winner).toBeUndefined();
+    expect(cascadeOf(abstained).abstained?.stage).toBe(0);
+    expect(VerdictSchema.safeParse(abstained).success).toBe(true);
+  });
+
+  it('one stage without `calibrated` is refused: a cascade of one judge would decide nothing', () => {
+    expect(() => resolveMethodConfig(undefined, { method: 'cascade', stages: [{ preset: 'fastchat-pair' }] })).toThrow(
+      /one stage only with `calibrated`/,
+    );
+  });
 });

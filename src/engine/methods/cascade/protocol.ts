@@ -119,8 +119,8 @@ export function createCascade(catalogue: StageCatalogue, stageVersions: number) 
       method: z.literal('cascade'),
       /** Model settings under every stage's own `defaults` (e.g. one model for the whole cascade). Default {}. */
       defaults: AgentParamsSchema.default({}),
-      /** 2-4 stages, cheapest first. */
-      stages: z.array(CascadeStageSchema).min(2).max(4),
+      /** 2-4 stages, cheapest first; one stage only with `calibrated` (trust it above its threshold, else abstain). */
+      stages: z.array(CascadeStageSchema).min(1).max(4),
       /** Run every stage on every item (a calibration run); the verdict is still the stage the rules pick. Default false. */
       runAllStages: z.boolean().default(false),
       /**
@@ -131,6 +131,12 @@ export function createCascade(catalogue: StageCatalogue, stageVersions: number) 
     })
     .strict()
     .superRefine((c, ctx) => {
+      if (c.stages.length < 2 && !c.calibrated)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['stages'],
+          message: 'a cascade needs 2-4 stages; one stage only with `calibrated` thresholds (trust or abstain)',
+        });
       if (c.calibrated && c.calibrated.thresholds.length !== c.stages.length)
         ctx.addIssue({
           code: 'custom',

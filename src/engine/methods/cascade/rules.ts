@@ -43,7 +43,8 @@ export type EscalationReason =
  */
 export const CalibratedSchema = z
   .object({
-    thresholds: z.array(z.number().min(0).max(1).nullable()).min(2).max(4),
+    /** One per stage (a single-stage cascade: trust or abstain). */
+    thresholds: z.array(z.number().min(0).max(1).nullable()).min(1).max(4),
     /** The calibration's target disagreement and risk, kept for the record (see its `guarantee`). */
     alpha: z.number().gt(0).lt(1).optional(),
     delta: z.number().gt(0).lt(1).optional(),
