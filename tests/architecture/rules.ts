@@ -94,6 +94,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
   'src/comparisons': ['schemas.ts', 'service.ts'],
   'src/meta-evaluations': ['service.ts'],
   'src/annotation-queues': ['labelled.ts', 'schemas.ts', 'service.ts'],
+  'src/align': ['queue.ts'],
   'src/rubric-checks': [],
   'src/admin': [],
   'src/openai': ['completion.ts', 'errors.ts', 'list-page.ts', 'models.ts', 'schemas.ts'],
