@@ -41,7 +41,28 @@ const align = createRoute({
   request: {
     params: RubricIdParams,
     query: NoQuery,
-    body: { required: true, content: { 'application/json': { schema: AlignRequestSchema } } },
+    body: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: AlignRequestSchema,
+          examples: {
+            fewShot: {
+              summary: 'Few-shot, 30% held out',
+              description:
+                "The judge's mistakes on the queue's labels become examples; `prod` moves if the gain holds.",
+              value: { queue: 'aq_0123456789abcdef0123456789abcdef', method: 'few-shot' },
+            },
+            auto: {
+              summary: 'The best method, another tag',
+              description:
+                'Few-shot and instructions compared on a validation split; `staging` moves if the gain holds.',
+              value: { queue: 'aq_0123456789abcdef0123456789abcdef', holdout: 0.25, tag: 'staging' },
+            },
+          },
+        },
+      },
+    },
   },
   responses: v1Responses({
     202: jsonResponse(AlignmentSchema, 'The job started (`status: running`): read `links.self`.'),
