@@ -2,9 +2,13 @@
  * Alignment and certified-mode bench: a judge with a known systematic bias (the mock's `verbose`: a verdict
  * goes to the longer answer with probability p, whatever its quality), 200 simulated human labels, and
  *
- * 1. **align, few-shot**: the judge's corrections on the training split (70%) become few-shot examples in the
- *    rubric's criteria (src/rubrics/few-shot.ts); held-out κ (30%) of the base and the aligned rubric, each with
- *    a bootstrap 95% interval, and the gain's paired interval;
+ * 1. **align** with the decisions `POST /v1/rubrics/{id}/align`'s job makes (src/align/core.ts: the split, the
+ *    few-shot candidate or the rewrite's input and criteria, held-out κ with intervals, the tag rule): the judge's
+ *    corrections on the learning items (70%) become few-shot examples in the criteria (`--method instructions`:
+ *    the rules the LLM writes from them, with the job's rewrite prompt); held-out κ (30%) of the base and the
+ *    aligned rubric, each with a bootstrap 95% interval, and the gain's paired interval. The judging runs in
+ *    process (the engine), where the job runs it as meta-evaluations; the job has no per-item confidence, so
+ *    its few-shot examples are the first mistakes where the bench's are the most confident ones;
  * 2. **certified mode** at agreement 0.8 / risk 0.05 (src/metrics/certify.ts): over 1,000 random splits of the
  *    recorded judge outputs (half calibration, half held-out; pure Node, no further call), the share of splits
  *    whose answered held-out items agree with the labels ≥ 0.8, and the coverage.
@@ -13,7 +17,7 @@
  * arithmetic questions: one answer right, one wrong, one of them padded (the longer one is right in half of them).
  *
  * ```
- * npm run bench:align [-- --items 200 --p 0.7 --splits 1000 --seed 1]
+ * npm run bench:align [-- --items 200 --p 0.7 --splits 1000 --seed 1 --method few-shot --holdout 0.3]
  * npm run bench:align -- --llm https://api.openai.com/v1 --model gpt-4o-mini   # key in LLM_API_KEY
  * ```
  */
@@ -28,15 +32,24 @@ import { IN_PROCESS_MOCK_URL } from '../src/llm/settings.js';
 import { qualityTag } from '../src/mock-llm/judge-mode.js';
 import { createLlmWithMock } from '../src/mock-llm/in-process.js';
 import { mockModel } from '../src/mock-llm/model-name.js';
-import { bootstrapInterval, createRng } from '../src/metrics/bootstrap.js';
+import { createRng } from '../src/metrics/bootstrap.js';
 import type { CalibrationItem } from '../src/metrics/certify.js';
 import { certify, heldOutCertified } from '../src/metrics/certify.js';
-import { cohenKappa } from '../src/metrics/stats.js';
-import type { JudgedLabel } from '../src/rubrics/few-shot.js';
-import { chooseCorrections, fewShotCriteria } from '../src/rubrics/few-shot.js';
+import type { JudgedLabel } from '../src/align/few-shot.js';
+import {
+  fewShotCandidate,
+  heldOutAgreement,
+  instructionsCriteria,
+  rewriteInput,
+  splitOf,
+  tagMoves,
+} from '../src/align/core.js';
+import type { Winner } from '../src/align/core.js';
+import { REWRITE_TEMPLATE } from '../src/align/prompts.js';
+import { rubricStepsTask } from '../src/engine/methods/rubric-steps/index.js';
 
 const CLI = {
-  usage: `usage: npm run bench:align -- [--items N] [--p P] [--splits N] [--seed N] [--llm URL --model NAME]
+  usage: `usage: npm run bench:align -- [--items N] [--p P] [--splits N] [--seed N] [--method M] [--holdout F] [--llm URL --model NAME]
 
 Few-shot alignment (held-out κ before / after, with intervals) and certified mode (agreement ≥ 0.8 with risk 0.05
 over resampled splits, coverage) on a judge with a verbosity bias.
@@ -45,6 +58,8 @@ over resampled splits, coverage) on a judge with a verbosity bias.
   --p P         the mock's verbosity bias, 0-1 (default 0.7)
   --splits N    resampled calibration / held-out splits (default 1000)
   --seed N      seed of the items, splits and bootstrap (default 1)
+  --method M    few-shot or instructions (default few-shot)
+  --holdout F   share of the items held out, 0.1-0.5 (default 0.3)
   --llm URL     an OpenAI-compatible endpoint instead of the mock (key in LLM_API_KEY; no bias injected)
   --model NAME  the model at --llm (default gpt-4o-mini)
   -h, --help    this text`,
@@ -53,6 +68,8 @@ over resampled splits, coverage) on a judge with a verbosity bias.
     p: { type: 'string', default: '0.7' },
     splits: { type: 'string', default: '1000' },
     seed: { type: 'string', default: '1' },
+    method: { type: 'string', default: 'few-shot' },
+    holdout: { type: 'string', default: '0.3' },
     llm: { type: 'string' },
     model: { type: 'string', default: 'gpt-4o-mini' },
   },
@@ -66,6 +83,16 @@ const ITEMS = Number(values.items);
 const P = Number(values.p);
 const SPLITS = Number(values.splits);
 const SEED = Number(values.seed);
+const HOLDOUT = Number(values.holdout);
+if (!(HOLDOUT >= 0.1 && HOLDOUT <= 0.5)) {
+  console.error('bench:align: --holdout must be 0.1-0.5');
+  process.exit(2);
+}
+const METHOD = values.method;
+if (METHOD !== 'few-shot' && METHOD !== 'instructions') {
+  console.error('bench:align: --method must be few-shot or instructions');
+  process.exit(2);
+}
 const real = values.llm !== undefined;
 
 const llm: LlmFunction = real
@@ -136,24 +163,18 @@ async function judge(tasks: readonly Item[], criteria: string): Promise<Judged[]
   return out;
 }
 
-const kappaOf = (h: readonly string[], j: readonly string[]) => cohenKappa(h, j, ['A', 'B', 'tie']);
-const LABEL = (j: Judged) => j.winner ?? 'tie';
 const fmt = (x: number) => x.toFixed(3);
 const started = performance.now();
 
-// ---- 1. align, few-shot ----
-const order = items.map((it, i) => ({ i, k: random() })).sort((a, b) => a.k - b.k);
-const heldCount = Math.round(ITEMS * 0.3);
-const heldIdx = order.slice(0, heldCount).map((o) => o.i);
-const trainIdx = order.slice(heldCount).map((o) => o.i);
+// ---- 1. align: the job's own decisions (src/align/core.ts): split, candidate, held-out κ, the tag rule ----
+const split = splitOf(ITEMS, HOLDOUT, SEED);
 const at = (idx: readonly number[]) => idx.map((i) => items[i] as Item);
-
 const baseAll = await judge(items, BASE_CRITERIA);
-const train: JudgedLabel[] = trainIdx.map((i) => {
+// The hidden quality tags are the mock's answer key, not text a reviewer would quote.
+const untagged = (t: string) => t.replace(/ \[quality=[^\]]*\]/g, '');
+const learn: JudgedLabel[] = split.learn.map((i) => {
   const it = items[i] as Item;
   const j = baseAll[i] as Judged;
-  // The hidden quality tags are the mock's answer key, not text a reviewer would quote.
-  const untagged = (t: string) => t.replace(/ \[quality=[^\]]*\]/g, '');
   return {
     question: it.task.question ?? '',
     answerA: untagged(it.task.answerA),
@@ -163,27 +184,34 @@ const train: JudgedLabel[] = trainIdx.map((i) => {
     confidence: j.confidence,
   };
 });
-const corrections = chooseCorrections(train, 4);
-const aligned = fewShotCriteria(BASE_CRITERIA, corrections);
-const alignedHeld = await judge(at(heldIdx), aligned);
-const baseHeld = heldIdx.map((i) => baseAll[i] as Judged);
-const humansHeld = at(heldIdx).map((it) => it.human);
-const kBase = kappaOf(humansHeld, baseHeld.map(LABEL));
-const kAligned = kappaOf(humansHeld, alignedHeld.map(LABEL));
-const pick = <T>(xs: readonly T[], idx: readonly number[]) => idx.map((i) => xs[i] as T);
-const opts = { resamples: 2000, seed: SEED };
-const ciBase = bootstrapInterval(heldCount, (ix) => kappaOf(pick(humansHeld, ix), pick(baseHeld, ix).map(LABEL)), opts);
-const ciAligned = bootstrapInterval(
-  heldCount,
-  (ix) => kappaOf(pick(humansHeld, ix), pick(alignedHeld, ix).map(LABEL)),
-  opts,
-);
-const ciGain = bootstrapInterval(
-  heldCount,
-  (ix) =>
-    kappaOf(pick(humansHeld, ix), pick(alignedHeld, ix).map(LABEL)) -
-    kappaOf(pick(humansHeld, ix), pick(baseHeld, ix).map(LABEL)),
-  opts,
+const aligned = METHOD === 'few-shot' ? fewShotCandidate(BASE_CRITERIA, learn) : await rewritten(learn);
+if (aligned === null) {
+  console.error('bench:align: the base judge agreed with every learning label: nothing to learn');
+  process.exit(1);
+}
+/** `instructions`: the rewrite as the job runs it (a `rubric-steps` call with the rewrite template), in process. */
+async function rewritten(judged: readonly JudgedLabel[]): Promise<string | null> {
+  const input = rewriteInput(BASE_CRITERIA, judged);
+  if (input === null) return null;
+  const config = resolveMethodConfig(undefined, {
+    method: 'rubric-steps',
+    defaults: { model },
+    templates: { pairwise: REWRITE_TEMPLATE },
+  });
+  const steps = getMethod('rubric-steps');
+  const rubric = { kind: 'pairwise' as const, criteria: input };
+  const state = createEvaluation(steps, config, rubricStepsTask(rubric), rubric);
+  const { outcome } = await runEvaluation(steps, state, llm);
+  const rules = outcome.status === 'succeeded' ? outcome.verdict.details.evaluationSteps : undefined;
+  return typeof rules === 'string' ? instructionsCriteria(BASE_CRITERIA, rules) : null;
+}
+const alignedHeld = await judge(at(split.heldOut), aligned);
+const winner = (j: Judged): Winner | null => j.winner;
+const heldOut = heldOutAgreement(
+  at(split.heldOut).map((it) => it.human),
+  split.heldOut.map((i) => winner(baseAll[i] as Judged)),
+  alignedHeld.map(winner),
+  SEED,
 );
 
 // ---- 2. certified mode over resampled splits of the recorded outputs ----
@@ -238,14 +266,16 @@ console.log(
   `bench:align — ${real ? `${values.llm} ${values.model}` : `mock verbose=${P}`}, ${ITEMS} labelled items, seed ${SEED}`,
 );
 console.log(
-  `judge: fastchat-pair, both orders, 5 samples per order, temperature 0.7; ${corrections.length} few-shot corrections from ${trainIdx.length} training items`,
+  `judge: fastchat-pair, both orders, 5 samples per order, temperature 0.7; ${METHOD} learned from ${split.learn.length} items, ${split.heldOut.length} held out (src/align/core.ts)`,
 );
 console.log('');
-console.log(`| held-out (${heldCount} items) | κ | 95% interval |`);
+const val = (x: number | null) => (x === null ? 'n/a' : fmt(x));
+console.log(`| held-out (${heldOut.n} items) | κ | 95% interval |`);
 console.log('|---|---|---|');
-console.log(`| base rubric | ${fmt(kBase)} | ${ci(ciBase)} |`);
-console.log(`| aligned (few-shot) | ${fmt(kAligned)} | ${ci(ciAligned)} |`);
-console.log(`| gain | ${fmt(kAligned - kBase)} | ${ci(ciGain)} |`);
+console.log(`| base rubric | ${val(heldOut.base.value)} | ${ci(heldOut.base.interval)} |`);
+console.log(`| aligned (${METHOD}) | ${val(heldOut.aligned.value)} | ${ci(heldOut.aligned.interval)} |`);
+console.log(`| gain | ${val(heldOut.gain.value)} | ${ci(heldOut.gain.interval)} |`);
+console.log(`| the job's tag rule (gain's interval above 0) | ${tagMoves(heldOut) ? 'moves' : 'stays'} | |`);
 console.log('');
 console.log(`| certified, agreement 0.8 / risk 0.05, ${SPLITS} splits (half calibration) | base | aligned |`);
 console.log('|---|---|---|');

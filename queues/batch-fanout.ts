@@ -4,11 +4,13 @@
  * of items per message (src/batches/pump.ts), acked once its page is done and the next page queued; a page
  * whose items could not all be reached is retried with backoff. An eval run's work is one message per run
  * (src/evals/run-queue.ts), acked when the run ended or its next slice is queued, back later while another
- * worker holds the run. A malformed body is acked and logged, never retried.
+ * worker holds the run. An alignment's steps are one message per job (src/align/queue.ts), queued again while it
+ * waits on a run. A malformed body is acked and logged, never retried.
  */
 import { z } from 'zod';
 import { BatchMessageSchema, cancelPage } from '../src/batches/pump.js';
 import { endInD1 } from '../src/ending-plan.js';
+import { AlignMessageSchema, handleAlignMessage } from '../src/align/queue.js';
 import { EvalRunMessageSchema, handleRunMessage } from '../src/evals/run-queue.js';
 import { log } from '../src/log/log.js';
 import { consume } from './consumer.js';
@@ -20,11 +22,17 @@ export const BATCHES_QUEUE = 'tribunal-batches';
 /** The batches consumer: one page of a batch's cancel, or one eval run's work, per message. */
 export const handleBatchMessages = consume({
   name: 'batch.fanout',
-  schema: z.union([BatchMessageSchema, EvalRunMessageSchema]),
-  subject: (m) => (m.op === 'cancel' ? { batchId: m.batchId, afterSeq: m.afterSeq } : { runId: m.runId }),
+  schema: z.union([BatchMessageSchema, EvalRunMessageSchema, AlignMessageSchema]),
+  subject: (m) =>
+    m.op === 'cancel'
+      ? { batchId: m.batchId, afterSeq: m.afterSeq }
+      : m.op === 'align'
+        ? { alignmentId: m.alignmentId }
+        : { runId: m.runId },
   retryDelaySeconds,
   async handle(m, _msg, env) {
     if (m.op === 'eval_run') return handleRunMessage(env, m);
+    if (m.op === 'align') return handleAlignMessage(env, m);
     const r = await cancelPage(env, m, endInD1);
     log('info', 'batch.cancel_page', {
       batchId: m.batchId,

@@ -23,6 +23,7 @@ import { openApiDocument, openApiRoute } from './http/openapi.js';
 import { auth } from './tenants/auth.js';
 import { rateLimit } from './tenants/rate-limit.js';
 import { admin } from './admin/routes.js';
+import { rubricAlignments } from './align/routes.js';
 import { annotationQueues } from './annotation-queues/routes.js';
 import { rubricAgreement } from './annotation-queues/agreement-routes.js';
 import { batchRoutes } from './batches/routes.js';
@@ -83,6 +84,7 @@ const _routes = app
   // Before the rubric routes: its middleware stores a finished check's report before a version is read.
   .route('/v1/rubrics', rubricChecks)
   .route('/v1/rubrics', rubricAgreement)
+  .route('/v1/rubrics', rubricAlignments)
   .route('/v1/rubrics', rubrics)
   .route('/v1/usage', usage)
   .route('/v1/admin', admin)

@@ -461,6 +461,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/rubrics/{id}/align": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Align a rubric to your labels
+         * @description Learns a new version of the rubric from the labels of an annotation queue over it (the queue's version is the base), as a job: 202 with `links.self`. The labelled items are split once: `holdout` of them are held out (judged by both versions, learned from by neither). `few-shot` puts the judge's most confident mistakes in the criteria as examples, `instructions` has the LLM write rules into the criteria from the disagreements, `auto` tries both and keeps the best on a validation split of the learning items. The job ends `succeeded` with the new `version` and `heldOut: {base, aligned, gain}` (Cohen's κ with bootstrap 95% intervals), or `failed` with `error`. The `tag` (default `prod`) moves to the new version only when the gain's interval lies above 0; the job says whether it moved. Every call is judged through the pipeline and billed to the tenant, once: a repeated step finds what it made.
+         */
+        post: operations["alignRubric"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rubrics/{id}/alignments/{alignmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An alignment job
+         * @description Where the job is (`status`, `step`), then its new `version`, `heldOut` agreement and what its tag did, or its `error`.
+         */
+        get: operations["getAlignment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/rubrics": {
         parameters: {
             query?: never;
@@ -5674,6 +5714,145 @@ export interface components {
                 metaEvaluation: string;
             };
         };
+        Alignment: {
+            id: string;
+            /**
+             * @description `running` (read `links.self` again), then `succeeded` with `version` and `heldOut`, or `failed` with `error`.
+             * @enum {string}
+             */
+            status: "running" | "succeeded" | "failed";
+            /**
+             * @description Where a running job is.
+             * @enum {string}
+             */
+            step: "judging_base" | "learning" | "validating" | "judging_held_out" | "ended";
+            rubric: {
+                id: string;
+                baseVersion: number;
+            };
+            queue: string;
+            method: components["schemas"]["AlignMethod"];
+            /**
+             * @description The method the version was made with (`auto`: the best on validation).
+             * @enum {string|null}
+             */
+            chosenMethod: "few-shot" | "instructions" | "thresholds" | "auto" | null;
+            holdout: number;
+            items: {
+                labelled: number;
+                /** @description Items the methods learn from (`auto`: train and validation). */
+                learn: number;
+                /** @description `auto` only: items the methods are compared on. */
+                validation: number;
+                heldOut: number;
+            };
+            /** @description `auto`: each method tried, with its κ on the validation items. */
+            candidates: {
+                method: components["schemas"]["AlignMethod"];
+                kappa: number | null;
+            }[];
+            /** @description The rubric version this job created. */
+            version: number | null;
+            heldOut: components["schemas"]["AlignHeldOut"];
+            tag: {
+                name: string;
+                /**
+                 * @description `align`: the job moved it (the gain's interval lies above 0); `user`: it points at the new version, moved there by a user; null: it did not move.
+                 * @enum {string|null}
+                 */
+                moved: "align" | "user" | null;
+                /** @description Why, in words. */
+                reason: string;
+            } | null;
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            /** @description ISO 8601 UTC. */
+            createdAt: string;
+            /** @description ISO 8601 UTC. */
+            updatedAt: string;
+            links: {
+                self: string;
+                rubric: string;
+                version: string | null;
+                /** @description The meta-evaluations that judged for this job. */
+                runs: string[];
+            };
+        };
+        /**
+         * @description `few-shot`: the judge's most confident mistakes on the learning items become examples in the criteria; `instructions`: the LLM writes rules into the criteria from the disagreements; `thresholds`: per-aspect score cut-offs (pointwise rubrics); `auto`: tries the methods that fit the rubric and keeps the best on a validation split of the learning items (never on the held-out ones).
+         * @enum {string}
+         */
+        AlignMethod: "few-shot" | "instructions" | "thresholds" | "auto";
+        AlignHeldOut: {
+            /**
+             * @description Cohen's κ over A/B/tie against the human labels.
+             * @enum {string}
+             */
+            metric: "kappa";
+            /** @description Held-out items. */
+            n: number;
+            /** @description The base version. */
+            base: {
+                value: number | null;
+                /** @description Bootstrap 95% interval over the held-out items; null when it cannot be computed. */
+                interval: {
+                    lo: number;
+                    hi: number;
+                } | null;
+            };
+            /** @description The new version. */
+            aligned: {
+                value: number | null;
+                /** @description Bootstrap 95% interval over the held-out items; null when it cannot be computed. */
+                interval: {
+                    lo: number;
+                    hi: number;
+                } | null;
+            };
+            /** @description aligned − base, its interval paired (the same resampled items for both). */
+            gain: {
+                value: number | null;
+                /** @description Bootstrap 95% interval over the held-out items; null when it cannot be computed. */
+                interval: {
+                    lo: number;
+                    hi: number;
+                } | null;
+            };
+        } | null;
+        /**
+         * @example {
+         *       "queue": "aq_0123456789abcdef0123456789abcdef",
+         *       "method": "few-shot"
+         *     }
+         */
+        AlignRequest: {
+            /** @description The annotation queue whose labels the rubric learns from (a queue over this rubric's version). */
+            queue: string;
+            /**
+             * @description How to align; default `auto`.
+             * @default auto
+             * @enum {string}
+             */
+            method?: "few-shot" | "instructions" | "thresholds" | "auto";
+            /**
+             * @description Share of the labelled items held out (0.1-0.5, default 0.3): judged by both versions, learned from by neither.
+             * @default 0.3
+             */
+            holdout?: number;
+            /**
+             * @description The tag that moves to the new version when the held-out gain's interval lies above 0 (default `prod`).
+             * @default prod
+             */
+            tag?: string;
+            /** @description The judge: a preset id from GET /v1/methods. */
+            preset?: string;
+            /** @description Config overrides over the preset, as on POST /v1/evaluations. Default judge: the version's golden-check judge, else `fastchat-pair`. */
+            config?: {
+                [key: string]: unknown;
+            };
+        };
         RubricCreated: {
             /** @description The rubric's id. */
             id: string;
@@ -10822,6 +11001,220 @@ export interface operations {
             };
             /** @description `conflict`: the version has no labelled item yet. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    alignRubric: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Rubric id (`rb_…`), as returned by `POST /v1/rubrics`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlignRequest"];
+            };
+        };
+        responses: {
+            /** @description The job started (`status: running`): read `links.self`. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Alignment"];
+                };
+            };
+            /** @description `invalid_json`, `invalid_request`, `invalid_config`, `unknown_preset`, `unknown_method`, `byok_disabled`: the body fails its schema, names no queue of this rubric, a method that does not fit the rubric, or an invalid judge (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no rubric with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`, `rubric_archived`: the queue has too few labelled items (the message says how many more), or the rubric is archived. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: body over MAX_BODY_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: Content-Type is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `byok_not_supported`: X-LLM-Api-Key sent while ALLOW_BYOK is true (not supported yet). */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAlignment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Rubric id (`rb_…`), as returned by `POST /v1/rubrics`. */
+                id: string;
+                /** @description The alignment id (`al_…`). */
+                alignmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Alignment"];
+                };
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no rubric or alignment with this id for this tenant. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

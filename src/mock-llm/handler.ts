@@ -48,6 +48,8 @@ import {
   fewShotCorrects,
   formatFromJsonSchema,
   judgeReply,
+  LENGTH_RULE,
+  rewriteReply,
   shownAnswers,
   shownQualities,
   WRONG_FORMAT_REPLY,
@@ -231,6 +233,8 @@ function replyText(
     });
     if (rule) return rule.reply;
   }
+  const rewrite = rewriteReply(prompt);
+  if (rewrite !== undefined) return rewrite;
   const schemaFormat: DetectedFormat | undefined =
     body.response_format?.type === 'json_schema'
       ? formatFromJsonSchema(body.response_format.json_schema?.schema)
@@ -249,12 +253,15 @@ function replyText(
   });
 }
 
-/** The `verbose` option's bias for this prompt: toward the longer shown answer, a quarter when few-shot examples correct it. */
+/**
+ * The `verbose` option's bias for this prompt: toward the longer shown answer, a quarter when few-shot examples
+ * or the rewrite's length rule correct it.
+ */
 function longerBiasOf(prompt: string, p: number): { p: number; longer: 'A' | 'B' | undefined } {
   const shown = shownAnswers(prompt);
   const longer =
     !shown || shown[0].length === shown[1].length ? undefined : shown[0].length > shown[1].length ? 'A' : 'B';
-  return { p: fewShotCorrects(prompt) ? p / 4 : p, longer };
+  return { p: fewShotCorrects(prompt) || prompt.includes(LENGTH_RULE) ? p / 4 : p, longer };
 }
 
 /** How one chat completion is being answered: over HTTP, or as a line of a batch. */

@@ -270,7 +270,7 @@ export function shownAnswers(prompt: string): [string, string] | undefined {
 }
 
 /**
- * The few-shot examples of a prompt (the form `fewShotCriteria` writes, src/rubrics/few-shot.ts: `Answer A: …`,
+ * The few-shot examples of a prompt (the form `fewShotCriteria` writes, src/align/few-shot.ts: `Answer A: …`,
  * `Answer B: …`, `Human verdict: A|B|tie` lines) correct a verbosity bias when one of them went to the shorter answer.
  */
 export function fewShotCorrects(prompt: string): boolean {
@@ -279,6 +279,25 @@ export function fewShotCorrects(prompt: string): boolean {
     if ((v === 'A' && a.length < b.length) || (v === 'B' && b.length < a.length)) return true;
   }
   return false;
+}
+
+/**
+ * The rule the mock's criteria rewrite ({@link rewriteReply}) writes when a disagreement it is shown went to the
+ * shorter answer; a judge prompt that carries it has a quarter of the `verbose` bias, as few-shot examples do.
+ */
+export const LENGTH_RULE = 'An answer is not better for being longer: judge what it says, never its length.';
+
+/**
+ * The mock's answer to a criteria rewrite (a prompt ending `Revised rules:`, src/align/prompts.ts): a numbered
+ * list of rules, with {@link LENGTH_RULE} when a disagreement shown (`fewShotCorrects`) went to the shorter answer;
+ * undefined for any other prompt.
+ */
+export function rewriteReply(prompt: string): string | undefined {
+  if (!/Revised rules:\s*$/.test(prompt)) return undefined;
+  const rules = ['Decide by the criteria above, point by point.'];
+  if (fewShotCorrects(prompt)) rules.push(LENGTH_RULE);
+  rules.push('When both answers meet the criteria equally, say tie.');
+  return rules.map((r, i) => `${i + 1}. ${r}`).join('\n');
 }
 
 /** How a pairwise reply is decided besides the hash. */

@@ -27,7 +27,7 @@
  * | `echoKey` | `1` | every error body quotes the key the request carried (`Authorization: Bearer …` or `api-key`), as some providers do: tests prove it is redacted |
  * | `vary` | `1` | a prompt sent again is answered afresh (the attempt number joins the reply's hash), as a sampling model would: repeats of one item can disagree |
  * | `bias` | `0`-`1` | probability that a pairwise verdict goes to whichever answer is shown first, whatever the answers say (seeded by the prompt): a position-biased judge |
- * | `verbose` | `0`-`1` | a verbosity bias few-shot examples correct: probability that a pairwise verdict goes to the longer answer, whatever the quality tags say (seeded by the prompt, so each sample or `vary` repeat draws afresh); a quarter of it when the prompt shows a few-shot example whose human verdict went to the shorter answer (`fewShotCorrects`, ./judge-mode.ts) |
+ * | `verbose` | `0`-`1` | a verbosity bias few-shot examples correct: probability that a pairwise verdict goes to the longer answer, whatever the quality tags say (seeded by the prompt, so each sample or `vary` repeat draws afresh); a quarter of it when the prompt shows a few-shot example whose human verdict went to the shorter answer (`fewShotCorrects`, ./judge-mode.ts) or carries the rule the mock's criteria rewrite writes from such a case (`LENGTH_RULE`, `rewriteReply`) |
  *
  * Faults: an HTTP status (`500`, `502`, `503`, `429`, `400`, `401`, `403`, `404`, …), `timeout` (hang),
  * `malformed` (200 with a broken JSON body), `empty` (200 with empty content), `truncated` (200 with half

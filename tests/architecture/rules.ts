@@ -95,6 +95,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
   'src/comparisons': ['schemas.ts', 'service.ts'],
   'src/meta-evaluations': ['service.ts'],
   'src/annotation-queues': ['labelled.ts', 'schemas.ts', 'service.ts'],
+  'src/align': ['queue.ts'],
   'src/rubric-checks': [],
   'src/certify': [],
   'src/admin': [],

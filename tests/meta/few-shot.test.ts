@@ -3,8 +3,8 @@
  * and the mock's verbosity bias (`verbose`) that such examples correct, through the in-process mock.
  */
 import { describe, expect, it } from 'vitest';
-import type { JudgedLabel } from '../../src/rubrics/few-shot.js';
-import { chooseCorrections, fewShotCriteria } from '../../src/rubrics/few-shot.js';
+import type { JudgedLabel } from '../../src/align/few-shot.js';
+import { chooseCorrections, fewShotCriteria } from '../../src/align/few-shot.js';
 import { fewShotCorrects, shownAnswers } from '../../src/mock-llm/judge-mode.js';
 import { createEvaluation } from '../../src/engine/protocol.js';
 import { getMethod, resolveMethodConfig } from '../../src/engine/registry.js';

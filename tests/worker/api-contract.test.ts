@@ -29,6 +29,7 @@ import {
 import { judgeRequestOf } from '../../src/openai/completion.js';
 import { ChatCompletionRequestSchema } from '../../src/openai/schemas.js';
 import { CreateQueueRequestSchema, PostLabelRequestSchema } from '../../src/annotation-queues/schemas.js';
+import { AlignRequestSchema } from '../../src/align/schemas.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api, apiWith, servedContract } from './api-fetch.js';
 import { ADMIN_TOKEN, asAdmin, keyed } from './tenants-helpers.js';
@@ -209,6 +210,7 @@ describe('request examples in the document', () => {
     putRubricTag: PutTagRequestSchema,
     checkRubricVersion: CheckRequestSchema,
     createAnnotationQueue: CreateQueueRequestSchema,
+    alignRubric: AlignRequestSchema,
     labelAnnotationItem: PostLabelRequestSchema,
     createEval: CreateEvalRequestSchema,
     updateEval: UpdateEvalRequestSchema,
@@ -253,6 +255,9 @@ describe('request examples in the document', () => {
             const task = { kind: 'pairwise', question: item.question, answerA: a, answerB: b };
             expect(planTask(judge, CreateEvaluationRequestSchema.shape.task.parse(task))).toBeGreaterThan(0);
           }
+        } else if (op.operationId === 'alignRubric') {
+          // Its judge, when it names one, is resolved as on POST /v1/evaluations.
+          if (body.preset !== undefined || body.config !== undefined) resolveJudge(body.preset, body.config);
         } else if (op.operationId !== 'createAnnotationQueue' && ('task' in body || 'items' in body)) {
           // (A queue's items are labelled by people, not judged: its body names no judge.)
           const judge = resolveJudge(body.preset, body.config);
