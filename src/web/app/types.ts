@@ -113,3 +113,17 @@ export type AnnotationItem = Schemas['AnnotationItem'];
 export type Label = Schemas['Label'];
 /** Body of `POST /v1/annotation-queues/{id}/items/{itemId}/labels`. */
 export type PostLabelRequest = Schemas['PostLabelRequest'];
+
+/** An OpenAI Evals eval (`GET /v1/evals/{eval_id}`). */
+export type Eval = Schemas['Eval'];
+/** A run of an eval (`GET /v1/evals/{eval_id}/runs/{run_id}`). */
+export type EvalRun = Schemas['EvalRun'];
+/** A graded item of a run (`GET …/runs/{run_id}/output_items`). */
+export type EvalOutputItem = Schemas['EvalRunOutputItem'];
+/** A page of an OpenAI list: `{data, first_id, last_id, has_more}`. */
+export interface OpenAiList<T> {
+  data: T[];
+  first_id: string | null;
+  last_id: string | null;
+  has_more: boolean;
+}

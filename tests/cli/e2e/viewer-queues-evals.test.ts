@@ -1,8 +1,10 @@
 /**
- * The viewer's labelling page in headless Chromium against a local stack of its own: an annotation queue
- * labelled with the keyboard shortcuts the page lists, as the annotator named on the page (`x-annotator`), the
- * judge's verdict beside the task unless the queue is blind, the next item after each label, and "Done" when
- * none is left; a pointwise queue scored on its aspects on a 375 px phone.
+ * The viewer's labelling page and its OpenAI Evals pages in headless Chromium, on one local stack of their own.
+ * Labelling: an annotation queue labelled with the keyboard shortcuts the page lists, as the annotator named on
+ * the page (`x-annotator`), the judge's verdict beside the task unless the queue is blind, the next item after
+ * each label, and "Done" when none is left; a pointwise queue scored on its aspects on a 375 px phone. Evals:
+ * the list, an eval with its runs, and a run's page opened from its `report_url`, with its counts, each
+ * criterion's results, the usage per model and every output item's grader results.
  */
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -21,9 +23,9 @@ interface StoredLabel {
   comment: string | null;
 }
 
-describe.skipIf(SKIP_VIEWER)('the labelling page in headless Chromium', () => {
+describe.skipIf(SKIP_VIEWER)('the labelling and Evals pages in headless Chromium', () => {
   const rig = useViewerBrowser();
-  const viewer = useViewerStack(rig, 'labelling');
+  const viewer = useViewerStack(rig, 'queues-evals');
   const url = () => viewer.stack.url;
 
   /** The people's labels of item `item` of queue `queue`, as the API has them (the judge's left out). */
@@ -183,6 +185,138 @@ describe.skipIf(SKIP_VIEWER)('the labelling page in headless Chromium', () => {
     await page.keyboard.press('Enter');
     await page.locator('#done-title', { hasText: 'Done' }).waitFor();
     await expect.poll(() => page.locator('.progress-cell').first().innerText()).toContain('2/2 labelled');
+    expect(rig.browser.errorsOf(page)).toEqual([]);
+    await page.close();
+  });
+  it("opens a run's report_url on its page: status, counts, each criterion's results, usage per model and every output item's grader results; the eval lists its runs", async () => {
+    const grader = { input: '{{sample.output_text}}', reference: '{{item.answer}}' };
+    const ev = await viewer.send<{ id: string }>(
+      '/v1/evals',
+      {
+        name: 'Capitals',
+        data_source_config: {
+          type: 'custom',
+          item_schema: { type: 'object', properties: { question: { type: 'string' }, answer: { type: 'string' } } },
+          include_sample_schema: true,
+        },
+        testing_criteria: [
+          { type: 'string_check', name: 'exact', operation: 'eq', ...grader },
+          {
+            type: 'label_model',
+            name: 'verdict',
+            model: 'mock-judge?latency=20',
+            input: [{ role: 'user', content: 'Is {{sample.output_text}} the answer {{item.answer}}?' }],
+            labels: ['correct', 'incorrect'],
+            passing_labels: ['correct'],
+          },
+        ],
+      },
+      200,
+    );
+    const items = [
+      { question: 'Capital of France?', answer: 'Paris' },
+      { question: 'Capital of Australia?', answer: 'Canberra' },
+      { question: 'Capital of Canada?', answer: 'Ottawa' },
+    ];
+    const outputs = ['Paris', 'Sydney', 'Ottawa'];
+    const created = await viewer.send<{ id: string; report_url: string }>(
+      `/v1/evals/${ev.id}/runs`,
+      {
+        name: 'nightly',
+        data_source: {
+          type: 'jsonl',
+          source: {
+            type: 'file_content',
+            content: items.map((item, n) => ({ item, sample: { output_text: outputs[n] } })),
+          },
+        },
+      },
+      200,
+    );
+    interface Run {
+      status: string;
+      report_url: string;
+      result_counts: { total: number; passed: number; failed: number; errored: number };
+      per_testing_criteria_results: { testing_criteria: string; passed: number; failed: number }[];
+      per_model_usage: { model_name: string; invocation_count: number }[];
+    }
+    let run: Run | undefined;
+    await expect
+      .poll(
+        async () => {
+          run = (await (await fetch(`${url()}/v1/evals/${ev.id}/runs/${created.id}`)).json()) as Run;
+          return run.status;
+        },
+        { timeout: 90_000, interval: 300 },
+      )
+      .toBe('completed');
+    const done = run as Run;
+    expect(new URL(done.report_url).origin).toBe(url());
+
+    const page = await rig.browser.page(DESKTOP);
+    await page.goto(done.report_url);
+    await page.locator('h1', { hasText: 'nightly' }).waitFor();
+    expect((await page.locator('.page-head .pill').textContent())?.trim()).toBe('completed');
+    expect(await page.locator('[data-nav="evals"]').getAttribute('aria-current')).toBe('page');
+    const kpi = async (label: string) =>
+      page
+        .locator('.kpi', { has: page.locator('.kpi-label', { hasText: label }) })
+        .locator('.kpi-value')
+        .innerText();
+    const c = done.result_counts;
+    expect([await kpi('Passed'), await kpi('Failed'), await kpi('Errored'), await kpi('Items')]).toEqual(
+      [c.passed, c.failed, c.errored, c.total].map(String),
+    );
+    const criteria = page.locator('section.card', { has: page.locator('h2', { hasText: 'Per testing criterion' }) });
+    const criterionRows = await criteria.locator('tbody tr').allInnerTexts();
+    expect(
+      criterionRows.map((r) =>
+        r
+          .split('\t')
+          .slice(0, 3)
+          .map((x) => x.trim()),
+      ),
+    ).toEqual(done.per_testing_criteria_results.map((r) => [r.testing_criteria, String(r.passed), String(r.failed)]));
+    // exact: Paris and Ottawa pass, Sydney fails (computed here, not read back).
+    expect(
+      criterionRows
+        .find((r) => r.startsWith('exact'))
+        ?.split('\t')
+        .slice(1, 3)
+        .map((x) => x.trim()),
+    ).toEqual(['2', '1']);
+    const usage = page.locator('section.card', { has: page.locator('h2', { hasText: 'Usage by model' }) });
+    const usageRows = await usage.locator('tbody tr').allInnerTexts();
+    expect(
+      usageRows.map((r) =>
+        r
+          .split('\t')
+          .slice(0, 2)
+          .map((x) => x.trim()),
+      ),
+    ).toEqual(done.per_model_usage.map((m) => [m.model_name, String(m.invocation_count)]));
+    const rows = page.locator('table.output-items tbody tr');
+    await expect.poll(() => rows.count()).toBe(3);
+    const australia = rows.filter({ hasText: 'Australia' });
+    expect(await australia.locator('.grader-results li', { hasText: 'exact' }).innerText()).toBe('exact failed · 0');
+    expect(
+      await rows.filter({ hasText: 'Canada' }).locator('.grader-results li', { hasText: 'exact' }).innerText(),
+    ).toBe('exact passed · 1');
+    expect(await australia.locator('.grader-results li', { hasText: 'verdict' }).count()).toBe(1);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(shots, 'eval-run-desktop.png'), fullPage: true });
+
+    // The eval's page lists the run; the evals list (from the nav) lists the eval.
+    await page.getByRole('link', { name: 'Capitals' }).click();
+    const runRow = page.locator('.list-table tbody tr', { hasText: 'nightly' });
+    await runRow.waitFor();
+    expect(await runRow.innerText()).toContain(`${c.passed} passed · ${c.failed} failed`);
+    expect(await page.locator('section.card', { hasText: 'Testing criteria' }).innerText()).toContain(
+      'verdict · label_model',
+    );
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Evals' }).click();
+    await page.locator('.list-table tbody tr', { hasText: 'Capitals' }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
     expect(rig.browser.errorsOf(page)).toEqual([]);
     await page.close();
   });
