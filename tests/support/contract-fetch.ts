@@ -19,32 +19,12 @@ import { ResponseContract } from './response-contract.js';
  * and the request fails with "other side closed". (The cast: @types/node carries its own copy of undici's
  * types, which the package's own do not match exactly.)
  */
-const pool = () => new Agent({ keepAliveTimeout: 1_000, keepAliveMaxTimeout: 1_000 });
-let agent = pool();
-
-/**
- * When timers last ran. The idle timer above only drops a connection if timers get to run: a test process that
- * held the event loop for seconds (compiling the contract, a big response's check, at load ~23) sent the
- * stack's first request to a socket workerd had closed meanwhile ("other side closed", 2 of 3 runs of one
- * file). A request after such a stall takes a fresh pool; the old one closes once its requests are done.
- */
-let lastTick = Date.now();
-setInterval(() => {
-  lastTick = Date.now();
-}, 200).unref();
-
-/** Most time without a timer tick before idle connections are no longer trusted, ms. */
-const STALL_MS = 800;
-
+const dispatcher = new Agent({ keepAliveTimeout: 1_000, keepAliveMaxTimeout: 1_000 }) as unknown as NonNullable<
+  RequestInit['dispatcher']
+>;
 const base = globalThis.fetch.bind(globalThis);
-const unchecked = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-  if (Date.now() - lastTick > STALL_MS) {
-    void agent.close();
-    agent = pool();
-    lastTick = Date.now();
-  }
-  return base(input, { ...init, dispatcher: agent as unknown as NonNullable<RequestInit['dispatcher']> });
-};
+const unchecked = (input: string | URL | Request, init?: RequestInit): Promise<Response> =>
+  base(input, { ...init, dispatcher });
 const contracts = new Map<string, Promise<ResponseContract | null>>();
 /** Compiled contracts by document text: a restarted stack on a new port serves the same one. */
 const byDocument = new Map<string, ResponseContract>();
