@@ -13,15 +13,14 @@ import type { ContractDocument } from './response-contract.js';
 import { ResponseContract } from './response-contract.js';
 
 /**
- * Connections kept idle for 1 s at most. workerd closes a keep-alive connection 5 s after its last
- * response (kj's timeout, measured on `npm start`); fetch's own pool keeps one 4 s, so a test process
- * lagging over a second on a busy machine writes its next request to a socket workerd has just closed,
- * and the request fails with "other side closed". (The cast: @types/node carries its own copy of undici's
- * types, which the package's own do not match exactly.)
+ * No keep-alive: every request on a new connection. workerd closes a keep-alive connection 5 s after its
+ * last response (kj's timeout, measured on `npm start`); a pool that keeps one idle for less still races
+ * it on a busy machine, where the test process's timers run seconds late: its next request goes out on a
+ * socket workerd has just closed and fails with "other side closed" (seen at load 22 with a 1 s idle
+ * limit). A loopback connection costs well under a millisecond. (The cast: @types/node carries its own copy
+ * of undici's types, which the package's own do not match exactly.)
  */
-const dispatcher = new Agent({ keepAliveTimeout: 1_000, keepAliveMaxTimeout: 1_000 }) as unknown as NonNullable<
-  RequestInit['dispatcher']
->;
+const dispatcher = new Agent({ pipelining: 0 }) as unknown as NonNullable<RequestInit['dispatcher']>;
 const base = globalThis.fetch.bind(globalThis);
 const unchecked = (input: string | URL | Request, init?: RequestInit): Promise<Response> =>
   base(input, { ...init, dispatcher });

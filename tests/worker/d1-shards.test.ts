@@ -6,7 +6,7 @@
  * these tests hand the app bindings with the shards on.
  */
 import { env } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Bindings } from '../../src/config/bindings.js';
 import { bucketOf, bucketOfId, shardBindingNames, shardOfBucket } from '../../src/config/d1-buckets.js';
 import { controlDb, everyTenantDb, newRecordId, recordDb, tenantDb } from '../../src/config/d1-shards.js';
@@ -15,12 +15,15 @@ import { POINTWISE_RUBRIC_EXAMPLE } from '../../src/rubrics/examples.js';
 import { sha256Hex } from '../../src/http/request-hash.js';
 import { tenantOf } from '../../src/tenants/auth.js';
 import { apiWith } from './api-fetch.js';
-import { insertJob, PAIRWISE } from './helpers.js';
+import { insertJob, migrate, PAIRWISE } from './helpers.js';
 
 const SHARDS = 4;
 const sharded = { ...(env as unknown as Bindings), D1_SHARDS: String(SHARDS) } as Bindings;
 const binding = (i: number) =>
   (env as unknown as Record<string, D1Database>)[`DB_${String(i).padStart(2, '0')}`] as D1Database;
+
+// The setup migrates DB only (tests/worker/fresh-storage.ts): the shards this file turns on get theirs here.
+beforeAll(() => migrate(shardBindingNames(SHARDS)));
 
 /** Two API_KEYS tokens whose tenants hash to different shards (found by counting up: deterministic). */
 async function twoTenantsApart(): Promise<{ token: string; digest: string; tenant: string; shard: number }[]> {

@@ -3,20 +3,18 @@
  * (tests/vitest.worker.config.ts), so each file starts on empty storage, as it would in a runtime of its
  * own: `reset()` deletes every Durable Object of the previous file (evaluations, rate limiters, provider
  * gates: their storage, alarms and running instances) and everything in D1, then the migrations are
- * applied to the empty database. The objects emptied stay listed by `listDurableObjectIds`, so
+ * applied to the empty control database (DB). The objects emptied stay listed by `listDurableObjectIds`, so
  * `drainAlarms` is told to skip them (in a hook: listing needs a test run, not `vitest list`).
+ *
+ * Only DB: the project runs with `D1_SHARDS` 0, where DB holds everything and no code reaches a shard's
+ * binding. Migrating the four shards too took most of each file's setup (4 of 5 databases, 18 migrations
+ * each: 0.1-1.5 s a file under load); the one file that turns the shards on migrates them itself
+ * (tests/worker/d1-shards.test.ts, {@link migrate}).
  */
-import { applyD1Migrations, reset } from 'cloudflare:test';
-import { env } from 'cloudflare:workers';
+import { reset } from 'cloudflare:test';
 import { beforeAll } from 'vitest';
-import { forgetEarlierFiles } from './helpers.js';
+import { forgetEarlierFiles, migrate } from './helpers.js';
 
 await reset();
-// Every D1 database gets the same migrations: the control database and each shard (src/config/d1-shards.ts).
-for (const binding of Object.keys(env).filter((k) => /^DB(_\d{2})?$/.test(k))) {
-  await applyD1Migrations(
-    (env as unknown as Record<string, D1Database>)[binding] as D1Database,
-    (env as unknown as { TEST_MIGRATIONS: Parameters<typeof applyD1Migrations>[1] }).TEST_MIGRATIONS,
-  );
-}
+await migrate(['DB']);
 beforeAll(forgetEarlierFiles);

@@ -5,7 +5,7 @@
  * draining alarms between tests (alarms are not reset between tests: workers-sdk#5388).
  */
 import { TEST_MS, WAIT_MS } from '../support/patience.js';
-import { listDurableObjectIds, runInDurableObject } from 'cloudflare:test';
+import { applyD1Migrations, listDurableObjectIds, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { afterAll, beforeAll, vi } from 'vitest';
 import { mergeConfig, resolveMethodConfig, getMethod } from '../../src/engine/registry.js';
@@ -323,6 +323,17 @@ export async function pendingAlarm(id: string): Promise<number | null> {
  * Evaluation objects of earlier test files: the files of a runner share its workerd, whose object list keeps every
  * object it ever made, even after tests/worker/fresh-storage.ts emptied them (no storage, no alarm).
  */
+/**
+ * Applies the migrations (the pool's reading of migrations/, `TEST_MIGRATIONS`) to the D1 databases bound as
+ * `bindings` (e.g. `['DB']`, or the shards' `DB_00`…): each file starts on empty storage.
+ */
+export async function migrate(bindings: readonly string[]): Promise<void> {
+  const all = env as unknown as Record<string, unknown> & {
+    TEST_MIGRATIONS: Parameters<typeof applyD1Migrations>[1];
+  };
+  for (const binding of bindings) await applyD1Migrations(all[binding] as D1Database, all.TEST_MIGRATIONS);
+}
+
 const earlierFiles = new Set<string>();
 
 /** Called by tests/worker/fresh-storage.ts once storage is empty: the objects listed now are not this file's. */
