@@ -89,9 +89,9 @@ const NO_COUNTS: RunCounts = {
   cache: { hits: 0, savedUsd: 0 },
 };
 
-/** The run's report: the API's page of its output items (the viewer has no eval pages yet). */
+/** The run's report: its page in the viewer the same Worker serves at `/` (a hash route, so no server fallback). */
 function reportUrl(origin: string, r: RunRecord): string {
-  return `${origin}/v1/evals/${r.evalId}/runs/${r.id}/output_items`;
+  return `${origin}/#/evals/${encodeURIComponent(r.evalId)}/runs/${encodeURIComponent(r.id)}`;
 }
 
 /** A run as the API answers it, with its counts from the stored items. */

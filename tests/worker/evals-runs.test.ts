@@ -208,7 +208,8 @@ describe('the Evals contract through the openai SDK', () => {
     expect(created).toMatchObject({ object: 'eval.run', eval_id: evalId, status: 'queued' });
     const run = await ended(evalId, created.id);
     expect(run.status).toBe('completed');
-    expect(run.report_url).toContain(`/v1/evals/${evalId}/runs/${run.id}/output_items`);
+    // The viewer's page of the run, on the origin the request came to.
+    expect(run.report_url).toBe(`${new URL(run.report_url).origin}/#/evals/${evalId}/runs/${run.id}`);
     const items = await checkItems(evalId, run, (i) => SAMPLES[i.datasource_item_id] ?? '');
     // Two model graders per item: 6 calls of the grader model.
     expect(run.per_model_usage).toEqual([expect.objectContaining({ model_name: GRADER_MODEL, invocation_count: 6 })]);

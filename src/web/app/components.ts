@@ -10,9 +10,14 @@ import { formatAgo, formatInt, formatPct, formatScore, formatTime, hueOf, initia
 /** Number of agent colours in app.css (`.agent-c0` … `.agent-c7`, each checked for contrast). */
 const AGENT_COLOURS = 8;
 
-/** A status pill: `running`, `succeeded`… (colour and text, never colour alone). */
+/** A status pill: `running`, `succeeded`… (colour and text, never colour alone; `in_progress` reads "in progress"). */
 export function statusPill(status: string): HTMLElement {
-  return h('span', { class: `pill pill-${status}` }, h('span', { class: 'pill-dot', 'aria-hidden': 'true' }), status);
+  return h(
+    'span',
+    { class: `pill pill-${status}` },
+    h('span', { class: 'pill-dot', 'aria-hidden': 'true' }),
+    status.replace(/_/g, ' '),
+  );
 }
 
 /** A pairwise outcome chip: `A`, `B` or `tie`. */

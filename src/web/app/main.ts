@@ -7,7 +7,8 @@
  * Routes: `#/` evaluations, `#/batches`, `#/batches/{id}`, `#/meta/{id}` (meta-evaluation), `#/comparisons`,
  * `#/comparisons/{id}`,
  * `#/evaluations/{id}`, `#/new`, `#/presets`, `#/rubrics`, `#/rubrics/{id}` (its latest version),
- * `#/rubrics/{id}/versions/{n}`.
+ * `#/rubrics/{id}/versions/{n}`, `#/labelling` (annotation queues), `#/labelling/{id}` (labelling a queue),
+ * `#/evals`, `#/evals/{id}`, `#/evals/{id}/runs/{runId}` (OpenAI Evals; a run's `report_url`).
  */
 import { ApiFailure, describeError, getJson } from './api.js';
 import { tickRelativeTimes } from './components.js';
@@ -20,6 +21,10 @@ import { batchView } from './views/batches.js';
 import { batchesView } from './views/batch-list.js';
 import { comparisonsView } from './views/comparison-list.js';
 import { evaluationsView } from './views/evaluation-list.js';
+import { evalRunView } from './views/eval-run.js';
+import { evalsView, evalView } from './views/evals.js';
+import { labellingView } from './views/labelling.js';
+import { labellingListView } from './views/labelling-list.js';
 import { metaView } from './views/meta.js';
 import { comparisonView } from './views/comparison.js';
 import { presetsView } from './views/presets.js';
@@ -50,6 +55,11 @@ const ROUTES: Route[] = [
   { pattern: /^\/meta\/(?<id>[^/]+)$/, nav: 'batches', view: metaView },
   { pattern: /^\/comparisons$/, nav: 'comparisons', view: comparisonsView },
   { pattern: /^\/comparisons\/(?<id>[^/]+)$/, nav: 'comparisons', view: comparisonView },
+  { pattern: /^\/evals$/, nav: 'evals', view: evalsView },
+  { pattern: /^\/evals\/(?<id>[^/]+)$/, nav: 'evals', view: evalView },
+  { pattern: /^\/evals\/(?<id>[^/]+)\/runs\/(?<run>[^/]+)$/, nav: 'evals', view: evalRunView },
+  { pattern: /^\/labelling$/, nav: 'labelling', view: labellingListView },
+  { pattern: /^\/labelling\/(?<id>[^/]+)$/, nav: 'labelling', view: labellingView },
 ];
 
 let current: AbortController | null = null;

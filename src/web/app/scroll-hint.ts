@@ -3,7 +3,8 @@
  * Tables wider than the screen scroll sideways inside their `.table-wrap`, and on a phone nothing showed
  * that columns were out of sight. A wrap whose table is wider than it gets `data-more-left` /
  * `data-more-right` while columns are hidden on that side (app.css fades that edge), and a line above it
- * says so; both follow scrolling, resizing and re-rendering.
+ * says so; both follow scrolling, resizing and re-rendering. While it scrolls, the wrap takes focus (Tab), so a
+ * keyboard can scroll it too.
  */
 import { h } from './dom.js';
 
@@ -19,6 +20,9 @@ function update(wrap: HTMLElement): void {
   const overflow = wrap.scrollWidth > wrap.clientWidth + 1;
   flag(wrap, 'data-more-left', overflow && wrap.scrollLeft > 1);
   flag(wrap, 'data-more-right', overflow && wrap.scrollLeft + wrap.clientWidth < wrap.scrollWidth - 1);
+  // A keyboard scrolls only what it can focus: a table without links or buttons needs its wrap focusable.
+  if (overflow && !wrap.hasAttribute('tabindex')) wrap.tabIndex = 0;
+  else if (!overflow && wrap.tabIndex === 0) wrap.removeAttribute('tabindex');
   if (overflow && wrap.dataset.scrollWatched === undefined) {
     wrap.dataset.scrollWatched = '';
     wrap.addEventListener(

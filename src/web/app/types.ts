@@ -100,3 +100,30 @@ export type Comparison = Omit<Schemas['Comparison'], 'webhook' | 'budget'>;
 export type ComparisonResultLine = Schemas['ComparisonResultLine'];
 /** A meta-evaluation's reliability report (`repeats` > 1). */
 export type ReliabilityReport = NonNullable<MetaEvaluation['reliability']>;
+
+/** An annotation queue (`GET /v1/annotation-queues/{id}`). */
+export type AnnotationQueue = Schemas['AnnotationQueue'];
+/** `GET /v1/annotation-queues`. */
+export type AnnotationQueueList = Schemas['AnnotationQueueList'];
+/** The caller's next item to label (`GET /v1/annotation-queues/{id}/next`). */
+export type AnnotationNextItem = Schemas['AnnotationNextItem'];
+/** An item with its labels (the answer to a label). */
+export type AnnotationItem = Schemas['AnnotationItem'];
+/** One label: `winner`, or `score` and/or `aspects`. */
+export type Label = Schemas['Label'];
+/** Body of `POST /v1/annotation-queues/{id}/items/{itemId}/labels`. */
+export type PostLabelRequest = Schemas['PostLabelRequest'];
+
+/** An OpenAI Evals eval (`GET /v1/evals/{eval_id}`). */
+export type Eval = Schemas['Eval'];
+/** A run of an eval (`GET /v1/evals/{eval_id}/runs/{run_id}`). */
+export type EvalRun = Schemas['EvalRun'];
+/** A graded item of a run (`GET …/runs/{run_id}/output_items`). */
+export type EvalOutputItem = Schemas['EvalRunOutputItem'];
+/** A page of an OpenAI list: `{data, first_id, last_id, has_more}`. */
+export interface OpenAiList<T> {
+  data: T[];
+  first_id: string | null;
+  last_id: string | null;
+  has_more: boolean;
+}

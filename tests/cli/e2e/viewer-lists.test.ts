@@ -87,10 +87,12 @@ describe.skipIf(SKIP_VIEWER)("the viewer's lists in headless Chromium", () => {
     expect(await page.locator('[data-nav="comparisons"]').getAttribute('aria-current')).toBe('page');
 
     // The batches list: a Gate column, the comparison's outcome in it, a dash for a batch.
+    // A hash change: goto resolves before the list renders, so the row is waited for before the headers are read.
     await page.goto(`${viewer.stack.url}/#/batches`);
+    const cmpRow = page.locator('.list-table tbody tr', { hasText: comparison.slice(0, 14) });
+    await cmpRow.waitFor();
     const headers = await page.locator('.list-table thead th').allInnerTexts();
     expect(headers.map((t) => t.toLowerCase())).toContain('gate');
-    const cmpRow = page.locator('.list-table tbody tr', { hasText: comparison.slice(0, 14) });
     await expect.poll(() => cmpRow.locator('.gate').count()).toBe(1);
     expect(await cmpRow.locator('.gate').innerText()).toBe(cmp.gateOutcome);
     expect(
@@ -109,9 +111,9 @@ describe.skipIf(SKIP_VIEWER)("the viewer's lists in headless Chromium", () => {
     expect(text).toContain('LLM calls 0');
     expect(firstRun.usage.costUsd).toBeGreaterThan(0);
     expect(text).toMatch(/Verdict cache 3 from cache, saved \$0\.\d+/);
+    // The previous batch's card stays until this one renders: wait for this one's words.
     await page.goto(`${viewer.stack.url}/#/batches/${first}`);
-    await cost.waitFor();
-    expect((await cost.innerText()).replace(/\s+/g, ' ')).toContain('Verdict cache no hits');
+    await expect.poll(async () => (await cost.innerText()).replace(/\s+/g, ' ')).toContain('Verdict cache no hits');
     expect(rig.browser.errorsOf(page)).toEqual([]);
     await page.close();
   });

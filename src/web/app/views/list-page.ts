@@ -22,6 +22,8 @@ export interface ListPageOptions<T> {
   title: string;
   /** The API path for one page: the first with `cursor` null. */
   path: (cursor: string | null) => string;
+  /** Reads an answer of another shape as a page (OpenAI's `{data, has_more, last_id}`); default: as it is. */
+  toPage?: (body: unknown) => CursorPage<T>;
   /**
    * The "Show" filter: its select's id, `[value, label]` options (the first unfiltered), the current value and
    * where a pick goes; none: no filter.
@@ -99,9 +101,13 @@ function listTable(
 
 /** Renders a cursor-paged list page into `ctx.root`. */
 export async function listPage<T>(ctx: ViewContext, o: ListPageOptions<T>): Promise<void> {
+  const read = async (cursor: string | null): Promise<CursorPage<T>> => {
+    const body = await getJson<unknown>(o.path(cursor), ctx.signal);
+    return o.toPage ? o.toPage(body) : (body as CursorPage<T>);
+  };
   let first: CursorPage<T>;
   try {
-    first = await getJson<CursorPage<T>>(o.path(null), ctx.signal);
+    first = await read(null);
   } catch (e) {
     if (!isUnavailable(e)) throw e;
     renderUnavailable(ctx, { title: o.title, ...o.unavailable });
@@ -120,7 +126,7 @@ export async function listPage<T>(ctx: ViewContext, o: ListPageOptions<T>): Prom
   more.addEventListener('click', () => {
     if (!cursor) return;
     more.disabled = true;
-    getJson<CursorPage<T>>(o.path(cursor), ctx.signal).then((next) => {
+    read(cursor).then((next) => {
       cursor = next.nextCursor;
       more.disabled = false;
       add(next.data);

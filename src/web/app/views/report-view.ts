@@ -164,7 +164,8 @@ function pointwise(r: PointwiseReport, of: string): (HTMLElement | null)[] {
   ];
 }
 
-function kpi(label: string, value: string, sub: string | null): HTMLElement {
+/** A key figure: its label, its value big, and a line under it. */
+export function kpi(label: string, value: string, sub: string | null): HTMLElement {
   return h(
     'div',
     { class: 'kpi' },

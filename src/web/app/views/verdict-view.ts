@@ -266,22 +266,42 @@ export function usageCard(s: DebateState, ev: Evaluation | null): HTMLElement {
   );
 }
 
+const taskText = (label: string, value: string | undefined) =>
+  value === undefined ? null : h('div', { class: 'task-text' }, h('h3', null, label), h('p', null, value));
+
+/** A task's conversation (`messages`, where a question or source stands): each turn under its speaker. */
+function conversation(messages: Task['messages']): HTMLElement | null {
+  if (!messages) return null;
+  return h(
+    'div',
+    { class: 'conversation' },
+    messages.map((m) =>
+      m.role === 'user'
+        ? taskText('User', m.content)
+        : 'answerA' in m && m.answerA !== undefined
+          ? h('div', { class: 'answers' }, taskText('Assistant in A', m.answerA), taskText('Assistant in B', m.answerB))
+          : taskText('Assistant', m.content),
+    ),
+  );
+}
+
 /** The task: remembered by the tab that submitted it, else read from `GET /v1/evaluations/{id}/task`. */
 export function taskCard(task: Task | null): HTMLElement | null {
   if (!task) return null;
-  const text = (label: string, value: string | undefined) =>
-    value === undefined ? null : h('div', { class: 'task-text' }, h('h3', null, label), h('p', null, value));
+  const text = taskText;
   return card(
     'Task',
     task.kind === 'pairwise'
       ? [
           text('Question', task.question),
+          conversation(task.messages),
           h('div', { class: 'answers' }, text('Answer A', task.answerA), text('Answer B', task.answerB)),
           text('Reference', task.reference),
         ]
       : task.kind === 'trajectory'
         ? [
             text('Request', task.request),
+            conversation(task.messages),
             ...task.steps.map((s, i) =>
               text(
                 `Step ${i + 1}: ${s.type}${s.name !== undefined ? ` ${s.name}` : ''}${s.spanId !== undefined ? ` (span ${s.spanId})` : ''}`,
@@ -302,6 +322,7 @@ export function taskCard(task: Task | null): HTMLElement | null {
                 ])
               : null,
             text('Source', task.source),
+            conversation(task.messages),
             text('Context', task.context),
             text('Output', task.output),
           ],
