@@ -46,6 +46,7 @@ import type { TenantEnv } from './tenants/auth.js';
 import { webhookDeliveries, webhookSigningSecret } from './webhooks/routes/deliveries.js';
 import { webhookEndpoints } from './webhooks/routes/endpoints.js';
 import { hooks, triggers } from './triggers/routes.js';
+import { traces } from './traces/routes.js';
 import {
   METHOD_CONFIG_ID,
   METHOD_CONFIG_OVERRIDES_ID,
@@ -112,6 +113,7 @@ const _routes = app
   .route('/v1/webhook-signing-secret', webhookSigningSecret)
   .route('/v1/triggers', triggers)
   .route('/v1/hooks', hooks)
+  .route('/v1/traces', traces)
   .openapi(openApiRoute, (c) => c.json(apiDocument(), 200));
 
 /**
