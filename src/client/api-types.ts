@@ -7930,9 +7930,27 @@ export interface components {
             };
         };
         OtlpStatus: {
-            /** @description gRPC status code: 3 INVALID_ARGUMENT, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE. */
+            /** @description gRPC status code of the HTTP status: 3 INVALID_ARGUMENT, 5 NOT_FOUND, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 13 INTERNAL, 14 UNAVAILABLE, 16 UNAUTHENTICATED. */
             code: number;
             message: string;
+            /** @description One `google.rpc.ErrorInfo`. */
+            details: {
+                /** @enum {string} */
+                "@type": "type.googleapis.com/google.rpc.ErrorInfo";
+                /**
+                 * @description Tribunal's stable error code (the `error.code` of other routes).
+                 * @enum {string}
+                 */
+                reason: "invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "forbidden" | "rate_limited" | "quota_exceeded" | "conflict" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed" | "config_invalid" | "tier_unsupported" | "invalid_rubric" | "rubric_task_mismatch" | "rubric_unsupported" | "invalid_task" | "rubric_archived" | "agreement_below_minimum" | "rubric_steps_failed" | "rubric_steps_pending" | "auth_not_configured" | "unsupported_grader";
+                /** @enum {string} */
+                domain: "tribunal";
+                metadata: {
+                    /** @description The first failing field or query parameter. */
+                    field?: string;
+                    /** @description On `internal`: quote it. */
+                    requestId?: string;
+                };
+            }[];
         };
         Trace: {
             traceId: string;
@@ -17054,7 +17072,7 @@ export interface operations {
                     "application/x-protobuf": string;
                 };
             };
-            /** @description the body does not decode (bad protobuf, JSON or gzip). Not retryable. */
+            /** @description `invalid_request`, `invalid_json`: the body does not decode (bad protobuf, JSON or gzip), or an unknown query parameter. Not retryable. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17070,7 +17088,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OtlpStatus"];
+                    "application/x-protobuf": string;
                 };
             };
             /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
@@ -17079,10 +17098,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OtlpStatus"];
+                    "application/x-protobuf": string;
                 };
             };
-            /** @description the body is over OTLP_MAX_BODY_BYTES (before or after gzip), or carries more than OTLP_MAX_SPANS spans. */
+            /** @description `payload_too_large`: the body is over OTLP_MAX_BODY_BYTES (before or after gzip), or carries more than OTLP_MAX_SPANS spans. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -17092,7 +17112,7 @@ export interface operations {
                     "application/x-protobuf": string;
                 };
             };
-            /** @description Content-Type is neither application/x-protobuf nor application/json, or Content-Encoding is not gzip. */
+            /** @description `unsupported_media_type`: Content-Type is neither application/x-protobuf nor application/json, or Content-Encoding is not gzip. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -17108,7 +17128,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OtlpStatus"];
+                    "application/x-protobuf": string;
                 };
             };
             /** @description `internal`: a bug; quote `requestId`. */
@@ -17117,16 +17138,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OtlpStatus"];
+                    "application/x-protobuf": string;
                 };
             };
-            /** @description the span queue is unavailable (retryable, `Retry-After`; a repeat stores each span once), or the deployment's configuration is invalid. */
+            /** @description `unavailable`, `config_invalid`, `auth_not_configured`: the span queue is unavailable (retryable, `Retry-After`; a repeat stores each span once), or the deployment's configuration is invalid. */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OtlpStatus"] | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OtlpStatus"];
                     "application/x-protobuf": string;
                 };
             };

@@ -3,26 +3,16 @@
  * Reading an OTLP/HTTP request body: its encoding by `Content-Type` (`application/x-protobuf` or
  * `application/json`), `Content-Encoding: gzip` undone, the size limit held before and after decompression
  * (the OTLP specification: 413), and the bytes decoded into ./otlp-request.ts's shape. Failures are
- * {@link OtlpError}s, answered as the specification says (a `google.rpc.Status` in the request's encoding).
+ * {@link ApiError}s like every route's, answered as a `google.rpc.Status` in the request's encoding
+ * (./otlp-errors.ts).
  */
+import { ApiError, invalidRequest, toIssues } from '../http/errors.js';
 import { decodeProtobufRequest } from './otlp-proto.js';
 import type { OtlpRequest } from './otlp-request.js';
 import { OtlpJsonRequestSchema } from './otlp-request.js';
 
 /** An OTLP request's encoding, which its answer keeps. */
 export type OtlpEncoding = 'json' | 'protobuf';
-
-/** A failure answered with an HTTP status and a `google.rpc.Status` (gRPC code, message). */
-export class OtlpError extends Error {
-  constructor(
-    readonly status: 400 | 413 | 415 | 503,
-    /** The gRPC status code: 3 INVALID_ARGUMENT, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE. */
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /** The encoding a `Content-Type` names, or null for one OTLP/HTTP does not define. */
 export function encodingOf(contentType: string | undefined): OtlpEncoding | null {
@@ -32,8 +22,12 @@ export function encodingOf(contentType: string | undefined): OtlpEncoding | null
   return null;
 }
 
-function tooLarge(limit: number, what: string): OtlpError {
-  return new OtlpError(413, 8, `the ${what} is larger than ${limit} bytes (OTLP_MAX_BODY_BYTES); send smaller batches`);
+function tooLarge(limit: number, what: string): ApiError {
+  return new ApiError(
+    413,
+    'payload_too_large',
+    `the ${what} is larger than ${limit} bytes (OTLP_MAX_BODY_BYTES); send smaller batches`,
+  );
 }
 
 /** Reads a stream whole, failing once it passes `limit` bytes. */
@@ -68,7 +62,7 @@ async function readLimited(
 /**
  * The request's export, decoded.
  * @param limit bytes allowed before and after decompression (`OTLP_MAX_BODY_BYTES`).
- * @throws OtlpError 413 past the limit, 415 for an encoding other than gzip, 400 for a body that does not decode.
+ * @throws ApiError 413 past the limit, 415 for an encoding other than gzip, 400 for a body that does not decode.
  */
 export async function readOtlpBody(request: Request, encoding: OtlpEncoding, limit: number): Promise<OtlpRequest> {
   const declared = Number(request.headers.get('content-length') ?? '0');
@@ -81,21 +75,25 @@ export async function readOtlpBody(request: Request, encoding: OtlpEncoding, lim
     try {
       bytes = await readLimited(inflated, limit, 'decompressed body');
     } catch (e) {
-      if (e instanceof OtlpError) throw e;
-      throw new OtlpError(400, 3, 'the body is not valid gzip');
+      if (e instanceof ApiError) throw e;
+      throw new ApiError(400, 'invalid_request', 'the body is not valid gzip');
     }
   } else if (contentEncoding === 'identity' || contentEncoding === '') {
     bytes = await readLimited(request.body, limit, 'request body');
   } else {
-    throw new OtlpError(415, 3, `Content-Encoding "${contentEncoding}" is not supported; send gzip or none`);
+    throw new ApiError(
+      415,
+      'unsupported_media_type',
+      `Content-Encoding "${contentEncoding}" is not supported; send gzip or none`,
+    );
   }
   if (encoding === 'protobuf') {
     try {
       return decodeProtobufRequest(bytes);
     } catch (e) {
-      throw new OtlpError(
+      throw new ApiError(
         400,
-        3,
+        'invalid_request',
         `the body is not an ExportTraceServiceRequest: ${e instanceof Error ? e.message : String(e)}`,
       );
     }
@@ -105,16 +103,15 @@ export async function readOtlpBody(request: Request, encoding: OtlpEncoding, lim
   try {
     json = JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes));
   } catch (e) {
-    throw new OtlpError(400, 3, `the body is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
+    throw new ApiError(
+      400,
+      'invalid_json',
+      `the body is not valid JSON: ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
   const parsed = OtlpJsonRequestSchema.safeParse(json);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new OtlpError(
-      400,
-      3,
-      `the body is not an OTLP/JSON ExportTraceServiceRequest: ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`,
-    );
+    throw invalidRequest(toIssues(parsed.error), 'OTLP/JSON ExportTraceServiceRequest');
   }
   return parsed.data;
 }

@@ -8,6 +8,7 @@
 import protobuf from 'protobufjs/minimal.js';
 import { opentelemetry } from './otlp-proto/otlp.js';
 import type { OtlpAnyValue, OtlpKeyValue, OtlpRequest, OtlpSpan } from './otlp-request.js';
+import type { OtlpStatus } from './schemas.js';
 
 // Plain Uint8Array readers and writers: protobufjs's Buffer variants call Node's Buffer internals with arguments
 // workerd's Buffer refuses (a string past 252 bytes threw RangeError while encoding a Status).
@@ -98,21 +99,54 @@ export function encodeProtobufResponse(partial: { rejectedSpans: number; errorMe
   ).finish();
 }
 
-/** A binary `google.rpc.Status` (code 1: int32, message 2: string; no details). */
-export function encodeProtobufStatus(code: number, message: string): Uint8Array {
-  return protobuf.Writer.create().uint32(8).int32(code).uint32(18).string(message).finish();
+/**
+ * A binary `google.rpc.Status`: code (1, int32), message (2), and its details (3, `Any`: type_url 1, value 2),
+ * each a `google.rpc.ErrorInfo` (reason 1, domain 2, metadata 3: map entries of key 1 and value 2).
+ */
+export function encodeProtobufStatus(status: OtlpStatus): Uint8Array {
+  const w = protobuf.Writer.create().uint32(8).int32(status.code).uint32(18).string(status.message);
+  for (const d of status.details) {
+    const info = protobuf.Writer.create().uint32(10).string(d.reason).uint32(18).string(d.domain);
+    for (const [key, value] of Object.entries(d.metadata)) {
+      info.uint32(26).fork().uint32(10).string(key).uint32(18).string(value).ldelim();
+    }
+    w.uint32(26).fork().uint32(10).string(d['@type']).uint32(18).bytes(info.finish()).ldelim();
+  }
+  return w.finish();
 }
 
-/** Decodes a binary `google.rpc.Status` (tests and clients reading an answer). */
-export function decodeProtobufStatus(bytes: Uint8Array): { code: number; message: string } {
+/** Decodes a binary `google.rpc.Status` and its first ErrorInfo's reason (tests and clients reading an answer). */
+export function decodeProtobufStatus(bytes: Uint8Array): { code: number; message: string; reason: string | null } {
   const r = protobuf.Reader.create(bytes);
   let code = 0;
   let message = '';
+  let reason: string | null = null;
   while (r.pos < r.len) {
     const tag = r.uint32();
     if (tag === 8) code = r.int32();
     else if (tag === 18) message = r.string();
+    else if (tag === 26) reason ??= errorInfoReason(r.bytes());
     else r.skipType(tag & 7);
   }
-  return { code, message };
+  return { code, message, reason };
+}
+
+/** The ErrorInfo reason inside a Status detail (`Any`), or null. */
+function errorInfoReason(any: Uint8Array): string | null {
+  const r = protobuf.Reader.create(any);
+  let reason: string | null = null;
+  while (r.pos < r.len) {
+    const tag = r.uint32();
+    if (tag !== 18) {
+      r.skipType(tag & 7);
+      continue;
+    }
+    const info = protobuf.Reader.create(r.bytes());
+    while (info.pos < info.len) {
+      const t = info.uint32();
+      if (t === 10) reason = info.string();
+      else info.skipType(t & 7);
+    }
+  }
+  return reason;
 }

@@ -3,28 +3,61 @@
  * `POST /v1/traces` (OTLP/HTTP, the OTLP default path: an exporter pointed at the deployment works unchanged)
  * and `GET /v1/traces/{traceId}`. Both authenticate with the tenant's key like every `/v1` route.
  */
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { ErrorBodySchema } from '../http/errors.js';
-import { BAD_QUERY, jsonResponse, NoQuery, notFound, v1Responses } from '../http/responses.js';
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import { BAD_QUERY, errorResponse, jsonResponse, NoQuery, notFound, v1Responses } from '../http/responses.js';
 import type { TenantEnv } from '../tenants/auth.js';
 import { requireScope, scoped, scopeSecurity } from '../tenants/auth.js';
 import { configOf } from '../config/vars.js';
 import { exportTraces } from './export.js';
 import { readTrace } from './read.js';
-import { OtlpExportResponseSchema, OtlpStatusSchema, ProtobufBodySchema, TraceParams, TraceSchema } from './schemas.js';
+import { inOtlpShape } from './otlp-errors.js';
+import { OtlpExportResponseSchema, ProtobufBodySchema, TraceParams, TraceSchema } from './schemas.js';
 
 const TAGS = ['traces'];
 
-/** An OTLP failure's documented body, in either encoding. */
-function otlpStatus(description: string) {
-  return {
-    description,
-    content: {
-      'application/json': { schema: OtlpStatusSchema },
-      'application/x-protobuf': { schema: ProtobufBodySchema },
+/** The body example: one chat span of an agent run, as OpenTelemetry's GenAI conventions write it. */
+const EXPORT_EXAMPLE = {
+  resourceSpans: [
+    {
+      resource: { attributes: [{ key: 'service.name', value: { stringValue: 'support-agent' } }] },
+      scopeSpans: [
+        {
+          scope: { name: 'openai-instrumentation' },
+          spans: [
+            {
+              traceId: '5b8efff798038103d269b633813fc60c',
+              spanId: 'eee19b7ec3c1b174',
+              name: 'chat gpt-4o',
+              kind: 3,
+              startTimeUnixNano: '1767225600000000000',
+              endTimeUnixNano: '1767225601200000000',
+              attributes: [
+                { key: 'gen_ai.operation.name', value: { stringValue: 'chat' } },
+                { key: 'gen_ai.request.model', value: { stringValue: 'gpt-4o' } },
+                {
+                  key: 'gen_ai.input.messages',
+                  value: {
+                    stringValue: JSON.stringify([
+                      { role: 'user', parts: [{ type: 'text', content: 'Can I return shoes after 60 days?' }] },
+                    ]),
+                  },
+                },
+                {
+                  key: 'gen_ai.output.messages',
+                  value: {
+                    stringValue: JSON.stringify([
+                      { role: 'assistant', parts: [{ type: 'text', content: 'Returns are accepted within 30 days.' }] },
+                    ]),
+                  },
+                },
+              ],
+            },
+          ],
+        },
+      ],
     },
-  };
-}
+  ],
+};
 
 const exportRoute = createRoute({
   method: 'post',
@@ -53,34 +86,41 @@ const exportRoute = createRoute({
             type: 'object',
             description: 'OTLP/JSON `ExportTraceServiceRequest` (`resourceSpans`); unknown fields are ignored.',
           },
+          examples: {
+            chat: { summary: 'A chat span', description: 'One model call of an agent run.', value: EXPORT_EXAMPLE },
+          },
         },
       },
     },
   },
-  responses: v1Responses({
-    200: {
-      description: 'Accepted; `partialSuccess` counts the spans rejected and says why.',
-      content: {
-        'application/json': { schema: OtlpExportResponseSchema },
-        'application/x-protobuf': { schema: ProtobufBodySchema },
+  // Every failure is a google.rpc.Status in the request's encoding (./otlp-errors.ts), the kernel's too.
+  responses: inOtlpShape(
+    v1Responses({
+      200: {
+        description: 'Accepted; `partialSuccess` counts the spans rejected and says why.',
+        content: {
+          'application/json': { schema: OtlpExportResponseSchema },
+          'application/x-protobuf': { schema: ProtobufBodySchema },
+        },
       },
-    },
-    400: otlpStatus('the body does not decode (bad protobuf, JSON or gzip). Not retryable.'),
-    413: otlpStatus(
-      'the body is over OTLP_MAX_BODY_BYTES (before or after gzip), or carries more than OTLP_MAX_SPANS spans.',
-    ),
-    415: otlpStatus(
-      'Content-Type is neither application/x-protobuf nor application/json, or Content-Encoding is not gzip.',
-    ),
-    503: {
-      description:
+      400: errorResponse(
+        ['invalid_request', 'invalid_json'],
+        'the body does not decode (bad protobuf, JSON or gzip), or an unknown query parameter. Not retryable.',
+      ),
+      413: errorResponse(
+        ['payload_too_large'],
+        'the body is over OTLP_MAX_BODY_BYTES (before or after gzip), or carries more than OTLP_MAX_SPANS spans.',
+      ),
+      415: errorResponse(
+        ['unsupported_media_type'],
+        'Content-Type is neither application/x-protobuf nor application/json, or Content-Encoding is not gzip.',
+      ),
+      503: errorResponse(
+        ['unavailable', 'config_invalid', 'auth_not_configured'],
         "the span queue is unavailable (retryable, `Retry-After`; a repeat stores each span once), or the deployment's configuration is invalid.",
-      content: {
-        'application/json': { schema: z.union([OtlpStatusSchema, ErrorBodySchema]) },
-        'application/x-protobuf': { schema: ProtobufBodySchema },
-      },
-    },
-  }),
+      ),
+    }),
+  ),
 });
 
 const getRoute = createRoute({

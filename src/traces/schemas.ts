@@ -4,6 +4,7 @@
  * `google.rpc.Status`, in OTLP/JSON) and `GET /v1/traces/{traceId}`'s trace.
  */
 import { z } from '@hono/zod-openapi';
+import { ErrorCodeSchema } from '../http/errors.js';
 import { NORMALIZED_SPAN_SHAPE, SpanIdSchema, TraceIdSchema } from './span-schema.js';
 
 /** OTLP/JSON `ExportTraceServiceResponse`: `partialSuccess` only when spans were rejected or a warning is due. */
@@ -20,14 +21,42 @@ export const OtlpExportResponseSchema = z
   .strict()
   .openapi('OtlpExportTraceServiceResponse');
 
-/** OTLP/JSON `google.rpc.Status`: the body of an OTLP failure. */
+/** `@type` of the one detail of an OTLP failure's Status. */
+export const ERROR_INFO_TYPE = 'type.googleapis.com/google.rpc.ErrorInfo';
+
+/** OTLP/JSON `google.rpc.Status`: the body of every failure of `POST /v1/traces` (src/traces/otlp-errors.ts). */
 export const OtlpStatusSchema = z
   .object({
-    code: z.number().int().describe('gRPC status code: 3 INVALID_ARGUMENT, 8 RESOURCE_EXHAUSTED, 14 UNAVAILABLE.'),
+    code: z
+      .number()
+      .int()
+      .describe(
+        'gRPC status code of the HTTP status: 3 INVALID_ARGUMENT, 5 NOT_FOUND, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 13 INTERNAL, 14 UNAVAILABLE, 16 UNAUTHENTICATED.',
+      ),
     message: z.string(),
+    details: z
+      .array(
+        z
+          .object({
+            '@type': z.literal(ERROR_INFO_TYPE),
+            reason: ErrorCodeSchema.describe("Tribunal's stable error code (the `error.code` of other routes)."),
+            domain: z.literal('tribunal'),
+            metadata: z
+              .object({
+                field: z.string().optional().describe('The first failing field or query parameter.'),
+                requestId: z.string().optional().describe('On `internal`: quote it.'),
+              })
+              .strict(),
+          })
+          .strict(),
+      )
+      .length(1)
+      .describe('One `google.rpc.ErrorInfo`.'),
   })
   .strict()
   .openapi('OtlpStatus');
+/** An OTLP failure's Status. */
+export type OtlpStatus = z.infer<typeof OtlpStatusSchema>;
 
 /** The binary encoding's bodies (`application/x-protobuf`). */
 export const ProtobufBodySchema = z.string().openapi({ format: 'binary' });

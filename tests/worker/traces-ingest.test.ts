@@ -4,15 +4,26 @@
  * 400) as `google.rpc.Status`, spans through the queue into the trace's object in tree order, idempotent on
  * (traceId, spanId), one tenant's trace invisible to another, and the trace erased past the retention.
  */
-import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
-import { describe, expect, it } from 'vitest';
+import {
+  createExecutionContext,
+  createMessageBatch,
+  getQueueResult,
+  runDurableObjectAlarm,
+  runInDurableObject,
+} from 'cloudflare:test';
+import { describe, expect, it, vi } from 'vitest';
+import { handleSpansDeadLetters, SPANS_DLQ, SPANS_DLQ_ATTEMPTS } from '../../queues/spans.js';
+import worker from '../../src/index.js';
+import type { Bindings } from '../../src/config/bindings.js';
 import { decodeProtobufStatus } from '../../src/traces/otlp-proto.js';
 import { opentelemetry } from '../../src/traces/otlp-proto/otlp.js';
 import { deliverSpans } from '../../src/traces/ingest.js';
 import { normalizeRequest } from '../../src/traces/normalize.js';
 import { traceStub } from '../../src/traces/rpc.js';
+import type { OtlpStatus } from '../../src/traces/schemas.js';
 import { api, apiWith } from './api-fetch.js';
 import { pollUntil, testEnv } from './helpers.js';
+import { tenantDb } from '../../src/config/d1-shards.js';
 import { as, keyed, tenantWithKey } from './tenants-helpers.js';
 
 interface TraceJson {
@@ -230,9 +241,10 @@ describe('POST /v1/traces', () => {
       body: JSON.stringify(agentRun(newTraceId())),
     });
     expect(many.status).toBe(413);
-    const status = await many.json<{ code: number; message: string }>();
+    const status = await many.json<OtlpStatus>();
     expect(status.code).toBe(8);
     expect(status.message).toMatch(/3 spans, more than 2/);
+    expect(status.details[0]?.reason).toBe('payload_too_large');
 
     const body = protobufOf(agentRun(newTraceId()));
     const big = await apiWith({ OTLP_MAX_BODY_BYTES: '100' }, '/v1/traces', {
@@ -242,7 +254,9 @@ describe('POST /v1/traces', () => {
     });
     expect(big.status).toBe(413);
     expect(big.headers.get('content-type')).toBe('application/x-protobuf');
-    expect(decodeProtobufStatus(new Uint8Array(await big.arrayBuffer())).message).toMatch(/larger than 100 bytes/);
+    const bigStatus = decodeProtobufStatus(new Uint8Array(await big.arrayBuffer()));
+    expect(bigStatus.message).toMatch(/larger than 100 bytes/);
+    expect(bigStatus.reason).toBe('payload_too_large');
 
     const bomb = await gzip(new Uint8Array(50_000));
     const inflated = await apiWith({ OTLP_MAX_BODY_BYTES: '10000' }, '/v1/traces', {
@@ -269,9 +283,10 @@ describe('POST /v1/traces', () => {
       body: '{',
     });
     expect(badJson.status).toBe(400);
-    expect(await badJson.json()).toMatchObject({ code: 3 });
+    expect(await badJson.json()).toMatchObject({ code: 3, details: [{ reason: 'invalid_json' }] });
     const wrongShape = await postOtlpJson({ resourceSpans: 'no' });
     expect(wrongShape.status).toBe(400);
+    expect((await wrongShape.json<OtlpStatus>()).details[0]?.metadata.field).toBe('resourceSpans');
     const badPb = await api('/v1/traces', {
       method: 'POST',
       headers: { 'content-type': 'application/x-protobuf' },
@@ -308,6 +323,19 @@ describe('tenants and retention', () => {
       body: '{}',
     });
     expect(noAuth.status).toBe(401);
+    // The kernel's own failures are OTLP Status too, in the request's encoding.
+    expect(await noAuth.json()).toMatchObject({ code: 16, details: [{ reason: 'unauthorized', domain: 'tribunal' }] });
+    const noAuthPb = await keyed('/v1/traces', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-protobuf' },
+      body: new Uint8Array(),
+    });
+    expect(noAuthPb.status).toBe(401);
+    expect(noAuthPb.headers.get('content-type')).toBe('application/x-protobuf');
+    expect(decodeProtobufStatus(new Uint8Array(await noAuthPb.arrayBuffer()))).toMatchObject({
+      code: 16,
+      reason: 'unauthorized',
+    });
   });
 
   it("the trace's object erases the trace and its index row past the tenant's retention", async () => {
@@ -323,6 +351,47 @@ describe('tenants and retention', () => {
     });
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect((await api(`/v1/traces/${traceId}`)).status).toBe(404);
-    expect(await testEnv.DB.prepare('SELECT 1 FROM traces WHERE trace_id = ?').bind(traceId).first()).toBeNull();
+    const db = tenantDb(testEnv, 'default');
+    expect(await db.prepare('SELECT 1 FROM traces WHERE trace_id = ?').bind(traceId).first()).toBeNull();
+  });
+});
+
+describe('the spans dead-letter queue', () => {
+  it("stores a dead-lettered message's spans, and gives them up only after its last try, with one error line", async () => {
+    const traceId = newTraceId();
+    const body = { tenant: 'default', traceId, retentionDays: 30, spans: normalizeRequest(agentRun(traceId)).spans };
+    const batch = createMessageBatch(SPANS_DLQ, [{ id: 'dl1', timestamp: new Date(), attempts: 1, body }]);
+    const ctx = createExecutionContext();
+    await worker.queue(batch, testEnv, ctx);
+    expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(['dl1']);
+    expect((await traceOf(traceId, 3)).spanCount).toBe(3);
+
+    // The trace's object unreachable: retried while tries are left; the last one logs the loss and acks.
+    const down: Bindings = {
+      ...testEnv,
+      // Only the call the consumer makes first: it throws as an unreachable object would.
+      TRACE: {
+        idFromName: () => {
+          throw new Error('object store down');
+        },
+      } as unknown as Bindings['TRACE'],
+    };
+    const lost = createMessageBatch(SPANS_DLQ, [
+      { id: 'dl2', timestamp: new Date(), attempts: SPANS_DLQ_ATTEMPTS - 1, body },
+      { id: 'dl3', timestamp: new Date(), attempts: SPANS_DLQ_ATTEMPTS, body },
+    ]);
+    const errors = vi.spyOn(console, 'error');
+    try {
+      const lostCtx = createExecutionContext();
+      await handleSpansDeadLetters(lost, down);
+      const result = await getQueueResult(lost, lostCtx);
+      expect(result.retryMessages.map((m) => m.msgId)).toEqual(['dl2']);
+      expect(result.explicitAcks).toEqual(['dl3']);
+      const lines = errors.mock.calls.map((c) => String(c[0])).filter((l) => l.includes('traces.spans_lost'));
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({ tenant: 'default', traceId, spans: 3 });
+    } finally {
+      errors.mockRestore();
+    }
   });
 });
