@@ -17,6 +17,8 @@ export default tseslint.config(
       'worker-configuration.d.ts',
       'bench/peers/',
       'eslint.config.js',
+      // Generated from the OTLP protos by `npm run otlp:proto`.
+      'src/traces/otlp-proto/',
     ],
   },
   js.configs.recommended,

@@ -19,6 +19,7 @@ import worker, {
   EvaluationDO as BaseEvaluationDO,
   ProviderGateDO as BaseProviderGateDO,
   RateLimiterDO as BaseRateLimiterDO,
+  TraceDO as BaseTraceDO,
   WaveCoordinatorDO as BaseWaveCoordinatorDO,
   WebhookLaneDO as BaseWebhookLaneDO,
 } from '../src/index.js';
@@ -198,7 +199,7 @@ async function meteredAlarm(binding: string, alarm: () => Promise<void>, timed =
 const wrapped = new WeakMap<object, Bindings>();
 
 /** The Durable Object namespace bindings (wrangler.toml). */
-const NAMESPACES = new Set(['EVALUATION', 'RATE_LIMITER', 'PROVIDER_GATE', 'WEBHOOK_LANE', 'WAVES']);
+const NAMESPACES = new Set(['EVALUATION', 'RATE_LIMITER', 'PROVIDER_GATE', 'WEBHOOK_LANE', 'WAVES', 'TRACE']);
 
 /** The bindings with D1, the object namespaces and the queue producers counted (one wrapper per env). */
 function metered(env: Bindings): Bindings {
@@ -263,6 +264,16 @@ export class WaveCoordinatorDO extends BaseWaveCoordinatorDO {
 
   override alarm(): Promise<void> {
     return meteredAlarm('WAVES', () => super.alarm());
+  }
+}
+
+export class TraceDO extends BaseTraceDO {
+  constructor(ctx: DurableObjectState, env: Bindings) {
+    super(ctx, metered(env));
+  }
+
+  override alarm(): Promise<void> {
+    return meteredAlarm('TRACE', () => super.alarm());
   }
 }
 

@@ -13,6 +13,8 @@ import type { BatchHandler } from './consumer.js';
 import { handleDeadLetters, JOBS_DLQ } from './jobs-dead-letter.js';
 import { handleJobs, JOBS_QUEUE } from './jobs.js';
 import { handleWebhookDeadLetters, handleWebhookDeliveries } from './webhooks.js';
+import { SPANS_QUEUE } from '../src/traces/ingest.js';
+import { handleSpans, handleSpansDeadLetters, SPANS_DLQ } from './spans.js';
 
 /** Each queue this Worker consumes, and its consumer. */
 export const QUEUE_CONSUMERS: Readonly<Record<string, BatchHandler>> = {
@@ -21,6 +23,8 @@ export const QUEUE_CONSUMERS: Readonly<Record<string, BatchHandler>> = {
   [BATCHES_QUEUE]: handleBatchMessages,
   [WEBHOOKS_QUEUE]: handleWebhookDeliveries,
   [WEBHOOKS_DLQ]: handleWebhookDeadLetters,
+  [SPANS_QUEUE]: handleSpans,
+  [SPANS_DLQ]: handleSpansDeadLetters,
 };
 
 /** Delay of the retry of a batch from an unknown queue, seconds: 60. */

@@ -48,6 +48,8 @@ import type { TenantEnv } from './tenants/auth.js';
 import { webhookDeliveries, webhookSigningSecret } from './webhooks/routes/deliveries.js';
 import { webhookEndpoints } from './webhooks/routes/endpoints.js';
 import { hooks, triggers } from './triggers/routes.js';
+import { traces } from './traces/routes.js';
+import { otlpErrorShape } from './traces/otlp-errors.js';
 import {
   METHOD_CONFIG_ID,
   METHOD_CONFIG_OVERRIDES_ID,
@@ -69,6 +71,8 @@ app.use('/v1/models/*', openAiErrorShape());
 app.use('/v1/evals/*', openAiErrorShape());
 app.use('/v1/fine_tuning/*', openAiErrorShape());
 app.use('/v1/files/*', openAiErrorShape());
+// OTLP/HTTP: every failure of an export is a google.rpc.Status in the request's encoding, a 401 included.
+app.use('/v1/traces', otlpErrorShape());
 // Who is calling (c.var.tenant, c.var.auth), then the key's request rate; each route checks its scope.
 // `/v1/hooks/*` is authenticated by each request's signature (src/triggers/hook.ts), never by a bearer token.
 app.use('/v1/*', except('/v1/hooks/*', auth(), rateLimit()));
@@ -117,6 +121,7 @@ const _routes = app
   .route('/v1/webhook-signing-secret', webhookSigningSecret)
   .route('/v1/triggers', triggers)
   .route('/v1/hooks', hooks)
+  .route('/v1/traces', traces)
   .openapi(openApiRoute, (c) => c.json(apiDocument(), 200));
 
 /**

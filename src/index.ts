@@ -3,7 +3,8 @@
  * The Worker entry: the HTTP API (`fetch`), the job, batches, webhook and dead-letter queue consumers
  * (`queue`, routed by queue name), the sweeper (`scheduled`), and the Durable Object classes: `EvaluationDO`,
  * `RateLimiterDO` (per-tenant request rates), `ProviderGateDO` (per-provider adaptive concurrency),
- * `WebhookLaneDO` (one webhook receiver's deliveries) and `WaveCoordinatorDO` (the batch tier's waves).
+ * `WebhookLaneDO` (one webhook receiver's deliveries), `WaveCoordinatorDO` (the batch tier's waves) and `TraceDO`
+ * (one ingested trace's spans).
  */
 import { routeQueue } from '../queues/router.js';
 import { RESTART_SWEEP_CRON, sweep } from '../queues/sweeper.js';
@@ -18,6 +19,7 @@ export { ProviderGateDO } from '../durable-objects/provider-gate/index.js';
 export { RateLimiterDO } from '../durable-objects/rate-limiter/index.js';
 export { WebhookLaneDO } from '../durable-objects/webhook-lane/index.js';
 export { WaveCoordinatorDO } from '../durable-objects/wave-coordinator/index.js';
+export { TraceDO } from '../durable-objects/trace/index.js';
 
 export default {
   fetch: (request, env, ctx) => app.fetch(request, env, ctx),

@@ -1577,6 +1577,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/traces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export spans (OTLP/HTTP)
+         * @description OTLP/HTTP trace export as the OTLP specification defines it: a binary (`application/x-protobuf`) or JSON (`application/json`) `ExportTraceServiceRequest`, optionally `Content-Encoding: gzip`; the answer is in the same encoding. Point an OpenTelemetry exporter at the deployment (`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=https://…/v1/traces`, header `Authorization=Bearer trb_…`). Spans are read with OpenTelemetry's GenAI semantic conventions and OpenInference's attributes, queued, and kept in their trace (one store per trace) for the tenant's retention; each (traceId, spanId) is kept once, so a re-export adds nothing. A span with a bad id is rejected alone (200 with `partialSuccess`). Limits: `OTLP_MAX_BODY_BYTES` (before and after gzip) and `OTLP_MAX_SPANS` per request, 413 past either.
+         */
+        post: operations["exportTraces"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/traces/{traceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a trace
+         * @description The spans received so far, in tree order (depth first from each root, siblings by start time), each normalized (`genAi`: model calls, tool calls, agents), and the evaluations made of them. Spans are stored a moment after the export answers.
+         */
+        get: operations["getTrace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -8676,6 +8716,146 @@ export interface components {
                 cancel: string;
                 batch: string;
             };
+        };
+        OtlpExportTraceServiceResponse: {
+            partialSuccess?: {
+                /** @description Spans rejected (an int64, as OTLP/JSON writes it). */
+                rejectedSpans: string;
+                errorMessage: string;
+            };
+        };
+        OtlpStatus: {
+            /** @description gRPC status code of the HTTP status: 3 INVALID_ARGUMENT, 5 NOT_FOUND, 7 PERMISSION_DENIED, 8 RESOURCE_EXHAUSTED, 13 INTERNAL, 14 UNAVAILABLE, 16 UNAUTHENTICATED. */
+            code: number;
+            message: string;
+            /** @description One `google.rpc.ErrorInfo`. */
+            details: {
+                /** @enum {string} */
+                "@type": "type.googleapis.com/google.rpc.ErrorInfo";
+                /**
+                 * @description Tribunal's stable error code (the `error.code` of other routes).
+                 * @enum {string}
+                 */
+                reason: "invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "forbidden" | "rate_limited" | "quota_exceeded" | "conflict" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed" | "config_invalid" | "tier_unsupported" | "invalid_rubric" | "rubric_task_mismatch" | "rubric_unsupported" | "invalid_task" | "rubric_archived" | "agreement_below_minimum" | "rubric_steps_failed" | "rubric_steps_pending" | "auth_not_configured" | "unsupported_grader";
+                /** @enum {string} */
+                domain: "tribunal";
+                metadata: {
+                    /** @description The first failing field or query parameter. */
+                    field?: string;
+                    /** @description On `internal`: quote it. */
+                    requestId?: string;
+                };
+            }[];
+        };
+        Trace: {
+            traceId: string;
+            /** @description The span without a parent, once it arrived. */
+            rootSpanId: string | null;
+            spanCount: number;
+            /** @description Depth first from each root, siblings by start time. */
+            spans: components["schemas"]["TraceTreeSpan"][];
+            evaluations: components["schemas"]["TraceEvaluation"][];
+        };
+        TraceTreeSpan: {
+            traceId: string;
+            spanId: string;
+            parentSpanId: string | null;
+            name: string;
+            /** @enum {string} */
+            kind: "unspecified" | "internal" | "server" | "client" | "producer" | "consumer";
+            /** @description The resource's `service.name`. */
+            service: string | null;
+            /** @description The instrumentation scope name. */
+            scope: string | null;
+            startTimeUnixNano: string;
+            /** @description Null when the span reports no end (0). */
+            endTimeUnixNano: string | null;
+            status: {
+                /** @enum {string} */
+                code: "unset" | "ok" | "error";
+                message: string | null;
+            };
+            attributes: {
+                [key: string]: unknown;
+            };
+            resource: {
+                [key: string]: unknown;
+            };
+            events: {
+                name: string;
+                timeUnixNano: string;
+                attributes: {
+                    [key: string]: unknown;
+                };
+            }[];
+            genAi: {
+                /**
+                 * @description From `gen_ai.operation.name` (chat, text_completion, generate_content: llm; execute_tool: tool; invoke_agent, create_agent: agent; embeddings) or OpenInference's `openinference.span.kind`; `other` for anything else.
+                 * @enum {string}
+                 */
+                type: "llm" | "tool" | "agent" | "chain" | "retriever" | "embedding" | "other";
+                /** @description `gen_ai.operation.name` as sent. */
+                operation: string | null;
+                /** @description `gen_ai.provider.name`, `gen_ai.system`, `llm.provider` or `llm.system`. */
+                provider: string | null;
+                /** @description `gen_ai.request.model` or `llm.model_name`. */
+                requestModel: string | null;
+                /** @description `gen_ai.response.model`. */
+                responseModel: string | null;
+                /** @description `input.value`, else the last user message's text. */
+                input: string | null;
+                /** @description `output.value`, else the last output message's text. */
+                output: string | null;
+                inputMessages: {
+                    role: string;
+                    content: string;
+                    toolCalls?: {
+                        id: string | null;
+                        name: string;
+                        /** @description The arguments as the producer sent them (usually JSON text). */
+                        arguments: string | null;
+                    }[];
+                    /** @description The tool call this message answers (role `tool`). */
+                    toolCallId?: string;
+                }[] | null;
+                outputMessages: {
+                    role: string;
+                    content: string;
+                    toolCalls?: {
+                        id: string | null;
+                        name: string;
+                        /** @description The arguments as the producer sent them (usually JSON text). */
+                        arguments: string | null;
+                    }[];
+                    /** @description The tool call this message answers (role `tool`). */
+                    toolCallId?: string;
+                }[] | null;
+                /** @description `gen_ai.tool.*` (name, call id, arguments, result) or OpenInference `tool.name` with `input.value` / `output.value`. */
+                tool: {
+                    name: string;
+                    callId: string | null;
+                    arguments: string | null;
+                    result: string | null;
+                } | null;
+                /** @description `gen_ai.agent.name` / `gen_ai.agent.id` (OpenInference: `agent.name`). */
+                agent: {
+                    name: string | null;
+                    id: string | null;
+                } | null;
+                /** @description `gen_ai.usage.input_tokens` / `output_tokens` or `llm.token_count.prompt` / `completion`. */
+                usage: {
+                    inputTokens: number | null;
+                    outputTokens: number | null;
+                } | null;
+            };
+            /** @description Depth in the span tree: 0 for a root. */
+            depth: number;
+        };
+        TraceEvaluation: {
+            evaluationId: string;
+            /** @description The judged span; null when the whole trace was judged. */
+            spanId: string | null;
+            monitorId: string | null;
         };
     };
     responses: never;
@@ -17867,6 +18047,198 @@ export interface operations {
                 };
             };
             /** @description `rubric_steps_pending`, `llm_not_configured`, `config_invalid`, `auth_not_configured`: the rubric version's evaluation steps are still being written (`Retry-After`; nothing was created, so retry with the same `Idempotency-Key`), the deployment has no usable LLM settings, or its configuration is invalid. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportTraces: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-protobuf": string;
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Accepted; `partialSuccess` counts the spans rejected and says why. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OtlpExportTraceServiceResponse"];
+                    "application/x-protobuf": string;
+                };
+            };
+            /** @description `invalid_request`, `invalid_json`: the body does not decode (bad protobuf, JSON or gzip), or an unknown query parameter. Not retryable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OtlpStatus"];
+                    "application/x-protobuf": string;
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OtlpStatus"];
+                    "application/x-protobuf": string;
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OtlpStatus"];
+                    "application/x-protobuf": string;
+                };
+            };
+            /** @description `payload_too_large`: the body is over OTLP_MAX_BODY_BYTES (before or after gzip), or carries more than OTLP_MAX_SPANS spans. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OtlpStatus"];
+                    "application/x-protobuf": string;
+                };
+            };
+            /** @description `unsupported_media_type`: Content-Type is neither application/x-protobuf nor application/json, or Content-Encoding is not gzip. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OtlpStatus"];
+                    "application/x-protobuf": string;
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OtlpStatus"];
+                    "application/x-protobuf": string;
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OtlpStatus"];
+                    "application/x-protobuf": string;
+                };
+            };
+            /** @description `unavailable`, `config_invalid`, `auth_not_configured`: the span queue is unavailable (retryable, `Retry-After`; a repeat stores each span once), or the deployment's configuration is invalid. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OtlpStatus"];
+                    "application/x-protobuf": string;
+                };
+            };
+        };
+    };
+    getTrace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The trace id: 32 lowercase hex characters, as OTLP/JSON writes it. */
+                traceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trace. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Trace"];
+                };
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no trace with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;

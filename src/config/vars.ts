@@ -164,6 +164,19 @@ export const VARS = {
     'Most LLM attempts in flight per provider and model; 0 turns the gate off.',
   ),
   MAX_BATCH_BODY_BYTES: spec(integer(1), '16777216', 'bytes', 'Body limit of POST /v1/batches.'),
+  OTLP_MAX_BODY_BYTES: spec(
+    integer(1),
+    '16777216',
+    'bytes',
+    'Body limit of POST /v1/traces (OTLP), before and after gzip; past it 413.',
+  ),
+  OTLP_MAX_SPANS: spec(integer(1, 100_000), '5000', 'spans', 'Spans one POST /v1/traces may carry; past it 413.'),
+  TRACE_QUIET_MS: spec(
+    integer(0),
+    '5000',
+    'ms',
+    'A trace counts as complete this long after its root span ended with no new span (monitors judge it then).',
+  ),
   BATCH_CONCURRENCY: spec(integer(1, 1000), '16', 'items', 'Items of one batch in flight at once (1-1000).'),
   VERDICT_CACHE_TTL_DAYS: spec(
     number(0),

@@ -81,6 +81,11 @@ const DOCUMENT_CONFIG = {
     },
     { name: 'service', description: 'Health, this document and the reference page.' },
     {
+      name: 'traces',
+      description:
+        'OpenTelemetry traces in (OTLP/HTTP at the OTLP default path `/v1/traces`, GenAI and OpenInference spans), and each trace with its evaluations.',
+    },
+    {
       name: 'triggers',
       description:
         'Webhook-triggered evaluations: a signed incoming event becomes one evaluation, at most once per delivery id.',

@@ -108,6 +108,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
   'src/client': ['index.ts', 'sse.ts'],
   'src/verdict-cache': ['hit.ts', 'plan.ts', 'rows.ts', 'schemas.ts'],
   'src/waves': ['coordinator.ts', 'item.ts', 'rpc.ts'],
+  'src/traces': ['ingest.ts', 'rpc.ts', 'span-schema.ts', 'store.ts'],
 };
 
 /** Every unit that is not a feature, by kind. */
@@ -122,6 +123,7 @@ export const UNITS: Readonly<Record<Exclude<Kind, 'feature'>, readonly string[]>
     'durable-objects/rate-limiter',
     'durable-objects/webhook-lane',
     'durable-objects/wave-coordinator',
+    'durable-objects/trace',
     'queues',
   ],
   composition: ['src/index.ts', 'src/app.ts', 'src/ending-plan.ts', 'src/print-openapi.ts'],

@@ -45,6 +45,8 @@ import {
   UpdateEvalRequestSchema,
 } from '../../src/evals/schemas.js';
 import { CreateRunRequestSchema } from '../../src/evals/run-schemas.js';
+import { OtlpJsonRequestSchema } from '../../src/traces/otlp-request.js';
+import type { OtlpStatus } from '../../src/traces/schemas.js';
 
 const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
@@ -123,8 +125,14 @@ describe('the OpenAPI document is generated from the routes', () => {
         expect(res.description?.length, `${key} ${status}`).toBeGreaterThan(0);
         // Every error documents the error body and names its stable codes.
         if (/^[45]/.test(status) && status !== '503') {
-          // The OpenAI-compatible routes (the Evals API too) answer errors in OpenAI's shape (src/openai/errors.ts).
-          const errorSchema = op.tags?.some((t) => ['openai', 'evals', 'files'].includes(t)) ? 'OpenAIError' : 'Error';
+          // The OpenAI-compatible routes (the Evals API too) answer errors in OpenAI's shape (src/openai/errors.ts),
+          // the OTLP export a google.rpc.Status as OTLP/HTTP requires (src/traces/otlp-errors.ts).
+          const errorSchema =
+            op.operationId === 'exportTraces'
+              ? 'OtlpStatus'
+              : op.tags?.some((t) => ['openai', 'evals', 'files'].includes(t))
+                ? 'OpenAIError'
+                : 'Error';
           expect(res.content?.['application/json']?.schema?.$ref, `${key} ${status}`).toBe(
             `#/components/schemas/${errorSchema}`,
           );
@@ -219,6 +227,7 @@ describe('request examples in the document', () => {
     validateGrader: GraderValidateRequestSchema,
     // A sender's event: any JSON object (the trigger's mapping reads it).
     receiveHook: zod.record(zod.string(), zod.unknown()),
+    exportTraces: OtlpJsonRequestSchema,
   };
 
   it('every body example passes its schema, and every judge in one resolves and accepts its tasks', async () => {
@@ -300,8 +309,16 @@ describe('unknown query parameters are a 400 on every route, never ignored', () 
       const r = path.startsWith('/v1/admin')
         ? await asAdmin(`${url}?dry_run=true`, init)
         : await api(`${url}?dry_run=true`, init);
-      const body = await r.json<ErrorJson>();
-      expect(r.status, `${key}: ${JSON.stringify(body)}`).toBe(400);
+      const answer = await r.json<ErrorJson | OtlpStatus>();
+      expect(r.status, `${key}: ${JSON.stringify(answer)}`).toBe(400);
+      if ('details' in answer) {
+        // The OTLP export: a google.rpc.Status whose ErrorInfo carries the code and the field.
+        expect(answer.details[0]?.reason, key).toBe('invalid_request');
+        expect(answer.details[0]?.metadata.field, key).toBe('dry_run');
+        expect(answer.message, key).toContain('dry_run');
+        continue;
+      }
+      const body = answer;
       expect(body.error.code, key).toBe('invalid_request');
       expect(body.error.message, key).toContain('dry_run');
       expect(body.error.issues, key).toEqual([{ path: 'dry_run', message: 'unknown query parameter "dry_run"' }]);
@@ -326,8 +343,8 @@ describe('unknown query parameters are a 400 on every route, never ignored', () 
 });
 
 describe('every route that takes a JSON body documents what its body middleware answers', () => {
-  // The body limits lowered so that a small body is over them (the batches' route has its own limit).
-  const small = { MAX_BODY_BYTES: '64', MAX_BATCH_BODY_BYTES: '64' };
+  // The body limits lowered so that a small body is over them (the batches' and the OTLP export's routes have their own).
+  const small = { MAX_BODY_BYTES: '64', MAX_BATCH_BODY_BYTES: '64', OTLP_MAX_BODY_BYTES: '64' };
 
   it('answers 415 for a body that is not JSON and 413 for one over the limit, both documented', async () => {
     const ops = operations(await fetchDocument()).filter(

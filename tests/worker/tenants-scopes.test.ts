@@ -9,6 +9,7 @@ import type { OpenApiDocument } from '../../src/http/openapi.js';
 import { SIGNED_PATH_PREFIXES } from '../../src/tenants/auth.js';
 import type { Scope } from '../../src/tenants/scopes.js';
 import { SCOPES } from '../../src/tenants/scopes.js';
+import type { OtlpStatus } from '../../src/traces/schemas.js';
 import { api } from './api-fetch.js';
 import { drainAlarms } from './helpers.js';
 import { as, keyed, newKey, newTenant } from './tenants-helpers.js';
@@ -31,6 +32,14 @@ async function v1Operations(): Promise<{ key: string; path: string; method: stri
         : [];
     }),
   );
+}
+
+/** An error body in Tribunal's (and OpenAI's) shape, or the OTLP export's `google.rpc.Status`. */
+type ErrorShapes = { error: { code: string; message: string } } | OtlpStatus;
+
+/** The stable code and message of either shape. */
+function errorOf(body: ErrorShapes): { code: string | undefined; message: string } {
+  return 'details' in body ? { code: body.details[0]?.reason, message: body.message } : body.error;
 }
 
 describe('scopes', () => {
@@ -121,7 +130,7 @@ describe('scopes', () => {
         }),
       );
       expect(without.status, `${name} without ${scope}`).toBe(403);
-      expect((await without.json<{ error: { code: string; message: string } }>()).error, name).toMatchObject({
+      expect(errorOf(await without.json<ErrorShapes>()), name).toMatchObject({
         code: 'forbidden',
         message: expect.stringContaining(`"${scope}"`) as string,
       });

@@ -10,6 +10,7 @@ export {
   EvaluationDO,
   ProviderGateDO,
   RateLimiterDO,
+  TraceDO,
   WaveCoordinatorDO,
   WebhookLaneDO,
 } from '../../src/index.js';

@@ -1,0 +1,156 @@
+/**
+ * @module
+ * One trace's storage, the logic of its Durable Object (durable-objects/trace/ is the thin driver): one object
+ * per tenant and trace id, so storage grows with traces and no object or database takes every span.
+ * - spans are kept by span id, the first copy winning: a re-export, a queue redelivery or a retried request
+ *   adds nothing (idempotent on (traceId, spanId));
+ * - the tenant's thin D1 index row (./index-rows.ts) is written when the trace is first seen and when its root
+ *   span arrives: at most two writes per trace;
+ * - the trace is kept for the tenant's retention after its last span (the object's alarm erases it and its
+ *   index row; `retentionDays` 0 keeps it).
+ */
+import type { NormalizedSpan } from './span-schema.js';
+import { NormalizedSpanSchema } from './span-schema.js';
+import type { TraceIndexRow } from './index-rows.js';
+import { deleteIndexRow, upsertIndexRow } from './index-rows.js';
+import { nanosToMs, treeOrder } from './tree.js';
+
+/** A day in ms. */
+const DAY_MS = 86_400_000;
+
+/** What the store needs from its platform. */
+export interface TraceStoreDeps {
+  sql: SqlStorage;
+  storage: DurableObjectStorage;
+  /** The tenant's D1 database (`tenantDb`). */
+  d1: (tenant: string) => D1Database;
+  now?: () => number;
+}
+
+/** What an append did. */
+export interface AppendOutcome {
+  /** Spans new to the trace (the rest were already kept). */
+  added: number;
+}
+
+/** A trace as read back: its spans in tree order (each with its depth). */
+export interface StoredTrace {
+  tenant: string;
+  traceId: string;
+  rootSpanId: string | null;
+  spans: (NormalizedSpan & { depth: number })[];
+}
+
+/** One trace's object logic (see the module note). */
+export class TraceStore {
+  private readonly now: () => number;
+
+  constructor(private readonly deps: TraceStoreDeps) {
+    this.now = deps.now ?? Date.now;
+    this.createTables();
+  }
+
+  /** The tables (again after the retention erased everything: the instance may live on). */
+  private createTables(): void {
+    this.deps.sql.exec(
+      `CREATE TABLE IF NOT EXISTS spans (span_id TEXT PRIMARY KEY, parent_id TEXT, start_ns TEXT NOT NULL, body TEXT NOT NULL);
+       CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
+    );
+  }
+
+  private meta(key: string): string | null {
+    const row = this.deps.sql.exec<{ value: string }>('SELECT value FROM meta WHERE key = ?', key).toArray()[0];
+    return row?.value ?? null;
+  }
+
+  private setMeta(key: string, value: string): void {
+    this.deps.sql.exec(
+      'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      key,
+      value,
+    );
+  }
+
+  /**
+   * Keeps the spans not yet kept, writes the index row when the trace is new or its root arrived, and arms the
+   * retention alarm. Safe to repeat.
+   * @param retentionDays the tenant's retention (days after the last span; 0 = until deleted).
+   */
+  async append(
+    tenant: string,
+    traceId: string,
+    spans: readonly NormalizedSpan[],
+    retentionDays: number,
+  ): Promise<AppendOutcome> {
+    const known = this.meta('tenant');
+    if (known !== null && known !== tenant) throw new Error('trace object belongs to another tenant');
+    const firstSeen = known === null;
+    let added = 0;
+    let root: NormalizedSpan | null = null;
+    for (const s of spans) {
+      if (s.traceId !== traceId) continue;
+      const cursor = this.deps.sql.exec(
+        'INSERT INTO spans (span_id, parent_id, start_ns, body) VALUES (?, ?, ?, ?) ON CONFLICT (span_id) DO NOTHING',
+        s.spanId,
+        s.parentSpanId,
+        s.startTimeUnixNano,
+        JSON.stringify(s),
+      );
+      if (cursor.rowsWritten > 0) {
+        added += 1;
+        if (s.parentSpanId === null) root = s;
+      }
+    }
+    const now = this.now();
+    if (firstSeen) {
+      this.setMeta('tenant', tenant);
+      this.setMeta('traceId', traceId);
+    }
+    if (added > 0) this.setMeta('lastSpanAt', String(now));
+    if (root !== null) this.setMeta('root', root.spanId);
+    if (firstSeen || root !== null) {
+      const first = spans[0];
+      const row: TraceIndexRow = {
+        tenant,
+        traceId,
+        rootSpanId: root?.spanId ?? null,
+        rootName: root?.name ?? null,
+        service: root?.service ?? first?.service ?? null,
+        startedAt: nanosToMs(root?.startTimeUnixNano ?? first?.startTimeUnixNano ?? '0') || now,
+        rootEndedAt: root?.endTimeUnixNano ? nanosToMs(root.endTimeUnixNano) : null,
+        createdAt: now,
+      };
+      await upsertIndexRow(this.deps.d1(tenant), row);
+    }
+    if (added > 0 && retentionDays > 0) {
+      const expiresAt = now + retentionDays * DAY_MS;
+      this.setMeta('expiresAt', String(expiresAt));
+      await this.deps.storage.setAlarm(expiresAt);
+    }
+    return { added };
+  }
+
+  /** The trace, or null when this object keeps none (or another tenant's). */
+  read(tenant: string): StoredTrace | null {
+    if (this.meta('tenant') !== tenant) return null;
+    const rows = this.deps.sql.exec<{ body: string }>('SELECT body FROM spans').toArray();
+    const spans = rows.map((r) => NormalizedSpanSchema.parse(JSON.parse(r.body)));
+    const ordered = treeOrder(spans);
+    return { tenant, traceId: this.meta('traceId') ?? '', rootSpanId: this.meta('root'), spans: ordered };
+  }
+
+  /** The alarm: past the retention, the trace and its index row are erased. */
+  async alarm(): Promise<void> {
+    const expiresAt = Number(this.meta('expiresAt') ?? '0');
+    if (expiresAt === 0) return;
+    if (expiresAt > this.now()) {
+      await this.deps.storage.setAlarm(expiresAt);
+      return;
+    }
+    const tenant = this.meta('tenant');
+    const traceId = this.meta('traceId');
+    if (tenant !== null && traceId !== null) await deleteIndexRow(this.deps.d1(tenant), tenant, traceId);
+    await this.deps.storage.deleteAll();
+    this.createTables();
+  }
+}
