@@ -7,6 +7,7 @@
  * ended), so an evaluation that has ended never changes again, whoever writes second (DO, DLQ consumer,
  * API cancel). Times are epoch milliseconds.
  */
+import { configSql } from './config-rows.js';
 import type { EvaluationError } from './live-events.js';
 import type { EvaluationStatus } from './status.js';
 import { SQL_NOT_ENDED, sqlMayBecome } from './status.js';
@@ -78,7 +79,7 @@ export const BATCH_CANCELLED_ERROR: EvaluationError = { code: 'cancelled', messa
 export async function loadJob(db: D1Database, id: string): Promise<EvaluationJob | null> {
   const row = await db
     .prepare(
-      `SELECT id, tenant, status, method, config, task, error_code, error_message, batch_id, tier, flex_fallback, ${hitColumns()},
+      `SELECT id, tenant, status, method, ${configSql('evaluations')} AS config, task, error_code, error_message, batch_id, tier, flex_fallback, ${hitColumns()},
          (SELECT batches.cancel_requested_at FROM batches WHERE batches.id = evaluations.batch_id) AS batch_cancelled_at,
          ${rubricContentSql('evaluations')} AS rubric
        FROM evaluations WHERE id = ?`,

@@ -63,6 +63,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
   ],
   'src/evaluations': [
     'admission.ts',
+    'config-rows.ts',
     'ending.ts',
     'examples.ts',
     'job-rows.ts',
