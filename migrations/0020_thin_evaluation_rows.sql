@@ -13,3 +13,15 @@ CREATE TABLE method_configs (
 
 ALTER TABLE evaluations ADD COLUMN config_hash TEXT;
 ALTER TABLE evaluations ADD COLUMN budget TEXT;
+
+-- Open batches indexed by when they were created, not by `updated_at`: every item's ending bumps its batch's
+-- `updated_at`, and with `updated_at` in the index each of those writes was a second D1 row. The sweeper's page
+-- of stalled batches (src/batches/rows.ts, `stalledBatches`) still reads only the open ones, and sorts those.
+DROP INDEX batches_open;
+CREATE INDEX batches_open ON batches (created_at) WHERE completed_at IS NULL;
+
+-- The sweeper's stalled evaluations (src/evaluations/job-rows.ts, `findStalled`) found through the rows not ended
+-- (`finished_at` is set by every end), indexed by creation, instead of an index on (status, updated_at): the
+-- running mark and every progress write changed that index too, one more D1 row each.
+DROP INDEX evaluations_status_updated;
+CREATE INDEX evaluations_open ON evaluations (created_at) WHERE finished_at IS NULL;
