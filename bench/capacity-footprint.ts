@@ -49,6 +49,8 @@ export interface PresetFootprint {
   storage: Record<string, { objectsPerVerdict: number; bytesPerVerdict: number; largestObjectBytes: number }>;
   /** Messages sent per verdict, by producer binding. */
   queues: Record<string, number>;
+  /** The D1 statements writing the most rows, per verdict (absent in figures measured before it was counted). */
+  d1TopStatements?: { sql: string; runs: number; written: number; read: number }[];
 }
 
 /** bench/out/capacity.json and its reference copy. */
@@ -94,6 +96,16 @@ export function capacityTable(c: CapacityFootprint): string {
     ...Object.entries(p.storage).map(
       ([k, s]) => `| ${k} | ${s.objectsPerVerdict.toFixed(2)} | ${f1(s.bytesPerVerdict)} | ${s.largestObjectBytes} |`,
     ),
+    ...(p.d1TopStatements && p.d1TopStatements.length > 0
+      ? [
+          '',
+          '| D1 statement (start) | runs | rows written | rows read |',
+          '|---|---|---|---|',
+          ...p.d1TopStatements.map(
+            (t) => `| \`${t.sql.replace(/\|/g, '\\|')}\` | ${f1(t.runs)} | ${f1(t.written)} | ${f1(t.read)} |`,
+          ),
+        ]
+      : []),
     ...(Object.keys(p.queues).length > 0
       ? [
           '',

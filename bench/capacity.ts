@@ -200,7 +200,33 @@ function subtractMeter(a: Meter, b: Meter): Meter {
     doByBinding: delta(a.doByBinding, b.doByBinding),
     doByObject: objects,
     queueByBinding: delta(a.queueByBinding, b.queueByBinding),
+    d1BySql: Object.fromEntries(
+      Object.entries(b.d1BySql).map(([sql, x]) => {
+        const y = a.d1BySql[sql] ?? { n: 0, written: 0, read: 0 };
+        return [sql, { n: x.n - y.n, written: x.written - y.written, read: x.read - y.read }];
+      }),
+    ),
   };
+}
+
+/** How many statements {@link topStatements} lists (12). */
+const TOP_STATEMENTS = 12;
+
+/** The statements that wrote the most rows between `a` and `b` (the polls taken out), per verdict. */
+function topStatements(a: Meter, b: Meter, poll: Meter, pollCount: number, n: number) {
+  return Object.entries(subtractMeter(a, b).d1BySql)
+    .map(([sql, x]) => {
+      const p = poll.d1BySql[sql] ?? { n: 0, written: 0, read: 0 };
+      return {
+        sql,
+        runs: (x.n - pollCount * p.n) / n,
+        written: (x.written - pollCount * p.written) / n,
+        read: (x.read - pollCount * p.read) / n,
+      };
+    })
+    .filter((t) => t.runs > 0)
+    .sort((x, y) => y.written - x.written || y.read - x.read)
+    .slice(0, TOP_STATEMENTS);
 }
 
 function footprint(
@@ -242,6 +268,7 @@ function footprint(
     objects: byNamespace(m.m0, m.m1, m.poll, m.polls, n),
     storage,
     queues: Object.fromEntries(Object.entries(queues).map(([q, k]) => [q, k / n])),
+    d1TopStatements: topStatements(m.m0, m.m1, m.poll, m.polls, n),
   };
 }
 

@@ -24,4 +24,12 @@ export interface Meter {
   doByObject: Record<string, Record<string, number>>;
   /** Queue messages sent by producer binding (`JOBS`, `WEBHOOKS`, …). */
   queueByBinding: Record<string, number>;
+  /**
+   * D1 by statement: its SQL (whitespace folded, first {@link SQL_KEY_CHARS} characters) to executions, rows
+   * written and rows read, so a bench shows which statements a verdict's rows come from.
+   */
+  d1BySql: Record<string, { n: number; written: number; read: number }>;
 }
+
+/** How much of a statement's SQL keys {@link Meter.d1BySql} (120 characters). */
+export const SQL_KEY_CHARS = 120;

@@ -25,6 +25,7 @@ import worker, {
 } from '../src/index.js';
 import type { Bindings } from '../src/config/bindings.js';
 import type { Meter } from './meter.js';
+import { SQL_KEY_CHARS } from './meter.js';
 
 const zero = (): Meter => ({
   workerFetches: 0,
@@ -42,11 +43,12 @@ const zero = (): Meter => ({
   doByBinding: {},
   doByObject: {},
   queueByBinding: {},
+  d1BySql: {},
 });
 
 let meter = zero();
 
-function count(result: D1Result | D1ExecResult | null | undefined): void {
+function countSql(result: D1Result | D1ExecResult | null | undefined, sql?: string): void {
   const meta = (
     result as { meta?: { rows_read?: number; rows_written?: number; duration?: number } } | null | undefined
   )?.meta;
@@ -54,6 +56,12 @@ function count(result: D1Result | D1ExecResult | null | undefined): void {
   meter.d1RowsRead += meta?.rows_read ?? 0;
   meter.d1RowsWritten += meta?.rows_written ?? 0;
   meter.d1DurationMs += meta?.duration ?? 0;
+  if (sql === undefined) return;
+  const key = sql.replace(/\s+/g, ' ').trim().slice(0, SQL_KEY_CHARS);
+  const s = (meter.d1BySql[key] ??= { n: 0, written: 0, read: 0 });
+  s.n += 1;
+  s.written += meta?.rows_written ?? 0;
+  s.read += meta?.rows_read ?? 0;
 }
 
 /** Counts one request or alarm under namespace `binding` and its object `name`. */
@@ -67,11 +75,16 @@ function countUnder(binding: string, name: string): void {
 const namesById = new Map<string, string>();
 
 const inner = new WeakMap<object, D1PreparedStatement>();
+/** Each wrapped statement's SQL (for {@link Meter.d1BySql}). */
+const sqlOf = new WeakMap<object, string>();
 
 /** A statement whose every execution is counted (`first` runs as `all`, so its meta is seen). */
-function meteredStatement(s: D1PreparedStatement): D1PreparedStatement {
+function meteredStatement(s: D1PreparedStatement, sql: string): D1PreparedStatement {
+  const count = (r: D1Result | D1ExecResult): void => {
+    countSql(r, sql);
+  };
   const wrapped = {
-    bind: (...values: unknown[]) => meteredStatement(s.bind(...values)),
+    bind: (...values: unknown[]) => meteredStatement(s.bind(...values), sql),
     async first(column?: string) {
       const r = await s.all();
       count(r);
@@ -98,15 +111,18 @@ function meteredStatement(s: D1PreparedStatement): D1PreparedStatement {
     },
   } as unknown as D1PreparedStatement;
   inner.set(wrapped, s);
+  sqlOf.set(wrapped, sql);
   return wrapped;
 }
 
 function meteredDb(db: D1Database): D1Database {
   return {
-    prepare: (sql: string) => meteredStatement(db.prepare(sql)),
+    prepare: (sql: string) => meteredStatement(db.prepare(sql), sql),
     async batch(statements: D1PreparedStatement[]) {
       const results = await db.batch(statements.map((s) => inner.get(s) ?? s));
-      for (const r of results) count(r);
+      results.forEach((r, i) => {
+        countSql(r, sqlOf.get(statements[i] ?? {}));
+      });
       return results;
     },
     async exec(sql: string) {

@@ -17,6 +17,7 @@ import { parseStoredError, storedError } from './storage.js';
 import { readWithResultsStatements, withResultsTextOf } from '../../src/evaluations/rows.js';
 import { transcriptRowsOf } from '../../src/evaluations/transcript-rows.js';
 import { tenantDb } from '../../src/config/d1-shards.js';
+import { configOf } from '../../src/config/vars.js';
 
 /** Delay before the first retry of a failed final D1 write, ms; doubles per consecutive failure. */
 export const FINALIZE_RETRY_MS = 1_000;
@@ -45,6 +46,16 @@ export const PROGRESS_DELAY_MS = 50;
  */
 export const WAVE_PROGRESS_DELAY_MS = 1_000;
 
+/**
+ * A progress write goes out only when D1's `updated_at` is older than `STALL_SECONDS` divided by this (4: 30 s
+ * at the default 120 s). Its only reader that cannot ask the object is the sweeper, which re-kicks a row after
+ * `STALL_SECONDS` without progress (harmless for a running object: its start is idempotent), so a refresh
+ * every quarter of that keeps running rows from looking stalled. An evaluation that ends within it writes D1
+ * twice (its running mark and its final write) however many stages it has; `GET /v1/evaluations/{id}` shows
+ * live progress from the object.
+ */
+export const PROGRESS_REFRESHES_PER_STALL = 4;
+
 /** The final write and progress writes of one instance. */
 export class FinalWriter {
   /**
@@ -55,6 +66,8 @@ export class FinalWriter {
   /** Progress write coalescing: one D1 write in flight, the latest value written after it. */
   private progressInFlight = false;
   private progressPending = false;
+  /** When this instance last refreshed D1's `updated_at` (its running mark or a progress write), epoch ms; 0: not since it was loaded. */
+  private refreshedAt = 0;
 
   /** True while a progress write waits or runs (tests wait for it to settle). */
   get progressBusy(): boolean {
@@ -201,13 +214,29 @@ export class FinalWriter {
     await eraseIfRequested(this.instance);
   }
 
+  /** How often progress refreshes D1, ms; 0 (every time) when the deployment's variables are invalid. */
+  private refreshEveryMs(): number {
+    try {
+      return (configOf(this.instance.env).STALL_SECONDS * 1000) / PROGRESS_REFRESHES_PER_STALL;
+    } catch {
+      return 0;
+    }
+  }
+
+  /** Records that D1's `updated_at` was refreshed at `at` (epoch ms): the running mark landed. */
+  noteRefreshed(at: number): void {
+    this.refreshedAt = Math.max(this.refreshedAt, at);
+  }
+
   /**
    * Keeps D1's `calls_done` / `updated_at` fresh off the critical path: never awaited by the call loop. Writes
-   * `delayMs` after the first result that asks, once for every result that arrived meanwhile, and not at all
-   * once the evaluation has ended (the final write has the count).
+   * `delayMs` after the first result that asks, once for every result that arrived meanwhile, not at all while
+   * D1 was refreshed less than `STALL_SECONDS` / {@link PROGRESS_REFRESHES_PER_STALL} ago, and not once the
+   * evaluation has ended (the final write has the count).
    * @param delayMs the wait, default {@link PROGRESS_DELAY_MS} ({@link WAVE_PROGRESS_DELAY_MS} at tier `batch`)
    */
   pushProgress(evaluation: CachedEvaluation, delayMs = PROGRESS_DELAY_MS): void {
+    if (Date.now() - this.refreshedAt < this.refreshEveryMs()) return;
     if (this.progressInFlight) {
       this.progressPending = true;
       return;
@@ -219,12 +248,14 @@ export class FinalWriter {
         do {
           this.progressPending = false;
           if (isTerminal(evaluation.meta.status)) return;
+          const now = Date.now();
           await recordProgress(
             tenantDb(this.instance.env, evaluation.meta.tenant),
             evaluation.meta.id,
             evaluation.callsDone,
-            Date.now(),
+            now,
           );
+          this.noteRefreshed(now);
           // Callers set it again while we awaited; TS cannot see that and would narrow it to `false`.
         } while (this.progressPending as boolean);
       } catch (e) {

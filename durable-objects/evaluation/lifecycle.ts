@@ -243,8 +243,10 @@ export class Lifecycle {
           now,
           evaluation.meta.engine_version,
         )
-      )
+      ) {
+        this.final.noteRefreshed(now);
         return;
+      }
       const row = await readStatus(tenantDb(this.instance.env, evaluation.meta.tenant), evaluation.meta.id);
       if (isTerminal(evaluation.meta.status)) return;
       if (!row) {

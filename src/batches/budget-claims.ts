@@ -16,6 +16,7 @@
  * The grants of the items in flight never sum past what is left, so what the batch spends never passes
  * its budget (a cancelled item's calls still in flight when it ended are billed after its release).
  */
+import { configSql } from '../evaluations/config-rows.js';
 import { batchMayLaunch, itemBudget, reservationOf } from '../budgets/batch-shares.js';
 import type { Budget, BudgetLimit, Spend } from '../engine/budget.js';
 import { addSpend, BUDGET_EXCEEDED, BudgetSchema } from '../engine/budget.js';
@@ -121,9 +122,13 @@ export async function claimBudgeted(db: D1Database, batchId: string, now = Date.
       ...grants.map((g, i) =>
         db
           .prepare(
-            `UPDATE evaluations SET config = json_set(config, '$.budget', json(?)) WHERE batch_id = ? AND batch_seq = ? AND status = 'queued' AND ${mine}`,
+            // The grant is the item's own column (its config is stored once by hash: src/evaluations/config-rows.ts);
+            // a row from before that keeps its config inline and takes the grant there too.
+            `UPDATE evaluations SET budget = json(?1),
+               config = CASE WHEN config_hash IS NULL THEN json_set(config, '$.budget', json(?1)) ELSE config END
+             WHERE batch_id = ?2 AND batch_seq = ?3 AND status = 'queued' AND EXISTS (SELECT 1 FROM batches WHERE id = ?2 AND claim_token = ?4)`,
           )
-          .bind(JSON.stringify(g), batchId, b.sent + i, batchId, token),
+          .bind(JSON.stringify(g), batchId, b.sent + i, token),
       ),
       db
         .prepare(
@@ -153,7 +158,7 @@ export function budgetEndStatement(
 ): D1PreparedStatement {
   const usage = (expr: string) => `(SELECT COALESCE(${expr}, 0) FROM evaluations WHERE id = ?)`;
   const grant = (limit: BudgetLimit) =>
-    `COALESCE((SELECT json_extract(config, '$.budget.${limit}') FROM evaluations WHERE id = ?), 0)`;
+    `COALESCE((SELECT json_extract(${configSql('e')}, '$.budget.${limit}') FROM evaluations e WHERE e.id = ?), 0)`;
   return db
     .prepare(
       `UPDATE batches SET spent_calls = spent_calls + ${usage('billed_calls')},

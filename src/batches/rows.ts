@@ -14,6 +14,7 @@ import type { NewEvaluation, RubricStampRecord } from '../evaluations/rows.js';
 import type { StartJob } from '../evaluations/job-rows.js';
 import { rubricContentSql } from '../evaluations/job-rows.js';
 import { insertRowsJsonStatements } from '../evaluations/rows.js';
+import { configSql } from '../evaluations/config-rows.js';
 import type { Budget } from '../engine/budget.js';
 import { admitSelectedStatement, admittedBy } from '../evaluations/admission.js';
 import { completionEventId } from './completion-event.js';
@@ -337,7 +338,7 @@ export function claimWindowStatements(
     db.prepare(`SELECT id FROM batches WHERE id = ${which} AND budget IS NOT NULL AND completed_at IS NULL`).bind(key),
     db
       .prepare(
-        `SELECT b.id AS batch_id, e.id, e.tenant, e.method, e.config, e.task, e.tier, e.flex_fallback,
+        `SELECT b.id AS batch_id, e.id, e.tenant, e.method, ${configSql('e')} AS config, e.task, e.tier, e.flex_fallback,
            ${rubricContentSql('e')} AS rubric, ${hitColumns('e')} ${claimed}`,
       )
       .bind(key, token),

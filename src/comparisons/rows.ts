@@ -5,6 +5,7 @@
  * of outcomes (per evaluation, or counted per pair for a large running comparison) and the one store of
  * the final statistics. Times are epoch ms.
  */
+import { configHashOf } from '../evaluations/config-rows.js';
 import type { FlexFallback, Tier } from '../llm/tiers.js';
 import { BATCH_INSERTED } from '../batches/rows.js';
 import type { RubricStampRecord } from '../evaluations/rows.js';
@@ -181,7 +182,9 @@ export function expandStatement(
       status: `'queued'`,
       method: '?',
       preset: '?',
-      config: '?',
+      // Stored once by hash (src/evaluations/config-rows.ts), in the comparison's own transaction.
+      config: "''",
+      config_hash: '?',
       task: `json_set(json_extract(it.value, '$[2]'), '$.answerA', ${output(1)}, '$.answerB', ${output(2)})`,
       metadata: 'NULL',
       idempotency_key: 'NULL',
@@ -211,7 +214,7 @@ export function expandStatement(
       e.tenant,
       e.method,
       e.preset,
-      JSON.stringify(e.config),
+      configHashOf(e.config),
       e.batchId,
       e.now,
       e.now,

@@ -4,6 +4,7 @@
  * whose pair evaluations are expanded in D1, plus its `comparisons` row, in one transaction), read (the
  * batch's counts and usage, the statistics: stored once final, else live), list and cancel.
  */
+import { storeConfigStatements } from '../evaluations/config-rows.js';
 import { withWarnings } from '../http/warnings.js';
 import { resolveSubmission } from '../batches/submission.js';
 import type { BatchRecord } from '../batches/rows.js';
@@ -212,6 +213,8 @@ export async function createComparison(
       total,
       readsCache: cacheMode === 'use',
       statements: (id) => [
+        // The pair evaluations name the judge's config by hash (src/evaluations/config-rows.ts): stored first.
+        ...storeConfigStatements(tenantDb(env, tenant), [judge.config], now),
         insertComparisonStatement(tenantDb(env, tenant), {
           id,
           tenant,

@@ -7,6 +7,7 @@
  * ended), so an evaluation that has ended never changes again, whoever writes second (DO, DLQ consumer,
  * API cancel). Times are epoch milliseconds.
  */
+import { configSql } from './config-rows.js';
 import type { EvaluationError } from './live-events.js';
 import type { EvaluationStatus } from './status.js';
 import { SQL_NOT_ENDED, sqlMayBecome } from './status.js';
@@ -78,7 +79,7 @@ export const BATCH_CANCELLED_ERROR: EvaluationError = { code: 'cancelled', messa
 export async function loadJob(db: D1Database, id: string): Promise<EvaluationJob | null> {
   const row = await db
     .prepare(
-      `SELECT id, tenant, status, method, config, task, error_code, error_message, batch_id, tier, flex_fallback, ${hitColumns()},
+      `SELECT id, tenant, status, method, ${configSql('evaluations')} AS config, task, error_code, error_message, batch_id, tier, flex_fallback, ${hitColumns()},
          (SELECT batches.cancel_requested_at FROM batches WHERE batches.id = evaluations.batch_id) AS batch_cancelled_at,
          ${rubricContentSql('evaluations')} AS rubric
        FROM evaluations WHERE id = ?`,
@@ -188,13 +189,15 @@ export async function recordProgress(db: D1Database, id: string, callsDone: numb
 
 /**
  * Evaluations still `queued` or `running` whose `updated_at` is older than `olderThan` (epoch ms),
- * oldest first, at most `limit` (uses the `(status, updated_at)` index). Items of a batch that its window
- * has not handed over yet (src/batches/pump.ts) are not stalled: they wait for their turn.
+ * oldest first, at most `limit`. It reads the rows not ended (`finished_at` NULL: the `evaluations_open`
+ * index, which leaves out `status` and `updated_at` so that the running mark and progress writes do not
+ * rewrite it) and sorts them. Items of a batch that its window has not handed over yet (src/batches/pump.ts)
+ * are not stalled: they wait for their turn.
  */
 export async function findStalled(db: D1Database, olderThan: number, limit: number): Promise<string[]> {
   const r = await db
     .prepare(
-      `SELECT id FROM evaluations WHERE ${SQL_NOT_ENDED} AND updated_at < ?
+      `SELECT id FROM evaluations WHERE finished_at IS NULL AND ${SQL_NOT_ENDED} AND updated_at < ?
          AND NOT EXISTS (SELECT 1 FROM batches b WHERE b.id = evaluations.batch_id AND evaluations.batch_seq >= b.sent)
        ORDER BY updated_at LIMIT ?`,
     )

@@ -9,6 +9,7 @@ import type { CacheDecision } from '../verdict-cache/plan.js';
 import type { FlexFallback, Tier } from '../llm/tiers.js';
 import { bookedSumsSql } from '../tenants/usage-rollup.js';
 import type { Guarantee } from '../metrics/certify.js';
+import { configHashOf, storeConfigStatements } from './config-rows.js';
 
 /** What an evaluation records of the rubric it judged by (src/rubrics): the content's hash, and the stored rubric. */
 export interface RubricStampRecord {
@@ -109,6 +110,7 @@ const INSERT_COLUMNS = [
   'method',
   'preset',
   'config',
+  'config_hash',
   'task',
   'metadata',
   'idempotency_key',
@@ -143,7 +145,9 @@ function insertValues(e: NewEvaluation): (string | number | null)[] {
     'queued',
     e.method,
     e.preset,
-    JSON.stringify(e.config),
+    // Stored once by hash (./config-rows.ts): the row keeps the hash, its inline column stays empty.
+    '',
+    configHashOf(e.config),
     JSON.stringify(e.task),
     e.metadata ? JSON.stringify(e.metadata) : null,
     e.idempotencyKey,
@@ -208,7 +212,8 @@ function jsonChunks(rows: readonly NewEvaluation[]): string[] {
  * array of rows, each an array in {@link INSERT_COLUMNS} order) with `json_each`, so hundreds of rows
  * take 1 + `guard.binds` bound parameters instead of {@link EVALUATION_INSERT_PARAMS} each — 1,000
  * small items are one statement. Every statement inserts only while `guard.sql` holds (e.g. "this
- * transaction created the batch"). Run them in the caller's `batch()`.
+ * transaction created the batch"); the rows' configs are stored first, once each (./config-rows.ts). Run
+ * them in the caller's `batch()`.
  */
 export function insertRowsJsonStatements(
   db: D1Database,
@@ -217,7 +222,14 @@ export function insertRowsJsonStatements(
 ): D1PreparedStatement[] {
   const select = INSERT_COLUMNS.map((_c, i) => `json_extract(value, '$[${String(i)}]')`).join(', ');
   const sql = `INSERT INTO evaluations (${INSERT_COLUMNS.join(', ')}) SELECT ${select} FROM json_each(?) WHERE ${guard.sql} ON CONFLICT DO NOTHING`;
-  return jsonChunks(rows).map((chunk) => db.prepare(sql).bind(chunk, ...guard.binds));
+  return [
+    ...storeConfigStatements(
+      db,
+      rows.map((r) => r.config),
+      rows[0]?.now ?? 0,
+    ),
+    ...jsonChunks(rows).map((chunk) => db.prepare(sql).bind(chunk, ...guard.binds)),
+  ];
 }
 
 /** A column of a new `evaluations` row. */
@@ -254,10 +266,12 @@ export async function insertEvaluation(
   e: NewEvaluation,
   after: readonly D1PreparedStatement[] = [],
 ): Promise<{ inserted: true; after: D1Result[] } | { inserted: false; existing: EvaluationRecord }> {
-  const [result, ...rest] =
-    after.length === 0
-      ? [await insertRowsStatement(db, [e]).run()]
-      : await db.batch([insertRowsStatement(db, [e]), ...after]);
+  // Its config first, stored once by hash (./config-rows.ts); the insert's result follows it.
+  const [, result, ...rest] = await db.batch([
+    ...storeConfigStatements(db, [e.config], e.now),
+    insertRowsStatement(db, [e]),
+    ...after,
+  ]);
   if (result && result.meta.changes > 0) return { inserted: true, after: rest };
   if (e.idempotencyKey === null) throw new Error(`insert of evaluation ${e.id} changed no row`);
   const existing = await findByIdempotencyKey(db, e.tenant, e.idempotencyKey);

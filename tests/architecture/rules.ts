@@ -64,6 +64,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
   'src/evaluations': [
     'admission.ts',
     'certified.ts',
+    'config-rows.ts',
     'ending.ts',
     'examples.ts',
     'job-rows.ts',

@@ -59,7 +59,8 @@ describe('POST /v1/evaluations', () => {
     );
 
     const row = await testEnv.DB.prepare(
-      'SELECT tenant, method, preset, calls_planned, config, metadata FROM evaluations WHERE id = ?',
+      `SELECT tenant, method, preset, calls_planned, e.config AS inline, mc.config, metadata
+       FROM evaluations e LEFT JOIN method_configs mc ON mc.hash = e.config_hash WHERE id = ?`,
     )
       .bind(accepted.id)
       .first<{
@@ -67,6 +68,7 @@ describe('POST /v1/evaluations', () => {
         method: string;
         preset: string;
         calls_planned: number;
+        inline: string;
         config: string;
         metadata: string;
       }>();
@@ -74,7 +76,9 @@ describe('POST /v1/evaluations', () => {
     expect(row?.method).toBe('single');
     expect(row?.preset).toBe('chateval-single');
     expect(row?.calls_planned).toBeGreaterThan(0);
+    // The resolved config is stored once, by hash (src/evaluations/config-rows.ts): the row keeps only the hash.
     expect(JSON.parse(row!.config)).toMatchObject({ method: 'single', parseRetries: 2 });
+    expect(row?.inline).toBe('');
     expect(JSON.parse(row!.metadata)).toEqual({ run: 'nightly', n: 3, ok: true });
 
     // The queue message reached the consumer: the job ends.

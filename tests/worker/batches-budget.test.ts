@@ -10,6 +10,7 @@ import { grantsFor } from '../../src/batches/budget-claims.js';
 import { pump } from '../../src/batches/pump.js';
 import type { NewBatchItem } from '../../src/batches/rows.js';
 import { insertBatch } from '../../src/batches/rows.js';
+import { configSql } from '../../src/evaluations/config-rows.js';
 import { resolveJudge } from '../../src/methods/resolve-judge.js';
 import { createEndpoint } from '../../src/webhooks/endpoints.js';
 import type { ErrorJson } from './api-fetch.js';
@@ -89,7 +90,7 @@ describe('at submit', () => {
     );
     // Each item ran with its grant as its own budget.
     const budgets = await db
-      .prepare("SELECT json_extract(config, '$.budget.maxCalls') AS c FROM evaluations WHERE batch_id = ?")
+      .prepare(`SELECT json_extract(${configSql('e')}, '$.budget.maxCalls') AS c FROM evaluations e WHERE batch_id = ?`)
       .bind(id)
       .all<{ c: number | null }>();
     for (const b of budgets.results) expect(b.c).toBeGreaterThanOrEqual(1);

@@ -304,6 +304,10 @@ describe('progress', () => {
     const ns = `promote-${Date.now()}`;
     await stubbornCritic(ns);
     const { id } = await insertJob({ ...LONG_DEBATE, task: POINTWISE, mock: { mode: 'scripted', ns, latency: 150 } });
+    // A tiny STALL_SECONDS: progress refreshes D1 on every wave (by default not within 30 s of the running mark).
+    await runInTestObject(id, (o) => {
+      o.useBindings({ STALL_SECONDS: '0.001' });
+    });
     await evaluationStub(testEnv, id).start(id);
     await pollUntil(
       () => statusRow(id),

@@ -1,15 +1,19 @@
 /**
- * An existing database carries over to the slimmer layout (migrations/0019_usage_rollup.sql): this file writes rows as the
- * old layout's final write left them (per-call `usage` rows, D1 `transcripts`, nothing booked on the row),
- * runs the new migrations' statements that move data (their DDL already ran on this database: D1 is shared
- * by the files of a runner, so it cannot be emptied mid-run), and reads everything through the API.
+ * An existing database carries over to the slimmer layout (migrations/0019_usage_rollup.sql,
+ * 0020_thin_evaluation_rows.sql): this file writes rows as the old layout's final write left them (per-call
+ * `usage` rows, D1 `transcripts`, nothing booked on the row, the config inline), runs the new migrations'
+ * statements that move data (their DDL already ran on this database: D1 is shared by the files of a runner, so
+ * it cannot be emptied mid-run), and reads everything through the API.
  */
 import type { applyD1Migrations } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resolveMethodConfig } from '../../src/engine/registry.js';
+import { evaluationStub } from '../../src/evaluations/stub.js';
+import { mockModel } from '../../src/mock-llm/model-name.js';
 import { api } from './api-fetch.js';
-import { PAIRWISE, testEnv } from './helpers.js';
+import { createBatchId, items, singleCallJudge, waitForBatch } from './batches-support.js';
+import { drainAlarms, PAIRWISE, testEnv, waitForEnd } from './helpers.js';
 
 type Migrations = Parameters<typeof applyD1Migrations>[1];
 const MIGRATIONS = (env as unknown as { TEST_MIGRATIONS: Migrations }).TEST_MIGRATIONS;
@@ -17,6 +21,8 @@ const MIGRATIONS = (env as unknown as { TEST_MIGRATIONS: Migrations }).TEST_MIGR
 const FIRST_NEW = '0019';
 
 const ID = 'ev_carried_over';
+/** An evaluation still queued in the old layout (its config inline, no hash), started after the migrations. */
+const QUEUED = 'ev_carried_over_queued';
 const NOW = Date.now();
 const CALLS = [
   { callId: 'ab/sample0', model: 'gpt-4o-mini', prompt: 100, completion: 7, cost: 0.001 },
@@ -28,7 +34,14 @@ async function writeOldLayout(): Promise<void> {
   const db = testEnv.DB;
   const config = resolveMethodConfig('chateval-single', {});
   const verdict = { method: config.method, winner: 'A', confidence: 1, positionFlip: false, calls: 2, votes: [] };
+  const queuedConfig = resolveMethodConfig('chateval-single', { defaults: { model: mockModel({ seed: QUEUED }) } });
   await db.batch([
+    db
+      .prepare(
+        `INSERT INTO evaluations (id, tenant, status, method, preset, config, task, calls_planned, created_at, updated_at)
+         VALUES (?, 'default', 'queued', ?, 'chateval-single', ?, ?, 2, ?, ?)`,
+      )
+      .bind(QUEUED, queuedConfig.method, JSON.stringify(queuedConfig), JSON.stringify(PAIRWISE), NOW, NOW),
     db
       .prepare(
         `INSERT INTO evaluations (id, tenant, status, method, preset, config, task, calls_done, calls_planned, created_at,
@@ -67,6 +80,8 @@ function carryOverStatements(): string[] {
     .filter((q) => /^(INSERT|UPDATE|DELETE)\b/i.test(q));
 }
 
+afterEach(drainAlarms);
+
 beforeAll(async () => {
   await writeOldLayout();
   const statements = carryOverStatements();
@@ -100,5 +115,36 @@ describe('a database from before the slimmer layout', () => {
       rows: { group: string | null; calls: number; promptTokens: number }[];
     }>();
     expect(report.rows).toEqual([expect.objectContaining({ group: 'chateval-single', calls: 2, promptTokens: 201 })]);
+  });
+});
+
+describe('an evaluation queued before configs were stored by hash', () => {
+  it('runs with its inline config (no hash), read as before', async () => {
+    await evaluationStub(testEnv, QUEUED).start(QUEUED);
+    const row = await waitForEnd(QUEUED);
+    expect(row.status, row.error_message ?? '').toBe('succeeded');
+    const e = await (await api(`/v1/evaluations/${QUEUED}`)).json<{ usage: { calls: number } }>();
+    expect(e.usage.calls).toBe(2);
+  });
+});
+
+describe('configs by hash', () => {
+  it("stores a batch's resolved config once: every item keeps only its hash", async () => {
+    const id = await createBatchId({ ...singleCallJudge('carry-batch'), items: items(3) });
+    await waitForBatch(id);
+    const { results } = await testEnv.DB.prepare(
+      `SELECT e.config AS inline, e.config_hash, mc.config FROM evaluations e
+       LEFT JOIN method_configs mc ON mc.hash = e.config_hash WHERE e.batch_id = ?`,
+    )
+      .bind(id)
+      .all<{ inline: string; config_hash: string | null; config: string | null }>();
+    expect(results).toHaveLength(3);
+    expect(new Set(results.map((r) => r.config_hash)).size).toBe(1);
+    expect(results.every((r) => r.inline === '' && /^[0-9a-f]{32}$/.test(r.config_hash ?? ''))).toBe(true);
+    expect(JSON.parse(results[0]?.config ?? 'null')).toMatchObject({ method: 'single' });
+    const stored = await testEnv.DB.prepare('SELECT count(*) AS n FROM method_configs WHERE hash = ?')
+      .bind(results[0]?.config_hash ?? '')
+      .first<{ n: number }>();
+    expect(stored?.n).toBe(1);
   });
 });
