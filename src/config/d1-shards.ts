@@ -14,6 +14,8 @@
 import type { Bindings } from './bindings.js';
 import { configOf } from './vars.js';
 import { BUCKETS, bucketOf, bucketOfId, shardBindingNames, shardOfBucket } from './d1-buckets.js';
+import type { CarryOverDb, CarryOverReport } from './d1-carry-over.js';
+import { carryOver } from './d1-carry-over.js';
 
 /** The first bucket of shard `index`'s range among `count` shards. */
 function firstBucketOf(index: number, count: number): number {
@@ -135,4 +137,26 @@ export function sqlIdHex(db: D1Database): string {
   const head = bucketOfDb(db);
   if (head === null) return 'lower(hex(randomblob(16)))';
   return `'${head}' || lower(hex(randomblob(4))) || '8' || substr(lower(hex(randomblob(10))), 2)`;
+}
+
+/** `db` as the carry-over's database: a batch is one D1 batch (one transaction). */
+export function carryOverDb(db: D1Database): CarryOverDb {
+  return {
+    batch: async (statements) => {
+      if (statements.length === 0) return [];
+      const results = await db.batch<Record<string, unknown>>(
+        statements.map((s) => db.prepare(s.sql).bind(...s.params)),
+      );
+      return results.map((r) => r.results);
+    },
+  };
+}
+
+/**
+ * Moves what a one-database state left in `DB` into its tenants' shards (src/config/d1-carry-over.ts), at most
+ * `maxRows` root rows a call (call again until `done`); a no-op with `D1_SHARDS` 0 or once finished.
+ */
+export async function carryOverShards(env: Bindings, now: number, maxRows?: number): Promise<CarryOverReport> {
+  const { control, shards } = layoutOf(env);
+  return carryOver(carryOverDb(control), shards.map(carryOverDb), now, maxRows);
 }
