@@ -63,6 +63,14 @@ export function everyTenantDb(env: Bindings): D1Database[] {
   return shards.length > 0 ? shards : [control];
 }
 
+/**
+ * Each database's share of a cross-tenant run's `limit` (at least 1): a cron that sweeps every shard reads
+ * about as much per run as it did from one database, not `limit` times the shard count.
+ */
+export function perDbLimit(env: Bindings, limit: number): number {
+  return Math.max(1, Math.ceil(limit / everyTenantDb(env).length));
+}
+
 /** The service's own database: tenants, their keys and settings, triggers (never a tenant's evaluations). */
 export function controlDb(env: Bindings): D1Database {
   return layoutOf(env).control;
