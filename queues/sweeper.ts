@@ -16,7 +16,7 @@ import { findStalled, touch } from '../src/evaluations/job-rows.js';
 import { admit } from '../src/evaluations/admission.js';
 import { deploymentDefaults } from '../src/tenants/limits.js';
 import { configOf } from '../src/config/vars.js';
-import { everyTenantDb } from '../src/config/d1-shards.js';
+import { everyTenantDb, perDbLimit } from '../src/config/d1-shards.js';
 
 /** What one sweep did. */
 export interface SweepReport {
@@ -26,7 +26,7 @@ export interface SweepReport {
   errors: string[];
 }
 
-/** Evaluations re-kicked per run at most. */
+/** Evaluations re-kicked per run at most, shared among the databases. */
 const SWEEP_LIMIT = 100;
 
 /**
@@ -56,7 +56,9 @@ export async function sweep(env: Bindings, restartedAt?: number): Promise<SweepR
   }
   const since = restartedAt ?? now - stallSeconds * 1000;
   const stalled = await Promise.all(
-    everyTenantDb(env).map(async (db) => (await findStalled(db, since, SWEEP_LIMIT)).map((id) => ({ db, id }))),
+    everyTenantDb(env).map(async (db) =>
+      (await findStalled(db, since, perDbLimit(env, SWEEP_LIMIT))).map((id) => ({ db, id })),
+    ),
   );
   const report: SweepReport = { kicked: [], errors: [] };
   await Promise.all(

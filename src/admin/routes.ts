@@ -46,7 +46,7 @@ import {
   v1Responses,
 } from '../http/responses.js';
 import { USAGE_BAD_QUERY, USAGE_OK } from '../tenants/usage-routes.js';
-import { controlDb } from '../config/d1-shards.js';
+import { carryOverShards, controlDb } from '../config/d1-shards.js';
 
 const TenantParams = z.object({
   id: TenantIdSchema.openapi({ param: { description: 'Tenant id.' }, example: 'tn_k3v7q2mx5hd4wj6n' }),
@@ -264,6 +264,45 @@ const revokeKeyRoute = createRoute({
   }),
 });
 
+/** What one carry-over call did (src/config/d1-carry-over.ts). */
+const CarryOverSchema = z
+  .object({
+    moved: z
+      .record(z.string(), z.number().int().min(0))
+      .openapi({ description: 'Rows this call moved out of the control database into their shards, by table.' }),
+    done: z.boolean().openapi({
+      description: 'True once the control database holds no tenant row: later calls return at once. False: call again.',
+    }),
+  })
+  .openapi('ShardCarryOver');
+
+const carryOverRoute = createRoute({
+  ...ADMIN,
+  method: 'post',
+  path: '/shards/carry-over',
+  operationId: 'adminCarryOverShards',
+  summary: 'Carry a one-database state over into the D1 shards',
+  description:
+    "After `D1_SHARDS` is raised from 0 on a deployment with data: moves each tenant's rows from the control database `DB` into its shard, at most `maxRows` records (with their transcripts, attempts, …) a call, until `done`. Idempotent and resumable: a repeat, or a call cut short, moves nothing twice and loses nothing (docs/scale.md). `npm run admin -- shards:carry-over` calls it until done.",
+  request: {
+    query: z
+      .object({
+        maxRows: z.coerce
+          .number()
+          .int()
+          .min(1)
+          .max(2000)
+          .default(500)
+          .openapi({
+            param: { description: 'Records moved by this call at most, 1-2000 (default 500).' },
+            example: 500,
+          }),
+      })
+      .strict(),
+  },
+  responses: v1Responses({ 200: jsonResponse(CarryOverSchema, 'What this call moved.'), 400: BAD_QUERY }),
+});
+
 /** Next-page cursor: the last id when the page is full. */
 function nextOf(items: readonly { id: string }[], limit: number): string | null {
   return items.length === limit ? (items.at(-1)?.id ?? null) : null;
@@ -313,6 +352,9 @@ export const admin = new OpenAPIHono<TenantEnv>()
     if (!k) throw new ApiError(404, 'not_found', `no key "${c.req.valid('param').id}"`);
     return c.json(keyView(k), 200);
   })
+  .openapi(carryOverRoute, async (c) =>
+    c.json(await carryOverShards(c.env, Date.now(), c.req.valid('query').maxRows), 200),
+  )
   .openapi(revokeKeyRoute, async (c) => {
     const k = await revokeKey(controlDb(c.env), c.req.valid('param').id, Date.now());
     if (!k) throw new ApiError(404, 'not_found', `no key "${c.req.valid('param').id}"`);

@@ -39,7 +39,7 @@ import { deploymentDefaults } from '../tenants/limits.js';
 import type { PumpTarget, WindowClaim } from './rows.js';
 import { claimWindow, claimWindowStatements, getBatchFanout, openItems, stalledBatches } from './rows.js';
 import { BATCH_BUDGET_ERROR, claimBudgeted } from './budget-claims.js';
-import { everyTenantDb, recordDb } from '../config/d1-shards.js';
+import { everyTenantDb, perDbLimit, recordDb } from '../config/d1-shards.js';
 
 /** Messages per `sendBatch` call: the platform's maximum, 100. */
 export const QUEUE_BATCH_MAX = 100;
@@ -225,7 +225,7 @@ export type EndInD1 = (env: Bindings, id: string, status: EndStatus, error: Eval
 /**
  * The sweeper's part, for open batches untouched for {@link TOP_UP_AFTER_SECONDS} (or since `restartedAt`,
  * epoch ms, after a restart of the local runtime): tops the window up, or queues a cancel's fan-out again
- * (its pages are idempotent) when a cancel has not finished. At most `limit` batches (default 20).
+ * (its pages are idempotent) when a cancel has not finished. At most `limit` batches (default 20) over all shards.
  */
 export async function topUpStalledBatches(
   env: Bindings,
@@ -234,7 +234,8 @@ export async function topUpStalledBatches(
   limit = 20,
 ): Promise<string[]> {
   const since = restartedAt ?? now - TOP_UP_AFTER_SECONDS * 1000;
-  const stalled = (await Promise.all(everyTenantDb(env).map((db) => stalledBatches(db, since, limit)))).flat();
+  const share = perDbLimit(env, limit);
+  const stalled = (await Promise.all(everyTenantDb(env).map((db) => stalledBatches(db, since, share)))).flat();
   for (const { id: batchId, cancelling } of stalled) {
     if (cancelling) {
       log('warn', 'batch.cancel_resumed', { batchId });

@@ -20,6 +20,7 @@ const COMMANDS = [
   'keys:get',
   'keys:revoke',
   'usage',
+  'shards:carry-over',
 ] as const;
 type Command = (typeof COMMANDS)[number];
 
@@ -42,6 +43,9 @@ Commands:
   keys:get --key KEY_ID
   keys:revoke --key KEY_ID                        refused from its next request on
   usage --tenant ID [--from D] [--to D] [--group-by day|model|preset|key] [--csv]
+  shards:carry-over [--limit N]                   after D1_SHARDS was raised from 0: move each tenant's rows
+                                                  from DB into its shard, N records a call (default 500),
+                                                  calling again until done (safe to repeat or resume)
 
 Limits (tenants:create, tenants:update; "default" clears one):
   --rate N/S             requests per S seconds per key, e.g. 600/60
@@ -194,6 +198,8 @@ export function requestOf(command: Command, v: Values): AdminRequest {
       return { method: 'GET', path: `/v1/admin/keys/${encodeURIComponent(need(v, 'key', command))}` };
     case 'keys:revoke':
       return { method: 'POST', path: `/v1/admin/keys/${encodeURIComponent(need(v, 'key', command))}/revoke` };
+    case 'shards:carry-over':
+      return { method: 'POST', path: `/v1/admin/shards/carry-over${query({ maxRows: v.limit })}` };
     case 'usage': {
       const groupBy = choiceOption(v['group-by'], 'group-by', ['day', 'model', 'preset', 'key'] as const);
       return {
@@ -238,47 +244,58 @@ export async function runAdmin(argv: readonly string[], deps: AdminDeps = {}): P
       if (!token) throw new UsageError("set TRIBUNAL_ADMIN_TOKEN to the deployment's ADMIN_TOKEN");
       const target = (v.target ?? env.TRIBUNAL_URL ?? 'http://127.0.0.1:8787').replace(/\/+$/, '');
       const req = requestOf(command, v);
-      let res: Response;
-      try {
-        res = await (deps.fetch ?? fetch)(`${target}${req.path}`, {
-          method: req.method,
-          headers: {
-            Authorization: `Bearer ${token}`,
-            Accept: req.accept ?? 'application/json',
-            ...(req.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
-          },
-          ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}),
-        });
-      } catch (e) {
-        err(`error: cannot reach ${target}: ${describeError(e)}\n`);
-        return 1;
+      // The carry-over moves a bounded share a call: it is called until it says it is done.
+      for (;;) {
+        const answer = await send(target, token, req);
+        if ('exit' in answer) return answer.exit;
+        if (command !== 'shards:carry-over' || (answer.json as { done?: unknown }).done !== false) return 0;
       }
-      const text = await res.text();
-      if (!res.ok) {
-        let detail = text.slice(0, 500);
-        try {
-          const e = (JSON.parse(text) as { error?: { code?: string; message?: string } }).error;
-          if (e?.code) detail = `${e.code}: ${e.message ?? ''}`;
-        } catch {
-          // Not our JSON (a proxy's page): the start of the body says more than nothing.
-        }
-        err(`error: ${req.method} ${req.path} answered ${res.status}: ${detail}\n`);
-        return 1;
-      }
-      if (req.accept === 'text/csv') {
-        out(text);
-        return 0;
-      }
-      out(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
-      if (command === 'keys:create')
-        err('Store the key ("key") now: Tribunal keeps only its hash and cannot show it again.\n');
-      return 0;
     },
     // The command word is not an option: parse what follows it (parseCli refuses stray arguments). Without
     // a command, options are still checked first, as in every CLI (`--help`, an unknown option).
     command ? rest : first?.startsWith('-') ? argv : argv.filter((a) => a === '--help' || a === '-h'),
     deps.io,
   );
+
+  /** Sends `req` and prints its answer: the exit code on failure or CSV, else the parsed JSON. */
+  async function send(target: string, token: string, req: AdminRequest): Promise<{ exit: number } | { json: unknown }> {
+    let res: Response;
+    try {
+      res = await (deps.fetch ?? fetch)(`${target}${req.path}`, {
+        method: req.method,
+        headers: {
+          Authorization: `Bearer ${token}`,
+          Accept: req.accept ?? 'application/json',
+          ...(req.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+        },
+        ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}),
+      });
+    } catch (e) {
+      err(`error: cannot reach ${target}: ${describeError(e)}\n`);
+      return { exit: 1 };
+    }
+    const text = await res.text();
+    if (!res.ok) {
+      let detail = text.slice(0, 500);
+      try {
+        const e = (JSON.parse(text) as { error?: { code?: string; message?: string } }).error;
+        if (e?.code) detail = `${e.code}: ${e.message ?? ''}`;
+      } catch {
+        // Not our JSON (a proxy's page): the start of the body says more than nothing.
+      }
+      err(`error: ${req.method} ${req.path} answered ${res.status}: ${detail}\n`);
+      return { exit: 1 };
+    }
+    if (req.accept === 'text/csv') {
+      out(text);
+      return { exit: 0 };
+    }
+    const json: unknown = JSON.parse(text);
+    out(`${JSON.stringify(json, null, 2)}\n`);
+    if (command === 'keys:create')
+      err('Store the key ("key") now: Tribunal keeps only its hash and cannot show it again.\n');
+    return { json };
+  }
 }
 
 if (isMain(import.meta.url)) await runAdmin(process.argv.slice(2));

@@ -9,12 +9,18 @@
  * (./wrangler-config.ts `readWorkerSetup`, each file's recording row included), so no wrangler import is needed here. Node only.
  */
 import type { D1Migrations, MiniflareOptions } from './worker-options.js';
+import type { CarryOverDb, CarryOverReport, SqlStatement } from '../config/d1-carry-over.js';
+import { carryOver } from '../config/d1-carry-over.js';
+import { shardBindingNames } from '../config/d1-buckets.js';
 
 /**
  * Runs `statements` as one D1 batch (one transaction) on the database bound as `binding`; resolves to
  * each statement's rows, or rejects with D1's message.
  */
-export type D1Batch = (binding: string, statements: readonly string[]) => Promise<Record<string, unknown>[][]>;
+export type D1Batch = (
+  binding: string,
+  statements: readonly (string | SqlStatement)[],
+) => Promise<Record<string, unknown>[][]>;
 
 /**
  * The Worker of the D1-only instance: runs a POSTed batch on a bound database. Plain HTTP from Node
@@ -26,7 +32,9 @@ const D1_BATCH_WORKER = `export default {
     const { binding, statements } = await request.json();
     const db = env[binding];
     try {
-      const results = await db.batch(statements.map((q) => db.prepare(q)));
+      const results = await db.batch(
+        statements.map((q) => (typeof q === 'string' ? db.prepare(q) : db.prepare(q.sql).bind(...q.params))),
+      );
       return Response.json(results.map((r) => r.results));
     } catch (e) {
       return Response.json({ error: String(e?.cause?.message ?? e?.message ?? e) }, { status: 500 });
@@ -89,4 +97,13 @@ export async function applyMigrations(batch: D1Batch, databases: readonly D1Migr
     }
   }
   return applied;
+}
+
+/**
+ * Carries a one-database state over into the `shards` shard databases (src/config/d1-carry-over.ts) once the
+ * migrations are in: a no-op after it finished for this count (one read), or with no shards.
+ */
+export async function carryOverLocal(batch: D1Batch, shards: number, now = Date.now()): Promise<CarryOverReport> {
+  const over = (binding: string): CarryOverDb => ({ batch: (statements) => batch(binding, statements) });
+  return carryOver(over('DB'), shardBindingNames(shards).map(over), now);
 }

@@ -767,6 +767,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/shards/carry-over": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Carry a one-database state over into the D1 shards
+         * @description After `D1_SHARDS` is raised from 0 on a deployment with data: moves each tenant's rows from the control database `DB` into its shard, at most `maxRows` records (with their transcripts, attempts, …) a call, until `done`. Idempotent and resumable: a repeat, or a call cut short, moves nothing twice and loses nothing (docs/scale.md). `npm run admin -- shards:carry-over` calls it until done.
+         */
+        post: operations["adminCarryOverShards"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/keys/{id}/revoke": {
         parameters: {
             query?: never;
@@ -6776,6 +6796,14 @@ export interface components {
             keys: components["schemas"]["ApiKey"][];
             /** @description Pass as `after` for the next page; null on the last. */
             next: string | null;
+        };
+        ShardCarryOver: {
+            /** @description Rows this call moved out of the control database into their shards, by table. */
+            moved: {
+                [key: string]: number;
+            };
+            /** @description True once the control database holds no tenant row: later calls return at once. False: call again. */
+            done: boolean;
         };
         BatchAccepted: {
             id: string;
@@ -13098,6 +13126,83 @@ export interface operations {
             };
             /** @description `not_found`: no key with this id for this tenant. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminCarryOverShards: {
+        parameters: {
+            query?: {
+                /** @description Records moved by this call at most, 1-2000 (default 500). */
+                maxRows?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What this call moved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShardCarryOver"];
+                };
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -14,6 +14,8 @@
 import type { Bindings } from './bindings.js';
 import { configOf } from './vars.js';
 import { BUCKETS, bucketOf, bucketOfId, shardBindingNames, shardOfBucket } from './d1-buckets.js';
+import type { CarryOverDb, CarryOverReport } from './d1-carry-over.js';
+import { carryOver } from './d1-carry-over.js';
 
 /** The first bucket of shard `index`'s range among `count` shards. */
 function firstBucketOf(index: number, count: number): number {
@@ -59,6 +61,14 @@ function dbOfBucket(env: Bindings, bucket: number): D1Database {
 export function everyTenantDb(env: Bindings): D1Database[] {
   const { control, shards } = layoutOf(env);
   return shards.length > 0 ? shards : [control];
+}
+
+/**
+ * Each database's share of a cross-tenant run's `limit` (at least 1): a cron that sweeps every shard reads
+ * about as much per run as it did from one database, not `limit` times the shard count.
+ */
+export function perDbLimit(env: Bindings, limit: number): number {
+  return Math.max(1, Math.ceil(limit / everyTenantDb(env).length));
 }
 
 /** The service's own database: tenants, their keys and settings, triggers (never a tenant's evaluations). */
@@ -135,4 +145,26 @@ export function sqlIdHex(db: D1Database): string {
   const head = bucketOfDb(db);
   if (head === null) return 'lower(hex(randomblob(16)))';
   return `'${head}' || lower(hex(randomblob(4))) || '8' || substr(lower(hex(randomblob(10))), 2)`;
+}
+
+/** `db` as the carry-over's database: a batch is one D1 batch (one transaction). */
+export function carryOverDb(db: D1Database): CarryOverDb {
+  return {
+    batch: async (statements) => {
+      if (statements.length === 0) return [];
+      const results = await db.batch<Record<string, unknown>>(
+        statements.map((s) => db.prepare(s.sql).bind(...s.params)),
+      );
+      return results.map((r) => r.results);
+    },
+  };
+}
+
+/**
+ * Moves what a one-database state left in `DB` into its tenants' shards (src/config/d1-carry-over.ts), at most
+ * `maxRows` root rows a call (call again until `done`); a no-op with `D1_SHARDS` 0 or once finished.
+ */
+export async function carryOverShards(env: Bindings, now: number, maxRows?: number): Promise<CarryOverReport> {
+  const { control, shards } = layoutOf(env);
+  return carryOver(carryOverDb(control), shards.map(carryOverDb), now, maxRows);
 }

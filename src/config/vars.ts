@@ -120,9 +120,9 @@ export const VARS = {
   STALL_SECONDS: spec(number(0), '120', 's', 'No progress for this long and the sweeper re-kicks an evaluation.'),
   D1_SHARDS: spec(
     integer(0, 100),
-    '0',
+    '4',
     'databases',
-    "Tenants' D1 databases, bound as DB_00 … in wrangler.toml (a tenant's hash picks one); 0 = DB holds everything. Fixed once tenants have data. Stays 0 until a one-database state can be carried over into the shards (not built yet).",
+    "Tenants' D1 databases, bound as DB_00 … in wrangler.toml (a tenant's hash picks one); 0 = DB holds everything. Fixed once tenants have data; a one-database state is carried over into the shards (docs/scale.md).",
   ),
   STEP_BUDGET_MS: spec(
     atLeast(0),

@@ -188,22 +188,42 @@ export async function recordProgress(db: D1Database, id: string, callsDone: numb
 }
 
 /**
+ * The rows the sweeper may re-kick as they are: outside a batch, admitted to a running slot, or running. The
+ * same terms as the partial index `evaluations_stalled` (migration 0021), so SQLite walks it.
+ */
+const SQL_SWEEPABLE = `${SQL_NOT_ENDED} AND (batch_id IS NULL OR slot_at IS NOT NULL OR status = 'running')`;
+
+/**
  * Evaluations still `queued` or `running` whose `updated_at` is older than `olderThan` (epoch ms),
- * oldest first, at most `limit`. It reads the rows not ended (`finished_at` NULL: the `evaluations_open`
- * index, which leaves out `status` and `updated_at` so that the running mark and progress writes do not
- * rewrite it) and sorts them. Items of a batch that its window has not handed over yet (src/batches/pump.ts)
- * are not stalled: they wait for their turn.
+ * oldest first, at most `limit`. Items of a batch that its window has not handed over yet
+ * (src/batches/pump.ts) are not stalled: they wait for their turn. Reads the rows in flight, however many
+ * items wait: the rows outside a batch, admitted or running through `evaluations_stalled` (sorted here: its key
+ * is the creation time, so that progress writes do not rewrite it), and
+ * an open batch's handed-over items still waiting for a slot through `evaluations_waiting_batch` (positions
+ * below the batch's `sent`), never the positions not handed over.
  */
 export async function findStalled(db: D1Database, olderThan: number, limit: number): Promise<string[]> {
-  const r = await db
-    .prepare(
-      `SELECT id FROM evaluations WHERE finished_at IS NULL AND ${SQL_NOT_ENDED} AND updated_at < ?
-         AND NOT EXISTS (SELECT 1 FROM batches b WHERE b.id = evaluations.batch_id AND evaluations.batch_seq >= b.sent)
-       ORDER BY updated_at LIMIT ?`,
-    )
-    .bind(olderThan, limit)
-    .all<{ id: string }>();
-  return r.results.map((x) => x.id);
+  const [sweepable, waiting] = await db.batch<{ id: string; updated_at: number }>([
+    db
+      .prepare(
+        `SELECT id, updated_at FROM evaluations WHERE ${SQL_SWEEPABLE} AND updated_at < ? ORDER BY updated_at LIMIT ?`,
+      )
+      .bind(olderThan, limit),
+    db
+      .prepare(
+        // Open batches first (CROSS JOIN keeps that order), each one's handed-over positions by the index.
+        `SELECT e.id, e.updated_at FROM batches b INDEXED BY batches_open
+           CROSS JOIN evaluations e INDEXED BY evaluations_waiting_batch
+         WHERE b.completed_at IS NULL AND e.batch_id = b.id AND e.batch_seq < b.sent
+           AND e.slot_at IS NULL AND e.status = 'queued' AND e.batch_id IS NOT NULL AND e.updated_at < ?
+         ORDER BY e.updated_at LIMIT ?`,
+      )
+      .bind(olderThan, limit),
+  ]);
+  return [...(sweepable?.results ?? []), ...(waiting?.results ?? [])]
+    .sort((a, b) => a.updated_at - b.updated_at)
+    .slice(0, limit)
+    .map((x) => x.id);
 }
 
 /** Bumps `updated_at` of a re-kicked evaluation so the next sweep does not pick it again at once. */

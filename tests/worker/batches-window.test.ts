@@ -13,6 +13,7 @@ import { newTestId, runInTestObject, testEnv, waitForEnd } from './helpers.js';
 import { ENDING } from '../../src/ending-plan.js';
 import { writeFinal } from '../../src/evaluations/ending.js';
 import { admitNextStatement, admittedBy, slotCounts } from '../../src/evaluations/admission.js';
+import { findStalled } from '../../src/evaluations/job-rows.js';
 
 const db = testEnv.DB;
 
@@ -87,6 +88,20 @@ describe('the batch window', () => {
     const none = await admitNextStatement(db, tenant, 100, Date.now()).run();
     expect(admittedBy(none)).toBeNull();
     expect(none.meta.rows_read).toBeLessThan(20);
+  });
+
+  it('the sweeper finds a handed-over item waiting for a slot, and never reads the items a large batch has not handed over', async () => {
+    const tenant = newTestId('tn_window_sweep');
+    const b = await storedBatch(500, { concurrency: 1, tenant });
+    expect((await claimWindow(db, { batchId: b.id })).ids).toEqual([b.items[0]]);
+    // Every item is older than the cutoff: the first is stalled (handed over, never started), the rest wait.
+    const batches = vi.spyOn(db, 'batch');
+    const stalled = await findStalled(db, Date.now() + 60_000, 100);
+    const results = (await Promise.all(batches.mock.results.map((r) => r.value as Promise<D1Result[]>))).flat();
+    batches.mockRestore();
+    expect(stalled.filter((id) => b.items.includes(id))).toEqual([b.items[0]]);
+    // Each minute's sweep of each shard once read all 499 to skip them.
+    expect(results.reduce((n, r) => n + r.meta.rows_read, 0)).toBeLessThan(50);
   });
 
   it('through the objects: an ending object starts the next item with no admission round trip of its own', async () => {
