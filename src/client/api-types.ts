@@ -3674,7 +3674,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "forbidden" | "rate_limited" | "quota_exceeded" | "conflict" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed" | "config_invalid" | "tier_unsupported" | "invalid_rubric" | "rubric_task_mismatch" | "rubric_unsupported" | "invalid_task" | "rubric_archived" | "agreement_below_minimum" | "rubric_steps_failed" | "rubric_steps_pending" | "auth_not_configured" | "unsupported_grader";
+                code: "invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "forbidden" | "rate_limited" | "quota_exceeded" | "conflict" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed" | "config_invalid" | "tier_unsupported" | "invalid_rubric" | "rubric_task_mismatch" | "rubric_unsupported" | "invalid_task" | "rubric_archived" | "agreement_below_minimum" | "rubric_steps_failed" | "rubric_steps_pending" | "auth_not_configured" | "unsupported_grader" | "labels_needed" | "calibration_pending";
                 message: string;
                 issues?: {
                     path: string;
@@ -3682,6 +3682,7 @@ export interface components {
                 }[];
                 requestId?: string;
                 resetAt?: string;
+                labelsNeeded?: number;
             };
         };
         Evaluation: {
@@ -3703,6 +3704,12 @@ export interface components {
             flexFallback: components["schemas"]["FlexFallback"];
             rubric: components["schemas"]["RubricStamp"] | null;
             stability: components["schemas"]["Stability"] | null;
+            /** @description With `certify`: the agreement and risk asked for, the coverage the calibration reached on the labelled items, and how many it calibrated on; null otherwise. */
+            guarantee: components["schemas"]["Guarantee"] | null;
+            /** @description With `certify`, once ended: true when the verdict is certified (its stage reached its threshold); false when it abstained or failed. Null otherwise. */
+            certified: boolean | null;
+            /** @description With `certify`, once ended: `answered`, `escalated` (a later cascade stage), `abstained` or `error`. */
+            certification: components["schemas"]["Certification"] | null;
             createdAt: string;
             startedAt: string | null;
             finishedAt: string | null;
@@ -3865,6 +3872,17 @@ export interface components {
             repeats: number;
             unstable: boolean;
         };
+        Guarantee: {
+            agreement: number;
+            risk: number;
+            coverage: number | null;
+            calibrationSize: number;
+        };
+        Certification: {
+            /** @enum {string} */
+            outcome: "answered" | "escalated" | "abstained" | "error";
+            stage: number | null;
+        };
         Warning: {
             /**
              * @description Stable code. `tier_price_missing`: a model has no price for the tier, so its calls are billed at the standard price.
@@ -3907,6 +3925,11 @@ export interface components {
             rubric?: components["schemas"]["RubricRef"];
             /** @description Judge each task N times (2-10): N separate runs of the judge, each its own stored LLM calls, never answered by the verdict cache. The verdict is the runs' majority (pointwise: their mean score) and `stability` reports how far they agree. A failed call fails the evaluation: an error, never a verdict. */
             repeat?: number;
+            /** @description Certified mode (Trust or Escalate): calibrate the judge on the labelled items of the stored `rubric` version's annotation queues (the judge judges them once; `503 calibration_pending` while it does), then answer only where the judge's confidence reaches the calibrated threshold: the answered verdicts agree with the labels at least `agreement` of the time with probability at least 1 − `risk`. Below it, a cascade judge escalates to its next stage; after the last stage (or with a plain judge) the item abstains: no winner, `certified: false`. Pairwise only; needs `rubric` as `rb_…`, `rb_…@n` or `rb_…#tag`; too few labels is `409 labels_needed` (`error.labelsNeeded`). */
+            certify?: {
+                agreement: number;
+                risk: number;
+            };
         };
         /**
          * @description What is judged; `kind` selects the variant. Texts are 1-100000 characters, not only whitespace, without NUL characters.
@@ -6864,6 +6887,11 @@ export interface components {
             flexFallback?: "standard" | "wait";
             /** @description Judge each task N times (2-10): N separate runs of the judge, each its own stored LLM calls, never answered by the verdict cache. The verdict is the runs' majority (pointwise: their mean score) and `stability` reports how far they agree. A failed call fails the evaluation: an error, never a verdict. */
             repeat?: number;
+            /** @description Certified mode (Trust or Escalate): calibrate the judge on the labelled items of the stored `rubric` version's annotation queues (the judge judges them once; `503 calibration_pending` while it does), then answer only where the judge's confidence reaches the calibrated threshold: the answered verdicts agree with the labels at least `agreement` of the time with probability at least 1 − `risk`. Below it, a cascade judge escalates to its next stage; after the last stage (or with a plain judge) the item abstains: no winner, `certified: false`. Pairwise only; needs `rubric` as `rb_…`, `rb_…@n` or `rb_…#tag`; too few labels is `409 labels_needed` (`error.labelsNeeded`). */
+            certify?: {
+                agreement: number;
+                risk: number;
+            };
         };
         BatchItem: {
             /** @description Your id for the item (unique in the batch); results carry it back. */
@@ -6926,6 +6954,8 @@ export interface components {
             usage: components["schemas"]["UsageTotals"];
             cache: components["schemas"]["BatchCache"];
             stability: components["schemas"]["StabilitySummary"] | null;
+            /** @description With `certify`: the agreement and risk asked for, the coverage the calibration reached on the labelled items, and how many it calibrated on; null otherwise. */
+            guarantee: components["schemas"]["Guarantee"] | null;
         };
         BatchVerdictStats: {
             verdicts: number;
@@ -6969,6 +6999,10 @@ export interface components {
             error: components["schemas"]["EvaluationError"] | null;
             rubric: components["schemas"]["RubricStamp"] | null;
             stability: components["schemas"]["Stability"] | null;
+            /** @description With `certify`, once ended: true when the verdict is certified (its stage reached its threshold); false when it abstained or failed. Null otherwise. */
+            certified: boolean | null;
+            /** @description With `certify`, once ended: `answered`, `escalated` (a later cascade stage), `abstained` or `error`. */
+            certification: components["schemas"]["Certification"] | null;
         };
         Comparison: {
             id: string;
@@ -7028,6 +7062,8 @@ export interface components {
                 /** @description USD the provider's prompt cache saved: cached prompt tokens × (input − cached input price). */
                 cacheSavedUsd: number;
             };
+            /** @description With `certify`: the agreement and risk asked for, the coverage the calibration reached on the labelled items, and how many it calibrated on; null otherwise. */
+            guarantee: components["schemas"]["Guarantee"] | null;
             /** @description What the request asked for holds, but not as one may expect (e.g. `tier_price_missing`: a tier billed at the standard price). Present only on the answer to the request that created the resource, and only with a warning. */
             warnings?: components["schemas"]["Warning"][];
         };
@@ -7222,6 +7258,11 @@ export interface components {
                     note?: string;
                 }[];
             };
+            /** @description Certified mode (Trust or Escalate): calibrate the judge on the labelled items of the stored `rubric` version's annotation queues (the judge judges them once; `503 calibration_pending` while it does), then answer only where the judge's confidence reaches the calibrated threshold: the answered verdicts agree with the labels at least `agreement` of the time with probability at least 1 − `risk`. Below it, a cascade judge escalates to its next stage; after the last stage (or with a plain judge) the item abstains: no winner, `certified: false`. Pairwise only; needs `rubric` as `rb_…`, `rb_…@n` or `rb_…#tag`; too few labels is `409 labels_needed` (`error.labelsNeeded`). */
+            certify?: {
+                agreement: number;
+                risk: number;
+            };
             /** @description 2-8 distinct names; pairs are oriented by this order (`a` is the one listed first). */
             candidates: string[];
             items: components["schemas"]["ComparisonItem"][];
@@ -7389,6 +7430,8 @@ export interface components {
                      */
                     winner: "A" | "B" | "tie" | null;
                     error: components["schemas"]["EvaluationError"] | null;
+                    /** @description With `certify`, once ended: true when the verdict is certified (its stage reached its threshold); false when it abstained or failed. Null otherwise. */
+                    certified: boolean | null;
                 }[];
             }[];
             /**
@@ -7589,7 +7632,7 @@ export interface components {
                 message: string;
                 /** @enum {string} */
                 type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "timeout_error" | "server_error";
-                code: ("invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "forbidden" | "rate_limited" | "quota_exceeded" | "conflict" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed" | "config_invalid" | "tier_unsupported" | "invalid_rubric" | "rubric_task_mismatch" | "rubric_unsupported" | "invalid_task" | "rubric_archived" | "agreement_below_minimum" | "rubric_steps_failed" | "rubric_steps_pending" | "auth_not_configured" | "unsupported_grader") | ("verdict_timeout" | "evaluation_failed" | "evaluation_cancelled");
+                code: ("invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "forbidden" | "rate_limited" | "quota_exceeded" | "conflict" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed" | "config_invalid" | "tier_unsupported" | "invalid_rubric" | "rubric_task_mismatch" | "rubric_unsupported" | "invalid_task" | "rubric_archived" | "agreement_below_minimum" | "rubric_steps_failed" | "rubric_steps_pending" | "auth_not_configured" | "unsupported_grader" | "labels_needed" | "calibration_pending") | ("verdict_timeout" | "evaluation_failed" | "evaluation_cancelled");
                 param: string | null;
                 issues?: {
                     path: string;
@@ -8764,7 +8807,7 @@ export interface components {
                  * @description Tribunal's stable error code (the `error.code` of other routes).
                  * @enum {string}
                  */
-                reason: "invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "forbidden" | "rate_limited" | "quota_exceeded" | "conflict" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed" | "config_invalid" | "tier_unsupported" | "invalid_rubric" | "rubric_task_mismatch" | "rubric_unsupported" | "invalid_task" | "rubric_archived" | "agreement_below_minimum" | "rubric_steps_failed" | "rubric_steps_pending" | "auth_not_configured" | "unsupported_grader";
+                reason: "invalid_json" | "unsupported_media_type" | "invalid_request" | "invalid_config" | "unknown_preset" | "unknown_method" | "task_kind_unsupported" | "byok_disabled" | "byok_not_supported" | "payload_too_large" | "unauthorized" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "already_ended" | "unavailable" | "llm_not_configured" | "internal" | "forbidden" | "rate_limited" | "quota_exceeded" | "conflict" | "url_not_allowed" | "signing_secret_missing" | "limit_exceeded" | "endpoint_disabled" | "invalid_signature" | "mapping_failed" | "config_invalid" | "tier_unsupported" | "invalid_rubric" | "rubric_task_mismatch" | "rubric_unsupported" | "invalid_task" | "rubric_archived" | "agreement_below_minimum" | "rubric_steps_failed" | "rubric_steps_pending" | "auth_not_configured" | "unsupported_grader" | "labels_needed" | "calibration_pending";
                 /** @enum {string} */
                 domain: "tribunal";
                 metadata: {
@@ -9177,7 +9220,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `idempotency_conflict`: the `Idempotency-Key` was used with a different body. */
+            /** @description `idempotency_conflict`, `labels_needed`: the `Idempotency-Key` was used with a different body, or (`certify`) the rubric version has too few labelled items to calibrate on: `error.labelsNeeded` says how many more. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9240,7 +9283,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rubric_steps_pending`, `llm_not_configured`, `config_invalid`, `auth_not_configured`: the rubric version's evaluation steps are still being written (`Retry-After`; nothing was created, so retry with the same `Idempotency-Key`), the deployment has no usable LLM settings, or its configuration is invalid. */
+            /** @description `calibration_pending`, `rubric_steps_pending`, `llm_not_configured`, `config_invalid`, `auth_not_configured`: (`certify`) the judge is still judging the rubric version's labelled items (`Retry-After`; nothing was created, so retry with the same `Idempotency-Key`), the rubric version's evaluation steps are still being written, the deployment has no usable LLM settings, or its configuration is invalid. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13472,7 +13515,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `idempotency_conflict`: the `Idempotency-Key` was used with a different body. */
+            /** @description `idempotency_conflict`, `labels_needed`: the `Idempotency-Key` was used with a different body, or (`certify`) the rubric version has too few labelled items to calibrate on: `error.labelsNeeded` says how many more. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13535,7 +13578,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rubric_steps_pending`, `llm_not_configured`, `config_invalid`, `auth_not_configured`: the rubric version's evaluation steps are still being written (`Retry-After`; nothing was created, so retry with the same `Idempotency-Key`), the deployment has no usable LLM settings, or its configuration is invalid. */
+            /** @description `calibration_pending`, `rubric_steps_pending`, `llm_not_configured`, `config_invalid`, `auth_not_configured`: (`certify`) the judge is still judging the rubric version's labelled items (`Retry-After`; nothing was created, so retry with the same `Idempotency-Key`), the rubric version's evaluation steps are still being written, the deployment has no usable LLM settings, or its configuration is invalid. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13984,7 +14027,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `idempotency_conflict`: the `Idempotency-Key` was used with a different body. */
+            /** @description `idempotency_conflict`, `labels_needed`: the `Idempotency-Key` was used with a different body, or (`certify`) the rubric version has too few labelled items to calibrate on: `error.labelsNeeded` says how many more. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14047,7 +14090,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rubric_steps_pending`, `llm_not_configured`, `config_invalid`, `auth_not_configured`: the rubric version's evaluation steps are still being written (`Retry-After`; nothing was created, so retry with the same `Idempotency-Key`), the deployment has no usable LLM settings, or its configuration is invalid. */
+            /** @description `calibration_pending`, `rubric_steps_pending`, `llm_not_configured`, `config_invalid`, `auth_not_configured`: (`certify`) the judge is still judging the rubric version's labelled items (`Retry-After`; nothing was created, so retry with the same `Idempotency-Key`), the rubric version's evaluation steps are still being written, the deployment has no usable LLM settings, or its configuration is invalid. */
             503: {
                 headers: {
                     [name: string]: unknown;

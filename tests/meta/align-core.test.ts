@@ -15,6 +15,7 @@ import {
   splitOf,
   tagMoves,
 } from '../../src/align/core.js';
+import type { JudgedLabel } from '../../src/align/few-shot.js';
 import { REWRITE_TEMPLATE } from '../../src/align/prompts.js';
 import { LENGTH_RULE, rewriteReply } from '../../src/mock-llm/judge-mode.js';
 
@@ -83,13 +84,13 @@ describe('held-out figures and the tag rule', () => {
 });
 
 describe('the criteria rewrite', () => {
-  const judged = [
+  const judged: JudgedLabel[] = [
     {
       question: 'What is 2+2?',
       answerA: 'Let me think about this at length, checking twice. The answer is 5.',
       answerB: 'The answer is 4.',
-      human: 'B' as const,
-      judge: 'A' as const,
+      human: 'B',
+      judge: 'A',
       confidence: null,
     },
   ];
@@ -97,7 +98,12 @@ describe('the criteria rewrite', () => {
   it('shows the disagreements; the mock writes the length rule from one that went to the shorter answer', () => {
     const input = rewriteInput('Correct answers win.', judged);
     expect(input).toContain('Human verdict: B');
-    expect(rewriteInput('Correct answers win.', [{ ...judged[0], judge: 'B' as const }])).toBeNull();
+    expect(
+      rewriteInput(
+        'Correct answers win.',
+        judged.map((j) => ({ ...j, judge: 'B' as const })),
+      ),
+    ).toBeNull();
     const prompt = REWRITE_TEMPLATE.replace('{{criteria}}', input ?? '');
     const rules = rewriteReply(prompt) ?? '';
     expect(rules).toContain(LENGTH_RULE);
