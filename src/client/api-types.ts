@@ -932,7 +932,7 @@ export interface paths {
         put?: never;
         /**
          * Estimate calls, tokens and cost
-         * @description Takes the body of `POST /v1/evaluations` (`task`), of a batch (`items`) or of a comparison (`candidates`: its evaluations are items × pairs × evaluations per pair, each pair in both presentation orders), validated the same way, and answers what it would spend: LLM calls (min / max differ for adaptive protocols such as DEBATE or SAMRE with early stop), prompt and completion tokens and USD cost (min / expected / max), in total and per model, and whether a `budget` fits. Makes no LLM call and stores nothing. The protocol is run against a synthetic LLM along its shortest and longest paths, prompts counted with the cl100k_base tokenizer; `assumptions` says how each figure was made. Batches over 100 items are estimated from an even sample of 100, scaled.
+         * @description Takes the body of `POST /v1/evaluations` (`task`), of a batch (`items`) or of a comparison (`candidates`: its evaluations are items × pairs × evaluations per pair, each pair in both presentation orders), validated the same way, and answers what it would spend: LLM calls (min / max differ for adaptive protocols such as DEBATE or SAMRE with early stop), prompt and completion tokens and USD cost (min / expected / max), in total and per model, and whether a `budget` fits. Makes no LLM call and stores nothing. The protocol is run against a synthetic LLM along its shortest and longest paths, prompts counted with the cl100k_base tokenizer; `assumptions` says how each figure was made. Batches over 100 items are estimated from an even sample of 100, scaled. With `include: ["prompts"]` it also answers `prompts`: the requests one evaluation sends before any reply (a debate's first round), rendered exactly as the provider receives them.
          */
         post: operations["createEstimate"];
         delete?: never;
@@ -6704,6 +6704,15 @@ export interface components {
                 cacheableShare: number;
             };
             assumptions: string[];
+            /** @description With `include: ["prompts"]`: the exact prompts one evaluation sends before any reply. Later calls carry replies only a real run has, and are not shown. */
+            prompts?: {
+                /** @description Which evaluation of the body: 0 (the task, or a batch's first item). */
+                evaluation: number;
+                /** @description The calls sent before any reply (a debate's first round), in order. */
+                calls: components["schemas"]["RenderedCall"][];
+                /** @description What is shown and what is not, in words. */
+                note: string;
+            };
             /** @description What the request asked for holds, but not as one may expect (e.g. `tier_price_missing`: a tier billed at the standard price). Present only on the answer to the request that created the resource, and only with a warning. */
             warnings?: components["schemas"]["Warning"][];
         };
@@ -6746,6 +6755,30 @@ export interface components {
                 worst: number;
             };
         };
+        RenderedCall: {
+            /** @description The call's id in the evaluation, as in its transcript, e.g. `ab/turn1/agent0`. */
+            id: string;
+            /** @description The agent that speaks, e.g. `agent0`, `judge`. */
+            agent: string;
+            /** @description The agent's role name. */
+            label: string;
+            /** @description The stage of the protocol, e.g. `turn 1`. */
+            stage: string;
+            model: string;
+            provider: string;
+            temperature: number;
+            /** @description Completion token limit. */
+            maxTokens: number;
+            /** @description Choices asked of this one request (OpenAI `n`), when more than 1. */
+            n?: number;
+            /** @description The chat messages, rendered: templates filled with the task, rubric and config. */
+            messages: {
+                /** @enum {string} */
+                role: "system" | "user" | "assistant";
+                content: string;
+                name?: string;
+            }[];
+        };
         EstimateRequest: {
             /** @description Preset id from GET /v1/methods, as on POST /v1/evaluations. */
             preset?: string;
@@ -6766,6 +6799,8 @@ export interface components {
              * @enum {string}
              */
             flexFallback?: "standard" | "wait";
+            /** @description Extra parts of the answer. `prompts`: the exact prompts one evaluation of the task (a batch: of its first item) sends first, rendered from the preset, config, templates and rubric, without an LLM call (`prompts` in the answer). */
+            include?: "prompts"[];
             /** @description Accepted so that a batch body can be sent as it is; it does not change the estimate. */
             webhook?: {
                 [key: string]: unknown;

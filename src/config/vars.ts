@@ -13,6 +13,7 @@
  */
 import { z } from 'zod';
 import { log } from '../log/log.js';
+import { MAX_ATTEMPTS_PER_INVOCATION } from './platform-limits.js';
 
 /** One variable: how its text is read, its default (as wrangler.toml writes it), unit and meaning. */
 export interface VarSpec<T> {
@@ -233,10 +234,10 @@ export const VARS = {
     "Evaluations erased per tenant per sweeper run (every minute), and 4 tenants' pages at most per run (1-1000).",
   ),
   WEBHOOK_CONCURRENCY: spec(
-    integer(1, 1000),
-    '32',
+    integer(1, MAX_ATTEMPTS_PER_INVOCATION),
+    String(MAX_ATTEMPTS_PER_INVOCATION),
     'deliveries',
-    "Deliveries in flight at once per receiver (an endpoint, or a tenant's one-off URLs to one origin) (1-1000).",
+    "Deliveries in flight at once per receiver (an endpoint, or a tenant's one-off URLs to one origin) (1-6: a receiver's lane sends them from one invocation, which Workers allow 6 open connections).",
   ),
 } as const;
 

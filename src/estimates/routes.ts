@@ -51,7 +51,8 @@ const estimateRoute = <T extends object>(form: EstimateForm<T>) =>
       'LLM calls (min / max differ for adaptive protocols such as DEBATE or SAMRE with early stop), prompt and completion tokens and USD cost ' +
       '(min / expected / max), in total and per model, and whether a `budget` fits. Makes no LLM call and stores nothing. ' +
       'The protocol is run against a synthetic LLM along its shortest and longest paths, prompts counted with the cl100k_base tokenizer; ' +
-      '`assumptions` says how each figure was made. Batches over 100 items are estimated from an even sample of 100, scaled.',
+      '`assumptions` says how each figure was made. Batches over 100 items are estimated from an even sample of 100, scaled. ' +
+      'With `include: ["prompts"]` it also answers `prompts`: the requests one evaluation sends before any reply (a debate\'s first round), rendered exactly as the provider receives them.',
     middleware: [requireScope('read'), jsonBody()] as const,
     security: scopeSecurity('read'),
     request: {

@@ -52,6 +52,13 @@ export const EstimateRequestSchema = z
     /** The body's tier: accepted so that a body can be sent as it is; every tier is estimated (`tiers`). */
     tier: TierField,
     flexFallback: FlexFallbackField,
+    include: z
+      .array(z.enum(['prompts']))
+      .max(1)
+      .optional()
+      .describe(
+        'Extra parts of the answer. `prompts`: the exact prompts one evaluation of the task (a batch: of its first item) sends first, rendered from the preset, config, templates and rubric, without an LLM call (`prompts` in the answer).',
+      ),
     /** A batch body's webhook: accepted so that a batch body can be sent as it is; not used. */
     webhook: z
       .record(z.string(), z.unknown())
@@ -76,6 +83,49 @@ export const EstimateRequestSchema = z
   .meta({ id: 'EstimateRequest' });
 /** Body of `POST /v1/estimates`. */
 export type EstimateRequest = z.infer<typeof EstimateRequestSchema>;
+
+/** One request as the provider would receive it (`include: ["prompts"]`). */
+export const RenderedCallSchema = z
+  .object({
+    id: z.string().describe("The call's id in the evaluation, as in its transcript, e.g. `ab/turn1/agent0`."),
+    agent: z.string().describe('The agent that speaks, e.g. `agent0`, `judge`.'),
+    label: z.string().describe("The agent's role name."),
+    stage: z.string().describe('The stage of the protocol, e.g. `turn 1`.'),
+    model: z.string(),
+    provider: z.string(),
+    temperature: z.number(),
+    maxTokens: z.number().int().positive().describe('Completion token limit.'),
+    n: z.number().int().min(2).optional().describe('Choices asked of this one request (OpenAI `n`), when more than 1.'),
+    messages: z
+      .array(
+        z
+          .object({
+            role: z.enum(['system', 'user', 'assistant']),
+            content: z.string(),
+            name: z.string().optional(),
+          })
+          .strict(),
+      )
+      .describe('The chat messages, rendered: templates filled with the task, rubric and config.'),
+  })
+  .strict()
+  .meta({ id: 'RenderedCall' });
+
+/** The first calls of one evaluation, rendered (`include: ["prompts"]`). */
+export const RenderedPromptsSchema = z
+  .object({
+    evaluation: z
+      .number()
+      .int()
+      .nonnegative()
+      .describe("Which evaluation of the body: 0 (the task, or a batch's first item)."),
+    calls: z.array(RenderedCallSchema).describe("The calls sent before any reply (a debate's first round), in order."),
+    note: z.string().describe('What is shown and what is not, in words.'),
+  })
+  .strict()
+  .meta({ id: 'RenderedPrompts' });
+/** `prompts` of an estimate. */
+export type RenderedPrompts = z.infer<typeof RenderedPromptsSchema>;
 
 /** A figure's lower bound, expected value and upper bound. */
 export const RangeSchema = z
@@ -186,6 +236,9 @@ export const EstimateSchema = z
       ),
     /** How the figures were made, in words. */
     assumptions: z.array(z.string()),
+    prompts: RenderedPromptsSchema.optional().describe(
+      'With `include: ["prompts"]`: the exact prompts one evaluation sends before any reply. Later calls carry replies only a real run has, and are not shown.',
+    ),
     /** About the body's `tier`: `tier_price_missing` when a model has no price for it (its figure in `tiers` is the standard price). */
     warnings: WarningsField,
   })

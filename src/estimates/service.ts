@@ -24,6 +24,7 @@ import type { EstimateRequest, EstimateResponse } from './schemas.js';
 import { MAX_EXACT_ITEMS } from './schemas.js';
 import { EXPECTED_REPLY_TOKENS } from '../budgets/synthetic.js';
 import { promptCacheShare } from './prompt-cache-share.js';
+import { renderedPrompts } from './prompts.js';
 import { resolveRubricRef } from '../rubrics/resolve.js';
 import { tierPriceWarnings } from '../tiers/resolve.js';
 import { withWarnings } from '../http/warnings.js';
@@ -51,6 +52,8 @@ export interface EstimateJudge {
   budget?: EstimateRequest['budget'];
   /** The body's tier: every tier is estimated; this one is checked for a missing price (`warnings`). */
   tier?: Tier | undefined;
+  /** Extra parts of the answer: `prompts`, the first task's rendered first calls (./prompts.ts). */
+  include?: EstimateRequest['include'];
 }
 
 /**
@@ -114,6 +117,10 @@ export async function estimateTasks(
   const total = stepsRun && rubric ? addEstimates(judged, await estimateRubricSteps(rubric, deps)) : judged;
   const first = tasks.count > 0 ? tasks.taskAt(0) : undefined;
   const cache = first ? await promptCacheShare(judge.method, judge.config, first, deps, rubric) : null;
+  const prompts =
+    first && body.include?.includes('prompts')
+      ? await renderedPrompts(judge.method, judge.config, first, deps, rubric)
+      : undefined;
   const budget = judge.config.budget as Budget | undefined;
   return {
     method: judge.method.method,
@@ -156,6 +163,7 @@ export async function estimateTasks(
         : []),
       ...(stepsRun ? [STEPS_ASSUMPTION] : []),
     ],
+    ...(prompts ? { prompts } : {}),
     ...withWarnings(body.tier === undefined ? [] : tierPriceWarnings(env, judge, body.tier)),
   };
 }

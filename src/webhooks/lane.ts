@@ -13,7 +13,9 @@
  *
  * A receiver is an endpoint (`ep:<endpoint id>`) or one tenant's one-off URLs to one origin
  * (`url:<tenant>:<origin>`): tenants never share a lane, and a receiver gets at most `WEBHOOK_CONCURRENCY`
- * requests at once from us, never a flood.
+ * requests at once from us, never a flood. A run's attempts all go out from its alarm's one invocation, so
+ * never more than {@link MAX_ATTEMPTS_PER_INVOCATION} (6) are in flight: Workers open 6 connections at once per
+ * invocation, and a 7th attempt would wait unsent while its timeout ran.
  *
  * The lane's table holds each delivery it owns with the time it is due. Taking one makes it due now (a
  * repeat is harmless: every attempt claims the delivery in D1 first). The object's alarm runs the due
@@ -32,6 +34,7 @@ import type { AttemptOutcome } from './deliver.js';
 import { attemptDelivery } from './deliver.js';
 import { deliveryLeaseMs } from './send.js';
 import { recordDb } from '../config/d1-shards.js';
+import { MAX_ATTEMPTS_PER_INVOCATION } from '../config/platform-limits.js';
 
 /** The lane object's RPC. */
 export interface WebhookLaneRpc {
@@ -185,7 +188,9 @@ export class DeliveryLane {
         // Dropped as lost (dropIfLost): the run that replaced it owns the lane.
         if (this.current !== run) return;
         const now = this.now();
-        const room = configOf(this.env).WEBHOOK_CONCURRENCY - run.inFlight.size;
+        // Every attempt of a run goes out from this one invocation: never more at once than it has connections.
+        const slots = Math.min(configOf(this.env).WEBHOOK_CONCURRENCY, MAX_ATTEMPTS_PER_INVOCATION);
+        const room = slots - run.inFlight.size;
         if (room > 0 && now - run.started < RUN_BUDGET_MS) for (const id of this.due(now, room)) this.launch(run, id);
         if (run.inFlight.size === 0) break;
         await new Promise<void>((resolve) => {

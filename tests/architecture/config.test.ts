@@ -103,4 +103,16 @@ describe('the configuration', () => {
       logged.mockRestore();
     }
   });
+
+  it("refuses more webhook attempts at once per receiver than a lane's one invocation has connections (6)", () => {
+    expect(configOf({}).WEBHOOK_CONCURRENCY).toBe(6);
+    expect(configOf({ WEBHOOK_CONCURRENCY: '6' }).WEBHOOK_CONCURRENCY).toBe(6);
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      expect(() => configOf({ WEBHOOK_CONCURRENCY: '32' })).toThrow(ConfigError);
+      expect(String(logged.mock.calls[0]?.[0])).toContain('WEBHOOK_CONCURRENCY=\\"32\\": must be at most 6');
+    } finally {
+      logged.mockRestore();
+    }
+  });
 });

@@ -10,6 +10,7 @@ import { deleteEvaluation } from '../../src/evaluations/list.js';
 import { enqueueDeliveries } from '../../src/webhooks/dispatch.js';
 import type { AttemptOutcome } from '../../src/webhooks/deliver.js';
 import { DeliveryLane, laneKeyOf, laneStub, RUN_BUDGET_MS, staleRunMs } from '../../src/webhooks/lane.js';
+import { MAX_ATTEMPTS_PER_INVOCATION } from '../../src/config/platform-limits.js';
 import { drainAlarms, testEnv } from './helpers.js';
 import {
   configureSink,
@@ -153,6 +154,61 @@ describe('one receiver that hangs delays only itself', () => {
         return statuses.every((s) => s === 'delivered');
       })
       .toBe(true);
+  });
+});
+
+describe("a lane's invocation", () => {
+  it('has at most 6 attempts in flight, its open connections, however many are due; the next goes out as one ends', async () => {
+    // The lane's own logic on a lane object's SQLite: its attempts are the test's, each answered when told.
+    await runInDurableObject(laneStub(hookEnv, 'invocation-cap'), async (_o, state) => {
+      const sent: string[] = [];
+      const pending = new Map<string, () => void>();
+      let most = 0;
+      const attempt = (_env: unknown, id: string): Promise<AttemptOutcome> =>
+        new Promise((resolve) => {
+          sent.push(id);
+          pending.set(id, () => {
+            pending.delete(id);
+            resolve({ kind: 'delivered' });
+          });
+          most = Math.max(most, pending.size);
+        });
+      const answerAll = (): void => {
+        for (const answer of [...pending.values()]) answer();
+      };
+      const storage = {
+        sql: state.storage.sql,
+        setAlarm: () => Promise.resolve(),
+        deleteAlarm: () => Promise.resolve(),
+      };
+      const lane = new DeliveryLane(storage, hookEnv, attempt);
+      const ids = Array.from({ length: MAX_ATTEMPTS_PER_INVOCATION + 4 }, (_, i) => `dlv_cap_${String(i)}`);
+      try {
+        expect(MAX_ATTEMPTS_PER_INVOCATION).toBe(6);
+        await lane.take(ids);
+        const run = lane.run();
+        await expect.poll(() => sent.length).toBe(6);
+        expect(lane.stats()).toEqual({ held: ids.length, inFlight: 6 });
+        // One ends: exactly one more goes out.
+        pending.get(ids[0]!)?.();
+        await expect.poll(() => sent.length).toBe(7);
+        expect(pending.size).toBe(6);
+        // Each answered once it is out: all go out, never more than 6 at once.
+        await expect
+          .poll(() => {
+            answerAll();
+            return sent.length;
+          })
+          .toBe(ids.length);
+        answerAll();
+        await run;
+        expect(most).toBe(6);
+        expect([...sent].sort()).toEqual([...ids].sort());
+        expect(lane.stats()).toEqual({ held: 0, inFlight: 0 });
+      } finally {
+        state.storage.sql.exec('DELETE FROM deliveries');
+      }
+    });
   });
 });
 
