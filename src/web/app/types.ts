@@ -127,3 +127,9 @@ export interface OpenAiList<T> {
   last_id: string | null;
   has_more: boolean;
 }
+/** Body of `POST /v1/estimates`. */
+export type EstimateRequest = Schemas['EstimateRequest'];
+/** Answer to `POST /v1/estimates`. */
+export type Estimate = Schemas['Estimate'];
+/** One rendered request of an estimate's `prompts` (`include: ["prompts"]`). */
+export type RenderedCall = Schemas['RenderedCall'];

@@ -2,9 +2,10 @@
  * The viewer's lists and what a new user missed on them, in headless Chromium against a local stack of its
  * own (so the e2e project runs it beside the other viewer files): the comparisons list and its nav entry, the
  * gate on the batches list, a batch served from the verdict cache saying so, the tier and cache on the submit
- * form, the rubric filter of the evaluations list, scores out of their scale, a golden check's examples (the
- * judge against the expected answer, accuracy on a pass/fail scale), the meta-evaluation's labelled accuracies
- * and one status word, and the comparison chart and a rubric verdict's aspects on a 375 px phone.
+ * form and the prompts it would send, the rubric filter of the evaluations list, scores out of their scale, a
+ * golden check's examples (the judge against the expected answer, accuracy on a pass/fail scale), the
+ * meta-evaluation's labelled accuracies and one status word, and the comparison chart and a rubric verdict's
+ * aspects on a 375 px phone.
  */
 import { describe, expect, it } from 'vitest';
 import { loadFairEval } from '../../../src/datasets/loaders.js';
@@ -118,7 +119,7 @@ describe.skipIf(SKIP_VIEWER)("the viewer's lists in headless Chromium", () => {
     await page.close();
   });
 
-  it('submits at a tier with a cache mode, filters evaluations by rubric version, and shows scores out of their scale', async () => {
+  it('submits at a tier with a cache mode (its rendered prompts shown first), filters evaluations by rubric version, and shows scores out of their scale', async () => {
     const { id: rubric } = await api<{ id: string }>(
       '/v1/rubrics',
       {
@@ -169,6 +170,14 @@ describe.skipIf(SKIP_VIEWER)("the viewer's lists in headless Chromium", () => {
     await page.getByLabel('Verdict cache').selectOption('off');
     expect(await axeViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Fill in an example' }).click();
+    // The prompts the judge would get, rendered by the API without an LLM call: the form's question is in them.
+    await page.getByRole('button', { name: 'Show the prompts' }).click();
+    const prompts = page.locator('section.card', { has: page.locator('h2', { hasText: 'Rendered prompts' }) });
+    await prompts.waitFor();
+    const question = await page.getByLabel('Question').inputValue();
+    expect(await prompts.locator('.rendered-call').count()).toBeGreaterThan(0);
+    expect(await prompts.locator('.rendered-call').first().innerText()).toContain(question.trim());
+    expect(await axeViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Start evaluation' }).click();
     await page.waitForURL(/#\/evaluations\/ev_/);
     const id = /#\/evaluations\/(ev_[^/?#]+)/.exec(page.url())?.[1] ?? '';

@@ -9,6 +9,7 @@
  * its `Idempotency-Key`, so it never creates a second evaluation.
  */
 import { ApiFailure, describeError, getJson, postJson } from '../api.js';
+import { promptPreview } from './prompt-preview.js';
 import { h, replaceChildren } from '../dom.js';
 import { rememberTask } from '../tasks.js';
 import type {
@@ -370,6 +371,8 @@ export const submitView: View = async (ctx) => {
               }),
         };
 
+  // The form's body, read only on a click (readBody is declared below, with the form it reads).
+  const preview = promptPreview(() => readBody(), ctx.fail);
   let last: { body: string; key: string } | null = null;
   const form = h(
     'form',
@@ -395,11 +398,11 @@ export const submitView: View = async (ctx) => {
       f.metadata.wrap,
     ),
     formError,
-    h('div', { class: 'row' }, submit, example),
+    h('div', { class: 'row' }, submit, example, preview.button),
   );
 
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
+  /** The form as a request body; null (the fields marked, the first focused) when something must be fixed. */
+  const readBody = (): CreateEvaluationRequest | null => {
     clearErrors();
     const missing = Object.entries(f).filter(
       ([, x]) => x.input.required && !x.input.disabled && x.input.value.trim() === '',
@@ -431,8 +434,15 @@ export const submitView: View = async (ctx) => {
     if (missing.length > 0) {
       replaceChildren(formError, h('p', { class: 'notice notice-error' }, 'Please fix the highlighted fields.'));
       form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-      return;
+      return null;
     }
+    return body;
+  };
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const body = readBody();
+    if (!body) return;
     const json = JSON.stringify(body);
     if (last?.body !== json) last = { body: json, key: crypto.randomUUID() };
     submit.disabled = true;
@@ -491,6 +501,7 @@ export const submitView: View = async (ctx) => {
         h('p', { class: 'muted' }, 'Pick a judge, enter the task, and watch the agents debate it live.'),
       ),
       form,
+      preview.panel,
     ),
   );
 };
