@@ -12,9 +12,9 @@
  * billed debate), and for a 504 only when the request carried an `Idempotency-Key` (the retry then
  * waits on the same evaluation).
  */
-import { createMiddleware } from 'hono/factory';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { bodyValidationHook, ErrorBodySchema, invalidRequest, toIssues } from '../http/errors.js';
+import { documentErrorsAs, rewriteErrors } from '../http/error-shape.js';
+import { bodyValidationHook, invalidRequest, toIssues } from '../http/errors.js';
 import type { ErrorBody, Issue } from '../http/errors.js';
 import type { TenantEnv } from '../tenants/auth.js';
 import type { OpenAIErrorBody, OpenAIErrorCode } from './schemas.js';
@@ -87,60 +87,19 @@ export function openAiErrorResponse(
  * headers, and sets `x-should-retry`. Answers already in OpenAI's shape pass unchanged.
  */
 export const openAiErrorShape = () =>
-  createMiddleware<TenantEnv>(async (c, next) => {
-    await next();
-    const res = c.res;
-    if (res.status < 400 || !(res.headers.get('Content-Type') ?? '').includes('application/json')) return;
-    const parsed = ErrorBodySchema.safeParse(
-      await res
-        .clone()
-        .json()
-        .catch(() => null),
-    );
-    if (!parsed.success) return;
-    const headers = new Headers(res.headers);
-    headers.delete('Content-Length');
-    const hasKey = c.req.header('Idempotency-Key') !== undefined;
-    // Unset first: hono's setter would otherwise copy the old response's headers over the new ones.
-    c.res = undefined;
-    c.res = openAiErrorResponse(
-      res.status as ContentfulStatusCode,
-      toOpenAiError(parsed.data, res.status),
-      hasKey,
-      headers,
-    );
-  });
-
-/** A documented response whose body is Tribunal's error (`ErrorBodySchema`). */
-interface TribunalErrorDoc {
-  description: string;
-  content: { 'application/json': { schema: typeof ErrorBodySchema } };
-}
-
-/** The same documented response with OpenAI's error body instead. */
-interface OpenAiErrorDoc {
-  description: string;
-  content: { 'application/json': { schema: typeof OpenAIErrorBodySchema } };
-}
-
-/** A route's responses with each Tribunal error body documented in OpenAI's shape. */
-export type InOpenAiShape<R> = { [K in keyof R]: R[K] extends TribunalErrorDoc ? OpenAiErrorDoc : R[K] };
+  rewriteErrors<TenantEnv>((error, status, c) => ({
+    body: JSON.stringify(toOpenAiError(error, status)),
+    contentType: 'application/json; charset=UTF-8',
+    headers: { 'x-should-retry': String(shouldRetry(status, c.req.header('Idempotency-Key') !== undefined)) },
+  }));
 
 /**
  * A route's documented responses (e.g. from `v1Responses`) with every error body in OpenAI's shape, the
  * description (its stable codes) kept: for a route family mounted behind {@link openAiErrorShape}, whose
  * answers the middleware rewrites, so the document says what is answered.
  */
-export function inOpenAiShape<R extends object>(responses: R): InOpenAiShape<R> {
-  const out: Record<string, unknown> = {};
-  for (const [status, doc] of Object.entries(responses)) {
-    const schema = (doc as Partial<TribunalErrorDoc>).content?.['application/json']?.schema;
-    out[status] =
-      schema === ErrorBodySchema
-        ? { ...(doc as TribunalErrorDoc), content: { 'application/json': { schema: OpenAIErrorBodySchema } } }
-        : doc;
-  }
-  return out as InOpenAiShape<R>;
+export function inOpenAiShape<R extends object>(responses: R) {
+  return documentErrorsAs(responses, { 'application/json': { schema: OpenAIErrorBodySchema } });
 }
 
 /** A body issue reworded for the OpenAI parameters a judge refuses, so the 400 says why. */

@@ -8,8 +8,7 @@
  * detail, a `google.rpc.ErrorInfo` (`reason`: the code, `domain`: {@link ERROR_DOMAIN}, `metadata.field`: the
  * first issue's field, `metadata.requestId` on `internal`).
  */
-import { createMiddleware } from 'hono/factory';
-import { ErrorBodySchema } from '../http/errors.js';
+import { documentErrorsAs, rewriteErrors } from '../http/error-shape.js';
 import type { ErrorBody } from '../http/errors.js';
 import type { TenantEnv } from '../tenants/auth.js';
 import { encodingOf } from './otlp-body.js';
@@ -46,68 +45,22 @@ export function toOtlpStatus(body: ErrorBody, status: number): OtlpStatus {
 
 /** Middleware for `POST /v1/traces`, registered before auth (see the module note). */
 export const otlpErrorShape = () =>
-  createMiddleware<TenantEnv>(async (c, next) => {
-    await next();
-    const res = c.res;
-    if (c.req.method !== 'POST' || res.status < 400) return;
-    if (!(res.headers.get('Content-Type') ?? '').includes('application/json')) return;
-    const parsed = ErrorBodySchema.safeParse(
-      await res
-        .clone()
-        .json()
-        .catch(() => null),
-    );
-    if (!parsed.success) return;
-    const statusBody = toOtlpStatus(parsed.data, res.status);
-    const headers = new Headers(res.headers);
-    headers.delete('Content-Length');
-    const protobuf = encodingOf(c.req.header('Content-Type')) === 'protobuf';
-    headers.set('Content-Type', protobuf ? 'application/x-protobuf' : 'application/json');
-    // Unset first: hono's setter would otherwise copy the old response's headers over the new ones.
-    c.res = undefined;
-    c.res = new Response(protobuf ? encodeProtobufStatus(statusBody) : JSON.stringify(statusBody), {
-      status: res.status,
-      headers,
-    });
+  rewriteErrors<TenantEnv>((error, status, c) => {
+    if (c.req.method !== 'POST') return null;
+    const statusBody = toOtlpStatus(error, status);
+    return encodingOf(c.req.header('Content-Type')) === 'protobuf'
+      ? { body: encodeProtobufStatus(statusBody), contentType: 'application/x-protobuf' }
+      : { body: JSON.stringify(statusBody), contentType: 'application/json' };
   });
-
-/** A documented response whose body is Tribunal's error. */
-interface TribunalErrorDoc {
-  description: string;
-  content: { 'application/json': { schema: typeof ErrorBodySchema } };
-}
-
-/** The same response with an OTLP Status in either encoding. */
-interface OtlpErrorDoc {
-  description: string;
-  content: {
-    'application/json': { schema: typeof OtlpStatusSchema };
-    'application/x-protobuf': { schema: typeof ProtobufBodySchema };
-  };
-}
-
-/** A route's responses with each Tribunal error body documented as an OTLP Status. */
-export type InOtlpShape<R> = { [K in keyof R]: R[K] extends TribunalErrorDoc ? OtlpErrorDoc : R[K] };
 
 /**
  * The export route's documented responses (e.g. from `v1Responses`) with every error body an OTLP Status in
  * either encoding, the description (its stable codes, now `details[0].reason`) kept: what
  * {@link otlpErrorShape} answers.
  */
-export function inOtlpShape<R extends object>(responses: R): InOtlpShape<R> {
-  const out: Record<string, unknown> = {};
-  for (const [status, doc] of Object.entries(responses)) {
-    const schema = (doc as Partial<TribunalErrorDoc>).content?.['application/json']?.schema;
-    out[status] =
-      schema === ErrorBodySchema
-        ? {
-            description: (doc as TribunalErrorDoc).description,
-            content: {
-              'application/json': { schema: OtlpStatusSchema },
-              'application/x-protobuf': { schema: ProtobufBodySchema },
-            },
-          }
-        : doc;
-  }
-  return out as InOtlpShape<R>;
+export function inOtlpShape<R extends object>(responses: R) {
+  return documentErrorsAs(responses, {
+    'application/json': { schema: OtlpStatusSchema },
+    'application/x-protobuf': { schema: ProtobufBodySchema },
+  });
 }
