@@ -38,8 +38,8 @@ async function keyOf(env: Bindings, request: LlmCallRequest): Promise<string> {
       model: request.model ?? settings.defaultModel,
       provider,
       messages: request.messages,
-      temperature: request.temperature ?? null,
-      maxTokens: request.maxTokens ?? null,
+      temperature: request.temperature,
+      maxTokens: request.maxTokens,
       parser: request.parser,
     }),
   );

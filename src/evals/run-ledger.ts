@@ -36,42 +36,58 @@ export function ledgerStatement(db: D1Database, run: RunRecord, idx: number, now
 
 /**
  * The statements booking item `idx`'s billed calls (those with a usage row: a Tribunal judge's evaluation
- * books its own) into the tenant's usage roll-up, once: its ledger row's `billed_calls` is set by the first.
+ * books its own, a verdict cache hit made none) into the tenant's usage roll-up, once: its ledger row's
+ * `billed_calls` is set by the first. `calls` are those {@link storedLlm} answered for the item, made now or
+ * replayed, so booking reads nothing again.
  */
-export async function bookItemStatements(db: D1Database, run: RunRecord, idx: number): Promise<D1PreparedStatement[]> {
-  const { results } = await db
-    .prepare(
-      `SELECT c.result, c.created_at FROM eval_run_calls c JOIN usage u ON u.evaluation_id = ? AND u.call_id = c.call_id
-       WHERE c.run_id = ? AND c.idx = ?`,
-    )
-    .bind(ledgerId(run.id, idx), run.id, idx)
-    .all<{ result: string; created_at: number }>();
-  const calls: BilledCall[] = [];
-  for (const row of results) {
-    const r = JSON.parse(row.result) as LlmCallResult;
-    if (r.ok) calls.push({ model: r.model, usage: r.usage, at: row.created_at });
-  }
+export function bookItemStatements(
+  db: D1Database,
+  run: RunRecord,
+  idx: number,
+  calls: readonly BilledCall[],
+): D1PreparedStatement[] {
   return bookUsageStatements(db, ledgerId(run.id, idx), calls);
 }
 
 /** A stored call's result, or null. */
-async function storedCall(db: D1Database, runId: string, idx: number, callId: string): Promise<LlmCallResult | null> {
+async function storedCall(
+  db: D1Database,
+  runId: string,
+  idx: number,
+  callId: string,
+): Promise<{ result: LlmCallResult; billed: BilledCall | null } | null> {
   const row = await db
-    .prepare(`SELECT result FROM eval_run_calls WHERE run_id = ? AND idx = ? AND call_id = ?`)
+    .prepare(
+      `SELECT result, created_at, cache_saved_usd FROM eval_run_calls WHERE run_id = ? AND idx = ? AND call_id = ?`,
+    )
     .bind(runId, idx, callId)
-    .first<{ result: string }>();
-  return row ? (JSON.parse(row.result) as LlmCallResult) : null;
+    .first<{ result: string; created_at: number; cache_saved_usd: number | null }>();
+  if (!row) return null;
+  const result = JSON.parse(row.result) as LlmCallResult;
+  const billable = result.ok && !isJudgeModel(result.model) && row.cache_saved_usd === null;
+  return { result, billed: billable ? { model: result.model, usage: result.usage, at: row.created_at } : null };
 }
 
 /**
  * `llm` for item `idx` of `run`: a call whose result is stored answers it again; any other is made, and an
  * answered one stored once with its usage row (the first stored wins when two workers raced, and both go on
- * with it). A failed call is not stored (nothing was billed): a repeat tries it again.
+ * with it). A failed call is not stored (nothing was billed): a repeat tries it again. Each answered call with
+ * a usage row, made or replayed, is added to `billed` for {@link bookItemStatements}.
  */
-export function storedLlm(db: D1Database, run: RunRecord, idx: number, llm: LlmFunction): LlmFunction {
+export function storedLlm(
+  db: D1Database,
+  run: RunRecord,
+  idx: number,
+  llm: LlmFunction,
+  billed: BilledCall[],
+): LlmFunction {
+  const answer = (stored: NonNullable<Awaited<ReturnType<typeof storedCall>>>) => {
+    if (stored.billed) billed.push(stored.billed);
+    return stored.result;
+  };
   return async (request) => {
     const earlier = await storedCall(db, run.id, idx, request.id);
-    if (earlier) return earlier;
+    if (earlier) return answer(earlier);
     const result: CachedResult = await llm(request);
     if (!result.ok) return result;
     const now = Date.now();
@@ -88,7 +104,8 @@ export function storedLlm(db: D1Database, run: RunRecord, idx: number, llm: LlmF
     // A Tribunal judge's evaluation has billed its own calls (its usage rows); a cache hit made none.
     const billed = isJudgeModel(request.model) || saved !== null;
     await db.batch([...stored, ...(billed ? [] : [usageStatement(db, run, idx, request.id, result, now)])]);
-    return (await storedCall(db, run.id, idx, request.id)) ?? result;
+    const kept = await storedCall(db, run.id, idx, request.id);
+    return kept ? answer(kept) : result;
   };
 }
 

@@ -10,6 +10,7 @@
  * call is made or billed twice.
  */
 import type { Bindings } from '../config/bindings.js';
+import type { BilledCall } from '../tenants/usage-rollup.js';
 import { tenantDb } from '../config/d1-shards.js';
 import type { ChatMessage } from '../engine/call.js';
 import type { RunnableGrader } from './grader-schemas.js';
@@ -200,14 +201,16 @@ async function gradeAndStore(
       ...(mode !== 'bypass' ? { cache: mode } : {}),
     },
   };
+  const billed: BilledCall[] = [];
   const llm =
-    deps.llm && storedLlm(db, run, idx, withVerdictCache(env, db, run.tenant, mode, withJudges(env, judges, deps.llm)));
+    deps.llm &&
+    storedLlm(db, run, idx, withVerdictCache(env, db, run.tenant, mode, withJudges(env, judges, deps.llm)), billed);
   const itemDeps = llm ? { ...deps, llm } : deps;
   const graded = await gradeLine(run, criteria, line, idx, itemDeps);
   await db.batch([
     ledgerStatement(db, run, idx, graded.createdAt),
     insertItemStatement(db, run.id, graded),
-    ...(await bookItemStatements(db, run, idx)),
+    ...bookItemStatements(db, run, idx, billed),
   ]);
 }
 

@@ -149,10 +149,7 @@ describe('the verdict cache for runs', () => {
     const evalId = await labelEval(mockModel({ seed }));
     type Cached = Run & { cache: { mode: string; hits: number; saved_usd: number } };
     const run = async (extra: object = {}) =>
-      (await ended(
-        evalId,
-        (await client.evals.runs.create(evalId, { data_source: jsonl, ...extra } as never)).id,
-      )) as Cached;
+      (await ended(evalId, (await client.evals.runs.create(evalId, { data_source: jsonl, ...extra })).id)) as Cached;
     const cost = async (runId: string) =>
       (await testEnv.DB.prepare(
         `SELECT count(*) AS n, coalesce(sum(u.cost_usd), 0) AS usd FROM usage u JOIN evaluations e ON e.id = u.evaluation_id
