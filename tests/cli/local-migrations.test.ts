@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { D1Batch } from '../../src/cli/local-migrations.js';
 import type { D1Migrations } from '../../src/cli/worker-options.js';
-import { applyMigrations, d1BatchOver, d1OnlyOptions } from '../../src/cli/local-migrations.js';
+import { applyMigrations, carryOverLocal, d1BatchOver, d1OnlyOptions } from '../../src/cli/local-migrations.js';
+import { bucketOf, shardBindingNames, shardOfBucket } from '../../src/config/d1-buckets.js';
 import { REPO_ROOT, WRANGLER_ENV } from '../../src/cli/local-stack.js';
 import type { WorkerSetup } from '../../src/cli/worker-options.js';
 import { Miniflare } from '../../src/cli/worker-options.js';
@@ -96,5 +97,32 @@ describe('applyMigrations', { timeout: 60_000 }, () => {
         'ok',
       ]);
     });
+  });
+
+  it("npm start's carry-over moves a one-database state's rows into their tenants' shards, once", async () => {
+    const setup = readWorkerSetup(CONFIG);
+    const persistTo = join(mkdtempSync(join(tmpdir(), 'tribunal-carry-over-')), 'state');
+    const tenant = 'tn_carryoverlocal1';
+    const shard = shardBindingNames(4)[shardOfBucket(bucketOf(tenant), 4)] ?? 'none';
+    const [first, again, rows] = await withD1(setup, persistTo, async (batch) => {
+      await applyMigrations(batch, setup.d1);
+      // An evaluation and its verdict written the one-database way, with a value only a bound parameter keeps.
+      await batch('DB', [
+        `INSERT INTO evaluations (id, tenant, status, method, config, task, created_at, updated_at)
+           VALUES ('ev_local1', '${tenant}', 'succeeded', 'single', '{"a":"it''s \\"quoted\\""}', '{}', 1, 2)`,
+        "INSERT INTO verdicts (evaluation_id, winner, confidence, verdict, created_at) VALUES ('ev_local1', 'A', 0.75, '{}', 3)",
+      ]);
+      const moved = await carryOverLocal(batch, 4);
+      const repeat = await carryOverLocal(batch, 4);
+      const counts = await batch(shard, [
+        "SELECT config FROM evaluations WHERE id = 'ev_local1'",
+        "SELECT count(*) AS n FROM verdicts WHERE evaluation_id = 'ev_local1'",
+      ]);
+      const left = await batch('DB', ['SELECT count(*) AS n FROM evaluations']);
+      return [moved, repeat, [...counts, ...left]];
+    });
+    expect(first).toEqual({ moved: { evaluations: 1 }, done: true });
+    expect(again).toEqual({ moved: {}, done: true });
+    expect(rows).toEqual([[{ config: '{"a":"it\'s \\"quoted\\""}' }], [{ n: 1 }], [{ n: 0 }]]);
   });
 });

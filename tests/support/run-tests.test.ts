@@ -8,7 +8,10 @@ import { runsFor } from './run-tests.js';
 describe('npm test', () => {
   it('runs the e2e project beside the node and worker projects, each passing when a filter leaves it no file', () => {
     expect(runsFor([])).toEqual([
-      { label: 'node+worker', args: ['run', '--project', 'node', '--project', 'worker', '--passWithNoTests'] },
+      {
+        label: 'node+worker',
+        args: ['run', '--project', 'node', '--project', 'worker', '--project', 'worker-shards', '--passWithNoTests'],
+      },
       { label: 'e2e', args: ['run', '--project', 'e2e', '--passWithNoTests'] },
     ]);
   });

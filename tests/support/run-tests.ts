@@ -38,7 +38,20 @@ export function runsFor(args: readonly string[]): VitestRun[] {
     return [{ label: 'vitest', args: ['run', ...args] }];
   // A filter that matches files of one side only leaves the other with none: that side passes.
   return [
-    { label: 'node+worker', args: ['run', '--project', 'node', '--project', 'worker', '--passWithNoTests', ...args] },
+    {
+      label: 'node+worker',
+      args: [
+        'run',
+        '--project',
+        'node',
+        '--project',
+        'worker',
+        '--project',
+        'worker-shards',
+        '--passWithNoTests',
+        ...args,
+      ],
+    },
     { label: 'e2e', args: ['run', '--project', 'e2e', '--passWithNoTests', ...args] },
   ];
 }

@@ -7,12 +7,12 @@
  */
 import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bucketOf, shardBindingNames, shardOfBucket } from '../../src/config/d1-buckets.js';
+import { shardBindingNames } from '../../src/config/d1-buckets.js';
 import { configOf } from '../../src/config/vars.js';
 import { sweepRetention } from '../../src/retention/sweep.js';
 import { items, singleCallJudge } from '../worker/batches-support.js';
 import { drainAlarms, pollUntil } from '../worker/helpers.js';
-import { as, keyed, tenantWithKey } from '../worker/tenants-helpers.js';
+import { as, keyed, twoTenantsApart } from '../worker/tenants-helpers.js';
 import { configureSink, received, sinkUrl } from '../worker/webhooks-helpers.js';
 
 afterEach(drainAlarms);
@@ -32,21 +32,10 @@ async function countsOf(table: string, tenant: string): Promise<number[]> {
   );
 }
 
-/** Two tenants (a key each, content kept 1 day) whose ids hash to different shards. */
-async function twoTenantsApart(): Promise<{ tenant: string; key: string; shard: number }[]> {
-  const found: { tenant: string; key: string; shard: number }[] = [];
-  while (found.length < 2) {
-    const t = await tenantWithKey({ retentionDays: 1 });
-    const shard = shardOfBucket(bucketOf(t.tenant), SHARDS);
-    if (!found.some((f) => f.shard === shard)) found.push({ tenant: t.tenant, key: t.key, shard });
-  }
-  return found;
-}
-
 describe('the pipeline across D1 shards', () => {
   it('runs two tenants’ batches end to end, each in its own shard: verdicts, results, webhooks, usage, retention', async () => {
     expect(configOf(env).D1_SHARDS).toBe(SHARDS);
-    const tenants = await twoTenantsApart();
+    const tenants = await twoTenantsApart(SHARDS, { retentionDays: 1 });
     const runs = await Promise.all(
       tenants.map(async (t) => {
         const sink = `shards-${t.tenant}`;

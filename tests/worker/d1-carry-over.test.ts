@@ -7,14 +7,14 @@
 import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Bindings } from '../../src/config/bindings.js';
-import { bucketOf, shardBindingNames, shardOfBucket } from '../../src/config/d1-buckets.js';
+import { shardBindingNames } from '../../src/config/d1-buckets.js';
 import type { CarryOverDb, CarryOverReport } from '../../src/config/d1-carry-over.js';
 import { CARRY_OVER_RULES, carryOver } from '../../src/config/d1-carry-over.js';
 import { carryOverDb } from '../../src/config/d1-shards.js';
 import { POINTWISE_RUBRIC_EXAMPLE } from '../../src/rubrics/examples.js';
 import { drainAlarms, pollUntil } from './helpers.js';
 import { items, singleCallJudge } from './batches-support.js';
-import { as, asAdmin, keyed, submitOk, tenantWithKey } from './tenants-helpers.js';
+import { as, asAdmin, keyed, submitOk, twoTenantsApart } from './tenants-helpers.js';
 
 afterEach(drainAlarms);
 
@@ -38,17 +38,6 @@ async function tenantRows(db: D1Database): Promise<Record<string, string[]>> {
     out[table] = results.map((r) => JSON.stringify(r)).sort();
   }
   return out;
-}
-
-/** Two tenants with a key each whose ids hash to different shards. */
-async function twoTenantsApart(): Promise<{ tenant: string; key: string; shard: number }[]> {
-  const found: { tenant: string; key: string; shard: number }[] = [];
-  while (found.length < 2) {
-    const t = await tenantWithKey({ retentionDays: 30 });
-    const shard = shardOfBucket(bucketOf(t.tenant), SHARDS);
-    if (!found.some((f) => f.shard === shard)) found.push({ tenant: t.tenant, key: t.key, shard });
-  }
-  return found;
 }
 
 /** `db` that fails its first batch of deletes once: a crash between a shard's copy and DB's delete. */
@@ -78,7 +67,7 @@ describe('the carry-over of a one-database state into the shards', () => {
   });
 
   it("moves each tenant's rows into its shard, resumably, and the API then answers as before", async () => {
-    const [a, b] = await twoTenantsApart();
+    const [a, b] = await twoTenantsApart(SHARDS, { retentionDays: 30 });
     if (!a || !b) throw new Error('unreachable');
     // Data made the one-database way (this project's D1_SHARDS is 0): batches, single evaluations, rubrics.
     const made: Record<string, { batch: string; evaluation: string }> = {};

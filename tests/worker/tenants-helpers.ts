@@ -13,6 +13,7 @@ import type { TenantLimits } from '../../src/tenants/limits.js';
 import type { Scope } from '../../src/tenants/scopes.js';
 import { PAIRWISE } from './helpers.js';
 import { ORIGIN, checked } from './api-fetch.js';
+import { bucketOf, shardOfBucket } from '../../src/config/d1-buckets.js';
 
 /** The operator's token in these suites. */
 export const ADMIN_TOKEN = 'tribunal-test-admin-token-5d81c0aa94e3';
@@ -82,6 +83,20 @@ export async function tenantWithKey(
   const tenant = await newTenant(limits);
   const { key, id } = await newKey(tenant);
   return { tenant, key, keyId: id };
+}
+
+/** Two tenants with a key each (and `limits`) whose ids hash to different shards among `shards`. */
+export async function twoTenantsApart(
+  shards: number,
+  limits: Partial<TenantLimits> = {},
+): Promise<{ tenant: string; key: string; shard: number }[]> {
+  const found: { tenant: string; key: string; shard: number }[] = [];
+  while (found.length < 2) {
+    const t = await tenantWithKey(limits);
+    const shard = shardOfBucket(bucketOf(t.tenant), shards);
+    if (!found.some((f) => f.shard === shard)) found.push({ tenant: t.tenant, key: t.key, shard });
+  }
+  return found;
 }
 
 /** Submits a one-call evaluation (chateval-single against the mock) with `key`; returns the response. */
