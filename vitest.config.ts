@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
  * Three suites: `node` (engine, LLM layer, metrics, CLI: plain Node), `worker` (the Worker, queue
  * consumer and Durable Object inside workerd through the Cloudflare vitest integration) and `e2e` (a
  * local runtime started and driven over HTTP: restarts, crashes, npm start, the runner), run last in one
- * `vitest run`; `npm test` runs `e2e` in a second process beside the other two (tests/support/run-tests.ts).
+ * `vitest run`.
  */
 export default defineConfig({
   test: {

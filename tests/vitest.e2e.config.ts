@@ -3,8 +3,7 @@ import { defineConfig } from 'vitest/config';
 /**
  * Tests that start a local runtime (workerd through Miniflare or `wrangler dev`, or `npm start` itself)
  * and talk to it over HTTP: restarts, crashes, the CLIs end to end. Two files at a time: after the node and
- * worker projects in one `vitest run`, beside them under `npm test` (its own process,
- * tests/support/run-tests.ts).
+ * worker projects in one `vitest run`.
  */
 export default defineConfig({
   test: {

@@ -8,7 +8,7 @@ export default defineConfig({
     // modules of pure logic (tests/openai, tests/triggers, tests/webhooks, tests/comparisons).
     include: ['tests/**/*.test.ts'],
     // The Worker in workerd is the worker project's; tests that start a local runtime are the e2e project's.
-    exclude: ['tests/worker/**', 'tests/cli/e2e/**', 'tests/client/e2e/**'],
+    exclude: ['tests/worker/**', 'tests/worker-shards/**', 'tests/cli/e2e/**', 'tests/client/e2e/**'],
     environment: 'node',
     // Files share one process and its module cache (a fork per file cost ~0.3 s each); none changes
     // global state it does not restore (vi.stubEnv, spies and process.argv are put back).

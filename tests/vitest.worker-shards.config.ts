@@ -9,5 +9,6 @@ export default workerProject({
   name: 'worker-shards',
   include: ['tests/worker-shards/**/*.test.ts'],
   d1Shards: '4',
-  maxWorkers: 1,
+  // vitest runs projects of one group with one pool: the same maxWorkers as the worker project's.
+  maxWorkers: 2,
 });

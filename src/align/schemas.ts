@@ -126,7 +126,7 @@ export const AlignmentSchema = z
       .array(z.object({ method: AlignMethodSchema, kappa: z.number().nullable() }).strict())
       .describe('`auto`: each method tried, with its κ on the validation items.'),
     version: z.number().int().positive().nullable().describe('The rubric version this job created.'),
-    heldOut: HeldOutSchema.nullable(),
+    heldOut: z.union([HeldOutSchema, z.null()]),
     tag: AlignTagSchema.nullable(),
     error: z.object({ code: z.string(), message: z.string() }).strict().nullable(),
     createdAt: iso,

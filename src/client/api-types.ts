@@ -5836,7 +5836,7 @@ export interface components {
             }[];
             /** @description The rubric version this job created. */
             version: number | null;
-            heldOut: components["schemas"]["AlignHeldOut"];
+            heldOut: components["schemas"]["AlignHeldOut"] | null;
             tag: {
                 name: string;
                 /**
@@ -5903,7 +5903,7 @@ export interface components {
                     hi: number;
                 } | null;
             };
-        } | null;
+        };
         /**
          * @example {
          *       "queue": "aq_0123456789abcdef0123456789abcdef",

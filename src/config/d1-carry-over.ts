@@ -86,6 +86,9 @@ export const CARRY_OVER_RULES: Readonly<Record<string, CarryOverRule>> = {
   annotation_queues: { kind: 'tenant' },
   annotation_items: { kind: 'child', parent: 'annotation_queues', column: 'queue_id' },
   annotation_labels: { kind: 'child', parent: 'annotation_queues', column: 'queue_id' },
+  eval_verdict_cache: { kind: 'tenant' },
+  alignments: { kind: 'tenant' },
+  traces: { kind: 'tenant' },
 };
 
 /** Root rows read and moved per chunk (with their children): 50. */

@@ -79,6 +79,7 @@ describe('service routes', () => {
     expect(Object.keys(req?.properties ?? {}).sort()).toEqual([
       'budget',
       'cache',
+      'certify',
       'config',
       'flexFallback',
       'metadata',

@@ -46,7 +46,11 @@ function record(): ReadableSpan[] {
   const memory = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(memory)] });
   const tracer = provider.getTracer('otlp-contract');
+  // Each child a millisecond after the one before: siblings started in the same instant would be ordered by
+  // their random span ids.
+  const t0 = Date.now();
   const root = tracer.startSpan('invoke_agent weather', {
+    startTime: t0,
     attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'weather' },
   });
   const parent = trace.setSpan(context.active(), root);
@@ -54,6 +58,7 @@ function record(): ReadableSpan[] {
     .startSpan(
       'chat gpt-4o',
       {
+        startTime: t0 + 1,
         attributes: {
           'gen_ai.operation.name': 'chat',
           'gen_ai.request.model': 'gpt-4o',
@@ -68,7 +73,10 @@ function record(): ReadableSpan[] {
   tracer
     .startSpan(
       'execute_tool get_weather',
-      { attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'get_weather' } },
+      {
+        startTime: t0 + 2,
+        attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'get_weather' },
+      },
       parent,
     )
     .end();
