@@ -5,14 +5,14 @@
  * tenant row, the shards hold every row once, and the API with 4 shards answers as it did with one database.
  */
 import { env } from 'cloudflare:workers';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Bindings } from '../../src/config/bindings.js';
 import { shardBindingNames } from '../../src/config/d1-buckets.js';
 import type { CarryOverDb, CarryOverReport } from '../../src/config/d1-carry-over.js';
 import { CARRY_OVER_RULES, carryOver } from '../../src/config/d1-carry-over.js';
 import { carryOverDb } from '../../src/config/d1-shards.js';
 import { POINTWISE_RUBRIC_EXAMPLE } from '../../src/rubrics/examples.js';
-import { drainAlarms, pollUntil } from './helpers.js';
+import { drainAlarms, migrate, pollUntil } from './helpers.js';
 import { items, singleCallJudge } from './batches-support.js';
 import { as, asAdmin, keyed, submitOk, twoTenantsApart } from './tenants-helpers.js';
 
@@ -23,6 +23,9 @@ const named = env as unknown as Record<string, D1Database>;
 const control = named.DB as D1Database;
 const shards = shardBindingNames(SHARDS).map((n) => named[n] as D1Database);
 const sharded: Partial<Bindings> = { D1_SHARDS: String(SHARDS) };
+
+// The setup migrates DB only (tests/worker/fresh-storage.ts): the shards this file moves rows into get theirs here.
+beforeAll(() => migrate(shardBindingNames(SHARDS)));
 
 /** The tables of `db` that hold a tenant's rows (moved), by name, each with its rows in a stable order. */
 async function tenantRows(db: D1Database): Promise<Record<string, string[]>> {
