@@ -26,14 +26,14 @@ import { TestEvaluationDO } from './test-evaluation-do.js';
 /** The test bindings: the Worker's plus the mock's URL. */
 export const testEnv = env as unknown as Bindings & { TEST_MOCK_URL: string };
 
-export const PAIRWISE: Extract<Task, { kind: 'pairwise' }> = {
+export const PAIRWISE: Task = {
   kind: 'pairwise',
   question: 'What is the capital of France?',
   answerA: 'Paris is the capital of France.',
   answerB: 'The capital of France is Lyon.',
 };
 
-export const POINTWISE: Extract<Task, { kind: 'pointwise' }> = {
+export const POINTWISE: Task = {
   kind: 'pointwise',
   source: 'The city council approved a new budget on Tuesday, increasing funds for parks and libraries by ten percent.',
   output: 'The council raised park and library funding by 10% in its new budget.',

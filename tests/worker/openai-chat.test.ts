@@ -7,7 +7,7 @@
 import OpenAI, { APIError } from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Evaluation } from '../../src/evaluations/schemas.js';
-import type { PointwiseTask } from '../../src/engine/task.js';
+import type { PairwiseTask, PointwiseTask } from '../../src/engine/task.js';
 import { taskToText } from '../../src/openai/task-text.js';
 import { api } from './api-fetch.js';
 import { drainAlarms, mockRequests, PAIRWISE, POINTWISE } from './helpers.js';
@@ -104,7 +104,7 @@ describe('a judge as a model, not streamed', () => {
     const override = model.slice(model.indexOf('@') + 1);
     const data = await sdk().chat.completions.create({
       model,
-      messages: [{ role: 'user', content: taskToText(PAIRWISE) }],
+      messages: [{ role: 'user', content: taskToText(PAIRWISE as PairwiseTask) }],
     });
     const t = await transcript(verdictOf(data).evaluationId);
     expect(t.messages.length).toBeGreaterThan(0);
