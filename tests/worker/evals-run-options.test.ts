@@ -128,17 +128,19 @@ describe('a webhook when a run ends', () => {
     expect((await ended(evalId, done.id)).status).toBe('completed');
     expect(await deliveriesOf(done.id)).toHaveLength(1);
 
-    const queued = await client.evals.runs.create(evalId, { data_source: jsonl });
-    const cancelled = await client.evals.runs.cancel(queued.id, { eval_id: evalId });
-    if (cancelled.status === 'canceled') {
-      await client.evals.runs.cancel(queued.id, { eval_id: evalId });
-      await expect.poll(async () => (await received('eval-runs')).length, { timeout: 20_000, interval: 50 }).toBe(2);
-      expect(JSON.parse((await received('eval-runs'))[1]?.body ?? '')).toMatchObject({
-        type: 'eval.run.canceled',
-        data: { id: queued.id, status: 'canceled' },
-      });
-      expect(await deliveriesOf(queued.id)).toHaveLength(1);
-    }
+    // A grader slow enough (3 s a call, 3 items) that the cancel always finds the run not ended: the cancel's
+    // event is then asserted on every run, never skipped when the worker happened to finish first.
+    const slowEval = await labelEval(mockModel({ seed: 'evals-run-hook-cancel', latency: 3_000 }));
+    const queued = await client.evals.runs.create(slowEval, { data_source: jsonl });
+    const cancelled = await client.evals.runs.cancel(queued.id, { eval_id: slowEval });
+    expect(cancelled.status).toBe('canceled');
+    await client.evals.runs.cancel(queued.id, { eval_id: slowEval });
+    await expect.poll(async () => (await received('eval-runs')).length, { timeout: 20_000, interval: 50 }).toBe(2);
+    expect(JSON.parse((await received('eval-runs'))[1]?.body ?? '')).toMatchObject({
+      type: 'eval.run.canceled',
+      data: { id: queued.id, status: 'canceled' },
+    });
+    expect(await deliveriesOf(queued.id)).toHaveLength(1);
     await api(`/v1/webhook-endpoints/${ep.id}`, { method: 'DELETE' });
   });
 });

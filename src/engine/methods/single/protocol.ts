@@ -127,8 +127,11 @@ function concludeAspects(
   });
   const confidence = each.length > 0 ? mean(each.map((e) => e.confidence)) : 0;
   // The first reading sample's step, as its reason is (samples agree on a step far more often than on text).
-  const named = results.find((r) => r.ok && r.value.kind === 'aspect-scores' && r.value.firstFailingStep !== undefined);
-  const firstFailingStep = named?.ok && named.value.kind === 'aspect-scores' ? named.value.firstFailingStep : undefined;
+  const firstFailingStep = results.flatMap((r) =>
+    r.ok && r.value.kind === 'aspect-scores' && r.value.firstFailingStep !== undefined
+      ? [r.value.firstFailingStep]
+      : [],
+  )[0];
   return {
     votes,
     confidence,
