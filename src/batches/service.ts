@@ -10,7 +10,7 @@ import type { CreatorInfo } from '../evaluations/service.js';
 import { encodeCursor, decodeCursor } from '../http/cursor.js';
 import { ApiError, invalidRequest } from '../http/errors.js';
 import type { ResolvedJudge } from '../methods/resolve-judge.js';
-import { VerdictSummarySchema } from '../evaluations/schemas.js';
+import { storedVerdictSummary } from '../evaluations/schemas.js';
 import type { Bindings } from '../config/bindings.js';
 import { log } from '../log/log.js';
 import type { EvaluationStatus } from '../evaluations/status.js';
@@ -252,10 +252,8 @@ function lineOf(r: ItemOutcomeRow, guarantee: Guarantee | null): BatchResultLine
   const deleted = r.deleted_at !== null;
   let verdict: BatchResultLine['verdict'] = null;
   if (r.verdict !== null && !deleted) {
-    const { transcript: _t, ...rest } = JSON.parse(r.verdict) as Record<string, unknown>;
-    const parsed = VerdictSummarySchema.safeParse(rest);
-    if (parsed.success) verdict = parsed.data;
-    else log('error', 'api.stored_verdict_invalid', { evaluationId: r.id });
+    verdict = storedVerdictSummary(JSON.parse(r.verdict) as unknown);
+    if (verdict === null) log('error', 'api.stored_verdict_invalid', { evaluationId: r.id });
   }
   return {
     index: r.batch_seq,

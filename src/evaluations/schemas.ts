@@ -125,6 +125,22 @@ export const VerdictSummarySchema = VerdictSchema.omit({ transcript: true }).met
 /** The verdict without its transcript. */
 export type VerdictSummary = z.infer<typeof VerdictSummarySchema>;
 
+/**
+ * A verdict as the pipeline stored it (its own JSON, written from {@link VerdictSummarySchema}'s type), read
+ * without a zod pass: that parse was the largest zod share of the Worker's CPU per verdict (`npm run
+ * bench:profile`), and zod stays where callers' input comes in. A transcript kept in older rows is dropped,
+ * and `details` gets the schema's default. Null for anything that is not an object.
+ */
+export function storedVerdictSummary(stored: unknown): VerdictSummary | null {
+  if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return null;
+  // Typed as stored, where rows older than `details` may lack it.
+  const { transcript: _kept, ...rest } = stored as Omit<VerdictSummary, 'details'> & {
+    details?: VerdictSummary['details'];
+    transcript?: unknown;
+  };
+  return { ...rest, details: rest.details ?? {} };
+}
+
 /** Usage summed over the evaluation's LLM calls (tokens are counts, cost in USD). */
 export const UsageTotalsSchema = z
   .object({

@@ -22,15 +22,9 @@ import {
 import { requestHash } from '../http/request-hash.js';
 import { listTranscript, transcriptMessageOf } from './transcript-rows.js';
 import { ApiError } from '../http/errors.js';
-import type {
-  CreateEvaluationRequest,
-  Evaluation,
-  EvaluationAccepted,
-  EvaluationStatus,
-  VerdictSummary,
-} from './schemas.js';
+import type { CreateEvaluationRequest, Evaluation, EvaluationAccepted, EvaluationStatus } from './schemas.js';
 import type { EvaluationTaskSchema } from './schemas.js';
-import { TranscriptSchema, VerdictSummarySchema } from './schemas.js';
+import { storedVerdictSummary, TranscriptSchema } from './schemas.js';
 import { TaskSchema } from '../engine/task.js';
 import { isTerminal } from './status.js';
 import { log, messageOf } from '../log/log.js';
@@ -417,13 +411,8 @@ export async function viewEvaluation(
         : Promise.resolve(null),
     read ? read.usage : getUsageSums(tenantDb(env, row.tenant), row.id),
   ]);
-  let verdict: VerdictSummary | null = null;
-  if (verdictJson !== null) {
-    // Stored by the pipeline from the same schema; strip a transcript if one was kept.
-    const parsed = VerdictSummarySchema.safeParse(stripTranscript(verdictJson));
-    verdict = parsed.success ? parsed.data : null;
-    if (!parsed.success) log('error', 'api.stored_verdict_invalid', { evaluationId: row.id });
-  }
+  const verdict = verdictJson === null ? null : storedVerdictSummary(verdictJson);
+  if (verdictJson !== null && verdict === null) log('error', 'api.stored_verdict_invalid', { evaluationId: row.id });
   return {
     id: row.id,
     status: row.status,
@@ -449,12 +438,6 @@ export async function viewEvaluation(
     finishedAt: iso(row.finishedAt),
     links: linksOf(row.id),
   };
-}
-
-function stripTranscript(v: unknown): unknown {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
-  const { transcript: _ignored, ...rest } = v as Record<string, unknown>;
-  return rest;
 }
 
 /** The task as submitted (`GET /v1/evaluations/{id}/task`); null when it is no longer kept or does not parse. */
