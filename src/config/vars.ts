@@ -294,11 +294,33 @@ export class ConfigError extends Error {
 /** Parsed configurations, or why they are invalid, per environment object. */
 const parsed = new WeakMap<object, Config | ConfigError>();
 
+/**
+ * The same, per content ({@link contentKey}): workerd hands every Durable Object instance its own environment
+ * object, so per object alone every evaluation parsed the whole table again (~1-2% of the Worker's CPU per
+ * verdict, `npm run bench:profile`). A few entries at most (tests vary the bindings); cleared when full.
+ */
+const byContent = new Map<string, Config | ConfigError>();
+const BY_CONTENT_MAX = 32;
+
+/** Every value {@link parse} reads, as one string (values may hold anything but NUL). */
+function contentKey(env: object): string {
+  const e = env as Record<string, unknown>;
+  let key = '';
+  for (const name of READ_NAMES) {
+    const v = e[name];
+    key += typeof v === 'string' ? `${v}\0` : '\u0001\0';
+  }
+  return key;
+}
+
 /** The text of a variable, trimmed; undefined when unset, empty or not text. */
 function textOf(env: object, name: string): string | undefined {
   const v = (env as Record<string, unknown>)[name];
   return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
 }
+
+/** The variables {@link parse} reads. */
+const READ_NAMES: readonly string[] = [...Object.keys(VARS), 'API_KEYS', 'LLM_API_KEY', 'ADMIN_TOKEN'];
 
 function parse(env: object): Config | ConfigError {
   const values: Record<string, unknown> = {};
@@ -330,9 +352,15 @@ function parse(env: object): Config | ConfigError {
 export function configOf(env: object): Config {
   let c = parsed.get(env);
   if (c === undefined) {
-    c = parse(env);
+    const key = contentKey(env);
+    c = byContent.get(key);
+    if (c === undefined) {
+      c = parse(env);
+      if (byContent.size >= BY_CONTENT_MAX) byContent.clear();
+      byContent.set(key, c);
+      if (c instanceof ConfigError) log('error', 'config.invalid', { invalid: c.problems.join(' | ') });
+    }
     parsed.set(env, c);
-    if (c instanceof ConfigError) log('error', 'config.invalid', { invalid: c.problems.join(' | ') });
   }
   if (c instanceof ConfigError) throw c;
   return c;

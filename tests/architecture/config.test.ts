@@ -82,10 +82,13 @@ describe('the configuration', () => {
     expect(constants.map((c) => declared.get(c ?? '')).sort()).toEqual(consumed);
   });
 
-  it('parses once per environment object; defaults fill the unset and the empty; an invalid value is named', () => {
+  it('parses once per environment object and per set of values; defaults fill the unset and the empty; an invalid value is named', () => {
     const env = { STALL_SECONDS: '30', FAST_START: '', LLM_SUPPORTS_N: 'TRUE', API_KEYS: ' AB , ,cd ' };
     const c = configOf(env);
     expect(configOf(env)).toBe(c);
+    // Every Durable Object instance gets its own environment object with the same values: parsed once too.
+    expect(configOf({ ...env })).toBe(c);
+    expect(configOf({ ...env, STALL_SECONDS: '31' })).not.toBe(c);
     expect(c).toMatchObject({ STALL_SECONDS: 30, FAST_START: true, LLM_SUPPORTS_N: true, BATCH_CONCURRENCY: 16 });
     expect(c.API_KEYS).toEqual(['ab', 'cd']);
     expect(c.ADMIN_TOKEN).toBeUndefined();
