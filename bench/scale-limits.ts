@@ -8,9 +8,14 @@
  * each page).
  */
 import { RESERVE_AHEAD_SECONDS } from '../src/tenants/reservations.js';
+import { VARS } from '../src/config/vars.js';
+import { MAX_ATTEMPTS_PER_INVOCATION, MAX_PARALLEL_CALLS } from '../src/config/platform-limits.js';
 import type { PresetFootprint } from './capacity-footprint.js';
 
-/** Cloudflare's limits the model checks (Workers Paid). */
+/**
+ * Cloudflare's limits the model checks (Workers Paid), each as its page states it (docs/scale.md cites them:
+ * D1, Durable Objects, Queues, Workers and R2 limits pages, checked 2026-12-05).
+ */
 const LIMITS = {
   /** D1: bytes per database (10 GB, cannot be raised). */
   d1DatabaseBytes: 10e9,
@@ -20,19 +25,50 @@ const LIMITS = {
   d1Databases: 50_000,
   /** D1 runs one query at a time: busy seconds per second. */
   d1BusyShare: 1,
+  /** D1: queries per Worker invocation (Workers Paid). */
+  d1QueriesPerInvocation: 1_000,
   /** Durable Objects: soft limit of requests per second per object. */
   doRequestsPerSecond: 1_000,
-  /** Durable Objects: bytes per object (10 GB). */
+  /** Durable Objects: bytes per object (10 GB, SQLite-backed). */
   doObjectBytes: 10e9,
   /** Queues: messages per second per queue. */
   queueMessagesPerSecond: 5_000,
-  /** Workers: subrequests per invocation (Workers Paid). */
+  /** Workers: subrequests per invocation (Workers Paid default; configurable to 10 million). */
   subrequests: 10_000,
-  /** D1: queries per Worker invocation (Workers Paid). */
-  d1QueriesPerInvocation: 1_000,
   /** Workers: simultaneous outgoing connections per invocation. */
   connections: 6,
+  /** R2: concurrent writes to one key per second. */
+  r2WritesPerKeyPerSecond: 1,
 } as const;
+
+/**
+ * The cron's per-run pages and reads, copied from the Worker code (its modules are outside the Node typecheck the
+ * benches run under; tests/worker/archive.test.ts pins them equal): what one cron invocation does.
+ */
+export const CRON = {
+  /** Runs per day (the cron fires every minute). */
+  runsPerDay: 1_440,
+  /** queues/sweeper.ts: evaluations re-kicked per run (admit + touch: 2 queries each). */
+  kicks: 100,
+  /** src/retention/sweep.ts TENANTS_PER_RUN × RETENTION_PAGE (25): evaluations erased per run (2 queries each). */
+  retentionErasures: 4 * 25,
+  /** src/retention/archive.ts ARCHIVE_PAGE: evaluations moved per run (8 queries, 3 object or R2 calls each). */
+  archiveMoves: 50,
+  /** src/webhooks/dispatch.ts SWEEP_LIMIT: overdue deliveries handed on per run (one lane RPC each at worst). */
+  deliveries: 1_000,
+  /**
+   * Reads each shard costs a run however little it finds: the sweeper's stalled evaluations, batches and
+   * comparisons (3), overdue deliveries (1), retention's overdue tenants, unerased content and old webhook
+   * events (3), the archive's due evaluations (1).
+   */
+  readsPerShard: 8,
+} as const;
+
+/** `ARCHIVE_AFTER_DAYS`'s default (src/config/vars.ts), days: what D1 keeps before the archive. */
+export const ARCHIVE_AFTER_DAYS = Number(VARS.ARCHIVE_AFTER_DAYS.default);
+
+/** `WEBHOOK_CONCURRENCY`'s bound: attempts one receiver's lane has in flight (its invocation's 6 connections). */
+const LANE_CONNECTIONS = MAX_ATTEMPTS_PER_INVOCATION;
 
 /** The load the model replays. */
 export interface Load {
@@ -49,6 +85,12 @@ export interface Load {
   burstIsolates: number;
   /** Mean LLM call latency, s: the provider window needed is calls/s × latency. Default 2. */
   callLatencySeconds: number;
+  /** Webhook deliveries per verdict (an endpoint subscribed to every ending). Default 1. */
+  deliveriesPerVerdict: number;
+  /** A receiver's mean response time, s: one lane's 6 connections deliver 6 / this per second. Default 0.2. */
+  receiverLatencySeconds: number;
+  /** Spans messages per second for one trace (an exporter flushing each second). Default 1. */
+  traceMessagesPerSecond: number;
 }
 
 /** How work is laid out over databases and objects. */
@@ -75,6 +117,21 @@ export interface Layout {
   rateLimiter: 'per-request' | 'per-reservation';
   /** Shards of a queue. */
   queueShards: number;
+  /**
+   * The cron's sweeps: `one-invocation` (as built: every shard's pages in the scheduled run's one invocation,
+   * one shared budget), or `per-shard` (a message per shard each run, each its own invocation and budget: not
+   * built); and the evaluations one archive page moves.
+   */
+  sweeps: {
+    mode: 'one-invocation' | 'per-shard';
+    archiveMoves: number;
+    retentionErasures: number;
+    /** D1 queries a move or an erasure makes: 8 and 2 one at a time (as built); a page's few in bulk (target). */
+    queriesPerMove: number;
+    queriesPerErasure: number;
+  };
+  /** Delivery lanes per receiver (1 as built: one lane, 6 connections, per endpoint). */
+  lanesPerReceiver: number;
 }
 
 /** One row of the model's table. */
@@ -91,6 +148,8 @@ export interface LimitRow {
   bindsAt: number;
   /** Days of retention the store holds at the load (rows about storage only). */
   retentionDays?: number;
+  /** A bound the code keeps by design (a 7th connection waits): shown, not a load that grows with verdicts. */
+  cap?: boolean;
   note: string;
 }
 
@@ -103,27 +162,31 @@ export const GATE_SLOTS_PER_SHARD = 64;
 
 const perSecond = (perDay: number) => perDay / 86_400;
 
+/** The share of all verdicts the busiest D1 database holds. */
+function busiestDbShare(layout: Layout, load: Load): number {
+  const n = layout.d1.databases;
+  if (layout.d1.key === 'tenant') return load.largestTenantShare;
+  if (layout.d1.key === 'tenant-hash') return load.largestTenantShare + (1 - load.largestTenantShare) / n;
+  return 1 / n;
+}
+
 /** The model's rows for a preset's footprint, a load and a layout. */
 export function limitRows(f: PresetFootprint, load: Load, layout: Layout): LimitRow[] {
   const v = f.perVerdict;
   const peakVps = perSecond(load.verdictsPerDay) * load.peak;
+  const tenantVps = peakVps * load.largestTenantShare;
   const bindsAt = (share: number) => (share > 0 ? load.verdictsPerDay / share : Infinity);
   const rows: LimitRow[] = [];
   const row = (r: Omit<LimitRow, 'share' | 'bindsAt'> & { bindsAt?: number }) => {
     const share = r.atPeak / r.of;
-    rows.push({ ...r, share, bindsAt: r.bindsAt ?? bindsAt(share) });
+    rows.push({ ...r, share, bindsAt: r.bindsAt ?? (r.cap ? Infinity : bindsAt(share)) });
   };
 
   // D1: bytes per database and per account, the one-query-at-a-time database, databases per account.
   const bytes = layout.d1.bytesPerVerdict ?? v.d1Bytes;
   const rowsWritten = layout.d1.rowsWrittenPerVerdict ?? v.d1RowsWritten;
   const busyMs = v.d1BusyMs * (rowsWritten / Math.max(v.d1RowsWritten, 1e-9));
-  const dbShare =
-    layout.d1.key === 'tenant'
-      ? load.largestTenantShare
-      : layout.d1.key === 'tenant-hash'
-        ? load.largestTenantShare + (1 - load.largestTenantShare) / layout.d1.databases
-        : 1 / layout.d1.databases;
+  const dbShare = busiestDbShare(layout, load);
   const keptDays = Math.min(layout.d1.hotDays ?? load.retentionDays, load.retentionDays);
   const dbBytesPerDay = load.verdictsPerDay * bytes * dbShare;
   row({
@@ -132,7 +195,7 @@ export function limitRows(f: PresetFootprint, load: Load, layout: Layout): Limit
     atPeak: dbBytesPerDay * keptDays,
     of: LIMITS.d1DatabaseBytes,
     retentionDays: LIMITS.d1DatabaseBytes / dbBytesPerDay,
-    bindsAt: (LIMITS.d1DatabaseBytes / (bytes * dbShare * keptDays)) * 1,
+    bindsAt: LIMITS.d1DatabaseBytes / (bytes * dbShare * keptDays),
     note: `${bytes.toFixed(0)} B and ${rowsWritten.toFixed(1)} rows written per verdict`,
   });
   row({
@@ -160,6 +223,51 @@ export function limitRows(f: PresetFootprint, load: Load, layout: Layout): Limit
     bindsAt: Infinity,
     note: layout.d1.key === 'tenant' ? 'one per tenant: grows with tenants, not verdicts' : 'fixed bindings',
   });
+  // The cron's one invocation: every shard's reads, then the pages' work (counted from the code, not measured).
+  const perShard = layout.sweeps.mode === 'per-shard';
+  const shardsInRun = perShard ? 1 : layout.d1.databases;
+  const cronQueries =
+    CRON.readsPerShard * shardsInRun +
+    2 * CRON.kicks +
+    layout.sweeps.queriesPerErasure * layout.sweeps.retentionErasures +
+    layout.sweeps.queriesPerMove * layout.sweeps.archiveMoves;
+  row({
+    store: 'D1',
+    limit: `1,000 queries per invocation: the cron's ${perShard ? 'run of one shard' : `run over ${shardsInRun} shards`}`,
+    atPeak: cronQueries,
+    of: LIMITS.d1QueriesPerInvocation,
+    // Grows with the shards, not the verdicts.
+    bindsAt: Infinity,
+    note: `${CRON.readsPerShard} reads a shard, then ${CRON.kicks} re-kicks, ${layout.sweeps.retentionErasures} erasures, ${layout.sweeps.archiveMoves} archive moves (counted from the code)`,
+  });
+
+  // The sweeps' throughput: what the cron moves and erases a day against the verdicts a day.
+  const sweepRuns = CRON.runsPerDay * (perShard ? layout.d1.databases : 1);
+  if (layout.d1.hotDays !== null)
+    row({
+      store: 'R2 archive',
+      limit: `moves a day (${layout.sweeps.archiveMoves} a run, ${perShard ? 'a run per shard' : 'one run'} a minute)`,
+      atPeak: load.verdictsPerDay,
+      of: layout.sweeps.archiveMoves * sweepRuns,
+      note: 'the mean day, not the peak: a day behind is a day more in D1',
+    });
+  row({
+    store: layout.d1.hotDays === null ? 'D1' : 'R2 archive',
+    limit: `erasures a day at the end of retention (${layout.sweeps.retentionErasures} a run)`,
+    atPeak: load.verdictsPerDay,
+    of: layout.sweeps.retentionErasures * sweepRuns,
+    note: 'every verdict is erased once its retention ends',
+  });
+  if (layout.d1.hotDays !== null)
+    row({
+      store: 'R2 archive',
+      limit: 'storage: unlimited per bucket; 1 write per second per key',
+      atPeak: 2 / 86_400,
+      of: LIMITS.r2WritesPerKeyPerSecond,
+      bindsAt: Infinity,
+      retentionDays: Infinity,
+      note: 'one object per evaluation, written once at the move (again at a DELETE)',
+    });
 
   // Durable Objects that many requests pass through.
   const gate = f.objects.PROVIDER_GATE;
@@ -195,13 +303,13 @@ export function limitRows(f: PresetFootprint, load: Load, layout: Layout): Limit
         ? 'one take per API request'
         : `one reservation per isolate per ${RESERVE_AHEAD_SECONDS * 1000} ms of its demand, ${load.burstIsolates} isolates`,
   });
-  const tenantVps = peakVps * load.largestTenantShare;
+  const deliveriesPerSecond = tenantVps * load.deliveriesPerVerdict;
   row({
     store: 'Durable Object',
     limit: "1,000 req/s: a webhook lane (one endpoint receiving the largest tenant's verdicts)",
-    atPeak: tenantVps * 2,
+    atPeak: deliveriesPerSecond / layout.lanesPerReceiver,
     of: LIMITS.doRequestsPerSecond,
-    note: 'a hand-over (take) and an alarm per delivery; one lane per endpoint',
+    note: 'a hand-over (take) per delivery; its alarm runs attempts from within',
   });
   row({
     store: 'Durable Object',
@@ -210,39 +318,105 @@ export function limitRows(f: PresetFootprint, load: Load, layout: Layout): Limit
     of: LIMITS.doRequestsPerSecond,
     note: 'one registration per item as it starts; later waves ride on the delivery RPC',
   });
-  const evalStore = f.storage.EvaluationDO;
   row({
     store: 'Durable Object',
-    limit: "10 GB per object: an evaluation's object",
-    atPeak: evalStore?.largestObjectBytes ?? 0,
-    of: LIMITS.doObjectBytes,
+    limit: '1,000 req/s: a trace (TraceDO, one per trace)',
+    atPeak: load.traceMessagesPerSecond,
+    of: LIMITS.doRequestsPerSecond,
     bindsAt: Infinity,
-    note: `${((evalStore?.bytesPerVerdict ?? 0) / 1000).toFixed(0)} KB per verdict, one object each: grows with items, not with traffic`,
+    note: "one append per spans message of the trace; a tenant's traces each have their own",
   });
+  const evaluation = f.objects.EVALUATION;
+  row({
+    store: 'Durable Object',
+    limit: "1,000 req/s: an evaluation's object",
+    atPeak: evaluation?.busiestObjectPerVerdict ? evaluation.requestsPerVerdict : 0,
+    of: LIMITS.doRequestsPerSecond,
+    bindsAt: Infinity,
+    note: 'one per evaluation: its requests over its whole life, counted as if in one second',
+  });
+  for (const [cls, s] of Object.entries(f.storage))
+    row({
+      store: 'Durable Object',
+      limit: `10 GB per object: ${cls}`,
+      atPeak: s.largestObjectBytes,
+      of: LIMITS.doObjectBytes,
+      bindsAt: Infinity,
+      retentionDays: cls === 'EvaluationDO' ? Infinity : undefined,
+      note:
+        cls === 'EvaluationDO'
+          ? `${(s.bytesPerVerdict / 1000).toFixed(0)} KB a verdict, one object each (unlimited per account); erased at the move or retention`
+          : 'largest object measured: holds windows, buckets or pending work, not verdicts',
+    });
 
-  // Queues: each named queue's messages at the peak.
-  for (const [queue, perVerdict] of Object.entries(f.queues)) {
+  // Queues: each named queue's messages at the peak; webhooks by the load's deliveries.
+  const queues: Record<string, number> = { ...f.queues, WEBHOOKS: load.deliveriesPerVerdict };
+  for (const [queue, perVerdict] of Object.entries(queues)) {
     row({
       store: 'Queues',
       limit: `5,000 msg/s: ${queue} (${layout.queueShards} queue${layout.queueShards === 1 ? '' : 's'})`,
       atPeak: (peakVps * perVerdict) / layout.queueShards,
       of: LIMITS.queueMessagesPerSecond,
-      note: `${perVerdict.toFixed(2)} per verdict`,
+      note: `${perVerdict.toFixed(2)} per verdict${queue === 'WEBHOOKS' ? ' (the load: an endpoint on every ending)' : ''}`,
     });
   }
+
+  // Workers: connections and subrequests per invocation.
+  const laneRate = (LANE_CONNECTIONS / load.receiverLatencySeconds) * layout.lanesPerReceiver;
+  row({
+    store: 'Workers',
+    limit: `6 connections per invocation: one receiver's deliveries (${layout.lanesPerReceiver} lane${layout.lanesPerReceiver === 1 ? '' : 's'} × 6 / ${load.receiverLatencySeconds} s)`,
+    atPeak: deliveriesPerSecond,
+    of: laneRate,
+    note: "the largest tenant's deliveries to one endpoint: deliveries/s against what its lanes' connections send",
+  });
+  row({
+    store: 'Workers',
+    limit: "6 connections per invocation: an evaluation's LLM calls",
+    atPeak: MAX_PARALLEL_CALLS,
+    of: LIMITS.connections,
+    cap: true,
+    note: 'by design: a wave wider than 6 takes rounds (MAX_PARALLEL_CALLS)',
+  });
+  const cronSubrequests =
+    cronQueries + CRON.kicks + layout.sweeps.retentionErasures + 3 * layout.sweeps.archiveMoves + CRON.deliveries;
+  row({
+    store: 'Workers',
+    limit: `10,000 subrequests per invocation: the cron's ${perShard ? 'run of one shard' : 'run'}`,
+    atPeak: cronSubrequests,
+    of: LIMITS.subrequests,
+    bindsAt: Infinity,
+    note: 'its D1 queries, object RPCs, R2 calls and lane hand-overs at the pages’ bounds',
+  });
   return rows;
 }
 
+/** The row that binds first: the largest share among the loads (not the caps the code keeps). */
+export function bindingRow(rows: readonly LimitRow[]): LimitRow | undefined {
+  return rows
+    .filter((r) => !r.cap)
+    .reduce<LimitRow | undefined>((a, r) => (!a || r.share > a.share ? r : a), undefined);
+}
+
 /**
- * As built (src/config/d1-shards.ts): tenants hashed over `D1_SHARDS` databases (64 in production, 4 locally),
- * each tenant whole in one; the footprint as measured (the thin index is the store work's); no archive yet.
+ * As built, at the defaults (src/config/d1-shards.ts, wrangler.toml): tenants hashed over `D1_SHARDS` databases
+ * (64 for 10M a day; 4 locally), each tenant whole in one; the footprint as measured; `ARCHIVE_AFTER_DAYS` in
+ * D1, then the archive, moved and erased by the cron's one invocation.
  */
 export const AS_BUILT: Layout = {
   name: 'as built',
-  d1: { databases: 64, key: 'tenant-hash', hotDays: null },
+  d1: { databases: 64, key: 'tenant-hash', hotDays: ARCHIVE_AFTER_DAYS },
   providerGateShards: 'window',
   rateLimiter: 'per-reservation',
   queueShards: 1,
+  sweeps: {
+    mode: 'one-invocation',
+    archiveMoves: CRON.archiveMoves,
+    retentionErasures: CRON.retentionErasures,
+    queriesPerMove: 8,
+    queriesPerErasure: 2,
+  },
+  lanesPerReceiver: 1,
 };
 
 /** The model's defaults: 10M verdicts a day, 10× peaks, a year of retention. */
@@ -254,11 +428,14 @@ export const DEFAULT_LOAD: Load = {
   burst: { items: 10_000, seconds: 10 },
   burstIsolates: 16,
   callLatencySeconds: 2,
+  deliveriesPerVerdict: 1,
+  receiverLatencySeconds: 0.2,
+  traceMessagesPerSecond: 1,
 };
 
 /**
  * The layout the reference footprint was measured on (1216088): one D1 database, one gate object per provider
- * and model, one limiter take per request. The gate shards and the limiter's reservations came after it.
+ * and model, one limiter take per request, no archive. The gate shards and the limiter's reservations came after it.
  */
 export const TODAY: Layout = {
   name: 'today',
@@ -266,11 +443,20 @@ export const TODAY: Layout = {
   providerGateShards: 1,
   rateLimiter: 'per-request',
   queueShards: 1,
+  sweeps: {
+    mode: 'one-invocation',
+    archiveMoves: 0,
+    retentionErasures: CRON.retentionErasures,
+    queriesPerMove: 8,
+    queriesPerErasure: 2,
+  },
+  lanesPerReceiver: 1,
 };
 
 /**
- * The target (docs/scale.md): ≤ 1 KB and ≤ 8 rows of D1 per verdict over 64 hashed databases holding 30 days,
- * older index rows in the archive; gate shards from the window; reservations per isolate.
+ * The target (docs/scale.md): ≤ 1 KB and ≤ 8 rows of D1 per verdict over 64 databases holding 30 days with any
+ * one tenant spread over all of them, older rows in the archive; the sweeps a run per shard with pages of 500;
+ * 64 lanes per busy receiver; gate shards from the window; reservations per isolate.
  */
 export const TARGET: Layout = {
   name: 'target',
@@ -278,4 +464,12 @@ export const TARGET: Layout = {
   providerGateShards: 'window',
   rateLimiter: 'per-reservation',
   queueShards: 1,
+  sweeps: {
+    mode: 'per-shard',
+    archiveMoves: 500,
+    retentionErasures: 500,
+    queriesPerMove: 0.02,
+    queriesPerErasure: 0.02,
+  },
+  lanesPerReceiver: 64,
 };

@@ -1,9 +1,11 @@
 /**
  * `npm run bench:scale-model`: replays the per-verdict footprint `npm run bench:capacity` measured (the committed
- * bench/capacity-footprint.json, or `--footprint FILE`) at a load (default 10M verdicts a day, 10× peaks, a year
- * of retention) against Cloudflare's limits, for today's layout and the target (bench/scale-limits.ts), and
- * prints per limit the use at the peak, its share, the verdicts per day at which it binds and the days of
- * retention each store holds; then the D1 partitioning options side by side. docs/scale.md reads the tables.
+ * bench/capacity-footprint.json, which `bench:capacity -- --reference` rewrites, or `--footprint FILE`) at a load
+ * (default 10M verdicts a day, 10× peaks, a year of retention) against Cloudflare's limits, for the layout as
+ * built at its defaults, the one-database layout before it and the target (bench/scale-limits.ts), and prints per
+ * limit the use at the peak, its share, the verdicts per day at which it binds and the days of retention each
+ * store holds, then the binding limit; then the D1 partitioning options side by side. docs/scale.md reads the
+ * tables.
  *
  * ```
  * npm run bench:scale-model -- [--preset chateval-faireval] [--verdicts-per-day 10000000] [--peak 10]
@@ -17,7 +19,7 @@ import type { CliOptions, CliSpec, CliValues } from '../src/cli/args.js';
 import type { CapacityFootprint, PresetFootprint } from './capacity-footprint.js';
 import { CAPACITY_FOOTPRINT_PATH } from './capacity-footprint.js';
 import type { Layout, LimitRow, Load } from './scale-limits.js';
-import { AS_BUILT, DEFAULT_LOAD, GATE_SLOTS_PER_SHARD, limitRows, TARGET, TODAY } from './scale-limits.js';
+import { AS_BUILT, bindingRow, DEFAULT_LOAD, GATE_SLOTS_PER_SHARD, limitRows, TARGET, TODAY } from './scale-limits.js';
 
 const CLI = {
   usage: `usage: npm run bench:scale-model -- [options]
@@ -59,19 +61,26 @@ function num(x: number): string {
 
 function days(d: number | undefined): string {
   if (d === undefined) return '';
+  if (!Number.isFinite(d)) return 'unlimited';
   if (d < 1) return `${(d * 24).toFixed(1)} h`;
   return `${d.toFixed(d < 10 ? 1 : 0)} d`;
 }
 
-/** The table of one layout's rows; a share past 50% is marked. */
+/** The table of one layout's rows; a share past 50% is marked, a cap the code keeps is said. */
 function layoutTable(rows: readonly LimitRow[]): string {
+  const binding = bindingRow(rows);
+  const over = rows.filter((r) => !r.cap && r.share > 0.5);
   return [
     '| store | limit | use at the peak | share | binds at (verdicts/day) | retention held | note |',
     '|---|---|---|---|---|---|---|',
     ...rows.map(
       (r) =>
-        `| ${r.store} | ${r.limit} | ${num(r.atPeak)} | ${pct(r.share)}${r.share > 0.5 ? ' **over 50%**' : ''} | ${num(r.bindsAt)} | ${days(r.retentionDays)} | ${r.note} |`,
+        `| ${r.store} | ${r.limit} | ${num(r.atPeak)} | ${pct(r.share)}${r.share > 0.5 ? (r.cap ? ' (a cap)' : ' **over 50%**') : ''} | ${num(r.bindsAt)} | ${days(r.retentionDays)} | ${r.note} |`,
     ),
+    '',
+    binding
+      ? `Binding limit: ${binding.store}, ${binding.limit}: ${pct(binding.share)} (reaches 50% at ${num(binding.bindsAt / 2)} verdicts/day). ${over.length === 0 ? 'Nothing past 50%.' : `${over.length} past 50%.`}`
+      : '',
   ].join('\n');
 }
 
@@ -85,7 +94,8 @@ function d1Options(f: PresetFootprint, load: Load): string {
     ['16 hashed databases, thin index, 30 days + archive', { ...target, databases: 16 }],
     ['64 hashed databases, thin index, 30 days + archive', target],
     ['64 hashed databases, thin index, a year in D1', { ...target, hotDays: null }],
-    ['as built: 64 tenant-hashed databases, measured footprint, no archive', AS_BUILT.d1],
+    ['as built: 64 tenant-hashed databases, measured footprint, ARCHIVE_AFTER_DAYS in D1', AS_BUILT.d1],
+    ['64 tenant-hashed databases, measured footprint, no archive', { ...AS_BUILT.d1, hotDays: null }],
     ['64 tenant-hashed databases, thin index, 30 days + archive', { ...target, key: 'tenant-hash' }],
     ['64 tenant-hashed databases, thin index, 7 days + archive', { ...target, key: 'tenant-hash', hotDays: 7 }],
   ];
@@ -129,21 +139,22 @@ function main(values: CliValues<typeof CLI.options>): number {
     },
   };
   const header = `${values.preset} footprint measured at ${footprint.commit} (${footprint.measuredAt}, ${f.items} items); load ${num(load.verdictsPerDay)} verdicts/day, peak ×${load.peak} (${num((load.verdictsPerDay / 86_400) * load.peak)} verdicts/s), ${load.retentionDays} days of retention`;
+  const asBuilt: Layout = { ...AS_BUILT, d1: { ...AS_BUILT.d1, databases: target.d1.databases } };
   console.log(
     [
       header,
       '',
-      `### ${TODAY.name}: one D1 database, one provider gate per provider and model, one limiter take per request (the footprint's code, before the gate shards and the limiter's reservations)`,
+      `### ${AS_BUILT.name}, at the defaults: ${asBuilt.d1.databases} tenant-hashed D1 databases (each tenant whole in one), the measured footprint, ${AS_BUILT.d1.hotDays} days in D1 then the archive (ARCHIVE_AFTER_DAYS), the cron's one invocation; gate shards, reservations, one lane per receiver`,
+      '',
+      layoutTable(limitRows(f, load, asBuilt)),
+      '',
+      `### ${TODAY.name}: one D1 database, one provider gate per provider and model, one limiter take per request, no archive (the layout before the shards)`,
       '',
       layoutTable(limitRows(f, load, TODAY)),
       '',
-      `### ${target.name}: ${target.d1.databases} ${{ hash: 'hashed', tenant: 'per-tenant', 'tenant-hash': 'tenant-hashed' }[target.d1.key]} D1 databases (≤ 1 KB, ≤ 8 rows per verdict, ${target.d1.hotDays ?? 'all'} days, then the archive), provider gate shards of ≤ ${GATE_SLOTS_PER_SHARD} slots, reservations per isolate`,
+      `### ${target.name}: ${target.d1.databases} ${{ hash: 'hashed', tenant: 'per-tenant', 'tenant-hash': 'tenant-hashed' }[target.d1.key]} D1 databases (≤ 1 KB, ≤ 8 rows per verdict, ${target.d1.hotDays ?? 'all'} days, then the archive), the sweeps a run per shard in bulk, ${TARGET.lanesPerReceiver} lanes per busy receiver, provider gate shards of ≤ ${GATE_SLOTS_PER_SHARD} slots, reservations per isolate`,
       '',
       layoutTable(limitRows(f, load, target)),
-      '',
-      `### ${AS_BUILT.name}: ${AS_BUILT.d1.databases} tenant-hashed D1 databases (each tenant whole in one), the measured footprint, no archive; gate shards, reservations`,
-      '',
-      layoutTable(limitRows(f, load, { ...AS_BUILT, d1: { ...AS_BUILT.d1, databases: target.d1.databases } })),
       '',
       '### D1 partitioning options (target footprint unless said)',
       '',

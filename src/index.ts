@@ -13,6 +13,7 @@ import type { Bindings } from './config/bindings.js';
 import { log, messageOf } from './log/log.js';
 import { sweepDeliveries } from './webhooks/dispatch.js';
 import { sweepRetention } from './retention/sweep.js';
+import { sweepArchive } from './retention/archive.js';
 
 export { EvaluationDO } from '../durable-objects/evaluation/index.js';
 export { ProviderGateDO } from '../durable-objects/provider-gate/index.js';
@@ -48,6 +49,12 @@ export default {
     ctx.waitUntil(
       sweepRetention(env, Date.now()).catch((e: unknown) => {
         log('error', 'retention.sweep_failed', { error: messageOf(e) });
+      }),
+    );
+    // The archive: ended evaluations past ARCHIVE_AFTER_DAYS moved from D1 to R2, archived ones past retention erased.
+    ctx.waitUntil(
+      sweepArchive(env, Date.now()).catch((e: unknown) => {
+        log('error', 'archive.sweep_failed', { error: messageOf(e) });
       }),
     );
     return Promise.resolve();

@@ -74,7 +74,7 @@ export interface paths {
         };
         /**
          * List evaluations
-         * @description The tenant's evaluations, newest first, with the verdict's headline: filter by `status`, `preset`, `batch`, a `metadata` entry (`key:value`) and a creation range (`createdAfter` ≤ created < `createdBefore`); filters combine with AND. Page with `cursor` (the previous page's `nextCursor`, with the same filters): pages are keyset-paged, so evaluations created meanwhile never shift or repeat a page. Deleted evaluations are not listed.
+         * @description The tenant's evaluations, newest first, with the verdict's headline: filter by `status`, `preset`, `batch`, a `metadata` entry (`key:value`) and a creation range (`createdAfter` ≤ created < `createdBefore`); filters combine with AND. Page with `cursor` (the previous page's `nextCursor`, with the same filters): pages are keyset-paged, so evaluations created meanwhile never shift or repeat a page. Deleted evaluations are not listed, nor those moved to the archive (ended more than `ARCHIVE_AFTER_DAYS` ago, 7 by default): read those by id.
          */
         get: operations["listEvaluations"];
         put?: never;

@@ -246,6 +246,12 @@ export const VARS = {
     'evaluations',
     "Evaluations erased per tenant per sweeper run (every minute), and 4 tenants' pages at most per run (1-1000).",
   ),
+  ARCHIVE_AFTER_DAYS: spec(
+    integer(0, 36_500),
+    '7',
+    'days',
+    'How long an ended evaluation stays in D1 before the sweeper moves it to the archive (R2): GET still reads it, the listing shows only what D1 holds. 0 = never moved.',
+  ),
   WEBHOOK_CONCURRENCY: spec(
     integer(1, MAX_ATTEMPTS_PER_INVOCATION),
     String(MAX_ATTEMPTS_PER_INVOCATION),

@@ -18,6 +18,7 @@ import type { EvaluationListItem, ListEvaluationsQuery } from './list-schemas.js
 import { metadataFilter, rubricFilter } from './list-schemas.js';
 import { linksOf } from './service.js';
 import { tenantDb } from '../config/d1-shards.js';
+import { eraseArchived } from '../archive/store.js';
 
 const CursorSchema = z.object({ t: z.number().int(), i: z.string().min(1) }).strict();
 
@@ -92,12 +93,17 @@ export async function listEvaluationsView(
  * Deletes the evaluation's data (idempotent): first in its Durable Object, which cancels it if it has not
  * ended (no new LLM calls) and erases config, task and results, once the usage of calls still in flight has
  * reached D1; then in D1, where the transcript and verdict rows go and the row keeps only what billing
- * and the batch counts need (src/evaluations/erase-rows.ts). A deleted evaluation then reads as 404.
+ * and the batch counts need (src/evaluations/erase-rows.ts). A deleted evaluation then reads as 404. One
+ * moved to the archive is erased there.
  * @throws ApiError 404 `not_found` for an id the tenant never had.
  */
 export async function deleteEvaluation(env: Bindings, tenant: string, id: string): Promise<void> {
   const row = await getEvaluation(tenantDb(env, tenant), tenant, id);
-  if (!row) throw new ApiError(404, 'not_found', `no evaluation "${id}"`);
+  if (!row) {
+    // Moved to the archive (src/retention/archive.ts): erased there.
+    if (await eraseArchived(env, tenant, id)) return;
+    throw new ApiError(404, 'not_found', `no evaluation "${id}"`);
+  }
   // A failure here propagates (500): the caller's retry repeats both steps, which are idempotent.
   await evaluationStub(env, id).erase(id);
   await eraseEvaluation(tenantDb(env, tenant), id, Date.now());

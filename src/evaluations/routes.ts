@@ -33,6 +33,7 @@ import type { TenantEnv } from '../tenants/auth.js';
 import type { CertifyJudge } from './certified.js';
 import { EvaluationListSchema, ListEvaluationsQuery } from './list-schemas.js';
 import { deleteEvaluation, listEvaluationsView } from './list.js';
+import { archivedEvaluation, archivedTask, archivedTranscript, findEvaluation } from './archived.js';
 import { forwardEvents } from './stub.js';
 import { isTerminal } from './status.js';
 import {
@@ -218,7 +219,7 @@ const list = createRoute({
     "The tenant's evaluations, newest first, with the verdict's headline: filter by `status`, `preset`, `batch`, a `metadata` entry (`key:value`) " +
     "and a creation range (`createdAfter` ≤ created < `createdBefore`); filters combine with AND. Page with `cursor` (the previous page's " +
     '`nextCursor`, with the same filters): pages are keyset-paged, so evaluations created meanwhile never shift or repeat a page. ' +
-    'Deleted evaluations are not listed.',
+    'Deleted evaluations are not listed, nor those moved to the archive (ended more than `ARCHIVE_AFTER_DAYS` ago, 7 by default): read those by id.',
   ...scoped('read'),
   request: { query: ListEvaluationsQuery },
   responses: v1Responses({
@@ -298,17 +299,18 @@ export const evaluationRoutes = ({ certify }: EvaluationRoutesDeps) =>
       await deleteEvaluation(c.env, c.var.tenant, c.req.valid('param').id);
       return c.body(null, 204);
     })
+    // These three also read an evaluation the sweeper moved to the archive (./archived.ts).
     .openapi(get, async (c) => {
-      const row = await requireEvaluation(c.env, c.var.tenant, c.req.valid('param').id);
-      return c.json(await viewEvaluation(c.env, row), 200);
+      const found = await findEvaluation(c.env, c.var.tenant, c.req.valid('param').id);
+      return c.json(found.row ? await viewEvaluation(c.env, found.row) : archivedEvaluation(found.archived), 200);
     })
     .openapi(transcript, async (c) => {
-      const row = await requireEvaluation(c.env, c.var.tenant, c.req.valid('param').id);
-      return c.json(await viewTranscript(c.env, row), 200);
+      const found = await findEvaluation(c.env, c.var.tenant, c.req.valid('param').id);
+      return c.json(found.row ? await viewTranscript(c.env, found.row) : archivedTranscript(found.archived), 200);
     })
     .openapi(task, async (c) => {
-      const row = await requireEvaluation(c.env, c.var.tenant, c.req.valid('param').id);
-      return c.json(await viewTask(c.env, row), 200);
+      const found = await findEvaluation(c.env, c.var.tenant, c.req.valid('param').id);
+      return c.json(found.row ? await viewTask(c.env, found.row) : archivedTask(found.archived), 200);
     })
     .openapi(cancel, async (c) => {
       const row = await requireEvaluation(c.env, c.var.tenant, c.req.valid('param').id);

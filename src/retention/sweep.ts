@@ -7,6 +7,9 @@
  *   as a tombstone and its usage rows stay, for billing. In bounded pages: `RETENTION_PAGE` evaluations of
  *   a tenant per run, {@link TENANTS_PER_RUN} tenants per run, the most overdue first, so one run makes a
  *   few hundred subrequests at most and a tenant with a backlog never starves the others for long.
+ * - Every page is one budget for the whole run, shared by the tenants' databases (not a page per shard):
+ *   the shards are visited from a different one each run (`everyTenantDbInTurn`) until the budget is spent,
+ *   so 64 shards cost a run what one database did, and each shard is first once every `D1_SHARDS` runs.
  * - A tenant that stores no content (`storeContent: false`, ./content.ts): each run erases what an ending's
  *   own step missed, a page at a time.
  * - Webhook events, their deliveries and attempts are deleted `WEBHOOK_RETENTION_DAYS` after the event
@@ -19,12 +22,12 @@ import { log, messageOf } from '../log/log.js';
 import { deleteEvaluation } from '../evaluations/list.js';
 import { eraseUnstoredContent, unerasedContent } from './content.js';
 import { deleteWebhookEventsStatements } from '../webhooks/outbox.js';
-import { everyTenantDb } from '../config/d1-shards.js';
+import { cronTurn, everyTenantDbInTurn } from '../config/d1-shards.js';
 
-/** Tenants whose overdue evaluations one run erases (a page each): 4. */
+/** Tenants whose overdue evaluations one run erases (a page each), over all the shards together: 4. */
 export const TENANTS_PER_RUN = 4;
 
-/** Webhook events (with their deliveries and attempts) one run deletes: 200. */
+/** Webhook events (with their deliveries and attempts) one run deletes, over all the shards together: 200. */
 export const WEBHOOK_PAGE = 200;
 
 const DAY_MS = 86_400_000;
@@ -41,17 +44,72 @@ export interface RetentionReport {
   webhookEvents: number;
 }
 
+/** What is left of one run's pages, shared by the databases it visits. */
+interface RunBudget {
+  /** Tenants whose overdue page may still be erased. */
+  tenants: number;
+  /** Evaluations of tenants that store no content still to check. */
+  content: number;
+  /** Webhook events still to delete. */
+  webhookEvents: number;
+}
+
 /** One retention run at `now` (see the module note). Never throws for one evaluation's error. */
 export async function sweepRetention(env: Bindings, now: number): Promise<RetentionReport> {
   const report: RetentionReport = { erased: 0, errors: 0, contentErased: 0, webhookEvents: 0 };
-  for (const db of everyTenantDb(env)) await sweepDatabase(env, db, now, report);
+  const config = configOf(env);
+  const budget: RunBudget = {
+    tenants: TENANTS_PER_RUN,
+    content: config.RETENTION_PAGE,
+    webhookEvents: config.WEBHOOK_RETENTION_DAYS > 0 ? WEBHOOK_PAGE : 0,
+  };
+  for (const db of everyTenantDbInTurn(env, cronTurn(now))) {
+    if (budget.tenants + budget.content + budget.webhookEvents === 0) break;
+    await sweepDatabase(env, db, now, report, budget);
+  }
   if (report.erased + report.errors + report.contentErased + report.webhookEvents > 0)
     log('info', 'retention.run', { ...report });
   return report;
 }
 
-/** One retention run over one of the tenants' databases, counted into `report`. */
-async function sweepDatabase(env: Bindings, db: D1Database, now: number, report: RetentionReport): Promise<void> {
+/** One retention run's visit of one of the tenants' databases, counted into `report`, spending `budget`. */
+async function sweepDatabase(
+  env: Bindings,
+  db: D1Database,
+  now: number,
+  report: RetentionReport,
+  budget: RunBudget,
+): Promise<void> {
+  const config = configOf(env);
+  if (budget.tenants > 0) await sweepOverdue(env, db, now, report, budget);
+  // Tenants that store no content: what an ending's own step missed.
+  if (budget.content > 0) {
+    const ids = await unerasedContent(db, budget.content);
+    budget.content -= ids.length;
+    for (const id of ids) {
+      try {
+        if (await eraseUnstoredContent(env, id, now)) report.contentErased++;
+      } catch (e) {
+        report.errors++;
+        log('error', 'retention.content_erase_failed', { evaluationId: id, error: messageOf(e) });
+      }
+    }
+  }
+  if (budget.webhookEvents > 0) {
+    const deleted = await sweepWebhookEvents(db, now - config.WEBHOOK_RETENTION_DAYS * DAY_MS, budget.webhookEvents);
+    budget.webhookEvents -= deleted;
+    report.webhookEvents += deleted;
+  }
+}
+
+/** Erases a page of each of the most overdue tenants of `db`, as many tenants as `budget` has left. */
+async function sweepOverdue(
+  env: Bindings,
+  db: D1Database,
+  now: number,
+  report: RetentionReport,
+  budget: RunBudget,
+): Promise<void> {
   const config = configOf(env);
   const due = await db
     .prepare(
@@ -61,8 +119,9 @@ async function sweepDatabase(env: Bindings, db: D1Database, now: number, report:
        AND e.finished_at < ?2 - COALESCE(t.retention_days, ?1) * ${DAY_MS}
      GROUP BY e.tenant ORDER BY MIN(e.finished_at + COALESCE(t.retention_days, ?1) * ${DAY_MS}) LIMIT ?3`,
     )
-    .bind(config.RETENTION_DAYS, now, TENANTS_PER_RUN)
+    .bind(config.RETENTION_DAYS, now, budget.tenants)
     .all<{ tenant: string; days: number }>();
+  budget.tenants -= due.results.length;
   for (const { tenant, days } of due.results) {
     const { results } = await db
       .prepare(
@@ -81,28 +140,17 @@ async function sweepDatabase(env: Bindings, db: D1Database, now: number, report:
       }
     }
   }
-  // Tenants that store no content: what an ending's own step missed.
-  for (const id of await unerasedContent(db, config.RETENTION_PAGE)) {
-    try {
-      if (await eraseUnstoredContent(env, id, now)) report.contentErased++;
-    } catch (e) {
-      report.errors++;
-      log('error', 'retention.content_erase_failed', { evaluationId: id, error: messageOf(e) });
-    }
-  }
-  if (config.WEBHOOK_RETENTION_DAYS > 0)
-    report.webhookEvents += await sweepWebhookEvents(db, now - config.WEBHOOK_RETENTION_DAYS * DAY_MS);
 }
 
-/** Deletes up to {@link WEBHOOK_PAGE} events created before `before` (none with a pending delivery). */
-async function sweepWebhookEvents(db: D1Database, before: number): Promise<number> {
+/** Deletes up to `limit` events created before `before` (none with a pending delivery). */
+async function sweepWebhookEvents(db: D1Database, before: number, limit: number): Promise<number> {
   const { results } = await db
     .prepare(
       `SELECT id FROM webhook_events e WHERE created_at < ?
          AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'pending')
        ORDER BY created_at LIMIT ?`,
     )
-    .bind(before, WEBHOOK_PAGE)
+    .bind(before, limit)
     .all<{ id: string }>();
   if (results.length === 0) return 0;
   await db.batch(

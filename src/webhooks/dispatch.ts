@@ -16,7 +16,7 @@ import type { Bindings } from '../config/bindings.js';
 import { log, messageOf } from '../log/log.js';
 import { laneKeyOf, laneStub } from './lane.js';
 import { deliveryLeaseMs } from './send.js';
-import { everyTenantDb, recordDb } from '../config/d1-shards.js';
+import { cronTurn, everyTenantDbInTurn, recordDb } from '../config/d1-shards.js';
 
 /** Name of the delivery queue (wrangler.toml). */
 export const WEBHOOKS_QUEUE = 'tribunal-webhooks';
@@ -36,7 +36,7 @@ export type DeliveryMessage = z.infer<typeof DeliveryMessageSchema>;
  */
 export const SWEEP_GRACE_MS = 2 * 60_000;
 
-/** Deliveries re-enqueued per sweep at most (1000). */
+/** Deliveries re-enqueued per sweep at most, over all the shards together (1000). */
 export const SWEEP_LIMIT = 1000;
 
 /** Largest `sendBatch` (the platform's limit: 100 messages). */
@@ -116,7 +116,8 @@ async function handToLanes(env: Bindings, rows: readonly Overdue[]): Promise<voi
  * The sweeper's part for webhooks: pending deliveries due for more than {@link SWEEP_GRACE_MS} and not
  * leased by a running attempt are made due now (so the next sweep does not pick them again before one
  * more grace period) and handed straight to their lanes, at most {@link SWEEP_LIMIT} per run, oldest
- * first, with a warning: overdue deliveries mean something upstream lost them.
+ * first, with a warning: overdue deliveries mean something upstream lost them. The limit is one budget for
+ * the run, shared by the shards, visited from a different one each run until it is spent.
  * @param now epoch ms (tests pass their own).
  * @param restartedAt when the local runtime started, epoch ms, for the sweep after its restart: deliveries
  *   due now are taken without the grace period, and leases of attempts claimed before the start (their
@@ -132,7 +133,10 @@ export async function sweepDeliveries(
   const [dueBy, leaseBefore] =
     restartedAt === undefined ? [now - SWEEP_GRACE_MS, now] : [now, Math.max(now, restartedAt + deliveryLeaseMs(env))];
   let enqueued = 0;
-  for (const db of everyTenantDb(env)) enqueued += await sweepDatabase(env, db, now, dueBy, leaseBefore);
+  for (const db of everyTenantDbInTurn(env, cronTurn(now))) {
+    if (enqueued >= SWEEP_LIMIT) break;
+    enqueued += await sweepDatabase(env, db, now, dueBy, leaseBefore, SWEEP_LIMIT - enqueued);
+  }
   return { enqueued };
 }
 
@@ -143,6 +147,7 @@ async function sweepDatabase(
   now: number,
   dueBy: number,
   leaseBefore: number,
+  limit: number,
 ): Promise<number> {
   const { results } = await db
     .prepare(
@@ -153,7 +158,7 @@ async function sweepDatabase(
        ORDER BY next_attempt_at LIMIT ?)
      RETURNING id, tenant, endpoint_id, url, attempts`,
     )
-    .bind(now, now, dueBy, leaseBefore, SWEEP_LIMIT)
+    .bind(now, now, dueBy, leaseBefore, limit)
     .all<Overdue>();
   if (results.length > 0) {
     await handToLanes(env, results);

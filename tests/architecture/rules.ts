@@ -105,6 +105,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
   'src/files': ['service.ts'],
   'src/triggers': [],
   'src/retention': [],
+  'src/archive': ['store.ts'],
   'src/provider-gate': ['aimd.ts', 'window.ts', 'worker-gate.ts'],
   'src/client': ['index.ts', 'sse.ts'],
   'src/verdict-cache': ['hit.ts', 'plan.ts', 'rows.ts', 'schemas.ts'],

@@ -9,8 +9,8 @@ import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Bindings } from '../../src/config/bindings.js';
 import { bucketOf, bucketOfId, shardBindingNames, shardOfBucket } from '../../src/config/d1-buckets.js';
-import { controlDb, everyTenantDb, newRecordId, recordDb, tenantDb } from '../../src/config/d1-shards.js';
-import { sweepRetention } from '../../src/retention/sweep.js';
+import { controlDb, cronTurn, everyTenantDb, newRecordId, recordDb, tenantDb } from '../../src/config/d1-shards.js';
+import { sweepRetention, TENANTS_PER_RUN } from '../../src/retention/sweep.js';
 import { POINTWISE_RUBRIC_EXAMPLE } from '../../src/rubrics/examples.js';
 import { sha256Hex } from '../../src/http/request-hash.js';
 import { tenantOf } from '../../src/tenants/auth.js';
@@ -47,6 +47,24 @@ async function countIn(db: D1Database, sql: string, ...params: unknown[]): Promi
         .first<{ n: number }>()
     )?.n ?? -1
   );
+}
+
+/** An evaluation of `tenant` that ended long ago, in shard `shard` (insertJob writes to env.DB; the row moves). */
+async function endedInShard(tenant: string, shard: number): Promise<string> {
+  const { id } = await insertJob({ preset: 'fastchat-pair', task: PAIRWISE, tenant, id: newRecordId('ev', tenant) });
+  const row = await env.DB.prepare('SELECT * FROM evaluations WHERE id = ?').bind(id).first();
+  if (!row) throw new Error('no row');
+  const cols = Object.keys(row);
+  await binding(shard)
+    .prepare(`INSERT INTO evaluations (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`)
+    .bind(...cols.map((c) => row[c]))
+    .run();
+  await env.DB.prepare('DELETE FROM evaluations WHERE id = ?').bind(id).run();
+  await binding(shard)
+    .prepare("UPDATE evaluations SET status = 'succeeded', finished_at = 1000 WHERE id = ?")
+    .bind(id)
+    .run();
+  return id;
 }
 
 describe('the D1 layout', () => {
@@ -128,28 +146,7 @@ describe('the D1 layout', () => {
     const [a, b] = await twoTenantsApart();
     if (!a || !b) throw new Error('unreachable');
     const ids: string[] = [];
-    for (const t of [a, b]) {
-      const { id } = await insertJob({
-        preset: 'fastchat-pair',
-        task: PAIRWISE,
-        tenant: t.tenant,
-        id: newRecordId('ev', t.tenant),
-      });
-      // insertJob writes to env.DB; the row moves to its shard, ended long ago.
-      const row = await env.DB.prepare('SELECT * FROM evaluations WHERE id = ?').bind(id).first();
-      if (!row) throw new Error('no row');
-      const cols = Object.keys(row);
-      await binding(t.shard)
-        .prepare(`INSERT INTO evaluations (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`)
-        .bind(...cols.map((c) => row[c]))
-        .run();
-      await env.DB.prepare('DELETE FROM evaluations WHERE id = ?').bind(id).run();
-      await binding(t.shard)
-        .prepare("UPDATE evaluations SET status = 'succeeded', finished_at = 1000 WHERE id = ?")
-        .bind(id)
-        .run();
-      ids.push(id);
-    }
+    for (const t of [a, b]) ids.push(await endedInShard(t.tenant, t.shard));
     const report = await sweepRetention(sharded, Date.now());
     expect(report.erased).toBe(2);
     for (const [i, t] of [a, b].entries())
@@ -160,5 +157,43 @@ describe('the D1 layout', () => {
           ids[i],
         ),
       ).toBe(1);
+  });
+
+  it('shares one page budget among the shards: a run erases TENANTS_PER_RUN tenants in all, from a shard in turn', async () => {
+    // Two overdue tenants in each shard: 8 in all, twice the run's budget of tenants.
+    const byShard: string[][] = Array.from({ length: SHARDS }, () => []);
+    for (let i = 0; byShard.some((t) => t.length < 2); i++) {
+      const tenant = `ret-budget-${i}`;
+      const list = byShard[shardOfBucket(bucketOf(tenant), SHARDS)];
+      if (list && list.length < 2) list.push(tenant);
+    }
+    const idOf = new Map<string, string>();
+    for (const [shard, tenants] of byShard.entries())
+      for (const t of tenants) idOf.set(t, await endedInShard(t, shard));
+    const erasedTenants = async () => {
+      const out: string[] = [];
+      for (const [shard, tenants] of byShard.entries())
+        for (const t of tenants)
+          if (
+            (await countIn(
+              binding(shard),
+              'SELECT count(*) AS n FROM evaluations WHERE id = ? AND deleted_at IS NOT NULL',
+              idOf.get(t),
+            )) === 1
+          )
+            out.push(t);
+      return out.sort();
+    };
+    expect(TENANTS_PER_RUN).toBe(4);
+    // The run of minute t starts at shard t mod 4 and spends its 4 tenants on that shard and the next.
+    const now = Date.now();
+    const first = cronTurn(now) % SHARDS;
+    const shardAt = (k: number) => byShard[(first + k) % SHARDS] ?? [];
+    expect((await sweepRetention(sharded, now)).erased).toBe(TENANTS_PER_RUN);
+    expect(await erasedTenants()).toEqual([...shardAt(0), ...shardAt(1)].sort());
+    // The next minute's run starts one shard on and finds the rest; then nothing is left.
+    expect((await sweepRetention(sharded, now + 60_000)).erased).toBe(TENANTS_PER_RUN);
+    expect(await erasedTenants()).toEqual(byShard.flat().sort());
+    expect((await sweepRetention(sharded, now + 120_000)).erased).toBe(0);
   });
 });

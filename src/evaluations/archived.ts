@@ -1,0 +1,49 @@
+/**
+ * @module
+ * Reading an evaluation wherever it is: in D1 while recent, in the archive (src/archive/store.ts) once the
+ * sweeper moved it there (`ARCHIVE_AFTER_DAYS`). `GET /v1/evaluations/{id}`, its task and its transcript read
+ * through here, so a move changes none of their answers.
+ */
+import type { z } from 'zod';
+import type { Bindings } from '../config/bindings.js';
+import { tenantDb } from '../config/d1-shards.js';
+import { ApiError } from '../http/errors.js';
+import type { ArchivedEvaluation } from '../archive/store.js';
+import { getArchived } from '../archive/store.js';
+import type { EvaluationRecord } from './rows.js';
+import { getEvaluation } from './rows.js';
+import type { Evaluation } from './schemas.js';
+import { EvaluationSchema, EvaluationTaskSchema, TranscriptSchema } from './schemas.js';
+
+/** An evaluation found in D1 (`row`) or in the archive (`archived`). */
+export type FoundEvaluation = { row: EvaluationRecord; archived: null } | { row: null; archived: ArchivedEvaluation };
+
+/**
+ * The evaluation `id` of `tenant` from D1, else from the archive.
+ * @throws ApiError 404 `not_found` when neither holds it, or it was deleted (or its retention ended).
+ */
+export async function findEvaluation(env: Bindings, tenant: string, id: string): Promise<FoundEvaluation> {
+  const row = await getEvaluation(tenantDb(env, tenant), tenant, id);
+  if (row) {
+    if (row.deletedAt !== null) throw new ApiError(404, 'not_found', `evaluation "${id}" was deleted`);
+    return { row, archived: null };
+  }
+  const archived = await getArchived(env, tenant, id);
+  if (!archived) throw new ApiError(404, 'not_found', `no evaluation "${id}"`);
+  return { row: null, archived };
+}
+
+/** An archived evaluation's `GET /v1/evaluations/{id}` body, checked against today's schema. */
+export function archivedEvaluation(a: ArchivedEvaluation): Evaluation {
+  return EvaluationSchema.parse(a.evaluation);
+}
+
+/** An archived evaluation's task body. */
+export function archivedTask(a: ArchivedEvaluation): z.infer<typeof EvaluationTaskSchema> {
+  return EvaluationTaskSchema.parse(a.task);
+}
+
+/** An archived evaluation's transcript body. */
+export function archivedTranscript(a: ArchivedEvaluation): z.infer<typeof TranscriptSchema> {
+  return TranscriptSchema.parse(a.transcript);
+}
