@@ -52,7 +52,10 @@ export type LocalRuntime = 'miniflare' | 'wrangler';
 
 /** Options of {@link startLocalStack}. */
 export interface LocalStackOptions {
-  /** Port for the API; 0 = a free port. Default 8787. A taken port fails at once. */
+  /**
+   * Port for the API; 0 = any free port, which workerd binds itself (miniflare runtime; `url` names it), so
+   * no other process can take it between a pick and the bind. Default 8787. A taken port fails at once.
+   */
   port?: number;
   /** Directory for local D1/DO state; default `.wrangler/state` in the repo (kept across restarts). */
   persistTo?: string;
@@ -214,6 +217,8 @@ function forwardLines(child: ChildProcess, onOutput: ((line: string) => void) | 
 
 interface Runtime {
   child: ChildProcess;
+  /** Where the API answers (the port workerd bound, for port 0). */
+  url: string;
   crons: string[];
   fromEnv: string[];
   fromDevVars: string[];
@@ -284,6 +289,7 @@ async function startMiniflare(
   }
   return {
     child,
+    url: reply.url,
     crons: reply.crons,
     fromEnv: reply.fromEnv,
     fromDevVars: reply.fromDevVars,
@@ -374,6 +380,7 @@ async function startWrangler(
     config.devVars && existsSync(devVarsFile) ? Object.keys(parseEnv(readFileSync(devVarsFile, 'utf8'))) : [];
   return {
     child,
+    url,
     crons,
     fromEnv,
     fromDevVars,
@@ -387,13 +394,19 @@ async function startWrangler(
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   const runtimeKind = options.runtime ?? 'miniflare';
   const host = '127.0.0.1';
-  const port = options.port === 0 ? await freePort() : (options.port ?? 8787);
-  if (options.port !== 0)
+  const asked = options.port ?? 8787;
+  // Port 0: Miniflare has workerd bind any free port and reports it (a port picked here and bound later
+  // could be taken in between by another process: "Address already in use" on a busy machine). wrangler
+  // dev wants a number, so it gets one picked just before.
+  const port = asked === 0 && runtimeKind === 'wrangler' ? await freePort() : asked;
+  if (asked !== 0)
     await assertPortFree(port, 'the API', 'stop what runs there or set PORT (npm start) to another port');
   const persistTo = options.persistTo ?? join(REPO_ROOT, '.wrangler', 'state');
-  const url = `http://${host}:${port}`;
   // Two runtimes on one state would each take the other's work for their own: refused, naming the holder.
-  const unlock = lockState(persistTo, url);
+  const lock = lockState(persistTo, `http://${host}:${port === 0 ? '(a port being bound)' : port}`);
+  const unlock = () => {
+    lock.release();
+  };
   const apiKey = options.llmApiKey ?? process.env.LLM_API_KEY;
   const usingMock = options.llmBaseUrl === undefined && !apiKey;
   let mock: MockServer | undefined;
@@ -456,10 +469,12 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
             : buildRuntime(outDir).then((module) =>
                 startMiniflare(config, module, bundleAndSetup(outDir), options, outDir),
               ))
-        : await wranglerMigrations(persistTo).then(() => startWrangler(config, options, url, outDir));
-    if (!(await answersAsTribunal(url))) {
+        : await wranglerMigrations(persistTo).then(() =>
+            startWrangler(config, options, `http://${host}:${port}`, outDir),
+          );
+    if (!(await answersAsTribunal(runtime.url))) {
       await stopGroup(runtime.child);
-      throw new Error(`${url}/health does not answer as Tribunal: is another server on port ${port}?`);
+      throw new Error(`${runtime.url}/health does not answer as Tribunal: is another server on its port?`);
     }
   } catch (e) {
     await mock?.close();
@@ -467,7 +482,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     unlock();
     throw e;
   }
-  const { child } = runtime;
+  const { child, url } = runtime;
+  lock.serving(url);
+  const boundPort = Number(new URL(url).port);
   const cronTimer =
     options.crons === false
       ? undefined
@@ -479,8 +496,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
           ...(typeof options.crons === 'object' ? { everyMs: options.crons.everyMs } : {}),
         });
   const portFreed = async () => {
-    if (!(await waitForPortFree(port, 10_000)))
-      throw new Error(`port ${port} is still bound after the runtime stopped`);
+    if (!(await waitForPortFree(boundPort, 10_000)))
+      throw new Error(`port ${boundPort} is still bound after the runtime stopped`);
   };
   return {
     url,

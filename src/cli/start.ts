@@ -22,7 +22,7 @@ export const START_CLI = {
 Runs Tribunal locally: the API on http://127.0.0.1:8787 (docs at /docs), local D1, Queues, Durable
 Objects and the cron sweeper, state in .wrangler/state; the bundled mock LLM when no LLM key is set.
 
-  --port N            API port (default PORT, else 8787)
+  --port N            API port (default PORT, else 8787; 0 = any free port, named in the banner)
   --mock-port N       mock LLM port (default MOCK_LLM_PORT, else 8788; 0 = any free port)
   --persist-to DIR    local state directory (default .wrangler/state)
   --runtime R         miniflare (default) or wrangler (wrangler dev)
@@ -133,7 +133,7 @@ export function authLine(o: {
 async function main(values: CliValues<typeof START_CLI.options>): Promise<undefined> {
   const env = process.env;
   const port =
-    intOption(values.port ?? env.PORT, values.port !== undefined ? 'port' : 'port (PORT)', 1, 65_535) ?? 8787;
+    intOption(values.port ?? env.PORT, values.port !== undefined ? 'port' : 'port (PORT)', 0, 65_535) ?? 8787;
   const mockPort =
     intOption(
       values['mock-port'] ?? env.MOCK_LLM_PORT,

@@ -6,7 +6,7 @@
  * lock file in the state directory (`tribunal.lock`: the holder's pid and URL) and refuses a directory
  * whose holder is alive; a lock left by a process that is gone (a crash) is taken over. Node only.
  */
-import { mkdirSync, openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { processAlive } from './process-group.js';
 
@@ -43,11 +43,19 @@ function holderOf(path: string): StateHolder | null {
   }
 }
 
+/** A held state lock: `serving` names the URL once known (a stack on port 0 learns it after the start). */
+export interface StateLock {
+  /** Releases the lock (idempotent). */
+  release(): void;
+  /** Rewrites the holder's URL, for the message another stack on this state gets. */
+  serving(url: string): void;
+}
+
 /**
  * Takes the lock of `persistTo` (created if missing) for this process, serving `url`. Throws
- * {@link StateInUseError} when a live process holds it. Returns the release (idempotent).
+ * {@link StateInUseError} when a live process holds it.
  */
-export function lockState(persistTo: string, url: string): () => void {
+export function lockState(persistTo: string, url: string): StateLock {
   mkdirSync(persistTo, { recursive: true });
   const path = join(persistTo, STATE_LOCK_FILE);
   for (let attempt = 0; ; attempt++) {
@@ -65,10 +73,15 @@ export function lockState(persistTo: string, url: string): () => void {
     writeSync(fd, JSON.stringify({ pid: process.pid, url } satisfies StateHolder));
     closeSync(fd);
     let held = true;
-    return () => {
-      if (!held) return;
-      held = false;
-      if (holderOf(path)?.pid === process.pid) rmSync(path, { force: true });
+    const ours = () => held && holderOf(path)?.pid === process.pid;
+    return {
+      release: () => {
+        if (ours()) rmSync(path, { force: true });
+        held = false;
+      },
+      serving: (servedAt) => {
+        if (ours()) writeFileSync(path, JSON.stringify({ pid: process.pid, url: servedAt } satisfies StateHolder));
+      },
     };
   }
 }

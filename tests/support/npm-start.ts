@@ -35,14 +35,30 @@ export function npmStart(args: readonly string[], env: NodeJS.ProcessEnv): NpmSt
   return { child, output: () => output, exit };
 }
 
-/** Resolves once `run` printed its banner; throws with its output when it exits or 120 s pass first. */
-export async function untilRunning(run: NpmStart): Promise<void> {
+/** Where a running `npm start` serves, as its banner says (so a test can start it on `--port 0 --mock-port 0`). */
+export interface Serving {
+  /** The API's origin, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  port: number;
+  /** The bundled mock LLM's port (null when an LLM endpoint was given). */
+  mockPort: number | null;
+}
+
+/**
+ * Resolves once `run` printed its banner, to the addresses it names; throws with its output when it
+ * exits or 120 s pass first.
+ */
+export async function untilRunning(run: NpmStart): Promise<Serving> {
   const deadline = Date.now() + 120_000;
   while (!run.output().includes('Press Ctrl+C to stop.')) {
     if (run.child.exitCode !== null || Date.now() > deadline)
       throw new Error(`npm start did not come up:\n${run.output()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+  const url = /Tribunal is running at (http:\/\/\S+)/.exec(run.output())?.[1];
+  if (!url) throw new Error(`npm start's banner names no URL:\n${run.output()}`);
+  const mock = /mock LLM at http:\/\/[^:\s]+:(\d+)\//.exec(run.output())?.[1];
+  return { url, port: Number(new URL(url).port), mockPort: mock ? Number(mock) : null };
 }
 
 /** SIGKILLs the process group of every `npm start` this file started that is still running. */

@@ -9,7 +9,6 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../../src/cli/ports.js';
 import { killAll, npmStart, untilRunning } from '../../support/npm-start.js';
 import type { NpmStart } from '../../support/npm-start.js';
 
@@ -20,15 +19,13 @@ describe('npm start under a burst', () => {
   let url: string;
 
   beforeAll(async () => {
-    const [port, mockPort] = [await freePort(), await freePort()];
-    url = `http://127.0.0.1:${port}`;
     const persist = join(mkdtempSync(join(tmpdir(), 'tribunal-start-burst-')), 'state');
-    run = npmStart(['--port', String(port), '--mock-port', String(mockPort), '--persist-to', persist, '--no-watch'], {
+    run = npmStart(['--port', '0', '--mock-port', '0', '--persist-to', persist, '--no-watch'], {
       LOG_LEVEL: '',
       // Four times wrangler.toml's items in flight: endings (and log lines) come faster, as on a faster machine.
       BATCH_CONCURRENCY: '64',
     });
-    await untilRunning(run);
+    ({ url } = await untilRunning(run));
   });
 
   afterAll(killAll);

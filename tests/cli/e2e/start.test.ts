@@ -13,7 +13,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, portIsFree } from '../../../src/cli/ports.js';
+import { portIsFree } from '../../../src/cli/ports.js';
 import { killAll, npmStart, untilRunning } from '../../support/npm-start.js';
 
 const TOKEN = 'e2e-token';
@@ -41,17 +41,18 @@ describe('npm start', () => {
   const persist = join(mkdtempSync(join(tmpdir(), 'tribunal-start-')), 'state');
 
   beforeAll(async () => {
-    [port, mockPort] = [await freePort(), await freePort()];
-    url = `http://127.0.0.1:${port}`;
-    run = npmStart(['--port', String(port), '--persist-to', persist, '--no-watch'], {
+    // Port 0: workerd and the mock bind free ports themselves, and the banner names them.
+    run = npmStart(['--port', '0', '--persist-to', persist, '--no-watch'], {
       API_KEYS: digest,
-      MOCK_LLM_PORT: String(mockPort),
+      MOCK_LLM_PORT: '0',
       LOG_LEVEL: '',
       // A wrangler.toml var from the environment, as a developer sets one: the failing evaluation below
       // waits out its 4 backoffs in ~0.2 s instead of ~4 s (their number as deployed).
       LLM_RETRY_BASE_MS: '20',
     });
-    await untilRunning(run);
+    const serving = await untilRunning(run);
+    ({ url, port } = serving);
+    mockPort = serving.mockPort ?? 0;
   });
 
   afterAll(killAll);
@@ -169,10 +170,7 @@ describe('npm start', () => {
   });
 
   it('refuses a second npm start on the same state, naming the first, and leaves the first serving', async () => {
-    const second = npmStart(
-      ['--port', String(await freePort()), '--mock-port', '0', '--persist-to', persist, '--no-watch'],
-      {},
-    );
+    const second = npmStart(['--port', '0', '--mock-port', '0', '--persist-to', persist, '--no-watch'], {});
     expect(await second.exit).toBe(1);
     expect(second.output()).toContain(`error: the local state in ${persist} is in use by another Tribunal (pid `);
     expect(second.output()).toContain(`${url}): two runtimes on one state would take over each other's work`);
