@@ -9,7 +9,7 @@ import type { Bindings } from '../../src/config/bindings.js';
 import { tenantDb } from '../../src/config/d1-shards.js';
 import type { TraceRpc } from '../../src/traces/rpc.js';
 import type { NormalizedSpan } from '../../src/traces/span-schema.js';
-import type { AppendOutcome } from '../../src/traces/store.js';
+import type { AppendOutcome, TraceLink } from '../../src/traces/store.js';
 import { TraceStore } from '../../src/traces/store.js';
 
 /** The Durable Object that keeps one trace's spans. */
@@ -30,6 +30,12 @@ export class TraceDO extends DurableObject<Bindings> implements TraceRpc {
   read(tenant: string): Promise<string | null> {
     const trace = this.store.read(tenant);
     return Promise.resolve(trace && JSON.stringify(trace));
+  }
+
+  /** Records an evaluation made of the trace. */
+  link(tenant: string, traceId: string, link: TraceLink): Promise<void> {
+    this.store.link(tenant, traceId, link);
+    return Promise.resolve();
   }
 
   /** Retention. */

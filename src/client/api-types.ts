@@ -3710,6 +3710,8 @@ export interface components {
             certified: boolean | null;
             /** @description With `certify`, once ended: `answered`, `escalated` (a later cascade stage), `abstained` or `error`. */
             certification: components["schemas"]["Certification"] | null;
+            /** @description The trace, span and monitor it judged, or null when it was not made of a trace. */
+            source: components["schemas"]["EvaluationSource"] | null;
             createdAt: string;
             startedAt: string | null;
             finishedAt: string | null;
@@ -3883,6 +3885,13 @@ export interface components {
             outcome: "answered" | "escalated" | "abstained" | "error";
             stage: number | null;
         };
+        EvaluationSource: {
+            traceId: string;
+            /** @description The span judged; null when the whole trace was. */
+            spanId: string | null;
+            /** @description The monitor that made it (`mon_…`); null when made by hand. */
+            monitorId: string | null;
+        };
         Warning: {
             /**
              * @description Stable code. `tier_price_missing`: a model has no price for the tier, so its calls are billed at the standard price.
@@ -3930,6 +3939,7 @@ export interface components {
                 agreement: number;
                 risk: number;
             };
+            source?: components["schemas"]["EvaluationSourceRequest"];
         };
         /**
          * @description What is judged; `kind` selects the variant. Texts are 1-100000 characters, not only whitespace, without NUL characters.
@@ -4176,6 +4186,13 @@ export interface components {
                 note?: string;
             }[];
         };
+        /** @description What this evaluation judges of a trace sent to `POST /v1/traces`: it is listed with the trace (`GET /v1/traces/{traceId}`) and found by `GET /v1/evaluations?traceId=`. The trace need not have arrived yet. Null or absent: none. */
+        EvaluationSourceRequest: {
+            /** @description The trace judged (32 hex characters, as OTLP/JSON writes it). */
+            traceId: string;
+            /** @description The span judged (16 hex characters); absent when the whole trace is. */
+            spanId?: string;
+        } | null;
         EvaluationList: {
             data: components["schemas"]["EvaluationListItem"][];
             /** @description Pass as `cursor` (with the same filters) for the next page; null on the last one. */
@@ -4203,6 +4220,8 @@ export interface components {
                 confidence: number;
             } | null;
             error: components["schemas"]["EvaluationError"] | null;
+            /** @description The trace, span and monitor it judged, or null when it was not made of a trace. */
+            source: components["schemas"]["EvaluationSource"] | null;
             createdAt: string;
             startedAt: string | null;
             finishedAt: string | null;
@@ -8860,6 +8879,7 @@ export interface components {
             spanCount: number;
             /** @description Depth first from each root, siblings by start time. */
             spans: components["schemas"]["TraceTreeSpan"][];
+            /** @description Evaluations made of the trace without naming a span (by hand), oldest first. */
             evaluations: components["schemas"]["TraceEvaluation"][];
         };
         TraceTreeSpan: {
@@ -8956,12 +8976,32 @@ export interface components {
             };
             /** @description Depth in the span tree: 0 for a root. */
             depth: number;
+            /** @description Evaluations made of this span, oldest first: by hand (`source.spanId`) or by a monitor (a trace-scope monitor's judgments are listed on the trace's root span). */
+            evaluations: components["schemas"]["TraceEvaluation"][];
         };
         TraceEvaluation: {
-            evaluationId: string;
-            /** @description The judged span; null when the whole trace was judged. */
+            id: string;
+            /**
+             * @description `queued` → `running` → `succeeded` | `failed` | `cancelled` (terminal: nothing changes after).
+             * @enum {string}
+             */
+            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            /** @description The span judged; null when the whole trace was. */
             spanId: string | null;
+            /** @description The monitor that made it; null when made by hand. */
             monitorId: string | null;
+            /** @description Once succeeded. */
+            verdict: {
+                /** @enum {string|null} */
+                winner: "A" | "B" | "tie" | null;
+                score: number | null;
+                confidence: number;
+                /** @description A trajectory's first failing step and its span; null otherwise. */
+                firstFailingStep: {
+                    step: number;
+                    spanId: string | null;
+                } | null;
+            } | null;
         };
     };
     responses: never;
@@ -9093,6 +9133,10 @@ export interface operations {
                 metadata?: string;
                 /** @description Only evaluations judged by this stored rubric (`rb_…`: any version), or by one version of it (`rb_…@3`), as their `rubric` records it. A version's auto-CoT steps evaluation (method `rubric-steps`) is listed with it. */
                 rubric?: string;
+                /** @description Only evaluations made of this trace (their `source.traceId`), by hand or by a monitor. */
+                traceId?: string;
+                /** @description Only evaluations made by this monitor (`mon_…`, their `source.monitorId`). */
+                monitor?: string;
                 /** @description Only evaluations created at or after this time (ISO 8601). */
                 createdAfter?: string;
                 /** @description Only evaluations created before this time (ISO 8601). */

@@ -4,7 +4,7 @@
  * id (`idFromName("<tenant>:<traceId>")`), so one tenant's trace id never reaches another's object.
  */
 import type { NormalizedSpan } from './span-schema.js';
-import type { AppendOutcome } from './store.js';
+import type { AppendOutcome, TraceLink } from './store.js';
 
 /** What a trace's object answers. */
 export interface TraceRpc {
@@ -12,6 +12,8 @@ export interface TraceRpc {
   append(tenant: string, traceId: string, spans: NormalizedSpan[], retentionDays: number): Promise<AppendOutcome>;
   /** The trace in tree order as JSON text (a `StoredTrace`, ./store.ts: spans hold arbitrary JSON), or null. */
   read(tenant: string): Promise<string | null>;
+  /** Records an evaluation made of the trace (idempotent on its id), even before the trace's spans arrive. */
+  link(tenant: string, traceId: string, link: TraceLink): Promise<void>;
 }
 
 /** An object that answers the trace RPC. */

@@ -33,12 +33,22 @@ export interface AppendOutcome {
   added: number;
 }
 
-/** A trace as read back: its spans in tree order (each with its depth). */
+/** An evaluation made of the trace, as its object records it (the status and verdict are in D1). */
+export interface TraceLink {
+  evaluationId: string;
+  /** The span judged; null for the whole trace. */
+  spanId: string | null;
+  monitorId: string | null;
+}
+
+/** A trace as read back: its spans in tree order (each with its depth), and the evaluations made of it. */
 export interface StoredTrace {
   tenant: string;
   traceId: string;
   rootSpanId: string | null;
   spans: (NormalizedSpan & { depth: number })[];
+  /** In the order they were recorded. */
+  evaluations: TraceLink[];
 }
 
 /** One trace's object logic (see the module note). */
@@ -54,7 +64,8 @@ export class TraceStore {
   private createTables(): void {
     this.deps.sql.exec(
       `CREATE TABLE IF NOT EXISTS spans (span_id TEXT PRIMARY KEY, parent_id TEXT, start_ns TEXT NOT NULL, body TEXT NOT NULL);
-       CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
+       CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+       CREATE TABLE IF NOT EXISTS evaluations (evaluation_id TEXT PRIMARY KEY, span_id TEXT, monitor_id TEXT, created_at INTEGER NOT NULL);`,
     );
   }
 
@@ -84,7 +95,8 @@ export class TraceStore {
   ): Promise<AppendOutcome> {
     const known = this.meta('tenant');
     if (known !== null && known !== tenant) throw new Error('trace object belongs to another tenant');
-    const firstSeen = known === null;
+    // Not `known`: an evaluation recorded on the trace before its spans arrived (`link`) claims the object first.
+    const firstSeen = this.meta('indexed') === null;
     let added = 0;
     let root: NormalizedSpan | null = null;
     for (const s of spans) {
@@ -102,7 +114,7 @@ export class TraceStore {
       }
     }
     const now = this.now();
-    if (firstSeen) {
+    if (known === null) {
       this.setMeta('tenant', tenant);
       this.setMeta('traceId', traceId);
     }
@@ -121,6 +133,7 @@ export class TraceStore {
         createdAt: now,
       };
       await upsertIndexRow(this.deps.d1(tenant), row);
+      this.setMeta('indexed', '1');
     }
     if (added > 0 && retentionDays > 0) {
       const expiresAt = now + retentionDays * DAY_MS;
@@ -136,7 +149,43 @@ export class TraceStore {
     const rows = this.deps.sql.exec<{ body: string }>('SELECT body FROM spans').toArray();
     const spans = rows.map((r) => NormalizedSpanSchema.parse(JSON.parse(r.body)));
     const ordered = treeOrder(spans);
-    return { tenant, traceId: this.meta('traceId') ?? '', rootSpanId: this.meta('root'), spans: ordered };
+    return {
+      tenant,
+      traceId: this.meta('traceId') ?? '',
+      rootSpanId: this.meta('root'),
+      spans: ordered,
+      evaluations: this.links(),
+    };
+  }
+
+  /** The evaluations recorded on the trace, oldest first. */
+  links(): TraceLink[] {
+    return this.deps.sql
+      .exec<{ evaluation_id: string; span_id: string | null; monitor_id: string | null }>(
+        'SELECT evaluation_id, span_id, monitor_id FROM evaluations ORDER BY created_at, evaluation_id',
+      )
+      .toArray()
+      .map((r) => ({ evaluationId: r.evaluation_id, spanId: r.span_id, monitorId: r.monitor_id }));
+  }
+
+  /**
+   * Records an evaluation made of the trace (idempotent on its id). A trace whose spans have not arrived yet is
+   * claimed for `tenant` here, so its spans find it; another tenant's trace object refuses.
+   */
+  link(tenant: string, traceId: string, link: TraceLink): void {
+    const known = this.meta('tenant');
+    if (known !== null && known !== tenant) throw new Error('trace object belongs to another tenant');
+    if (known === null) {
+      this.setMeta('tenant', tenant);
+      this.setMeta('traceId', traceId);
+    }
+    this.deps.sql.exec(
+      'INSERT INTO evaluations (evaluation_id, span_id, monitor_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (evaluation_id) DO NOTHING',
+      link.evaluationId,
+      link.spanId,
+      link.monitorId,
+      this.now(),
+    );
   }
 
   /** The alarm: past the retention, the trace and its index row are erased. */
