@@ -24,9 +24,12 @@ export type FoundEvaluation = { row: EvaluationRecord; archived: null } | { row:
  */
 export async function findEvaluation(env: Bindings, tenant: string, id: string): Promise<FoundEvaluation> {
   const row = await getEvaluation(tenantDb(env, tenant), tenant, id);
+  if (row?.deletedAt === null) return { row, archived: null };
   if (row) {
-    if (row.deletedAt !== null) throw new ApiError(404, 'not_found', `evaluation "${id}" was deleted`);
-    return { row, archived: null };
+    // A move leaves a tombstone for a moment between erasing the D1 copy and deleting the row.
+    const moving = await getArchived(env, tenant, id);
+    if (moving) return { row: null, archived: moving };
+    throw new ApiError(404, 'not_found', `evaluation "${id}" was deleted`);
   }
   const archived = await getArchived(env, tenant, id);
   if (!archived) throw new ApiError(404, 'not_found', `no evaluation "${id}"`);

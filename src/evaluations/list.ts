@@ -98,10 +98,15 @@ export async function listEvaluationsView(
  * ended (no new LLM calls) and erases config, task and results, once the usage of calls still in flight has
  * reached D1; then in D1, where the transcript and verdict rows go and the row keeps only what billing
  * and the batch counts need (src/evaluations/erase-rows.ts). A deleted evaluation then reads as 404. One
- * moved to the archive is erased there.
+ * moved to the archive, or being moved, is erased there (`keepArchive`: the move's own erasure of the D1 copy).
  * @throws ApiError 404 `not_found` for an id the tenant never had.
  */
-export async function deleteEvaluation(env: Bindings, tenant: string, id: string): Promise<void> {
+export async function deleteEvaluation(
+  env: Bindings,
+  tenant: string,
+  id: string,
+  o: { keepArchive?: boolean } = {},
+): Promise<void> {
   const row = await getEvaluation(tenantDb(env, tenant), tenant, id);
   if (!row) {
     // Moved to the archive (src/retention/archive.ts): erased there.
@@ -111,4 +116,6 @@ export async function deleteEvaluation(env: Bindings, tenant: string, id: string
   // A failure here propagates (500): the caller's retry repeats both steps, which are idempotent.
   await evaluationStub(env, id).erase(id);
   await eraseEvaluation(tenantDb(env, tenant), id, Date.now());
+  // A move under way may have archived it already (it checks again after its put): erased there too.
+  if (!o.keepArchive) await eraseArchived(env, tenant, id);
 }

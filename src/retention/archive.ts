@@ -6,8 +6,10 @@
  * nothing and loses nothing:
  * 1. what the API answers for it (the evaluation, its task, its transcript) is put into the archive, with the
  *    day its retention ends (the tenant's `retentionDays` at the move, else `RETENTION_DAYS`);
- * 2. it is erased as `DELETE /v1/evaluations/{id}` erases it (its object's storage, its D1 content);
- * 3. its row goes from D1 (the tombstone DELETE leaves), so a later GET finds it in the archive.
+ * 2. its row is read again: a `DELETE` that came meanwhile wins (the archived copy is erased, nothing moves);
+ * 3. it is erased as `DELETE /v1/evaluations/{id}` erases it (its object's storage, its D1 content);
+ * 4. its row goes from D1 (the tombstone DELETE leaves), so a later GET finds it in the archive (and one
+ *    between 3 and 4 finds the tombstone, then the archive). A `DELETE` after 2 erases the archived copy itself.
  * Moved are evaluations outside a batch, not deleted, whose id no other record names (a meta-evaluation's
  * item, an annotation item, a rubric version's steps, a verdict cache hit reading its verdict) and without per-call `usage` rows (written before the
  * roll-up; billing reads them): those stay in D1. Archived evaluations whose retention ended are erased from
@@ -21,7 +23,7 @@ import { cronTurn, everyTenantDbInTurn } from '../config/d1-shards.js';
 import { getEvaluation } from '../evaluations/rows.js';
 import { viewEvaluation, viewTask, viewTranscript } from '../evaluations/service.js';
 import { deleteEvaluation } from '../evaluations/list.js';
-import { eraseAtOf, eraseDueArchived, putArchived } from '../archive/store.js';
+import { eraseArchived, eraseAtOf, eraseDueArchived, putArchived } from '../archive/store.js';
 
 /** Evaluations one run moves, over all the shards together; and archived ones it erases: 50. */
 export const ARCHIVE_PAGE = 50;
@@ -88,7 +90,12 @@ async function move(env: Bindings, db: D1Database, due: Due, now: number): Promi
     task,
     transcript,
   });
-  await deleteEvaluation(env, due.tenant, due.id);
+  // A DELETE that erased it meanwhile wins: its own archive erasure may have run before the put.
+  if ((await getEvaluation(db, due.tenant, due.id))?.deletedAt !== null) {
+    await eraseArchived(env, due.tenant, due.id);
+    return false;
+  }
+  await deleteEvaluation(env, due.tenant, due.id, { keepArchive: true });
   await db.prepare('DELETE FROM evaluations WHERE id = ? AND deleted_at IS NOT NULL').bind(due.id).run();
   return true;
 }

@@ -5,7 +5,8 @@
  * the archive. Time is the `now` the sweep is given and the rows' own timestamps, never a sleep.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { archiveKey } from '../../src/archive/store.js';
+import { archiveKey, putArchived } from '../../src/archive/store.js';
+import { deleteEvaluation } from '../../src/evaluations/list.js';
 import { ARCHIVE_PAGE, sweepArchive } from '../../src/retention/archive.js';
 import { TENANTS_PER_RUN } from '../../src/retention/sweep.js';
 import { SWEEP_LIMIT } from '../../src/webhooks/dispatch.js';
@@ -92,6 +93,35 @@ describe('the archive', () => {
     const markers = (await testEnv.ARCHIVE.list({ prefix: 'erase/' })).objects.map((o) => o.key);
     expect(markers.filter((k) => k.endsWith(`/${kept}`) || k.endsWith(`/${deleted}`))).toEqual([]);
     expect((await api(`/v1/evaluations/${kept}`)).status).toBe(404);
+  });
+
+  it('a move under way: its tombstone reads as the archived copy; a DELETE meanwhile erases that copy too', async () => {
+    const now = Date.now();
+    const moving = await endedDaysAgo(1, now);
+    const deleted = await endedDaysAgo(1, now);
+    const before = await reads(moving);
+    // A move's first steps: the copy put, the D1 copy erased, the tombstone not yet deleted.
+    for (const id of [moving, deleted]) {
+      const [evaluation, task, transcript] = (await reads(id)).map((r) => r.body);
+      await putArchived(testEnv, {
+        v: 1,
+        id,
+        tenant: TENANT,
+        finishedAt: now - DAY,
+        archivedAt: now,
+        eraseAt: now + 29 * DAY,
+        evaluation,
+        task,
+        transcript,
+      });
+    }
+    await deleteEvaluation(testEnv, TENANT, moving, { keepArchive: true });
+    expect(await reads(moving)).toEqual(before);
+    // A user's DELETE of the other before its move ends: no copy keeps its content.
+    expect((await api(`/v1/evaluations/${deleted}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await reads(deleted)).map((r) => r.status)).toEqual([404, 404, 404]);
+    const stored = await (await testEnv.ARCHIVE.get(archiveKey(TENANT, deleted)))?.json<Record<string, unknown>>();
+    expect(stored).toMatchObject({ evaluation: null, task: null, transcript: null });
   });
 
   it('ARCHIVE_AFTER_DAYS 0 moves nothing', async () => {
