@@ -11,8 +11,9 @@ export default defineConfig({
     root: new URL('..', import.meta.url).pathname,
     include: ['tests/cli/e2e/**/*.test.ts', 'tests/client/e2e/**/*.test.ts'],
     environment: 'node',
-    // One Worker bundle and one reading of wrangler.toml for every stack the tests start (inject('worker')).
-    globalSetup: ['tests/support/worker-bundle.ts'],
+    // One Worker bundle and one reading of wrangler.toml for every stack the tests start (inject('worker')), and
+    // one Chromium for every browser test file, launched when the first asks (inject('browserBroker')).
+    globalSetup: ['tests/support/worker-bundle.ts', 'tests/support/browser-broker.ts'],
     // Every response from a local stack is checked against its served OpenAPI document.
     setupFiles: ['tests/support/contract-fetch.ts'],
     // Two files at once: every stack takes free ports and its own state folder, and much of a file's

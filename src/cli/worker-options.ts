@@ -93,6 +93,12 @@ export interface RuntimeConfig {
 export interface QueueConsumerOverrides {
   maxBatchSize?: number;
   maxBatchTimeout?: number;
+  /**
+   * True: no consumer in this runtime, so the queue's messages wait in memory however long the run takes
+   * (a crash test's "accepted, never started", which a batch timeout, at most 60 s, made a race on a busy
+   * machine). Default false.
+   */
+  held?: boolean;
 }
 
 /**
@@ -166,12 +172,15 @@ export function miniflareOptionsOf(config: RuntimeConfig): {
     }
   }
   Object.assign(bindings, config.bindings);
-  const queueConsumers = { ...workerOptions.queueConsumers };
-  for (const [queue, overrides] of Object.entries(config.queueConsumers ?? {})) {
-    const declaredConsumer = queueConsumers[queue];
-    if (!declaredConsumer) throw new Error(`wrangler.toml has no consumer for queue ${queue}`);
-    queueConsumers[queue] = { ...declaredConsumer, ...overrides };
-  }
+  const declaredConsumers = workerOptions.queueConsumers ?? {};
+  for (const queue of Object.keys(config.queueConsumers ?? {}))
+    if (!(queue in declaredConsumers)) throw new Error(`wrangler.toml has no consumer for queue ${queue}`);
+  const queueConsumers = Object.fromEntries(
+    Object.entries(declaredConsumers).flatMap(([queue, declared]) => {
+      const { held, ...settings } = config.queueConsumers?.[queue] ?? {};
+      return held ? [] : [[queue, { ...declared, ...settings }]];
+    }),
+  );
   // The rules for finding modules do not apply to modules listed.
   const { modulesRules: _rules, ...declaredOptions } = workerOptions;
   const options: MiniflareOptions = {

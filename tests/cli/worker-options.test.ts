@@ -109,6 +109,16 @@ describe('bindings of the local runtime', () => {
       'wrangler.toml has no consumer for queue nope',
     );
   });
+
+  it('hold a queue without a consumer when asked: its messages wait, the producer stays', () => {
+    const { options } = miniflareOptionsOf(
+      config('wrangler.toml', { queueConsumers: { 'tribunal-jobs': { held: true } } }),
+    );
+    const consumers = options.queueConsumers as Record<string, unknown>;
+    expect(consumers).not.toHaveProperty('tribunal-jobs');
+    expect(consumers).toHaveProperty('tribunal-webhooks');
+    expect(options.queueProducers).toMatchObject({ JOBS: { queueName: 'tribunal-jobs' } });
+  });
 });
 
 describe("the worker test pool's bindings over .dev.vars", () => {

@@ -1,9 +1,11 @@
 /**
  * A real headless Chromium for the viewer's browser tests: `playwright-core` driving Debian's `chromium`
  * (Playwright's own browser download is not reachable here; `.ci/run` installs the package when
- * missing), on a new empty profile per launch.
+ * missing), on a new empty profile per launch, or a new context of the e2e run's one browser
+ * (tests/support/browser-broker.ts).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { get } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,7 +38,7 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-/** A browser on a fresh profile; `close()` ends it and removes the profile. */
+/** A browser on a fresh profile (or a fresh context of a shared browser); `close()` ends it. */
 export interface TestBrowser {
   context: BrowserContext;
   /** A new tab with the given viewport; its console errors and uncaught exceptions are collected. */
@@ -46,17 +48,61 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
-/** Launches Chromium on a new empty `--user-data-dir` (Playwright's persistent context owns that flag). */
-export async function launchBrowser(): Promise<TestBrowser> {
-  if (!CHROMIUM_INSTALLED)
-    throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it), or set CHROMIUM_PATH`);
+/** What a GET of `url` answers (node:http: the e2e project's fetch would ask the broker for a contract first). */
+function getText(url: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    get(url, (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => (text += c.toString()));
+      res.on('end', () => {
+        resolve({ status: res.statusCode ?? 0, text });
+      });
+    }).on('error', reject);
+  });
+}
+
+/** A context of `broker`'s browser (tests/support/browser-broker.ts), or Chromium on a new empty profile. */
+async function openContext(broker: string | undefined): Promise<{ context: BrowserContext; end: () => Promise<void> }> {
+  const viewport = { width: 1280, height: 900 };
+  if (broker) {
+    const endpoint = await getText(broker);
+    if (endpoint.status !== 200) throw new Error(`the e2e run's browser did not start: ${endpoint.text}`);
+    const browser = await chromium.connect(endpoint.text);
+    const context = await browser.newContext({ viewport });
+    return {
+      context,
+      end: async () => {
+        await context.close();
+        // Disconnects; the browser serves the other files until the run ends.
+        await browser.close();
+      },
+    };
+  }
+  // Playwright's persistent context owns `--user-data-dir`.
   const profile = mkdtempSync(join(tmpdir(), 'tribunal-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     args: CHROMIUM_ARGS,
     headless: true,
-    viewport: { width: 1280, height: 900 },
+    viewport,
   });
+  return {
+    context,
+    end: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A fresh browser context: of the run's one Chromium when `broker` (the e2e project's
+ * `inject('browserBroker')`) is given, else of a Chromium launched on a new empty profile.
+ */
+export async function launchBrowser(broker?: string): Promise<TestBrowser> {
+  if (!CHROMIUM_INSTALLED)
+    throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it), or set CHROMIUM_PATH`);
+  const { context, end } = await openContext(broker);
   const errors = new Map<Page, string[]>();
   return {
     context,
@@ -74,10 +120,7 @@ export async function launchBrowser(): Promise<TestBrowser> {
       });
       return page;
     },
-    close: async () => {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
+    close: end,
   };
 }
 
@@ -110,9 +153,46 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core
  * now. Injected through the debugging protocol, so the page's Content-Security-Policy stays enforced.
  */
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
-  await page.evaluate(AXE_SOURCE);
+  // Once per document: the viewer changes pages by their hash, and axe's 0.5 MB need not be parsed again.
+  if (!(await page.evaluate<boolean>("typeof axe !== 'undefined'"))) await page.evaluate(AXE_SOURCE);
   return page.evaluate<
     AxeViolation[]
   >(`axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] })
     .then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) })))`);
 }
+
+/**
+ * The page an audit is about: the path, the viewer's hash route with its ids as `:id` (every second
+ * segment: `#/rubrics/rb_1/versions/2` → `#/rubrics/:id/versions/:id`), no query, `phone` or `desktop` by
+ * the viewport's width (the layouts differ below 600 px), and the colour scheme (the dark one has colours
+ * of its own, whose contrast is audited apart). States of one page share it.
+ */
+export function auditKeyOf(url: string, width: number, scheme: 'light' | 'dark' = 'light'): string {
+  const u = new URL(url);
+  const route = (u.hash.replace(/^#/, '').split('?')[0] ?? '')
+    .split('/')
+    .filter((s) => s !== '')
+    .map((s, i) => (i % 2 === 1 ? ':id' : s))
+    .join('/');
+  return `${u.pathname}#/${route} ${width < 600 ? 'phone' : 'desktop'}${scheme === 'dark' ? ' dark' : ''}`;
+}
+
+/**
+ * True the first time `key` is claimed in `dir` (across the processes of one run: a file created
+ * exclusively), or in this process when there is no `dir`.
+ */
+export function claimAudit(dir: string | undefined, key: string): boolean {
+  if (!dir) {
+    if (claimed.has(key)) return false;
+    claimed.add(key);
+    return true;
+  }
+  try {
+    closeSync(openSync(join(dir, encodeURIComponent(key)), 'wx'));
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw e;
+  }
+}
+const claimed = new Set<string>();

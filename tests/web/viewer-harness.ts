@@ -1,9 +1,9 @@
 /**
  * What the viewer's browser test files share (tests/cli/e2e/viewer*.test.ts): one mock LLM answering
- * after 300-700 ms so a debate takes seconds, one headless Chromium, local stacks on the e2e project's
- * Worker bundle, the viewports, the form helper and the screenshot folder. The pages are tested in two
- * files, each on its own stack and browser, so the e2e project runs them side by side (one file took
- * ~52 s alone, the longest of the project).
+ * after 300-700 ms so a debate takes seconds, a context of the run's one headless Chromium, local stacks on
+ * the e2e project's Worker bundle, the viewports, the form helper, the accessibility audit and the
+ * screenshot folder. The pages are tested in several files, each on its own stack and browser context, so
+ * the e2e project runs them side by side (one file took ~52 s alone, the longest of the project).
  */
 import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,16 @@ import { REPO_ROOT, startLocalStack } from '../../src/cli/local-stack.js';
 import type { MockServer } from '../../src/mock-llm/node.js';
 import { startMockServer } from '../../src/mock-llm/node.js';
 import type { TestBrowser } from './browser.js';
-import { BROWSER_REQUIRED, CHROMIUM, CHROMIUM_INSTALLED, launchBrowser, screenshotDir } from './browser.js';
+import {
+  auditKeyOf,
+  axeViolations,
+  BROWSER_REQUIRED,
+  CHROMIUM,
+  CHROMIUM_INSTALLED,
+  claimAudit,
+  launchBrowser,
+  screenshotDir,
+} from './browser.js';
 
 /** A phone's viewport, px. */
 export const PHONE = { width: 375, height: 812 };
@@ -46,7 +55,8 @@ export interface ViewerRig {
 }
 
 /**
- * Starts the file's mock LLM (300-700 ms per call) and Chromium before its tests and ends them after;
+ * Starts the file's mock LLM (300-700 ms per call) and a browser context (of the run's one Chromium,
+ * tests/support/browser-broker.ts) before its tests and ends them after;
  * with UPDATE_SCREENSHOTS=1 it then checks every committed screenshot stays small (the README loads them
  * all). Call at the top of the file's outer describe; read the fields inside hooks and tests.
  */
@@ -54,7 +64,7 @@ export function useViewerBrowser(): ViewerRig {
   const rig = { dir: mkdtempSync(join(tmpdir(), 'tribunal-viewer-test-')) } as ViewerRig;
   beforeAll(async () => {
     rig.mock = await startMockServer({ latencyMs: [300, 700] });
-    rig.browser = await launchBrowser();
+    rig.browser = await launchBrowser(inject('browserBroker'));
   }, 60_000);
   afterAll(async () => {
     await rig.browser.close();
@@ -148,4 +158,19 @@ export async function submit(page: Page, preset: string, config?: string, screen
   await page.getByRole('button', { name: 'Start evaluation' }).click();
   await page.waitForURL(/#\/evaluations\/ev_/);
   return /#\/evaluations\/(ev_[^/?#]+)/.exec(page.url())?.[1] ?? '';
+}
+
+/**
+ * Expects no axe-core violation on the page as it is now, once per distinct page of the run
+ * (tests/web/browser.ts `auditKeyOf`: its route, phone or desktop layout and colour scheme, whatever state
+ * it shows):
+ * an audit costs about a CPU-second, and the states of one page share their markup's rules. A page another
+ * file audited first in this run is not audited again (`inject('auditDir')`); a file run alone audits
+ * every page it shows.
+ */
+export async function expectAccessible(page: Page): Promise<void> {
+  const dark = await page.evaluate<boolean>("matchMedia('(prefers-color-scheme: dark)').matches");
+  const key = auditKeyOf(page.url(), page.viewportSize()?.width ?? DESKTOP.width, dark ? 'dark' : 'light');
+  if (!claimAudit(inject('auditDir'), key)) return;
+  expect(await axeViolations(page), page.url()).toEqual([]);
 }

@@ -9,8 +9,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadFairEval } from '../../../src/datasets/loaders.js';
-import { axeViolations } from '../../web/browser.js';
-import { DESKTOP, PHONE, SKIP_VIEWER, useViewerBrowser, useViewerStack } from '../../web/viewer-harness.js';
+import {
+  DESKTOP,
+  expectAccessible,
+  PHONE,
+  SKIP_VIEWER,
+  useViewerBrowser,
+  useViewerStack,
+} from '../../web/viewer-harness.js';
 
 /**
  * How far the first `selector`'s scrolling wrapper overflows sideways, px (0 or less: it fits). A string: it
@@ -82,7 +88,7 @@ describe.skipIf(SKIP_VIEWER)("the viewer's lists in headless Chromium", () => {
     await row.waitFor();
     expect(await row.locator('.gate').innerText()).toBe(cmp.gateOutcome);
     expect(await row.innerText()).toContain('prod, next');
-    expect(await axeViolations(page)).toEqual([]);
+    await expectAccessible(page);
     await row.getByRole('link').first().click();
     await page.locator('.gate', { hasText: /^(Passed|Failed|Inconclusive)/ }).waitFor();
     expect(await page.locator('[data-nav="comparisons"]').getAttribute('aria-current')).toBe('page');
@@ -102,7 +108,7 @@ describe.skipIf(SKIP_VIEWER)("the viewer's lists in headless Chromium", () => {
         .locator('.gate-cell')
         .innerText(),
     ).toBe('—');
-    expect(await axeViolations(page)).toEqual([]);
+    await expectAccessible(page);
 
     // The batch served from the cache: 0 calls, and the hits with what they saved.
     await page.goto(`${viewer.stack.url}/#/batches/${second}`);
@@ -154,7 +160,7 @@ describe.skipIf(SKIP_VIEWER)("the viewer's lists in headless Chromium", () => {
     expect(await rows.count()).toBe(1);
     expect(await rows.first().innerText()).toMatch(/\d+(\.\d+)? \/ 10/);
     expect(await page.getByLabel('Rubric').inputValue()).toBe(`${rubric}@1`);
-    expect(await axeViolations(page)).toEqual([]);
+    await expectAccessible(page);
     // Its page: the score against the rubric's scale.
     await rows.first().getByRole('link').first().click();
     const headline = page.locator('.verdict-headline');
@@ -168,7 +174,7 @@ describe.skipIf(SKIP_VIEWER)("the viewer's lists in headless Chromium", () => {
     await page.getByLabel('Preset').selectOption('fastchat-pair');
     await page.getByLabel('Service tier').selectOption('flex');
     await page.getByLabel('Verdict cache').selectOption('off');
-    expect(await axeViolations(page)).toEqual([]);
+    await expectAccessible(page);
     await page.getByRole('button', { name: 'Fill in an example' }).click();
     // The prompts the judge would get, rendered by the API without an LLM call: the form's question is in them.
     await page.getByRole('button', { name: 'Show the prompts' }).click();
@@ -177,7 +183,7 @@ describe.skipIf(SKIP_VIEWER)("the viewer's lists in headless Chromium", () => {
     const question = await page.getByLabel('Question').inputValue();
     expect(await prompts.locator('.rendered-call').count()).toBeGreaterThan(0);
     expect(await prompts.locator('.rendered-call').first().innerText()).toContain(question.trim());
-    expect(await axeViolations(page)).toEqual([]);
+    await expectAccessible(page);
     await page.getByRole('button', { name: 'Start evaluation' }).click();
     await page.waitForURL(/#\/evaluations\/ev_/);
     const id = /#\/evaluations\/(ev_[^/?#]+)/.exec(page.url())?.[1] ?? '';
@@ -244,7 +250,7 @@ describe.skipIf(SKIP_VIEWER)("the viewer's lists in headless Chromium", () => {
     const accuracy = check.locator('.kpi', { hasText: 'Accuracy' });
     const value = version.check.report.accuracy?.value ?? -1;
     expect(await accuracy.locator('.kpi-value').innerText()).toBe(`${(value * 100).toFixed(1)}%`);
-    expect(await axeViolations(page)).toEqual([]);
+    await expectAccessible(page);
 
     // The meta-evaluation with repeats: every accuracy says over what; the run reads "completed" as on the batches list.
     await page.goto(`${viewer.stack.url}/#/meta/${meta}`);
@@ -259,7 +265,7 @@ describe.skipIf(SKIP_VIEWER)("the viewer's lists in headless Chromium", () => {
       'Accuracy (first of 2 repeats)',
     ]);
     expect((await page.locator('.page-head .pill').textContent())?.trim()).toBe('completed');
-    expect(await axeViolations(page)).toEqual([]);
+    await expectAccessible(page);
     expect(rig.browser.errorsOf(page)).toEqual([]);
     await page.close();
   });
@@ -309,7 +315,7 @@ describe.skipIf(SKIP_VIEWER)("the viewer's lists in headless Chromium", () => {
     }
     const overflow = await page.evaluate<number>(OVERFLOW('.ci-table'));
     expect(overflow).toBeLessThanOrEqual(0);
-    expect(await axeViolations(page)).toEqual([]);
+    await expectAccessible(page);
 
     await page.goto(`${viewer.stack.url}/#/evaluations/${evaluation}`);
     const card = page.locator('section[aria-labelledby="card-aspects"]');
@@ -330,7 +336,7 @@ describe.skipIf(SKIP_VIEWER)("the viewer's lists in headless Chromium", () => {
       expect(length).toBeGreaterThan(20);
     }
     expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
-    expect(await axeViolations(page)).toEqual([]);
+    await expectAccessible(page);
     expect(rig.browser.errorsOf(page)).toEqual([]);
     await page.close();
   });

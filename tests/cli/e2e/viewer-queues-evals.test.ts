@@ -10,8 +10,15 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { PAIRWISE_RUBRIC_EXAMPLE } from '../../../src/rubrics/examples.js';
-import { axeViolations } from '../../web/browser.js';
-import { DESKTOP, PHONE, shots, SKIP_VIEWER, useViewerBrowser, useViewerStack } from '../../web/viewer-harness.js';
+import {
+  DESKTOP,
+  expectAccessible,
+  PHONE,
+  shots,
+  SKIP_VIEWER,
+  useViewerBrowser,
+  useViewerStack,
+} from '../../web/viewer-harness.js';
 
 /** A quick mock (the stack's default answers in 300-700 ms). */
 const QUICK = { defaults: { model: 'mock-judge?latency=20' } };
@@ -69,7 +76,7 @@ describe.skipIf(SKIP_VIEWER)('the labelling and Evals pages in headless Chromium
     const row = page.locator('.list-table tbody tr', { hasText: 'Refund replies' });
     await row.waitFor();
     expect(await row.innerText()).toContain('0/2 labelled');
-    expect(await axeViolations(page)).toEqual([]);
+    await expectAccessible(page);
     await row.getByRole('link', { name: 'Refund replies' }).click();
 
     await page.getByLabel('Your name').fill('ana');
@@ -87,7 +94,7 @@ describe.skipIf(SKIP_VIEWER)('the labelling and Evals pages in headless Chromium
     expect((await judge.locator('.chip').innerText()).toLowerCase()).toBe(verdict.verdict.winner.toLowerCase());
     const shortcuts = page.locator('section.card', { has: page.locator('h2', { hasText: 'Keyboard shortcuts' }) });
     expect(await shortcuts.locator('dt').allInnerTexts()).toEqual(['A', 'B', 'T', 'C', 'Esc', 'Enter', 'Ctrl+Enter']);
-    expect(await axeViolations(page)).toEqual([]);
+    await expectAccessible(page);
     await page.screenshot({ path: join(shots, 'labelling-desktop.png'), fullPage: true });
 
     // B, a comment (its letters type, not pick), Esc, Enter: the label goes, the next item comes.
@@ -175,7 +182,7 @@ describe.skipIf(SKIP_VIEWER)('the labelling and Evals pages in headless Chromium
       true,
     );
     expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
-    expect(await axeViolations(page)).toEqual([]);
+    await expectAccessible(page);
     await page.keyboard.press('Enter');
     expect(await nextItem(page, 'reply-1')).toBe('reply-2');
     const [label] = await labelsOf(queue, 'reply-1');
@@ -303,7 +310,7 @@ describe.skipIf(SKIP_VIEWER)('the labelling and Evals pages in headless Chromium
       await rows.filter({ hasText: 'Canada' }).locator('.grader-results li', { hasText: 'exact' }).innerText(),
     ).toBe('exact passed · 1');
     expect(await australia.locator('.grader-results li', { hasText: 'verdict' }).count()).toBe(1);
-    expect(await axeViolations(page)).toEqual([]);
+    await expectAccessible(page);
     await page.screenshot({ path: join(shots, 'eval-run-desktop.png'), fullPage: true });
 
     // The eval's page lists the run; the evals list (from the nav) lists the eval.
@@ -316,7 +323,7 @@ describe.skipIf(SKIP_VIEWER)('the labelling and Evals pages in headless Chromium
     );
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Evals' }).click();
     await page.locator('.list-table tbody tr', { hasText: 'Capitals' }).waitFor();
-    expect(await axeViolations(page)).toEqual([]);
+    await expectAccessible(page);
     expect(rig.browser.errorsOf(page)).toEqual([]);
     await page.close();
   });

@@ -9,8 +9,15 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadFairEval, loadSummEval } from '../../../src/datasets/loaders.js';
-import { axeViolations } from '../../web/browser.js';
-import { DESKTOP, PHONE, shots, SKIP_VIEWER, useViewerBrowser, useViewerStack } from '../../web/viewer-harness.js';
+import {
+  DESKTOP,
+  expectAccessible,
+  PHONE,
+  shots,
+  SKIP_VIEWER,
+  useViewerBrowser,
+  useViewerStack,
+} from '../../web/viewer-harness.js';
 
 describe.skipIf(SKIP_VIEWER)("the viewer's result pages in headless Chromium", () => {
   const rig = useViewerBrowser();
@@ -36,7 +43,7 @@ describe.skipIf(SKIP_VIEWER)("the viewer's result pages in headless Chromium", (
       expect(await page.locator('.ci-table tbody tr').count()).toBe(2);
       expect(await page.locator('.ci-table .ci-point').count()).toBeGreaterThan(0);
       expect(await page.locator('.table tbody tr', { hasText: items[0]!.id }).count()).toBe(1);
-      expect(await axeViolations(page)).toEqual([]);
+      await expectAccessible(page);
       await page.screenshot({ path: join(shots, 'meta-desktop.png'), fullPage: true });
       await page.close();
     });
@@ -84,13 +91,13 @@ describe.skipIf(SKIP_VIEWER)("the viewer's result pages in headless Chromium", (
       const first = page.locator('.disagreements tbody tr').first();
       expect(await first.locator('th').innerText()).toBe('c0');
       expect(await first.locator('a[href^="#/evaluations/ev_"]').count()).toBe(3);
-      expect(await axeViolations(page)).toEqual([]);
+      await expectAccessible(page);
       await page.setViewportSize(PHONE);
       expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
       await page.setViewportSize(DESKTOP);
       await page.goto(`${viewer.stack.url}/#/meta/${meta}`);
       await page.locator('.card', { hasText: 'Reliability over 2 repeats' }).waitFor({ timeout: 90_000 });
-      expect(await axeViolations(page)).toEqual([]);
+      await expectAccessible(page);
       await page.setViewportSize(PHONE);
       expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
       expect(rig.browser.errorsOf(page)).toEqual([]);
@@ -112,7 +119,7 @@ describe.skipIf(SKIP_VIEWER)("the viewer's result pages in headless Chromium", (
       expect(scored.length).toBeGreaterThan(0);
       const tips = await page.locator('svg.scatter circle title').allTextContents();
       expect(tips.sort()).toEqual(scored.map((i) => `${i.itemId}: human ${i.human}, judge ${i.score}`).sort());
-      expect(await axeViolations(page)).toEqual([]);
+      await expectAccessible(page);
       await page.screenshot({ path: join(shots, 'meta-pointwise-desktop.png'), fullPage: true });
       expect(rig.browser.errorsOf(page)).toEqual([]);
       await page.close();
@@ -184,7 +191,7 @@ describe.skipIf(SKIP_VIEWER)("the viewer's result pages in headless Chromium", (
         const row = page.locator('.table tbody tr', { has: page.locator('th', { hasText: it.itemId }) });
         expect(await row.locator('.aspect-scores').allInnerTexts()).toEqual([line(it.humanAspects), line(it.aspects)]);
       }
-      expect(await axeViolations(page)).toEqual([]);
+      await expectAccessible(page);
       await page.setViewportSize(PHONE);
       expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
       // The aspect table itself fits the phone's width too (no scrolling inside its card).
@@ -223,7 +230,7 @@ describe.skipIf(SKIP_VIEWER)("the viewer's result pages in headless Chromium", (
         const block = card.locator('.task-text', { hasText: value });
         expect((await block.locator('h3').innerText()).toLowerCase()).toBe(label);
       }
-      expect(await axeViolations(page)).toEqual([]);
+      await expectAccessible(page);
       expect(rig.browser.errorsOf(page)).toEqual([]);
       await page.close();
     });
@@ -254,7 +261,7 @@ describe.skipIf(SKIP_VIEWER)("the viewer's result pages in headless Chromium", (
       const text = (await card.innerText()).replace(/\s+/g, ' ');
       expect(text).toContain('Overall (weighted, 0-1)');
       expect(text).toMatch(/\(1-5\)/);
-      expect(await axeViolations(page)).toEqual([]);
+      await expectAccessible(page);
       // The submit form offers the tenant's rubrics (latest and each tag) in its rubric field.
       const stored = await fetch(`${viewer.stack.url}/v1/rubrics`, {
         method: 'POST',
@@ -267,7 +274,7 @@ describe.skipIf(SKIP_VIEWER)("the viewer's result pages in headless Chromium", (
       await page.getByText('Advanced: config overrides, rubric and metadata').click();
       await page.getByLabel('Rubric (optional)').waitFor();
       expect(await page.locator(`#rubric-options option[value="${rubricId}"]`).count()).toBe(1);
-      expect(await axeViolations(page)).toEqual([]);
+      await expectAccessible(page);
       expect(rig.browser.errorsOf(page)).toEqual([]);
       await page.close();
     });
@@ -348,7 +355,7 @@ describe.skipIf(SKIP_VIEWER)("the viewer's result pages in headless Chromium", (
       const row = page.locator('.list-table tbody tr', { hasText: 'Refund replies' });
       await row.waitFor();
       expect((await row.innerText()).replace(/\s+/g, ' ')).toMatch(/Refund replies rb_\w+ pointwise v2 #prod → v1 no/);
-      expect(await axeViolations(page)).toEqual([]);
+      await expectAccessible(page);
 
       // The name opens the latest version: criteria, scale, aspects, examples, and what changed from version 1.
       await row.getByRole('link', { name: 'Refund replies' }).click();
@@ -380,10 +387,10 @@ describe.skipIf(SKIP_VIEWER)("the viewer's result pages in headless Chromium", (
       // The golden check's agreement with intervals, once its examples are judged.
       await section('Golden check').locator('.ci-table').first().waitFor({ timeout: 60_000 });
       expect(await section('Golden check').locator('.pill').innerText()).toMatch(/completed/i);
-      expect(await axeViolations(page)).toEqual([]);
+      await expectAccessible(page);
       // The diff's colours are new: checked in the dark scheme too.
       await page.emulateMedia({ colorScheme: 'dark' });
-      expect(await axeViolations(page)).toEqual([]);
+      await expectAccessible(page);
       await page.emulateMedia({ colorScheme: 'light' });
       // The changes card cut from the whole page (an element shot would have the sticky top bar over it).
       const [top, height] = await page.evaluate<[number, number]>(
@@ -448,7 +455,7 @@ describe.skipIf(SKIP_VIEWER)("the viewer's result pages in headless Chromium", (
           .getByRole('link', { name: /^rb_.*@2$/ })
           .count(),
       ).toBe(1);
-      expect(await axeViolations(page)).toEqual([]);
+      await expectAccessible(page);
 
       expect(rig.browser.errorsOf(page)).toEqual([]);
       await page.close();
