@@ -127,12 +127,45 @@ export function configIssues(schema: z.ZodType, error: z.ZodError): { path: stri
   );
 }
 
+/** Configs resolved lately, by preset and overrides' JSON; their values frozen, since every caller shares them. */
+const resolved = new Map<string, EngineState['config']>();
+/** How many resolved configs {@link resolveMethodConfig} remembers (64); cleared when full. */
+const RESOLVED_MAX = 64;
+/** How an override set to undefined shows in the key (JSON drops it). */
+const UNDEFINED = '\u0000undefined';
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
 /**
  * Resolves `{ preset, config }` into a full config: the preset's config (if any), the user's overrides
- * merged over it, then validated and completed by the method's schema.
+ * merged over it, then validated and completed by the method's schema. The same preset and overrides give
+ * the same (frozen) object: a burst of one judge parses its config once, and what is keyed by the config
+ * (its hashes) can be remembered by identity.
  * @throws EngineInputError with code `unknown_preset`, `unknown_method` or `invalid_config`.
  */
 export function resolveMethodConfig(
+  preset: string | undefined,
+  overrides: Record<string, unknown> | undefined,
+): EngineState['config'] {
+  // An override set to undefined replaces the preset's value (mergeConfig), so it is part of the key.
+  const key = `${preset ?? ''}\n${JSON.stringify(overrides ?? {}, (_k, v: unknown) => (v === undefined ? UNDEFINED : v))}`;
+  let config = resolved.get(key);
+  if (config === undefined) {
+    // Frozen after the parse: zod may hand back parts of the overrides themselves, which are the caller's.
+    config = deepFreeze(parseMethodConfig(preset, structuredClone(overrides)));
+    if (resolved.size >= RESOLVED_MAX) resolved.clear();
+    resolved.set(key, config);
+  }
+  return config;
+}
+
+function parseMethodConfig(
   preset: string | undefined,
   overrides: Record<string, unknown> | undefined,
 ): EngineState['config'] {

@@ -20,9 +20,15 @@ export const CONFIG_HASH_CHARS = 32;
 const recent = new Map<string, string>();
 /** How many config hashes {@link configHashOf} remembers (64). */
 const RECENT_MAX = 64;
+/** Hashes of frozen configs, by the object. */
+const byObject = new WeakMap<object, string>();
 
 /** The key of `config` in `method_configs`: {@link CONFIG_HASH_CHARS} hex characters of its canonical JSON's sha-256. */
 export function configHashOf(config: unknown): string {
+  // A frozen config (src/engine/registry.ts hands out one object per judge) is hashed once, by identity.
+  const frozen = typeof config === 'object' && config !== null && Object.isFrozen(config) ? config : null;
+  const known = frozen && byObject.get(frozen);
+  if (known) return known;
   const json = JSON.stringify(config);
   let hash = recent.get(json);
   if (hash === undefined) {
@@ -30,6 +36,7 @@ export function configHashOf(config: unknown): string {
     if (recent.size >= RECENT_MAX) recent.clear();
     recent.set(json, hash);
   }
+  if (frozen) byObject.set(frozen, hash);
   return hash;
 }
 

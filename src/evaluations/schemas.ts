@@ -127,20 +127,35 @@ export const VerdictSummarySchema = VerdictSchema.omit({ transcript: true }).met
 /** The verdict without its transcript. */
 export type VerdictSummary = z.infer<typeof VerdictSummarySchema>;
 
+/** The keys every verdict the pipeline writes has (the schema's required ones, `details` defaulted). */
+const STORED_VERDICT_KEYS = [
+  'method',
+  'taskKind',
+  'votes',
+  'confidence',
+  'positionFlip',
+  'unparsed',
+  'calls',
+  'usage',
+] as const;
+
 /**
  * A verdict as the pipeline stored it (its own JSON, written from {@link VerdictSummarySchema}'s type), read
- * without a zod pass: that parse was the largest zod share of the Worker's CPU per verdict (`npm run
- * bench:profile`), and zod stays where callers' input comes in. A transcript kept in older rows is dropped,
- * and `details` gets the schema's default. Null for anything that is not an object.
+ * without a zod pass when it has every required key: that parse was the largest zod share of the Worker's CPU
+ * per verdict (`npm run bench:profile`), and zod stays where callers' input comes in. A transcript kept in
+ * older rows is dropped, and `details` gets the schema's default. A row without them goes through the schema
+ * as before; null when it does not parse.
  */
 export function storedVerdictSummary(stored: unknown): VerdictSummary | null {
   if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return null;
-  // Typed as stored, where rows older than `details` may lack it.
-  const { transcript: _kept, ...rest } = stored as Omit<VerdictSummary, 'details'> & {
-    details?: VerdictSummary['details'];
-    transcript?: unknown;
-  };
-  return { ...rest, details: rest.details ?? {} };
+  const { transcript: _kept, ...rest } = stored as Record<string, unknown>;
+  if (STORED_VERDICT_KEYS.some((k) => rest[k] === undefined)) {
+    const parsed = VerdictSummarySchema.safeParse(rest);
+    return parsed.success ? parsed.data : null;
+  }
+  // Typed as stored: rows older than `details` may lack it.
+  const read = rest as Omit<VerdictSummary, 'details'> & { details?: VerdictSummary['details'] };
+  return { ...read, details: read.details ?? {} };
 }
 
 /** Usage summed over the evaluation's LLM calls (tokens are counts, cost in USD). */

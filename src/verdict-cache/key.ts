@@ -66,9 +66,19 @@ export interface KeyParts extends JudgeParts {
 
 /** The judge part of a key: computed once per request and shared by its items (see the module note). */
 export async function judgeHash(parts: JudgeParts): Promise<string> {
+  // A frozen config (src/engine/registry.ts hands out one object per judge) is hashed once per deployment.
+  const frozen = Object.isFrozen(parts.config) ? parts.config : null;
+  const deployment = frozen ? JSON.stringify(parts.deployment) : '';
+  const known = frozen && judgeHashes.get(frozen);
+  if (known && known.deployment === deployment) return known.hash;
   const { budget: _budget, ...config } = parts.config;
-  return sha256Hex(canonicalJson({ config, deployment: parts.deployment }));
+  const hash = await sha256Hex(canonicalJson({ config, deployment: parts.deployment }));
+  if (frozen) judgeHashes.set(frozen, { deployment, hash });
+  return hash;
 }
+
+/** {@link judgeHash} of frozen configs, by the object, with the deployment it was computed for (as JSON). */
+const judgeHashes = new WeakMap<object, { deployment: string; hash: string }>();
 
 /** An evaluation's key from its request's {@link judgeHash} (lower-case hex sha-256). */
 export async function keyOf(

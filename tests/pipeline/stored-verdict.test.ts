@@ -30,7 +30,9 @@ describe('a stored verdict read without zod', () => {
     expect(storedVerdictSummary(noDetails)?.details).toEqual({});
   });
 
-  it('is null for anything that is not an object', () => {
+  it('is null for anything that is not an object, and for a row without the required keys that does not parse', () => {
     for (const stored of [null, 'A', 3, ['A']]) expect(storedVerdictSummary(stored)).toBeNull();
+    const { taskKind: _k, ...partial } = pairwise;
+    expect(storedVerdictSummary(partial)).toBeNull();
   });
 });
