@@ -4,14 +4,20 @@
  * every read is scoped to the tenant. Times are epoch milliseconds.
  */
 import type { Task } from '../engine/task.js';
+import type { RubricThresholds } from '../engine/thresholds.js';
 import type { AlignMethod } from './schemas.js';
 import type { HeldOut } from './core.js';
 
-/** A labelled item as the job snapshots it: the queue's item id, the task, the human label. */
+/**
+ * A labelled item as the job snapshots it: the queue's item id, the task, the human label (pairwise: the winner;
+ * pointwise: the score, null when only aspects were labelled, and the aspects' scores).
+ */
 export interface AlignItem {
   itemId: string;
   task: Task;
-  human: 'A' | 'B' | 'tie';
+  human: 'A' | 'B' | 'tie' | number | null;
+  /** Pointwise: the human's score per aspect, by name; absent or null without. */
+  humanAspects?: Record<string, number> | null;
 }
 
 /** The judge of every run of a job. */
@@ -20,10 +26,11 @@ export interface AlignJudge {
   config: Record<string, unknown> | null;
 }
 
-/** A candidate criteria and, for `auto`, its validation run and κ. */
+/** A candidate criteria (with `thresholds`: its cut-offs) and, for `auto`, its validation run and κ. */
 export interface Candidate {
   method: AlignMethod;
   criteria: string;
+  thresholds?: RubricThresholds;
   run?: string;
   kappa?: number | null;
 }
