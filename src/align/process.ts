@@ -23,6 +23,7 @@ import { createEvaluationJob, requireEvaluation, viewEvaluation } from '../evalu
 import { isTerminal } from '../evaluations/status.js';
 import { ApiError } from '../http/errors.js';
 import { log } from '../log/log.js';
+import { getBatch } from '../batches/rows.js';
 import { createMetaEvaluation, viewMetaEvaluation } from '../meta-evaluations/service.js';
 import type { VersionRecord } from '../rubrics/rows.js';
 import { addVersion, requireVersion, setTag } from '../rubrics/service.js';
@@ -41,7 +42,7 @@ import {
 import type { JudgedLabel } from './few-shot.js';
 import { REWRITE_TEMPLATE } from './prompts.js';
 import type { AlignmentRecord, AlignSteps, Candidate } from './rows.js';
-import { endAlignment, storeSteps, touchAlignment } from './rows.js';
+import { endAlignment, markWaiting, storeSteps, touchAlignment } from './rows.js';
 import type { AlignMethod } from './schemas.js';
 import type { PointScores } from './thresholds.js';
 import { learnThresholds, pointHeldOut } from './thresholds.js';
@@ -255,6 +256,7 @@ async function candidateCriteria(
     rewrites[set] = created.body.id;
     await save();
   }
+  await markWaiting(tenantDb(env, a.tenant), a.id, rewrites[set] ?? '', Date.now());
   const row = await requireEvaluation(env, a.tenant, rewrites[set] ?? '');
   if (!isTerminal(row.status)) throw new Waiting('rewrite');
   const view = await viewEvaluation(env, row);
@@ -322,6 +324,11 @@ async function judgedOf(
   id: string,
   indices: readonly number[],
 ): Promise<(Judged | null)[]> {
+  // The batch's row says whether every item ended; the items are read once, then.
+  const db = tenantDb(env, a.tenant);
+  await markWaiting(db, a.id, id, Date.now());
+  const batch = await getBatch(db, a.tenant, id);
+  if (batch?.completedAt === null) throw new Waiting(id);
   const view = await viewMetaEvaluation(env, a.tenant, id);
   if (view.progress.ended < view.progress.total) throw new Waiting(id);
   if (view.progress.succeeded === 0)

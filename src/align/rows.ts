@@ -214,3 +214,26 @@ export async function endAlignment(
 export async function touchAlignment(db: D1Database, id: string, now: number): Promise<void> {
   await db.prepare(`UPDATE alignments SET updated_at = ? WHERE id = ? AND status = 'running'`).bind(now, id).run();
 }
+
+/**
+ * Records what a running job waits on (a meta-evaluation's id, or an evaluation's), before it looks whether that
+ * ended, so an ending committed after the look finds it (see {@link alignmentsResumedBy}).
+ */
+export async function markWaiting(db: D1Database, id: string, on: string, now: number): Promise<void> {
+  await db
+    .prepare(`UPDATE alignments SET waiting_on = ?, updated_at = ? WHERE id = ? AND status = 'running'`)
+    .bind(on, now, id)
+    .run();
+}
+
+/** The running jobs the ending of evaluation `evaluationId` woke (see ./queue.ts). */
+export async function alignmentsWokenBy(
+  db: D1Database,
+  evaluationId: string,
+): Promise<{ id: string; tenant: string }[]> {
+  const { results } = await db
+    .prepare(`SELECT id, tenant FROM alignments WHERE woken_by = ? AND status = 'running'`)
+    .bind(evaluationId)
+    .all<{ id: string; tenant: string }>();
+  return results;
+}

@@ -19,8 +19,11 @@ import type { Alignment, AlignRequest } from './schemas.js';
 import { MAX_ALIGN_ITEMS, MIN_ALIGN_ITEMS } from './schemas.js';
 import { splitOf, seedOf } from './core.js';
 
-/** A running job untouched this long is queued again by a read, ms: 30,000 (15 of its polls). */
-export const STALE_MS = 30_000;
+/**
+ * A running job untouched this long is queued again by a read, ms: 150,000 (over two of its longest waits, so a
+ * read never doubles a job's own line of messages while it goes on).
+ */
+export const STALE_MS = 150_000;
 
 /** The judge of a version without a golden check, by the rubric's kind. */
 const DEFAULT_PRESETS = { pairwise: 'fastchat-pair', pointwise: 'rubric-judge' } as const;

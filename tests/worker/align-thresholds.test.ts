@@ -13,7 +13,7 @@ import { mockModel } from '../../src/mock-llm/model-name.js';
 import type { RubricVersion } from '../../src/rubrics/schemas.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api, postJson } from './api-fetch.js';
-import { drainAlarms, pollUntil } from './helpers.js';
+import { drainAlarms, pollUntil, testEnv } from './helpers.js';
 
 afterEach(drainAlarms);
 
@@ -93,6 +93,12 @@ describe('aligning a pointwise rubric by thresholds', () => {
     expect((h?.aligned.value ?? 0) - (h?.base.value ?? 0)).toBeGreaterThanOrEqual(0.3);
     expect(h?.gain.interval?.lo).toBeGreaterThan(0);
     expect(done.tag).toMatchObject({ name: 'prod', moved: 'align' });
+    // The job was woken by its runs' ends (the ending's effect), not only by its own delayed messages.
+    const row = await testEnv.DB.prepare('SELECT waiting_on, woken_by FROM alignments WHERE id = ?')
+      .bind(done.id)
+      .first<{ waiting_on: string; woken_by: string | null }>();
+    expect(row?.waiting_on).toBe(done.links.runs.at(-1)?.split('/').at(-1));
+    expect(row?.woken_by).toMatch(/^ev_/);
 
     const v2 = await (await api(`/v1/rubrics/${rubric}/versions/2`)).json<RubricVersion>();
     expect(v2.criteria).toBe('A faithful, clear summary.');
