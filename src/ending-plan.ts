@@ -52,6 +52,7 @@ import { dispatchDeliveriesCausedBy } from './webhooks/dispatch.js';
 import { finishComparisonOf, markComparisonCompleting } from './comparisons/finish.js';
 import { ERASE_UNSTORED_CONTENT, ERASE_UNSTORED_CONTENT_AFTER_FINAL } from './retention/content.js';
 import { recordDb } from './config/d1-shards.js';
+import { resumeAlignmentsAfter, WAKE_WAITING_ON_EVALUATION, wakeWaitingOnBatch } from './align/queue.js';
 
 /** What an ending does (see the module note). */
 export const ENDING: EndingPlan = {
@@ -61,6 +62,8 @@ export const ENDING: EndingPlan = {
     BATCH_COUNTS,
     batchCompletionEvent(),
     batchCompletionEvent(markComparisonCompleting, 'the completing ending marks its comparison completed'),
+    WAKE_WAITING_ON_EVALUATION,
+    batchCompletionEvent(wakeWaitingOnBatch, 'the completing ending wakes an alignment waiting on its batch'),
     BATCH_COMPLETED,
   ],
   afterStatus: [ADMIT_NEXT_WAITING, CLAIM_BATCH_WINDOW, ERASE_UNSTORED_CONTENT_AFTER_FINAL],
@@ -69,6 +72,10 @@ export const ENDING: EndingPlan = {
     {
       name: "a completed comparison's statistics are stored and comparison.completed written",
       run: finishComparisonOf,
+    },
+    {
+      name: 'an alignment waiting on the evaluation, or on the batch it completed, goes on',
+      run: resumeAlignmentsAfter,
     },
     ERASE_UNSTORED_CONTENT,
   ],

@@ -131,24 +131,37 @@ export function heldOutAgreement(
   seed: number,
 ): HeldOut {
   const pick = <T>(xs: readonly T[], ix: readonly number[]) => ix.map((i) => xs[i] as T);
-  const n = human.length;
+  const kappa = (judge: readonly (Winner | null)[]) => (ix: readonly number[]) =>
+    kappaOf(pick(human, ix), pick(judge, ix));
+  return heldOutOf(human.length, kappa(base), kappa(aligned), seed);
+}
+
+/**
+ * The held-out figures from a κ of each version over any resample of the `n` held-out items (null: not a
+ * number): each version's κ on all items with a bootstrap 95% interval, and the paired gain.
+ */
+export function heldOutOf(
+  n: number,
+  base: (ix: readonly number[]) => number | null,
+  aligned: (ix: readonly number[]) => number | null,
+  seed: number,
+): HeldOut {
+  const all = Array.from({ length: n }, (_, i) => i);
   const opts = { resamples: RESAMPLES, seed };
-  const stat = (judge: readonly (Winner | null)[]) => (ix: readonly number[]) =>
-    kappaOf(pick(human, ix), pick(judge, ix)) ?? 0;
   const interval = (f: (ix: readonly number[]) => number) => {
     const ci = bootstrapInterval(n, f, opts);
     return ci && Number.isFinite(ci.lo) && Number.isFinite(ci.hi) ? { lo: ci.lo, hi: ci.hi } : null;
   };
-  const kBase = kappaOf(human, base);
-  const kAligned = kappaOf(human, aligned);
+  const kBase = base(all);
+  const kAligned = aligned(all);
   return {
     metric: 'kappa',
     n,
-    base: { value: kBase, interval: interval(stat(base)) },
-    aligned: { value: kAligned, interval: interval(stat(aligned)) },
+    base: { value: kBase, interval: interval((ix) => base(ix) ?? 0) },
+    aligned: { value: kAligned, interval: interval((ix) => aligned(ix) ?? 0) },
     gain: {
       value: kBase === null || kAligned === null ? null : kAligned - kBase,
-      interval: interval((ix) => stat(aligned)(ix) - stat(base)(ix)),
+      interval: interval((ix) => (aligned(ix) ?? 0) - (base(ix) ?? 0)),
     },
   };
 }

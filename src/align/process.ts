@@ -23,6 +23,7 @@ import { createEvaluationJob, requireEvaluation, viewEvaluation } from '../evalu
 import { isTerminal } from '../evaluations/status.js';
 import { ApiError } from '../http/errors.js';
 import { log } from '../log/log.js';
+import { getBatch } from '../batches/rows.js';
 import { createMetaEvaluation, viewMetaEvaluation } from '../meta-evaluations/service.js';
 import type { VersionRecord } from '../rubrics/rows.js';
 import { addVersion, requireVersion, setTag } from '../rubrics/service.js';
@@ -41,8 +42,10 @@ import {
 import type { JudgedLabel } from './few-shot.js';
 import { REWRITE_TEMPLATE } from './prompts.js';
 import type { AlignmentRecord, AlignSteps, Candidate } from './rows.js';
-import { endAlignment, storeSteps, touchAlignment } from './rows.js';
+import { endAlignment, markWaiting, storeSteps, touchAlignment } from './rows.js';
 import type { AlignMethod } from './schemas.js';
+import type { PointScores } from './thresholds.js';
+import { learnThresholds, pointHeldOut } from './thresholds.js';
 
 /** What a step came to: the job ended (or was not found running), or it waits on a run. */
 export type Advance = 'ended' | 'wait';
@@ -62,6 +65,8 @@ class JobFailure extends Error {
 
 /** The methods `auto` tries on a pairwise rubric, in order (the first wins a tie). */
 export const AUTO_PAIRWISE: readonly AlignMethod[] = ['few-shot', 'instructions'];
+/** The methods `auto` tries on a pointwise rubric. */
+export const AUTO_POINTWISE: readonly AlignMethod[] = ['thresholds'];
 
 /** The task without the mock's hidden quality tags (an answer key, not text a reviewer would quote). */
 const untagged = (t: string) => t.replace(/ \[quality=[^\]]*\]/g, '');
@@ -106,24 +111,33 @@ async function run(env: Bindings, a: AlignmentRecord, steps: AlignSteps, save: (
   const { version: base } = await requireVersion(env, a.tenant, a.rubricId, a.baseVersion);
   const split = splitOf(a.items.length, a.holdout, seedOf(a.id));
   const all = a.items.map((_, i) => i);
+  const pointwise = base.content.kind === 'pointwise';
 
   steps.baseRun ??= await startRun(env, a, 'base', `${a.rubricId}@${a.baseVersion}`, all);
   await save();
-  const baseWinners = await winnersOf(env, a, steps.baseRun, all);
+  const baseJudged = await judgedOf(env, a, steps.baseRun, all);
+  const baseWinners = baseJudged.map((j) => j?.winner ?? null);
 
   const learnSet = a.method === 'auto' ? split.train : split.learn;
   const setName = a.method === 'auto' ? 'train' : 'learn';
   if (!steps.candidates) {
     const judged = learnSet.map((i) => judgedLabel(a, i, baseWinners[i] ?? null));
     const candidates: Candidate[] = [];
-    for (const method of a.method === 'auto' ? AUTO_PAIRWISE : [a.method]) {
+    for (const method of a.method !== 'auto' ? [a.method] : pointwise ? AUTO_POINTWISE : AUTO_PAIRWISE) {
+      if (method === 'thresholds') {
+        const learned = learnThresholds(a.items, base.content, learnSet, baseJudged);
+        if (learned) candidates.push({ method, criteria: base.content.criteria, thresholds: learned });
+        continue;
+      }
       const criteria = await candidateCriteria(env, a, steps, save, method, setName, base, judged);
       if (criteria !== null) candidates.push({ method, criteria });
     }
     if (candidates.length === 0)
       throw new JobFailure(
         'nothing_to_learn',
-        `the base version agreed with every label of the ${judged.length} learning items: there is no correction to learn from`,
+        pointwise
+          ? `none of the ${learnSet.length} learning items has both a human's and the judge's score to learn cut-offs from`
+          : `the base version agreed with every label of the ${judged.length} learning items: there is no correction to learn from`,
       );
     steps.candidates = candidates;
     await save();
@@ -131,6 +145,7 @@ async function run(env: Bindings, a: AlignmentRecord, steps: AlignSteps, save: (
 
   if (!steps.chosen) {
     const candidates = steps.candidates;
+    // A pointwise rubric has one method (thresholds): nothing to choose between.
     if (candidates.length === 1 || a.method !== 'auto') steps.chosen = candidates[0];
     else {
       for (const c of candidates)
@@ -144,10 +159,10 @@ async function run(env: Bindings, a: AlignmentRecord, steps: AlignSteps, save: (
       await save();
       const humans = split.validation.map((i) => humanOf(a, i));
       for (const c of candidates) {
-        const judged = await winnersOf(env, a, c.run ?? '', split.validation);
+        const judged = await judgedOf(env, a, c.run ?? '', split.validation);
         c.kappa = kappaOf(
           humans,
-          split.validation.map((i) => judged[i] ?? null),
+          split.validation.map((i) => judged[i]?.winner ?? null),
         );
       }
       steps.chosen = bestCandidate(candidates.map((c) => ({ ...c, kappa: c.kappa ?? null }))) ?? candidates[0];
@@ -164,14 +179,16 @@ async function run(env: Bindings, a: AlignmentRecord, steps: AlignSteps, save: (
 
   steps.heldOutRun ??= await startRun(env, a, 'held-out', `${a.rubricId}@${steps.version}`, split.heldOut);
   await save();
-  const aligned = await winnersOf(env, a, steps.heldOutRun, split.heldOut);
+  const aligned = await judgedOf(env, a, steps.heldOutRun, split.heldOut);
 
-  const heldOut = heldOutAgreement(
-    split.heldOut.map((i) => humanOf(a, i)),
-    split.heldOut.map((i) => baseWinners[i] ?? null),
-    split.heldOut.map((i) => aligned[i] ?? null),
-    seedOf(a.id),
-  );
+  const heldOut = pointwise
+    ? pointHeldOut(a.items, base.content, chosen.thresholds ?? null, split.heldOut, [baseJudged, aligned], seedOf(a.id))
+    : heldOutAgreement(
+        split.heldOut.map((i) => humanOf(a, i)),
+        split.heldOut.map((i) => baseWinners[i] ?? null),
+        split.heldOut.map((i) => aligned[i]?.winner ?? null),
+        seedOf(a.id),
+      );
   const { moved, reason } = await moveTag(env, a, steps.version, heldOut);
   if (
     await endAlignment(
@@ -184,7 +201,7 @@ async function run(env: Bindings, a: AlignmentRecord, steps: AlignSteps, save: (
     log('info', 'align.succeeded', { alignmentId: a.id, version: steps.version, tagMoved: moved });
 }
 
-const humanOf = (a: AlignmentRecord, i: number): Winner => (a.items[i] as AlignmentRecord['items'][number]).human;
+const humanOf = (a: AlignmentRecord, i: number): Winner => a.items[i]?.human as Winner;
 
 /** The item's label and the base verdict, as the few-shot and rewrite forms take them. */
 function judgedLabel(a: AlignmentRecord, i: number, judge: Winner | null): JudgedLabel {
@@ -195,11 +212,11 @@ function judgedLabel(a: AlignmentRecord, i: number, judge: Winner | null): Judge
         question: untagged(task.question ?? ''),
         answerA: untagged(task.answerA),
         answerB: untagged(task.answerB),
-        human: item.human,
+        human: item.human as Winner,
         judge,
         confidence: null,
       }
-    : { question: '', answerA: '', answerB: '', human: item.human, judge, confidence: null };
+    : { question: '', answerA: '', answerB: '', human: 'tie', judge, confidence: null };
 }
 
 async function candidateCriteria(
@@ -239,6 +256,7 @@ async function candidateCriteria(
     rewrites[set] = created.body.id;
     await save();
   }
+  await markWaiting(tenantDb(env, a.tenant), a.id, rewrites[set] ?? '', Date.now());
   const row = await requireEvaluation(env, a.tenant, rewrites[set] ?? '');
   if (!isTerminal(row.status)) throw new Waiting('rewrite');
   const view = await viewEvaluation(env, row);
@@ -251,11 +269,15 @@ async function candidateCriteria(
   return instructionsCriteria(criteria, rules);
 }
 
-/** The body of the new version: the base content with the candidate's criteria, and the base's golden examples. */
+/**
+ * The body of the new version: the base content with the candidate's criteria (and thresholds), and the base's
+ * golden examples.
+ */
 function versionBody(base: VersionRecord, chosen: Candidate) {
   return {
     ...base.content,
     criteria: chosen.criteria,
+    ...(chosen.thresholds ? { thresholds: chosen.thresholds } : {}),
     name: `aligned (${chosen.method})`,
     ...(base.examples.length > 0 ? { examples: base.examples } : {}),
   };
@@ -278,7 +300,12 @@ async function startRun(
       repeats: 1,
       items: indices.map((i) => {
         const it = a.items[i] as AlignmentRecord['items'][number];
-        return { id: `item-${i}`, task: it.task, human: it.human };
+        return {
+          id: `item-${i}`,
+          task: it.task,
+          human: it.human ?? 0,
+          ...(it.humanAspects ? { humanAspects: it.humanAspects } : {}),
+        };
       }),
     },
     `align:${a.id}:${name}`,
@@ -287,21 +314,29 @@ async function startRun(
   return meta.id;
 }
 
-/** Each item's verdict by index (null: none) once every item of run `id` ended; waits otherwise. */
-async function winnersOf(
+/** What the judge gave an item: the winner (pairwise), the scores (pointwise). */
+type Judged = PointScores & { winner: Winner | null };
+
+/** Each item's verdict by index (null: not judged in run `id`) once every item of run `id` ended; waits otherwise. */
+async function judgedOf(
   env: Bindings,
   a: AlignmentRecord,
   id: string,
   indices: readonly number[],
-): Promise<(Winner | null)[]> {
+): Promise<(Judged | null)[]> {
+  // The batch's row says whether every item ended; the items are read once, then.
+  const db = tenantDb(env, a.tenant);
+  await markWaiting(db, a.id, id, Date.now());
+  const batch = await getBatch(db, a.tenant, id);
+  if (batch?.completedAt === null) throw new Waiting(id);
   const view = await viewMetaEvaluation(env, a.tenant, id);
   if (view.progress.ended < view.progress.total) throw new Waiting(id);
   if (view.progress.succeeded === 0)
     throw new JobFailure('judge_failed', `every item of run ${id} failed: see GET /v1/meta-evaluations/${id}`);
-  const out: (Winner | null)[] = new Array<Winner | null>(a.items.length).fill(null);
+  const out = new Array<Judged | null>(a.items.length).fill(null);
   for (const it of view.items) {
     const i = Number(it.itemId.slice('item-'.length));
-    if (indices.includes(i)) out[i] = it.winner ?? null;
+    if (indices.includes(i)) out[i] = { winner: it.winner ?? null, score: it.score ?? null, aspects: it.aspects };
   }
   return out;
 }

@@ -32,7 +32,9 @@ const align = createRoute({
     "Learns a new version of the rubric from the labels of an annotation queue over it (the queue's version is the base), as a job: 202 " +
     'with `links.self`. The labelled items are split once: `holdout` of them are held out (judged by both versions, learned from by neither). ' +
     "`few-shot` puts the judge's most confident mistakes in the criteria as examples, `instructions` has the LLM write rules into the criteria " +
-    'from the disagreements, `auto` tries both and keeps the best on a validation split of the learning items. The job ends `succeeded` with ' +
+    'from the disagreements, `auto` tries both and keeps the best on a validation split of the learning items. A pointwise rubric aligns by ' +
+    "`thresholds` (or `auto`, which picks it): cut-offs on the judge's score and each aspect's, learned from the learning items, stored as the new " +
+    "version's `thresholds`; its verdicts carry the bands as `label`. The job ends `succeeded` with " +
     "the new `version` and `heldOut: {base, aligned, gain}` (Cohen's κ with bootstrap 95% intervals), or `failed` with `error`. The `tag` " +
     "(default `prod`) moves to the new version only when the gain's interval lies above 0; the job says whether it moved. Every call is judged " +
     'through the pipeline and billed to the tenant, once: a repeated step finds what it made.',
@@ -52,6 +54,11 @@ const align = createRoute({
               description:
                 "The judge's mistakes on the queue's labels become examples; `prod` moves if the gain holds.",
               value: { queue: 'aq_0123456789abcdef0123456789abcdef', method: 'few-shot' },
+            },
+            thresholds: {
+              summary: 'Score cut-offs (pointwise)',
+              description: "A pointwise rubric's judge read in the humans' bands, per aspect.",
+              value: { queue: 'aq_0123456789abcdef0123456789abcdef', method: 'thresholds' },
             },
             auto: {
               summary: 'The best method, another tag',

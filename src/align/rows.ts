@@ -4,14 +4,20 @@
  * every read is scoped to the tenant. Times are epoch milliseconds.
  */
 import type { Task } from '../engine/task.js';
+import type { RubricThresholds } from '../engine/thresholds.js';
 import type { AlignMethod } from './schemas.js';
 import type { HeldOut } from './core.js';
 
-/** A labelled item as the job snapshots it: the queue's item id, the task, the human label. */
+/**
+ * A labelled item as the job snapshots it: the queue's item id, the task, the human label (pairwise: the winner;
+ * pointwise: the score, null when only aspects were labelled, and the aspects' scores).
+ */
 export interface AlignItem {
   itemId: string;
   task: Task;
-  human: 'A' | 'B' | 'tie';
+  human: 'A' | 'B' | 'tie' | number | null;
+  /** Pointwise: the human's score per aspect, by name; absent or null without. */
+  humanAspects?: Record<string, number> | null;
 }
 
 /** The judge of every run of a job. */
@@ -20,10 +26,11 @@ export interface AlignJudge {
   config: Record<string, unknown> | null;
 }
 
-/** A candidate criteria and, for `auto`, its validation run and κ. */
+/** A candidate criteria (with `thresholds`: its cut-offs) and, for `auto`, its validation run and κ. */
 export interface Candidate {
   method: AlignMethod;
   criteria: string;
+  thresholds?: RubricThresholds;
   run?: string;
   kappa?: number | null;
 }
@@ -206,4 +213,27 @@ export async function endAlignment(
 /** Touches a running job (a read that re-queued it), so the next read waits its grace again. */
 export async function touchAlignment(db: D1Database, id: string, now: number): Promise<void> {
   await db.prepare(`UPDATE alignments SET updated_at = ? WHERE id = ? AND status = 'running'`).bind(now, id).run();
+}
+
+/**
+ * Records what a running job waits on (a meta-evaluation's id, or an evaluation's), before it looks whether that
+ * ended, so an ending committed after the look finds it (see {@link alignmentsResumedBy}).
+ */
+export async function markWaiting(db: D1Database, id: string, on: string, now: number): Promise<void> {
+  await db
+    .prepare(`UPDATE alignments SET waiting_on = ?, updated_at = ? WHERE id = ? AND status = 'running'`)
+    .bind(on, now, id)
+    .run();
+}
+
+/** The running jobs the ending of evaluation `evaluationId` woke (see ./queue.ts). */
+export async function alignmentsWokenBy(
+  db: D1Database,
+  evaluationId: string,
+): Promise<{ id: string; tenant: string }[]> {
+  const { results } = await db
+    .prepare(`SELECT id, tenant FROM alignments WHERE woken_by = ? AND status = 'running'`)
+    .bind(evaluationId)
+    .all<{ id: string; tenant: string }>();
+  return results;
 }

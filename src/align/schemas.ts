@@ -11,7 +11,8 @@ export const AlignMethodSchema = z.enum(['few-shot', 'instructions', 'thresholds
   id: 'AlignMethod',
   description:
     "`few-shot`: the judge's most confident mistakes on the learning items become examples in the criteria; `instructions`: " +
-    'the LLM writes rules into the criteria from the disagreements; `thresholds`: per-aspect score cut-offs (pointwise rubrics); ' +
+    "the LLM writes rules into the criteria from the disagreements (both pairwise); `thresholds` (pointwise): cut-offs on the judge's score and " +
+    "each aspect's that put the most learning items in their human's band, stored as the version's `thresholds` (its verdicts carry `label`); " +
     '`auto`: tries the methods that fit the rubric and keeps the best on a validation split of the learning items (never on the held-out ones).',
 });
 /** A method. */
@@ -72,7 +73,12 @@ const estimate = z.object({ value: z.number().nullable(), interval }).strict();
 /** The held-out agreement of the base and the aligned version. */
 export const HeldOutSchema = z
   .object({
-    metric: z.literal('kappa').describe("Cohen's κ over A/B/tie against the human labels."),
+    metric: z
+      .literal('kappa')
+      .describe(
+        "Cohen's κ against the human labels: pairwise over A/B/tie; pointwise over the scale's whole scores (the judge's bands by the " +
+          "version's thresholds, else its score at the nearest whole score), the mean over the score and the aspects the humans labelled.",
+      ),
     n: z.number().int().nonnegative().describe('Held-out items.'),
     base: estimate.describe('The base version.'),
     aligned: estimate.describe('The new version.'),

@@ -19,11 +19,14 @@ import type { Alignment, AlignRequest } from './schemas.js';
 import { MAX_ALIGN_ITEMS, MIN_ALIGN_ITEMS } from './schemas.js';
 import { splitOf, seedOf } from './core.js';
 
-/** A running job untouched this long is queued again by a read, ms: 30,000 (15 of its polls). */
-export const STALE_MS = 30_000;
+/**
+ * A running job untouched this long is queued again by a read, ms: 150,000 (over two of its longest waits, so a
+ * read never doubles a job's own line of messages while it goes on).
+ */
+export const STALE_MS = 150_000;
 
-/** The judge of a version without a golden check (pairwise). */
-const DEFAULT_PRESET = 'fastchat-pair';
+/** The judge of a version without a golden check, by the rubric's kind. */
+const DEFAULT_PRESETS = { pairwise: 'fastchat-pair', pointwise: 'rubric-judge' } as const;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -53,7 +56,8 @@ export async function startAlignment(
     );
   if (rubric.archivedAt !== null)
     throw new ApiError(409, 'rubric_archived', `rubric "${rubricId}" is archived: it takes no new version`);
-  if (rubric.kind !== 'pairwise' || body.method === 'thresholds')
+  const fits = rubric.kind === 'pairwise' ? body.method !== 'thresholds' : ['thresholds', 'auto'].includes(body.method);
+  if (!fits)
     throw invalidRequest(
       [
         {
@@ -61,7 +65,7 @@ export async function startAlignment(
           message:
             rubric.kind === 'pairwise'
               ? 'thresholds (per-aspect score cut-offs) aligns pointwise rubrics; use few-shot, instructions or auto'
-              : 'aligning a pointwise rubric (thresholds) is not available yet; few-shot, instructions and auto align pairwise rubrics',
+              : `${body.method} aligns pairwise rubrics; a pointwise rubric aligns by thresholds (or auto)`,
         },
       ],
       'request body',
@@ -70,17 +74,30 @@ export async function startAlignment(
   const judge: AlignJudge =
     body.preset !== undefined || body.config !== undefined
       ? { preset: body.preset ?? null, config: body.config ?? null }
-      : (base?.checkJudge ?? { preset: DEFAULT_PRESET, config: null });
+      : (base?.checkJudge ?? { preset: DEFAULT_PRESETS[rubric.kind], config: null });
   const resolved = resolveJudge(judge.preset ?? undefined, judge.config ?? undefined);
-  if (!resolved.method.taskKinds.includes('pairwise'))
+  if (!resolved.method.taskKinds.includes(rubric.kind))
     throw invalidRequest(
-      [{ path: body.config ? 'config' : 'preset', message: `${resolved.config.method} does not judge pairwise tasks` }],
+      [
+        {
+          path: body.config ? 'config' : 'preset',
+          message: `${resolved.config.method} does not judge ${rubric.kind} tasks`,
+        },
+      ],
       'request body',
     );
   const items: AlignItem[] = [];
   for (const it of await labelledItems(env, tenant, { queueId: queue.id })) {
-    if (it.task.kind !== 'pairwise' || typeof it.human !== 'string') continue;
-    if (items.length < MAX_ALIGN_ITEMS) items.push({ itemId: it.itemId, task: it.task, human: it.human });
+    if (it.task.kind !== rubric.kind) continue;
+    if (rubric.kind === 'pairwise' ? typeof it.human !== 'string' : it.human === null && it.humanAspects === null)
+      continue;
+    if (items.length < MAX_ALIGN_ITEMS)
+      items.push({
+        itemId: it.itemId,
+        task: it.task,
+        human: it.human,
+        ...(it.humanAspects ? { humanAspects: it.humanAspects } : {}),
+      });
   }
   if (items.length < MIN_ALIGN_ITEMS)
     throw new ApiError(

@@ -472,7 +472,7 @@ export interface paths {
         put?: never;
         /**
          * Align a rubric to your labels
-         * @description Learns a new version of the rubric from the labels of an annotation queue over it (the queue's version is the base), as a job: 202 with `links.self`. The labelled items are split once: `holdout` of them are held out (judged by both versions, learned from by neither). `few-shot` puts the judge's most confident mistakes in the criteria as examples, `instructions` has the LLM write rules into the criteria from the disagreements, `auto` tries both and keeps the best on a validation split of the learning items. The job ends `succeeded` with the new `version` and `heldOut: {base, aligned, gain}` (Cohen's κ with bootstrap 95% intervals), or `failed` with `error`. The `tag` (default `prod`) moves to the new version only when the gain's interval lies above 0; the job says whether it moved. Every call is judged through the pipeline and billed to the tenant, once: a repeated step finds what it made.
+         * @description Learns a new version of the rubric from the labels of an annotation queue over it (the queue's version is the base), as a job: 202 with `links.self`. The labelled items are split once: `holdout` of them are held out (judged by both versions, learned from by neither). `few-shot` puts the judge's most confident mistakes in the criteria as examples, `instructions` has the LLM write rules into the criteria from the disagreements, `auto` tries both and keeps the best on a validation split of the learning items. A pointwise rubric aligns by `thresholds` (or `auto`, which picks it): cut-offs on the judge's score and each aspect's, learned from the learning items, stored as the new version's `thresholds`; its verdicts carry the bands as `label`. The job ends `succeeded` with the new `version` and `heldOut: {base, aligned, gain}` (Cohen's κ with bootstrap 95% intervals), or `failed` with `error`. The `tag` (default `prod`) moves to the new version only when the gain's interval lies above 0; the job says whether it moved. Every call is judged through the pipeline and billed to the tenant, once: a repeated step finds what it made.
          */
         post: operations["alignRubric"];
         delete?: never;
@@ -3769,6 +3769,12 @@ export interface components {
             }[];
             overall?: number;
             spread?: number;
+            label?: {
+                score?: number;
+                aspects?: {
+                    [key: string]: number;
+                };
+            };
             votes: {
                 agent: string;
                 label: string;
@@ -4090,6 +4096,12 @@ export interface components {
             }[];
             evaluationSteps?: string;
             autoSteps?: boolean;
+            thresholds?: {
+                score?: number[];
+                aspects?: {
+                    [key: string]: number[];
+                };
+            };
             /** @description Accepted so that a rubric body can be sent as is; not used. */
             name?: string;
             /** @description Accepted (and checked) so that a rubric body can be sent as is; not run. */
@@ -5883,13 +5895,13 @@ export interface components {
             };
         };
         /**
-         * @description `few-shot`: the judge's most confident mistakes on the learning items become examples in the criteria; `instructions`: the LLM writes rules into the criteria from the disagreements; `thresholds`: per-aspect score cut-offs (pointwise rubrics); `auto`: tries the methods that fit the rubric and keeps the best on a validation split of the learning items (never on the held-out ones).
+         * @description `few-shot`: the judge's most confident mistakes on the learning items become examples in the criteria; `instructions`: the LLM writes rules into the criteria from the disagreements (both pairwise); `thresholds` (pointwise): cut-offs on the judge's score and each aspect's that put the most learning items in their human's band, stored as the version's `thresholds` (its verdicts carry `label`); `auto`: tries the methods that fit the rubric and keeps the best on a validation split of the learning items (never on the held-out ones).
          * @enum {string}
          */
         AlignMethod: "few-shot" | "instructions" | "thresholds" | "auto";
         AlignHeldOut: {
             /**
-             * @description Cohen's κ over A/B/tie against the human labels.
+             * @description Cohen's κ against the human labels: pairwise over A/B/tie; pointwise over the scale's whole scores (the judge's bands by the version's thresholds, else its score at the nearest whole score), the mean over the score and the aspects the humans labelled.
              * @enum {string}
              */
             metric: "kappa";
@@ -5989,6 +6001,12 @@ export interface components {
             }[];
             evaluationSteps?: string;
             autoSteps?: boolean;
+            thresholds?: {
+                score?: number[];
+                aspects?: {
+                    [key: string]: number[];
+                };
+            };
             examples: {
                 task: {
                     /** @enum {string} */
@@ -6176,6 +6194,12 @@ export interface components {
             }[];
             evaluationSteps?: string;
             autoSteps?: boolean;
+            thresholds?: {
+                score?: number[];
+                aspects?: {
+                    [key: string]: number[];
+                };
+            };
             /** @description Golden examples, at most 500: `POST …/versions/{n}/check` runs them as a meta-evaluation. */
             examples?: {
                 task: {
@@ -6335,6 +6359,12 @@ export interface components {
             }[];
             evaluationSteps?: string;
             autoSteps?: boolean;
+            thresholds?: {
+                score?: number[];
+                aspects?: {
+                    [key: string]: number[];
+                };
+            };
             /** @description Golden examples, at most 500: `POST …/versions/{n}/check` runs them as a meta-evaluation. */
             examples?: {
                 task: {
@@ -6468,6 +6498,12 @@ export interface components {
             }[];
             evaluationSteps?: string;
             autoSteps?: boolean;
+            thresholds?: {
+                score?: number[];
+                aspects?: {
+                    [key: string]: number[];
+                };
+            };
             hash: string;
             tags: string[];
             /** @description G-Eval's auto-CoT steps written for this version (generated, once, the first time a judge whose templates carry steps used it); null while none were: steps given with the version are `evaluationSteps` above. */
@@ -6512,6 +6548,12 @@ export interface components {
             }[];
             evaluationSteps?: string;
             autoSteps?: boolean;
+            thresholds?: {
+                score?: number[];
+                aspects?: {
+                    [key: string]: number[];
+                };
+            };
             examples: {
                 task: {
                     /** @enum {string} */
@@ -7181,6 +7223,12 @@ export interface components {
                 }[];
                 evaluationSteps?: string;
                 autoSteps?: boolean;
+                thresholds?: {
+                    score?: number[];
+                    aspects?: {
+                        [key: string]: number[];
+                    };
+                };
                 /** @description Accepted so that a rubric body can be sent as is; not used. */
                 name?: string;
                 /** @description Accepted (and checked) so that a rubric body can be sent as is; not run. */
@@ -8467,6 +8515,12 @@ export interface components {
                 }[];
                 evaluationSteps?: string;
                 autoSteps?: boolean;
+                thresholds?: {
+                    score?: number[];
+                    aspects?: {
+                        [key: string]: number[];
+                    };
+                };
                 /** @description Accepted so that a rubric body can be sent as is; not used. */
                 name?: string;
                 /** @description Accepted (and checked) so that a rubric body can be sent as is; not run. */
@@ -8720,6 +8774,12 @@ export interface components {
                 }[];
                 evaluationSteps?: string;
                 autoSteps?: boolean;
+                thresholds?: {
+                    score?: number[];
+                    aspects?: {
+                        [key: string]: number[];
+                    };
+                };
                 /** @description Accepted so that a rubric body can be sent as is; not used. */
                 name?: string;
                 /** @description Accepted (and checked) so that a rubric body can be sent as is; not run. */

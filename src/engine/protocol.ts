@@ -43,6 +43,7 @@ import { parseRubric } from './judged.js';
 import type { OrderKey } from './orders.js';
 import { orderKeyOf, prefixOf, taskFor } from './orders.js';
 import type { RubricContent } from './rubric.js';
+import { labelOf } from './thresholds.js';
 import type { PendingCall, PlannedRequest } from './samples.js';
 import { groupTag, planRequests } from './samples.js';
 import type { MethodVerdict, Verdict } from './verdict.js';
@@ -556,6 +557,7 @@ function computeOutcome(method: AnyMethod, state: EngineState): Outcome | null {
           ...(combined.spread !== undefined ? { spread: combined.spread } : {}),
         }
       : {}),
+    ...labelled(state.rubric, view, combined),
     votes: combined.votes,
     confidence: Math.min(1, Math.max(0, combined.confidence)),
     positionFlip: combined.flip,
@@ -573,6 +575,13 @@ function computeOutcome(method: AnyMethod, state: EngineState): Outcome | null {
       : {}),
   };
   return { status: 'succeeded', verdict };
+}
+
+/** The bands of a pointwise verdict's scores by its rubric's thresholds (./thresholds.ts), when it has them. */
+function labelled(rubric: RubricContent | undefined, view: JudgedTask, c: Combined): Pick<Verdict, 'label'> {
+  if (view.kind !== 'pointwise') return {};
+  const label = labelOf(rubric?.thresholds, view.aspect.scale, c.score, c.aspects);
+  return label ? { label } : {};
 }
 
 /** A trajectory's first failing step with its span id, where the method named one (by number) or named none. */

@@ -15,6 +15,8 @@
  * Ids, versions, tags and golden examples are the API's; the content is what an evaluation records by hash.
  */
 import { z } from 'zod';
+import type { RubricThresholds } from './thresholds.js';
+import { RubricThresholdsSchema, scalesOf } from './thresholds.js';
 
 /** No NUL character anywhere (many providers reject or truncate at one). */
 // eslint-disable-next-line no-control-regex -- matching NUL is the point
@@ -116,6 +118,11 @@ export const RubricContentShape = {
    * generic steps instead of having G-Eval's auto-CoT write them. Default: written (true).
    */
   autoSteps: z.boolean().optional(),
+  /**
+   * Pointwise: score cut-offs that put the judge's score and each aspect's into the humans' bands (./thresholds.ts);
+   * the verdict then carries `label`. Written by aligning with `method: thresholds`, or given. Default: none.
+   */
+  thresholds: RubricThresholdsSchema.optional(),
 };
 
 /** The cross-field checks of a rubric's content; each issue names its field. Exported for schemas that extend it. */
@@ -124,9 +131,11 @@ export function checkRubricContent(
     kind: 'pairwise' | 'pointwise';
     scale?: RubricScale | undefined;
     aspects?: readonly { name: string; scale?: RubricScale | undefined }[] | undefined;
+    thresholds?: RubricThresholds | undefined;
   },
   ctx: z.RefinementCtx,
 ): void {
+  checkThresholds(c, ctx);
   if (c.kind === 'pairwise') {
     if (c.scale !== undefined)
       ctx.addIssue({
@@ -159,6 +168,46 @@ export function checkRubricContent(
       ctx.addIssue({ code: 'custom', path: ['aspects', i, 'name'], message: `aspect name "${a.name}" is used twice` });
     seen.add(a.name);
   });
+}
+
+/** Each list of cut-offs has one per step of the scale it applies to; aspects named exist; pointwise only. */
+function checkThresholds(
+  c: {
+    kind: 'pairwise' | 'pointwise';
+    scale?: RubricScale | undefined;
+    aspects?: readonly { name: string; scale?: RubricScale | undefined }[] | undefined;
+    thresholds?: RubricThresholds | undefined;
+  },
+  ctx: z.RefinementCtx,
+): void {
+  const t = c.thresholds;
+  if (t === undefined) return;
+  if (c.kind === 'pairwise') {
+    ctx.addIssue({ code: 'custom', path: ['thresholds'], message: 'thresholds cut scores: use a pointwise rubric' });
+    return;
+  }
+  const steps = (path: (string | number)[], cuts: readonly number[], s: { min: number; max: number }) => {
+    if (cuts.length !== s.max - s.min)
+      ctx.addIssue({
+        code: 'custom',
+        path,
+        message: `the scale ${s.min}-${s.max} takes ${s.max - s.min} cut-offs, not ${cuts.length}`,
+      });
+  };
+  const scales = scalesOf(c);
+  if (t.score) steps(['thresholds', 'score'], t.score, scales.score);
+  for (const [name, cuts] of Object.entries(t.aspects ?? {})) {
+    const aspect = scales.aspects.find((a) => a.name === name);
+    if (!aspect)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['thresholds', 'aspects', name],
+        message: c.aspects
+          ? `the rubric has no aspect "${name}" (it has ${c.aspects.map((a) => a.name).join(', ')})`
+          : 'the rubric has no aspects: cut its score with thresholds.score',
+      });
+    else steps(['thresholds', 'aspects', name], cuts, aspect.scale);
+  }
 }
 
 /** What a rubric says, as the engine consumes it (no id, version, tags or examples: those are the API's). */

@@ -123,6 +123,14 @@ export const VerdictSchema = z
      * (0 when the aspects agree, at most 0.5), so a 0.6 from uniform 0.6s reads apart from one from 1s and 0s.
      */
     spread: z.number().min(0).max(0.5).optional(),
+    /**
+     * Pointwise, judged by a rubric version with `thresholds`: the score's band (`score`) and each aspect's
+     * (`aspects`, by name) by its cut-offs, in the form of a human's pointwise label; absent otherwise.
+     */
+    label: z
+      .object({ score: z.number().optional(), aspects: z.record(z.string(), z.number()).optional() })
+      .strict()
+      .optional(),
     votes: z.array(VoteSchema),
     /** 0-1: vote margin for votes, normalised score gap or 1 − normalised spread for scores. */
     confidence: z.number().min(0).max(1),

@@ -51,6 +51,7 @@ import {
   LENGTH_RULE,
   rewriteReply,
   shownAnswers,
+  pointQualityOf,
   shownQualities,
   WRONG_FORMAT_REPLY,
 } from './judge-mode.js';
@@ -250,6 +251,7 @@ function replyText(
     quality: shownQualities(prompt),
     firstShownBias: d.bias,
     ...(d.verbose > 0 ? { longerBias: longerBiasOf(prompt, d.verbose) } : {}),
+    ...pointQualityOf(prompt, d.generous),
   });
 }
 

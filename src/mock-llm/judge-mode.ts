@@ -260,6 +260,12 @@ export function shownQualities(prompt: string): [number, number] | undefined {
   return tags.length === 2 ? [tags[0] as number, tags[1] as number] : undefined;
 }
 
+/** A pointwise prompt's hidden quality and the mock's leniency, when the prompt carries exactly one tag. */
+export function pointQualityOf(prompt: string, generous: number): Pick<JudgeReplyOptions, 'pointQuality'> {
+  const tags = [...prompt.matchAll(QUALITY_TAG)].map((m) => Number(m[1]));
+  return tags.length === 1 ? { pointQuality: { quality: tags[0] as number, generous } } : {};
+}
+
 /** The two answers a pairwise prompt shows, in order: the last two `[The Start of Assistant X's Answer]` blocks. */
 export function shownAnswers(prompt: string): [string, string] | undefined {
   const blocks = [
@@ -308,6 +314,8 @@ export interface JudgeReplyOptions {
   firstShownBias?: number;
   /** A verbosity bias: with probability `p` (seeded by the key) the verdict goes to the longer shown answer. */
   longerBias?: { p: number; longer: 'A' | 'B' | undefined };
+  /** Pointwise: the output's hidden quality (0-1) decides every score, plus `generous` points, clamped. */
+  pointQuality?: { quality: number; generous: number };
 }
 
 /** The pairwise winner in presentation terms that the options decide, or undefined (the hash decides). */
@@ -341,6 +349,13 @@ export function judgeReply(format: DetectedFormat, key: string, options: JudgeRe
   const chosen = pairwiseChoice(key, options);
   const winnerRoll = unitFromHash(key, 3);
   const winner = chosen ?? (winnerRoll < 0.45 ? 'A' : winnerRoll < 0.9 ? 'B' : 'tie');
+  // A tagged pointwise output is scored by its quality; otherwise from the hash, as always.
+  const point = (h: number, min: number, max: number): number => {
+    const q = options.pointQuality;
+    if (!q) return scoreIn(h, min, max);
+    const raw = Math.round(min + Math.min(1, Math.max(0, q.quality)) * (max - min)) + q.generous;
+    return Math.min(Math.floor(max), Math.max(Math.ceil(min), raw));
+  };
   // A decided pair writes its scores from the choice; otherwise from the hash, as always.
   const pair = (min: number, max: number): [number, number] =>
     chosen ? scoresFor(chosen, min, max) : [scoreIn(h1, min, max), scoreIn(h2, min, max)];
@@ -374,18 +389,18 @@ export function judgeReply(format: DetectedFormat, key: string, options: JudgeRe
     case 'choice':
       return `${reason}\nAnswer: ${winner === 'A' ? 'Assistant 1' : winner === 'B' ? 'Assistant 2' : 'tie'}`;
     case 'leading': {
-      const n = scoreIn(h1, format.min, format.max);
+      const n = point(h1, format.min, format.max);
       // G-Eval forms end in "- Coherence:": repeating the label keeps a labelled parser happy too.
       return format.label ? `${n}\n${format.label}: ${n}` : `${n}`;
     }
     case 'labelled':
-      return `${reason}\n${format.label}: ${scoreIn(h1, format.min, format.max)}`;
+      return `${reason}\n${format.label}: ${point(h1, format.min, format.max)}`;
     case 'aspects':
       return JSON.stringify({
         ...Object.fromEntries(
           format.aspects.map((a, i) => [
             a.name,
-            { rationale: reason, score: scoreIn(hash53(key, 10 + i), a.min, a.max) },
+            { rationale: reason, score: point(hash53(key, 10 + i), a.min, a.max) },
           ]),
         ),
         ...(format.firstFailingStep !== undefined ? { first_failing_step: format.firstFailingStep } : {}),
@@ -400,7 +415,7 @@ export function judgeReply(format: DetectedFormat, key: string, options: JudgeRe
           ? { rationale: reason, score_a: pair(format.min, format.max)[0], score_b: pair(format.min, format.max)[1] }
           : format.shape === 'winner'
             ? { rationale: reason, winner }
-            : { rationale: reason, score: scoreIn(h1, format.min, format.max) },
+            : { rationale: reason, score: point(h1, format.min, format.max) },
       );
   }
 }

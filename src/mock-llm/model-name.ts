@@ -28,6 +28,7 @@
  * | `vary` | `1` | a prompt sent again is answered afresh (the attempt number joins the reply's hash), as a sampling model would: repeats of one item can disagree |
  * | `bias` | `0`-`1` | probability that a pairwise verdict goes to whichever answer is shown first, whatever the answers say (seeded by the prompt): a position-biased judge |
  * | `verbose` | `0`-`1` | a verbosity bias few-shot examples correct: probability that a pairwise verdict goes to the longer answer, whatever the quality tags say (seeded by the prompt, so each sample or `vary` repeat draws afresh); a quarter of it when the prompt shows a few-shot example whose human verdict went to the shorter answer (`fewShotCorrects`, ./judge-mode.ts) or carries the rule the mock's criteria rewrite writes from such a case (`LENGTH_RULE`, `rewriteReply`) |
+ * | `generous` | `-10`-`10` | a leniency thresholds correct: points added to every pointwise score a quality tag decides (clamped to the scale) |
  *
  * Faults: an HTTP status (`500`, `502`, `503`, `429`, `400`, `401`, `403`, `404`, …), `timeout` (hang),
  * `malformed` (200 with a broken JSON body), `empty` (200 with empty content), `truncated` (200 with half
@@ -38,7 +39,9 @@
  *
  * Hidden quality tags: in judge mode, a pairwise prompt whose two answers carry `[quality=<number>]` (see
  * `qualityTag`, ./judge-mode.ts) is judged by them: the higher tag wins, equal tags tie, whatever the order
- * they are shown in (tests script tournaments whose true order is known this way).
+ * they are shown in (tests script tournaments whose true order is known this way). A pointwise prompt that
+ * carries exactly one tag, a quality from 0 to 1, is scored `min + round(quality × (max − min))` on each scale
+ * it asks for, plus `generous` (clamped to the scale).
  */
 
 /** A fault the mock can inject. */
@@ -93,6 +96,8 @@ export interface MockDirectives {
   bias: number;
   /** Probability that a pairwise verdict goes to the longer answer (a verbosity bias). Default 0. */
   verbose: number;
+  /** Points added to a pointwise score a quality tag decides (a lenient or strict judge). Default 0. */
+  generous: number;
 }
 
 /** Thrown for a model name the mock cannot read; the handler turns it into a 400. */
@@ -143,6 +148,7 @@ export function parseMockModel(model: string): MockDirectives {
     vary: false,
     bias: 0,
     verbose: 0,
+    generous: 0,
   };
   if (q < 0) return d;
   for (const [key, value] of new URLSearchParams(model.slice(q + 1))) {
@@ -212,6 +218,9 @@ export function parseMockModel(model: string): MockDirectives {
       case 'verbose':
         d.verbose = num(key, value, 0, 1);
         break;
+      case 'generous':
+        d.generous = num(key, value, -10, 10);
+        break;
       default:
         throw new MockModelNameError(`unknown mock model option "${key}"`);
     }
@@ -257,6 +266,8 @@ export interface MockModelOptions {
   bias?: number;
   /** Probability that a pairwise verdict goes to the longer answer. */
   verbose?: number;
+  /** Points added to a pointwise score a quality tag decides. */
+  generous?: number;
 }
 
 /** Builds a mock model name, e.g. `mockModel({ fail: [[500, 2]], seed: 't1' })` → `mock-judge?fail=500:2&seed=t1`. */
@@ -282,6 +293,7 @@ export function mockModel(opts: MockModelOptions = {}): string {
   if (opts.vary) params.set('vary', '1');
   if (opts.bias !== undefined) params.set('bias', String(opts.bias));
   if (opts.verbose !== undefined) params.set('verbose', String(opts.verbose));
+  if (opts.generous !== undefined) params.set('generous', String(opts.generous));
   const q = params.toString().replaceAll('%2C', ',').replaceAll('%3A', ':');
   return q ? `${base}?${q}` : base;
 }

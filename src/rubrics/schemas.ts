@@ -114,6 +114,7 @@ export function contentOf(body: {
   aspects?: RubricContent['aspects'];
   evaluationSteps?: string | undefined;
   autoSteps?: boolean | undefined;
+  thresholds?: RubricContent['thresholds'];
 }): RubricContent {
   return RubricContentSchema.parse({
     kind: body.kind,
@@ -122,6 +123,7 @@ export function contentOf(body: {
     ...(body.aspects !== undefined ? { aspects: body.aspects } : {}),
     ...(body.evaluationSteps !== undefined ? { evaluationSteps: body.evaluationSteps } : {}),
     ...(body.autoSteps !== undefined ? { autoSteps: body.autoSteps } : {}),
+    ...(body.thresholds !== undefined ? { thresholds: body.thresholds } : {}),
   });
 }
 

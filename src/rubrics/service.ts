@@ -123,6 +123,7 @@ export function versionView(
     ...(c.aspects !== undefined ? { aspects: c.aspects } : {}),
     ...(c.evaluationSteps !== undefined ? { evaluationSteps: c.evaluationSteps } : {}),
     ...(c.autoSteps !== undefined ? { autoSteps: c.autoSteps } : {}),
+    ...(c.thresholds !== undefined ? { thresholds: c.thresholds } : {}),
     examples: v.examples,
     hash: v.hash,
     tags: tags.filter((t) => t.version === v.version).map((t) => t.tag),

@@ -17,6 +17,10 @@ import {
 } from '../../src/align/core.js';
 import type { JudgedLabel } from '../../src/align/few-shot.js';
 import { REWRITE_TEMPLATE } from '../../src/align/prompts.js';
+import type { PointItem } from '../../src/align/thresholds.js';
+import { learnThresholds, pointHeldOut, thresholdsCandidate } from '../../src/align/thresholds.js';
+import { RubricContentSchema } from '../../src/engine/rubric.js';
+import { bandOf, labelOf, learnCutoffs } from '../../src/engine/thresholds.js';
 import { LENGTH_RULE, rewriteReply } from '../../src/mock-llm/judge-mode.js';
 
 describe('the split', () => {
@@ -110,5 +114,87 @@ describe('the criteria rewrite', () => {
     expect(instructionsCriteria('Correct answers win.', rules)).toMatch(/^Correct answers win\.\n\nRules learned/);
     // Any other prompt is not a rewrite.
     expect(rewriteReply('Which answer is better?')).toBeUndefined();
+  });
+});
+
+describe('thresholds (pointwise)', () => {
+  const scale = { min: 1, max: 5 };
+  const content = RubricContentSchema.parse({
+    kind: 'pointwise',
+    criteria: 'Helpful.',
+    scale,
+    aspects: [
+      { name: 'clarity', criteria: 'Clear.' },
+      { name: 'accuracy', criteria: 'Right.' },
+    ],
+  });
+  /** A judge one point too generous (clamped at the top), against humans spread over the scale. */
+  const humans = Array.from({ length: 60 }, (_, i) => 1 + (i % 5));
+  const generous = (h: number) => Math.min(5, h + 1);
+
+  it('learns cut-offs that undo a generous judge, and leaves silent bands at the rounding points', () => {
+    const cuts = learnCutoffs(
+      humans.map((h) => ({ human: h, judge: generous(h) })),
+      scale,
+    );
+    expect(cuts).toHaveLength(4);
+    // Judge 2 → 1, 3 → 2, 4 → 3; judge 5 reads as many humans' 4s as 5s: the tie keeps the judge's score.
+    expect([2, 3, 4, 5].map((x) => bandOf(cuts, 1, x))).toEqual([1, 2, 3, 5]);
+    expect(cuts).toEqual([...cuts].sort((a, b) => a - b));
+    // Nothing to learn from: the identity (rounding) cut-offs.
+    expect(learnCutoffs([], scale)).toEqual([1.5, 2.5, 3.5, 4.5]);
+    // A judge that already agrees keeps its scores.
+    const same = learnCutoffs(
+      humans.map((h) => ({ human: h, judge: h })),
+      scale,
+    );
+    expect([1, 2, 3, 4, 5].map((x) => bandOf(same, 1, x))).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('learns per aspect and for the score; the held-out κ rises from the raw scores to the bands', () => {
+    const items: PointItem[] = humans.map((h) => ({
+      human: h,
+      humanAspects: { clarity: h, accuracy: 6 - h },
+    }));
+    const judged = humans.map((h) => ({ score: generous(h), aspects: { clarity: generous(h), accuracy: 6 - h } }));
+    const all = humans.map((_, i) => i);
+    const t = learnThresholds(items, content, all.slice(0, 40), judged);
+    expect(Object.keys(t?.aspects ?? {})).toEqual(['clarity', 'accuracy']);
+    expect(t?.score).toHaveLength(4);
+    // The accurate aspect keeps the rounding points.
+    expect(t?.aspects?.accuracy).toEqual([1.5, 2.5, 3.5, 4.5]);
+    const heldOut = all.slice(40);
+    const h = pointHeldOut(items, content, t, heldOut, [judged, judged], 7);
+    expect(h.n).toBe(20);
+    expect(h.aligned.value ?? 0).toBeGreaterThan((h.base.value ?? 0) + 0.2);
+    expect(tagMoves(h)).toBe(true);
+    // Nothing labelled: nothing to learn.
+    expect(
+      thresholdsCandidate(content, [{ human: { score: null, aspects: null }, judge: judged[0] ?? null }]),
+    ).toBeNull();
+  });
+
+  it('puts a verdict’s scores in bands; a rubric takes one cut-off per step of each scale, pointwise only', () => {
+    const t = { score: [2, 3, 4, 5], aspects: { clarity: [1.5, 2.5, 3.5, 4.5] } };
+    expect(
+      labelOf(t, scale, 3, [
+        { name: 'clarity', score: 3, scale },
+        { name: 'accuracy', score: 2, scale },
+      ]),
+    ).toEqual({ score: 3, aspects: { clarity: 3 } });
+    expect(labelOf(undefined, scale, 3, undefined)).toBeUndefined();
+    expect(RubricContentSchema.safeParse({ ...content, thresholds: t }).success).toBe(true);
+    const issues = (thresholds: unknown, kind = 'pointwise') => {
+      const r = RubricContentSchema.safeParse(
+        kind === 'pointwise' ? { ...content, thresholds } : { kind, criteria: 'x', thresholds },
+      );
+      return r.success ? [] : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    };
+    expect(issues({ score: [1, 2] })).toEqual(['thresholds.score: the scale 1-5 takes 4 cut-offs, not 2']);
+    expect(issues({ score: [4, 3, 2, 1] })[0]).toContain('must not decrease');
+    expect(issues({ aspects: { tone: [1, 2, 3, 4] } })[0]).toContain(
+      'thresholds.aspects.tone: the rubric has no aspect',
+    );
+    expect(issues({ score: [1] }, 'pairwise')).toEqual(['thresholds: thresholds cut scores: use a pointwise rubric']);
   });
 });
