@@ -98,7 +98,8 @@ export const CreateRunRequestSchema = z
     service_tier: TierView.optional().describe(
       "Tribunal's: the service tier of the run's model calls (the sampler's and the model graders'). Absent: the tenant's " +
         "default, else the providers' default, else `standard`. A tier the deployment's provider does not offer is a 400 " +
-        '`tier_unsupported` naming `service_tier`.',
+        "`tier_unsupported` naming `service_tier`. At `batch` the calls go through the provider's Batch API in waves, and " +
+        "the run ends in the provider's turnaround.",
     ),
     cache: CacheModeSchema.optional().describe(
       "Tribunal's: the verdict cache for the run's model graders. `use` (default): a grader call this tenant made before " +

@@ -31,6 +31,7 @@ import {
   UNENDED,
 } from './run-rows.js';
 import { dispatchRunEvent, runEndEventStatements } from './run-events.js';
+import { withdrawWaves } from './run-waves.js';
 import type { CreateRunRequest, OutputItem, Run } from './run-schemas.js';
 import type { EvalRecord } from './rows.js';
 import { listPage } from '../openai/list-page.js';
@@ -173,6 +174,7 @@ export async function createRun(
     leaseUntil: null,
     serviceTier: tier.tier,
     cacheMode: cacheDecision({ mode: request.cache }, ev.testingCriteria),
+    wakeAt: null,
   };
   await insertRun(db, record);
   await queueRun(env, ev.tenant, record.id);
@@ -217,13 +219,17 @@ export async function cancelRunView(env: Bindings, r: RunRecord, origin: string)
   const event = runEndEventStatements(db, r, 'canceled', null, UNENDED, now);
   const cancelled = await cancelRun(db, r.tenant, r.id, now, event);
   if (cancelled) await dispatchRunEvent(env, r.tenant, r.id);
+  if (cancelled && r.serviceTier === 'batch') await withdrawWaves(env, db, r.id);
   const after = cancelled ? { ...r, status: 'canceled' as const } : await requireRun(env, r.tenant, r.evalId, r.id);
   return viewRun(env, after, origin);
 }
 
 /** Deletes a run and its items. */
 export async function deleteRunView(env: Bindings, r: RunRecord) {
-  await deleteRun(tenantDb(env, r.tenant), r.tenant, r.id, Date.now());
+  const db = tenantDb(env, r.tenant);
+  if (r.serviceTier === 'batch' && (r.status === 'queued' || r.status === 'in_progress'))
+    await withdrawWaves(env, db, r.id);
+  await deleteRun(db, r.tenant, r.id, Date.now());
   return { object: 'eval.run.deleted' as const, deleted: true as const, run_id: r.id };
 }
 
