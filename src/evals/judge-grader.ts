@@ -61,6 +61,8 @@ export interface JudgeContext {
   limits?: EffectiveLimits | null;
   /** The `Idempotency-Key` of a call's evaluation, or null for a new one each time. */
   keyOf: (callId: string) => string | null;
+  /** The row that counts the judge's evaluations against the monthly cap (a run item's ledger row), if any. */
+  countedBy?: string;
   /** The evaluation's tier and verdict cache mode (a run's); absent: the defaults. */
   evaluation?: { tier?: 'standard' | 'flex' | 'batch'; cache?: CacheMode };
   /**
@@ -115,6 +117,7 @@ async function judge(
   const { id } = await startJudge(env, ctx.tenant, req, ctx.keyOf(request.id), {
     keyId: ctx.keyId,
     ...(ctx.limits !== undefined ? { limits: ctx.limits } : {}),
+    ...(ctx.countedBy !== undefined ? { countedBy: ctx.countedBy } : {}),
   });
   const waitMs = configOf(env).OPENAI_WAIT_SECONDS * 1000;
   const outcome = ctx.onWaiting

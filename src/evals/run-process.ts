@@ -31,7 +31,7 @@ import {
   waitRun,
 } from './run-rows.js';
 import { dispatchRunEvent, runEndEventStatements } from './run-events.js';
-import { bookItemStatements, ledgerStatement, storedLlm } from './run-ledger.js';
+import { bookItemStatements, ledgerId, ledgerStatement, storedLlm } from './run-ledger.js';
 import { withJudges } from './judge-grader.js';
 import { withVerdictCache } from './run-cache.js';
 import type { Waiting } from './run-waves.js';
@@ -224,6 +224,8 @@ async function gradeAndStore(
     tenant: run.tenant,
     keyId: run.keyId,
     keyOf: (callId: string) => `${run.id}:${String(idx)}:${callId}`,
+    // The item's ledger row counts it against the monthly cap: its judges' evaluations do not count again.
+    countedBy: ledgerId(run.id, idx),
     evaluation: {
       ...(run.serviceTier !== 'standard' ? { tier: run.serviceTier } : {}),
       ...(mode !== 'bypass' ? { cache: mode } : {}),

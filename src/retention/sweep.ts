@@ -9,6 +9,9 @@
  *   few hundred subrequests at most and a tenant with a backlog never starves the others for long.
  * - A tenant that stores no content (`storeContent: false`, ./content.ts): each run erases what an ending's
  *   own step missed, a page at a time.
+ * - The Evals verdict cache (`eval_verdict_cache`: model graders' replies, which quote the item): a tenant
+ *   that stores no content keeps none of it past a sweep, any other tenant none past its `retentionDays`
+ *   (0 = kept until `VERDICT_CACHE_TTL_DAYS` stops serving it), {@link EVAL_CACHE_PAGE} entries per run.
  * - Webhook events, their deliveries and attempts are deleted `WEBHOOK_RETENTION_DAYS` after the event
  *   (30; 0 = kept), {@link WEBHOOK_PAGE} events per run; an event with a delivery still pending stays.
  * Time comes from the caller (`now`, epoch ms), so tests drive it with rows' timestamps, never sleeps.
@@ -23,6 +26,9 @@ import { everyTenantDb } from '../config/d1-shards.js';
 
 /** Tenants whose overdue evaluations one run erases (a page each): 4. */
 export const TENANTS_PER_RUN = 4;
+
+/** Evals verdict cache entries one run deletes, per database: 500. */
+export const EVAL_CACHE_PAGE = 500;
 
 /** Webhook events (with their deliveries and attempts) one run deletes: 200. */
 export const WEBHOOK_PAGE = 200;
@@ -39,13 +45,15 @@ export interface RetentionReport {
   contentErased: number;
   /** Webhook events deleted (with their deliveries and attempts). */
   webhookEvents: number;
+  /** Evals verdict cache entries deleted (a tenant that stores no content, or past its retention). */
+  evalCacheEntries: number;
 }
 
 /** One retention run at `now` (see the module note). Never throws for one evaluation's error. */
 export async function sweepRetention(env: Bindings, now: number): Promise<RetentionReport> {
-  const report: RetentionReport = { erased: 0, errors: 0, contentErased: 0, webhookEvents: 0 };
+  const report: RetentionReport = { erased: 0, errors: 0, contentErased: 0, webhookEvents: 0, evalCacheEntries: 0 };
   for (const db of everyTenantDb(env)) await sweepDatabase(env, db, now, report);
-  if (report.erased + report.errors + report.contentErased + report.webhookEvents > 0)
+  if (report.erased + report.errors + report.contentErased + report.webhookEvents + report.evalCacheEntries > 0)
     log('info', 'retention.run', { ...report });
   return report;
 }
@@ -90,8 +98,27 @@ async function sweepDatabase(env: Bindings, db: D1Database, now: number, report:
       log('error', 'retention.content_erase_failed', { evaluationId: id, error: messageOf(e) });
     }
   }
+  report.evalCacheEntries += await sweepEvalCache(db, now, config.RETENTION_DAYS);
   if (config.WEBHOOK_RETENTION_DAYS > 0)
     report.webhookEvents += await sweepWebhookEvents(db, now - config.WEBHOOK_RETENTION_DAYS * DAY_MS);
+}
+
+/**
+ * Deletes up to {@link EVAL_CACHE_PAGE} Evals verdict cache entries of tenants that store no content, or older
+ * than their tenant's retention (`defaultDays` for a tenant without its own).
+ */
+async function sweepEvalCache(db: D1Database, now: number, defaultDays: number): Promise<number> {
+  const r = await db
+    .prepare(
+      `DELETE FROM eval_verdict_cache WHERE rowid IN (
+         SELECT c.rowid FROM eval_verdict_cache c LEFT JOIN tenants t ON t.id = c.tenant
+         WHERE t.store_content = 0
+            OR (COALESCE(t.retention_days, ?1) > 0 AND c.created_at < ?2 - COALESCE(t.retention_days, ?1) * ${DAY_MS})
+         LIMIT ?3)`,
+    )
+    .bind(defaultDays, now, EVAL_CACHE_PAGE)
+    .run();
+  return r.meta.changes;
 }
 
 /** Deletes up to {@link WEBHOOK_PAGE} events created before `before` (none with a pending delivery). */

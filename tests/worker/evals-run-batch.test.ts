@@ -3,13 +3,14 @@
  * API (100 ms a batch here): the sampler's and the model graders' calls go in waves, each a provider batch
  * (the sample's wave, then its graders'), every call billed once at tier `batch`; a pass repeated after the
  * end calls and bills nothing again; a Tribunal judge as a grader's model runs its evaluation at tier `batch`
- * and the run waits for it without holding a worker.
+ * and the run waits for it without holding a worker, and the item counts once against the monthly cap.
  */
 import type OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import { holdMockBatchApi, pollUntil, testEnv } from './helpers.js';
 import { judgeModel, sdk } from './openai-support.js';
+import { usageSince } from '../../src/tenants/quota.js';
 
 const client = sdk();
 type Run = OpenAI.Evals.RunRetrieveResponse;
@@ -132,6 +133,10 @@ describe('service_tier batch on a run', () => {
       type: 'file_content' as const,
       content: ITEMS.map((item) => ({ item, sample: { output_text: item.answer } })),
     };
+    const counted = async () => (await usageSince(testEnv.DB, 'default', 0)).evaluations;
+    const rows = async () =>
+      (await testEnv.DB.prepare(`SELECT count(*) AS n FROM evaluations`).first<{ n: number }>())?.n ?? 0;
+    const [countedBefore, rowsBefore] = [await counted(), await rows()];
     const created = await client.evals.runs.create(ev.id, {
       data_source: { type: 'jsonl', source },
       service_tier: 'batch',
@@ -147,5 +152,9 @@ describe('service_tier batch on a run', () => {
     expect(results.map((r) => r.tier)).toEqual(['batch', 'batch', 'batch']);
     const items = await outputItems(ev.id, run.id);
     expect(items.map((i) => i.results[0]?.score)).toEqual(results.map((r) => r.score));
+    // Each item is one evaluation against the monthly cap: its ledger row and its judge's evaluation are two
+    // rows, and the judge's is counted by the item's.
+    expect((await rows()) - rowsBefore).toBe(6);
+    expect((await counted()) - countedBefore).toBe(3);
   });
 });
