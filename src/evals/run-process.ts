@@ -1,7 +1,7 @@
 /**
  * @module
  * Working through a run, from its queue message (./run-queue.ts): take its lease, grade each item not
- * graded yet (sampling the model first for a `completions` source), store each graded item once, and end
+ * graded yet (sampling the model first for a `completions` or `responses` source), store each graded item once, and end
  * the run `completed` (or `failed` on an error of its own, such as its eval deleted meanwhile). A few items
  * at a time; the lease is renewed between them, and a cancel (or delete) stops the work at the next
  * renewal. A second invocation while the lease is held does nothing (its message comes back later); one
@@ -49,7 +49,8 @@ export const RUN_LEASE_MS = 60_000;
 /** Items graded at once. */
 const ITEMS_AT_ONCE = 4;
 
-type Completions = Extract<RunDataSource, { type: 'completions' }>;
+/** A data source that samples a model (`responses` samples through the chat completions wire too). */
+type Completions = Extract<RunDataSource, { type: 'completions' | 'responses' }>;
 
 /** A sample as an output item shows it. */
 interface Sample {
@@ -146,7 +147,7 @@ function resultOf(r: GradeResult): Record<string, unknown> {
   };
 }
 
-/** Samples (for `completions`) and grades one line. */
+/** Samples (for `completions` and `responses`) and grades one line. */
 async function gradeLine(
   run: RunRecord,
   criteria: readonly RunnableGrader[],
@@ -158,7 +159,7 @@ async function gradeLine(
   let sample: Sample | null = null;
   let text: string | null = null;
   const usage: ModelUsage[] = [];
-  if (ds.type === 'completions') {
+  if (ds.type !== 'jsonl') {
     const s = await sampleOf(ds, line.item, idx, deps);
     sample = s.sample;
     text = s.text;
@@ -168,7 +169,7 @@ async function gradeLine(
     text = typeof given === 'string' ? given : JSON.stringify(line.sample);
   }
   const createdAt = Date.now();
-  if (ds.type === 'completions' && text === null) {
+  if (ds.type !== 'jsonl' && text === null) {
     return { idx, status: 'error', item: line.item, sample, results: [], usage, createdAt };
   }
   const ctx = { item: line.item, ...(text !== null ? { sample: { output_text: text } } : {}) };

@@ -61,8 +61,9 @@ export const CompletionsDataSourceSchema = z
   .openapi('CreateEvalCompletionsRunDataSource');
 
 /**
- * `responses`: sample `model` on each item through the provider's Responses API (`POST /responses`), then
- * grade. A `responses` source (OpenAI's stored responses) is refused with what to send instead.
+ * `responses`: sample `model` on each item from `input_messages`, then grade, as `completions` does (over the
+ * provider's chat completions endpoint). A `responses` source (OpenAI's stored responses) is refused with what
+ * to send instead.
  */
 const ResponsesDataSourceSchema = z
   .object({

@@ -53,7 +53,7 @@ async function checkDataSource(
   if (ds.source.type === 'responses' || ds.source.type === 'stored_completions') {
     throw fail(
       'data_source.source.type',
-      `"${ds.source.type}" reads OpenAI's stored traffic, which Tribunal does not hold: send the items inline ("file_content") or upload them ("file_id"), with a "completions" data source to sample a model`,
+      `"${ds.source.type}" reads OpenAI's stored traffic, which Tribunal does not hold: send the items inline ("file_content") or upload them ("file_id"), with a "completions" or "responses" data source to sample a model`,
     );
   }
   const lines = await sourceLines(env, ev.tenant, ds.source, true);
@@ -73,12 +73,6 @@ async function checkDataSource(
         throw fail(where, 'the eval reads the sample: give each line one, or use a "completions" data source');
       }
     }
-  }
-  if (ds.type === 'responses') {
-    throw fail(
-      'data_source.type',
-      '"responses" is not sampled yet: send "completions" (with input_messages and model) to sample a model, or "jsonl" with the samples',
-    );
   }
   return lines;
 }
