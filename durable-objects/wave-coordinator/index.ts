@@ -2,7 +2,8 @@
  * @module
  * `WaveCoordinatorDO`: one per (group, provider, model) of batch-tier work, `idFromName(coordinatorName(…))`.
  * A thin driver over src/waves/coordinator.ts: RPC from the items (`register`, `withdraw`), the alarm that
- * closes waves and polls provider batches, and the RPC that hands each result to its item's object.
+ * closes waves and polls provider batches, and the RPC that hands each result to its item's object (or, for an
+ * Evals run at the batch tier, to the run's store: src/evals/run-queue.ts).
  */
 import { DurableObject } from 'cloudflare:workers';
 import { batchSize } from '../../src/batches/rows.js';
@@ -16,6 +17,7 @@ import type { WaveCall, WaveCoordinatorRpc, WaveResult } from '../../src/waves/r
 import { parseCoordinatorName } from '../../src/waves/rpc.js';
 import { log, messageOf } from '../../src/log/log.js';
 import { recordDb } from '../../src/config/d1-shards.js';
+import { isRunId, runWaveResults } from '../../src/evals/run-queue.js';
 
 /** The Durable Object that runs the waves of one group's calls to one provider and model. */
 export class WaveCoordinatorDO extends DurableObject<Bindings> implements WaveCoordinatorRpc {
@@ -36,8 +38,11 @@ export class WaveCoordinatorDO extends DurableObject<Bindings> implements WaveCo
         this.client ??= createBatchClient(settingsFromEnv(llmEnvOf(env)), parseCoordinatorName(stored).provider);
         return this.client;
       },
+      // An Evals run is one "evaluation" here (its items' calls named `<item>:<call>`): its pass stores them.
       deliver: (evaluationId: string, results: WaveResult[]): Promise<WaveCall[]> =>
-        env.EVALUATION.get(env.EVALUATION.idFromName(evaluationId)).batchResults(evaluationId, stored, results),
+        isRunId(evaluationId)
+          ? runWaveResults(env, evaluationId, results)
+          : env.EVALUATION.get(env.EVALUATION.idFromName(evaluationId)).batchResults(evaluationId, stored, results),
       timings: () => {
         const c = configOf(env);
         return {

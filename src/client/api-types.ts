@@ -8085,7 +8085,7 @@ export interface components {
             name?: string;
             metadata?: components["schemas"]["EvalMetadata"] | null;
             /**
-             * @description Tribunal's: the service tier of the run's model calls (the sampler's and the model graders'). Absent: the tenant's default, else the providers' default, else `standard`. A tier the deployment's provider does not offer is a 400 `tier_unsupported` naming `service_tier`.
+             * @description Tribunal's: the service tier of the run's model calls (the sampler's and the model graders'). Absent: the tenant's default, else the providers' default, else `standard`. A tier the deployment's provider does not offer is a 400 `tier_unsupported` naming `service_tier`. At `batch` the calls go through the provider's Batch API in waves, and the run ends in the provider's turnaround.
              * @enum {string}
              */
             service_tier?: "standard" | "flex" | "batch";

@@ -82,6 +82,7 @@ export const CARRY_OVER_RULES: Readonly<Record<string, CarryOverRule>> = {
   eval_runs: { kind: 'tenant' },
   eval_run_items: { kind: 'child', parent: 'eval_runs', column: 'run_id' },
   eval_run_calls: { kind: 'child', parent: 'eval_runs', column: 'run_id' },
+  eval_run_wave_calls: { kind: 'child', parent: 'eval_runs', column: 'run_id' },
   files: { kind: 'tenant' },
   annotation_queues: { kind: 'tenant' },
   annotation_items: { kind: 'child', parent: 'annotation_queues', column: 'queue_id' },

@@ -123,6 +123,7 @@ const TABLE_OF_PREFIX: Record<string, string> = {
   me: 'batches',
   cp: 'batches',
   dlv: 'webhook_deliveries',
+  evalrun: 'eval_runs',
 };
 
 /** Untagged ids found before, by id (an isolate's memory; a few thousand at most). */
@@ -130,7 +131,7 @@ const legacyFound = new Map<string, number>();
 const LEGACY_MEMORY = 4096;
 
 /**
- * The D1 database holding the tenant's record `id` (an evaluation, batch or comparison, webhook delivery),
+ * The D1 database holding the tenant's record `id` (an evaluation, batch or comparison, webhook delivery, Evals run),
  * for callers that have the id but not its tenant: queue consumers, Durable Objects named by the id, the
  * crons' follow-ups. A tagged id needs no query; an id made before the shards is looked up in each shard
  * once (then remembered); one found nowhere goes to the first shard, where it is missing like anywhere.

@@ -16,7 +16,9 @@ import { configOf } from '../config/vars.js';
 import type { LlmCallRequest, LlmCallResult, LlmFunction } from '../engine/call.js';
 import { ApiError } from '../http/errors.js';
 import type { Issue } from '../http/errors.js';
-import { followToOutcome, judgeRequestOf, startJudge } from '../openai/completion.js';
+import { followToOutcome, judgeRequestOf, outcomeOf, startJudge } from '../openai/completion.js';
+import { isTerminal } from '../evaluations/status.js';
+import { waitingResult } from './run-waves.js';
 import { MODEL_PREFIX, ModelNameError, parseModelId } from '../openai/models.js';
 import { ChatCompletionRequestSchema } from '../openai/schemas.js';
 import type { JudgeVerdict } from '../openai/schemas.js';
@@ -59,8 +61,15 @@ export interface JudgeContext {
   limits?: EffectiveLimits | null;
   /** The `Idempotency-Key` of a call's evaluation, or null for a new one each time. */
   keyOf: (callId: string) => string | null;
+  /** The row that counts the judge's evaluations against the monthly cap (a run item's ledger row), if any. */
+  countedBy?: string;
   /** The evaluation's tier and verdict cache mode (a run's); absent: the defaults. */
-  evaluation?: { tier?: 'standard' | 'flex'; cache?: CacheMode };
+  evaluation?: { tier?: 'standard' | 'flex' | 'batch'; cache?: CacheMode };
+  /**
+   * Set at the batch tier: the judge's evaluation is looked at once, not waited for; one not ended yet is
+   * reported here and the call answered as waiting (the run looks again later).
+   */
+  onWaiting?: () => void;
 }
 
 /** The grader's reply from a verdict, for the parser it asked for. */
@@ -108,9 +117,16 @@ async function judge(
   const { id } = await startJudge(env, ctx.tenant, req, ctx.keyOf(request.id), {
     keyId: ctx.keyId,
     ...(ctx.limits !== undefined ? { limits: ctx.limits } : {}),
+    ...(ctx.countedBy !== undefined ? { countedBy: ctx.countedBy } : {}),
   });
   const waitMs = configOf(env).OPENAI_WAIT_SECONDS * 1000;
-  const outcome = await followToOutcome(env, ctx.tenant, id, req, started + waitMs);
+  const outcome = ctx.onWaiting
+    ? await outcomeOf(env, ctx.tenant, id, req, { kind: 'ended', status: 'running' })
+    : await followToOutcome(env, ctx.tenant, id, req, started + waitMs);
+  if (ctx.onWaiting && outcome.kind === 'ended' && !isTerminal(outcome.evaluation.status)) {
+    ctx.onWaiting();
+    return waitingResult(request, `waiting for the judge's evaluation ${id}`);
+  }
   if (outcome.kind === 'timeout') return failed(request, 'timeout', `no verdict within ${waitMs / 1000} s (${id})`);
   if (outcome.kind === 'ended') {
     const cause = outcome.evaluation.error?.message ?? outcome.evaluation.status;

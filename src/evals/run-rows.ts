@@ -30,6 +30,8 @@ export interface RunRecord {
   serviceTier: Tier;
   /** What the verdict cache does for its model graders. */
   cacheMode: CacheDecision;
+  /** When a delayed message looks at the run again (a batch-tier run waiting; epoch ms), or null. */
+  wakeAt: number | null;
 }
 
 interface RunRow {
@@ -48,9 +50,10 @@ interface RunRow {
   lease_until: number | null;
   service_tier: Tier;
   cache_mode: CacheDecision;
+  wake_at: number | null;
 }
 
-const COLUMNS = `id, tenant, eval_id, name, status, data_source, model, metadata, items_total, error, created_at, key_id, lease_until, service_tier, cache_mode`;
+const COLUMNS = `id, tenant, eval_id, name, status, data_source, model, metadata, items_total, error, created_at, key_id, lease_until, service_tier, cache_mode, wake_at`;
 const SELECT = `SELECT ${COLUMNS} FROM eval_runs`;
 
 function toRecord(r: RunRow): RunRecord {
@@ -70,6 +73,7 @@ function toRecord(r: RunRow): RunRecord {
     leaseUntil: r.lease_until,
     serviceTier: r.service_tier,
     cacheMode: r.cache_mode,
+    wakeAt: r.wake_at,
   };
 }
 
@@ -169,6 +173,23 @@ export async function releaseLease(db: D1Database, id: string): Promise<void> {
   await db.prepare(`UPDATE eval_runs SET lease_until = NULL WHERE id = ? AND status = 'in_progress'`).bind(id).run();
 }
 
+/**
+ * Gives a batch-tier run's lease up while it waits on provider batches, and moves its `wake_at` to `wakeAt`
+ * when none is due before it (one delayed message at a time). True when it moved: the caller sends that message.
+ */
+export async function waitRun(db: D1Database, id: string, now: number, wakeAt: number): Promise<boolean> {
+  const [, moved] = await db.batch([
+    db.prepare(`UPDATE eval_runs SET lease_until = NULL WHERE id = ? AND status = 'in_progress'`).bind(id),
+    db
+      .prepare(
+        `UPDATE eval_runs SET wake_at = ?1 WHERE id = ?2 AND status = 'in_progress'
+         AND (wake_at IS NULL OR wake_at <= ?3 OR wake_at > ?1)`,
+      )
+      .bind(wakeAt, id, now),
+  ]);
+  return (moved?.meta.changes ?? 0) > 0;
+}
+
 /** What a run must be for {@link endRun} to end it (SQL over `eval_runs`): running. */
 export const RUNNING = `status = 'in_progress'`;
 
@@ -191,7 +212,7 @@ export async function endRun(
     ...before,
     db
       .prepare(
-        `UPDATE eval_runs SET status = ?, error = ?, lease_until = NULL, updated_at = ? WHERE id = ? AND ${RUNNING}`,
+        `UPDATE eval_runs SET status = ?, error = ?, lease_until = NULL, wake_at = NULL, updated_at = ? WHERE id = ? AND ${RUNNING}`,
       )
       .bind(status, error ? JSON.stringify(error) : null, now, id),
   ]);
@@ -212,7 +233,7 @@ export async function cancelRun(
     ...before,
     db
       .prepare(
-        `UPDATE eval_runs SET status = 'canceled', lease_until = NULL, updated_at = ?
+        `UPDATE eval_runs SET status = 'canceled', lease_until = NULL, wake_at = NULL, updated_at = ?
        WHERE id = ? AND tenant = ? AND ${UNENDED} AND deleted_at IS NULL`,
       )
       .bind(now, id, tenant),
@@ -231,6 +252,11 @@ export async function deleteRun(db: D1Database, tenant: string, id: string, now:
     db
       .prepare(
         `DELETE FROM eval_run_items WHERE run_id = ? AND EXISTS (SELECT 1 FROM eval_runs WHERE id = ? AND tenant = ?)`,
+      )
+      .bind(id, id, tenant),
+    db
+      .prepare(
+        `DELETE FROM eval_run_wave_calls WHERE run_id = ? AND EXISTS (SELECT 1 FROM eval_runs WHERE id = ? AND tenant = ?)`,
       )
       .bind(id, id, tenant),
   ]);

@@ -61,8 +61,9 @@ export const CompletionsDataSourceSchema = z
   .openapi('CreateEvalCompletionsRunDataSource');
 
 /**
- * `responses`: sample `model` on each item through the provider's Responses API (`POST /responses`), then
- * grade. A `responses` source (OpenAI's stored responses) is refused with what to send instead.
+ * `responses`: sample `model` on each item from `input_messages`, then grade, as `completions` does (over the
+ * provider's chat completions endpoint). A `responses` source (OpenAI's stored responses) is refused with what
+ * to send instead.
  */
 const ResponsesDataSourceSchema = z
   .object({
@@ -98,7 +99,8 @@ export const CreateRunRequestSchema = z
     service_tier: TierView.optional().describe(
       "Tribunal's: the service tier of the run's model calls (the sampler's and the model graders'). Absent: the tenant's " +
         "default, else the providers' default, else `standard`. A tier the deployment's provider does not offer is a 400 " +
-        '`tier_unsupported` naming `service_tier`.',
+        "`tier_unsupported` naming `service_tier`. At `batch` the calls go through the provider's Batch API in waves, and " +
+        "the run ends in the provider's turnaround.",
     ),
     cache: CacheModeSchema.optional().describe(
       "Tribunal's: the verdict cache for the run's model graders. `use` (default): a grader call this tenant made before " +

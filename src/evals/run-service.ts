@@ -31,6 +31,7 @@ import {
   UNENDED,
 } from './run-rows.js';
 import { dispatchRunEvent, runEndEventStatements } from './run-events.js';
+import { withdrawWaves } from './run-waves.js';
 import type { CreateRunRequest, OutputItem, Run } from './run-schemas.js';
 import type { EvalRecord } from './rows.js';
 import { listPage } from '../openai/list-page.js';
@@ -52,7 +53,7 @@ async function checkDataSource(
   if (ds.source.type === 'responses' || ds.source.type === 'stored_completions') {
     throw fail(
       'data_source.source.type',
-      `"${ds.source.type}" reads OpenAI's stored traffic, which Tribunal does not hold: send the items inline ("file_content") or upload them ("file_id"), with a "completions" data source to sample a model`,
+      `"${ds.source.type}" reads OpenAI's stored traffic, which Tribunal does not hold: send the items inline ("file_content") or upload them ("file_id"), with a "completions" or "responses" data source to sample a model`,
     );
   }
   const lines = await sourceLines(env, ev.tenant, ds.source, true);
@@ -72,12 +73,6 @@ async function checkDataSource(
         throw fail(where, 'the eval reads the sample: give each line one, or use a "completions" data source');
       }
     }
-  }
-  if (ds.type === 'responses') {
-    throw fail(
-      'data_source.type',
-      '"responses" is not sampled yet: send "completions" (with input_messages and model) to sample a model, or "jsonl" with the samples',
-    );
   }
   return lines;
 }
@@ -173,6 +168,7 @@ export async function createRun(
     leaseUntil: null,
     serviceTier: tier.tier,
     cacheMode: cacheDecision({ mode: request.cache }, ev.testingCriteria),
+    wakeAt: null,
   };
   await insertRun(db, record);
   await queueRun(env, ev.tenant, record.id);
@@ -217,13 +213,17 @@ export async function cancelRunView(env: Bindings, r: RunRecord, origin: string)
   const event = runEndEventStatements(db, r, 'canceled', null, UNENDED, now);
   const cancelled = await cancelRun(db, r.tenant, r.id, now, event);
   if (cancelled) await dispatchRunEvent(env, r.tenant, r.id);
+  if (cancelled && r.serviceTier === 'batch') await withdrawWaves(env, db, r.id);
   const after = cancelled ? { ...r, status: 'canceled' as const } : await requireRun(env, r.tenant, r.evalId, r.id);
   return viewRun(env, after, origin);
 }
 
 /** Deletes a run and its items. */
 export async function deleteRunView(env: Bindings, r: RunRecord) {
-  await deleteRun(tenantDb(env, r.tenant), r.tenant, r.id, Date.now());
+  const db = tenantDb(env, r.tenant);
+  if (r.serviceTier === 'batch' && (r.status === 'queued' || r.status === 'in_progress'))
+    await withdrawWaves(env, db, r.id);
+  await deleteRun(db, r.tenant, r.id, Date.now());
   return { object: 'eval.run.deleted' as const, deleted: true as const, run_id: r.id };
 }
 

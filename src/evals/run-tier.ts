@@ -3,8 +3,7 @@
  * The service tier of a run's model calls (the sampler's and the model graders'), resolved at create by the
  * tiers' rules (src/tiers/resolve.ts) for the one provider those calls go to (the deployment's default), with
  * the price warnings every tiered request gets. A Tribunal judge as a grader's model runs its evaluation at
- * the run's tier, except `batch`: the grader waits for the verdict within `OPENAI_WAIT_SECONDS`, which a
- * provider batch does not meet, so such a run is refused at that tier.
+ * the run's tier; at `batch` the run does not wait for its verdict but looks again later (./run-waves.ts).
  */
 import type { Bindings } from '../config/bindings.js';
 import { ApiError } from '../http/errors.js';
@@ -60,18 +59,7 @@ export function runTier(
     if (err instanceof LlmSettingsError) throw new ApiError(503, 'llm_not_configured', err.message);
     throw err;
   }
-  const judge = [...named].find(isJudgeModel);
-  const resolved = resolveTierFor(env, [provider], { tier: asked }, tenantDefault, FIELD).tier;
-  // A default the judge cannot meet is passed over, as the tiers pass over one a provider lacks.
-  const tier = resolved === 'batch' && judge !== undefined && asked === undefined ? 'standard' : resolved;
-  if (tier === 'batch' && judge !== undefined) {
-    const message = `a Tribunal judge as a grader's model ("${judge}") answers within OPENAI_WAIT_SECONDS, which the batch tier does not: use "flex"`;
-    throw new ApiError(400, 'tier_unsupported', `${FIELD}: ${message}`, [{ path: FIELD, message }]);
-  }
-  if (tier === 'batch') {
-    const message = 'the batch tier is not offered for runs yet: use "flex"';
-    throw new ApiError(400, 'tier_unsupported', `${FIELD}: ${message}`, [{ path: FIELD, message }]);
-  }
+  const tier = resolveTierFor(env, [provider], { tier: asked }, tenantDefault, FIELD).tier;
   const priced = models.map((model) => ({ model, provider }));
   return { tier, warnings: modelPriceWarnings(env, priced, tier, FIELD) };
 }

@@ -79,6 +79,17 @@ export interface CreatorInfo {
   keyId: string | null;
   /** The tenant's limits as auth loaded them (`c.var.auth.limits`); read from D1 when not given. */
   limits?: EffectiveLimits | null;
+  /**
+   * The row that already counts this evaluation against the monthly evaluation cap (an Evals run item's ledger
+   * row, for a Tribunal judge grading the item): the cap is neither checked nor counted again for it.
+   */
+  countedBy?: string;
+}
+
+/** Marks a new evaluation as counted by another row (see {@link CreatorInfo.countedBy}); none without one. */
+function countedStatements(db: D1Database, id: string, countedBy: string | undefined): D1PreparedStatement[] {
+  if (countedBy === undefined) return [];
+  return [db.prepare(`UPDATE evaluations SET counted_by = ? WHERE id = ?`).bind(countedBy, id)];
 }
 
 /** The tenant's limits: given by the caller, else read (its `tenants` row over the deployment's defaults). */
@@ -157,7 +168,7 @@ export async function createEvaluationJob(
   const { tier, flexFallback } = resolveTier(env, judge, request, limits.defaultTier);
   const warned = withWarnings(tierPriceWarnings(env, judge, tier));
   try {
-    await assertQuota(tenantDb(env, tenant), tenant, limits, 1, Date.now());
+    if (creator.countedBy === undefined) await assertQuota(tenantDb(env, tenant), tenant, limits, 1, Date.now());
   } catch (e) {
     // A retry of a request accepted before the cap was reached still gets its evaluation back.
     if (idempotencyKey === null || !(await findByIdempotencyKey(tenantDb(env, tenant), tenant, idempotencyKey)))
@@ -212,7 +223,7 @@ export async function createEvaluationJob(
       certify: guarantee,
       source: own.source ?? sourceOfRequest(request.source),
     },
-    [...admitting, ...lookup],
+    [...admitting, ...countedStatements(tenantDb(env, tenant), id, creator.countedBy), ...lookup],
   );
   if (!result.inserted) {
     const existing = result.existing;

@@ -12,6 +12,9 @@
  *   so 64 shards cost a run what one database did, and each shard is first once every `D1_SHARDS` runs.
  * - A tenant that stores no content (`storeContent: false`, ./content.ts): each run erases what an ending's
  *   own step missed, a page at a time.
+ * - The Evals verdict cache (`eval_verdict_cache`: model graders' replies, which quote the item): a tenant
+ *   that stores no content keeps none of it past a sweep, any other tenant none past its `retentionDays`
+ *   (0 = kept until `VERDICT_CACHE_TTL_DAYS` stops serving it), {@link EVAL_CACHE_PAGE} entries per run.
  * - Webhook events, their deliveries and attempts are deleted `WEBHOOK_RETENTION_DAYS` after the event
  *   (30; 0 = kept), {@link WEBHOOK_PAGE} events per run; an event with a delivery still pending stays.
  * Time comes from the caller (`now`, epoch ms), so tests drive it with rows' timestamps, never sleeps.
@@ -26,6 +29,9 @@ import { cronTurn, everyTenantDbInTurn } from '../config/d1-shards.js';
 
 /** Tenants whose overdue evaluations one run erases (a page each), over all the shards together: 4. */
 export const TENANTS_PER_RUN = 4;
+
+/** Evals verdict cache entries one run deletes, over all the shards together: 500. */
+export const EVAL_CACHE_PAGE = 500;
 
 /** Webhook events (with their deliveries and attempts) one run deletes, over all the shards together: 200. */
 export const WEBHOOK_PAGE = 200;
@@ -42,6 +48,8 @@ export interface RetentionReport {
   contentErased: number;
   /** Webhook events deleted (with their deliveries and attempts). */
   webhookEvents: number;
+  /** Evals verdict cache entries deleted (a tenant that stores no content, or past its retention). */
+  evalCacheEntries: number;
 }
 
 /** What is left of one run's pages, shared by the databases it visits. */
@@ -52,22 +60,25 @@ interface RunBudget {
   content: number;
   /** Webhook events still to delete. */
   webhookEvents: number;
+  /** Evals verdict cache entries still to delete. */
+  evalCache: number;
 }
 
 /** One retention run at `now` (see the module note). Never throws for one evaluation's error. */
 export async function sweepRetention(env: Bindings, now: number): Promise<RetentionReport> {
-  const report: RetentionReport = { erased: 0, errors: 0, contentErased: 0, webhookEvents: 0 };
+  const report: RetentionReport = { erased: 0, errors: 0, contentErased: 0, webhookEvents: 0, evalCacheEntries: 0 };
   const config = configOf(env);
   const budget: RunBudget = {
     tenants: TENANTS_PER_RUN,
     content: config.RETENTION_PAGE,
     webhookEvents: config.WEBHOOK_RETENTION_DAYS > 0 ? WEBHOOK_PAGE : 0,
+    evalCache: EVAL_CACHE_PAGE,
   };
   for (const db of everyTenantDbInTurn(env, cronTurn(now))) {
-    if (budget.tenants + budget.content + budget.webhookEvents === 0) break;
+    if (budget.tenants + budget.content + budget.webhookEvents + budget.evalCache === 0) break;
     await sweepDatabase(env, db, now, report, budget);
   }
-  if (report.erased + report.errors + report.contentErased + report.webhookEvents > 0)
+  if (report.erased + report.errors + report.contentErased + report.webhookEvents + report.evalCacheEntries > 0)
     log('info', 'retention.run', { ...report });
   return report;
 }
@@ -94,6 +105,11 @@ async function sweepDatabase(
         log('error', 'retention.content_erase_failed', { evaluationId: id, error: messageOf(e) });
       }
     }
+  }
+  if (budget.evalCache > 0) {
+    const deleted = await sweepEvalCache(db, now, config.RETENTION_DAYS, budget.evalCache);
+    budget.evalCache -= deleted;
+    report.evalCacheEntries += deleted;
   }
   if (budget.webhookEvents > 0) {
     const deleted = await sweepWebhookEvents(db, now - config.WEBHOOK_RETENTION_DAYS * DAY_MS, budget.webhookEvents);
@@ -140,6 +156,24 @@ async function sweepOverdue(
       }
     }
   }
+}
+
+/**
+ * Deletes up to `limit` Evals verdict cache entries of tenants that store no content, or older than their
+ * tenant's retention (`defaultDays` for a tenant without its own).
+ */
+async function sweepEvalCache(db: D1Database, now: number, defaultDays: number, limit: number): Promise<number> {
+  const r = await db
+    .prepare(
+      `DELETE FROM eval_verdict_cache WHERE rowid IN (
+         SELECT c.rowid FROM eval_verdict_cache c LEFT JOIN tenants t ON t.id = c.tenant
+         WHERE t.store_content = 0
+            OR (COALESCE(t.retention_days, ?1) > 0 AND c.created_at < ?2 - COALESCE(t.retention_days, ?1) * ${DAY_MS})
+         LIMIT ?3)`,
+    )
+    .bind(defaultDays, now, limit)
+    .run();
+  return r.meta.changes;
 }
 
 /** Deletes up to `limit` events created before `before` (none with a pending delivery). */

@@ -1,7 +1,7 @@
 /**
  * @module
  * Monthly quotas per tenant: a spend cap (USD, summed over the usage roll-up: every billed LLM call) and an
- * evaluation cap (evaluations created). Both count the calendar month in UTC and reset on the first day of
+ * evaluation cap (evaluations created, each once: an Evals run item's judge evaluations are counted by its item). Both count the calendar month in UTC and reset on the first day of
  * the next month at 00:00 UTC. A submission that would go past either cap is refused with 429
  * `quota_exceeded`, `error.resetAt` and `Retry-After`; evaluations already accepted run to their end (the
  * spend cap can therefore be overshot by what running evaluations still spend: usage is booked when an
@@ -29,7 +29,13 @@ export interface MonthUsage {
 /** The tenant's evaluations created and LLM spend since `since` (epoch ms). */
 export async function usageSince(db: D1Database, tenant: string, since: number): Promise<MonthUsage> {
   const [evaluations, spend] = await db.batch([
-    db.prepare('SELECT count(*) AS n FROM evaluations WHERE tenant = ? AND created_at >= ?').bind(tenant, since),
+    // Rows counted by another (a run item's judge, counted by the item's ledger row) are not counted again.
+    db
+      .prepare(
+        `SELECT (SELECT count(*) FROM evaluations WHERE tenant = ?1 AND created_at >= ?2)
+              - (SELECT count(*) FROM evaluations WHERE tenant = ?1 AND created_at >= ?2 AND counted_by IS NOT NULL) AS n`,
+      )
+      .bind(tenant, since),
     db
       .prepare('SELECT COALESCE(SUM(cost_usd), 0) AS usd FROM usage_rollup WHERE tenant = ? AND hour >= ?')
       .bind(tenant, hourOf(since)),

@@ -126,6 +126,15 @@ describe('the D1 layout', () => {
       .bind(legacy, tenant)
       .run();
     expect(await recordDb(sharded, legacy)).toBe(binding(other));
+    // An Evals run's id carries no bucket either: looked up among the runs (a wave coordinator has only it).
+    const run = 'evalrun_abcdefghijklmnopqrstuvwx';
+    await binding(other)
+      .prepare(
+        "INSERT INTO eval_runs (id, tenant, eval_id, name, status, data_source, items_total, created_at, updated_at) VALUES (?, ?, 'eval_x', '', 'queued', '{}', 0, 0, 0)",
+      )
+      .bind(run, tenant)
+      .run();
+    expect(await recordDb(sharded, run)).toBe(binding(other));
   });
 
   it('copies an admin-created tenant into its shard, for the shard’s own joins', async () => {

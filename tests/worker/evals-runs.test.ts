@@ -257,6 +257,37 @@ describe('the Evals contract through the openai SDK', () => {
     expect(byModel).toEqual({ [sampler]: 3, [GRADER_MODEL]: 6 });
   });
 
+  it('responses: samples the model from input_messages as completions does; stored responses are a 400 naming the field', async () => {
+    const evalId = await createEval();
+    const sampler = mockModel({ seed: 'evals-runs-responses' });
+    const created = await client.evals.runs.create(evalId, {
+      data_source: {
+        type: 'responses',
+        model: sampler,
+        input_messages: {
+          type: 'template',
+          template: [{ role: 'user', content: 'Answer briefly: {{item.question}}' }],
+        },
+        sampling_params: { temperature: 0, max_completion_tokens: 64 },
+        source: { type: 'file_content', content: ITEMS.map((item) => ({ item })) },
+      },
+    });
+    const run = await ended(evalId, created.id);
+    expect(run).toMatchObject({ status: 'completed', model: sampler });
+    const items = await checkItems(evalId, run, (i) => i.sample.output[0]?.content ?? '');
+    for (const i of items) {
+      expect(i.sample).toMatchObject({ model: sampler, finish_reason: 'stop', max_completion_tokens: 64 });
+      expect(i.sample.output[0]?.content).toBeTruthy();
+    }
+    expect(await mockRequests('evals-runs-responses')).toBe(3);
+    const stored = await client.evals.runs
+      .create(evalId, { data_source: { type: 'responses', source: { type: 'responses', model: 'gpt-4o' } } })
+      .catch((e: unknown) => e);
+    expect(stored).toBeInstanceOf(APIError);
+    expect(stored).toMatchObject({ status: 400, param: 'data_source.source.type' });
+    expect((stored as APIError).message).toMatch(/file_content/);
+  });
+
   it('a run whose worker died is resumed by the next read: stored calls replay, nothing is billed twice', async () => {
     const evalId = await createEval();
     // The verdict cache off: the first test's run made the same grader calls.

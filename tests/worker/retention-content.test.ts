@@ -109,4 +109,24 @@ describe('storeContent: false', () => {
     await sweepRetention(testEnv, Date.now());
     expect(String((await taskOf(b)).question)).toMatch(/^sha256:/);
   });
+  it("the sweep clears the Evals verdict cache of a tenant that stores no content, and others' past their retention", async () => {
+    const free = await newTenant({ storeContent: false });
+    const keeps = await newTenant({ storeContent: true, retentionDays: 7 });
+    const now = Date.now();
+    const day = 86_400_000;
+    const entry = (tenant: string, key: string, at: number) =>
+      testEnv.DB.prepare(
+        `INSERT INTO eval_verdict_cache (tenant, key, result, cost_usd, created_at) VALUES (?, ?, '{}', 0.001, ?)`,
+      ).bind(tenant, key, at);
+    await testEnv.DB.batch([
+      entry(free, 'fresh', now),
+      entry(keeps, 'fresh', now - day),
+      entry(keeps, 'old', now - 8 * day),
+    ]);
+    expect((await sweepRetention(testEnv, now)).evalCacheEntries).toBe(2);
+    const { results } = await testEnv.DB.prepare('SELECT tenant, key FROM eval_verdict_cache WHERE tenant IN (?, ?)')
+      .bind(free, keeps)
+      .all<{ tenant: string; key: string }>();
+    expect(results).toEqual([{ tenant: keeps, key: 'fresh' }]);
+  });
 });
