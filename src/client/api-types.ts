@@ -7648,6 +7648,11 @@ export interface components {
              * @enum {string}
              */
             tier?: "standard" | "flex" | "batch";
+            /** @description Certified mode, as on POST /v1/evaluations: the calibration run (the stored rubric version's labelled items judged once by this judge, every stage of a cascade) is counted, once; a later request with the same judge and labels reuses it. */
+            certify?: {
+                agreement: number;
+                risk: number;
+            };
             /**
              * @description What a flex refusal leads to (tier `flex` only; default `standard`).
              * @enum {string}

@@ -90,7 +90,9 @@ export async function checkComparisonBudget(
   request: CreateComparisonRequest,
 ): Promise<void> {
   if (!request.budget) return;
-  const e = await estimateComparison(env, tenant, request, false);
+  // The budget is the comparison's own: certified mode's calibration run is not billed to it.
+  const { certify: _certify, ...own } = request;
+  const e = await estimateComparison(env, tenant, own, false);
   const refusal = budgetRefusal(e, request.budget, `the comparison's ${String(e.evaluations)} evaluations`);
   if (refusal) throw refusal;
 }

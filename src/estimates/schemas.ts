@@ -7,6 +7,7 @@ import { FlexFallbackField, TierField } from '../tiers/schemas.js';
 import { WarningsField } from '../http/warnings.js';
 import { RubricField } from '../rubrics/schemas.js';
 import { z } from '@hono/zod-openapi';
+import { CertifyField } from '../evaluations/certified.js';
 import { BudgetSchema } from '../engine/budget.js';
 import { configField } from '../methods/method-config.js';
 import { MetadataSchema, Task } from '../evaluations/schemas.js';
@@ -51,6 +52,9 @@ export const EstimateRequestSchema = z
     metadata: MetadataSchema.optional(),
     /** The body's tier: accepted so that a body can be sent as it is; every tier is estimated (`tiers`). */
     tier: TierField,
+    certify: CertifyField.describe(
+      "Certified mode, as on POST /v1/evaluations: the calibration run (the stored rubric version's labelled items judged once by this judge, every stage of a cascade) is counted, once; a later request with the same judge and labels reuses it.",
+    ),
     flexFallback: FlexFallbackField,
     include: z
       .array(z.enum(['prompts']))

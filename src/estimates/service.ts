@@ -10,7 +10,8 @@ import { FLEX_ROUND_SECONDS, STANDARD_ROUND_SECONDS, tierEstimates } from './tie
 import { createCallMeter } from '../budgets/meter.js';
 import { checkBudgetPrices, withBudget } from '../budgets/request-budget.js';
 import type { Budget, BudgetLimit } from '../engine/budget.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError, invalidRequest } from '../http/errors.js';
+import { labelledItems } from '../annotation-queues/labelled.js';
 import { createPromptCounter, loadTokenizer, O200K_FACTOR, OTHER_MODEL_FACTOR } from '../budgets/prompt-tokens.js';
 import type { Bindings } from '../config/bindings.js';
 import { llmEnvOf, settingsFromEnv } from '../llm/settings.js';
@@ -44,6 +45,44 @@ const ASSUMPTIONS = [
 const STEPS_ASSUMPTION =
   "G-Eval's auto-CoT: this rubric version has no evaluation steps yet and the judge's templates carry some, so the one rubric-steps run that writes them (one call per criteria without steps) is counted once, not per item; it is stored with the version and never paid again.";
 
+/** Said when the estimate counts certified mode's calibration run. */
+function calibrationAssumption(n: number): string {
+  return `Certified mode: the calibration run judges the rubric version's ${n} labelled item${n === 1 ? '' : 's'} once with this judge (every stage of a cascade), counted here once; a later request with the same judge and labels reuses it and pays nothing.`;
+}
+
+/**
+ * The tasks certified mode's calibration judges: the labelled items of the stored rubric version (the first
+ * {@link MAX_CALIBRATION_ITEMS}).
+ * @throws ApiError 400 naming `rubric` when there is no stored rubric, as the evaluation would.
+ */
+async function calibrationTasks(
+  env: Bindings,
+  tenant: string,
+  body: EstimateJudge,
+  resolved: Awaited<ReturnType<typeof resolveRubricRef>> | undefined,
+): Promise<Task[]> {
+  const stored = typeof body.rubric === 'string' ? resolved?.stored : undefined;
+  if (!stored)
+    throw invalidRequest([
+      {
+        path: 'rubric',
+        message:
+          'certify needs a stored rubric (rb_…, rb_…@n or rb_…#tag): the labelled items of its version are the calibration set',
+      },
+    ]);
+  const labelled = await labelledItems(env, tenant, {
+    rubricId: stored.rubric.id,
+    version: stored.version.version,
+  });
+  return labelled
+    .filter((it) => it.human !== null)
+    .slice(0, MAX_CALIBRATION_ITEMS)
+    .map((it) => it.task);
+}
+
+/** Most labelled items a calibration judges: 500 (as certified mode's, a meta-evaluation's limit). */
+const MAX_CALIBRATION_ITEMS = 500;
+
 /** The judge of an estimate: what `POST /v1/evaluations`, a batch or a comparison names. */
 export interface EstimateJudge {
   preset?: string | undefined;
@@ -54,6 +93,8 @@ export interface EstimateJudge {
   tier?: Tier | undefined;
   /** Extra parts of the answer: `prompts`, the first task's rendered first calls (./prompts.ts). */
   include?: EstimateRequest['include'];
+  /** Certified mode: its calibration run is counted once. */
+  certify?: EstimateRequest['certify'];
 }
 
 /**
@@ -114,7 +155,21 @@ export async function estimateTasks(
     sum = addEstimates(sum, await estimateTask(judge.method, judge.config, task, deps, rubric ? { rubric } : {}));
   }
   const judged = picked.length < tasks.count ? scaleEstimate(sum, tasks.count / picked.length) : sum;
-  const total = stepsRun && rubric ? addEstimates(judged, await estimateRubricSteps(rubric, deps)) : judged;
+  const withSteps = stepsRun && rubric ? addEstimates(judged, await estimateRubricSteps(rubric, deps)) : judged;
+  const calibration = body.certify ? await calibrationTasks(env, tenant, body, resolved) : null;
+  let calibrated = NO_ESTIMATE;
+  if (calibration) {
+    const { budget: _budget, ...config } = judge.config;
+    const runAll = config.method === 'cascade' ? { ...config, runAllStages: true } : config;
+    const sample = sampleIndices(calibration.length, MAX_EXACT_ITEMS);
+    for (const i of sample)
+      calibrated = addEstimates(
+        calibrated,
+        await estimateTask(judge.method, runAll, calibration[i] as Task, deps, rubric ? { rubric } : {}),
+      );
+    if (sample.length < calibration.length) calibrated = scaleEstimate(calibrated, calibration.length / sample.length);
+  }
+  const total = calibration ? addEstimates(withSteps, calibrated) : withSteps;
   const first = tasks.count > 0 ? tasks.taskAt(0) : undefined;
   const cache = first ? await promptCacheShare(judge.method, judge.config, first, deps, rubric) : null;
   const prompts =
@@ -162,6 +217,7 @@ export async function estimateTasks(
         ? [`Sampled: ${picked.length} of ${tasks.count} items, evenly spaced, scaled to all.`]
         : []),
       ...(stepsRun ? [STEPS_ASSUMPTION] : []),
+      ...(calibration ? [calibrationAssumption(calibration.length)] : []),
     ],
     ...(prompts ? { prompts } : {}),
     ...withWarnings(body.tier === undefined ? [] : tierPriceWarnings(env, judge, body.tier)),

@@ -181,3 +181,38 @@ describe('POST /v1/estimates', () => {
     expect((await extra.json<ErrorJson>()).error.issues?.[0]?.path).toBe('surprise');
   });
 });
+
+describe('POST /v1/estimates with certify', () => {
+  it("counts the calibration run once: the rubric version's labelled items judged by the judge", async () => {
+    const rubric = await (
+      await postJson('/v1/rubrics', { name: 'cal', kind: 'pairwise', criteria: 'The correct answer is better.' })
+    ).json<{ id: string }>();
+    const items = Array.from({ length: 12 }, (_, i) => ({
+      id: `c-${i}`,
+      task: { ...PAIRWISE, question: `(${i}) What is the capital of France?` },
+    }));
+    const queue = await (
+      await postJson('/v1/annotation-queues', { name: 'cal', rubric: rubric.id, items })
+    ).json<{ id: string }>();
+    for (const it of items)
+      expect(
+        (await postJson(`/v1/annotation-queues/${queue.id}/items/${it.id}/labels`, { label: { winner: 'A' } })).status,
+      ).toBe(200);
+    const body = { preset: 'fastchat-pair', task: PAIRWISE, rubric: rubric.id };
+    const plain = await estimateOf(body);
+    const certified = await estimateOf({ ...body, certify: { agreement: 0.8, risk: 0.05 } });
+    // One evaluation plus the 12 labelled items, each judged as the evaluation is.
+    expect(certified.calls.min).toBe(plain.calls.min * 13);
+    expect(certified.costUsd.max).toBeGreaterThan(plain.costUsd.max * 12);
+    expect(certified.evaluations).toBe(1);
+    expect(certified.assumptions.join(' ')).toContain("rubric version's 12 labelled items once");
+    // Without a stored rubric, as the evaluation would: a 400 naming rubric.
+    const inline = await postJson('/v1/estimates', {
+      preset: 'fastchat-pair',
+      task: PAIRWISE,
+      certify: { agreement: 0.8, risk: 0.05 },
+    });
+    expect(inline.status).toBe(400);
+    expect((await inline.json<ErrorJson>()).error.message).toContain('rubric:');
+  });
+});
