@@ -8,8 +8,7 @@ import { DurableObject } from 'cloudflare:workers';
 import type { Bindings } from '../../src/config/bindings.js';
 import { tenantDb } from '../../src/config/d1-shards.js';
 import type { TraceRpc } from '../../src/traces/rpc.js';
-import type { NormalizedSpan } from '../../src/traces/span-schema.js';
-import type { AppendOutcome } from '../../src/traces/store.js';
+import type { AppendOutcome, SpanRow } from '../../src/traces/store.js';
 import { TraceStore } from '../../src/traces/store.js';
 
 /** The Durable Object that keeps one trace's spans. */
@@ -22,7 +21,7 @@ export class TraceDO extends DurableObject<Bindings> implements TraceRpc {
   }
 
   /** Keeps the spans not yet kept (idempotent on span id). */
-  append(tenant: string, traceId: string, spans: NormalizedSpan[], retentionDays: number): Promise<AppendOutcome> {
+  append(tenant: string, traceId: string, spans: SpanRow[], retentionDays: number): Promise<AppendOutcome> {
     return this.store.append(tenant, traceId, spans, retentionDays);
   }
 
