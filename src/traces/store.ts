@@ -33,6 +33,11 @@ export interface AppendOutcome {
   added: number;
 }
 
+/** What an append did, for the trace's object itself: the new spans too (what monitors match). */
+export interface Appended extends AppendOutcome {
+  fresh: NormalizedSpan[];
+}
+
 /** An evaluation made of the trace, as its object records it (the status and verdict are in D1). */
 export interface TraceLink {
   evaluationId: string;
@@ -92,12 +97,13 @@ export class TraceStore {
     traceId: string,
     spans: readonly NormalizedSpan[],
     retentionDays: number,
-  ): Promise<AppendOutcome> {
+  ): Promise<Appended> {
     const known = this.meta('tenant');
     if (known !== null && known !== tenant) throw new Error('trace object belongs to another tenant');
     // Not `known`: an evaluation recorded on the trace before its spans arrived (`link`) claims the object first.
     const firstSeen = this.meta('indexed') === null;
     let added = 0;
+    const fresh: NormalizedSpan[] = [];
     let root: NormalizedSpan | null = null;
     for (const s of spans) {
       if (s.traceId !== traceId) continue;
@@ -110,6 +116,7 @@ export class TraceStore {
       );
       if (cursor.rowsWritten > 0) {
         added += 1;
+        fresh.push(s);
         if (s.parentSpanId === null) root = s;
       }
     }
@@ -136,11 +143,46 @@ export class TraceStore {
       this.setMeta('indexed', '1');
     }
     if (added > 0 && retentionDays > 0) {
-      const expiresAt = now + retentionDays * DAY_MS;
-      this.setMeta('expiresAt', String(expiresAt));
-      await this.deps.storage.setAlarm(expiresAt);
+      this.setMeta('expiresAt', String(now + retentionDays * DAY_MS));
+      await this.rearm();
     }
-    return { added };
+    return { added, fresh };
+  }
+
+  /** The tenant and trace id this object keeps, or null before anything arrived. */
+  ids(): { tenant: string; traceId: string } | null {
+    const tenant = this.meta('tenant');
+    const traceId = this.meta('traceId');
+    return tenant === null || traceId === null ? null : { tenant, traceId };
+  }
+
+  /** The root span once it arrived, else null. */
+  root(): NormalizedSpan | null {
+    const id = this.meta('root');
+    if (id === null) return null;
+    const row = this.deps.sql.exec<{ body: string }>('SELECT body FROM spans WHERE span_id = ?', id).toArray()[0];
+    return row ? NormalizedSpanSchema.parse(JSON.parse(row.body)) : null;
+  }
+
+  /** Sets (or, with null, clears) when the trace counts as complete, epoch ms; the alarm fires then. */
+  async setQuietUntil(at: number | null): Promise<void> {
+    if (at === null) this.deps.sql.exec("DELETE FROM meta WHERE key = 'quietUntil'");
+    else this.setMeta('quietUntil', String(at));
+    await this.rearm();
+  }
+
+  /** Whether the quiet period set by {@link setQuietUntil} is over. */
+  quietDue(): boolean {
+    const at = this.meta('quietUntil');
+    return at !== null && Number(at) <= this.now();
+  }
+
+  /** The one alarm at the earliest deadline: the retention's, the quiet period's. */
+  private async rearm(): Promise<void> {
+    const deadlines = [this.meta('expiresAt'), this.meta('quietUntil')]
+      .map((v) => Number(v ?? '0'))
+      .filter((v) => v > 0);
+    if (deadlines.length > 0) await this.deps.storage.setAlarm(Math.min(...deadlines));
   }
 
   /** The trace, or null when this object keeps none (or another tenant's). */
@@ -188,12 +230,11 @@ export class TraceStore {
     );
   }
 
-  /** The alarm: past the retention, the trace and its index row are erased. */
+  /** The alarm: past the retention, the trace and its index row are erased; else the next deadline is armed. */
   async alarm(): Promise<void> {
     const expiresAt = Number(this.meta('expiresAt') ?? '0');
-    if (expiresAt === 0) return;
-    if (expiresAt > this.now()) {
-      await this.deps.storage.setAlarm(expiresAt);
+    if (expiresAt === 0 || expiresAt > this.now()) {
+      await this.rearm();
       return;
     }
     const tenant = this.meta('tenant');
