@@ -49,6 +49,8 @@ import { webhookDeliveries, webhookSigningSecret } from './webhooks/routes/deliv
 import { webhookEndpoints } from './webhooks/routes/endpoints.js';
 import { hooks, triggers } from './triggers/routes.js';
 import { traces } from './traces/routes.js';
+import { linkToTrace } from './traces/links.js';
+import { monitors } from './monitors/routes.js';
 import { otlpErrorShape } from './traces/otlp-errors.js';
 import {
   METHOD_CONFIG_ID,
@@ -80,8 +82,9 @@ app.use('/v1/*', except('/v1/hooks/*', auth(), rateLimit()));
 // Only its type is used (hono's RPC typing); building it registers the routes.
 const _routes = app
   .route('/', service)
-  // Certified mode's calibration reads annotation queues and runs a meta-evaluation, features above these.
-  .route('/v1/evaluations', evaluationRoutes({ certify: certifyJudge }))
+  // Certified mode's calibration reads annotation queues and runs a meta-evaluation, features above these; an
+  // evaluation made of a trace is recorded on the trace's object (the traces read the evaluations' statuses).
+  .route('/v1/evaluations', evaluationRoutes({ certify: certifyJudge, link: linkToTrace }))
   .route('/v1/methods', methods)
   .route('/v1/meta-evaluations', metaEvaluations)
   .route('/v1/annotation-queues', annotationQueues)
@@ -122,6 +125,7 @@ const _routes = app
   .route('/v1/triggers', triggers)
   .route('/v1/hooks', hooks)
   .route('/v1/traces', traces)
+  .route('/v1/monitors', monitors)
   .openapi(openApiRoute, (c) => c.json(apiDocument(), 200));
 
 /**

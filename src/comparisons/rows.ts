@@ -205,6 +205,7 @@ export function expandStatement(
       flex_fallback: '?',
       // The comparison's batch row holds the guarantee of certified mode; its pair evaluations read it there.
       certify: 'NULL',
+      source: 'NULL',
       // As any evaluation's: a pair judged before by the same judge (same task, rubric, seed) is served from the cache.
       cache_mode: '?',
       cache_key: `json_extract(it.value, '$[5][' || json_extract(sl.value, '$[0]') || ']')`,

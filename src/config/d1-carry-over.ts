@@ -89,6 +89,8 @@ export const CARRY_OVER_RULES: Readonly<Record<string, CarryOverRule>> = {
   eval_verdict_cache: { kind: 'tenant' },
   alignments: { kind: 'tenant' },
   traces: { kind: 'tenant' },
+  monitors: { kind: 'tenant' },
+  monitor_days: { kind: 'tenant' },
 };
 
 /** Root rows read and moved per chunk (with their children): 50. */

@@ -15,6 +15,10 @@ export interface ListFilters {
   rubric?: { id: string; version?: number } | undefined;
   /** A metadata entry, its value compared as text (numbers in JSON form, booleans `true` / `false`). */
   metadata?: { key: string; value: string } | undefined;
+  /** Made of this trace (`source.traceId`; index `evaluations_tenant_source_trace`). */
+  traceId?: string | undefined;
+  /** Made by this monitor (`source.monitorId`; index `evaluations_tenant_source_monitor`). */
+  monitorId?: string | undefined;
   /** created_at ≥ this. */
   createdFrom?: number | undefined;
   /** created_at < this. */
@@ -48,6 +52,8 @@ export interface ListedRow {
   scale_min: number | null;
   scale_max: number | null;
   confidence: number | null;
+  /** The stored `source` JSON, or null. */
+  source: string | null;
 }
 
 /** A bound of the scale a listed score is on: verdicts from before `scale` fall back to the overall's, then the task's. */
@@ -86,13 +92,17 @@ export async function listEvaluations(
       filters.metadata.value,
     );
   }
+  if (filters.traceId !== undefined)
+    add("e.source IS NOT NULL AND json_extract(e.source, '$.traceId') = ?", filters.traceId);
+  if (filters.monitorId !== undefined)
+    add("e.source IS NOT NULL AND json_extract(e.source, '$.monitorId') = ?", filters.monitorId);
   if (filters.createdFrom !== undefined) add('e.created_at >= ?', filters.createdFrom);
   if (filters.createdUntil !== undefined) add('e.created_at < ?', filters.createdUntil);
   if (after) add('(e.created_at < ? OR (e.created_at = ? AND e.id < ?))', after.createdAt, after.createdAt, after.id);
   const { results } = await db
     .prepare(
       `SELECT e.id, e.status, e.method, e.preset, json_extract(e.task, '$.kind') AS task_kind, e.metadata, e.batch_id, e.meta_id,
-         e.error_code, e.error_message, e.created_at, e.started_at, e.finished_at, v.winner, v.score, v.confidence,
+         e.error_code, e.error_message, e.created_at, e.started_at, e.finished_at, e.source, v.winner, v.score, v.confidence,
          ${SCALE('min')}, ${SCALE('max')}
        FROM evaluations e LEFT JOIN verdicts v ON v.evaluation_id = e.id
        WHERE ${where.join(' AND ')} ORDER BY e.created_at DESC, e.id DESC LIMIT ?`,

@@ -7,6 +7,7 @@ import { z } from '@hono/zod-openapi';
 import { PRESETS } from '../engine/registry.js';
 import { didYouMean } from '../engine/suggest.js';
 import { EvaluationErrorSchema, EvaluationLinksSchema, EvaluationStatusSchema, MetadataSchema } from './schemas.js';
+import { SourceField, SourceRequestSchema } from './source.js';
 
 /** Most evaluations per page: 100 (default 20). */
 export const MAX_LIST_PAGE = 100;
@@ -70,6 +71,18 @@ export const ListEvaluationsQuery = z
             "A version's auto-CoT steps evaluation (method `rubric-steps`) is listed with it.",
         },
         example: 'rb_0f8e2c1d9b7a4e6f8a1b2c3d4e5f6a7b@2',
+      }),
+    traceId: SourceRequestSchema.shape.traceId.optional().openapi({
+      param: { description: 'Only evaluations made of this trace (their `source.traceId`), by hand or by a monitor.' },
+      example: '5b8efff798038103d269b633813fc60c',
+    }),
+    monitor: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .openapi({
+        param: { description: 'Only evaluations made by this monitor (`mon_…`, their `source.monitorId`).' },
       }),
     createdAfter: iso.optional().openapi({
       param: { description: 'Only evaluations created at or after this time (ISO 8601).' },
@@ -138,6 +151,7 @@ export const EvaluationListItemSchema = z
       .strict()
       .nullable(),
     error: z.union([EvaluationErrorSchema, z.null()]),
+    source: SourceField,
     createdAt: z.string(),
     startedAt: z.string().nullable(),
     finishedAt: z.string().nullable(),

@@ -18,6 +18,7 @@ import type { EvaluationListItem, ListEvaluationsQuery } from './list-schemas.js
 import { metadataFilter, rubricFilter } from './list-schemas.js';
 import { linksOf } from './service.js';
 import { tenantDb } from '../config/d1-shards.js';
+import { sourceOfText } from './source.js';
 
 const CursorSchema = z.object({ t: z.number().int(), i: z.string().min(1) }).strict();
 
@@ -48,6 +49,7 @@ function itemOf(r: ListedRow): EvaluationListItem {
           }
         : null,
     error: errorOf(r.error_code, r.error_message),
+    source: sourceOfText(r.source),
     createdAt: iso(r.created_at) ?? '',
     startedAt: iso(r.started_at),
     finishedAt: iso(r.finished_at),
@@ -74,6 +76,8 @@ export async function listEvaluationsView(
       batchId: q.batch,
       metadata: q.metadata === undefined ? undefined : metadataFilter(q.metadata),
       rubric: q.rubric === undefined ? undefined : rubricFilter(q.rubric),
+      traceId: q.traceId,
+      monitorId: q.monitor,
       createdFrom: q.createdAfter === undefined ? undefined : Date.parse(q.createdAfter),
       createdUntil: q.createdBefore === undefined ? undefined : Date.parse(q.createdBefore),
     },

@@ -31,6 +31,8 @@ import {
 } from './service.js';
 import type { TenantEnv } from '../tenants/auth.js';
 import type { CertifyJudge } from './certified.js';
+import type { SourceLinker } from './source.js';
+import { recordSource, sourceOfRequest } from './source.js';
 import { EvaluationListSchema, ListEvaluationsQuery } from './list-schemas.js';
 import { deleteEvaluation, listEvaluationsView } from './list.js';
 import { forwardEvents } from './stub.js';
@@ -250,18 +252,23 @@ const remove = createRoute({
   }),
 });
 
-/** What the routes are given by the composition (src/app.ts): certified mode's calibration. */
+/**
+ * What the routes are given by the composition (src/app.ts): certified mode's calibration, and how an evaluation
+ * made of a trace is recorded on it.
+ */
 export interface EvaluationRoutesDeps {
   certify: CertifyJudge;
+  link: SourceLinker;
 }
 
 /** Routes under `/v1/evaluations`. */
-export const evaluationRoutes = ({ certify }: EvaluationRoutesDeps) =>
+export const evaluationRoutes = ({ certify, link }: EvaluationRoutesDeps) =>
   new OpenAPIHono<TenantEnv>()
     .openapi(create, async (c) => {
       const headers = c.req.valid('header');
       const key = headers['Idempotency-Key'] ?? null;
       const waitMs = preferWaitMs(headers.Prefer);
+      const request = c.req.valid('json');
       const {
         body,
         replayed,
@@ -270,12 +277,14 @@ export const evaluationRoutes = ({ certify }: EvaluationRoutesDeps) =>
       } = await createEvaluationJob(
         c.env,
         c.var.tenant,
-        c.req.valid('json'),
+        request,
         key,
         { keyId: c.var.auth.keyId, limits: c.var.auth.limits },
         waitMs,
         { certify },
       );
+      // A replay records it again: the first request may have failed between the insert and this.
+      await recordSource(link, c.env, c.var.tenant, body.id, sourceOfRequest(request.source));
       setCreatedHeaders(c, body.links.self, replayed);
       if (waitMs > 0) {
         // The fast start already waited (one round trip to the object); otherwise (a replay, a start left to

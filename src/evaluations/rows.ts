@@ -10,6 +10,8 @@ import type { FlexFallback, Tier } from '../llm/tiers.js';
 import { bookedSumsSql } from '../tenants/usage-rollup.js';
 import type { Guarantee } from '../metrics/certify.js';
 import { configHashOf, storeConfigStatements } from './config-rows.js';
+import type { EvaluationSource } from './source.js';
+import { sourceOfText, sourceText } from './source.js';
 
 /** What an evaluation records of the rubric it judged by (src/rubrics): the content's hash, and the stored rubric. */
 export interface RubricStampRecord {
@@ -59,6 +61,8 @@ export interface NewEvaluation {
   rubric?: RubricStampRecord | null;
   /** Certified mode's guarantee (src/certify/); null or absent: not certified (a batch item reads its batch's). */
   certify?: Guarantee | null;
+  /** The trace, span and monitor it judges (./source.ts); null or absent: none. */
+  source?: EvaluationSource | null;
 }
 
 /** An `evaluations` row as the API reads it. */
@@ -100,6 +104,8 @@ export interface EvaluationRecord {
   rubric: RubricStampRecord | null;
   /** Certified mode's guarantee, its own or its batch's; null when not certified. */
   certify: Guarantee | null;
+  /** The trace, span and monitor it judges, or null. */
+  source: EvaluationSource | null;
 }
 
 /** Columns of an insert, in order; {@link insertRowsStatement} binds them. */
@@ -132,6 +138,7 @@ const INSERT_COLUMNS = [
   'rubric_id',
   'rubric_version',
   'certify',
+  'source',
 ] as const;
 
 /** Bound parameters per inserted evaluation row. */
@@ -169,6 +176,7 @@ function insertValues(e: NewEvaluation): (string | number | null)[] {
     e.rubric?.id ?? null,
     e.rubric?.version ?? null,
     e.certify ? JSON.stringify(e.certify) : null,
+    sourceText(e.source),
   ];
 }
 
@@ -311,12 +319,13 @@ interface EvaluationRow {
   rubric_id: string | null;
   rubric_version: number | null;
   certify: string | null;
+  source: string | null;
 }
 
 const SELECT = `SELECT id, tenant, status, method, preset, json_extract(task, '$.kind') AS task_kind, metadata,
   idempotency_key, request_hash, meta_id, batch_id, item_id, calls_done, calls_planned, error_code, error_message,
   created_at, updated_at, started_at, finished_at, deleted_at, tier, flex_fallback, rubric_hash, rubric_id, rubric_version,
-  cache_mode, cache_from, cache_saved_usd,
+  cache_mode, cache_from, cache_saved_usd, source,
   COALESCE(certify, (SELECT b.certify FROM batches b WHERE b.id = evaluations.batch_id)) AS certify FROM evaluations`;
 
 /** The rubric stamp of a row's `rubric_*` columns, or null when it judged by none. */
@@ -359,6 +368,7 @@ function toRecord(r: EvaluationRow): EvaluationRecord {
     flexFallback: r.flex_fallback,
     rubric: rubricStampOf(r.rubric_hash, r.rubric_id, r.rubric_version),
     certify: r.certify === null ? null : (JSON.parse(r.certify) as Guarantee),
+    source: sourceOfText(r.source),
   };
 }
 

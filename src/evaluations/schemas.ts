@@ -22,6 +22,7 @@ import { RubricField } from '../rubrics/schemas.js';
 import { REPEAT_MAX, REPEAT_MIN } from '../engine/methods/repeat/index.js';
 import { StabilitySchema } from '../metrics/stability.js';
 import { CertificationField, CertifiedField, CertifyField, GuaranteeField } from './certified.js';
+import { SourceField, SourceRequestSchema } from './source.js';
 
 /** Most metadata entries per evaluation: 32. */
 export const MAX_METADATA_KEYS = 32;
@@ -89,6 +90,7 @@ export const CreateEvaluationRequestSchema = z
     rubric: RubricField.optional(),
     repeat: RepeatField,
     certify: CertifyField,
+    source: SourceRequestSchema.nullable().optional(),
   })
   .strict()
   .meta({ id: 'CreateEvaluationRequest' });
@@ -195,6 +197,7 @@ export const EvaluationSchema = z
     guarantee: GuaranteeField,
     certified: CertifiedField,
     certification: CertificationField,
+    source: SourceField,
     createdAt: z.string(),
     startedAt: z.string().nullable(),
     finishedAt: z.string().nullable(),

@@ -62,6 +62,8 @@ import { resolveRubricRef } from '../rubrics/resolve.js';
 import { withRubricSteps } from './rubric-steps.js';
 import { contentStatement } from '../rubrics/rows.js';
 import { controlDb, newRecordId, tenantDb } from '../config/d1-shards.js';
+import type { EvaluationSource } from './source.js';
+import { sourceOfRequest } from './source.js';
 
 /**
  * New id of a record of `tenant`: the prefix (`ev` evaluation, `me` meta-evaluation, `ba` batch, `cp`
@@ -134,7 +136,7 @@ export async function createEvaluationJob(
   idempotencyKey: string | null,
   creator: CreatorInfo = { keyId: null },
   waitMs = 0,
-  own: { id?: string; certify?: CertifyJudge } = {},
+  own: { id?: string; certify?: CertifyJudge; source?: EvaluationSource } = {},
 ): Promise<CreateResult> {
   const asked = repeatJudge(
     resolveJudge(request.preset, withBudget(request.config, request.budget)),
@@ -214,6 +216,7 @@ export async function createEvaluationJob(
       flexFallback,
       rubric: rubric?.record ?? null,
       certify: guarantee,
+      source: own.source ?? sourceOfRequest(request.source),
     },
     [...admitting, ...lookup],
   );
@@ -444,6 +447,7 @@ export async function viewEvaluation(
     stability: verdict ? stabilityOfDetails(verdict.details) : null,
     guarantee: row.certify,
     ...certifiedFields(row.certify, row.status, verdict?.details),
+    source: row.source,
     createdAt: iso(row.createdAt) ?? '',
     startedAt: iso(row.startedAt),
     finishedAt: iso(row.finishedAt),

@@ -3,7 +3,7 @@
  * The RPC of a trace's Durable Object (durable-objects/trace/), and its stub: one object per tenant and trace
  * id (`idFromName("<tenant>:<traceId>")`), so one tenant's trace id never reaches another's object.
  */
-import type { AppendOutcome, SpanRow } from './store.js';
+import type { AppendOutcome, SpanRow, TraceLink } from './store.js';
 
 /** What a trace's object answers. */
 export interface TraceRpc {
@@ -11,6 +11,8 @@ export interface TraceRpc {
   append(tenant: string, traceId: string, spans: SpanRow[], retentionDays: number): Promise<AppendOutcome>;
   /** The trace in tree order as JSON text (a `StoredTrace`, ./store.ts: spans hold arbitrary JSON), or null. */
   read(tenant: string): Promise<string | null>;
+  /** Records an evaluation made of the trace (idempotent on its id), even before the trace's spans arrive. */
+  link(tenant: string, traceId: string, link: TraceLink): Promise<void>;
 }
 
 /** An object that answers the trace RPC. */

@@ -6,6 +6,7 @@
 import { z } from '@hono/zod-openapi';
 import { ErrorCodeSchema } from '../http/errors.js';
 import { NORMALIZED_SPAN_SHAPE, SpanIdSchema, TraceIdSchema } from './span-schema.js';
+import { TraceEvaluationSchema } from '../evaluations/source.js';
 
 /** OTLP/JSON `ExportTraceServiceResponse`: `partialSuccess` only when spans were rejected or a warning is due. */
 export const OtlpExportResponseSchema = z
@@ -69,24 +70,19 @@ export const TraceParams = z.object({
   }),
 });
 
-/** A span in a trace, with its depth in the tree (roots 0). */
+/** A span in a trace, with its depth in the tree (roots 0) and the evaluations made of it. */
 export const TraceTreeSpanSchema = z
   .object({
     ...NORMALIZED_SPAN_SHAPE,
     depth: z.number().int().min(0).describe('Depth in the span tree: 0 for a root.'),
+    evaluations: z
+      .array(TraceEvaluationSchema)
+      .describe(
+        "Evaluations made of this span, oldest first: by hand (`source.spanId`) or by a monitor (a trace-scope monitor's judgments are listed on the trace's root span).",
+      ),
   })
   .strict()
   .openapi('TraceTreeSpan');
-
-/** An evaluation made of a span or of the whole trace. */
-export const TraceEvaluationSchema = z
-  .object({
-    evaluationId: z.string(),
-    spanId: SpanIdSchema.nullable().describe('The judged span; null when the whole trace was judged.'),
-    monitorId: z.string().nullable(),
-  })
-  .strict()
-  .openapi('TraceEvaluation');
 
 /** `GET /v1/traces/{traceId}`. */
 export const TraceSchema = z
@@ -95,7 +91,9 @@ export const TraceSchema = z
     rootSpanId: SpanIdSchema.nullable().describe('The span without a parent, once it arrived.'),
     spanCount: z.number().int(),
     spans: z.array(TraceTreeSpanSchema).describe('Depth first from each root, siblings by start time.'),
-    evaluations: z.array(TraceEvaluationSchema),
+    evaluations: z
+      .array(TraceEvaluationSchema)
+      .describe('Evaluations made of the trace without naming a span (by hand), oldest first.'),
   })
   .strict()
   .openapi('Trace');

@@ -64,12 +64,27 @@ export interface AppendOutcome {
   index: TraceIndexRow;
 }
 
-/** A trace as read back: its spans in tree order (each with its depth). */
+/** What an append did, for the trace's object itself: the new spans too (what monitors match). */
+export interface Appended extends AppendOutcome {
+  fresh: NormalizedSpan[];
+}
+
+/** An evaluation made of the trace, as its object records it (the status and verdict are in D1). */
+export interface TraceLink {
+  evaluationId: string;
+  /** The span judged; null for the whole trace. */
+  spanId: string | null;
+  monitorId: string | null;
+}
+
+/** A trace as read back: its spans in tree order (each with its depth), and the evaluations made of it. */
 export interface StoredTrace {
   tenant: string;
   traceId: string;
   rootSpanId: string | null;
   spans: (NormalizedSpan & { depth: number })[];
+  /** In the order they were recorded. */
+  evaluations: TraceLink[];
 }
 
 /** One trace's object logic (see the module note). */
@@ -85,7 +100,8 @@ export class TraceStore {
   private createTables(): void {
     this.deps.sql.exec(
       `CREATE TABLE IF NOT EXISTS spans (span_id TEXT PRIMARY KEY, parent_id TEXT, start_ns TEXT NOT NULL, body TEXT NOT NULL);
-       CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
+       CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+       CREATE TABLE IF NOT EXISTS evaluations (evaluation_id TEXT PRIMARY KEY, span_id TEXT, monitor_id TEXT, created_at INTEGER NOT NULL);`,
     );
   }
 
@@ -107,16 +123,11 @@ export class TraceStore {
    * retention alarm. Safe to repeat.
    * @param retentionDays the tenant's retention (days after the last span; 0 = until deleted).
    */
-  async append(
-    tenant: string,
-    traceId: string,
-    spans: readonly SpanRow[],
-    retentionDays: number,
-  ): Promise<AppendOutcome> {
+  async append(tenant: string, traceId: string, spans: readonly SpanRow[], retentionDays: number): Promise<Appended> {
     const known = this.meta('tenant');
     if (known !== null && known !== tenant) throw new Error('trace object belongs to another tenant');
-    const firstSeen = known === null;
     let added = 0;
+    const fresh: NormalizedSpan[] = [];
     let root: NormalizedSpan | null = null;
     for (const s of spans) {
       const cursor = this.deps.sql.exec(
@@ -128,11 +139,13 @@ export class TraceStore {
       );
       if (cursor.rowsWritten > 0) {
         added += 1;
-        if (s.parentSpanId === null) root = spanOf(s.body);
+        const span = spanOf(s.body);
+        fresh.push(span);
+        if (s.parentSpanId === null) root = span;
       }
     }
     const now = this.now();
-    if (firstSeen) {
+    if (known === null) {
       this.setMeta('tenant', tenant);
       this.setMeta('traceId', traceId);
     }
@@ -155,11 +168,46 @@ export class TraceStore {
       this.setMeta('index', JSON.stringify(index));
     }
     if (added > 0 && retentionDays > 0) {
-      const expiresAt = now + retentionDays * DAY_MS;
-      this.setMeta('expiresAt', String(expiresAt));
-      await this.deps.storage.setAlarm(expiresAt);
+      this.setMeta('expiresAt', String(now + retentionDays * DAY_MS));
+      await this.rearm();
     }
-    return { added, index };
+    return { added, index, fresh };
+  }
+
+  /** The tenant and trace id this object keeps, or null before anything arrived. */
+  ids(): { tenant: string; traceId: string } | null {
+    const tenant = this.meta('tenant');
+    const traceId = this.meta('traceId');
+    return tenant === null || traceId === null ? null : { tenant, traceId };
+  }
+
+  /** The root span once it arrived, else null. */
+  root(): NormalizedSpan | null {
+    const id = this.meta('root');
+    if (id === null) return null;
+    const row = this.deps.sql.exec<{ body: string }>('SELECT body FROM spans WHERE span_id = ?', id).toArray()[0];
+    return row ? NormalizedSpanSchema.parse(JSON.parse(row.body)) : null;
+  }
+
+  /** Sets (or, with null, clears) when the trace counts as complete, epoch ms; the alarm fires then. */
+  async setQuietUntil(at: number | null): Promise<void> {
+    if (at === null) this.deps.sql.exec("DELETE FROM meta WHERE key = 'quietUntil'");
+    else this.setMeta('quietUntil', String(at));
+    await this.rearm();
+  }
+
+  /** Whether the quiet period set by {@link setQuietUntil} is over. */
+  quietDue(): boolean {
+    const at = this.meta('quietUntil');
+    return at !== null && Number(at) <= this.now();
+  }
+
+  /** The one alarm at the earliest deadline: the retention's, the quiet period's. */
+  private async rearm(): Promise<void> {
+    const deadlines = [this.meta('expiresAt'), this.meta('quietUntil')]
+      .map((v) => Number(v ?? '0'))
+      .filter((v) => v > 0);
+    if (deadlines.length > 0) await this.deps.storage.setAlarm(Math.min(...deadlines));
   }
 
   /** The trace, or null when this object keeps none (or another tenant's). */
@@ -168,15 +216,50 @@ export class TraceStore {
     const rows = this.deps.sql.exec<{ body: string }>('SELECT body FROM spans').toArray();
     const spans = rows.map((r) => spanOf(r.body));
     const ordered = treeOrder(spans);
-    return { tenant, traceId: this.meta('traceId') ?? '', rootSpanId: this.meta('root'), spans: ordered };
+    return {
+      tenant,
+      traceId: this.meta('traceId') ?? '',
+      rootSpanId: this.meta('root'),
+      spans: ordered,
+      evaluations: this.links(),
+    };
   }
 
-  /** The alarm: past the retention, the trace and its index row are erased. */
+  /** The evaluations recorded on the trace, oldest first. */
+  links(): TraceLink[] {
+    return this.deps.sql
+      .exec<{ evaluation_id: string; span_id: string | null; monitor_id: string | null }>(
+        'SELECT evaluation_id, span_id, monitor_id FROM evaluations ORDER BY created_at, evaluation_id',
+      )
+      .toArray()
+      .map((r) => ({ evaluationId: r.evaluation_id, spanId: r.span_id, monitorId: r.monitor_id }));
+  }
+
+  /**
+   * Records an evaluation made of the trace (idempotent on its id). A trace whose spans have not arrived yet is
+   * claimed for `tenant` here, so its spans find it; another tenant's trace object refuses.
+   */
+  link(tenant: string, traceId: string, link: TraceLink): void {
+    const known = this.meta('tenant');
+    if (known !== null && known !== tenant) throw new Error('trace object belongs to another tenant');
+    if (known === null) {
+      this.setMeta('tenant', tenant);
+      this.setMeta('traceId', traceId);
+    }
+    this.deps.sql.exec(
+      'INSERT INTO evaluations (evaluation_id, span_id, monitor_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (evaluation_id) DO NOTHING',
+      link.evaluationId,
+      link.spanId,
+      link.monitorId,
+      this.now(),
+    );
+  }
+
+  /** The alarm: past the retention, the trace and its index row are erased; else the next deadline is armed. */
   async alarm(): Promise<void> {
     const expiresAt = Number(this.meta('expiresAt') ?? '0');
-    if (expiresAt === 0) return;
-    if (expiresAt > this.now()) {
-      await this.deps.storage.setAlarm(expiresAt);
+    if (expiresAt === 0 || expiresAt > this.now()) {
+      await this.rearm();
       return;
     }
     const tenant = this.meta('tenant');

@@ -76,6 +76,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
     'rubric-steps.ts',
     'schemas.ts',
     'service.ts',
+    'source.ts',
     'sse-hub.ts',
     'status.ts',
     'stub.ts',
@@ -109,7 +110,8 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
   'src/client': ['index.ts', 'sse.ts'],
   'src/verdict-cache': ['hit.ts', 'plan.ts', 'rows.ts', 'schemas.ts'],
   'src/waves': ['coordinator.ts', 'item.ts', 'rpc.ts'],
-  'src/traces': ['ingest.ts', 'rpc.ts', 'span-schema.ts', 'store.ts'],
+  'src/traces': ['ingest.ts', 'links.ts', 'rpc.ts', 'span-schema.ts', 'store.ts'],
+  'src/monitors': ['runner.ts'],
 };
 
 /** Every unit that is not a feature, by kind. */

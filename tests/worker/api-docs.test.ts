@@ -87,6 +87,7 @@ describe('service routes', () => {
       'repeat',
       'rubric',
       'seed',
+      'source',
       'task',
       'tier',
       'webhook',
