@@ -50,6 +50,7 @@ import { webhookEndpoints } from './webhooks/routes/endpoints.js';
 import { hooks, triggers } from './triggers/routes.js';
 import { traces } from './traces/routes.js';
 import { linkToTrace } from './traces/links.js';
+import { monitors } from './monitors/routes.js';
 import { otlpErrorShape } from './traces/otlp-errors.js';
 import {
   METHOD_CONFIG_ID,
@@ -124,6 +125,7 @@ const _routes = app
   .route('/v1/triggers', triggers)
   .route('/v1/hooks', hooks)
   .route('/v1/traces', traces)
+  .route('/v1/monitors', monitors)
   .openapi(openApiRoute, (c) => c.json(apiDocument(), 200));
 
 /**

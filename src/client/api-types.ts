@@ -1637,6 +1637,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/monitors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List monitors
+         * @description Every monitor of the tenant, newest first, with its counts.
+         */
+        get: operations["listMonitors"];
+        put?: never;
+        /**
+         * Create a monitor
+         * @description Judges the spans (`scope: span`) or whole traces (`scope: trace`) of `POST /v1/traces` that match `filter`, a deterministic `sampleRate` of them, each once, as an ordinary evaluation with `source: {traceId, spanId, monitorId}` (webhooks, usage, budgets, tiers and the viewer apply). Spans that arrived before the monitor are not judged. At most 100 monitors per tenant.
+         */
+        post: operations["createMonitor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/monitors/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a monitor
+         * @description The monitor and its `counts` since it was created: matched, sampled, its evaluations that succeeded or failed, and the sampled matches the daily budget skipped.
+         */
+        get: operations["getMonitor"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a monitor
+         * @description Nothing more is matched; the evaluations it made stay.
+         */
+        delete: operations["deleteMonitor"];
+        options?: never;
+        head?: never;
+        /**
+         * Update, pause or resume a monitor
+         * @description Changes the given fields (`null` clears `tier`, `dailyBudgetUsd` or `webhook`); `paused: true` stops matching, `false` resumes. Trace objects read monitors at most every 5 s, so a change reaches spans arriving from then on.
+         */
+        patch: operations["updateMonitor"];
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -9067,6 +9119,103 @@ export interface components {
                     spanId: string | null;
                 } | null;
             } | null;
+        };
+        Monitor: {
+            id: string;
+            name: string;
+            filter: components["schemas"]["MonitorFilter"];
+            scope: components["schemas"]["MonitorScope"];
+            sampleRate: number;
+            judge: components["schemas"]["MonitorJudge"];
+            tier: components["schemas"]["Tier"] | null;
+            dailyBudgetUsd: number | null;
+            webhook: components["schemas"]["OneOffWebhook"] | null;
+            paused: boolean;
+            counts: components["schemas"]["MonitorCounts"];
+            createdAt: string;
+            updatedAt: string;
+        };
+        /** @description Which spans match (every given field must hold; `{}` matches all). Scope `trace`: a trace matches when any of its spans does. */
+        MonitorFilter: {
+            /** @description Span attributes that must equal these values (the span's own, then its resource's). */
+            attributes?: {
+                [key: string]: string | number | boolean;
+            };
+            /** @description The span's name, exactly. */
+            spanName?: string;
+            /** @description The resource's `service.name`, exactly. */
+            service?: string;
+            /** @description The model called (`gen_ai.request.model`, else `gen_ai.response.model`, or `llm.model_name`). */
+            model?: string;
+        };
+        /**
+         * @description `span`: each matching model-call span with GenAI input and output, once it ended, judged as a pointwise task (its input → its output). `trace`: each matching trace once complete (its root span ended, then `TRACE_QUIET_MS` without a new span), built into a `trajectory` task (the user's request, model and tool calls with their span ids, errors, the final answer).
+         * @enum {string}
+         */
+        MonitorScope: "span" | "trace";
+        /** @description The judge, as on `POST /v1/evaluations`: a preset, a config (a jury, a cascade, …) and a rubric. It must take the task the scope builds (pointwise for `span`, trajectory for `trace`): a pairwise preset is a 400 naming `judge.preset`. */
+        MonitorJudge: {
+            /** @description Preset id from GET /v1/methods. Its config is the base the `config` overrides merge into. */
+            preset?: string;
+            /** @description Overrides deep-merged over the preset's config (objects merge, arrays and scalars replace), or a full config with `method` when no preset is given. The result must satisfy MethodConfig. */
+            config?: components["schemas"]["MethodConfigOverrides"];
+            rubric?: components["schemas"]["RubricRef"];
+            /** @description Scope `span`: the aspect each span is scored on, for a judge that needs one (a pointwise task without a rubric). */
+            aspect?: {
+                name: string;
+                description?: string;
+                scale: {
+                    min: number;
+                    max: number;
+                };
+            };
+        };
+        MonitorCounts: {
+            /** @description Spans (scope `span`) or traces (scope `trace`) that matched. */
+            matched: number;
+            /** @description Matches the sample kept: an evaluation was made, or the budget skipped it. */
+            sampled: number;
+            /** @description Its evaluations that succeeded. */
+            succeeded: number;
+            /** @description Its evaluations that failed or were cancelled. */
+            failed: number;
+            /** @description Sampled matches not judged: the daily budget was spent. */
+            skippedBudget: number;
+        };
+        CreateMonitorRequest: {
+            name: string;
+            filter: components["schemas"]["MonitorFilter"];
+            scope: components["schemas"]["MonitorScope"];
+            /** @description Fraction of matches judged, 0-1, decided by a hash of the trace id (and span id) and the monitor id: a re-export samples the same. */
+            sampleRate: number;
+            judge: components["schemas"]["MonitorJudge"];
+            /**
+             * @description The service tier. Absent: the tenant's default, else the providers' default, else `standard`. A tier a provider of the judge does not offer is a 400 `tier_unsupported` naming the provider.
+             * @enum {string}
+             */
+            tier?: "standard" | "flex" | "batch";
+            /** @description USD the monitor's evaluations may spend per UTC day. Each evaluation is granted what is left (its `budget.maxCostUsd`); when nothing is left, a match is counted `skippedBudget` instead of judged. */
+            dailyBudgetUsd?: number;
+            webhook?: components["schemas"]["OneOffWebhook"];
+            /** @description Created paused (default false): nothing is matched until resumed. */
+            paused?: boolean;
+        };
+        MonitorList: {
+            data: components["schemas"]["Monitor"][];
+        };
+        UpdateMonitorRequest: {
+            name?: string;
+            filter?: components["schemas"]["MonitorFilter"];
+            scope?: components["schemas"]["MonitorScope"];
+            /** @description Fraction of matches judged, 0-1, decided by a hash of the trace id (and span id) and the monitor id: a re-export samples the same. */
+            sampleRate?: number;
+            judge?: components["schemas"]["MonitorJudge"];
+            tier?: components["schemas"]["Tier"] | null;
+            /** @description USD the monitor's evaluations may spend per UTC day. Each evaluation is granted what is left (its `budget.maxCostUsd`); when nothing is left, a match is counted `skippedBudget` instead of judged. */
+            dailyBudgetUsd?: number | null;
+            webhook?: components["schemas"]["OneOffWebhook"] | null;
+            /** @description true pauses the monitor (spans arriving meanwhile are not matched); false resumes it. */
+            paused?: boolean;
         };
     };
     responses: never;
@@ -18531,6 +18680,472 @@ export interface operations {
                 };
             };
             /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMonitors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The monitors. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorList"];
+                };
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createMonitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMonitorRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Monitor"];
+                };
+            };
+            /** @description `invalid_json`, `invalid_request`, `invalid_config`, `unknown_preset`, `unknown_method`, `task_kind_unsupported`, `invalid_rubric`, `rubric_task_mismatch`, `rubric_unsupported`, `url_not_allowed`, `signing_secret_missing`: the body fails its schema (see `issues`), or the judge does not resolve or does not take the task the scope builds (named under `judge.`), or the webhook URL is refused or cannot be signed yet. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: the `rubric` reference names no rubric, version or tag of the tenant (the message names the field). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `limit_exceeded`: the tenant already has 100 monitors. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: body over MAX_BODY_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: Content-Type is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: the deployment has no usable LLM settings. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMonitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The monitor id (`mon_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The monitor. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Monitor"];
+                };
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no monitor with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteMonitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The monitor id (`mon_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no monitor with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateMonitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The monitor id (`mon_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMonitorRequest"];
+            };
+        };
+        responses: {
+            /** @description The monitor as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Monitor"];
+                };
+            };
+            /** @description `invalid_json`, `invalid_request`, `invalid_config`, `unknown_preset`, `unknown_method`, `task_kind_unsupported`, `invalid_rubric`, `rubric_task_mismatch`, `rubric_unsupported`, `url_not_allowed`, `signing_secret_missing`: the body fails its schema (see `issues`), or the judge does not resolve or does not take the task the scope builds (named under `judge.`), or the webhook URL is refused or cannot be signed yet. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no monitor with this id for this tenant, or the `judge.rubric` names none. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: body over MAX_BODY_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: Content-Type is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: the deployment has no usable LLM settings. */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -86,6 +86,11 @@ const DOCUMENT_CONFIG = {
         'OpenTelemetry traces in (OTLP/HTTP at the OTLP default path `/v1/traces`, GenAI and OpenInference spans), and each trace with its evaluations.',
     },
     {
+      name: 'monitors',
+      description:
+        'Production traces judged as they arrive: a monitor matches spans or whole traces of `POST /v1/traces`, samples them, and judges each once as an ordinary evaluation with its `source`.',
+    },
+    {
       name: 'triggers',
       description:
         'Webhook-triggered evaluations: a signed incoming event becomes one evaluation, at most once per delivery id.',

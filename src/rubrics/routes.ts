@@ -25,6 +25,7 @@ import type { TenantEnv } from '../tenants/auth.js';
 import { requireScope, scoped, scopeSecurity } from '../tenants/auth.js';
 import { deleteTag } from './rows.js';
 import { RUBRIC_EXAMPLES } from './examples.js';
+import { TRAJECTORY_RUBRIC_EXAMPLES } from './templates.js';
 import {
   CreateRubricRequestSchema,
   CreateRubricVersionRequestSchema,
@@ -91,7 +92,12 @@ const create = createRoute({
     headers: IdempotencyHeaderSchema,
     body: {
       required: true,
-      content: { 'application/json': { schema: CreateRubricRequestSchema, examples: RUBRIC_EXAMPLES } },
+      content: {
+        'application/json': {
+          schema: CreateRubricRequestSchema,
+          examples: { ...RUBRIC_EXAMPLES, ...TRAJECTORY_RUBRIC_EXAMPLES },
+        },
+      },
     },
   },
   responses: v1Responses({

@@ -1,7 +1,7 @@
 /**
  * @module
  * The thin per-trace index in the tenant's D1 database (`traces`, migrations/0018_traces.sql): one row per
- * trace, written when the trace is first seen and when its root span arrives, deleted with the trace.
+ * trace, written by the spans' consumer from what the trace's object answers (./ingest.ts), deleted with the trace.
  */
 
 /** One trace's index row (times in ms). */
@@ -16,21 +16,30 @@ export interface TraceIndexRow {
   createdAt: number;
 }
 
-/** Inserts the row, or fills in the root's fields of an existing one (never clears them). */
-export async function upsertIndexRow(db: D1Database, r: TraceIndexRow): Promise<void> {
-  await db
-    .prepare(
-      `INSERT INTO traces (tenant, trace_id, root_span_id, root_name, service, started_at, root_ended_at, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (tenant, trace_id) DO UPDATE SET
-         root_span_id = COALESCE(excluded.root_span_id, root_span_id),
-         root_name = COALESCE(excluded.root_name, root_name),
-         service = COALESCE(excluded.service, service),
-         started_at = CASE WHEN excluded.root_span_id IS NOT NULL THEN excluded.started_at ELSE started_at END,
-         root_ended_at = COALESCE(excluded.root_ended_at, root_ended_at)`,
-    )
-    .bind(r.tenant, r.traceId, r.rootSpanId, r.rootName, r.service, r.startedAt, r.rootEndedAt, r.createdAt)
-    .run();
+/**
+ * Inserts each row, or fills in the root's fields of an existing one (never clears them), in one D1 batch. A row
+ * that changes nothing writes nothing, so repeating it (each message of a trace answers its row) is free.
+ */
+export async function upsertIndexRows(db: D1Database, rows: readonly TraceIndexRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const statement = db.prepare(
+    `INSERT INTO traces (tenant, trace_id, root_span_id, root_name, service, started_at, root_ended_at, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (tenant, trace_id) DO UPDATE SET
+       root_span_id = COALESCE(excluded.root_span_id, root_span_id),
+       root_name = COALESCE(excluded.root_name, root_name),
+       service = COALESCE(excluded.service, service),
+       started_at = CASE WHEN excluded.root_span_id IS NOT NULL THEN excluded.started_at ELSE started_at END,
+       root_ended_at = COALESCE(excluded.root_ended_at, root_ended_at)
+     WHERE (excluded.root_span_id IS NOT NULL AND root_span_id IS NULL)
+        OR (excluded.root_ended_at IS NOT NULL AND root_ended_at IS NULL)
+        OR (excluded.service IS NOT NULL AND service IS NULL)`,
+  );
+  await db.batch(
+    rows.map((r) =>
+      statement.bind(r.tenant, r.traceId, r.rootSpanId, r.rootName, r.service, r.startedAt, r.rootEndedAt, r.createdAt),
+    ),
+  );
 }
 
 /** Deletes a trace's row. */

@@ -1,15 +1,20 @@
 /**
  * @module
- * An export's spans handed to the queue: grouped by trace, each group split into messages under the queue's
- * message limit, sent in `sendBatch` calls under its batch limits. The queue's consumer (queues/spans.ts)
- * hands each message to its trace's object ({@link deliverSpans}). A span too large for a message alone is
+ * An export's spans handed to the queue: grouped by trace and packed into messages under the queue's message
+ * limit, sent in `sendBatch` calls under its batch limits. The queue's consumer (queues/spans.ts) hands each
+ * message's traces to their objects and writes their index rows in one D1 batch ({@link deliverSpans}). A span too large for a message alone is
  * rejected (counted in the export's partial success).
  */
 import { z } from 'zod';
 import type { Bindings } from '../config/bindings.js';
 import { NormalizedSpanSchema, TraceIdSchema } from './span-schema.js';
 import type { NormalizedSpan } from './span-schema.js';
+import { tenantDb } from '../config/d1-shards.js';
+import { log, messageOf } from '../log/log.js';
+import type { TraceIndexRow } from './index-rows.js';
+import { upsertIndexRows } from './index-rows.js';
 import { traceStub } from './rpc.js';
+import { spanRows } from './store.js';
 
 /** The queue spans travel through. */
 export const SPANS_QUEUE = 'tribunal-spans';
@@ -17,22 +22,33 @@ export const SPANS_QUEUE = 'tribunal-spans';
 /** A message's spans, serialized, at most this many bytes: 100 KB (the platform's limit is 128 KB a message). */
 export const MAX_MESSAGE_BYTES = 100_000;
 
+/**
+ * Traces are packed into one message until it holds this many bytes: 16 KB. Small traces share a message (fewer
+ * queue operations); a consumer batch of 100 messages stays a few MB (the local queue stalled on batches of
+ * 100 KB messages).
+ */
+const PACK_BYTES = 16_000;
+
 /** One `sendBatch` at most this many bytes (the platform's limit: 256 KB) and 100 messages. */
 const MAX_SEND_BYTES = 240_000;
 const MAX_SEND_MESSAGES = 100;
 
 const encoder = new TextEncoder();
 
-/** A queue message: some spans of one tenant's trace. */
+/**
+ * A queue message: some spans of one tenant, of one or several traces (each span names its trace). Several
+ * traces share a message, so a consumer batch carries hundreds of traces and each queue operation many spans;
+ * `traceId` is set when they are all of one trace.
+ */
 export const SpansMessageSchema = z
   .object({
     tenant: z.string().min(1),
-    traceId: TraceIdSchema,
+    traceId: TraceIdSchema.optional(),
     retentionDays: z.number().int().min(0),
     spans: z.array(NormalizedSpanSchema).min(1),
   })
   .strict();
-/** A queue message: some spans of one tenant's trace. */
+/** A queue message: some spans of one tenant, of one or several traces. */
 export type SpansMessage = z.infer<typeof SpansMessageSchema>;
 
 /** What enqueueing an export did. */
@@ -43,27 +59,39 @@ export interface Enqueued {
   tooLarge: number;
 }
 
-/** The export's spans as queue messages (see the module note). */
+/**
+ * The export's spans as queue messages (see the module note): grouped by trace, a trace's spans next to each
+ * other, packed into messages of at most {@link MAX_MESSAGE_BYTES} (a large trace split over several).
+ */
 export function spanMessages(
   tenant: string,
   retentionDays: number,
   spans: readonly NormalizedSpan[],
 ): { messages: { body: SpansMessage; bytes: number }[]; tooLarge: number } {
   const byTrace = new Map<string, NormalizedSpan[]>();
-  for (const s of spans) byTrace.set(s.traceId, [...(byTrace.get(s.traceId) ?? []), s]);
+  for (const s of spans) {
+    const list = byTrace.get(s.traceId);
+    if (list) list.push(s);
+    else byTrace.set(s.traceId, [s]);
+  }
   const messages: { body: SpansMessage; bytes: number }[] = [];
   let tooLarge = 0;
-  for (const [traceId, list] of byTrace) {
-    let current: NormalizedSpan[] = [];
-    let bytes = 0;
-    const flush = () => {
-      if (current.length > 0)
-        messages.push({ body: { tenant, traceId, retentionDays, spans: current }, bytes: bytes + 200 });
-      current = [];
-      bytes = 0;
-    };
+  let current: NormalizedSpan[] = [];
+  let bytes = 0;
+  const flush = () => {
+    const [first] = current;
+    if (first) {
+      const one = current.every((s) => s.traceId === first.traceId);
+      const body: SpansMessage = { tenant, retentionDays, spans: current };
+      messages.push({ body: one ? { ...body, traceId: first.traceId } : body, bytes: bytes + 200 });
+    }
+    current = [];
+    bytes = 0;
+  };
+  for (const list of byTrace.values()) {
+    if (bytes > PACK_BYTES) flush();
     for (const s of list) {
-      const size = encoder.encode(JSON.stringify(s)).byteLength;
+      const size = encoder.encode(JSON.stringify(s)).byteLength + 1;
       if (size > MAX_MESSAGE_BYTES) {
         tooLarge += 1;
         continue;
@@ -72,8 +100,8 @@ export function spanMessages(
       current.push(s);
       bytes += size;
     }
-    flush();
   }
+  flush();
   return { messages, tooLarge };
 }
 
@@ -105,7 +133,73 @@ export async function enqueueSpans(
   return { accepted: spans.length - tooLarge, tooLarge };
 }
 
-/** The consumer's work for one message: its spans to their trace's object (idempotent). */
+/**
+ * The consumer's work for a batch of messages: the spans of each (tenant, trace) gathered from all of them and
+ * handed to the trace's object once (idempotent), all traces at once, then each tenant's index rows, as the
+ * objects answered them, in one D1 batch (a row unchanged writes nothing). Answers, per message, whether all its
+ * spans were stored: a message whose trace's object or index write failed is to be retried (a repeat adds
+ * nothing twice).
+ */
+export async function deliverSpanMessages(env: Bindings, messages: readonly SpansMessage[]): Promise<boolean[]> {
+  const traces = new Map<
+    string,
+    { tenant: string; traceId: string; retentionDays: number; spans: NormalizedSpan[]; from: Set<number> }
+  >();
+  messages.forEach((m, i) => {
+    for (const s of m.spans) {
+      const key = `${m.tenant}\n${s.traceId}`;
+      const t = traces.get(key) ?? {
+        tenant: m.tenant,
+        traceId: s.traceId,
+        retentionDays: 0,
+        spans: [],
+        from: new Set<number>(),
+      };
+      traces.set(key, t);
+      t.spans.push(s);
+      t.from.add(i);
+      t.retentionDays = Math.max(t.retentionDays, m.retentionDays);
+    }
+  });
+  const ok = messages.map(() => true);
+  const list = [...traces.values()];
+  const outcomes = await Promise.allSettled(
+    list.map((t) =>
+      traceStub(env, t.tenant, t.traceId).append(t.tenant, t.traceId, spanRows(t.spans), t.retentionDays),
+    ),
+  );
+  const rows = new Map<string, { index: TraceIndexRow; from: Set<number> }[]>();
+  outcomes.forEach((o, i) => {
+    const t = list[i];
+    if (!t) return;
+    if (o.status === 'rejected') {
+      log('warn', 'traces.append_failed', { tenant: t.tenant, traceId: t.traceId, error: messageOf(o.reason) });
+      for (const m of t.from) ok[m] = false;
+      return;
+    }
+    rows.set(t.tenant, [...(rows.get(t.tenant) ?? []), { index: o.value.index, from: t.from }]);
+  });
+  await Promise.all(
+    [...rows].map(async ([tenant, list]) => {
+      try {
+        await upsertIndexRows(
+          tenantDb(env, tenant),
+          list.map((r) => r.index),
+        );
+      } catch (e) {
+        log('warn', 'traces.index_failed', { tenant, traces: list.length, error: messageOf(e) });
+        for (const r of list) for (const m of r.from) ok[m] = false;
+      }
+    }),
+  );
+  return ok;
+}
+
+/**
+ * One message's delivery ({@link deliverSpanMessages}).
+ * @throws when a span of it could not be stored (retry it).
+ */
 export async function deliverSpans(env: Bindings, m: SpansMessage): Promise<void> {
-  await traceStub(env, m.tenant, m.traceId).append(m.tenant, m.traceId, m.spans, m.retentionDays);
+  const [ok] = await deliverSpanMessages(env, [m]);
+  if (ok !== true) throw new Error('spans not stored (their trace object or its index write failed)');
 }

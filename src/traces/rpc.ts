@@ -3,13 +3,12 @@
  * The RPC of a trace's Durable Object (durable-objects/trace/), and its stub: one object per tenant and trace
  * id (`idFromName("<tenant>:<traceId>")`), so one tenant's trace id never reaches another's object.
  */
-import type { NormalizedSpan } from './span-schema.js';
-import type { AppendOutcome, TraceLink } from './store.js';
+import type { AppendOutcome, SpanRow, TraceLink } from './store.js';
 
 /** What a trace's object answers. */
 export interface TraceRpc {
   /** Keeps the spans not yet kept (idempotent on span id). */
-  append(tenant: string, traceId: string, spans: NormalizedSpan[], retentionDays: number): Promise<AppendOutcome>;
+  append(tenant: string, traceId: string, spans: SpanRow[], retentionDays: number): Promise<AppendOutcome>;
   /** The trace in tree order as JSON text (a `StoredTrace`, ./store.ts: spans hold arbitrary JSON), or null. */
   read(tenant: string): Promise<string | null>;
   /** Records an evaluation made of the trace (idempotent on its id), even before the trace's spans arrive. */

@@ -4,15 +4,16 @@
  * per tenant and trace id, so storage grows with traces and no object or database takes every span.
  * - spans are kept by span id, the first copy winning: a re-export, a queue redelivery or a retried request
  *   adds nothing (idempotent on (traceId, spanId));
- * - the tenant's thin D1 index row (./index-rows.ts) is written when the trace is first seen and when its root
- *   span arrives: at most two writes per trace;
+ * - the tenant's thin D1 index row (./index-rows.ts) is kept here (made when the trace is first seen, remade when
+ *   its root span arrives) and answered with every append: the consumer writes the rows of a message's traces in
+ *   one D1 batch, and a row unchanged writes nothing;
  * - the trace is kept for the tenant's retention after its last span (the object's alarm erases it and its
  *   index row; `retentionDays` 0 keeps it).
  */
 import type { NormalizedSpan } from './span-schema.js';
 import { NormalizedSpanSchema } from './span-schema.js';
 import type { TraceIndexRow } from './index-rows.js';
-import { deleteIndexRow, upsertIndexRow } from './index-rows.js';
+import { deleteIndexRow } from './index-rows.js';
 import { nanosToMs, treeOrder } from './tree.js';
 
 /** A day in ms. */
@@ -27,10 +28,45 @@ export interface TraceStoreDeps {
   now?: () => number;
 }
 
+/**
+ * A span as the trace's object takes it: its keys, and the normalized span as JSON text. Text is what the object
+ * stores, and handing a string to an object costs a copy where a span's nested object costs a deep clone (the
+ * clone was the largest CPU cost of storing spans: `npm run bench:traces`).
+ */
+export interface SpanRow {
+  spanId: string;
+  parentSpanId: string | null;
+  startTimeUnixNano: string;
+  /** The `NormalizedSpan` as JSON. */
+  body: string;
+}
+
+/** The spans as rows for {@link TraceStore.append}. */
+export function spanRows(spans: readonly NormalizedSpan[]): SpanRow[] {
+  return spans.map((s) => ({
+    spanId: s.spanId,
+    parentSpanId: s.parentSpanId,
+    startTimeUnixNano: s.startTimeUnixNano,
+    body: JSON.stringify(s),
+  }));
+}
+
+/** A stored span's body read back. */
+function spanOf(body: string): NormalizedSpan {
+  return NormalizedSpanSchema.parse(JSON.parse(body));
+}
+
 /** What an append did. */
 export interface AppendOutcome {
   /** Spans new to the trace (the rest were already kept). */
   added: number;
+  /** The trace's index row as it stands, for the caller to write (every answer carries it: a repeat heals a lost write). */
+  index: TraceIndexRow;
+}
+
+/** What an append did, for the trace's object itself: the new spans too (what monitors match). */
+export interface Appended extends AppendOutcome {
+  fresh: NormalizedSpan[];
 }
 
 /** An evaluation made of the trace, as its object records it (the status and verdict are in D1). */
@@ -83,34 +119,29 @@ export class TraceStore {
   }
 
   /**
-   * Keeps the spans not yet kept, writes the index row when the trace is new or its root arrived, and arms the
+   * Keeps the spans not yet kept, remakes the index row when the trace is new or its root arrived, and arms the
    * retention alarm. Safe to repeat.
    * @param retentionDays the tenant's retention (days after the last span; 0 = until deleted).
    */
-  async append(
-    tenant: string,
-    traceId: string,
-    spans: readonly NormalizedSpan[],
-    retentionDays: number,
-  ): Promise<AppendOutcome> {
+  async append(tenant: string, traceId: string, spans: readonly SpanRow[], retentionDays: number): Promise<Appended> {
     const known = this.meta('tenant');
     if (known !== null && known !== tenant) throw new Error('trace object belongs to another tenant');
-    // Not `known`: an evaluation recorded on the trace before its spans arrived (`link`) claims the object first.
-    const firstSeen = this.meta('indexed') === null;
     let added = 0;
+    const fresh: NormalizedSpan[] = [];
     let root: NormalizedSpan | null = null;
     for (const s of spans) {
-      if (s.traceId !== traceId) continue;
       const cursor = this.deps.sql.exec(
         'INSERT INTO spans (span_id, parent_id, start_ns, body) VALUES (?, ?, ?, ?) ON CONFLICT (span_id) DO NOTHING',
         s.spanId,
         s.parentSpanId,
         s.startTimeUnixNano,
-        JSON.stringify(s),
+        s.body,
       );
       if (cursor.rowsWritten > 0) {
         added += 1;
-        if (s.parentSpanId === null) root = s;
+        const span = spanOf(s.body);
+        fresh.push(span);
+        if (s.parentSpanId === null) root = span;
       }
     }
     const now = this.now();
@@ -120,34 +151,70 @@ export class TraceStore {
     }
     if (added > 0) this.setMeta('lastSpanAt', String(now));
     if (root !== null) this.setMeta('root', root.spanId);
-    if (firstSeen || root !== null) {
-      const first = spans[0];
-      const row: TraceIndexRow = {
+    const kept = this.meta('index');
+    let index: TraceIndexRow | null = kept === null ? null : (JSON.parse(kept) as TraceIndexRow);
+    if (index === null || root !== null) {
+      const first = index === null && spans[0] ? spanOf(spans[0].body) : null;
+      index = {
         tenant,
         traceId,
         rootSpanId: root?.spanId ?? null,
         rootName: root?.name ?? null,
-        service: root?.service ?? first?.service ?? null,
+        service: root?.service ?? index?.service ?? first?.service ?? null,
         startedAt: nanosToMs(root?.startTimeUnixNano ?? first?.startTimeUnixNano ?? '0') || now,
         rootEndedAt: root?.endTimeUnixNano ? nanosToMs(root.endTimeUnixNano) : null,
-        createdAt: now,
+        createdAt: index?.createdAt ?? now,
       };
-      await upsertIndexRow(this.deps.d1(tenant), row);
-      this.setMeta('indexed', '1');
+      this.setMeta('index', JSON.stringify(index));
     }
     if (added > 0 && retentionDays > 0) {
-      const expiresAt = now + retentionDays * DAY_MS;
-      this.setMeta('expiresAt', String(expiresAt));
-      await this.deps.storage.setAlarm(expiresAt);
+      this.setMeta('expiresAt', String(now + retentionDays * DAY_MS));
+      await this.rearm();
     }
-    return { added };
+    return { added, index, fresh };
+  }
+
+  /** The tenant and trace id this object keeps, or null before anything arrived. */
+  ids(): { tenant: string; traceId: string } | null {
+    const tenant = this.meta('tenant');
+    const traceId = this.meta('traceId');
+    return tenant === null || traceId === null ? null : { tenant, traceId };
+  }
+
+  /** The root span once it arrived, else null. */
+  root(): NormalizedSpan | null {
+    const id = this.meta('root');
+    if (id === null) return null;
+    const row = this.deps.sql.exec<{ body: string }>('SELECT body FROM spans WHERE span_id = ?', id).toArray()[0];
+    return row ? NormalizedSpanSchema.parse(JSON.parse(row.body)) : null;
+  }
+
+  /** Sets (or, with null, clears) when the trace counts as complete, epoch ms; the alarm fires then. */
+  async setQuietUntil(at: number | null): Promise<void> {
+    if (at === null) this.deps.sql.exec("DELETE FROM meta WHERE key = 'quietUntil'");
+    else this.setMeta('quietUntil', String(at));
+    await this.rearm();
+  }
+
+  /** Whether the quiet period set by {@link setQuietUntil} is over. */
+  quietDue(): boolean {
+    const at = this.meta('quietUntil');
+    return at !== null && Number(at) <= this.now();
+  }
+
+  /** The one alarm at the earliest deadline: the retention's, the quiet period's. */
+  private async rearm(): Promise<void> {
+    const deadlines = [this.meta('expiresAt'), this.meta('quietUntil')]
+      .map((v) => Number(v ?? '0'))
+      .filter((v) => v > 0);
+    if (deadlines.length > 0) await this.deps.storage.setAlarm(Math.min(...deadlines));
   }
 
   /** The trace, or null when this object keeps none (or another tenant's). */
   read(tenant: string): StoredTrace | null {
     if (this.meta('tenant') !== tenant) return null;
     const rows = this.deps.sql.exec<{ body: string }>('SELECT body FROM spans').toArray();
-    const spans = rows.map((r) => NormalizedSpanSchema.parse(JSON.parse(r.body)));
+    const spans = rows.map((r) => spanOf(r.body));
     const ordered = treeOrder(spans);
     return {
       tenant,
@@ -188,12 +255,11 @@ export class TraceStore {
     );
   }
 
-  /** The alarm: past the retention, the trace and its index row are erased. */
+  /** The alarm: past the retention, the trace and its index row are erased; else the next deadline is armed. */
   async alarm(): Promise<void> {
     const expiresAt = Number(this.meta('expiresAt') ?? '0');
-    if (expiresAt === 0) return;
-    if (expiresAt > this.now()) {
-      await this.deps.storage.setAlarm(expiresAt);
+    if (expiresAt === 0 || expiresAt > this.now()) {
+      await this.rearm();
       return;
     }
     const tenant = this.meta('tenant');

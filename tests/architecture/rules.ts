@@ -112,6 +112,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
   'src/verdict-cache': ['hit.ts', 'plan.ts', 'rows.ts', 'schemas.ts'],
   'src/waves': ['coordinator.ts', 'item.ts', 'rpc.ts'],
   'src/traces': ['ingest.ts', 'links.ts', 'rpc.ts', 'span-schema.ts', 'store.ts'],
+  'src/monitors': ['runner.ts'],
 };
 
 /** Every unit that is not a feature, by kind. */

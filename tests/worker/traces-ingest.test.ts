@@ -20,6 +20,7 @@ import { opentelemetry } from '../../src/traces/otlp-proto/otlp.js';
 import { deliverSpans } from '../../src/traces/ingest.js';
 import { normalizeRequest } from '../../src/traces/normalize.js';
 import { traceStub } from '../../src/traces/rpc.js';
+import { spanRows } from '../../src/traces/store.js';
 import type { OtlpStatus } from '../../src/traces/schemas.js';
 import { api, apiWith } from './api-fetch.js';
 import { pollUntil, testEnv } from './helpers.js';
@@ -203,9 +204,39 @@ describe('POST /v1/traces', () => {
     // The consumer's delivery repeated (a queue redelivery): nothing added.
     const spans = normalizeRequest(agentRun(traceId)).spans;
     await deliverSpans(testEnv, { tenant: 'default', traceId, retentionDays: 30, spans });
-    const again = await traceStub(testEnv, 'default', traceId).append('default', traceId, spans, 30);
+    const again = await traceStub(testEnv, 'default', traceId).append('default', traceId, spanRows(spans), 30);
     expect(again.added).toBe(0);
     expect((await traceOf(traceId, 4)).spanCount).toBe(4);
+  });
+
+  it('one message of several traces: each reaches its object, their index rows in one batch; a repeat writes nothing', async () => {
+    const [a, b] = [newTraceId(), newTraceId()];
+    const spans = [...normalizeRequest(agentRun(a)).spans, ...normalizeRequest(agentRun(b)).spans];
+    // The root span last, in a message of its own: the index row is made first, then gains the root.
+    const root = spans.filter((s) => s.traceId === b && s.parentSpanId === null);
+    const rest = spans.filter((s) => !root.includes(s));
+    await deliverSpans(testEnv, { tenant: 'default', retentionDays: 30, spans: rest });
+    const db = tenantDb(testEnv, 'default');
+    const row = (id: string) =>
+      db
+        .prepare('SELECT root_span_id, root_name, service FROM traces WHERE trace_id = ?')
+        .bind(id)
+        .first<{ root_span_id: string | null; root_name: string | null; service: string | null }>();
+    expect(await row(a)).toEqual({
+      root_span_id: '1000000000000001',
+      root_name: 'invoke_agent weather',
+      service: 'weather-agent',
+    });
+    expect(await row(b)).toEqual({ root_span_id: null, root_name: null, service: 'weather-agent' });
+    await deliverSpans(testEnv, { tenant: 'default', traceId: b, retentionDays: 30, spans: root });
+    expect((await row(b))?.root_span_id).toBe('1000000000000001');
+    expect((await traceOf(a, 3)).spanCount).toBe(3);
+    expect((await traceOf(b, 3)).spanCount).toBe(3);
+    // A redelivery: the objects add nothing and the complete rows are not written again (a mark put on one stays).
+    await db.prepare(`UPDATE traces SET root_name = 'mark' WHERE trace_id = ?`).bind(a).run();
+    await deliverSpans(testEnv, { tenant: 'default', retentionDays: 30, spans });
+    expect((await row(a))?.root_name).toBe('mark');
+    expect((await traceOf(b, 3)).spanCount).toBe(3);
   });
 
   it('partial success: a span with a bad id is rejected alone (JSON and protobuf answers)', async () => {

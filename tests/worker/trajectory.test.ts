@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import { api, postJson } from './api-fetch.js';
 import { drainAlarms, newTestId, waitForEnd } from './helpers.js';
+import { TRAJECTORY_RUBRIC_EXAMPLES, TRAJECTORY_RUBRIC_TEMPLATE } from '../../src/rubrics/templates.js';
 
 afterEach(drainAlarms);
 
@@ -25,6 +26,7 @@ interface Evaluation {
   status: string;
   taskKind: string;
   verdict: {
+    score?: number | null;
     firstFailingStep?: { step: number; spanId?: string } | null;
     aspects?: { name: string; score?: number }[];
   } | null;
@@ -63,5 +65,35 @@ describe('trajectory tasks over the API', () => {
     const pairwise = await postJson('/v1/evaluations', { preset: 'fastchat-pair', task });
     expect(pairwise.status).toBe(400);
     expect((await pairwise.json<{ error: { code: string } }>()).error.code).toBe('task_kind_unsupported');
+  });
+
+  it('the rubric templates: each is a valid POST /v1/rubrics body, and a trajectory judged by one is scored on its aspects', async () => {
+    const ids: Record<string, string> = {};
+    for (const [key, example] of Object.entries(TRAJECTORY_RUBRIC_EXAMPLES)) {
+      const r = await postJson('/v1/rubrics', example.value);
+      expect(r.status, key).toBe(201);
+      ids[key] = (await r.json<{ id: string }>()).id;
+    }
+    expect(Object.keys(ids)).toHaveLength(7);
+    const judged = async (rubric: string | undefined) => {
+      const r = await postJson('/v1/evaluations', {
+        preset: 'trajectory-judge',
+        config: { defaults: { model: mockModel({ seed: newTestId('traj-rubric') }) } },
+        rubric,
+        task,
+      });
+      expect(r.status).toBe(202);
+      const { id } = await r.json<{ id: string }>();
+      expect((await waitForEnd(id)).status).toBe('succeeded');
+      return (await api(`/v1/evaluations/${id}`)).json<Evaluation>();
+    };
+    const all = await judged(ids.trajectory);
+    expect(all.verdict?.aspects?.map((a) => a.name)).toEqual(TRAJECTORY_RUBRIC_TEMPLATE.aspects.map((a) => a.name));
+    expect(all.verdict?.aspects?.every((a) => typeof a.score === 'number')).toBe(true);
+    const one = await judged(ids['trajectory-error-recovery']);
+    // One aspect alone: one score on the template's scale, no aspect list.
+    expect(one.verdict?.score).toBeGreaterThanOrEqual(1);
+    expect(one.verdict?.score).toBeLessThanOrEqual(5);
+    expect(one.verdict?.aspects ?? []).toHaveLength(0);
   });
 });
