@@ -24,6 +24,12 @@ import type { DayCounts, MonitorRecord } from './rows.js';
 import { addDayCounts, dayOf } from './rows.js';
 import { activeMonitors, judgeMatch } from './service.js';
 
+/**
+ * The `span_id` of a trace-scope decision: one per monitor and trace, whichever span is the root (a later span
+ * without a parent would otherwise count as a second root).
+ */
+const TRACE_KEY = '';
+
 /** A judgment's state in the object. */
 type State = 'pending' | 'created' | 'skipped_budget' | 'refused' | 'unsampled';
 
@@ -116,7 +122,7 @@ export class MonitorRunner {
       for (const m of monitors.filter((x) => x.definition.scope === 'trace')) {
         if (!trace.spans.some((s) => matchesFilter(m.definition.filter, s))) continue;
         const keep = sampled(m.definition.sampleRate, m.id, traceId, null);
-        if (!this.decide(m.id, root.spanId, keep ? 'pending' : 'unsampled')) continue;
+        if (!this.decide(m.id, TRACE_KEY, keep ? 'pending' : 'unsampled')) continue;
         bump(counts, m.id, { matched: 1, sampled: keep ? 1 : 0, skippedBudget: 0 });
       }
     }
@@ -134,16 +140,18 @@ export class MonitorRunner {
     for (const row of rows) {
       const m = monitors.find((x) => x.id === row.monitor_id);
       const task = m && trace ? taskFor(m, trace, row.span_id) : null;
-      if (!m || !task) {
+      // A trace's judgment is shown on its root span.
+      const spanId = row.span_id === TRACE_KEY ? trace?.rootSpanId : row.span_id;
+      if (!m || !task || !spanId) {
         // Deleted or paused meanwhile, or nothing to judge: decided, never judged.
         this.settle(row.monitor_id, row.span_id, 'refused', null);
         continue;
       }
-      const source = { traceId, spanId: row.span_id, monitorId: m.id };
+      const source = { traceId, spanId, monitorId: m.id };
       try {
         const outcome = await judgeMatch(this.deps.env, m, task, source, this.now());
         if (outcome.kind === 'created') {
-          const link: TraceLink = { evaluationId: outcome.evaluationId, spanId: row.span_id, monitorId: m.id };
+          const link: TraceLink = { evaluationId: outcome.evaluationId, spanId, monitorId: m.id };
           this.deps.store.link(tenant, traceId, link);
           this.settle(m.id, row.span_id, 'created', outcome.evaluationId);
         } else if (outcome.kind === 'skipped_budget') {

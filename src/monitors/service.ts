@@ -55,7 +55,11 @@ function named(err: unknown, field: (path: string) => string): unknown {
 }
 
 /** An aspect for checking only the task's kind. */
-const PLACEHOLDER_ASPECT = { name: 'quality', scale: { min: 1, max: 5 } };
+const PLACEHOLDER_ASPECT = {
+  name: 'quality',
+  description: 'How good the output is overall.',
+  scale: { min: 1, max: 5 },
+};
 
 /**
  * Checks that the monitor's judge can judge the task its scope builds, as creating the evaluation would: the judge
@@ -233,7 +237,7 @@ function isBudgetRefusal(err: ApiError): boolean {
 }
 
 /**
- * Judges one match as an evaluation made with the idempotency key `monitor:<id>:<traceId>:<spanId>`, so a repeat
+ * Judges one match as an evaluation made with the idempotency key `monitor:<id>:<traceId>:<spanId | trace>`, so a repeat
  * (a redelivered message, a repeated alarm) finds the evaluation made before instead of making another. Refusals
  * of the request (4xx) are outcomes, not errors: the match is not retried.
  * @throws whatever else failed (D1, the object): the caller keeps the match pending and tries again.
@@ -258,7 +262,8 @@ export async function judgeMatch(
     task,
     metadata: { monitor: m.id },
   };
-  const key = `monitor:${m.id}:${source.traceId}:${source.spanId}`;
+  // One evaluation per monitor and span, or per monitor and trace (whatever its root span turns out to be).
+  const key = `monitor:${m.id}:${source.traceId}:${m.definition.scope === 'trace' ? 'trace' : source.spanId}`;
   try {
     const r = await createEvaluationJob(env, m.tenant, request, key, { keyId: null }, 0, { source });
     return { kind: 'created', evaluationId: r.body.id };
