@@ -361,9 +361,9 @@ export async function sourceEvaluations(db: D1Database, tenant: string, f: Sourc
   const entries = Object.entries(f.metadata ?? {});
   const { results } = await db
     .prepare(
-      `SELECT e.id, e.task, e.winner, e.score, json_extract(e.verdict, '$.aspects') AS aspects
-       FROM evaluations e
-       WHERE e.tenant = ? AND e.status = 'succeeded' AND e.verdict IS NOT NULL AND e.deleted_at IS NULL AND e.content_erased_at IS NULL
+      `SELECT e.id, e.task, e.winner, e.score, json_extract(vt.verdict, '$.aspects') AS aspects
+       FROM evaluations e JOIN verdict_texts vt ON vt.evaluation_id = e.id
+       WHERE e.tenant = ? AND e.status = 'succeeded' AND e.deleted_at IS NULL AND e.content_erased_at IS NULL
          AND json_extract(e.task, '$.kind') = ?
          AND (? IS NULL OR e.batch_id = ?) AND (? IS NULL OR e.rubric_id = ?) AND (? IS NULL OR e.rubric_version = ?)
          AND (SELECT COUNT(*) FROM json_each(?) w JOIN json_each(COALESCE(e.metadata, '{}')) m

@@ -4,7 +4,8 @@
  * ({@link EndingEffect}, {@link FinalWriteStep}, {@link AfterCommit}), the guard every statement of an
  * ending's transaction carries ({@link endingGuard}), and the D1 writes that end a row: {@link markEnded}
  * (a cancel, a failure, the dead-letter consumer) and the object's final write ({@link writeFinal}:
- * usage roll-up, then verdict, usage sums and status in ONE guarded update of the row, in ONE `batch()`,
+ * usage roll-up and the verdict's JSON (`verdict_texts`), then the verdict's summary, usage sums and status in
+ * ONE guarded update of the row, in ONE `batch()`,
  * which D1 runs as one transaction; the transcript stays in the evaluation's own object, ./transcript-rows.ts).
  *
  * What an ending does, in order and in which transaction, is listed once, in src/ending-plan.ts (an
@@ -150,20 +151,34 @@ function endStatement(
 }
 
 /**
+ * The verdict's JSON (without transcript) in `verdict_texts`, keyed by the evaluation (`WITHOUT ROWID`: one D1
+ * row): only while the row may still become `succeeded` and the caller has not deleted it (./erase-rows.ts).
+ * Before the status update, whose guard it shares. Kept off the `evaluations` row on purpose: a row that grew
+ * by the verdict at its end no longer fit its page, and took two.
+ */
+function verdictTextStatement(db: D1Database, id: string, verdictJson: string): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO verdict_texts (evaluation_id, verdict)
+       SELECT ?, ? WHERE EXISTS (SELECT 1 FROM evaluations WHERE id = ? AND deleted_at IS NULL AND ${sqlMayBecome('succeeded')})
+       ON CONFLICT DO NOTHING`,
+    )
+    .bind(id, verdictJson, id);
+}
+
+/**
  * The final write's guarded status update: with the status, its calls and engine version, the verdict's
- * summary and JSON (succeeded, unless the caller deleted it: ./erase-rows.ts), the verdict cache entry
+ * summary (succeeded, unless the caller deleted it: ./erase-rows.ts), the verdict cache entry
  * (src/verdict-cache/rows.ts) and the usage sums (unless booked already), all on the one row it writes.
  */
 function finalStatement(db: D1Database, w: FinalWrite, written: NonNullable<Ending['written']>): D1PreparedStatement {
   const v = written.verdictJson === null ? undefined : w.verdict;
   const flip = v?.positionFlip === null || v?.positionFlip === undefined ? null : v.positionFlip ? 1 : 0;
   const verdictTerms = v
-    ? `, (winner, score, confidence, position_flip, verdict) = (SELECT ?, ?, ?, ?, ? WHERE deleted_at IS NULL),
+    ? `, (winner, score, confidence, position_flip) = (SELECT ?, ?, ?, ? WHERE deleted_at IS NULL),
        ${ENTRY_SET_SQL}`
     : '';
-  const verdictBinds = v
-    ? [v.winner ?? null, v.score ?? null, v.confidence, flip, written.verdictJson, entryTime(v, w.now)]
-    : [];
+  const verdictBinds = v ? [v.winner ?? null, v.score ?? null, v.confidence, flip, entryTime(v, w.now)] : [];
   return db
     .prepare(
       `UPDATE evaluations SET status = ?, error_code = ?, error_message = ?, calls_done = ?,
@@ -293,10 +308,10 @@ export interface FinalWriteResult {
 }
 
 /**
- * The final write, in ONE `db.batch()` (one transaction): the usage roll-up, the plan's
- * {@link EndingPlan.beforeStatus} effects, the guarded status update that writes the verdict (only while the
- * row may still become `succeeded`, so a DLQ or cancel that won the race leaves no verdict behind) and the
- * usage sums on the row, the sums alone when another writer had ended the row, the plan's
+ * The final write, in ONE `db.batch()` (one transaction): the usage roll-up and the verdict's JSON, the plan's
+ * {@link EndingPlan.beforeStatus} effects, the guarded status update that writes the verdict's summary (both
+ * only while the row may still become `succeeded`, so a DLQ or cancel that won the race leaves no verdict
+ * behind) and the usage sums on the row, the sums alone when another writer had ended the row, the plan's
  * {@link EndingPlan.afterStatus} steps, then the caller's `extra` statements (e.g. reading the row back for
  * someone waiting). Idempotent: running it again changes nothing.
  *
@@ -325,7 +340,10 @@ export async function writeFinal(
     defaultMaxRunning: w.defaultMaxRunning,
     written,
   };
-  const rollup = rollupStatements(db, w.id, w.calls);
+  const rollup = [
+    ...rollupStatements(db, w.id, w.calls),
+    ...(written.verdictJson === null ? [] : [verdictTextStatement(db, w.id, written.verdictJson)]),
+  ];
   const final = finalStatement(db, w, written);
   const effects = effectStatements(db, plan, ending);
   const steps = plan.afterStatus.flatMap((step) => step.prepare(db, ending) ?? []);

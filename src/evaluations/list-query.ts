@@ -52,7 +52,7 @@ export interface ListedRow {
 
 /** A bound of the scale a listed score is on: verdicts from before `scale` fall back to the overall's, then the task's. */
 const SCALE = (bound: 'min' | 'max') =>
-  `COALESCE(json_extract(e.verdict, '$.scale.${bound}'), json_extract(e.verdict, '$.details.overallScale.${bound}'),
+  `COALESCE(json_extract(vt.verdict, '$.scale.${bound}'), json_extract(vt.verdict, '$.details.overallScale.${bound}'),
      json_extract(e.task, '$.aspect.scale.${bound}')) AS scale_${bound}`;
 
 /** A metadata value as text: strings as they are, numbers as JSON writes them, booleans `true` / `false`. */
@@ -94,7 +94,7 @@ export async function listEvaluations(
       `SELECT e.id, e.status, e.method, e.preset, json_extract(e.task, '$.kind') AS task_kind, e.metadata, e.batch_id, e.meta_id,
          e.error_code, e.error_message, e.created_at, e.started_at, e.finished_at, e.winner, e.score, e.confidence,
          ${SCALE('min')}, ${SCALE('max')}
-       FROM evaluations e
+       FROM evaluations e LEFT JOIN verdict_texts vt ON vt.evaluation_id = e.id
        WHERE ${where.join(' AND ')} ORDER BY e.created_at DESC, e.id DESC LIMIT ?`,
     )
     .bind(...binds, limit + 1)

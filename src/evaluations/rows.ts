@@ -395,7 +395,7 @@ export async function getTaskJson(db: D1Database, id: string): Promise<unknown> 
 /** The stored verdict JSON (without transcript), or null before one is written. */
 export async function getVerdictJson(db: D1Database, id: string): Promise<unknown> {
   const row = await db
-    .prepare('SELECT verdict FROM evaluations WHERE id = ?')
+    .prepare('SELECT verdict FROM verdict_texts WHERE evaluation_id = ?')
     .bind(id)
     .first<{ verdict: string | null }>();
   return row?.verdict ? (JSON.parse(row.verdict) as unknown) : null;
@@ -430,7 +430,7 @@ export async function readWithResults(
 export function readWithResultsStatements(db: D1Database, tenant: string, id: string): D1PreparedStatement[] {
   return [
     db.prepare(`${SELECT} WHERE id = ? AND tenant = ?`).bind(id, tenant),
-    db.prepare('SELECT verdict FROM evaluations WHERE id = ? AND verdict IS NOT NULL').bind(id),
+    db.prepare('SELECT verdict FROM verdict_texts WHERE evaluation_id = ?').bind(id),
     usageSumsStatement(db, id),
   ];
 }

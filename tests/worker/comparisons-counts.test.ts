@@ -108,7 +108,7 @@ async function seedComparison(): Promise<string> {
     // The verdict on the row, as the final write leaves it (migrations/0027_verdict_on_the_row.sql).
     testEnv.DB.prepare(
       `UPDATE evaluations AS e SET winner = ${winner}, confidence = 1,
-         position_flip = CASE WHEN e.batch_seq % 7 = 0 THEN 1 ELSE 0 END, verdict = '{}', finished_at = ?
+         position_flip = CASE WHEN e.batch_seq % 7 = 0 THEN 1 ELSE 0 END, finished_at = ?
        WHERE e.batch_id = ? AND e.status = 'succeeded'`,
     ).bind(now, id),
   ]);

@@ -243,7 +243,7 @@ describe('a Tribunal judge as a model grader', () => {
   const latest = (preset: string) =>
     testEnv.DB.prepare(
       `SELECT e.id, e.score, e.winner FROM evaluations e
-       WHERE e.preset = ? AND e.verdict IS NOT NULL ORDER BY e.created_at DESC LIMIT 1`,
+       WHERE e.preset = ? AND e.confidence IS NOT NULL ORDER BY e.created_at DESC LIMIT 1`,
     )
       .bind(preset)
       .first<{ id: string; score: number | null; winner: string | null }>();

@@ -421,7 +421,7 @@ describe('a Tribunal judge as a grader model in a run', () => {
       (
         await testEnv.DB.prepare(
           `SELECT e.id, e.score FROM evaluations e
-           WHERE e.idempotency_key LIKE ? AND e.verdict IS NOT NULL ORDER BY e.idempotency_key`,
+           WHERE e.idempotency_key LIKE ? AND e.confidence IS NOT NULL ORDER BY e.idempotency_key`,
         )
           .bind(`${run.id}:%`)
           .all<{ id: string; score: number }>()

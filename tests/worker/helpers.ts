@@ -200,7 +200,7 @@ export async function countRows(table: 'usage' | 'transcripts' | 'verdicts', id:
     return booked?.n ?? 0;
   }
   if (table === 'verdicts') {
-    const v = await testEnv.DB.prepare('SELECT verdict IS NOT NULL AS n FROM evaluations WHERE id = ?')
+    const v = await testEnv.DB.prepare('SELECT count(*) AS n FROM verdict_texts WHERE evaluation_id = ?')
       .bind(id)
       .first<{ n: number }>();
     return v?.n ?? 0;

@@ -58,7 +58,8 @@ async function oldCacheEntry(): Promise<void> {
     db
       .prepare(
         `INSERT INTO verdicts (evaluation_id, winner, score, confidence, position_flip, verdict, created_at)
-         SELECT id, winner, score, confidence, position_flip, verdict, finished_at FROM evaluations WHERE id = ?`,
+         SELECT e.id, e.winner, e.score, e.confidence, e.position_flip, t.verdict, e.finished_at
+         FROM evaluations e JOIN verdict_texts t ON t.evaluation_id = e.id WHERE e.id = ?`,
       )
       .bind(cacheSource),
     db
@@ -69,10 +70,11 @@ async function oldCacheEntry(): Promise<void> {
       .bind(cacheSource),
     db
       .prepare(
-        `UPDATE evaluations SET winner = NULL, score = NULL, confidence = NULL, position_flip = NULL, verdict = NULL,
+        `UPDATE evaluations SET winner = NULL, score = NULL, confidence = NULL, position_flip = NULL,
            cache_entry_at = NULL WHERE id = ?`,
       )
       .bind(cacheSource),
+    db.prepare('DELETE FROM verdict_texts WHERE evaluation_id = ?').bind(cacheSource),
   ]);
 }
 

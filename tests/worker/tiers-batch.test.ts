@@ -516,7 +516,7 @@ describe('the batch tier', () => {
     const verdicts = async (batchId: string) =>
       (
         await testEnv.DB.prepare(
-          `SELECT e.winner AS w FROM evaluations e WHERE e.batch_id = ? AND e.verdict IS NOT NULL ORDER BY e.batch_seq`,
+          `SELECT e.winner AS w FROM evaluations e WHERE e.batch_id = ? AND e.confidence IS NOT NULL ORDER BY e.batch_seq`,
         )
           .bind(batchId)
           .all<{ w: string }>()
