@@ -4,9 +4,11 @@
 -- - `winner`, `score`, `confidence`, `position_flip` on the evaluation's row: the verdict's summary (what
 --   listings, comparisons, meta-evaluations and batch statistics read), written by the guarded status update
 --   that ends it, which was written anyway. `confidence` is set exactly when the row has a verdict.
--- - `verdict_texts`: the verdict JSON without its transcript, keyed by the evaluation, WITHOUT ROWID (one D1
---   row). Not on the evaluation's row: a row that grows by 1-2 KB at its end no longer fits the page it was
---   inserted in, and with a 3 KB task it then takes two pages (bench:capacity measured 8.4 KB a verdict).
+-- - `verdict_texts`: the verdict JSON without its transcript, keyed by the evaluation (two D1 rows, as
+--   `verdicts` wrote). Not on the evaluation's row: a row that grows by 1-2 KB at its end no longer fits the
+--   page it was inserted in, and with a 3 KB task it then takes two pages (bench:capacity measured 8.4 KB a
+--   verdict). Not WITHOUT ROWID either: such a table keeps its rows in an index b-tree, where a 1.4 KB verdict
+--   spills into an overflow page of its own (measured 4.7 KB a verdict).
 -- - `cache_entry_at`: set when the succeeded evaluation is its key's verdict cache entry (epoch ms, what the
 --   cache's TTL counts from); NULL otherwise. A later entry for the same key (a `refresh`) clears the older one,
 --   and a deletion clears its own, so at most one row per tenant and key carries it, as `verdict_cache`'s
@@ -22,7 +24,7 @@ ALTER TABLE evaluations ADD COLUMN cache_entry_at INTEGER;
 CREATE TABLE verdict_texts (
   evaluation_id TEXT PRIMARY KEY REFERENCES evaluations (id),
   verdict       TEXT NOT NULL   -- Verdict JSON without the transcript
-) WITHOUT ROWID;
+);
 
 UPDATE evaluations SET (winner, score, confidence, position_flip) = (
     SELECT v.winner, v.score, v.confidence, v.position_flip FROM verdicts v WHERE v.evaluation_id = evaluations.id)

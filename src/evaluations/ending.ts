@@ -151,10 +151,9 @@ function endStatement(
 }
 
 /**
- * The verdict's JSON (without transcript) in `verdict_texts`, keyed by the evaluation (`WITHOUT ROWID`: one D1
- * row): only while the row may still become `succeeded` and the caller has not deleted it (./erase-rows.ts).
+ * The verdict's JSON (without transcript) in `verdict_texts`, keyed by the evaluation: only while the row may still become `succeeded` and the caller has not deleted it (./erase-rows.ts).
  * Before the status update, whose guard it shares. Kept off the `evaluations` row on purpose: a row that grew
- * by the verdict at its end no longer fit its page, and took two.
+ * by the verdict at its end no longer fit its page, and took two (migrations/0027_verdict_on_the_row.sql).
  */
 function verdictTextStatement(db: D1Database, id: string, verdictJson: string): D1PreparedStatement {
   return db
