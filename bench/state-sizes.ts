@@ -1,16 +1,17 @@
 /**
  * @module
- * What a local stack's state holds, read from the outside (whatever the schema): the local D1 database's
- * bytes and rows per table, and each Durable Object class's SQLite files (objects and bytes). Files are
- * copied (with their WAL) and checkpointed in the copy with the `sqlite3` command-line tool, so a running
- * runtime is not disturbed; bytes are the pages in use (`page_count - freelist_count`, times the page size),
- * and a table's bytes are its pages and its indexes' (`dbstat`).
+ * What a local stack's state holds, read from the outside (whatever the schema): the local D1 databases' bytes
+ * and rows per table (every D1 file summed: the control database and the shards), and each Durable Object
+ * class's SQLite files (objects and bytes). Files are copied (with their WAL) and checkpointed in the copy with
+ * the `sqlite3` command-line tool, so a running runtime is not disturbed; bytes are the pages in use
+ * (`page_count - freelist_count`, times the page size), and a table's bytes are its pages and its indexes'
+ * (`dbstat`).
  *
  * Layout read (Miniflare's persist folder): `<state>/v3/d1/<D1 object class>/<id>.sqlite` for D1 databases,
  * `<state>/v3/do/<script>-<Class>/<id>.sqlite` for Durable Objects.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 
@@ -102,9 +103,17 @@ export function stateSizes(state: string): StateSizes {
   try {
     const d1Dirs = existsSync(join(state, 'v3', 'd1')) ? readdirSync(join(state, 'v3', 'd1')) : [];
     const d1Files = d1Dirs.flatMap((d) => sqliteFiles(join(state, 'v3', 'd1', d)));
-    // One D1 binding: the largest file is the database (Miniflare may keep a metadata file beside it).
-    const d1File = d1Files.sort((a, b) => statSync(b).size - statSync(a).size)[0];
-    const d1 = d1File ? d1Size(checkpointedCopy(d1File, scratch)) : { bytes: 0, tables: {} };
+    // Every D1 file summed: the control database and the shards (D1_SHARDS), whichever holds the tenant's rows;
+    // a file's data may still be in its WAL, so its own size says nothing (Miniflare's metadata file adds no table).
+    const d1: D1Size = { bytes: 0, tables: {} };
+    for (const file of d1Files) {
+      const one = d1Size(checkpointedCopy(file, scratch));
+      d1.bytes += one.bytes;
+      for (const [name, t] of Object.entries(one.tables)) {
+        const sum = d1.tables[name] ?? { rows: 0, bytes: 0 };
+        d1.tables[name] = { rows: sum.rows + t.rows, bytes: sum.bytes + t.bytes };
+      }
+    }
     const objects: Record<string, ObjectClassSize> = {};
     const doRoot = join(state, 'v3', 'do');
     for (const dir of existsSync(doRoot) ? readdirSync(doRoot) : []) {

@@ -361,8 +361,8 @@ export async function sourceEvaluations(db: D1Database, tenant: string, f: Sourc
   const entries = Object.entries(f.metadata ?? {});
   const { results } = await db
     .prepare(
-      `SELECT e.id, e.task, v.winner, v.score, json_extract(v.verdict, '$.aspects') AS aspects
-       FROM evaluations e JOIN verdicts v ON v.evaluation_id = e.id
+      `SELECT e.id, e.task, e.winner, e.score, json_extract(vt.verdict, '$.aspects') AS aspects
+       FROM evaluations e JOIN verdict_texts vt ON vt.evaluation_id = e.id
        WHERE e.tenant = ? AND e.status = 'succeeded' AND e.deleted_at IS NULL AND e.content_erased_at IS NULL
          AND json_extract(e.task, '$.kind') = ?
          AND (? IS NULL OR e.batch_id = ?) AND (? IS NULL OR e.rubric_id = ?) AND (? IS NULL OR e.rubric_version = ?)

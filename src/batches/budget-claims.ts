@@ -17,6 +17,8 @@
  * its budget (a cancelled item's calls still in flight when it ended are billed after its release).
  */
 import { configSql } from '../evaluations/config-rows.js';
+import type { Ending } from '../evaluations/ending.js';
+import { bookedSql, bookedValue } from '../evaluations/ending.js';
 import { batchMayLaunch, itemBudget, reservationOf } from '../budgets/batch-shares.js';
 import type { Budget, BudgetLimit, Spend } from '../engine/budget.js';
 import { addSpend, BUDGET_EXCEEDED, BudgetSchema } from '../engine/budget.js';
@@ -145,30 +147,42 @@ export async function claimBudgeted(db: D1Database, batchId: string, now = Date.
 }
 
 /**
- * Statements of an ending for its batch's budget (binds: see the SQL): the item's usage joins `spent_*`,
- * its grant (its `config.budget`) leaves `reserved_*`. `batchOf` selects the batch id from the ending's
+ * Statements of an ending for its batch's budget (binds: see the SQL): the item's usage (the sums its ending
+ * books, `bookedSql`) joins `spent_*`, its grant (its `config.budget`) leaves `reserved_*`. `batchOf` selects the batch id from the ending's
  * evaluation, `guard` is the ending's guard; both bind the evaluation id once.
  */
 export function budgetEndStatement(
   db: D1Database,
-  id: string,
-  now: number,
+  ending: Ending,
   batchOf: string,
   guard: string,
 ): D1PreparedStatement {
-  const usage = (expr: string) => `(SELECT COALESCE(${expr}, 0) FROM evaluations WHERE id = ?)`;
+  const { id } = ending;
   const grant = (limit: BudgetLimit) =>
     `COALESCE((SELECT json_extract(${configSql('e')}, '$.budget.${limit}') FROM evaluations e WHERE e.id = ?), 0)`;
   return db
     .prepare(
-      `UPDATE batches SET spent_calls = spent_calls + ${usage('billed_calls')},
-         spent_tokens = spent_tokens + ${usage('prompt_tokens + completion_tokens')},
-         spent_cost_usd = spent_cost_usd + ${usage('cost_usd')},
+      `UPDATE batches SET spent_calls = spent_calls + ${bookedSql('billed_calls')},
+         spent_tokens = spent_tokens + ${bookedSql('prompt_tokens + completion_tokens')},
+         spent_cost_usd = spent_cost_usd + ${bookedSql('cost_usd')},
          reserved_calls = reserved_calls - ${grant('maxCalls')},
          reserved_tokens = reserved_tokens - ${grant('maxTokens')},
          reserved_cost_usd = reserved_cost_usd - ${grant('maxCostUsd')},
          updated_at = ?
        WHERE id = ${batchOf} AND budget IS NOT NULL AND ${guard}`,
     )
-    .bind(id, id, id, id, id, id, now, id, id);
+    .bind(
+      bookedValue(ending, (u) => u.calls),
+      id,
+      bookedValue(ending, (u) => u.promptTokens + u.completionTokens),
+      id,
+      bookedValue(ending, (u) => u.costUsd),
+      id,
+      id,
+      id,
+      id,
+      ending.now,
+      id,
+      id,
+    );
 }

@@ -51,7 +51,7 @@ export const BATCH_COUNTS: EndingEffect = {
     const column = COUNTER[ending.status];
     const guard = endingGuard(ending.status);
     return [
-      budgetEndStatement(db, ending.id, ending.now, BATCH_OF_ENDING, guard),
+      budgetEndStatement(db, ending, BATCH_OF_ENDING, guard),
       db
         .prepare(
           `UPDATE batches SET ${column} = ${column} + 1, updated_at = ? WHERE id = ${BATCH_OF_ENDING} AND ${guard}`,

@@ -45,9 +45,9 @@ export async function verdictAggregates(
 ): Promise<{ verdicts: number; winsA: number; winsB: number; ties: number; meanScore: number | null }> {
   const row = await db
     .prepare(
-      `SELECT count(*) AS n, COALESCE(SUM(v.winner = 'A'), 0) AS a, COALESCE(SUM(v.winner = 'B'), 0) AS b,
-         COALESCE(SUM(v.winner = 'tie'), 0) AS t, AVG(v.score) AS mean
-       FROM evaluations e JOIN verdicts v ON v.evaluation_id = e.id WHERE e.batch_id = ?`,
+      `SELECT count(*) AS n, COALESCE(SUM(e.winner = 'A'), 0) AS a, COALESCE(SUM(e.winner = 'B'), 0) AS b,
+         COALESCE(SUM(e.winner = 'tie'), 0) AS t, AVG(e.score) AS mean
+       FROM evaluations e WHERE e.batch_id = ? AND e.confidence IS NOT NULL`,
     )
     .bind(id)
     .first<{ n: number; a: number; b: number; t: number; mean: number | null }>();
@@ -69,7 +69,7 @@ export async function aspectAggregates(
     .prepare(
       `SELECT json_extract(a.value, '$.name') AS name, AVG(json_extract(a.value, '$.score')) AS mean,
          count(json_extract(a.value, '$.score')) AS n
-       FROM evaluations e JOIN verdicts v ON v.evaluation_id = e.id, json_each(v.verdict, '$.aspects') a
+       FROM evaluations e JOIN verdict_texts vt ON vt.evaluation_id = e.id, json_each(vt.verdict, '$.aspects') a
        WHERE e.batch_id = ? GROUP BY name ORDER BY MIN(a.key), name`,
     )
     .bind(id)
@@ -130,9 +130,9 @@ export async function resultsPage(
 ): Promise<ItemOutcomeRow[]> {
   const { results } = await db
     .prepare(
-      `SELECT e.batch_seq, e.item_id, e.id, e.status, e.metadata, v.verdict, e.error_code, e.error_message, e.deleted_at,
+      `SELECT e.batch_seq, e.item_id, e.id, e.status, e.metadata, vt.verdict, e.error_code, e.error_message, e.deleted_at,
          e.rubric_hash, e.rubric_id, e.rubric_version
-       FROM evaluations e LEFT JOIN verdicts v ON v.evaluation_id = e.id
+       FROM evaluations e LEFT JOIN verdict_texts vt ON vt.evaluation_id = e.id
        WHERE e.batch_id = ? AND e.batch_seq > ? ORDER BY e.batch_seq LIMIT ?`,
     )
     .bind(batchId, afterSeq, limit + 1)
@@ -150,8 +150,8 @@ export interface RepeatRunsRow {
 export async function repeatRunsOfBatch(db: D1Database, batchId: string): Promise<RepeatRunsRow[]> {
   const { results } = await db
     .prepare(
-      `SELECT e.status, json_extract(v.verdict, '$.details.repeat.runs') AS runs
-       FROM evaluations e LEFT JOIN verdicts v ON v.evaluation_id = e.id
+      `SELECT e.status, json_extract(vt.verdict, '$.details.repeat.runs') AS runs
+       FROM evaluations e LEFT JOIN verdict_texts vt ON vt.evaluation_id = e.id
        WHERE e.batch_id = ? AND e.deleted_at IS NULL`,
     )
     .bind(batchId)

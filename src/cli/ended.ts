@@ -52,11 +52,11 @@ export interface Described {
 /** Which ended thing to describe: an evaluation (with its batch) or a batch. */
 export type EndedRef = { evaluationId: string } | { batchId: string };
 
-const EVALUATION_SQL = `SELECT e.id, e.status, e.method, e.preset, e.batch_id AS batchId, v.winner, v.score, v.confidence,
+const EVALUATION_SQL = `SELECT e.id, e.status, e.method, e.preset, e.batch_id AS batchId, e.winner, e.score, e.confidence,
     e.error_code AS errorCode, e.error_message AS errorMessage, e.calls_done AS calls,
     e.cost_usd AS costUsd,
     e.finished_at - COALESCE(e.started_at, e.created_at) AS durationMs
-  FROM evaluations e LEFT JOIN verdicts v ON v.evaluation_id = e.id
+  FROM evaluations e
   WHERE e.id = ? AND e.status IN ('succeeded', 'failed', 'cancelled')`;
 
 const BATCH_SQL = `SELECT b.id, b.kind, b.status, b.method, b.preset, b.items_total AS itemsTotal, b.succeeded, b.failed,

@@ -250,8 +250,8 @@ export interface OutcomeRow {
 export async function outcomesIn(db: D1Database, id: string, from: number, to: number): Promise<OutcomeRow[]> {
   const { results } = await db
     .prepare(
-      `SELECT e.batch_seq, e.item_id, e.id, e.status, v.winner, v.position_flip, e.error_code, e.error_message
-       FROM evaluations e LEFT JOIN verdicts v ON v.evaluation_id = e.id
+      `SELECT e.batch_seq, e.item_id, e.id, e.status, e.winner, e.position_flip, e.error_code, e.error_message
+       FROM evaluations e
        WHERE e.batch_id = ? AND e.batch_seq >= ? AND e.batch_seq < ? ORDER BY e.batch_seq`,
     )
     .bind(id, from, to)
@@ -267,10 +267,10 @@ export async function winnerCounts(
 ): Promise<{ offset: number; winner: string | null; flip: number | null; n: number }[]> {
   const { results } = await db
     .prepare(
-      `SELECT e.batch_seq % ? AS offset, v.winner AS winner, v.position_flip AS flip, count(*) AS n
-       FROM evaluations e LEFT JOIN verdicts v ON v.evaluation_id = e.id
+      `SELECT e.batch_seq % ? AS offset, e.winner AS winner, e.position_flip AS flip, count(*) AS n
+       FROM evaluations e
        WHERE e.batch_id = ? AND e.status IN ('succeeded', 'failed', 'cancelled')
-       GROUP BY offset, v.winner, v.position_flip`,
+       GROUP BY offset, e.winner, e.position_flip`,
     )
     .bind(width, id)
     .all<{ offset: number; winner: string | null; flip: number | null; n: number }>();

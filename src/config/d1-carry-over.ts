@@ -55,10 +55,9 @@ export const CARRY_OVER_RULES: Readonly<Record<string, CarryOverRule>> = {
   tenants: { kind: 'mirror' },
   method_configs: { kind: 'shared' },
   evaluations: { kind: 'tenant' },
-  verdicts: { kind: 'child', parent: 'evaluations', column: 'evaluation_id' },
+  verdict_texts: { kind: 'child', parent: 'evaluations', column: 'evaluation_id' },
   transcripts: { kind: 'child', parent: 'evaluations', column: 'evaluation_id' },
   usage: { kind: 'child', parent: 'evaluations', column: 'evaluation_id' },
-  verdict_cache: { kind: 'child', parent: 'evaluations', column: 'evaluation_id' },
   meta_evaluation_items: {
     kind: 'child',
     parent: 'evaluations',

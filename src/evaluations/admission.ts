@@ -7,8 +7,9 @@
  * puts its message back with a delay (queues/jobs.ts); the API's fast start and the sweeper simply leave
  * it to the queue.
  *
- * A slot counts only while its row is `queued` or `running` (the partial index
- * `evaluations_tenant_slots`), so every end path frees it in the very status update that ends the row,
+ * A slot counts only while its row has not ended (`finished_at` NULL: the partial index
+ * `evaluations_tenant_slots`, which leaves the status out so that the running mark writes no index row; every
+ * end sets `finished_at` with its status), so every end path frees it in the very status update that ends the row,
  * whoever writes it (the object's final write, a cancel, the dead-letter consumer, a D1-only fallback).
  * A slot cannot outlive its evaluation; one whose object crashed is held until the sweeper re-kicks it
  * to its end, as the evaluation it belongs to is still running. Idempotent: admitting an evaluation that
@@ -33,7 +34,7 @@ import { tenantDb } from '../config/d1-shards.js';
  * chain behind the others, each of its waves a provider turnaround (minutes to hours) later.
  */
 const UNDER_CAP = `(evaluations.tier = 'batch' OR (SELECT count(*) FROM evaluations s WHERE s.tenant = evaluations.tenant
-  AND s.slot_at IS NOT NULL AND s.tier != 'batch' AND ${SQL_NOT_ENDED})
+  AND s.slot_at IS NOT NULL AND s.finished_at IS NULL AND s.tier != 'batch' AND ${SQL_NOT_ENDED})
   < COALESCE((SELECT max_running FROM tenants t WHERE t.id = evaluations.tenant), ?))`;
 
 /**
@@ -202,7 +203,10 @@ export async function runningCount(db: D1Database, tenant: string): Promise<numb
 export async function slotCounts(db: D1Database, tenant: string): Promise<{ running: number; waiting: number }> {
   const [running, waiting] = await db.batch([
     db
-      .prepare(`SELECT count(*) AS n FROM evaluations WHERE tenant = ? AND slot_at IS NOT NULL AND ${SQL_NOT_ENDED}`)
+      .prepare(
+        `SELECT count(*) AS n FROM evaluations
+         WHERE tenant = ? AND slot_at IS NOT NULL AND finished_at IS NULL AND ${SQL_NOT_ENDED}`,
+      )
       .bind(tenant),
     db.prepare(`SELECT count(*) AS n FROM (${WAITING})`).bind(tenant, tenant),
   ]);

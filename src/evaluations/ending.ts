@@ -4,16 +4,17 @@
  * ({@link EndingEffect}, {@link FinalWriteStep}, {@link AfterCommit}), the guard every statement of an
  * ending's transaction carries ({@link endingGuard}), and the D1 writes that end a row: {@link markEnded}
  * (a cancel, a failure, the dead-letter consumer) and the object's final write ({@link writeFinal}:
- * verdict, usage and status in ONE `batch()`, which D1 runs as one transaction; the transcript stays in the
- * evaluation's own object, ./transcript-rows.ts).
+ * usage roll-up and the verdict's JSON (`verdict_texts`), then the verdict's summary, usage sums and status in
+ * ONE guarded update of the row, in ONE `batch()`,
+ * which D1 runs as one transaction; the transcript stays in the evaluation's own object, ./transcript-rows.ts).
  *
  * What an ending does, in order and in which transaction, is listed once, in src/ending-plan.ts (an
  * {@link EndingPlan}); the functions here take the plan as a parameter, so this module imports no feature.
  *
  * Every status change is guarded by the status module's SQL guard (`sqlMayBecome`), so an evaluation that
  * has ended never changes again, whoever writes second (the object, the DLQ consumer, a cancel). The verdict
- * insert is keyed (`verdicts` PK, `ON CONFLICT DO NOTHING`) and usage is booked while the row's `billed_calls`
- * is NULL (src/tenants/usage-rollup.ts), so a repeated final write is a no-op. Times are epoch milliseconds.
+ * is written by that guarded update only, and usage is booked while the row's `billed_calls` is NULL
+ * (src/tenants/usage-rollup.ts), so a repeated final write is a no-op. Times are epoch milliseconds.
  */
 import type { Bindings } from '../config/bindings.js';
 import type { LlmAttempt, Usage } from '../engine/call.js';
@@ -21,7 +22,9 @@ import { log, messageOf } from '../log/log.js';
 import type { EvaluationError, VerdictSummary } from './live-events.js';
 import type { EndStatus, TerminalStatus } from './status.js';
 import { sqlMayBecome } from './status.js';
-import { bookUsageStatements } from '../tenants/usage-rollup.js';
+import type { UsageTotals } from '../tenants/usage-rollup.js';
+import { BOOK_SET_SQL, bookBinds, bookStatement, rollupStatements, usageTotals } from '../tenants/usage-rollup.js';
+import { ENTRY_SET_SQL, entryTime } from '../verdict-cache/rows.js';
 
 /**
  * An evaluation that is about to end. Times are epoch ms. Anything else of the row (tenant, batch, …) an
@@ -32,6 +35,25 @@ export interface Ending {
   status: TerminalStatus;
   error: EvaluationError | null;
   now: number;
+  /**
+   * The final write only: the verdict JSON (succeeded) and the usage sums its status update writes onto the
+   * row. The effects run before that update, so they read these (bound) rather than the row.
+   */
+  written?: { verdictJson: string | null; usage: UsageTotals };
+}
+
+/**
+ * SQL of the evaluation's booked usage sum `column` (or an expression of them) as an ending's effects see it,
+ * binding {@link bookedValue} then the evaluation id: the row's when it is booked already, else what this
+ * ending books (0 for an ending that books nothing, as an unbooked row reads).
+ */
+export function bookedSql(column: string): string {
+  return `(SELECT CASE WHEN billed_calls IS NULL THEN ? ELSE COALESCE(${column}, 0) END FROM evaluations WHERE id = ?)`;
+}
+
+/** The value {@link bookedSql} binds for `pick` of the sums this ending books (0 without a final write). */
+export function bookedValue(ending: Ending, pick: (u: UsageTotals) => number): number {
+  return ending.written ? pick(ending.written.usage) : 0;
 }
 
 /**
@@ -118,17 +140,62 @@ function endStatement(
   id: string,
   status: TerminalStatus,
   error: EvaluationError | null,
-  callsDone: number | null,
-  engineVersion: string | null,
   now: number,
 ): D1PreparedStatement {
   return db
     .prepare(
-      `UPDATE evaluations SET status = ?, error_code = ?, error_message = ?, calls_done = COALESCE(?, calls_done),
-         engine_version = COALESCE(engine_version, ?), finished_at = ?, updated_at = ?
+      `UPDATE evaluations SET status = ?, error_code = ?, error_message = ?, finished_at = ?, updated_at = ?
        WHERE id = ? AND ${sqlMayBecome(status)}`,
     )
-    .bind(status, error?.code ?? null, error?.message ?? null, callsDone, engineVersion, now, now, id);
+    .bind(status, error?.code ?? null, error?.message ?? null, now, now, id);
+}
+
+/**
+ * The verdict's JSON (without transcript) in `verdict_texts`, keyed by the evaluation: only while the row may still become `succeeded` and the caller has not deleted it (./erase-rows.ts).
+ * Before the status update, whose guard it shares. Kept off the `evaluations` row on purpose: a row that grew
+ * by the verdict at its end no longer fit its page, and took two (migrations/0027_verdict_on_the_row.sql).
+ */
+function verdictTextStatement(db: D1Database, id: string, verdictJson: string): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO verdict_texts (evaluation_id, verdict)
+       SELECT ?, ? WHERE EXISTS (SELECT 1 FROM evaluations WHERE id = ? AND deleted_at IS NULL AND ${sqlMayBecome('succeeded')})
+       ON CONFLICT DO NOTHING`,
+    )
+    .bind(id, verdictJson, id);
+}
+
+/**
+ * The final write's guarded status update: with the status, its calls and engine version, the verdict's
+ * summary (succeeded, unless the caller deleted it: ./erase-rows.ts), the verdict cache entry
+ * (src/verdict-cache/rows.ts) and the usage sums (unless booked already), all on the one row it writes.
+ */
+function finalStatement(db: D1Database, w: FinalWrite, written: NonNullable<Ending['written']>): D1PreparedStatement {
+  const v = written.verdictJson === null ? undefined : w.verdict;
+  const flip = v?.positionFlip === null || v?.positionFlip === undefined ? null : v.positionFlip ? 1 : 0;
+  const verdictTerms = v
+    ? `, (winner, score, confidence, position_flip) = (SELECT ?, ?, ?, ? WHERE deleted_at IS NULL),
+       ${ENTRY_SET_SQL}`
+    : '';
+  const verdictBinds = v ? [v.winner ?? null, v.score ?? null, v.confidence, flip, entryTime(v, w.now)] : [];
+  return db
+    .prepare(
+      `UPDATE evaluations SET status = ?, error_code = ?, error_message = ?, calls_done = ?,
+         engine_version = COALESCE(engine_version, ?), finished_at = ?, updated_at = ?${verdictTerms}, ${BOOK_SET_SQL}
+       WHERE id = ? AND ${sqlMayBecome(w.status)}`,
+    )
+    .bind(
+      w.status,
+      w.error?.code ?? null,
+      w.error?.message ?? null,
+      w.callsDone,
+      w.engineVersion,
+      w.now,
+      w.now,
+      ...verdictBinds,
+      ...bookBinds(written.usage),
+      w.id,
+    );
 }
 
 /** The statements of every {@link EndingPlan.beforeStatus} effect, each with whether its rows are handed on. */
@@ -150,7 +217,7 @@ export async function markEnded(
   const { id, status, error, now } = ending;
   const results = await db.batch([
     ...effectStatements(db, plan, ending).map((e) => e.s),
-    endStatement(db, id, status, error, null, null, now),
+    endStatement(db, id, status, error, now),
   ]);
   // The status update is the batch's last statement.
   return (results.at(-1)?.meta.changes ?? 0) > 0;
@@ -171,15 +238,6 @@ export async function afterEnding(env: Bindings, plan: EndingPlan, evaluationId:
     }),
   );
 }
-
-/** SQL guard of the verdict insert: the row may still become `succeeded`; binds the evaluation id once. */
-const ROW_MAY_SUCCEED = `EXISTS (SELECT 1 FROM evaluations WHERE id = ? AND ${sqlMayBecome('succeeded')})`;
-
-/**
- * SQL guard of the verdict insert: the caller has not deleted the evaluation (./erase-rows.ts);
- * binds the evaluation id once. Usage is booked regardless: billing keeps it.
- */
-const ROW_NOT_ERASED = 'NOT EXISTS (SELECT 1 FROM evaluations WHERE id = ? AND deleted_at IS NOT NULL)';
 
 /**
  * One successful LLM call as stored by the Durable Object: its transcript rows (what was said, kept in the
@@ -217,7 +275,7 @@ export interface FinalWrite {
   id: string;
   tenant: string;
   status: TerminalStatus;
-  /** The verdict (succeeded only), stored in `verdicts` without its transcript. */
+  /** The verdict (succeeded only), stored on the row without its transcript. */
   verdict?: VerdictSummary;
   error?: EvaluationError;
   /** Every successful stored call in recording order: its usage is booked (the object keeps its transcript). */
@@ -230,26 +288,6 @@ export interface FinalWrite {
   batchId?: string | null;
   /** The running cap of tenants without their own (`TENANT_MAX_RUNNING`), for the steps after the status update. */
   defaultMaxRunning: number;
-}
-
-/** The verdict row and usage booking of a final write (see {@link writeFinal}); the transcript stays in the object. */
-function resultStatements(db: D1Database, w: FinalWrite): D1PreparedStatement[] {
-  const out: D1PreparedStatement[] = [];
-  if (w.status === 'succeeded' && w.verdict) {
-    const v = w.verdict;
-    const flip = v.positionFlip === null ? null : v.positionFlip ? 1 : 0;
-    out.push(
-      db
-        .prepare(
-          `INSERT INTO verdicts (evaluation_id, winner, score, confidence, position_flip, verdict, created_at)
-           SELECT ?, ?, ?, ?, ?, ?, ? WHERE ${ROW_MAY_SUCCEED} AND ${ROW_NOT_ERASED}
-           ON CONFLICT DO NOTHING`,
-        )
-        .bind(w.id, v.winner ?? null, v.score ?? null, v.confidence, flip, JSON.stringify(v), w.now, w.id, w.id),
-    );
-  }
-  out.push(...bookUsageStatements(db, w.id, w.calls));
-  return out;
 }
 
 /** What {@link writeFinal} reports. */
@@ -269,9 +307,10 @@ export interface FinalWriteResult {
 }
 
 /**
- * The final write, in ONE `db.batch()` (one transaction): the verdict (only while the row may still become
- * `succeeded`, so a DLQ or cancel that won the race leaves no verdict behind), the usage booking, the
- * plan's {@link EndingPlan.beforeStatus} effects, the guarded status update, the plan's
+ * The final write, in ONE `db.batch()` (one transaction): the usage roll-up and the verdict's JSON, the plan's
+ * {@link EndingPlan.beforeStatus} effects, the guarded status update that writes the verdict's summary (both
+ * only while the row may still become `succeeded`, so a DLQ or cancel that won the race leaves no verdict
+ * behind) and the usage sums on the row, the sums alone when another writer had ended the row, the plan's
  * {@link EndingPlan.afterStatus} steps, then the caller's `extra` statements (e.g. reading the row back for
  * someone waiting). Idempotent: running it again changes nothing.
  *
@@ -286,6 +325,10 @@ export async function writeFinal(
   w: FinalWrite,
   extra: readonly D1PreparedStatement[] = [],
 ): Promise<FinalWriteResult> {
+  const written = {
+    verdictJson: w.status === 'succeeded' && w.verdict ? JSON.stringify(w.verdict) : null,
+    usage: usageTotals(w.calls),
+  };
   const ending: FinalEnding = {
     id: w.id,
     status: w.status,
@@ -294,25 +337,31 @@ export async function writeFinal(
     tenant: w.tenant,
     batchId: w.batchId,
     defaultMaxRunning: w.defaultMaxRunning,
+    written,
   };
-  const results = resultStatements(db, w);
+  const rollup = [
+    ...rollupStatements(db, w.id, w.calls),
+    ...(written.verdictJson === null ? [] : [verdictTextStatement(db, w.id, written.verdictJson)]),
+  ];
+  const final = finalStatement(db, w, written);
   const effects = effectStatements(db, plan, ending);
-  const status = endStatement(db, w.id, w.status, w.error ?? null, w.callsDone, w.engineVersion, w.now);
   const steps = plan.afterStatus.flatMap((step) => step.prepare(db, ending) ?? []);
   const all = await db.batch([
-    ...results,
+    ...rollup,
     ...effects.map((e) => e.s),
-    status,
+    final,
+    // The row ended elsewhere (the status update above changed nothing): its calls are booked all the same.
+    bookStatement(db, w.id, written.usage),
     ...steps.flatMap((s) => s.statements),
     ...extra,
   ]);
-  let at = results.length;
+  let at = rollup.length;
   // Only what the after-commit steps hand on counts (new webhook deliveries): a batch's counters changing is
   // no reason for their D1 read, and would make one on every item of every batch.
   const effectRows = effects.reduce((n, e, i) => n + (e.on ? (all[at + i]?.meta.changes ?? 0) : 0), 0);
   at += effects.length;
   const changed = (all[at]?.meta.changes ?? 0) > 0;
-  at += 1;
+  at += 2;
   const followUps = steps.map((s) => {
     const mine = all.slice(at, at + s.statements.length);
     at += s.statements.length;

@@ -24,14 +24,15 @@ export async function eraseEvaluation(db: D1Database, id: string, now: number): 
     // Each text overwritten in place first, so the file's free space keeps no copy (src/config/sqlite-scrub.ts);
     // the transcripts' and the webhook events' statements do the same for theirs.
     db.prepare(scrubSql('evaluations', ['task', 'metadata', 'error_message'], 'id = ?')).bind(id),
-    db.prepare(scrubSql('verdicts', ['verdict'], 'evaluation_id = ?')).bind(id),
+    db.prepare(scrubSql('verdict_texts', ['verdict'], 'evaluation_id = ?')).bind(id),
     ...eraseWebhookEventsStatements(db, id),
     ...forgetSourceStatements(db, id),
     ...eraseTranscriptStatements(db, id),
-    db.prepare('DELETE FROM verdicts WHERE evaluation_id = ?').bind(id),
+    db.prepare('DELETE FROM verdict_texts WHERE evaluation_id = ?').bind(id),
     db
       .prepare(
-        `UPDATE evaluations SET task = ?, metadata = NULL, error_message = NULL, deleted_at = COALESCE(deleted_at, ?), updated_at = ?
+        `UPDATE evaluations SET task = ?, metadata = NULL, error_message = NULL, winner = NULL, score = NULL,
+           confidence = NULL, position_flip = NULL, deleted_at = COALESCE(deleted_at, ?), updated_at = ?
          WHERE id = ?`,
       )
       .bind(ERASED_TASK, now, now, id),

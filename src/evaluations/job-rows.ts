@@ -188,10 +188,12 @@ export async function recordProgress(db: D1Database, id: string, callsDone: numb
 }
 
 /**
- * The rows the sweeper may re-kick as they are: outside a batch, admitted to a running slot, or running. The
- * same terms as the partial index `evaluations_stalled` (migration 0021), so SQLite walks it.
+ * The rows the sweeper may re-kick as they are: outside a batch, or admitted to a running slot (a batch item
+ * runs only with one). The same terms as the partial index `evaluations_stalled` (migration 0027: not ended by
+ * `finished_at`, which every end sets, and no status term, so that the running mark writes no index row), so
+ * SQLite walks it.
  */
-const SQL_SWEEPABLE = `${SQL_NOT_ENDED} AND (batch_id IS NULL OR slot_at IS NOT NULL OR status = 'running')`;
+const SQL_SWEEPABLE = `finished_at IS NULL AND (batch_id IS NULL OR slot_at IS NOT NULL) AND ${SQL_NOT_ENDED}`;
 
 /**
  * Evaluations still `queued` or `running` whose `updated_at` is older than `olderThan` (epoch ms),

@@ -58,7 +58,7 @@ export interface ListedRow {
 
 /** A bound of the scale a listed score is on: verdicts from before `scale` fall back to the overall's, then the task's. */
 const SCALE = (bound: 'min' | 'max') =>
-  `COALESCE(json_extract(v.verdict, '$.scale.${bound}'), json_extract(v.verdict, '$.details.overallScale.${bound}'),
+  `COALESCE(json_extract(vt.verdict, '$.scale.${bound}'), json_extract(vt.verdict, '$.details.overallScale.${bound}'),
      json_extract(e.task, '$.aspect.scale.${bound}')) AS scale_${bound}`;
 
 /** A metadata value as text: strings as they are, numbers as JSON writes them, booleans `true` / `false`. */
@@ -102,9 +102,9 @@ export async function listEvaluations(
   const { results } = await db
     .prepare(
       `SELECT e.id, e.status, e.method, e.preset, json_extract(e.task, '$.kind') AS task_kind, e.metadata, e.batch_id, e.meta_id,
-         e.error_code, e.error_message, e.created_at, e.started_at, e.finished_at, e.source, v.winner, v.score, v.confidence,
+         e.error_code, e.error_message, e.created_at, e.started_at, e.finished_at, e.source, e.winner, e.score, e.confidence,
          ${SCALE('min')}, ${SCALE('max')}
-       FROM evaluations e LEFT JOIN verdicts v ON v.evaluation_id = e.id
+       FROM evaluations e LEFT JOIN verdict_texts vt ON vt.evaluation_id = e.id
        WHERE ${where.join(' AND ')} ORDER BY e.created_at DESC, e.id DESC LIMIT ?`,
     )
     .bind(...binds, limit + 1)

@@ -82,7 +82,7 @@ export interface VoteEvent {
   data: { evaluationId: string } & Vote;
 }
 
-/** A verdict without its transcript, as events and the `verdicts` row carry it (the transcript is stored per call). */
+/** A verdict without its transcript, as events and the evaluation's D1 row carry it (the transcript is stored per call). */
 export type VerdictSummary = Omit<Verdict, 'transcript'>;
 
 /** `verdict`: the verdict without its transcript (the transcript is the `call.finished` events). */

@@ -405,10 +405,10 @@ export async function getTaskJson(db: D1Database, id: string): Promise<unknown> 
 /** The stored verdict JSON (without transcript), or null before one is written. */
 export async function getVerdictJson(db: D1Database, id: string): Promise<unknown> {
   const row = await db
-    .prepare('SELECT verdict FROM verdicts WHERE evaluation_id = ?')
+    .prepare('SELECT verdict FROM verdict_texts WHERE evaluation_id = ?')
     .bind(id)
-    .first<{ verdict: string }>();
-  return row ? (JSON.parse(row.verdict) as unknown) : null;
+    .first<{ verdict: string | null }>();
+  return row?.verdict ? (JSON.parse(row.verdict) as unknown) : null;
 }
 
 /** An evaluation with its verdict JSON and usage sums, as {@link readWithResults} reads them. */
@@ -440,7 +440,7 @@ export async function readWithResults(
 export function readWithResultsStatements(db: D1Database, tenant: string, id: string): D1PreparedStatement[] {
   return [
     db.prepare(`${SELECT} WHERE id = ? AND tenant = ?`).bind(id, tenant),
-    db.prepare('SELECT verdict FROM verdicts WHERE evaluation_id = ?').bind(id),
+    db.prepare('SELECT verdict FROM verdict_texts WHERE evaluation_id = ?').bind(id),
     usageSumsStatement(db, id),
   ];
 }

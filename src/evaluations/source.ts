@@ -146,10 +146,10 @@ export async function traceEvaluations(
     chunks.map((chunk) =>
       db
         .prepare(
-          `SELECT e.id, e.status, e.source, v.winner, v.score, v.confidence,
-             json_extract(v.verdict, '$.firstFailingStep.step') AS step,
-             json_extract(v.verdict, '$.firstFailingStep.spanId') AS step_span
-           FROM evaluations e LEFT JOIN verdicts v ON v.evaluation_id = e.id
+          `SELECT e.id, e.status, e.source, e.winner, e.score, e.confidence,
+             json_extract(vt.verdict, '$.firstFailingStep.step') AS step,
+             json_extract(vt.verdict, '$.firstFailingStep.spanId') AS step_span
+           FROM evaluations e LEFT JOIN verdict_texts vt ON vt.evaluation_id = e.id
            WHERE e.tenant = ? AND e.deleted_at IS NULL AND e.id IN (${chunk.map(() => '?').join(', ')})`,
         )
         .bind(tenant, ...chunk),

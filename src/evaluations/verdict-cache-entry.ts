@@ -1,18 +1,19 @@
 /**
  * @module
- * The verdict cache's entry for a succeeded evaluation: an effect of the ending (listed in src/ending-plan.ts)
- * in the ending's own transaction, after the verdict row and guarded by `endingGuard`, so an entry exists
- * exactly when its verdict does (the statement: `recordEntryStatement`, src/verdict-cache/rows.ts). Other
- * endings write none.
+ * The verdict cache's entry for a succeeded evaluation. The entry is the evaluation's own `cache_entry_at`,
+ * set by the status update that ends it (src/evaluations/ending.ts, `ENTRY_SET_SQL` of
+ * src/verdict-cache/rows.ts), so an entry exists exactly when its verdict does. This effect of the ending
+ * (listed in src/ending-plan.ts) runs before that update, guarded by `endingGuard`: the key's older entry stops
+ * serving (`replaceEntryStatement`). Other endings write none.
  */
 import type { EndingEffect } from './ending.js';
 import { endingGuard } from './ending.js';
-import { recordEntryStatement } from '../verdict-cache/rows.js';
+import { replaceEntryStatement } from '../verdict-cache/rows.js';
 
-/** Records a succeeded `use` / `refresh` evaluation's verdict as its key's cache entry. */
+/** A succeeded `use` / `refresh` evaluation becomes its key's only cache entry. */
 export const VERDICT_CACHE_ENTRY: EndingEffect = {
   name: "a succeeded verdict becomes its key's verdict cache entry",
   handedOn: false,
   statements: (db, ending) =>
-    ending.status === 'succeeded' ? [recordEntryStatement(db, ending.id, ending.now, endingGuard('succeeded'))] : [],
+    ending.status === 'succeeded' ? [replaceEntryStatement(db, ending.id, endingGuard('succeeded'))] : [],
 };

@@ -69,20 +69,25 @@ export const EVALUATION_WEBHOOK_DOCS = {
 
 /** The `data` document of `ending`, as SQL giving JSON text (see {@link EvaluationEventDataSchema}). */
 function evaluationData(ending: Ending): SqlExpr {
-  const { id, status, error } = ending;
+  const { id, status, error, written } = ending;
+  // The final write's status update writes the verdict and the usage sums after this statement runs: its values.
+  const u = written?.usage;
   const finishedAt = new Date(ending.now).toISOString();
   return sql`SELECT json_object(
       'id', e.id, 'status', ${status}, 'method', e.method, 'preset', e.preset,
       'taskKind', json_extract(e.task, '$.kind'),
       'metadata', json(e.metadata),
-      'verdict', json((SELECT v.verdict FROM verdicts v WHERE v.evaluation_id = e.id AND ${status} = 'succeeded')),
+      'verdict', CASE WHEN e.deleted_at IS NULL THEN json(${written?.verdictJson ?? null}) END,
       'error', CASE WHEN ${error?.code ?? null} IS NULL THEN NULL
         ELSE json_object('code', ${error?.code ?? null}, 'message', ${error?.message ?? ''}) END,
       'usage', json_object(
-          'calls', COALESCE(e.billed_calls, 0), 'promptTokens', e.prompt_tokens,
-          'completionTokens', e.completion_tokens, 'cachedPromptTokens', e.cached_prompt_tokens,
-          'estimated', json(CASE WHEN e.usage_estimated != 0 THEN 'true' ELSE 'false' END),
-          'costUsd', e.cost_usd + 0.0),
+          'calls', COALESCE(e.billed_calls, ${u?.calls ?? 0}),
+          'promptTokens', CASE WHEN e.billed_calls IS NULL THEN ${u?.promptTokens ?? 0} ELSE e.prompt_tokens END,
+          'completionTokens', CASE WHEN e.billed_calls IS NULL THEN ${u?.completionTokens ?? 0} ELSE e.completion_tokens END,
+          'cachedPromptTokens', CASE WHEN e.billed_calls IS NULL THEN ${u?.cachedPromptTokens ?? 0} ELSE e.cached_prompt_tokens END,
+          'estimated', json(CASE WHEN (CASE WHEN e.billed_calls IS NULL THEN ${u?.estimated ? 1 : 0} ELSE e.usage_estimated END) != 0
+            THEN 'true' ELSE 'false' END),
+          'costUsd', (CASE WHEN e.billed_calls IS NULL THEN ${u?.costUsd ?? 0} ELSE e.cost_usd END) + 0.0),
       'rubric', json(CASE WHEN e.rubric_hash IS NULL THEN NULL
         WHEN e.rubric_id IS NULL THEN json_object('hash', e.rubric_hash)
         ELSE json_object('id', e.rubric_id, 'version', e.rubric_version, 'hash', e.rubric_hash) END),

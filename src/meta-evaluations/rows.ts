@@ -156,12 +156,12 @@ export interface MetaItemOutcome {
 export async function listMetaItems(db: D1Database, metaId: string): Promise<MetaItemOutcome[]> {
   const { results } = await db
     .prepare(
-      `SELECT i.item_id, i.evaluation_id, e.status, i.human, i.human_aspects, i.group_key, v.winner, v.score, v.position_flip,
-              json_extract(v.verdict, '$.aspects') AS aspects,
-              EXISTS (SELECT 1 FROM json_each(v.verdict, '$.votes') WHERE json_extract(value, '$.parsed') = 1) AS decided
+      `SELECT i.item_id, i.evaluation_id, e.status, i.human, i.human_aspects, i.group_key, e.winner, e.score, e.position_flip,
+              json_extract(vt.verdict, '$.aspects') AS aspects,
+              EXISTS (SELECT 1 FROM json_each(vt.verdict, '$.votes') WHERE json_extract(value, '$.parsed') = 1) AS decided
        FROM meta_evaluation_items i
        JOIN evaluations e ON e.id = i.evaluation_id
-       LEFT JOIN verdicts v ON v.evaluation_id = i.evaluation_id
+       LEFT JOIN verdict_texts vt ON vt.evaluation_id = e.id
        WHERE i.meta_id = ? ORDER BY i.item_id`,
     )
     .bind(metaId)
@@ -234,8 +234,8 @@ export interface RepeatRow {
 export async function listRepeats(db: D1Database, metaId: string): Promise<RepeatRow[]> {
   const { results } = await db
     .prepare(
-      `SELECT e.item_id, e.status, v.winner, v.position_flip, json_extract(v.verdict, '$.votes') AS votes
-       FROM evaluations e LEFT JOIN verdicts v ON v.evaluation_id = e.id
+      `SELECT e.item_id, e.status, e.winner, e.position_flip, json_extract(vt.verdict, '$.votes') AS votes
+       FROM evaluations e LEFT JOIN verdict_texts vt ON vt.evaluation_id = e.id
        WHERE e.batch_id = ? ORDER BY e.batch_seq`,
     )
     .bind(metaId)
@@ -264,9 +264,9 @@ export interface CalibrationRow {
 export async function listCalibrationItems(db: D1Database, metaId: string): Promise<CalibrationRow[]> {
   const { results } = await db
     .prepare(
-      `SELECT i.human, e.status, v.winner, v.confidence, json_extract(v.verdict, '$.details') AS details
+      `SELECT i.human, e.status, e.winner, e.confidence, json_extract(vt.verdict, '$.details') AS details
        FROM meta_evaluation_items i JOIN evaluations e ON e.id = i.evaluation_id
-       LEFT JOIN verdicts v ON v.evaluation_id = i.evaluation_id
+       LEFT JOIN verdict_texts vt ON vt.evaluation_id = e.id
        WHERE i.meta_id = ? ORDER BY i.item_id`,
     )
     .bind(metaId)

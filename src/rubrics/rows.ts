@@ -496,8 +496,8 @@ export interface StepsEvaluation {
 export async function stepsEvaluationOf(db: D1Database, tenant: string, id: string): Promise<StepsEvaluation | null> {
   const row = await db
     .prepare(
-      `SELECT e.status, e.error_code, e.error_message, v.verdict FROM evaluations e
-       LEFT JOIN verdicts v ON v.evaluation_id = e.id WHERE e.id = ? AND e.tenant = ?`,
+      `SELECT e.status, e.error_code, e.error_message, vt.verdict FROM evaluations e
+       LEFT JOIN verdict_texts vt ON vt.evaluation_id = e.id WHERE e.id = ? AND e.tenant = ?`,
     )
     .bind(id, tenant)
     .first<{ status: string; error_code: string | null; error_message: string | null; verdict: string | null }>();

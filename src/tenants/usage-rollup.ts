@@ -22,7 +22,8 @@ export function hourOf(at: number): number {
   return Math.floor(at / USAGE_HOUR_MS) * USAGE_HOUR_MS;
 }
 
-interface Sums {
+/** An evaluation's usage sums as booked on its row (`billed_calls`, …): calls, tokens, USD. */
+export interface UsageTotals {
   calls: number;
   promptTokens: number;
   completionTokens: number;
@@ -32,7 +33,7 @@ interface Sums {
   cacheSavedUsd: number;
 }
 
-const zero = (): Sums => ({
+const zero = (): UsageTotals => ({
   calls: 0,
   promptTokens: 0,
   completionTokens: 0,
@@ -42,7 +43,7 @@ const zero = (): Sums => ({
   cacheSavedUsd: 0,
 });
 
-function add(s: Sums, c: BilledCall): void {
+function add(s: UsageTotals, c: BilledCall): void {
   s.calls += 1;
   s.promptTokens += c.usage.promptTokens;
   s.completionTokens += c.usage.completionTokens;
@@ -55,8 +56,8 @@ function add(s: Sums, c: BilledCall): void {
 /** The calls' sums per roll-up group (hour, model, tier), in first-seen order. */
 export function rollupGroups(
   calls: readonly BilledCall[],
-): { hour: number; model: string; tier: string; sums: Sums }[] {
-  const groups = new Map<string, { hour: number; model: string; tier: string; sums: Sums }>();
+): { hour: number; model: string; tier: string; sums: UsageTotals }[] {
+  const groups = new Map<string, { hour: number; model: string; tier: string; sums: UsageTotals }>();
   for (const c of calls) {
     const hour = hourOf(c.at);
     const tier = c.usage.tier ?? 'standard';
@@ -68,15 +69,19 @@ export function rollupGroups(
   return [...groups.values()];
 }
 
-/**
- * The statements booking evaluation `id`'s calls, for the final write's transaction: one roll-up upsert per
- * group, then the evaluation's sums; all of them only while `billed_calls` is NULL (the last one sets it).
- * Written whatever the status (every call was made and billed) and after a deletion too.
- */
-export function bookUsageStatements(db: D1Database, id: string, calls: readonly BilledCall[]): D1PreparedStatement[] {
+/** The sums of `calls`: what booking them sets on their evaluation's row. */
+export function usageTotals(calls: readonly BilledCall[]): UsageTotals {
   const total = zero();
   for (const c of calls) add(total, c);
-  const upserts = rollupGroups(calls).map(({ hour, model, tier, sums: s }) =>
+  return total;
+}
+
+/**
+ * The roll-up upserts of evaluation `id`'s calls, one per group, each only while its `billed_calls` is NULL:
+ * they must run before whatever books the row's sums ({@link BOOK_SET_SQL} or {@link bookStatement}).
+ */
+export function rollupStatements(db: D1Database, id: string, calls: readonly BilledCall[]): D1PreparedStatement[] {
+  return rollupGroups(calls).map(({ hour, model, tier, sums: s }) =>
     db
       .prepare(
         `INSERT INTO usage_rollup (tenant, hour, model, tier, preset, key_id, calls, prompt_tokens, completion_tokens,
@@ -103,23 +108,48 @@ export function bookUsageStatements(db: D1Database, id: string, calls: readonly 
         id,
       ),
   );
-  const book = db
-    .prepare(
-      `UPDATE evaluations SET billed_calls = ?, prompt_tokens = ?, completion_tokens = ?, cached_prompt_tokens = ?,
-         usage_estimated = ?, cost_usd = ?, prompt_cache_saved_usd = ?
-       WHERE id = ? AND billed_calls IS NULL`,
-    )
-    .bind(
-      total.calls,
-      total.promptTokens,
-      total.completionTokens,
-      total.cachedPromptTokens,
-      total.estimated ? 1 : 0,
-      total.costUsd,
-      total.cacheSavedUsd,
-      id,
-    );
-  return [...upserts, book];
+}
+
+/**
+ * The `SET` terms that book an evaluation's sums on its row unless already booked (each term reads the row
+ * before the update, so `billed_calls IS NULL` holds in all of them); binds {@link bookBinds}. Part of the
+ * final write's status update, so booking writes no row of its own.
+ */
+export const BOOK_SET_SQL = `billed_calls = COALESCE(billed_calls, ?),
+  prompt_tokens = CASE WHEN billed_calls IS NULL THEN ? ELSE prompt_tokens END,
+  completion_tokens = CASE WHEN billed_calls IS NULL THEN ? ELSE completion_tokens END,
+  cached_prompt_tokens = CASE WHEN billed_calls IS NULL THEN ? ELSE cached_prompt_tokens END,
+  usage_estimated = CASE WHEN billed_calls IS NULL THEN ? ELSE usage_estimated END,
+  cost_usd = CASE WHEN billed_calls IS NULL THEN ? ELSE cost_usd END,
+  prompt_cache_saved_usd = CASE WHEN billed_calls IS NULL THEN ? ELSE prompt_cache_saved_usd END`;
+
+/** The values {@link BOOK_SET_SQL} binds, in order. */
+export function bookBinds(t: UsageTotals): (number | null)[] {
+  return [
+    t.calls,
+    t.promptTokens,
+    t.completionTokens,
+    t.cachedPromptTokens,
+    t.estimated ? 1 : 0,
+    t.costUsd,
+    t.cacheSavedUsd,
+  ];
+}
+
+/** Books `total` on evaluation `id`'s row while its `billed_calls` is NULL (changes nothing once booked). */
+export function bookStatement(db: D1Database, id: string, total: UsageTotals): D1PreparedStatement {
+  return db
+    .prepare(`UPDATE evaluations SET ${BOOK_SET_SQL} WHERE id = ? AND billed_calls IS NULL`)
+    .bind(...bookBinds(total), id);
+}
+
+/**
+ * The statements booking evaluation `id`'s calls on their own (an Evals run's ledger evaluation): the roll-up
+ * upserts, then the evaluation's sums; all of them only while `billed_calls` is NULL (the last one sets it).
+ * Written whatever the status (every call was made and billed) and after a deletion too.
+ */
+export function bookUsageStatements(db: D1Database, id: string, calls: readonly BilledCall[]): D1PreparedStatement[] {
+  return [...rollupStatements(db, id, calls), bookStatement(db, id, usageTotals(calls))];
 }
 
 /**

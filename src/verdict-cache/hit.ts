@@ -11,7 +11,7 @@ import { ZERO_USAGE } from '../engine/call.js';
  * source's verdict JSON as `cached_verdict` (null once the source was deleted). Read them with {@link hitOf}.
  */
 export function hitColumns(table = 'evaluations'): string {
-  return `${table}.cache_from AS cache_from, (SELECT verdict FROM verdicts WHERE evaluation_id = ${table}.cache_from) AS cached_verdict`;
+  return `${table}.cache_from AS cache_from, (SELECT s.verdict FROM verdict_texts s WHERE s.evaluation_id = ${table}.cache_from) AS cached_verdict`;
 }
 
 /** A hit as a started evaluation takes it: the source and its verdict JSON (without transcript). */

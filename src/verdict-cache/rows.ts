@@ -4,7 +4,9 @@
  * them), the columns a started evaluation reads its hit from, recording a succeeded verdict as an entry (an
  * effect of the ending's transaction), forgetting a deleted source, and the hits a usage report and a batch
  * count.
- * Times are epoch milliseconds. Schema: migrations/0008_verdict_cache.sql.
+ * An entry is no row of its own: it is the succeeded source evaluation's `cache_entry_at`, set by the status
+ * update that ends it (./rows.ts {@link ENTRY_SET_SQL}), indexed by tenant and key (one index row written).
+ * Times are epoch milliseconds. Schema: migrations/0008_verdict_cache.sql, 0027_verdict_on_the_row.sql.
  */
 
 /** Days → ms. */
@@ -15,9 +17,13 @@ export function servesSince(now: number, ttlDays: number): number {
   return now - ttlDays * DAY_MS;
 }
 
-/** The live entry for the row `evaluations` (its tenant and key) with a verdict, created at or after the bound time. */
-const LIVE_ENTRY = `FROM verdict_cache c JOIN verdicts v ON v.evaluation_id = c.evaluation_id
-  WHERE c.tenant = evaluations.tenant AND c.key = evaluations.cache_key AND c.created_at >= ?`;
+/**
+ * The live entry for the row `evaluations` (its tenant and key), created at or after the bound time: the
+ * newest, through `evaluations_cache_entries` (at most one row carries an entry per key anyway).
+ */
+const LIVE_ENTRY = `FROM evaluations c
+  WHERE c.tenant = evaluations.tenant AND c.cache_key = evaluations.cache_key AND c.cache_entry_at >= ?
+  ORDER BY c.cache_entry_at DESC LIMIT 1`;
 
 /**
  * Marks the `use` evaluations of one new evaluation (`{ id }`) or of a new batch (`{ batchId }`) that have a
@@ -35,30 +41,46 @@ export function markHitsStatement(
   return db
     .prepare(
       `UPDATE evaluations SET (cache_from, cache_saved_usd, calls_planned) = (
-         SELECT c.evaluation_id, (SELECT s.cost_usd FROM evaluations s WHERE s.id = c.evaluation_id), 0
-         ${LIVE_ENTRY})
+         SELECT c.id, c.cost_usd, 0 ${LIVE_ENTRY})
        WHERE ${where} AND cache_mode = 'use' AND cache_key IS NOT NULL AND cache_from IS NULL AND status = 'queued'
          AND EXISTS (SELECT 1 ${LIVE_ENTRY})`,
     )
     .bind(since, 'id' in scope ? scope.id : scope.batchId, since);
 }
 
+/** The rows that may become their key's entry when they succeed: `use` or `refresh`, no hit themselves, not deleted. */
+const MAY_BE_ENTRY = `cache_key IS NOT NULL AND cache_mode IN ('use', 'refresh') AND cache_from IS NULL AND deleted_at IS NULL`;
+
 /**
- * Records evaluation `id`'s verdict as the entry of its key: only a `use` or `refresh` evaluation that was no
- * hit itself, not deleted, whose verdict (inserted earlier in the same transaction) exists and was not cut
- * short by a budget; it replaces an older entry of the same key. `guard` is the ending's guard (binds the id
- * once), so the entry is written exactly when the evaluation succeeds.
+ * The `SET` term of the status update that ends an evaluation `succeeded` (src/evaluations/ending.ts) making
+ * it its key's entry: binds the entry's time (epoch ms), or null for a verdict that must not serve (cut short
+ * by a budget). Only a row that {@link MAY_BE_ENTRY} takes it.
  */
-export function recordEntryStatement(db: D1Database, id: string, now: number, guard: string): D1PreparedStatement {
+export const ENTRY_SET_SQL = `cache_entry_at = CASE WHEN ${MAY_BE_ENTRY} THEN ? END`;
+
+/**
+ * The entry's time an ending binds into {@link ENTRY_SET_SQL}: `now`, or null for a verdict cut short by a
+ * budget (`budgetTruncated`), which would serve a partial verdict as a whole one.
+ */
+export function entryTime(verdict: { budgetTruncated?: true }, now: number): number | null {
+  return verdict.budgetTruncated ? null : now;
+}
+
+/**
+ * Before evaluation `id` becomes its key's entry: the key's older entry (a `refresh` replaces it) stops
+ * serving, so one row per key carries it, as a replaced entry never served again. Writes nothing when the key
+ * has no other entry (the usual case: a `use` evaluation is written only after a miss). `guard` is the
+ * ending's guard (binds the id once), so it takes effect exactly when the evaluation succeeds.
+ */
+export function replaceEntryStatement(db: D1Database, id: string, guard: string): D1PreparedStatement {
   return db
     .prepare(
-      `INSERT INTO verdict_cache (tenant, key, evaluation_id, created_at)
-       SELECT e.tenant, e.cache_key, e.id, ? FROM evaluations e JOIN verdicts v ON v.evaluation_id = e.id
-       WHERE e.id = ? AND e.cache_key IS NOT NULL AND e.cache_mode IN ('use', 'refresh') AND e.cache_from IS NULL
-         AND e.deleted_at IS NULL AND json_extract(v.verdict, '$.budgetTruncated') IS NULL AND ${guard}
-       ON CONFLICT (tenant, key) DO UPDATE SET evaluation_id = excluded.evaluation_id, created_at = excluded.created_at`,
+      `UPDATE evaluations SET cache_entry_at = NULL
+       WHERE cache_entry_at IS NOT NULL AND id != ?
+         AND (tenant, cache_key) = (SELECT tenant, cache_key FROM evaluations WHERE id = ? AND ${MAY_BE_ENTRY})
+         AND ${guard}`,
     )
-    .bind(now, id, id);
+    .bind(id, id, id);
 }
 
 /**
@@ -67,7 +89,7 @@ export function recordEntryStatement(db: D1Database, id: string, now: number, gu
  */
 export function forgetSourceStatements(db: D1Database, id: string): D1PreparedStatement[] {
   return [
-    db.prepare('DELETE FROM verdict_cache WHERE evaluation_id = ?').bind(id),
+    db.prepare('UPDATE evaluations SET cache_entry_at = NULL WHERE id = ? AND cache_entry_at IS NOT NULL').bind(id),
     db
       .prepare(
         `UPDATE evaluations SET cache_from = NULL, cache_saved_usd = NULL WHERE cache_from = ? AND status = 'queued'`,

@@ -108,15 +108,14 @@ describe('applyMigrations', { timeout: 60_000 }, () => {
       await applyMigrations(batch, setup.d1);
       // An evaluation and its verdict written the one-database way, with a value only a bound parameter keeps.
       await batch('DB', [
-        `INSERT INTO evaluations (id, tenant, status, method, config, task, created_at, updated_at)
-           VALUES ('ev_local1', '${tenant}', 'succeeded', 'single', '{"a":"it''s \\"quoted\\""}', '{}', 1, 2)`,
-        "INSERT INTO verdicts (evaluation_id, winner, confidence, verdict, created_at) VALUES ('ev_local1', 'A', 0.75, '{}', 3)",
+        `INSERT INTO evaluations (id, tenant, status, method, config, task, created_at, updated_at, winner, confidence)
+           VALUES ('ev_local1', '${tenant}', 'succeeded', 'single', '{"a":"it''s \\"quoted\\""}', '{}', 1, 2, 'A', 0.75)`,
       ]);
       const moved = await carryOverLocal(batch, 4);
       const repeat = await carryOverLocal(batch, 4);
       const counts = await batch(shard, [
         "SELECT config FROM evaluations WHERE id = 'ev_local1'",
-        "SELECT count(*) AS n FROM verdicts WHERE evaluation_id = 'ev_local1'",
+        "SELECT count(*) AS n FROM evaluations WHERE id = 'ev_local1' AND confidence IS NOT NULL",
       ]);
       const left = await batch('DB', ['SELECT count(*) AS n FROM evaluations']);
       return [moved, repeat, [...counts, ...left]];

@@ -242,8 +242,8 @@ describe('a Tribunal judge as a model grader', () => {
   /** The latest evaluation of `preset` with its verdict. */
   const latest = (preset: string) =>
     testEnv.DB.prepare(
-      `SELECT e.id, v.score, v.winner FROM evaluations e JOIN verdicts v ON v.evaluation_id = e.id
-       WHERE e.preset = ? ORDER BY e.created_at DESC LIMIT 1`,
+      `SELECT e.id, e.score, e.winner FROM evaluations e
+       WHERE e.preset = ? AND e.confidence IS NOT NULL ORDER BY e.created_at DESC LIMIT 1`,
     )
       .bind(preset)
       .first<{ id: string; score: number | null; winner: string | null }>();

@@ -144,7 +144,7 @@ describe('service_tier batch on a run', () => {
     const run = await ended(ev.id, created.id);
     expect(run.status).toBe('completed');
     const { results } = await testEnv.DB.prepare(
-      `SELECT e.tier, v.score FROM evaluations e JOIN verdicts v ON v.evaluation_id = e.id
+      `SELECT e.tier, e.score FROM evaluations e
        WHERE e.idempotency_key LIKE ? ORDER BY e.idempotency_key`,
     )
       .bind(`${run.id}:%`)

@@ -451,8 +451,8 @@ describe('a Tribunal judge as a grader model in a run', () => {
     const judged = async () =>
       (
         await testEnv.DB.prepare(
-          `SELECT e.id, v.score FROM evaluations e JOIN verdicts v ON v.evaluation_id = e.id
-           WHERE e.idempotency_key LIKE ? ORDER BY e.idempotency_key`,
+          `SELECT e.id, e.score FROM evaluations e
+           WHERE e.idempotency_key LIKE ? AND e.confidence IS NOT NULL ORDER BY e.idempotency_key`,
         )
           .bind(`${run.id}:%`)
           .all<{ id: string; score: number }>()

@@ -165,7 +165,7 @@ export async function engineVersionIn(id: string): Promise<string | null> {
   return row?.engine_version ?? null;
 }
 
-/** The fields of a stored verdict (D1 `verdicts`, without transcript) the tests assert on. */
+/** The fields of a stored verdict (on its D1 row, without transcript) the tests assert on. */
 export interface StoredVerdict {
   method: string;
   calls: number;
@@ -188,7 +188,7 @@ export async function storedTranscript(id: string): Promise<TranscriptRow[]> {
 }
 
 /**
- * Count of one evaluation's stored rows of a kind: its `verdicts` row, its transcript's replies (kept by its
+ * Count of one evaluation's stored rows of a kind: its verdict (1 when its row carries one), its transcript's replies (kept by its
  * object; an evaluation that ended before that has them in D1's `transcripts`), its billed calls (`usage`:
  * the calls its final write booked on its D1 row, src/tenants/usage-rollup.ts; 0 before).
  */
@@ -199,10 +199,15 @@ export async function countRows(table: 'usage' | 'transcripts' | 'verdicts', id:
       .first<{ n: number | null }>();
     return booked?.n ?? 0;
   }
+  if (table === 'verdicts') {
+    const v = await testEnv.DB.prepare('SELECT count(*) AS n FROM verdict_texts WHERE evaluation_id = ?')
+      .bind(id)
+      .first<{ n: number }>();
+    return v?.n ?? 0;
+  }
   const row = await testEnv.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE evaluation_id = ?`)
     .bind(id)
     .first<{ n: number }>();
-  if (table !== 'transcripts') return row?.n ?? 0;
   return (row?.n ?? 0) + ((await evaluationStub(testEnv, id).transcript())?.length ?? 0);
 }
 

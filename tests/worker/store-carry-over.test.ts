@@ -1,9 +1,10 @@
 /**
  * An existing database carries over to the slimmer layout (migrations/0019_usage_rollup.sql,
- * 0020_thin_evaluation_rows.sql): this file writes rows as the old layout's final write left them (per-call
- * `usage` rows, D1 `transcripts`, nothing booked on the row, the config inline), runs the new migrations'
- * statements that move data (their DDL already ran on this database: D1 is shared by the files of a runner, so
- * it cannot be emptied mid-run), and reads everything through the API.
+ * 0020_thin_evaluation_rows.sql, 0027_verdict_on_the_row.sql): this file writes rows as the old layout's final
+ * write left them (per-call `usage` rows, D1 `transcripts`, a `verdicts` row and a `verdict_cache` entry,
+ * nothing booked on the row, the config inline), runs the new migrations' statements that move data (their DDL
+ * already ran on this database: D1 is shared by the files of a runner, so it cannot be emptied mid-run; the
+ * tables 0027 dropped are made again for the old rows), and reads everything through the API.
  */
 import type { applyD1Migrations } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
@@ -11,7 +12,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resolveMethodConfig } from '../../src/engine/registry.js';
 import { evaluationStub } from '../../src/evaluations/stub.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
-import { api } from './api-fetch.js';
+import { api, postJson } from './api-fetch.js';
 import { createBatchId, items, singleCallJudge, waitForBatch } from './batches-support.js';
 import { drainAlarms, PAIRWISE, testEnv, waitForEnd } from './helpers.js';
 
@@ -29,9 +30,59 @@ const CALLS = [
   { callId: 'ba/sample0', model: 'gpt-4o-mini', prompt: 101, completion: 8, cost: 0.002 },
 ];
 
+/** The tables migration 0027 dropped, as migrations 0001 and 0008 made them. */
+const OLD_TABLES = [
+  `CREATE TABLE IF NOT EXISTS verdicts (evaluation_id TEXT PRIMARY KEY REFERENCES evaluations (id),
+     winner TEXT CHECK (winner IN ('A', 'B', 'tie')), score REAL, confidence REAL NOT NULL, position_flip INTEGER,
+     verdict TEXT NOT NULL, created_at INTEGER NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS verdict_cache (tenant TEXT NOT NULL, key TEXT NOT NULL,
+     evaluation_id TEXT NOT NULL REFERENCES evaluations (id), created_at INTEGER NOT NULL, PRIMARY KEY (tenant, key))`,
+];
+
+/** A request the verdict cache answers: one call, its key the same each time. */
+const CACHED = { ...singleCallJudge('carry-cache'), task: PAIRWISE, cache: 'use' };
+
+/** The evaluation whose verdict cache entry the old layout holds (made through the API, then laid out the old way). */
+let cacheSource = '';
+
+/**
+ * Lays `cacheSource`'s verdict and cache entry out as the old layout kept them: a `verdicts` row and a
+ * `verdict_cache` row, nothing on its `evaluations` row.
+ */
+async function oldCacheEntry(): Promise<void> {
+  const created = await (await postJson('/v1/evaluations', CACHED)).json<{ id: string }>();
+  cacheSource = created.id;
+  expect((await waitForEnd(cacheSource)).status).toBe('succeeded');
+  const db = testEnv.DB;
+  await db.batch([
+    db
+      .prepare(
+        `INSERT INTO verdicts (evaluation_id, winner, score, confidence, position_flip, verdict, created_at)
+         SELECT e.id, e.winner, e.score, e.confidence, e.position_flip, t.verdict, e.finished_at
+         FROM evaluations e JOIN verdict_texts t ON t.evaluation_id = e.id WHERE e.id = ?`,
+      )
+      .bind(cacheSource),
+    db
+      .prepare(
+        `INSERT INTO verdict_cache (tenant, key, evaluation_id, created_at)
+         SELECT tenant, cache_key, id, cache_entry_at FROM evaluations WHERE id = ? AND cache_entry_at IS NOT NULL`,
+      )
+      .bind(cacheSource),
+    db
+      .prepare(
+        `UPDATE evaluations SET winner = NULL, score = NULL, confidence = NULL, position_flip = NULL,
+           cache_entry_at = NULL WHERE id = ?`,
+      )
+      .bind(cacheSource),
+    db.prepare('DELETE FROM verdict_texts WHERE evaluation_id = ?').bind(cacheSource),
+  ]);
+}
+
 /** The old layout's rows of one succeeded evaluation of tenant `default`, as its final write left them. */
 async function writeOldLayout(): Promise<void> {
   const db = testEnv.DB;
+  await db.batch(OLD_TABLES.map((q) => db.prepare(q)));
+  await oldCacheEntry();
   const config = resolveMethodConfig('chateval-single', {});
   const verdict = { method: config.method, winner: 'A', confidence: 1, positionFlip: false, calls: 2, votes: [] };
   const queuedConfig = resolveMethodConfig('chateval-single', { defaults: { model: mockModel({ seed: QUEUED }) } });
@@ -114,7 +165,27 @@ describe('a database from before the slimmer layout', () => {
     ).json<{
       rows: { group: string | null; calls: number; promptTokens: number }[];
     }>();
-    expect(report.rows).toEqual([expect.objectContaining({ group: 'chateval-single', calls: 2, promptTokens: 201 })]);
+    expect(report.rows).toContainEqual(
+      expect.objectContaining({ group: 'chateval-single', calls: 2, promptTokens: 201 }),
+    );
+  });
+});
+
+describe('a database from before verdicts were kept on the row', () => {
+  it('reads the carried-over verdict, and its cache entry still answers the same request', async () => {
+    const e = await (await api(`/v1/evaluations/${cacheSource}`)).json<{ verdict: { method: string } | null }>();
+    expect(e.verdict).toMatchObject({ method: 'single' });
+    const listed = await (
+      await api('/v1/evaluations?limit=100')
+    ).json<{ data: { id: string; verdict: { winner: string | null } | null }[] }>();
+    expect(listed.data.find((x) => x.id === ID)?.verdict).toMatchObject({ winner: 'A' });
+    const hit = await (await postJson('/v1/evaluations', CACHED)).json<{ id: string }>();
+    const row = await waitForEnd(hit.id);
+    expect(row.status).toBe('succeeded');
+    const served = await testEnv.DB.prepare('SELECT cache_from FROM evaluations WHERE id = ?')
+      .bind(hit.id)
+      .first<{ cache_from: string | null }>();
+    expect(served?.cache_from).toBe(cacheSource);
   });
 });
 

@@ -162,7 +162,7 @@ describe('verdict cache', () => {
     const body = { ...judgeOf(seed), task: taskOf(seed) };
     const old = await judged(key, body);
     // 30 days (the default TTL) and a minute ago.
-    await testEnv.DB.prepare('UPDATE verdict_cache SET created_at = ? WHERE evaluation_id = ?')
+    await testEnv.DB.prepare('UPDATE evaluations SET cache_entry_at = ? WHERE id = ?')
       .bind(Date.now() - 30 * 86_400_000 - 60_000, old.id)
       .run();
     const calls = await mockRequests(seed);
@@ -193,7 +193,9 @@ describe('verdict cache', () => {
     const source = await judged(key, body);
     const del = await keyed(`/v1/evaluations/${source.id}`, as(key, { method: 'DELETE' }));
     expect(del.status).toBeLessThan(300);
-    const entries = await testEnv.DB.prepare('SELECT count(*) AS n FROM verdict_cache WHERE evaluation_id = ?')
+    const entries = await testEnv.DB.prepare(
+      'SELECT count(*) AS n FROM evaluations WHERE id = ? AND cache_entry_at IS NOT NULL',
+    )
       .bind(source.id)
       .first<{ n: number }>();
     expect(entries?.n).toBe(0);
