@@ -31,6 +31,8 @@ import { comparisonRoutes } from './comparisons/routes.js';
 import { estimateComparison } from './comparisons/estimate.js';
 import { COMPARISON_EXAMPLE, COMPARISON_WEBHOOK_DOCS, CreateComparisonRequestSchema } from './comparisons/schemas.js';
 import { estimatesRoutes } from './estimates/routes.js';
+import { useLabelledTasks } from './estimates/service.js';
+import { labelledItems } from './annotation-queues/labelled.js';
 import { evaluationRoutes } from './evaluations/routes.js';
 import { certifyJudge } from './certify/service.js';
 import { evals, graders } from './evals/routes.js';
@@ -65,6 +67,11 @@ import { BATCH_WEBHOOK_DOCS } from './batches/completion-event.js';
 
 /** The API as a hono app: `app.fetch(request, env, ctx)`. */
 export const app = createApp<TenantEnv>();
+
+// Certified mode's estimate counts the calibration run over a rubric version's human labels.
+useLabelledTasks(async (env, tenant, version) =>
+  (await labelledItems(env, tenant, version)).filter((it) => it.human !== null).map((it) => it.task),
+);
 
 // Before auth, so a 401 on the OpenAI-compatible paths is in OpenAI's error shape too.
 app.use('/v1/chat/*', openAiErrorShape());

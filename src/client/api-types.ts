@@ -3997,7 +3997,7 @@ export interface components {
                 agreement: number;
                 risk: number;
             };
-            source?: components["schemas"]["EvaluationSourceRequest"];
+            source?: components["schemas"]["EvaluationSourceRequest"] | null;
         };
         /**
          * @description What is judged; `kind` selects the variant. Texts are 1-100000 characters, not only whitespace, without NUL characters.
@@ -4256,7 +4256,7 @@ export interface components {
             traceId: string;
             /** @description The span judged (16 hex characters); absent when the whole trace is. */
             spanId?: string;
-        } | null;
+        };
         EvaluationList: {
             data: components["schemas"]["EvaluationListItem"][];
             /** @description Pass as `cursor` (with the same filters) for the next page; null on the last one. */

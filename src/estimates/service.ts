@@ -11,7 +11,6 @@ import { createCallMeter } from '../budgets/meter.js';
 import { checkBudgetPrices, withBudget } from '../budgets/request-budget.js';
 import type { Budget, BudgetLimit } from '../engine/budget.js';
 import { ApiError, invalidRequest } from '../http/errors.js';
-import { labelledItems } from '../annotation-queues/labelled.js';
 import { createPromptCounter, loadTokenizer, O200K_FACTOR, OTHER_MODEL_FACTOR } from '../budgets/prompt-tokens.js';
 import type { Bindings } from '../config/bindings.js';
 import { llmEnvOf, settingsFromEnv } from '../llm/settings.js';
@@ -70,14 +69,26 @@ async function calibrationTasks(
           'certify needs a stored rubric (rb_…, rb_…@n or rb_…#tag): the labelled items of its version are the calibration set',
       },
     ]);
-  const labelled = await labelledItems(env, tenant, {
-    rubricId: stored.rubric.id,
-    version: stored.version.version,
-  });
-  return labelled
-    .filter((it) => it.human !== null)
-    .slice(0, MAX_CALIBRATION_ITEMS)
-    .map((it) => it.task);
+  if (!labelledTasks) throw new Error('estimates: no reader of labelled items was set (src/app.ts sets it)');
+  const tasks = await labelledTasks(env, tenant, { rubricId: stored.rubric.id, version: stored.version.version });
+  return tasks.slice(0, MAX_CALIBRATION_ITEMS);
+}
+
+/**
+ * Reads a rubric version's human-labelled items as tasks, in calibration order. Annotation queues sit above
+ * estimates (they start meta-evaluations, which submit batches, which estimate), so the composition hands it in.
+ */
+export type LabelledTasksReader = (
+  env: Bindings,
+  tenant: string,
+  version: { rubricId: string; version: number },
+) => Promise<Task[]>;
+
+let labelledTasks: LabelledTasksReader | null = null;
+
+/** Sets the reader certified mode's calibration estimate uses (once, by the composition in src/app.ts). */
+export function useLabelledTasks(reader: LabelledTasksReader): void {
+  labelledTasks = reader;
 }
 
 /** Most labelled items a calibration judges: 500 (as certified mode's, a meta-evaluation's limit). */

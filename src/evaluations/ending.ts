@@ -153,7 +153,7 @@ function endStatement(
 /**
  * The verdict's JSON (without transcript) in `verdict_texts`, keyed by the evaluation: only while the row may still become `succeeded` and the caller has not deleted it (./erase-rows.ts).
  * Before the status update, whose guard it shares. Kept off the `evaluations` row on purpose: a row that grew
- * by the verdict at its end no longer fit its page, and took two (migrations/0027_verdict_on_the_row.sql).
+ * by the verdict at its end no longer fit its page, and took two (migrations/0026_verdict_on_the_row.sql).
  */
 function verdictTextStatement(db: D1Database, id: string, verdictJson: string): D1PreparedStatement {
   return db

@@ -189,7 +189,7 @@ export async function recordProgress(db: D1Database, id: string, callsDone: numb
 
 /**
  * The rows the sweeper may re-kick as they are: outside a batch, or admitted to a running slot (a batch item
- * runs only with one). The same terms as the partial index `evaluations_stalled` (migration 0027: not ended by
+ * runs only with one). The same terms as the partial index `evaluations_stalled` (migration 0026: not ended by
  * `finished_at`, which every end sets, and no status term, so that the running mark writes no index row), so
  * SQLite walks it.
  */

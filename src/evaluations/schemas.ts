@@ -90,7 +90,7 @@ export const CreateEvaluationRequestSchema = z
     rubric: RubricField.optional(),
     repeat: RepeatField,
     certify: CertifyField,
-    source: SourceRequestSchema.nullable().optional(),
+    source: z.union([SourceRequestSchema, z.null()]).optional(),
   })
   .strict()
   .meta({ id: 'CreateEvaluationRequest' });

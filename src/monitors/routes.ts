@@ -56,6 +56,12 @@ const CREATE_MONITOR_EXAMPLES = {
   },
 };
 
+/** Named examples of `PATCH /v1/monitors/{id}` bodies. */
+const UPDATE_MONITOR_EXAMPLES = {
+  pause: { summary: 'Pause a monitor', value: { paused: true } },
+  rate: { summary: 'Sample one in four, without a daily budget', value: { sampleRate: 0.25, dailyBudgetUsd: null } },
+};
+
 const BAD_BODY = errorResponse(
   [
     'invalid_json',
@@ -146,7 +152,10 @@ const update = createRoute({
   request: {
     params: MonitorParams,
     query: NoQuery,
-    body: { required: true, content: { 'application/json': { schema: UpdateMonitorRequestSchema } } },
+    body: {
+      required: true,
+      content: { 'application/json': { schema: UpdateMonitorRequestSchema, examples: UPDATE_MONITOR_EXAMPLES } },
+    },
   },
   responses: v1Responses({
     200: jsonResponse(MonitorSchema, 'The monitor as changed.'),

@@ -6,7 +6,7 @@
  * count.
  * An entry is no row of its own: it is the succeeded source evaluation's `cache_entry_at`, set by the status
  * update that ends it (./rows.ts {@link ENTRY_SET_SQL}), indexed by tenant and key (one index row written).
- * Times are epoch milliseconds. Schema: migrations/0008_verdict_cache.sql, 0027_verdict_on_the_row.sql.
+ * Times are epoch milliseconds. Schema: migrations/0008_verdict_cache.sql, 0026_verdict_on_the_row.sql.
  */
 
 /** Days → ms. */

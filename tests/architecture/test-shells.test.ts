@@ -22,10 +22,11 @@ const STARTUP_FLAGS = /['"]-(l|i|lc|ic|il|li)['"]|['"]--login['"]|['"]--interact
 /** Lines of a call looked at for its flags and environment. */
 const CALL_LINES = 12;
 
+/** Our own .ts files under `dir`; installed packages (bench/peers/node_modules) are not ours to hold to it. */
 function files(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name);
-    if (e.isDirectory()) return files(path);
+    if (e.isDirectory()) return e.name === 'node_modules' ? [] : files(path);
     return e.name.endsWith('.ts') ? [path] : [];
   });
 }

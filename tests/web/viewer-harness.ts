@@ -172,5 +172,9 @@ export async function expectAccessible(page: Page): Promise<void> {
   const dark = await page.evaluate<boolean>("matchMedia('(prefers-color-scheme: dark)').matches");
   const key = auditKeyOf(page.url(), page.viewportSize()?.width ?? DESKTOP.width, dark ? 'dark' : 'light');
   if (!claimAudit(inject('auditDir'), key)) return;
+  // A message fading in (opacity from 0) reads as low contrast: audit what the reader sees once it has landed.
+  await page.evaluate(
+    `Promise.all(document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished.catch(() => null)))`,
+  );
   expect(await axeViolations(page), page.url()).toEqual([]);
 }

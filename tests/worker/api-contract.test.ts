@@ -46,6 +46,7 @@ import {
 } from '../../src/evals/schemas.js';
 import { CreateRunRequestSchema } from '../../src/evals/run-schemas.js';
 import { OtlpJsonRequestSchema } from '../../src/traces/otlp-request.js';
+import { CreateMonitorRequestSchema, UpdateMonitorRequestSchema } from '../../src/monitors/schemas.js';
 import type { OtlpStatus } from '../../src/traces/schemas.js';
 
 const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
@@ -228,6 +229,8 @@ describe('request examples in the document', () => {
     // A sender's event: any JSON object (the trigger's mapping reads it).
     receiveHook: zod.record(zod.string(), zod.unknown()),
     exportTraces: OtlpJsonRequestSchema,
+    createMonitor: CreateMonitorRequestSchema,
+    updateMonitor: UpdateMonitorRequestSchema,
   };
 
   it('every body example passes its schema, and every judge in one resolves and accepts its tasks', async () => {

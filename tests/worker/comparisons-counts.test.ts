@@ -105,7 +105,7 @@ async function seedComparison(): Promise<string> {
          error_message = CASE WHEN batch_seq % 97 = 0 THEN 'seeded' END
        WHERE batch_id = ?`,
     ).bind(id),
-    // The verdict on the row, as the final write leaves it (migrations/0027_verdict_on_the_row.sql).
+    // The verdict on the row, as the final write leaves it (migrations/0026_verdict_on_the_row.sql).
     testEnv.DB.prepare(
       `UPDATE evaluations AS e SET winner = ${winner}, confidence = 1,
          position_flip = CASE WHEN e.batch_seq % 7 = 0 THEN 1 ELSE 0 END, finished_at = ?

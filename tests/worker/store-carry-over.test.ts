@@ -1,10 +1,10 @@
 /**
  * An existing database carries over to the slimmer layout (migrations/0019_usage_rollup.sql,
- * 0020_thin_evaluation_rows.sql, 0027_verdict_on_the_row.sql): this file writes rows as the old layout's final
+ * 0020_thin_evaluation_rows.sql, 0026_verdict_on_the_row.sql): this file writes rows as the old layout's final
  * write left them (per-call `usage` rows, D1 `transcripts`, a `verdicts` row and a `verdict_cache` entry,
  * nothing booked on the row, the config inline), runs the new migrations' statements that move data (their DDL
  * already ran on this database: D1 is shared by the files of a runner, so it cannot be emptied mid-run; the
- * tables 0027 dropped are made again for the old rows), and reads everything through the API.
+ * tables 0026 dropped are made again for the old rows), and reads everything through the API.
  */
 import type { applyD1Migrations } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
@@ -30,7 +30,7 @@ const CALLS = [
   { callId: 'ba/sample0', model: 'gpt-4o-mini', prompt: 101, completion: 8, cost: 0.002 },
 ];
 
-/** The tables migration 0027 dropped, as migrations 0001 and 0008 made them. */
+/** The tables migration 0026 dropped, as migrations 0001 and 0008 made them. */
 const OLD_TABLES = [
   `CREATE TABLE IF NOT EXISTS verdicts (evaluation_id TEXT PRIMARY KEY REFERENCES evaluations (id),
      winner TEXT CHECK (winner IN ('A', 'B', 'tie')), score REAL, confidence REAL NOT NULL, position_flip INTEGER,
