@@ -11,7 +11,7 @@ import { CompressionAlgorithm } from '@opentelemetry/otlp-exporter-base';
 import { context, trace } from '@opentelemetry/api';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { TEST_MS, WAIT_MS } from '../../support/patience.js';
 import type { LocalStack } from '../../../src/cli/local-stack.js';
 import { startLocalStack } from '../../../src/cli/local-stack.js';
@@ -99,16 +99,19 @@ async function spanCount(
   traceId: string,
   atLeast: number,
 ): Promise<{ spanCount: number; spans: { genAi: { type: string; input: string | null } }[] }> {
-  const deadline = Date.now() + WAIT_MS;
-  for (;;) {
-    const r = await fetch(`${url()}/v1/traces/${traceId}`);
-    if (r.status === 200) {
+  return vi.waitFor(
+    async () => {
+      const r = await fetch(`${url()}/v1/traces/${traceId}`);
+      if (r.status !== 200) {
+        await r.arrayBuffer();
+        throw new Error(`trace ${traceId} not found yet (${r.status})`);
+      }
       const t = (await r.json()) as { spanCount: number; spans: { genAi: { type: string; input: string | null } }[] };
-      if (t.spanCount >= atLeast) return t;
-    } else await r.arrayBuffer();
-    if (Date.now() > deadline) throw new Error(`trace ${traceId} has fewer than ${atLeast} spans`);
-    await new Promise((res) => setTimeout(res, 100));
-  }
+      if (t.spanCount < atLeast) throw new Error(`trace ${traceId} has fewer than ${atLeast} spans`);
+      return t;
+    },
+    { timeout: WAIT_MS, interval: 100 },
+  );
 }
 
 describe('OpenTelemetry SDK exporters', () => {
