@@ -1,7 +1,7 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
 import { bindingsOverDevVars } from '../src/cli/wrangler-config.js';
-import { TEST_MS } from './support/patience.js';
+import { TEST_MS, WAIT_MS } from './support/patience.js';
 import { startWebhookReceiver } from './support/webhook-receiver.js';
 import { startTestMockServer } from './worker/mock-llm-server.js';
 
@@ -92,6 +92,9 @@ export function workerProject(o: { name: string; include: string[]; d1Shards: st
       // Wide: tests wait on events, and CI may share a busy machine (tests/support/patience.ts).
       testTimeout: TEST_MS,
       hookTimeout: TEST_MS,
+      // `expect.poll` waits on an event like any other wait: vitest's 1 s default failed at load 30 (an erasure
+      // that lands in 2 s). Polls stay every 50 ms, so a quiet run is as fast as before.
+      expect: { poll: { timeout: WAIT_MS, interval: 50 } },
       // The pipeline logs one JSON line per call: show logs of failing tests only.
       silent: 'passed-only',
     },
