@@ -1925,6 +1925,8 @@ export interface components {
                 version?: number;
                 hash: string;
             } | null;
+            /** @description The trace, span and monitor it judged (`monitorId` null when made by hand), or null when not made of a trace. */
+            source: components["schemas"]["EvaluationSource"] | null;
             createdAt: string;
             finishedAt: string;
             links: {
@@ -1932,6 +1934,13 @@ export interface components {
                 transcript: string;
                 events: string;
             };
+        };
+        EvaluationSource: {
+            traceId: string;
+            /** @description The span judged; null when the whole trace was. */
+            spanId: string | null;
+            /** @description The monitor that made it (`mon_…`); null when made by hand. */
+            monitorId: string | null;
         };
         /** @description The completed batch; win rates, usage and cost: `links.self`; one line per item: `links.results`. */
         BatchEventData: {
@@ -3942,13 +3951,6 @@ export interface components {
             /** @enum {string} */
             outcome: "answered" | "escalated" | "abstained" | "error";
             stage: number | null;
-        };
-        EvaluationSource: {
-            traceId: string;
-            /** @description The span judged; null when the whole trace was. */
-            spanId: string | null;
-            /** @description The monitor that made it (`mon_…`); null when made by hand. */
-            monitorId: string | null;
         };
         Warning: {
             /**

@@ -16,6 +16,7 @@ import type { WebhookEventDoc } from '../webhooks/event-docs.js';
 import type { WebhookEventType } from '../webhooks/outbox.js';
 import { webhookEventStatements } from '../webhooks/outbox.js';
 import { sql, SqlExpr } from '../webhooks/sql.js';
+import { EvaluationSourceSchema } from './source.js';
 
 /** `data` of an evaluation event. Times are ISO 8601 UTC; links are relative to the API's origin. */
 export const EvaluationEventDataSchema = z
@@ -45,6 +46,15 @@ export const EvaluationEventDataSchema = z
       .object({ id: z.string().optional(), version: z.number().int().optional(), hash: z.string() })
       .strict()
       .nullable(),
+    /**
+     * The trace, span and monitor it judged (`GET /v1/evaluations/{id}`'s `source`), so a receiver files the
+     * verdict with the span it came from; null when it was not made of a trace.
+     */
+    source: z
+      .union([EvaluationSourceSchema, z.null()])
+      .describe(
+        'The trace, span and monitor it judged (`monitorId` null when made by hand), or null when not made of a trace.',
+      ),
     createdAt: z.string(),
     finishedAt: z.string(),
     links: z.object({ self: z.string(), transcript: z.string(), events: z.string() }).strict(),
@@ -91,6 +101,7 @@ function evaluationData(ending: Ending): SqlExpr {
       'rubric', json(CASE WHEN e.rubric_hash IS NULL THEN NULL
         WHEN e.rubric_id IS NULL THEN json_object('hash', e.rubric_hash)
         ELSE json_object('id', e.rubric_id, 'version', e.rubric_version, 'hash', e.rubric_hash) END),
+      'source', json(e.source),
       'createdAt', strftime('%Y-%m-%dT%H:%M:%fZ', e.created_at / 1000.0, 'unixepoch'),
       'finishedAt', ${finishedAt},
       'links', json_object('self', '/v1/evaluations/' || e.id, 'transcript', '/v1/evaluations/' || e.id || '/transcript',
