@@ -5,7 +5,7 @@
  * form and the prompts it would send, the rubric filter of the evaluations list, scores out of their scale, a
  * golden check's examples (the judge against the expected answer, accuracy on a pass/fail scale), the
  * meta-evaluation's labelled accuracies and one status word, and the comparison chart and a rubric verdict's
- * aspects on a 375 px phone.
+ * aspects on a 375 px phone, and a trace's span tree with its evaluations there too.
  */
 import { describe, expect, it } from 'vitest';
 import { loadFairEval } from '../../../src/datasets/loaders.js';
