@@ -58,6 +58,8 @@ export function workerProject(o: { name: string; include: string[]; d1Shards: st
             TEST_RECEIVER_URL: receiver.url,
             // The mock speaks `prompt_cache_key` as OpenAI does (a cache route per key): each evaluation sends its own.
             LLM_SUPPORTS_PROMPT_CACHE_KEY: 'true',
+            // The mock speaks OpenAI's Responses API: a run's `responses` data source samples through it.
+            LLM_SUPPORTS_RESPONSES: 'true',
             // The receiver listens on 127.0.0.1 over plain http, as a local stack's receivers do.
             WEBHOOK_ALLOW_LOOPBACK: 'true',
             // Most suites call /v1 without a key, as a local stack does; the closed default has its own

@@ -436,8 +436,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       ALLOW_ANONYMOUS: 'true',
       LLM_BASE_URL: llmBaseUrl,
       ...(options.llmModel ? { LLM_MODEL: options.llmModel } : usingMock ? { LLM_MODEL: 'mock-judge' } : {}),
-      // The bundled mock speaks OpenAI's flex processing and Batch API, so the cheaper tiers can be tried locally.
-      ...(usingMock ? { LLM_SUPPORTS_FLEX: 'true', LLM_SUPPORTS_BATCH: 'true' } : {}),
+      // The bundled mock speaks OpenAI's flex processing, Batch API and Responses API, so the cheaper tiers (and an
+      // Evals run's `responses` sampler) can be tried locally.
+      ...(usingMock ? { LLM_SUPPORTS_FLEX: 'true', LLM_SUPPORTS_BATCH: 'true', LLM_SUPPORTS_RESPONSES: 'true' } : {}),
       // Its batches finish in about a second (not hours): poll them that often, not every 30 s.
       ...(usingMock ? { BATCH_POLL_MIN_MS: '100', BATCH_POLL_MAX_MS: '500', BATCH_WAVE_QUIET_MS: '300' } : {}),
       ...options.vars,

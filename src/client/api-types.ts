@@ -8201,11 +8201,33 @@ export interface components {
                 type: "item_reference";
                 item_reference: string;
             };
-            sampling_params?: {
-                max_completion_tokens?: number;
-                seed?: number;
-                temperature?: number;
-                top_p?: number;
+            sampling_params?: components["schemas"]["EvalCompletionsSamplingParams"];
+        };
+        EvalCompletionsSamplingParams: {
+            max_completion_tokens?: number;
+            seed?: number;
+            temperature?: number;
+            top_p?: number;
+            /** @enum {string|null} */
+            reasoning_effort?: "none" | "minimal" | "low" | "medium" | "high" | "xhigh" | null;
+            tools?: unknown[];
+            response_format?: {
+                /** @enum {string} */
+                type: "text";
+            } | {
+                /** @enum {string} */
+                type: "json_object";
+            } | {
+                /** @enum {string} */
+                type: "json_schema";
+                json_schema: {
+                    name: string;
+                    schema?: {
+                        [key: string]: unknown;
+                    };
+                    strict?: boolean | null;
+                    description?: string;
+                };
             };
         };
         CreateEvalResponsesRunDataSource: {
@@ -8225,12 +8247,7 @@ export interface components {
                 type: "item_reference";
                 item_reference: string;
             };
-            sampling_params?: {
-                max_completion_tokens?: number;
-                seed?: number;
-                temperature?: number;
-                top_p?: number;
-            };
+            sampling_params?: components["schemas"]["EvalResponsesSamplingParams"];
         };
         EvalResponsesRunSource: {
             /** @enum {string} */
@@ -8246,6 +8263,33 @@ export interface components {
         } & {
             [key: string]: unknown;
         });
+        EvalResponsesSamplingParams: {
+            max_completion_tokens?: number;
+            seed?: number;
+            temperature?: number;
+            top_p?: number;
+            /** @enum {string|null} */
+            reasoning_effort?: "none" | "minimal" | "low" | "medium" | "high" | "xhigh" | null;
+            tools?: unknown[];
+            text?: {
+                format?: {
+                    /** @enum {string} */
+                    type: "text";
+                } | {
+                    /** @enum {string} */
+                    type: "json_object";
+                } | {
+                    /** @enum {string} */
+                    type: "json_schema";
+                    name: string;
+                    schema?: {
+                        [key: string]: unknown;
+                    };
+                    strict?: boolean | null;
+                    description?: string;
+                };
+            };
+        };
         EvalRunList: {
             /** @enum {string} */
             object: "list";

@@ -95,6 +95,12 @@ export const VARS = {
     'true/false',
     'Whether the default provider accepts prompt_cache_key.',
   ),
+  LLM_SUPPORTS_RESPONSES: spec(
+    boolean,
+    'false',
+    'true/false',
+    "Whether the default provider speaks OpenAI's Responses API (/responses): an Evals run's responses data source samples through it.",
+  ),
   LLM_FLEX_TIMEOUT_MS: spec(integer(1), '900000', 'ms', 'Per-attempt timeout of a flex call.'),
   LLM_DEFAULT_TIER: spec(
     z.enum(['standard', 'flex', 'batch'], { error: 'must be "standard", "flex" or "batch"' }),

@@ -19,13 +19,16 @@ export const SourceLineSchema = z
     item: z.record(z.string(), z.unknown()),
     sample: z.record(z.string(), z.unknown()).optional(),
   })
+  .strict()
   .openapi('EvalSourceLine');
 
 /** Where a run's items come from: inline (`file_content`) or an uploaded file (`file_id`). */
 const SourceSchema = z
   .discriminatedUnion('type', [
-    z.object({ type: z.literal('file_content'), content: z.array(SourceLineSchema).min(1).max(MAX_RUN_ITEMS) }),
-    z.object({ type: z.literal('file_id'), id: z.string().max(128) }),
+    z
+      .object({ type: z.literal('file_content'), content: z.array(SourceLineSchema).min(1).max(MAX_RUN_ITEMS) })
+      .strict(),
+    z.object({ type: z.literal('file_id'), id: z.string().max(128) }).strict(),
     z.object({ type: z.literal('stored_completions') }).loose(),
   ])
   .openapi('EvalRunSource');
@@ -33,21 +36,78 @@ const SourceSchema = z
 /** `jsonl`: the items (and their samples) as given. */
 export const JsonlDataSourceSchema = z
   .object({ type: z.literal('jsonl'), source: SourceSchema })
+  .strict()
   .openapi('CreateEvalJSONLRunDataSource');
 
 /** How a sampler's prompt is given: a template rendered on each item, or the messages an item field holds. */
 const InputMessagesSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('template'), template: z.array(GraderMessageSchema).min(1).max(32) }),
-  z.object({ type: z.literal('item_reference'), item_reference: z.string() }),
+  z.object({ type: z.literal('template'), template: z.array(GraderMessageSchema).min(1).max(32) }).strict(),
+  z.object({ type: z.literal('item_reference'), item_reference: z.string() }).strict(),
 ]);
 
-/** A sampler's parameters (OpenAI's defaults: temperature 1, top_p 1, seed 42, 2048 tokens). */
-const SamplingParamsSchema = z.object({
+const TextFormat = z.object({ type: z.literal('text') }).strict();
+const JsonObjectFormat = z.object({ type: z.literal('json_object') }).strict();
+/** A JSON schema format's fields (chat completions nest them under `json_schema`, Responses do not). */
+const JsonSchemaFields = {
+  name: z.string().min(1).max(64),
+  schema: z.record(z.string(), z.unknown()).optional(),
+  strict: z.boolean().nullable().optional(),
+  description: z.string().max(4096).optional(),
+};
+
+/**
+ * The parameters both samplers share (OpenAI's defaults: temperature 1, top_p 1, seed 42, 2048 tokens).
+ * `tools` is typed by the SDK but a sample here is the reply's text: a non-empty list is a 400 naming it.
+ */
+const SamplingFields = {
   max_completion_tokens: z.number().int().positive().max(100_000).optional(),
   seed: z.number().int().optional(),
   temperature: z.number().min(0).max(2).optional(),
   top_p: z.number().min(0).max(1).optional(),
-});
+  reasoning_effort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']).nullable().optional(),
+  tools: z
+    .array(z.unknown())
+    .max(0, { error: 'tool calls are not sampled here (a sample is the reply text): leave tools out' })
+    .optional(),
+};
+
+/** A `completions` sampler's parameters, as the SDK types them; an unknown field is a 400 naming it. */
+const CompletionsSamplingParamsSchema = z
+  .object({
+    ...SamplingFields,
+    response_format: z
+      .discriminatedUnion('type', [
+        TextFormat,
+        JsonObjectFormat,
+        z.object({ type: z.literal('json_schema'), json_schema: z.object(JsonSchemaFields).strict() }).strict(),
+      ])
+      .optional(),
+  })
+  .strict()
+  .openapi('EvalCompletionsSamplingParams');
+
+/**
+ * A `responses` sampler's parameters, as the SDK types them; an unknown field is a 400 naming it. Sent through
+ * the Responses API, `seed` is not (it takes none); through chat completions it is.
+ */
+const ResponsesSamplingParamsSchema = z
+  .object({
+    ...SamplingFields,
+    text: z
+      .object({
+        format: z
+          .discriminatedUnion('type', [
+            TextFormat,
+            JsonObjectFormat,
+            z.object({ type: z.literal('json_schema'), ...JsonSchemaFields }).strict(),
+          ])
+          .optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict()
+  .openapi('EvalResponsesSamplingParams');
 
 /** `completions`: sample `model` on each item from `input_messages`, then grade. */
 export const CompletionsDataSourceSchema = z
@@ -56,29 +116,33 @@ export const CompletionsDataSourceSchema = z
     source: SourceSchema,
     model: z.string().min(1).max(512).optional(),
     input_messages: InputMessagesSchema.optional(),
-    sampling_params: SamplingParamsSchema.optional(),
+    sampling_params: CompletionsSamplingParamsSchema.optional(),
   })
+  .strict()
   .openapi('CreateEvalCompletionsRunDataSource');
 
 /**
- * `responses`: sample `model` on each item from `input_messages`, then grade, as `completions` does (over the
- * provider's chat completions endpoint). A `responses` source (OpenAI's stored responses) is refused with what
- * to send instead.
+ * `responses`: sample `model` on each item from `input_messages`, then grade, as `completions` does, through
+ * the provider's Responses API where it speaks it (`LLM_SUPPORTS_RESPONSES`), else its chat completions. A
+ * `responses` source (OpenAI's stored responses) is refused with what to send instead.
  */
 const ResponsesDataSourceSchema = z
   .object({
     type: z.literal('responses'),
     source: z
       .discriminatedUnion('type', [
-        z.object({ type: z.literal('file_content'), content: z.array(SourceLineSchema).min(1).max(MAX_RUN_ITEMS) }),
-        z.object({ type: z.literal('file_id'), id: z.string().max(128) }),
+        z
+          .object({ type: z.literal('file_content'), content: z.array(SourceLineSchema).min(1).max(MAX_RUN_ITEMS) })
+          .strict(),
+        z.object({ type: z.literal('file_id'), id: z.string().max(128) }).strict(),
         z.object({ type: z.literal('responses') }).loose(),
       ])
       .openapi('EvalResponsesRunSource'),
     model: z.string().min(1).max(512).optional(),
     input_messages: InputMessagesSchema.optional(),
-    sampling_params: SamplingParamsSchema.optional(),
+    sampling_params: ResponsesSamplingParamsSchema.optional(),
   })
+  .strict()
   .openapi('CreateEvalResponsesRunDataSource');
 
 /** A run's data source. */
