@@ -10,6 +10,7 @@ import { routeQueue } from '../queues/router.js';
 import { RESTART_SWEEP_CRON, sweep } from '../queues/sweeper.js';
 import { app } from './app.js';
 import type { Bindings } from './config/bindings.js';
+import { applyLogLevel } from './config/vars.js';
 import { log, messageOf } from './log/log.js';
 import { sweepDeliveries } from './webhooks/dispatch.js';
 import { sweepRetention } from './retention/sweep.js';
@@ -23,9 +24,16 @@ export { WaveCoordinatorDO } from '../durable-objects/wave-coordinator/index.js'
 export { TraceDO } from '../durable-objects/trace/index.js';
 
 export default {
-  fetch: (request, env, ctx) => app.fetch(request, env, ctx),
-  queue: (batch, env, _ctx) => routeQueue(batch, env),
+  fetch(request, env, ctx) {
+    applyLogLevel(env);
+    return app.fetch(request, env, ctx);
+  },
+  queue(batch, env, _ctx) {
+    applyLogLevel(env);
+    return routeQueue(batch, env);
+  },
   scheduled(controller, env, ctx): Promise<void> {
+    applyLogLevel(env);
     // The local stack's sweep after a restart (queues/sweeper.ts): what the gone runtime left is due now.
     const restartedAt = controller.cron === RESTART_SWEEP_CRON ? controller.scheduledTime : undefined;
     ctx.waitUntil(

@@ -5,7 +5,7 @@
  * the row elsewhere, giving up when the row is gone, and the coalesced progress writes.
  */
 import { eraseIfRequested } from './erase.js';
-import { log, messageOf } from '../../src/log/log.js';
+import { log, logs, messageOf } from '../../src/log/log.js';
 import { isTerminal } from '../../src/evaluations/status.js';
 import { backoffDelay } from '../../src/backoff/backoff.js';
 import { afterEnding, writeFinal } from '../../src/ending-plan.js';
@@ -139,14 +139,15 @@ export class FinalWriter {
     }
     evaluation.meta.finalized = 1;
     this.instance.store.saveCounter('finalized', 1);
-    log('info', 'evaluation.finalized', {
-      evaluationId: evaluation.meta.id,
-      status: evaluation.meta.status,
-      calls: evaluation.callsDone,
-      // Its batch when known (null: none; absent: unknown after an eviction): npm start's terminal reads
-      // only the batch of an item.
-      batchId: evaluation.batchId,
-    });
+    if (logs('info'))
+      log('info', 'evaluation.finalized', {
+        evaluationId: evaluation.meta.id,
+        status: evaluation.meta.status,
+        calls: evaluation.callsDone,
+        // Its batch when known (null: none; absent: unknown after an eviction): npm start's terminal reads
+        // only the batch of an item.
+        batchId: evaluation.batchId,
+      });
     this.instance.announceEnd(evaluation);
     // The caller deleted it while this write was owed: erase now that the usage is in D1.
     await eraseIfRequested(this.instance);

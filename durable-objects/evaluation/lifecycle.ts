@@ -14,7 +14,7 @@ import type { Task } from '../../src/engine/task.js';
 import type { RubricContent } from '../../src/engine/rubric.js';
 import type { EngineState } from '../../src/engine/protocol.js';
 import type { EvaluationError } from '../../src/evaluations/live-events.js';
-import { log, messageOf } from '../../src/log/log.js';
+import { log, logs, messageOf } from '../../src/log/log.js';
 import type { StatusResult } from '../../src/evaluations/rpc.js';
 import type { EndStatus, EvaluationStatus } from '../../src/evaluations/status.js';
 import { isTerminal } from '../../src/evaluations/status.js';
@@ -203,12 +203,13 @@ export class Lifecycle {
     // Off the critical path: the first call need not wait for D1. The guard (status queued/running)
     // keeps the write from reviving an ended row, and confirmRunning ends the run here if it had ended.
     this.instance.ctx.waitUntil(this.confirmRunning(evaluation, now));
-    log('info', 'evaluation.started', {
-      evaluationId: id,
-      method: job.method,
-      callsPlanned: meta.calls_planned,
-      engineVersion: meta.engine_version,
-    });
+    if (logs('info'))
+      log('info', 'evaluation.started', {
+        evaluationId: id,
+        method: job.method,
+        callsPlanned: meta.calls_planned,
+        engineVersion: meta.engine_version,
+      });
     this.instance.broadcastStatus(evaluation);
     return { status: 'running' };
   }

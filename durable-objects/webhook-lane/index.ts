@@ -6,6 +6,7 @@
  */
 import { DurableObject } from 'cloudflare:workers';
 import type { Bindings } from '../../src/config/bindings.js';
+import { applyLogLevel } from '../../src/config/vars.js';
 import type { WebhookLaneRpc } from '../../src/webhooks/lane.js';
 import { DeliveryLane } from '../../src/webhooks/lane.js';
 
@@ -15,6 +16,7 @@ export class WebhookLaneDO extends DurableObject<Bindings> implements WebhookLan
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
+    applyLogLevel(env);
     this.lane = new DeliveryLane(ctx.storage, env);
   }
 

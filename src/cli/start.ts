@@ -172,6 +172,8 @@ async function main(values: CliValues<typeof START_CLI.options>): Promise<undefi
     vars: {
       WEBHOOK_ALLOW_LOOPBACK: env.WEBHOOK_ALLOW_LOOPBACK ?? 'true',
       ALLOW_ANONYMOUS: env.ALLOW_ANONYMOUS ?? 'true',
+      // The Worker writes what the terminal shows: quiet mode reads the info line of every ended evaluation.
+      LOG_LEVEL: mode.kind === 'json' ? mode.level : 'info',
     },
     devVars: true,
     varsFromEnv: true,
