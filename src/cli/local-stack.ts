@@ -27,6 +27,7 @@ import type { RuntimeReply, RuntimeRequest } from './miniflare-runtime.js';
 import type { RuntimeConfig, WorkerSetup } from './worker-options.js';
 import { assertPortFree, freePort, PortInUseError, waitForPortFree } from './ports.js';
 import { exited, signalGroup, spawnGroup, stopGroup } from './process-group.js';
+import { PREPARED_WORKER_ENV, preparedWorkerFrom, writePreparedWorker } from './prepared-worker.js';
 import { buildRuntime } from './runtime-build.js';
 import { lockState } from './state-lock.js';
 
@@ -100,7 +101,8 @@ export interface LocalStackOptions {
   /**
    * A Worker {@link prepareWorker} bundled and read beforehand (miniflare runtime): served instead of
    * bundling and reading wrangler.toml again, and its bundle left in place when the stack stops (the e2e
-   * tests share one). Default: bundle and read now.
+   * tests share one). Default: the one `TRIBUNAL_PREPARED_WORKER` names (./prepared-worker.ts, a test and
+   * CI hook), else bundle and read now.
    */
   worker?: PreparedWorker;
 }
@@ -180,11 +182,14 @@ async function bundleAndSetup(outDir: string): Promise<{ entry: string; setup: W
 
 /**
  * Bundles the Worker and the runtime child into `outDir` and reads wrangler.toml, once for several
- * stacks (`startLocalStack({ worker })`): each then starts without any of them.
+ * stacks (`startLocalStack({ worker })`, or `TRIBUNAL_PREPARED_WORKER=<outDir>` for another process's):
+ * each then starts without any of them.
  */
 export async function prepareWorker(outDir: string): Promise<PreparedWorker> {
   const [built, runtime] = await Promise.all([bundleAndSetup(outDir), buildRuntime(outDir)]);
-  return { ...built, runtime };
+  const prepared = { ...built, runtime };
+  writePreparedWorker(outDir, prepared);
+  return prepared;
 }
 
 /** True when `/health` answers as Tribunal does (another server on the port does not). */
@@ -454,6 +459,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   if (runtimeKind === 'wrangler' && options.queueConsumers)
     throw new Error('queueConsumers needs the miniflare runtime');
   if (runtimeKind === 'wrangler' && options.worker) throw new Error('worker needs the miniflare runtime');
+  if (runtimeKind === 'wrangler' && preparedWorkerFrom())
+    throw new Error(`${PREPARED_WORKER_ENV} needs the miniflare runtime: unset it for wrangler dev`);
+  const worker = options.worker ?? preparedWorkerFrom();
   let runtime: Runtime;
   // Whatever has not ended and was not touched since this instant was left by an earlier runtime.
   const restartedAt = new Date();
@@ -465,8 +473,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   try {
     runtime =
       runtimeKind === 'miniflare'
-        ? await (options.worker
-            ? startMiniflare(config, options.worker.runtime, Promise.resolve(options.worker), options, outDir)
+        ? await (worker
+            ? startMiniflare(config, worker.runtime, Promise.resolve(worker), options, outDir)
             : buildRuntime(outDir).then((module) =>
                 startMiniflare(config, module, bundleAndSetup(outDir), options, outDir),
               ))
