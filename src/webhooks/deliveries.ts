@@ -81,9 +81,10 @@ export async function listDeliveries(
   tenant: string,
   f: DeliveryFilter,
 ): Promise<{ data: Delivery[]; nextCursor: string | null }> {
-  const where: SqlExpr[] = [sql`d.tenant = ${tenant}`];
+  // A feature's own recipient (the OTLP export) shows its attempts where it is configured, not here.
+  const where: SqlExpr[] = [sql`d.tenant = ${tenant}`, rawSql(`(d.endpoint_id IS NOT NULL OR d.target = 'once')`)];
   if (f.status) where.push(sql`d.status = ${f.status}`);
-  if (f.endpoint === 'one-off') where.push(rawSql('d.endpoint_id IS NULL'));
+  if (f.endpoint === 'one-off') where.push(rawSql(`d.target = 'once'`));
   else if (f.endpoint) where.push(sql`d.endpoint_id = ${f.endpoint}`);
   if (f.subject) where.push(sql`e.subject_id = ${f.subject}`);
   if (f.cursor) {
