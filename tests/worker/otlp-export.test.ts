@@ -231,6 +231,11 @@ describe('the OTLP export', () => {
       });
     await afterEnding(hookEnv, handId);
     expect(await requestsAt('otlp-pb')).toHaveLength(3);
+    // Its attempts are the export's (below), not in the webhooks' delivery log.
+    expect((await (await api(`/v1/webhook-deliveries?subject=${handId}`)).json<{ data: unknown[] }>()).data).toEqual(
+      [],
+    );
+    expect((await api(`/v1/webhook-deliveries/${ids[0] ?? ''}/retry`, { method: 'POST' })).status).toBe(404);
 
     const read = await api('/v1/exports');
     const readText = await read.text();
