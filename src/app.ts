@@ -48,6 +48,7 @@ import { service } from './http/service-routes.js';
 import { usage } from './tenants/usage-routes.js';
 import type { TenantEnv } from './tenants/auth.js';
 import { webhookDeliveries, webhookSigningSecret } from './webhooks/routes/deliveries.js';
+import { exportsRoutes } from './exports/routes.js';
 import { webhookEndpoints } from './webhooks/routes/endpoints.js';
 import { hooks, triggers } from './triggers/routes.js';
 import { traces } from './traces/routes.js';
@@ -133,6 +134,7 @@ const _routes = app
   .route('/v1/hooks', hooks)
   .route('/v1/traces', traces)
   .route('/v1/monitors', monitors)
+  .route('/v1/exports', exportsRoutes)
   .openapi(openApiRoute, (c) => c.json(apiDocument(), 200));
 
 /**

@@ -1689,6 +1689,30 @@ export interface paths {
         patch: operations["updateMonitor"];
         trace?: never;
     };
+    "/v1/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the export settings
+         * @description The tenant's OTLP export (header names only: their values are never shown) with what its last delivery attempts came to, or `otlp: null`.
+         */
+        get: operations["getExports"];
+        /**
+         * Set the export settings
+         * @description Replaces the OTLP export (`otlp: null` removes it). From then on each evaluation made of a trace (`source`: by a monitor or by hand) that ends succeeded or failed is POSTed once to `<endpoint>/v1/logs` as an OTLP log record `gen_ai.evaluation.result` (GenAI semantic conventions) with the judged span's trace and span ids. A 5xx, 408, 429, timeout or network error is retried with backoff for about a day; another answer fails the delivery. The headers are secrets: send them again with each `PUT`.
+         */
+        put: operations["putExports"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -9262,6 +9286,54 @@ export interface components {
             webhook?: components["schemas"]["OneOffWebhook"] | null;
             /** @description true pauses the monitor (spans arriving meanwhile are not matched); false resumes it. */
             paused?: boolean;
+        };
+        Exports: {
+            /** @description The OTLP export, or null when none is set. */
+            otlp: components["schemas"]["OtlpExport"] | null;
+        };
+        OtlpExport: {
+            /** @description The base URL as stored. */
+            endpoint: string;
+            /** @description Where records are POSTed: `<endpoint>/v1/logs`. */
+            logsUrl: string;
+            protocol: components["schemas"]["OtlpProtocol"];
+            /** @description The names of the headers sent; their values are never shown. */
+            headers: string[];
+            /** @description What the export's delivery attempts came to (each attempt writes it). */
+            delivery: {
+                lastAttemptAt: string | null;
+                lastSuccessAt: string | null;
+                /** @description The last attempt's answer; null: none came. */
+                lastStatusCode: number | null;
+                /** @description The last failed attempt (its HTTP status, a timeout or a network error), or null. */
+                lastError: {
+                    at: string;
+                    message: string;
+                } | null;
+            };
+            createdAt: string;
+            updatedAt: string;
+        };
+        /**
+         * @description `http/protobuf` (the default, `application/x-protobuf`) or `http/json` (`application/json`, OTLP/JSON).
+         * @enum {string}
+         */
+        OtlpProtocol: "http/protobuf" | "http/json";
+        ExportsRequest: {
+            /** @description The OTLP export, replacing the one set before (send the headers again); null removes it. */
+            otlp: components["schemas"]["OtlpExportRequest"] | null;
+        };
+        OtlpExportRequest: {
+            /**
+             * @description The collector's base URL, as `OTEL_EXPORTER_OTLP_ENDPOINT`: records go to `<endpoint>/v1/logs` (a URL already ending in `/v1/logs` is used as it is). Checked by the webhooks' URL guard: `https` to a public host (plain `http` to loopback only where the deployment sets `WEBHOOK_ALLOW_LOOPBACK=true`).
+             * @example https://hooks.example.com/tribunal
+             */
+            endpoint: string;
+            /** @description Headers sent with every request (at most 16), e.g. the collector's API key: secrets, stored and never shown back (reads list the names). */
+            headers?: {
+                [key: string]: string;
+            };
+            protocol?: components["schemas"]["OtlpProtocol"];
         };
     };
     responses: never;
@@ -19192,6 +19264,176 @@ export interface operations {
                 };
             };
             /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: the deployment has no usable LLM settings. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getExports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Exports"];
+                };
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putExports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExportsRequest"];
+            };
+        };
+        responses: {
+            /** @description The export settings now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Exports"];
+                };
+            };
+            /** @description `invalid_json`, `invalid_request`, `url_not_allowed`: the body fails its schema (see `issues`: a header name, a value, a reserved header), or the URL guard refuses `otlp.endpoint` (the message names the rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: body over MAX_BODY_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: Content-Type is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import type { Ending, EndingEffect } from './ending.js';
 import { endingGuard } from './ending.js';
 import type { WebhookEventDoc } from '../webhooks/event-docs.js';
-import type { WebhookEventType } from '../webhooks/outbox.js';
+import type { ExtraRecipient, WebhookEventType } from '../webhooks/outbox.js';
 import { webhookEventStatements } from '../webhooks/outbox.js';
 import { sql, SqlExpr } from '../webhooks/sql.js';
 import { EvaluationSourceSchema } from './source.js';
@@ -109,25 +109,32 @@ function evaluationData(ending: Ending): SqlExpr {
     FROM evaluations e WHERE e.id = ${id}`;
 }
 
+/** Further recipients of an ending's event (e.g. the tenant's OTLP export), chosen by the composition. */
+export type EndingRecipients = (ending: Ending) => readonly ExtraRecipient[];
+
 /**
  * The ending's event (type `evaluation.<status>`) and its deliveries, to every subscribed endpoint of the
- * evaluation's tenant and to its one-off `webhook.url`, if any: an effect of every ending (src/ending-plan.ts).
+ * evaluation's tenant, to its one-off `webhook.url`, if any, and to the `extra` recipients whose condition holds:
+ * an effect of every ending (src/ending-plan.ts).
  */
-export const EVALUATION_WEBHOOK_EVENT: EndingEffect = {
-  name: 'the evaluation.<status> webhook event and its deliveries',
-  handedOn: true,
-  statements: (db, ending) => {
-    const { id } = ending;
-    const type: WebhookEventType = `evaluation.${ending.status}`;
-    return webhookEventStatements(db, {
-      tenant: sql`SELECT tenant FROM evaluations WHERE id = ${id}`,
-      type,
-      subjectId: id,
-      data: evaluationData(ending),
-      oneOffUrl: sql`SELECT webhook_url FROM evaluations WHERE id = ${id}`,
-      guard: new SqlExpr(endingGuard(ending.status), [id]),
-      causeId: id,
-      now: ending.now,
-    });
-  },
-};
+export function evaluationWebhookEvent(extra: EndingRecipients = () => []): EndingEffect {
+  return {
+    name: 'the evaluation.<status> webhook event and its deliveries',
+    handedOn: true,
+    statements: (db, ending) => {
+      const { id } = ending;
+      const type: WebhookEventType = `evaluation.${ending.status}`;
+      return webhookEventStatements(db, {
+        tenant: sql`SELECT tenant FROM evaluations WHERE id = ${id}`,
+        type,
+        subjectId: id,
+        data: evaluationData(ending),
+        oneOffUrl: sql`SELECT webhook_url FROM evaluations WHERE id = ${id}`,
+        extraRecipients: extra(ending),
+        guard: new SqlExpr(endingGuard(ending.status), [id]),
+        causeId: id,
+        now: ending.now,
+      });
+    },
+  };
+}

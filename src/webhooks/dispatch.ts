@@ -14,6 +14,7 @@
 import { z } from 'zod';
 import type { Bindings } from '../config/bindings.js';
 import { log, messageOf } from '../log/log.js';
+import type { ReceiverOfRow } from './lane.js';
 import { laneKeyOf, laneStub } from './lane.js';
 import { deliveryLeaseMs } from './send.js';
 import { cronTurn, everyTenantDbInTurn, recordDb } from '../config/d1-shards.js';
@@ -83,11 +84,8 @@ export interface DeliverySweepReport {
 }
 
 /** An overdue delivery the sweep took: its receiver and attempts so far. */
-interface Overdue {
+interface Overdue extends ReceiverOfRow {
   id: string;
-  tenant: string;
-  endpoint_id: string | null;
-  url: string | null;
   attempts: number;
 }
 
@@ -156,7 +154,7 @@ async function sweepDatabase(
        SELECT id FROM webhook_deliveries
        WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ?)
        ORDER BY next_attempt_at LIMIT ?)
-     RETURNING id, tenant, endpoint_id, url, attempts`,
+     RETURNING id, tenant, target, endpoint_id, url, attempts`,
     )
     .bind(now, now, dueBy, leaseBefore, limit)
     .all<Overdue>();

@@ -12,7 +12,7 @@
  * milliseconds), and a slow receiver fills only its own lane's slots.
  *
  * A receiver is an endpoint (`ep:<endpoint id>`) or one tenant's one-off URLs to one origin
- * (`url:<tenant>:<origin>`): tenants never share a lane, and a receiver gets at most `WEBHOOK_CONCURRENCY`
+ * (`url:<tenant>:<origin>`), or a feature's own recipient of one tenant (`otlp:<tenant>`): tenants never share a lane, and a receiver gets at most `WEBHOOK_CONCURRENCY`
  * requests at once from us, never a flood. A run's attempts all go out from its alarm's one invocation, so
  * never more than {@link MAX_ATTEMPTS_PER_INVOCATION} (6) are in flight: Workers open 6 connections at once per
  * invocation, and a 7th attempt would wait unsent while its timeout ran.
@@ -60,9 +60,19 @@ export function staleRunMs(env: object): number {
   return deliveryLeaseMs(env) + 30_000;
 }
 
-/** The lane of a delivery's receiver (see the module note). */
-export function laneKeyOf(receiver: { tenant: string; endpoint_id: string | null; url: string | null }): string {
+/** A delivery's receiver, as its row names it. */
+export interface ReceiverOfRow {
+  tenant: string;
+  /** The endpoint id, `once` for the one-off URL, or a feature's own recipient (`otlp`). */
+  target: string;
+  endpoint_id: string | null;
+  url: string | null;
+}
+
+/** The lane of a delivery's receiver (see the module note); a feature's own recipient has one per tenant. */
+export function laneKeyOf(receiver: ReceiverOfRow): string {
   if (receiver.endpoint_id !== null) return `ep:${receiver.endpoint_id}`;
+  if (receiver.target !== 'once') return `${receiver.target}:${receiver.tenant}`;
   let origin = receiver.url ?? '';
   try {
     origin = new URL(origin).origin;
@@ -86,9 +96,9 @@ export async function handOver(env: Bindings, id: string): Promise<boolean> {
   const receiver = await (
     await recordDb(env, id)
   )
-    .prepare(`SELECT tenant, endpoint_id, url FROM webhook_deliveries WHERE id = ? AND status = 'pending'`)
+    .prepare(`SELECT tenant, target, endpoint_id, url FROM webhook_deliveries WHERE id = ? AND status = 'pending'`)
     .bind(id)
-    .first<{ tenant: string; endpoint_id: string | null; url: string | null }>();
+    .first<ReceiverOfRow>();
   if (!receiver) return false;
   await laneStub(env, laneKeyOf(receiver)).take([id]);
   return true;
