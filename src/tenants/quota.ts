@@ -26,8 +26,23 @@ export interface MonthUsage {
   spendUsd: number;
 }
 
-/** The tenant's evaluations created and LLM spend since `since` (epoch ms). */
-export async function usageSince(db: D1Database, tenant: string, since: number): Promise<MonthUsage> {
+/**
+ * The tenant's evaluations created and LLM spend since `since` (epoch ms), added up over `dbs` (every D1 shard
+ * its records may be in: `tenantDbs`, src/config/d1-shards.ts; one database is one item).
+ */
+export async function usageSince(
+  dbs: D1Database | readonly D1Database[],
+  tenant: string,
+  since: number,
+): Promise<MonthUsage> {
+  const each = await Promise.all((Array.isArray(dbs) ? dbs : [dbs]).map((db) => usageIn(db, tenant, since)));
+  return {
+    evaluations: each.reduce((n, u) => n + u.evaluations, 0),
+    spendUsd: each.reduce((n, u) => n + u.spendUsd, 0),
+  };
+}
+
+async function usageIn(db: D1Database, tenant: string, since: number): Promise<MonthUsage> {
   const [evaluations, spend] = await db.batch([
     // Rows counted by another (a run item's judge, counted by the item's ledger row) are not counted again.
     db
@@ -52,7 +67,7 @@ export async function usageSince(db: D1Database, tenant: string, since: number):
  * @throws ApiError 429 `quota_exceeded` with `resetAt` (the next month's first day, UTC) and `Retry-After`.
  */
 export async function assertQuota(
-  db: D1Database,
+  db: D1Database | readonly D1Database[],
   tenant: string,
   limits: EffectiveLimits | null,
   adding: number,
