@@ -10,6 +10,8 @@
  * {@link tenantDb}; the crons and the operator's reads that span tenants go over {@link everyTenantDb}; where
  * only a record's id is at hand (a queue message, an object's name) {@link recordDb} reads the bucket the id
  * carries ({@link newRecordId}). New code never reads a binding directly, so the layout lives here alone.
+ * A tenant with a `spread` above 1 has its evaluations and batches over that many buckets' shards
+ * ({@link tenantDbs}; each found by its id with {@link recordDbOf}), its small tables in its home shard.
  */
 import type { Bindings } from './bindings.js';
 import { configOf } from './vars.js';

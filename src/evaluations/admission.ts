@@ -31,9 +31,10 @@ import { tenantDb } from '../config/d1-shards.js';
  * A tenant's running cap in this database (binds the default cap once): the cap shared out over the D1 shards
  * of its spread (the copy of its settings row in this shard says it), rounded up, so each shard admits from
  * its own rows in one statement and the tenant runs at most its cap (a multiple of its spread) at once; a
- * spread above the cap lets one run per shard. Aggregates, so a tenant without a row gets the default.
+ * spread above the cap lets one run per shard (a cap of 0 stays 0). Aggregates, so a tenant without a row
+ * gets the default.
  */
-const SHARD_CAP = `SELECT max(1, (COALESCE(max(t.max_running), ?) + COALESCE(max(t.spread), 1) - 1) / COALESCE(max(t.spread), 1))
+const SHARD_CAP = `SELECT (COALESCE(max(t.max_running), ?) + COALESCE(max(t.spread), 1) - 1) / COALESCE(max(t.spread), 1)
   FROM tenants t WHERE t.id = evaluations.tenant`;
 
 /**

@@ -46,11 +46,11 @@ const GROUP_SQL: Record<UsageGroup, string> = {
  * the groups of each are added up, so the report is exact.
  */
 export async function usageReport(
-  dbs: D1Database | readonly D1Database[],
+  dbs: readonly D1Database[],
   tenant: string,
   range: { from: number; to: number; groupBy: UsageGroup },
 ): Promise<{ rows: UsageGroupRow[]; totals: UsageSums }> {
-  const each = await Promise.all((Array.isArray(dbs) ? dbs : [dbs]).map((db) => groupsIn(db, tenant, range)));
+  const each = await Promise.all(dbs.map((db) => groupsIn(db, tenant, range)));
   const rows = each.length === 1 ? (each[0] ?? []) : addedUp(each.flat());
   const totals: UsageSums = {
     calls: 0,
