@@ -105,6 +105,11 @@ export interface Layout {
      * `databases` its id hashes to, so the largest tenant's database holds its share and 1/N of the rest.
      */
     key: 'hash' | 'tenant' | 'tenant-hash';
+    /**
+     * With `tenant-hash`: D1 databases the largest tenant's evaluations and batches hash over (its `spread`, set
+     * per tenant by the operator: src/config/d1-shards.ts), at most `databases`; 1 (absent) = whole in one.
+     */
+    largestTenantSpread?: number;
     /** Days D1 keeps a verdict's rows before they move to the archive (null: D1 keeps them for the whole retention). */
     hotDays: number | null;
     /** Per-verdict figures over the measured ones (a target layout not yet built). */
@@ -166,8 +171,20 @@ const perSecond = (perDay: number) => perDay / 86_400;
 function busiestDbShare(layout: Layout, load: Load): number {
   const n = layout.d1.databases;
   if (layout.d1.key === 'tenant') return load.largestTenantShare;
-  if (layout.d1.key === 'tenant-hash') return load.largestTenantShare + (1 - load.largestTenantShare) / n;
+  if (layout.d1.key === 'tenant-hash') {
+    const spread = Math.min(Math.max(layout.d1.largestTenantSpread ?? 1, 1), n);
+    return load.largestTenantShare / spread + (1 - load.largestTenantShare) / n;
+  }
   return 1 / n;
+}
+
+/** Which database the size row is about: one of the hashed ones, or the largest tenant's (over its spread). */
+function dbLabel(layout: Layout): string {
+  if (layout.d1.key === 'hash') return `1 of ${layout.d1.databases}`;
+  const spread = Math.min(layout.d1.largestTenantSpread ?? 1, layout.d1.databases);
+  return layout.d1.key === 'tenant-hash' && spread > 1
+    ? `the largest tenant's, spread over ${spread}`
+    : "the largest tenant's";
 }
 
 /** The model's rows for a preset's footprint, a load and a layout. */
@@ -191,7 +208,7 @@ export function limitRows(f: PresetFootprint, load: Load, layout: Layout): Limit
   const dbBytesPerDay = load.verdictsPerDay * bytes * dbShare;
   row({
     store: 'D1',
-    limit: `10 GB per database (${layout.d1.key === 'hash' ? `1 of ${layout.d1.databases}` : "the largest tenant's"}, ${keptDays} days kept)`,
+    limit: `10 GB per database (${dbLabel(layout)}, ${keptDays} days kept)`,
     atPeak: dbBytesPerDay * keptDays,
     of: LIMITS.d1DatabaseBytes,
     retentionDays: LIMITS.d1DatabaseBytes / dbBytesPerDay,
@@ -400,12 +417,13 @@ export function bindingRow(rows: readonly LimitRow[]): LimitRow | undefined {
 
 /**
  * As built, at the defaults (src/config/d1-shards.ts, wrangler.toml): tenants hashed over `D1_SHARDS` databases
- * (64 for 10M a day; 4 locally), each tenant whole in one; the footprint as measured; `ARCHIVE_AFTER_DAYS` in
- * D1, then the archive, moved and erased by the cron's one invocation.
+ * (64 for 10M a day; 4 locally), each tenant in its home shard except the largest, whose spread the operator
+ * sets to every shard (`PATCH /v1/admin/tenants/{id}` with `limits.spread` 64); the footprint as measured;
+ * `ARCHIVE_AFTER_DAYS` in D1, then the archive, moved and erased by the cron's one invocation.
  */
 export const AS_BUILT: Layout = {
   name: 'as built',
-  d1: { databases: 64, key: 'tenant-hash', hotDays: ARCHIVE_AFTER_DAYS },
+  d1: { databases: 64, key: 'tenant-hash', hotDays: ARCHIVE_AFTER_DAYS, largestTenantSpread: 64 },
   providerGateShards: 'window',
   rateLimiter: 'per-reservation',
   queueShards: 1,

@@ -28,7 +28,7 @@ import type { FinalWriter } from './final-write.js';
 import type { CachedEvaluation, EvaluationInstance, InstanceHooks } from './instance.js';
 import type { EndedRow, MetaRow } from './storage.js';
 import { parseStoredError, storedError } from './storage.js';
-import { recordDb, tenantDb } from '../../src/config/d1-shards.js';
+import { recordDb, recordDbOf } from '../../src/config/d1-shards.js';
 
 /** Start and end of the evaluation of one instance. */
 export class Lifecycle {
@@ -85,7 +85,7 @@ export class Lifecycle {
     // D1 shows the end at once; transcript and usage of calls still in flight follow in the final write.
     if (
       await markEnded(
-        tenantDb(this.instance.env, evaluation.meta.tenant),
+        recordDbOf(this.instance.env, evaluation.meta.tenant, evaluation.meta.id),
         evaluation.meta.id,
         status,
         error,
@@ -238,7 +238,7 @@ export class Lifecycle {
     try {
       if (
         await markRunning(
-          tenantDb(this.instance.env, evaluation.meta.tenant),
+          recordDbOf(this.instance.env, evaluation.meta.tenant, evaluation.meta.id),
           evaluation.meta.id,
           evaluation.meta.calls_planned,
           now,
@@ -248,7 +248,10 @@ export class Lifecycle {
         this.final.noteRefreshed(now);
         return;
       }
-      const row = await readStatus(tenantDb(this.instance.env, evaluation.meta.tenant), evaluation.meta.id);
+      const row = await readStatus(
+        recordDbOf(this.instance.env, evaluation.meta.tenant, evaluation.meta.id),
+        evaluation.meta.id,
+      );
       if (isTerminal(evaluation.meta.status)) return;
       if (!row) {
         await this.final.abandonMissingRow(evaluation, 'start.row_missing');

@@ -6821,6 +6821,8 @@ export interface components {
              * @enum {string|null}
              */
             defaultTier: "standard" | "flex" | "batch" | null;
+            /** @description D1 shards the tenant's new evaluations and batches are spread over (a power of two, 1-64; a batch's items stay with their batch); for a tenant whose verdicts one database cannot hold (docs/scale.md). Lowering it moves nothing: rows written under a larger spread stay listed and readable. The running cap is shared out between the shards. Null or absent = 1. */
+            spread: number | null;
         };
         EffectiveLimits: {
             rateLimit: {
@@ -6838,6 +6840,10 @@ export interface components {
             storeContent: boolean;
             /** @enum {string|null} */
             defaultTier: "standard" | "flex" | "batch" | null;
+            /** @description D1 shards the tenant's new evaluations and batches are spread over. */
+            spread: number;
+            /** @description D1 shards its evaluations and batches may be in: the largest spread it ever had (what its listings read). */
+            readSpread: number;
         };
         TenantCurrent: {
             evaluationsThisMonth: number;
@@ -6878,6 +6884,8 @@ export interface components {
                  * @enum {string|null}
                  */
                 defaultTier?: "standard" | "flex" | "batch" | null;
+                /** @description D1 shards the tenant's new evaluations and batches are spread over (a power of two, 1-64; a batch's items stay with their batch); for a tenant whose verdicts one database cannot hold (docs/scale.md). Lowering it moves nothing: rows written under a larger spread stay listed and readable. The running cap is shared out between the shards. Null or absent = 1. */
+                spread?: number | null;
             };
         };
         TenantList: {
@@ -6910,6 +6918,8 @@ export interface components {
                  * @enum {string|null}
                  */
                 defaultTier?: "standard" | "flex" | "batch" | null;
+                /** @description D1 shards the tenant's new evaluations and batches are spread over (a power of two, 1-64; a batch's items stay with their batch); for a tenant whose verdicts one database cannot hold (docs/scale.md). Lowering it moves nothing: rows written under a larger spread stay listed and readable. The running cap is shared out between the shards. Null or absent = 1. */
+                spread?: number | null;
             };
         };
         CreatedKey: {

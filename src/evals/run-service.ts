@@ -151,7 +151,7 @@ export async function createRun(
   const db = tenantDb(env, ev.tenant);
   const limits = await limitsFor(env, ev.tenant, by.limits);
   const tier = runTier(env, ev, ds, request.service_tier, limits.defaultTier);
-  await assertQuota(db, ev.tenant, by.limits, items);
+  await assertQuota([db], ev.tenant, by.limits, items);
   const record: RunRecord = {
     id: `evalrun_${randomBase32(24)}`,
     tenant: ev.tenant,

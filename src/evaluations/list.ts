@@ -12,12 +12,14 @@ import { eraseEvaluation } from './erase-rows.js';
 import { getEvaluation } from './rows.js';
 import type { ListedRow } from './list-query.js';
 import { listEvaluations } from './list-query.js';
-import { decodeCursor, encodeCursor } from '../http/cursor.js';
+import { decodeCursor, encodeCursor, mergeNewestFirst } from '../http/cursor.js';
 import { ApiError } from '../http/errors.js';
 import type { EvaluationListItem, ListEvaluationsQuery } from './list-schemas.js';
 import { metadataFilter, rubricFilter } from './list-schemas.js';
 import { linksOf } from './service.js';
-import { tenantDb } from '../config/d1-shards.js';
+import { recordDbOf } from '../config/d1-shards.js';
+import type { EffectiveLimits } from '../tenants/limits.js';
+import { spreadDbs } from '../tenants/rows.js';
 import { eraseArchived } from '../archive/store.js';
 import { sourceOfText } from './source.js';
 
@@ -59,32 +61,41 @@ function itemOf(r: ListedRow): EvaluationListItem {
 }
 
 /**
- * One page of the tenant's evaluations (deleted ones excluded), newest first.
+ * One page of the tenant's evaluations (deleted ones excluded), newest first: a page from each D1 shard its
+ * evaluations may be in (one for a spread of 1, the batch's alone with `batch`), merged by the same order.
+ * @param limits the tenant's limits as auth loaded them (its spread); read from the control database when absent.
  * @throws ApiError 400 naming `cursor` for a cursor this API did not make.
  */
 export async function listEvaluationsView(
   env: Bindings,
   tenant: string,
   q: ListEvaluationsQuery,
+  limits?: EffectiveLimits | null,
 ): Promise<{ data: EvaluationListItem[]; nextCursor: string | null }> {
   const after = q.cursor === undefined ? null : decodeCursor(q.cursor, CursorSchema);
-  const rows = await listEvaluations(
-    tenantDb(env, tenant),
-    tenant,
-    {
-      status: q.status,
-      preset: q.preset,
-      batchId: q.batch,
-      metadata: q.metadata === undefined ? undefined : metadataFilter(q.metadata),
-      rubric: q.rubric === undefined ? undefined : rubricFilter(q.rubric),
-      traceId: q.traceId,
-      monitorId: q.monitor,
-      createdFrom: q.createdAfter === undefined ? undefined : Date.parse(q.createdAfter),
-      createdUntil: q.createdBefore === undefined ? undefined : Date.parse(q.createdBefore),
-    },
-    after ? { createdAt: after.t, id: after.i } : null,
-    q.limit,
+  const dbs = q.batch !== undefined ? [recordDbOf(env, tenant, q.batch)] : await spreadDbs(env, tenant, limits);
+  const pages = await Promise.all(
+    dbs.map((db) =>
+      listEvaluations(
+        db,
+        tenant,
+        {
+          status: q.status,
+          preset: q.preset,
+          batchId: q.batch,
+          metadata: q.metadata === undefined ? undefined : metadataFilter(q.metadata),
+          rubric: q.rubric === undefined ? undefined : rubricFilter(q.rubric),
+          traceId: q.traceId,
+          monitorId: q.monitor,
+          createdFrom: q.createdAfter === undefined ? undefined : Date.parse(q.createdAfter),
+          createdUntil: q.createdBefore === undefined ? undefined : Date.parse(q.createdBefore),
+        },
+        after ? { createdAt: after.t, id: after.i } : null,
+        q.limit,
+      ),
+    ),
   );
+  const rows = mergeNewestFirst(pages, (r) => ({ createdAt: r.created_at, id: r.id }), q.limit + 1);
   const page = rows.slice(0, q.limit);
   const last = page[page.length - 1];
   return {
@@ -107,7 +118,8 @@ export async function deleteEvaluation(
   id: string,
   o: { keepArchive?: boolean } = {},
 ): Promise<void> {
-  const row = await getEvaluation(tenantDb(env, tenant), tenant, id);
+  const db = recordDbOf(env, tenant, id);
+  const row = await getEvaluation(db, tenant, id);
   if (!row) {
     // Moved to the archive (src/retention/archive.ts): erased there.
     if (await eraseArchived(env, tenant, id)) return;
@@ -115,7 +127,7 @@ export async function deleteEvaluation(
   }
   // A failure here propagates (500): the caller's retry repeats both steps, which are idempotent.
   await evaluationStub(env, id).erase(id);
-  await eraseEvaluation(tenantDb(env, tenant), id, Date.now());
+  await eraseEvaluation(db, id, Date.now());
   // A move under way may have archived it already (it checks again after its put): erased there too.
   if (!o.keepArchive) await eraseArchived(env, tenant, id);
 }
