@@ -69,14 +69,6 @@ interface ListItem {
   source: { traceId: string; spanId: string | null; monitorId: string | null } | null;
 }
 
-interface Counts {
-  matched: number;
-  sampled: number;
-  succeeded: number;
-  failed: number;
-  skippedBudget: number;
-}
-
 /** Every evaluation of monitor `id` (the list's pages followed). */
 async function evaluationsOf(base: string, id: string): Promise<ListItem[]> {
   const out: ListItem[] = [];
@@ -95,6 +87,15 @@ async function evaluationsOf(base: string, id: string): Promise<ListItem[]> {
 
 async function countsOf(base: string, id: string): Promise<Counts> {
   return ((await (await fetch(`${base}/v1/monitors/${id}`)).json()) as { counts: Counts }).counts;
+}
+
+/** A monitor's counts as `GET /v1/monitors/{id}` answers them (the bench reads the API, not the Worker's types). */
+interface Counts {
+  matched: number;
+  sampled: number;
+  succeeded: number;
+  failed: number;
+  skippedBudget: number;
 }
 
 const ENDED = new Set(['succeeded', 'failed', 'cancelled']);

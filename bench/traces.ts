@@ -47,7 +47,7 @@ Spans/s that POST /v1/traces takes and stores on the local stack (OTLP protobuf 
   --batch B         spans per export request (default 512, the SDK batch processor's)
   --steps K         tool steps per agent run: 2K + 2 spans a trace (default 5)
   --concurrency C   export requests in flight at most (default 8)
-  --monitors        a span monitor (2% of chat spans, $0.01 a day) and a trace monitor (10% of traces) judge
+  --monitors        a span monitor (5% of chat spans, $0.0008 a day) and a trace monitor (10% of traces) judge
                     with the mock at 250 ms; prints duplicates, trace end → verdict and the budget's spend
   -h, --help        this text`,
   options: {
@@ -72,7 +72,7 @@ const { StatusCode } = pb.trace.v1.Status;
 /** The stack's quiet period before a trace counts as complete (wrangler.toml `TRACE_QUIET_MS`), ms. */
 const QUIET_MS = 5000;
 /** What `--monitors` asks of the monitors. */
-const MONITOR_PLAN: MonitorPlan = { spanRate: 0.02, traceRate: 0.1, dailyBudgetUsd: 0.01 };
+const MONITOR_PLAN: MonitorPlan = { spanRate: 0.05, traceRate: 0.1, dailyBudgetUsd: 0.0008 };
 const TOOLS = ['search_orders', 'get_weather', 'lookup_customer', 'create_ticket', 'send_email'];
 
 function attr(key: string, value: string | number): PbKeyValue {
