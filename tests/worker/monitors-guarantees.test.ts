@@ -13,6 +13,7 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import worker from '../../src/index.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
+import type { MonitorCounts as Counts } from '../../src/monitors/schemas.js';
 import { normalizeRequest } from '../../src/traces/normalize.js';
 import type { OtlpRequest } from '../../src/traces/otlp-request.js';
 import { traceStub } from '../../src/traces/rpc.js';
@@ -21,14 +22,6 @@ import { drainAlarms, newTestId, pollUntil, testEnv, waitForEnd } from './helper
 import { agentRunSpans, exportSpans, newTraceId, SPANS, traceWhen } from './monitors-support.js';
 
 afterEach(drainAlarms);
-
-interface Counts {
-  matched: number;
-  sampled: number;
-  succeeded: number;
-  failed: number;
-  skippedBudget: number;
-}
 
 const ASPECT = { name: 'helpfulness', description: 'How well the answer helps the user.', scale: { min: 1, max: 5 } };
 
