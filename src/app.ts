@@ -36,7 +36,7 @@ import { labelledItems } from './annotation-queues/labelled.js';
 import { evaluationRoutes } from './evaluations/routes.js';
 import { certifyJudge } from './certify/service.js';
 import { evals, graders } from './evals/routes.js';
-import { runs } from './evals/run-routes.js';
+import { runRoutes } from './evals/run-routes.js';
 import { files } from './files/routes.js';
 import { metaEvaluations } from './meta-evaluations/routes.js';
 import { rubricChecks } from './rubric-checks/routes.js';
@@ -124,7 +124,7 @@ const _routes = app
   )
   .route('/v1', openai)
   .route('/v1/evals', evals)
-  .route('/v1/evals', runs)
+  .route('/v1/evals', runRoutes({ certify: certifyJudge }))
   .route('/v1/fine_tuning/alpha/graders', graders)
   .route('/v1/files', files)
   .route('/v1/webhook-endpoints', webhookEndpoints)

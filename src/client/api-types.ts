@@ -7841,6 +7841,7 @@ export interface components {
                     message: string;
                 };
                 resetAt?: string;
+                labelsNeeded?: number;
             };
         };
         ChatCompletionRequest: {
@@ -8137,6 +8138,10 @@ export interface components {
             cache: components["schemas"]["EvalRunCache"];
             /** @description What the request asked for holds, but not as one may expect (e.g. `tier_price_missing`: a tier billed at the standard price). Present only on the answer to the request that created the resource, and only with a warning. */
             warnings?: components["schemas"]["Warning"][];
+            /** @description Tribunal's: with `certify`, the guarantee of the certified judge grader (agreement and risk asked, the coverage the calibration reached, how many labelled items it calibrated on), or each one by grader name when several are; null otherwise. */
+            guarantee: components["schemas"]["Guarantee"] | {
+                [key: string]: components["schemas"]["Guarantee"];
+            } | null;
             result_counts: {
                 total: number;
                 passed: number;
@@ -8187,6 +8192,11 @@ export interface components {
              * @enum {string}
              */
             cache?: "use" | "refresh" | "off";
+            /** @description Tribunal's: certified mode (Trust or Escalate) for the eval's Tribunal judge graders. Each model grader must be a judge (`tribunal/<preset>`) whose task names a stored pairwise rubric (`"rubric": "rb_…#tag"`; else a 400 naming `certify`); it is calibrated on the rubric version's labelled items when the run is created (`503 calibration_pending` while the judge judges them, nothing created: send it again; too few labels is `409 labels_needed` with `error.labelsNeeded`). Its verdicts are then answered only where the calibrated threshold holds: each result carries `certified`, and an item whose judge abstained is `errored`. `string_check` and `text_similarity` graders are exact and run as they are. */
+            certify?: {
+                agreement: number;
+                risk: number;
+            };
         };
         CreateEvalJSONLRunDataSource: {
             /**
@@ -8368,6 +8378,14 @@ export interface components {
                 sample: {
                     [key: string]: unknown;
                 } | null;
+                /** @description Tribunal's, in a certified run, on a judge grader's result: true when its verdict is certified (its stage reached the calibrated threshold), false when the judge abstained (the item is then `error`) or failed. */
+                certified?: boolean;
+                /** @description Tribunal's, with `certified`: `answered`, `escalated` (a later cascade stage), `abstained` or `error`. */
+                certification?: {
+                    /** @enum {string} */
+                    outcome: "answered" | "escalated" | "abstained" | "error";
+                    stage: number | null;
+                };
             } & {
                 [key: string]: unknown;
             })[];
@@ -15793,6 +15811,15 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIError"];
                 };
             };
+            /** @description `labels_needed`: (`certify`) the rubric version of a judge grader has too few labelled items to calibrate on: `error.labelsNeeded` says how many more. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
             /** @description `payload_too_large`: body over MAX_BODY_BYTES. */
             413: {
                 headers: {
@@ -15829,7 +15856,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIError"];
                 };
             };
-            /** @description `llm_not_configured`: the run calls a model and the deployment's LLM settings are unusable. */
+            /** @description `llm_not_configured`, `calibration_pending`: the run calls a model and the deployment's LLM settings are unusable, or (`certify`) a judge grader is still judging its rubric version's labelled items (`Retry-After`; nothing was created: send the request again). */
             503: {
                 headers: {
                     [name: string]: unknown;

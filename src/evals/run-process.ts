@@ -60,6 +60,7 @@ function resultOf(r: GradeResult): Record<string, unknown> {
     ...(r.label !== undefined ? { label: r.label } : {}),
     ...(r.sub_rewards ? { sub_rewards: r.sub_rewards } : {}),
     ...(r.error ? { error: r.error } : {}),
+    ...(r.certified !== undefined ? { certified: r.certified, certification: r.certification } : {}),
   };
 }
 
@@ -148,6 +149,7 @@ async function gradeAndStore(
       ...(mode !== 'bypass' ? { cache: mode } : {}),
     },
     ...(batch ? { onWaiting: () => (own.judges += 1) } : {}),
+    ...(run.certify ? { certified: run.certify.graders } : {}),
   };
   const billed: BilledCall[] = [];
   const base = deps.llm && batch ? waveLlm(db, run, idx, waveSettings(env), own, deps.llm) : deps.llm;

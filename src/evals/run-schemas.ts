@@ -7,6 +7,7 @@ import { z } from '@hono/zod-openapi';
 import { WarningsField } from '../http/warnings.js';
 import { TierView } from '../tiers/schemas.js';
 import { CacheModeSchema } from '../verdict-cache/schemas.js';
+import { CertificationSchema, CertifySchema, GuaranteeSchema } from '../metrics/certify.js';
 import { GraderMessageSchema } from './grader-schemas.js';
 import { EvalMetadataSchema, listOf, ListQuerySchema } from './schemas.js';
 
@@ -172,6 +173,14 @@ export const CreateRunRequestSchema = z
         'LLM call, $0); else its answer is cached. `refresh`: called anew, and the answer replaces the cached one. `off`: ' +
         'neither. Unset, a grader sampling above temperature 0 bypasses the cache. Samples are never cached.',
     ),
+    certify: CertifySchema.optional().describe(
+      "Tribunal's: certified mode (Trust or Escalate) for the eval's Tribunal judge graders. Each model grader must be a judge " +
+        '(`tribunal/<preset>`) whose task names a stored pairwise rubric (`"rubric": "rb_…#tag"`; else a 400 naming `certify`); ' +
+        "it is calibrated on the rubric version's labelled items when the run is created (`503 calibration_pending` while " +
+        'the judge judges them, nothing created: send it again; too few labels is `409 labels_needed` with `error.labelsNeeded`). ' +
+        'Its verdicts are then answered only where the calibrated threshold holds: each result carries `certified`, and an ' +
+        'item whose judge abstained is `errored`. `string_check` and `text_similarity` graders are exact and run as they are.',
+    ),
   })
   .strict()
   .openapi('CreateEvalRunRequest');
@@ -212,6 +221,13 @@ export const RunSchema = z
       .strict()
       .openapi('EvalRunCache', { description: "Tribunal's verdict cache in this run (see `cache` at create)." }),
     warnings: WarningsField,
+    guarantee: z
+      .union([GuaranteeSchema, z.record(z.string(), GuaranteeSchema), z.null()])
+      .describe(
+        "Tribunal's: with `certify`, the guarantee of the certified judge grader (agreement and risk asked, the coverage the " +
+          'calibration reached, how many labelled items it calibrated on), or each one by grader name when several are; ' +
+          'null otherwise.',
+      ),
     result_counts: z.object({
       total: z.number().int(),
       passed: z.number().int(),
@@ -293,6 +309,16 @@ export const OutputItemSchema = z
           score: z.number(),
           passed: z.boolean(),
           sample: z.record(z.string(), z.unknown()).nullable(),
+          certified: z
+            .boolean()
+            .optional()
+            .describe(
+              "Tribunal's, in a certified run, on a judge grader's result: true when its verdict is certified (its stage " +
+                'reached the calibrated threshold), false when the judge abstained (the item is then `error`) or failed.',
+            ),
+          certification: CertificationSchema.optional().describe(
+            "Tribunal's, with `certified`: `answered`, `escalated` (a later cascade stage), `abstained` or `error`.",
+          ),
         })
         .catchall(z.unknown()),
     ),
