@@ -13,7 +13,7 @@ export function shardBindingNames(count: number): string[] {
 }
 
 /** FNV-1a (32 bits) of a string's UTF-16 code units. */
-function fnv1a(s: string): number {
+export function fnv1a(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) {
     h ^= s.charCodeAt(i);

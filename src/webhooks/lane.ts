@@ -36,6 +36,7 @@ import type { AttemptOutcome } from './deliver.js';
 import { attemptDelivery } from './deliver.js';
 import { deliveryLeaseMs } from './send.js';
 import { recordDb } from '../config/d1-shards.js';
+import { fnv1a } from '../config/d1-buckets.js';
 import { MAX_ATTEMPTS_PER_INVOCATION } from '../config/platform-limits.js';
 
 /** The lane object's RPC. */
@@ -91,16 +92,6 @@ export function laneKeyOf(receiver: LaneReceiver, lanes = 1): string {
   }
   const lane = lanes > 1 && receiver.cause_id ? fnv1a(receiver.cause_id) % lanes : 0;
   return lane === 0 ? key : `${key}#${lane}`;
-}
-
-/** FNV-1a (32 bits) of a string's UTF-16 code units. */
-function fnv1a(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h;
 }
 
 /** The lane object of `key`. */
