@@ -171,7 +171,7 @@ function main(values: CliValues<typeof CLI.options>): number {
     [
       header,
       '',
-      `### ${AS_BUILT.name}, at the defaults: ${asBuilt.d1.databases} tenant-hashed D1 databases (each tenant in its home shard, the largest spread over ${Math.min(asBuilt.d1.largestTenantSpread ?? 1, asBuilt.d1.databases)}), the measured footprint, ${AS_BUILT.d1.hotDays} days in D1 then the archive (ARCHIVE_AFTER_DAYS), the cron's one invocation; gate shards, reservations, one lane per receiver`,
+      `### ${AS_BUILT.name}, at the defaults: ${asBuilt.d1.databases} tenant-hashed D1 databases (each tenant in its home shard, the largest spread over ${Math.min(asBuilt.d1.largestTenantSpread ?? 1, asBuilt.d1.databases)}), the measured footprint, ${AS_BUILT.d1.hotDays} days in D1 then the archive (ARCHIVE_AFTER_DAYS), the sweeps a message per shard; gate shards, reservations, ${asBuilt.lanesPerReceiver} lanes per receiver (WEBHOOK_LANES)`,
       '',
       layoutTable(limitRows(f, load, asBuilt)),
       '',
@@ -179,7 +179,7 @@ function main(values: CliValues<typeof CLI.options>): number {
       '',
       layoutTable(limitRows(f, load, TODAY)),
       '',
-      `### ${target.name}: ${target.d1.databases} ${{ hash: 'hashed', tenant: 'per-tenant', 'tenant-hash': 'tenant-hashed' }[target.d1.key]} D1 databases (≤ 1 KB, ≤ 8 rows per verdict, ${target.d1.hotDays ?? 'all'} days, then the archive), the sweeps a run per shard in bulk, ${TARGET.lanesPerReceiver} lanes per busy receiver, provider gate shards of ≤ ${GATE_SLOTS_PER_SHARD} slots, reservations per isolate`,
+      `### ${target.name}: ${target.d1.databases} ${{ hash: 'hashed', tenant: 'per-tenant', 'tenant-hash': 'tenant-hashed' }[target.d1.key]} D1 databases (≤ 1 KB, ≤ 8 rows per verdict, ${target.d1.hotDays ?? 'all'} days, then the archive), the sweeps a message per shard, ${TARGET.lanesPerReceiver} lanes per busy receiver, provider gate shards of ≤ ${GATE_SLOTS_PER_SHARD} slots, reservations per isolate`,
       '',
       layoutTable(limitRows(f, load, target)),
       '',

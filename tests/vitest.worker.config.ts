@@ -60,6 +60,9 @@ export function workerProject(o: { name: string; include: string[]; d1Shards: st
             LLM_SUPPORTS_PROMPT_CACHE_KEY: 'true',
             // The mock speaks OpenAI's Responses API: a run's `responses` data source samples through it.
             LLM_SUPPORTS_RESPONSES: 'true',
+            // One lane per receiver: the lanes' tests count one lane's slots; the spread over WEBHOOK_LANES has
+            // its own test, which hands deliveries over with its own count (tests/worker/webhooks-lanes-spread.test.ts).
+            WEBHOOK_LANES: '1',
             // The receiver listens on 127.0.0.1 over plain http, as a local stack's receivers do.
             WEBHOOK_ALLOW_LOOPBACK: 'true',
             // Most suites call /v1 without a key, as a local stack does; the closed default has its own

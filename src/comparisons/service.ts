@@ -389,11 +389,16 @@ export async function cancelComparison(env: Bindings, ref: ComparisonRef): Promi
 /**
  * The sweeper's part: finishes comparisons whose last ending committed before `before` but whose statistics
  * and `comparison.completed` were never written (the after-commit step failed, or the process died
- * between). @returns how many it finished.
+ * between), at most `limit` in each of `dbs` (default: every tenants' database). @returns how many it finished.
  */
-export async function finishStalledComparisons(env: Bindings, before: number, limit = 10): Promise<number> {
+export async function finishStalledComparisons(
+  env: Bindings,
+  before: number,
+  limit = 10,
+  dbs: readonly D1Database[] = everyTenantDb(env),
+): Promise<number> {
   let n = 0;
-  for (const db of everyTenantDb(env)) {
+  for (const db of dbs) {
     for (const c of await unfinishedBefore(db, before, limit)) {
       if (await finishComparison(env, c)) n += 1;
     }

@@ -99,23 +99,6 @@ export function everyTenantDb(env: Bindings): D1Database[] {
 }
 
 /**
- * Every database holding tenants' rows, each once, starting at a different one each `turn` (any integer that
- * changes from one run to the next: the crons pass the minute). A cron that spends one page budget across the
- * shards, stopping once it is spent, so visits each shard first in turn: one shard's backlog never keeps the
- * others waiting for more than `shards` runs, and a run's subrequests stay those of one page.
- */
-export function everyTenantDbInTurn(env: Bindings, turn: number): D1Database[] {
-  const dbs = everyTenantDb(env);
-  const start = ((Math.floor(turn) % dbs.length) + dbs.length) % dbs.length;
-  return [...dbs.slice(start), ...dbs.slice(0, start)];
-}
-
-/** The turn of a cron run at `now` (epoch ms) for {@link everyTenantDbInTurn}: its minute (the cron's period). */
-export function cronTurn(now: number): number {
-  return Math.floor(now / 60_000);
-}
-
-/**
  * Each database's share of a cross-tenant run's `limit` (at least 1): a cron that sweeps every shard reads
  * about as much per run as it did from one database, not `limit` times the shard count.
  */

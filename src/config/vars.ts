@@ -256,7 +256,7 @@ export const VARS = {
     integer(1, 1000),
     '25',
     'evaluations',
-    "Evaluations erased per tenant per sweeper run (every minute), and 4 tenants' pages at most per run (1-1000).",
+    "Evaluations erased per tenant per run of a shard (every minute), 20 tenants' pages and 500 evaluations at most per shard a run (1-1000).",
   ),
   ARCHIVE_AFTER_DAYS: spec(
     integer(0, 36_500),
@@ -268,7 +268,13 @@ export const VARS = {
     integer(1, MAX_ATTEMPTS_PER_INVOCATION),
     String(MAX_ATTEMPTS_PER_INVOCATION),
     'deliveries',
-    "Deliveries in flight at once per receiver (an endpoint, or a tenant's one-off URLs to one origin) (1-6: a receiver's lane sends them from one invocation, which Workers allow 6 open connections).",
+    "Deliveries in flight at once per lane of a receiver (an endpoint, or a tenant's one-off URLs to one origin) (1-6: a lane sends them from one invocation, which Workers allow 6 open connections).",
+  ),
+  WEBHOOK_LANES: spec(
+    integer(1, 256),
+    '32',
+    'lanes',
+    "Lanes per receiver: its deliveries are spread over this many lanes by a hash of their evaluation (or event), so a receiver gets up to WEBHOOK_LANES × WEBHOOK_CONCURRENCY at once (1-256; default 32: the scale model's busiest receiver under 50% of what its lanes send).",
   ),
   LOG_LEVEL: spec(
     logLevel,

@@ -393,7 +393,17 @@ export async function findByIdempotencyKey(
 
 /** The stored task JSON of evaluation `id`, or null when none is kept (erased, or never stored). */
 export async function getTaskJson(db: D1Database, id: string): Promise<unknown> {
-  const row = await db.prepare('SELECT task FROM evaluations WHERE id = ?').bind(id).first<{ task: string | null }>();
+  return taskJsonOf(await taskJsonStatement(db, id).all());
+}
+
+/** The read of {@link getTaskJson}, for a batch that reads several evaluations at once; parse with {@link taskJsonOf}. */
+export function taskJsonStatement(db: D1Database, id: string): D1PreparedStatement {
+  return db.prepare('SELECT task FROM evaluations WHERE id = ?').bind(id);
+}
+
+/** The task JSON out of a {@link taskJsonStatement} result, or null when none is kept. */
+export function taskJsonOf(result: D1Result | undefined): unknown {
+  const row = result?.results[0] as { task: string | null } | undefined;
   if (!row?.task) return null;
   try {
     return JSON.parse(row.task) as unknown;

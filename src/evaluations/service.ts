@@ -20,6 +20,7 @@ import {
   getTaskJson,
 } from './rows.js';
 import { requestHash } from '../http/request-hash.js';
+import type { TranscriptRow } from './transcript-rows.js';
 import { listTranscript, transcriptMessageOf } from './transcript-rows.js';
 import { ApiError } from '../http/errors.js';
 import type { CreateEvaluationRequest, Evaluation, EvaluationAccepted, EvaluationStatus } from './schemas.js';
@@ -456,9 +457,18 @@ export async function viewEvaluation(
   };
 }
 
-/** The task as submitted (`GET /v1/evaluations/{id}/task`); null when it is no longer kept or does not parse. */
-export async function viewTask(env: Bindings, row: EvaluationRecord): Promise<z.infer<typeof EvaluationTaskSchema>> {
-  const parsed = TaskSchema.safeParse(await getTaskJson(recordDbOf(env, row.tenant, row.id), row.id));
+/**
+ * The task as submitted (`GET /v1/evaluations/{id}/task`); null when it is no longer kept or does not parse.
+ * @param taskJson the stored task JSON when the caller read it already (the archive's batched reads)
+ */
+export async function viewTask(
+  env: Bindings,
+  row: EvaluationRecord,
+  taskJson?: unknown,
+): Promise<z.infer<typeof EvaluationTaskSchema>> {
+  const parsed = TaskSchema.safeParse(
+    taskJson === undefined ? await getTaskJson(recordDbOf(env, row.tenant, row.id), row.id) : taskJson,
+  );
   return { id: row.id, task: parsed.success ? parsed.data : null };
 }
 
@@ -468,8 +478,13 @@ export async function viewTask(env: Bindings, row: EvaluationRecord): Promise<z.
  * For an ended evaluation both are read at once, in one round trip (the object holds none before its final
  * write, so a running one is not asked). A success shows in D1 with that write; a cancel or failure shows in D1 first and the calls
  * still in flight follow, so for those the object is asked (an object that is gone has nothing left to write).
+ * @param rowsInD1 its rows in D1 when the caller read them already (the archive's batched reads)
  */
-export async function viewTranscript(env: Bindings, row: EvaluationRecord): Promise<z.infer<typeof TranscriptSchema>> {
+export async function viewTranscript(
+  env: Bindings,
+  row: EvaluationRecord,
+  rowsInD1?: TranscriptRow[],
+): Promise<z.infer<typeof TranscriptSchema>> {
   if (!isTerminal(row.status))
     return {
       id: row.id,
@@ -479,7 +494,7 @@ export async function viewTranscript(env: Bindings, row: EvaluationRecord): Prom
     };
   const stub = evaluationStub(env, row.id);
   const [inD1, kept, complete] = await Promise.all([
-    listTranscript(recordDbOf(env, row.tenant, row.id), row.id),
+    rowsInD1 ?? listTranscript(recordDbOf(env, row.tenant, row.id), row.id),
     stub.transcript(),
     row.status === 'succeeded' ? true : stub.snapshot().then((s) => s?.finalized ?? true),
   ]);

@@ -105,7 +105,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
   'src/evals': ['run-queue.ts'],
   'src/files': ['service.ts'],
   'src/triggers': [],
-  'src/retention': [],
+  'src/retention': ['archive.ts', 'sweep.ts'],
   'src/archive': ['store.ts'],
   'src/provider-gate': ['aimd.ts', 'window.ts', 'worker-gate.ts'],
   'src/client': ['index.ts', 'sse.ts'],
