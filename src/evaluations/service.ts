@@ -8,7 +8,7 @@ import { evaluationStub } from './stub.js';
 import type { StatusResult } from './rpc.js';
 import type { EvaluationRecord, EvaluationWithResults, EvaluationWithResultsText } from './rows.js';
 import type { StartJob } from './job-rows.js';
-import { errorOf } from './job-rows.js';
+import { errorOf, markStartingStatement } from './job-rows.js';
 import {
   findByIdempotencyKey,
   parseResults,
@@ -198,6 +198,8 @@ export async function createEvaluationJob(
           readHitStatement(tenantDb(env, tenant), id),
         ]
       : [];
+  // Last: after the slot and the cache's hit, so only a started miss is marked running.
+  const marking = fast ? [markStartingStatement(tenantDb(env, tenant), id, now)] : [];
   const result = await insertEvaluation(
     tenantDb(env, tenant),
     {
@@ -223,7 +225,7 @@ export async function createEvaluationJob(
       certify: guarantee,
       source: own.source ?? sourceOfRequest(request.source),
     },
-    [...admitting, ...countedStatements(tenantDb(env, tenant), id, creator.countedBy), ...lookup],
+    [...admitting, ...countedStatements(tenantDb(env, tenant), id, creator.countedBy), ...lookup, ...marking],
   );
   if (!result.inserted) {
     const existing = result.existing;
@@ -243,7 +245,8 @@ export async function createEvaluationJob(
   }
   // At the cap (no slot taken) the queue holds it until one frees.
   if (fast && result.after[0]?.meta.changes === 1) {
-    const hitRow = lookup.length > 0 ? result.after.at(-1)?.results[0] : undefined;
+    const hitRow = lookup.length > 0 ? result.after.at(-1 - marking.length)?.results[0] : undefined;
+    const markedRunning = result.after.at(-1)?.meta.changes === 1;
     const started = await fastStart(
       env,
       {
@@ -257,6 +260,7 @@ export async function createEvaluationJob(
         tier,
         flexFallback,
         rubric: rubric ? JSON.stringify(rubric.content) : null,
+        ...(markedRunning ? { markedRunning } : {}),
       },
       waitMs,
     );
