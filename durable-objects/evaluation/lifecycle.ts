@@ -201,8 +201,10 @@ export class Lifecycle {
     // the watchdog that resumes the work should this instance die mid-step.
     await this.instance.ctx.storage.setAlarm(Date.now() + firstAlarmInMs);
     // Off the critical path: the first call need not wait for D1. The guard (status queued/running)
-    // keeps the write from reviving an ended row, and confirmRunning ends the run here if it had ended.
-    this.instance.ctx.waitUntil(this.confirmRunning(evaluation, now));
+    // keeps the write from reviving an ended row, and confirmRunning ends the run here if it had ended. The
+    // API's fast start marked its fresh row in its insert batch: nothing can have ended it since.
+    if (job.markedRunning === true) this.final.noteRefreshed(now);
+    else this.instance.ctx.waitUntil(this.confirmRunning(evaluation, now));
     if (logs('info'))
       log('info', 'evaluation.started', {
         evaluationId: id,

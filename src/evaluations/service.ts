@@ -8,7 +8,7 @@ import { evaluationStub } from './stub.js';
 import type { StatusResult } from './rpc.js';
 import type { EvaluationRecord, EvaluationWithResults, EvaluationWithResultsText } from './rows.js';
 import type { StartJob } from './job-rows.js';
-import { errorOf } from './job-rows.js';
+import { errorOf, markStartingStatement } from './job-rows.js';
 import {
   findByIdempotencyKey,
   parseResults,
@@ -200,6 +200,8 @@ export async function createEvaluationJob(
     cache?.mode === 'use'
       ? [markHitsStatement(db, { id }, servesSince(now, config.VERDICT_CACHE_TTL_DAYS)), readHitStatement(db, id)]
       : [];
+  // Last: after the slot and the cache's hit, so only a started miss is marked running.
+  const marking = fast ? [markStartingStatement(db, id, now)] : [];
   const result = await insertEvaluation(
     db,
     {
@@ -225,7 +227,7 @@ export async function createEvaluationJob(
       certify: guarantee,
       source: own.source ?? sourceOfRequest(request.source),
     },
-    [...admitting, ...countedStatements(db, id, creator.countedBy), ...lookup],
+    [...admitting, ...countedStatements(db, id, creator.countedBy), ...lookup, ...marking],
   );
   if (!result.inserted) {
     const existing = result.existing;
@@ -245,7 +247,8 @@ export async function createEvaluationJob(
   }
   // At the cap (no slot taken) the queue holds it until one frees.
   if (fast && result.after[0]?.meta.changes === 1) {
-    const hitRow = lookup.length > 0 ? result.after.at(-1)?.results[0] : undefined;
+    const hitRow = lookup.length > 0 ? result.after.at(-1 - marking.length)?.results[0] : undefined;
+    const markedRunning = result.after.at(-1)?.meta.changes === 1;
     const started = await fastStart(
       env,
       {
@@ -259,6 +262,7 @@ export async function createEvaluationJob(
         tier,
         flexFallback,
         rubric: rubric ? JSON.stringify(rubric.content) : null,
+        ...(markedRunning ? { markedRunning } : {}),
       },
       waitMs,
     );
