@@ -113,12 +113,7 @@ export async function listEvaluationsView(
  * moved to the archive, or being moved, is erased there.
  * @throws ApiError 404 `not_found` for an id the tenant never had.
  */
-export async function deleteEvaluation(
-  env: Bindings,
-  tenant: string,
-  id: string,
-  o: { keepArchive?: boolean } = {},
-): Promise<void> {
+export async function deleteEvaluation(env: Bindings, tenant: string, id: string): Promise<void> {
   const db = recordDbOf(env, tenant, id);
   const row = await getEvaluation(db, tenant, id);
   if (!row) {
