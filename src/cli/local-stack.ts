@@ -27,6 +27,7 @@ import type { RuntimeReply, RuntimeRequest } from './miniflare-runtime.js';
 import type { RuntimeConfig, WorkerSetup } from './worker-options.js';
 import { assertPortFree, freePort, PortInUseError, waitForPortFree } from './ports.js';
 import { exited, signalGroup, spawnGroup, stopGroup } from './process-group.js';
+import type { PreparedFiles } from './prepared-worker.js';
 import { PREPARED_WORKER_ENV, preparedWorkerFrom, writePreparedWorker } from './prepared-worker.js';
 import { buildRuntime } from './runtime-build.js';
 import { lockState } from './state-lock.js';
@@ -107,15 +108,11 @@ export interface LocalStackOptions {
   worker?: PreparedWorker;
 }
 
-/** A Worker bundled and its wrangler.toml read once, for several stacks ({@link prepareWorker}). */
-export interface PreparedWorker {
-  /** Entry module of the bundle ({@link buildWorker}). */
-  entry: string;
-  /** wrangler.toml as the runtime starts from it. */
-  setup: WorkerSetup;
-  /** The runtime child's module (./runtime-build.ts). */
-  runtime: string;
-}
+/**
+ * A Worker bundled and its wrangler.toml read once, for several stacks ({@link prepareWorker}): its entry module
+ * ({@link buildWorker}), wrangler.toml as the runtime starts from it, the runtime child's module.
+ */
+export type PreparedWorker = PreparedFiles;
 
 /** A running local stack. */
 export interface LocalStack {
@@ -459,9 +456,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   if (runtimeKind === 'wrangler' && options.queueConsumers)
     throw new Error('queueConsumers needs the miniflare runtime');
   if (runtimeKind === 'wrangler' && options.worker) throw new Error('worker needs the miniflare runtime');
-  if (runtimeKind === 'wrangler' && preparedWorkerFrom())
+  const prepared = runtimeKind === 'wrangler' || !options.worker ? preparedWorkerFrom() : undefined;
+  if (runtimeKind === 'wrangler' && prepared)
     throw new Error(`${PREPARED_WORKER_ENV} needs the miniflare runtime: unset it for wrangler dev`);
-  const worker = options.worker ?? preparedWorkerFrom();
+  const worker = options.worker ?? prepared;
   let runtime: Runtime;
   // Whatever has not ended and was not touched since this instant was left by an earlier runtime.
   const restartedAt = new Date();

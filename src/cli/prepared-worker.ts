@@ -19,7 +19,7 @@ export const PREPARED_WORKER_ENV = 'TRIBUNAL_PREPARED_WORKER';
 /** The file in that folder describing what is there. */
 const MANIFEST = 'prepared.json';
 
-/** A Worker bundled and its wrangler.toml read once (the shape of local-stack's `PreparedWorker`). */
+/** A Worker bundled and its wrangler.toml read once (local-stack names it `PreparedWorker`). */
 export interface PreparedFiles {
   /** Entry module of the bundle. */
   entry: string;

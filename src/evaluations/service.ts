@@ -202,6 +202,9 @@ export async function createEvaluationJob(
       : [];
   // Last: after the slot and the cache's hit, so only a started miss is marked running.
   const marking = fast ? [markStartingStatement(db, id, now)] : [];
+  const counted = countedStatements(db, id, creator.countedBy);
+  // Where the cache's read-back and the running mark land among the insert's results.
+  const markAt = admitting.length + counted.length + lookup.length;
   const result = await insertEvaluation(
     db,
     {
@@ -227,7 +230,7 @@ export async function createEvaluationJob(
       certify: guarantee,
       source: own.source ?? sourceOfRequest(request.source),
     },
-    [...admitting, ...countedStatements(db, id, creator.countedBy), ...lookup, ...marking],
+    [...admitting, ...counted, ...lookup, ...marking],
   );
   if (!result.inserted) {
     const existing = result.existing;
@@ -247,8 +250,8 @@ export async function createEvaluationJob(
   }
   // At the cap (no slot taken) the queue holds it until one frees.
   if (fast && result.after[0]?.meta.changes === 1) {
-    const hitRow = lookup.length > 0 ? result.after.at(-1 - marking.length)?.results[0] : undefined;
-    const markedRunning = result.after.at(-1)?.meta.changes === 1;
+    const hitRow = lookup.length > 0 ? result.after[markAt - 1]?.results[0] : undefined;
+    const markedRunning = result.after[markAt]?.meta.changes === 1;
     const started = await fastStart(
       env,
       {

@@ -17,7 +17,7 @@ import type { LlmCallRequest } from '../engine/call.js';
 import type { AttemptOutcome } from './outcome.js';
 import type { BodyOptions } from './request.js';
 import type { WireSend } from './wire.js';
-import { sendToProvider } from './wire.js';
+import { sendJson } from './wire.js';
 
 /** The Responses body this client sends: the fields of OpenAI's create params that it uses. */
 export type ResponsesBody = Pick<
@@ -155,19 +155,5 @@ export async function sendResponse(
   body: ResponsesBody,
   send: WireSend,
 ): Promise<AttemptOutcome> {
-  const sent = await sendToProvider(providerId, url, { method: 'POST', headers, body: JSON.stringify(body) }, send);
-  if (sent.kind === 'error') return sent;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(sent.text);
-  } catch (e) {
-    const why = e instanceof Error ? e.message : String(e);
-    return {
-      kind: 'error',
-      attemptKind: 'malformed',
-      retryable: true,
-      error: { code: 'provider_error', message: `provider "${providerId}" sent a malformed response body: ${why}` },
-    };
-  }
-  return readResponse(parsed, providerId, model);
+  return sendJson(providerId, url, headers, body, send, (parsed) => readResponse(parsed, providerId, model));
 }

@@ -28,15 +28,15 @@ import { everyTenantDb } from '../config/d1-shards.js';
 import { readWithResultsStatements, taskJsonOf, taskJsonStatement, withResultsOf } from '../evaluations/rows.js';
 import { listTranscriptStatement, transcriptOf } from '../evaluations/transcript-rows.js';
 import { viewEvaluation, viewTask, viewTranscript } from '../evaluations/service.js';
-import { eraseEvaluations } from '../evaluations/list.js';
+import { ERASE_CHUNK, eraseEvaluations } from '../evaluations/list.js';
 import type { ArchivedEvaluation } from '../archive/store.js';
 import { eraseArchived, eraseAtOf, eraseDueArchived, putArchived } from '../archive/store.js';
 
 /** Evaluations one run moves from one shard: 500. */
 export const ARCHIVE_PAGE = 500;
 
-/** Evaluations whose reads go in one D1 batch, then their re-check and their erasure: 10. */
-export const MOVE_CHUNK = 10;
+/** Evaluations whose reads go in one D1 batch, then their re-check and their erasure: one erasure batch (10). */
+export const MOVE_CHUNK = ERASE_CHUNK;
 
 /**
  * D1 queries a run of {@link moveToArchive} makes at most: the page's read, then per chunk its reads (one batch),

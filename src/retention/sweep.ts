@@ -24,7 +24,7 @@
 import type { Bindings } from '../config/bindings.js';
 import { configOf } from '../config/vars.js';
 import { log, messageOf } from '../log/log.js';
-import { eraseEvaluations } from '../evaluations/list.js';
+import { ERASE_CHUNK, eraseEvaluations } from '../evaluations/list.js';
 import { eraseUnstoredContent, unerasedContent } from './content.js';
 import { deleteWebhookEventsStatements } from '../webhooks/outbox.js';
 import { everyTenantDb } from '../config/d1-shards.js';
@@ -53,7 +53,7 @@ export function retentionQueries(page: number): number {
   const perTenant = Math.min(page, ERASURES_PER_RUN);
   const tenants = Math.min(TENANTS_PER_RUN, Math.ceil(ERASURES_PER_RUN / perTenant));
   const content = Math.min(page, CONTENT_PER_RUN);
-  return 1 + tenants * (1 + Math.ceil(perTenant / 10)) + (1 + 2 * content) + 1 + 2;
+  return 1 + tenants * (1 + Math.ceil(perTenant / ERASE_CHUNK)) + (1 + 2 * content) + 1 + 2;
 }
 
 const DAY_MS = 86_400_000;

@@ -5,7 +5,7 @@
  * expired key is refused on its very next request. Times are epoch milliseconds.
  */
 import type { EffectiveLimits, TenantLimits } from './limits.js';
-import { effectiveLimits } from './limits.js';
+import { effectiveLimits, NO_TENANT_LIMITS } from './limits.js';
 import type { Bindings } from '../config/bindings.js';
 import { controlDb, tenantDbs } from '../config/d1-shards.js';
 import type { Tier } from '../llm/tiers.js';
@@ -172,18 +172,7 @@ export async function getTenant(db: D1Database, id: string): Promise<TenantRecor
 
 /** The tenant's own settings; none set (every default, no quota) when it has no `tenants` row (API_KEYS, open mode). */
 export async function tenantLimits(db: D1Database, id: string): Promise<TenantLimits> {
-  return (
-    (await getTenant(db, id))?.limits ?? {
-      rateLimit: null,
-      maxRunning: null,
-      monthlySpendCapUsd: null,
-      monthlyEvaluationCap: null,
-      retentionDays: null,
-      storeContent: null,
-      defaultTier: null,
-      spread: null,
-    }
-  );
+  return (await getTenant(db, id))?.limits ?? { ...NO_TENANT_LIMITS };
 }
 
 /** The tenant's own settings and its `spread_seen` ({@link tenantLimits}; none set without a row). */
@@ -192,7 +181,7 @@ export async function tenantSettings(
   id: string,
 ): Promise<{ limits: TenantLimits; spreadSeen: number | null }> {
   const t = await getTenant(db, id);
-  return t ? { limits: t.limits, spreadSeen: t.spreadSeen } : { limits: await tenantLimits(db, id), spreadSeen: null };
+  return t ? { limits: t.limits, spreadSeen: t.spreadSeen } : { limits: { ...NO_TENANT_LIMITS }, spreadSeen: null };
 }
 
 /** Tenants ordered by id, `limit` at most, after the id `after` (a page cursor). */
