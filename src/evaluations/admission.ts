@@ -17,15 +17,16 @@
  *
  * When an evaluation ends, its object's final write admits the tenant's oldest waiting evaluation in the
  * same transaction ({@link admitNextStatement}) and starts it ({@link startAdmitted}): it takes the freed
- * slot at once, instead of when its queue message comes back.
+ * slot at once, instead of when its queue message comes back. Other endings (a cancel, the dead-letter consumer)
+ * admit nobody: a waiting evaluation always has its queue message (put back with a delay while it waits) and the
+ * sweeper's re-kick, which take the freed slot. In a spread tenant's shard, the ending admits from its own shard's
+ * waiting rows, under that shard's share of the cap.
  */
 import type { Bindings } from '../config/bindings.js';
 import { log, messageOf } from '../log/log.js';
 import { SQL_NOT_ENDED } from './status.js';
 import type { FinalWriteStep } from './ending.js';
 import { evaluationStub } from './stub.js';
-import { deploymentDefaults } from '../tenants/limits.js';
-import { tenantDb } from '../config/d1-shards.js';
 
 /**
  * A tenant's running cap in this database (binds the default cap once): the cap shared out over the D1 shards
@@ -101,21 +102,10 @@ export function admitStatement(
 }
 
 /**
- * Admits the oldest queued evaluation of `tenant` that waits for a slot, if the tenant is under its cap:
- * one statement, so concurrent callers admit different evaluations. @returns its id, or null.
- */
-export async function admitNext(
-  db: D1Database,
-  tenant: string,
-  defaultMaxRunning: number,
-  now: number,
-): Promise<string | null> {
-  return admittedBy(await admitNextStatement(db, tenant, defaultMaxRunning, now).run());
-}
-
-/**
- * The statement of {@link admitNext} alone, for a D1 batch that ends an evaluation first (the final write:
- * the status update frees the slot, and the same transaction hands it on, with no round trip of its own).
+ * Admits the oldest queued evaluation of `tenant` that waits for a slot, if the tenant is under its cap, in a D1
+ * batch that ends an evaluation first (the final write: the status update frees the slot, and the same
+ * transaction hands it on, with no round trip of its own): one statement, so concurrent endings admit different
+ * evaluations.
  * Read its result with {@link admittedBy}.
  */
 export function admitNextStatement(
@@ -161,22 +151,7 @@ export function admittedBy(result: D1Result | undefined): string | null {
 }
 
 /**
- * After an evaluation of `tenant` ended (its slot is free): starts the tenant's oldest waiting evaluation,
- * if any. Never throws: the waiting evaluation's queue message still comes back to start it.
- */
-export async function startNextWaiting(env: Bindings, tenant: string): Promise<void> {
-  try {
-    await startAdmitted(
-      env,
-      await admitNext(tenantDb(env, tenant), tenant, deploymentDefaults(env).maxRunning, Date.now()),
-    );
-  } catch (e) {
-    log('warn', 'admission.start_next_failed', { tenant, error: messageOf(e) });
-  }
-}
-
-/**
- * Starts the evaluation an ending admitted ({@link admitNext} or {@link admitNextStatement}); nothing for
+ * Starts the evaluation an ending admitted ({@link admitNextStatement}); nothing for
  * null. Never throws: its queue message still comes back to start it.
  */
 export async function startAdmitted(env: Bindings, id: string | null): Promise<void> {
