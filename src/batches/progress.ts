@@ -47,6 +47,7 @@ function completing(ending: Ending): { rows: string; binds: string[] } {
 export const BATCH_COUNTS: EndingEffect = {
   name: "the batch counts the ending (and books its spend against the batch's budget)",
   handedOn: false,
+  batchOnly: true,
   statements: (db, ending) => {
     const column = COUNTER[ending.status];
     const guard = endingGuard(ending.status);
@@ -73,6 +74,7 @@ export function batchCompletionEvent(
   return {
     name,
     handedOn: true,
+    batchOnly: true,
     statements: (db, ending) => {
       const { rows, binds } = completing(ending);
       return emit(db, { rows, binds, causeId: ending.id, now: ending.now });
@@ -84,6 +86,7 @@ export function batchCompletionEvent(
 export const BATCH_COMPLETED: EndingEffect = {
   name: 'the completing ending marks the batch completed (or cancelled)',
   handedOn: false,
+  batchOnly: true,
   statements: (db, ending) => [
     db
       .prepare(

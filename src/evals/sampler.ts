@@ -8,6 +8,7 @@
  * `reasoning_effort`, and the reply's format (`response_format`, or `text.format`).
  */
 import type { ChatMessage, LlmCallRequest, OutputFormat, SamplingOptions } from '../engine/call.js';
+import { flatFormat } from '../llm/structured.js';
 import type { GraderDeps, ModelUsage } from './graders.js';
 import { modelUsage, renderMessages } from './graders.js';
 import type { RunDataSource } from './run-schemas.js';
@@ -46,14 +47,13 @@ function samplerMessages(ds: Sampled, item: Record<string, unknown>): ChatMessag
   });
 }
 
-/** The format a data source's parameters ask for, in the Responses API's flat shape. */
+/**
+ * The format a data source's parameters ask for, in the Responses API's flat shape, its fields as the engine
+ * types them (a schema always, `strict` only when true or false).
+ */
 function formatOf(ds: Sampled): OutputFormat | undefined {
-  const f =
-    ds.type === 'responses'
-      ? ds.sampling_params?.text?.format
-      : ((rf) => (rf?.type === 'json_schema' ? { type: rf.type, ...rf.json_schema } : rf))(
-          ds.sampling_params?.response_format,
-        );
+  const rf = ds.type === 'completions' ? ds.sampling_params?.response_format : undefined;
+  const f = ds.type === 'responses' ? ds.sampling_params?.text?.format : rf && flatFormat(rf);
   if (f?.type !== 'json_schema') return f;
   const { schema, strict, description, ...rest } = f;
   return {

@@ -81,6 +81,12 @@ export interface EndingEffect {
    * final write that ended the row runs the {@link AfterCommit} steps only when such an effect wrote a row.
    */
   readonly handedOn: boolean;
+  /**
+   * True when its statements can only touch rows of the evaluation's batch (its counters, its completion): a
+   * final write that knows the evaluation is in no batch leaves them out, which is about half the statements
+   * of a single evaluation's ending. Default false: always run.
+   */
+  readonly batchOnly?: boolean;
 }
 
 /** The ending of the object's final write: it knows its tenant, and maybe its batch. */
@@ -198,9 +204,21 @@ function finalStatement(db: D1Database, w: FinalWrite, written: NonNullable<Endi
     );
 }
 
-/** The statements of every {@link EndingPlan.beforeStatus} effect, each with whether its rows are handed on. */
-function effectStatements(db: D1Database, plan: EndingPlan, ending: Ending): { s: D1PreparedStatement; on: boolean }[] {
-  return plan.beforeStatus.flatMap((effect) => effect.statements(db, ending).map((s) => ({ s, on: effect.handedOn })));
+/**
+ * The statements of every {@link EndingPlan.beforeStatus} effect, each with whether its rows are handed on;
+ * without the {@link EndingEffect.batchOnly} ones when the writer knows the evaluation is in no batch.
+ */
+function effectStatements(
+  db: D1Database,
+  plan: EndingPlan,
+  ending: Ending,
+  inNoBatch = false,
+): { s: D1PreparedStatement; on: boolean }[] {
+  return plan.beforeStatus.flatMap((effect) =>
+    inNoBatch && effect.batchOnly === true
+      ? []
+      : effect.statements(db, ending).map((s) => ({ s, on: effect.handedOn })),
+  );
 }
 
 /**
@@ -344,7 +362,8 @@ export async function writeFinal(
     ...(written.verdictJson === null ? [] : [verdictTextStatement(db, w.id, written.verdictJson)]),
   ];
   const final = finalStatement(db, w, written);
-  const effects = effectStatements(db, plan, ending);
+  // An evaluation the object knows is in no batch (null, not unknown): its batch's statements would match no row.
+  const effects = effectStatements(db, plan, ending, w.batchId === null);
   const steps = plan.afterStatus.flatMap((step) => step.prepare(db, ending) ?? []);
   const all = await db.batch([
     ...rollup,

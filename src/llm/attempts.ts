@@ -12,7 +12,7 @@
  * Either way the message lists every attempt, and the error's `attempts` holds each one's kind, code,
  * status and latency.
  */
-import type { LlmAttempt } from '../engine/call.js';
+import type { LlmAttempt, LlmError } from '../engine/call.js';
 
 /** How one attempt shows in a summary: its HTTP status, else its kind (`timeout`, `network`, `empty_reply`, `malformed`). */
 export function attemptLabel(a: Pick<LlmAttempt, 'kind' | 'status'>): string {
@@ -53,4 +53,36 @@ export function dominantAttemptIndex(attempts: readonly Pick<LlmAttempt, 'code'>
     }
   }
   return best;
+}
+
+/** A failed attempt of a call: its record, its error, and whether it was only a fallback's probe. */
+export interface FailedAttempt {
+  record: LlmAttempt;
+  error: LlmError;
+  /** A flex refusal or a structured-output rejection sent again at once: not a cause of the call's failure. */
+  fallback: boolean;
+}
+
+/**
+ * The call's error from its failed attempts: the final attempt's when it ended the call on a fault retrying
+ * cannot fix (`terminal`), else the dominant one's ({@link dominantAttemptIndex}); the message lists them all
+ * and passes through `redact`.
+ * @throws Error when `failures` is empty and no `terminal` is given.
+ */
+export function callError(
+  failures: readonly FailedAttempt[],
+  terminal: LlmError | undefined,
+  redact: (text: string) => string,
+): LlmError {
+  const records = failures.map((f) => f.record);
+  // The structured-output fallback's 400 is a capability probe, not a cause of the failure.
+  const causes = failures.filter((f) => !f.fallback);
+  const chosen = terminal ?? causes[dominantAttemptIndex(causes.map((f) => f.record))]?.error ?? failures.at(-1)?.error;
+  if (!chosen) throw new Error('callError needs at least one failed attempt');
+  return {
+    code: chosen.code,
+    message: redact(`${chosen.message} (${summarizeAttempts(records)})`),
+    ...(chosen.status !== undefined ? { status: chosen.status } : {}),
+    attempts: records,
+  };
 }

@@ -28,7 +28,7 @@ import { createRedactor } from '../log/redact.js';
 import { BATCH_ENDPOINT } from './request.js';
 import type { LlmSettings, LlmSettingsInput, ProviderSettings } from './settings.js';
 import { IN_PROCESS_MOCK_URL, resolveSettings } from './settings.js';
-import { IN_PROCESS_BASE } from './client.js';
+import { IN_PROCESS_BASE } from './routing.js';
 import type { WireSend } from './wire.js';
 import { sendToProvider, wireTarget } from './wire.js';
 

@@ -6,38 +6,35 @@
  * is ours to count, time out and report.
  *
  * Per request: the provider (`request.provider`, else the default) and model (`request.model`, else the
- * default) are chosen, so agents of one debate can use different models and providers. Provider
+ * default) are chosen (`routing.ts`), so agents of one debate can use different models and providers. Provider
  * trouble never throws: it ends in `{ ok: false, error: { code, message, status, attempts } }` after the
- * retry policy, the message listing every attempt (`attempts.ts` says which code stands for the call)
- * and holding no secret (`redact.ts`). Runs in workerd and Node (no Node-only imports), and does not
+ * retry policy (`retry.ts`), the message listing every attempt (`attempts.ts` says which code stands for the
+ * call) and holding no secret (`redact.ts`). Runs in workerd and Node (no Node-only imports), and does not
  * contain the mock LLM: Node code reaches the in-process mock through `createLlmWithMock`.
  *
  * Two faces of one client: {@link createTieredLlm} runs a call at the `standard` or `flex` tier with a
  * flex fallback policy and reports each attempt's tier and the usage at the tier's price;
- * {@link createLlm} is its `standard` face as the engine's {@link LlmFunction}. The body of every attempt
- * comes from `request.ts`, the one builder the Batch API lines use too. (Batch-tier calls go through
+ * {@link createLlm} is its `standard` face as the engine's {@link LlmFunction}. Each attempt is sent by
+ * `send-attempt.ts`, its body from `request.ts`, the one builder the Batch API lines use too. (Batch-tier calls go through
  * `batch-client.ts`.)
  */
-import type { LlmAttempt, LlmCallRequest, LlmCallResult, LlmError, LlmFunction } from '../engine/call.js';
-import { dominantAttemptIndex, summarizeAttempts } from './attempts.js';
-import type { ProviderGate } from './provider-gate-hook.js';
-import { gateOutcome } from './provider-gate-hook.js';
-import { asFlexFailure, FLEX_UNSUPPORTED, flexRefusalOf } from './flex.js';
+import type { LlmAttempt, LlmCallRequest, LlmCallResult, LlmFunction } from '../engine/call.js';
+import { createRedactor } from '../log/redact.js';
+import type { FailedAttempt } from './attempts.js';
+import { callError } from './attempts.js';
+import { asFlexFailure, flexRefusalOf } from './flex.js';
 import type { PriceTable } from './pricing.js';
 import { DEFAULT_PRICES, priceFor } from './pricing.js';
-import type { AttemptOutcome } from './outcome.js';
-import { createRedactor } from '../log/redact.js';
-import { buildChatBody } from './request.js';
-import { backoffDelayMs } from './retry.js';
-import type { LlmSettings, LlmSettingsInput, ProviderSettings } from './settings.js';
-import { IN_PROCESS_MOCK_URL, LlmSettingsError, resolveSettings } from './settings.js';
-import { responseFormatFor } from './structured.js';
+import type { ProviderGate } from './provider-gate-hook.js';
+import { gateOutcome } from './provider-gate-hook.js';
+import { afterFailure } from './retry.js';
+import { createRouter } from './routing.js';
+import { sendAttempt } from './send-attempt.js';
+import type { LlmSettings, LlmSettingsInput } from './settings.js';
+import { resolveSettings } from './settings.js';
 import type { FlexFallback } from './tiers.js';
 import type { TierUsage } from './usage.js';
 import { plainUsage, usageOf } from './usage.js';
-import type { WireSend, WireTarget } from './wire.js';
-import { buildResponsesBody, responsesUrl, sendResponse } from './responses.js';
-import { sendChatCompletion, wireTarget } from './wire.js';
 
 /** What {@link LlmDeps.onAttempt} reports after each attempt (for logs, metrics and tests). */
 export interface AttemptInfo {
@@ -77,7 +74,7 @@ export interface LlmDeps {
   /** Called after every attempt. Must not throw. */
   onAttempt?: (info: AttemptInfo) => void;
   /**
-   * Answers the requests of providers whose base URL is {@link IN_PROCESS_MOCK_URL}. Default none: such
+   * Answers the requests of providers whose base URL is `IN_PROCESS_MOCK_URL` (./settings.ts). Default none: such
    * providers are refused (`createLlmWithMock` in `mock/in-process.ts` sets it; the Worker never does).
    */
   inProcessMock?: typeof fetch;
@@ -88,9 +85,6 @@ export interface LlmDeps {
    */
   gate?: ProviderGate;
 }
-
-/** Placeholder base URL under which the in-process mock is served (`.invalid`: never resolved by DNS). */
-export const IN_PROCESS_BASE = 'http://in-process.mock.invalid/v1';
 
 /** How one call is run, beyond the call itself (all optional). */
 export interface CallOptions {
@@ -213,7 +207,7 @@ export function createLlm(
  * A failure's message lists every attempt and its code is chosen as `attempts.ts` describes; the
  * providers' keys, `settings.secrets` and anything shaped like a credential are removed from it.
  * The result carries `attempts` (HTTP attempts made) and, on success, `latencyMs` (wall time incl. waits).
- * @throws LlmSettingsError `mock_unavailable` when a provider uses {@link IN_PROCESS_MOCK_URL} and
+ * @throws LlmSettingsError `mock_unavailable` when a provider uses `IN_PROCESS_MOCK_URL` (./settings.ts) and
  *   `deps.inProcessMock` is not given.
  */
 export function createTieredLlm(settingsInput: LlmSettings | LlmSettingsInput, deps: LlmDeps = {}): TieredLlmFunction {
@@ -223,116 +217,24 @@ export function createTieredLlm(settingsInput: LlmSettings | LlmSettingsInput, d
   const now = deps.now ?? Date.now;
   const prices: PriceTable = { ...DEFAULT_PRICES, ...settings.prices };
   const redact = createRedactor([...Object.values(settings.providers).map((p) => p.apiKey), ...settings.secrets]);
-  const targets = new Map<string, WireTarget>();
-  /** `provider\u0000model` pairs that rejected json_schema: later calls go straight to text. */
-  const noJsonSchema = new Set<string>();
-  /** `provider\u0000model` pairs that answered that they offer no flex tier. */
-  const noFlex = new Set<string>();
-  for (const [id, p] of Object.entries(settings.providers)) {
-    if (p.baseUrl === IN_PROCESS_MOCK_URL && !deps.inProcessMock) {
-      throw new LlmSettingsError(
-        'mock_unavailable',
-        `provider "${id}" uses the in-process mock, which this build does not include: use createLlmWithMock (Node) or a mock server`,
-      );
-    }
-  }
-  // Called unbound: workerd's fetch refuses a `this` other than the global scope.
-  const fetchDefault: typeof fetch = (input, init) => fetch(input, init);
-
-  function targetFor(
-    providerId: string,
-    p: ProviderSettings,
-  ): { target: WireTarget; responsesUrl: string; fetch: typeof fetch } {
-    const inProcess = p.baseUrl === IN_PROCESS_MOCK_URL;
-    const fetchImpl = (inProcess ? deps.inProcessMock : deps.fetch) ?? fetchDefault;
-    const base = inProcess ? IN_PROCESS_BASE : p.baseUrl;
-    const cached = targets.get(providerId);
-    const target = cached ?? wireTarget(p, base);
-    if (!cached) targets.set(providerId, target);
-    return { target, responsesUrl: responsesUrl(base), fetch: fetchImpl };
-  }
-
-  /** One attempt under its own timeout: `go` sends it over `fetchImpl` with the timeout's signal. */
-  async function attemptOnce(
-    timeoutMs: number,
-    fetchImpl: typeof fetch,
-    go: (send: WireSend) => Promise<AttemptOutcome>,
-  ): Promise<AttemptOutcome> {
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
-    try {
-      return await go({ fetch: fetchImpl, signal: controller.signal, timedOut: () => timedOut, timeoutMs, now });
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  /**
-   * The call's error from its failed attempts (see `attempts.ts`): the final attempt's when it ended the
-   * call on a fault retrying cannot fix (`terminal`), else the dominant one's; the message lists them all.
-   */
-  function finalError(
-    failures: readonly { record: LlmAttempt; error: LlmError; fallback: boolean }[],
-    terminal: LlmError | undefined,
-  ): LlmError {
-    const records = failures.map((f) => f.record);
-    // The structured-output fallback's 400 is a capability probe, not a cause of the failure.
-    const causes = failures.filter((f) => !f.fallback);
-    const chosen =
-      terminal ?? causes[dominantAttemptIndex(causes.map((f) => f.record))]?.error ?? failures.at(-1)?.error;
-    if (!chosen) throw new Error('finalError needs at least one failed attempt');
-    return {
-      code: chosen.code,
-      message: redact(`${chosen.message} (${summarizeAttempts(records)})`),
-      ...(chosen.status !== undefined ? { status: chosen.status } : {}),
-      attempts: records,
-    };
-  }
+  const router = createRouter(settings, deps);
 
   return async function call(request: LlmCallRequest, options: CallOptions = {}): Promise<TieredCallResult> {
     const started = now();
-    const providerId = request.provider ?? settings.defaultProvider;
-    const provider = settings.providers[providerId];
-    const refuse = (code: string, message: string, tier: 'standard' | 'flex'): TieredCallResult => ({
-      result: { id: request.id, ok: false, attempts: 0, error: { code, message: redact(message) } },
-      tier,
-      attempts: [],
-    });
-    if (!provider) {
-      // Names no other provider: the deployment's provider table is not the caller's business.
-      return refuse('bad_request', `unknown provider "${providerId}"`, 'standard');
+    const route = router.route(request, options);
+    if ('refused' in route) {
+      const { code, message, tier } = route.refused;
+      return {
+        result: { id: request.id, ok: false, attempts: 0, error: { code, message: redact(message) } },
+        tier,
+        attempts: [],
+      };
     }
-    const model = request.model ?? settings.defaultModel;
-    const via = targetFor(providerId, provider);
-    const modelKey = `${providerId}\u0000${model}`;
-    const parser = request.parser;
-    let format =
-      parser.type === 'json' && provider.supportsJsonSchema && !noJsonSchema.has(modelKey)
-        ? responseFormatFor(parser)
-        : undefined;
-
+    const { providerId, model } = route;
+    let { format, tier } = route;
     const flexPolicy = options.flexFallback ?? 'standard';
-    let tier: 'standard' | 'flex' = 'standard';
-    if (options.tier === 'flex') {
-      if (!provider.supportsFlex)
-        return refuse('tier_unsupported', `provider "${providerId}" does not offer the flex tier`, 'flex');
-      if (!noFlex.has(modelKey)) tier = 'flex';
-      else if (flexPolicy === 'wait')
-        return refuse(FLEX_UNSUPPORTED, `model "${model}" at provider "${providerId}" offers no flex tier`, 'flex');
-    }
-    // `n` only where the provider is declared to honour it; elsewhere one choice comes back and the protocol
-    // core asks for the missing samples as separate calls.
-    // The Responses API where the call asks for it and the provider speaks it (not Azure's deployment URLs).
-    const responses =
-      request.api === 'responses' && provider.supportsResponses && provider.azureApiVersion === undefined;
-    const n = request.n !== undefined && request.n > 1 && provider.supportsN && !responses ? request.n : undefined;
-    const promptCacheKey = provider.supportsPromptCacheKey ? options.promptCacheKey : undefined;
     const policy = settings.retry;
-    const failures: { record: LlmAttempt; error: LlmError; fallback: boolean }[] = [];
+    const failures: FailedAttempt[] = [];
     const tiers: TierAttempt[] = [];
     let retriesUsed = options.attemptsMade ?? 0;
     const deadline = options.deadlineMs;
@@ -362,23 +264,12 @@ export function createTieredLlm(settingsInput: LlmSettings | LlmSettingsInput, d
         model,
         tier,
         ...(format ? { responseFormat: format } : {}),
-        ...(n !== undefined ? { n } : {}),
-        ...(promptCacheKey !== undefined ? { promptCacheKey } : {}),
+        ...(route.n !== undefined ? { n: route.n } : {}),
+        ...(route.promptCacheKey !== undefined ? { promptCacheKey: route.promptCacheKey } : {}),
       };
       const lease = await deps.gate?.acquire({ provider: providerId, model, callId: request.id, attempt });
       const t0 = now();
-      const sent = await attemptOnce(timeoutMs, via.fetch, (send) =>
-        responses
-          ? sendResponse(
-              providerId,
-              via.responsesUrl,
-              via.target.headers,
-              model,
-              buildResponsesBody(request, bodyOptions),
-              send,
-            )
-          : sendChatCompletion(providerId, via.target, model, buildChatBody(request, bodyOptions), send, n ?? 1),
-      );
+      const sent = await sendAttempt(route, request, bodyOptions, timeoutMs, now);
       const latencyMs = now() - t0;
       const refusal = sent.kind === 'error' && tier === 'flex' ? flexRefusalOf(sent) : undefined;
       const out = sent.kind === 'error' && refusal ? asFlexFailure(sent, refusal) : sent;
@@ -438,58 +329,41 @@ export function createTieredLlm(settingsInput: LlmSettings | LlmSettingsInput, d
         error,
         fallback: schemaFallback || flexFallback,
       });
-      const fail = (terminal?: LlmError): TieredCallResult => ({
-        result: { id: request.id, ok: false, attempts: attempt, error: finalError(failures, terminal) },
-        tier,
-        attempts: tiers,
-      });
+      const failed = { kind: out.attemptKind, code: error.code, ...status };
 
       // The deadline, not the attempt's own timeout, ended it: the caller sends it again later.
       if (out.attemptKind === 'timeout' && timeoutMs < ownTimeout) {
-        report({ kind: out.attemptKind, code: error.code, ...status });
+        report(failed);
         return cut();
       }
-      if (refusal === 'unsupported') noFlex.add(modelKey);
+      if (refusal === 'unsupported') router.noFlex(route);
       // Flex refused under the `standard` policy: sent again at once at the standard tier, not counted
       // against the retry budget (the refusal is unbilled and says nothing about the call).
       if (flexFallback) {
         tier = 'standard';
-        report({ kind: out.attemptKind, code: error.code, ...status, delayMs: 0 });
+        report({ ...failed, delayMs: 0 });
         continue;
       }
       // Structured output refused: one immediate retry as plain text, not counted against the retry budget.
       if (schemaFallback) {
-        noJsonSchema.add(modelKey);
+        router.noJsonSchema(route);
         format = undefined;
-        report({ kind: out.attemptKind, code: error.code, ...status, delayMs: 0 });
+        report({ ...failed, delayMs: 0 });
         continue;
       }
-      if (!out.retryable) {
-        report({ kind: out.attemptKind, code: error.code, ...status });
-        return fail(error);
+      const next = afterFailure(out, retriesUsed, { policy, random, now, deadline, minAttemptMs: MIN_ATTEMPT_MS });
+      if (next.step !== 'wait') {
+        report(failed);
+        if (next.step === 'cut') return cut();
+        return {
+          result: { id: request.id, ok: false, attempts: attempt, error: callError(failures, next.terminal, redact) },
+          tier,
+          attempts: tiers,
+        };
       }
-      if (retriesUsed + 1 >= policy.maxAttempts) {
-        report({ kind: out.attemptKind, code: error.code, ...status });
-        return fail();
-      }
-      let delayMs: number;
-      if (out.retryAfterMs !== undefined) {
-        if (out.retryAfterMs > policy.maxRetryAfterMs) {
-          report({ kind: out.attemptKind, code: error.code, ...status });
-          const wait = `asked to retry after ${Math.ceil(out.retryAfterMs / 1000)} s, longer than the ${policy.maxRetryAfterMs / 1000} s we wait`;
-          return fail({ ...error, message: `${error.message} (${wait})` });
-        }
-        delayMs = out.retryAfterMs;
-      } else {
-        delayMs = backoffDelayMs(retriesUsed + 1, policy, random);
-      }
-      if (deadline !== undefined && now() + delayMs + MIN_ATTEMPT_MS > deadline) {
-        report({ kind: out.attemptKind, code: error.code, ...status });
-        return cut();
-      }
-      report({ kind: out.attemptKind, code: error.code, ...status, delayMs });
+      report({ ...failed, delayMs: next.delayMs });
       retriesUsed += 1;
-      await sleep(delayMs);
+      await sleep(next.delayMs);
     }
   };
 }

@@ -10,8 +10,9 @@ import type {
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
-import type { ChatMessage, LlmCallRequest, OutputFormat } from '../engine/call.js';
+import type { ChatMessage, LlmCallRequest } from '../engine/call.js';
 import type { JsonSchemaResponseFormat } from './structured.js';
+import { nestedFormat } from './structured.js';
 import type { Tier } from './tiers.js';
 
 /** The chat-completions body this client sends: the fields of OpenAI's create params that it uses. */
@@ -56,13 +57,6 @@ function message(m: ChatMessage): ChatCompletionMessageParam {
   }
 }
 
-/** A Responses-shaped output format as chat completions' `response_format`. */
-export function chatResponseFormat(format: OutputFormat): NonNullable<ChatBody['response_format']> {
-  if (format.type !== 'json_schema') return format;
-  const { type, ...jsonSchema } = format;
-  return { type, json_schema: jsonSchema };
-}
-
 /** A sampler's `top_p`, `seed` and `reasoning_effort`, each when set (chat completions' names). */
 function samplingFields(s: LlmCallRequest['sampling']): Pick<ChatBody, 'top_p' | 'seed' | 'reasoning_effort'> {
   if (!s) return {};
@@ -90,7 +84,7 @@ export function buildChatBody(
   options: BodyOptions,
 ): ChatBody {
   const own = call.sampling?.format;
-  const format = own ? chatResponseFormat(own) : options.responseFormat;
+  const format = own ? nestedFormat(own) : options.responseFormat;
   return {
     model: options.model,
     messages: call.messages.map(message),

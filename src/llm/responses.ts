@@ -16,6 +16,7 @@ import type {
 import type { LlmCallRequest } from '../engine/call.js';
 import type { AttemptOutcome } from './outcome.js';
 import type { BodyOptions } from './request.js';
+import { flatFormat } from './structured.js';
 import type { WireSend } from './wire.js';
 import { sendJson } from './wire.js';
 
@@ -40,7 +41,7 @@ function formatOf(call: Pick<LlmCallRequest, 'sampling'>, options: BodyOptions):
   const own = call.sampling?.format;
   if (own) return own;
   const rf = options.responseFormat;
-  return rf ? { type: 'json_schema', ...rf.json_schema } : undefined;
+  return rf ? flatFormat(rf) : undefined;
 }
 
 /**

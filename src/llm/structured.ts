@@ -1,9 +1,11 @@
 /**
  * @module
  * Structured output: the `response_format` sent for `json` parsers, built from zod schemas with
- * `z.toJSONSchema`, and recognition of a provider's refusal of it.
+ * `z.toJSONSchema`, recognition of a provider's refusal of it, and a reply format carried between chat
+ * completions' nested shape and the Responses API's flat one ({@link flatFormat}, {@link nestedFormat}).
  */
 import { z } from 'zod';
+import type { OutputFormat } from '../engine/call.js';
 import type { ParserSpec } from '../engine/parsers/spec.js';
 
 type JsonSpec = Extract<ParserSpec, { type: 'json' }>;
@@ -67,4 +69,25 @@ const FORMATS = new Map<string, JsonSchemaResponseFormat>();
 /** Whether a 400 message says the provider does not accept `response_format` / `json_schema`. */
 export function rejectsJsonSchema(status: number | undefined, message: string): boolean {
   return status === 400 && /response_format|json_schema|structured output|json schema/i.test(message);
+}
+
+/** A reply format in chat completions' shape (`response_format`): a JSON schema's fields under `json_schema`. */
+export type NestedFormat<J extends object> =
+  { type: 'text' } | { type: 'json_object' } | { type: 'json_schema'; json_schema: J };
+
+/** A reply format in the Responses API's shape (`text.format`, the engine's `OutputFormat`): the fields beside `type`. */
+export type FlatFormat<J extends object> = { type: 'text' } | { type: 'json_object' } | ({ type: 'json_schema' } & J);
+
+/** Chat completions' nested format in the Responses API's flat shape; `text` and `json_object` as they are. */
+export function flatFormat<J extends object>(format: NestedFormat<J>): FlatFormat<J> {
+  return format.type === 'json_schema' ? { type: format.type, ...format.json_schema } : format;
+}
+
+/** A flat format (the Responses API's, the engine's) in chat completions' nested shape: {@link flatFormat} undone. */
+export function nestedFormat(
+  format: OutputFormat,
+): NestedFormat<Omit<Extract<OutputFormat, { type: 'json_schema' }>, 'type'>> {
+  if (format.type !== 'json_schema') return format;
+  const { type, ...fields } = format;
+  return { type, json_schema: fields };
 }

@@ -10,7 +10,7 @@ import type { TerminalStatus } from '../../src/evaluations/status.js';
 import { sqlMayBecome } from '../../src/evaluations/status.js';
 import { insertJob, testEnv } from './helpers.js';
 import { ONE_CALL_VERDICT, pairItem, storedBatch } from './batches-support.js';
-import { markEnded, writeFinal } from '../../src/ending-plan.js';
+import { ENDING, markEnded, writeFinal } from '../../src/ending-plan.js';
 
 const db = testEnv.DB;
 
@@ -33,9 +33,18 @@ async function succeed(id: string, now = Date.now()): Promise<boolean> {
   return (await finalWrite(id, now)).changed;
 }
 
-/** {@link succeed}, with everything the final write reports. */
-function finalWrite(id: string, now = Date.now()): ReturnType<typeof writeFinal> {
-  return writeFinal(db, {
+/**
+ * {@link succeed}, with everything the final write reports; `known` says whether the writer knows its batch (the
+ * object does, unless evicted), `on` is the database it writes through.
+ */
+function finalWrite(
+  id: string,
+  now = Date.now(),
+  known: { batchId?: string | null } = {},
+  on: D1Database = db,
+): ReturnType<typeof writeFinal> {
+  return writeFinal(on, {
+    ...known,
     id,
     tenant: 'test',
     status: 'succeeded',
@@ -192,5 +201,43 @@ describe("batch progress (the ending's batch effects)", () => {
     expect(ended.changed).toBe(true);
     expect(ended.effectRows).toBeGreaterThanOrEqual(1);
     expect(await batchRow(b.id)).toMatchObject({ status: 'completed', succeeded: 2 });
+  });
+
+  it('a final write that knows its evaluation is in no batch leaves the batch statements out, and ends it alike', async () => {
+    // The statements of each D1 batch sent through it.
+    const sizes: number[] = [];
+    const counting = new Proxy(db, {
+      get: (target, key) => {
+        if (key === 'batch')
+          return (statements: D1PreparedStatement[]) => {
+            sizes.push(statements.length);
+            return target.batch(statements);
+          };
+        const value: unknown = Reflect.get(target, key);
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const unknown = await insertJob({ preset: 'fastchat-pair', task: pairItem(0) });
+    const none = await insertJob({ preset: 'fastchat-pair', task: pairItem(1) });
+    expect(await finalWrite(unknown.id, Date.now(), {}, counting)).toMatchObject({ changed: true, effectRows: 0 });
+    expect(await finalWrite(none.id, Date.now(), { batchId: null }, counting)).toMatchObject({
+      changed: true,
+      effectRows: 0,
+    });
+    const batchOnly = ENDING.beforeStatus
+      .filter((e) => e.batchOnly === true)
+      .reduce((n, e) => n + e.statements(db, { id: none.id, status: 'succeeded', error: null, now: 0 }).length, 0);
+    expect(batchOnly).toBeGreaterThan(0);
+    // Its batch's claim (a step after the status update) goes too: 27 statements became 12 when written.
+    expect(sizes).toHaveLength(2);
+    expect(sizes[0]! - sizes[1]!).toBeGreaterThanOrEqual(batchOnly);
+    const rows = await db
+      .prepare('SELECT status, billed_calls, winner FROM evaluations WHERE id IN (?, ?) ORDER BY id = ?')
+      .bind(unknown.id, none.id, none.id)
+      .all<{ status: string; billed_calls: number; winner: string | null }>();
+    expect(rows.results).toEqual([
+      { status: 'succeeded', billed_calls: 1, winner: ONE_CALL_VERDICT.winner },
+      { status: 'succeeded', billed_calls: 1, winner: ONE_CALL_VERDICT.winner },
+    ]);
   });
 });
