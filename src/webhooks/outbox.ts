@@ -30,7 +30,7 @@ import { scrubSql } from '../config/sqlite-scrub.js';
 import { RETRY_WINDOW_MS } from './retry-policy.js';
 import { sha256HexSync } from './sha256.js';
 import type { SqlExpr as SqlExprType } from './sql.js';
-import { rawSql, sql, SqlExpr, sqlOr } from './sql.js';
+import { rawSql, sql, SqlExpr, sqlOr, sqlUnionAll } from './sql.js';
 import { sqlIdHex } from '../config/d1-shards.js';
 
 /** Every event type, in documentation order. */
@@ -147,6 +147,20 @@ export function webhookEventStatements(db: D1Database, e: WebhookEventInput): D1
   const eventWritten = sql`EXISTS (SELECT 1 FROM webhook_events WHERE id = ${id})`;
   const extras = e.extraRecipients ?? [];
   const anyExtra = sqlOr(extras.map((x) => x.when));
+  // The deliveries, one row per recipient, in ONE statement (one arm per kind of recipient): each statement of
+  // a D1 batch costs the runtime a round of its own, and this one runs on every ending.
+  const recipients = [
+    sql`SELECT 'dlv_' || ${idHex}, ${id}, ep.tenant, ep.id, ep.id, NULL, 'pending', 0, ${e.now}, ${windowEnds}, ${e.now}, ${e.now}
+      FROM webhook_endpoints ep
+      WHERE ${subscribed('ep')} AND (${guard}) AND ${eventWritten}`,
+    sql`SELECT 'dlv_' || ${idHex}, ${id}, ${tenant}, 'once', NULL, ${url}, 'pending', 0, ${e.now}, ${windowEnds}, ${e.now}, ${e.now}
+      WHERE ${url} IS NOT NULL AND (${guard}) AND ${eventWritten}`,
+    ...extras.map(
+      (x) =>
+        sql`SELECT 'dlv_' || ${idHex}, ${id}, ${tenant}, ${x.target}, NULL, NULL, 'pending', 0, ${e.now}, ${windowEnds}, ${e.now}, ${e.now}
+      WHERE (${x.when}) AND (${guard}) AND ${eventWritten}`,
+    ),
+  ];
   return [
     sql`INSERT INTO webhook_events (id, tenant, type, subject_id, cause_id, payload, created_at)
       SELECT ${id}, ${tenant}, ${e.type}, ${subjectId}, ${e.causeId ?? subjectId},
@@ -154,24 +168,11 @@ export function webhookEventStatements(db: D1Database, e: WebhookEventInput): D1
       WHERE (${guard}) AND (${url} IS NOT NULL OR EXISTS (SELECT 1 FROM webhook_endpoints x WHERE ${subscribed('x')})
         OR ${anyExtra})
       ON CONFLICT (id) DO NOTHING`.prepare(db),
+    // Every arm ends in a WHERE, which keeps SQLite from reading the upsert's ON as a join's.
     sql`INSERT INTO webhook_deliveries (id, event_id, tenant, target, endpoint_id, url, status, attempts, next_attempt_at,
         window_ends_at, created_at, updated_at)
-      SELECT 'dlv_' || ${idHex}, ${id}, ep.tenant, ep.id, ep.id, NULL, 'pending', 0, ${e.now}, ${windowEnds}, ${e.now}, ${e.now}
-      FROM webhook_endpoints ep
-      WHERE ${subscribed('ep')} AND (${guard}) AND ${eventWritten}
+      ${sqlUnionAll(recipients)}
       ON CONFLICT (event_id, target) DO NOTHING`.prepare(db),
-    sql`INSERT INTO webhook_deliveries (id, event_id, tenant, target, endpoint_id, url, status, attempts, next_attempt_at,
-        window_ends_at, created_at, updated_at)
-      SELECT 'dlv_' || ${idHex}, ${id}, ${tenant}, 'once', NULL, ${url}, 'pending', 0, ${e.now}, ${windowEnds}, ${e.now}, ${e.now}
-      WHERE ${url} IS NOT NULL AND (${guard}) AND ${eventWritten}
-      ON CONFLICT (event_id, target) DO NOTHING`.prepare(db),
-    ...extras.map((x) =>
-      sql`INSERT INTO webhook_deliveries (id, event_id, tenant, target, endpoint_id, url, status, attempts, next_attempt_at,
-        window_ends_at, created_at, updated_at)
-      SELECT 'dlv_' || ${idHex}, ${id}, ${tenant}, ${x.target}, NULL, NULL, 'pending', 0, ${e.now}, ${windowEnds}, ${e.now}, ${e.now}
-      WHERE (${x.when}) AND (${guard}) AND ${eventWritten}
-      ON CONFLICT (event_id, target) DO NOTHING`.prepare(db),
-    ),
   ];
 }
 

@@ -66,3 +66,11 @@ export function sqlAnd(conditions: readonly SqlExpr[]): SqlExpr {
 export function sqlOr(conditions: readonly SqlExpr[]): SqlExpr {
   return joined(conditions, 'OR', '0');
 }
+
+/** `a UNION ALL b UNION ALL …` of the given SELECTs (at least one), unparenthesised: SQLite takes no parentheses around a compound's arms. */
+export function sqlUnionAll(selects: readonly SqlExpr[]): SqlExpr {
+  return new SqlExpr(
+    selects.map((s) => s.text).join(' UNION ALL '),
+    selects.flatMap((s) => s.params),
+  );
+}

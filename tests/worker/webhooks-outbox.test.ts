@@ -183,4 +183,29 @@ describe('webhookEventStatements for other producers', () => {
     expect(await deliveriesOf(events[0]!.id)).toHaveLength(1);
     expect(await eventsOf('bt_2')).toEqual([]);
   });
+
+  it('every kind of recipient at once: two statements, one delivery each, and a repeat adds none', async () => {
+    const tenant = 'outbox-every';
+    const ep = await endpointRow(tenant, ['batch.completed']);
+    const statements = () =>
+      webhookEventStatements(testEnv.DB, {
+        tenant,
+        type: 'batch.completed',
+        subjectId: 'bt_every',
+        data: { id: 'bt_every' },
+        oneOffUrl: 'https://once.example/every',
+        extraRecipients: [
+          { target: 'extra-yes', when: sql`1 = 1` },
+          { target: 'extra-no', when: sql`1 = 0` },
+        ],
+        now: 1_700_000_000_000,
+      });
+    // The event, then all its deliveries in one statement: an ending's transaction carries no more.
+    expect(statements()).toHaveLength(2);
+    await testEnv.DB.batch(statements());
+    await testEnv.DB.batch(statements());
+    const events = await eventsOf('bt_every');
+    expect(events).toHaveLength(1);
+    expect((await deliveriesOf(events[0]!.id)).map((d) => d.target).sort()).toEqual([ep, 'extra-yes', 'once'].sort());
+  });
 });
