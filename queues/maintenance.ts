@@ -84,9 +84,14 @@ async function logged(event: string, fields: Record<string, number>, step: () =>
   }
 }
 
-/** Every sweep of shard `db` (see the module note), at `now`. */
-export async function maintainShard(env: Bindings, db: D1Database, now: number, restartedAt?: number): Promise<void> {
-  const shard = everyTenantDb(env).indexOf(db);
+/** Every sweep of `db`, the shard at index `shard` of `everyTenantDb` (see the module note), at `now`. */
+export async function maintainShard(
+  env: Bindings,
+  shard: number,
+  db: D1Database,
+  now: number,
+  restartedAt?: number,
+): Promise<void> {
   await logged('sweeper.failed', { shard }, async () => {
     const r = await sweep(env, restartedAt, [db]);
     if (r.kicked.length + r.errors.length > 0)
@@ -106,12 +111,14 @@ export const handleMaintenance = consume({
   oneAtATime: true,
   async handle(m, msg, env) {
     const now = Date.now();
-    if (m.kind === 'shard' && m.restartedAt === undefined && now - m.at > MAINTENANCE_STALE_MS) {
-      log('warn', 'maintenance.stale', { messageId: msg.id, shard: m.shard, ageMs: now - m.at });
+    // The sweep after a local restart is never stale: it is the one sent for that restart.
+    if (!(m.kind === 'shard' && m.restartedAt !== undefined) && now - m.at > MAINTENANCE_STALE_MS) {
+      const shard = m.kind === 'shard' ? { shard: m.shard } : {};
+      log('warn', 'maintenance.stale', { messageId: msg.id, kind: m.kind, ...shard, ageMs: now - m.at });
       return 'ack';
     }
     if (m.kind === 'archive_erasures') {
-      if (now - m.at <= MAINTENANCE_STALE_MS) await logged('archive.erase_failed', {}, () => eraseArchiveDue(env, now));
+      await logged('archive.erase_failed', {}, () => eraseArchiveDue(env, now));
       return 'ack';
     }
     const dbs = everyTenantDb(env);
@@ -120,7 +127,7 @@ export const handleMaintenance = consume({
       log('warn', 'maintenance.shards_changed', { messageId: msg.id, shard: m.shard, sent: m.shards, now: dbs.length });
       return 'ack';
     }
-    await maintainShard(env, db, now, m.restartedAt);
+    await maintainShard(env, m.shard, db, now, m.restartedAt);
     return 'ack';
   },
 });

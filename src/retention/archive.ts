@@ -121,9 +121,15 @@ async function archivedOf(
 /**
  * Moves `chunk` (due evaluations of `db`) into the archive (see the module note): their reads in one batch, their
  * copies put, one re-check (a DELETE that came meanwhile wins: its copy is erased, it does not move), then the
- * rest erased and their rows dropped in one batch. Counts into `report`.
+ * rest erased and their rows dropped in one batch. @returns the chunk's moves and failed moves; when it throws,
+ * none of its failures was counted yet.
  */
-async function moveChunk(env: Bindings, db: D1Database, chunk: readonly Due[], now: number, report: ArchiveReport) {
+async function moveChunk(
+  env: Bindings,
+  db: D1Database,
+  chunk: readonly Due[],
+  now: number,
+): Promise<Pick<ArchiveReport, 'moved' | 'errors'>> {
   const reads = await db.batch(
     chunk.flatMap((d) => [
       ...readWithResultsStatements(db, d.tenant, d.id),
@@ -132,6 +138,7 @@ async function moveChunk(env: Bindings, db: D1Database, chunk: readonly Due[], n
     ]),
   );
   const put: Due[] = [];
+  let errors = 0;
   await Promise.all(
     chunk.map(async (d, i) => {
       try {
@@ -140,12 +147,12 @@ async function moveChunk(env: Bindings, db: D1Database, chunk: readonly Due[], n
         await putArchived(env, record);
         put.push(d);
       } catch (e) {
-        report.errors++;
+        errors++;
         log('error', 'archive.move_failed', { evaluationId: d.id, tenant: d.tenant, error: messageOf(e) });
       }
     }),
   );
-  if (put.length === 0) return;
+  if (put.length === 0) return { moved: 0, errors };
   const { results } = await db
     .prepare(`SELECT id FROM evaluations WHERE deleted_at IS NULL AND id IN (${put.map(() => '?').join(', ')})`)
     .bind(...put.map((d) => d.id))
@@ -159,10 +166,9 @@ async function moveChunk(env: Bindings, db: D1Database, chunk: readonly Due[], n
     put.filter((d) => live.has(d.id)),
     'move',
   );
-  report.moved += erasure.erased.length;
-  report.errors += erasure.failed.length;
   for (const { ref, error } of erasure.failed)
     log('error', 'archive.move_failed', { evaluationId: ref.id, tenant: ref.tenant, error });
+  return { moved: erasure.erased.length, errors: errors + erasure.failed.length };
 }
 
 /**
@@ -177,8 +183,11 @@ export async function moveToArchive(env: Bindings, db: D1Database, now: number):
   for (let i = 0; i < due.length; i += MOVE_CHUNK) {
     const chunk = due.slice(i, i + MOVE_CHUNK);
     try {
-      await moveChunk(env, db, chunk, now, report);
+      const r = await moveChunk(env, db, chunk, now);
+      report.moved += r.moved;
+      report.errors += r.errors;
     } catch (e) {
+      // Nothing of the chunk was counted: each of its evaluations counts once, its failed puts included.
       report.errors += chunk.length;
       log('error', 'archive.chunk_failed', { evaluations: chunk.length, error: messageOf(e) });
     }

@@ -37,12 +37,15 @@ const encoder = new TextEncoder();
 
 /**
  * A queue message: some spans of one tenant, of one or several traces (each span names its trace). Several
- * traces share a message, so a consumer batch carries hundreds of traces and each queue operation many spans;
- * `traceId` is set when they are all of one trace.
+ * traces share a message, so a consumer batch carries hundreds of traces and each queue operation many spans.
  */
 export const SpansMessageSchema = z
   .object({
     tenant: z.string().min(1),
+    /**
+     * The trace of a message whose spans were all of one, as earlier versions wrote it. Written and read by
+     * nothing now (each span names its trace); accepted so that messages queued before a deploy still parse.
+     */
     traceId: TraceIdSchema.optional(),
     retentionDays: z.number().int().min(0),
     spans: z.array(NormalizedSpanSchema).min(1),
@@ -79,12 +82,7 @@ export function spanMessages(
   let current: NormalizedSpan[] = [];
   let bytes = 0;
   const flush = () => {
-    const [first] = current;
-    if (first) {
-      const one = current.every((s) => s.traceId === first.traceId);
-      const body: SpansMessage = { tenant, retentionDays, spans: current };
-      messages.push({ body: one ? { ...body, traceId: first.traceId } : body, bytes: bytes + 200 });
-    }
+    if (current.length > 0) messages.push({ body: { tenant, retentionDays, spans: current }, bytes: bytes + 200 });
     current = [];
     bytes = 0;
   };

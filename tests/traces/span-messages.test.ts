@@ -4,7 +4,7 @@
  * 5,000-span export grouped in one pass.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_MESSAGE_BYTES, spanMessages } from '../../src/traces/ingest.js';
+import { MAX_MESSAGE_BYTES, spanMessages, SpansMessageSchema } from '../../src/traces/ingest.js';
 import { normalizeRequest } from '../../src/traces/normalize.js';
 import type { OtlpSpan } from '../../src/traces/otlp-request.js';
 import type { NormalizedSpan } from '../../src/traces/span-schema.js';
@@ -43,7 +43,7 @@ describe('spanMessages', () => {
     expect(new Set(runs).size).toBe(runs.length);
   });
 
-  it('splits past the message limit, names the trace when a message holds one, and rejects a span too large alone', () => {
+  it('splits past the message limit, names no trace on the message, and rejects a span too large alone', () => {
     const big = 'x'.repeat(30_000);
     const list = spans(1, 8, big);
     const [first] = list;
@@ -56,8 +56,17 @@ describe('spanMessages', () => {
     expect(messages.flatMap((m) => m.body.spans)).toHaveLength(8);
     for (const m of messages) {
       expect(JSON.stringify(m.body).length).toBeLessThanOrEqual(MAX_MESSAGE_BYTES + 500);
-      expect(m.body.traceId).toBe(list[0]?.traceId);
+      // Each span names its trace; the message's own `traceId` is no longer written.
+      expect(m.body.traceId).toBeUndefined();
+      expect(new Set(m.body.spans.map((s) => s.traceId))).toEqual(new Set([first.traceId]));
     }
+  });
+
+  it('still reads a message queued by a version that named its one trace', () => {
+    const [first] = spans(1, 2);
+    if (!first) throw new Error('no span');
+    const old = { tenant: 't1', traceId: first.traceId, retentionDays: 30, spans: [first] };
+    expect(SpansMessageSchema.parse(old)).toEqual(old);
   });
 
   it('groups a 5,000-span export of 500 traces into messages of several traces, every span once', () => {

@@ -12,6 +12,7 @@ import {
   ARCHIVE_ERASE_PAGES,
   ARCHIVE_PAGE,
   moveQueries,
+  moveToArchive,
   sweepArchive,
 } from '../../src/retention/archive.js';
 import { retentionQueries, TENANTS_PER_RUN } from '../../src/retention/sweep.js';
@@ -131,6 +132,38 @@ describe('the archive', () => {
     expect((await reads(deleted)).map((r) => r.status)).toEqual([404, 404, 404]);
     const stored = await (await testEnv.ARCHIVE.get(archiveKey(TENANT, deleted)))?.json<Record<string, unknown>>();
     expect(stored).toMatchObject({ evaluation: null, task: null, transcript: null });
+  });
+
+  it('a chunk whose re-check fails after one of its puts failed counts each evaluation once; the next run moves both', async () => {
+    const now = Date.now();
+    const failing = await endedDaysAgo(8, now);
+    const other = await endedDaysAgo(8, now);
+    const bucket = testEnv.ARCHIVE;
+    const archive = new Proxy(bucket, {
+      get(target, key) {
+        if (key === 'put')
+          return (name: string, ...rest: Parameters<R2Bucket['put']> extends [string, ...infer R] ? R : never) =>
+            name.includes(failing) ? Promise.reject(new Error('R2 is down')) : bucket.put(name, ...rest);
+        const value: unknown = Reflect.get(target, key);
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const db = new Proxy(testEnv.DB, {
+      get(target, key) {
+        if (key === 'prepare')
+          return (sql: string) => {
+            if (sql.startsWith('SELECT id FROM evaluations WHERE deleted_at IS NULL AND id IN'))
+              throw new Error('D1 is down');
+            return target.prepare(sql);
+          };
+        const value: unknown = Reflect.get(target, key);
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    // Two evaluations, one chunk: one put fails, then the re-check throws.
+    expect(await moveToArchive({ ...testEnv, ARCHIVE: archive }, db, now)).toEqual({ moved: 0, errors: 2, erased: 0 });
+    expect([await inD1(failing), await inD1(other)]).toEqual([true, true]);
+    expect(await moveToArchive(testEnv, testEnv.DB, now)).toEqual({ moved: 2, errors: 0, erased: 0 });
   });
 
   it('ARCHIVE_AFTER_DAYS 0 moves nothing', async () => {
