@@ -66,7 +66,8 @@ export const handleJobs = consume({
   retryDelaySeconds,
   async handle({ id, waits }, msg, env) {
     // Ended or missing rows go on to start(), which settles them (idempotent) as before.
-    const admission = await admit(await recordDb(env, id), id, deploymentDefaults(env).maxRunning, Date.now());
+    // Admitted here, marked running in the same write: the object started next finds it so and writes no mark.
+    const admission = await admit(await recordDb(env, id), id, deploymentDefaults(env).maxRunning, Date.now(), true);
     if (admission === 'waiting') {
       const next = (waits ?? 0) + 1;
       const delaySeconds = capWaitSeconds(next - 1);

@@ -142,7 +142,9 @@ export class Lifecycle {
       }
       // Its batch was cancelled while it waited in the queue: it ends without a call, as a cancel would.
       if (row.cancel) return this.settleEnded(this.endHere(id, 'cancelled', row.cancel));
-      job = row;
+      // Running already (marked with its slot, src/evaluations/admission.ts, and not ended: D1 just said so):
+      // a mark of its own would write the row again for nothing.
+      job = row.status === 'running' ? { ...row, markedRunning: true } : row;
     }
     const now = Date.now();
     let prepared: { meta: MetaRow; evaluation: CachedEvaluation };

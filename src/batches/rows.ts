@@ -16,7 +16,7 @@ import { rubricContentSql } from '../evaluations/job-rows.js';
 import { insertRowsJsonStatements } from '../evaluations/rows.js';
 import { configSql } from '../evaluations/config-rows.js';
 import type { Budget } from '../engine/budget.js';
-import { admitSelectedStatement, admittedBy } from '../evaluations/admission.js';
+import { admitSelectedStatement, admittedBy, markedRunningBy } from '../evaluations/admission.js';
 import { completionEventId } from './completion-event.js';
 import type { CachePlan } from '../verdict-cache/plan.js';
 import { hitColumns, hitOf } from '../verdict-cache/hit.js';
@@ -312,7 +312,8 @@ export interface ClaimStatements {
 /**
  * {@link claimWindow} as statements, to run in any D1 batch (an item's final write claims the next items in its
  * own transaction). With `admit`, one more statement gives the first claimed item a running slot under its
- * tenant's cap (src/evaluations/admission.ts).
+ * tenant's cap and marks it running (src/evaluations/admission.ts): its job says so (`markedRunning`), as the
+ * caller starts its object once the transaction committed.
  */
 export function claimWindowStatements(
   db: D1Database,
@@ -348,7 +349,14 @@ export function claimWindowStatements(
   ];
   return {
     statements,
-    read: (results) => ({ claim: claimOf(results), admitted: admit ? admittedBy(results[3]) : null }),
+    read: (results) => {
+      const claim = claimOf(results);
+      const admitted = admit ? admittedBy(results[3]) : null;
+      // The admission marked it running too (./pump.ts starts it now): its object writes no mark of its own.
+      if (admitted !== null && markedRunningBy(results[3]))
+        claim.jobs = claim.jobs.map((j) => (j.id === admitted ? { ...j, markedRunning: true } : j));
+      return { claim, admitted };
+    },
   };
 }
 

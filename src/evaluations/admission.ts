@@ -63,6 +63,20 @@ const WAITING = `SELECT id, created_at FROM evaluations INDEXED BY evaluations_w
      JOIN evaluations e INDEXED BY evaluations_waiting_batch ON e.batch_id = b.id AND e.batch_seq < b.sent
      WHERE b.tenant = ? AND b.completed_at IS NULL AND e.slot_at IS NULL AND e.status = 'queued'`;
 
+/** `CASE` of the running mark taken with a slot: `value` for a row that runs, `otherwise` for a cache hit. */
+const unlessHit = (value: string, otherwise: string) =>
+  `CASE WHEN cache_from IS NULL THEN ${value} ELSE ${otherwise} END`;
+
+/**
+ * SET terms (bind `now` twice) that mark a row `running` from `now` in the write that gives it its slot,
+ * for a caller that starts its object at once: the object then writes no mark of its own (one row written per
+ * evaluation, where the slot and the mark were two; `started_at` is the slot's instant). Not a verdict cache
+ * hit: that one ends at once with its cached verdict and is never running. The status is in no index's terms
+ * but the waiting ones, which a row holding a slot has left, so this adds no index row.
+ */
+const RUNNING_FROM_SLOT = `status = ${unlessHit(`'running'`, 'status')},
+  started_at = ${unlessHit('COALESCE(started_at, ?)', 'started_at')}, updated_at = ${unlessHit('?', 'updated_at')}`;
+
 /** What {@link admit} found: admitted (holds a slot), waiting (the tenant is at its cap), ended, or no such row. */
 export type Admission = 'admitted' | 'waiting' | 'ended' | 'not_found';
 
@@ -70,10 +84,18 @@ export type Admission = 'admitted' | 'waiting' | 'ended' | 'not_found';
  * Gives evaluation `id` one of its tenant's running slots if it has none and the tenant is under its cap.
  * @param defaultMaxRunning the cap of tenants without their own (`TENANT_MAX_RUNNING`).
  * @param now epoch ms, stored as `slot_at`.
+ * @param markRunning also mark it `running` from `now` when it takes the slot ({@link RUNNING_FROM_SLOT});
+ *   default false. For a caller that starts its object next, which then finds it running and writes no mark.
  */
-export async function admit(db: D1Database, id: string, defaultMaxRunning: number, now: number): Promise<Admission> {
+export async function admit(
+  db: D1Database,
+  id: string,
+  defaultMaxRunning: number,
+  now: number,
+  markRunning = false,
+): Promise<Admission> {
   const [, read] = await db.batch([
-    admitStatement(db, id, defaultMaxRunning, now),
+    admitStatement(db, id, defaultMaxRunning, now, markRunning),
     db.prepare(`SELECT slot_at, ${SQL_NOT_ENDED} AS open FROM evaluations WHERE id = ?`).bind(id),
   ]);
   const row = (read?.results as { slot_at: number | null; open: number }[] | undefined)?.[0];
@@ -92,20 +114,21 @@ export function admitStatement(
   id: string,
   defaultMaxRunning: number,
   now: number,
+  markRunning = false,
 ): D1PreparedStatement {
   return db
     .prepare(
-      `UPDATE evaluations SET slot_at = ?
+      `UPDATE evaluations SET slot_at = ?${markRunning ? `, ${RUNNING_FROM_SLOT}` : ''}
        WHERE id = ? AND slot_at IS NULL AND ${SQL_NOT_ENDED} AND ${UNDER_CAP}`,
     )
-    .bind(now, id, defaultMaxRunning);
+    .bind(...(markRunning ? [now, now, now] : [now]), id, defaultMaxRunning);
 }
 
 /**
  * Admits the oldest queued evaluation of `tenant` that waits for a slot, if the tenant is under its cap, in a D1
  * batch that ends an evaluation first (the final write: the status update frees the slot, and the same
  * transaction hands it on, with no round trip of its own): one statement, so concurrent endings admit different
- * evaluations.
+ * evaluations. It marks the row running too ({@link RUNNING_FROM_SLOT}): its object starts once that committed.
  * Read its result with {@link admittedBy}.
  */
 export function admitNextStatement(
@@ -116,18 +139,21 @@ export function admitNextStatement(
 ): D1PreparedStatement {
   return db
     .prepare(
-      `UPDATE evaluations SET slot_at = ?
+      `UPDATE evaluations SET slot_at = ?, ${RUNNING_FROM_SLOT}
        WHERE id = (SELECT id FROM (${WAITING}) ORDER BY created_at LIMIT 1)
          AND ${UNDER_CAP}
        RETURNING id`,
     )
-    .bind(now, tenant, tenant, defaultMaxRunning);
+    .bind(now, now, now, tenant, tenant, defaultMaxRunning);
 }
 
 /**
  * Admits the evaluation `candidate` selects (one id; a subquery with its `binds`) to a running slot under its
  * tenant's cap, as {@link admitStatement} does for a known id: a batch item's final write admits the next
- * item it claimed in the same transaction. Read the admitted id with {@link admittedBy}.
+ * item it claimed in the same transaction, whose object it starts as soon as that committed. So the same write
+ * marks it `running` from `now` (not a verdict cache hit: that one ends at once, never running), and the
+ * object writes no mark of its own (`StartJob.markedRunning`): one row written per item, where the slot and the
+ * mark were two. Read the admitted id with {@link admittedBy}.
  */
 export function admitSelectedStatement(
   db: D1Database,
@@ -138,16 +164,21 @@ export function admitSelectedStatement(
 ): D1PreparedStatement {
   return db
     .prepare(
-      `UPDATE evaluations SET slot_at = ?
+      `UPDATE evaluations SET slot_at = ?, ${RUNNING_FROM_SLOT}
        WHERE id = (${candidate}) AND slot_at IS NULL AND ${SQL_NOT_ENDED} AND ${UNDER_CAP}
-       RETURNING id`,
+       RETURNING id, cache_from IS NULL AS marked`,
     )
-    .bind(now, ...binds, defaultMaxRunning);
+    .bind(now, now, now, ...binds, defaultMaxRunning);
 }
 
 /** The id {@link admitNextStatement} or {@link admitSelectedStatement} admitted, or null. */
 export function admittedBy(result: D1Result | undefined): string | null {
   return (result?.results[0] as { id?: string } | undefined)?.id ?? null;
+}
+
+/** True when {@link admitSelectedStatement} admitted its evaluation and marked it `running` in the same write. */
+export function markedRunningBy(result: D1Result | undefined): boolean {
+  return (result?.results[0] as { marked?: number } | undefined)?.marked === 1;
 }
 
 /**

@@ -8,8 +8,8 @@ import type { MockInstance } from 'vitest';
 import { claimWindow, claimWindowStatements } from '../../src/batches/rows.js';
 import { resolveMethodConfig } from '../../src/engine/registry.js';
 import { evaluationStub } from '../../src/evaluations/stub.js';
-import { ONE_CALL_VERDICT, storedBatch } from './batches-support.js';
-import { newTestId, runInTestObject, testEnv, waitForEnd } from './helpers.js';
+import { createBatchId, items, ONE_CALL_VERDICT, singleCallJudge, storedBatch } from './batches-support.js';
+import { engineVersionIn, newTestId, pollUntil, runInTestObject, statusRow, testEnv, waitForEnd } from './helpers.js';
 import { ENDING } from '../../src/ending-plan.js';
 import { writeFinal } from '../../src/evaluations/ending.js';
 import { admitNextStatement, admittedBy, slotCounts } from '../../src/evaluations/admission.js';
@@ -57,6 +57,13 @@ describe('the batch window', () => {
     expect(claim.jobs[0]).toMatchObject({ id: second, method: 'single', batchId: b.id });
     expect(admitted).toBe(second);
     expect(await slotOf(second)).not.toBeNull();
+    // The same write marks it running from its slot's instant; its job tells the object not to mark it again.
+    expect(claim.jobs[0]?.markedRunning).toBe(true);
+    const row = await db
+      .prepare('SELECT status, started_at, slot_at FROM evaluations WHERE id = ?')
+      .bind(second)
+      .first<{ status: string; started_at: number | null; slot_at: number | null }>();
+    expect(row).toMatchObject({ status: 'running', started_at: row?.slot_at });
     // The window is full again: repeating the ending claims nothing more.
     expect((await endWithClaim(first, tenant, 100)).claim.ids).toEqual([]);
     expect(await slotOf(third)).toBeNull();
@@ -72,6 +79,8 @@ describe('the batch window', () => {
     expect(claim.ids).toEqual([second]);
     expect(admitted).toBeNull();
     expect(await slotOf(second)).toBeNull();
+    expect(claim.jobs[0]?.markedRunning).toBeUndefined();
+    expect((await statusRow(second))?.status).toBe('queued');
   });
 
   it("an ending's admission reads the waiting rows, never the items a large batch has not handed over", async () => {
@@ -123,11 +132,35 @@ describe('the batch window', () => {
     expect(sql.some((text) => /UPDATE batches SET sent_from = sent/.test(text))).toBe(true);
     // `admit()`'s read (src/evaluations/admission.ts): the old handover's extra round trip after the write.
     expect(sql.filter((text) => /^SELECT slot_at, /.test(text))).toEqual([]);
+    // The claim marked the second running, so its object wrote no running mark (its statement never ran).
+    expect(sql.filter((text) => /^UPDATE evaluations SET status = 'running', calls_planned/.test(text))).toHaveLength(
+      1,
+    );
     expect(
       await db
         .prepare('SELECT completed_at IS NOT NULL AS done FROM batches WHERE id = ?')
         .bind(b.id)
         .first<{ done: number }>(),
     ).toEqual({ done: 1 });
+  });
+
+  it('through the jobs queue: the consumer marks the item running with its slot, and its object writes no mark', async () => {
+    const id = await createBatchId({
+      ...singleCallJudge(newTestId('window-queue'), { latency: 400 }),
+      items: items(1),
+    });
+    const running = await pollUntil(
+      () =>
+        db
+          .prepare('SELECT id, status, started_at, slot_at, engine_version FROM evaluations WHERE batch_id = ?')
+          .bind(id)
+          .first<{ id: string; status: string; started_at: number; slot_at: number; engine_version: string | null }>(),
+      (row) => row?.status === 'running',
+    );
+    // Running from its slot's instant while its call is out; the object's own mark would have written the
+    // engine version, which the ending writes instead.
+    expect(running).toMatchObject({ started_at: running?.slot_at, engine_version: null });
+    expect((await waitForEnd(running?.id ?? '')).status).toBe('succeeded');
+    expect(await engineVersionIn(running?.id ?? '')).not.toBeNull();
   });
 });
