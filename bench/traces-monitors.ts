@@ -5,8 +5,11 @@
  * After it, it waits for their evaluations to end and measures: duplicate evaluations (two of one monitor for
  * one span, or for one trace: must be 0), the trace-scope verdicts' delay from the trace's end (the answer to the
  * export request that carried its last span) to its verdict (the evaluation's `finishedAt`), and whether the
- * budget monitor's spend stayed within its daily budget plus one evaluation.
+ * budget monitor's spend stayed within its daily budget plus one evaluation; and that delay stage by stage, read
+ * from the stack's log (./traces-stages.ts).
  */
+
+import { stageLines } from './traces-stages.js';
 
 /** What the monitors are asked to do. */
 export interface MonitorPlan {
@@ -150,6 +153,7 @@ export async function monitorFigures(
   lastSpanAt: ReadonlyMap<string, number>,
   quietMs: number,
   uptime: () => string,
+  logFile: string,
 ): Promise<{ lines: string[]; ok: boolean }> {
   const done = await settled(base, m, quietMs, 300_000);
   const [spanEvs, traceEvs, spanCounts, traceCounts] = await Promise.all([
@@ -161,10 +165,14 @@ export async function monitorFigures(
   const dupes =
     duplicates(spanEvs, (e) => `${e.source?.traceId ?? ''}:${e.source?.spanId ?? ''}`) +
     duplicates(traceEvs, (e) => e.source?.traceId ?? '');
-  const delays = traceEvs.flatMap((e) => {
-    const end = lastSpanAt.get(e.source?.traceId ?? '');
-    return end !== undefined && e.finishedAt ? [(Date.parse(e.finishedAt) - end) / 1000] : [];
+  const judged = traceEvs.flatMap((e) => {
+    const traceId = e.source?.traceId ?? '';
+    const endAt = lastSpanAt.get(traceId);
+    return endAt !== undefined && e.finishedAt
+      ? [{ evaluationId: e.id, traceId, endAt, finishedAt: Date.parse(e.finishedAt) }]
+      : [];
   });
+  const delays = judged.map((j) => (j.finishedAt - j.endAt) / 1000);
   const costs: number[] = [];
   for (const e of spanEvs) {
     const ev = (await (await fetch(`${base}/v1/evaluations/${e.id}`)).json()) as { usage: { costUsd: number } };
@@ -183,6 +191,7 @@ export async function monitorFigures(
     '|---|---|---|---|---|---|---|---|',
     `| span | ${spanCounts.matched} | ${spanCounts.sampled} | ${spanEvs.length} | ${spanCounts.skippedBudget} | ${duplicates(spanEvs, (e) => `${e.source?.traceId ?? ''}:${e.source?.spanId ?? ''}`)} | — | ${spent.toFixed(6)} / ${plan.dailyBudgetUsd} (${withinOne ? 'within' : 'PAST'} one evaluation, max ${one.toFixed(6)}) |`,
     `| trace | ${traceCounts.matched} | ${traceCounts.sampled} | ${traceEvs.length} | ${traceCounts.skippedBudget} | ${duplicates(traceEvs, (e) => e.source?.traceId ?? '')} | ${pct(delays, 50).toFixed(1)} / ${p95.toFixed(1)} (${delays.length} verdicts) | — |`,
+    ...stageLines(logFile, judged),
   ];
   return { lines, ok: done && dupes === 0 && withinOne };
 }

@@ -239,12 +239,16 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   const steps = intOption(values.steps, 'steps', 0, 100) ?? 5;
   const concurrency = intOption(values.concurrency, 'concurrency', 1, 256) ?? 8;
   const loadBefore = uptime();
+  // This run's own log (others may bench at once): with monitors it is read for the stages of each verdict.
+  const logFile = join(tmpdir(), `tribunal-bench-traces-${process.pid}.log`);
   const stack = await startLocalStack({
     port: 0,
     mockPort: 0,
     persistTo: benchStateDir('tribunal-bench-traces-'),
     crons: false,
-    logFile: join(tmpdir(), 'tribunal-bench-traces.log'),
+    logFile,
+    // Debug adds only the trace monitor's one line per trace judged (the stages' start).
+    ...(values.monitors ? { vars: { LOG_LEVEL: 'debug' } } : {}),
   });
   try {
     const endpoint = `${stack.url}/v1/traces`;
@@ -390,7 +394,7 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
     }
     const expectedSpans = [...expected.values()].reduce((a, b) => a + b, 0);
     const judged = monitors
-      ? await monitorFigures(stack.url, monitors, MONITOR_PLAN, lastSpanAt, QUIET_MS, uptime)
+      ? await monitorFigures(stack.url, monitors, MONITOR_PLAN, lastSpanAt, QUIET_MS, uptime, logFile)
       : { lines: ['', 'duplicate evaluations and trace end → verdict: with --monitors'], ok: true };
     console.log(
       [

@@ -16,7 +16,7 @@ import type { Bindings } from '../config/bindings.js';
 import { tenantDb } from '../config/d1-shards.js';
 import { configOf } from '../config/vars.js';
 import type { Task } from '../engine/task.js';
-import { log } from '../log/log.js';
+import { log, logs } from '../log/log.js';
 import type { NormalizedSpan } from '../traces/span-schema.js';
 import type { StoredTrace, TraceLink, TraceStore } from '../traces/store.js';
 import { judgeableSpan, matchesFilter, sampled, spanTask, trajectoryTask } from './match.js';
@@ -87,13 +87,19 @@ export class MonitorRunner {
 
   /**
    * New spans arrived: each matching, judgeable span of a `span`-scope monitor is decided (and judged when
-   * sampled); with a `trace`-scope monitor and the root span ended, the quiet period (re)starts. Pending
-   * judgments are tried again.
+   * sampled). With the root span ended, a `trace`-scope monitor that does not sample the trace decides it at once
+   * (it is never judged, so it waits for no quiet period), and one that samples it (re)starts the quiet period
+   * from the spans' arrival. Pending judgments are tried again.
    */
   async onSpans(tenant: string, traceId: string, fresh: readonly NormalizedSpan[]): Promise<void> {
     this.table();
     const monitors = await activeMonitors(this.deps.env, tenant);
     const counts = new Map<string, DayCounts>();
+    // Armed before the writes below, so the trace's quiet period starts when its spans arrived, not after them.
+    if (fresh.length > 0 && this.traceArrivals(traceId, monitors, fresh, counts)) {
+      const arrived = this.deps.store.lastSpanAt() ?? this.now();
+      await this.deps.store.setQuietUntil(arrived + configOf(this.deps.env).TRACE_QUIET_MS);
+    }
     for (const m of monitors.filter((x) => x.definition.scope === 'span')) {
       for (const span of fresh) {
         if (!judgeableSpan(span) || !matchesFilter(m.definition.filter, span)) continue;
@@ -103,16 +109,43 @@ export class MonitorRunner {
       }
     }
     await addDayCounts(tenantDb(this.deps.env, tenant), tenant, dayOf(this.now()), counts);
-    if (fresh.length > 0 && monitors.some((m) => m.definition.scope === 'trace')) {
-      const root = this.deps.store.root();
-      if (root?.endTimeUnixNano)
-        await this.deps.store.setQuietUntil(this.now() + configOf(this.deps.env).TRACE_QUIET_MS);
-    }
     await this.judgePending(tenant, traceId, monitors);
+  }
+
+  /**
+   * The `trace`-scope monitors' part of new spans once the root span has ended: a monitor whose sample leaves the
+   * trace out decides it as soon as a span matches (as {@link onQuiet} would, without an alarm per trace); true
+   * when a monitor samples the trace, so its quiet period is to (re)start.
+   */
+  private traceArrivals(
+    traceId: string,
+    monitors: readonly MonitorRecord[],
+    fresh: readonly NormalizedSpan[],
+    counts: Map<string, DayCounts>,
+  ): boolean {
+    const traceMonitors = monitors.filter((m) => m.definition.scope === 'trace');
+    if (traceMonitors.length === 0) return false;
+    const root = this.deps.store.root();
+    if (!root?.endTimeUnixNano) return false;
+    const rootIsNew = fresh.some((s) => s.spanId === root.spanId);
+    let quiet = false;
+    for (const m of traceMonitors) {
+      if (sampled(m.definition.sampleRate, m.id, traceId, null)) {
+        quiet = true;
+        continue;
+      }
+      const matches = (s: NormalizedSpan) => matchesFilter(m.definition.filter, s);
+      // Spans kept before the root arrived were not looked at then (no root yet): once, when it arrives.
+      const matched = fresh.some(matches) || (rootIsNew && this.deps.store.spans().some(matches));
+      if (matched && this.decide(m.id, TRACE_KEY, 'unsampled'))
+        bump(counts, m.id, { matched: 1, sampled: 0, skippedBudget: 0 });
+    }
+    return quiet;
   }
 
   /** The trace is complete: each matching `trace`-scope monitor decides it (and judges it when sampled). */
   async onQuiet(tenant: string, traceId: string): Promise<void> {
+    const firedAt = this.now();
     this.table();
     const trace = this.deps.store.read(tenant);
     const root = trace?.spans.find((s) => s.spanId === trace.rootSpanId);
@@ -127,18 +160,20 @@ export class MonitorRunner {
       }
     }
     await addDayCounts(tenantDb(this.deps.env, tenant), tenant, dayOf(this.now()), counts);
-    await this.judgePending(tenant, traceId, monitors, trace);
+    await this.judgePending(tenant, traceId, monitors, trace, firedAt);
   }
 
   /**
    * Every pending judgment made into its evaluation (or skipped, or refused). @throws the first failure, after trying all.
    * @param read the stored trace when the caller has read it already (each read parses every span)
+   * @param firedAt when the quiet period's alarm began, epoch ms (for the debug line of each trace judged)
    */
   private async judgePending(
     tenant: string,
     traceId: string,
     monitors: readonly MonitorRecord[],
     read?: StoredTrace | null,
+    firedAt?: number,
   ): Promise<void> {
     const rows = this.pending();
     if (rows.length === 0) return;
@@ -162,6 +197,18 @@ export class MonitorRunner {
           const link: TraceLink = { evaluationId: outcome.evaluationId, spanId, monitorId: m.id };
           this.deps.store.link(tenant, traceId, link);
           this.settle(m.id, row.span_id, 'created', outcome.evaluationId);
+          // The stages from the trace's last span to its judgment (`npm run bench:traces -- --monitors`).
+          if (row.span_id === TRACE_KEY && logs('debug'))
+            log('debug', 'monitors.trace_judged', {
+              tenant,
+              monitorId: m.id,
+              traceId,
+              evaluationId: outcome.evaluationId,
+              lastSpanAt: this.deps.store.lastSpanAt(),
+              quietUntil: this.deps.store.quietUntil(),
+              firedAt,
+              judgedAt: this.now(),
+            });
         } else if (outcome.kind === 'skipped_budget') {
           this.settle(m.id, row.span_id, 'skipped_budget', null);
           bump(counts, m.id, { matched: 0, sampled: 0, skippedBudget: 1 });

@@ -209,10 +209,22 @@ export class TraceStore {
     await this.rearm();
   }
 
+  /** When the last new span was kept (epoch ms), or null before any. */
+  lastSpanAt(): number | null {
+    const at = this.meta('lastSpanAt');
+    return at === null ? null : Number(at);
+  }
+
+  /** When the trace counts as complete (epoch ms, {@link setQuietUntil}), or null when not set. */
+  quietUntil(): number | null {
+    const at = this.meta('quietUntil');
+    return at === null ? null : Number(at);
+  }
+
   /** Whether the quiet period set by {@link setQuietUntil} is over. */
   quietDue(): boolean {
-    const at = this.meta('quietUntil');
-    return at !== null && Number(at) <= this.now();
+    const at = this.quietUntil();
+    return at !== null && at <= this.now();
   }
 
   /** The one alarm at the earliest deadline: the retention's, the quiet period's. */
@@ -221,6 +233,14 @@ export class TraceStore {
       .map((v) => Number(v ?? '0'))
       .filter((v) => v > 0);
     if (deadlines.length > 0) await this.deps.storage.setAlarm(Math.min(...deadlines));
+  }
+
+  /** Every span kept, as the consumer stored them (validated at ingest: read without a second schema pass). */
+  spans(): NormalizedSpan[] {
+    return this.deps.sql
+      .exec<{ body: string }>('SELECT body FROM spans')
+      .toArray()
+      .map((r) => ownSpan(r.body));
   }
 
   /** The trace, or null when this object keeps none (or another tenant's). */
