@@ -17,6 +17,7 @@ import { PREPARED_WORKER_ENV } from '../../../src/cli/prepared-worker.js';
 import { killAll, npmStart, untilRunning } from '../../support/npm-start.js';
 import type { ProcessResult } from '../../support/run-process.js';
 import { runProcess, stopLeftovers } from '../../support/run-process.js';
+import { WAIT_MS } from '../../support/patience.js';
 
 const TOKEN = 'e2e-token';
 
@@ -186,7 +187,7 @@ describe('npm start', () => {
     await run.exit;
     // The runtime (workerd) and the mock stop; their ports come free.
     await expect
-      .poll(async () => (await portIsFree(port)) && (await portIsFree(mockPort)), { timeout: 20_000, interval: 100 })
+      .poll(async () => (await portIsFree(port)) && (await portIsFree(mockPort)), { timeout: WAIT_MS, interval: 100 })
       .toBe(true);
     expect(run.output()).not.toMatch(/^\s+at /m);
   });
