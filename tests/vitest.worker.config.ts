@@ -17,7 +17,13 @@ const receiver = await startWebhookReceiver();
  * The worker project's configuration; `tests/vitest.worker-shards.config.ts` runs the same with `D1_SHARDS` 4
  * for everything in workerd (the objects and queue consumers too), over its own folder.
  */
-export function workerProject(o: { name: string; include: string[]; d1Shards: string; maxWorkers: number }) {
+export function workerProject(o: {
+  name: string;
+  include: string[];
+  d1Shards: string;
+  maxWorkers: number;
+  groupOrder: number;
+}) {
   return defineConfig({
     plugins: [
       cloudflareTest({
@@ -91,8 +97,8 @@ export function workerProject(o: { name: string; include: string[]; d1Shards: st
       // load 5-7.
       isolate: false,
       maxWorkers: o.maxWorkers,
-      // A group of its own, after node (whose CPU-bound files use both cores) and before e2e.
-      sequence: { groupOrder: 1 },
+      // The worker project's group comes after node (whose CPU-bound files use both cores) and before e2e.
+      sequence: { groupOrder: o.groupOrder },
       setupFiles: ['tests/worker/pool-proxy-fix.ts', 'tests/worker/fresh-storage.ts'],
       // Wide: tests wait on events, and CI may share a busy machine (tests/support/patience.ts).
       testTimeout: TEST_MS,
@@ -106,4 +112,10 @@ export function workerProject(o: { name: string; include: string[]; d1Shards: st
   });
 }
 
-export default workerProject({ name: 'worker', include: ['tests/worker/**/*.test.ts'], d1Shards: '0', maxWorkers: 2 });
+export default workerProject({
+  name: 'worker',
+  include: ['tests/worker/**/*.test.ts'],
+  d1Shards: '0',
+  maxWorkers: 2,
+  groupOrder: 1,
+});

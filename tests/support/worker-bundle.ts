@@ -8,13 +8,14 @@
  * process and its children inherit that. A bundle costs about 7 CPU-s (wrangler, esbuild and the assets'
  * build), a start without one a runtime's boot only.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import type { PreparedWorker } from '../../src/cli/local-stack.js';
 import { prepareWorker } from '../../src/cli/local-stack.js';
 import { PREPARED_WORKER_ENV } from '../../src/cli/prepared-worker.js';
+import { ARENA_HOOK_SOURCE } from './miniflare-arena.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -25,10 +26,18 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject): Promise<() => void> {
   const dir = mkdtempSync(join(tmpdir(), 'tribunal-e2e-bundle-'));
+  // Every Node process of the run (test files, the stacks' runtime children, npm start) loads Miniflare with
+  // its config serialization made linear (./miniflare-arena.ts): inherited through NODE_OPTIONS, like the bundle.
+  const hook = join(dir, 'miniflare-arena.cjs');
+  writeFileSync(hook, ARENA_HOOK_SOURCE);
+  const nodeOptions = process.env.NODE_OPTIONS;
+  process.env.NODE_OPTIONS = [nodeOptions, '--require', hook].filter(Boolean).join(' ');
   project.provide('worker', await prepareWorker(dir));
   process.env[PREPARED_WORKER_ENV] = dir;
   return () => {
     Reflect.deleteProperty(process.env, PREPARED_WORKER_ENV);
+    if (nodeOptions === undefined) Reflect.deleteProperty(process.env, 'NODE_OPTIONS');
+    else process.env.NODE_OPTIONS = nodeOptions;
     rmSync(dir, { recursive: true, force: true });
   };
 }

@@ -16,6 +16,7 @@ import type { LocalStack } from '../../../src/cli/local-stack.js';
 import { startLocalStack } from '../../../src/cli/local-stack.js';
 import type { MockServer } from '../../../src/mock-llm/node.js';
 import { startMockServer } from '../../../src/mock-llm/node.js';
+import { WAIT_MS } from '../../support/patience.js';
 
 const ADMIN_TOKEN = 'e2e-erasure-admin-7c1d';
 const persistTo = join(mkdtempSync(join(tmpdir(), 'tribunal-erasure-')), 'state');
@@ -154,7 +155,7 @@ describe('erasure leaves no trace in the local state', () => {
         async () => {
           expect((await view(key, id)).status).toBe('succeeded');
         },
-        { timeout: 60_000, interval: 100 },
+        { timeout: WAIT_MS, interval: 100 },
       );
     };
     const remove = async (key: string, id: string): Promise<void> => {
@@ -183,7 +184,7 @@ describe('erasure leaves no trace in the local state', () => {
         const page = (await r.json()) as { data: { status: string }[] };
         expect(page.data.some((b) => b.status === 'validating' || b.status === 'in_progress')).toBe(true);
       },
-      { timeout: 30_000, interval: 50 },
+      { timeout: WAIT_MS, interval: 50 },
     );
     await remove(keeps, midWave);
     // The coordinator still sees the batch to its end (a cancel); its last step then runs.
@@ -193,7 +194,7 @@ describe('erasure leaves no trace in the local state', () => {
         const page = (await r.json()) as { data: { status: string }[] };
         expect(page.data.every((b) => ['completed', 'cancelled', 'failed', 'expired'].includes(b.status))).toBe(true);
       },
-      { timeout: 30_000, interval: 100 },
+      { timeout: WAIT_MS, interval: 100 },
     );
 
     // The runtime stopped: every file it wrote is on disk as it left it.

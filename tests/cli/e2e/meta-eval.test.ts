@@ -7,7 +7,6 @@
  * itself (which leaves nothing in the temporary directory). And `--compare` on the same stack: a comparison of
  * three MT-Bench models on two questions, its report read back through the API.
  */
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +18,8 @@ import { runMetaEval } from '../../../src/cli/meta-eval.js';
 import type { MetaEvalResult } from '../../../src/cli/meta-eval.js';
 import { loadFairEval } from '../../../src/datasets/loaders.js';
 import { runCompare } from '../../../src/cli/meta-eval-compare.js';
+import type { ProcessResult } from '../../support/run-process.js';
+import { runProcess, stopLeftovers } from '../../support/run-process.js';
 
 type Label = 'A' | 'B' | 'tie';
 
@@ -60,6 +61,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
+  await stopLeftovers();
   await stack?.stop();
 });
 
@@ -112,19 +114,10 @@ describe('npm run meta-eval', () => {
   });
 });
 
-function metaEvalCli(
-  args: readonly string[],
-  env: NodeJS.ProcessEnv = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli/meta-eval.ts', ...args],
-      { timeout: 120_000, env: { ...process.env, ...env } },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-      },
-    );
+/** The runner's CLI as a user runs it, waited on to its end (no wall-clock kill: tests/support/run-process.ts). */
+function metaEvalCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<ProcessResult> {
+  return runProcess(process.execPath, ['--import', 'tsx', 'src/cli/meta-eval.ts', ...args], {
+    env: { ...process.env, ...env },
   });
 }
 
@@ -204,7 +197,8 @@ describe('npm run meta-eval on the command line', () => {
     expect(r.stderr).toContain('refused this run before any item was sent (HTTP 400 unknown_preset)');
     // Nothing of the run's stack is left (tsx keeps its own cache there).
     expect(readdirSync(tmp).filter((f) => f.startsWith('tribunal-'))).toEqual([]);
-  });
+    // The CLI compiles under tsx and starts a whole stack before its one request: over 120 s at load 30.
+  }, 300_000);
 });
 
 describe('npm run meta-eval -- --compare', () => {

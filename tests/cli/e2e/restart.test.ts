@@ -14,6 +14,7 @@ import type { LocalStack } from '../../../src/cli/local-stack.js';
 import { startLocalStack } from '../../../src/cli/local-stack.js';
 import type { MockServer } from '../../../src/mock-llm/node.js';
 import { startMockServer } from '../../../src/mock-llm/node.js';
+import { WAIT_MS } from '../../support/patience.js';
 
 interface View {
   status: string;
@@ -82,7 +83,7 @@ describe('a restart of the local runtime mid-debate', () => {
       async () => {
         expect((await view(first.url, id)).progress.callsDone).toBeGreaterThanOrEqual(2);
       },
-      { timeout: 30_000, interval: 100 },
+      { timeout: WAIT_MS, interval: 100 },
     );
     await first.stop();
     const storedBeforeStop = [...answered.values()].reduce((a, b) => a + b, 0);

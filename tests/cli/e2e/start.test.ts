@@ -7,7 +7,6 @@
  * in front of another server.
  */
 import { createHash } from 'node:crypto';
-import { execFile } from 'node:child_process';
 import { Agent, createServer, request } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,20 +15,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { portIsFree } from '../../../src/cli/ports.js';
 import { PREPARED_WORKER_ENV } from '../../../src/cli/prepared-worker.js';
 import { killAll, npmStart, untilRunning } from '../../support/npm-start.js';
+import type { ProcessResult } from '../../support/run-process.js';
+import { runProcess, stopLeftovers } from '../../support/run-process.js';
+import { WAIT_MS } from '../../support/patience.js';
 
 const TOKEN = 'e2e-token';
 
-function metaEval(args: readonly string[]): Promise<{ code: number; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli/meta-eval.ts', ...args],
-      { timeout: 120_000 },
-      (error, _stdout, stderr) => {
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stderr });
-      },
-    );
-  });
+/** The runner's CLI, waited on to its end (no wall-clock kill: tests/support/run-process.ts). */
+function metaEval(args: readonly string[]): Promise<ProcessResult> {
+  return runProcess(process.execPath, ['--import', 'tsx', 'src/cli/meta-eval.ts', ...args]);
 }
 
 describe('npm start', () => {
@@ -56,7 +50,10 @@ describe('npm start', () => {
     mockPort = serving.mockPort ?? 0;
   });
 
-  afterAll(killAll);
+  afterAll(async () => {
+    await stopLeftovers();
+    killAll();
+  });
 
   it('passes API_KEYS to the Worker; the runner with --token gets through, without it is refused before any item', async () => {
     expect(run.output()).toContain('API_KEYS from the environment (1): /v1 requires "Authorization: Bearer <token>".');
@@ -190,7 +187,7 @@ describe('npm start', () => {
     await run.exit;
     // The runtime (workerd) and the mock stop; their ports come free.
     await expect
-      .poll(async () => (await portIsFree(port)) && (await portIsFree(mockPort)), { timeout: 20_000, interval: 100 })
+      .poll(async () => (await portIsFree(port)) && (await portIsFree(mockPort)), { timeout: WAIT_MS, interval: 100 })
       .toBe(true);
     expect(run.output()).not.toMatch(/^\s+at /m);
   });

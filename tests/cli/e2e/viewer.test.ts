@@ -23,6 +23,7 @@ import {
   useViewerBrowser,
   useViewerStack,
 } from '../../web/viewer-harness.js';
+import { WAIT_MS } from '../../support/patience.js';
 
 /**
  * Records, in the page, every change of (messages shown done, verdict shown): the proof that messages
@@ -95,7 +96,7 @@ describe.skipIf(SKIP_VIEWER)('the viewer in headless Chromium', () => {
       const created = page.locator('.facts time[data-ago]');
       const createdText = await created.innerText();
       expect(createdText).toMatch(/^\d+ s ago$/);
-      await expect.poll(() => created.innerText(), { timeout: 5_000, interval: 100 }).not.toBe(createdText);
+      await expect.poll(() => created.innerText(), { timeout: WAIT_MS, interval: 100 }).not.toBe(createdText);
       await page.screenshot({ path: join(shots, 'evaluation-live-desktop.png') });
 
       await page.locator('.verdict-headline').waitFor({ timeout: 60_000 });

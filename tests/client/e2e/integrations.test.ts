@@ -6,7 +6,6 @@
  * `tribunal/client` export from its `dist/client`, strict tsc with Node's types only), then run with node; curl examples run in bash; the promptfoo config runs a
  * real `promptfoo eval` (0.121.20, installed apart in bench/peers) through the provider file.
  */
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +14,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { LocalStack } from '../../../src/cli/local-stack.js';
 import { REPO_ROOT, startLocalStack } from '../../../src/cli/local-stack.js';
 import { contractFetch } from '../../support/contract-fetch.js';
+import type { ProcessResult } from '../../support/run-process.js';
+import { runProcess, stopLeftovers } from '../../support/run-process.js';
 import { BASH_FLAGS, shellEnv } from '../../support/shell.js';
 
 /** A tagged example: ```<lang> example=<name>. */
@@ -40,23 +41,10 @@ function example(examples: Map<string, Example>, name: string): Example {
 function run(
   file: string,
   args: readonly string[],
-  opts: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      file,
-      args,
-      {
-        cwd: opts.cwd ?? REPO_ROOT,
-        env: shellEnv({ ...process.env, ...opts.env }),
-        timeout: opts.timeoutMs ?? 120_000,
-        maxBuffer: 32 * 1024 * 1024,
-      },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-      },
-    );
-  });
+  opts: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<ProcessResult> {
+  // Waited on to its end (no wall-clock kill: tests/support/run-process.ts).
+  return runProcess(file, args, { cwd: opts.cwd ?? REPO_ROOT, env: shellEnv({ ...process.env, ...opts.env }) });
 }
 
 const PROMPTFOO = join(REPO_ROOT, 'bench', 'peers', 'node_modules', '.bin', 'promptfoo');
@@ -170,6 +158,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
+  await stopLeftovers();
   await stack?.stop();
 });
 
@@ -310,7 +299,6 @@ describe('promptfoo', () => {
             PROMPTFOO_CONFIG_DIR: join(dir, 'promptfoo'),
             NO_COLOR: '1',
           },
-          timeoutMs: 150_000,
         },
       );
       expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
