@@ -8,7 +8,7 @@
  * it to the queue.
  *
  * A slot counts only while its row has not ended (`finished_at` NULL: the partial index
- * `evaluations_tenant_slots`, which leaves the status out so that the running mark writes no index row; every
+ * `evaluations_in_flight`, which leaves the status out so that the running mark writes no index row; every
  * end sets `finished_at` with its status), so every end path frees it in the very status update that ends the row,
  * whoever writes it (the object's final write, a cancel, the dead-letter consumer, a D1-only fallback).
  * A slot cannot outlive its evaluation; one whose object crashed is held until the sweeper re-kicks it

@@ -209,27 +209,33 @@ export async function recordProgress(db: D1Database, id: string, callsDone: numb
 }
 
 /**
- * The rows the sweeper may re-kick as they are: outside a batch, or admitted to a running slot (a batch item
- * runs only with one). The same terms as the partial index `evaluations_stalled` (migration 0026: not ended by
- * `finished_at`, which every end sets, and no status term, so that the running mark writes no index row), so
- * SQLite walks it.
+ * The rows holding a running slot (admitted or running), the terms of the partial index `evaluations_in_flight`
+ * (migration 0033: not ended by `finished_at`, which every end sets, and no status term, so that the running
+ * mark writes no index row), so SQLite walks it. Every path that runs an evaluation admits it first.
  */
-const SQL_SWEEPABLE = `finished_at IS NULL AND (batch_id IS NULL OR slot_at IS NOT NULL) AND ${SQL_NOT_ENDED}`;
+const SQL_IN_FLIGHT = `slot_at IS NOT NULL AND finished_at IS NULL AND ${SQL_NOT_ENDED}`;
 
 /**
  * Evaluations still `queued` or `running` whose `updated_at` is older than `olderThan` (epoch ms),
  * oldest first, at most `limit`. Items of a batch that its window has not handed over yet
  * (src/batches/pump.ts) are not stalled: they wait for their turn. Reads the rows in flight, however many
- * items wait: the rows outside a batch, admitted or running through `evaluations_stalled` (sorted here: its key
- * is the creation time, so that progress writes do not rewrite it), and
- * an open batch's handed-over items still waiting for a slot through `evaluations_waiting_batch` (positions
- * below the batch's `sent`), never the positions not handed over.
+ * items wait: the rows holding a slot through `evaluations_in_flight` (sorted here: its key is the tenant, so
+ * that progress writes do not rewrite it), the rows outside a batch waiting for a slot through
+ * `evaluations_waiting_single`, and an open batch's handed-over items still waiting for a slot through
+ * `evaluations_waiting_batch` (positions below the batch's `sent`), never the positions not handed over.
  */
 export async function findStalled(db: D1Database, olderThan: number, limit: number): Promise<string[]> {
-  const [sweepable, waiting] = await db.batch<{ id: string; updated_at: number }>([
+  const [inFlight, single, waiting] = await db.batch<{ id: string; updated_at: number }>([
     db
       .prepare(
-        `SELECT id, updated_at FROM evaluations WHERE ${SQL_SWEEPABLE} AND updated_at < ? ORDER BY updated_at LIMIT ?`,
+        `SELECT id, updated_at FROM evaluations INDEXED BY evaluations_in_flight
+         WHERE ${SQL_IN_FLIGHT} AND updated_at < ? ORDER BY updated_at LIMIT ?`,
+      )
+      .bind(olderThan, limit),
+    db
+      .prepare(
+        `SELECT id, updated_at FROM evaluations INDEXED BY evaluations_waiting_single
+         WHERE batch_id IS NULL AND slot_at IS NULL AND status = 'queued' AND updated_at < ? ORDER BY updated_at LIMIT ?`,
       )
       .bind(olderThan, limit),
     db
@@ -243,7 +249,7 @@ export async function findStalled(db: D1Database, olderThan: number, limit: numb
       )
       .bind(olderThan, limit),
   ]);
-  return [...(sweepable?.results ?? []), ...(waiting?.results ?? [])]
+  return [...(inFlight?.results ?? []), ...(single?.results ?? []), ...(waiting?.results ?? [])]
     .sort((a, b) => a.updated_at - b.updated_at)
     .slice(0, limit)
     .map((x) => x.id);

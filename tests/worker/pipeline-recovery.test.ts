@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { sweep } from '../../queues/sweeper.js';
 import worker from '../../src/index.js';
 import { evaluationStub } from '../../src/evaluations/stub.js';
+import { admit } from '../../src/evaluations/admission.js';
 import {
   countRows,
   drainAlarms,
@@ -145,6 +146,9 @@ describe('sweeper', () => {
     await stubbornCritic(ns);
     const { id } = await insertJob({ ...LONG_DEBATE, task: POINTWISE, mock: { mode: 'scripted', ns } });
     const stub = evaluationStub(testEnv, id);
+    // Admitted to a running slot first, as every start is (src/evaluations/admission.ts): the sweeper finds
+    // what runs by its slot.
+    expect(await admit(testEnv.DB, id, 100, Date.now())).toBe('admitted');
     // Deterministic "alarm lost mid-debate": drive one step by hand, then delete the alarm it re-armed.
     // (Evicting while an alarm runs does not work for this: eviction waits for the running alarm, which
     // finishes the whole debate within its step budget.)
