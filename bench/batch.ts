@@ -19,9 +19,10 @@
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { intOption, runCli } from '../src/cli/args.js';
+import { choiceOption, intOption, runCli } from '../src/cli/args.js';
 import type { CliValues } from '../src/cli/args.js';
 import { startLocalStack } from '../src/cli/local-stack.js';
+import { LOG_LEVELS } from '../src/log/log.js';
 import { itemTimeline } from './batch-timeline.js';
 import { startMockProcess } from './mock-process.js';
 import { groupCpuMs, runtimeCpuMs } from './proc-cpu.js';
@@ -38,6 +39,8 @@ Time to 202 and to the last verdict of one batch against the mock LLM (BENCHMARK
   --preset P       preset (default fastchat-pair, calibration off: one call per item)
   --ndjson         send the batch as NDJSON instead of JSON
   --runs R         batches measured one after the other (default 1)
+  --log-level V    the Worker's LOG_LEVEL (debug, info, warn, error; default info, as deployed); the table of
+                   where an item's time went needs debug (the start and call lines it reads are debug lines)
   -h, --help       this text`,
   options: {
     items: { type: 'string', default: '1000' },
@@ -46,6 +49,7 @@ Time to 202 and to the last verdict of one batch against the mock LLM (BENCHMARK
     preset: { type: 'string', default: 'fastchat-pair' },
     ndjson: { type: 'boolean', default: false },
     runs: { type: 'string', default: '1' },
+    'log-level': { type: 'string', default: 'info' },
   },
 } as const;
 
@@ -109,6 +113,7 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   const latency = intOption(values.latency, 'latency', 0) ?? 250;
   const c = intOption(values.c, 'c', 1) ?? 16;
   const runs = intOption(values.runs, 'runs', 1, 20) ?? 1;
+  const logLevel = choiceOption(values['log-level'], 'log-level', LOG_LEVELS) ?? 'info';
   const mock = await startMockProcess(latency);
   const logFile = join(tmpdir(), 'tribunal-bench-batch.log');
   const stack = await startLocalStack({
@@ -117,7 +122,7 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
     llmBaseUrl: mock.baseUrl,
     llmApiKey: 'bench',
     llmModel: 'mock-judge',
-    vars: { BATCH_CONCURRENCY: String(c) },
+    vars: { BATCH_CONCURRENCY: String(c), LOG_LEVEL: logLevel },
     logFile,
   });
   try {
@@ -147,13 +152,13 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
     }
     console.log(
       [
-        `${values.ndjson ? 'NDJSON' : 'JSON'} batch of ${n} × ${values.preset}${values.preset === 'fastchat-pair' ? ' (calibration off: 1 call per item)' : ''}, mock LLM latency ${latency} ms, local stack (Miniflare), state on ${benchStateRoot().why}`,
+        `${values.ndjson ? 'NDJSON' : 'JSON'} batch of ${n} × ${values.preset}${values.preset === 'fastchat-pair' ? ' (calibration off: 1 call per item)' : ''}, mock LLM latency ${latency} ms, local stack (Miniflare), LOG_LEVEL ${logLevel}, state on ${benchStateRoot().why}`,
         '',
         `| run | items | time to 202 (s) | time to last verdict (s) | items/s | ideal N·L/C, C = ${c} (s) | ratio | runtime CPU ms / item (workerd) | mock CPU ms / item | succeeded/failed/cancelled |`,
         '|---|---|---|---|---|---|---|---|---|---|',
         ...rows,
         '',
-        "Where an item's time went (means, ms, on the object's clock; bench/batch-timeline.ts):",
+        `Where an item's time went (means, ms, on the object's clock; bench/batch-timeline.ts${logLevel === 'debug' ? '' : '; its lines are debug lines: --log-level debug'}):`,
         '',
         '| run | items | start → call out | the call | call → final write | final write → next start | slots busy |',
         '|---|---|---|---|---|---|---|',

@@ -221,6 +221,8 @@ async function withStack<T>(
       // side by side, and 1 s split 200 items' first wave in two on the loaded machine (8 waves for 4).
       BATCH_POLL_MIN_MS: '100',
       BATCH_POLL_MAX_MS: '200',
+      // The wave timeline reads each item's `evaluation.started`, a debug line.
+      ...(logFile !== undefined ? { LOG_LEVEL: 'debug' } : {}),
     },
     ...(logFile !== undefined ? { logFile } : {}),
   });

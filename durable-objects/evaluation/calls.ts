@@ -196,7 +196,8 @@ export class Caller {
     // A refusal (0 attempts) is stored like a result but is no call.
     if (attempts > 0) evaluation.callsDone += 1;
     evaluation.meta.updated_at = finishedAt;
-    const level = result.ok ? 'info' : 'warn';
+    // A call that answered is a debug line (`evaluation.finalized` is the evaluation's info line); a failure warns.
+    const level = result.ok ? 'debug' : 'warn';
     if (logs(level))
       log(level, 'call.finished', {
         evaluationId: evaluation.meta.id,

@@ -216,7 +216,8 @@ export class EvaluationInstance {
     evaluation.meta.verdict = verdict ? JSON.stringify(verdict) : null;
     evaluation.meta.updated_at = Date.now();
     this.store.saveStatus(evaluation.meta);
-    const level = status === 'succeeded' ? 'info' : 'warn';
+    // Succeeded: a debug line (`evaluation.finalized` is the evaluation's info line); any other end warns.
+    const level = status === 'succeeded' ? 'debug' : 'warn';
     if (logs(level))
       log(level, 'evaluation.ended', {
         evaluationId: evaluation.meta.id,

@@ -207,8 +207,9 @@ export class Lifecycle {
     // API's fast start marked its fresh row in its insert batch: nothing can have ended it since.
     if (job.markedRunning === true) this.final.noteRefreshed(now);
     else this.instance.ctx.waitUntil(this.confirmRunning(evaluation, now));
-    if (logs('info'))
-      log('info', 'evaluation.started', {
+    // Debug: `evaluation.finalized` is the info line of an evaluation (./final-write.ts).
+    if (logs('debug'))
+      log('debug', 'evaluation.started', {
         evaluationId: id,
         method: job.method,
         callsPlanned: meta.calls_planned,

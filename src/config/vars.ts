@@ -280,7 +280,7 @@ export const VARS = {
     logLevel,
     'info',
     'level',
-    "The Worker's lowest log level written (debug, info, warn, error); lines below it cost nothing. info: four lines per single-call verdict.",
+    "The Worker's lowest log level written (debug, info, warn, error); lines below it cost nothing. info: one line per evaluation that went well (`evaluation.finalized`: its method, status, calls and time), debug adds its start, each call and its end; failures warn.",
   ),
 } as const;
 
