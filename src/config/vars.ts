@@ -187,7 +187,7 @@ export const VARS = {
     integer(0),
     '5000',
     'ms',
-    'A trace counts as complete this long after its root span ended with no new span (monitors judge it then).',
+    "A trace counts as complete this long after its root span ended and its last span arrived (monitors judge it then); 5 s is an OpenTelemetry SDK's default export interval.",
   ),
   BATCH_CONCURRENCY: spec(integer(1, 1000), '16', 'items', 'Items of one batch in flight at once (1-1000).'),
   VERDICT_CACHE_TTL_DAYS: spec(
