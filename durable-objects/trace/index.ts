@@ -52,6 +52,8 @@ export class TraceDO extends DurableObject<Bindings> implements TraceRpc {
       await this.monitors.onQuiet(ids.tenant, ids.traceId);
       await this.store.setQuietUntil(null);
     }
+    // Before the erasure, which forgets the ids: a failure retries the alarm with the trace still there.
+    if (ids && this.store.expired()) await this.monitors.forget(ids.tenant, ids.traceId);
     await this.store.alarm();
   }
 }

@@ -91,6 +91,7 @@ export const CARRY_OVER_RULES: Readonly<Record<string, CarryOverRule>> = {
   traces: { kind: 'tenant' },
   monitors: { kind: 'tenant' },
   monitor_days: { kind: 'tenant' },
+  monitor_count_marks: { kind: 'tenant' },
   otlp_exports: { kind: 'tenant' },
 };
 

@@ -1,7 +1,8 @@
 /**
  * @module
  * The monitors' D1 statements, in the tenant's database (`tenantDb`): `monitors` (the definitions), `monitor_days`
- * (matched, sampled and skipped per UTC day, added once per queue message) and, read only, the evaluations a
+ * (matched, sampled and skipped per UTC day, added exactly once from the trace objects' numbered count sets, with
+ * `monitor_count_marks`: migrations/0035_monitor_count_marks.sql) and, read only, the evaluations a
  * monitor made (their `source.monitorId`, index `evaluations_tenant_source_monitor`: succeeded, failed, the day's
  * spend). migrations/0025_monitors_and_evaluation_sources.sql. Times are epoch ms.
  */
@@ -101,7 +102,7 @@ export async function deleteMonitor(db: D1Database, tenant: string, id: string):
   return (r?.meta.changes ?? 0) > 0;
 }
 
-/** What one queue message (or one alarm) adds to a monitor's day. */
+/** What some decisions add to a monitor's day. */
 export interface DayCounts {
   matched: number;
   sampled: number;
@@ -113,25 +114,58 @@ export function dayOf(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
-/** Adds counts to monitors' days: one upsert per monitor, in one batch. */
-export async function addDayCounts(
-  db: D1Database,
-  tenant: string,
-  day: string,
-  counts: ReadonlyMap<string, DayCounts>,
-): Promise<void> {
-  const statements = [...counts]
-    .filter(([, c]) => c.matched + c.sampled + c.skippedBudget > 0)
-    .map(([monitorId, c]) =>
-      db
-        .prepare(
-          `INSERT INTO monitor_days (tenant, monitor_id, day, matched, sampled, skipped_budget) VALUES (?, ?, ?, ?, ?, ?)
-           ON CONFLICT (tenant, monitor_id, day) DO UPDATE SET matched = matched + excluded.matched,
-             sampled = sampled + excluded.sampled, skipped_budget = skipped_budget + excluded.skipped_budget`,
-        )
-        .bind(tenant, monitorId, day, c.matched, c.sampled, c.skippedBudget),
-    );
-  if (statements.length > 0) await db.batch(statements);
+/**
+ * What one call of a trace's object (a message's spans, an alarm) decided for one monitor and day, numbered: a
+ * trace's sets have increasing `seq`, and D1 adds a set only when its number is above the trace's mark.
+ */
+export interface CountSet extends DayCounts {
+  traceId: string;
+  seq: number;
+  monitorId: string;
+  day: string;
+}
+
+/**
+ * Adds count sets to their monitors' days exactly once, in one transaction: each set whose `seq` is above its
+ * trace's mark (`monitor_count_marks`) is added (summed per monitor and day: one upsert each), then each trace's
+ * mark moves to its highest `seq`. Sending a set again (a retry, or after the answer was lost) adds nothing.
+ * The sets travel as one JSON parameter, so any number of traces and monitors costs two statements.
+ */
+export async function addCountSets(db: D1Database, tenant: string, sets: readonly CountSet[]): Promise<void> {
+  if (sets.length === 0) return;
+  const json = JSON.stringify(
+    sets.map((c) => [c.traceId, c.seq, c.monitorId, c.day, c.matched, c.sampled, c.skippedBudget]),
+  );
+  await db.batch([
+    db
+      .prepare(
+        `INSERT INTO monitor_days (tenant, monitor_id, day, matched, sampled, skipped_budget)
+         SELECT ?1, s.monitor_id, s.day, SUM(s.matched), SUM(s.sampled), SUM(s.skipped)
+         FROM (SELECT json_extract(value, '$[0]') AS trace_id, json_extract(value, '$[1]') AS seq,
+                 json_extract(value, '$[2]') AS monitor_id, json_extract(value, '$[3]') AS day,
+                 json_extract(value, '$[4]') AS matched, json_extract(value, '$[5]') AS sampled,
+                 json_extract(value, '$[6]') AS skipped
+               FROM json_each(?2)) AS s
+         WHERE s.seq > COALESCE((SELECT k.seq FROM monitor_count_marks k WHERE k.tenant = ?1 AND k.trace_id = s.trace_id), 0)
+         GROUP BY s.monitor_id, s.day
+         ON CONFLICT (tenant, monitor_id, day) DO UPDATE SET matched = matched + excluded.matched,
+           sampled = sampled + excluded.sampled, skipped_budget = skipped_budget + excluded.skipped_budget`,
+      )
+      .bind(tenant, json),
+    db
+      .prepare(
+        `INSERT INTO monitor_count_marks (tenant, trace_id, seq)
+         SELECT ?1, json_extract(value, '$[0]'), MAX(json_extract(value, '$[1]')) FROM json_each(?2) WHERE true
+         GROUP BY json_extract(value, '$[0]')
+         ON CONFLICT (tenant, trace_id) DO UPDATE SET seq = MAX(seq, excluded.seq)`,
+      )
+      .bind(tenant, json),
+  ]);
+}
+
+/** Forgets a trace's mark (the trace is erased: its object's sets went with it). */
+export async function deleteCountMark(db: D1Database, tenant: string, traceId: string): Promise<void> {
+  await db.prepare('DELETE FROM monitor_count_marks WHERE tenant = ? AND trace_id = ?').bind(tenant, traceId).run();
 }
 
 /** A monitor's counts since it was created: its days summed, its evaluations counted by how they ended. */

@@ -10,7 +10,12 @@
  * failed (D1, the object) stays `pending` and is tried again by the next message or alarm (the error is rethrown,
  * so the queue or the alarm retries).
  *
- * Counts go to `monitor_days` once per message or alarm (one upsert per monitor that matched something).
+ * Counts exactly once: what a call decides is written as a numbered count set in the same synchronous run as the
+ * decisions (so a stored decision always has its count), and the call ends by sending the object's unsent sets to
+ * D1 (`addCountSets`), which adds each set once whatever the repeats, and then forgets them. A failure between the
+ * two (D1, an eviction) leaves the sets for the next message or alarm: the retry that finds the match decided
+ * still counts it. Set numbers only grow: `max(last + 1, now × 1000)`, so even a trace erased and sent again
+ * continues above its old mark.
  */
 import type { Bindings } from '../config/bindings.js';
 import { tenantDb } from '../config/d1-shards.js';
@@ -20,8 +25,8 @@ import { log, logs } from '../log/log.js';
 import type { NormalizedSpan } from '../traces/span-schema.js';
 import type { StoredTrace, TraceLink, TraceStore } from '../traces/store.js';
 import { judgeableSpan, matchesFilter, sampled, spanTask, trajectoryTask } from './match.js';
-import type { DayCounts, MonitorRecord } from './rows.js';
-import { addDayCounts, dayOf } from './rows.js';
+import type { CountSet, DayCounts, MonitorRecord } from './rows.js';
+import { addCountSets, dayOf, deleteCountMark } from './rows.js';
 import { activeMonitors, judgeMatch } from './service.js';
 
 /**
@@ -53,8 +58,67 @@ export class MonitorRunner {
     // Again on every use: the retention's erasure drops every table while the instance may live on.
     this.deps.sql.exec(
       `CREATE TABLE IF NOT EXISTS judged (monitor_id TEXT NOT NULL, span_id TEXT NOT NULL, state TEXT NOT NULL,
-         evaluation_id TEXT, PRIMARY KEY (monitor_id, span_id))`,
+         evaluation_id TEXT, PRIMARY KEY (monitor_id, span_id));
+       CREATE TABLE IF NOT EXISTS count_sets (seq INTEGER NOT NULL, monitor_id TEXT NOT NULL, day TEXT NOT NULL,
+         matched INTEGER NOT NULL, sampled INTEGER NOT NULL, skipped_budget INTEGER NOT NULL,
+         PRIMARY KEY (seq, monitor_id, day));
+       CREATE TABLE IF NOT EXISTS count_seq (id INTEGER PRIMARY KEY CHECK (id = 0), seq INTEGER NOT NULL);`,
     );
+  }
+
+  /**
+   * Keeps what decisions just made add to their monitors' day as one numbered set. Called in the same synchronous
+   * run as the decisions (no await between): the object's storage commits both or neither.
+   */
+  private record(counts: ReadonlyMap<string, DayCounts>): void {
+    const rows = [...counts].filter(([, c]) => c.matched + c.sampled + c.skippedBudget > 0);
+    if (rows.length === 0) return;
+    const now = this.now();
+    const { seq } = this.deps.sql
+      .exec<{ seq: number }>(
+        `INSERT INTO count_seq (id, seq) VALUES (0, ?) ON CONFLICT (id) DO UPDATE SET seq = MAX(seq + 1, excluded.seq)
+         RETURNING seq`,
+        now * 1000,
+      )
+      .one();
+    const day = dayOf(now);
+    for (const [monitorId, c] of rows)
+      this.deps.sql.exec(
+        'INSERT INTO count_sets (seq, monitor_id, day, matched, sampled, skipped_budget) VALUES (?, ?, ?, ?, ?, ?)',
+        seq,
+        monitorId,
+        day,
+        c.matched,
+        c.sampled,
+        c.skippedBudget,
+      );
+  }
+
+  /** Sends the unsent count sets to D1 (added once each, however often sent), then forgets them. */
+  private async flush(tenant: string, traceId: string): Promise<void> {
+    const sets: CountSet[] = this.deps.sql
+      .exec<{ seq: number; monitor_id: string; day: string; matched: number; sampled: number; skipped_budget: number }>(
+        'SELECT seq, monitor_id, day, matched, sampled, skipped_budget FROM count_sets',
+      )
+      .toArray()
+      .map((r) => ({
+        traceId,
+        seq: r.seq,
+        monitorId: r.monitor_id,
+        day: r.day,
+        matched: r.matched,
+        sampled: r.sampled,
+        skippedBudget: r.skipped_budget,
+      }));
+    if (sets.length === 0) return;
+    await addCountSets(tenantDb(this.deps.env, tenant), tenant, sets);
+    // Only those sent: a concurrent call may have numbered a later one meanwhile.
+    this.deps.sql.exec('DELETE FROM count_sets WHERE seq <= ?', Math.max(...sets.map((c) => c.seq)));
+  }
+
+  /** The trace is being erased: its mark in D1 goes too. */
+  async forget(tenant: string, traceId: string): Promise<void> {
+    await deleteCountMark(tenantDb(this.deps.env, tenant), tenant, traceId);
   }
 
   /** Inserts the decision on (monitor, span); true when this call made it (the match is new). */
@@ -108,8 +172,12 @@ export class MonitorRunner {
         bump(counts, m.id, { matched: 1, sampled: keep ? 1 : 0, skippedBudget: 0 });
       }
     }
-    await addDayCounts(tenantDb(this.deps.env, tenant), tenant, dayOf(this.now()), counts);
-    await this.judgePending(tenant, traceId, monitors);
+    this.record(counts);
+    try {
+      await this.judgePending(tenant, traceId, monitors);
+    } finally {
+      await this.flush(tenant, traceId);
+    }
   }
 
   /**
@@ -159,8 +227,12 @@ export class MonitorRunner {
         bump(counts, m.id, { matched: 1, sampled: keep ? 1 : 0, skippedBudget: 0 });
       }
     }
-    await addDayCounts(tenantDb(this.deps.env, tenant), tenant, dayOf(this.now()), counts);
-    await this.judgePending(tenant, traceId, monitors, trace, firedAt);
+    this.record(counts);
+    try {
+      await this.judgePending(tenant, traceId, monitors, trace, firedAt);
+    } finally {
+      await this.flush(tenant, traceId);
+    }
   }
 
   /**
@@ -178,7 +250,6 @@ export class MonitorRunner {
     const rows = this.pending();
     if (rows.length === 0) return;
     const trace = read === undefined ? this.deps.store.read(tenant) : read;
-    const counts = new Map<string, DayCounts>();
     let failure: Error | null = null;
     for (const row of rows) {
       const m = monitors.find((x) => x.id === row.monitor_id);
@@ -211,7 +282,7 @@ export class MonitorRunner {
             });
         } else if (outcome.kind === 'skipped_budget') {
           this.settle(m.id, row.span_id, 'skipped_budget', null);
-          bump(counts, m.id, { matched: 0, sampled: 0, skippedBudget: 1 });
+          this.record(new Map([[m.id, { matched: 0, sampled: 0, skippedBudget: 1 }]]));
         } else {
           log('warn', 'monitors.judge_refused', {
             tenant,
@@ -227,7 +298,6 @@ export class MonitorRunner {
         failure ??= err instanceof Error ? err : new Error(String(err));
       }
     }
-    await addDayCounts(tenantDb(this.deps.env, tenant), tenant, dayOf(this.now()), counts);
     if (failure !== null) throw failure;
   }
 }

@@ -283,10 +283,15 @@ export class TraceStore {
     );
   }
 
+  /** Whether the trace is past its retention: the next {@link alarm} erases it. */
+  expired(): boolean {
+    const expiresAt = Number(this.meta('expiresAt') ?? '0');
+    return expiresAt !== 0 && expiresAt <= this.now();
+  }
+
   /** The alarm: past the retention, the trace and its index row are erased; else the next deadline is armed. */
   async alarm(): Promise<void> {
-    const expiresAt = Number(this.meta('expiresAt') ?? '0');
-    if (expiresAt === 0 || expiresAt > this.now()) {
+    if (!this.expired()) {
       await this.rearm();
       return;
     }
