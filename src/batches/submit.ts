@@ -36,7 +36,6 @@ import { markHitsStatement, servesSince } from '../verdict-cache/rows.js';
 import type { TierChoice } from '../tiers/resolve.js';
 import type { ResolvedRubric } from '../rubrics/resolve.js';
 import { contentStatement } from '../rubrics/rows.js';
-import { mayLeaveHome } from '../webhooks/url-checks.js';
 import { newRecordId, newRecordIdBeside, recordDbOf, tenantDb, tenantDbs } from '../config/d1-shards.js';
 import type { Guarantee } from '../metrics/certify.js';
 
@@ -176,9 +175,7 @@ export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Su
   const id = newRecordId(
     ID_PREFIX[s.kind],
     s.tenant,
-    s.spread === true && (await mayLeaveHome(env, s.tenant, limits.spread, s.webhookUrl))
-      ? { spread: limits.spread, key: s.idempotencyKey }
-      : {},
+    s.spread === true ? { spread: limits.spread, key: s.idempotencyKey } : {},
   );
   const db = recordDbOf(env, s.tenant, id);
   const items = planItems(s.tenant, s.judge, s.items, s.rubric, id);

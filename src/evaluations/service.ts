@@ -43,7 +43,7 @@ import { assertQuota } from '../tenants/quota.js';
 import { effectiveLimitsOf } from '../tenants/rows.js';
 import { budgetPath, checkBudgetFloor } from '../budgets/floor.js';
 import { checkBudgetPrices, withBudget } from '../budgets/request-budget.js';
-import { mayLeaveHome, requireSigningSecret, requireWebhookUrl } from '../webhooks/url-checks.js';
+import { requireSigningSecret, requireWebhookUrl } from '../webhooks/url-checks.js';
 import { configOf } from '../config/vars.js';
 import { requestCachePlans } from '../verdict-cache/plan.js';
 import { hitOf, readHitStatement } from '../verdict-cache/hit.js';
@@ -166,7 +166,7 @@ export async function createEvaluationJob(
   const hash = idempotencyKey === null ? null : await requestHash(request);
   const limits = await limitsFor(env, tenant, creator.limits);
   // Over the tenant's spread when the caller asks for it (its own reads find the row by id wherever it is).
-  const spread = own.spread === true && (await mayLeaveHome(env, tenant, limits.spread, webhookUrl));
+  const spread = own.spread === true;
   const id = own.id ?? newRecordId('ev', tenant, spread ? { spread: limits.spread, key: idempotencyKey } : {});
   const db = recordDbOf(env, tenant, id);
   const { tier, flexFallback } = resolveTier(env, judge, request, limits.defaultTier);

@@ -17,7 +17,7 @@
  * consumer error that would retry it.
  */
 import type { Bindings } from '../config/bindings.js';
-import { log } from '../log/log.js';
+import { log, messageOf } from '../log/log.js';
 import type { RetryDecision } from './retry-policy.js';
 import { nextRetry } from './retry-policy.js';
 import { deliveryLeaseMs, postWebhook } from './send.js';
@@ -26,6 +26,7 @@ import { signStandardWebhook, validSecrets } from './signature.js';
 import { checkWebhookUrl } from './url-guard.js';
 import { configOf } from '../config/vars.js';
 import { recordDb } from '../config/d1-shards.js';
+import { spreadDbs } from '../tenants/rows.js';
 
 /** What the consumer does with the message after an attempt. */
 export type AttemptOutcome =
@@ -229,10 +230,13 @@ export async function attemptDelivery(
         id,
       ),
   ];
+  const goneReason = 'the receiver answered 410 Gone';
   if (gone && claimed.endpoint_id !== null)
-    statements.push(...disableStatements(db, claimed.endpoint_id, 'the receiver answered 410 Gone', finished));
+    statements.push(...disableStatements(db, claimed.endpoint_id, goneReason, finished));
   if (own) statements.push(...own.recorded(db, claimed.tenant, sent, finished));
   const results = await db.batch(statements);
+  if (gone && claimed.endpoint_id !== null)
+    await disableEverywhere(env, claimed.tenant, claimed.endpoint_id, db, goneReason, finished);
   if ((results[1]?.meta.changes ?? 0) === 0 && !(await deliveryExists(db, id))) {
     log('info', 'webhook.attempt_erased', {
       deliveryId: id,
@@ -286,4 +290,26 @@ export function disableStatements(
       )
       .bind(`endpoint disabled: ${reason}`, now, endpointId, now),
   ];
+}
+
+/**
+ * After a 410 disabled endpoint `endpointId` in `done` (the shard of the delivery that got it): the same in the
+ * tenant's other shards (its home shard's row, the copies of its spread: ./copies.ts), so every copy stops
+ * getting deliveries and a later copy from home keeps it disabled. Never throws: a copy it misses is disabled by
+ * the next 410 there.
+ */
+async function disableEverywhere(
+  env: Bindings,
+  tenant: string,
+  endpointId: string,
+  done: D1Database,
+  reason: string,
+  now: number,
+): Promise<void> {
+  try {
+    const others = (await spreadDbs(env, tenant)).filter((db) => db !== done);
+    await Promise.all(others.map((db) => db.batch(disableStatements(db, endpointId, reason, now))));
+  } catch (e) {
+    log('warn', 'webhook.disable_copies_failed', { endpointId, error: messageOf(e) });
+  }
 }

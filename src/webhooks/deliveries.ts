@@ -14,7 +14,10 @@ import { isoOrNull } from './url-checks.js';
 import type { Delivery } from './schemas.js';
 import type { SqlExpr } from './sql.js';
 import { rawSql, sql, sqlAnd } from './sql.js';
-import { tenantDb } from '../config/d1-shards.js';
+import { recordDbOf } from '../config/d1-shards.js';
+import { mergeNewestFirst } from '../http/cursor.js';
+import type { EffectiveLimits } from '../tenants/limits.js';
+import { spreadDbs } from '../tenants/rows.js';
 
 /** Filters of {@link listDeliveries}. */
 export interface DeliveryFilter {
@@ -81,11 +84,16 @@ function decodeCursor(cursor: string): [number, string] {
   ]);
 }
 
-/** A page of the tenant's deliveries matching `f`, newest first, with their attempts. */
+/**
+ * A page of the tenant's deliveries matching `f`, newest first, with their attempts: a page from each D1 shard
+ * its events may be in (the shard of the record each is about: its spread), merged by the same order.
+ * @param limits the tenant's limits as auth loaded them (its spread); read from the control database when absent.
+ */
 export async function listDeliveries(
   env: Bindings,
   tenant: string,
   f: DeliveryFilter,
+  limits?: EffectiveLimits | null,
 ): Promise<{ data: Delivery[]; nextCursor: string | null }> {
   const where: SqlExpr[] = [sql`d.tenant = ${tenant}`, WEBHOOK_TARGETS];
   if (f.status) where.push(sql`d.status = ${f.status}`);
@@ -97,12 +105,26 @@ export async function listDeliveries(
     where.push(sql`(d.created_at, d.id) < (${createdAt}, ${id})`);
   }
   const q = sql`${SELECT} WHERE ${sqlAnd(where)} ORDER BY d.created_at DESC, d.id DESC LIMIT ${f.limit + 1}`;
-  const { results } = await q.prepare(tenantDb(env, tenant)).all<DeliveryRow>();
-  const page = results.slice(0, f.limit);
-  const last = page.at(-1);
+  const dbs = await spreadDbs(env, tenant, limits);
+  const pages = await Promise.all(
+    dbs.map(async (db) => (await q.prepare(db).all<DeliveryRow>()).results.map((row) => ({ row, db }))),
+  );
+  const rows = mergeNewestFirst(pages, ({ row }) => ({ createdAt: row.created_at, id: row.id }), f.limit + 1);
+  const page = rows.slice(0, f.limit);
+  const last = page.at(-1)?.row;
+  // Each row's attempts are in its own shard: one query per shard the page drew from.
+  const attempts = await Promise.all(
+    dbs.map((db) =>
+      withAttempts(
+        db,
+        page.filter((r) => r.db === db).map((r) => r.row),
+      ),
+    ),
+  );
+  const byId = new Map(attempts.flat().map((d) => [d.id, d]));
   return {
-    data: await withAttempts(tenantDb(env, tenant), page),
-    nextCursor: results.length > f.limit && last ? encodeCursor(last.created_at, last.id) : null,
+    data: page.flatMap(({ row }) => byId.get(row.id) ?? []),
+    nextCursor: rows.length > f.limit && last ? encodeCursor(last.created_at, last.id) : null,
   };
 }
 
@@ -151,9 +173,11 @@ export async function getDelivery(env: Bindings, tenant: string, id: string, end
     WEBHOOK_TARGETS,
     ...(endpointId ? [sql`d.endpoint_id = ${endpointId}`] : []),
   ];
-  const row = await sql`${SELECT} WHERE ${sqlAnd(where)}`.prepare(tenantDb(env, tenant)).first<DeliveryRow>();
+  // A delivery's id names the shard of its event (src/config/d1-shards.ts, `sqlIdHex`).
+  const db = recordDbOf(env, tenant, id);
+  const row = await sql`${SELECT} WHERE ${sqlAnd(where)}`.prepare(db).first<DeliveryRow>();
   if (!row) throw new ApiError(404, 'not_found', `no webhook delivery "${id}"`);
-  const [delivery] = await withAttempts(tenantDb(env, tenant), [row]);
+  const [delivery] = await withAttempts(db, [row]);
   if (!delivery) throw new ApiError(404, 'not_found', `no webhook delivery "${id}"`);
   return delivery;
 }
@@ -165,8 +189,9 @@ export async function getDelivery(env: Bindings, tenant: string, id: string, end
  */
 export async function retryDelivery(env: Bindings, tenant: string, id: string, endpointId?: string): Promise<Delivery> {
   const before = await getDelivery(env, tenant, id, endpointId);
+  const db = recordDbOf(env, tenant, id);
   if (before.endpointId !== null) {
-    const ep = await tenantDb(env, tenant)
+    const ep = await db
       .prepare('SELECT disabled_at FROM webhook_endpoints WHERE id = ?')
       .bind(before.endpointId)
       .first<{ disabled_at: number | null }>();
@@ -179,7 +204,7 @@ export async function retryDelivery(env: Bindings, tenant: string, id: string, e
     }
   }
   const now = Date.now();
-  await tenantDb(env, tenant)
+  await db
     .prepare(
       `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?, window_ends_at = ?, delivered_at = NULL, updated_at = ?
      WHERE id = ? AND tenant = ?`,

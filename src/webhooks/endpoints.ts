@@ -2,7 +2,9 @@
  * @module
  * Webhook endpoints of a tenant (D1 `webhook_endpoints`): create (the secret shown once), list, read,
  * update, delete, rotate the secret. Every read and write is scoped to the tenant: another tenant's id
- * reads as absent (404). URLs pass the outbound guard before they are stored.
+ * reads as absent (404). URLs pass the outbound guard before they are stored. The rows live in the tenant's home
+ * shard; every write is copied into the other shards of its spread (./copies.ts), where its work's endings fan
+ * their events out.
  */
 import { ApiError } from '../http/errors.js';
 import type { Bindings } from '../config/bindings.js';
@@ -13,6 +15,7 @@ import type { CreateWebhookEndpoint, UpdateWebhookEndpoint, WebhookEndpoint } fr
 import { MAX_ENDPOINTS_PER_TENANT } from './schemas.js';
 import { newWebhookSecret, ROTATION_GRACE_MS } from './signature.js';
 import { tenantDb } from '../config/d1-shards.js';
+import { copyWebhookRecipients, inEveryCopy } from './copies.js';
 
 interface EndpointRow {
   id: string;
@@ -84,6 +87,7 @@ export async function createEndpoint(
       `a tenant has at most ${MAX_ENDPOINTS_PER_TENANT} webhook endpoints; delete one first`,
     );
   }
+  await copyWebhookRecipients(env, tenant, { endpoint: id });
   return { ...(await getEndpoint(env, tenant, id)), secret };
 }
 
@@ -140,25 +144,29 @@ export async function updateEndpoint(
       .prepare(`UPDATE webhook_endpoints SET ${sets.join(', ')} WHERE id = ? AND tenant = ?`)
       .bind(...values, id, tenant),
   ];
-  if (body.enabled === false && current.enabled)
-    statements.push(...disableStatements(tenantDb(env, tenant), id, 'disabled by request', now));
+  const disabling = body.enabled === false && current.enabled;
+  if (disabling) statements.push(...disableStatements(tenantDb(env, tenant), id, 'disabled by request', now));
   await tenantDb(env, tenant).batch(statements);
+  // Every copy takes the new row; disabling fails the pending deliveries in each shard too.
+  await copyWebhookRecipients(env, tenant, {
+    endpoint: id,
+    extra: (db) => (disabling ? disableStatements(db, id, 'disabled by request', now) : []),
+  });
   return getEndpoint(env, tenant, id);
 }
 
 /** Deletes the endpoint with its delivery log; events other receivers get stay. @throws ApiError 404. */
 export async function deleteEndpoint(env: Bindings, tenant: string, id: string): Promise<void> {
   await getEndpoint(env, tenant, id);
-  await tenantDb(env, tenant).batch([
-    tenantDb(env, tenant)
+  // Its deliveries are in the shard of their event: each shard of the spread drops its own, then its copy.
+  await inEveryCopy(env, tenant, (db) => [
+    db
       .prepare(
         'DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT id FROM webhook_deliveries WHERE endpoint_id = ? AND tenant = ?)',
       )
       .bind(id, tenant),
-    tenantDb(env, tenant)
-      .prepare('DELETE FROM webhook_deliveries WHERE endpoint_id = ? AND tenant = ?')
-      .bind(id, tenant),
-    tenantDb(env, tenant).prepare('DELETE FROM webhook_endpoints WHERE id = ? AND tenant = ?').bind(id, tenant),
+    db.prepare('DELETE FROM webhook_deliveries WHERE endpoint_id = ? AND tenant = ?').bind(id, tenant),
+    db.prepare('DELETE FROM webhook_endpoints WHERE id = ? AND tenant = ?').bind(id, tenant),
   ]);
 }
 
@@ -180,5 +188,6 @@ export async function rotateEndpointSecret(
     .bind(now + ROTATION_GRACE_MS, secret, now, id, tenant)
     .run();
   if (r.meta.changes === 0) throw notFound(id);
+  await copyWebhookRecipients(env, tenant, { endpoint: id });
   return { id, secret, previousSecretExpiresAt: new Date(now + ROTATION_GRACE_MS).toISOString() };
 }

@@ -2,7 +2,8 @@
  * @module
  * A tenant's signing secret, for one-off callback URLs (`webhook: {url}` on a request; endpoints have
  * secrets of their own). Created once by `POST /v1/webhook-signing-secret` and rotated by
- * `POST /v1/webhook-signing-secret/rotate`, whose answers are the only places the secret is shown; `GET` tells whether one exists. After a rotation the previous secret
+ * `POST /v1/webhook-signing-secret/rotate`, whose answers are the only places the secret is shown; `GET` tells whether one exists.
+ * It lives in the tenant's home shard, copied into the other shards of its spread on every write (./copies.ts). After a rotation the previous secret
  * signs too (a second `v1,` signature) for {@link ROTATION_GRACE_MS}, so receivers can switch over.
  */
 import type { Bindings } from '../config/bindings.js';
@@ -12,6 +13,7 @@ import type { SigningSecretCreatedSchema, SigningSecretStatusSchema } from './sc
 import { newWebhookSecret, ROTATION_GRACE_MS } from './signature.js';
 import type { z } from 'zod';
 import { tenantDb } from '../config/d1-shards.js';
+import { copyWebhookRecipients } from './copies.js';
 
 /** Whether the tenant has a signing secret, and since when. */
 export async function signingSecretStatus(
@@ -56,12 +58,15 @@ export async function createSigningSecret(
     .bind(tenant, secret, now, now)
     .first<{ tenant: string }>();
   if (!row) {
+    // A retry after a create whose copies failed mends them (the secret itself is never shown again).
+    await copyWebhookRecipients(env, tenant, { secret: true });
     throw new ApiError(
       409,
       'conflict',
       `the tenant already has a signing secret (shown once, when it was created); to replace it, ${ROTATE_SIGNING_SECRET_ROUTE}`,
     );
   }
+  await copyWebhookRecipients(env, tenant, { secret: true });
   return { secret, createdAt: new Date(now).toISOString(), previousSecretExpiresAt: null };
 }
 
@@ -92,6 +97,7 @@ export async function rotateSigningSecret(
       'no signing secret to rotate yet; create it with POST /v1/webhook-signing-secret',
     );
   }
+  await copyWebhookRecipients(env, tenant, { secret: true });
   return {
     secret,
     createdAt: new Date(now).toISOString(),

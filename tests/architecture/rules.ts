@@ -49,6 +49,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
     'synthetic.ts',
   ],
   'src/webhooks': [
+    'copies.ts',
     'deliver.ts',
     'dispatch.ts',
     'event-docs.ts',

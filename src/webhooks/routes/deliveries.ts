@@ -63,7 +63,9 @@ const retry = createRoute({
 
 /** Routes under `/v1/webhook-deliveries`. */
 export const webhookDeliveries = new OpenAPIHono<TenantEnv>()
-  .openapi(list, async (c) => c.json(await listDeliveries(c.env, c.var.tenant, c.req.valid('query')), 200))
+  .openapi(list, async (c) =>
+    c.json(await listDeliveries(c.env, c.var.tenant, c.req.valid('query'), c.var.auth.limits), 200),
+  )
   .openapi(retry, async (c) => c.json(await retryDelivery(c.env, c.var.tenant, c.req.valid('param').id), 202));
 
 const getSecret = createRoute({

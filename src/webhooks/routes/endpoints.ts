@@ -246,7 +246,10 @@ export const webhookEndpoints = new OpenAPIHono<TenantEnv>()
   .openapi(deliveries, async (c) => {
     const { id } = c.req.valid('param');
     await getEndpoint(c.env, c.var.tenant, id);
-    return c.json(await listDeliveries(c.env, c.var.tenant, { ...c.req.valid('query'), endpoint: id }), 200);
+    return c.json(
+      await listDeliveries(c.env, c.var.tenant, { ...c.req.valid('query'), endpoint: id }, c.var.auth.limits),
+      200,
+    );
   })
   .openapi(retry, async (c) => {
     const { id, deliveryId } = c.req.valid('param');
