@@ -9,7 +9,8 @@ import { withWarnings } from '../http/warnings.js';
 import { resolveSubmission } from '../batches/submission.js';
 import type { BatchRecord } from '../batches/rows.js';
 import { getBatch } from '../batches/rows.js';
-import { cancelBatch, countsOf, listBatchesView } from '../batches/service.js';
+import type { BatchSummary } from '../batches/schemas.js';
+import { cancelBatch, listBatchesView, summaryOf as batchSummaryOf } from '../batches/service.js';
 import { usageAggregates } from '../batches/result-rows.js';
 import { submitBatch } from '../batches/submit.js';
 import type { Bindings } from '../config/bindings.js';
@@ -287,10 +288,8 @@ export async function requireComparison(env: Bindings, tenant: string, id: strin
   return { batch, comparison };
 }
 
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
-
-/** A comparison as lists show it. */
-function summaryOf(b: BatchRecord, c: ComparisonRecord): ComparisonSummary {
+/** A comparison as lists show it: its batch as the batch list shows that, with the comparison's own fields. */
+function summaryOf(b: BatchSummary, c: ComparisonRecord): ComparisonSummary {
   return {
     id: b.id,
     status: b.status,
@@ -302,11 +301,11 @@ function summaryOf(b: BatchRecord, c: ComparisonRecord): ComparisonSummary {
     design: c.design,
     items: c.itemsTotal,
     evaluationsPerPair: c.orders,
-    counts: countsOf(b),
+    counts: b.counts,
     gateOutcome: c.gateOutcome,
-    createdAt: iso(b.createdAt) ?? '',
-    completedAt: iso(b.completedAt),
-    cancelRequestedAt: iso(b.cancelRequestedAt),
+    createdAt: b.createdAt,
+    completedAt: b.completedAt,
+    cancelRequestedAt: b.cancelRequestedAt,
     links: comparisonLinks(b.id),
   };
 }
@@ -334,7 +333,7 @@ export async function viewComparison(env: Bindings, ref: ComparisonRef): Promise
   ]);
   const { batch: b } = ref;
   return {
-    ...summaryOf(b, ref.comparison),
+    ...summaryOf(batchSummaryOf(b), ref.comparison),
     gateOutcome: stats.basis === 'final' ? (stats.gate?.outcome ?? null) : null,
     ...stats,
     webhook: b.webhookUrl ? { url: b.webhookUrl } : null,
@@ -359,25 +358,7 @@ export async function listComparisons(
   const data: ComparisonSummary[] = [];
   for (const b of page.data) {
     const c = rows.get(b.id);
-    if (!c) continue;
-    data.push({
-      id: b.id,
-      status: b.status,
-      method: b.method,
-      preset: b.preset,
-      tier: b.tier,
-      flexFallback: b.flexFallback,
-      candidates: c.candidates,
-      design: c.design,
-      items: c.itemsTotal,
-      evaluationsPerPair: c.orders,
-      counts: b.counts,
-      gateOutcome: c.gateOutcome,
-      createdAt: b.createdAt,
-      completedAt: b.completedAt,
-      cancelRequestedAt: b.cancelRequestedAt,
-      links: comparisonLinks(b.id),
-    });
+    if (c) data.push(summaryOf(b, c));
   }
   return { data, nextCursor: page.nextCursor };
 }

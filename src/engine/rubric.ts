@@ -125,16 +125,16 @@ export const RubricContentShape = {
   thresholds: RubricThresholdsSchema.optional(),
 };
 
+/** The fields of a rubric's content its cross-field checks read. */
+interface CheckedContent {
+  kind: 'pairwise' | 'pointwise';
+  scale?: RubricScale | undefined;
+  aspects?: readonly { name: string; scale?: RubricScale | undefined }[] | undefined;
+  thresholds?: RubricThresholds | undefined;
+}
+
 /** The cross-field checks of a rubric's content; each issue names its field. Exported for schemas that extend it. */
-export function checkRubricContent(
-  c: {
-    kind: 'pairwise' | 'pointwise';
-    scale?: RubricScale | undefined;
-    aspects?: readonly { name: string; scale?: RubricScale | undefined }[] | undefined;
-    thresholds?: RubricThresholds | undefined;
-  },
-  ctx: z.RefinementCtx,
-): void {
+export function checkRubricContent(c: CheckedContent, ctx: z.RefinementCtx): void {
   checkThresholds(c, ctx);
   if (c.kind === 'pairwise') {
     if (c.scale !== undefined)
@@ -171,15 +171,7 @@ export function checkRubricContent(
 }
 
 /** Each list of cut-offs has one per step of the scale it applies to; aspects named exist; pointwise only. */
-function checkThresholds(
-  c: {
-    kind: 'pairwise' | 'pointwise';
-    scale?: RubricScale | undefined;
-    aspects?: readonly { name: string; scale?: RubricScale | undefined }[] | undefined;
-    thresholds?: RubricThresholds | undefined;
-  },
-  ctx: z.RefinementCtx,
-): void {
+function checkThresholds(c: CheckedContent, ctx: z.RefinementCtx): void {
   const t = c.thresholds;
   if (t === undefined) return;
   if (c.kind === 'pairwise') {
