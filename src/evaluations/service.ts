@@ -17,10 +17,10 @@ import {
   getVerdictJson,
   insertEvaluation,
   readWithResults,
-  getTaskJson,
 } from './rows.js';
 import { requestHash } from '../http/request-hash.js';
 import { listTranscript, transcriptMessageOf } from './transcript-rows.js';
+import { readTaskJson } from './content.js';
 import { ApiError } from '../http/errors.js';
 import type { CreateEvaluationRequest, Evaluation, EvaluationAccepted, EvaluationStatus } from './schemas.js';
 import type { EvaluationTaskSchema } from './schemas.js';
@@ -457,7 +457,7 @@ export async function viewEvaluation(
 
 /** The task as submitted (`GET /v1/evaluations/{id}/task`); null when it is no longer kept or does not parse. */
 export async function viewTask(env: Bindings, row: EvaluationRecord): Promise<z.infer<typeof EvaluationTaskSchema>> {
-  const parsed = TaskSchema.safeParse(await getTaskJson(tenantDb(env, row.tenant), row.id));
+  const parsed = TaskSchema.safeParse(await readTaskJson(env, tenantDb(env, row.tenant), row.id));
   return { id: row.id, task: parsed.success ? parsed.data : null };
 }
 

@@ -16,6 +16,7 @@ import { sha256Hex } from '../http/request-hash.js';
 import { scrubSql } from '../config/sqlite-scrub.js';
 import { eraseTranscriptStatements } from '../evaluations/transcript-rows.js';
 import { recordDb } from '../config/d1-shards.js';
+import { dropWaitingTaskStatements, ERASED_TASK, taskSql } from '../evaluations/task-rows.js';
 
 /** What an erased error message reads: the code beside it stands. */
 export const ERASED_ERROR_MESSAGE = 'erased: this tenant keeps no content (the error code stands)';
@@ -45,17 +46,21 @@ export async function eraseUnstoredContent(env: Bindings, id: string, now = Date
   const db = await recordDb(env, id);
   const row = await db
     .prepare(
-      `SELECT e.task AS task FROM evaluations e JOIN tenants t ON t.id = e.tenant
+      `SELECT ${taskSql('e')} AS task FROM evaluations e JOIN tenants t ON t.id = e.tenant
      WHERE e.id = ? AND t.store_content = 0 AND e.deleted_at IS NULL AND e.finished_at IS NOT NULL
        AND e.content_erased_at IS NULL`,
     )
     .bind(id)
-    .first<{ task: string }>();
+    .first<{ task: string | null }>();
   if (!row) return false;
-  // The object first: its replies are the transcript's source.
-  await evaluationStub(env, id).erase(id);
+  const stub = evaluationStub(env, id);
+  // D1 keeps no task once the evaluation's object holds it (src/evaluations/task-rows.ts): read it there first.
+  const task = row.task ?? (await stub.content()).task ?? ERASED_TASK;
+  // The object first: its replies are the transcript's source. The hashed task is kept on the row.
+  await stub.erase(id);
   await db.batch([
     ...eraseTranscriptStatements(db, id),
+    ...dropWaitingTaskStatements(db, id),
     // Overwritten in place first, so the file's free space keeps no copy (src/config/sqlite-scrub.ts).
     db.prepare(scrubSql('evaluations', ['task', 'error_message'], 'id = ? AND deleted_at IS NULL')).bind(id),
     // An error's message can quote a reply (an unparsed one, a provider's body): it goes too; its code stays.
@@ -65,7 +70,7 @@ export async function eraseUnstoredContent(env: Bindings, id: string, now = Date
          error_message = CASE WHEN error_message IS NULL THEN NULL ELSE ? END
        WHERE id = ? AND deleted_at IS NULL`,
       )
-      .bind(await hashedTask(row.task), now, ERASED_ERROR_MESSAGE, id),
+      .bind(await hashedTask(task), now, ERASED_ERROR_MESSAGE, id),
   ]);
   return true;
 }
