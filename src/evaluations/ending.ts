@@ -25,7 +25,6 @@ import { sqlMayBecome } from './status.js';
 import type { UsageTotals } from '../tenants/usage-rollup.js';
 import { BOOK_SET_SQL, bookBinds, bookStatement, rollupStatements, usageTotals } from '../tenants/usage-rollup.js';
 import { ENTRY_SET_SQL, entryTime } from '../verdict-cache/rows.js';
-import { dropWaitingTaskStatements } from './task-rows.js';
 
 /**
  * An evaluation that is about to end. Times are epoch ms. Anything else of the row (tenant, batch, …) an
@@ -343,8 +342,6 @@ export async function writeFinal(
   const rollup = [
     ...rollupStatements(db, w.id, w.calls),
     ...(written.verdictJson === null ? [] : [verdictTextStatement(db, w.id, written.verdictJson)]),
-    // The object that writes this holds the task: D1's waiting copy goes (./task-rows.ts).
-    ...dropWaitingTaskStatements(db, w.id),
   ];
   const final = finalStatement(db, w, written);
   const effects = effectStatements(db, plan, ending);

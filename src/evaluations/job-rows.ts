@@ -8,7 +8,7 @@
  * API cancel). Times are epoch milliseconds.
  */
 import { configSql } from './config-rows.js';
-import { taskSql } from './task-rows.js';
+import { dropWaitingTaskStatements, taskSql } from './task-rows.js';
 import type { EvaluationError } from './live-events.js';
 import type { EvaluationStatus } from './status.js';
 import { SQL_NOT_ENDED, sqlMayBecome } from './status.js';
@@ -161,15 +161,18 @@ export async function markRunning(
   now: number,
   engineVersion: string,
 ): Promise<boolean> {
-  const r = await db
-    .prepare(
-      `UPDATE evaluations SET status = 'running', calls_planned = ?, started_at = COALESCE(started_at, ?), updated_at = ?,
-         engine_version = COALESCE(engine_version, ?)
-       WHERE id = ? AND ${sqlMayBecome('running')}`,
-    )
-    .bind(callsPlanned, now, now, engineVersion, id)
-    .run();
-  return r.meta.changes > 0;
+  const [r] = await db.batch([
+    db
+      .prepare(
+        `UPDATE evaluations SET status = 'running', calls_planned = ?, started_at = COALESCE(started_at, ?), updated_at = ?,
+           engine_version = COALESCE(engine_version, ?)
+         WHERE id = ? AND ${sqlMayBecome('running')}`,
+      )
+      .bind(callsPlanned, now, now, engineVersion, id),
+    // The object that marks it running holds its task: D1's waiting copy goes (./task-rows.ts).
+    ...dropWaitingTaskStatements(db, id),
+  ]);
+  return (r?.meta.changes ?? 0) > 0;
 }
 
 /**
