@@ -26,6 +26,8 @@ import { REPO_ROOT, startLocalStack } from '../src/cli/local-stack.js';
 import type { LocalStack } from '../src/cli/local-stack.js';
 import { createEvaluation, readyCalls } from '../src/engine/protocol.js';
 import { getMethod, resolveMethodConfig } from '../src/engine/registry.js';
+import { LOG_LEVELS } from '../src/log/log.js';
+import type { LogLevel } from '../src/log/log.js';
 import type { PairwiseTask } from '../src/engine/task.js';
 import { startForwardProcess } from './forward-worker.js';
 import { startMockProcess } from './mock-process.js';
@@ -51,6 +53,7 @@ Single-judge burst, one LLM call per item, through autoevals, promptfoo and Trib
   --wait W            how Tribunal's client awaits a verdict: prefer (POST with Prefer: wait, the
                       verdict in the response) or sse (POST, then the event stream) (default prefer)
   --peers-dir D       where the peers are installed (default bench/peers)
+  --log-level V       Tribunal's LOG_LEVEL (debug, info, warn, error; default info, as deployed)
   -h, --help          this text
 
 Needs the peers installed: npm --prefix bench/peers ci`,
@@ -61,6 +64,7 @@ Needs the peers installed: npm --prefix bench/peers ci`,
     tools: { type: 'string', default: TOOLS.join(',') },
     wait: { type: 'string', default: 'prefer' },
     'peers-dir': { type: 'string', default: join(REPO_ROOT, 'bench', 'peers') },
+    'log-level': { type: 'string', default: 'info' },
   },
 } as const satisfies CliSpec<CliOptions>;
 
@@ -298,7 +302,7 @@ async function judgeOnce(url: string, i: number, wait: Wait): Promise<void> {
   if (!events.includes('event: verdict')) throw new Error(`evaluation ${body.id} ended without a verdict`);
 }
 
-async function runTribunal(n: number, c: number, mock: MockProcess, wait: Wait): Promise<Row> {
+async function runTribunal(n: number, c: number, mock: MockProcess, wait: Wait, logLevel: LogLevel): Promise<Row> {
   let stack: LocalStack | undefined;
   try {
     stack = await startLocalStack({
@@ -310,9 +314,10 @@ async function runTribunal(n: number, c: number, mock: MockProcess, wait: Wait):
       llmModel: MODEL,
       logFile: join(tmpdir(), 'tribunal-bench-peers.log'),
       crons: false,
+      vars: { LOG_LEVEL: logLevel },
     });
     const url = stack.url;
-    const how = `fastchat-pair, calibration off; local runtime Miniflare; verdict ${wait === 'prefer' ? 'in the POST response (Prefer: wait)' : 'over SSE after the POST'}`;
+    const how = `fastchat-pair, calibration off; LOG_LEVEL ${logLevel}; local runtime Miniflare; verdict ${wait === 'prefer' ? 'in the POST response (Prefer: wait)' : 'over SSE after the POST'}`;
     return await onRuntime('tribunal', stack.runtimePid, mock, n, c, (i) => judgeOnce(url, i, wait), how);
   } finally {
     await stack?.stop();
@@ -364,6 +369,7 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   const c = intOption(values.concurrency, 'concurrency', 1, 1000) ?? 16;
   const latency = intOption(values.latency, 'latency', 0) ?? 250;
   const wait = choiceOption(values.wait, 'wait', WAITS) ?? 'prefer';
+  const logLevel = choiceOption(values['log-level'], 'log-level', LOG_LEVELS) ?? 'info';
   PEERS = values['peers-dir'];
   const tools = values.tools.split(',').map((t) => choiceOption(t.trim(), 'tools', TOOLS) ?? 'tribunal');
   const missing = (['autoevals', 'promptfoo'] as const).filter(
@@ -384,7 +390,7 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
       if (tool === 'autoevals') rows.push(await runAutoevals(n, c, mock));
       else if (tool === 'promptfoo') rows.push(await runPromptfoo(n, c, mock));
       else if (tool === 'forward') rows.push(await runForward(n, c, mock));
-      else rows.push(await runTribunal(n, c, mock, wait));
+      else rows.push(await runTribunal(n, c, mock, wait, logLevel));
     }
   } finally {
     await mock.stop();

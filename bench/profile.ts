@@ -10,7 +10,8 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { intOption, parseCliOrExit } from '../src/cli/args.js';
+import { choiceOption, intOption, parseCliOrExit } from '../src/cli/args.js';
+import { LOG_LEVELS } from '../src/log/log.js';
 import { freePort } from '../src/cli/ports.js';
 import { startLocalStack } from '../src/cli/local-stack.js';
 import { startMockProcess } from './mock-process.js';
@@ -28,6 +29,7 @@ const CLI = {
   --target T        the inspector target whose title contains T (default core:user:, the Worker; e.g.
                     d1 for local D1, core:entry for Miniflare's router); --list shows them
   --list            print the inspector's targets, then profile as asked
+  --log-level V     the Worker's LOG_LEVEL (debug, info, warn, error; default info, as deployed)
   -h, --help        this text`,
   options: {
     items: { type: 'string', default: '200' },
@@ -38,11 +40,13 @@ const CLI = {
     out: { type: 'string', default: join(tmpdir(), 'tribunal.cpuprofile') },
     target: { type: 'string', default: 'core:user:' },
     list: { type: 'boolean', default: false },
+    'log-level': { type: 'string', default: 'info' },
   },
 } as const;
 
 const values = await parseCliOrExit(CLI, (v) => {
   for (const name of ['items', 'concurrency', 'latency', 'interval', 'top'] as const) intOption(v[name], name, 1);
+  choiceOption(v['log-level'], 'log-level', LOG_LEVELS);
 });
 const N = Number(values.items);
 const C = Number(values.concurrency);
@@ -128,6 +132,7 @@ const stack = await startLocalStack({
   logFile: join(tmpdir(), 'tribunal-bench-profile.log'),
   crons: false,
   inspectorPort,
+  vars: { LOG_LEVEL: values['log-level'] },
 });
 try {
   const post = async (i: number) => {
@@ -178,7 +183,7 @@ try {
     list.slice(0, top).map(([k, ms]) => `| ${ms.toFixed(3)} | ${((100 * ms) / t.total).toFixed(1)}% | \`${k}\` |`);
   console.log(
     [
-      `${N} items, C = ${C}, L = ${values.latency} ms: ${(N / seconds).toFixed(1)} items/s while sampled every ${values.interval} µs (${target.title}); profile in ${values.out}`,
+      `${N} items, C = ${C}, L = ${values.latency} ms, LOG_LEVEL ${values['log-level']}: ${(N / seconds).toFixed(1)} items/s while sampled every ${values.interval} µs (${target.title}); profile in ${values.out}`,
       `sampled wall time ${t.total.toFixed(2)} ms per item, of which (idle) is the isolate waiting`,
       '',
       '| self ms / item | share | function |',

@@ -42,30 +42,57 @@ const LIMITS = {
 } as const;
 
 /**
- * The cron's per-run pages and reads, copied from the Worker code (its modules are outside the Node typecheck the
- * benches run under; tests/worker/archive.test.ts pins them equal): what one cron invocation does.
+ * One shard's maintenance run (queues/maintenance.ts: the cron sends a message per shard a minute, each its own
+ * invocation), its pages and D1 queries copied from the Worker code (its modules are outside the Node typecheck the
+ * benches run under; tests/worker/archive.test.ts pins them equal). A D1 `batch()` counts as one query: it is one
+ * call, the subrequest the per-invocation limit counts.
  */
 export const CRON = {
-  /** Runs per day (the cron fires every minute). */
+  /** Runs per day of each shard's message (the cron fires every minute). */
   runsPerDay: 1_440,
-  /** queues/sweeper.ts: evaluations re-kicked per run (admit + touch: 2 queries each). */
-  kicks: 100,
-  /** src/retention/sweep.ts TENANTS_PER_RUN × RETENTION_PAGE (25): evaluations erased per run (2 queries each). */
-  retentionErasures: 4 * 25,
-  /** src/retention/archive.ts ARCHIVE_PAGE: evaluations moved per run (8 queries, 3 object or R2 calls each). */
-  archiveMoves: 50,
-  /** src/webhooks/dispatch.ts SWEEP_LIMIT: overdue deliveries handed on per run (one lane RPC each at worst). */
-  deliveries: 1_000,
-  /**
-   * Reads each shard costs a run however little it finds: the sweeper's stalled evaluations, batches and
-   * comparisons (3), overdue deliveries (1), retention's overdue tenants, unerased content and old webhook
-   * events (3), the archive's due evaluations (1).
-   */
-  readsPerShard: 8,
+  /** queues/sweeper.ts SWEEP_LIMIT: evaluations re-kicked per shard run (admit + touch: 2 queries and an object RPC each). */
+  kicks: 50,
+  /** queues/sweeper.ts TOP_UP_LIMIT and COMPARISONS_LIMIT: open batches topped up, comparisons finished (about 3 queries each). */
+  topUps: 10,
+  comparisons: 10,
+  /** src/retention/sweep.ts TENANTS_PER_RUN × RETENTION_PAGE (25): evaluations erased in D1 per shard run. */
+  retentionErasures: 20 * 25,
+  /** src/retention/sweep.ts retentionQueries(25): the retention run's D1 queries (erasures 10 a batch). */
+  retentionQueries: 135,
+  /** src/retention/archive.ts ARCHIVE_PAGE: evaluations moved per shard run. */
+  archiveMoves: 500,
+  /** src/retention/archive.ts moveQueries(): the moves' D1 queries (10 evaluations' reads a batch, a re-check, an erasure batch). */
+  moveQueries: 151,
+  /** src/retention/archive.ts ARCHIVE_ERASE_PAGE × ARCHIVE_ERASE_PAGES: archived evaluations erased from R2 per run (one message). */
+  archiveErasures: 500 * 40,
+  /** src/webhooks/dispatch.ts SWEEP_LIMIT: overdue deliveries handed on per shard run (one lane RPC each at worst). */
+  deliveries: 500,
+  /** Reads a shard run makes however little it finds: stalled evaluations, batches, comparisons, overdue deliveries. */
+  readsPerShard: 4,
 } as const;
+
+/** D1 queries one shard's maintenance run makes at its pages' bounds (counted from the code, {@link CRON}). */
+export const SHARD_RUN_QUERIES =
+  CRON.readsPerShard + 2 * CRON.kicks + 3 * (CRON.topUps + CRON.comparisons) + CRON.retentionQueries + CRON.moveQueries;
+
+/**
+ * Subrequests one shard's run makes at its pages' bounds: its D1 queries, a start RPC per re-kick, the window's
+ * starts of a top-up (16 each), a lane RPC per delivery, an object RPC and an R2 read per erasure, and per move
+ * 2 object RPCs (transcript, snapshot), 2 R2 puts (the copy, its marker) and the object's erasure.
+ */
+export const SHARD_RUN_SUBREQUESTS =
+  SHARD_RUN_QUERIES +
+  CRON.kicks +
+  16 * CRON.topUps +
+  CRON.deliveries +
+  2 * CRON.retentionErasures +
+  5 * CRON.archiveMoves;
 
 /** `ARCHIVE_AFTER_DAYS`'s default (src/config/vars.ts), days: what D1 keeps before the archive. */
 export const ARCHIVE_AFTER_DAYS = Number(VARS.ARCHIVE_AFTER_DAYS.default);
+
+/** `WEBHOOK_LANES`'s default (src/config/vars.ts): lanes per receiver. */
+export const WEBHOOK_LANES = Number(VARS.WEBHOOK_LANES.default);
 
 /** `WEBHOOK_CONCURRENCY`'s bound: attempts one receiver's lane has in flight (its invocation's 6 connections). */
 const LANE_CONNECTIONS = MAX_ATTEMPTS_PER_INVOCATION;
@@ -105,6 +132,11 @@ export interface Layout {
      * `databases` its id hashes to, so the largest tenant's database holds its share and 1/N of the rest.
      */
     key: 'hash' | 'tenant' | 'tenant-hash';
+    /**
+     * With `tenant-hash`: D1 databases the largest tenant's evaluations and batches hash over (its `spread`, set
+     * per tenant by the operator: src/config/d1-shards.ts), at most `databases`; 1 (absent) = whole in one.
+     */
+    largestTenantSpread?: number;
     /** Days D1 keeps a verdict's rows before they move to the archive (null: D1 keeps them for the whole retention). */
     hotDays: number | null;
     /** Per-verdict figures over the measured ones (a target layout not yet built). */
@@ -118,17 +150,19 @@ export interface Layout {
   /** Shards of a queue. */
   queueShards: number;
   /**
-   * The cron's sweeps: `one-invocation` (as built: every shard's pages in the scheduled run's one invocation,
-   * one shared budget), or `per-shard` (a message per shard each run, each its own invocation and budget: not
-   * built); and the evaluations one archive page moves.
+   * The cron's sweeps: `one-invocation` (every shard's pages in the scheduled run's one invocation, one shared
+   * budget: before the fan-out), or `per-shard` (as built: a message per shard each run, each its own invocation
+   * and budget); the evaluations one page moves and erases in D1, the archived ones erased from R2 a run, and the
+   * D1 queries of a run (of one shard, or of all of them in one invocation).
    */
   sweeps: {
     mode: 'one-invocation' | 'per-shard';
     archiveMoves: number;
     retentionErasures: number;
-    /** D1 queries a move or an erasure makes: 8 and 2 one at a time (as built); a page's few in bulk (target). */
-    queriesPerMove: number;
-    queriesPerErasure: number;
+    archiveErasures: number;
+    /** D1 queries of a run: `shards` = the shards one invocation reads (1 per shard, all in one invocation). */
+    queries: (shards: number) => number;
+    subrequests: number;
   };
   /** Delivery lanes per receiver (1 as built: one lane, 6 connections, per endpoint). */
   lanesPerReceiver: number;
@@ -166,8 +200,20 @@ const perSecond = (perDay: number) => perDay / 86_400;
 function busiestDbShare(layout: Layout, load: Load): number {
   const n = layout.d1.databases;
   if (layout.d1.key === 'tenant') return load.largestTenantShare;
-  if (layout.d1.key === 'tenant-hash') return load.largestTenantShare + (1 - load.largestTenantShare) / n;
+  if (layout.d1.key === 'tenant-hash') {
+    const spread = Math.min(Math.max(layout.d1.largestTenantSpread ?? 1, 1), n);
+    return load.largestTenantShare / spread + (1 - load.largestTenantShare) / n;
+  }
   return 1 / n;
+}
+
+/** Which database the size row is about: one of the hashed ones, or the largest tenant's (over its spread). */
+function dbLabel(layout: Layout): string {
+  if (layout.d1.key === 'hash') return `1 of ${layout.d1.databases}`;
+  const spread = Math.min(layout.d1.largestTenantSpread ?? 1, layout.d1.databases);
+  return layout.d1.key === 'tenant-hash' && spread > 1
+    ? `the largest tenant's, spread over ${spread}`
+    : "the largest tenant's";
 }
 
 /** The model's rows for a preset's footprint, a load and a layout. */
@@ -191,7 +237,7 @@ export function limitRows(f: PresetFootprint, load: Load, layout: Layout): Limit
   const dbBytesPerDay = load.verdictsPerDay * bytes * dbShare;
   row({
     store: 'D1',
-    limit: `10 GB per database (${layout.d1.key === 'hash' ? `1 of ${layout.d1.databases}` : "the largest tenant's"}, ${keptDays} days kept)`,
+    limit: `10 GB per database (${dbLabel(layout)}, ${keptDays} days kept)`,
     atPeak: dbBytesPerDay * keptDays,
     of: LIMITS.d1DatabaseBytes,
     retentionDays: LIMITS.d1DatabaseBytes / dbBytesPerDay,
@@ -223,22 +269,18 @@ export function limitRows(f: PresetFootprint, load: Load, layout: Layout): Limit
     bindsAt: Infinity,
     note: layout.d1.key === 'tenant' ? 'one per tenant: grows with tenants, not verdicts' : 'fixed bindings',
   });
-  // The cron's one invocation: every shard's reads, then the pages' work (counted from the code, not measured).
+  // The cron's sweeps: one invocation over every shard, or a message per shard (counted from the code, not measured).
   const perShard = layout.sweeps.mode === 'per-shard';
   const shardsInRun = perShard ? 1 : layout.d1.databases;
-  const cronQueries =
-    CRON.readsPerShard * shardsInRun +
-    2 * CRON.kicks +
-    layout.sweeps.queriesPerErasure * layout.sweeps.retentionErasures +
-    layout.sweeps.queriesPerMove * layout.sweeps.archiveMoves;
+  const cronQueries = layout.sweeps.queries(shardsInRun);
   row({
     store: 'D1',
-    limit: `1,000 queries per invocation: the cron's ${perShard ? 'run of one shard' : `run over ${shardsInRun} shards`}`,
+    limit: `1,000 queries per invocation: the cron's ${perShard ? 'run of one shard (its own message)' : `run over ${shardsInRun} shards`}`,
     atPeak: cronQueries,
     of: LIMITS.d1QueriesPerInvocation,
     // Grows with the shards, not the verdicts.
     bindsAt: Infinity,
-    note: `${CRON.readsPerShard} reads a shard, then ${CRON.kicks} re-kicks, ${layout.sweeps.retentionErasures} erasures, ${layout.sweeps.archiveMoves} archive moves (counted from the code)`,
+    note: `${perShard ? CRON.readsPerShard : 8} reads a shard, ${perShard ? CRON.kicks : 100} re-kicks, ${layout.sweeps.retentionErasures} erasures, ${layout.sweeps.archiveMoves} archive moves (counted from the code)`,
   });
 
   // The sweeps' throughput: what the cron moves and erases a day against the verdicts a day.
@@ -251,12 +293,23 @@ export function limitRows(f: PresetFootprint, load: Load, layout: Layout): Limit
       of: layout.sweeps.archiveMoves * sweepRuns,
       note: 'the mean day, not the peak: a day behind is a day more in D1',
     });
+  if (layout.d1.hotDays !== null)
+    row({
+      store: 'R2 archive',
+      limit: `erasures a day at the end of retention (${layout.sweeps.archiveErasures} a run, one run a minute)`,
+      atPeak: load.verdictsPerDay,
+      of: layout.sweeps.archiveErasures * CRON.runsPerDay,
+      note: 'every archived verdict is erased once its retention ends (R2 listed and deleted 500 at a time)',
+    });
   row({
-    store: layout.d1.hotDays === null ? 'D1' : 'R2 archive',
-    limit: `erasures a day at the end of retention (${layout.sweeps.retentionErasures} a run)`,
+    store: 'D1',
+    limit: `erasures a day at the end of retention in D1 (${layout.sweeps.retentionErasures} a run, ${perShard ? 'a run per shard' : 'one run'} a minute)`,
     atPeak: load.verdictsPerDay,
     of: layout.sweeps.retentionErasures * sweepRuns,
-    note: 'every verdict is erased once its retention ends',
+    note:
+      layout.d1.hotDays === null
+        ? 'every verdict is erased once its retention ends'
+        : 'the verdicts that stay in D1 (a batch’s items, those another record names), counted as if all did',
   });
   if (layout.d1.hotDays !== null)
     row({
@@ -378,12 +431,10 @@ export function limitRows(f: PresetFootprint, load: Load, layout: Layout): Limit
     cap: true,
     note: 'by design: a wave wider than 6 takes rounds (MAX_PARALLEL_CALLS)',
   });
-  const cronSubrequests =
-    cronQueries + CRON.kicks + layout.sweeps.retentionErasures + 3 * layout.sweeps.archiveMoves + CRON.deliveries;
   row({
     store: 'Workers',
     limit: `10,000 subrequests per invocation: the cron's ${perShard ? 'run of one shard' : 'run'}`,
-    atPeak: cronSubrequests,
+    atPeak: layout.sweeps.subrequests,
     of: LIMITS.subrequests,
     bindsAt: Infinity,
     note: 'its D1 queries, object RPCs, R2 calls and lane hand-overs at the pages’ bounds',
@@ -400,23 +451,26 @@ export function bindingRow(rows: readonly LimitRow[]): LimitRow | undefined {
 
 /**
  * As built, at the defaults (src/config/d1-shards.ts, wrangler.toml): tenants hashed over `D1_SHARDS` databases
- * (64 for 10M a day; 4 locally), each tenant whole in one; the footprint as measured; `ARCHIVE_AFTER_DAYS` in
- * D1, then the archive, moved and erased by the cron's one invocation.
+ * (64 for 10M a day; 4 locally), each tenant in its home shard except the largest, whose spread the operator
+ * sets to every shard (`PATCH /v1/admin/tenants/{id}` with `limits.spread` 64); the footprint as measured;
+ * `ARCHIVE_AFTER_DAYS` in D1, then the archive, moved and erased by a maintenance message per shard;
+ * `WEBHOOK_LANES` lanes per receiver.
  */
 export const AS_BUILT: Layout = {
   name: 'as built',
-  d1: { databases: 64, key: 'tenant-hash', hotDays: ARCHIVE_AFTER_DAYS },
+  d1: { databases: 64, key: 'tenant-hash', hotDays: ARCHIVE_AFTER_DAYS, largestTenantSpread: 64 },
   providerGateShards: 'window',
   rateLimiter: 'per-reservation',
   queueShards: 1,
   sweeps: {
-    mode: 'one-invocation',
+    mode: 'per-shard',
     archiveMoves: CRON.archiveMoves,
     retentionErasures: CRON.retentionErasures,
-    queriesPerMove: 8,
-    queriesPerErasure: 2,
+    archiveErasures: CRON.archiveErasures,
+    queries: (shards) => shards * SHARD_RUN_QUERIES,
+    subrequests: SHARD_RUN_SUBREQUESTS,
   },
-  lanesPerReceiver: 1,
+  lanesPerReceiver: WEBHOOK_LANES,
 };
 
 /** The model's defaults: 10M verdicts a day, 10× peaks, a year of retention. */
@@ -446,9 +500,11 @@ export const TODAY: Layout = {
   sweeps: {
     mode: 'one-invocation',
     archiveMoves: 0,
-    retentionErasures: CRON.retentionErasures,
-    queriesPerMove: 8,
-    queriesPerErasure: 2,
+    retentionErasures: 4 * 25,
+    archiveErasures: 0,
+    // Before the fan-out: 8 reads a shard, 100 re-kicks and 100 erasures of 2 queries each, in one invocation.
+    queries: (shards) => 8 * shards + 2 * 100 + 2 * 100,
+    subrequests: 8 + 400 + 100 + 100 + 1_000,
   },
   lanesPerReceiver: 1,
 };
@@ -464,12 +520,6 @@ export const TARGET: Layout = {
   providerGateShards: 'window',
   rateLimiter: 'per-reservation',
   queueShards: 1,
-  sweeps: {
-    mode: 'per-shard',
-    archiveMoves: 500,
-    retentionErasures: 500,
-    queriesPerMove: 0.02,
-    queriesPerErasure: 0.02,
-  },
+  sweeps: AS_BUILT.sweeps,
   lanesPerReceiver: 64,
 };

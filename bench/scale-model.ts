@@ -33,6 +33,7 @@ Today's layout and the target against Cloudflare's limits at a load, from a meas
   --d1-databases N        the target's D1 databases (default 64)
   --d1-key K              the target's partition key: hash, tenant or tenant-hash (default hash)
   --d1-hot-days D         days the target's D1 keeps before the archive (default 30)
+  --spread K              as built: D1 databases the largest tenant is spread over (its limits.spread; default 64)
   --footprint FILE        default ${CAPACITY_FOOTPRINT_PATH}
   -h, --help              this text`,
   options: {
@@ -43,6 +44,7 @@ Today's layout and the target against Cloudflare's limits at a load, from a meas
     'd1-databases': { type: 'string', default: '64' },
     'd1-key': { type: 'string', default: 'hash' },
     'd1-hot-days': { type: 'string', default: '30' },
+    spread: { type: 'string', default: '64' },
     footprint: { type: 'string', default: CAPACITY_FOOTPRINT_PATH },
   },
 } as const satisfies CliSpec<CliOptions>;
@@ -94,10 +96,28 @@ function d1Options(f: PresetFootprint, load: Load): string {
     ['16 hashed databases, thin index, 30 days + archive', { ...target, databases: 16 }],
     ['64 hashed databases, thin index, 30 days + archive', target],
     ['64 hashed databases, thin index, a year in D1', { ...target, hotDays: null }],
-    ['as built: 64 tenant-hashed databases, measured footprint, ARCHIVE_AFTER_DAYS in D1', AS_BUILT.d1],
+    [
+      'as built: 64 tenant-hashed databases, the largest tenant spread over 64, measured footprint, ARCHIVE_AFTER_DAYS in D1',
+      AS_BUILT.d1,
+    ],
+    [
+      '64 tenant-hashed databases, each tenant whole in one (spread 1), measured footprint, ARCHIVE_AFTER_DAYS in D1',
+      { ...AS_BUILT.d1, largestTenantSpread: 1 },
+    ],
+    [
+      '64 tenant-hashed databases, the largest tenant spread over 8, measured footprint, ARCHIVE_AFTER_DAYS in D1',
+      { ...AS_BUILT.d1, largestTenantSpread: 8 },
+    ],
     ['64 tenant-hashed databases, measured footprint, no archive', { ...AS_BUILT.d1, hotDays: null }],
-    ['64 tenant-hashed databases, thin index, 30 days + archive', { ...target, key: 'tenant-hash' }],
-    ['64 tenant-hashed databases, thin index, 7 days + archive', { ...target, key: 'tenant-hash', hotDays: 7 }],
+    ['64 tenant-hashed databases (spread 1), thin index, 30 days + archive', { ...target, key: 'tenant-hash' }],
+    [
+      '64 tenant-hashed databases (spread 1), thin index, 7 days + archive',
+      { ...target, key: 'tenant-hash', hotDays: 7 },
+    ],
+    [
+      '64 tenant-hashed databases, the largest tenant spread over 64, thin index, 30 days + archive',
+      { ...target, key: 'tenant-hash', largestTenantSpread: 64 },
+    ],
   ];
   const rows = options.map(([name, d1]) => {
     const r = limitRows(f, load, { ...TARGET, d1 }).filter((x) => x.store === 'D1');
@@ -139,12 +159,19 @@ function main(values: CliValues<typeof CLI.options>): number {
     },
   };
   const header = `${values.preset} footprint measured at ${footprint.commit} (${footprint.measuredAt}, ${f.items} items); load ${num(load.verdictsPerDay)} verdicts/day, peak ×${load.peak} (${num((load.verdictsPerDay / 86_400) * load.peak)} verdicts/s), ${load.retentionDays} days of retention`;
-  const asBuilt: Layout = { ...AS_BUILT, d1: { ...AS_BUILT.d1, databases: target.d1.databases } };
+  const asBuilt: Layout = {
+    ...AS_BUILT,
+    d1: {
+      ...AS_BUILT.d1,
+      databases: target.d1.databases,
+      largestTenantSpread: intOption(values.spread, 'spread', 1) ?? AS_BUILT.d1.largestTenantSpread,
+    },
+  };
   console.log(
     [
       header,
       '',
-      `### ${AS_BUILT.name}, at the defaults: ${asBuilt.d1.databases} tenant-hashed D1 databases (each tenant whole in one), the measured footprint, ${AS_BUILT.d1.hotDays} days in D1 then the archive (ARCHIVE_AFTER_DAYS), the cron's one invocation; gate shards, reservations, one lane per receiver`,
+      `### ${AS_BUILT.name}, at the defaults: ${asBuilt.d1.databases} tenant-hashed D1 databases (each tenant in its home shard, the largest spread over ${Math.min(asBuilt.d1.largestTenantSpread ?? 1, asBuilt.d1.databases)}), the measured footprint, ${AS_BUILT.d1.hotDays} days in D1 then the archive (ARCHIVE_AFTER_DAYS), the sweeps a message per shard; gate shards, reservations, ${asBuilt.lanesPerReceiver} lanes per receiver (WEBHOOK_LANES)`,
       '',
       layoutTable(limitRows(f, load, asBuilt)),
       '',
@@ -152,7 +179,7 @@ function main(values: CliValues<typeof CLI.options>): number {
       '',
       layoutTable(limitRows(f, load, TODAY)),
       '',
-      `### ${target.name}: ${target.d1.databases} ${{ hash: 'hashed', tenant: 'per-tenant', 'tenant-hash': 'tenant-hashed' }[target.d1.key]} D1 databases (≤ 1 KB, ≤ 8 rows per verdict, ${target.d1.hotDays ?? 'all'} days, then the archive), the sweeps a run per shard in bulk, ${TARGET.lanesPerReceiver} lanes per busy receiver, provider gate shards of ≤ ${GATE_SLOTS_PER_SHARD} slots, reservations per isolate`,
+      `### ${target.name}: ${target.d1.databases} ${{ hash: 'hashed', tenant: 'per-tenant', 'tenant-hash': 'tenant-hashed' }[target.d1.key]} D1 databases (≤ 1 KB, ≤ 8 rows per verdict, ${target.d1.hotDays ?? 'all'} days, then the archive), the sweeps a message per shard, ${TARGET.lanesPerReceiver} lanes per busy receiver, provider gate shards of ≤ ${GATE_SLOTS_PER_SHARD} slots, reservations per isolate`,
       '',
       layoutTable(limitRows(f, load, target)),
       '',

@@ -15,6 +15,7 @@ import { handleJobs, JOBS_QUEUE } from './jobs.js';
 import { handleWebhookDeadLetters, handleWebhookDeliveries } from './webhooks.js';
 import { SPANS_QUEUE } from '../src/traces/ingest.js';
 import { handleSpans, handleSpansDeadLetters, SPANS_DLQ } from './spans.js';
+import { handleMaintenance, MAINTENANCE_QUEUE } from './maintenance.js';
 
 /** Each queue this Worker consumes, and its consumer. */
 export const QUEUE_CONSUMERS: Readonly<Record<string, BatchHandler>> = {
@@ -25,6 +26,7 @@ export const QUEUE_CONSUMERS: Readonly<Record<string, BatchHandler>> = {
   [WEBHOOKS_DLQ]: handleWebhookDeadLetters,
   [SPANS_QUEUE]: handleSpans,
   [SPANS_DLQ]: handleSpansDeadLetters,
+  [MAINTENANCE_QUEUE]: handleMaintenance,
 };
 
 /** Delay of the retry of a batch from an unknown queue, seconds: 60. */

@@ -16,7 +16,7 @@ import { findStalled, touch } from '../src/evaluations/job-rows.js';
 import { admit } from '../src/evaluations/admission.js';
 import { deploymentDefaults } from '../src/tenants/limits.js';
 import { configOf } from '../src/config/vars.js';
-import { everyTenantDb, perDbLimit } from '../src/config/d1-shards.js';
+import { everyTenantDb } from '../src/config/d1-shards.js';
 
 /** What one sweep did. */
 export interface SweepReport {
@@ -26,8 +26,14 @@ export interface SweepReport {
   errors: string[];
 }
 
-/** Evaluations re-kicked per run at most, shared among the databases. */
-const SWEEP_LIMIT = 100;
+/** Evaluations re-kicked per run of a shard at most (2 D1 queries and an object RPC each): 50. */
+export const SWEEP_LIMIT = 50;
+
+/** Open batches topped up per run of a shard at most: 10. */
+export const TOP_UP_LIMIT = 10;
+
+/** Comparisons finished per run of a shard at most: 10. */
+export const COMPARISONS_LIMIT = 10;
 
 /**
  * The `cron` of the sweep a local runtime gets once it has started (cron(8)'s name for "at startup";
@@ -39,26 +45,29 @@ export const RESTART_SWEEP_CRON = '@reboot';
 /**
  * Finds stalled evaluations (no progress for `STALL_SECONDS`;
  * none since `restartedAt`, epoch ms, for the sweep after a restart) and re-kicks at most
- * {@link SWEEP_LIMIT} of them. Never throws for one evaluation's error.
+ * {@link SWEEP_LIMIT} of them in each of `dbs` (the cron's maintenance message passes its one shard; default:
+ * every tenants' database). Never throws for one evaluation's error.
  */
-export async function sweep(env: Bindings, restartedAt?: number): Promise<SweepReport> {
+export async function sweep(
+  env: Bindings,
+  restartedAt?: number,
+  dbs: readonly D1Database[] = everyTenantDb(env),
+): Promise<SweepReport> {
   const now = Date.now();
   const stallSeconds = configOf(env).STALL_SECONDS;
   try {
-    await topUpStalledBatches(env, now, restartedAt);
+    await topUpStalledBatches(env, now, restartedAt, TOP_UP_LIMIT, dbs);
   } catch (e) {
     log('error', 'sweeper.batches_error', { error: messageOf(e) });
   }
   try {
-    await finishStalledComparisons(env, now - stallSeconds * 1000);
+    await finishStalledComparisons(env, now - stallSeconds * 1000, COMPARISONS_LIMIT, dbs);
   } catch (e) {
     log('error', 'sweeper.comparisons_error', { error: messageOf(e) });
   }
   const since = restartedAt ?? now - stallSeconds * 1000;
   const stalled = await Promise.all(
-    everyTenantDb(env).map(async (db) =>
-      (await findStalled(db, since, perDbLimit(env, SWEEP_LIMIT))).map((id) => ({ db, id })),
-    ),
+    dbs.map(async (db) => (await findStalled(db, since, SWEEP_LIMIT)).map((id) => ({ db, id }))),
   );
   const report: SweepReport = { kicked: [], errors: [] };
   await Promise.all(

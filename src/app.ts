@@ -36,7 +36,7 @@ import { labelledItems } from './annotation-queues/labelled.js';
 import { evaluationRoutes } from './evaluations/routes.js';
 import { certifyJudge } from './certify/service.js';
 import { evals, graders } from './evals/routes.js';
-import { runs } from './evals/run-routes.js';
+import { runRoutes } from './evals/run-routes.js';
 import { files } from './files/routes.js';
 import { metaEvaluations } from './meta-evaluations/routes.js';
 import { rubricChecks } from './rubric-checks/routes.js';
@@ -48,6 +48,7 @@ import { service } from './http/service-routes.js';
 import { usage } from './tenants/usage-routes.js';
 import type { TenantEnv } from './tenants/auth.js';
 import { webhookDeliveries, webhookSigningSecret } from './webhooks/routes/deliveries.js';
+import { exportsRoutes } from './exports/routes.js';
 import { webhookEndpoints } from './webhooks/routes/endpoints.js';
 import { hooks, triggers } from './triggers/routes.js';
 import { traces } from './traces/routes.js';
@@ -123,7 +124,7 @@ const _routes = app
   )
   .route('/v1', openai)
   .route('/v1/evals', evals)
-  .route('/v1/evals', runs)
+  .route('/v1/evals', runRoutes({ certify: certifyJudge }))
   .route('/v1/fine_tuning/alpha/graders', graders)
   .route('/v1/files', files)
   .route('/v1/webhook-endpoints', webhookEndpoints)
@@ -133,6 +134,7 @@ const _routes = app
   .route('/v1/hooks', hooks)
   .route('/v1/traces', traces)
   .route('/v1/monitors', monitors)
+  .route('/v1/exports', exportsRoutes)
   .openapi(openApiRoute, (c) => c.json(apiDocument(), 200));
 
 /**

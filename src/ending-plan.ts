@@ -10,6 +10,7 @@
  * ONE D1 transaction (the ending's batch())
  *   final write only: verdict, transcript and usage rows            evaluations/ending.ts
  *   1. the evaluation.<status> webhook event + deliveries   [hands on]   evaluations/webhook-event.ts
+ *      (the tenant's OTLP export among them: a sourced, finished one)   exports/delivery.ts
  *   2. a succeeded verdict becomes its key's verdict cache entry         evaluations/verdict-cache-entry.ts
  *   3. the batch counts the ending (budget: spend booked, grant freed)   batches/progress.ts
  *   4. the batch.completed / meta_evaluation.completed event [hands on]  batches/progress.ts
@@ -46,7 +47,8 @@ import {
 } from './evaluations/ending.js';
 import type { EvaluationError } from './evaluations/live-events.js';
 import type { EndStatus } from './evaluations/status.js';
-import { EVALUATION_WEBHOOK_EVENT } from './evaluations/webhook-event.js';
+import { evaluationWebhookEvent } from './evaluations/webhook-event.js';
+import { otlpExportRecipients } from './exports/delivery.js';
 import { VERDICT_CACHE_ENTRY } from './evaluations/verdict-cache-entry.js';
 import { dispatchDeliveriesCausedBy } from './webhooks/dispatch.js';
 import { finishComparisonOf, markComparisonCompleting } from './comparisons/finish.js';
@@ -57,7 +59,8 @@ import { resumeAlignmentsAfter, WAKE_WAITING_ON_EVALUATION, wakeWaitingOnBatch }
 /** What an ending does (see the module note). */
 export const ENDING: EndingPlan = {
   beforeStatus: [
-    EVALUATION_WEBHOOK_EVENT,
+    // The tenant's OTLP export is one more recipient of the evaluation's event (src/exports/delivery.ts).
+    evaluationWebhookEvent(otlpExportRecipients),
     VERDICT_CACHE_ENTRY,
     BATCH_COUNTS,
     batchCompletionEvent(),

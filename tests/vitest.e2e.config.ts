@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { WAIT_MS } from './support/patience.js';
 
 /**
  * Tests that start a local runtime (workerd through Miniflare or `wrangler dev`, or `npm start` itself)
@@ -24,6 +25,8 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 180_000,
     hookTimeout: 180_000,
+    // `expect.poll` waits on an event like any other wait (vitest's default is 1 s); polled every 50 ms.
+    expect: { poll: { timeout: WAIT_MS, interval: 50 } },
     sequence: { groupOrder: 2 },
   },
 });

@@ -1,7 +1,7 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
 import { bindingsOverDevVars } from '../src/cli/wrangler-config.js';
-import { TEST_MS } from './support/patience.js';
+import { TEST_MS, WAIT_MS } from './support/patience.js';
 import { startWebhookReceiver } from './support/webhook-receiver.js';
 import { startTestMockServer } from './worker/mock-llm-server.js';
 
@@ -58,6 +58,11 @@ export function workerProject(o: { name: string; include: string[]; d1Shards: st
             TEST_RECEIVER_URL: receiver.url,
             // The mock speaks `prompt_cache_key` as OpenAI does (a cache route per key): each evaluation sends its own.
             LLM_SUPPORTS_PROMPT_CACHE_KEY: 'true',
+            // The mock speaks OpenAI's Responses API: a run's `responses` data source samples through it.
+            LLM_SUPPORTS_RESPONSES: 'true',
+            // One lane per receiver: the lanes' tests count one lane's slots; the spread over WEBHOOK_LANES has
+            // its own test, which hands deliveries over with its own count (tests/worker/webhooks-lanes-spread.test.ts).
+            WEBHOOK_LANES: '1',
             // The receiver listens on 127.0.0.1 over plain http, as a local stack's receivers do.
             WEBHOOK_ALLOW_LOOPBACK: 'true',
             // Most suites call /v1 without a key, as a local stack does; the closed default has its own
@@ -92,6 +97,9 @@ export function workerProject(o: { name: string; include: string[]; d1Shards: st
       // Wide: tests wait on events, and CI may share a busy machine (tests/support/patience.ts).
       testTimeout: TEST_MS,
       hookTimeout: TEST_MS,
+      // `expect.poll` waits on an event like any other wait: vitest's 1 s default failed at load 30 (an erasure
+      // that lands in 2 s). Polls stay every 50 ms, so a quiet run is as fast as before.
+      expect: { poll: { timeout: WAIT_MS, interval: 50 } },
       // The pipeline logs one JSON line per call: show logs of failing tests only.
       silent: 'passed-only',
     },

@@ -16,7 +16,7 @@ import { backoffDelay } from '../../src/backoff/backoff.js';
 import { PendingCalls } from './pending.js';
 import { providerGateOf } from '../../src/provider-gate/worker-gate.js';
 import { llmEnvOf, LlmSettingsError, settingsFromEnv, supportsNOf } from '../../src/llm/settings.js';
-import { log } from '../../src/log/log.js';
+import { log, logs } from '../../src/log/log.js';
 import { isTerminal } from '../../src/evaluations/status.js';
 import { callFinishedEvent, callStartedEvent } from './event-builders.js';
 import type { FinalWriter } from './final-write.js';
@@ -196,16 +196,18 @@ export class Caller {
     // A refusal (0 attempts) is stored like a result but is no call.
     if (attempts > 0) evaluation.callsDone += 1;
     evaluation.meta.updated_at = finishedAt;
-    log(result.ok ? 'info' : 'warn', 'call.finished', {
-      evaluationId: evaluation.meta.id,
-      callId: request.id,
-      agent: request.agent,
-      ok: result.ok,
-      latencyMs,
-      attempts,
-      overheadMs: result.ok && result.latencyMs !== undefined ? finishedAt - startedAt - result.latencyMs : undefined,
-      errorCode: result.ok ? undefined : result.error.code,
-    });
+    const level = result.ok ? 'info' : 'warn';
+    if (logs(level))
+      log(level, 'call.finished', {
+        evaluationId: evaluation.meta.id,
+        callId: request.id,
+        agent: request.agent,
+        ok: result.ok,
+        latencyMs,
+        attempts,
+        overheadMs: result.ok && result.latencyMs !== undefined ? finishedAt - startedAt - result.latencyMs : undefined,
+        errorCode: result.ok ? undefined : result.error.code,
+      });
     this.instance.streams.broadcast(callFinishedEvent(evaluation.meta.id, stored));
     // The result that concludes the evaluation goes to D1 with the final write (calls_done included):
     // a progress write now would be one more D1 round trip per evaluation for nothing.

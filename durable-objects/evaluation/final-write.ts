@@ -5,7 +5,7 @@
  * the row elsewhere, giving up when the row is gone, and the coalesced progress writes.
  */
 import { eraseIfRequested } from './erase.js';
-import { log, messageOf } from '../../src/log/log.js';
+import { log, logs, messageOf } from '../../src/log/log.js';
 import { isTerminal } from '../../src/evaluations/status.js';
 import { backoffDelay } from '../../src/backoff/backoff.js';
 import { afterEnding, writeFinal } from '../../src/ending-plan.js';
@@ -16,7 +16,7 @@ import { choiceIdsOf, parseErrorsOf, verdictOf } from './instance.js';
 import { parseStoredError, storedError } from './storage.js';
 import { readWithResultsStatements, withResultsTextOf } from '../../src/evaluations/rows.js';
 import { transcriptRowsOf } from '../../src/evaluations/transcript-rows.js';
-import { tenantDb } from '../../src/config/d1-shards.js';
+import { recordDbOf } from '../../src/config/d1-shards.js';
 import { configOf } from '../../src/config/vars.js';
 
 /** Delay before the first retry of a failed final D1 write, ms; doubles per consecutive failure. */
@@ -98,14 +98,18 @@ export class FinalWriter {
       const env = this.instance.env;
       // Someone waits for the end (`Prefer: wait`): the answer's read rides on this write's round trip.
       const readBack = this.instance.streams.hasWaiters()
-        ? readWithResultsStatements(tenantDb(env, evaluation.meta.tenant), evaluation.meta.tenant, evaluation.meta.id)
+        ? readWithResultsStatements(
+            recordDbOf(env, evaluation.meta.tenant, evaluation.meta.id),
+            evaluation.meta.tenant,
+            evaluation.meta.id,
+          )
         : [];
       const calls = this.instance.store.storedCalls(parseErrorsOf(evaluation), choiceIdsOf(evaluation));
       // The transcript stays here, with the evaluation (GET …/transcript asks the object); D1 gets the usage.
       this.instance.store.saveTranscript(JSON.stringify(transcriptRowsOf(calls)));
       // What the ending does besides (in its transaction and after it): src/ending-plan.ts.
       const { changed, effectRows, followUps, extra } = await writeFinal(
-        tenantDb(env, evaluation.meta.tenant),
+        recordDbOf(env, evaluation.meta.tenant, evaluation.meta.id),
         {
           id: evaluation.meta.id,
           tenant: evaluation.meta.tenant,
@@ -139,14 +143,15 @@ export class FinalWriter {
     }
     evaluation.meta.finalized = 1;
     this.instance.store.saveCounter('finalized', 1);
-    log('info', 'evaluation.finalized', {
-      evaluationId: evaluation.meta.id,
-      status: evaluation.meta.status,
-      calls: evaluation.callsDone,
-      // Its batch when known (null: none; absent: unknown after an eviction): npm start's terminal reads
-      // only the batch of an item.
-      batchId: evaluation.batchId,
-    });
+    if (logs('info'))
+      log('info', 'evaluation.finalized', {
+        evaluationId: evaluation.meta.id,
+        status: evaluation.meta.status,
+        calls: evaluation.callsDone,
+        // Its batch when known (null: none; absent: unknown after an eviction): npm start's terminal reads
+        // only the batch of an item.
+        batchId: evaluation.batchId,
+      });
     this.instance.announceEnd(evaluation);
     // The caller deleted it while this write was owed: erase now that the usage is in D1.
     await eraseIfRequested(this.instance);
@@ -157,7 +162,10 @@ export class FinalWriter {
    * row is gone (the object gave up, see {@link abandonMissingRow}), so the caller stops.
    */
   private async adoptD1End(evaluation: CachedEvaluation): Promise<boolean> {
-    const row = await readStatus(tenantDb(this.instance.env, evaluation.meta.tenant), evaluation.meta.id);
+    const row = await readStatus(
+      recordDbOf(this.instance.env, evaluation.meta.tenant, evaluation.meta.id),
+      evaluation.meta.id,
+    );
     if (!row) {
       await this.abandonMissingRow(evaluation, 'finalize.row_missing');
       return false;
@@ -185,7 +193,12 @@ export class FinalWriter {
     log('error', 'finalize.error', { evaluationId: evaluation.meta.id, failures, error: messageOf(e) });
     if (failures >= FINALIZE_CHECK_AFTER) {
       try {
-        if ((await readStatus(tenantDb(this.instance.env, evaluation.meta.tenant), evaluation.meta.id)) === null) {
+        if (
+          (await readStatus(
+            recordDbOf(this.instance.env, evaluation.meta.tenant, evaluation.meta.id),
+            evaluation.meta.id,
+          )) === null
+        ) {
           await this.abandonMissingRow(evaluation, 'finalize.row_missing');
           return;
         }
@@ -250,7 +263,7 @@ export class FinalWriter {
           if (isTerminal(evaluation.meta.status)) return;
           const now = Date.now();
           await recordProgress(
-            tenantDb(this.instance.env, evaluation.meta.tenant),
+            recordDbOf(this.instance.env, evaluation.meta.tenant, evaluation.meta.id),
             evaluation.meta.id,
             evaluation.callsDone,
             now,

@@ -20,6 +20,7 @@ import { DurableObject } from 'cloudflare:workers';
 import type { AnyMethod } from '../../src/engine/method.js';
 import { engineVersionOf } from '../../src/engine/version.js';
 import type { Bindings } from '../../src/config/bindings.js';
+import { applyLogLevel } from '../../src/config/vars.js';
 import { PipelineError } from '../../src/evaluations/pipeline-error.js';
 import type { EvaluationError } from '../../src/evaluations/live-events.js';
 import type { CallTiming, EvaluationRpc, EvaluationSnapshot, StatusResult } from '../../src/evaluations/rpc.js';
@@ -62,6 +63,7 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
+    applyLogLevel(env);
     // Synchronous SQLite: the migrations run here, before any event reaches the object.
     const store = new EvaluationStore(ctx.storage);
     const hooks = { engineVersion: (method: AnyMethod) => this.engineVersion(method) };

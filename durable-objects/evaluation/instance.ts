@@ -20,7 +20,7 @@ import type { RubricContent } from '../../src/engine/rubric.js';
 import type { Bindings } from '../../src/config/bindings.js';
 import { PipelineError } from '../../src/evaluations/pipeline-error.js';
 import type { EvaluationError } from '../../src/evaluations/live-events.js';
-import { log } from '../../src/log/log.js';
+import { log, logs } from '../../src/log/log.js';
 import type { EvaluationStatus, TerminalStatus } from '../../src/evaluations/status.js';
 import { canTransition, isTerminal } from '../../src/evaluations/status.js';
 import type { VerdictSummary } from '../../src/evaluations/live-events.js';
@@ -216,12 +216,14 @@ export class EvaluationInstance {
     evaluation.meta.verdict = verdict ? JSON.stringify(verdict) : null;
     evaluation.meta.updated_at = Date.now();
     this.store.saveStatus(evaluation.meta);
-    log(status === 'succeeded' ? 'info' : 'warn', 'evaluation.ended', {
-      evaluationId: evaluation.meta.id,
-      status,
-      errorCode: error?.code,
-      error: error?.message,
-    });
+    const level = status === 'succeeded' ? 'info' : 'warn';
+    if (logs(level))
+      log(level, 'evaluation.ended', {
+        evaluationId: evaluation.meta.id,
+        status,
+        errorCode: error?.code,
+        error: error?.message,
+      });
   }
 
   /** The status as events report it. */

@@ -14,7 +14,7 @@ import type { Task } from '../../src/engine/task.js';
 import type { RubricContent } from '../../src/engine/rubric.js';
 import type { EngineState } from '../../src/engine/protocol.js';
 import type { EvaluationError } from '../../src/evaluations/live-events.js';
-import { log, messageOf } from '../../src/log/log.js';
+import { log, logs, messageOf } from '../../src/log/log.js';
 import type { StatusResult } from '../../src/evaluations/rpc.js';
 import type { EndStatus, EvaluationStatus } from '../../src/evaluations/status.js';
 import { isTerminal } from '../../src/evaluations/status.js';
@@ -28,7 +28,7 @@ import type { FinalWriter } from './final-write.js';
 import type { CachedEvaluation, EvaluationInstance, InstanceHooks } from './instance.js';
 import type { EndedRow, MetaRow } from './storage.js';
 import { parseStoredError, storedError } from './storage.js';
-import { recordDb, tenantDb } from '../../src/config/d1-shards.js';
+import { recordDb, recordDbOf } from '../../src/config/d1-shards.js';
 
 /** Start and end of the evaluation of one instance. */
 export class Lifecycle {
@@ -85,7 +85,7 @@ export class Lifecycle {
     // D1 shows the end at once; transcript and usage of calls still in flight follow in the final write.
     if (
       await markEnded(
-        tenantDb(this.instance.env, evaluation.meta.tenant),
+        recordDbOf(this.instance.env, evaluation.meta.tenant, evaluation.meta.id),
         evaluation.meta.id,
         status,
         error,
@@ -201,14 +201,17 @@ export class Lifecycle {
     // the watchdog that resumes the work should this instance die mid-step.
     await this.instance.ctx.storage.setAlarm(Date.now() + firstAlarmInMs);
     // Off the critical path: the first call need not wait for D1. The guard (status queued/running)
-    // keeps the write from reviving an ended row, and confirmRunning ends the run here if it had ended.
-    this.instance.ctx.waitUntil(this.confirmRunning(evaluation, now));
-    log('info', 'evaluation.started', {
-      evaluationId: id,
-      method: job.method,
-      callsPlanned: meta.calls_planned,
-      engineVersion: meta.engine_version,
-    });
+    // keeps the write from reviving an ended row, and confirmRunning ends the run here if it had ended. The
+    // API's fast start marked its fresh row in its insert batch: nothing can have ended it since.
+    if (job.markedRunning === true) this.final.noteRefreshed(now);
+    else this.instance.ctx.waitUntil(this.confirmRunning(evaluation, now));
+    if (logs('info'))
+      log('info', 'evaluation.started', {
+        evaluationId: id,
+        method: job.method,
+        callsPlanned: meta.calls_planned,
+        engineVersion: meta.engine_version,
+      });
     this.instance.broadcastStatus(evaluation);
     return { status: 'running' };
   }
@@ -237,7 +240,7 @@ export class Lifecycle {
     try {
       if (
         await markRunning(
-          tenantDb(this.instance.env, evaluation.meta.tenant),
+          recordDbOf(this.instance.env, evaluation.meta.tenant, evaluation.meta.id),
           evaluation.meta.id,
           evaluation.meta.calls_planned,
           now,
@@ -247,7 +250,10 @@ export class Lifecycle {
         this.final.noteRefreshed(now);
         return;
       }
-      const row = await readStatus(tenantDb(this.instance.env, evaluation.meta.tenant), evaluation.meta.id);
+      const row = await readStatus(
+        recordDbOf(this.instance.env, evaluation.meta.tenant, evaluation.meta.id),
+        evaluation.meta.id,
+      );
       if (isTerminal(evaluation.meta.status)) return;
       if (!row) {
         await this.final.abandonMissingRow(evaluation, 'start.row_missing');

@@ -10,6 +10,7 @@
  */
 import { DurableObject } from 'cloudflare:workers';
 import type { Bindings } from '../../src/config/bindings.js';
+import { applyLogLevel } from '../../src/config/vars.js';
 import type { AimdState } from '../../src/provider-gate/aimd.js';
 import type { GateOutcome } from '../../src/llm/provider-gate-hook.js';
 import type { GateStats, Grant } from '../../src/provider-gate/window.js';
@@ -31,6 +32,7 @@ export class ProviderGateDO extends DurableObject<Bindings> implements ProviderG
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
+    applyLogLevel(env);
     ctx.storage.sql.exec(
       'CREATE TABLE IF NOT EXISTS aimd (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), state TEXT NOT NULL)',
     );

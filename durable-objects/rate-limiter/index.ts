@@ -10,6 +10,7 @@
  */
 import { DurableObject } from 'cloudflare:workers';
 import type { Bindings } from '../../src/config/bindings.js';
+import { applyLogLevel } from '../../src/config/vars.js';
 import type { RatePolicy } from '../../src/tenants/limits.js';
 import type { Bucket, RateDecision, RateLimiterRpc, Reservation } from '../../src/tenants/token-bucket.js';
 import { takeTokens } from '../../src/tenants/token-bucket.js';
@@ -24,6 +25,7 @@ export class RateLimiterDO extends DurableObject<Bindings> implements RateLimite
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
+    applyLogLevel(env);
     ctx.storage.sql.exec(
       'CREATE TABLE IF NOT EXISTS buckets (key TEXT PRIMARY KEY, tokens REAL NOT NULL, at INTEGER NOT NULL)',
     );

@@ -7,6 +7,7 @@
  */
 import { DurableObject } from 'cloudflare:workers';
 import type { Bindings } from '../../src/config/bindings.js';
+import { applyLogLevel } from '../../src/config/vars.js';
 import { tenantDb } from '../../src/config/d1-shards.js';
 import { MonitorRunner } from '../../src/monitors/runner.js';
 import type { TraceRpc } from '../../src/traces/rpc.js';
@@ -20,6 +21,7 @@ export class TraceDO extends DurableObject<Bindings> implements TraceRpc {
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
+    applyLogLevel(env);
     this.store = new TraceStore({ sql: ctx.storage.sql, storage: ctx.storage, d1: (tenant) => tenantDb(env, tenant) });
     this.monitors = new MonitorRunner({ sql: ctx.storage.sql, env, store: this.store });
   }

@@ -8,7 +8,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import { batchSize } from '../../src/batches/rows.js';
 import type { Bindings } from '../../src/config/bindings.js';
-import { configOf } from '../../src/config/vars.js';
+import { applyLogLevel, configOf } from '../../src/config/vars.js';
 import type { BatchClient } from '../../src/llm/batch-client.js';
 import { createBatchClient } from '../../src/llm/batch-client.js';
 import { llmEnvOf, settingsFromEnv } from '../../src/llm/settings.js';
@@ -23,6 +23,11 @@ import { isRunId, runWaveResults } from '../../src/evals/run-queue.js';
 export class WaveCoordinatorDO extends DurableObject<Bindings> implements WaveCoordinatorRpc {
   private coordinator: WaveCoordinator | null = null;
   private client: BatchClient | null = null;
+
+  constructor(ctx: DurableObjectState, env: Bindings) {
+    super(ctx, env);
+    applyLogLevel(env);
+  }
 
   /** The logic for `name` (the name arrives with every RPC: `ctx.id.name` may be undefined in production). */
   protected logic(name?: string): WaveCoordinator | null {

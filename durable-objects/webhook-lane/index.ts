@@ -6,8 +6,11 @@
  */
 import { DurableObject } from 'cloudflare:workers';
 import type { Bindings } from '../../src/config/bindings.js';
+import { applyLogLevel } from '../../src/config/vars.js';
 import type { WebhookLaneRpc } from '../../src/webhooks/lane.js';
 import { DeliveryLane } from '../../src/webhooks/lane.js';
+import { attemptDelivery } from '../../src/webhooks/deliver.js';
+import { OTLP_RECEIVERS } from '../../src/exports/delivery.js';
 
 /** The deliveries of one receiver. RPC: {@link take}; the alarm runs them. */
 export class WebhookLaneDO extends DurableObject<Bindings> implements WebhookLaneRpc {
@@ -15,7 +18,9 @@ export class WebhookLaneDO extends DurableObject<Bindings> implements WebhookLan
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
-    this.lane = new DeliveryLane(ctx.storage, env);
+    applyLogLevel(env);
+    // Deliveries to the tenant's OTLP export are made by its receiver (src/exports/delivery.ts).
+    this.lane = new DeliveryLane(ctx.storage, env, (e, id) => attemptDelivery(e, id, Date.now(), OTLP_RECEIVERS));
   }
 
   /** Makes deliveries `ids` due now (src/webhooks/lane.ts). */

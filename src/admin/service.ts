@@ -21,7 +21,7 @@ import type {
 import { DEFAULT_KEY_SCOPES } from '../tenants/scopes.js';
 import type { ApiKeyRecord, TenantRecord } from '../tenants/rows.js';
 import { getTenant, insertKey, insertTenant, mirrorTenant, updateTenant } from '../tenants/rows.js';
-import { controlDb, tenantDb } from '../config/d1-shards.js';
+import { controlDb, tenantDb, tenantDbs } from '../config/d1-shards.js';
 
 type Tenant = z.infer<typeof TenantSchema>;
 type ApiKey = z.infer<typeof ApiKeySchema>;
@@ -35,23 +35,25 @@ export async function tenantView(env: Bindings, t: TenantRecord, withCurrent = f
     id: t.id,
     name: t.name,
     limits: t.limits,
-    effectiveLimits: effectiveLimits(t.limits, env),
+    effectiveLimits: effectiveLimits(t.limits, env, t.spreadSeen),
     createdAt: iso(t.createdAt),
     updatedAt: iso(t.updatedAt),
   };
   if (!withCurrent) return view;
   const now = Date.now();
   const { start, reset } = monthOf(now);
+  const dbs = tenantDbs(env, t.id, effectiveLimits(t.limits, env, t.spreadSeen).readSpread);
   const [used, slots] = await Promise.all([
-    usageSince(tenantDb(env, t.id), t.id, start),
-    slotCounts(tenantDb(env, t.id), t.id),
+    usageSince(dbs, t.id, start),
+    Promise.all(dbs.map((db) => slotCounts(db, t.id))),
   ]);
   return {
     ...view,
     current: {
       evaluationsThisMonth: used.evaluations,
       spendThisMonthUsd: used.spendUsd,
-      ...slots,
+      running: slots.reduce((n, s) => n + s.running, 0),
+      waiting: slots.reduce((n, s) => n + s.waiting, 0),
       quotaResetAt: iso(reset),
     },
   };
@@ -106,6 +108,7 @@ export async function createTenant(
     id: body.id ?? newTenantId(),
     name: body.name,
     limits: { ...NO_TENANT_LIMITS, ...body.limits },
+    spreadSeen: body.limits?.spread ?? null,
     createdAt: now,
     updatedAt: now,
   };
@@ -129,12 +132,14 @@ export async function changeTenant(
 }
 
 /**
- * Copies the tenant's row into its D1 shard after the control database took it (src/config/d1-shards.ts). A
- * failure here is a 500 after the control write: the caller's retry (PATCH with the same body) writes both.
+ * Copies the tenant's row into each D1 shard its records may be in (its home shard, and those of the largest
+ * spread it ever had: their admission and retention statements join it) after the control database took it
+ * (src/config/d1-shards.ts). A failure here is a 500 after the control write: the caller's retry (PATCH with
+ * the same body) writes both.
  */
 async function mirrored(env: Bindings, t: TenantRecord): Promise<void> {
-  const shard = tenantDb(env, t.id);
-  if (shard !== controlDb(env)) await mirrorTenant(shard, t);
+  const shards = tenantDbs(env, t.id, effectiveLimits(t.limits, env, t.spreadSeen).readSpread);
+  await Promise.all(shards.filter((db) => db !== controlDb(env)).map((db) => mirrorTenant(db, t)));
 }
 
 /**

@@ -225,17 +225,19 @@ export type EndInD1 = (env: Bindings, id: string, status: EndStatus, error: Eval
 /**
  * The sweeper's part, for open batches untouched for {@link TOP_UP_AFTER_SECONDS} (or since `restartedAt`,
  * epoch ms, after a restart of the local runtime): tops the window up, or queues a cancel's fan-out again
- * (its pages are idempotent) when a cancel has not finished. At most `limit` batches (default 20) over all shards.
+ * (its pages are idempotent) when a cancel has not finished. At most `limit` batches (default 20) over all shards,
+ * or in each of `dbs` when given (the cron's maintenance message for one shard).
  */
 export async function topUpStalledBatches(
   env: Bindings,
   now: number,
   restartedAt?: number,
   limit = 20,
+  dbs?: readonly D1Database[],
 ): Promise<string[]> {
   const since = restartedAt ?? now - TOP_UP_AFTER_SECONDS * 1000;
-  const share = perDbLimit(env, limit);
-  const stalled = (await Promise.all(everyTenantDb(env).map((db) => stalledBatches(db, since, share)))).flat();
+  const share = dbs ? limit : perDbLimit(env, limit);
+  const stalled = (await Promise.all((dbs ?? everyTenantDb(env)).map((db) => stalledBatches(db, since, share)))).flat();
   for (const { id: batchId, cancelling } of stalled) {
     if (cancelling) {
       log('warn', 'batch.cancel_resumed', { batchId });

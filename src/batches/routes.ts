@@ -186,7 +186,9 @@ export const batchRoutes = ({ certify }: BatchRoutesDeps) =>
       setCreatedHeaders(c, body.links.self, replayed);
       return c.json(body, 202);
     })
-    .openapi(list, async (c) => c.json(await listBatchesView(c.env, c.var.tenant, c.req.valid('query')), 200))
+    .openapi(list, async (c) =>
+      c.json(await listBatchesView(c.env, c.var.tenant, c.req.valid('query'), c.var.auth.limits), 200),
+    )
     .openapi(get, async (c) => {
       const b = await requireBatch(c.env, c.var.tenant, c.req.valid('param').id);
       return c.json(await viewBatch(c.env, b), 200);

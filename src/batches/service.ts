@@ -7,7 +7,7 @@
 import { withWarnings } from '../http/warnings.js';
 import { resolveSubmission } from './submission.js';
 import type { CreatorInfo } from '../evaluations/service.js';
-import { encodeCursor, decodeCursor } from '../http/cursor.js';
+import { encodeCursor, decodeCursor, mergeNewestFirst } from '../http/cursor.js';
 import { ApiError, invalidRequest } from '../http/errors.js';
 import type { ResolvedJudge } from '../methods/resolve-judge.js';
 import { storedVerdictSummary } from '../evaluations/schemas.js';
@@ -44,7 +44,9 @@ import type { CertifyJudge } from '../evaluations/certified.js';
 import { certifiedFields, withCertify } from '../evaluations/certified.js';
 import { checkBatchBudget } from './budget-check.js';
 import { repeatJudge } from '../methods/resolve-judge.js';
-import { tenantDb } from '../config/d1-shards.js';
+import { recordDbOf } from '../config/d1-shards.js';
+import type { EffectiveLimits } from '../tenants/limits.js';
+import { spreadDbs } from '../tenants/rows.js';
 import type { Stability, StabilitySummary } from '../metrics/stability.js';
 import type { Guarantee } from '../metrics/certify.js';
 import { itemStability, repeatRunsOf, stabilityOfDetails, stabilitySummary } from '../metrics/stability.js';
@@ -98,6 +100,7 @@ export async function createBatch(
     rubric,
     tenant,
     kind: 'batch',
+    spread: true,
     preset: request.preset ?? null,
     judge,
     items: request.items.map((i, n) => ({
@@ -156,7 +159,7 @@ async function resolveItemRubrics(
 
 /** The batch or 404 `not_found`. */
 export async function requireBatch(env: Bindings, tenant: string, id: string): Promise<BatchRecord> {
-  const b = await getBatch(tenantDb(env, tenant), tenant, id);
+  const b = await getBatch(recordDbOf(env, tenant, id), tenant, id);
   if (!b) throw new ApiError(404, 'not_found', `no batch "${id}"`);
   return b;
 }
@@ -200,7 +203,7 @@ const rate = (n: number, of: number): number | null => (of > 0 ? n / of : null);
 
 /** `GET /v1/batches/{id}`: the summary plus verdict statistics and usage over every item. */
 export async function viewBatch(env: Bindings, b: BatchRecord): Promise<Batch> {
-  const db = tenantDb(env, b.tenant);
+  const db = recordDbOf(env, b.tenant, b.id);
   const [v, usage, aspects, cache, stability] = await Promise.all([
     verdictAggregates(db, b.id),
     usageAggregates(db, b.id),
@@ -234,7 +237,7 @@ export async function viewBatch(env: Bindings, b: BatchRecord): Promise<Batch> {
 
 /** A `repeat` batch's stability over its ended items: a failed item is an error, never a verdict. */
 async function batchStability(env: Bindings, b: BatchRecord): Promise<StabilitySummary> {
-  const rows = await repeatRunsOfBatch(tenantDb(env, b.tenant), b.id);
+  const rows = await repeatRunsOfBatch(recordDbOf(env, b.tenant, b.id), b.id);
   return stabilitySummary(
     rows.flatMap((r): (Stability | 'error')[] => {
       if (r.status === 'failed') return ['error'];
@@ -284,21 +287,31 @@ export async function resultsOf(
   const position = cursor === undefined ? { b: b.id, s: -1 } : decodeCursor(cursor, ResultsCursorSchema);
   if (position.b !== b.id) throw invalidRequest([{ path: 'cursor', message: 'belongs to another batch' }], 'query');
   const afterSeq = position.s;
-  const rows = await resultsPage(tenantDb(env, b.tenant), b.id, afterSeq, limit);
+  const rows = await resultsPage(recordDbOf(env, b.tenant, b.id), b.id, afterSeq, limit);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   const next = rows.length > limit && last ? encodeCursor({ b: b.id, s: last.batch_seq }) : null;
   return { ndjson: page.map((r) => `${JSON.stringify(lineOf(r, b.certify))}\n`).join(''), next };
 }
 
-/** `GET /v1/batches`: the tenant's batches, newest first. */
+/**
+ * `GET /v1/batches`: the tenant's batches, newest first: a page from each D1 shard its batches may be in,
+ * merged by the same order.
+ * @param limits the tenant's limits as auth loaded them (its spread); read from the control database when absent.
+ */
 export async function listBatchesView(
   env: Bindings,
   tenant: string,
   q: { cursor?: string | undefined; limit: number; kind?: BatchKind | undefined },
+  limits?: EffectiveLimits | null,
 ): Promise<{ data: BatchSummary[]; nextCursor: string | null }> {
   const after: ListPosition | null = q.cursor === undefined ? null : decodeCursor(q.cursor, ListCursorSchema);
-  const rows = await listBatches(tenantDb(env, tenant), tenant, { kind: q.kind, after, limit: q.limit });
+  const pages = await Promise.all(
+    (await spreadDbs(env, tenant, limits)).map((db) =>
+      listBatches(db, tenant, { kind: q.kind, after, limit: q.limit }),
+    ),
+  );
+  const rows = mergeNewestFirst(pages, (b) => b, q.limit + 1);
   const page = rows.slice(0, q.limit);
   const last = page[page.length - 1];
   return {
@@ -315,11 +328,11 @@ export async function listBatchesView(
  * @throws ApiError 409 `already_ended` when every item had ended before.
  */
 export async function cancelBatch(env: Bindings, b: BatchRecord): Promise<Batch> {
-  const status = await requestCancel(tenantDb(env, b.tenant), b.tenant, b.id, Date.now());
+  const status = await requestCancel(recordDbOf(env, b.tenant, b.id), b.tenant, b.id, Date.now());
   if (status === null) throw new ApiError(404, 'not_found', `no batch "${b.id}"`);
   if (status === 'completed' || status === 'cancelled') {
     throw new ApiError(409, 'already_ended', `batch "${b.id}" has already ended (${status})`);
   }
   await startCancelFanout(env, b.id);
-  return viewBatch(env, (await getBatch(tenantDb(env, b.tenant), b.tenant, b.id)) ?? b);
+  return viewBatch(env, (await getBatch(recordDbOf(env, b.tenant, b.id), b.tenant, b.id)) ?? b);
 }

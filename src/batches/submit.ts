@@ -36,7 +36,8 @@ import { markHitsStatement, servesSince } from '../verdict-cache/rows.js';
 import type { TierChoice } from '../tiers/resolve.js';
 import type { ResolvedRubric } from '../rubrics/resolve.js';
 import { contentStatement } from '../rubrics/rows.js';
-import { tenantDb } from '../config/d1-shards.js';
+import { mayLeaveHome } from '../webhooks/url-checks.js';
+import { newRecordId, newRecordIdBeside, recordDbOf, tenantDb, tenantDbs } from '../config/d1-shards.js';
 import type { Guarantee } from '../metrics/certify.js';
 
 /**
@@ -78,6 +79,11 @@ export interface BatchSubmission extends TierChoice {
   idempotencyKey: string | null;
   /** The submitting key and the tenant's limits (read from D1 when absent): monthly quotas, usage by key. */
   creator?: CreatorInfo;
+  /**
+   * True: the batch goes to one of the D1 shards of the tenant's spread (its items with it); else to the
+   * tenant's home shard. Only callers whose reads find the batch by id (`recordDbOf`) ask for it.
+   */
+  spread?: boolean;
   /** The validated request, hashed for the key check. */
   request: unknown;
   /** Metadata of each item's evaluation given the new batch's id, instead of the item's own. */
@@ -114,6 +120,7 @@ export function planItems(
   judge: ResolvedJudge,
   items: readonly SubmitItem[],
   rubric?: ResolvedRubric | null,
+  batchId?: string,
 ): NewBatchItem[] {
   return items.map((item, i) => {
     const own = item.rubric !== undefined;
@@ -142,7 +149,8 @@ export function planItems(
       );
     }
     return {
-      evaluationId: newId('ev', tenant),
+      // Beside its batch: in the batch's D1 database, so its counters and its items share a transaction.
+      evaluationId: batchId === undefined ? newId('ev', tenant) : newRecordIdBeside('ev', tenant, batchId),
       seq: i,
       itemId: item.itemId,
       task: item.task,
@@ -153,18 +161,27 @@ export function planItems(
   });
 }
 
-/** The inline rubrics of a submission (its own and its items'), each content once. */
-function inlineRubrics(s: BatchSubmission): ResolvedRubric[] {
-  const all = [s.rubric, ...s.items.map((i) => i.rubric)];
+/** The inline rubrics of a submission (its own and its items'), each content once; the stored ones too with `all`. */
+function inlineRubrics(s: BatchSubmission, all = false): ResolvedRubric[] {
+  const rubrics = [s.rubric, ...s.items.map((i) => i.rubric)];
   const out = new Map<string, ResolvedRubric>();
-  for (const r of all) if (r && !r.stored) out.set(r.record.hash, r);
+  for (const r of rubrics) if (r && (all || !r.stored)) out.set(r.record.hash, r);
   return [...out.values()];
 }
 
 /** Validates, stores and enqueues a batch (see the module note). */
 export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Submitted> {
-  const id = newId(ID_PREFIX[s.kind], s.tenant);
-  const items = planItems(s.tenant, s.judge, s.items, s.rubric);
+  const limits = await limitsFor(env, s.tenant, s.creator?.limits);
+  // Over the tenant's spread when the caller asks for it: its reads find the batch by id wherever it is.
+  const id = newRecordId(
+    ID_PREFIX[s.kind],
+    s.tenant,
+    s.spread === true && (await mayLeaveHome(env, s.tenant, limits.spread, s.webhookUrl))
+      ? { spread: limits.spread, key: s.idempotencyKey }
+      : {},
+  );
+  const db = recordDbOf(env, s.tenant, id);
+  const items = planItems(s.tenant, s.judge, s.items, s.rubric, id);
   const total = s.expanded?.total ?? items.length;
   if (s.metadataOf) for (const item of items) item.metadata = s.metadataOf(id, item);
   // The verdict cache keys on the rubric: items are planned per rubric they judge by.
@@ -190,17 +207,13 @@ export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Su
   const now = Date.now();
   try {
     // Every item is an evaluation: all of them must fit under the tenant's monthly caps (src/tenants/quota.ts).
-    await assertQuota(tenantDb(env, s.tenant), s.tenant, await limitsFor(env, s.tenant, s.creator?.limits), total, now);
+    await assertQuota(tenantDbs(env, s.tenant, limits.readSpread), s.tenant, limits, total, now);
   } catch (e) {
     // A retry of a batch accepted before the cap was reached still gets its batch back.
-    if (
-      s.idempotencyKey === null ||
-      !(await findBatchByKey(tenantDb(env, s.tenant), s.tenant, s.kind, s.idempotencyKey))
-    )
-      throw e;
+    if (s.idempotencyKey === null || !(await findBatchByKey(db, s.tenant, s.kind, s.idempotencyKey))) throw e;
   }
   const created = await insertBatch(
-    tenantDb(env, s.tenant),
+    db,
     {
       id,
       tenant: s.tenant,
@@ -224,28 +237,29 @@ export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Su
       now,
     },
     [
-      // An inline rubric's content, stored by hash (a stored version's was stored with the version).
-      ...inlineRubrics(s).map((r) =>
-        contentStatement(tenantDb(env, s.tenant), s.tenant, r.record.hash, r.content, now),
+      // An inline rubric's content, stored by hash (a stored version's was stored with the version, in the
+      // tenant's home shard: a batch in another shard of its spread gets a copy beside it, for its items' starts).
+      ...inlineRubrics(s, db !== tenantDb(env, s.tenant)).map((r) =>
+        contentStatement(db, s.tenant, r.record.hash, r.content, now),
       ),
       ...(s.expanded?.statements(id) ?? []),
       ...(s.extra?.(id, items) ?? []),
       // Items whose verdict is cached are marked as hits in the same transaction: the window starts them as
       // any other item, and each ends at once with its cached verdict (no LLM call).
       ...(items.some((item) => item.cache?.mode === 'use') || s.expanded?.readsCache === true
-        ? [markHitsStatement(tenantDb(env, s.tenant), { batchId: id }, servesSince(now, config.VERDICT_CACHE_TTL_DAYS))]
+        ? [markHitsStatement(db, { batchId: id }, servesSince(now, config.VERDICT_CACHE_TTL_DAYS))]
         : []),
     ],
   );
-  if (!created) return replay(env, s, hash);
+  if (!created) return replay(env, s, hash, db);
   await pump(env, { batchId: id });
   return { id, status: 'running', itemsTotal: total, replayed: false };
 }
 
 /** The batch that holds the request's key: the same batch for the same body, else 409. */
-async function replay(env: Bindings, s: BatchSubmission, hash: string | null): Promise<Submitted> {
+async function replay(env: Bindings, s: BatchSubmission, hash: string | null, db: D1Database): Promise<Submitted> {
   const key = s.idempotencyKey;
-  const existing = key === null ? null : await findBatchByKey(tenantDb(env, s.tenant), s.tenant, s.kind, key);
+  const existing = key === null ? null : await findBatchByKey(db, s.tenant, s.kind, key);
   // Unreachable unless the batch row was deleted between the two statements.
   if (!existing) throw new Error(`batch insert changed no row, and no batch holds key "${key ?? ''}"`);
   if (existing.requestHash !== hash) {

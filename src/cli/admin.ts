@@ -54,6 +54,7 @@ Limits (tenants:create, tenants:update; "default" clears one):
   --evaluation-cap N     monthly evaluation cap
   --retention-days N     days an ended evaluation's content is kept (0 = until deleted; default RETENTION_DAYS)
   --store-content B      true / false: false keeps no task text or transcript past the verdict
+  --spread K             D1 shards its new evaluations and batches spread over: 1, 2, 4, … 64 (docs/scale.md)
 
   --target URL           the service (default TRIBUNAL_URL, else http://127.0.0.1:8787)
   -h, --help             this text`,
@@ -74,6 +75,7 @@ Limits (tenants:create, tenants:update; "default" clears one):
     'evaluation-cap': { type: 'string' },
     'retention-days': { type: 'string' },
     'store-content': { type: 'string' },
+    spread: { type: 'string' },
     from: { type: 'string' },
     to: { type: 'string' },
     'group-by': { type: 'string' },
@@ -130,6 +132,8 @@ function limitsOf(v: Values): Record<string, unknown> {
         throw new UsageError(`--store-content must be true, false or "default"; got ${JSON.stringify(x)}`);
       return x === 'true';
     }),
+    // The service refuses a spread that is not a power of two (400 naming limits.spread).
+    spread: limitOption(v.spread, (x) => intOption(x, 'spread', 1, 64)),
   };
   return Object.fromEntries(Object.entries(out).filter(([, x]) => x !== undefined));
 }

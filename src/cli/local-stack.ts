@@ -27,6 +27,8 @@ import type { RuntimeReply, RuntimeRequest } from './miniflare-runtime.js';
 import type { RuntimeConfig, WorkerSetup } from './worker-options.js';
 import { assertPortFree, freePort, PortInUseError, waitForPortFree } from './ports.js';
 import { exited, signalGroup, spawnGroup, stopGroup } from './process-group.js';
+import type { PreparedFiles } from './prepared-worker.js';
+import { PREPARED_WORKER_ENV, preparedWorkerFrom, writePreparedWorker } from './prepared-worker.js';
 import { buildRuntime } from './runtime-build.js';
 import { lockState } from './state-lock.js';
 
@@ -100,20 +102,17 @@ export interface LocalStackOptions {
   /**
    * A Worker {@link prepareWorker} bundled and read beforehand (miniflare runtime): served instead of
    * bundling and reading wrangler.toml again, and its bundle left in place when the stack stops (the e2e
-   * tests share one). Default: bundle and read now.
+   * tests share one). Default: the one `TRIBUNAL_PREPARED_WORKER` names (./prepared-worker.ts, a test and
+   * CI hook), else bundle and read now.
    */
   worker?: PreparedWorker;
 }
 
-/** A Worker bundled and its wrangler.toml read once, for several stacks ({@link prepareWorker}). */
-export interface PreparedWorker {
-  /** Entry module of the bundle ({@link buildWorker}). */
-  entry: string;
-  /** wrangler.toml as the runtime starts from it. */
-  setup: WorkerSetup;
-  /** The runtime child's module (./runtime-build.ts). */
-  runtime: string;
-}
+/**
+ * A Worker bundled and its wrangler.toml read once, for several stacks ({@link prepareWorker}): its entry module
+ * ({@link buildWorker}), wrangler.toml as the runtime starts from it, the runtime child's module.
+ */
+export type PreparedWorker = PreparedFiles;
 
 /** A running local stack. */
 export interface LocalStack {
@@ -180,11 +179,14 @@ async function bundleAndSetup(outDir: string): Promise<{ entry: string; setup: W
 
 /**
  * Bundles the Worker and the runtime child into `outDir` and reads wrangler.toml, once for several
- * stacks (`startLocalStack({ worker })`): each then starts without any of them.
+ * stacks (`startLocalStack({ worker })`, or `TRIBUNAL_PREPARED_WORKER=<outDir>` for another process's):
+ * each then starts without any of them.
  */
 export async function prepareWorker(outDir: string): Promise<PreparedWorker> {
   const [built, runtime] = await Promise.all([bundleAndSetup(outDir), buildRuntime(outDir)]);
-  return { ...built, runtime };
+  const prepared = { ...built, runtime };
+  writePreparedWorker(outDir, prepared);
+  return prepared;
 }
 
 /** True when `/health` answers as Tribunal does (another server on the port does not). */
@@ -436,8 +438,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       ALLOW_ANONYMOUS: 'true',
       LLM_BASE_URL: llmBaseUrl,
       ...(options.llmModel ? { LLM_MODEL: options.llmModel } : usingMock ? { LLM_MODEL: 'mock-judge' } : {}),
-      // The bundled mock speaks OpenAI's flex processing and Batch API, so the cheaper tiers can be tried locally.
-      ...(usingMock ? { LLM_SUPPORTS_FLEX: 'true', LLM_SUPPORTS_BATCH: 'true' } : {}),
+      // The bundled mock speaks OpenAI's flex processing, Batch API and Responses API, so the cheaper tiers (and an
+      // Evals run's `responses` sampler) can be tried locally.
+      ...(usingMock ? { LLM_SUPPORTS_FLEX: 'true', LLM_SUPPORTS_BATCH: 'true', LLM_SUPPORTS_RESPONSES: 'true' } : {}),
       // Its batches finish in about a second (not hours): poll them that often, not every 30 s.
       ...(usingMock ? { BATCH_POLL_MIN_MS: '100', BATCH_POLL_MAX_MS: '500', BATCH_WAVE_QUIET_MS: '300' } : {}),
       ...options.vars,
@@ -453,6 +456,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   if (runtimeKind === 'wrangler' && options.queueConsumers)
     throw new Error('queueConsumers needs the miniflare runtime');
   if (runtimeKind === 'wrangler' && options.worker) throw new Error('worker needs the miniflare runtime');
+  const prepared = runtimeKind === 'wrangler' || !options.worker ? preparedWorkerFrom() : undefined;
+  if (runtimeKind === 'wrangler' && prepared)
+    throw new Error(`${PREPARED_WORKER_ENV} needs the miniflare runtime: unset it for wrangler dev`);
+  const worker = options.worker ?? prepared;
   let runtime: Runtime;
   // Whatever has not ended and was not touched since this instant was left by an earlier runtime.
   const restartedAt = new Date();
@@ -464,8 +471,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   try {
     runtime =
       runtimeKind === 'miniflare'
-        ? await (options.worker
-            ? startMiniflare(config, options.worker.runtime, Promise.resolve(options.worker), options, outDir)
+        ? await (worker
+            ? startMiniflare(config, worker.runtime, Promise.resolve(worker), options, outDir)
             : buildRuntime(outDir).then((module) =>
                 startMiniflare(config, module, bundleAndSetup(outDir), options, outDir),
               ))

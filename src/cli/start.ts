@@ -12,6 +12,7 @@ import type { CliOptions, CliSpec, CliValues } from './args.js';
 import { choiceOption, describeError, intOption, isMain, runCli, UsageError } from './args.js';
 import type { LocalStack } from './local-stack.js';
 import { REPO_ROOT, startLocalStack } from './local-stack.js';
+import { PREPARED_WORKER_ENV } from './prepared-worker.js';
 import { whenOrphaned } from './process-group.js';
 import { outputModeOf, terminalLog } from './terminal-log.js';
 
@@ -172,6 +173,8 @@ async function main(values: CliValues<typeof START_CLI.options>): Promise<undefi
     vars: {
       WEBHOOK_ALLOW_LOOPBACK: env.WEBHOOK_ALLOW_LOOPBACK ?? 'true',
       ALLOW_ANONYMOUS: env.ALLOW_ANONYMOUS ?? 'true',
+      // The Worker writes what the terminal shows: quiet mode reads the info line of every ended evaluation.
+      LOG_LEVEL: mode.kind === 'json' ? mode.level : 'info',
     },
     devVars: true,
     varsFromEnv: true,
@@ -179,6 +182,8 @@ async function main(values: CliValues<typeof START_CLI.options>): Promise<undefi
     onOutput,
   });
   started.stack = stack;
+  // The test and CI hook (./prepared-worker.ts): said, so a bundle made before a change is never a surprise.
+  const prepared = env[PREPARED_WORKER_ENV];
   const watchers = values['no-watch'] || runtime === 'wrangler' ? [] : watchSources(stack);
   const adminFrom = adminToken ? 'the environment' : stack.fromDevVars.includes('ADMIN_TOKEN') ? '.dev.vars' : null;
   const managed = adminFrom
@@ -200,7 +205,7 @@ async function main(values: CliValues<typeof START_CLI.options>): Promise<undefi
       auth,
       ...(stack.fromEnv.length > 0 ? [`From the environment: ${stack.fromEnv.join(', ')}.`] : []),
       ...(stack.fromDevVars.length > 0 ? [`From .dev.vars / .env: ${stack.fromDevVars.join(', ')}.`] : []),
-      `Runtime: ${runtime === 'miniflare' ? 'Miniflare (the deployed bundle)' : 'wrangler dev'}, state in ${values['persist-to'] ?? '.wrangler/state'}; crons (the sweeper) run on schedule, and once now.`,
+      `Runtime: ${runtime === 'miniflare' ? `Miniflare (the deployed bundle${prepared ? ` in ${prepared}, from ${PREPARED_WORKER_ENV}` : ''})` : 'wrangler dev'}, state in ${values['persist-to'] ?? '.wrangler/state'}; crons (the sweeper) run on schedule, and once now.`,
       mode.kind === 'quiet'
         ? 'Output: one line per ended evaluation or batch, and warnings and errors (--verbose or LOG_LEVEL=info: the JSON logs).'
         : `Output: the Worker's JSON log lines from level ${mode.level} up.`,

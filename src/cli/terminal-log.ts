@@ -9,11 +9,8 @@
  */
 import { UsageError } from './args.js';
 import type { Described, EndedBatch, EndedEvaluation, EndedRef } from './ended.js';
-
-/** Severity of a Worker log line, lowest first. */
-export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
-/** A Worker log level. */
-export type LogLevel = (typeof LOG_LEVELS)[number];
+import { LOG_LEVELS } from '../log/log.js';
+import type { LogLevel } from '../log/log.js';
 
 /** What reaches the terminal: readable lines (default), or the JSON lines from `level` up. */
 export type OutputMode = { kind: 'quiet' } | { kind: 'json'; level: LogLevel };

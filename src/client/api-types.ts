@@ -1689,6 +1689,30 @@ export interface paths {
         patch: operations["updateMonitor"];
         trace?: never;
     };
+    "/v1/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the export settings
+         * @description The tenant's OTLP export (header names only: their values are never shown) with what its last delivery attempts came to, or `otlp: null`.
+         */
+        get: operations["getExports"];
+        /**
+         * Set the export settings
+         * @description Replaces the OTLP export (`otlp: null` removes it). From then on each evaluation made of a trace (`source`: by a monitor or by hand) that ends succeeded or failed is POSTed once to `<endpoint>/v1/logs` as an OTLP log record `gen_ai.evaluation.result` (GenAI semantic conventions) with the judged span's trace and span ids. A 5xx, 408, 429, timeout or network error is retried with backoff for about a day; another answer fails the delivery. The headers are secrets: send them again with each `PUT`.
+         */
+        put: operations["putExports"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -1925,6 +1949,8 @@ export interface components {
                 version?: number;
                 hash: string;
             } | null;
+            /** @description The trace, span and monitor it judged (`monitorId` null when made by hand), or null when not made of a trace. */
+            source: components["schemas"]["EvaluationSource"] | null;
             createdAt: string;
             finishedAt: string;
             links: {
@@ -1932,6 +1958,13 @@ export interface components {
                 transcript: string;
                 events: string;
             };
+        };
+        EvaluationSource: {
+            traceId: string;
+            /** @description The span judged; null when the whole trace was. */
+            spanId: string | null;
+            /** @description The monitor that made it (`mon_…`); null when made by hand. */
+            monitorId: string | null;
         };
         /** @description The completed batch; win rates, usage and cost: `links.self`; one line per item: `links.results`. */
         BatchEventData: {
@@ -3942,13 +3975,6 @@ export interface components {
             /** @enum {string} */
             outcome: "answered" | "escalated" | "abstained" | "error";
             stage: number | null;
-        };
-        EvaluationSource: {
-            traceId: string;
-            /** @description The span judged; null when the whole trace was. */
-            spanId: string | null;
-            /** @description The monitor that made it (`mon_…`); null when made by hand. */
-            monitorId: string | null;
         };
         Warning: {
             /**
@@ -6795,6 +6821,8 @@ export interface components {
              * @enum {string|null}
              */
             defaultTier: "standard" | "flex" | "batch" | null;
+            /** @description D1 shards the tenant's new evaluations and batches are spread over (a power of two, 1-64; a batch's items stay with their batch); for a tenant whose verdicts one database cannot hold (docs/scale.md). Lowering it moves nothing: rows written under a larger spread stay listed and readable. The running cap is shared out between the shards. Null or absent = 1. */
+            spread: number | null;
         };
         EffectiveLimits: {
             rateLimit: {
@@ -6812,6 +6840,10 @@ export interface components {
             storeContent: boolean;
             /** @enum {string|null} */
             defaultTier: "standard" | "flex" | "batch" | null;
+            /** @description D1 shards the tenant's new evaluations and batches are spread over. */
+            spread: number;
+            /** @description D1 shards its evaluations and batches may be in: the largest spread it ever had (what its listings read). */
+            readSpread: number;
         };
         TenantCurrent: {
             evaluationsThisMonth: number;
@@ -6852,6 +6884,8 @@ export interface components {
                  * @enum {string|null}
                  */
                 defaultTier?: "standard" | "flex" | "batch" | null;
+                /** @description D1 shards the tenant's new evaluations and batches are spread over (a power of two, 1-64; a batch's items stay with their batch); for a tenant whose verdicts one database cannot hold (docs/scale.md). Lowering it moves nothing: rows written under a larger spread stay listed and readable. The running cap is shared out between the shards. Null or absent = 1. */
+                spread?: number | null;
             };
         };
         TenantList: {
@@ -6884,6 +6918,8 @@ export interface components {
                  * @enum {string|null}
                  */
                 defaultTier?: "standard" | "flex" | "batch" | null;
+                /** @description D1 shards the tenant's new evaluations and batches are spread over (a power of two, 1-64; a batch's items stay with their batch); for a tenant whose verdicts one database cannot hold (docs/scale.md). Lowering it moves nothing: rows written under a larger spread stay listed and readable. The running cap is shared out between the shards. Null or absent = 1. */
+                spread?: number | null;
             };
         };
         CreatedKey: {
@@ -7805,6 +7841,7 @@ export interface components {
                     message: string;
                 };
                 resetAt?: string;
+                labelsNeeded?: number;
             };
         };
         ChatCompletionRequest: {
@@ -8101,6 +8138,10 @@ export interface components {
             cache: components["schemas"]["EvalRunCache"];
             /** @description What the request asked for holds, but not as one may expect (e.g. `tier_price_missing`: a tier billed at the standard price). Present only on the answer to the request that created the resource, and only with a warning. */
             warnings?: components["schemas"]["Warning"][];
+            /** @description Tribunal's: with `certify`, the guarantee of the certified judge grader (agreement and risk asked, the coverage the calibration reached, how many labelled items it calibrated on), or each one by grader name when several are; null otherwise. */
+            guarantee: components["schemas"]["Guarantee"] | {
+                [key: string]: components["schemas"]["Guarantee"];
+            } | null;
             result_counts: {
                 total: number;
                 passed: number;
@@ -8151,6 +8192,11 @@ export interface components {
              * @enum {string}
              */
             cache?: "use" | "refresh" | "off";
+            /** @description Tribunal's: certified mode (Trust or Escalate) for the eval's Tribunal judge graders. Each model grader must be a judge (`tribunal/<preset>`) whose task names a stored pairwise rubric (`"rubric": "rb_…#tag"`; else a 400 naming `certify`); it is calibrated on the rubric version's labelled items when the run is created (`503 calibration_pending` while the judge judges them, nothing created: send it again; too few labels is `409 labels_needed` with `error.labelsNeeded`). Its verdicts are then answered only where the calibrated threshold holds: each result carries `certified`, and an item whose judge abstained is `errored`. `string_check` and `text_similarity` graders are exact and run as they are. */
+            certify?: {
+                agreement: number;
+                risk: number;
+            };
         };
         CreateEvalJSONLRunDataSource: {
             /**
@@ -8199,11 +8245,33 @@ export interface components {
                 type: "item_reference";
                 item_reference: string;
             };
-            sampling_params?: {
-                max_completion_tokens?: number;
-                seed?: number;
-                temperature?: number;
-                top_p?: number;
+            sampling_params?: components["schemas"]["EvalCompletionsSamplingParams"];
+        };
+        EvalCompletionsSamplingParams: {
+            max_completion_tokens?: number;
+            seed?: number;
+            temperature?: number;
+            top_p?: number;
+            /** @enum {string|null} */
+            reasoning_effort?: "none" | "minimal" | "low" | "medium" | "high" | "xhigh" | null;
+            tools?: unknown[];
+            response_format?: {
+                /** @enum {string} */
+                type: "text";
+            } | {
+                /** @enum {string} */
+                type: "json_object";
+            } | {
+                /** @enum {string} */
+                type: "json_schema";
+                json_schema: {
+                    name: string;
+                    schema?: {
+                        [key: string]: unknown;
+                    };
+                    strict?: boolean | null;
+                    description?: string;
+                };
             };
         };
         CreateEvalResponsesRunDataSource: {
@@ -8223,12 +8291,7 @@ export interface components {
                 type: "item_reference";
                 item_reference: string;
             };
-            sampling_params?: {
-                max_completion_tokens?: number;
-                seed?: number;
-                temperature?: number;
-                top_p?: number;
-            };
+            sampling_params?: components["schemas"]["EvalResponsesSamplingParams"];
         };
         EvalResponsesRunSource: {
             /** @enum {string} */
@@ -8244,6 +8307,33 @@ export interface components {
         } & {
             [key: string]: unknown;
         });
+        EvalResponsesSamplingParams: {
+            max_completion_tokens?: number;
+            seed?: number;
+            temperature?: number;
+            top_p?: number;
+            /** @enum {string|null} */
+            reasoning_effort?: "none" | "minimal" | "low" | "medium" | "high" | "xhigh" | null;
+            tools?: unknown[];
+            text?: {
+                format?: {
+                    /** @enum {string} */
+                    type: "text";
+                } | {
+                    /** @enum {string} */
+                    type: "json_object";
+                } | {
+                    /** @enum {string} */
+                    type: "json_schema";
+                    name: string;
+                    schema?: {
+                        [key: string]: unknown;
+                    };
+                    strict?: boolean | null;
+                    description?: string;
+                };
+            };
+        };
         EvalRunList: {
             /** @enum {string} */
             object: "list";
@@ -8288,6 +8378,14 @@ export interface components {
                 sample: {
                     [key: string]: unknown;
                 } | null;
+                /** @description Tribunal's, in a certified run, on a judge grader's result: true when its verdict is certified (its stage reached the calibrated threshold), false when the judge abstained (the item is then `error`) or failed. */
+                certified?: boolean;
+                /** @description Tribunal's, with `certified`: `answered`, `escalated` (a later cascade stage), `abstained` or `error`. */
+                certification?: {
+                    /** @enum {string} */
+                    outcome: "answered" | "escalated" | "abstained" | "error";
+                    stage: number | null;
+                };
             } & {
                 [key: string]: unknown;
             })[];
@@ -9216,6 +9314,54 @@ export interface components {
             webhook?: components["schemas"]["OneOffWebhook"] | null;
             /** @description true pauses the monitor (spans arriving meanwhile are not matched); false resumes it. */
             paused?: boolean;
+        };
+        Exports: {
+            /** @description The OTLP export, or null when none is set. */
+            otlp: components["schemas"]["OtlpExport"] | null;
+        };
+        OtlpExport: {
+            /** @description The base URL as stored. */
+            endpoint: string;
+            /** @description Where records are POSTed: `<endpoint>/v1/logs`. */
+            logsUrl: string;
+            protocol: components["schemas"]["OtlpProtocol"];
+            /** @description The names of the headers sent; their values are never shown. */
+            headers: string[];
+            /** @description What the export's delivery attempts came to (each attempt writes it). */
+            delivery: {
+                lastAttemptAt: string | null;
+                lastSuccessAt: string | null;
+                /** @description The last attempt's answer; null: none came. */
+                lastStatusCode: number | null;
+                /** @description The last failed attempt (its HTTP status, a timeout or a network error), or null. */
+                lastError: {
+                    at: string;
+                    message: string;
+                } | null;
+            };
+            createdAt: string;
+            updatedAt: string;
+        };
+        /**
+         * @description `http/protobuf` (the default, `application/x-protobuf`) or `http/json` (`application/json`, OTLP/JSON).
+         * @enum {string}
+         */
+        OtlpProtocol: "http/protobuf" | "http/json";
+        ExportsRequest: {
+            /** @description The OTLP export, replacing the one set before (send the headers again); null removes it. */
+            otlp: components["schemas"]["OtlpExportRequest"] | null;
+        };
+        OtlpExportRequest: {
+            /**
+             * @description The collector's base URL, as `OTEL_EXPORTER_OTLP_ENDPOINT`: records go to `<endpoint>/v1/logs` (a URL already ending in `/v1/logs` is used as it is). Checked by the webhooks' URL guard: `https` to a public host (plain `http` to loopback only where the deployment sets `WEBHOOK_ALLOW_LOOPBACK=true`).
+             * @example https://hooks.example.com/tribunal
+             */
+            endpoint: string;
+            /** @description Headers sent with every request (at most 16), e.g. the collector's API key: secrets, stored and never shown back (reads list the names). */
+            headers?: {
+                [key: string]: string;
+            };
+            protocol?: components["schemas"]["OtlpProtocol"];
         };
     };
     responses: never;
@@ -15665,6 +15811,15 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIError"];
                 };
             };
+            /** @description `labels_needed`: (`certify`) the rubric version of a judge grader has too few labelled items to calibrate on: `error.labelsNeeded` says how many more. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
             /** @description `payload_too_large`: body over MAX_BODY_BYTES. */
             413: {
                 headers: {
@@ -15701,7 +15856,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIError"];
                 };
             };
-            /** @description `llm_not_configured`: the run calls a model and the deployment's LLM settings are unusable. */
+            /** @description `llm_not_configured`, `calibration_pending`: the run calls a model and the deployment's LLM settings are unusable, or (`certify`) a judge grader is still judging its rubric version's labelled items (`Retry-After`; nothing was created: send the request again). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19146,6 +19301,176 @@ export interface operations {
                 };
             };
             /** @description `llm_not_configured`, `config_invalid`, `auth_not_configured`: the deployment has no usable LLM settings. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getExports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Exports"];
+                };
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putExports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExportsRequest"];
+            };
+        };
+        responses: {
+            /** @description The export settings now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Exports"];
+                };
+            };
+            /** @description `invalid_json`, `invalid_request`, `url_not_allowed`: the body fails its schema (see `issues`: a header name, a value, a reserved header), or the URL guard refuses `otlp.endpoint` (the message names the rule). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: body over MAX_BODY_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: Content-Type is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
             503: {
                 headers: {
                     [name: string]: unknown;

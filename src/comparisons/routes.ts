@@ -217,7 +217,9 @@ export const comparisonRoutes = ({ certify }: ComparisonRoutesDeps) =>
       }
       return c.json(body, 202);
     })
-    .openapi(list, async (c) => c.json(await listComparisons(c.env, c.var.tenant, c.req.valid('query')), 200))
+    .openapi(list, async (c) =>
+      c.json(await listComparisons(c.env, c.var.tenant, c.req.valid('query'), c.var.auth.limits), 200),
+    )
     .openapi(get, async (c) => {
       const ref = await requireComparison(c.env, c.var.tenant, c.req.valid('param').id);
       return c.json(await viewComparison(c.env, ref), 200);

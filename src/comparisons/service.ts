@@ -23,6 +23,7 @@ import { GateSchema } from '../metrics/gate.js';
 import { planTask, resolveJudge } from '../methods/resolve-judge.js';
 import type { ResolvedRubric } from '../rubrics/resolve.js';
 import type { CacheDecision } from '../verdict-cache/plan.js';
+import type { EffectiveLimits } from '../tenants/limits.js';
 import { requestCachePlans } from '../verdict-cache/plan.js';
 import { checkComparisonBudget } from './estimate.js';
 import { comparisonLinks, finishComparison } from './finish.js';
@@ -343,13 +344,14 @@ export async function viewComparison(env: Bindings, ref: ComparisonRef): Promise
   };
 }
 
-/** `GET /v1/comparisons`: the tenant's comparisons, newest first. */
+/** `GET /v1/comparisons`: the tenant's comparisons, newest first. @param limits the caller's (saves reading the tenant again) */
 export async function listComparisons(
   env: Bindings,
   tenant: string,
   q: { cursor?: string | undefined; limit: number },
+  limits?: EffectiveLimits | null,
 ): Promise<{ data: ComparisonSummary[]; nextCursor: string | null }> {
-  const page = await listBatchesView(env, tenant, { ...q, kind: 'comparison' });
+  const page = await listBatchesView(env, tenant, { ...q, kind: 'comparison' }, limits);
   const rows = await comparisonsByIds(
     tenantDb(env, tenant),
     page.data.map((b) => b.id),
@@ -389,11 +391,16 @@ export async function cancelComparison(env: Bindings, ref: ComparisonRef): Promi
 /**
  * The sweeper's part: finishes comparisons whose last ending committed before `before` but whose statistics
  * and `comparison.completed` were never written (the after-commit step failed, or the process died
- * between). @returns how many it finished.
+ * between), at most `limit` in each of `dbs` (default: every tenants' database). @returns how many it finished.
  */
-export async function finishStalledComparisons(env: Bindings, before: number, limit = 10): Promise<number> {
+export async function finishStalledComparisons(
+  env: Bindings,
+  before: number,
+  limit = 10,
+  dbs: readonly D1Database[] = everyTenantDb(env),
+): Promise<number> {
   let n = 0;
-  for (const db of everyTenantDb(env)) {
+  for (const db of dbs) {
     for (const c of await unfinishedBefore(db, before, limit)) {
       if (await finishComparison(env, c)) n += 1;
     }

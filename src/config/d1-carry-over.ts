@@ -92,6 +92,7 @@ export const CARRY_OVER_RULES: Readonly<Record<string, CarryOverRule>> = {
   traces: { kind: 'tenant' },
   monitors: { kind: 'tenant' },
   monitor_days: { kind: 'tenant' },
+  otlp_exports: { kind: 'tenant' },
 };
 
 /** Root rows read and moved per chunk (with their children): 50. */

@@ -10,10 +10,20 @@
  * {@link tenantDb}; the crons and the operator's reads that span tenants go over {@link everyTenantDb}; where
  * only a record's id is at hand (a queue message, an object's name) {@link recordDb} reads the bucket the id
  * carries ({@link newRecordId}). New code never reads a binding directly, so the layout lives here alone.
+ * A tenant with a `spread` above 1 has its evaluations and batches over that many buckets' shards
+ * ({@link tenantDbs}; each found by its id with {@link recordDbOf}), its small tables in its home shard.
  */
 import type { Bindings } from './bindings.js';
 import { configOf } from './vars.js';
-import { BUCKETS, bucketOf, bucketOfId, shardBindingNames, shardOfBucket } from './d1-buckets.js';
+import {
+  BUCKETS,
+  bucketOf,
+  bucketOfId,
+  placeBucket,
+  shardBindingNames,
+  shardOfBucket,
+  spreadBuckets,
+} from './d1-buckets.js';
 import type { CarryOverDb, CarryOverReport } from './d1-carry-over.js';
 import { carryOver } from './d1-carry-over.js';
 
@@ -47,9 +57,34 @@ function layoutOf(env: Bindings): Layout {
   return layout;
 }
 
-/** The D1 database holding `tenant`'s rows (evaluations, batches, usage, rubrics, webhooks, …). */
+/**
+ * The D1 database holding `tenant`'s rows (evaluations, batches, usage, rubrics, webhooks, …): its home shard.
+ * A tenant with a spread above 1 keeps its small tables (settings, rubrics, webhook endpoints, monitors, …)
+ * here, and its evaluations and batches over {@link tenantDbs}: find one of those by id with {@link recordDbOf}.
+ */
 export function tenantDb(env: Bindings, tenant: string): D1Database {
   return dbOfBucket(env, bucketOf(tenant));
+}
+
+/**
+ * Every database that may hold `tenant`'s evaluations and batches with spread `spread` (the largest it ever had,
+ * `readSpread`: src/tenants/limits.ts), each once, its home shard first. A tenant-wide read (a listing, usage,
+ * the monthly quota) visits each and adds or merges; with spread 1 it is `[tenantDb(env, tenant)]`.
+ */
+export function tenantDbs(env: Bindings, tenant: string, spread: number): D1Database[] {
+  const dbs = spreadBuckets(tenant, spread).map((b) => dbOfBucket(env, b));
+  return dbs.filter((db, i) => dbs.indexOf(db) === i);
+}
+
+/**
+ * The D1 database holding `tenant`'s record `id` (an evaluation, batch, meta-evaluation or comparison): the
+ * shard of the bucket the id carries, with no query; an id made before the shards (no bucket) is in the
+ * tenant's home shard, where the carry-over put it. An id of another tenant leads to a database where the
+ * tenant's own statements find nothing, as anywhere.
+ */
+export function recordDbOf(env: Bindings, tenant: string, id: string): D1Database {
+  const bucket = bucketOfId(id);
+  return bucket === null ? tenantDb(env, tenant) : dbOfBucket(env, bucket);
 }
 
 function dbOfBucket(env: Bindings, bucket: number): D1Database {
@@ -61,23 +96,6 @@ function dbOfBucket(env: Bindings, bucket: number): D1Database {
 export function everyTenantDb(env: Bindings): D1Database[] {
   const { control, shards } = layoutOf(env);
   return shards.length > 0 ? shards : [control];
-}
-
-/**
- * Every database holding tenants' rows, each once, starting at a different one each `turn` (any integer that
- * changes from one run to the next: the crons pass the minute). A cron that spends one page budget across the
- * shards, stopping once it is spent, so visits each shard first in turn: one shard's backlog never keeps the
- * others waiting for more than `shards` runs, and a run's subrequests stay those of one page.
- */
-export function everyTenantDbInTurn(env: Bindings, turn: number): D1Database[] {
-  const dbs = everyTenantDb(env);
-  const start = ((Math.floor(turn) % dbs.length) + dbs.length) % dbs.length;
-  return [...dbs.slice(start), ...dbs.slice(0, start)];
-}
-
-/** The turn of a cron run at `now` (epoch ms) for {@link everyTenantDbInTurn}: its minute (the cron's period). */
-export function cronTurn(now: number): number {
-  return Math.floor(now / 60_000);
 }
 
 /**
@@ -95,11 +113,26 @@ export function controlDb(env: Bindings): D1Database {
 
 /**
  * A new id for a record of `tenant`: `<prefix>_` and 32 hex digits, laid out as a UUIDv8 ("custom"): the
- * tenant's bucket in the first 4 digits, `8` in the 13th (where a random UUIDv4 has `4`), the rest random.
- * So a queue message or an object's name that carries only the id still finds the record's database.
+ * record's bucket in the first 4 digits, `8` in the 13th (where a random UUIDv4 has `4`), the rest random.
+ * So a queue message or an object's name that carries only the id still finds the record's database. The
+ * bucket is the tenant's own, or with `place.spread` above 1 one of its spread's buckets: the one
+ * `place.key` (an idempotency key) hashes to, else one at random (src/config/d1-buckets.ts, `placeBucket`).
  */
-export function newRecordId(prefix: string, tenant: string): string {
-  return `${prefix}_${taggedHex(bucketOf(tenant))}`;
+export function newRecordId(
+  prefix: string,
+  tenant: string,
+  place: { spread?: number; key?: string | null } = {},
+): string {
+  const spread = place.spread ?? 1;
+  return `${prefix}_${taggedHex(spread > 1 ? placeBucket(tenant, spread, place.key ?? null) : bucketOf(tenant))}`;
+}
+
+/**
+ * A new id for a record of `tenant` that lives beside the record `sibling` (a batch's item beside its batch): the
+ * bucket `sibling` carries, so both are in one database; the tenant's own for an id without one.
+ */
+export function newRecordIdBeside(prefix: string, tenant: string, sibling: string): string {
+  return `${prefix}_${taggedHex(bucketOfId(sibling) ?? bucketOf(tenant))}`;
 }
 
 function taggedHex(bucket: number): string {

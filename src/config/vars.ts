@@ -12,7 +12,8 @@
  * with its own 503 `llm_not_configured`); here they are text.
  */
 import { z } from 'zod';
-import { log } from '../log/log.js';
+import { LOG_LEVELS, log, setLogLevel } from '../log/log.js';
+import type { LogLevel } from '../log/log.js';
 import { MAX_ATTEMPTS_PER_INVOCATION } from './platform-limits.js';
 
 /** One variable: how its text is read, its default (as wrangler.toml writes it), unit and meaning. */
@@ -52,6 +53,11 @@ const boolean = z
   .transform((s) => s === 'true');
 
 const text = z.string();
+
+const logLevel = z
+  .string()
+  .transform((s) => s.toLowerCase())
+  .pipe(z.enum(LOG_LEVELS, { error: 'must be "debug", "info", "warn" or "error"' }));
 
 function spec<T>(schema: z.ZodType<T>, dflt: string, unit: string, description: string): VarSpec<T> {
   return { schema, default: dflt, unit, description };
@@ -94,6 +100,12 @@ export const VARS = {
     'false',
     'true/false',
     'Whether the default provider accepts prompt_cache_key.',
+  ),
+  LLM_SUPPORTS_RESPONSES: spec(
+    boolean,
+    'false',
+    'true/false',
+    "Whether the default provider speaks OpenAI's Responses API (/responses): an Evals run's responses data source samples through it.",
   ),
   LLM_FLEX_TIMEOUT_MS: spec(integer(1), '900000', 'ms', 'Per-attempt timeout of a flex call.'),
   LLM_DEFAULT_TIER: spec(
@@ -244,7 +256,7 @@ export const VARS = {
     integer(1, 1000),
     '25',
     'evaluations',
-    "Evaluations erased per tenant per sweeper run (every minute), and 4 tenants' pages at most per run (1-1000).",
+    "Evaluations erased per tenant per run of a shard (every minute), 20 tenants' pages and 500 evaluations at most per shard a run (1-1000).",
   ),
   ARCHIVE_AFTER_DAYS: spec(
     integer(0, 36_500),
@@ -256,7 +268,19 @@ export const VARS = {
     integer(1, MAX_ATTEMPTS_PER_INVOCATION),
     String(MAX_ATTEMPTS_PER_INVOCATION),
     'deliveries',
-    "Deliveries in flight at once per receiver (an endpoint, or a tenant's one-off URLs to one origin) (1-6: a receiver's lane sends them from one invocation, which Workers allow 6 open connections).",
+    "Deliveries in flight at once per lane of a receiver (an endpoint, or a tenant's one-off URLs to one origin) (1-6: a lane sends them from one invocation, which Workers allow 6 open connections).",
+  ),
+  WEBHOOK_LANES: spec(
+    integer(1, 256),
+    '32',
+    'lanes',
+    "Lanes per receiver: its deliveries are spread over this many lanes by a hash of their evaluation (or event), so a receiver gets up to WEBHOOK_LANES × WEBHOOK_CONCURRENCY at once (1-256; default 32: the scale model's busiest receiver under 50% of what its lanes send).",
+  ),
+  LOG_LEVEL: spec(
+    logLevel,
+    'info',
+    'level',
+    "The Worker's lowest log level written (debug, info, warn, error); lines below it cost nothing. info: four lines per single-call verdict.",
   ),
 } as const;
 
@@ -370,4 +394,22 @@ export function configOf(env: object): Config {
   }
   if (c instanceof ConfigError) throw c;
   return c;
+}
+
+/** The `LOG_LEVEL` text last applied by {@link applyLogLevel}. */
+let appliedLevel: string | undefined;
+
+/**
+ * Sets this isolate's log level from `env.LOG_LEVEL` (src/log/log.ts `setLogLevel`): each entry (fetch,
+ * queue, cron, every Durable Object's constructor) calls it, since an isolate may start at any of them. A
+ * string comparison when the text is the one applied. Unset or empty: the default (`info`); an invalid value
+ * keeps the level (`debug` before any entry applied one, so nothing is lost), and {@link configOf} names it.
+ */
+export function applyLogLevel(env: object): void {
+  const raw = (env as Record<string, unknown>).LOG_LEVEL;
+  const text = typeof raw === 'string' ? raw : '';
+  if (text === appliedLevel) return;
+  appliedLevel = text;
+  const level = text.trim() === '' ? VARS.LOG_LEVEL.default : text.trim().toLowerCase();
+  if ((LOG_LEVELS as readonly string[]).includes(level)) setLogLevel(level as LogLevel);
 }

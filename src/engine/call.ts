@@ -103,6 +103,32 @@ export interface LlmCallRequest {
    * fewer (a provider that ignores `n`): the protocol core asks for the missing samples as separate calls.
    */
   n?: number;
+  /**
+   * The provider endpoint asked for: absent = chat completions; `responses` = OpenAI's Responses API at a
+   * provider declared to speak it (`supportsResponses`), chat completions elsewhere (an Evals run's
+   * `responses` data source).
+   */
+  api?: 'responses';
+  /** A sampler's own parameters (an Evals run's `sampling_params`), each sent only when set. */
+  sampling?: SamplingOptions;
+}
+
+/** A structured output format in the Responses API's flat shape (`text.format`). */
+export type OutputFormat =
+  | { type: 'text' }
+  | { type: 'json_object' }
+  | { type: 'json_schema'; name: string; schema: Record<string, unknown>; strict?: boolean; description?: string };
+
+/** Sampling parameters beyond temperature and the token limit; absent = not sent (the provider's default). */
+export interface SamplingOptions {
+  /** Nucleus sampling, 0-1 (`top_p`). */
+  topP?: number;
+  /** Chat completions' `seed`; the Responses API takes none. */
+  seed?: number;
+  /** `reasoning_effort` (chat completions), `reasoning.effort` (Responses). */
+  reasoningEffort?: 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh';
+  /** The reply's format: `response_format` (chat completions), `text.format` (Responses). */
+  format?: OutputFormat;
 }
 
 /** One failed HTTP attempt of an LLM call, as the LLM layer saw it. */

@@ -3,7 +3,8 @@
  * OpenAI's graders on the wire, as the `openai` SDK types them (`resources/graders/grader-models.d.ts`,
  * `resources/evals/evals.d.ts`): `string_check`, `text_similarity`, `label_model`, `score_model`, `multi`
  * and `python` (accepted by the schema so its refusal can name the alternatives). One schema per grader
- * type flows to validation, the OpenAPI document and the typed client.
+ * type flows to validation, the OpenAPI document and the typed client. Every object is strict: a field the SDK
+ * does not type is a 400 naming it, never silently dropped.
  */
 import { z } from '@hono/zod-openapi';
 
@@ -24,6 +25,7 @@ export const StringCheckGraderSchema = z
     reference: Template,
     operation: z.enum(['eq', 'ne', 'like', 'ilike']),
   })
+  .strict()
   .openapi('StringCheckGrader');
 
 /** The text similarity metrics OpenAI lists. */
@@ -56,13 +58,19 @@ export const TextSimilarityGraderSchema = z
       .optional()
       .openapi({ description: 'Score at or above which the item passes, in [0, 1]. Required in an eval.' }),
   })
+  .strict()
   .openapi('TextSimilarityGrader');
 
 const ContentPart = z.union([
-  z.object({ type: z.literal('input_text'), text: z.string() }),
-  z.object({ type: z.literal('output_text'), text: z.string() }),
-  z.object({ type: z.literal('input_image'), image_url: z.string(), detail: z.string().optional() }),
-  z.object({ type: z.literal('input_audio'), input_audio: z.object({ data: z.string(), format: z.string() }) }),
+  z.object({ type: z.literal('input_text'), text: z.string() }).strict(),
+  z.object({ type: z.literal('output_text'), text: z.string() }).strict(),
+  z.object({ type: z.literal('input_image'), image_url: z.string(), detail: z.string().optional() }).strict(),
+  z
+    .object({
+      type: z.literal('input_audio'),
+      input_audio: z.object({ data: z.string(), format: z.string() }).strict(),
+    })
+    .strict(),
 ]);
 
 /** A model grader's (or a `completions` run's) message: the content a string, a part or a list of parts. */
@@ -72,6 +80,7 @@ export const GraderMessageSchema = z
     content: z.union([Template, ContentPart, z.array(z.union([Template, ContentPart]))]),
     type: z.literal('message').optional(),
   })
+  .strict()
   .openapi('GraderMessage');
 /** See {@link GraderMessageSchema}. */
 export type GraderMessage = z.infer<typeof GraderMessageSchema>;
@@ -91,6 +100,7 @@ export const LabelModelGraderSchema = z
     labels: z.array(z.string().min(1).max(256)).min(2).max(64),
     passing_labels: z.array(z.string().min(1).max(256)).min(1).max(64),
   })
+  .strict()
   .openapi('LabelModelGrader');
 
 /** `score_model`: the model gives a number in `range` (default [0, 1]); passes at `pass_threshold`. */
@@ -114,8 +124,10 @@ export const ScoreModelGraderSchema = z
         temperature: z.number().min(0).max(2).nullable().optional(),
         top_p: z.number().min(0).max(1).nullable().optional(),
       })
+      .strict()
       .optional(),
   })
+  .strict()
   .openapi('ScoreModelGrader');
 
 /** `python`: accepted by the schema only to be refused with `unsupported_grader` (no sandbox in the Worker). */
@@ -127,6 +139,7 @@ export const PythonGraderSchema = z
     image_tag: z.string().optional(),
     pass_threshold: z.number().optional(),
   })
+  .strict()
   .openapi('PythonGrader');
 
 /** A grader that may stand inside `multi`. */
@@ -153,6 +166,7 @@ export const MultiGraderSchema = z
     }),
     pass_threshold: z.number().optional(),
   })
+  .strict()
   .openapi('MultiGrader');
 
 /** Any grader. */

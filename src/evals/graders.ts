@@ -8,6 +8,7 @@
  * reports grader errors in a result instead of failing the run.
  */
 import type { ChatMessage, LlmFunction } from '../engine/call.js';
+import type { Certification } from '../metrics/certify.js';
 import { evaluateExpression } from './expression.js';
 import type { GraderMessage, RunnableGrader, RunnableSingle } from './grader-schemas.js';
 import type { SimilarityDeps } from './similarity.js';
@@ -48,6 +49,9 @@ export interface GradeResult {
   error?: { kind: GraderErrorKind; message: string };
   /** Tokens the model graders used. */
   usage: ModelUsage[];
+  /** A certified run's judge grader: whether its verdict is certified, and what happened (./run-certify.ts). */
+  certified?: boolean;
+  certification?: Certification;
 }
 
 /** What a grader may need from outside. */
@@ -166,7 +170,10 @@ async function modelGrade(
     maxTokens: params?.max_completions_tokens ?? 1024,
     parser: grader.type === 'score_model' ? { type: 'json', shape: 'score', min, max } : { type: 'text' },
   });
-  if (!result.ok) return failed(grader, 'model_grader_server_error', result.error.message);
+  // A certified judge's fields (./judge-grader.ts), on its verdict or its abstention alike.
+  const { certified, certification } = result as { certified?: boolean; certification?: Certification };
+  const marks = certified === undefined || certification === undefined ? {} : { certified, certification };
+  if (!result.ok) return failed(grader, 'model_grader_server_error', result.error.message, marks);
   const sample = {
     input: messages.map((m) => ({ role: m.role, content: m.content })),
     output: [{ role: 'assistant', content: result.content }],
@@ -179,7 +186,7 @@ async function modelGrade(
       return failed(grader, 'model_grader_parse_error', 'the reply names none of the labels', { sample, usage });
     }
     const passed = grader.passing_labels.includes(label);
-    return { name: grader.name, type: grader.type, score: passed ? 1 : 0, passed, label, sample, usage };
+    return { name: grader.name, type: grader.type, score: passed ? 1 : 0, passed, label, sample, usage, ...marks };
   }
   const score = scoreOf(result.content);
   if (score === undefined || score < min || score > max) {
@@ -188,7 +195,7 @@ async function modelGrade(
       usage,
     });
   }
-  return { name: grader.name, type: grader.type, score, passed: score >= thresholdOf(grader), sample, usage };
+  return { name: grader.name, type: grader.type, score, passed: score >= thresholdOf(grader), sample, usage, ...marks };
 }
 
 /** The `score` of a JSON reply, or the last number of a text one. */

@@ -24,6 +24,8 @@ import { ChatCompletionRequestSchema } from '../openai/schemas.js';
 import type { JudgeVerdict } from '../openai/schemas.js';
 import type { EffectiveLimits } from '../tenants/limits.js';
 import type { CacheMode } from '../verdict-cache/schemas.js';
+import type { Certification } from '../metrics/certify.js';
+import { certificationOf } from '../metrics/certify.js';
 
 /** Whether a grader's `model` names a Tribunal judge. */
 export function isJudgeModel(model: string | undefined): boolean {
@@ -70,7 +72,19 @@ export interface JudgeContext {
    * reported here and the call answered as waiting (the run looks again later).
    */
   onWaiting?: () => void;
+  /**
+   * A certified run's judge graders by name (./run-certify.ts): their evaluations run the calibrated judge on the
+   * pinned rubric version, and their results carry `certified` (an abstention is a failed call).
+   */
+  certified?: Record<string, { rubric: string; config: Record<string, unknown> }>;
 }
+
+/** A judge's result, with what the verdict cache saved and, in a certified run, its certified-mode fields. */
+export type JudgeResult = LlmCallResult & {
+  verdictCacheSavedUsd?: number;
+  certified?: boolean;
+  certification?: Certification;
+};
 
 /** The grader's reply from a verdict, for the parser it asked for. */
 function replyOf(verdict: JudgeVerdict, request: LlmCallRequest): string {
@@ -95,12 +109,10 @@ function failed(request: LlmCallRequest, code: string, message: string): LlmCall
 }
 
 /** Runs the judge `request.model` names on the task in its one user message (see the module note). */
-async function judge(
-  env: Bindings,
-  ctx: JudgeContext,
-  request: LlmCallRequest,
-): Promise<LlmCallResult & { verdictCacheSavedUsd?: number }> {
-  const text = request.messages.map((m) => m.content).join('\n');
+async function judge(env: Bindings, ctx: JudgeContext, request: LlmCallRequest): Promise<JudgeResult> {
+  // The grader's one user message is the task: what a label model grader appends (its label instruction) is for
+  // a plain model, and the judge brings its own prompts.
+  const text = request.messages[0]?.content ?? '';
   const body = ChatCompletionRequestSchema.parse({
     model: request.model,
     messages: [{ role: 'user', content: text }],
@@ -114,6 +126,12 @@ async function judge(
   }
   const started = Date.now();
   if (ctx.evaluation) req = { ...req, evaluation: { ...req.evaluation, ...ctx.evaluation } };
+  const certified = ctx.certified?.[request.label];
+  if (certified) {
+    // The calibrated judge (a cascade with its thresholds) on the rubric version it was calibrated on.
+    const { preset: _preset, ...rest } = req.evaluation;
+    req = { ...req, evaluation: { ...rest, config: certified.config, rubric: certified.rubric } };
+  }
   const { id } = await startJudge(env, ctx.tenant, req, ctx.keyOf(request.id), {
     keyId: ctx.keyId,
     ...(ctx.limits !== undefined ? { limits: ctx.limits } : {}),
@@ -128,14 +146,34 @@ async function judge(
     return waitingResult(request, `waiting for the judge's evaluation ${id}`);
   }
   if (outcome.kind === 'timeout') return failed(request, 'timeout', `no verdict within ${waitMs / 1000} s (${id})`);
+  const fields = certified
+    ? certificationOf(outcome.evaluation.status, outcome.evaluation.verdict?.details)
+    : { certified: null, certification: null };
+  const marks =
+    fields.certified === null || fields.certification === null
+      ? {}
+      : { certified: fields.certified, certification: fields.certification };
   if (outcome.kind === 'ended') {
     const cause = outcome.evaluation.error?.message ?? outcome.evaluation.status;
-    return failed(request, 'provider_error', `evaluation ${id} ended ${outcome.evaluation.status}: ${cause}`);
+    return {
+      ...failed(request, 'provider_error', `evaluation ${id} ended ${outcome.evaluation.status}: ${cause}`),
+      ...marks,
+    };
   }
+  if (fields.certification?.outcome === 'abstained')
+    return {
+      ...failed(
+        request,
+        'abstained',
+        `the certified judge abstained: its confidence is below the calibrated threshold (${id})`,
+      ),
+      ...marks,
+    };
   const u = outcome.evaluation.usage;
   const cache = outcome.evaluation.cache;
   return {
     ...(cache.hit ? { verdictCacheSavedUsd: cache.savedUsd } : {}),
+    ...marks,
     id: request.id,
     ok: true,
     content: replyOf(outcome.verdict, request),

@@ -1,7 +1,7 @@
 /**
  * @module
  * Working through a run, from its queue message (./run-queue.ts): take its lease, grade each item not
- * graded yet (sampling the model first for a `completions` or `responses` source), store each graded item once, and end
+ * graded yet (sampling the model first for a `completions` or `responses` source: ./sampler.ts), store each graded item once, and end
  * the run `completed` (or `failed` on an error of its own, such as its eval deleted meanwhile). A few items
  * at a time; the lease is renewed between them, and a cancel (or delete) stops the work at the next
  * renewal. A second invocation while the lease is held does nothing (its message comes back later); one
@@ -13,10 +13,11 @@
 import type { Bindings } from '../config/bindings.js';
 import type { BilledCall } from '../tenants/usage-rollup.js';
 import { tenantDb } from '../config/d1-shards.js';
-import type { ChatMessage } from '../engine/call.js';
 import type { RunnableGrader } from './grader-schemas.js';
 import type { GradeResult, GraderDeps, ModelUsage } from './graders.js';
-import { grade, modelUsage, renderMessages } from './graders.js';
+import { grade } from './graders.js';
+import type { Sample } from './sampler.js';
+import { sampleOf } from './sampler.js';
 import { graderDeps } from './llm.js';
 import type { ItemRecord, RunRecord } from './run-rows.js';
 import {
@@ -41,97 +42,12 @@ import type { SourceLine } from './run-source.js';
 import { SourceGoneError, sourceLines } from './run-source.js';
 import type { RunDataSource } from './run-schemas.js';
 import { getEval } from './rows.js';
-import { parseRef, resolveRef } from './templates.js';
 
 /** How long one invocation holds a run between renewals, ms. */
 export const RUN_LEASE_MS = 60_000;
 
 /** Items graded at once. */
 const ITEMS_AT_ONCE = 4;
-
-/** A data source that samples a model (`responses` samples through the chat completions wire too). */
-type Completions = Extract<RunDataSource, { type: 'completions' | 'responses' }>;
-
-/** A sample as an output item shows it. */
-interface Sample {
-  input: { role: string; content: string }[];
-  output: { role: string; content: string }[];
-  model: string;
-  finish_reason: string;
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number; cached_tokens: number };
-  error: { code: string; message: string } | null;
-  temperature: number;
-  max_completion_tokens: number;
-  top_p: number;
-  seed: number;
-}
-
-const NO_USAGE = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cached_tokens: 0 };
-
-/** The sampler's messages: the template rendered on the item, or the messages an item field holds. */
-function samplerMessages(ds: Completions, item: Record<string, unknown>) {
-  const input = ds.input_messages;
-  if (!input) return [];
-  if (input.type === 'template') return renderMessages(input.template, { item });
-  const value = resolveRef(parseRef(input.item_reference), { item });
-  if (!Array.isArray(value)) return [];
-  return value.flatMap((m: unknown): ChatMessage[] => {
-    const r = m as { role?: unknown; content?: unknown };
-    const role = r.role === 'system' || r.role === 'assistant' ? r.role : 'user';
-    return typeof r.content === 'string' ? [{ role, content: r.content }] : [];
-  });
-}
-
-/** Samples the model on one item. */
-async function sampleOf(ds: Completions, item: Record<string, unknown>, idx: number, deps: GraderDeps) {
-  const messages = samplerMessages(ds, item);
-  const params = ds.sampling_params ?? {};
-  const model = ds.model ?? '';
-  const base = {
-    input: messages.map((m) => ({ role: m.role, content: m.content })),
-    model,
-    temperature: params.temperature ?? 1,
-    max_completion_tokens: params.max_completion_tokens ?? 2048,
-    top_p: params.top_p ?? 1,
-    seed: params.seed ?? 42,
-  };
-  const llm = deps.llm;
-  const result = llm
-    ? await llm({
-        id: `sample/${String(idx)}`,
-        agent: 'sampler',
-        label: 'sampler',
-        stage: 'sample',
-        model,
-        messages,
-        temperature: base.temperature,
-        maxTokens: base.max_completion_tokens,
-        parser: { type: 'text' },
-      })
-    : null;
-  if (!result?.ok) {
-    const error = result ? { code: result.error.code, message: result.error.message } : null;
-    const sample: Sample = {
-      ...base,
-      output: [],
-      finish_reason: 'error',
-      usage: NO_USAGE,
-      error: error ?? { code: 'llm_not_configured', message: 'no LLM' },
-    };
-    return { sample, text: null, usage: [] as ModelUsage[] };
-  }
-  const calls = modelUsage(model, result.usage);
-  // The sample shows its one call's tokens, without the per-model fields.
-  const { model: _m, invocation_count: _n, ...usage } = calls;
-  const sample: Sample = {
-    ...base,
-    output: [{ role: 'assistant', content: result.content }],
-    finish_reason: 'stop',
-    usage,
-    error: null,
-  };
-  return { sample, text: result.content, usage: [calls] };
-}
 
 /** A grader's result as an output item lists it. */
 function resultOf(r: GradeResult): Record<string, unknown> {
@@ -144,6 +60,7 @@ function resultOf(r: GradeResult): Record<string, unknown> {
     ...(r.label !== undefined ? { label: r.label } : {}),
     ...(r.sub_rewards ? { sub_rewards: r.sub_rewards } : {}),
     ...(r.error ? { error: r.error } : {}),
+    ...(r.certified !== undefined ? { certified: r.certified, certification: r.certification } : {}),
   };
 }
 
@@ -232,6 +149,7 @@ async function gradeAndStore(
       ...(mode !== 'bypass' ? { cache: mode } : {}),
     },
     ...(batch ? { onWaiting: () => (own.judges += 1) } : {}),
+    ...(run.certify ? { certified: run.certify.graders } : {}),
   };
   const billed: BilledCall[] = [];
   const base = deps.llm && batch ? waveLlm(db, run, idx, waveSettings(env), own, deps.llm) : deps.llm;

@@ -22,6 +22,7 @@ import {
 } from '../http/responses.js';
 import { inOpenAiShape } from '../openai/errors.js';
 import { requireScope, scoped, scopeSecurity } from '../tenants/auth.js';
+import type { CertifyJudge } from '../evaluations/certified.js';
 import type { TenantEnv } from '../tenants/auth.js';
 import { queueRun, stalled } from './run-queue.js';
 import {
@@ -93,9 +94,13 @@ const create = createRoute({
       413: PAYLOAD_TOO_LARGE,
       415: NOT_JSON,
       429: CREATE_TOO_MANY,
+      409: errorResponse(
+        ['labels_needed'],
+        '(`certify`) the rubric version of a judge grader has too few labelled items to calibrate on: `error.labelsNeeded` says how many more.',
+      ),
       503: errorResponse(
-        ['llm_not_configured'],
-        "the run calls a model and the deployment's LLM settings are unusable.",
+        ['llm_not_configured', 'calibration_pending'],
+        "the run calls a model and the deployment's LLM settings are unusable, or (`certify`) a judge grader is still judging its rubric version's labelled items (`Retry-After`; nothing was created: send the request again).",
       ),
     }),
   ),
@@ -205,35 +210,39 @@ const item = createRoute({
   ),
 });
 
+/** What the routes are given by the composition (src/app.ts): certified mode's calibration. */
+export interface RunRoutesDeps {
+  certify: CertifyJudge;
+}
+
 /** Routes under `/v1/evals` for runs and output items. */
-export const runs = new OpenAPIHono<TenantEnv>()
-  .openapi(create, async (c) => {
-    const ev = await requireEval(c.env, c.var.tenant, c.req.valid('param').eval_id);
-    const { run, warnings } = await createRun(c.env, ev, c.req.valid('json'), {
-      keyId: c.var.auth.keyId,
-      limits: c.var.auth.limits,
+export const runRoutes = ({ certify }: RunRoutesDeps) =>
+  new OpenAPIHono<TenantEnv>()
+    .openapi(create, async (c) => {
+      const ev = await requireEval(c.env, c.var.tenant, c.req.valid('param').eval_id);
+      const by = { keyId: c.var.auth.keyId, limits: c.var.auth.limits };
+      const { run, warnings } = await createRun(c.env, ev, c.req.valid('json'), by, certify);
+      return c.json({ ...(await viewRun(c.env, run, origin(c))), ...withWarnings(warnings) }, 200);
+    })
+    .openapi(list, async (c) => {
+      const ev = await requireEval(c.env, c.var.tenant, c.req.valid('param').eval_id);
+      const page = await listRunsView(c.env, ev, c.req.valid('query'), origin(c));
+      kick(c, page.stalled);
+      return c.json(page.body, 200);
+    })
+    .openapi(get, async (c) => {
+      const run = await runAt(c, c.req.valid('param'));
+      if (stalled(run, Date.now())) kick(c, [run.id]);
+      return c.json(await viewRun(c.env, run, origin(c)), 200);
+    })
+    .openapi(cancel, async (c) =>
+      c.json(await cancelRunView(c.env, await runAt(c, c.req.valid('param')), origin(c)), 200),
+    )
+    .openapi(remove, async (c) => c.json(await deleteRunView(c.env, await runAt(c, c.req.valid('param'))), 200))
+    .openapi(items, async (c) =>
+      c.json(await listItemsView(c.env, await runAt(c, c.req.valid('param')), c.req.valid('query')), 200),
+    )
+    .openapi(item, async (c) => {
+      const p = c.req.valid('param');
+      return c.json(await getItemView(c.env, await runAt(c, p), p.output_item_id), 200);
     });
-    return c.json({ ...(await viewRun(c.env, run, origin(c))), ...withWarnings(warnings) }, 200);
-  })
-  .openapi(list, async (c) => {
-    const ev = await requireEval(c.env, c.var.tenant, c.req.valid('param').eval_id);
-    const page = await listRunsView(c.env, ev, c.req.valid('query'), origin(c));
-    kick(c, page.stalled);
-    return c.json(page.body, 200);
-  })
-  .openapi(get, async (c) => {
-    const run = await runAt(c, c.req.valid('param'));
-    if (stalled(run, Date.now())) kick(c, [run.id]);
-    return c.json(await viewRun(c.env, run, origin(c)), 200);
-  })
-  .openapi(cancel, async (c) =>
-    c.json(await cancelRunView(c.env, await runAt(c, c.req.valid('param')), origin(c)), 200),
-  )
-  .openapi(remove, async (c) => c.json(await deleteRunView(c.env, await runAt(c, c.req.valid('param'))), 200))
-  .openapi(items, async (c) =>
-    c.json(await listItemsView(c.env, await runAt(c, c.req.valid('param')), c.req.valid('query')), 200),
-  )
-  .openapi(item, async (c) => {
-    const p = c.req.valid('param');
-    return c.json(await getItemView(c.env, await runAt(c, p), p.output_item_id), 200);
-  });

@@ -8,6 +8,22 @@
 import type { Tier } from '../llm/tiers.js';
 import type { CacheDecision } from '../verdict-cache/plan.js';
 import type { EvalMetadata } from './schemas.js';
+import type { Certify, Guarantee } from '../metrics/certify.js';
+
+/** One judge grader's calibration in a certified run (./run-certify.ts). */
+export interface CertifiedGrader {
+  /** The stored rubric version it was calibrated on, `rb_…@n`; its evaluations judge by it. */
+  rubric: string;
+  /** The calibrated judge's config (a cascade with its thresholds) its evaluations run with. */
+  config: Record<string, unknown>;
+  guarantee: Guarantee;
+}
+
+/** A run's certified mode: what was asked, and each judge grader's calibration by grader name. */
+export interface RunCertify {
+  certify: Certify;
+  graders: Record<string, CertifiedGrader>;
+}
 
 /** An `eval_runs` row. */
 export interface RunRecord {
@@ -32,6 +48,8 @@ export interface RunRecord {
   cacheMode: CacheDecision;
   /** When a delayed message looks at the run again (a batch-tier run waiting; epoch ms), or null. */
   wakeAt: number | null;
+  /** Certified mode: its judge graders' calibrations (./run-certify.ts); null: not certified. */
+  certify: RunCertify | null;
 }
 
 interface RunRow {
@@ -51,9 +69,10 @@ interface RunRow {
   service_tier: Tier;
   cache_mode: CacheDecision;
   wake_at: number | null;
+  certify: string | null;
 }
 
-const COLUMNS = `id, tenant, eval_id, name, status, data_source, model, metadata, items_total, error, created_at, key_id, lease_until, service_tier, cache_mode, wake_at`;
+const COLUMNS = `id, tenant, eval_id, name, status, data_source, model, metadata, items_total, error, created_at, key_id, lease_until, service_tier, cache_mode, wake_at, certify`;
 const SELECT = `SELECT ${COLUMNS} FROM eval_runs`;
 
 function toRecord(r: RunRow): RunRecord {
@@ -74,6 +93,7 @@ function toRecord(r: RunRow): RunRecord {
     serviceTier: r.service_tier,
     cacheMode: r.cache_mode,
     wakeAt: r.wake_at,
+    certify: r.certify === null ? null : (JSON.parse(r.certify) as RunCertify),
   };
 }
 
@@ -82,8 +102,8 @@ export async function insertRun(db: D1Database, r: RunRecord): Promise<void> {
   await db
     .prepare(
       `INSERT INTO eval_runs (id, tenant, eval_id, name, status, data_source, model, metadata, items_total, created_at, updated_at, key_id,
-         service_tier, cache_mode)
-       VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         service_tier, cache_mode, certify)
+       VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .bind(
       r.id,
@@ -99,6 +119,7 @@ export async function insertRun(db: D1Database, r: RunRecord): Promise<void> {
       r.keyId,
       r.serviceTier,
       r.cacheMode,
+      r.certify === null ? null : JSON.stringify(r.certify),
     )
     .run();
 }

@@ -7,6 +7,7 @@ import { z } from '@hono/zod-openapi';
 import { WarningsField } from '../http/warnings.js';
 import { TierView } from '../tiers/schemas.js';
 import { CacheModeSchema } from '../verdict-cache/schemas.js';
+import { CertificationSchema, CertifySchema, GuaranteeSchema } from '../metrics/certify.js';
 import { GraderMessageSchema } from './grader-schemas.js';
 import { EvalMetadataSchema, listOf, ListQuerySchema } from './schemas.js';
 
@@ -19,13 +20,16 @@ export const SourceLineSchema = z
     item: z.record(z.string(), z.unknown()),
     sample: z.record(z.string(), z.unknown()).optional(),
   })
+  .strict()
   .openapi('EvalSourceLine');
 
 /** Where a run's items come from: inline (`file_content`) or an uploaded file (`file_id`). */
 const SourceSchema = z
   .discriminatedUnion('type', [
-    z.object({ type: z.literal('file_content'), content: z.array(SourceLineSchema).min(1).max(MAX_RUN_ITEMS) }),
-    z.object({ type: z.literal('file_id'), id: z.string().max(128) }),
+    z
+      .object({ type: z.literal('file_content'), content: z.array(SourceLineSchema).min(1).max(MAX_RUN_ITEMS) })
+      .strict(),
+    z.object({ type: z.literal('file_id'), id: z.string().max(128) }).strict(),
     z.object({ type: z.literal('stored_completions') }).loose(),
   ])
   .openapi('EvalRunSource');
@@ -33,21 +37,78 @@ const SourceSchema = z
 /** `jsonl`: the items (and their samples) as given. */
 export const JsonlDataSourceSchema = z
   .object({ type: z.literal('jsonl'), source: SourceSchema })
+  .strict()
   .openapi('CreateEvalJSONLRunDataSource');
 
 /** How a sampler's prompt is given: a template rendered on each item, or the messages an item field holds. */
 const InputMessagesSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('template'), template: z.array(GraderMessageSchema).min(1).max(32) }),
-  z.object({ type: z.literal('item_reference'), item_reference: z.string() }),
+  z.object({ type: z.literal('template'), template: z.array(GraderMessageSchema).min(1).max(32) }).strict(),
+  z.object({ type: z.literal('item_reference'), item_reference: z.string() }).strict(),
 ]);
 
-/** A sampler's parameters (OpenAI's defaults: temperature 1, top_p 1, seed 42, 2048 tokens). */
-const SamplingParamsSchema = z.object({
+const TextFormat = z.object({ type: z.literal('text') }).strict();
+const JsonObjectFormat = z.object({ type: z.literal('json_object') }).strict();
+/** A JSON schema format's fields (chat completions nest them under `json_schema`, Responses do not). */
+const JsonSchemaFields = {
+  name: z.string().min(1).max(64),
+  schema: z.record(z.string(), z.unknown()).optional(),
+  strict: z.boolean().nullable().optional(),
+  description: z.string().max(4096).optional(),
+};
+
+/**
+ * The parameters both samplers share (OpenAI's defaults: temperature 1, top_p 1, seed 42, 2048 tokens).
+ * `tools` is typed by the SDK but a sample here is the reply's text: a non-empty list is a 400 naming it.
+ */
+const SamplingFields = {
   max_completion_tokens: z.number().int().positive().max(100_000).optional(),
   seed: z.number().int().optional(),
   temperature: z.number().min(0).max(2).optional(),
   top_p: z.number().min(0).max(1).optional(),
-});
+  reasoning_effort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']).nullable().optional(),
+  tools: z
+    .array(z.unknown())
+    .max(0, { error: 'tool calls are not sampled here (a sample is the reply text): leave tools out' })
+    .optional(),
+};
+
+/** A `completions` sampler's parameters, as the SDK types them; an unknown field is a 400 naming it. */
+const CompletionsSamplingParamsSchema = z
+  .object({
+    ...SamplingFields,
+    response_format: z
+      .discriminatedUnion('type', [
+        TextFormat,
+        JsonObjectFormat,
+        z.object({ type: z.literal('json_schema'), json_schema: z.object(JsonSchemaFields).strict() }).strict(),
+      ])
+      .optional(),
+  })
+  .strict()
+  .openapi('EvalCompletionsSamplingParams');
+
+/**
+ * A `responses` sampler's parameters, as the SDK types them; an unknown field is a 400 naming it. Sent through
+ * the Responses API, `seed` is not (it takes none); through chat completions it is.
+ */
+const ResponsesSamplingParamsSchema = z
+  .object({
+    ...SamplingFields,
+    text: z
+      .object({
+        format: z
+          .discriminatedUnion('type', [
+            TextFormat,
+            JsonObjectFormat,
+            z.object({ type: z.literal('json_schema'), ...JsonSchemaFields }).strict(),
+          ])
+          .optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict()
+  .openapi('EvalResponsesSamplingParams');
 
 /** `completions`: sample `model` on each item from `input_messages`, then grade. */
 export const CompletionsDataSourceSchema = z
@@ -56,29 +117,33 @@ export const CompletionsDataSourceSchema = z
     source: SourceSchema,
     model: z.string().min(1).max(512).optional(),
     input_messages: InputMessagesSchema.optional(),
-    sampling_params: SamplingParamsSchema.optional(),
+    sampling_params: CompletionsSamplingParamsSchema.optional(),
   })
+  .strict()
   .openapi('CreateEvalCompletionsRunDataSource');
 
 /**
- * `responses`: sample `model` on each item from `input_messages`, then grade, as `completions` does (over the
- * provider's chat completions endpoint). A `responses` source (OpenAI's stored responses) is refused with what
- * to send instead.
+ * `responses`: sample `model` on each item from `input_messages`, then grade, as `completions` does, through
+ * the provider's Responses API where it speaks it (`LLM_SUPPORTS_RESPONSES`), else its chat completions. A
+ * `responses` source (OpenAI's stored responses) is refused with what to send instead.
  */
 const ResponsesDataSourceSchema = z
   .object({
     type: z.literal('responses'),
     source: z
       .discriminatedUnion('type', [
-        z.object({ type: z.literal('file_content'), content: z.array(SourceLineSchema).min(1).max(MAX_RUN_ITEMS) }),
-        z.object({ type: z.literal('file_id'), id: z.string().max(128) }),
+        z
+          .object({ type: z.literal('file_content'), content: z.array(SourceLineSchema).min(1).max(MAX_RUN_ITEMS) })
+          .strict(),
+        z.object({ type: z.literal('file_id'), id: z.string().max(128) }).strict(),
         z.object({ type: z.literal('responses') }).loose(),
       ])
       .openapi('EvalResponsesRunSource'),
     model: z.string().min(1).max(512).optional(),
     input_messages: InputMessagesSchema.optional(),
-    sampling_params: SamplingParamsSchema.optional(),
+    sampling_params: ResponsesSamplingParamsSchema.optional(),
   })
+  .strict()
   .openapi('CreateEvalResponsesRunDataSource');
 
 /** A run's data source. */
@@ -107,6 +172,14 @@ export const CreateRunRequestSchema = z
         'with the same model, messages and parameters, at most VERDICT_CACHE_TTL_DAYS old, is answered from the cache (no ' +
         'LLM call, $0); else its answer is cached. `refresh`: called anew, and the answer replaces the cached one. `off`: ' +
         'neither. Unset, a grader sampling above temperature 0 bypasses the cache. Samples are never cached.',
+    ),
+    certify: CertifySchema.optional().describe(
+      "Tribunal's: certified mode (Trust or Escalate) for the eval's Tribunal judge graders. Each model grader must be a judge " +
+        '(`tribunal/<preset>`) whose task names a stored pairwise rubric (`"rubric": "rb_…#tag"`; else a 400 naming `certify`); ' +
+        "it is calibrated on the rubric version's labelled items when the run is created (`503 calibration_pending` while " +
+        'the judge judges them, nothing created: send it again; too few labels is `409 labels_needed` with `error.labelsNeeded`). ' +
+        'Its verdicts are then answered only where the calibrated threshold holds: each result carries `certified`, and an ' +
+        'item whose judge abstained is `errored`. `string_check` and `text_similarity` graders are exact and run as they are.',
     ),
   })
   .strict()
@@ -148,6 +221,13 @@ export const RunSchema = z
       .strict()
       .openapi('EvalRunCache', { description: "Tribunal's verdict cache in this run (see `cache` at create)." }),
     warnings: WarningsField,
+    guarantee: z
+      .union([GuaranteeSchema, z.record(z.string(), GuaranteeSchema), z.null()])
+      .describe(
+        "Tribunal's: with `certify`, the guarantee of the certified judge grader (agreement and risk asked, the coverage the " +
+          'calibration reached, how many labelled items it calibrated on), or each one by grader name when several are; ' +
+          'null otherwise.',
+      ),
     result_counts: z.object({
       total: z.number().int(),
       passed: z.number().int(),
@@ -229,6 +309,16 @@ export const OutputItemSchema = z
           score: z.number(),
           passed: z.boolean(),
           sample: z.record(z.string(), z.unknown()).nullable(),
+          certified: z
+            .boolean()
+            .optional()
+            .describe(
+              "Tribunal's, in a certified run, on a judge grader's result: true when its verdict is certified (its stage " +
+                'reached the calibrated threshold), false when the judge abstained (the item is then `error`) or failed.',
+            ),
+          certification: CertificationSchema.optional().describe(
+            "Tribunal's, with `certified`: `answered`, `escalated` (a later cascade stage), `abstained` or `error`.",
+          ),
         })
         .catchall(z.unknown()),
     ),

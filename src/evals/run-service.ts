@@ -36,6 +36,9 @@ import type { CreateRunRequest, OutputItem, Run } from './run-schemas.js';
 import type { EvalRecord } from './rows.js';
 import { listPage } from '../openai/list-page.js';
 import { scopeOf } from './service.js';
+import type { CertifyJudge } from '../evaluations/certified.js';
+import type { RunnableGrader } from './grader-schemas.js';
+import { certifyRun, guaranteeView } from './run-certify.js';
 
 function fail(path: string, message: string): ApiError {
   return new ApiError(400, 'invalid_request', `${path}: ${message}`, [{ path, message }]);
@@ -111,6 +114,7 @@ function runView(r: RunRecord, counts: RunCounts | undefined = NO_COUNTS, origin
     report_url: reportUrl(origin, r),
     service_tier: r.serviceTier,
     cache: { mode: r.cacheMode, hits: counts.cache.hits, saved_usd: counts.cache.savedUsd },
+    guarantee: guaranteeView(r.certify),
     result_counts: { total: r.itemsTotal, passed: pass, failed, errored: error },
     per_testing_criteria_results: counts.byCriterion.map((c) => ({
       testing_criteria: c.name,
@@ -137,21 +141,31 @@ export interface RunCreator {
 /**
  * Checks and stores a new run (`queued`) and queues its work. Each item counts as one evaluation against
  * the tenant's monthly caps, as a batch's items do. Answers the run and what its answer warns about
- * (`tier_price_missing`).
- * @throws ApiError 400 naming the field (`tier_unsupported` for `service_tier`); 429 `quota_exceeded`.
+ * (`tier_price_missing`). With `certify`, its judge graders are calibrated first (./run-certify.ts).
+ * @param certifyJudge certified mode's calibration (handed to the routes by the composition); absent: `certify`
+ *   is a 400.
+ * @throws ApiError 400 naming the field (`tier_unsupported` for `service_tier`); 429 `quota_exceeded`; with
+ *   `certify`, 409 `labels_needed` and 503 `calibration_pending`.
  */
 export async function createRun(
   env: Bindings,
   ev: EvalRecord,
   request: CreateRunRequest,
   by: RunCreator,
+  certifyJudge?: CertifyJudge,
 ): Promise<{ run: RunRecord; warnings: ApiWarning[] }> {
   const ds = request.data_source;
   const items = (await checkDataSource(env, ev, ds)).length;
   const db = tenantDb(env, ev.tenant);
   const limits = await limitsFor(env, ev.tenant, by.limits);
   const tier = runTier(env, ev, ds, request.service_tier, limits.defaultTier);
-  await assertQuota(db, ev.tenant, by.limits, items);
+  await assertQuota([db], ev.tenant, by.limits, items);
+  let certify = null;
+  if (request.certify !== undefined) {
+    if (!certifyJudge) throw fail('certify', 'certified mode is not available here');
+    const criteria = ev.testingCriteria as RunnableGrader[];
+    certify = await certifyRun(env, ev.tenant, criteria, request.certify, certifyJudge, { ...by, limits });
+  }
   const record: RunRecord = {
     id: `evalrun_${randomBase32(24)}`,
     tenant: ev.tenant,
@@ -169,6 +183,7 @@ export async function createRun(
     serviceTier: tier.tier,
     cacheMode: cacheDecision({ mode: request.cache }, ev.testingCriteria),
     wakeAt: null,
+    certify,
   };
   await insertRun(db, record);
   await queueRun(env, ev.tenant, record.id);

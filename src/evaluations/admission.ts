@@ -28,6 +28,16 @@ import { deploymentDefaults } from '../tenants/limits.js';
 import { tenantDb } from '../config/d1-shards.js';
 
 /**
+ * A tenant's running cap in this database (binds the default cap once): the cap shared out over the D1 shards
+ * of its spread (the copy of its settings row in this shard says it), rounded up, so each shard admits from
+ * its own rows in one statement and the tenant runs at most its cap (a multiple of its spread) at once; a
+ * spread above the cap lets one run per shard (a cap of 0 stays 0). Aggregates, so a tenant without a row
+ * gets the default.
+ */
+const SHARD_CAP = `SELECT (COALESCE(max(t.max_running), ?) + COALESCE(max(t.spread), 1) - 1) / COALESCE(max(t.spread), 1)
+  FROM tenants t WHERE t.id = evaluations.tenant`;
+
+/**
  * The cap term of the admission statements (binds the default cap once). An evaluation at tier `batch`
  * neither waits for nor holds a place under the cap: it makes no synchronous call and sleeps between its
  * waves (the provider's limits are per file), and under the cap a batch's items beyond it would start a
@@ -35,7 +45,7 @@ import { tenantDb } from '../config/d1-shards.js';
  */
 const UNDER_CAP = `(evaluations.tier = 'batch' OR (SELECT count(*) FROM evaluations s WHERE s.tenant = evaluations.tenant
   AND s.slot_at IS NOT NULL AND s.finished_at IS NULL AND s.tier != 'batch' AND ${SQL_NOT_ENDED})
-  < COALESCE((SELECT max_running FROM tenants t WHERE t.id = evaluations.tenant), ?))`;
+  < (${SHARD_CAP}))`;
 
 /**
  * The queued evaluations of a tenant that wait for a running slot, as `(id, created_at)` rows (binds the

@@ -6,7 +6,7 @@
  */
 import type { z } from 'zod';
 import type { Bindings } from '../config/bindings.js';
-import { tenantDb } from '../config/d1-shards.js';
+import { recordDbOf } from '../config/d1-shards.js';
 import { ApiError } from '../http/errors.js';
 import type { ArchivedEvaluation } from '../archive/store.js';
 import { getArchived } from '../archive/store.js';
@@ -23,7 +23,7 @@ export type FoundEvaluation = { row: EvaluationRecord; archived: null } | { row:
  * @throws ApiError 404 `not_found` when neither holds it, or it was deleted (or its retention ended).
  */
 export async function findEvaluation(env: Bindings, tenant: string, id: string): Promise<FoundEvaluation> {
-  const row = await getEvaluation(tenantDb(env, tenant), tenant, id);
+  const row = await getEvaluation(recordDbOf(env, tenant, id), tenant, id);
   if (row?.deletedAt === null) return { row, archived: null };
   if (row) {
     // A move leaves a tombstone for a moment between erasing the D1 copy and deleting the row.

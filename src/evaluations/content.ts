@@ -19,6 +19,27 @@ async function objectTaskText<T extends EvaluationObject>(
   return (await evaluationStub(env, id).content()).task;
 }
 
+/** JSON text parsed, or null (none, or not JSON). */
+function parsedOrNull(text: string | null): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The task evaluation `id`'s object holds, parsed; null when it holds none. For a reader that found D1 keeps
+ * none (the archive's batched reads) without reading D1 again.
+ */
+export async function objectTaskJson<T extends EvaluationObject>(
+  env: EvaluationNamespaceEnv<T>,
+  id: string,
+): Promise<unknown> {
+  return parsedOrNull(await objectTaskText(env, id));
+}
+
 /**
  * The stored task of evaluation `id` (in `db`, the database its row is in), parsed; null when none is kept
  * (erased, never stored, or not JSON).
@@ -28,13 +49,7 @@ export async function readTaskJson<T extends EvaluationObject>(
   db: D1Database,
   id: string,
 ): Promise<unknown> {
-  const text = (await d1TaskText(db, id)) ?? (await objectTaskText(env, id));
-  if (!text) return null;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return null;
-  }
+  return parsedOrNull((await d1TaskText(db, id)) ?? (await objectTaskText(env, id)));
 }
 
 /**

@@ -19,7 +19,12 @@ import { ERASED_TASK } from './task-rows.js';
  * serving as a verdict cache entry in the same transaction (src/verdict-cache/rows.ts).
  */
 export async function eraseEvaluation(db: D1Database, id: string, now: number): Promise<void> {
-  await db.batch([
+  await db.batch(eraseEvaluationStatements(db, id, now));
+}
+
+/** The statements of {@link eraseEvaluation}, for a batch that erases several evaluations at once (the crons). */
+export function eraseEvaluationStatements(db: D1Database, id: string, now: number): D1PreparedStatement[] {
+  return [
     // Each text overwritten in place first, so the file's free space keeps no copy (src/config/sqlite-scrub.ts);
     // the transcripts' and the webhook events' statements do the same for theirs.
     db.prepare(scrubSql('evaluations', ['task', 'metadata', 'error_message'], 'id = ?')).bind(id),
@@ -37,5 +42,5 @@ export async function eraseEvaluation(db: D1Database, id: string, now: number): 
          WHERE id = ?`,
       )
       .bind(ERASED_TASK, now, now, id),
-  ]);
+  ];
 }

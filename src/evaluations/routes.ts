@@ -282,7 +282,7 @@ export const evaluationRoutes = ({ certify, link }: EvaluationRoutesDeps) =>
         key,
         { keyId: c.var.auth.keyId, limits: c.var.auth.limits },
         waitMs,
-        { certify },
+        { certify, spread: true },
       );
       // A replay records it again: the first request may have failed between the insert and this.
       await recordSource(link, c.env, c.var.tenant, body.id, sourceOfRequest(request.source));
@@ -303,7 +303,9 @@ export const evaluationRoutes = ({ certify, link }: EvaluationRoutesDeps) =>
       }
       return c.json(body, 202);
     })
-    .openapi(list, async (c) => c.json(await listEvaluationsView(c.env, c.var.tenant, c.req.valid('query')), 200))
+    .openapi(list, async (c) =>
+      c.json(await listEvaluationsView(c.env, c.var.tenant, c.req.valid('query'), c.var.auth.limits), 200),
+    )
     .openapi(remove, async (c) => {
       await deleteEvaluation(c.env, c.var.tenant, c.req.valid('param').id);
       return c.body(null, 204);

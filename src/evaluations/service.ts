@@ -8,7 +8,7 @@ import { evaluationStub } from './stub.js';
 import type { StatusResult } from './rpc.js';
 import type { EvaluationRecord, EvaluationWithResults, EvaluationWithResultsText } from './rows.js';
 import type { StartJob } from './job-rows.js';
-import { errorOf } from './job-rows.js';
+import { errorOf, markStartingStatement } from './job-rows.js';
 import {
   findByIdempotencyKey,
   parseResults,
@@ -19,6 +19,7 @@ import {
   readWithResults,
 } from './rows.js';
 import { requestHash } from '../http/request-hash.js';
+import type { TranscriptRow } from './transcript-rows.js';
 import { listTranscript, transcriptMessageOf } from './transcript-rows.js';
 import { readTaskJson } from './content.js';
 import { ApiError } from '../http/errors.js';
@@ -37,12 +38,12 @@ import type { CertifyJudge } from './certified.js';
 import { certifiedFields, withCertify } from './certified.js';
 import { admitStatement } from './admission.js';
 import type { EffectiveLimits } from '../tenants/limits.js';
-import { deploymentDefaults, effectiveLimits } from '../tenants/limits.js';
+import { deploymentDefaults } from '../tenants/limits.js';
 import { assertQuota } from '../tenants/quota.js';
-import { tenantLimits } from '../tenants/rows.js';
+import { effectiveLimitsOf } from '../tenants/rows.js';
 import { budgetPath, checkBudgetFloor } from '../budgets/floor.js';
 import { checkBudgetPrices, withBudget } from '../budgets/request-budget.js';
-import { requireSigningSecret, requireWebhookUrl } from '../webhooks/url-checks.js';
+import { mayLeaveHome, requireSigningSecret, requireWebhookUrl } from '../webhooks/url-checks.js';
 import { configOf } from '../config/vars.js';
 import { requestCachePlans } from '../verdict-cache/plan.js';
 import { hitOf, readHitStatement } from '../verdict-cache/hit.js';
@@ -55,7 +56,7 @@ import type { RubricFieldValue } from '../rubrics/schemas.js';
 import { resolveRubricRef } from '../rubrics/resolve.js';
 import { withRubricSteps } from './rubric-steps.js';
 import { contentStatement } from '../rubrics/rows.js';
-import { controlDb, newRecordId, tenantDb } from '../config/d1-shards.js';
+import { controlDb, newRecordId, recordDbOf, tenantDb, tenantDbs } from '../config/d1-shards.js';
 import type { EvaluationSource } from './source.js';
 import { sourceOfRequest } from './source.js';
 
@@ -98,7 +99,7 @@ export async function limitsFor(
   tenant: string,
   given: EffectiveLimits | null | undefined,
 ): Promise<EffectiveLimits> {
-  return given ?? effectiveLimits(await tenantLimits(controlDb(env), tenant), env);
+  return given ?? effectiveLimitsOf(controlDb(env), tenant, env);
 }
 
 /** Outcome of {@link createEvaluationJob}: the answer and whether it replays an earlier request. */
@@ -141,7 +142,7 @@ export async function createEvaluationJob(
   idempotencyKey: string | null,
   creator: CreatorInfo = { keyId: null },
   waitMs = 0,
-  own: { id?: string; certify?: CertifyJudge; source?: EvaluationSource } = {},
+  own: { id?: string; certify?: CertifyJudge; source?: EvaluationSource; spread?: boolean } = {},
 ): Promise<CreateResult> {
   const asked = repeatJudge(
     resolveJudge(request.preset, withBudget(request.config, request.budget)),
@@ -162,24 +163,28 @@ export async function createEvaluationJob(
   // A one-off callback: its URL passes the outbound guard, and the tenant can sign it.
   const webhookUrl = request.webhook ? requireWebhookUrl(env, request.webhook.url, 'webhook.url') : null;
   if (webhookUrl !== null) await requireSigningSecret(env, tenant, 'webhook.url');
-  const id = own.id ?? newId('ev', tenant);
   const hash = idempotencyKey === null ? null : await requestHash(request);
   const limits = await limitsFor(env, tenant, creator.limits);
+  // Over the tenant's spread when the caller asks for it (its own reads find the row by id wherever it is).
+  const spread = own.spread === true && (await mayLeaveHome(env, tenant, limits.spread, webhookUrl));
+  const id = own.id ?? newRecordId('ev', tenant, spread ? { spread: limits.spread, key: idempotencyKey } : {});
+  const db = recordDbOf(env, tenant, id);
   const { tier, flexFallback } = resolveTier(env, judge, request, limits.defaultTier);
   const warned = withWarnings(tierPriceWarnings(env, judge, tier));
   try {
-    if (creator.countedBy === undefined) await assertQuota(tenantDb(env, tenant), tenant, limits, 1, Date.now());
+    if (creator.countedBy === undefined)
+      await assertQuota(tenantDbs(env, tenant, limits.readSpread), tenant, limits, 1, Date.now());
   } catch (e) {
     // A retry of a request accepted before the cap was reached still gets its evaluation back.
-    if (idempotencyKey === null || !(await findByIdempotencyKey(tenantDb(env, tenant), tenant, idempotencyKey)))
-      throw e;
+    if (idempotencyKey === null || !(await findByIdempotencyKey(db, tenant, idempotencyKey))) throw e;
   }
   const rubric = await judgedRubric(env, tenant, judge, resolved, { ...creator, limits });
   // After the steps: the row's times are those of its insert.
   const now = Date.now();
-  // An inline rubric's content is stored by hash (a stored version's was stored with the version).
-  if (rubric && !rubric.stored)
-    await contentStatement(tenantDb(env, tenant), tenant, rubric.record.hash, rubric.content, now).run();
+  // An inline rubric's content is stored by hash (a stored version's was stored with the version, in the
+  // tenant's home shard: an evaluation in another shard of its spread gets a copy beside it, for its start).
+  if (rubric && (!rubric.stored || db !== tenantDb(env, tenant)))
+    await contentStatement(db, tenant, rubric.record.hash, rubric.content, now).run();
   const [cache] = await requestCachePlans(
     env,
     { ...judge, rubricHash: rubric?.record.hash ?? null },
@@ -190,16 +195,18 @@ export async function createEvaluationJob(
   const fast = config.FAST_START;
   // The fast start's running slot is taken in the insert's own D1 batch (one round trip for both), and so is
   // the verdict cache's lookup: a hit is marked on the row and read back with it.
-  const admitting = fast ? [admitStatement(tenantDb(env, tenant), id, deploymentDefaults(env).maxRunning, now)] : [];
+  const admitting = fast ? [admitStatement(db, id, deploymentDefaults(env).maxRunning, now)] : [];
   const lookup =
     cache?.mode === 'use'
-      ? [
-          markHitsStatement(tenantDb(env, tenant), { id }, servesSince(now, config.VERDICT_CACHE_TTL_DAYS)),
-          readHitStatement(tenantDb(env, tenant), id),
-        ]
+      ? [markHitsStatement(db, { id }, servesSince(now, config.VERDICT_CACHE_TTL_DAYS)), readHitStatement(db, id)]
       : [];
+  // Last: after the slot and the cache's hit, so only a started miss is marked running.
+  const marking = fast ? [markStartingStatement(db, id, now)] : [];
+  const counted = countedStatements(db, id, creator.countedBy);
+  // Where the cache's read-back and the running mark land among the insert's results.
+  const markAt = admitting.length + counted.length + lookup.length;
   const result = await insertEvaluation(
-    tenantDb(env, tenant),
+    db,
     {
       id,
       tenant,
@@ -223,7 +230,7 @@ export async function createEvaluationJob(
       certify: guarantee,
       source: own.source ?? sourceOfRequest(request.source),
     },
-    [...admitting, ...countedStatements(tenantDb(env, tenant), id, creator.countedBy), ...lookup],
+    [...admitting, ...counted, ...lookup, ...marking],
   );
   if (!result.inserted) {
     const existing = result.existing;
@@ -243,7 +250,8 @@ export async function createEvaluationJob(
   }
   // At the cap (no slot taken) the queue holds it until one frees.
   if (fast && result.after[0]?.meta.changes === 1) {
-    const hitRow = lookup.length > 0 ? result.after.at(-1)?.results[0] : undefined;
+    const hitRow = lookup.length > 0 ? result.after[markAt - 1]?.results[0] : undefined;
+    const markedRunning = result.after[markAt]?.meta.changes === 1;
     const started = await fastStart(
       env,
       {
@@ -257,6 +265,7 @@ export async function createEvaluationJob(
         tier,
         flexFallback,
         rubric: rubric ? JSON.stringify(rubric.content) : null,
+        ...(markedRunning ? { markedRunning } : {}),
       },
       waitMs,
     );
@@ -373,7 +382,7 @@ export async function endedView(
   const read =
     known && known.row.id === id && known.row.tenant === tenant
       ? parseResults(known)
-      : await readWithResults(tenantDb(env, tenant), tenant, id);
+      : await readWithResults(recordDbOf(env, tenant, id), tenant, id);
   return read && read.row.deletedAt === null && isTerminal(read.row.status)
     ? viewEvaluation(env, read.row, read)
     : null;
@@ -381,7 +390,7 @@ export async function endedView(
 
 /** The evaluation or 404 `not_found` (also once the caller deleted it: `DELETE /v1/evaluations/{id}`). */
 export async function requireEvaluation(env: Bindings, tenant: string, id: string): Promise<EvaluationRecord> {
-  const row = await getEvaluation(tenantDb(env, tenant), tenant, id);
+  const row = await getEvaluation(recordDbOf(env, tenant, id), tenant, id);
   if (!row) throw new ApiError(404, 'not_found', `no evaluation "${id}"`);
   if (row.deletedAt !== null) throw new ApiError(404, 'not_found', `evaluation "${id}" was deleted`);
   return row;
@@ -421,9 +430,9 @@ export async function viewEvaluation(
     read
       ? read.verdictJson
       : row.status === 'succeeded'
-        ? getVerdictJson(tenantDb(env, row.tenant), row.id)
+        ? getVerdictJson(recordDbOf(env, row.tenant, row.id), row.id)
         : Promise.resolve(null),
-    read ? read.usage : getUsageSums(tenantDb(env, row.tenant), row.id),
+    read ? read.usage : getUsageSums(recordDbOf(env, row.tenant, row.id), row.id),
   ]);
   const verdict = verdictJson === null ? null : storedVerdictSummary(verdictJson);
   if (verdictJson !== null && verdict === null) log('error', 'api.stored_verdict_invalid', { evaluationId: row.id });
@@ -455,9 +464,18 @@ export async function viewEvaluation(
   };
 }
 
-/** The task as submitted (`GET /v1/evaluations/{id}/task`); null when it is no longer kept or does not parse. */
-export async function viewTask(env: Bindings, row: EvaluationRecord): Promise<z.infer<typeof EvaluationTaskSchema>> {
-  const parsed = TaskSchema.safeParse(await readTaskJson(env, tenantDb(env, row.tenant), row.id));
+/**
+ * The task as submitted (`GET /v1/evaluations/{id}/task`); null when it is no longer kept or does not parse.
+ * @param taskJson the stored task JSON when the caller read it already (the archive's batched reads)
+ */
+export async function viewTask(
+  env: Bindings,
+  row: EvaluationRecord,
+  taskJson?: unknown,
+): Promise<z.infer<typeof EvaluationTaskSchema>> {
+  const parsed = TaskSchema.safeParse(
+    taskJson === undefined ? await readTaskJson(env, recordDbOf(env, row.tenant, row.id), row.id) : taskJson,
+  );
   return { id: row.id, task: parsed.success ? parsed.data : null };
 }
 
@@ -467,18 +485,23 @@ export async function viewTask(env: Bindings, row: EvaluationRecord): Promise<z.
  * For an ended evaluation both are read at once, in one round trip (the object holds none before its final
  * write, so a running one is not asked). A success shows in D1 with that write; a cancel or failure shows in D1 first and the calls
  * still in flight follow, so for those the object is asked (an object that is gone has nothing left to write).
+ * @param rowsInD1 its rows in D1 when the caller read them already (the archive's batched reads)
  */
-export async function viewTranscript(env: Bindings, row: EvaluationRecord): Promise<z.infer<typeof TranscriptSchema>> {
+export async function viewTranscript(
+  env: Bindings,
+  row: EvaluationRecord,
+  rowsInD1?: TranscriptRow[],
+): Promise<z.infer<typeof TranscriptSchema>> {
   if (!isTerminal(row.status))
     return {
       id: row.id,
       status: row.status,
       complete: false,
-      messages: await listTranscript(tenantDb(env, row.tenant), row.id),
+      messages: await listTranscript(recordDbOf(env, row.tenant, row.id), row.id),
     };
   const stub = evaluationStub(env, row.id);
   const [inD1, kept, complete] = await Promise.all([
-    listTranscript(tenantDb(env, row.tenant), row.id),
+    rowsInD1 ?? listTranscript(recordDbOf(env, row.tenant, row.id), row.id),
     stub.transcript(),
     row.status === 'succeeded' ? true : stub.snapshot().then((s) => s?.finalized ?? true),
   ]);

@@ -7,7 +7,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import type { Bindings } from '../config/bindings.js';
-import { tenantDb } from '../config/d1-shards.js';
+import { recordDbOf } from '../config/d1-shards.js';
 import type { EvaluationStatus } from './status.js';
 import { EvaluationStatusSchema } from './status.js';
 import { log, messageOf } from '../log/log.js';
@@ -81,7 +81,7 @@ export function sourceOfText(text: string | null): EvaluationSource | null {
  * what a finished evaluation's hook reads to find its trace and span.
  */
 export async function sourceOf(env: Bindings, tenant: string, id: string): Promise<EvaluationSource | null> {
-  const row = await tenantDb(env, tenant)
+  const row = await recordDbOf(env, tenant, id)
     .prepare('SELECT source FROM evaluations WHERE id = ? AND tenant = ?')
     .bind(id, tenant)
     .first<{ source: string | null }>();
@@ -139,22 +139,30 @@ export async function traceEvaluations(
   ids: readonly string[],
 ): Promise<TraceEvaluation[]> {
   if (ids.length === 0) return [];
-  const db = tenantDb(env, tenant);
-  const chunks: string[][] = [];
-  for (let i = 0; i < ids.length; i += SUMMARY_CHUNK) chunks.push(ids.slice(i, i + SUMMARY_CHUNK));
-  const results = await db.batch(
-    chunks.map((chunk) =>
-      db
-        .prepare(
-          `SELECT e.id, e.status, e.source, e.winner, e.score, e.confidence,
+  // Each id is read in the D1 shard it names (a tenant with a spread has them in several).
+  const byDb = new Map<D1Database, string[]>();
+  for (const id of ids) {
+    const db = recordDbOf(env, tenant, id);
+    byDb.set(db, [...(byDb.get(db) ?? []), id]);
+  }
+  const read = async (db: D1Database, some: string[]) => {
+    const chunks: string[][] = [];
+    for (let i = 0; i < some.length; i += SUMMARY_CHUNK) chunks.push(some.slice(i, i + SUMMARY_CHUNK));
+    return db.batch(
+      chunks.map((chunk) =>
+        db
+          .prepare(
+            `SELECT e.id, e.status, e.source, e.winner, e.score, e.confidence,
              json_extract(vt.verdict, '$.firstFailingStep.step') AS step,
              json_extract(vt.verdict, '$.firstFailingStep.spanId') AS step_span
            FROM evaluations e LEFT JOIN verdict_texts vt ON vt.evaluation_id = e.id
            WHERE e.tenant = ? AND e.deleted_at IS NULL AND e.id IN (${chunk.map(() => '?').join(', ')})`,
-        )
-        .bind(tenant, ...chunk),
-    ),
-  );
+          )
+          .bind(tenant, ...chunk),
+      ),
+    );
+  };
+  const results = (await Promise.all([...byDb].map(([db, some]) => read(db, some)))).flat();
   const byId = new Map<string, SummaryRow>();
   for (const r of results) for (const row of r.results as SummaryRow[]) byId.set(row.id, row);
   const out: TraceEvaluation[] = [];

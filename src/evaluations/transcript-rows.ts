@@ -104,31 +104,42 @@ export function transcriptMessageOf(row: TranscriptRow): Omit<TranscriptRow, 'bi
  * usage (joined from the `usage` row of the same call, the one source of billing).
  */
 export async function listTranscript(db: D1Database, id: string): Promise<TranscriptRow[]> {
-  const { results } = await db
+  return transcriptOf(await listTranscriptStatement(db, id).all());
+}
+
+/** The read of {@link listTranscript}, for a batch that reads several evaluations at once; parse with {@link transcriptOf}. */
+export function listTranscriptStatement(db: D1Database, id: string): D1PreparedStatement {
+  return db
     .prepare(
       `SELECT t.seq, t.call_id, t.agent, t.label, t.stage, t.model, t.content, t.parse_error,
          u.prompt_tokens, u.completion_tokens, u.cached_prompt_tokens, u.estimated, u.cost_usd, u.cache_saved_usd
        FROM transcripts t LEFT JOIN usage u ON u.evaluation_id = t.evaluation_id AND u.call_id = t.call_id
        WHERE t.evaluation_id = ? ORDER BY t.seq`,
     )
-    .bind(id)
-    .all<{
-      seq: number;
-      call_id: string;
-      agent: string;
-      label: string;
-      stage: string;
-      model: string;
-      content: string;
-      parse_error: string | null;
-      prompt_tokens: number | null;
-      completion_tokens: number | null;
-      cached_prompt_tokens: number | null;
-      estimated: number | null;
-      cost_usd: number | null;
-      cache_saved_usd: number | null;
-    }>();
-  return results.map((r) => ({
+    .bind(id);
+}
+
+/** A transcript row as {@link listTranscriptStatement} reads it. */
+interface TranscriptD1Row {
+  seq: number;
+  call_id: string;
+  agent: string;
+  label: string;
+  stage: string;
+  model: string;
+  content: string;
+  parse_error: string | null;
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+  cached_prompt_tokens: number | null;
+  estimated: number | null;
+  cost_usd: number | null;
+  cache_saved_usd: number | null;
+}
+
+/** The rows of a {@link listTranscriptStatement} result (none for a missing result). */
+export function transcriptOf(result: D1Result | undefined): TranscriptRow[] {
+  return ((result?.results ?? []) as TranscriptD1Row[]).map((r) => ({
     seq: r.seq,
     callId: r.call_id,
     agent: r.agent,

@@ -13,10 +13,11 @@ import { z } from 'zod';
 import type { Ending, EndingEffect } from './ending.js';
 import { endingGuard } from './ending.js';
 import type { WebhookEventDoc } from '../webhooks/event-docs.js';
-import type { WebhookEventType } from '../webhooks/outbox.js';
+import type { ExtraRecipient, WebhookEventType } from '../webhooks/outbox.js';
 import { webhookEventStatements } from '../webhooks/outbox.js';
 import { rawSql, sql, SqlExpr } from '../webhooks/sql.js';
 import { taskKindSql } from './task-rows.js';
+import { EvaluationSourceSchema } from './source.js';
 
 /** `data` of an evaluation event. Times are ISO 8601 UTC; links are relative to the API's origin. */
 export const EvaluationEventDataSchema = z
@@ -46,6 +47,15 @@ export const EvaluationEventDataSchema = z
       .object({ id: z.string().optional(), version: z.number().int().optional(), hash: z.string() })
       .strict()
       .nullable(),
+    /**
+     * The trace, span and monitor it judged (`GET /v1/evaluations/{id}`'s `source`), so a receiver files the
+     * verdict with the span it came from; null when it was not made of a trace.
+     */
+    source: z
+      .union([EvaluationSourceSchema, z.null()])
+      .describe(
+        'The trace, span and monitor it judged (`monitorId` null when made by hand), or null when not made of a trace.',
+      ),
     createdAt: z.string(),
     finishedAt: z.string(),
     links: z.object({ self: z.string(), transcript: z.string(), events: z.string() }).strict(),
@@ -92,6 +102,7 @@ function evaluationData(ending: Ending): SqlExpr {
       'rubric', json(CASE WHEN e.rubric_hash IS NULL THEN NULL
         WHEN e.rubric_id IS NULL THEN json_object('hash', e.rubric_hash)
         ELSE json_object('id', e.rubric_id, 'version', e.rubric_version, 'hash', e.rubric_hash) END),
+      'source', json(e.source),
       'createdAt', strftime('%Y-%m-%dT%H:%M:%fZ', e.created_at / 1000.0, 'unixepoch'),
       'finishedAt', ${finishedAt},
       'links', json_object('self', '/v1/evaluations/' || e.id, 'transcript', '/v1/evaluations/' || e.id || '/transcript',
@@ -99,25 +110,32 @@ function evaluationData(ending: Ending): SqlExpr {
     FROM evaluations e WHERE e.id = ${id}`;
 }
 
+/** Further recipients of an ending's event (e.g. the tenant's OTLP export), chosen by the composition. */
+export type EndingRecipients = (ending: Ending) => readonly ExtraRecipient[];
+
 /**
  * The ending's event (type `evaluation.<status>`) and its deliveries, to every subscribed endpoint of the
- * evaluation's tenant and to its one-off `webhook.url`, if any: an effect of every ending (src/ending-plan.ts).
+ * evaluation's tenant, to its one-off `webhook.url`, if any, and to the `extra` recipients whose condition holds:
+ * an effect of every ending (src/ending-plan.ts).
  */
-export const EVALUATION_WEBHOOK_EVENT: EndingEffect = {
-  name: 'the evaluation.<status> webhook event and its deliveries',
-  handedOn: true,
-  statements: (db, ending) => {
-    const { id } = ending;
-    const type: WebhookEventType = `evaluation.${ending.status}`;
-    return webhookEventStatements(db, {
-      tenant: sql`SELECT tenant FROM evaluations WHERE id = ${id}`,
-      type,
-      subjectId: id,
-      data: evaluationData(ending),
-      oneOffUrl: sql`SELECT webhook_url FROM evaluations WHERE id = ${id}`,
-      guard: new SqlExpr(endingGuard(ending.status), [id]),
-      causeId: id,
-      now: ending.now,
-    });
-  },
-};
+export function evaluationWebhookEvent(extra: EndingRecipients = () => []): EndingEffect {
+  return {
+    name: 'the evaluation.<status> webhook event and its deliveries',
+    handedOn: true,
+    statements: (db, ending) => {
+      const { id } = ending;
+      const type: WebhookEventType = `evaluation.${ending.status}`;
+      return webhookEventStatements(db, {
+        tenant: sql`SELECT tenant FROM evaluations WHERE id = ${id}`,
+        type,
+        subjectId: id,
+        data: evaluationData(ending),
+        oneOffUrl: sql`SELECT webhook_url FROM evaluations WHERE id = ${id}`,
+        extraRecipients: extra(ending),
+        guard: new SqlExpr(endingGuard(ending.status), [id]),
+        causeId: id,
+        now: ending.now,
+      });
+    },
+  };
+}

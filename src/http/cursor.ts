@@ -27,3 +27,24 @@ export function decodeCursor<T>(cursor: string, schema: z.ZodType<T>): T {
   if (!parsed.success) throw invalidRequest([{ path: 'cursor', message: 'not a cursor this API returned' }], 'query');
   return parsed.data;
 }
+
+/**
+ * One keyset page out of pages read from several databases (a tenant's D1 shards), each already newest first
+ * by (`createdAt`, `id`) after the same cursor: merged by that order, at most `take` rows. The order is total
+ * (ids are unique), so the last row's (`createdAt`, `id`) is each database's position as well: the next page
+ * asks every database for rows after it, and no row is skipped or repeated.
+ */
+export function mergeNewestFirst<T>(
+  pages: readonly (readonly T[])[],
+  keyOf: (row: T) => { createdAt: number; id: string },
+  take: number,
+): T[] {
+  if (pages.length === 1) return (pages[0] ?? []).slice(0, take);
+  const newerFirst = (a: T, b: T): number => {
+    const ka = keyOf(a);
+    const kb = keyOf(b);
+    if (ka.createdAt !== kb.createdAt) return kb.createdAt - ka.createdAt;
+    return ka.id < kb.id ? 1 : ka.id > kb.id ? -1 : 0;
+  };
+  return pages.flat().sort(newerFirst).slice(0, take);
+}

@@ -91,6 +91,11 @@ const DOCUMENT_CONFIG = {
         'Production traces judged as they arrive: a monitor matches spans or whole traces of `POST /v1/traces`, samples them, and judges each once as an ordinary evaluation with its `source`.',
     },
     {
+      name: 'exports',
+      description:
+        "Verdicts out to the tenant's own observability: each finished evaluation made of a trace sent as an OTLP `gen_ai.evaluation.result` log record on the judged span.",
+    },
+    {
       name: 'triggers',
       description:
         'Webhook-triggered evaluations: a signed incoming event becomes one evaluation, at most once per delivery id.',

@@ -35,7 +35,8 @@ import { responseFormatFor } from './structured.js';
 import type { FlexFallback } from './tiers.js';
 import type { TierUsage } from './usage.js';
 import { plainUsage, usageOf } from './usage.js';
-import type { WireTarget } from './wire.js';
+import type { WireSend, WireTarget } from './wire.js';
+import { buildResponsesBody, responsesUrl, sendResponse } from './responses.js';
 import { sendChatCompletion, wireTarget } from './wire.js';
 
 /** What {@link LlmDeps.onAttempt} reports after each attempt (for logs, metrics and tests). */
@@ -207,6 +208,8 @@ export function createLlm(
  *   for the life of this function: later flex calls to it go straight to the fallback. A flex refusal does not
  *   cut the provider gate's window (it says nothing about the standard tier's capacity).
  * - `promptCacheKey` is sent as `prompt_cache_key` where the provider accepts it.
+ * - a call with `api: 'responses'` goes to the provider's Responses API (`./responses.ts`) where it is declared
+ *   to speak it (`supportsResponses`, not Azure), with the same retries and tiers; elsewhere as chat completions.
  * A failure's message lists every attempt and its code is chosen as `attempts.ts` describes; the
  * providers' keys, `settings.secrets` and anything shaped like a credential are removed from it.
  * The result carries `attempts` (HTTP attempts made) and, on success, `latencyMs` (wall time incl. waits).
@@ -236,23 +239,24 @@ export function createTieredLlm(settingsInput: LlmSettings | LlmSettingsInput, d
   // Called unbound: workerd's fetch refuses a `this` other than the global scope.
   const fetchDefault: typeof fetch = (input, init) => fetch(input, init);
 
-  function targetFor(providerId: string, p: ProviderSettings): { target: WireTarget; fetch: typeof fetch } {
+  function targetFor(
+    providerId: string,
+    p: ProviderSettings,
+  ): { target: WireTarget; responsesUrl: string; fetch: typeof fetch } {
     const inProcess = p.baseUrl === IN_PROCESS_MOCK_URL;
     const fetchImpl = (inProcess ? deps.inProcessMock : deps.fetch) ?? fetchDefault;
+    const base = inProcess ? IN_PROCESS_BASE : p.baseUrl;
     const cached = targets.get(providerId);
-    if (cached) return { target: cached, fetch: fetchImpl };
-    const target = wireTarget(p, inProcess ? IN_PROCESS_BASE : p.baseUrl);
-    targets.set(providerId, target);
-    return { target, fetch: fetchImpl };
+    const target = cached ?? wireTarget(p, base);
+    if (!cached) targets.set(providerId, target);
+    return { target, responsesUrl: responsesUrl(base), fetch: fetchImpl };
   }
 
+  /** One attempt under its own timeout: `go` sends it over `fetchImpl` with the timeout's signal. */
   async function attemptOnce(
-    via: { target: WireTarget; fetch: typeof fetch },
-    providerId: string,
-    body: object,
-    model: string,
     timeoutMs: number,
-    n: number | undefined,
+    fetchImpl: typeof fetch,
+    go: (send: WireSend) => Promise<AttemptOutcome>,
   ): Promise<AttemptOutcome> {
     const controller = new AbortController();
     let timedOut = false;
@@ -261,14 +265,7 @@ export function createTieredLlm(settingsInput: LlmSettings | LlmSettingsInput, d
       controller.abort();
     }, timeoutMs);
     try {
-      return await sendChatCompletion(
-        providerId,
-        via.target,
-        model,
-        body,
-        { fetch: via.fetch, signal: controller.signal, timedOut: () => timedOut, timeoutMs, now },
-        n ?? 1,
-      );
+      return await go({ fetch: fetchImpl, signal: controller.signal, timedOut: () => timedOut, timeoutMs, now });
     } finally {
       clearTimeout(timer);
     }
@@ -329,7 +326,10 @@ export function createTieredLlm(settingsInput: LlmSettings | LlmSettingsInput, d
     }
     // `n` only where the provider is declared to honour it; elsewhere one choice comes back and the protocol
     // core asks for the missing samples as separate calls.
-    const n = request.n !== undefined && request.n > 1 && provider.supportsN ? request.n : undefined;
+    // The Responses API where the call asks for it and the provider speaks it (not Azure's deployment URLs).
+    const responses =
+      request.api === 'responses' && provider.supportsResponses && provider.azureApiVersion === undefined;
+    const n = request.n !== undefined && request.n > 1 && provider.supportsN && !responses ? request.n : undefined;
     const promptCacheKey = provider.supportsPromptCacheKey ? options.promptCacheKey : undefined;
     const policy = settings.retry;
     const failures: { record: LlmAttempt; error: LlmError; fallback: boolean }[] = [];
@@ -358,16 +358,27 @@ export function createTieredLlm(settingsInput: LlmSettings | LlmSettingsInput, d
       const left = deadline === undefined ? Number.POSITIVE_INFINITY : deadline - now();
       if (left < MIN_ATTEMPT_MS) return cut();
       const timeoutMs = Math.min(ownTimeout, left);
-      const body = buildChatBody(request, {
+      const bodyOptions = {
         model,
         tier,
         ...(format ? { responseFormat: format } : {}),
         ...(n !== undefined ? { n } : {}),
         ...(promptCacheKey !== undefined ? { promptCacheKey } : {}),
-      });
+      };
       const lease = await deps.gate?.acquire({ provider: providerId, model, callId: request.id, attempt });
       const t0 = now();
-      const sent = await attemptOnce(via, providerId, body, model, timeoutMs, n);
+      const sent = await attemptOnce(timeoutMs, via.fetch, (send) =>
+        responses
+          ? sendResponse(
+              providerId,
+              via.responsesUrl,
+              via.target.headers,
+              model,
+              buildResponsesBody(request, bodyOptions),
+              send,
+            )
+          : sendChatCompletion(providerId, via.target, model, buildChatBody(request, bodyOptions), send, n ?? 1),
+      );
       const latencyMs = now() - t0;
       const refusal = sent.kind === 'error' && tier === 'flex' ? flexRefusalOf(sent) : undefined;
       const out = sent.kind === 'error' && refusal ? asFlexFailure(sent, refusal) : sent;

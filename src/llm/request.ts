@@ -10,14 +10,24 @@ import type {
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
-import type { ChatMessage, LlmCallRequest } from '../engine/call.js';
+import type { ChatMessage, LlmCallRequest, OutputFormat } from '../engine/call.js';
 import type { JsonSchemaResponseFormat } from './structured.js';
 import type { Tier } from './tiers.js';
 
 /** The chat-completions body this client sends: the fields of OpenAI's create params that it uses. */
 export type ChatBody = Pick<
   ChatCompletionCreateParamsNonStreaming,
-  'model' | 'messages' | 'temperature' | 'max_tokens' | 'response_format' | 'n' | 'prompt_cache_key' | 'service_tier'
+  | 'model'
+  | 'messages'
+  | 'temperature'
+  | 'max_tokens'
+  | 'response_format'
+  | 'n'
+  | 'prompt_cache_key'
+  | 'service_tier'
+  | 'top_p'
+  | 'seed'
+  | 'reasoning_effort'
 >;
 
 /** What the client decided for one attempt, besides the call itself. */
@@ -46,9 +56,29 @@ function message(m: ChatMessage): ChatCompletionMessageParam {
   }
 }
 
+/** A Responses-shaped output format as chat completions' `response_format`. */
+export function chatResponseFormat(format: OutputFormat): NonNullable<ChatBody['response_format']> {
+  if (format.type !== 'json_schema') return format;
+  const { type, ...jsonSchema } = format;
+  return { type, json_schema: jsonSchema };
+}
+
+/** A sampler's `top_p`, `seed` and `reasoning_effort`, each when set (chat completions' names). */
+function samplingFields(s: LlmCallRequest['sampling']): Pick<ChatBody, 'top_p' | 'seed' | 'reasoning_effort'> {
+  if (!s) return {};
+  return {
+    ...(s.topP !== undefined ? { top_p: s.topP } : {}),
+    // Deprecated by OpenAI (best effort, in beta), yet the field the Evals API's `sampling_params.seed` types.
+    // eslint-disable-next-line @typescript-eslint/no-deprecated
+    ...(s.seed !== undefined ? { seed: s.seed } : {}),
+    ...(s.reasoningEffort !== undefined ? { reasoning_effort: s.reasoningEffort } : {}),
+  };
+}
+
 /**
  * The chat-completions body of a call: `model`, `messages` (role, content, and name when set), `temperature`,
- * `max_tokens`, then `response_format`, `n`, `prompt_cache_key` and `service_tier` when they apply. Pure:
+ * `max_tokens`, then `response_format` (a sampler's own format over a `json` parser's), `n`,
+ * `prompt_cache_key`, `service_tier` and a sampler's `top_p`, `seed` and `reasoning_effort` when they apply. Pure:
  * the same call and options give the same body, byte for byte once serialised.
  *
  * `max_tokens` is kept over its successor `max_completion_tokens`: this client serves any OpenAI-compatible
@@ -56,9 +86,11 @@ function message(m: ChatMessage): ChatCompletionMessageParam {
  * field, so switching would silently drop the limit there.
  */
 export function buildChatBody(
-  call: Pick<LlmCallRequest, 'messages' | 'temperature' | 'maxTokens'>,
+  call: Pick<LlmCallRequest, 'messages' | 'temperature' | 'maxTokens' | 'sampling'>,
   options: BodyOptions,
 ): ChatBody {
+  const own = call.sampling?.format;
+  const format = own ? chatResponseFormat(own) : options.responseFormat;
   return {
     model: options.model,
     messages: call.messages.map(message),
@@ -66,10 +98,11 @@ export function buildChatBody(
     // Deprecated for o-series models, yet the field every OpenAI-compatible server honours (see above).
     // eslint-disable-next-line @typescript-eslint/no-deprecated
     max_tokens: call.maxTokens,
-    ...(options.responseFormat ? { response_format: options.responseFormat } : {}),
+    ...(format ? { response_format: format } : {}),
     ...(options.n !== undefined ? { n: options.n } : {}),
     ...(options.promptCacheKey !== undefined ? { prompt_cache_key: options.promptCacheKey } : {}),
     ...(options.tier === 'flex' ? { service_tier: 'flex' as const } : {}),
+    ...samplingFields(call.sampling),
   };
 }
 

@@ -68,6 +68,11 @@ export const ProviderSettingsSchema = z
      */
     supportsPromptCacheKey: z.boolean().default(false),
     /**
+     * Whether the provider speaks OpenAI's Responses API (`POST /responses`: OpenAI). Default false: calls that
+     * ask for it (an Evals run's `responses` data source) go as chat completions there.
+     */
+    supportsResponses: z.boolean().default(false),
+    /**
      * The tier of requests to this provider that name none and whose tenant has no default (`standard`,
      * `flex` or `batch`; one it does not offer never applies). Default `standard`.
      */
@@ -173,6 +178,8 @@ export interface LlmEnv {
   LLM_SUPPORTS_BATCH?: string;
   /** `"true"`: the default provider accepts `prompt_cache_key` (OpenAI does). Default false. */
   LLM_SUPPORTS_PROMPT_CACHE_KEY?: string;
+  /** `"true"`: the default provider speaks OpenAI's Responses API (OpenAI does). Default false. */
+  LLM_SUPPORTS_RESPONSES?: string;
   /** Per-attempt timeout of a flex call, ms. Default 900000 (15 min). */
   LLM_FLEX_TIMEOUT_MS?: string;
   /** The default provider's default tier (`standard`, `flex`, `batch`). Default `standard`. */
@@ -256,6 +263,8 @@ const EnvProviderSchema = z
     supportsBatch: z.boolean().optional(),
     /** Whether the provider accepts `prompt_cache_key`. Default false. */
     supportsPromptCacheKey: z.boolean().optional(),
+    /** Whether the provider speaks OpenAI's Responses API. Default false. */
+    supportsResponses: z.boolean().optional(),
     /** The provider's default tier. Default `standard`. */
     defaultTier: TierSchema.optional(),
     /** The provider's typical Batch API turnaround, seconds. Default 3,600. */
@@ -306,7 +315,8 @@ export interface SettingsFromEnvOptions {
  * - `LLM_SUPPORTS_N` (`true` / `false`, default false): whether the default provider honours OpenAI's `n`;
  *   an `LLM_PROVIDERS` entry says so with `"supportsN": true`; likewise `LLM_SUPPORTS_FLEX` / `supportsFlex`
  *   (flex processing), `LLM_SUPPORTS_BATCH` / `supportsBatch` (the Batch API) and
- *   `LLM_SUPPORTS_PROMPT_CACHE_KEY` / `supportsPromptCacheKey`, all default false; `LLM_DEFAULT_TIER` /
+ *   `LLM_SUPPORTS_PROMPT_CACHE_KEY` / `supportsPromptCacheKey`, `LLM_SUPPORTS_RESPONSES` / `supportsResponses`
+ *   (OpenAI's Responses API), all default false; `LLM_DEFAULT_TIER` /
  *   `defaultTier` (default `standard`) and `LLM_BATCH_TURNAROUND_SECONDS` / `batchTurnaroundSeconds` (3600);
  * - `LLM_PROVIDERS` adds named providers, each key read from the env secret its `apiKeySecret` names
  *   (a missing secret leaves the provider keyless: calls then fail as `auth` unless the endpoint needs none);
@@ -394,6 +404,7 @@ function readSettings(
       supportsFlex: config.LLM_SUPPORTS_FLEX,
       supportsBatch: config.LLM_SUPPORTS_BATCH,
       supportsPromptCacheKey: config.LLM_SUPPORTS_PROMPT_CACHE_KEY,
+      supportsResponses: config.LLM_SUPPORTS_RESPONSES,
       defaultTier: config.LLM_DEFAULT_TIER,
       batchTurnaroundSeconds: config.LLM_BATCH_TURNAROUND_SECONDS,
     },
@@ -420,6 +431,7 @@ function readSettings(
         supportsFlex: p.supportsFlex ?? false,
         supportsBatch: p.supportsBatch ?? false,
         supportsPromptCacheKey: p.supportsPromptCacheKey ?? false,
+        supportsResponses: p.supportsResponses ?? false,
         defaultTier: p.defaultTier ?? 'standard',
         batchTurnaroundSeconds: p.batchTurnaroundSeconds ?? DEFAULT_BATCH_TURNAROUND_SECONDS,
         ...(apiVersion ? { azureApiVersion: apiVersion } : {}),

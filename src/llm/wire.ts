@@ -194,17 +194,28 @@ export async function sendChatCompletion(
   send: WireSend,
   wanted = 1,
 ): Promise<AttemptOutcome> {
-  const sent = await sendToProvider(
-    providerId,
-    target.url(model),
-    { method: 'POST', headers: target.headers, body: JSON.stringify(body) },
-    send,
+  return sendJson(providerId, target.url(model), target.headers, body, send, (parsed) =>
+    readCompletion(parsed, providerId, model, wanted),
   );
+}
+
+/**
+ * POSTs `body` as JSON to a provider and hands the parsed answer to `read`; a failure is classified as
+ * `outcome.ts` describes (HTTP status, our timeout, a network error, a body that is not JSON). Never throws.
+ */
+export async function sendJson(
+  providerId: string,
+  url: string,
+  headers: Record<string, string>,
+  body: object,
+  send: WireSend,
+  read: (parsed: unknown) => AttemptOutcome,
+): Promise<AttemptOutcome> {
+  const sent = await sendToProvider(providerId, url, { method: 'POST', headers, body: JSON.stringify(body) }, send);
   if (sent.kind === 'error') return sent;
-  const { text } = sent;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(sent.text);
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
     return {
@@ -214,5 +225,5 @@ export async function sendChatCompletion(
       error: { code: 'provider_error', message: `provider "${providerId}" sent a malformed response body: ${why}` },
     };
   }
-  return readCompletion(parsed, providerId, model, wanted);
+  return read(parsed);
 }

@@ -5,6 +5,7 @@
  *
  * - `POST /v1/chat/completions`: a chat completion in judge or scripted mode, with the latency, faults
  *   and options the model name asks for (syntax in `model-name.ts`, built by `mockModel`);
+ * - `POST /v1/responses`: OpenAI's Responses API over the same replies (`responses-api.ts`);
  * - `GET /v1/models`: the mock's model list;
  * - `POST /v1/embeddings`: deterministic bag-of-words vectors (`embeddings.ts`);
  * - `PUT /_mock/scripts/<ns>` with `{"rules": [{"pattern": "regex", "flags": "i", "reply": "text"}]}`:
@@ -59,6 +60,7 @@ import type { MockDirectives, MockFault, MockMode } from './model-name.js';
 import { MockModelNameError, parseMockModel } from './model-name.js';
 import { promptTokenStream } from './prompt-cache.js';
 import { json, openAiError } from './responses.js';
+import { responsesRoute } from './responses-api.js';
 import type { MockState } from './state.js';
 import { createMockState, scriptsRoute } from './state.js';
 import { forcedToolCall } from './tools.js';
@@ -431,6 +433,12 @@ export async function handleMockRequest(request: Request, options: MockServerOpt
   const state = options.state ?? SHARED_STATE;
   const path = new URL(request.url).pathname.replace(/\/+$/, '');
   if (request.method === 'POST' && path.endsWith('/chat/completions')) return chatCompletion(request, options, state);
+  if (request.method === 'POST' && path.endsWith('/responses')) {
+    const apiKey = keyOf(request);
+    return responsesRoute(request, (raw) =>
+      answerChat(raw, { options, state, apiKey, signal: request.signal, waits: true }),
+    );
+  }
   if (request.method === 'POST' && path.endsWith('/embeddings')) return embeddingsRoute(request);
   if (request.method === 'GET' && path.endsWith('/models')) {
     return json(200, {

@@ -4,6 +4,7 @@
  * the ids, so a re-export samples the same), and the task it judges: a span's input and output as a pointwise
  * task (scope `span`), a stored trace as a `trajectory` task (scope `trace`).
  */
+import { fnv1a } from '../config/d1-buckets.js';
 import type { PointwiseTask, Task, TrajectoryStep, TrajectoryTask } from '../engine/task.js';
 import { MAX_TEXT_CHARS, MAX_TRAJECTORY_STEPS } from '../engine/task.js';
 import type { NormalizedSpan, SpanMessage } from '../traces/span-schema.js';
@@ -20,16 +21,6 @@ export function matchesFilter(filter: MonitorFilter, span: NormalizedSpan): bool
     if (got !== want) return false;
   }
   return true;
-}
-
-/** FNV-1a, 32 bits, of a string's UTF-16 code units. */
-function fnv1a(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i += 1) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h >>> 0;
 }
 
 /**

@@ -127,14 +127,22 @@ export class MonitorRunner {
       }
     }
     await addDayCounts(tenantDb(this.deps.env, tenant), tenant, dayOf(this.now()), counts);
-    await this.judgePending(tenant, traceId, monitors);
+    await this.judgePending(tenant, traceId, monitors, trace);
   }
 
-  /** Every pending judgment made into its evaluation (or skipped, or refused). @throws the first failure, after trying all. */
-  private async judgePending(tenant: string, traceId: string, monitors: readonly MonitorRecord[]): Promise<void> {
+  /**
+   * Every pending judgment made into its evaluation (or skipped, or refused). @throws the first failure, after trying all.
+   * @param read the stored trace when the caller has read it already (each read parses every span)
+   */
+  private async judgePending(
+    tenant: string,
+    traceId: string,
+    monitors: readonly MonitorRecord[],
+    read?: StoredTrace | null,
+  ): Promise<void> {
     const rows = this.pending();
     if (rows.length === 0) return;
-    const trace = this.deps.store.read(tenant);
+    const trace = read === undefined ? this.deps.store.read(tenant) : read;
     const counts = new Map<string, DayCounts>();
     let failure: Error | null = null;
     for (const row of rows) {

@@ -33,7 +33,7 @@ export function errorTypeOf(status: number): OpenAIErrorType {
 
 /** Tribunal's error body in OpenAI's shape; `param` is the first issue's field, if any. */
 export function toOpenAiError(body: ErrorBody, status: number): OpenAIErrorBody {
-  const { code, message, issues, requestId, resetAt } = body.error;
+  const { code, message, issues, requestId, resetAt, labelsNeeded } = body.error;
   return {
     error: {
       message,
@@ -43,6 +43,7 @@ export function toOpenAiError(body: ErrorBody, status: number): OpenAIErrorBody 
       ...(issues ? { issues } : {}),
       ...(requestId ? { requestId } : {}),
       ...(resetAt ? { resetAt } : {}),
+      ...(labelsNeeded ? { labelsNeeded } : {}),
     },
   };
 }

@@ -295,6 +295,8 @@ export const OpenAIErrorBodySchema = z
         evaluationError: z.object({ code: z.string(), message: z.string() }).strict().optional(),
         /** `quota_exceeded`: when the tenant's monthly quota is available again (ISO 8601). */
         resetAt: z.string().optional(),
+        /** `labels_needed` (certified mode on an Evals run): how many more labelled items are needed. */
+        labelsNeeded: z.number().int().positive().optional(),
       })
       .strict(),
   })

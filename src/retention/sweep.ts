@@ -5,11 +5,13 @@
  *   storage) is erased `retentionDays` after it ended (the tenant's, else `RETENTION_DAYS`, 30; 0 = kept
  *   until deleted), exactly as `DELETE /v1/evaluations/{id}` erases it (`deleteEvaluation`): the row stays
  *   as a tombstone and its usage rows stay, for billing. In bounded pages: `RETENTION_PAGE` evaluations of
- *   a tenant per run, {@link TENANTS_PER_RUN} tenants per run, the most overdue first, so one run makes a
- *   few hundred subrequests at most and a tenant with a backlog never starves the others for long.
- * - Every page is one budget for the whole run, shared by the tenants' databases (not a page per shard):
- *   the shards are visited from a different one each run (`everyTenantDbInTurn`) until the budget is spent,
- *   so 64 shards cost a run what one database did, and each shard is first once every `D1_SHARDS` runs.
+ *   a tenant per run, {@link TENANTS_PER_RUN} tenants and {@link ERASURES_PER_RUN} evaluations per run, the most
+ *   overdue first, erased in bulk
+ *   (src/evaluations/list.ts `eraseEvaluations`: an object RPC each, one D1 batch per 10), so a tenant with a
+ *   backlog never starves the others for long.
+ * - A run is one shard's ({@link sweepRetentionShard}): the cron sends each shard a message of its own
+ *   (queues/maintenance.ts), whose invocation has its own 1,000 D1 queries and 10,000 subrequests, so the
+ *   pages are per shard and 64 shards sweep 64 times what one did ({@link retentionQueries} counts a run).
  * - A tenant that stores no content (`storeContent: false`, ./content.ts): each run erases what an ending's
  *   own step missed, a page at a time.
  * - The Evals verdict cache (`eval_verdict_cache`: model graders' replies, which quote the item): a tenant
@@ -22,19 +24,37 @@
 import type { Bindings } from '../config/bindings.js';
 import { configOf } from '../config/vars.js';
 import { log, messageOf } from '../log/log.js';
-import { deleteEvaluation } from '../evaluations/list.js';
+import { ERASE_CHUNK, eraseEvaluations } from '../evaluations/list.js';
 import { eraseUnstoredContent, unerasedContent } from './content.js';
 import { deleteWebhookEventsStatements } from '../webhooks/outbox.js';
-import { cronTurn, everyTenantDbInTurn } from '../config/d1-shards.js';
+import { everyTenantDb } from '../config/d1-shards.js';
 
-/** Tenants whose overdue evaluations one run erases (a page each), over all the shards together: 4. */
-export const TENANTS_PER_RUN = 4;
+/** Tenants whose overdue evaluations one run of a shard erases (a page each): 20. */
+export const TENANTS_PER_RUN = 20;
 
-/** Evals verdict cache entries one run deletes, over all the shards together: 500. */
+/** Evaluations one run of a shard erases at most, over its tenants' pages: 500. */
+export const ERASURES_PER_RUN = 500;
+
+/** Evaluations of tenants that store no content one run of a shard checks at most (`RETENTION_PAGE`, up to): 100. */
+export const CONTENT_PER_RUN = 100;
+
+/** Evals verdict cache entries one run of a shard deletes: 500. */
 export const EVAL_CACHE_PAGE = 500;
 
-/** Webhook events (with their deliveries and attempts) one run deletes, over all the shards together: 200. */
+/** Webhook events (with their deliveries and attempts) one run of a shard deletes: 200. */
 export const WEBHOOK_PAGE = 200;
+
+/**
+ * D1 queries one run of a shard makes at most with `RETENTION_PAGE` `page`: the overdue tenants, per tenant its
+ * page's read and its erasure batches (10 a batch, {@link ERASURES_PER_RUN} in all), the unerased content (a read,
+ * then a read and a batch each), the Evals cache, the webhook events (a read, a batch): 135 at the default 25.
+ */
+export function retentionQueries(page: number): number {
+  const perTenant = Math.min(page, ERASURES_PER_RUN);
+  const tenants = Math.min(TENANTS_PER_RUN, Math.ceil(ERASURES_PER_RUN / perTenant));
+  const content = Math.min(page, CONTENT_PER_RUN);
+  return 1 + tenants * (1 + Math.ceil(perTenant / ERASE_CHUNK)) + (1 + 2 * content) + 1 + 2;
+}
 
 const DAY_MS = 86_400_000;
 
@@ -52,10 +72,12 @@ export interface RetentionReport {
   evalCacheEntries: number;
 }
 
-/** What is left of one run's pages, shared by the databases it visits. */
+/** What is left of one shard's run's pages. */
 interface RunBudget {
   /** Tenants whose overdue page may still be erased. */
   tenants: number;
+  /** Evaluations that may still be erased. */
+  erasures: number;
   /** Evaluations of tenants that store no content still to check. */
   content: number;
   /** Webhook events still to delete. */
@@ -64,23 +86,41 @@ interface RunBudget {
   evalCache: number;
 }
 
-/** One retention run at `now` (see the module note). Never throws for one evaluation's error. */
-export async function sweepRetention(env: Bindings, now: number): Promise<RetentionReport> {
+/**
+ * One retention run at `now` in shard `db` (see the module note), with the run's whole pages. Never throws for
+ * one evaluation's error.
+ */
+export async function sweepRetentionShard(env: Bindings, db: D1Database, now: number): Promise<RetentionReport> {
   const report: RetentionReport = { erased: 0, errors: 0, contentErased: 0, webhookEvents: 0, evalCacheEntries: 0 };
   const config = configOf(env);
   const budget: RunBudget = {
     tenants: TENANTS_PER_RUN,
-    content: config.RETENTION_PAGE,
+    erasures: ERASURES_PER_RUN,
+    content: Math.min(config.RETENTION_PAGE, CONTENT_PER_RUN),
     webhookEvents: config.WEBHOOK_RETENTION_DAYS > 0 ? WEBHOOK_PAGE : 0,
     evalCache: EVAL_CACHE_PAGE,
   };
-  for (const db of everyTenantDbInTurn(env, cronTurn(now))) {
-    if (budget.tenants + budget.content + budget.webhookEvents + budget.evalCache === 0) break;
-    await sweepDatabase(env, db, now, report, budget);
-  }
+  await sweepDatabase(env, db, now, report, budget);
   if (report.erased + report.errors + report.contentErased + report.webhookEvents + report.evalCacheEntries > 0)
     log('info', 'retention.run', { ...report });
   return report;
+}
+
+/**
+ * Every shard's retention run in one call, each with its own pages (tests and one-off runs; the cron sends a
+ * message per shard instead, queues/maintenance.ts).
+ */
+export async function sweepRetention(env: Bindings, now: number): Promise<RetentionReport> {
+  const total: RetentionReport = { erased: 0, errors: 0, contentErased: 0, webhookEvents: 0, evalCacheEntries: 0 };
+  for (const db of everyTenantDb(env)) {
+    const r = await sweepRetentionShard(env, db, now);
+    total.erased += r.erased;
+    total.errors += r.errors;
+    total.contentErased += r.contentErased;
+    total.webhookEvents += r.webhookEvents;
+    total.evalCacheEntries += r.evalCacheEntries;
+  }
+  return total;
 }
 
 /** One retention run's visit of one of the tenants' databases, counted into `report`, spending `budget`. */
@@ -139,22 +179,26 @@ async function sweepOverdue(
     .all<{ tenant: string; days: number }>();
   budget.tenants -= due.results.length;
   for (const { tenant, days } of due.results) {
+    const page = Math.min(config.RETENTION_PAGE, budget.erasures);
+    if (page <= 0) break;
     const { results } = await db
       .prepare(
         `SELECT id FROM evaluations WHERE tenant = ? AND deleted_at IS NULL AND finished_at IS NOT NULL AND finished_at < ?
        ORDER BY finished_at LIMIT ?`,
       )
-      .bind(tenant, now - days * DAY_MS, config.RETENTION_PAGE)
+      .bind(tenant, now - days * DAY_MS, page)
       .all<{ id: string }>();
-    for (const { id } of results) {
-      try {
-        await deleteEvaluation(env, tenant, id);
-        report.erased++;
-      } catch (e) {
-        report.errors++;
-        log('error', 'retention.erase_failed', { evaluationId: id, tenant, error: messageOf(e) });
-      }
-    }
+    const erasure = await eraseEvaluations(
+      env,
+      db,
+      results.map(({ id }) => ({ tenant, id })),
+      'retention',
+    );
+    budget.erasures -= results.length;
+    report.erased += erasure.erased.length;
+    report.errors += erasure.failed.length;
+    for (const { ref, error } of erasure.failed)
+      log('error', 'retention.erase_failed', { evaluationId: ref.id, tenant, error });
   }
 }
 

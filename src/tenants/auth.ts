@@ -25,7 +25,7 @@ import type { EffectiveLimits } from './limits.js';
 import { effectiveLimits, NO_TENANT_LIMITS } from './limits.js';
 import type { Scope } from './scopes.js';
 import { SCOPES } from './scopes.js';
-import { LAST_USED_RESOLUTION_MS, lookupKey, tenantLimits, touchKey } from './rows.js';
+import { effectiveLimitsOf, LAST_USED_RESOLUTION_MS, lookupKey, touchKey } from './rows.js';
 import { ApiError } from '../http/errors.js';
 import type { KernelVariables } from '../http/kernel-env.js';
 import type { Bindings } from '../config/bindings.js';
@@ -174,7 +174,7 @@ export const auth = () =>
         via: 'key',
         keyId: key.id,
         scopes: key.scopes,
-        limits: effectiveLimits(found.limits, c.env),
+        limits: effectiveLimits(found.limits, c.env, found.spreadSeen),
         rateKey: key.id,
       });
       return next();
@@ -191,7 +191,7 @@ export const auth = () =>
       keyId: null,
       scopes: API_KEYS_SCOPES,
       // An operator may have given this tenant a `tenants` row (POST /v1/admin/tenants with its id) to set its limits.
-      limits: effectiveLimits(await tenantLimits(controlDb(c.env), tenant), c.env),
+      limits: await effectiveLimitsOf(controlDb(c.env), tenant, c.env),
       rateKey: `api_keys:${digest.slice(0, 16)}`,
     });
     return next();

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { configOf } from '../config/vars.js';
 import type { Tier } from '../llm/tiers.js';
 import { TierSchema } from '../llm/tiers.js';
+import { MAX_SPREAD } from '../config/d1-buckets.js';
 
 /** A request rate: `requests` per `windowSeconds`, as a token bucket that holds up to `requests`. */
 export const RatePolicySchema = z
@@ -66,6 +67,16 @@ export const TenantLimitsSchema = z
     defaultTier: TierSchema.nullable().describe(
       "The service tier of the tenant's evaluations, batches and meta-evaluations that name none, where every provider of the judge offers it; null = the providers' default (else `standard`).",
     ),
+    spread: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_SPREAD)
+      .refine((n) => (n & (n - 1)) === 0, 'must be a power of two (1, 2, 4, … 64)')
+      .nullable()
+      .describe(
+        "D1 shards the tenant's new evaluations and batches are spread over (a power of two, 1-64; a batch's items stay with their batch); for a tenant whose verdicts one database cannot hold (docs/scale.md). Lowering it moves nothing: rows written under a larger spread stay listed and readable. The running cap is shared out between the shards. Null or absent = 1.",
+      ),
   })
   .strict();
 /** Per-tenant settings (null = default / no cap). */
@@ -80,6 +91,7 @@ export const NO_TENANT_LIMITS: TenantLimits = {
   retentionDays: null,
   storeContent: null,
   defaultTier: null,
+  spread: null,
 };
 
 /** The limits that apply: the tenant's own where set, else the deployment's. */
@@ -94,6 +106,10 @@ export interface EffectiveLimits {
   storeContent: boolean;
   /** The tenant's default tier, or null (the providers' default applies). */
   defaultTier: Tier | null;
+  /** D1 shards its new evaluations and batches hash over (1 = its home shard only). */
+  spread: number;
+  /** D1 shards its evaluations and batches may be in: the largest spread it ever had (tenant-wide reads visit them). */
+  readSpread: number;
 }
 
 /**
@@ -110,9 +126,13 @@ export function deploymentDefaults(env: object): { rateLimit: RatePolicy; maxRun
   };
 }
 
-/** The tenant's settings over the deployment's defaults. */
-export function effectiveLimits(own: TenantLimits, env: object): EffectiveLimits {
+/**
+ * The tenant's settings over the deployment's defaults.
+ * @param spreadSeen the largest spread the tenant ever had (its row's `spread_seen`); null = its spread.
+ */
+export function effectiveLimits(own: TenantLimits, env: object, spreadSeen: number | null = null): EffectiveLimits {
   const d = deploymentDefaults(env);
+  const spread = own.spread ?? 1;
   return {
     rateLimit: own.rateLimit ?? d.rateLimit,
     maxRunning: own.maxRunning ?? d.maxRunning,
@@ -121,5 +141,7 @@ export function effectiveLimits(own: TenantLimits, env: object): EffectiveLimits
     retentionDays: own.retentionDays ?? configOf(env).RETENTION_DAYS,
     storeContent: own.storeContent ?? true,
     defaultTier: own.defaultTier,
+    spread,
+    readSpread: Math.max(spread, spreadSeen ?? 1),
   };
 }

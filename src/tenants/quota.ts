@@ -26,8 +26,19 @@ export interface MonthUsage {
   spendUsd: number;
 }
 
-/** The tenant's evaluations created and LLM spend since `since` (epoch ms). */
-export async function usageSince(db: D1Database, tenant: string, since: number): Promise<MonthUsage> {
+/**
+ * The tenant's evaluations created and LLM spend since `since` (epoch ms), added up over `dbs` (every D1 shard
+ * its records may be in: `tenantDbs`, src/config/d1-shards.ts; one database is one item).
+ */
+export async function usageSince(dbs: readonly D1Database[], tenant: string, since: number): Promise<MonthUsage> {
+  const each = await Promise.all(dbs.map((db) => usageIn(db, tenant, since)));
+  return {
+    evaluations: each.reduce((n, u) => n + u.evaluations, 0),
+    spendUsd: each.reduce((n, u) => n + u.spendUsd, 0),
+  };
+}
+
+async function usageIn(db: D1Database, tenant: string, since: number): Promise<MonthUsage> {
   const [evaluations, spend] = await db.batch([
     // Rows counted by another (a run item's judge, counted by the item's ledger row) are not counted again.
     db
@@ -52,7 +63,7 @@ export async function usageSince(db: D1Database, tenant: string, since: number):
  * @throws ApiError 429 `quota_exceeded` with `resetAt` (the next month's first day, UTC) and `Retry-After`.
  */
 export async function assertQuota(
-  db: D1Database,
+  dbs: readonly D1Database[],
   tenant: string,
   limits: EffectiveLimits | null,
   adding: number,
@@ -60,7 +71,7 @@ export async function assertQuota(
 ): Promise<void> {
   if (!limits || (limits.monthlyEvaluationCap === null && limits.monthlySpendCapUsd === null)) return;
   const { start, reset } = monthOf(now);
-  const used = await usageSince(db, tenant, start);
+  const used = await usageSince(dbs, tenant, start);
   const resetAt = new Date(reset).toISOString();
   const refuse = (what: string) =>
     new ApiError(429, 'quota_exceeded', `${what}; it resets at ${resetAt}`, undefined, {

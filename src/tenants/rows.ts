@@ -4,7 +4,10 @@
  * of the presented key, with their tenant's settings, in one query per request: no cache, so a revoked or
  * expired key is refused on its very next request. Times are epoch milliseconds.
  */
-import type { TenantLimits } from './limits.js';
+import type { EffectiveLimits, TenantLimits } from './limits.js';
+import { effectiveLimits, NO_TENANT_LIMITS } from './limits.js';
+import type { Bindings } from '../config/bindings.js';
+import { controlDb, tenantDbs } from '../config/d1-shards.js';
 import type { Tier } from '../llm/tiers.js';
 import type { Scope } from './scopes.js';
 import { formatScopes, parseScopes } from './scopes.js';
@@ -14,6 +17,8 @@ export interface TenantRecord {
   id: string;
   name: string;
   limits: TenantLimits;
+  /** The largest spread it ever had (`spread_seen`; null = its spread): what its tenant-wide reads visit. */
+  spreadSeen: number | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -36,6 +41,8 @@ export interface ApiKeyRecord {
 export interface KeyLookup {
   key: ApiKeyRecord;
   limits: TenantLimits;
+  /** Its tenant's `spread_seen` (null = its spread). */
+  spreadSeen: number | null;
 }
 
 interface TenantRow {
@@ -49,6 +56,8 @@ interface TenantRow {
   retention_days: number | null;
   store_content: number | null;
   default_tier: Tier | null;
+  spread: number | null;
+  spread_seen: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -66,10 +75,10 @@ interface KeyRow {
 }
 
 const TENANT_COLUMNS =
-  'id, name, rate_requests, rate_window_seconds, max_running, monthly_spend_cap_usd, monthly_evaluation_cap, retention_days, store_content, default_tier, created_at, updated_at';
+  'id, name, rate_requests, rate_window_seconds, max_running, monthly_spend_cap_usd, monthly_evaluation_cap, retention_days, store_content, default_tier, spread, spread_seen, created_at, updated_at';
 const KEY_COLUMNS = 'id, tenant_id, prefix, label, scopes, created_at, last_used_at, expires_at, revoked_at';
 
-function limitsOf(r: Omit<TenantRow, 'id' | 'name' | 'created_at' | 'updated_at'>): TenantLimits {
+function limitsOf(r: Omit<TenantRow, 'id' | 'name' | 'created_at' | 'updated_at' | 'spread_seen'>): TenantLimits {
   return {
     rateLimit:
       r.rate_requests !== null && r.rate_window_seconds !== null
@@ -81,11 +90,19 @@ function limitsOf(r: Omit<TenantRow, 'id' | 'name' | 'created_at' | 'updated_at'
     retentionDays: r.retention_days,
     storeContent: r.store_content === null ? null : r.store_content !== 0,
     defaultTier: r.default_tier,
+    spread: r.spread,
   };
 }
 
 function toTenant(r: TenantRow): TenantRecord {
-  return { id: r.id, name: r.name, limits: limitsOf(r), createdAt: r.created_at, updatedAt: r.updated_at };
+  return {
+    id: r.id,
+    name: r.name,
+    limits: limitsOf(r),
+    spreadSeen: r.spread_seen,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
 }
 
 function toKey(r: KeyRow): ApiKeyRecord {
@@ -112,6 +129,7 @@ function limitValues(l: TenantLimits): (number | string | null)[] {
     l.retentionDays,
     l.storeContent === null ? null : l.storeContent ? 1 : 0,
     l.defaultTier,
+    l.spread,
   ];
 }
 
@@ -119,9 +137,9 @@ function limitValues(l: TenantLimits): (number | string | null)[] {
 export async function insertTenant(db: D1Database, t: TenantRecord): Promise<boolean> {
   const r = await db
     .prepare(
-      `INSERT INTO tenants (${TENANT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+      `INSERT INTO tenants (${TENANT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
     )
-    .bind(t.id, t.name, ...limitValues(t.limits), t.createdAt, t.updatedAt)
+    .bind(t.id, t.name, ...limitValues(t.limits), t.limits.spread, t.createdAt, t.updatedAt)
     .run();
   return r.meta.changes > 0;
 }
@@ -134,14 +152,15 @@ export async function insertTenant(db: D1Database, t: TenantRecord): Promise<boo
 export async function mirrorTenant(db: D1Database, t: TenantRecord): Promise<void> {
   await db
     .prepare(
-      `INSERT INTO tenants (${TENANT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO tenants (${TENANT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET name = excluded.name, rate_requests = excluded.rate_requests,
          rate_window_seconds = excluded.rate_window_seconds, max_running = excluded.max_running,
          monthly_spend_cap_usd = excluded.monthly_spend_cap_usd, monthly_evaluation_cap = excluded.monthly_evaluation_cap,
          retention_days = excluded.retention_days, store_content = excluded.store_content,
-         default_tier = excluded.default_tier, updated_at = excluded.updated_at`,
+         default_tier = excluded.default_tier, spread = excluded.spread,
+         spread_seen = max(COALESCE(spread_seen, 1), COALESCE(excluded.spread_seen, 1)), updated_at = excluded.updated_at`,
     )
-    .bind(t.id, t.name, ...limitValues(t.limits), t.createdAt, t.updatedAt)
+    .bind(t.id, t.name, ...limitValues(t.limits), t.spreadSeen, t.createdAt, t.updatedAt)
     .run();
 }
 
@@ -153,17 +172,16 @@ export async function getTenant(db: D1Database, id: string): Promise<TenantRecor
 
 /** The tenant's own settings; none set (every default, no quota) when it has no `tenants` row (API_KEYS, open mode). */
 export async function tenantLimits(db: D1Database, id: string): Promise<TenantLimits> {
-  return (
-    (await getTenant(db, id))?.limits ?? {
-      rateLimit: null,
-      maxRunning: null,
-      monthlySpendCapUsd: null,
-      monthlyEvaluationCap: null,
-      retentionDays: null,
-      storeContent: null,
-      defaultTier: null,
-    }
-  );
+  return (await getTenant(db, id))?.limits ?? { ...NO_TENANT_LIMITS };
+}
+
+/** The tenant's own settings and its `spread_seen` ({@link tenantLimits}; none set without a row). */
+export async function tenantSettings(
+  db: D1Database,
+  id: string,
+): Promise<{ limits: TenantLimits; spreadSeen: number | null }> {
+  const t = await getTenant(db, id);
+  return t ? { limits: t.limits, spreadSeen: t.spreadSeen } : { limits: { ...NO_TENANT_LIMITS }, spreadSeen: null };
 }
 
 /** Tenants ordered by id, `limit` at most, after the id `after` (a page cursor). */
@@ -189,9 +207,11 @@ export async function updateTenant(
   const row = await db
     .prepare(
       `UPDATE tenants SET name = ?, rate_requests = ?, rate_window_seconds = ?, max_running = ?, monthly_spend_cap_usd = ?,
-         monthly_evaluation_cap = ?, retention_days = ?, store_content = ?, default_tier = ?, updated_at = ? WHERE id = ? RETURNING ${TENANT_COLUMNS}`,
+         monthly_evaluation_cap = ?, retention_days = ?, store_content = ?, default_tier = ?, spread = ?,
+         spread_seen = max(COALESCE(spread_seen, 1), COALESCE(spread, 1), COALESCE(?, 1)), updated_at = ?
+       WHERE id = ? RETURNING ${TENANT_COLUMNS}`,
     )
-    .bind(name, ...limitValues(limits), now, id)
+    .bind(name, ...limitValues(limits), limits.spread, now, id)
     .first<TenantRow>();
   return row ? toTenant(row) : null;
 }
@@ -258,12 +278,12 @@ export async function lookupKey(db: D1Database, hash: string): Promise<KeyLookup
     .prepare(
       `SELECT k.id, k.tenant_id, k.prefix, k.label, k.scopes, k.created_at, k.last_used_at, k.expires_at, k.revoked_at,
          t.rate_requests, t.rate_window_seconds, t.max_running, t.monthly_spend_cap_usd, t.monthly_evaluation_cap,
-         t.retention_days, t.store_content, t.default_tier
+         t.retention_days, t.store_content, t.default_tier, t.spread, t.spread_seen
        FROM api_keys k LEFT JOIN tenants t ON t.id = k.tenant_id WHERE k.hash = ?`,
     )
     .bind(hash)
     .first<KeyRow & Omit<TenantRow, 'id' | 'name' | 'created_at' | 'updated_at'>>();
-  return row ? { key: toKey(row), limits: limitsOf(row) } : null;
+  return row ? { key: toKey(row), limits: limitsOf(row), spreadSeen: row.spread_seen } : null;
 }
 
 /** How often `last_used_at` is written per key at most: once a minute. */
@@ -275,4 +295,19 @@ export async function touchKey(db: D1Database, id: string, now: number): Promise
     .prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at <= ?)')
     .bind(now, id, now - LAST_USED_RESOLUTION_MS)
     .run();
+}
+
+/** The limits that apply to tenant `id` (its row in `db`, the control database, over `env`'s defaults). */
+export async function effectiveLimitsOf(db: D1Database, id: string, env: object): Promise<EffectiveLimits> {
+  const { limits, spreadSeen } = await tenantSettings(db, id);
+  return effectiveLimits(limits, env, spreadSeen);
+}
+
+/**
+ * Every D1 shard that may hold `tenant`'s evaluations and batches (`tenantDbs` over its largest spread ever),
+ * for a tenant-wide read that adds or merges. `limits` as auth loaded them saves the control database's read.
+ */
+export async function spreadDbs(env: Bindings, tenant: string, limits?: EffectiveLimits | null): Promise<D1Database[]> {
+  const spread = limits?.readSpread ?? (await effectiveLimitsOf(controlDb(env), tenant, env)).readSpread;
+  return tenantDbs(env, tenant, spread);
 }

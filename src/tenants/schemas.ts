@@ -33,6 +33,13 @@ export const EffectiveLimitsSchema = z
     retentionDays: z.number().int().describe('Days content is kept after the end; 0 = until deleted.'),
     storeContent: z.boolean().describe('Whether task texts and transcripts are kept past the verdict.'),
     defaultTier: TierSchema.nullable(),
+    spread: z.number().int().describe("D1 shards the tenant's new evaluations and batches are spread over."),
+    readSpread: z
+      .number()
+      .int()
+      .describe(
+        'D1 shards its evaluations and batches may be in: the largest spread it ever had (what its listings read).',
+      ),
   })
   .strict()
   .meta({ id: 'EffectiveLimits' });

@@ -42,12 +42,57 @@ const GROUP_SQL: Record<UsageGroup, string> = {
 /**
  * Usage of `tenant` for calls recorded in `[from, to)` (epoch ms), grouped, ordered by group (nulls first).
  * Calls are counted per UTC hour, so a bound inside an hour counts that whole hour (dates are always whole).
+ * With several databases (the D1 shards of a tenant's spread: each rolls up the calls of its own evaluations)
+ * the groups of each are added up, so the report is exact.
  */
 export async function usageReport(
-  db: D1Database,
+  dbs: readonly D1Database[],
   tenant: string,
   range: { from: number; to: number; groupBy: UsageGroup },
 ): Promise<{ rows: UsageGroupRow[]; totals: UsageSums }> {
+  const each = await Promise.all(dbs.map((db) => groupsIn(db, tenant, range)));
+  const rows = each.length === 1 ? (each[0] ?? []) : addedUp(each.flat());
+  const totals: UsageSums = {
+    calls: 0,
+    promptTokens: 0,
+    cachedPromptTokens: 0,
+    completionTokens: 0,
+    costUsd: 0,
+    cacheSavedUsd: 0,
+    estimated: false,
+  };
+  for (const r of rows) add(totals, r);
+  return { rows, totals };
+}
+
+function add(to: UsageSums, r: UsageSums): void {
+  to.calls += r.calls;
+  to.promptTokens += r.promptTokens;
+  to.cachedPromptTokens += r.cachedPromptTokens;
+  to.completionTokens += r.completionTokens;
+  to.costUsd += r.costUsd;
+  to.cacheSavedUsd += r.cacheSavedUsd;
+  to.estimated ||= r.estimated;
+}
+
+/** Rows of the same group added into one, ordered as SQL orders them (null first, then by binary text). */
+function addedUp(rows: readonly UsageGroupRow[]): UsageGroupRow[] {
+  const byGroup = new Map<string | null, UsageGroupRow>();
+  for (const r of rows) {
+    const into = byGroup.get(r.group);
+    if (into) add(into, r);
+    else byGroup.set(r.group, { ...r });
+  }
+  return [...byGroup.values()].sort((a, b) =>
+    a.group === b.group ? 0 : a.group === null ? -1 : b.group === null ? 1 : a.group < b.group ? -1 : 1,
+  );
+}
+
+async function groupsIn(
+  db: D1Database,
+  tenant: string,
+  range: { from: number; to: number; groupBy: UsageGroup },
+): Promise<UsageGroupRow[]> {
   const { results } = await db
     .prepare(
       `SELECT ${GROUP_SQL[range.groupBy]} AS grp, SUM(calls) AS calls, SUM(prompt_tokens) AS p,
@@ -67,7 +112,7 @@ export async function usageReport(
       saved: number;
       est: number;
     }>();
-  const rows = results.map((r) => ({
+  return results.map((r) => ({
     group: r.grp,
     calls: r.calls,
     promptTokens: r.p,
@@ -77,25 +122,6 @@ export async function usageReport(
     cacheSavedUsd: r.saved,
     estimated: r.est !== 0,
   }));
-  const totals: UsageSums = {
-    calls: 0,
-    promptTokens: 0,
-    cachedPromptTokens: 0,
-    completionTokens: 0,
-    costUsd: 0,
-    cacheSavedUsd: 0,
-    estimated: false,
-  };
-  for (const r of rows) {
-    totals.calls += r.calls;
-    totals.promptTokens += r.promptTokens;
-    totals.cachedPromptTokens += r.cachedPromptTokens;
-    totals.completionTokens += r.completionTokens;
-    totals.costUsd += r.costUsd;
-    totals.cacheSavedUsd += r.cacheSavedUsd;
-    totals.estimated ||= r.estimated;
-  }
-  return { rows, totals };
 }
 
 /** A CSV field (RFC 4180): quoted when it holds a comma, quote or line break. */

@@ -14,7 +14,8 @@ import { hitSums } from '../verdict-cache/rows.js';
 import { scoped } from './auth.js';
 import type { TenantEnv } from './auth.js';
 import { errorResponse, v1Responses } from '../http/responses.js';
-import { tenantDb } from '../config/d1-shards.js';
+import type { EffectiveLimits } from './limits.js';
+import { spreadDbs } from './rows.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -56,7 +57,7 @@ const report = createRoute({
 
 /** Routes under `/v1/usage`. */
 export const usage = new OpenAPIHono<TenantEnv>().openapi(report, async (c) => {
-  const r = await usageResponse(c.env, c.var.tenant, c.req.valid('query'), c.req.header('Accept'));
+  const r = await usageResponse(c.env, c.var.tenant, c.req.valid('query'), c.req.header('Accept'), c.var.auth.limits);
   if ('csv' in r) return c.body(r.csv, 200, { 'Content-Type': 'text/csv; charset=utf-8' });
   return c.json(r.json, 200);
 });
@@ -67,22 +68,26 @@ export async function usageResponse(
   tenant: string,
   query: z.infer<typeof UsageQuerySchema>,
   accept: string | undefined,
+  limits?: EffectiveLimits | null,
 ): Promise<{ csv: string } | { json: z.infer<typeof UsageReportSchema> }> {
   const now = Date.now();
   const from = query.from === undefined ? monthOf(now).start : Date.parse(query.from);
   const to = query.to === undefined ? now : Date.parse(query.to);
   if (!(to > from)) throw invalidRequest([{ path: 'to', message: `must be after from (${iso(from)})` }], 'query');
   const csv = query.format === 'csv' || (query.format === undefined && /\btext\/csv\b/i.test(accept ?? ''));
+  // Every D1 shard the tenant's evaluations may be in (its spread): each rolls up its own, added up here.
+  const dbs = await spreadDbs(env, tenant, limits);
   if (csv)
     return {
-      csv: usageCsv(
-        query.groupBy,
-        (await usageReport(tenantDb(env, tenant), tenant, { from, to, groupBy: query.groupBy })).rows,
-      ),
+      csv: usageCsv(query.groupBy, (await usageReport(dbs, tenant, { from, to, groupBy: query.groupBy })).rows),
     };
-  const [{ rows, totals }, verdictCache] = await Promise.all([
-    usageReport(tenantDb(env, tenant), tenant, { from, to, groupBy: query.groupBy }),
-    hitSums(tenantDb(env, tenant), tenant, from, to),
+  const [{ rows, totals }, hits] = await Promise.all([
+    usageReport(dbs, tenant, { from, to, groupBy: query.groupBy }),
+    Promise.all(dbs.map((db) => hitSums(db, tenant, from, to))),
   ]);
+  const verdictCache = {
+    hits: hits.reduce((n, h) => n + h.hits, 0),
+    savedUsd: hits.reduce((n, h) => n + h.savedUsd, 0),
+  };
   return { json: { tenant, from: iso(from), to: iso(to), groupBy: query.groupBy, rows, totals, verdictCache } };
 }

@@ -177,7 +177,9 @@ export async function deliverSpanMessages(env: Bindings, messages: readonly Span
       for (const m of t.from) ok[m] = false;
       return;
     }
-    rows.set(t.tenant, [...(rows.get(t.tenant) ?? []), { index: o.value.index, from: t.from }]);
+    const tenantRows = rows.get(t.tenant);
+    if (tenantRows) tenantRows.push({ index: o.value.index, from: t.from });
+    else rows.set(t.tenant, [{ index: o.value.index, from: t.from }]);
   });
   await Promise.all(
     [...rows].map(async ([tenant, list]) => {

@@ -132,8 +132,7 @@ export class TraceStore {
    * @param retentionDays the tenant's retention (days after the last span; 0 = until deleted).
    */
   async append(tenant: string, traceId: string, spans: readonly SpanRow[], retentionDays: number): Promise<Appended> {
-    const known = this.meta('tenant');
-    if (known !== null && known !== tenant) throw new Error('trace object belongs to another tenant');
+    this.claim(tenant, traceId);
     let added = 0;
     const fresh: NormalizedSpan[] = [];
     let root: NormalizedSpan | null = null;
@@ -153,10 +152,6 @@ export class TraceStore {
       }
     }
     const now = this.now();
-    if (known === null) {
-      this.setMeta('tenant', tenant);
-      this.setMeta('traceId', traceId);
-    }
     if (added > 0) this.setMeta('lastSpanAt', String(now));
     if (root !== null) this.setMeta('root', root.spanId);
     const kept = this.meta('index');
@@ -194,7 +189,17 @@ export class TraceStore {
     const id = this.meta('root');
     if (id === null) return null;
     const row = this.deps.sql.exec<{ body: string }>('SELECT body FROM spans WHERE span_id = ?', id).toArray()[0];
-    return row ? NormalizedSpanSchema.parse(JSON.parse(row.body)) : null;
+    return row ? spanOf(row.body) : null;
+  }
+
+  /** Claims the object for `tenant`'s trace `traceId` the first time; @throws when another tenant's trace holds it. */
+  private claim(tenant: string, traceId: string): void {
+    const known = this.meta('tenant');
+    if (known !== null && known !== tenant) throw new Error('trace object belongs to another tenant');
+    if (known === null) {
+      this.setMeta('tenant', tenant);
+      this.setMeta('traceId', traceId);
+    }
   }
 
   /** Sets (or, with null, clears) when the trace counts as complete, epoch ms; the alarm fires then. */
@@ -248,12 +253,7 @@ export class TraceStore {
    * claimed for `tenant` here, so its spans find it; another tenant's trace object refuses.
    */
   link(tenant: string, traceId: string, link: TraceLink): void {
-    const known = this.meta('tenant');
-    if (known !== null && known !== tenant) throw new Error('trace object belongs to another tenant');
-    if (known === null) {
-      this.setMeta('tenant', tenant);
-      this.setMeta('traceId', traceId);
-    }
+    this.claim(tenant, traceId);
     this.deps.sql.exec(
       'INSERT INTO evaluations (evaluation_id, span_id, monitor_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (evaluation_id) DO NOTHING',
       link.evaluationId,

@@ -9,6 +9,9 @@
  * (./retry-policy.ts) until the delivery's window closes, then `failed`. A receiver that cannot be sent to
  * (endpoint deleted or disabled, no signing secret, URL refused by the guard) → `failed` at once.
  *
+ * A delivery to a feature's own recipient (the tenant's OTLP export) goes the same way, its request made by the
+ * {@link DeliveryReceiver} of its target: unsigned, and an answer the receiver says is not worth retrying fails it.
+ *
  * A delivery erased while its attempt ran (its evaluation deleted, or past retention) ends there: the
  * attempt records nothing (there is no row to record it on) and reports `erased`, an `info` line, never a
  * consumer error that would retry it.
@@ -41,8 +44,36 @@ export type AttemptOutcome =
  */
 const DUE_TOLERANCE_MS = 250;
 
+/** The request a {@link DeliveryReceiver} makes of an event: where, what and with which headers. */
+export interface ReceiverRequest {
+  url: string;
+  body: string | Uint8Array;
+  /** Headers, the content type among them; values may be secrets (never logged or recorded). */
+  headers: Record<string, string>;
+}
+
+/**
+ * The sender of deliveries whose `target` is a feature's own recipient (./outbox.ts `ExtraRecipient`), handed to
+ * {@link attemptDelivery} by the lane's driver: it turns the event into its receiver's request, and records each
+ * attempt's outcome on its own rows in the attempt's batch. No signature: such a receiver authenticates us by its
+ * own headers.
+ */
+export interface DeliveryReceiver {
+  /** The request for `payload` (the event's JSON) to `tenant`'s receiver, or why it cannot be sent (fails it). */
+  request(db: D1Database, tenant: string, payload: string): Promise<ReceiverRequest | { refused: string }>;
+  /** Whether an answer with `statusCode` is worth retrying (a network error or timeout always is). */
+  retryable(statusCode: number): boolean;
+  /** Statements recording an attempt's outcome for the receiver's owner, run in the attempt's own batch. */
+  recorded(db: D1Database, tenant: string, outcome: SendOutcome, at: number): D1PreparedStatement[];
+}
+
+/** Receivers by delivery target (see {@link DeliveryReceiver}). */
+export type DeliveryReceivers = Readonly<Record<string, DeliveryReceiver>>;
+
 /** A claimed delivery with everything needed to send it. */
 interface Claimed {
+  tenant: string;
+  target: string;
   attempts: number;
   event_id: string;
   endpoint_id: string | null;
@@ -79,7 +110,8 @@ async function claim(db: D1Database, id: string, now: number, leaseMs: number): 
       .bind(now + leaseMs, now, id, now + DUE_TOLERANCE_MS, now),
     db
       .prepare(
-        `SELECT d.status, d.next_attempt_at, d.lease_until, d.attempts, d.event_id, d.endpoint_id, d.url, d.window_ends_at, ev.payload,
+        `SELECT d.status, d.next_attempt_at, d.lease_until, d.tenant, d.target, d.attempts, d.event_id, d.endpoint_id, d.url,
+         d.window_ends_at, ev.payload,
          ep.id IS NOT NULL AS ep_found, ep.url AS ep_url, ep.secret AS ep_secret, ep.previous_secret AS ep_prev,
          ep.previous_expires_at AS ep_prev_exp, ep.disabled_at AS ep_disabled_at, ep.disabled_reason AS ep_disabled_reason,
          s.secret AS t_secret, s.previous_secret AS t_prev, s.previous_expires_at AS t_prev_exp
@@ -111,42 +143,66 @@ function receiverOf(c: Claimed, now: number): { url: string; secrets: string[] }
   return { url: c.url, secrets: validSecrets(c.t_secret, c.t_prev, c.t_prev_exp, now) };
 }
 
+/** The request of a claimed delivery: signed for an endpoint or a one-off URL, else its target's receiver's. */
+async function requestOf(
+  db: D1Database,
+  c: Claimed,
+  now: number,
+  receivers: DeliveryReceivers,
+): Promise<ReceiverRequest | { refused: string }> {
+  if (c.endpoint_id === null && c.target !== 'once') {
+    const receiver = receivers[c.target];
+    return receiver ? receiver.request(db, c.tenant, c.payload) : { refused: `no receiver for target ${c.target}` };
+  }
+  const to = receiverOf(c, now);
+  if ('refused' in to) return to;
+  const timestamp = Math.floor(Date.now() / 1000);
+  const signature = await signStandardWebhook(to.secrets, c.event_id, timestamp, c.payload);
+  return {
+    url: to.url,
+    body: c.payload,
+    headers: { 'webhook-id': c.event_id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signature },
+  };
+}
+
 /**
  * Makes one attempt of delivery `id` at `now` (epoch ms) and records it. Throws only when D1 fails
  * (the consumer then retries the message); the HTTP outcome never throws.
+ * @param receivers the senders of deliveries to a feature's own recipient, by target (none by default: such a
+ *   delivery fails).
  */
-export async function attemptDelivery(env: Bindings, id: string, now = Date.now()): Promise<AttemptOutcome> {
+export async function attemptDelivery(
+  env: Bindings,
+  id: string,
+  now = Date.now(),
+  receivers: DeliveryReceivers = {},
+): Promise<AttemptOutcome> {
   const timeoutMs = configOf(env).WEBHOOK_TIMEOUT_MS;
   const db = await recordDb(env, id);
   const claimed = await claim(db, id, now, deliveryLeaseMs(env));
   if ('kind' in claimed) return claimed;
-  const receiver = receiverOf(claimed, now);
+  const request = await requestOf(db, claimed, now, receivers);
   let sent: SendOutcome;
   let refused: string | null = null;
-  if ('refused' in receiver) {
-    refused = receiver.refused;
+  if ('refused' in request) {
+    refused = request.refused;
     sent = { statusCode: null, error: refused, durationMs: 0, excerpt: null };
   } else {
-    const guard = checkWebhookUrl(receiver.url, { allowLoopback: configOf(env).WEBHOOK_ALLOW_LOOPBACK });
+    const guard = checkWebhookUrl(request.url, { allowLoopback: configOf(env).WEBHOOK_ALLOW_LOOPBACK });
     if (!guard.ok) {
       refused = `URL refused (rule ${guard.rule}): ${guard.message}`;
       sent = { statusCode: null, error: refused, durationMs: 0, excerpt: null };
     } else {
-      const timestamp = Math.floor(Date.now() / 1000);
-      const signature = await signStandardWebhook(receiver.secrets, claimed.event_id, timestamp, claimed.payload);
-      sent = await postWebhook(
-        guard.url,
-        claimed.payload,
-        { 'webhook-id': claimed.event_id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signature },
-        timeoutMs,
-      );
+      sent = await postWebhook(guard.url, request.body, request.headers, timeoutMs);
     }
   }
   const finished = Date.now();
+  const own = claimed.endpoint_id === null ? receivers[claimed.target] : undefined;
   const ok = sent.statusCode !== null && sent.statusCode >= 200 && sent.statusCode < 300;
   const gone = sent.statusCode === 410;
+  const final = gone || (own !== undefined && sent.statusCode !== null && !ok && !own.retryable(sent.statusCode));
   const retry: RetryDecision =
-    ok || gone || refused !== null ? { retry: false } : nextRetry(claimed.attempts, finished, claimed.window_ends_at);
+    ok || final || refused !== null ? { retry: false } : nextRetry(claimed.attempts, finished, claimed.window_ends_at);
   const status = ok ? 'delivered' : retry.retry ? 'pending' : 'failed';
   const statements: D1PreparedStatement[] = [
     // Only while the delivery exists: a deletion during the POST erased it (an attempt row would break
@@ -175,6 +231,7 @@ export async function attemptDelivery(env: Bindings, id: string, now = Date.now(
   ];
   if (gone && claimed.endpoint_id !== null)
     statements.push(...disableStatements(db, claimed.endpoint_id, 'the receiver answered 410 Gone', finished));
+  if (own) statements.push(...own.recorded(db, claimed.tenant, sent, finished));
   const results = await db.batch(statements);
   if ((results[1]?.meta.changes ?? 0) === 0 && !(await deliveryExists(db, id))) {
     log('info', 'webhook.attempt_erased', {
@@ -189,6 +246,7 @@ export async function attemptDelivery(env: Bindings, id: string, now = Date.now(
     deliveryId: id,
     eventId: claimed.event_id,
     endpointId: claimed.endpoint_id,
+    target: claimed.target,
     attempt: claimed.attempts,
     statusCode: sent.statusCode,
     error: sent.error,

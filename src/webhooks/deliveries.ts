@@ -52,6 +52,12 @@ interface AttemptRow {
   response_excerpt: string | null;
 }
 
+/**
+ * Deliveries to webhooks: to an endpoint or a one-off URL. A feature's own recipient (the OTLP export) shows its
+ * attempts where it is configured, not in the webhooks' log.
+ */
+const WEBHOOK_TARGETS = rawSql(`(d.endpoint_id IS NOT NULL OR d.target = 'once')`);
+
 const SELECT = sql`SELECT d.id, d.event_id, e.type, e.subject_id, d.endpoint_id, d.url, d.status, d.attempts, d.next_attempt_at,
   d.last_status_code, d.last_error, d.delivered_at, d.created_at
   FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id`;
@@ -81,9 +87,9 @@ export async function listDeliveries(
   tenant: string,
   f: DeliveryFilter,
 ): Promise<{ data: Delivery[]; nextCursor: string | null }> {
-  const where: SqlExpr[] = [sql`d.tenant = ${tenant}`];
+  const where: SqlExpr[] = [sql`d.tenant = ${tenant}`, WEBHOOK_TARGETS];
   if (f.status) where.push(sql`d.status = ${f.status}`);
-  if (f.endpoint === 'one-off') where.push(rawSql('d.endpoint_id IS NULL'));
+  if (f.endpoint === 'one-off') where.push(rawSql(`d.target = 'once'`));
   else if (f.endpoint) where.push(sql`d.endpoint_id = ${f.endpoint}`);
   if (f.subject) where.push(sql`e.subject_id = ${f.subject}`);
   if (f.cursor) {
@@ -142,6 +148,7 @@ export async function getDelivery(env: Bindings, tenant: string, id: string, end
   const where = [
     sql`d.tenant = ${tenant}`,
     sql`d.id = ${id}`,
+    WEBHOOK_TARGETS,
     ...(endpointId ? [sql`d.endpoint_id = ${endpointId}`] : []),
   ];
   const row = await sql`${SELECT} WHERE ${sqlAnd(where)}`.prepare(tenantDb(env, tenant)).first<DeliveryRow>();

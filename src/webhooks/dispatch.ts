@@ -14,9 +14,11 @@
 import { z } from 'zod';
 import type { Bindings } from '../config/bindings.js';
 import { log, messageOf } from '../log/log.js';
+import type { LaneReceiver } from './lane.js';
+import { configOf } from '../config/vars.js';
 import { laneKeyOf, laneStub } from './lane.js';
 import { deliveryLeaseMs } from './send.js';
-import { cronTurn, everyTenantDbInTurn, recordDb } from '../config/d1-shards.js';
+import { everyTenantDb, recordDb } from '../config/d1-shards.js';
 
 /** Name of the delivery queue (wrangler.toml). */
 export const WEBHOOKS_QUEUE = 'tribunal-webhooks';
@@ -36,8 +38,8 @@ export type DeliveryMessage = z.infer<typeof DeliveryMessageSchema>;
  */
 export const SWEEP_GRACE_MS = 2 * 60_000;
 
-/** Deliveries re-enqueued per sweep at most, over all the shards together (1000). */
-export const SWEEP_LIMIT = 1000;
+/** Deliveries one sweep of a shard hands on at most (500): a lane RPC each at worst. */
+export const SWEEP_LIMIT = 500;
 
 /** Largest `sendBatch` (the platform's limit: 100 messages). */
 const SEND_BATCH = 100;
@@ -83,19 +85,18 @@ export interface DeliverySweepReport {
 }
 
 /** An overdue delivery the sweep took: its receiver and attempts so far. */
-interface Overdue {
+interface Overdue extends LaneReceiver {
   id: string;
-  tenant: string;
-  endpoint_id: string | null;
-  url: string | null;
   attempts: number;
+  cause_id: string | null;
 }
 
 /** Hands `rows` to their receivers' lanes, one `take` per lane; the deliveries of a lane that fails go to the queue instead. */
 async function handToLanes(env: Bindings, rows: readonly Overdue[]): Promise<void> {
   const byLane = new Map<string, string[]>();
+  const lanes = configOf(env).WEBHOOK_LANES;
   for (const r of rows) {
-    const key = laneKeyOf(r);
+    const key = laneKeyOf(r, lanes);
     byLane.set(key, [...(byLane.get(key) ?? []), r.id]);
   }
   const failed: string[] = [];
@@ -116,9 +117,10 @@ async function handToLanes(env: Bindings, rows: readonly Overdue[]): Promise<voi
  * The sweeper's part for webhooks: pending deliveries due for more than {@link SWEEP_GRACE_MS} and not
  * leased by a running attempt are made due now (so the next sweep does not pick them again before one
  * more grace period) and handed straight to their lanes, at most {@link SWEEP_LIMIT} per run, oldest
- * first, with a warning: overdue deliveries mean something upstream lost them. The limit is one budget for
- * the run, shared by the shards, visited from a different one each run until it is spent.
+ * first, with a warning: overdue deliveries mean something upstream lost them. The limit is per database
+ * (`dbs`: the cron's maintenance message for one shard passes its own, each its own invocation; default all).
  * @param now epoch ms (tests pass their own).
+ * @param dbs the tenants' databases to sweep (default: every one).
  * @param restartedAt when the local runtime started, epoch ms, for the sweep after its restart: deliveries
  *   due now are taken without the grace period, and leases of attempts claimed before the start (their
  *   runtime is gone) are released.
@@ -127,16 +129,14 @@ export async function sweepDeliveries(
   env: Bindings,
   now = Date.now(),
   restartedAt?: number,
+  dbs: readonly D1Database[] = everyTenantDb(env),
 ): Promise<DeliverySweepReport> {
   // A lease ends `deliveryLeaseMs` after its claim: one ending before `restartedAt + that` was claimed
   // before the restart. Releasing an expired lease (the usual case) changes nothing.
   const [dueBy, leaseBefore] =
     restartedAt === undefined ? [now - SWEEP_GRACE_MS, now] : [now, Math.max(now, restartedAt + deliveryLeaseMs(env))];
   let enqueued = 0;
-  for (const db of everyTenantDbInTurn(env, cronTurn(now))) {
-    if (enqueued >= SWEEP_LIMIT) break;
-    enqueued += await sweepDatabase(env, db, now, dueBy, leaseBefore, SWEEP_LIMIT - enqueued);
-  }
+  for (const db of dbs) enqueued += await sweepDatabase(env, db, now, dueBy, leaseBefore, SWEEP_LIMIT);
   return { enqueued };
 }
 
@@ -156,7 +156,8 @@ async function sweepDatabase(
        SELECT id FROM webhook_deliveries
        WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ?)
        ORDER BY next_attempt_at LIMIT ?)
-     RETURNING id, tenant, endpoint_id, url, attempts`,
+     RETURNING id, tenant, target, endpoint_id, url, attempts,
+       (SELECT e.cause_id FROM webhook_events e WHERE e.id = webhook_deliveries.event_id) AS cause_id`,
     )
     .bind(now, now, dueBy, leaseBefore, limit)
     .all<Overdue>();
@@ -165,7 +166,7 @@ async function sweepDatabase(
     log('warn', 'webhooks.swept', {
       deliveries: results.length,
       neverAttempted: results.filter((r) => r.attempts === 0).length,
-      lanes: new Set(results.map(laneKeyOf)).size,
+      lanes: new Set(results.map((r) => laneKeyOf(r, configOf(env).WEBHOOK_LANES))).size,
       message: "overdue deliveries handed to their receivers' lanes (a lost queue message or a stalled lane)",
     });
   }

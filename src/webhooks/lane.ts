@@ -12,8 +12,11 @@
  * milliseconds), and a slow receiver fills only its own lane's slots.
  *
  * A receiver is an endpoint (`ep:<endpoint id>`) or one tenant's one-off URLs to one origin
- * (`url:<tenant>:<origin>`): tenants never share a lane, and a receiver gets at most `WEBHOOK_CONCURRENCY`
- * requests at once from us, never a flood. A run's attempts all go out from its alarm's one invocation, so
+ * (`url:<tenant>:<origin>`), or a feature's own recipient of one tenant (`otlp:<tenant>`): tenants never share a
+ * lane. A receiver has `WEBHOOK_LANES` lanes (32), a delivery going to the one its evaluation hashes to
+ * ({@link laneKeyOf}), so one lane's 6 connections never bound a busy receiver's throughput, and a receiver gets
+ * at most `WEBHOOK_LANES` × `WEBHOOK_CONCURRENCY` requests at once from us, never a flood; a hanging receiver
+ * holds only its own lanes. A run's attempts all go out from its alarm's one invocation, so
  * never more than {@link MAX_ATTEMPTS_PER_INVOCATION} (6) are in flight: Workers open 6 connections at once per
  * invocation, and a 7th attempt would wait unsent while its timeout ran.
  *
@@ -34,6 +37,7 @@ import type { AttemptOutcome } from './deliver.js';
 import { attemptDelivery } from './deliver.js';
 import { deliveryLeaseMs } from './send.js';
 import { recordDb } from '../config/d1-shards.js';
+import { fnv1a } from '../config/d1-buckets.js';
 import { MAX_ATTEMPTS_PER_INVOCATION } from '../config/platform-limits.js';
 
 /** The lane object's RPC. */
@@ -60,16 +64,38 @@ export function staleRunMs(env: object): number {
   return deliveryLeaseMs(env) + 30_000;
 }
 
-/** The lane of a delivery's receiver (see the module note). */
-export function laneKeyOf(receiver: { tenant: string; endpoint_id: string | null; url: string | null }): string {
-  if (receiver.endpoint_id !== null) return `ep:${receiver.endpoint_id}`;
-  let origin = receiver.url ?? '';
-  try {
-    origin = new URL(origin).origin;
-  } catch {
-    // A URL that does not parse fails its attempt; it still needs a lane to fail in.
+/** A delivery's receiver, and what spreads it over the receiver's lanes (its event's cause: the evaluation). */
+export interface LaneReceiver {
+  tenant: string;
+  /** The endpoint id, `once` for the one-off URL, or a feature's own recipient (`otlp`). */
+  target: string;
+  endpoint_id: string | null;
+  url: string | null;
+  /** The id of the record whose ending wrote the delivery's event (absent: lane 0). */
+  cause_id?: string | null;
+}
+
+/**
+ * The lane of a delivery (see the module note): its receiver's key, spread over `lanes` (`WEBHOOK_LANES`) by an
+ * FNV-1a hash of its event's cause, so one evaluation's deliveries keep one lane (and their order) and a busy
+ * receiver's spread over all of them. Lane 0 keeps the receiver's own key, so one lane (`WEBHOOK_LANES` 1) is
+ * the layout before the spread and deliveries held by it carry over.
+ */
+export function laneKeyOf(receiver: LaneReceiver, lanes = 1): string {
+  let key: string;
+  if (receiver.endpoint_id !== null) key = `ep:${receiver.endpoint_id}`;
+  else if (receiver.target !== 'once') key = `${receiver.target}:${receiver.tenant}`;
+  else {
+    let origin = receiver.url ?? '';
+    try {
+      origin = new URL(origin).origin;
+    } catch {
+      // A URL that does not parse fails its attempt; it still needs a lane to fail in.
+    }
+    key = `url:${receiver.tenant}:${origin}`;
   }
-  return `url:${receiver.tenant}:${origin}`;
+  const lane = lanes > 1 && receiver.cause_id ? fnv1a(receiver.cause_id) % lanes : 0;
+  return lane === 0 ? key : `${key}#${lane}`;
 }
 
 /** The lane object of `key`. */
@@ -86,11 +112,14 @@ export async function handOver(env: Bindings, id: string): Promise<boolean> {
   const receiver = await (
     await recordDb(env, id)
   )
-    .prepare(`SELECT tenant, endpoint_id, url FROM webhook_deliveries WHERE id = ? AND status = 'pending'`)
+    .prepare(
+      `SELECT d.tenant, d.target, d.endpoint_id, d.url, e.cause_id FROM webhook_deliveries d
+       LEFT JOIN webhook_events e ON e.id = d.event_id WHERE d.id = ? AND d.status = 'pending'`,
+    )
     .bind(id)
-    .first<{ tenant: string; endpoint_id: string | null; url: string | null }>();
+    .first<LaneReceiver>();
   if (!receiver) return false;
-  await laneStub(env, laneKeyOf(receiver)).take([id]);
+  await laneStub(env, laneKeyOf(receiver, configOf(env).WEBHOOK_LANES)).take([id]);
   return true;
 }
 

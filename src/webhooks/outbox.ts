@@ -30,7 +30,7 @@ import { scrubSql } from '../config/sqlite-scrub.js';
 import { RETRY_WINDOW_MS } from './retry-policy.js';
 import { sha256HexSync } from './sha256.js';
 import type { SqlExpr as SqlExprType } from './sql.js';
-import { rawSql, sql, SqlExpr } from './sql.js';
+import { rawSql, sql, SqlExpr, sqlOr } from './sql.js';
 import { sqlIdHex } from '../config/d1-shards.js';
 
 /** Every event type, in documentation order. */
@@ -65,6 +65,18 @@ export function webhookEventId(type: WebhookEventType, subjectId: string): strin
   return `msg_${sha256HexSync(`${type}:${subjectId}`).slice(0, 32)}`;
 }
 
+/**
+ * A recipient other than the tenant's endpoints and the one-off URL: a feature's own receiver of the event (the
+ * tenant's OTLP export, src/exports/), sent by the receiver registered for its `target` with the delivery attempt
+ * (./deliver.ts, {@link DeliveryReceiver}). Its delivery row has no endpoint and no URL.
+ */
+export interface ExtraRecipient {
+  /** The receiver's name, the delivery row's `target` (never `once`, never an endpoint id). */
+  target: string;
+  /** SQL that holds when this recipient gets the event, evaluated in the producer's transaction. */
+  when: SqlExprType;
+}
+
 /** What {@link webhookEventStatements} writes. */
 export interface WebhookEventInput {
   /** The tenant: its id, or SQL giving it (e.g. `sql\`SELECT tenant FROM evaluations WHERE id = ${id}\``). */
@@ -90,6 +102,8 @@ export interface WebhookEventInput {
    * giving it or NULL, or absent. Signed with the tenant's signing secret.
    */
   oneOffUrl?: string | SqlExprType | null;
+  /** Further recipients, each getting one delivery when its condition holds (none by default). */
+  extraRecipients?: readonly ExtraRecipient[];
   /** Nothing is written unless this holds (e.g. the ending's guard); default: always. */
   guard?: SqlExprType;
   /** Whose ending writes the event (default: `subjectId`); the post-commit dispatch finds it by this id. */
@@ -131,11 +145,14 @@ export function webhookEventStatements(db: D1Database, e: WebhookEventInput): D1
     sql`${rawSql(alias)}.tenant = ${tenant} AND ${rawSql(alias)}.disabled_at IS NULL AND (${rawSql(alias)}.events IS NULL
       OR EXISTS (SELECT 1 FROM json_each(${rawSql(alias)}.events) j WHERE j.value = ${e.type}))`;
   const eventWritten = sql`EXISTS (SELECT 1 FROM webhook_events WHERE id = ${id})`;
+  const extras = e.extraRecipients ?? [];
+  const anyExtra = sqlOr(extras.map((x) => x.when));
   return [
     sql`INSERT INTO webhook_events (id, tenant, type, subject_id, cause_id, payload, created_at)
       SELECT ${id}, ${tenant}, ${e.type}, ${subjectId}, ${e.causeId ?? subjectId},
         json_object('type', ${e.type}, 'timestamp', ${timestamp}, 'data', json(${data})), ${e.now}
-      WHERE (${guard}) AND (${url} IS NOT NULL OR EXISTS (SELECT 1 FROM webhook_endpoints x WHERE ${subscribed('x')}))
+      WHERE (${guard}) AND (${url} IS NOT NULL OR EXISTS (SELECT 1 FROM webhook_endpoints x WHERE ${subscribed('x')})
+        OR ${anyExtra})
       ON CONFLICT (id) DO NOTHING`.prepare(db),
     sql`INSERT INTO webhook_deliveries (id, event_id, tenant, target, endpoint_id, url, status, attempts, next_attempt_at,
         window_ends_at, created_at, updated_at)
@@ -148,6 +165,13 @@ export function webhookEventStatements(db: D1Database, e: WebhookEventInput): D1
       SELECT 'dlv_' || ${idHex}, ${id}, ${tenant}, 'once', NULL, ${url}, 'pending', 0, ${e.now}, ${windowEnds}, ${e.now}, ${e.now}
       WHERE ${url} IS NOT NULL AND (${guard}) AND ${eventWritten}
       ON CONFLICT (event_id, target) DO NOTHING`.prepare(db),
+    ...extras.map((x) =>
+      sql`INSERT INTO webhook_deliveries (id, event_id, tenant, target, endpoint_id, url, status, attempts, next_attempt_at,
+        window_ends_at, created_at, updated_at)
+      SELECT 'dlv_' || ${idHex}, ${id}, ${tenant}, ${x.target}, NULL, NULL, 'pending', 0, ${e.now}, ${windowEnds}, ${e.now}, ${e.now}
+      WHERE (${x.when}) AND (${guard}) AND ${eventWritten}
+      ON CONFLICT (event_id, target) DO NOTHING`.prepare(db),
+    ),
   ];
 }
 

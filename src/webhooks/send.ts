@@ -58,12 +58,13 @@ async function readSome(body: ReadableStream<Uint8Array> | null, limit: number):
 }
 
 /**
- * POSTs `body` to `url` with `headers` (plus JSON content type and our user agent): `redirect: 'manual'`
- * (a 3xx is an answer like any other, its target never fetched), aborted after `timeoutMs`.
+ * POSTs `body` to `url` with `headers` (plus our user agent, and a JSON content type unless `headers` names
+ * another): `redirect: 'manual'` (a 3xx is an answer like any other, its target never fetched), aborted after
+ * `timeoutMs`.
  */
 export async function postWebhook(
   url: string,
-  body: string,
+  body: string | Uint8Array,
   headers: Record<string, string>,
   timeoutMs: number,
 ): Promise<SendOutcome> {

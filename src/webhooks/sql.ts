@@ -48,11 +48,21 @@ export function rawSql(text: string): SqlExpr {
   return new SqlExpr(text, []);
 }
 
-/** `a AND b AND …` of the given conditions (`1` when there are none). */
-export function sqlAnd(conditions: readonly SqlExpr[]): SqlExpr {
-  if (conditions.length === 0) return rawSql('1');
+/** The conditions joined by `op`, each parenthesised; `empty` when there are none. */
+function joined(conditions: readonly SqlExpr[], op: 'AND' | 'OR', empty: string): SqlExpr {
+  if (conditions.length === 0) return rawSql(empty);
   return new SqlExpr(
-    conditions.map((c) => `(${c.text})`).join(' AND '),
+    conditions.map((c) => `(${c.text})`).join(` ${op} `),
     conditions.flatMap((c) => c.params),
   );
+}
+
+/** `a AND b AND …` of the given conditions (`1` when there are none). */
+export function sqlAnd(conditions: readonly SqlExpr[]): SqlExpr {
+  return joined(conditions, 'AND', '1');
+}
+
+/** `a OR b OR …` of the given conditions (`0` when there are none). */
+export function sqlOr(conditions: readonly SqlExpr[]): SqlExpr {
+  return joined(conditions, 'OR', '0');
 }

@@ -49,3 +49,23 @@ export async function requireSigningSecret(env: Bindings, tenant: string, field:
     );
   }
 }
+
+/**
+ * Whether `tenant`'s work may go to a D1 shard of its spread other than its home shard: only work that sends no
+ * webhook (no one-off `webhookUrl`, and the tenant has no endpoint), since an ending fans its event out to the
+ * endpoints and signs with the secret in its own database, and those stay in the home shard
+ * (docs/scale.md, "A tenant over several shards"). One read of the home shard; none for a spread of 1.
+ */
+export async function mayLeaveHome(
+  env: Bindings,
+  tenant: string,
+  spread: number,
+  webhookUrl: string | null,
+): Promise<boolean> {
+  if (spread <= 1 || webhookUrl !== null) return false;
+  const row = await tenantDb(env, tenant)
+    .prepare('SELECT 1 AS x FROM webhook_endpoints WHERE tenant = ? LIMIT 1')
+    .bind(tenant)
+    .first<{ x: number }>();
+  return row === null;
+}

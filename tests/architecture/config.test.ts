@@ -60,7 +60,7 @@ describe('the configuration', () => {
 
   it('the queues wrangler.toml has the Worker consume are the ones its router serves', () => {
     const consumed = (wrangler.queues.consumers ?? []).map((c) => c.queue).sort();
-    expect(consumed.length).toBe(7);
+    expect(consumed.length).toBe(8);
     // The router's table names each queue by a constant declared beside its consumer (Worker code, read as text).
     const router = readFileSync(join(ROOT, 'queues/router.ts'), 'utf8');
     const table = router.slice(
@@ -76,6 +76,7 @@ describe('the configuration', () => {
       'src/webhooks/dispatch.ts',
       'src/traces/ingest.ts',
       'queues/spans.ts',
+      'queues/maintenance.ts',
     ])
       for (const m of readFileSync(join(ROOT, file), 'utf8').matchAll(/export const ([A-Z_]+) = '([a-z-]+)';/g))
         if (m[1] !== undefined && m[2] !== undefined) declared.set(m[1], m[2]);

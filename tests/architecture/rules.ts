@@ -107,14 +107,15 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
   'src/evals': ['run-queue.ts'],
   'src/files': ['service.ts'],
   'src/triggers': [],
-  'src/retention': [],
+  'src/retention': ['archive.ts', 'sweep.ts'],
   'src/archive': ['store.ts'],
   'src/provider-gate': ['aimd.ts', 'window.ts', 'worker-gate.ts'],
   'src/client': ['index.ts', 'sse.ts'],
   'src/verdict-cache': ['hit.ts', 'plan.ts', 'rows.ts', 'schemas.ts'],
   'src/waves': ['coordinator.ts', 'item.ts', 'rpc.ts'],
-  'src/traces': ['ingest.ts', 'links.ts', 'rpc.ts', 'span-schema.ts', 'store.ts'],
+  'src/traces': ['ingest.ts', 'links.ts', 'otlp-logs.ts', 'rpc.ts', 'span-schema.ts', 'store.ts'],
   'src/monitors': ['runner.ts'],
+  'src/exports': ['delivery.ts'],
 };
 
 /** Every unit that is not a feature, by kind. */

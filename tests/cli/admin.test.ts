@@ -75,6 +75,17 @@ describe('npm run admin', () => {
     expect(wrong.sent).toEqual([]);
   });
 
+  it('tenants:update sets the spread: --spread K, "default" clears it', async () => {
+    const set = await admin(['tenants:update', '--tenant', 'tn_abc', '--spread', '4']);
+    expect(set.code).toBe(0);
+    expect(set.sent[0]).toMatchObject({ method: 'PATCH', body: { limits: { spread: 4 } } });
+    const cleared = await admin(['tenants:update', '--tenant', 'tn_abc', '--spread', 'default']);
+    expect(cleared.sent[0]).toMatchObject({ body: { limits: { spread: null } } });
+    const wrong = await admin(['tenants:update', '--tenant', 'tn_abc', '--spread', '128']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.sent).toEqual([]);
+  });
+
   it('tenants:create sends the name and the limits given; "default" clears a limit on update', async () => {
     const created = await admin([
       'tenants:create',

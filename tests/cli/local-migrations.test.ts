@@ -18,6 +18,7 @@ import { REPO_ROOT, WRANGLER_ENV } from '../../src/cli/local-stack.js';
 import type { WorkerSetup } from '../../src/cli/worker-options.js';
 import { Miniflare } from '../../src/cli/worker-options.js';
 import { migrationStatements, readWorkerSetup } from '../../src/cli/wrangler-config.js';
+import { TEST_MS } from '../support/patience.js';
 
 const CONFIG = join(REPO_ROOT, 'wrangler.toml');
 
@@ -31,7 +32,8 @@ async function withD1<T>(setup: WorkerSetup, persistTo: string, use: (batch: D1B
   }
 }
 
-describe('applyMigrations', { timeout: 60_000 }, () => {
+// Five wrangler processes one after another, each starting workerd: the first test took over 60 s at load 17-20.
+describe('applyMigrations', { timeout: TEST_MS }, () => {
   it('applies each migration once to every database, in order, and wrangler then finds nothing to apply', async () => {
     const setup = readWorkerSetup(CONFIG);
     const persistTo = join(mkdtempSync(join(tmpdir(), 'tribunal-migrations-')), 'state');

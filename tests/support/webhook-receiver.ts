@@ -37,6 +37,12 @@ export interface ReceivedRequest {
   /** What the receiver answered (`hold`: held until released). */
   answered: number | 'timeout' | 'hold';
   at: number;
+  /** The path under the sink (`/v1/logs` for an OTLP export to the sink's URL), or ''. */
+  subpath: string;
+  /** The request's headers, lower-cased names. */
+  headers: Record<string, string>;
+  /** The body's bytes, base64 (a binary body, such as OTLP protobuf, does not survive `body`'s UTF-8). */
+  bodyBase64: string;
 }
 
 interface Sink {
@@ -54,10 +60,14 @@ export interface WebhookReceiver {
   close(): Promise<void>;
 }
 
-async function bodyOf(req: IncomingMessage): Promise<string> {
+async function bytesOf(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+async function bodyOf(req: IncomingMessage): Promise<string> {
+  return (await bytesOf(req)).toString('utf8');
 }
 
 function verify(
@@ -118,13 +128,14 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         }
         return;
       }
-      const hook = /^\/sinks\/([\w.-]+)$/.exec(path);
+      const hook = /^\/sinks\/([\w.-]+)((?:\/[\w.-]+)*)$/.exec(path);
       if (!hook?.[1] || req.method !== 'POST') {
         json(res, 404, { error: 'no such route' });
         return;
       }
       const sink = sinkOf(hook[1]);
-      const body = await bodyOf(req);
+      const bytes = await bytesOf(req);
+      const body = bytes.toString('utf8');
       const h = (name: string): string | null => {
         const v = req.headers[name];
         return typeof v === 'string' ? v : null;
@@ -147,6 +158,11 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         answered:
           answer === 'timeout' || answer === 'hold' ? answer : typeof answer === 'number' ? answer : answer.status,
         at: Date.now(),
+        subpath: hook[2] ?? '',
+        headers: Object.fromEntries(
+          Object.entries(req.headers).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v]] : [])),
+        ),
+        bodyBase64: bytes.toString('base64'),
       });
       if (answer === 'timeout' || answer === 'hold') {
         const drop = setTimeout(() => res.destroy(), HOLD_MS).unref();

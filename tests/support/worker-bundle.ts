@@ -2,8 +2,11 @@
  * Global setup of the e2e project: bundles the Worker once (`wrangler deploy --dry-run`, as every local
  * stack would) and reads wrangler.toml once (through wrangler, as every stack would), and provides both as
  * `inject('worker')`, so each stack a test starts serves that bundle from that reading instead of making
- * its own (`startLocalStack({ worker })`). `npm start` and the runner's own stack, run as a developer
- * runs them (tests/cli/e2e/start.test.ts, meta-eval.test.ts), still bundle and read on their own.
+ * its own (`startLocalStack({ worker })`). The processes the files start, `npm start` and the runner's own
+ * stack run as a developer runs them (tests/cli/e2e/start.test.ts, meta-eval.test.ts), serve it too: this
+ * process's environment names it (`TRIBUNAL_PREPARED_WORKER`, src/cli/prepared-worker.ts), and every test
+ * process and its children inherit that. A bundle costs about 7 CPU-s (wrangler, esbuild and the assets'
+ * build), a start without one a runtime's boot only.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +14,7 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import type { PreparedWorker } from '../../src/cli/local-stack.js';
 import { prepareWorker } from '../../src/cli/local-stack.js';
+import { PREPARED_WORKER_ENV } from '../../src/cli/prepared-worker.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -22,7 +26,9 @@ declare module 'vitest' {
 export default async function setup(project: TestProject): Promise<() => void> {
   const dir = mkdtempSync(join(tmpdir(), 'tribunal-e2e-bundle-'));
   project.provide('worker', await prepareWorker(dir));
+  process.env[PREPARED_WORKER_ENV] = dir;
   return () => {
+    Reflect.deleteProperty(process.env, PREPARED_WORKER_ENV);
     rmSync(dir, { recursive: true, force: true });
   };
 }

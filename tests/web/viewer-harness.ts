@@ -43,7 +43,7 @@ const MAX_SCREENSHOT_BYTES = 200 * 1024;
 export const SKIP_VIEWER = !CHROMIUM_INSTALLED && !BROWSER_REQUIRED;
 if (SKIP_VIEWER)
   console.warn(
-    `viewer browser tests SKIPPED: ${CHROMIUM} is missing (apt-get install -y chromium; CI and TRIBUNAL_REQUIRE_BROWSER=1 fail instead)`,
+    `viewer browser tests SKIPPED: ${CHROMIUM} is missing (apt-get install -y chromium-headless-shell; CI and TRIBUNAL_REQUIRE_BROWSER=1 fail instead)`,
   );
 
 /** The mock LLM and the browser of one test file, set by {@link useViewerBrowser}'s beforeAll. */

@@ -48,6 +48,7 @@ import { CreateRunRequestSchema } from '../../src/evals/run-schemas.js';
 import { OtlpJsonRequestSchema } from '../../src/traces/otlp-request.js';
 import { CreateMonitorRequestSchema, UpdateMonitorRequestSchema } from '../../src/monitors/schemas.js';
 import type { OtlpStatus } from '../../src/traces/schemas.js';
+import { ExportsRequestSchema } from '../../src/exports/schemas.js';
 
 const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
@@ -231,6 +232,7 @@ describe('request examples in the document', () => {
     exportTraces: OtlpJsonRequestSchema,
     createMonitor: CreateMonitorRequestSchema,
     updateMonitor: UpdateMonitorRequestSchema,
+    putExports: ExportsRequestSchema,
   };
 
   it('every body example passes its schema, and every judge in one resolves and accepts its tasks', async () => {

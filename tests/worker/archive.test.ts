@@ -6,9 +6,16 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { archiveKey, putArchived } from '../../src/archive/store.js';
-import { deleteEvaluation } from '../../src/evaluations/list.js';
-import { ARCHIVE_PAGE, sweepArchive } from '../../src/retention/archive.js';
-import { TENANTS_PER_RUN } from '../../src/retention/sweep.js';
+import { eraseEvaluations } from '../../src/evaluations/list.js';
+import {
+  ARCHIVE_ERASE_PAGE,
+  ARCHIVE_ERASE_PAGES,
+  ARCHIVE_PAGE,
+  moveQueries,
+  sweepArchive,
+} from '../../src/retention/archive.js';
+import { retentionQueries, TENANTS_PER_RUN } from '../../src/retention/sweep.js';
+import { COMPARISONS_LIMIT, SWEEP_LIMIT as KICKS, TOP_UP_LIMIT } from '../../queues/sweeper.js';
 import { SWEEP_LIMIT } from '../../src/webhooks/dispatch.js';
 import { configOf } from '../../src/config/vars.js';
 import { CRON } from '../../bench/scale-limits.js';
@@ -95,12 +102,12 @@ describe('the archive', () => {
     expect((await api(`/v1/evaluations/${kept}`)).status).toBe(404);
   });
 
-  it('a move under way: its tombstone reads as the archived copy; a DELETE meanwhile erases that copy too', async () => {
+  it('a move under way: once its D1 copy is gone it reads as the archived copy; a DELETE meanwhile erases that copy too', async () => {
     const now = Date.now();
     const moving = await endedDaysAgo(1, now);
     const deleted = await endedDaysAgo(1, now);
     const before = await reads(moving);
-    // A move's first steps: the copy put, the D1 copy erased, the tombstone not yet deleted.
+    // A move's steps: the copy put, then the D1 copy erased with its row (the other one's not yet).
     for (const id of [moving, deleted]) {
       const [evaluation, task, transcript] = (await reads(id)).map((r) => r.body);
       await putArchived(testEnv, {
@@ -115,7 +122,9 @@ describe('the archive', () => {
         transcript,
       });
     }
-    await deleteEvaluation(testEnv, TENANT, moving, { keepArchive: true });
+    expect((await eraseEvaluations(testEnv, testEnv.DB, [{ tenant: TENANT, id: moving }], 'move')).erased).toHaveLength(
+      1,
+    );
     expect(await reads(moving)).toEqual(before);
     // A user's DELETE of the other before its move ends: no copy keeps its content.
     expect((await api(`/v1/evaluations/${deleted}`, { method: 'DELETE' })).status).toBe(204);
@@ -131,9 +140,14 @@ describe('the archive', () => {
     expect(await inD1(id)).toBe(true);
   });
 
-  it("the scale model (bench/scale-limits.ts, Node-typed, so it keeps copies) counts the cron's own pages", () => {
+  it("the scale model (bench/scale-limits.ts, Node-typed, so it keeps copies) counts a shard run's own pages", () => {
     expect(CRON.archiveMoves).toBe(ARCHIVE_PAGE);
-    expect(CRON.retentionErasures).toBe(TENANTS_PER_RUN * configOf(testEnv).RETENTION_PAGE);
+    expect(CRON.moveQueries).toBe(moveQueries());
+    expect(CRON.archiveErasures).toBe(ARCHIVE_ERASE_PAGE * ARCHIVE_ERASE_PAGES);
+    const page = configOf(testEnv).RETENTION_PAGE;
+    expect(CRON.retentionErasures).toBe(TENANTS_PER_RUN * page);
+    expect(CRON.retentionQueries).toBe(retentionQueries(page));
     expect(CRON.deliveries).toBe(SWEEP_LIMIT);
+    expect([CRON.kicks, CRON.topUps, CRON.comparisons]).toEqual([KICKS, TOP_UP_LIMIT, COMPARISONS_LIMIT]);
   });
 });

@@ -13,45 +13,16 @@ import type { Comparison } from '../../src/comparisons/schemas.js';
 import type { Evaluation } from '../../src/evaluations/schemas.js';
 import { qualityTag } from '../../src/mock-llm/judge-mode.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
-import { PAIRWISE_RUBRIC_EXAMPLE } from '../../src/rubrics/examples.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api, postJson } from './api-fetch.js';
 import { resultsPage, waitForBatch } from './batches-support.js';
 import { drainAlarms, pollUntil, waitForEnd } from './helpers.js';
+import { clear, labelledRubric, unsure } from './certify-support.js';
 
 afterEach(drainAlarms);
 
 const CERTIFY = { agreement: 0.8, risk: 0.05 };
 const GUARANTEE = { agreement: 0.8, risk: 0.05, coverage: 1, calibrationSize: 30 };
-
-/** A pair whose answer A the mock's judge prefers in both orders. */
-const clear = (tag: string) => ({
-  kind: 'pairwise' as const,
-  question: `(${tag}) What is 12 × 12?`,
-  answerA: `144. ${qualityTag(1)}`,
-  answerB: `154. ${qualityTag(0)}`,
-});
-
-/** A pair without tags: each order's verdict is a hash of its prompt. */
-const unsure = (tag: string) => ({
-  kind: 'pairwise' as const,
-  question: `(${tag}) Which reply is kinder?`,
-  answerA: 'Thanks for asking, happy to help.',
-  answerB: 'Fine.',
-});
-
-/** A stored pairwise rubric whose one annotation queue has `n` items labelled A (the mock's judge agrees). */
-async function labelledRubric(tag: string, n: number): Promise<string> {
-  const r = await postJson('/v1/rubrics', { ...PAIRWISE_RUBRIC_EXAMPLE, name: tag });
-  const { id } = await r.json<{ id: string }>();
-  const items = Array.from({ length: n }, (_, i) => ({ id: `t${i}`, task: clear(`${tag} ${i}`) }));
-  const q = await (await postJson('/v1/annotation-queues', { name: tag, rubric: id, items })).json<{ id: string }>();
-  for (const item of items)
-    expect(
-      (await postJson(`/v1/annotation-queues/${q.id}/items/${item.id}/labels`, { label: { winner: 'A' } })).status,
-    ).toBe(200);
-  return id;
-}
 
 const judge = (seed: string) => ({ preset: 'fastchat-pair', config: { defaults: { model: mockModel({ seed }) } } });
 

@@ -2,15 +2,17 @@
  * The D1 layout (src/config/d1-shards.ts, docs/scale.md "The D1 layout"): with `D1_SHARDS` 4, tenants' rows
  * go to the shard their bucket picks, never to the control database, and each tenant sees only its own
  * through the API; ids carry their tenant's bucket, so a queue message with an id finds the database; the
- * crons visit every shard. The rest of the worker project runs with `D1_SHARDS` 0 (DB holds everything);
+ * cron sends each shard a message whose run sweeps that shard alone. The rest of the worker project runs with `D1_SHARDS` 0 (DB holds everything);
  * these tests hand the app bindings with the shards on.
  */
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Bindings } from '../../src/config/bindings.js';
 import { bucketOf, bucketOfId, shardBindingNames, shardOfBucket } from '../../src/config/d1-buckets.js';
-import { controlDb, cronTurn, everyTenantDb, newRecordId, recordDb, tenantDb } from '../../src/config/d1-shards.js';
-import { sweepRetention, TENANTS_PER_RUN } from '../../src/retention/sweep.js';
+import { controlDb, everyTenantDb, newRecordId, recordDb, tenantDb } from '../../src/config/d1-shards.js';
+import { sweepRetention } from '../../src/retention/sweep.js';
+import type { MaintenanceMessage } from '../../queues/maintenance.js';
+import { fanOutMaintenance, handleMaintenance, MAINTENANCE_STALE_MS } from '../../queues/maintenance.js';
 import { POINTWISE_RUBRIC_EXAMPLE } from '../../src/rubrics/examples.js';
 import { sha256Hex } from '../../src/http/request-hash.js';
 import { tenantOf } from '../../src/tenants/auth.js';
@@ -168,41 +170,50 @@ describe('the D1 layout', () => {
       ).toBe(1);
   });
 
-  it('shares one page budget among the shards: a run erases TENANTS_PER_RUN tenants in all, from a shard in turn', async () => {
-    // Two overdue tenants in each shard: 8 in all, twice the run's budget of tenants.
-    const byShard: string[][] = Array.from({ length: SHARDS }, () => []);
-    for (let i = 0; byShard.some((t) => t.length < 2); i++) {
-      const tenant = `ret-budget-${i}`;
-      const list = byShard[shardOfBucket(bucketOf(tenant), SHARDS)];
-      if (list && list.length < 2) list.push(tenant);
-    }
-    const idOf = new Map<string, string>();
-    for (const [shard, tenants] of byShard.entries())
-      for (const t of tenants) idOf.set(t, await endedInShard(t, shard));
-    const erasedTenants = async () => {
-      const out: string[] = [];
-      for (const [shard, tenants] of byShard.entries())
-        for (const t of tenants)
-          if (
-            (await countIn(
-              binding(shard),
-              'SELECT count(*) AS n FROM evaluations WHERE id = ? AND deleted_at IS NOT NULL',
-              idOf.get(t),
-            )) === 1
-          )
-            out.push(t);
-      return out.sort();
-    };
-    expect(TENANTS_PER_RUN).toBe(4);
-    // The run of minute t starts at shard t mod 4 and spends its 4 tenants on that shard and the next.
+  it("fans the cron out: a message per shard and one for the archive; a shard's message sweeps that shard alone, once", async () => {
+    const [a, b] = await twoTenantsApart();
+    if (!a || !b) throw new Error('unreachable');
+    const idA = await endedInShard(a.tenant, a.shard);
+    const idB = await endedInShard(b.tenant, b.shard);
+    const sent: MaintenanceMessage[] = [];
+    const fake = {
+      ...sharded,
+      MAINTENANCE: {
+        sendBatch: (msgs: Iterable<MessageSendRequest<MaintenanceMessage>>) => {
+          for (const m of msgs) sent.push(m.body);
+          return Promise.resolve();
+        },
+      },
+    } as unknown as Bindings;
     const now = Date.now();
-    const first = cronTurn(now) % SHARDS;
-    const shardAt = (k: number) => byShard[(first + k) % SHARDS] ?? [];
-    expect((await sweepRetention(sharded, now)).erased).toBe(TENANTS_PER_RUN);
-    expect(await erasedTenants()).toEqual([...shardAt(0), ...shardAt(1)].sort());
-    // The next minute's run starts one shard on and finds the rest; then nothing is left.
-    expect((await sweepRetention(sharded, now + 60_000)).erased).toBe(TENANTS_PER_RUN);
-    expect(await erasedTenants()).toEqual(byShard.flat().sort());
-    expect((await sweepRetention(sharded, now + 120_000)).erased).toBe(0);
+    expect(await fanOutMaintenance(fake, now)).toBe(SHARDS + 1);
+    expect(sent).toEqual([
+      ...Array.from({ length: SHARDS }, (_, shard) => ({ kind: 'shard', shard, shards: SHARDS, at: now })),
+      { kind: 'archive_erasures', at: now },
+    ]);
+    const erased = (shard: number, id: string) =>
+      countIn(binding(shard), 'SELECT count(*) AS n FROM evaluations WHERE id = ? AND deleted_at IS NOT NULL', id);
+    const deliver = async (body: MaintenanceMessage) => {
+      const acked: string[] = [];
+      const message = { id: 'm1', body, attempts: 1, ack: () => acked.push('ack'), retry: () => acked.push('retry') };
+      await handleMaintenance(
+        { queue: 'tribunal-maintenance', messages: [message] } as unknown as MessageBatch,
+        sharded,
+      );
+      expect(acked).toEqual(['ack']);
+    };
+    const toA = sent.find((m) => m.kind === 'shard' && m.shard === a.shard);
+    if (!toA) throw new Error('no message for shard a');
+    await deliver(toA);
+    expect([await erased(a.shard, idA), await erased(b.shard, idB)]).toEqual([1, 0]);
+    // At least once: a repeat finds nothing more to do, and a message from a layout of another size does nothing.
+    await deliver(toA);
+    await deliver({ kind: 'shard', shard: b.shard, shards: SHARDS + 1, at: now });
+    expect([await erased(a.shard, idA), await erased(b.shard, idB)]).toEqual([1, 0]);
+    // A message older than the next minute's is dropped: that one does the work.
+    await deliver({ kind: 'shard', shard: b.shard, shards: SHARDS, at: now - MAINTENANCE_STALE_MS - 1 });
+    expect(await erased(b.shard, idB)).toBe(0);
+    await deliver({ kind: 'shard', shard: b.shard, shards: SHARDS, at: now });
+    expect(await erased(b.shard, idB)).toBe(1);
   });
 });

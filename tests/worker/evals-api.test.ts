@@ -125,6 +125,55 @@ describe('evals CRUD through the openai SDK', () => {
     expect(python.code).toBe('unsupported_grader');
     expect(python.message).toMatch(/string_check.*score_model/);
   });
+
+  it('a field the SDK does not type, in a grader or a run, is a 400 naming it, never dropped', async () => {
+    const evalBody = (criteria: unknown[]) =>
+      client.evals.create({
+        data_source_config: { type: 'custom', item_schema: ITEM_SCHEMA, include_sample_schema: true },
+        testing_criteria: criteria as never,
+      });
+    const typo = await failure(evalBody([{ ...exact, case_sensitive: false }]));
+    expect(typo).toMatchObject({ status: 400, param: 'testing_criteria.0.case_sensitive' });
+    expect(typo.message).toMatch(/case_sensitive/);
+    const scoreParams = await failure(
+      evalBody([
+        {
+          type: 'score_model',
+          name: 'score',
+          model: mockModel({ seed: 'evals-api-strict' }),
+          input: [{ role: 'user', content: 'Rate {{sample.output_text}}' }],
+          sampling_params: { temperature: 0, presence_penalty: 1 },
+        },
+      ]),
+    );
+    expect(scoreParams.param).toBe('testing_criteria.0.sampling_params.presence_penalty');
+
+    const ev = await evalBody([exact]);
+    const run = (dataSource: object) => failure(client.evals.runs.create(ev.id, { data_source: dataSource as never }));
+    const sampled = (type: 'completions' | 'responses', sampling_params: object) => ({
+      type,
+      model: mockModel({ seed: 'evals-api-strict' }),
+      input_messages: { type: 'template', template: [{ role: 'user', content: '{{item.question}}' }] },
+      sampling_params,
+      source: { type: 'file_content', content: [{ item: { question: 'q', answer: 'a' } }] },
+    });
+    const unknown = await run(sampled('completions', { temperature: 0, frequency_penalty: 1 }));
+    expect(unknown).toMatchObject({ status: 400, param: 'data_source.sampling_params.frequency_penalty' });
+    // Each sampler takes its own API's format field: `response_format` is chat completions', `text` the Responses API's.
+    const otherApi = await run(sampled('responses', { response_format: { type: 'json_object' } }));
+    expect(otherApi.param).toBe('data_source.sampling_params.response_format');
+    expect((await run(sampled('completions', { text: { format: { type: 'text' } } }))).param).toBe(
+      'data_source.sampling_params.text',
+    );
+    const tools = await run(sampled('responses', { tools: [{ type: 'web_search' }] }));
+    expect(tools.param).toBe('data_source.sampling_params.tools');
+    expect(tools.message).toMatch(/tool calls are not sampled/);
+    const onSource = await run({
+      type: 'jsonl',
+      source: { type: 'file_content', content: [{ item: { question: 'q', answer: 'a' }, label: 'x' }] },
+    });
+    expect(onSource.param).toBe('data_source.source.content.0.label');
+  });
 });
 
 describe("errors in OpenAI's shape on the Evals routes", () => {

@@ -133,7 +133,7 @@ describe('service_tier batch on a run', () => {
       type: 'file_content' as const,
       content: ITEMS.map((item) => ({ item, sample: { output_text: item.answer } })),
     };
-    const counted = async () => (await usageSince(testEnv.DB, 'default', 0)).evaluations;
+    const counted = async () => (await usageSince([testEnv.DB], 'default', 0)).evaluations;
     const rows = async () =>
       (await testEnv.DB.prepare(`SELECT count(*) AS n FROM evaluations`).first<{ n: number }>())?.n ?? 0;
     const [countedBefore, rowsBefore] = [await counted(), await rows()];

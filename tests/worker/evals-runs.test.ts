@@ -257,18 +257,29 @@ describe('the Evals contract through the openai SDK', () => {
     expect(byModel).toEqual({ [sampler]: 3, [GRADER_MODEL]: 6 });
   });
 
-  it('responses: samples the model from input_messages as completions does; stored responses are a 400 naming the field', async () => {
+  it('responses: samples the model through the Responses API with its sampling_params; stored responses are a 400 naming the field', async () => {
     const evalId = await createEval();
-    const sampler = mockModel({ seed: 'evals-runs-responses' });
+    const seed = 'evals-runs-responses';
+    const sampler = mockModel({ seed });
+    const scored = { type: 'object', properties: { score: { type: 'number', minimum: 1, maximum: 5 } } };
     const created = await client.evals.runs.create(evalId, {
       data_source: {
         type: 'responses',
         model: sampler,
         input_messages: {
           type: 'template',
-          template: [{ role: 'user', content: 'Answer briefly: {{item.question}}' }],
+          template: [
+            { role: 'system', content: 'You grade briefly.' },
+            { role: 'user', content: 'Answer briefly: {{item.question}}' },
+          ],
         },
-        sampling_params: { temperature: 0, max_completion_tokens: 64 },
+        sampling_params: {
+          temperature: 0,
+          top_p: 0.5,
+          max_completion_tokens: 64,
+          reasoning_effort: 'low',
+          text: { format: { type: 'json_schema', name: 'scored', schema: scored, strict: true } },
+        },
         source: { type: 'file_content', content: ITEMS.map((item) => ({ item })) },
       },
     });
@@ -276,10 +287,17 @@ describe('the Evals contract through the openai SDK', () => {
     expect(run).toMatchObject({ status: 'completed', model: sampler });
     const items = await checkItems(evalId, run, (i) => i.sample.output[0]?.content ?? '');
     for (const i of items) {
-      expect(i.sample).toMatchObject({ model: sampler, finish_reason: 'stop', max_completion_tokens: 64 });
-      expect(i.sample.output[0]?.content).toBeTruthy();
+      expect(i.sample).toMatchObject({ model: sampler, finish_reason: 'stop', max_completion_tokens: 64, top_p: 0.5 });
+      // text.format reached the mock: it answered in the schema's shape.
+      const score = (JSON.parse(i.sample.output[0]?.content ?? 'null') as { score: number }).score;
+      expect(score).toBeGreaterThanOrEqual(1);
+      expect(score).toBeLessThanOrEqual(5);
+      expect(i.sample.usage.total_tokens).toBe(i.sample.usage.prompt_tokens + i.sample.usage.completion_tokens);
+      expect(i.sample.usage.total_tokens).toBeGreaterThan(0);
     }
-    expect(await mockRequests('evals-runs-responses')).toBe(3);
+    // Every sample went to the mock's POST /v1/responses, none to its chat completions.
+    expect(await mockRequests(seed, 'responses')).toBe(3);
+    expect(await mockRequests(seed)).toBe(0);
     const stored = await client.evals.runs
       .create(evalId, { data_source: { type: 'responses', source: { type: 'responses', model: 'gpt-4o' } } })
       .catch((e: unknown) => e);

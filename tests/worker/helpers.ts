@@ -143,10 +143,11 @@ export async function replyInGroups(seed: string, size: number): Promise<void> {
   if (!r.ok) throw new Error(`mock groups ${seed}: ${r.status}`);
 }
 
-/** Chat-completion requests the mock received for this seed (the evaluation id by default). */
-export async function mockRequests(seed: string): Promise<number> {
+/** Chat-completion requests the mock received for this seed (the evaluation id by default); `responses`: its `POST /v1/responses` requests. */
+export async function mockRequests(seed: string, route: 'chat' | 'responses' = 'chat'): Promise<number> {
   const base = testEnv.TEST_MOCK_URL.replace(/\/v1$/, '');
-  const r = await fetch(`${base}/_test/requests?seed=${encodeURIComponent(seed)}`);
+  const only = route === 'responses' ? '&route=responses' : '';
+  const r = await fetch(`${base}/_test/requests?seed=${encodeURIComponent(seed)}${only}`);
   return (await r.json<{ count: number }>()).count;
 }
 

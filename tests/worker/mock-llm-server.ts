@@ -3,7 +3,8 @@
  * real HTTP on 127.0.0.1, so Worker code reaches it through its ordinary `fetch`, exactly like a provider.
  * Adds three test-only routes:
  * - `GET /_test/requests?seed=<seed>` answers `{ count }`: the chat-completion requests seen whose model
- *   name carries that `seed` (tests use one seed each to count their calls);
+ *   name carries that `seed` (tests use one seed each to count their calls); with `&route=responses`, the
+ *   Responses API requests (`POST /v1/responses`) instead;
  * - `GET /_test/cache-keys?seed=<seed>` answers `{ keys }`: the `prompt_cache_key` each of them carried, in
  *   order (null for none);
  * - `GET /_test/prompts?seed=<seed>` answers `{ prompts }`: each of them's messages' contents joined by a
@@ -36,9 +37,21 @@ export interface TestMockServer {
 async function seedOf(request: Request): Promise<{ seed: string; cacheKey: string | null; prompt: string } | null> {
   try {
     const raw: unknown = await request.clone().json();
-    const body = raw as { model?: unknown; prompt_cache_key?: unknown; messages?: unknown };
+    const body = raw as {
+      model?: unknown;
+      prompt_cache_key?: unknown;
+      messages?: unknown;
+      instructions?: unknown;
+      input?: unknown;
+    };
     const seed = typeof body.model === 'string' ? parseMockModel(body.model).seed : '';
-    const messages = Array.isArray(body.messages) ? (body.messages as { content?: unknown }[]) : [];
+    // A Responses API request's prompt: its instructions, then its input (a string or messages).
+    const input = typeof body.input === 'string' ? [{ content: body.input }] : body.input;
+    const listed: unknown = Array.isArray(body.messages) ? body.messages : input;
+    const messages: { content?: unknown }[] = [
+      ...(typeof body.instructions === 'string' ? [{ content: body.instructions }] : []),
+      ...(Array.isArray(listed) ? (listed as { content?: unknown }[]) : []),
+    ];
     const prompt = messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n\n');
     return { seed, cacheKey: typeof body.prompt_cache_key === 'string' ? body.prompt_cache_key : null, prompt };
   } catch {
@@ -122,7 +135,8 @@ export async function startTestMockServer(): Promise<TestMockServer> {
       }
       if (url.pathname === '/_test/requests') {
         const seed = url.searchParams.get('seed') ?? '';
-        return Response.json({ count: counts.get(seed) ?? 0 });
+        const route = url.searchParams.get('route') === 'responses' ? 'responses\u0000' : '';
+        return Response.json({ count: counts.get(`${route}${seed}`) ?? 0 });
       }
       if (url.pathname === '/_test/cache-keys') {
         return Response.json({ keys: cacheKeys.get(url.searchParams.get('seed') ?? '') ?? [] });
@@ -134,6 +148,11 @@ export async function startTestMockServer(): Promise<TestMockServer> {
         const size = Number(url.searchParams.get('size'));
         groups.set(url.searchParams.get('seed') ?? '', { size, held: [] });
         return Response.json({ size });
+      }
+      if (request.method === 'POST' && url.pathname.endsWith('/responses')) {
+        const seen = await seedOf(request);
+        if (seen !== null)
+          counts.set(`responses\u0000${seen.seed}`, (counts.get(`responses\u0000${seen.seed}`) ?? 0) + 1);
       }
       if (url.pathname.endsWith('/chat/completions')) {
         const seen = await seedOf(request);

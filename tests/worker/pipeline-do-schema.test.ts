@@ -79,4 +79,25 @@ describe('object schema migrations', () => {
     expect(fresh).toEqual(stepwise);
     expect(Object.values(fresh).every((t) => t.columns.length > 0)).toBe(true);
   });
+
+  it('an up-to-date object wakes with two reads and no DDL', async () => {
+    const statements = await runInTestObject(newTestId('ev_schema_wake'), (_o, state) => {
+      const seen: string[] = [];
+      const sql = state.storage.sql;
+      // The object's storage as migrate uses it, with every statement it runs recorded.
+      const recording = {
+        sql: {
+          exec: (query: string, ...bindings: unknown[]) => {
+            seen.push(query);
+            return sql.exec(query, ...bindings);
+          },
+        },
+        transactionSync: <T>(fn: () => T): T => state.storage.transactionSync(fn),
+      };
+      expect(migrate(recording as unknown as DurableObjectStorage)).toBe(SCHEMA_VERSION);
+      return seen;
+    });
+    expect(statements).toHaveLength(2);
+    expect(statements.filter((q) => /\b(CREATE|ALTER|INSERT)\b/i.test(q))).toEqual([]);
+  });
 });

@@ -8,9 +8,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { INLINE_WATCHDOG_MS } from '../../durable-objects/evaluation/index.js';
 import { evaluationStub } from '../../src/evaluations/stub.js';
 import { loadJob } from '../../src/evaluations/job-rows.js';
+import type { EvaluationAccepted } from '../../src/evaluations/schemas.js';
+import { mockModel } from '../../src/mock-llm/model-name.js';
+import { postJson } from './api-fetch.js';
 import {
   countRows,
   drainAlarms,
+  engineVersionIn,
   insertJob,
   mockRequests,
   pendingAlarm,
@@ -29,6 +33,25 @@ async function jobOf(id: string) {
 }
 
 describe('startAndAwait', () => {
+  it("the API's fast start marks its row running in the insert batch; the object writes no mark of its own", async () => {
+    const res = await postJson('/v1/evaluations', {
+      preset: 'chateval-single',
+      config: { defaults: { model: mockModel({ latency: 400 }) } },
+      task: PAIRWISE,
+    });
+    expect(res.status).toBe(202);
+    const { id } = await res.json<EvaluationAccepted>();
+    // Running as the POST answers, from the insert's own instant, while its one call is out.
+    const row = await testEnv.DB.prepare('SELECT status, started_at, created_at FROM evaluations WHERE id = ?')
+      .bind(id)
+      .first<{ status: string; started_at: number | null; created_at: number }>();
+    expect(row).toMatchObject({ status: 'running', started_at: row?.created_at });
+    // The object's own mark (markRunning) would have written the engine version; the ending writes it.
+    expect(await engineVersionIn(id)).toBeNull();
+    expect((await waitForEnd(id)).status).toBe('succeeded');
+    expect(await engineVersionIn(id)).not.toBeNull();
+  });
+
   it('runs the first step at once and answers with the ended status; no alarm is left behind', async () => {
     const { id, callsPlanned } = await insertJob({ preset: 'chateval-single', task: PAIRWISE });
     const stub = evaluationStub(testEnv, id);

@@ -70,6 +70,7 @@ describe('the admin API', () => {
       retentionDays: null,
       storeContent: null,
       defaultTier: null,
+      spread: null,
     });
     expect(t.effectiveLimits).toEqual({
       rateLimit: { requests: 600, windowSeconds: 60 },
@@ -79,6 +80,8 @@ describe('the admin API', () => {
       retentionDays: 30,
       storeContent: true,
       defaultTier: null,
+      spread: 1,
+      readSpread: 1,
     });
 
     const read = await (

@@ -38,7 +38,7 @@ async function deliveryTo(
   await configureSink(name, [ep.secret], script);
   const id = await endedEvaluation(tenant);
   const dlv = (await deliveriesOf(id))[0]!.id;
-  return { id, dlv, lane: laneKeyOf({ tenant, endpoint_id: ep.id, url: null }) };
+  return { id, dlv, lane: laneKeyOf({ tenant, target: ep.id, endpoint_id: ep.id, url: null }) };
 }
 
 /** The deliveries lane `key` holds, with their due times. */

@@ -234,6 +234,231 @@ export namespace opentelemetry {
                     }
                 }
             }
+
+            /** Namespace logs. */
+            namespace logs {
+
+                /** Namespace v1. */
+                namespace v1 {
+
+                    /** Represents a LogsService */
+                    class LogsService extends $protobuf.rpc.Service {
+
+                        /**
+                         * Constructs a new LogsService service.
+                         * @param rpcImpl RPC implementation
+                         * @param [requestDelimited=false] Whether requests are length-delimited
+                         * @param [responseDelimited=false] Whether responses are length-delimited
+                         */
+                        constructor(rpcImpl: $protobuf.RPCImpl, requestDelimited?: boolean, responseDelimited?: boolean);
+
+                        /** Calls Export. */
+                        export: opentelemetry.proto.collector.logs.v1.LogsService.Export;
+                    }
+
+                    namespace LogsService {
+
+                        /**
+                         * Callback as used by {@link opentelemetry.proto.collector.logs.v1.LogsService#export_}.
+                         * @param error Error, if any
+                         * @param [response] ExportLogsServiceResponse
+                         */
+                        type ExportCallback = (error: (Error|null), response?: opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse) => void;
+
+                        /** Calls Export. */
+                        type Export = {
+                          (request: opentelemetry.proto.collector.logs.v1.IExportLogsServiceRequest, callback: opentelemetry.proto.collector.logs.v1.LogsService.ExportCallback): void;
+                          (request: opentelemetry.proto.collector.logs.v1.IExportLogsServiceRequest): Promise<opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse>;
+                          readonly name: "Export";
+                          readonly path: "/opentelemetry.proto.collector.logs.v1.LogsService/Export";
+                          readonly requestType: "ExportLogsServiceRequest";
+                          readonly responseType: "ExportLogsServiceResponse";
+                          readonly requestStream: undefined;
+                          readonly responseStream: undefined;
+                        };
+                    }
+
+                    /**
+                     * Properties of an ExportLogsServiceRequest.
+                     * @deprecated Use opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest.$Properties instead.
+                     */
+                    interface IExportLogsServiceRequest extends opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest.$Properties {
+                    }
+
+                    /** Represents an ExportLogsServiceRequest. */
+                    class ExportLogsServiceRequest {
+
+                        /**
+                         * Constructs a new ExportLogsServiceRequest.
+                         * @param [properties] Properties to set
+                         */
+                        constructor(properties?: opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest.$Properties);
+
+                        /** Unknown fields preserved while decoding when enabled */
+                        $unknowns?: Uint8Array[];
+
+                        /** ExportLogsServiceRequest resourceLogs. */
+                        resourceLogs: opentelemetry.proto.logs.v1.ResourceLogs.$Properties[];
+
+                        /**
+                         * Encodes the specified ExportLogsServiceRequest message. Does not implicitly {@link opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest.verify|verify} messages.
+                         * @param message ExportLogsServiceRequest message or plain object to encode
+                         * @param [writer] Writer to encode to
+                         * @returns Writer
+                         */
+                        static encode(message: opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+                        /**
+                         * Decodes an ExportLogsServiceRequest message from the specified reader or buffer.
+                         * @param reader Reader or buffer to decode from
+                         * @param [length] Message length if known beforehand
+                         * @returns {opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest & opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest.$Shape} ExportLogsServiceRequest
+                         * @throws {Error} If the payload is not a reader or valid buffer
+                         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+                         */
+                        static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest & opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest.$Shape;
+                    }
+
+                    namespace ExportLogsServiceRequest {
+
+                        /** Properties of an ExportLogsServiceRequest. */
+                        interface $Properties {
+
+                            /** ExportLogsServiceRequest resourceLogs */
+                            resourceLogs?: (opentelemetry.proto.logs.v1.ResourceLogs.$Properties[]|null);
+
+                            /** Unknown fields preserved while decoding when enabled */
+                            $unknowns?: Uint8Array[];
+                        }
+
+                        /** Shape of an ExportLogsServiceRequest. */
+                        type $Shape = {
+                          resourceLogs?: opentelemetry.proto.logs.v1.ResourceLogs.$Shape[]|null;
+                          $unknowns?: Uint8Array[];
+                        };
+                    }
+
+                    /**
+                     * Properties of an ExportLogsServiceResponse.
+                     * @deprecated Use opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse.$Properties instead.
+                     */
+                    interface IExportLogsServiceResponse extends opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse.$Properties {
+                    }
+
+                    /** Represents an ExportLogsServiceResponse. */
+                    class ExportLogsServiceResponse {
+
+                        /**
+                         * Constructs a new ExportLogsServiceResponse.
+                         * @param [properties] Properties to set
+                         */
+                        constructor(properties?: opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse.$Properties);
+
+                        /** Unknown fields preserved while decoding when enabled */
+                        $unknowns?: Uint8Array[];
+
+                        /** ExportLogsServiceResponse partialSuccess. */
+                        partialSuccess?: (opentelemetry.proto.collector.logs.v1.ExportLogsPartialSuccess.$Properties|null);
+
+                        /**
+                         * Encodes the specified ExportLogsServiceResponse message. Does not implicitly {@link opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse.verify|verify} messages.
+                         * @param message ExportLogsServiceResponse message or plain object to encode
+                         * @param [writer] Writer to encode to
+                         * @returns Writer
+                         */
+                        static encode(message: opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+                        /**
+                         * Decodes an ExportLogsServiceResponse message from the specified reader or buffer.
+                         * @param reader Reader or buffer to decode from
+                         * @param [length] Message length if known beforehand
+                         * @returns {opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse & opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse.$Shape} ExportLogsServiceResponse
+                         * @throws {Error} If the payload is not a reader or valid buffer
+                         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+                         */
+                        static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse & opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse.$Shape;
+                    }
+
+                    namespace ExportLogsServiceResponse {
+
+                        /** Properties of an ExportLogsServiceResponse. */
+                        interface $Properties {
+
+                            /** ExportLogsServiceResponse partialSuccess */
+                            partialSuccess?: (opentelemetry.proto.collector.logs.v1.ExportLogsPartialSuccess.$Properties|null);
+
+                            /** Unknown fields preserved while decoding when enabled */
+                            $unknowns?: Uint8Array[];
+                        }
+
+                        /** Shape of an ExportLogsServiceResponse. */
+                        type $Shape = opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse.$Properties;
+                    }
+
+                    /**
+                     * Properties of an ExportLogsPartialSuccess.
+                     * @deprecated Use opentelemetry.proto.collector.logs.v1.ExportLogsPartialSuccess.$Properties instead.
+                     */
+                    interface IExportLogsPartialSuccess extends opentelemetry.proto.collector.logs.v1.ExportLogsPartialSuccess.$Properties {
+                    }
+
+                    /** Represents an ExportLogsPartialSuccess. */
+                    class ExportLogsPartialSuccess {
+
+                        /**
+                         * Constructs a new ExportLogsPartialSuccess.
+                         * @param [properties] Properties to set
+                         */
+                        constructor(properties?: opentelemetry.proto.collector.logs.v1.ExportLogsPartialSuccess.$Properties);
+
+                        /** Unknown fields preserved while decoding when enabled */
+                        $unknowns?: Uint8Array[];
+
+                        /** ExportLogsPartialSuccess rejectedLogRecords. */
+                        rejectedLogRecords: (number|Long);
+
+                        /** ExportLogsPartialSuccess errorMessage. */
+                        errorMessage: string;
+
+                        /**
+                         * Encodes the specified ExportLogsPartialSuccess message. Does not implicitly {@link opentelemetry.proto.collector.logs.v1.ExportLogsPartialSuccess.verify|verify} messages.
+                         * @param message ExportLogsPartialSuccess message or plain object to encode
+                         * @param [writer] Writer to encode to
+                         * @returns Writer
+                         */
+                        static encode(message: opentelemetry.proto.collector.logs.v1.ExportLogsPartialSuccess.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+                        /**
+                         * Decodes an ExportLogsPartialSuccess message from the specified reader or buffer.
+                         * @param reader Reader or buffer to decode from
+                         * @param [length] Message length if known beforehand
+                         * @returns {opentelemetry.proto.collector.logs.v1.ExportLogsPartialSuccess & opentelemetry.proto.collector.logs.v1.ExportLogsPartialSuccess.$Shape} ExportLogsPartialSuccess
+                         * @throws {Error} If the payload is not a reader or valid buffer
+                         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+                         */
+                        static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): opentelemetry.proto.collector.logs.v1.ExportLogsPartialSuccess & opentelemetry.proto.collector.logs.v1.ExportLogsPartialSuccess.$Shape;
+                    }
+
+                    namespace ExportLogsPartialSuccess {
+
+                        /** Properties of an ExportLogsPartialSuccess. */
+                        interface $Properties {
+
+                            /** ExportLogsPartialSuccess rejectedLogRecords */
+                            rejectedLogRecords?: (number|Long|null);
+
+                            /** ExportLogsPartialSuccess errorMessage */
+                            errorMessage?: (string|null);
+
+                            /** Unknown fields preserved while decoding when enabled */
+                            $unknowns?: Uint8Array[];
+                        }
+
+                        /** Shape of an ExportLogsPartialSuccess. */
+                        type $Shape = opentelemetry.proto.collector.logs.v1.ExportLogsPartialSuccess.$Properties;
+                    }
+                }
+            }
         }
 
         /** Namespace trace. */
@@ -1458,6 +1683,441 @@ export namespace opentelemetry {
                       attributes?: opentelemetry.proto.common.v1.KeyValue.$Shape[]|null;
                       droppedAttributesCount?: number|null;
                       entityRefs?: opentelemetry.proto.common.v1.EntityRef.$Shape[]|null;
+                      $unknowns?: Uint8Array[];
+                    };
+                }
+            }
+        }
+
+        /** Namespace logs. */
+        namespace logs {
+
+            /** Namespace v1. */
+            namespace v1 {
+
+                /**
+                 * Properties of a LogsData.
+                 * @deprecated Use opentelemetry.proto.logs.v1.LogsData.$Properties instead.
+                 */
+                interface ILogsData extends opentelemetry.proto.logs.v1.LogsData.$Properties {
+                }
+
+                /** Represents a LogsData. */
+                class LogsData {
+
+                    /**
+                     * Constructs a new LogsData.
+                     * @param [properties] Properties to set
+                     */
+                    constructor(properties?: opentelemetry.proto.logs.v1.LogsData.$Properties);
+
+                    /** Unknown fields preserved while decoding when enabled */
+                    $unknowns?: Uint8Array[];
+
+                    /** LogsData resourceLogs. */
+                    resourceLogs: opentelemetry.proto.logs.v1.ResourceLogs.$Properties[];
+
+                    /**
+                     * Encodes the specified LogsData message. Does not implicitly {@link opentelemetry.proto.logs.v1.LogsData.verify|verify} messages.
+                     * @param message LogsData message or plain object to encode
+                     * @param [writer] Writer to encode to
+                     * @returns Writer
+                     */
+                    static encode(message: opentelemetry.proto.logs.v1.LogsData.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+                    /**
+                     * Decodes a LogsData message from the specified reader or buffer.
+                     * @param reader Reader or buffer to decode from
+                     * @param [length] Message length if known beforehand
+                     * @returns {opentelemetry.proto.logs.v1.LogsData & opentelemetry.proto.logs.v1.LogsData.$Shape} LogsData
+                     * @throws {Error} If the payload is not a reader or valid buffer
+                     * @throws {$protobuf.util.ProtocolError} If required fields are missing
+                     */
+                    static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): opentelemetry.proto.logs.v1.LogsData & opentelemetry.proto.logs.v1.LogsData.$Shape;
+                }
+
+                namespace LogsData {
+
+                    /** Properties of a LogsData. */
+                    interface $Properties {
+
+                        /** LogsData resourceLogs */
+                        resourceLogs?: (opentelemetry.proto.logs.v1.ResourceLogs.$Properties[]|null);
+
+                        /** Unknown fields preserved while decoding when enabled */
+                        $unknowns?: Uint8Array[];
+                    }
+
+                    /** Shape of a LogsData. */
+                    type $Shape = {
+                      resourceLogs?: opentelemetry.proto.logs.v1.ResourceLogs.$Shape[]|null;
+                      $unknowns?: Uint8Array[];
+                    };
+                }
+
+                /**
+                 * Properties of a ResourceLogs.
+                 * @deprecated Use opentelemetry.proto.logs.v1.ResourceLogs.$Properties instead.
+                 */
+                interface IResourceLogs extends opentelemetry.proto.logs.v1.ResourceLogs.$Properties {
+                }
+
+                /** Represents a ResourceLogs. */
+                class ResourceLogs {
+
+                    /**
+                     * Constructs a new ResourceLogs.
+                     * @param [properties] Properties to set
+                     */
+                    constructor(properties?: opentelemetry.proto.logs.v1.ResourceLogs.$Properties);
+
+                    /** Unknown fields preserved while decoding when enabled */
+                    $unknowns?: Uint8Array[];
+
+                    /** ResourceLogs resource. */
+                    resource?: (opentelemetry.proto.resource.v1.Resource.$Properties|null);
+
+                    /** ResourceLogs scopeLogs. */
+                    scopeLogs: opentelemetry.proto.logs.v1.ScopeLogs.$Properties[];
+
+                    /** ResourceLogs schemaUrl. */
+                    schemaUrl: string;
+
+                    /**
+                     * Encodes the specified ResourceLogs message. Does not implicitly {@link opentelemetry.proto.logs.v1.ResourceLogs.verify|verify} messages.
+                     * @param message ResourceLogs message or plain object to encode
+                     * @param [writer] Writer to encode to
+                     * @returns Writer
+                     */
+                    static encode(message: opentelemetry.proto.logs.v1.ResourceLogs.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+                    /**
+                     * Decodes a ResourceLogs message from the specified reader or buffer.
+                     * @param reader Reader or buffer to decode from
+                     * @param [length] Message length if known beforehand
+                     * @returns {opentelemetry.proto.logs.v1.ResourceLogs & opentelemetry.proto.logs.v1.ResourceLogs.$Shape} ResourceLogs
+                     * @throws {Error} If the payload is not a reader or valid buffer
+                     * @throws {$protobuf.util.ProtocolError} If required fields are missing
+                     */
+                    static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): opentelemetry.proto.logs.v1.ResourceLogs & opentelemetry.proto.logs.v1.ResourceLogs.$Shape;
+                }
+
+                namespace ResourceLogs {
+
+                    /** Properties of a ResourceLogs. */
+                    interface $Properties {
+
+                        /** ResourceLogs resource */
+                        resource?: (opentelemetry.proto.resource.v1.Resource.$Properties|null);
+
+                        /** ResourceLogs scopeLogs */
+                        scopeLogs?: (opentelemetry.proto.logs.v1.ScopeLogs.$Properties[]|null);
+
+                        /** ResourceLogs schemaUrl */
+                        schemaUrl?: (string|null);
+
+                        /** Unknown fields preserved while decoding when enabled */
+                        $unknowns?: Uint8Array[];
+                    }
+
+                    /** Shape of a ResourceLogs. */
+                    type $Shape = {
+                      resource?: opentelemetry.proto.resource.v1.Resource.$Shape|null;
+                      scopeLogs?: opentelemetry.proto.logs.v1.ScopeLogs.$Shape[]|null;
+                      schemaUrl?: string|null;
+                      $unknowns?: Uint8Array[];
+                    };
+                }
+
+                /**
+                 * Properties of a ScopeLogs.
+                 * @deprecated Use opentelemetry.proto.logs.v1.ScopeLogs.$Properties instead.
+                 */
+                interface IScopeLogs extends opentelemetry.proto.logs.v1.ScopeLogs.$Properties {
+                }
+
+                /** Represents a ScopeLogs. */
+                class ScopeLogs {
+
+                    /**
+                     * Constructs a new ScopeLogs.
+                     * @param [properties] Properties to set
+                     */
+                    constructor(properties?: opentelemetry.proto.logs.v1.ScopeLogs.$Properties);
+
+                    /** Unknown fields preserved while decoding when enabled */
+                    $unknowns?: Uint8Array[];
+
+                    /** ScopeLogs scope. */
+                    scope?: (opentelemetry.proto.common.v1.InstrumentationScope.$Properties|null);
+
+                    /** ScopeLogs logRecords. */
+                    logRecords: opentelemetry.proto.logs.v1.LogRecord.$Properties[];
+
+                    /** ScopeLogs schemaUrl. */
+                    schemaUrl: string;
+
+                    /**
+                     * Encodes the specified ScopeLogs message. Does not implicitly {@link opentelemetry.proto.logs.v1.ScopeLogs.verify|verify} messages.
+                     * @param message ScopeLogs message or plain object to encode
+                     * @param [writer] Writer to encode to
+                     * @returns Writer
+                     */
+                    static encode(message: opentelemetry.proto.logs.v1.ScopeLogs.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+                    /**
+                     * Decodes a ScopeLogs message from the specified reader or buffer.
+                     * @param reader Reader or buffer to decode from
+                     * @param [length] Message length if known beforehand
+                     * @returns {opentelemetry.proto.logs.v1.ScopeLogs & opentelemetry.proto.logs.v1.ScopeLogs.$Shape} ScopeLogs
+                     * @throws {Error} If the payload is not a reader or valid buffer
+                     * @throws {$protobuf.util.ProtocolError} If required fields are missing
+                     */
+                    static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): opentelemetry.proto.logs.v1.ScopeLogs & opentelemetry.proto.logs.v1.ScopeLogs.$Shape;
+                }
+
+                namespace ScopeLogs {
+
+                    /** Properties of a ScopeLogs. */
+                    interface $Properties {
+
+                        /** ScopeLogs scope */
+                        scope?: (opentelemetry.proto.common.v1.InstrumentationScope.$Properties|null);
+
+                        /** ScopeLogs logRecords */
+                        logRecords?: (opentelemetry.proto.logs.v1.LogRecord.$Properties[]|null);
+
+                        /** ScopeLogs schemaUrl */
+                        schemaUrl?: (string|null);
+
+                        /** Unknown fields preserved while decoding when enabled */
+                        $unknowns?: Uint8Array[];
+                    }
+
+                    /** Shape of a ScopeLogs. */
+                    type $Shape = {
+                      scope?: opentelemetry.proto.common.v1.InstrumentationScope.$Shape|null;
+                      logRecords?: opentelemetry.proto.logs.v1.LogRecord.$Shape[]|null;
+                      schemaUrl?: string|null;
+                      $unknowns?: Uint8Array[];
+                    };
+                }
+
+                /** SeverityNumber enum. */
+                enum SeverityNumber {
+
+                    /** SEVERITY_NUMBER_UNSPECIFIED value */
+                    SEVERITY_NUMBER_UNSPECIFIED = 0,
+
+                    /** SEVERITY_NUMBER_TRACE value */
+                    SEVERITY_NUMBER_TRACE = 1,
+
+                    /** SEVERITY_NUMBER_TRACE2 value */
+                    SEVERITY_NUMBER_TRACE2 = 2,
+
+                    /** SEVERITY_NUMBER_TRACE3 value */
+                    SEVERITY_NUMBER_TRACE3 = 3,
+
+                    /** SEVERITY_NUMBER_TRACE4 value */
+                    SEVERITY_NUMBER_TRACE4 = 4,
+
+                    /** SEVERITY_NUMBER_DEBUG value */
+                    SEVERITY_NUMBER_DEBUG = 5,
+
+                    /** SEVERITY_NUMBER_DEBUG2 value */
+                    SEVERITY_NUMBER_DEBUG2 = 6,
+
+                    /** SEVERITY_NUMBER_DEBUG3 value */
+                    SEVERITY_NUMBER_DEBUG3 = 7,
+
+                    /** SEVERITY_NUMBER_DEBUG4 value */
+                    SEVERITY_NUMBER_DEBUG4 = 8,
+
+                    /** SEVERITY_NUMBER_INFO value */
+                    SEVERITY_NUMBER_INFO = 9,
+
+                    /** SEVERITY_NUMBER_INFO2 value */
+                    SEVERITY_NUMBER_INFO2 = 10,
+
+                    /** SEVERITY_NUMBER_INFO3 value */
+                    SEVERITY_NUMBER_INFO3 = 11,
+
+                    /** SEVERITY_NUMBER_INFO4 value */
+                    SEVERITY_NUMBER_INFO4 = 12,
+
+                    /** SEVERITY_NUMBER_WARN value */
+                    SEVERITY_NUMBER_WARN = 13,
+
+                    /** SEVERITY_NUMBER_WARN2 value */
+                    SEVERITY_NUMBER_WARN2 = 14,
+
+                    /** SEVERITY_NUMBER_WARN3 value */
+                    SEVERITY_NUMBER_WARN3 = 15,
+
+                    /** SEVERITY_NUMBER_WARN4 value */
+                    SEVERITY_NUMBER_WARN4 = 16,
+
+                    /** SEVERITY_NUMBER_ERROR value */
+                    SEVERITY_NUMBER_ERROR = 17,
+
+                    /** SEVERITY_NUMBER_ERROR2 value */
+                    SEVERITY_NUMBER_ERROR2 = 18,
+
+                    /** SEVERITY_NUMBER_ERROR3 value */
+                    SEVERITY_NUMBER_ERROR3 = 19,
+
+                    /** SEVERITY_NUMBER_ERROR4 value */
+                    SEVERITY_NUMBER_ERROR4 = 20,
+
+                    /** SEVERITY_NUMBER_FATAL value */
+                    SEVERITY_NUMBER_FATAL = 21,
+
+                    /** SEVERITY_NUMBER_FATAL2 value */
+                    SEVERITY_NUMBER_FATAL2 = 22,
+
+                    /** SEVERITY_NUMBER_FATAL3 value */
+                    SEVERITY_NUMBER_FATAL3 = 23,
+
+                    /** SEVERITY_NUMBER_FATAL4 value */
+                    SEVERITY_NUMBER_FATAL4 = 24
+                }
+
+                /** LogRecordFlags enum. */
+                enum LogRecordFlags {
+
+                    /** LOG_RECORD_FLAGS_DO_NOT_USE value */
+                    LOG_RECORD_FLAGS_DO_NOT_USE = 0,
+
+                    /** LOG_RECORD_FLAGS_TRACE_FLAGS_MASK value */
+                    LOG_RECORD_FLAGS_TRACE_FLAGS_MASK = 255
+                }
+
+                /**
+                 * Properties of a LogRecord.
+                 * @deprecated Use opentelemetry.proto.logs.v1.LogRecord.$Properties instead.
+                 */
+                interface ILogRecord extends opentelemetry.proto.logs.v1.LogRecord.$Properties {
+                }
+
+                /** Represents a LogRecord. */
+                class LogRecord {
+
+                    /**
+                     * Constructs a new LogRecord.
+                     * @param [properties] Properties to set
+                     */
+                    constructor(properties?: opentelemetry.proto.logs.v1.LogRecord.$Properties);
+
+                    /** Unknown fields preserved while decoding when enabled */
+                    $unknowns?: Uint8Array[];
+
+                    /** LogRecord timeUnixNano. */
+                    timeUnixNano: (number|Long);
+
+                    /** LogRecord observedTimeUnixNano. */
+                    observedTimeUnixNano: (number|Long);
+
+                    /** LogRecord severityNumber. */
+                    severityNumber: opentelemetry.proto.logs.v1.SeverityNumber;
+
+                    /** LogRecord severityText. */
+                    severityText: string;
+
+                    /** LogRecord body. */
+                    body?: (opentelemetry.proto.common.v1.AnyValue.$Properties|null);
+
+                    /** LogRecord attributes. */
+                    attributes: opentelemetry.proto.common.v1.KeyValue.$Properties[];
+
+                    /** LogRecord droppedAttributesCount. */
+                    droppedAttributesCount: number;
+
+                    /** LogRecord flags. */
+                    flags: number;
+
+                    /** LogRecord traceId. */
+                    traceId: Uint8Array;
+
+                    /** LogRecord spanId. */
+                    spanId: Uint8Array;
+
+                    /** LogRecord eventName. */
+                    eventName: string;
+
+                    /**
+                     * Encodes the specified LogRecord message. Does not implicitly {@link opentelemetry.proto.logs.v1.LogRecord.verify|verify} messages.
+                     * @param message LogRecord message or plain object to encode
+                     * @param [writer] Writer to encode to
+                     * @returns Writer
+                     */
+                    static encode(message: opentelemetry.proto.logs.v1.LogRecord.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+                    /**
+                     * Decodes a LogRecord message from the specified reader or buffer.
+                     * @param reader Reader or buffer to decode from
+                     * @param [length] Message length if known beforehand
+                     * @returns {opentelemetry.proto.logs.v1.LogRecord & opentelemetry.proto.logs.v1.LogRecord.$Shape} LogRecord
+                     * @throws {Error} If the payload is not a reader or valid buffer
+                     * @throws {$protobuf.util.ProtocolError} If required fields are missing
+                     */
+                    static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): opentelemetry.proto.logs.v1.LogRecord & opentelemetry.proto.logs.v1.LogRecord.$Shape;
+                }
+
+                namespace LogRecord {
+
+                    /** Properties of a LogRecord. */
+                    interface $Properties {
+
+                        /** LogRecord timeUnixNano */
+                        timeUnixNano?: (number|Long|null);
+
+                        /** LogRecord observedTimeUnixNano */
+                        observedTimeUnixNano?: (number|Long|null);
+
+                        /** LogRecord severityNumber */
+                        severityNumber?: (opentelemetry.proto.logs.v1.SeverityNumber|null);
+
+                        /** LogRecord severityText */
+                        severityText?: (string|null);
+
+                        /** LogRecord body */
+                        body?: (opentelemetry.proto.common.v1.AnyValue.$Properties|null);
+
+                        /** LogRecord attributes */
+                        attributes?: (opentelemetry.proto.common.v1.KeyValue.$Properties[]|null);
+
+                        /** LogRecord droppedAttributesCount */
+                        droppedAttributesCount?: (number|null);
+
+                        /** LogRecord flags */
+                        flags?: (number|null);
+
+                        /** LogRecord traceId */
+                        traceId?: (Uint8Array|null);
+
+                        /** LogRecord spanId */
+                        spanId?: (Uint8Array|null);
+
+                        /** LogRecord eventName */
+                        eventName?: (string|null);
+
+                        /** Unknown fields preserved while decoding when enabled */
+                        $unknowns?: Uint8Array[];
+                    }
+
+                    /** Shape of a LogRecord. */
+                    type $Shape = {
+                      timeUnixNano?: number|Long|null;
+                      observedTimeUnixNano?: number|Long|null;
+                      severityNumber?: opentelemetry.proto.logs.v1.SeverityNumber|null;
+                      severityText?: string|null;
+                      body?: opentelemetry.proto.common.v1.AnyValue.$Shape|null;
+                      attributes?: opentelemetry.proto.common.v1.KeyValue.$Shape[]|null;
+                      droppedAttributesCount?: number|null;
+                      flags?: number|null;
+                      traceId?: Uint8Array|null;
+                      spanId?: Uint8Array|null;
+                      eventName?: string|null;
                       $unknowns?: Uint8Array[];
                     };
                 }

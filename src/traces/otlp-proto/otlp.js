@@ -312,6 +312,300 @@ export const opentelemetry = $root.opentelemetry = (() => {
                 return trace;
             })();
 
+            collector.logs = (function() {
+
+                const logs = {};
+
+                logs.v1 = (function() {
+
+                    const v1 = {};
+
+                    v1.LogsService = (function() {
+
+                        const LogsService = function(rpcImpl, requestDelimited, responseDelimited) {
+                            $protobuf.rpc.Service.call(this, rpcImpl, requestDelimited, responseDelimited);
+                        };
+
+                        $Object.defineProperty(LogsService.prototype = $Object.create($protobuf.rpc.Service.prototype), "constructor", { value: LogsService, writable: true, enumerable: false, configurable: true });
+
+
+
+                        $Object.defineProperties(LogsService.prototype["export"] = function(request, callback) {
+                            return $protobuf.rpc.Service.prototype.rpcCall.call(this, LogsService.prototype["export"], $root.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest, $root.opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse, request, callback);
+                        }, {
+                            name: { value: "Export" },
+                            path: { value: "/opentelemetry.proto.collector.logs.v1.LogsService/Export" },
+                            requestType: { value: "ExportLogsServiceRequest" },
+                            responseType: { value: "ExportLogsServiceResponse" },
+                            requestStream: { value: $undefined },
+                            responseStream: { value: $undefined }
+                        });
+
+                        return LogsService;
+                    })();
+
+                    v1.ExportLogsServiceRequest = (function() {
+
+                        const ExportLogsServiceRequest = function (properties) {
+                            this.resourceLogs = [];
+                            if (properties)
+                                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                                        this[keys[i]] = properties[keys[i]];
+                        };
+
+                        ExportLogsServiceRequest.prototype.resourceLogs = $util.emptyArray;
+
+                        ExportLogsServiceRequest.encode = function (message, writer, _depth) {
+                            if (!writer)
+                                writer = $Writer.create();
+                            if (_depth === $undefined)
+                                _depth = 0;
+                            if (_depth > $util.recursionLimit)
+                                throw $Error("max depth exceeded");
+                            if (message.resourceLogs != null && message.resourceLogs.length)
+                                for (let i = 0; i < message.resourceLogs.length; ++i)
+                                    $root.opentelemetry.proto.logs.v1.ResourceLogs.encode(message.resourceLogs[i], writer.uint32(10).fork(), _depth + 1).ldelim();
+                            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                                for (let i = 0; i < message.$unknowns.length; ++i)
+                                    writer.raw(message.$unknowns[i]);
+                            return writer;
+                        };
+
+                        ExportLogsServiceRequest.decode = function (reader, length, _end, _depth, _target) {
+                            if (!(reader instanceof $Reader))
+                                reader = $Reader.create(reader);
+                            if (_depth === $undefined)
+                                _depth = 0;
+                            if (_depth > $Reader.recursionLimit)
+                                throw $Error("max depth exceeded");
+                            let end, message;
+                            if (length === $undefined)
+                                end = reader.len;
+                            else {
+                                end = reader.pos + length;
+                                if (end > reader.len)
+                                    throw $RangeError("index out of range");
+                                length = reader.len;
+                                reader.len = end;
+                            }
+                            message = _target || new $root.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest();
+                            while (reader.pos < end) {
+                                let start = reader.pos;
+                                let tag = reader.tag();
+                                if (tag === _end) {
+                                    _end = $undefined;
+                                    break;
+                                }
+                                let wireType = tag & 7;
+                                switch (tag >>>= 3) {
+                                case 1: {
+                                        if (wireType !== 2)
+                                            break;
+                                        if (!(message.resourceLogs && message.resourceLogs.length))
+                                            message.resourceLogs = [];
+                                        message.resourceLogs.push($root.opentelemetry.proto.logs.v1.ResourceLogs.decode(reader, reader.size(), $undefined, _depth + 1));
+                                        continue;
+                                    }
+                                }
+                                reader.skipType(wireType, _depth, tag);
+                                if (!reader.discardUnknown) {
+                                    $util.makeProp(message, "$unknowns", false);
+                                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                                }
+                            }
+                            if (length !== $undefined) {
+                                if (reader.pos !== end)
+                                    throw $RangeError("index out of range");
+                                reader.len = length;
+                            }
+                            if (_end !== $undefined)
+                                throw $Error("missing end group");
+                            return message;
+                        };
+
+                        return ExportLogsServiceRequest;
+                    })();
+
+                    v1.ExportLogsServiceResponse = (function() {
+
+                        const ExportLogsServiceResponse = function (properties) {
+                            if (properties)
+                                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                                        this[keys[i]] = properties[keys[i]];
+                        };
+
+                        ExportLogsServiceResponse.prototype.partialSuccess = null;
+
+                        ExportLogsServiceResponse.encode = function (message, writer, _depth) {
+                            if (!writer)
+                                writer = $Writer.create();
+                            if (_depth === $undefined)
+                                _depth = 0;
+                            if (_depth > $util.recursionLimit)
+                                throw $Error("max depth exceeded");
+                            if (message.partialSuccess != null && $Object.hasOwnProperty.call(message, "partialSuccess"))
+                                $root.opentelemetry.proto.collector.logs.v1.ExportLogsPartialSuccess.encode(message.partialSuccess, writer.uint32(10).fork(), _depth + 1).ldelim();
+                            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                                for (let i = 0; i < message.$unknowns.length; ++i)
+                                    writer.raw(message.$unknowns[i]);
+                            return writer;
+                        };
+
+                        ExportLogsServiceResponse.decode = function (reader, length, _end, _depth, _target) {
+                            if (!(reader instanceof $Reader))
+                                reader = $Reader.create(reader);
+                            if (_depth === $undefined)
+                                _depth = 0;
+                            if (_depth > $Reader.recursionLimit)
+                                throw $Error("max depth exceeded");
+                            let end, message, value;
+                            if (length === $undefined)
+                                end = reader.len;
+                            else {
+                                end = reader.pos + length;
+                                if (end > reader.len)
+                                    throw $RangeError("index out of range");
+                                length = reader.len;
+                                reader.len = end;
+                            }
+                            message = _target || new $root.opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse();
+                            while (reader.pos < end) {
+                                let start = reader.pos;
+                                let tag = reader.tag();
+                                if (tag === _end) {
+                                    _end = $undefined;
+                                    break;
+                                }
+                                let wireType = tag & 7;
+                                switch (tag >>>= 3) {
+                                case 1: {
+                                        if (wireType !== 2)
+                                            break;
+                                        message.partialSuccess = $root.opentelemetry.proto.collector.logs.v1.ExportLogsPartialSuccess.decode(reader, reader.size(), $undefined, _depth + 1, message.partialSuccess);
+                                        continue;
+                                    }
+                                }
+                                reader.skipType(wireType, _depth, tag);
+                                if (!reader.discardUnknown) {
+                                    $util.makeProp(message, "$unknowns", false);
+                                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                                }
+                            }
+                            if (length !== $undefined) {
+                                if (reader.pos !== end)
+                                    throw $RangeError("index out of range");
+                                reader.len = length;
+                            }
+                            if (_end !== $undefined)
+                                throw $Error("missing end group");
+                            return message;
+                        };
+
+                        return ExportLogsServiceResponse;
+                    })();
+
+                    v1.ExportLogsPartialSuccess = (function() {
+
+                        const ExportLogsPartialSuccess = function (properties) {
+                            if (properties)
+                                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                                        this[keys[i]] = properties[keys[i]];
+                        };
+
+                        ExportLogsPartialSuccess.prototype.rejectedLogRecords = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+                        ExportLogsPartialSuccess.prototype.errorMessage = "";
+
+                        ExportLogsPartialSuccess.encode = function (message, writer, _depth) {
+                            if (!writer)
+                                writer = $Writer.create();
+                            if (_depth === $undefined)
+                                _depth = 0;
+                            if (_depth > $util.recursionLimit)
+                                throw $Error("max depth exceeded");
+                            if (message.rejectedLogRecords != null && $Object.hasOwnProperty.call(message, "rejectedLogRecords") && (typeof message.rejectedLogRecords === "object" ? message.rejectedLogRecords.low || message.rejectedLogRecords.high : message.rejectedLogRecords !== 0))
+                                writer.uint32(8).int64(message.rejectedLogRecords);
+                            if (message.errorMessage != null && $Object.hasOwnProperty.call(message, "errorMessage") && message.errorMessage !== "")
+                                writer.uint32(18).string(message.errorMessage);
+                            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                                for (let i = 0; i < message.$unknowns.length; ++i)
+                                    writer.raw(message.$unknowns[i]);
+                            return writer;
+                        };
+
+                        ExportLogsPartialSuccess.decode = function (reader, length, _end, _depth, _target) {
+                            if (!(reader instanceof $Reader))
+                                reader = $Reader.create(reader);
+                            if (_depth === $undefined)
+                                _depth = 0;
+                            if (_depth > $Reader.recursionLimit)
+                                throw $Error("max depth exceeded");
+                            let end, message, value;
+                            if (length === $undefined)
+                                end = reader.len;
+                            else {
+                                end = reader.pos + length;
+                                if (end > reader.len)
+                                    throw $RangeError("index out of range");
+                                length = reader.len;
+                                reader.len = end;
+                            }
+                            message = _target || new $root.opentelemetry.proto.collector.logs.v1.ExportLogsPartialSuccess();
+                            while (reader.pos < end) {
+                                let start = reader.pos;
+                                let tag = reader.tag();
+                                if (tag === _end) {
+                                    _end = $undefined;
+                                    break;
+                                }
+                                let wireType = tag & 7;
+                                switch (tag >>>= 3) {
+                                case 1: {
+                                        if (wireType !== 0)
+                                            break;
+                                        if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                            message.rejectedLogRecords = value;
+                                        else
+                                            delete message.rejectedLogRecords;
+                                        continue;
+                                    }
+                                case 2: {
+                                        if (wireType !== 2)
+                                            break;
+                                        if ((value = reader.stringVerify()).length)
+                                            message.errorMessage = value;
+                                        else
+                                            delete message.errorMessage;
+                                        continue;
+                                    }
+                                }
+                                reader.skipType(wireType, _depth, tag);
+                                if (!reader.discardUnknown) {
+                                    $util.makeProp(message, "$unknowns", false);
+                                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                                }
+                            }
+                            if (length !== $undefined) {
+                                if (reader.pos !== end)
+                                    throw $RangeError("index out of range");
+                                reader.len = length;
+                            }
+                            if (_end !== $undefined)
+                                throw $Error("missing end group");
+                            return message;
+                        };
+
+                        return ExportLogsPartialSuccess;
+                    })();
+
+                    return v1;
+                })();
+
+                return logs;
+            })();
+
             return collector;
         })();
 
@@ -2065,6 +2359,548 @@ export const opentelemetry = $root.opentelemetry = (() => {
             })();
 
             return resource;
+        })();
+
+        proto.logs = (function() {
+
+            const logs = {};
+
+            logs.v1 = (function() {
+
+                const v1 = {};
+
+                v1.LogsData = (function() {
+
+                    const LogsData = function (properties) {
+                        this.resourceLogs = [];
+                        if (properties)
+                            for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                                if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                                    this[keys[i]] = properties[keys[i]];
+                    };
+
+                    LogsData.prototype.resourceLogs = $util.emptyArray;
+
+                    LogsData.encode = function (message, writer, _depth) {
+                        if (!writer)
+                            writer = $Writer.create();
+                        if (_depth === $undefined)
+                            _depth = 0;
+                        if (_depth > $util.recursionLimit)
+                            throw $Error("max depth exceeded");
+                        if (message.resourceLogs != null && message.resourceLogs.length)
+                            for (let i = 0; i < message.resourceLogs.length; ++i)
+                                $root.opentelemetry.proto.logs.v1.ResourceLogs.encode(message.resourceLogs[i], writer.uint32(10).fork(), _depth + 1).ldelim();
+                        if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                            for (let i = 0; i < message.$unknowns.length; ++i)
+                                writer.raw(message.$unknowns[i]);
+                        return writer;
+                    };
+
+                    LogsData.decode = function (reader, length, _end, _depth, _target) {
+                        if (!(reader instanceof $Reader))
+                            reader = $Reader.create(reader);
+                        if (_depth === $undefined)
+                            _depth = 0;
+                        if (_depth > $Reader.recursionLimit)
+                            throw $Error("max depth exceeded");
+                        let end, message;
+                        if (length === $undefined)
+                            end = reader.len;
+                        else {
+                            end = reader.pos + length;
+                            if (end > reader.len)
+                                throw $RangeError("index out of range");
+                            length = reader.len;
+                            reader.len = end;
+                        }
+                        message = _target || new $root.opentelemetry.proto.logs.v1.LogsData();
+                        while (reader.pos < end) {
+                            let start = reader.pos;
+                            let tag = reader.tag();
+                            if (tag === _end) {
+                                _end = $undefined;
+                                break;
+                            }
+                            let wireType = tag & 7;
+                            switch (tag >>>= 3) {
+                            case 1: {
+                                    if (wireType !== 2)
+                                        break;
+                                    if (!(message.resourceLogs && message.resourceLogs.length))
+                                        message.resourceLogs = [];
+                                    message.resourceLogs.push($root.opentelemetry.proto.logs.v1.ResourceLogs.decode(reader, reader.size(), $undefined, _depth + 1));
+                                    continue;
+                                }
+                            }
+                            reader.skipType(wireType, _depth, tag);
+                            if (!reader.discardUnknown) {
+                                $util.makeProp(message, "$unknowns", false);
+                                (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                            }
+                        }
+                        if (length !== $undefined) {
+                            if (reader.pos !== end)
+                                throw $RangeError("index out of range");
+                            reader.len = length;
+                        }
+                        if (_end !== $undefined)
+                            throw $Error("missing end group");
+                        return message;
+                    };
+
+                    return LogsData;
+                })();
+
+                v1.ResourceLogs = (function() {
+
+                    const ResourceLogs = function (properties) {
+                        this.scopeLogs = [];
+                        if (properties)
+                            for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                                if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                                    this[keys[i]] = properties[keys[i]];
+                    };
+
+                    ResourceLogs.prototype.resource = null;
+                    ResourceLogs.prototype.scopeLogs = $util.emptyArray;
+                    ResourceLogs.prototype.schemaUrl = "";
+
+                    ResourceLogs.encode = function (message, writer, _depth) {
+                        if (!writer)
+                            writer = $Writer.create();
+                        if (_depth === $undefined)
+                            _depth = 0;
+                        if (_depth > $util.recursionLimit)
+                            throw $Error("max depth exceeded");
+                        if (message.resource != null && $Object.hasOwnProperty.call(message, "resource"))
+                            $root.opentelemetry.proto.resource.v1.Resource.encode(message.resource, writer.uint32(10).fork(), _depth + 1).ldelim();
+                        if (message.scopeLogs != null && message.scopeLogs.length)
+                            for (let i = 0; i < message.scopeLogs.length; ++i)
+                                $root.opentelemetry.proto.logs.v1.ScopeLogs.encode(message.scopeLogs[i], writer.uint32(18).fork(), _depth + 1).ldelim();
+                        if (message.schemaUrl != null && $Object.hasOwnProperty.call(message, "schemaUrl") && message.schemaUrl !== "")
+                            writer.uint32(26).string(message.schemaUrl);
+                        if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                            for (let i = 0; i < message.$unknowns.length; ++i)
+                                writer.raw(message.$unknowns[i]);
+                        return writer;
+                    };
+
+                    ResourceLogs.decode = function (reader, length, _end, _depth, _target) {
+                        if (!(reader instanceof $Reader))
+                            reader = $Reader.create(reader);
+                        if (_depth === $undefined)
+                            _depth = 0;
+                        if (_depth > $Reader.recursionLimit)
+                            throw $Error("max depth exceeded");
+                        let end, message, value;
+                        if (length === $undefined)
+                            end = reader.len;
+                        else {
+                            end = reader.pos + length;
+                            if (end > reader.len)
+                                throw $RangeError("index out of range");
+                            length = reader.len;
+                            reader.len = end;
+                        }
+                        message = _target || new $root.opentelemetry.proto.logs.v1.ResourceLogs();
+                        while (reader.pos < end) {
+                            let start = reader.pos;
+                            let tag = reader.tag();
+                            if (tag === _end) {
+                                _end = $undefined;
+                                break;
+                            }
+                            let wireType = tag & 7;
+                            switch (tag >>>= 3) {
+                            case 1: {
+                                    if (wireType !== 2)
+                                        break;
+                                    message.resource = $root.opentelemetry.proto.resource.v1.Resource.decode(reader, reader.size(), $undefined, _depth + 1, message.resource);
+                                    continue;
+                                }
+                            case 2: {
+                                    if (wireType !== 2)
+                                        break;
+                                    if (!(message.scopeLogs && message.scopeLogs.length))
+                                        message.scopeLogs = [];
+                                    message.scopeLogs.push($root.opentelemetry.proto.logs.v1.ScopeLogs.decode(reader, reader.size(), $undefined, _depth + 1));
+                                    continue;
+                                }
+                            case 3: {
+                                    if (wireType !== 2)
+                                        break;
+                                    if ((value = reader.stringVerify()).length)
+                                        message.schemaUrl = value;
+                                    else
+                                        delete message.schemaUrl;
+                                    continue;
+                                }
+                            }
+                            reader.skipType(wireType, _depth, tag);
+                            if (!reader.discardUnknown) {
+                                $util.makeProp(message, "$unknowns", false);
+                                (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                            }
+                        }
+                        if (length !== $undefined) {
+                            if (reader.pos !== end)
+                                throw $RangeError("index out of range");
+                            reader.len = length;
+                        }
+                        if (_end !== $undefined)
+                            throw $Error("missing end group");
+                        return message;
+                    };
+
+                    return ResourceLogs;
+                })();
+
+                v1.ScopeLogs = (function() {
+
+                    const ScopeLogs = function (properties) {
+                        this.logRecords = [];
+                        if (properties)
+                            for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                                if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                                    this[keys[i]] = properties[keys[i]];
+                    };
+
+                    ScopeLogs.prototype.scope = null;
+                    ScopeLogs.prototype.logRecords = $util.emptyArray;
+                    ScopeLogs.prototype.schemaUrl = "";
+
+                    ScopeLogs.encode = function (message, writer, _depth) {
+                        if (!writer)
+                            writer = $Writer.create();
+                        if (_depth === $undefined)
+                            _depth = 0;
+                        if (_depth > $util.recursionLimit)
+                            throw $Error("max depth exceeded");
+                        if (message.scope != null && $Object.hasOwnProperty.call(message, "scope"))
+                            $root.opentelemetry.proto.common.v1.InstrumentationScope.encode(message.scope, writer.uint32(10).fork(), _depth + 1).ldelim();
+                        if (message.logRecords != null && message.logRecords.length)
+                            for (let i = 0; i < message.logRecords.length; ++i)
+                                $root.opentelemetry.proto.logs.v1.LogRecord.encode(message.logRecords[i], writer.uint32(18).fork(), _depth + 1).ldelim();
+                        if (message.schemaUrl != null && $Object.hasOwnProperty.call(message, "schemaUrl") && message.schemaUrl !== "")
+                            writer.uint32(26).string(message.schemaUrl);
+                        if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                            for (let i = 0; i < message.$unknowns.length; ++i)
+                                writer.raw(message.$unknowns[i]);
+                        return writer;
+                    };
+
+                    ScopeLogs.decode = function (reader, length, _end, _depth, _target) {
+                        if (!(reader instanceof $Reader))
+                            reader = $Reader.create(reader);
+                        if (_depth === $undefined)
+                            _depth = 0;
+                        if (_depth > $Reader.recursionLimit)
+                            throw $Error("max depth exceeded");
+                        let end, message, value;
+                        if (length === $undefined)
+                            end = reader.len;
+                        else {
+                            end = reader.pos + length;
+                            if (end > reader.len)
+                                throw $RangeError("index out of range");
+                            length = reader.len;
+                            reader.len = end;
+                        }
+                        message = _target || new $root.opentelemetry.proto.logs.v1.ScopeLogs();
+                        while (reader.pos < end) {
+                            let start = reader.pos;
+                            let tag = reader.tag();
+                            if (tag === _end) {
+                                _end = $undefined;
+                                break;
+                            }
+                            let wireType = tag & 7;
+                            switch (tag >>>= 3) {
+                            case 1: {
+                                    if (wireType !== 2)
+                                        break;
+                                    message.scope = $root.opentelemetry.proto.common.v1.InstrumentationScope.decode(reader, reader.size(), $undefined, _depth + 1, message.scope);
+                                    continue;
+                                }
+                            case 2: {
+                                    if (wireType !== 2)
+                                        break;
+                                    if (!(message.logRecords && message.logRecords.length))
+                                        message.logRecords = [];
+                                    message.logRecords.push($root.opentelemetry.proto.logs.v1.LogRecord.decode(reader, reader.size(), $undefined, _depth + 1));
+                                    continue;
+                                }
+                            case 3: {
+                                    if (wireType !== 2)
+                                        break;
+                                    if ((value = reader.stringVerify()).length)
+                                        message.schemaUrl = value;
+                                    else
+                                        delete message.schemaUrl;
+                                    continue;
+                                }
+                            }
+                            reader.skipType(wireType, _depth, tag);
+                            if (!reader.discardUnknown) {
+                                $util.makeProp(message, "$unknowns", false);
+                                (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                            }
+                        }
+                        if (length !== $undefined) {
+                            if (reader.pos !== end)
+                                throw $RangeError("index out of range");
+                            reader.len = length;
+                        }
+                        if (_end !== $undefined)
+                            throw $Error("missing end group");
+                        return message;
+                    };
+
+                    return ScopeLogs;
+                })();
+
+                v1.SeverityNumber = (function() {
+                    const valuesById = $Object.create(null), values = $Object.create(valuesById);
+                    values[valuesById[0] = "SEVERITY_NUMBER_UNSPECIFIED"] = 0;
+                    values[valuesById[1] = "SEVERITY_NUMBER_TRACE"] = 1;
+                    values[valuesById[2] = "SEVERITY_NUMBER_TRACE2"] = 2;
+                    values[valuesById[3] = "SEVERITY_NUMBER_TRACE3"] = 3;
+                    values[valuesById[4] = "SEVERITY_NUMBER_TRACE4"] = 4;
+                    values[valuesById[5] = "SEVERITY_NUMBER_DEBUG"] = 5;
+                    values[valuesById[6] = "SEVERITY_NUMBER_DEBUG2"] = 6;
+                    values[valuesById[7] = "SEVERITY_NUMBER_DEBUG3"] = 7;
+                    values[valuesById[8] = "SEVERITY_NUMBER_DEBUG4"] = 8;
+                    values[valuesById[9] = "SEVERITY_NUMBER_INFO"] = 9;
+                    values[valuesById[10] = "SEVERITY_NUMBER_INFO2"] = 10;
+                    values[valuesById[11] = "SEVERITY_NUMBER_INFO3"] = 11;
+                    values[valuesById[12] = "SEVERITY_NUMBER_INFO4"] = 12;
+                    values[valuesById[13] = "SEVERITY_NUMBER_WARN"] = 13;
+                    values[valuesById[14] = "SEVERITY_NUMBER_WARN2"] = 14;
+                    values[valuesById[15] = "SEVERITY_NUMBER_WARN3"] = 15;
+                    values[valuesById[16] = "SEVERITY_NUMBER_WARN4"] = 16;
+                    values[valuesById[17] = "SEVERITY_NUMBER_ERROR"] = 17;
+                    values[valuesById[18] = "SEVERITY_NUMBER_ERROR2"] = 18;
+                    values[valuesById[19] = "SEVERITY_NUMBER_ERROR3"] = 19;
+                    values[valuesById[20] = "SEVERITY_NUMBER_ERROR4"] = 20;
+                    values[valuesById[21] = "SEVERITY_NUMBER_FATAL"] = 21;
+                    values[valuesById[22] = "SEVERITY_NUMBER_FATAL2"] = 22;
+                    values[valuesById[23] = "SEVERITY_NUMBER_FATAL3"] = 23;
+                    values[valuesById[24] = "SEVERITY_NUMBER_FATAL4"] = 24;
+                    return values;
+                })();
+
+                v1.LogRecordFlags = (function() {
+                    const valuesById = $Object.create(null), values = $Object.create(valuesById);
+                    values[valuesById[0] = "LOG_RECORD_FLAGS_DO_NOT_USE"] = 0;
+                    values[valuesById[255] = "LOG_RECORD_FLAGS_TRACE_FLAGS_MASK"] = 255;
+                    return values;
+                })();
+
+                v1.LogRecord = (function() {
+
+                    const LogRecord = function (properties) {
+                        this.attributes = [];
+                        if (properties)
+                            for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                                if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                                    this[keys[i]] = properties[keys[i]];
+                    };
+
+                    LogRecord.prototype.timeUnixNano = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+                    LogRecord.prototype.observedTimeUnixNano = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+                    LogRecord.prototype.severityNumber = 0;
+                    LogRecord.prototype.severityText = "";
+                    LogRecord.prototype.body = null;
+                    LogRecord.prototype.attributes = $util.emptyArray;
+                    LogRecord.prototype.droppedAttributesCount = 0;
+                    LogRecord.prototype.flags = 0;
+                    LogRecord.prototype.traceId = $util.newBuffer([]);
+                    LogRecord.prototype.spanId = $util.newBuffer([]);
+                    LogRecord.prototype.eventName = "";
+
+                    LogRecord.encode = function (message, writer, _depth) {
+                        if (!writer)
+                            writer = $Writer.create();
+                        if (_depth === $undefined)
+                            _depth = 0;
+                        if (_depth > $util.recursionLimit)
+                            throw $Error("max depth exceeded");
+                        if (message.timeUnixNano != null && $Object.hasOwnProperty.call(message, "timeUnixNano") && (typeof message.timeUnixNano === "object" ? message.timeUnixNano.low || message.timeUnixNano.high : message.timeUnixNano !== 0))
+                            writer.uint32(9).fixed64(message.timeUnixNano);
+                        if (message.severityNumber != null && $Object.hasOwnProperty.call(message, "severityNumber") && message.severityNumber !== 0)
+                            writer.uint32(16).int32(message.severityNumber);
+                        if (message.severityText != null && $Object.hasOwnProperty.call(message, "severityText") && message.severityText !== "")
+                            writer.uint32(26).string(message.severityText);
+                        if (message.body != null && $Object.hasOwnProperty.call(message, "body"))
+                            $root.opentelemetry.proto.common.v1.AnyValue.encode(message.body, writer.uint32(42).fork(), _depth + 1).ldelim();
+                        if (message.attributes != null && message.attributes.length)
+                            for (let i = 0; i < message.attributes.length; ++i)
+                                $root.opentelemetry.proto.common.v1.KeyValue.encode(message.attributes[i], writer.uint32(50).fork(), _depth + 1).ldelim();
+                        if (message.droppedAttributesCount != null && $Object.hasOwnProperty.call(message, "droppedAttributesCount") && message.droppedAttributesCount !== 0)
+                            writer.uint32(56).uint32(message.droppedAttributesCount);
+                        if (message.flags != null && $Object.hasOwnProperty.call(message, "flags") && message.flags !== 0)
+                            writer.uint32(69).fixed32(message.flags);
+                        if (message.traceId != null && $Object.hasOwnProperty.call(message, "traceId") && message.traceId.length)
+                            writer.uint32(74).bytes(message.traceId);
+                        if (message.spanId != null && $Object.hasOwnProperty.call(message, "spanId") && message.spanId.length)
+                            writer.uint32(82).bytes(message.spanId);
+                        if (message.observedTimeUnixNano != null && $Object.hasOwnProperty.call(message, "observedTimeUnixNano") && (typeof message.observedTimeUnixNano === "object" ? message.observedTimeUnixNano.low || message.observedTimeUnixNano.high : message.observedTimeUnixNano !== 0))
+                            writer.uint32(89).fixed64(message.observedTimeUnixNano);
+                        if (message.eventName != null && $Object.hasOwnProperty.call(message, "eventName") && message.eventName !== "")
+                            writer.uint32(98).string(message.eventName);
+                        if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                            for (let i = 0; i < message.$unknowns.length; ++i)
+                                writer.raw(message.$unknowns[i]);
+                        return writer;
+                    };
+
+                    LogRecord.decode = function (reader, length, _end, _depth, _target) {
+                        if (!(reader instanceof $Reader))
+                            reader = $Reader.create(reader);
+                        if (_depth === $undefined)
+                            _depth = 0;
+                        if (_depth > $Reader.recursionLimit)
+                            throw $Error("max depth exceeded");
+                        let end, message, value;
+                        if (length === $undefined)
+                            end = reader.len;
+                        else {
+                            end = reader.pos + length;
+                            if (end > reader.len)
+                                throw $RangeError("index out of range");
+                            length = reader.len;
+                            reader.len = end;
+                        }
+                        message = _target || new $root.opentelemetry.proto.logs.v1.LogRecord();
+                        while (reader.pos < end) {
+                            let start = reader.pos;
+                            let tag = reader.tag();
+                            if (tag === _end) {
+                                _end = $undefined;
+                                break;
+                            }
+                            let wireType = tag & 7;
+                            switch (tag >>>= 3) {
+                            case 1: {
+                                    if (wireType !== 1)
+                                        break;
+                                    if (typeof (value = reader.fixed64()) === "object" ? value.low || value.high : value !== 0)
+                                        message.timeUnixNano = value;
+                                    else
+                                        delete message.timeUnixNano;
+                                    continue;
+                                }
+                            case 11: {
+                                    if (wireType !== 1)
+                                        break;
+                                    if (typeof (value = reader.fixed64()) === "object" ? value.low || value.high : value !== 0)
+                                        message.observedTimeUnixNano = value;
+                                    else
+                                        delete message.observedTimeUnixNano;
+                                    continue;
+                                }
+                            case 2: {
+                                    if (wireType !== 0)
+                                        break;
+                                    if (value = reader.int32())
+                                        message.severityNumber = value;
+                                    else
+                                        delete message.severityNumber;
+                                    continue;
+                                }
+                            case 3: {
+                                    if (wireType !== 2)
+                                        break;
+                                    if ((value = reader.stringVerify()).length)
+                                        message.severityText = value;
+                                    else
+                                        delete message.severityText;
+                                    continue;
+                                }
+                            case 5: {
+                                    if (wireType !== 2)
+                                        break;
+                                    message.body = $root.opentelemetry.proto.common.v1.AnyValue.decode(reader, reader.size(), $undefined, _depth + 1, message.body);
+                                    continue;
+                                }
+                            case 6: {
+                                    if (wireType !== 2)
+                                        break;
+                                    if (!(message.attributes && message.attributes.length))
+                                        message.attributes = [];
+                                    message.attributes.push($root.opentelemetry.proto.common.v1.KeyValue.decode(reader, reader.size(), $undefined, _depth + 1));
+                                    continue;
+                                }
+                            case 7: {
+                                    if (wireType !== 0)
+                                        break;
+                                    if (value = reader.uint32())
+                                        message.droppedAttributesCount = value;
+                                    else
+                                        delete message.droppedAttributesCount;
+                                    continue;
+                                }
+                            case 8: {
+                                    if (wireType !== 5)
+                                        break;
+                                    if (value = reader.fixed32())
+                                        message.flags = value;
+                                    else
+                                        delete message.flags;
+                                    continue;
+                                }
+                            case 9: {
+                                    if (wireType !== 2)
+                                        break;
+                                    if ((value = reader.bytes()).length)
+                                        message.traceId = value;
+                                    else
+                                        delete message.traceId;
+                                    continue;
+                                }
+                            case 10: {
+                                    if (wireType !== 2)
+                                        break;
+                                    if ((value = reader.bytes()).length)
+                                        message.spanId = value;
+                                    else
+                                        delete message.spanId;
+                                    continue;
+                                }
+                            case 12: {
+                                    if (wireType !== 2)
+                                        break;
+                                    if ((value = reader.stringVerify()).length)
+                                        message.eventName = value;
+                                    else
+                                        delete message.eventName;
+                                    continue;
+                                }
+                            }
+                            reader.skipType(wireType, _depth, tag);
+                            if (!reader.discardUnknown) {
+                                $util.makeProp(message, "$unknowns", false);
+                                (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                            }
+                        }
+                        if (length !== $undefined) {
+                            if (reader.pos !== end)
+                                throw $RangeError("index out of range");
+                            reader.len = length;
+                        }
+                        if (_end !== $undefined)
+                            throw $Error("missing end group");
+                        return message;
+                    };
+
+                    return LogRecord;
+                })();
+
+                return v1;
+            })();
+
+            return logs;
         })();
 
         return proto;

@@ -8,7 +8,8 @@
  * `#/comparisons/{id}`,
  * `#/evaluations/{id}`, `#/new`, `#/presets`, `#/rubrics`, `#/rubrics/{id}` (its latest version),
  * `#/rubrics/{id}/versions/{n}`, `#/labelling` (annotation queues), `#/labelling/{id}` (labelling a queue),
- * `#/evals`, `#/evals/{id}`, `#/evals/{id}/runs/{runId}` (OpenAI Evals; a run's `report_url`).
+ * `#/evals`, `#/evals/{id}`, `#/evals/{id}/runs/{runId}` (OpenAI Evals; a run's `report_url`), `#/traces` (open one
+ * by id), `#/traces/{traceId}` (its spans as a tree, with their evaluations).
  */
 import { ApiFailure, describeError, getJson } from './api.js';
 import { tickRelativeTimes } from './components.js';
@@ -31,6 +32,7 @@ import { presetsView } from './views/presets.js';
 import { rubricsView } from './views/rubrics.js';
 import { rubricVersionView } from './views/rubric-version.js';
 import { submitView } from './views/submit.js';
+import { traceView, tracesView } from './views/trace.js';
 
 interface Route {
   pattern: RegExp;
@@ -60,6 +62,8 @@ const ROUTES: Route[] = [
   { pattern: /^\/evals\/(?<id>[^/]+)\/runs\/(?<run>[^/]+)$/, nav: 'evals', view: evalRunView },
   { pattern: /^\/labelling$/, nav: 'labelling', view: labellingListView },
   { pattern: /^\/labelling\/(?<id>[^/]+)$/, nav: 'labelling', view: labellingView },
+  { pattern: /^\/traces$/, nav: 'traces', view: tracesView },
+  { pattern: /^\/traces\/(?<id>[^/]+)$/, nav: 'traces', view: traceView },
 ];
 
 let current: AbortController | null = null;

@@ -133,3 +133,12 @@ export type EstimateRequest = Schemas['EstimateRequest'];
 export type Estimate = Schemas['Estimate'];
 /** One rendered request of an estimate's `prompts` (`include: ["prompts"]`). */
 export type RenderedCall = Schemas['RenderedCall'];
+
+/** `GET /v1/traces/{traceId}`: the spans received so far and the evaluations made of them. */
+export type Trace = Schemas['Trace'];
+/** One span of a trace, with its depth and its evaluations. */
+export type TraceSpan = Schemas['TraceTreeSpan'];
+/** An evaluation as a trace lists it: its status and its verdict's headline. */
+export type TraceEvaluation = Schemas['TraceEvaluation'];
+/** Where an evaluation came from: its trace, span and monitor. */
+export type EvaluationSource = Schemas['EvaluationSource'];

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { portIsFree } from '../../../src/cli/ports.js';
+import { PREPARED_WORKER_ENV } from '../../../src/cli/prepared-worker.js';
 import { killAll, npmStart, untilRunning } from '../../support/npm-start.js';
 
 const TOKEN = 'e2e-token';
@@ -61,6 +62,10 @@ describe('npm start', () => {
     expect(run.output()).toContain('API_KEYS from the environment (1): /v1 requires "Authorization: Bearer <token>".');
     expect(run.output()).toContain(`mock LLM at http://127.0.0.1:${mockPort}/v1`);
     expect(run.output()).toContain('From the environment: LLM_RETRY_BASE_MS.');
+    // It served the run's one bundle (tests/support/worker-bundle.ts) rather than bundling its own.
+    expect(run.output()).toContain(
+      `(the deployed bundle in ${process.env[PREPARED_WORKER_ENV] ?? '(unset)'}, from ${PREPARED_WORKER_ENV})`,
+    );
     expect((await fetch(`${url}/v1/methods`)).status).toBe(401);
     expect((await fetch(`${url}/v1/methods`, { headers: auth })).status).toBe(200);
 

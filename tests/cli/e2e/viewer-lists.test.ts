@@ -5,7 +5,7 @@
  * form and the prompts it would send, the rubric filter of the evaluations list, scores out of their scale, a
  * golden check's examples (the judge against the expected answer, accuracy on a pass/fail scale), the
  * meta-evaluation's labelled accuracies and one status word, and the comparison chart and a rubric verdict's
- * aspects on a 375 px phone.
+ * aspects on a 375 px phone, and a trace's span tree with its evaluations there too.
  */
 import { describe, expect, it } from 'vitest';
 import { loadFairEval } from '../../../src/datasets/loaders.js';
@@ -337,6 +337,121 @@ describe.skipIf(SKIP_VIEWER)("the viewer's lists in headless Chromium", () => {
     }
     expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
     await expectAccessible(page);
+    expect(rig.browser.errorsOf(page)).toEqual([]);
+    await page.close();
+  });
+
+  it('shows a trace as a tree of spans with their evaluations on a 375 px phone, opened by its id, and an evaluation made of a span links back to it', async () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const ids = {
+      root: '00f067aa0ba902b7',
+      chat: '00f067aa0ba902b8',
+      tool: '00f067aa0ba902b9',
+      orphan: '00f067aa0ba902ba',
+    };
+    const t0 = BigInt(Date.now()) * 1_000_000n;
+    const at = (ms: number) => (t0 + BigInt(ms) * 1_000_000n).toString();
+    const attr = (key: string, value: string) => ({ key, value: { stringValue: value } });
+    // Children before their parent and the later sibling first: the page builds the tree from the parent ids.
+    const spans = [
+      {
+        spanId: ids.tool,
+        parentSpanId: ids.root,
+        name: 'execute_tool lookup_order',
+        startTimeUnixNano: at(600),
+        endTimeUnixNano: at(700),
+        status: { code: 2, message: 'order service timed out' },
+        attributes: [attr('gen_ai.operation.name', 'execute_tool'), attr('gen_ai.tool.name', 'lookup_order')],
+      },
+      {
+        spanId: ids.chat,
+        parentSpanId: ids.root,
+        name: 'chat gpt-4o',
+        kind: 3,
+        startTimeUnixNano: at(10),
+        endTimeUnixNano: at(500),
+        attributes: [
+          attr('gen_ai.operation.name', 'chat'),
+          attr('gen_ai.request.model', 'gpt-4o'),
+          attr('input.value', 'Where is my order 1234?'),
+          attr('output.value', 'Let me look it up.'),
+        ],
+      },
+      {
+        spanId: ids.orphan,
+        parentSpanId: 'aaaaaaaaaaaaaaaa',
+        name: 'retry lookup_order',
+        startTimeUnixNano: at(800),
+        endTimeUnixNano: at(900),
+        attributes: [],
+      },
+      {
+        spanId: ids.root,
+        name: 'invoke_agent support',
+        startTimeUnixNano: at(0),
+        endTimeUnixNano: at(1200),
+        attributes: [attr('gen_ai.operation.name', 'invoke_agent')],
+      },
+    ].map((sp) => ({ traceId, kind: 1, ...sp }));
+    await api(
+      '/v1/traces',
+      {
+        resourceSpans: [{ resource: { attributes: [attr('service.name', 'support-agent')] }, scopeSpans: [{ spans }] }],
+      },
+      200,
+    );
+    const evaluation = await viewer.created('/v1/evaluations', {
+      preset: 'fastchat-pair',
+      config: QUICK,
+      source: { traceId, spanId: ids.chat },
+      task: { kind: 'pairwise', question: 'Where is my order?', answerA: 'Let me look it up.', answerB: 'No idea.' },
+    });
+    await viewer.endedInApi(evaluation);
+    await settled<{ spanCount: number }>(`/v1/traces/${traceId}`, (t) => t.spanCount === 4);
+
+    const page = await rig.browser.page(PHONE);
+    await page.goto(`${viewer.stack.url}/#/`);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Traces' }).click();
+    await page.getByLabel('Trace id').fill('not-a-trace');
+    await page.getByRole('button', { name: 'Open' }).click();
+    expect(await page.getByRole('alert').innerText()).toContain('32 hexadecimal characters');
+    await expectAccessible(page);
+    await page.getByLabel('Trace id').fill(traceId.toUpperCase());
+    await page.getByRole('button', { name: 'Open' }).click();
+    await page.waitForURL(new RegExp(`#/traces/${traceId}$`));
+
+    // Roots by start time: the agent, then the span whose parent never arrived; the agent's children by start time.
+    const top = page.locator('ol.span-tree-top > li');
+    await top.first().waitFor();
+    const name = (li: ReturnType<typeof page.locator>) => li.locator(':scope > .span-row .span-name').innerText();
+    expect([await name(top.nth(0)), await name(top.nth(1))]).toEqual(['invoke_agent support', 'retry lookup_order']);
+    expect(await top.nth(1).locator('.badge', { hasText: 'parent not received' }).count()).toBe(1);
+    const children = top.nth(0).locator(':scope > ol > li');
+    expect(await children.count()).toBe(2);
+    const [chat, tool] = [children.nth(0), children.nth(1)];
+    expect([await name(chat), await name(tool)]).toEqual(['chat gpt-4o', 'execute_tool lookup_order']);
+    expect(await chat.locator('.span-model').innerText()).toBe('gpt-4o');
+    expect(await tool.locator('.pill-error').count()).toBe(1);
+    expect(await tool.locator('.error-text').innerText()).toContain('order service timed out');
+    // Input and output folded until asked for.
+    const input = chat.getByText('Where is my order 1234?');
+    expect(await input.isVisible()).toBe(false);
+    await chat.getByText('Input and output').click();
+    await input.waitFor();
+    // The span's evaluation: its status, and a link to its page, which links back to the trace.
+    const judged = chat.locator('.span-evaluations li');
+    expect(await judged.count()).toBe(1);
+    expect((await judged.locator('.pill').textContent())?.trim()).toBe('succeeded');
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
+    await expectAccessible(page);
+    await judged.getByRole('link', { name: evaluation.slice(0, 14) }).click();
+    await page.waitForURL(/#\/evaluations\/ev_/);
+    await page
+      .locator('.facts')
+      .getByRole('link', { name: traceId.slice(0, 14) })
+      .click();
+    await page.waitForURL(new RegExp(`#/traces/${traceId}$`));
+    await page.locator('ol.span-tree-top').waitFor();
     expect(rig.browser.errorsOf(page)).toEqual([]);
     await page.close();
   });

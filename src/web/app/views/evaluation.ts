@@ -21,6 +21,7 @@ import type { View, ViewContext } from '../view.js';
 import { setTitle, sleep } from '../view.js';
 import { DebateView } from './debate-view.js';
 import { rubricStamp } from './rubrics.js';
+import { sourceLink } from './trace.js';
 import { transcriptSection } from './transcript-view.js';
 import { aspectsCard, taskCard, usageCard, verdictCard, votesCard } from './verdict-view.js';
 
@@ -236,6 +237,7 @@ class EvaluationPage {
           ['Task', ev.taskKind],
           ['Created', ago(ev.createdAt)],
           ev.rubric ? ['Rubric', rubricStamp(ev.rubric)] : null,
+          ev.source ? ['Trace', sourceLink(ev.source)] : null,
           metadata && Object.keys(metadata).length > 0
             ? [
                 'Metadata',

@@ -1,0 +1,188 @@
+/**
+ * `bench:traces --monitors`: the monitors' side of the trace bench. Before the export it creates a span-scope
+ * monitor (each `chat` span sampled, scored on an aspect, a daily budget, a priced mock model) and a trace-scope
+ * monitor (each trace sampled, judged as a trajectory once quiet), both judging with the mock at 250 ms a call.
+ * After it, it waits for their evaluations to end and measures: duplicate evaluations (two of one monitor for
+ * one span, or for one trace: must be 0), the trace-scope verdicts' delay from the trace's end (the answer to the
+ * export request that carried its last span) to its verdict (the evaluation's `finishedAt`), and whether the
+ * budget monitor's spend stayed within its daily budget plus one evaluation.
+ */
+
+/** What the monitors are asked to do. */
+export interface MonitorPlan {
+  /** Share of matching `chat` spans the span monitor judges (0-1). */
+  spanRate: number;
+  /** Share of traces the trace monitor judges (0-1). */
+  traceRate: number;
+  /** The span monitor's daily budget, USD. */
+  dailyBudgetUsd: number;
+}
+
+/** The two monitors' ids. */
+export interface BenchMonitors {
+  span: string;
+  trace: string;
+}
+
+/** A judge model the mock answers in 250 ms, with a price (gpt-4o-mini's) so the budget is spent. */
+const MODEL = 'gpt-4o-mini?latency=250';
+
+async function send(base: string, path: string, body: unknown): Promise<{ id: string }> {
+  const r = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (r.status !== 201) throw new Error(`POST ${path}: ${r.status} ${await r.text()}`);
+  return (await r.json()) as { id: string };
+}
+
+/** Creates the span monitor and the trace monitor of `plan` on the stack at `base`. */
+export async function createBenchMonitors(base: string, plan: MonitorPlan): Promise<BenchMonitors> {
+  const config = { defaults: { model: MODEL } };
+  const span = await send(base, '/v1/monitors', {
+    name: 'bench chat spans',
+    filter: { service: 'support-agent', model: 'gpt-4o-mini' },
+    scope: 'span',
+    sampleRate: plan.spanRate,
+    dailyBudgetUsd: plan.dailyBudgetUsd,
+    judge: {
+      preset: 'rubric-judge',
+      config,
+      aspect: { name: 'helpfulness', description: 'How well the reply helps the customer.', scale: { min: 1, max: 5 } },
+    },
+  });
+  const trace = await send(base, '/v1/monitors', {
+    name: 'bench agent runs',
+    filter: { service: 'support-agent' },
+    scope: 'trace',
+    sampleRate: plan.traceRate,
+    judge: { preset: 'trajectory-judge', config },
+  });
+  return { span: span.id, trace: trace.id };
+}
+
+interface ListItem {
+  id: string;
+  status: string;
+  finishedAt: string | null;
+  source: { traceId: string; spanId: string | null; monitorId: string | null } | null;
+}
+
+/** Every evaluation of monitor `id` (the list's pages followed). */
+async function evaluationsOf(base: string, id: string): Promise<ListItem[]> {
+  const out: ListItem[] = [];
+  let cursor: string | null = null;
+  do {
+    const q = new URLSearchParams({ monitor: id, limit: '100', ...(cursor ? { cursor } : {}) });
+    const page = (await (await fetch(`${base}/v1/evaluations?${q.toString()}`)).json()) as {
+      data: ListItem[];
+      nextCursor: string | null;
+    };
+    out.push(...page.data);
+    cursor = page.nextCursor;
+  } while (cursor !== null);
+  return out;
+}
+
+async function countsOf(base: string, id: string): Promise<Counts> {
+  return ((await (await fetch(`${base}/v1/monitors/${id}`)).json()) as { counts: Counts }).counts;
+}
+
+/** A monitor's counts as `GET /v1/monitors/{id}` answers them (the bench reads the API, not the Worker's types). */
+interface Counts {
+  matched: number;
+  sampled: number;
+  succeeded: number;
+  failed: number;
+  skippedBudget: number;
+}
+
+const ENDED = new Set(['succeeded', 'failed', 'cancelled']);
+
+/**
+ * Waits until both monitors are done (every sampled match made into an evaluation or skipped, every evaluation
+ * ended, and the trace monitor's decisions steady for two quiet periods), at most `timeoutMs`.
+ */
+async function settled(base: string, m: BenchMonitors, quietMs: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  let steadySince = Date.now();
+  let last = '';
+  while (Date.now() < deadline) {
+    const [span, trace, spanEvs, traceEvs] = await Promise.all([
+      countsOf(base, m.span),
+      countsOf(base, m.trace),
+      evaluationsOf(base, m.span),
+      evaluationsOf(base, m.trace),
+    ]);
+    const now = JSON.stringify([span, trace]);
+    if (now !== last) {
+      last = now;
+      steadySince = Date.now();
+    }
+    const ended = [...spanEvs, ...traceEvs].every((e) => ENDED.has(e.status));
+    const made = span.succeeded + span.failed + span.skippedBudget === span.sampled;
+    if (ended && made && Date.now() - steadySince > 2 * quietMs) return true;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  return false;
+}
+
+function pct(xs: number[], p: number): number {
+  if (xs.length === 0) return Number.NaN;
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
+
+/** How many evaluations share a key with an earlier one. */
+function duplicates(items: readonly ListItem[], key: (e: ListItem) => string): number {
+  return items.length - new Set(items.map(key)).size;
+}
+
+/**
+ * The monitors' figures as Markdown lines, once they settled. `lastSpanAt`: each trace's end, epoch ms (when the
+ * export request carrying its last span was answered). `uptime` is read beside the figures.
+ */
+export async function monitorFigures(
+  base: string,
+  m: BenchMonitors,
+  plan: MonitorPlan,
+  lastSpanAt: ReadonlyMap<string, number>,
+  quietMs: number,
+  uptime: () => string,
+): Promise<{ lines: string[]; ok: boolean }> {
+  const done = await settled(base, m, quietMs, 300_000);
+  const [spanEvs, traceEvs, spanCounts, traceCounts] = await Promise.all([
+    evaluationsOf(base, m.span),
+    evaluationsOf(base, m.trace),
+    countsOf(base, m.span),
+    countsOf(base, m.trace),
+  ]);
+  const dupes =
+    duplicates(spanEvs, (e) => `${e.source?.traceId ?? ''}:${e.source?.spanId ?? ''}`) +
+    duplicates(traceEvs, (e) => e.source?.traceId ?? '');
+  const delays = traceEvs.flatMap((e) => {
+    const end = lastSpanAt.get(e.source?.traceId ?? '');
+    return end !== undefined && e.finishedAt ? [(Date.parse(e.finishedAt) - end) / 1000] : [];
+  });
+  const costs: number[] = [];
+  for (const e of spanEvs) {
+    const ev = (await (await fetch(`${base}/v1/evaluations/${e.id}`)).json()) as { usage: { costUsd: number } };
+    costs.push(ev.usage.costUsd);
+  }
+  const spent = costs.reduce((a, b) => a + b, 0);
+  const one = costs.length > 0 ? Math.max(...costs) : 0;
+  const withinOne = spent <= plan.dailyBudgetUsd + one;
+  const p95 = pct(delays, 95);
+  const lines = [
+    '',
+    `monitors: a span monitor (chat spans, sample ${plan.spanRate}, daily budget $${plan.dailyBudgetUsd}) and a trace monitor (sample ${plan.traceRate}), judge ${MODEL}, quiet period ${quietMs} ms${done ? '' : '; NOT SETTLED within 300 s'}`,
+    `load at the figures: ${uptime()}`,
+    '',
+    '| monitor | matched | sampled | evaluations | skipped (budget) | duplicate evaluations | trace end → verdict p50 / p95 (s) | spent / budget (USD) |',
+    '|---|---|---|---|---|---|---|---|',
+    `| span | ${spanCounts.matched} | ${spanCounts.sampled} | ${spanEvs.length} | ${spanCounts.skippedBudget} | ${duplicates(spanEvs, (e) => `${e.source?.traceId ?? ''}:${e.source?.spanId ?? ''}`)} | — | ${spent.toFixed(6)} / ${plan.dailyBudgetUsd} (${withinOne ? 'within' : 'PAST'} one evaluation, max ${one.toFixed(6)}) |`,
+    `| trace | ${traceCounts.matched} | ${traceCounts.sampled} | ${traceEvs.length} | ${traceCounts.skippedBudget} | ${duplicates(traceEvs, (e) => e.source?.traceId ?? '')} | ${pct(delays, 50).toFixed(1)} / ${p95.toFixed(1)} (${delays.length} verdicts) | — |`,
+  ];
+  return { lines, ok: done && dupes === 0 && withinOne };
+}
