@@ -364,7 +364,7 @@ export async function sourceEvaluations(db: D1Database, tenant: string, f: Sourc
   const { results } = await db
     .prepare(
       `SELECT e.id, ${taskSql('e')} AS task, e.winner, e.score, json_extract(vt.verdict, '$.aspects') AS aspects
-       FROM evaluations e JOIN verdict_texts vt ON vt.evaluation_id = e.id
+       FROM evaluations e LEFT JOIN verdict_texts vt ON vt.evaluation_id = e.id
        WHERE e.tenant = ? AND e.status = 'succeeded' AND e.deleted_at IS NULL AND e.content_erased_at IS NULL
          AND ${taskKindSql('e')} = ?
          AND (? IS NULL OR e.batch_id = ?) AND (? IS NULL OR e.rubric_id = ?) AND (? IS NULL OR e.rubric_version = ?)

@@ -8,7 +8,7 @@
  * API cancel). Times are epoch milliseconds.
  */
 import { configSql } from './config-rows.js';
-import { dropWaitingTaskStatements, taskSql } from './task-rows.js';
+import { taskSql } from './task-rows.js';
 import type { EvaluationError } from './live-events.js';
 import type { EvaluationStatus } from './status.js';
 import { SQL_NOT_ENDED, sqlMayBecome } from './status.js';
@@ -190,8 +190,6 @@ export async function markRunning(
          WHERE id = ? AND ${sqlMayBecome('running')}`,
       )
       .bind(callsPlanned, now, now, engineVersion, id),
-    // The object that marks it running holds its task: D1's waiting copy goes (./task-rows.ts).
-    ...dropWaitingTaskStatements(db, id),
   ]);
   return (r?.meta.changes ?? 0) > 0;
 }

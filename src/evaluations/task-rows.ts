@@ -2,11 +2,11 @@
  * @module
  * Where an evaluation's task is kept (migrations/0030_task_in_the_object.sql): not on its `evaluations` row,
  * which keeps the kind only (`task_kind`). A new evaluation's task waits in `evaluation_tasks` until its
- * Durable Object holds it (the object stores it at its start); the object's running mark then deletes it from
- * D1 ({@link dropWaitingTaskStatements}), so the object is where a started evaluation's task is read. A verdict
- * cache hit (no running mark) keeps its waiting copy. Rows
- * written before keep it inline in `evaluations.task`, which is read first; an erased one holds JSON `null`
- * there ({@link ERASED_TASK}) and reads as no task, whatever else holds one.
+ * Durable Object holds it (the object stores it at its start); the object's final write then deletes it from
+ * D1 ({@link dropWaitingTaskStatements}), so the object is where an ended evaluation's task is read (a running
+ * one's too: D1's copy is read first while it lasts). One that ended without running here (cancelled while
+ * queued) keeps its copy. Rows written before keep it inline in `evaluations.task`, which is read first; an
+ * erased one holds JSON `null` there ({@link ERASED_TASK}) and reads as no task, whatever else holds one.
  */
 
 /** Task stored in a deleted evaluation's row (the column is NOT NULL): JSON `null`. */
@@ -60,11 +60,11 @@ export function insertTasksStatement(
 }
 
 /**
- * The statements the object's running mark runs once it holds the task: the waiting copy is deleted (writes
- * nothing once done, so a repeated mark changes nothing). Not overwritten in place first, unlike an erasure
- * (src/config/sqlite-scrub.ts): the text lives on in the object, and the freed cell keeps it only until SQLite
- * reuses its page. In the final write's transaction instead, a comparison's later window stalled in
- * tests/worker/comparisons.test.ts (not understood yet).
+ * The statements the object's final write runs (it holds the task): the waiting copy is deleted (writes nothing
+ * once done, so a repeated write changes nothing). Not overwritten in place first, unlike an erasure
+ * (src/config/sqlite-scrub.ts), which overwrites a copy it finds still waiting (./erase-rows.ts,
+ * src/retention/content.ts): here the text lives on in the object, and the freed cell keeps it only until
+ * SQLite reuses its page, at the cost of one D1 row written less per verdict.
  */
 export function dropWaitingTaskStatements(db: D1Database, id: string): D1PreparedStatement[] {
   return [db.prepare('DELETE FROM evaluation_tasks WHERE evaluation_id = ?').bind(id)];

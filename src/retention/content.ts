@@ -17,6 +17,7 @@ import { scrubSql } from '../config/sqlite-scrub.js';
 import { eraseTranscriptStatements } from '../evaluations/transcript-rows.js';
 import { recordDb } from '../config/d1-shards.js';
 import { dropWaitingTaskStatements, ERASED_TASK, taskSql } from '../evaluations/task-rows.js';
+import { keepVerdictStatement } from '../evaluations/verdict-rows.js';
 
 /** What an erased error message reads: the code beside it stands. */
 export const ERASED_ERROR_MESSAGE = 'erased: this tenant keeps no content (the error code stands)';
@@ -54,8 +55,11 @@ export async function eraseUnstoredContent(env: Bindings, id: string, now = Date
     .first<{ task: string | null }>();
   if (!row) return false;
   const stub = evaluationStub(env, id);
-  // D1 keeps no task once the evaluation's object holds it (src/evaluations/task-rows.ts): read it there first.
-  const task = row.task ?? (await stub.content()).task ?? ERASED_TASK;
+  // The object holds the task once it started (src/evaluations/task-rows.ts), and the verdict (a copy in D1 only
+  // where D1's queries read it: src/evaluations/verdict-rows.ts). The verdict is kept: into D1 before the erase.
+  const held = await stub.content();
+  const task = row.task ?? held.task ?? ERASED_TASK;
+  if (held.verdict !== null) await keepVerdictStatement(db, id, held.verdict).run();
   // The object first: its replies are the transcript's source. The hashed task is kept on the row.
   await stub.erase(id);
   await db.batch([

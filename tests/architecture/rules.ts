@@ -83,6 +83,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
     'stub.ts',
     'task-rows.ts',
     'transcript-rows.ts',
+    'verdict-rows.ts',
   ],
   'src/estimates': ['service.ts'],
   'src/tiers': ['resolve.ts', 'schemas.ts'],
