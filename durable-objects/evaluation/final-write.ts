@@ -129,7 +129,14 @@ export class FinalWriter {
       // Committed, whichever way this write ends the row: the next waiting evaluation and the batch's next
       // items start.
       for (const followUp of followUps) this.instance.ctx.waitUntil(followUp(env));
-      if (readBack.length > 0) this.instance.endedRecord = withResultsTextOf(extra);
+      if (readBack.length > 0) {
+        const read = withResultsTextOf(extra);
+        // D1 keeps a verdict's JSON only where its own queries read it: this object has it anyway.
+        this.instance.endedRecord = read && {
+          ...read,
+          verdictText: read.verdictText ?? (read.row.status === 'succeeded' ? evaluation.meta.verdict : null),
+        };
+      }
       // Nothing changed: D1 had ended the row already (the DLQ fallback, or this object's own markEnded)
       // or it is gone. Subscribers and the snapshot must show what D1 shows, not what was decided here.
       if (!changed && !(await this.adoptD1End(evaluation))) return;

@@ -52,7 +52,7 @@ export const MAX_AWAIT_END_MS = 60_000;
  */
 export const INLINE_WATCHDOG_MS = 90_000;
 
-/** The Durable Object that runs one evaluation. RPC: {@link start}, {@link cancel}, {@link fail}, {@link awaitEnd}, {@link startAndAwait}, {@link erase}, {@link snapshot}, {@link timings}; `fetch` serves events. */
+/** The Durable Object that runs one evaluation: RPC ({@link EvaluationRpc}); `fetch` serves events. */
 export class EvaluationDO extends DurableObject<Bindings> implements EvaluationRpc, WaveItemRpc {
   /** In-memory state and platform handles shared by the parts. Protected: test subclasses drive it. */
   protected readonly instance: EvaluationInstance;
@@ -94,8 +94,7 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
   }
 
   /**
-   * Cancels: no new LLM calls are made; results of calls already in flight are still stored (and
-   * billed). D1 shows `cancelled` when this returns. No-op on an ended evaluation.
+   * Cancels: no new LLM calls; calls in flight are still stored (and billed). D1 shows `cancelled` on return.
    * @param id the evaluation id (checked against this object's id: `ctx.id.name` may be undefined in production).
    * @param reason optional human reason, stored as the error message (code `cancelled`).
    */
@@ -128,10 +127,7 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
     return await this.stepper.waveResults(evaluation, coordinator, results);
   }
 
-  /**
-   * Ends the evaluation `id` as failed with a pipeline reason (e.g. `queue_delivery_failed` from the DLQ
-   * consumer) unless it has already ended. Calls in flight are recorded, no new ones are made.
-   */
+  /** Ends it failed with a pipeline reason (e.g. the DLQ's `queue_delivery_failed`) unless ended; as {@link cancel}. */
   async fail(id: string, error: EvaluationError): Promise<StatusResult> {
     this.checkId(id, 'fail');
     const out = await this.lifecycle.end(id, 'failed', error);
@@ -247,6 +243,12 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
   transcript(): Promise<TranscriptRow[] | null> {
     const json = this.instance.store.transcript();
     return Promise.resolve(json === null ? null : (JSON.parse(json) as TranscriptRow[]));
+  }
+
+  /** The task and verdict held here (see {@link EvaluationRpc.content}); a plain read, no replay. */
+  content(): ReturnType<EvaluationRpc['content']> {
+    const meta = this.instance.loaded?.meta ?? this.instance.store.meta();
+    return Promise.resolve({ task: meta?.task ?? null, verdict: meta?.verdict ?? null });
   }
 
   // ------------------------------------------------------------------------------------- alarm, fetch

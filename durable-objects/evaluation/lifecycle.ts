@@ -29,6 +29,7 @@ import type { CachedEvaluation, EvaluationInstance, InstanceHooks } from './inst
 import type { EndedRow, MetaRow } from './storage.js';
 import { parseStoredError, storedError } from './storage.js';
 import { recordDb, recordDbOf } from '../../src/config/d1-shards.js';
+import { evaluationStub } from '../../src/evaluations/stub.js';
 
 /** Start and end of the evaluation of one instance. */
 export class Lifecycle {
@@ -146,6 +147,14 @@ export class Lifecycle {
       // a mark of its own would write the row again for nothing.
       job = row.status === 'running' ? { ...row, markedRunning: true } : row;
     }
+    if (job.cached?.verdict === null) {
+      // D1 keeps no JSON of the source's verdict: its object has it (none once erased: then it runs).
+      const verdict = (await evaluationStub(this.instance.env, job.cached.from).content()).verdict;
+      job = { ...job, cached: verdict === null ? null : { from: job.cached.from, verdict } };
+      // The input gate was open while the source answered: a concurrent end may have left its marker.
+      const ended = this.instance.store.ended();
+      if (ended) return { status: ended.status };
+    }
     const now = Date.now();
     let prepared: { meta: MetaRow; evaluation: CachedEvaluation };
     try {
@@ -198,7 +207,8 @@ export class Lifecycle {
     const { meta, evaluation } = prepared;
     this.instance.store.insertMeta(meta);
     this.instance.loaded = evaluation;
-    if (job.cached) return this.serveHit(evaluation, job.cached);
+    if (job.cached && job.cached.verdict !== null)
+      return this.serveHit(evaluation, { ...job.cached, verdict: job.cached.verdict });
     // Normally the alarm runs the first step at once; when the caller runs it (startAndAwait), the alarm is
     // the watchdog that resumes the work should this instance die mid-step.
     await this.instance.ctx.storage.setAlarm(Date.now() + firstAlarmInMs);
@@ -226,7 +236,7 @@ export class Lifecycle {
    * from `queued` to `succeeded` in that one write; a failed write arms its own retry alarm, and an instance
    * lost mid-write leaves a `queued` row the sweeper's start brings back here (the final write still owed).
    */
-  private async serveHit(evaluation: CachedEvaluation, hit: CacheHit): Promise<StatusResult> {
+  private async serveHit(evaluation: CachedEvaluation, hit: CacheHit & { verdict: string }): Promise<StatusResult> {
     this.instance.setTerminal(evaluation, 'succeeded', null, servedVerdict(hit.verdict));
     log('info', 'evaluation.cache_hit', { evaluationId: evaluation.meta.id, from: hit.from });
     await this.final.finalize(evaluation);

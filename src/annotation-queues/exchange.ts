@@ -5,6 +5,8 @@
  */
 import type { Bindings } from '../config/bindings.js';
 import { tenantDb } from '../config/d1-shards.js';
+import type { Task } from '../engine/task.js';
+import { withObjectTasks } from '../evaluations/content.js';
 import { judgedView } from '../engine/judged.js';
 import { invalidRequest } from '../http/errors.js';
 import { getVersion } from '../rubrics/rows.js';
@@ -51,7 +53,13 @@ export function itemsFromEvaluations(
       metadata: from.filter.metadata,
       limit: from.filter.limit,
     });
-    return rows.map((r) => ({ itemId: r.id, task: r.task, evaluationId: r.id, judge: verdictLabel(r) }));
+    // Tasks D1 no longer keeps are read from the evaluations' objects, a page at a time.
+    const withTasks = await withObjectTasks(env, rows);
+    return withTasks.flatMap((r) =>
+      r.task === null
+        ? []
+        : [{ itemId: r.id, task: JSON.parse(r.task) as Task, evaluationId: r.id, judge: verdictLabel(r) }],
+    );
   };
 }
 

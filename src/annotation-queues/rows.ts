@@ -6,6 +6,7 @@
  */
 import type { Task } from '../engine/task.js';
 import type { Label, Provenance } from './schemas.js';
+import { taskKindSql, taskSql } from '../evaluations/task-rows.js';
 
 /** An `annotation_queues` row. */
 export interface QueueRecord {
@@ -335,7 +336,8 @@ export async function nextItemFor(
 /** A succeeded evaluation a queue can take as an item, with its verdict. */
 export interface SourceEvaluation {
   id: string;
-  task: Task;
+  /** The task JSON text D1 keeps; null when only its object holds it (src/evaluations/content.ts reads it). */
+  task: string | null;
   winner: 'A' | 'B' | 'tie' | null;
   score: number | null;
   /** The verdict's `aspects` (JSON text, `[{name, score}]`), or null. */
@@ -361,10 +363,10 @@ export async function sourceEvaluations(db: D1Database, tenant: string, f: Sourc
   const entries = Object.entries(f.metadata ?? {});
   const { results } = await db
     .prepare(
-      `SELECT e.id, e.task, e.winner, e.score, json_extract(vt.verdict, '$.aspects') AS aspects
-       FROM evaluations e JOIN verdict_texts vt ON vt.evaluation_id = e.id
+      `SELECT e.id, ${taskSql('e')} AS task, e.winner, e.score, json_extract(vt.verdict, '$.aspects') AS aspects
+       FROM evaluations e LEFT JOIN verdict_texts vt ON vt.evaluation_id = e.id
        WHERE e.tenant = ? AND e.status = 'succeeded' AND e.deleted_at IS NULL AND e.content_erased_at IS NULL
-         AND json_extract(e.task, '$.kind') = ?
+         AND ${taskKindSql('e')} = ?
          AND (? IS NULL OR e.batch_id = ?) AND (? IS NULL OR e.rubric_id = ?) AND (? IS NULL OR e.rubric_version = ?)
          AND (SELECT COUNT(*) FROM json_each(?) w JOIN json_each(COALESCE(e.metadata, '{}')) m
               ON m.key = w.key AND CAST(m.value AS TEXT) = w.value) = ?
@@ -385,10 +387,10 @@ export async function sourceEvaluations(db: D1Database, tenant: string, f: Sourc
     )
     .all<{
       id: string;
-      task: string;
+      task: string | null;
       winner: SourceEvaluation['winner'];
       score: number | null;
       aspects: string | null;
     }>();
-  return results.map((r) => ({ ...r, task: JSON.parse(r.task) as Task }));
+  return results;
 }

@@ -15,6 +15,7 @@ import type { StartJob } from '../evaluations/job-rows.js';
 import { rubricContentSql } from '../evaluations/job-rows.js';
 import { insertRowsJsonStatements } from '../evaluations/rows.js';
 import { configSql } from '../evaluations/config-rows.js';
+import { taskSql } from '../evaluations/task-rows.js';
 import type { Budget } from '../engine/budget.js';
 import { admitSelectedStatement, admittedBy, markedRunningBy } from '../evaluations/admission.js';
 import { completionEventId } from './completion-event.js';
@@ -339,7 +340,7 @@ export function claimWindowStatements(
     db.prepare(`SELECT id FROM batches WHERE id = ${which} AND budget IS NOT NULL AND completed_at IS NULL`).bind(key),
     db
       .prepare(
-        `SELECT b.id AS batch_id, e.id, e.tenant, e.method, ${configSql('e')} AS config, e.task, e.tier, e.flex_fallback,
+        `SELECT b.id AS batch_id, e.id, e.tenant, e.method, ${configSql('e')} AS config, ${taskSql('e')} AS task, e.tier, e.flex_fallback,
            ${rubricContentSql('e')} AS rubric, ${hitColumns('e')} ${claimed}`,
       )
       .bind(key, token),
@@ -368,7 +369,7 @@ function claimOf([, budgeted, claimed]: readonly (D1Result | undefined)[]): Wind
     tenant: string;
     method: string;
     config: string;
-    task: string;
+    task: string | null;
     cache_from: string | null;
     cached_verdict: string | null;
     tier: Tier;
@@ -384,7 +385,8 @@ function claimOf([, budgeted, claimed]: readonly (D1Result | undefined)[]): Wind
       tenant: r.tenant,
       method: r.method,
       config: r.config,
-      task: r.task,
+      // A queued item's task waits in D1 (src/evaluations/task-rows.ts); none reads as a failed start.
+      task: r.task ?? 'null',
       batchId: r.batch_id,
       cached: hitOf(r),
       tier: r.tier,

@@ -45,6 +45,7 @@ import { certifiedFields, withCertify } from '../evaluations/certified.js';
 import { checkBatchBudget } from './budget-check.js';
 import { repeatJudge } from '../methods/resolve-judge.js';
 import { recordDbOf } from '../config/d1-shards.js';
+import { withObjectVerdicts } from '../evaluations/content.js';
 import type { EffectiveLimits } from '../tenants/limits.js';
 import { spreadDbs } from '../tenants/rows.js';
 import type { Stability, StabilitySummary } from '../metrics/stability.js';
@@ -288,7 +289,8 @@ export async function resultsOf(
   if (position.b !== b.id) throw invalidRequest([{ path: 'cursor', message: 'belongs to another batch' }], 'query');
   const afterSeq = position.s;
   const rows = await resultsPage(recordDbOf(env, b.tenant, b.id), b.id, afterSeq, limit);
-  const page = rows.slice(0, limit);
+  // Verdicts D1 keeps no JSON of are read from their evaluations' objects, a bounded page at a time.
+  const page = await withObjectVerdicts(env, rows.slice(0, limit));
   const last = page[page.length - 1];
   const next = rows.length > limit && last ? encodeCursor({ b: b.id, s: last.batch_seq }) : null;
   return { ndjson: page.map((r) => `${JSON.stringify(lineOf(r, b.certify))}\n`).join(''), next };

@@ -185,7 +185,9 @@ export function expandStatement(
       // Stored once by hash (src/evaluations/config-rows.ts), in the comparison's own transaction.
       config: "''",
       config_hash: '?',
+      // Kept on the row (read there first: src/evaluations/task-rows.ts): the pairs' ids are made here, in SQL.
       task: `json_set(json_extract(it.value, '$[2]'), '$.answerA', ${output(1)}, '$.answerB', ${output(2)})`,
+      task_kind: `json_extract(it.value, '$[2].kind')`,
       metadata: 'NULL',
       idempotency_key: 'NULL',
       request_hash: 'NULL',

@@ -56,6 +56,7 @@ export const CARRY_OVER_RULES: Readonly<Record<string, CarryOverRule>> = {
   method_configs: { kind: 'shared' },
   evaluations: { kind: 'tenant' },
   verdict_texts: { kind: 'child', parent: 'evaluations', column: 'evaluation_id' },
+  evaluation_tasks: { kind: 'child', parent: 'evaluations', column: 'evaluation_id' },
   transcripts: { kind: 'child', parent: 'evaluations', column: 'evaluation_id' },
   usage: { kind: 'child', parent: 'evaluations', column: 'evaluation_id' },
   meta_evaluation_items: {

@@ -4,7 +4,7 @@
  * ({@link EndingEffect}, {@link FinalWriteStep}, {@link AfterCommit}), the guard every statement of an
  * ending's transaction carries ({@link endingGuard}), and the D1 writes that end a row: {@link markEnded}
  * (a cancel, a failure, the dead-letter consumer) and the object's final write ({@link writeFinal}:
- * usage roll-up and the verdict's JSON (`verdict_texts`), then the verdict's summary, usage sums and status in
+ * usage roll-up and, where D1 keeps it, the verdict's JSON (`verdict_texts`, ./verdict-rows.ts), then the verdict's summary, usage sums and status in
  * ONE guarded update of the row, in ONE `batch()`,
  * which D1 runs as one transaction; the transcript stays in the evaluation's own object, ./transcript-rows.ts).
  *
@@ -25,6 +25,8 @@ import { sqlMayBecome } from './status.js';
 import type { UsageTotals } from '../tenants/usage-rollup.js';
 import { BOOK_SET_SQL, bookBinds, bookStatement, rollupStatements, usageTotals } from '../tenants/usage-rollup.js';
 import { ENTRY_SET_SQL, entryTime } from '../verdict-cache/rows.js';
+import { dropWaitingTaskStatements } from './task-rows.js';
+import { verdictTextStatement } from './verdict-rows.js';
 
 /**
  * An evaluation that is about to end. Times are epoch ms. Anything else of the row (tenant, batch, …) an
@@ -154,21 +156,6 @@ function endStatement(
        WHERE id = ? AND ${sqlMayBecome(status)}`,
     )
     .bind(status, error?.code ?? null, error?.message ?? null, now, now, id);
-}
-
-/**
- * The verdict's JSON (without transcript) in `verdict_texts`, keyed by the evaluation: only while the row may still become `succeeded` and the caller has not deleted it (./erase-rows.ts).
- * Before the status update, whose guard it shares. Kept off the `evaluations` row on purpose: a row that grew
- * by the verdict at its end no longer fit its page, and took two (migrations/0026_verdict_on_the_row.sql).
- */
-function verdictTextStatement(db: D1Database, id: string, verdictJson: string): D1PreparedStatement {
-  return db
-    .prepare(
-      `INSERT INTO verdict_texts (evaluation_id, verdict)
-       SELECT ?, ? WHERE EXISTS (SELECT 1 FROM evaluations WHERE id = ? AND deleted_at IS NULL AND ${sqlMayBecome('succeeded')})
-       ON CONFLICT DO NOTHING`,
-    )
-    .bind(id, verdictJson, id);
 }
 
 /**
@@ -359,7 +346,13 @@ export async function writeFinal(
   };
   const rollup = [
     ...rollupStatements(db, w.id, w.calls),
-    ...(written.verdictJson === null ? [] : [verdictTextStatement(db, w.id, written.verdictJson)]),
+    // The object holds the verdict; D1 keeps a copy only where its own queries read it (./verdict-rows.ts).
+    ...(written.verdictJson === null || !w.verdict
+      ? []
+      : [verdictTextStatement(db, w.id, w.verdict, written.verdictJson)]),
+    // The object holds the task: D1's waiting copy goes (./task-rows.ts; the API's fast start marks the row
+    // running in its insert, so no running mark of the object's could).
+    ...dropWaitingTaskStatements(db, w.id),
   ];
   const final = finalStatement(db, w, written);
   // An evaluation the object knows is in no batch (null, not unknown): its batch's statements would match no row.

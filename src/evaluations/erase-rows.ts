@@ -1,18 +1,17 @@
 /**
  * @module
  * Deleting an evaluation's data in D1 (`DELETE /v1/evaluations/:id`, data retention): its transcript and
- * verdict rows go, its task, metadata and error message are blanked, and the row stays as a tombstone
- * (`deleted_at`) because the per-call usage rows that billing keeps refer to it. A final write that comes
- * later (calls that were in flight) writes usage only: its verdict insert checks `deleted_at` (./ending.ts),
- * and the object it comes from erases its own transcript. Idempotent. Times are epoch ms.
+ * verdict rows and a task still waiting for its object (./task-rows.ts) go, its inline task, metadata and
+ * error message are blanked, and the row stays as a tombstone (`deleted_at`) because the per-call usage rows
+ * that billing keeps refer to it. A final write that comes later (calls that were in flight) writes usage
+ * only: its verdict insert checks `deleted_at` (./ending.ts), and the object it comes from erases its own
+ * transcript and task. Idempotent. Times are epoch ms.
  */
 import { eraseWebhookEventsStatements } from '../webhooks/outbox.js';
 import { forgetSourceStatements } from '../verdict-cache/rows.js';
 import { scrubSql } from '../config/sqlite-scrub.js';
 import { eraseTranscriptStatements } from './transcript-rows.js';
-
-/** Task stored in a deleted evaluation's row (the column is NOT NULL): JSON `null`. */
-export const ERASED_TASK = 'null';
+import { ERASED_TASK } from './task-rows.js';
 
 /**
  * Erases the evaluation's task, metadata, transcript, verdict and webhook events (their payloads carry
@@ -30,10 +29,12 @@ export function eraseEvaluationStatements(db: D1Database, id: string, now: numbe
     // the transcripts' and the webhook events' statements do the same for theirs.
     db.prepare(scrubSql('evaluations', ['task', 'metadata', 'error_message'], 'id = ?')).bind(id),
     db.prepare(scrubSql('verdict_texts', ['verdict'], 'evaluation_id = ?')).bind(id),
+    db.prepare(scrubSql('evaluation_tasks', ['task'], 'evaluation_id = ?')).bind(id),
     ...eraseWebhookEventsStatements(db, id),
     ...forgetSourceStatements(db, id),
     ...eraseTranscriptStatements(db, id),
     db.prepare('DELETE FROM verdict_texts WHERE evaluation_id = ?').bind(id),
+    db.prepare('DELETE FROM evaluation_tasks WHERE evaluation_id = ?').bind(id),
     db
       .prepare(
         `UPDATE evaluations SET task = ?, metadata = NULL, error_message = NULL, winner = NULL, score = NULL,

@@ -8,6 +8,7 @@
  * API cancel). Times are epoch milliseconds.
  */
 import { configSql } from './config-rows.js';
+import { taskSql } from './task-rows.js';
 import type { EvaluationError } from './live-events.js';
 import type { EvaluationStatus } from './status.js';
 import { SQL_NOT_ENDED, sqlMayBecome } from './status.js';
@@ -84,7 +85,7 @@ export const BATCH_CANCELLED_ERROR: EvaluationError = { code: 'cancelled', messa
 export async function loadJob(db: D1Database, id: string): Promise<EvaluationJob | null> {
   const row = await db
     .prepare(
-      `SELECT id, tenant, status, method, ${configSql('evaluations')} AS config, task, error_code, error_message, batch_id, tier, flex_fallback, ${hitColumns()},
+      `SELECT id, tenant, status, method, ${configSql('evaluations')} AS config, ${taskSql('evaluations')} AS task, error_code, error_message, batch_id, tier, flex_fallback, ${hitColumns()},
          (SELECT batches.cancel_requested_at FROM batches WHERE batches.id = evaluations.batch_id) AS batch_cancelled_at,
          ${rubricContentSql('evaluations')} AS rubric
        FROM evaluations WHERE id = ?`,
@@ -96,7 +97,7 @@ export async function loadJob(db: D1Database, id: string): Promise<EvaluationJob
       status: EvaluationStatus;
       method: string;
       config: string;
-      task: string;
+      task: string | null;
       error_code: string | null;
       error_message: string | null;
       batch_id: string | null;
@@ -114,7 +115,8 @@ export async function loadJob(db: D1Database, id: string): Promise<EvaluationJob
     status: row.status,
     method: row.method,
     config: row.config,
-    task: row.task,
+    // None kept in D1 only once its object holds it, which then never asks: read as no task (a failed start).
+    task: row.task ?? 'null',
     batchId: row.batch_id,
     cached: hitOf(row),
     tier: row.tier,
@@ -180,15 +182,16 @@ export async function markRunning(
   now: number,
   engineVersion: string,
 ): Promise<boolean> {
-  const r = await db
-    .prepare(
-      `UPDATE evaluations SET status = 'running', calls_planned = ?, started_at = COALESCE(started_at, ?), updated_at = ?,
-         engine_version = COALESCE(engine_version, ?)
-       WHERE id = ? AND ${sqlMayBecome('running')}`,
-    )
-    .bind(callsPlanned, now, now, engineVersion, id)
-    .run();
-  return r.meta.changes > 0;
+  const [r] = await db.batch([
+    db
+      .prepare(
+        `UPDATE evaluations SET status = 'running', calls_planned = ?, started_at = COALESCE(started_at, ?), updated_at = ?,
+           engine_version = COALESCE(engine_version, ?)
+         WHERE id = ? AND ${sqlMayBecome('running')}`,
+      )
+      .bind(callsPlanned, now, now, engineVersion, id),
+  ]);
+  return (r?.meta.changes ?? 0) > 0;
 }
 
 /**

@@ -5,6 +5,7 @@
  * stays put when rows are inserted. Times are epoch ms.
  */
 import type { EvaluationStatus } from './status.js';
+import { taskKindSql } from './task-rows.js';
 
 /** Filters, combined with AND; absent ones do not filter. */
 export interface ListFilters {
@@ -59,7 +60,7 @@ export interface ListedRow {
 /** A bound of the scale a listed score is on: verdicts from before `scale` fall back to the overall's, then the task's. */
 const SCALE = (bound: 'min' | 'max') =>
   `COALESCE(json_extract(vt.verdict, '$.scale.${bound}'), json_extract(vt.verdict, '$.details.overallScale.${bound}'),
-     json_extract(e.task, '$.aspect.scale.${bound}')) AS scale_${bound}`;
+     json_extract(NULLIF(e.task, ''), '$.aspect.scale.${bound}')) AS scale_${bound}`;
 
 /** A metadata value as text: strings as they are, numbers as JSON writes them, booleans `true` / `false`. */
 const METADATA_TEXT = "CASE type WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' ELSE CAST(value AS TEXT) END";
@@ -101,7 +102,7 @@ export async function listEvaluations(
   if (after) add('(e.created_at < ? OR (e.created_at = ? AND e.id < ?))', after.createdAt, after.createdAt, after.id);
   const { results } = await db
     .prepare(
-      `SELECT e.id, e.status, e.method, e.preset, json_extract(e.task, '$.kind') AS task_kind, e.metadata, e.batch_id, e.meta_id,
+      `SELECT e.id, e.status, e.method, e.preset, ${taskKindSql('e')} AS task_kind, e.metadata, e.batch_id, e.meta_id,
          e.error_code, e.error_message, e.created_at, e.started_at, e.finished_at, e.source, e.winner, e.score, e.confidence,
          ${SCALE('min')}, ${SCALE('max')}
        FROM evaluations e LEFT JOIN verdict_texts vt ON vt.evaluation_id = e.id

@@ -12,6 +12,7 @@ import type { Guarantee } from '../metrics/certify.js';
 import { configHashOf, storeConfigStatements } from './config-rows.js';
 import type { EvaluationSource } from './source.js';
 import { sourceOfText, sourceText } from './source.js';
+import { insertTasksStatement, taskKindOf, taskKindSql, taskSql, taskWaitsSql } from './task-rows.js';
 
 /** What an evaluation records of the rubric it judged by (src/rubrics): the content's hash, and the stored rubric. */
 export interface RubricStampRecord {
@@ -118,6 +119,7 @@ const INSERT_COLUMNS = [
   'config',
   'config_hash',
   'task',
+  'task_kind',
   'metadata',
   'idempotency_key',
   'request_hash',
@@ -155,7 +157,9 @@ function insertValues(e: NewEvaluation): (string | number | null)[] {
     // Stored once by hash (./config-rows.ts): the row keeps the hash, its inline column stays empty.
     '',
     configHashOf(e.config),
-    JSON.stringify(e.task),
+    // The task waits in `evaluation_tasks` until its object holds it (./task-rows.ts); the row keeps its kind.
+    '',
+    taskKindOf(e.task),
     e.metadata ? JSON.stringify(e.metadata) : null,
     e.idempotencyKey,
     e.requestHash,
@@ -201,7 +205,8 @@ function jsonChunks(rows: readonly NewEvaluation[]): string[] {
   let current: string[] = [];
   let bytes = 2;
   for (const row of rows) {
-    const json = JSON.stringify(insertValues(row));
+    // The task JSON rides at the end, past the columns: the tasks' statement reads it there.
+    const json = JSON.stringify([...insertValues(row), JSON.stringify(row.task)]);
     const size = encoder.encode(json).byteLength + 1;
     if (current.length > 0 && bytes + size > INSERT_JSON_CHUNK_BYTES) {
       chunks.push(`[${current.join(',')}]`);
@@ -230,13 +235,19 @@ export function insertRowsJsonStatements(
 ): D1PreparedStatement[] {
   const select = INSERT_COLUMNS.map((_c, i) => `json_extract(value, '$[${String(i)}]')`).join(', ');
   const sql = `INSERT INTO evaluations (${INSERT_COLUMNS.join(', ')}) SELECT ${select} FROM json_each(?) WHERE ${guard.sql} ON CONFLICT DO NOTHING`;
+  const task = `json_extract(value, '$[${String(INSERT_COLUMNS.length)}]')`;
+  const tasksSql = `INSERT INTO evaluation_tasks (evaluation_id, task) SELECT json_extract(value, '$[0]'), ${task} FROM json_each(?)
+    WHERE ${guard.sql} AND ${taskWaitsSql("json_extract(value, '$[0]')")} ON CONFLICT DO NOTHING`;
   return [
     ...storeConfigStatements(
       db,
       rows.map((r) => r.config),
       rows[0]?.now ?? 0,
     ),
-    ...jsonChunks(rows).map((chunk) => db.prepare(sql).bind(chunk, ...guard.binds)),
+    ...jsonChunks(rows).flatMap((chunk) => [
+      db.prepare(sql).bind(chunk, ...guard.binds),
+      db.prepare(tasksSql).bind(chunk, ...guard.binds),
+    ]),
   ];
 }
 
@@ -274,10 +285,11 @@ export async function insertEvaluation(
   e: NewEvaluation,
   after: readonly D1PreparedStatement[] = [],
 ): Promise<{ inserted: true; after: D1Result[] } | { inserted: false; existing: EvaluationRecord }> {
-  // Its config first, stored once by hash (./config-rows.ts); the insert's result follows it.
-  const [, result, ...rest] = await db.batch([
+  // Its config first, stored once by hash (./config-rows.ts); the insert's result follows it, then its task's.
+  const [, result, , ...rest] = await db.batch([
     ...storeConfigStatements(db, [e.config], e.now),
     insertRowsStatement(db, [e]),
+    insertTasksStatement(db, [[e.id, JSON.stringify(e.task)]]),
     ...after,
   ]);
   if (result && result.meta.changes > 0) return { inserted: true, after: rest };
@@ -322,7 +334,7 @@ interface EvaluationRow {
   source: string | null;
 }
 
-const SELECT = `SELECT id, tenant, status, method, preset, json_extract(task, '$.kind') AS task_kind, metadata,
+const SELECT = `SELECT id, tenant, status, method, preset, ${taskKindSql('evaluations')} AS task_kind, metadata,
   idempotency_key, request_hash, meta_id, batch_id, item_id, calls_done, calls_planned, error_code, error_message,
   created_at, updated_at, started_at, finished_at, deleted_at, tier, flex_fallback, rubric_hash, rubric_id, rubric_version,
   cache_mode, cache_from, cache_saved_usd, source,
@@ -391,20 +403,22 @@ export async function findByIdempotencyKey(
   return row ? toRecord(row) : null;
 }
 
-/** The stored task JSON of evaluation `id`, or null when none is kept (erased, or never stored). */
-export async function getTaskJson(db: D1Database, id: string): Promise<unknown> {
-  return taskJsonOf(await taskJsonStatement(db, id).all());
-}
-
-/** The read of {@link getTaskJson}, for a batch that reads several evaluations at once; parse with {@link taskJsonOf}. */
+/**
+ * The read of evaluation `id`'s task as D1 keeps it ({@link taskSql}), for a batch that reads several evaluations
+ * at once; parse with {@link taskJsonOf}.
+ */
 export function taskJsonStatement(db: D1Database, id: string): D1PreparedStatement {
-  return db.prepare('SELECT task FROM evaluations WHERE id = ?').bind(id);
+  return db.prepare(`SELECT ${taskSql('e')} AS task FROM evaluations e WHERE e.id = ?`).bind(id);
 }
 
-/** The task JSON out of a {@link taskJsonStatement} result, or null when none is kept. */
+/**
+ * The task JSON out of a {@link taskJsonStatement} result: null when none is kept (erased, or not JSON), undefined
+ * when D1 keeps none because the evaluation's object holds it (./content.ts reads it there).
+ */
 export function taskJsonOf(result: D1Result | undefined): unknown {
   const row = result?.results[0] as { task: string | null } | undefined;
-  if (!row?.task) return null;
+  if (!row) return null;
+  if (row.task === null) return undefined;
   try {
     return JSON.parse(row.task) as unknown;
   } catch {

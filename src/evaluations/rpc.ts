@@ -68,6 +68,14 @@ export interface StatusResult {
   ended?: EvaluationWithResultsText;
 }
 
+/** What the object keeps of an evaluation's content, as JSON text; each null when it holds none (never started here, or erased). */
+export interface StoredContent {
+  /** The task as submitted. */
+  task: string | null;
+  /** The verdict (without transcript) once the protocol concluded. */
+  verdict: string | null;
+}
+
 /** The RPC methods of the evaluation's Durable Object. Every method checks `id` against the object's own id. */
 export interface EvaluationRpc {
   /**
@@ -106,4 +114,6 @@ export interface EvaluationRpc {
    * before the final write, after an erase, or on an object that never ran the evaluation.
    */
   transcript(): Promise<TranscriptRow[] | null>;
+  /** The task and verdict this object holds: D1 keeps neither once its final write landed (./task-rows.ts). */
+  content(): Promise<StoredContent>;
 }

@@ -17,11 +17,11 @@ import {
   getVerdictJson,
   insertEvaluation,
   readWithResults,
-  getTaskJson,
 } from './rows.js';
 import { requestHash } from '../http/request-hash.js';
 import type { TranscriptRow } from './transcript-rows.js';
 import { listTranscript, transcriptMessageOf } from './transcript-rows.js';
+import { objectVerdictJson, readTaskJson } from './content.js';
 import { ApiError } from '../http/errors.js';
 import type { CreateEvaluationRequest, Evaluation, EvaluationAccepted, EvaluationStatus } from './schemas.js';
 import type { EvaluationTaskSchema } from './schemas.js';
@@ -425,13 +425,18 @@ export async function viewEvaluation(
   row: EvaluationRecord,
   read?: Omit<EvaluationWithResults, 'row'>,
 ): Promise<Evaluation> {
+  const succeeded = row.status === 'succeeded' && row.deletedAt === null;
   const [progress, verdictJson, usage] = await Promise.all([
     progressOf(env, row),
-    read
-      ? read.verdictJson
-      : row.status === 'succeeded'
-        ? getVerdictJson(recordDbOf(env, row.tenant, row.id), row.id)
-        : Promise.resolve(null),
+    // D1 keeps a verdict's JSON only where its own queries read it; else the evaluation's object has it.
+    (async () => {
+      const inD1 = read
+        ? read.verdictJson
+        : succeeded
+          ? await getVerdictJson(recordDbOf(env, row.tenant, row.id), row.id)
+          : null;
+      return inD1 === null && succeeded ? await objectVerdictJson(env, row.id) : inD1;
+    })(),
     read ? read.usage : getUsageSums(recordDbOf(env, row.tenant, row.id), row.id),
   ]);
   const verdict = verdictJson === null ? null : storedVerdictSummary(verdictJson);
@@ -474,7 +479,7 @@ export async function viewTask(
   taskJson?: unknown,
 ): Promise<z.infer<typeof EvaluationTaskSchema>> {
   const parsed = TaskSchema.safeParse(
-    taskJson === undefined ? await getTaskJson(recordDbOf(env, row.tenant, row.id), row.id) : taskJson,
+    taskJson === undefined ? await readTaskJson(env, recordDbOf(env, row.tenant, row.id), row.id) : taskJson,
   );
   return { id: row.id, task: parsed.success ? parsed.data : null };
 }

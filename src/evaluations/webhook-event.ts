@@ -15,7 +15,8 @@ import { endingGuard } from './ending.js';
 import type { WebhookEventDoc } from '../webhooks/event-docs.js';
 import type { ExtraRecipient, WebhookEventType } from '../webhooks/outbox.js';
 import { webhookEventStatements } from '../webhooks/outbox.js';
-import { sql, SqlExpr } from '../webhooks/sql.js';
+import { rawSql, sql, SqlExpr } from '../webhooks/sql.js';
+import { taskKindSql } from './task-rows.js';
 import { EvaluationSourceSchema } from './source.js';
 
 /** `data` of an evaluation event. Times are ISO 8601 UTC; links are relative to the API's origin. */
@@ -85,7 +86,7 @@ function evaluationData(ending: Ending): SqlExpr {
   const finishedAt = new Date(ending.now).toISOString();
   return sql`SELECT json_object(
       'id', e.id, 'status', ${status}, 'method', e.method, 'preset', e.preset,
-      'taskKind', json_extract(e.task, '$.kind'),
+      'taskKind', ${rawSql(taskKindSql('e'))},
       'metadata', json(e.metadata),
       'verdict', CASE WHEN e.deleted_at IS NULL THEN json(${written?.verdictJson ?? null}) END,
       'error', CASE WHEN ${error?.code ?? null} IS NULL THEN NULL

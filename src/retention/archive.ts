@@ -28,6 +28,7 @@ import { everyTenantDb } from '../config/d1-shards.js';
 import { readWithResultsStatements, taskJsonOf, taskJsonStatement, withResultsOf } from '../evaluations/rows.js';
 import { listTranscriptStatement, transcriptOf } from '../evaluations/transcript-rows.js';
 import { viewEvaluation, viewTask, viewTranscript } from '../evaluations/service.js';
+import { objectTaskJson } from '../evaluations/content.js';
 import { ERASE_CHUNK, eraseEvaluations } from '../evaluations/list.js';
 import type { ArchivedEvaluation } from '../archive/store.js';
 import { eraseArchived, eraseAtOf, eraseDueArchived, putArchived } from '../archive/store.js';
@@ -100,9 +101,11 @@ async function archivedOf(
   const read = withResultsOf(results.slice(0, 3));
   const row = read?.row;
   if (!read || !row || row.deletedAt !== null || row.finishedAt === null) return null;
+  // D1 keeps no task once the evaluation's object holds it: read there, as GET …/task does.
+  const d1Task = taskJsonOf(results[3]);
   const [evaluation, task, transcript] = await Promise.all([
     viewEvaluation(env, row, read),
-    viewTask(env, row, taskJsonOf(results[3])),
+    viewTask(env, row, d1Task === undefined ? await objectTaskJson(env, row.id) : d1Task),
     viewTranscript(env, row, transcriptOf(results[4])),
   ]);
   return {

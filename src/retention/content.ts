@@ -16,6 +16,8 @@ import { sha256Hex } from '../http/request-hash.js';
 import { scrubSql } from '../config/sqlite-scrub.js';
 import { eraseTranscriptStatements } from '../evaluations/transcript-rows.js';
 import { recordDb } from '../config/d1-shards.js';
+import { dropWaitingTaskStatements, ERASED_TASK, taskSql } from '../evaluations/task-rows.js';
+import { keepVerdictStatement } from '../evaluations/verdict-rows.js';
 
 /** What an erased error message reads: the code beside it stands. */
 export const ERASED_ERROR_MESSAGE = 'erased: this tenant keeps no content (the error code stands)';
@@ -45,17 +47,25 @@ export async function eraseUnstoredContent(env: Bindings, id: string, now = Date
   const db = await recordDb(env, id);
   const row = await db
     .prepare(
-      `SELECT e.task AS task FROM evaluations e JOIN tenants t ON t.id = e.tenant
+      `SELECT ${taskSql('e')} AS task FROM evaluations e JOIN tenants t ON t.id = e.tenant
      WHERE e.id = ? AND t.store_content = 0 AND e.deleted_at IS NULL AND e.finished_at IS NOT NULL
        AND e.content_erased_at IS NULL`,
     )
     .bind(id)
-    .first<{ task: string }>();
+    .first<{ task: string | null }>();
   if (!row) return false;
-  // The object first: its replies are the transcript's source.
-  await evaluationStub(env, id).erase(id);
+  const stub = evaluationStub(env, id);
+  // The object holds the task once it started (src/evaluations/task-rows.ts), and the verdict (a copy in D1 only
+  // where D1's queries read it: src/evaluations/verdict-rows.ts). The verdict is kept: into D1 before the erase.
+  const held = await stub.content();
+  const task = row.task ?? held.task ?? ERASED_TASK;
+  if (held.verdict !== null) await keepVerdictStatement(db, id, held.verdict).run();
+  // The object first: its replies are the transcript's source. The hashed task is kept on the row.
+  await stub.erase(id);
   await db.batch([
     ...eraseTranscriptStatements(db, id),
+    db.prepare(scrubSql('evaluation_tasks', ['task'], 'evaluation_id = ?')).bind(id),
+    ...dropWaitingTaskStatements(db, id),
     // Overwritten in place first, so the file's free space keeps no copy (src/config/sqlite-scrub.ts).
     db.prepare(scrubSql('evaluations', ['task', 'error_message'], 'id = ? AND deleted_at IS NULL')).bind(id),
     // An error's message can quote a reply (an unparsed one, a provider's body): it goes too; its code stays.
@@ -65,7 +75,7 @@ export async function eraseUnstoredContent(env: Bindings, id: string, now = Date
          error_message = CASE WHEN error_message IS NULL THEN NULL ELSE ? END
        WHERE id = ? AND deleted_at IS NULL`,
       )
-      .bind(await hashedTask(row.task), now, ERASED_ERROR_MESSAGE, id),
+      .bind(await hashedTask(task), now, ERASED_ERROR_MESSAGE, id),
   ]);
   return true;
 }

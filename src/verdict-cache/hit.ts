@@ -17,14 +17,16 @@ export function hitColumns(table = 'evaluations'): string {
 /** A hit as a started evaluation takes it: the source and its verdict JSON (without transcript). */
 export interface CacheHit {
   from: string;
-  verdict: string;
+  /**
+   * The source's verdict JSON as D1 keeps it; null when D1 keeps none (src/evaluations/verdict-rows.ts): the
+   * source's object holds it, and the starting object reads it there (a source erased since is a miss).
+   */
+  verdict: string | null;
 }
 
-/** The hit out of a row read with {@link hitColumns}; null for a miss, or when the source is gone. */
+/** The hit out of a row read with {@link hitColumns}; null for a miss. */
 export function hitOf(row: { cache_from: string | null; cached_verdict: string | null }): CacheHit | null {
-  return row.cache_from !== null && row.cached_verdict !== null
-    ? { from: row.cache_from, verdict: row.cached_verdict }
-    : null;
+  return row.cache_from !== null ? { from: row.cache_from, verdict: row.cached_verdict } : null;
 }
 
 /** The hit of a just-inserted evaluation, read in its insert's transaction after `markHitsStatement` (./rows.ts). */

@@ -88,7 +88,8 @@ describe('task texts that are only whitespace or contain NUL → 400 naming the 
     );
     expect(r.status).toBe(202);
     const { id } = await r.json<{ id: string }>();
-    const row = await testEnv.DB.prepare('SELECT task FROM evaluations WHERE id = ?')
+    // Queued: its task waits in D1 for its object (src/evaluations/task-rows.ts).
+    const row = await testEnv.DB.prepare('SELECT task FROM evaluation_tasks WHERE evaluation_id = ?')
       .bind(id)
       .first<{ task: string }>();
     expect((JSON.parse(row!.task) as { answerA: string }).answerA).toBe('  Paris.\n');

@@ -2,6 +2,7 @@
  * A tenant that stores no content (`storeContent: false`, src/retention/content.ts): past the verdict only
  * the task's hashes, the verdict and usage are kept, and no log line carries the task's texts.
  */
+import { readTaskJson } from '../../src/evaluations/content.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { afterEnding } from '../../src/ending-plan.js';
 import { sha256Hex } from '../../src/http/request-hash.js';
@@ -20,10 +21,8 @@ const TASK = {
   answerB: 'Sydney is the capital of Australia.',
 };
 
-const taskOf = async (id: string) =>
-  JSON.parse(
-    (await testEnv.DB.prepare('SELECT task FROM evaluations WHERE id = ?').bind(id).first<{ task: string }>())!.task,
-  ) as Record<string, unknown>;
+/** The task where it is kept: D1 (a hashed one is kept on the row), else the evaluation's object. */
+const taskOf = async (id: string) => (await readTaskJson(testEnv, testEnv.DB, id)) as Record<string, unknown>;
 
 describe('storeContent: false', () => {
   it('after the verdict: task texts become their sha-256, transcript and object storage go; verdict and usage stay; no log carries content', async () => {

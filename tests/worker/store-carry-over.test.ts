@@ -1,6 +1,6 @@
 /**
  * An existing database carries over to the slimmer layout (migrations/0019_usage_rollup.sql,
- * 0020_thin_evaluation_rows.sql, 0026_verdict_on_the_row.sql): this file writes rows as the old layout's final
+ * 0020_thin_evaluation_rows.sql, 0026_verdict_on_the_row.sql, 0030_task_in_the_object.sql): this file writes rows as the old layout's final
  * write left them (per-call `usage` rows, D1 `transcripts`, a `verdicts` row and a `verdict_cache` entry,
  * nothing booked on the row, the config inline), runs the new migrations' statements that move data (their DDL
  * already ran on this database: D1 is shared by the files of a runner, so it cannot be emptied mid-run; the
@@ -14,7 +14,7 @@ import { evaluationStub } from '../../src/evaluations/stub.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import { api, postJson } from './api-fetch.js';
 import { createBatchId, items, singleCallJudge, waitForBatch } from './batches-support.js';
-import { drainAlarms, PAIRWISE, testEnv, waitForEnd } from './helpers.js';
+import { drainAlarms, insertJob, PAIRWISE, testEnv, waitForEnd } from './helpers.js';
 
 type Migrations = Parameters<typeof applyD1Migrations>[1];
 const MIGRATIONS = (env as unknown as { TEST_MIGRATIONS: Migrations }).TEST_MIGRATIONS;
@@ -54,14 +54,15 @@ async function oldCacheEntry(): Promise<void> {
   cacheSource = created.id;
   expect((await waitForEnd(cacheSource)).status).toBe('succeeded');
   const db = testEnv.DB;
+  // A pairwise verdict is kept by its object alone now (src/evaluations/verdict-rows.ts): the old layout had it in D1.
+  const verdict = (await evaluationStub(testEnv, cacheSource).content()).verdict;
   await db.batch([
     db
       .prepare(
         `INSERT INTO verdicts (evaluation_id, winner, score, confidence, position_flip, verdict, created_at)
-         SELECT e.id, e.winner, e.score, e.confidence, e.position_flip, t.verdict, e.finished_at
-         FROM evaluations e JOIN verdict_texts t ON t.evaluation_id = e.id WHERE e.id = ?`,
+         SELECT e.id, e.winner, e.score, e.confidence, e.position_flip, ?, e.finished_at FROM evaluations e WHERE e.id = ?`,
       )
-      .bind(cacheSource),
+      .bind(verdict, cacheSource),
     db
       .prepare(
         `INSERT INTO verdict_cache (tenant, key, evaluation_id, created_at)
@@ -217,5 +218,121 @@ describe('configs by hash', () => {
       .bind(results[0]?.config_hash ?? '')
       .first<{ n: number }>();
     expect(stored?.n).toBe(1);
+  });
+});
+
+describe('tasks kept in the evaluation object (migration 0030)', () => {
+  /** `evaluations.task`, `task_kind` and the waiting copy of evaluation `id`, as D1 holds them. */
+  const d1Task = (id: string) =>
+    testEnv.DB.prepare(
+      `SELECT e.task AS inline, e.task_kind, (SELECT t.task FROM evaluation_tasks t WHERE t.evaluation_id = e.id) AS waiting
+       FROM evaluations e WHERE e.id = ?`,
+    )
+      .bind(id)
+      .first<{ inline: string; task_kind: string | null; waiting: string | null }>();
+
+  it('an older row keeps its inline task, read as before, and gets its kind', async () => {
+    expect(await d1Task(ID)).toEqual({ inline: JSON.stringify(PAIRWISE), task_kind: 'pairwise', waiting: null });
+    const t = await (await api(`/v1/evaluations/${ID}/task`)).json<{ task: unknown }>();
+    expect(t.task).toEqual(PAIRWISE);
+    const e = await (await api(`/v1/evaluations/${ID}`)).json<{ taskKind: string }>();
+    expect(e.taskKind).toBe('pairwise');
+  });
+
+  it('a new row keeps only the kind: the task waits in D1 until its object holds it, then is read from the object', async () => {
+    const task = { ...PAIRWISE, question: `Kept in the object ${String(Date.now())}?` };
+    // Queued, not started: its task waits in `evaluation_tasks`, and GET …/task reads it there.
+    const { id } = await insertJob({ preset: 'chateval-single', task, tenant: 'default' });
+    expect(await d1Task(id)).toEqual({ inline: '', task_kind: 'pairwise', waiting: JSON.stringify(task) });
+    expect((await (await api(`/v1/evaluations/${id}/task`)).json<{ task: unknown }>()).task).toEqual(task);
+    await evaluationStub(testEnv, id).start(id);
+    expect((await waitForEnd(id)).status).toBe('succeeded');
+    // Ended: D1 keeps no copy; the object answers, and the evaluation reads as before.
+    expect(await d1Task(id)).toEqual({ inline: '', task_kind: 'pairwise', waiting: null });
+    expect((await evaluationStub(testEnv, id).content()).task).toBe(JSON.stringify(task));
+    expect((await (await api(`/v1/evaluations/${id}/task`)).json<{ task: unknown }>()).task).toEqual(task);
+    expect((await (await api(`/v1/evaluations/${id}`)).json<{ taskKind: string }>()).taskKind).toBe('pairwise');
+    // DELETE erases the object's copy too: nothing is left to read.
+    expect((await api(`/v1/evaluations/${id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await evaluationStub(testEnv, id).content()).task).toBeNull();
+    expect(await d1Task(id)).toMatchObject({ inline: 'null', waiting: null });
+  });
+
+  it("a batch's items wait with their tasks in D1 and leave none there once judged", async () => {
+    const id = await createBatchId({ ...singleCallJudge('carry-tasks'), items: items(3) });
+    await waitForBatch(id);
+    const { results } = await testEnv.DB.prepare(
+      `SELECT e.task AS inline, e.task_kind, (SELECT count(*) FROM evaluation_tasks t WHERE t.evaluation_id = e.id) AS waiting
+       FROM evaluations e WHERE e.batch_id = ?`,
+    )
+      .bind(id)
+      .all<{ inline: string; task_kind: string; waiting: number }>();
+    expect(results).toEqual(Array.from({ length: 3 }, () => ({ inline: '', task_kind: 'pairwise', waiting: 0 })));
+  });
+});
+
+describe('verdicts kept in the evaluation object (migration 0030)', () => {
+  /** How many `verdict_texts` rows D1 keeps for evaluation `id`. */
+  const d1Verdicts = async (id: string) =>
+    (
+      await testEnv.DB.prepare('SELECT count(*) AS n FROM verdict_texts WHERE evaluation_id = ?')
+        .bind(id)
+        .first<{ n: number }>()
+    )?.n;
+
+  it('a pairwise verdict is kept by its object alone; GET, a batch’s results and a cache hit read it there; DELETE erases it', async () => {
+    const request = { ...singleCallJudge('carry-verdict-object'), task: PAIRWISE, cache: 'use' };
+    const { id } = await (await postJson('/v1/evaluations', request)).json<{ id: string }>();
+    expect((await waitForEnd(id)).status).toBe('succeeded');
+    expect(await d1Verdicts(id)).toBe(0);
+    // Fast-started (marked running in the API's insert): its final write deleted the task's waiting copy.
+    const waiting = await testEnv.DB.prepare('SELECT count(*) AS n FROM evaluation_tasks WHERE evaluation_id = ?')
+      .bind(id)
+      .first<{ n: number }>();
+    expect(waiting?.n).toBe(0);
+    const held = (await evaluationStub(testEnv, id).content()).verdict;
+    expect(JSON.parse(held ?? 'null')).toMatchObject({ method: 'single', taskKind: 'pairwise' });
+    const e = await (await api(`/v1/evaluations/${id}`)).json<{ verdict: { winner: string } | null }>();
+    expect(e.verdict).toEqual(
+      expect.objectContaining({ winner: (JSON.parse(held ?? '{}') as { winner: string }).winner }),
+    );
+    // The cache hit of the same request is served from the source's object.
+    const hit = await (await postJson('/v1/evaluations', request)).json<{ id: string }>();
+    expect((await waitForEnd(hit.id)).status).toBe('succeeded');
+    const served = await (
+      await api(`/v1/evaluations/${hit.id}`)
+    ).json<{ verdict: { winner: string } | null; cache: unknown }>();
+    expect(served.verdict?.winner).toBe(e.verdict?.winner);
+    expect(served.cache).toMatchObject({ from: id });
+
+    const batch = await createBatchId({ ...singleCallJudge('carry-verdict-batch'), items: items(3) });
+    await waitForBatch(batch);
+    const text = new TextDecoder().decode(await (await api(`/v1/batches/${batch}/results`)).arrayBuffer());
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { evaluationId: string; verdict: { winner: string } | null });
+    expect(lines).toHaveLength(3);
+    expect(lines.every((l) => l.verdict !== null && ['A', 'B', 'tie'].includes(l.verdict.winner))).toBe(true);
+    for (const l of lines) expect(await d1Verdicts(l.evaluationId)).toBe(0);
+
+    expect((await api(`/v1/evaluations/${id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await evaluationStub(testEnv, id).content()).verdict).toBeNull();
+  });
+
+  it('a verdict D1 keeps (a row written before) is read there first', async () => {
+    const { id } = await (
+      await postJson('/v1/evaluations', { ...singleCallJudge('carry-verdict-d1'), task: PAIRWISE })
+    ).json<{
+      id: string;
+    }>();
+    expect((await waitForEnd(id)).status).toBe('succeeded');
+    const held = JSON.parse((await evaluationStub(testEnv, id).content()).verdict ?? '{}') as Record<string, unknown>;
+    // As the layout before kept it: in `verdict_texts` (here told apart from the object's by its confidence).
+    await testEnv.DB.prepare('INSERT INTO verdict_texts (evaluation_id, verdict) VALUES (?, ?)')
+      .bind(id, JSON.stringify({ ...held, confidence: 0.125 }))
+      .run();
+    const e = await (await api(`/v1/evaluations/${id}`)).json<{ verdict: { confidence: number } | null }>();
+    expect(e.verdict?.confidence).toBe(0.125);
   });
 });

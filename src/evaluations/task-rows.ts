@@ -1,0 +1,80 @@
+/**
+ * @module
+ * Where an evaluation's task is kept (migrations/0030_task_in_the_object.sql): not on its `evaluations` row,
+ * which keeps the kind only (`task_kind`). A new evaluation's task waits in `evaluation_tasks` until its
+ * Durable Object holds it (the object stores it at its start); the object's final write then deletes it from
+ * D1 ({@link dropWaitingTaskStatements}), so the object is where an ended evaluation's task is read (a running
+ * one's too: D1's copy is read first while it lasts). One that ended without running here (cancelled while
+ * queued) keeps its copy. Rows written before keep it inline in `evaluations.task`, which is read first; an
+ * erased one holds JSON `null` there ({@link ERASED_TASK}) and reads as no task, whatever else holds one.
+ */
+
+/** Task stored in a deleted evaluation's row (the column is NOT NULL): JSON `null`. */
+export const ERASED_TASK = 'null';
+
+/** The `task_kind` of a task (its `kind` member), or null when it has none. */
+export function taskKindOf(task: unknown): string | null {
+  const kind = typeof task === 'object' && task !== null ? (task as { kind?: unknown }).kind : undefined;
+  return typeof kind === 'string' ? kind : null;
+}
+
+/** SQL of the task kind of the `evaluations` row aliased `alias` (its column, else read from an inline task). */
+export function taskKindSql(alias: string): string {
+  return `COALESCE(${alias}.task_kind, CASE WHEN ${alias}.task <> '' THEN json_extract(${alias}.task, '$.kind') END)`;
+}
+
+/**
+ * SQL of the task JSON D1 keeps for the `evaluations` row aliased `alias`: the inline one (a row written before,
+ * or an erased one's `null`), else the one waiting for its object; NULL once the object holds it alone.
+ */
+export function taskSql(alias: string): string {
+  return `COALESCE(NULLIF(${alias}.task, ''), (SELECT wt.task FROM evaluation_tasks wt WHERE wt.evaluation_id = ${alias}.id))`;
+}
+
+/**
+ * SQL condition: the `evaluations` row whose id is the SQL expression `id` was just inserted by this layout and
+ * has not started or ended, so its task belongs in `evaluation_tasks`. An insert that lost to an earlier one
+ * with the same idempotency key inserted no row, and a repeated insert of an item that has ended finds it ended:
+ * neither keeps a task.
+ */
+export function taskWaitsSql(id: string): string {
+  return `EXISTS (SELECT 1 FROM evaluations e WHERE e.id = ${id} AND e.task = '' AND e.started_at IS NULL AND e.finished_at IS NULL)`;
+}
+
+/**
+ * The statement putting each new row's task into `evaluation_tasks`; run it right after the statement that
+ * inserts the rows, in the same batch ({@link taskWaitsSql}).
+ * @param rows `[id, task JSON]` of each row
+ */
+export function insertTasksStatement(
+  db: D1Database,
+  rows: readonly (readonly [string, string])[],
+): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO evaluation_tasks (evaluation_id, task)
+       SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?)
+       WHERE ${taskWaitsSql("json_extract(value, '$[0]')")} ON CONFLICT DO NOTHING`,
+    )
+    .bind(JSON.stringify(rows));
+}
+
+/**
+ * The statements the object's final write runs (it holds the task): the waiting copy is deleted (writes nothing
+ * once done, so a repeated write changes nothing). Not overwritten in place first, unlike an erasure
+ * (src/config/sqlite-scrub.ts), which overwrites a copy it finds still waiting (./erase-rows.ts,
+ * src/retention/content.ts): here the text lives on in the object, and the freed cell keeps it only until
+ * SQLite reuses its page, at the cost of one D1 row written less per verdict.
+ */
+export function dropWaitingTaskStatements(db: D1Database, id: string): D1PreparedStatement[] {
+  return [db.prepare('DELETE FROM evaluation_tasks WHERE evaluation_id = ?').bind(id)];
+}
+
+/** The task JSON text D1 keeps for evaluation `id` ({@link taskSql}), or null (the object holds it, or none is kept). */
+export async function d1TaskText(db: D1Database, id: string): Promise<string | null> {
+  const row = await db
+    .prepare(`SELECT ${taskSql('e')} AS task FROM evaluations e WHERE e.id = ?`)
+    .bind(id)
+    .first<{ task: string | null }>();
+  return row?.task ?? null;
+}
