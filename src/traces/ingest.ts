@@ -11,6 +11,7 @@ import { NormalizedSpanSchema, TraceIdSchema } from './span-schema.js';
 import type { NormalizedSpan } from './span-schema.js';
 import { tenantDb } from '../config/d1-shards.js';
 import { log, messageOf } from '../log/log.js';
+import type { LogFields } from '../log/log.js';
 import type { TraceIndexRow } from './index-rows.js';
 import { upsertIndexRows } from './index-rows.js';
 import { traceStub } from './rpc.js';
@@ -127,8 +128,44 @@ export async function enqueueSpans(
     bytes += m.bytes;
   }
   if (batch.length > 0) sends.push(batch);
-  await Promise.all(sends.map((b) => env.SPANS.sendBatch(b)));
+  const answers = await Promise.all(sends.map((b) => env.SPANS.sendBatch(b)));
+  warnIfWaiting(answers.map((a) => (a as Partial<QueueSendBatchResponse> | undefined)?.metadata?.metrics));
   return { accepted: spans.length - tooLarge, tooLarge };
+}
+
+/**
+ * Spans still unstored this long after they were queued are worth a warning, ms: 60,000 (stored within seconds
+ * when the consumer keeps up). The queue's answer to each send carries its backlog, so a consumer that stopped (or
+ * a queue that stopped handing batches over) shows on the next export instead of going unseen.
+ */
+export const SPANS_WAITING_WARN_MS = 60_000;
+
+/** At most one such warning per isolate this often, ms: 10,000 (every export would otherwise log one). */
+const WAITING_WARN_EVERY_MS = 10_000;
+
+let lastWaitingWarning = 0;
+
+/** Logs `traces.spans_waiting` when the queue's oldest message is older than {@link SPANS_WAITING_WARN_MS}. */
+function warnIfWaiting(metrics: readonly (QueueSendBatchMetrics | undefined)[], now = Date.now()): void {
+  let oldest = now;
+  let backlog: QueueSendBatchMetrics | null = null;
+  for (const m of metrics) {
+    // Runtimes differ: a Date, or epoch ms (0 when the backlog is empty); older ones send no metrics at all.
+    const at = m?.oldestMessageTimestamp === undefined ? 0 : new Date(m.oldestMessageTimestamp).getTime();
+    if (m && at > 0 && at < oldest) {
+      oldest = at;
+      backlog = m;
+    }
+  }
+  if (backlog === null || now - oldest < SPANS_WAITING_WARN_MS || now - lastWaitingWarning < WAITING_WARN_EVERY_MS)
+    return;
+  lastWaitingWarning = now;
+  log('warn', 'traces.spans_waiting', {
+    queue: SPANS_QUEUE,
+    oldestSeconds: Math.round((now - oldest) / 1000),
+    backlogMessages: backlog.backlogCount,
+    backlogBytes: backlog.backlogBytes,
+  });
 }
 
 /**
@@ -161,9 +198,22 @@ export async function deliverSpanMessages(env: Bindings, messages: readonly Span
   });
   const ok = messages.map(() => true);
   const list = [...traces.values()];
-  const outcomes = await Promise.allSettled(
-    list.map((t) =>
-      traceStub(env, t.tenant, t.traceId).append(t.tenant, t.traceId, spanRows(t.spans), t.retentionDays),
+  const waiting = new Set(list);
+  const outcomes = await whileWarning(
+    () => stillAppending(waiting),
+    Promise.allSettled(
+      list.map(async (t) => {
+        try {
+          return await traceStub(env, t.tenant, t.traceId).append(
+            t.tenant,
+            t.traceId,
+            spanRows(t.spans),
+            t.retentionDays,
+          );
+        } finally {
+          waiting.delete(t);
+        }
+      }),
     ),
   );
   const rows = new Map<string, { index: TraceIndexRow; from: Set<number> }[]>();
@@ -193,6 +243,36 @@ export async function deliverSpanMessages(env: Bindings, messages: readonly Span
     }),
   );
   return ok;
+}
+
+/**
+ * A trace object's append still unanswered after this long is logged, ms: 30,000 (an append takes milliseconds;
+ * one that judges a match, a D1 round trip and an object start more), and again every as long while it lasts, so
+ * a consumer that stopped moving shows in the logs instead of holding its queue unseen.
+ */
+export const APPEND_SLOW_MS = 30_000;
+
+/** Awaits `work`, logging `traces.append_slow` with {@link stillAppending}'s fields every {@link APPEND_SLOW_MS}. */
+async function whileWarning<T>(fields: () => LogFields, work: Promise<T>): Promise<T> {
+  const started = Date.now();
+  const timer = setInterval(() => {
+    log('warn', 'traces.append_slow', { ...fields(), waitedSeconds: Math.round((Date.now() - started) / 1000) });
+  }, APPEND_SLOW_MS);
+  try {
+    return await work;
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** The appends not answered yet: how many, and the first traces'. */
+function stillAppending(waiting: ReadonlySet<{ tenant: string; traceId: string }>): LogFields {
+  const first = [...waiting].slice(0, 5);
+  return {
+    pending: waiting.size,
+    tenant: first[0]?.tenant,
+    traceId: first.map((t) => t.traceId).join(','),
+  };
 }
 
 /**
