@@ -1,4 +1,4 @@
--- One index for what is in flight, where there were two (docs/scale.md, "Fewer rows per verdict"). Taking a
+-- One index for what is in flight, where there were two (docs/scale.md, "Fewer writes per verdict"). Taking a
 -- running slot (`slot_at`) wrote three D1 rows: the row, its entry in `evaluations_tenant_slots` (the admission's
 -- count of a tenant's slot holders) and one in `evaluations_stalled` (the sweeper's rows to re-kick), which held
 -- the same rows but for the evaluations outside a batch that wait for a slot. `evaluations_in_flight` holds the

@@ -16,6 +16,7 @@ import type { Ending, EndingEffect } from '../evaluations/ending.js';
 import { endingGuard } from '../evaluations/ending.js';
 import type { TerminalStatus } from '../evaluations/status.js';
 import { budgetEndStatement } from './budget-claims.js';
+import { claimWithCountTerms } from './rows.js';
 import type { BatchCompletion } from './completion-event.js';
 import { batchCompletionEventStatements } from './completion-event.js';
 
@@ -51,13 +52,17 @@ export const BATCH_COUNTS: EndingEffect = {
   statements: (db, ending) => {
     const column = COUNTER[ending.status];
     const guard = endingGuard(ending.status);
+    // An item's final write claims the batch's next items in this same write (./pump.ts `CLAIM_BATCH_WINDOW`
+    // reads them by its token); the other end paths only count.
+    const token = ending.writeToken;
     return [
       budgetEndStatement(db, ending, BATCH_OF_ENDING, guard),
       db
         .prepare(
-          `UPDATE batches SET ${column} = ${column} + 1, updated_at = ? WHERE id = ${BATCH_OF_ENDING} AND ${guard}`,
+          `UPDATE batches SET ${column} = ${column} + 1, updated_at = ?${token === undefined ? '' : `, ${claimWithCountTerms()}`}
+           WHERE id = ${BATCH_OF_ENDING} AND ${guard}`,
         )
-        .bind(ending.now, ending.id, ending.id),
+        .bind(ending.now, ...(token === undefined ? [] : [token]), ending.id, ending.id),
     ];
   },
 };

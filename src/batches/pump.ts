@@ -200,10 +200,13 @@ export const CLAIM_BATCH_WINDOW: FinalWriteStep = {
   name: "the batch's next items are claimed (the first takes the freed slot), and start",
   prepare: (db, ending) => {
     if (ending.batchId === null) return null;
+    // With the final write's token: the ending's count claimed the next items already (./progress.ts), and
+    // this claim's own UPDATE writes only when that one did not (the row had ended elsewhere).
     const claim = claimWindowStatements(
       db,
       { evaluationId: ending.id },
       { defaultMaxRunning: ending.defaultMaxRunning, now: ending.now },
+      ending.writeToken,
     );
     return {
       statements: claim.statements,

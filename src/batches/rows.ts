@@ -303,6 +303,26 @@ export interface WindowClaim {
   budgeted: string | null;
 }
 
+/** The end of a batch row's window: every item, or its ended items (`more` endings not counted yet) plus its width. */
+const windowEnd = (more: 0 | 1) => `MIN(items_total, succeeded + failed + cancelled + ${more} + concurrency)`;
+
+/** A batch row whose window the claims here top up: open, no cancel asked, no budget (./budget-claims.ts claims those). */
+const CLAIMABLE = 'completed_at IS NULL AND cancel_requested_at IS NULL AND budget IS NULL';
+
+/**
+ * SET terms (bind `token` once) for the UPDATE that counts an ending in its batch row (./progress.ts): the same
+ * write claims the window's next items as {@link claimWindowStatements} would (its UPDATE, run after with
+ * `token`, then finds the window full and writes nothing, and its reads find this claim). One row written per
+ * ending where the count and the claim were two. SQLite evaluates every term on the row as it was, so the
+ * window counts this ending (`more` 1) and `sent_from` takes the old `sent`.
+ */
+export function claimWithCountTerms(): string {
+  const claims = `${CLAIMABLE} AND sent < ${windowEnd(1)}`;
+  return `sent_from = CASE WHEN ${claims} THEN sent ELSE sent_from END,
+    sent = CASE WHEN ${claims} THEN ${windowEnd(1)} ELSE sent END,
+    claim_token = CASE WHEN ${claims} THEN ? ELSE claim_token END`;
+}
+
 /** A window claim as statements for any D1 batch, and how to read their results (in their order). */
 export interface ClaimStatements {
   statements: D1PreparedStatement[];
@@ -320,20 +340,20 @@ export function claimWindowStatements(
   db: D1Database,
   target: PumpTarget,
   admit?: { defaultMaxRunning: number; now: number },
+  token: string = crypto.randomUUID(),
 ): ClaimStatements {
   const key = 'batchId' in target ? target.batchId : target.evaluationId;
   const which = 'batchId' in target ? '?' : '(SELECT batch_id FROM evaluations WHERE id = ?)';
-  const want = 'MIN(items_total, succeeded + failed + cancelled + concurrency)';
-  // The claim's own token: the read finds the range only if this UPDATE wrote it (not an older claim's).
-  const token = crypto.randomUUID();
+  // The claim's own token: the read finds the range only if this UPDATE (or the ending's count with the same
+  // token, ./progress.ts) wrote it, not an older claim.
   const claimed = `FROM batches b JOIN evaluations e ON e.batch_id = b.id
          WHERE b.id = ${which} AND b.claim_token = ? AND e.batch_seq >= b.sent_from AND e.batch_seq < b.sent AND e.status = 'queued'
          ORDER BY e.batch_seq`;
   const statements = [
     db
       .prepare(
-        `UPDATE batches SET sent_from = sent, sent = ${want}, claim_token = ?
-         WHERE id = ${which} AND completed_at IS NULL AND cancel_requested_at IS NULL AND budget IS NULL AND sent < ${want}`,
+        `UPDATE batches SET sent_from = sent, sent = ${windowEnd(0)}, claim_token = ?
+         WHERE id = ${which} AND ${CLAIMABLE} AND sent < ${windowEnd(0)}`,
       )
       .bind(token, key),
     // A batch with a budget is claimed by ./budget-claims.ts (each item with its grant) instead.

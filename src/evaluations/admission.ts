@@ -63,6 +63,14 @@ const WAITING = `SELECT id, created_at FROM evaluations INDEXED BY evaluations_w
      JOIN evaluations e INDEXED BY evaluations_waiting_batch ON e.batch_id = b.id AND e.batch_seq < b.sent
      WHERE b.tenant = ? AND b.completed_at IS NULL AND e.slot_at IS NULL AND e.status = 'queued'`;
 
+/**
+ * {@link WAITING} without the items the final write whose token it binds (third) claimed in its own transaction:
+ * the ending's count claims them before the status update (src/batches/progress.ts), and the claim admits its
+ * first after this admission, as when the claim came after it; so the tenant's older waiting evaluation still
+ * takes the freed slot first.
+ */
+const WAITING_BEFORE_CLAIM = `${WAITING} AND NOT (b.claim_token IS ? AND e.batch_seq >= b.sent_from)`;
+
 /** `CASE` of the running mark taken with a slot: `value` for a row that runs, `otherwise` for a cache hit. */
 const unlessHit = (value: string, otherwise: string) =>
   `CASE WHEN cache_from IS NULL THEN ${value} ELSE ${otherwise} END`;
@@ -129,6 +137,7 @@ export function admitStatement(
  * batch that ends an evaluation first (the final write: the status update frees the slot, and the same
  * transaction hands it on, with no round trip of its own): one statement, so concurrent endings admit different
  * evaluations. It marks the row running too ({@link RUNNING_FROM_SLOT}): its object starts once that committed.
+ * With the final write's `writeToken`, the items that write claimed are not candidates ({@link WAITING_BEFORE_CLAIM}).
  * Read its result with {@link admittedBy}.
  */
 export function admitNextStatement(
@@ -136,15 +145,16 @@ export function admitNextStatement(
   tenant: string,
   defaultMaxRunning: number,
   now: number,
+  writeToken?: string,
 ): D1PreparedStatement {
   return db
     .prepare(
       `UPDATE evaluations SET slot_at = ?, ${RUNNING_FROM_SLOT}
-       WHERE id = (SELECT id FROM (${WAITING}) ORDER BY created_at LIMIT 1)
+       WHERE id = (SELECT id FROM (${writeToken === undefined ? WAITING : WAITING_BEFORE_CLAIM}) ORDER BY created_at LIMIT 1)
          AND ${UNDER_CAP}
        RETURNING id`,
     )
-    .bind(now, now, now, tenant, tenant, defaultMaxRunning);
+    .bind(now, now, now, tenant, tenant, ...(writeToken === undefined ? [] : [writeToken]), defaultMaxRunning);
 }
 
 /**
@@ -202,7 +212,7 @@ export async function startAdmitted(env: Bindings, id: string | null): Promise<v
 export const ADMIT_NEXT_WAITING: FinalWriteStep = {
   name: "the tenant's oldest waiting evaluation takes the freed running slot, and starts",
   prepare: (db, ending) => ({
-    statements: [admitNextStatement(db, ending.tenant, ending.defaultMaxRunning, ending.now)],
+    statements: [admitNextStatement(db, ending.tenant, ending.defaultMaxRunning, ending.now, ending.writeToken)],
     then: ([admitted]) => {
       const next = admittedBy(admitted);
       return (env) => startAdmitted(env, next);

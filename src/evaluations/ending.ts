@@ -42,6 +42,11 @@ export interface Ending {
    * row. The effects run before that update, so they read these (bound) rather than the row.
    */
   written?: { verdictJson: string | null; usage: UsageTotals };
+  /**
+   * The final write only: a token of this one call (random unless the caller gives one), by which a statement of
+   * its transaction finds what another wrote (the batch window's claim, src/batches/rows.ts).
+   */
+  writeToken?: string;
 }
 
 /**
@@ -293,6 +298,8 @@ export interface FinalWrite {
   batchId?: string | null;
   /** The running cap of tenants without their own (`TENANT_MAX_RUNNING`), for the steps after the status update. */
   defaultMaxRunning: number;
+  /** The token of this final write ({@link Ending.writeToken}); default: a random UUID. */
+  writeToken?: string;
 }
 
 /** What {@link writeFinal} reports. */
@@ -343,6 +350,7 @@ export async function writeFinal(
     batchId: w.batchId,
     defaultMaxRunning: w.defaultMaxRunning,
     written,
+    writeToken: w.writeToken ?? crypto.randomUUID(),
   };
   const rollup = [
     ...rollupStatements(db, w.id, w.calls),

@@ -20,7 +20,8 @@ const db = testEnv.DB;
 /** Ends item `id` as the object's final write does, with the window's claim (and admission) in the same batch. */
 async function endWithClaim(id: string, tenant: string, defaultMaxRunning: number) {
   const now = Date.now();
-  const claim = claimWindowStatements(db, { evaluationId: id }, { defaultMaxRunning, now });
+  const writeToken = crypto.randomUUID();
+  const claim = claimWindowStatements(db, { evaluationId: id }, { defaultMaxRunning, now }, writeToken);
   // The plan without its own steps after the status update: this test's claim is the only one.
   const { extra } = await writeFinal(
     db,
@@ -35,10 +36,12 @@ async function endWithClaim(id: string, tenant: string, defaultMaxRunning: numbe
       engineVersion: '1/single@1',
       now,
       defaultMaxRunning,
+      writeToken,
     },
     claim.statements,
   );
-  return claim.read(extra);
+  // The claim's own UPDATE comes first: it writes only when the ending's count did not claim.
+  return { ...claim.read(extra), claimUpdated: extra[0]?.meta.changes ?? 0 };
 }
 
 const slotOf = async (id: string) =>
@@ -52,8 +55,10 @@ describe('the batch window', () => {
     const [first, second, third] = b.items as [string, string, string];
     // The API's first claim: one item (window 1).
     expect((await claimWindow(db, { batchId: b.id })).ids).toEqual([first]);
-    const { claim, admitted } = await endWithClaim(first, tenant, 100);
+    const { claim, admitted, claimUpdated } = await endWithClaim(first, tenant, 100);
     expect(claim).toMatchObject({ batchId: b.id, ids: [second], budgeted: null });
+    // The ending's count in its batch row claimed it, in the same write (one row where there were two).
+    expect(claimUpdated).toBe(0);
     expect(claim.jobs[0]).toMatchObject({ id: second, method: 'single', batchId: b.id });
     expect(admitted).toBe(second);
     expect(await slotOf(second)).not.toBeNull();
