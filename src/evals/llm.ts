@@ -10,7 +10,7 @@ import { ApiError } from '../http/errors.js';
 import { createLlm } from '../llm/client.js';
 import { llmEnvOf, LlmSettingsError, settingsFromEnv } from '../llm/settings.js';
 import type { LlmSettings } from '../llm/settings.js';
-import { sendToProvider, wireTarget } from '../llm/wire.js';
+import { sendToProvider, timedSend, wireTarget } from '../llm/wire.js';
 import { createRedactor } from '../log/redact.js';
 import type { GraderDeps } from './graders.js';
 
@@ -38,12 +38,8 @@ async function embed(settings: LlmSettings, texts: readonly string[]): Promise<n
   const provider = settings.providers[providerId];
   if (!provider) throw new Error('the deployment has no default LLM provider');
   const redact = createRedactor([...Object.values(settings.providers).map((p) => p.apiKey), ...settings.secrets]);
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, settings.timeoutMs);
+  // Called unbound: workerd's fetch refuses a `this` other than the global scope.
+  const { send, done } = timedSend((input, init) => fetch(input, init), settings.timeoutMs, Date.now);
   try {
     const sent = await sendToProvider(
       providerId,
@@ -53,14 +49,7 @@ async function embed(settings: LlmSettings, texts: readonly string[]): Promise<n
         headers: wireTarget(provider, provider.baseUrl).headers,
         body: JSON.stringify({ model: EMBEDDING_MODEL, input: texts }),
       },
-      {
-        // Called unbound: workerd's fetch refuses a `this` other than the global scope.
-        fetch: (input, init) => fetch(input, init),
-        signal: controller.signal,
-        timedOut: () => timedOut,
-        timeoutMs: settings.timeoutMs,
-        now: Date.now,
-      },
+      send,
     );
     if (sent.kind !== 'ok') throw new Error(`embeddings: ${redact(sent.error.message)}`);
     const body = JSON.parse(sent.text) as { data?: { index: number; embedding: number[] }[] };
@@ -69,7 +58,7 @@ async function embed(settings: LlmSettings, texts: readonly string[]): Promise<n
       throw new Error('embeddings: the provider answered a different number of vectors');
     return data.map((d) => d.embedding);
   } finally {
-    clearTimeout(timer);
+    done();
   }
 }
 

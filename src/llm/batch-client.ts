@@ -29,8 +29,7 @@ import { BATCH_ENDPOINT } from './request.js';
 import type { LlmSettings, LlmSettingsInput, ProviderSettings } from './settings.js';
 import { IN_PROCESS_MOCK_URL, resolveSettings } from './settings.js';
 import { IN_PROCESS_BASE } from './routing.js';
-import type { WireSend } from './wire.js';
-import { sendToProvider, wireTarget } from './wire.js';
+import { sendToProvider, timedSend, wireTarget } from './wire.js';
 
 /** A Batch API failure: the LLM layer's error, whether trying again may help, and the provider's wait. */
 export interface BatchApiError extends LlmError {
@@ -259,27 +258,8 @@ export function createBatchClient(
     };
   }
 
-  /** One request with our timeout; `keepOpen` leaves the timer to the caller (streams). */
-  function sender(): { send: WireSend; done: () => void } {
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, settings.timeoutMs);
-    return {
-      send: {
-        fetch: fetchImpl,
-        signal: controller.signal,
-        timedOut: () => timedOut,
-        timeoutMs: settings.timeoutMs,
-        now,
-      },
-      done: () => {
-        clearTimeout(timer);
-      },
-    };
-  }
+  /** One request with our timeout; `done` clears it (a stream's caller calls it once the stream is read). */
+  const sender = () => timedSend(fetchImpl, settings.timeoutMs, now);
 
   async function requestJson<T>(path: string, init: RequestInit): Promise<BatchApiResult<T>> {
     const { send, done } = sender();

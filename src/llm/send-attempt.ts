@@ -10,7 +10,7 @@ import type { BodyOptions } from './request.js';
 import { buildChatBody } from './request.js';
 import { buildResponsesBody, sendResponse } from './responses.js';
 import type { Route } from './routing.js';
-import { sendChatCompletion } from './wire.js';
+import { sendChatCompletion, timedSend } from './wire.js';
 
 /**
  * Sends one attempt of `request` along `route`, aborted after `timeoutMs` (ms).
@@ -23,13 +23,7 @@ export async function sendAttempt(
   timeoutMs: number,
   now: () => number,
 ): Promise<AttemptOutcome> {
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, timeoutMs);
-  const send = { fetch: route.fetch, signal: controller.signal, timedOut: () => timedOut, timeoutMs, now };
+  const { send, done } = timedSend(route.fetch, timeoutMs, now);
   const { providerId, model } = route;
   try {
     return await (route.responses
@@ -43,6 +37,6 @@ export async function sendAttempt(
         )
       : sendChatCompletion(providerId, route.target, model, buildChatBody(request, body), send, route.n ?? 1));
   } finally {
-    clearTimeout(timer);
+    done();
   }
 }

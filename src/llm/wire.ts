@@ -64,6 +64,30 @@ export interface WireSend {
 }
 
 /**
+ * A {@link WireSend} over `fetchImpl` whose signal aborts after `timeoutMs` (ms), reported as our timeout; `done`
+ * clears the timer (call it once the answer is read, a stream's included).
+ * @param now the clock for an HTTP-date `Retry-After`, ms since epoch
+ */
+export function timedSend(
+  fetchImpl: typeof fetch,
+  timeoutMs: number,
+  now: () => number,
+): { send: WireSend; done: () => void } {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  return {
+    send: { fetch: fetchImpl, signal: controller.signal, timedOut: () => timedOut, timeoutMs, now },
+    done: () => {
+      clearTimeout(timer);
+    },
+  };
+}
+
+/**
  * The provider's message out of an error body: `error.message` (with `error.code` and `error.param` when
  * strings), `error` as text, `message`, else the text itself.
  */
