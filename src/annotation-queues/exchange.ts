@@ -4,9 +4,11 @@
  * judge's verdict as a `judge` label), the export, and the import of labels from a file (provenance `imported`).
  */
 import type { Bindings } from '../config/bindings.js';
-import { tenantDb } from '../config/d1-shards.js';
+import { recordDbOf, tenantDb } from '../config/d1-shards.js';
 import type { Task } from '../engine/task.js';
 import { withObjectTasks } from '../evaluations/content.js';
+import { mergeNewestFirst } from '../http/cursor.js';
+import { spreadDbs } from '../tenants/rows.js';
 import { judgedView } from '../engine/judged.js';
 import { invalidRequest } from '../http/errors.js';
 import { getVersion } from '../rubrics/rows.js';
@@ -37,7 +39,11 @@ function verdictLabel(r: {
   return Object.keys(label).length > 0 ? label : null;
 }
 
-/** The items a `fromEvaluations` filter takes, for a queue of `kind`: each evaluation's id, task and verdict. */
+/**
+ * The items a `fromEvaluations` filter takes, for a queue of `kind`: each evaluation's id, task and verdict, the
+ * newest `limit` of the tenant's: `limit` read from each D1 shard its evaluations may be in (its spread; the
+ * batch's shard alone with `batch`), merged by (created at, id) as the listings do.
+ */
 export function itemsFromEvaluations(
   env: Bindings,
   tenant: string,
@@ -45,14 +51,21 @@ export function itemsFromEvaluations(
 ): (kind: 'pairwise' | 'pointwise') => Promise<NewItem[]> {
   return async (kind) => {
     const [rubricId, version] = from.filter.rubric?.split('@') ?? [];
-    const rows = await sourceEvaluations(tenantDb(env, tenant), tenant, {
-      kind,
-      batch: from.filter.batch,
-      rubricId,
-      rubricVersion: version === undefined ? undefined : Number(version),
-      metadata: from.filter.metadata,
-      limit: from.filter.limit,
-    });
+    const { batch, limit } = from.filter;
+    const dbs = batch !== undefined ? [recordDbOf(env, tenant, batch)] : await spreadDbs(env, tenant);
+    const pages = await Promise.all(
+      dbs.map((db) =>
+        sourceEvaluations(db, tenant, {
+          kind,
+          batch,
+          rubricId,
+          rubricVersion: version === undefined ? undefined : Number(version),
+          metadata: from.filter.metadata,
+          limit,
+        }),
+      ),
+    );
+    const rows = mergeNewestFirst(pages, (r) => ({ createdAt: r.created_at, id: r.id }), limit);
     // Tasks D1 no longer keeps are read from the evaluations' objects, a page at a time.
     const withTasks = await withObjectTasks(env, rows);
     return withTasks.flatMap((r) =>

@@ -342,6 +342,8 @@ export interface SourceEvaluation {
   score: number | null;
   /** The verdict's `aspects` (JSON text, `[{name, score}]`), or null. */
   aspects: string | null;
+  /** When it was created, epoch ms: the order pages from several shards merge by. */
+  created_at: number;
 }
 
 /** What {@link sourceEvaluations} selects. */
@@ -363,7 +365,7 @@ export async function sourceEvaluations(db: D1Database, tenant: string, f: Sourc
   const entries = Object.entries(f.metadata ?? {});
   const { results } = await db
     .prepare(
-      `SELECT e.id, ${taskSql('e')} AS task, e.winner, e.score, json_extract(vt.verdict, '$.aspects') AS aspects
+      `SELECT e.id, ${taskSql('e')} AS task, e.winner, e.score, json_extract(vt.verdict, '$.aspects') AS aspects, e.created_at
        FROM evaluations e LEFT JOIN verdict_texts vt ON vt.evaluation_id = e.id
        WHERE e.tenant = ? AND e.status = 'succeeded' AND e.deleted_at IS NULL AND e.content_erased_at IS NULL
          AND ${taskKindSql('e')} = ?
@@ -391,6 +393,7 @@ export async function sourceEvaluations(db: D1Database, tenant: string, f: Sourc
       winner: SourceEvaluation['winner'];
       score: number | null;
       aspects: string | null;
+      created_at: number;
     }>();
   return results;
 }

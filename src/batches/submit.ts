@@ -36,7 +36,7 @@ import { markHitsStatement, servesSince } from '../verdict-cache/rows.js';
 import type { TierChoice } from '../tiers/resolve.js';
 import type { ResolvedRubric } from '../rubrics/resolve.js';
 import { contentStatement } from '../rubrics/rows.js';
-import { newRecordId, newRecordIdBeside, recordDbOf, tenantDb, tenantDbs } from '../config/d1-shards.js';
+import { keyHolder, newRecordId, newRecordIdBeside, recordDbOf, tenantDb, tenantDbs } from '../config/d1-shards.js';
 import type { Guarantee } from '../metrics/certify.js';
 
 /**
@@ -172,11 +172,21 @@ function inlineRubrics(s: BatchSubmission, all = false): ResolvedRubric[] {
 export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Submitted> {
   const limits = await limitsFor(env, s.tenant, s.creator?.limits);
   // Over the tenant's spread when the caller asks for it: its reads find the batch by id wherever it is.
-  const id = newRecordId(
-    ID_PREFIX[s.kind],
-    s.tenant,
-    s.spread === true ? { spread: limits.spread, key: s.idempotencyKey } : {},
-  );
+  // A retry made after the spread changed goes beside its first try, where the key's conflict finds it.
+  const holder =
+    s.spread === true
+      ? await keyHolder(env, s.tenant, { ...limits, key: s.idempotencyKey }, (d) =>
+          findBatchByKey(d, s.tenant, s.kind, s.idempotencyKey ?? ''),
+        )
+      : null;
+  const id =
+    holder !== null
+      ? newRecordIdBeside(ID_PREFIX[s.kind], s.tenant, holder)
+      : newRecordId(
+          ID_PREFIX[s.kind],
+          s.tenant,
+          s.spread === true ? { spread: limits.spread, key: s.idempotencyKey } : {},
+        );
   const db = recordDbOf(env, s.tenant, id);
   const items = planItems(s.tenant, s.judge, s.items, s.rubric, id);
   const total = s.expanded?.total ?? items.length;

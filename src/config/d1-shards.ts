@@ -128,6 +128,32 @@ export function newRecordId(
 }
 
 /**
+ * The id of `tenant`'s record that already holds idempotency key `key`, looked up where the key placed a record
+ * under each spread the tenant may have had (1, 2, 4, … up to `readSpread`, its largest: `placeBucket`), other than
+ * where it places one under `spread` now (the insert's own conflict finds that one): a retry across a change of
+ * the spread finds its first try. Null when none holds it, for a spread of 1, or without a key. The lookups run
+ * in parallel, one per other database (at most 6, for a largest spread of 64), each in the shard the key names.
+ * Create the new record beside the one found ({@link newRecordIdBeside}) and its insert meets the key's conflict.
+ */
+export async function keyHolder(
+  env: Bindings,
+  tenant: string,
+  place: { spread: number; readSpread: number; key: string | null },
+  find: (db: D1Database) => Promise<{ id: string } | null>,
+): Promise<string | null> {
+  const { key } = place;
+  if (key === null || place.readSpread <= 1) return null;
+  const now = dbOfBucket(env, placeBucket(tenant, place.spread, key));
+  const dbs: D1Database[] = [];
+  for (let s = 1; s <= place.readSpread; s *= 2) {
+    const db = dbOfBucket(env, placeBucket(tenant, s, key));
+    if (db !== now && !dbs.includes(db)) dbs.push(db);
+  }
+  const found = await Promise.all(dbs.map(find));
+  return found.find((r) => r !== null)?.id ?? null;
+}
+
+/**
  * A new id for a record of `tenant` that lives beside the record `sibling` (a batch's item beside its batch): the
  * bucket `sibling` carries, so both are in one database; the tenant's own for an id without one.
  */

@@ -56,7 +56,15 @@ import type { RubricFieldValue } from '../rubrics/schemas.js';
 import { resolveRubricRef } from '../rubrics/resolve.js';
 import { withRubricSteps } from './rubric-steps.js';
 import { contentStatement } from '../rubrics/rows.js';
-import { controlDb, newRecordId, recordDbOf, tenantDb, tenantDbs } from '../config/d1-shards.js';
+import {
+  controlDb,
+  keyHolder,
+  newRecordId,
+  newRecordIdBeside,
+  recordDbOf,
+  tenantDb,
+  tenantDbs,
+} from '../config/d1-shards.js';
 import type { EvaluationSource } from './source.js';
 import { sourceOfRequest } from './source.js';
 
@@ -167,7 +175,17 @@ export async function createEvaluationJob(
   const limits = await limitsFor(env, tenant, creator.limits);
   // Over the tenant's spread when the caller asks for it (its own reads find the row by id wherever it is).
   const spread = own.spread === true;
-  const id = own.id ?? newRecordId('ev', tenant, spread ? { spread: limits.spread, key: idempotencyKey } : {});
+  // A retry made after the spread changed goes beside its first try, where the key's conflict finds it.
+  const holder = spread
+    ? await keyHolder(env, tenant, { ...limits, key: idempotencyKey }, (d) =>
+        findByIdempotencyKey(d, tenant, idempotencyKey ?? ''),
+      )
+    : null;
+  const id =
+    own.id ??
+    (holder !== null
+      ? newRecordIdBeside('ev', tenant, holder)
+      : newRecordId('ev', tenant, spread ? { spread: limits.spread, key: idempotencyKey } : {}));
   const db = recordDbOf(env, tenant, id);
   const { tier, flexFallback } = resolveTier(env, judge, request, limits.defaultTier);
   const warned = withWarnings(tierPriceWarnings(env, judge, tier));

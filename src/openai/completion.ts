@@ -30,7 +30,7 @@ import { judgeVerdictOf } from './answer.js';
 import { followEvaluation } from './follow.js';
 import type { FollowEnd, FollowItem } from './follow.js';
 import { openAiError } from './errors.js';
-import { tenantDb } from '../config/d1-shards.js';
+import { recordDbOf } from '../config/d1-shards.js';
 
 /** A chat request read as a judge request. */
 export interface JudgeRequest {
@@ -160,7 +160,7 @@ export async function outcomeOf(
   if (evaluation.status !== 'succeeded' || !evaluation.verdict) return { kind: 'ended', evaluation };
   // A verdict cache hit made no call: its rationale is in the replies of the evaluation that judged.
   const from = evaluation.cache.from;
-  const source = from === null ? null : await getEvaluation(tenantDb(env, tenant), tenant, from);
+  const source = from === null ? null : await getEvaluation(recordDbOf(env, tenant, from), tenant, from);
   const judged = source && source.deletedAt === null ? source : row;
   const transcript = await viewTranscript(env, judged);
   return {

@@ -9,6 +9,7 @@ import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WAIT_MS } from '../support/patience.js';
 import { bucketOf, bucketOfId, fnv1a, shardBindingNames, shardOfBucket } from '../../src/config/d1-buckets.js';
+import { PAIRWISE_RUBRIC_EXAMPLE } from '../../src/rubrics/examples.js';
 import { pairItem, singleCallJudge } from '../worker/batches-support.js';
 import { drainAlarms, mockRequests, pollUntil, replyInGroups } from '../worker/helpers.js';
 import { as, keyed, tenantWithKey } from '../worker/tenants-helpers.js';
@@ -166,5 +167,39 @@ describe("a spread tenant's webhooks", () => {
       ),
     );
     expect(copies.map((c) => c?.disabled_reason)).toEqual(Array(SHARDS).fill('the receiver answered 410 Gone'));
+  });
+});
+
+describe("a spread tenant's reads by filter", () => {
+  it("takes an annotation queue's items from evaluations in every shard, newest first, `limit` of them", async () => {
+    const t = await tenantWithKey({ spread: 4 });
+    const rubric = await keyed('/v1/rubrics', as(t.key, { body: PAIRWISE_RUBRIC_EXAMPLE }));
+    expect(rubric.status, await rubric.clone().text()).toBe(201);
+    const v = await rubric.json<{ id: string }>();
+    const run = `aq-${t.tenant}`;
+    const ids: string[] = [];
+    for (const [n, key] of keysOverEveryBucket(run).entries()) {
+      const r = await keyed(
+        '/v1/evaluations',
+        as(t.key, {
+          body: { ...singleCallJudge(run), task: pairItem(n), rubric: v.id, metadata: { run } },
+          headers: { 'Idempotency-Key': key, Prefer: 'wait=60' },
+        }),
+      );
+      expect(r.status, await r.clone().text()).toBe(200);
+      ids.push((await r.json<{ id: string }>()).id);
+    }
+    expect(new Set(ids.map(shardOf)).size).toBe(SHARDS);
+    const queue = async (limit?: number) => {
+      const filter = { metadata: { run }, rubric: `${v.id}@1`, ...(limit ? { limit } : {}) };
+      const r = await keyed(
+        '/v1/annotation-queues',
+        as(t.key, { body: { name: 'q', rubric: v.id, fromEvaluations: { filter } } }),
+      );
+      expect(r.status, await r.clone().text()).toBe(201);
+      return (await r.json<{ progress: { total: number } }>()).progress.total;
+    };
+    expect(await queue()).toBe(SHARDS);
+    expect(await queue(3)).toBe(3);
   });
 });

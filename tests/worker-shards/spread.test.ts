@@ -7,7 +7,7 @@
  */
 import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bucketOf, shardBindingNames, shardOfBucket } from '../../src/config/d1-buckets.js';
+import { bucketOf, fnv1a, shardBindingNames, shardOfBucket } from '../../src/config/d1-buckets.js';
 import { sweepRetention } from '../../src/retention/sweep.js';
 import { isTerminal } from '../../src/evaluations/status.js';
 import { items, singleCallJudge } from '../worker/batches-support.js';
@@ -152,6 +152,40 @@ describe('a tenant spread over several D1 shards', () => {
     const report = await sweepRetention(env as never, Date.now() + 2 * 86_400_000);
     expect(report.erased).toBe(14);
     expect(await countsOf('evaluations', t.tenant, 'tenant = ? AND deleted_at IS NULL')).toEqual([0, 0, 0, 0, 0]);
+  });
+
+  it('finds the first try of an Idempotency-Key retried after the spread changed, up or down', async () => {
+    const t = await tenantWithKey();
+    // A key that a spread of 4 (and of 2) places outside the home shard, where a spread of 1 put it.
+    let n = 0;
+    while (fnv1a(`retry-${t.tenant}-${n}`) % 4 === 0 || fnv1a(`retry-${t.tenant}-${n}`) % 2 === 0) n++;
+    const key = `retry-${t.tenant}-${n}`;
+    const body = { ...singleCallJudge(`retry-${t.tenant}`), task: items(1)[0]?.task };
+    const batchBody = { ...singleCallJudge(`retry-${t.tenant}`), items: items(2) };
+    const create = async (): Promise<{ ev: string; ba: string }> => {
+      const ev = await keyed('/v1/evaluations', as(t.key, { body, headers: { 'Idempotency-Key': key } }));
+      const ba = await keyed('/v1/batches', as(t.key, { body: batchBody, headers: { 'Idempotency-Key': key } }));
+      expect([ev.status, ba.status], await ba.clone().text()).toEqual([expect.any(Number), expect.any(Number)]);
+      expect(ev.status).toBeLessThan(300);
+      expect(ba.status).toBeLessThan(300);
+      return { ev: (await ev.json<{ id: string }>()).id, ba: (await ba.json<{ id: string }>()).id };
+    };
+    const spread = async (k: number) => {
+      expect(
+        (await asAdmin(`/v1/admin/tenants/${t.tenant}`, { method: 'PATCH', body: { limits: { spread: k } } })).status,
+      ).toBe(200);
+    };
+    const first = await create();
+    for (const k of [4, 2, 1]) {
+      await spread(k);
+      expect(await create()).toEqual(first);
+    }
+    // One of each, in the home shard where the first try went.
+    expect((await countsOf('evaluations', t.tenant, 'tenant = ? AND batch_id IS NULL')).reduce((a, b) => a + b)).toBe(
+      1,
+    );
+    expect((await countsOf('batches', t.tenant)).reduce((a, b) => a + b)).toBe(1);
+    await ended(t.key, first.ev);
   });
 
   it('keeps a tenant of spread 1 whole in its home shard', async () => {
