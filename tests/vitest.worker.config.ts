@@ -1,13 +1,13 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
 import { bindingsOverDevVars } from '../src/cli/wrangler-config.js';
-import { installQueueBrokerFix } from './support/miniflare-queue-broker.js';
+import { installQueueBrokerFix } from '../src/cli/miniflare-queue-broker.js';
 import { TEST_MS, WAIT_MS } from './support/patience.js';
 import { startWebhookReceiver } from './support/webhook-receiver.js';
 import { startTestMockServer } from './worker/mock-llm-server.js';
 
 // Before the pool's Miniflare starts in this process: a lost log call of its queue broker stopped a queue's
-// deliveries for good under load (./support/miniflare-queue-broker.ts).
+// deliveries for good under load (src/cli/miniflare-queue-broker.ts).
 installQueueBrokerFix();
 
 const root = new URL('..', import.meta.url).pathname;

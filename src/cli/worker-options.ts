@@ -9,6 +9,7 @@
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import type * as MiniflareModule from 'miniflare';
+import { installQueueBrokerFix } from './miniflare-queue-broker.js';
 
 /**
  * Miniflare options, loosely typed: miniflare's declarations are written against zod 3 and this project
@@ -19,6 +20,9 @@ export type MiniflareOptions = Record<string, unknown>;
 // Required, not imported: miniflare is CommonJS, and Node's ESM loader would first scan its 3 MB file for
 // the names it exports, about 0.3 CPU-s on every runtime start.
 const miniflareApi = createRequire(import.meta.url)('miniflare') as typeof MiniflareModule;
+// Before any Miniflare starts: its local queue broker otherwise stops handing over batches for good after
+// one throw inside a flush (./miniflare-queue-broker.ts).
+installQueueBrokerFix();
 
 /** The Miniflare instance methods used here. */
 export interface MiniflareInstance {
