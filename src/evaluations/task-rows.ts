@@ -8,6 +8,7 @@
  * queued) keeps its copy. Rows written before keep it inline in `evaluations.task`, which is read first; an
  * erased one holds JSON `null` there ({@link ERASED_TASK}) and reads as no task, whatever else holds one.
  */
+import { scrubSql } from '../config/sqlite-scrub.js';
 
 /** Task stored in a deleted evaluation's row (the column is NOT NULL): JSON `null`. */
 export const ERASED_TASK = 'null';
@@ -60,14 +61,16 @@ export function insertTasksStatement(
 }
 
 /**
- * The statements the object's final write runs (it holds the task): the waiting copy is deleted (writes nothing
- * once done, so a repeated write changes nothing). Not overwritten in place first, unlike an erasure
- * (src/config/sqlite-scrub.ts), which overwrites a copy it finds still waiting (./erase-rows.ts,
- * src/retention/content.ts): here the text lives on in the object, and the freed cell keeps it only until
- * SQLite reuses its page, at the cost of one D1 row written less per verdict.
+ * The statements the object's final write runs (it holds the task): the waiting copy is overwritten in place
+ * (src/config/sqlite-scrub.ts), then deleted, as every erasure does: a cell freed unscrubbed keeps its text in
+ * the database file until SQLite reuses the page, where a later DELETE or a tenant's `storeContent: false` can
+ * no longer reach it. Both match no row once done, so a repeated write changes nothing.
  */
 export function dropWaitingTaskStatements(db: D1Database, id: string): D1PreparedStatement[] {
-  return [db.prepare('DELETE FROM evaluation_tasks WHERE evaluation_id = ?').bind(id)];
+  return [
+    db.prepare(scrubSql('evaluation_tasks', ['task'], 'evaluation_id = ?')).bind(id),
+    db.prepare('DELETE FROM evaluation_tasks WHERE evaluation_id = ?').bind(id),
+  ];
 }
 
 /** The task JSON text D1 keeps for evaluation `id` ({@link taskSql}), or null (the object holds it, or none is kept). */

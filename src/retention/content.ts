@@ -64,7 +64,6 @@ export async function eraseUnstoredContent(env: Bindings, id: string, now = Date
   await stub.erase(id);
   await db.batch([
     ...eraseTranscriptStatements(db, id),
-    db.prepare(scrubSql('evaluation_tasks', ['task'], 'evaluation_id = ?')).bind(id),
     ...dropWaitingTaskStatements(db, id),
     // Overwritten in place first, so the file's free space keeps no copy (src/config/sqlite-scrub.ts).
     db.prepare(scrubSql('evaluations', ['task', 'error_message'], 'id = ? AND deleted_at IS NULL')).bind(id),
