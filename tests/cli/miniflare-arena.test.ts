@@ -34,7 +34,10 @@ console.log(JSON.stringify({ state, bytes: buf.length, sha256: createHash('sha25
 async function serialized(
   nodeArgs: readonly string[],
 ): Promise<{ state: string | null; bytes: number; sha256: string }> {
-  const r = await runProcess(process.execPath, [...nodeArgs, '-e', SERIALIZE], { cwd: REPO_ROOT });
+  // Without the run's own NODE_OPTIONS: the e2e global setup puts this very hook there for every child, and the
+  // case without the hook must not get it.
+  const env = { ...process.env, NODE_OPTIONS: '' };
+  const r = await runProcess(process.execPath, [...nodeArgs, '-e', SERIALIZE], { cwd: REPO_ROOT, env });
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout) as { state: string | null; bytes: number; sha256: string };
 }
