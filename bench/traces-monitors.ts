@@ -9,7 +9,7 @@
  * from the stack's log (./traces-stages.ts).
  */
 
-import { stageLines } from './traces-stages.js';
+import { pct, stageLines } from './traces-stages.js';
 
 /** What the monitors are asked to do. */
 export interface MonitorPlan {
@@ -129,12 +129,6 @@ async function settled(base: string, m: BenchMonitors, quietMs: number, timeoutM
     await new Promise((r) => setTimeout(r, 1000));
   }
   return false;
-}
-
-function pct(xs: number[], p: number): number {
-  if (xs.length === 0) return Number.NaN;
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
 /** How many evaluations share a key with an earlier one. */

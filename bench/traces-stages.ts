@@ -1,7 +1,8 @@
 /**
  * `bench:traces --monitors`: where the time goes between a trace's end and its verdict, stage by stage, read from
- * the stack's log (the bench runs it at `LOG_LEVEL` debug, which adds one `monitors.trace_judged` line per trace
- * judged and nothing else) beside the evaluations' own info lines. Per trace judged:
+ * the stack's log: the bench runs it at `LOG_LEVEL` debug, which adds the trace monitor's `monitors.trace_judged`
+ * line per trace judged and each evaluation's `evaluation.started` and `call.finished` lines the stages also read
+ * (info writes only `evaluation.finalized`). Per trace judged:
  *
  * - **queue**: the export answered → its last span kept by the trace's object (the spans queue and its consumer);
  * - **quiet**: kept → the quiet period over (`TRACE_QUIET_MS` from the last span's arrival);
@@ -30,7 +31,8 @@ interface LogLine {
   firedAt?: number;
 }
 
-function pct(xs: number[], p: number): number {
+/** The `p`th percentile of `xs` (nearest rank), NaN for none. */
+export function pct(xs: number[], p: number): number {
   if (xs.length === 0) return Number.NaN;
   const sorted = [...xs].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;

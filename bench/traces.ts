@@ -247,7 +247,7 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
     persistTo: benchStateDir('tribunal-bench-traces-'),
     crons: false,
     logFile,
-    // Debug adds only the trace monitor's one line per trace judged (the stages' start).
+    // Debug adds the trace monitor's line per trace judged and each evaluation's start and call lines (the stages).
     ...(values.monitors ? { vars: { LOG_LEVEL: 'debug' } } : {}),
   });
   try {

@@ -19,6 +19,7 @@
 import { z } from 'zod';
 import type { Bindings } from '../src/config/bindings.js';
 import { everyTenantDb } from '../src/config/d1-shards.js';
+import { QUEUE_BATCH_MAX } from '../src/config/platform-limits.js';
 import { log, messageOf } from '../src/log/log.js';
 import { sweepDeliveries } from '../src/webhooks/dispatch.js';
 import { sweepRetentionShard } from '../src/retention/sweep.js';
@@ -31,9 +32,6 @@ export const MAINTENANCE_QUEUE = 'tribunal-maintenance';
 
 /** Age past which a maintenance message is dropped, ms (5 min): later runs have sent newer ones. */
 export const MAINTENANCE_STALE_MS = 5 * 60_000;
-
-/** Largest `sendBatch` (the platform's limit: 100 messages). */
-const SEND_BATCH = 100;
 
 /** Body of a maintenance message (see the module note). `at`: when the cron sent it, epoch ms. */
 export const MaintenanceMessageSchema = z.discriminatedUnion('kind', [
@@ -70,8 +68,8 @@ export async function fanOutMaintenance(env: Bindings, now: number, restartedAt?
     })),
     { kind: 'archive_erasures', at: now },
   ];
-  for (let i = 0; i < bodies.length; i += SEND_BATCH)
-    await env.MAINTENANCE.sendBatch(bodies.slice(i, i + SEND_BATCH).map((body) => ({ body })));
+  for (let i = 0; i < bodies.length; i += QUEUE_BATCH_MAX)
+    await env.MAINTENANCE.sendBatch(bodies.slice(i, i + QUEUE_BATCH_MAX).map((body) => ({ body })));
   return bodies.length;
 }
 

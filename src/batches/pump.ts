@@ -40,9 +40,7 @@ import type { PumpTarget, WindowClaim } from './rows.js';
 import { claimWindow, claimWindowStatements, getBatchFanout, openItems, stalledBatches } from './rows.js';
 import { BATCH_BUDGET_ERROR, claimBudgeted } from './budget-claims.js';
 import { everyTenantDb, perDbLimit, recordDb } from '../config/d1-shards.js';
-
-/** Messages per `sendBatch` call: the platform's maximum, 100. */
-export const QUEUE_BATCH_MAX = 100;
+import { QUEUE_BATCH_MAX } from '../config/platform-limits.js';
 
 /** `sendBatch` calls in flight at once while a window is handed over: 10. */
 export const SEND_CONCURRENCY = 10;

@@ -456,10 +456,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   if (runtimeKind === 'wrangler' && options.queueConsumers)
     throw new Error('queueConsumers needs the miniflare runtime');
   if (runtimeKind === 'wrangler' && options.worker) throw new Error('worker needs the miniflare runtime');
-  const prepared = runtimeKind === 'wrangler' || !options.worker ? preparedWorkerFrom() : undefined;
-  if (runtimeKind === 'wrangler' && prepared)
+  const worker = options.worker ?? preparedWorkerFrom();
+  if (runtimeKind === 'wrangler' && worker)
     throw new Error(`${PREPARED_WORKER_ENV} needs the miniflare runtime: unset it for wrangler dev`);
-  const worker = options.worker ?? prepared;
   let runtime: Runtime;
   // Whatever has not ended and was not touched since this instant was left by an earlier runtime.
   const restartedAt = new Date();

@@ -11,7 +11,8 @@
  * The fix wraps `#flush`: when it throws with its own pending flush still set, that flush is cleared and
  * the next batch scheduled, as its normal end does. Miniflare reads the broker's file when it builds its
  * first config; the fix serves that one file patched through `fs.readFileSync` (nothing on disk changes).
- * Where the line is not found (another Miniflare) the fix changes nothing and says so.
+ * Where the line is not found (another Miniflare) the fix changes nothing and returns `'skipped'`;
+ * tests/cli/miniflare-queue-broker.test.ts then fails, so an upgrade is reviewed before it ships.
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -50,23 +51,30 @@ export function patchQueueBroker(source: string): string | undefined {
 /** What {@link installQueueBrokerFix} did in this process: `'patched'`, or `'skipped'` (its line not found). */
 export type QueueBrokerFixState = 'patched' | 'skipped';
 
-let installed: QueueBrokerFixState | undefined;
+/**
+ * Where the process keeps what the fix did: on `globalThis`, not in this module, because a test runner may load
+ * the module again (a fresh module graph per file) in a process whose `fs` already serves the patched file, and
+ * that copy would find no line to patch.
+ */
+const INSTALLED = Symbol.for('tribunal.miniflareQueueBroker');
 
 /**
  * Serves Miniflare's queue broker patched ({@link patchQueueBroker}) to this process's Miniflare. Idempotent;
  * must run before the first Miniflare with a queue starts (Miniflare keeps the file it read).
  */
 export function installQueueBrokerFix(): QueueBrokerFixState {
-  if (installed !== undefined) return installed;
+  const g = globalThis as { [INSTALLED]?: QueueBrokerFixState };
+  const done = g[INSTALLED];
+  if (done !== undefined) return done;
   const require = createRequire(import.meta.url);
   // The CommonJS module object, the one Miniflare's bundle calls readFileSync on (an ESM namespace is frozen).
   const fs = require('node:fs') as typeof import('node:fs');
   const brokerPath = join(dirname(require.resolve('miniflare')), 'workers', 'queues', 'broker.worker.js');
   const patched = patchQueueBroker(fs.readFileSync(brokerPath, 'utf8'));
-  if (patched === undefined) return (installed = 'skipped');
+  if (patched === undefined) return (g[INSTALLED] = 'skipped');
   const readFileSync = fs.readFileSync;
   fs.readFileSync = function (this: unknown, ...args: Parameters<typeof readFileSync>) {
     return args[0] === brokerPath && args[1] === 'utf8' ? patched : readFileSync.apply(this, args);
   } as typeof readFileSync;
-  return (installed = 'patched');
+  return (g[INSTALLED] = 'patched');
 }

@@ -24,3 +24,9 @@ export const MAX_PARALLEL_CALLS = OPEN_CONNECTIONS_PER_INVOCATION;
  * receiver that hangs it would time out before it was ever sent.
  */
 export const MAX_ATTEMPTS_PER_INVOCATION = OPEN_CONNECTIONS_PER_INVOCATION;
+
+/**
+ * Messages one Queues `sendBatch` call takes at most (100;
+ * https://developers.cloudflare.com/queues/platform/limits/).
+ */
+export const QUEUE_BATCH_MAX = 100;

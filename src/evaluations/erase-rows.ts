@@ -11,7 +11,7 @@ import { eraseWebhookEventsStatements } from '../webhooks/outbox.js';
 import { forgetSourceStatements } from '../verdict-cache/rows.js';
 import { scrubSql } from '../config/sqlite-scrub.js';
 import { eraseTranscriptStatements } from './transcript-rows.js';
-import { ERASED_TASK } from './task-rows.js';
+import { dropWaitingTaskStatements, ERASED_TASK } from './task-rows.js';
 
 /**
  * Erases the evaluation's task, metadata, transcript, verdict and webhook events (their payloads carry
@@ -29,12 +29,11 @@ export function eraseEvaluationStatements(db: D1Database, id: string, now: numbe
     // the transcripts' and the webhook events' statements do the same for theirs.
     db.prepare(scrubSql('evaluations', ['task', 'metadata', 'error_message'], 'id = ?')).bind(id),
     db.prepare(scrubSql('verdict_texts', ['verdict'], 'evaluation_id = ?')).bind(id),
-    db.prepare(scrubSql('evaluation_tasks', ['task'], 'evaluation_id = ?')).bind(id),
     ...eraseWebhookEventsStatements(db, id),
     ...forgetSourceStatements(db, id),
     ...eraseTranscriptStatements(db, id),
     db.prepare('DELETE FROM verdict_texts WHERE evaluation_id = ?').bind(id),
-    db.prepare('DELETE FROM evaluation_tasks WHERE evaluation_id = ?').bind(id),
+    ...dropWaitingTaskStatements(db, id),
     db
       .prepare(
         `UPDATE evaluations SET task = ?, metadata = NULL, error_message = NULL, winner = NULL, score = NULL,

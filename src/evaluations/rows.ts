@@ -12,7 +12,7 @@ import type { Guarantee } from '../metrics/certify.js';
 import { configHashOf, storeConfigStatements } from './config-rows.js';
 import type { EvaluationSource } from './source.js';
 import { sourceOfText, sourceText } from './source.js';
-import { insertTasksStatement, taskKindOf, taskKindSql, taskSql, taskWaitsSql } from './task-rows.js';
+import { insertTasksStatement, taskKindOf, taskKindSql, taskWaitsSql } from './task-rows.js';
 
 /** What an evaluation records of the rubric it judged by (src/rubrics): the content's hash, and the stored rubric. */
 export interface RubricStampRecord {
@@ -404,15 +404,7 @@ export async function findByIdempotencyKey(
 }
 
 /**
- * The read of evaluation `id`'s task as D1 keeps it ({@link taskSql}), for a batch that reads several evaluations
- * at once; parse with {@link taskJsonOf}.
- */
-export function taskJsonStatement(db: D1Database, id: string): D1PreparedStatement {
-  return db.prepare(`SELECT ${taskSql('e')} AS task FROM evaluations e WHERE e.id = ?`).bind(id);
-}
-
-/**
- * The task JSON out of a {@link taskJsonStatement} result: null when none is kept (erased, or not JSON), undefined
+ * The task JSON out of a `taskJsonStatement` (./task-rows.ts) result: null when none is kept (erased, or not JSON), undefined
  * when D1 keeps none because the evaluation's object holds it (./content.ts reads it there).
  */
 export function taskJsonOf(result: D1Result | undefined): unknown {

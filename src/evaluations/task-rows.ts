@@ -73,11 +73,15 @@ export function dropWaitingTaskStatements(db: D1Database, id: string): D1Prepare
   ];
 }
 
+/**
+ * The read of evaluation `id`'s task as D1 keeps it ({@link taskSql}), for a batch that reads several evaluations
+ * at once (parse with `taskJsonOf`, ./rows.ts) or for {@link d1TaskText}.
+ */
+export function taskJsonStatement(db: D1Database, id: string): D1PreparedStatement {
+  return db.prepare(`SELECT ${taskSql('e')} AS task FROM evaluations e WHERE e.id = ?`).bind(id);
+}
+
 /** The task JSON text D1 keeps for evaluation `id` ({@link taskSql}), or null (the object holds it, or none is kept). */
 export async function d1TaskText(db: D1Database, id: string): Promise<string | null> {
-  const row = await db
-    .prepare(`SELECT ${taskSql('e')} AS task FROM evaluations e WHERE e.id = ?`)
-    .bind(id)
-    .first<{ task: string | null }>();
-  return row?.task ?? null;
+  return (await taskJsonStatement(db, id).first<{ task: string | null }>())?.task ?? null;
 }

@@ -197,6 +197,7 @@ export class MonitorRunner {
     if (!root?.endTimeUnixNano) return false;
     const rootIsNew = fresh.some((s) => s.spanId === root.spanId);
     let quiet = false;
+    let kept: readonly NormalizedSpan[] | undefined; // read (and parsed) once, by the first monitor that needs it
     for (const m of traceMonitors) {
       if (sampled(m.definition.sampleRate, m.id, traceId, null)) {
         quiet = true;
@@ -204,7 +205,7 @@ export class MonitorRunner {
       }
       const matches = (s: NormalizedSpan) => matchesFilter(m.definition.filter, s);
       // Spans kept before the root arrived were not looked at then (no root yet): once, when it arrives.
-      const matched = fresh.some(matches) || (rootIsNew && this.deps.store.spans().some(matches));
+      const matched = fresh.some(matches) || (rootIsNew && (kept ??= this.deps.store.spans()).some(matches));
       if (matched && this.decide(m.id, TRACE_KEY, 'unsampled'))
         bump(counts, m.id, { matched: 1, sampled: 0, skippedBudget: 0 });
     }

@@ -114,11 +114,8 @@ export async function sweepRetention(env: Bindings, now: number): Promise<Retent
   const total: RetentionReport = { erased: 0, errors: 0, contentErased: 0, webhookEvents: 0, evalCacheEntries: 0 };
   for (const db of everyTenantDb(env)) {
     const r = await sweepRetentionShard(env, db, now);
-    total.erased += r.erased;
-    total.errors += r.errors;
-    total.contentErased += r.contentErased;
-    total.webhookEvents += r.webhookEvents;
-    total.evalCacheEntries += r.evalCacheEntries;
+    // Every field, so one added to the report is summed too.
+    for (const k of Object.keys(total) as (keyof RetentionReport)[]) total[k] += r[k];
   }
   return total;
 }

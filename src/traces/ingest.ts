@@ -10,6 +10,7 @@ import type { Bindings } from '../config/bindings.js';
 import { NormalizedSpanSchema, TraceIdSchema } from './span-schema.js';
 import type { NormalizedSpan } from './span-schema.js';
 import { tenantDb } from '../config/d1-shards.js';
+import { QUEUE_BATCH_MAX } from '../config/platform-limits.js';
 import { log, messageOf } from '../log/log.js';
 import type { LogFields } from '../log/log.js';
 import type { TraceIndexRow } from './index-rows.js';
@@ -30,9 +31,8 @@ export const MAX_MESSAGE_BYTES = 100_000;
  */
 const PACK_BYTES = 16_000;
 
-/** One `sendBatch` at most this many bytes (the platform's limit: 256 KB) and 100 messages. */
+/** One `sendBatch` at most this many bytes (the platform's limit: 256 KB), and {@link QUEUE_BATCH_MAX} messages. */
 const MAX_SEND_BYTES = 240_000;
-const MAX_SEND_MESSAGES = 100;
 
 const encoder = new TextEncoder();
 
@@ -119,7 +119,7 @@ export async function enqueueSpans(
   let batch: { body: SpansMessage }[] = [];
   let bytes = 0;
   for (const m of messages) {
-    if (batch.length >= MAX_SEND_MESSAGES || (batch.length > 0 && bytes + m.bytes > MAX_SEND_BYTES)) {
+    if (batch.length >= QUEUE_BATCH_MAX || (batch.length > 0 && bytes + m.bytes > MAX_SEND_BYTES)) {
       sends.push(batch);
       batch = [];
       bytes = 0;

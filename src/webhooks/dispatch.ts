@@ -19,6 +19,7 @@ import { configOf } from '../config/vars.js';
 import { laneKeyOf, laneStub } from './lane.js';
 import { deliveryLeaseMs } from './send.js';
 import { everyTenantDb, recordDb } from '../config/d1-shards.js';
+import { QUEUE_BATCH_MAX } from '../config/platform-limits.js';
 
 /** Name of the delivery queue (wrangler.toml). */
 export const WEBHOOKS_QUEUE = 'tribunal-webhooks';
@@ -41,14 +42,11 @@ export const SWEEP_GRACE_MS = 2 * 60_000;
 /** Deliveries one sweep of a shard hands on at most (500): a lane RPC each at worst. */
 export const SWEEP_LIMIT = 500;
 
-/** Largest `sendBatch` (the platform's limit: 100 messages). */
-const SEND_BATCH = 100;
-
 /** Sends delivery ids to the queue in batches of at most 100; resolves once all were accepted. */
 export async function enqueueDeliveries(env: Bindings, ids: readonly string[]): Promise<void> {
-  for (let i = 0; i < ids.length; i += SEND_BATCH) {
+  for (let i = 0; i < ids.length; i += QUEUE_BATCH_MAX) {
     const chunk = ids
-      .slice(i, i + SEND_BATCH)
+      .slice(i, i + QUEUE_BATCH_MAX)
       .map((deliveryId): MessageSendRequest<DeliveryMessage> => ({ body: { deliveryId } }));
     await env.WEBHOOKS.sendBatch(chunk);
   }
@@ -92,7 +90,7 @@ interface Overdue extends LaneReceiver {
 }
 
 /** Hands `rows` to their receivers' lanes, one `take` per lane; the deliveries of a lane that fails go to the queue instead. */
-async function handToLanes(env: Bindings, rows: readonly Overdue[]): Promise<void> {
+async function handToLanes(env: Bindings, rows: readonly Overdue[]): Promise<number> {
   const byLane = new Map<string, string[]>();
   const lanes = configOf(env).WEBHOOK_LANES;
   for (const r of rows) {
@@ -111,6 +109,7 @@ async function handToLanes(env: Bindings, rows: readonly Overdue[]): Promise<voi
     }),
   );
   if (failed.length > 0) await enqueueDeliveries(env, failed);
+  return byLane.size;
 }
 
 /**
@@ -162,11 +161,11 @@ async function sweepDatabase(
     .bind(now, now, dueBy, leaseBefore, limit)
     .all<Overdue>();
   if (results.length > 0) {
-    await handToLanes(env, results);
+    const lanes = await handToLanes(env, results);
     log('warn', 'webhooks.swept', {
       deliveries: results.length,
       neverAttempted: results.filter((r) => r.attempts === 0).length,
-      lanes: new Set(results.map((r) => laneKeyOf(r, configOf(env).WEBHOOK_LANES))).size,
+      lanes,
       message: "overdue deliveries handed to their receivers' lanes (a lost queue message or a stalled lane)",
     });
   }

@@ -81,7 +81,7 @@ export interface LaneReceiver {
  * receiver's spread over all of them. Lane 0 keeps the receiver's own key, so one lane (`WEBHOOK_LANES` 1) is
  * the layout before the spread and deliveries held by it carry over.
  */
-export function laneKeyOf(receiver: LaneReceiver, lanes = 1): string {
+export function laneKeyOf(receiver: LaneReceiver, lanes: number): string {
   let key: string;
   if (receiver.endpoint_id !== null) key = `ep:${receiver.endpoint_id}`;
   else if (receiver.target !== 'once') key = `${receiver.target}:${receiver.tenant}`;

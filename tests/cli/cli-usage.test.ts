@@ -7,12 +7,12 @@
  * writes to stdout/stderr, its exit code and any `process.exit()` are captured. Two runs also go through a
  * real process (tsx, a child's streams and exit code): one of each kind of entry.
  */
-import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { MockInstance } from 'vitest';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { REPO_ROOT } from '../../src/cli/local-stack.js';
 import { freePort } from '../../src/cli/ports.js';
+import { runProcess, stopLeftovers } from '../support/run-process.js';
 
 // A CLI's first import loads its dependencies: wrangler and miniflare for those that start a runtime
 // (bench:peers), several seconds on a loaded 2-core machine.
@@ -97,18 +97,13 @@ async function run(file: string, args: readonly string[], env: Record<string, st
   return { code, stdout: out.join(''), stderr: err.join('') };
 }
 
-/** The same through a real process: `node --import tsx file args`. */
-function spawned(file: string, args: readonly string[]): Promise<Run> {
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', file, ...args],
-      { cwd: REPO_ROOT, timeout: 60_000 },
-      (error, stdout, stderr) => {
-        done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-      },
-    );
-  });
+/**
+ * The same through a real process: `node --import tsx file args`, run to its end (no kill on a timer: a killed
+ * CLI whose pipes had closed exited 0); a signal that ended it reads as code -1.
+ */
+async function spawned(file: string, args: readonly string[]): Promise<Run> {
+  const r = await runProcess(process.execPath, ['--import', 'tsx', file, ...args], { cwd: REPO_ROOT });
+  return { code: r.code ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
 const STACK_FRAME = /^\s+at /m;
@@ -116,6 +111,8 @@ const STACK_FRAME = /^\s+at /m;
 afterEach(() => {
   vi.resetModules();
 });
+// A CLI still running when its test timed out.
+afterAll(() => stopLeftovers());
 
 describe.each(Object.entries(CLIS))('%s', (_name, file) => {
   it('prints its usage for --help, exit 0', async () => {

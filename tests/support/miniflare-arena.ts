@@ -3,7 +3,8 @@
  * global setup writes {@link ARENA_HOOK_SOURCE} beside the shared bundle and adds `--require <it>` to
  * `NODE_OPTIONS`). Miniflare turns the workerd config, with the Worker's ~5 MB bundle inline, into Cap'n
  * Proto with capnp-es's single-segment arena, which grows by the bytes asked for (at least 4 KB) and copies
- * the whole arena each time: quadratic, about 1 CPU-s per stack start here, more at load (an open upstream
+ * the whole arena each time: quadratic, about 1 CPU-s of serialization per stack start here (about 2 CPU-s of
+ * a whole start, with the processes around it), more at load (an open upstream
  * bug, cloudflare/workers-sdk#15271; the code is not exported). The hook rewrites that one line as Miniflare's
  * module is compiled so the arena at least doubles. The bytes written are the same: a segment tracks the
  * bytes it uses apart from its buffer's length, and only those are serialized (tests/cli/miniflare-arena.test.ts

@@ -158,16 +158,15 @@ describe('a tenant spread over several D1 shards', () => {
     const t = await tenantWithKey();
     // A key that a spread of 4 (and of 2) places outside the home shard, where a spread of 1 put it.
     let n = 0;
-    while (fnv1a(`retry-${t.tenant}-${n}`) % 4 === 0 || fnv1a(`retry-${t.tenant}-${n}`) % 2 === 0) n++;
+    while (fnv1a(`retry-${t.tenant}-${n}`) % 2 === 0) n++; // odd: outside home under a spread of 2 and of 4
     const key = `retry-${t.tenant}-${n}`;
     const body = { ...singleCallJudge(`retry-${t.tenant}`), task: items(1)[0]?.task };
     const batchBody = { ...singleCallJudge(`retry-${t.tenant}`), items: items(2) };
     const create = async (): Promise<{ ev: string; ba: string }> => {
       const ev = await keyed('/v1/evaluations', as(t.key, { body, headers: { 'Idempotency-Key': key } }));
       const ba = await keyed('/v1/batches', as(t.key, { body: batchBody, headers: { 'Idempotency-Key': key } }));
-      expect([ev.status, ba.status], await ba.clone().text()).toEqual([expect.any(Number), expect.any(Number)]);
-      expect(ev.status).toBeLessThan(300);
-      expect(ba.status).toBeLessThan(300);
+      expect(ev.status, await ev.clone().text()).toBeLessThan(300);
+      expect(ba.status, await ba.clone().text()).toBeLessThan(300);
       return { ev: (await ev.json<{ id: string }>()).id, ba: (await ba.json<{ id: string }>()).id };
     };
     const spread = async (k: number) => {

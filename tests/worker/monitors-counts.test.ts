@@ -9,14 +9,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Bindings } from '../../src/config/bindings.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import { MonitorRunner } from '../../src/monitors/runner.js';
-import type { MonitorCounts as Counts } from '../../src/monitors/schemas.js';
 import { normalizeRequest } from '../../src/traces/normalize.js';
 import type { OtlpRequest } from '../../src/traces/otlp-request.js';
 import { traceStub } from '../../src/traces/rpc.js';
 import { spanRows, TraceStore } from '../../src/traces/store.js';
-import { api, postJson } from './api-fetch.js';
 import { drainAlarms, newTestId, pollUntil, testEnv, waitForEnd } from './helpers.js';
-import { agentRunSpans, newTraceId, traceWhen } from './monitors-support.js';
+import { agentRunSpans, countsOf, evaluationsOf, monitor, newTraceId, traceWhen } from './monitors-support.js';
 import type { OtlpJsonSpan } from './monitors-support.js';
 
 afterEach(drainAlarms);
@@ -69,20 +67,6 @@ function faultyEnv(fault: Fault): { env: Bindings; injected: () => number } {
     },
   });
   return { env: { ...testEnv, DB: faulty }, injected: () => injected };
-}
-
-async function monitor(body: Record<string, unknown>): Promise<string> {
-  const r = await postJson('/v1/monitors', { name: 'm', sampleRate: 1, ...body });
-  expect(r.status, await r.clone().text()).toBe(201);
-  return (await r.json<{ id: string }>()).id;
-}
-
-async function countsOf(id: string): Promise<Counts> {
-  return (await (await api(`/v1/monitors/${id}`)).json<{ counts: Counts }>()).counts;
-}
-
-async function evaluationsOf(id: string): Promise<{ id: string; status: string }[]> {
-  return (await (await api(`/v1/evaluations?monitor=${id}`)).json<{ data: { id: string; status: string }[] }>()).data;
 }
 
 /** The spans as the queue consumer hands them to the trace's object. */

@@ -13,31 +13,25 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import worker from '../../src/index.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
-import type { MonitorCounts as Counts } from '../../src/monitors/schemas.js';
 import { normalizeRequest } from '../../src/traces/normalize.js';
 import type { OtlpRequest } from '../../src/traces/otlp-request.js';
 import { traceStub } from '../../src/traces/rpc.js';
 import { api, postJson } from './api-fetch.js';
 import { drainAlarms, newTestId, pollUntil, testEnv, waitForEnd } from './helpers.js';
-import { agentRunSpans, exportSpans, newTraceId, SPANS, traceWhen } from './monitors-support.js';
+import {
+  agentRunSpans,
+  countsOf,
+  evaluationsOf,
+  exportSpans,
+  monitor,
+  newTraceId,
+  SPANS,
+  traceWhen,
+} from './monitors-support.js';
 
 afterEach(drainAlarms);
 
 const ASPECT = { name: 'helpfulness', description: 'How well the answer helps the user.', scale: { min: 1, max: 5 } };
-
-async function monitor(body: Record<string, unknown>): Promise<string> {
-  const r = await postJson('/v1/monitors', { name: 'm', sampleRate: 1, ...body });
-  expect(r.status, await r.clone().text()).toBe(201);
-  return (await r.json<{ id: string }>()).id;
-}
-
-async function countsOf(id: string): Promise<Counts> {
-  return (await (await api(`/v1/monitors/${id}`)).json<{ counts: Counts }>()).counts;
-}
-
-async function evaluationsOf(id: string): Promise<{ id: string; status: string }[]> {
-  return (await (await api(`/v1/evaluations?monitor=${id}`)).json<{ data: { id: string; status: string }[] }>()).data;
-}
 
 /** Each ended evaluation's cost, USD. */
 async function costsOf(ids: readonly string[]): Promise<number[]> {

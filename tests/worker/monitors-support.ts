@@ -3,7 +3,9 @@
  * a chat span with GenAI input and output messages, a tool span that failed, a final chat span), exported through
  * `POST /v1/traces`, and the trace read back once its spans are stored.
  */
-import { api } from './api-fetch.js';
+import { expect } from 'vitest';
+import type { MonitorCounts } from '../../src/monitors/schemas.js';
+import { api, postJson } from './api-fetch.js';
 import { pollUntil } from './helpers.js';
 
 let n = 0;
@@ -147,4 +149,21 @@ export async function traceWhen(
   );
   if (t === null) throw new Error(`trace ${traceId} never satisfied the condition`);
   return t;
+}
+
+/** Creates a monitor (`name: 'm'`, `sampleRate: 1` unless `body` says otherwise); its id. */
+export async function monitor(body: Record<string, unknown>): Promise<string> {
+  const r = await postJson('/v1/monitors', { name: 'm', sampleRate: 1, ...body });
+  expect(r.status, await r.clone().text()).toBe(201);
+  return (await r.json<{ id: string }>()).id;
+}
+
+/** A monitor's counts, as `GET /v1/monitors/{id}` gives them. */
+export async function countsOf(id: string): Promise<MonitorCounts> {
+  return (await (await api(`/v1/monitors/${id}`)).json<{ counts: MonitorCounts }>()).counts;
+}
+
+/** The evaluations a monitor made (`GET /v1/evaluations?monitor=`), newest first. */
+export async function evaluationsOf(id: string): Promise<{ id: string; status: string }[]> {
+  return (await (await api(`/v1/evaluations?monitor=${id}`)).json<{ data: { id: string; status: string }[] }>()).data;
 }

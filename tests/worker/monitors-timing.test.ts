@@ -8,11 +8,9 @@ import { runInDurableObject } from 'cloudflare:test';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configOf } from '../../src/config/vars.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
-import type { MonitorCounts } from '../../src/monitors/schemas.js';
 import { traceStub } from '../../src/traces/rpc.js';
-import { api, postJson } from './api-fetch.js';
 import { drainAlarms, newTestId, pollUntil, testEnv } from './helpers.js';
-import { agentRunSpans, exportSpans, newTraceId, traceWhen } from './monitors-support.js';
+import { agentRunSpans, countsOf, exportSpans, monitor, newTraceId, traceWhen } from './monitors-support.js';
 
 afterEach(drainAlarms);
 
@@ -21,14 +19,7 @@ const DAY_MS = 86_400_000;
 async function traceMonitor(service: string, sampleRate: number): Promise<string> {
   const judge = { preset: 'trajectory-judge', config: { defaults: { model: mockModel({ seed: newTestId('t') }) } } };
   // The model filter leaves the root span out: only the chat spans match.
-  const body = { name: 'm', filter: { service, model: 'gpt-4o' }, scope: 'trace', sampleRate, judge };
-  const r = await postJson('/v1/monitors', body);
-  expect(r.status, await r.clone().text()).toBe(201);
-  return (await r.json<{ id: string }>()).id;
-}
-
-async function countsOf(id: string): Promise<MonitorCounts> {
-  return (await (await api(`/v1/monitors/${id}`)).json<{ counts: MonitorCounts }>()).counts;
+  return monitor({ filter: { service, model: 'gpt-4o' }, scope: 'trace', sampleRate, judge });
 }
 
 /** The trace object's `meta` value at `key`, or null. */

@@ -28,7 +28,7 @@ const spread = { ...hookEnv, WEBHOOK_LANES: String(LANES) } as Bindings;
 describe("a receiver's lanes", () => {
   it('keys a delivery by its evaluation: lane 0 is the receiver’s own key, one evaluation always one lane', () => {
     const receiver = { tenant: 't', target: 'ep_1', endpoint_id: 'ep_1', url: null };
-    expect(laneKeyOf(receiver)).toBe('ep:ep_1');
+    expect(laneKeyOf(receiver, 1)).toBe('ep:ep_1');
     expect(laneKeyOf({ ...receiver, cause_id: 'ev_x' }, 1)).toBe('ep:ep_1');
     const keys = Array.from({ length: 64 }, (_, i) => laneKeyOf({ ...receiver, cause_id: `ev_${i}` }, 4));
     expect(new Set(keys)).toEqual(new Set(['ep:ep_1', 'ep:ep_1#1', 'ep:ep_1#2', 'ep:ep_1#3']));

@@ -11,6 +11,7 @@ import { enqueueDeliveries } from '../../src/webhooks/dispatch.js';
 import type { AttemptOutcome } from '../../src/webhooks/deliver.js';
 import { DeliveryLane, laneKeyOf, laneStub, RUN_BUDGET_MS, staleRunMs } from '../../src/webhooks/lane.js';
 import { MAX_ATTEMPTS_PER_INVOCATION } from '../../src/config/platform-limits.js';
+import { configOf } from '../../src/config/vars.js';
 import { drainAlarms, testEnv } from './helpers.js';
 import {
   configureSink,
@@ -38,7 +39,11 @@ async function deliveryTo(
   await configureSink(name, [ep.secret], script);
   const id = await endedEvaluation(tenant);
   const dlv = (await deliveriesOf(id))[0]!.id;
-  return { id, dlv, lane: laneKeyOf({ tenant, target: ep.id, endpoint_id: ep.id, url: null }) };
+  return {
+    id,
+    dlv,
+    lane: laneKeyOf({ tenant, target: ep.id, endpoint_id: ep.id, url: null }, configOf(testEnv).WEBHOOK_LANES),
+  };
 }
 
 /** The deliveries lane `key` holds, with their due times. */
