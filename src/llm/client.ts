@@ -277,14 +277,15 @@ export function createTieredLlm(settingsInput: LlmSettings | LlmSettingsInput, d
       lease?.release(
         refusal ? 'failed' : gateOutcome(out.kind === 'reply', out.kind === 'reply' ? undefined : out.error.status),
       );
+      // What this attempt was sent as, fixed now: a fallback changes `tier` or `format` before the report.
+      const sentAs = { tier, structured: format !== undefined };
       const report = (extra: Partial<AttemptInfo>) =>
         deps.onAttempt?.({
           id: request.id,
           provider: providerId,
           model,
           attempt,
-          tier,
-          structured: format !== undefined,
+          ...sentAs,
           latencyMs,
           ok: false,
           ...extra,

@@ -332,7 +332,7 @@ describe('structured output', () => {
   });
 
   it('falls back to text once when the provider rejects json_schema, and remembers', async () => {
-    const { llm, bodies, delays } = harness();
+    const { llm, bodies, delays, attempts } = harness();
     const model = mockModel({ jsonSchema: 'reject', seed: 'nojs' });
     // The method's own prompt asks for the text format; the fallback parser reads it.
     const messages = [
@@ -342,6 +342,8 @@ describe('structured output', () => {
     expect(r.attempts).toBe(2);
     expect(delays).toEqual([]);
     expect(bodies.map((x) => x.body.response_format !== undefined)).toEqual([true, false]);
+    // Each attempt is reported as it was sent: the refused one structured, though the fallback dropped the format first.
+    expect(attempts.map((x) => x.structured)).toEqual([true, false]);
     const parsed = parseReply(spec, r.content);
     expect(parsed.ok && parsed.value.kind).toBe('pair-scores');
     const again = ok(

@@ -210,10 +210,16 @@ describe('flex calls', () => {
 
   it('fall back to standard at once on a capacity refusal (flexFallback "standard", the default)', async () => {
     const { server, bodies } = await mock({ flex: { refusalRate: 1 } });
-    const { llm, delays } = client(server);
+    const { llm, delays, reports } = client(server);
     const r = await llm(call('o4-mini'), { tier: 'flex' });
     expect(r.result.ok).toBe(true);
     expect(r.tier).toBe('standard');
+    // Each attempt is reported at the tier it was sent at: the refused one at flex, though the fallback
+    // switched to standard before reporting it.
+    expect(reports.map((a) => [a.tier, a.ok ? 'ok' : a.code])).toEqual([
+      ['flex', 'flex_unavailable'],
+      ['standard', 'ok'],
+    ]);
     expect(tiersOf(r)).toEqual([
       ['flex', 'flex_unavailable'],
       ['standard', 'ok'],
