@@ -8,10 +8,10 @@ import type { Bindings } from '../config/bindings.js';
 import type { LlmFunction } from '../engine/call.js';
 import { ApiError } from '../http/errors.js';
 import { createLlm } from '../llm/client.js';
-import { llmEnvOf, LlmSettingsError, settingsFromEnv } from '../llm/settings.js';
+import { llmEnvOf, LlmSettingsError, settingsFromEnv, settingsRedactor } from '../llm/settings.js';
 import type { LlmSettings } from '../llm/settings.js';
+import { transportOf } from '../llm/routing.js';
 import { sendToProvider, timedSend, wireTarget } from '../llm/wire.js';
-import { createRedactor } from '../log/redact.js';
 import type { GraderDeps } from './graders.js';
 
 /** The embedding model `cosine` asks for (OpenAI's text similarity grader uses it too). */
@@ -37,16 +37,16 @@ async function embed(settings: LlmSettings, texts: readonly string[]): Promise<n
   const providerId = settings.defaultProvider;
   const provider = settings.providers[providerId];
   if (!provider) throw new Error('the deployment has no default LLM provider');
-  const redact = createRedactor([...Object.values(settings.providers).map((p) => p.apiKey), ...settings.secrets]);
-  // Called unbound: workerd's fetch refuses a `this` other than the global scope.
-  const { send, done } = timedSend((input, init) => fetch(input, init), settings.timeoutMs, Date.now);
+  const redact = settingsRedactor(settings);
+  const { fetch: fetchImpl, base } = transportOf(provider, {});
+  const { send, done } = timedSend(fetchImpl, settings.timeoutMs, Date.now);
   try {
     const sent = await sendToProvider(
       providerId,
-      `${provider.baseUrl.replace(/\/+$/, '')}/embeddings`,
+      `${base.replace(/\/+$/, '')}/embeddings`,
       {
         method: 'POST',
-        headers: wireTarget(provider, provider.baseUrl).headers,
+        headers: wireTarget(provider, base).headers,
         body: JSON.stringify({ model: EMBEDDING_MODEL, input: texts }),
       },
       send,

@@ -24,11 +24,10 @@ import type { BatchFilePlan } from './batch-files.js';
 import type { BatchLineOutcome } from './batch-lines.js';
 import { jsonlLines, readBatchLine } from './batch-lines.js';
 import type { AttemptFailure } from './outcome.js';
-import { createRedactor } from '../log/redact.js';
 import { BATCH_ENDPOINT } from './request.js';
 import type { LlmSettings, LlmSettingsInput, ProviderSettings } from './settings.js';
-import { IN_PROCESS_MOCK_URL, resolveSettings } from './settings.js';
-import { IN_PROCESS_BASE } from './routing.js';
+import { resolveSettings, settingsRedactor } from './settings.js';
+import { transportOf } from './routing.js';
 import { sendToProvider, timedSend, wireTarget } from './wire.js';
 
 /** A Batch API failure: the LLM layer's error, whether trying again may help, and the provider's wait. */
@@ -213,7 +212,7 @@ export function createBatchClient(
   const id = providerId ?? settings.defaultProvider;
   const provider = settings.providers[id];
   const now = deps.now ?? Date.now;
-  const redact = createRedactor([...Object.values(settings.providers).map((p) => p.apiKey), ...settings.secrets]);
+  const redact = settingsRedactor(settings);
   const refused = (code: string, message: string) =>
     Promise.resolve({ ok: false as const, error: { code, message: redact(message), retryable: false } });
 
@@ -236,11 +235,9 @@ export function createBatchClient(
     };
   }
 
-  const inProcess = provider.baseUrl === IN_PROCESS_MOCK_URL;
-  // Called unbound: workerd's fetch refuses a `this` other than the global scope.
-  const fetchImpl: typeof fetch = (inProcess ? deps.inProcessMock : deps.fetch) ?? ((i, init) => fetch(i, init));
+  const { fetch: fetchImpl, base } = transportOf(provider, deps);
   const { headers: jsonHeaders } = wireTarget(provider, '');
-  const url = routeOf(provider, inProcess ? IN_PROCESS_BASE : provider.baseUrl);
+  const url = routeOf(provider, base);
   const endpoint = batchLineUrl(provider);
   // Multipart sets its own content type (with the boundary).
   const { 'content-type': _json, ...uploadHeaders } = jsonHeaders;

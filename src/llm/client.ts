@@ -19,7 +19,6 @@
  * `batch-client.ts`.)
  */
 import type { LlmAttempt, LlmCallRequest, LlmCallResult, LlmFunction } from '../engine/call.js';
-import { createRedactor } from '../log/redact.js';
 import type { FailedAttempt } from './attempts.js';
 import { callError } from './attempts.js';
 import { asFlexFailure, flexRefusalOf } from './flex.js';
@@ -31,7 +30,7 @@ import { afterFailure } from './retry.js';
 import { createRouter } from './routing.js';
 import { sendAttempt } from './send-attempt.js';
 import type { LlmSettings, LlmSettingsInput } from './settings.js';
-import { resolveSettings } from './settings.js';
+import { resolveSettings, settingsRedactor } from './settings.js';
 import type { FlexFallback } from './tiers.js';
 import type { TierUsage } from './usage.js';
 import { plainUsage, usageOf } from './usage.js';
@@ -216,7 +215,7 @@ export function createTieredLlm(settingsInput: LlmSettings | LlmSettingsInput, d
   const random = deps.random ?? Math.random;
   const now = deps.now ?? Date.now;
   const prices: PriceTable = { ...DEFAULT_PRICES, ...settings.prices };
-  const redact = createRedactor([...Object.values(settings.providers).map((p) => p.apiKey), ...settings.secrets]);
+  const redact = settingsRedactor(settings);
   const router = createRouter(settings, deps);
 
   return async function call(request: LlmCallRequest, options: CallOptions = {}): Promise<TieredCallResult> {

@@ -19,6 +19,27 @@ import { wireTarget } from './wire.js';
 /** Placeholder base URL under which the in-process mock is served (`.invalid`: never resolved by DNS). */
 export const IN_PROCESS_BASE = 'http://in-process.mock.invalid/v1';
 
+/** The fetches a client may be given: its own (default the global one) and the in-process mock's (default none). */
+export interface TransportDeps {
+  fetch?: typeof fetch;
+  inProcessMock?: typeof fetch;
+}
+
+/**
+ * How requests to provider `p` travel, for every client of a provider (chat completions, the Batch API,
+ * embeddings): the fetch (the in-process mock's for {@link IN_PROCESS_MOCK_URL}, else `deps.fetch`, else the
+ * global one) and the base URL they go to ({@link IN_PROCESS_BASE} for the mock, else the provider's).
+ */
+export function transportOf(
+  p: Pick<ProviderSettings, 'baseUrl'>,
+  deps: TransportDeps,
+): { fetch: typeof fetch; base: string } {
+  const inProcess = p.baseUrl === IN_PROCESS_MOCK_URL;
+  // Called unbound: workerd's fetch refuses a `this` other than the global scope.
+  const fetchImpl = (inProcess ? deps.inProcessMock : deps.fetch) ?? ((input, init) => fetch(input, init));
+  return { fetch: fetchImpl, base: inProcess ? IN_PROCESS_BASE : p.baseUrl };
+}
+
 /** Where a call goes and how its first attempt is shaped (the client may change `tier` and `format` later). */
 export interface Route {
   providerId: string;
@@ -66,10 +87,7 @@ export interface Router {
  * @throws LlmSettingsError `mock_unavailable` when a provider uses {@link IN_PROCESS_MOCK_URL} and
  *   `deps.inProcessMock` is not given.
  */
-export function createRouter(
-  settings: LlmSettings,
-  deps: { fetch?: typeof fetch; inProcessMock?: typeof fetch },
-): Router {
+export function createRouter(settings: LlmSettings, deps: TransportDeps): Router {
   for (const [id, p] of Object.entries(settings.providers)) {
     if (p.baseUrl === IN_PROCESS_MOCK_URL && !deps.inProcessMock) {
       throw new LlmSettingsError(
@@ -78,8 +96,6 @@ export function createRouter(
       );
     }
   }
-  // Called unbound: workerd's fetch refuses a `this` other than the global scope.
-  const fetchDefault: typeof fetch = (input, init) => fetch(input, init);
   const targets = new Map<string, WireTarget>();
   /** `provider\u0000model` pairs that rejected json_schema: later calls go straight to text. */
   const noJsonSchema = new Set<string>();
@@ -88,9 +104,7 @@ export function createRouter(
   const keyOf = (providerId: string, model: string) => `${providerId}\u0000${model}`;
 
   function targetFor(providerId: string, p: ProviderSettings): Pick<Route, 'target' | 'responsesUrl' | 'fetch'> {
-    const inProcess = p.baseUrl === IN_PROCESS_MOCK_URL;
-    const fetchImpl = (inProcess ? deps.inProcessMock : deps.fetch) ?? fetchDefault;
-    const base = inProcess ? IN_PROCESS_BASE : p.baseUrl;
+    const { fetch: fetchImpl, base } = transportOf(p, deps);
     const cached = targets.get(providerId);
     const target = cached ?? wireTarget(p, base);
     if (!cached) targets.set(providerId, target);

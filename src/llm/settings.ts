@@ -16,7 +16,7 @@ import { z } from 'zod';
 import { configOf } from '../config/vars.js';
 import { log } from '../log/log.js';
 import { ModelPriceSchema } from './pricing.js';
-import { isSecretName, redactSecrets, rememberSecrets } from '../log/redact.js';
+import { createRedactor, isSecretName, redactSecrets, rememberSecrets } from '../log/redact.js';
 import { DEFAULT_BATCH_TURNAROUND_SECONDS, DEFAULT_FLEX_TIMEOUT_MS, TierSchema } from './tiers.js';
 
 /**
@@ -464,6 +464,11 @@ function readSettings(
   }
   resolved.add(result.data);
   return result.data;
+}
+
+/** What removes the providers' keys and the deployment's secrets from a message (./client.ts and its siblings). */
+export function settingsRedactor(settings: Pick<LlmSettings, 'providers' | 'secrets'>): (text: string) => string {
+  return createRedactor([...Object.values(settings.providers).map((p) => p.apiKey), ...settings.secrets]);
 }
 
 /** Completes hand-written settings with their defaults. @throws LlmSettingsError when invalid. */
