@@ -1,17 +1,18 @@
 /**
  * @module
  * What graders and samplers reach through the deployment's LLM settings: the LLM function (the same client,
- * retries and provider table as every evaluation) and embeddings (`POST {baseUrl}/embeddings` at the
- * default provider, for `cosine`, over the same wire and timeout). Built lazily, so graders that need neither work without LLM settings.
+ * retries and provider table as every evaluation) and embeddings (src/llm/embeddings.ts: `POST
+ * {baseUrl}/embeddings` at the default provider, for `cosine`, over the same wire, timeout and retries; a
+ * failure, a malformed reply's included, is the grader's `other_error` naming its cause). Built lazily, so graders that need neither work without LLM settings.
  */
 import type { Bindings } from '../config/bindings.js';
 import type { LlmFunction } from '../engine/call.js';
 import { ApiError } from '../http/errors.js';
 import { createLlm } from '../llm/client.js';
-import { llmEnvOf, LlmSettingsError, settingsFromEnv, settingsRedactor } from '../llm/settings.js';
+import { llmEnvOf, LlmSettingsError, settingsFromEnv } from '../llm/settings.js';
 import type { LlmSettings } from '../llm/settings.js';
-import { transportOf } from '../llm/routing.js';
-import { sendToProvider, timedSend, wireTarget } from '../llm/wire.js';
+import type { EmbedFunction } from '../llm/embeddings.js';
+import { createEmbedder } from '../llm/embeddings.js';
 import type { GraderDeps } from './graders.js';
 
 /** The embedding model `cosine` asks for (OpenAI's text similarity grader uses it too). */
@@ -27,52 +28,23 @@ function settingsOf(env: Bindings): LlmSettings {
 }
 
 /**
- * The embeddings of `texts` from the default provider, sent as chat completions are (`sendToProvider`: the
- * provider's headers, the settings' `timeoutMs`, a failure named by its status and the provider's message),
- * with the providers' keys and the deployment's secrets removed from any message. Not retried: a failure
- * is the grader's `other_error`.
- * @throws Error naming what went wrong.
- */
-async function embed(settings: LlmSettings, texts: readonly string[]): Promise<number[][]> {
-  const providerId = settings.defaultProvider;
-  const provider = settings.providers[providerId];
-  if (!provider) throw new Error('the deployment has no default LLM provider');
-  const redact = settingsRedactor(settings);
-  const { fetch: fetchImpl, base } = transportOf(provider, {});
-  const { send, done } = timedSend(fetchImpl, settings.timeoutMs, Date.now);
-  try {
-    const sent = await sendToProvider(
-      providerId,
-      `${base.replace(/\/+$/, '')}/embeddings`,
-      {
-        method: 'POST',
-        headers: wireTarget(provider, base).headers,
-        body: JSON.stringify({ model: EMBEDDING_MODEL, input: texts }),
-      },
-      send,
-    );
-    if (sent.kind !== 'ok') throw new Error(`embeddings: ${redact(sent.error.message)}`);
-    const body = JSON.parse(sent.text) as { data?: { index: number; embedding: number[] }[] };
-    const data = [...(body.data ?? [])].sort((a, b) => a.index - b.index);
-    if (data.length !== texts.length)
-      throw new Error('embeddings: the provider answered a different number of vectors');
-    return data.map((d) => d.embedding);
-  } finally {
-    done();
-  }
-}
-
-/**
  * Grader dependencies over `env`'s LLM settings (read on first use; 503 `llm_not_configured` if unusable).
  * @param tier the tier of every call (`standard` by default; `flex` falls back to `standard` when refused)
  */
 export function graderDeps(env: Bindings, tier: 'standard' | 'flex' = 'standard'): GraderDeps & { llm: LlmFunction } {
   let llm: LlmFunction | undefined;
+  let embedder: EmbedFunction | undefined;
   return {
     llm: (request) => {
       llm ??= createLlm(settingsOf(env), {}, { tier });
       return llm(request);
     },
-    embed: (texts) => embed(settingsOf(env), texts),
+    embed: async (texts) => {
+      embedder ??= createEmbedder(settingsOf(env));
+      const r = await embedder(texts, EMBEDDING_MODEL);
+      // The grader's `other_error`, naming the cause (the provider's status and message, or the malformed reply).
+      if (!r.ok) throw new Error(`embeddings: ${r.error.message}`);
+      return r.vectors;
+    },
   };
 }

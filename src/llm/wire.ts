@@ -224,17 +224,18 @@ export async function sendChatCompletion(
 }
 
 /**
- * POSTs `body` as JSON to a provider and hands the parsed answer to `read`; a failure is classified as
- * `outcome.ts` describes (HTTP status, our timeout, a network error, a body that is not JSON). Never throws.
+ * POSTs `body` as JSON to a provider and hands the parsed answer to `read` (which checks its shape); a failure
+ * is classified as `outcome.ts` describes (HTTP status, our timeout, a network error, a body that is not
+ * JSON). Never throws.
  */
-export async function sendJson(
+export async function sendJson<T>(
   providerId: string,
   url: string,
   headers: Record<string, string>,
   body: object,
   send: WireSend,
-  read: (parsed: unknown) => AttemptOutcome,
-): Promise<AttemptOutcome> {
+  read: (parsed: unknown) => T | AttemptFailure,
+): Promise<T | AttemptFailure> {
   const sent = await sendToProvider(providerId, url, { method: 'POST', headers, body: JSON.stringify(body) }, send);
   if (sent.kind === 'error') return sent;
   let parsed: unknown;
