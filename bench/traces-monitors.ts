@@ -6,7 +6,8 @@
  * one span, or for one trace: must be 0), the trace-scope verdicts' delay from the trace's end (the answer to the
  * export request that carried its last span) to its verdict (the evaluation's `finishedAt`), and whether the
  * budget monitor's spend stayed within its daily budget plus one evaluation; and that delay stage by stage, read
- * from the stack's log (./traces-stages.ts).
+ * from the stack's log (./traces-stages.ts). The run fails (the bench exits 1) on a duplicate, a spend past the
+ * budget, a run that did not settle, or a p95 delay above the contract's 10 s ({@link monitorFailures}).
  */
 
 import { pct, stageLines } from './traces-stages.js';
@@ -131,6 +132,38 @@ async function settled(base: string, m: BenchMonitors, quietMs: number, timeoutM
   return false;
 }
 
+/** The trace contract's p95 from a trace's end to its verdict, s (README, "Traces"): above it the bench fails. */
+export const TRACE_VERDICT_P95_TARGET_S = 10;
+
+/** What the monitors' run must show to pass. */
+export interface MonitorChecks {
+  /** Every sampled match became an evaluation (or was skipped) within the bench's wait. */
+  settled: boolean;
+  /** Evaluations of one monitor for one span (or trace) beyond the first. */
+  duplicates: number;
+  /** The span monitor spent at most its daily budget plus one evaluation. */
+  withinBudget: boolean;
+  /** Trace end → verdict delays measured, s. */
+  delays: readonly number[];
+}
+
+/**
+ * Why the run fails, one reason a line; empty when it passes. A p95 above {@link TRACE_VERDICT_P95_TARGET_S},
+ * or no delay measured at all, fails it as a duplicate or a budget overrun does.
+ */
+export function monitorFailures(c: MonitorChecks): string[] {
+  const p95 = pct([...c.delays], 95);
+  return [
+    ...(c.settled ? [] : ['the monitors did not settle within 300 s']),
+    ...(c.duplicates > 0 ? [`${c.duplicates} duplicate evaluations`] : []),
+    ...(c.withinBudget ? [] : ['the span monitor spent past its daily budget plus one evaluation']),
+    ...(c.delays.length === 0 ? ['no trace end → verdict delay was measured'] : []),
+    ...(p95 > TRACE_VERDICT_P95_TARGET_S
+      ? [`trace end → verdict p95 ${p95.toFixed(1)} s is above the ${TRACE_VERDICT_P95_TARGET_S} s target`]
+      : []),
+  ];
+}
+
 /** How many evaluations share a key with an earlier one. */
 function duplicates(items: readonly ListItem[], key: (e: ListItem) => string): number {
   return items.length - new Set(items.map(key)).size;
@@ -187,5 +220,7 @@ export async function monitorFigures(
     `| trace | ${traceCounts.matched} | ${traceCounts.sampled} | ${traceEvs.length} | ${traceCounts.skippedBudget} | ${duplicates(traceEvs, (e) => e.source?.traceId ?? '')} | ${pct(delays, 50).toFixed(1)} / ${p95.toFixed(1)} (${delays.length} verdicts) | — |`,
     ...stageLines(logFile, judged),
   ];
-  return { lines, ok: done && dupes === 0 && withinOne };
+  const failures = monitorFailures({ settled: done, duplicates: dupes, withinBudget: withinOne, delays });
+  lines.push('', ...(failures.length === 0 ? ['monitors: passed'] : failures.map((f) => `monitors FAILED: ${f}`)));
+  return { lines, ok: failures.length === 0 };
 }
