@@ -3,7 +3,9 @@
  * The one argument parser of every CLI (`judge`, `meta-eval`, `mock-llm`, `start`, the benches), on
  * `node:util` parseArgs. Same behaviour everywhere: `--help` / `-h` prints the usage on stdout and exits
  * 0; an unknown option, a missing value, a stray argument or a bad value prints one line and the usage
- * on stderr and exits 2; any other error prints one line (no stack trace) and exits 1.
+ * on stderr and exits 2; any other error prints one line (no stack trace) and exits 1. A reader that went
+ * away (`npm run admin -- … | head -1`: stdout or stderr closed, EPIPE) ends the CLI quietly with
+ * {@link EXIT_CLOSED_PIPE}, as a Unix tool that SIGPIPE ends.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -75,6 +77,13 @@ export function parseCli<O extends CliOptions>(
   }
 }
 
+/**
+ * The exit code of a CLI whose stdout or stderr was closed under it: 141 (128 + SIGPIPE's 13), what a shell
+ * reports for a Unix tool a closed pipe ended (`git log | head -1` under `set -o pipefail`). Node ignores SIGPIPE
+ * and sees EPIPE instead, so the CLI exits with the code itself: never 0, which would read as a finished run.
+ */
+export const EXIT_CLOSED_PIPE = 141;
+
 /** Where {@link runCli} writes and how it exits; tests pass their own. */
 export interface CliIo {
   out: (text: string) => void;
@@ -103,10 +112,10 @@ export async function runCli<O extends CliOptions>(
   io: CliIo = processIo,
 ): Promise<void> {
   if (io === processIo) {
-    // `npm run x -- --help | head`: a reader that went away is not an error.
+    // `npm run x -- … | head -1`: the reader went away; stop quietly (nothing is left to say it to).
     for (const stream of [process.stdout, process.stderr]) {
       stream.on('error', (e: NodeJS.ErrnoException) => {
-        if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+        if (e.code === 'EPIPE') process.exit(EXIT_CLOSED_PIPE);
         else throw e;
       });
     }
@@ -143,7 +152,11 @@ export async function parseCliOrExit<O extends CliOptions>(
     parsed = v;
     return undefined;
   });
-  if (!parsed) process.exit();
+  if (!parsed) {
+    // A write into a closed pipe reports EPIPE on the next tick: let runCli's listener see it before exiting.
+    await new Promise((resolve) => setImmediate(resolve));
+    process.exit();
+  }
   return parsed;
 }
 

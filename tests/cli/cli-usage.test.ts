@@ -7,9 +7,12 @@
  * writes to stdout/stderr, its exit code and any `process.exit()` are captured. Two runs also go through a
  * real process (tsx, a child's streams and exit code): one of each kind of entry.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { resolve } from 'node:path';
 import type { MockInstance } from 'vitest';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { EXIT_CLOSED_PIPE } from '../../src/cli/args.js';
 import { REPO_ROOT } from '../../src/cli/local-stack.js';
 import { freePort } from '../../src/cli/ports.js';
 import { runProcess, stopLeftovers } from '../support/run-process.js';
@@ -144,6 +147,24 @@ describe('as a process', () => {
     expect(r.stderr.split('\n')[0]).toBe('unknown option --no-such-option');
     expect(r.stderr).toContain('\n\nusage: ');
     expect(r.stderr).not.toMatch(STACK_FRAME);
+  });
+
+  // `npm run admin -- … | head -1`: the reader closes its end; the CLI stops quietly and says so by its code,
+  // 141 as a Unix tool ended by SIGPIPE, never 0 (a finished run).
+  it.concurrent.each([
+    ['judge', CLIS.judge],
+    ['bench:engine', CLIS['bench:engine']],
+  ])('%s --help into a closed pipe: exit 141, nothing on stderr', async (_name, file) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', file, '--help'], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.destroy();
+    const stderr: string[] = [];
+    child.stderr.on('data', (d: Buffer) => stderr.push(d.toString()));
+    const [code, signal] = (await once(child, 'close')) as [number | null, NodeJS.Signals | null];
+    expect({ code, signal, stderr: stderr.join('') }).toEqual({ code: EXIT_CLOSED_PIPE, signal: null, stderr: '' });
+    expect(EXIT_CLOSED_PIPE).toBe(141);
   });
 
   it.concurrent('bench:engine --help: the usage on stdout, exit 0', async () => {

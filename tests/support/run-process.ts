@@ -1,8 +1,7 @@
 /**
  * A command a test runs to its end (a CLI, npm, tsc), waited on as an event: no wall-clock kill. A kill
- * on a timer made a slow run on a busy machine look finished, and could make it look successful: killed
- * with its pipes closed, a CLI's next write fails with EPIPE, and `runCli` (src/cli/args.ts) exits 0 on a
- * reader that went away, so `execFile` reported a killed run as code 0. The runner's timeout bounds the
+ * on a timer made a slow run on a busy machine look finished (and, before `runCli` exited 141 on a reader that
+ * went away, src/cli/args.ts, a killed run with its pipes closed exited 0 on its next write). The runner's timeout bounds the
  * wait instead; whatever is still running when the file ends is stopped by {@link stopLeftovers}.
  */
 import { execFile } from 'node:child_process';
