@@ -14,64 +14,115 @@ import type { Bindings } from '../config/bindings.js';
 import { tenantDb } from '../config/d1-shards.js';
 import { spreadDbs } from '../tenants/rows.js';
 
-const ENDPOINT_COLUMNS = [
-  'id',
-  'tenant',
-  'url',
-  'events',
-  'description',
-  'secret',
-  'previous_secret',
-  'previous_expires_at',
-  'disabled_at',
-  'disabled_reason',
-  'created_at',
-  'updated_at',
-] as const;
+/**
+ * A table a tenant sets up once and its work reads in every shard of its spread: its rows are copied from the
+ * home shard. `columns` are the copied ones (`key` among them); `local` ones are the shard's own (what its
+ * deliveries wrote): kept when a copy finds the row unchanged (same `updated_at`), cleared when it changed.
+ */
+export interface CopiedTable {
+  table: string;
+  key: string;
+  columns: readonly string[];
+  local?: readonly string[];
+}
 
-const SECRET_COLUMNS = [
-  'tenant',
-  'secret',
-  'previous_secret',
-  'previous_expires_at',
-  'created_at',
-  'updated_at',
-] as const;
+/** The copied webhook endpoints (`webhook_endpoints`). */
+const ENDPOINTS: CopiedTable = {
+  table: 'webhook_endpoints',
+  key: 'id',
+  columns: [
+    'id',
+    'tenant',
+    'url',
+    'events',
+    'description',
+    'secret',
+    'previous_secret',
+    'previous_expires_at',
+    'disabled_at',
+    'disabled_reason',
+    'created_at',
+    'updated_at',
+  ],
+};
+
+/** The copied signing secret (`webhook_signing_secrets`). */
+const SECRETS: CopiedTable = {
+  table: 'webhook_signing_secrets',
+  key: 'tenant',
+  columns: ['tenant', 'secret', 'previous_secret', 'previous_expires_at', 'created_at', 'updated_at'],
+};
 
 type Row = Record<string, string | number | null>;
 
-/** `row` written into `table` of `db` whole: inserted, or every column but the key replaced. */
-function upsert(db: D1Database, table: string, columns: readonly string[], key: string, row: Row): D1PreparedStatement {
-  const sets = columns
-    .filter((c) => c !== key)
-    .map((c) => `${c} = excluded.${c}`)
-    .join(', ');
+/** `row` written into `t` of `db` whole: inserted, or every copied column but the key replaced. */
+function upsert(db: D1Database, t: CopiedTable, row: Row): D1PreparedStatement {
+  const sets = [
+    // Evaluated against the row as it was (SQLite's SET), so `updated_at` here is the copy's old one.
+    ...(t.local ?? []).map(
+      (c) => `${c} = CASE WHEN ${t.table}.updated_at IS excluded.updated_at THEN ${t.table}.${c} ELSE NULL END`,
+    ),
+    ...t.columns.filter((c) => c !== t.key).map((c) => `${c} = excluded.${c}`),
+  ].join(', ');
   return db
     .prepare(
-      `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
-       ON CONFLICT (${key}) DO UPDATE SET ${sets}`,
+      `INSERT INTO ${t.table} (${t.columns.join(', ')}) VALUES (${t.columns.map(() => '?').join(', ')})
+       ON CONFLICT (${t.key}) DO UPDATE SET ${sets}`,
     )
-    .bind(...columns.map((c) => row[c] ?? null));
+    .bind(...t.columns.map((c) => row[c] ?? null));
 }
 
 /**
- * The databases other than the home shard that hold copies: each shard of the tenant's largest spread, read
- * from the control database now (not as auth loaded it), so a spread raised meanwhile is seen: the raise writes
- * the control row before it copies from the home shard, and a write here reads the spread after its home write,
- * so one of the two copies a new row into a new shard.
+ * Runs `statements(db)` as one batch in each database of the tenant's spread but `except` (default: its home
+ * shard), in parallel (up to 63): a change every copy takes the same way. A database given no statement is
+ * skipped. The spread is read from the control database now (not as auth loaded it), so a spread raised
+ * meanwhile is seen: the raise writes the control row before it copies from the home shard, and a write here
+ * reads the spread after its home write, so one of the two copies a new row into a new shard.
  */
-async function copyDbs(env: Bindings, tenant: string): Promise<D1Database[]> {
-  const home = tenantDb(env, tenant);
-  return (await spreadDbs(env, tenant)).filter((db) => db !== home);
+export async function inOtherCopies(
+  env: Bindings,
+  tenant: string,
+  statements: (db: D1Database) => D1PreparedStatement[],
+  except: D1Database = tenantDb(env, tenant),
+): Promise<void> {
+  const dbs = (await spreadDbs(env, tenant)).filter((db) => db !== except);
+  await Promise.all(
+    dbs.map(async (db) => {
+      const batch = statements(db);
+      if (batch.length > 0) await db.batch(batch);
+    }),
+  );
 }
 
-/** The tenant's rows of `table` in its home shard (`where` binding the tenant, then `binds`). */
-async function homeRows(env: Bindings, tenant: string, table: string, where: string, binds: string[]): Promise<Row[]> {
-  const { results } = await tenantDb(env, tenant)
-    .prepare(`SELECT * FROM ${table} WHERE ${where}`)
-    .bind(tenant, ...binds)
-    .all<Row>();
-  return results;
+/**
+ * Writes the tenant's rows of `t` from its home shard (`where` binding the tenant, then `binds`) into each other
+ * shard of its spread, with `extra(db)` in the same batch there. A no-op for a tenant of spread 1.
+ */
+export async function copyFromHome(
+  env: Bindings,
+  tenant: string,
+  copies: readonly { t: CopiedTable; where: string; binds?: readonly string[] }[],
+  extra?: (db: D1Database) => D1PreparedStatement[],
+): Promise<void> {
+  const home = tenantDb(env, tenant);
+  const rows = await Promise.all(
+    copies.map(
+      async ({ t, where, binds = [] }) =>
+        [
+          t,
+          (
+            await home
+              .prepare(`SELECT * FROM ${t.table} WHERE ${where}`)
+              .bind(tenant, ...binds)
+              .all<Row>()
+          ).results,
+        ] as const,
+    ),
+  );
+  await inOtherCopies(env, tenant, (db) => [
+    ...rows.flatMap(([t, found]) => found.map((r) => upsert(db, t, r))),
+    ...(extra?.(db) ?? []),
+  ]);
 }
 
 /**
@@ -84,26 +135,18 @@ export async function copyWebhookRecipients(
   tenant: string,
   only: { endpoint: string; extra?: (db: D1Database) => D1PreparedStatement[] } | { secret: true } | null = null,
 ): Promise<void> {
-  const dbs = await copyDbs(env, tenant);
-  if (dbs.length === 0) return;
   const endpoints =
     only === null
-      ? await homeRows(env, tenant, 'webhook_endpoints', 'tenant = ?', [])
+      ? [{ t: ENDPOINTS, where: 'tenant = ?' }]
       : 'endpoint' in only
-        ? await homeRows(env, tenant, 'webhook_endpoints', 'tenant = ? AND id = ?', [only.endpoint])
+        ? [{ t: ENDPOINTS, where: 'tenant = ? AND id = ?', binds: [only.endpoint] }]
         : [];
-  const secrets =
-    only === null || 'secret' in only ? await homeRows(env, tenant, 'webhook_signing_secrets', 'tenant = ?', []) : [];
-  const extra = only !== null && 'endpoint' in only ? only.extra : undefined;
-  await Promise.all(
-    dbs.map(async (db) => {
-      const statements = [
-        ...endpoints.map((r) => upsert(db, 'webhook_endpoints', ENDPOINT_COLUMNS, 'id', r)),
-        ...secrets.map((r) => upsert(db, 'webhook_signing_secrets', SECRET_COLUMNS, 'tenant', r)),
-        ...(extra?.(db) ?? []),
-      ];
-      if (statements.length > 0) await db.batch(statements);
-    }),
+  const secrets = only === null || 'secret' in only ? [{ t: SECRETS, where: 'tenant = ?' }] : [];
+  await copyFromHome(
+    env,
+    tenant,
+    [...endpoints, ...secrets],
+    only !== null && 'endpoint' in only ? only.extra : undefined,
   );
 }
 
@@ -119,5 +162,5 @@ export async function inEveryCopy(
 ): Promise<void> {
   const home = tenantDb(env, tenant);
   await home.batch(statements(home));
-  await Promise.all((await copyDbs(env, tenant)).map((db) => db.batch(statements(db))));
+  await inOtherCopies(env, tenant, statements);
 }

@@ -26,7 +26,7 @@ import { signStandardWebhook, validSecrets } from './signature.js';
 import { checkWebhookUrl } from './url-guard.js';
 import { configOf } from '../config/vars.js';
 import { recordDb } from '../config/d1-shards.js';
-import { spreadDbs } from '../tenants/rows.js';
+import { inOtherCopies } from './copies.js';
 
 /** What the consumer does with the message after an attempt. */
 export type AttemptOutcome =
@@ -307,8 +307,7 @@ async function disableEverywhere(
   now: number,
 ): Promise<void> {
   try {
-    const others = (await spreadDbs(env, tenant)).filter((db) => db !== done);
-    await Promise.all(others.map((db) => db.batch(disableStatements(db, endpointId, reason, now))));
+    await inOtherCopies(env, tenant, (db) => disableStatements(db, endpointId, reason, now), done);
   } catch (e) {
     log('warn', 'webhook.disable_copies_failed', { endpointId, error: messageOf(e) });
   }
