@@ -22,6 +22,7 @@ import { DEFAULT_KEY_SCOPES } from '../tenants/scopes.js';
 import type { ApiKeyRecord, TenantRecord } from '../tenants/rows.js';
 import { getTenant, insertKey, insertTenant, mirrorTenant, updateTenant } from '../tenants/rows.js';
 import { copyWebhookRecipients } from '../webhooks/copies.js';
+import { copyOtlpExport } from '../exports/copies.js';
 import { controlDb, tenantDb, tenantDbs } from '../config/d1-shards.js';
 
 type Tenant = z.infer<typeof TenantSchema>;
@@ -142,8 +143,9 @@ export async function changeTenant(
 async function mirrored(env: Bindings, t: TenantRecord): Promise<void> {
   const shards = tenantDbs(env, t.id, effectiveLimits(t.limits, env, t.spreadSeen).readSpread);
   await Promise.all(shards.filter((db) => db !== controlDb(env)).map((db) => mirrorTenant(db, t)));
-  // Its work's endings fan events out to the endpoints in their own shard: a raised spread gets copies.
-  if (shards.length > 1) await copyWebhookRecipients(env, t.id);
+  // Its work's endings fan events out to the endpoints and the OTLP export in their own shard: a raised spread
+  // gets copies.
+  if (shards.length > 1) await Promise.all([copyWebhookRecipients(env, t.id), copyOtlpExport(env, t.id)]);
 }
 
 /**

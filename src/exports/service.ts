@@ -1,11 +1,14 @@
 /**
  * @module
- * The tenant's export settings in its own database (`otlp_exports`, migrations/0029_otlp_exports.sql): read with
- * the header names only, replaced, removed. The header values are secrets: this module writes them and the
+ * The tenant's export settings in its own database (`otlp_exports`, migrations/0029_otlp_exports.sql), copied
+ * into every shard of its spread (./copies.ts): read with the header names only, replaced, removed. The header values are secrets: this module writes them and the
  * delivery (./delivery.ts) reads them; nothing returns or logs them.
  */
 import type { Bindings } from '../config/bindings.js';
 import { tenantDb } from '../config/d1-shards.js';
+import { spreadDbs } from '../tenants/rows.js';
+import { inOtherCopies } from '../webhooks/copies.js';
+import { copyOtlpExport } from './copies.js';
 import { requireWebhookUrl } from '../webhooks/url-checks.js';
 import { isoOrNull } from '../webhooks/url-checks.js';
 import type { Exports, ExportsRequest, OtlpExport, OtlpProtocol } from './schemas.js';
@@ -65,10 +68,45 @@ export function otlpExportRow(db: D1Database, tenant: string): Promise<OtlpExpor
   return db.prepare('SELECT * FROM otlp_exports WHERE tenant = ?').bind(tenant).first<OtlpExportRow>();
 }
 
-/** The tenant's export settings (`GET /v1/exports`). */
+/** The latest of some epoch-ms values, or null. */
+function latest(values: (number | null)[]): number | null {
+  const known = values.filter((v): v is number => v !== null);
+  return known.length > 0 ? Math.max(...known) : null;
+}
+
+/**
+ * The home row with the delivery figures of every copy of the same settings merged in: each shard's deliveries
+ * record their attempts in their own shard (./copies.ts), so the latest attempt, success and error of any.
+ */
+function merged(home: OtlpExportRow, copies: readonly OtlpExportRow[]): OtlpExportRow {
+  const all = [home, ...copies.filter((r) => r.updated_at === home.updated_at)];
+  const lastAttempt = all.reduce((a, r) => ((r.last_attempt_at ?? -1) > (a.last_attempt_at ?? -1) ? r : a));
+  const lastError = all.reduce((a, r) => ((r.last_error_at ?? -1) > (a.last_error_at ?? -1) ? r : a));
+  return {
+    ...home,
+    last_attempt_at: lastAttempt.last_attempt_at,
+    last_status_code: lastAttempt.last_status_code,
+    last_success_at: latest(all.map((r) => r.last_success_at)),
+    last_error: lastError.last_error,
+    last_error_at: lastError.last_error_at,
+  };
+}
+
+/** The tenant's export settings (`GET /v1/exports`), with the delivery figures of every shard of its spread. */
 export async function getExports(env: Bindings, tenant: string): Promise<Exports> {
-  const row = await otlpExportRow(tenantDb(env, tenant), tenant);
-  return { otlp: row ? view(row) : null };
+  const home = tenantDb(env, tenant);
+  const row = await otlpExportRow(home, tenant);
+  if (!row) return { otlp: null };
+  const others = (await spreadDbs(env, tenant)).filter((db) => db !== home);
+  const copies = await Promise.all(others.map((db) => otlpExportRow(db, tenant)));
+  return {
+    otlp: view(
+      merged(
+        row,
+        copies.filter((r): r is OtlpExportRow => r !== null),
+      ),
+    ),
+  };
 }
 
 /**
@@ -79,7 +117,10 @@ export async function getExports(env: Bindings, tenant: string): Promise<Exports
 export async function putExports(env: Bindings, tenant: string, body: ExportsRequest): Promise<Exports> {
   const db = tenantDb(env, tenant);
   if (body.otlp === null) {
-    await db.prepare('DELETE FROM otlp_exports WHERE tenant = ?').bind(tenant).run();
+    // The copies first: a failure leaves the home row, so the answer is a 500 and a retry removes them all.
+    const remove = (d: D1Database) => [d.prepare('DELETE FROM otlp_exports WHERE tenant = ?').bind(tenant)];
+    await inOtherCopies(env, tenant, remove);
+    await db.batch(remove(db));
     return { otlp: null };
   }
   const endpoint = requireWebhookUrl(env, body.otlp.endpoint, 'otlp.endpoint');
@@ -93,5 +134,7 @@ export async function putExports(env: Bindings, tenant: string, body: ExportsReq
     )
     .bind(tenant, endpoint, body.otlp.protocol ?? 'http/protobuf', JSON.stringify(body.otlp.headers ?? {}), now, now)
     .run();
+  // Every shard of the spread takes the new settings (a retried PUT writes them again).
+  await copyOtlpExport(env, tenant);
   return getExports(env, tenant);
 }

@@ -117,7 +117,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
   'src/waves': ['coordinator.ts', 'item.ts', 'rpc.ts'],
   'src/traces': ['ingest.ts', 'links.ts', 'otlp-logs.ts', 'rpc.ts', 'span-schema.ts', 'store.ts'],
   'src/monitors': ['runner.ts'],
-  'src/exports': ['delivery.ts'],
+  'src/exports': ['copies.ts', 'delivery.ts'],
 };
 
 /** Every unit that is not a feature, by kind. */
