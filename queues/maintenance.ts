@@ -9,7 +9,9 @@
  * - `shard`: in that one database, the sweeper (stalled evaluations re-kicked, open batches topped up,
  *   comparisons finished: queues/sweeper.ts), the overdue webhook deliveries (src/webhooks/dispatch.ts), the
  *   retention run (src/retention/sweep.ts) and the archive's moves (src/retention/archive.ts), one after another;
- * - `archive_erasures`: archived evaluations whose retention ended, erased from R2.
+ * - `archive_erasures`: archived evaluations whose retention ended, erased from R2; and the spread tenants that
+ *   owe a copy of their settings, webhook endpoints, signing secret or OTLP export in some shard of their spread
+ *   (src/admin/spread-copies.ts), copied whole.
  * At least once, and a repeat repeats nothing: every step re-reads what is due (a moved or erased evaluation is
  * no longer due, a re-kick and a delivery's hand-over are idempotent). A message older than
  * {@link MAINTENANCE_STALE_MS} is dropped: the next minute's has been sent. One whose shard count is no longer
@@ -24,6 +26,7 @@ import { log, messageOf } from '../src/log/log.js';
 import { sweepDeliveries } from '../src/webhooks/dispatch.js';
 import { sweepRetentionShard } from '../src/retention/sweep.js';
 import { eraseArchiveDue, moveToArchive } from '../src/retention/archive.js';
+import { copyOwedSpreads } from '../src/admin/spread-copies.js';
 import { consume } from './consumer.js';
 import { sweep } from './sweeper.js';
 
@@ -117,6 +120,8 @@ export const handleMaintenance = consume({
     }
     if (m.kind === 'archive_erasures') {
       await logged('archive.erase_failed', {}, () => eraseArchiveDue(env, now));
+      // The run's one message that is not a shard's also copies the spread tenants that owe copies.
+      await logged('spread.copies_run_failed', {}, () => copyOwedSpreads(env));
       return 'ack';
     }
     const dbs = everyTenantDb(env);

@@ -20,9 +20,8 @@ import type {
 } from '../tenants/schemas.js';
 import { DEFAULT_KEY_SCOPES } from '../tenants/scopes.js';
 import type { ApiKeyRecord, TenantRecord } from '../tenants/rows.js';
-import { getTenant, insertKey, insertTenant, mirrorTenant, updateTenant } from '../tenants/rows.js';
-import { copyWebhookRecipients } from '../webhooks/copies.js';
-import { copyOtlpExport } from '../exports/copies.js';
+import { copiesDone, getTenant, insertKey, insertTenant, updateTenant } from '../tenants/rows.js';
+import { copyTenantEverywhere } from './spread-copies.js';
 import { controlDb, tenantDb, tenantDbs } from '../config/d1-shards.js';
 
 type Tenant = z.infer<typeof TenantSchema>;
@@ -134,18 +133,12 @@ export async function changeTenant(
 }
 
 /**
- * Copies the tenant's row into each D1 shard its records may be in (its home shard, and those of the largest
- * spread it ever had: their admission and retention statements join it) after the control database took it
- * (src/config/d1-shards.ts), and the tenant's webhook endpoints and signing secret into the shards of its spread
- * (src/webhooks/copies.ts). A failure here is a 500 after the control write: the caller's retry (PATCH with
- * the same body) writes both.
+ * Copies the tenant into each D1 shard its records may be in, after the control database took it
+ * (./spread-copies.ts), and records the copy. A failure here is a 500 after the control write: the caller's
+ * retry (PATCH with the same body) writes both, and the maintenance cron copies a tenant that still owes one.
  */
 async function mirrored(env: Bindings, t: TenantRecord): Promise<void> {
-  const shards = tenantDbs(env, t.id, effectiveLimits(t.limits, env, t.spreadSeen).readSpread);
-  await Promise.all(shards.filter((db) => db !== controlDb(env)).map((db) => mirrorTenant(db, t)));
-  // Its work's endings fan events out to the endpoints and the OTLP export in their own shard: a raised spread
-  // gets copies.
-  if (shards.length > 1) await Promise.all([copyWebhookRecipients(env, t.id), copyOtlpExport(env, t.id)]);
+  await copiesDone(controlDb(env), t.id, await copyTenantEverywhere(env, t));
 }
 
 /**

@@ -311,3 +311,51 @@ export async function spreadDbs(env: Bindings, tenant: string, limits?: Effectiv
   const spread = limits?.readSpread ?? (await effectiveLimitsOf(controlDb(env), tenant, env)).readSpread;
   return tenantDbs(env, tenant, spread);
 }
+
+/** Which tenants owe a copy into the shards of their spread (migrations/0038_spread_copies_owed.sql). */
+const COPIES_OWED =
+  'copies_owed_at IS NOT NULL OR max(COALESCE(spread, 1), COALESCE(spread_seen, 1)) > COALESCE(copies_spread, 1)';
+
+/**
+ * Records that a write of `tenant` failed to copy into some shard of its spread (on the control database's
+ * row), so the maintenance cron copies its rows again (src/admin/spread-copies.ts).
+ */
+export async function markCopiesOwed(db: D1Database, tenant: string, now: number): Promise<void> {
+  await db.prepare('UPDATE tenants SET copies_owed_at = ? WHERE id = ?').bind(now, tenant).run();
+}
+
+/** Up to `limit` tenants that owe a copy (see {@link markCopiesOwed}), with what to hand {@link copiesDone}. */
+export async function tenantsOwingCopies(
+  db: D1Database,
+  limit: number,
+): Promise<{ id: string; readSpread: number; owedAt: number | null }[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT id, max(COALESCE(spread, 1), COALESCE(spread_seen, 1)) AS read_spread, copies_owed_at
+       FROM tenants INDEXED BY tenants_copies_owed WHERE ${COPIES_OWED} LIMIT ?`,
+    )
+    .bind(limit)
+    .all<{ id: string; read_spread: number; copies_owed_at: number | null }>();
+  return results.map((r) => ({ id: r.id, readSpread: r.read_spread, owedAt: r.copies_owed_at }));
+}
+
+/**
+ * Records a whole copy of `tenant`'s rows into the shards of spread `readSpread`; the owed mark is cleared only
+ * if it is still `owedAt` (the one read before copying): a write that failed meanwhile keeps its tenant owed.
+ */
+export async function copiesDone(
+  db: D1Database,
+  tenant: string,
+  readSpread: number,
+  owedAt?: number | null,
+): Promise<void> {
+  // Without `owedAt` (the admin's copy, which read no mark) the mark stays for the cron.
+  await db
+    .prepare(
+      `UPDATE tenants SET copies_spread = max(COALESCE(copies_spread, 1), ?1),
+         copies_owed_at = CASE WHEN ?2 AND copies_owed_at IS ?3 THEN NULL ELSE copies_owed_at END
+       WHERE id = ?4`,
+    )
+    .bind(readSpread, owedAt === undefined ? 0 : 1, owedAt ?? null, tenant)
+    .run();
+}

@@ -11,8 +11,9 @@
  * in parallel); an event costs nothing more. Raising the spread copies them into the new shards (src/admin/).
  */
 import type { Bindings } from '../config/bindings.js';
-import { tenantDb } from '../config/d1-shards.js';
-import { spreadDbs } from '../tenants/rows.js';
+import { controlDb, tenantDb } from '../config/d1-shards.js';
+import { log, messageOf } from '../log/log.js';
+import { markCopiesOwed, spreadDbs } from '../tenants/rows.js';
 
 /**
  * A table a tenant sets up once and its work reads in every shard of its spread: its rows are copied from the
@@ -75,7 +76,8 @@ function upsert(db: D1Database, t: CopiedTable, row: Row): D1PreparedStatement {
 /**
  * Runs `statements(db)` as one batch in each database of the tenant's spread but `except` (default: its home
  * shard), in parallel (up to 63): a change every copy takes the same way. A database given no statement is
- * skipped. The spread is read from the control database now (not as auth loaded it), so a spread raised
+ * skipped. When one fails the tenant is marked as owing a copy (the cron then copies its home rows again) and
+ * the error is thrown on. The spread is read from the control database now (not as auth loaded it), so a spread raised
  * meanwhile is seen: the raise writes the control row before it copies from the home shard, and a write here
  * reads the spread after its home write, so one of the two copies a new row into a new shard.
  */
@@ -86,12 +88,21 @@ export async function inOtherCopies(
   except: D1Database = tenantDb(env, tenant),
 ): Promise<void> {
   const dbs = (await spreadDbs(env, tenant)).filter((db) => db !== except);
-  await Promise.all(
-    dbs.map(async (db) => {
-      const batch = statements(db);
-      if (batch.length > 0) await db.batch(batch);
-    }),
-  );
+  try {
+    await Promise.all(
+      dbs.map(async (db) => {
+        const batch = statements(db);
+        if (batch.length > 0) await db.batch(batch);
+      }),
+    );
+  } catch (e) {
+    // Some shard missed the change: the maintenance cron copies the home shard's rows again
+    // (src/admin/spread-copies.ts), whether or not the caller retries.
+    await markCopiesOwed(controlDb(env), tenant, Date.now()).catch((m: unknown) => {
+      log('error', 'spread.copies_mark_failed', { tenant, error: messageOf(m) });
+    });
+    throw e;
+  }
 }
 
 /**
@@ -151,16 +162,37 @@ export async function copyWebhookRecipients(
 }
 
 /**
- * Runs `statements(db)` as one batch in the tenant's home shard, then in each other shard of its spread (in
- * parallel): a change every copy takes the same way (deleting an endpoint with its deliveries, which are in the
- * shard of their event).
+ * Runs `statements(db)` as one batch in each other shard of the tenant's spread (in parallel), then in its home
+ * shard: a change every copy takes the same way (deleting an endpoint with its deliveries, which are in the
+ * shard of their event). The home shard goes last, so a failure leaves its row (a 500): the retry finds it
+ * and repeats the whole, where the other order would answer the retry 404 and leave a copy that still gets
+ * events.
  */
 export async function inEveryCopy(
   env: Bindings,
   tenant: string,
   statements: (db: D1Database) => D1PreparedStatement[],
 ): Promise<void> {
+  await inOtherCopies(env, tenant, statements);
   const home = tenantDb(env, tenant);
   await home.batch(statements(home));
-  await inOtherCopies(env, tenant, statements);
+}
+
+/**
+ * Runs `copy` (a copy from the home shard after its write); a failure is logged and left to the maintenance
+ * cron, which copies the tenant's home rows again (the tenant is marked as owing a copy), instead of failing
+ * the request. For writes that show a secret once (a signing secret created, a secret rotated): a 500 there
+ * would hide a secret the home shard already signs with, and the retry would rotate again, dropping the old
+ * secret from its grace period. Until the cron runs (a minute), a shard the copy missed signs with the secrets
+ * it had, which the receiver refuses and the delivery retries.
+ */
+export async function copyOrOwe(env: Bindings, tenant: string, copy: () => Promise<void>): Promise<void> {
+  try {
+    await copy();
+  } catch (e) {
+    log('warn', 'spread.copy_owed', { tenant, error: messageOf(e) });
+    await markCopiesOwed(controlDb(env), tenant, Date.now()).catch((m: unknown) => {
+      log('error', 'spread.copies_mark_failed', { tenant, error: messageOf(m) });
+    });
+  }
 }

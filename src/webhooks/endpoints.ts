@@ -15,7 +15,7 @@ import type { CreateWebhookEndpoint, UpdateWebhookEndpoint, WebhookEndpoint } fr
 import { MAX_ENDPOINTS_PER_TENANT } from './schemas.js';
 import { newWebhookSecret, ROTATION_GRACE_MS } from './signature.js';
 import { tenantDb } from '../config/d1-shards.js';
-import { copyWebhookRecipients, inEveryCopy } from './copies.js';
+import { copyOrOwe, copyWebhookRecipients, inEveryCopy } from './copies.js';
 
 interface EndpointRow {
   id: string;
@@ -147,10 +147,12 @@ export async function updateEndpoint(
   const disabling = body.enabled === false && current.enabled;
   if (disabling) statements.push(...disableStatements(tenantDb(env, tenant), id, 'disabled by request', now));
   await tenantDb(env, tenant).batch(statements);
-  // Every copy takes the new row; disabling fails the pending deliveries in each shard too.
+  // Every copy takes the new row; disabling fails the pending deliveries in each shard too. A failure is a
+  // 500 and the retry (the same body) converges: it copies the row again and fails those deliveries again
+  // (the endpoint is disabled at home by then, so asked again whatever `disabling` was).
   await copyWebhookRecipients(env, tenant, {
     endpoint: id,
-    extra: (db) => (disabling ? disableStatements(db, id, 'disabled by request', now) : []),
+    extra: (db) => (body.enabled === false ? disableStatements(db, id, 'disabled by request', now) : []),
   });
   return getEndpoint(env, tenant, id);
 }
@@ -188,6 +190,7 @@ export async function rotateEndpointSecret(
     .bind(now + ROTATION_GRACE_MS, secret, now, id, tenant)
     .run();
   if (r.meta.changes === 0) throw notFound(id);
-  await copyWebhookRecipients(env, tenant, { endpoint: id });
+  // The answer shows the new secret, which the home shard already signs with: a failed copy is the cron's.
+  await copyOrOwe(env, tenant, () => copyWebhookRecipients(env, tenant, { endpoint: id }));
   return { id, secret, previousSecretExpiresAt: new Date(now + ROTATION_GRACE_MS).toISOString() };
 }

@@ -13,7 +13,7 @@ import type { SigningSecretCreatedSchema, SigningSecretStatusSchema } from './sc
 import { newWebhookSecret, ROTATION_GRACE_MS } from './signature.js';
 import type { z } from 'zod';
 import { tenantDb } from '../config/d1-shards.js';
-import { copyWebhookRecipients } from './copies.js';
+import { copyOrOwe, copyWebhookRecipients } from './copies.js';
 
 /** Whether the tenant has a signing secret, and since when. */
 export async function signingSecretStatus(
@@ -66,7 +66,8 @@ export async function createSigningSecret(
       `the tenant already has a signing secret (shown once, when it was created); to replace it, ${ROTATE_SIGNING_SECRET_ROUTE}`,
     );
   }
-  await copyWebhookRecipients(env, tenant, { secret: true });
+  // The answer is the only place the secret is shown: a failed copy is the cron's (./copies.ts, copyOrOwe).
+  await copyOrOwe(env, tenant, () => copyWebhookRecipients(env, tenant, { secret: true }));
   return { secret, createdAt: new Date(now).toISOString(), previousSecretExpiresAt: null };
 }
 
@@ -97,7 +98,7 @@ export async function rotateSigningSecret(
       'no signing secret to rotate yet; create it with POST /v1/webhook-signing-secret',
     );
   }
-  await copyWebhookRecipients(env, tenant, { secret: true });
+  await copyOrOwe(env, tenant, () => copyWebhookRecipients(env, tenant, { secret: true }));
   return {
     secret,
     createdAt: new Date(now).toISOString(),

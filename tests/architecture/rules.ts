@@ -104,7 +104,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
   'src/align': ['queue.ts'],
   'src/rubric-checks': [],
   'src/certify': [],
-  'src/admin': [],
+  'src/admin': ['spread-copies.ts'],
   'src/openai': ['completion.ts', 'errors.ts', 'list-page.ts', 'models.ts', 'schemas.ts'],
   'src/evals': ['run-queue.ts'],
   'src/files': ['service.ts'],

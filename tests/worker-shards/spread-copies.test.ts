@@ -1,11 +1,16 @@
 /**
  * What a spread tenant sets up once and its work reads in every shard (docs/scale.md "A tenant over several
  * shards"): its OTLP export is copied into every shard of its spread with its settings (src/exports/copies.ts),
- * each shard's delivery figures kept and merged by `GET /v1/exports`, and removed from all of them.
+ * each shard's delivery figures kept and merged by `GET /v1/exports`, and removed from all of them. A copy that
+ * fails in one shard (a trigger there refuses it) is mended: a deleted endpoint is deleted from the other shards
+ * before home, so the retried DELETE finds it and converges; a rotated secret is answered and its copy left to
+ * the maintenance cron (`copyOwedSpreads`), which also copies a tenant spread before the copies existed.
  */
 import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it } from 'vitest';
-import { shardBindingNames } from '../../src/config/d1-buckets.js';
+import { copyOwedSpreads } from '../../src/admin/spread-copies.js';
+import type { Bindings } from '../../src/config/bindings.js';
+import { bucketOf, shardBindingNames, shardOfBucket } from '../../src/config/d1-buckets.js';
 import { drainAlarms } from '../worker/helpers.js';
 import { as, keyed, tenantWithKey } from '../worker/tenants-helpers.js';
 import { sinkUrl } from '../worker/webhooks-helpers.js';
@@ -65,4 +70,129 @@ describe("a spread tenant's copies", () => {
     await putExports(t.key, null);
     expect(await exportRows(t.tenant)).toEqual(Array(SHARDS).fill(null));
   });
+
+  it('a DELETE whose copy failed in one shard answers 500, keeps the home row, and its retry removes every copy', async () => {
+    const t = await tenantWithKey({ spread: 4 });
+    const id = await newEndpoint(t.key, t.tenant);
+    expect(await endpointCopies(t.tenant, id)).toEqual(Array(SHARDS).fill(1));
+    const other = otherShard(t.tenant);
+    await refuse(other, t.tenant, 'DELETE');
+    const failed = await keyed(`/v1/webhook-endpoints/${id}`, as(t.key, { method: 'DELETE' }));
+    expect(failed.status).toBe(500);
+    expect((await keyed(`/v1/webhook-endpoints/${id}`, as(t.key))).status).toBe(200);
+    await allow(other);
+    const retried = await keyed(`/v1/webhook-endpoints/${id}`, as(t.key, { method: 'DELETE' }));
+    expect(retried.status, await retried.clone().text()).toBe(204);
+    expect(await endpointCopies(t.tenant, id)).toEqual(Array(SHARDS).fill(0));
+  });
+
+  it('a rotation whose copy failed answers its new secret, and the cron copies it into the shard it missed', async () => {
+    const t = await tenantWithKey({ spread: 4 });
+    const id = await newEndpoint(t.key, t.tenant);
+    const other = otherShard(t.tenant);
+    await refuse(other, t.tenant, 'INSERT');
+    const r = await keyed(`/v1/webhook-endpoints/${id}/rotate-secret`, as(t.key, { method: 'POST' }));
+    expect(r.status, await r.clone().text()).toBe(200);
+    const { secret } = await r.json<{ secret: string }>();
+    const missed = await secretsOf(t.tenant, id);
+    expect(missed.map((s) => s === secret)).toEqual(shards.map((_, i) => i !== other));
+    expect(await owedAt(t.tenant)).toEqual(expect.any(Number));
+    await allow(other);
+    expect((await copyOwedSpreads(env as unknown as Bindings)).copied).toBeGreaterThanOrEqual(1);
+    expect(await secretsOf(t.tenant, id)).toEqual(Array(SHARDS).fill(secret));
+    expect(await owedAt(t.tenant)).toBeNull();
+  });
+
+  it('a tenant spread before the copies existed gets them from the cron, once, with no admin action', async () => {
+    const t = await tenantWithKey();
+    const id = await newEndpoint(t.key, t.tenant);
+    await putExports(t.key, { endpoint: sinkUrl(`otlp-${t.tenant}`) });
+    // The spread as an admin set it before copies existed: on the tenant's row, nothing copied.
+    await control.prepare('UPDATE tenants SET spread = 4, spread_seen = 4 WHERE id = ?').bind(t.tenant).run();
+    expect((await endpointCopies(t.tenant, id)).reduce((a, b) => a + b)).toBe(1);
+    await copyOwedSpreads(env as unknown as Bindings);
+    expect(await endpointCopies(t.tenant, id)).toEqual(Array(SHARDS).fill(1));
+    expect((await exportRows(t.tenant)).every((row) => row?.endpoint === sinkUrl(`otlp-${t.tenant}`))).toBe(true);
+    const row = await control
+      .prepare('SELECT copies_spread FROM tenants WHERE id = ?')
+      .bind(t.tenant)
+      .first<{ copies_spread: number }>();
+    expect(row?.copies_spread).toBe(4);
+    const owing = await control
+      .prepare(
+        'SELECT count(*) AS n FROM tenants WHERE id = ? AND (copies_owed_at IS NOT NULL OR max(COALESCE(spread, 1), COALESCE(spread_seen, 1)) > COALESCE(copies_spread, 1))',
+      )
+      .bind(t.tenant)
+      .first<{ n: number }>();
+    expect(owing?.n).toBe(0);
+  });
 });
+
+const control = env.DB;
+
+/** A shard of a spread of 4 that is not the tenant's home. */
+function otherShard(tenant: string): number {
+  return (shardOfBucket(bucketOf(tenant), SHARDS) + 1) % SHARDS;
+}
+
+/** Makes shard `i` refuse every `what` (INSERT, UPDATE or DELETE) of the tenant's webhook endpoints. */
+async function refuse(i: number, tenant: string, what: 'INSERT' | 'DELETE'): Promise<void> {
+  const row = what === 'DELETE' ? 'OLD' : 'NEW';
+  await shards[i]
+    ?.prepare(
+      `CREATE TRIGGER refuse_copy BEFORE ${what} ON webhook_endpoints WHEN ${row}.tenant = '${tenant}'
+       BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`,
+    )
+    .run();
+}
+
+async function allow(i: number): Promise<void> {
+  await shards[i]?.prepare('DROP TRIGGER refuse_copy').run();
+}
+
+async function newEndpoint(key: string, tenant: string): Promise<string> {
+  const r = await keyed('/v1/webhook-endpoints', as(key, { body: { url: sinkUrl(`hook-${tenant}`) } }));
+  expect(r.status, await r.clone().text()).toBe(201);
+  return (await r.json<{ id: string }>()).id;
+}
+
+/** How many copies of endpoint `id` each shard holds. */
+function endpointCopies(tenant: string, id: string): Promise<number[]> {
+  return Promise.all(
+    shards.map(
+      async (db) =>
+        (
+          await db
+            .prepare('SELECT count(*) AS n FROM webhook_endpoints WHERE tenant = ? AND id = ?')
+            .bind(tenant, id)
+            .first<{ n: number }>()
+        )?.n ?? 0,
+    ),
+  );
+}
+
+/** Endpoint `id`'s secret in each shard. */
+function secretsOf(tenant: string, id: string): Promise<(string | null)[]> {
+  return Promise.all(
+    shards.map(
+      async (db) =>
+        (
+          await db
+            .prepare('SELECT secret FROM webhook_endpoints WHERE tenant = ? AND id = ?')
+            .bind(tenant, id)
+            .first<{ secret: string }>()
+        )?.secret ?? null,
+    ),
+  );
+}
+
+async function owedAt(tenant: string): Promise<number | null> {
+  return (
+    (
+      await control
+        .prepare('SELECT copies_owed_at FROM tenants WHERE id = ?')
+        .bind(tenant)
+        .first<{ copies_owed_at: number | null }>()
+    )?.copies_owed_at ?? null
+  );
+}
