@@ -17007,7 +17007,10 @@ export interface operations {
     createWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body returns the first answer instead of creating a second evaluation. Send one whenever a request may be retried (a retry after a connection reset without it creates a duplicate). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -17017,9 +17020,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Registered; store `secret` now. */
+            /** @description Registered (also the answer to an idempotent replay, with the same secret); store `secret` now. */
             201: {
                 headers: {
+                    /** @description The endpoint's URL (relative). */
+                    Location: string;
+                    /** @description Present when this answers a retry with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17053,7 +17060,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `limit_exceeded`: the tenant already has 20 endpoints. */
+            /** @description `limit_exceeded`, `idempotency_conflict`: the tenant already has 20 endpoints, or the `Idempotency-Key` was used with a different body. */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -15,6 +15,7 @@ import type { CreateWebhookEndpoint, UpdateWebhookEndpoint, WebhookEndpoint } fr
 import { MAX_ENDPOINTS_PER_TENANT } from './schemas.js';
 import { newWebhookSecret, ROTATION_GRACE_MS } from './signature.js';
 import { tenantDb } from '../config/d1-shards.js';
+import { sha256Hex } from '../http/request-hash.js';
 import { copyOrOwe, copyWebhookRecipients, inEveryCopy } from './copies.js';
 
 interface EndpointRow {
@@ -49,38 +50,61 @@ function notFound(id: string): ApiError {
 }
 
 /**
- * Registers an endpoint; the answer is the only place its secret is shown.
- * @throws ApiError 400 `url_not_allowed`; 409 `limit_exceeded` beyond {@link MAX_ENDPOINTS_PER_TENANT}.
+ * The id of the endpoint `tenant` creates with Idempotency-Key `key`: `we_` and 32 hex digits of the sha-256 of
+ * both, so a retry of the create names the same row and its insert meets the first one.
  */
-export async function createEndpoint(
+async function keyedEndpointId(tenant: string, key: string): Promise<string> {
+  return `we_${(await sha256Hex(`${tenant}\n${key}`)).slice(0, 32)}`;
+}
+
+/**
+ * Registers an endpoint; the answer is the only place its secret is shown. With an `Idempotency-Key`, a retry
+ * with the same body answers the endpoint the first try made (its secret again, `replayed`), after copying it
+ * into the shards of the tenant's spread again (the first try's copy may be what failed); the same key with
+ * another body is a 409 `idempotency_conflict`. Without one, a retry makes another endpoint.
+ * @throws ApiError 400 `url_not_allowed`; 409 `limit_exceeded` beyond {@link MAX_ENDPOINTS_PER_TENANT},
+ *   `idempotency_conflict`.
+ */
+export async function registerEndpoint(
   env: Bindings,
   tenant: string,
   body: CreateWebhookEndpoint,
-): Promise<WebhookEndpoint & { secret: string }> {
+  idempotencyKey: string | null,
+): Promise<{ endpoint: WebhookEndpoint & { secret: string }; replayed: boolean }> {
   const url = requireWebhookUrl(env, body.url, 'url');
-  const id = newWebhookObjectId('we');
+  const id = idempotencyKey === null ? newWebhookObjectId('we') : await keyedEndpointId(tenant, idempotencyKey);
   const secret = newWebhookSecret();
   const now = Date.now();
+  const events = body.events ? JSON.stringify(body.events) : null;
+  const description = body.description ?? null;
   // The count and the insert in one statement, so concurrent creates cannot pass the cap together.
   const r = await tenantDb(env, tenant)
     .prepare(
       `INSERT INTO webhook_endpoints (id, tenant, url, events, description, secret, created_at, updated_at)
-     SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE (SELECT count(*) FROM webhook_endpoints WHERE tenant = ?) < ?`,
+     SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE (SELECT count(*) FROM webhook_endpoints WHERE tenant = ?) < ?
+     ON CONFLICT (id) DO NOTHING`,
     )
-    .bind(
-      id,
-      tenant,
-      url,
-      body.events ? JSON.stringify(body.events) : null,
-      body.description ?? null,
-      secret,
-      now,
-      now,
-      tenant,
-      MAX_ENDPOINTS_PER_TENANT,
-    )
+    .bind(id, tenant, url, events, description, secret, now, now, tenant, MAX_ENDPOINTS_PER_TENANT)
     .run();
   if (r.meta.changes === 0) {
+    const first =
+      idempotencyKey === null
+        ? null
+        : await tenantDb(env, tenant)
+            .prepare('SELECT url, events, description, secret FROM webhook_endpoints WHERE id = ? AND tenant = ?')
+            .bind(id, tenant)
+            .first<{ url: string; events: string | null; description: string | null; secret: string }>();
+    if (first) {
+      // The endpoint's own fields are the whole body: the same ones are the same request.
+      if (first.url !== url || first.events !== events || first.description !== description)
+        throw new ApiError(
+          409,
+          'idempotency_conflict',
+          `Idempotency-Key "${idempotencyKey ?? ''}" was already used with a different request body`,
+        );
+      await copyWebhookRecipients(env, tenant, { endpoint: id });
+      return { endpoint: { ...(await getEndpoint(env, tenant, id)), secret: first.secret }, replayed: true };
+    }
     throw new ApiError(
       409,
       'limit_exceeded',
@@ -88,7 +112,16 @@ export async function createEndpoint(
     );
   }
   await copyWebhookRecipients(env, tenant, { endpoint: id });
-  return { ...(await getEndpoint(env, tenant, id)), secret };
+  return { endpoint: { ...(await getEndpoint(env, tenant, id)), secret }, replayed: false };
+}
+
+/** {@link registerEndpoint} without an `Idempotency-Key`: a new endpoint and its secret. */
+export async function createEndpoint(
+  env: Bindings,
+  tenant: string,
+  body: CreateWebhookEndpoint,
+): Promise<WebhookEndpoint & { secret: string }> {
+  return (await registerEndpoint(env, tenant, body, null)).endpoint;
 }
 
 /** Every endpoint of the tenant, oldest first (at most {@link MAX_ENDPOINTS_PER_TENANT}). */

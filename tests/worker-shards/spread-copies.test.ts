@@ -86,6 +86,30 @@ describe("a spread tenant's copies", () => {
     expect(await endpointCopies(t.tenant, id)).toEqual(Array(SHARDS).fill(0));
   });
 
+  it('an endpoint POST retried with its Idempotency-Key after a failed copy answers the first endpoint, copied everywhere', async () => {
+    const t = await tenantWithKey({ spread: 4 });
+    const other = otherShard(t.tenant);
+    const post = (body: unknown) =>
+      keyed('/v1/webhook-endpoints', as(t.key, { body, headers: { 'Idempotency-Key': `hook-${t.tenant}` } }));
+    const body = { url: sinkUrl(`hook-${t.tenant}`), description: 'retried' };
+    await refuse(other, t.tenant, 'INSERT');
+    expect((await post(body)).status).toBe(500);
+    await allow(other);
+    const retried = await post(body);
+    expect(retried.status, await retried.clone().text()).toBe(201);
+    expect(retried.headers.get('Idempotent-Replayed')).toBe('true');
+    const { id, secret } = await retried.json<{ id: string; secret: string }>();
+    expect(await secretsOf(t.tenant, id)).toEqual(Array(SHARDS).fill(secret));
+    const listed = await (await keyed('/v1/webhook-endpoints', as(t.key))).json<{ data: { id: string }[] }>();
+    expect(listed.data.map((e) => e.id)).toEqual([id]);
+    // Again: the same endpoint, the same secret; another body under the key is a conflict.
+    const again = await (await post(body)).json<{ id: string; secret: string }>();
+    expect(again).toMatchObject({ id, secret });
+    const conflict = await post({ ...body, description: 'another' });
+    expect(conflict.status).toBe(409);
+    expect(await conflict.json()).toMatchObject({ error: { code: 'idempotency_conflict' } });
+  });
+
   it('a rotation whose copy failed answers its new secret, and the cron copies it into the shard it missed', async () => {
     const t = await tenantWithKey({ spread: 4 });
     const id = await newEndpoint(t.key, t.tenant);

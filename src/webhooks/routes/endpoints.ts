@@ -10,17 +10,20 @@ import { jsonBody } from '../../http/json-body.js';
 import {
   BAD_QUERY,
   errorResponse,
+  IDEMPOTENT_REPLAYED,
+  IdempotencyHeaderSchema,
   jsonResponse,
   NoQuery,
   NOT_JSON,
   notFound,
   PAYLOAD_TOO_LARGE,
+  setCreatedHeaders,
   v1Responses,
 } from '../../http/responses.js';
 import type { TenantEnv } from '../../tenants/auth.js';
 import { listDeliveries, retryDelivery } from '../deliveries.js';
 import {
-  createEndpoint,
+  registerEndpoint,
   deleteEndpoint,
   getEndpoint,
   listEndpoints,
@@ -92,15 +95,28 @@ const create = createRoute({
   security: scopeSecurity('evaluations:write'),
   request: {
     query: NoQuery,
+    headers: IdempotencyHeaderSchema,
     body: {
       required: true,
       content: { 'application/json': { schema: CreateWebhookEndpointSchema, examples: CREATE_ENDPOINT_EXAMPLES } },
     },
   },
   responses: v1Responses({
-    201: jsonResponse(CreatedWebhookEndpointSchema, 'Registered; store `secret` now.'),
+    201: {
+      ...jsonResponse(
+        CreatedWebhookEndpointSchema,
+        'Registered (also the answer to an idempotent replay, with the same secret); store `secret` now.',
+      ),
+      headers: z.object({
+        Location: z.string().openapi({ description: "The endpoint's URL (relative)." }),
+        'Idempotent-Replayed': IDEMPOTENT_REPLAYED,
+      }),
+    },
     400: BAD_BODY,
-    409: errorResponse(['limit_exceeded'], 'the tenant already has 20 endpoints.'),
+    409: errorResponse(
+      ['limit_exceeded', 'idempotency_conflict'],
+      'the tenant already has 20 endpoints, or the `Idempotency-Key` was used with a different body.',
+    ),
     413: PAYLOAD_TOO_LARGE,
     415: NOT_JSON,
   }),
@@ -229,9 +245,10 @@ const retry = createRoute({
 /** Routes under `/v1/webhook-endpoints`. */
 export const webhookEndpoints = new OpenAPIHono<TenantEnv>()
   .openapi(create, async (c) => {
-    const body = await createEndpoint(c.env, c.var.tenant, c.req.valid('json'));
-    c.header('Location', `/v1/webhook-endpoints/${body.id}`);
-    return c.json(body, 201);
+    const key = c.req.valid('header')['Idempotency-Key'] ?? null;
+    const { endpoint, replayed } = await registerEndpoint(c.env, c.var.tenant, c.req.valid('json'), key);
+    setCreatedHeaders(c, `/v1/webhook-endpoints/${endpoint.id}`, replayed);
+    return c.json(endpoint, 201);
   })
   .openapi(list, async (c) => c.json({ data: await listEndpoints(c.env, c.var.tenant) }, 200))
   .openapi(get, async (c) => c.json(await getEndpoint(c.env, c.var.tenant, c.req.valid('param').id), 200))
