@@ -180,22 +180,7 @@ async function newEndpoint(key: string, tenant: string): Promise<string> {
   return (await r.json<{ id: string }>()).id;
 }
 
-/** How many copies of endpoint `id` each shard holds. */
-function endpointCopies(tenant: string, id: string): Promise<number[]> {
-  return Promise.all(
-    shards.map(
-      async (db) =>
-        (
-          await db
-            .prepare('SELECT count(*) AS n FROM webhook_endpoints WHERE tenant = ? AND id = ?')
-            .bind(tenant, id)
-            .first<{ n: number }>()
-        )?.n ?? 0,
-    ),
-  );
-}
-
-/** Endpoint `id`'s secret in each shard. */
+/** Endpoint `id`'s secret in each shard (null where the shard holds no copy). */
 function secretsOf(tenant: string, id: string): Promise<(string | null)[]> {
   return Promise.all(
     shards.map(
@@ -208,6 +193,11 @@ function secretsOf(tenant: string, id: string): Promise<(string | null)[]> {
         )?.secret ?? null,
     ),
   );
+}
+
+/** How many copies of endpoint `id` each shard holds. */
+async function endpointCopies(tenant: string, id: string): Promise<number[]> {
+  return (await secretsOf(tenant, id)).map((s) => (s === null ? 0 : 1));
 }
 
 async function owedAt(tenant: string): Promise<number | null> {
