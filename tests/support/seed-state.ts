@@ -11,8 +11,8 @@
 import { cpSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { inject } from 'vitest';
-import type { PreparedWorker } from '../../src/cli/local-stack.js';
 import { applyMigrations, carryOverLocal, d1BatchOver, d1OnlyOptions } from '../../src/cli/local-migrations.js';
+import type { WorkerSetup } from '../../src/cli/worker-options.js';
 import { Miniflare, miniflareOptionsOf } from '../../src/cli/worker-options.js';
 import { configOf } from '../../src/config/vars.js';
 
@@ -23,12 +23,15 @@ declare module 'vitest' {
   }
 }
 
-/** Applies `worker`'s D1 migrations (and the carry-over into its shards) to a new state folder `persistTo`. */
-export async function migrateState(worker: PreparedWorker, persistTo: string): Promise<void> {
+/**
+ * Applies the D1 migrations of `setup` (wrangler.toml as read, src/cli/wrangler-config.ts) and the carry-over
+ * into its shards to a new state folder `persistTo`. No Worker runs: the bundle is not needed.
+ */
+export async function migrateState(setup: WorkerSetup, persistTo: string): Promise<void> {
   const { options } = miniflareOptionsOf({
     configPath: '',
-    worker: worker.setup,
-    scriptPath: worker.entry,
+    worker: setup,
+    scriptPath: '',
     persistTo,
     host: '127.0.0.1',
     port: 0,
@@ -40,7 +43,7 @@ export async function migrateState(worker: PreparedWorker, persistTo: string): P
   const mf = new Miniflare(d1OnlyOptions(options));
   try {
     const batch = d1BatchOver(await mf.ready);
-    await applyMigrations(batch, worker.setup.d1);
+    await applyMigrations(batch, setup.d1);
     const bindings = (options.bindings ?? {}) as Record<string, unknown>;
     await carryOverLocal(batch, configOf(bindings).D1_SHARDS);
   } finally {

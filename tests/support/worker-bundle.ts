@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import type { PreparedWorker } from '../../src/cli/local-stack.js';
-import { prepareWorker } from '../../src/cli/local-stack.js';
+import { prepareWorker, REPO_ROOT } from '../../src/cli/local-stack.js';
 import { PREPARED_WORKER_ENV } from '../../src/cli/prepared-worker.js';
 import { ARENA_HOOK_SOURCE } from './miniflare-arena.js';
 import { migrateState, seedStateIn } from './seed-state.js';
@@ -34,8 +34,13 @@ export default async function setup(project: TestProject): Promise<() => void> {
   writeFileSync(hook, ARENA_HOOK_SOURCE);
   const nodeOptions = process.env.NODE_OPTIONS;
   process.env.NODE_OPTIONS = [nodeOptions, '--require', hook].filter(Boolean).join(' ');
-  const worker = await prepareWorker(dir);
-  await migrateState(worker, seedStateIn(dir));
+  const preparing = prepareWorker(dir);
+  // The seed needs wrangler.toml's reading only, not the bundle: it is made while wrangler bundles.
+  const { readWorkerSetup } = await import('../../src/cli/wrangler-config.js');
+  const [worker] = await Promise.all([
+    preparing,
+    migrateState(readWorkerSetup(join(REPO_ROOT, 'wrangler.toml')), seedStateIn(dir)),
+  ]);
   project.provide('worker', worker);
   project.provide('seedState', seedStateIn(dir));
   process.env[PREPARED_WORKER_ENV] = dir;
