@@ -6,16 +6,18 @@
  * stack run as a developer runs them (tests/cli/e2e/start.test.ts, meta-eval.test.ts), serve it too: this
  * process's environment names it (`TRIBUNAL_PREPARED_WORKER`, src/cli/prepared-worker.ts), and every test
  * process and its children inherit that. A bundle costs about 7 CPU-s (wrangler, esbuild and the assets'
- * build), a start without one a runtime's boot only.
+ * build), a start without one a runtime's boot only. It also migrates one empty state, which the files copy
+ * for their stacks' fresh state folders (./seed-state.ts): a fresh start then applies no migration.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import type { PreparedWorker } from '../../src/cli/local-stack.js';
-import { prepareWorker } from '../../src/cli/local-stack.js';
+import { prepareWorker, REPO_ROOT } from '../../src/cli/local-stack.js';
 import { PREPARED_WORKER_ENV } from '../../src/cli/prepared-worker.js';
 import { ARENA_HOOK_SOURCE } from './miniflare-arena.js';
+import { migrateState, seedStateIn } from './seed-state.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -32,7 +34,15 @@ export default async function setup(project: TestProject): Promise<() => void> {
   writeFileSync(hook, ARENA_HOOK_SOURCE);
   const nodeOptions = process.env.NODE_OPTIONS;
   process.env.NODE_OPTIONS = [nodeOptions, '--require', hook].filter(Boolean).join(' ');
-  project.provide('worker', await prepareWorker(dir));
+  const preparing = prepareWorker(dir);
+  // The seed needs wrangler.toml's reading only, not the bundle: it is made while wrangler bundles.
+  const { readWorkerSetup } = await import('../../src/cli/wrangler-config.js');
+  const [worker] = await Promise.all([
+    preparing,
+    migrateState(readWorkerSetup(join(REPO_ROOT, 'wrangler.toml')), seedStateIn(dir)),
+  ]);
+  project.provide('worker', worker);
+  project.provide('seedState', seedStateIn(dir));
   process.env[PREPARED_WORKER_ENV] = dir;
   return () => {
     Reflect.deleteProperty(process.env, PREPARED_WORKER_ENV);

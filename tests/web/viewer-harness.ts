@@ -14,6 +14,7 @@ import type { LocalStack } from '../../src/cli/local-stack.js';
 import { REPO_ROOT, startLocalStack } from '../../src/cli/local-stack.js';
 import type { MockServer } from '../../src/mock-llm/node.js';
 import { startMockServer } from '../../src/mock-llm/node.js';
+import { seededState } from '../support/seed-state.js';
 import type { TestBrowser } from './browser.js';
 import {
   auditKeyOf,
@@ -131,7 +132,7 @@ export function useViewerStack(
   beforeAll(async () => {
     handle.stack = await startLocalStack({
       port: 0,
-      persistTo: join(rig.dir, name),
+      persistTo: seededState(join(rig.dir, name)),
       llmBaseUrl: rig.mock.baseUrl,
       llmModel: 'mock-judge',
       crons: false,

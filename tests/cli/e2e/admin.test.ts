@@ -11,6 +11,7 @@ import { afterAll, describe, expect, inject, it, vi } from 'vitest';
 import { runAdmin } from '../../../src/cli/admin.js';
 import type { LocalStack } from '../../../src/cli/local-stack.js';
 import { startLocalStack } from '../../../src/cli/local-stack.js';
+import { seededState } from '../../support/seed-state.js';
 
 const ADMIN_TOKEN = 'e2e-admin-token-4b2f';
 let stack: LocalStack | undefined;
@@ -37,7 +38,7 @@ describe('ADMIN_TOKEN on the local stack', () => {
     stack = await startLocalStack({
       port: 0,
       mockPort: 0,
-      persistTo: join(mkdtempSync(join(tmpdir(), 'tribunal-admin-')), 'state'),
+      persistTo: seededState(join(mkdtempSync(join(tmpdir(), 'tribunal-admin-')), 'state')),
       secrets: { ADMIN_TOKEN },
       crons: false,
       worker: inject('worker'),

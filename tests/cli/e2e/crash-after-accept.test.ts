@@ -17,9 +17,10 @@ import type { LocalStack, LocalStackOptions } from '../../../src/cli/local-stack
 import { startLocalStack } from '../../../src/cli/local-stack.js';
 import type { MockServer } from '../../../src/mock-llm/node.js';
 import { startMockServer } from '../../../src/mock-llm/node.js';
+import { seededState } from '../../support/seed-state.js';
 
 const ACCEPTED = 30;
-const persistTo = join(mkdtempSync(join(tmpdir(), 'tribunal-crash-')), 'state');
+const persistTo = seededState(join(mkdtempSync(join(tmpdir(), 'tribunal-crash-')), 'state'));
 let mock: MockServer | undefined;
 let stack: LocalStack | undefined;
 

@@ -17,9 +17,10 @@ import { startLocalStack } from '../../../src/cli/local-stack.js';
 import type { MockServer } from '../../../src/mock-llm/node.js';
 import { startMockServer } from '../../../src/mock-llm/node.js';
 import { WAIT_MS } from '../../support/patience.js';
+import { seededState } from '../../support/seed-state.js';
 
 const ADMIN_TOKEN = 'e2e-erasure-admin-7c1d';
-const persistTo = join(mkdtempSync(join(tmpdir(), 'tribunal-erasure-')), 'state');
+const persistTo = seededState(join(mkdtempSync(join(tmpdir(), 'tribunal-erasure-')), 'state'));
 let mock: MockServer | undefined;
 let stack: LocalStack | undefined;
 

@@ -20,6 +20,7 @@ import { loadFairEval } from '../../../src/datasets/loaders.js';
 import { runCompare } from '../../../src/cli/meta-eval-compare.js';
 import type { ProcessResult } from '../../support/run-process.js';
 import { runProcess, stopLeftovers } from '../../support/run-process.js';
+import { seededState } from '../../support/seed-state.js';
 
 type Label = 'A' | 'B' | 'tie';
 
@@ -43,7 +44,7 @@ beforeAll(async () => {
   stack = await startLocalStack({
     port: 0,
     mockPort: 0,
-    persistTo: join(dir, 'state'),
+    persistTo: seededState(join(dir, 'state')),
     // The failing run's calls each wait out 4 backoffs before giving up (0.5-8 s apart as deployed): short
     // here, their number as deployed.
     vars: { LLM_RETRY_BASE_MS: '20' },

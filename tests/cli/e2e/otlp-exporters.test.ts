@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { TEST_MS, WAIT_MS } from '../../support/patience.js';
 import type { LocalStack } from '../../../src/cli/local-stack.js';
 import { startLocalStack } from '../../../src/cli/local-stack.js';
+import { seededState } from '../../support/seed-state.js';
 
 let stack: LocalStack | undefined;
 
@@ -22,7 +23,7 @@ beforeAll(async () => {
   stack = await startLocalStack({
     port: 0,
     mockPort: 0,
-    persistTo: mkdtempSync(join(tmpdir(), 'tribunal-otlp-')),
+    persistTo: seededState(join(mkdtempSync(join(tmpdir(), 'tribunal-otlp-')), 'state')),
     worker: inject('worker'),
   });
 }, 180_000);

@@ -20,6 +20,7 @@ import { GATE_EXIT_CODES } from '../../../src/client/index.js';
 import type { LocalStack } from '../../../src/cli/local-stack.js';
 import { REPO_ROOT, startLocalStack } from '../../../src/cli/local-stack.js';
 import { freePort } from '../../../src/cli/ports.js';
+import { seededState } from '../../support/seed-state.js';
 import { BASH_FLAGS, shellEnv } from '../../support/shell.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tribunal-readme-'));
@@ -79,7 +80,7 @@ beforeAll(async () => {
   stack = await startLocalStack({
     port: 0,
     mockPort: 0,
-    persistTo: join(dir, 'state'),
+    persistTo: seededState(join(dir, 'state')),
     crons: false,
     // As npm start sets it.
     vars: { WEBHOOK_ALLOW_LOOPBACK: 'true' },

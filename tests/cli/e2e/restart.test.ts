@@ -15,6 +15,7 @@ import { startLocalStack } from '../../../src/cli/local-stack.js';
 import type { MockServer } from '../../../src/mock-llm/node.js';
 import { startMockServer } from '../../../src/mock-llm/node.js';
 import { WAIT_MS } from '../../support/patience.js';
+import { seededState } from '../../support/seed-state.js';
 
 interface View {
   status: string;
@@ -22,7 +23,7 @@ interface View {
   verdict: { calls: number } | null;
 }
 
-const persistTo = join(mkdtempSync(join(tmpdir(), 'tribunal-restart-')), 'state');
+const persistTo = seededState(join(mkdtempSync(join(tmpdir(), 'tribunal-restart-')), 'state'));
 /** Prompts the mock answered, by a key of their messages: a repeated call shows as a count above 1. */
 const answered = new Map<string, number>();
 let mock: MockServer | undefined;

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killAll, npmStart, untilRunning } from '../../support/npm-start.js';
 import type { NpmStart } from '../../support/npm-start.js';
+import { seededState } from '../../support/seed-state.js';
 
 const ITEMS = 500;
 
@@ -19,7 +20,7 @@ describe('npm start under a burst', () => {
   let url: string;
 
   beforeAll(async () => {
-    const persist = join(mkdtempSync(join(tmpdir(), 'tribunal-start-burst-')), 'state');
+    const persist = seededState(join(mkdtempSync(join(tmpdir(), 'tribunal-start-burst-')), 'state'));
     run = npmStart(['--port', '0', '--mock-port', '0', '--persist-to', persist, '--no-watch'], {
       LOG_LEVEL: '',
       // Four times wrangler.toml's items in flight: endings (and log lines) come faster, as on a faster machine.

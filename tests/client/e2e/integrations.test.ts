@@ -16,6 +16,7 @@ import { REPO_ROOT, startLocalStack } from '../../../src/cli/local-stack.js';
 import { contractFetch } from '../../support/contract-fetch.js';
 import type { ProcessResult } from '../../support/run-process.js';
 import { runProcess, stopLeftovers } from '../../support/run-process.js';
+import { seededState } from '../../support/seed-state.js';
 import { BASH_FLAGS, shellEnv } from '../../support/shell.js';
 
 /** A tagged example: ```<lang> example=<name>. */
@@ -104,7 +105,7 @@ beforeAll(async () => {
   const starting = startLocalStack({
     port: 0,
     mockPort: 0,
-    persistTo: join(dir, 'state'),
+    persistTo: seededState(join(dir, 'state')),
     worker: inject('worker'),
   });
   const build = await run(process.execPath, [
@@ -239,7 +240,9 @@ describe('TypeScript examples, as a consumer project', () => {
       { cwd: consumer },
     );
     diagnostics = tsc.stdout + tsc.stderr;
-  }, 120_000);
+    // The project's hook timeout (180 s): this tsc checks every declaration file it loads (13 CPU-s), and took
+    // over 120 s at load 26.
+  });
 
   async function compileAndRun(name: keyof typeof TS_EXAMPLES): Promise<string> {
     expect(diagnostics, `tsc on the examples`).toBe('');
