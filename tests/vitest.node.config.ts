@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { GROUP_BEFORE_E2E, WORKERS_BEFORE_E2E } from './support/groups.js';
 
 export default defineConfig({
   test: {
@@ -16,8 +17,11 @@ export default defineConfig({
     // Some tests simulate hundreds of tournaments or every DEBATE run up to n = 4: ~1 s alone, past vitest's
     // default 5 s when the machine is loaded (seen at load 11 on 2 cores).
     testTimeout: 20_000,
-    // Both cores: this project runs alone (its group), before the worker project (vitest's default is the
-    // cores less one, which left one idle for ~25 s).
-    maxWorkers: 2,
+    // Both cores (vitest's default is the cores less one, which left one idle for ~25 s). One group with the
+    // worker projects (tests/vitest.worker.config.ts, `GROUP_BEFORE_E2E`): a group shares one pool and its
+    // `maxWorkers`, and its queue takes node's files first (by project name), so the first slot node frees
+    // starts a worker runtime while the other still runs node's last files.
+    maxWorkers: WORKERS_BEFORE_E2E,
+    sequence: { groupOrder: GROUP_BEFORE_E2E },
   },
 });

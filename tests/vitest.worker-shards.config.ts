@@ -9,9 +9,4 @@ export default workerProject({
   name: 'worker-shards',
   include: ['tests/worker-shards/**/*.test.ts'],
   d1Shards: '4',
-  // In the e2e project's group, not the worker project's: its one file (~2 s, and ~7 s to start its runtime) ran
-  // alone after the worker files, on one core; here it runs in a slot the e2e files leave, at their end (vitest
-  // queues a group's files by project name). One group shares one pool: e2e's maxWorkers.
-  maxWorkers: 2,
-  groupOrder: 2,
 });

@@ -2,6 +2,7 @@ import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-worker
 import { defineConfig } from 'vitest/config';
 import { bindingsOverDevVars } from '../src/cli/wrangler-config.js';
 import { installQueueBrokerFix } from '../src/cli/miniflare-queue-broker.js';
+import { GROUP_BEFORE_E2E, WORKERS_BEFORE_E2E } from './support/groups.js';
 import { TEST_MS, WAIT_MS } from './support/patience.js';
 import { startWebhookReceiver } from './support/webhook-receiver.js';
 import { startTestMockServer } from './worker/mock-llm-server.js';
@@ -22,13 +23,7 @@ const receiver = await startWebhookReceiver();
  * The worker project's configuration; `tests/vitest.worker-shards.config.ts` runs the same with `D1_SHARDS` 4
  * for everything in workerd (the objects and queue consumers too), over its own folder.
  */
-export function workerProject(o: {
-  name: string;
-  include: string[];
-  d1Shards: string;
-  maxWorkers: number;
-  groupOrder: number;
-}) {
+export function workerProject(o: { name: string; include: string[]; d1Shards: string }) {
   return defineConfig({
     plugins: [
       cloudflareTest({
@@ -101,9 +96,9 @@ export function workerProject(o: {
       // (CPU 78 s), 146-172 s with two (CPU 78-103 s) at load 8-12; 199 s (CPU 75 s) and 139 s (CPU 92 s) at
       // load 5-7.
       isolate: false,
-      maxWorkers: o.maxWorkers,
-      // The worker project's group comes after node (whose CPU-bound files use both cores) and before e2e.
-      sequence: { groupOrder: o.groupOrder },
+      maxWorkers: WORKERS_BEFORE_E2E,
+      // In node's group, after node's files and before e2e (tests/support/groups.ts).
+      sequence: { groupOrder: GROUP_BEFORE_E2E },
       setupFiles: ['tests/worker/pool-proxy-fix.ts', 'tests/worker/fresh-storage.ts'],
       // Wide: tests wait on events, and CI may share a busy machine (tests/support/patience.ts).
       testTimeout: TEST_MS,
@@ -121,6 +116,4 @@ export default workerProject({
   name: 'worker',
   include: ['tests/worker/**/*.test.ts'],
   d1Shards: '0',
-  maxWorkers: 2,
-  groupOrder: 1,
 });
