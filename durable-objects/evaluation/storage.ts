@@ -267,10 +267,11 @@ export class EvaluationStore {
   }
 
   /**
-   * Stores one result (`INSERT OR IGNORE` on the call id) and bumps `updated_at`.
+   * Stores one result (`INSERT OR IGNORE` on the call id) and bumps `updated_at`, unless `concludes`: the
+   * status write that follows the result concluding the evaluation sets it (one statement less a verdict).
    * @returns false when a result with that call id was already stored (nothing written).
    */
-  insertResult(r: NewResult): boolean {
+  insertResult(r: NewResult, concludes = false): boolean {
     const cursor = this.sql.exec(
       `INSERT OR IGNORE INTO results (call_id, agent, label, stage, ok, result, attempts, started_at, finished_at, latency_ms)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -286,7 +287,7 @@ export class EvaluationStore {
       r.latencyMs,
     );
     if (cursor.rowsWritten === 0) return false;
-    this.saveCounter('updated_at', r.finishedAt);
+    if (!concludes) this.saveCounter('updated_at', r.finishedAt);
     return true;
   }
 
