@@ -185,14 +185,17 @@ export class Caller {
       finishedAt,
       latencyMs,
     };
+    // The state it leads to, applied only once it is stored (a duplicate changes nothing).
+    const engine = evaluation.engine;
+    const next = engine ? applyResult(engine.method, engine.state, result) : null;
+    const concludes = engine !== null && next !== null && outcome(engine.method, next) !== null;
     // Stored and forgotten as pending in one synchronous block: never one without the other.
     this.instance.store.pending.settle(request.id);
-    if (!this.instance.store.insertResult({ ...stored, attempts })) {
+    if (!this.instance.store.insertResult({ ...stored, attempts }, concludes)) {
       log('warn', 'call.duplicate', { evaluationId: evaluation.meta.id, callId: request.id });
       return;
     }
-    if (evaluation.engine)
-      evaluation.engine.state = applyResult(evaluation.engine.method, evaluation.engine.state, result);
+    if (engine && next) engine.state = next;
     // A refusal (0 attempts) is stored like a result but is no call.
     if (attempts > 0) evaluation.callsDone += 1;
     evaluation.meta.updated_at = finishedAt;
@@ -212,7 +215,7 @@ export class Caller {
     this.instance.streams.broadcast(callFinishedEvent(evaluation.meta.id, stored));
     // The result that concludes the evaluation goes to D1 with the final write (calls_done included):
     // a progress write now would be one more D1 round trip per evaluation for nothing.
-    if (!evaluation.engine || outcome(evaluation.engine.method, evaluation.engine.state) === null)
+    if (!concludes)
       this.final.pushProgress(evaluation, evaluation.meta.tier === 'batch' ? WAVE_PROGRESS_DELAY_MS : undefined);
   }
 

@@ -139,6 +139,14 @@ export const MIGRATIONS: readonly Migration[] = [
       sql.exec(TRANSCRIPT_TABLE);
     },
   },
+  {
+    version: 8,
+    name: 'lazy_tables',
+    // Nothing to change in an object that has tables: from this version on, a new object is made without the
+    // rarely written tables ({@link LAZY_TABLES}), which are made when first written. The number tells code
+    // from before it (which expects them) that the object is newer than it knows.
+    up: () => undefined,
+  },
 ];
 
 /** The schema version this code expects: the last migration's. */
@@ -161,14 +169,37 @@ const PENDING_TABLE = `
 const TRANSCRIPT_TABLE =
   'CREATE TABLE IF NOT EXISTS transcript (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), rows TEXT NOT NULL)';
 
+/**
+ * The tables a new object is made without, each made by its DDL (`IF NOT EXISTS`, the shape migrations 1 and 4
+ * give it) when first written: `ended` (an end that came before the evaluation ran here) and `erasure` (a
+ * delete waiting for the final write) are written by few evaluations, and every table a new object makes
+ * costs the runtime CPU on every evaluation (its DDL parsed, `sqlite_master` written and read back).
+ */
+export const LAZY_TABLES = {
+  ended: `CREATE TABLE IF NOT EXISTS ended (
+    singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+    id        TEXT NOT NULL,
+    status    TEXT NOT NULL,
+    error     TEXT,
+    at        INTEGER NOT NULL
+  )`,
+  erasure:
+    'CREATE TABLE IF NOT EXISTS erasure (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), requested_at INTEGER NOT NULL)',
+} as const;
+
+/** A table of {@link LAZY_TABLES}. */
+export type LazyTable = keyof typeof LAZY_TABLES;
+
 /** The tables {@link MIGRATIONS} create (an object with none of them has never been migrated). */
 const OWN_TABLES = ['schema_version', 'evaluation', 'ended', 'results', 'erasure', 'pending', 'transcript'] as const;
 
 /**
  * The schema at {@link SCHEMA_VERSION} in one statement, for an object that has none yet (every new
  * evaluation): what {@link MIGRATIONS} build step by step, without their table rewrites (`ALTER TABLE`)
- * and checks. A new object was ~9% of the isolate's CPU per single-call evaluation in a profile (issue
- * 13). `tests/worker/pipeline-do-schema.test.ts` checks it gives exactly the tables and columns the
+ * and checks, and without {@link LAZY_TABLES}. `results` has no `AUTOINCREMENT`: its rows are never deleted
+ * one by one, so SQLite's next rowid keeps the recording order without the `sqlite_sequence` table and its
+ * write per result. Each table a new object makes is CPU on every evaluation (BENCHMARKS.md, "less CPU per
+ * verdict"). `tests/worker/pipeline-do-schema.test.ts` checks it gives exactly the tables and columns the
  * migrations give; a new migration must be added here too (the test fails until it is).
  */
 const CURRENT_SCHEMA = `
@@ -195,15 +226,8 @@ const CURRENT_SCHEMA = `
     flex_fallback     TEXT NOT NULL DEFAULT 'standard',
     wave_group        TEXT
   );
-  CREATE TABLE ended (
-    singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
-    id        TEXT NOT NULL,
-    status    TEXT NOT NULL,
-    error     TEXT,
-    at        INTEGER NOT NULL
-  );
   CREATE TABLE results (
-    seq         INTEGER PRIMARY KEY AUTOINCREMENT,
+    seq         INTEGER PRIMARY KEY,
     call_id     TEXT NOT NULL UNIQUE,
     agent       TEXT NOT NULL,
     label       TEXT NOT NULL,
@@ -215,44 +239,63 @@ const CURRENT_SCHEMA = `
     finished_at INTEGER NOT NULL,
     latency_ms  INTEGER
   );
-  CREATE TABLE erasure (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), requested_at INTEGER NOT NULL);
   ${PENDING_TABLE}
-  ${TRANSCRIPT_TABLE};`;
+  ${TRANSCRIPT_TABLE};
+  INSERT INTO schema_version (singleton, version) VALUES (1, ${SCHEMA_VERSION});`;
 
-/**
- * Brings the object's SQLite to {@link SCHEMA_VERSION}, applying each missing migration in its own
- * transaction. Idempotent; cheap when up to date: two reads (which of its tables exist, then the version),
- * no DDL; a new object reads once, then makes the whole schema in one statement.
- * A stored version newer than this code's (a rollback after a deploy that migrated) is left alone:
- * migrations only add tables and columns, so older code still reads the rows it knows.
- * @returns the schema version before the call.
- */
-export function migrate(storage: DurableObjectStorage): number {
-  const sql = storage.sql;
-  const { n, versioned } = sql
-    .exec<{ n: number; versioned: number }>(
-      `SELECT count(*) AS n, count(CASE WHEN name = 'schema_version' THEN 1 END) AS versioned FROM sqlite_master
-       WHERE type = 'table' AND name IN (${OWN_TABLES.map(() => '?').join(', ')})`,
-      ...OWN_TABLES,
-    )
-    .one();
-  if (n === 0) {
-    storage.transactionSync(() => {
-      sql.exec(CURRENT_SCHEMA);
-      sql.exec('INSERT INTO schema_version (singleton, version) VALUES (1, ?)', SCHEMA_VERSION);
-    });
-    return 0;
-  }
-  // Up to date (every wake of an object made by this code): one more read, and no DDL at all.
-  if (versioned > 0) {
-    const version = sql.exec<{ version: number }>('SELECT version FROM schema_version').toArray()[0]?.version;
-    if (version === SCHEMA_VERSION) return version;
-  }
-  return migrateStepwise(storage);
+/** What {@link openSchema} found. */
+export interface OpenedSchema {
+  /** The schema version before the call (0: a new object, made now). */
+  before: number;
+  /** The {@link LAZY_TABLES} the object does not have yet. */
+  missing: Set<LazyTable>;
 }
 
 /**
- * {@link migrate} one migration at a time: for objects that have tables already (older versions, or
+ * Brings the object's SQLite to {@link SCHEMA_VERSION}, applying each missing migration in its own
+ * transaction, and says which {@link LAZY_TABLES} it lacks. Idempotent; cheap when up to date: two reads
+ * (which of its tables exist, then the version), no DDL; a new object reads once, then makes its schema and
+ * version in one statement.
+ * A stored version newer than this code's (a rollback after a deploy that migrated) is left alone:
+ * migrations only add tables and columns, so older code still reads the rows it knows (code from before
+ * version 8 expects the lazy tables, and fails on an object made without them).
+ */
+export function openSchema(storage: DurableObjectStorage): OpenedSchema {
+  const sql = storage.sql;
+  const present = new Set(
+    sql
+      .exec<{ name: string }>(
+        `SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (${OWN_TABLES.map(() => '?').join(', ')})`,
+        ...OWN_TABLES,
+      )
+      .toArray()
+      .map((r) => r.name),
+  );
+  const missing = () => new Set((Object.keys(LAZY_TABLES) as LazyTable[]).filter((t) => !present.has(t)));
+  if (present.size === 0) {
+    storage.transactionSync(() => sql.exec(CURRENT_SCHEMA));
+    return { before: 0, missing: missing() };
+  }
+  // Up to date (every wake of an object made by this code): one more read, and no DDL at all.
+  if (present.has('schema_version')) {
+    const version = sql.exec<{ version: number }>('SELECT version FROM schema_version').toArray()[0]?.version;
+    if (version === SCHEMA_VERSION) return { before: version, missing: missing() };
+  }
+  // Migrations 1 and 4 make the lazy tables of an older object; one newer than this code keeps what it has.
+  const before = migrateStepwise(storage);
+  return { before, missing: before > SCHEMA_VERSION ? missing() : new Set() };
+}
+
+/**
+ * {@link openSchema} for callers that need only the version before the call.
+ * @returns the schema version before the call.
+ */
+export function migrate(storage: DurableObjectStorage): number {
+  return openSchema(storage).before;
+}
+
+/**
+ * {@link openSchema} one migration at a time: for objects that have tables already (older versions, or
  * objects from before versioning). Exported for the test that compares it with {@link CURRENT_SCHEMA}.
  */
 export function migrateStepwise(storage: DurableObjectStorage): number {

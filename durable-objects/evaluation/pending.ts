@@ -36,12 +36,28 @@ export type PendingRow = {
   sync: number;
 };
 
-/** The `pending` table's statements. */
+/**
+ * The `pending` table's statements. While the table is known to be empty (a new object, before its first
+ * {@link launch} or {@link enlist}) its reads answer without asking SQLite.
+ */
 export class PendingCalls {
-  constructor(private readonly sql: SqlStorage) {}
+  /**
+   * @param sql the object's SQLite
+   * @param empty true when the table is known to hold no row (the object's schema was made just now)
+   */
+  constructor(
+    private readonly sql: SqlStorage,
+    private empty = false,
+  ) {}
+
+  /** The table was made anew (`deleteAll`): `empty` as for the constructor. */
+  reset(empty: boolean): void {
+    this.empty = empty;
+  }
 
   /** The row of `callId`, or null. */
   get(callId: string): PendingRow | null {
+    if (this.empty) return null;
     return this.sql.exec<PendingRow>('SELECT * FROM pending WHERE call_id = ?', callId).toArray()[0] ?? null;
   }
 
@@ -52,6 +68,7 @@ export class PendingCalls {
 
   /** Marks an attempt of `callId` as out (inserting the row on its first attempt). */
   launch(callId: string, tier: Tier, attempts: readonly LlmAttempt[], at: number): void {
+    this.empty = false;
     this.sql.exec(
       `INSERT INTO pending (call_id, tier, launched_at, attempts, first_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (call_id) DO UPDATE SET tier = excluded.tier, launched_at = excluded.launched_at,
@@ -80,6 +97,7 @@ export class PendingCalls {
    * attempt out in this instance: `launched_at` stays null, so a fresh instance counts no eviction.
    */
   enlist(callId: string, attempts: readonly LlmAttempt[], wave: string, at: number): void {
+    this.empty = false;
     this.sql.exec(
       `INSERT INTO pending (call_id, tier, launched_at, attempts, first_at, wave) VALUES (?, 'batch', NULL, ?, ?, ?)
        ON CONFLICT (call_id) DO UPDATE SET tier = 'batch', attempts = excluded.attempts, wave = excluded.wave`,
@@ -106,6 +124,7 @@ export class PendingCalls {
 
   /** The coordinators holding some of this evaluation's calls. */
   waves(): string[] {
+    if (this.empty) return [];
     return this.sql
       .exec<{ wave: string }>('SELECT DISTINCT wave FROM pending WHERE wave IS NOT NULL')
       .toArray()
@@ -114,16 +133,19 @@ export class PendingCalls {
 
   /** Forgets every batch-tier registration (the evaluation ended and withdrew them). */
   forgetWaves(): void {
+    if (this.empty) return;
     this.sql.exec('DELETE FROM pending WHERE wave IS NOT NULL');
   }
 
   /** Forgets a call whose result is stored. */
   settle(callId: string): void {
+    if (this.empty) return;
     this.sql.exec('DELETE FROM pending WHERE call_id = ?', callId);
   }
 
   /** True when `callId` waits for a later time than `now` (a flex wait). */
   waits(callId: string, now: number): boolean {
+    if (this.empty) return false;
     const r = this.sql
       .exec<Pick<PendingRow, 'not_before'>>('SELECT not_before FROM pending WHERE call_id = ?', callId)
       .toArray()[0];
@@ -133,6 +155,7 @@ export class PendingCalls {
   /** Calls waiting for a later time (a flex wait): by id, the epoch ms each may go again. */
   waiting(now: number): Map<string, number> {
     const out = new Map<string, number>();
+    if (this.empty) return out;
     for (const r of this.sql.exec<Pick<PendingRow, 'call_id' | 'not_before'>>(
       'SELECT call_id, not_before FROM pending WHERE not_before > ?',
       now,

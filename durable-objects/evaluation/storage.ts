@@ -11,7 +11,8 @@ import type { CallTiming } from '../../src/evaluations/rpc.js';
 import type { EvaluationStatus } from '../../src/evaluations/status.js';
 import type { VerdictSummary } from '../../src/evaluations/live-events.js';
 import type { StoredResultView } from './event-builders.js';
-import { migrate } from './migrations.js';
+import type { LazyTable } from './migrations.js';
+import { LAZY_TABLES, openSchema } from './migrations.js';
 import { scrubSql } from '../../src/config/sqlite-scrub.js';
 import { PendingCalls } from './pending.js';
 import type { StoredCall } from '../../src/evaluations/ending.js';
@@ -102,25 +103,45 @@ export function storedError(error: EvaluationError | null): string | null {
   return error ? JSON.stringify(error) : null;
 }
 
-/** Typed access to the object's SQLite. The constructor migrates the schema (./migrations.ts). */
+/**
+ * Typed access to the object's SQLite. The constructor migrates the schema (./migrations.ts). Reads whose
+ * answer is known without asking are not made: a table the object does not have yet ({@link LAZY_TABLES})
+ * holds no row, and neither does the `evaluation` row of an object whose schema this instance just made,
+ * until {@link insertMeta} (each statement in a new object is parsed anew: CPU on every evaluation).
+ */
 export class EvaluationStore {
   private readonly sql: SqlStorage;
   /** Calls begun and not stored yet (./pending.ts). */
   readonly pending: PendingCalls;
+  /** The lazy tables this object does not have yet. */
+  private missing: Set<LazyTable>;
+  /** True while the `evaluation` row is known not to exist (a new object, before {@link insertMeta}). */
+  private noMeta: boolean;
 
   constructor(private readonly storage: DurableObjectStorage) {
-    migrate(storage);
+    const opened = openSchema(storage);
+    this.missing = opened.missing;
+    this.noMeta = opened.before === 0;
     this.sql = storage.sql;
-    this.pending = new PendingCalls(this.sql);
+    this.pending = new PendingCalls(this.sql, this.noMeta);
+  }
+
+  /** Makes the lazy table `table` unless the object has it. */
+  private ensure(table: LazyTable): void {
+    if (!this.missing.has(table)) return;
+    this.sql.exec(LAZY_TABLES[table]);
+    this.missing.delete(table);
   }
 
   /** Records that the caller deleted the evaluation while its final write was owed (./erase.ts). */
   requestErase(at: number): void {
+    this.ensure('erasure');
     this.sql.exec('INSERT OR IGNORE INTO erasure (singleton, requested_at) VALUES (1, ?)', at);
   }
 
   /** True when an erase waits for the final write. */
   eraseRequested(): boolean {
+    if (this.missing.has('erasure')) return false;
     return this.sql.exec('SELECT 1 FROM erasure').toArray().length > 0;
   }
 
@@ -137,8 +158,9 @@ export class EvaluationStore {
       this.sql.exec(scrubSql('transcript', ['rows'], '1'));
       this.sql.exec(scrubSql('evaluation', ['config', 'task', 'error', 'verdict', 'rubric'], '1'));
       this.sql.exec(scrubSql('pending', ['attempts'], '1'));
-      this.sql.exec(scrubSql('ended', ['error'], '1'));
-      for (const t of ['results', 'transcript', 'evaluation', 'pending', 'erasure']) this.sql.exec(`DELETE FROM ${t}`);
+      if (!this.missing.has('ended')) this.sql.exec(scrubSql('ended', ['error'], '1'));
+      for (const t of ['results', 'transcript', 'evaluation', 'pending', 'erasure'])
+        if (t !== 'erasure' || !this.missing.has(t)) this.sql.exec(`DELETE FROM ${t}`);
       this.putEnded(marker);
     });
   }
@@ -150,17 +172,22 @@ export class EvaluationStore {
    */
   async dropFiles(marker: EndedRow): Promise<void> {
     await this.storage.deleteAll();
-    migrate(this.storage);
+    const opened = openSchema(this.storage);
+    this.missing = opened.missing;
+    this.noMeta = opened.before === 0;
+    this.pending.reset(this.noMeta);
     this.putEnded(marker);
   }
 
   /** The `evaluation` row, or null when this object never started an evaluation. */
   meta(): MetaRow | null {
+    if (this.noMeta) return null;
     return this.sql.exec<MetaRow>('SELECT * FROM evaluation').toArray()[0] ?? null;
   }
 
   /** Inserts the `evaluation` row (`INSERT OR IGNORE`: a second start keeps the first). */
   insertMeta(m: MetaRow): void {
+    this.noMeta = false;
     this.sql.exec(
       `INSERT OR IGNORE INTO evaluation (singleton, id, tenant, method, config, task, status, calls_planned, started_at, updated_at,
          engine_version, rubric, tier, flex_fallback, wave_group)
@@ -211,11 +238,13 @@ export class EvaluationStore {
 
   /** The `ended` marker, or null. */
   ended(): EndedRow | null {
+    if (this.missing.has('ended')) return null;
     return this.sql.exec<EndedRow>('SELECT id, status, error, at FROM ended').toArray()[0] ?? null;
   }
 
   /** Writes the `ended` marker (replacing one that exists). */
   putEnded(row: EndedRow): void {
+    this.ensure('ended');
     this.sql.exec(
       'INSERT OR REPLACE INTO ended (singleton, id, status, error, at) VALUES (1, ?, ?, ?, ?)',
       row.id,
@@ -227,19 +256,22 @@ export class EvaluationStore {
 
   /** Takes D1's status and error into the `ended` marker. */
   adoptEnded(status: EvaluationStatus, error: string | null): void {
+    if (this.missing.has('ended')) return;
     this.sql.exec('UPDATE ended SET status = ?, error = ?', status, error);
   }
 
   /** Drops the `ended` marker (D1 has no such evaluation). */
   deleteEnded(): void {
+    if (this.missing.has('ended')) return;
     this.sql.exec('DELETE FROM ended');
   }
 
   /**
-   * Stores one result (`INSERT OR IGNORE` on the call id) and bumps `updated_at`.
+   * Stores one result (`INSERT OR IGNORE` on the call id) and bumps `updated_at`, unless `concludes`: the
+   * status write that follows the result concluding the evaluation sets it (one statement less a verdict).
    * @returns false when a result with that call id was already stored (nothing written).
    */
-  insertResult(r: NewResult): boolean {
+  insertResult(r: NewResult, concludes = false): boolean {
     const cursor = this.sql.exec(
       `INSERT OR IGNORE INTO results (call_id, agent, label, stage, ok, result, attempts, started_at, finished_at, latency_ms)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -255,7 +287,7 @@ export class EvaluationStore {
       r.latencyMs,
     );
     if (cursor.rowsWritten === 0) return false;
-    this.saveCounter('updated_at', r.finishedAt);
+    if (!concludes) this.saveCounter('updated_at', r.finishedAt);
     return true;
   }
 
