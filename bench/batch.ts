@@ -19,7 +19,6 @@
  * ```
  */
 import { readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { choiceOption, intOption, runCli } from '../src/cli/args.js';
 import type { CliValues } from '../src/cli/args.js';
@@ -117,10 +116,13 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   const runs = intOption(values.runs, 'runs', 1, 20) ?? 1;
   const logLevel = choiceOption(values['log-level'], 'log-level', LOG_LEVELS) ?? 'info';
   const mock = await startMockProcess(latency);
-  const logFile = join(tmpdir(), 'tribunal-bench-batch.log');
+  // The log beside the run's own state: a shared file in the temp directory took the lines of another
+  // engineer's run at the same time into this run's timeline.
+  const dir = benchStateDir('tribunal-bench-batch-');
+  const logFile = join(dir, 'stack.log');
   const stack = await startLocalStack({
     port: 0,
-    persistTo: join(benchStateDir('tribunal-bench-batch-'), 'state'),
+    persistTo: join(dir, 'state'),
     llmBaseUrl: mock.baseUrl,
     llmApiKey: 'bench',
     llmModel: 'mock-judge',
