@@ -10,20 +10,21 @@
  * - CPU ms per item of the runtime's process group (Node side + workerd; workerd's share apart) and of the
  *   mock (own process);
  * - where an item's time went, from the stack's log (bench/batch-timeline.ts): start → call out, the call,
- *   call → final write, final write → the next item's start, and how many of the C slots were busy.
+ *   call → final write, final write → the next item's start, and how many of the C slots were busy;
+ * - the excess over the ideal by stage, in seconds that add up to T − N × L / C (the ramp, each of those
+ *   stages, the tail: `excessByStage`).
  *
  * ```
  * npm run bench:batch -- [--items 1000] [--latency 250] [--c 16] [--preset fastchat-pair] [--ndjson] [--runs 1]
  * ```
  */
 import { readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { choiceOption, intOption, runCli } from '../src/cli/args.js';
 import type { CliValues } from '../src/cli/args.js';
 import { startLocalStack } from '../src/cli/local-stack.js';
 import { LOG_LEVELS } from '../src/log/log.js';
-import { itemTimeline } from './batch-timeline.js';
+import { excessByStage, itemTimeline } from './batch-timeline.js';
 import { startMockProcess } from './mock-process.js';
 import { groupCpuMs, runtimeCpuMs } from './proc-cpu.js';
 import { benchStateDir, benchStateRoot } from './state-dir.js';
@@ -81,7 +82,7 @@ async function runBatch(
   n: number,
   run: number,
   ndjson: boolean,
-): Promise<{ acceptMs: number; lastMs: number; view: BatchView }> {
+): Promise<{ t0: number; acceptMs: number; lastMs: number; view: BatchView }> {
   const { text, type } = body(preset, n, run, ndjson);
   const t0 = Date.now();
   const r = await fetch(`${url}/v1/batches`, { method: 'POST', headers: { 'content-type': type }, body: text });
@@ -103,7 +104,7 @@ async function runBatch(
       await new Promise((resolve) => setTimeout(resolve, 1000));
       continue;
     }
-    if (view.completedAt !== null) return { acceptMs, lastMs: Date.parse(view.completedAt) - t0, view };
+    if (view.completedAt !== null) return { t0, acceptMs, lastMs: Date.parse(view.completedAt) - t0, view };
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
 }
@@ -115,10 +116,13 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   const runs = intOption(values.runs, 'runs', 1, 20) ?? 1;
   const logLevel = choiceOption(values['log-level'], 'log-level', LOG_LEVELS) ?? 'info';
   const mock = await startMockProcess(latency);
-  const logFile = join(tmpdir(), 'tribunal-bench-batch.log');
+  // The log beside the run's own state: a shared file in the temp directory took the lines of another
+  // engineer's run at the same time into this run's timeline.
+  const dir = benchStateDir('tribunal-bench-batch-');
+  const logFile = join(dir, 'stack.log');
   const stack = await startLocalStack({
     port: 0,
-    persistTo: join(benchStateDir('tribunal-bench-batch-'), 'state'),
+    persistTo: join(dir, 'state'),
     llmBaseUrl: mock.baseUrl,
     llmApiKey: 'bench',
     llmModel: 'mock-judge',
@@ -130,11 +134,18 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
     await runBatch(stack.url, values.preset, 20, -1, values.ndjson);
     const rows: string[] = [];
     const timelines: string[] = [];
+    const excesses: string[] = [];
     for (let run = 0; run < runs; run++) {
       const cpu = { runtime: runtimeCpuMs(stack.runtimePid), mock: groupCpuMs(mock.pgid) };
       const from = Date.now();
       const r = await runBatch(stack.url, values.preset, n, run, values.ndjson);
-      const t = itemTimeline(readFileSync(logFile, 'utf8'), from, from + r.lastMs);
+      const log = readFileSync(logFile, 'utf8');
+      const t = itemTimeline(log, from, from + r.lastMs);
+      const x = excessByStage(log, { t0: r.t0, end: r.t0 + r.lastMs, n, latency, c });
+      if (x)
+        excesses.push(
+          `| ${run + 1} | ${x.total.toFixed(2)} | ${x.ramp.toFixed(2)} (${x.rampMeanMs.toFixed(0)} ms) | ${x.startToCall.toFixed(2)} | ${x.transport.toFixed(2)} | ${x.finalWrite.toFixed(2)} | ${x.handover.toFixed(2)} | ${x.tail.toFixed(2)} |`,
+        );
       if (t)
         timelines.push(
           `| ${run + 1} | ${t.items} | ${t.startToCall.toFixed(1)} | ${t.call.toFixed(1)} | ${t.callToFinal.toFixed(1)} | ${t.handover.toFixed(1)} | ${t.busy.toFixed(2)} of ${c} |`,
@@ -163,6 +174,12 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
         '| run | items | start → call out | the call | call → final write | final write → next start | slots busy |',
         '|---|---|---|---|---|---|---|',
         ...timelines,
+        '',
+        `The excess over the ideal by stage, s (they add up; bench/batch-timeline.ts \`excessByStage\`; debug lines):`,
+        '',
+        '| run | T − N·L/C | ramp (mean of the first C starts) | start → call out | transport (call − L) | call → final write | final write → next start | tail |',
+        '|---|---|---|---|---|---|---|---|',
+        ...excesses,
       ].join('\n'),
     );
     return 0;

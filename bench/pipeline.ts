@@ -18,6 +18,8 @@
  *   between workerd and the Node mock, plus the SDK; part of "the LLM call", not of the pipeline);
  * - start (submit → first call out: HTTP insert + queue hop + DO start) and finish (last result →
  *   verdict committed in D1);
+ * - where the time beyond rounds × L went, as means that add up (start, in the calls, between waves,
+ *   finish: `excessOf`);
  * then the same with `--inflight` evaluations submitted at once, with throughput.
  *
  * ```
@@ -158,6 +160,8 @@ async function criticalStages(
   return { stages, rounds };
 }
 
+const meanOf = (xs: readonly number[]) => xs.reduce((a, x) => a + x, 0) / (xs.length || Number.NaN);
+
 function pct(xs: readonly number[], p: number): number {
   if (xs.length === 0) return Number.NaN;
   const s = [...xs].sort((a, b) => a - b);
@@ -250,6 +254,40 @@ interface Row {
   startP50: number;
   finishP50: number;
   calls: number;
+  /** Means per evaluation, ms, that add up to its wall time over rounds × L (see {@link excessOf}). */
+  excess: { start: number; calls: number; between: number; finish: number };
+}
+
+/**
+ * Where an evaluation's wall time beyond rounds × L went, ms, in parts that add up: the start (created → its
+ * first call out), the waves' calls beyond L per round (the transport and the calls of a wave not sent or not
+ * answered together), between waves (a wave's last result → the next wave's first call out: the persist, the
+ * engine's step, the next prompts, the provider gate) and the finish (last result → `finishedAt`). Calls in
+ * the order they went out; one opens a new wave when it went out after every result of the wave before it.
+ */
+function excessOf(
+  timings: readonly CallTiming[],
+  created: number,
+  finished: number,
+  rounds: number,
+): { start: number; calls: number; between: number; finish: number } {
+  const waves: { from: number; to: number }[] = [];
+  for (const t of timings) {
+    const last = waves.at(-1);
+    if (last && t.startedAt < last.to) last.to = Math.max(last.to, t.finishedAt);
+    else waves.push({ from: t.startedAt, to: t.finishedAt });
+  }
+  const first = waves[0];
+  const last = waves.at(-1);
+  if (!first || !last) return { start: Number.NaN, calls: Number.NaN, between: Number.NaN, finish: Number.NaN };
+  let between = 0;
+  for (let i = 1; i < waves.length; i++) between += (waves[i]?.from ?? 0) - (waves[i - 1]?.to ?? 0);
+  return {
+    start: first.from - created,
+    calls: waves.reduce((s, w) => s + (w.to - w.from), 0) - rounds * L,
+    between,
+    finish: finished - last.to,
+  };
 }
 
 async function summarise(
@@ -264,6 +302,7 @@ async function summarise(
   const finishes: number[] = [];
   const ratios: number[] = [];
   const observedRatios: number[] = [];
+  const excesses: { start: number; calls: number; between: number; finish: number }[] = [];
   let failed = 0;
   let calls = 0;
   for (const s of subs) {
@@ -286,6 +325,7 @@ async function summarise(
     const lastResult = Math.max(...timings.map((t) => t.finishedAt));
     if (Number.isFinite(lastResult)) finishes.push(finished - lastResult);
     ratios.push((finished - created) / (s.rounds * L));
+    excesses.push(excessOf(timings, created, finished, s.rounds));
     // The same wall time over the calls' latencies as the Worker saw them (mock + local HTTP): what is
     // left above 1 is the pipeline's own share.
     const observed = pct(
@@ -314,6 +354,12 @@ async function summarise(
     startP50: pct(starts, 50),
     finishP50: pct(finishes, 50),
     calls,
+    excess: {
+      start: meanOf(excesses.map((e) => e.start)),
+      calls: meanOf(excesses.map((e) => e.calls)),
+      between: meanOf(excesses.map((e) => e.between)),
+      finish: meanOf(excesses.map((e) => e.finish)),
+    },
   };
 }
 
@@ -390,6 +436,15 @@ async function main(): Promise<void> {
       ...rows.map(
         (r) =>
           `| ${r.label} | ${r.evals} | ${r.failed} | ${r.stages} | ${f2(r.ratioP50)} (${f2(r.ratioMax)}) | ${f2(r.observedRatioP50)} | ${f0(r.overheadP50)} / ${f0(r.overheadP99)} | ${f0(r.transportP50)} | ${f0(r.startP50)} | ${f0(r.finishP50)} | ${r.calls} |`,
+      ),
+      '',
+      `Where the time beyond rounds × L went, mean ms per evaluation (the parts add up; bench/pipeline.ts \`excessOf\`):`,
+      '',
+      '| protocol | start (created → first call out) | in the calls, beyond L per round | between waves | finish (last result → finishedAt) | total |',
+      '|---|---|---|---|---|---|',
+      ...rows.map(
+        ({ label, excess: e }) =>
+          `| ${label} | ${f0(e.start)} | ${f0(e.calls)} | ${f0(e.between)} | ${f0(e.finish)} | ${f0(e.start + e.calls + e.between + e.finish)} |`,
       ),
       '',
       `Throughput with ${INFLIGHT} in flight: ${f2(INFLIGHT / (wall / 1000))} evaluations/s, ${f2(row.calls / (wall / 1000))} LLM calls/s (first submit to last verdict ${(wall / 1000).toFixed(1)} s).`,

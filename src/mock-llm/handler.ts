@@ -278,16 +278,22 @@ interface AnswerContext {
   signal?: AbortSignal;
   /** False for a batch line: no latency, and a `timeout` fault answers 504 without hanging. */
   waits: boolean;
+  /**
+   * When the request reached the mock (epoch ms): its latency counts from here, so its reply is due L ms after
+   * it arrived whatever the mock's own work took meanwhile. Default: when its answer began.
+   */
+  arrivedAt?: number;
 }
 
 async function chatCompletion(request: Request, options: MockServerOptions, state: MockState): Promise<Response> {
+  const arrivedAt = Date.now();
   let raw: unknown;
   try {
     raw = await request.json();
   } catch {
     return openAiError(400, 'We could not parse the JSON body of your request.', 'invalid_request_error', null);
   }
-  return answerChat(raw, { options, state, apiKey: keyOf(request), signal: request.signal, waits: true });
+  return answerChat(raw, { options, state, apiKey: keyOf(request), signal: request.signal, waits: true, arrivedAt });
 }
 
 /**
@@ -318,6 +324,7 @@ async function answerLine(
 }
 
 async function answerChat(raw: unknown, ctx: AnswerContext): Promise<Response> {
+  const arrivedAt = ctx.arrivedAt ?? Date.now();
   const { options, state } = ctx;
   const body = readBody(raw);
   if (typeof body === 'string') return openAiError(400, body, 'invalid_request_error', null);
@@ -340,30 +347,42 @@ async function answerChat(raw: unknown, ctx: AnswerContext): Promise<Response> {
   if (refusal)
     return openAiError(refusal.status, refusal.message, refusal.type, refusal.code, refusal.headers, refusal.param);
 
-  if (ctx.waits) await wait(latencyOf(d, options.latencyMs, key, attempt), ctx.signal);
+  // The latency is a provider's time from the request to its reply: the reply is built now and sent when due
+  // (L after arrival), so the mock's own work on one thread (parsing, judging, counting tokens) is inside L and
+  // not added to it, as a provider serving requests in parallel does not add one request's work to another's.
+  const due = arrivedAt + latencyOf(d, options.latencyMs, key, attempt);
+  const whenDue = async (response: Response): Promise<Response> => {
+    if (ctx.waits) await wait(due - Date.now(), ctx.signal);
+    return response;
+  };
 
-  if (d.permanent !== undefined) return statusError(d.permanent, d, body.model, ctx.apiKey);
+  if (d.permanent !== undefined) return whenDue(statusError(d.permanent, d, body.model, ctx.apiKey));
   if (d.rejectJsonSchema && body.response_format?.type === 'json_schema') {
-    return openAiError(
-      400,
-      "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.",
-      'invalid_request_error',
-      null,
+    return whenDue(
+      openAiError(
+        400,
+        "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.",
+        'invalid_request_error',
+        null,
+      ),
     );
   }
   const fault = faultFor(d, key, attempt);
-  if (fault?.kind === 'status') return statusError(fault.status, d, body.model, ctx.apiKey);
+  if (fault?.kind === 'status') return whenDue(statusError(fault.status, d, body.model, ctx.apiKey));
   if (fault?.kind === 'timeout') {
+    const hang = await whenDue(openAiError(504, 'Gateway timeout (mock hang).', 'server_error', null));
     if (ctx.waits) await wait(d.hangMs, ctx.signal);
-    return openAiError(504, 'Gateway timeout (mock hang).', 'server_error', null);
+    return hang;
   }
   if (fault?.kind === 'malformed') {
-    return new Response(
-      '{"id": "chatcmpl-mock", "object": "chat.completion", "choices": [{"index": 0, "message": {"role": "assis',
-      {
-        status: 200,
-        headers: { 'content-type': 'application/json' },
-      },
+    return whenDue(
+      new Response(
+        '{"id": "chatcmpl-mock", "object": "chat.completion", "choices": [{"index": 0, "message": {"role": "assis',
+        {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+        },
+      ),
     );
   }
 
@@ -390,39 +409,41 @@ async function answerChat(raw: unknown, ctx: AnswerContext): Promise<Response> {
   const completionTokens = toolCall
     ? estimateTokens(toolCall.function.arguments)
     : contents.reduce((n, c) => n + estimateTokens(c), 0);
-  return json(200, {
-    id: `chatcmpl-mock-${key}-${attempt}`,
-    object: 'chat.completion',
-    created: Math.floor(Date.now() / 1000),
-    model: body.model,
-    service_tier: servedTier(body.service_tier),
-    system_fingerprint: 'mock',
-    choices: toolCall
-      ? [
-          {
-            index: 0,
-            message: { role: 'assistant', content: null, tool_calls: [toolCall], refusal: null },
+  return whenDue(
+    json(200, {
+      id: `chatcmpl-mock-${key}-${attempt}`,
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model: body.model,
+      service_tier: servedTier(body.service_tier),
+      system_fingerprint: 'mock',
+      choices: toolCall
+        ? [
+            {
+              index: 0,
+              message: { role: 'assistant', content: null, tool_calls: [toolCall], refusal: null },
+              logprobs: null,
+              finish_reason: 'tool_calls',
+            },
+          ]
+        : contents.map((content, index) => ({
+            index,
+            message: { role: 'assistant', content, refusal: null },
             logprobs: null,
-            finish_reason: 'tool_calls',
-          },
-        ]
-      : contents.map((content, index) => ({
-          index,
-          message: { role: 'assistant', content, refusal: null },
-          logprobs: null,
-          finish_reason: finish,
-        })),
-    ...(d.omitUsage
-      ? {}
-      : {
-          usage: {
-            prompt_tokens: stream.length,
-            completion_tokens: completionTokens,
-            total_tokens: stream.length + completionTokens,
-            prompt_tokens_details: { cached_tokens: cached },
-          },
-        }),
-  });
+            finish_reason: finish,
+          })),
+      ...(d.omitUsage
+        ? {}
+        : {
+            usage: {
+              prompt_tokens: stream.length,
+              completion_tokens: completionTokens,
+              total_tokens: stream.length + completionTokens,
+              prompt_tokens_details: { cached_tokens: cached },
+            },
+          }),
+    }),
+  );
 }
 
 /**
@@ -435,8 +456,9 @@ export async function handleMockRequest(request: Request, options: MockServerOpt
   if (request.method === 'POST' && path.endsWith('/chat/completions')) return chatCompletion(request, options, state);
   if (request.method === 'POST' && path.endsWith('/responses')) {
     const apiKey = keyOf(request);
+    const arrivedAt = Date.now();
     return responsesRoute(request, (raw) =>
-      answerChat(raw, { options, state, apiKey, signal: request.signal, waits: true }),
+      answerChat(raw, { options, state, apiKey, signal: request.signal, waits: true, arrivedAt }),
     );
   }
   if (request.method === 'POST' && path.endsWith('/embeddings')) return embeddingsRoute(request);

@@ -224,6 +224,34 @@ describe('faults through the model name', () => {
     expect(Date.now() - t0).toBeGreaterThanOrEqual(110);
   });
 
+  it("latency counts from the request's arrival: the mock's own work before the reply is inside it, not added", async () => {
+    // The body arrives `slowBody` ms after the request (the mock's work before it can judge); the reply is due
+    // `latency` ms after arrival, not `slowBody + latency`.
+    const latency = 300;
+    const slowBody = 300;
+    const text = JSON.stringify({ model: mockModel({ latency }), messages: [{ role: 'user', content: 'arrival' }] });
+    let bodySent!: number;
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        await new Promise((r) => setTimeout(r, slowBody));
+        bodySent = Date.now();
+        controller.enqueue(new TextEncoder().encode(text));
+        controller.close();
+      },
+    });
+    const t0 = Date.now();
+    const res = await handleMockRequest(
+      new Request('http://mock/v1/chat/completions', { method: 'POST', body, duplex: 'half' }),
+      { state: createMockState() },
+    );
+    const elapsed = Date.now() - t0;
+    expect(res.status).toBe(200);
+    expect(bodySent - t0).toBeGreaterThanOrEqual(slowBody - 10);
+    expect(elapsed).toBeGreaterThanOrEqual(latency - 10);
+    // Before, the wait began once the body was read: at least slowBody + latency (600 ms).
+    expect(elapsed).toBeLessThan(slowBody + latency - 50);
+  });
+
   it('mockModel and parseMockModel round-trip; bad names are a 400', async () => {
     const name = mockModel({
       latency: [10, 20],
