@@ -1,19 +1,20 @@
 /**
  * @module
  * `EvaluationDO`: one Durable Object per evaluation (`idFromName(evaluationId)`) that drives the engine
- * to a verdict from its alarm. This file is the glue: RPC ({@link EvaluationRpc}), the alarm and `fetch`
- * (live events). The parts, each in its own file of this folder: migrations.ts / storage.ts (the object's
- * SQLite), instance.ts (the in-memory cache, replay pinned to the engine version, local status changes),
- * lifecycle.ts (start, cancel / fail, the `ended` marker), held-task.ts (a task held before the start),
- * final-write.ts (the single final D1 write, its retries, progress writes), erase.ts, step.ts (one alarm step
- * through the shared call pool), calls.ts (one call made and its result stored), streams.ts +
- * event-builders.ts (SSE / WebSocket subscribers and their pure events).
+ * to a verdict from its alarm. This file is the glue: RPC ({@link EvaluationRpc}), the alarm and
+ * `fetch` (live events). The parts, each in its own file of this folder:
+ * - schema.ts / storage.ts: the object's SQLite (numbered migrations, rows);
+ * - runtime.ts: the in-memory cache, replay pinned to the engine version, local status changes;
+ * - lifecycle.ts: start, cancel / fail, the `ended` marker; final-write.ts: the single final D1 write,
+ *   its retries, progress writes; erase.ts: erasing its data when the caller deletes it;
+ * - step.ts: one alarm step through the shared call pool; calls.ts: one call made and its result stored;
+ * - streams.ts + event-builders.ts: SSE / WebSocket subscribers and the (pure) events they get.
  *
- * Event-sourced: every LLM result is written to the object's SQLite (`results`, keyed by call id) the moment
- * it arrives and before anything else happens; the engine state is the fold of `applyResult` over the stored
- * results, cached in memory and rebuilt after eviction. A stored result is never requested again, so a
- * repeated alarm, a repeated queue delivery or an eviction never repeats a call. How concurrent calls may
- * interleave: docs/architecture.md.
+ * Event-sourced: every LLM result is written to the object's SQLite (`results`, keyed by call id) the
+ * moment it arrives and before anything else happens; the engine state is the fold of `applyResult`
+ * over the stored results, cached in memory and rebuilt after eviction. A stored result is never
+ * requested again, so a repeated alarm, a repeated queue delivery or an eviction never repeats a call.
+ * How concurrent calls may interleave: docs/architecture.md.
  */
 import { DurableObject } from 'cloudflare:workers';
 import type { AnyMethod } from '../../src/engine/method.js';
@@ -31,11 +32,10 @@ import type { TranscriptRow } from '../../src/evaluations/transcript-rows.js';
 import { readStatus } from '../../src/evaluations/job-rows.js';
 import type { EvaluationEvent } from '../../src/evaluations/live-events.js';
 import { erase } from './erase.js';
-import { checkHeld, heldTask, holdTask } from './held-task.js';
 import { notRunEvent, replayEvents } from './event-builders.js';
 import { FinalWriter } from './final-write.js';
 import { Lifecycle } from './lifecycle.js';
-import { EvaluationInstance, snapshotOf, verdictOf } from './instance.js';
+import { EvaluationInstance, verdictOf } from './instance.js';
 import { Stepper } from './step.js';
 import type { EndedRow } from './storage.js';
 import { EvaluationStore, parseStoredError, storedError } from './storage.js';
@@ -91,12 +91,6 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
   async start(id: string, job?: StartJob): Promise<StatusResult> {
     this.checkId(id, 'start');
     return await this.lifecycle.start(id, job);
-  }
-
-  /** Holds the task of evaluation `id` until it starts (./held-task.ts): its D1 row is written after, without it. */
-  async hold(id: string, task: string): Promise<void> {
-    this.checkId(id, 'hold');
-    await holdTask(this.instance, id, task);
   }
 
   /**
@@ -213,7 +207,31 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
    */
   snapshot(): Promise<EvaluationSnapshot | null> {
     const evaluation = this.instance.load();
-    return Promise.resolve(snapshotOf(evaluation, evaluation ? null : this.instance.store.ended()));
+    if (!evaluation) {
+      const ended = this.instance.store.ended();
+      if (!ended) return Promise.resolve(null);
+      const error = parseStoredError(ended.error);
+      return Promise.resolve({
+        status: ended.status,
+        callsDone: 0,
+        callsPlanned: 0,
+        startedAt: ended.at,
+        updatedAt: ended.at,
+        finalized: true,
+        ...(error ? { error } : {}),
+      });
+    }
+    const error = parseStoredError(evaluation.meta.error);
+    return Promise.resolve({
+      status: evaluation.meta.status,
+      callsDone: evaluation.callsDone,
+      callsPlanned: evaluation.meta.calls_planned,
+      startedAt: evaluation.meta.started_at,
+      updatedAt: evaluation.meta.updated_at,
+      engineVersion: evaluation.meta.engine_version,
+      finalized: evaluation.meta.finalized === 1,
+      ...(error ? { error } : {}),
+    });
   }
 
   /** Stored calls with their timing, in recording order (for benchmarks: overhead = gaps between calls). */
@@ -230,15 +248,14 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
   /** The task and verdict held here (see {@link EvaluationRpc.content}); a plain read, no replay. */
   content(): ReturnType<EvaluationRpc['content']> {
     const meta = this.instance.loaded?.meta ?? this.instance.store.meta();
-    const task = meta?.task ?? heldTask(this.ctx.storage);
-    return Promise.resolve({ task, verdict: meta?.verdict ?? null });
+    return Promise.resolve({ task: meta?.task ?? null, verdict: meta?.verdict ?? null });
   }
 
   // ------------------------------------------------------------------------------------- alarm, fetch
 
-  /** One step: an owed final write, or the ready calls, then re-arm (see step.ts); unstarted: a held task's check. */
+  /** One step: an owed final write, or the ready calls, then re-arm (see step.ts). */
   override alarm(): Promise<void> {
-    return this.instance.load() ? this.stepper.alarm() : checkHeld(this.instance);
+    return this.stepper.alarm();
   }
 
   /**

@@ -26,11 +26,10 @@ import { canTransition, isTerminal } from '../../src/evaluations/status.js';
 import type { VerdictSummary } from '../../src/evaluations/live-events.js';
 import type { StatusView } from './event-builders.js';
 import { statusEvent, terminalEvents } from './event-builders.js';
-import type { EndedRow, EvaluationStore, MetaRow } from './storage.js';
+import type { EvaluationStore, MetaRow } from './storage.js';
 import { parseStoredError, storedError, storedVerdict } from './storage.js';
 import type { Streams } from './streams.js';
 import type { EvaluationWithResultsText } from '../../src/evaluations/rows.js';
-import type { EvaluationSnapshot } from '../../src/evaluations/rpc.js';
 
 /** A method and the state replayed from the stored results. */
 export interface Engine {
@@ -75,39 +74,6 @@ export function verdictOf(evaluation: CachedEvaluation): VerdictSummary | null {
   if (o?.status !== 'succeeded') return null;
   const { transcript: _transcript, ...summary } = o.verdict;
   return summary;
-}
-
-/**
- * Progress for `GET /v1/evaluations/:id` (`snapshot()`): the evaluation run here, else the terminal status of one
- * that ended before it ran here (`ended`, no calls), else null (never started here).
- */
-export function snapshotOf(evaluation: CachedEvaluation | null, ended: EndedRow | null): EvaluationSnapshot | null {
-  if (!evaluation) {
-    if (!ended) return null;
-    const error = parseStoredError(ended.error);
-    const at = ended.at;
-    return {
-      status: ended.status,
-      callsDone: 0,
-      callsPlanned: 0,
-      startedAt: at,
-      updatedAt: at,
-      finalized: true,
-      ...(error ? { error } : {}),
-    };
-  }
-  const { meta } = evaluation;
-  const error = parseStoredError(meta.error);
-  return {
-    status: meta.status,
-    callsDone: evaluation.callsDone,
-    callsPlanned: meta.calls_planned,
-    startedAt: meta.started_at,
-    updatedAt: meta.updated_at,
-    engineVersion: meta.engine_version,
-    finalized: meta.finalized === 1,
-    ...(error ? { error } : {}),
-  };
 }
 
 /** Why each stored reply did not parse, by call id (empty without an engine). */

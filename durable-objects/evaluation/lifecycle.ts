@@ -30,7 +30,6 @@ import type { EndedRow, MetaRow } from './storage.js';
 import { parseStoredError, storedError } from './storage.js';
 import { recordDb, recordDbOf } from '../../src/config/d1-shards.js';
 import { evaluationStub } from '../../src/evaluations/stub.js';
-import { dropHeldCopy, heldTask } from './held-task.js';
 
 /** Start and end of the evaluation of one instance. */
 export class Lifecycle {
@@ -156,9 +155,6 @@ export class Lifecycle {
       const ended = this.instance.store.ended();
       if (ended) return { status: ended.status };
     }
-    // Held here since its creation (./held-task.ts): D1 keeps no copy, and the job carries none.
-    const held = heldTask(this.instance.ctx.storage, id);
-    if (held !== null) job = { ...job, task: held };
     const now = Date.now();
     let prepared: { meta: MetaRow; evaluation: CachedEvaluation };
     try {
@@ -210,7 +206,6 @@ export class Lifecycle {
     }
     const { meta, evaluation } = prepared;
     this.instance.store.insertMeta(meta);
-    dropHeldCopy(this.instance.ctx.storage);
     this.instance.loaded = evaluation;
     if (job.cached && job.cached.verdict !== null)
       return this.serveHit(evaluation, { ...job.cached, verdict: job.cached.verdict });

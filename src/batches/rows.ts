@@ -37,8 +37,6 @@ export interface NewBatchItem {
   cache?: CachePlan;
   /** The rubric it judges by (src/rubrics); null or absent for none. */
   rubric?: RubricStampRecord | null;
-  /** True when its object holds its task (src/evaluations/task-holds.ts): D1 keeps no copy. */
-  taskHeld?: boolean;
 }
 
 /** A new batch with its items (every evaluation `queued`). */
@@ -162,7 +160,6 @@ export function insertBatchStatements(db: D1Database, b: NewBatch): D1PreparedSt
     tier: b.tier ?? 'standard',
     flexFallback: b.flexFallback ?? 'standard',
     rubric: item.rubric ?? null,
-    taskHeld: item.taskHeld === true,
   }));
   statements.push(...insertRowsJsonStatements(db, rows, { sql: BATCH_INSERTED, binds: [b.id] }));
   return statements;

@@ -30,7 +30,6 @@ import type { BatchRecord, NewBatchItem } from './rows.js';
 import { findBatchByKey, insertBatch } from './rows.js';
 import { INSERT_JSON_CHUNK_BYTES as ITEM_CHUNK_BYTES } from '../evaluations/rows.js';
 import { configOf } from '../config/vars.js';
-import { holdTasks } from '../evaluations/task-holds.js';
 import type { CacheRequest } from '../verdict-cache/plan.js';
 import { requestCachePlans } from '../verdict-cache/plan.js';
 import { markHitsStatement, servesSince } from '../verdict-cache/rows.js';
@@ -219,18 +218,6 @@ export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Su
   } catch (e) {
     // A retry of a batch accepted before the cap was reached still gets its batch back.
     if (s.idempotencyKey === null || !(await findBatchByKey(db, s.tenant, s.kind, s.idempotencyKey))) throw e;
-  }
-  // Each item's task goes to its object before the rows are written (src/evaluations/task-holds.ts): D1 keeps no
-  // copy. A retry with the key of a batch that exists holds none: the first request's batch answers it.
-  if (
-    items.length > 0 &&
-    (s.idempotencyKey === null || !(await findBatchByKey(db, s.tenant, s.kind, s.idempotencyKey)))
-  ) {
-    const held = await holdTasks(
-      env,
-      items.map((item) => [item.evaluationId, JSON.stringify(item.task)] as const),
-    );
-    for (const item of items) if (held.has(item.evaluationId)) item.taskHeld = true;
   }
   const created = await insertBatch(
     db,

@@ -64,8 +64,6 @@ export interface NewEvaluation {
   certify?: Guarantee | null;
   /** The trace, span and monitor it judges (./source.ts); null or absent: none. */
   source?: EvaluationSource | null;
-  /** True when its object holds its task already (./task-holds.ts): D1 keeps no copy. */
-  taskHeld?: boolean;
 }
 
 /** An `evaluations` row as the API reads it. */
@@ -201,31 +199,24 @@ export const INSERT_JSON_CHUNK_BYTES = 800_000;
 
 const encoder = new TextEncoder();
 
-/**
- * Rows as JSON arrays of their {@link insertValues}, at most {@link INSERT_JSON_CHUNK_BYTES} each (a larger row
- * goes alone), and whether a row of the chunk has a task for `evaluation_tasks` (one its object does not hold).
- */
-function jsonChunks(rows: readonly NewEvaluation[]): { json: string; tasks: boolean }[] {
-  const chunks: { json: string; tasks: boolean }[] = [];
+/** Rows as JSON arrays of their {@link insertValues}, at most {@link INSERT_JSON_CHUNK_BYTES} each (a larger row goes alone). */
+function jsonChunks(rows: readonly NewEvaluation[]): string[] {
+  const chunks: string[] = [];
   let current: string[] = [];
-  let tasks = false;
   let bytes = 2;
   for (const row of rows) {
-    // The task JSON rides at the end, past the columns: the tasks' statement reads it there (null: held).
-    const held = row.taskHeld === true;
-    const json = JSON.stringify([...insertValues(row), held ? null : JSON.stringify(row.task)]);
+    // The task JSON rides at the end, past the columns: the tasks' statement reads it there.
+    const json = JSON.stringify([...insertValues(row), JSON.stringify(row.task)]);
     const size = encoder.encode(json).byteLength + 1;
     if (current.length > 0 && bytes + size > INSERT_JSON_CHUNK_BYTES) {
-      chunks.push({ json: `[${current.join(',')}]`, tasks });
+      chunks.push(`[${current.join(',')}]`);
       current = [];
-      tasks = false;
       bytes = 2;
     }
     current.push(json);
-    tasks ||= !held;
     bytes += size;
   }
-  if (current.length > 0) chunks.push({ json: `[${current.join(',')}]`, tasks });
+  if (current.length > 0) chunks.push(`[${current.join(',')}]`);
   return chunks;
 }
 
@@ -246,7 +237,7 @@ export function insertRowsJsonStatements(
   const sql = `INSERT INTO evaluations (${INSERT_COLUMNS.join(', ')}) SELECT ${select} FROM json_each(?) WHERE ${guard.sql} ON CONFLICT DO NOTHING`;
   const task = `json_extract(value, '$[${String(INSERT_COLUMNS.length)}]')`;
   const tasksSql = `INSERT INTO evaluation_tasks (evaluation_id, task) SELECT json_extract(value, '$[0]'), ${task} FROM json_each(?)
-    WHERE ${task} IS NOT NULL AND ${guard.sql} AND ${taskWaitsSql("json_extract(value, '$[0]')")} ON CONFLICT DO NOTHING`;
+    WHERE ${guard.sql} AND ${taskWaitsSql("json_extract(value, '$[0]')")} ON CONFLICT DO NOTHING`;
   return [
     ...storeConfigStatements(
       db,
@@ -254,9 +245,8 @@ export function insertRowsJsonStatements(
       rows[0]?.now ?? 0,
     ),
     ...jsonChunks(rows).flatMap((chunk) => [
-      db.prepare(sql).bind(chunk.json, ...guard.binds),
-      // A chunk whose tasks every object holds sends no tasks' statement.
-      ...(chunk.tasks ? [db.prepare(tasksSql).bind(chunk.json, ...guard.binds)] : []),
+      db.prepare(sql).bind(chunk, ...guard.binds),
+      db.prepare(tasksSql).bind(chunk, ...guard.binds),
     ]),
   ];
 }

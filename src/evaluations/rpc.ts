@@ -83,12 +83,6 @@ export interface EvaluationRpc {
    * saves a D1 read; its status, if any, is ignored.
    */
   start(id: string, job?: StartJob): Promise<StatusResult>;
-  /**
-   * Holds the evaluation's task (JSON text) until it starts, when the caller writes its D1 row after this and
-   * without the task (a batch's items: src/evaluations/task-holds.ts). Idempotent; nothing once the
-   * object started or ended the evaluation. A hold whose row never comes is dropped after 15 min.
-   */
-  hold(id: string, task: string): Promise<void>;
   /** Cancels: no new LLM calls; calls in flight are stored and billed. No-op once ended. */
   cancel(id: string, reason?: string): Promise<StatusResult>;
   /** Ends as failed with a pipeline reason (e.g. `queue_delivery_failed`) unless already ended. */

@@ -7,11 +7,6 @@
  * one's too: D1's copy is read first while it lasts). One that ended without running here (cancelled while
  * queued) keeps its copy. Rows written before keep it inline in `evaluations.task`, which is read first; an
  * erased one holds JSON `null` there ({@link ERASED_TASK}) and reads as no task, whatever else holds one.
- *
- * A batch's first items skip D1 altogether (./task-holds.ts): each task is handed to its object before the rows are
- * written, and the object holds it until the start (durable-objects/evaluation/held-task.ts). So D1 writes,
- * overwrites and deletes no waiting copy for them; D1 reads of their task find none and ask the object, as for
- * an evaluation that started.
  */
 import { scrubSql } from '../config/sqlite-scrub.js';
 

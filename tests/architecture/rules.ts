@@ -82,7 +82,6 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
     'sse-hub.ts',
     'status.ts',
     'stub.ts',
-    'task-holds.ts',
     'task-rows.ts',
     'transcript-rows.ts',
     'verdict-rows.ts',

@@ -258,7 +258,7 @@ describe('tasks kept in the evaluation object (migration 0030)', () => {
     expect(await d1Task(id)).toMatchObject({ inline: 'null', waiting: null });
   });
 
-  it("a batch's items leave no task in D1 once judged (their objects held them from the batch's creation)", async () => {
+  it("a batch's items wait with their tasks in D1 and leave none there once judged", async () => {
     const id = await createBatchId({ ...singleCallJudge('carry-tasks'), items: items(3) });
     await waitForBatch(id);
     const { results } = await testEnv.DB.prepare(
