@@ -1,0 +1,161 @@
+/**
+ * `npm run bench:perf`: where the whole workerd process spends its CPU per single-call verdict, native code
+ * included (SQLite, making objects, the runtime's I/O, the collector), which `bench:profile` (one isolate's JS)
+ * cannot show. Drives `bench:peers`' closed loop (`fastchat-pair`, calibration off, `Prefer: wait`) on the
+ * local stack, samples workerd with Linux `perf record -g` over the measured items, and prints each kind of
+ * work's share and ms per verdict, by what a sample's stack holds (SQLite's parts first, then the kind of its
+ * leaf-most frame). Shares move less with the machine's load than the CPU per verdict does (BENCHMARKS.md).
+ * Needs `perf` on the PATH and permission to sample the process.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { intOption, parseCliOrExit } from '../src/cli/args.js';
+import { startLocalStack } from '../src/cli/local-stack.js';
+import { startMockProcess } from './mock-process.js';
+import { runtimeCpuMs } from './proc-cpu.js';
+import { benchStateDir } from './state-dir.js';
+
+const CLI = {
+  usage: `usage: npm run bench:perf -- [options]
+
+  --items N         measured items (default 300, after 32 warm-up items)
+  --concurrency C   in flight (default 16)
+  --out FILE        where perf's data goes (default $TMPDIR/tribunal-workerd.perf.data)
+  -h, --help        this text`,
+  options: {
+    items: { type: 'string', default: '300' },
+    concurrency: { type: 'string', default: '16' },
+    out: { type: 'string', default: join(tmpdir(), 'tribunal-workerd.perf.data') },
+  },
+} as const;
+
+const values = await parseCliOrExit(CLI, (v) => {
+  intOption(v.items, 'items', 1);
+  intOption(v.concurrency, 'concurrency', 1);
+});
+const N = Number(values.items);
+const C = Number(values.concurrency);
+/** perf's sampling rate, Hz (999: about one sample per ms of CPU). */
+const HZ = 999;
+
+/** Kinds of work told by any frame of a sample's stack, first match wins (SQLite's parts before the rest). */
+const BY_STACK: readonly (readonly [string, RegExp])[] = [
+  ['making an object (actor)', /Worker::Actor::Actor|ActorContainer::start\b|newActor/],
+  ['SQLite: opening, closing files', /sqlite3_open|openDatabase|unixOpen|sqlite3Close|unixClose/],
+  ['SQLite: preparing statements', /sqlite3Prepare|sqlite3LockAndPrepare/],
+  ['SQLite: commits', /vdbeCommit|sqlite3PagerCommit|sqlite3WalFrames|pagerWalFrames|sqlite3PagerSync|unixSync/],
+  ['SQLite: running statements', /sqlite3_step|sqlite3VdbeExec/],
+  ['SQLite: other', /sqlite/],
+  [
+    "V8's collector and background threads",
+    /Scavenger|MarkCompact|Heap::CollectGarbage|GarbageCollect|JobTaskWrapper|WorkerThreadsTaskRunner|ConcurrentMarking|start_thread/,
+  ],
+  ['JSON', /JsonStringifier|JsonParser/],
+];
+
+/** Kinds of work told by a sample's leaf-most frame that is not an allocator's or a memory copy's. */
+const BY_LEAF: readonly (readonly [string, RegExp])[] = [
+  ['JS (every isolate)', /Builtins_|\[unknown\]|v8::/],
+  ["workerd's API bindings", /workerd::/],
+  ['HTTP, Cap’n Proto, KJ promises', /Http|capnp::|kj::/],
+  ['kernel', /.*/],
+];
+
+/** The kind of work of one sample of `perf script` (its frames' symbols, leaf first). */
+function kindOf(frames: readonly string[]): string {
+  const stack = frames.join('\n');
+  for (const [kind, re] of BY_STACK) if (re.test(stack)) return kind;
+  for (const frame of frames) {
+    if (/tcmalloc|malloc|free|memmove|memset|memcpy/.test(frame)) continue;
+    for (const [kind, re] of BY_LEAF) if (re.test(frame)) return kind;
+  }
+  return 'kernel';
+}
+
+const mock = await startMockProcess(250);
+const stack = await startLocalStack({
+  runtime: 'miniflare',
+  port: 0,
+  persistTo: join(benchStateDir('tribunal-bench-perf-'), 'state'),
+  llmBaseUrl: mock.baseUrl,
+  llmApiKey: 'bench',
+  llmModel: 'mock-judge',
+  logFile: join(tmpdir(), 'tribunal-bench-perf.log'),
+  crons: false,
+  vars: { LOG_LEVEL: 'info' },
+});
+try {
+  const post = async (i: number) => {
+    const body = {
+      preset: 'fastchat-pair',
+      config: { calibration: { enabled: false } },
+      task: { kind: 'pairwise', question: `Question ${i}?`, answerA: `Answer A ${i}.`, answerB: `Answer B ${i}.` },
+    };
+    const r = await fetch(`${stack.url}/v1/evaluations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', prefer: 'wait=60' },
+      body: JSON.stringify(body),
+    });
+    const got = (await r.json()) as { status?: string };
+    if (got.status !== 'succeeded') throw new Error(`item ${i}: HTTP ${r.status}`);
+  };
+  const loop = async (n: number, from: number) => {
+    let next = 0;
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: C }, async () => {
+        while (next < n) await post(from + next++);
+      }),
+    );
+    return (performance.now() - t0) / 1000;
+  };
+  await loop(32, 1_000_000);
+  const workerd = execFileSync('pgrep', ['-g', String(stack.runtimePid), 'workerd'], { encoding: 'utf8' })
+    .trim()
+    .split('\n')[0];
+  if (!workerd) throw new Error('no workerd process in the local stack');
+  const perf = spawn('perf', ['record', '-F', String(HZ), '-g', '-o', values.out, '-p', workerd], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  // perf attaches within a few ms; a second of margin keeps the first items sampled.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const before = runtimeCpuMs(stack.runtimePid);
+  const seconds = await loop(N, 0);
+  const after = runtimeCpuMs(stack.runtimePid);
+  perf.kill('SIGINT');
+  await new Promise((resolve) => perf.once('exit', resolve));
+  const script = execFileSync('perf', ['script', '-i', values.out, '-F', 'ip,sym'], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const counts = new Map<string, number>();
+  let total = 0;
+  for (const sample of script.split('\n\n')) {
+    const frames = sample
+      .split('\n')
+      .map((l) => l.trim().replace(/^[0-9a-f]+ /, ''))
+      .filter((l) => l.length > 0);
+    if (frames.length === 0) continue;
+    total += 1;
+    const kind = kindOf(frames);
+    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
+  const msPerSample = 1000 / HZ;
+  console.log(
+    [
+      `${N} items, C = ${C}: ${(N / seconds).toFixed(1)} items/s, workerd ${((after.workerd - before.workerd) / N).toFixed(2)} CPU ms per verdict (from /proc); ${total} samples, ${((total * msPerSample) / N).toFixed(2)} ms per verdict sampled; perf data in ${values.out}`,
+      '',
+      '| kind of work | share | ms / verdict |',
+      '|---|---|---|',
+      ...[...counts]
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, n]) => `| ${k} | ${((100 * n) / total).toFixed(1)}% | ${((n * msPerSample) / N).toFixed(2)} |`),
+    ].join('\n'),
+  );
+} finally {
+  await stack.stop();
+  await mock.stop();
+}
+process.exit(0);
