@@ -1,11 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Four projects: `node` (engine, LLM layer, metrics, CLI: plain Node), `worker` and `worker-shards` (the
- * Worker, queue consumers and Durable Objects inside workerd through the Cloudflare vitest integration) and
- * `e2e` (a local runtime started and driven over HTTP: restarts, crashes, npm start, the runner). `npm test`
- * runs e2e in a second `vitest run` beside the others (tests/support/run-suite.ts); a plain `vitest run`
- * runs it after them (tests/support/groups.ts).
+ * Three suites: `node` (engine, LLM layer, metrics, CLI: plain Node), `worker` (the Worker, queue
+ * consumer and Durable Object inside workerd through the Cloudflare vitest integration) and `e2e` (a
+ * local runtime started and driven over HTTP: restarts, crashes, npm start, the runner), run last in one
+ * `vitest run`.
  */
 export default defineConfig({
   test: {

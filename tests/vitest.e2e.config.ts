@@ -30,8 +30,7 @@ export default defineConfig({
     hookTimeout: 180_000,
     // `expect.poll` waits on an event like any other wait (vitest's default is 1 s); polled every 50 ms.
     expect: { poll: { timeout: WAIT_MS, interval: 50 } },
-    // `npm test` runs this project in a vitest process of its own (tests/support/run-suite.ts); in a plain
-    // `vitest run`, after the node and worker projects' group (tests/support/groups.ts).
+    // After the node and worker projects' group (tests/support/groups.ts).
     sequence: { groupOrder: GROUP_E2E },
   },
 });

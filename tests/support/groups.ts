@@ -8,8 +8,7 @@
  * So node, worker and worker-shards share one group: the first slot node frees starts the worker project's
  * runtime while the other still runs node's last files (with a group each, both slots stood idle ~12 s
  * between them), and worker-shards starts its runtime while the worker project's last files run (in the e2e
- * group it started after the last e2e file, ~11 s alone at the end). In a plain `vitest run`, e2e runs after
- * them, alone; `npm test` runs it in a second process beside them (tests/support/run-suite.ts).
+ * group it started after the last e2e file, ~11 s alone at the end). e2e runs after them, alone.
  */
 
 /** The group of the node, worker and worker-shards projects: first. */
