@@ -125,7 +125,7 @@ try {
   const after = runtimeCpuMs(stack.runtimePid);
   perf.kill('SIGINT');
   await new Promise((resolve) => perf.once('exit', resolve));
-  const script = execFileSync('perf', ['script', '-i', values.out, '-F', 'ip,sym'], {
+  const script = execFileSync('perf', ['script', '--input', values.out, '-F', 'ip,sym'], {
     encoding: 'utf8',
     maxBuffer: 1 << 30,
     stdio: ['ignore', 'pipe', 'ignore'],
